@@ -1,0 +1,65 @@
+package hdlgen
+
+import (
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"strings"
+)
+
+// Loc is the Go source position that created a hardware object. Every check
+// error and every optional Verilog locator points at one, so a designer goes
+// straight from a message to the line of the block that caused it.
+type Loc struct {
+	File string // path relative to the module root when inside it, else the base name
+	Line int
+}
+
+func (l Loc) String() string {
+	if l.File == "" {
+		return "?"
+	}
+	return fmt.Sprintf("%s:%d", l.File, l.Line)
+}
+
+// hdlgenDir and moduleRoot are found from this file's own position so that
+// locators do not depend on where the repository is checked out.
+var hdlgenDir, moduleRoot = func() (string, string) {
+	_, file, _, ok := runtime.Caller(0)
+	if !ok {
+		return "", ""
+	}
+	dir := filepath.Dir(file)
+	return dir, filepath.Dir(dir)
+}()
+
+// modulePath is the import-path prefix seen in file names of -trimpath builds.
+const modulePath = "github.com/nicgen/nicgen/"
+
+// callerLoc returns the first stack frame outside package hdlgen (test files
+// of the package count as outside: they play the role of a block).
+func callerLoc() Loc {
+	for skip := 2; skip < 32; skip++ {
+		_, file, line, ok := runtime.Caller(skip)
+		if !ok {
+			break
+		}
+		if filepath.Dir(file) == hdlgenDir && !strings.HasSuffix(file, "_test.go") {
+			continue
+		}
+		return Loc{File: relFile(file), Line: line}
+	}
+	return Loc{}
+}
+
+func relFile(file string) string {
+	if strings.HasPrefix(file, modulePath) {
+		return strings.TrimPrefix(file, modulePath)
+	}
+	if moduleRoot != "" {
+		if rel, err := filepath.Rel(moduleRoot, file); err == nil && !strings.HasPrefix(rel, "..") {
+			return filepath.ToSlash(rel)
+		}
+	}
+	return filepath.Base(file)
+}
