@@ -10,13 +10,13 @@ type sigKind int
 const (
 	kindInput sigKind = iota
 	kindOutput
-	kindWire   // driven by one continuous assignment
-	kindVar    // assigned inside one combinational process
-	kindReg    // flip-flop output (name_reg)
-	kindNext   // flip-flop next value (name_next), assigned in a process or continuously
-	kindMemRd  // registered read data of a memory port
-	kindInstO  // output of an instance
-	kindParam  // Verilog parameter (a constant that users may override)
+	kindWire  // driven by one continuous assignment
+	kindVar   // assigned inside one combinational process
+	kindReg   // flip-flop output (name_reg)
+	kindNext  // flip-flop next value (name_next), assigned in a process or continuously
+	kindMemRd // registered read data of a memory port
+	kindInstO // output of an instance
+	kindParam // Verilog parameter (a constant that users may override)
 )
 
 // Signal is a declared, named hardware value. It embeds the Expr that reads it,
@@ -76,17 +76,17 @@ func GlobalState() RegOpt { return func(r *Reg) { r.state = true } }
 
 // Module is one Verilog module under construction.
 type Module struct {
-	name    string
-	doc     string
-	notes   []string // header notes: generation-time parameters and choices
-	loc     Loc
-	sigs    []*Signal // every named signal, in declaration order
-	byName  map[string]*Signal
-	regs    []*Reg
-	mems    []*Memory
-	insts   []*Instance
-	procs   []*Process
-	assigns []*assign // continuous assignments in order
+	name     string
+	doc      string
+	notes    []string // header notes: generation-time parameters and choices
+	loc      Loc
+	sigs     []*Signal // every named signal, in declaration order
+	byName   map[string]*Signal
+	regs     []*Reg
+	mems     []*Memory
+	insts    []*Instance
+	procs    []*Process
+	assigns  []*assign // continuous assignments in order
 	errs     []Error
 	usesClk  bool
 	curGroup string
