@@ -431,7 +431,11 @@ func emitRegisters(w *writer, m *Module) {
 		w.raw("\n")
 		w.line(1, "if (rst) begin", Loc{})
 		for _, r := range reset {
-			w.line(2, fmt.Sprintf("%s <= %s;", r.Signal.name, literal(r.Signal.width, r.reset)), Loc{})
+			value := literal(r.Signal.width, r.reset)
+			if r.resetParam != nil {
+				value = r.resetParam.name
+			}
+			w.line(2, fmt.Sprintf("%s <= %s;", r.Signal.name, value), Loc{})
 		}
 		w.line(1, "end", Loc{})
 	}

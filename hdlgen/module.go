@@ -55,8 +55,9 @@ func (s *Signal) IsInput() bool { return s.kind == kindInput }
 type Reg struct {
 	*Signal
 	Next     *Signal
-	hasReset bool
-	reset    uint64
+	hasReset   bool
+	reset      uint64
+	resetParam *Signal // reset to a Verilog parameter instead of a constant
 	state    bool // architectural state: counted by the budget as global state
 }
 
@@ -65,6 +66,12 @@ type RegOpt func(*Reg)
 
 // ResetTo resets the register to v on rst.
 func ResetTo(v uint64) RegOpt { return func(r *Reg) { r.hasReset, r.reset = true, v } }
+
+// ResetToParam resets the register to the value of a Verilog parameter of
+// the same width (a seed an integrator may override).
+func ResetToParam(p *Signal) RegOpt {
+	return func(r *Reg) { r.hasReset, r.resetParam = true, p }
+}
 
 // NoReset leaves the register uninitialised at reset: for wide datapath
 // registers whose value is qualified by a valid bit that is reset.
@@ -194,6 +201,9 @@ func (m *Module) Reg(name string, width int, doc string, opts ...RegOpt) *Reg {
 	q.reg, next.reg = r, r
 	for _, o := range opts {
 		o(r)
+	}
+	if p := r.resetParam; p != nil && (p.kind != kindParam || p.width != width) {
+		m.errorf(q.loc, "%s: reset value %s must be a %d-bit parameter", q.name, p.name, width)
 	}
 	if r.hasReset && width < 64 && r.reset>>uint(width) != 0 {
 		m.errorf(q.loc, "%s: reset value %d does not fit in %d bits", q.name, r.reset, width)

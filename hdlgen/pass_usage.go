@@ -12,33 +12,57 @@ import (
 // without waivers.
 func checkUsage(m *Module) []Error {
 	used := map[*Signal]*big.Int{}
-	mark := func(s *Signal, hi, lo int) {
-		u := used[s]
-		if u == nil {
-			u = new(big.Int)
-			used[s] = u
-		}
+	usedTemp := map[*node]*big.Int{}
+	setBits := func(u *big.Int, hi, lo int) {
 		for i := lo; i <= hi; i++ {
 			u.SetBit(u, i, 1)
 		}
 	}
+	// markNode records that bits hi..lo of n are read, looking through casts
+	var markNode func(n *node, hi, lo int)
+	markNode = func(n *node, hi, lo int) {
+		switch {
+		case n.op == opCast:
+			markNode(n.args[0], hi, lo)
+		case n.op == opSig:
+			u := used[n.sig]
+			if u == nil {
+				u = new(big.Int)
+				used[n.sig] = u
+			}
+			setBits(u, hi, lo)
+		case n.hasWire():
+			u := usedTemp[n]
+			if u == nil {
+				u = new(big.Int)
+				usedTemp[n] = u
+			}
+			setBits(u, hi, lo)
+		}
+	}
+	mark := func(s *Signal, hi, lo int) { markNode(s.Expr.n, hi, lo) }
+	var temps []*node
 	m.postOrder(func(_ string, n *node) {
+		if n.hasWire() {
+			temps = append(temps, n)
+		}
+		if n.op == opCast {
+			return // its readers mark through it
+		}
 		for _, a := range n.args {
-			if a.op != opSig {
-				continue
-			}
 			if n.op == opSlice {
-				mark(a.sig, n.hi, n.lo)
+				markNode(a, n.hi, n.lo)
 			} else {
-				mark(a.sig, a.sig.width-1, 0)
+				markNode(a, a.width-1, 0)
 			}
 		}
 	})
-	m.roots(func(_ string, n *node, _ Loc) {
-		if n.op == opSig {
-			mark(n.sig, n.sig.width-1, 0)
+	m.roots(func(_ string, n *node, _ Loc) { markNode(n, n.width-1, 0) })
+	for _, r := range m.regs {
+		if r.resetParam != nil {
+			mark(r.resetParam, r.resetParam.width-1, 0)
 		}
-	})
+	}
 	var errs []Error
 	if m.HasClock() {
 		anyReset := false
@@ -72,6 +96,23 @@ func checkUsage(m *Module) []Error {
 				hi++
 			}
 			errs = append(errs, Error{Loc: s.loc, Msg: fmt.Sprintf("bits [%d:%d] of %s are never read", hi, lo, s.name)})
+			lo = hi
+		}
+	}
+	for _, n := range temps {
+		u := usedTemp[n]
+		if u == nil {
+			continue // only reachable through a cast that is itself read
+		}
+		for lo := 0; lo < n.width; lo++ {
+			if u.Bit(lo) == 1 {
+				continue
+			}
+			hi := lo
+			for hi+1 < n.width && u.Bit(hi+1) == 0 {
+				hi++
+			}
+			errs = append(errs, Error{Loc: n.loc, Msg: fmt.Sprintf("bits [%d:%d] of this %d-bit %s are never read: narrow the operands before the operation", hi, lo, n.width, opNames[n.op])})
 			lo = hi
 		}
 	}

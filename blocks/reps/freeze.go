@@ -1,0 +1,46 @@
+package reps
+
+import "github.com/nicgen/nicgen/hdlgen"
+
+// FreezeController is the module reps_freeze: the freezing-mode state
+// machine of S4 Section 3.2 as a combinational next-state function.
+//
+// Exit is lazy: on any event of a frozen connection whose exit time has
+// passed (serial-number comparison, so `now` may wrap) the connection leaves
+// freezing mode and the explore counter is reloaded so that REPS explores
+// again (S4:L63). Then a timeout freezes the connection when it is not frozen
+// and not exploring (the failure heuristic of S4:L52 and both public
+// reconstructions), until now + freeze_time.
+func FreezeController(p Params) *hdlgen.Module {
+	m := hdlgen.NewModule("reps_freeze", "REPS freezing-mode controller (S4 Section 3.2).\nCombinational: current state and event in, next state out.")
+	m.Note("TimeW = %d, ExploreW = %d", p.TimeW, p.ExploreW)
+	m.Group("Current state")
+	curFrozen := m.Input("cur_frozen", 1, "isFreezingMode")
+	curExit := m.Input("cur_exit", p.TimeW, "exitFreezingMode timestamp")
+	curExplore := m.Input("cur_explore", p.ExploreW, "exploreCounter")
+	m.Group("Event and settings")
+	now := m.Input("now", p.TimeW, "timestamp of the event")
+	timeout := m.Input("timeout", 1, "the event is a timeout (failure detection)")
+	freezeTime := m.Input("freeze_time", p.TimeW, "freezing duration in now ticks (below 2^(TimeW-1))")
+	reload := m.Input("explore_reload", p.ExploreW, "explore counter after leaving freezing mode")
+	m.Group("Next state")
+	nxtFrozen := m.Output("nxt_frozen", 1, "isFreezingMode after the event")
+	nxtExit := m.Output("nxt_exit", p.TimeW, "exitFreezingMode after the event")
+	nxtExplore := m.Output("nxt_explore", p.ExploreW, "exploreCounter after the event (before a send uses it)")
+	var exiting *hdlgen.Signal
+	if p.ClearOnFreezeExit {
+		exiting = m.Output("exiting", 1, "the connection left freezing mode on this event")
+	}
+
+	leave := curFrozen.And(hdlgen.After(now, curExit)).Named("leave")
+	frozen1 := curFrozen.And(leave.Not()).Named("frozen1")
+	explore1 := hdlgen.Mux(leave, reload, curExplore).Named("explore1")
+	enter := timeout.And(frozen1.Not()).And(explore1.IsZero()).Named("enter")
+	m.Assign(nxtFrozen, frozen1.Or(enter))
+	m.Assign(nxtExit, hdlgen.Mux(enter, now.Add(freezeTime), curExit))
+	m.Assign(nxtExplore, explore1)
+	if exiting != nil {
+		m.Assign(exiting, leave)
+	}
+	return m
+}

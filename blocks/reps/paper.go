@@ -1,0 +1,134 @@
+package reps
+
+import (
+	"fmt"
+
+	"github.com/nicgen/nicgen/blocks/connpipe"
+	"github.com/nicgen/nicgen/hdlgen"
+)
+
+// LFSRTaps is the Galois feedback mask of the 32-bit random-EV generator
+// (x^32 + x^22 + x^2 + x + 1, maximal length).
+const LFSRTaps = 0x80200003
+
+// WordLayout is the per-connection word of `reps`: S4 Table 1 exactly.
+func WordLayout(p Params) *hdlgen.Layout {
+	l := EntriesLayout(p)
+	word := hdlgen.NewLayout("reps_word")
+	for _, f := range l.Fields() {
+		word.Field(f.Name, f.Width, f.Doc)
+	}
+	word.Field("head", p.HeadW, "head: next entry to write, also the frozen replay pointer")
+	word.Field("num_valid", p.CountW, "numberOfValidEVs")
+	word.Field("exit_freeze", p.TimeW, "exitFreezingMode: time to leave freezing mode")
+	word.Field("frozen", 1, "isFreezingMode")
+	word.Field("explore", p.ExploreW, "exploreCounter: random EVs still to explore")
+	return word
+}
+
+// Paper builds the `reps` top: S4's REPS for a table of connections, with
+// the circular buffer (reps_cbuf) and the freezing controller (reps_freeze)
+// as submodules. Behaviour: docs/blocks/reps.md.
+func Paper(p Params) (*hdlgen.Module, error) {
+	if err := p.Validate(); err != nil {
+		return nil, fmt.Errorf("reps: %w", err)
+	}
+	m := hdlgen.NewModule("reps", "REPS: Recycled Entropy Packet Spraying (S4), per-connection state in block RAM,\none event per clock. Behaviour: docs/blocks/reps.md.")
+	m.Note("NumConn = %d, ConnW = %d, N = %d, EVW = %d, HeadW = %d, CountW = %d, TimeW = %d, ExploreW = %d",
+		p.NumConn, p.ConnW, p.N, p.EVW, p.HeadW, p.CountW, p.TimeW, p.ExploreW)
+	m.Note("ClearOnFreezeExit = %v", p.ClearOnFreezeExit)
+	seed := m.Param("LFSR_SEED", 32, uint64(p.LFSRSeed), "seed of the random-EV LFSR; must be nonzero")
+	freezeTime := m.Param("FREEZE_TIME", p.TimeW, p.FreezeTime, "freezing-mode duration in s_event_now ticks; below 2**(TimeW-1)")
+	exploreInit := m.Param("EXPLORE_INIT", p.ExploreW, p.ExploreInit, "random EVs explored after open (the BDP in packets)")
+	exploreAfter := m.Param("EXPLORE_AFTER_FREEZE", p.ExploreW, p.ExploreAfterFreeze, "random EVs explored after leaving freezing mode")
+
+	word := WordLayout(p)
+	entries := EntriesLayout(p)
+	cbuf := CircularBuffer(p)
+	freeze := FreezeController(p)
+	lfsr := m.Reg("lfsr", 32, "random-EV generator (Galois LFSR)", hdlgen.ResetToParam(seed), hdlgen.GlobalState())
+
+	spec := connpipe.Spec{
+		NumConn: p.NumConn, ConnW: p.ConnW, KindW: KindW, NumKinds: NumKinds, KindNames: KindNames,
+		EventFields: []connpipe.Field{
+			{Name: "ecn", Width: 1, Doc: "the ack is ECN-marked"},
+			{Name: "ev", Width: p.EVW, Doc: "entropy value carried by an ack or nack"},
+			{Name: "now", Width: p.TimeW, Doc: "timestamp of the event (wraps)"},
+		},
+		ResultFields: []connpipe.Field{
+			{Name: "ev", Width: p.EVW, Doc: "EV chosen for a send; 0 for other kinds"},
+			{Name: "explored", Width: 1, Doc: "the send's EV is a random exploration, not a recycled one"},
+			{Name: "frozen", Width: 1, Doc: "the connection is in freezing mode after the event"},
+		},
+		Word: word,
+	}
+	err := connpipe.Build(m, spec, func(st connpipe.Step) connpipe.Outcome {
+		isOpen, isSend := st.KindIs(KindOpen), st.KindIs(KindSend)
+		isAck, isTimeout := st.KindIs(KindAck), st.KindIs(KindTimeout)
+
+		fz := m.Instantiate("u_freeze", freeze)
+		fz.In("cur_frozen", st.Cur["frozen"]).In("cur_exit", st.Cur["exit_freeze"]).In("cur_explore", st.Cur["explore"])
+		fz.In("now", st.Event["now"]).In("timeout", isTimeout)
+		fz.In("freeze_time", freezeTime).In("explore_reload", exploreAfter)
+		frozen1, explore1 := fz.Out("nxt_frozen"), fz.Out("nxt_explore")
+
+		exploring := explore1.Any().Named("exploring")
+		var curEntries []hdlgen.Value
+		for i := len(entries.Fields()) - 1; i >= 0; i-- {
+			curEntries = append(curEntries, st.Cur[entries.Fields()[i].Name])
+		}
+		cb := m.Instantiate("u_cbuf", cbuf)
+		cb.In("cur_entries", hdlgen.Cat(curEntries...)).In("cur_head", st.Cur["head"]).In("cur_num_valid", st.Cur["num_valid"])
+		if p.ClearOnFreezeExit {
+			cb.In("clear", fz.Out("exiting"))
+		}
+		cb.In("add", isAck.And(st.Event["ecn"].Not())).In("add_ev", st.Event["ev"])
+		cb.In("take", isSend.And(exploring.Not())).In("replay", frozen1)
+		hit := cb.Out("hit")
+
+		// a send explores while the counter runs, or when nothing is cached
+		// and the connection is not frozen (S4:L51, L57)
+		explored := isSend.And(exploring.Or(hit.Not())).Named("explored")
+		draw := lfsrDraw(lfsr.Expr, p.EVW).Named("lfsr_drawn")
+		m.Comb("lfsr_update", func(pr *hdlgen.Process) {
+			pr.If(st.Fire.And(explored), func() { pr.Set(lfsr, draw) })
+		})
+		ev := hdlgen.Mux(explored, draw.Trunc(p.EVW), cb.Out("take_ev"))
+		exploreNext := hdlgen.Mux(isSend.And(exploring), explore1.Sub(hdlgen.Const(p.ExploreW, 1)), explore1)
+
+		nxt := entries.Unpack(cb.Out("nxt_entries"), "nxt")
+		fields := map[string]hdlgen.Value{
+			"head": cb.Out("nxt_head"), "num_valid": cb.Out("nxt_num_valid"),
+			"exit_freeze": fz.Out("nxt_exit"), "frozen": frozen1, "explore": exploreNext,
+		}
+		openFields := map[string]hdlgen.Value{
+			"head": hdlgen.Const(p.HeadW, 0), "num_valid": hdlgen.Const(p.CountW, 0),
+			"exit_freeze": hdlgen.Const(p.TimeW, 0), "frozen": hdlgen.False(), "explore": exploreInit,
+		}
+		for _, f := range entries.Fields() {
+			fields[f.Name] = nxt[f.Name]
+			openFields[f.Name] = hdlgen.Const(f.Width, 0)
+		}
+		notOpen := isOpen.Not()
+		return connpipe.Outcome{
+			Word: hdlgen.Mux(isOpen, word.Pack(openFields), word.Pack(fields)),
+			Result: map[string]hdlgen.Value{
+				"ev":       hdlgen.Mux(isSend, ev, hdlgen.Const(p.EVW, 0)),
+				"explored": explored,
+				"frozen":   frozen1.And(notOpen),
+			},
+		}
+	})
+	return m, err
+}
+
+// lfsrDraw advances the Galois LFSR by steps steps: one draw of a random EV
+// uses fresh bits, not a shifted copy of the previous EV.
+func lfsrDraw(state hdlgen.Expr, steps int) hdlgen.Expr {
+	s := state
+	for i := 0; i < steps; i++ {
+		shifted := s.Shr(1)
+		s = hdlgen.Mux(s.Bit(0), shifted.Xor(hdlgen.Const(32, LFSRTaps)), shifted)
+	}
+	return s
+}
