@@ -54,11 +54,11 @@ func (s *Signal) IsInput() bool { return s.kind == kindInput }
 // embedded Signal (name_reg); assign its next value through Next.
 type Reg struct {
 	*Signal
-	Next     *Signal
+	Next       *Signal
 	hasReset   bool
 	reset      uint64
 	resetParam *Signal // reset to a Verilog parameter instead of a constant
-	state    bool // architectural state: counted by the budget as global state
+	state      bool    // architectural state: counted by the budget as global state
 }
 
 // RegOpt configures a register.
