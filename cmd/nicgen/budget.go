@@ -1,0 +1,133 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/nicgen/nicgen/blocks"
+	"github.com/nicgen/nicgen/hdlgen"
+)
+
+type budgetOut struct {
+	Block        string               `json:"block"`
+	Connections  int                  `json:"connections"`
+	PerConnBits  int                  `json:"per_connection_bits"`
+	PerConnBytes int                  `json:"per_connection_bytes"`
+	GlobalBits   int                  `json:"global_bits"`
+	TableBits    int                  `json:"table_bits"`
+	TableKiB     float64              `json:"table_kib"`
+	Paper        *paperOut            `json:"paper,omitempty"`
+	Fields       []hdlgen.BudgetField `json:"fields"`
+}
+
+type paperOut struct {
+	PerConnBits int    `json:"per_connection_bits"`
+	Source      string `json:"source"`
+}
+
+func budgets(cfg blocks.Config, names []string) ([]budgetOut, error) {
+	var out []budgetOut
+	sel := blocks.All()
+	if len(names) > 0 {
+		sel = nil
+		for _, n := range names {
+			b, err := blocks.Lookup(n)
+			if err != nil {
+				return nil, usageErr("%v", err)
+			}
+			sel = append(sel, b)
+		}
+	}
+	for _, b := range sel {
+		m, err := b.Build(cfg)
+		if err != nil {
+			return nil, err
+		}
+		bud := hdlgen.StateBudget(m)
+		o := budgetOut{
+			Block: b.Name, Connections: bud.Connections,
+			PerConnBits: bud.PerConnBits(), PerConnBytes: (bud.PerConnBits() + 7) / 8,
+			GlobalBits: bud.GlobalBits(), TableBits: bud.TableBits(),
+			TableKiB: float64(bud.TableBits()) / 8 / 1024,
+			Fields:   append(bud.PerConn, bud.Global...),
+		}
+		if pf, ok := b.Paper(cfg); ok {
+			o.Paper = &paperOut{PerConnBits: pf.PerConnBits, Source: pf.Source}
+		}
+		out = append(out, o)
+	}
+	return out, nil
+}
+
+func printBudgetText(w io.Writer, bs []budgetOut) {
+	for i, b := range bs {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintf(w, "%s: %d bits (%d bytes) per connection, %d bits global\n", b.Block, b.PerConnBits, b.PerConnBytes, b.GlobalBits)
+		fmt.Fprintf(w, "  state table: %d connections x %d bits = %d bits (%.1f KiB of SRAM)\n", b.Connections, b.PerConnBits, b.TableBits, b.TableKiB)
+		if b.Paper != nil {
+			verdict := "matches"
+			if b.Paper.PerConnBits != b.PerConnBits {
+				verdict = "DIFFERS"
+			}
+			fmt.Fprintf(w, "  paper: %d bits per connection (%s): %s\n", b.Paper.PerConnBits, b.Paper.Source, verdict)
+		}
+		fmt.Fprintf(w, "  %-28s %6s  %-15s %s\n", "field", "bits", "scope", "meaning")
+		for _, f := range b.Fields {
+			fmt.Fprintf(w, "  %-28s %6d  %-15s %s\n", f.Name, f.Width, f.Scope, f.Doc)
+		}
+	}
+}
+
+func printBudgetMarkdown(w io.Writer, bs []budgetOut) {
+	for _, b := range bs {
+		fmt.Fprintf(w, "### %s\n\n", b.Block)
+		fmt.Fprintf(w, "%d bits (%d bytes) per connection, %d bits global; %d connections need %d bits (%.1f KiB).", b.PerConnBits, b.PerConnBytes, b.GlobalBits, b.Connections, b.TableBits, b.TableKiB)
+		if b.Paper != nil {
+			fmt.Fprintf(w, " Paper: %d bits (%s).", b.Paper.PerConnBits, b.Paper.Source)
+		}
+		fmt.Fprint(w, "\n\n| field | bits | scope | meaning |\n|---|---:|---|---|\n")
+		for _, f := range b.Fields {
+			fmt.Fprintf(w, "| `%s` | %d | %s | %s |\n", f.Name, f.Width, f.Scope, strings.ReplaceAll(f.Doc, "|", "\\|"))
+		}
+		fmt.Fprintln(w)
+	}
+}
+
+func newBudgetCmd() *cobra.Command {
+	var asJSON, asMarkdown bool
+	cmd := &cobra.Command{
+		Use:   "budget [block...]",
+		Short: "Print the per-connection and global state of blocks",
+		Long: `budget derives each block's state from its declaration (the fields of its
+per-connection table and its global registers) and prints bits per field,
+totals, the SRAM for all connections, and the paper's figure where a seed
+gives one.`,
+		Example: "  nicgen budget\n  nicgen budget reps --json",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			bs, err := budgets(blocks.DefaultConfig(), args)
+			if err != nil {
+				return err
+			}
+			switch {
+			case asJSON:
+				enc := json.NewEncoder(cmd.OutOrStdout())
+				enc.SetIndent("", "  ")
+				return enc.Encode(bs)
+			case asMarkdown:
+				printBudgetMarkdown(cmd.OutOrStdout(), bs)
+			default:
+				printBudgetText(cmd.OutOrStdout(), bs)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	cmd.Flags().BoolVar(&asMarkdown, "markdown", false, "print Markdown tables")
+	return cmd
+}

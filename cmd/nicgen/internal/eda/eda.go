@@ -1,0 +1,163 @@
+// Package eda runs the open-source EDA tools on generated Verilog: Verilator
+// lint, Icarus parsing and Yosys synthesis with its reports.
+package eda
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Files is a block's Verilog, by file name.
+type Files map[string][]byte
+
+// stage writes the files into a fresh temporary folder and returns its path
+// and the sorted file paths.
+func stage(files Files) (string, []string, error) {
+	dir, err := os.MkdirTemp("", "nicgen-eda-")
+	if err != nil {
+		return "", nil, err
+	}
+	var paths []string
+	for name, b := range files {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			os.RemoveAll(dir)
+			return "", nil, err
+		}
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	return dir, paths, nil
+}
+
+func run(ctx context.Context, dir, tool string, args ...string) (string, error) {
+	if _, err := exec.LookPath(tool); err != nil {
+		return "", fmt.Errorf("%s is not installed (run scripts/setup.sh): %w", tool, err)
+	}
+	cmd := exec.CommandContext(ctx, tool, args...)
+	cmd.Dir = dir
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	return out.String(), err
+}
+
+// Lint runs verilator --lint-only -Wall (no waivers) and iverilog -g2005 on
+// a top module and its submodules. Any warning is a failure.
+func Lint(ctx context.Context, top string, files Files) error {
+	dir, paths, err := stage(files)
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	args := append([]string{"--lint-only", "-Wall", "--top-module", top}, paths...)
+	if out, err := run(ctx, dir, "verilator", args...); err != nil || strings.Contains(out, "%Warning") {
+		return fmt.Errorf("verilator lint of %s:\n%s", top, out)
+	}
+	args = append([]string{"-g2005", "-Wall", "-o", filepath.Join(dir, "a.vvp"), "-s", top}, paths...)
+	if out, err := run(ctx, dir, "iverilog", args...); err != nil || strings.TrimSpace(out) != "" {
+		return fmt.Errorf("iverilog of %s:\n%s", top, out)
+	}
+	return nil
+}
+
+// Target is a synthesis flow.
+type Target string
+
+const (
+	Xilinx Target = "xilinx"
+	ICE40  Target = "ice40"
+)
+
+// SynthReport is what Yosys says of a block.
+type SynthReport struct {
+	Top      string
+	Target   Target
+	Cells    map[string]int // cell type -> count
+	LUTs     int
+	FFs      int
+	Carry    int
+	DSPs     int
+	BRAMs    int
+	Latches  int
+	LongPath int // longest topological path in cells (Yosys ltp), a proxy for logic depth
+}
+
+var cellLine = regexp.MustCompile(`^\s+(\S+)\s+(\d+)$`)
+var ltpLine = regexp.MustCompile(`Longest topological path in \S+ \(length=(\d+)\)`)
+
+// Synth synthesizes a top with Yosys and fails if any latch is inferred.
+func Synth(ctx context.Context, top string, files Files, target Target) (SynthReport, error) {
+	r := SynthReport{Top: top, Target: target, Cells: map[string]int{}}
+	dir, paths, err := stage(files)
+	if err != nil {
+		return r, err
+	}
+	defer os.RemoveAll(dir)
+	var synth string
+	switch target {
+	case Xilinx:
+		synth = "synth_xilinx -top " + top + " -flatten"
+	case ICE40:
+		synth = "synth_ice40 -top " + top
+	default:
+		return r, fmt.Errorf("unknown synthesis target %q (xilinx or ice40)", target)
+	}
+	quoted := make([]string, len(paths))
+	for i, p := range paths {
+		quoted[i] = strconv.Quote(p)
+	}
+	script := fmt.Sprintf("read_verilog %s; %s; tee -o %s/stat.txt stat; select -list t:$dlatch t:$_DLATCH_* t:LD* t:LDCE t:LDPE t:$sr; tee -o %s/ltp.txt ltp -noff",
+		strings.Join(quoted, " "), synth, dir, dir)
+	if out, err := run(ctx, dir, "yosys", "-q", "-p", script); err != nil {
+		return r, fmt.Errorf("yosys on %s: %v\n%s", top, err, out)
+	}
+	stat, err := os.ReadFile(filepath.Join(dir, "stat.txt"))
+	if err != nil {
+		return r, err
+	}
+	inCells := false
+	for _, line := range strings.Split(string(stat), "\n") {
+		if strings.Contains(line, "Number of cells") {
+			inCells = true
+			continue
+		}
+		if m := cellLine.FindStringSubmatch(line); inCells && m != nil {
+			n, _ := strconv.Atoi(m[2])
+			r.Cells[m[1]] = n
+		}
+	}
+	for cell, n := range r.Cells {
+		switch {
+		case strings.HasPrefix(cell, "LUT"), strings.HasPrefix(cell, "SB_LUT"):
+			r.LUTs += n
+		case strings.HasPrefix(cell, "FD"), strings.HasPrefix(cell, "SB_DFF"):
+			r.FFs += n
+		case strings.HasPrefix(cell, "CARRY"), cell == "SB_CARRY":
+			r.Carry += n
+		case strings.HasPrefix(cell, "DSP"), strings.HasPrefix(cell, "SB_MAC"):
+			r.DSPs += n
+		case strings.HasPrefix(cell, "RAMB"), strings.HasPrefix(cell, "SB_RAM"):
+			r.BRAMs += n
+		case strings.Contains(cell, "DLATCH"), strings.HasPrefix(cell, "LD"), cell == "$sr":
+			r.Latches += n
+		}
+	}
+	if ltp, err := os.ReadFile(filepath.Join(dir, "ltp.txt")); err == nil {
+		if m := ltpLine.FindStringSubmatch(string(ltp)); m != nil {
+			r.LongPath, _ = strconv.Atoi(m[1])
+		}
+	}
+	if r.Latches > 0 {
+		return r, fmt.Errorf("yosys inferred %d latches in %s", r.Latches, top)
+	}
+	return r, nil
+}

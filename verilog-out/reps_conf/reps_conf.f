@@ -1,0 +1,1 @@
+verilog-out/reps_conf/reps_conf.v
