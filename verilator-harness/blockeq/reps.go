@@ -1,0 +1,99 @@
+package blockeq
+
+import (
+	goldenreps "github.com/nicgen/nicgen/golden/reps"
+	harness "github.com/nicgen/nicgen/verilator-harness"
+)
+
+// streamPorts are the positions of the event and result stream ports shared
+// by the REPS blocks; -1 marks a port the block does not have.
+type streamPorts struct {
+	sValid, sConn, sKind, sECN, sEV, sNow, mReady    int
+	sReady, mValid, mConn, mKind, mEV, mExpl, mFrozen, mErr int
+}
+
+func newStreamPorts(pm portMap) streamPorts {
+	return streamPorts{
+		sValid: pm.inIdx("s_event_valid"), sConn: pm.inIdx("s_event_conn"), sKind: pm.inIdx("s_event_kind"),
+		sECN: pm.inIdx("s_event_ecn"), sEV: pm.inIdx("s_event_ev"), sNow: pm.inIdx("s_event_now"),
+		mReady: pm.inIdx("m_result_ready"),
+		sReady: pm.outIdx("s_event_ready"), mValid: pm.outIdx("m_result_valid"), mConn: pm.outIdx("m_result_conn"),
+		mKind: pm.outIdx("m_result_kind"), mEV: pm.outIdx("m_result_ev"), mExpl: pm.outIdx("m_result_explored"),
+		mFrozen: pm.outIdx("m_result_frozen"), mErr: pm.outIdx("m_result_error"),
+	}
+}
+
+func b2u(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// repsRef drives a golden REPS pipeline (either version) from port vectors.
+type repsRef struct {
+	p       streamPorts
+	pipe    *goldenreps.Pipeline
+	cov     *Coverage
+	newPipe func() *goldenreps.Pipeline
+}
+
+// Reset starts from a fresh golden model, as the harness starts from a fresh
+// Verilated model whose state table is all zero.
+func (r *repsRef) Reset() { r.pipe = r.newPipe() }
+
+func (r *repsRef) Cycle(in, out []uint64) {
+	p := r.p
+	ci := goldenreps.CycleIn{SValid: in[p.sValid] == 1, MReady: in[p.mReady] == 1}
+	ci.Event = goldenreps.Event{Conn: uint32(in[p.sConn]), Kind: goldenreps.Kind(in[p.sKind]), ECN: in[p.sECN] == 1, EV: uint32(in[p.sEV])}
+	if p.sNow >= 0 {
+		ci.Event.Now = in[p.sNow]
+	}
+	co := r.pipe.Cycle(ci)
+	out[p.sReady] = b2u(co.SReady)
+	out[p.mValid] = b2u(co.MValid)
+	res := co.Result
+	out[p.mConn] = uint64(res.Conn)
+	out[p.mKind] = uint64(res.Kind)
+	out[p.mEV] = uint64(res.EV)
+	out[p.mExpl] = b2u(res.Explored)
+	if p.mFrozen >= 0 {
+		out[p.mFrozen] = b2u(res.Frozen)
+	}
+	out[p.mErr] = b2u(res.Error)
+	if co.MValid && co.SReady && r.cov != nil {
+		r.cov.count(res)
+	}
+}
+
+// RepsReference wraps the golden `reps` model (S4) for the harness.
+func RepsReference(d harness.Design, p goldenreps.Params, cov *Coverage) (harness.Reference, error) {
+	pm := newPortMap(d)
+	if err := pm.must("s_event_now", "m_result_frozen"); err != nil {
+		return nil, err
+	}
+	if _, err := goldenreps.NewModel(p); err != nil {
+		return nil, err
+	}
+	newPipe := func() *goldenreps.Pipeline {
+		m, _ := goldenreps.NewModel(p)
+		return goldenreps.NewPipeline(m)
+	}
+	return &repsRef{p: newStreamPorts(pm), pipe: newPipe(), cov: cov, newPipe: newPipe}, nil
+}
+
+// RepsConfReference wraps the golden `reps_conf` model (S0 Alg. 4).
+func RepsConfReference(d harness.Design, p goldenreps.ConfParams, cov *Coverage) (harness.Reference, error) {
+	pm := newPortMap(d)
+	if err := pm.must("s_event_ev", "m_result_explored"); err != nil {
+		return nil, err
+	}
+	if _, err := goldenreps.NewConfModel(p); err != nil {
+		return nil, err
+	}
+	newPipe := func() *goldenreps.Pipeline {
+		m, _ := goldenreps.NewConfModel(p)
+		return goldenreps.NewPipeline(m)
+	}
+	return &repsRef{p: newStreamPorts(pm), pipe: newPipe(), cov: cov, newPipe: newPipe}, nil
+}

@@ -1,0 +1,230 @@
+package blockeq
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	goldenreps "github.com/nicgen/nicgen/golden/reps"
+	harness "github.com/nicgen/nicgen/verilator-harness"
+)
+
+// rng is xorshift64*: fast, seedable, and independent of any block's LFSR.
+type rng struct{ s uint64 }
+
+func newRNG(seed uint64) *rng { return &rng{s: seed*0x9E3779B97F4A7C15 | 1} }
+
+func (r *rng) next() uint64 {
+	r.s ^= r.s >> 12
+	r.s ^= r.s << 25
+	r.s ^= r.s >> 27
+	return r.s * 2685821657736338717
+}
+
+// chance is true with probability p (0..1).
+func (r *rng) chance(p float64) bool {
+	switch {
+	case p <= 0:
+		return false
+	case p >= 1:
+		return true
+	}
+	return r.next()>>11 < uint64(p*(1<<53))
+}
+
+func (r *rng) below(n uint64) uint64 {
+	if n == 0 {
+		return 0
+	}
+	return r.next() % n
+}
+
+// Profile is a random event mix. Probabilities are per cycle (valid, ready)
+// or per event (the rest).
+type Profile struct {
+	Name        string
+	PValid      float64    // an idle source offers a new event
+	PReady      float64    // the sink takes a result
+	KindWeights [8]float64 // kinds 0..7; 5..7 are invalid kinds
+	PECN        float64
+	// Connection locality: the same connection as the previous event with
+	// PSame, one of HotConns connections with PHot, else uniform in
+	// [0, ConnSpan) (a span above the block's connection count yields
+	// out-of-range errors).
+	PSame, PHot float64
+	HotConns    int
+	ConnSpan    uint64
+	EVSpan      uint64 // EVs carried by acks are uniform in [0, EVSpan)
+	NowStart    uint64 // first timestamp (near the wrap to test it early)
+	NowStepMax  uint64 // time advances uniformly by 0..NowStepMax per cycle
+}
+
+// eventStim generates events for the REPS stream shape.
+type eventStim struct {
+	p      streamPorts
+	prof   Profile
+	r      *rng
+	cum    [8]uint64
+	hot    []uint64
+	cur    [7]uint64 // conn, kind, ecn, ev, valid, lastConn, now
+	inited bool
+}
+
+// NewEventStimulus returns a stimulus factory for a design with the REPS
+// event stream: every call gives the same sequence for the same seed.
+func NewEventStimulus(d harness.Design, prof Profile, seed uint64) func() harness.Stimulus {
+	sp := newStreamPorts(newPortMap(d))
+	return func() harness.Stimulus {
+		s := &eventStim{p: sp, prof: prof, r: newRNG(seed)}
+		total := 0.0
+		for _, w := range prof.KindWeights {
+			total += w
+		}
+		acc := 0.0
+		for i, w := range prof.KindWeights {
+			acc += w
+			s.cum[i] = uint64(acc / total * (1 << 53))
+		}
+		s.cum[7] = 1 << 53
+		for i := 0; i < prof.HotConns; i++ {
+			s.hot = append(s.hot, s.r.below(prof.ConnSpan))
+		}
+		s.cur[6] = prof.NowStart
+		return s
+	}
+}
+
+const (
+	cConn = iota
+	cKind
+	cECN
+	cEV
+	cValid
+	cLast
+	cNow
+)
+
+func (s *eventStim) newEvent() {
+	r, prof := s.r, s.prof
+	switch {
+	case r.chance(prof.PSame) && s.inited:
+		s.cur[cConn] = s.cur[cLast]
+	case len(s.hot) > 0 && r.chance(prof.PHot):
+		s.cur[cConn] = s.hot[r.below(uint64(len(s.hot)))]
+	default:
+		s.cur[cConn] = r.below(prof.ConnSpan)
+	}
+	s.inited = true
+	s.cur[cLast] = s.cur[cConn]
+	x := r.next() >> 11
+	k := 0
+	for k < 7 && x >= s.cum[k] {
+		k++
+	}
+	s.cur[cKind] = uint64(k)
+	s.cur[cECN] = b2u(r.chance(prof.PECN))
+	s.cur[cEV] = r.below(prof.EVSpan)
+}
+
+func (s *eventStim) Next(prevOut, in []uint64) {
+	p := s.p
+	accepted := prevOut != nil && s.cur[cValid] == 1 && prevOut[p.sReady] == 1
+	if s.cur[cValid] == 0 || accepted {
+		s.cur[cValid] = b2u(s.r.chance(s.prof.PValid))
+		if s.cur[cValid] == 1 {
+			s.newEvent()
+		}
+	}
+	s.cur[cNow] += s.r.below(s.prof.NowStepMax + 1)
+	in[p.sValid] = s.cur[cValid]
+	in[p.sConn] = s.cur[cConn]
+	in[p.sKind] = s.cur[cKind]
+	in[p.sECN] = s.cur[cECN]
+	in[p.sEV] = s.cur[cEV]
+	if p.sNow >= 0 {
+		in[p.sNow] = s.cur[cNow]
+	}
+	in[p.mReady] = b2u(s.r.chance(s.prof.PReady))
+}
+
+// Coverage counts which behaviours of a REPS block a run exercised, from
+// the golden model's results.
+type Coverage struct {
+	Counts     map[string]int64
+	lastFrozen map[uint32]bool
+	hasFrozen  bool
+}
+
+// NewCoverage starts empty counters; hasFrozen is false for reps_conf.
+func NewCoverage(hasFrozen bool) *Coverage {
+	return &Coverage{Counts: map[string]int64{}, lastFrozen: map[uint32]bool{}, hasFrozen: hasFrozen}
+}
+
+func (c *Coverage) count(r goldenreps.Result) {
+	if r.Error {
+		c.Counts["error"]++
+		return
+	}
+	switch r.Kind {
+	case goldenreps.KindOpen:
+		c.Counts["open"]++
+	case goldenreps.KindSend:
+		switch {
+		case r.Explored:
+			c.Counts["send explored"]++
+		case r.Frozen:
+			c.Counts["send while frozen (no exploration)"]++
+		default:
+			c.Counts["send recycled"]++
+		}
+	case goldenreps.KindAck:
+		c.Counts["ack"]++
+	case goldenreps.KindNack:
+		c.Counts["nack"]++
+	case goldenreps.KindTimeout:
+		c.Counts["timeout"]++
+	}
+	if c.hasFrozen {
+		was := c.lastFrozen[r.Conn]
+		if r.Frozen && !was && r.Kind == goldenreps.KindTimeout {
+			c.Counts["freeze entered"]++
+		}
+		if !r.Frozen && was && r.Kind != goldenreps.KindOpen {
+			c.Counts["freeze exited"]++
+		}
+		c.lastFrozen[r.Conn] = r.Frozen
+	}
+}
+
+// Expect lists the behaviours a run must reach.
+func (c *Coverage) Expect() []string {
+	names := []string{"open", "send explored", "send recycled", "ack", "nack", "timeout", "error"}
+	if c.hasFrozen {
+		names = append(names, "send while frozen (no exploration)", "freeze entered", "freeze exited")
+	}
+	return names
+}
+
+// Missing returns the expected behaviours never reached.
+func (c *Coverage) Missing() []string {
+	var miss []string
+	for _, n := range c.Expect() {
+		if c.Counts[n] == 0 {
+			miss = append(miss, n)
+		}
+	}
+	return miss
+}
+
+func (c *Coverage) String() string {
+	names := make([]string, 0, len(c.Counts))
+	for n := range c.Counts {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	for _, n := range names {
+		fmt.Fprintf(&b, "  %-36s %d\n", n, c.Counts[n])
+	}
+	return b.String()
+}

@@ -1,0 +1,631 @@
+package harness
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+)
+
+// BuildOptions controls how a Design is verilated.
+type BuildOptions struct {
+	// CacheDir holds built models. Default: $NICGEN_CACHE, else
+	// os.UserCacheDir()/nicgen/verilator.
+	CacheDir string
+	// Trace builds VCD support in (Model.StartTrace). Slightly slower.
+	Trace bool
+	// XInitialUnique verilates with --x-assign unique --x-initial unique
+	// and randomises the initial value of every variable (seeded by
+	// RandSeed), to catch designs that depend on uninitialised state.
+	// Otherwise --x-assign fast --x-initial fast: everything starts at 0.
+	XInitialUnique bool
+	// RandSeed seeds the random initial values of XInitialUnique builds.
+	// It does not affect the build, only the models created from it.
+	RandSeed uint64
+	// ExtraArgs are appended to the verilator command line.
+	ExtraArgs []string
+	// Jobs is the make parallelism; default runtime.NumCPU().
+	Jobs int
+}
+
+// BuildInfo describes where a model came from.
+type BuildInfo struct {
+	Key      string        // cache key (hex sha256)
+	Dir      string        // cache entry: model.so, build.log, sources
+	Cached   bool          // true if the model was loaded from the cache without running verilator
+	Duration time.Duration // time Build spent (verilate + compile, or cache lookup + load)
+	Log      string        // path of the build log (verilator and make output)
+}
+
+// verilatorRuns counts verilator invocations by this process (for tests).
+var verilatorRuns atomic.Int64
+
+// DefaultCacheDir is the cache directory used when BuildOptions.CacheDir is
+// empty.
+func DefaultCacheDir() string {
+	if d := os.Getenv("NICGEN_CACHE"); d != "" {
+		return d
+	}
+	if d, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(d, "nicgen", "verilator")
+	}
+	return filepath.Join(os.TempDir(), "nicgen-verilator-cache")
+}
+
+type toolInfo struct {
+	verilator, gxx, make string
+	err                  error
+}
+
+var (
+	toolsOnce sync.Once
+	tools     toolInfo
+)
+
+// toolVersions runs `verilator --version` and `g++ --version` once per
+// process; both are part of the cache key.
+func toolVersions() (toolInfo, error) {
+	toolsOnce.Do(func() {
+		for _, t := range []string{"verilator", "g++", "make"} {
+			if _, err := exec.LookPath(t); err != nil {
+				tools.err = fmt.Errorf("harness: %s not found on PATH: the harness needs a real Verilator 5 toolchain (verilator, g++, make); install it, e.g. apt-get install verilator g++ make", t)
+				return
+			}
+		}
+		v, err := exec.Command("verilator", "--version").CombinedOutput()
+		if err != nil {
+			tools.err = fmt.Errorf("harness: verilator --version: %v: %s", err, v)
+			return
+		}
+		g, err := exec.Command("g++", "--version").CombinedOutput()
+		if err != nil {
+			tools.err = fmt.Errorf("harness: g++ --version: %v: %s", err, g)
+			return
+		}
+		tools.verilator = strings.TrimSpace(string(v))
+		tools.gxx = strings.TrimSpace(string(g))
+	})
+	return tools, tools.err
+}
+
+// cacheKey hashes everything the shared object depends on.
+func cacheKey(d Design, o BuildOptions, t toolInfo) string {
+	h := sha256.New()
+	put := func(s string) {
+		var n [8]byte
+		binary.LittleEndian.PutUint64(n[:], uint64(len(s)))
+		h.Write(n[:])
+		h.Write([]byte(s))
+	}
+	put("nicgen-verilator-harness")
+	put(strconv.Itoa(wrapperABI))
+	put(t.verilator)
+	put(t.gxx)
+	put(d.Top)
+	put(d.Clock)
+	put(d.Reset)
+	names := make([]string, 0, len(d.Sources))
+	for n := range d.Sources {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	put(strconv.Itoa(len(names)))
+	for _, n := range names {
+		put(n)
+		put(string(d.Sources[n]))
+	}
+	put(strconv.Itoa(len(d.Ports)))
+	for _, p := range d.Ports { // QualifiedBy does not affect the build
+		put(p.Name)
+		put(strconv.Itoa(p.Width))
+		put(strconv.Itoa(int(p.Dir)))
+	}
+	// The options, through the exact command lines and the generated
+	// wrapper, so that any change of how models are built misses the cache.
+	var files []string
+	for _, n := range names {
+		if isVerilogFile(n) {
+			files = append(files, filepath.Join("src", n))
+		}
+	}
+	args := verilatorArgs(d, o, files)
+	put(strconv.Itoa(len(args)))
+	for _, a := range args {
+		put(a)
+	}
+	put(strings.Join(makeArgs, "\x00"))
+	put(genWrapper(d))
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// Build verilates d (or finds it in the cache) and returns a fresh model.
+// It is safe to call concurrently from several goroutines and processes
+// sharing a cache directory: the first one builds under a file lock into a
+// temporary directory that is renamed into place; the others wait and load.
+func Build(ctx context.Context, d Design, o BuildOptions) (*Model, error) {
+	start := time.Now()
+	d, err := d.normalize()
+	if err != nil {
+		return nil, err
+	}
+	info, err := buildLib(ctx, d, o)
+	if err != nil {
+		return nil, err
+	}
+	l, err := loadLib(filepath.Join(info.Dir, "model.so"))
+	if err != nil {
+		return nil, err
+	}
+	in, out := d.split()
+	if l.nIn != len(in) || l.nOut != len(out) || l.trace != o.Trace {
+		return nil, fmt.Errorf("harness: cached model %s does not match the design (inputs %d/%d, outputs %d/%d, trace %v/%v); delete the cache entry", info.Dir, l.nIn, len(in), l.nOut, len(out), l.trace, o.Trace)
+	}
+	info.Duration = time.Since(start)
+	m := &Model{design: d, opts: o, info: info, lib: l, in: in, out: out}
+	if err := m.create(); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+func buildLib(ctx context.Context, d Design, o BuildOptions) (BuildInfo, error) {
+	t, err := toolVersions()
+	if err != nil {
+		return BuildInfo{}, err
+	}
+	root := o.CacheDir
+	if root == "" {
+		root = DefaultCacheDir()
+	}
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		return BuildInfo{}, fmt.Errorf("harness: cache dir: %w", err)
+	}
+	key := cacheKey(d, o, t)
+	dir := filepath.Join(root, key[:40])
+	info := BuildInfo{Key: key, Dir: dir, Log: filepath.Join(dir, "build.log")}
+	if entryOK(dir) {
+		info.Cached = true
+		return info, nil
+	}
+	unlock, err := lockFile(ctx, filepath.Join(root, key[:40]+".lock"))
+	if err != nil {
+		return info, err
+	}
+	defer unlock()
+	if entryOK(dir) { // built by someone else while we waited
+		info.Cached = true
+		return info, nil
+	}
+	// Leftovers of a build of this key that was killed: we hold its lock.
+	if stale, _ := filepath.Glob(filepath.Join(root, "tmp-"+key[:12]+"-*")); len(stale) > 0 {
+		for _, s := range stale {
+			os.RemoveAll(s)
+		}
+	}
+	tmp, err := os.MkdirTemp(root, "tmp-"+key[:12]+"-")
+	if err != nil {
+		return info, fmt.Errorf("harness: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+	if err := verilate(ctx, d, o, t, root, tmp); err != nil {
+		// Keep the log of a failed build next to the cache entries.
+		failed := filepath.Join(root, key[:40]+".failed.log")
+		if b, rerr := os.ReadFile(filepath.Join(tmp, "build.log")); rerr == nil {
+			_ = os.WriteFile(failed, b, 0o644)
+			return info, fmt.Errorf("%w\n(full log: %s)", err, failed)
+		}
+		return info, err
+	}
+	_ = os.RemoveAll(dir) // a broken entry without model.so
+	if err := os.Rename(tmp, dir); err != nil {
+		if !entryOK(dir) {
+			return info, fmt.Errorf("harness: installing cache entry: %w", err)
+		}
+		info.Cached = true
+	}
+	return info, nil
+}
+
+func entryOK(dir string) bool {
+	st, err := os.Stat(filepath.Join(dir, "model.so"))
+	return err == nil && st.Mode().IsRegular()
+}
+
+// lockFile takes an exclusive flock, polling so that ctx can cancel.
+func lockFile(ctx context.Context, path string) (func(), error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("harness: lock: %w", err)
+	}
+	for {
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		if err == nil {
+			return func() {
+				_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+				f.Close()
+			}, nil
+		}
+		if !errors.Is(err, syscall.EWOULDBLOCK) && !errors.Is(err, syscall.EINTR) {
+			f.Close()
+			return nil, fmt.Errorf("harness: lock %s: %w", path, err)
+		}
+		select {
+		case <-ctx.Done():
+			f.Close()
+			return nil, ctx.Err()
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+// verilate builds tmp/model.so. Layout of tmp: src/ (the sources and the
+// wrapper), obj/ (Verilator's output, removed at the end), build.log.
+func verilate(ctx context.Context, d Design, o BuildOptions, t toolInfo, root, tmp string) error {
+	src := filepath.Join(tmp, "src")
+	obj := filepath.Join(tmp, "obj")
+	if err := os.MkdirAll(src, 0o755); err != nil {
+		return err
+	}
+	var files []string
+	for name, text := range d.Sources {
+		if err := os.WriteFile(filepath.Join(src, name), text, 0o644); err != nil {
+			return err
+		}
+		if isVerilogFile(name) {
+			files = append(files, filepath.Join("src", name))
+		}
+	}
+	sort.Strings(files)
+	if err := os.WriteFile(filepath.Join(src, wrapperName), []byte(genWrapper(d)), 0o644); err != nil {
+		return err
+	}
+	logf, err := os.Create(filepath.Join(tmp, "build.log"))
+	if err != nil {
+		return err
+	}
+	defer logf.Close()
+
+	args := verilatorArgs(d, o, files)
+	verilatorRuns.Add(1)
+	if err := runLogged(ctx, tmp, logf, "verilator", args...); err != nil {
+		return fmt.Errorf("harness: verilator failed for %s: %w\n%s", d.Top, err, tail(logf.Name(), 40))
+	}
+	if err := checkPorts(d, filepath.Join(obj, "Vtop.h")); err != nil {
+		return err
+	}
+	direct, err := directEvalOK(filepath.Join(obj, "Vtop.cpp"), t)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(logf, "harness: direct root eval: %v\n", direct)
+	cfg := fmt.Sprintf("#define NICGEN_DIRECT_EVAL %d\n", b2i(direct))
+	if err := os.WriteFile(filepath.Join(src, "nicgen_cfg.h"), []byte(cfg), 0o644); err != nil {
+		return err
+	}
+
+	rtDir, rtObjs, err := runtimeCache(ctx, root, tmp, obj, t)
+	if err != nil {
+		fmt.Fprintf(logf, "harness: runtime object cache unavailable: %v\n", err)
+	}
+	jobs := o.Jobs
+	if jobs <= 0 {
+		jobs = runtime.NumCPU()
+	}
+	if err := runLogged(ctx, tmp, logf, "make", append(append([]string(nil), makeArgs...), "-j", strconv.Itoa(jobs))...); err != nil {
+		return fmt.Errorf("harness: compiling the verilated model of %s failed: %w\n%s", d.Top, err, tail(logf.Name(), 40))
+	}
+	if rtDir != "" {
+		storeRuntime(rtDir, obj, rtObjs)
+	}
+	if err := os.Rename(filepath.Join(obj, "model.so"), filepath.Join(tmp, "model.so")); err != nil {
+		return err
+	}
+	meta, _ := json.MarshalIndent(struct {
+		Top, Clock, Reset string
+		Ports             []Port
+		Options           BuildOptions
+		Verilator, GXX    string
+		ABI               int
+		Built             time.Time
+	}{d.Top, d.Clock, d.Reset, d.Ports, o, t.verilator, t.gxx, wrapperABI, time.Now()}, "", "  ")
+	if err := os.WriteFile(filepath.Join(tmp, "meta.json"), meta, 0o644); err != nil {
+		return err
+	}
+	return os.RemoveAll(obj)
+}
+
+// verilatorArgs is the verilator command line; files are the Verilog
+// sources relative to the build directory.
+func verilatorArgs(d Design, o BuildOptions, files []string) []string {
+	x := "fast"
+	if o.XInitialUnique {
+		x = "unique"
+	}
+	args := []string{
+		"--cc", "--exe", "-O3",
+		"--x-assign", x, "--x-initial", x,
+		"--top-module", d.Top, "--prefix", "Vtop",
+		"-Mdir", "obj", "-o", "model.so",
+		"-CFLAGS", "-fPIC",
+		"-LDFLAGS", "-shared", "-LDFLAGS", "-Wl,-Bsymbolic",
+		"+incdir+src",
+	}
+	if o.Trace {
+		args = append(args, "--trace")
+	}
+	args = append(args, o.ExtraArgs...)
+	args = append(args, files...)
+	return append(args, filepath.Join("src", wrapperName))
+}
+
+// makeArgs is the make command line run in the build directory.
+var makeArgs = []string{"-C", "obj", "-f", "Vtop.mk", "OPT_FAST=-O3", "OPT_GLOBAL=-O2"}
+
+// runLogged runs a command in dir, appending its output to logf; ctx kills
+// the whole process group.
+func runLogged(ctx context.Context, dir string, logf *os.File, name string, args ...string) error {
+	fmt.Fprintf(logf, "$ %s %s\n", name, strings.Join(args, " "))
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Dir = dir
+	cmd.Stdout = logf
+	cmd.Stderr = logf
+	cmd.Env = append(os.Environ(), "MAKEFLAGS=", "MFLAGS=")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = 5 * time.Second
+	err := cmd.Run()
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return err
+}
+
+func tail(path string, n int) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+	if len(lines) > n {
+		lines = append([]string{"..."}, lines[len(lines)-n:]...)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// directEvalOK checks that Vtop::eval_step is what the wrapper's direct
+// call replaces: Verilator 5, one thread, no timing, no extra work.
+func directEvalOK(vtopCpp string, t toolInfo) (bool, error) {
+	b, err := os.ReadFile(vtopCpp)
+	if err != nil {
+		return false, err
+	}
+	s := string(b)
+	i := strings.Index(s, "void Vtop::eval_step() {")
+	if i < 0 || !strings.HasPrefix(t.verilator, "Verilator 5.") {
+		return false, nil
+	}
+	body := s[i:]
+	if j := strings.Index(body, "\n}\n"); j >= 0 {
+		body = body[:j]
+	}
+	var kept []string
+	for _, line := range strings.Split(body, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "//") || strings.HasPrefix(line, "VL_DEBUG_IF") || strings.HasPrefix(line, "#") {
+			continue
+		}
+		kept = append(kept, line)
+	}
+	// Under #ifdef VL_DEBUG and the first-eval initialisation (done by the
+	// ordinary eval in nicgen_create) are skipped by the patterns below.
+	want := []string{
+		"Vtop___024root___eval(&(vlSymsp->TOP));",
+		"Verilated::endOfThreadMTask(vlSymsp->__Vm_evalMsgQp);",
+		"Verilated::endOfEval(vlSymsp->__Vm_evalMsgQp);",
+	}
+	joined := strings.Join(kept, "\n")
+	for _, w := range want {
+		if !strings.Contains(joined, w) {
+			return false, nil
+		}
+	}
+	for _, l := range kept {
+		switch {
+		case strings.HasPrefix(l, "void Vtop::eval_step"), l == "Vtop___024root___eval_debug_assertions(&(vlSymsp->TOP));",
+			strings.HasPrefix(l, "if (VL_UNLIKELY(!vlSymsp->__Vm_didInit))"), l == "vlSymsp->__Vm_didInit = true;",
+			strings.HasPrefix(l, "Vtop___024root___eval_static("), strings.HasPrefix(l, "Vtop___024root___eval_initial("),
+			strings.HasPrefix(l, "Vtop___024root___eval_settle("), l == "}", l == "Verilated::mtaskId(0);",
+			strings.HasPrefix(l, "vlSymsp->__Vm_activity = true;"):
+		default:
+			if !slicesContains(want, l) {
+				return false, nil // something we do not know about
+			}
+		}
+	}
+	return strings.Contains(s, "unsigned Vtop::threads() const { return 1; }") &&
+		strings.Contains(s, "bool Vtop::eventsPending() { return false; }"), nil
+}
+
+func slicesContains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+var vlPortRE = regexp.MustCompile(`VL_(IN|OUT|INOUT)(8|16|64|W)?\(&(\w+),(\d+),(\d+)(?:,\d+)?\);`)
+
+// checkPorts compares the ports Verilator found on the top module with the
+// Design, so that a wrong description fails with a clear message rather than
+// a C++ compiler error.
+func checkPorts(d Design, header string) error {
+	b, err := os.ReadFile(header)
+	if err != nil {
+		return fmt.Errorf("harness: reading verilated header: %w", err)
+	}
+	type vport struct {
+		dir   string
+		width int
+	}
+	found := map[string]vport{}
+	var order []string
+	for _, m := range vlPortRE.FindAllStringSubmatch(string(b), -1) {
+		msb, _ := strconv.Atoi(m[4])
+		lsb, _ := strconv.Atoi(m[5])
+		if lsb > msb {
+			msb, lsb = lsb, msb
+		}
+		found[m[3]] = vport{dir: m[1], width: msb - lsb + 1}
+		order = append(order, m[3])
+	}
+	var errs []string
+	for _, n := range []string{d.Clock, d.Reset} {
+		v, ok := found[n]
+		if !ok || v.dir != "IN" || v.width != 1 {
+			errs = append(errs, fmt.Sprintf("module %s must have a 1-bit input %q (clock/reset)", d.Top, n))
+		}
+	}
+	listed := map[string]bool{d.Clock: true, d.Reset: true}
+	for _, p := range d.Ports {
+		listed[p.Name] = true
+		v, ok := found[p.Name]
+		if !ok {
+			errs = append(errs, fmt.Sprintf("port %q is not a port of module %s (Verilator renames ports that are C++ keywords or contain \"__\")", p.Name, d.Top))
+			continue
+		}
+		want := "IN"
+		if p.Dir == Out {
+			want = "OUT"
+		}
+		if v.dir != want {
+			errs = append(errs, fmt.Sprintf("port %q is an %s of module %s but described as %s", p.Name, strings.ToLower(v.dir)+"put", d.Top, p.Dir))
+		}
+		if v.width != p.Width {
+			errs = append(errs, fmt.Sprintf("port %q is %d bits wide in module %s but described as %d", p.Name, v.width, d.Top, p.Width))
+		}
+	}
+	for _, n := range order {
+		if !listed[n] {
+			v := found[n]
+			msg := fmt.Sprintf("port %q (%sput, %d bits) of module %s is missing from Design.Ports", n, strings.ToLower(v.dir), v.width, d.Top)
+			if v.width > MaxWidth {
+				msg += fmt.Sprintf("; ports wider than %d bits are not supported", MaxWidth)
+			}
+			errs = append(errs, msg)
+		}
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("harness: design %s does not match its port list:\n  %s", d.Top, strings.Join(errs, "\n  "))
+	}
+	return nil
+}
+
+// The Verilator runtime (verilated.o, verilated_threads.o, verilated_vcd_c.o)
+// takes most of a cold build of a small design, and is the same for every
+// design verilated with the same options. runtimeCache keys it by the exact
+// compile commands make would run (a dry run) plus the tool versions; on a
+// hit it copies the objects into obj/ so that make does not rebuild them.
+// It returns the directory to store them into after a miss ("" on a hit).
+func runtimeCache(ctx context.Context, root, tmp, obj string, t toolInfo) (string, []string, error) {
+	classes, err := os.ReadFile(filepath.Join(obj, "Vtop_classes.mk"))
+	if err != nil {
+		return "", nil, err
+	}
+	objs := globalObjects(string(classes))
+	if len(objs) == 0 {
+		return "", nil, errors.New("no VM_GLOBAL objects listed")
+	}
+	cmd := exec.CommandContext(ctx, "make", append(append([]string{"-n"}, makeArgs...), objs...)...)
+	cmd.Dir = tmp
+	cmd.Env = append(os.Environ(), "MAKEFLAGS=", "MFLAGS=")
+	dry, err := cmd.Output()
+	if err != nil {
+		return "", nil, fmt.Errorf("make -n: %w", err)
+	}
+	h := sha256.New()
+	io.WriteString(h, t.verilator+"\x00"+t.gxx+"\x00")
+	for _, line := range strings.Split(string(dry), "\n") {
+		if strings.HasPrefix(line, "make") { // "make: Entering directory ..."
+			continue
+		}
+		io.WriteString(h, line+"\n")
+	}
+	key := hex.EncodeToString(h.Sum(nil))[:32]
+	dir := filepath.Join(root, "runtime", key)
+	for _, o := range objs {
+		if _, err := os.Stat(filepath.Join(dir, o)); err != nil {
+			return dir, objs, nil // miss
+		}
+	}
+	for _, o := range objs {
+		if err := copyFile(filepath.Join(dir, o), filepath.Join(obj, o)); err != nil {
+			return "", nil, err
+		}
+	}
+	// The runtime objects depend on Vtop.mk; make it older than them.
+	old := time.Now().Add(-time.Minute)
+	_ = os.Chtimes(filepath.Join(obj, "Vtop.mk"), old, old)
+	return "", objs, nil
+}
+
+var globalRE = regexp.MustCompile(`(?s)VM_GLOBAL_(?:FAST|SLOW) \+= \\\n((?:\t[^\n]*\\\n)*)`)
+
+func globalObjects(classes string) []string {
+	var objs []string
+	for _, m := range globalRE.FindAllStringSubmatch(classes, -1) {
+		for _, f := range strings.Fields(strings.ReplaceAll(m[1], "\\", " ")) {
+			objs = append(objs, f+".o")
+		}
+	}
+	return objs
+}
+
+func storeRuntime(dir, obj string, objs []string) {
+	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+		return
+	}
+	tmp, err := os.MkdirTemp(filepath.Dir(dir), "tmp-")
+	if err != nil {
+		return
+	}
+	defer os.RemoveAll(tmp)
+	for _, o := range objs {
+		if err := copyFile(filepath.Join(obj, o), filepath.Join(tmp, o)); err != nil {
+			return
+		}
+	}
+	_ = os.Rename(tmp, dir) // loses harmlessly if another build stored it first
+}
+
+func copyFile(from, to string) error {
+	b, err := os.ReadFile(from)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(to, b, 0o644)
+}
