@@ -3,9 +3,9 @@ package blockeq
 import (
 	"context"
 	"errors"
-	"strings"
 	"flag"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/nicgen/nicgen/blocks/reps"

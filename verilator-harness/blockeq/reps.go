@@ -8,7 +8,7 @@ import (
 // streamPorts are the positions of the event and result stream ports shared
 // by the REPS blocks; -1 marks a port the block does not have.
 type streamPorts struct {
-	sValid, sConn, sKind, sECN, sEV, sNow, mReady    int
+	sValid, sConn, sKind, sECN, sEV, sNow, mReady           int
 	sReady, mValid, mConn, mKind, mEV, mExpl, mFrozen, mErr int
 }
 

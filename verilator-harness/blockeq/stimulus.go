@@ -61,14 +61,30 @@ type Profile struct {
 
 // eventStim generates events for the REPS stream shape.
 type eventStim struct {
-	p      streamPorts
-	prof   Profile
-	r      *rng
-	cum    [8]uint64
-	hot    []uint64
-	cur    [7]uint64 // conn, kind, ecn, ev, valid, lastConn, now
-	inited bool
+	p              streamPorts
+	prof           Profile
+	r              *rng
+	cum            [8]uint64
+	hot            []uint64
+	cur            [7]uint64 // conn, kind, ecn, ev, valid, lastConn, now
+	inited         bool
+	pValid, pReady threshold
 }
+
+// threshold is a probability as a 53-bit integer compared with random bits.
+type threshold uint64
+
+func thresholdOf(p float64) threshold {
+	switch {
+	case p <= 0:
+		return 0
+	case p >= 1:
+		return 1 << 53
+	}
+	return threshold(p * (1 << 53))
+}
+
+func (r *rng) hit(t threshold) bool { return threshold(r.next()>>11) < t }
 
 // NewEventStimulus returns a stimulus factory for a design with the REPS
 // event stream: every call gives the same sequence for the same seed.
@@ -90,6 +106,7 @@ func NewEventStimulus(d harness.Design, prof Profile, seed uint64) func() harnes
 			s.hot = append(s.hot, s.r.below(prof.ConnSpan))
 		}
 		s.cur[6] = prof.NowStart
+		s.pValid, s.pReady = thresholdOf(prof.PValid), thresholdOf(prof.PReady)
 		return s
 	}
 }
@@ -130,7 +147,7 @@ func (s *eventStim) Next(prevOut, in []uint64) {
 	p := s.p
 	accepted := prevOut != nil && s.cur[cValid] == 1 && prevOut[p.sReady] == 1
 	if s.cur[cValid] == 0 || accepted {
-		s.cur[cValid] = b2u(s.r.chance(s.prof.PValid))
+		s.cur[cValid] = b2u(s.r.hit(s.pValid))
 		if s.cur[cValid] == 1 {
 			s.newEvent()
 		}
@@ -144,53 +161,82 @@ func (s *eventStim) Next(prevOut, in []uint64) {
 	if p.sNow >= 0 {
 		in[p.sNow] = s.cur[cNow]
 	}
-	in[p.mReady] = b2u(s.r.chance(s.prof.PReady))
+	in[p.mReady] = b2u(s.r.hit(s.pReady))
 }
 
 // Coverage counts which behaviours of a REPS block a run exercised, from
 // the golden model's results.
 type Coverage struct {
-	Counts     map[string]int64
-	lastFrozen map[uint32]bool
+	counts     [numCases]int64
+	lastFrozen []bool // by connection id
 	hasFrozen  bool
 }
 
+const (
+	caseError = iota
+	caseOpen
+	caseSendExplored
+	caseSendFrozen
+	caseSendRecycled
+	caseAck
+	caseNack
+	caseTimeout
+	caseFreezeEntered
+	caseFreezeExited
+	numCases
+)
+
+var caseNames = [numCases]string{"error", "open", "send explored", "send while frozen (no exploration)",
+	"send recycled", "ack", "nack", "timeout", "freeze entered", "freeze exited"}
+
 // NewCoverage starts empty counters; hasFrozen is false for reps_conf.
-func NewCoverage(hasFrozen bool) *Coverage {
-	return &Coverage{Counts: map[string]int64{}, lastFrozen: map[uint32]bool{}, hasFrozen: hasFrozen}
+func NewCoverage(hasFrozen bool) *Coverage { return &Coverage{hasFrozen: hasFrozen} }
+
+// Counts returns the counters by behaviour name.
+func (c *Coverage) Counts() map[string]int64 {
+	m := map[string]int64{}
+	for i, n := range c.counts {
+		if n > 0 {
+			m[caseNames[i]] = n
+		}
+	}
+	return m
 }
 
 func (c *Coverage) count(r goldenreps.Result) {
 	if r.Error {
-		c.Counts["error"]++
+		c.counts[caseError]++
 		return
 	}
 	switch r.Kind {
 	case goldenreps.KindOpen:
-		c.Counts["open"]++
+		c.counts[caseOpen]++
 	case goldenreps.KindSend:
 		switch {
 		case r.Explored:
-			c.Counts["send explored"]++
+			c.counts[caseSendExplored]++
 		case r.Frozen:
-			c.Counts["send while frozen (no exploration)"]++
+			c.counts[caseSendFrozen]++
 		default:
-			c.Counts["send recycled"]++
+			c.counts[caseSendRecycled]++
 		}
 	case goldenreps.KindAck:
-		c.Counts["ack"]++
+		c.counts[caseAck]++
 	case goldenreps.KindNack:
-		c.Counts["nack"]++
+		c.counts[caseNack]++
 	case goldenreps.KindTimeout:
-		c.Counts["timeout"]++
+		c.counts[caseTimeout]++
 	}
 	if c.hasFrozen {
+		for int(r.Conn) >= len(c.lastFrozen) {
+			c.lastFrozen = append(c.lastFrozen, make([]bool, len(c.lastFrozen)+64)...)
+		}
 		was := c.lastFrozen[r.Conn]
 		if r.Frozen && !was && r.Kind == goldenreps.KindTimeout {
-			c.Counts["freeze entered"]++
+			c.counts[caseFreezeEntered]++
 		}
 		if !r.Frozen && was && r.Kind != goldenreps.KindOpen {
-			c.Counts["freeze exited"]++
+			c.counts[caseFreezeExited]++
 		}
 		c.lastFrozen[r.Conn] = r.Frozen
 	}
@@ -208,8 +254,9 @@ func (c *Coverage) Expect() []string {
 // Missing returns the expected behaviours never reached.
 func (c *Coverage) Missing() []string {
 	var miss []string
+	counts := c.Counts()
 	for _, n := range c.Expect() {
-		if c.Counts[n] == 0 {
+		if counts[n] == 0 {
 			miss = append(miss, n)
 		}
 	}
@@ -217,14 +264,15 @@ func (c *Coverage) Missing() []string {
 }
 
 func (c *Coverage) String() string {
-	names := make([]string, 0, len(c.Counts))
-	for n := range c.Counts {
+	counts := c.Counts()
+	names := make([]string, 0, len(counts))
+	for n := range counts {
 		names = append(names, n)
 	}
 	sort.Strings(names)
 	var b strings.Builder
 	for _, n := range names {
-		fmt.Fprintf(&b, "  %-36s %d\n", n, c.Counts[n])
+		fmt.Fprintf(&b, "  %-36s %d\n", n, counts[n])
 	}
 	return b.String()
 }

@@ -1,0 +1,136 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/sergi/go-diff/diffmatchpatch"
+	"github.com/spf13/cobra"
+
+	"github.com/nicgen/nicgen/blocks"
+)
+
+// unifiedDiff renders a line diff of two texts with a few lines of context.
+func unifiedDiff(w io.Writer, name string, want, got string) {
+	dmp := diffmatchpatch.New()
+	a, b, lines := dmp.DiffLinesToChars(want, got)
+	diffs := dmp.DiffCharsToLines(dmp.DiffMain(a, b, false), lines)
+	fmt.Fprintf(w, "--- %s (committed)\n+++ %s (generated)\n", name, name)
+	const context = 3
+	for i, d := range diffs {
+		text := strings.SplitAfter(d.Text, "\n")
+		if len(text) > 0 && text[len(text)-1] == "" {
+			text = text[:len(text)-1]
+		}
+		switch d.Type {
+		case diffmatchpatch.DiffEqual:
+			if i > 0 && len(text) > context {
+				for _, l := range text[:context] {
+					fmt.Fprint(w, " "+l)
+				}
+			}
+			if i < len(diffs)-1 {
+				if len(text) > 2*context {
+					fmt.Fprintln(w, "@@")
+				}
+				start := max(0, len(text)-context)
+				if i == 0 || len(text) > context {
+					for _, l := range text[start:] {
+						fmt.Fprint(w, " "+l)
+					}
+				} else {
+					for _, l := range text {
+						fmt.Fprint(w, " "+l)
+					}
+				}
+			}
+		case diffmatchpatch.DiffDelete:
+			for _, l := range text {
+				fmt.Fprint(w, "-"+l)
+			}
+		case diffmatchpatch.DiffInsert:
+			for _, l := range text {
+				fmt.Fprint(w, "+"+l)
+			}
+		}
+	}
+}
+
+func newDiffCmd() *cobra.Command {
+	var dir string
+	cmd := &cobra.Command{
+		Use:   "diff",
+		Short: "Show how the committed Verilog differs from what the code generates",
+		Long: `diff regenerates every block in memory and compares it with the files under
+the output folder (verilog-out/ by default), printing a unified diff. It exits
+with status 1 on any drift, so CI keeps the committed Verilog honest.`,
+		Example: "  nicgen diff",
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			gens, err := generateBlocks(blocks.DefaultConfig(), nil, false)
+			if err != nil {
+				return err
+			}
+			want := map[string][]byte{}
+			for _, g := range gens {
+				for n, b := range g.files {
+					want[filepath.Join(g.block.Name, n)] = b
+				}
+				want[filepath.Join(g.block.Name, g.block.Name+".f")] = g.fileList(filepath.Join(filepath.Base(dir), g.block.Name))
+			}
+			have := map[string][]byte{}
+			err = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+				if err != nil || d.IsDir() {
+					return err
+				}
+				rel, _ := filepath.Rel(dir, p)
+				b, err := os.ReadFile(p)
+				have[rel] = b
+				return err
+			})
+			if err != nil && !os.IsNotExist(err) {
+				return err
+			}
+			names := map[string]bool{}
+			for n := range want {
+				names[n] = true
+			}
+			for n := range have {
+				names[n] = true
+			}
+			sorted := make([]string, 0, len(names))
+			for n := range names {
+				sorted = append(sorted, n)
+			}
+			sort.Strings(sorted)
+			drift := 0
+			out := cmd.OutOrStdout()
+			for _, n := range sorted {
+				w, inWant := want[n]
+				h, inHave := have[n]
+				switch {
+				case !inHave:
+					fmt.Fprintf(out, "missing: %s (run nicgen generate)\n", filepath.Join(dir, n))
+					drift++
+				case !inWant:
+					fmt.Fprintf(out, "stale: %s is not generated any more\n", filepath.Join(dir, n))
+					drift++
+				case string(w) != string(h):
+					unifiedDiff(out, filepath.Join(dir, n), string(h), string(w))
+					drift++
+				}
+			}
+			if drift > 0 {
+				return &exitError{code: 1, err: fmt.Errorf("%d files under %s differ from the generated Verilog; run nicgen generate and commit", drift, dir)}
+			}
+			fmt.Fprintf(out, "%s is up to date (%d files)\n", dir, len(sorted))
+			return nil
+		},
+	}
+	cmd.Flags().StringVarP(&dir, "out", "o", "verilog-out", "folder of committed Verilog")
+	return cmd
+}

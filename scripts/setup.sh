@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs what nicgen needs, idempotently: Verilator, Icarus Verilog, Yosys
+# and z3 from Debian, cocotb 1.8 from PyPI (the line that accepts Debian's
+# Verilator 5.006). Go modules come from the module proxy on first build.
+set -euo pipefail
+
+need_apt=()
+for tool in verilator:verilator iverilog:iverilog yosys:yosys z3:z3; do
+  bin=${tool%%:*} pkg=${tool##*:}
+  command -v "$bin" >/dev/null 2>&1 || need_apt+=("$pkg")
+done
+if [ ${#need_apt[@]} -gt 0 ]; then
+  sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  echo "setup: installing ${need_apt[*]} with apt-get"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need_apt[@]}" >/dev/null
+fi
+
+py=${PYTHON:-python3}
+if ! "$py" -c 'import cocotb, sys; sys.exit(0 if cocotb.__version__.startswith("1.8") else 1)' 2>/dev/null; then
+  echo "setup: installing cocotb 1.8 with pip"
+  "$py" -m pip install -q 'cocotb==1.8.*' pytest
+fi
+
+if ! command -v go >/dev/null 2>&1; then
+  echo "setup: Go is required (https://go.dev/dl/); it is not installed" >&2
+  exit 1
+fi
+echo "setup: $(verilator --version | head -1); $(iverilog -V 2>&1 | head -1); $(yosys -V); cocotb $("$py" -c 'import cocotb; print(cocotb.__version__)'); $(go version)"
