@@ -1,0 +1,62 @@
+package blockeq
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/nicgen/nicgen/blocks"
+	"github.com/nicgen/nicgen/hdlgen"
+	harness "github.com/nicgen/nicgen/verilator-harness"
+)
+
+// Bench is everything needed to run one block under the harness.
+type Bench struct {
+	Block    string
+	Design   harness.Design
+	Ref      harness.Reference
+	Stim     func() harness.Stimulus
+	Coverage *Coverage
+}
+
+// NewBench prepares a block of the configuration with its golden model and
+// its default random stimulus for a seed.
+func NewBench(cfg blocks.Config, block string, seed uint64) (*Bench, error) {
+	b, err := blocks.Lookup(block)
+	if err != nil {
+		return nil, err
+	}
+	m, err := b.Build(cfg)
+	if err != nil {
+		return nil, err
+	}
+	d, err := hdlgen.Elaborate(m)
+	if err != nil {
+		return nil, err
+	}
+	hd := DesignOf(d)
+	bench := &Bench{Block: block, Design: hd}
+	switch block {
+	case "reps":
+		bench.Coverage = NewCoverage(true)
+		bench.Ref, err = RepsReference(hd, GoldenRepsParams(cfg.Reps), bench.Coverage)
+		bench.Stim = NewEventStimulus(hd, DefaultProfile(cfg.Reps.NumConn, cfg.Reps.TimeW, 400), seed)
+	case "reps_conf":
+		bench.Coverage = NewCoverage(false)
+		bench.Ref, err = RepsConfReference(hd, GoldenConfParams(cfg.RepsConf), bench.Coverage)
+		bench.Stim = NewEventStimulus(hd, DefaultProfile(cfg.RepsConf.NumConn, 32, 0), seed)
+	default:
+		return nil, fmt.Errorf("blockeq: no golden model is wired for block %q", block)
+	}
+	return bench, err
+}
+
+// Run builds (or loads from the cache) the Verilated model and runs the
+// equivalence for o.Cycles cycles.
+func (b *Bench) Run(ctx context.Context, bo harness.BuildOptions, o harness.RunOptions) (harness.Report, error) {
+	model, err := harness.Build(ctx, b.Design, bo)
+	if err != nil {
+		return harness.Report{}, err
+	}
+	defer model.Close()
+	return harness.Run(ctx, model, b.Ref, b.Stim, o)
+}
