@@ -93,6 +93,16 @@ func (e Expr) fail(format string, a ...any) Expr {
 	return e
 }
 
+// failAt reports a misuse of e on a new node created at the caller's line.
+// Recording it on e itself would blame the line that created e (for a
+// signal, its declaration) and lose the message if e already had one.
+// The node takes the width the designer asked for, so that the values built
+// on it do not add errors of their own.
+func (e Expr) failAt(width int, format string, a ...any) Expr {
+	r := mk(opConcat, max(width, 1), e.n.signed, e.n)
+	return r.fail(format, a...)
+}
+
 // Const is an unsigned constant of the given width.
 func Const(width int, value uint64) Expr {
 	e := mk(opConst, width, false)
@@ -141,14 +151,23 @@ func BitsFor(max uint64) int {
 
 // ---- binary arithmetic ------------------------------------------------------
 
+// mismatch describes why operands a and b (in the designer's order) cannot
+// be combined by what, or is empty when they can.
+func mismatch(what string, a, b *node) string {
+	if a.width != b.width {
+		return fmt.Sprintf("%s of %d-bit and %d-bit values: widths must match (use ZExt, SExt or Trunc)", what, a.width, b.width)
+	}
+	if a.signed != b.signed {
+		return fmt.Sprintf("%s of signed and unsigned values (use AsSigned or AsUnsigned)", what)
+	}
+	return ""
+}
+
 func (e Expr) binSame(o op, other Value, what string) Expr {
 	b := other.node()
 	r := mk(o, e.n.width, e.n.signed, e.n, b)
-	if e.n.width != b.width {
-		return r.fail("%s of %d-bit and %d-bit values: widths must match (use ZExt, SExt or Trunc)", what, e.n.width, b.width)
-	}
-	if e.n.signed != b.signed {
-		return r.fail("%s of signed and unsigned values (use AsSigned or AsUnsigned)", what)
+	if msg := mismatch(what, e.n, b); msg != "" {
+		return r.fail("%s", msg)
 	}
 	return r
 }
@@ -162,36 +181,53 @@ func (e Expr) Sub(o Value) Expr { return e.binSame(opSub, o, "Sub") }
 // Mul is a wrapping product (the low bits only).
 func (e Expr) Mul(o Value) Expr { return e.binSame(opMul, o, "Mul") }
 
-// AddX is the exact sum, one bit wider than the operands.
-func (e Expr) AddX(o Value) Expr {
+// AddX is the exact sum, one bit wider than the operands (which, as for
+// Add, have one width and one signedness).
+func (e Expr) AddX(o Value) Expr { return e.addX(o, "AddX") }
+
+func (e Expr) addX(o Value, what string) Expr {
+	b := Expr{o.node()}
 	w := e.n.width + 1
-	return e.extend(w).Add(Expr{o.node()}.extend(w))
+	if msg := mismatch(what, e.n, b.n); msg != "" {
+		return mk(opAdd, w, e.n.signed, e.n, b.n).fail("%s", msg)
+	}
+	return e.extend(w).Add(b.extend(w))
 }
 
 // SubX is the exact difference, one bit wider. For unsigned operands the
 // result is signed so that a negative difference is representable.
-func (e Expr) SubX(o Value) Expr {
+func (e Expr) SubX(o Value) Expr { return e.subX(o, "SubX") }
+
+func (e Expr) subX(o Value, what string) Expr {
+	b := Expr{o.node()}
 	w := e.n.width + 1
-	a, b := e.extend(w), Expr{o.node()}.extend(w)
-	return a.AsSigned().Sub(b.AsSigned())
+	if msg := mismatch(what, e.n, b.n); msg != "" {
+		return mk(opSub, w, true, e.n, b.n).fail("%s", msg)
+	}
+	return e.extend(w).AsSigned().Sub(b.extend(w).AsSigned())
 }
 
-// MulX is the exact product, as wide as both operands together.
+// MulX is the exact product, as wide as both operands together. The
+// operands may differ in width but not in signedness.
 func (e Expr) MulX(o Value) Expr {
 	b := Expr{o.node()}
 	w := e.n.width + b.n.width
+	if e.n.signed != b.n.signed {
+		return mk(opMul, w, e.n.signed, e.n, b.n).fail("MulX of signed and unsigned values (use AsSigned or AsUnsigned)")
+	}
 	return e.extend(w).Mul(b.extend(w))
 }
 
 // AddSat is the sum clamped to the range of the operand width.
 func (e Expr) AddSat(o Value) Expr {
 	w := e.n.width
-	b := Expr{o.node()}
+	s := e.addX(o, "AddSat")
+	if s.n.err != "" {
+		return s
+	}
 	if e.n.signed {
-		s := e.AddX(b)
 		return saturateSigned(s, w)
 	}
-	s := e.AddX(b)
 	return Mux(s.Bit(w), Ones(w), s.Trunc(w))
 }
 
@@ -199,8 +235,10 @@ func (e Expr) AddSat(o Value) Expr {
 // (0 for an unsigned difference that would go negative).
 func (e Expr) SubSat(o Value) Expr {
 	w := e.n.width
-	b := Expr{o.node()}
-	d := e.SubX(b)
+	d := e.subX(o, "SubSat")
+	if d.n.err != "" {
+		return d
+	}
 	if e.n.signed {
 		return saturateSigned(d, w)
 	}
@@ -240,10 +278,18 @@ func (e Expr) IsZero() Expr { return e.Any().Not() }
 
 // ---- comparisons ----------------------------------------------------------------
 
-func (e Expr) cmp(o op, other Value, what string) Expr {
-	r := e.binSame(o, other, what)
-	r.n.width, r.n.signed = 1, false
+// compare builds x o y; first and second are the operands in the order the
+// designer wrote them, for the message.
+func compare(o op, x, y *node, what string, first, second *node) Expr {
+	r := mk(o, 1, false, x, y)
+	if msg := mismatch(what, first, second); msg != "" {
+		return r.fail("%s", msg)
+	}
 	return r
+}
+
+func (e Expr) cmp(o op, other Value, what string) Expr {
+	return compare(o, e.n, other.node(), what, e.n, other.node())
 }
 
 // Eq, Ne, Lt, Le, Gt and Ge compare values of one width and signedness.
@@ -251,8 +297,8 @@ func (e Expr) Eq(o Value) Expr { return e.cmp(opEq, o, "Eq") }
 func (e Expr) Ne(o Value) Expr { return e.cmp(opNe, o, "Ne") }
 func (e Expr) Lt(o Value) Expr { return e.cmp(opLt, o, "Lt") }
 func (e Expr) Le(o Value) Expr { return e.cmp(opLe, o, "Le") }
-func (e Expr) Gt(o Value) Expr { return Expr{o.node()}.cmp(opLt, e, "Gt") }
-func (e Expr) Ge(o Value) Expr { return Expr{o.node()}.cmp(opLe, e, "Ge") }
+func (e Expr) Gt(o Value) Expr { return compare(opLt, o.node(), e.n, "Gt", e.n, o.node()) }
+func (e Expr) Ge(o Value) Expr { return compare(opLe, o.node(), e.n, "Ge", e.n, o.node()) }
 
 // EqC compares with an unsigned constant of the same width.
 func (e Expr) EqC(v uint64) Expr { return e.Eq(Const(e.n.width, v)) }
@@ -305,8 +351,12 @@ func (e Expr) Slice(hi, lo int) Expr {
 		r.n.width = 1
 		return r.fail("Slice [%d:%d] of a %d-bit value", hi, lo, e.n.width)
 	}
-	if e.n.op == opConst { // fold: keeps emitted code free of slices of literals
-		c := Const(hi-lo+1, (e.n.value>>uint(lo))&mask(hi-lo+1))
+	base := e.n
+	for base.op == opCast { // a cast has no wire: look at what it names
+		base = base.args[0]
+	}
+	if base.op == opConst { // fold: Verilog has no slice of a literal
+		c := Const(hi-lo+1, (base.value>>uint(lo))&mask(hi-lo+1))
 		c.n.loc = r.n.loc
 		return c
 	}
@@ -321,8 +371,8 @@ func (e Expr) Bit(i int) Expr { return e.Slice(i, i) }
 
 // Trunc keeps the low width bits: the explicit form of wrap-around narrowing.
 func (e Expr) Trunc(width int) Expr {
-	if width > e.n.width {
-		return e.Slice(e.n.width-1, 0).fail("Trunc to %d bits of a %d-bit value", width, e.n.width)
+	if width > e.n.width || width < 1 {
+		return e.failAt(width, "Trunc to %d bits of a %d-bit value", width, e.n.width)
 	}
 	r := e.Slice(width-1, 0)
 	if e.n.signed {
@@ -337,7 +387,7 @@ func (e Expr) ZExt(width int) Expr {
 		return e
 	}
 	if width < e.n.width {
-		return e.fail("ZExt to %d bits of a %d-bit value", width, e.n.width)
+		return e.failAt(width, "ZExt to %d bits of a %d-bit value", width, e.n.width)
 	}
 	if e.n.op == opConst && !e.n.signed && width <= 64 {
 		return Const(width, e.n.value)
@@ -349,13 +399,14 @@ func (e Expr) ZExt(width int) Expr {
 	return r
 }
 
-// SExt sign-extends to width bits; the result is signed.
+// SExt sign-extends to width bits; the result is signed (also when width
+// is the operand's own).
 func (e Expr) SExt(width int) Expr {
 	if width == e.n.width {
-		return e
+		return e.AsSigned()
 	}
 	if width < e.n.width {
-		return e.fail("SExt to %d bits of a %d-bit value", width, e.n.width)
+		return e.failAt(width, "SExt to %d bits of a %d-bit value", width, e.n.width)
 	}
 	ext := width - e.n.width
 	sign := e.Bit(e.n.width - 1)

@@ -64,10 +64,10 @@ func (l *Layout) Get(word Value, name string) Expr {
 		return e.fail("layout %s has no field %q (fields: %s)", l.name, name, l.names())
 	}
 	w := Expr{word.node()}
-	if w.Width() != l.width {
-		return w.Slice(0, 0).fail("word of %d bits read with layout %s of %d bits", w.Width(), l.name, l.width)
-	}
 	f := l.fields[i]
+	if w.Width() != l.width {
+		return w.failAt(f.Width, "word of %d bits read with layout %s of %d bits", w.Width(), l.name, l.width)
+	}
 	return w.Slice(f.Lo+f.Width-1, f.Lo)
 }
 
