@@ -59,6 +59,7 @@ type node struct {
 	hi, lo int // opSlice; lo is also the shift amount of opShlC/opShrC
 	loc    Loc
 	err    string // a width or signedness error found at construction
+	drop   bool   // opSlice: the operand's other bits are discarded on purpose
 	name   string // set by Named or the naming pass
 	user   bool   // name given by the designer
 }

@@ -50,7 +50,7 @@ func checkUsage(m *Module) []Error {
 			return // its readers mark through it
 		}
 		for _, a := range n.args {
-			if n.op == opSlice {
+			if n.op == opSlice && !n.drop {
 				markNode(a, n.hi, n.lo)
 			} else {
 				markNode(a, a.width-1, 0)
@@ -69,8 +69,18 @@ func checkUsage(m *Module) []Error {
 		for _, r := range m.regs {
 			anyReset = anyReset || r.hasReset
 		}
+		for _, in := range m.insts {
+			anyReset = anyReset || in.mod.HasClock() // rst goes to the instance
+		}
 		if !anyReset {
 			errs = append(errs, Error{Loc: m.loc, Msg: "module has state but no register with a reset, so rst would be unused"})
+		}
+	}
+	for _, in := range m.insts {
+		for _, p := range in.mod.Ports() {
+			if p.kind == kindOutput && in.outs[p.name] == nil {
+				errs = append(errs, Error{Loc: in.loc, Msg: fmt.Sprintf("instance %s: output %s of module %s is never read (read it with Out); every output of an instance must be used", in.Name, p.name, in.mod.name)})
+			}
 		}
 	}
 	for _, s := range m.sigs {

@@ -1,7 +1,12 @@
 package blockeq
 
 import (
+	"context"
 	"testing"
+	"time"
+
+	"github.com/nicgen/nicgen/blocks"
+	harness "github.com/nicgen/nicgen/verilator-harness"
 
 	"github.com/nicgen/nicgen/blocks/reps"
 	"github.com/nicgen/nicgen/hdlgen"
@@ -36,4 +41,57 @@ func BenchmarkRepsProducer(b *testing.B) {
 		prev, out = out, prev
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "cycles/s")
+}
+
+// BenchmarkRepsEquivalence measures, in one run, the end-to-end equivalence
+// rate on the default `reps` block (stimulus, golden model, Verilated model
+// and comparison) and the Verilated model alone fed from a prepared buffer;
+// the ratio of the two is the harness's overhead figure.
+func BenchmarkRepsEquivalence(b *testing.B) {
+	for _, block := range []string{"reps", "reps_conf"} {
+		b.Run(block, func(b *testing.B) {
+			bench, err := NewBench(blocks.DefaultConfig(), block, 1)
+			if err != nil {
+				b.Fatal(err)
+			}
+			model, err := harness.Build(context.Background(), bench.Design, harness.BuildOptions{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer model.Close()
+			const cycles = 4_000_000
+			// model alone: inputs prepared beforehand by the same stimulus
+			nIn, nOut := len(model.Inputs()), len(model.Outputs())
+			const batch = 4096
+			in := make([]uint64, batch*nIn)
+			stim := bench.Stim()
+			prev := make([]uint64, nOut)
+			for i := 0; i < batch; i++ {
+				bench.Ref.Cycle(in[i*nIn:(i+1)*nIn], prev)
+				stim.Next(prev, in[i*nIn:(i+1)*nIn])
+			}
+			out := make([]uint64, batch*nOut)
+			b.ResetTimer()
+			var alone, e2e float64
+			for i := 0; i < b.N; i++ {
+				if err := model.Reinit(); err != nil {
+					b.Fatal(err)
+				}
+				model.Reset(2)
+				start := time.Now()
+				for done := 0; done < cycles; done += batch {
+					model.Step(in, out, batch)
+				}
+				alone = cycles / time.Since(start).Seconds()
+				rep, err := harness.Run(context.Background(), model, bench.Ref, bench.Stim, harness.RunOptions{Cycles: cycles})
+				if err != nil {
+					b.Fatal(err)
+				}
+				e2e = rep.CyclesPerSec
+			}
+			b.ReportMetric(e2e/1e6, "Mcycles/s_end_to_end")
+			b.ReportMetric(alone/1e6, "Mcycles/s_model_alone")
+			b.ReportMetric(e2e/alone, "ratio")
+		})
+	}
 }

@@ -21,16 +21,6 @@ func (r *rng) next() uint64 {
 	return r.s * 2685821657736338717
 }
 
-// chance is true with probability p (0..1).
-func (r *rng) chance(p float64) bool {
-	switch {
-	case p <= 0:
-		return false
-	case p >= 1:
-		return true
-	}
-	return r.next()>>11 < uint64(p*(1<<53))
-}
 
 func (r *rng) below(n uint64) uint64 {
 	if n == 0 {
@@ -68,7 +58,7 @@ type eventStim struct {
 	hot            []uint64
 	cur            [7]uint64 // conn, kind, ecn, ev, valid, lastConn, now
 	inited         bool
-	pValid, pReady threshold
+	pValid, pReady, pSame, pHot, pECN threshold
 }
 
 // threshold is a probability as a 53-bit integer compared with random bits.
@@ -107,6 +97,7 @@ func NewEventStimulus(d harness.Design, prof Profile, seed uint64) func() harnes
 		}
 		s.cur[6] = prof.NowStart
 		s.pValid, s.pReady = thresholdOf(prof.PValid), thresholdOf(prof.PReady)
+		s.pSame, s.pHot, s.pECN = thresholdOf(prof.PSame), thresholdOf(prof.PHot), thresholdOf(prof.PECN)
 		return s
 	}
 }
@@ -124,9 +115,9 @@ const (
 func (s *eventStim) newEvent() {
 	r, prof := s.r, s.prof
 	switch {
-	case r.chance(prof.PSame) && s.inited:
+	case r.hit(s.pSame) && s.inited:
 		s.cur[cConn] = s.cur[cLast]
-	case len(s.hot) > 0 && r.chance(prof.PHot):
+	case len(s.hot) > 0 && r.hit(s.pHot):
 		s.cur[cConn] = s.hot[r.below(uint64(len(s.hot)))]
 	default:
 		s.cur[cConn] = r.below(prof.ConnSpan)
@@ -139,7 +130,7 @@ func (s *eventStim) newEvent() {
 		k++
 	}
 	s.cur[cKind] = uint64(k)
-	s.cur[cECN] = b2u(r.chance(prof.PECN))
+	s.cur[cECN] = b2u(r.hit(s.pECN))
 	s.cur[cEV] = r.below(prof.EVSpan)
 }
 
