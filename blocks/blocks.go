@@ -13,7 +13,8 @@ import (
 
 // Config holds the generation-time parameters of every block.
 type Config struct {
-	Name     string // shown in file headers
+	Name     string  // shown in file headers
+	ClockMHz float64 // clock of every block, for the timing constraints
 	Reps     reps.Params
 	RepsConf reps.ConfParams
 }
@@ -22,7 +23,7 @@ type Config struct {
 // 4 KiB MTU, 8.6 us base RTT, so a BDP of 210 packets) and 4096
 // connections per block.
 func DefaultConfig() Config {
-	return Config{Name: "default (800 Gb/s, 4 KiB MTU, 8.6 us base RTT, 4096 connections)", Reps: reps.DefaultParams(), RepsConf: reps.DefaultConfParams()}
+	return Config{Name: "default (800 Gb/s, 4 KiB MTU, 8.6 us base RTT, 4096 connections, 250 MHz)", ClockMHz: 250, Reps: reps.DefaultParams(), RepsConf: reps.DefaultConfParams()}
 }
 
 // PaperFigure is a state size a seed gives, to print beside ours.

@@ -61,7 +61,7 @@ func unifiedDiff(w io.Writer, name string, want, got string) {
 }
 
 func newDiffCmd() *cobra.Command {
-	var dir string
+	var dir, constraintsDir string
 	cmd := &cobra.Command{
 		Use:   "diff",
 		Short: "Show how the committed Verilog differs from what the code generates",
@@ -75,25 +75,20 @@ with status 1 on any drift, so CI keeps the committed Verilog honest.`,
 			if err != nil {
 				return err
 			}
-			want := map[string][]byte{}
-			for _, g := range gens {
-				for n, b := range g.files {
-					want[filepath.Join(g.block.Name, n)] = b
-				}
-				want[filepath.Join(g.block.Name, g.block.Name+".f")] = g.fileList(filepath.Join(filepath.Base(dir), g.block.Name))
-			}
+			want := outputFiles(blocks.DefaultConfig(), gens, dir, constraintsDir)
 			have := map[string][]byte{}
-			err = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-				if err != nil || d.IsDir() {
+			for _, root := range []string{dir, constraintsDir} {
+				err = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+					if err != nil || d.IsDir() {
+						return err
+					}
+					b, err := os.ReadFile(p)
+					have[p] = b
+					return err
+				})
+				if err != nil && !os.IsNotExist(err) {
 					return err
 				}
-				rel, _ := filepath.Rel(dir, p)
-				b, err := os.ReadFile(p)
-				have[rel] = b
-				return err
-			})
-			if err != nil && !os.IsNotExist(err) {
-				return err
 			}
 			names := map[string]bool{}
 			for n := range want {
@@ -114,23 +109,24 @@ with status 1 on any drift, so CI keeps the committed Verilog honest.`,
 				h, inHave := have[n]
 				switch {
 				case !inHave:
-					fmt.Fprintf(out, "missing: %s (run nicgen generate)\n", filepath.Join(dir, n))
+					fmt.Fprintf(out, "missing: %s (run nicgen generate)\n", n)
 					drift++
 				case !inWant:
-					fmt.Fprintf(out, "stale: %s is not generated any more\n", filepath.Join(dir, n))
+					fmt.Fprintf(out, "stale: %s is not generated any more\n", n)
 					drift++
 				case string(w) != string(h):
-					unifiedDiff(out, filepath.Join(dir, n), string(h), string(w))
+					unifiedDiff(out, n, string(h), string(w))
 					drift++
 				}
 			}
 			if drift > 0 {
-				return &exitError{code: 1, err: fmt.Errorf("%d files under %s differ from the generated Verilog; run nicgen generate and commit", drift, dir)}
+				return &exitError{code: 1, err: fmt.Errorf("%d files under %s and %s differ from what nicgen generates; run nicgen generate and commit", drift, dir, constraintsDir)}
 			}
-			fmt.Fprintf(out, "%s is up to date (%d files)\n", dir, len(sorted))
+			fmt.Fprintf(out, "%s and %s are up to date (%d files)\n", dir, constraintsDir, len(sorted))
 			return nil
 		},
 	}
 	cmd.Flags().StringVarP(&dir, "out", "o", "verilog-out", "folder of committed Verilog")
+	cmd.Flags().StringVar(&constraintsDir, "constraints", "constraints", "folder of committed timing constraints")
 	return cmd
 }

@@ -88,30 +88,36 @@ func writeAtomic(path string, data []byte) error {
 	return os.Rename(tmp.Name(), path)
 }
 
-// writeGenerated writes every block under outDir/<block>/ and returns the
-// paths written. Everything is generated in memory first, so a failing
-// block leaves no file behind.
-func writeGenerated(outDir string, gens []generated) ([]string, error) {
-	var written []string
+// outputFiles is every file generate writes, by path: per block the
+// Verilog and a .f list under verilogDir/<block>/, and the timing
+// constraints under constraintsDir.
+func outputFiles(cfg blocks.Config, gens []generated, verilogDir, constraintsDir string) map[string][]byte {
+	files := map[string][]byte{}
 	for _, g := range gens {
-		dir := filepath.Join(outDir, g.block.Name)
-		names := make([]string, 0, len(g.files))
-		for n := range g.files {
-			names = append(names, n)
+		dir := filepath.Join(verilogDir, g.block.Name)
+		for n, b := range g.files {
+			files[filepath.Join(dir, n)] = b
 		}
-		sort.Strings(names)
-		for _, n := range names {
-			p := filepath.Join(dir, n)
-			if err := writeAtomic(p, g.files[n]); err != nil {
-				return written, err
-			}
-			written = append(written, p)
+		files[filepath.Join(dir, g.block.Name+".f")] = g.fileList(filepath.Join(filepath.Base(verilogDir), g.block.Name))
+		for n, b := range constraintFiles(cfg, g) {
+			files[filepath.Join(constraintsDir, n)] = b
 		}
-		fl := filepath.Join(dir, g.block.Name+".f")
-		if err := writeAtomic(fl, g.fileList(filepath.Join(filepath.Base(outDir), g.block.Name))); err != nil {
-			return written, err
-		}
-		written = append(written, fl)
 	}
-	return written, nil
+	return files
+}
+
+// writeFiles writes every file atomically, in sorted order. Everything is
+// generated in memory first, so a failing block leaves no file behind.
+func writeFiles(files map[string][]byte) ([]string, error) {
+	paths := make([]string, 0, len(files))
+	for p := range files {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for i, p := range paths {
+		if err := writeAtomic(p, files[p]); err != nil {
+			return paths[:i], err
+		}
+	}
+	return paths, nil
 }

@@ -11,7 +11,7 @@ import (
 )
 
 func newGenerateCmd() *cobra.Command {
-	var outDir string
+	var outDir, constraintsDir string
 	var names []string
 	var locators, check bool
 	cmd := &cobra.Command{
@@ -37,15 +37,16 @@ Icarus and synthesizes it with Yosys, failing on any warning or latch.`,
 					fmt.Fprintf(cmd.OutOrStdout(), "%-10s lint clean (verilator -Wall, iverilog), no latches (yosys)\n", g.block.Name)
 				}
 			}
-			written, err := writeGenerated(outDir, gens)
+			written, err := writeFiles(outputFiles(cfg, gens, outDir, constraintsDir))
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "wrote %d files under %s\n", len(written), outDir)
+			fmt.Fprintf(cmd.OutOrStdout(), "wrote %d files under %s and %s\n", len(written), outDir, constraintsDir)
 			return nil
 		},
 	}
 	cmd.Flags().StringVarP(&outDir, "out", "o", "verilog-out", "output folder")
+	cmd.Flags().StringVar(&constraintsDir, "constraints", "constraints", "folder for the XDC and SDC timing constraints")
 	cmd.Flags().StringSliceVar(&names, "blocks", nil, fmt.Sprintf("blocks to generate (default all: %v)", blocks.Names()))
 	cmd.Flags().BoolVar(&locators, "locators", false, "append // @[file.go:line] source locators")
 	cmd.Flags().BoolVar(&check, "check", false, "lint and synthesize every block before writing")

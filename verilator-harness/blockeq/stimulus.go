@@ -21,7 +21,6 @@ func (r *rng) next() uint64 {
 	return r.s * 2685821657736338717
 }
 
-
 func (r *rng) below(n uint64) uint64 {
 	if n == 0 {
 		return 0
@@ -51,13 +50,13 @@ type Profile struct {
 
 // eventStim generates events for the REPS stream shape.
 type eventStim struct {
-	p              streamPorts
-	prof           Profile
-	r              *rng
-	cum            [8]uint64
-	hot            []uint64
-	cur            [7]uint64 // conn, kind, ecn, ev, valid, lastConn, now
-	inited         bool
+	p                                 streamPorts
+	prof                              Profile
+	r                                 *rng
+	cum                               [8]uint64
+	hot                               []uint64
+	cur                               [7]uint64 // conn, kind, ecn, ev, valid, lastConn, now
+	inited                            bool
 	pValid, pReady, pSame, pHot, pECN threshold
 }
 
