@@ -21,11 +21,11 @@ func (r *rng) next() uint64 {
 	return r.s * 2685821657736338717
 }
 
+// below is uniform in [0, n) for n <= 2^32, by multiply and shift
+// (Lemire) rather than a division, which costs more than the rest of a
+// stimulus cycle.
 func (r *rng) below(n uint64) uint64 {
-	if n == 0 {
-		return 0
-	}
-	return r.next() % n
+	return (r.next() >> 32 * n) >> 32
 }
 
 // Profile is a random event mix. Probabilities are per cycle (valid, ready)
@@ -46,6 +46,11 @@ type Profile struct {
 	EVSpan      uint64 // EVs carried by acks are uniform in [0, EVSpan)
 	NowStart    uint64 // first timestamp (near the wrap to test it early)
 	NowStepMax  uint64 // time advances uniformly by 0..NowStepMax per cycle
+	// OpenFirst makes the first OpenFirst events open connections 0, 1, ...
+	// in order: with random power-on memory contents (Verilator
+	// --x-initial unique) a run is only defined once every connection it
+	// touches was opened. Spans and counts are at most 2^32.
+	OpenFirst uint64
 }
 
 // eventStim generates events for the REPS stream shape.
@@ -57,6 +62,7 @@ type eventStim struct {
 	hot                               []uint64
 	cur                               [7]uint64 // conn, kind, ecn, ev, valid, lastConn, now
 	inited                            bool
+	opened                            uint64
 	pValid, pReady, pSame, pHot, pECN threshold
 }
 
@@ -113,6 +119,12 @@ const (
 
 func (s *eventStim) newEvent() {
 	r, prof := s.r, s.prof
+	if s.opened < prof.OpenFirst {
+		s.cur[cConn], s.cur[cKind], s.cur[cECN], s.cur[cEV] = s.opened, 0, 0, 0
+		s.cur[cLast] = s.opened
+		s.opened++
+		return
+	}
 	switch {
 	case r.hit(s.pSame) && s.inited:
 		s.cur[cConn] = s.cur[cLast]
