@@ -1,0 +1,21 @@
+"""cocotb testbench of `reps_conf` (S0 Algorithm 4; docs/blocks/reps.md).
+
+Run it with cocotb/run.py, which builds verilog-out/reps_conf/ and points
+NICGEN_VECTORS at a file from `nicgen vectors reps_conf`.
+"""
+
+import cocotb
+
+import repstests
+
+
+@cocotb.test()
+async def vectors_random_timing(dut):
+    """Golden-model vectors under random valid gaps and backpressure."""
+    await repstests.vectors_random_timing(dut)
+
+
+@cocotb.test()
+async def handshake_and_latency(dut):
+    """The ready rule, 2-cycle latency and one event per clock."""
+    await repstests.handshake_and_latency(dut)

@@ -1,0 +1,153 @@
+#!/usr/bin/env python3
+"""Build a generated block and run its cocotb testbench under a simulator.
+
+    python cocotb/run.py --sim icarus --block reps --vectors build/vectors/reps.jsonl
+
+The Verilog is the committed verilog-out/<block>/ (the files of its .f
+list), the testbench is cocotb/<block>/test_<block>.py, and the vectors come
+from `nicgen vectors <block>`; their path reaches the test through
+$NICGEN_VECTORS. Everything is built under build/cocotb/<block>-<sim>/.
+At the end the runner prints the build and test times and the testbench
+throughput (events/s and simulated cycles/s) of every replay.
+"""
+
+import argparse
+import json
+import os
+import sys
+import time
+import warnings
+from pathlib import Path
+
+COCOTB_DIR = Path(__file__).resolve().parent
+ROOT = COCOTB_DIR.parent
+SIMS = ("icarus", "verilator")
+
+
+def verilog_sources(rtl_dir, block):
+    """The files of <rtl_dir>/<block>/<block>.f, in its order.
+
+    nicgen writes a block's files next to its .f list, which names them by
+    their path from the repository root (verilog-out/<block>/<file>.v); they
+    are looked up next to the list so that any output folder works.
+    """
+    flist = Path(rtl_dir).resolve() / block / f"{block}.f"
+    if not flist.is_file():
+        raise SystemExit(f"run.py: {flist} not found (is {block} a generated block? run `nicgen generate`)")
+    files = []
+    for line in flist.read_text().splitlines():
+        line = line.strip()
+        if line and not line.startswith(("#", "//")):
+            path = flist.parent / Path(line).name
+            if not path.is_file():
+                raise SystemExit(f"run.py: {flist} lists {line}, which is not in {flist.parent}")
+            files.append(path)
+    return files
+
+
+def build_args(sim, fast):
+    if sim != "verilator":
+        return []
+    # Power-on state as random as Icarus' X: no result may depend on a
+    # register or table word that was never reset or written.
+    args = ["--x-assign", "unique", "--x-initial", "unique"]
+    if fast:
+        # Verilator's own optimizations. The C++ level does not matter
+        # here: the testbench's Python, not the model, sets the pace.
+        args += ["-O3"]
+    return args
+
+
+def plusargs(sim, seed):
+    if sim != "verilator":
+        return []
+    return ["+verilator+rand+reset+2", f"+verilator+seed+{max(seed, 1)}"]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--sim", required=True, choices=SIMS, help="simulator")
+    ap.add_argument("--block", required=True, help="block name (a folder of verilog-out/ and of cocotb/)")
+    ap.add_argument("--vectors", help="vector file (default build/vectors/<block>.jsonl)")
+    ap.add_argument("--seed", type=int, default=1, help="timing seed: valid gaps and backpressure (default 1)")
+    ap.add_argument("--testcase", help="run only these tests (comma-separated)")
+    ap.add_argument("--build-dir", default=str(ROOT / "build" / "cocotb"), help="parent of the build folders")
+    ap.add_argument("--rtl", default=str(ROOT / "verilog-out"), help="folder of the generated blocks (default verilog-out)")
+    ap.add_argument("--no-opt", action="store_true", help="Verilator: build without -O3")
+    args = ap.parse_args()
+
+    block = args.block
+    test_dir = COCOTB_DIR / block
+    if not (test_dir / f"test_{block}.py").is_file():
+        raise SystemExit(f"run.py: no testbench {test_dir / f'test_{block}.py'}")
+    vectors = Path(args.vectors or ROOT / "build" / "vectors" / f"{block}.jsonl").resolve()
+    if not vectors.is_file():
+        raise SystemExit(f"run.py: no vector file {vectors}: run `go run ./cmd/nicgen vectors {block} -o {vectors}`")
+    sources = verilog_sources(args.rtl, block)
+    build_dir = Path(args.build_dir).resolve() / f"{block}-{args.sim}"
+    build_dir.mkdir(parents=True, exist_ok=True)
+    stats_file = build_dir / "stats.jsonl"
+    stats_file.unlink(missing_ok=True)
+
+    # The runner hands sys.path to the simulator's Python as PYTHONPATH:
+    # the test module and the shared helpers must be on it.
+    for p in (test_dir, COCOTB_DIR / "common"):
+        if str(p) not in sys.path:
+            sys.path.insert(0, str(p))
+    if args.sim == "verilator":
+        # The runner runs Verilator's generated makefile: use every core,
+        # and do not inherit a parent make's jobserver, which a Python
+        # subprocess cannot reach.
+        os.environ["MAKEFLAGS"] = f"-j{os.cpu_count() or 1}"
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # "runners are experimental"
+        from cocotb.runner import get_results, get_runner
+
+    runner = get_runner(args.sim)
+    t0 = time.perf_counter()
+    runner.build(
+        verilog_sources=sources,
+        hdl_toplevel=block,
+        build_dir=build_dir,
+        build_args=build_args(args.sim, not args.no_opt),
+    )
+    t_build = time.perf_counter() - t0
+
+    t0 = time.perf_counter()
+    results = runner.test(
+        test_module=f"test_{block}",
+        hdl_toplevel=block,
+        build_dir=build_dir,
+        test_dir=build_dir,
+        testcase=args.testcase,
+        seed=args.seed,
+        plusargs=plusargs(args.sim, args.seed),
+        extra_env={"NICGEN_VECTORS": str(vectors), "NICGEN_STATS": str(stats_file)},
+    )
+    t_test = time.perf_counter() - t0
+    num_tests, num_failed = get_results(Path(results))
+
+    print(f"\n== cocotb {block} under {args.sim}: {num_tests - num_failed}/{num_tests} tests passed "
+          f"(build {t_build:.1f} s, tests {t_test:.1f} s, timing seed {args.seed}, vectors {vectors})")
+    events = cycles = 0
+    seconds = 0.0
+    if stats_file.is_file():
+        for line in stats_file.read_text().splitlines():
+            s = json.loads(line)
+            events += s["events"]
+            cycles += s["cycles"]
+            seconds += s["seconds"]
+            print(f"   {s['label']:<62} {s['events']:>7} events {s['cycles']:>7} cycles "
+                  f"{s['events'] / s['seconds']:>8.0f} events/s {s['cycles'] / s['seconds']:>8.0f} cycles/s")
+    if seconds > 0:
+        print(f"   throughput ({args.sim}, {block}): {events / seconds:.0f} events/s, {cycles / seconds:.0f} "
+              f"simulated cycles/s ({events} events, {cycles} cycles in {seconds:.1f} s of replay)")
+    if num_tests == 0 or num_failed:
+        print(f"FAIL: {num_failed} of {num_tests} tests failed; see the log above and {results}")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
