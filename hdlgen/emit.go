@@ -2,6 +2,7 @@ package hdlgen
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -305,6 +306,7 @@ func emitDecls(w *writer, m *Module) {
 
 func emitTemps(w *writer, m *Module) {
 	first := true
+	var dropped []string
 	m.postOrder(func(_ string, n *node) {
 		if !n.hasWire() {
 			return
@@ -314,10 +316,44 @@ func emitTemps(w *writer, m *Module) {
 			first = false
 		}
 		w.line(0, fmt.Sprintf("wire %s%s = %s;", rangeOf(n.width), n.name, rhs(n)), n.loc)
+		if n.op == opSlice && n.drop {
+			for _, part := range droppedBits(n) {
+				if !slices.Contains(dropped, part) {
+					dropped = append(dropped, part)
+				}
+			}
+		}
 	})
+	if len(dropped) > 0 {
+		// Verilator's -Wall does not report signals whose name contains
+		// "unused"; reading the discarded bits here says they are dropped
+		// on purpose. No temporary or user name can be _unused.
+		w.line(0, "// bits dropped on purpose (rounding, wrap-around)", Loc{})
+		w.line(0, "wire _unused = ^{"+strings.Join(dropped, ", ")+"};", Loc{})
+	}
 	if !first {
 		w.raw("\n")
 	}
+}
+
+// droppedBits lists the operand bits a deliberately dropping slice leaves out.
+func droppedBits(n *node) []string {
+	a := n.args[0]
+	name := ref(a)
+	part := func(hi, lo int) string {
+		if hi == lo {
+			return fmt.Sprintf("%s[%d]", name, lo)
+		}
+		return fmt.Sprintf("%s[%d:%d]", name, hi, lo)
+	}
+	var parts []string
+	if n.hi < a.width-1 {
+		parts = append(parts, part(a.width-1, n.hi+1))
+	}
+	if n.lo > 0 {
+		parts = append(parts, part(n.lo-1, 0))
+	}
+	return parts
 }
 
 func emitInstances(w *writer, m *Module) {

@@ -356,13 +356,26 @@ func (e Expr) Slice(hi, lo int) Expr {
 	for base.op == opCast { // a cast has no wire: look at what it names
 		base = base.args[0]
 	}
-	if base.op == opConst { // fold: Verilog has no slice of a literal
+	if base.op == opConst && base.err == "" { // fold: Verilog has no slice of a literal
 		c := Const(hi-lo+1, (base.value>>uint(lo))&mask(hi-lo+1))
 		c.n.loc = r.n.loc
 		return c
 	}
 	if lo == 0 && hi == e.n.width-1 && !e.n.signed {
 		return e
+	}
+	return r
+}
+
+// Keep is Slice(hi, lo) that discards the operand's other bits on purpose
+// (rounding, explicit wrap-around, the top bit of a difference): the usage
+// check counts them as read, and the emitter reads them into the module's
+// _unused wire, which Verilator's -Wall accepts by its name. Use Slice when
+// the other bits are read elsewhere or should be reported if they are not.
+func (e Expr) Keep(hi, lo int) Expr {
+	r := e.Slice(hi, lo)
+	if r.n != e.n && r.n.op == opSlice && r.n.err == "" { // not a fold or the whole of e
+		r.n.drop = true
 	}
 	return r
 }
@@ -390,7 +403,7 @@ func (e Expr) ZExt(width int) Expr {
 	if width < e.n.width {
 		return e.failAt(width, "ZExt to %d bits of a %d-bit value", width, e.n.width)
 	}
-	if e.n.op == opConst && !e.n.signed && width <= 64 {
+	if e.n.op == opConst && !e.n.signed && width <= 64 && e.n.err == "" {
 		return Const(width, e.n.value)
 	}
 	r := Cat(Const(width-e.n.width, 0), e)
@@ -525,5 +538,7 @@ func After(a, b Value) Expr {
 func AtOrAfter(a, b Value) Expr {
 	x, y := Expr{a.node()}, Expr{b.node()}
 	d := x.AsUnsigned().Sub(y.AsUnsigned())
-	return d.Bit(d.Width() - 1).Not()
+	// only the top bit of the difference matters: the others are dropped
+	// on purpose (the usage check would otherwise report them)
+	return d.Keep(d.Width()-1, d.Width()-1).Not()
 }

@@ -131,9 +131,7 @@ func (m *Module) declare(name string, width int, kind sigKind, doc string) *Sign
 		m.errorf(s.loc, "%s: width %d must be at least 1", name, width)
 		s.Expr.n.width, s.width = 1, 1
 	}
-	if prev, dup := m.byName[name]; dup {
-		m.errorf(s.loc, "%s: name already declared at %s", name, prev.loc)
-	} else {
+	if _, dup := m.byName[name]; !dup { // the names pass reports duplicates
 		m.byName[name] = s
 	}
 	m.sigs = append(m.sigs, s)

@@ -8,6 +8,9 @@ import (
 
 var identRe = regexp.MustCompile(`^[a-zA-Z][a-zA-Z0-9_]*$`)
 
+// verilogKeywords are the reserved words of Verilog-2005 and, because
+// Verilator reads .v files as SystemVerilog unless told otherwise, of
+// IEEE 1800-2017; clk and rst are taken by every clocked module.
 var verilogKeywords = map[string]bool{}
 
 func init() {
@@ -20,7 +23,18 @@ func init() {
 	rcmos real realtime reg release repeat rnmos rpmos rtran rtranif0 rtranif1 scalared showcancelled signed
 	small specify specparam strong0 strong1 supply0 supply1 table task time tran tranif0 tranif1 tri tri0
 	tri1 triand trior trireg unsigned use uwire vectored wait wand weak0 weak1 while wire wor xnor xor
-	bit byte logic int shortint longint clk rst`) {
+	clk rst
+	accept_on alias always_comb always_ff always_latch assert assume before bind bins binsof bit break
+	byte chandle checker class clocking const constraint context continue cover covergroup coverpoint
+	cross dist do endchecker endclass endclocking endgroup endinterface endpackage endprogram
+	endproperty endsequence enum eventually expect export extends extern final first_match foreach
+	forkjoin global iff ignore_bins illegal_bins implements implies import inside int interconnect
+	interface intersect join_any join_none let local logic longint matches modport nettype new null
+	package packed priority program property protected pure rand randc randcase randsequence ref
+	reject_on restrict return s_always s_eventually s_nexttime s_until s_until_with sequence shortint
+	shortreal soft solve static string strong struct super sync_accept_on sync_reject_on tagged this
+	throughout timeprecision timeunit type typedef union unique unique0 until until_with untyped var
+	virtual void wait_order weak wildcard with within`) {
 		verilogKeywords[k] = true
 	}
 }
@@ -61,6 +75,11 @@ func assignNames(m *Module) []Error {
 	}
 	for _, in := range m.insts {
 		claim(in.Name, in.loc)
+	}
+	for _, p := range m.procs {
+		if !identRe.MatchString(p.Name) {
+			errs = append(errs, Error{Loc: p.loc, Msg: fmt.Sprintf("process name %q is not a Verilog identifier (it prefixes the names of the process's temporaries)", p.Name)})
+		}
 	}
 	counters := map[string]int{}
 	m.postOrder(func(scope string, n *node) {

@@ -10,11 +10,15 @@ func checkWidths(m *Module) []Error {
 	bad := func(loc Loc, format string, a ...any) {
 		errs = append(errs, Error{Loc: loc, Msg: fmt.Sprintf(format, a...)})
 	}
+	own := map[*Signal]bool{}
+	for _, s := range m.sigs {
+		own[s] = true
+	}
 	m.postOrder(func(_ string, n *node) {
 		if n.err != "" {
 			bad(n.loc, "%s", n.err)
 		}
-		if n.op == opSig && n.sig != nil && !m.owns(n.sig) {
+		if n.op == opSig && n.sig != nil && !own[n.sig] {
 			bad(n.loc, "%s is a signal of another module", n.sig.name)
 		}
 	})
@@ -74,5 +78,3 @@ func checkWidths(m *Module) []Error {
 	}
 	return errs
 }
-
-func (m *Module) owns(s *Signal) bool { return m.byName[s.name] == s }

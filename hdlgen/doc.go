@@ -1,0 +1,67 @@
+// Package hdlgen describes hardware as Go values and emits Verilog-2005.
+//
+// A block is a Go function that takes its parameters and returns a
+// *Module. Ports, registers (Reg), wires (Wire), process variables (Var),
+// parameters (Param) and state tables (Memory, with a Layout of named
+// fields) are declared once, with widths; every other fact is derived from
+// that declaration: the Verilog, the state budget (StateBudget), the port
+// lists of test harnesses. Values are Expr: operations never change widths
+// silently, so widening (ZExt, SExt, AddX, SubX, MulX), narrowing (Trunc,
+// Slice) and saturation (AddSat, SubSat) are spelled out, and fixed-point
+// arithmetic (Fixed) names its rounding and its overflow policy.
+//
+// # Passes
+//
+// Elaborate collects a top module and the modules it instantiates and runs
+// these passes over each, in order. They only report; none changes the
+// design except naming, which comes last. Mistakes found while building (a
+// continuous assignment to an input, a second memory port, an unknown
+// instance port) are reported alongside, as pass build.
+//
+//   - widths: every width or signedness error recorded while building
+//     (mismatched operands, a Mux select wider than 1 bit, a Slice out of
+//     range, a constant that does not fit), and the widths of assignments,
+//     if conditions, memory ports and instance connections.
+//   - drivers: outputs, wires, variables and register next values with no
+//     driver or with more than one; unconnected instance inputs; memories
+//     never read or written.
+//   - latches: a process variable not assigned on every path (assign a
+//     default at the top of the process). Register next values hold the
+//     register by default and are exempt.
+//   - loops: combinational cycles, through wires, processes (followed
+//     statement by statement) and combinational paths of instances.
+//     Registers and memory read data break cycles.
+//   - usage: inputs, registers, wires, variables, parameters, instance
+//     outputs and intermediate values of which some bits are never read.
+//     Verilator's -Wall would warn about them; here the error points at the
+//     Go line. Bits dropped on purpose (Keep, which Fixed rounding and
+//     wrap-around use) are read into a wire named _unused, which Verilator
+//     accepts by its name.
+//   - names: every name must be a Verilog identifier (a letter, then
+//     letters, digits and _), not a Verilog-2005 or SystemVerilog keyword,
+//     not clk or rst, and unique within its module. A value the designer
+//     named (Named) keeps its name; the other intermediate values become
+//     _<scope>_<k>, numbered within the signal, process, memory port or
+//     instance input that first uses them, so an edit in one place does not
+//     rename the rest. Registers are <name>_reg with next value <name>_next;
+//     an instance output is <instance>_<port>; a memory is <name>_mem with
+//     read data <name>_rd_reg.
+//
+// # Reading a check error
+//
+// Elaborate returns an Errors value, sorted by Go location, one problem per
+// line:
+//
+//	blocks/acc/acc.go:42: widths: module acc: Add of 8-bit and 7-bit values: widths must match (use ZExt, SExt or Trunc)
+//
+// The location is the line of the block (outside this package) that created
+// the offending object: the operation, the declaration, the assignment or
+// the instance. Then come the pass, the module, and the message.
+//
+// # Emitting
+//
+// Emit returns one file per module, keyed by file name. The output passes
+// verilator --lint-only -Wall with no waivers, and the same design always
+// gives the same bytes. EmitOptions.Locators appends // @[file.go:line] to
+// the lines that come from a line of a block.
+package hdlgen
