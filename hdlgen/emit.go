@@ -315,6 +315,10 @@ func emitTemps(w *writer, m *Module) {
 			w.line(0, "// datapath", Loc{})
 			first = false
 		}
+		if n.op == opROM {
+			emitROM(w, n)
+			return
+		}
 		w.line(0, fmt.Sprintf("wire %s%s = %s;", rangeOf(n.width), n.name, rhs(n)), n.loc)
 		if n.op == opSlice && n.drop {
 			for _, part := range droppedBits(n) {
@@ -495,4 +499,21 @@ func emitMemories(w *writer, m *Module) {
 		w.line(0, "end", Loc{})
 		w.raw("\n")
 	}
+}
+
+// emitROM writes a table read as a reg and a case statement: every address
+// of the table has its line, the others read 0 (default), so no latch.
+func emitROM(w *writer, n *node) {
+	a := n.args[0]
+	w.line(0, fmt.Sprintf("reg  %s%s;", rangeOf(n.width), n.name), n.loc)
+	w.line(0, "always @* begin", Loc{})
+	w.line(1, fmt.Sprintf("case (%s)", ref(a)), Loc{})
+	for i, v := range n.rom {
+		w.line(2, fmt.Sprintf("%s: %s = %s;", literal(a.width, uint64(i)), n.name, literal(n.width, v)), Loc{})
+	}
+	if a.width >= 63 || uint64(len(n.rom)) < uint64(1)<<uint(a.width) {
+		w.line(2, fmt.Sprintf("default: %s = %s;", n.name, literal(n.width, 0)), Loc{})
+	}
+	w.line(1, "endcase", Loc{})
+	w.line(0, "end", Loc{})
 }

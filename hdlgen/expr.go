@@ -36,6 +36,7 @@ const (
 	opMux   // args: sel, then, else
 	opIndex // args: sel, then the options in order: options[sel]
 	opCast  // reinterpretation of signedness: no hardware, no name
+	opROM   // args: address; a constant table read combinationally
 )
 
 var opNames = map[op]string{
@@ -43,7 +44,7 @@ var opNames = map[op]string{
 	opAnd: "and", opOr: "or", opXor: "xor", opNot: "not", opRedOr: "reduce-or",
 	opRedAnd: "reduce-and", opEq: "==", opNe: "!=", opLt: "<", opLe: "<=",
 	opShlC: "<<", opShrC: ">>", opShlV: "<<", opShrV: ">>", opSlice: "slice",
-	opConcat: "concat", opMux: "mux", opIndex: "index", opCast: "cast",
+	opConcat: "concat", opMux: "mux", opIndex: "index", opCast: "cast", opROM: "rom",
 }
 
 // node is one IR value. Its width is computed at construction so that the
@@ -60,6 +61,7 @@ type node struct {
 	loc    Loc
 	err    string // a width or signedness error found at construction
 	drop   bool   // opSlice: the operand's other bits are discarded on purpose
+	rom    []uint64 // opROM: the table, indexed by the address
 	name   string // set by Named or the naming pass
 	user   bool   // name given by the designer
 }

@@ -1,0 +1,67 @@
+package smartt
+
+import (
+	"github.com/nicgen/nicgen/blocks/connpipe"
+	"github.com/nicgen/nicgen/hdlgen"
+)
+
+// nsccCore is the journal version's core cases and adjustment period
+// (contract Section 6, steps 3 and 5-6). It returns the window before the
+// clamp (one bit wider), the case, and the nscc-only fields; the key "_md"
+// carries the MD-fired signal that resets FastIncrease.
+func nsccCore(m *hdlgen.Module, p Params, d Derived, st connpipe.Step, nowq, c, le hdlgen.Expr, divC divider,
+	piInc, fiInc, qaFired, ackRun, early hdlgen.Expr) (hdlgen.Expr, hdlgen.Expr, map[string]hdlgen.Value) {
+	cw, bw, rw := p.cw(), p.ByteW, p.RttW
+	cur, ev := st.Cur, st.Event
+	rtt, ecn, size := ev["rtt"], ev["ecn"], ev["size"]
+
+	// RTT EWMA with an arithmetic shift of the signed difference
+	diff := rtt.SubX(cur["avg_rtt"]).Named("rtt_diff")
+	sum := cur["avg_rtt"].ZExt(rw + 1).AsSigned().Add(diff.Shr(p.AvgShift)).Named("avg_sum")
+	avg := sum.Keep(rw-1, 0).Named("avg_new")
+
+	// Multiplicative Decrease at most once per base RTT (S1 Eq. 1, S1:L577)
+	trtt := cst(rw, d.TrttNs)
+	holdEnd := cur["last_md"].Add(cst(QW, d.BrttQ))
+	mdOK := ecn.And(le.Not()).And(hdlgen.After(nowq, holdEnd)).And(avg.Gt(trtt)).Named("md_ok")
+	divAvg := newDivider(m, "u_recip_avg", avg, p.K)
+	excess := avg.Sub(trtt).Named("avg_excess") // valid when avg > trtt
+	frac := divAvg.div(c.MulX(excess), "md_frac")
+	red := frac.MulX(cst(17, d.MdGain)).Named("md_red_prod")
+	redC := satTo(red.Keep(red.Width()-1, 16), cw)
+	cut := minU(redC, c.Shr(1)).Named("md_cut")
+	c2 := hdlgen.Mux(mdOK, c.Sub(cut), c).Named("c_core")
+
+	// increases: Fair Increase, or Proportional Increase then Fair Increase
+	incs := hdlgen.Mux(le, satAdd(piInc, fiInc), fiInc)
+	increasing := ecn.Not()
+	inc1 := hdlgen.Mux(increasing, satAdd(cur["inc"], incs), cur["inc"]).Named("inc_acc")
+
+	var coreC, incNext, recvNext, lastAdj hdlgen.Expr
+	step := ackRun.And(early.Not()).Named("core_step")
+	if p.AdjustPeriod {
+		recv1 := satAdd(cur["recv"], size).Named("recv_sum")
+		adjEnd := cur["last_adj"].Add(cst(QW, d.BrttQ))
+		fulfill := recv1.Gt(cst(bw, 8*uint64(p.Net.MTU))).Or(hdlgen.After(nowq, adjEnd)).Named("fulfill")
+		coreC = hdlgen.Mux(fulfill, c2.ZExt(cw+1).Add(inc1.ZExt(cw+1)), c2.ZExt(cw+1))
+		incNext = hdlgen.Mux(qaFired, cst(cw, 0), hdlgen.Mux(step, hdlgen.Mux(fulfill, cst(cw, 0), inc1), cur["inc"]))
+		recvNext = hdlgen.Mux(qaFired, cst(bw, 0), hdlgen.Mux(step, hdlgen.Mux(fulfill, cst(bw, 0), recv1), cur["recv"]))
+		lastAdj = hdlgen.Mux(step.And(fulfill), nowq, cur["last_adj"])
+	} else {
+		coreC = c2.ZExt(cw + 1).Add(hdlgen.Mux(increasing, incs, cst(cw, 0)).ZExt(cw + 1))
+		incNext = hdlgen.Mux(qaFired, cst(cw, 0), cur["inc"])
+		recvNext = hdlgen.Mux(qaFired, cst(bw, 0), cur["recv"])
+		lastAdj = cur["last_adj"]
+	}
+	coreCase := hdlgen.Mux(ecn, hdlgen.Mux(mdOK, cst(3, CaseMD), cst(3, CaseNone)),
+		hdlgen.Mux(le, cst(3, CaseMI), cst(3, CaseFI))).Named("core_case")
+	mdFired := step.And(mdOK).Named("md_fired")
+	return coreC.Named("core_c"), coreCase, map[string]hdlgen.Value{
+		"avg_rtt":  hdlgen.Mux(ackRun, avg, cur["avg_rtt"]),
+		"last_md":  hdlgen.Mux(mdFired, nowq, cur["last_md"]),
+		"inc":      incNext,
+		"recv":     recvNext,
+		"last_adj": lastAdj,
+		"_md":      mdFired,
+	}
+}

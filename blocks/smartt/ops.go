@@ -1,0 +1,28 @@
+package smartt
+
+import "github.com/nicgen/nicgen/hdlgen"
+
+// c returns an unsigned constant of the value's width.
+func cst(w int, v uint64) hdlgen.Expr { return hdlgen.Const(w, v) }
+
+// minU and maxU of two unsigned values of one width.
+func minU(a, b hdlgen.Expr) hdlgen.Expr { return hdlgen.Mux(a.Lt(b), a, b) }
+func maxU(a, b hdlgen.Expr) hdlgen.Expr { return hdlgen.Mux(a.Lt(b), b, a) }
+
+// widen zero-extends a to w bits (w >= its width).
+func widen(a hdlgen.Expr, w int) hdlgen.Expr { return a.ZExt(w) }
+
+// subFloor is a - min(a, b): a subtraction floored at 0.
+func subFloor(a, b hdlgen.Expr) hdlgen.Expr { return a.SubSat(b) }
+
+// satTo narrows an unsigned value to w bits, saturating.
+func satTo(a hdlgen.Expr, w int) hdlgen.Expr {
+	if a.Width() <= w {
+		return a.ZExt(w)
+	}
+	over := a.Slice(a.Width()-1, w).Any()
+	return hdlgen.Mux(over, hdlgen.Ones(w), a.Trunc(w))
+}
+
+// satAdd is a + b saturating at the width of a (b no wider than a).
+func satAdd(a, b hdlgen.Expr) hdlgen.Expr { return a.AddSat(b.ZExt(a.Width())) }

@@ -1,0 +1,185 @@
+// Package smartt holds the SMaRTT congestion-control blocks: `smartt`
+// (conference version, S0) and `nscc` (journal version, S1, the basis of
+// the Ultra Ethernet NSCC), with QuickAdapt, FastIncrease and
+// Wait-to-Decrease as modules of their own. Behaviour, fixed-point formats
+// and every resolved ambiguity: docs/blocks/smartt.md.
+package smartt
+
+import (
+	"fmt"
+	"math"
+)
+
+// Variant selects the algorithm version.
+type Variant int
+
+const (
+	Conf Variant = iota // `smartt`, S0 Algorithms 1-3 with Wait-to-Decrease
+	NSCC                // `nscc`, S1 Algorithms 1-4, UEC reference simulator as tie-breaker
+)
+
+func (v Variant) String() string {
+	if v == NSCC {
+		return "nscc"
+	}
+	return "smartt"
+}
+
+// Event kinds.
+const (
+	KindOpen    = 0
+	KindAck     = 1
+	KindNack    = 2
+	KindTimeout = 3
+	NumKinds    = 4
+	KindW       = 3
+)
+
+// KindNames documents the kinds in port comments.
+var KindNames = []string{"open", "ack", "nack (trim)", "timeout"}
+
+// Result cases.
+const (
+	CaseNone = 0
+	CaseFD   = 1
+	CaseMD   = 2
+	CaseFI   = 3
+	CaseMI   = 4
+	CaseQA   = 5
+	CaseFast = 6
+	CaseLoss = 7
+)
+
+// Network is the setting the constants are derived from.
+type Network struct {
+	LinkGbps float64
+	MTU      uint32 // bytes
+	BrttNs   uint32 // base RTT
+}
+
+// Params are the generation-time parameters of a SMaRTT block.
+type Params struct {
+	Variant  Variant
+	Net      Network
+	NumConn  int
+	ConnW    int
+	SizeW    int
+	RttW     int
+	ByteW    int
+	TimeW    int
+	F        int // fraction bits of the window
+	K        int // reciprocal table index bits
+	WtdShift int // WTD EWMA gain 2^-WtdShift (A-8)
+	AvgShift int // nscc RTT EWMA gain 2^-AvgShift (A-11)
+	FiTolNs  uint32
+	InitCwnd uint32 // 0: MaxCwnd (A-15)
+
+	TimeoutsReplaceTrims bool // S0:L234: md doubled
+	ClampOnEarlyReturn   bool // A-2
+	AdjustPeriod         bool // nscc, S1 III-G
+	DelayQA              bool // nscc without trimming (A-10)
+}
+
+// DefaultParams is the papers' setting: 800 Gb/s, 4 KiB MTU, 8.6 us.
+func DefaultParams(v Variant) Params {
+	return Params{
+		Variant: v, Net: Network{LinkGbps: 800, MTU: 4096, BrttNs: 8600},
+		NumConn: 4096, ConnW: 16, SizeW: 14, RttW: 20, ByteW: 21, TimeW: 32,
+		F: 6, K: 10, WtdShift: 4, AvgShift: 3, FiTolNs: 1000,
+		ClampOnEarlyReturn: true, AdjustPeriod: true,
+	}
+}
+
+// Derived are the values computed from the parameters (contract Sections 2, 3).
+type Derived struct {
+	BDP, TrttNs, MaxCwnd, InitCwnd uint64
+	Gamma                          float64
+	CwndW                          int
+	TrttQ, BrttQ                   uint64
+	KFi, KMi, KMd, KFd, KFast      uint64
+	QaScale, WtdThresh, MdGain     uint64
+	FiRttMax, QaRttNs              uint64
+}
+
+// FdShift is the scale of KFd.
+const FdShift = 40
+
+// QShift is the time unit of stored timestamps: 2^4 = 16 ns.
+const QShift = 4
+
+// QW is the width of stored timestamps.
+const QW = 24
+
+func bitsFor(v uint64) int {
+	n := 1
+	for v>>uint(n) != 0 {
+		n++
+	}
+	return n
+}
+
+// Derive computes the constants. Every float64 expression is rounded with
+// math.Round as the contract states.
+func (p Params) Derive() Derived {
+	var d Derived
+	mtu, brtt := float64(p.Net.MTU), float64(p.Net.BrttNs)
+	d.BDP = uint64(math.Floor(p.Net.LinkGbps * brtt / 8))
+	d.TrttNs = uint64(math.Round(1.5 * brtt))
+	d.Gamma = float64(d.BDP) / 150000
+	ratio := 1.25
+	qa := 0.8
+	if p.Variant == NSCC {
+		ratio, qa = 1.5, 1.0
+	}
+	d.MaxCwnd = uint64(math.Floor(ratio * float64(d.BDP)))
+	d.InitCwnd = d.MaxCwnd
+	if p.InitCwnd != 0 {
+		d.InitCwnd = uint64(p.InitCwnd)
+	}
+	d.CwndW = bitsFor(d.MaxCwnd)
+	d.TrttQ = (d.TrttNs + 15) >> QShift
+	d.BrttQ = (uint64(p.Net.BrttNs) + 15) >> QShift
+	scale := math.Ldexp(1, 2*p.F)
+	mi := brtt / (float64(d.TrttNs) - brtt)
+	d.KFi = uint64(math.Round(mtu * 0.25 * d.Gamma * scale))
+	d.KMi = uint64(math.Round(mtu * mi * d.Gamma * scale))
+	md := uint64(2)
+	if p.TimeoutsReplaceTrims {
+		md = 4
+	}
+	d.KMd = md << uint(p.F)
+	d.KFd = uint64(math.Round(0.8 / float64(d.BDP) * math.Ldexp(1, FdShift)))
+	d.KFast = 2 * uint64(p.Net.MTU) << uint(p.F)
+	d.QaScale = uint64(math.Round(qa * 65536))
+	d.WtdThresh = uint64(math.Round(0.25 * 256))
+	d.MdGain = uint64(math.Round(0.8 * 65536))
+	d.FiRttMax = uint64(p.Net.BrttNs) + uint64(p.FiTolNs)
+	d.QaRttNs = uint64(p.Net.BrttNs) + 4*(d.TrttNs-uint64(p.Net.BrttNs))
+	return d
+}
+
+// Validate reports the first parameter that cannot be built.
+func (p Params) Validate() error {
+	d := p.Derive()
+	switch {
+	case p.Net.LinkGbps <= 0 || p.Net.MTU < 64 || p.Net.BrttNs == 0:
+		return fmt.Errorf("network: link %v Gb/s, MTU %d, base RTT %d ns must be positive", p.Net.LinkGbps, p.Net.MTU, p.Net.BrttNs)
+	case p.NumConn < 2 || p.ConnW < 1 || p.ConnW > 32 || uint64(p.NumConn-1)>>uint(p.ConnW) != 0:
+		return fmt.Errorf("NumConn = %d does not fit ConnW = %d", p.NumConn, p.ConnW)
+	case uint64(p.Net.MTU)>>uint(p.SizeW) != 0:
+		return fmt.Errorf("SizeW = %d cannot hold the MTU %d", p.SizeW, p.Net.MTU)
+	case d.MaxCwnd>>uint(p.ByteW) != 0:
+		return fmt.Errorf("ByteW = %d cannot hold the max window %d", p.ByteW, d.MaxCwnd)
+	case uint64(d.QaRttNs)>>uint(p.RttW) != 0:
+		return fmt.Errorf("RttW = %d cannot hold %d ns", p.RttW, d.QaRttNs)
+	case p.TimeW < QW+QShift || p.TimeW > 63:
+		return fmt.Errorf("TimeW = %d must be %d..63", p.TimeW, QW+QShift)
+	case d.InitCwnd < uint64(p.Net.MTU) || d.InitCwnd > d.MaxCwnd:
+		return fmt.Errorf("InitCwnd = %d must be within [MTU, MaxCwnd] = [%d, %d]", d.InitCwnd, p.Net.MTU, d.MaxCwnd)
+	case p.F < 0 || p.F > 16 || p.K < 4 || p.K > 12:
+		return fmt.Errorf("F = %d (0..16) or K = %d (4..12) out of range", p.F, p.K)
+	case p.WtdShift < 1 || p.WtdShift > 7 || p.AvgShift < 1 || p.AvgShift > 10:
+		return fmt.Errorf("WtdShift = %d (1..7) or AvgShift = %d (1..10) out of range", p.WtdShift, p.AvgShift)
+	}
+	return nil
+}

@@ -1,0 +1,95 @@
+package smartt
+
+import (
+	"fmt"
+
+	"github.com/nicgen/nicgen/hdlgen"
+)
+
+// RecipTable is the reciprocal ROM of the contract: for every m in
+// [2^K, 2^(K+1)), T = floor(2^(2K+2) / (2m + 1)), the reciprocal of the
+// middle of m's interval, K+1 bits.
+func RecipTable(k int) []uint64 {
+	t := make([]uint64, 1<<uint(k))
+	for i := range t {
+		m := uint64(1)<<uint(k) + uint64(i)
+		t[i] = (uint64(1) << uint(2*k+2)) / (2*m + 1)
+	}
+	return t
+}
+
+// Recip builds the module smartt_recip_w<W>: a leading-one detector, a
+// normalising mux and the ROM. For an input x of w bits it outputs e =
+// floor(log2 x) (x = 0 reads as 1) and the table value t for the K bits
+// below the leading one, so that 1/x ~ t * 2^-(K+1+e). One cycle, no
+// divider: the hardware replaces every division by a variable of S0/S1.
+func Recip(w, k int) *hdlgen.Module {
+	m := hdlgen.NewModule(fmt.Sprintf("smartt_recip_w%d", w), fmt.Sprintf("Reciprocal of a %d-bit value for SMaRTT's divisions (docs/blocks/smartt.md, Section 3):\nleading-one detector, normaliser and a %d-entry ROM; combinational.", w, 1<<uint(k)))
+	ew := hdlgen.BitsFor(uint64(w - 1))
+	x := m.Input("x", w, "divisor (0 reads as 1)")
+	eOut := m.Output("e", ew, "floor(log2 x)")
+	tOut := m.Output("t", k+1, "reciprocal table value: 1/x ~ t * 2^-(K+1+e)")
+
+	// leading one: the highest set bit wins
+	e := hdlgen.Const(ew, 0)
+	for i := 1; i < w; i++ {
+		e = hdlgen.Mux(x.Bit(i), hdlgen.Const(ew, uint64(i)), e)
+	}
+	e = e.Named("lead")
+	// the K bits below the leading one, zero-filled when x is short
+	var opts []hdlgen.Value
+	for i := 0; i < w; i++ {
+		var below hdlgen.Expr
+		switch {
+		case i >= k:
+			below = x.Slice(i-1, i-k)
+		case i == 0:
+			below = hdlgen.Const(k, 0)
+		default:
+			below = hdlgen.Cat(x.Slice(i-1, 0), hdlgen.Const(k-i, 0))
+		}
+		opts = append(opts, below)
+	}
+	frac := hdlgen.Index(e, opts...).Named("mantissa")
+	m.Assign(eOut, e)
+	m.Assign(tOut, hdlgen.ROM(frac, k+1, RecipTable(k)).Named("recip"))
+	return m
+}
+
+// divider is a Recip instance inside a block with the block-side shift.
+type divider struct {
+	m    *hdlgen.Module
+	e, t hdlgen.Expr
+	k    int
+	xw   int
+}
+
+func newDivider(m *hdlgen.Module, name string, x hdlgen.Expr, k int) divider {
+	r := Recip(x.Width(), k)
+	u := m.Instantiate(name, r)
+	u.In("x", x)
+	return divider{m: m, e: u.Out("e"), t: u.Out("t"), k: k, xw: x.Width()}
+}
+
+// div is the contract's div(n, x) = (n * T) >> (K + 1 + e), as wide as n
+// (the quotient never exceeds n since x >= 1). The bits shifted out are
+// dropped on purpose (truncation).
+func (d divider) div(n hdlgen.Expr, name string) hdlgen.Expr {
+	p := n.MulX(d.t).Named(name + "_prod")
+	w := n.Width()
+	pw := p.Width()
+	var opts []hdlgen.Value
+	for e := 0; e < d.xw; e++ {
+		lo := d.k + 1 + e
+		hi := lo + w - 1
+		switch {
+		case lo >= pw:
+			opts = append(opts, hdlgen.Const(w, 0))
+		case hi >= pw:
+			opts = append(opts, p.Keep(pw-1, lo).ZExt(w))
+		default:
+			opts = append(opts, p.Keep(hi, lo))
+		}
+	}
+	return hdlgen.Index(d.e, opts...).Named(name)
+}

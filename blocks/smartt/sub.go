@@ -1,0 +1,113 @@
+package smartt
+
+import (
+	"github.com/nicgen/nicgen/hdlgen"
+)
+
+func (p Params) cw() int { return p.Derive().CwndW + p.F }
+
+// QuickAdapt builds <variant>_qa (S0 Alg. 2, S1 Alg. 2; contract Section 4):
+// once per target RTT, after a trim (or, for nscc without trimming, a high
+// RTT with few bytes acked), the window becomes the bytes acked in the last
+// window, scaled by qa_scaling, and the in-flight bytes are ignored.
+func QuickAdapt(p Params) *hdlgen.Module {
+	d := p.Derive()
+	cw, bw := p.cw(), p.ByteW
+	m := hdlgen.NewModule(p.Variant.String()+"_qa", "QuickAdapt (S0 Algorithm 2, S1 Algorithm 2): combinational next-state function.\nBehaviour: docs/blocks/smartt.md, Section 4.")
+	m.Note("qa_scaling = %d/65536, TrttQ = %d x 16 ns, MTU = %d", d.QaScale, d.TrttQ, p.Net.MTU)
+	m.Group("Current state")
+	c := m.Input("c", cw, "window, 2^-F bytes")
+	acked := m.Input("acked", bw, "bytes acked in this QuickAdapt window")
+	ignored := m.Input("ignored", bw, "bytes seen since the last QuickAdapt")
+	toIgnore := m.Input("to_ignore", bw, "bytes to ignore after QuickAdapt")
+	trigger := m.Input("trigger", 1, "a trim (or timeout) asked for QuickAdapt")
+	end := m.Input("win_end", QW, "end of the window, 16 ns units")
+	m.Group("Event")
+	nowq := m.Input("nowq", QW, "now, 16 ns units")
+	unacked := m.Input("unacked", bw, "bytes in flight")
+	var extra hdlgen.Expr = hdlgen.False()
+	if p.Variant == NSCC {
+		extra = m.Input("extra_trigger", 1, "delay-based trigger (nscc without trimming)").Expr
+	}
+	m.Group("Next state")
+	fired := m.Output("fired", 1, "QuickAdapt set the window")
+	cOut := m.Output("c_out", cw, "window after")
+	ackedOut := m.Output("acked_out", bw, "acked after")
+	ignoredOut := m.Output("ignored_out", bw, "ignored after")
+	toIgnoreOut := m.Output("to_ignore_out", bw, "to_ignore after")
+	triggerOut := m.Output("trigger_out", 1, "trigger after")
+	endOut := m.Output("win_end_out", QW, "window end after")
+
+	roll := hdlgen.AtOrAfter(nowq, end).Named("roll")
+	fire := roll.And(trigger.Or(extra)).And(end.Any()).Named("fire")
+	base := maxU(acked.Expr, cst(bw, uint64(p.Net.MTU)))
+	scaled := base.MulX(cst(17, d.QaScale)).Named("scaled")
+	shift := 16 - p.F
+	var qc hdlgen.Expr
+	if shift+cw <= scaled.Width() {
+		qc = scaled.Keep(shift+cw-1, shift)
+	} else {
+		qc = scaled.Keep(scaled.Width()-1, shift).ZExt(cw)
+	}
+	m.Assign(fired, fire)
+	m.Assign(cOut, hdlgen.Mux(fire, qc, c))
+	m.Assign(triggerOut, trigger.And(fire.Not()))
+	m.Assign(toIgnoreOut, hdlgen.Mux(fire, unacked, toIgnore))
+	m.Assign(ignoredOut, hdlgen.Mux(fire, cst(bw, 0), ignored))
+	m.Assign(endOut, hdlgen.Mux(roll, nowq.Add(cst(QW, d.TrttQ)), end))
+	m.Assign(ackedOut, hdlgen.Mux(roll, cst(bw, 0), acked))
+	return m
+}
+
+// FastIncrease builds <variant>_fastinc (S0 Alg. 3, S1 Alg. 3): after a
+// window's worth of contiguous uncongested bytes, add k = 2 MTU per ACK.
+func FastIncrease(p Params) *hdlgen.Module {
+	d := p.Derive()
+	cw, bw := p.cw(), p.ByteW
+	m := hdlgen.NewModule(p.Variant.String()+"_fastinc", "FastIncrease (S0 Algorithm 3, S1 Algorithm 3): combinational next-state function.\nBehaviour: docs/blocks/smartt.md, Section 4.")
+	m.Note("rtt ~ brtt means rtt <= %d ns (A-9); step %d x 2^-%d bytes", d.FiRttMax, d.KFast, p.F)
+	m.Group("Current state")
+	c := m.Input("c", cw, "window, 2^-F bytes")
+	count := m.Input("count", bw, "contiguous uncongested bytes")
+	increase := m.Input("increase", 1, "FastIncrease active")
+	m.Group("Event")
+	size := m.Input("size", p.SizeW, "bytes acked")
+	rtt := m.Input("rtt", p.RttW, "RTT, ns")
+	ecn := m.Input("ecn", 1, "ECN echo")
+	m.Group("Next state")
+	fired := m.Output("fired", 1, "FastIncrease added to the window")
+	cOut := m.Output("c_out", cw+1, "window after (one bit wider: the caller clamps)")
+	countOut := m.Output("count_out", bw, "count after")
+	incOut := m.Output("increase_out", 1, "increase after")
+
+	good := rtt.Le(cst(p.RttW, d.FiRttMax)).And(ecn.Not()).Named("uncongested")
+	cnt := satAdd(count.Expr, size.Expr).Named("count_sum")
+	cwndBytes := c.Slice(cw-1, p.F)
+	over := widen(cnt, max(bw, cwndBytes.Width())).Gt(widen(cwndBytes, max(bw, cwndBytes.Width())))
+	fire := good.And(over.Or(increase)).Named("fire")
+	wide := c.ZExt(cw + 1)
+	m.Assign(fired, fire)
+	m.Assign(cOut, hdlgen.Mux(fire, wide.Add(cst(cw+1, d.KFast)), wide))
+	m.Assign(countOut, hdlgen.Mux(good, cnt, cst(bw, 0)))
+	m.Assign(incOut, fire)
+	return m
+}
+
+// WaitToDecrease builds smartt_wtd (S0:L316-318): an EWMA of ECN marks;
+// the window may only decrease once a quarter of recent ACKs were marked.
+func WaitToDecrease(p Params) *hdlgen.Module {
+	d := p.Derive()
+	m := hdlgen.NewModule("smartt_wtd", "Wait-to-Decrease (S0 Section 3.6.1): ECN EWMA gate, combinational.\nBehaviour: docs/blocks/smartt.md, Section 4.")
+	m.Note("alpha = 2^-%d, threshold %d/256", p.WtdShift, d.WtdThresh)
+	avg := m.Input("avg", 8, "avg_wtd, Q0.8")
+	ecn := m.Input("ecn", 1, "ECN echo of the ACK")
+	avgOut := m.Output("avg_out", 8, "avg_wtd after the ACK")
+	can := m.Output("can_decrease", 1, "avg_wtd after the ACK >= 0.25")
+	step := uint64(256) >> uint(p.WtdShift)
+	decayed := avg.ZExt(9).Sub(avg.Shr(p.WtdShift).ZExt(9))
+	sum := decayed.Add(hdlgen.Mux(ecn, cst(9, step), cst(9, 0))).Named("sum")
+	next := hdlgen.Mux(sum.Bit(8), cst(8, 255), sum.Trunc(8)).Named("next")
+	m.Assign(avgOut, next)
+	m.Assign(can, next.Ge(cst(8, d.WtdThresh)))
+	return m
+}

@@ -1,0 +1,234 @@
+package smartt
+
+import (
+	"fmt"
+
+	"github.com/nicgen/nicgen/blocks/connpipe"
+	"github.com/nicgen/nicgen/hdlgen"
+)
+
+// WordLayout is the per-connection word of a variant (contract Sections 5, 6).
+func WordLayout(p Params) *hdlgen.Layout {
+	bw := p.ByteW
+	l := hdlgen.NewLayout(p.Variant.String() + "_word").
+		Field("c", p.cw(), fmt.Sprintf("cwnd in 2^-%d bytes", p.F)).
+		Field("acked", bw, "acked: bytes acknowledged in the current QuickAdapt window (saturating)").
+		Field("ignored", bw, "bytes_ignored: bytes seen since the last QuickAdapt (saturating)").
+		Field("to_ignore", bw, "bytes_to_ignore: in-flight bytes at the last QuickAdapt").
+		Field("count", bw, "FastIncrease count of contiguous uncongested bytes (saturating)").
+		Field("win_end", QW, "end: end of the QuickAdapt window, 16 ns units").
+		Field("trigger", 1, "trigger_qa: a trim asked for QuickAdapt").
+		Field("increase", 1, "FastIncrease active")
+	if p.Variant == Conf {
+		l.Field("avg_wtd", 8, "Wait-to-Decrease ECN EWMA, Q0.8")
+	} else {
+		l.Field("avg_rtt", p.RttW, "EWMA of the RTT, ns").
+			Field("last_md", QW, "time of the last Multiplicative Decrease, 16 ns units").
+			Field("inc", p.cw(), "increase accumulated over the adjustment period, 2^-F bytes").
+			Field("recv", bw, "bytes acked since the last adjustment").
+			Field("last_adj", QW, "time of the last adjustment, 16 ns units")
+	}
+	return l
+}
+
+// Block builds the `smartt` or `nscc` top.
+func Block(p Params) (*hdlgen.Module, error) {
+	if err := p.Validate(); err != nil {
+		return nil, fmt.Errorf("%s: %w", p.Variant, err)
+	}
+	d := p.Derive()
+	name := p.Variant.String()
+	doc := "SMaRTT congestion control, conference version (S0 Algorithms 1-3, Wait-to-Decrease)."
+	if p.Variant == NSCC {
+		doc = "SMaRTT congestion control, journal version (S1 Algorithms 1-4; basis of the UEC NSCC)."
+	}
+	m := hdlgen.NewModule(name, doc+"\nPer-connection state in block RAM, one event per clock. Behaviour: docs/blocks/smartt.md.")
+	m.Note("link %g Gb/s, MTU %d B, base RTT %d ns: BDP %d B, target RTT %d ns, gamma %.4f, max window %d B", p.Net.LinkGbps, p.Net.MTU, p.Net.BrttNs, d.BDP, d.TrttNs, d.Gamma, d.MaxCwnd)
+	m.Note("KFi %d, KMi %d, KMd %d, KFd %d (>> %d), qa_scaling %d/65536, FastIncrease rtt <= %d ns", d.KFi, d.KMi, d.KMd, d.KFd, FdShift, d.QaScale, d.FiRttMax)
+	m.Note("NumConn %d, F %d, K %d, ClampOnEarlyReturn %v, TimeoutsReplaceTrims %v, AdjustPeriod %v, DelayQA %v", p.NumConn, p.F, p.K, p.ClampOnEarlyReturn, p.TimeoutsReplaceTrims, p.AdjustPeriod, p.DelayQA)
+	word := WordLayout(p)
+	spec := connpipe.Spec{
+		NumConn: p.NumConn, ConnW: p.ConnW, KindW: KindW, NumKinds: NumKinds, KindNames: KindNames,
+		EventFields: []connpipe.Field{
+			{Name: "size", Width: p.SizeW, Doc: "bytes of the acknowledged, trimmed or timed-out packet"},
+			{Name: "ecn", Width: 1, Doc: "ECN echo of an ack"},
+			{Name: "rtt", Width: p.RttW, Doc: "RTT of an ack, ns"},
+			{Name: "unacked", Width: p.ByteW, Doc: "bytes in flight"},
+			{Name: "now", Width: p.TimeW, Doc: "timestamp, ns (wraps)"},
+		},
+		ResultFields: []connpipe.Field{
+			{Name: "cwnd", Width: d.CwndW, Doc: "congestion window after the event, bytes"},
+			{Name: "case", Width: 3, Doc: "rule applied: 0 none, 1 FD, 2 MD, 3 FI, 4 MI/PI, 5 QuickAdapt, 6 FastIncrease, 7 loss"},
+			{Name: "qa", Width: 1, Doc: "QuickAdapt fired"},
+			{Name: "fast", Width: 1, Doc: "FastIncrease active after the event"},
+		},
+		Word: word,
+	}
+	err := connpipe.Build(m, spec, func(st connpipe.Step) connpipe.Outcome {
+		return datapath(m, p, d, word, st)
+	})
+	return m, err
+}
+
+func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st connpipe.Step) connpipe.Outcome {
+	cw, bw := p.cw(), p.ByteW
+	cur, ev := st.Cur, st.Event
+	isOpen, isAck := st.KindIs(KindOpen), st.KindIs(KindAck)
+	isLoss := st.KindIs(KindNack).Or(st.KindIs(KindTimeout)).Named("is_loss")
+	size, rtt, ecn := ev["size"], ev["rtt"], ev["ecn"]
+	nowq := ev["now"].Keep(QShift+QW-1, QShift).Named("nowq")
+	sizeC := size.ZExt(cw).Shl(p.F).Named("size_c") // size in window units (fits: SizeW + F <= cw)
+	c := cur["c"]
+
+	// counters of every event (A-7, literal)
+	acked1 := satAdd(cur["acked"], size).Named("acked1")
+	ignored1 := satAdd(cur["ignored"], size).Named("ignored1")
+	qaCalled := ignored1.Ge(cur["to_ignore"]).Named("qa_called")
+
+	// a trim (or, for smartt, a timeout) first takes the packet out of the window
+	trims := isLoss
+	if p.Variant == NSCC {
+		trims = st.KindIs(KindNack)
+	}
+	cLoss := subFloor(c, sizeC).Named("c_loss")
+
+	// QuickAdapt, entered with the window and trigger of this event
+	qa := m.Instantiate("u_qa", QuickAdapt(p))
+	qa.In("c", hdlgen.Mux(isLoss, cLoss, c)).In("acked", acked1).In("ignored", ignored1).In("to_ignore", cur["to_ignore"])
+	qa.In("trigger", cur["trigger"].Or(trims)).In("win_end", cur["win_end"]).In("nowq", nowq).In("unacked", ev["unacked"])
+	if p.Variant == NSCC {
+		extra := hdlgen.False()
+		if p.DelayQA {
+			extra = rtt.Gt(cst(p.RttW, d.QaRttNs)).And(acked1.Lt(cst(bw, d.MaxCwnd>>3)))
+		}
+		qa.In("extra_trigger", isAck.And(extra))
+	}
+	qaFired := qa.Out("fired").And(qaCalled).And(isOpen.Not()).Named("qa_fired")
+	qaUsed := qaCalled.And(isOpen.Not()).Named("qa_used")
+	// timeouts of nscc do not enter QuickAdapt (S1:L746)
+	if p.Variant == NSCC {
+		qaUsed = qaUsed.And(st.KindIs(KindTimeout).Not()).Named("qa_used_nscc")
+		qaFired = qaFired.And(st.KindIs(KindTimeout).Not()).Named("qa_fired_nscc")
+	}
+	cQA := qa.Out("c_out")
+
+	// FastIncrease, on the window QuickAdapt produced (both run, S0 Alg. 1)
+	fi := m.Instantiate("u_fastinc", FastIncrease(p))
+	fi.In("c", cQA).In("count", cur["count"]).In("increase", cur["increase"])
+	fi.In("size", size).In("rtt", rtt).In("ecn", ecn)
+	ackRun := isAck.And(qaCalled).Named("ack_run")
+	fiFired := fi.Out("fired").And(ackRun).Named("fi_fired")
+	early := ackRun.And(qaFired.Or(fiFired)).Named("early")
+	cEarly := hdlgen.Mux(fiFired, fi.Out("c_out"), cQA.ZExt(cw+1))
+
+	// core cases
+	le := rtt.Le(cst(p.RttW, d.TrttNs)).Named("rtt_le_trtt")
+	divC := newDivider(m, "u_recip_c", c, p.K)
+	divRTT := newDivider(m, "u_recip_rtt", rtt, p.K)
+	trttR := cst(p.RttW, d.TrttNs)
+	kmi := size.MulX(cst(bitsFor(d.KMi), d.KMi)).Named("size_kmi")
+	perAck := divC.div(kmi, "mi_base") // (size/cwnd) * mtu * mi * gamma, window units
+	upDelta := trttR.Sub(rtt).Named("trtt_minus_rtt") // valid when rtt <= trtt
+	miNum := perAck.MulX(upDelta).Named("mi_num")
+	miRaw := divRTT.div(miNum, "mi_raw")
+	miInc := minU(satTo(miRaw, cw), sizeC).Named("mi_inc")
+	kfi := size.MulX(cst(bitsFor(d.KFi), d.KFi)).Named("size_kfi")
+	fiOnC := satTo(divC.div(kfi, "fi_c"), cw).Named("fi_inc")
+
+	var coreC, coreCase hdlgen.Expr
+	var extraFields map[string]hdlgen.Value
+	if p.Variant == Conf {
+		wtd := m.Instantiate("u_wtd", WaitToDecrease(p))
+		wtd.In("avg", cur["avg_wtd"]).In("ecn", ecn)
+		can := wtd.Out("can_decrease")
+		fd := func(x hdlgen.Expr, name string) hdlgen.Expr {
+			prod := x.MulX(size).MulX(cst(bitsFor(d.KFd), d.KFd)).Named(name + "_prod")
+			dec := satTo(prod.Keep(prod.Width()-1, FdShift), cw)
+			return subFloor(x, dec).Named(name)
+		}
+		downDelta := rtt.Sub(trttR).Named("rtt_minus_trtt") // valid when rtt > trtt
+		mdNum := downDelta.MulX(size).MulX(cst(bitsFor(d.KMd), d.KMd)).Named("md_num")
+		mdDec := minU(satTo(divRTT.div(mdNum, "md_raw"), cw), sizeC).Named("md_dec")
+		cMD := fd(subFloor(c, mdDec), "c_md_fd")
+		cFD := fd(c, "c_fd")
+		cFI := c.ZExt(cw + 1).Add(fiOnC.ZExt(cw + 1)).Named("c_fi")
+		cMI := c.ZExt(cw + 1).Add(miInc.ZExt(cw + 1)).Named("c_mi")
+		// FI after MI reads the window MI produced (A-6): a second reciprocal
+		cMIsat := satTo(cMI, cw).Named("c_mi_sat")
+		divMI := newDivider(m, "u_recip_mi", cMIsat, p.K)
+		fiOnMI := satTo(divMI.div(kfi, "fi_mi"), cw)
+		cMIFI := cMIsat.ZExt(cw + 1).Add(fiOnMI.ZExt(cw + 1)).Named("c_mi_fi")
+		ecnHeld := ecn.And(can.Not())
+		coreC = hdlgen.Mux(ecn,
+			hdlgen.Mux(can, hdlgen.Mux(le, cFD, cMD), c).ZExt(cw+1),
+			hdlgen.Mux(le, cMIFI, cFI)).Named("core_c")
+		coreCase = hdlgen.Mux(ecnHeld, cst(3, CaseNone),
+			hdlgen.Mux(ecn, hdlgen.Mux(le, cst(3, CaseFD), cst(3, CaseMD)),
+				hdlgen.Mux(le, cst(3, CaseMI), cst(3, CaseFI)))).Named("core_case")
+		extraFields = map[string]hdlgen.Value{"avg_wtd": hdlgen.Mux(ackRun, wtd.Out("avg_out"), cur["avg_wtd"])}
+	} else {
+		coreC, coreCase, extraFields = nsccCore(m, p, d, st, nowq, c, le, divC, miInc, fiOnC, qaFired, ackRun, early)
+	}
+
+	// choose the window
+	clamp := func(x hdlgen.Expr) hdlgen.Expr {
+		w := x.Width()
+		hi := minU(x, cst(w, d.MaxCwnd<<uint(p.F)))
+		return maxU(hi, cst(w, uint64(p.Net.MTU)<<uint(p.F))).Keep(cw-1, 0) // below 2^cw after the min
+	}
+	var cAck hdlgen.Expr
+	if p.ClampOnEarlyReturn {
+		cAck = clamp(hdlgen.Mux(early, cEarly, coreC))
+	} else {
+		cAck = hdlgen.Mux(early, satTo(cEarly, cw), clamp(coreC))
+	}
+	cAckAll := hdlgen.Mux(ackRun, cAck, c).Named("c_ack")
+	cLossAll := clamp(hdlgen.Mux(qaUsed, cQA, cLoss).ZExt(cw + 1)).Named("c_loss_all")
+	newC := hdlgen.Mux(isLoss, cLossAll, cAckAll).Named("c_new")
+
+	ackCase := hdlgen.Mux(ackRun, hdlgen.Mux(qaFired, cst(3, CaseQA), hdlgen.Mux(fiFired, cst(3, CaseFast), coreCase)), cst(3, CaseNone))
+	lossCase := hdlgen.Mux(qaFired, cst(3, CaseQA), cst(3, CaseLoss))
+	resCase := hdlgen.Mux(isOpen, cst(3, CaseNone), hdlgen.Mux(isLoss, lossCase, ackCase))
+
+	trigNext := hdlgen.Mux(qaUsed, qa.Out("trigger_out"), cur["trigger"].Or(trims))
+	countNext := hdlgen.Mux(ackRun, fi.Out("count_out"), cur["count"])
+	incNext := hdlgen.Mux(ackRun, fi.Out("increase_out"), cur["increase"])
+	if p.Variant == NSCC {
+		// an MD resets FastIncrease (htsim multiplicative_decrease)
+		mdReset := extraFields["_md"].(hdlgen.Expr)
+		countNext = hdlgen.Mux(mdReset, cst(bw, 0), countNext)
+		incNext = incNext.And(mdReset.Not())
+		delete(extraFields, "_md")
+	}
+	fields := map[string]hdlgen.Value{
+		"c":         newC,
+		"acked":     hdlgen.Mux(qaUsed, qa.Out("acked_out"), acked1),
+		"ignored":   hdlgen.Mux(qaUsed, qa.Out("ignored_out"), ignored1),
+		"to_ignore": hdlgen.Mux(qaUsed, qa.Out("to_ignore_out"), cur["to_ignore"]),
+		"win_end":   hdlgen.Mux(qaUsed, qa.Out("win_end_out"), cur["win_end"]),
+		"trigger":   trigNext,
+		"count":     countNext,
+		"increase":  incNext,
+	}
+	openFields := map[string]hdlgen.Value{"c": cst(cw, d.InitCwnd<<uint(p.F))}
+	for k, v := range extraFields {
+		fields[k] = v
+	}
+	for _, f := range word.Fields() {
+		if _, ok := openFields[f.Name]; !ok {
+			openFields[f.Name] = cst(f.Width, 0)
+		}
+	}
+	if p.Variant == NSCC {
+		openFields["avg_rtt"] = cst(p.RttW, uint64(p.Net.BrttNs))
+	}
+	return connpipe.Outcome{
+		Word: hdlgen.Mux(isOpen, word.Pack(openFields), word.Pack(fields)),
+		Result: map[string]hdlgen.Value{
+			"cwnd": hdlgen.Mux(isOpen, cst(d.CwndW, d.InitCwnd), newC.Slice(cw-1, p.F)),
+			"case": resCase,
+			"qa":   qaFired,
+			"fast": hdlgen.Mux(isOpen, hdlgen.False(), incNext),
+		},
+	}
+}

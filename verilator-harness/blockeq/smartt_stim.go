@@ -1,0 +1,142 @@
+package blockeq
+
+import harness "github.com/nicgen/nicgen/verilator-harness"
+
+// smarttPorts are the positions of the SMaRTT stream ports.
+type smarttPorts struct {
+	sValid, sConn, sKind, sSize, sECN, sRTT, sUnacked, sNow, mReady int
+	sReady, mValid, mConn, mKind, mCwnd, mCase, mQA, mFast, mErr    int
+}
+
+func newSmarttPorts(pm portMap) smarttPorts {
+	return smarttPorts{
+		sValid: pm.inIdx("s_event_valid"), sConn: pm.inIdx("s_event_conn"), sKind: pm.inIdx("s_event_kind"),
+		sSize: pm.inIdx("s_event_size"), sECN: pm.inIdx("s_event_ecn"), sRTT: pm.inIdx("s_event_rtt"),
+		sUnacked: pm.inIdx("s_event_unacked"), sNow: pm.inIdx("s_event_now"), mReady: pm.inIdx("m_result_ready"),
+		sReady: pm.outIdx("s_event_ready"), mValid: pm.outIdx("m_result_valid"), mConn: pm.outIdx("m_result_conn"),
+		mKind: pm.outIdx("m_result_kind"), mCwnd: pm.outIdx("m_result_cwnd"), mCase: pm.outIdx("m_result_case"),
+		mQA: pm.outIdx("m_result_qa"), mFast: pm.outIdx("m_result_fast"), mErr: pm.outIdx("m_result_error"),
+	}
+}
+
+// SmarttProfile is a random SMaRTT event mix.
+type SmarttProfile struct {
+	PValid, PReady float64
+	KindWeights    [8]float64 // open, ack, nack, timeout, then invalid kinds
+	PECN           float64
+	PSame, PHot    float64
+	HotConns       int
+	ConnSpan       uint64
+	MTU            uint64
+	PSmall         float64 // a packet smaller than the MTU
+	RTTMin, RTTMax uint64  // ns, uniform
+	PLowRTT        float64 // an RTT at the base RTT (FastIncrease territory)
+	BrttNs         uint64
+	UnackedMax     uint64
+	NowStart       uint64
+	NowStepMax     uint64 // ns per cycle
+	OpenFirst      uint64
+}
+
+// DefaultSmarttProfile is a mixed workload around the given base RTT and
+// MTU: mostly acks with RTTs from the base RTT to three target RTTs, a
+// third of them ECN-marked, trims and timeouts, strong connection locality,
+// backpressure on both streams, time starting before the 32-bit wrap.
+func DefaultSmarttProfile(numConn int, mtu, brttNs uint64) SmarttProfile {
+	return SmarttProfile{
+		PValid: 0.9, PReady: 0.85,
+		KindWeights: [8]float64{0.002, 0.90, 0.04, 0.02, 0.002, 0.002, 0.002, 0.002},
+		PECN:        0.3, PSame: 0.3, PHot: 0.6, HotConns: 8,
+		ConnSpan: uint64(numConn) + uint64(numConn)/64 + 1,
+		MTU:      mtu, PSmall: 0.1, RTTMin: brttNs, RTTMax: 5 * brttNs, PLowRTT: 0.3, BrttNs: brttNs,
+		UnackedMax: 1 << 20, NowStart: (1 << 32) - 5_000_000, NowStepMax: 200,
+	}
+}
+
+type smarttStim struct {
+	p                                         smarttPorts
+	prof                                      SmarttProfile
+	r                                         *rng
+	cum                                       [8]uint64
+	hot                                       []uint64
+	valid                                     bool
+	conn, kind, size, ecn, rtt, unacked, last uint64
+	now, opened                               uint64
+	pValid, pReady, pSame, pHot, pECN, pSmall threshold
+	pLow                                      threshold
+	inited                                    bool
+}
+
+// NewSmarttStimulus returns a reproducible stimulus factory.
+func NewSmarttStimulus(d harness.Design, prof SmarttProfile, seed uint64) func() harness.Stimulus {
+	sp := newSmarttPorts(newPortMap(d))
+	return func() harness.Stimulus {
+		s := &smarttStim{p: sp, prof: prof, r: newRNG(seed), now: prof.NowStart}
+		total := 0.0
+		for _, w := range prof.KindWeights {
+			total += w
+		}
+		acc := 0.0
+		for i, w := range prof.KindWeights {
+			acc += w
+			s.cum[i] = uint64(acc / total * (1 << 53))
+		}
+		s.cum[7] = 1 << 53
+		for i := 0; i < prof.HotConns; i++ {
+			s.hot = append(s.hot, s.r.below(prof.ConnSpan))
+		}
+		s.pValid, s.pReady, s.pSame = thresholdOf(prof.PValid), thresholdOf(prof.PReady), thresholdOf(prof.PSame)
+		s.pHot, s.pECN, s.pSmall, s.pLow = thresholdOf(prof.PHot), thresholdOf(prof.PECN), thresholdOf(prof.PSmall), thresholdOf(prof.PLowRTT)
+		return s
+	}
+}
+
+func (s *smarttStim) newEvent() {
+	r, prof := s.r, s.prof
+	if s.opened < prof.OpenFirst {
+		s.conn, s.kind, s.last = s.opened, 0, s.opened
+		s.opened++
+		return
+	}
+	switch {
+	case s.inited && r.hit(s.pSame):
+		s.conn = s.last
+	case len(s.hot) > 0 && r.hit(s.pHot):
+		s.conn = s.hot[r.below(uint64(len(s.hot)))]
+	default:
+		s.conn = r.below(prof.ConnSpan)
+	}
+	s.inited, s.last = true, s.conn
+	x := r.next() >> 11
+	k := 0
+	for k < 7 && x >= s.cum[k] {
+		k++
+	}
+	s.kind = uint64(k)
+	s.size = prof.MTU
+	if r.hit(s.pSmall) {
+		s.size = 64 + r.below(prof.MTU-64)
+	}
+	s.ecn = b2u(r.hit(s.pECN))
+	if r.hit(s.pLow) {
+		s.rtt = prof.BrttNs + r.below(1200)
+	} else {
+		s.rtt = prof.RTTMin + r.below(prof.RTTMax-prof.RTTMin+1)
+	}
+	s.unacked = r.below(prof.UnackedMax)
+}
+
+func (s *smarttStim) Next(prevOut, in []uint64) {
+	p := s.p
+	if !s.valid || (prevOut != nil && prevOut[p.sReady] == 1) {
+		s.valid = s.r.hit(s.pValid)
+		if s.valid {
+			s.newEvent()
+		}
+	}
+	s.now += s.r.below(s.prof.NowStepMax + 1)
+	in[p.sValid] = b2u(s.valid)
+	in[p.sConn], in[p.sKind], in[p.sSize], in[p.sECN] = s.conn, s.kind, s.size, s.ecn
+	in[p.sRTT], in[p.sUnacked], in[p.sNow] = s.rtt, s.unacked, s.now
+	in[p.mReady] = b2u(s.r.hit(s.pReady))
+}
