@@ -59,11 +59,11 @@ type node struct {
 	sig    *Signal
 	hi, lo int // opSlice; lo is also the shift amount of opShlC/opShrC
 	loc    Loc
-	err    string // a width or signedness error found at construction
-	drop   bool   // opSlice: the operand's other bits are discarded on purpose
+	err    string   // a width or signedness error found at construction
+	drop   bool     // opSlice: the operand's other bits are discarded on purpose
 	rom    []uint64 // opROM: the table, indexed by the address
-	name   string // set by Named or the naming pass
-	user   bool   // name given by the designer
+	name   string   // set by Named or the naming pass
+	user   bool     // name given by the designer
 }
 
 // Value is anything that can be read as a hardware value: an Expr, or a

@@ -10,7 +10,7 @@ import (
 // WordLayout is the per-connection word of a variant (contract Sections 5, 6).
 func WordLayout(p Params) *hdlgen.Layout {
 	bw := p.ByteW
-	l := hdlgen.NewLayout(p.Variant.String() + "_word").
+	l := hdlgen.NewLayout(p.Variant.String()+"_word").
 		Field("c", p.cw(), fmt.Sprintf("cwnd in 2^-%d bytes", p.F)).
 		Field("acked", bw, "acked: bytes acknowledged in the current QuickAdapt window (saturating)").
 		Field("ignored", bw, "bytes_ignored: bytes seen since the last QuickAdapt (saturating)").
@@ -127,7 +127,7 @@ func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st con
 	divRTT := newDivider(m, "u_recip_rtt", rtt, p.K)
 	trttR := cst(p.RttW, d.TrttNs)
 	kmi := size.MulX(cst(bitsFor(d.KMi), d.KMi)).Named("size_kmi")
-	perAck := divC.div(kmi, "mi_base") // (size/cwnd) * mtu * mi * gamma, window units
+	perAck := divC.div(kmi, "mi_base")                // (size/cwnd) * mtu * mi * gamma, window units
 	upDelta := trttR.Sub(rtt).Named("trtt_minus_rtt") // valid when rtt <= trtt
 	miNum := perAck.MulX(upDelta).Named("mi_num")
 	miRaw := divRTT.div(miNum, "mi_raw")
