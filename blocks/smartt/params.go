@@ -78,6 +78,7 @@ type Params struct {
 	ClampOnEarlyReturn   bool
 	AdjustPeriod         bool // nscc, S1 III-G
 	DelayQA              bool // nscc without trimming
+	TrimsCountAsAcked    bool // A-7 literal: trims and timeouts add to acked
 }
 
 // DefaultParams is the papers' setting: 800 Gb/s, 4 KiB MTU, 8.6 us.

@@ -45,7 +45,7 @@ func Block(p Params) (*hdlgen.Module, error) {
 	m := hdlgen.NewModule(name, doc+"\nPer-connection state in block RAM, one event per clock. Behaviour: docs/blocks/smartt.md.")
 	m.Note("link %g Gb/s, MTU %d B, base RTT %d ns: BDP %d B, target RTT %d ns, gamma %.4f, max window %d B", p.Net.LinkGbps, p.Net.MTU, p.Net.BrttNs, d.BDP, d.TrttNs, d.Gamma, d.MaxCwnd)
 	m.Note("KFi %d, KMi %d, KMd %d, KFd %d (>> %d), qa_scaling %d/65536, FastIncrease rtt <= %d ns", d.KFi, d.KMi, d.KMd, d.KFd, FdShift, d.QaScale, d.FiRttMax)
-	m.Note("NumConn %d, F %d, K %d, ClampOnEarlyReturn %v, TimeoutsReplaceTrims %v, AdjustPeriod %v, DelayQA %v", p.NumConn, p.F, p.K, p.ClampOnEarlyReturn, p.TimeoutsReplaceTrims, p.AdjustPeriod, p.DelayQA)
+	m.Note("NumConn %d, F %d, K %d, ClampOnEarlyReturn %v, TimeoutsReplaceTrims %v, AdjustPeriod %v, DelayQA %v, TrimsCountAsAcked %v", p.NumConn, p.F, p.K, p.ClampOnEarlyReturn, p.TimeoutsReplaceTrims, p.AdjustPeriod, p.DelayQA, p.TrimsCountAsAcked)
 	word := WordLayout(p)
 	spec := connpipe.Spec{
 		NumConn: p.NumConn, ConnW: p.ConnW, KindW: KindW, NumKinds: NumKinds, KindNames: KindNames,
@@ -82,6 +82,10 @@ func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st con
 
 	// counters of every event (A-7, literal)
 	acked1 := satAdd(cur["acked"], size).Named("acked1")
+	if !p.TrimsCountAsAcked {
+		// QuickAdapt measures delivered bytes (A-7, S0:L214)
+		acked1 = hdlgen.Mux(isAck, acked1, cur["acked"]).Named("acked_in")
+	}
 	ignored1 := satAdd(cur["ignored"], size).Named("ignored1")
 	qaCalled := ignored1.Ge(cur["to_ignore"]).Named("qa_called")
 

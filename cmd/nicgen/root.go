@@ -20,7 +20,7 @@ Verilator, and reports the per-connection state budget of every block.`,
 		SilenceErrors: true,
 		Version:       hdlgen.Version,
 	}
-	root.AddCommand(newGenerateCmd(), newBudgetCmd(), newLintCmd(), newSynthCmd(), newEquivCmd(), newDiffCmd(), newVectorsCmd(), newVersionCmd())
+	root.AddCommand(newGenerateCmd(), newBudgetCmd(), newLintCmd(), newSynthCmd(), newEquivCmd(), newDiffCmd(), newVectorsCmd(), newScenarioCmd(), newVersionCmd())
 	return root
 }
 

@@ -265,8 +265,10 @@ func (c *Coverage) Missing() []string {
 	return miss
 }
 
-func (c *Coverage) String() string {
-	counts := c.Counts()
+func (c *Coverage) String() string { return formatCounts(c.Counts()) }
+
+// formatCounts prints named counters, sorted by name.
+func formatCounts(counts map[string]int64) string {
 	names := make([]string, 0, len(counts))
 	for n := range counts {
 		names = append(names, n)

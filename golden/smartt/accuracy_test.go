@@ -1,0 +1,227 @@
+package smartt
+
+import (
+	"math"
+	"testing"
+)
+
+// wrapStart is 10 ms before now wraps 32 bits: every trace crosses the wrap.
+const wrapStart = 1<<32 - 10_000_000
+
+// TestAccuracy compares the fixed-point datapath with the float64
+// reference on long random traces (contract Section 7).
+func TestAccuracy(t *testing.T) {
+	for _, v := range []Variant{Conf, NSCC} {
+		t.Run(v.String(), func(t *testing.T) {
+			p := DefaultParams(v)
+			for seed := uint64(1); seed <= 3; seed++ {
+				evs := randomTrace(p, 3, 120_000, seed, wrapStart)
+				maxRel, meanRel, n := Accuracy(p, evs)
+				t.Logf("%s seed %d: %d events, %d counted: max rel %.3g, mean rel %.3g", v, seed, len(evs), n, maxRel, meanRel)
+				caseStats(t, p, evs)
+				qMax, qMean, _ := accuracyStampClock(p, evs)
+				t.Logf("  float on the 16 ns stamp clock: max rel %.3g, mean rel %.3g", qMax, qMean)
+			}
+		})
+	}
+}
+
+// accuracyStampClock is Accuracy with the float reference on the fixed
+// model's 16 ns clock (windows TrttQ, periods BrttQ): the timing
+// quantization of the stamps no longer separates the two.
+func accuracyStampClock(p Params, evs []Event) (maxRel, meanRel float64, n int) {
+	m, _ := NewModel(p)
+	f, _ := NewFloatModel(p)
+	d := m.Derived()
+	f.qaWindow, f.period, f.clockShift = float64(d.TrttQ), float64(d.BrttQ), StampShift
+	sum := 0.0
+	for _, e := range evs {
+		r := m.Step(e)
+		want := f.Step(e)
+		if r.Error || !(want > 8*float64(d.MTU)) {
+			continue
+		}
+		rel := math.Abs(float64(r.Cwnd)-want) / want
+		maxRel = max(maxRel, rel)
+		sum += rel
+		n++
+	}
+	return maxRel, sum / float64(n), n
+}
+
+// caseStats logs how often each case fires and how often the two models
+// chose a different case.
+func caseStats(t *testing.T, p Params, evs []Event) {
+	m, _ := NewModel(p)
+	f, _ := NewFloatModel(p)
+	var hist [8]int
+	diff := 0
+	firstDiff := -1
+	for i, e := range evs {
+		r := m.Step(e)
+		f.Step(e)
+		hist[r.Case]++
+		if r.Case != f.LastCase() {
+			diff++
+			if firstDiff < 0 {
+				firstDiff = i
+			}
+		}
+	}
+	t.Logf("  cases %v, %d events with a different case (first at %d)", hist, diff, firstDiff)
+}
+
+// signed24 reads a 24-bit stamp difference as a signed distance.
+func signed24(x uint32) float64 {
+	x &= stampMask
+	if x >= 1<<(StampW-1) {
+		return float64(x) - (1 << StampW)
+	}
+	return float64(x)
+}
+
+// lockedFloat converts the fixed word s into the float reference's
+// variables, on a clock in 16 ns units where q(now) is nowU.
+func lockedFloat(d *Derived, s State, nowU float64, nowq uint32) floatConn {
+	stamp := func(v uint32, never float64) float64 {
+		if v == 0 && d.ZeroStampExpired {
+			return never
+		}
+		return nowU + signed24(v-nowq)
+	}
+	unit := math.Ldexp(1, -d.F)
+	return floatConn{
+		cwnd: float64(s.C) * unit, acked: float64(s.Acked), ignored: float64(s.Ignored),
+		toIgnore: float64(s.ToIgnore), count: float64(s.Count),
+		end:     stamp(s.End, 0),
+		trigger: s.Trigger, increase: s.Increase,
+		avgWtd: float64(s.AvgWtd) / 4096, avgRtt: float64(s.AvgRtt),
+		lastMd: stamp(s.LastMd, math.Inf(-1)), lastAdj: stamp(s.LastAdj, math.Inf(-1)),
+		inc: float64(s.Inc) * unit, recv: float64(s.Recv),
+	}
+}
+
+// lockedError measures the error that the arithmetic of a single step
+// adds: before each event the float reference is loaded with the fixed
+// model's word and runs on the fixed model's 16 ns clock (windows TrttQ,
+// periods BrttQ), so that both take the same timing decisions; the
+// windows after the event are compared (float above 8 MTU only). What
+// remains are the fixed-point roundings, div's error and the rare gate
+// that the roundings flip (WTD, avg_rtt > Trtt).
+func lockedError(p Params, evs []Event) (maxRel, meanRel float64, n, worst int, sameMax float64, flips int) {
+	m, _ := NewModel(p)
+	f, _ := NewFloatModel(p)
+	d := m.Derived()
+	f.qaWindow, f.period = float64(d.TrttQ), float64(d.BrttQ)
+	var epoch, last uint64
+	sum := 0.0
+	for i, e := range evs {
+		e = p.truncate(e)
+		if i > 0 && e.Now < last {
+			epoch += uint64(1) << p.TimeW
+		}
+		last = e.Now
+		nowq := Stamp(e.Now)
+		nowU := float64((epoch+e.Now)>>StampShift) + 1<<30
+		pre := m.Conn(e.Conn)
+		r := m.Step(e)
+		post := m.Conn(e.Conn)
+		if e.Kind == KindOpen || pre.C == 0 {
+			continue
+		}
+		fs := lockedFloat(&d, pre, nowU, nowq)
+		var kase uint8
+		if p.Variant == NSCC {
+			kase = f.stepNSCC(&fs, e, nowU)
+		} else {
+			kase = f.stepConf(&fs, e, nowU)
+		}
+		if !(fs.cwnd > 8*float64(d.MTU)) {
+			continue
+		}
+		rel := math.Abs(float64(post.C)*math.Ldexp(1, -d.F)-fs.cwnd) / fs.cwnd
+		if rel > maxRel {
+			maxRel, worst = rel, i
+		}
+		if kase != r.Case {
+			flips++
+		} else {
+			sameMax = max(sameMax, rel)
+		}
+		sum += rel
+		n++
+	}
+	return maxRel, sum / float64(n), n, worst, sameMax, flips
+}
+
+// TestLockedAccuracy logs the one-step arithmetic error on the traces of
+// TestAccuracy.
+func TestLockedAccuracy(t *testing.T) {
+	for _, v := range []Variant{Conf, NSCC} {
+		t.Run(v.String(), func(t *testing.T) {
+			p := DefaultParams(v)
+			for seed := uint64(1); seed <= 3; seed++ {
+				evs := randomTrace(p, 3, 120_000, seed, wrapStart)
+				maxRel, meanRel, n, worst, sameMax, flips := lockedError(p, evs)
+				t.Logf("%s seed %d: %d counted: one-step max rel %.3g (event %d %+v), mean rel %.3g; %d gate flips, max rel without them %.3g",
+					v, seed, n, maxRel, worst, evs[worst], meanRel, flips, sameMax)
+				// Without a flipped gate a step errs by div's 1.24 * 2^-10
+				// on at most the whole window (nscc MD: red <= c - red).
+				if sameMax >= 1.0/512 || n < 50_000 {
+					t.Errorf("one-step error %.3g over %d events: the datapath lost precision", sameMax, n)
+				}
+			}
+		})
+	}
+}
+
+// TestFloatFig4 runs S0 Fig. 4 (S0:L237) on the float reference across the
+// 32-bit wrap of now: 2 packets after one target RTT, exactly 8192 B for
+// nscc and 0.8 * 8192 = 6553.6 B for smartt.
+func TestFloatFig4(t *testing.T) {
+	for _, v := range []Variant{Conf, NSCC} {
+		p := DefaultParams(v)
+		p.InitCwnd = 4 * mtu
+		f, err := NewFloatModel(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		base := uint64(1<<32 - 10_000)
+		at := func(dt uint64) uint64 { return (base + dt) & (1<<32 - 1) }
+		want := []float64{16_384, 12_288, 12_288, 8192}
+		if v == Conf {
+			want[3] = 6553.6
+		}
+		got := []float64{
+			f.Step(openEv(0, at(0))),
+			f.Step(lossEv(0, KindNack, mtu, 3*mtu, at(8600))),
+			f.Step(ackEv(0, mtu, 13_000, true, 2*mtu, at(12_000))),
+			f.Step(ackEv(0, mtu, 13_000, true, 2*mtu, at(21_500))), // 8600 + 12,900 = 21,500
+		}
+		for i := range want {
+			if math.Abs(got[i]-want[i]) > 1e-9 {
+				t.Fatalf("%s: step %d cwnd %v, want %v", v, i, got[i], want[i])
+			}
+		}
+		if f.LastCase() != CaseQA {
+			t.Fatalf("%s: case %d", v, f.LastCase())
+		}
+		if c := f.Step(Event{Conn: 5000, Kind: KindAck, Now: at(30_000)}); c != 0 || f.LastCase() != CaseNone {
+			t.Fatalf("%s: error event: %v", v, c)
+		}
+	}
+}
+
+func TestAccuracyInvalid(t *testing.T) {
+	p := DefaultParams(Conf)
+	p.K = 0
+	if mx, mean, n := Accuracy(p, nil); !math.IsNaN(mx) || !math.IsNaN(mean) || n != 0 {
+		t.Fatal("invalid params")
+	}
+	if _, err := NewFloatModel(p); err == nil {
+		t.Fatal("NewFloatModel accepted invalid params")
+	}
+	if mx, _, n := Accuracy(DefaultParams(Conf), nil); !math.IsNaN(mx) || n != 0 {
+		t.Fatal("empty trace")
+	}
+}

@@ -1,0 +1,394 @@
+package smartt
+
+import "fmt"
+
+// State is one connection's word (contract Sections 5 and 6). smartt uses
+// C..AvgWtd (145 bits), nscc C..Increase and AvgRtt..LastAdj; the fields of
+// the other variant stay 0. The zero State is a never-opened word.
+type State struct {
+	C        uint32 // c: cwnd * 2^F, CwndW+F bits
+	Acked    uint32 // acked: bytes in the current QuickAdapt window, ByteW, saturating
+	Ignored  uint32 // ignored: bytes since the last QuickAdapt, ByteW, saturating
+	ToIgnore uint32 // to_ignore: in-flight bytes when QuickAdapt fired, ByteW
+	Count    uint32 // count: FastIncrease byte counter, ByteW, saturating
+	End      uint32 // end: QuickAdapt window end, 24-bit stamp
+	Trigger  bool   // trigger: a loss asks for QuickAdapt
+	Increase bool   // increase: FastIncrease active
+	AvgWtd   uint16 // avg_wtd: smartt WTD EWMA, Q0.12
+	AvgRtt   uint32 // avg_rtt: nscc RTT EWMA in ns, RttW bits
+	LastMd   uint32 // last_md: nscc stamp of the last MD
+	Inc      uint32 // inc: nscc accumulated increase, CwndW+F bits, saturating
+	Recv     uint32 // recv: nscc bytes since the last adjustment, ByteW, saturating
+	LastAdj  uint32 // last_adj: nscc stamp of the last adjustment
+}
+
+// truncate reads an event through the port widths.
+func (p *Params) truncate(e Event) Event {
+	e.Conn &= mask32(p.ConnW)
+	e.Kind &= kindMask
+	e.Size &= mask32(p.SizeW)
+	e.RTT &= mask32(p.RttW)
+	e.Unacked &= mask32(p.ByteW)
+	e.Now &= mask64(p.TimeW)
+	return e
+}
+
+// reject answers an event that names no connection or no kind: error set,
+// conn and kind echoed, every other field 0, nothing written. Choice beyond
+// the contract: its "every other result field 0" is read as every field
+// but conn and kind, which echo the (truncated) event as the reps blocks'
+// do ("same shell as REPS").
+func reject(numConn int, e Event) (Result, bool) {
+	if uint64(e.Conn) >= uint64(numConn) || e.Kind > KindTimeout {
+		return Result{Conn: e.Conn, Kind: e.Kind, Error: true}, true
+	}
+	return Result{}, false
+}
+
+// Step executes one event on one connection's word (docs/blocks/smartt.md
+// Sections 5 and 6, by p.Variant). It is pure: s is a value and the new
+// word is returned. p must satisfy Validate and d must be p.Derive().
+func Step(p Params, d Derived, s State, e Event) (State, Result) {
+	e = p.truncate(e)
+	if r, bad := reject(p.NumConn, e); bad {
+		return s, r
+	}
+	r := exec(&p, &d, &s, e)
+	return s, r
+}
+
+// exec runs a valid event on s in place. Step and Model.Step share it, so
+// the pure and the table model cannot drift.
+//
+// Windows are computed exactly in uint64 until the clamp (or store). Note
+// for the RTL: an ack on a never-opened word (c = 0, read as 1 by div)
+// makes the FI term div(size * KFi, 1) about 2^37 before the clamp brings
+// it to MaxCwnd, so the adders ahead of the clamp need the full width (or
+// must saturate) to agree with this model.
+func exec(p *Params, d *Derived, s *State, e Event) Result {
+	var c uint8
+	var qa bool
+	if p.Variant == NSCC {
+		c, qa = execNSCC(p, d, s, e)
+	} else {
+		c, qa = execConf(p, d, s, e)
+	}
+	return Result{
+		Conn: e.Conn, Kind: e.Kind,
+		Cwnd: s.C >> d.F, Case: c, QA: qa, Fast: s.Increase,
+	}
+}
+
+// quickAdapt runs the QuickAdapt sub-block on the word.
+func (s *State) quickAdapt(d *Derived, c uint64, nowq, unacked uint32, extra bool) (uint64, bool) {
+	o := QuickAdapt(d, QAIn{
+		C: c, Acked: s.Acked, Ignored: s.Ignored, ToIgnore: s.ToIgnore,
+		Trigger: s.Trigger, End: s.End, NowQ: nowq, Unacked: unacked, ExtraTrigger: extra,
+	})
+	s.Acked, s.Ignored, s.ToIgnore, s.Trigger, s.End = o.Acked, o.Ignored, o.ToIgnore, o.Trigger, o.End
+	return o.C, o.Fired
+}
+
+// fastIncrease runs the FastIncrease sub-block on the word.
+func (s *State) fastIncrease(d *Derived, c uint64, e Event) (uint64, bool) {
+	o := FastIncrease(d, FastIn{C: c, Count: s.Count, Increase: s.Increase, Size: e.Size, RTT: e.RTT, ECN: e.ECN})
+	s.Count, s.Increase = o.Count, o.Increase
+	return o.C, o.Fired
+}
+
+// count adds an ack's bytes to acked and ignored: step 1 of every ack
+// (S0:L173-174).
+func (s *State) count(d *Derived, size uint32) {
+	s.Acked = satAdd(s.Acked, size, d.ByteMax)
+	s.Ignored = satAdd(s.Ignored, size, d.ByteMax)
+}
+
+// countLoss is step 1 of a nack or timeout: its bytes always add to
+// ignored, and to acked only with TrimsCountAsAcked (A-7: QuickAdapt
+// measures the bytes delivered in its window, S0:L214, S1:L706-713).
+func (s *State) countLoss(p *Params, d *Derived, size uint32) {
+	if p.TrimsCountAsAcked {
+		s.Acked = satAdd(s.Acked, size, d.ByteMax)
+	}
+	s.Ignored = satAdd(s.Ignored, size, d.ByteMax)
+}
+
+// earlyStore keeps the window of a QuickAdapt / FastIncrease return.
+func earlyStore(p *Params, d *Derived, c uint64) uint32 {
+	if p.ClampOnEarlyReturn {
+		return Clamp(d, c)
+	}
+	return store(d, c)
+}
+
+// fairDecrease is FD (S0 Eq. 1): c - min(c, (c * size * KFd) >> 40), the
+// product formed in 128 bits.
+func fairDecrease(d *Derived, c uint64, size uint32) uint64 {
+	dec := mulShr(c*uint64(size), d.KFd, FdShift)
+	return c - min(c, dec)
+}
+
+// fairIncrease is the FI amount (S0 Eq. 3): div(size * KFi, c).
+func fairIncrease(d *Derived, c uint64, size uint32) uint64 {
+	return Div(uint64(size)*d.KFi, c, d.K)
+}
+
+// multIncrease is the MI / PI amount (S0 Eq. 4, S1 Eq. 3): min(size << F,
+// div(div(size * KMi, c) * (Trtt - rtt), rtt)) for rtt <= Trtt.
+func multIncrease(d *Derived, c uint64, size, rtt uint32) uint64 {
+	q := Div(uint64(size)*d.KMi, c, d.K)
+	return min(uint64(size)<<d.F, Div(q*uint64(d.TrttNs-rtt), uint64(rtt), d.K))
+}
+
+// execConf is the smartt block (S0 Algorithm 1; contract Section 5). It
+// returns the case and whether QuickAdapt fired.
+func execConf(p *Params, d *Derived, s *State, e Event) (uint8, bool) {
+	switch e.Kind {
+	case KindOpen:
+		*s = State{C: d.InitCwnd << d.F}
+		return CaseNone, false
+
+	case KindAck:
+		// 1-2. Count, then drop the acks of the bytes that were in
+		// flight when QuickAdapt fired (S0:L177-178).
+		s.count(d, e.Size)
+		if s.Ignored < s.ToIgnore {
+			return CaseNone, false
+		}
+		// 3. WTD (S0:L181); only acks that pass the ignore check.
+		var canDecrease bool
+		s.AvgWtd, canDecrease = WTD(d, s.AvgWtd, e.ECN)
+		// 4. Both QuickAdapt and FastIncrease run (S0:L182-185); the
+		// second sees the window the first produced.
+		nowq := Stamp(e.Now)
+		c, qa := s.quickAdapt(d, uint64(s.C), nowq, e.Unacked, false)
+		c, fast := s.fastIncrease(d, c, e)
+		if qa || fast {
+			s.C = earlyStore(p, d, c)
+			if qa {
+				return CaseQA, true
+			}
+			return CaseFast, false
+		}
+		// 5. Core cases (S0:L188-195, A-1: <= as in S0).
+		var kase uint8
+		high := e.RTT > d.TrttNs
+		switch {
+		case e.ECN && !canDecrease:
+			kase = CaseNone // WTD holds the decrease back
+		case e.ECN && !high:
+			c = fairDecrease(d, c, e.Size)
+			kase = CaseFD
+		case e.ECN:
+			// MD, then FD on the window MD produced.
+			md := Div(uint64(e.RTT-d.TrttNs)*uint64(e.Size)*d.KMd, uint64(e.RTT), d.K)
+			c -= min(c, min(uint64(e.Size)<<d.F, md))
+			c = fairDecrease(d, c, e.Size)
+			kase = CaseMD
+		case high:
+			c += fairIncrease(d, c, e.Size)
+			kase = CaseFI
+		default:
+			// MI, then FI on the new window.
+			c += multIncrease(d, c, e.Size, e.RTT)
+			c += fairIncrease(d, c, e.Size)
+			kase = CaseMI
+		}
+		// 6.
+		s.C = Clamp(d, c)
+		return kase, false
+
+	default: // KindNack, KindTimeout: timeouts act like trims (S0:L197-202, L234)
+		s.countLoss(p, d, e.Size)
+		c := uint64(s.C)
+		c -= min(c, uint64(e.Size)<<d.F)
+		s.Trigger = true
+		var qa bool
+		if s.Ignored >= s.ToIgnore {
+			c, qa = s.quickAdapt(d, c, Stamp(e.Now), e.Unacked, false)
+		}
+		s.C = Clamp(d, c)
+		if qa {
+			return CaseQA, true
+		}
+		return CaseLoss, false
+	}
+}
+
+// execNSCC is the nscc block (S1 Algorithms 1-4, htsim as tie-breaker;
+// contract Section 6).
+func execNSCC(p *Params, d *Derived, s *State, e Event) (uint8, bool) {
+	nowq := Stamp(e.Now)
+	switch e.Kind {
+	case KindOpen:
+		*s = State{C: d.InitCwnd << d.F, AvgRtt: d.BrttNs}
+		return CaseNone, false
+
+	case KindAck:
+		// 1-2.
+		s.count(d, e.Size)
+		if s.Ignored < s.ToIgnore {
+			return CaseNone, false
+		}
+		// 3. avg_rtt += (rtt - avg_rtt) >>> AvgShift, signed, floor.
+		diff := int64(e.RTT) - int64(s.AvgRtt)
+		s.AvgRtt = uint32(int64(s.AvgRtt)+diff>>p.AvgShift) & d.RttMax
+		// 4. QuickAdapt (qa_scaling 1, optional delay trigger), then
+		// FastIncrease.
+		extra := p.DelayQA && e.RTT > d.QaRttNs && s.Acked < d.QaGate
+		c, qa := s.quickAdapt(d, uint64(s.C), nowq, e.Unacked, extra)
+		c, fast := s.fastIncrease(d, c, e)
+		if qa {
+			s.Inc, s.Recv = 0, 0 // htsim drops the pending increase
+		}
+		if qa || fast {
+			s.C = earlyStore(p, d, c)
+			if qa {
+				return CaseQA, true
+			}
+			return CaseFast, false
+		}
+		// 5. Core cases (S1 Alg. 1, A-1 resolved to <=).
+		var kase uint8
+		high := e.RTT > d.TrttNs
+		switch {
+		case e.ECN && high:
+			// MD at most once per base RTT (S1:L577, L960), sized by
+			// avg_rtt, at most half (S1 Eq. 1). Held back: a no-op.
+			kase = CaseNone
+			if stampDue(d.ZeroStampExpired, nowq, s.LastMd, d.BrttQ, true) && s.AvgRtt > d.TrttNs {
+				q := Div(c*uint64(s.AvgRtt-d.TrttNs), uint64(s.AvgRtt), d.K)
+				red := min(c>>1, (q*uint64(d.MdGain))>>16)
+				c -= red
+				s.LastMd = nowq
+				s.Count, s.Increase = 0, false
+				kase = CaseMD
+			}
+		case e.ECN:
+			kase = CaseNone // the load balancer changes path (S1:L904)
+		case high:
+			s.Inc = satAdd(s.Inc, uint32(min(fairIncrease(d, c, e.Size), uint64(d.CMax))), d.CMax)
+			kase = CaseFI
+		default:
+			// PI and FI both from the same c, accumulated.
+			pi := multIncrease(d, c, e.Size, e.RTT)
+			fi := fairIncrease(d, c, e.Size)
+			s.Inc = uint32(min(uint64(s.Inc)+pi+fi, uint64(d.CMax)))
+			kase = CaseMI
+		}
+		// 6. Adjustment period (S1:L838-854): every 8 MTU or base RTT,
+		// after every core case (the MD and no-op acks included). Choice
+		// beyond the contract: with AdjustPeriod off every ack that gets
+		// here is an adjustment (inc applied, recv = 0, last_adj = nowq).
+		s.Recv = satAdd(s.Recv, e.Size, d.ByteMax)
+		if !p.AdjustPeriod || s.Recv > d.AdjBytes || stampDue(d.ZeroStampExpired, nowq, s.LastAdj, d.BrttQ, true) {
+			c += uint64(s.Inc)
+			s.Inc, s.Recv, s.LastAdj = 0, 0, nowq
+		}
+		// 7.
+		s.C = Clamp(d, c)
+		return kase, false
+
+	case KindNack:
+		s.countLoss(p, d, e.Size)
+		c := uint64(s.C)
+		c -= min(c, uint64(e.Size)<<d.F)
+		s.Trigger = true
+		var qa bool
+		if s.Ignored >= s.ToIgnore {
+			// extra_trigger = 0: the delay trigger reads an ack's RTT
+			// (trigger is 1 here anyway).
+			c, qa = s.quickAdapt(d, c, nowq, e.Unacked, false)
+			if qa {
+				s.Inc, s.Recv = 0, 0
+			}
+		}
+		s.C = Clamp(d, c)
+		if qa {
+			return CaseQA, true
+		}
+		return CaseLoss, false
+
+	default: // KindTimeout: no QuickAdapt (S1:L746), htsim mark_packet_for_retransmission
+		s.countLoss(p, d, e.Size)
+		c := uint64(s.C)
+		c -= min(c, uint64(e.Size)<<d.F)
+		s.C = Clamp(d, c)
+		return CaseLoss, false
+	}
+}
+
+// pageBits sets the table page size. The table is paged so that a block
+// with a huge NumConn (up to 2^32) costs memory only for the connections
+// the stimulus touches.
+const (
+	pageBits = 12
+	pageSize = 1 << pageBits
+)
+
+// Stepper is a transaction-level block model as the pipeline drives it.
+type Stepper interface {
+	// Step executes one accepted event against the state table.
+	Step(Event) Result
+	// Reset applies the rst input to the state outside the table.
+	Reset()
+}
+
+var _ Stepper = (*Model)(nil)
+
+// Model is the smartt / nscc block at transaction level: the state table.
+// Its zero-initialised table matches the RTL's.
+type Model struct {
+	p     Params
+	d     Derived
+	pages []*[pageSize]State
+}
+
+// NewModel validates p and returns a model with an all-zero table.
+func NewModel(p Params) (*Model, error) {
+	if err := p.Validate(); err != nil {
+		return nil, fmt.Errorf("%s: %w", p.Variant, err)
+	}
+	return &Model{
+		p:     p,
+		d:     p.Derive(),
+		pages: make([]*[pageSize]State, (uint64(p.NumConn)+pageSize-1)>>pageBits),
+	}, nil
+}
+
+// Params returns the model's parameters.
+func (m *Model) Params() Params { return m.p }
+
+// Derived returns the model's derived constants.
+func (m *Model) Derived() Derived { return m.d }
+
+// Reset models rst: the block has no state outside the table, which rst
+// does not touch, so there is nothing to do.
+func (m *Model) Reset() {}
+
+// Step executes one event against the table, as the block does for each
+// accepted event in acceptance order. It does not allocate, except for the
+// first event that touches a page of 4096 connections.
+func (m *Model) Step(e Event) Result {
+	e = m.p.truncate(e)
+	if r, bad := reject(m.p.NumConn, e); bad {
+		return r
+	}
+	pg := m.pages[e.Conn>>pageBits]
+	if pg == nil {
+		pg = new([pageSize]State)
+		m.pages[e.Conn>>pageBits] = pg
+	}
+	return exec(&m.p, &m.d, &pg[e.Conn&(pageSize-1)], e)
+}
+
+// Conn returns connection c's word. It panics if c >= NumConn.
+func (m *Model) Conn(c uint32) State {
+	if uint64(c) >= uint64(m.p.NumConn) {
+		panic(fmt.Sprintf("smartt: Conn(%d) with NumConn = %d", c, m.p.NumConn))
+	}
+	if pg := m.pages[c>>pageBits]; pg != nil {
+		return pg[c&(pageSize-1)]
+	}
+	return State{}
+}

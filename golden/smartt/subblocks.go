@@ -1,0 +1,172 @@
+package smartt
+
+// The shared sub-blocks of contract Section 4. Each is a combinational DSL
+// module of its own (smartt_qa, smartt_fastinc, smartt_wtd, the clamp) and
+// these functions are their golden models: pure, on plain values, with the
+// block's constants read from a Derived that they never modify.
+//
+// Windows are carried as uint64 between sub-blocks: a sum such as c + KFast
+// is exact before the clamp brings it back into the CwndW+F bits of the
+// word.
+
+// stampMask is 2^24 - 1.
+const stampMask = 1<<StampW - 1
+
+// Stamp is q(t) = (t >> 4) mod 2^24: a timestamp in 16 ns units as the
+// per-connection word keeps it. t is the (truncated) now port.
+func Stamp(t uint64) uint32 { return uint32(t>>StampShift) & stampMask }
+
+// AtOrAfter is serial arithmetic on 24-bit stamps: bit 23 of (a - b) mod
+// 2^24 is 0.
+func AtOrAfter(a, b uint32) bool { return (a-b)&stampMask>>(StampW-1) == 0 }
+
+// After is AtOrAfter and a != b.
+func After(a, b uint32) bool { return a&stampMask != b&stampMask && AtOrAfter(a, b) }
+
+// stampDue reports whether the deadline derived from stamp (deadline =
+// stamp + dur) has passed at nowq: AtOrAfter(nowq, deadline) when strict is
+// false, After when it is true.
+//
+// Choice beyond the contract (ZeroStampExpired, default on): a stamp of 0
+// means "never set" and is always due. The contract applies serial
+// arithmetic to the zero of a fresh word, so at_or_after(nowq, 0) is false
+// whenever bit 23 of q(now) is 1: after an open in that half of the 268 ms
+// stamp cycle, QuickAdapt would neither open a window nor fire, and the
+// nscc MD would be blocked, for up to 134 ms. S0 Alg. 2 (now >= end with
+// end = 0) and htsim (last_dec_time = last_adjust_time = 0, compared as
+// now - 0 > rtt) both treat the zero as long ago. The price is that a
+// stamp that happens to be written as exactly 0 (1 in 2^24) also reads as
+// expired. With the option off the contract applies literally.
+func stampDue(zeroExpired bool, nowq, stamp, dur uint32, strict bool) bool {
+	if zeroExpired && stamp == 0 {
+		return true
+	}
+	deadline := (stamp + dur) & stampMask
+	if strict {
+		return After(nowq, deadline)
+	}
+	return AtOrAfter(nowq, deadline)
+}
+
+// satAdd is a + b saturating at limit (the byte counters never wrap).
+func satAdd(a, b, limit uint32) uint32 {
+	s := uint64(a) + uint64(b)
+	if s > uint64(limit) {
+		return limit
+	}
+	return uint32(s)
+}
+
+// QAIn are the inputs of the QuickAdapt module (smartt_qa).
+type QAIn struct {
+	C            uint64 // window, cwnd * 2^F
+	Acked        uint32 // acked
+	Ignored      uint32 // ignored
+	ToIgnore     uint32 // to_ignore
+	Trigger      bool   // trigger
+	End          uint32 // end, 24-bit stamp
+	NowQ         uint32 // q(now)
+	Unacked      uint32 // unacked port
+	ExtraTrigger bool   // nscc delay trigger; false for smartt
+}
+
+// QAOut are the outputs of the QuickAdapt module.
+type QAOut struct {
+	C        uint64
+	Acked    uint32
+	Ignored  uint32
+	ToIgnore uint32
+	Trigger  bool
+	End      uint32
+	Fired    bool // the "adapted" of S0 Alg. 2
+}
+
+// QuickAdapt is S0 Alg. 2 / S1 Alg. 2 (S0:L216-231): at most once per
+// target RTT, a pending trigger sets the window to the bytes acked in the
+// window that just ended, scaled by QaScale, and starts ignoring the
+// congestion signals of the bytes in flight.
+func QuickAdapt(d *Derived, in QAIn) QAOut {
+	out := QAOut{
+		C: in.C, Acked: in.Acked, Ignored: in.Ignored, ToIgnore: in.ToIgnore,
+		Trigger: in.Trigger, End: in.End,
+	}
+	// "end = 0" is both the never-opened sentinel and, under
+	// ZeroStampExpired, a window that has expired (see stampDue).
+	if !stampDue(d.ZeroStampExpired, in.NowQ, in.End, 0, false) {
+		return out
+	}
+	if (in.Trigger || in.ExtraTrigger) && in.End != 0 {
+		out.Fired = true
+		out.Trigger = false
+		out.C = (uint64(max(in.Acked, d.MTU)) * uint64(d.QaScale)) >> (16 - d.F)
+		out.ToIgnore = min(in.Unacked, d.ByteMax)
+		out.Ignored = 0
+	}
+	// A window that happens to end at stamp 0 (1 in 2^24) reads as "no
+	// window" at the next event, which restarts it without firing; the
+	// contract's end != 0 test has the same blind spot.
+	out.End = (in.NowQ + d.TrttQ) & stampMask
+	out.Acked = 0
+	return out
+}
+
+// FastIn are the inputs of the FastIncrease module (smartt_fastinc).
+type FastIn struct {
+	C        uint64 // window (after QuickAdapt)
+	Count    uint32 // count
+	Increase bool   // increase
+	Size     uint32
+	RTT      uint32
+	ECN      bool
+}
+
+// FastOut are the outputs of the FastIncrease module.
+type FastOut struct {
+	C        uint64
+	Count    uint32
+	Increase bool
+	Fired    bool // the "return increase" of S0 Alg. 3
+}
+
+// FastIncrease is S0 Alg. 3 / S1 Alg. 3 (S0:L243-257): after more than
+// cwnd bytes of uncongested acks (rtt <= FiRttMax, no ECN), every further
+// uncongested ack adds k = 2 MTU; a congested one ends it.
+func FastIncrease(d *Derived, in FastIn) FastOut {
+	out := FastOut{C: in.C}
+	if in.RTT <= d.FiRttMax && !in.ECN {
+		out.Count = satAdd(in.Count, in.Size, d.ByteMax)
+		out.Increase = in.Increase
+		if uint64(out.Count) > in.C>>d.F || in.Increase {
+			out.C = in.C + d.KFast
+			out.Increase = true
+			out.Fired = true
+		}
+	}
+	// Otherwise count = 0, increase = 0: the zero values.
+	return out
+}
+
+// WTD is Wait-to-Decrease (smartt_wtd, smartt only; S0:L316-318): an 8-bit
+// Q0.8 EWMA of the ECN echoes with gain 2^-WtdShift (A-8), and the gate
+// avg' >= 0.25 that allows decreases.
+func WTD(d *Derived, avg uint16, ecn bool) (next uint16, canDecrease bool) {
+	a := uint32(avg) - uint32(avg)>>d.WtdShift
+	if ecn {
+		a += 4096 >> d.WtdShift
+	}
+	a = min(a, 4095)
+	return uint16(a), a >= d.WtdThresh
+}
+
+// Clamp is max(min(c, MaxCwnd << F), MTU << F).
+func Clamp(d *Derived, c uint64) uint32 {
+	return uint32(max(min(c, uint64(d.MaxC)), uint64(d.MinC)))
+}
+
+// store is what the word keeps of a window that is not clamped (an early
+// return with ClampOnEarlyReturn off): c saturates at the CwndW+F bits of
+// the register instead of wrapping. Choice beyond the contract, which does
+// not say what an unclamped FastIncrease does at the top of the register.
+func store(d *Derived, c uint64) uint32 {
+	return uint32(min(c, uint64(d.CMax)))
+}

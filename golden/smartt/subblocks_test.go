@@ -1,0 +1,176 @@
+package smartt
+
+import "testing"
+
+func derived(v Variant) *Derived {
+	d := DefaultParams(v).Derive()
+	return &d
+}
+
+func TestStamps(t *testing.T) {
+	// q(t) = (t >> 4) mod 2^24: 2^32 - 16 ns is the last unit before the
+	// 32-bit wrap, and the stamp wraps with now (2^28 units per wrap).
+	if Stamp(1<<32-16) != 1<<24-1 || Stamp(0) != 0 || Stamp(1<<32) != 0 || Stamp(12_900) != 806 {
+		t.Fatal("Stamp")
+	}
+	cases := []struct {
+		a, b          uint32
+		atOrAf, after bool
+	}{
+		{5, 5, true, false},
+		{6, 5, true, true},
+		{5, 6, false, false},
+		{3, 1<<24 - 2, true, true},             // across the wrap
+		{1<<24 - 2, 3, false, false},           // behind, across the wrap
+		{1<<23 - 1, 0, true, true},             // the largest distance ahead
+		{1 << 23, 0, false, false},             // bit 23 set: "before"
+		{(5 + 807) & stampMask, 5, true, true}, // one TrttQ later
+	}
+	for _, c := range cases {
+		if AtOrAfter(c.a, c.b) != c.atOrAf || After(c.a, c.b) != c.after {
+			t.Errorf("a=%d b=%d: AtOrAfter %v After %v", c.a, c.b, AtOrAfter(c.a, c.b), After(c.a, c.b))
+		}
+	}
+	// A zero stamp: always due under ZeroStampExpired; serial otherwise,
+	// where 0 + 538 looks 2^23 - 462 units in the future from 2^23 + 1000.
+	if !stampDue(true, 1<<23+1000, 0, 538, true) || stampDue(false, 1<<23+1000, 0, 538, true) {
+		t.Error("zero stamp")
+	}
+	if stampDue(true, 100+538, 100, 538, true) || !stampDue(true, 100+539, 100, 538, true) {
+		t.Error("strict deadline")
+	}
+}
+
+// QuickAdapt (S0 Alg. 2, S0:L216-231).
+func TestQuickAdaptBlock(t *testing.T) {
+	d := derived(Conf)
+	in := QAIn{C: 100 << 6, Acked: 8192, Ignored: 50_000, ToIgnore: 10, Trigger: true, End: 1000, NowQ: 999, Unacked: 12_345}
+
+	// Before end: nothing at all.
+	if out := QuickAdapt(d, in); out != (QAOut{C: in.C, Acked: 8192, Ignored: 50_000, ToIgnore: 10, Trigger: true, End: 1000}) {
+		t.Fatalf("before end: %+v", out)
+	}
+	// At end (at_or_after): fires. c = (8192 * 52429) >> 10 = 429,498,368
+	// / 1024 = 419,432 (6553.6 B: 0.8 * 2 packets, S0:L223). to_ignore =
+	// unacked, ignored = 0, the next window ends 807 units later.
+	in.NowQ = 1000
+	want := QAOut{C: 419_432, Acked: 0, Ignored: 0, ToIgnore: 12_345, Trigger: false, End: 1807, Fired: true}
+	if out := QuickAdapt(d, in); out != want {
+		t.Fatalf("fire: %+v, want %+v", out, want)
+	}
+	// Without a trigger the window just restarts.
+	in.Trigger = false
+	if out := QuickAdapt(d, in); out != (QAOut{C: in.C, Acked: 0, Ignored: 50_000, ToIgnore: 10, End: 1807}) {
+		t.Fatalf("no trigger: %+v", out)
+	}
+	// extra_trigger (the nscc delay trigger) fires like trigger.
+	in.ExtraTrigger = true
+	if out := QuickAdapt(d, in); !out.Fired || out.C != 419_432 {
+		t.Fatalf("extra trigger: %+v", out)
+	}
+	// Acked below an MTU counts as one MTU: (4096 * 52429) >> 10 =
+	// 209,716 (3276.8 B; the clamp raises it to the MTU).
+	in.Acked = 100
+	if out := QuickAdapt(d, in); out.C != 209_716 {
+		t.Fatalf("max(acked, MTU): %+v", out)
+	}
+	// end = 0 (no window yet): opens one at nowq + 807 without firing,
+	// even with bit 23 of nowq set (ZeroStampExpired).
+	in = QAIn{C: 1 << 20, Acked: 4096, Trigger: true, End: 0, NowQ: 1<<24 - 100}
+	if out := QuickAdapt(d, in); out.Fired || out.End != 707 || out.Acked != 0 || !out.Trigger {
+		t.Fatalf("end = 0: %+v", out)
+	}
+	// The literal contract (option off) waits for bit 23 of nowq to clear.
+	dl := *d
+	dl.ZeroStampExpired = false
+	if out := QuickAdapt(&dl, in); out.End != 0 || out.Acked != 4096 {
+		t.Fatalf("literal end = 0: %+v", out)
+	}
+	in.NowQ = 5
+	if out := QuickAdapt(&dl, in); out.Fired || out.End != 812 {
+		t.Fatalf("literal end = 0, low half: %+v", out)
+	}
+	// nscc: qa_scaling = 1 (S1:L735): c = 8192 << 6.
+	in = QAIn{C: 1 << 25, Acked: 8192, Trigger: true, End: 10, NowQ: 10}
+	if out := QuickAdapt(derived(NSCC), in); out.C != 8192<<6 || !out.Fired {
+		t.Fatalf("nscc: %+v", out)
+	}
+}
+
+// FastIncrease (S0 Alg. 3, S0:L243-257).
+func TestFastIncreaseBlock(t *testing.T) {
+	d := derived(Conf)
+	c := uint64(16_384) << 6 // 4 packets
+	// Uncongested (rtt <= 8600 + 1000, no ECN): count grows, no step
+	// while count <= cwnd.
+	out := FastIncrease(d, FastIn{C: c, Count: 12_288, Size: 4096, RTT: 9600})
+	if out != (FastOut{C: c, Count: 16_384}) {
+		t.Fatalf("count = cwnd: %+v", out)
+	}
+	// count > cwnd: c + 2 MTU (524,288 units), increase set.
+	out = FastIncrease(d, FastIn{C: c, Count: 16_384, Size: 1, RTT: 8600})
+	if out != (FastOut{C: c + 524_288, Count: 16_385, Increase: true, Fired: true}) {
+		t.Fatalf("entry: %+v", out)
+	}
+	// Active: every uncongested ack steps.
+	out = FastIncrease(d, FastIn{C: c, Count: 5, Increase: true, Size: 64, RTT: 9000})
+	if !out.Fired || out.C != c+524_288 || out.Count != 69 {
+		t.Fatalf("active: %+v", out)
+	}
+	// ECN, or rtt above the tolerance, ends it.
+	for _, in := range []FastIn{{C: c, Count: 99_999, Increase: true, Size: 4096, RTT: 8600, ECN: true}, {C: c, Count: 99_999, Increase: true, Size: 4096, RTT: 9601}} {
+		if out := FastIncrease(d, in); out != (FastOut{C: c}) {
+			t.Fatalf("exit %+v: %+v", in, out)
+		}
+	}
+	// count saturates at 2^21 - 1.
+	out = FastIncrease(d, FastIn{C: 1 << 30, Count: 1<<21 - 10, Size: 4096, RTT: 8600})
+	if out.Count != 1<<21-1 || out.Fired {
+		t.Fatalf("saturation: %+v", out)
+	}
+}
+
+// WTD (S0:L316-318, A-8): alpha = 1/16 in Q0.8, threshold 64.
+func TestWTDBlock(t *testing.T) {
+	d := derived(Conf)
+	// Q0.12, threshold 1024. Five marked acks from 0, avg - (avg >> 4) + 256:
+	// 0 -> 256; 256 - 16 + 256 = 496; 496 - 31 + 256 = 721; 721 - 45 + 256 = 932;
+	// 932 - 58 + 256 = 1130 >= 1024.
+	want := []uint16{256, 496, 721, 932, 1130}
+	avg := uint16(0)
+	for i, w := range want {
+		var can bool
+		avg, can = WTD(d, avg, true)
+		if avg != w || can != (i == 4) {
+			t.Fatalf("mark %d: avg %d can %v, want %d", i+1, avg, can, w)
+		}
+	}
+	// Unmarked: 1130 - 70 = 1060, still >= 1024; then 1060 - 66 = 994; 994 - 62 = 932.
+	for _, w := range []uint16{1060, 994, 932} {
+		var can bool
+		if avg, can = WTD(d, avg, false); avg != w || can != (w >= 1024) {
+			t.Fatalf("decay: %d %v, want %d", avg, can, w)
+		}
+	}
+	// The truncating decay stops at 15 (15 >> 4 = 0): the EWMA never
+	// falls below 15/4096 (0.4%) without marks.
+	if a, _ := WTD(d, 15, false); a != 15 {
+		t.Fatalf("floor: %d", a)
+	}
+	// Saturates at 4095: 4095 - 255 + 256 = 4096 -> 4095.
+	if a, can := WTD(d, 4095, true); a != 4095 || !can {
+		t.Fatalf("top: %d", a)
+	}
+}
+
+func TestClampBlock(t *testing.T) {
+	d := derived(Conf)
+	for _, c := range []struct{ in, want uint64 }{
+		{0, 262_144}, {262_143, 262_144}, {262_144, 262_144}, {1 << 24, 1 << 24},
+		{68_800_000, 68_800_000}, {68_800_001, 68_800_000}, {1 << 40, 68_800_000},
+	} {
+		if got := Clamp(d, c.in); uint64(got) != c.want {
+			t.Errorf("Clamp(%d) = %d, want %d", c.in, got, c.want)
+		}
+	}
+}

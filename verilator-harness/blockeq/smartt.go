@@ -1,0 +1,128 @@
+package blockeq
+
+import (
+	bsmartt "github.com/nicgen/nicgen/blocks/smartt"
+	gsmartt "github.com/nicgen/nicgen/golden/smartt"
+	harness "github.com/nicgen/nicgen/verilator-harness"
+)
+
+// GoldenSmarttParams carries a block configuration over to the golden
+// model field by field.
+func GoldenSmarttParams(p bsmartt.Params) gsmartt.Params {
+	v := gsmartt.Conf
+	if p.Variant == bsmartt.NSCC {
+		v = gsmartt.NSCC
+	}
+	g := gsmartt.DefaultParams(v)
+	g.Network = gsmartt.Network{LinkGbps: p.Net.LinkGbps, MTU: p.Net.MTU, BrttNs: p.Net.BrttNs}
+	g.NumConn, g.ConnW, g.SizeW, g.RttW, g.ByteW, g.TimeW = p.NumConn, p.ConnW, p.SizeW, p.RttW, p.ByteW, p.TimeW
+	g.F, g.K, g.WtdShift, g.AvgShift, g.FiTolNs, g.InitCwnd = p.F, p.K, p.WtdShift, p.AvgShift, p.FiTolNs, p.InitCwnd
+	g.TimeoutsReplaceTrims, g.ClampOnEarlyReturn, g.AdjustPeriod, g.DelayQA = p.TimeoutsReplaceTrims, p.ClampOnEarlyReturn, p.AdjustPeriod, p.DelayQA
+	return g
+}
+
+// SmarttCoverage counts the rules a run exercised, from the golden results.
+type SmarttCoverage struct {
+	cases     [8]int64
+	qa        int64
+	errors    int64
+	fastExits int64
+	lastFast  []bool
+	hasFD     bool
+}
+
+// NewSmarttCoverage starts empty counters; Fair Decrease exists only in smartt.
+func NewSmarttCoverage(v bsmartt.Variant) *SmarttCoverage {
+	return &SmarttCoverage{hasFD: v == bsmartt.Conf}
+}
+
+var smarttCaseNames = [8]string{"no window rule", "fair decrease", "multiplicative decrease", "fair increase",
+	"multiplicative/proportional increase", "quickadapt", "fastincrease", "loss"}
+
+func (c *SmarttCoverage) count(r gsmartt.Result) {
+	if r.Error {
+		c.errors++
+		return
+	}
+	c.cases[r.Case&7]++
+	if r.QA {
+		c.qa++
+	}
+	for int(r.Conn) >= len(c.lastFast) {
+		c.lastFast = append(c.lastFast, make([]bool, len(c.lastFast)+64)...)
+	}
+	if c.lastFast[r.Conn] && !r.Fast && r.Kind != gsmartt.KindOpen {
+		c.fastExits++
+	}
+	c.lastFast[r.Conn] = r.Fast
+}
+
+// Counts returns the counters by name.
+func (c *SmarttCoverage) Counts() map[string]int64 {
+	m := map[string]int64{"error": c.errors, "quickadapt fired": c.qa, "fastincrease exit": c.fastExits}
+	for i, name := range smarttCaseNames {
+		m[name] = c.cases[i]
+	}
+	return m
+}
+
+// Missing lists the rules the run never reached.
+func (c *SmarttCoverage) Missing() []string {
+	var miss []string
+	counts := c.Counts()
+	for _, name := range append(smarttCaseNames[:], "error", "quickadapt fired", "fastincrease exit") {
+		if name == "fair decrease" && !c.hasFD {
+			continue
+		}
+		if counts[name] == 0 {
+			miss = append(miss, name)
+		}
+	}
+	return miss
+}
+
+func (c *SmarttCoverage) String() string { return formatCounts(c.Counts()) }
+
+// smarttRef drives a golden SMaRTT pipeline from port vectors.
+type smarttRef struct {
+	p       smarttPorts
+	pipe    *gsmartt.Pipeline
+	cov     *SmarttCoverage
+	newPipe func() *gsmartt.Pipeline
+}
+
+func (r *smarttRef) Reset() { r.pipe = r.newPipe() }
+
+func (r *smarttRef) Cycle(in, out []uint64) {
+	p := r.p
+	ci := gsmartt.CycleIn{SValid: in[p.sValid] == 1, MReady: in[p.mReady] == 1, Event: gsmartt.Event{
+		Conn: uint32(in[p.sConn]), Kind: gsmartt.Kind(in[p.sKind]), Size: uint32(in[p.sSize]), ECN: in[p.sECN] == 1,
+		RTT: uint32(in[p.sRTT]), Unacked: uint32(in[p.sUnacked]), Now: in[p.sNow],
+	}}
+	co := r.pipe.Cycle(ci)
+	out[p.sReady] = b2u(co.SReady)
+	out[p.mValid] = b2u(co.MValid)
+	res := co.Result
+	out[p.mConn], out[p.mKind], out[p.mCwnd], out[p.mCase] = uint64(res.Conn), uint64(res.Kind), uint64(res.Cwnd), uint64(res.Case)
+	out[p.mQA], out[p.mFast], out[p.mErr] = b2u(res.QA), b2u(res.Fast), b2u(res.Error)
+	if co.MValid && co.SReady && r.cov != nil {
+		r.cov.count(res)
+	}
+}
+
+// SmarttReference wraps the golden SMaRTT model of a block configuration.
+func SmarttReference(d harness.Design, p bsmartt.Params, cov *SmarttCoverage) (harness.Reference, error) {
+	pm := newPortMap(d)
+	if err := pm.must("s_event_rtt", "m_result_cwnd"); err != nil {
+		return nil, err
+	}
+	gp := GoldenSmarttParams(p)
+	if _, err := gsmartt.NewModel(gp); err != nil {
+		return nil, err
+	}
+	newPipe := func() *gsmartt.Pipeline {
+		m, _ := gsmartt.NewModel(gp)
+		return gsmartt.NewPipeline(m)
+	}
+	return &smarttRef{p: newSmarttPorts(pm), pipe: newPipe(), cov: cov, newPipe: newPipe}, nil
+}
