@@ -23,7 +23,11 @@ func nsccCore(m *hdlgen.Module, p Params, d Derived, st connpipe.Step, nowq, c, 
 	// Multiplicative Decrease at most once per base RTT (S1 Eq. 1, S1:L577)
 	trtt := cst(rw, d.TrttNs)
 	holdEnd := cur["last_md"].Add(cst(QW, d.BrttQ))
-	mdOK := ecn.And(le.Not()).And(hdlgen.After(nowq, holdEnd)).And(avg.Gt(trtt)).Named("md_ok")
+	mdDue := hdlgen.After(nowq, holdEnd)
+	if p.ZeroStampExpired {
+		mdDue = mdDue.Or(cur["last_md"].IsZero())
+	}
+	mdOK := ecn.And(le.Not()).And(mdDue).And(avg.Gt(trtt)).Named("md_ok")
 	divAvg := newDivider(m, "u_recip_avg", avg, p.K)
 	excess := avg.Sub(trtt).Named("avg_excess") // valid when avg > trtt
 	frac := divAvg.div(c.MulX(excess), "md_frac")
@@ -42,7 +46,11 @@ func nsccCore(m *hdlgen.Module, p Params, d Derived, st connpipe.Step, nowq, c, 
 	if p.AdjustPeriod {
 		recv1 := satAdd(cur["recv"], size).Named("recv_sum")
 		adjEnd := cur["last_adj"].Add(cst(QW, d.BrttQ))
-		fulfill := recv1.Gt(cst(bw, 8*uint64(p.Net.MTU))).Or(hdlgen.After(nowq, adjEnd)).Named("fulfill")
+		adjDue := hdlgen.After(nowq, adjEnd)
+		if p.ZeroStampExpired {
+			adjDue = adjDue.Or(cur["last_adj"].IsZero())
+		}
+		fulfill := recv1.Gt(cst(bw, 8*uint64(p.Net.MTU))).Or(adjDue).Named("fulfill")
 		coreC = hdlgen.Mux(fulfill, c2.ZExt(cw+1).Add(inc1.ZExt(cw+1)), c2.ZExt(cw+1))
 		incNext = hdlgen.Mux(qaFired, cst(cw, 0), hdlgen.Mux(step, hdlgen.Mux(fulfill, cst(cw, 0), inc1), cur["inc"]))
 		recvNext = hdlgen.Mux(qaFired, cst(bw, 0), hdlgen.Mux(step, hdlgen.Mux(fulfill, cst(bw, 0), recv1), cur["recv"]))

@@ -79,6 +79,7 @@ type Params struct {
 	AdjustPeriod         bool // nscc, S1 III-G
 	DelayQA              bool // nscc without trimming
 	TrimsCountAsAcked    bool // A-7 literal: trims and timeouts add to acked
+	ZeroStampExpired     bool // a stored timestamp of 0 reads as long past
 }
 
 // DefaultParams is the papers' setting: 800 Gb/s, 4 KiB MTU, 8.6 us.
@@ -87,7 +88,7 @@ func DefaultParams(v Variant) Params {
 		Variant: v, Net: Network{LinkGbps: 800, MTU: 4096, BrttNs: 8600},
 		NumConn: 4096, ConnW: 16, SizeW: 14, RttW: 20, ByteW: 21, TimeW: 32,
 		F: 6, K: 10, WtdShift: 4, AvgShift: 3, FiTolNs: 1000,
-		ClampOnEarlyReturn: true, AdjustPeriod: true,
+		ClampOnEarlyReturn: true, AdjustPeriod: true, ZeroStampExpired: true,
 	}
 }
 
@@ -110,6 +111,9 @@ const QShift = 4
 
 // QW is the width of stored timestamps.
 const QW = 24
+
+// WtdW is the width of the Wait-to-Decrease average (Q0.12).
+const WtdW = 12
 
 func bitsFor(v uint64) int {
 	n := 1
@@ -152,7 +156,7 @@ func (p Params) Derive() Derived {
 	d.KFd = uint64(math.Round(0.8 / float64(d.BDP) * math.Ldexp(1, FdShift)))
 	d.KFast = 2 * uint64(p.Net.MTU) << uint(p.F)
 	d.QaScale = uint64(math.Round(qa * 65536))
-	d.WtdThresh = uint64(math.Round(0.25 * 256))
+	d.WtdThresh = uint64(math.Round(0.25 * 4096))
 	d.MdGain = uint64(math.Round(0.8 * 65536))
 	d.FiRttMax = uint64(p.Net.BrttNs) + uint64(p.FiTolNs)
 	d.QaRttNs = uint64(p.Net.BrttNs) + 4*(d.TrttNs-uint64(p.Net.BrttNs))

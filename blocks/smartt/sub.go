@@ -38,7 +38,11 @@ func QuickAdapt(p Params) *hdlgen.Module {
 	triggerOut := m.Output("trigger_out", 1, "trigger after")
 	endOut := m.Output("win_end_out", QW, "window end after")
 
-	roll := hdlgen.AtOrAfter(nowq, end).Named("roll")
+	roll := hdlgen.AtOrAfter(nowq, end)
+	if p.ZeroStampExpired {
+		roll = roll.Or(end.IsZero()) // a 0 stamp is "never": long past
+	}
+	roll = roll.Named("roll")
 	fire := roll.And(trigger.Or(extra)).And(end.Any()).Named("fire")
 	base := maxU(acked.Expr, cst(bw, uint64(p.Net.MTU)))
 	scaled := base.MulX(cst(17, d.QaScale)).Named("scaled")
@@ -98,16 +102,16 @@ func FastIncrease(p Params) *hdlgen.Module {
 func WaitToDecrease(p Params) *hdlgen.Module {
 	d := p.Derive()
 	m := hdlgen.NewModule("smartt_wtd", "Wait-to-Decrease (S0 Section 3.6.1): ECN EWMA gate, combinational.\nBehaviour: docs/blocks/smartt.md, Section 4.")
-	m.Note("alpha = 2^-%d, threshold %d/256", p.WtdShift, d.WtdThresh)
-	avg := m.Input("avg", 8, "avg_wtd, Q0.8")
+	m.Note("alpha = 2^-%d, threshold %d/4096", p.WtdShift, d.WtdThresh)
+	avg := m.Input("avg", WtdW, "avg_wtd, Q0.12")
 	ecn := m.Input("ecn", 1, "ECN echo of the ACK")
-	avgOut := m.Output("avg_out", 8, "avg_wtd after the ACK")
+	avgOut := m.Output("avg_out", WtdW, "avg_wtd after the ACK")
 	can := m.Output("can_decrease", 1, "avg_wtd after the ACK >= 0.25")
-	step := uint64(256) >> uint(p.WtdShift)
-	decayed := avg.ZExt(9).Sub(avg.Shr(p.WtdShift).ZExt(9))
-	sum := decayed.Add(hdlgen.Mux(ecn, cst(9, step), cst(9, 0))).Named("sum")
-	next := hdlgen.Mux(sum.Bit(8), cst(8, 255), sum.Trunc(8)).Named("next")
+	step := uint64(1<<WtdW) >> uint(p.WtdShift)
+	decayed := avg.ZExt(WtdW + 1).Sub(avg.Shr(p.WtdShift).ZExt(WtdW + 1))
+	sum := decayed.Add(hdlgen.Mux(ecn, cst(WtdW+1, step), cst(WtdW+1, 0))).Named("sum")
+	next := hdlgen.Mux(sum.Bit(WtdW), hdlgen.Ones(WtdW), sum.Trunc(WtdW)).Named("next")
 	m.Assign(avgOut, next)
-	m.Assign(can, next.Ge(cst(8, d.WtdThresh)))
+	m.Assign(can, next.Ge(cst(WtdW, d.WtdThresh)))
 	return m
 }

@@ -20,7 +20,7 @@ func WordLayout(p Params) *hdlgen.Layout {
 		Field("trigger", 1, "trigger_qa: a trim asked for QuickAdapt").
 		Field("increase", 1, "FastIncrease active")
 	if p.Variant == Conf {
-		l.Field("avg_wtd", 8, "Wait-to-Decrease ECN EWMA, Q0.8")
+		l.Field("avg_wtd", WtdW, "Wait-to-Decrease ECN EWMA, Q0.12")
 	} else {
 		l.Field("avg_rtt", p.RttW, "EWMA of the RTT, ns").
 			Field("last_md", QW, "time of the last Multiplicative Decrease, 16 ns units").

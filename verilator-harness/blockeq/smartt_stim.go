@@ -49,7 +49,7 @@ func DefaultSmarttProfile(numConn int, mtu, brttNs uint64) SmarttProfile {
 		PECN:        0.3, PSame: 0.3, PHot: 0.6, HotConns: 8,
 		ConnSpan: uint64(numConn) + uint64(numConn)/64 + 1,
 		MTU:      mtu, PSmall: 0.1, RTTMin: brttNs, RTTMax: 5 * brttNs, PLowRTT: 0.3, BrttNs: brttNs,
-		UnackedMax: 1 << 20, NowStart: (1 << 32) - 5_000_000, NowStepMax: 200,
+		UnackedMax: 1 << 16, NowStart: (1 << 32) - 5_000_000, NowStepMax: 200,
 	}
 }
 
