@@ -8,6 +8,7 @@ import (
 	"sort"
 
 	"github.com/nicgen/nicgen/blocks/reps"
+	"github.com/nicgen/nicgen/blocks/smartt"
 	"github.com/nicgen/nicgen/hdlgen"
 )
 
@@ -17,19 +18,24 @@ type Config struct {
 	ClockMHz float64 // clock of every block, for the timing constraints
 	Reps     reps.Params
 	RepsConf reps.ConfParams
+	Smartt   smartt.Params
+	NSCC     smartt.Params
 }
 
 // DefaultConfig is the embedded default: the papers' setting (800 Gb/s,
 // 4 KiB MTU, 8.6 us base RTT, so a BDP of 210 packets) and 4096
 // connections per block.
 func DefaultConfig() Config {
-	return Config{Name: "default (800 Gb/s, 4 KiB MTU, 8.6 us base RTT, 4096 connections, 250 MHz)", ClockMHz: 250, Reps: reps.DefaultParams(), RepsConf: reps.DefaultConfParams()}
+	return Config{Name: "default (800 Gb/s, 4 KiB MTU, 8.6 us base RTT, 4096 connections, 250 MHz)", ClockMHz: 250, Reps: reps.DefaultParams(), RepsConf: reps.DefaultConfParams(),
+		Smartt: smartt.DefaultParams(smartt.Conf), NSCC: smartt.DefaultParams(smartt.NSCC)}
 }
 
 // PaperFigure is a state size a seed gives, to print beside ours.
 type PaperFigure struct {
-	PerConnBits int    // 0 when the paper gives bytes only
-	Source      string // seed and line
+	PerConnBits  int    // 0 when the paper gives bytes only
+	PerConnBytes int    // 0 when the paper gives bits
+	GlobalBytes  int    // 0 when the paper gives none
+	Source       string // seed and line
 }
 
 // Block is one generated top module.
@@ -55,6 +61,22 @@ func All() []Block {
 					return PaperFigure{}, false
 				}
 				return PaperFigure{PerConnBits: 17*p.N + 57, Source: "S4 Table 1 (S4:L74)"}, p.N == 1 || p.N == 8
+			},
+		},
+		{
+			Name:  "smartt",
+			Title: "SMaRTT, S0: conference congestion control with QuickAdapt, FastIncrease, Wait-to-Decrease",
+			Build: func(c Config) (*hdlgen.Module, error) { return smartt.Block(c.Smartt) },
+			Paper: func(Config) (PaperFigure, bool) {
+				return PaperFigure{PerConnBytes: 19, GlobalBytes: 28, Source: "S0:L167"}, true
+			},
+		},
+		{
+			Name:  "nscc",
+			Title: "SMaRTT, S1: journal / UEC NSCC congestion control",
+			Build: func(c Config) (*hdlgen.Module, error) { return smartt.Block(c.NSCC) },
+			Paper: func(Config) (PaperFigure, bool) {
+				return PaperFigure{PerConnBytes: 19, GlobalBytes: 28, Source: "S1:L861-862"}, true
 			},
 		},
 		{

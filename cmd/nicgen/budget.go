@@ -25,8 +25,10 @@ type budgetOut struct {
 }
 
 type paperOut struct {
-	PerConnBits int    `json:"per_connection_bits"`
-	Source      string `json:"source"`
+	PerConnBits  int    `json:"per_connection_bits,omitempty"`
+	PerConnBytes int    `json:"per_connection_bytes,omitempty"`
+	GlobalBytes  int    `json:"global_bytes,omitempty"`
+	Source       string `json:"source"`
 }
 
 func budgets(cfg blocks.Config, names []string) ([]budgetOut, error) {
@@ -56,7 +58,7 @@ func budgets(cfg blocks.Config, names []string) ([]budgetOut, error) {
 			Fields:   append(bud.PerConn, bud.Global...),
 		}
 		if pf, ok := b.Paper(cfg); ok {
-			o.Paper = &paperOut{PerConnBits: pf.PerConnBits, Source: pf.Source}
+			o.Paper = &paperOut{PerConnBits: pf.PerConnBits, PerConnBytes: pf.PerConnBytes, GlobalBytes: pf.GlobalBytes, Source: pf.Source}
 		}
 		out = append(out, o)
 	}
@@ -71,11 +73,7 @@ func printBudgetText(w io.Writer, bs []budgetOut) {
 		fmt.Fprintf(w, "%s: %d bits (%d bytes) per connection, %d bits global\n", b.Block, b.PerConnBits, b.PerConnBytes, b.GlobalBits)
 		fmt.Fprintf(w, "  state table: %d connections x %d bits = %d bits (%.1f KiB of SRAM)\n", b.Connections, b.PerConnBits, b.TableBits, b.TableKiB)
 		if b.Paper != nil {
-			verdict := "matches"
-			if b.Paper.PerConnBits != b.PerConnBits {
-				verdict = "DIFFERS"
-			}
-			fmt.Fprintf(w, "  paper: %d bits per connection (%s): %s\n", b.Paper.PerConnBits, b.Paper.Source, verdict)
+			fmt.Fprintf(w, "  paper: %s\n", paperLine(b))
 		}
 		fmt.Fprintf(w, "  %-28s %6s  %-15s %s\n", "field", "bits", "scope", "meaning")
 		for _, f := range b.Fields {
@@ -89,7 +87,7 @@ func printBudgetMarkdown(w io.Writer, bs []budgetOut) {
 		fmt.Fprintf(w, "### %s\n\n", b.Block)
 		fmt.Fprintf(w, "%d bits (%d bytes) per connection, %d bits global; %d connections need %d bits (%.1f KiB).", b.PerConnBits, b.PerConnBytes, b.GlobalBits, b.Connections, b.TableBits, b.TableKiB)
 		if b.Paper != nil {
-			fmt.Fprintf(w, " Paper: %d bits (%s).", b.Paper.PerConnBits, b.Paper.Source)
+			fmt.Fprintf(w, " Paper: %s.", paperLine(b))
 		}
 		fmt.Fprint(w, "\n\n| field | bits | scope | meaning |\n|---|---:|---|---|\n")
 		for _, f := range b.Fields {
@@ -130,4 +128,25 @@ gives one.`,
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	cmd.Flags().BoolVar(&asMarkdown, "markdown", false, "print Markdown tables")
 	return cmd
+}
+
+// paperLine compares a block's budget with the seed's figure.
+func paperLine(b budgetOut) string {
+	p := b.Paper
+	if p.PerConnBits > 0 {
+		verdict := "matches"
+		if p.PerConnBits != b.PerConnBits {
+			verdict = "differs"
+		}
+		return fmt.Sprintf("%d bits per connection (%s): %s", p.PerConnBits, p.Source, verdict)
+	}
+	verdict := "within"
+	if b.PerConnBits > 8*p.PerConnBytes {
+		verdict = "above"
+	}
+	line := fmt.Sprintf("%d bytes (%d bits) per flow (%s): ours %d bits, %s", p.PerConnBytes, 8*p.PerConnBytes, p.Source, b.PerConnBits, verdict)
+	if p.GlobalBytes > 0 {
+		line += fmt.Sprintf("; %d bytes global in the paper, %d bits here", p.GlobalBytes, b.GlobalBits)
+	}
+	return line
 }

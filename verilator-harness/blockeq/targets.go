@@ -9,13 +9,19 @@ import (
 	harness "github.com/nicgen/nicgen/verilator-harness"
 )
 
+// CoverageReport is what a run reached, counted from the golden model.
+type CoverageReport interface {
+	Missing() []string
+	String() string
+}
+
 // Bench is everything needed to run one block under the harness.
 type Bench struct {
 	Block    string
 	Design   harness.Design
 	Ref      harness.Reference
 	Stim     func() harness.Stimulus
-	Coverage *Coverage
+	Coverage CoverageReport
 }
 
 // NewBench prepares a block of the configuration with its golden model and
@@ -37,13 +43,24 @@ func NewBench(cfg blocks.Config, block string, seed uint64) (*Bench, error) {
 	bench := &Bench{Block: block, Design: hd}
 	switch block {
 	case "reps":
-		bench.Coverage = NewCoverage(true)
-		bench.Ref, err = RepsReference(hd, GoldenRepsParams(cfg.Reps), bench.Coverage)
+		cov := NewCoverage(true)
+		bench.Coverage = cov
+		bench.Ref, err = RepsReference(hd, GoldenRepsParams(cfg.Reps), cov)
 		bench.Stim = NewEventStimulus(hd, DefaultProfile(cfg.Reps.NumConn, cfg.Reps.TimeW, 400), seed)
 	case "reps_conf":
-		bench.Coverage = NewCoverage(false)
-		bench.Ref, err = RepsConfReference(hd, GoldenConfParams(cfg.RepsConf), bench.Coverage)
+		cov := NewCoverage(false)
+		bench.Coverage = cov
+		bench.Ref, err = RepsConfReference(hd, GoldenConfParams(cfg.RepsConf), cov)
 		bench.Stim = NewEventStimulus(hd, DefaultProfile(cfg.RepsConf.NumConn, 32, 0), seed)
+	case "smartt", "nscc":
+		p := cfg.Smartt
+		if block == "nscc" {
+			p = cfg.NSCC
+		}
+		cov := NewSmarttCoverage(p.Variant)
+		bench.Coverage = cov
+		bench.Ref, err = SmarttReference(hd, p, cov)
+		bench.Stim = NewSmarttStimulus(hd, DefaultSmarttProfile(p.NumConn, uint64(p.Net.MTU), uint64(p.Net.BrttNs)), seed)
 	default:
 		return nil, fmt.Errorf("blockeq: no golden model is wired for block %q", block)
 	}
