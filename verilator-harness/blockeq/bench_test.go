@@ -48,7 +48,7 @@ func BenchmarkRepsProducer(b *testing.B) {
 // and comparison) and the Verilated model alone fed from a prepared buffer;
 // the ratio of the two is the harness's overhead figure.
 func BenchmarkRepsEquivalence(b *testing.B) {
-	for _, block := range []string{"reps", "reps_conf"} {
+	for _, block := range blocks.Names() {
 		b.Run(block, func(b *testing.B) {
 			bench, err := NewBench(blocks.DefaultConfig(), block, 1)
 			if err != nil {
