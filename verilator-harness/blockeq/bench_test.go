@@ -43,11 +43,11 @@ func BenchmarkRepsProducer(b *testing.B) {
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "cycles/s")
 }
 
-// BenchmarkRepsEquivalence measures, in one run, the end-to-end equivalence
-// rate on the default `reps` block (stimulus, golden model, Verilated model
+// BenchmarkEquivalence measures, in one run, the end-to-end equivalence
+// rate of every block (stimulus, golden model, Verilated model
 // and comparison) and the Verilated model alone fed from a prepared buffer;
 // the ratio of the two is the harness's overhead figure.
-func BenchmarkRepsEquivalence(b *testing.B) {
+func BenchmarkEquivalence(b *testing.B) {
 	for _, block := range blocks.Names() {
 		b.Run(block, func(b *testing.B) {
 			bench, err := NewBench(blocks.DefaultConfig(), block, 1)
