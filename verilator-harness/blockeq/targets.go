@@ -27,6 +27,14 @@ type Bench struct {
 // NewBench prepares a block of the configuration with its golden model and
 // its default random stimulus for a seed.
 func NewBench(cfg blocks.Config, block string, seed uint64) (*Bench, error) {
+	return NewBenchProfile(cfg, block, "mixed", seed)
+}
+
+// NewBenchProfile is NewBench with a named stimulus profile.
+func NewBenchProfile(cfg blocks.Config, block, profile string, seed uint64) (*Bench, error) {
+	if err := checkProfile(profile); err != nil {
+		return nil, err
+	}
 	b, err := blocks.Lookup(block)
 	if err != nil {
 		return nil, err
@@ -46,12 +54,12 @@ func NewBench(cfg blocks.Config, block string, seed uint64) (*Bench, error) {
 		cov := NewCoverage(true)
 		bench.Coverage = cov
 		bench.Ref, err = RepsReference(hd, GoldenRepsParams(cfg.Reps), cov)
-		bench.Stim = NewEventStimulus(hd, DefaultProfile(cfg.Reps.NumConn, cfg.Reps.TimeW, 400), seed)
+		bench.Stim = NewEventStimulus(hd, applyREPS(DefaultProfile(cfg.Reps.NumConn, cfg.Reps.TimeW, 400), profile, cfg.Reps.TimeW), seed)
 	case "reps_conf":
 		cov := NewCoverage(false)
 		bench.Coverage = cov
 		bench.Ref, err = RepsConfReference(hd, GoldenConfParams(cfg.RepsConf), cov)
-		bench.Stim = NewEventStimulus(hd, DefaultProfile(cfg.RepsConf.NumConn, 32, 0), seed)
+		bench.Stim = NewEventStimulus(hd, applyREPS(DefaultProfile(cfg.RepsConf.NumConn, 32, 0), profile, 32), seed)
 	case "smartt", "nscc":
 		p := cfg.Smartt
 		if block == "nscc" {
@@ -60,7 +68,7 @@ func NewBench(cfg blocks.Config, block string, seed uint64) (*Bench, error) {
 		cov := NewSmarttCoverage(p.Variant)
 		bench.Coverage = cov
 		bench.Ref, err = SmarttReference(hd, p, cov)
-		bench.Stim = NewSmarttStimulus(hd, DefaultSmarttProfile(p.NumConn, uint64(p.Net.MTU), uint64(p.Net.BrttNs)), seed)
+		bench.Stim = NewSmarttStimulus(hd, applySmartt(DefaultSmarttProfile(p.NumConn, uint64(p.Net.MTU), uint64(p.Net.BrttNs)), profile), seed)
 	default:
 		return nil, fmt.Errorf("blockeq: no golden model is wired for block %q", block)
 	}

@@ -1,0 +1,83 @@
+package blockeq
+
+import (
+	"fmt"
+	"sort"
+)
+
+// Profiles are named stimulus mixes. "mixed" is the default random
+// workload and must reach every behaviour of a block; the others are
+// adversarial: they push one corner hard and are run for equivalence only.
+var profileDocs = map[string]string{
+	"mixed":        "random event mix with connection locality and backpressure (the default)",
+	"same-conn":    "every event on one connection: a same-connection hazard on every cycle",
+	"all-ecn":      "every ack ECN-marked",
+	"all-loss":     "REPS: timeouts and nacks only between sends; SMaRTT: trims and timeouts only",
+	"idle":         "long idle gaps on the event stream (valid 10% of cycles)",
+	"backpressure": "the result stream is ready 20% of cycles",
+	"extremes":     "extreme field values: widest sizes, RTTs and counters, EVs 0 and all ones",
+	"wrap":         "time advances fast, so timestamps wrap at their counter width every few thousand events",
+}
+
+// ProfileNames lists the profiles, sorted.
+func ProfileNames() []string {
+	var n []string
+	for k := range profileDocs {
+		n = append(n, k)
+	}
+	sort.Strings(n)
+	return n
+}
+
+// ProfileDoc describes a profile.
+func ProfileDoc(name string) string { return profileDocs[name] }
+
+func checkProfile(name string) error {
+	if _, ok := profileDocs[name]; !ok {
+		return fmt.Errorf("unknown stimulus profile %q (profiles: %v)", name, ProfileNames())
+	}
+	return nil
+}
+
+// applyREPS adapts the REPS event mix to a profile.
+func applyREPS(p Profile, name string, timeW int) Profile {
+	switch name {
+	case "same-conn":
+		p.PSame, p.HotConns, p.PHot = 1, 1, 1
+	case "all-ecn":
+		p.PECN = 1
+	case "all-loss":
+		p.KindWeights = [8]float64{0.001, 0.3, 0, 0.35, 0.35, 0, 0, 0}
+	case "idle":
+		p.PValid = 0.1
+	case "backpressure":
+		p.PReady = 0.2
+	case "extremes":
+		p.EVSpan = 2                // EVs 0 and 1 only, and ...
+		p.ConnSpan = p.ConnSpan * 4 // ... many out-of-range connection ids
+	case "wrap":
+		p.NowStepMax = uint64(1) << uint(max(timeW-10, 4))
+	}
+	return p
+}
+
+// applySmartt adapts the SMaRTT event mix to a profile.
+func applySmartt(p SmarttProfile, name string) SmarttProfile {
+	switch name {
+	case "same-conn":
+		p.PSame, p.HotConns, p.PHot = 1, 1, 1
+	case "all-ecn":
+		p.PECN = 1
+	case "all-loss":
+		p.KindWeights = [8]float64{0.001, 0, 0.5, 0.5, 0, 0, 0, 0}
+	case "idle":
+		p.PValid = 0.1
+	case "backpressure":
+		p.PReady = 0.2
+	case "extremes":
+		p.PSmall, p.RTTMin, p.RTTMax, p.PLowRTT, p.UnackedMax = 0.5, 0, 1<<20-1, 0.2, 1<<21
+	case "wrap":
+		p.NowStepMax = 1 << 22
+	}
+	return p
+}
