@@ -54,39 +54,25 @@ func DefaultSmarttProfile(numConn int, mtu, brttNs uint64) SmarttProfile {
 }
 
 type smarttStim struct {
-	p                                         smarttPorts
-	prof                                      SmarttProfile
-	r                                         *rng
-	cum                                       [8]uint64
-	hot                                       []uint64
-	valid                                     bool
-	conn, kind, size, ecn, rtt, unacked, last uint64
-	now, opened                               uint64
-	pValid, pReady, pSame, pHot, pECN, pSmall threshold
-	pLow                                      threshold
-	inited                                    bool
+	p                                   smarttPorts
+	prof                                SmarttProfile
+	r                                   *rng
+	kinds                               kindPicker
+	conns                               localityPicker
+	valid                               bool
+	conn, kind, size, ecn, rtt, unacked uint64
+	now, opened                         uint64
+	pValid, pReady, pECN, pSmall, pLow  threshold
 }
 
 // NewSmarttStimulus returns a reproducible stimulus factory.
 func NewSmarttStimulus(d harness.Design, prof SmarttProfile, seed uint64) func() harness.Stimulus {
 	sp := newSmarttPorts(newPortMap(d))
 	return func() harness.Stimulus {
-		s := &smarttStim{p: sp, prof: prof, r: newRNG(seed), now: prof.NowStart}
-		total := 0.0
-		for _, w := range prof.KindWeights {
-			total += w
-		}
-		acc := 0.0
-		for i, w := range prof.KindWeights {
-			acc += w
-			s.cum[i] = uint64(acc / total * (1 << 53))
-		}
-		s.cum[7] = 1 << 53
-		for i := 0; i < prof.HotConns; i++ {
-			s.hot = append(s.hot, s.r.below(prof.ConnSpan))
-		}
-		s.pValid, s.pReady, s.pSame = thresholdOf(prof.PValid), thresholdOf(prof.PReady), thresholdOf(prof.PSame)
-		s.pHot, s.pECN, s.pSmall, s.pLow = thresholdOf(prof.PHot), thresholdOf(prof.PECN), thresholdOf(prof.PSmall), thresholdOf(prof.PLowRTT)
+		s := &smarttStim{p: sp, prof: prof, r: newRNG(seed), now: prof.NowStart, kinds: newKindPicker(prof.KindWeights)}
+		s.conns = newLocalityPicker(s.r, prof.HotConns, prof.ConnSpan, prof.PSame, prof.PHot)
+		s.pValid, s.pReady, s.pECN = thresholdOf(prof.PValid), thresholdOf(prof.PReady), thresholdOf(prof.PECN)
+		s.pSmall, s.pLow = thresholdOf(prof.PSmall), thresholdOf(prof.PLowRTT)
 		return s
 	}
 }
@@ -94,25 +80,13 @@ func NewSmarttStimulus(d harness.Design, prof SmarttProfile, seed uint64) func()
 func (s *smarttStim) newEvent() {
 	r, prof := s.r, s.prof
 	if s.opened < prof.OpenFirst {
-		s.conn, s.kind, s.last = s.opened, 0, s.opened
+		s.conn, s.kind = s.opened, 0
+		s.conns.force(s.opened)
 		s.opened++
 		return
 	}
-	switch {
-	case s.inited && r.hit(s.pSame):
-		s.conn = s.last
-	case len(s.hot) > 0 && r.hit(s.pHot):
-		s.conn = s.hot[r.below(uint64(len(s.hot)))]
-	default:
-		s.conn = r.below(prof.ConnSpan)
-	}
-	s.inited, s.last = true, s.conn
-	x := r.next() >> 11
-	k := 0
-	for k < 7 && x >= s.cum[k] {
-		k++
-	}
-	s.kind = uint64(k)
+	s.conn = s.conns.pick(r)
+	s.kind = s.kinds.pick(r)
 	s.size = prof.MTU
 	if r.hit(s.pSmall) {
 		s.size = 64 + r.below(prof.MTU-64)

@@ -55,15 +55,15 @@ type Profile struct {
 
 // eventStim generates events for the REPS stream shape.
 type eventStim struct {
-	p                                 streamPorts
-	prof                              Profile
-	r                                 *rng
-	cum                               [8]uint64
-	hot                               []uint64
-	cur                               [7]uint64 // conn, kind, ecn, ev, valid, lastConn, now
-	inited                            bool
-	opened                            uint64
-	pValid, pReady, pSame, pHot, pECN threshold
+	p              streamPorts
+	prof           Profile
+	r              *rng
+	kinds          kindPicker
+	conns          localityPicker
+	cur            [7]uint64 // conn, kind, ecn, ev, valid, (unused), now
+	opened         uint64
+	pValid, pReady threshold
+	pECN           threshold
 }
 
 // threshold is a probability as a 53-bit integer compared with random bits.
@@ -86,23 +86,10 @@ func (r *rng) hit(t threshold) bool { return threshold(r.next()>>11) < t }
 func NewEventStimulus(d harness.Design, prof Profile, seed uint64) func() harness.Stimulus {
 	sp := newStreamPorts(newPortMap(d))
 	return func() harness.Stimulus {
-		s := &eventStim{p: sp, prof: prof, r: newRNG(seed)}
-		total := 0.0
-		for _, w := range prof.KindWeights {
-			total += w
-		}
-		acc := 0.0
-		for i, w := range prof.KindWeights {
-			acc += w
-			s.cum[i] = uint64(acc / total * (1 << 53))
-		}
-		s.cum[7] = 1 << 53
-		for i := 0; i < prof.HotConns; i++ {
-			s.hot = append(s.hot, s.r.below(prof.ConnSpan))
-		}
-		s.cur[6] = prof.NowStart
-		s.pValid, s.pReady = thresholdOf(prof.PValid), thresholdOf(prof.PReady)
-		s.pSame, s.pHot, s.pECN = thresholdOf(prof.PSame), thresholdOf(prof.PHot), thresholdOf(prof.PECN)
+		s := &eventStim{p: sp, prof: prof, r: newRNG(seed), kinds: newKindPicker(prof.KindWeights)}
+		s.conns = newLocalityPicker(s.r, prof.HotConns, prof.ConnSpan, prof.PSame, prof.PHot)
+		s.cur[cNow] = prof.NowStart
+		s.pValid, s.pReady, s.pECN = thresholdOf(prof.PValid), thresholdOf(prof.PReady), thresholdOf(prof.PECN)
 		return s
 	}
 }
@@ -113,7 +100,7 @@ const (
 	cECN
 	cEV
 	cValid
-	cLast
+	_
 	cNow
 )
 
@@ -121,26 +108,12 @@ func (s *eventStim) newEvent() {
 	r, prof := s.r, s.prof
 	if s.opened < prof.OpenFirst {
 		s.cur[cConn], s.cur[cKind], s.cur[cECN], s.cur[cEV] = s.opened, 0, 0, 0
-		s.cur[cLast] = s.opened
+		s.conns.force(s.opened)
 		s.opened++
 		return
 	}
-	switch {
-	case r.hit(s.pSame) && s.inited:
-		s.cur[cConn] = s.cur[cLast]
-	case len(s.hot) > 0 && r.hit(s.pHot):
-		s.cur[cConn] = s.hot[r.below(uint64(len(s.hot)))]
-	default:
-		s.cur[cConn] = r.below(prof.ConnSpan)
-	}
-	s.inited = true
-	s.cur[cLast] = s.cur[cConn]
-	x := r.next() >> 11
-	k := 0
-	for k < 7 && x >= s.cum[k] {
-		k++
-	}
-	s.cur[cKind] = uint64(k)
+	s.cur[cConn] = s.conns.pick(r)
+	s.cur[cKind] = s.kinds.pick(r)
 	s.cur[cECN] = b2u(r.hit(s.pECN))
 	s.cur[cEV] = r.below(prof.EVSpan)
 }
