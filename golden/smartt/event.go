@@ -1,6 +1,10 @@
 package smartt
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/nicgen/nicgen/golden/pipe"
+)
 
 // Kind is the 3-bit s_event_kind port.
 type Kind uint8
@@ -75,18 +79,10 @@ type Result struct {
 }
 
 // CycleIn holds the block's input ports during one clock cycle.
-type CycleIn struct {
-	SValid bool  // s_event_valid
-	Event  Event // s_event_* data
-	MReady bool  // m_result_ready
-}
+type CycleIn = pipe.In[Event]
 
 // CycleOut holds the block's output ports during one clock cycle.
-type CycleOut struct {
-	SReady bool   // s_event_ready
-	MValid bool   // m_result_valid
-	Result Result // m_result_* data; zero while MValid is false
-}
+type CycleOut = pipe.Out[Result]
 
 // mask32 and mask64 give the all-ones value of a field width (0..32, 0..63).
 func mask32(w int) uint32 { return uint32(uint64(1)<<w - 1) }

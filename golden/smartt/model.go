@@ -1,9 +1,13 @@
 package smartt
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/nicgen/nicgen/golden/pipe"
+)
 
 // State is one connection's word (contract Sections 5 and 6). smartt uses
-// C..AvgWtd (145 bits), nscc C..Increase and AvgRtt..LastAdj; the fields of
+// C..AvgWtd (149 bits), nscc C..Increase and AvgRtt..LastAdj; the fields of
 // the other variant stay 0. The zero State is a never-opened word.
 type State struct {
 	C        uint32 // c: cwnd * 2^F, CwndW+F bits
@@ -327,12 +331,7 @@ const (
 )
 
 // Stepper is a transaction-level block model as the pipeline drives it.
-type Stepper interface {
-	// Step executes one accepted event against the state table.
-	Step(Event) Result
-	// Reset applies the rst input to the state outside the table.
-	Reset()
-}
+type Stepper = pipe.Stepper[Event, Result]
 
 var _ Stepper = (*Model)(nil)
 
