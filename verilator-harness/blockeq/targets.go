@@ -12,6 +12,7 @@ import (
 // CoverageReport is what a run reached, counted from the golden model.
 type CoverageReport interface {
 	Missing() []string
+	Counts() map[string]int64
 	String() string
 }
 
