@@ -70,6 +70,8 @@ def main():
     ap.add_argument("--block", required=True, help="block name (a folder of verilog-out/ and of cocotb/)")
     ap.add_argument("--vectors", help="vector file (default build/vectors/<block>.jsonl)")
     ap.add_argument("--seed", type=int, default=1, help="timing seed: valid gaps and backpressure (default 1)")
+    ap.add_argument("--events", type=int, default=0,
+                    help="replay only the first N events of the vector file (default all)")
     ap.add_argument("--testcase", help="run only these tests (comma-separated)")
     ap.add_argument("--build-dir", default=str(ROOT / "build" / "cocotb"), help="parent of the build folders")
     ap.add_argument("--rtl", default=str(ROOT / "verilog-out"), help="folder of the generated blocks (default verilog-out)")
@@ -123,7 +125,8 @@ def main():
         testcase=args.testcase,
         seed=args.seed,
         plusargs=plusargs(args.sim, args.seed),
-        extra_env={"NICGEN_VECTORS": str(vectors), "NICGEN_STATS": str(stats_file)},
+        extra_env={"NICGEN_VECTORS": str(vectors), "NICGEN_STATS": str(stats_file),
+                   "NICGEN_EVENTS": str(max(args.events, 0))},
     )
     t_test = time.perf_counter() - t0
     num_tests, num_failed = get_results(Path(results))
@@ -138,7 +141,7 @@ def main():
             events += s["events"]
             cycles += s["cycles"]
             seconds += s["seconds"]
-            print(f"   {s['label']:<62} {s['events']:>7} events {s['cycles']:>7} cycles "
+            print(f"   {s['label']:<74} {s['events']:>7} events {s['cycles']:>7} cycles "
                   f"{s['events'] / s['seconds']:>8.0f} events/s {s['cycles'] / s['seconds']:>8.0f} cycles/s")
     if seconds > 0:
         print(f"   throughput ({args.sim}, {block}): {events / seconds:.0f} events/s, {cycles / seconds:.0f} "

@@ -1,8 +1,10 @@
-"""The tests every block with the REPS stream shape runs (reps, reps_conf).
+"""The tests every block built on blocks/connpipe runs (reps, reps_conf,
+smartt, nscc): one valid/ready event stream in, one result per event out,
+2 cycles of latency, s_event_ready = !m_result_valid || m_result_ready.
 
-The per-block modules (reps/test_reps.py, reps_conf/test_reps_conf.py)
-register these as cocotb tests; everything block-specific (ports, widths,
-fields, kind names) comes from the vector file's header.
+The per-block modules (<block>/test_<block>.py) register these as cocotb
+tests; everything block-specific (ports, widths, fields, kind and case
+names) comes from the vector file's header and lines.
 """
 
 import random
@@ -17,8 +19,8 @@ def _setup(dut):
     vec = Vectors()
     vec.check_design(dut)
     rng = random.Random(cocotb.RANDOM_SEED)
-    dut._log.info("%s: %d events from %s (vector seed %d), timing seed %d", vec.block, len(vec.events), vec.path,
-                  vec.header["seed"], cocotb.RANDOM_SEED)
+    dut._log.info("%s: %d of the %d events of %s (vector seed %d), timing seed %d", vec.block, len(vec.events),
+                  vec.total, vec.path, vec.header["seed"], cocotb.RANDOM_SEED)
     return vec, rng
 
 
@@ -31,8 +33,9 @@ async def vectors_random_timing(dut):
     """Every event of the vector file, random idle cycles on s_event, random
     backpressure on m_result; every result equal to the golden model's."""
     vec, rng = _setup(dut)
+    which = "all vectors" if len(vec.events) == vec.total else f"first {len(vec.events)} of {vec.total} vectors"
     stats, _, rule = await replay(dut, vec, rng, idle_prob=0.3, ready_prob=0.7,
-                                  label="all vectors, random valid gaps and backpressure")
+                                  label=f"{which}, random valid gaps and backpressure")
     if rule.stalled == 0:
         raise StreamError("the backpressure never stalled the event stream")
     _report(dut, "vectors", stats)

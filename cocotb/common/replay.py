@@ -1,4 +1,4 @@
-"""Replay golden-model vectors against a block with the REPS stream shape.
+"""Replay golden-model vectors against a block with the connpipe stream shape.
 
 The vector file (``nicgen vectors BLOCK``) holds a header, with the block's
 ports and widths, and one event per line with the result the golden model
@@ -21,13 +21,36 @@ import cocotb
 
 from streams import CycleLoop, StreamError, StreamSink, StreamSource, read_int
 
-EVENT_FIELDS = ("conn", "kind", "ecn", "ev", "now")
-RESULT_FIELDS = ("conn", "kind", "ev", "explored", "frozen", "error")
-FLAG_FIELDS = ("explored", "frozen", "error")
+# Fields shown in hex in reports.
+HEX_FIELDS = ("ev",)
+
+
+def _stream_fields(ports, prefix, keys, what):
+    """The data fields of the <prefix>_* stream: the ports other than valid
+    and ready, in the order of the vector line's keys. Every port must have
+    a field and every field a port: the vectors were made for this design."""
+    ports_of = {p[len(prefix) + 1:] for p in ports if p.startswith(prefix + "_")} - {"valid", "ready"}
+    fields = [k for k in keys if k in ports_of]
+    extra = [k for k in keys if k not in ports_of]
+    missing = sorted(ports_of - set(fields))
+    if extra or missing:
+        raise RuntimeError(f"{what}: fields without a {prefix}_* port {extra}, {prefix}_* ports without a field {missing}")
+    return fields
+
+
+def _ints(d, fields):
+    """JSON flags are booleans; the ports carry them as 0 or 1."""
+    return {f: int(d[f]) for f in fields}
 
 
 class Vectors:
-    """A vector file: header, events and expected results."""
+    """A vector file: header, events and expected results.
+
+    Every field of an event line is named after its s_event_<field> port and
+    every field of its "expect" object after its m_result_<field> port, so
+    the fields of both streams come from the header's port list and the
+    lines; nothing here is specific to a block.
+    """
 
     def __init__(self, path=None):
         path = path or os.environ.get("NICGEN_VECTORS")
@@ -40,17 +63,20 @@ class Vectors:
         self.block = self.header["block"]
         self.ports = self.header["ports"]
         self.kinds = self.header.get("kinds", [])
-        # The fields are those the block declares: reps_conf has no
-        # s_event_now and no m_result_frozen.
-        self.event_fields = [f for f in EVENT_FIELDS if f"s_event_{f}" in self.ports]
-        self.result_fields = [f for f in RESULT_FIELDS if f"m_result_{f}" in self.ports]
-        self.events = [{f: e[f] for f in self.event_fields} for e in lines]
-        self.expected = [
-            {f: int(e["expect"][f]) if f in FLAG_FIELDS else e["expect"][f] for f in self.result_fields}
-            for e in lines
-        ]
-        if len(self.events) != self.header["events"]:
-            raise RuntimeError(f"{path}: header says {self.header['events']} events, file has {len(self.events)}")
+        self.cases = self.header.get("cases", [])  # names of m_result_case, where there is one
+        if len(lines) != self.header["events"] or not lines:
+            raise RuntimeError(f"{path}: header says {self.header['events']} events, file has {len(lines)}")
+        # $NICGEN_EVENTS (run.py --events) replays a prefix: a slow simulator
+        # runs the first events of the same file a fast one runs in full.
+        self.total = len(lines)
+        limit = int(os.environ.get("NICGEN_EVENTS") or 0)
+        if limit > 0:
+            lines = lines[:limit]
+        first = lines[0]
+        self.event_fields = _stream_fields(self.ports, "s_event", [k for k in first if k != "expect"], path)
+        self.result_fields = _stream_fields(self.ports, "m_result", list(first["expect"]), path)
+        self.events = [_ints(e, self.event_fields) for e in lines]
+        self.expected = [_ints(e["expect"], self.result_fields) for e in lines]
 
     def check_design(self, dut):
         """The DUT must be the block the vectors were made for, port for port."""
@@ -63,21 +89,24 @@ class Vectors:
             if len(handle) != width:
                 raise StreamError(f"{self.block}: port {name} is {len(handle)} bits, the vectors expect {width}")
 
-    def kind_name(self, k):
-        return self.kinds[k] if k < len(self.kinds) else f"kind({k})"
-
     def describe_event(self, i):
-        e = self.events[i]
-        parts = [f"conn={e['conn']}", f"kind={e['kind']} ({self.kind_name(e['kind'])})", f"ecn={e['ecn']}",
-                 f"ev=0x{e['ev']:x}"]
-        if "now" in e:
-            parts.append(f"now={e['now']}")
-        return " ".join(parts)
+        return " ".join(_field(f, v, kind=self.kinds) for f, v in self.events[i].items())
+
+    def describe_result(self, r):
+        """Fields in order; an unknown value as its bit string."""
+        return " ".join(_field(f, v, kind=self.kinds, case=self.cases) for f, v in r.items())
 
 
-def describe_result(r):
-    """Fields in order; ev in hex; an unknown value as its bit string."""
-    return " ".join(f"{f}=0x{v:x}" if f == "ev" and isinstance(v, int) else f"{f}={v}" for f, v in r.items())
+def _name(names, v, what):
+    return names[v] if isinstance(v, int) and v < len(names) else f"{what}({v})"
+
+
+def _field(f, v, **names):
+    """f=v, in hex for HEX_FIELDS, with the value's name for the fields the
+    header names (kind, case)."""
+    if f in names and names[f]:
+        return f"{f}={v} ({_name(names[f], v, f)})"
+    return f"{f}=0x{v:x}" if f in HEX_FIELDS and isinstance(v, int) else f"{f}={v}"
 
 
 class Scoreboard:
@@ -101,7 +130,7 @@ class Scoreboard:
         i = self.results
         vec = self.vec
         if i >= len(self.accepted):
-            raise StreamError(f"{vec.block}: cycle {cycle}: result {describe_result(beat)} with no event outstanding "
+            raise StreamError(f"{vec.block}: cycle {cycle}: result {vec.describe_result(beat)} with no event outstanding "
                               f"({i} results for {len(self.accepted)} accepted events)")
         latency = cycle - self.accepted[i]
         want = vec.expected[i]
@@ -110,15 +139,15 @@ class Scoreboard:
             lines = [
                 f"{vec.block}: first mismatch at event {i} (accepted in cycle {self.accepted[i]}, result taken in cycle {cycle})",
                 f"  event:    {vec.describe_event(i)}",
-                f"  expected: {describe_result(want)}  (golden model)",
-                f"  actual:   {describe_result(beat)}  (RTL)",
+                f"  expected: {vec.describe_result(want)}  (golden model)",
+                f"  actual:   {vec.describe_result(beat)}  (RTL)",
                 f"  differs:  {', '.join(diff)}",
                 "  earlier events on this connection:",
             ]
             conn = vec.events[i]["conn"]
             prior = [j for j in range(i) if vec.events[j]["conn"] == conn][-6:]
             for j in prior:
-                lines.append(f"    #{j}: {vec.describe_event(j)} -> {describe_result(vec.expected[j])}")
+                lines.append(f"    #{j}: {vec.describe_event(j)} -> {vec.describe_result(vec.expected[j])}")
             lines.append(f"  vectors: {vec.path}")
             raise AssertionError("\n".join(lines))
         if latency < self.min_latency or (self.exact_latency and latency != self.min_latency):

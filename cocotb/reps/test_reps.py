@@ -6,16 +6,16 @@ NICGEN_VECTORS at a file from `nicgen vectors reps`.
 
 import cocotb
 
-import repstests
+import connpipe
 
 
 @cocotb.test()
 async def vectors_random_timing(dut):
     """Golden-model vectors under random valid gaps and backpressure."""
-    await repstests.vectors_random_timing(dut)
+    await connpipe.vectors_random_timing(dut)
 
 
 @cocotb.test()
 async def handshake_and_latency(dut):
     """The ready rule, 2-cycle latency and one event per clock."""
-    await repstests.handshake_and_latency(dut)
+    await connpipe.handshake_and_latency(dut)
