@@ -53,9 +53,15 @@ done
 echo >> "$tmp"
 echo "Yosys 0.23 \`synth_xilinx -flatten\` (7-series cells); the longest path is Yosys \`ltp -noff\` over the mapped netlist." >> "$tmp"
 
-if [ -f build/cocotb-throughput.md ]; then
-  { echo; echo "## cocotb"; echo; cat build/cocotb-throughput.md; } >> "$tmp"
-fi
+{
+  echo
+  echo "## cocotb (same blocks, Python testbench)"
+  echo
+  echo "| simulator | block | events/s | simulated cycles/s |"
+  echo "|---|---|---:|---:|"
+} >> "$tmp"
+make -j2 cocotb 2>&1 | tee /dev/stderr |
+  sed -nE 's/.*throughput \(([a-z]+), ([a-z_]+)\): ([0-9]+) events\/s, ([0-9]+) simulated cycles\/s.*/| \1 | \2 | \3 | \4 |/p' | sort >> "$tmp"
 mv "$tmp" "$out"
 trap - EXIT
 echo "wrote $out"
