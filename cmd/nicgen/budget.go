@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/nicgen/nicgen/blocks"
+	"github.com/nicgen/nicgen/blocks/config"
 	"github.com/nicgen/nicgen/hdlgen"
 )
 
@@ -31,38 +32,36 @@ type paperOut struct {
 	Source       string `json:"source"`
 }
 
-func budgets(cfg blocks.Config, names []string) ([]budgetOut, error) {
-	var out []budgetOut
-	sel := blocks.All()
-	if len(names) > 0 {
-		sel = nil
-		for _, n := range names {
-			b, err := blocks.Lookup(n)
-			if err != nil {
-				return nil, usageErr("%v", err)
-			}
-			sel = append(sel, b)
-		}
+func budgets(r *config.Resolved, names []string) ([]budgetOut, error) {
+	sel, err := selectBlocks(r, names)
+	if err != nil {
+		return nil, err
 	}
+	var out []budgetOut
 	for _, b := range sel {
-		m, err := b.Build(cfg)
+		m, err := b.Build(r.Config)
 		if err != nil {
 			return nil, err
 		}
-		bud := hdlgen.StateBudget(m)
-		o := budgetOut{
-			Block: b.Name, Connections: bud.Connections,
-			PerConnBits: bud.PerConnBits(), PerConnBytes: (bud.PerConnBits() + 7) / 8,
-			GlobalBits: bud.GlobalBits(), TableBits: bud.TableBits(),
-			TableKiB: float64(bud.TableBits()) / 8 / 1024,
-			Fields:   append(bud.PerConn, bud.Global...),
-		}
-		if pf, ok := b.Paper(cfg); ok {
-			o.Paper = &paperOut{PerConnBits: pf.PerConnBits, PerConnBytes: pf.PerConnBytes, GlobalBytes: pf.GlobalBytes, Source: pf.Source}
-		}
-		out = append(out, o)
+		out = append(out, budgetOf(r.Config, b, m))
 	}
 	return out, nil
+}
+
+// budgetOf derives a block's state budget from its declaration.
+func budgetOf(cfg blocks.Config, b blocks.Block, m *hdlgen.Module) budgetOut {
+	bud := hdlgen.StateBudget(m)
+	o := budgetOut{
+		Block: b.Name, Connections: bud.Connections,
+		PerConnBits: bud.PerConnBits(), PerConnBytes: (bud.PerConnBits() + 7) / 8,
+		GlobalBits: bud.GlobalBits(), TableBits: bud.TableBits(),
+		TableKiB: float64(bud.TableBits()) / 8 / 1024,
+		Fields:   append(bud.PerConn, bud.Global...),
+	}
+	if pf, ok := b.Paper(cfg); ok {
+		o.Paper = &paperOut{PerConnBits: pf.PerConnBits, PerConnBytes: pf.PerConnBytes, GlobalBytes: pf.GlobalBytes, Source: pf.Source}
+	}
+	return o
 }
 
 func printBudgetText(w io.Writer, bs []budgetOut) {
@@ -99,6 +98,7 @@ func printBudgetMarkdown(w io.Writer, bs []budgetOut) {
 
 func newBudgetCmd() *cobra.Command {
 	var asJSON, asMarkdown bool
+	var path string
 	cmd := &cobra.Command{
 		Use:   "budget [block...]",
 		Short: "Print the per-connection and global state of blocks",
@@ -106,9 +106,13 @@ func newBudgetCmd() *cobra.Command {
 per-connection table and its global registers) and prints bits per field,
 totals, the SRAM for all connections, and the paper's figure where a seed
 gives one.`,
-		Example: "  nicgen budget\n  nicgen budget reps --json",
+		Example: "  nicgen budget\n  nicgen budget reps --json\n  nicgen budget -c docs/examples/100g-12us.hcl --markdown",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			bs, err := budgets(blocks.DefaultConfig(), args)
+			r, err := loadConfig(path)
+			if err != nil {
+				return err
+			}
+			bs, err := budgets(r, args)
 			if err != nil {
 				return err
 			}
@@ -127,6 +131,7 @@ gives one.`,
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	cmd.Flags().BoolVar(&asMarkdown, "markdown", false, "print Markdown tables")
+	addConfigFlag(cmd, &path)
 	return cmd
 }
 

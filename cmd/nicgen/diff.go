@@ -10,8 +10,6 @@ import (
 
 	"github.com/sergi/go-diff/diffmatchpatch"
 	"github.com/spf13/cobra"
-
-	"github.com/nicgen/nicgen/blocks"
 )
 
 // unifiedDiff renders a line diff of two texts with a few lines of context.
@@ -61,23 +59,32 @@ func unifiedDiff(w io.Writer, name string, want, got string) {
 }
 
 func newDiffCmd() *cobra.Command {
-	var dir, constraintsDir string
+	var dirs outDirs
+	var path string
 	cmd := &cobra.Command{
 		Use:   "diff",
-		Short: "Show how the committed Verilog differs from what the code generates",
-		Long: `diff regenerates every block in memory and compares it with the files under
-the output folder (verilog-out/ by default), printing a unified diff. It exits
-with status 1 on any drift, so CI keeps the committed Verilog honest.`,
-		Example: "  nicgen diff",
-		Args:    cobra.NoArgs,
+		Short: "Show how the committed outputs differ from what the code generates",
+		Long: `diff regenerates every block of the configuration in memory and compares it
+with the files under the output folders (verilog-out/, constraints/ and
+docs/datasheets/ by default), printing a unified diff. It exits with status 1
+on any drift, so CI keeps the committed outputs honest.`,
+		Example: "  nicgen diff\n  nicgen diff -c docs/examples/400g.hcl -o build/400g/rtl --constraints build/400g/xdc --datasheets build/400g/doc",
+		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			gens, err := generateBlocks(blocks.DefaultConfig(), nil, false)
+			r, err := loadConfig(path)
 			if err != nil {
 				return err
 			}
-			want := outputFiles(blocks.DefaultConfig(), gens, dir, constraintsDir)
+			gens, err := generateBlocks(r, nil, false)
+			if err != nil {
+				return err
+			}
+			want, err := outputFiles(r, gens, dirs)
+			if err != nil {
+				return err
+			}
 			have := map[string][]byte{}
-			for _, root := range []string{dir, constraintsDir} {
+			for _, root := range dirs.all() {
 				err = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
 					if err != nil || d.IsDir() {
 						return err
@@ -119,14 +126,15 @@ with status 1 on any drift, so CI keeps the committed Verilog honest.`,
 					drift++
 				}
 			}
+			where := strings.Join(dirs.all(), ", ")
 			if drift > 0 {
-				return &exitError{code: 1, err: fmt.Errorf("%d files under %s and %s differ from what nicgen generates; run nicgen generate and commit", drift, dir, constraintsDir)}
+				return &exitError{code: 1, err: fmt.Errorf("%d files under %s differ from what nicgen generates; run nicgen generate and commit", drift, where)}
 			}
-			fmt.Fprintf(out, "%s and %s are up to date (%d files)\n", dir, constraintsDir, len(sorted))
+			fmt.Fprintf(out, "%s are up to date (%d files)\n", where, len(sorted))
 			return nil
 		},
 	}
-	cmd.Flags().StringVarP(&dir, "out", "o", "verilog-out", "folder of committed Verilog")
-	cmd.Flags().StringVar(&constraintsDir, "constraints", "constraints", "folder of committed timing constraints")
+	addOutDirFlags(cmd, &dirs)
+	addConfigFlag(cmd, &path)
 	return cmd
 }

@@ -7,7 +7,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/nicgen/nicgen/blocks"
 	harness "github.com/nicgen/nicgen/verilator-harness"
 	"github.com/nicgen/nicgen/verilator-harness/blockeq"
 )
@@ -20,7 +19,7 @@ func isTerminal(f *os.File) bool {
 func newEquivCmd() *cobra.Command {
 	var cycles int64
 	var seed uint64
-	var waves string
+	var waves, path string
 	cmd := &cobra.Command{
 		Use:   "equiv BLOCK",
 		Short: "Prove a block equal to its golden model under Verilator, cycle by cycle",
@@ -29,13 +28,17 @@ golden model with the same random stimulus (event mix with connection locality,
 random valid and ready) and compares every output on every cycle. A mismatch
 prints the cycle, the events around it and both sides, writes a waveform of that
 window to --waves, names the seed that reproduces it, and exits with status 1.`,
-		Example: "  nicgen equiv reps --cycles 10000000 --seed 7",
-		Args:    cobra.ExactArgs(1),
+		Example: "  nicgen equiv reps --cycles 10000000 --seed 7\n  nicgen equiv nscc -c docs/examples/100g-12us.hcl",
+		Args:    oneArg("BLOCK"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if _, err := blocks.Lookup(args[0]); err != nil {
-				return usageErr("%v", err)
+			r, err := loadConfig(path)
+			if err != nil {
+				return err
 			}
-			bench, err := blockeq.NewBench(blocks.DefaultConfig(), args[0], seed)
+			if _, err := selectBlocks(r, args); err != nil {
+				return err
+			}
+			bench, err := blockeq.NewBench(r.Config, args[0], seed)
 			if err != nil {
 				return err
 			}
@@ -61,7 +64,11 @@ window to --waves, names the seed that reproduces it, and exits with status 1.`,
 				fmt.Fprintln(out)
 			}
 			if err != nil {
-				return fmt.Errorf("%w\nreproduce with: nicgen equiv %s --seed %d --cycles %d", err, args[0], seed, cycles)
+				cfgArg := ""
+				if path != "" {
+					cfgArg = " -c " + path
+				}
+				return fmt.Errorf("%w\nreproduce with: nicgen equiv %s%s --seed %d --cycles %d", err, args[0], cfgArg, seed, cycles)
 			}
 			fmt.Fprintf(out, "%s: equivalent to the golden model\n%v\ncoverage (from the golden model):\n%s", args[0], rep, bench.Coverage)
 			if miss := bench.Coverage.Missing(); len(miss) > 0 {
@@ -72,6 +79,7 @@ window to --waves, names the seed that reproduces it, and exits with status 1.`,
 	}
 	cmd.Flags().Int64Var(&cycles, "cycles", 1_000_000, "cycles to run")
 	cmd.Flags().Uint64Var(&seed, "seed", 1, "stimulus seed")
+	addConfigFlag(cmd, &path)
 	cmd.Flags().StringVar(&waves, "waves", os.TempDir(), "folder for the waveform of a mismatch window")
 	return cmd
 }

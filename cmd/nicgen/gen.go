@@ -8,19 +8,21 @@ import (
 	"strings"
 
 	"github.com/nicgen/nicgen/blocks"
+	"github.com/nicgen/nicgen/blocks/config"
 	"github.com/nicgen/nicgen/hdlgen"
 )
 
 // generated is one block's output files (relative path -> bytes).
 type generated struct {
-	block blocks.Block
-	top   string
-	files map[string][]byte // Verilog file name -> text
+	block  blocks.Block
+	design *hdlgen.Design
+	top    string
+	files  map[string][]byte // Verilog file name -> text
 }
 
-// fileList is the .f file list of a block: submodules first, top last.
-func (g generated) fileList(dir string) []byte {
-	var b strings.Builder
+// sources is the files of a block in compile order: submodules first
+// (sorted), top last.
+func (g generated) sources() []string {
 	names := make([]string, 0, len(g.files))
 	for n := range g.files {
 		if n != g.top+".v" {
@@ -28,39 +30,59 @@ func (g generated) fileList(dir string) []byte {
 		}
 	}
 	sort.Strings(names)
-	names = append(names, g.top+".v")
-	for _, n := range names {
+	return append(names, g.top+".v")
+}
+
+// fileList is the .f file list of a block: submodules first, top last.
+func (g generated) fileList(dir string) []byte {
+	var b strings.Builder
+	for _, n := range g.sources() {
 		b.WriteString(filepath.ToSlash(filepath.Join(dir, n)) + "\n")
 	}
 	return []byte(b.String())
 }
 
-// generateBlocks elaborates and emits the named blocks (all when empty).
-func generateBlocks(cfg blocks.Config, names []string, locators bool) ([]generated, error) {
-	var sel []blocks.Block
-	if len(names) == 0 {
-		sel = blocks.All()
-	} else {
-		for _, n := range names {
-			b, err := blocks.Lookup(n)
-			if err != nil {
-				return nil, usageErr("%v", err)
-			}
-			sel = append(sel, b)
-		}
+// headerCommand and headerConfig are what every generated file records of
+// how it was made: the command and the configuration, never a date. The
+// embedded default records what it always has, so its output is unchanged.
+func headerCommand(r *config.Resolved) string {
+	if r.Embedded {
+		return "nicgen generate"
+	}
+	return "nicgen generate -c " + headerSafe(r.File)
+}
+
+func headerConfig(r *config.Resolved) []string {
+	if r.Embedded {
+		return []string{r.Config.Name}
+	}
+	return []string{r.Config.Name, fmt.Sprintf("file %s, sha256 %s", headerSafe(r.File), r.SHA256[:16])}
+}
+
+// headerSafe keeps a path from ending a Verilog comment or a header line.
+func headerSafe(path string) string {
+	return strings.NewReplacer("*/", "*_/", "\n", " ", "\r", " ").Replace(filepath.ToSlash(path))
+}
+
+// generateBlocks elaborates and emits the named blocks of the configuration
+// (all of its blocks when names is empty).
+func generateBlocks(r *config.Resolved, names []string, locators bool) ([]generated, error) {
+	sel, err := selectBlocks(r, names)
+	if err != nil {
+		return nil, err
 	}
 	var out []generated
 	for _, b := range sel {
-		d, err := b.Elaborate(cfg)
+		d, err := b.Elaborate(r.Config)
 		if err != nil {
 			return nil, fmt.Errorf("block %s:\n%w", b.Name, err)
 		}
 		files := hdlgen.Emit(d, hdlgen.EmitOptions{
 			Locators: locators,
-			Command:  "nicgen generate",
-			Config:   []string{cfg.Name},
+			Command:  headerCommand(r),
+			Config:   headerConfig(r),
 		})
-		out = append(out, generated{block: b, top: d.Top.Name(), files: files})
+		out = append(out, generated{block: b, design: d, top: d.Top.Name(), files: files})
 	}
 	return out, nil
 }
@@ -88,22 +110,37 @@ func writeAtomic(path string, data []byte) error {
 	return os.Rename(tmp.Name(), path)
 }
 
+// outDirs are the folders generate writes and diff compares.
+type outDirs struct {
+	verilog     string // <block>/*.v, <block>.f, <block>.core
+	constraints string // <block>.xdc, <block>.sdc
+	datasheets  string // <block>.md
+}
+
+func (o outDirs) all() []string { return []string{o.verilog, o.constraints, o.datasheets} }
+
 // outputFiles is every file generate writes, by path: per block the
-// Verilog and a .f list under verilogDir/<block>/, and the timing
-// constraints under constraintsDir.
-func outputFiles(cfg blocks.Config, gens []generated, verilogDir, constraintsDir string) map[string][]byte {
+// Verilog, a .f list and a FuseSoC core under verilog/<block>/, the timing
+// constraints and the datasheet.
+func outputFiles(r *config.Resolved, gens []generated, dirs outDirs) (map[string][]byte, error) {
 	files := map[string][]byte{}
 	for _, g := range gens {
-		dir := filepath.Join(verilogDir, g.block.Name)
+		dir := filepath.Join(dirs.verilog, g.block.Name)
 		for n, b := range g.files {
 			files[filepath.Join(dir, n)] = b
 		}
-		files[filepath.Join(dir, g.block.Name+".f")] = g.fileList(filepath.Join(filepath.Base(verilogDir), g.block.Name))
-		for n, b := range constraintFiles(cfg, g) {
-			files[filepath.Join(constraintsDir, n)] = b
+		files[filepath.Join(dir, g.block.Name+".f")] = g.fileList(filepath.Join(filepath.Base(dirs.verilog), g.block.Name))
+		files[filepath.Join(dir, g.block.Name+".core")] = fusesocCore(g, dir, dirs.constraints)
+		for n, b := range constraintFiles(r, g) {
+			files[filepath.Join(dirs.constraints, n)] = b
 		}
+		ds, err := datasheet(r, g)
+		if err != nil {
+			return nil, err
+		}
+		files[filepath.Join(dirs.datasheets, g.block.Name+".md")] = ds
 	}
-	return files
+	return files, nil
 }
 
 // writeFiles writes every file atomically, in sorted order. Everything is
@@ -120,4 +157,14 @@ func writeFiles(files map[string][]byte) ([]string, error) {
 		}
 	}
 	return paths, nil
+}
+
+// relDir is the slash path from one folder to another, when both are
+// relative or both absolute.
+func relDir(from, to string) (string, bool) {
+	rel, err := filepath.Rel(from, to)
+	if err != nil {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
 }

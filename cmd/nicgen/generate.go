@@ -11,21 +11,32 @@ import (
 )
 
 func newGenerateCmd() *cobra.Command {
-	var outDir, constraintsDir string
+	var dirs outDirs
 	var names []string
 	var locators, check bool
+	var path string
 	cmd := &cobra.Command{
 		Use:   "generate",
-		Short: "Write the Verilog of every configured block",
+		Short: "Write the Verilog, file lists, FuseSoC cores, constraints and datasheets of every configured block",
 		Long: `generate elaborates every block of the configuration, runs the hdlgen checks and
-writes one Verilog-2005 file per module and a .f file list per block under the
-output folder. With --check it also lints every block with Verilator -Wall and
-Icarus and synthesizes it with Yosys, failing on any warning or latch.`,
-		Example: "  nicgen generate\n  nicgen generate -o build/rtl --blocks reps --check",
-		Args:    cobra.NoArgs,
+writes one Verilog-2005 file per module, a .f file list and a FuseSoC core
+(.core) per block under the output folder, XDC and SDC timing constraints for
+the configured clock, and a Markdown datasheet per block. With --check it also
+lints every block with Verilator -Wall and Icarus and synthesizes it with
+Yosys, failing on any warning or latch. Everything is generated in memory
+first: a bad configuration or a failing block writes nothing.`,
+		Example: "  nicgen generate\n  nicgen generate -o build/rtl --blocks reps --check\n  nicgen generate -c docs/examples/400g.hcl -o build/400g/rtl --constraints build/400g/xdc --datasheets build/400g/doc",
+		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			cfg := blocks.DefaultConfig()
-			gens, err := generateBlocks(cfg, names, locators)
+			r, err := loadConfig(path)
+			if err != nil {
+				return err
+			}
+			gens, err := generateBlocks(r, names, locators)
+			if err != nil {
+				return err
+			}
+			files, err := outputFiles(r, gens, dirs)
 			if err != nil {
 				return err
 			}
@@ -37,20 +48,26 @@ Icarus and synthesizes it with Yosys, failing on any warning or latch.`,
 					fmt.Fprintf(cmd.OutOrStdout(), "%-10s lint clean (verilator -Wall, iverilog), no latches (yosys)\n", g.block.Name)
 				}
 			}
-			written, err := writeFiles(outputFiles(cfg, gens, outDir, constraintsDir))
+			written, err := writeFiles(files)
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "wrote %d files under %s and %s\n", len(written), outDir, constraintsDir)
+			fmt.Fprintf(cmd.OutOrStdout(), "wrote %d files under %s, %s and %s\n", len(written), dirs.verilog, dirs.constraints, dirs.datasheets)
 			return nil
 		},
 	}
-	cmd.Flags().StringVarP(&outDir, "out", "o", "verilog-out", "output folder")
-	cmd.Flags().StringVar(&constraintsDir, "constraints", "constraints", "folder for the XDC and SDC timing constraints")
-	cmd.Flags().StringSliceVar(&names, "blocks", nil, fmt.Sprintf("blocks to generate (default all: %v)", blocks.Names()))
+	addOutDirFlags(cmd, &dirs)
+	addConfigFlag(cmd, &path)
+	cmd.Flags().StringSliceVar(&names, "blocks", nil, fmt.Sprintf("blocks to generate (default: every block of the configuration; blocks: %v)", blocks.Names()))
 	cmd.Flags().BoolVar(&locators, "locators", false, "append // @[file.go:line] source locators")
 	cmd.Flags().BoolVar(&check, "check", false, "lint and synthesize every block before writing")
 	return cmd
+}
+
+func addOutDirFlags(cmd *cobra.Command, dirs *outDirs) {
+	cmd.Flags().StringVarP(&dirs.verilog, "out", "o", "verilog-out", "folder of the Verilog, .f lists and FuseSoC cores")
+	cmd.Flags().StringVar(&dirs.constraints, "constraints", "constraints", "folder of the XDC and SDC timing constraints")
+	cmd.Flags().StringVar(&dirs.datasheets, "datasheets", "docs/datasheets", "folder of the Markdown datasheets")
 }
 
 func checkGenerated(ctx context.Context, g generated) error {

@@ -5,17 +5,21 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/nicgen/nicgen/blocks"
 	"github.com/nicgen/nicgen/cmd/nicgen/internal/eda"
 )
 
 func newLintCmd() *cobra.Command {
-	return &cobra.Command{
+	var path string
+	cmd := &cobra.Command{
 		Use:     "lint [block...]",
 		Short:   "Lint generated blocks with verilator --lint-only -Wall and iverilog",
-		Example: "  nicgen lint\n  nicgen lint reps",
+		Example: "  nicgen lint\n  nicgen lint reps\n  nicgen lint -c docs/examples/800g.hcl",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			gens, err := generateBlocks(blocks.DefaultConfig(), args, false)
+			r, err := loadConfig(path)
+			if err != nil {
+				return err
+			}
+			gens, err := generateBlocks(r, args, false)
 			if err != nil {
 				return err
 			}
@@ -28,30 +32,37 @@ func newLintCmd() *cobra.Command {
 			return nil
 		},
 	}
+	addConfigFlag(cmd, &path)
+	return cmd
 }
 
 func newSynthCmd() *cobra.Command {
-	var target string
+	var target, path string
 	cmd := &cobra.Command{
 		Use:     "synth BLOCK",
 		Short:   "Synthesize a block with Yosys and report LUT, FF, carry, DSP, BRAM and the longest path",
-		Example: "  nicgen synth reps\n  nicgen synth reps_conf --target ice40",
-		Args:    cobra.ExactArgs(1),
+		Example: "  nicgen synth reps\n  nicgen synth reps_conf --target ice40\n  nicgen synth nscc -c docs/examples/400g.hcl",
+		Args:    oneArg("BLOCK"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			gens, err := generateBlocks(blocks.DefaultConfig(), args, false)
+			r, err := loadConfig(path)
+			if err != nil {
+				return err
+			}
+			gens, err := generateBlocks(r, args, false)
 			if err != nil {
 				return err
 			}
 			g := gens[0]
-			r, err := eda.Synth(cmd.Context(), g.top, g.files, eda.Target(target))
+			rep, err := eda.Synth(cmd.Context(), g.top, g.files, eda.Target(target))
 			if err != nil {
 				return err
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "%s (%s): LUT %d, FF %d, carry %d, DSP %d, BRAM %d, latches %d, longest path %d cells\n",
-				g.block.Name, target, r.LUTs, r.FFs, r.Carry, r.DSPs, r.BRAMs, r.Latches, r.LongPath)
+				g.block.Name, target, rep.LUTs, rep.FFs, rep.Carry, rep.DSPs, rep.BRAMs, rep.Latches, rep.LongPath)
 			return nil
 		},
 	}
+	addConfigFlag(cmd, &path)
 	cmd.Flags().StringVar(&target, "target", "xilinx", fmt.Sprintf("synthesis flow: %s or %s", eda.Xilinx, eda.ICE40))
 	return cmd
 }

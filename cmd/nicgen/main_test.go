@@ -7,6 +7,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/spf13/cobra"
+
+	"github.com/nicgen/nicgen/hdlgen"
 )
 
 // runCLI runs nicgen through its cobra entry point.
@@ -34,7 +38,7 @@ func exitCode(err error) int {
 
 func TestGenerateChecksAndWritesEverything(t *testing.T) {
 	dir := t.TempDir()
-	out, err := runCLI(t, "generate", "--check", "-o", filepath.Join(dir, "rtl"), "--constraints", filepath.Join(dir, "xdc"))
+	out, err := runCLI(t, "generate", "--check", "-o", filepath.Join(dir, "rtl"), "--constraints", filepath.Join(dir, "xdc"), "--datasheets", filepath.Join(dir, "doc"))
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
@@ -43,7 +47,7 @@ func TestGenerateChecksAndWritesEverything(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	for _, f := range []string{"rtl/reps/reps.v", "rtl/reps/reps_cbuf.v", "rtl/reps/reps_freeze.v", "rtl/reps/reps.f", "rtl/reps_conf/reps_conf.v", "xdc/reps.xdc", "xdc/reps_conf.sdc"} {
+	for _, f := range []string{"rtl/reps/reps.v", "rtl/reps/reps_cbuf.v", "rtl/reps/reps_freeze.v", "rtl/reps/reps.f", "rtl/reps/reps.core", "rtl/reps_conf/reps_conf.v", "xdc/reps.xdc", "xdc/reps_conf.sdc", "doc/reps.md", "doc/nscc.md"} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			t.Errorf("not written: %s", f)
 		}
@@ -61,7 +65,7 @@ func TestGenerateChecksAndWritesEverything(t *testing.T) {
 func TestGenerateIsDeterministic(t *testing.T) {
 	a, b := t.TempDir(), t.TempDir()
 	for _, d := range []string{a, b} {
-		if out, err := runCLI(t, "generate", "-o", filepath.Join(d, "v"), "--constraints", filepath.Join(d, "c")); err != nil {
+		if out, err := runCLI(t, "generate", "-o", filepath.Join(d, "v"), "--constraints", filepath.Join(d, "c"), "--datasheets", filepath.Join(d, "d")); err != nil {
 			t.Fatalf("%v\n%s", err, out)
 		}
 	}
@@ -79,10 +83,10 @@ func TestGenerateIsDeterministic(t *testing.T) {
 	})
 }
 
-// The committed verilog-out/ and constraints/ are what the code generates.
+// The committed verilog-out/, constraints/ and docs/datasheets/ are what
+// the code generates.
 func TestCommittedOutputIsCurrent(t *testing.T) {
-	root, _ := filepath.Abs("../..")
-	out, err := runCLI(t, "diff", "-o", filepath.Join(root, "verilog-out"), "--constraints", filepath.Join(root, "constraints"))
+	out, err := runCLI(t, "diff", "-o", "../../verilog-out", "--constraints", "../../constraints", "--datasheets", "../../docs/datasheets")
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
@@ -90,14 +94,14 @@ func TestCommittedOutputIsCurrent(t *testing.T) {
 
 func TestDiffReportsDrift(t *testing.T) {
 	dir := t.TempDir()
-	v, c := filepath.Join(dir, "v"), filepath.Join(dir, "c")
-	if out, err := runCLI(t, "generate", "-o", v, "--constraints", c); err != nil {
+	v, c, d := filepath.Join(dir, "v"), filepath.Join(dir, "c"), filepath.Join(dir, "d")
+	if out, err := runCLI(t, "generate", "-o", v, "--constraints", c, "--datasheets", d); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	f := filepath.Join(v, "reps", "reps_freeze.v")
 	b, _ := os.ReadFile(f)
 	os.WriteFile(f, bytes.Replace(b, []byte("wire leave"), []byte("wire leave_renamed"), 1), 0o644)
-	out, err := runCLI(t, "diff", "-o", v, "--constraints", c)
+	out, err := runCLI(t, "diff", "-o", v, "--constraints", c, "--datasheets", d)
 	if exitCode(err) != 1 || !strings.Contains(out, "-wire leave_renamed") || !strings.Contains(out, "+wire leave") {
 		t.Errorf("drift not reported (exit %d):\n%s", exitCode(err), out)
 	}
@@ -120,7 +124,7 @@ func TestBudgetReproducesS4Table1(t *testing.T) {
 }
 
 func TestUnknownBlockIsAUsageError(t *testing.T) {
-	for _, args := range [][]string{{"budget", "repz"}, {"equiv", "repz"}, {"generate", "--blocks", "repz"}, {"synth", "repz"}} {
+	for _, args := range [][]string{{"budget", "repz"}, {"equiv", "repz"}, {"generate", "--blocks", "repz"}, {"synth", "repz"}, {"lint", "repz"}, {"doc", "repz"}, {"sim", "repz"}} {
 		out, err := runCLI(t, args...)
 		if exitCode(err) != 2 || !strings.Contains(err.Error(), `unknown block "repz"`) || !strings.Contains(err.Error(), "reps_conf") {
 			t.Errorf("%v: exit %d, err %v\n%s", args, exitCode(err), err, out)
@@ -145,5 +149,100 @@ func TestSynthReportsResources(t *testing.T) {
 	}
 	if !strings.Contains(out, "BRAM") || !strings.Contains(out, "latches 0") {
 		t.Errorf("synth output:\n%s", out)
+	}
+}
+
+// Every command has a short description and an example in its --help.
+func TestEveryCommandHasAnExample(t *testing.T) {
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		if c.Short == "" || c.Example == "" {
+			t.Errorf("%s: Short %q, Example %q", c.CommandPath(), c.Short, c.Example)
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(newRootCmd())
+	out, err := runCLI(t, "config", "show", "--help")
+	if err != nil || !strings.Contains(out, "Examples:\n  nicgen config show\n") || !strings.Contains(out, "-c, --config string") {
+		t.Errorf("config show --help: %v\n%s", err, out)
+	}
+}
+
+func TestRootHelp(t *testing.T) {
+	out, err := runCLI(t, "--help")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGolden(t, "testdata/help.golden", out)
+}
+
+func TestVersion(t *testing.T) {
+	for _, args := range [][]string{{"version"}, {"--version"}} {
+		out, err := runCLI(t, args...)
+		if err != nil || out != "nicgen "+hdlgen.Version+"\n" && out != "nicgen version "+hdlgen.Version+"\n" {
+			t.Errorf("%v: %v %q", args, err, out)
+		}
+	}
+}
+
+func TestCompletion(t *testing.T) {
+	for _, sh := range []string{"bash", "zsh", "fish", "powershell"} {
+		out, err := runCLI(t, "completion", sh)
+		if err != nil || !strings.Contains(out, "nicgen") {
+			t.Errorf("completion %s: %v\n%.200s", sh, err, out)
+		}
+	}
+	out, err := runCLI(t, "completion", "tcsh")
+	if exitCode(err) != 2 || err.Error() != `completion: unknown shell "tcsh" (bash, zsh, fish or powershell)` {
+		t.Errorf("completion tcsh: exit %d %v\n%s", exitCode(err), err, out)
+	}
+	// BLOCK arguments complete with the block names
+	out, err = runCLI(t, cobra.ShellCompNoDescRequestCmd, "equiv", "")
+	if err != nil || !strings.HasPrefix(out, "nscc\nreps\nreps_conf\nsmartt\n") {
+		t.Errorf("completing equiv: %v\n%s", err, out)
+	}
+}
+
+// Bad flags and argument counts are usage errors (exit status 2).
+func TestUsageErrors(t *testing.T) {
+	for _, args := range [][]string{{"budget", "--no-such-flag"}, {"synth"}, {"equiv", "reps", "nscc"}, {"generate", "extra"}, {"config", "show", "extra"}} {
+		out, err := runCLI(t, args...)
+		if exitCode(err) != 2 {
+			t.Errorf("%v: exit %d, %v\n%s", args, exitCode(err), err, out)
+		}
+	}
+}
+
+// generate writes a FuseSoC core beside each .f list, naming the same
+// files in the same order, and the datasheet of each block.
+func TestGenerateFuseSoCCoreAndDatasheet(t *testing.T) {
+	dir := t.TempDir()
+	v, c, d := filepath.Join(dir, "v"), filepath.Join(dir, "c"), filepath.Join(dir, "d")
+	if out, err := runCLI(t, "generate", "--blocks", "smartt", "-o", v, "--constraints", c, "--datasheets", d); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	core, _ := os.ReadFile(filepath.Join(v, "smartt", "smartt.core"))
+	list, _ := os.ReadFile(filepath.Join(v, "smartt", "smartt.f"))
+	var files []string
+	for _, l := range strings.Split(strings.TrimSpace(string(list)), "\n") {
+		files = append(files, "      - "+filepath.Base(l))
+	}
+	for _, want := range []string{"CAPI=2:\n", "name: nicgen:blocks:smartt:" + hdlgen.Version + "\n", strings.Join(files, "\n") + "\n    file_type: verilogSource\n",
+		"      - ../../c/smartt.xdc\n    file_type: xdc\n", "    toplevel: smartt\n", "        mode: lint-only\n"} {
+		if !strings.Contains(string(core), want) {
+			t.Errorf("smartt.core lacks %q:\n%s", want, core)
+		}
+	}
+	ds, _ := os.ReadFile(filepath.Join(d, "smartt.md"))
+	for _, want := range []string{"| latency | 2 cycles", "| throughput | 1 event per clock", "| `s_event_rtt` | input | 20 | RTT of an ack, ns |", "149 bits (19 bytes) per connection", "| `f` | `6` | default: docs/blocks/smartt.md Section 3; lowered when the network needs it |"} {
+		if !strings.Contains(string(ds), want) {
+			t.Errorf("smartt.md lacks %q", want)
+		}
+	}
+	doc, err := runCLI(t, "doc", "smartt")
+	if err != nil || doc != string(ds) {
+		t.Errorf("nicgen doc smartt differs from the generated datasheet: %v", err)
 	}
 }

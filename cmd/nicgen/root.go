@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/nicgen/nicgen/blocks"
 	"github.com/nicgen/nicgen/hdlgen"
 )
 
@@ -15,12 +16,25 @@ func newRootCmd() *cobra.Command {
 		Long: `nicgen generates synthesizable Verilog for NIC datapath blocks (REPS, SMaRTT, ...)
 from a Go DSL, proves it equal cycle by cycle to hand-written golden models under
 Verilator, and reports the per-connection state budget of every block.`,
-		Example:       "  nicgen generate && nicgen budget",
+		Example:       "  nicgen generate && nicgen budget\n  nicgen config show -c docs/examples/400g.hcl",
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Version:       hdlgen.Version,
 	}
-	root.AddCommand(newGenerateCmd(), newBudgetCmd(), newLintCmd(), newSynthCmd(), newEquivCmd(), newDiffCmd(), newVectorsCmd(), newScenarioCmd(), newVersionCmd())
+	root.CompletionOptions.DisableDefaultCmd = true // ours has an example and exit statuses
+	// Bad flags are usage errors (exit status 2) in every command.
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
+		return usageErr("%v", err)
+	})
+	root.AddCommand(newGenerateCmd(), newBudgetCmd(), newLintCmd(), newSynthCmd(), newEquivCmd(), newDiffCmd(),
+		newVectorsCmd(), newScenarioCmd(), newConfigCmd(), newSimCmd(), newDocCmd(), newCompletionCmd(), newVersionCmd())
+	registerBlockCompletion(root)
+	root.InitDefaultHelpCmd()
+	for _, c := range root.Commands() {
+		if c.Name() == "help" {
+			c.Example = "  nicgen help generate"
+		}
+	}
 	return root
 }
 
@@ -33,5 +47,18 @@ func newVersionCmd() *cobra.Command {
 		Run: func(cmd *cobra.Command, _ []string) {
 			fmt.Fprintln(cmd.OutOrStdout(), "nicgen "+hdlgen.Version)
 		},
+	}
+}
+
+// registerBlockCompletion completes BLOCK arguments with the block names.
+func registerBlockCompletion(root *cobra.Command) {
+	complete := func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return blocks.Names(), cobra.ShellCompDirectiveNoFileComp
+	}
+	for _, c := range root.Commands() {
+		switch c.Name() {
+		case "equiv", "synth", "sim", "doc", "vectors", "budget", "lint":
+			c.ValidArgsFunction = complete
+		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/nicgen/nicgen/golden/netsim"
 	"github.com/nicgen/nicgen/golden/smartt"
+	"github.com/nicgen/nicgen/verilator-harness/blockeq"
 )
 
 func newScenarioCmd() *cobra.Command {
@@ -24,26 +25,13 @@ plot: completion time against the ideal, fairness, queue and trims.`,
 			return cmd.Help()
 		},
 	}
-	// Bad flags are usage errors (exit status 2) here and in the
-	// subcommands, which inherit this.
-	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
-		return usageErr("%v", err)
-	})
 	cmd.AddCommand(newIncastCmd())
 	return cmd
 }
 
-// noArgs is cobra.NoArgs as a usage error.
-func noArgs(cmd *cobra.Command, args []string) error {
-	if len(args) > 0 {
-		return usageErr("%s takes no arguments, got %q", cmd.CommandPath(), args)
-	}
-	return nil
-}
-
 func newIncastCmd() *cobra.Command {
 	var senders int
-	var variant, size, svg string
+	var variant, size, svg, path string
 	var seed uint64
 	var float bool
 	cmd := &cobra.Command{
@@ -56,6 +44,9 @@ at dequeue (20%/80%) and trims packets that would overflow it; trimmed headers,
 ACKs and NACKs travel at high priority. Every sender runs its own golden model,
 fixed point or (--float) the float64 reference.
 
+With -c FILE the senders run the configuration's block (its network and
+options) instead of the papers' setting.
+
 It prints the completion time of the whole incast against the ideal (total
 bytes at link rate), Jain's fairness index of the per-sender throughputs, the
 peak queue, trims and ECN marks, and one line per sender. The same flags and
@@ -63,7 +54,8 @@ seed always print the same numbers. --svg draws every sender's window over
 time.`,
 		Example: "  nicgen scenario incast --senders 8 --variant nscc --size 8MiB\n" +
 			"  nicgen scenario incast --variant smartt --size 1MiB --svg build/incast.svg\n" +
-			"  nicgen scenario incast --size 256KiB --float",
+			"  nicgen scenario incast --size 256KiB --float\n" +
+			"  nicgen scenario incast -c docs/examples/400g.hcl --senders 16",
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			v, err := parseVariant(variant)
@@ -77,7 +69,18 @@ time.`,
 			if senders < 1 {
 				return usageErr("--senders %d: need at least one", senders)
 			}
-			p := smartt.DefaultParams(v)
+			r, err := loadConfig(path)
+			if err != nil {
+				return err
+			}
+			if _, err := selectBlocks(r, []string{v.String()}); err != nil {
+				return err
+			}
+			bp := r.Config.NSCC
+			if v == smartt.Conf {
+				bp = r.Config.Smartt
+			}
+			p := blockeq.GoldenSmarttParams(bp)
 			if senders > p.NumConn {
 				return usageErr("--senders %d: the model has %d connections", senders, p.NumConn)
 			}
@@ -116,6 +119,7 @@ time.`,
 			return nil
 		},
 	}
+	addConfigFlag(cmd, &path)
 	cmd.Flags().IntVar(&senders, "senders", 8, "incast degree N")
 	cmd.Flags().StringVar(&variant, "variant", "nscc", "congestion control: nscc (S1, UEC NSCC) or smartt (S0)")
 	cmd.Flags().StringVar(&size, "size", "8MiB", "message per sender: bytes, or a number with KiB, MiB, GiB, KB, MB, GB")

@@ -1,0 +1,561 @@
+package config
+
+import (
+	"crypto/sha256"
+	_ "embed"
+	"encoding/hex"
+	"fmt"
+	"math/big"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/nicgen/nicgen/blocks"
+)
+
+// DefaultFile is the name the embedded default configuration goes by in
+// positions and file headers.
+const DefaultFile = "default.hcl"
+
+//go:embed default.hcl
+var defaultSrc []byte
+
+// DefaultSource is the text of the embedded default configuration.
+func DefaultSource() []byte { return append([]byte(nil), defaultSrc...) }
+
+// Default resolves the embedded default configuration: the papers' setting,
+// equal to blocks.DefaultConfig() (a test checks it).
+func Default(opts ...Option) (*Resolved, error) { return Load(DefaultFile, defaultSrc, opts...) }
+
+// Option adjusts a load.
+type Option func(*loader)
+
+// WithCheck adds a last check of every block of an otherwise valid
+// configuration (the command line passes the golden models' own
+// validation, which this package cannot import). A failure is reported at
+// the block's label.
+func WithCheck(check func(block string, cfg blocks.Config) error) Option {
+	return func(l *loader) { l.check = check }
+}
+
+// LoadFile reads and resolves a configuration file. A file that cannot be
+// read is an Errors too, at line 1.
+func LoadFile(path string, opts ...Option) (*Resolved, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, Errors{{Pos: Pos{File: path, Line: 1, Col: 1}, Msg: fmt.Sprintf("cannot read the configuration: %v", unwrapPath(err))}}
+	}
+	return Load(path, src, opts...)
+}
+
+func unwrapPath(err error) error {
+	if pe, ok := err.(*os.PathError); ok {
+		return pe.Err
+	}
+	return err
+}
+
+// Load resolves a configuration from its text. filename is used in
+// positions and headers. Every problem is reported, as Errors, with its
+// file:line:column; nothing in src can make Load panic.
+func Load(filename string, src []byte, opts ...Option) (*Resolved, error) {
+	l := &loader{file: filename}
+	for _, o := range opts {
+		o(l)
+	}
+	f, diags := hclsyntax.ParseConfig(src, filename, hcl.InitialPos)
+	if diags.HasErrors() {
+		for _, d := range diags {
+			if d.Severity == hcl.DiagError {
+				l.diag(d)
+			}
+		}
+		return nil, l.errs.sorted()
+	}
+	body, ok := f.Body.(*hclsyntax.Body)
+	if !ok {
+		return nil, Errors{{Pos: Pos{File: filename, Line: 1, Col: 1}, Msg: "not an HCL native-syntax file"}}
+	}
+	r := l.resolve(body)
+	if len(l.errs) > 0 {
+		return nil, l.errs.sorted()
+	}
+	if len(l.cross) > 0 {
+		return nil, l.cross.sorted()
+	}
+	l.final(r)
+	if len(l.cross) > 0 {
+		return nil, l.cross.sorted()
+	}
+	sum := sha256.Sum256(src)
+	r.SHA256 = hex.EncodeToString(sum[:])
+	r.File = filename
+	r.Embedded = filename == DefaultFile && string(src) == string(defaultSrc)
+	return r, nil
+}
+
+// Source says where a resolved value comes from.
+type Source int
+
+const (
+	SourceSet     Source = iota // written in the file
+	SourceDefault               // not written: the block's documented default
+	SourceDerived               // not written: computed from other values
+)
+
+func (s Source) String() string {
+	switch s {
+	case SourceSet:
+		return "set"
+	case SourceDefault:
+		return "default"
+	}
+	return "derived"
+}
+
+// Setting is one resolved value and where it came from.
+type Setting struct {
+	Name   string
+	Value  string // as HCL writes it
+	Source Source
+	Pos    Pos    // for Set: where it is written
+	Why    string // for Default: the reason; for Derived: the rule and its inputs
+	// Info marks a derived quantity that is not an attribute (the BDP, the
+	// max window): shown as a comment, never read back.
+	Info bool
+}
+
+// Section is one block of the file, resolved.
+type Section struct {
+	Type     string // "", "network", "hardware" or "block"
+	Label    string // the block name for Type "block"
+	Settings []Setting
+}
+
+// Resolved is a configuration with every value decided.
+type Resolved struct {
+	Config   blocks.Config // what the blocks are built from
+	Blocks   []string      // the blocks of the build, sorted by name
+	File     string        // path as given, or DefaultFile
+	Embedded bool          // the embedded default
+	SHA256   string        // of the file's bytes
+	Sections []Section     // in the order `nicgen config show` prints them
+}
+
+// Has reports whether the build includes a block.
+func (r *Resolved) Has(block string) bool {
+	for _, b := range r.Blocks {
+		if b == block {
+			return true
+		}
+	}
+	return false
+}
+
+// Section returns the resolved section of a block, network or hardware.
+func (r *Resolved) Section(typ, label string) (Section, bool) {
+	for _, s := range r.Sections {
+		if s.Type == typ && s.Label == label {
+			return s, true
+		}
+	}
+	return Section{}, false
+}
+
+// loader holds the state of one Load.
+type loader struct {
+	file  string
+	errs  Errors // syntax, names, types and ranges
+	cross Errors // relations between values; reported only when errs is empty
+	check func(block string, cfg blocks.Config) error
+
+	blockRanges map[string]hcl.Range
+}
+
+func (l *loader) errorf(r hcl.Range, format string, a ...any) {
+	l.errs = append(l.errs, &Error{Pos: posOf(r), Msg: fmt.Sprintf(format, a...)})
+}
+
+func (l *loader) crossf(r hcl.Range, format string, a ...any) {
+	l.cross = append(l.cross, &Error{Pos: posOf(r), Msg: fmt.Sprintf(format, a...)})
+}
+
+func (l *loader) diag(d *hcl.Diagnostic) {
+	pos := Pos{File: l.file, Line: 1, Col: 1}
+	if d.Subject != nil {
+		pos = posOf(*d.Subject)
+	}
+	msg := d.Summary
+	if d.Detail != "" {
+		msg += ": " + strings.TrimSuffix(d.Detail, ".")
+	}
+	// HCL writes positions as file:line,col-col; ours are file:line:col
+	msg = hclPos.ReplaceAllString(msg, "$1:$2:$3")
+	l.errs = append(l.errs, &Error{Pos: pos, Msg: msg})
+}
+
+var hclPos = regexp.MustCompile(`(\S+):(\d+),(\d+)(-\d+)?`)
+
+// section is one block of the file being resolved.
+type section struct {
+	sec    string    // schema key: "", network, hardware or a block name
+	header hcl.Range // the block type or label, where section-wide problems are reported
+	attrs  map[string]*hclsyntax.Attribute
+	out    Section
+}
+
+func newSection(sec string, header hcl.Range, body *hclsyntax.Body, out Section) *section {
+	s := &section{sec: sec, header: header, attrs: map[string]*hclsyntax.Attribute{}, out: out}
+	if body != nil {
+		for n, a := range body.Attributes {
+			s.attrs[n] = a
+		}
+	}
+	return s
+}
+
+// where is the range to blame for a value: the attribute if written,
+// else the section header.
+func (s *section) where(name string) hcl.Range {
+	if a, ok := s.attrs[name]; ok {
+		return a.Expr.Range()
+	}
+	return s.header
+}
+
+// origin says where a value came from, for messages about other values.
+func (s *section) origin(name string) string {
+	for _, st := range s.out.Settings {
+		if st.Name == name {
+			if st.Source == SourceSet {
+				return "set at " + st.Pos.String()
+			}
+			if st.Why != "" {
+				return st.Source.String() + ": " + st.Why
+			}
+			return st.Source.String()
+		}
+	}
+	return ""
+}
+
+func (s *section) record(st Setting) { s.out.Settings = append(s.out.Settings, st) }
+
+func (s *section) info(name, value, why string) {
+	s.record(Setting{Name: name, Value: value, Source: SourceDerived, Why: why, Info: true})
+}
+
+// value evaluates a written attribute of the section, or returns false if
+// it is not written. Evaluation has no variables and no functions: a
+// configuration is data, with arithmetic allowed.
+func (l *loader) value(s *section, name string) (cty.Value, *hclsyntax.Attribute, bool) {
+	a, ok := s.attrs[name]
+	if !ok {
+		return cty.NilVal, nil, false
+	}
+	v, diags := a.Expr.Value(nil)
+	if diags.HasErrors() {
+		for _, d := range diags {
+			if d.Severity == hcl.DiagError {
+				l.diag(d)
+			}
+		}
+		return cty.NilVal, nil, false
+	}
+	if v.IsNull() {
+		l.errorf(a.Expr.Range(), "%s: want %s, got null", name, mustSpec(s.sec, name).Kind)
+		return cty.NilVal, nil, false
+	}
+	if !v.IsWhollyKnown() {
+		l.errorf(a.Expr.Range(), "%s: the value is not known", name)
+		return cty.NilVal, nil, false
+	}
+	return v, a, true
+}
+
+func mustSpec(sec, name string) attrSpec {
+	a, ok := specOf(sec, name)
+	if !ok {
+		panic(fmt.Sprintf("config: no attribute %q in section %q", name, sec)) // a bug in resolve.go, never user input
+	}
+	return a
+}
+
+func typeOf(v cty.Value) string {
+	t := v.Type()
+	switch {
+	case t == cty.String:
+		return fmt.Sprintf("the string %q", v.AsString())
+	case t == cty.Bool:
+		return "a bool"
+	case t == cty.Number:
+		return "the number " + numText(v.AsBigFloat())
+	case t.IsTupleType() || t.IsListType():
+		return "a list"
+	case t.IsObjectType() || t.IsMapType():
+		return "an object"
+	}
+	return t.FriendlyName()
+}
+
+// numText writes a number as a person would: whole numbers in full up
+// to 15 digits, others with 10 significant digits.
+func numText(f *big.Float) string {
+	if f.IsInt() && !f.IsInf() {
+		if abs := new(big.Float).Abs(f); abs.Cmp(big.NewFloat(1e15)) < 0 {
+			return f.Text('f', 0)
+		}
+	}
+	return f.Text('g', 10)
+}
+
+// whole reads a written whole-number attribute and checks its range.
+func (l *loader) whole(s *section, name string) (uint64, bool) {
+	spec := mustSpec(s.sec, name)
+	v, a, ok := l.value(s, name)
+	if !ok {
+		return 0, false
+	}
+	var n uint64
+	switch {
+	case v.Type() == cty.Number:
+		bf := v.AsBigFloat()
+		if bf.IsInf() || !bf.IsInt() {
+			l.errorf(a.Expr.Range(), "%s: want %s, got %s", name, spec.Kind, typeOf(v))
+			return 0, false
+		}
+		// compare as floats: the integer of 1e1000000000 would take a gigabyte
+		if bf.Cmp(new(big.Float).SetUint64(spec.Lo)) < 0 || bf.Cmp(new(big.Float).SetUint64(spec.Hi)) > 0 {
+			l.errorf(a.Expr.Range(), "%s = %s is out of range: must be %s", name, numText(bf), spec.mustText())
+			return 0, false
+		}
+		n, _ = bf.Uint64()
+	case v.Type() == cty.String && spec.Kind == kindSeed:
+		text := strings.TrimSpace(v.AsString())
+		u, err := strconv.ParseUint(text, 0, 64)
+		if err != nil {
+			l.errorf(a.Expr.Range(), "%s: %q is not a whole number (write 2900503867 or \"0xACE12D3B\")", name, v.AsString())
+			return 0, false
+		}
+		if u < spec.Lo || u > spec.Hi {
+			l.errorf(a.Expr.Range(), "%s = %s is out of range: must be %s", name, text, spec.mustText())
+			return 0, false
+		}
+		n = u
+	default:
+		l.errorf(a.Expr.Range(), "%s: want %s, got %s", name, spec.Kind, typeOf(v))
+		return 0, false
+	}
+	return n, true
+}
+
+// number reads a written number attribute and checks its range.
+func (l *loader) number(s *section, name string) (float64, bool) {
+	spec := mustSpec(s.sec, name)
+	v, a, ok := l.value(s, name)
+	if !ok {
+		return 0, false
+	}
+	if v.Type() != cty.Number {
+		l.errorf(a.Expr.Range(), "%s: want %s, got %s", name, spec.Kind, typeOf(v))
+		return 0, false
+	}
+	bf := v.AsBigFloat()
+	f, _ := bf.Float64()
+	if bf.IsInf() || f < spec.Min || f > spec.Max {
+		l.errorf(a.Expr.Range(), "%s = %s is out of range: must be %s", name, numText(bf), spec.mustText())
+		return 0, false
+	}
+	return f, true
+}
+
+// boolean reads a written bool attribute.
+func (l *loader) boolean(s *section, name string) (bool, bool) {
+	spec := mustSpec(s.sec, name)
+	v, a, ok := l.value(s, name)
+	if !ok {
+		return false, false
+	}
+	if v.Type() != cty.Bool {
+		l.errorf(a.Expr.Range(), "%s: want %s, got %s", name, spec.Kind, typeOf(v))
+		return false, false
+	}
+	return v.True(), true
+}
+
+// str reads a written string attribute.
+func (l *loader) str(s *section, name string) (string, bool) {
+	spec := mustSpec(s.sec, name)
+	v, a, ok := l.value(s, name)
+	if !ok {
+		return "", false
+	}
+	if v.Type() != cty.String {
+		l.errorf(a.Expr.Range(), "%s: want %s, got %s", name, spec.Kind, typeOf(v))
+		return "", false
+	}
+	return v.AsString(), true
+}
+
+func (l *loader) setting(s *section, name, value string) {
+	s.record(Setting{Name: name, Value: value, Source: SourceSet, Pos: posOf(s.attrs[name].Expr.Range())})
+}
+
+// wholeOr is a whole-number attribute: the file's value, or def (a default
+// or a derivation, as src says, for the reason why).
+func (l *loader) wholeOr(s *section, name string, def uint64, src Source, why string) uint64 {
+	if v, ok := l.whole(s, name); ok {
+		l.setting(s, name, strconv.FormatUint(v, 10))
+		return v
+	}
+	s.record(Setting{Name: name, Value: strconv.FormatUint(def, 10), Source: src, Why: why})
+	return def
+}
+
+// seedOr is wholeOr for a seed, shown in hex.
+func (l *loader) seedOr(s *section, name string, def uint64, why string) uint64 {
+	if v, ok := l.whole(s, name); ok {
+		l.setting(s, name, fmt.Sprintf("%q", fmt.Sprintf("0x%X", v)))
+		return v
+	}
+	s.record(Setting{Name: name, Value: fmt.Sprintf("%q", fmt.Sprintf("0x%X", def)), Source: SourceDefault, Why: why})
+	return def
+}
+
+func (l *loader) numberOr(s *section, name string, def float64, why string) float64 {
+	if v, ok := l.number(s, name); ok {
+		l.setting(s, name, fmtNum(v))
+		return v
+	}
+	s.record(Setting{Name: name, Value: fmtNum(def), Source: SourceDefault, Why: why})
+	return def
+}
+
+func (l *loader) boolOr(s *section, name string, def bool, why string) bool {
+	if v, ok := l.boolean(s, name); ok {
+		l.setting(s, name, strconv.FormatBool(v))
+		return v
+	}
+	s.record(Setting{Name: name, Value: strconv.FormatBool(def), Source: SourceDefault, Why: why})
+	return def
+}
+
+// required reads a required attribute; a missing one is reported at the
+// section header and fallback stands in so that resolution can go on.
+func (l *loader) requiredWhole(s *section, name string, fallback uint64) uint64 {
+	if _, ok := s.attrs[name]; !ok {
+		spec := mustSpec(s.sec, name)
+		l.errorf(s.header, "%s: missing attribute %s (%s: %s)", sectionTitle(s.sec), name, spec.rangeText(), spec.Doc)
+		return fallback
+	}
+	if v, ok := l.whole(s, name); ok {
+		l.setting(s, name, strconv.FormatUint(v, 10))
+		return v
+	}
+	return fallback
+}
+
+func (l *loader) requiredNumber(s *section, name string, fallback float64) float64 {
+	if _, ok := s.attrs[name]; !ok {
+		spec := mustSpec(s.sec, name)
+		l.errorf(s.header, "%s: missing attribute %s (%s: %s)", sectionTitle(s.sec), name, spec.rangeText(), spec.Doc)
+		return fallback
+	}
+	if v, ok := l.number(s, name); ok {
+		l.setting(s, name, fmtNum(v))
+		return v
+	}
+	return fallback
+}
+
+// unknownAttrs reports the attributes of a section that no resolver read:
+// misspelt names, names of another section, and options of the other
+// SMaRTT variant.
+func (l *loader) unknownAttrs(s *section, read map[string]bool) {
+	var left []*hclsyntax.Attribute
+	for n, a := range s.attrs {
+		if !read[n] {
+			left = append(left, a)
+		}
+	}
+	sort.Slice(left, func(i, j int) bool { return left[i].NameRange.Start.Byte < left[j].NameRange.Start.Byte })
+	schema, _ := sectionSchema(s.sec)
+	for _, a := range left {
+		if spec, ok := specOf(s.sec, a.Name); ok && spec.Only != "" && spec.Only != s.sec {
+			l.errorf(a.NameRange, "%s applies to block %q only: %s", a.Name, spec.Only, spec.OnlyWhy)
+			continue
+		}
+		valid := applicable(s.sec, schema)
+		msg := fmt.Sprintf("unknown attribute %q in %s", a.Name, sectionTitle(s.sec))
+		if near := Nearest(a.Name, valid); near != "" {
+			msg += fmt.Sprintf("; did you mean %q?", near)
+		} else if home := homeOf(a.Name); home != "" {
+			msg += fmt.Sprintf("; it belongs in %s", home)
+		} else {
+			msg += fmt.Sprintf(" (attributes: %s)", strings.Join(valid, ", "))
+		}
+		l.errorf(a.NameRange, "%s", msg)
+	}
+}
+
+// applicable lists the attribute names a section takes.
+func applicable(sec string, schema []attrSpec) []string {
+	var out []string
+	for _, a := range schema {
+		if a.Only == "" || a.Only == sec {
+			out = append(out, a.Name)
+		}
+	}
+	return out
+}
+
+// homeOf names the other section an attribute belongs to, if exactly one.
+func homeOf(name string) string {
+	var homes []string
+	for _, sec := range []string{secTop, secNetwork, secHardware, "reps", "reps_conf", "smartt"} {
+		if _, ok := specOf(sec, name); ok {
+			t := sectionTitle(sec)
+			if sec == "smartt" {
+				t = `block "smartt" or "nscc"`
+			}
+			homes = append(homes, t)
+		}
+	}
+	if len(homes) == 0 {
+		return ""
+	}
+	return strings.Join(homes, " or ")
+}
+
+// describe is the configuration's one-line description, recorded in every
+// generated file header.
+func describe(name string, n network, h hardware) string {
+	return fmt.Sprintf("%s (%s Gb/s, %s MTU, %s base RTT, %d connections, %s MHz)",
+		name, fmtNum(n.link), fmtBytes(n.mtu), fmtNs(n.rtt), h.conns, fmtNum(h.clock))
+}
+
+func fmtBytes(b uint64) string {
+	if b%1024 == 0 {
+		return fmt.Sprintf("%d KiB", b/1024)
+	}
+	return fmt.Sprintf("%d B", b)
+}
+
+func fmtNs(ns uint64) string {
+	if ns < 1000 {
+		return fmt.Sprintf("%d ns", ns)
+	}
+	return strconv.FormatFloat(float64(ns)/1000, 'f', -1, 64) + " us"
+}
+
+func baseName(path string) string {
+	b := filepath.Base(path)
+	return strings.TrimSuffix(b, filepath.Ext(b))
+}

@@ -1,0 +1,155 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/nicgen/nicgen/blocks"
+	"github.com/nicgen/nicgen/blocks/config"
+	"github.com/nicgen/nicgen/verilator-harness/blockeq"
+)
+
+const configFlagHelp = "configuration file (HCL, docs/config.md); default: the embedded default (nicgen config default)"
+
+// addConfigFlag gives a command the -c FILE flag.
+func addConfigFlag(cmd *cobra.Command, path *string) {
+	cmd.Flags().StringVarP(path, "config", "c", "", configFlagHelp)
+}
+
+// loadConfig resolves -c FILE, or the embedded default without one. Any
+// problem in the file is a usage error (exit status 2), reported with its
+// file:line:column, before anything is written.
+func loadConfig(path string) (*config.Resolved, error) {
+	var r *config.Resolved
+	var err error
+	if path == "" {
+		r, err = config.Default(config.WithCheck(goldenAccepts))
+	} else {
+		r, err = config.LoadFile(path, config.WithCheck(goldenAccepts))
+	}
+	if err != nil {
+		return nil, &exitError{code: 2, err: err}
+	}
+	return r, nil
+}
+
+// goldenAccepts is the last check of a configuration: the golden model of
+// each block must run it too, or sim and equiv could not.
+func goldenAccepts(block string, cfg blocks.Config) error {
+	var err error
+	switch block {
+	case "reps":
+		err = blockeq.GoldenRepsParams(cfg.Reps).Validate()
+	case "reps_conf":
+		err = blockeq.GoldenConfParams(cfg.RepsConf).Validate()
+	case "smartt":
+		err = blockeq.GoldenSmarttParams(cfg.Smartt).Validate()
+	case "nscc":
+		err = blockeq.GoldenSmarttParams(cfg.NSCC).Validate()
+	default:
+		return fmt.Errorf("no golden model is wired for this block")
+	}
+	if err != nil {
+		return fmt.Errorf("the golden model cannot run it: %s", strings.ReplaceAll(err.Error(), "\n", "; "))
+	}
+	return nil
+}
+
+// selectBlocks picks blocks of the configuration by name: all of them
+// when names is empty. A name outside the configuration is a usage error.
+func selectBlocks(r *config.Resolved, names []string) ([]blocks.Block, error) {
+	if len(names) == 0 {
+		names = r.Blocks
+	}
+	var sel []blocks.Block
+	for _, n := range names {
+		b, err := blocks.Lookup(n)
+		if err != nil {
+			return nil, usageErr("%v", err)
+		}
+		if !r.Has(n) {
+			return nil, usageErr("block %q is not in the configuration %s (its blocks: %s)", n, r.File, strings.Join(r.Blocks, ", "))
+		}
+		sel = append(sel, b)
+	}
+	return sel, nil
+}
+
+func newConfigCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "config",
+		Short: "Show, check or print configurations",
+		Long: `A configuration is one HCL file describing a NIC build: the network, the
+hardware, and one block "NAME" { } per generated block with its options.
+Everything not written is a documented default or derived from the network
+(the BDP, the target RTT, gamma, the max window, widths, REPS exploration).
+The reference is docs/config.md; examples are in docs/examples/.`,
+		Example: "  nicgen config show -c docs/examples/400g.hcl\n  nicgen config default > my-nic.hcl",
+		Args:    noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return cmd.Help()
+		},
+	}
+	cmd.AddCommand(newConfigShowCmd(), newConfigDefaultCmd(), newConfigCheckCmd())
+	return cmd
+}
+
+func newConfigShowCmd() *cobra.Command {
+	var path string
+	cmd := &cobra.Command{
+		Use:   "show",
+		Short: "Print the resolved configuration, marking what is set, defaulted or derived",
+		Long: `show resolves a configuration and prints every value of every block as a
+configuration file: each value marked set (with the file:line:column that
+writes it), default (and why) or derived (and from what), followed by the
+derived quantities (BDP, target RTT, gamma, max window, widths) as comments.
+The output is itself a configuration of the same build.`,
+		Example: "  nicgen config show\n  nicgen config show -c docs/examples/100g-12us.hcl",
+		Args:    noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			r, err := loadConfig(path)
+			if err != nil {
+				return err
+			}
+			fmt.Fprint(cmd.OutOrStdout(), r.Show())
+			return nil
+		},
+	}
+	addConfigFlag(cmd, &path)
+	return cmd
+}
+
+func newConfigDefaultCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:     "default",
+		Short:   "Print the embedded default configuration (the papers' setting)",
+		Example: "  nicgen config default > my-nic.hcl",
+		Args:    noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			_, err := cmd.OutOrStdout().Write(config.DefaultSource())
+			return err
+		},
+	}
+}
+
+func newConfigCheckCmd() *cobra.Command {
+	var path string
+	cmd := &cobra.Command{
+		Use:     "check",
+		Short:   "Check a configuration and name its blocks (exit status 2 on any problem)",
+		Example: "  nicgen config check -c docs/examples/800g.hcl",
+		Args:    noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			r, err := loadConfig(path)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "%s: ok: %s; blocks %s\n", r.File, r.Config.Name, strings.Join(r.Blocks, ", "))
+			return nil
+		},
+	}
+	addConfigFlag(cmd, &path)
+	return cmd
+}

@@ -1,0 +1,11 @@
+network {
+  link_gbps   = 800
+  mtu         = 4096
+  base_rtt_ns = 8600
+}
+hardware {
+  clock_mhz   = 250
+  connections = 100000
+  conn_width  = 16
+}
+block "reps" {}

@@ -1,0 +1,5 @@
+hardware {
+  clock_mhz   = 250
+  connections = 4096
+}
+block "reps" {}

@@ -1,0 +1,108 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/nicgen/nicgen/blocks"
+	goldenreps "github.com/nicgen/nicgen/golden/reps"
+	gsmartt "github.com/nicgen/nicgen/golden/smartt"
+	"github.com/nicgen/nicgen/verilator-harness/blockeq"
+)
+
+// cycleModel is a block's golden cycle-level model reduced to what timing
+// needs: drive s_event_valid and m_result_ready with one fixed event, see
+// s_event_ready and m_result_valid.
+type cycleModel func(valid, ready bool) (sReady, mValid bool)
+
+func goldenCycleModel(cfg blocks.Config, block string) (cycleModel, error) {
+	switch block {
+	case "reps", "reps_conf":
+		var s goldenreps.Stepper
+		var err error
+		if block == "reps" {
+			s, err = goldenreps.NewModel(blockeq.GoldenRepsParams(cfg.Reps))
+		} else {
+			s, err = goldenreps.NewConfModel(blockeq.GoldenConfParams(cfg.RepsConf))
+		}
+		if err != nil {
+			return nil, err
+		}
+		p := goldenreps.NewPipeline(s)
+		return func(valid, ready bool) (bool, bool) {
+			out := p.Cycle(goldenreps.CycleIn{SValid: valid, MReady: ready, Event: goldenreps.Event{Kind: goldenreps.KindOpen}})
+			return out.SReady, out.MValid
+		}, nil
+	case "smartt", "nscc":
+		params := cfg.Smartt
+		if block == "nscc" {
+			params = cfg.NSCC
+		}
+		m, err := gsmartt.NewModel(blockeq.GoldenSmarttParams(params))
+		if err != nil {
+			return nil, err
+		}
+		p := gsmartt.NewPipeline(m)
+		return func(valid, ready bool) (bool, bool) {
+			out := p.Cycle(gsmartt.CycleIn{SValid: valid, MReady: ready, Event: gsmartt.Event{Kind: gsmartt.KindOpen}})
+			return out.SReady, out.MValid
+		}, nil
+	}
+	return nil, fmt.Errorf("no golden model is wired for block %q", block)
+}
+
+// timing is a block's latency and throughput, measured on its golden
+// cycle model (which nicgen equiv proves equal to the RTL, cycle by cycle).
+type timing struct {
+	latency    int     // cycles from an accepted event to its result valid
+	perClock   float64 // results per cycle for back-to-back events to one connection
+	burst      int     // events in the throughput measurement
+	burstCycle int     // cycles from the first result to the last
+}
+
+func measureTiming(cfg blocks.Config, block string) (timing, error) {
+	const burst = 64
+	var t timing
+	m, err := goldenCycleModel(cfg, block)
+	if err != nil {
+		return t, err
+	}
+	// latency: one event accepted at cycle 0 into an empty pipeline
+	if ready, _ := m(true, true); !ready {
+		return t, fmt.Errorf("%s: the golden model does not take an event when empty", block)
+	}
+	t.latency = -1
+	for c := 1; c <= 16; c++ {
+		if _, valid := m(false, true); valid {
+			t.latency = c
+			break
+		}
+	}
+	if t.latency < 0 {
+		return t, fmt.Errorf("%s: no result within 16 cycles", block)
+	}
+	for c := 0; c < 16; c++ { // drain
+		m(false, true)
+	}
+	// throughput: a burst to connection 0, result always ready
+	sent, got, first, last := 0, 0, -1, -1
+	for c := 0; got < burst && c < 16*burst; c++ {
+		valid := sent < burst
+		ready, mValid := m(valid, true)
+		if valid && ready {
+			sent++
+		}
+		if mValid {
+			got++
+			if first < 0 {
+				first = c
+			}
+			last = c
+		}
+	}
+	if got < burst {
+		return t, fmt.Errorf("%s: %d of %d results in %d cycles", block, got, burst, 16*burst)
+	}
+	t.burst, t.burstCycle = burst, last-first+1
+	t.perClock = float64(burst) / float64(t.burstCycle)
+	return t, nil
+}
