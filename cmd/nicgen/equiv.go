@@ -1,8 +1,11 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
+	"sort"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -19,7 +22,7 @@ func isTerminal(f *os.File) bool {
 func newEquivCmd() *cobra.Command {
 	var cycles int64
 	var seed uint64
-	var waves, path string
+	var waves, path, shardArg, profile, report string
 	cmd := &cobra.Command{
 		Use:   "equiv BLOCK",
 		Short: "Prove a block equal to its golden model under Verilator, cycle by cycle",
@@ -27,8 +30,15 @@ func newEquivCmd() *cobra.Command {
 golden model with the same random stimulus (event mix with connection locality,
 random valid and ready) and compares every output on every cycle. A mismatch
 prints the cycle, the events around it and both sides, writes a waveform of that
-window to --waves, names the seed that reproduces it, and exits with status 1.`,
-		Example: "  nicgen equiv reps --cycles 10000000 --seed 7\n  nicgen equiv nscc -c docs/examples/100g-12us.hcl",
+window to --waves, names the seed that reproduces it, and exits with status 1.
+
+A long campaign splits into shards (--shard i/n): shard i runs its share of
+--cycles with its own seed derived from --seed, so a CI matrix or a set of
+Kubernetes jobs can spread it over machines; --report writes each shard's
+JSON record and "nicgen equiv merge" checks that every shard passed and
+reported once. --profile picks an adversarial stimulus instead of the mixed
+one (see "nicgen equiv profiles").`,
+		Example: "  nicgen equiv reps --cycles 10000000 --seed 7\n  nicgen equiv nscc -c docs/examples/100g-12us.hcl\n  nicgen equiv smartt --cycles 100000000 --shard 3/8 --report shard3.json\n  nicgen equiv merge shard*.json",
 		Args:    oneArg("BLOCK"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			r, err := loadConfig(path)
@@ -38,15 +48,20 @@ window to --waves, names the seed that reproduces it, and exits with status 1.`,
 			if _, err := selectBlocks(r, args); err != nil {
 				return err
 			}
-			bench, err := blockeq.NewBench(r.Config, args[0], seed)
+			shard, err := blockeq.ParseShard(shardArg)
 			if err != nil {
-				return err
+				return usageErr("--shard: %v", err)
+			}
+			runSeed, runCycles := shard.Seed(seed), shard.Cycles(cycles)
+			bench, err := blockeq.NewBenchProfile(r.Config, args[0], profile, runSeed)
+			if err != nil {
+				return usageErr("%v", err)
 			}
 			out := cmd.OutOrStdout()
 			tty := isTerminal(os.Stdout)
 			last := time.Now()
 			opts := harness.RunOptions{
-				Cycles: cycles, Label: fmt.Sprintf("%s seed %d", args[0], seed), WaveDir: waves,
+				Cycles: runCycles, Label: fmt.Sprintf("%s %s shard %s seed %d", args[0], profile, shard, runSeed), WaveDir: waves,
 				Progress: func(done, total int64) {
 					if time.Since(last) < time.Second && done < total {
 						return
@@ -63,15 +78,35 @@ window to --waves, names the seed that reproduces it, and exits with status 1.`,
 			if tty {
 				fmt.Fprintln(out)
 			}
+			rec := blockeq.RunRecord{Block: args[0], Profile: profile, Shard: shard, Seed: runSeed, Cycles: rep.Cycles,
+				CyclesPerSec: rep.CyclesPerSec, Passed: err == nil, Coverage: bench.Coverage.Counts()}
+			var miss []string
+			if err == nil && profile == "mixed" {
+				// the mixed workload must reach every behaviour of the block;
+				// adversarial ones push a corner and cannot
+				miss = bench.Coverage.Missing()
+				if len(miss) > 0 {
+					rec.Passed, rec.Error = false, fmt.Sprintf("never reached: %v", miss)
+				}
+			}
+			if err != nil {
+				rec.Error = err.Error()
+			}
+			if report != "" {
+				b, _ := json.MarshalIndent(rec, "", "  ")
+				if werr := writeAtomic(report, append(b, '\n')); werr != nil {
+					return werr
+				}
+			}
 			if err != nil {
 				cfgArg := ""
 				if path != "" {
 					cfgArg = " -c " + path
 				}
-				return fmt.Errorf("%w\nreproduce with: nicgen equiv %s%s --seed %d --cycles %d", err, args[0], cfgArg, seed, cycles)
+				return fmt.Errorf("%w\nreproduce with: nicgen equiv %s%s --profile %s --seed %d --cycles %d --shard %s", err, args[0], cfgArg, profile, seed, cycles, shard)
 			}
 			fmt.Fprintf(out, "%s: equivalent to the golden model\n%v\ncoverage (from the golden model):\n%s", args[0], rep, bench.Coverage)
-			if miss := bench.Coverage.Missing(); len(miss) > 0 {
+			if len(miss) > 0 {
 				return fmt.Errorf("the run never reached: %v (run more cycles)", miss)
 			}
 			return nil
@@ -81,5 +116,99 @@ window to --waves, names the seed that reproduces it, and exits with status 1.`,
 	cmd.Flags().Uint64Var(&seed, "seed", 1, "stimulus seed")
 	addConfigFlag(cmd, &path)
 	cmd.Flags().StringVar(&waves, "waves", os.TempDir(), "folder for the waveform of a mismatch window")
+	cmd.Flags().StringVar(&shardArg, "shard", "0/1", "run shard i of n of the campaign (its share of --cycles, its own seed)")
+	cmd.Flags().StringVar(&profile, "profile", "mixed", "stimulus profile: "+strings.Join(blockeq.ProfileNames(), ", "))
+	cmd.Flags().StringVar(&report, "report", "", "write this run's JSON record to the file (for equiv merge)")
+	cmd.AddCommand(newEquivMergeCmd(), newEquivProfilesCmd())
 	return cmd
+}
+
+func newEquivMergeCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "merge REPORT.json...",
+		Short: "Merge the JSON records of the shards of equivalence campaigns",
+		Long: `merge reads the records written by "nicgen equiv --report" and prints one line per
+block and profile: shards, cycles and coverage summed. It fails (status 1) if a
+shard failed or never reported, naming the shard and its seed.`,
+		Example: "  nicgen equiv merge results/*.json",
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usageErr("%s needs at least one report file", cmd.CommandPath())
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var recs []blockeq.RunRecord
+			for _, f := range args {
+				b, err := os.ReadFile(f)
+				if err != nil {
+					return usageErr("%v", err)
+				}
+				var r blockeq.RunRecord
+				if err := json.Unmarshal(b, &r); err != nil || r.Block == "" || r.Shard.Count < 1 {
+					return usageErr("%s: not an equiv report (%v)", f, err)
+				}
+				recs = append(recs, r)
+			}
+			camps, err := blockeq.Merge(recs)
+			if err != nil {
+				return usageErr("%v", err)
+			}
+			out := cmd.OutOrStdout()
+			bad := 0
+			for _, c := range camps {
+				status := "passed"
+				if len(c.Failed) > 0 || len(c.Missing) > 0 {
+					status, bad = "FAILED", bad+1
+				}
+				fmt.Fprintf(out, "%s %s: %d shards, %d cycles: %s\n", c.Block, c.Profile, c.Shards, c.Cycles, status)
+				for _, f := range c.Failed {
+					fmt.Fprintf(out, "  shard %s (seed %d) failed: %s\n", f.Shard, f.Seed, firstLine(f.Error))
+				}
+				for _, i := range c.Missing {
+					fmt.Fprintf(out, "  shard %d/%d never reported\n", i, c.Shards)
+				}
+				fmt.Fprint(out, indentCounts(c.Coverage))
+			}
+			if bad > 0 {
+				return &exitError{code: 1, err: fmt.Errorf("%d campaigns failed or are incomplete", bad)}
+			}
+			return nil
+		},
+	}
+}
+
+func newEquivProfilesCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:     "profiles",
+		Short:   "List the stimulus profiles of equiv",
+		Example: "  nicgen equiv profiles",
+		Args:    noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			for _, p := range blockeq.ProfileNames() {
+				fmt.Fprintf(cmd.OutOrStdout(), "%-13s %s\n", p, blockeq.ProfileDoc(p))
+			}
+			return nil
+		},
+	}
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+func indentCounts(m map[string]int64) string {
+	names := make([]string, 0, len(m))
+	for n := range m {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	for _, n := range names {
+		fmt.Fprintf(&b, "  %-36s %d\n", n, m[n])
+	}
+	return b.String()
 }

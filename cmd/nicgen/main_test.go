@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -244,5 +245,34 @@ func TestGenerateFuseSoCCoreAndDatasheet(t *testing.T) {
 	doc, err := runCLI(t, "doc", "smartt")
 	if err != nil || doc != string(ds) {
 		t.Errorf("nicgen doc smartt differs from the generated datasheet: %v", err)
+	}
+}
+
+// A sharded campaign: every shard runs its own seed and share, merge sums
+// them, and a missing shard fails the merge.
+func TestEquivShardsMerge(t *testing.T) {
+	dir := t.TempDir()
+	var reports []string
+	for i := 0; i < 3; i++ {
+		rep := filepath.Join(dir, fmt.Sprintf("shard%d.json", i))
+		out, err := runCLI(t, "equiv", "reps_conf", "--cycles", "600000", "--shard", fmt.Sprintf("%d/3", i), "--report", rep)
+		if err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		reports = append(reports, rep)
+	}
+	out, err := runCLI(t, append([]string{"equiv", "merge"}, reports...)...)
+	if err != nil || !strings.Contains(out, "reps_conf mixed: 3 shards, 600000 cycles: passed") {
+		t.Fatalf("merge: %v\n%s", err, out)
+	}
+	out, err = runCLI(t, "equiv", "merge", reports[0], reports[2])
+	if exitCode(err) != 1 || !strings.Contains(out, "shard 1/3 never reported") {
+		t.Errorf("a missing shard was not reported (exit %d):\n%s", exitCode(err), out)
+	}
+	if _, err := runCLI(t, "equiv", "reps", "--shard", "3/3"); exitCode(err) != 2 {
+		t.Errorf("--shard 3/3 accepted")
+	}
+	if _, err := runCLI(t, "equiv", "reps", "--profile", "nope"); exitCode(err) != 2 {
+		t.Errorf("an unknown profile was accepted")
 	}
 }
