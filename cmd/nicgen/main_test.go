@@ -199,9 +199,10 @@ func TestCompletion(t *testing.T) {
 	if exitCode(err) != 2 || err.Error() != `completion: unknown shell "tcsh" (bash, zsh, fish or powershell)` {
 		t.Errorf("completion tcsh: exit %d %v\n%s", exitCode(err), err, out)
 	}
-	// BLOCK arguments complete with the block names
+	// BLOCK arguments complete with the block names (after equiv's own
+	// subcommands)
 	out, err = runCLI(t, cobra.ShellCompNoDescRequestCmd, "equiv", "")
-	if err != nil || !strings.HasPrefix(out, "nscc\nreps\nreps_conf\nsmartt\n") {
+	if err != nil || !strings.HasPrefix(out, "merge\nprofiles\nnscc\nreps\nreps_conf\nsmartt\n") {
 		t.Errorf("completing equiv: %v\n%s", err, out)
 	}
 }
