@@ -103,7 +103,13 @@ func (m *Module) roots(f func(scope string, n *node, loc Loc)) {
 }
 
 // postOrder visits every node reachable from the roots once, operands first.
-func (m *Module) postOrder(f func(scope string, n *node)) {
+func (m *Module) postOrder(f func(scope string, n *node)) { m.walk(false, f) }
+
+// postOrderAll is postOrder followed by the nodes that only the properties
+// (formal.go) read, so the design's nodes keep their order and names.
+func (m *Module) postOrderAll(f func(scope string, n *node)) { m.walk(true, f) }
+
+func (m *Module) walk(props bool, f func(scope string, n *node)) {
 	seen := map[*node]bool{}
 	var visit func(scope string, n *node)
 	visit = func(scope string, n *node) {
@@ -117,4 +123,7 @@ func (m *Module) postOrder(f func(scope string, n *node)) {
 		f(scope, n)
 	}
 	m.roots(func(scope string, n *node, _ Loc) { visit(scope, n) })
+	if props {
+		m.propRoots(func(scope string, n *node, _ Loc) { visit(scope, n) })
+	}
 }

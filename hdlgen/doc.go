@@ -21,7 +21,8 @@
 //   - widths: every width or signedness error recorded while building
 //     (mismatched operands, a Mux select wider than 1 bit, a Slice out of
 //     range, a constant that does not fit), and the widths of assignments,
-//     if conditions, memory ports and instance connections.
+//     if conditions, property conditions (1 bit), memory ports and
+//     instance connections.
 //   - drivers: outputs, wires, variables and register next values with no
 //     driver or with more than one; unconnected instance inputs; memories
 //     never read or written.
@@ -36,10 +37,11 @@
 //     Verilator's -Wall would warn about them; here the error points at the
 //     Go line. Bits dropped on purpose (Keep, which Fixed rounding and
 //     wrap-around use) are read into a wire named _unused, which Verilator
-//     accepts by its name.
+//     accepts by its name. A read by a property counts (see Properties).
 //   - names: every name must be a Verilog identifier (a letter, then
 //     letters, digits and _), not a Verilog-2005 or SystemVerilog keyword,
-//     not clk or rst, and unique within its module. A value the designer
+//     not clk or rst, and unique within its module; property names are
+//     names of the module too. A value the designer
 //     named (Named) keeps its name; the other intermediate values become
 //     _<scope>_<k>, numbered within the signal, process, memory port or
 //     instance input that first uses them, so an edit in one place does not
@@ -64,4 +66,27 @@
 // verilator --lint-only -Wall with no waivers, and the same design always
 // gives the same bytes. EmitOptions.Locators appends // @[file.go:line] to
 // the lines that come from a line of a block.
+//
+// # Properties
+//
+// Assert and Assume declare invariants: 1-bit values over inputs,
+// registers, memory read data and anything built from them, that must be
+// 1 in every reachable state (an assertion) or that a checker may take as
+// 1 (an assumption, a constraint on the environment or a fact proved
+// elsewhere). TableInvariant states a property of every word of a state
+// table, by its fields: it is asserted of the word written on every write
+// and assumed of the read data (the induction over the table, sound when
+// the table starts from words that satisfy it). Implies is the usual shape
+// of a property.
+//
+// The emitter writes them at the end of the module under `ifdef FORMAL: the
+// wires only properties read, and one always @* block of labelled
+// immediate assert and assume statements, which Yosys reads with
+// read_verilog -formal. In the other branch, whatever only properties read
+// is read into a wire named _unused_formal, so the file stays clean under
+// verilator -Wall without FORMAL. Values only properties read are named
+// after the design's, so a module emits the same design text with or
+// without properties, and a module without properties emits exactly what
+// it emitted before properties existed. The proofs of nicgen's blocks are
+// in package formal (docs/formal.md).
 package hdlgen

@@ -195,6 +195,7 @@ func emitModule(m *Module, o EmitOptions) string {
 	emitProcesses(w, m)
 	emitRegisters(w, m)
 	emitMemories(w, m)
+	emitProperties(w, m)
 	w.raw("endmodule\n\n`resetall\n")
 	return w.b.String()
 }
@@ -305,19 +306,34 @@ func emitDecls(w *writer, m *Module) {
 }
 
 func emitTemps(w *writer, m *Module) {
-	first := true
-	var dropped []string
+	var nodes []*node
 	m.postOrder(func(_ string, n *node) {
-		if !n.hasWire() {
-			return
+		if n.hasWire() {
+			nodes = append(nodes, n)
 		}
-		if first {
-			w.line(0, "// datapath", Loc{})
-			first = false
-		}
+	})
+	if len(nodes) == 0 {
+		return
+	}
+	w.line(0, "// datapath", Loc{})
+	if dropped := emitWires(w, nodes); len(dropped) > 0 {
+		// Verilator's -Wall does not report signals whose name contains
+		// "unused"; reading the discarded bits here says they are dropped
+		// on purpose. No temporary or user name can be _unused.
+		w.line(0, "// bits dropped on purpose (rounding, wrap-around)", Loc{})
+		w.line(0, "wire _unused = ^{"+strings.Join(dropped, ", ")+"};", Loc{})
+	}
+	w.raw("\n")
+}
+
+// emitWires declares the wire of every node in order and returns the
+// operand bits that deliberately dropping slices leave out.
+func emitWires(w *writer, nodes []*node) []string {
+	var dropped []string
+	for _, n := range nodes {
 		if n.op == opROM {
 			emitROM(w, n)
-			return
+			continue
 		}
 		w.line(0, fmt.Sprintf("wire %s%s = %s;", rangeOf(n.width), n.name, rhs(n)), n.loc)
 		if n.op == opSlice && n.drop {
@@ -327,17 +343,8 @@ func emitTemps(w *writer, m *Module) {
 				}
 			}
 		}
-	})
-	if len(dropped) > 0 {
-		// Verilator's -Wall does not report signals whose name contains
-		// "unused"; reading the discarded bits here says they are dropped
-		// on purpose. No temporary or user name can be _unused.
-		w.line(0, "// bits dropped on purpose (rounding, wrap-around)", Loc{})
-		w.line(0, "wire _unused = ^{"+strings.Join(dropped, ", ")+"};", Loc{})
 	}
-	if !first {
-		w.raw("\n")
-	}
+	return dropped
 }
 
 // droppedBits lists the operand bits a deliberately dropping slice leaves out.

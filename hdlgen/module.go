@@ -93,7 +93,8 @@ type Module struct {
 	mems     []*Memory
 	insts    []*Instance
 	procs    []*Process
-	assigns  []*assign // continuous assignments in order
+	assigns  []*assign   // continuous assignments in order
+	props    []*property // assertions and assumptions, in order (formal.go)
 	errs     []Error
 	usesClk  bool
 	curGroup string

@@ -46,8 +46,10 @@ func (n *node) hasWire() bool { return n.op != opSig && n.op != opConst && n.op 
 // assignNames names every intermediate value. A value named by the designer
 // keeps that name; the others become _<scope>_<k>, numbered within the
 // signal or process that first uses them, so editing one piece of logic
-// does not rename the temporaries of the rest. It also reports names that
-// are not identifiers, are Verilog keywords or collide.
+// does not rename the temporaries of the rest. Values that only properties
+// read are named after the design's, within the property (_<property>_<k>),
+// so adding a property renames nothing. It also reports names (property
+// labels included) that are not identifiers, are Verilog keywords or collide.
 func assignNames(m *Module) []Error {
 	var errs []Error
 	owner := map[string]Loc{}
@@ -76,13 +78,16 @@ func assignNames(m *Module) []Error {
 	for _, in := range m.insts {
 		claim(in.Name, in.loc)
 	}
+	for _, p := range m.props {
+		claim(p.name, p.loc) // a statement label in the module's namespace
+	}
 	for _, p := range m.procs {
 		if !identRe.MatchString(p.Name) {
 			errs = append(errs, Error{Loc: p.loc, Msg: fmt.Sprintf("process name %q is not a Verilog identifier (it prefixes the names of the process's temporaries)", p.Name)})
 		}
 	}
 	counters := map[string]int{}
-	m.postOrder(func(scope string, n *node) {
+	m.postOrderAll(func(scope string, n *node) {
 		if !n.hasWire() {
 			return
 		}

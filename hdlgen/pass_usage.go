@@ -9,60 +9,11 @@ import (
 // registers, wires, variables, memory read data, instance outputs and
 // parameters. Verilator's -Wall reports them too; reporting them here, at
 // the Go line that declared them, keeps the emitted Verilog lint-clean
-// without waivers.
+// without waivers. A read by a property counts: the emitter reads what only
+// properties read into a wire named _unused_formal when FORMAL is not
+// defined.
 func checkUsage(m *Module) []Error {
-	used := map[*Signal]*big.Int{}
-	usedTemp := map[*node]*big.Int{}
-	setBits := func(u *big.Int, hi, lo int) {
-		for i := lo; i <= hi; i++ {
-			u.SetBit(u, i, 1)
-		}
-	}
-	// markNode records that bits hi..lo of n are read, looking through casts
-	var markNode func(n *node, hi, lo int)
-	markNode = func(n *node, hi, lo int) {
-		switch {
-		case n.op == opCast:
-			markNode(n.args[0], hi, lo)
-		case n.op == opSig:
-			u := used[n.sig]
-			if u == nil {
-				u = new(big.Int)
-				used[n.sig] = u
-			}
-			setBits(u, hi, lo)
-		case n.hasWire():
-			u := usedTemp[n]
-			if u == nil {
-				u = new(big.Int)
-				usedTemp[n] = u
-			}
-			setBits(u, hi, lo)
-		}
-	}
-	mark := func(s *Signal, hi, lo int) { markNode(s.Expr.n, hi, lo) }
-	var temps []*node
-	m.postOrder(func(_ string, n *node) {
-		if n.hasWire() {
-			temps = append(temps, n)
-		}
-		if n.op == opCast {
-			return // its readers mark through it
-		}
-		for _, a := range n.args {
-			if n.op == opSlice && !n.drop {
-				markNode(a, n.hi, n.lo)
-			} else {
-				markNode(a, a.width-1, 0)
-			}
-		}
-	})
-	m.roots(func(_ string, n *node, _ Loc) { markNode(n, n.width-1, 0) })
-	for _, r := range m.regs {
-		if r.resetParam != nil {
-			mark(r.resetParam, r.resetParam.width-1, 0)
-		}
-	}
+	used, usedTemp, temps := m.readBits(true)
 	var errs []Error
 	if m.HasClock() {
 		anyReset := false
@@ -127,4 +78,64 @@ func checkUsage(m *Module) []Error {
 		}
 	}
 	return errs
+}
+
+// readBits marks the bits of signals and of intermediate values (with a
+// wire) that the design reads, and with props also those the properties
+// read. temps lists the intermediate values in visiting order.
+func (m *Module) readBits(props bool) (used map[*Signal]*big.Int, usedTemp map[*node]*big.Int, temps []*node) {
+	used = map[*Signal]*big.Int{}
+	usedTemp = map[*node]*big.Int{}
+	setBits := func(u *big.Int, hi, lo int) {
+		for i := lo; i <= hi; i++ {
+			u.SetBit(u, i, 1)
+		}
+	}
+	// markNode records that bits hi..lo of n are read, looking through casts
+	var markNode func(n *node, hi, lo int)
+	markNode = func(n *node, hi, lo int) {
+		switch {
+		case n.op == opCast:
+			markNode(n.args[0], hi, lo)
+		case n.op == opSig:
+			u := used[n.sig]
+			if u == nil {
+				u = new(big.Int)
+				used[n.sig] = u
+			}
+			setBits(u, hi, lo)
+		case n.hasWire():
+			u := usedTemp[n]
+			if u == nil {
+				u = new(big.Int)
+				usedTemp[n] = u
+			}
+			setBits(u, hi, lo)
+		}
+	}
+	m.walk(props, func(_ string, n *node) {
+		if n.hasWire() {
+			temps = append(temps, n)
+		}
+		if n.op == opCast {
+			return // its readers mark through it
+		}
+		for _, a := range n.args {
+			if n.op == opSlice && !n.drop {
+				markNode(a, n.hi, n.lo)
+			} else {
+				markNode(a, a.width-1, 0)
+			}
+		}
+	})
+	m.roots(func(_ string, n *node, _ Loc) { markNode(n, n.width-1, 0) })
+	for _, r := range m.regs {
+		if r.resetParam != nil {
+			markNode(r.resetParam.Expr.n, r.resetParam.width-1, 0)
+		}
+	}
+	if props {
+		m.propRoots(func(_ string, n *node, _ Loc) { markNode(n, n.width-1, 0) })
+	}
+	return used, usedTemp, temps
 }

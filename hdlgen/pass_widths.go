@@ -3,8 +3,9 @@ package hdlgen
 import "fmt"
 
 // checkWidths reports every width or signedness error recorded by the
-// builder, the widths of assignments, conditions, memory ports and instance
-// connections, and values that belong to another module.
+// builder (properties included), the widths of assignments, conditions,
+// property conditions, memory ports and instance connections, and values
+// that belong to another module.
 func checkWidths(m *Module) []Error {
 	var errs []Error
 	bad := func(loc Loc, format string, a ...any) {
@@ -14,7 +15,7 @@ func checkWidths(m *Module) []Error {
 	for _, s := range m.sigs {
 		own[s] = true
 	}
-	m.postOrder(func(_ string, n *node) {
+	m.postOrderAll(func(_ string, n *node) {
 		if n.err != "" {
 			bad(n.loc, "%s", n.err)
 		}
@@ -67,6 +68,11 @@ func checkWidths(m *Module) []Error {
 			if mem.wrEn.width != 1 {
 				bad(mem.wrLoc, "memory %s: write enable is %d bits", mem.Name, mem.wrEn.width)
 			}
+		}
+	}
+	for _, p := range m.props {
+		if p.cond.width != 1 {
+			bad(p.loc, "%s %s: condition is %d bits, must be 1", p.keyword(), p.name, p.cond.width)
 		}
 	}
 	for _, in := range m.insts {

@@ -15,6 +15,12 @@
 //     and used instead.
 //   - conn >= NumConn or kind >= NumKinds is an error: the result has error
 //     set and every other result field 0, and nothing is written.
+//
+// With Spec.Formal.Invariants the shell declares the block's properties
+// (docs/formal.md): each word invariant is asserted of every word written,
+// assumed of the word read and asserted of the forwarding register; each
+// result invariant is asserted of every valid result beat; and the shell
+// asserts that an error result carries zeros.
 package connpipe
 
 import (
@@ -40,6 +46,56 @@ type Spec struct {
 	EventFields  []Field  // after conn and kind
 	ResultFields []Field  // after conn and kind; error comes last
 	Word         *hdlgen.Layout
+
+	// Formal asks for the shell's and the block's properties; the block's
+	// are WordInvariants and ResultInvariants (and any it declares itself
+	// with hdlgen's Assert, gated by Step.Fire). docs/formal.md.
+	Formal           Formal
+	WordInvariants   []Invariant // every word of the state table satisfies each
+	ResultInvariants []Invariant // every valid result beat satisfies each
+}
+
+// Formal selects the properties built into a block (docs/formal.md). They
+// are emitted under `ifdef FORMAL, so they change no hardware.
+type Formal struct {
+	// Invariants declares the properties.
+	Invariants bool
+	// Break names one property of which a deliberately broken variant is
+	// built instead (a mutated block or a mutated property): its proof
+	// must fail, which shows that the check can fail.
+	Break string
+}
+
+// Breaks reports whether the broken variant of property name is asked for.
+func (f Formal) Breaks(name string) bool { return f.Invariants && f.Break == name }
+
+// Check reports a Break that names no assertion of m (a typo would
+// otherwise give a proof of the unbroken block).
+func (f Formal) Check(m *hdlgen.Module) error {
+	if f.Break == "" {
+		return nil
+	}
+	if !f.Invariants {
+		return fmt.Errorf("Formal.Break = %q without Formal.Invariants", f.Break)
+	}
+	var names []string
+	for _, p := range m.Properties() {
+		if !p.Assume {
+			if p.Name == f.Break {
+				return nil
+			}
+			names = append(names, p.Name)
+		}
+	}
+	return fmt.Errorf("Formal.Break = %q: module %s has no such assertion (assertions: %v)", f.Break, m.Name(), names)
+}
+
+// Invariant is a named property of a state-table word or of a result beat,
+// over its fields by name (a result beat's are conn, kind, error and every
+// ResultField).
+type Invariant struct {
+	Name  string
+	Holds func(fields hdlgen.Record) hdlgen.Value
 }
 
 // Step is what a block's datapath sees of the event in stage 1.
@@ -146,6 +202,13 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 	out := step(Step{Cur: s.Word.Unpack(cur, "cur"), Kind: s1Kind.Expr, Event: ev, Fire: fire})
 	newWord := out.Word.Named("new_word")
 	m.Write(table, s1Addr, newWord, fire)
+	if s.Formal.Invariants {
+		res := hdlgen.Record{"conn": resConn.Expr, "kind": resKind.Expr, "error": resError.Expr}
+		for _, f := range s.ResultFields {
+			res[f.Name] = resFields[f.Name].Expr
+		}
+		shellProperties(m, s, table, fwdValid, fwdWord, resValid, res)
+	}
 
 	m.Comb("pipeline", func(p *hdlgen.Process) {
 		p.If(advance, func() {
@@ -166,6 +229,10 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 				v, ok := out.Result[f.Name]
 				if !ok {
 					v = hdlgen.Const(f.Width, 0)
+				}
+				if s.Formal.Breaks("error_result_zero") && f.Name == s.ResultFields[0].Name {
+					p.Set(resFields[f.Name], v) // broken: an error result carries data
+					continue
 				}
 				p.Set(resFields[f.Name], hdlgen.Mux(s1Error, hdlgen.Const(f.Width, 0), v))
 			}
@@ -196,3 +263,35 @@ func kindDoc(s Spec) string {
 
 // KindIs is 1 when the event's kind equals k.
 func (st Step) KindIs(k int) hdlgen.Expr { return st.Kind.EqC(uint64(k)) }
+
+// shellProperties states the block's invariants over the state table and
+// the result register, and the shell's own.
+//
+// A word invariant is asserted of every word written and assumed of the
+// word read (hdlgen TableInvariant), and asserted of the forwarding
+// register while it is valid: the datapath reads either the table's read
+// data or that register, so both satisfy it, and the proof of each write
+// may start from it. The induction over the table holds because the table
+// starts zeroed (the invariants hold of the all-zero word) and the only
+// write is the one asserted. A result invariant is asserted of the result
+// register while it holds a result; stalls hold it unchanged.
+func shellProperties(m *hdlgen.Module, s Spec, table *hdlgen.Memory, fwdValid *hdlgen.Reg, fwdWord *hdlgen.Reg,
+	resValid *hdlgen.Reg, res hdlgen.Record) {
+	fwd := hdlgen.Record{}
+	for _, f := range s.Word.Fields() {
+		fwd[f.Name] = s.Word.Get(fwdWord, f.Name)
+	}
+	for _, inv := range s.WordInvariants {
+		m.TableInvariant(table, inv.Name, inv.Holds)
+		m.Assert(inv.Name+"_fwd", fwdValid.Implies(inv.Holds(fwd)))
+	}
+	for _, inv := range s.ResultInvariants {
+		m.Assert(inv.Name, resValid.Implies(inv.Holds(res)))
+	}
+	// an error result changes nothing and says nothing: every field is 0
+	clean := hdlgen.True()
+	for _, f := range s.ResultFields {
+		clean = clean.And(res[f.Name].IsZero())
+	}
+	m.Assert("error_result_zero", resValid.And(res["error"]).Implies(clean))
+}

@@ -40,12 +40,15 @@ func Conf(p ConfParams) (*hdlgen.Module, error) {
 		},
 		Word: word,
 	}
+	if p.Formal.Invariants {
+		spec.Formal, spec.WordInvariants = p.Formal, confWordInvariants(p, exploreInit)
+	}
 	err := connpipe.Build(m, spec, func(st connpipe.Step) connpipe.Outcome {
 		isOpen, isSend, isAck := st.KindIs(KindOpen), st.KindIs(KindSend), st.KindIs(KindAck)
 		next, cached, left := st.Cur["next_entropy"], st.Cur["cached_entropy"], st.Cur["explore_left"]
 		// next_entropy++ % num_entropies, without a divider
 		var nextInc hdlgen.Expr
-		if uint64(p.NumEntropies) == uint64(1)<<uint(entW) {
+		if uint64(p.NumEntropies) == uint64(1)<<uint(entW) || p.Formal.Breaks("next_below_entropies") {
 			nextInc = next.Add(hdlgen.Const(entW, 1))
 		} else {
 			nextInc = hdlgen.Mux(next.EqC(uint64(p.NumEntropies-1)), hdlgen.Const(entW, 0), next.Add(hdlgen.Const(entW, 1)))
@@ -53,6 +56,9 @@ func Conf(p ConfParams) (*hdlgen.Module, error) {
 		nextInc = nextInc.Named("next_inc")
 		exploring := left.Any().Named("exploring")
 		explore := isSend.And(exploring).Named("explore")
+		if p.Formal.Breaks("explore_left_le_init") {
+			explore = isSend.And(exploring.Or(hdlgen.True())).Named("explore") // broken: counts below 0
+		}
 		ecnAck := isAck.And(st.Event["ecn"]).Named("ecn_ack")
 		newNext := hdlgen.Mux(explore.Or(ecnAck), nextInc, next)
 		newCached := hdlgen.Mux(isAck, hdlgen.Mux(ecnAck, next, st.Event["ev"]), cached)
@@ -68,5 +74,8 @@ func Conf(p ConfParams) (*hdlgen.Module, error) {
 			},
 		}
 	})
+	if err == nil {
+		err = p.Formal.Check(m)
+	}
 	return m, err
 }

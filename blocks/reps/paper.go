@@ -62,6 +62,9 @@ func Paper(p Params) (*hdlgen.Module, error) {
 		},
 		Word: word,
 	}
+	if p.Formal.Invariants {
+		spec.Formal, spec.WordInvariants, spec.ResultInvariants = p.Formal, wordInvariants(p), resultInvariants()
+	}
 	err := connpipe.Build(m, spec, func(st connpipe.Step) connpipe.Outcome {
 		isOpen, isSend := st.KindIs(KindOpen), st.KindIs(KindSend)
 		isAck, isTimeout := st.KindIs(KindAck), st.KindIs(KindTimeout)
@@ -83,7 +86,11 @@ func Paper(p Params) (*hdlgen.Module, error) {
 			cb.In("clear", fz.Out("exiting"))
 		}
 		cb.In("add", isAck.And(st.Event["ecn"].Not())).In("add_ev", st.Event["ev"])
-		cb.In("take", isSend.And(exploring.Not())).In("replay", frozen1)
+		replay := frozen1
+		if p.Formal.Breaks("frozen_send_not_explored") {
+			replay = hdlgen.False() // broken: a frozen send with nothing cached explores
+		}
+		cb.In("take", isSend.And(exploring.Not())).In("replay", replay)
 		hit := cb.Out("hit")
 
 		// a send explores while the counter runs, or when nothing is cached
@@ -119,6 +126,9 @@ func Paper(p Params) (*hdlgen.Module, error) {
 			},
 		}
 	})
+	if err == nil {
+		err = p.Formal.Check(m)
+	}
 	return m, err
 }
 

@@ -1,6 +1,10 @@
 package reps
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/nicgen/nicgen/blocks/connpipe"
+)
 
 // Event kinds of the REPS event stream.
 const (
@@ -33,6 +37,8 @@ type Params struct {
 	FreezeTime         uint64 // freezing duration in `now` ticks
 	LFSRSeed           uint32 // nonzero
 	ClearOnFreezeExit  bool   // htsim's resetBuffer on freeze exit (A-13)
+
+	Formal connpipe.Formal // invariants under `ifdef FORMAL (docs/formal.md); off by default
 }
 
 // DefaultParams is the configuration of docs/blocks/reps.md: 4096
@@ -83,6 +89,8 @@ type ConfParams struct {
 	NumEntropies int    // S0: 256
 	EVW          int    // width of the result EV (zero-extended entropy)
 	ExploreInit  uint64 // sends explored after open: min(BDP packets, NumEntropies)
+
+	Formal connpipe.Formal // invariants under `ifdef FORMAL (docs/formal.md); off by default
 }
 
 // DefaultConfParams is S0's setting with the default network.

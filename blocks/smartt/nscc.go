@@ -44,7 +44,7 @@ func nsccCore(m *hdlgen.Module, p Params, d Derived, st connpipe.Step, nowq, c, 
 	var coreC, incNext, recvNext, lastAdj hdlgen.Expr
 	step := ackRun.And(early.Not()).Named("core_step")
 	if p.AdjustPeriod {
-		recv1 := satAdd(cur["recv"], size).Named("recv_sum")
+		recv1 := counterAdd(p, "recv_no_wrap", cur["recv"], size).Named("recv_sum")
 		adjEnd := cur["last_adj"].Add(cst(QW, d.BrttQ))
 		adjDue := hdlgen.After(nowq, adjEnd)
 		if p.ZeroStampExpired {

@@ -8,6 +8,8 @@ package smartt
 import (
 	"fmt"
 	"math"
+
+	"github.com/nicgen/nicgen/blocks/connpipe"
 )
 
 // Variant selects the algorithm version.
@@ -80,6 +82,8 @@ type Params struct {
 	DelayQA              bool // nscc without trimming (A-10)
 	TrimsCountAsAcked    bool // A-7 literal: trims and timeouts add to acked
 	ZeroStampExpired     bool // a stored timestamp of 0 reads as long past
+
+	Formal connpipe.Formal // invariants under `ifdef FORMAL (docs/formal.md); off by default
 }
 
 // DefaultParams is the papers' setting: 800 Gb/s, 4 KiB MTU, 8.6 us.

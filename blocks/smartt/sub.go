@@ -44,6 +44,9 @@ func QuickAdapt(p Params) *hdlgen.Module {
 	}
 	roll = roll.Named("roll")
 	fire := roll.And(trigger.Or(extra)).And(end.Any()).Named("fire")
+	if p.Formal.Breaks("qa_window_ended") {
+		fire = trigger.Or(extra).And(end.Any()).Named("fire") // broken: fires inside the window
+	}
 	base := maxU(acked.Expr, cst(bw, uint64(p.Net.MTU)))
 	scaled := base.MulX(cst(17, d.QaScale)).Named("scaled")
 	shift := 16 - p.F
@@ -85,7 +88,7 @@ func FastIncrease(p Params) *hdlgen.Module {
 	incOut := m.Output("increase_out", 1, "increase after")
 
 	good := rtt.Le(cst(p.RttW, d.FiRttMax)).And(ecn.Not()).Named("uncongested")
-	cnt := satAdd(count.Expr, size.Expr).Named("count_sum")
+	cnt := counterAdd(p, "count_no_wrap", count.Expr, size.Expr).Named("count_sum")
 	cwndBytes := c.Slice(cw-1, p.F)
 	over := widen(cnt, max(bw, cwndBytes.Width())).Gt(widen(cwndBytes, max(bw, cwndBytes.Width())))
 	fire := good.And(over.Or(increase)).Named("fire")

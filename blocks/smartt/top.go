@@ -64,9 +64,15 @@ func Block(p Params) (*hdlgen.Module, error) {
 		},
 		Word: word,
 	}
+	if p.Formal.Invariants {
+		spec.Formal, spec.WordInvariants, spec.ResultInvariants = p.Formal, wordInvariants(p, d, word), resultInvariants(p, d)
+	}
 	err := connpipe.Build(m, spec, func(st connpipe.Step) connpipe.Outcome {
 		return datapath(m, p, d, word, st)
 	})
+	if err == nil {
+		err = p.Formal.Check(m)
+	}
 	return m, err
 }
 
@@ -81,12 +87,12 @@ func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st con
 	c := cur["c"]
 
 	// counters of every event (A-7, literal)
-	acked1 := satAdd(cur["acked"], size).Named("acked1")
+	acked1 := counterAdd(p, "acked_no_wrap", cur["acked"], size).Named("acked1")
 	if !p.TrimsCountAsAcked {
 		// QuickAdapt measures delivered bytes (A-7, S0:L214)
 		acked1 = hdlgen.Mux(isAck, acked1, cur["acked"]).Named("acked_in")
 	}
-	ignored1 := satAdd(cur["ignored"], size).Named("ignored1")
+	ignored1 := counterAdd(p, "ignored_no_wrap", cur["ignored"], size).Named("ignored1")
 	qaCalled := ignored1.Ge(cur["to_ignore"]).Named("qa_called")
 
 	// a trim (or, for smartt, a timeout) first takes the packet out of the window
@@ -181,7 +187,7 @@ func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st con
 		return maxU(hi, cst(w, uint64(p.Net.MTU)<<uint(p.F))).Keep(cw-1, 0) // below 2^cw after the min
 	}
 	var cAck hdlgen.Expr
-	if p.ClampOnEarlyReturn {
+	if p.ClampOnEarlyReturn && !p.Formal.Breaks("window_in_range") && !p.Formal.Breaks("window_valid") {
 		cAck = clamp(hdlgen.Mux(early, cEarly, coreC))
 	} else {
 		cAck = hdlgen.Mux(early, satTo(cEarly, cw), clamp(coreC))
@@ -215,6 +221,9 @@ func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st con
 		"increase":  incNext,
 	}
 	openFields := map[string]hdlgen.Value{"c": cst(cw, d.InitCwnd<<uint(p.F))}
+	if p.Formal.Breaks("window_open_init") {
+		openFields["c"] = cst(cw, d.MaxCwnd<<uint(p.F)) // broken: open ignores InitCwnd
+	}
 	for k, v := range extraFields {
 		fields[k] = v
 	}
@@ -226,10 +235,18 @@ func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st con
 	if p.Variant == NSCC {
 		openFields["avg_rtt"] = cst(p.RttW, uint64(p.Net.BrttNs))
 	}
+	newWord := hdlgen.Mux(isOpen, word.Pack(openFields), word.Pack(fields))
+	resC := newC
+	if p.Formal.Breaks("result_cwnd_in_range") {
+		resC = c // broken: the result reports the window before the event
+	}
+	if p.Formal.Invariants {
+		datapathProperties(m, p, d, word, st, newWord, nowq, qaFired)
+	}
 	return connpipe.Outcome{
-		Word: hdlgen.Mux(isOpen, word.Pack(openFields), word.Pack(fields)),
+		Word: newWord,
 		Result: map[string]hdlgen.Value{
-			"cwnd": hdlgen.Mux(isOpen, cst(d.CwndW, d.InitCwnd), newC.Slice(cw-1, p.F)),
+			"cwnd": hdlgen.Mux(isOpen, cst(d.CwndW, d.InitCwnd), resC.Slice(cw-1, p.F)),
 			"case": resCase,
 			"qa":   qaFired,
 			"fast": hdlgen.Mux(isOpen, hdlgen.False(), incNext),

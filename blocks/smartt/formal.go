@@ -1,0 +1,108 @@
+package smartt
+
+import (
+	"github.com/nicgen/nicgen/blocks/connpipe"
+	"github.com/nicgen/nicgen/hdlgen"
+)
+
+// Invariants of the SMaRTT blocks (docs/formal.md), built when
+// Params.Formal.Invariants is set. Each has a broken variant, selected by
+// Params.Formal.Break, whose proof must fail. The window properties hold
+// only with ClampOnEarlyReturn: without it an early return leaves
+// the window unclamped by design, and they are not declared.
+
+// windowRange is 1 when a window c (2^-F bytes) lies in [MTU, MaxCwnd].
+func windowRange(p Params, d Derived, c hdlgen.Expr) hdlgen.Expr {
+	lo := cst(c.Width(), uint64(p.Net.MTU)<<uint(p.F))
+	hi := cst(c.Width(), d.MaxCwnd<<uint(p.F))
+	return c.Ge(lo).And(c.Le(hi))
+}
+
+// wordInvariants hold of every state word. A word is either all zero
+// (the connection was never opened: the table starts zeroed) or written
+// by an event, which leaves a window in [MTU, MaxCwnd] (open: InitCwnd,
+// validated within it). An ack that QuickAdapt's bookkeeping ignores
+// leaves the window as it found it, so without this invariant over the
+// word read the window after such an ack could be anything. Broken: an
+// early return (QuickAdapt or FastIncrease) without the clamp.
+func wordInvariants(p Params, d Derived, word *hdlgen.Layout) []connpipe.Invariant {
+	if !p.ClampOnEarlyReturn {
+		return nil
+	}
+	return []connpipe.Invariant{
+		{Name: "window_valid", Holds: func(w hdlgen.Record) hdlgen.Value {
+			var all []hdlgen.Value
+			for _, f := range word.Fields() {
+				all = append(all, w[f.Name])
+			}
+			never := hdlgen.Cat(all...).IsZero() // the word is all zero
+			return never.Or(windowRange(p, d, w["c"]))
+		}},
+	}
+}
+
+// resultInvariants hold of every result beat: the window reported is in
+// [MTU, MaxCwnd] bytes, unless the event was an error. Broken: the result
+// reports the window before the event (0 for a connection never opened).
+func resultInvariants(p Params, d Derived) []connpipe.Invariant {
+	if !p.ClampOnEarlyReturn {
+		return nil
+	}
+	return []connpipe.Invariant{
+		{Name: "result_cwnd_in_range", Holds: func(r hdlgen.Record) hdlgen.Value {
+			cwnd := r["cwnd"]
+			lo := cst(d.CwndW, uint64(p.Net.MTU))
+			hi := cst(d.CwndW, d.MaxCwnd)
+			return r["error"].Or(cwnd.Ge(lo).And(cwnd.Le(hi)))
+		}},
+	}
+}
+
+// counterAdd is the saturating sum of a byte counter and a size, or, as
+// the broken variant of property name, the wrapping sum.
+func counterAdd(p Params, name string, a, b hdlgen.Expr) hdlgen.Expr {
+	if p.Formal.Breaks(name) {
+		return a.Add(b.ZExt(a.Width())) // broken: the counter wraps
+	}
+	return satAdd(a, b)
+}
+
+// datapathProperties relate the word an event writes to the word it read,
+// on every edge where an event executes (st.Fire).
+func datapathProperties(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st connpipe.Step,
+	newWord, nowq, qaFired hdlgen.Expr) {
+	cur := st.Cur
+	next := func(name string) hdlgen.Expr { return word.Get(newWord, name) }
+	isOpen := st.KindIs(KindOpen)
+	event := st.Fire.And(isOpen.Not())
+
+	// after every event but open the window is clamped: [MTU, MaxCwnd].
+	// Broken: an early return without the clamp.
+	if p.ClampOnEarlyReturn {
+		m.Assert("window_in_range", event.Implies(windowRange(p, d, next("c"))))
+	}
+	// open sets InitCwnd. Broken: open sets MaxCwnd.
+	m.Assert("window_open_init", st.Fire.And(isOpen).Implies(next("c").Eq(cst(p.cw(), d.InitCwnd<<uint(p.F)))))
+
+	// byte counters saturate: an event never leaves one below the value it
+	// read, except when a rule resets it to 0 (a new QuickAdapt window, a
+	// QuickAdapt, a congested ack, an adjustment). A wrap would leave it
+	// below and above 0. Broken: a wrapping sum.
+	counters := []string{"acked", "ignored", "count"}
+	if p.Variant == NSCC && p.AdjustPeriod {
+		counters = append(counters, "recv")
+	}
+	for _, name := range counters {
+		after := next(name)
+		m.Assert(name+"_no_wrap", event.Implies(after.IsZero().Or(after.Ge(cur[name]))))
+	}
+
+	// QuickAdapt fires at most once per window: only when a window was
+	// open (end != 0) and has ended (now at or after end), and it opens
+	// the next one, ending TrttQ after now, so a second QuickAdapt waits
+	// for that end. Broken: QuickAdapt fires inside the window.
+	end := cur["win_end"]
+	ended := end.Any().And(hdlgen.AtOrAfter(nowq, end))
+	moved := next("win_end").Eq(nowq.Add(cst(QW, d.TrttQ)))
+	m.Assert("qa_window_ended", st.Fire.And(qaFired).Implies(ended.And(moved)))
+}
