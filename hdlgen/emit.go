@@ -2,7 +2,6 @@ package hdlgen
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 )
 
@@ -327,9 +326,13 @@ func emitTemps(w *writer, m *Module) {
 }
 
 // emitWires declares the wire of every node in order and returns the
-// operand bits that deliberately dropping slices leave out.
+// operand bits that deliberately dropping slices leave out: per operand,
+// the bits no such slice keeps, as few ranges as possible (listing every
+// slice's complement would make the _unused reduction thousands of bits
+// wide, which simulators then evaluate on every change).
 func emitWires(w *writer, nodes []*node) []string {
-	var dropped []string
+	kept := map[*node][]bool{}
+	var operands []*node
 	for _, n := range nodes {
 		if n.op == opROM {
 			emitROM(w, n)
@@ -337,32 +340,43 @@ func emitWires(w *writer, nodes []*node) []string {
 		}
 		w.line(0, fmt.Sprintf("wire %s%s = %s;", rangeOf(n.width), n.name, rhs(n)), n.loc)
 		if n.op == opSlice && n.drop {
-			for _, part := range droppedBits(n) {
-				if !slices.Contains(dropped, part) {
-					dropped = append(dropped, part)
-				}
+			a := n.args[0]
+			k, seen := kept[a]
+			if !seen {
+				k = make([]bool, a.width)
+				kept[a] = k
+				operands = append(operands, a)
+			}
+			for i := n.lo; i <= n.hi; i++ {
+				k[i] = true
 			}
 		}
+	}
+	var dropped []string
+	for _, a := range operands {
+		dropped = append(dropped, unkeptRanges(ref(a), kept[a])...)
 	}
 	return dropped
 }
 
-// droppedBits lists the operand bits a deliberately dropping slice leaves out.
-func droppedBits(n *node) []string {
-	a := n.args[0]
-	name := ref(a)
-	part := func(hi, lo int) string {
-		if hi == lo {
-			return fmt.Sprintf("%s[%d]", name, lo)
-		}
-		return fmt.Sprintf("%s[%d:%d]", name, hi, lo)
-	}
+// unkeptRanges names the runs of bits of an operand that no slice keeps,
+// most significant first.
+func unkeptRanges(name string, kept []bool) []string {
 	var parts []string
-	if n.hi < a.width-1 {
-		parts = append(parts, part(a.width-1, n.hi+1))
-	}
-	if n.lo > 0 {
-		parts = append(parts, part(n.lo-1, 0))
+	for hi := len(kept) - 1; hi >= 0; hi-- {
+		if kept[hi] {
+			continue
+		}
+		lo := hi
+		for lo > 0 && !kept[lo-1] {
+			lo--
+		}
+		if hi == lo {
+			parts = append(parts, fmt.Sprintf("%s[%d]", name, lo))
+		} else {
+			parts = append(parts, fmt.Sprintf("%s[%d:%d]", name, hi, lo))
+		}
+		hi = lo
 	}
 	return parts
 }

@@ -90,9 +90,12 @@ func CircularBuffer(p Params) *hdlgen.Module {
 	headWasValid := hdlgen.Index(headIdx, vs...).Named("head_was_valid")
 	takeValid := take.And(anyValid).Named("take_valid")
 	takeReplay := take.And(anyValid.Not()).And(replay).Named("take_replay")
-	takeIdx := hdlgen.Mux(takeValid, oldest, headIdx)
+	var taken hdlgen.Value = evs[0]
+	if p.N > 1 { // with one entry there is nothing to select
+		taken = hdlgen.Index(hdlgen.Mux(takeValid, oldest, headIdx), evs...)
+	}
 	m.Assign(hit, takeValid.Or(takeReplay))
-	m.Assign(takeEV, hdlgen.Mux(takeValid.Or(takeReplay), hdlgen.Index(takeIdx, evs...), hdlgen.Const(p.EVW, 0)))
+	m.Assign(takeEV, hdlgen.Mux(takeValid.Or(takeReplay), taken, hdlgen.Const(p.EVW, 0)))
 
 	fields := map[string]hdlgen.Value{}
 	for i := 0; i < p.N; i++ {
