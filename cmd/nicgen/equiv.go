@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"sort"
 	"strings"
 	"time"
 
@@ -168,7 +167,7 @@ shard failed or never reported, naming the shard and its seed.`,
 				for _, i := range c.Missing {
 					fmt.Fprintf(out, "  shard %d/%d never reported\n", i, c.Shards)
 				}
-				fmt.Fprint(out, indentCounts(c.Coverage))
+				fmt.Fprint(out, blockeq.FormatCounts(c.Coverage))
 			}
 			if bad > 0 {
 				return &exitError{code: 1, err: fmt.Errorf("%d campaigns failed or are incomplete", bad)}
@@ -200,15 +199,3 @@ func firstLine(s string) string {
 	return s
 }
 
-func indentCounts(m map[string]int64) string {
-	names := make([]string, 0, len(m))
-	for n := range m {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	var b strings.Builder
-	for _, n := range names {
-		fmt.Fprintf(&b, "  %-36s %d\n", n, m[n])
-	}
-	return b.String()
-}

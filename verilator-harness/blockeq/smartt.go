@@ -82,7 +82,7 @@ func (c *SmarttCoverage) Missing() []string {
 	return miss
 }
 
-func (c *SmarttCoverage) String() string { return formatCounts(c.Counts()) }
+func (c *SmarttCoverage) String() string { return FormatCounts(c.Counts()) }
 
 // smarttRef drives a golden SMaRTT pipeline from port vectors.
 type smarttRef struct {

@@ -238,10 +238,10 @@ func (c *Coverage) Missing() []string {
 	return miss
 }
 
-func (c *Coverage) String() string { return formatCounts(c.Counts()) }
+func (c *Coverage) String() string { return FormatCounts(c.Counts()) }
 
-// formatCounts prints named counters, sorted by name.
-func formatCounts(counts map[string]int64) string {
+// FormatCounts prints named counters, one per line, sorted by name.
+func FormatCounts(counts map[string]int64) string {
 	names := make([]string, 0, len(counts))
 	for n := range counts {
 		names = append(names, n)
