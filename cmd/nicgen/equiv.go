@@ -198,4 +198,3 @@ func firstLine(s string) string {
 	}
 	return s
 }
-
