@@ -20,7 +20,9 @@ fi
 py=${PYTHON:-python3}
 if ! "$py" -c 'import cocotb, sys; sys.exit(0 if cocotb.__version__.startswith("1.8") else 1)' 2>/dev/null; then
   echo "setup: installing cocotb 1.8 with pip"
-  "$py" -m pip install -q 'cocotb==1.8.*' pytest
+  # a Debian system Python refuses pip installs (PEP 668) unless told to
+  "$py" -m pip install -q 'cocotb==1.8.*' pytest ||
+    "$py" -m pip install -q --break-system-packages 'cocotb==1.8.*' pytest
 fi
 
 if ! command -v go >/dev/null 2>&1; then
