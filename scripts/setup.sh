@@ -18,6 +18,13 @@ if [ ${#need_apt[@]} -gt 0 ]; then
 fi
 
 py=${PYTHON:-python3}
+if ! "$py" -m pip --version >/dev/null 2>&1; then
+  sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  echo "setup: installing pip with apt-get"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq python3-pip >/dev/null
+fi
 if ! "$py" -c 'import cocotb, sys; sys.exit(0 if cocotb.__version__.startswith("1.8") else 1)' 2>/dev/null; then
   echo "setup: installing cocotb 1.8 with pip"
   # a Debian system Python refuses pip installs (PEP 668) unless told to
