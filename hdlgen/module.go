@@ -29,7 +29,6 @@ type Signal struct {
 	loc    Loc
 	doc    string
 	group  string // port interface banner
-	drive  *node  // continuous driver (wires, outputs, continuously assigned nexts)
 	reg    *Reg   // for kindReg and kindNext
 	param  uint64 // kindParam default
 	qualBy string // output only: the 1-bit output that qualifies this one

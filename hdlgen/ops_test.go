@@ -17,10 +17,6 @@ func (v opValues) slice() []uint64 {
 	return []uint64{v.a, v.b, v.c, v.amt, v.sel, v.isel, v.n, v.t1, v.t2}
 }
 
-func opValuesOf(x []uint64) opValues {
-	return opValues{x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7], x[8]}
-}
-
 // opCase is one output of the operator module: the DSL expression and, next
 // to it, what it must mean, in plain Go integer arithmetic.
 type opCase struct {

@@ -69,8 +69,8 @@ func DefaultCacheDir() string {
 }
 
 type toolInfo struct {
-	verilator, gxx, make string
-	err                  error
+	verilator, gxx string
+	err            error
 }
 
 var (

@@ -200,14 +200,6 @@ func specOf(sec, name string) (attrSpec, bool) {
 	return attrSpec{}, false
 }
 
-func names(s []attrSpec) []string {
-	out := make([]string, len(s))
-	for i, a := range s {
-		out[i] = a.Name
-	}
-	return out
-}
-
 // sectionTitle is how messages name a section.
 func sectionTitle(sec string) string {
 	switch sec {
