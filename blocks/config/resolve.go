@@ -155,6 +155,10 @@ func (l *loader) resolve(body *hclsyntax.Body) *Resolved {
 		case "nscc":
 			cfg.NSCC, read = l.resolveSmartt(s, smartt.NSCC, n, h)
 		}
+		if read != nil {
+			l.resolveDepth(s, &cfg, name, h)
+			read["pipeline_depth"] = true
+		}
 		l.unknownAttrs(s, read)
 		r.Sections = append(r.Sections, s.out)
 		r.Blocks = append(r.Blocks, name)
@@ -511,4 +515,25 @@ func (l *loader) final(r *Resolved) {
 			}
 		}
 	}
+}
+
+// resolveDepth reads a block's pipeline_depth: by default the depth the
+// block declares for the configured clock (measured on ECP5, docs/pipeline.md).
+func (l *loader) resolveDepth(s *section, cfg *blocks.Config, name string, h hardware) {
+	var def int
+	var dst *int
+	switch name {
+	case "reps":
+		def, dst = reps.DepthFor(h.clock), &cfg.Reps.Depth
+	case "reps_conf":
+		def, dst = reps.ConfDepthFor(h.clock), &cfg.RepsConf.Depth
+	case "smartt":
+		def, dst = smartt.DepthFor(smartt.Conf, h.clock), &cfg.Smartt.Depth
+	case "nscc":
+		def, dst = smartt.DepthFor(smartt.NSCC, h.clock), &cfg.NSCC.Depth
+	default:
+		return
+	}
+	*dst = int(l.wholeOr(s, "pipeline_depth", uint64(def), SourceDerived,
+		fmt.Sprintf("the block's depth for hardware.clock_mhz = %g (docs/pipeline.md)", h.clock)))
 }

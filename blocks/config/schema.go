@@ -134,12 +134,14 @@ var repsSchema = []attrSpec{
 	{Name: "freeze_time", Kind: kindWhole, Lo: 0, Hi: 1<<62 - 1, Unit: "ticks", Doc: "freezing-mode duration in s_event_now ticks; below 2^(time_width-1)"},
 	{Name: "lfsr_seed", Kind: kindSeed, Lo: 1, Hi: 1<<32 - 1, Doc: "seed of the random-EV LFSR; nonzero"},
 	{Name: "clear_on_freeze_exit", Kind: kindBool, Doc: "clear the buffer when leaving freezing mode, as htsim's resetBuffer (A-13)"},
+	{Name: "pipeline_depth", Kind: kindWhole, Lo: 1, Hi: 16, Doc: "datapath stages of the pipelined shell: events of one connection are this many cycles apart; by default what the block needs for hardware.clock_mhz (docs/pipeline.md)"},
 }
 
 var repsConfSchema = []attrSpec{
 	{Name: "num_entropies", Kind: kindWhole, Lo: 2, Hi: 65536, Doc: "entropies explored, num_entropies (S0:L292)"},
 	{Name: "ev_width", Kind: kindWhole, Lo: 1, Hi: 32, Unit: "bits", Doc: "width of the result EV; must hold num_entropies - 1"},
 	{Name: "explore_init", Kind: kindWhole, Lo: 0, Hi: 65536, Unit: "packets", Doc: "sends explored after open: min(BDP in packets, num_entropies) (A-12)"},
+	{Name: "pipeline_depth", Kind: kindWhole, Lo: 1, Hi: 16, Doc: "datapath stages of the pipelined shell: events of one connection are this many cycles apart; by default what the block needs for hardware.clock_mhz (docs/pipeline.md)"},
 }
 
 var smarttSchema = []attrSpec{
@@ -164,6 +166,7 @@ var smarttSchema = []attrSpec{
 		Only: "nscc", OnlyWhy: "S0 has no delay-based QuickAdapt trigger (A-10)"},
 	{Name: "trims_count_as_acked", Kind: kindBool, Doc: "trims and timeouts add to acked, as the pseudocode literally does (A-7)"},
 	{Name: "zero_stamp_expired", Kind: kindBool, Doc: "a stored timestamp of 0 reads as long past"},
+	{Name: "pipeline_depth", Kind: kindWhole, Lo: 1, Hi: 16, Doc: "datapath stages of the pipelined shell: events of one connection are this many cycles apart; by default what the block needs for hardware.clock_mhz (docs/pipeline.md)"},
 }
 
 // sectionSchema is the schema of a section: "" (top level), network,

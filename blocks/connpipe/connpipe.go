@@ -46,6 +46,10 @@ type Spec struct {
 	EventFields  []Field  // after conn and kind
 	ResultFields []Field  // after conn and kind; error comes last
 	Word         *hdlgen.Layout
+	// Depth is the number of datapath stages (1..MaxDepth): events of one
+	// connection are Depth cycles apart, events of different connections
+	// one cycle apart.
+	Depth int
 
 	// Formal asks for the shell's and the block's properties; the block's
 	// are WordInvariants and ResultInvariants (and any it declares itself
@@ -98,31 +102,69 @@ type Invariant struct {
 	Holds func(fields hdlgen.Record) hdlgen.Value
 }
 
-// Step is what a block's datapath sees of the event in stage 1.
+// Step is what a block's datapath sees of the event in the datapath's
+// first stage (stage 3; event-only values may be computed earlier, see
+// Pipe).
 type Step struct {
-	Cur   hdlgen.Record          // the connection's current word, forwarded
-	Kind  hdlgen.Expr            // event kind
-	Event map[string]hdlgen.Expr // event fields by name
-	// Fire is 1 on the edge where a valid, non-error event executes: gate
-	// any global state update (an LFSR, a counter) with it.
+	Cur   hdlgen.Record          // the connection's current word, forwarded (stage 3)
+	Kind  hdlgen.Expr            // event kind (stage 1)
+	Event map[string]hdlgen.Expr // event fields by name (stage 1)
+	// Fire is 1 in the cycle where a valid, non-error event is in the first
+	// datapath stage: gate any global state update (an LFSR, a counter)
+	// with it, and read that state in the same stage.
 	Fire hdlgen.Expr
+	// Pipe places the datapath over the stages: Pipe.Cut(name, v) ends
+	// v's stage. The event fields and kind are of stage 1 (while the word
+	// is read), the word of stage 3; each operation is of the latest stage
+	// of its operands, and earlier operands are carried to it. An
+	// event-only value (a reciprocal of the RTT) is thus computed while the
+	// word is read, and costs no same-connection occupancy.
+	Pipe *hdlgen.Pipeline
+	// Depth is the number of datapath stages, 3..Depth+2: the outcome may
+	// be of any stage up to the last; the shell carries it to the last.
+	Depth int
 }
 
-// Outcome is what the datapath computes for the event in stage 1.
+// Outcome is what the datapath computes for the event.
 type Outcome struct {
 	Word   hdlgen.Expr             // the connection's new word
 	Result map[string]hdlgen.Value // every ResultField
 }
 
-// Build adds the ports, pipeline, state table and forwarding to m and calls
-// step for the datapath. Port names follow s_event_* / m_result_*.
+// FirstStage is the stage of the datapath's first cycle (the current word).
+const FirstStage = 3
+
+// Build adds the ports, the pipelined shell, the state table and the
+// hazard unit to m and calls step for the datapath. Port names follow
+// s_event_* / m_result_*. The cycle contract is docs/pipeline.md; the
+// golden model of it is golden/pipe.
+//
+//   - An input buffer of two events; s_event_ready is a register.
+//   - The event at the buffer's head issues when no event of its
+//     connection is in stages 1..Depth-1 and fewer than Depth+4 events are
+//     in flight or waiting in the result buffer (credits, so that no stage
+//     ever stalls and m_result_ready drives no stage enable).
+//   - Stage 1 reads the word (block RAM), stage 2 registers the RAM output,
+//     stages 3..Depth+2 run the datapath, whose last stage writes the word.
+//     A word written while an event is in stages 1-2 is caught by that
+//     event (registered snooping), so the datapath always starts from the
+//     latest word, and same-connection events are Depth cycles apart.
+//   - conn >= NumConn or kind >= NumKinds is an error: the result has error
+//     set and every other result field 0, and nothing is written.
 func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 	if s.NumConn < 2 || (s.ConnW < 63 && uint64(s.NumConn) > uint64(1)<<uint(s.ConnW)) {
 		return fmt.Errorf("connpipe: %d connections do not fit a %d-bit connection id", s.NumConn, s.ConnW)
 	}
+	if s.Depth < 1 || s.Depth > MaxDepth {
+		return fmt.Errorf("connpipe: pipeline depth %d out of range 1..%d", s.Depth, MaxDepth)
+	}
+	L := s.Depth
+	W := L + 2 // the last stage, which writes the word
+	credits := L + 4
+	m.Note("pipeline: %d datapath stages (stages 3..%d), latency %d cycles, same connection every %d cycles", L, W, L+4, L)
 	m.Group("Event stream (sink): one event per accepted beat")
 	inValid := m.Input("s_event_valid", 1, "event valid")
-	inReady := m.Output("s_event_ready", 1, "event ready: the block can take an event this cycle")
+	inReady := m.Output("s_event_ready", 1, "event ready (a register): the block can take an event this cycle")
 	inConn := m.Input("s_event_conn", s.ConnW, fmt.Sprintf("connection id; %d and above is an error", s.NumConn))
 	inKind := m.Input("s_event_kind", s.KindW, kindDoc(s))
 	inFields := map[string]*hdlgen.Signal{}
@@ -146,97 +188,95 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 	}
 	m.Qualify(outValid, append(qualified, outError)...)
 
-	// stage 1: the accepted event while its word is read
-	s1Valid := m.Reg("s1_valid", 1, "stage 1 holds an event", hdlgen.ResetTo(0))
-	s1Conn := m.Reg("s1_conn", s.ConnW, "stage 1 connection id", hdlgen.NoReset())
+	// the input buffer: head (in_*) and skid (skid_*)
+	type evRegs struct {
+		valid      *hdlgen.Reg
+		conn, kind *hdlgen.Reg
+		fields     map[string]*hdlgen.Reg
+	}
+	evBuf := func(prefix, doc string) evRegs {
+		r := evRegs{fields: map[string]*hdlgen.Reg{}}
+		r.valid = m.Reg(prefix+"_valid", 1, doc+" holds an event", hdlgen.ResetTo(0))
+		r.conn = m.Reg(prefix+"_conn", s.ConnW, doc+" connection id", hdlgen.NoReset())
+		r.kind = m.Reg(prefix+"_kind", s.KindW, doc+" event kind", hdlgen.NoReset())
+		for _, f := range s.EventFields {
+			r.fields[f.Name] = m.Reg(prefix+"_"+f.Name, f.Width, doc+" "+f.Name, hdlgen.NoReset())
+		}
+		return r
+	}
+	head := evBuf("in", "input buffer head")
+	skid := evBuf("skid", "input buffer second entry")
+	readyReg := m.Reg("in_ready", 1, "s_event_ready: the input buffer holds at most one event", hdlgen.ResetTo(1))
+	m.Assign(inReady, readyReg)
+
+	table := m.Memory("state", s.NumConn, s.Word, true)
+	aw := table.AddrWidth()
+	ww := s.Word.Width()
+	occW := hdlgen.BitsFor(uint64(credits))
+	occ := m.Reg("occ", occW, "events issued and not yet taken from the result stream", hdlgen.ResetTo(0))
+
+	// stage valid bits and connection ids (stage k is index k-1)
+	valid := make([]*hdlgen.Reg, W)
+	conn := make([]*hdlgen.Reg, W)
+	for k := 1; k <= W; k++ {
+		valid[k-1] = m.Reg(fmt.Sprintf("s%d_valid", k), 1, fmt.Sprintf("stage %d holds an event", k), hdlgen.ResetTo(0))
+		conn[k-1] = m.Reg(fmt.Sprintf("s%d_conn", k), s.ConnW, fmt.Sprintf("stage %d connection id", k), hdlgen.NoReset())
+	}
+
+	// hazard unit: the head waits while its connection is in stages 1..L-1
+	hazard := hdlgen.False()
+	for k := 1; k <= L-1; k++ {
+		hazard = hazard.Or(valid[k-1].And(conn[k-1].Eq(head.conn)))
+	}
+	hazard = hazard.Named("hazard")
+	credit := occ.Lt(hdlgen.Const(occW, uint64(credits))).Named("credit")
+	issue := head.valid.And(hazard.Not()).And(credit).Named("issue")
+
+	// stage 1: the event while its word is read
 	s1Kind := m.Reg("s1_kind", s.KindW, "stage 1 event kind", hdlgen.NoReset())
 	s1Fields := map[string]*hdlgen.Reg{}
 	for _, f := range s.EventFields {
 		s1Fields[f.Name] = m.Reg("s1_"+f.Name, f.Width, "stage 1 "+f.Name, hdlgen.NoReset())
 	}
-	// forwarding of the word written at the edge of stage 1's read
-	fwdValid := m.Reg("fwd_valid", 1, "fwd_word was written at the edge stage 1 read its word", hdlgen.ResetTo(0))
-	table := m.Memory("state", s.NumConn, s.Word, true)
-	aw := table.AddrWidth()
-	fwdAddr := m.Reg("fwd_addr", aw, "address of the forwarded word", hdlgen.NoReset())
-	fwdWord := m.Reg("fwd_word", s.Word.Width(), "last word written", hdlgen.NoReset())
-	// result register
-	resValid := m.Reg("res_valid", 1, "result register holds a result", hdlgen.ResetTo(0))
-	resConn := m.Reg("res_conn", s.ConnW, "result connection id", hdlgen.NoReset())
-	resKind := m.Reg("res_kind", s.KindW, "result kind", hdlgen.NoReset())
-	resFields := map[string]*hdlgen.Reg{}
-	for _, f := range s.ResultFields {
-		resFields[f.Name] = m.Reg("res_"+f.Name, f.Width, "result "+f.Name, hdlgen.NoReset())
-	}
-	resError := m.Reg("res_error", 1, "result error", hdlgen.NoReset())
-
-	advance := m.Wire("advance", resValid.Not().Or(outReady))
-	m.Assign(inReady, advance)
-	m.Assign(outValid, resValid)
-	m.Assign(outConn, resConn)
-	m.Assign(outKind, resKind)
-	for _, f := range s.ResultFields {
-		m.Assign(outFields[f.Name], resFields[f.Name])
-	}
-	m.Assign(outError, resError)
-
-	rd := m.Read(table, inConn.Trunc(aw), advance)
-	s1Addr := s1Conn.Trunc(aw).Named("s1_addr")
-	forward := fwdValid.And(fwdAddr.Eq(s1Addr)).Named("forward")
-	cur := hdlgen.Mux(forward, fwdWord, rd).Named("cur_word")
+	rd := m.Read(table, head.conn.Trunc(aw), hdlgen.True())
+	addr := func(k int) hdlgen.Expr { return conn[k-1].Trunc(aw) }
+	s1Fix := m.Reg("s1_fix_valid", 1, "the word was written at the edge stage 1 read it", hdlgen.NoReset())
+	s1FixWord := m.Reg("s1_fix_word", ww, "the word written at that edge", hdlgen.NoReset())
+	s2Ram := m.Reg("s2_ram", ww, "registered block-RAM output", hdlgen.NoReset())
+	s2Fix := m.Reg("s2_fix_valid", 1, "a word written since stage 1's read replaces s2_ram", hdlgen.NoReset())
+	s2FixWord := m.Reg("s2_fix_word", ww, "the last word written since stage 1's read", hdlgen.NoReset())
+	curReg := m.Reg("s3_cur", ww, "the connection's current word: the datapath's input", hdlgen.NoReset())
 
 	bad := hdlgen.False()
 	if uint64(s.NumKinds) < uint64(1)<<uint(s.KindW) {
 		bad = s1Kind.Ge(hdlgen.Const(s.KindW, uint64(s.NumKinds)))
 	}
 	if s.ConnW < 63 && uint64(s.NumConn) < uint64(1)<<uint(s.ConnW) {
-		bad = bad.Or(s1Conn.Ge(hdlgen.Const(s.ConnW, uint64(s.NumConn))))
+		bad = bad.Or(conn[0].Ge(hdlgen.Const(s.ConnW, uint64(s.NumConn))))
 	}
 	s1Error := bad.Named("s1_error")
-	fire := advance.And(s1Valid).And(s1Error.Not()).Named("fire")
 
+	pl := m.Pipeline()
+	pl.Source(s1Kind, 1)
+	pl.Source(conn[0], 1)
 	ev := map[string]hdlgen.Expr{}
 	for _, f := range s.EventFields {
+		pl.Source(s1Fields[f.Name], 1)
 		ev[f.Name] = s1Fields[f.Name].Expr
 	}
-	out := step(Step{Cur: s.Word.Unpack(cur, "cur"), Kind: s1Kind.Expr, Event: ev, Fire: fire})
-	newWord := out.Word.Named("new_word")
-	m.Write(table, s1Addr, newWord, fire)
-	if s.Formal.Invariants {
-		res := hdlgen.Record{"conn": resConn.Expr, "kind": resKind.Expr, "error": resError.Expr}
-		for _, f := range s.ResultFields {
-			res[f.Name] = resFields[f.Name].Expr
+	pl.Source(curReg, FirstStage)
+	for k := 1; k <= W; k++ {
+		pl.Source(valid[k-1], k)
+		if k > 1 {
+			pl.Source(conn[k-1], k)
 		}
-		shellProperties(m, s, table, fwdValid, fwdWord, resValid, res)
 	}
+	errAt := func(k int) hdlgen.Expr { return pl.At(s1Error, k) }
+	fire := valid[FirstStage-1].And(errAt(FirstStage).Not()).Named("fire")
 
-	m.Comb("pipeline", func(p *hdlgen.Process) {
-		p.If(advance, func() {
-			p.Set(s1Valid, inValid)
-			p.Set(s1Conn, inConn)
-			p.Set(s1Kind, inKind)
-			for _, f := range s.EventFields {
-				p.Set(s1Fields[f.Name], inFields[f.Name])
-			}
-			p.Set(fwdValid, fire)
-			p.Set(fwdAddr, s1Addr)
-			p.Set(fwdWord, newWord)
-			p.Set(resValid, s1Valid)
-			p.Set(resConn, s1Conn)
-			p.Set(resKind, s1Kind)
-			p.Set(resError, s1Error)
-			for _, f := range s.ResultFields {
-				v, ok := out.Result[f.Name]
-				if !ok {
-					v = hdlgen.Const(f.Width, 0)
-				}
-				if s.Formal.Breaks("error_result_zero") && f.Name == s.ResultFields[0].Name {
-					p.Set(resFields[f.Name], v) // broken: an error result carries data
-					continue
-				}
-				p.Set(resFields[f.Name], hdlgen.Mux(s1Error, hdlgen.Const(f.Width, 0), v))
-			}
-		})
+	var out Outcome
+	pl.Within(func() {
+		out = step(Step{Cur: s.Word.Unpack(curReg, "cur"), Kind: s1Kind.Expr, Event: ev, Fire: fire, Pipe: pl, Depth: L})
 	})
 	for name := range out.Result {
 		found := false
@@ -247,7 +287,193 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 			return fmt.Errorf("connpipe: the datapath returns result %q, which is not a result field", name)
 		}
 	}
+	if pl.Stage(out.Word) > W {
+		return fmt.Errorf("connpipe: the datapath's word is of stage %d, after the last stage %d (depth %d): remove a cut or deepen the pipeline", pl.Stage(out.Word), W, L)
+	}
+	newWord := pl.At(out.Word, W).Named("new_word")
+	wErr := errAt(W)
+	wrEn := valid[W-1].And(wErr.Not()).Named("wr_en")
+	wrAddr := addr(W)
+	m.Write(table, wrAddr, newWord, wrEn)
+	snoop := func(k int) hdlgen.Expr { return wrEn.And(wrAddr.Eq(addr(k))) }
+	snoopHead := wrEn.And(wrAddr.Eq(head.conn.Trunc(aw))).Named("snoop_in")
+	snoop1 := snoop(1).Named("snoop_s1")
+	snoop2 := snoop(2).Named("snoop_s2")
+	s2Word := hdlgen.Mux(s2Fix, s2FixWord, s2Ram).Named("s2_word")
+
+	// results of the last stage, zero on error
+	resKind := pl.At(s1Kind, W)
+	resVals := map[string]hdlgen.Expr{}
+	for _, f := range s.ResultFields {
+		v, ok := out.Result[f.Name]
+		var e hdlgen.Expr
+		if !ok {
+			e = hdlgen.Const(f.Width, 0)
+		} else {
+			if pl.Stage(v) > W {
+				return fmt.Errorf("connpipe: result %s is of stage %d, after the last stage %d", f.Name, pl.Stage(v), W)
+			}
+			e = pl.At(v, W)
+		}
+		if !(s.Formal.Breaks("error_result_zero") && f.Name == s.ResultFields[0].Name) {
+			e = hdlgen.Mux(wErr, hdlgen.Const(f.Width, 0), e)
+		} // else broken: an error result carries data
+		resVals[f.Name] = e
+	}
+
+	// the result buffer: a ring of credits entries
+	ptrW := hdlgen.BitsFor(uint64(credits - 1))
+	rdPtr := m.Reg("out_rd_ptr", ptrW, "result buffer head", hdlgen.ResetTo(0))
+	wrPtr := m.Reg("out_wr_ptr", ptrW, "result buffer next free entry", hdlgen.ResetTo(0))
+	outCnt := m.Reg("out_count", occW, "results in the result buffer", hdlgen.ResetTo(0))
+	type entry struct {
+		conn, kind, err *hdlgen.Reg
+		fields          map[string]*hdlgen.Reg
+	}
+	ents := make([]entry, credits)
+	for i := range ents {
+		e := entry{fields: map[string]*hdlgen.Reg{}}
+		e.conn = m.Reg(fmt.Sprintf("out%d_conn", i), s.ConnW, fmt.Sprintf("result buffer entry %d connection id", i), hdlgen.NoReset())
+		e.kind = m.Reg(fmt.Sprintf("out%d_kind", i), s.KindW, fmt.Sprintf("result buffer entry %d kind", i), hdlgen.NoReset())
+		for _, f := range s.ResultFields {
+			e.fields[f.Name] = m.Reg(fmt.Sprintf("out%d_%s", i, f.Name), f.Width, fmt.Sprintf("result buffer entry %d %s", i, f.Name), hdlgen.NoReset())
+		}
+		e.err = m.Reg(fmt.Sprintf("out%d_error", i), 1, fmt.Sprintf("result buffer entry %d error", i), hdlgen.NoReset())
+		ents[i] = e
+	}
+	pick := func(get func(entry) *hdlgen.Reg) hdlgen.Expr {
+		opts := make([]hdlgen.Value, credits)
+		for i, e := range ents {
+			opts[i] = get(e)
+		}
+		return hdlgen.Index(rdPtr, opts...)
+	}
+	mValid := outCnt.Any().Named("out_nonempty")
+	m.Assign(outValid, mValid)
+	m.Assign(outConn, pick(func(e entry) *hdlgen.Reg { return e.conn }))
+	m.Assign(outKind, pick(func(e entry) *hdlgen.Reg { return e.kind }))
+	for _, f := range s.ResultFields {
+		name := f.Name
+		m.Assign(outFields[name], pick(func(e entry) *hdlgen.Reg { return e.fields[name] }))
+	}
+	m.Assign(outError, pick(func(e entry) *hdlgen.Reg { return e.err }))
+	pop := mValid.And(outReady).Named("out_pop")
+	push := valid[W-1].Expr
+	inc := func(ptr *hdlgen.Reg) hdlgen.Expr {
+		if uint64(credits) == uint64(1)<<uint(ptrW) {
+			return ptr.Add(hdlgen.Const(ptrW, 1))
+		}
+		return hdlgen.Mux(ptr.EqC(uint64(credits-1)), hdlgen.Const(ptrW, 0), ptr.Add(hdlgen.Const(ptrW, 1)))
+	}
+	one := hdlgen.Const(occW, 1)
+	zero := hdlgen.Const(occW, 0)
+	upDown := func(x hdlgen.Expr, up, down hdlgen.Expr) hdlgen.Expr {
+		return x.Add(hdlgen.Mux(up, one, zero)).Sub(hdlgen.Mux(down, one, zero))
+	}
+	push1 := inValid.And(readyReg)
+
+	if s.Formal.Invariants {
+		res := hdlgen.Record{"conn": conn[W-1].Expr, "kind": resKind, "error": wErr}
+		for _, f := range s.ResultFields {
+			res[f.Name] = resVals[f.Name]
+		}
+		words := []checkedWord{
+			{valid[0].And(s1Fix), s1FixWord.Expr},
+			{valid[1].And(s2Fix), s2FixWord.Expr},
+			{valid[FirstStage-1].Expr, curReg.Expr},
+		}
+		shellProperties(m, s, table, words, valid[W-1].Expr, res, valid, conn)
+	}
+
+	m.Comb("shell", func(p *hdlgen.Process) {
+		// input buffer
+		load := func(dst evRegs, fromSkid bool) {
+			if fromSkid {
+				p.Set(dst.conn, skid.conn)
+				p.Set(dst.kind, skid.kind)
+				for _, f := range s.EventFields {
+					p.Set(dst.fields[f.Name], skid.fields[f.Name])
+				}
+				return
+			}
+			p.Set(dst.conn, inConn)
+			p.Set(dst.kind, inKind)
+			for _, f := range s.EventFields {
+				p.Set(dst.fields[f.Name], inFields[f.Name])
+			}
+		}
+		p.If(issue, func() {
+			p.If(skid.valid, func() {
+				load(head, true)
+				p.Set(skid.valid, push1)
+				p.If(push1, func() { load(skid, false) })
+			}).Else(func() {
+				p.Set(head.valid, push1)
+				p.If(push1, func() { load(head, false) })
+			})
+		}).Else(func() {
+			p.If(head.valid.Not(), func() {
+				p.Set(head.valid, push1)
+				p.If(push1, func() { load(head, false) })
+			}).Else(func() {
+				p.If(push1, func() {
+					p.Set(skid.valid, hdlgen.True())
+					load(skid, false)
+				})
+			})
+		})
+		p.Set(occ, upDown(occ.Expr, issue, pop))
+		// stages
+		p.Set(valid[0], issue)
+		p.Set(conn[0], head.conn)
+		p.Set(s1Kind, head.kind)
+		for _, f := range s.EventFields {
+			p.Set(s1Fields[f.Name], head.fields[f.Name])
+		}
+		for k := 2; k <= W; k++ {
+			p.Set(valid[k-1], valid[k-2])
+			p.Set(conn[k-1], conn[k-2])
+		}
+		p.Set(s1Fix, snoopHead)
+		p.Set(s1FixWord, newWord)
+		p.Set(s2Ram, rd)
+		p.Set(s2Fix, snoop1.Or(s1Fix))
+		p.Set(s2FixWord, hdlgen.Mux(snoop1, newWord, s1FixWord))
+		p.Set(curReg, hdlgen.Mux(snoop2, newWord, s2Word))
+		// result buffer
+		p.If(push, func() {
+			for i, e := range ents {
+				p.If(wrPtr.EqC(uint64(i)), func() {
+					p.Set(e.conn, conn[W-1])
+					p.Set(e.kind, resKind)
+					for _, f := range s.ResultFields {
+						p.Set(e.fields[f.Name], resVals[f.Name])
+					}
+					p.Set(e.err, wErr)
+				})
+			}
+			p.Set(wrPtr, inc(wrPtr))
+		})
+		p.If(pop, func() { p.Set(rdPtr, inc(rdPtr)) })
+		p.Set(outCnt, upDown(outCnt.Expr, push, pop))
+	})
+	// s_event_ready for the next cycle: at most one event buffered
+	m.Comb("ready", func(p *hdlgen.Process) {
+		// the skid entry is filled only when the head stays and an event arrives
+		fills := head.valid.And(issue.Not()).And(push1)
+		keeps := skid.valid.And(issue.Not())
+		refill := skid.valid.And(issue).And(push1)
+		p.Set(readyReg, fills.Or(keeps).Or(refill).Not())
+	})
 	return nil
+}
+
+// MaxDepth is the deepest datapath the shell builds.
+const MaxDepth = 16
+
+type checkedWord struct {
+	when hdlgen.Expr
+	word hdlgen.Expr
 }
 
 func kindDoc(s Spec) string {
@@ -265,25 +491,28 @@ func kindDoc(s Spec) string {
 func (st Step) KindIs(k int) hdlgen.Expr { return st.Kind.EqC(uint64(k)) }
 
 // shellProperties states the block's invariants over the state table and
-// the result register, and the shell's own.
+// the last stage, and the shell's own.
 //
 // A word invariant is asserted of every word written and assumed of the
-// word read (hdlgen TableInvariant), and asserted of the forwarding
-// register while it is valid: the datapath reads either the table's read
-// data or that register, so both satisfy it, and the proof of each write
-// may start from it. The induction over the table holds because the table
-// starts zeroed (the invariants hold of the all-zero word) and the only
-// write is the one asserted. A result invariant is asserted of the result
-// register while it holds a result; stalls hold it unchanged.
-func shellProperties(m *hdlgen.Module, s Spec, table *hdlgen.Memory, fwdValid *hdlgen.Reg, fwdWord *hdlgen.Reg,
-	resValid *hdlgen.Reg, res hdlgen.Record) {
-	fwd := hdlgen.Record{}
-	for _, f := range s.Word.Fields() {
-		fwd[f.Name] = s.Word.Get(fwdWord, f.Name)
-	}
+// word read (hdlgen TableInvariant), and asserted of every register that
+// holds a word on its way to the datapath (the snooped words and the
+// current word) while its stage is valid: the datapath reads only those,
+// so the proof of each write may start from them. A result invariant is
+// asserted of the last stage's result while it holds an event. The shell
+// asserts that an error result carries zeros, and that two events of one
+// connection are never closer than Depth stages: the hazard unit's rule,
+// which the forwarding relies on.
+func shellProperties(m *hdlgen.Module, s Spec, table *hdlgen.Memory, words []checkedWord,
+	resValid hdlgen.Expr, res hdlgen.Record, valid, conn []*hdlgen.Reg) {
 	for _, inv := range s.WordInvariants {
 		m.TableInvariant(table, inv.Name, inv.Holds)
-		m.Assert(inv.Name+"_fwd", fwdValid.Implies(inv.Holds(fwd)))
+		for i, w := range words {
+			fields := hdlgen.Record{}
+			for _, f := range s.Word.Fields() {
+				fields[f.Name] = s.Word.Get(w.word, f.Name)
+			}
+			m.Assert(fmt.Sprintf("%s_fwd%d", inv.Name, i+1), w.when.Implies(inv.Holds(fields)))
+		}
 	}
 	for _, inv := range s.ResultInvariants {
 		m.Assert(inv.Name, resValid.Implies(inv.Holds(res)))
@@ -294,4 +523,11 @@ func shellProperties(m *hdlgen.Module, s Spec, table *hdlgen.Memory, fwdValid *h
 		clean = clean.And(res[f.Name].IsZero())
 	}
 	m.Assert("error_result_zero", resValid.And(res["error"]).Implies(clean))
+	apart := hdlgen.True()
+	for i := range valid {
+		for j := i + 1; j < len(valid) && j-i < s.Depth; j++ {
+			apart = apart.And(valid[i].And(valid[j]).And(conn[i].Eq(conn[j])).Not())
+		}
+	}
+	m.Assert("same_conn_apart", apart)
 }

@@ -38,7 +38,7 @@ func Conf(p ConfParams) (*hdlgen.Module, error) {
 			{Name: "ev", Width: p.EVW, Doc: "entropy chosen for a send, zero-extended; 0 for other kinds"},
 			{Name: "explored", Width: 1, Doc: "the send's entropy is a new one (exploration)"},
 		},
-		Word: word,
+		Word: word, Depth: p.Depth,
 	}
 	if p.Formal.Invariants {
 		spec.Formal, spec.WordInvariants = p.Formal, confWordInvariants(p, exploreInit)

@@ -60,7 +60,7 @@ func Paper(p Params) (*hdlgen.Module, error) {
 			{Name: "explored", Width: 1, Doc: "the send's EV is a random exploration, not a recycled one"},
 			{Name: "frozen", Width: 1, Doc: "the connection is in freezing mode after the event"},
 		},
-		Word: word,
+		Word: word, Depth: p.Depth,
 	}
 	if p.Formal.Invariants {
 		spec.Formal, spec.WordInvariants, spec.ResultInvariants = p.Formal, wordInvariants(p), resultInvariants()

@@ -37,16 +37,25 @@ type Params struct {
 	FreezeTime         uint64 // freezing duration in `now` ticks
 	LFSRSeed           uint32 // nonzero
 	ClearOnFreezeExit  bool   // htsim's resetBuffer on freeze exit (A-13)
+	Depth              int    // datapath stages of the pipelined shell (docs/pipeline.md)
 
 	Formal connpipe.Formal // invariants under `ifdef FORMAL (docs/formal.md); off by default
 }
+
+// DefaultDepth and DefaultConfDepth are the datapath stages of reps and
+// reps_conf that close timing at the default clock (docs/benchmarks.md).
+const (
+	DefaultDepth     = 1
+	DefaultConfDepth = 1
+)
 
 // DefaultParams is the configuration of docs/blocks/reps.md: 4096
 // connections, S4 Table 1 widths, exploration for the 210 packets of the
 // default BDP (800 Gb/s x 8.6 us / 4 KiB), a 10 ms freeze with 1 ns ticks.
 func DefaultParams() Params {
 	return Params{NumConn: 4096, ConnW: 16, N: 8, EVW: 16, HeadW: 8, CountW: 8, TimeW: 32, ExploreW: 8,
-		ExploreInit: 210, ExploreAfterFreeze: 210, FreezeTime: 10_000_000, LFSRSeed: 0xACE12D3B}
+		ExploreInit: 210, ExploreAfterFreeze: 210, FreezeTime: 10_000_000, LFSRSeed: 0xACE12D3B,
+		Depth: DefaultDepth}
 }
 
 func fits(v uint64, width int) bool { return width >= 64 || v>>uint(width) == 0 }
@@ -78,6 +87,8 @@ func (p Params) Validate() error {
 		return fmt.Errorf("FreezeTime = %d: must be below 2^(TimeW-1) = %d for wrap-safe comparison", p.FreezeTime, uint64(1)<<uint(p.TimeW-1))
 	case p.LFSRSeed == 0:
 		return fmt.Errorf("LFSRSeed must be nonzero (an LFSR in state 0 stays 0)")
+	case p.Depth < 1 || p.Depth > connpipe.MaxDepth:
+		return fmt.Errorf("Depth = %d: the datapath has 1 to %d stages", p.Depth, connpipe.MaxDepth)
 	}
 	return nil
 }
@@ -89,13 +100,14 @@ type ConfParams struct {
 	NumEntropies int    // S0: 256
 	EVW          int    // width of the result EV (zero-extended entropy)
 	ExploreInit  uint64 // sends explored after open: min(BDP packets, NumEntropies)
+	Depth        int    // datapath stages of the pipelined shell (docs/pipeline.md)
 
 	Formal connpipe.Formal // invariants under `ifdef FORMAL (docs/formal.md); off by default
 }
 
 // DefaultConfParams is S0's setting with the default network.
 func DefaultConfParams() ConfParams {
-	return ConfParams{NumConn: 4096, ConnW: 16, NumEntropies: 256, EVW: 16, ExploreInit: 210}
+	return ConfParams{NumConn: 4096, ConnW: 16, NumEntropies: 256, EVW: 16, ExploreInit: 210, Depth: DefaultConfDepth}
 }
 
 // EntW is the width of an entropy index.
@@ -129,6 +141,15 @@ func (p ConfParams) Validate() error {
 		return fmt.Errorf("EVW = %d: must be %d..32 to hold %d entropies", p.EVW, p.EntW(), p.NumEntropies)
 	case p.ExploreInit > uint64(p.NumEntropies):
 		return fmt.Errorf("ExploreInit = %d: exploration stops once all %d entropies are tried", p.ExploreInit, p.NumEntropies)
+	case p.Depth < 1 || p.Depth > connpipe.MaxDepth:
+		return fmt.Errorf("Depth = %d: the datapath has 1 to %d stages", p.Depth, connpipe.MaxDepth)
 	}
 	return nil
 }
+
+// DepthFor is the datapath depth of reps for a clock of clockMHz: the
+// smallest depth measured to close timing there (docs/pipeline.md).
+func DepthFor(clockMHz float64) int { return DefaultDepth }
+
+// ConfDepthFor is DepthFor for reps_conf.
+func ConfDepthFor(clockMHz float64) int { return DefaultConfDepth }

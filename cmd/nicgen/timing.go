@@ -27,7 +27,11 @@ func goldenCycleModel(cfg blocks.Config, block string) (cycleModel, error) {
 		if err != nil {
 			return nil, err
 		}
-		p := goldenreps.NewPipeline(s)
+		depth := cfg.Reps.Depth
+		if block == "reps_conf" {
+			depth = cfg.RepsConf.Depth
+		}
+		p := goldenreps.NewPipeline(s, depth)
 		return func(valid, ready bool) (bool, bool) {
 			out := p.Cycle(goldenreps.CycleIn{SValid: valid, MReady: ready, Event: goldenreps.Event{Kind: goldenreps.KindOpen}})
 			return out.SReady, out.MValid
@@ -41,7 +45,7 @@ func goldenCycleModel(cfg blocks.Config, block string) (cycleModel, error) {
 		if err != nil {
 			return nil, err
 		}
-		p := gsmartt.NewPipeline(m)
+		p := gsmartt.NewPipeline(m, params.Depth)
 		return func(valid, ready bool) (bool, bool) {
 			out := p.Cycle(gsmartt.CycleIn{SValid: valid, MReady: ready, Event: gsmartt.Event{Kind: gsmartt.KindOpen}})
 			return out.SReady, out.MValid

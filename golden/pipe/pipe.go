@@ -1,10 +1,22 @@
 // Package pipe is the cycle-level wrapper of nicgen's golden models: the
-// two-stage pipeline shared by every per-connection block (stage 1 holds the
-// accepted event while the RTL reads its connection's word, a result
-// register drives the result stream). It adds only latency, backpressure
-// and reset around a transaction-level Step; the RTL's same-connection
-// forwarding is not modelled, since events execute one by one in
-// acceptance order, which is what forwarding makes the RTL do.
+// pipelined per-connection shell shared by every block, written from its
+// contract (docs/pipeline.md), not from the DSL. It adds only latency,
+// stalls, backpressure and reset around a transaction-level Step.
+//
+// The shell, for a datapath of Depth stages:
+//   - an input buffer of two events; s_event_ready is a register, 1 while
+//     the buffer held at most one event after the last edge;
+//   - the event at the head of the buffer issues when no event of the same
+//     connection is in stages 1..Depth-1 (hazard) and fewer than Credits
+//     events are issued and not yet taken from the result stream;
+//   - an issued event passes Depth+2 stages, one per clock, never stalled
+//     (two to read its connection's word, Depth to compute), and its result
+//     enters a result buffer of Credits entries whose head drives the result
+//     stream.
+//
+// Events execute one by one in issue order, which is acceptance order, so
+// the model executes an event when it issues and carries its result down
+// the stages: the RTL's forwarding makes its events see exactly that.
 package pipe
 
 // Stepper is a transaction-level block model as the pipeline drives it.
@@ -13,6 +25,9 @@ type Stepper[E, R any] interface {
 	Step(E) R
 	// Reset applies the rst input to the non-table state (an LFSR).
 	Reset()
+	// ConnKey is the connection id as the RTL compares it: the event's
+	// connection truncated to the port width.
+	ConnKey(E) uint64
 }
 
 // In holds a block's input ports during one clock cycle.
@@ -29,42 +44,112 @@ type Out[R any] struct {
 	Result R    // m_result_* data; zero while MValid is false
 }
 
-// Pipeline is the cycle-level model around a Stepper.
-type Pipeline[E, R any] struct {
-	s        Stepper[E, R]
-	s1Valid  bool
-	s1       E
-	resValid bool
-	res      R
+// Credits is the size of the result buffer for a datapath of depth stages:
+// enough for one event per clock with m_result_ready held high.
+func Credits(depth int) int { return depth + 4 }
+
+// Latency is the number of cycles from an event's acceptance to its result
+// on the result stream, with no stall: one in the input buffer, Depth+2 in
+// the stages, one in the result buffer.
+func Latency(depth int) int { return depth + 4 }
+
+type slot[R any] struct {
+	valid bool
+	key   uint64
+	res   R
 }
 
-// New returns an empty pipeline around s; s is used as is (not reset).
-func New[E, R any](s Stepper[E, R]) *Pipeline[E, R] { return &Pipeline[E, R]{s: s} }
+// Pipeline is the cycle-level model around a Stepper.
+type Pipeline[E, R any] struct {
+	s       Stepper[E, R]
+	depth   int
+	credits int
+	in      [2]E
+	inN     int
+	ready   bool
+	stages  []slot[R] // stages[0] is stage 1
+	occ     int       // issued and not yet taken from the result stream
+	out     []R       // ring of credits entries
+	outHead int
+	outN    int
+}
 
-// Reset is a cycle with rst high: both stages empty, the stepper's
-// non-table state reset. The state table is untouched.
+// New returns an empty pipeline of a datapath of depth stages around s; s
+// is used as is (not reset).
+func New[E, R any](s Stepper[E, R], depth int) *Pipeline[E, R] {
+	if depth < 1 {
+		depth = 1
+	}
+	p := &Pipeline[E, R]{s: s, depth: depth, credits: Credits(depth)}
+	p.stages = make([]slot[R], depth+2)
+	p.out = make([]R, p.credits)
+	p.ready = true
+	return p
+}
+
+// Depth is the number of datapath stages.
+func (p *Pipeline[E, R]) Depth() int { return p.depth }
+
+// Reset is a cycle with rst high: every buffer and stage empty, the
+// stepper's non-table state reset. The state table is untouched.
 func (p *Pipeline[E, R]) Reset() {
 	var e E
 	var r R
-	p.s1Valid, p.resValid, p.s1, p.res = false, false, e, r
+	p.in = [2]E{e, e}
+	p.inN, p.ready, p.occ, p.outHead, p.outN = 0, true, 0, 0, 0
+	for i := range p.stages {
+		p.stages[i] = slot[R]{}
+	}
+	for i := range p.out {
+		p.out[i] = r
+	}
 	p.s.Reset()
 }
 
 // Cycle returns the output ports during one cycle with inputs in, then
-// applies that cycle's rising edge. s_event_ready is combinational:
-// !m_result_valid || m_result_ready; nothing moves on other cycles.
+// applies that cycle's rising edge.
 func (p *Pipeline[E, R]) Cycle(in In[E]) Out[R] {
-	out := Out[R]{SReady: !p.resValid || in.MReady, MValid: p.resValid}
-	if p.resValid {
-		out.Result = p.res
+	out := Out[R]{SReady: p.ready, MValid: p.outN > 0}
+	if out.MValid {
+		out.Result = p.out[p.outHead]
 	}
-	if out.SReady {
-		if p.s1Valid {
-			p.res = p.s.Step(p.s1)
+	pop := out.MValid && in.MReady
+	issue := false
+	var key uint64
+	if p.inN > 0 && p.occ < p.credits {
+		key = p.s.ConnKey(p.in[0])
+		issue = true
+		for i := 0; i < p.depth-1; i++ { // stages 1..depth-1
+			if p.stages[i].valid && p.stages[i].key == key {
+				issue = false
+				break
+			}
 		}
-		p.resValid = p.s1Valid
-		p.s1Valid = in.SValid
-		p.s1 = in.Event
 	}
+	// the edge: the last stage's result enters the result buffer
+	if pop {
+		p.outHead = (p.outHead + 1) % p.credits
+		p.outN--
+	}
+	if last := p.stages[len(p.stages)-1]; last.valid {
+		p.out[(p.outHead+p.outN)%p.credits] = last.res
+		p.outN++
+	}
+	copy(p.stages[1:], p.stages[:len(p.stages)-1])
+	p.stages[0] = slot[R]{}
+	if issue {
+		p.stages[0] = slot[R]{valid: true, key: key, res: p.s.Step(p.in[0])}
+		p.in[0] = p.in[1]
+		p.inN--
+		p.occ++
+	}
+	if pop {
+		p.occ--
+	}
+	if out.SReady && in.SValid {
+		p.in[p.inN] = in.Event
+		p.inN++
+	}
+	p.ready = p.inN <= 1
 	return out
 }

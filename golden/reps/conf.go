@@ -9,6 +9,7 @@ import (
 // ConfParams are the parameters of the reps_conf block (S0 Algorithm 4).
 type ConfParams struct {
 	NumConn      int // connections in the state table
+	Depth        int // datapath stages of the RTL shell (golden/pipe); 0 reads as 1
 	ConnW        int // width of s_event_conn
 	NumEntropies int // entropies explored, num_entropies (S0:L292)
 	EVW          int // width of the EV ports

@@ -15,6 +15,12 @@ var (
 // behaviour" in docs/blocks/reps.md); see package golden/pipe.
 type Pipeline = pipe.Pipeline[Event, Result]
 
-// NewPipeline returns an empty pipeline around s. s is used as is: it is
-// not reset.
-func NewPipeline(s Stepper) *Pipeline { return pipe.New(s) }
+// NewPipeline returns an empty pipeline of a datapath of depth stages
+// around s. s is used as is: it is not reset.
+func NewPipeline(s Stepper, depth int) *Pipeline { return pipe.New(s, depth) }
+
+// ConnKey is the event's connection as the RTL's hazard unit compares it.
+func (m *Model) ConnKey(e Event) uint64 { return uint64(e.Conn & mask32(m.p.ConnW)) }
+
+// ConnKey is the event's connection as the RTL's hazard unit compares it.
+func (m *ConfModel) ConnKey(e Event) uint64 { return uint64(e.Conn & mask32(m.p.ConnW)) }

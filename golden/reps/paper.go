@@ -12,6 +12,7 @@ const MaxN = 64
 // Params are the parameters of the reps block (docs/blocks/reps.md).
 type Params struct {
 	NumConn  int // connections in the state table
+	Depth    int // datapath stages of the RTL shell (golden/pipe); 0 reads as 1
 	ConnW    int // width of s_event_conn
 	N        int // buffer entries per connection
 	EVW      int // width of an EV

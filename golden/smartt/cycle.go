@@ -7,5 +7,9 @@ import "github.com/nicgen/nicgen/golden/pipe"
 // Section 1); see package golden/pipe.
 type Pipeline = pipe.Pipeline[Event, Result]
 
-// NewPipeline returns an empty pipeline around s; s is used as is.
-func NewPipeline(s Stepper) *Pipeline { return pipe.New(s) }
+// NewPipeline returns an empty pipeline of a datapath of depth stages
+// around s; s is used as is.
+func NewPipeline(s Stepper, depth int) *Pipeline { return pipe.New(s, depth) }
+
+// ConnKey is the event's connection as the RTL's hazard unit compares it.
+func (m *Model) ConnKey(e Event) uint64 { return uint64(e.Conn) & (uint64(1)<<m.p.ConnW - 1) }

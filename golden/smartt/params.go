@@ -72,6 +72,7 @@ const (
 type Params struct {
 	Network Network
 	Variant Variant
+	Depth   int // datapath stages of the RTL shell (golden/pipe); 0 reads as 1
 
 	NumConn int // connections in the state table
 	ConnW   int // width of s_event_conn

@@ -11,7 +11,7 @@ func GoldenRepsParams(p reps.Params) goldenreps.Params {
 	return goldenreps.Params{
 		NumConn: p.NumConn, ConnW: p.ConnW, N: p.N, EVW: p.EVW, HeadW: p.HeadW, CountW: p.CountW,
 		TimeW: p.TimeW, ExploreW: p.ExploreW, ExploreInit: p.ExploreInit, ExploreAfterFreeze: p.ExploreAfterFreeze,
-		FreezeTime: p.FreezeTime, LFSRSeed: p.LFSRSeed, ClearOnFreezeExit: p.ClearOnFreezeExit,
+		FreezeTime: p.FreezeTime, LFSRSeed: p.LFSRSeed, ClearOnFreezeExit: p.ClearOnFreezeExit, Depth: p.Depth,
 	}
 }
 
@@ -19,7 +19,7 @@ func GoldenRepsParams(p reps.Params) goldenreps.Params {
 func GoldenConfParams(p reps.ConfParams) goldenreps.ConfParams {
 	return goldenreps.ConfParams{
 		NumConn: p.NumConn, ConnW: p.ConnW, NumEntropies: p.NumEntropies, EVW: p.EVW,
-		EntW: p.EntW(), ExploreW: p.ExploreW(), ExploreInit: p.ExploreInit,
+		EntW: p.EntW(), ExploreW: p.ExploreW(), ExploreInit: p.ExploreInit, Depth: p.Depth,
 	}
 }
 

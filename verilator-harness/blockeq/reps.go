@@ -61,7 +61,7 @@ func (r *repsRef) Cycle(in, out []uint64) {
 		out[p.mFrozen] = b2u(res.Frozen)
 	}
 	out[p.mErr] = b2u(res.Error)
-	if co.MValid && co.SReady && r.cov != nil {
+	if co.MValid && ci.MReady && r.cov != nil {
 		r.cov.count(res)
 	}
 }
@@ -77,7 +77,7 @@ func RepsReference(d harness.Design, p goldenreps.Params, cov *Coverage) (harnes
 	}
 	newPipe := func() *goldenreps.Pipeline {
 		m, _ := goldenreps.NewModel(p)
-		return goldenreps.NewPipeline(m)
+		return goldenreps.NewPipeline(m, p.Depth)
 	}
 	return &repsRef{p: newStreamPorts(pm), pipe: newPipe(), cov: cov, newPipe: newPipe}, nil
 }
@@ -93,7 +93,7 @@ func RepsConfReference(d harness.Design, p goldenreps.ConfParams, cov *Coverage)
 	}
 	newPipe := func() *goldenreps.Pipeline {
 		m, _ := goldenreps.NewConfModel(p)
-		return goldenreps.NewPipeline(m)
+		return goldenreps.NewPipeline(m, p.Depth)
 	}
 	return &repsRef{p: newStreamPorts(pm), pipe: newPipe(), cov: cov, newPipe: newPipe}, nil
 }

@@ -19,6 +19,7 @@ func GoldenSmarttParams(p bsmartt.Params) gsmartt.Params {
 	g.F, g.K, g.WtdShift, g.AvgShift, g.FiTolNs, g.InitCwnd = p.F, p.K, p.WtdShift, p.AvgShift, p.FiTolNs, p.InitCwnd
 	g.TimeoutsReplaceTrims, g.ClampOnEarlyReturn, g.AdjustPeriod, g.DelayQA = p.TimeoutsReplaceTrims, p.ClampOnEarlyReturn, p.AdjustPeriod, p.DelayQA
 	g.TrimsCountAsAcked, g.ZeroStampExpired = p.TrimsCountAsAcked, p.ZeroStampExpired
+	g.Depth = p.Depth
 	return g
 }
 
@@ -106,7 +107,7 @@ func (r *smarttRef) Cycle(in, out []uint64) {
 	res := co.Result
 	out[p.mConn], out[p.mKind], out[p.mCwnd], out[p.mCase] = uint64(res.Conn), uint64(res.Kind), uint64(res.Cwnd), uint64(res.Case)
 	out[p.mQA], out[p.mFast], out[p.mErr] = b2u(res.QA), b2u(res.Fast), b2u(res.Error)
-	if co.MValid && co.SReady && r.cov != nil {
+	if co.MValid && ci.MReady && r.cov != nil {
 		r.cov.count(res)
 	}
 }
@@ -123,7 +124,7 @@ func SmarttReference(d harness.Design, p bsmartt.Params, cov *SmarttCoverage) (h
 	}
 	newPipe := func() *gsmartt.Pipeline {
 		m, _ := gsmartt.NewModel(gp)
-		return gsmartt.NewPipeline(m)
+		return gsmartt.NewPipeline(m, gp.Depth)
 	}
 	return &smarttRef{p: newSmarttPorts(pm), pipe: newPipe(), cov: cov, newPipe: newPipe}, nil
 }

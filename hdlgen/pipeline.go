@@ -1,0 +1,296 @@
+package hdlgen
+
+import "fmt"
+
+// Pipeline places a datapath over clock stages. The block author declares
+// the stage of each source signal (Source) and says where a stage ends
+// (Cut); every operation belongs to the latest stage of its operands, and an
+// operand of an earlier stage is carried to it through free-running
+// registers named s<stage>_<name>_reg, added once per value and stage. So
+// the author only places the cuts; the balancing registers that keep every
+// operand of an operation in one stage are the DSL's job, and the datapath
+// computes exactly what it computed without cuts, some cycles later.
+//
+// Constants, parameters and signals not declared with Source (global state
+// such as an LFSR) belong to no stage: they are read wherever they are used.
+// An instance belongs to the latest stage of its inputs; its inputs of
+// earlier stages are carried to it, and its outputs are of that stage.
+// Pipeline registers have no reset and no enable: the shell qualifies them
+// with valid bits of its own and never stalls a stage after the first.
+type Pipeline struct {
+	m      *Module
+	stage  map[*node]int
+	delays map[delayKey]*node
+	insts  map[*Signal]*Instance
+	wires  map[*Signal]*assign
+	max    int
+}
+
+type delayKey struct {
+	n     *node
+	stage int
+}
+
+// Pipeline starts the placement of a datapath of m over stages.
+func (m *Module) Pipeline() *Pipeline {
+	p := &Pipeline{m: m, stage: map[*node]int{}, delays: map[delayKey]*node{}, insts: map[*Signal]*Instance{}, wires: map[*Signal]*assign{}}
+	return p
+}
+
+// Source declares that v (a register or port the shell provides) holds its
+// value in stage s.
+func (p *Pipeline) Source(v Value, s int) {
+	p.stage[v.node()] = s
+	if s > p.max {
+		p.max = s
+	}
+}
+
+// Stage is the stage v belongs to (balancing its operands on the way), or
+// -1 when it belongs to none (a constant).
+func (p *Pipeline) Stage(v Value) int { return p.balance(v.node()) }
+
+// Last is the latest stage a value has reached so far.
+func (p *Pipeline) Last() int { return p.max }
+
+// Cut ends the stage of v: the value is registered and read in the next
+// stage. name names the register (s<stage>_<name>_reg).
+func (p *Pipeline) Cut(name string, v Value) Expr {
+	s := p.balance(v.node())
+	if s < 0 {
+		p.m.errorf(callerLoc(), "pipeline cut %s of a value of no stage (a constant)", name)
+		return Expr{v.node()}
+	}
+	return Expr{p.delay(v.node(), s+1, name)}
+}
+
+// At is v in stage s (s at least v's stage): it is carried there through
+// registers when it is of an earlier stage.
+func (p *Pipeline) At(v Value, s int) Expr {
+	vs := p.balance(v.node())
+	if vs > s {
+		p.m.errorf(callerLoc(), "pipeline: a value of stage %d is wanted in earlier stage %d", vs, s)
+		return Expr{v.node()}
+	}
+	if vs < 0 {
+		return Expr{v.node()}
+	}
+	return Expr{p.delay(v.node(), s, "")}
+}
+
+// balance computes the stage of n and makes every operand of every node
+// under it a node of that node's stage.
+func (p *Pipeline) balance(n *node) int {
+	if s, ok := p.stage[n]; ok {
+		return s
+	}
+	p.stage[n] = -1 // a combinational loop reaches n again: the loops pass reports it
+	s := -1
+	switch {
+	case n.op == opSig && n.sig.kind == kindInstO:
+		in := p.instanceOf(n.sig)
+		if in != nil {
+			for _, port := range in.mod.Ports() {
+				if a := in.inputs[port.name]; a != nil {
+					s = max(s, p.balance(a))
+				}
+			}
+			if s >= 0 {
+				for _, port := range in.mod.Ports() {
+					if a := in.inputs[port.name]; a != nil && p.stage[a] >= 0 && p.stage[a] < s {
+						in.inputs[port.name] = p.delay(a, s, in.Name+"_"+port.name)
+					}
+				}
+			}
+		}
+	case n.op == opSig && n.sig.kind == kindWire:
+		if a := p.wireOf(n.sig); a != nil {
+			s = p.balance(a.value)
+		}
+	default:
+		for _, a := range n.args {
+			s = max(s, p.balance(a))
+		}
+		for i, a := range n.args {
+			if as := p.stage[a]; as >= 0 && as < s {
+				n.args[i] = p.delay(a, s, "")
+			}
+		}
+	}
+	p.stage[n] = s
+	p.max = max(p.max, s)
+	return s
+}
+
+func (p *Pipeline) instanceOf(s *Signal) *Instance {
+	if in, ok := p.insts[s]; ok {
+		return in
+	}
+	for _, in := range p.m.insts {
+		for _, o := range in.outs {
+			p.insts[o] = in
+		}
+	}
+	return p.insts[s]
+}
+
+func (p *Pipeline) wireOf(s *Signal) *assign {
+	if a, ok := p.wires[s]; ok {
+		return a
+	}
+	for _, a := range p.m.assigns {
+		if a.target.kind == kindWire {
+			p.wires[a.target] = a
+		}
+	}
+	return p.wires[s]
+}
+
+// delay is n (of stage p.stage[n]) carried to stage s through registers.
+func (p *Pipeline) delay(n *node, s int, name string) *node {
+	from := p.stage[n]
+	if from >= s {
+		return n
+	}
+	if d, ok := p.delays[delayKey{n, s}]; ok {
+		return d
+	}
+	prev := p.delay(n, s-1, name)
+	if name == "" {
+		name = n.name
+		if name == "" && n.op == opSig {
+			name = n.sig.name
+		}
+		if name == "" {
+			name = "t"
+		}
+	}
+	base := fmt.Sprintf("s%d_%s", s, trimStage(name))
+	regName := base
+	for i := 2; p.m.byName[regName+"_reg"] != nil; i++ {
+		regName = fmt.Sprintf("%s_%d", base, i)
+	}
+	r := p.m.Reg(regName, n.width, fmt.Sprintf("stage %d copy of %s", s, trimStage(name)), NoReset())
+	r.Signal.loc, r.Next.loc = n.loc, n.loc
+	p.m.assigns = append(p.m.assigns, &assign{target: r.Next, value: prev, loc: n.loc})
+	out := r.Signal.Expr.n
+	if n.signed {
+		out = Expr{out}.AsSigned().n
+	}
+	p.stage[out] = s
+	p.delays[delayKey{n, s}] = out
+	p.max = max(p.max, s)
+	return out
+}
+
+// trimStage drops a leading s<digits>_ and trailing _reg so that a value
+// carried over several stages keeps one readable base name.
+func trimStage(name string) string {
+	if len(name) > 4 && name[len(name)-4:] == "_reg" {
+		name = name[:len(name)-4]
+	}
+	if len(name) > 2 && name[0] == 's' {
+		i := 1
+		for i < len(name) && name[i] >= '0' && name[i] <= '9' {
+			i++
+		}
+		if i > 1 && i < len(name) && name[i] == '_' {
+			name = name[i+1:]
+		}
+	}
+	return name
+}
+
+// Within runs build, which adds a datapath to the module, and then
+// balances everything build added: continuous assignments, processes,
+// instances and properties. Values that only a process or a property reads
+// (a global register's update, an assertion) are thus placed as carefully
+// as the values the shell reads.
+func (p *Pipeline) Within(build func()) {
+	m := p.m
+	na, np, ni, nr := len(m.assigns), len(m.procs), len(m.insts), len(m.props)
+	build()
+	var roots []*node
+	for _, a := range m.assigns[na:] {
+		roots = append(roots, a.value)
+	}
+	for _, pr := range m.procs[np:] {
+		var walk func(list []*stmt)
+		walk = func(list []*stmt) {
+			for _, s := range list {
+				switch s.kind {
+				case stSet:
+					roots = append(roots, s.value)
+				case stIf:
+					roots = append(roots, s.cond)
+					walk(s.then)
+					walk(s.els)
+				}
+			}
+		}
+		walk(pr.body)
+	}
+	for _, in := range m.insts[ni:] {
+		for _, o := range in.outs {
+			roots = append(roots, o.Expr.n)
+		}
+		s := -1
+		for _, port := range in.mod.Ports() {
+			if a := in.inputs[port.name]; a != nil {
+				s = max(s, p.balance(a))
+			}
+		}
+		for _, port := range in.mod.Ports() {
+			if a := in.inputs[port.name]; a != nil && s >= 0 && p.stage[a] >= 0 && p.stage[a] < s {
+				in.inputs[port.name] = p.delay(a, s, in.Name+"_"+port.name)
+			}
+		}
+	}
+	for _, r := range m.props[nr:] {
+		roots = append(roots, r.cond)
+	}
+	for _, n := range roots {
+		p.balance(n)
+	}
+	// a process whose statements mix stages: each statement's values are
+	// balanced on their own, so a condition and the value it guards must
+	// agree, which is checked here
+	for _, pr := range m.procs[np:] {
+		p.checkProcess(pr)
+	}
+}
+
+// checkProcess reports a process whose conditions and values are of
+// different stages: they would describe one event's update with parts of
+// different events.
+func (p *Pipeline) checkProcess(pr *Process) {
+	s := -1
+	var first Loc
+	var walk func(list []*stmt)
+	walk = func(list []*stmt) {
+		for _, st := range list {
+			var ns []*node
+			switch st.kind {
+			case stSet:
+				ns = []*node{st.value}
+			case stIf:
+				ns = []*node{st.cond}
+			}
+			for _, n := range ns {
+				ss := p.stage[n]
+				if ss < 0 {
+					continue
+				}
+				if s < 0 {
+					s, first = ss, st.loc
+				} else if ss != s {
+					p.m.errorf(st.loc, "process %s mixes pipeline stages %d (at %s) and %d: align the values with Pipeline.At", pr.Name, s, first, ss)
+					return
+				}
+			}
+			walk(st.then)
+			walk(st.els)
+		}
+	}
+	walk(pr.body)
+}
