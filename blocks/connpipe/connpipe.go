@@ -125,6 +125,17 @@ type Step struct {
 	Depth int
 }
 
+// Cut ends v's stage when the pipeline has a stage left for it (the last
+// stage is Depth+2), and returns v unchanged otherwise: a block lists its
+// cuts in the order it wants them, and a shallower configuration keeps the
+// first ones. name names the register.
+func (st Step) Cut(name string, v hdlgen.Value) hdlgen.Expr {
+	if s := st.Pipe.Stage(v); s >= 0 && s+1 <= st.Depth+2 {
+		return st.Pipe.Cut(name, v)
+	}
+	return st.Pipe.At(v, max(st.Pipe.Stage(v), 0))
+}
+
 // Outcome is what the datapath computes for the event.
 type Outcome struct {
 	Word   hdlgen.Expr             // the connection's new word

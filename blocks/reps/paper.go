@@ -73,7 +73,13 @@ func Paper(p Params) (*hdlgen.Module, error) {
 		fz.In("cur_frozen", st.Cur["frozen"]).In("cur_exit", st.Cur["exit_freeze"]).In("cur_explore", st.Cur["explore"])
 		fz.In("now", st.Event["now"]).In("timeout", isTimeout)
 		fz.In("freeze_time", freezeTime).In("explore_reload", exploreAfter)
-		frozen1, explore1 := fz.Out("nxt_frozen"), fz.Out("nxt_explore")
+		// stage cut 1: the freezing decision (a wide time comparison)
+		frozen1, explore1 := st.Cut("frozen1", fz.Out("nxt_frozen")), st.Cut("explore1", fz.Out("nxt_explore"))
+		exitNext := st.Cut("exit_next", fz.Out("nxt_exit"))
+		var exiting hdlgen.Expr
+		if p.ClearOnFreezeExit {
+			exiting = st.Cut("exiting", fz.Out("exiting"))
+		}
 
 		exploring := explore1.Any().Named("exploring")
 		var curEntries []hdlgen.Value
@@ -83,7 +89,7 @@ func Paper(p Params) (*hdlgen.Module, error) {
 		cb := m.Instantiate("u_cbuf", cbuf)
 		cb.In("cur_entries", hdlgen.Cat(curEntries...)).In("cur_head", st.Cur["head"]).In("cur_num_valid", st.Cur["num_valid"])
 		if p.ClearOnFreezeExit {
-			cb.In("clear", fz.Out("exiting"))
+			cb.In("clear", exiting)
 		}
 		cb.In("add", isAck.And(st.Event["ecn"].Not())).In("add_ev", st.Event["ev"])
 		replay := frozen1
@@ -91,7 +97,11 @@ func Paper(p Params) (*hdlgen.Module, error) {
 			replay = hdlgen.False() // broken: a frozen send with nothing cached explores
 		}
 		cb.In("take", isSend.And(exploring.Not())).In("replay", replay)
-		hit := cb.Out("hit")
+		// stage cut 2: the buffer operation (oldest valid entry, 8:1 choice)
+		hit := st.Cut("hit", cb.Out("hit"))
+		takeEV := st.Cut("take_ev", cb.Out("take_ev"))
+		nxtEntries := st.Cut("nxt_entries", cb.Out("nxt_entries"))
+		nxtHead, nxtCount := st.Cut("nxt_head", cb.Out("nxt_head")), st.Cut("nxt_num_valid", cb.Out("nxt_num_valid"))
 
 		// a send explores while the counter runs, or when nothing is cached
 		// and the connection is not frozen (S4:L51, L57)
@@ -100,13 +110,13 @@ func Paper(p Params) (*hdlgen.Module, error) {
 		m.Comb("lfsr_update", func(pr *hdlgen.Process) {
 			pr.If(st.Fire.And(explored), func() { pr.Set(lfsr, draw) })
 		})
-		ev := hdlgen.Mux(explored, draw.Trunc(p.EVW), cb.Out("take_ev"))
+		ev := hdlgen.Mux(explored, draw.Trunc(p.EVW), takeEV)
 		exploreNext := hdlgen.Mux(isSend.And(exploring), explore1.Sub(hdlgen.Const(p.ExploreW, 1)), explore1)
 
-		nxt := entries.Unpack(cb.Out("nxt_entries"), "nxt")
+		nxt := entries.Unpack(nxtEntries, "nxt")
 		fields := map[string]hdlgen.Value{
-			"head": cb.Out("nxt_head"), "num_valid": cb.Out("nxt_num_valid"),
-			"exit_freeze": fz.Out("nxt_exit"), "frozen": frozen1, "explore": exploreNext,
+			"head": nxtHead, "num_valid": nxtCount,
+			"exit_freeze": exitNext, "frozen": frozen1, "explore": exploreNext,
 		}
 		openFields := map[string]hdlgen.Value{
 			"head": hdlgen.Const(p.HeadW, 0), "num_valid": hdlgen.Const(p.CountW, 0),

@@ -45,7 +45,7 @@ type Params struct {
 // DefaultDepth and DefaultConfDepth are the datapath stages of reps and
 // reps_conf that close timing at the default clock (docs/benchmarks.md).
 const (
-	DefaultDepth     = 1
+	DefaultDepth     = 3
 	DefaultConfDepth = 1
 )
 
