@@ -3,3 +3,6 @@
 # Quartus
 create_clock -period 4.000 -name clk [get_ports clk]
 derive_clock_uncertainty
+# out of context: half a period outside the block on each side of its ports
+set_input_delay -clock clk 2.000 [remove_from_collection [all_inputs] [get_ports clk]]
+set_output_delay -clock clk 2.000 [all_outputs]

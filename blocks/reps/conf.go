@@ -22,7 +22,7 @@ func Conf(p ConfParams) (*hdlgen.Module, error) {
 	if err := p.Validate(); err != nil {
 		return nil, fmt.Errorf("reps_conf: %w", err)
 	}
-	m := hdlgen.NewModule("reps_conf", "REPS, conference version (S0 Algorithm 4), per-connection state in block RAM,\none event per clock. Behaviour: docs/blocks/reps.md.")
+	m := hdlgen.NewModule("reps_conf", "REPS, conference version (S0 Algorithm 4), per-connection state in block RAM,\npipelined shell (docs/pipeline.md). Behaviour: docs/blocks/reps.md.")
 	entW, expW := p.EntW(), p.ExploreW()
 	m.Note("NumConn = %d, ConnW = %d, NumEntropies = %d, EntW = %d, ExploreW = %d, EVW = %d",
 		p.NumConn, p.ConnW, p.NumEntropies, entW, expW, p.EVW)

@@ -33,7 +33,7 @@ func Paper(p Params) (*hdlgen.Module, error) {
 	if err := p.Validate(); err != nil {
 		return nil, fmt.Errorf("reps: %w", err)
 	}
-	m := hdlgen.NewModule("reps", "REPS: Recycled Entropy Packet Spraying (S4), per-connection state in block RAM,\none event per clock. Behaviour: docs/blocks/reps.md.")
+	m := hdlgen.NewModule("reps", "REPS: Recycled Entropy Packet Spraying (S4), per-connection state in block RAM,\npipelined shell (docs/pipeline.md). Behaviour: docs/blocks/reps.md.")
 	m.Note("NumConn = %d, ConnW = %d, N = %d, EVW = %d, HeadW = %d, CountW = %d, TimeW = %d, ExploreW = %d",
 		p.NumConn, p.ConnW, p.N, p.EVW, p.HeadW, p.CountW, p.TimeW, p.ExploreW)
 	m.Note("ClearOnFreezeExit = %v", p.ClearOnFreezeExit)

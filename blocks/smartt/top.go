@@ -42,7 +42,7 @@ func Block(p Params) (*hdlgen.Module, error) {
 	if p.Variant == NSCC {
 		doc = "SMaRTT congestion control, journal version (S1 Algorithms 1-4; basis of the UEC NSCC)."
 	}
-	m := hdlgen.NewModule(name, doc+"\nPer-connection state in block RAM, one event per clock. Behaviour: docs/blocks/smartt.md.")
+	m := hdlgen.NewModule(name, doc+"\nPer-connection state in block RAM, pipelined shell (docs/pipeline.md). Behaviour: docs/blocks/smartt.md.")
 	m.Note("link %g Gb/s, MTU %d B, base RTT %d ns: BDP %d B, target RTT %d ns, gamma %.4f, max window %d B", p.Net.LinkGbps, p.Net.MTU, p.Net.BrttNs, d.BDP, d.TrttNs, d.Gamma, d.MaxCwnd)
 	m.Note("KFi %d, KMi %d, KMd %d, KFd %d (>> %d), qa_scaling %d/65536, FastIncrease rtt <= %d ns", d.KFi, d.KMi, d.KMd, d.KFd, FdShift, d.QaScale, d.FiRttMax)
 	m.Note("NumConn %d, F %d, K %d, ClampOnEarlyReturn %v, TimeoutsReplaceTrims %v, AdjustPeriod %v, DelayQA %v, TrimsCountAsAcked %v", p.NumConn, p.F, p.K, p.ClampOnEarlyReturn, p.TimeoutsReplaceTrims, p.AdjustPeriod, p.DelayQA, p.TrimsCountAsAcked)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/nicgen/nicgen/blocks"
 	goldenreps "github.com/nicgen/nicgen/golden/reps"
@@ -12,7 +13,7 @@ import (
 // cycleModel is a block's golden cycle-level model reduced to what timing
 // needs: drive s_event_valid and m_result_ready with one fixed event, see
 // s_event_ready and m_result_valid.
-type cycleModel func(valid, ready bool) (sReady, mValid bool)
+type cycleModel func(valid, ready bool, conn uint32) (sReady, mValid bool)
 
 func goldenCycleModel(cfg blocks.Config, block string) (cycleModel, error) {
 	switch block {
@@ -32,8 +33,8 @@ func goldenCycleModel(cfg blocks.Config, block string) (cycleModel, error) {
 			depth = cfg.RepsConf.Depth
 		}
 		p := goldenreps.NewPipeline(s, depth)
-		return func(valid, ready bool) (bool, bool) {
-			out := p.Cycle(goldenreps.CycleIn{SValid: valid, MReady: ready, Event: goldenreps.Event{Kind: goldenreps.KindOpen}})
+		return func(valid, ready bool, conn uint32) (bool, bool) {
+			out := p.Cycle(goldenreps.CycleIn{SValid: valid, MReady: ready, Event: goldenreps.Event{Conn: conn, Kind: goldenreps.KindOpen}})
 			return out.SReady, out.MValid
 		}, nil
 	case "smartt", "nscc":
@@ -46,8 +47,8 @@ func goldenCycleModel(cfg blocks.Config, block string) (cycleModel, error) {
 			return nil, err
 		}
 		p := gsmartt.NewPipeline(m, params.Depth)
-		return func(valid, ready bool) (bool, bool) {
-			out := p.Cycle(gsmartt.CycleIn{SValid: valid, MReady: ready, Event: gsmartt.Event{Kind: gsmartt.KindOpen}})
+		return func(valid, ready bool, conn uint32) (bool, bool) {
+			out := p.Cycle(gsmartt.CycleIn{SValid: valid, MReady: ready, Event: gsmartt.Event{Conn: conn, Kind: gsmartt.KindOpen}})
 			return out.SReady, out.MValid
 		}, nil
 	}
@@ -59,6 +60,8 @@ func goldenCycleModel(cfg blocks.Config, block string) (cycleModel, error) {
 type timing struct {
 	latency    int     // cycles from an accepted event to its result valid
 	perClock   float64 // results per cycle for back-to-back events to one connection
+	mixed      float64 // results per cycle for back-to-back events to different connections
+	depth      int     // datapath stages
 	burst      int     // events in the throughput measurement
 	burstCycle int     // cycles from the first result to the last
 }
@@ -71,12 +74,12 @@ func measureTiming(cfg blocks.Config, block string) (timing, error) {
 		return t, err
 	}
 	// latency: one event accepted at cycle 0 into an empty pipeline
-	if ready, _ := m(true, true); !ready {
+	if ready, _ := m(true, true, 0); !ready {
 		return t, fmt.Errorf("%s: the golden model does not take an event when empty", block)
 	}
 	t.latency = -1
 	for c := 1; c <= 16; c++ {
-		if _, valid := m(false, true); valid {
+		if _, valid := m(false, true, 0); valid {
 			t.latency = c
 			break
 		}
@@ -85,13 +88,13 @@ func measureTiming(cfg blocks.Config, block string) (timing, error) {
 		return t, fmt.Errorf("%s: no result within 16 cycles", block)
 	}
 	for c := 0; c < 16; c++ { // drain
-		m(false, true)
+		m(false, true, 0)
 	}
 	// throughput: a burst to connection 0, result always ready
 	sent, got, first, last := 0, 0, -1, -1
 	for c := 0; got < burst && c < 16*burst; c++ {
 		valid := sent < burst
-		ready, mValid := m(valid, true)
+		ready, mValid := m(valid, true, 0)
 		if valid && ready {
 			sent++
 		}
@@ -108,5 +111,34 @@ func measureTiming(cfg blocks.Config, block string) (timing, error) {
 	}
 	t.burst, t.burstCycle = burst, last-first+1
 	t.perClock = float64(burst) / float64(t.burstCycle)
+	// a burst over connections 0, 1, 0, 1, ... of a fresh model: two
+	// connections alternate, which a depth-2 pipeline cannot hide
+	if m, err = goldenCycleModel(cfg, block); err != nil {
+		return t, err
+	}
+	conns := uint32(1)
+	for uint32(t.latency) > conns && conns < 64 {
+		conns++
+	}
+	sent, got, first, last = 0, 0, -1, -1
+	for c := 0; got < burst && c < 16*burst; c++ {
+		valid := sent < burst
+		ready, mValid := m(valid, true, uint32(sent)%conns)
+		if valid && ready {
+			sent++
+		}
+		if mValid {
+			got++
+			if first < 0 {
+				first = c
+			}
+			last = c
+		}
+	}
+	if got < burst {
+		return t, fmt.Errorf("%s: %d of %d results in %d cycles", block, got, burst, 16*burst)
+	}
+	t.mixed = float64(burst) / float64(last-first+1)
+	t.depth = int(math.Round(1 / t.perClock))
 	return t, nil
 }

@@ -312,8 +312,9 @@ func TestIncast8to1(t *testing.T) {
 }
 
 // cycleController drives a block through its ports, the way a Verilated
-// model would be put in the loop: present the event, clock until the
-// result is valid (two cycles later).
+// model would be put in the loop: offer the event until s_event_ready
+// takes it, then clock until the result is valid (docs/pipeline.md: D+4
+// cycles after acceptance, the pipeline being empty) and take it.
 type cycleController struct {
 	pipe   *smartt.Pipeline
 	cycles int
@@ -321,20 +322,23 @@ type cycleController struct {
 
 func (c *cycleController) Step(e smartt.Event) smartt.Result {
 	in := smartt.CycleIn{SValid: true, Event: e, MReady: true}
-	for range 8 {
+	for range 64 {
 		out := c.pipe.Cycle(in)
 		c.cycles++
+		if out.SReady {
+			in = smartt.CycleIn{MReady: true}
+		}
 		if out.MValid {
 			return out.Result
 		}
-		in = smartt.CycleIn{MReady: true}
 	}
 	return smartt.Result{Conn: e.Conn, Kind: e.Kind, Error: true} // never valid: stop the run
 }
 
 // The Controller seam: one model per sender, one model shared by every
 // sender (connection id = sender), and the cycle-level block driven
-// through its ports all give the same run.
+// through its ports (depths 1, the default when Params.Depth is 0, and 4)
+// all give the same run.
 func TestControllerSeam(t *testing.T) {
 	for _, v := range variants {
 		p := smartt.DefaultParams(v)
@@ -350,34 +354,46 @@ func TestControllerSeam(t *testing.T) {
 			t.Fatal(err)
 		}
 		one := make([]Controller, cfg.Senders)
-		pipes := make([]Controller, cfg.Senders)
-		var cycled []*cycleController
 		for i := range one {
 			one[i] = shared
-			m, err := smartt.NewModel(p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			cc := &cycleController{pipe: smartt.NewPipeline(m)}
-			cycled = append(cycled, cc)
-			pipes[i] = cc
 		}
 		want, err := Run(cfg, own)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for name, cs := range map[string][]Controller{"shared model": one, "cycle-level pipeline": pipes} {
-			got, err := Run(cfg, cs)
+		got, err := Run(cfg, one)
+		if err != nil {
+			t.Fatalf("%s shared model: %v", v, err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s shared model: the run differs from one model per sender (completion %v vs %v ns)", v, got.CompletionNs, want.CompletionNs)
+		}
+		for _, depth := range []int{0, 4} {
+			pipes := make([]Controller, cfg.Senders)
+			var cycled []*cycleController
+			for i := range pipes {
+				m, err := smartt.NewModel(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				cc := &cycleController{pipe: smartt.NewPipeline(m, depth)}
+				cycled = append(cycled, cc)
+				pipes[i] = cc
+			}
+			got, err := Run(cfg, pipes)
 			if err != nil {
-				t.Fatalf("%s %s: %v", v, name, err)
+				t.Fatalf("%s cycle-level pipeline, depth %d: %v", v, depth, err)
 			}
 			if !reflect.DeepEqual(got, want) {
-				t.Errorf("%s %s: the run differs from one model per sender (completion %v vs %v ns)", v, name, got.CompletionNs, want.CompletionNs)
+				t.Errorf("%s cycle-level pipeline, depth %d: the run differs from one model per sender (completion %v vs %v ns)", v, depth, got.CompletionNs, want.CompletionNs)
 			}
-		}
-		for i, cc := range cycled {
-			if ev := want.Senders[i].Events; int64(cc.cycles) != 3*ev {
-				t.Errorf("%s sender %d: %d cycles for %d events, want 3 each (latency 2)", v, i, cc.cycles, ev)
+			// One event at a time into an empty pipeline: accepted in the
+			// first cycle, result valid and taken D+4 cycles later.
+			d := max(depth, 1)
+			for i, cc := range cycled {
+				if ev := want.Senders[i].Events; int64(cc.cycles) != int64(d+5)*ev {
+					t.Errorf("%s depth %d sender %d: %d cycles for %d events, want %d each (latency %d)", v, d, i, cc.cycles, ev, d+5, d+4)
+				}
 			}
 		}
 	}

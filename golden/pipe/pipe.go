@@ -14,9 +14,14 @@
 //     enters a result buffer of Credits entries whose head drives the result
 //     stream.
 //
-// Events execute one by one in issue order, which is acceptance order, so
-// the model executes an event when it issues and carries its result down
-// the stages: the RTL's forwarding makes its events see exactly that.
+// Events pass the last stage one by one in issue order, which is
+// acceptance order, and the RTL's forwarding makes each datapath start from
+// the word its predecessors wrote, so the model executes an event (Step)
+// when it leaves the last stage, where the RTL writes its word. An event
+// that rst removes from the buffers or from stages 1..Depth+1 is never
+// executed, as it is never written in the RTL; the event in the last stage
+// during the rst cycle is written at that edge (the table has no reset),
+// but its result is dropped with the result buffer.
 package pipe
 
 // Stepper is a transaction-level block model as the pipeline drives it.
@@ -49,14 +54,15 @@ type Out[R any] struct {
 func Credits(depth int) int { return depth + 4 }
 
 // Latency is the number of cycles from an event's acceptance to its result
-// on the result stream, with no stall: one in the input buffer, Depth+2 in
-// the stages, one in the result buffer.
+// on the result stream, with no stall: accepted in cycle t, it issues from
+// the input buffer in cycle t+1, is in stages 1..Depth+2 in cycles
+// t+2..t+Depth+3 and at the head of the result buffer in cycle t+Depth+4.
 func Latency(depth int) int { return depth + 4 }
 
-type slot[R any] struct {
+type slot[E any] struct {
 	valid bool
 	key   uint64
-	res   R
+	ev    E
 }
 
 // Pipeline is the cycle-level model around a Stepper.
@@ -67,7 +73,7 @@ type Pipeline[E, R any] struct {
 	in      [2]E
 	inN     int
 	ready   bool
-	stages  []slot[R] // stages[0] is stage 1
+	stages  []slot[E] // stages[0] is stage 1
 	occ     int       // issued and not yet taken from the result stream
 	out     []R       // ring of credits entries
 	outHead int
@@ -81,7 +87,7 @@ func New[E, R any](s Stepper[E, R], depth int) *Pipeline[E, R] {
 		depth = 1
 	}
 	p := &Pipeline[E, R]{s: s, depth: depth, credits: Credits(depth)}
-	p.stages = make([]slot[R], depth+2)
+	p.stages = make([]slot[E], depth+2)
 	p.out = make([]R, p.credits)
 	p.ready = true
 	return p
@@ -91,14 +97,19 @@ func New[E, R any](s Stepper[E, R], depth int) *Pipeline[E, R] {
 func (p *Pipeline[E, R]) Depth() int { return p.depth }
 
 // Reset is a cycle with rst high: every buffer and stage empty, the
-// stepper's non-table state reset. The state table is untouched.
+// stepper's non-table state reset. The state table keeps every word
+// written, including the one the last stage writes at this edge; the
+// events in the input buffer and in stages 1..Depth+1 are dropped unwritten.
 func (p *Pipeline[E, R]) Reset() {
 	var e E
 	var r R
+	if last := p.stages[len(p.stages)-1]; last.valid {
+		p.s.Step(last.ev) // the write at the rst edge; the result is dropped
+	}
 	p.in = [2]E{e, e}
 	p.inN, p.ready, p.occ, p.outHead, p.outN = 0, true, 0, 0, 0
 	for i := range p.stages {
-		p.stages[i] = slot[R]{}
+		p.stages[i] = slot[E]{}
 	}
 	for i := range p.out {
 		p.out[i] = r
@@ -132,13 +143,13 @@ func (p *Pipeline[E, R]) Cycle(in In[E]) Out[R] {
 		p.outN--
 	}
 	if last := p.stages[len(p.stages)-1]; last.valid {
-		p.out[(p.outHead+p.outN)%p.credits] = last.res
+		p.out[(p.outHead+p.outN)%p.credits] = p.s.Step(last.ev)
 		p.outN++
 	}
 	copy(p.stages[1:], p.stages[:len(p.stages)-1])
-	p.stages[0] = slot[R]{}
+	p.stages[0] = slot[E]{}
 	if issue {
-		p.stages[0] = slot[R]{valid: true, key: key, res: p.s.Step(p.in[0])}
+		p.stages[0] = slot[E]{valid: true, key: key, ev: p.in[0]}
 		p.in[0] = p.in[1]
 		p.inN--
 		p.occ++

@@ -3,7 +3,8 @@ package reps
 import "github.com/nicgen/nicgen/golden/pipe"
 
 // Stepper is a transaction-level REPS model as the pipeline drives it:
-// Step executes one accepted event, Reset reloads the LFSR.
+// Step executes one accepted event, Reset reloads the LFSR, ConnKey is the
+// connection as the hazard unit compares it.
 type Stepper = pipe.Stepper[Event, Result]
 
 var (
@@ -11,8 +12,8 @@ var (
 	_ Stepper = (*ConfModel)(nil)
 )
 
-// Pipeline is the cycle-level wrapper shared by both REPS blocks ("Cycle
-// behaviour" in docs/blocks/reps.md); see package golden/pipe.
+// Pipeline is the cycle-level wrapper shared by both REPS blocks: the
+// pipelined shell of docs/pipeline.md; see package golden/pipe.
 type Pipeline = pipe.Pipeline[Event, Result]
 
 // NewPipeline returns an empty pipeline of a datapath of depth stages

@@ -4,200 +4,418 @@ import (
 	"testing"
 )
 
-// Cycle behaviour of docs/blocks/reps.md: s_event_ready =
-// !m_result_valid || m_result_ready; an event accepted at cycle t with no
-// stall has its result valid during cycle t+2.
+// Cycle behaviour: the pipelined shell of docs/pipeline.md around a
+// datapath of D stages. Expected cycles are worked out here from the
+// contract text, never taken from golden/pipe:
+//   - an event accepted in cycle t (s_event_valid && s_event_ready) enters
+//     the input buffer at that edge, issues in cycle t+1 at the earliest,
+//     is in stage k in cycle issue+k (stages 1..D+2) and its result is at
+//     the head of the result buffer (m_result_valid) from cycle
+//     issue+D+3: latency D+4 with no stall;
+//   - s_event_ready is 1 in a cycle iff the input buffer held at most one
+//     event after the previous edge;
+//   - the head waits while an event of its connection is in stages 1..D-1
+//     (so one event of a connection every D cycles) or while D+4 events
+//     are issued and not yet taken.
 
-func cycleModel(t *testing.T) (*Model, *Pipeline) {
+// depths are the datapath depths every cycle test runs.
+var depths = []int{1, 2, 3, 4, 5}
+
+func cycleModel(t *testing.T) *Model {
 	t.Helper()
-	m := newModel(t, func(p *Params) { p.ExploreInit = 0 })
-	return m, NewPipeline(m)
+	return newModel(t, func(p *Params) { p.ExploreInit = 0 })
 }
 
+// TestPipelineLatency: an isolated event's result is valid in exactly one
+// cycle, D+4 cycles after its acceptance; s_event_ready stays high.
 func TestPipelineLatency(t *testing.T) {
-	_, pl := cycleModel(t)
-	open := ev(1, KindOpen, 0)
-	outs := []CycleOut{
-		pl.Cycle(CycleIn{SValid: true, Event: open, MReady: true}), // t: accepted
-		pl.Cycle(CycleIn{MReady: true}),                            // t+1: in stage 1
-		pl.Cycle(CycleIn{MReady: true}),                            // t+2: result valid
-		pl.Cycle(CycleIn{MReady: true}),                            // t+3: consumed
-	}
-	want := []CycleOut{
-		{SReady: true},
-		{SReady: true},
-		{SReady: true, MValid: true, Result: Result{Conn: 1, Kind: KindOpen}},
-		{SReady: true},
-	}
-	for i := range want {
-		if outs[i] != want[i] {
-			t.Fatalf("cycle %d: %+v, want %+v", i, outs[i], want[i])
+	for _, d := range depths {
+		pl := NewPipeline(cycleModel(t), d)
+		for c := range d + 8 {
+			in := CycleIn{MReady: true}
+			if c == 0 {
+				in.SValid, in.Event = true, ev(1, KindOpen, 0)
+			}
+			want := CycleOut{SReady: true}
+			if c == d+4 {
+				want = CycleOut{SReady: true, MValid: true, Result: Result{Conn: 1, Kind: KindOpen}}
+			}
+			if out := pl.Cycle(in); out != want {
+				t.Fatalf("depth %d cycle %d: %+v, want %+v", d, c, out, want)
+			}
 		}
 	}
 }
 
-// One event per clock to the same connection: each sees the previous
-// one's write (the doc's forwarding), so the send recycles the ack's EV.
-func TestPipelineBackToBackSameConn(t *testing.T) {
-	_, pl := cycleModel(t)
-	in := []Event{ev(3, KindOpen, 0), ack(3, 77, 1), ack(3, 88, 2), ev(3, KindSend, 3), ev(3, KindSend, 4), ev(3, KindSend, 5)}
+// TestPipelineDepthZero: a depth below 1 reads as 1 (latency 5).
+func TestPipelineDepthZero(t *testing.T) {
+	pl := NewPipeline(cycleModel(t), 0)
+	pl.Cycle(CycleIn{SValid: true, Event: ev(1, KindOpen, 0), MReady: true})
+	for c := 1; c <= 5; c++ {
+		if out := pl.Cycle(CycleIn{MReady: true}); out.MValid != (c == 5) {
+			t.Fatalf("cycle %d: %+v", c, out)
+		}
+	}
+}
+
+// TestPipelineOnePerClock: events of different connections, one offered
+// every cycle, are all accepted at once and come out one per clock, D+4
+// cycles later, equal to the transaction-level run. A connection recurs
+// after 6 events, out of the hazard window of every depth tested (an event
+// of it issued 6 cycles earlier is in stage 6 >= D).
+func TestPipelineOnePerClock(t *testing.T) {
+	var in []Event
+	for c := range uint32(6) {
+		in = append(in, ev(c, KindOpen, 0))
+	}
+	for i := range uint32(6) {
+		in = append(in, ack(i, 40+i, 1))
+	}
+	for i := range uint32(12) {
+		in = append(in, ev(i%6, KindSend, 2))
+	}
+	for _, d := range depths {
+		ref := cycleModel(t)
+		pl := NewPipeline(cycleModel(t), d)
+		for c := range len(in) + d + 6 {
+			cin := CycleIn{MReady: true}
+			if c < len(in) {
+				cin.SValid, cin.Event = true, in[c]
+			}
+			out := pl.Cycle(cin)
+			want := CycleOut{SReady: true}
+			if k := c - (d + 4); k >= 0 && k < len(in) {
+				want.MValid, want.Result = true, ref.Step(in[k])
+			}
+			if out != want {
+				t.Fatalf("depth %d cycle %d: %+v, want %+v", d, c, out, want)
+			}
+		}
+	}
+}
+
+// TestPipelineSameConn: events of one connection offered back to back.
+// Event k issues in cycle 1+kD (the previous one must have left stages
+// 1..D-1), so its result is valid in cycle kD+D+4; the buffer takes events
+// 0, 1 and 2 in cycles 0..2, then fills, and each issue frees one place
+// (ready is a register: one cycle later), so event k >= 2 is accepted in
+// cycle (k-2)D+2. Every event sees its predecessor's word: the sends
+// recycle the acked EVs. Conn 3 + 2^ConnW is conn 3 at the 16-bit port.
+func TestPipelineSameConn(t *testing.T) {
+	const alias = 3 + 1<<16
+	in := []Event{ev(3, KindOpen, 0), ack(alias, 77, 1), ack(3, 88, 2), ev(alias, KindSend, 3), ev(3, KindSend, 4), ev(3, KindSend, 5)}
 	want := []Result{
 		{Conn: 3, Kind: KindOpen}, {Conn: 3, Kind: KindAck}, {Conn: 3, Kind: KindAck},
 		sendRes(3, 77, false, false), sendRes(3, 88, false, false), sendRes(3, firstDraw16, true, false),
 	}
-	var got []Result
-	for c := range len(in) + 2 {
-		cin := CycleIn{MReady: true}
-		if c < len(in) {
-			cin.SValid, cin.Event = true, in[c]
+	for _, d := range depths {
+		accept := func(k int) int {
+			if k < 2 {
+				return k
+			}
+			return (k-2)*d + 2
 		}
-		out := pl.Cycle(cin)
-		if !out.SReady {
-			t.Fatalf("cycle %d: stalled with MReady high", c)
+		pl := NewPipeline(cycleModel(t), d)
+		next, got := 0, 0
+		for c := range len(in)*d + d + 6 {
+			cin := CycleIn{MReady: true}
+			if next < len(in) {
+				cin.SValid, cin.Event = true, in[next]
+			}
+			out := pl.Cycle(cin)
+			if next < len(in) && out.SReady != (c == accept(next)) {
+				t.Fatalf("depth %d cycle %d: SReady %v, event %d is due in cycle %d", d, c, out.SReady, next, accept(next))
+			}
+			if out.SReady && cin.SValid {
+				next++
+			}
+			if out.MValid != (got < len(want) && c == got*d+d+4) {
+				t.Fatalf("depth %d cycle %d: MValid %v, result %d is due in cycle %d", d, c, out.MValid, got, got*d+d+4)
+			}
+			if out.MValid {
+				if out.Result != want[got] {
+					t.Fatalf("depth %d: result %d = %+v, want %+v", d, got, out.Result, want[got])
+				}
+				got++
+			}
 		}
-		if c >= 2 != out.MValid {
-			t.Fatalf("cycle %d: MValid = %v", c, out.MValid)
-		}
-		if out.MValid {
-			got = append(got, out.Result)
-		}
-	}
-	if len(got) != len(want) {
-		t.Fatalf("%d results, want %d", len(got), len(want))
-	}
-	for i := range want {
-		if got[i] != want[i] {
-			t.Fatalf("result %d: %+v, want %+v", i, got[i], want[i])
+		if next != len(in) || got != len(want) {
+			t.Fatalf("depth %d: %d accepted, %d results", d, next, got)
 		}
 	}
 }
 
-// With m_result_ready low and a valid result, nothing moves: the result
-// holds, s_event_ready is low and an offered event is not taken.
-func TestPipelineBackpressure(t *testing.T) {
-	_, pl := cycleModel(t)
-	a, b, c := ev(0, KindOpen, 0), ev(1, KindOpen, 0), ev(2, KindOpen, 0)
-	pl.Cycle(CycleIn{SValid: true, Event: a, MReady: false}) // a accepted (no result yet)
-	pl.Cycle(CycleIn{SValid: true, Event: b, MReady: false}) // b accepted, a -> result
-	resA := Result{Conn: 0, Kind: KindOpen}
-	for i := range 5 {
-		out := pl.Cycle(CycleIn{SValid: true, Event: c, MReady: false})
-		if out != (CycleOut{SReady: false, MValid: true, Result: resA}) {
-			t.Fatalf("stall cycle %d: %+v", i, out)
+// TestPipelineInterleaved: A1 B A2 C, A2 of A1's connection, offered in
+// cycles 0..3. Issue is in order: A1 issues in cycle 1, B in 2, A2 once A1
+// has left stages 1..D-1, in max(3, 1+D), and C, queued behind A2, one
+// cycle later.
+func TestPipelineInterleaved(t *testing.T) {
+	in := []Event{ev(0, KindOpen, 0), ev(1, KindOpen, 0), ack(0, 5, 1), ev(2, KindOpen, 1)}
+	for _, d := range depths {
+		ref := cycleModel(t)
+		var want []Result
+		for _, e := range in {
+			want = append(want, ref.Step(e))
 		}
-	}
-	// Release: a is consumed and c accepted on the same cycle.
-	if out := pl.Cycle(CycleIn{SValid: true, Event: c, MReady: true}); out != (CycleOut{SReady: true, MValid: true, Result: resA}) {
-		t.Fatalf("release: %+v", out)
-	}
-	if out := pl.Cycle(CycleIn{MReady: true}); out != (CycleOut{SReady: true, MValid: true, Result: Result{Conn: 1, Kind: KindOpen}}) {
-		t.Fatalf("b: %+v", out)
-	}
-	if out := pl.Cycle(CycleIn{MReady: true}); out != (CycleOut{SReady: true, MValid: true, Result: Result{Conn: 2, Kind: KindOpen}}) {
-		t.Fatalf("c: %+v", out)
-	}
-	if out := pl.Cycle(CycleIn{MReady: true}); out != (CycleOut{SReady: true}) {
-		t.Fatalf("drained: %+v", out)
+		issue := []int{1, 2, max(3, 1+d)}
+		issue = append(issue, issue[2]+1)
+		pl := NewPipeline(cycleModel(t), d)
+		got := 0
+		for c := range 3*d + 12 {
+			cin := CycleIn{MReady: true}
+			if c < len(in) {
+				cin.SValid, cin.Event = true, in[c]
+			}
+			out := pl.Cycle(cin)
+			if c < len(in) && !out.SReady {
+				t.Fatalf("depth %d cycle %d: not ready", d, c)
+			}
+			due := got < len(in) && c == issue[got]+d+3
+			if out.MValid != due || due && out.Result != want[got] {
+				t.Fatalf("depth %d cycle %d: %+v, result %d due in cycle %d: %+v", d, c, out, got, issue[min(got, 3)]+d+3, want[min(got, 3)])
+			}
+			if due {
+				got++
+			}
+		}
+		if got != len(in) {
+			t.Fatalf("depth %d: %d results", d, got)
+		}
 	}
 }
 
-// rst empties both stages and reloads the LFSR; the table stays.
+// TestPipelineCredits: with m_result_ready low and a new connection's
+// event offered every cycle, event k is accepted in cycle k and issues in
+// k+1 while fewer than D+4 are issued: events 0..D+3 issue, event D+4
+// waits at the head, event D+5 fills the buffer in cycle D+5 and ready
+// drops from cycle D+6 on: 2 + (D+4) events accepted in all. The first
+// result is valid from cycle D+4 and holds. Released in cycle R, one
+// result is taken per cycle; the head issues in R+1 (in cycle R the
+// result being taken still counts), ready rises in R+2, and results then
+// flow one per clock without a gap.
+func TestPipelineCredits(t *testing.T) {
+	for _, d := range depths {
+		ref := cycleModel(t)
+		r := 3*d + 20 // release cycle
+		var in, poison []Event
+		var want []Result
+		for c := range uint32(r + d + 20) {
+			in = append(in, ev(c, KindOpen, 0))
+			want = append(want, ref.Step(in[c]))
+			poison = append(poison, ev(1000+c, KindOpen, 0))
+		}
+		pl := NewPipeline(cycleModel(t), d)
+		next, got := 0, 0
+		for c := range r + d + 20 {
+			ready := c <= d+5 || c >= r+2
+			cin := CycleIn{SValid: true, Event: in[next], MReady: c >= r}
+			if !ready { // what a source may not do: proves nothing is taken
+				cin.Event = poison[c]
+			}
+			out := pl.Cycle(cin)
+			if out.SReady != ready {
+				t.Fatalf("depth %d cycle %d: SReady %v", d, c, out.SReady)
+			}
+			if out.SReady {
+				next++
+			}
+			if c == r-1 && next != d+6 {
+				t.Fatalf("depth %d: %d events accepted under back-pressure, want 2 + %d", d, next, d+4)
+			}
+			switch {
+			case c < d+4:
+				if out.MValid {
+					t.Fatalf("depth %d cycle %d: early result %+v", d, c, out)
+				}
+			case c < r:
+				if !out.MValid || out.Result != want[0] {
+					t.Fatalf("depth %d cycle %d: stalled result %+v, want %+v", d, c, out, want[0])
+				}
+			default:
+				if !out.MValid || out.Result != want[got] {
+					t.Fatalf("depth %d cycle %d: result %d = %+v (valid %v), want %+v", d, c, got, out.Result, out.MValid, want[got])
+				}
+				got++
+			}
+		}
+	}
+}
+
+// TestPipelineReset: rst in the middle of a stream of events of distinct
+// connections (accepted in cycle k, issued in k+1, in the last stage in
+// k+D+3), in cycle D+5: events 0..2 are written (event 2 at the rst edge:
+// block RAM has no reset), events 3..D+3 (stages) and D+4 (input buffer)
+// are dropped unwritten, the results of events 1 and 2 are dropped with
+// the result buffer, and the LFSR is reloaded. Then the same with the
+// pipeline full under back-pressure.
 func TestPipelineReset(t *testing.T) {
-	m, pl := cycleModel(t)
-	pl.Cycle(CycleIn{SValid: true, Event: ev(0, KindOpen, 0), MReady: true})
-	pl.Cycle(CycleIn{SValid: true, Event: ev(0, KindSend, 1), MReady: true})
-	pl.Cycle(CycleIn{SValid: true, Event: ev(0, KindSend, 2), MReady: true})  // first send executes
-	pl.Cycle(CycleIn{SValid: true, Event: ev(0, KindSend, 3), MReady: false}) // stalled: second send still in stage 1
-	if m.LFSR() == defaultSeed {
-		t.Fatal("setup: the first send did not draw")
-	}
-	before := m.Conn(0)
-	pl.Reset()
-	if m.LFSR() != defaultSeed {
-		t.Fatal("Reset did not reload the LFSR")
-	}
-	checkConn(t, m, 0, before)
-	for range 3 {
-		if out := pl.Cycle(CycleIn{MReady: true}); out != (CycleOut{SReady: true}) {
-			t.Fatalf("after reset: %+v", out)
+	for _, d := range depths {
+		m := cycleModel(t)
+		ref := cycleModel(t) // the table as the RTL keeps it
+		pl := NewPipeline(m, d)
+		const conns = 12
+		for c := range uint32(conns) { // open them all and drain
+			pl.Cycle(CycleIn{SValid: true, Event: ev(c, KindOpen, 0), MReady: true})
+			ref.Step(ev(c, KindOpen, 0))
 		}
-	}
-	// The second send was dropped with stage 1 and the connection is
-	// still open: the next send draws the seed's first value again.
-	pl.Cycle(CycleIn{SValid: true, Event: ev(0, KindSend, 4), MReady: true})
-	pl.Cycle(CycleIn{MReady: true})
-	if out := pl.Cycle(CycleIn{MReady: true}); out.Result != sendRes(0, firstDraw16, true, false) {
-		t.Fatalf("after reset: %+v", out)
+		for range d + 6 {
+			pl.Cycle(CycleIn{MReady: true})
+		}
+		in := []Event{ev(0, KindSend, 1)} // draws from the LFSR
+		for c := range uint32(conns - 1) {
+			in = append(in, ack(c+1, 100+c, 1))
+		}
+		res0 := ref.Step(in[0])
+		for c := range d + 5 {
+			out := pl.Cycle(CycleIn{SValid: true, Event: in[c], MReady: true})
+			if !out.SReady || out.MValid != (c == d+4) || out.MValid && out.Result != res0 {
+				t.Fatalf("depth %d cycle %d: %+v", d, c, out)
+			}
+		}
+		if m.LFSR() == defaultSeed {
+			t.Fatalf("depth %d: setup: the send did not draw", d)
+		}
+		pl.Reset()
+		ref.Step(in[1])
+		ref.Step(in[2])
+		ref.Reset()
+		if m.LFSR() != defaultSeed {
+			t.Fatalf("depth %d: Reset did not reload the LFSR", d)
+		}
+		for c := range uint32(conns) {
+			checkConn(t, m, c, ref.Conn(c))
+		}
+		for c := range d + 6 {
+			if out := pl.Cycle(CycleIn{MReady: true}); out != (CycleOut{SReady: true}) {
+				t.Fatalf("depth %d: cycle %d after reset: %+v", d, c, out)
+			}
+		}
+		// Fill everything: results, stages and the input buffer.
+		for c := range 2*d + 10 {
+			pl.Cycle(CycleIn{SValid: true, Event: ack(uint32(c%conns), 7, 2), MReady: false})
+		}
+		if out := pl.Cycle(CycleIn{MReady: false}); out.SReady || !out.MValid {
+			t.Fatalf("depth %d: setup: not full: %+v", d, out)
+		}
+		before := make([]State, conns)
+		for c := range before {
+			before[c] = m.Conn(uint32(c))
+		}
+		pl.Reset()
+		for c := range d + 6 {
+			if out := pl.Cycle(CycleIn{MReady: true}); out != (CycleOut{SReady: true}) {
+				t.Fatalf("depth %d: cycle %d after the second reset: %+v", d, c, out)
+			}
+		}
+		for c := range before { // every issued event was written; the two buffered ones are dropped
+			checkConn(t, m, uint32(c), before[c])
+		}
+		// A send after the reset (conn 11 has no cached EV): the seed's
+		// first draw, with latency D+4.
+		e := ev(conns-1, KindSend, 3)
+		pl.Cycle(CycleIn{SValid: true, Event: e, MReady: true})
+		for c := 1; c <= d+4; c++ {
+			out := pl.Cycle(CycleIn{MReady: true})
+			if out.MValid != (c == d+4) || out.MValid && out.Result != sendRes(conns-1, firstDraw16, true, false) {
+				t.Fatalf("depth %d: cycle %d after reset: %+v", d, c, out)
+			}
+		}
 	}
 }
 
 // randomCycles drives a pipeline with random valid/ready patterns and
 // checks that the consumed results are, 1:1 and in order, the reference
-// stepper applied to the accepted events, and that a stalled result holds.
+// stepper applied to the accepted events, that a stalled result holds, that
+// no result comes earlier than D+4 cycles after its event's acceptance,
+// that at most 2 + D+4 events are in flight, and that s_event_ready is low
+// only with two events accepted and not yet out.
 func randomCycles(t *testing.T, pl *Pipeline, ref Stepper, cycles int, seed rng) {
 	t.Helper()
+	d := pl.Depth()
 	r := seed
 	var now uint64
-	var pending []Result // expected, not yet consumed
+	type pend struct {
+		res Result
+		acc int
+	}
+	var pending []pend // expected, not yet consumed
 	var last CycleOut
 	lastReady := true
-	accepted, consumed := 0, 0
+	accepted, consumed, notReady, full := 0, 0, 0, 0
 	validP, readyP := uint64(1+r.next()%4), uint64(1+r.next()%4)
 	for c := range cycles {
 		if c%1000 == 0 { // change the traffic pattern now and then
-			validP, readyP = 1+r.next()%4, 1+r.next()%4
+			validP, readyP = 1+r.next()%4, r.next()%5
 		}
 		in := CycleIn{SValid: r.chance(validP, 4), Event: randomEvent(&r, &now), MReady: r.chance(readyP, 4)}
 		out := pl.Cycle(in)
-		if out.SReady != (!out.MValid || in.MReady) {
-			t.Fatalf("cycle %d: SReady %v with MValid %v MReady %v", c, out.SReady, out.MValid, in.MReady)
+		if !out.SReady {
+			notReady++
+			if len(pending) < 2 {
+				t.Fatalf("depth %d cycle %d: not ready with %d events in flight", d, c, len(pending))
+			}
 		}
 		// A valid result that was not consumed must still be there.
 		if last.MValid && !lastReady && (!out.MValid || out.Result != last.Result) {
-			t.Fatalf("cycle %d: stalled output changed: %+v -> %+v", c, last, out)
+			t.Fatalf("depth %d cycle %d: stalled output changed: %+v -> %+v", d, c, last, out)
+		}
+		if !out.MValid && out.Result != (Result{}) {
+			t.Fatalf("depth %d cycle %d: data %+v while not valid", d, c, out.Result)
+		}
+		if out.MValid {
+			if len(pending) == 0 {
+				t.Fatalf("depth %d cycle %d: result %+v with no accepted event", d, c, out.Result)
+			}
+			if c-pending[0].acc < d+4 {
+				t.Fatalf("depth %d cycle %d: result of the event accepted in cycle %d, before latency %d", d, c, pending[0].acc, d+4)
+			}
+			if out.Result != pending[0].res {
+				t.Fatalf("depth %d cycle %d: result %d = %+v, want %+v", d, c, consumed, out.Result, pending[0].res)
+			}
 		}
 		if out.MValid && in.MReady {
-			if len(pending) == 0 {
-				t.Fatalf("cycle %d: result %+v with no accepted event", c, out.Result)
-			}
-			if out.Result != pending[0] {
-				t.Fatalf("cycle %d: result %d = %+v, want %+v", c, consumed, out.Result, pending[0])
-			}
 			pending = pending[1:]
 			consumed++
 		}
 		if in.SValid && out.SReady {
-			pending = append(pending, ref.Step(in.Event))
+			pending = append(pending, pend{ref.Step(in.Event), c})
 			accepted++
 		}
-		if len(pending) > 2 {
-			t.Fatalf("cycle %d: %d events in flight, the pipeline holds 2", c, len(pending))
+		if len(pending) > d+6 {
+			t.Fatalf("depth %d cycle %d: %d events in flight, the pipeline holds 2 + %d", d, c, len(pending), d+4)
+		}
+		if len(pending) == d+6 {
+			full++
 		}
 		last, lastReady = out, in.MReady
 	}
-	if accepted-consumed != len(pending) || accepted < cycles/10 {
-		t.Fatalf("accepted %d, consumed %d, pending %d", accepted, consumed, len(pending))
+	if accepted-consumed != len(pending) || accepted < cycles/10 || notReady == 0 || full == 0 {
+		t.Fatalf("depth %d: accepted %d, consumed %d, pending %d, %d cycles not ready, %d full", d, accepted, consumed, len(pending), notReady, full)
 	}
 }
 
 func TestPipelineMatchesModel(t *testing.T) {
-	p := invariantParams()
-	m, _ := NewModel(p)
-	ref, _ := NewModel(p)
-	randomCycles(t, NewPipeline(m), ref, 300_000, 11)
+	for _, d := range depths {
+		p := invariantParams()
+		m, _ := NewModel(p)
+		ref, _ := NewModel(p)
+		randomCycles(t, NewPipeline(m, d), ref, 100_000, rng(11+d))
+	}
 }
 
 func TestPipelineMatchesConfModel(t *testing.T) {
-	p := DefaultConfParams()
-	p.NumConn, p.ConnW, p.NumEntropies, p.EntW, p.ExploreW, p.ExploreInit = 4, 3, 5, 3, 3, 3
-	m, _ := NewConfModel(p)
-	ref, _ := NewConfModel(p)
-	randomCycles(t, NewPipeline(m), ref, 300_000, 12)
+	for _, d := range depths {
+		p := DefaultConfParams()
+		p.NumConn, p.ConnW, p.NumEntropies, p.EntW, p.ExploreW, p.ExploreInit = 4, 3, 5, 3, 3, 3
+		m, _ := NewConfModel(p)
+		ref, _ := NewConfModel(p)
+		randomCycles(t, NewPipeline(m, d), ref, 100_000, rng(12+d))
+	}
 }
 
 func TestPipelineCycleDoesNotAllocate(t *testing.T) {
 	m := newModel(t, nil)
-	pl := NewPipeline(m)
+	pl := NewPipeline(m, 3)
 	i := uint32(0)
 	allocs := testing.AllocsPerRun(10000, func() {
 		i++
@@ -209,7 +427,8 @@ func TestPipelineCycleDoesNotAllocate(t *testing.T) {
 }
 
 // BenchmarkPipelineCycle drives the reps pipeline (default parameters,
-// 4096 open connections) with random events and random back-pressure.
+// depth 3, 4096 open connections) with random events and random
+// back-pressure.
 func BenchmarkPipelineCycle(b *testing.B) {
 	m, err := NewModel(DefaultParams())
 	if err != nil {
@@ -236,7 +455,7 @@ func BenchmarkPipelineCycle(b *testing.B) {
 		}
 		ins[i] = CycleIn{SValid: r.chance(15, 16), Event: e, MReady: r.chance(15, 16)}
 	}
-	pl := NewPipeline(m)
+	pl := NewPipeline(m, 3)
 	i := 0
 	for b.Loop() {
 		pl.Cycle(ins[i&(ring-1)])

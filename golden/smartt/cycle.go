@@ -2,9 +2,8 @@ package smartt
 
 import "github.com/nicgen/nicgen/golden/pipe"
 
-// Pipeline is the cycle-level wrapper of the block, the shell of
-// docs/blocks/reps.md "Cycle behaviour" that smartt shares (contract
-// Section 1); see package golden/pipe.
+// Pipeline is the cycle-level wrapper of the block: the pipelined shell of
+// docs/pipeline.md that every block shares; see package golden/pipe.
 type Pipeline = pipe.Pipeline[Event, Result]
 
 // NewPipeline returns an empty pipeline of a datapath of depth stages

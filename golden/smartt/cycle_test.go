@@ -2,182 +2,353 @@ package smartt
 
 import "testing"
 
-// Cycle behaviour (contract Section 1, docs/blocks/reps.md "Cycle
-// behaviour"): s_event_ready = !m_result_valid || m_result_ready; an event
-// accepted at cycle t without a stall has its result valid during t+2.
+// Cycle behaviour: the pipelined shell of docs/pipeline.md around a
+// datapath of D stages, shared with reps (see golden/reps/cycle_test.go for
+// the same checks on the REPS blocks). Expected cycles are worked out here
+// from the contract text, never taken from golden/pipe:
+//   - an event accepted in cycle t (s_event_valid && s_event_ready) enters
+//     the input buffer at that edge, issues in cycle t+1 at the earliest,
+//     is in stage k in cycle issue+k (stages 1..D+2) and its result is at
+//     the head of the result buffer (m_result_valid) from cycle
+//     issue+D+3: latency D+4 with no stall;
+//   - s_event_ready is 1 in a cycle iff the input buffer held at most one
+//     event after the previous edge;
+//   - the head waits while an event of its connection is in stages 1..D-1
+//     (so one event of a connection every D cycles) or while D+4 events
+//     are issued and not yet taken.
 
+// depths are the datapath depths every cycle test runs.
+var depths = []int{1, 2, 3, 4, 5}
+
+// TestPipelineLatency: an isolated event's result is valid in exactly one
+// cycle, D+4 cycles after its acceptance; s_event_ready stays high.
 func TestPipelineLatency(t *testing.T) {
-	m := newModel(t, Conf, nil)
-	pl := NewPipeline(m)
-	open := openEv(1, 0)
-	outs := []CycleOut{
-		pl.Cycle(CycleIn{SValid: true, Event: open, MReady: true}), // t: accepted
-		pl.Cycle(CycleIn{MReady: true}),                            // t+1: in stage 1
-		pl.Cycle(CycleIn{MReady: true}),                            // t+2: result valid
-		pl.Cycle(CycleIn{MReady: true}),                            // t+3: consumed
-	}
-	want := []CycleOut{
-		{SReady: true},
-		{SReady: true},
-		{SReady: true, MValid: true, Result: res(1, KindOpen, 1_075_000, CaseNone)},
-		{SReady: true},
-	}
-	for i := range want {
-		if outs[i] != want[i] {
-			t.Fatalf("cycle %d: %+v, want %+v", i, outs[i], want[i])
+	for _, d := range depths {
+		pl := NewPipeline(newModel(t, Conf, nil), d)
+		for c := range d + 8 {
+			in := CycleIn{MReady: true}
+			if c == 0 {
+				in.SValid, in.Event = true, openEv(1, 0)
+			}
+			want := CycleOut{SReady: true}
+			if c == d+4 {
+				want = CycleOut{SReady: true, MValid: true, Result: res(1, KindOpen, 1_075_000, CaseNone)}
+			}
+			if out := pl.Cycle(in); out != want {
+				t.Fatalf("depth %d cycle %d: %+v, want %+v", d, c, out, want)
+			}
 		}
 	}
 }
 
-// One event per clock to the same connection: each sees the previous one's
-// write (the RTL forwards it).
-func TestPipelineBackToBackSameConn(t *testing.T) {
-	m := newModel(t, Conf, initCwnd(mtu))
-	pl := NewPipeline(m)
-	in := []Event{openEv(3, 0), lossEv(3, KindNack, mtu, 0, 1), lossEv(3, KindNack, mtu, 0, 2), ackEv(3, mtu, 20_000, false, 0, 3)}
+// TestPipelineOnePerClock: events of different connections, one offered
+// every cycle, are all accepted at once and come out one per clock, D+4
+// cycles later, equal to the transaction-level run. A connection recurs
+// after 6 events, out of the hazard window of every depth tested.
+func TestPipelineOnePerClock(t *testing.T) {
+	var in []Event
+	for c := range uint32(6) {
+		in = append(in, openEv(c, 0))
+	}
+	for i := range uint32(18) {
+		if i%4 == 3 {
+			in = append(in, lossEv(i%6, KindNack, mtu, 0, uint64(1000+i)))
+		} else {
+			in = append(in, ackEv(i%6, mtu, 9000+100*i, i%3 == 0, 2*mtu, uint64(1000+i)))
+		}
+	}
+	for _, v := range []Variant{Conf, NSCC} {
+		for _, d := range depths {
+			ref := newModel(t, v, nil)
+			pl := NewPipeline(newModel(t, v, nil), d)
+			for c := range len(in) + d + 6 {
+				cin := CycleIn{MReady: true}
+				if c < len(in) {
+					cin.SValid, cin.Event = true, in[c]
+				}
+				out := pl.Cycle(cin)
+				want := CycleOut{SReady: true}
+				if k := c - (d + 4); k >= 0 && k < len(in) {
+					want.MValid, want.Result = true, ref.Step(in[k])
+				}
+				if out != want {
+					t.Fatalf("%s depth %d cycle %d: %+v, want %+v", v, d, c, out, want)
+				}
+			}
+		}
+	}
+}
+
+// TestPipelineSameConn: events of one connection offered back to back.
+// Event k issues in cycle 1+kD, so its result is valid in cycle kD+D+4;
+// the buffer takes events 0..2 in cycles 0..2, then each issue frees one
+// place (ready is a register: one cycle later), so event k >= 2 is
+// accepted in cycle (k-2)D+2. Each event sees its predecessor's word.
+// Conn 3 + 2^ConnW is conn 3 at the 16-bit port.
+func TestPipelineSameConn(t *testing.T) {
+	const alias = 3 + 1<<16
+	in := []Event{openEv(3, 0), lossEv(alias, KindNack, mtu, 0, 1), lossEv(3, KindNack, mtu, 0, 2), ackEv(alias, mtu, 20_000, false, 0, 3)}
 	ref := newModel(t, Conf, initCwnd(mtu))
 	var want []Result
 	for _, e := range in {
 		want = append(want, ref.Step(e))
 	}
-	var got []Result
-	for c := range len(in) + 2 {
-		cin := CycleIn{MReady: true}
-		if c < len(in) {
-			cin.SValid, cin.Event = true, in[c]
-		}
-		out := pl.Cycle(cin)
-		if !out.SReady || (c >= 2) != out.MValid {
-			t.Fatalf("cycle %d: %+v", c, out)
-		}
-		if out.MValid {
-			got = append(got, out.Result)
-		}
-	}
-	for i := range want {
-		if got[i] != want[i] {
-			t.Fatalf("result %d: %+v, want %+v", i, got[i], want[i])
-		}
-	}
 	// FI from the MTU, c = 2^18: div(4096 * KFi, 2^18): m = 1024, T =
 	// 2047, e = 18: (98,497,916,928 * 2047) >> 29 = 375,556 (exact
 	// 375,739.7); c = 637,700 -> 9964 B.
-	if got[3].Cwnd != 9964 {
-		t.Fatalf("ack after two nacks: %+v", got[3])
+	if want[3].Cwnd != 9964 || want[3].Conn != 3 {
+		t.Fatalf("ack after two nacks: %+v", want[3])
+	}
+	for _, d := range depths {
+		accept := func(k int) int {
+			if k < 2 {
+				return k
+			}
+			return (k-2)*d + 2
+		}
+		pl := NewPipeline(newModel(t, Conf, initCwnd(mtu)), d)
+		next, got := 0, 0
+		for c := range len(in)*d + d + 6 {
+			cin := CycleIn{MReady: true}
+			if next < len(in) {
+				cin.SValid, cin.Event = true, in[next]
+			}
+			out := pl.Cycle(cin)
+			if next < len(in) && out.SReady != (c == accept(next)) {
+				t.Fatalf("depth %d cycle %d: SReady %v, event %d is due in cycle %d", d, c, out.SReady, next, accept(next))
+			}
+			if out.SReady && cin.SValid {
+				next++
+			}
+			if out.MValid != (got < len(want) && c == got*d+d+4) {
+				t.Fatalf("depth %d cycle %d: MValid %v, result %d is due in cycle %d", d, c, out.MValid, got, got*d+d+4)
+			}
+			if out.MValid {
+				if out.Result != want[got] {
+					t.Fatalf("depth %d: result %d = %+v, want %+v", d, got, out.Result, want[got])
+				}
+				got++
+			}
+		}
+		if next != len(in) || got != len(want) {
+			t.Fatalf("depth %d: %d accepted, %d results", d, next, got)
+		}
 	}
 }
 
-// With m_result_ready low and a valid result nothing moves: the result
-// holds, s_event_ready is low and an offered event is not taken.
-func TestPipelineBackpressure(t *testing.T) {
-	m := newModel(t, NSCC, nil)
-	pl := NewPipeline(m)
-	a, b, c := openEv(0, 0), openEv(1, 0), openEv(2, 0)
-	resA := res(0, KindOpen, 1_290_000, CaseNone)
-	pl.Cycle(CycleIn{SValid: true, Event: a, MReady: false}) // a accepted
-	pl.Cycle(CycleIn{SValid: true, Event: b, MReady: false}) // b accepted, a -> result
-	for i := range 5 {
-		if out := pl.Cycle(CycleIn{SValid: true, Event: c, MReady: false}); out != (CycleOut{SReady: false, MValid: true, Result: resA}) {
-			t.Fatalf("stall cycle %d: %+v", i, out)
+// TestPipelineCredits: with m_result_ready low and a new connection's
+// event offered every cycle, events 0..D+3 issue in cycles 1..D+4, event
+// D+4 waits at the head (D+4 issued, none taken), event D+5 fills the
+// buffer in cycle D+5 and ready is low from cycle D+6: 2 + (D+4) events
+// accepted. The first result is valid from cycle D+4 and holds. Released
+// in cycle R: the head issues in R+1, ready rises in R+2, and results flow
+// one per clock without a gap.
+func TestPipelineCredits(t *testing.T) {
+	for _, d := range depths {
+		r := 3*d + 20 // release cycle
+		ref := newModel(t, NSCC, nil)
+		var in, poison []Event
+		var want []Result
+		for c := range uint32(r + d + 20) {
+			in = append(in, openEv(c, 0))
+			want = append(want, ref.Step(in[c]))
+			poison = append(poison, lossEv(c, KindNack, mtu, 0, 1))
 		}
-	}
-	if m.Conn(2).C != 0 {
-		t.Fatal("a stalled event executed")
-	}
-	// Release: a consumed and c accepted in the same cycle.
-	if out := pl.Cycle(CycleIn{SValid: true, Event: c, MReady: true}); out != (CycleOut{SReady: true, MValid: true, Result: resA}) {
-		t.Fatalf("release: %+v", out)
-	}
-	for _, want := range []CycleOut{
-		{SReady: true, MValid: true, Result: res(1, KindOpen, 1_290_000, CaseNone)},
-		{SReady: true, MValid: true, Result: res(2, KindOpen, 1_290_000, CaseNone)},
-		{SReady: true},
-	} {
-		if out := pl.Cycle(CycleIn{MReady: true}); out != want {
-			t.Fatalf("drain: %+v, want %+v", out, want)
+		pl := NewPipeline(newModel(t, NSCC, nil), d)
+		next, got := 0, 0
+		for c := range r + d + 20 {
+			ready := c <= d+5 || c >= r+2
+			cin := CycleIn{SValid: true, Event: in[next], MReady: c >= r}
+			if !ready { // what a source may not do: proves nothing is taken
+				cin.Event = poison[c]
+			}
+			out := pl.Cycle(cin)
+			if out.SReady != ready {
+				t.Fatalf("depth %d cycle %d: SReady %v", d, c, out.SReady)
+			}
+			if out.SReady {
+				next++
+			}
+			if c == r-1 && next != d+6 {
+				t.Fatalf("depth %d: %d events accepted under back-pressure, want 2 + %d", d, next, d+4)
+			}
+			switch {
+			case c < d+4:
+				if out.MValid {
+					t.Fatalf("depth %d cycle %d: early result %+v", d, c, out)
+				}
+			case c < r:
+				if !out.MValid || out.Result != want[0] {
+					t.Fatalf("depth %d cycle %d: stalled result %+v, want %+v", d, c, out, want[0])
+				}
+			default:
+				if !out.MValid || out.Result != want[got] {
+					t.Fatalf("depth %d cycle %d: result %d = %+v (valid %v), want %+v", d, c, got, out.Result, out.MValid, want[got])
+				}
+				got++
+			}
 		}
 	}
 }
 
-// rst empties both stages; the table stays.
+// TestPipelineReset: rst in cycle D+5 of a stream of events of distinct
+// connections (event k accepted in cycle k, issued in k+1, in the last
+// stage in k+D+3): events 0..2 are written (event 2 at the rst edge: block
+// RAM has no reset), events 3..D+3 (stages) and D+4 (input buffer) are
+// dropped unwritten, and so are the results in the result buffer. Then
+// the same with the pipeline full under back-pressure.
 func TestPipelineReset(t *testing.T) {
-	m := newModel(t, Conf, nil)
-	pl := NewPipeline(m)
-	pl.Cycle(CycleIn{SValid: true, Event: openEv(0, 0), MReady: true})
-	pl.Cycle(CycleIn{SValid: true, Event: lossEv(0, KindNack, mtu, 0, 1), MReady: true})
-	pl.Cycle(CycleIn{MReady: false})                                                      // stall: open's result held, nack waits in stage 1
-	pl.Cycle(CycleIn{SValid: true, Event: lossEv(0, KindNack, mtu, 0, 2), MReady: false}) // not accepted
-	before := m.Conn(0)
-	if before.C != 68_800_000 {
-		t.Fatalf("the nack executed during the stall: %+v", before)
-	}
-	pl.Reset() // drops the nack in stage 1 and open's result
-	checkConn(t, m, 0, before)
-	for range 3 {
-		if out := pl.Cycle(CycleIn{MReady: true}); out != (CycleOut{SReady: true}) {
-			t.Fatalf("after reset: %+v", out)
+	for _, d := range depths {
+		m := newModel(t, Conf, nil)
+		ref := newModel(t, Conf, nil) // the table as the RTL keeps it
+		pl := NewPipeline(m, d)
+		const conns = 12
+		for c := range uint32(conns) { // open them all and drain
+			pl.Cycle(CycleIn{SValid: true, Event: openEv(c, 0), MReady: true})
+			ref.Step(openEv(c, 0))
+		}
+		for range d + 6 {
+			pl.Cycle(CycleIn{MReady: true})
+		}
+		var in []Event
+		for c := range uint32(conns) {
+			in = append(in, lossEv(c, KindNack, mtu, 0, 1))
+		}
+		res0 := ref.Step(in[0])
+		for c := range d + 5 {
+			out := pl.Cycle(CycleIn{SValid: true, Event: in[c], MReady: true})
+			if !out.SReady || out.MValid != (c == d+4) || out.MValid && out.Result != res0 {
+				t.Fatalf("depth %d cycle %d: %+v", d, c, out)
+			}
+		}
+		pl.Reset()
+		ref.Step(in[1])
+		ref.Step(in[2])
+		for c := range uint32(conns) {
+			checkConn(t, m, c, ref.Conn(c))
+		}
+		for c := range d + 6 {
+			if out := pl.Cycle(CycleIn{MReady: true}); out != (CycleOut{SReady: true}) {
+				t.Fatalf("depth %d: cycle %d after reset: %+v", d, c, out)
+			}
+		}
+		// Fill everything: results and the input buffer.
+		for c := range 2*d + 10 {
+			pl.Cycle(CycleIn{SValid: true, Event: openEv(uint32(c%conns), 2), MReady: false})
+		}
+		if out := pl.Cycle(CycleIn{MReady: false}); out.SReady || !out.MValid {
+			t.Fatalf("depth %d: setup: not full: %+v", d, out)
+		}
+		before := make([]State, conns)
+		for c := range before {
+			before[c] = m.Conn(uint32(c))
+		}
+		pl.Reset()
+		for c := range d + 6 {
+			if out := pl.Cycle(CycleIn{MReady: true}); out != (CycleOut{SReady: true}) {
+				t.Fatalf("depth %d: cycle %d after the second reset: %+v", d, c, out)
+			}
+		}
+		for c := range before { // every issued event was written; the two buffered ones are dropped
+			checkConn(t, m, uint32(c), before[c])
+		}
+		// The pipeline works on after the resets: a nack, D+4 cycles later.
+		e := lossEv(conns-1, KindNack, mtu, 0, 3)
+		want := ref.Step(e)
+		pl.Cycle(CycleIn{SValid: true, Event: e, MReady: true})
+		for c := 1; c <= d+4; c++ {
+			out := pl.Cycle(CycleIn{MReady: true})
+			if out.MValid != (c == d+4) || out.MValid && out.Result != want {
+				t.Fatalf("depth %d: cycle %d after reset: %+v, want %+v", d, c, out, want)
+			}
 		}
 	}
-	checkConn(t, m, 0, before)
 }
 
 // randomCycles drives a pipeline with random valid/ready patterns and
 // checks that the consumed results are, 1:1 and in order, the reference
-// model applied to the accepted events, and that a stalled result holds.
+// model applied to the accepted events, that a stalled result holds, that
+// no result comes earlier than D+4 cycles after its event's acceptance,
+// that at most 2 + D+4 events are in flight, and that s_event_ready is low
+// only with two events accepted and not yet out.
 func randomCycles(t *testing.T, pl *Pipeline, ref Stepper, evs []Event, seed rng) {
 	t.Helper()
+	d := pl.Depth()
 	r := seed
-	var pending []Result
+	type pend struct {
+		res Result
+		acc int
+	}
+	var pending []pend
 	var last CycleOut
 	lastReady := true
-	next, consumed := 0, 0
+	next, consumed, notReady, full := 0, 0, 0, 0
 	validP, readyP := 1+r.next()%4, 1+r.next()%4
 	for c := 0; next < len(evs) || len(pending) > 0; c++ {
 		if c%1000 == 0 {
-			validP, readyP = 1+r.next()%4, 1+r.next()%4
+			validP, readyP = 1+r.next()%4, r.next()%5
 		}
-		in := CycleIn{MReady: r.chance(readyP, 4)}
+		in := CycleIn{MReady: r.chance(readyP, 4) || next == len(evs)}
 		if next < len(evs) {
 			in.SValid, in.Event = r.chance(validP, 4), evs[next]
 		}
 		out := pl.Cycle(in)
-		if out.SReady != (!out.MValid || in.MReady) {
-			t.Fatalf("cycle %d: SReady %v with MValid %v MReady %v", c, out.SReady, out.MValid, in.MReady)
+		if !out.SReady {
+			notReady++
+			if len(pending) < 2 {
+				t.Fatalf("depth %d cycle %d: not ready with %d events in flight", d, c, len(pending))
+			}
 		}
 		if last.MValid && !lastReady && (!out.MValid || out.Result != last.Result) {
-			t.Fatalf("cycle %d: stalled output changed: %+v -> %+v", c, last, out)
+			t.Fatalf("depth %d cycle %d: stalled output changed: %+v -> %+v", d, c, last, out)
+		}
+		if !out.MValid && out.Result != (Result{}) {
+			t.Fatalf("depth %d cycle %d: data %+v while not valid", d, c, out.Result)
+		}
+		if out.MValid {
+			if len(pending) == 0 {
+				t.Fatalf("depth %d cycle %d: result %+v with no accepted event", d, c, out.Result)
+			}
+			if c-pending[0].acc < d+4 {
+				t.Fatalf("depth %d cycle %d: result of the event accepted in cycle %d, before latency %d", d, c, pending[0].acc, d+4)
+			}
+			if out.Result != pending[0].res {
+				t.Fatalf("depth %d cycle %d: result %d = %+v, want %+v", d, c, consumed, out.Result, pending[0].res)
+			}
 		}
 		if out.MValid && in.MReady {
-			if len(pending) == 0 {
-				t.Fatalf("cycle %d: result %+v with no accepted event", c, out.Result)
-			}
-			if out.Result != pending[0] {
-				t.Fatalf("cycle %d: result %d = %+v, want %+v", c, consumed, out.Result, pending[0])
-			}
 			pending = pending[1:]
 			consumed++
 		}
 		if in.SValid && out.SReady {
-			pending = append(pending, ref.Step(in.Event))
+			pending = append(pending, pend{ref.Step(in.Event), c})
 			next++
 		}
-		if len(pending) > 2 {
-			t.Fatalf("cycle %d: %d events in flight, the pipeline holds 2", c, len(pending))
+		if len(pending) > d+6 {
+			t.Fatalf("depth %d cycle %d: %d events in flight, the pipeline holds 2 + %d", d, c, len(pending), d+4)
+		}
+		if len(pending) == d+6 {
+			full++
 		}
 		last, lastReady = out, in.MReady
 		if c > 10*len(evs)+100 {
-			t.Fatal("pipeline stuck")
+			t.Fatalf("depth %d: pipeline stuck", d)
 		}
+	}
+	if notReady == 0 || full == 0 {
+		t.Fatalf("depth %d: weak stimulus: %d cycles not ready, %d full", d, notReady, full)
 	}
 }
 
 func TestPipelineMatchesModel(t *testing.T) {
 	for _, v := range []Variant{Conf, NSCC} {
 		p := DefaultParams(v)
-		evs := randomTrace(p, 4, 100_000, 21, wrapStart)
-		m, _ := NewModel(p)
-		ref, _ := NewModel(p)
-		randomCycles(t, NewPipeline(m), ref, evs, 11)
+		evs := randomTrace(p, 4, 40_000, 21, wrapStart)
+		for _, d := range depths {
+			m, _ := NewModel(p)
+			ref, _ := NewModel(p)
+			randomCycles(t, NewPipeline(m, d), ref, evs, rng(11+d))
+		}
 	}
 }
 
@@ -237,7 +408,7 @@ func TestNoAllocations(t *testing.T) {
 	for _, v := range []Variant{Conf, NSCC} {
 		p := DefaultParams(v)
 		m, _ := NewModel(p)
-		pl := NewPipeline(m)
+		pl := NewPipeline(m, 3)
 		evs := randomTrace(p, 4096, 1<<14, 3, wrapStart)
 		for _, e := range evs[:4096] { // the opens allocate the page
 			m.Step(e)
@@ -262,8 +433,8 @@ func TestNoAllocations(t *testing.T) {
 	}
 }
 
-// BenchmarkPipelineCycle drives the pipeline (default parameters, 4096 open
-// connections) with a random trace and random back-pressure (15/16 valid,
+// BenchmarkPipelineCycle drives the pipeline (default parameters, depth 3,
+// 4096 open connections) with a random trace and random back-pressure (15/16 valid,
 // 15/16 ready).
 func BenchmarkPipelineCycle(b *testing.B) {
 	for _, v := range []Variant{Conf, NSCC} {
@@ -283,7 +454,7 @@ func BenchmarkPipelineCycle(b *testing.B) {
 			for i := range ins {
 				ins[i] = CycleIn{SValid: r.chance(15, 16), Event: evs[4096+i], MReady: r.chance(15, 16)}
 			}
-			pl := NewPipeline(m)
+			pl := NewPipeline(m, 3)
 			i := 0
 			for b.Loop() {
 				pl.Cycle(ins[i&(ring-1)])

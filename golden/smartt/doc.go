@@ -25,9 +25,11 @@
 //   - the transaction level: Step executes one event on one connection's
 //     word (State) and Model owns the state table (paged, allocated on
 //     first touch; a step does not allocate);
-//   - the cycle level: Pipeline wraps a Model in the two-stage valid/ready
-//     pipeline of the RTL (latency 2, s_event_ready = !m_result_valid ||
-//     m_result_ready) so that the harness can compare ports cycle by cycle;
+//   - the cycle level: Pipeline wraps a Model in the pipelined shell of the
+//     RTL (docs/pipeline.md, golden/pipe: a datapath of Params.Depth = D
+//     stages, latency D+4, a registered s_event_ready from a two-entry
+//     input buffer, one event of a connection every D cycles, D+4 credits)
+//     so that the harness can compare ports cycle by cycle;
 //   - the float64 reference (FloatModel): the papers' formulas in float64
 //     with the same steps and choices, and Accuracy, which compares it with
 //     the fixed-point Model on an event trace.

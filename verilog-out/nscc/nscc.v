@@ -6,6 +6,7 @@
  * link 800 Gb/s, MTU 4096 B, base RTT 8600 ns: BDP 860000 B, target RTT 12900 ns, gamma 5.7333, max window 1290000 B
  * KFi 24047343, KMi 192378743, KMd 128, KFd 1022802 (>> 40), qa_scaling 65536/65536, FastIncrease rtt <= 9600 ns
  * NumConn 4096, F 6, K 10, ClampOnEarlyReturn true, TimeoutsReplaceTrims false, AdjustPeriod true, DelayQA false, TrimsCountAsAcked false
+ * pipeline: 1 datapath stages (stages 3..3), latency 5 cycles, same connection every 1 cycles
  */
 
 `resetall
@@ -14,7 +15,7 @@
 
 /*
  * SMaRTT congestion control, journal version (S1 Algorithms 1-4; basis of the UEC NSCC).
- * Per-connection state in block RAM, one event per clock. Behaviour: docs/blocks/smartt.md.
+ * Per-connection state in block RAM, pipelined shell (docs/pipeline.md). Behaviour: docs/blocks/smartt.md.
  */
 module nscc
 (
@@ -52,10 +53,54 @@ module nscc
 reg [252:0] state_mem [0:4095];
 
 // registers, variables and wires
+reg  in_valid_reg;  // input buffer head holds an event
+reg  in_valid_next;
+reg  [15:0] in_conn_reg;  // input buffer head connection id
+reg  [15:0] in_conn_next;
+reg  [2:0] in_kind_reg;  // input buffer head event kind
+reg  [2:0] in_kind_next;
+reg  [13:0] in_size_reg;  // input buffer head size
+reg  [13:0] in_size_next;
+reg  in_ecn_reg;  // input buffer head ecn
+reg  in_ecn_next;
+reg  [19:0] in_rtt_reg;  // input buffer head rtt
+reg  [19:0] in_rtt_next;
+reg  [20:0] in_unacked_reg;  // input buffer head unacked
+reg  [20:0] in_unacked_next;
+reg  [31:0] in_now_reg;  // input buffer head now
+reg  [31:0] in_now_next;
+reg  skid_valid_reg;  // input buffer second entry holds an event
+reg  skid_valid_next;
+reg  [15:0] skid_conn_reg;  // input buffer second entry connection id
+reg  [15:0] skid_conn_next;
+reg  [2:0] skid_kind_reg;  // input buffer second entry event kind
+reg  [2:0] skid_kind_next;
+reg  [13:0] skid_size_reg;  // input buffer second entry size
+reg  [13:0] skid_size_next;
+reg  skid_ecn_reg;  // input buffer second entry ecn
+reg  skid_ecn_next;
+reg  [19:0] skid_rtt_reg;  // input buffer second entry rtt
+reg  [19:0] skid_rtt_next;
+reg  [20:0] skid_unacked_reg;  // input buffer second entry unacked
+reg  [20:0] skid_unacked_next;
+reg  [31:0] skid_now_reg;  // input buffer second entry now
+reg  [31:0] skid_now_next;
+reg  in_ready_reg;  // s_event_ready: the input buffer holds at most one event
+reg  in_ready_next;
+reg  [2:0] occ_reg;  // events issued and not yet taken from the result stream
+reg  [2:0] occ_next;
 reg  s1_valid_reg;  // stage 1 holds an event
 reg  s1_valid_next;
 reg  [15:0] s1_conn_reg;  // stage 1 connection id
 reg  [15:0] s1_conn_next;
+reg  s2_valid_reg;  // stage 2 holds an event
+reg  s2_valid_next;
+reg  [15:0] s2_conn_reg;  // stage 2 connection id
+reg  [15:0] s2_conn_next;
+reg  s3_valid_reg;  // stage 3 holds an event
+reg  s3_valid_next;
+reg  [15:0] s3_conn_reg;  // stage 3 connection id
+reg  [15:0] s3_conn_next;
 reg  [2:0] s1_kind_reg;  // stage 1 event kind
 reg  [2:0] s1_kind_next;
 reg  [13:0] s1_size_reg;  // stage 1 size
@@ -68,30 +113,23 @@ reg  [20:0] s1_unacked_reg;  // stage 1 unacked
 reg  [20:0] s1_unacked_next;
 reg  [31:0] s1_now_reg;  // stage 1 now
 reg  [31:0] s1_now_next;
-reg  fwd_valid_reg;  // fwd_word was written at the edge stage 1 read its word
-reg  fwd_valid_next;
-reg  [11:0] fwd_addr_reg;  // address of the forwarded word
-reg  [11:0] fwd_addr_next;
-reg  [252:0] fwd_word_reg;  // last word written
-reg  [252:0] fwd_word_next;
-reg  res_valid_reg;  // result register holds a result
-reg  res_valid_next;
-reg  [15:0] res_conn_reg;  // result connection id
-reg  [15:0] res_conn_next;
-reg  [2:0] res_kind_reg;  // result kind
-reg  [2:0] res_kind_next;
-reg  [20:0] res_cwnd_reg;  // result cwnd
-reg  [20:0] res_cwnd_next;
-reg  [2:0] res_case_reg;  // result case
-reg  [2:0] res_case_next;
-reg  res_qa_reg;  // result qa
-reg  res_qa_next;
-reg  res_fast_reg;  // result fast
-reg  res_fast_next;
-reg  res_error_reg;  // result error
-reg  res_error_next;
-wire advance;
 reg  [252:0] state_rd_reg;  // registered read data of state
+reg  s1_fix_valid_reg;  // the word was written at the edge stage 1 read it
+reg  s1_fix_valid_next;
+reg  [252:0] s1_fix_word_reg;  // the word written at that edge
+reg  [252:0] s1_fix_word_next;
+reg  [252:0] s2_ram_reg;  // registered block-RAM output
+reg  [252:0] s2_ram_next;
+reg  s2_fix_valid_reg;  // a word written since stage 1's read replaces s2_ram
+reg  s2_fix_valid_next;
+reg  [252:0] s2_fix_word_reg;  // the last word written since stage 1's read
+reg  [252:0] s2_fix_word_next;
+reg  [252:0] s3_cur_reg;  // the connection's current word: the datapath's input
+reg  [252:0] s3_cur_next;
+reg  s2_error_reg;  // stage 2 copy of error
+wire s2_error_next;
+reg  s3_error_reg;  // stage 3 copy of error
+wire s3_error_next;
 wire u_qa_fired;
 wire [26:0] u_qa_c_out;
 wire u_fastinc_fired;
@@ -109,439 +147,687 @@ wire [20:0] u_qa_acked_out;
 wire [20:0] u_qa_ignored_out;
 wire [20:0] u_qa_to_ignore_out;
 wire [23:0] u_qa_win_end_out;
+reg  [27:0] s2_t_reg;  // stage 2 copy of t
+wire [27:0] s2_t_next;
+reg  [27:0] s3_t_reg;  // stage 3 copy of t
+wire [27:0] s3_t_next;
+reg  s2_is_loss_reg;  // stage 2 copy of is_loss
+wire s2_is_loss_next;
+reg  s3_is_loss_reg;  // stage 3 copy of is_loss
+wire s3_is_loss_next;
+reg  [21:0] s2_t_2_reg;  // stage 2 copy of t
+wire [21:0] s2_t_2_next;
+reg  [21:0] s3_t_2_reg;  // stage 3 copy of t
+wire [21:0] s3_t_2_next;
+reg  s2_t_3_reg;  // stage 2 copy of t
+wire s2_t_3_next;
+reg  s3_t_3_reg;  // stage 3 copy of t
+wire s3_t_3_next;
+reg  [21:0] s2_t_4_reg;  // stage 2 copy of t
+wire [21:0] s2_t_4_next;
+reg  [21:0] s3_t_4_reg;  // stage 3 copy of t
+wire [21:0] s3_t_4_next;
+reg  s2_t_5_reg;  // stage 2 copy of t
+wire s2_t_5_next;
+reg  s3_t_5_reg;  // stage 3 copy of t
+wire s3_t_5_next;
+reg  [23:0] s2_u_qa_nowq_reg;  // stage 2 copy of u_qa_nowq
+wire [23:0] s2_u_qa_nowq_next;
+reg  [23:0] s3_u_qa_nowq_reg;  // stage 3 copy of u_qa_nowq
+wire [23:0] s3_u_qa_nowq_next;
+reg  [20:0] s2_u_qa_unacked_reg;  // stage 2 copy of u_qa_unacked
+wire [20:0] s2_u_qa_unacked_next;
+reg  [20:0] s3_u_qa_unacked_reg;  // stage 3 copy of u_qa_unacked
+wire [20:0] s3_u_qa_unacked_next;
+reg  s2_u_qa_extra_trigger_reg;  // stage 2 copy of u_qa_extra_trigger
+wire s2_u_qa_extra_trigger_next;
+reg  s3_u_qa_extra_trigger_reg;  // stage 3 copy of u_qa_extra_trigger
+wire s3_u_qa_extra_trigger_next;
+reg  [13:0] s2_u_fastinc_size_reg;  // stage 2 copy of u_fastinc_size
+wire [13:0] s2_u_fastinc_size_next;
+reg  [13:0] s3_u_fastinc_size_reg;  // stage 3 copy of u_fastinc_size
+wire [13:0] s3_u_fastinc_size_next;
+reg  [19:0] s2_u_fastinc_rtt_reg;  // stage 2 copy of u_fastinc_rtt
+wire [19:0] s2_u_fastinc_rtt_next;
+reg  [19:0] s3_u_fastinc_rtt_reg;  // stage 3 copy of u_fastinc_rtt
+wire [19:0] s3_u_fastinc_rtt_next;
+reg  s2_u_fastinc_ecn_reg;  // stage 2 copy of u_fastinc_ecn
+wire s2_u_fastinc_ecn_next;
+reg  s3_u_fastinc_ecn_reg;  // stage 3 copy of u_fastinc_ecn
+wire s3_u_fastinc_ecn_next;
+reg  [20:0] s2_t_6_reg;  // stage 2 copy of t
+wire [20:0] s2_t_6_next;
+reg  [20:0] s3_t_6_reg;  // stage 3 copy of t
+wire [20:0] s3_t_6_next;
+reg  s2_t_7_reg;  // stage 2 copy of t
+wire s2_t_7_next;
+reg  s3_t_7_reg;  // stage 3 copy of t
+wire s3_t_7_next;
+reg  s2_t_8_reg;  // stage 2 copy of t
+wire s2_t_8_next;
+reg  s3_t_8_reg;  // stage 3 copy of t
+wire s3_t_8_next;
+reg  [21:0] s2_t_9_reg;  // stage 2 copy of t
+wire [21:0] s2_t_9_next;
+reg  [21:0] s3_t_9_reg;  // stage 3 copy of t
+wire [21:0] s3_t_9_next;
+reg  [52:0] s2_t_10_reg;  // stage 2 copy of t
+wire [52:0] s2_t_10_next;
+reg  [52:0] s3_t_10_reg;  // stage 3 copy of t
+wire [52:0] s3_t_10_next;
+reg  [61:0] s2_t_11_reg;  // stage 2 copy of t
+wire [61:0] s2_t_11_next;
+reg  [61:0] s3_t_11_reg;  // stage 3 copy of t
+wire [61:0] s3_t_11_next;
+reg  [72:0] s2_t_12_reg;  // stage 2 copy of t
+wire [72:0] s2_t_12_next;
+reg  [72:0] s3_t_12_reg;  // stage 3 copy of t
+wire [72:0] s3_t_12_next;
+reg  [4:0] s2_u_recip_rtt_e_reg;  // stage 2 copy of u_recip_rtt_e
+wire [4:0] s2_u_recip_rtt_e_next;
+reg  [4:0] s3_u_recip_rtt_e_reg;  // stage 3 copy of u_recip_rtt_e
+wire [4:0] s3_u_recip_rtt_e_next;
+reg  [26:0] s2_size_c_reg;  // stage 2 copy of size_c
+wire [26:0] s2_size_c_next;
+reg  [26:0] s3_size_c_reg;  // stage 3 copy of size_c
+wire [26:0] s3_size_c_next;
+reg  [49:0] s2_t_13_reg;  // stage 2 copy of t
+wire [49:0] s2_t_13_next;
+reg  [49:0] s3_t_13_reg;  // stage 3 copy of t
+wire [49:0] s3_t_13_next;
+reg  s2_rtt_le_trtt_reg;  // stage 2 copy of rtt_le_trtt
+wire s2_rtt_le_trtt_next;
+reg  s3_rtt_le_trtt_reg;  // stage 3 copy of rtt_le_trtt
+wire s3_rtt_le_trtt_next;
+reg  s2_t_14_reg;  // stage 2 copy of t
+wire s2_t_14_next;
+reg  s3_t_14_reg;  // stage 3 copy of t
+wire s3_t_14_next;
+reg  s2_t_15_reg;  // stage 2 copy of t
+wire s2_t_15_next;
+reg  s3_t_15_reg;  // stage 3 copy of t
+wire s3_t_15_next;
+reg  s2_t_16_reg;  // stage 2 copy of t
+wire s2_t_16_next;
+reg  s3_t_16_reg;  // stage 3 copy of t
+wire s3_t_16_next;
+reg  s2_t_17_reg;  // stage 2 copy of t
+wire s2_t_17_next;
+reg  s3_t_17_reg;  // stage 3 copy of t
+wire s3_t_17_next;
+reg  s2_t_18_reg;  // stage 2 copy of t
+wire s2_t_18_next;
+reg  s3_t_18_reg;  // stage 3 copy of t
+wire s3_t_18_next;
+reg  [2:0] s2_kind_reg;  // stage 2 copy of kind
+wire [2:0] s2_kind_next;
+reg  [2:0] s3_kind_reg;  // stage 3 copy of kind
+wire [2:0] s3_kind_next;
+reg  [2:0] s2_t_19_reg;  // stage 2 copy of t
+wire [2:0] s2_t_19_next;
+reg  [2:0] s3_t_19_reg;  // stage 3 copy of t
+wire [2:0] s3_t_19_next;
+reg  [2:0] out_rd_ptr_reg;  // result buffer head
+reg  [2:0] out_rd_ptr_next;
+reg  [2:0] out_wr_ptr_reg;  // result buffer next free entry
+reg  [2:0] out_wr_ptr_next;
+reg  [2:0] out_count_reg;  // results in the result buffer
+reg  [2:0] out_count_next;
+reg  [15:0] out0_conn_reg;  // result buffer entry 0 connection id
+reg  [15:0] out0_conn_next;
+reg  [2:0] out0_kind_reg;  // result buffer entry 0 kind
+reg  [2:0] out0_kind_next;
+reg  [20:0] out0_cwnd_reg;  // result buffer entry 0 cwnd
+reg  [20:0] out0_cwnd_next;
+reg  [2:0] out0_case_reg;  // result buffer entry 0 case
+reg  [2:0] out0_case_next;
+reg  out0_qa_reg;  // result buffer entry 0 qa
+reg  out0_qa_next;
+reg  out0_fast_reg;  // result buffer entry 0 fast
+reg  out0_fast_next;
+reg  out0_error_reg;  // result buffer entry 0 error
+reg  out0_error_next;
+reg  [15:0] out1_conn_reg;  // result buffer entry 1 connection id
+reg  [15:0] out1_conn_next;
+reg  [2:0] out1_kind_reg;  // result buffer entry 1 kind
+reg  [2:0] out1_kind_next;
+reg  [20:0] out1_cwnd_reg;  // result buffer entry 1 cwnd
+reg  [20:0] out1_cwnd_next;
+reg  [2:0] out1_case_reg;  // result buffer entry 1 case
+reg  [2:0] out1_case_next;
+reg  out1_qa_reg;  // result buffer entry 1 qa
+reg  out1_qa_next;
+reg  out1_fast_reg;  // result buffer entry 1 fast
+reg  out1_fast_next;
+reg  out1_error_reg;  // result buffer entry 1 error
+reg  out1_error_next;
+reg  [15:0] out2_conn_reg;  // result buffer entry 2 connection id
+reg  [15:0] out2_conn_next;
+reg  [2:0] out2_kind_reg;  // result buffer entry 2 kind
+reg  [2:0] out2_kind_next;
+reg  [20:0] out2_cwnd_reg;  // result buffer entry 2 cwnd
+reg  [20:0] out2_cwnd_next;
+reg  [2:0] out2_case_reg;  // result buffer entry 2 case
+reg  [2:0] out2_case_next;
+reg  out2_qa_reg;  // result buffer entry 2 qa
+reg  out2_qa_next;
+reg  out2_fast_reg;  // result buffer entry 2 fast
+reg  out2_fast_next;
+reg  out2_error_reg;  // result buffer entry 2 error
+reg  out2_error_next;
+reg  [15:0] out3_conn_reg;  // result buffer entry 3 connection id
+reg  [15:0] out3_conn_next;
+reg  [2:0] out3_kind_reg;  // result buffer entry 3 kind
+reg  [2:0] out3_kind_next;
+reg  [20:0] out3_cwnd_reg;  // result buffer entry 3 cwnd
+reg  [20:0] out3_cwnd_next;
+reg  [2:0] out3_case_reg;  // result buffer entry 3 case
+reg  [2:0] out3_case_next;
+reg  out3_qa_reg;  // result buffer entry 3 qa
+reg  out3_qa_next;
+reg  out3_fast_reg;  // result buffer entry 3 fast
+reg  out3_fast_next;
+reg  out3_error_reg;  // result buffer entry 3 error
+reg  out3_error_next;
+reg  [15:0] out4_conn_reg;  // result buffer entry 4 connection id
+reg  [15:0] out4_conn_next;
+reg  [2:0] out4_kind_reg;  // result buffer entry 4 kind
+reg  [2:0] out4_kind_next;
+reg  [20:0] out4_cwnd_reg;  // result buffer entry 4 cwnd
+reg  [20:0] out4_cwnd_next;
+reg  [2:0] out4_case_reg;  // result buffer entry 4 case
+reg  [2:0] out4_case_next;
+reg  out4_qa_reg;  // result buffer entry 4 qa
+reg  out4_qa_next;
+reg  out4_fast_reg;  // result buffer entry 4 fast
+reg  out4_fast_next;
+reg  out4_error_reg;  // result buffer entry 4 error
+reg  out4_error_next;
 
 // datapath
-wire _advance_0 = ~res_valid_reg;
-wire _advance_1 = _advance_0 | m_result_ready;
-wire _pipeline_0 = advance & s1_valid_reg;
-wire _pipeline_1 = 3'd4 <= s1_kind_reg;
-wire _pipeline_2 = 16'd4096 <= s1_conn_reg;
-wire s1_error = _pipeline_1 | _pipeline_2;
-wire _pipeline_3 = ~s1_error;
-wire fire = _pipeline_0 & _pipeline_3;
-wire [11:0] s1_addr = s1_conn_reg[11:0];
-wire _pipeline_4 = s1_kind_reg == 3'd0;
-wire [252:0] _pipeline_5 = {24'h0, 21'h0, 27'h0, 24'h0, 20'h2198, 1'd0, 1'd0, 24'h0, 21'h0, 21'h0, 21'h0, 21'h0, 27'h4ebc400};
-wire _pipeline_6 = s1_kind_reg == 3'd1;
-wire _pipeline_7 = fwd_addr_reg == s1_addr;
-wire forward = fwd_valid_reg & _pipeline_7;
-wire [252:0] cur_word = forward ? fwd_word_reg : state_rd_reg;
-wire [20:0] cur_to_ignore = cur_word[89:69];
-wire [20:0] cur_ignored = cur_word[68:48];
-wire [21:0] _pipeline_8 = {1'd0, cur_ignored};
-wire [20:0] _pipeline_9 = {7'd0, s1_size_reg};
-wire [21:0] _pipeline_10 = {1'd0, _pipeline_9};
-wire [21:0] _pipeline_11 = _pipeline_8 + _pipeline_10;
-wire _pipeline_12 = _pipeline_11[21];
-wire [20:0] _pipeline_13 = _pipeline_11[20:0];
-wire [20:0] ignored1 = _pipeline_12 ? 21'h1fffff : _pipeline_13;
-wire qa_called = cur_to_ignore <= ignored1;
-wire ack_run = _pipeline_6 & qa_called;
-wire _pipeline_14 = u_qa_fired & qa_called;
-wire _pipeline_15 = ~_pipeline_4;
-wire qa_fired = _pipeline_14 & _pipeline_15;
-wire _pipeline_16 = s1_kind_reg == 3'd3;
-wire _pipeline_17 = ~_pipeline_16;
-wire qa_fired_nscc = qa_fired & _pipeline_17;
-wire fi_fired = u_fastinc_fired & ack_run;
-wire _pipeline_18 = qa_fired_nscc | fi_fired;
-wire early = ack_run & _pipeline_18;
-wire _pipeline_19 = ~early;
-wire core_step = ack_run & _pipeline_19;
-wire [20:0] cur_recv = cur_word[228:208];
-wire [21:0] _pipeline_20 = {1'd0, cur_recv};
-wire [20:0] _pipeline_21 = {7'd0, s1_size_reg};
-wire [21:0] _pipeline_22 = {1'd0, _pipeline_21};
-wire [21:0] _pipeline_23 = _pipeline_20 + _pipeline_22;
-wire _pipeline_24 = _pipeline_23[21];
-wire [20:0] _pipeline_25 = _pipeline_23[20:0];
-wire [20:0] recv_sum = _pipeline_24 ? 21'h1fffff : _pipeline_25;
-wire _pipeline_26 = 21'h8000 < recv_sum;
+wire _s2_error_next_0 = 3'd4 <= s1_kind_reg;
+wire _s2_error_next_1 = 16'd4096 <= s1_conn_reg;
+wire s1_error = _s2_error_next_0 | _s2_error_next_1;
+wire [26:0] _s2_t_next_0 = {13'd0, s1_size_reg};
+wire [26:0] size_c = _s2_t_next_0 << 6;
+wire [27:0] _s2_t_next_1 = {1'd0, size_c};
+wire _s2_is_loss_next_0 = s1_kind_reg == 3'd2;
+wire _s2_is_loss_next_1 = s1_kind_reg == 3'd3;
+wire is_loss = _s2_is_loss_next_0 | _s2_is_loss_next_1;
+wire [20:0] _s2_t_2_next_0 = {7'd0, s1_size_reg};
+wire [21:0] _s2_t_2_next_1 = {1'd0, _s2_t_2_next_0};
+wire _s2_t_3_next_0 = s1_kind_reg == 3'd1;
+wire [20:0] _s2_t_4_next_0 = {7'd0, s1_size_reg};
+wire [21:0] _s2_t_4_next_1 = {1'd0, _s2_t_4_next_0};
+wire _s2_t_5_next_0 = s1_kind_reg == 3'd2;
 wire [23:0] nowq = s1_now_reg[27:4];
-wire [23:0] cur_last_adj = cur_word[252:229];
-wire [23:0] _pipeline_27 = cur_last_adj + 24'h21a;
-wire [23:0] _pipeline_28 = nowq - _pipeline_27;
-wire _pipeline_29 = |_pipeline_28;
-wire _pipeline_30 = _pipeline_28[23];
-wire _pipeline_31 = ~_pipeline_30;
-wire _pipeline_32 = _pipeline_29 & _pipeline_31;
-wire _pipeline_33 = |cur_last_adj;
-wire _pipeline_34 = ~_pipeline_33;
-wire _pipeline_35 = _pipeline_32 | _pipeline_34;
-wire fulfill = _pipeline_26 | _pipeline_35;
-wire _pipeline_36 = core_step & fulfill;
-wire [23:0] _pipeline_37 = _pipeline_36 ? nowq : cur_last_adj;
-wire [20:0] _pipeline_38 = fulfill ? 21'h0 : recv_sum;
-wire [20:0] _pipeline_39 = core_step ? _pipeline_38 : cur_recv;
-wire [20:0] _pipeline_40 = qa_fired_nscc ? 21'h0 : _pipeline_39;
-wire _pipeline_41 = ~s1_ecn_reg;
-wire [26:0] cur_inc = cur_word[207:181];
-wire [27:0] _pipeline_42 = {1'd0, cur_inc};
-wire rtt_le_trtt = s1_rtt_reg <= 20'h3264;
-wire [41:0] _pipeline_43 = {28'h0, s1_size_reg};
-wire [41:0] size_kmi = _pipeline_43 * 42'hb777777;
-wire [52:0] _pipeline_44 = {11'd0, size_kmi};
-wire [52:0] _pipeline_45 = {42'h0, u_recip_c_t};
-wire [52:0] mi_base_prod = _pipeline_44 * _pipeline_45;
-wire [41:0] _pipeline_46 = mi_base_prod[52:11];
-wire [40:0] _pipeline_47 = mi_base_prod[52:12];
-wire [41:0] _pipeline_48 = {1'd0, _pipeline_47};
-wire [39:0] _pipeline_49 = mi_base_prod[52:13];
-wire [41:0] _pipeline_50 = {2'd0, _pipeline_49};
-wire [38:0] _pipeline_51 = mi_base_prod[52:14];
-wire [41:0] _pipeline_52 = {3'd0, _pipeline_51};
-wire [37:0] _pipeline_53 = mi_base_prod[52:15];
-wire [41:0] _pipeline_54 = {4'd0, _pipeline_53};
-wire [36:0] _pipeline_55 = mi_base_prod[52:16];
-wire [41:0] _pipeline_56 = {5'd0, _pipeline_55};
-wire [35:0] _pipeline_57 = mi_base_prod[52:17];
-wire [41:0] _pipeline_58 = {6'd0, _pipeline_57};
-wire [34:0] _pipeline_59 = mi_base_prod[52:18];
-wire [41:0] _pipeline_60 = {7'd0, _pipeline_59};
-wire [33:0] _pipeline_61 = mi_base_prod[52:19];
-wire [41:0] _pipeline_62 = {8'd0, _pipeline_61};
-wire [32:0] _pipeline_63 = mi_base_prod[52:20];
-wire [41:0] _pipeline_64 = {9'd0, _pipeline_63};
-wire [31:0] _pipeline_65 = mi_base_prod[52:21];
-wire [41:0] _pipeline_66 = {10'd0, _pipeline_65};
-wire [30:0] _pipeline_67 = mi_base_prod[52:22];
-wire [41:0] _pipeline_68 = {11'd0, _pipeline_67};
-wire [29:0] _pipeline_69 = mi_base_prod[52:23];
-wire [41:0] _pipeline_70 = {12'd0, _pipeline_69};
-wire [28:0] _pipeline_71 = mi_base_prod[52:24];
-wire [41:0] _pipeline_72 = {13'd0, _pipeline_71};
-wire [27:0] _pipeline_73 = mi_base_prod[52:25];
-wire [41:0] _pipeline_74 = {14'd0, _pipeline_73};
-wire [26:0] _pipeline_75 = mi_base_prod[52:26];
-wire [41:0] _pipeline_76 = {15'd0, _pipeline_75};
-wire [25:0] _pipeline_77 = mi_base_prod[52:27];
-wire [41:0] _pipeline_78 = {16'd0, _pipeline_77};
-wire [24:0] _pipeline_79 = mi_base_prod[52:28];
-wire [41:0] _pipeline_80 = {17'h0, _pipeline_79};
-wire [23:0] _pipeline_81 = mi_base_prod[52:29];
-wire [41:0] _pipeline_82 = {18'h0, _pipeline_81};
-wire [22:0] _pipeline_83 = mi_base_prod[52:30];
-wire [41:0] _pipeline_84 = {19'h0, _pipeline_83};
-wire [21:0] _pipeline_85 = mi_base_prod[52:31];
-wire [41:0] _pipeline_86 = {20'h0, _pipeline_85};
-wire [20:0] _pipeline_87 = mi_base_prod[52:32];
-wire [41:0] _pipeline_88 = {21'h0, _pipeline_87};
-wire [19:0] _pipeline_89 = mi_base_prod[52:33];
-wire [41:0] _pipeline_90 = {22'h0, _pipeline_89};
-wire [18:0] _pipeline_91 = mi_base_prod[52:34];
-wire [41:0] _pipeline_92 = {23'h0, _pipeline_91};
-wire [17:0] _pipeline_93 = mi_base_prod[52:35];
-wire [41:0] _pipeline_94 = {24'h0, _pipeline_93};
-wire [16:0] _pipeline_95 = mi_base_prod[52:36];
-wire [41:0] _pipeline_96 = {25'h0, _pipeline_95};
-wire [15:0] _pipeline_97 = mi_base_prod[52:37];
-wire [41:0] _pipeline_98 = {26'h0, _pipeline_97};
-wire [41:0] mi_base = (u_recip_c_e == 5'd0) ? _pipeline_46 : (u_recip_c_e == 5'd1) ? _pipeline_48 : (u_recip_c_e == 5'd2) ? _pipeline_50 : (u_recip_c_e == 5'd3) ? _pipeline_52 : (u_recip_c_e == 5'd4) ? _pipeline_54 : (u_recip_c_e == 5'd5) ? _pipeline_56 : (u_recip_c_e == 5'd6) ? _pipeline_58 : (u_recip_c_e == 5'd7) ? _pipeline_60 : (u_recip_c_e == 5'd8) ? _pipeline_62 : (u_recip_c_e == 5'd9) ? _pipeline_64 : (u_recip_c_e == 5'd10) ? _pipeline_66 : (u_recip_c_e == 5'd11) ? _pipeline_68 : (u_recip_c_e == 5'd12) ? _pipeline_70 : (u_recip_c_e == 5'd13) ? _pipeline_72 : (u_recip_c_e == 5'd14) ? _pipeline_74 : (u_recip_c_e == 5'd15) ? _pipeline_76 : (u_recip_c_e == 5'd16) ? _pipeline_78 : (u_recip_c_e == 5'd17) ? _pipeline_80 : (u_recip_c_e == 5'd18) ? _pipeline_82 : (u_recip_c_e == 5'd19) ? _pipeline_84 : (u_recip_c_e == 5'd20) ? _pipeline_86 : (u_recip_c_e == 5'd21) ? _pipeline_88 : (u_recip_c_e == 5'd22) ? _pipeline_90 : (u_recip_c_e == 5'd23) ? _pipeline_92 : (u_recip_c_e == 5'd24) ? _pipeline_94 : (u_recip_c_e == 5'd25) ? _pipeline_96 : _pipeline_98;
-wire [61:0] _pipeline_99 = {20'h0, mi_base};
+wire _s2_u_qa_extra_trigger_next_0 = _s2_t_3_next_0 & 1'd0;
+wire [20:0] _s2_t_6_next_0 = {1'd0, s1_rtt_reg};
+wire _s2_t_7_next_0 = s1_kind_reg == 3'd0;
+wire _s2_t_7_next_1 = ~_s2_t_7_next_0;
+wire _s2_t_8_next_0 = s1_kind_reg == 3'd3;
+wire _s2_t_8_next_1 = ~_s2_t_8_next_0;
+wire [20:0] _s2_t_9_next_0 = {7'd0, s1_size_reg};
+wire [21:0] _s2_t_9_next_1 = {1'd0, _s2_t_9_next_0};
+wire [41:0] _s2_t_10_next_0 = {28'h0, s1_size_reg};
+wire [41:0] size_kmi = _s2_t_10_next_0 * 42'hb777777;
+wire [52:0] _s2_t_10_next_1 = {11'd0, size_kmi};
 wire [19:0] trtt_minus_rtt = 20'h3264 - s1_rtt_reg;
-wire [61:0] _pipeline_100 = {42'h0, trtt_minus_rtt};
-wire [61:0] mi_num = _pipeline_99 * _pipeline_100;
-wire [72:0] _pipeline_101 = {11'd0, mi_num};
-wire [72:0] _pipeline_102 = {62'h0, u_recip_rtt_t};
-wire [72:0] mi_raw_prod = _pipeline_101 * _pipeline_102;
-wire [61:0] _pipeline_103 = mi_raw_prod[72:11];
-wire [60:0] _pipeline_104 = mi_raw_prod[72:12];
-wire [61:0] _pipeline_105 = {1'd0, _pipeline_104};
-wire [59:0] _pipeline_106 = mi_raw_prod[72:13];
-wire [61:0] _pipeline_107 = {2'd0, _pipeline_106};
-wire [58:0] _pipeline_108 = mi_raw_prod[72:14];
-wire [61:0] _pipeline_109 = {3'd0, _pipeline_108};
-wire [57:0] _pipeline_110 = mi_raw_prod[72:15];
-wire [61:0] _pipeline_111 = {4'd0, _pipeline_110};
-wire [56:0] _pipeline_112 = mi_raw_prod[72:16];
-wire [61:0] _pipeline_113 = {5'd0, _pipeline_112};
-wire [55:0] _pipeline_114 = mi_raw_prod[72:17];
-wire [61:0] _pipeline_115 = {6'd0, _pipeline_114};
-wire [54:0] _pipeline_116 = mi_raw_prod[72:18];
-wire [61:0] _pipeline_117 = {7'd0, _pipeline_116};
-wire [53:0] _pipeline_118 = mi_raw_prod[72:19];
-wire [61:0] _pipeline_119 = {8'd0, _pipeline_118};
-wire [52:0] _pipeline_120 = mi_raw_prod[72:20];
-wire [61:0] _pipeline_121 = {9'd0, _pipeline_120};
-wire [51:0] _pipeline_122 = mi_raw_prod[72:21];
-wire [61:0] _pipeline_123 = {10'd0, _pipeline_122};
-wire [50:0] _pipeline_124 = mi_raw_prod[72:22];
-wire [61:0] _pipeline_125 = {11'd0, _pipeline_124};
-wire [49:0] _pipeline_126 = mi_raw_prod[72:23];
-wire [61:0] _pipeline_127 = {12'd0, _pipeline_126};
-wire [48:0] _pipeline_128 = mi_raw_prod[72:24];
-wire [61:0] _pipeline_129 = {13'd0, _pipeline_128};
-wire [47:0] _pipeline_130 = mi_raw_prod[72:25];
-wire [61:0] _pipeline_131 = {14'd0, _pipeline_130};
-wire [46:0] _pipeline_132 = mi_raw_prod[72:26];
-wire [61:0] _pipeline_133 = {15'd0, _pipeline_132};
-wire [45:0] _pipeline_134 = mi_raw_prod[72:27];
-wire [61:0] _pipeline_135 = {16'd0, _pipeline_134};
-wire [44:0] _pipeline_136 = mi_raw_prod[72:28];
-wire [61:0] _pipeline_137 = {17'h0, _pipeline_136};
-wire [43:0] _pipeline_138 = mi_raw_prod[72:29];
-wire [61:0] _pipeline_139 = {18'h0, _pipeline_138};
-wire [42:0] _pipeline_140 = mi_raw_prod[72:30];
-wire [61:0] _pipeline_141 = {19'h0, _pipeline_140};
-wire [61:0] mi_raw = (u_recip_rtt_e == 5'd0) ? _pipeline_103 : (u_recip_rtt_e == 5'd1) ? _pipeline_105 : (u_recip_rtt_e == 5'd2) ? _pipeline_107 : (u_recip_rtt_e == 5'd3) ? _pipeline_109 : (u_recip_rtt_e == 5'd4) ? _pipeline_111 : (u_recip_rtt_e == 5'd5) ? _pipeline_113 : (u_recip_rtt_e == 5'd6) ? _pipeline_115 : (u_recip_rtt_e == 5'd7) ? _pipeline_117 : (u_recip_rtt_e == 5'd8) ? _pipeline_119 : (u_recip_rtt_e == 5'd9) ? _pipeline_121 : (u_recip_rtt_e == 5'd10) ? _pipeline_123 : (u_recip_rtt_e == 5'd11) ? _pipeline_125 : (u_recip_rtt_e == 5'd12) ? _pipeline_127 : (u_recip_rtt_e == 5'd13) ? _pipeline_129 : (u_recip_rtt_e == 5'd14) ? _pipeline_131 : (u_recip_rtt_e == 5'd15) ? _pipeline_133 : (u_recip_rtt_e == 5'd16) ? _pipeline_135 : (u_recip_rtt_e == 5'd17) ? _pipeline_137 : (u_recip_rtt_e == 5'd18) ? _pipeline_139 : _pipeline_141;
-wire [34:0] _pipeline_142 = mi_raw[61:27];
-wire _pipeline_143 = |_pipeline_142;
-wire [26:0] _pipeline_144 = mi_raw[26:0];
-wire [26:0] _pipeline_145 = _pipeline_143 ? 27'h7ffffff : _pipeline_144;
-wire [26:0] _pipeline_146 = {13'd0, s1_size_reg};
-wire [26:0] size_c = _pipeline_146 << 6;
-wire _pipeline_147 = _pipeline_145 < size_c;
-wire [26:0] mi_inc = _pipeline_147 ? _pipeline_145 : size_c;
-wire [27:0] _pipeline_148 = {1'd0, mi_inc};
-wire [38:0] _pipeline_149 = {25'h0, s1_size_reg};
-wire [38:0] size_kfi = _pipeline_149 * 39'h16eeeef;
-wire [49:0] _pipeline_150 = {11'd0, size_kfi};
-wire [49:0] _pipeline_151 = {39'h0, u_recip_c_t};
-wire [49:0] fi_c_prod = _pipeline_150 * _pipeline_151;
-wire [38:0] _pipeline_152 = fi_c_prod[49:11];
-wire [37:0] _pipeline_153 = fi_c_prod[49:12];
-wire [38:0] _pipeline_154 = {1'd0, _pipeline_153};
-wire [36:0] _pipeline_155 = fi_c_prod[49:13];
-wire [38:0] _pipeline_156 = {2'd0, _pipeline_155};
-wire [35:0] _pipeline_157 = fi_c_prod[49:14];
-wire [38:0] _pipeline_158 = {3'd0, _pipeline_157};
-wire [34:0] _pipeline_159 = fi_c_prod[49:15];
-wire [38:0] _pipeline_160 = {4'd0, _pipeline_159};
-wire [33:0] _pipeline_161 = fi_c_prod[49:16];
-wire [38:0] _pipeline_162 = {5'd0, _pipeline_161};
-wire [32:0] _pipeline_163 = fi_c_prod[49:17];
-wire [38:0] _pipeline_164 = {6'd0, _pipeline_163};
-wire [31:0] _pipeline_165 = fi_c_prod[49:18];
-wire [38:0] _pipeline_166 = {7'd0, _pipeline_165};
-wire [30:0] _pipeline_167 = fi_c_prod[49:19];
-wire [38:0] _pipeline_168 = {8'd0, _pipeline_167};
-wire [29:0] _pipeline_169 = fi_c_prod[49:20];
-wire [38:0] _pipeline_170 = {9'd0, _pipeline_169};
-wire [28:0] _pipeline_171 = fi_c_prod[49:21];
-wire [38:0] _pipeline_172 = {10'd0, _pipeline_171};
-wire [27:0] _pipeline_173 = fi_c_prod[49:22];
-wire [38:0] _pipeline_174 = {11'd0, _pipeline_173};
-wire [26:0] _pipeline_175 = fi_c_prod[49:23];
-wire [38:0] _pipeline_176 = {12'd0, _pipeline_175};
-wire [25:0] _pipeline_177 = fi_c_prod[49:24];
-wire [38:0] _pipeline_178 = {13'd0, _pipeline_177};
-wire [24:0] _pipeline_179 = fi_c_prod[49:25];
-wire [38:0] _pipeline_180 = {14'd0, _pipeline_179};
-wire [23:0] _pipeline_181 = fi_c_prod[49:26];
-wire [38:0] _pipeline_182 = {15'd0, _pipeline_181};
-wire [22:0] _pipeline_183 = fi_c_prod[49:27];
-wire [38:0] _pipeline_184 = {16'd0, _pipeline_183};
-wire [21:0] _pipeline_185 = fi_c_prod[49:28];
-wire [38:0] _pipeline_186 = {17'h0, _pipeline_185};
-wire [20:0] _pipeline_187 = fi_c_prod[49:29];
-wire [38:0] _pipeline_188 = {18'h0, _pipeline_187};
-wire [19:0] _pipeline_189 = fi_c_prod[49:30];
-wire [38:0] _pipeline_190 = {19'h0, _pipeline_189};
-wire [18:0] _pipeline_191 = fi_c_prod[49:31];
-wire [38:0] _pipeline_192 = {20'h0, _pipeline_191};
-wire [17:0] _pipeline_193 = fi_c_prod[49:32];
-wire [38:0] _pipeline_194 = {21'h0, _pipeline_193};
-wire [16:0] _pipeline_195 = fi_c_prod[49:33];
-wire [38:0] _pipeline_196 = {22'h0, _pipeline_195};
-wire [15:0] _pipeline_197 = fi_c_prod[49:34];
-wire [38:0] _pipeline_198 = {23'h0, _pipeline_197};
-wire [14:0] _pipeline_199 = fi_c_prod[49:35];
-wire [38:0] _pipeline_200 = {24'h0, _pipeline_199};
-wire [13:0] _pipeline_201 = fi_c_prod[49:36];
-wire [38:0] _pipeline_202 = {25'h0, _pipeline_201};
-wire [12:0] _pipeline_203 = fi_c_prod[49:37];
-wire [38:0] _pipeline_204 = {26'h0, _pipeline_203};
-wire [38:0] fi_c = (u_recip_c_e == 5'd0) ? _pipeline_152 : (u_recip_c_e == 5'd1) ? _pipeline_154 : (u_recip_c_e == 5'd2) ? _pipeline_156 : (u_recip_c_e == 5'd3) ? _pipeline_158 : (u_recip_c_e == 5'd4) ? _pipeline_160 : (u_recip_c_e == 5'd5) ? _pipeline_162 : (u_recip_c_e == 5'd6) ? _pipeline_164 : (u_recip_c_e == 5'd7) ? _pipeline_166 : (u_recip_c_e == 5'd8) ? _pipeline_168 : (u_recip_c_e == 5'd9) ? _pipeline_170 : (u_recip_c_e == 5'd10) ? _pipeline_172 : (u_recip_c_e == 5'd11) ? _pipeline_174 : (u_recip_c_e == 5'd12) ? _pipeline_176 : (u_recip_c_e == 5'd13) ? _pipeline_178 : (u_recip_c_e == 5'd14) ? _pipeline_180 : (u_recip_c_e == 5'd15) ? _pipeline_182 : (u_recip_c_e == 5'd16) ? _pipeline_184 : (u_recip_c_e == 5'd17) ? _pipeline_186 : (u_recip_c_e == 5'd18) ? _pipeline_188 : (u_recip_c_e == 5'd19) ? _pipeline_190 : (u_recip_c_e == 5'd20) ? _pipeline_192 : (u_recip_c_e == 5'd21) ? _pipeline_194 : (u_recip_c_e == 5'd22) ? _pipeline_196 : (u_recip_c_e == 5'd23) ? _pipeline_198 : (u_recip_c_e == 5'd24) ? _pipeline_200 : (u_recip_c_e == 5'd25) ? _pipeline_202 : _pipeline_204;
-wire [11:0] _pipeline_205 = fi_c[38:27];
-wire _pipeline_206 = |_pipeline_205;
-wire [26:0] _pipeline_207 = fi_c[26:0];
-wire [26:0] fi_inc = _pipeline_206 ? 27'h7ffffff : _pipeline_207;
-wire [27:0] _pipeline_208 = {1'd0, fi_inc};
-wire [27:0] _pipeline_209 = _pipeline_148 + _pipeline_208;
-wire _pipeline_210 = _pipeline_209[27];
-wire [26:0] _pipeline_211 = _pipeline_209[26:0];
-wire [26:0] _pipeline_212 = _pipeline_210 ? 27'h7ffffff : _pipeline_211;
-wire [26:0] _pipeline_213 = rtt_le_trtt ? _pipeline_212 : fi_inc;
-wire [27:0] _pipeline_214 = {1'd0, _pipeline_213};
-wire [27:0] _pipeline_215 = _pipeline_42 + _pipeline_214;
-wire _pipeline_216 = _pipeline_215[27];
-wire [26:0] _pipeline_217 = _pipeline_215[26:0];
-wire [26:0] _pipeline_218 = _pipeline_216 ? 27'h7ffffff : _pipeline_217;
-wire [26:0] inc_acc = _pipeline_41 ? _pipeline_218 : cur_inc;
-wire [26:0] _pipeline_219 = fulfill ? 27'h0 : inc_acc;
-wire [26:0] _pipeline_220 = core_step ? _pipeline_219 : cur_inc;
-wire [26:0] _pipeline_221 = qa_fired_nscc ? 27'h0 : _pipeline_220;
-wire _pipeline_222 = ~rtt_le_trtt;
-wire _pipeline_223 = s1_ecn_reg & _pipeline_222;
-wire [23:0] cur_last_md = cur_word[180:157];
-wire [23:0] _pipeline_224 = cur_last_md + 24'h21a;
-wire [23:0] _pipeline_225 = nowq - _pipeline_224;
-wire _pipeline_226 = |_pipeline_225;
-wire _pipeline_227 = _pipeline_225[23];
-wire _pipeline_228 = ~_pipeline_227;
-wire _pipeline_229 = _pipeline_226 & _pipeline_228;
-wire _pipeline_230 = |cur_last_md;
-wire _pipeline_231 = ~_pipeline_230;
-wire _pipeline_232 = _pipeline_229 | _pipeline_231;
-wire _pipeline_233 = _pipeline_223 & _pipeline_232;
-wire [19:0] cur_avg_rtt = cur_word[156:137];
-wire [20:0] _pipeline_234 = {1'd0, cur_avg_rtt};
-wire [20:0] _pipeline_235 = {1'd0, s1_rtt_reg};
-wire [20:0] _pipeline_236 = {1'd0, cur_avg_rtt};
-wire [20:0] rtt_diff = _pipeline_235 - _pipeline_236;
-wire [20:0] _pipeline_237 = $signed(rtt_diff) >>> 3;
-wire [20:0] avg_sum = _pipeline_234 + _pipeline_237;
+wire [61:0] _s2_t_11_next_0 = {42'h0, trtt_minus_rtt};
+wire [72:0] _s2_t_12_next_0 = {62'h0, u_recip_rtt_t};
+wire [38:0] _s2_t_13_next_0 = {25'h0, s1_size_reg};
+wire [38:0] size_kfi = _s2_t_13_next_0 * 39'h16eeeef;
+wire [49:0] _s2_t_13_next_1 = {11'd0, size_kfi};
+wire rtt_le_trtt = s1_rtt_reg <= 20'h3264;
+wire _s2_t_14_next_0 = ~s1_ecn_reg;
+wire _s2_t_15_next_0 = ~rtt_le_trtt;
+wire _s2_t_15_next_1 = s1_ecn_reg & _s2_t_15_next_0;
+wire _s2_t_16_next_0 = ~_s2_t_7_next_0;
+wire _s2_t_17_next_0 = s1_kind_reg == 3'd3;
+wire _s2_t_17_next_1 = ~_s2_t_17_next_0;
+wire [2:0] _s2_t_19_next_0 = rtt_le_trtt ? 3'd4 : 3'd3;
+wire out_nonempty = |out_count_reg;
+wire [15:0] _m_result_conn_0 = (out_rd_ptr_reg == 3'd0) ? out0_conn_reg : (out_rd_ptr_reg == 3'd1) ? out1_conn_reg : (out_rd_ptr_reg == 3'd2) ? out2_conn_reg : (out_rd_ptr_reg == 3'd3) ? out3_conn_reg : out4_conn_reg;
+wire [2:0] _m_result_kind_0 = (out_rd_ptr_reg == 3'd0) ? out0_kind_reg : (out_rd_ptr_reg == 3'd1) ? out1_kind_reg : (out_rd_ptr_reg == 3'd2) ? out2_kind_reg : (out_rd_ptr_reg == 3'd3) ? out3_kind_reg : out4_kind_reg;
+wire [20:0] _m_result_cwnd_0 = (out_rd_ptr_reg == 3'd0) ? out0_cwnd_reg : (out_rd_ptr_reg == 3'd1) ? out1_cwnd_reg : (out_rd_ptr_reg == 3'd2) ? out2_cwnd_reg : (out_rd_ptr_reg == 3'd3) ? out3_cwnd_reg : out4_cwnd_reg;
+wire [2:0] _m_result_case_0 = (out_rd_ptr_reg == 3'd0) ? out0_case_reg : (out_rd_ptr_reg == 3'd1) ? out1_case_reg : (out_rd_ptr_reg == 3'd2) ? out2_case_reg : (out_rd_ptr_reg == 3'd3) ? out3_case_reg : out4_case_reg;
+wire _m_result_qa_0 = (out_rd_ptr_reg == 3'd0) ? out0_qa_reg : (out_rd_ptr_reg == 3'd1) ? out1_qa_reg : (out_rd_ptr_reg == 3'd2) ? out2_qa_reg : (out_rd_ptr_reg == 3'd3) ? out3_qa_reg : out4_qa_reg;
+wire _m_result_fast_0 = (out_rd_ptr_reg == 3'd0) ? out0_fast_reg : (out_rd_ptr_reg == 3'd1) ? out1_fast_reg : (out_rd_ptr_reg == 3'd2) ? out2_fast_reg : (out_rd_ptr_reg == 3'd3) ? out3_fast_reg : out4_fast_reg;
+wire _m_result_error_0 = (out_rd_ptr_reg == 3'd0) ? out0_error_reg : (out_rd_ptr_reg == 3'd1) ? out1_error_reg : (out_rd_ptr_reg == 3'd2) ? out2_error_reg : (out_rd_ptr_reg == 3'd3) ? out3_error_reg : out4_error_reg;
+wire hazard = 1'd0;
+wire _shell_0 = ~hazard;
+wire _shell_1 = in_valid_reg & _shell_0;
+wire credit = occ_reg < 3'd5;
+wire issue = _shell_1 & credit;
+wire _shell_2 = s_event_valid & in_ready_reg;
+wire _shell_3 = ~in_valid_reg;
+wire [2:0] _shell_4 = issue ? 3'd1 : 3'd0;
+wire [2:0] _shell_5 = occ_reg + _shell_4;
+wire out_pop = out_nonempty & m_result_ready;
+wire [2:0] _shell_6 = out_pop ? 3'd1 : 3'd0;
+wire [2:0] _shell_7 = _shell_5 - _shell_6;
+wire _shell_8 = ~s3_error_reg;
+wire wr_en = s3_valid_reg & _shell_8;
+wire [11:0] wr_addr = s3_conn_reg[11:0];
+wire [11:0] _shell_9 = in_conn_reg[11:0];
+wire _shell_10 = wr_addr == _shell_9;
+wire snoop_in = wr_en & _shell_10;
+wire [252:0] _shell_11 = {24'h0, 21'h0, 27'h0, 24'h0, 20'h2198, 1'd0, 1'd0, 24'h0, 21'h0, 21'h0, 21'h0, 21'h0, 27'h4ebc400};
+wire [20:0] cur_to_ignore = s3_cur_reg[89:69];
+wire [20:0] cur_ignored = s3_cur_reg[68:48];
+wire [21:0] _shell_12 = {1'd0, cur_ignored};
+wire [21:0] _shell_13 = _shell_12 + s3_t_4_reg;
+wire _shell_14 = _shell_13[21];
+wire [20:0] _shell_15 = _shell_13[20:0];
+wire [20:0] ignored1 = _shell_14 ? 21'h1fffff : _shell_15;
+wire qa_called = cur_to_ignore <= ignored1;
+wire ack_run = s3_t_3_reg & qa_called;
+wire _shell_16 = u_qa_fired & qa_called;
+wire qa_fired = _shell_16 & s3_t_7_reg;
+wire qa_fired_nscc = qa_fired & s3_t_8_reg;
+wire fi_fired = u_fastinc_fired & ack_run;
+wire _shell_17 = qa_fired_nscc | fi_fired;
+wire early = ack_run & _shell_17;
+wire _shell_18 = ~early;
+wire core_step = ack_run & _shell_18;
+wire [20:0] cur_recv = s3_cur_reg[228:208];
+wire [21:0] _shell_19 = {1'd0, cur_recv};
+wire [21:0] _shell_20 = _shell_19 + s3_t_9_reg;
+wire _shell_21 = _shell_20[21];
+wire [20:0] _shell_22 = _shell_20[20:0];
+wire [20:0] recv_sum = _shell_21 ? 21'h1fffff : _shell_22;
+wire _shell_23 = 21'h8000 < recv_sum;
+wire [23:0] cur_last_adj = s3_cur_reg[252:229];
+wire [23:0] _shell_24 = cur_last_adj + 24'h21a;
+wire [23:0] _shell_25 = s3_u_qa_nowq_reg - _shell_24;
+wire _shell_26 = |_shell_25;
+wire _shell_27 = _shell_25[23];
+wire _shell_28 = ~_shell_27;
+wire _shell_29 = _shell_26 & _shell_28;
+wire _shell_30 = |cur_last_adj;
+wire _shell_31 = ~_shell_30;
+wire _shell_32 = _shell_29 | _shell_31;
+wire fulfill = _shell_23 | _shell_32;
+wire _shell_33 = core_step & fulfill;
+wire [23:0] _shell_34 = _shell_33 ? s3_u_qa_nowq_reg : cur_last_adj;
+wire [20:0] _shell_35 = fulfill ? 21'h0 : recv_sum;
+wire [20:0] _shell_36 = core_step ? _shell_35 : cur_recv;
+wire [20:0] _shell_37 = qa_fired_nscc ? 21'h0 : _shell_36;
+wire [26:0] cur_inc = s3_cur_reg[207:181];
+wire [27:0] _shell_38 = {1'd0, cur_inc};
+wire [52:0] _shell_39 = {42'h0, u_recip_c_t};
+wire [52:0] mi_base_prod = s3_t_10_reg * _shell_39;
+wire [41:0] _shell_40 = mi_base_prod[52:11];
+wire [40:0] _shell_41 = mi_base_prod[52:12];
+wire [41:0] _shell_42 = {1'd0, _shell_41};
+wire [39:0] _shell_43 = mi_base_prod[52:13];
+wire [41:0] _shell_44 = {2'd0, _shell_43};
+wire [38:0] _shell_45 = mi_base_prod[52:14];
+wire [41:0] _shell_46 = {3'd0, _shell_45};
+wire [37:0] _shell_47 = mi_base_prod[52:15];
+wire [41:0] _shell_48 = {4'd0, _shell_47};
+wire [36:0] _shell_49 = mi_base_prod[52:16];
+wire [41:0] _shell_50 = {5'd0, _shell_49};
+wire [35:0] _shell_51 = mi_base_prod[52:17];
+wire [41:0] _shell_52 = {6'd0, _shell_51};
+wire [34:0] _shell_53 = mi_base_prod[52:18];
+wire [41:0] _shell_54 = {7'd0, _shell_53};
+wire [33:0] _shell_55 = mi_base_prod[52:19];
+wire [41:0] _shell_56 = {8'd0, _shell_55};
+wire [32:0] _shell_57 = mi_base_prod[52:20];
+wire [41:0] _shell_58 = {9'd0, _shell_57};
+wire [31:0] _shell_59 = mi_base_prod[52:21];
+wire [41:0] _shell_60 = {10'd0, _shell_59};
+wire [30:0] _shell_61 = mi_base_prod[52:22];
+wire [41:0] _shell_62 = {11'd0, _shell_61};
+wire [29:0] _shell_63 = mi_base_prod[52:23];
+wire [41:0] _shell_64 = {12'd0, _shell_63};
+wire [28:0] _shell_65 = mi_base_prod[52:24];
+wire [41:0] _shell_66 = {13'd0, _shell_65};
+wire [27:0] _shell_67 = mi_base_prod[52:25];
+wire [41:0] _shell_68 = {14'd0, _shell_67};
+wire [26:0] _shell_69 = mi_base_prod[52:26];
+wire [41:0] _shell_70 = {15'd0, _shell_69};
+wire [25:0] _shell_71 = mi_base_prod[52:27];
+wire [41:0] _shell_72 = {16'd0, _shell_71};
+wire [24:0] _shell_73 = mi_base_prod[52:28];
+wire [41:0] _shell_74 = {17'h0, _shell_73};
+wire [23:0] _shell_75 = mi_base_prod[52:29];
+wire [41:0] _shell_76 = {18'h0, _shell_75};
+wire [22:0] _shell_77 = mi_base_prod[52:30];
+wire [41:0] _shell_78 = {19'h0, _shell_77};
+wire [21:0] _shell_79 = mi_base_prod[52:31];
+wire [41:0] _shell_80 = {20'h0, _shell_79};
+wire [20:0] _shell_81 = mi_base_prod[52:32];
+wire [41:0] _shell_82 = {21'h0, _shell_81};
+wire [19:0] _shell_83 = mi_base_prod[52:33];
+wire [41:0] _shell_84 = {22'h0, _shell_83};
+wire [18:0] _shell_85 = mi_base_prod[52:34];
+wire [41:0] _shell_86 = {23'h0, _shell_85};
+wire [17:0] _shell_87 = mi_base_prod[52:35];
+wire [41:0] _shell_88 = {24'h0, _shell_87};
+wire [16:0] _shell_89 = mi_base_prod[52:36];
+wire [41:0] _shell_90 = {25'h0, _shell_89};
+wire [15:0] _shell_91 = mi_base_prod[52:37];
+wire [41:0] _shell_92 = {26'h0, _shell_91};
+wire [41:0] mi_base = (u_recip_c_e == 5'd0) ? _shell_40 : (u_recip_c_e == 5'd1) ? _shell_42 : (u_recip_c_e == 5'd2) ? _shell_44 : (u_recip_c_e == 5'd3) ? _shell_46 : (u_recip_c_e == 5'd4) ? _shell_48 : (u_recip_c_e == 5'd5) ? _shell_50 : (u_recip_c_e == 5'd6) ? _shell_52 : (u_recip_c_e == 5'd7) ? _shell_54 : (u_recip_c_e == 5'd8) ? _shell_56 : (u_recip_c_e == 5'd9) ? _shell_58 : (u_recip_c_e == 5'd10) ? _shell_60 : (u_recip_c_e == 5'd11) ? _shell_62 : (u_recip_c_e == 5'd12) ? _shell_64 : (u_recip_c_e == 5'd13) ? _shell_66 : (u_recip_c_e == 5'd14) ? _shell_68 : (u_recip_c_e == 5'd15) ? _shell_70 : (u_recip_c_e == 5'd16) ? _shell_72 : (u_recip_c_e == 5'd17) ? _shell_74 : (u_recip_c_e == 5'd18) ? _shell_76 : (u_recip_c_e == 5'd19) ? _shell_78 : (u_recip_c_e == 5'd20) ? _shell_80 : (u_recip_c_e == 5'd21) ? _shell_82 : (u_recip_c_e == 5'd22) ? _shell_84 : (u_recip_c_e == 5'd23) ? _shell_86 : (u_recip_c_e == 5'd24) ? _shell_88 : (u_recip_c_e == 5'd25) ? _shell_90 : _shell_92;
+wire [61:0] _shell_93 = {20'h0, mi_base};
+wire [61:0] mi_num = _shell_93 * s3_t_11_reg;
+wire [72:0] _shell_94 = {11'd0, mi_num};
+wire [72:0] mi_raw_prod = _shell_94 * s3_t_12_reg;
+wire [61:0] _shell_95 = mi_raw_prod[72:11];
+wire [60:0] _shell_96 = mi_raw_prod[72:12];
+wire [61:0] _shell_97 = {1'd0, _shell_96};
+wire [59:0] _shell_98 = mi_raw_prod[72:13];
+wire [61:0] _shell_99 = {2'd0, _shell_98};
+wire [58:0] _shell_100 = mi_raw_prod[72:14];
+wire [61:0] _shell_101 = {3'd0, _shell_100};
+wire [57:0] _shell_102 = mi_raw_prod[72:15];
+wire [61:0] _shell_103 = {4'd0, _shell_102};
+wire [56:0] _shell_104 = mi_raw_prod[72:16];
+wire [61:0] _shell_105 = {5'd0, _shell_104};
+wire [55:0] _shell_106 = mi_raw_prod[72:17];
+wire [61:0] _shell_107 = {6'd0, _shell_106};
+wire [54:0] _shell_108 = mi_raw_prod[72:18];
+wire [61:0] _shell_109 = {7'd0, _shell_108};
+wire [53:0] _shell_110 = mi_raw_prod[72:19];
+wire [61:0] _shell_111 = {8'd0, _shell_110};
+wire [52:0] _shell_112 = mi_raw_prod[72:20];
+wire [61:0] _shell_113 = {9'd0, _shell_112};
+wire [51:0] _shell_114 = mi_raw_prod[72:21];
+wire [61:0] _shell_115 = {10'd0, _shell_114};
+wire [50:0] _shell_116 = mi_raw_prod[72:22];
+wire [61:0] _shell_117 = {11'd0, _shell_116};
+wire [49:0] _shell_118 = mi_raw_prod[72:23];
+wire [61:0] _shell_119 = {12'd0, _shell_118};
+wire [48:0] _shell_120 = mi_raw_prod[72:24];
+wire [61:0] _shell_121 = {13'd0, _shell_120};
+wire [47:0] _shell_122 = mi_raw_prod[72:25];
+wire [61:0] _shell_123 = {14'd0, _shell_122};
+wire [46:0] _shell_124 = mi_raw_prod[72:26];
+wire [61:0] _shell_125 = {15'd0, _shell_124};
+wire [45:0] _shell_126 = mi_raw_prod[72:27];
+wire [61:0] _shell_127 = {16'd0, _shell_126};
+wire [44:0] _shell_128 = mi_raw_prod[72:28];
+wire [61:0] _shell_129 = {17'h0, _shell_128};
+wire [43:0] _shell_130 = mi_raw_prod[72:29];
+wire [61:0] _shell_131 = {18'h0, _shell_130};
+wire [42:0] _shell_132 = mi_raw_prod[72:30];
+wire [61:0] _shell_133 = {19'h0, _shell_132};
+wire [61:0] mi_raw = (s3_u_recip_rtt_e_reg == 5'd0) ? _shell_95 : (s3_u_recip_rtt_e_reg == 5'd1) ? _shell_97 : (s3_u_recip_rtt_e_reg == 5'd2) ? _shell_99 : (s3_u_recip_rtt_e_reg == 5'd3) ? _shell_101 : (s3_u_recip_rtt_e_reg == 5'd4) ? _shell_103 : (s3_u_recip_rtt_e_reg == 5'd5) ? _shell_105 : (s3_u_recip_rtt_e_reg == 5'd6) ? _shell_107 : (s3_u_recip_rtt_e_reg == 5'd7) ? _shell_109 : (s3_u_recip_rtt_e_reg == 5'd8) ? _shell_111 : (s3_u_recip_rtt_e_reg == 5'd9) ? _shell_113 : (s3_u_recip_rtt_e_reg == 5'd10) ? _shell_115 : (s3_u_recip_rtt_e_reg == 5'd11) ? _shell_117 : (s3_u_recip_rtt_e_reg == 5'd12) ? _shell_119 : (s3_u_recip_rtt_e_reg == 5'd13) ? _shell_121 : (s3_u_recip_rtt_e_reg == 5'd14) ? _shell_123 : (s3_u_recip_rtt_e_reg == 5'd15) ? _shell_125 : (s3_u_recip_rtt_e_reg == 5'd16) ? _shell_127 : (s3_u_recip_rtt_e_reg == 5'd17) ? _shell_129 : (s3_u_recip_rtt_e_reg == 5'd18) ? _shell_131 : _shell_133;
+wire [34:0] _shell_134 = mi_raw[61:27];
+wire _shell_135 = |_shell_134;
+wire [26:0] _shell_136 = mi_raw[26:0];
+wire [26:0] _shell_137 = _shell_135 ? 27'h7ffffff : _shell_136;
+wire _shell_138 = _shell_137 < s3_size_c_reg;
+wire [26:0] mi_inc = _shell_138 ? _shell_137 : s3_size_c_reg;
+wire [27:0] _shell_139 = {1'd0, mi_inc};
+wire [49:0] _shell_140 = {39'h0, u_recip_c_t};
+wire [49:0] fi_c_prod = s3_t_13_reg * _shell_140;
+wire [38:0] _shell_141 = fi_c_prod[49:11];
+wire [37:0] _shell_142 = fi_c_prod[49:12];
+wire [38:0] _shell_143 = {1'd0, _shell_142};
+wire [36:0] _shell_144 = fi_c_prod[49:13];
+wire [38:0] _shell_145 = {2'd0, _shell_144};
+wire [35:0] _shell_146 = fi_c_prod[49:14];
+wire [38:0] _shell_147 = {3'd0, _shell_146};
+wire [34:0] _shell_148 = fi_c_prod[49:15];
+wire [38:0] _shell_149 = {4'd0, _shell_148};
+wire [33:0] _shell_150 = fi_c_prod[49:16];
+wire [38:0] _shell_151 = {5'd0, _shell_150};
+wire [32:0] _shell_152 = fi_c_prod[49:17];
+wire [38:0] _shell_153 = {6'd0, _shell_152};
+wire [31:0] _shell_154 = fi_c_prod[49:18];
+wire [38:0] _shell_155 = {7'd0, _shell_154};
+wire [30:0] _shell_156 = fi_c_prod[49:19];
+wire [38:0] _shell_157 = {8'd0, _shell_156};
+wire [29:0] _shell_158 = fi_c_prod[49:20];
+wire [38:0] _shell_159 = {9'd0, _shell_158};
+wire [28:0] _shell_160 = fi_c_prod[49:21];
+wire [38:0] _shell_161 = {10'd0, _shell_160};
+wire [27:0] _shell_162 = fi_c_prod[49:22];
+wire [38:0] _shell_163 = {11'd0, _shell_162};
+wire [26:0] _shell_164 = fi_c_prod[49:23];
+wire [38:0] _shell_165 = {12'd0, _shell_164};
+wire [25:0] _shell_166 = fi_c_prod[49:24];
+wire [38:0] _shell_167 = {13'd0, _shell_166};
+wire [24:0] _shell_168 = fi_c_prod[49:25];
+wire [38:0] _shell_169 = {14'd0, _shell_168};
+wire [23:0] _shell_170 = fi_c_prod[49:26];
+wire [38:0] _shell_171 = {15'd0, _shell_170};
+wire [22:0] _shell_172 = fi_c_prod[49:27];
+wire [38:0] _shell_173 = {16'd0, _shell_172};
+wire [21:0] _shell_174 = fi_c_prod[49:28];
+wire [38:0] _shell_175 = {17'h0, _shell_174};
+wire [20:0] _shell_176 = fi_c_prod[49:29];
+wire [38:0] _shell_177 = {18'h0, _shell_176};
+wire [19:0] _shell_178 = fi_c_prod[49:30];
+wire [38:0] _shell_179 = {19'h0, _shell_178};
+wire [18:0] _shell_180 = fi_c_prod[49:31];
+wire [38:0] _shell_181 = {20'h0, _shell_180};
+wire [17:0] _shell_182 = fi_c_prod[49:32];
+wire [38:0] _shell_183 = {21'h0, _shell_182};
+wire [16:0] _shell_184 = fi_c_prod[49:33];
+wire [38:0] _shell_185 = {22'h0, _shell_184};
+wire [15:0] _shell_186 = fi_c_prod[49:34];
+wire [38:0] _shell_187 = {23'h0, _shell_186};
+wire [14:0] _shell_188 = fi_c_prod[49:35];
+wire [38:0] _shell_189 = {24'h0, _shell_188};
+wire [13:0] _shell_190 = fi_c_prod[49:36];
+wire [38:0] _shell_191 = {25'h0, _shell_190};
+wire [12:0] _shell_192 = fi_c_prod[49:37];
+wire [38:0] _shell_193 = {26'h0, _shell_192};
+wire [38:0] fi_c = (u_recip_c_e == 5'd0) ? _shell_141 : (u_recip_c_e == 5'd1) ? _shell_143 : (u_recip_c_e == 5'd2) ? _shell_145 : (u_recip_c_e == 5'd3) ? _shell_147 : (u_recip_c_e == 5'd4) ? _shell_149 : (u_recip_c_e == 5'd5) ? _shell_151 : (u_recip_c_e == 5'd6) ? _shell_153 : (u_recip_c_e == 5'd7) ? _shell_155 : (u_recip_c_e == 5'd8) ? _shell_157 : (u_recip_c_e == 5'd9) ? _shell_159 : (u_recip_c_e == 5'd10) ? _shell_161 : (u_recip_c_e == 5'd11) ? _shell_163 : (u_recip_c_e == 5'd12) ? _shell_165 : (u_recip_c_e == 5'd13) ? _shell_167 : (u_recip_c_e == 5'd14) ? _shell_169 : (u_recip_c_e == 5'd15) ? _shell_171 : (u_recip_c_e == 5'd16) ? _shell_173 : (u_recip_c_e == 5'd17) ? _shell_175 : (u_recip_c_e == 5'd18) ? _shell_177 : (u_recip_c_e == 5'd19) ? _shell_179 : (u_recip_c_e == 5'd20) ? _shell_181 : (u_recip_c_e == 5'd21) ? _shell_183 : (u_recip_c_e == 5'd22) ? _shell_185 : (u_recip_c_e == 5'd23) ? _shell_187 : (u_recip_c_e == 5'd24) ? _shell_189 : (u_recip_c_e == 5'd25) ? _shell_191 : _shell_193;
+wire [11:0] _shell_194 = fi_c[38:27];
+wire _shell_195 = |_shell_194;
+wire [26:0] _shell_196 = fi_c[26:0];
+wire [26:0] fi_inc = _shell_195 ? 27'h7ffffff : _shell_196;
+wire [27:0] _shell_197 = {1'd0, fi_inc};
+wire [27:0] _shell_198 = _shell_139 + _shell_197;
+wire _shell_199 = _shell_198[27];
+wire [26:0] _shell_200 = _shell_198[26:0];
+wire [26:0] _shell_201 = _shell_199 ? 27'h7ffffff : _shell_200;
+wire [26:0] _shell_202 = s3_rtt_le_trtt_reg ? _shell_201 : fi_inc;
+wire [27:0] _shell_203 = {1'd0, _shell_202};
+wire [27:0] _shell_204 = _shell_38 + _shell_203;
+wire _shell_205 = _shell_204[27];
+wire [26:0] _shell_206 = _shell_204[26:0];
+wire [26:0] _shell_207 = _shell_205 ? 27'h7ffffff : _shell_206;
+wire [26:0] inc_acc = s3_t_14_reg ? _shell_207 : cur_inc;
+wire [26:0] _shell_208 = fulfill ? 27'h0 : inc_acc;
+wire [26:0] _shell_209 = core_step ? _shell_208 : cur_inc;
+wire [26:0] _shell_210 = qa_fired_nscc ? 27'h0 : _shell_209;
+wire [23:0] cur_last_md = s3_cur_reg[180:157];
+wire [23:0] _shell_211 = cur_last_md + 24'h21a;
+wire [23:0] _shell_212 = s3_u_qa_nowq_reg - _shell_211;
+wire _shell_213 = |_shell_212;
+wire _shell_214 = _shell_212[23];
+wire _shell_215 = ~_shell_214;
+wire _shell_216 = _shell_213 & _shell_215;
+wire _shell_217 = |cur_last_md;
+wire _shell_218 = ~_shell_217;
+wire _shell_219 = _shell_216 | _shell_218;
+wire _shell_220 = s3_t_15_reg & _shell_219;
+wire [19:0] cur_avg_rtt = s3_cur_reg[156:137];
+wire [20:0] _shell_221 = {1'd0, cur_avg_rtt};
+wire [20:0] _shell_222 = {1'd0, cur_avg_rtt};
+wire [20:0] rtt_diff = s3_t_6_reg - _shell_222;
+wire [20:0] _shell_223 = $signed(rtt_diff) >>> 3;
+wire [20:0] avg_sum = _shell_221 + _shell_223;
 wire [19:0] avg_new = avg_sum[19:0];
-wire _pipeline_238 = 20'h3264 < avg_new;
-wire md_ok = _pipeline_233 & _pipeline_238;
+wire _shell_224 = 20'h3264 < avg_new;
+wire md_ok = _shell_220 & _shell_224;
 wire md_fired = core_step & md_ok;
-wire [23:0] _pipeline_239 = md_fired ? nowq : cur_last_md;
-wire [19:0] _pipeline_240 = ack_run ? avg_new : cur_avg_rtt;
-wire cur_increase = cur_word[136];
-wire _pipeline_241 = ack_run ? u_fastinc_increase_out : cur_increase;
-wire _pipeline_242 = ~md_fired;
-wire _pipeline_243 = _pipeline_241 & _pipeline_242;
-wire _pipeline_244 = ~_pipeline_4;
-wire qa_used = qa_called & _pipeline_244;
-wire _pipeline_245 = s1_kind_reg == 3'd3;
-wire _pipeline_246 = ~_pipeline_245;
-wire qa_used_nscc = qa_used & _pipeline_246;
-wire cur_trigger = cur_word[135];
-wire _pipeline_247 = s1_kind_reg == 3'd2;
-wire _pipeline_248 = cur_trigger | _pipeline_247;
-wire _pipeline_249 = qa_used_nscc ? u_qa_trigger_out : _pipeline_248;
-wire [23:0] cur_win_end = cur_word[134:111];
-wire [23:0] _pipeline_250 = qa_used_nscc ? u_qa_win_end_out : cur_win_end;
-wire [20:0] cur_count = cur_word[110:90];
-wire [20:0] _pipeline_251 = ack_run ? u_fastinc_count_out : cur_count;
-wire [20:0] _pipeline_252 = md_fired ? 21'h0 : _pipeline_251;
-wire [20:0] _pipeline_253 = qa_used_nscc ? u_qa_to_ignore_out : cur_to_ignore;
-wire [20:0] _pipeline_254 = qa_used_nscc ? u_qa_ignored_out : ignored1;
-wire [20:0] cur_acked = cur_word[47:27];
-wire [21:0] _pipeline_255 = {1'd0, cur_acked};
-wire [20:0] _pipeline_256 = {7'd0, s1_size_reg};
-wire [21:0] _pipeline_257 = {1'd0, _pipeline_256};
-wire [21:0] _pipeline_258 = _pipeline_255 + _pipeline_257;
-wire _pipeline_259 = _pipeline_258[21];
-wire [20:0] _pipeline_260 = _pipeline_258[20:0];
-wire [20:0] acked1 = _pipeline_259 ? 21'h1fffff : _pipeline_260;
-wire [20:0] acked_in = _pipeline_6 ? acked1 : cur_acked;
-wire [20:0] _pipeline_261 = qa_used_nscc ? u_qa_acked_out : acked_in;
-wire _pipeline_262 = s1_kind_reg == 3'd2;
-wire _pipeline_263 = s1_kind_reg == 3'd3;
-wire is_loss = _pipeline_262 | _pipeline_263;
-wire [26:0] cur_c = cur_word[26:0];
-wire [27:0] _pipeline_264 = {1'd0, cur_c};
-wire [27:0] _pipeline_265 = {1'd0, size_c};
-wire [27:0] _pipeline_266 = _pipeline_264 - _pipeline_265;
-wire _pipeline_267 = _pipeline_266[27];
-wire [26:0] _pipeline_268 = _pipeline_266[26:0];
-wire [26:0] c_loss = _pipeline_267 ? 27'h0 : _pipeline_268;
-wire [26:0] _pipeline_269 = qa_used_nscc ? u_qa_c_out : c_loss;
-wire [27:0] _pipeline_270 = {1'd0, _pipeline_269};
-wire _pipeline_271 = _pipeline_270 < 28'h4ebc400;
-wire [27:0] _pipeline_272 = _pipeline_271 ? _pipeline_270 : 28'h4ebc400;
-wire _pipeline_273 = _pipeline_272 < 28'h40000;
-wire [27:0] _pipeline_274 = _pipeline_273 ? 28'h40000 : _pipeline_272;
-wire [26:0] c_loss_all = _pipeline_274[26:0];
-wire [27:0] _pipeline_275 = {1'd0, u_qa_c_out};
-wire [27:0] _pipeline_276 = fi_fired ? u_fastinc_c_out : _pipeline_275;
-wire [46:0] _pipeline_277 = {20'h0, cur_c};
+wire [23:0] _shell_225 = md_fired ? s3_u_qa_nowq_reg : cur_last_md;
+wire [19:0] _shell_226 = ack_run ? avg_new : cur_avg_rtt;
+wire cur_increase = s3_cur_reg[136];
+wire _shell_227 = ack_run ? u_fastinc_increase_out : cur_increase;
+wire _shell_228 = ~md_fired;
+wire _shell_229 = _shell_227 & _shell_228;
+wire qa_used = qa_called & s3_t_16_reg;
+wire qa_used_nscc = qa_used & s3_t_17_reg;
+wire cur_trigger = s3_cur_reg[135];
+wire _shell_230 = cur_trigger | s3_t_5_reg;
+wire _shell_231 = qa_used_nscc ? u_qa_trigger_out : _shell_230;
+wire [23:0] cur_win_end = s3_cur_reg[134:111];
+wire [23:0] _shell_232 = qa_used_nscc ? u_qa_win_end_out : cur_win_end;
+wire [20:0] cur_count = s3_cur_reg[110:90];
+wire [20:0] _shell_233 = ack_run ? u_fastinc_count_out : cur_count;
+wire [20:0] _shell_234 = md_fired ? 21'h0 : _shell_233;
+wire [20:0] _shell_235 = qa_used_nscc ? u_qa_to_ignore_out : cur_to_ignore;
+wire [20:0] _shell_236 = qa_used_nscc ? u_qa_ignored_out : ignored1;
+wire [20:0] cur_acked = s3_cur_reg[47:27];
+wire [21:0] _shell_237 = {1'd0, cur_acked};
+wire [21:0] _shell_238 = _shell_237 + s3_t_2_reg;
+wire _shell_239 = _shell_238[21];
+wire [20:0] _shell_240 = _shell_238[20:0];
+wire [20:0] acked1 = _shell_239 ? 21'h1fffff : _shell_240;
+wire [20:0] acked_in = s3_t_3_reg ? acked1 : cur_acked;
+wire [20:0] _shell_241 = qa_used_nscc ? u_qa_acked_out : acked_in;
+wire [26:0] cur_c = s3_cur_reg[26:0];
+wire [27:0] _shell_242 = {1'd0, cur_c};
+wire [27:0] _shell_243 = _shell_242 - s3_t_reg;
+wire _shell_244 = _shell_243[27];
+wire [26:0] _shell_245 = _shell_243[26:0];
+wire [26:0] c_loss = _shell_244 ? 27'h0 : _shell_245;
+wire [26:0] _shell_246 = qa_used_nscc ? u_qa_c_out : c_loss;
+wire [27:0] _shell_247 = {1'd0, _shell_246};
+wire _shell_248 = _shell_247 < 28'h4ebc400;
+wire [27:0] _shell_249 = _shell_248 ? _shell_247 : 28'h4ebc400;
+wire _shell_250 = _shell_249 < 28'h40000;
+wire [27:0] _shell_251 = _shell_250 ? 28'h40000 : _shell_249;
+wire [26:0] c_loss_all = _shell_251[26:0];
+wire [27:0] _shell_252 = {1'd0, u_qa_c_out};
+wire [27:0] _shell_253 = fi_fired ? u_fastinc_c_out : _shell_252;
+wire [46:0] _shell_254 = {20'h0, cur_c};
 wire [19:0] avg_excess = avg_new - 20'h3264;
-wire [46:0] _pipeline_278 = {27'h0, avg_excess};
-wire [46:0] _pipeline_279 = _pipeline_277 * _pipeline_278;
-wire [57:0] _pipeline_280 = {11'd0, _pipeline_279};
-wire [57:0] _pipeline_281 = {47'h0, u_recip_avg_t};
-wire [57:0] md_frac_prod = _pipeline_280 * _pipeline_281;
-wire [46:0] _pipeline_282 = md_frac_prod[57:11];
-wire [45:0] _pipeline_283 = md_frac_prod[57:12];
-wire [46:0] _pipeline_284 = {1'd0, _pipeline_283};
-wire [44:0] _pipeline_285 = md_frac_prod[57:13];
-wire [46:0] _pipeline_286 = {2'd0, _pipeline_285};
-wire [43:0] _pipeline_287 = md_frac_prod[57:14];
-wire [46:0] _pipeline_288 = {3'd0, _pipeline_287};
-wire [42:0] _pipeline_289 = md_frac_prod[57:15];
-wire [46:0] _pipeline_290 = {4'd0, _pipeline_289};
-wire [41:0] _pipeline_291 = md_frac_prod[57:16];
-wire [46:0] _pipeline_292 = {5'd0, _pipeline_291};
-wire [40:0] _pipeline_293 = md_frac_prod[57:17];
-wire [46:0] _pipeline_294 = {6'd0, _pipeline_293};
-wire [39:0] _pipeline_295 = md_frac_prod[57:18];
-wire [46:0] _pipeline_296 = {7'd0, _pipeline_295};
-wire [38:0] _pipeline_297 = md_frac_prod[57:19];
-wire [46:0] _pipeline_298 = {8'd0, _pipeline_297};
-wire [37:0] _pipeline_299 = md_frac_prod[57:20];
-wire [46:0] _pipeline_300 = {9'd0, _pipeline_299};
-wire [36:0] _pipeline_301 = md_frac_prod[57:21];
-wire [46:0] _pipeline_302 = {10'd0, _pipeline_301};
-wire [35:0] _pipeline_303 = md_frac_prod[57:22];
-wire [46:0] _pipeline_304 = {11'd0, _pipeline_303};
-wire [34:0] _pipeline_305 = md_frac_prod[57:23];
-wire [46:0] _pipeline_306 = {12'd0, _pipeline_305};
-wire [33:0] _pipeline_307 = md_frac_prod[57:24];
-wire [46:0] _pipeline_308 = {13'd0, _pipeline_307};
-wire [32:0] _pipeline_309 = md_frac_prod[57:25];
-wire [46:0] _pipeline_310 = {14'd0, _pipeline_309};
-wire [31:0] _pipeline_311 = md_frac_prod[57:26];
-wire [46:0] _pipeline_312 = {15'd0, _pipeline_311};
-wire [30:0] _pipeline_313 = md_frac_prod[57:27];
-wire [46:0] _pipeline_314 = {16'd0, _pipeline_313};
-wire [29:0] _pipeline_315 = md_frac_prod[57:28];
-wire [46:0] _pipeline_316 = {17'h0, _pipeline_315};
-wire [28:0] _pipeline_317 = md_frac_prod[57:29];
-wire [46:0] _pipeline_318 = {18'h0, _pipeline_317};
-wire [27:0] _pipeline_319 = md_frac_prod[57:30];
-wire [46:0] _pipeline_320 = {19'h0, _pipeline_319};
-wire [46:0] md_frac = (u_recip_avg_e == 5'd0) ? _pipeline_282 : (u_recip_avg_e == 5'd1) ? _pipeline_284 : (u_recip_avg_e == 5'd2) ? _pipeline_286 : (u_recip_avg_e == 5'd3) ? _pipeline_288 : (u_recip_avg_e == 5'd4) ? _pipeline_290 : (u_recip_avg_e == 5'd5) ? _pipeline_292 : (u_recip_avg_e == 5'd6) ? _pipeline_294 : (u_recip_avg_e == 5'd7) ? _pipeline_296 : (u_recip_avg_e == 5'd8) ? _pipeline_298 : (u_recip_avg_e == 5'd9) ? _pipeline_300 : (u_recip_avg_e == 5'd10) ? _pipeline_302 : (u_recip_avg_e == 5'd11) ? _pipeline_304 : (u_recip_avg_e == 5'd12) ? _pipeline_306 : (u_recip_avg_e == 5'd13) ? _pipeline_308 : (u_recip_avg_e == 5'd14) ? _pipeline_310 : (u_recip_avg_e == 5'd15) ? _pipeline_312 : (u_recip_avg_e == 5'd16) ? _pipeline_314 : (u_recip_avg_e == 5'd17) ? _pipeline_316 : (u_recip_avg_e == 5'd18) ? _pipeline_318 : _pipeline_320;
-wire [63:0] _pipeline_321 = {17'h0, md_frac};
-wire [63:0] md_red_prod = _pipeline_321 * 64'hcccd;
-wire [47:0] _pipeline_322 = md_red_prod[63:16];
-wire [20:0] _pipeline_323 = _pipeline_322[47:27];
-wire _pipeline_324 = |_pipeline_323;
-wire [26:0] _pipeline_325 = _pipeline_322[26:0];
-wire [26:0] _pipeline_326 = _pipeline_324 ? 27'h7ffffff : _pipeline_325;
-wire [26:0] _pipeline_327 = cur_c >> 1;
-wire _pipeline_328 = _pipeline_326 < _pipeline_327;
-wire [26:0] md_cut = _pipeline_328 ? _pipeline_326 : _pipeline_327;
-wire [26:0] _pipeline_329 = cur_c - md_cut;
-wire [26:0] c_core = md_ok ? _pipeline_329 : cur_c;
-wire [27:0] _pipeline_330 = {1'd0, c_core};
-wire [27:0] _pipeline_331 = {1'd0, inc_acc};
-wire [27:0] _pipeline_332 = _pipeline_330 + _pipeline_331;
-wire [27:0] _pipeline_333 = {1'd0, c_core};
-wire [27:0] core_c = fulfill ? _pipeline_332 : _pipeline_333;
-wire [27:0] _pipeline_334 = early ? _pipeline_276 : core_c;
-wire _pipeline_335 = _pipeline_334 < 28'h4ebc400;
-wire [27:0] _pipeline_336 = _pipeline_335 ? _pipeline_334 : 28'h4ebc400;
-wire _pipeline_337 = _pipeline_336 < 28'h40000;
-wire [27:0] _pipeline_338 = _pipeline_337 ? 28'h40000 : _pipeline_336;
-wire [26:0] _pipeline_339 = _pipeline_338[26:0];
-wire [26:0] c_ack = ack_run ? _pipeline_339 : cur_c;
-wire [26:0] c_new = is_loss ? c_loss_all : c_ack;
-wire [252:0] _pipeline_340 = {_pipeline_37, _pipeline_40, _pipeline_221, _pipeline_239, _pipeline_240, _pipeline_243, _pipeline_249, _pipeline_250, _pipeline_252, _pipeline_253, _pipeline_254, _pipeline_261, c_new};
-wire [252:0] new_word = _pipeline_4 ? _pipeline_5 : _pipeline_340;
-wire [20:0] _pipeline_341 = c_new[26:6];
-wire [20:0] _pipeline_342 = _pipeline_4 ? 21'h13af10 : _pipeline_341;
-wire [20:0] _pipeline_343 = s1_error ? 21'h0 : _pipeline_342;
-wire [2:0] _pipeline_344 = qa_fired_nscc ? 3'd5 : 3'd7;
-wire [2:0] _pipeline_345 = md_ok ? 3'd2 : 3'd0;
-wire [2:0] _pipeline_346 = rtt_le_trtt ? 3'd4 : 3'd3;
-wire [2:0] core_case = s1_ecn_reg ? _pipeline_345 : _pipeline_346;
-wire [2:0] _pipeline_347 = fi_fired ? 3'd6 : core_case;
-wire [2:0] _pipeline_348 = qa_fired_nscc ? 3'd5 : _pipeline_347;
-wire [2:0] _pipeline_349 = ack_run ? _pipeline_348 : 3'd0;
-wire [2:0] _pipeline_350 = is_loss ? _pipeline_344 : _pipeline_349;
-wire [2:0] _pipeline_351 = _pipeline_4 ? 3'd0 : _pipeline_350;
-wire [2:0] _pipeline_352 = s1_error ? 3'd0 : _pipeline_351;
-wire _pipeline_353 = s1_error ? 1'd0 : qa_fired_nscc;
-wire _pipeline_354 = _pipeline_4 ? 1'd0 : _pipeline_243;
-wire _pipeline_355 = s1_error ? 1'd0 : _pipeline_354;
-wire [11:0] _state_rd_0 = s_event_conn[11:0];
-wire [26:0] _u_qa_c_0 = is_loss ? c_loss : cur_c;
-wire _u_qa_trigger_0 = cur_trigger | _pipeline_247;
-wire _u_qa_extra_trigger_0 = _pipeline_6 & 1'd0;
+wire [46:0] _shell_255 = {27'h0, avg_excess};
+wire [46:0] _shell_256 = _shell_254 * _shell_255;
+wire [57:0] _shell_257 = {11'd0, _shell_256};
+wire [57:0] _shell_258 = {47'h0, u_recip_avg_t};
+wire [57:0] md_frac_prod = _shell_257 * _shell_258;
+wire [46:0] _shell_259 = md_frac_prod[57:11];
+wire [45:0] _shell_260 = md_frac_prod[57:12];
+wire [46:0] _shell_261 = {1'd0, _shell_260};
+wire [44:0] _shell_262 = md_frac_prod[57:13];
+wire [46:0] _shell_263 = {2'd0, _shell_262};
+wire [43:0] _shell_264 = md_frac_prod[57:14];
+wire [46:0] _shell_265 = {3'd0, _shell_264};
+wire [42:0] _shell_266 = md_frac_prod[57:15];
+wire [46:0] _shell_267 = {4'd0, _shell_266};
+wire [41:0] _shell_268 = md_frac_prod[57:16];
+wire [46:0] _shell_269 = {5'd0, _shell_268};
+wire [40:0] _shell_270 = md_frac_prod[57:17];
+wire [46:0] _shell_271 = {6'd0, _shell_270};
+wire [39:0] _shell_272 = md_frac_prod[57:18];
+wire [46:0] _shell_273 = {7'd0, _shell_272};
+wire [38:0] _shell_274 = md_frac_prod[57:19];
+wire [46:0] _shell_275 = {8'd0, _shell_274};
+wire [37:0] _shell_276 = md_frac_prod[57:20];
+wire [46:0] _shell_277 = {9'd0, _shell_276};
+wire [36:0] _shell_278 = md_frac_prod[57:21];
+wire [46:0] _shell_279 = {10'd0, _shell_278};
+wire [35:0] _shell_280 = md_frac_prod[57:22];
+wire [46:0] _shell_281 = {11'd0, _shell_280};
+wire [34:0] _shell_282 = md_frac_prod[57:23];
+wire [46:0] _shell_283 = {12'd0, _shell_282};
+wire [33:0] _shell_284 = md_frac_prod[57:24];
+wire [46:0] _shell_285 = {13'd0, _shell_284};
+wire [32:0] _shell_286 = md_frac_prod[57:25];
+wire [46:0] _shell_287 = {14'd0, _shell_286};
+wire [31:0] _shell_288 = md_frac_prod[57:26];
+wire [46:0] _shell_289 = {15'd0, _shell_288};
+wire [30:0] _shell_290 = md_frac_prod[57:27];
+wire [46:0] _shell_291 = {16'd0, _shell_290};
+wire [29:0] _shell_292 = md_frac_prod[57:28];
+wire [46:0] _shell_293 = {17'h0, _shell_292};
+wire [28:0] _shell_294 = md_frac_prod[57:29];
+wire [46:0] _shell_295 = {18'h0, _shell_294};
+wire [27:0] _shell_296 = md_frac_prod[57:30];
+wire [46:0] _shell_297 = {19'h0, _shell_296};
+wire [46:0] md_frac = (u_recip_avg_e == 5'd0) ? _shell_259 : (u_recip_avg_e == 5'd1) ? _shell_261 : (u_recip_avg_e == 5'd2) ? _shell_263 : (u_recip_avg_e == 5'd3) ? _shell_265 : (u_recip_avg_e == 5'd4) ? _shell_267 : (u_recip_avg_e == 5'd5) ? _shell_269 : (u_recip_avg_e == 5'd6) ? _shell_271 : (u_recip_avg_e == 5'd7) ? _shell_273 : (u_recip_avg_e == 5'd8) ? _shell_275 : (u_recip_avg_e == 5'd9) ? _shell_277 : (u_recip_avg_e == 5'd10) ? _shell_279 : (u_recip_avg_e == 5'd11) ? _shell_281 : (u_recip_avg_e == 5'd12) ? _shell_283 : (u_recip_avg_e == 5'd13) ? _shell_285 : (u_recip_avg_e == 5'd14) ? _shell_287 : (u_recip_avg_e == 5'd15) ? _shell_289 : (u_recip_avg_e == 5'd16) ? _shell_291 : (u_recip_avg_e == 5'd17) ? _shell_293 : (u_recip_avg_e == 5'd18) ? _shell_295 : _shell_297;
+wire [63:0] _shell_298 = {17'h0, md_frac};
+wire [63:0] md_red_prod = _shell_298 * 64'hcccd;
+wire [47:0] _shell_299 = md_red_prod[63:16];
+wire [20:0] _shell_300 = _shell_299[47:27];
+wire _shell_301 = |_shell_300;
+wire [26:0] _shell_302 = _shell_299[26:0];
+wire [26:0] _shell_303 = _shell_301 ? 27'h7ffffff : _shell_302;
+wire [26:0] _shell_304 = cur_c >> 1;
+wire _shell_305 = _shell_303 < _shell_304;
+wire [26:0] md_cut = _shell_305 ? _shell_303 : _shell_304;
+wire [26:0] _shell_306 = cur_c - md_cut;
+wire [26:0] c_core = md_ok ? _shell_306 : cur_c;
+wire [27:0] _shell_307 = {1'd0, c_core};
+wire [27:0] _shell_308 = {1'd0, inc_acc};
+wire [27:0] _shell_309 = _shell_307 + _shell_308;
+wire [27:0] _shell_310 = {1'd0, c_core};
+wire [27:0] core_c = fulfill ? _shell_309 : _shell_310;
+wire [27:0] _shell_311 = early ? _shell_253 : core_c;
+wire _shell_312 = _shell_311 < 28'h4ebc400;
+wire [27:0] _shell_313 = _shell_312 ? _shell_311 : 28'h4ebc400;
+wire _shell_314 = _shell_313 < 28'h40000;
+wire [27:0] _shell_315 = _shell_314 ? 28'h40000 : _shell_313;
+wire [26:0] _shell_316 = _shell_315[26:0];
+wire [26:0] c_ack = ack_run ? _shell_316 : cur_c;
+wire [26:0] c_new = s3_is_loss_reg ? c_loss_all : c_ack;
+wire [252:0] _shell_317 = {_shell_34, _shell_37, _shell_210, _shell_225, _shell_226, _shell_229, _shell_231, _shell_232, _shell_234, _shell_235, _shell_236, _shell_241, c_new};
+wire [252:0] new_word = s3_t_18_reg ? _shell_11 : _shell_317;
+wire [11:0] _shell_318 = s1_conn_reg[11:0];
+wire _shell_319 = wr_addr == _shell_318;
+wire snoop_s1 = wr_en & _shell_319;
+wire _shell_320 = snoop_s1 | s1_fix_valid_reg;
+wire [252:0] _shell_321 = snoop_s1 ? new_word : s1_fix_word_reg;
+wire [11:0] _shell_322 = s2_conn_reg[11:0];
+wire _shell_323 = wr_addr == _shell_322;
+wire snoop_s2 = wr_en & _shell_323;
+wire [252:0] s2_word = s2_fix_valid_reg ? s2_fix_word_reg : s2_ram_reg;
+wire [252:0] _shell_324 = snoop_s2 ? new_word : s2_word;
+wire _shell_325 = out_wr_ptr_reg == 3'd0;
+wire [20:0] _shell_326 = c_new[26:6];
+wire [20:0] _shell_327 = s3_t_18_reg ? 21'h13af10 : _shell_326;
+wire [20:0] _shell_328 = s3_error_reg ? 21'h0 : _shell_327;
+wire [2:0] _shell_329 = qa_fired_nscc ? 3'd5 : 3'd7;
+wire [2:0] _shell_330 = md_ok ? 3'd2 : 3'd0;
+wire [2:0] core_case = s3_u_fastinc_ecn_reg ? _shell_330 : s3_t_19_reg;
+wire [2:0] _shell_331 = fi_fired ? 3'd6 : core_case;
+wire [2:0] _shell_332 = qa_fired_nscc ? 3'd5 : _shell_331;
+wire [2:0] _shell_333 = ack_run ? _shell_332 : 3'd0;
+wire [2:0] _shell_334 = s3_is_loss_reg ? _shell_329 : _shell_333;
+wire [2:0] _shell_335 = s3_t_18_reg ? 3'd0 : _shell_334;
+wire [2:0] _shell_336 = s3_error_reg ? 3'd0 : _shell_335;
+wire _shell_337 = s3_error_reg ? 1'd0 : qa_fired_nscc;
+wire _shell_338 = s3_t_18_reg ? 1'd0 : _shell_229;
+wire _shell_339 = s3_error_reg ? 1'd0 : _shell_338;
+wire _shell_340 = out_wr_ptr_reg == 3'd1;
+wire _shell_341 = out_wr_ptr_reg == 3'd2;
+wire _shell_342 = out_wr_ptr_reg == 3'd3;
+wire _shell_343 = out_wr_ptr_reg == 3'd4;
+wire _shell_344 = out_wr_ptr_reg == 3'd4;
+wire [2:0] _shell_345 = out_wr_ptr_reg + 3'd1;
+wire [2:0] _shell_346 = _shell_344 ? 3'd0 : _shell_345;
+wire _shell_347 = out_rd_ptr_reg == 3'd4;
+wire [2:0] _shell_348 = out_rd_ptr_reg + 3'd1;
+wire [2:0] _shell_349 = _shell_347 ? 3'd0 : _shell_348;
+wire [2:0] _shell_350 = s3_valid_reg ? 3'd1 : 3'd0;
+wire [2:0] _shell_351 = out_count_reg + _shell_350;
+wire [2:0] _shell_352 = out_pop ? 3'd1 : 3'd0;
+wire [2:0] _shell_353 = _shell_351 - _shell_352;
+wire _ready_0 = ~issue;
+wire _ready_1 = in_valid_reg & _ready_0;
+wire _ready_2 = _ready_1 & _shell_2;
+wire _ready_3 = ~issue;
+wire _ready_4 = skid_valid_reg & _ready_3;
+wire _ready_5 = _ready_2 | _ready_4;
+wire _ready_6 = skid_valid_reg & issue;
+wire _ready_7 = _ready_6 & _shell_2;
+wire _ready_8 = _ready_5 | _ready_7;
+wire _ready_9 = ~_ready_8;
+wire [11:0] _state_rd_0 = in_conn_reg[11:0];
+wire [26:0] _u_qa_c_0 = s3_is_loss_reg ? c_loss : cur_c;
+wire _u_qa_trigger_0 = cur_trigger | s3_t_5_reg;
 // bits dropped on purpose (rounding, wrap-around)
-wire _unused = ^{s1_now_reg[31:28], s1_now_reg[3:0], mi_base_prod[10:0], mi_raw_prod[10:0], fi_c_prod[10:0], avg_sum[20], _pipeline_274[27], md_frac_prod[10:0], md_red_prod[15:0], _pipeline_338[27]};
+wire _unused = ^{s1_now_reg[31:28], s1_now_reg[3:0], mi_base_prod[10:0], mi_raw_prod[10:0], fi_c_prod[10:0], avg_sum[20], _shell_251[27], md_frac_prod[10:0], md_red_prod[15:0], _shell_315[27]};
 
 nscc_qa
 u_qa (
@@ -551,9 +837,9 @@ u_qa (
     .to_ignore(cur_to_ignore),
     .trigger(_u_qa_trigger_0),
     .win_end(cur_win_end),
-    .nowq(nowq),
-    .unacked(s1_unacked_reg),
-    .extra_trigger(_u_qa_extra_trigger_0),
+    .nowq(s3_u_qa_nowq_reg),
+    .unacked(s3_u_qa_unacked_reg),
+    .extra_trigger(s3_u_qa_extra_trigger_reg),
     .fired(u_qa_fired),
     .c_out(u_qa_c_out),
     .acked_out(u_qa_acked_out),
@@ -568,9 +854,9 @@ u_fastinc (
     .c(u_qa_c_out),
     .count(cur_count),
     .increase(cur_increase),
-    .size(s1_size_reg),
-    .rtt(s1_rtt_reg),
-    .ecn(s1_ecn_reg),
+    .size(s3_u_fastinc_size_reg),
+    .rtt(s3_u_fastinc_rtt_reg),
+    .ecn(s3_u_fastinc_ecn_reg),
     .fired(u_fastinc_fired),
     .c_out(u_fastinc_c_out),
     .count_out(u_fastinc_count_out),
@@ -598,99 +884,446 @@ u_recip_avg (
     .t(u_recip_avg_t)
 );
 
-assign advance = _advance_1;
-assign s_event_ready = advance;
-assign m_result_valid = res_valid_reg;
-assign m_result_conn = res_conn_reg;
-assign m_result_kind = res_kind_reg;
-assign m_result_cwnd = res_cwnd_reg;
-assign m_result_case = res_case_reg;
-assign m_result_qa = res_qa_reg;
-assign m_result_fast = res_fast_reg;
-assign m_result_error = res_error_reg;
+assign s_event_ready = in_ready_reg;
+assign s2_error_next = s1_error;
+assign s3_error_next = s2_error_reg;
+assign s2_t_next = _s2_t_next_1;
+assign s3_t_next = s2_t_reg;
+assign s2_is_loss_next = is_loss;
+assign s3_is_loss_next = s2_is_loss_reg;
+assign s2_t_2_next = _s2_t_2_next_1;
+assign s3_t_2_next = s2_t_2_reg;
+assign s2_t_3_next = _s2_t_3_next_0;
+assign s3_t_3_next = s2_t_3_reg;
+assign s2_t_4_next = _s2_t_4_next_1;
+assign s3_t_4_next = s2_t_4_reg;
+assign s2_t_5_next = _s2_t_5_next_0;
+assign s3_t_5_next = s2_t_5_reg;
+assign s2_u_qa_nowq_next = nowq;
+assign s3_u_qa_nowq_next = s2_u_qa_nowq_reg;
+assign s2_u_qa_unacked_next = s1_unacked_reg;
+assign s3_u_qa_unacked_next = s2_u_qa_unacked_reg;
+assign s2_u_qa_extra_trigger_next = _s2_u_qa_extra_trigger_next_0;
+assign s3_u_qa_extra_trigger_next = s2_u_qa_extra_trigger_reg;
+assign s2_u_fastinc_size_next = s1_size_reg;
+assign s3_u_fastinc_size_next = s2_u_fastinc_size_reg;
+assign s2_u_fastinc_rtt_next = s1_rtt_reg;
+assign s3_u_fastinc_rtt_next = s2_u_fastinc_rtt_reg;
+assign s2_u_fastinc_ecn_next = s1_ecn_reg;
+assign s3_u_fastinc_ecn_next = s2_u_fastinc_ecn_reg;
+assign s2_t_6_next = _s2_t_6_next_0;
+assign s3_t_6_next = s2_t_6_reg;
+assign s2_t_7_next = _s2_t_7_next_1;
+assign s3_t_7_next = s2_t_7_reg;
+assign s2_t_8_next = _s2_t_8_next_1;
+assign s3_t_8_next = s2_t_8_reg;
+assign s2_t_9_next = _s2_t_9_next_1;
+assign s3_t_9_next = s2_t_9_reg;
+assign s2_t_10_next = _s2_t_10_next_1;
+assign s3_t_10_next = s2_t_10_reg;
+assign s2_t_11_next = _s2_t_11_next_0;
+assign s3_t_11_next = s2_t_11_reg;
+assign s2_t_12_next = _s2_t_12_next_0;
+assign s3_t_12_next = s2_t_12_reg;
+assign s2_u_recip_rtt_e_next = u_recip_rtt_e;
+assign s3_u_recip_rtt_e_next = s2_u_recip_rtt_e_reg;
+assign s2_size_c_next = size_c;
+assign s3_size_c_next = s2_size_c_reg;
+assign s2_t_13_next = _s2_t_13_next_1;
+assign s3_t_13_next = s2_t_13_reg;
+assign s2_rtt_le_trtt_next = rtt_le_trtt;
+assign s3_rtt_le_trtt_next = s2_rtt_le_trtt_reg;
+assign s2_t_14_next = _s2_t_14_next_0;
+assign s3_t_14_next = s2_t_14_reg;
+assign s2_t_15_next = _s2_t_15_next_1;
+assign s3_t_15_next = s2_t_15_reg;
+assign s2_t_16_next = _s2_t_16_next_0;
+assign s3_t_16_next = s2_t_16_reg;
+assign s2_t_17_next = _s2_t_17_next_1;
+assign s3_t_17_next = s2_t_17_reg;
+assign s2_t_18_next = _s2_t_7_next_0;
+assign s3_t_18_next = s2_t_18_reg;
+assign s2_kind_next = s1_kind_reg;
+assign s3_kind_next = s2_kind_reg;
+assign s2_t_19_next = _s2_t_19_next_0;
+assign s3_t_19_next = s2_t_19_reg;
+assign m_result_valid = out_nonempty;
+assign m_result_conn = _m_result_conn_0;
+assign m_result_kind = _m_result_kind_0;
+assign m_result_cwnd = _m_result_cwnd_0;
+assign m_result_case = _m_result_case_0;
+assign m_result_qa = _m_result_qa_0;
+assign m_result_fast = _m_result_fast_0;
+assign m_result_error = _m_result_error_0;
 
-// pipeline
+// shell
 always @* begin
+    in_valid_next = in_valid_reg;
+    in_conn_next = in_conn_reg;
+    in_kind_next = in_kind_reg;
+    in_size_next = in_size_reg;
+    in_ecn_next = in_ecn_reg;
+    in_rtt_next = in_rtt_reg;
+    in_unacked_next = in_unacked_reg;
+    in_now_next = in_now_reg;
+    skid_valid_next = skid_valid_reg;
+    skid_conn_next = skid_conn_reg;
+    skid_kind_next = skid_kind_reg;
+    skid_size_next = skid_size_reg;
+    skid_ecn_next = skid_ecn_reg;
+    skid_rtt_next = skid_rtt_reg;
+    skid_unacked_next = skid_unacked_reg;
+    skid_now_next = skid_now_reg;
+    occ_next = occ_reg;
     s1_valid_next = s1_valid_reg;
     s1_conn_next = s1_conn_reg;
+    s2_valid_next = s2_valid_reg;
+    s2_conn_next = s2_conn_reg;
+    s3_valid_next = s3_valid_reg;
+    s3_conn_next = s3_conn_reg;
     s1_kind_next = s1_kind_reg;
     s1_size_next = s1_size_reg;
     s1_ecn_next = s1_ecn_reg;
     s1_rtt_next = s1_rtt_reg;
     s1_unacked_next = s1_unacked_reg;
     s1_now_next = s1_now_reg;
-    fwd_valid_next = fwd_valid_reg;
-    fwd_addr_next = fwd_addr_reg;
-    fwd_word_next = fwd_word_reg;
-    res_valid_next = res_valid_reg;
-    res_conn_next = res_conn_reg;
-    res_kind_next = res_kind_reg;
-    res_cwnd_next = res_cwnd_reg;
-    res_case_next = res_case_reg;
-    res_qa_next = res_qa_reg;
-    res_fast_next = res_fast_reg;
-    res_error_next = res_error_reg;
-    if (advance) begin
-        s1_valid_next = s_event_valid;
-        s1_conn_next = s_event_conn;
-        s1_kind_next = s_event_kind;
-        s1_size_next = s_event_size;
-        s1_ecn_next = s_event_ecn;
-        s1_rtt_next = s_event_rtt;
-        s1_unacked_next = s_event_unacked;
-        s1_now_next = s_event_now;
-        fwd_valid_next = fire;
-        fwd_addr_next = s1_addr;
-        fwd_word_next = new_word;
-        res_valid_next = s1_valid_reg;
-        res_conn_next = s1_conn_reg;
-        res_kind_next = s1_kind_reg;
-        res_error_next = s1_error;
-        res_cwnd_next = _pipeline_343;
-        res_case_next = _pipeline_352;
-        res_qa_next = _pipeline_353;
-        res_fast_next = _pipeline_355;
+    s1_fix_valid_next = s1_fix_valid_reg;
+    s1_fix_word_next = s1_fix_word_reg;
+    s2_ram_next = s2_ram_reg;
+    s2_fix_valid_next = s2_fix_valid_reg;
+    s2_fix_word_next = s2_fix_word_reg;
+    s3_cur_next = s3_cur_reg;
+    out_rd_ptr_next = out_rd_ptr_reg;
+    out_wr_ptr_next = out_wr_ptr_reg;
+    out_count_next = out_count_reg;
+    out0_conn_next = out0_conn_reg;
+    out0_kind_next = out0_kind_reg;
+    out0_cwnd_next = out0_cwnd_reg;
+    out0_case_next = out0_case_reg;
+    out0_qa_next = out0_qa_reg;
+    out0_fast_next = out0_fast_reg;
+    out0_error_next = out0_error_reg;
+    out1_conn_next = out1_conn_reg;
+    out1_kind_next = out1_kind_reg;
+    out1_cwnd_next = out1_cwnd_reg;
+    out1_case_next = out1_case_reg;
+    out1_qa_next = out1_qa_reg;
+    out1_fast_next = out1_fast_reg;
+    out1_error_next = out1_error_reg;
+    out2_conn_next = out2_conn_reg;
+    out2_kind_next = out2_kind_reg;
+    out2_cwnd_next = out2_cwnd_reg;
+    out2_case_next = out2_case_reg;
+    out2_qa_next = out2_qa_reg;
+    out2_fast_next = out2_fast_reg;
+    out2_error_next = out2_error_reg;
+    out3_conn_next = out3_conn_reg;
+    out3_kind_next = out3_kind_reg;
+    out3_cwnd_next = out3_cwnd_reg;
+    out3_case_next = out3_case_reg;
+    out3_qa_next = out3_qa_reg;
+    out3_fast_next = out3_fast_reg;
+    out3_error_next = out3_error_reg;
+    out4_conn_next = out4_conn_reg;
+    out4_kind_next = out4_kind_reg;
+    out4_cwnd_next = out4_cwnd_reg;
+    out4_case_next = out4_case_reg;
+    out4_qa_next = out4_qa_reg;
+    out4_fast_next = out4_fast_reg;
+    out4_error_next = out4_error_reg;
+    if (issue) begin
+        if (skid_valid_reg) begin
+            in_conn_next = skid_conn_reg;
+            in_kind_next = skid_kind_reg;
+            in_size_next = skid_size_reg;
+            in_ecn_next = skid_ecn_reg;
+            in_rtt_next = skid_rtt_reg;
+            in_unacked_next = skid_unacked_reg;
+            in_now_next = skid_now_reg;
+            skid_valid_next = _shell_2;
+            if (_shell_2) begin
+                skid_conn_next = s_event_conn;
+                skid_kind_next = s_event_kind;
+                skid_size_next = s_event_size;
+                skid_ecn_next = s_event_ecn;
+                skid_rtt_next = s_event_rtt;
+                skid_unacked_next = s_event_unacked;
+                skid_now_next = s_event_now;
+            end
+        end else begin
+            in_valid_next = _shell_2;
+            if (_shell_2) begin
+                in_conn_next = s_event_conn;
+                in_kind_next = s_event_kind;
+                in_size_next = s_event_size;
+                in_ecn_next = s_event_ecn;
+                in_rtt_next = s_event_rtt;
+                in_unacked_next = s_event_unacked;
+                in_now_next = s_event_now;
+            end
+        end
+    end else if (_shell_3) begin
+        in_valid_next = _shell_2;
+        if (_shell_2) begin
+            in_conn_next = s_event_conn;
+            in_kind_next = s_event_kind;
+            in_size_next = s_event_size;
+            in_ecn_next = s_event_ecn;
+            in_rtt_next = s_event_rtt;
+            in_unacked_next = s_event_unacked;
+            in_now_next = s_event_now;
+        end
+    end else if (_shell_2) begin
+        skid_valid_next = 1'd1;
+        skid_conn_next = s_event_conn;
+        skid_kind_next = s_event_kind;
+        skid_size_next = s_event_size;
+        skid_ecn_next = s_event_ecn;
+        skid_rtt_next = s_event_rtt;
+        skid_unacked_next = s_event_unacked;
+        skid_now_next = s_event_now;
     end
+    occ_next = _shell_7;
+    s1_valid_next = issue;
+    s1_conn_next = in_conn_reg;
+    s1_kind_next = in_kind_reg;
+    s1_size_next = in_size_reg;
+    s1_ecn_next = in_ecn_reg;
+    s1_rtt_next = in_rtt_reg;
+    s1_unacked_next = in_unacked_reg;
+    s1_now_next = in_now_reg;
+    s2_valid_next = s1_valid_reg;
+    s2_conn_next = s1_conn_reg;
+    s3_valid_next = s2_valid_reg;
+    s3_conn_next = s2_conn_reg;
+    s1_fix_valid_next = snoop_in;
+    s1_fix_word_next = new_word;
+    s2_ram_next = state_rd_reg;
+    s2_fix_valid_next = _shell_320;
+    s2_fix_word_next = _shell_321;
+    s3_cur_next = _shell_324;
+    if (s3_valid_reg) begin
+        if (_shell_325) begin
+            out0_conn_next = s3_conn_reg;
+            out0_kind_next = s3_kind_reg;
+            out0_cwnd_next = _shell_328;
+            out0_case_next = _shell_336;
+            out0_qa_next = _shell_337;
+            out0_fast_next = _shell_339;
+            out0_error_next = s3_error_reg;
+        end
+        if (_shell_340) begin
+            out1_conn_next = s3_conn_reg;
+            out1_kind_next = s3_kind_reg;
+            out1_cwnd_next = _shell_328;
+            out1_case_next = _shell_336;
+            out1_qa_next = _shell_337;
+            out1_fast_next = _shell_339;
+            out1_error_next = s3_error_reg;
+        end
+        if (_shell_341) begin
+            out2_conn_next = s3_conn_reg;
+            out2_kind_next = s3_kind_reg;
+            out2_cwnd_next = _shell_328;
+            out2_case_next = _shell_336;
+            out2_qa_next = _shell_337;
+            out2_fast_next = _shell_339;
+            out2_error_next = s3_error_reg;
+        end
+        if (_shell_342) begin
+            out3_conn_next = s3_conn_reg;
+            out3_kind_next = s3_kind_reg;
+            out3_cwnd_next = _shell_328;
+            out3_case_next = _shell_336;
+            out3_qa_next = _shell_337;
+            out3_fast_next = _shell_339;
+            out3_error_next = s3_error_reg;
+        end
+        if (_shell_343) begin
+            out4_conn_next = s3_conn_reg;
+            out4_kind_next = s3_kind_reg;
+            out4_cwnd_next = _shell_328;
+            out4_case_next = _shell_336;
+            out4_qa_next = _shell_337;
+            out4_fast_next = _shell_339;
+            out4_error_next = s3_error_reg;
+        end
+        out_wr_ptr_next = _shell_346;
+    end
+    if (out_pop) begin
+        out_rd_ptr_next = _shell_349;
+    end
+    out_count_next = _shell_353;
+end
+
+// ready
+always @* begin
+    in_ready_next = in_ready_reg;
+    in_ready_next = _ready_9;
 end
 
 always @(posedge clk) begin
+    in_valid_reg <= in_valid_next;
+    in_conn_reg <= in_conn_next;
+    in_kind_reg <= in_kind_next;
+    in_size_reg <= in_size_next;
+    in_ecn_reg <= in_ecn_next;
+    in_rtt_reg <= in_rtt_next;
+    in_unacked_reg <= in_unacked_next;
+    in_now_reg <= in_now_next;
+    skid_valid_reg <= skid_valid_next;
+    skid_conn_reg <= skid_conn_next;
+    skid_kind_reg <= skid_kind_next;
+    skid_size_reg <= skid_size_next;
+    skid_ecn_reg <= skid_ecn_next;
+    skid_rtt_reg <= skid_rtt_next;
+    skid_unacked_reg <= skid_unacked_next;
+    skid_now_reg <= skid_now_next;
+    in_ready_reg <= in_ready_next;
+    occ_reg <= occ_next;
     s1_valid_reg <= s1_valid_next;
     s1_conn_reg <= s1_conn_next;
+    s2_valid_reg <= s2_valid_next;
+    s2_conn_reg <= s2_conn_next;
+    s3_valid_reg <= s3_valid_next;
+    s3_conn_reg <= s3_conn_next;
     s1_kind_reg <= s1_kind_next;
     s1_size_reg <= s1_size_next;
     s1_ecn_reg <= s1_ecn_next;
     s1_rtt_reg <= s1_rtt_next;
     s1_unacked_reg <= s1_unacked_next;
     s1_now_reg <= s1_now_next;
-    fwd_valid_reg <= fwd_valid_next;
-    fwd_addr_reg <= fwd_addr_next;
-    fwd_word_reg <= fwd_word_next;
-    res_valid_reg <= res_valid_next;
-    res_conn_reg <= res_conn_next;
-    res_kind_reg <= res_kind_next;
-    res_cwnd_reg <= res_cwnd_next;
-    res_case_reg <= res_case_next;
-    res_qa_reg <= res_qa_next;
-    res_fast_reg <= res_fast_next;
-    res_error_reg <= res_error_next;
+    s1_fix_valid_reg <= s1_fix_valid_next;
+    s1_fix_word_reg <= s1_fix_word_next;
+    s2_ram_reg <= s2_ram_next;
+    s2_fix_valid_reg <= s2_fix_valid_next;
+    s2_fix_word_reg <= s2_fix_word_next;
+    s3_cur_reg <= s3_cur_next;
+    s2_error_reg <= s2_error_next;
+    s3_error_reg <= s3_error_next;
+    s2_t_reg <= s2_t_next;
+    s3_t_reg <= s3_t_next;
+    s2_is_loss_reg <= s2_is_loss_next;
+    s3_is_loss_reg <= s3_is_loss_next;
+    s2_t_2_reg <= s2_t_2_next;
+    s3_t_2_reg <= s3_t_2_next;
+    s2_t_3_reg <= s2_t_3_next;
+    s3_t_3_reg <= s3_t_3_next;
+    s2_t_4_reg <= s2_t_4_next;
+    s3_t_4_reg <= s3_t_4_next;
+    s2_t_5_reg <= s2_t_5_next;
+    s3_t_5_reg <= s3_t_5_next;
+    s2_u_qa_nowq_reg <= s2_u_qa_nowq_next;
+    s3_u_qa_nowq_reg <= s3_u_qa_nowq_next;
+    s2_u_qa_unacked_reg <= s2_u_qa_unacked_next;
+    s3_u_qa_unacked_reg <= s3_u_qa_unacked_next;
+    s2_u_qa_extra_trigger_reg <= s2_u_qa_extra_trigger_next;
+    s3_u_qa_extra_trigger_reg <= s3_u_qa_extra_trigger_next;
+    s2_u_fastinc_size_reg <= s2_u_fastinc_size_next;
+    s3_u_fastinc_size_reg <= s3_u_fastinc_size_next;
+    s2_u_fastinc_rtt_reg <= s2_u_fastinc_rtt_next;
+    s3_u_fastinc_rtt_reg <= s3_u_fastinc_rtt_next;
+    s2_u_fastinc_ecn_reg <= s2_u_fastinc_ecn_next;
+    s3_u_fastinc_ecn_reg <= s3_u_fastinc_ecn_next;
+    s2_t_6_reg <= s2_t_6_next;
+    s3_t_6_reg <= s3_t_6_next;
+    s2_t_7_reg <= s2_t_7_next;
+    s3_t_7_reg <= s3_t_7_next;
+    s2_t_8_reg <= s2_t_8_next;
+    s3_t_8_reg <= s3_t_8_next;
+    s2_t_9_reg <= s2_t_9_next;
+    s3_t_9_reg <= s3_t_9_next;
+    s2_t_10_reg <= s2_t_10_next;
+    s3_t_10_reg <= s3_t_10_next;
+    s2_t_11_reg <= s2_t_11_next;
+    s3_t_11_reg <= s3_t_11_next;
+    s2_t_12_reg <= s2_t_12_next;
+    s3_t_12_reg <= s3_t_12_next;
+    s2_u_recip_rtt_e_reg <= s2_u_recip_rtt_e_next;
+    s3_u_recip_rtt_e_reg <= s3_u_recip_rtt_e_next;
+    s2_size_c_reg <= s2_size_c_next;
+    s3_size_c_reg <= s3_size_c_next;
+    s2_t_13_reg <= s2_t_13_next;
+    s3_t_13_reg <= s3_t_13_next;
+    s2_rtt_le_trtt_reg <= s2_rtt_le_trtt_next;
+    s3_rtt_le_trtt_reg <= s3_rtt_le_trtt_next;
+    s2_t_14_reg <= s2_t_14_next;
+    s3_t_14_reg <= s3_t_14_next;
+    s2_t_15_reg <= s2_t_15_next;
+    s3_t_15_reg <= s3_t_15_next;
+    s2_t_16_reg <= s2_t_16_next;
+    s3_t_16_reg <= s3_t_16_next;
+    s2_t_17_reg <= s2_t_17_next;
+    s3_t_17_reg <= s3_t_17_next;
+    s2_t_18_reg <= s2_t_18_next;
+    s3_t_18_reg <= s3_t_18_next;
+    s2_kind_reg <= s2_kind_next;
+    s3_kind_reg <= s3_kind_next;
+    s2_t_19_reg <= s2_t_19_next;
+    s3_t_19_reg <= s3_t_19_next;
+    out_rd_ptr_reg <= out_rd_ptr_next;
+    out_wr_ptr_reg <= out_wr_ptr_next;
+    out_count_reg <= out_count_next;
+    out0_conn_reg <= out0_conn_next;
+    out0_kind_reg <= out0_kind_next;
+    out0_cwnd_reg <= out0_cwnd_next;
+    out0_case_reg <= out0_case_next;
+    out0_qa_reg <= out0_qa_next;
+    out0_fast_reg <= out0_fast_next;
+    out0_error_reg <= out0_error_next;
+    out1_conn_reg <= out1_conn_next;
+    out1_kind_reg <= out1_kind_next;
+    out1_cwnd_reg <= out1_cwnd_next;
+    out1_case_reg <= out1_case_next;
+    out1_qa_reg <= out1_qa_next;
+    out1_fast_reg <= out1_fast_next;
+    out1_error_reg <= out1_error_next;
+    out2_conn_reg <= out2_conn_next;
+    out2_kind_reg <= out2_kind_next;
+    out2_cwnd_reg <= out2_cwnd_next;
+    out2_case_reg <= out2_case_next;
+    out2_qa_reg <= out2_qa_next;
+    out2_fast_reg <= out2_fast_next;
+    out2_error_reg <= out2_error_next;
+    out3_conn_reg <= out3_conn_next;
+    out3_kind_reg <= out3_kind_next;
+    out3_cwnd_reg <= out3_cwnd_next;
+    out3_case_reg <= out3_case_next;
+    out3_qa_reg <= out3_qa_next;
+    out3_fast_reg <= out3_fast_next;
+    out3_error_reg <= out3_error_next;
+    out4_conn_reg <= out4_conn_next;
+    out4_kind_reg <= out4_kind_next;
+    out4_cwnd_reg <= out4_cwnd_next;
+    out4_case_reg <= out4_case_next;
+    out4_qa_reg <= out4_qa_next;
+    out4_fast_reg <= out4_fast_next;
+    out4_error_reg <= out4_error_next;
 
     if (rst) begin
+        in_valid_reg <= 1'd0;
+        skid_valid_reg <= 1'd0;
+        in_ready_reg <= 1'd1;
+        occ_reg <= 3'd0;
         s1_valid_reg <= 1'd0;
-        fwd_valid_reg <= 1'd0;
-        res_valid_reg <= 1'd0;
+        s2_valid_reg <= 1'd0;
+        s3_valid_reg <= 1'd0;
+        out_rd_ptr_reg <= 3'd0;
+        out_wr_ptr_reg <= 3'd0;
+        out_count_reg <= 3'd0;
     end
 end
 
 // state: read-before-write, no reset (block RAM)
 always @(posedge clk) begin
-    if (advance) begin
+    if (1'd1) begin
         state_rd_reg <= state_mem[_state_rd_0];
     end
 end
 
 always @(posedge clk) begin
-    if (fire) begin
-        state_mem[s1_addr] <= new_word;
+    if (wr_en) begin
+        state_mem[wr_addr] <= new_word;
     end
 end
 

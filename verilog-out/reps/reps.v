@@ -5,6 +5,7 @@
  *
  * NumConn = 4096, ConnW = 16, N = 8, EVW = 16, HeadW = 8, CountW = 8, TimeW = 32, ExploreW = 8
  * ClearOnFreezeExit = false
+ * pipeline: 3 datapath stages (stages 3..5), latency 7 cycles, same connection every 3 cycles
  */
 
 `resetall
@@ -13,7 +14,7 @@
 
 /*
  * REPS: Recycled Entropy Packet Spraying (S4), per-connection state in block RAM,
- * one event per clock. Behaviour: docs/blocks/reps.md.
+ * pipelined shell (docs/pipeline.md). Behaviour: docs/blocks/reps.md.
  */
 module reps #
 (
@@ -60,10 +61,54 @@ reg [192:0] state_mem [0:4095];
 // registers, variables and wires
 reg  [31:0] lfsr_reg;  // random-EV generator (Galois LFSR)
 reg  [31:0] lfsr_next;
+reg  in_valid_reg;  // input buffer head holds an event
+reg  in_valid_next;
+reg  [15:0] in_conn_reg;  // input buffer head connection id
+reg  [15:0] in_conn_next;
+reg  [2:0] in_kind_reg;  // input buffer head event kind
+reg  [2:0] in_kind_next;
+reg  in_ecn_reg;  // input buffer head ecn
+reg  in_ecn_next;
+reg  [15:0] in_ev_reg;  // input buffer head ev
+reg  [15:0] in_ev_next;
+reg  [31:0] in_now_reg;  // input buffer head now
+reg  [31:0] in_now_next;
+reg  skid_valid_reg;  // input buffer second entry holds an event
+reg  skid_valid_next;
+reg  [15:0] skid_conn_reg;  // input buffer second entry connection id
+reg  [15:0] skid_conn_next;
+reg  [2:0] skid_kind_reg;  // input buffer second entry event kind
+reg  [2:0] skid_kind_next;
+reg  skid_ecn_reg;  // input buffer second entry ecn
+reg  skid_ecn_next;
+reg  [15:0] skid_ev_reg;  // input buffer second entry ev
+reg  [15:0] skid_ev_next;
+reg  [31:0] skid_now_reg;  // input buffer second entry now
+reg  [31:0] skid_now_next;
+reg  in_ready_reg;  // s_event_ready: the input buffer holds at most one event
+reg  in_ready_next;
+reg  [2:0] occ_reg;  // events issued and not yet taken from the result stream
+reg  [2:0] occ_next;
 reg  s1_valid_reg;  // stage 1 holds an event
 reg  s1_valid_next;
 reg  [15:0] s1_conn_reg;  // stage 1 connection id
 reg  [15:0] s1_conn_next;
+reg  s2_valid_reg;  // stage 2 holds an event
+reg  s2_valid_next;
+reg  [15:0] s2_conn_reg;  // stage 2 connection id
+reg  [15:0] s2_conn_next;
+reg  s3_valid_reg;  // stage 3 holds an event
+reg  s3_valid_next;
+reg  [15:0] s3_conn_reg;  // stage 3 connection id
+reg  [15:0] s3_conn_next;
+reg  s4_valid_reg;  // stage 4 holds an event
+reg  s4_valid_next;
+reg  [15:0] s4_conn_reg;  // stage 4 connection id
+reg  [15:0] s4_conn_next;
+reg  s5_valid_reg;  // stage 5 holds an event
+reg  s5_valid_next;
+reg  [15:0] s5_conn_reg;  // stage 5 connection id
+reg  [15:0] s5_conn_next;
 reg  [2:0] s1_kind_reg;  // stage 1 event kind
 reg  [2:0] s1_kind_next;
 reg  s1_ecn_reg;  // stage 1 ecn
@@ -72,188 +117,423 @@ reg  [15:0] s1_ev_reg;  // stage 1 ev
 reg  [15:0] s1_ev_next;
 reg  [31:0] s1_now_reg;  // stage 1 now
 reg  [31:0] s1_now_next;
-reg  fwd_valid_reg;  // fwd_word was written at the edge stage 1 read its word
-reg  fwd_valid_next;
-reg  [11:0] fwd_addr_reg;  // address of the forwarded word
-reg  [11:0] fwd_addr_next;
-reg  [192:0] fwd_word_reg;  // last word written
-reg  [192:0] fwd_word_next;
-reg  res_valid_reg;  // result register holds a result
-reg  res_valid_next;
-reg  [15:0] res_conn_reg;  // result connection id
-reg  [15:0] res_conn_next;
-reg  [2:0] res_kind_reg;  // result kind
-reg  [2:0] res_kind_next;
-reg  [15:0] res_ev_reg;  // result ev
-reg  [15:0] res_ev_next;
-reg  res_explored_reg;  // result explored
-reg  res_explored_next;
-reg  res_frozen_reg;  // result frozen
-reg  res_frozen_next;
-reg  res_error_reg;  // result error
-reg  res_error_next;
-wire advance;
 reg  [192:0] state_rd_reg;  // registered read data of state
+reg  s1_fix_valid_reg;  // the word was written at the edge stage 1 read it
+reg  s1_fix_valid_next;
+reg  [192:0] s1_fix_word_reg;  // the word written at that edge
+reg  [192:0] s1_fix_word_next;
+reg  [192:0] s2_ram_reg;  // registered block-RAM output
+reg  [192:0] s2_ram_next;
+reg  s2_fix_valid_reg;  // a word written since stage 1's read replaces s2_ram
+reg  s2_fix_valid_next;
+reg  [192:0] s2_fix_word_reg;  // the last word written since stage 1's read
+reg  [192:0] s2_fix_word_next;
+reg  [192:0] s3_cur_reg;  // the connection's current word: the datapath's input
+reg  [192:0] s3_cur_next;
+reg  s2_error_reg;  // stage 2 copy of error
+wire s2_error_next;
+reg  s3_error_reg;  // stage 3 copy of error
+wire s3_error_next;
 wire u_freeze_nxt_frozen;
+reg  [31:0] s2_u_freeze_now_reg;  // stage 2 copy of u_freeze_now
+wire [31:0] s2_u_freeze_now_next;
+reg  [31:0] s3_u_freeze_now_reg;  // stage 3 copy of u_freeze_now
+wire [31:0] s3_u_freeze_now_next;
+reg  s2_u_freeze_timeout_reg;  // stage 2 copy of u_freeze_timeout
+wire s2_u_freeze_timeout_next;
+reg  s3_u_freeze_timeout_reg;  // stage 3 copy of u_freeze_timeout
+wire s3_u_freeze_timeout_next;
+reg  s4_frozen1_reg;  // stage 4 copy of frozen1
+wire s4_frozen1_next;
 wire [7:0] u_freeze_nxt_explore;
-wire u_cbuf_hit;
-wire [15:0] u_cbuf_take_ev;
-wire [135:0] u_cbuf_nxt_entries;
-wire [7:0] u_cbuf_nxt_head;
-wire [7:0] u_cbuf_nxt_num_valid;
+reg  [7:0] s4_explore1_reg;  // stage 4 copy of explore1
+wire [7:0] s4_explore1_next;
 wire [31:0] u_freeze_nxt_exit;
+reg  [31:0] s4_exit_next_reg;  // stage 4 copy of exit_next
+wire [31:0] s4_exit_next_next;
+wire u_cbuf_hit;
+reg  s2_t_reg;  // stage 2 copy of t
+wire s2_t_next;
+reg  s3_t_reg;  // stage 3 copy of t
+wire s3_t_next;
+reg  s4_t_reg;  // stage 4 copy of t
+wire s4_t_next;
+reg  [135:0] s4_u_cbuf_cur_entries_reg;  // stage 4 copy of u_cbuf_cur_entries
+wire [135:0] s4_u_cbuf_cur_entries_next;
+reg  [7:0] s4_u_cbuf_cur_head_reg;  // stage 4 copy of u_cbuf_cur_head
+wire [7:0] s4_u_cbuf_cur_head_next;
+reg  [7:0] s4_u_cbuf_cur_num_valid_reg;  // stage 4 copy of u_cbuf_cur_num_valid
+wire [7:0] s4_u_cbuf_cur_num_valid_next;
+reg  s2_u_cbuf_add_reg;  // stage 2 copy of u_cbuf_add
+wire s2_u_cbuf_add_next;
+reg  s3_u_cbuf_add_reg;  // stage 3 copy of u_cbuf_add
+wire s3_u_cbuf_add_next;
+reg  s4_u_cbuf_add_reg;  // stage 4 copy of u_cbuf_add
+wire s4_u_cbuf_add_next;
+reg  [15:0] s2_u_cbuf_add_ev_reg;  // stage 2 copy of u_cbuf_add_ev
+wire [15:0] s2_u_cbuf_add_ev_next;
+reg  [15:0] s3_u_cbuf_add_ev_reg;  // stage 3 copy of u_cbuf_add_ev
+wire [15:0] s3_u_cbuf_add_ev_next;
+reg  [15:0] s4_u_cbuf_add_ev_reg;  // stage 4 copy of u_cbuf_add_ev
+wire [15:0] s4_u_cbuf_add_ev_next;
+reg  s5_hit_reg;  // stage 5 copy of hit
+wire s5_hit_next;
+wire [15:0] u_cbuf_take_ev;
+reg  [15:0] s5_take_ev_reg;  // stage 5 copy of take_ev
+wire [15:0] s5_take_ev_next;
+wire [135:0] u_cbuf_nxt_entries;
+reg  [135:0] s5_nxt_entries_reg;  // stage 5 copy of nxt_entries
+wire [135:0] s5_nxt_entries_next;
+wire [7:0] u_cbuf_nxt_head;
+reg  [7:0] s5_nxt_head_reg;  // stage 5 copy of nxt_head
+wire [7:0] s5_nxt_head_next;
+wire [7:0] u_cbuf_nxt_num_valid;
+reg  [7:0] s5_nxt_num_valid_reg;  // stage 5 copy of nxt_num_valid
+wire [7:0] s5_nxt_num_valid_next;
+reg  s5_exploring_reg;  // stage 5 copy of exploring
+wire s5_exploring_next;
+reg  s5_t_reg;  // stage 5 copy of t
+wire s5_t_next;
+reg  s4_fire_reg;  // stage 4 copy of fire
+wire s4_fire_next;
+reg  s5_fire_reg;  // stage 5 copy of fire
+wire s5_fire_next;
+reg  [7:0] s5_t_2_reg;  // stage 5 copy of t
+wire [7:0] s5_t_2_next;
+reg  s5_frozen1_reg;  // stage 5 copy of frozen1
+wire s5_frozen1_next;
+reg  [31:0] s5_exit_next_reg;  // stage 5 copy of exit_next
+wire [31:0] s5_exit_next_next;
+reg  s2_t_2_reg;  // stage 2 copy of t
+wire s2_t_2_next;
+reg  s3_t_2_reg;  // stage 3 copy of t
+wire s3_t_2_next;
+reg  s4_t_2_reg;  // stage 4 copy of t
+wire s4_t_2_next;
+reg  s5_t_3_reg;  // stage 5 copy of t
+wire s5_t_3_next;
+reg  s4_error_reg;  // stage 4 copy of error
+wire s4_error_next;
+reg  s5_error_reg;  // stage 5 copy of error
+wire s5_error_next;
+reg  [2:0] s2_kind_reg;  // stage 2 copy of kind
+wire [2:0] s2_kind_next;
+reg  [2:0] s3_kind_reg;  // stage 3 copy of kind
+wire [2:0] s3_kind_next;
+reg  [2:0] s4_kind_reg;  // stage 4 copy of kind
+wire [2:0] s4_kind_next;
+reg  [2:0] s5_kind_reg;  // stage 5 copy of kind
+wire [2:0] s5_kind_next;
+reg  s2_t_3_reg;  // stage 2 copy of t
+wire s2_t_3_next;
+reg  s3_t_3_reg;  // stage 3 copy of t
+wire s3_t_3_next;
+reg  s4_t_3_reg;  // stage 4 copy of t
+wire s4_t_3_next;
+reg  s5_t_4_reg;  // stage 5 copy of t
+wire s5_t_4_next;
+reg  [2:0] out_rd_ptr_reg;  // result buffer head
+reg  [2:0] out_rd_ptr_next;
+reg  [2:0] out_wr_ptr_reg;  // result buffer next free entry
+reg  [2:0] out_wr_ptr_next;
+reg  [2:0] out_count_reg;  // results in the result buffer
+reg  [2:0] out_count_next;
+reg  [15:0] out0_conn_reg;  // result buffer entry 0 connection id
+reg  [15:0] out0_conn_next;
+reg  [2:0] out0_kind_reg;  // result buffer entry 0 kind
+reg  [2:0] out0_kind_next;
+reg  [15:0] out0_ev_reg;  // result buffer entry 0 ev
+reg  [15:0] out0_ev_next;
+reg  out0_explored_reg;  // result buffer entry 0 explored
+reg  out0_explored_next;
+reg  out0_frozen_reg;  // result buffer entry 0 frozen
+reg  out0_frozen_next;
+reg  out0_error_reg;  // result buffer entry 0 error
+reg  out0_error_next;
+reg  [15:0] out1_conn_reg;  // result buffer entry 1 connection id
+reg  [15:0] out1_conn_next;
+reg  [2:0] out1_kind_reg;  // result buffer entry 1 kind
+reg  [2:0] out1_kind_next;
+reg  [15:0] out1_ev_reg;  // result buffer entry 1 ev
+reg  [15:0] out1_ev_next;
+reg  out1_explored_reg;  // result buffer entry 1 explored
+reg  out1_explored_next;
+reg  out1_frozen_reg;  // result buffer entry 1 frozen
+reg  out1_frozen_next;
+reg  out1_error_reg;  // result buffer entry 1 error
+reg  out1_error_next;
+reg  [15:0] out2_conn_reg;  // result buffer entry 2 connection id
+reg  [15:0] out2_conn_next;
+reg  [2:0] out2_kind_reg;  // result buffer entry 2 kind
+reg  [2:0] out2_kind_next;
+reg  [15:0] out2_ev_reg;  // result buffer entry 2 ev
+reg  [15:0] out2_ev_next;
+reg  out2_explored_reg;  // result buffer entry 2 explored
+reg  out2_explored_next;
+reg  out2_frozen_reg;  // result buffer entry 2 frozen
+reg  out2_frozen_next;
+reg  out2_error_reg;  // result buffer entry 2 error
+reg  out2_error_next;
+reg  [15:0] out3_conn_reg;  // result buffer entry 3 connection id
+reg  [15:0] out3_conn_next;
+reg  [2:0] out3_kind_reg;  // result buffer entry 3 kind
+reg  [2:0] out3_kind_next;
+reg  [15:0] out3_ev_reg;  // result buffer entry 3 ev
+reg  [15:0] out3_ev_next;
+reg  out3_explored_reg;  // result buffer entry 3 explored
+reg  out3_explored_next;
+reg  out3_frozen_reg;  // result buffer entry 3 frozen
+reg  out3_frozen_next;
+reg  out3_error_reg;  // result buffer entry 3 error
+reg  out3_error_next;
+reg  [15:0] out4_conn_reg;  // result buffer entry 4 connection id
+reg  [15:0] out4_conn_next;
+reg  [2:0] out4_kind_reg;  // result buffer entry 4 kind
+reg  [2:0] out4_kind_next;
+reg  [15:0] out4_ev_reg;  // result buffer entry 4 ev
+reg  [15:0] out4_ev_next;
+reg  out4_explored_reg;  // result buffer entry 4 explored
+reg  out4_explored_next;
+reg  out4_frozen_reg;  // result buffer entry 4 frozen
+reg  out4_frozen_next;
+reg  out4_error_reg;  // result buffer entry 4 error
+reg  out4_error_next;
+reg  [15:0] out5_conn_reg;  // result buffer entry 5 connection id
+reg  [15:0] out5_conn_next;
+reg  [2:0] out5_kind_reg;  // result buffer entry 5 kind
+reg  [2:0] out5_kind_next;
+reg  [15:0] out5_ev_reg;  // result buffer entry 5 ev
+reg  [15:0] out5_ev_next;
+reg  out5_explored_reg;  // result buffer entry 5 explored
+reg  out5_explored_next;
+reg  out5_frozen_reg;  // result buffer entry 5 frozen
+reg  out5_frozen_next;
+reg  out5_error_reg;  // result buffer entry 5 error
+reg  out5_error_next;
+reg  [15:0] out6_conn_reg;  // result buffer entry 6 connection id
+reg  [15:0] out6_conn_next;
+reg  [2:0] out6_kind_reg;  // result buffer entry 6 kind
+reg  [2:0] out6_kind_next;
+reg  [15:0] out6_ev_reg;  // result buffer entry 6 ev
+reg  [15:0] out6_ev_next;
+reg  out6_explored_reg;  // result buffer entry 6 explored
+reg  out6_explored_next;
+reg  out6_frozen_reg;  // result buffer entry 6 frozen
+reg  out6_frozen_next;
+reg  out6_error_reg;  // result buffer entry 6 error
+reg  out6_error_next;
 
 // datapath
-wire _advance_0 = ~res_valid_reg;
-wire _advance_1 = _advance_0 | m_result_ready;
-wire _lfsr_update_0 = advance & s1_valid_reg;
-wire _lfsr_update_1 = 3'd5 <= s1_kind_reg;
-wire _lfsr_update_2 = 16'd4096 <= s1_conn_reg;
-wire s1_error = _lfsr_update_1 | _lfsr_update_2;
-wire _lfsr_update_3 = ~s1_error;
-wire fire = _lfsr_update_0 & _lfsr_update_3;
-wire _lfsr_update_4 = s1_kind_reg == 3'd1;
-wire exploring = |u_freeze_nxt_explore;
-wire _lfsr_update_5 = ~u_cbuf_hit;
-wire _lfsr_update_6 = exploring | _lfsr_update_5;
-wire explored = _lfsr_update_4 & _lfsr_update_6;
-wire _lfsr_update_7 = fire & explored;
-wire _lfsr_update_8 = lfsr_reg[0];
-wire [31:0] _lfsr_update_9 = lfsr_reg >> 1;
-wire [31:0] _lfsr_update_10 = _lfsr_update_9 ^ 32'h80200003;
-wire [31:0] _lfsr_update_11 = _lfsr_update_8 ? _lfsr_update_10 : _lfsr_update_9;
-wire _lfsr_update_12 = _lfsr_update_11[0];
-wire [31:0] _lfsr_update_13 = _lfsr_update_11 >> 1;
-wire [31:0] _lfsr_update_14 = _lfsr_update_13 ^ 32'h80200003;
-wire [31:0] _lfsr_update_15 = _lfsr_update_12 ? _lfsr_update_14 : _lfsr_update_13;
-wire _lfsr_update_16 = _lfsr_update_15[0];
-wire [31:0] _lfsr_update_17 = _lfsr_update_15 >> 1;
-wire [31:0] _lfsr_update_18 = _lfsr_update_17 ^ 32'h80200003;
-wire [31:0] _lfsr_update_19 = _lfsr_update_16 ? _lfsr_update_18 : _lfsr_update_17;
-wire _lfsr_update_20 = _lfsr_update_19[0];
-wire [31:0] _lfsr_update_21 = _lfsr_update_19 >> 1;
-wire [31:0] _lfsr_update_22 = _lfsr_update_21 ^ 32'h80200003;
-wire [31:0] _lfsr_update_23 = _lfsr_update_20 ? _lfsr_update_22 : _lfsr_update_21;
-wire _lfsr_update_24 = _lfsr_update_23[0];
-wire [31:0] _lfsr_update_25 = _lfsr_update_23 >> 1;
-wire [31:0] _lfsr_update_26 = _lfsr_update_25 ^ 32'h80200003;
-wire [31:0] _lfsr_update_27 = _lfsr_update_24 ? _lfsr_update_26 : _lfsr_update_25;
-wire _lfsr_update_28 = _lfsr_update_27[0];
-wire [31:0] _lfsr_update_29 = _lfsr_update_27 >> 1;
-wire [31:0] _lfsr_update_30 = _lfsr_update_29 ^ 32'h80200003;
-wire [31:0] _lfsr_update_31 = _lfsr_update_28 ? _lfsr_update_30 : _lfsr_update_29;
-wire _lfsr_update_32 = _lfsr_update_31[0];
-wire [31:0] _lfsr_update_33 = _lfsr_update_31 >> 1;
-wire [31:0] _lfsr_update_34 = _lfsr_update_33 ^ 32'h80200003;
-wire [31:0] _lfsr_update_35 = _lfsr_update_32 ? _lfsr_update_34 : _lfsr_update_33;
-wire _lfsr_update_36 = _lfsr_update_35[0];
-wire [31:0] _lfsr_update_37 = _lfsr_update_35 >> 1;
-wire [31:0] _lfsr_update_38 = _lfsr_update_37 ^ 32'h80200003;
-wire [31:0] _lfsr_update_39 = _lfsr_update_36 ? _lfsr_update_38 : _lfsr_update_37;
-wire _lfsr_update_40 = _lfsr_update_39[0];
-wire [31:0] _lfsr_update_41 = _lfsr_update_39 >> 1;
-wire [31:0] _lfsr_update_42 = _lfsr_update_41 ^ 32'h80200003;
-wire [31:0] _lfsr_update_43 = _lfsr_update_40 ? _lfsr_update_42 : _lfsr_update_41;
-wire _lfsr_update_44 = _lfsr_update_43[0];
-wire [31:0] _lfsr_update_45 = _lfsr_update_43 >> 1;
-wire [31:0] _lfsr_update_46 = _lfsr_update_45 ^ 32'h80200003;
-wire [31:0] _lfsr_update_47 = _lfsr_update_44 ? _lfsr_update_46 : _lfsr_update_45;
-wire _lfsr_update_48 = _lfsr_update_47[0];
-wire [31:0] _lfsr_update_49 = _lfsr_update_47 >> 1;
-wire [31:0] _lfsr_update_50 = _lfsr_update_49 ^ 32'h80200003;
-wire [31:0] _lfsr_update_51 = _lfsr_update_48 ? _lfsr_update_50 : _lfsr_update_49;
-wire _lfsr_update_52 = _lfsr_update_51[0];
-wire [31:0] _lfsr_update_53 = _lfsr_update_51 >> 1;
-wire [31:0] _lfsr_update_54 = _lfsr_update_53 ^ 32'h80200003;
-wire [31:0] _lfsr_update_55 = _lfsr_update_52 ? _lfsr_update_54 : _lfsr_update_53;
-wire _lfsr_update_56 = _lfsr_update_55[0];
-wire [31:0] _lfsr_update_57 = _lfsr_update_55 >> 1;
-wire [31:0] _lfsr_update_58 = _lfsr_update_57 ^ 32'h80200003;
-wire [31:0] _lfsr_update_59 = _lfsr_update_56 ? _lfsr_update_58 : _lfsr_update_57;
-wire _lfsr_update_60 = _lfsr_update_59[0];
-wire [31:0] _lfsr_update_61 = _lfsr_update_59 >> 1;
-wire [31:0] _lfsr_update_62 = _lfsr_update_61 ^ 32'h80200003;
-wire [31:0] _lfsr_update_63 = _lfsr_update_60 ? _lfsr_update_62 : _lfsr_update_61;
-wire _lfsr_update_64 = _lfsr_update_63[0];
-wire [31:0] _lfsr_update_65 = _lfsr_update_63 >> 1;
-wire [31:0] _lfsr_update_66 = _lfsr_update_65 ^ 32'h80200003;
-wire [31:0] _lfsr_update_67 = _lfsr_update_64 ? _lfsr_update_66 : _lfsr_update_65;
-wire _lfsr_update_68 = _lfsr_update_67[0];
-wire [31:0] _lfsr_update_69 = _lfsr_update_67 >> 1;
-wire [31:0] _lfsr_update_70 = _lfsr_update_69 ^ 32'h80200003;
-wire [31:0] lfsr_drawn = _lfsr_update_68 ? _lfsr_update_70 : _lfsr_update_69;
-wire [11:0] s1_addr = s1_conn_reg[11:0];
-wire _pipeline_0 = s1_kind_reg == 3'd0;
-wire [192:0] _pipeline_1 = {EXPLORE_INIT, 1'd0, 32'h0, 8'd0, 8'd0, 1'd0, 16'd0, 1'd0, 16'd0, 1'd0, 16'd0, 1'd0, 16'd0, 1'd0, 16'd0, 1'd0, 16'd0, 1'd0, 16'd0, 1'd0, 16'd0};
-wire _pipeline_2 = _lfsr_update_4 & exploring;
-wire [7:0] _pipeline_3 = u_freeze_nxt_explore - 8'd1;
-wire [7:0] _pipeline_4 = _pipeline_2 ? _pipeline_3 : u_freeze_nxt_explore;
-wire nxt_buf7_valid = u_cbuf_nxt_entries[135];
-wire [15:0] nxt_buf7_ev = u_cbuf_nxt_entries[134:119];
-wire nxt_buf6_valid = u_cbuf_nxt_entries[118];
-wire [15:0] nxt_buf6_ev = u_cbuf_nxt_entries[117:102];
-wire nxt_buf5_valid = u_cbuf_nxt_entries[101];
-wire [15:0] nxt_buf5_ev = u_cbuf_nxt_entries[100:85];
-wire nxt_buf4_valid = u_cbuf_nxt_entries[84];
-wire [15:0] nxt_buf4_ev = u_cbuf_nxt_entries[83:68];
-wire nxt_buf3_valid = u_cbuf_nxt_entries[67];
-wire [15:0] nxt_buf3_ev = u_cbuf_nxt_entries[66:51];
-wire nxt_buf2_valid = u_cbuf_nxt_entries[50];
-wire [15:0] nxt_buf2_ev = u_cbuf_nxt_entries[49:34];
-wire nxt_buf1_valid = u_cbuf_nxt_entries[33];
-wire [15:0] nxt_buf1_ev = u_cbuf_nxt_entries[32:17];
-wire nxt_buf0_valid = u_cbuf_nxt_entries[16];
-wire [15:0] nxt_buf0_ev = u_cbuf_nxt_entries[15:0];
-wire [192:0] _pipeline_5 = {_pipeline_4, u_freeze_nxt_frozen, u_freeze_nxt_exit, u_cbuf_nxt_num_valid, u_cbuf_nxt_head, nxt_buf7_valid, nxt_buf7_ev, nxt_buf6_valid, nxt_buf6_ev, nxt_buf5_valid, nxt_buf5_ev, nxt_buf4_valid, nxt_buf4_ev, nxt_buf3_valid, nxt_buf3_ev, nxt_buf2_valid, nxt_buf2_ev, nxt_buf1_valid, nxt_buf1_ev, nxt_buf0_valid, nxt_buf0_ev};
-wire [192:0] new_word = _pipeline_0 ? _pipeline_1 : _pipeline_5;
-wire [15:0] _pipeline_6 = lfsr_drawn[15:0];
-wire [15:0] _pipeline_7 = explored ? _pipeline_6 : u_cbuf_take_ev;
-wire [15:0] _pipeline_8 = _lfsr_update_4 ? _pipeline_7 : 16'd0;
-wire [15:0] _pipeline_9 = s1_error ? 16'd0 : _pipeline_8;
-wire _pipeline_10 = s1_error ? 1'd0 : explored;
-wire _pipeline_11 = ~_pipeline_0;
-wire _pipeline_12 = u_freeze_nxt_frozen & _pipeline_11;
-wire _pipeline_13 = s1_error ? 1'd0 : _pipeline_12;
-wire [11:0] _state_rd_0 = s_event_conn[11:0];
-wire _u_freeze_cur_frozen_0 = fwd_addr_reg == s1_addr;
-wire forward = fwd_valid_reg & _u_freeze_cur_frozen_0;
-wire [192:0] cur_word = forward ? fwd_word_reg : state_rd_reg;
-wire cur_frozen = cur_word[184];
-wire [31:0] cur_exit_freeze = cur_word[183:152];
-wire [7:0] cur_explore = cur_word[192:185];
-wire _u_freeze_timeout_0 = s1_kind_reg == 3'd4;
-wire cur_buf7_valid = cur_word[135];
-wire [15:0] cur_buf7_ev = cur_word[134:119];
-wire cur_buf6_valid = cur_word[118];
-wire [15:0] cur_buf6_ev = cur_word[117:102];
-wire cur_buf5_valid = cur_word[101];
-wire [15:0] cur_buf5_ev = cur_word[100:85];
-wire cur_buf4_valid = cur_word[84];
-wire [15:0] cur_buf4_ev = cur_word[83:68];
-wire cur_buf3_valid = cur_word[67];
-wire [15:0] cur_buf3_ev = cur_word[66:51];
-wire cur_buf2_valid = cur_word[50];
-wire [15:0] cur_buf2_ev = cur_word[49:34];
-wire cur_buf1_valid = cur_word[33];
-wire [15:0] cur_buf1_ev = cur_word[32:17];
-wire cur_buf0_valid = cur_word[16];
-wire [15:0] cur_buf0_ev = cur_word[15:0];
-wire [135:0] _u_cbuf_cur_entries_0 = {cur_buf7_valid, cur_buf7_ev, cur_buf6_valid, cur_buf6_ev, cur_buf5_valid, cur_buf5_ev, cur_buf4_valid, cur_buf4_ev, cur_buf3_valid, cur_buf3_ev, cur_buf2_valid, cur_buf2_ev, cur_buf1_valid, cur_buf1_ev, cur_buf0_valid, cur_buf0_ev};
-wire [7:0] cur_head = cur_word[143:136];
-wire [7:0] cur_num_valid = cur_word[151:144];
-wire _u_cbuf_add_0 = s1_kind_reg == 3'd2;
-wire _u_cbuf_add_1 = ~s1_ecn_reg;
-wire _u_cbuf_add_2 = _u_cbuf_add_0 & _u_cbuf_add_1;
+wire _s2_error_next_0 = 3'd5 <= s1_kind_reg;
+wire _s2_error_next_1 = 16'd4096 <= s1_conn_reg;
+wire s1_error = _s2_error_next_0 | _s2_error_next_1;
+wire _s2_u_freeze_timeout_next_0 = s1_kind_reg == 3'd4;
+wire _s2_t_next_0 = s1_kind_reg == 3'd1;
+wire cur_buf7_valid = s3_cur_reg[135];
+wire [15:0] cur_buf7_ev = s3_cur_reg[134:119];
+wire cur_buf6_valid = s3_cur_reg[118];
+wire [15:0] cur_buf6_ev = s3_cur_reg[117:102];
+wire cur_buf5_valid = s3_cur_reg[101];
+wire [15:0] cur_buf5_ev = s3_cur_reg[100:85];
+wire cur_buf4_valid = s3_cur_reg[84];
+wire [15:0] cur_buf4_ev = s3_cur_reg[83:68];
+wire cur_buf3_valid = s3_cur_reg[67];
+wire [15:0] cur_buf3_ev = s3_cur_reg[66:51];
+wire cur_buf2_valid = s3_cur_reg[50];
+wire [15:0] cur_buf2_ev = s3_cur_reg[49:34];
+wire cur_buf1_valid = s3_cur_reg[33];
+wire [15:0] cur_buf1_ev = s3_cur_reg[32:17];
+wire cur_buf0_valid = s3_cur_reg[16];
+wire [15:0] cur_buf0_ev = s3_cur_reg[15:0];
+wire [135:0] _s4_u_cbuf_cur_entries_next_0 = {cur_buf7_valid, cur_buf7_ev, cur_buf6_valid, cur_buf6_ev, cur_buf5_valid, cur_buf5_ev, cur_buf4_valid, cur_buf4_ev, cur_buf3_valid, cur_buf3_ev, cur_buf2_valid, cur_buf2_ev, cur_buf1_valid, cur_buf1_ev, cur_buf0_valid, cur_buf0_ev};
+wire [7:0] cur_head = s3_cur_reg[143:136];
+wire [7:0] cur_num_valid = s3_cur_reg[151:144];
+wire _s2_u_cbuf_add_next_0 = s1_kind_reg == 3'd2;
+wire _s2_u_cbuf_add_next_1 = ~s1_ecn_reg;
+wire _s2_u_cbuf_add_next_2 = _s2_u_cbuf_add_next_0 & _s2_u_cbuf_add_next_1;
+wire exploring = |s4_explore1_reg;
+wire _s4_fire_next_0 = ~s3_error_reg;
+wire fire = s3_valid_reg & _s4_fire_next_0;
+wire _s5_t_2_next_0 = s4_t_reg & exploring;
+wire [7:0] _s5_t_2_next_1 = s4_explore1_reg - 8'd1;
+wire [7:0] _s5_t_2_next_2 = _s5_t_2_next_0 ? _s5_t_2_next_1 : s4_explore1_reg;
+wire _s2_t_2_next_0 = s1_kind_reg == 3'd0;
+wire _s2_t_3_next_0 = ~_s2_t_2_next_0;
+wire _s5_t_4_next_0 = s4_frozen1_reg & s4_t_3_reg;
+wire out_nonempty = |out_count_reg;
+wire [15:0] _m_result_conn_0 = (out_rd_ptr_reg == 3'd0) ? out0_conn_reg : (out_rd_ptr_reg == 3'd1) ? out1_conn_reg : (out_rd_ptr_reg == 3'd2) ? out2_conn_reg : (out_rd_ptr_reg == 3'd3) ? out3_conn_reg : (out_rd_ptr_reg == 3'd4) ? out4_conn_reg : (out_rd_ptr_reg == 3'd5) ? out5_conn_reg : out6_conn_reg;
+wire [2:0] _m_result_kind_0 = (out_rd_ptr_reg == 3'd0) ? out0_kind_reg : (out_rd_ptr_reg == 3'd1) ? out1_kind_reg : (out_rd_ptr_reg == 3'd2) ? out2_kind_reg : (out_rd_ptr_reg == 3'd3) ? out3_kind_reg : (out_rd_ptr_reg == 3'd4) ? out4_kind_reg : (out_rd_ptr_reg == 3'd5) ? out5_kind_reg : out6_kind_reg;
+wire [15:0] _m_result_ev_0 = (out_rd_ptr_reg == 3'd0) ? out0_ev_reg : (out_rd_ptr_reg == 3'd1) ? out1_ev_reg : (out_rd_ptr_reg == 3'd2) ? out2_ev_reg : (out_rd_ptr_reg == 3'd3) ? out3_ev_reg : (out_rd_ptr_reg == 3'd4) ? out4_ev_reg : (out_rd_ptr_reg == 3'd5) ? out5_ev_reg : out6_ev_reg;
+wire _m_result_explored_0 = (out_rd_ptr_reg == 3'd0) ? out0_explored_reg : (out_rd_ptr_reg == 3'd1) ? out1_explored_reg : (out_rd_ptr_reg == 3'd2) ? out2_explored_reg : (out_rd_ptr_reg == 3'd3) ? out3_explored_reg : (out_rd_ptr_reg == 3'd4) ? out4_explored_reg : (out_rd_ptr_reg == 3'd5) ? out5_explored_reg : out6_explored_reg;
+wire _m_result_frozen_0 = (out_rd_ptr_reg == 3'd0) ? out0_frozen_reg : (out_rd_ptr_reg == 3'd1) ? out1_frozen_reg : (out_rd_ptr_reg == 3'd2) ? out2_frozen_reg : (out_rd_ptr_reg == 3'd3) ? out3_frozen_reg : (out_rd_ptr_reg == 3'd4) ? out4_frozen_reg : (out_rd_ptr_reg == 3'd5) ? out5_frozen_reg : out6_frozen_reg;
+wire _m_result_error_0 = (out_rd_ptr_reg == 3'd0) ? out0_error_reg : (out_rd_ptr_reg == 3'd1) ? out1_error_reg : (out_rd_ptr_reg == 3'd2) ? out2_error_reg : (out_rd_ptr_reg == 3'd3) ? out3_error_reg : (out_rd_ptr_reg == 3'd4) ? out4_error_reg : (out_rd_ptr_reg == 3'd5) ? out5_error_reg : out6_error_reg;
+wire _lfsr_update_0 = ~s5_hit_reg;
+wire _lfsr_update_1 = s5_exploring_reg | _lfsr_update_0;
+wire explored = s5_t_reg & _lfsr_update_1;
+wire _lfsr_update_2 = s5_fire_reg & explored;
+wire _lfsr_update_3 = lfsr_reg[0];
+wire [31:0] _lfsr_update_4 = lfsr_reg >> 1;
+wire [31:0] _lfsr_update_5 = _lfsr_update_4 ^ 32'h80200003;
+wire [31:0] _lfsr_update_6 = _lfsr_update_3 ? _lfsr_update_5 : _lfsr_update_4;
+wire _lfsr_update_7 = _lfsr_update_6[0];
+wire [31:0] _lfsr_update_8 = _lfsr_update_6 >> 1;
+wire [31:0] _lfsr_update_9 = _lfsr_update_8 ^ 32'h80200003;
+wire [31:0] _lfsr_update_10 = _lfsr_update_7 ? _lfsr_update_9 : _lfsr_update_8;
+wire _lfsr_update_11 = _lfsr_update_10[0];
+wire [31:0] _lfsr_update_12 = _lfsr_update_10 >> 1;
+wire [31:0] _lfsr_update_13 = _lfsr_update_12 ^ 32'h80200003;
+wire [31:0] _lfsr_update_14 = _lfsr_update_11 ? _lfsr_update_13 : _lfsr_update_12;
+wire _lfsr_update_15 = _lfsr_update_14[0];
+wire [31:0] _lfsr_update_16 = _lfsr_update_14 >> 1;
+wire [31:0] _lfsr_update_17 = _lfsr_update_16 ^ 32'h80200003;
+wire [31:0] _lfsr_update_18 = _lfsr_update_15 ? _lfsr_update_17 : _lfsr_update_16;
+wire _lfsr_update_19 = _lfsr_update_18[0];
+wire [31:0] _lfsr_update_20 = _lfsr_update_18 >> 1;
+wire [31:0] _lfsr_update_21 = _lfsr_update_20 ^ 32'h80200003;
+wire [31:0] _lfsr_update_22 = _lfsr_update_19 ? _lfsr_update_21 : _lfsr_update_20;
+wire _lfsr_update_23 = _lfsr_update_22[0];
+wire [31:0] _lfsr_update_24 = _lfsr_update_22 >> 1;
+wire [31:0] _lfsr_update_25 = _lfsr_update_24 ^ 32'h80200003;
+wire [31:0] _lfsr_update_26 = _lfsr_update_23 ? _lfsr_update_25 : _lfsr_update_24;
+wire _lfsr_update_27 = _lfsr_update_26[0];
+wire [31:0] _lfsr_update_28 = _lfsr_update_26 >> 1;
+wire [31:0] _lfsr_update_29 = _lfsr_update_28 ^ 32'h80200003;
+wire [31:0] _lfsr_update_30 = _lfsr_update_27 ? _lfsr_update_29 : _lfsr_update_28;
+wire _lfsr_update_31 = _lfsr_update_30[0];
+wire [31:0] _lfsr_update_32 = _lfsr_update_30 >> 1;
+wire [31:0] _lfsr_update_33 = _lfsr_update_32 ^ 32'h80200003;
+wire [31:0] _lfsr_update_34 = _lfsr_update_31 ? _lfsr_update_33 : _lfsr_update_32;
+wire _lfsr_update_35 = _lfsr_update_34[0];
+wire [31:0] _lfsr_update_36 = _lfsr_update_34 >> 1;
+wire [31:0] _lfsr_update_37 = _lfsr_update_36 ^ 32'h80200003;
+wire [31:0] _lfsr_update_38 = _lfsr_update_35 ? _lfsr_update_37 : _lfsr_update_36;
+wire _lfsr_update_39 = _lfsr_update_38[0];
+wire [31:0] _lfsr_update_40 = _lfsr_update_38 >> 1;
+wire [31:0] _lfsr_update_41 = _lfsr_update_40 ^ 32'h80200003;
+wire [31:0] _lfsr_update_42 = _lfsr_update_39 ? _lfsr_update_41 : _lfsr_update_40;
+wire _lfsr_update_43 = _lfsr_update_42[0];
+wire [31:0] _lfsr_update_44 = _lfsr_update_42 >> 1;
+wire [31:0] _lfsr_update_45 = _lfsr_update_44 ^ 32'h80200003;
+wire [31:0] _lfsr_update_46 = _lfsr_update_43 ? _lfsr_update_45 : _lfsr_update_44;
+wire _lfsr_update_47 = _lfsr_update_46[0];
+wire [31:0] _lfsr_update_48 = _lfsr_update_46 >> 1;
+wire [31:0] _lfsr_update_49 = _lfsr_update_48 ^ 32'h80200003;
+wire [31:0] _lfsr_update_50 = _lfsr_update_47 ? _lfsr_update_49 : _lfsr_update_48;
+wire _lfsr_update_51 = _lfsr_update_50[0];
+wire [31:0] _lfsr_update_52 = _lfsr_update_50 >> 1;
+wire [31:0] _lfsr_update_53 = _lfsr_update_52 ^ 32'h80200003;
+wire [31:0] _lfsr_update_54 = _lfsr_update_51 ? _lfsr_update_53 : _lfsr_update_52;
+wire _lfsr_update_55 = _lfsr_update_54[0];
+wire [31:0] _lfsr_update_56 = _lfsr_update_54 >> 1;
+wire [31:0] _lfsr_update_57 = _lfsr_update_56 ^ 32'h80200003;
+wire [31:0] _lfsr_update_58 = _lfsr_update_55 ? _lfsr_update_57 : _lfsr_update_56;
+wire _lfsr_update_59 = _lfsr_update_58[0];
+wire [31:0] _lfsr_update_60 = _lfsr_update_58 >> 1;
+wire [31:0] _lfsr_update_61 = _lfsr_update_60 ^ 32'h80200003;
+wire [31:0] _lfsr_update_62 = _lfsr_update_59 ? _lfsr_update_61 : _lfsr_update_60;
+wire _lfsr_update_63 = _lfsr_update_62[0];
+wire [31:0] _lfsr_update_64 = _lfsr_update_62 >> 1;
+wire [31:0] _lfsr_update_65 = _lfsr_update_64 ^ 32'h80200003;
+wire [31:0] lfsr_drawn = _lfsr_update_63 ? _lfsr_update_65 : _lfsr_update_64;
+wire _shell_0 = s1_conn_reg == in_conn_reg;
+wire _shell_1 = s1_valid_reg & _shell_0;
+wire _shell_2 = 1'd0 | _shell_1;
+wire _shell_3 = s2_conn_reg == in_conn_reg;
+wire _shell_4 = s2_valid_reg & _shell_3;
+wire hazard = _shell_2 | _shell_4;
+wire _shell_5 = ~hazard;
+wire _shell_6 = in_valid_reg & _shell_5;
+wire credit = occ_reg < 3'd7;
+wire issue = _shell_6 & credit;
+wire _shell_7 = s_event_valid & in_ready_reg;
+wire _shell_8 = ~in_valid_reg;
+wire [2:0] _shell_9 = issue ? 3'd1 : 3'd0;
+wire [2:0] _shell_10 = occ_reg + _shell_9;
+wire out_pop = out_nonempty & m_result_ready;
+wire [2:0] _shell_11 = out_pop ? 3'd1 : 3'd0;
+wire [2:0] _shell_12 = _shell_10 - _shell_11;
+wire _shell_13 = ~s5_error_reg;
+wire wr_en = s5_valid_reg & _shell_13;
+wire [11:0] wr_addr = s5_conn_reg[11:0];
+wire [11:0] _shell_14 = in_conn_reg[11:0];
+wire _shell_15 = wr_addr == _shell_14;
+wire snoop_in = wr_en & _shell_15;
+wire [192:0] _shell_16 = {EXPLORE_INIT, 1'd0, 32'h0, 8'd0, 8'd0, 1'd0, 16'd0, 1'd0, 16'd0, 1'd0, 16'd0, 1'd0, 16'd0, 1'd0, 16'd0, 1'd0, 16'd0, 1'd0, 16'd0, 1'd0, 16'd0};
+wire nxt_buf7_valid = s5_nxt_entries_reg[135];
+wire [15:0] nxt_buf7_ev = s5_nxt_entries_reg[134:119];
+wire nxt_buf6_valid = s5_nxt_entries_reg[118];
+wire [15:0] nxt_buf6_ev = s5_nxt_entries_reg[117:102];
+wire nxt_buf5_valid = s5_nxt_entries_reg[101];
+wire [15:0] nxt_buf5_ev = s5_nxt_entries_reg[100:85];
+wire nxt_buf4_valid = s5_nxt_entries_reg[84];
+wire [15:0] nxt_buf4_ev = s5_nxt_entries_reg[83:68];
+wire nxt_buf3_valid = s5_nxt_entries_reg[67];
+wire [15:0] nxt_buf3_ev = s5_nxt_entries_reg[66:51];
+wire nxt_buf2_valid = s5_nxt_entries_reg[50];
+wire [15:0] nxt_buf2_ev = s5_nxt_entries_reg[49:34];
+wire nxt_buf1_valid = s5_nxt_entries_reg[33];
+wire [15:0] nxt_buf1_ev = s5_nxt_entries_reg[32:17];
+wire nxt_buf0_valid = s5_nxt_entries_reg[16];
+wire [15:0] nxt_buf0_ev = s5_nxt_entries_reg[15:0];
+wire [192:0] _shell_17 = {s5_t_2_reg, s5_frozen1_reg, s5_exit_next_reg, s5_nxt_num_valid_reg, s5_nxt_head_reg, nxt_buf7_valid, nxt_buf7_ev, nxt_buf6_valid, nxt_buf6_ev, nxt_buf5_valid, nxt_buf5_ev, nxt_buf4_valid, nxt_buf4_ev, nxt_buf3_valid, nxt_buf3_ev, nxt_buf2_valid, nxt_buf2_ev, nxt_buf1_valid, nxt_buf1_ev, nxt_buf0_valid, nxt_buf0_ev};
+wire [192:0] new_word = s5_t_3_reg ? _shell_16 : _shell_17;
+wire [11:0] _shell_18 = s1_conn_reg[11:0];
+wire _shell_19 = wr_addr == _shell_18;
+wire snoop_s1 = wr_en & _shell_19;
+wire _shell_20 = snoop_s1 | s1_fix_valid_reg;
+wire [192:0] _shell_21 = snoop_s1 ? new_word : s1_fix_word_reg;
+wire [11:0] _shell_22 = s2_conn_reg[11:0];
+wire _shell_23 = wr_addr == _shell_22;
+wire snoop_s2 = wr_en & _shell_23;
+wire [192:0] s2_word = s2_fix_valid_reg ? s2_fix_word_reg : s2_ram_reg;
+wire [192:0] _shell_24 = snoop_s2 ? new_word : s2_word;
+wire _shell_25 = out_wr_ptr_reg == 3'd0;
+wire [15:0] _shell_26 = lfsr_drawn[15:0];
+wire [15:0] _shell_27 = explored ? _shell_26 : s5_take_ev_reg;
+wire [15:0] _shell_28 = s5_t_reg ? _shell_27 : 16'd0;
+wire [15:0] _shell_29 = s5_error_reg ? 16'd0 : _shell_28;
+wire _shell_30 = s5_error_reg ? 1'd0 : explored;
+wire _shell_31 = s5_error_reg ? 1'd0 : s5_t_4_reg;
+wire _shell_32 = out_wr_ptr_reg == 3'd1;
+wire _shell_33 = out_wr_ptr_reg == 3'd2;
+wire _shell_34 = out_wr_ptr_reg == 3'd3;
+wire _shell_35 = out_wr_ptr_reg == 3'd4;
+wire _shell_36 = out_wr_ptr_reg == 3'd5;
+wire _shell_37 = out_wr_ptr_reg == 3'd6;
+wire _shell_38 = out_wr_ptr_reg == 3'd6;
+wire [2:0] _shell_39 = out_wr_ptr_reg + 3'd1;
+wire [2:0] _shell_40 = _shell_38 ? 3'd0 : _shell_39;
+wire _shell_41 = out_rd_ptr_reg == 3'd6;
+wire [2:0] _shell_42 = out_rd_ptr_reg + 3'd1;
+wire [2:0] _shell_43 = _shell_41 ? 3'd0 : _shell_42;
+wire [2:0] _shell_44 = s5_valid_reg ? 3'd1 : 3'd0;
+wire [2:0] _shell_45 = out_count_reg + _shell_44;
+wire [2:0] _shell_46 = out_pop ? 3'd1 : 3'd0;
+wire [2:0] _shell_47 = _shell_45 - _shell_46;
+wire _ready_0 = ~issue;
+wire _ready_1 = in_valid_reg & _ready_0;
+wire _ready_2 = _ready_1 & _shell_7;
+wire _ready_3 = ~issue;
+wire _ready_4 = skid_valid_reg & _ready_3;
+wire _ready_5 = _ready_2 | _ready_4;
+wire _ready_6 = skid_valid_reg & issue;
+wire _ready_7 = _ready_6 & _shell_7;
+wire _ready_8 = _ready_5 | _ready_7;
+wire _ready_9 = ~_ready_8;
+wire [11:0] _state_rd_0 = in_conn_reg[11:0];
+wire cur_frozen = s3_cur_reg[184];
+wire [31:0] cur_exit_freeze = s3_cur_reg[183:152];
+wire [7:0] cur_explore = s3_cur_reg[192:185];
 wire _u_cbuf_take_0 = ~exploring;
-wire _u_cbuf_take_1 = _lfsr_update_4 & _u_cbuf_take_0;
+wire _u_cbuf_take_1 = s4_t_reg & _u_cbuf_take_0;
 
 reps_freeze
 u_freeze (
     .cur_frozen(cur_frozen),
     .cur_exit(cur_exit_freeze),
     .cur_explore(cur_explore),
-    .now(s1_now_reg),
-    .timeout(_u_freeze_timeout_0),
+    .now(s3_u_freeze_now_reg),
+    .timeout(s3_u_freeze_timeout_reg),
     .freeze_time(FREEZE_TIME),
     .explore_reload(EXPLORE_AFTER_FREEZE),
     .nxt_frozen(u_freeze_nxt_frozen),
@@ -263,13 +543,13 @@ u_freeze (
 
 reps_cbuf
 u_cbuf (
-    .cur_entries(_u_cbuf_cur_entries_0),
-    .cur_head(cur_head),
-    .cur_num_valid(cur_num_valid),
-    .add(_u_cbuf_add_2),
-    .add_ev(s1_ev_reg),
+    .cur_entries(s4_u_cbuf_cur_entries_reg),
+    .cur_head(s4_u_cbuf_cur_head_reg),
+    .cur_num_valid(s4_u_cbuf_cur_num_valid_reg),
+    .add(s4_u_cbuf_add_reg),
+    .add_ev(s4_u_cbuf_add_ev_reg),
     .take(_u_cbuf_take_1),
-    .replay(u_freeze_nxt_frozen),
+    .replay(s4_frozen1_reg),
     .nxt_entries(u_cbuf_nxt_entries),
     .nxt_head(u_cbuf_nxt_head),
     .nxt_num_valid(u_cbuf_nxt_num_valid),
@@ -277,99 +557,440 @@ u_cbuf (
     .hit(u_cbuf_hit)
 );
 
-assign advance = _advance_1;
-assign s_event_ready = advance;
-assign m_result_valid = res_valid_reg;
-assign m_result_conn = res_conn_reg;
-assign m_result_kind = res_kind_reg;
-assign m_result_ev = res_ev_reg;
-assign m_result_explored = res_explored_reg;
-assign m_result_frozen = res_frozen_reg;
-assign m_result_error = res_error_reg;
+assign s_event_ready = in_ready_reg;
+assign s2_error_next = s1_error;
+assign s3_error_next = s2_error_reg;
+assign s2_u_freeze_now_next = s1_now_reg;
+assign s3_u_freeze_now_next = s2_u_freeze_now_reg;
+assign s2_u_freeze_timeout_next = _s2_u_freeze_timeout_next_0;
+assign s3_u_freeze_timeout_next = s2_u_freeze_timeout_reg;
+assign s4_frozen1_next = u_freeze_nxt_frozen;
+assign s4_explore1_next = u_freeze_nxt_explore;
+assign s4_exit_next_next = u_freeze_nxt_exit;
+assign s2_t_next = _s2_t_next_0;
+assign s3_t_next = s2_t_reg;
+assign s4_t_next = s3_t_reg;
+assign s4_u_cbuf_cur_entries_next = _s4_u_cbuf_cur_entries_next_0;
+assign s4_u_cbuf_cur_head_next = cur_head;
+assign s4_u_cbuf_cur_num_valid_next = cur_num_valid;
+assign s2_u_cbuf_add_next = _s2_u_cbuf_add_next_2;
+assign s3_u_cbuf_add_next = s2_u_cbuf_add_reg;
+assign s4_u_cbuf_add_next = s3_u_cbuf_add_reg;
+assign s2_u_cbuf_add_ev_next = s1_ev_reg;
+assign s3_u_cbuf_add_ev_next = s2_u_cbuf_add_ev_reg;
+assign s4_u_cbuf_add_ev_next = s3_u_cbuf_add_ev_reg;
+assign s5_hit_next = u_cbuf_hit;
+assign s5_take_ev_next = u_cbuf_take_ev;
+assign s5_nxt_entries_next = u_cbuf_nxt_entries;
+assign s5_nxt_head_next = u_cbuf_nxt_head;
+assign s5_nxt_num_valid_next = u_cbuf_nxt_num_valid;
+assign s5_exploring_next = exploring;
+assign s5_t_next = s4_t_reg;
+assign s4_fire_next = fire;
+assign s5_fire_next = s4_fire_reg;
+assign s5_t_2_next = _s5_t_2_next_2;
+assign s5_frozen1_next = s4_frozen1_reg;
+assign s5_exit_next_next = s4_exit_next_reg;
+assign s2_t_2_next = _s2_t_2_next_0;
+assign s3_t_2_next = s2_t_2_reg;
+assign s4_t_2_next = s3_t_2_reg;
+assign s5_t_3_next = s4_t_2_reg;
+assign s4_error_next = s3_error_reg;
+assign s5_error_next = s4_error_reg;
+assign s2_kind_next = s1_kind_reg;
+assign s3_kind_next = s2_kind_reg;
+assign s4_kind_next = s3_kind_reg;
+assign s5_kind_next = s4_kind_reg;
+assign s2_t_3_next = _s2_t_3_next_0;
+assign s3_t_3_next = s2_t_3_reg;
+assign s4_t_3_next = s3_t_3_reg;
+assign s5_t_4_next = _s5_t_4_next_0;
+assign m_result_valid = out_nonempty;
+assign m_result_conn = _m_result_conn_0;
+assign m_result_kind = _m_result_kind_0;
+assign m_result_ev = _m_result_ev_0;
+assign m_result_explored = _m_result_explored_0;
+assign m_result_frozen = _m_result_frozen_0;
+assign m_result_error = _m_result_error_0;
 
 // lfsr_update
 always @* begin
     lfsr_next = lfsr_reg;
-    if (_lfsr_update_7) begin
+    if (_lfsr_update_2) begin
         lfsr_next = lfsr_drawn;
     end
 end
 
-// pipeline
+// shell
 always @* begin
+    in_valid_next = in_valid_reg;
+    in_conn_next = in_conn_reg;
+    in_kind_next = in_kind_reg;
+    in_ecn_next = in_ecn_reg;
+    in_ev_next = in_ev_reg;
+    in_now_next = in_now_reg;
+    skid_valid_next = skid_valid_reg;
+    skid_conn_next = skid_conn_reg;
+    skid_kind_next = skid_kind_reg;
+    skid_ecn_next = skid_ecn_reg;
+    skid_ev_next = skid_ev_reg;
+    skid_now_next = skid_now_reg;
+    occ_next = occ_reg;
     s1_valid_next = s1_valid_reg;
     s1_conn_next = s1_conn_reg;
+    s2_valid_next = s2_valid_reg;
+    s2_conn_next = s2_conn_reg;
+    s3_valid_next = s3_valid_reg;
+    s3_conn_next = s3_conn_reg;
+    s4_valid_next = s4_valid_reg;
+    s4_conn_next = s4_conn_reg;
+    s5_valid_next = s5_valid_reg;
+    s5_conn_next = s5_conn_reg;
     s1_kind_next = s1_kind_reg;
     s1_ecn_next = s1_ecn_reg;
     s1_ev_next = s1_ev_reg;
     s1_now_next = s1_now_reg;
-    fwd_valid_next = fwd_valid_reg;
-    fwd_addr_next = fwd_addr_reg;
-    fwd_word_next = fwd_word_reg;
-    res_valid_next = res_valid_reg;
-    res_conn_next = res_conn_reg;
-    res_kind_next = res_kind_reg;
-    res_ev_next = res_ev_reg;
-    res_explored_next = res_explored_reg;
-    res_frozen_next = res_frozen_reg;
-    res_error_next = res_error_reg;
-    if (advance) begin
-        s1_valid_next = s_event_valid;
-        s1_conn_next = s_event_conn;
-        s1_kind_next = s_event_kind;
-        s1_ecn_next = s_event_ecn;
-        s1_ev_next = s_event_ev;
-        s1_now_next = s_event_now;
-        fwd_valid_next = fire;
-        fwd_addr_next = s1_addr;
-        fwd_word_next = new_word;
-        res_valid_next = s1_valid_reg;
-        res_conn_next = s1_conn_reg;
-        res_kind_next = s1_kind_reg;
-        res_error_next = s1_error;
-        res_ev_next = _pipeline_9;
-        res_explored_next = _pipeline_10;
-        res_frozen_next = _pipeline_13;
+    s1_fix_valid_next = s1_fix_valid_reg;
+    s1_fix_word_next = s1_fix_word_reg;
+    s2_ram_next = s2_ram_reg;
+    s2_fix_valid_next = s2_fix_valid_reg;
+    s2_fix_word_next = s2_fix_word_reg;
+    s3_cur_next = s3_cur_reg;
+    out_rd_ptr_next = out_rd_ptr_reg;
+    out_wr_ptr_next = out_wr_ptr_reg;
+    out_count_next = out_count_reg;
+    out0_conn_next = out0_conn_reg;
+    out0_kind_next = out0_kind_reg;
+    out0_ev_next = out0_ev_reg;
+    out0_explored_next = out0_explored_reg;
+    out0_frozen_next = out0_frozen_reg;
+    out0_error_next = out0_error_reg;
+    out1_conn_next = out1_conn_reg;
+    out1_kind_next = out1_kind_reg;
+    out1_ev_next = out1_ev_reg;
+    out1_explored_next = out1_explored_reg;
+    out1_frozen_next = out1_frozen_reg;
+    out1_error_next = out1_error_reg;
+    out2_conn_next = out2_conn_reg;
+    out2_kind_next = out2_kind_reg;
+    out2_ev_next = out2_ev_reg;
+    out2_explored_next = out2_explored_reg;
+    out2_frozen_next = out2_frozen_reg;
+    out2_error_next = out2_error_reg;
+    out3_conn_next = out3_conn_reg;
+    out3_kind_next = out3_kind_reg;
+    out3_ev_next = out3_ev_reg;
+    out3_explored_next = out3_explored_reg;
+    out3_frozen_next = out3_frozen_reg;
+    out3_error_next = out3_error_reg;
+    out4_conn_next = out4_conn_reg;
+    out4_kind_next = out4_kind_reg;
+    out4_ev_next = out4_ev_reg;
+    out4_explored_next = out4_explored_reg;
+    out4_frozen_next = out4_frozen_reg;
+    out4_error_next = out4_error_reg;
+    out5_conn_next = out5_conn_reg;
+    out5_kind_next = out5_kind_reg;
+    out5_ev_next = out5_ev_reg;
+    out5_explored_next = out5_explored_reg;
+    out5_frozen_next = out5_frozen_reg;
+    out5_error_next = out5_error_reg;
+    out6_conn_next = out6_conn_reg;
+    out6_kind_next = out6_kind_reg;
+    out6_ev_next = out6_ev_reg;
+    out6_explored_next = out6_explored_reg;
+    out6_frozen_next = out6_frozen_reg;
+    out6_error_next = out6_error_reg;
+    if (issue) begin
+        if (skid_valid_reg) begin
+            in_conn_next = skid_conn_reg;
+            in_kind_next = skid_kind_reg;
+            in_ecn_next = skid_ecn_reg;
+            in_ev_next = skid_ev_reg;
+            in_now_next = skid_now_reg;
+            skid_valid_next = _shell_7;
+            if (_shell_7) begin
+                skid_conn_next = s_event_conn;
+                skid_kind_next = s_event_kind;
+                skid_ecn_next = s_event_ecn;
+                skid_ev_next = s_event_ev;
+                skid_now_next = s_event_now;
+            end
+        end else begin
+            in_valid_next = _shell_7;
+            if (_shell_7) begin
+                in_conn_next = s_event_conn;
+                in_kind_next = s_event_kind;
+                in_ecn_next = s_event_ecn;
+                in_ev_next = s_event_ev;
+                in_now_next = s_event_now;
+            end
+        end
+    end else if (_shell_8) begin
+        in_valid_next = _shell_7;
+        if (_shell_7) begin
+            in_conn_next = s_event_conn;
+            in_kind_next = s_event_kind;
+            in_ecn_next = s_event_ecn;
+            in_ev_next = s_event_ev;
+            in_now_next = s_event_now;
+        end
+    end else if (_shell_7) begin
+        skid_valid_next = 1'd1;
+        skid_conn_next = s_event_conn;
+        skid_kind_next = s_event_kind;
+        skid_ecn_next = s_event_ecn;
+        skid_ev_next = s_event_ev;
+        skid_now_next = s_event_now;
     end
+    occ_next = _shell_12;
+    s1_valid_next = issue;
+    s1_conn_next = in_conn_reg;
+    s1_kind_next = in_kind_reg;
+    s1_ecn_next = in_ecn_reg;
+    s1_ev_next = in_ev_reg;
+    s1_now_next = in_now_reg;
+    s2_valid_next = s1_valid_reg;
+    s2_conn_next = s1_conn_reg;
+    s3_valid_next = s2_valid_reg;
+    s3_conn_next = s2_conn_reg;
+    s4_valid_next = s3_valid_reg;
+    s4_conn_next = s3_conn_reg;
+    s5_valid_next = s4_valid_reg;
+    s5_conn_next = s4_conn_reg;
+    s1_fix_valid_next = snoop_in;
+    s1_fix_word_next = new_word;
+    s2_ram_next = state_rd_reg;
+    s2_fix_valid_next = _shell_20;
+    s2_fix_word_next = _shell_21;
+    s3_cur_next = _shell_24;
+    if (s5_valid_reg) begin
+        if (_shell_25) begin
+            out0_conn_next = s5_conn_reg;
+            out0_kind_next = s5_kind_reg;
+            out0_ev_next = _shell_29;
+            out0_explored_next = _shell_30;
+            out0_frozen_next = _shell_31;
+            out0_error_next = s5_error_reg;
+        end
+        if (_shell_32) begin
+            out1_conn_next = s5_conn_reg;
+            out1_kind_next = s5_kind_reg;
+            out1_ev_next = _shell_29;
+            out1_explored_next = _shell_30;
+            out1_frozen_next = _shell_31;
+            out1_error_next = s5_error_reg;
+        end
+        if (_shell_33) begin
+            out2_conn_next = s5_conn_reg;
+            out2_kind_next = s5_kind_reg;
+            out2_ev_next = _shell_29;
+            out2_explored_next = _shell_30;
+            out2_frozen_next = _shell_31;
+            out2_error_next = s5_error_reg;
+        end
+        if (_shell_34) begin
+            out3_conn_next = s5_conn_reg;
+            out3_kind_next = s5_kind_reg;
+            out3_ev_next = _shell_29;
+            out3_explored_next = _shell_30;
+            out3_frozen_next = _shell_31;
+            out3_error_next = s5_error_reg;
+        end
+        if (_shell_35) begin
+            out4_conn_next = s5_conn_reg;
+            out4_kind_next = s5_kind_reg;
+            out4_ev_next = _shell_29;
+            out4_explored_next = _shell_30;
+            out4_frozen_next = _shell_31;
+            out4_error_next = s5_error_reg;
+        end
+        if (_shell_36) begin
+            out5_conn_next = s5_conn_reg;
+            out5_kind_next = s5_kind_reg;
+            out5_ev_next = _shell_29;
+            out5_explored_next = _shell_30;
+            out5_frozen_next = _shell_31;
+            out5_error_next = s5_error_reg;
+        end
+        if (_shell_37) begin
+            out6_conn_next = s5_conn_reg;
+            out6_kind_next = s5_kind_reg;
+            out6_ev_next = _shell_29;
+            out6_explored_next = _shell_30;
+            out6_frozen_next = _shell_31;
+            out6_error_next = s5_error_reg;
+        end
+        out_wr_ptr_next = _shell_40;
+    end
+    if (out_pop) begin
+        out_rd_ptr_next = _shell_43;
+    end
+    out_count_next = _shell_47;
+end
+
+// ready
+always @* begin
+    in_ready_next = in_ready_reg;
+    in_ready_next = _ready_9;
 end
 
 always @(posedge clk) begin
     lfsr_reg <= lfsr_next;
+    in_valid_reg <= in_valid_next;
+    in_conn_reg <= in_conn_next;
+    in_kind_reg <= in_kind_next;
+    in_ecn_reg <= in_ecn_next;
+    in_ev_reg <= in_ev_next;
+    in_now_reg <= in_now_next;
+    skid_valid_reg <= skid_valid_next;
+    skid_conn_reg <= skid_conn_next;
+    skid_kind_reg <= skid_kind_next;
+    skid_ecn_reg <= skid_ecn_next;
+    skid_ev_reg <= skid_ev_next;
+    skid_now_reg <= skid_now_next;
+    in_ready_reg <= in_ready_next;
+    occ_reg <= occ_next;
     s1_valid_reg <= s1_valid_next;
     s1_conn_reg <= s1_conn_next;
+    s2_valid_reg <= s2_valid_next;
+    s2_conn_reg <= s2_conn_next;
+    s3_valid_reg <= s3_valid_next;
+    s3_conn_reg <= s3_conn_next;
+    s4_valid_reg <= s4_valid_next;
+    s4_conn_reg <= s4_conn_next;
+    s5_valid_reg <= s5_valid_next;
+    s5_conn_reg <= s5_conn_next;
     s1_kind_reg <= s1_kind_next;
     s1_ecn_reg <= s1_ecn_next;
     s1_ev_reg <= s1_ev_next;
     s1_now_reg <= s1_now_next;
-    fwd_valid_reg <= fwd_valid_next;
-    fwd_addr_reg <= fwd_addr_next;
-    fwd_word_reg <= fwd_word_next;
-    res_valid_reg <= res_valid_next;
-    res_conn_reg <= res_conn_next;
-    res_kind_reg <= res_kind_next;
-    res_ev_reg <= res_ev_next;
-    res_explored_reg <= res_explored_next;
-    res_frozen_reg <= res_frozen_next;
-    res_error_reg <= res_error_next;
+    s1_fix_valid_reg <= s1_fix_valid_next;
+    s1_fix_word_reg <= s1_fix_word_next;
+    s2_ram_reg <= s2_ram_next;
+    s2_fix_valid_reg <= s2_fix_valid_next;
+    s2_fix_word_reg <= s2_fix_word_next;
+    s3_cur_reg <= s3_cur_next;
+    s2_error_reg <= s2_error_next;
+    s3_error_reg <= s3_error_next;
+    s2_u_freeze_now_reg <= s2_u_freeze_now_next;
+    s3_u_freeze_now_reg <= s3_u_freeze_now_next;
+    s2_u_freeze_timeout_reg <= s2_u_freeze_timeout_next;
+    s3_u_freeze_timeout_reg <= s3_u_freeze_timeout_next;
+    s4_frozen1_reg <= s4_frozen1_next;
+    s4_explore1_reg <= s4_explore1_next;
+    s4_exit_next_reg <= s4_exit_next_next;
+    s2_t_reg <= s2_t_next;
+    s3_t_reg <= s3_t_next;
+    s4_t_reg <= s4_t_next;
+    s4_u_cbuf_cur_entries_reg <= s4_u_cbuf_cur_entries_next;
+    s4_u_cbuf_cur_head_reg <= s4_u_cbuf_cur_head_next;
+    s4_u_cbuf_cur_num_valid_reg <= s4_u_cbuf_cur_num_valid_next;
+    s2_u_cbuf_add_reg <= s2_u_cbuf_add_next;
+    s3_u_cbuf_add_reg <= s3_u_cbuf_add_next;
+    s4_u_cbuf_add_reg <= s4_u_cbuf_add_next;
+    s2_u_cbuf_add_ev_reg <= s2_u_cbuf_add_ev_next;
+    s3_u_cbuf_add_ev_reg <= s3_u_cbuf_add_ev_next;
+    s4_u_cbuf_add_ev_reg <= s4_u_cbuf_add_ev_next;
+    s5_hit_reg <= s5_hit_next;
+    s5_take_ev_reg <= s5_take_ev_next;
+    s5_nxt_entries_reg <= s5_nxt_entries_next;
+    s5_nxt_head_reg <= s5_nxt_head_next;
+    s5_nxt_num_valid_reg <= s5_nxt_num_valid_next;
+    s5_exploring_reg <= s5_exploring_next;
+    s5_t_reg <= s5_t_next;
+    s4_fire_reg <= s4_fire_next;
+    s5_fire_reg <= s5_fire_next;
+    s5_t_2_reg <= s5_t_2_next;
+    s5_frozen1_reg <= s5_frozen1_next;
+    s5_exit_next_reg <= s5_exit_next_next;
+    s2_t_2_reg <= s2_t_2_next;
+    s3_t_2_reg <= s3_t_2_next;
+    s4_t_2_reg <= s4_t_2_next;
+    s5_t_3_reg <= s5_t_3_next;
+    s4_error_reg <= s4_error_next;
+    s5_error_reg <= s5_error_next;
+    s2_kind_reg <= s2_kind_next;
+    s3_kind_reg <= s3_kind_next;
+    s4_kind_reg <= s4_kind_next;
+    s5_kind_reg <= s5_kind_next;
+    s2_t_3_reg <= s2_t_3_next;
+    s3_t_3_reg <= s3_t_3_next;
+    s4_t_3_reg <= s4_t_3_next;
+    s5_t_4_reg <= s5_t_4_next;
+    out_rd_ptr_reg <= out_rd_ptr_next;
+    out_wr_ptr_reg <= out_wr_ptr_next;
+    out_count_reg <= out_count_next;
+    out0_conn_reg <= out0_conn_next;
+    out0_kind_reg <= out0_kind_next;
+    out0_ev_reg <= out0_ev_next;
+    out0_explored_reg <= out0_explored_next;
+    out0_frozen_reg <= out0_frozen_next;
+    out0_error_reg <= out0_error_next;
+    out1_conn_reg <= out1_conn_next;
+    out1_kind_reg <= out1_kind_next;
+    out1_ev_reg <= out1_ev_next;
+    out1_explored_reg <= out1_explored_next;
+    out1_frozen_reg <= out1_frozen_next;
+    out1_error_reg <= out1_error_next;
+    out2_conn_reg <= out2_conn_next;
+    out2_kind_reg <= out2_kind_next;
+    out2_ev_reg <= out2_ev_next;
+    out2_explored_reg <= out2_explored_next;
+    out2_frozen_reg <= out2_frozen_next;
+    out2_error_reg <= out2_error_next;
+    out3_conn_reg <= out3_conn_next;
+    out3_kind_reg <= out3_kind_next;
+    out3_ev_reg <= out3_ev_next;
+    out3_explored_reg <= out3_explored_next;
+    out3_frozen_reg <= out3_frozen_next;
+    out3_error_reg <= out3_error_next;
+    out4_conn_reg <= out4_conn_next;
+    out4_kind_reg <= out4_kind_next;
+    out4_ev_reg <= out4_ev_next;
+    out4_explored_reg <= out4_explored_next;
+    out4_frozen_reg <= out4_frozen_next;
+    out4_error_reg <= out4_error_next;
+    out5_conn_reg <= out5_conn_next;
+    out5_kind_reg <= out5_kind_next;
+    out5_ev_reg <= out5_ev_next;
+    out5_explored_reg <= out5_explored_next;
+    out5_frozen_reg <= out5_frozen_next;
+    out5_error_reg <= out5_error_next;
+    out6_conn_reg <= out6_conn_next;
+    out6_kind_reg <= out6_kind_next;
+    out6_ev_reg <= out6_ev_next;
+    out6_explored_reg <= out6_explored_next;
+    out6_frozen_reg <= out6_frozen_next;
+    out6_error_reg <= out6_error_next;
 
     if (rst) begin
         lfsr_reg <= LFSR_SEED;
+        in_valid_reg <= 1'd0;
+        skid_valid_reg <= 1'd0;
+        in_ready_reg <= 1'd1;
+        occ_reg <= 3'd0;
         s1_valid_reg <= 1'd0;
-        fwd_valid_reg <= 1'd0;
-        res_valid_reg <= 1'd0;
+        s2_valid_reg <= 1'd0;
+        s3_valid_reg <= 1'd0;
+        s4_valid_reg <= 1'd0;
+        s5_valid_reg <= 1'd0;
+        out_rd_ptr_reg <= 3'd0;
+        out_wr_ptr_reg <= 3'd0;
+        out_count_reg <= 3'd0;
     end
 end
 
 // state: read-before-write, no reset (block RAM)
 always @(posedge clk) begin
-    if (advance) begin
+    if (1'd1) begin
         state_rd_reg <= state_mem[_state_rd_0];
     end
 end
 
 always @(posedge clk) begin
-    if (fire) begin
-        state_mem[s1_addr] <= new_word;
+    if (wr_en) begin
+        state_mem[wr_addr] <= new_word;
     end
 end
 

@@ -4,6 +4,7 @@
  * Config: default (800 Gb/s, 4 KiB MTU, 8.6 us base RTT, 4096 connections, 250 MHz)
  *
  * NumConn = 4096, ConnW = 16, NumEntropies = 256, EntW = 8, ExploreW = 8, EVW = 16
+ * pipeline: 1 datapath stages (stages 3..3), latency 5 cycles, same connection every 1 cycles
  */
 
 `resetall
@@ -12,7 +13,7 @@
 
 /*
  * REPS, conference version (S0 Algorithm 4), per-connection state in block RAM,
- * one event per clock. Behaviour: docs/blocks/reps.md.
+ * pipelined shell (docs/pipeline.md). Behaviour: docs/blocks/reps.md.
  */
 module reps_conf #
 (
@@ -49,152 +50,511 @@ module reps_conf #
 reg [23:0] state_mem [0:4095];
 
 // registers, variables and wires
+reg  in_valid_reg;  // input buffer head holds an event
+reg  in_valid_next;
+reg  [15:0] in_conn_reg;  // input buffer head connection id
+reg  [15:0] in_conn_next;
+reg  [2:0] in_kind_reg;  // input buffer head event kind
+reg  [2:0] in_kind_next;
+reg  in_ecn_reg;  // input buffer head ecn
+reg  in_ecn_next;
+reg  [7:0] in_ev_reg;  // input buffer head ev
+reg  [7:0] in_ev_next;
+reg  skid_valid_reg;  // input buffer second entry holds an event
+reg  skid_valid_next;
+reg  [15:0] skid_conn_reg;  // input buffer second entry connection id
+reg  [15:0] skid_conn_next;
+reg  [2:0] skid_kind_reg;  // input buffer second entry event kind
+reg  [2:0] skid_kind_next;
+reg  skid_ecn_reg;  // input buffer second entry ecn
+reg  skid_ecn_next;
+reg  [7:0] skid_ev_reg;  // input buffer second entry ev
+reg  [7:0] skid_ev_next;
+reg  in_ready_reg;  // s_event_ready: the input buffer holds at most one event
+reg  in_ready_next;
+reg  [2:0] occ_reg;  // events issued and not yet taken from the result stream
+reg  [2:0] occ_next;
 reg  s1_valid_reg;  // stage 1 holds an event
 reg  s1_valid_next;
 reg  [15:0] s1_conn_reg;  // stage 1 connection id
 reg  [15:0] s1_conn_next;
+reg  s2_valid_reg;  // stage 2 holds an event
+reg  s2_valid_next;
+reg  [15:0] s2_conn_reg;  // stage 2 connection id
+reg  [15:0] s2_conn_next;
+reg  s3_valid_reg;  // stage 3 holds an event
+reg  s3_valid_next;
+reg  [15:0] s3_conn_reg;  // stage 3 connection id
+reg  [15:0] s3_conn_next;
 reg  [2:0] s1_kind_reg;  // stage 1 event kind
 reg  [2:0] s1_kind_next;
 reg  s1_ecn_reg;  // stage 1 ecn
 reg  s1_ecn_next;
 reg  [7:0] s1_ev_reg;  // stage 1 ev
 reg  [7:0] s1_ev_next;
-reg  fwd_valid_reg;  // fwd_word was written at the edge stage 1 read its word
-reg  fwd_valid_next;
-reg  [11:0] fwd_addr_reg;  // address of the forwarded word
-reg  [11:0] fwd_addr_next;
-reg  [23:0] fwd_word_reg;  // last word written
-reg  [23:0] fwd_word_next;
-reg  res_valid_reg;  // result register holds a result
-reg  res_valid_next;
-reg  [15:0] res_conn_reg;  // result connection id
-reg  [15:0] res_conn_next;
-reg  [2:0] res_kind_reg;  // result kind
-reg  [2:0] res_kind_next;
-reg  [15:0] res_ev_reg;  // result ev
-reg  [15:0] res_ev_next;
-reg  res_explored_reg;  // result explored
-reg  res_explored_next;
-reg  res_error_reg;  // result error
-reg  res_error_next;
-wire advance;
 reg  [23:0] state_rd_reg;  // registered read data of state
+reg  s1_fix_valid_reg;  // the word was written at the edge stage 1 read it
+reg  s1_fix_valid_next;
+reg  [23:0] s1_fix_word_reg;  // the word written at that edge
+reg  [23:0] s1_fix_word_next;
+reg  [23:0] s2_ram_reg;  // registered block-RAM output
+reg  [23:0] s2_ram_next;
+reg  s2_fix_valid_reg;  // a word written since stage 1's read replaces s2_ram
+reg  s2_fix_valid_next;
+reg  [23:0] s2_fix_word_reg;  // the last word written since stage 1's read
+reg  [23:0] s2_fix_word_next;
+reg  [23:0] s3_cur_reg;  // the connection's current word: the datapath's input
+reg  [23:0] s3_cur_next;
+reg  s2_error_reg;  // stage 2 copy of error
+wire s2_error_next;
+reg  s3_error_reg;  // stage 3 copy of error
+wire s3_error_next;
+reg  s2_t_reg;  // stage 2 copy of t
+wire s2_t_next;
+reg  s3_t_reg;  // stage 3 copy of t
+wire s3_t_next;
+reg  s2_ecn_ack_reg;  // stage 2 copy of ecn_ack
+wire s2_ecn_ack_next;
+reg  s3_ecn_ack_reg;  // stage 3 copy of ecn_ack
+wire s3_ecn_ack_next;
+reg  [7:0] s2_ev_reg;  // stage 2 copy of ev
+wire [7:0] s2_ev_next;
+reg  [7:0] s3_ev_reg;  // stage 3 copy of ev
+wire [7:0] s3_ev_next;
+reg  s2_t_2_reg;  // stage 2 copy of t
+wire s2_t_2_next;
+reg  s3_t_2_reg;  // stage 3 copy of t
+wire s3_t_2_next;
+reg  s2_t_3_reg;  // stage 2 copy of t
+wire s2_t_3_next;
+reg  s3_t_3_reg;  // stage 3 copy of t
+wire s3_t_3_next;
+reg  [2:0] s2_kind_reg;  // stage 2 copy of kind
+wire [2:0] s2_kind_next;
+reg  [2:0] s3_kind_reg;  // stage 3 copy of kind
+wire [2:0] s3_kind_next;
+reg  [2:0] out_rd_ptr_reg;  // result buffer head
+reg  [2:0] out_rd_ptr_next;
+reg  [2:0] out_wr_ptr_reg;  // result buffer next free entry
+reg  [2:0] out_wr_ptr_next;
+reg  [2:0] out_count_reg;  // results in the result buffer
+reg  [2:0] out_count_next;
+reg  [15:0] out0_conn_reg;  // result buffer entry 0 connection id
+reg  [15:0] out0_conn_next;
+reg  [2:0] out0_kind_reg;  // result buffer entry 0 kind
+reg  [2:0] out0_kind_next;
+reg  [15:0] out0_ev_reg;  // result buffer entry 0 ev
+reg  [15:0] out0_ev_next;
+reg  out0_explored_reg;  // result buffer entry 0 explored
+reg  out0_explored_next;
+reg  out0_error_reg;  // result buffer entry 0 error
+reg  out0_error_next;
+reg  [15:0] out1_conn_reg;  // result buffer entry 1 connection id
+reg  [15:0] out1_conn_next;
+reg  [2:0] out1_kind_reg;  // result buffer entry 1 kind
+reg  [2:0] out1_kind_next;
+reg  [15:0] out1_ev_reg;  // result buffer entry 1 ev
+reg  [15:0] out1_ev_next;
+reg  out1_explored_reg;  // result buffer entry 1 explored
+reg  out1_explored_next;
+reg  out1_error_reg;  // result buffer entry 1 error
+reg  out1_error_next;
+reg  [15:0] out2_conn_reg;  // result buffer entry 2 connection id
+reg  [15:0] out2_conn_next;
+reg  [2:0] out2_kind_reg;  // result buffer entry 2 kind
+reg  [2:0] out2_kind_next;
+reg  [15:0] out2_ev_reg;  // result buffer entry 2 ev
+reg  [15:0] out2_ev_next;
+reg  out2_explored_reg;  // result buffer entry 2 explored
+reg  out2_explored_next;
+reg  out2_error_reg;  // result buffer entry 2 error
+reg  out2_error_next;
+reg  [15:0] out3_conn_reg;  // result buffer entry 3 connection id
+reg  [15:0] out3_conn_next;
+reg  [2:0] out3_kind_reg;  // result buffer entry 3 kind
+reg  [2:0] out3_kind_next;
+reg  [15:0] out3_ev_reg;  // result buffer entry 3 ev
+reg  [15:0] out3_ev_next;
+reg  out3_explored_reg;  // result buffer entry 3 explored
+reg  out3_explored_next;
+reg  out3_error_reg;  // result buffer entry 3 error
+reg  out3_error_next;
+reg  [15:0] out4_conn_reg;  // result buffer entry 4 connection id
+reg  [15:0] out4_conn_next;
+reg  [2:0] out4_kind_reg;  // result buffer entry 4 kind
+reg  [2:0] out4_kind_next;
+reg  [15:0] out4_ev_reg;  // result buffer entry 4 ev
+reg  [15:0] out4_ev_next;
+reg  out4_explored_reg;  // result buffer entry 4 explored
+reg  out4_explored_next;
+reg  out4_error_reg;  // result buffer entry 4 error
+reg  out4_error_next;
 
 // datapath
-wire _advance_0 = ~res_valid_reg;
-wire _advance_1 = _advance_0 | m_result_ready;
-wire _pipeline_0 = advance & s1_valid_reg;
-wire _pipeline_1 = 3'd5 <= s1_kind_reg;
-wire _pipeline_2 = 16'd4096 <= s1_conn_reg;
-wire s1_error = _pipeline_1 | _pipeline_2;
-wire _pipeline_3 = ~s1_error;
-wire fire = _pipeline_0 & _pipeline_3;
-wire [11:0] s1_addr = s1_conn_reg[11:0];
-wire _pipeline_4 = s1_kind_reg == 3'd0;
-wire [23:0] _pipeline_5 = {EXPLORE_INIT, 8'd0, 8'd0};
-wire _pipeline_6 = s1_kind_reg == 3'd1;
-wire _pipeline_7 = fwd_addr_reg == s1_addr;
-wire forward = fwd_valid_reg & _pipeline_7;
-wire [23:0] cur_word = forward ? fwd_word_reg : state_rd_reg;
-wire [7:0] cur_explore_left = cur_word[23:16];
+wire _s2_error_next_0 = 3'd5 <= s1_kind_reg;
+wire _s2_error_next_1 = 16'd4096 <= s1_conn_reg;
+wire s1_error = _s2_error_next_0 | _s2_error_next_1;
+wire _s2_t_next_0 = s1_kind_reg == 3'd1;
+wire _s2_ecn_ack_next_0 = s1_kind_reg == 3'd2;
+wire ecn_ack = _s2_ecn_ack_next_0 & s1_ecn_reg;
+wire _s2_t_3_next_0 = s1_kind_reg == 3'd0;
+wire out_nonempty = |out_count_reg;
+wire [15:0] _m_result_conn_0 = (out_rd_ptr_reg == 3'd0) ? out0_conn_reg : (out_rd_ptr_reg == 3'd1) ? out1_conn_reg : (out_rd_ptr_reg == 3'd2) ? out2_conn_reg : (out_rd_ptr_reg == 3'd3) ? out3_conn_reg : out4_conn_reg;
+wire [2:0] _m_result_kind_0 = (out_rd_ptr_reg == 3'd0) ? out0_kind_reg : (out_rd_ptr_reg == 3'd1) ? out1_kind_reg : (out_rd_ptr_reg == 3'd2) ? out2_kind_reg : (out_rd_ptr_reg == 3'd3) ? out3_kind_reg : out4_kind_reg;
+wire [15:0] _m_result_ev_0 = (out_rd_ptr_reg == 3'd0) ? out0_ev_reg : (out_rd_ptr_reg == 3'd1) ? out1_ev_reg : (out_rd_ptr_reg == 3'd2) ? out2_ev_reg : (out_rd_ptr_reg == 3'd3) ? out3_ev_reg : out4_ev_reg;
+wire _m_result_explored_0 = (out_rd_ptr_reg == 3'd0) ? out0_explored_reg : (out_rd_ptr_reg == 3'd1) ? out1_explored_reg : (out_rd_ptr_reg == 3'd2) ? out2_explored_reg : (out_rd_ptr_reg == 3'd3) ? out3_explored_reg : out4_explored_reg;
+wire _m_result_error_0 = (out_rd_ptr_reg == 3'd0) ? out0_error_reg : (out_rd_ptr_reg == 3'd1) ? out1_error_reg : (out_rd_ptr_reg == 3'd2) ? out2_error_reg : (out_rd_ptr_reg == 3'd3) ? out3_error_reg : out4_error_reg;
+wire hazard = 1'd0;
+wire _shell_0 = ~hazard;
+wire _shell_1 = in_valid_reg & _shell_0;
+wire credit = occ_reg < 3'd5;
+wire issue = _shell_1 & credit;
+wire _shell_2 = s_event_valid & in_ready_reg;
+wire _shell_3 = ~in_valid_reg;
+wire [2:0] _shell_4 = issue ? 3'd1 : 3'd0;
+wire [2:0] _shell_5 = occ_reg + _shell_4;
+wire out_pop = out_nonempty & m_result_ready;
+wire [2:0] _shell_6 = out_pop ? 3'd1 : 3'd0;
+wire [2:0] _shell_7 = _shell_5 - _shell_6;
+wire _shell_8 = ~s3_error_reg;
+wire wr_en = s3_valid_reg & _shell_8;
+wire [11:0] wr_addr = s3_conn_reg[11:0];
+wire [11:0] _shell_9 = in_conn_reg[11:0];
+wire _shell_10 = wr_addr == _shell_9;
+wire snoop_in = wr_en & _shell_10;
+wire [23:0] _shell_11 = {EXPLORE_INIT, 8'd0, 8'd0};
+wire [7:0] cur_explore_left = s3_cur_reg[23:16];
 wire exploring = |cur_explore_left;
-wire explore = _pipeline_6 & exploring;
-wire [7:0] _pipeline_8 = cur_explore_left - 8'd1;
-wire [7:0] _pipeline_9 = explore ? _pipeline_8 : cur_explore_left;
-wire _pipeline_10 = s1_kind_reg == 3'd2;
-wire ecn_ack = _pipeline_10 & s1_ecn_reg;
-wire [7:0] cur_next_entropy = cur_word[7:0];
-wire [7:0] _pipeline_11 = ecn_ack ? cur_next_entropy : s1_ev_reg;
-wire [7:0] cur_cached_entropy = cur_word[15:8];
-wire [7:0] _pipeline_12 = _pipeline_10 ? _pipeline_11 : cur_cached_entropy;
-wire _pipeline_13 = explore | ecn_ack;
+wire explore = s3_t_reg & exploring;
+wire [7:0] _shell_12 = cur_explore_left - 8'd1;
+wire [7:0] _shell_13 = explore ? _shell_12 : cur_explore_left;
+wire [7:0] cur_next_entropy = s3_cur_reg[7:0];
+wire [7:0] _shell_14 = s3_ecn_ack_reg ? cur_next_entropy : s3_ev_reg;
+wire [7:0] cur_cached_entropy = s3_cur_reg[15:8];
+wire [7:0] _shell_15 = s3_t_2_reg ? _shell_14 : cur_cached_entropy;
+wire _shell_16 = explore | s3_ecn_ack_reg;
 wire [7:0] next_inc = cur_next_entropy + 8'd1;
-wire [7:0] _pipeline_14 = _pipeline_13 ? next_inc : cur_next_entropy;
-wire [23:0] _pipeline_15 = {_pipeline_9, _pipeline_12, _pipeline_14};
-wire [23:0] new_word = _pipeline_4 ? _pipeline_5 : _pipeline_15;
-wire [7:0] _pipeline_16 = explore ? cur_next_entropy : cur_cached_entropy;
-wire [15:0] _pipeline_17 = {8'd0, _pipeline_16};
-wire [15:0] _pipeline_18 = _pipeline_6 ? _pipeline_17 : 16'd0;
-wire [15:0] _pipeline_19 = s1_error ? 16'd0 : _pipeline_18;
-wire _pipeline_20 = s1_error ? 1'd0 : explore;
-wire [11:0] _state_rd_0 = s_event_conn[11:0];
+wire [7:0] _shell_17 = _shell_16 ? next_inc : cur_next_entropy;
+wire [23:0] _shell_18 = {_shell_13, _shell_15, _shell_17};
+wire [23:0] new_word = s3_t_3_reg ? _shell_11 : _shell_18;
+wire [11:0] _shell_19 = s1_conn_reg[11:0];
+wire _shell_20 = wr_addr == _shell_19;
+wire snoop_s1 = wr_en & _shell_20;
+wire _shell_21 = snoop_s1 | s1_fix_valid_reg;
+wire [23:0] _shell_22 = snoop_s1 ? new_word : s1_fix_word_reg;
+wire [11:0] _shell_23 = s2_conn_reg[11:0];
+wire _shell_24 = wr_addr == _shell_23;
+wire snoop_s2 = wr_en & _shell_24;
+wire [23:0] s2_word = s2_fix_valid_reg ? s2_fix_word_reg : s2_ram_reg;
+wire [23:0] _shell_25 = snoop_s2 ? new_word : s2_word;
+wire _shell_26 = out_wr_ptr_reg == 3'd0;
+wire [7:0] _shell_27 = explore ? cur_next_entropy : cur_cached_entropy;
+wire [15:0] _shell_28 = {8'd0, _shell_27};
+wire [15:0] _shell_29 = s3_t_reg ? _shell_28 : 16'd0;
+wire [15:0] _shell_30 = s3_error_reg ? 16'd0 : _shell_29;
+wire _shell_31 = s3_error_reg ? 1'd0 : explore;
+wire _shell_32 = out_wr_ptr_reg == 3'd1;
+wire _shell_33 = out_wr_ptr_reg == 3'd2;
+wire _shell_34 = out_wr_ptr_reg == 3'd3;
+wire _shell_35 = out_wr_ptr_reg == 3'd4;
+wire _shell_36 = out_wr_ptr_reg == 3'd4;
+wire [2:0] _shell_37 = out_wr_ptr_reg + 3'd1;
+wire [2:0] _shell_38 = _shell_36 ? 3'd0 : _shell_37;
+wire _shell_39 = out_rd_ptr_reg == 3'd4;
+wire [2:0] _shell_40 = out_rd_ptr_reg + 3'd1;
+wire [2:0] _shell_41 = _shell_39 ? 3'd0 : _shell_40;
+wire [2:0] _shell_42 = s3_valid_reg ? 3'd1 : 3'd0;
+wire [2:0] _shell_43 = out_count_reg + _shell_42;
+wire [2:0] _shell_44 = out_pop ? 3'd1 : 3'd0;
+wire [2:0] _shell_45 = _shell_43 - _shell_44;
+wire _ready_0 = ~issue;
+wire _ready_1 = in_valid_reg & _ready_0;
+wire _ready_2 = _ready_1 & _shell_2;
+wire _ready_3 = ~issue;
+wire _ready_4 = skid_valid_reg & _ready_3;
+wire _ready_5 = _ready_2 | _ready_4;
+wire _ready_6 = skid_valid_reg & issue;
+wire _ready_7 = _ready_6 & _shell_2;
+wire _ready_8 = _ready_5 | _ready_7;
+wire _ready_9 = ~_ready_8;
+wire [11:0] _state_rd_0 = in_conn_reg[11:0];
 
-assign advance = _advance_1;
-assign s_event_ready = advance;
-assign m_result_valid = res_valid_reg;
-assign m_result_conn = res_conn_reg;
-assign m_result_kind = res_kind_reg;
-assign m_result_ev = res_ev_reg;
-assign m_result_explored = res_explored_reg;
-assign m_result_error = res_error_reg;
+assign s_event_ready = in_ready_reg;
+assign s2_error_next = s1_error;
+assign s3_error_next = s2_error_reg;
+assign s2_t_next = _s2_t_next_0;
+assign s3_t_next = s2_t_reg;
+assign s2_ecn_ack_next = ecn_ack;
+assign s3_ecn_ack_next = s2_ecn_ack_reg;
+assign s2_ev_next = s1_ev_reg;
+assign s3_ev_next = s2_ev_reg;
+assign s2_t_2_next = _s2_ecn_ack_next_0;
+assign s3_t_2_next = s2_t_2_reg;
+assign s2_t_3_next = _s2_t_3_next_0;
+assign s3_t_3_next = s2_t_3_reg;
+assign s2_kind_next = s1_kind_reg;
+assign s3_kind_next = s2_kind_reg;
+assign m_result_valid = out_nonempty;
+assign m_result_conn = _m_result_conn_0;
+assign m_result_kind = _m_result_kind_0;
+assign m_result_ev = _m_result_ev_0;
+assign m_result_explored = _m_result_explored_0;
+assign m_result_error = _m_result_error_0;
 
-// pipeline
+// shell
 always @* begin
+    in_valid_next = in_valid_reg;
+    in_conn_next = in_conn_reg;
+    in_kind_next = in_kind_reg;
+    in_ecn_next = in_ecn_reg;
+    in_ev_next = in_ev_reg;
+    skid_valid_next = skid_valid_reg;
+    skid_conn_next = skid_conn_reg;
+    skid_kind_next = skid_kind_reg;
+    skid_ecn_next = skid_ecn_reg;
+    skid_ev_next = skid_ev_reg;
+    occ_next = occ_reg;
     s1_valid_next = s1_valid_reg;
     s1_conn_next = s1_conn_reg;
+    s2_valid_next = s2_valid_reg;
+    s2_conn_next = s2_conn_reg;
+    s3_valid_next = s3_valid_reg;
+    s3_conn_next = s3_conn_reg;
     s1_kind_next = s1_kind_reg;
     s1_ecn_next = s1_ecn_reg;
     s1_ev_next = s1_ev_reg;
-    fwd_valid_next = fwd_valid_reg;
-    fwd_addr_next = fwd_addr_reg;
-    fwd_word_next = fwd_word_reg;
-    res_valid_next = res_valid_reg;
-    res_conn_next = res_conn_reg;
-    res_kind_next = res_kind_reg;
-    res_ev_next = res_ev_reg;
-    res_explored_next = res_explored_reg;
-    res_error_next = res_error_reg;
-    if (advance) begin
-        s1_valid_next = s_event_valid;
-        s1_conn_next = s_event_conn;
-        s1_kind_next = s_event_kind;
-        s1_ecn_next = s_event_ecn;
-        s1_ev_next = s_event_ev;
-        fwd_valid_next = fire;
-        fwd_addr_next = s1_addr;
-        fwd_word_next = new_word;
-        res_valid_next = s1_valid_reg;
-        res_conn_next = s1_conn_reg;
-        res_kind_next = s1_kind_reg;
-        res_error_next = s1_error;
-        res_ev_next = _pipeline_19;
-        res_explored_next = _pipeline_20;
+    s1_fix_valid_next = s1_fix_valid_reg;
+    s1_fix_word_next = s1_fix_word_reg;
+    s2_ram_next = s2_ram_reg;
+    s2_fix_valid_next = s2_fix_valid_reg;
+    s2_fix_word_next = s2_fix_word_reg;
+    s3_cur_next = s3_cur_reg;
+    out_rd_ptr_next = out_rd_ptr_reg;
+    out_wr_ptr_next = out_wr_ptr_reg;
+    out_count_next = out_count_reg;
+    out0_conn_next = out0_conn_reg;
+    out0_kind_next = out0_kind_reg;
+    out0_ev_next = out0_ev_reg;
+    out0_explored_next = out0_explored_reg;
+    out0_error_next = out0_error_reg;
+    out1_conn_next = out1_conn_reg;
+    out1_kind_next = out1_kind_reg;
+    out1_ev_next = out1_ev_reg;
+    out1_explored_next = out1_explored_reg;
+    out1_error_next = out1_error_reg;
+    out2_conn_next = out2_conn_reg;
+    out2_kind_next = out2_kind_reg;
+    out2_ev_next = out2_ev_reg;
+    out2_explored_next = out2_explored_reg;
+    out2_error_next = out2_error_reg;
+    out3_conn_next = out3_conn_reg;
+    out3_kind_next = out3_kind_reg;
+    out3_ev_next = out3_ev_reg;
+    out3_explored_next = out3_explored_reg;
+    out3_error_next = out3_error_reg;
+    out4_conn_next = out4_conn_reg;
+    out4_kind_next = out4_kind_reg;
+    out4_ev_next = out4_ev_reg;
+    out4_explored_next = out4_explored_reg;
+    out4_error_next = out4_error_reg;
+    if (issue) begin
+        if (skid_valid_reg) begin
+            in_conn_next = skid_conn_reg;
+            in_kind_next = skid_kind_reg;
+            in_ecn_next = skid_ecn_reg;
+            in_ev_next = skid_ev_reg;
+            skid_valid_next = _shell_2;
+            if (_shell_2) begin
+                skid_conn_next = s_event_conn;
+                skid_kind_next = s_event_kind;
+                skid_ecn_next = s_event_ecn;
+                skid_ev_next = s_event_ev;
+            end
+        end else begin
+            in_valid_next = _shell_2;
+            if (_shell_2) begin
+                in_conn_next = s_event_conn;
+                in_kind_next = s_event_kind;
+                in_ecn_next = s_event_ecn;
+                in_ev_next = s_event_ev;
+            end
+        end
+    end else if (_shell_3) begin
+        in_valid_next = _shell_2;
+        if (_shell_2) begin
+            in_conn_next = s_event_conn;
+            in_kind_next = s_event_kind;
+            in_ecn_next = s_event_ecn;
+            in_ev_next = s_event_ev;
+        end
+    end else if (_shell_2) begin
+        skid_valid_next = 1'd1;
+        skid_conn_next = s_event_conn;
+        skid_kind_next = s_event_kind;
+        skid_ecn_next = s_event_ecn;
+        skid_ev_next = s_event_ev;
     end
+    occ_next = _shell_7;
+    s1_valid_next = issue;
+    s1_conn_next = in_conn_reg;
+    s1_kind_next = in_kind_reg;
+    s1_ecn_next = in_ecn_reg;
+    s1_ev_next = in_ev_reg;
+    s2_valid_next = s1_valid_reg;
+    s2_conn_next = s1_conn_reg;
+    s3_valid_next = s2_valid_reg;
+    s3_conn_next = s2_conn_reg;
+    s1_fix_valid_next = snoop_in;
+    s1_fix_word_next = new_word;
+    s2_ram_next = state_rd_reg;
+    s2_fix_valid_next = _shell_21;
+    s2_fix_word_next = _shell_22;
+    s3_cur_next = _shell_25;
+    if (s3_valid_reg) begin
+        if (_shell_26) begin
+            out0_conn_next = s3_conn_reg;
+            out0_kind_next = s3_kind_reg;
+            out0_ev_next = _shell_30;
+            out0_explored_next = _shell_31;
+            out0_error_next = s3_error_reg;
+        end
+        if (_shell_32) begin
+            out1_conn_next = s3_conn_reg;
+            out1_kind_next = s3_kind_reg;
+            out1_ev_next = _shell_30;
+            out1_explored_next = _shell_31;
+            out1_error_next = s3_error_reg;
+        end
+        if (_shell_33) begin
+            out2_conn_next = s3_conn_reg;
+            out2_kind_next = s3_kind_reg;
+            out2_ev_next = _shell_30;
+            out2_explored_next = _shell_31;
+            out2_error_next = s3_error_reg;
+        end
+        if (_shell_34) begin
+            out3_conn_next = s3_conn_reg;
+            out3_kind_next = s3_kind_reg;
+            out3_ev_next = _shell_30;
+            out3_explored_next = _shell_31;
+            out3_error_next = s3_error_reg;
+        end
+        if (_shell_35) begin
+            out4_conn_next = s3_conn_reg;
+            out4_kind_next = s3_kind_reg;
+            out4_ev_next = _shell_30;
+            out4_explored_next = _shell_31;
+            out4_error_next = s3_error_reg;
+        end
+        out_wr_ptr_next = _shell_38;
+    end
+    if (out_pop) begin
+        out_rd_ptr_next = _shell_41;
+    end
+    out_count_next = _shell_45;
+end
+
+// ready
+always @* begin
+    in_ready_next = in_ready_reg;
+    in_ready_next = _ready_9;
 end
 
 always @(posedge clk) begin
+    in_valid_reg <= in_valid_next;
+    in_conn_reg <= in_conn_next;
+    in_kind_reg <= in_kind_next;
+    in_ecn_reg <= in_ecn_next;
+    in_ev_reg <= in_ev_next;
+    skid_valid_reg <= skid_valid_next;
+    skid_conn_reg <= skid_conn_next;
+    skid_kind_reg <= skid_kind_next;
+    skid_ecn_reg <= skid_ecn_next;
+    skid_ev_reg <= skid_ev_next;
+    in_ready_reg <= in_ready_next;
+    occ_reg <= occ_next;
     s1_valid_reg <= s1_valid_next;
     s1_conn_reg <= s1_conn_next;
+    s2_valid_reg <= s2_valid_next;
+    s2_conn_reg <= s2_conn_next;
+    s3_valid_reg <= s3_valid_next;
+    s3_conn_reg <= s3_conn_next;
     s1_kind_reg <= s1_kind_next;
     s1_ecn_reg <= s1_ecn_next;
     s1_ev_reg <= s1_ev_next;
-    fwd_valid_reg <= fwd_valid_next;
-    fwd_addr_reg <= fwd_addr_next;
-    fwd_word_reg <= fwd_word_next;
-    res_valid_reg <= res_valid_next;
-    res_conn_reg <= res_conn_next;
-    res_kind_reg <= res_kind_next;
-    res_ev_reg <= res_ev_next;
-    res_explored_reg <= res_explored_next;
-    res_error_reg <= res_error_next;
+    s1_fix_valid_reg <= s1_fix_valid_next;
+    s1_fix_word_reg <= s1_fix_word_next;
+    s2_ram_reg <= s2_ram_next;
+    s2_fix_valid_reg <= s2_fix_valid_next;
+    s2_fix_word_reg <= s2_fix_word_next;
+    s3_cur_reg <= s3_cur_next;
+    s2_error_reg <= s2_error_next;
+    s3_error_reg <= s3_error_next;
+    s2_t_reg <= s2_t_next;
+    s3_t_reg <= s3_t_next;
+    s2_ecn_ack_reg <= s2_ecn_ack_next;
+    s3_ecn_ack_reg <= s3_ecn_ack_next;
+    s2_ev_reg <= s2_ev_next;
+    s3_ev_reg <= s3_ev_next;
+    s2_t_2_reg <= s2_t_2_next;
+    s3_t_2_reg <= s3_t_2_next;
+    s2_t_3_reg <= s2_t_3_next;
+    s3_t_3_reg <= s3_t_3_next;
+    s2_kind_reg <= s2_kind_next;
+    s3_kind_reg <= s3_kind_next;
+    out_rd_ptr_reg <= out_rd_ptr_next;
+    out_wr_ptr_reg <= out_wr_ptr_next;
+    out_count_reg <= out_count_next;
+    out0_conn_reg <= out0_conn_next;
+    out0_kind_reg <= out0_kind_next;
+    out0_ev_reg <= out0_ev_next;
+    out0_explored_reg <= out0_explored_next;
+    out0_error_reg <= out0_error_next;
+    out1_conn_reg <= out1_conn_next;
+    out1_kind_reg <= out1_kind_next;
+    out1_ev_reg <= out1_ev_next;
+    out1_explored_reg <= out1_explored_next;
+    out1_error_reg <= out1_error_next;
+    out2_conn_reg <= out2_conn_next;
+    out2_kind_reg <= out2_kind_next;
+    out2_ev_reg <= out2_ev_next;
+    out2_explored_reg <= out2_explored_next;
+    out2_error_reg <= out2_error_next;
+    out3_conn_reg <= out3_conn_next;
+    out3_kind_reg <= out3_kind_next;
+    out3_ev_reg <= out3_ev_next;
+    out3_explored_reg <= out3_explored_next;
+    out3_error_reg <= out3_error_next;
+    out4_conn_reg <= out4_conn_next;
+    out4_kind_reg <= out4_kind_next;
+    out4_ev_reg <= out4_ev_next;
+    out4_explored_reg <= out4_explored_next;
+    out4_error_reg <= out4_error_next;
 
     if (rst) begin
+        in_valid_reg <= 1'd0;
+        skid_valid_reg <= 1'd0;
+        in_ready_reg <= 1'd1;
+        occ_reg <= 3'd0;
         s1_valid_reg <= 1'd0;
-        fwd_valid_reg <= 1'd0;
-        res_valid_reg <= 1'd0;
+        s2_valid_reg <= 1'd0;
+        s3_valid_reg <= 1'd0;
+        out_rd_ptr_reg <= 3'd0;
+        out_wr_ptr_reg <= 3'd0;
+        out_count_reg <= 3'd0;
     end
 end
 
 // state: read-before-write, no reset (block RAM)
 always @(posedge clk) begin
-    if (advance) begin
+    if (1'd1) begin
         state_rd_reg <= state_mem[_state_rd_0];
     end
 end
 
 always @(posedge clk) begin
-    if (fire) begin
-        state_mem[s1_addr] <= new_word;
+    if (wr_en) begin
+        state_mem[wr_addr] <= new_word;
     end
 end
 

@@ -6,6 +6,7 @@
  * link 800 Gb/s, MTU 4096 B, base RTT 8600 ns: BDP 860000 B, target RTT 12900 ns, gamma 5.7333, max window 1075000 B
  * KFi 24047343, KMi 192378743, KMd 128, KFd 1022802 (>> 40), qa_scaling 52429/65536, FastIncrease rtt <= 9600 ns
  * NumConn 4096, F 6, K 10, ClampOnEarlyReturn true, TimeoutsReplaceTrims false, AdjustPeriod true, DelayQA false, TrimsCountAsAcked false
+ * pipeline: 1 datapath stages (stages 3..3), latency 5 cycles, same connection every 1 cycles
  */
 
 `resetall
@@ -14,7 +15,7 @@
 
 /*
  * SMaRTT congestion control, conference version (S0 Algorithms 1-3, Wait-to-Decrease).
- * Per-connection state in block RAM, one event per clock. Behaviour: docs/blocks/smartt.md.
+ * Per-connection state in block RAM, pipelined shell (docs/pipeline.md). Behaviour: docs/blocks/smartt.md.
  */
 module smartt
 (
@@ -52,10 +53,54 @@ module smartt
 reg [148:0] state_mem [0:4095];
 
 // registers, variables and wires
+reg  in_valid_reg;  // input buffer head holds an event
+reg  in_valid_next;
+reg  [15:0] in_conn_reg;  // input buffer head connection id
+reg  [15:0] in_conn_next;
+reg  [2:0] in_kind_reg;  // input buffer head event kind
+reg  [2:0] in_kind_next;
+reg  [13:0] in_size_reg;  // input buffer head size
+reg  [13:0] in_size_next;
+reg  in_ecn_reg;  // input buffer head ecn
+reg  in_ecn_next;
+reg  [19:0] in_rtt_reg;  // input buffer head rtt
+reg  [19:0] in_rtt_next;
+reg  [20:0] in_unacked_reg;  // input buffer head unacked
+reg  [20:0] in_unacked_next;
+reg  [31:0] in_now_reg;  // input buffer head now
+reg  [31:0] in_now_next;
+reg  skid_valid_reg;  // input buffer second entry holds an event
+reg  skid_valid_next;
+reg  [15:0] skid_conn_reg;  // input buffer second entry connection id
+reg  [15:0] skid_conn_next;
+reg  [2:0] skid_kind_reg;  // input buffer second entry event kind
+reg  [2:0] skid_kind_next;
+reg  [13:0] skid_size_reg;  // input buffer second entry size
+reg  [13:0] skid_size_next;
+reg  skid_ecn_reg;  // input buffer second entry ecn
+reg  skid_ecn_next;
+reg  [19:0] skid_rtt_reg;  // input buffer second entry rtt
+reg  [19:0] skid_rtt_next;
+reg  [20:0] skid_unacked_reg;  // input buffer second entry unacked
+reg  [20:0] skid_unacked_next;
+reg  [31:0] skid_now_reg;  // input buffer second entry now
+reg  [31:0] skid_now_next;
+reg  in_ready_reg;  // s_event_ready: the input buffer holds at most one event
+reg  in_ready_next;
+reg  [2:0] occ_reg;  // events issued and not yet taken from the result stream
+reg  [2:0] occ_next;
 reg  s1_valid_reg;  // stage 1 holds an event
 reg  s1_valid_next;
 reg  [15:0] s1_conn_reg;  // stage 1 connection id
 reg  [15:0] s1_conn_next;
+reg  s2_valid_reg;  // stage 2 holds an event
+reg  s2_valid_next;
+reg  [15:0] s2_conn_reg;  // stage 2 connection id
+reg  [15:0] s2_conn_next;
+reg  s3_valid_reg;  // stage 3 holds an event
+reg  s3_valid_next;
+reg  [15:0] s3_conn_reg;  // stage 3 connection id
+reg  [15:0] s3_conn_next;
 reg  [2:0] s1_kind_reg;  // stage 1 event kind
 reg  [2:0] s1_kind_next;
 reg  [13:0] s1_size_reg;  // stage 1 size
@@ -68,30 +113,23 @@ reg  [20:0] s1_unacked_reg;  // stage 1 unacked
 reg  [20:0] s1_unacked_next;
 reg  [31:0] s1_now_reg;  // stage 1 now
 reg  [31:0] s1_now_next;
-reg  fwd_valid_reg;  // fwd_word was written at the edge stage 1 read its word
-reg  fwd_valid_next;
-reg  [11:0] fwd_addr_reg;  // address of the forwarded word
-reg  [11:0] fwd_addr_next;
-reg  [148:0] fwd_word_reg;  // last word written
-reg  [148:0] fwd_word_next;
-reg  res_valid_reg;  // result register holds a result
-reg  res_valid_next;
-reg  [15:0] res_conn_reg;  // result connection id
-reg  [15:0] res_conn_next;
-reg  [2:0] res_kind_reg;  // result kind
-reg  [2:0] res_kind_next;
-reg  [20:0] res_cwnd_reg;  // result cwnd
-reg  [20:0] res_cwnd_next;
-reg  [2:0] res_case_reg;  // result case
-reg  [2:0] res_case_next;
-reg  res_qa_reg;  // result qa
-reg  res_qa_next;
-reg  res_fast_reg;  // result fast
-reg  res_fast_next;
-reg  res_error_reg;  // result error
-reg  res_error_next;
-wire advance;
 reg  [148:0] state_rd_reg;  // registered read data of state
+reg  s1_fix_valid_reg;  // the word was written at the edge stage 1 read it
+reg  s1_fix_valid_next;
+reg  [148:0] s1_fix_word_reg;  // the word written at that edge
+reg  [148:0] s1_fix_word_next;
+reg  [148:0] s2_ram_reg;  // registered block-RAM output
+reg  [148:0] s2_ram_next;
+reg  s2_fix_valid_reg;  // a word written since stage 1's read replaces s2_ram
+reg  s2_fix_valid_next;
+reg  [148:0] s2_fix_word_reg;  // the last word written since stage 1's read
+reg  [148:0] s2_fix_word_next;
+reg  [148:0] s3_cur_reg;  // the connection's current word: the datapath's input
+reg  [148:0] s3_cur_next;
+reg  s2_error_reg;  // stage 2 copy of error
+wire s2_error_next;
+reg  s3_error_reg;  // stage 3 copy of error
+wire s3_error_next;
 wire u_qa_fired;
 wire [26:0] u_qa_c_out;
 wire u_fastinc_fired;
@@ -111,463 +149,695 @@ wire [20:0] u_qa_acked_out;
 wire [20:0] u_qa_ignored_out;
 wire [20:0] u_qa_to_ignore_out;
 wire [23:0] u_qa_win_end_out;
+reg  [27:0] s2_t_reg;  // stage 2 copy of t
+wire [27:0] s2_t_next;
+reg  [27:0] s3_t_reg;  // stage 3 copy of t
+wire [27:0] s3_t_next;
+reg  s2_is_loss_reg;  // stage 2 copy of is_loss
+wire s2_is_loss_next;
+reg  s3_is_loss_reg;  // stage 3 copy of is_loss
+wire s3_is_loss_next;
+reg  [21:0] s2_t_2_reg;  // stage 2 copy of t
+wire [21:0] s2_t_2_next;
+reg  [21:0] s3_t_2_reg;  // stage 3 copy of t
+wire [21:0] s3_t_2_next;
+reg  s2_t_3_reg;  // stage 2 copy of t
+wire s2_t_3_next;
+reg  s3_t_3_reg;  // stage 3 copy of t
+wire s3_t_3_next;
+reg  [21:0] s2_t_4_reg;  // stage 2 copy of t
+wire [21:0] s2_t_4_next;
+reg  [21:0] s3_t_4_reg;  // stage 3 copy of t
+wire [21:0] s3_t_4_next;
+reg  [23:0] s2_u_qa_nowq_reg;  // stage 2 copy of u_qa_nowq
+wire [23:0] s2_u_qa_nowq_next;
+reg  [23:0] s3_u_qa_nowq_reg;  // stage 3 copy of u_qa_nowq
+wire [23:0] s3_u_qa_nowq_next;
+reg  [20:0] s2_u_qa_unacked_reg;  // stage 2 copy of u_qa_unacked
+wire [20:0] s2_u_qa_unacked_next;
+reg  [20:0] s3_u_qa_unacked_reg;  // stage 3 copy of u_qa_unacked
+wire [20:0] s3_u_qa_unacked_next;
+reg  [13:0] s2_u_fastinc_size_reg;  // stage 2 copy of u_fastinc_size
+wire [13:0] s2_u_fastinc_size_next;
+reg  [13:0] s3_u_fastinc_size_reg;  // stage 3 copy of u_fastinc_size
+wire [13:0] s3_u_fastinc_size_next;
+reg  [19:0] s2_u_fastinc_rtt_reg;  // stage 2 copy of u_fastinc_rtt
+wire [19:0] s2_u_fastinc_rtt_next;
+reg  [19:0] s3_u_fastinc_rtt_reg;  // stage 3 copy of u_fastinc_rtt
+wire [19:0] s3_u_fastinc_rtt_next;
+reg  s2_u_fastinc_ecn_reg;  // stage 2 copy of u_fastinc_ecn
+wire s2_u_fastinc_ecn_next;
+reg  s3_u_fastinc_ecn_reg;  // stage 3 copy of u_fastinc_ecn
+wire s3_u_fastinc_ecn_next;
+reg  [52:0] s2_t_5_reg;  // stage 2 copy of t
+wire [52:0] s2_t_5_next;
+reg  [52:0] s3_t_5_reg;  // stage 3 copy of t
+wire [52:0] s3_t_5_next;
+reg  [61:0] s2_t_6_reg;  // stage 2 copy of t
+wire [61:0] s2_t_6_next;
+reg  [61:0] s3_t_6_reg;  // stage 3 copy of t
+wire [61:0] s3_t_6_next;
+reg  [72:0] s2_t_7_reg;  // stage 2 copy of t
+wire [72:0] s2_t_7_next;
+reg  [72:0] s3_t_7_reg;  // stage 3 copy of t
+wire [72:0] s3_t_7_next;
+reg  [4:0] s2_u_recip_rtt_e_reg;  // stage 2 copy of u_recip_rtt_e
+wire [4:0] s2_u_recip_rtt_e_next;
+reg  [4:0] s3_u_recip_rtt_e_reg;  // stage 3 copy of u_recip_rtt_e
+wire [4:0] s3_u_recip_rtt_e_next;
+reg  [26:0] s2_size_c_reg;  // stage 2 copy of size_c
+wire [26:0] s2_size_c_next;
+reg  [26:0] s3_size_c_reg;  // stage 3 copy of size_c
+wire [26:0] s3_size_c_next;
+reg  s2_t_8_reg;  // stage 2 copy of t
+wire s2_t_8_next;
+reg  s3_t_8_reg;  // stage 3 copy of t
+wire s3_t_8_next;
+reg  s2_t_9_reg;  // stage 2 copy of t
+wire s2_t_9_next;
+reg  s3_t_9_reg;  // stage 3 copy of t
+wire s3_t_9_next;
+reg  [40:0] s2_t_10_reg;  // stage 2 copy of t
+wire [40:0] s2_t_10_next;
+reg  [40:0] s3_t_10_reg;  // stage 3 copy of t
+wire [40:0] s3_t_10_next;
+reg  [27:0] s2_t_11_reg;  // stage 2 copy of t
+wire [27:0] s2_t_11_next;
+reg  [27:0] s3_t_11_reg;  // stage 3 copy of t
+wire [27:0] s3_t_11_next;
+reg  [40:0] s2_t_12_reg;  // stage 2 copy of t
+wire [40:0] s2_t_12_next;
+reg  [40:0] s3_t_12_reg;  // stage 3 copy of t
+wire [40:0] s3_t_12_next;
+reg  s2_rtt_le_trtt_reg;  // stage 2 copy of rtt_le_trtt
+wire s2_rtt_le_trtt_next;
+reg  s3_rtt_le_trtt_reg;  // stage 3 copy of rtt_le_trtt
+wire s3_rtt_le_trtt_next;
+reg  [49:0] s2_t_13_reg;  // stage 2 copy of t
+wire [49:0] s2_t_13_next;
+reg  [49:0] s3_t_13_reg;  // stage 3 copy of t
+wire [49:0] s3_t_13_next;
+reg  [49:0] s2_t_14_reg;  // stage 2 copy of t
+wire [49:0] s2_t_14_next;
+reg  [49:0] s3_t_14_reg;  // stage 3 copy of t
+wire [49:0] s3_t_14_next;
+reg  s2_t_15_reg;  // stage 2 copy of t
+wire s2_t_15_next;
+reg  s3_t_15_reg;  // stage 3 copy of t
+wire s3_t_15_next;
+reg  [2:0] s2_kind_reg;  // stage 2 copy of kind
+wire [2:0] s2_kind_next;
+reg  [2:0] s3_kind_reg;  // stage 3 copy of kind
+wire [2:0] s3_kind_next;
+reg  [2:0] s2_t_16_reg;  // stage 2 copy of t
+wire [2:0] s2_t_16_next;
+reg  [2:0] s3_t_16_reg;  // stage 3 copy of t
+wire [2:0] s3_t_16_next;
+reg  [2:0] out_rd_ptr_reg;  // result buffer head
+reg  [2:0] out_rd_ptr_next;
+reg  [2:0] out_wr_ptr_reg;  // result buffer next free entry
+reg  [2:0] out_wr_ptr_next;
+reg  [2:0] out_count_reg;  // results in the result buffer
+reg  [2:0] out_count_next;
+reg  [15:0] out0_conn_reg;  // result buffer entry 0 connection id
+reg  [15:0] out0_conn_next;
+reg  [2:0] out0_kind_reg;  // result buffer entry 0 kind
+reg  [2:0] out0_kind_next;
+reg  [20:0] out0_cwnd_reg;  // result buffer entry 0 cwnd
+reg  [20:0] out0_cwnd_next;
+reg  [2:0] out0_case_reg;  // result buffer entry 0 case
+reg  [2:0] out0_case_next;
+reg  out0_qa_reg;  // result buffer entry 0 qa
+reg  out0_qa_next;
+reg  out0_fast_reg;  // result buffer entry 0 fast
+reg  out0_fast_next;
+reg  out0_error_reg;  // result buffer entry 0 error
+reg  out0_error_next;
+reg  [15:0] out1_conn_reg;  // result buffer entry 1 connection id
+reg  [15:0] out1_conn_next;
+reg  [2:0] out1_kind_reg;  // result buffer entry 1 kind
+reg  [2:0] out1_kind_next;
+reg  [20:0] out1_cwnd_reg;  // result buffer entry 1 cwnd
+reg  [20:0] out1_cwnd_next;
+reg  [2:0] out1_case_reg;  // result buffer entry 1 case
+reg  [2:0] out1_case_next;
+reg  out1_qa_reg;  // result buffer entry 1 qa
+reg  out1_qa_next;
+reg  out1_fast_reg;  // result buffer entry 1 fast
+reg  out1_fast_next;
+reg  out1_error_reg;  // result buffer entry 1 error
+reg  out1_error_next;
+reg  [15:0] out2_conn_reg;  // result buffer entry 2 connection id
+reg  [15:0] out2_conn_next;
+reg  [2:0] out2_kind_reg;  // result buffer entry 2 kind
+reg  [2:0] out2_kind_next;
+reg  [20:0] out2_cwnd_reg;  // result buffer entry 2 cwnd
+reg  [20:0] out2_cwnd_next;
+reg  [2:0] out2_case_reg;  // result buffer entry 2 case
+reg  [2:0] out2_case_next;
+reg  out2_qa_reg;  // result buffer entry 2 qa
+reg  out2_qa_next;
+reg  out2_fast_reg;  // result buffer entry 2 fast
+reg  out2_fast_next;
+reg  out2_error_reg;  // result buffer entry 2 error
+reg  out2_error_next;
+reg  [15:0] out3_conn_reg;  // result buffer entry 3 connection id
+reg  [15:0] out3_conn_next;
+reg  [2:0] out3_kind_reg;  // result buffer entry 3 kind
+reg  [2:0] out3_kind_next;
+reg  [20:0] out3_cwnd_reg;  // result buffer entry 3 cwnd
+reg  [20:0] out3_cwnd_next;
+reg  [2:0] out3_case_reg;  // result buffer entry 3 case
+reg  [2:0] out3_case_next;
+reg  out3_qa_reg;  // result buffer entry 3 qa
+reg  out3_qa_next;
+reg  out3_fast_reg;  // result buffer entry 3 fast
+reg  out3_fast_next;
+reg  out3_error_reg;  // result buffer entry 3 error
+reg  out3_error_next;
+reg  [15:0] out4_conn_reg;  // result buffer entry 4 connection id
+reg  [15:0] out4_conn_next;
+reg  [2:0] out4_kind_reg;  // result buffer entry 4 kind
+reg  [2:0] out4_kind_next;
+reg  [20:0] out4_cwnd_reg;  // result buffer entry 4 cwnd
+reg  [20:0] out4_cwnd_next;
+reg  [2:0] out4_case_reg;  // result buffer entry 4 case
+reg  [2:0] out4_case_next;
+reg  out4_qa_reg;  // result buffer entry 4 qa
+reg  out4_qa_next;
+reg  out4_fast_reg;  // result buffer entry 4 fast
+reg  out4_fast_next;
+reg  out4_error_reg;  // result buffer entry 4 error
+reg  out4_error_next;
 
 // datapath
-wire _advance_0 = ~res_valid_reg;
-wire _advance_1 = _advance_0 | m_result_ready;
-wire _pipeline_0 = advance & s1_valid_reg;
-wire _pipeline_1 = 3'd4 <= s1_kind_reg;
-wire _pipeline_2 = 16'd4096 <= s1_conn_reg;
-wire s1_error = _pipeline_1 | _pipeline_2;
-wire _pipeline_3 = ~s1_error;
-wire fire = _pipeline_0 & _pipeline_3;
-wire [11:0] s1_addr = s1_conn_reg[11:0];
-wire _pipeline_4 = s1_kind_reg == 3'd0;
-wire [148:0] _pipeline_5 = {12'd0, 1'd0, 1'd0, 24'h0, 21'h0, 21'h0, 21'h0, 21'h0, 27'h419ce00};
-wire _pipeline_6 = s1_kind_reg == 3'd1;
-wire _pipeline_7 = fwd_addr_reg == s1_addr;
-wire forward = fwd_valid_reg & _pipeline_7;
-wire [148:0] cur_word = forward ? fwd_word_reg : state_rd_reg;
-wire [20:0] cur_to_ignore = cur_word[89:69];
-wire [20:0] cur_ignored = cur_word[68:48];
-wire [21:0] _pipeline_8 = {1'd0, cur_ignored};
-wire [20:0] _pipeline_9 = {7'd0, s1_size_reg};
-wire [21:0] _pipeline_10 = {1'd0, _pipeline_9};
-wire [21:0] _pipeline_11 = _pipeline_8 + _pipeline_10;
-wire _pipeline_12 = _pipeline_11[21];
-wire [20:0] _pipeline_13 = _pipeline_11[20:0];
-wire [20:0] ignored1 = _pipeline_12 ? 21'h1fffff : _pipeline_13;
-wire qa_called = cur_to_ignore <= ignored1;
-wire ack_run = _pipeline_6 & qa_called;
-wire [11:0] cur_avg_wtd = cur_word[148:137];
-wire [11:0] _pipeline_14 = ack_run ? u_wtd_avg_out : cur_avg_wtd;
-wire cur_increase = cur_word[136];
-wire _pipeline_15 = ack_run ? u_fastinc_increase_out : cur_increase;
-wire _pipeline_16 = ~_pipeline_4;
-wire qa_used = qa_called & _pipeline_16;
-wire cur_trigger = cur_word[135];
-wire _pipeline_17 = s1_kind_reg == 3'd2;
-wire _pipeline_18 = s1_kind_reg == 3'd3;
-wire is_loss = _pipeline_17 | _pipeline_18;
-wire _pipeline_19 = cur_trigger | is_loss;
-wire _pipeline_20 = qa_used ? u_qa_trigger_out : _pipeline_19;
-wire [23:0] cur_win_end = cur_word[134:111];
-wire [23:0] _pipeline_21 = qa_used ? u_qa_win_end_out : cur_win_end;
-wire [20:0] cur_count = cur_word[110:90];
-wire [20:0] _pipeline_22 = ack_run ? u_fastinc_count_out : cur_count;
-wire [20:0] _pipeline_23 = qa_used ? u_qa_to_ignore_out : cur_to_ignore;
-wire [20:0] _pipeline_24 = qa_used ? u_qa_ignored_out : ignored1;
-wire [20:0] cur_acked = cur_word[47:27];
-wire [21:0] _pipeline_25 = {1'd0, cur_acked};
-wire [20:0] _pipeline_26 = {7'd0, s1_size_reg};
-wire [21:0] _pipeline_27 = {1'd0, _pipeline_26};
-wire [21:0] _pipeline_28 = _pipeline_25 + _pipeline_27;
-wire _pipeline_29 = _pipeline_28[21];
-wire [20:0] _pipeline_30 = _pipeline_28[20:0];
-wire [20:0] acked1 = _pipeline_29 ? 21'h1fffff : _pipeline_30;
-wire [20:0] acked_in = _pipeline_6 ? acked1 : cur_acked;
-wire [20:0] _pipeline_31 = qa_used ? u_qa_acked_out : acked_in;
-wire [26:0] cur_c = cur_word[26:0];
-wire [27:0] _pipeline_32 = {1'd0, cur_c};
-wire [26:0] _pipeline_33 = {13'd0, s1_size_reg};
-wire [26:0] size_c = _pipeline_33 << 6;
-wire [27:0] _pipeline_34 = {1'd0, size_c};
-wire [27:0] _pipeline_35 = _pipeline_32 - _pipeline_34;
-wire _pipeline_36 = _pipeline_35[27];
-wire [26:0] _pipeline_37 = _pipeline_35[26:0];
-wire [26:0] c_loss = _pipeline_36 ? 27'h0 : _pipeline_37;
-wire [26:0] _pipeline_38 = qa_used ? u_qa_c_out : c_loss;
-wire [27:0] _pipeline_39 = {1'd0, _pipeline_38};
-wire _pipeline_40 = _pipeline_39 < 28'h419ce00;
-wire [27:0] _pipeline_41 = _pipeline_40 ? _pipeline_39 : 28'h419ce00;
-wire _pipeline_42 = _pipeline_41 < 28'h40000;
-wire [27:0] _pipeline_43 = _pipeline_42 ? 28'h40000 : _pipeline_41;
-wire [26:0] c_loss_all = _pipeline_43[26:0];
-wire _pipeline_44 = u_qa_fired & qa_called;
-wire _pipeline_45 = ~_pipeline_4;
-wire qa_fired = _pipeline_44 & _pipeline_45;
-wire fi_fired = u_fastinc_fired & ack_run;
-wire _pipeline_46 = qa_fired | fi_fired;
-wire early = ack_run & _pipeline_46;
-wire [27:0] _pipeline_47 = {1'd0, u_qa_c_out};
-wire [27:0] _pipeline_48 = fi_fired ? u_fastinc_c_out : _pipeline_47;
-wire rtt_le_trtt = s1_rtt_reg <= 20'h3264;
-wire [27:0] _pipeline_49 = {1'd0, cur_c};
-wire [40:0] _pipeline_50 = {14'd0, cur_c};
-wire [40:0] _pipeline_51 = {27'h0, s1_size_reg};
-wire [40:0] _pipeline_52 = _pipeline_50 * _pipeline_51;
-wire [60:0] _pipeline_53 = {20'h0, _pipeline_52};
-wire [60:0] c_fd_prod = _pipeline_53 * 61'hf9b52;
-wire [20:0] _pipeline_54 = c_fd_prod[60:40];
-wire [26:0] _pipeline_55 = {6'd0, _pipeline_54};
-wire [27:0] _pipeline_56 = {1'd0, _pipeline_55};
-wire [27:0] _pipeline_57 = _pipeline_49 - _pipeline_56;
-wire _pipeline_58 = _pipeline_57[27];
-wire [26:0] _pipeline_59 = _pipeline_57[26:0];
-wire [26:0] c_fd = _pipeline_58 ? 27'h0 : _pipeline_59;
-wire [27:0] _pipeline_60 = {1'd0, cur_c};
-wire [19:0] rtt_minus_trtt = s1_rtt_reg - 20'h3264;
-wire [33:0] _pipeline_61 = {14'd0, rtt_minus_trtt};
-wire [33:0] _pipeline_62 = {20'h0, s1_size_reg};
-wire [33:0] _pipeline_63 = _pipeline_61 * _pipeline_62;
-wire [41:0] _pipeline_64 = {8'd0, _pipeline_63};
-wire [41:0] md_num = _pipeline_64 * 42'h80;
-wire [52:0] _pipeline_65 = {11'd0, md_num};
-wire [52:0] _pipeline_66 = {42'h0, u_recip_rtt_t};
-wire [52:0] md_raw_prod = _pipeline_65 * _pipeline_66;
-wire [41:0] _pipeline_67 = md_raw_prod[52:11];
-wire [40:0] _pipeline_68 = md_raw_prod[52:12];
-wire [41:0] _pipeline_69 = {1'd0, _pipeline_68};
-wire [39:0] _pipeline_70 = md_raw_prod[52:13];
-wire [41:0] _pipeline_71 = {2'd0, _pipeline_70};
-wire [38:0] _pipeline_72 = md_raw_prod[52:14];
-wire [41:0] _pipeline_73 = {3'd0, _pipeline_72};
-wire [37:0] _pipeline_74 = md_raw_prod[52:15];
-wire [41:0] _pipeline_75 = {4'd0, _pipeline_74};
-wire [36:0] _pipeline_76 = md_raw_prod[52:16];
-wire [41:0] _pipeline_77 = {5'd0, _pipeline_76};
-wire [35:0] _pipeline_78 = md_raw_prod[52:17];
-wire [41:0] _pipeline_79 = {6'd0, _pipeline_78};
-wire [34:0] _pipeline_80 = md_raw_prod[52:18];
-wire [41:0] _pipeline_81 = {7'd0, _pipeline_80};
-wire [33:0] _pipeline_82 = md_raw_prod[52:19];
-wire [41:0] _pipeline_83 = {8'd0, _pipeline_82};
-wire [32:0] _pipeline_84 = md_raw_prod[52:20];
-wire [41:0] _pipeline_85 = {9'd0, _pipeline_84};
-wire [31:0] _pipeline_86 = md_raw_prod[52:21];
-wire [41:0] _pipeline_87 = {10'd0, _pipeline_86};
-wire [30:0] _pipeline_88 = md_raw_prod[52:22];
-wire [41:0] _pipeline_89 = {11'd0, _pipeline_88};
-wire [29:0] _pipeline_90 = md_raw_prod[52:23];
-wire [41:0] _pipeline_91 = {12'd0, _pipeline_90};
-wire [28:0] _pipeline_92 = md_raw_prod[52:24];
-wire [41:0] _pipeline_93 = {13'd0, _pipeline_92};
-wire [27:0] _pipeline_94 = md_raw_prod[52:25];
-wire [41:0] _pipeline_95 = {14'd0, _pipeline_94};
-wire [26:0] _pipeline_96 = md_raw_prod[52:26];
-wire [41:0] _pipeline_97 = {15'd0, _pipeline_96};
-wire [25:0] _pipeline_98 = md_raw_prod[52:27];
-wire [41:0] _pipeline_99 = {16'd0, _pipeline_98};
-wire [24:0] _pipeline_100 = md_raw_prod[52:28];
-wire [41:0] _pipeline_101 = {17'h0, _pipeline_100};
-wire [23:0] _pipeline_102 = md_raw_prod[52:29];
-wire [41:0] _pipeline_103 = {18'h0, _pipeline_102};
-wire [22:0] _pipeline_104 = md_raw_prod[52:30];
-wire [41:0] _pipeline_105 = {19'h0, _pipeline_104};
-wire [41:0] md_raw = (u_recip_rtt_e == 5'd0) ? _pipeline_67 : (u_recip_rtt_e == 5'd1) ? _pipeline_69 : (u_recip_rtt_e == 5'd2) ? _pipeline_71 : (u_recip_rtt_e == 5'd3) ? _pipeline_73 : (u_recip_rtt_e == 5'd4) ? _pipeline_75 : (u_recip_rtt_e == 5'd5) ? _pipeline_77 : (u_recip_rtt_e == 5'd6) ? _pipeline_79 : (u_recip_rtt_e == 5'd7) ? _pipeline_81 : (u_recip_rtt_e == 5'd8) ? _pipeline_83 : (u_recip_rtt_e == 5'd9) ? _pipeline_85 : (u_recip_rtt_e == 5'd10) ? _pipeline_87 : (u_recip_rtt_e == 5'd11) ? _pipeline_89 : (u_recip_rtt_e == 5'd12) ? _pipeline_91 : (u_recip_rtt_e == 5'd13) ? _pipeline_93 : (u_recip_rtt_e == 5'd14) ? _pipeline_95 : (u_recip_rtt_e == 5'd15) ? _pipeline_97 : (u_recip_rtt_e == 5'd16) ? _pipeline_99 : (u_recip_rtt_e == 5'd17) ? _pipeline_101 : (u_recip_rtt_e == 5'd18) ? _pipeline_103 : _pipeline_105;
-wire [14:0] _pipeline_106 = md_raw[41:27];
-wire _pipeline_107 = |_pipeline_106;
-wire [26:0] _pipeline_108 = md_raw[26:0];
-wire [26:0] _pipeline_109 = _pipeline_107 ? 27'h7ffffff : _pipeline_108;
-wire _pipeline_110 = _pipeline_109 < size_c;
-wire [26:0] md_dec = _pipeline_110 ? _pipeline_109 : size_c;
-wire [27:0] _pipeline_111 = {1'd0, md_dec};
-wire [27:0] _pipeline_112 = _pipeline_60 - _pipeline_111;
-wire _pipeline_113 = _pipeline_112[27];
-wire [26:0] _pipeline_114 = _pipeline_112[26:0];
-wire [26:0] _pipeline_115 = _pipeline_113 ? 27'h0 : _pipeline_114;
-wire [27:0] _pipeline_116 = {1'd0, _pipeline_115};
-wire [40:0] _pipeline_117 = {14'd0, _pipeline_115};
-wire [40:0] _pipeline_118 = {27'h0, s1_size_reg};
-wire [40:0] _pipeline_119 = _pipeline_117 * _pipeline_118;
-wire [60:0] _pipeline_120 = {20'h0, _pipeline_119};
-wire [60:0] c_md_fd_prod = _pipeline_120 * 61'hf9b52;
-wire [20:0] _pipeline_121 = c_md_fd_prod[60:40];
-wire [26:0] _pipeline_122 = {6'd0, _pipeline_121};
-wire [27:0] _pipeline_123 = {1'd0, _pipeline_122};
-wire [27:0] _pipeline_124 = _pipeline_116 - _pipeline_123;
-wire _pipeline_125 = _pipeline_124[27];
-wire [26:0] _pipeline_126 = _pipeline_124[26:0];
-wire [26:0] c_md_fd = _pipeline_125 ? 27'h0 : _pipeline_126;
-wire [26:0] _pipeline_127 = rtt_le_trtt ? c_fd : c_md_fd;
-wire [26:0] _pipeline_128 = u_wtd_can_decrease ? _pipeline_127 : cur_c;
-wire [27:0] _pipeline_129 = {1'd0, _pipeline_128};
-wire [27:0] _pipeline_130 = {1'd0, cur_c};
-wire [41:0] _pipeline_131 = {28'h0, s1_size_reg};
-wire [41:0] size_kmi = _pipeline_131 * 42'hb777777;
-wire [52:0] _pipeline_132 = {11'd0, size_kmi};
-wire [52:0] _pipeline_133 = {42'h0, u_recip_c_t};
-wire [52:0] mi_base_prod = _pipeline_132 * _pipeline_133;
-wire [41:0] _pipeline_134 = mi_base_prod[52:11];
-wire [40:0] _pipeline_135 = mi_base_prod[52:12];
-wire [41:0] _pipeline_136 = {1'd0, _pipeline_135};
-wire [39:0] _pipeline_137 = mi_base_prod[52:13];
-wire [41:0] _pipeline_138 = {2'd0, _pipeline_137};
-wire [38:0] _pipeline_139 = mi_base_prod[52:14];
-wire [41:0] _pipeline_140 = {3'd0, _pipeline_139};
-wire [37:0] _pipeline_141 = mi_base_prod[52:15];
-wire [41:0] _pipeline_142 = {4'd0, _pipeline_141};
-wire [36:0] _pipeline_143 = mi_base_prod[52:16];
-wire [41:0] _pipeline_144 = {5'd0, _pipeline_143};
-wire [35:0] _pipeline_145 = mi_base_prod[52:17];
-wire [41:0] _pipeline_146 = {6'd0, _pipeline_145};
-wire [34:0] _pipeline_147 = mi_base_prod[52:18];
-wire [41:0] _pipeline_148 = {7'd0, _pipeline_147};
-wire [33:0] _pipeline_149 = mi_base_prod[52:19];
-wire [41:0] _pipeline_150 = {8'd0, _pipeline_149};
-wire [32:0] _pipeline_151 = mi_base_prod[52:20];
-wire [41:0] _pipeline_152 = {9'd0, _pipeline_151};
-wire [31:0] _pipeline_153 = mi_base_prod[52:21];
-wire [41:0] _pipeline_154 = {10'd0, _pipeline_153};
-wire [30:0] _pipeline_155 = mi_base_prod[52:22];
-wire [41:0] _pipeline_156 = {11'd0, _pipeline_155};
-wire [29:0] _pipeline_157 = mi_base_prod[52:23];
-wire [41:0] _pipeline_158 = {12'd0, _pipeline_157};
-wire [28:0] _pipeline_159 = mi_base_prod[52:24];
-wire [41:0] _pipeline_160 = {13'd0, _pipeline_159};
-wire [27:0] _pipeline_161 = mi_base_prod[52:25];
-wire [41:0] _pipeline_162 = {14'd0, _pipeline_161};
-wire [26:0] _pipeline_163 = mi_base_prod[52:26];
-wire [41:0] _pipeline_164 = {15'd0, _pipeline_163};
-wire [25:0] _pipeline_165 = mi_base_prod[52:27];
-wire [41:0] _pipeline_166 = {16'd0, _pipeline_165};
-wire [24:0] _pipeline_167 = mi_base_prod[52:28];
-wire [41:0] _pipeline_168 = {17'h0, _pipeline_167};
-wire [23:0] _pipeline_169 = mi_base_prod[52:29];
-wire [41:0] _pipeline_170 = {18'h0, _pipeline_169};
-wire [22:0] _pipeline_171 = mi_base_prod[52:30];
-wire [41:0] _pipeline_172 = {19'h0, _pipeline_171};
-wire [21:0] _pipeline_173 = mi_base_prod[52:31];
-wire [41:0] _pipeline_174 = {20'h0, _pipeline_173};
-wire [20:0] _pipeline_175 = mi_base_prod[52:32];
-wire [41:0] _pipeline_176 = {21'h0, _pipeline_175};
-wire [19:0] _pipeline_177 = mi_base_prod[52:33];
-wire [41:0] _pipeline_178 = {22'h0, _pipeline_177};
-wire [18:0] _pipeline_179 = mi_base_prod[52:34];
-wire [41:0] _pipeline_180 = {23'h0, _pipeline_179};
-wire [17:0] _pipeline_181 = mi_base_prod[52:35];
-wire [41:0] _pipeline_182 = {24'h0, _pipeline_181};
-wire [16:0] _pipeline_183 = mi_base_prod[52:36];
-wire [41:0] _pipeline_184 = {25'h0, _pipeline_183};
-wire [15:0] _pipeline_185 = mi_base_prod[52:37];
-wire [41:0] _pipeline_186 = {26'h0, _pipeline_185};
-wire [41:0] mi_base = (u_recip_c_e == 5'd0) ? _pipeline_134 : (u_recip_c_e == 5'd1) ? _pipeline_136 : (u_recip_c_e == 5'd2) ? _pipeline_138 : (u_recip_c_e == 5'd3) ? _pipeline_140 : (u_recip_c_e == 5'd4) ? _pipeline_142 : (u_recip_c_e == 5'd5) ? _pipeline_144 : (u_recip_c_e == 5'd6) ? _pipeline_146 : (u_recip_c_e == 5'd7) ? _pipeline_148 : (u_recip_c_e == 5'd8) ? _pipeline_150 : (u_recip_c_e == 5'd9) ? _pipeline_152 : (u_recip_c_e == 5'd10) ? _pipeline_154 : (u_recip_c_e == 5'd11) ? _pipeline_156 : (u_recip_c_e == 5'd12) ? _pipeline_158 : (u_recip_c_e == 5'd13) ? _pipeline_160 : (u_recip_c_e == 5'd14) ? _pipeline_162 : (u_recip_c_e == 5'd15) ? _pipeline_164 : (u_recip_c_e == 5'd16) ? _pipeline_166 : (u_recip_c_e == 5'd17) ? _pipeline_168 : (u_recip_c_e == 5'd18) ? _pipeline_170 : (u_recip_c_e == 5'd19) ? _pipeline_172 : (u_recip_c_e == 5'd20) ? _pipeline_174 : (u_recip_c_e == 5'd21) ? _pipeline_176 : (u_recip_c_e == 5'd22) ? _pipeline_178 : (u_recip_c_e == 5'd23) ? _pipeline_180 : (u_recip_c_e == 5'd24) ? _pipeline_182 : (u_recip_c_e == 5'd25) ? _pipeline_184 : _pipeline_186;
-wire [61:0] _pipeline_187 = {20'h0, mi_base};
-wire [19:0] trtt_minus_rtt = 20'h3264 - s1_rtt_reg;
-wire [61:0] _pipeline_188 = {42'h0, trtt_minus_rtt};
-wire [61:0] mi_num = _pipeline_187 * _pipeline_188;
-wire [72:0] _pipeline_189 = {11'd0, mi_num};
-wire [72:0] _pipeline_190 = {62'h0, u_recip_rtt_t};
-wire [72:0] mi_raw_prod = _pipeline_189 * _pipeline_190;
-wire [61:0] _pipeline_191 = mi_raw_prod[72:11];
-wire [60:0] _pipeline_192 = mi_raw_prod[72:12];
-wire [61:0] _pipeline_193 = {1'd0, _pipeline_192};
-wire [59:0] _pipeline_194 = mi_raw_prod[72:13];
-wire [61:0] _pipeline_195 = {2'd0, _pipeline_194};
-wire [58:0] _pipeline_196 = mi_raw_prod[72:14];
-wire [61:0] _pipeline_197 = {3'd0, _pipeline_196};
-wire [57:0] _pipeline_198 = mi_raw_prod[72:15];
-wire [61:0] _pipeline_199 = {4'd0, _pipeline_198};
-wire [56:0] _pipeline_200 = mi_raw_prod[72:16];
-wire [61:0] _pipeline_201 = {5'd0, _pipeline_200};
-wire [55:0] _pipeline_202 = mi_raw_prod[72:17];
-wire [61:0] _pipeline_203 = {6'd0, _pipeline_202};
-wire [54:0] _pipeline_204 = mi_raw_prod[72:18];
-wire [61:0] _pipeline_205 = {7'd0, _pipeline_204};
-wire [53:0] _pipeline_206 = mi_raw_prod[72:19];
-wire [61:0] _pipeline_207 = {8'd0, _pipeline_206};
-wire [52:0] _pipeline_208 = mi_raw_prod[72:20];
-wire [61:0] _pipeline_209 = {9'd0, _pipeline_208};
-wire [51:0] _pipeline_210 = mi_raw_prod[72:21];
-wire [61:0] _pipeline_211 = {10'd0, _pipeline_210};
-wire [50:0] _pipeline_212 = mi_raw_prod[72:22];
-wire [61:0] _pipeline_213 = {11'd0, _pipeline_212};
-wire [49:0] _pipeline_214 = mi_raw_prod[72:23];
-wire [61:0] _pipeline_215 = {12'd0, _pipeline_214};
-wire [48:0] _pipeline_216 = mi_raw_prod[72:24];
-wire [61:0] _pipeline_217 = {13'd0, _pipeline_216};
-wire [47:0] _pipeline_218 = mi_raw_prod[72:25];
-wire [61:0] _pipeline_219 = {14'd0, _pipeline_218};
-wire [46:0] _pipeline_220 = mi_raw_prod[72:26];
-wire [61:0] _pipeline_221 = {15'd0, _pipeline_220};
-wire [45:0] _pipeline_222 = mi_raw_prod[72:27];
-wire [61:0] _pipeline_223 = {16'd0, _pipeline_222};
-wire [44:0] _pipeline_224 = mi_raw_prod[72:28];
-wire [61:0] _pipeline_225 = {17'h0, _pipeline_224};
-wire [43:0] _pipeline_226 = mi_raw_prod[72:29];
-wire [61:0] _pipeline_227 = {18'h0, _pipeline_226};
-wire [42:0] _pipeline_228 = mi_raw_prod[72:30];
-wire [61:0] _pipeline_229 = {19'h0, _pipeline_228};
-wire [61:0] mi_raw = (u_recip_rtt_e == 5'd0) ? _pipeline_191 : (u_recip_rtt_e == 5'd1) ? _pipeline_193 : (u_recip_rtt_e == 5'd2) ? _pipeline_195 : (u_recip_rtt_e == 5'd3) ? _pipeline_197 : (u_recip_rtt_e == 5'd4) ? _pipeline_199 : (u_recip_rtt_e == 5'd5) ? _pipeline_201 : (u_recip_rtt_e == 5'd6) ? _pipeline_203 : (u_recip_rtt_e == 5'd7) ? _pipeline_205 : (u_recip_rtt_e == 5'd8) ? _pipeline_207 : (u_recip_rtt_e == 5'd9) ? _pipeline_209 : (u_recip_rtt_e == 5'd10) ? _pipeline_211 : (u_recip_rtt_e == 5'd11) ? _pipeline_213 : (u_recip_rtt_e == 5'd12) ? _pipeline_215 : (u_recip_rtt_e == 5'd13) ? _pipeline_217 : (u_recip_rtt_e == 5'd14) ? _pipeline_219 : (u_recip_rtt_e == 5'd15) ? _pipeline_221 : (u_recip_rtt_e == 5'd16) ? _pipeline_223 : (u_recip_rtt_e == 5'd17) ? _pipeline_225 : (u_recip_rtt_e == 5'd18) ? _pipeline_227 : _pipeline_229;
-wire [34:0] _pipeline_230 = mi_raw[61:27];
-wire _pipeline_231 = |_pipeline_230;
-wire [26:0] _pipeline_232 = mi_raw[26:0];
-wire [26:0] _pipeline_233 = _pipeline_231 ? 27'h7ffffff : _pipeline_232;
-wire _pipeline_234 = _pipeline_233 < size_c;
-wire [26:0] mi_inc = _pipeline_234 ? _pipeline_233 : size_c;
-wire [27:0] _pipeline_235 = {1'd0, mi_inc};
-wire [27:0] c_mi = _pipeline_130 + _pipeline_235;
-wire _pipeline_236 = c_mi[27];
-wire _pipeline_237 = _pipeline_236;
-wire [26:0] _pipeline_238 = c_mi[26:0];
-wire [26:0] c_mi_sat = _pipeline_237 ? 27'h7ffffff : _pipeline_238;
-wire [27:0] _pipeline_239 = {1'd0, c_mi_sat};
-wire [38:0] _pipeline_240 = {25'h0, s1_size_reg};
-wire [38:0] size_kfi = _pipeline_240 * 39'h16eeeef;
-wire [49:0] _pipeline_241 = {11'd0, size_kfi};
-wire [49:0] _pipeline_242 = {39'h0, u_recip_mi_t};
-wire [49:0] fi_mi_prod = _pipeline_241 * _pipeline_242;
-wire [38:0] _pipeline_243 = fi_mi_prod[49:11];
-wire [37:0] _pipeline_244 = fi_mi_prod[49:12];
-wire [38:0] _pipeline_245 = {1'd0, _pipeline_244};
-wire [36:0] _pipeline_246 = fi_mi_prod[49:13];
-wire [38:0] _pipeline_247 = {2'd0, _pipeline_246};
-wire [35:0] _pipeline_248 = fi_mi_prod[49:14];
-wire [38:0] _pipeline_249 = {3'd0, _pipeline_248};
-wire [34:0] _pipeline_250 = fi_mi_prod[49:15];
-wire [38:0] _pipeline_251 = {4'd0, _pipeline_250};
-wire [33:0] _pipeline_252 = fi_mi_prod[49:16];
-wire [38:0] _pipeline_253 = {5'd0, _pipeline_252};
-wire [32:0] _pipeline_254 = fi_mi_prod[49:17];
-wire [38:0] _pipeline_255 = {6'd0, _pipeline_254};
-wire [31:0] _pipeline_256 = fi_mi_prod[49:18];
-wire [38:0] _pipeline_257 = {7'd0, _pipeline_256};
-wire [30:0] _pipeline_258 = fi_mi_prod[49:19];
-wire [38:0] _pipeline_259 = {8'd0, _pipeline_258};
-wire [29:0] _pipeline_260 = fi_mi_prod[49:20];
-wire [38:0] _pipeline_261 = {9'd0, _pipeline_260};
-wire [28:0] _pipeline_262 = fi_mi_prod[49:21];
-wire [38:0] _pipeline_263 = {10'd0, _pipeline_262};
-wire [27:0] _pipeline_264 = fi_mi_prod[49:22];
-wire [38:0] _pipeline_265 = {11'd0, _pipeline_264};
-wire [26:0] _pipeline_266 = fi_mi_prod[49:23];
-wire [38:0] _pipeline_267 = {12'd0, _pipeline_266};
-wire [25:0] _pipeline_268 = fi_mi_prod[49:24];
-wire [38:0] _pipeline_269 = {13'd0, _pipeline_268};
-wire [24:0] _pipeline_270 = fi_mi_prod[49:25];
-wire [38:0] _pipeline_271 = {14'd0, _pipeline_270};
-wire [23:0] _pipeline_272 = fi_mi_prod[49:26];
-wire [38:0] _pipeline_273 = {15'd0, _pipeline_272};
-wire [22:0] _pipeline_274 = fi_mi_prod[49:27];
-wire [38:0] _pipeline_275 = {16'd0, _pipeline_274};
-wire [21:0] _pipeline_276 = fi_mi_prod[49:28];
-wire [38:0] _pipeline_277 = {17'h0, _pipeline_276};
-wire [20:0] _pipeline_278 = fi_mi_prod[49:29];
-wire [38:0] _pipeline_279 = {18'h0, _pipeline_278};
-wire [19:0] _pipeline_280 = fi_mi_prod[49:30];
-wire [38:0] _pipeline_281 = {19'h0, _pipeline_280};
-wire [18:0] _pipeline_282 = fi_mi_prod[49:31];
-wire [38:0] _pipeline_283 = {20'h0, _pipeline_282};
-wire [17:0] _pipeline_284 = fi_mi_prod[49:32];
-wire [38:0] _pipeline_285 = {21'h0, _pipeline_284};
-wire [16:0] _pipeline_286 = fi_mi_prod[49:33];
-wire [38:0] _pipeline_287 = {22'h0, _pipeline_286};
-wire [15:0] _pipeline_288 = fi_mi_prod[49:34];
-wire [38:0] _pipeline_289 = {23'h0, _pipeline_288};
-wire [14:0] _pipeline_290 = fi_mi_prod[49:35];
-wire [38:0] _pipeline_291 = {24'h0, _pipeline_290};
-wire [13:0] _pipeline_292 = fi_mi_prod[49:36];
-wire [38:0] _pipeline_293 = {25'h0, _pipeline_292};
-wire [12:0] _pipeline_294 = fi_mi_prod[49:37];
-wire [38:0] _pipeline_295 = {26'h0, _pipeline_294};
-wire [38:0] fi_mi = (u_recip_mi_e == 5'd0) ? _pipeline_243 : (u_recip_mi_e == 5'd1) ? _pipeline_245 : (u_recip_mi_e == 5'd2) ? _pipeline_247 : (u_recip_mi_e == 5'd3) ? _pipeline_249 : (u_recip_mi_e == 5'd4) ? _pipeline_251 : (u_recip_mi_e == 5'd5) ? _pipeline_253 : (u_recip_mi_e == 5'd6) ? _pipeline_255 : (u_recip_mi_e == 5'd7) ? _pipeline_257 : (u_recip_mi_e == 5'd8) ? _pipeline_259 : (u_recip_mi_e == 5'd9) ? _pipeline_261 : (u_recip_mi_e == 5'd10) ? _pipeline_263 : (u_recip_mi_e == 5'd11) ? _pipeline_265 : (u_recip_mi_e == 5'd12) ? _pipeline_267 : (u_recip_mi_e == 5'd13) ? _pipeline_269 : (u_recip_mi_e == 5'd14) ? _pipeline_271 : (u_recip_mi_e == 5'd15) ? _pipeline_273 : (u_recip_mi_e == 5'd16) ? _pipeline_275 : (u_recip_mi_e == 5'd17) ? _pipeline_277 : (u_recip_mi_e == 5'd18) ? _pipeline_279 : (u_recip_mi_e == 5'd19) ? _pipeline_281 : (u_recip_mi_e == 5'd20) ? _pipeline_283 : (u_recip_mi_e == 5'd21) ? _pipeline_285 : (u_recip_mi_e == 5'd22) ? _pipeline_287 : (u_recip_mi_e == 5'd23) ? _pipeline_289 : (u_recip_mi_e == 5'd24) ? _pipeline_291 : (u_recip_mi_e == 5'd25) ? _pipeline_293 : _pipeline_295;
-wire [11:0] _pipeline_296 = fi_mi[38:27];
-wire _pipeline_297 = |_pipeline_296;
-wire [26:0] _pipeline_298 = fi_mi[26:0];
-wire [26:0] _pipeline_299 = _pipeline_297 ? 27'h7ffffff : _pipeline_298;
-wire [27:0] _pipeline_300 = {1'd0, _pipeline_299};
-wire [27:0] c_mi_fi = _pipeline_239 + _pipeline_300;
-wire [27:0] _pipeline_301 = {1'd0, cur_c};
-wire [49:0] _pipeline_302 = {11'd0, size_kfi};
-wire [49:0] _pipeline_303 = {39'h0, u_recip_c_t};
-wire [49:0] fi_c_prod = _pipeline_302 * _pipeline_303;
-wire [38:0] _pipeline_304 = fi_c_prod[49:11];
-wire [37:0] _pipeline_305 = fi_c_prod[49:12];
-wire [38:0] _pipeline_306 = {1'd0, _pipeline_305};
-wire [36:0] _pipeline_307 = fi_c_prod[49:13];
-wire [38:0] _pipeline_308 = {2'd0, _pipeline_307};
-wire [35:0] _pipeline_309 = fi_c_prod[49:14];
-wire [38:0] _pipeline_310 = {3'd0, _pipeline_309};
-wire [34:0] _pipeline_311 = fi_c_prod[49:15];
-wire [38:0] _pipeline_312 = {4'd0, _pipeline_311};
-wire [33:0] _pipeline_313 = fi_c_prod[49:16];
-wire [38:0] _pipeline_314 = {5'd0, _pipeline_313};
-wire [32:0] _pipeline_315 = fi_c_prod[49:17];
-wire [38:0] _pipeline_316 = {6'd0, _pipeline_315};
-wire [31:0] _pipeline_317 = fi_c_prod[49:18];
-wire [38:0] _pipeline_318 = {7'd0, _pipeline_317};
-wire [30:0] _pipeline_319 = fi_c_prod[49:19];
-wire [38:0] _pipeline_320 = {8'd0, _pipeline_319};
-wire [29:0] _pipeline_321 = fi_c_prod[49:20];
-wire [38:0] _pipeline_322 = {9'd0, _pipeline_321};
-wire [28:0] _pipeline_323 = fi_c_prod[49:21];
-wire [38:0] _pipeline_324 = {10'd0, _pipeline_323};
-wire [27:0] _pipeline_325 = fi_c_prod[49:22];
-wire [38:0] _pipeline_326 = {11'd0, _pipeline_325};
-wire [26:0] _pipeline_327 = fi_c_prod[49:23];
-wire [38:0] _pipeline_328 = {12'd0, _pipeline_327};
-wire [25:0] _pipeline_329 = fi_c_prod[49:24];
-wire [38:0] _pipeline_330 = {13'd0, _pipeline_329};
-wire [24:0] _pipeline_331 = fi_c_prod[49:25];
-wire [38:0] _pipeline_332 = {14'd0, _pipeline_331};
-wire [23:0] _pipeline_333 = fi_c_prod[49:26];
-wire [38:0] _pipeline_334 = {15'd0, _pipeline_333};
-wire [22:0] _pipeline_335 = fi_c_prod[49:27];
-wire [38:0] _pipeline_336 = {16'd0, _pipeline_335};
-wire [21:0] _pipeline_337 = fi_c_prod[49:28];
-wire [38:0] _pipeline_338 = {17'h0, _pipeline_337};
-wire [20:0] _pipeline_339 = fi_c_prod[49:29];
-wire [38:0] _pipeline_340 = {18'h0, _pipeline_339};
-wire [19:0] _pipeline_341 = fi_c_prod[49:30];
-wire [38:0] _pipeline_342 = {19'h0, _pipeline_341};
-wire [18:0] _pipeline_343 = fi_c_prod[49:31];
-wire [38:0] _pipeline_344 = {20'h0, _pipeline_343};
-wire [17:0] _pipeline_345 = fi_c_prod[49:32];
-wire [38:0] _pipeline_346 = {21'h0, _pipeline_345};
-wire [16:0] _pipeline_347 = fi_c_prod[49:33];
-wire [38:0] _pipeline_348 = {22'h0, _pipeline_347};
-wire [15:0] _pipeline_349 = fi_c_prod[49:34];
-wire [38:0] _pipeline_350 = {23'h0, _pipeline_349};
-wire [14:0] _pipeline_351 = fi_c_prod[49:35];
-wire [38:0] _pipeline_352 = {24'h0, _pipeline_351};
-wire [13:0] _pipeline_353 = fi_c_prod[49:36];
-wire [38:0] _pipeline_354 = {25'h0, _pipeline_353};
-wire [12:0] _pipeline_355 = fi_c_prod[49:37];
-wire [38:0] _pipeline_356 = {26'h0, _pipeline_355};
-wire [38:0] fi_c = (u_recip_c_e == 5'd0) ? _pipeline_304 : (u_recip_c_e == 5'd1) ? _pipeline_306 : (u_recip_c_e == 5'd2) ? _pipeline_308 : (u_recip_c_e == 5'd3) ? _pipeline_310 : (u_recip_c_e == 5'd4) ? _pipeline_312 : (u_recip_c_e == 5'd5) ? _pipeline_314 : (u_recip_c_e == 5'd6) ? _pipeline_316 : (u_recip_c_e == 5'd7) ? _pipeline_318 : (u_recip_c_e == 5'd8) ? _pipeline_320 : (u_recip_c_e == 5'd9) ? _pipeline_322 : (u_recip_c_e == 5'd10) ? _pipeline_324 : (u_recip_c_e == 5'd11) ? _pipeline_326 : (u_recip_c_e == 5'd12) ? _pipeline_328 : (u_recip_c_e == 5'd13) ? _pipeline_330 : (u_recip_c_e == 5'd14) ? _pipeline_332 : (u_recip_c_e == 5'd15) ? _pipeline_334 : (u_recip_c_e == 5'd16) ? _pipeline_336 : (u_recip_c_e == 5'd17) ? _pipeline_338 : (u_recip_c_e == 5'd18) ? _pipeline_340 : (u_recip_c_e == 5'd19) ? _pipeline_342 : (u_recip_c_e == 5'd20) ? _pipeline_344 : (u_recip_c_e == 5'd21) ? _pipeline_346 : (u_recip_c_e == 5'd22) ? _pipeline_348 : (u_recip_c_e == 5'd23) ? _pipeline_350 : (u_recip_c_e == 5'd24) ? _pipeline_352 : (u_recip_c_e == 5'd25) ? _pipeline_354 : _pipeline_356;
-wire [11:0] _pipeline_357 = fi_c[38:27];
-wire _pipeline_358 = |_pipeline_357;
-wire [26:0] _pipeline_359 = fi_c[26:0];
-wire [26:0] fi_inc = _pipeline_358 ? 27'h7ffffff : _pipeline_359;
-wire [27:0] _pipeline_360 = {1'd0, fi_inc};
-wire [27:0] c_fi = _pipeline_301 + _pipeline_360;
-wire [27:0] _pipeline_361 = rtt_le_trtt ? c_mi_fi : c_fi;
-wire [27:0] core_c = s1_ecn_reg ? _pipeline_129 : _pipeline_361;
-wire [27:0] _pipeline_362 = early ? _pipeline_48 : core_c;
-wire _pipeline_363 = _pipeline_362 < 28'h419ce00;
-wire [27:0] _pipeline_364 = _pipeline_363 ? _pipeline_362 : 28'h419ce00;
-wire _pipeline_365 = _pipeline_364 < 28'h40000;
-wire [27:0] _pipeline_366 = _pipeline_365 ? 28'h40000 : _pipeline_364;
-wire [26:0] _pipeline_367 = _pipeline_366[26:0];
-wire [26:0] c_ack = ack_run ? _pipeline_367 : cur_c;
-wire [26:0] c_new = is_loss ? c_loss_all : c_ack;
-wire [148:0] _pipeline_368 = {_pipeline_14, _pipeline_15, _pipeline_20, _pipeline_21, _pipeline_22, _pipeline_23, _pipeline_24, _pipeline_31, c_new};
-wire [148:0] new_word = _pipeline_4 ? _pipeline_5 : _pipeline_368;
-wire [20:0] _pipeline_369 = c_new[26:6];
-wire [20:0] _pipeline_370 = _pipeline_4 ? 21'h106738 : _pipeline_369;
-wire [20:0] _pipeline_371 = s1_error ? 21'h0 : _pipeline_370;
-wire [2:0] _pipeline_372 = qa_fired ? 3'd5 : 3'd7;
-wire _pipeline_373 = ~u_wtd_can_decrease;
-wire _pipeline_374 = s1_ecn_reg & _pipeline_373;
-wire [2:0] _pipeline_375 = rtt_le_trtt ? 3'd1 : 3'd2;
-wire [2:0] _pipeline_376 = rtt_le_trtt ? 3'd4 : 3'd3;
-wire [2:0] _pipeline_377 = s1_ecn_reg ? _pipeline_375 : _pipeline_376;
-wire [2:0] core_case = _pipeline_374 ? 3'd0 : _pipeline_377;
-wire [2:0] _pipeline_378 = fi_fired ? 3'd6 : core_case;
-wire [2:0] _pipeline_379 = qa_fired ? 3'd5 : _pipeline_378;
-wire [2:0] _pipeline_380 = ack_run ? _pipeline_379 : 3'd0;
-wire [2:0] _pipeline_381 = is_loss ? _pipeline_372 : _pipeline_380;
-wire [2:0] _pipeline_382 = _pipeline_4 ? 3'd0 : _pipeline_381;
-wire [2:0] _pipeline_383 = s1_error ? 3'd0 : _pipeline_382;
-wire _pipeline_384 = s1_error ? 1'd0 : qa_fired;
-wire _pipeline_385 = _pipeline_4 ? 1'd0 : _pipeline_15;
-wire _pipeline_386 = s1_error ? 1'd0 : _pipeline_385;
-wire [11:0] _state_rd_0 = s_event_conn[11:0];
-wire [26:0] _u_qa_c_0 = is_loss ? c_loss : cur_c;
-wire _u_qa_trigger_0 = cur_trigger | is_loss;
+wire _s2_error_next_0 = 3'd4 <= s1_kind_reg;
+wire _s2_error_next_1 = 16'd4096 <= s1_conn_reg;
+wire s1_error = _s2_error_next_0 | _s2_error_next_1;
+wire [26:0] _s2_t_next_0 = {13'd0, s1_size_reg};
+wire [26:0] size_c = _s2_t_next_0 << 6;
+wire [27:0] _s2_t_next_1 = {1'd0, size_c};
+wire _s2_is_loss_next_0 = s1_kind_reg == 3'd2;
+wire _s2_is_loss_next_1 = s1_kind_reg == 3'd3;
+wire is_loss = _s2_is_loss_next_0 | _s2_is_loss_next_1;
+wire [20:0] _s2_t_2_next_0 = {7'd0, s1_size_reg};
+wire [21:0] _s2_t_2_next_1 = {1'd0, _s2_t_2_next_0};
+wire _s2_t_3_next_0 = s1_kind_reg == 3'd1;
+wire [20:0] _s2_t_4_next_0 = {7'd0, s1_size_reg};
+wire [21:0] _s2_t_4_next_1 = {1'd0, _s2_t_4_next_0};
 wire [23:0] nowq = s1_now_reg[27:4];
+wire [41:0] _s2_t_5_next_0 = {28'h0, s1_size_reg};
+wire [41:0] size_kmi = _s2_t_5_next_0 * 42'hb777777;
+wire [52:0] _s2_t_5_next_1 = {11'd0, size_kmi};
+wire [19:0] trtt_minus_rtt = 20'h3264 - s1_rtt_reg;
+wire [61:0] _s2_t_6_next_0 = {42'h0, trtt_minus_rtt};
+wire [72:0] _s2_t_7_next_0 = {62'h0, u_recip_rtt_t};
+wire _s2_t_8_next_0 = s1_kind_reg == 3'd0;
+wire _s2_t_8_next_1 = ~_s2_t_8_next_0;
+wire _s2_t_9_next_0 = ~_s2_t_8_next_0;
+wire [40:0] _s2_t_10_next_0 = {27'h0, s1_size_reg};
+wire [19:0] rtt_minus_trtt = s1_rtt_reg - 20'h3264;
+wire [33:0] _s2_t_11_next_0 = {14'd0, rtt_minus_trtt};
+wire [33:0] _s2_t_11_next_1 = {20'h0, s1_size_reg};
+wire [33:0] _s2_t_11_next_2 = _s2_t_11_next_0 * _s2_t_11_next_1;
+wire [41:0] _s2_t_11_next_3 = {8'd0, _s2_t_11_next_2};
+wire [41:0] md_num = _s2_t_11_next_3 * 42'h80;
+wire [52:0] _s2_t_11_next_4 = {11'd0, md_num};
+wire [52:0] _s2_t_11_next_5 = {42'h0, u_recip_rtt_t};
+wire [52:0] md_raw_prod = _s2_t_11_next_4 * _s2_t_11_next_5;
+wire [41:0] _s2_t_11_next_6 = md_raw_prod[52:11];
+wire [40:0] _s2_t_11_next_7 = md_raw_prod[52:12];
+wire [41:0] _s2_t_11_next_8 = {1'd0, _s2_t_11_next_7};
+wire [39:0] _s2_t_11_next_9 = md_raw_prod[52:13];
+wire [41:0] _s2_t_11_next_10 = {2'd0, _s2_t_11_next_9};
+wire [38:0] _s2_t_11_next_11 = md_raw_prod[52:14];
+wire [41:0] _s2_t_11_next_12 = {3'd0, _s2_t_11_next_11};
+wire [37:0] _s2_t_11_next_13 = md_raw_prod[52:15];
+wire [41:0] _s2_t_11_next_14 = {4'd0, _s2_t_11_next_13};
+wire [36:0] _s2_t_11_next_15 = md_raw_prod[52:16];
+wire [41:0] _s2_t_11_next_16 = {5'd0, _s2_t_11_next_15};
+wire [35:0] _s2_t_11_next_17 = md_raw_prod[52:17];
+wire [41:0] _s2_t_11_next_18 = {6'd0, _s2_t_11_next_17};
+wire [34:0] _s2_t_11_next_19 = md_raw_prod[52:18];
+wire [41:0] _s2_t_11_next_20 = {7'd0, _s2_t_11_next_19};
+wire [33:0] _s2_t_11_next_21 = md_raw_prod[52:19];
+wire [41:0] _s2_t_11_next_22 = {8'd0, _s2_t_11_next_21};
+wire [32:0] _s2_t_11_next_23 = md_raw_prod[52:20];
+wire [41:0] _s2_t_11_next_24 = {9'd0, _s2_t_11_next_23};
+wire [31:0] _s2_t_11_next_25 = md_raw_prod[52:21];
+wire [41:0] _s2_t_11_next_26 = {10'd0, _s2_t_11_next_25};
+wire [30:0] _s2_t_11_next_27 = md_raw_prod[52:22];
+wire [41:0] _s2_t_11_next_28 = {11'd0, _s2_t_11_next_27};
+wire [29:0] _s2_t_11_next_29 = md_raw_prod[52:23];
+wire [41:0] _s2_t_11_next_30 = {12'd0, _s2_t_11_next_29};
+wire [28:0] _s2_t_11_next_31 = md_raw_prod[52:24];
+wire [41:0] _s2_t_11_next_32 = {13'd0, _s2_t_11_next_31};
+wire [27:0] _s2_t_11_next_33 = md_raw_prod[52:25];
+wire [41:0] _s2_t_11_next_34 = {14'd0, _s2_t_11_next_33};
+wire [26:0] _s2_t_11_next_35 = md_raw_prod[52:26];
+wire [41:0] _s2_t_11_next_36 = {15'd0, _s2_t_11_next_35};
+wire [25:0] _s2_t_11_next_37 = md_raw_prod[52:27];
+wire [41:0] _s2_t_11_next_38 = {16'd0, _s2_t_11_next_37};
+wire [24:0] _s2_t_11_next_39 = md_raw_prod[52:28];
+wire [41:0] _s2_t_11_next_40 = {17'h0, _s2_t_11_next_39};
+wire [23:0] _s2_t_11_next_41 = md_raw_prod[52:29];
+wire [41:0] _s2_t_11_next_42 = {18'h0, _s2_t_11_next_41};
+wire [22:0] _s2_t_11_next_43 = md_raw_prod[52:30];
+wire [41:0] _s2_t_11_next_44 = {19'h0, _s2_t_11_next_43};
+wire [41:0] md_raw = (u_recip_rtt_e == 5'd0) ? _s2_t_11_next_6 : (u_recip_rtt_e == 5'd1) ? _s2_t_11_next_8 : (u_recip_rtt_e == 5'd2) ? _s2_t_11_next_10 : (u_recip_rtt_e == 5'd3) ? _s2_t_11_next_12 : (u_recip_rtt_e == 5'd4) ? _s2_t_11_next_14 : (u_recip_rtt_e == 5'd5) ? _s2_t_11_next_16 : (u_recip_rtt_e == 5'd6) ? _s2_t_11_next_18 : (u_recip_rtt_e == 5'd7) ? _s2_t_11_next_20 : (u_recip_rtt_e == 5'd8) ? _s2_t_11_next_22 : (u_recip_rtt_e == 5'd9) ? _s2_t_11_next_24 : (u_recip_rtt_e == 5'd10) ? _s2_t_11_next_26 : (u_recip_rtt_e == 5'd11) ? _s2_t_11_next_28 : (u_recip_rtt_e == 5'd12) ? _s2_t_11_next_30 : (u_recip_rtt_e == 5'd13) ? _s2_t_11_next_32 : (u_recip_rtt_e == 5'd14) ? _s2_t_11_next_34 : (u_recip_rtt_e == 5'd15) ? _s2_t_11_next_36 : (u_recip_rtt_e == 5'd16) ? _s2_t_11_next_38 : (u_recip_rtt_e == 5'd17) ? _s2_t_11_next_40 : (u_recip_rtt_e == 5'd18) ? _s2_t_11_next_42 : _s2_t_11_next_44;
+wire [14:0] _s2_t_11_next_45 = md_raw[41:27];
+wire _s2_t_11_next_46 = |_s2_t_11_next_45;
+wire [26:0] _s2_t_11_next_47 = md_raw[26:0];
+wire [26:0] _s2_t_11_next_48 = _s2_t_11_next_46 ? 27'h7ffffff : _s2_t_11_next_47;
+wire _s2_t_11_next_49 = _s2_t_11_next_48 < size_c;
+wire [26:0] md_dec = _s2_t_11_next_49 ? _s2_t_11_next_48 : size_c;
+wire [27:0] _s2_t_11_next_50 = {1'd0, md_dec};
+wire [40:0] _s2_t_12_next_0 = {27'h0, s1_size_reg};
+wire rtt_le_trtt = s1_rtt_reg <= 20'h3264;
+wire [38:0] _s2_t_13_next_0 = {25'h0, s1_size_reg};
+wire [38:0] size_kfi = _s2_t_13_next_0 * 39'h16eeeef;
+wire [49:0] _s2_t_13_next_1 = {11'd0, size_kfi};
+wire [49:0] _s2_t_14_next_0 = {11'd0, size_kfi};
+wire [2:0] _s2_t_16_next_0 = rtt_le_trtt ? 3'd1 : 3'd2;
+wire [2:0] _s2_t_16_next_1 = rtt_le_trtt ? 3'd4 : 3'd3;
+wire [2:0] _s2_t_16_next_2 = s1_ecn_reg ? _s2_t_16_next_0 : _s2_t_16_next_1;
+wire out_nonempty = |out_count_reg;
+wire [15:0] _m_result_conn_0 = (out_rd_ptr_reg == 3'd0) ? out0_conn_reg : (out_rd_ptr_reg == 3'd1) ? out1_conn_reg : (out_rd_ptr_reg == 3'd2) ? out2_conn_reg : (out_rd_ptr_reg == 3'd3) ? out3_conn_reg : out4_conn_reg;
+wire [2:0] _m_result_kind_0 = (out_rd_ptr_reg == 3'd0) ? out0_kind_reg : (out_rd_ptr_reg == 3'd1) ? out1_kind_reg : (out_rd_ptr_reg == 3'd2) ? out2_kind_reg : (out_rd_ptr_reg == 3'd3) ? out3_kind_reg : out4_kind_reg;
+wire [20:0] _m_result_cwnd_0 = (out_rd_ptr_reg == 3'd0) ? out0_cwnd_reg : (out_rd_ptr_reg == 3'd1) ? out1_cwnd_reg : (out_rd_ptr_reg == 3'd2) ? out2_cwnd_reg : (out_rd_ptr_reg == 3'd3) ? out3_cwnd_reg : out4_cwnd_reg;
+wire [2:0] _m_result_case_0 = (out_rd_ptr_reg == 3'd0) ? out0_case_reg : (out_rd_ptr_reg == 3'd1) ? out1_case_reg : (out_rd_ptr_reg == 3'd2) ? out2_case_reg : (out_rd_ptr_reg == 3'd3) ? out3_case_reg : out4_case_reg;
+wire _m_result_qa_0 = (out_rd_ptr_reg == 3'd0) ? out0_qa_reg : (out_rd_ptr_reg == 3'd1) ? out1_qa_reg : (out_rd_ptr_reg == 3'd2) ? out2_qa_reg : (out_rd_ptr_reg == 3'd3) ? out3_qa_reg : out4_qa_reg;
+wire _m_result_fast_0 = (out_rd_ptr_reg == 3'd0) ? out0_fast_reg : (out_rd_ptr_reg == 3'd1) ? out1_fast_reg : (out_rd_ptr_reg == 3'd2) ? out2_fast_reg : (out_rd_ptr_reg == 3'd3) ? out3_fast_reg : out4_fast_reg;
+wire _m_result_error_0 = (out_rd_ptr_reg == 3'd0) ? out0_error_reg : (out_rd_ptr_reg == 3'd1) ? out1_error_reg : (out_rd_ptr_reg == 3'd2) ? out2_error_reg : (out_rd_ptr_reg == 3'd3) ? out3_error_reg : out4_error_reg;
+wire hazard = 1'd0;
+wire _shell_0 = ~hazard;
+wire _shell_1 = in_valid_reg & _shell_0;
+wire credit = occ_reg < 3'd5;
+wire issue = _shell_1 & credit;
+wire _shell_2 = s_event_valid & in_ready_reg;
+wire _shell_3 = ~in_valid_reg;
+wire [2:0] _shell_4 = issue ? 3'd1 : 3'd0;
+wire [2:0] _shell_5 = occ_reg + _shell_4;
+wire out_pop = out_nonempty & m_result_ready;
+wire [2:0] _shell_6 = out_pop ? 3'd1 : 3'd0;
+wire [2:0] _shell_7 = _shell_5 - _shell_6;
+wire _shell_8 = ~s3_error_reg;
+wire wr_en = s3_valid_reg & _shell_8;
+wire [11:0] wr_addr = s3_conn_reg[11:0];
+wire [11:0] _shell_9 = in_conn_reg[11:0];
+wire _shell_10 = wr_addr == _shell_9;
+wire snoop_in = wr_en & _shell_10;
+wire [148:0] _shell_11 = {12'd0, 1'd0, 1'd0, 24'h0, 21'h0, 21'h0, 21'h0, 21'h0, 27'h419ce00};
+wire [20:0] cur_to_ignore = s3_cur_reg[89:69];
+wire [20:0] cur_ignored = s3_cur_reg[68:48];
+wire [21:0] _shell_12 = {1'd0, cur_ignored};
+wire [21:0] _shell_13 = _shell_12 + s3_t_4_reg;
+wire _shell_14 = _shell_13[21];
+wire [20:0] _shell_15 = _shell_13[20:0];
+wire [20:0] ignored1 = _shell_14 ? 21'h1fffff : _shell_15;
+wire qa_called = cur_to_ignore <= ignored1;
+wire ack_run = s3_t_3_reg & qa_called;
+wire [11:0] cur_avg_wtd = s3_cur_reg[148:137];
+wire [11:0] _shell_16 = ack_run ? u_wtd_avg_out : cur_avg_wtd;
+wire cur_increase = s3_cur_reg[136];
+wire _shell_17 = ack_run ? u_fastinc_increase_out : cur_increase;
+wire qa_used = qa_called & s3_t_8_reg;
+wire cur_trigger = s3_cur_reg[135];
+wire _shell_18 = cur_trigger | s3_is_loss_reg;
+wire _shell_19 = qa_used ? u_qa_trigger_out : _shell_18;
+wire [23:0] cur_win_end = s3_cur_reg[134:111];
+wire [23:0] _shell_20 = qa_used ? u_qa_win_end_out : cur_win_end;
+wire [20:0] cur_count = s3_cur_reg[110:90];
+wire [20:0] _shell_21 = ack_run ? u_fastinc_count_out : cur_count;
+wire [20:0] _shell_22 = qa_used ? u_qa_to_ignore_out : cur_to_ignore;
+wire [20:0] _shell_23 = qa_used ? u_qa_ignored_out : ignored1;
+wire [20:0] cur_acked = s3_cur_reg[47:27];
+wire [21:0] _shell_24 = {1'd0, cur_acked};
+wire [21:0] _shell_25 = _shell_24 + s3_t_2_reg;
+wire _shell_26 = _shell_25[21];
+wire [20:0] _shell_27 = _shell_25[20:0];
+wire [20:0] acked1 = _shell_26 ? 21'h1fffff : _shell_27;
+wire [20:0] acked_in = s3_t_3_reg ? acked1 : cur_acked;
+wire [20:0] _shell_28 = qa_used ? u_qa_acked_out : acked_in;
+wire [26:0] cur_c = s3_cur_reg[26:0];
+wire [27:0] _shell_29 = {1'd0, cur_c};
+wire [27:0] _shell_30 = _shell_29 - s3_t_reg;
+wire _shell_31 = _shell_30[27];
+wire [26:0] _shell_32 = _shell_30[26:0];
+wire [26:0] c_loss = _shell_31 ? 27'h0 : _shell_32;
+wire [26:0] _shell_33 = qa_used ? u_qa_c_out : c_loss;
+wire [27:0] _shell_34 = {1'd0, _shell_33};
+wire _shell_35 = _shell_34 < 28'h419ce00;
+wire [27:0] _shell_36 = _shell_35 ? _shell_34 : 28'h419ce00;
+wire _shell_37 = _shell_36 < 28'h40000;
+wire [27:0] _shell_38 = _shell_37 ? 28'h40000 : _shell_36;
+wire [26:0] c_loss_all = _shell_38[26:0];
+wire _shell_39 = u_qa_fired & qa_called;
+wire qa_fired = _shell_39 & s3_t_9_reg;
+wire fi_fired = u_fastinc_fired & ack_run;
+wire _shell_40 = qa_fired | fi_fired;
+wire early = ack_run & _shell_40;
+wire [27:0] _shell_41 = {1'd0, u_qa_c_out};
+wire [27:0] _shell_42 = fi_fired ? u_fastinc_c_out : _shell_41;
+wire [27:0] _shell_43 = {1'd0, cur_c};
+wire [40:0] _shell_44 = {14'd0, cur_c};
+wire [40:0] _shell_45 = _shell_44 * s3_t_10_reg;
+wire [60:0] _shell_46 = {20'h0, _shell_45};
+wire [60:0] c_fd_prod = _shell_46 * 61'hf9b52;
+wire [20:0] _shell_47 = c_fd_prod[60:40];
+wire [26:0] _shell_48 = {6'd0, _shell_47};
+wire [27:0] _shell_49 = {1'd0, _shell_48};
+wire [27:0] _shell_50 = _shell_43 - _shell_49;
+wire _shell_51 = _shell_50[27];
+wire [26:0] _shell_52 = _shell_50[26:0];
+wire [26:0] c_fd = _shell_51 ? 27'h0 : _shell_52;
+wire [27:0] _shell_53 = {1'd0, cur_c};
+wire [27:0] _shell_54 = _shell_53 - s3_t_11_reg;
+wire _shell_55 = _shell_54[27];
+wire [26:0] _shell_56 = _shell_54[26:0];
+wire [26:0] _shell_57 = _shell_55 ? 27'h0 : _shell_56;
+wire [27:0] _shell_58 = {1'd0, _shell_57};
+wire [40:0] _shell_59 = {14'd0, _shell_57};
+wire [40:0] _shell_60 = _shell_59 * s3_t_12_reg;
+wire [60:0] _shell_61 = {20'h0, _shell_60};
+wire [60:0] c_md_fd_prod = _shell_61 * 61'hf9b52;
+wire [20:0] _shell_62 = c_md_fd_prod[60:40];
+wire [26:0] _shell_63 = {6'd0, _shell_62};
+wire [27:0] _shell_64 = {1'd0, _shell_63};
+wire [27:0] _shell_65 = _shell_58 - _shell_64;
+wire _shell_66 = _shell_65[27];
+wire [26:0] _shell_67 = _shell_65[26:0];
+wire [26:0] c_md_fd = _shell_66 ? 27'h0 : _shell_67;
+wire [26:0] _shell_68 = s3_rtt_le_trtt_reg ? c_fd : c_md_fd;
+wire [26:0] _shell_69 = u_wtd_can_decrease ? _shell_68 : cur_c;
+wire [27:0] _shell_70 = {1'd0, _shell_69};
+wire [27:0] _shell_71 = {1'd0, cur_c};
+wire [52:0] _shell_72 = {42'h0, u_recip_c_t};
+wire [52:0] mi_base_prod = s3_t_5_reg * _shell_72;
+wire [41:0] _shell_73 = mi_base_prod[52:11];
+wire [40:0] _shell_74 = mi_base_prod[52:12];
+wire [41:0] _shell_75 = {1'd0, _shell_74};
+wire [39:0] _shell_76 = mi_base_prod[52:13];
+wire [41:0] _shell_77 = {2'd0, _shell_76};
+wire [38:0] _shell_78 = mi_base_prod[52:14];
+wire [41:0] _shell_79 = {3'd0, _shell_78};
+wire [37:0] _shell_80 = mi_base_prod[52:15];
+wire [41:0] _shell_81 = {4'd0, _shell_80};
+wire [36:0] _shell_82 = mi_base_prod[52:16];
+wire [41:0] _shell_83 = {5'd0, _shell_82};
+wire [35:0] _shell_84 = mi_base_prod[52:17];
+wire [41:0] _shell_85 = {6'd0, _shell_84};
+wire [34:0] _shell_86 = mi_base_prod[52:18];
+wire [41:0] _shell_87 = {7'd0, _shell_86};
+wire [33:0] _shell_88 = mi_base_prod[52:19];
+wire [41:0] _shell_89 = {8'd0, _shell_88};
+wire [32:0] _shell_90 = mi_base_prod[52:20];
+wire [41:0] _shell_91 = {9'd0, _shell_90};
+wire [31:0] _shell_92 = mi_base_prod[52:21];
+wire [41:0] _shell_93 = {10'd0, _shell_92};
+wire [30:0] _shell_94 = mi_base_prod[52:22];
+wire [41:0] _shell_95 = {11'd0, _shell_94};
+wire [29:0] _shell_96 = mi_base_prod[52:23];
+wire [41:0] _shell_97 = {12'd0, _shell_96};
+wire [28:0] _shell_98 = mi_base_prod[52:24];
+wire [41:0] _shell_99 = {13'd0, _shell_98};
+wire [27:0] _shell_100 = mi_base_prod[52:25];
+wire [41:0] _shell_101 = {14'd0, _shell_100};
+wire [26:0] _shell_102 = mi_base_prod[52:26];
+wire [41:0] _shell_103 = {15'd0, _shell_102};
+wire [25:0] _shell_104 = mi_base_prod[52:27];
+wire [41:0] _shell_105 = {16'd0, _shell_104};
+wire [24:0] _shell_106 = mi_base_prod[52:28];
+wire [41:0] _shell_107 = {17'h0, _shell_106};
+wire [23:0] _shell_108 = mi_base_prod[52:29];
+wire [41:0] _shell_109 = {18'h0, _shell_108};
+wire [22:0] _shell_110 = mi_base_prod[52:30];
+wire [41:0] _shell_111 = {19'h0, _shell_110};
+wire [21:0] _shell_112 = mi_base_prod[52:31];
+wire [41:0] _shell_113 = {20'h0, _shell_112};
+wire [20:0] _shell_114 = mi_base_prod[52:32];
+wire [41:0] _shell_115 = {21'h0, _shell_114};
+wire [19:0] _shell_116 = mi_base_prod[52:33];
+wire [41:0] _shell_117 = {22'h0, _shell_116};
+wire [18:0] _shell_118 = mi_base_prod[52:34];
+wire [41:0] _shell_119 = {23'h0, _shell_118};
+wire [17:0] _shell_120 = mi_base_prod[52:35];
+wire [41:0] _shell_121 = {24'h0, _shell_120};
+wire [16:0] _shell_122 = mi_base_prod[52:36];
+wire [41:0] _shell_123 = {25'h0, _shell_122};
+wire [15:0] _shell_124 = mi_base_prod[52:37];
+wire [41:0] _shell_125 = {26'h0, _shell_124};
+wire [41:0] mi_base = (u_recip_c_e == 5'd0) ? _shell_73 : (u_recip_c_e == 5'd1) ? _shell_75 : (u_recip_c_e == 5'd2) ? _shell_77 : (u_recip_c_e == 5'd3) ? _shell_79 : (u_recip_c_e == 5'd4) ? _shell_81 : (u_recip_c_e == 5'd5) ? _shell_83 : (u_recip_c_e == 5'd6) ? _shell_85 : (u_recip_c_e == 5'd7) ? _shell_87 : (u_recip_c_e == 5'd8) ? _shell_89 : (u_recip_c_e == 5'd9) ? _shell_91 : (u_recip_c_e == 5'd10) ? _shell_93 : (u_recip_c_e == 5'd11) ? _shell_95 : (u_recip_c_e == 5'd12) ? _shell_97 : (u_recip_c_e == 5'd13) ? _shell_99 : (u_recip_c_e == 5'd14) ? _shell_101 : (u_recip_c_e == 5'd15) ? _shell_103 : (u_recip_c_e == 5'd16) ? _shell_105 : (u_recip_c_e == 5'd17) ? _shell_107 : (u_recip_c_e == 5'd18) ? _shell_109 : (u_recip_c_e == 5'd19) ? _shell_111 : (u_recip_c_e == 5'd20) ? _shell_113 : (u_recip_c_e == 5'd21) ? _shell_115 : (u_recip_c_e == 5'd22) ? _shell_117 : (u_recip_c_e == 5'd23) ? _shell_119 : (u_recip_c_e == 5'd24) ? _shell_121 : (u_recip_c_e == 5'd25) ? _shell_123 : _shell_125;
+wire [61:0] _shell_126 = {20'h0, mi_base};
+wire [61:0] mi_num = _shell_126 * s3_t_6_reg;
+wire [72:0] _shell_127 = {11'd0, mi_num};
+wire [72:0] mi_raw_prod = _shell_127 * s3_t_7_reg;
+wire [61:0] _shell_128 = mi_raw_prod[72:11];
+wire [60:0] _shell_129 = mi_raw_prod[72:12];
+wire [61:0] _shell_130 = {1'd0, _shell_129};
+wire [59:0] _shell_131 = mi_raw_prod[72:13];
+wire [61:0] _shell_132 = {2'd0, _shell_131};
+wire [58:0] _shell_133 = mi_raw_prod[72:14];
+wire [61:0] _shell_134 = {3'd0, _shell_133};
+wire [57:0] _shell_135 = mi_raw_prod[72:15];
+wire [61:0] _shell_136 = {4'd0, _shell_135};
+wire [56:0] _shell_137 = mi_raw_prod[72:16];
+wire [61:0] _shell_138 = {5'd0, _shell_137};
+wire [55:0] _shell_139 = mi_raw_prod[72:17];
+wire [61:0] _shell_140 = {6'd0, _shell_139};
+wire [54:0] _shell_141 = mi_raw_prod[72:18];
+wire [61:0] _shell_142 = {7'd0, _shell_141};
+wire [53:0] _shell_143 = mi_raw_prod[72:19];
+wire [61:0] _shell_144 = {8'd0, _shell_143};
+wire [52:0] _shell_145 = mi_raw_prod[72:20];
+wire [61:0] _shell_146 = {9'd0, _shell_145};
+wire [51:0] _shell_147 = mi_raw_prod[72:21];
+wire [61:0] _shell_148 = {10'd0, _shell_147};
+wire [50:0] _shell_149 = mi_raw_prod[72:22];
+wire [61:0] _shell_150 = {11'd0, _shell_149};
+wire [49:0] _shell_151 = mi_raw_prod[72:23];
+wire [61:0] _shell_152 = {12'd0, _shell_151};
+wire [48:0] _shell_153 = mi_raw_prod[72:24];
+wire [61:0] _shell_154 = {13'd0, _shell_153};
+wire [47:0] _shell_155 = mi_raw_prod[72:25];
+wire [61:0] _shell_156 = {14'd0, _shell_155};
+wire [46:0] _shell_157 = mi_raw_prod[72:26];
+wire [61:0] _shell_158 = {15'd0, _shell_157};
+wire [45:0] _shell_159 = mi_raw_prod[72:27];
+wire [61:0] _shell_160 = {16'd0, _shell_159};
+wire [44:0] _shell_161 = mi_raw_prod[72:28];
+wire [61:0] _shell_162 = {17'h0, _shell_161};
+wire [43:0] _shell_163 = mi_raw_prod[72:29];
+wire [61:0] _shell_164 = {18'h0, _shell_163};
+wire [42:0] _shell_165 = mi_raw_prod[72:30];
+wire [61:0] _shell_166 = {19'h0, _shell_165};
+wire [61:0] mi_raw = (s3_u_recip_rtt_e_reg == 5'd0) ? _shell_128 : (s3_u_recip_rtt_e_reg == 5'd1) ? _shell_130 : (s3_u_recip_rtt_e_reg == 5'd2) ? _shell_132 : (s3_u_recip_rtt_e_reg == 5'd3) ? _shell_134 : (s3_u_recip_rtt_e_reg == 5'd4) ? _shell_136 : (s3_u_recip_rtt_e_reg == 5'd5) ? _shell_138 : (s3_u_recip_rtt_e_reg == 5'd6) ? _shell_140 : (s3_u_recip_rtt_e_reg == 5'd7) ? _shell_142 : (s3_u_recip_rtt_e_reg == 5'd8) ? _shell_144 : (s3_u_recip_rtt_e_reg == 5'd9) ? _shell_146 : (s3_u_recip_rtt_e_reg == 5'd10) ? _shell_148 : (s3_u_recip_rtt_e_reg == 5'd11) ? _shell_150 : (s3_u_recip_rtt_e_reg == 5'd12) ? _shell_152 : (s3_u_recip_rtt_e_reg == 5'd13) ? _shell_154 : (s3_u_recip_rtt_e_reg == 5'd14) ? _shell_156 : (s3_u_recip_rtt_e_reg == 5'd15) ? _shell_158 : (s3_u_recip_rtt_e_reg == 5'd16) ? _shell_160 : (s3_u_recip_rtt_e_reg == 5'd17) ? _shell_162 : (s3_u_recip_rtt_e_reg == 5'd18) ? _shell_164 : _shell_166;
+wire [34:0] _shell_167 = mi_raw[61:27];
+wire _shell_168 = |_shell_167;
+wire [26:0] _shell_169 = mi_raw[26:0];
+wire [26:0] _shell_170 = _shell_168 ? 27'h7ffffff : _shell_169;
+wire _shell_171 = _shell_170 < s3_size_c_reg;
+wire [26:0] mi_inc = _shell_171 ? _shell_170 : s3_size_c_reg;
+wire [27:0] _shell_172 = {1'd0, mi_inc};
+wire [27:0] c_mi = _shell_71 + _shell_172;
+wire _shell_173 = c_mi[27];
+wire _shell_174 = _shell_173;
+wire [26:0] _shell_175 = c_mi[26:0];
+wire [26:0] c_mi_sat = _shell_174 ? 27'h7ffffff : _shell_175;
+wire [27:0] _shell_176 = {1'd0, c_mi_sat};
+wire [49:0] _shell_177 = {39'h0, u_recip_mi_t};
+wire [49:0] fi_mi_prod = s3_t_13_reg * _shell_177;
+wire [38:0] _shell_178 = fi_mi_prod[49:11];
+wire [37:0] _shell_179 = fi_mi_prod[49:12];
+wire [38:0] _shell_180 = {1'd0, _shell_179};
+wire [36:0] _shell_181 = fi_mi_prod[49:13];
+wire [38:0] _shell_182 = {2'd0, _shell_181};
+wire [35:0] _shell_183 = fi_mi_prod[49:14];
+wire [38:0] _shell_184 = {3'd0, _shell_183};
+wire [34:0] _shell_185 = fi_mi_prod[49:15];
+wire [38:0] _shell_186 = {4'd0, _shell_185};
+wire [33:0] _shell_187 = fi_mi_prod[49:16];
+wire [38:0] _shell_188 = {5'd0, _shell_187};
+wire [32:0] _shell_189 = fi_mi_prod[49:17];
+wire [38:0] _shell_190 = {6'd0, _shell_189};
+wire [31:0] _shell_191 = fi_mi_prod[49:18];
+wire [38:0] _shell_192 = {7'd0, _shell_191};
+wire [30:0] _shell_193 = fi_mi_prod[49:19];
+wire [38:0] _shell_194 = {8'd0, _shell_193};
+wire [29:0] _shell_195 = fi_mi_prod[49:20];
+wire [38:0] _shell_196 = {9'd0, _shell_195};
+wire [28:0] _shell_197 = fi_mi_prod[49:21];
+wire [38:0] _shell_198 = {10'd0, _shell_197};
+wire [27:0] _shell_199 = fi_mi_prod[49:22];
+wire [38:0] _shell_200 = {11'd0, _shell_199};
+wire [26:0] _shell_201 = fi_mi_prod[49:23];
+wire [38:0] _shell_202 = {12'd0, _shell_201};
+wire [25:0] _shell_203 = fi_mi_prod[49:24];
+wire [38:0] _shell_204 = {13'd0, _shell_203};
+wire [24:0] _shell_205 = fi_mi_prod[49:25];
+wire [38:0] _shell_206 = {14'd0, _shell_205};
+wire [23:0] _shell_207 = fi_mi_prod[49:26];
+wire [38:0] _shell_208 = {15'd0, _shell_207};
+wire [22:0] _shell_209 = fi_mi_prod[49:27];
+wire [38:0] _shell_210 = {16'd0, _shell_209};
+wire [21:0] _shell_211 = fi_mi_prod[49:28];
+wire [38:0] _shell_212 = {17'h0, _shell_211};
+wire [20:0] _shell_213 = fi_mi_prod[49:29];
+wire [38:0] _shell_214 = {18'h0, _shell_213};
+wire [19:0] _shell_215 = fi_mi_prod[49:30];
+wire [38:0] _shell_216 = {19'h0, _shell_215};
+wire [18:0] _shell_217 = fi_mi_prod[49:31];
+wire [38:0] _shell_218 = {20'h0, _shell_217};
+wire [17:0] _shell_219 = fi_mi_prod[49:32];
+wire [38:0] _shell_220 = {21'h0, _shell_219};
+wire [16:0] _shell_221 = fi_mi_prod[49:33];
+wire [38:0] _shell_222 = {22'h0, _shell_221};
+wire [15:0] _shell_223 = fi_mi_prod[49:34];
+wire [38:0] _shell_224 = {23'h0, _shell_223};
+wire [14:0] _shell_225 = fi_mi_prod[49:35];
+wire [38:0] _shell_226 = {24'h0, _shell_225};
+wire [13:0] _shell_227 = fi_mi_prod[49:36];
+wire [38:0] _shell_228 = {25'h0, _shell_227};
+wire [12:0] _shell_229 = fi_mi_prod[49:37];
+wire [38:0] _shell_230 = {26'h0, _shell_229};
+wire [38:0] fi_mi = (u_recip_mi_e == 5'd0) ? _shell_178 : (u_recip_mi_e == 5'd1) ? _shell_180 : (u_recip_mi_e == 5'd2) ? _shell_182 : (u_recip_mi_e == 5'd3) ? _shell_184 : (u_recip_mi_e == 5'd4) ? _shell_186 : (u_recip_mi_e == 5'd5) ? _shell_188 : (u_recip_mi_e == 5'd6) ? _shell_190 : (u_recip_mi_e == 5'd7) ? _shell_192 : (u_recip_mi_e == 5'd8) ? _shell_194 : (u_recip_mi_e == 5'd9) ? _shell_196 : (u_recip_mi_e == 5'd10) ? _shell_198 : (u_recip_mi_e == 5'd11) ? _shell_200 : (u_recip_mi_e == 5'd12) ? _shell_202 : (u_recip_mi_e == 5'd13) ? _shell_204 : (u_recip_mi_e == 5'd14) ? _shell_206 : (u_recip_mi_e == 5'd15) ? _shell_208 : (u_recip_mi_e == 5'd16) ? _shell_210 : (u_recip_mi_e == 5'd17) ? _shell_212 : (u_recip_mi_e == 5'd18) ? _shell_214 : (u_recip_mi_e == 5'd19) ? _shell_216 : (u_recip_mi_e == 5'd20) ? _shell_218 : (u_recip_mi_e == 5'd21) ? _shell_220 : (u_recip_mi_e == 5'd22) ? _shell_222 : (u_recip_mi_e == 5'd23) ? _shell_224 : (u_recip_mi_e == 5'd24) ? _shell_226 : (u_recip_mi_e == 5'd25) ? _shell_228 : _shell_230;
+wire [11:0] _shell_231 = fi_mi[38:27];
+wire _shell_232 = |_shell_231;
+wire [26:0] _shell_233 = fi_mi[26:0];
+wire [26:0] _shell_234 = _shell_232 ? 27'h7ffffff : _shell_233;
+wire [27:0] _shell_235 = {1'd0, _shell_234};
+wire [27:0] c_mi_fi = _shell_176 + _shell_235;
+wire [27:0] _shell_236 = {1'd0, cur_c};
+wire [49:0] _shell_237 = {39'h0, u_recip_c_t};
+wire [49:0] fi_c_prod = s3_t_14_reg * _shell_237;
+wire [38:0] _shell_238 = fi_c_prod[49:11];
+wire [37:0] _shell_239 = fi_c_prod[49:12];
+wire [38:0] _shell_240 = {1'd0, _shell_239};
+wire [36:0] _shell_241 = fi_c_prod[49:13];
+wire [38:0] _shell_242 = {2'd0, _shell_241};
+wire [35:0] _shell_243 = fi_c_prod[49:14];
+wire [38:0] _shell_244 = {3'd0, _shell_243};
+wire [34:0] _shell_245 = fi_c_prod[49:15];
+wire [38:0] _shell_246 = {4'd0, _shell_245};
+wire [33:0] _shell_247 = fi_c_prod[49:16];
+wire [38:0] _shell_248 = {5'd0, _shell_247};
+wire [32:0] _shell_249 = fi_c_prod[49:17];
+wire [38:0] _shell_250 = {6'd0, _shell_249};
+wire [31:0] _shell_251 = fi_c_prod[49:18];
+wire [38:0] _shell_252 = {7'd0, _shell_251};
+wire [30:0] _shell_253 = fi_c_prod[49:19];
+wire [38:0] _shell_254 = {8'd0, _shell_253};
+wire [29:0] _shell_255 = fi_c_prod[49:20];
+wire [38:0] _shell_256 = {9'd0, _shell_255};
+wire [28:0] _shell_257 = fi_c_prod[49:21];
+wire [38:0] _shell_258 = {10'd0, _shell_257};
+wire [27:0] _shell_259 = fi_c_prod[49:22];
+wire [38:0] _shell_260 = {11'd0, _shell_259};
+wire [26:0] _shell_261 = fi_c_prod[49:23];
+wire [38:0] _shell_262 = {12'd0, _shell_261};
+wire [25:0] _shell_263 = fi_c_prod[49:24];
+wire [38:0] _shell_264 = {13'd0, _shell_263};
+wire [24:0] _shell_265 = fi_c_prod[49:25];
+wire [38:0] _shell_266 = {14'd0, _shell_265};
+wire [23:0] _shell_267 = fi_c_prod[49:26];
+wire [38:0] _shell_268 = {15'd0, _shell_267};
+wire [22:0] _shell_269 = fi_c_prod[49:27];
+wire [38:0] _shell_270 = {16'd0, _shell_269};
+wire [21:0] _shell_271 = fi_c_prod[49:28];
+wire [38:0] _shell_272 = {17'h0, _shell_271};
+wire [20:0] _shell_273 = fi_c_prod[49:29];
+wire [38:0] _shell_274 = {18'h0, _shell_273};
+wire [19:0] _shell_275 = fi_c_prod[49:30];
+wire [38:0] _shell_276 = {19'h0, _shell_275};
+wire [18:0] _shell_277 = fi_c_prod[49:31];
+wire [38:0] _shell_278 = {20'h0, _shell_277};
+wire [17:0] _shell_279 = fi_c_prod[49:32];
+wire [38:0] _shell_280 = {21'h0, _shell_279};
+wire [16:0] _shell_281 = fi_c_prod[49:33];
+wire [38:0] _shell_282 = {22'h0, _shell_281};
+wire [15:0] _shell_283 = fi_c_prod[49:34];
+wire [38:0] _shell_284 = {23'h0, _shell_283};
+wire [14:0] _shell_285 = fi_c_prod[49:35];
+wire [38:0] _shell_286 = {24'h0, _shell_285};
+wire [13:0] _shell_287 = fi_c_prod[49:36];
+wire [38:0] _shell_288 = {25'h0, _shell_287};
+wire [12:0] _shell_289 = fi_c_prod[49:37];
+wire [38:0] _shell_290 = {26'h0, _shell_289};
+wire [38:0] fi_c = (u_recip_c_e == 5'd0) ? _shell_238 : (u_recip_c_e == 5'd1) ? _shell_240 : (u_recip_c_e == 5'd2) ? _shell_242 : (u_recip_c_e == 5'd3) ? _shell_244 : (u_recip_c_e == 5'd4) ? _shell_246 : (u_recip_c_e == 5'd5) ? _shell_248 : (u_recip_c_e == 5'd6) ? _shell_250 : (u_recip_c_e == 5'd7) ? _shell_252 : (u_recip_c_e == 5'd8) ? _shell_254 : (u_recip_c_e == 5'd9) ? _shell_256 : (u_recip_c_e == 5'd10) ? _shell_258 : (u_recip_c_e == 5'd11) ? _shell_260 : (u_recip_c_e == 5'd12) ? _shell_262 : (u_recip_c_e == 5'd13) ? _shell_264 : (u_recip_c_e == 5'd14) ? _shell_266 : (u_recip_c_e == 5'd15) ? _shell_268 : (u_recip_c_e == 5'd16) ? _shell_270 : (u_recip_c_e == 5'd17) ? _shell_272 : (u_recip_c_e == 5'd18) ? _shell_274 : (u_recip_c_e == 5'd19) ? _shell_276 : (u_recip_c_e == 5'd20) ? _shell_278 : (u_recip_c_e == 5'd21) ? _shell_280 : (u_recip_c_e == 5'd22) ? _shell_282 : (u_recip_c_e == 5'd23) ? _shell_284 : (u_recip_c_e == 5'd24) ? _shell_286 : (u_recip_c_e == 5'd25) ? _shell_288 : _shell_290;
+wire [11:0] _shell_291 = fi_c[38:27];
+wire _shell_292 = |_shell_291;
+wire [26:0] _shell_293 = fi_c[26:0];
+wire [26:0] fi_inc = _shell_292 ? 27'h7ffffff : _shell_293;
+wire [27:0] _shell_294 = {1'd0, fi_inc};
+wire [27:0] c_fi = _shell_236 + _shell_294;
+wire [27:0] _shell_295 = s3_rtt_le_trtt_reg ? c_mi_fi : c_fi;
+wire [27:0] core_c = s3_u_fastinc_ecn_reg ? _shell_70 : _shell_295;
+wire [27:0] _shell_296 = early ? _shell_42 : core_c;
+wire _shell_297 = _shell_296 < 28'h419ce00;
+wire [27:0] _shell_298 = _shell_297 ? _shell_296 : 28'h419ce00;
+wire _shell_299 = _shell_298 < 28'h40000;
+wire [27:0] _shell_300 = _shell_299 ? 28'h40000 : _shell_298;
+wire [26:0] _shell_301 = _shell_300[26:0];
+wire [26:0] c_ack = ack_run ? _shell_301 : cur_c;
+wire [26:0] c_new = s3_is_loss_reg ? c_loss_all : c_ack;
+wire [148:0] _shell_302 = {_shell_16, _shell_17, _shell_19, _shell_20, _shell_21, _shell_22, _shell_23, _shell_28, c_new};
+wire [148:0] new_word = s3_t_15_reg ? _shell_11 : _shell_302;
+wire [11:0] _shell_303 = s1_conn_reg[11:0];
+wire _shell_304 = wr_addr == _shell_303;
+wire snoop_s1 = wr_en & _shell_304;
+wire _shell_305 = snoop_s1 | s1_fix_valid_reg;
+wire [148:0] _shell_306 = snoop_s1 ? new_word : s1_fix_word_reg;
+wire [11:0] _shell_307 = s2_conn_reg[11:0];
+wire _shell_308 = wr_addr == _shell_307;
+wire snoop_s2 = wr_en & _shell_308;
+wire [148:0] s2_word = s2_fix_valid_reg ? s2_fix_word_reg : s2_ram_reg;
+wire [148:0] _shell_309 = snoop_s2 ? new_word : s2_word;
+wire _shell_310 = out_wr_ptr_reg == 3'd0;
+wire [20:0] _shell_311 = c_new[26:6];
+wire [20:0] _shell_312 = s3_t_15_reg ? 21'h106738 : _shell_311;
+wire [20:0] _shell_313 = s3_error_reg ? 21'h0 : _shell_312;
+wire [2:0] _shell_314 = qa_fired ? 3'd5 : 3'd7;
+wire _shell_315 = ~u_wtd_can_decrease;
+wire _shell_316 = s3_u_fastinc_ecn_reg & _shell_315;
+wire [2:0] core_case = _shell_316 ? 3'd0 : s3_t_16_reg;
+wire [2:0] _shell_317 = fi_fired ? 3'd6 : core_case;
+wire [2:0] _shell_318 = qa_fired ? 3'd5 : _shell_317;
+wire [2:0] _shell_319 = ack_run ? _shell_318 : 3'd0;
+wire [2:0] _shell_320 = s3_is_loss_reg ? _shell_314 : _shell_319;
+wire [2:0] _shell_321 = s3_t_15_reg ? 3'd0 : _shell_320;
+wire [2:0] _shell_322 = s3_error_reg ? 3'd0 : _shell_321;
+wire _shell_323 = s3_error_reg ? 1'd0 : qa_fired;
+wire _shell_324 = s3_t_15_reg ? 1'd0 : _shell_17;
+wire _shell_325 = s3_error_reg ? 1'd0 : _shell_324;
+wire _shell_326 = out_wr_ptr_reg == 3'd1;
+wire _shell_327 = out_wr_ptr_reg == 3'd2;
+wire _shell_328 = out_wr_ptr_reg == 3'd3;
+wire _shell_329 = out_wr_ptr_reg == 3'd4;
+wire _shell_330 = out_wr_ptr_reg == 3'd4;
+wire [2:0] _shell_331 = out_wr_ptr_reg + 3'd1;
+wire [2:0] _shell_332 = _shell_330 ? 3'd0 : _shell_331;
+wire _shell_333 = out_rd_ptr_reg == 3'd4;
+wire [2:0] _shell_334 = out_rd_ptr_reg + 3'd1;
+wire [2:0] _shell_335 = _shell_333 ? 3'd0 : _shell_334;
+wire [2:0] _shell_336 = s3_valid_reg ? 3'd1 : 3'd0;
+wire [2:0] _shell_337 = out_count_reg + _shell_336;
+wire [2:0] _shell_338 = out_pop ? 3'd1 : 3'd0;
+wire [2:0] _shell_339 = _shell_337 - _shell_338;
+wire _ready_0 = ~issue;
+wire _ready_1 = in_valid_reg & _ready_0;
+wire _ready_2 = _ready_1 & _shell_2;
+wire _ready_3 = ~issue;
+wire _ready_4 = skid_valid_reg & _ready_3;
+wire _ready_5 = _ready_2 | _ready_4;
+wire _ready_6 = skid_valid_reg & issue;
+wire _ready_7 = _ready_6 & _shell_2;
+wire _ready_8 = _ready_5 | _ready_7;
+wire _ready_9 = ~_ready_8;
+wire [11:0] _state_rd_0 = in_conn_reg[11:0];
+wire [26:0] _u_qa_c_0 = s3_is_loss_reg ? c_loss : cur_c;
+wire _u_qa_trigger_0 = cur_trigger | s3_is_loss_reg;
 // bits dropped on purpose (rounding, wrap-around)
-wire _unused = ^{_pipeline_43[27], c_fd_prod[39:0], md_raw_prod[10:0], c_md_fd_prod[39:0], mi_base_prod[10:0], mi_raw_prod[10:0], fi_mi_prod[10:0], fi_c_prod[10:0], _pipeline_366[27], s1_now_reg[31:28], s1_now_reg[3:0]};
+wire _unused = ^{s1_now_reg[31:28], s1_now_reg[3:0], md_raw_prod[10:0], _shell_38[27], c_fd_prod[39:0], c_md_fd_prod[39:0], mi_base_prod[10:0], mi_raw_prod[10:0], fi_mi_prod[10:0], fi_c_prod[10:0], _shell_300[27]};
 
 smartt_qa
 u_qa (
@@ -577,8 +847,8 @@ u_qa (
     .to_ignore(cur_to_ignore),
     .trigger(_u_qa_trigger_0),
     .win_end(cur_win_end),
-    .nowq(nowq),
-    .unacked(s1_unacked_reg),
+    .nowq(s3_u_qa_nowq_reg),
+    .unacked(s3_u_qa_unacked_reg),
     .fired(u_qa_fired),
     .c_out(u_qa_c_out),
     .acked_out(u_qa_acked_out),
@@ -593,9 +863,9 @@ u_fastinc (
     .c(u_qa_c_out),
     .count(cur_count),
     .increase(cur_increase),
-    .size(s1_size_reg),
-    .rtt(s1_rtt_reg),
-    .ecn(s1_ecn_reg),
+    .size(s3_u_fastinc_size_reg),
+    .rtt(s3_u_fastinc_rtt_reg),
+    .ecn(s3_u_fastinc_ecn_reg),
     .fired(u_fastinc_fired),
     .c_out(u_fastinc_c_out),
     .count_out(u_fastinc_count_out),
@@ -619,7 +889,7 @@ u_recip_rtt (
 smartt_wtd
 u_wtd (
     .avg(cur_avg_wtd),
-    .ecn(s1_ecn_reg),
+    .ecn(s3_u_fastinc_ecn_reg),
     .avg_out(u_wtd_avg_out),
     .can_decrease(u_wtd_can_decrease)
 );
@@ -631,99 +901,430 @@ u_recip_mi (
     .t(u_recip_mi_t)
 );
 
-assign advance = _advance_1;
-assign s_event_ready = advance;
-assign m_result_valid = res_valid_reg;
-assign m_result_conn = res_conn_reg;
-assign m_result_kind = res_kind_reg;
-assign m_result_cwnd = res_cwnd_reg;
-assign m_result_case = res_case_reg;
-assign m_result_qa = res_qa_reg;
-assign m_result_fast = res_fast_reg;
-assign m_result_error = res_error_reg;
+assign s_event_ready = in_ready_reg;
+assign s2_error_next = s1_error;
+assign s3_error_next = s2_error_reg;
+assign s2_t_next = _s2_t_next_1;
+assign s3_t_next = s2_t_reg;
+assign s2_is_loss_next = is_loss;
+assign s3_is_loss_next = s2_is_loss_reg;
+assign s2_t_2_next = _s2_t_2_next_1;
+assign s3_t_2_next = s2_t_2_reg;
+assign s2_t_3_next = _s2_t_3_next_0;
+assign s3_t_3_next = s2_t_3_reg;
+assign s2_t_4_next = _s2_t_4_next_1;
+assign s3_t_4_next = s2_t_4_reg;
+assign s2_u_qa_nowq_next = nowq;
+assign s3_u_qa_nowq_next = s2_u_qa_nowq_reg;
+assign s2_u_qa_unacked_next = s1_unacked_reg;
+assign s3_u_qa_unacked_next = s2_u_qa_unacked_reg;
+assign s2_u_fastinc_size_next = s1_size_reg;
+assign s3_u_fastinc_size_next = s2_u_fastinc_size_reg;
+assign s2_u_fastinc_rtt_next = s1_rtt_reg;
+assign s3_u_fastinc_rtt_next = s2_u_fastinc_rtt_reg;
+assign s2_u_fastinc_ecn_next = s1_ecn_reg;
+assign s3_u_fastinc_ecn_next = s2_u_fastinc_ecn_reg;
+assign s2_t_5_next = _s2_t_5_next_1;
+assign s3_t_5_next = s2_t_5_reg;
+assign s2_t_6_next = _s2_t_6_next_0;
+assign s3_t_6_next = s2_t_6_reg;
+assign s2_t_7_next = _s2_t_7_next_0;
+assign s3_t_7_next = s2_t_7_reg;
+assign s2_u_recip_rtt_e_next = u_recip_rtt_e;
+assign s3_u_recip_rtt_e_next = s2_u_recip_rtt_e_reg;
+assign s2_size_c_next = size_c;
+assign s3_size_c_next = s2_size_c_reg;
+assign s2_t_8_next = _s2_t_8_next_1;
+assign s3_t_8_next = s2_t_8_reg;
+assign s2_t_9_next = _s2_t_9_next_0;
+assign s3_t_9_next = s2_t_9_reg;
+assign s2_t_10_next = _s2_t_10_next_0;
+assign s3_t_10_next = s2_t_10_reg;
+assign s2_t_11_next = _s2_t_11_next_50;
+assign s3_t_11_next = s2_t_11_reg;
+assign s2_t_12_next = _s2_t_12_next_0;
+assign s3_t_12_next = s2_t_12_reg;
+assign s2_rtt_le_trtt_next = rtt_le_trtt;
+assign s3_rtt_le_trtt_next = s2_rtt_le_trtt_reg;
+assign s2_t_13_next = _s2_t_13_next_1;
+assign s3_t_13_next = s2_t_13_reg;
+assign s2_t_14_next = _s2_t_14_next_0;
+assign s3_t_14_next = s2_t_14_reg;
+assign s2_t_15_next = _s2_t_8_next_0;
+assign s3_t_15_next = s2_t_15_reg;
+assign s2_kind_next = s1_kind_reg;
+assign s3_kind_next = s2_kind_reg;
+assign s2_t_16_next = _s2_t_16_next_2;
+assign s3_t_16_next = s2_t_16_reg;
+assign m_result_valid = out_nonempty;
+assign m_result_conn = _m_result_conn_0;
+assign m_result_kind = _m_result_kind_0;
+assign m_result_cwnd = _m_result_cwnd_0;
+assign m_result_case = _m_result_case_0;
+assign m_result_qa = _m_result_qa_0;
+assign m_result_fast = _m_result_fast_0;
+assign m_result_error = _m_result_error_0;
 
-// pipeline
+// shell
 always @* begin
+    in_valid_next = in_valid_reg;
+    in_conn_next = in_conn_reg;
+    in_kind_next = in_kind_reg;
+    in_size_next = in_size_reg;
+    in_ecn_next = in_ecn_reg;
+    in_rtt_next = in_rtt_reg;
+    in_unacked_next = in_unacked_reg;
+    in_now_next = in_now_reg;
+    skid_valid_next = skid_valid_reg;
+    skid_conn_next = skid_conn_reg;
+    skid_kind_next = skid_kind_reg;
+    skid_size_next = skid_size_reg;
+    skid_ecn_next = skid_ecn_reg;
+    skid_rtt_next = skid_rtt_reg;
+    skid_unacked_next = skid_unacked_reg;
+    skid_now_next = skid_now_reg;
+    occ_next = occ_reg;
     s1_valid_next = s1_valid_reg;
     s1_conn_next = s1_conn_reg;
+    s2_valid_next = s2_valid_reg;
+    s2_conn_next = s2_conn_reg;
+    s3_valid_next = s3_valid_reg;
+    s3_conn_next = s3_conn_reg;
     s1_kind_next = s1_kind_reg;
     s1_size_next = s1_size_reg;
     s1_ecn_next = s1_ecn_reg;
     s1_rtt_next = s1_rtt_reg;
     s1_unacked_next = s1_unacked_reg;
     s1_now_next = s1_now_reg;
-    fwd_valid_next = fwd_valid_reg;
-    fwd_addr_next = fwd_addr_reg;
-    fwd_word_next = fwd_word_reg;
-    res_valid_next = res_valid_reg;
-    res_conn_next = res_conn_reg;
-    res_kind_next = res_kind_reg;
-    res_cwnd_next = res_cwnd_reg;
-    res_case_next = res_case_reg;
-    res_qa_next = res_qa_reg;
-    res_fast_next = res_fast_reg;
-    res_error_next = res_error_reg;
-    if (advance) begin
-        s1_valid_next = s_event_valid;
-        s1_conn_next = s_event_conn;
-        s1_kind_next = s_event_kind;
-        s1_size_next = s_event_size;
-        s1_ecn_next = s_event_ecn;
-        s1_rtt_next = s_event_rtt;
-        s1_unacked_next = s_event_unacked;
-        s1_now_next = s_event_now;
-        fwd_valid_next = fire;
-        fwd_addr_next = s1_addr;
-        fwd_word_next = new_word;
-        res_valid_next = s1_valid_reg;
-        res_conn_next = s1_conn_reg;
-        res_kind_next = s1_kind_reg;
-        res_error_next = s1_error;
-        res_cwnd_next = _pipeline_371;
-        res_case_next = _pipeline_383;
-        res_qa_next = _pipeline_384;
-        res_fast_next = _pipeline_386;
+    s1_fix_valid_next = s1_fix_valid_reg;
+    s1_fix_word_next = s1_fix_word_reg;
+    s2_ram_next = s2_ram_reg;
+    s2_fix_valid_next = s2_fix_valid_reg;
+    s2_fix_word_next = s2_fix_word_reg;
+    s3_cur_next = s3_cur_reg;
+    out_rd_ptr_next = out_rd_ptr_reg;
+    out_wr_ptr_next = out_wr_ptr_reg;
+    out_count_next = out_count_reg;
+    out0_conn_next = out0_conn_reg;
+    out0_kind_next = out0_kind_reg;
+    out0_cwnd_next = out0_cwnd_reg;
+    out0_case_next = out0_case_reg;
+    out0_qa_next = out0_qa_reg;
+    out0_fast_next = out0_fast_reg;
+    out0_error_next = out0_error_reg;
+    out1_conn_next = out1_conn_reg;
+    out1_kind_next = out1_kind_reg;
+    out1_cwnd_next = out1_cwnd_reg;
+    out1_case_next = out1_case_reg;
+    out1_qa_next = out1_qa_reg;
+    out1_fast_next = out1_fast_reg;
+    out1_error_next = out1_error_reg;
+    out2_conn_next = out2_conn_reg;
+    out2_kind_next = out2_kind_reg;
+    out2_cwnd_next = out2_cwnd_reg;
+    out2_case_next = out2_case_reg;
+    out2_qa_next = out2_qa_reg;
+    out2_fast_next = out2_fast_reg;
+    out2_error_next = out2_error_reg;
+    out3_conn_next = out3_conn_reg;
+    out3_kind_next = out3_kind_reg;
+    out3_cwnd_next = out3_cwnd_reg;
+    out3_case_next = out3_case_reg;
+    out3_qa_next = out3_qa_reg;
+    out3_fast_next = out3_fast_reg;
+    out3_error_next = out3_error_reg;
+    out4_conn_next = out4_conn_reg;
+    out4_kind_next = out4_kind_reg;
+    out4_cwnd_next = out4_cwnd_reg;
+    out4_case_next = out4_case_reg;
+    out4_qa_next = out4_qa_reg;
+    out4_fast_next = out4_fast_reg;
+    out4_error_next = out4_error_reg;
+    if (issue) begin
+        if (skid_valid_reg) begin
+            in_conn_next = skid_conn_reg;
+            in_kind_next = skid_kind_reg;
+            in_size_next = skid_size_reg;
+            in_ecn_next = skid_ecn_reg;
+            in_rtt_next = skid_rtt_reg;
+            in_unacked_next = skid_unacked_reg;
+            in_now_next = skid_now_reg;
+            skid_valid_next = _shell_2;
+            if (_shell_2) begin
+                skid_conn_next = s_event_conn;
+                skid_kind_next = s_event_kind;
+                skid_size_next = s_event_size;
+                skid_ecn_next = s_event_ecn;
+                skid_rtt_next = s_event_rtt;
+                skid_unacked_next = s_event_unacked;
+                skid_now_next = s_event_now;
+            end
+        end else begin
+            in_valid_next = _shell_2;
+            if (_shell_2) begin
+                in_conn_next = s_event_conn;
+                in_kind_next = s_event_kind;
+                in_size_next = s_event_size;
+                in_ecn_next = s_event_ecn;
+                in_rtt_next = s_event_rtt;
+                in_unacked_next = s_event_unacked;
+                in_now_next = s_event_now;
+            end
+        end
+    end else if (_shell_3) begin
+        in_valid_next = _shell_2;
+        if (_shell_2) begin
+            in_conn_next = s_event_conn;
+            in_kind_next = s_event_kind;
+            in_size_next = s_event_size;
+            in_ecn_next = s_event_ecn;
+            in_rtt_next = s_event_rtt;
+            in_unacked_next = s_event_unacked;
+            in_now_next = s_event_now;
+        end
+    end else if (_shell_2) begin
+        skid_valid_next = 1'd1;
+        skid_conn_next = s_event_conn;
+        skid_kind_next = s_event_kind;
+        skid_size_next = s_event_size;
+        skid_ecn_next = s_event_ecn;
+        skid_rtt_next = s_event_rtt;
+        skid_unacked_next = s_event_unacked;
+        skid_now_next = s_event_now;
     end
+    occ_next = _shell_7;
+    s1_valid_next = issue;
+    s1_conn_next = in_conn_reg;
+    s1_kind_next = in_kind_reg;
+    s1_size_next = in_size_reg;
+    s1_ecn_next = in_ecn_reg;
+    s1_rtt_next = in_rtt_reg;
+    s1_unacked_next = in_unacked_reg;
+    s1_now_next = in_now_reg;
+    s2_valid_next = s1_valid_reg;
+    s2_conn_next = s1_conn_reg;
+    s3_valid_next = s2_valid_reg;
+    s3_conn_next = s2_conn_reg;
+    s1_fix_valid_next = snoop_in;
+    s1_fix_word_next = new_word;
+    s2_ram_next = state_rd_reg;
+    s2_fix_valid_next = _shell_305;
+    s2_fix_word_next = _shell_306;
+    s3_cur_next = _shell_309;
+    if (s3_valid_reg) begin
+        if (_shell_310) begin
+            out0_conn_next = s3_conn_reg;
+            out0_kind_next = s3_kind_reg;
+            out0_cwnd_next = _shell_313;
+            out0_case_next = _shell_322;
+            out0_qa_next = _shell_323;
+            out0_fast_next = _shell_325;
+            out0_error_next = s3_error_reg;
+        end
+        if (_shell_326) begin
+            out1_conn_next = s3_conn_reg;
+            out1_kind_next = s3_kind_reg;
+            out1_cwnd_next = _shell_313;
+            out1_case_next = _shell_322;
+            out1_qa_next = _shell_323;
+            out1_fast_next = _shell_325;
+            out1_error_next = s3_error_reg;
+        end
+        if (_shell_327) begin
+            out2_conn_next = s3_conn_reg;
+            out2_kind_next = s3_kind_reg;
+            out2_cwnd_next = _shell_313;
+            out2_case_next = _shell_322;
+            out2_qa_next = _shell_323;
+            out2_fast_next = _shell_325;
+            out2_error_next = s3_error_reg;
+        end
+        if (_shell_328) begin
+            out3_conn_next = s3_conn_reg;
+            out3_kind_next = s3_kind_reg;
+            out3_cwnd_next = _shell_313;
+            out3_case_next = _shell_322;
+            out3_qa_next = _shell_323;
+            out3_fast_next = _shell_325;
+            out3_error_next = s3_error_reg;
+        end
+        if (_shell_329) begin
+            out4_conn_next = s3_conn_reg;
+            out4_kind_next = s3_kind_reg;
+            out4_cwnd_next = _shell_313;
+            out4_case_next = _shell_322;
+            out4_qa_next = _shell_323;
+            out4_fast_next = _shell_325;
+            out4_error_next = s3_error_reg;
+        end
+        out_wr_ptr_next = _shell_332;
+    end
+    if (out_pop) begin
+        out_rd_ptr_next = _shell_335;
+    end
+    out_count_next = _shell_339;
+end
+
+// ready
+always @* begin
+    in_ready_next = in_ready_reg;
+    in_ready_next = _ready_9;
 end
 
 always @(posedge clk) begin
+    in_valid_reg <= in_valid_next;
+    in_conn_reg <= in_conn_next;
+    in_kind_reg <= in_kind_next;
+    in_size_reg <= in_size_next;
+    in_ecn_reg <= in_ecn_next;
+    in_rtt_reg <= in_rtt_next;
+    in_unacked_reg <= in_unacked_next;
+    in_now_reg <= in_now_next;
+    skid_valid_reg <= skid_valid_next;
+    skid_conn_reg <= skid_conn_next;
+    skid_kind_reg <= skid_kind_next;
+    skid_size_reg <= skid_size_next;
+    skid_ecn_reg <= skid_ecn_next;
+    skid_rtt_reg <= skid_rtt_next;
+    skid_unacked_reg <= skid_unacked_next;
+    skid_now_reg <= skid_now_next;
+    in_ready_reg <= in_ready_next;
+    occ_reg <= occ_next;
     s1_valid_reg <= s1_valid_next;
     s1_conn_reg <= s1_conn_next;
+    s2_valid_reg <= s2_valid_next;
+    s2_conn_reg <= s2_conn_next;
+    s3_valid_reg <= s3_valid_next;
+    s3_conn_reg <= s3_conn_next;
     s1_kind_reg <= s1_kind_next;
     s1_size_reg <= s1_size_next;
     s1_ecn_reg <= s1_ecn_next;
     s1_rtt_reg <= s1_rtt_next;
     s1_unacked_reg <= s1_unacked_next;
     s1_now_reg <= s1_now_next;
-    fwd_valid_reg <= fwd_valid_next;
-    fwd_addr_reg <= fwd_addr_next;
-    fwd_word_reg <= fwd_word_next;
-    res_valid_reg <= res_valid_next;
-    res_conn_reg <= res_conn_next;
-    res_kind_reg <= res_kind_next;
-    res_cwnd_reg <= res_cwnd_next;
-    res_case_reg <= res_case_next;
-    res_qa_reg <= res_qa_next;
-    res_fast_reg <= res_fast_next;
-    res_error_reg <= res_error_next;
+    s1_fix_valid_reg <= s1_fix_valid_next;
+    s1_fix_word_reg <= s1_fix_word_next;
+    s2_ram_reg <= s2_ram_next;
+    s2_fix_valid_reg <= s2_fix_valid_next;
+    s2_fix_word_reg <= s2_fix_word_next;
+    s3_cur_reg <= s3_cur_next;
+    s2_error_reg <= s2_error_next;
+    s3_error_reg <= s3_error_next;
+    s2_t_reg <= s2_t_next;
+    s3_t_reg <= s3_t_next;
+    s2_is_loss_reg <= s2_is_loss_next;
+    s3_is_loss_reg <= s3_is_loss_next;
+    s2_t_2_reg <= s2_t_2_next;
+    s3_t_2_reg <= s3_t_2_next;
+    s2_t_3_reg <= s2_t_3_next;
+    s3_t_3_reg <= s3_t_3_next;
+    s2_t_4_reg <= s2_t_4_next;
+    s3_t_4_reg <= s3_t_4_next;
+    s2_u_qa_nowq_reg <= s2_u_qa_nowq_next;
+    s3_u_qa_nowq_reg <= s3_u_qa_nowq_next;
+    s2_u_qa_unacked_reg <= s2_u_qa_unacked_next;
+    s3_u_qa_unacked_reg <= s3_u_qa_unacked_next;
+    s2_u_fastinc_size_reg <= s2_u_fastinc_size_next;
+    s3_u_fastinc_size_reg <= s3_u_fastinc_size_next;
+    s2_u_fastinc_rtt_reg <= s2_u_fastinc_rtt_next;
+    s3_u_fastinc_rtt_reg <= s3_u_fastinc_rtt_next;
+    s2_u_fastinc_ecn_reg <= s2_u_fastinc_ecn_next;
+    s3_u_fastinc_ecn_reg <= s3_u_fastinc_ecn_next;
+    s2_t_5_reg <= s2_t_5_next;
+    s3_t_5_reg <= s3_t_5_next;
+    s2_t_6_reg <= s2_t_6_next;
+    s3_t_6_reg <= s3_t_6_next;
+    s2_t_7_reg <= s2_t_7_next;
+    s3_t_7_reg <= s3_t_7_next;
+    s2_u_recip_rtt_e_reg <= s2_u_recip_rtt_e_next;
+    s3_u_recip_rtt_e_reg <= s3_u_recip_rtt_e_next;
+    s2_size_c_reg <= s2_size_c_next;
+    s3_size_c_reg <= s3_size_c_next;
+    s2_t_8_reg <= s2_t_8_next;
+    s3_t_8_reg <= s3_t_8_next;
+    s2_t_9_reg <= s2_t_9_next;
+    s3_t_9_reg <= s3_t_9_next;
+    s2_t_10_reg <= s2_t_10_next;
+    s3_t_10_reg <= s3_t_10_next;
+    s2_t_11_reg <= s2_t_11_next;
+    s3_t_11_reg <= s3_t_11_next;
+    s2_t_12_reg <= s2_t_12_next;
+    s3_t_12_reg <= s3_t_12_next;
+    s2_rtt_le_trtt_reg <= s2_rtt_le_trtt_next;
+    s3_rtt_le_trtt_reg <= s3_rtt_le_trtt_next;
+    s2_t_13_reg <= s2_t_13_next;
+    s3_t_13_reg <= s3_t_13_next;
+    s2_t_14_reg <= s2_t_14_next;
+    s3_t_14_reg <= s3_t_14_next;
+    s2_t_15_reg <= s2_t_15_next;
+    s3_t_15_reg <= s3_t_15_next;
+    s2_kind_reg <= s2_kind_next;
+    s3_kind_reg <= s3_kind_next;
+    s2_t_16_reg <= s2_t_16_next;
+    s3_t_16_reg <= s3_t_16_next;
+    out_rd_ptr_reg <= out_rd_ptr_next;
+    out_wr_ptr_reg <= out_wr_ptr_next;
+    out_count_reg <= out_count_next;
+    out0_conn_reg <= out0_conn_next;
+    out0_kind_reg <= out0_kind_next;
+    out0_cwnd_reg <= out0_cwnd_next;
+    out0_case_reg <= out0_case_next;
+    out0_qa_reg <= out0_qa_next;
+    out0_fast_reg <= out0_fast_next;
+    out0_error_reg <= out0_error_next;
+    out1_conn_reg <= out1_conn_next;
+    out1_kind_reg <= out1_kind_next;
+    out1_cwnd_reg <= out1_cwnd_next;
+    out1_case_reg <= out1_case_next;
+    out1_qa_reg <= out1_qa_next;
+    out1_fast_reg <= out1_fast_next;
+    out1_error_reg <= out1_error_next;
+    out2_conn_reg <= out2_conn_next;
+    out2_kind_reg <= out2_kind_next;
+    out2_cwnd_reg <= out2_cwnd_next;
+    out2_case_reg <= out2_case_next;
+    out2_qa_reg <= out2_qa_next;
+    out2_fast_reg <= out2_fast_next;
+    out2_error_reg <= out2_error_next;
+    out3_conn_reg <= out3_conn_next;
+    out3_kind_reg <= out3_kind_next;
+    out3_cwnd_reg <= out3_cwnd_next;
+    out3_case_reg <= out3_case_next;
+    out3_qa_reg <= out3_qa_next;
+    out3_fast_reg <= out3_fast_next;
+    out3_error_reg <= out3_error_next;
+    out4_conn_reg <= out4_conn_next;
+    out4_kind_reg <= out4_kind_next;
+    out4_cwnd_reg <= out4_cwnd_next;
+    out4_case_reg <= out4_case_next;
+    out4_qa_reg <= out4_qa_next;
+    out4_fast_reg <= out4_fast_next;
+    out4_error_reg <= out4_error_next;
 
     if (rst) begin
+        in_valid_reg <= 1'd0;
+        skid_valid_reg <= 1'd0;
+        in_ready_reg <= 1'd1;
+        occ_reg <= 3'd0;
         s1_valid_reg <= 1'd0;
-        fwd_valid_reg <= 1'd0;
-        res_valid_reg <= 1'd0;
+        s2_valid_reg <= 1'd0;
+        s3_valid_reg <= 1'd0;
+        out_rd_ptr_reg <= 3'd0;
+        out_wr_ptr_reg <= 3'd0;
+        out_count_reg <= 3'd0;
     end
 end
 
 // state: read-before-write, no reset (block RAM)
 always @(posedge clk) begin
-    if (advance) begin
+    if (1'd1) begin
         state_rd_reg <= state_mem[_state_rd_0];
     end
 end
 
 always @(posedge clk) begin
-    if (fire) begin
-        state_mem[s1_addr] <= new_word;
+    if (wr_en) begin
+        state_mem[wr_addr] <= new_word;
     end
 end
 

@@ -23,7 +23,7 @@ func SmallReps() reps.Params {
 // that is not a power of 2), 2 sends explored after open (a 2-bit counter,
 // so explore_left <= 2 is not implied by the width).
 func SmallRepsConf() reps.ConfParams {
-	return reps.ConfParams{NumConn: 2, ConnW: 2, NumEntropies: 5, EVW: 3, ExploreInit: 2}
+	return reps.ConfParams{NumConn: 2, ConnW: 2, NumEntropies: 5, EVW: 3, ExploreInit: 2, Depth: reps.DefaultConfDepth}
 }
 
 // SmallSmartt is a SMaRTT variant shrunk: 2 connections, a 4 Gb/s link
@@ -44,7 +44,7 @@ func SmallSmartt(v smartt.Variant) smartt.Params {
 
 // Job constructors: each sets the requested properties on a copy of p.
 func repsJob(name, doc string, p reps.Params, breaks bool) Job {
-	return Job{Name: name, Doc: doc, MaxSteps: 12, Breaks: breaks, Build: func(f connpipe.Formal) (*hdlgen.Module, error) {
+	return Job{Name: name, Doc: doc, MaxSteps: 26, Breaks: breaks, Build: func(f connpipe.Formal) (*hdlgen.Module, error) {
 		p.Formal = f
 		return reps.Paper(p)
 	}}
