@@ -3,10 +3,12 @@
 
     python cocotb/run.py --sim icarus --block reps --vectors build/vectors/reps.jsonl
 
-The Verilog is the committed verilog-out/<block>/ (the files of its .f
-list), the testbench is cocotb/<block>/test_<block>.py, and the vectors come
-from `nicgen vectors <block>`; their path reaches the test through
-$NICGEN_VECTORS. Everything is built under build/cocotb/<block>-<sim>/.
+The Verilog is <rtl>/<block>/ (the files of its .f list): by default the
+committed verilog-out/, from `make cocotb` a fresh `nicgen generate -o
+build/cocotb-rtl`. The testbench is cocotb/<block>/test_<block>.py, and the
+vectors come from `nicgen vectors <block>` (their header gives the block's
+pipeline depth, hence its cycle contract); their path reaches the test
+through $NICGEN_VECTORS. Everything is built under build/cocotb/<block>-<sim>/.
 At the end the runner prints the build and test times and the testbench
 throughput (events/s and simulated cycles/s) of every replay.
 """

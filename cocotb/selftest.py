@@ -1,16 +1,20 @@
 #!/usr/bin/env python3
-"""Show that a testbench can fail: replay a vector file with one expected
-value changed and require the run to fail at exactly that event, on that
-field.
+"""Show that a testbench can fail: replay mutated copies of a vector file
+and require each run to fail exactly where the mutation says.
 
     python cocotb/selftest.py --sim icarus --block smartt --vectors build/vectors/smartt.jsonl
 
-The mutated copy (the first --events events, one expected field of event
---event, or of the next one whose result is not an error, with its lowest
-bit flipped) goes to build/cocotb-selftest/, and the design is built there
-too, apart from the real runs. Exit status 0 means the testbench reported
-the mismatch it had to; 1 means it missed it (or failed for another
-reason).
+Two mutants, each the first --events events of the file:
+  * data: one expected field of event --event, or of the next one whose
+    result is not an error, with its lowest bit flipped; the
+    vectors_random_timing test must report the first mismatch at that
+    event, on that field;
+  * timing: the header's pipeline depth D (and params.Depth) raised to
+    D+1; the latency_isolated test must report that event 0's result came
+    after D+4 cycles, not the D+5 the contract of a deeper shell gives.
+The copies go to build/cocotb-selftest/, and the design is built there too,
+apart from the real runs. Exit status 0 means the testbench reported both
+failures it had to; 1 means it missed one (or failed for another reason).
 """
 
 import argparse
@@ -49,6 +53,45 @@ def mutate(src, dst, start, field, events):
     return index, original, old, expect[field]
 
 
+def mutate_depth(src, dst, events):
+    """Copy the first `events` lines of src to dst with the header's depth
+    (and params.Depth, which must agree) one larger; returns (old, new)."""
+    with open(src) as f:
+        header = json.loads(f.readline())
+        lines = [line for _, line in zip(range(events), f)]
+    old = header.get("depth")
+    if not isinstance(old, int):
+        raise SystemExit(f"selftest: {src} has no pipeline depth in its header")
+    header["depth"] = old + 1
+    if isinstance(header.get("params"), dict) and "Depth" in header["params"]:
+        header["params"]["Depth"] = old + 1
+    header["events"] = len(lines)
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    with open(dst, "w") as f:
+        f.write(json.dumps(header, separators=(",", ":")) + "\n")
+        f.writelines(lines)
+    return old, old + 1
+
+
+def run_mutant(args, vectors, testcase, build, want):
+    """Run one test on a mutated vector file; True when it failed with every
+    string of want in its output."""
+    cmd = [sys.executable, str(COCOTB_DIR / "run.py"), "--sim", args.sim, "--block", args.block,
+           "--vectors", str(vectors), "--testcase", testcase, "--build-dir", str(build)]
+    if args.rtl:
+        cmd += ["--rtl", args.rtl]
+    run = subprocess.run(cmd, capture_output=True, text=True)
+    out = run.stdout + run.stderr
+    report = [line for line in out.splitlines() if "mismatch" in line or "latency" in line or line.strip().startswith(
+        ("event:", "expected:", "actual:", "differs:"))]
+    if run.returncode == 1 and all(w in out for w in want):
+        print("\n".join(line.strip() for line in report[:6]))
+        return True
+    print(out[-6000:])
+    print(f"exit status {run.returncode}; wanted 1 and {want}")
+    return False
+
+
 def default_field(src):
     """The first result field that is neither an echo (conn, kind) nor error."""
     with open(src) as f:
@@ -65,32 +108,38 @@ def main():
     ap.add_argument("--event", type=int, default=700,
                     help="mutate the first event from this index on whose result is not an error (default 700)")
     ap.add_argument("--field", help="result field to mutate (default: cwnd for SMaRTT, ev for REPS)")
-    ap.add_argument("--events", type=int, default=1000, help="events of the mutated copy (default 1000)")
+    ap.add_argument("--events", type=int, default=1000, help="events of the mutated copies (default 1000)")
+    ap.add_argument("--rtl", help="folder of the generated blocks (run.py --rtl; default run.py's)")
     args = ap.parse_args()
 
     src = Path(args.vectors)
     field = args.field or default_field(src)
     build = ROOT / "build" / "cocotb-selftest"
+    ok = True
+
     dst = build / f"{args.block}-{args.sim}-mutant.jsonl"
     index, event, old, new = mutate(src, dst, args.event, field, args.events)
     print(f"selftest {args.block} under {args.sim}: event {index} ({json.dumps(event)}): "
           f"expected {field} {old} -> {new}", flush=True)
-
-    cmd = [sys.executable, str(COCOTB_DIR / "run.py"), "--sim", args.sim, "--block", args.block,
-           "--vectors", str(dst), "--testcase", "vectors_random_timing", "--build-dir", str(build)]
-    run = subprocess.run(cmd, capture_output=True, text=True)
-    out = run.stdout + run.stderr
-    want = [f"first mismatch at event {index} ", f"differs:  {field}"]
-    report = [line for line in out.splitlines() if "mismatch" in line or line.strip().startswith(
-        ("event:", "expected:", "actual:", "differs:"))]
-    if run.returncode == 1 and all(w in out for w in want):
-        print("\n".join(report[:6]))
+    if run_mutant(args, dst, "vectors_random_timing", build,
+                  [f"first mismatch at event {index} ", f"differs:  {field}"]):
         print(f"PASS: the {args.block} testbench under {args.sim} caught the mutated {field} of event {index}")
-        return 0
-    print(out[-6000:])
-    print(f"FAIL: the {args.block} testbench under {args.sim} did not report the mutated {field} of event "
-          f"{index} (exit status {run.returncode}; wanted 1 and {want})")
-    return 1
+    else:
+        print(f"FAIL: the {args.block} testbench under {args.sim} did not report the mutated {field} of event {index}")
+        ok = False
+
+    dst = build / f"{args.block}-{args.sim}-mutant-depth.jsonl"
+    old, new = mutate_depth(src, dst, args.events)
+    print(f"selftest {args.block} under {args.sim}: header depth {old} -> {new}", flush=True)
+    if run_mutant(args, dst, "latency_isolated", build,
+                  [f"{args.block}: event 0 (", f"latency {old + 4}, want exactly {new + 4}"]):
+        print(f"PASS: the {args.block} testbench under {args.sim} caught the D+4 latency of depth {old} "
+              f"against a header that says {new}")
+    else:
+        print(f"FAIL: the {args.block} testbench under {args.sim} did not report a latency of {old + 4} "
+              f"against a header depth of {new}")
+        ok = False
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":

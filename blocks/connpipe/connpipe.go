@@ -25,6 +25,7 @@ package connpipe
 
 import (
 	"fmt"
+	"math/bits"
 
 	"github.com/nicgen/nicgen/hdlgen"
 )
@@ -221,6 +222,10 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 	m.Assign(inReady, readyReg)
 
 	table := m.Memory("state", s.NumConn, s.Word, true)
+	banks := RAMBanks(s.NumConn, s.Word.Width())
+	if banks > 1 {
+		m.SetBanks(table, banks)
+	}
 	aw := table.AddrWidth()
 	ww := s.Word.Width()
 	occW := hdlgen.BitsFor(uint64(credits))
@@ -252,11 +257,18 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 	for _, f := range s.EventFields {
 		s1Fields[f.Name] = m.Reg("s1_"+f.Name, f.Width, "stage 1 "+f.Name, hdlgen.NoReset())
 	}
-	rd := m.Read(table, head.conn.Trunc(aw), hdlgen.True())
+	rd := m.ReadBanks(table, head.conn.Trunc(aw), hdlgen.True())
 	addr := func(k int) hdlgen.Expr { return conn[k-1].Trunc(aw) }
 	s1Fix := m.Reg("s1_fix_valid", 1, "the word was written at the edge stage 1 read it", hdlgen.NoReset())
 	s1FixWord := m.Reg("s1_fix_word", ww, "the word written at that edge", hdlgen.NoReset())
-	s2Ram := m.Reg("s2_ram", ww, "registered block-RAM output", hdlgen.NoReset())
+	s2Ram := make([]*hdlgen.Reg, banks)
+	for i := range s2Ram {
+		if banks == 1 {
+			s2Ram[i] = m.Reg("s2_ram", ww, "registered block-RAM output", hdlgen.NoReset())
+		} else {
+			s2Ram[i] = m.Reg(fmt.Sprintf("s2_ram_b%d", i), ww, fmt.Sprintf("registered block-RAM output, bank %d", i), hdlgen.NoReset())
+		}
+	}
 	s2Fix := m.Reg("s2_fix_valid", 1, "a word written since stage 1's read replaces s2_ram", hdlgen.NoReset())
 	s2FixWord := m.Reg("s2_fix_word", ww, "the last word written since stage 1's read", hdlgen.NoReset())
 	curReg := m.Reg("s3_cur", ww, "the connection's current word: the datapath's input", hdlgen.NoReset())
@@ -304,6 +316,11 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 	if pl.Stage(out.Word) > W {
 		return fmt.Errorf("connpipe: the datapath's word is of stage %d, after the last stage %d (depth %d): remove a cut or deepen the pipeline", pl.Stage(out.Word), W, L)
 	}
+	used := pl.Stage(out.Word)
+	for _, v := range out.Result {
+		used = max(used, pl.Stage(v))
+	}
+	m.Note("pipeline: the datapath's cuts end in stage %d of %d", max(used, FirstStage), W)
 	newWord := pl.At(out.Word, W).Named("new_word")
 	wErr := errAt(W)
 	wrEn := valid[W-1].And(wErr.Not()).Named("wr_en")
@@ -313,7 +330,16 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 	snoopHead := wrEn.And(wrAddr.Eq(head.conn.Trunc(aw))).Named("snoop_in")
 	snoop1 := snoop(1).Named("snoop_s1")
 	snoop2 := snoop(2).Named("snoop_s2")
-	s2Word := hdlgen.Mux(s2Fix, s2FixWord, s2Ram).Named("s2_word")
+	ramWord := s2Ram[0].Expr
+	if banks > 1 {
+		opts := make([]hdlgen.Value, banks)
+		for i, r := range s2Ram {
+			opts[i] = r
+		}
+		bw := bits.TrailingZeros(uint(banks))
+		ramWord = hdlgen.Index(conn[1].Keep(aw-1, aw-bw), opts...).Named("s2_ram_word")
+	}
+	s2Word := hdlgen.Mux(s2Fix, s2FixWord, ramWord).Named("s2_word")
 
 	// results of the last stage, zero on error
 	resKind := pl.At(s1Kind, W)
@@ -450,7 +476,9 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 		}
 		p.Set(s1Fix, snoopHead)
 		p.Set(s1FixWord, newWord)
-		p.Set(s2Ram, rd)
+		for i, r := range s2Ram {
+			p.Set(r, rd[i])
+		}
 		p.Set(s2Fix, snoop1.Or(s1Fix))
 		p.Set(s2FixWord, hdlgen.Mux(snoop1, newWord, s1FixWord))
 		p.Set(curReg, hdlgen.Mux(snoop2, newWord, s2Word))
@@ -480,6 +508,25 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 		p.Set(readyReg, fills.Or(keeps).Or(refill).Not())
 	})
 	return nil
+}
+
+// RAMBankWords is the depth of one block RAM bank of a wide state table.
+const RAMBankWords = 1024
+
+// RAMBanks is the number of banks of a state table of numConn words of
+// width bits: a table wider than 36 bits is split into banks of
+// RAMBankWords words (one block RAM deep at 18 or 36 bits per RAM), so
+// that no multiplexer sits between a block RAM and the register of its
+// output (stage 2); stage 2 selects the bank on its way to stage 3.
+func RAMBanks(numConn, width int) int {
+	if width <= 36 || numConn <= RAMBankWords || numConn%RAMBankWords != 0 {
+		return 1
+	}
+	n := numConn / RAMBankWords
+	if n&(n-1) != 0 {
+		return 1
+	}
+	return n
 }
 
 // MaxDepth is the deepest datapath the shell builds.

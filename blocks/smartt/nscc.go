@@ -28,7 +28,7 @@ func nsccCore(m *hdlgen.Module, p Params, d Derived, st connpipe.Step, nowq, c, 
 		mdDue = mdDue.Or(cur["last_md"].IsZero())
 	}
 	mdOK := ecn.And(le.Not()).And(mdDue).And(avg.Gt(trtt)).Named("md_ok")
-	divAvg := newDivider(m, "u_recip_avg", avg, p.K)
+	divAvg := newDivider(st.Cut, "recip_avg", avg, p.K)
 	excess := avg.Sub(trtt).Named("avg_excess") // valid when avg > trtt
 	frac := divAvg.div(c.MulX(excess), "md_frac")
 	red := frac.MulX(cst(17, d.MdGain)).Named("md_red_prod")

@@ -29,13 +29,28 @@ func Recip(w, k int) *hdlgen.Module {
 	x := m.Input("x", w, "divisor (0 reads as 1)")
 	eOut := m.Output("e", ew, "floor(log2 x)")
 	tOut := m.Output("t", k+1, "reciprocal table value: 1/x ~ t * 2^-(K+1+e)")
+	e, t := recipLogic(x.Expr, k, "", nil)
+	m.Assign(eOut, e)
+	m.Assign(tOut, t)
+	return m
+}
 
+// cutFn ends a value's pipeline stage (connpipe.Step.Cut).
+type cutFn func(name string, v hdlgen.Value) hdlgen.Expr
+
+// recipLogic is the reciprocal of x: e = floor(log2 x) and the table
+// value t, with a stage cut after the normaliser and after the ROM. prefix
+// names the wires; it is empty inside the module smartt_recip_w<W>, which
+// has no pipeline (cut is not called).
+func recipLogic(x hdlgen.Expr, k int, prefix string, cut cutFn) (e, t hdlgen.Expr) {
+	w := x.Width()
+	ew := hdlgen.BitsFor(uint64(w - 1))
 	// leading one: the highest set bit wins
-	e := hdlgen.Const(ew, 0)
+	e = hdlgen.Const(ew, 0)
 	for i := 1; i < w; i++ {
 		e = hdlgen.Mux(x.Bit(i), hdlgen.Const(ew, uint64(i)), e)
 	}
-	e = e.Named("lead")
+	e = e.Named(prefix + "lead")
 	// the K bits below the leading one, zero-filled when x is short
 	var opts []hdlgen.Value
 	for i := 0; i < w; i++ {
@@ -50,32 +65,37 @@ func Recip(w, k int) *hdlgen.Module {
 		}
 		opts = append(opts, below)
 	}
-	frac := hdlgen.Index(e, opts...).Named("mantissa")
-	m.Assign(eOut, e)
-	m.Assign(tOut, hdlgen.ROM(frac, k+1, RecipTable(k)).Named("recip"))
-	return m
+	frac := hdlgen.Index(e, opts...).Named(prefix + "mantissa")
+	if prefix != "" {
+		e, frac = cut(prefix+"lead", e), cut(prefix+"mantissa", frac)
+	}
+	t = hdlgen.ROM(frac, k+1, RecipTable(k)).Named(prefix + "recip")
+	if prefix != "" {
+		t = cut(prefix+"recip", t)
+	}
+	return e, t
 }
 
-// divider is a Recip instance inside a block with the block-side shift.
+// divider is a reciprocal inside a block's datapath with the block-side
+// shift: the logic of smartt_recip_w<W> in line, so that the pipeline can
+// cut it (after the normaliser, after the ROM, after each product).
 type divider struct {
-	m    *hdlgen.Module
 	e, t hdlgen.Expr
 	k    int
 	xw   int
+	cut  cutFn
 }
 
-func newDivider(m *hdlgen.Module, name string, x hdlgen.Expr, k int) divider {
-	r := Recip(x.Width(), k)
-	u := m.Instantiate(name, r)
-	u.In("x", x)
-	return divider{m: m, e: u.Out("e"), t: u.Out("t"), k: k, xw: x.Width()}
+func newDivider(cut cutFn, name string, x hdlgen.Expr, k int) divider {
+	e, t := recipLogic(x, k, name+"_", cut)
+	return divider{e: e, t: t, k: k, xw: x.Width(), cut: cut}
 }
 
 // div is the contract's div(n, x) = (n * T) >> (K + 1 + e), as wide as n
 // (the quotient never exceeds n since x >= 1). The bits shifted out are
 // dropped on purpose (truncation).
 func (d divider) div(n hdlgen.Expr, name string) hdlgen.Expr {
-	p := n.MulX(d.t).Named(name + "_prod")
+	p := d.cut(name+"_prod", n.MulX(d.t).Named(name+"_prod"))
 	w := n.Width()
 	pw := p.Width()
 	var opts []hdlgen.Value

@@ -133,8 +133,8 @@ func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st con
 
 	// core cases
 	le := rtt.Le(cst(p.RttW, d.TrttNs)).Named("rtt_le_trtt")
-	divC := newDivider(m, "u_recip_c", c, p.K)
-	divRTT := newDivider(m, "u_recip_rtt", rtt, p.K)
+	divC := newDivider(st.Cut, "recip_c", c, p.K)
+	divRTT := newDivider(st.Cut, "recip_rtt", rtt, p.K)
 	trttR := cst(p.RttW, d.TrttNs)
 	kmi := size.MulX(cst(bitsFor(d.KMi), d.KMi)).Named("size_kmi")
 	perAck := divC.div(kmi, "mi_base")                // (size/cwnd) * mtu * mi * gamma, window units
@@ -165,7 +165,7 @@ func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st con
 		cMI := c.ZExt(cw + 1).Add(miInc.ZExt(cw + 1)).Named("c_mi")
 		// FI after MI reads the window MI produced: a second reciprocal
 		cMIsat := satTo(cMI, cw).Named("c_mi_sat")
-		divMI := newDivider(m, "u_recip_mi", cMIsat, p.K)
+		divMI := newDivider(st.Cut, "recip_mi", cMIsat, p.K)
 		fiOnMI := satTo(divMI.div(kfi, "fi_mi"), cw)
 		cMIFI := cMIsat.ZExt(cw + 1).Add(fiOnMI.ZExt(cw + 1)).Named("c_mi_fi")
 		ecnHeld := ecn.And(can.Not())

@@ -1,12 +1,14 @@
 """Replay golden-model vectors against a block with the connpipe stream shape.
 
 The vector file (``nicgen vectors BLOCK``) holds a header, with the block's
-ports and widths, and one event per line with the result the golden model
-computed for it. The testbench offers the events in order on s_event_*,
-takes the results from m_result_* and compares each result with its
-expectation. The golden model is transaction level, so the comparison is by
-order, whatever the timing: random idle cycles on the event stream, random
-backpressure on the result stream.
+ports and widths and its pipeline depth, and one event per line with the
+result the golden model computed for it. The testbench offers the events in
+order on s_event_*, takes the results from m_result_* and compares each
+result with its expectation. The golden model is transaction level, so the
+comparison is by order, whatever the timing: random idle cycles on the event
+stream, random backpressure on the result stream. The timing itself is
+checked every cycle against ShellModel, the cycle contract of the pipelined
+shell (docs/pipeline.md) for the header's depth.
 
 Each replay starts with a reset, which reloads the LFSR; the state table is
 not reset, but every connection the vectors use is opened before use, so a
@@ -16,6 +18,7 @@ replay never depends on what an earlier one left there.
 import json
 import os
 import time
+from collections import deque
 
 import cocotb
 
@@ -62,6 +65,20 @@ class Vectors:
             lines = [json.loads(line) for line in f]
         self.block = self.header["block"]
         self.ports = self.header["ports"]
+        # The block's pipeline_depth D (its Params.Depth, which the header
+        # also carries under params when the golden model has it) sets the
+        # cycle contract: latency D+4, one event of a connection every D
+        # cycles, D+4 credits (docs/pipeline.md).
+        depth = self.header.get("depth")
+        if not isinstance(depth, int) or isinstance(depth, bool) or depth < 1:
+            raise RuntimeError(f"{path}: the header has no pipeline depth (\"depth\": {depth!r}); "
+                               "regenerate the file with `nicgen vectors`")
+        params_depth = (self.header.get("params") or {}).get("Depth")
+        if params_depth and params_depth != depth:
+            raise RuntimeError(f"{path}: header depth {depth} but params.Depth {params_depth}")
+        self.depth = depth
+        self.latency = depth + 4  # accepted in cycle t, result valid in cycle t+D+4 when nothing stalls
+        self.credits = depth + 4  # events issued and not yet taken; also the result buffer's entries
         self.kinds = self.header.get("kinds", [])
         self.cases = self.header.get("cases", [])  # names of m_result_case, where there is one
         if len(lines) != self.header["events"] or not lines:
@@ -112,11 +129,12 @@ def _field(f, v, **names):
 class Scoreboard:
     """Matches results to accepted events, in order."""
 
-    def __init__(self, vec, min_latency=2, exact_latency=False):
+    def __init__(self, vec, exact_latency=False):
         self.vec = vec
-        self.min_latency = min_latency
+        self.min_latency = vec.latency
         self.exact_latency = exact_latency
         self.accepted = []  # acceptance cycle by event index
+        self.taken = []  # cycle its result was taken, by event index
         self.results = 0
         self.first_accept = None
         self.last_result = None
@@ -155,34 +173,168 @@ class Scoreboard:
             raise AssertionError(f"{vec.block}: event {i} ({vec.describe_event(i)}) accepted in cycle "
                                  f"{self.accepted[i]}, result in cycle {cycle}: latency {latency}, want {want_lat}")
         self.results += 1
+        self.taken.append(cycle)
         self.last_result = cycle
 
 
-class ReadyRule:
-    """s_event_ready = !m_result_valid || m_result_ready, checked every cycle.
+class ShellModel:
+    """The cycle contract of the pipelined shell (docs/pipeline.md) as the
+    ports show it, checked every cycle.
 
-    Samples after the source and the sink, from what they sampled.
+    A small model of the shell's occupancy, driven by the handshakes the
+    testbench observes, predicts both registered outputs of the next cycle:
+      * the input buffer (two entries): an accepted event enters it at the
+        edge; s_event_ready in cycle t+1 is 1 exactly when it holds at most
+        one event after the edge ending cycle t;
+      * its head issues in a cycle when no event of the same connection
+        (s_event_conn in full) is in stages 1..D-1 (hazard) and fewer than
+        D+4 events are issued and not yet taken from the result stream
+        (credits);
+      * an issued event passes stages 1..D+2, one per clock, never stalled,
+        and enters the result buffer (D+4 entries) at the edge that ends its
+        last stage; m_result_valid is 1 while that buffer holds a result.
+    So s_event_ready and m_result_valid are functions of past cycles only;
+    the model also reads both before the cycle's inputs are driven and
+    requires the same values after (no path from s_event_valid or
+    m_result_ready of the same cycle). The data of the results is the
+    Scoreboard's business (in order, so the model need not carry it).
+
+    Components: ``probe`` must be stepped before the source and the sink
+    (it reads the outputs before they drive), the model itself after them.
     """
 
-    def __init__(self, block, source, sink):
-        self.block = block
+    def __init__(self, vec, dut, source, sink, loop):
+        self.block = vec.block
+        self.loop = loop
+        self.depth = vec.depth
+        self.credits = vec.credits
+        self.vec = vec
         self.source = source
         self.sink = sink
-        self.stalled = 0  # cycles with s_event_ready low
+        self.s_ready = dut.s_event_ready
+        self.m_valid = dut.m_result_valid
+        self.probe = _Probe(self)
+        self.early = None  # (s_event_ready, m_result_valid) before this cycle's inputs
+        # state after the last edge
+        self.inbuf = []  # (event index, connection key), head first
+        self.ready = 1  # s_event_ready predicted for the current cycle
+        self.stages = deque([None] * (self.depth + 2), maxlen=self.depth + 2)  # stage 1 first
+        self.occ = 0  # issued and not yet taken
+        self.outn = 0  # results in the result buffer
+        self.accepted = 0
+        self.issued = []  # issue cycle by event index
+        self.history = deque(maxlen=10)
+        # what the run reached
         self.cycles = 0
+        self.ready_low = 0  # cycles with s_event_ready low
+        self.decoupled = 0  # s_event_ready high while the result stream is stalled
+        self.hazard_stalls = 0  # cycles the head waited for a same-connection event
+        self.credit_stalls = 0  # cycles the head waited for a credit
+        self.results_full = 0  # cycles with all D+4 result entries in use
+        self.same_conn_issues = 0  # issues exactly D cycles after one of the same connection
 
     def drive(self):
         pass
 
+    def _state(self):
+        ev = self.vec.events
+
+        def ref(i):
+            return f"#{i} (conn {ev[i]['conn']})"
+
+        stages = ", ".join(f"{k + 1}: {ref(st[0])}" for k, st in enumerate(self.stages) if st is not None)
+        hist = "; ".join(f"cycle {c}: valid={v} ready={r}{' accepted #%d' % a if a is not None else ''} "
+                         f"m_valid={mv} m_ready={mr}" for c, v, r, a, mv, mr in self.history)
+        return (f"  model after the last edge: input buffer [{', '.join(ref(i) for i, _ in self.inbuf)}], "
+                f"stages {{{stages or 'empty'}}}, {self.occ} of {self.credits} credits in use, "
+                f"{self.outn} results buffered\n  last cycles: {hist or 'none'}")
+
+    def _fail(self, cycle, msg):
+        raise StreamError(f"{self.block}: cycle {cycle}: {msg} (D = {self.depth}, docs/pipeline.md)\n{self._state()}")
+
     def sample(self, cycle):
-        want = 0 if (self.sink.last_valid and not self.sink.ready_now) else 1
-        got = self.source.last_ready
-        if got != want:
-            raise StreamError(
-                f"{self.block}: cycle {cycle}: s_event_ready = {got} with m_result_valid = {self.sink.last_valid} "
-                f"and m_result_ready = {self.sink.ready_now}; want !m_result_valid || m_result_ready = {want}")
+        source, sink = self.source, self.sink
+        ready, valid = source.last_ready, sink.last_valid
+        if self.early != (ready, valid):
+            e_ready, e_valid = self.early
+            self._fail(cycle, f"s_event_ready/m_result_valid = {e_ready}/{e_valid} before this cycle's inputs were "
+                       f"driven, {ready}/{valid} after (s_event_valid = {source._valid_out}, m_result_ready = "
+                       f"{sink.ready_now}): both must be registers")
+        if ready != self.ready:
+            self._fail(cycle, f"s_event_ready = {ready}, want {self.ready}: the input buffer held "
+                       f"{len(self.inbuf)} event(s) after the last edge")
+        if valid != (self.outn > 0):
+            self._fail(cycle, f"m_result_valid = {valid}, want {int(self.outn > 0)}: the result buffer held "
+                       f"{self.outn} result(s) after the last edge")
+        beat = source.accepted
+        pop = sink.took
+        self.history.append((cycle, source._valid_out, ready, self.accepted if beat is not None else None,
+                             valid, sink.ready_now))
         self.cycles += 1
-        self.stalled += 1 - got
+        if not ready:
+            self.ready_low += 1
+        elif valid and not sink.ready_now:
+            self.decoupled += 1
+        if self.outn == self.credits:
+            self.results_full += 1
+
+        # The edge that ends this cycle.
+        stages = self.stages
+        issue = None
+        if self.inbuf:
+            head = self.inbuf[0]
+            if self.occ >= self.credits:
+                self.credit_stalls += 1
+            else:
+                key = head[1]
+                hazard = False
+                for k in range(self.depth - 1):  # stages 1..D-1
+                    st = stages[k]
+                    if st is not None and st[1] == key:
+                        hazard = True
+                        break
+                if hazard:
+                    self.hazard_stalls += 1
+                else:
+                    issue = self.inbuf.pop(0)
+                    st = stages[self.depth - 1]  # stage D: issued D cycles ago
+                    if st is not None and st[1] == key:
+                        self.same_conn_issues += 1
+        if pop:
+            self.outn -= 1
+            self.occ -= 1
+        if stages[-1] is not None:
+            self.outn += 1
+        stages.appendleft(issue)  # drops the last stage
+        if issue is not None:
+            self.occ += 1
+            self.issued.append(cycle)
+        if beat is not None:
+            self.inbuf.append((self.accepted, beat["conn"]))
+            self.accepted += 1
+        self.ready = 1 if len(self.inbuf) <= 1 else 0
+
+    def __str__(self):
+        return (f"{self.cycles} cycles: s_event_ready low in {self.ready_low}, high while the result stream was "
+                f"stalled in {self.decoupled}; head waited {self.hazard_stalls} cycles for a same-connection "
+                f"event, {self.credit_stalls} for a credit; result buffer full in {self.results_full}; "
+                f"{self.same_conn_issues} issues exactly D = {self.depth} cycles after the same connection")
+
+
+class _Probe:
+    """Reads s_event_ready and m_result_valid at the falling edge, before any
+    component drives this cycle's inputs."""
+
+    def __init__(self, model):
+        self.model = model
+
+    def drive(self):
+        m = self.model
+        c = m.loop.cycle
+        m.early = (read_int(m.s_ready, "s_event_ready", c), read_int(m.m_valid, "m_result_valid", c))
+
+    def sample(self, cycle):
+        pass
 
 
 class Stats:
@@ -205,16 +357,20 @@ class Stats:
                                 "cycles": self.cycles, "seconds": self.seconds}) + "\n")
 
 
-async def replay(dut, vec, rng, *, count=None, idle_prob=0.0, ready_prob=1.0, exact_latency=False, label="replay",
-                 loop=None):
+async def replay(dut, vec, rng, *, count=None, idle_prob=0.0, ready_prob=1.0, min_gap=0, exact_latency=False,
+                 label="replay", loop=None):
     """Reset the DUT, play vec's first count events (all by default) and
-    check every result. Returns (Stats, Scoreboard, ReadyRule)."""
+    check every result and, every cycle, the shell's contract (ShellModel).
+    The source waits min_gap cycles after each acceptance, then idles with
+    probability idle_prob per cycle; m_result_ready is 1 with probability
+    ready_prob per cycle. Returns (Stats, Scoreboard, ShellModel)."""
     n = len(vec.events) if count is None else min(count, len(vec.events))
     loop = loop or CycleLoop(dut.clk)
     board = Scoreboard(vec, exact_latency=exact_latency)
-    source = StreamSource(dut, "s_event", vec.event_fields, rng, idle_prob=idle_prob, on_accept=board.on_accept)
+    source = StreamSource(dut, "s_event", vec.event_fields, rng, idle_prob=idle_prob, min_gap=min_gap,
+                          on_accept=board.on_accept)
     sink = StreamSink(dut, "m_result", vec.result_fields, rng, ready_prob=ready_prob, on_beat=board.on_result)
-    rule = ReadyRule(vec.block, source, sink)
+    model = ShellModel(vec, dut, source, sink, loop)
 
     if loop.cycle == 0:
         dut.rst.value = 1
@@ -225,25 +381,28 @@ async def replay(dut, vec, rng, *, count=None, idle_prob=0.0, ready_prob=1.0, ex
 
     for e in vec.events[:n]:
         source.send(e)
-    loop.components = [source, sink, rule]
+    loop.components = [model.probe, source, sink, model]
     start_cycle = loop.cycle
     t0 = time.perf_counter()
     # Each event needs at most a few cycles beyond the stalls the random
-    # timing makes; the bound only catches a hung DUT.
-    stall = 1 / max(ready_prob, 0.01) + 1 / max(1 - idle_prob, 0.01)
-    await loop.run_until(lambda: board.results == n, int(n * (stall + 2)) + 100, f"{vec.block} {label}")
+    # timing and the hazards make; the bound only catches a hung DUT.
+    stall = 1 / max(ready_prob, 0.01) + 1 / max(1 - idle_prob, 0.01) + min_gap + vec.depth
+    await loop.run_until(lambda: board.results == n, int(n * (stall + 2)) + 100 + vec.latency,
+                         f"{vec.block} {label}")
     seconds = time.perf_counter() - t0
     cycles = loop.cycle - start_cycle
 
-    # Nothing may come out after the last result.
+    # Nothing may come out after the last result (the model checks that
+    # m_result_valid stays low).
     extra = []
     sink.on_beat = lambda beat, cycle: extra.append((beat, cycle))
     sink.ready_prob = 1.0
-    for _ in range(8):
+    for _ in range(vec.latency + 4):
         await loop.step()
     if extra:
         raise StreamError(f"{vec.block} {label}: results after the last event: {extra}")
-    if read_int(dut.m_result_valid, "m_result_valid", loop.cycle):
-        raise StreamError(f"{vec.block} {label}: m_result_valid still high after the last result")
+    if model.accepted != n or len(model.issued) != n or model.occ or model.outn:
+        raise StreamError(f"{vec.block} {label}: the model accepted {model.accepted}, issued {len(model.issued)} "
+                          f"of {n} events, {model.occ} in flight, {model.outn} results left")
     loop.components = []
-    return Stats(f"{vec.block} {label}", n, cycles, seconds), board, rule
+    return Stats(f"{vec.block} {label}", n, cycles, seconds), board, model

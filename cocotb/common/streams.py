@@ -118,13 +118,15 @@ class StreamSource:
 
     A beat is a dict of field values. It is held, data unchanged, until a
     cycle where ready is 1; before each new beat the source stays idle
-    with probability ``idle_prob`` per cycle (geometric gaps). While idle,
-    the data ports carry random junk when ``junk`` is set: the DUT must
-    ignore data without valid. ``on_accept(beat, cycle)`` is called for
-    every accepted beat.
+    for ``min_gap`` cycles after the previous acceptance, then with
+    probability ``idle_prob`` per cycle (geometric gaps). While idle, the
+    data ports carry random junk when ``junk`` is set: the DUT must ignore
+    data without valid. ``on_accept(beat, cycle)`` is called for every
+    accepted beat; ``accepted`` is the beat accepted in the cycle last
+    sampled, or None.
     """
 
-    def __init__(self, dut, prefix, fields, rng, idle_prob=0.0, junk=True, on_accept=None):
+    def __init__(self, dut, prefix, fields, rng, idle_prob=0.0, junk=True, on_accept=None, min_gap=0):
         self.name = prefix
         self.valid = getattr(dut, f"{prefix}_valid")
         self.ready = getattr(dut, f"{prefix}_ready")
@@ -134,9 +136,12 @@ class StreamSource:
         self.idle_prob = idle_prob
         self.junk = junk
         self.on_accept = on_accept
+        self.min_gap = min_gap
         self.queue = deque()
         self.current = None
+        self.accepted = None
         self.last_ready = None
+        self._gap = 0  # idle cycles still owed to min_gap
         self._valid_out = None
 
     def send(self, beat):
@@ -155,7 +160,9 @@ class StreamSource:
 
     def drive(self):
         if self.current is None and self.queue:
-            if not (self.idle_prob and self.rng.random() < self.idle_prob):
+            if self._gap:
+                self._gap -= 1
+            elif not (self.idle_prob and self.rng.random() < self.idle_prob):
                 self.current = self.queue.popleft()
                 for (f, h), mask in zip(self.fields, self.masks):
                     v = self.current[f]
@@ -172,8 +179,11 @@ class StreamSource:
 
     def sample(self, cycle):
         self.last_ready = read_int(self.ready, f"{self.name}_ready", cycle)
+        self.accepted = None
         if self.current is not None and self.last_ready:
             beat, self.current = self.current, None
+            self.accepted = beat
+            self._gap = self.min_gap
             if self.on_accept is not None:
                 self.on_accept(beat, cycle)
 
@@ -184,7 +194,8 @@ class StreamSink:
     Ready is 1 with probability ``ready_prob`` in each cycle. A beat that
     is valid while ready is 0 must still be valid, with the same data, in
     the next cycle. ``on_beat(beat, cycle)`` is called for every beat
-    taken. Data fields with X or Z bits come as bit strings (read_data).
+    taken; ``took`` says whether a beat was taken in the cycle last
+    sampled. Data fields with X or Z bits come as bit strings (read_data).
     """
 
     def __init__(self, dut, prefix, fields, rng, ready_prob=1.0, on_beat=None):
@@ -197,6 +208,7 @@ class StreamSink:
         self.on_beat = on_beat
         self.ready_now = 0
         self.last_valid = None
+        self.took = False
         self.held = None  # beat seen valid while stalled
         self._ready_out = None
 
@@ -215,6 +227,7 @@ class StreamSink:
     def sample(self, cycle):
         valid = read_int(self.valid, f"{self.name}_valid", cycle)
         self.last_valid = valid
+        self.took = bool(valid and self.ready_now)
         if not valid:
             if self.held is not None:
                 raise StreamError(

@@ -1,8 +1,9 @@
 """cocotb testbench of `smartt` (SMaRTT, S0 Algorithms 1-3 with
 Wait-to-Decrease; docs/blocks/smartt.md).
 
-Run it with cocotb/run.py, which builds verilog-out/smartt/ and points
-NICGEN_VECTORS at a file from `nicgen vectors smartt`.
+Run it with cocotb/run.py, which builds the generated smartt/ (`make cocotb`:
+a fresh `nicgen generate`) and points NICGEN_VECTORS at a file from
+`nicgen vectors smartt`, whose header gives the pipeline depth.
 """
 
 import cocotb
@@ -17,6 +18,18 @@ async def vectors_random_timing(dut):
 
 
 @cocotb.test()
-async def handshake_and_latency(dut):
-    """The ready rule, 2-cycle latency and one event per clock."""
-    await connpipe.handshake_and_latency(dut)
+async def latency_isolated(dut):
+    """Exactly D+4 cycles from acceptance to result for isolated events."""
+    await connpipe.latency_isolated(dut)
+
+
+@cocotb.test()
+async def throughput_no_stall(dut):
+    """One event per clock across connections, D cycles apart on one."""
+    await connpipe.throughput_no_stall(dut)
+
+
+@cocotb.test()
+async def backpressure_credits(dut):
+    """Full result buffer, credits and a registered s_event_ready."""
+    await connpipe.backpressure_credits(dut)

@@ -33,6 +33,13 @@ type VectorHeader struct {
 	// Params are the golden model's parameters the expectations were
 	// computed with (the block's configuration, converted field by field).
 	Params any `json:"params"`
+	// Depth is the block's pipeline_depth (its Params.Depth): the number of
+	// datapath stages of the pipelined shell, which sets its cycle contract
+	// (docs/pipeline.md: latency Depth+4, events of one connection Depth
+	// cycles apart, Depth+4 credits). The vectors do not depend on it; a
+	// testbench checks the timing of the design generated from the same
+	// configuration with it.
+	Depth int `json:"depth"`
 	// Ports maps every port of the generated top module to its width, from
 	// the block's declaration, so a testbench checks the design it drives
 	// against the one the vectors were made for instead of hard-coding
@@ -548,6 +555,7 @@ func repsVectors(block string, cfg blocks.Config, ports map[string]int, n int, s
 		numConn    int
 		freezeTime uint64
 		hasFrozen  bool
+		depth      int
 	)
 	if block == "reps" {
 		p := GoldenRepsParams(cfg.Reps)
@@ -556,6 +564,7 @@ func repsVectors(block string, cfg blocks.Config, ports map[string]int, n int, s
 			return nil, err
 		}
 		model, params, numConn, freezeTime, hasFrozen = m, p, p.NumConn, p.FreezeTime, true
+		depth = cfg.Reps.Depth
 	} else {
 		p := GoldenConfParams(cfg.RepsConf)
 		m, err := goldenreps.NewConfModel(p)
@@ -563,6 +572,7 @@ func repsVectors(block string, cfg blocks.Config, ports map[string]int, n int, s
 			return nil, err
 		}
 		model, params, numConn = m, p, p.NumConn
+		depth = cfg.RepsConf.Depth
 	}
 	if _, ok := ports["m_result_frozen"]; ok != hasFrozen {
 		return nil, fmt.Errorf("blockeq: m_result_frozen port present = %v, golden model has frozen = %v", ok, hasFrozen)
@@ -574,7 +584,8 @@ func repsVectors(block string, cfg blocks.Config, ports map[string]int, n int, s
 	}
 	cov := NewCoverage(hasFrozen)
 	vs := &VectorSet{
-		Header:   VectorHeader{Block: block, Seed: seed, Events: n, Params: params, Ports: ports, Kinds: reps.KindNames},
+		Header: VectorHeader{Block: block, Seed: seed, Events: n, Params: params, Depth: depth, Ports: ports,
+			Kinds: reps.KindNames},
 		Events:   make([]VectorLine, 0, n),
 		Coverage: cov,
 	}
@@ -614,7 +625,7 @@ func smarttVectors(block string, p bsmartt.Params, ports map[string]int, n int, 
 	}
 	cov := NewSmarttCoverage(p.Variant)
 	vs := &VectorSet{
-		Header: VectorHeader{Block: block, Seed: seed, Events: n, Params: gp, Ports: ports,
+		Header: VectorHeader{Block: block, Seed: seed, Events: n, Params: gp, Depth: p.Depth, Ports: ports,
 			Kinds: bsmartt.KindNames, Cases: smarttCaseNames[:]},
 		Events:   make([]VectorLine, 0, n),
 		Coverage: cov,

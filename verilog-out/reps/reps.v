@@ -6,6 +6,7 @@
  * NumConn = 4096, ConnW = 16, N = 8, EVW = 16, HeadW = 8, CountW = 8, TimeW = 32, ExploreW = 8
  * ClearOnFreezeExit = false
  * pipeline: 3 datapath stages (stages 3..5), latency 7 cycles, same connection every 3 cycles
+ * pipeline: the datapath's cuts end in stage 5 of 5
  */
 
 `resetall
@@ -56,7 +57,10 @@ module reps #
 );
 
 // state tables
-reg [192:0] state_mem [0:4095];
+reg [192:0] state_mem_b0 [0:1023];
+reg [192:0] state_mem_b1 [0:1023];
+reg [192:0] state_mem_b2 [0:1023];
+reg [192:0] state_mem_b3 [0:1023];
 
 // registers, variables and wires
 reg  [31:0] lfsr_reg;  // random-EV generator (Galois LFSR)
@@ -117,13 +121,22 @@ reg  [15:0] s1_ev_reg;  // stage 1 ev
 reg  [15:0] s1_ev_next;
 reg  [31:0] s1_now_reg;  // stage 1 now
 reg  [31:0] s1_now_next;
-reg  [192:0] state_rd_reg;  // registered read data of state
+reg  [192:0] state_rd_b0_reg;  // registered read data of state, bank 0
+reg  [192:0] state_rd_b1_reg;  // registered read data of state, bank 1
+reg  [192:0] state_rd_b2_reg;  // registered read data of state, bank 2
+reg  [192:0] state_rd_b3_reg;  // registered read data of state, bank 3
 reg  s1_fix_valid_reg;  // the word was written at the edge stage 1 read it
 reg  s1_fix_valid_next;
 reg  [192:0] s1_fix_word_reg;  // the word written at that edge
 reg  [192:0] s1_fix_word_next;
-reg  [192:0] s2_ram_reg;  // registered block-RAM output
-reg  [192:0] s2_ram_next;
+reg  [192:0] s2_ram_b0_reg;  // registered block-RAM output, bank 0
+reg  [192:0] s2_ram_b0_next;
+reg  [192:0] s2_ram_b1_reg;  // registered block-RAM output, bank 1
+reg  [192:0] s2_ram_b1_next;
+reg  [192:0] s2_ram_b2_reg;  // registered block-RAM output, bank 2
+reg  [192:0] s2_ram_b2_next;
+reg  [192:0] s2_ram_b3_reg;  // registered block-RAM output, bank 3
+reg  [192:0] s2_ram_b3_next;
 reg  s2_fix_valid_reg;  // a word written since stage 1's read replaces s2_ram
 reg  s2_fix_valid_next;
 reg  [192:0] s2_fix_word_reg;  // the last word written since stage 1's read
@@ -212,6 +225,12 @@ reg  s4_t_2_reg;  // stage 4 copy of t
 wire s4_t_2_next;
 reg  s5_t_3_reg;  // stage 5 copy of t
 wire s5_t_3_next;
+reg  s2_t_3_reg;  // stage 2 copy of t
+wire s2_t_3_next;
+reg  s3_t_3_reg;  // stage 3 copy of t
+wire s3_t_3_next;
+reg  s4_t_3_reg;  // stage 4 copy of t
+wire s4_t_3_next;
 reg  s4_error_reg;  // stage 4 copy of error
 wire s4_error_next;
 reg  s5_error_reg;  // stage 5 copy of error
@@ -224,12 +243,6 @@ reg  [2:0] s4_kind_reg;  // stage 4 copy of kind
 wire [2:0] s4_kind_next;
 reg  [2:0] s5_kind_reg;  // stage 5 copy of kind
 wire [2:0] s5_kind_next;
-reg  s2_t_3_reg;  // stage 2 copy of t
-wire s2_t_3_next;
-reg  s3_t_3_reg;  // stage 3 copy of t
-wire s3_t_3_next;
-reg  s4_t_3_reg;  // stage 4 copy of t
-wire s4_t_3_next;
 reg  s5_t_4_reg;  // stage 5 copy of t
 wire s5_t_4_next;
 reg  [2:0] out_rd_ptr_reg;  // result buffer head
@@ -485,31 +498,33 @@ wire [192:0] _shell_21 = snoop_s1 ? new_word : s1_fix_word_reg;
 wire [11:0] _shell_22 = s2_conn_reg[11:0];
 wire _shell_23 = wr_addr == _shell_22;
 wire snoop_s2 = wr_en & _shell_23;
-wire [192:0] s2_word = s2_fix_valid_reg ? s2_fix_word_reg : s2_ram_reg;
-wire [192:0] _shell_24 = snoop_s2 ? new_word : s2_word;
-wire _shell_25 = out_wr_ptr_reg == 3'd0;
-wire [15:0] _shell_26 = lfsr_drawn[15:0];
-wire [15:0] _shell_27 = explored ? _shell_26 : s5_take_ev_reg;
-wire [15:0] _shell_28 = s5_t_reg ? _shell_27 : 16'd0;
-wire [15:0] _shell_29 = s5_error_reg ? 16'd0 : _shell_28;
-wire _shell_30 = s5_error_reg ? 1'd0 : explored;
-wire _shell_31 = s5_error_reg ? 1'd0 : s5_t_4_reg;
-wire _shell_32 = out_wr_ptr_reg == 3'd1;
-wire _shell_33 = out_wr_ptr_reg == 3'd2;
-wire _shell_34 = out_wr_ptr_reg == 3'd3;
-wire _shell_35 = out_wr_ptr_reg == 3'd4;
-wire _shell_36 = out_wr_ptr_reg == 3'd5;
-wire _shell_37 = out_wr_ptr_reg == 3'd6;
+wire [1:0] _shell_24 = s2_conn_reg[11:10];
+wire [192:0] s2_ram_word = (_shell_24 == 2'd0) ? s2_ram_b0_reg : (_shell_24 == 2'd1) ? s2_ram_b1_reg : (_shell_24 == 2'd2) ? s2_ram_b2_reg : s2_ram_b3_reg;
+wire [192:0] s2_word = s2_fix_valid_reg ? s2_fix_word_reg : s2_ram_word;
+wire [192:0] _shell_25 = snoop_s2 ? new_word : s2_word;
+wire _shell_26 = out_wr_ptr_reg == 3'd0;
+wire [15:0] _shell_27 = lfsr_drawn[15:0];
+wire [15:0] _shell_28 = explored ? _shell_27 : s5_take_ev_reg;
+wire [15:0] _shell_29 = s5_t_reg ? _shell_28 : 16'd0;
+wire [15:0] _shell_30 = s5_error_reg ? 16'd0 : _shell_29;
+wire _shell_31 = s5_error_reg ? 1'd0 : explored;
+wire _shell_32 = s5_error_reg ? 1'd0 : s5_t_4_reg;
+wire _shell_33 = out_wr_ptr_reg == 3'd1;
+wire _shell_34 = out_wr_ptr_reg == 3'd2;
+wire _shell_35 = out_wr_ptr_reg == 3'd3;
+wire _shell_36 = out_wr_ptr_reg == 3'd4;
+wire _shell_37 = out_wr_ptr_reg == 3'd5;
 wire _shell_38 = out_wr_ptr_reg == 3'd6;
-wire [2:0] _shell_39 = out_wr_ptr_reg + 3'd1;
-wire [2:0] _shell_40 = _shell_38 ? 3'd0 : _shell_39;
-wire _shell_41 = out_rd_ptr_reg == 3'd6;
-wire [2:0] _shell_42 = out_rd_ptr_reg + 3'd1;
-wire [2:0] _shell_43 = _shell_41 ? 3'd0 : _shell_42;
-wire [2:0] _shell_44 = s5_valid_reg ? 3'd1 : 3'd0;
-wire [2:0] _shell_45 = out_count_reg + _shell_44;
-wire [2:0] _shell_46 = out_pop ? 3'd1 : 3'd0;
-wire [2:0] _shell_47 = _shell_45 - _shell_46;
+wire _shell_39 = out_wr_ptr_reg == 3'd6;
+wire [2:0] _shell_40 = out_wr_ptr_reg + 3'd1;
+wire [2:0] _shell_41 = _shell_39 ? 3'd0 : _shell_40;
+wire _shell_42 = out_rd_ptr_reg == 3'd6;
+wire [2:0] _shell_43 = out_rd_ptr_reg + 3'd1;
+wire [2:0] _shell_44 = _shell_42 ? 3'd0 : _shell_43;
+wire [2:0] _shell_45 = s5_valid_reg ? 3'd1 : 3'd0;
+wire [2:0] _shell_46 = out_count_reg + _shell_45;
+wire [2:0] _shell_47 = out_pop ? 3'd1 : 3'd0;
+wire [2:0] _shell_48 = _shell_46 - _shell_47;
 wire _ready_0 = ~issue;
 wire _ready_1 = in_valid_reg & _ready_0;
 wire _ready_2 = _ready_1 & _shell_7;
@@ -521,11 +536,16 @@ wire _ready_7 = _ready_6 & _shell_7;
 wire _ready_8 = _ready_5 | _ready_7;
 wire _ready_9 = ~_ready_8;
 wire [11:0] _state_rd_0 = in_conn_reg[11:0];
+wire [9:0] state_rd_addr = _state_rd_0[9:0];
+wire [9:0] state_wr_addr = wr_addr[9:0];
+wire [1:0] state_wr_bank = wr_addr[11:10];
 wire cur_frozen = s3_cur_reg[184];
 wire [31:0] cur_exit_freeze = s3_cur_reg[183:152];
 wire [7:0] cur_explore = s3_cur_reg[192:185];
 wire _u_cbuf_take_0 = ~exploring;
 wire _u_cbuf_take_1 = s4_t_reg & _u_cbuf_take_0;
+// bits dropped on purpose (rounding, wrap-around)
+wire _unused = ^{s2_conn_reg[15:12], s2_conn_reg[9:0], _state_rd_0[11:10]};
 
 reps_freeze
 u_freeze (
@@ -595,15 +615,15 @@ assign s2_t_2_next = _s2_t_2_next_0;
 assign s3_t_2_next = s2_t_2_reg;
 assign s4_t_2_next = s3_t_2_reg;
 assign s5_t_3_next = s4_t_2_reg;
+assign s2_t_3_next = _s2_t_3_next_0;
+assign s3_t_3_next = s2_t_3_reg;
+assign s4_t_3_next = s3_t_3_reg;
 assign s4_error_next = s3_error_reg;
 assign s5_error_next = s4_error_reg;
 assign s2_kind_next = s1_kind_reg;
 assign s3_kind_next = s2_kind_reg;
 assign s4_kind_next = s3_kind_reg;
 assign s5_kind_next = s4_kind_reg;
-assign s2_t_3_next = _s2_t_3_next_0;
-assign s3_t_3_next = s2_t_3_reg;
-assign s4_t_3_next = s3_t_3_reg;
 assign s5_t_4_next = _s5_t_4_next_0;
 assign m_result_valid = out_nonempty;
 assign m_result_conn = _m_result_conn_0;
@@ -652,7 +672,10 @@ always @* begin
     s1_now_next = s1_now_reg;
     s1_fix_valid_next = s1_fix_valid_reg;
     s1_fix_word_next = s1_fix_word_reg;
-    s2_ram_next = s2_ram_reg;
+    s2_ram_b0_next = s2_ram_b0_reg;
+    s2_ram_b1_next = s2_ram_b1_reg;
+    s2_ram_b2_next = s2_ram_b2_reg;
+    s2_ram_b3_next = s2_ram_b3_reg;
     s2_fix_valid_next = s2_fix_valid_reg;
     s2_fix_word_next = s2_fix_word_reg;
     s3_cur_next = s3_cur_reg;
@@ -760,73 +783,76 @@ always @* begin
     s5_conn_next = s4_conn_reg;
     s1_fix_valid_next = snoop_in;
     s1_fix_word_next = new_word;
-    s2_ram_next = state_rd_reg;
+    s2_ram_b0_next = state_rd_b0_reg;
+    s2_ram_b1_next = state_rd_b1_reg;
+    s2_ram_b2_next = state_rd_b2_reg;
+    s2_ram_b3_next = state_rd_b3_reg;
     s2_fix_valid_next = _shell_20;
     s2_fix_word_next = _shell_21;
-    s3_cur_next = _shell_24;
+    s3_cur_next = _shell_25;
     if (s5_valid_reg) begin
-        if (_shell_25) begin
+        if (_shell_26) begin
             out0_conn_next = s5_conn_reg;
             out0_kind_next = s5_kind_reg;
-            out0_ev_next = _shell_29;
-            out0_explored_next = _shell_30;
-            out0_frozen_next = _shell_31;
+            out0_ev_next = _shell_30;
+            out0_explored_next = _shell_31;
+            out0_frozen_next = _shell_32;
             out0_error_next = s5_error_reg;
         end
-        if (_shell_32) begin
+        if (_shell_33) begin
             out1_conn_next = s5_conn_reg;
             out1_kind_next = s5_kind_reg;
-            out1_ev_next = _shell_29;
-            out1_explored_next = _shell_30;
-            out1_frozen_next = _shell_31;
+            out1_ev_next = _shell_30;
+            out1_explored_next = _shell_31;
+            out1_frozen_next = _shell_32;
             out1_error_next = s5_error_reg;
         end
-        if (_shell_33) begin
+        if (_shell_34) begin
             out2_conn_next = s5_conn_reg;
             out2_kind_next = s5_kind_reg;
-            out2_ev_next = _shell_29;
-            out2_explored_next = _shell_30;
-            out2_frozen_next = _shell_31;
+            out2_ev_next = _shell_30;
+            out2_explored_next = _shell_31;
+            out2_frozen_next = _shell_32;
             out2_error_next = s5_error_reg;
         end
-        if (_shell_34) begin
+        if (_shell_35) begin
             out3_conn_next = s5_conn_reg;
             out3_kind_next = s5_kind_reg;
-            out3_ev_next = _shell_29;
-            out3_explored_next = _shell_30;
-            out3_frozen_next = _shell_31;
+            out3_ev_next = _shell_30;
+            out3_explored_next = _shell_31;
+            out3_frozen_next = _shell_32;
             out3_error_next = s5_error_reg;
         end
-        if (_shell_35) begin
+        if (_shell_36) begin
             out4_conn_next = s5_conn_reg;
             out4_kind_next = s5_kind_reg;
-            out4_ev_next = _shell_29;
-            out4_explored_next = _shell_30;
-            out4_frozen_next = _shell_31;
+            out4_ev_next = _shell_30;
+            out4_explored_next = _shell_31;
+            out4_frozen_next = _shell_32;
             out4_error_next = s5_error_reg;
         end
-        if (_shell_36) begin
+        if (_shell_37) begin
             out5_conn_next = s5_conn_reg;
             out5_kind_next = s5_kind_reg;
-            out5_ev_next = _shell_29;
-            out5_explored_next = _shell_30;
-            out5_frozen_next = _shell_31;
+            out5_ev_next = _shell_30;
+            out5_explored_next = _shell_31;
+            out5_frozen_next = _shell_32;
             out5_error_next = s5_error_reg;
         end
-        if (_shell_37) begin
+        if (_shell_38) begin
             out6_conn_next = s5_conn_reg;
             out6_kind_next = s5_kind_reg;
-            out6_ev_next = _shell_29;
-            out6_explored_next = _shell_30;
-            out6_frozen_next = _shell_31;
+            out6_ev_next = _shell_30;
+            out6_explored_next = _shell_31;
+            out6_frozen_next = _shell_32;
             out6_error_next = s5_error_reg;
         end
-        out_wr_ptr_next = _shell_40;
+        out_wr_ptr_next = _shell_41;
     end
     if (out_pop) begin
-        out_rd_ptr_next = _shell_43;
+        out_rd_ptr_next = _shell_44;
     end
-    out_count_next = _shell_47;
+    out_count_next = _shell_48;
 end
 
 // ready
@@ -867,7 +893,10 @@ always @(posedge clk) begin
     s1_now_reg <= s1_now_next;
     s1_fix_valid_reg <= s1_fix_valid_next;
     s1_fix_word_reg <= s1_fix_word_next;
-    s2_ram_reg <= s2_ram_next;
+    s2_ram_b0_reg <= s2_ram_b0_next;
+    s2_ram_b1_reg <= s2_ram_b1_next;
+    s2_ram_b2_reg <= s2_ram_b2_next;
+    s2_ram_b3_reg <= s2_ram_b3_next;
     s2_fix_valid_reg <= s2_fix_valid_next;
     s2_fix_word_reg <= s2_fix_word_next;
     s3_cur_reg <= s3_cur_next;
@@ -908,15 +937,15 @@ always @(posedge clk) begin
     s3_t_2_reg <= s3_t_2_next;
     s4_t_2_reg <= s4_t_2_next;
     s5_t_3_reg <= s5_t_3_next;
+    s2_t_3_reg <= s2_t_3_next;
+    s3_t_3_reg <= s3_t_3_next;
+    s4_t_3_reg <= s4_t_3_next;
     s4_error_reg <= s4_error_next;
     s5_error_reg <= s5_error_next;
     s2_kind_reg <= s2_kind_next;
     s3_kind_reg <= s3_kind_next;
     s4_kind_reg <= s4_kind_next;
     s5_kind_reg <= s5_kind_next;
-    s2_t_3_reg <= s2_t_3_next;
-    s3_t_3_reg <= s3_t_3_next;
-    s4_t_3_reg <= s4_t_3_next;
     s5_t_4_reg <= s5_t_4_next;
     out_rd_ptr_reg <= out_rd_ptr_next;
     out_wr_ptr_reg <= out_wr_ptr_next;
@@ -981,16 +1010,55 @@ always @(posedge clk) begin
     end
 end
 
-// state: read-before-write, no reset (block RAM)
+// state, bank 0 of 4 (addresses 0..1023): read-before-write, no reset (block RAM)
 always @(posedge clk) begin
     if (1'd1) begin
-        state_rd_reg <= state_mem[_state_rd_0];
+        state_rd_b0_reg <= state_mem_b0[state_rd_addr];
     end
 end
 
 always @(posedge clk) begin
-    if (wr_en) begin
-        state_mem[wr_addr] <= new_word;
+    if (wr_en && state_wr_bank == 2'd0) begin
+        state_mem_b0[state_wr_addr] <= new_word;
+    end
+end
+
+// state, bank 1 of 4 (addresses 1024..2047): read-before-write, no reset (block RAM)
+always @(posedge clk) begin
+    if (1'd1) begin
+        state_rd_b1_reg <= state_mem_b1[state_rd_addr];
+    end
+end
+
+always @(posedge clk) begin
+    if (wr_en && state_wr_bank == 2'd1) begin
+        state_mem_b1[state_wr_addr] <= new_word;
+    end
+end
+
+// state, bank 2 of 4 (addresses 2048..3071): read-before-write, no reset (block RAM)
+always @(posedge clk) begin
+    if (1'd1) begin
+        state_rd_b2_reg <= state_mem_b2[state_rd_addr];
+    end
+end
+
+always @(posedge clk) begin
+    if (wr_en && state_wr_bank == 2'd2) begin
+        state_mem_b2[state_wr_addr] <= new_word;
+    end
+end
+
+// state, bank 3 of 4 (addresses 3072..4095): read-before-write, no reset (block RAM)
+always @(posedge clk) begin
+    if (1'd1) begin
+        state_rd_b3_reg <= state_mem_b3[state_rd_addr];
+    end
+end
+
+always @(posedge clk) begin
+    if (wr_en && state_wr_bank == 2'd3) begin
+        state_mem_b3[state_wr_addr] <= new_word;
     end
 end
 

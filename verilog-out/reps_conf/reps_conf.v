@@ -5,6 +5,7 @@
  *
  * NumConn = 4096, ConnW = 16, NumEntropies = 256, EntW = 8, ExploreW = 8, EVW = 16
  * pipeline: 1 datapath stages (stages 3..3), latency 5 cycles, same connection every 1 cycles
+ * pipeline: the datapath's cuts end in stage 3 of 3
  */
 
 `resetall
@@ -92,7 +93,7 @@ reg  s1_ecn_reg;  // stage 1 ecn
 reg  s1_ecn_next;
 reg  [7:0] s1_ev_reg;  // stage 1 ev
 reg  [7:0] s1_ev_next;
-reg  [23:0] state_rd_reg;  // registered read data of state
+reg  [23:0] state_rd_reg;  // registered read data of state, bank 0
 reg  s1_fix_valid_reg;  // the word was written at the edge stage 1 read it
 reg  s1_fix_valid_next;
 reg  [23:0] s1_fix_word_reg;  // the word written at that edge

@@ -1,6 +1,4 @@
 verilog-out/smartt/smartt_fastinc.v
 verilog-out/smartt/smartt_qa.v
-verilog-out/smartt/smartt_recip_w20.v
-verilog-out/smartt/smartt_recip_w27.v
 verilog-out/smartt/smartt_wtd.v
 verilog-out/smartt/smartt.v
