@@ -83,6 +83,7 @@ func (m *Module) Read(mem *Memory, addr, en Value) *Signal {
 	}
 	mem.rdAddr, mem.rdEn, mem.rdLoc = addr.node(), en.node(), callerLoc()
 	mem.rdData = m.declare(mem.Name+"_rd_reg", mem.Layout.width, kindMemRd, fmt.Sprintf("registered read data of %s", mem.Name))
+	mem.rdBanks = []*Signal{mem.rdData}
 	return mem.rdData
 }
 
