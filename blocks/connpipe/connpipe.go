@@ -104,10 +104,10 @@ type Invariant struct {
 }
 
 // Step is what a block's datapath sees of the event in the datapath's
-// first stage (stage 3; event-only values may be computed earlier, see
+// first stage (stage 4; event-only values may be computed earlier, see
 // Pipe).
 type Step struct {
-	Cur   hdlgen.Record          // the connection's current word, forwarded (stage 3)
+	Cur   hdlgen.Record          // the connection's current word, forwarded (stage 4)
 	Kind  hdlgen.Expr            // event kind (stage 1)
 	Event map[string]hdlgen.Expr // event fields by name (stage 1)
 	// Fire is 1 in the cycle where a valid, non-error event is in the first
@@ -116,22 +116,22 @@ type Step struct {
 	Fire hdlgen.Expr
 	// Pipe places the datapath over the stages: Pipe.Cut(name, v) ends
 	// v's stage. The event fields and kind are of stage 1 (while the word
-	// is read), the word of stage 3; each operation is of the latest stage
+	// is read), the word of stage 4; each operation is of the latest stage
 	// of its operands, and earlier operands are carried to it. An
 	// event-only value (a reciprocal of the RTT) is thus computed while the
 	// word is read, and costs no same-connection occupancy.
 	Pipe *hdlgen.Pipeline
-	// Depth is the number of datapath stages, 3..Depth+2: the outcome may
+	// Depth is the number of datapath stages, 4..Depth+3: the outcome may
 	// be of any stage up to the last; the shell carries it to the last.
 	Depth int
 }
 
 // Cut ends v's stage when the pipeline has a stage left for it (the last
-// stage is Depth+2), and returns v unchanged otherwise: a block lists its
+// stage is Depth+3), and returns v unchanged otherwise: a block lists its
 // cuts in the order it wants them, and a shallower configuration keeps the
 // first ones. name names the register.
 func (st Step) Cut(name string, v hdlgen.Value) hdlgen.Expr {
-	if s := st.Pipe.Stage(v); s >= 0 && s+1 <= st.Depth+2 {
+	if s := st.Pipe.Stage(v); s >= 0 && s+1 <= st.Depth+ReadStages {
 		return st.Pipe.Cut(name, v)
 	}
 	return st.Pipe.At(v, max(st.Pipe.Stage(v), 0))
@@ -143,8 +143,14 @@ type Outcome struct {
 	Result map[string]hdlgen.Value // every ResultField
 }
 
+// ReadStages is the number of stages that read a word: stage 1 reads the
+// block RAM, stage 2 registers each RAM's output beside it (nothing else
+// reads that register, so the placer keeps it next to the RAM), stage 3
+// selects the bank and the snooped word.
+const ReadStages = 3
+
 // FirstStage is the stage of the datapath's first cycle (the current word).
-const FirstStage = 3
+const FirstStage = ReadStages + 1
 
 // Build adds the ports, the pipelined shell, the state table and the
 // hazard unit to m and calls step for the datapath. Port names follow
@@ -153,12 +159,13 @@ const FirstStage = 3
 //
 //   - An input buffer of two events; s_event_ready is a register.
 //   - The event at the buffer's head issues when no event of its
-//     connection is in stages 1..Depth-1 and fewer than Depth+4 events are
+//     connection is in stages 1..Depth-1 and fewer than Depth+5 events are
 //     in flight or waiting in the result buffer (credits, so that no stage
 //     ever stalls and m_result_ready drives no stage enable).
-//   - Stage 1 reads the word (block RAM), stage 2 registers the RAM output,
-//     stages 3..Depth+2 run the datapath, whose last stage writes the word.
-//     A word written while an event is in stages 1-2 is caught by that
+//   - Stage 1 reads the word (block RAM), stages 2 and 3 register the RAM
+//     output and select its bank,
+//     stages 4..Depth+3 run the datapath, whose last stage writes the word.
+//     A word written while an event is in stages 1-3 is caught by that
 //     event (registered snooping), so the datapath always starts from the
 //     latest word, and same-connection events are Depth cycles apart.
 //   - conn >= NumConn or kind >= NumKinds is an error: the result has error
@@ -171,9 +178,9 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 		return fmt.Errorf("connpipe: pipeline depth %d out of range 1..%d", s.Depth, MaxDepth)
 	}
 	L := s.Depth
-	W := L + 2 // the last stage, which writes the word
-	credits := L + 4
-	m.Note("pipeline: %d datapath stages (stages 3..%d), latency %d cycles, same connection every %d cycles", L, W, L+4, L)
+	W := L + ReadStages // the last stage, which writes the word
+	credits := W + 2
+	m.Note("pipeline: %d datapath stages (stages %d..%d), latency %d cycles, same connection every %d cycles", L, FirstStage, W, W+2, L)
 	m.Group("Event stream (sink): one event per accepted beat")
 	inValid := m.Input("s_event_valid", 1, "event valid")
 	inReady := m.Output("s_event_ready", 1, "event ready (a register): the block can take an event this cycle")
@@ -239,17 +246,17 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 		conn[k-1] = m.Reg(fmt.Sprintf("s%d_conn", k), s.ConnW, fmt.Sprintf("stage %d connection id", k), hdlgen.NoReset())
 	}
 
-	// hazard unit: the head waits while its connection is in stages 1..L-1
-	hazard := hdlgen.False()
-	for k := 1; k <= L-1; k++ {
-		hazard = hazard.Or(valid[k-1].And(conn[k-1].Eq(head.conn)))
-	}
+	// hazard unit: the head waits while its connection is in stages
+	// 1..L-1. The comparison is made a cycle ahead, against the stages'
+	// next contents and each possible next head, and kept in a register,
+	// so that issue is two registers and a gate.
+	hazardReg := m.Reg("hazard", 1, "the head's connection is in stages 1..depth-1", hdlgen.ResetTo(0))
+	creditReg := m.Reg("credit", 1, fmt.Sprintf("fewer than %d events are issued and not yet taken", credits), hdlgen.ResetTo(1))
+	hazard := hazardReg.Expr
 	if s.Formal.Breaks("same_conn_apart") {
 		hazard = hazard.And(hdlgen.False()) // broken: no hazard unit
 	}
-	hazard = hazard.Named("hazard")
-	credit := occ.Lt(hdlgen.Const(occW, uint64(credits))).Named("credit")
-	issue := head.valid.And(hazard.Not()).And(credit).Named("issue")
+	issue := head.valid.And(hazard.Not()).And(creditReg).Named("issue")
 
 	// stage 1: the event while its word is read
 	s1Kind := m.Reg("s1_kind", s.KindW, "stage 1 event kind", hdlgen.NoReset())
@@ -271,7 +278,10 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 	}
 	s2Fix := m.Reg("s2_fix_valid", 1, "a word written since stage 1's read replaces s2_ram", hdlgen.NoReset())
 	s2FixWord := m.Reg("s2_fix_word", ww, "the last word written since stage 1's read", hdlgen.NoReset())
-	curReg := m.Reg("s3_cur", ww, "the connection's current word: the datapath's input", hdlgen.NoReset())
+	s3Ram := m.Reg("s3_ram", ww, "the word read, of the connection's bank", hdlgen.NoReset())
+	s3Fix := m.Reg("s3_fix_valid", 1, "a word written since stage 1's read replaces s3_ram", hdlgen.NoReset())
+	s3FixWord := m.Reg("s3_fix_word", ww, "the last word written since stage 1's read", hdlgen.NoReset())
+	curReg := m.Reg(fmt.Sprintf("s%d_cur", FirstStage), ww, "the connection's current word: the datapath's input", hdlgen.NoReset())
 
 	bad := hdlgen.False()
 	if uint64(s.NumKinds) < uint64(1)<<uint(s.KindW) {
@@ -330,6 +340,7 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 	snoopHead := wrEn.And(wrAddr.Eq(head.conn.Trunc(aw))).Named("snoop_in")
 	snoop1 := snoop(1).Named("snoop_s1")
 	snoop2 := snoop(2).Named("snoop_s2")
+	snoop3 := snoop(3).Named("snoop_s3")
 	ramWord := s2Ram[0].Expr
 	if banks > 1 {
 		opts := make([]hdlgen.Value, banks)
@@ -339,7 +350,7 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 		bw := bits.TrailingZeros(uint(banks))
 		ramWord = hdlgen.Index(conn[1].Keep(aw-1, aw-bw), opts...).Named("s2_ram_word")
 	}
-	s2Word := hdlgen.Mux(s2Fix, s2FixWord, ramWord).Named("s2_word")
+	s3Word := hdlgen.Mux(s3Fix, s3FixWord, s3Ram).Named("s3_word")
 
 	// results of the last stage, zero on error
 	resKind := pl.At(s1Kind, W)
@@ -411,6 +422,7 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 		return x.Add(hdlgen.Mux(up, one, zero)).Sub(hdlgen.Mux(down, one, zero))
 	}
 	push1 := inValid.And(readyReg)
+	occNext := upDown(occ.Expr, issue, pop).Named("occ_update")
 
 	if s.Formal.Invariants {
 		res := hdlgen.Record{"conn": conn[W-1].Expr, "kind": resKind, "error": wErr}
@@ -420,6 +432,7 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 		words := []checkedWord{
 			{valid[0].And(s1Fix), s1FixWord.Expr},
 			{valid[1].And(s2Fix), s2FixWord.Expr},
+			{valid[2].And(s3Fix), s3FixWord.Expr},
 			{valid[FirstStage-1].Expr, curReg.Expr},
 		}
 		shellProperties(m, s, table, words, valid[W-1].Expr, res, valid, conn)
@@ -462,7 +475,7 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 				})
 			})
 		})
-		p.Set(occ, upDown(occ.Expr, issue, pop))
+		p.Set(occ, occNext)
 		// stages
 		p.Set(valid[0], issue)
 		p.Set(conn[0], head.conn)
@@ -481,7 +494,10 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 		}
 		p.Set(s2Fix, snoop1.Or(s1Fix))
 		p.Set(s2FixWord, hdlgen.Mux(snoop1, newWord, s1FixWord))
-		p.Set(curReg, hdlgen.Mux(snoop2, newWord, s2Word))
+		p.Set(s3Ram, ramWord)
+		p.Set(s3Fix, snoop2.Or(s2Fix))
+		p.Set(s3FixWord, hdlgen.Mux(snoop2, newWord, s2FixWord))
+		p.Set(curReg, hdlgen.Mux(snoop3, newWord, s3Word))
 		// result buffer
 		p.If(push, func() {
 			for i, e := range ents {
@@ -499,6 +515,35 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 		p.If(pop, func() { p.Set(rdPtr, inc(rdPtr)) })
 		p.Set(outCnt, upDown(outCnt.Expr, push, pop))
 	})
+	// the hazard of the next head against the next stages 1..L-1: stages
+	// 2..L-1 will hold what stages 1..L-2 hold, stage 1 the issued head
+	matchNext := func(x hdlgen.Value) hdlgen.Expr {
+		hit := hdlgen.False()
+		if L >= 2 {
+			hit = issue.And(head.conn.Eq(x))
+		}
+		for k := 1; k <= L-2; k++ {
+			hit = hit.Or(valid[k-1].And(conn[k-1].Eq(x)))
+		}
+		return hit
+	}
+	fromSkid := issue.And(skid.valid)
+	fromIn := issue.And(skid.valid.Not()).Or(head.valid.Not())
+	hazardNext := hdlgen.Mux(fromSkid, matchNext(skid.conn), hdlgen.Mux(fromIn, matchNext(inConn), matchNext(head.conn))).Named("hazard_ahead")
+	m.Comb("issue_next", func(p *hdlgen.Process) {
+		p.Set(hazardReg, hazardNext)
+		p.Set(creditReg, occNext.Lt(hdlgen.Const(occW, uint64(credits))))
+	})
+	if s.Formal.Invariants {
+		// the registered hazard and credit are the rule itself
+		hz := hdlgen.False()
+		for k := 1; k <= L-1; k++ {
+			hz = hz.Or(valid[k-1].And(conn[k-1].Eq(head.conn)))
+		}
+		m.Assert("hazard_exact", head.valid.Implies(hazardReg.Eq(hz)))
+		m.Assert("credit_exact", creditReg.Eq(occ.Lt(hdlgen.Const(occW, uint64(credits)))))
+	}
+
 	// s_event_ready for the next cycle: at most one event buffered
 	m.Comb("ready", func(p *hdlgen.Process) {
 		// the skid entry is filled only when the head stays and an event arrives
@@ -517,7 +562,7 @@ const RAMBankWords = 1024
 // width bits: a table wider than 36 bits is split into banks of
 // RAMBankWords words (one block RAM deep at 18 or 36 bits per RAM), so
 // that no multiplexer sits between a block RAM and the register of its
-// output (stage 2); stage 2 selects the bank on its way to stage 3.
+// output (stage 2); stage 3 selects the bank.
 func RAMBanks(numConn, width int) int {
 	if width <= 36 || numConn <= RAMBankWords || numConn%RAMBankWords != 0 {
 		return 1

@@ -9,8 +9,8 @@
 //   - the event at the head of the buffer issues when no event of the same
 //     connection is in stages 1..Depth-1 (hazard) and fewer than Credits
 //     events are issued and not yet taken from the result stream;
-//   - an issued event passes Depth+2 stages, one per clock, never stalled
-//     (two to read its connection's word, Depth to compute), and its result
+//   - an issued event passes Depth+3 stages, one per clock, never stalled
+//     (ReadStages = 3 to read its connection's word, Depth to compute), and its result
 //     enters a result buffer of Credits entries whose head drives the result
 //     stream.
 //
@@ -18,7 +18,7 @@
 // acceptance order, and the RTL's forwarding makes each datapath start from
 // the word its predecessors wrote, so the model executes an event (Step)
 // when it leaves the last stage, where the RTL writes its word. An event
-// that rst removes from the buffers or from stages 1..Depth+1 is never
+// that rst removes from the buffers or from stages 1..Depth+2 is never
 // executed, as it is never written in the RTL; the event in the last stage
 // during the rst cycle is written at that edge (the table has no reset),
 // but its result is dropped with the result buffer.
@@ -51,13 +51,17 @@ type Out[R any] struct {
 
 // Credits is the size of the result buffer for a datapath of depth stages:
 // enough for one event per clock with m_result_ready held high.
-func Credits(depth int) int { return depth + 4 }
+func Credits(depth int) int { return depth + ReadStages + 2 }
+
+// ReadStages is the number of stages before the datapath: the block RAM
+// read, its output register, the bank and snoop selection.
+const ReadStages = 3
 
 // Latency is the number of cycles from an event's acceptance to its result
 // on the result stream, with no stall: accepted in cycle t, it issues from
-// the input buffer in cycle t+1, is in stages 1..Depth+2 in cycles
-// t+2..t+Depth+3 and at the head of the result buffer in cycle t+Depth+4.
-func Latency(depth int) int { return depth + 4 }
+// the input buffer in cycle t+1, is in stages 1..Depth+3 in cycles
+// t+2..t+Depth+4 and at the head of the result buffer in cycle t+Depth+5.
+func Latency(depth int) int { return depth + ReadStages + 2 }
 
 type slot[E any] struct {
 	valid bool
@@ -87,7 +91,7 @@ func New[E, R any](s Stepper[E, R], depth int) *Pipeline[E, R] {
 		depth = 1
 	}
 	p := &Pipeline[E, R]{s: s, depth: depth, credits: Credits(depth)}
-	p.stages = make([]slot[E], depth+2)
+	p.stages = make([]slot[E], depth+ReadStages)
 	p.out = make([]R, p.credits)
 	p.ready = true
 	return p
