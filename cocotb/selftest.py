@@ -9,9 +9,11 @@ Two mutants, each the first --events events of the file:
     result is not an error, with its lowest bit flipped; the
     vectors_random_timing test must report the first mismatch at that
     event, on that field;
-  * timing: the header's pipeline depth D (and params.Depth) raised to
-    D+1; the latency_isolated test must report that event 0's result came
-    after D+4 cycles, not the D+5 the contract of a deeper shell gives.
+  * timing: the header claims a shell one datapath stage deeper: its
+    pipeline depth D (and params.Depth) raised to D+1, its latency L and
+    credits C to L+1 and C+1 (one more stage, one more cycle and one more
+    event in flight); the latency_isolated test must report that event 0's
+    result came after L cycles, not the L+1 the deeper shell gives.
 The copies go to build/cocotb-selftest/, and the design is built there too,
 apart from the real runs. Exit status 0 means the testbench reported both
 failures it had to; 1 means it missed one (or failed for another reason).
@@ -54,23 +56,25 @@ def mutate(src, dst, start, field, events):
 
 
 def mutate_depth(src, dst, events):
-    """Copy the first `events` lines of src to dst with the header's depth
-    (and params.Depth, which must agree) one larger; returns (old, new)."""
+    """Copy the first `events` lines of src to dst with the header claiming
+    one more datapath stage: its depth (and params.Depth, which must agree),
+    latency and credits each one larger; returns (old header, new header)."""
     with open(src) as f:
         header = json.loads(f.readline())
         lines = [line for _, line in zip(range(events), f)]
-    old = header.get("depth")
-    if not isinstance(old, int):
-        raise SystemExit(f"selftest: {src} has no pipeline depth in its header")
-    header["depth"] = old + 1
+    old = dict(header)
+    for key in ("depth", "latency", "credits"):
+        if not isinstance(header.get(key), int):
+            raise SystemExit(f"selftest: {src} has no {key} in its header")
+        header[key] += 1
     if isinstance(header.get("params"), dict) and "Depth" in header["params"]:
-        header["params"]["Depth"] = old + 1
+        header["params"] = dict(header["params"], Depth=header["depth"])
     header["events"] = len(lines)
     dst.parent.mkdir(parents=True, exist_ok=True)
     with open(dst, "w") as f:
         f.write(json.dumps(header, separators=(",", ":")) + "\n")
         f.writelines(lines)
-    return old, old + 1
+    return old, header
 
 
 def run_mutant(args, vectors, testcase, build, want):
@@ -130,14 +134,15 @@ def main():
 
     dst = build / f"{args.block}-{args.sim}-mutant-depth.jsonl"
     old, new = mutate_depth(src, dst, args.events)
-    print(f"selftest {args.block} under {args.sim}: header depth {old} -> {new}", flush=True)
+    print(f"selftest {args.block} under {args.sim}: header depth {old['depth']} -> {new['depth']}, latency "
+          f"{old['latency']} -> {new['latency']}, credits {old['credits']} -> {new['credits']}", flush=True)
     if run_mutant(args, dst, "latency_isolated", build,
-                  [f"{args.block}: event 0 (", f"latency {old + 4}, want exactly {new + 4}"]):
-        print(f"PASS: the {args.block} testbench under {args.sim} caught the D+4 latency of depth {old} "
-              f"against a header that says {new}")
+                  [f"{args.block}: event 0 (", f"latency {old['latency']}, want exactly {new['latency']}"]):
+        print(f"PASS: the {args.block} testbench under {args.sim} caught the latency {old['latency']} of depth "
+              f"{old['depth']} against a header that says depth {new['depth']}, latency {new['latency']}")
     else:
-        print(f"FAIL: the {args.block} testbench under {args.sim} did not report a latency of {old + 4} "
-              f"against a header depth of {new}")
+        print(f"FAIL: the {args.block} testbench under {args.sim} did not report a latency of {old['latency']} "
+              f"against a header that says depth {new['depth']}, latency {new['latency']}")
         ok = False
     return 0 if ok else 1
 

@@ -84,20 +84,11 @@ func (m *Module) roots(f func(scope string, n *node, loc Loc)) {
 	}
 	for _, mem := range m.mems {
 		if mem.rdAddr != nil {
-			if mem.rdLo != nil {
-				f(mem.Name+"_rd", mem.rdLo, mem.rdLoc)
-			} else {
-				f(mem.Name+"_rd", mem.rdAddr, mem.rdLoc)
-			}
+			f(mem.Name+"_rd", mem.rdAddr, mem.rdLoc)
 			f(mem.Name+"_rd", mem.rdEn, mem.rdLoc)
 		}
 		if mem.wrAddr != nil {
-			if mem.wrLo != nil {
-				f(mem.Name+"_wr", mem.wrLo, mem.wrLoc)
-				f(mem.Name+"_wr", mem.wrHi, mem.wrLoc)
-			} else {
-				f(mem.Name+"_wr", mem.wrAddr, mem.wrLoc)
-			}
+			f(mem.Name+"_wr", mem.wrAddr, mem.wrLoc)
 			f(mem.Name+"_wr", mem.wrData, mem.wrLoc)
 			f(mem.Name+"_wr", mem.wrEn, mem.wrLoc)
 		}

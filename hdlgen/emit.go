@@ -255,13 +255,7 @@ func emitDecls(w *writer, m *Module) {
 	if len(m.mems) > 0 {
 		w.line(0, "// state tables", Loc{})
 		for _, mem := range m.mems {
-			if mem.Banks() == 1 {
-				w.line(0, fmt.Sprintf("reg [%d:0] %s_mem [0:%d];", mem.Layout.width-1, mem.Name, mem.Depth-1), mem.loc)
-				continue
-			}
-			for i := 0; i < mem.Banks(); i++ {
-				w.line(0, fmt.Sprintf("reg [%d:0] %s_mem_b%d [0:%d];", mem.Layout.width-1, mem.Name, i, mem.Depth/mem.Banks()-1), mem.loc)
-			}
+			w.line(0, fmt.Sprintf("reg [%d:0] %s_mem [0:%d];", mem.Layout.width-1, mem.Name, mem.Depth-1), mem.loc)
 		}
 		w.raw("\n")
 	}
@@ -512,10 +506,6 @@ func emitRegisters(w *writer, m *Module) {
 
 func emitMemories(w *writer, m *Module) {
 	for _, mem := range m.mems {
-		if mem.Banks() > 1 {
-			emitBanks(w, mem)
-			continue
-		}
 		w.line(0, "// "+mem.Name+": read-before-write, no reset (block RAM)", Loc{})
 		w.line(0, "always @(posedge clk) begin", Loc{})
 		w.line(1, fmt.Sprintf("if (%s) begin", ref(mem.rdEn)), mem.rdLoc)
@@ -547,26 +537,4 @@ func emitROM(w *writer, n *node) {
 	}
 	w.line(1, "endcase", Loc{})
 	w.line(0, "end", Loc{})
-}
-
-// emitBanks writes a banked table: one array per bank, each with its read
-// data register and its share of the write port.
-func emitBanks(w *writer, mem *Memory) {
-	hw := mem.wrHi.width
-	for i := 0; i < mem.Banks(); i++ {
-		arr := fmt.Sprintf("%s_mem_b%d", mem.Name, i)
-		w.line(0, fmt.Sprintf("// %s, bank %d of %d (addresses %d..%d): read-before-write, no reset (block RAM)", mem.Name, i, mem.Banks(), i*mem.Depth/mem.Banks(), (i+1)*mem.Depth/mem.Banks()-1), Loc{})
-		w.line(0, "always @(posedge clk) begin", Loc{})
-		w.line(1, fmt.Sprintf("if (%s) begin", ref(mem.rdEn)), mem.rdLoc)
-		w.line(2, fmt.Sprintf("%s <= %s[%s];", mem.rdBanks[i].name, arr, ref(mem.rdLo)), Loc{})
-		w.line(1, "end", Loc{})
-		w.line(0, "end", Loc{})
-		w.raw("\n")
-		w.line(0, "always @(posedge clk) begin", Loc{})
-		w.line(1, fmt.Sprintf("if (%s && %s == %s) begin", ref(mem.wrEn), ref(mem.wrHi), literal(hw, uint64(i))), mem.wrLoc)
-		w.line(2, fmt.Sprintf("%s[%s] <= %s;", arr, ref(mem.wrLo), ref(mem.wrData)), Loc{})
-		w.line(1, "end", Loc{})
-		w.line(0, "end", Loc{})
-		w.raw("\n")
-	}
 }

@@ -1,7 +1,5 @@
 package hdlgen
 
-import "fmt"
-
 // Properties: invariants a block states about itself, for a model checker.
 //
 // An assertion is a 1-bit value that must be 1 in every reachable state; an
@@ -60,15 +58,10 @@ func (m *Module) TableInvariant(mem *Memory, name string, inv func(word Record) 
 		return
 	}
 	wr := inv(mem.Layout.fieldsOf(Expr{mem.wrData}))
-	m.props = append(m.props, &property{name: name, cond: Expr{mem.wrEn}.Implies(wr).node(), loc: loc})
-	for i, b := range mem.rdBanks {
-		rd := inv(mem.Layout.fieldsOf(b.Expr))
-		suffix := "_rd"
-		if len(mem.rdBanks) > 1 {
-			suffix = fmt.Sprintf("_rd_b%d", i)
-		}
-		m.props = append(m.props, &property{name: name + suffix, assume: true, cond: rd.node(), loc: loc})
-	}
+	rd := inv(mem.Layout.fieldsOf(mem.rdData.Expr))
+	m.props = append(m.props,
+		&property{name: name, cond: Expr{mem.wrEn}.Implies(wr).node(), loc: loc},
+		&property{name: name + "_rd", assume: true, cond: rd.node(), loc: loc})
 }
 
 // fieldsOf splits a word into its fields without naming them (Unpack names

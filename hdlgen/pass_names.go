@@ -73,12 +73,7 @@ func assignNames(m *Module) []Error {
 		claim(s.name, s.loc)
 	}
 	for _, mem := range m.mems {
-		if mem.Banks() == 1 {
-			claim(mem.Name+"_mem", mem.loc)
-		}
-		for i := 0; i < mem.Banks() && mem.Banks() > 1; i++ {
-			claim(fmt.Sprintf("%s_mem_b%d", mem.Name, i), mem.loc)
-		}
+		claim(mem.Name+"_mem", mem.loc)
 	}
 	for _, in := range m.insts {
 		claim(in.Name, in.loc)

@@ -1,21 +1,23 @@
 """The tests every block built on blocks/connpipe runs (reps, reps_conf,
 smartt, nscc): one valid/ready event stream in, one result per event out,
 through the pipelined shell of docs/pipeline.md. With D the block's
-pipeline_depth, from the vector file's header:
+pipeline_depth, L its latency and C its credits, all three from the vector
+file's header (golden/pipe's figures for D: L = C = D+5 with the shell's
+three read stages):
 
 * s_event_ready is a register: 1 when the two-entry input buffer held at
   most one event after the last edge;
-* an accepted event's result is valid D+4 cycles later when nothing stalls;
+* an accepted event's result is valid L cycles later when nothing stalls;
 * events of different connections issue one per clock, events of one
   connection one every D cycles;
-* at most D+4 events are issued and not yet taken from the result stream.
+* at most C events are issued and not yet taken from the result stream.
 
 Every replay checks all of it every cycle against ShellModel (replay.py)
 and every result against the golden model's, in order; the tests below add
 exact, model-free checks of the figures and require the run to reach the
 cases it is about. The per-block modules (<block>/test_<block>.py) register
 these as cocotb tests; everything block-specific (ports, widths, fields,
-kind and case names, depth) comes from the vector file.
+kind and case names, depth, latency, credits) comes from the vector file.
 """
 
 import random
@@ -58,8 +60,8 @@ async def vectors_random_timing(dut):
 async def latency_isolated(dut):
     """Isolated events (acceptances at least D cycles apart, the
     same-connection spacing, more at random) with m_result_ready always
-    high: every result is valid, and taken, exactly D+4 cycles after its
-    event was accepted, and s_event_ready never drops."""
+    high: every result is valid, and taken, exactly the header's latency L
+    cycles after its event was accepted, and s_event_ready never drops."""
     vec, rng = _setup(dut)
     stats, board, model = await replay(dut, vec, rng, count=300, idle_prob=0.5, min_gap=vec.depth - 1,
                                        exact_latency=True, label="isolated events")
@@ -79,11 +81,12 @@ def _issue_schedule(vec, accepted, depth):
     m_result_ready held high (no credit ever runs out then): the event issues
     in the cycle after its acceptance, one cycle after its predecessor at the
     earliest, and D cycles after the last event of its connection at the
-    earliest; its result is valid D+3 cycles after it issues."""
+    earliest; its result is valid L-1 cycles after it issues (L the
+    header's latency, acceptance to result)."""
     want = []
     last_of = {}
     for i, a in enumerate(accepted):
-        r = a + depth + 4
+        r = a + vec.latency
         if i:
             r = max(r, want[i - 1] + 1)
         conn = vec.events[i]["conn"]
@@ -97,7 +100,7 @@ def _issue_schedule(vec, accepted, depth):
 async def throughput_no_stall(dut):
     """s_event_valid and m_result_ready held high for 2000 events: each
     result comes exactly when the issue rules say (one per clock, D cycles
-    after the previous event of the same connection, D+4 after acceptance),
+    after the previous event of the same connection, L after acceptance),
     so events of different connections go one per clock; with D = 1 every
     event is accepted on consecutive cycles, same connection included."""
     vec, rng = _setup(dut)
@@ -151,7 +154,7 @@ async def throughput_no_stall(dut):
 async def backpressure_credits(dut):
     """Heavy backpressure (m_result_ready 30% of the cycles): results still
     correct, every cycle as the model predicts, and the run must reach a
-    full result buffer (all D+4 credits in use, the input buffer waiting
+    full result buffer (all C credits in use, the input buffer waiting
     for one), s_event_ready low, and s_event_ready high in a cycle where the
     result stream is stalled (it no longer follows m_result_ready)."""
     vec, rng = _setup(dut)

@@ -1,14 +1,15 @@
 """Replay golden-model vectors against a block with the connpipe stream shape.
 
 The vector file (``nicgen vectors BLOCK``) holds a header, with the block's
-ports and widths and its pipeline depth, and one event per line with the
+ports and widths, its pipeline depth and the latency and credits of the
+shell for that depth, and one event per line with the
 result the golden model computed for it. The testbench offers the events in
 order on s_event_*, takes the results from m_result_* and compares each
 result with its expectation. The golden model is transaction level, so the
 comparison is by order, whatever the timing: random idle cycles on the event
 stream, random backpressure on the result stream. The timing itself is
 checked every cycle against ShellModel, the cycle contract of the pipelined
-shell (docs/pipeline.md) for the header's depth.
+shell (docs/pipeline.md) for the header's depth, latency and credits.
 
 Each replay starts with a reset, which reloads the LFSR; the state table is
 not reset, but every connection the vectors use is opened before use, so a
@@ -65,20 +66,44 @@ class Vectors:
             lines = [json.loads(line) for line in f]
         self.block = self.header["block"]
         self.ports = self.header["ports"]
-        # The block's pipeline_depth D (its Params.Depth, which the header
-        # also carries under params when the golden model has it) sets the
-        # cycle contract: latency D+4, one event of a connection every D
-        # cycles, D+4 credits (docs/pipeline.md).
-        depth = self.header.get("depth")
-        if not isinstance(depth, int) or isinstance(depth, bool) or depth < 1:
-            raise RuntimeError(f"{path}: the header has no pipeline depth (\"depth\": {depth!r}); "
-                               "regenerate the file with `nicgen vectors`")
+        # The cycle contract (docs/pipeline.md) comes from the header, which
+        # the exporter fills from golden/pipe: the block's pipeline_depth D
+        # (its Params.Depth, which the header also carries under params when
+        # the golden model has it) spaces the events of one connection D
+        # cycles apart; "latency" is the number of cycles from acceptance to
+        # result valid with no stall, "credits" the number of events issued
+        # and not yet taken (the result buffer's entries).
+        def count(key, what):
+            v = self.header.get(key)
+            if not isinstance(v, int) or isinstance(v, bool) or v < 1:
+                raise RuntimeError(f"{path}: the header has no {what} (\"{key}\": {v!r}); "
+                                   "regenerate the file with `nicgen vectors`")
+            return v
+
+        depth = count("depth", "pipeline depth")
+        latency = count("latency", "pipeline latency")
+        credits = count("credits", "credit count")
         params_depth = (self.header.get("params") or {}).get("Depth")
         if params_depth and params_depth != depth:
             raise RuntimeError(f"{path}: header depth {depth} but params.Depth {params_depth}")
+        # What the contract's shape requires of the figures, whatever the
+        # number of read stages: accepted in cycle t, an event issues in t+1
+        # at the earliest and passes `stages` stages (the read stages, then
+        # the D datapath stages), its result valid in t+stages+2, so
+        # stages = latency - 2 > D. The credits are what one event per clock
+        # with m_result_ready high needs: the events issued in the last
+        # stages+1 cycles are still counted (the oldest is being taken) when
+        # the next one issues, so credits = stages + 2 = latency.
+        if latency - 2 <= depth:
+            raise RuntimeError(f"{path}: header latency {latency} leaves {latency - 2} stages for a datapath of "
+                               f"depth {depth} and its read stages")
+        if credits != latency:
+            raise RuntimeError(f"{path}: header credits {credits} but latency {latency}: one event per clock "
+                               "needs exactly as many credits as cycles of latency")
         self.depth = depth
-        self.latency = depth + 4  # accepted in cycle t, result valid in cycle t+D+4 when nothing stalls
-        self.credits = depth + 4  # events issued and not yet taken; also the result buffer's entries
+        self.latency = latency  # accepted in cycle t, result valid in cycle t+latency when nothing stalls
+        self.stages = latency - 2  # read stages, then the datapath; issued in t+1, in the last one in t+latency-1
+        self.credits = credits  # events issued and not yet taken; also the result buffer's entries
         self.kinds = self.header.get("kinds", [])
         self.cases = self.header.get("cases", [])  # names of m_result_case, where there is one
         if len(lines) != self.header["events"] or not lines:
@@ -188,11 +213,12 @@ class ShellModel:
         one event after the edge ending cycle t;
       * its head issues in a cycle when no event of the same connection
         (s_event_conn in full) is in stages 1..D-1 (hazard) and fewer than
-        D+4 events are issued and not yet taken from the result stream
-        (credits);
-      * an issued event passes stages 1..D+2, one per clock, never stalled,
-        and enters the result buffer (D+4 entries) at the edge that ends its
-        last stage; m_result_valid is 1 while that buffer holds a result.
+        the header's credits events are issued and not yet taken from the
+        result stream;
+      * an issued event passes stages 1..latency-2 (the read stages, then
+        the D datapath stages), one per clock, never stalled, and enters
+        the result buffer (credits entries) at the edge that ends its last
+        stage; m_result_valid is 1 while that buffer holds a result.
     So s_event_ready and m_result_valid are functions of past cycles only;
     the model also reads both before the cycle's inputs are driven and
     requires the same values after (no path from s_event_valid or
@@ -218,7 +244,7 @@ class ShellModel:
         # state after the last edge
         self.inbuf = []  # (event index, connection key), head first
         self.ready = 1  # s_event_ready predicted for the current cycle
-        self.stages = deque([None] * (self.depth + 2), maxlen=self.depth + 2)  # stage 1 first
+        self.stages = deque([None] * vec.stages, maxlen=vec.stages)  # stage 1 first
         self.occ = 0  # issued and not yet taken
         self.outn = 0  # results in the result buffer
         self.accepted = 0
@@ -230,7 +256,7 @@ class ShellModel:
         self.decoupled = 0  # s_event_ready high while the result stream is stalled
         self.hazard_stalls = 0  # cycles the head waited for a same-connection event
         self.credit_stalls = 0  # cycles the head waited for a credit
-        self.results_full = 0  # cycles with all D+4 result entries in use
+        self.results_full = 0  # cycles with all `credits` result entries in use
         self.same_conn_issues = 0  # issues exactly D cycles after one of the same connection
 
     def drive(self):

@@ -3,7 +3,8 @@ the basis of the UEC NSCC; docs/blocks/smartt.md).
 
 Run it with cocotb/run.py, which builds the generated nscc/ (`make cocotb`:
 a fresh `nicgen generate`) and points NICGEN_VECTORS at a file from
-`nicgen vectors nscc`, whose header gives the pipeline depth.
+`nicgen vectors nscc`, whose header gives the pipeline depth, latency and
+credits.
 """
 
 import cocotb
@@ -19,7 +20,7 @@ async def vectors_random_timing(dut):
 
 @cocotb.test()
 async def latency_isolated(dut):
-    """Exactly D+4 cycles from acceptance to result for isolated events."""
+    """Exactly the header's latency from acceptance to result for isolated events."""
     await connpipe.latency_isolated(dut)
 
 

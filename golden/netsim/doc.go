@@ -36,7 +36,7 @@
 // fixed-point model, the float64 reference, or later a Verilated RTL model
 // behind the same Step) can be run in the loop without touching the
 // simulator. Each sender calls its controller in time order, one event at a
-// time, and acts on the result at once: the block's D+4 cycles of latency
+// time, and acts on the result at once: the block's D+5 cycles of latency
 // (D its pipeline depth, docs/pipeline.md; a few ns) are not modelled, a
 // packet takes 41 ns at 800 Gb/s. An RTL controller would drive s_event_*
 // with the event and return m_result_*.

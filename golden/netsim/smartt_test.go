@@ -313,8 +313,19 @@ func TestIncast8to1(t *testing.T) {
 
 // cycleController drives a block through its ports, the way a Verilated
 // model would be put in the loop: offer the event until s_event_ready
-// takes it, then clock until the result is valid (docs/pipeline.md: D+4
-// cycles after acceptance, the pipeline being empty) and take it.
+// takes it, then clock until the result is valid (docs/pipeline.md:
+// pipeLatency(D) cycles after acceptance, the pipeline being empty) and
+// take it.
+// pipeReadStages is the number of stages of the pipelined shell before its
+// datapath of D stages (docs/pipeline.md: the block RAM read, its output
+// register, the bank and snoop selection).
+const pipeReadStages = 3
+
+// pipeLatency is the shell's latency with no stall: accepted in cycle t,
+// issued in t+1, in stages 1..D+pipeReadStages in cycles
+// t+2..t+D+pipeReadStages+1, result valid in t+D+pipeReadStages+2.
+func pipeLatency(d int) int { return d + pipeReadStages + 2 }
+
 type cycleController struct {
 	pipe   *smartt.Pipeline
 	cycles int
@@ -388,11 +399,12 @@ func TestControllerSeam(t *testing.T) {
 				t.Errorf("%s cycle-level pipeline, depth %d: the run differs from one model per sender (completion %v vs %v ns)", v, depth, got.CompletionNs, want.CompletionNs)
 			}
 			// One event at a time into an empty pipeline: accepted in the
-			// first cycle, result valid and taken D+4 cycles later.
+			// first cycle, result valid and taken pipeLatency(D) cycles
+			// later: pipeLatency(D)+1 cycles each.
 			d := max(depth, 1)
 			for i, cc := range cycled {
-				if ev := want.Senders[i].Events; int64(cc.cycles) != int64(d+5)*ev {
-					t.Errorf("%s depth %d sender %d: %d cycles for %d events, want %d each (latency %d)", v, d, i, cc.cycles, ev, d+5, d+4)
+				if ev := want.Senders[i].Events; int64(cc.cycles) != int64(pipeLatency(d)+1)*ev {
+					t.Errorf("%s depth %d sender %d: %d cycles for %d events, want %d each (latency %d)", v, d, i, cc.cycles, ev, pipeLatency(d)+1, pipeLatency(d))
 				}
 			}
 		}

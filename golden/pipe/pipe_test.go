@@ -47,6 +47,24 @@ type (
 	toyOut = pipe.Out[toyResult]
 )
 
+// readStages is the contract's number of stages before the datapath: the
+// block RAM read, its output register, the bank and snoop selection. An
+// issued event passes readStages+D stages, the last one being stage
+// readStages+D.
+const readStages = 3
+
+// latency is the contract's latency with no stall: accepted in cycle t, an
+// event issues in t+1, is in stages 1..D+readStages in cycles
+// t+2..t+D+readStages+1 and its result is at the head of the result buffer
+// in cycle t+D+readStages+2.
+func latency(d int) int { return d + readStages + 2 }
+
+// credits is the contract's bound on events issued and not yet taken: one
+// event per clock with m_result_ready high keeps the events issued in the
+// last D+readStages+1 cycles (the oldest is being taken, and still counts)
+// in flight when the next one issues, so that one must be allowed too.
+func credits(d int) int { return d + readStages + 2 }
+
 // contract is docs/pipeline.md "Cycle contract" restated per event rather
 // than per register: each event records the cycle it was accepted in and
 // the cycle it issued in (an event that issues in cycle i is in stage k
@@ -74,13 +92,14 @@ func newContract(d int) *contract { return &contract{d: d, ref: &toy{}} }
 // stage is the stage an issued event is in during the current cycle.
 func (c *contract) stage(x *ctEvent) int { return c.now - x.issued }
 
-// write applies the write of the event in the last stage (stage D+2) at
+// write applies the write of the event in the last stage (stage
+// D+readStages) at
 // the coming edge: "the last stage writes the new word", and the datapath
 // started from the connection's latest word, so the transaction-level step
 // at that moment is what the RTL computes.
 func (c *contract) write() {
 	for _, x := range c.evs {
-		if x.issued >= 0 && !x.written && c.stage(x) == c.d+2 {
+		if x.issued >= 0 && !x.written && c.stage(x) == c.d+readStages {
 			x.res, x.written = c.ref.Step(x.e), true
 		}
 	}
@@ -104,8 +123,8 @@ func (c *contract) cycle(in toyIn) toyOut {
 		out.MValid, out.Result = true, head.res
 	}
 	// Issue: the buffer's head (the oldest unissued event), unless an event
-	// of its connection is in stages 1..D-1 or D+4 events are issued and
-	// not yet taken.
+	// of its connection is in stages 1..D-1 or credits(D) events are issued
+	// and not yet taken.
 	var issue *ctEvent
 	inFlight := 0
 	for _, x := range c.evs {
@@ -115,7 +134,7 @@ func (c *contract) cycle(in toyIn) toyOut {
 			issue = x
 		}
 	}
-	if issue != nil && inFlight >= c.d+4 {
+	if issue != nil && inFlight >= credits(c.d) {
 		issue = nil
 		c.creditStalls++
 	}
@@ -152,9 +171,12 @@ func (c *contract) reset() {
 }
 
 func TestFigures(t *testing.T) {
+	if pipe.ReadStages != readStages {
+		t.Errorf("ReadStages %d, want %d", pipe.ReadStages, readStages)
+	}
 	for d := 1; d <= 8; d++ {
-		if pipe.Latency(d) != d+4 || pipe.Credits(d) != d+4 {
-			t.Errorf("depth %d: Latency %d, Credits %d, want %d and %d", d, pipe.Latency(d), pipe.Credits(d), d+4, d+4)
+		if pipe.Latency(d) != latency(d) || pipe.Credits(d) != credits(d) {
+			t.Errorf("depth %d: Latency %d, Credits %d, want %d and %d", d, pipe.Latency(d), pipe.Credits(d), latency(d), credits(d))
 		}
 	}
 	for _, d := range []int{0, -3} {
@@ -217,18 +239,19 @@ func TestMatchesContract(t *testing.T) {
 
 // TestResetDropsUnwrittenEvents: rst in the middle of a stream of events of
 // distinct connections (accepted in cycle k, issued in k+1, in the last
-// stage in k+D+3): the events up to the one in the last stage are written,
-// the later ones (stages 1..D+1 and the input buffer) are not, the counter
-// is cleared and nothing comes out of the emptied result buffer.
+// stage, D+readStages, in cycle k+1+D+readStages): the events up to the one
+// in the last stage are written, the later ones (stages
+// 1..D+readStages-1 and the input buffer) are not, the counter is cleared
+// and nothing comes out of the emptied result buffer.
 func TestResetDropsUnwrittenEvents(t *testing.T) {
 	for d := 1; d <= 5; d++ {
 		m := &toy{}
 		pl := pipe.New[toyEvent, toyResult](m, d)
 		const n = 12
-		r := d + 5 // reset cycle: event r-d-3 = 2 is in the last stage
+		r := 2 + 1 + d + readStages // reset cycle: event 2 is in the last stage
 		for c := range r {
 			out := pl.Cycle(toyIn{SValid: true, Event: toyEvent{Conn: uint32(c), Val: 1}, MReady: true})
-			if !out.SReady || out.MValid != (c >= d+4) {
+			if !out.SReady || out.MValid != (c >= latency(d)) {
 				t.Fatalf("depth %d cycle %d: %+v", d, c, out)
 			}
 		}
@@ -245,7 +268,7 @@ func TestResetDropsUnwrittenEvents(t *testing.T) {
 				t.Fatalf("depth %d: word %d = %d after reset, want %d", d, k, m.table[k], want)
 			}
 		}
-		for c := range d + 6 {
+		for c := range latency(d) + 2 {
 			if out := pl.Cycle(toyIn{MReady: true}); out != (toyOut{SReady: true}) {
 				t.Fatalf("depth %d: cycle %d after reset: %+v", d, c, out)
 			}

@@ -9,14 +9,28 @@ import (
 // contract text, never taken from golden/pipe:
 //   - an event accepted in cycle t (s_event_valid && s_event_ready) enters
 //     the input buffer at that edge, issues in cycle t+1 at the earliest,
-//     is in stage k in cycle issue+k (stages 1..D+2) and its result is at
-//     the head of the result buffer (m_result_valid) from cycle
-//     issue+D+3: latency D+4 with no stall;
+//     is in stage k in cycle issue+k (stages 1..D+R, R = readStages: the
+//     block RAM read, its output register, the bank and snoop selection,
+//     then D datapath stages) and its result is at the head of the result
+//     buffer (m_result_valid) from cycle issue+D+R+1: latency D+R+2 with
+//     no stall;
 //   - s_event_ready is 1 in a cycle iff the input buffer held at most one
 //     event after the previous edge;
 //   - the head waits while an event of its connection is in stages 1..D-1
-//     (so one event of a connection every D cycles) or while D+4 events
-//     are issued and not yet taken.
+//     (so one event of a connection every D cycles) or while D+R+2 events
+//     are issued and not yet taken (the credits: with m_result_ready high
+//     the events issued in the last D+R+1 cycles are in flight, the oldest
+//     being taken, so D+R+2 lets one issue every cycle).
+
+// readStages is R above, the number of stages before the datapath.
+const readStages = 3
+
+// latency is the number of cycles from an event's acceptance to its result
+// with no stall.
+func latency(d int) int { return d + readStages + 2 }
+
+// credits is the number of events that may be issued and not yet taken.
+func credits(d int) int { return d + readStages + 2 }
 
 // depths are the datapath depths every cycle test runs.
 var depths = []int{1, 2, 3, 4, 5}
@@ -27,17 +41,17 @@ func cycleModel(t *testing.T) *Model {
 }
 
 // TestPipelineLatency: an isolated event's result is valid in exactly one
-// cycle, D+4 cycles after its acceptance; s_event_ready stays high.
+// cycle, latency(D) cycles after its acceptance; s_event_ready stays high.
 func TestPipelineLatency(t *testing.T) {
 	for _, d := range depths {
 		pl := NewPipeline(cycleModel(t), d)
-		for c := range d + 8 {
+		for c := range latency(d) + 4 {
 			in := CycleIn{MReady: true}
 			if c == 0 {
 				in.SValid, in.Event = true, ev(1, KindOpen, 0)
 			}
 			want := CycleOut{SReady: true}
-			if c == d+4 {
+			if c == latency(d) {
 				want = CycleOut{SReady: true, MValid: true, Result: Result{Conn: 1, Kind: KindOpen}}
 			}
 			if out := pl.Cycle(in); out != want {
@@ -47,22 +61,22 @@ func TestPipelineLatency(t *testing.T) {
 	}
 }
 
-// TestPipelineDepthZero: a depth below 1 reads as 1 (latency 5).
+// TestPipelineDepthZero: a depth below 1 reads as 1 (latency(1)).
 func TestPipelineDepthZero(t *testing.T) {
 	pl := NewPipeline(cycleModel(t), 0)
 	pl.Cycle(CycleIn{SValid: true, Event: ev(1, KindOpen, 0), MReady: true})
-	for c := 1; c <= 5; c++ {
-		if out := pl.Cycle(CycleIn{MReady: true}); out.MValid != (c == 5) {
+	for c := 1; c <= latency(1)+2; c++ {
+		if out := pl.Cycle(CycleIn{MReady: true}); out.MValid != (c == latency(1)) {
 			t.Fatalf("cycle %d: %+v", c, out)
 		}
 	}
 }
 
 // TestPipelineOnePerClock: events of different connections, one offered
-// every cycle, are all accepted at once and come out one per clock, D+4
-// cycles later, equal to the transaction-level run. A connection recurs
-// after 6 events, out of the hazard window of every depth tested (an event
-// of it issued 6 cycles earlier is in stage 6 >= D).
+// every cycle, are all accepted at once and come out one per clock,
+// latency(D) cycles later, equal to the transaction-level run. A connection
+// recurs after 6 events, out of the hazard window of every depth tested (an
+// event of it issued 6 cycles earlier is in stage 6 >= D).
 func TestPipelineOnePerClock(t *testing.T) {
 	var in []Event
 	for c := range uint32(6) {
@@ -77,14 +91,14 @@ func TestPipelineOnePerClock(t *testing.T) {
 	for _, d := range depths {
 		ref := cycleModel(t)
 		pl := NewPipeline(cycleModel(t), d)
-		for c := range len(in) + d + 6 {
+		for c := range len(in) + latency(d) + 2 {
 			cin := CycleIn{MReady: true}
 			if c < len(in) {
 				cin.SValid, cin.Event = true, in[c]
 			}
 			out := pl.Cycle(cin)
 			want := CycleOut{SReady: true}
-			if k := c - (d + 4); k >= 0 && k < len(in) {
+			if k := c - latency(d); k >= 0 && k < len(in) {
 				want.MValid, want.Result = true, ref.Step(in[k])
 			}
 			if out != want {
@@ -96,10 +110,10 @@ func TestPipelineOnePerClock(t *testing.T) {
 
 // TestPipelineSameConn: events of one connection offered back to back.
 // Event k issues in cycle 1+kD (the previous one must have left stages
-// 1..D-1), so its result is valid in cycle kD+D+4; the buffer takes events
-// 0, 1 and 2 in cycles 0..2, then fills, and each issue frees one place
-// (ready is a register: one cycle later), so event k >= 2 is accepted in
-// cycle (k-2)D+2. Every event sees its predecessor's word: the sends
+// 1..D-1), so its result is valid in cycle kD+latency(D); the buffer takes
+// events 0, 1 and 2 in cycles 0..2, then fills, and each issue frees one
+// place (ready is a register: one cycle later), so event k >= 2 is accepted
+// in cycle (k-2)D+2. Every event sees its predecessor's word: the sends
 // recycle the acked EVs. Conn 3 + 2^ConnW is conn 3 at the 16-bit port.
 func TestPipelineSameConn(t *testing.T) {
 	const alias = 3 + 1<<16
@@ -117,7 +131,7 @@ func TestPipelineSameConn(t *testing.T) {
 		}
 		pl := NewPipeline(cycleModel(t), d)
 		next, got := 0, 0
-		for c := range len(in)*d + d + 6 {
+		for c := range len(in)*d + latency(d) + 2 {
 			cin := CycleIn{MReady: true}
 			if next < len(in) {
 				cin.SValid, cin.Event = true, in[next]
@@ -129,8 +143,8 @@ func TestPipelineSameConn(t *testing.T) {
 			if out.SReady && cin.SValid {
 				next++
 			}
-			if out.MValid != (got < len(want) && c == got*d+d+4) {
-				t.Fatalf("depth %d cycle %d: MValid %v, result %d is due in cycle %d", d, c, out.MValid, got, got*d+d+4)
+			if out.MValid != (got < len(want) && c == got*d+latency(d)) {
+				t.Fatalf("depth %d cycle %d: MValid %v, result %d is due in cycle %d", d, c, out.MValid, got, got*d+latency(d))
 			}
 			if out.MValid {
 				if out.Result != want[got] {
@@ -148,7 +162,7 @@ func TestPipelineSameConn(t *testing.T) {
 // TestPipelineInterleaved: A1 B A2 C, A2 of A1's connection, offered in
 // cycles 0..3. Issue is in order: A1 issues in cycle 1, B in 2, A2 once A1
 // has left stages 1..D-1, in max(3, 1+D), and C, queued behind A2, one
-// cycle later.
+// cycle later. Each result is valid D+R+1 cycles after its issue.
 func TestPipelineInterleaved(t *testing.T) {
 	in := []Event{ev(0, KindOpen, 0), ev(1, KindOpen, 0), ack(0, 5, 1), ev(2, KindOpen, 1)}
 	for _, d := range depths {
@@ -161,7 +175,7 @@ func TestPipelineInterleaved(t *testing.T) {
 		issue = append(issue, issue[2]+1)
 		pl := NewPipeline(cycleModel(t), d)
 		got := 0
-		for c := range 3*d + 12 {
+		for c := range 3*d + readStages + 9 {
 			cin := CycleIn{MReady: true}
 			if c < len(in) {
 				cin.SValid, cin.Event = true, in[c]
@@ -170,9 +184,9 @@ func TestPipelineInterleaved(t *testing.T) {
 			if c < len(in) && !out.SReady {
 				t.Fatalf("depth %d cycle %d: not ready", d, c)
 			}
-			due := got < len(in) && c == issue[got]+d+3
+			due := got < len(in) && c == issue[got]+d+readStages+1
 			if out.MValid != due || due && out.Result != want[got] {
-				t.Fatalf("depth %d cycle %d: %+v, result %d due in cycle %d: %+v", d, c, out, got, issue[min(got, 3)]+d+3, want[min(got, 3)])
+				t.Fatalf("depth %d cycle %d: %+v, result %d due in cycle %d: %+v", d, c, out, got, issue[min(got, 3)]+d+readStages+1, want[min(got, 3)])
 			}
 			if due {
 				got++
@@ -186,12 +200,12 @@ func TestPipelineInterleaved(t *testing.T) {
 
 // TestPipelineCredits: with m_result_ready low and a new connection's
 // event offered every cycle, event k is accepted in cycle k and issues in
-// k+1 while fewer than D+4 are issued: events 0..D+3 issue, event D+4
-// waits at the head, event D+5 fills the buffer in cycle D+5 and ready
-// drops from cycle D+6 on: 2 + (D+4) events accepted in all. The first
-// result is valid from cycle D+4 and holds. Released in cycle R, one
-// result is taken per cycle; the head issues in R+1 (in cycle R the
-// result being taken still counts), ready rises in R+2, and results then
+// k+1 while fewer than C = credits(D) are issued: events 0..C-1 issue,
+// event C waits at the head, event C+1 fills the buffer in cycle C+1 and
+// ready drops from cycle C+2 on: 2 + C events accepted in all. The first
+// result is valid from cycle latency(D) and holds. Released in cycle r, one
+// result is taken per cycle; the head issues in r+1 (in cycle r the
+// result being taken still counts), ready rises in r+2, and results then
 // flow one per clock without a gap.
 func TestPipelineCredits(t *testing.T) {
 	for _, d := range depths {
@@ -207,7 +221,7 @@ func TestPipelineCredits(t *testing.T) {
 		pl := NewPipeline(cycleModel(t), d)
 		next, got := 0, 0
 		for c := range r + d + 20 {
-			ready := c <= d+5 || c >= r+2
+			ready := c <= credits(d)+1 || c >= r+2
 			cin := CycleIn{SValid: true, Event: in[next], MReady: c >= r}
 			if !ready { // what a source may not do: proves nothing is taken
 				cin.Event = poison[c]
@@ -219,11 +233,11 @@ func TestPipelineCredits(t *testing.T) {
 			if out.SReady {
 				next++
 			}
-			if c == r-1 && next != d+6 {
-				t.Fatalf("depth %d: %d events accepted under back-pressure, want 2 + %d", d, next, d+4)
+			if c == r-1 && next != 2+credits(d) {
+				t.Fatalf("depth %d: %d events accepted under back-pressure, want 2 + %d", d, next, credits(d))
 			}
 			switch {
-			case c < d+4:
+			case c < latency(d):
 				if out.MValid {
 					t.Fatalf("depth %d cycle %d: early result %+v", d, c, out)
 				}
@@ -242,11 +256,11 @@ func TestPipelineCredits(t *testing.T) {
 }
 
 // TestPipelineReset: rst in the middle of a stream of events of distinct
-// connections (accepted in cycle k, issued in k+1, in the last stage in
-// k+D+3), in cycle D+5: events 0..2 are written (event 2 at the rst edge:
-// block RAM has no reset), events 3..D+3 (stages) and D+4 (input buffer)
-// are dropped unwritten, the results of events 1 and 2 are dropped with
-// the result buffer, and the LFSR is reloaded. Then the same with the
+// connections (accepted in cycle k, issued in k+1, in the last stage, D+R,
+// in k+1+D+R), in cycle D+R+3: events 0..2 are written (event 2 at the rst
+// edge: block RAM has no reset), events 3..D+R+1 (stages) and D+R+2 (input
+// buffer) are dropped unwritten, the results of events 1 and 2 are dropped
+// with the result buffer, and the LFSR is reloaded. Then the same with the
 // pipeline full under back-pressure.
 func TestPipelineReset(t *testing.T) {
 	for _, d := range depths {
@@ -258,7 +272,7 @@ func TestPipelineReset(t *testing.T) {
 			pl.Cycle(CycleIn{SValid: true, Event: ev(c, KindOpen, 0), MReady: true})
 			ref.Step(ev(c, KindOpen, 0))
 		}
-		for range d + 6 {
+		for range latency(d) + 2 {
 			pl.Cycle(CycleIn{MReady: true})
 		}
 		in := []Event{ev(0, KindSend, 1)} // draws from the LFSR
@@ -266,9 +280,9 @@ func TestPipelineReset(t *testing.T) {
 			in = append(in, ack(c+1, 100+c, 1))
 		}
 		res0 := ref.Step(in[0])
-		for c := range d + 5 {
+		for c := range 2 + 1 + d + readStages { // until event 2 is in the last stage
 			out := pl.Cycle(CycleIn{SValid: true, Event: in[c], MReady: true})
-			if !out.SReady || out.MValid != (c == d+4) || out.MValid && out.Result != res0 {
+			if !out.SReady || out.MValid != (c == latency(d)) || out.MValid && out.Result != res0 {
 				t.Fatalf("depth %d cycle %d: %+v", d, c, out)
 			}
 		}
@@ -285,13 +299,13 @@ func TestPipelineReset(t *testing.T) {
 		for c := range uint32(conns) {
 			checkConn(t, m, c, ref.Conn(c))
 		}
-		for c := range d + 6 {
+		for c := range latency(d) + 2 {
 			if out := pl.Cycle(CycleIn{MReady: true}); out != (CycleOut{SReady: true}) {
 				t.Fatalf("depth %d: cycle %d after reset: %+v", d, c, out)
 			}
 		}
 		// Fill everything: results, stages and the input buffer.
-		for c := range 2*d + 10 {
+		for c := range 2 + credits(d) + d + 3 { // more than the 2 + credits(D) it takes
 			pl.Cycle(CycleIn{SValid: true, Event: ack(uint32(c%conns), 7, 2), MReady: false})
 		}
 		if out := pl.Cycle(CycleIn{MReady: false}); out.SReady || !out.MValid {
@@ -302,7 +316,7 @@ func TestPipelineReset(t *testing.T) {
 			before[c] = m.Conn(uint32(c))
 		}
 		pl.Reset()
-		for c := range d + 6 {
+		for c := range latency(d) + 2 {
 			if out := pl.Cycle(CycleIn{MReady: true}); out != (CycleOut{SReady: true}) {
 				t.Fatalf("depth %d: cycle %d after the second reset: %+v", d, c, out)
 			}
@@ -311,12 +325,12 @@ func TestPipelineReset(t *testing.T) {
 			checkConn(t, m, uint32(c), before[c])
 		}
 		// A send after the reset (conn 11 has no cached EV): the seed's
-		// first draw, with latency D+4.
+		// first draw, latency(D) cycles later.
 		e := ev(conns-1, KindSend, 3)
 		pl.Cycle(CycleIn{SValid: true, Event: e, MReady: true})
-		for c := 1; c <= d+4; c++ {
+		for c := 1; c <= latency(d); c++ {
 			out := pl.Cycle(CycleIn{MReady: true})
-			if out.MValid != (c == d+4) || out.MValid && out.Result != sendRes(conns-1, firstDraw16, true, false) {
+			if out.MValid != (c == latency(d)) || out.MValid && out.Result != sendRes(conns-1, firstDraw16, true, false) {
 				t.Fatalf("depth %d: cycle %d after reset: %+v", d, c, out)
 			}
 		}
@@ -326,9 +340,9 @@ func TestPipelineReset(t *testing.T) {
 // randomCycles drives a pipeline with random valid/ready patterns and
 // checks that the consumed results are, 1:1 and in order, the reference
 // stepper applied to the accepted events, that a stalled result holds, that
-// no result comes earlier than D+4 cycles after its event's acceptance,
-// that at most 2 + D+4 events are in flight, and that s_event_ready is low
-// only with two events accepted and not yet out.
+// no result comes earlier than latency(D) cycles after its event's
+// acceptance, that at most 2 + credits(D) events are in flight, and that
+// s_event_ready is low only with two events accepted and not yet out.
 func randomCycles(t *testing.T, pl *Pipeline, ref Stepper, cycles int, seed rng) {
 	t.Helper()
 	d := pl.Depth()
@@ -366,8 +380,8 @@ func randomCycles(t *testing.T, pl *Pipeline, ref Stepper, cycles int, seed rng)
 			if len(pending) == 0 {
 				t.Fatalf("depth %d cycle %d: result %+v with no accepted event", d, c, out.Result)
 			}
-			if c-pending[0].acc < d+4 {
-				t.Fatalf("depth %d cycle %d: result of the event accepted in cycle %d, before latency %d", d, c, pending[0].acc, d+4)
+			if c-pending[0].acc < latency(d) {
+				t.Fatalf("depth %d cycle %d: result of the event accepted in cycle %d, before latency %d", d, c, pending[0].acc, latency(d))
 			}
 			if out.Result != pending[0].res {
 				t.Fatalf("depth %d cycle %d: result %d = %+v, want %+v", d, c, consumed, out.Result, pending[0].res)
@@ -381,10 +395,10 @@ func randomCycles(t *testing.T, pl *Pipeline, ref Stepper, cycles int, seed rng)
 			pending = append(pending, pend{ref.Step(in.Event), c})
 			accepted++
 		}
-		if len(pending) > d+6 {
-			t.Fatalf("depth %d cycle %d: %d events in flight, the pipeline holds 2 + %d", d, c, len(pending), d+4)
+		if len(pending) > 2+credits(d) {
+			t.Fatalf("depth %d cycle %d: %d events in flight, the pipeline holds 2 + %d", d, c, len(pending), credits(d))
 		}
-		if len(pending) == d+6 {
+		if len(pending) == 2+credits(d) {
 			full++
 		}
 		last, lastReady = out, in.MReady

@@ -18,9 +18,9 @@
 // There are two levels. The transaction level (Step, ConfStep, Model.Step,
 // ConfModel.Step) executes one event against one connection's word. The
 // cycle level (Pipeline) wraps a transaction model in the pipelined shell
-// of the RTL (docs/pipeline.md, golden/pipe: a datapath of Params.Depth = D
-// stages, latency D+4) so that the harness can compare port values cycle by
-// cycle.
+// of the RTL (docs/pipeline.md, golden/pipe: pipe.ReadStages = 3 read
+// stages, then a datapath of Params.Depth = D stages; latency D+5) so that
+// the harness can compare port values cycle by cycle.
 //
 // Every field of the state honours the width the RTL gives it: arithmetic is
 // modulo 2^width and time comparisons use serial-number arithmetic, so the

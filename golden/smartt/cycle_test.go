@@ -8,30 +8,44 @@ import "testing"
 // from the contract text, never taken from golden/pipe:
 //   - an event accepted in cycle t (s_event_valid && s_event_ready) enters
 //     the input buffer at that edge, issues in cycle t+1 at the earliest,
-//     is in stage k in cycle issue+k (stages 1..D+2) and its result is at
-//     the head of the result buffer (m_result_valid) from cycle
-//     issue+D+3: latency D+4 with no stall;
+//     is in stage k in cycle issue+k (stages 1..D+R, R = readStages: the
+//     block RAM read, its output register, the bank and snoop selection,
+//     then D datapath stages) and its result is at the head of the result
+//     buffer (m_result_valid) from cycle issue+D+R+1: latency D+R+2 with
+//     no stall;
 //   - s_event_ready is 1 in a cycle iff the input buffer held at most one
 //     event after the previous edge;
 //   - the head waits while an event of its connection is in stages 1..D-1
-//     (so one event of a connection every D cycles) or while D+4 events
-//     are issued and not yet taken.
+//     (so one event of a connection every D cycles) or while D+R+2 events
+//     are issued and not yet taken (the credits: with m_result_ready high
+//     the events issued in the last D+R+1 cycles are in flight, the oldest
+//     being taken, so D+R+2 lets one issue every cycle).
+
+// readStages is R above, the number of stages before the datapath.
+const readStages = 3
+
+// latency is the number of cycles from an event's acceptance to its result
+// with no stall.
+func latency(d int) int { return d + readStages + 2 }
+
+// credits is the number of events that may be issued and not yet taken.
+func credits(d int) int { return d + readStages + 2 }
 
 // depths are the datapath depths every cycle test runs.
 var depths = []int{1, 2, 3, 4, 5}
 
 // TestPipelineLatency: an isolated event's result is valid in exactly one
-// cycle, D+4 cycles after its acceptance; s_event_ready stays high.
+// cycle, latency(D) cycles after its acceptance; s_event_ready stays high.
 func TestPipelineLatency(t *testing.T) {
 	for _, d := range depths {
 		pl := NewPipeline(newModel(t, Conf, nil), d)
-		for c := range d + 8 {
+		for c := range latency(d) + 4 {
 			in := CycleIn{MReady: true}
 			if c == 0 {
 				in.SValid, in.Event = true, openEv(1, 0)
 			}
 			want := CycleOut{SReady: true}
-			if c == d+4 {
+			if c == latency(d) {
 				want = CycleOut{SReady: true, MValid: true, Result: res(1, KindOpen, 1_075_000, CaseNone)}
 			}
 			if out := pl.Cycle(in); out != want {
@@ -42,9 +56,9 @@ func TestPipelineLatency(t *testing.T) {
 }
 
 // TestPipelineOnePerClock: events of different connections, one offered
-// every cycle, are all accepted at once and come out one per clock, D+4
-// cycles later, equal to the transaction-level run. A connection recurs
-// after 6 events, out of the hazard window of every depth tested.
+// every cycle, are all accepted at once and come out one per clock,
+// latency(D) cycles later, equal to the transaction-level run. A connection
+// recurs after 6 events, out of the hazard window of every depth tested.
 func TestPipelineOnePerClock(t *testing.T) {
 	var in []Event
 	for c := range uint32(6) {
@@ -61,14 +75,14 @@ func TestPipelineOnePerClock(t *testing.T) {
 		for _, d := range depths {
 			ref := newModel(t, v, nil)
 			pl := NewPipeline(newModel(t, v, nil), d)
-			for c := range len(in) + d + 6 {
+			for c := range len(in) + latency(d) + 2 {
 				cin := CycleIn{MReady: true}
 				if c < len(in) {
 					cin.SValid, cin.Event = true, in[c]
 				}
 				out := pl.Cycle(cin)
 				want := CycleOut{SReady: true}
-				if k := c - (d + 4); k >= 0 && k < len(in) {
+				if k := c - latency(d); k >= 0 && k < len(in) {
 					want.MValid, want.Result = true, ref.Step(in[k])
 				}
 				if out != want {
@@ -80,11 +94,11 @@ func TestPipelineOnePerClock(t *testing.T) {
 }
 
 // TestPipelineSameConn: events of one connection offered back to back.
-// Event k issues in cycle 1+kD, so its result is valid in cycle kD+D+4;
-// the buffer takes events 0..2 in cycles 0..2, then each issue frees one
-// place (ready is a register: one cycle later), so event k >= 2 is
-// accepted in cycle (k-2)D+2. Each event sees its predecessor's word.
-// Conn 3 + 2^ConnW is conn 3 at the 16-bit port.
+// Event k issues in cycle 1+kD, so its result is valid in cycle
+// kD+latency(D); the buffer takes events 0..2 in cycles 0..2, then each
+// issue frees one place (ready is a register: one cycle later), so event k
+// >= 2 is accepted in cycle (k-2)D+2. Each event sees its predecessor's
+// word. Conn 3 + 2^ConnW is conn 3 at the 16-bit port.
 func TestPipelineSameConn(t *testing.T) {
 	const alias = 3 + 1<<16
 	in := []Event{openEv(3, 0), lossEv(alias, KindNack, mtu, 0, 1), lossEv(3, KindNack, mtu, 0, 2), ackEv(alias, mtu, 20_000, false, 0, 3)}
@@ -108,7 +122,7 @@ func TestPipelineSameConn(t *testing.T) {
 		}
 		pl := NewPipeline(newModel(t, Conf, initCwnd(mtu)), d)
 		next, got := 0, 0
-		for c := range len(in)*d + d + 6 {
+		for c := range len(in)*d + latency(d) + 2 {
 			cin := CycleIn{MReady: true}
 			if next < len(in) {
 				cin.SValid, cin.Event = true, in[next]
@@ -120,8 +134,8 @@ func TestPipelineSameConn(t *testing.T) {
 			if out.SReady && cin.SValid {
 				next++
 			}
-			if out.MValid != (got < len(want) && c == got*d+d+4) {
-				t.Fatalf("depth %d cycle %d: MValid %v, result %d is due in cycle %d", d, c, out.MValid, got, got*d+d+4)
+			if out.MValid != (got < len(want) && c == got*d+latency(d)) {
+				t.Fatalf("depth %d cycle %d: MValid %v, result %d is due in cycle %d", d, c, out.MValid, got, got*d+latency(d))
 			}
 			if out.MValid {
 				if out.Result != want[got] {
@@ -137,12 +151,12 @@ func TestPipelineSameConn(t *testing.T) {
 }
 
 // TestPipelineCredits: with m_result_ready low and a new connection's
-// event offered every cycle, events 0..D+3 issue in cycles 1..D+4, event
-// D+4 waits at the head (D+4 issued, none taken), event D+5 fills the
-// buffer in cycle D+5 and ready is low from cycle D+6: 2 + (D+4) events
-// accepted. The first result is valid from cycle D+4 and holds. Released
-// in cycle R: the head issues in R+1, ready rises in R+2, and results flow
-// one per clock without a gap.
+// event offered every cycle, with C = credits(D), events 0..C-1 issue in
+// cycles 1..C, event C waits at the head (C issued, none taken), event C+1
+// fills the buffer in cycle C+1 and ready is low from cycle C+2: 2 + C
+// events accepted. The first result is valid from cycle latency(D) and
+// holds. Released in cycle r: the head issues in r+1, ready rises in r+2,
+// and results flow one per clock without a gap.
 func TestPipelineCredits(t *testing.T) {
 	for _, d := range depths {
 		r := 3*d + 20 // release cycle
@@ -157,7 +171,7 @@ func TestPipelineCredits(t *testing.T) {
 		pl := NewPipeline(newModel(t, NSCC, nil), d)
 		next, got := 0, 0
 		for c := range r + d + 20 {
-			ready := c <= d+5 || c >= r+2
+			ready := c <= credits(d)+1 || c >= r+2
 			cin := CycleIn{SValid: true, Event: in[next], MReady: c >= r}
 			if !ready { // what a source may not do: proves nothing is taken
 				cin.Event = poison[c]
@@ -169,11 +183,11 @@ func TestPipelineCredits(t *testing.T) {
 			if out.SReady {
 				next++
 			}
-			if c == r-1 && next != d+6 {
-				t.Fatalf("depth %d: %d events accepted under back-pressure, want 2 + %d", d, next, d+4)
+			if c == r-1 && next != 2+credits(d) {
+				t.Fatalf("depth %d: %d events accepted under back-pressure, want 2 + %d", d, next, credits(d))
 			}
 			switch {
-			case c < d+4:
+			case c < latency(d):
 				if out.MValid {
 					t.Fatalf("depth %d cycle %d: early result %+v", d, c, out)
 				}
@@ -191,12 +205,12 @@ func TestPipelineCredits(t *testing.T) {
 	}
 }
 
-// TestPipelineReset: rst in cycle D+5 of a stream of events of distinct
+// TestPipelineReset: rst in cycle D+R+3 of a stream of events of distinct
 // connections (event k accepted in cycle k, issued in k+1, in the last
-// stage in k+D+3): events 0..2 are written (event 2 at the rst edge: block
-// RAM has no reset), events 3..D+3 (stages) and D+4 (input buffer) are
-// dropped unwritten, and so are the results in the result buffer. Then
-// the same with the pipeline full under back-pressure.
+// stage, D+R, in k+1+D+R): events 0..2 are written (event 2 at the rst
+// edge: block RAM has no reset), events 3..D+R+1 (stages) and D+R+2 (input
+// buffer) are dropped unwritten, and so are the results in the result
+// buffer. Then the same with the pipeline full under back-pressure.
 func TestPipelineReset(t *testing.T) {
 	for _, d := range depths {
 		m := newModel(t, Conf, nil)
@@ -207,7 +221,7 @@ func TestPipelineReset(t *testing.T) {
 			pl.Cycle(CycleIn{SValid: true, Event: openEv(c, 0), MReady: true})
 			ref.Step(openEv(c, 0))
 		}
-		for range d + 6 {
+		for range latency(d) + 2 {
 			pl.Cycle(CycleIn{MReady: true})
 		}
 		var in []Event
@@ -215,9 +229,9 @@ func TestPipelineReset(t *testing.T) {
 			in = append(in, lossEv(c, KindNack, mtu, 0, 1))
 		}
 		res0 := ref.Step(in[0])
-		for c := range d + 5 {
+		for c := range 2 + 1 + d + readStages { // until event 2 is in the last stage
 			out := pl.Cycle(CycleIn{SValid: true, Event: in[c], MReady: true})
-			if !out.SReady || out.MValid != (c == d+4) || out.MValid && out.Result != res0 {
+			if !out.SReady || out.MValid != (c == latency(d)) || out.MValid && out.Result != res0 {
 				t.Fatalf("depth %d cycle %d: %+v", d, c, out)
 			}
 		}
@@ -227,13 +241,13 @@ func TestPipelineReset(t *testing.T) {
 		for c := range uint32(conns) {
 			checkConn(t, m, c, ref.Conn(c))
 		}
-		for c := range d + 6 {
+		for c := range latency(d) + 2 {
 			if out := pl.Cycle(CycleIn{MReady: true}); out != (CycleOut{SReady: true}) {
 				t.Fatalf("depth %d: cycle %d after reset: %+v", d, c, out)
 			}
 		}
 		// Fill everything: results and the input buffer.
-		for c := range 2*d + 10 {
+		for c := range 2 + credits(d) + d + 3 { // more than the 2 + credits(D) it takes
 			pl.Cycle(CycleIn{SValid: true, Event: openEv(uint32(c%conns), 2), MReady: false})
 		}
 		if out := pl.Cycle(CycleIn{MReady: false}); out.SReady || !out.MValid {
@@ -244,7 +258,7 @@ func TestPipelineReset(t *testing.T) {
 			before[c] = m.Conn(uint32(c))
 		}
 		pl.Reset()
-		for c := range d + 6 {
+		for c := range latency(d) + 2 {
 			if out := pl.Cycle(CycleIn{MReady: true}); out != (CycleOut{SReady: true}) {
 				t.Fatalf("depth %d: cycle %d after the second reset: %+v", d, c, out)
 			}
@@ -252,13 +266,14 @@ func TestPipelineReset(t *testing.T) {
 		for c := range before { // every issued event was written; the two buffered ones are dropped
 			checkConn(t, m, uint32(c), before[c])
 		}
-		// The pipeline works on after the resets: a nack, D+4 cycles later.
+		// The pipeline works on after the resets: a nack, latency(D) cycles
+		// later.
 		e := lossEv(conns-1, KindNack, mtu, 0, 3)
 		want := ref.Step(e)
 		pl.Cycle(CycleIn{SValid: true, Event: e, MReady: true})
-		for c := 1; c <= d+4; c++ {
+		for c := 1; c <= latency(d); c++ {
 			out := pl.Cycle(CycleIn{MReady: true})
-			if out.MValid != (c == d+4) || out.MValid && out.Result != want {
+			if out.MValid != (c == latency(d)) || out.MValid && out.Result != want {
 				t.Fatalf("depth %d: cycle %d after reset: %+v, want %+v", d, c, out, want)
 			}
 		}
@@ -268,9 +283,9 @@ func TestPipelineReset(t *testing.T) {
 // randomCycles drives a pipeline with random valid/ready patterns and
 // checks that the consumed results are, 1:1 and in order, the reference
 // model applied to the accepted events, that a stalled result holds, that
-// no result comes earlier than D+4 cycles after its event's acceptance,
-// that at most 2 + D+4 events are in flight, and that s_event_ready is low
-// only with two events accepted and not yet out.
+// no result comes earlier than latency(D) cycles after its event's
+// acceptance, that at most 2 + credits(D) events are in flight, and that
+// s_event_ready is low only with two events accepted and not yet out.
 func randomCycles(t *testing.T, pl *Pipeline, ref Stepper, evs []Event, seed rng) {
 	t.Helper()
 	d := pl.Depth()
@@ -309,8 +324,8 @@ func randomCycles(t *testing.T, pl *Pipeline, ref Stepper, evs []Event, seed rng
 			if len(pending) == 0 {
 				t.Fatalf("depth %d cycle %d: result %+v with no accepted event", d, c, out.Result)
 			}
-			if c-pending[0].acc < d+4 {
-				t.Fatalf("depth %d cycle %d: result of the event accepted in cycle %d, before latency %d", d, c, pending[0].acc, d+4)
+			if c-pending[0].acc < latency(d) {
+				t.Fatalf("depth %d cycle %d: result of the event accepted in cycle %d, before latency %d", d, c, pending[0].acc, latency(d))
 			}
 			if out.Result != pending[0].res {
 				t.Fatalf("depth %d cycle %d: result %d = %+v, want %+v", d, c, consumed, out.Result, pending[0].res)
@@ -324,10 +339,10 @@ func randomCycles(t *testing.T, pl *Pipeline, ref Stepper, evs []Event, seed rng
 			pending = append(pending, pend{ref.Step(in.Event), c})
 			next++
 		}
-		if len(pending) > d+6 {
-			t.Fatalf("depth %d cycle %d: %d events in flight, the pipeline holds 2 + %d", d, c, len(pending), d+4)
+		if len(pending) > 2+credits(d) {
+			t.Fatalf("depth %d cycle %d: %d events in flight, the pipeline holds 2 + %d", d, c, len(pending), credits(d))
 		}
-		if len(pending) == d+6 {
+		if len(pending) == 2+credits(d) {
 			full++
 		}
 		last, lastReady = out, in.MReady
@@ -434,8 +449,8 @@ func TestNoAllocations(t *testing.T) {
 }
 
 // BenchmarkPipelineCycle drives the pipeline (default parameters, depth 3,
-// 4096 open connections) with a random trace and random back-pressure (15/16 valid,
-// 15/16 ready).
+// 4096 open connections) with a random trace and random back-pressure
+// (15/16 valid, 15/16 ready).
 func BenchmarkPipelineCycle(b *testing.B) {
 	for _, v := range []Variant{Conf, NSCC} {
 		b.Run(v.String(), func(b *testing.B) {

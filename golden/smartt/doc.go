@@ -27,8 +27,9 @@
 //     first touch; a step does not allocate);
 //   - the cycle level: Pipeline wraps a Model in the pipelined shell of the
 //     RTL (docs/pipeline.md, golden/pipe: a datapath of Params.Depth = D
-//     stages, latency D+4, a registered s_event_ready from a two-entry
-//     input buffer, one event of a connection every D cycles, D+4 credits)
+//     stages after pipe.ReadStages = 3 read stages, latency D+5, a
+//     registered s_event_ready from a two-entry input buffer, one event of
+//     a connection every D cycles, D+5 credits)
 //     so that the harness can compare ports cycle by cycle;
 //   - the float64 reference (FloatModel): the papers' formulas in float64
 //     with the same steps and choices, and Accuracy, which compares it with

@@ -9,6 +9,7 @@ import (
 	"github.com/nicgen/nicgen/blocks"
 	"github.com/nicgen/nicgen/blocks/reps"
 	bsmartt "github.com/nicgen/nicgen/blocks/smartt"
+	"github.com/nicgen/nicgen/golden/pipe"
 	goldenreps "github.com/nicgen/nicgen/golden/reps"
 	gsmartt "github.com/nicgen/nicgen/golden/smartt"
 )
@@ -35,11 +36,18 @@ type VectorHeader struct {
 	Params any `json:"params"`
 	// Depth is the block's pipeline_depth (its Params.Depth): the number of
 	// datapath stages of the pipelined shell, which sets its cycle contract
-	// (docs/pipeline.md: latency Depth+4, events of one connection Depth
-	// cycles apart, Depth+4 credits). The vectors do not depend on it; a
+	// (docs/pipeline.md: events of one connection Depth cycles apart, and
+	// Latency and Credits below). The vectors do not depend on it; a
 	// testbench checks the timing of the design generated from the same
 	// configuration with it.
 	Depth int `json:"depth"`
+	// Latency is the number of cycles from an event's acceptance to its
+	// result on m_result_* with no stall, and Credits the number of events
+	// that may be issued and not yet taken (the result buffer's entries),
+	// for Depth: pipe.Latency(Depth) and pipe.Credits(Depth), so that a
+	// testbench needs no copy of the contract's stage count.
+	Latency int `json:"latency"`
+	Credits int `json:"credits"`
 	// Ports maps every port of the generated top module to its width, from
 	// the block's declaration, so a testbench checks the design it drives
 	// against the one the vectors were made for instead of hard-coding
@@ -584,8 +592,8 @@ func repsVectors(block string, cfg blocks.Config, ports map[string]int, n int, s
 	}
 	cov := NewCoverage(hasFrozen)
 	vs := &VectorSet{
-		Header: VectorHeader{Block: block, Seed: seed, Events: n, Params: params, Depth: depth, Ports: ports,
-			Kinds: reps.KindNames},
+		Header: VectorHeader{Block: block, Seed: seed, Events: n, Params: params, Depth: depth,
+			Latency: pipe.Latency(depth), Credits: pipe.Credits(depth), Ports: ports, Kinds: reps.KindNames},
 		Events:   make([]VectorLine, 0, n),
 		Coverage: cov,
 	}
@@ -625,7 +633,8 @@ func smarttVectors(block string, p bsmartt.Params, ports map[string]int, n int, 
 	}
 	cov := NewSmarttCoverage(p.Variant)
 	vs := &VectorSet{
-		Header: VectorHeader{Block: block, Seed: seed, Events: n, Params: gp, Depth: p.Depth, Ports: ports,
+		Header: VectorHeader{Block: block, Seed: seed, Events: n, Params: gp, Depth: p.Depth,
+			Latency: pipe.Latency(p.Depth), Credits: pipe.Credits(p.Depth), Ports: ports,
 			Kinds: bsmartt.KindNames, Cases: smarttCaseNames[:]},
 		Events:   make([]VectorLine, 0, n),
 		Coverage: cov,
