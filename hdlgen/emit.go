@@ -255,6 +255,10 @@ func emitDecls(w *writer, m *Module) {
 	if len(m.mems) > 0 {
 		w.line(0, "// state tables", Loc{})
 		for _, mem := range m.mems {
+			if mem.regOut {
+				emitRegisteredDecl(w, mem)
+				continue
+			}
 			w.line(0, fmt.Sprintf("reg [%d:0] %s_mem [0:%d];", mem.Layout.width-1, mem.Name, mem.Depth-1), mem.loc)
 		}
 		w.raw("\n")
@@ -279,6 +283,9 @@ func emitDecls(w *writer, m *Module) {
 		switch s.kind {
 		case kindReg, kindMemRd, kindVar:
 			decl = "reg  "
+			if s.kind == kindMemRd && s.memReg {
+				continue // declared with its table
+			}
 		case kindNext:
 			decl = "wire "
 			if procAssigned[s] {
@@ -506,6 +513,10 @@ func emitRegisters(w *writer, m *Module) {
 
 func emitMemories(w *writer, m *Module) {
 	for _, mem := range m.mems {
+		if mem.regOut {
+			emitRegistered(w, mem)
+			continue
+		}
 		w.line(0, "// "+mem.Name+": read-before-write, no reset (block RAM)", Loc{})
 		w.line(0, "always @(posedge clk) begin", Loc{})
 		w.line(1, fmt.Sprintf("if (%s) begin", ref(mem.rdEn)), mem.rdLoc)
@@ -537,4 +548,126 @@ func emitROM(w *writer, n *node) {
 	}
 	w.line(1, "endcase", Loc{})
 	w.line(0, "end", Loc{})
+}
+
+// emitRegisteredDecl declares a table read through its output register:
+// the portable array and registers, or the ECP5 RAMs' output wire.
+func emitRegisteredDecl(w *writer, mem *Memory) {
+	ww := mem.Layout.width
+	q := mem.rdData
+	if rw, _ := ECP5Mode(mem.Depth, ww); rw > 0 {
+		w.line(0, "`ifdef NICGEN_ECP5", Loc{})
+		w.line(0, fmt.Sprintf("wire %s%s;  // %s", rangeOf(ww), q.name, q.doc), q.loc)
+		w.line(0, "`else", Loc{})
+	}
+	w.line(0, fmt.Sprintf("reg  [%d:0] %s_mem [0:%d];", ww-1, mem.Name, mem.Depth-1), mem.loc)
+	w.line(0, fmt.Sprintf("reg  %s%s;  // registered read data of %s", rangeOf(ww), mem.rdMid, mem.Name), mem.rdLoc)
+	w.line(0, fmt.Sprintf("reg  %s%s;  // %s", rangeOf(ww), q.name, q.doc), q.loc)
+	if rw, _ := ECP5Mode(mem.Depth, ww); rw > 0 {
+		w.line(0, "`endif", Loc{})
+	}
+}
+
+// emitRegistered writes a table read through its output register.
+func emitRegistered(w *writer, mem *Memory) {
+	ww := mem.Layout.width
+	rw, rams := ECP5Mode(mem.Depth, ww)
+	if rw > 0 {
+		w.line(0, "`ifdef NICGEN_ECP5", Loc{})
+		w.line(0, fmt.Sprintf("// %s: %d Lattice ECP5 DP16KD block RAMs of %d x %d, port A writes, port B reads", mem.Name, rams, ecp5Depth(rw), rw), Loc{})
+		w.line(0, "// through its output register (REGMODE_B OUTREG); a read and a write of one", Loc{})
+		w.line(0, "// address at one edge may return either word: the block never uses that read", Loc{})
+		emitECP5(w, mem, rw, rams)
+		w.line(0, "`else", Loc{})
+	}
+	w.line(0, "// "+mem.Name+": read-before-write, no reset (block RAM), read data through the RAM's output register", Loc{})
+	w.line(0, "always @(posedge clk) begin", Loc{})
+	w.line(1, fmt.Sprintf("if (%s) begin", ref(mem.rdEn)), mem.rdLoc)
+	w.line(2, fmt.Sprintf("%s <= %s_mem[%s];", mem.rdMid, mem.Name, ref(mem.rdAddr)), Loc{})
+	w.line(1, "end", Loc{})
+	w.line(1, fmt.Sprintf("%s <= %s;", mem.rdData.name, mem.rdMid), Loc{})
+	w.line(0, "end", Loc{})
+	w.raw("\n")
+	w.line(0, "always @(posedge clk) begin", Loc{})
+	w.line(1, fmt.Sprintf("if (%s) begin", ref(mem.wrEn)), mem.wrLoc)
+	w.line(2, fmt.Sprintf("%s_mem[%s] <= %s;", mem.Name, ref(mem.wrAddr), ref(mem.wrData)), Loc{})
+	w.line(1, "end", Loc{})
+	w.line(0, "end", Loc{})
+	if rw > 0 {
+		w.line(0, "`endif", Loc{})
+	}
+	w.raw("\n")
+}
+
+func ecp5Depth(ramWidth int) int {
+	switch ramWidth {
+	case 18:
+		return 1024
+	case 9:
+		return 2048
+	}
+	return 16384 / ramWidth
+}
+
+// emitECP5 writes the DP16KD instances of a table, one per ramWidth bits
+// of the word.
+func emitECP5(w *writer, mem *Memory, rw, rams int) {
+	ww := mem.Layout.width
+	abits := BitsFor(uint64(ecp5Depth(rw) - 1))
+	low := 14 - abits // address pins below the word address
+	addr := func(n *node, port string, be bool) string {
+		var pins []string
+		for i := 13; i >= 0; i-- {
+			v := "1'b0"
+			switch {
+			case i >= low && i-low < n.width:
+				v = fmt.Sprintf("%s[%d]", ref(n), i-low)
+				if n.width == 1 {
+					v = ref(n)
+				}
+			case rw == 18 && i < 2 && be:
+				v = "1'b1" // both byte enables of an 18-bit write
+			}
+			pins = append(pins, fmt.Sprintf(".AD%s%d(%s)", port, i, v))
+		}
+		return strings.Join(pins, ", ")
+	}
+	bit := func(n *node, i int) string {
+		if n.width == 1 {
+			return ref(n)
+		}
+		return fmt.Sprintf("%s[%d]", ref(n), i)
+	}
+	for j := 0; j < rams; j++ {
+		lo := j * rw
+		n := min(rw, ww-lo)
+		w.line(0, "DP16KD #(", Loc{})
+		w.line(1, fmt.Sprintf(".DATA_WIDTH_A(%d), .DATA_WIDTH_B(%d), .REGMODE_A(\"NOREG\"), .REGMODE_B(\"OUTREG\"),", rw, rw), Loc{})
+		w.line(1, ".RESETMODE(\"SYNC\"), .CSDECODE_A(\"0b000\"), .CSDECODE_B(\"0b000\"),", Loc{})
+		w.line(1, ".WRITEMODE_A(\"NORMAL\"), .WRITEMODE_B(\"NORMAL\"), .GSR(\"DISABLED\")", Loc{})
+		w.line(0, fmt.Sprintf(") %s_ram%d (  // bits %d..%d", mem.Name, j, lo+n-1, lo), mem.loc)
+		w.line(1, fmt.Sprintf(".CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(%s), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),", ref(mem.wrEn)), mem.wrLoc)
+		w.line(1, addr(mem.wrAddr, "A", true)+",", mem.wrLoc)
+		var di []string
+		for k := 17; k >= 0; k-- {
+			v := "1'b0"
+			if k < n {
+				v = bit(mem.wrData, lo+k)
+			}
+			di = append(di, fmt.Sprintf(".DIA%d(%s)", k, v))
+		}
+		w.line(1, strings.Join(di, ", ")+",", mem.wrLoc)
+		w.line(1, fmt.Sprintf(".CLKB(clk), .CEB(%s), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),", ref(mem.rdEn)), mem.rdLoc)
+		w.line(1, addr(mem.rdAddr, "B", false)+",", mem.rdLoc)
+		var dib, do []string
+		for k := 17; k >= 0; k-- {
+			dib = append(dib, fmt.Sprintf(".DIB%d(1'b0)", k))
+		}
+		w.line(1, strings.Join(dib, ", ")+",", Loc{})
+		for k := n - 1; k >= 0; k-- {
+			do = append(do, fmt.Sprintf(".DOB%d(%s)", k, bit(mem.rdData.Expr.n, lo+k)))
+		}
+		w.line(1, strings.Join(do, ", "), mem.rdLoc)
+		w.line(0, ");", Loc{})
+	}
 }

@@ -533,7 +533,9 @@ func (e Expr) Named(name string) Expr {
 func After(a, b Value) Expr {
 	x, y := Expr{a.node()}, Expr{b.node()}
 	d := x.AsUnsigned().Sub(y.AsUnsigned())
-	return d.Any().And(d.Bit(d.Width() - 1).Not())
+	// a != b is compared beside the subtraction, not from its result, so
+	// the equality does not wait for the carry chain
+	return x.AsUnsigned().Ne(y.AsUnsigned()).And(d.Keep(d.Width()-1, d.Width()-1).Not())
 }
 
 // AtOrAfter is After or equal.

@@ -32,6 +32,7 @@ type Signal struct {
 	reg    *Reg   // for kindReg and kindNext
 	param  uint64 // kindParam default
 	qualBy string // output only: the 1-bit output that qualifies this one
+	memReg bool   // kindMemRd of a registered read: declared with its table
 }
 
 // Name is the Verilog name of the signal.

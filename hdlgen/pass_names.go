@@ -74,6 +74,14 @@ func assignNames(m *Module) []Error {
 	}
 	for _, mem := range m.mems {
 		claim(mem.Name+"_mem", mem.loc)
+		if mem.regOut {
+			claim(mem.rdMid, mem.rdLoc)
+			if rw, rams := ECP5Mode(mem.Depth, mem.Layout.width); rw > 0 {
+				for j := 0; j < rams; j++ {
+					claim(fmt.Sprintf("%s_ram%d", mem.Name, j), mem.loc)
+				}
+			}
+		}
 	}
 	for _, in := range m.insts {
 		claim(in.Name, in.loc)

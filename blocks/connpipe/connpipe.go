@@ -25,7 +25,6 @@ package connpipe
 
 import (
 	"fmt"
-	"math/bits"
 
 	"github.com/nicgen/nicgen/hdlgen"
 )
@@ -144,9 +143,9 @@ type Outcome struct {
 }
 
 // ReadStages is the number of stages that read a word: stage 1 reads the
-// block RAM, stage 2 registers each RAM's output beside it (nothing else
-// reads that register, so the placer keeps it next to the RAM), stage 3
-// selects the bank and the snooped word.
+// block RAM, stage 2 is the RAM's own output register (hdlgen
+// ReadRegistered), stage 3 registers the word again in the fabric, beside
+// the snooping that replaces it by a word written since the read.
 const ReadStages = 3
 
 // FirstStage is the stage of the datapath's first cycle (the current word).
@@ -162,8 +161,8 @@ const FirstStage = ReadStages + 1
 //     connection is in stages 1..Depth-1 and fewer than Depth+5 events are
 //     in flight or waiting in the result buffer (credits, so that no stage
 //     ever stalls and m_result_ready drives no stage enable).
-//   - Stage 1 reads the word (block RAM), stages 2 and 3 register the RAM
-//     output and select its bank,
+//   - Stage 1 reads the word (block RAM), stage 2 is the RAM's output
+//     register, stage 3 registers the word in the fabric,
 //     stages 4..Depth+3 run the datapath, whose last stage writes the word.
 //     A word written while an event is in stages 1-3 is caught by that
 //     event (registered snooping), so the datapath always starts from the
@@ -229,10 +228,6 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 	m.Assign(inReady, readyReg)
 
 	table := m.Memory("state", s.NumConn, s.Word, true)
-	banks := RAMBanks(s.NumConn, s.Word.Width())
-	if banks > 1 {
-		m.SetBanks(table, banks)
-	}
 	aw := table.AddrWidth()
 	ww := s.Word.Width()
 	occW := hdlgen.BitsFor(uint64(credits))
@@ -264,21 +259,13 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 	for _, f := range s.EventFields {
 		s1Fields[f.Name] = m.Reg("s1_"+f.Name, f.Width, "stage 1 "+f.Name, hdlgen.NoReset())
 	}
-	rd := m.ReadBanks(table, head.conn.Trunc(aw), hdlgen.True())
+	rd := m.ReadRegistered(table, head.conn.Trunc(aw), hdlgen.True())
 	addr := func(k int) hdlgen.Expr { return conn[k-1].Trunc(aw) }
 	s1Fix := m.Reg("s1_fix_valid", 1, "the word was written at the edge stage 1 read it", hdlgen.NoReset())
 	s1FixWord := m.Reg("s1_fix_word", ww, "the word written at that edge", hdlgen.NoReset())
-	s2Ram := make([]*hdlgen.Reg, banks)
-	for i := range s2Ram {
-		if banks == 1 {
-			s2Ram[i] = m.Reg("s2_ram", ww, "registered block-RAM output", hdlgen.NoReset())
-		} else {
-			s2Ram[i] = m.Reg(fmt.Sprintf("s2_ram_b%d", i), ww, fmt.Sprintf("registered block-RAM output, bank %d", i), hdlgen.NoReset())
-		}
-	}
 	s2Fix := m.Reg("s2_fix_valid", 1, "a word written since stage 1's read replaces s2_ram", hdlgen.NoReset())
 	s2FixWord := m.Reg("s2_fix_word", ww, "the last word written since stage 1's read", hdlgen.NoReset())
-	s3Ram := m.Reg("s3_ram", ww, "the word read, of the connection's bank", hdlgen.NoReset())
+	s3Ram := m.Reg("s3_ram", ww, "the word read, registered again beside the logic that snoops it", hdlgen.NoReset())
 	s3Fix := m.Reg("s3_fix_valid", 1, "a word written since stage 1's read replaces s3_ram", hdlgen.NoReset())
 	s3FixWord := m.Reg("s3_fix_word", ww, "the last word written since stage 1's read", hdlgen.NoReset())
 	curReg := m.Reg(fmt.Sprintf("s%d_cur", FirstStage), ww, "the connection's current word: the datapath's input", hdlgen.NoReset())
@@ -341,15 +328,6 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 	snoop1 := snoop(1).Named("snoop_s1")
 	snoop2 := snoop(2).Named("snoop_s2")
 	snoop3 := snoop(3).Named("snoop_s3")
-	ramWord := s2Ram[0].Expr
-	if banks > 1 {
-		opts := make([]hdlgen.Value, banks)
-		for i, r := range s2Ram {
-			opts[i] = r
-		}
-		bw := bits.TrailingZeros(uint(banks))
-		ramWord = hdlgen.Index(conn[1].Keep(aw-1, aw-bw), opts...).Named("s2_ram_word")
-	}
 	s3Word := hdlgen.Mux(s3Fix, s3FixWord, s3Ram).Named("s3_word")
 
 	// results of the last stage, zero on error
@@ -489,12 +467,9 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 		}
 		p.Set(s1Fix, snoopHead)
 		p.Set(s1FixWord, newWord)
-		for i, r := range s2Ram {
-			p.Set(r, rd[i])
-		}
 		p.Set(s2Fix, snoop1.Or(s1Fix))
 		p.Set(s2FixWord, hdlgen.Mux(snoop1, newWord, s1FixWord))
-		p.Set(s3Ram, ramWord)
+		p.Set(s3Ram, rd)
 		p.Set(s3Fix, snoop2.Or(s2Fix))
 		p.Set(s3FixWord, hdlgen.Mux(snoop2, newWord, s2FixWord))
 		p.Set(curReg, hdlgen.Mux(snoop3, newWord, s3Word))
@@ -553,25 +528,6 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 		p.Set(readyReg, fills.Or(keeps).Or(refill).Not())
 	})
 	return nil
-}
-
-// RAMBankWords is the depth of one block RAM bank of a wide state table.
-const RAMBankWords = 1024
-
-// RAMBanks is the number of banks of a state table of numConn words of
-// width bits: a table wider than 36 bits is split into banks of
-// RAMBankWords words (one block RAM deep at 18 or 36 bits per RAM), so
-// that no multiplexer sits between a block RAM and the register of its
-// output (stage 2); stage 3 selects the bank.
-func RAMBanks(numConn, width int) int {
-	if width <= 36 || numConn <= RAMBankWords || numConn%RAMBankWords != 0 {
-		return 1
-	}
-	n := numConn / RAMBankWords
-	if n&(n-1) != 0 {
-		return 1
-	}
-	return n
 }
 
 // MaxDepth is the deepest datapath the shell builds.

@@ -103,7 +103,7 @@ func (p *Pipeline[E, R]) Depth() int { return p.depth }
 // Reset is a cycle with rst high: every buffer and stage empty, the
 // stepper's non-table state reset. The state table keeps every word
 // written, including the one the last stage writes at this edge; the
-// events in the input buffer and in stages 1..Depth+1 are dropped unwritten.
+// events in the input buffer and in stages 1..Depth+2 are dropped unwritten.
 func (p *Pipeline[E, R]) Reset() {
 	var e E
 	var r R

@@ -6,8 +6,8 @@
  * link 800 Gb/s, MTU 4096 B, base RTT 8600 ns: BDP 860000 B, target RTT 12900 ns, gamma 5.7333, max window 1290000 B
  * KFi 24047343, KMi 192378743, KMd 128, KFd 1022802 (>> 40), qa_scaling 65536/65536, FastIncrease rtt <= 9600 ns
  * NumConn 4096, F 6, K 10, ClampOnEarlyReturn true, TimeoutsReplaceTrims false, AdjustPeriod true, DelayQA false, TrimsCountAsAcked false
- * pipeline: 1 datapath stages (stages 3..3), latency 5 cycles, same connection every 1 cycles
- * pipeline: the datapath's cuts end in stage 3 of 3
+ * pipeline: 1 datapath stages (stages 4..4), latency 6 cycles, same connection every 1 cycles
+ * pipeline: the datapath's cuts end in stage 4 of 4
  */
 
 `resetall
@@ -51,10 +51,13 @@ module nscc
 );
 
 // state tables
-reg [252:0] state_mem_b0 [0:1023];
-reg [252:0] state_mem_b1 [0:1023];
-reg [252:0] state_mem_b2 [0:1023];
-reg [252:0] state_mem_b3 [0:1023];
+`ifdef NICGEN_ECP5
+wire [252:0] state_q;  // read data of state after the RAM's output register
+`else
+reg  [252:0] state_mem [0:4095];
+reg  [252:0] state_rd_reg;  // registered read data of state
+reg  [252:0] state_q;  // read data of state after the RAM's output register
+`endif
 
 // registers, variables and wires
 reg  in_valid_reg;  // input buffer head holds an event
@@ -105,6 +108,14 @@ reg  s3_valid_reg;  // stage 3 holds an event
 reg  s3_valid_next;
 reg  [15:0] s3_conn_reg;  // stage 3 connection id
 reg  [15:0] s3_conn_next;
+reg  s4_valid_reg;  // stage 4 holds an event
+reg  s4_valid_next;
+reg  [15:0] s4_conn_reg;  // stage 4 connection id
+reg  [15:0] s4_conn_next;
+reg  hazard_reg;  // the head's connection is in stages 1..depth-1
+reg  hazard_next;
+reg  credit_reg;  // fewer than 6 events are issued and not yet taken
+reg  credit_next;
 reg  [2:0] s1_kind_reg;  // stage 1 event kind
 reg  [2:0] s1_kind_next;
 reg  [13:0] s1_size_reg;  // stage 1 size
@@ -117,32 +128,28 @@ reg  [20:0] s1_unacked_reg;  // stage 1 unacked
 reg  [20:0] s1_unacked_next;
 reg  [31:0] s1_now_reg;  // stage 1 now
 reg  [31:0] s1_now_next;
-reg  [252:0] state_rd_b0_reg;  // registered read data of state, bank 0
-reg  [252:0] state_rd_b1_reg;  // registered read data of state, bank 1
-reg  [252:0] state_rd_b2_reg;  // registered read data of state, bank 2
-reg  [252:0] state_rd_b3_reg;  // registered read data of state, bank 3
 reg  s1_fix_valid_reg;  // the word was written at the edge stage 1 read it
 reg  s1_fix_valid_next;
 reg  [252:0] s1_fix_word_reg;  // the word written at that edge
 reg  [252:0] s1_fix_word_next;
-reg  [252:0] s2_ram_b0_reg;  // registered block-RAM output, bank 0
-reg  [252:0] s2_ram_b0_next;
-reg  [252:0] s2_ram_b1_reg;  // registered block-RAM output, bank 1
-reg  [252:0] s2_ram_b1_next;
-reg  [252:0] s2_ram_b2_reg;  // registered block-RAM output, bank 2
-reg  [252:0] s2_ram_b2_next;
-reg  [252:0] s2_ram_b3_reg;  // registered block-RAM output, bank 3
-reg  [252:0] s2_ram_b3_next;
 reg  s2_fix_valid_reg;  // a word written since stage 1's read replaces s2_ram
 reg  s2_fix_valid_next;
 reg  [252:0] s2_fix_word_reg;  // the last word written since stage 1's read
 reg  [252:0] s2_fix_word_next;
-reg  [252:0] s3_cur_reg;  // the connection's current word: the datapath's input
-reg  [252:0] s3_cur_next;
+reg  [252:0] s3_ram_reg;  // the word read, registered again beside the logic that snoops it
+reg  [252:0] s3_ram_next;
+reg  s3_fix_valid_reg;  // a word written since stage 1's read replaces s3_ram
+reg  s3_fix_valid_next;
+reg  [252:0] s3_fix_word_reg;  // the last word written since stage 1's read
+reg  [252:0] s3_fix_word_next;
+reg  [252:0] s4_cur_reg;  // the connection's current word: the datapath's input
+reg  [252:0] s4_cur_next;
 reg  s2_error_reg;  // stage 2 copy of error
 wire s2_error_next;
 reg  s3_error_reg;  // stage 3 copy of error
 wire s3_error_next;
+reg  s4_error_reg;  // stage 4 copy of error
+wire s4_error_next;
 wire u_qa_fired;
 wire [26:0] u_qa_c_out;
 wire u_fastinc_fired;
@@ -157,18 +164,28 @@ reg  [52:0] s2_t_reg;  // stage 2 copy of t
 wire [52:0] s2_t_next;
 reg  [52:0] s3_t_reg;  // stage 3 copy of t
 wire [52:0] s3_t_next;
+reg  [52:0] s4_t_reg;  // stage 4 copy of t
+wire [52:0] s4_t_next;
 reg  [61:0] s2_t_2_reg;  // stage 2 copy of t
 wire [61:0] s2_t_2_next;
 reg  [61:0] s3_t_2_reg;  // stage 3 copy of t
 wire [61:0] s3_t_2_next;
+reg  [61:0] s4_t_2_reg;  // stage 4 copy of t
+wire [61:0] s4_t_2_next;
+reg  [72:0] s4_t_3_reg;  // stage 4 copy of t
+wire [72:0] s4_t_3_next;
 reg  [49:0] s2_t_3_reg;  // stage 2 copy of t
 wire [49:0] s2_t_3_next;
 reg  [49:0] s3_t_3_reg;  // stage 3 copy of t
 wire [49:0] s3_t_3_next;
+reg  [49:0] s4_t_4_reg;  // stage 4 copy of t
+wire [49:0] s4_t_4_next;
 reg  [20:0] s2_t_4_reg;  // stage 2 copy of t
 wire [20:0] s2_t_4_next;
 reg  [20:0] s3_t_4_reg;  // stage 3 copy of t
 wire [20:0] s3_t_4_next;
+reg  [20:0] s4_t_5_reg;  // stage 4 copy of t
+wire [20:0] s4_t_5_next;
 wire u_qa_trigger_out;
 wire [20:0] u_fastinc_count_out;
 wire u_fastinc_increase_out;
@@ -180,100 +197,150 @@ reg  [27:0] s2_t_5_reg;  // stage 2 copy of t
 wire [27:0] s2_t_5_next;
 reg  [27:0] s3_t_5_reg;  // stage 3 copy of t
 wire [27:0] s3_t_5_next;
+reg  [27:0] s4_t_6_reg;  // stage 4 copy of t
+wire [27:0] s4_t_6_next;
 reg  s2_is_loss_reg;  // stage 2 copy of is_loss
 wire s2_is_loss_next;
 reg  s3_is_loss_reg;  // stage 3 copy of is_loss
 wire s3_is_loss_next;
+reg  s4_is_loss_reg;  // stage 4 copy of is_loss
+wire s4_is_loss_next;
 reg  [21:0] s2_t_6_reg;  // stage 2 copy of t
 wire [21:0] s2_t_6_next;
 reg  [21:0] s3_t_6_reg;  // stage 3 copy of t
 wire [21:0] s3_t_6_next;
+reg  [21:0] s4_t_7_reg;  // stage 4 copy of t
+wire [21:0] s4_t_7_next;
 reg  s2_t_7_reg;  // stage 2 copy of t
 wire s2_t_7_next;
 reg  s3_t_7_reg;  // stage 3 copy of t
 wire s3_t_7_next;
+reg  s4_t_8_reg;  // stage 4 copy of t
+wire s4_t_8_next;
 reg  [21:0] s2_t_8_reg;  // stage 2 copy of t
 wire [21:0] s2_t_8_next;
 reg  [21:0] s3_t_8_reg;  // stage 3 copy of t
 wire [21:0] s3_t_8_next;
+reg  [21:0] s4_t_9_reg;  // stage 4 copy of t
+wire [21:0] s4_t_9_next;
 reg  s2_t_9_reg;  // stage 2 copy of t
 wire s2_t_9_next;
 reg  s3_t_9_reg;  // stage 3 copy of t
 wire s3_t_9_next;
+reg  s4_t_10_reg;  // stage 4 copy of t
+wire s4_t_10_next;
 reg  [23:0] s2_u_qa_nowq_reg;  // stage 2 copy of u_qa_nowq
 wire [23:0] s2_u_qa_nowq_next;
 reg  [23:0] s3_u_qa_nowq_reg;  // stage 3 copy of u_qa_nowq
 wire [23:0] s3_u_qa_nowq_next;
+reg  [23:0] s4_u_qa_nowq_reg;  // stage 4 copy of u_qa_nowq
+wire [23:0] s4_u_qa_nowq_next;
 reg  [20:0] s2_u_qa_unacked_reg;  // stage 2 copy of u_qa_unacked
 wire [20:0] s2_u_qa_unacked_next;
 reg  [20:0] s3_u_qa_unacked_reg;  // stage 3 copy of u_qa_unacked
 wire [20:0] s3_u_qa_unacked_next;
+reg  [20:0] s4_u_qa_unacked_reg;  // stage 4 copy of u_qa_unacked
+wire [20:0] s4_u_qa_unacked_next;
 reg  s2_u_qa_extra_trigger_reg;  // stage 2 copy of u_qa_extra_trigger
 wire s2_u_qa_extra_trigger_next;
 reg  s3_u_qa_extra_trigger_reg;  // stage 3 copy of u_qa_extra_trigger
 wire s3_u_qa_extra_trigger_next;
+reg  s4_u_qa_extra_trigger_reg;  // stage 4 copy of u_qa_extra_trigger
+wire s4_u_qa_extra_trigger_next;
 reg  [13:0] s2_u_fastinc_size_reg;  // stage 2 copy of u_fastinc_size
 wire [13:0] s2_u_fastinc_size_next;
 reg  [13:0] s3_u_fastinc_size_reg;  // stage 3 copy of u_fastinc_size
 wire [13:0] s3_u_fastinc_size_next;
+reg  [13:0] s4_u_fastinc_size_reg;  // stage 4 copy of u_fastinc_size
+wire [13:0] s4_u_fastinc_size_next;
 reg  [19:0] s2_u_fastinc_rtt_reg;  // stage 2 copy of u_fastinc_rtt
 wire [19:0] s2_u_fastinc_rtt_next;
 reg  [19:0] s3_u_fastinc_rtt_reg;  // stage 3 copy of u_fastinc_rtt
 wire [19:0] s3_u_fastinc_rtt_next;
+reg  [19:0] s4_u_fastinc_rtt_reg;  // stage 4 copy of u_fastinc_rtt
+wire [19:0] s4_u_fastinc_rtt_next;
 reg  s2_u_fastinc_ecn_reg;  // stage 2 copy of u_fastinc_ecn
 wire s2_u_fastinc_ecn_next;
 reg  s3_u_fastinc_ecn_reg;  // stage 3 copy of u_fastinc_ecn
 wire s3_u_fastinc_ecn_next;
+reg  s4_u_fastinc_ecn_reg;  // stage 4 copy of u_fastinc_ecn
+wire s4_u_fastinc_ecn_next;
 reg  s2_t_10_reg;  // stage 2 copy of t
 wire s2_t_10_next;
 reg  s3_t_10_reg;  // stage 3 copy of t
 wire s3_t_10_next;
+reg  s4_t_11_reg;  // stage 4 copy of t
+wire s4_t_11_next;
 reg  s2_t_11_reg;  // stage 2 copy of t
 wire s2_t_11_next;
 reg  s3_t_11_reg;  // stage 3 copy of t
 wire s3_t_11_next;
+reg  s4_t_12_reg;  // stage 4 copy of t
+wire s4_t_12_next;
 reg  [21:0] s2_t_12_reg;  // stage 2 copy of t
 wire [21:0] s2_t_12_next;
 reg  [21:0] s3_t_12_reg;  // stage 3 copy of t
 wire [21:0] s3_t_12_next;
+reg  [21:0] s4_t_13_reg;  // stage 4 copy of t
+wire [21:0] s4_t_13_next;
 reg  [4:0] s3_recip_rtt_lead_reg;  // stage 3 copy of recip_rtt_lead
 wire [4:0] s3_recip_rtt_lead_next;
+reg  [4:0] s4_recip_rtt_lead_reg;  // stage 4 copy of recip_rtt_lead
+wire [4:0] s4_recip_rtt_lead_next;
 reg  [26:0] s2_size_c_reg;  // stage 2 copy of size_c
 wire [26:0] s2_size_c_next;
 reg  [26:0] s3_size_c_reg;  // stage 3 copy of size_c
 wire [26:0] s3_size_c_next;
+reg  [26:0] s4_size_c_reg;  // stage 4 copy of size_c
+wire [26:0] s4_size_c_next;
 reg  s2_rtt_le_trtt_reg;  // stage 2 copy of rtt_le_trtt
 wire s2_rtt_le_trtt_next;
 reg  s3_rtt_le_trtt_reg;  // stage 3 copy of rtt_le_trtt
 wire s3_rtt_le_trtt_next;
+reg  s4_rtt_le_trtt_reg;  // stage 4 copy of rtt_le_trtt
+wire s4_rtt_le_trtt_next;
 reg  s2_t_13_reg;  // stage 2 copy of t
 wire s2_t_13_next;
 reg  s3_t_13_reg;  // stage 3 copy of t
 wire s3_t_13_next;
+reg  s4_t_14_reg;  // stage 4 copy of t
+wire s4_t_14_next;
 reg  s2_t_14_reg;  // stage 2 copy of t
 wire s2_t_14_next;
 reg  s3_t_14_reg;  // stage 3 copy of t
 wire s3_t_14_next;
+reg  s4_t_15_reg;  // stage 4 copy of t
+wire s4_t_15_next;
 reg  s2_t_15_reg;  // stage 2 copy of t
 wire s2_t_15_next;
 reg  s3_t_15_reg;  // stage 3 copy of t
 wire s3_t_15_next;
+reg  s4_t_16_reg;  // stage 4 copy of t
+wire s4_t_16_next;
 reg  s2_t_16_reg;  // stage 2 copy of t
 wire s2_t_16_next;
 reg  s3_t_16_reg;  // stage 3 copy of t
 wire s3_t_16_next;
+reg  s4_t_17_reg;  // stage 4 copy of t
+wire s4_t_17_next;
 reg  s2_t_17_reg;  // stage 2 copy of t
 wire s2_t_17_next;
 reg  s3_t_17_reg;  // stage 3 copy of t
 wire s3_t_17_next;
+reg  s4_t_18_reg;  // stage 4 copy of t
+wire s4_t_18_next;
 reg  [2:0] s2_t_18_reg;  // stage 2 copy of t
 wire [2:0] s2_t_18_next;
 reg  [2:0] s3_t_18_reg;  // stage 3 copy of t
 wire [2:0] s3_t_18_next;
+reg  [2:0] s4_t_19_reg;  // stage 4 copy of t
+wire [2:0] s4_t_19_next;
 reg  [2:0] s2_kind_reg;  // stage 2 copy of kind
 wire [2:0] s2_kind_next;
 reg  [2:0] s3_kind_reg;  // stage 3 copy of kind
 wire [2:0] s3_kind_next;
+reg  [2:0] s4_kind_reg;  // stage 4 copy of kind
+wire [2:0] s4_kind_next;
 reg  [2:0] out_rd_ptr_reg;  // result buffer head
 reg  [2:0] out_rd_ptr_next;
 reg  [2:0] out_wr_ptr_reg;  // result buffer next free entry
@@ -350,6 +417,20 @@ reg  out4_fast_reg;  // result buffer entry 4 fast
 reg  out4_fast_next;
 reg  out4_error_reg;  // result buffer entry 4 error
 reg  out4_error_next;
+reg  [15:0] out5_conn_reg;  // result buffer entry 5 connection id
+reg  [15:0] out5_conn_next;
+reg  [2:0] out5_kind_reg;  // result buffer entry 5 kind
+reg  [2:0] out5_kind_next;
+reg  [20:0] out5_cwnd_reg;  // result buffer entry 5 cwnd
+reg  [20:0] out5_cwnd_next;
+reg  [2:0] out5_case_reg;  // result buffer entry 5 case
+reg  [2:0] out5_case_next;
+reg  out5_qa_reg;  // result buffer entry 5 qa
+reg  out5_qa_next;
+reg  out5_fast_reg;  // result buffer entry 5 fast
+reg  out5_fast_next;
+reg  out5_error_reg;  // result buffer entry 5 error
+reg  out5_error_next;
 
 // datapath
 wire _s2_error_next_0 = 3'd4 <= s1_kind_reg;
@@ -1456,6 +1537,7 @@ wire [41:0] size_kmi = _s2_t_next_0 * 42'hb777777;
 wire [52:0] _s2_t_next_1 = {11'd0, size_kmi};
 wire [19:0] trtt_minus_rtt = 20'h3264 - s1_rtt_reg;
 wire [61:0] _s2_t_2_next_0 = {42'h0, trtt_minus_rtt};
+wire [72:0] _s4_t_3_next_0 = {62'h0, s3_recip_rtt_recip_reg};
 wire [38:0] _s2_t_3_next_0 = {25'h0, s1_size_reg};
 wire [38:0] size_kfi = _s2_t_3_next_0 * 39'h16eeeef;
 wire [49:0] _s2_t_3_next_1 = {11'd0, size_kfi};
@@ -1489,163 +1571,161 @@ wire _s2_t_16_next_0 = s1_kind_reg == 3'd3;
 wire _s2_t_16_next_1 = ~_s2_t_16_next_0;
 wire [2:0] _s2_t_18_next_0 = rtt_le_trtt ? 3'd4 : 3'd3;
 wire out_nonempty = |out_count_reg;
-wire [15:0] _m_result_conn_0 = (out_rd_ptr_reg == 3'd0) ? out0_conn_reg : (out_rd_ptr_reg == 3'd1) ? out1_conn_reg : (out_rd_ptr_reg == 3'd2) ? out2_conn_reg : (out_rd_ptr_reg == 3'd3) ? out3_conn_reg : out4_conn_reg;
-wire [2:0] _m_result_kind_0 = (out_rd_ptr_reg == 3'd0) ? out0_kind_reg : (out_rd_ptr_reg == 3'd1) ? out1_kind_reg : (out_rd_ptr_reg == 3'd2) ? out2_kind_reg : (out_rd_ptr_reg == 3'd3) ? out3_kind_reg : out4_kind_reg;
-wire [20:0] _m_result_cwnd_0 = (out_rd_ptr_reg == 3'd0) ? out0_cwnd_reg : (out_rd_ptr_reg == 3'd1) ? out1_cwnd_reg : (out_rd_ptr_reg == 3'd2) ? out2_cwnd_reg : (out_rd_ptr_reg == 3'd3) ? out3_cwnd_reg : out4_cwnd_reg;
-wire [2:0] _m_result_case_0 = (out_rd_ptr_reg == 3'd0) ? out0_case_reg : (out_rd_ptr_reg == 3'd1) ? out1_case_reg : (out_rd_ptr_reg == 3'd2) ? out2_case_reg : (out_rd_ptr_reg == 3'd3) ? out3_case_reg : out4_case_reg;
-wire _m_result_qa_0 = (out_rd_ptr_reg == 3'd0) ? out0_qa_reg : (out_rd_ptr_reg == 3'd1) ? out1_qa_reg : (out_rd_ptr_reg == 3'd2) ? out2_qa_reg : (out_rd_ptr_reg == 3'd3) ? out3_qa_reg : out4_qa_reg;
-wire _m_result_fast_0 = (out_rd_ptr_reg == 3'd0) ? out0_fast_reg : (out_rd_ptr_reg == 3'd1) ? out1_fast_reg : (out_rd_ptr_reg == 3'd2) ? out2_fast_reg : (out_rd_ptr_reg == 3'd3) ? out3_fast_reg : out4_fast_reg;
-wire _m_result_error_0 = (out_rd_ptr_reg == 3'd0) ? out0_error_reg : (out_rd_ptr_reg == 3'd1) ? out1_error_reg : (out_rd_ptr_reg == 3'd2) ? out2_error_reg : (out_rd_ptr_reg == 3'd3) ? out3_error_reg : out4_error_reg;
-wire hazard = 1'd0;
-wire _shell_0 = ~hazard;
+wire [15:0] _m_result_conn_0 = (out_rd_ptr_reg == 3'd0) ? out0_conn_reg : (out_rd_ptr_reg == 3'd1) ? out1_conn_reg : (out_rd_ptr_reg == 3'd2) ? out2_conn_reg : (out_rd_ptr_reg == 3'd3) ? out3_conn_reg : (out_rd_ptr_reg == 3'd4) ? out4_conn_reg : out5_conn_reg;
+wire [2:0] _m_result_kind_0 = (out_rd_ptr_reg == 3'd0) ? out0_kind_reg : (out_rd_ptr_reg == 3'd1) ? out1_kind_reg : (out_rd_ptr_reg == 3'd2) ? out2_kind_reg : (out_rd_ptr_reg == 3'd3) ? out3_kind_reg : (out_rd_ptr_reg == 3'd4) ? out4_kind_reg : out5_kind_reg;
+wire [20:0] _m_result_cwnd_0 = (out_rd_ptr_reg == 3'd0) ? out0_cwnd_reg : (out_rd_ptr_reg == 3'd1) ? out1_cwnd_reg : (out_rd_ptr_reg == 3'd2) ? out2_cwnd_reg : (out_rd_ptr_reg == 3'd3) ? out3_cwnd_reg : (out_rd_ptr_reg == 3'd4) ? out4_cwnd_reg : out5_cwnd_reg;
+wire [2:0] _m_result_case_0 = (out_rd_ptr_reg == 3'd0) ? out0_case_reg : (out_rd_ptr_reg == 3'd1) ? out1_case_reg : (out_rd_ptr_reg == 3'd2) ? out2_case_reg : (out_rd_ptr_reg == 3'd3) ? out3_case_reg : (out_rd_ptr_reg == 3'd4) ? out4_case_reg : out5_case_reg;
+wire _m_result_qa_0 = (out_rd_ptr_reg == 3'd0) ? out0_qa_reg : (out_rd_ptr_reg == 3'd1) ? out1_qa_reg : (out_rd_ptr_reg == 3'd2) ? out2_qa_reg : (out_rd_ptr_reg == 3'd3) ? out3_qa_reg : (out_rd_ptr_reg == 3'd4) ? out4_qa_reg : out5_qa_reg;
+wire _m_result_fast_0 = (out_rd_ptr_reg == 3'd0) ? out0_fast_reg : (out_rd_ptr_reg == 3'd1) ? out1_fast_reg : (out_rd_ptr_reg == 3'd2) ? out2_fast_reg : (out_rd_ptr_reg == 3'd3) ? out3_fast_reg : (out_rd_ptr_reg == 3'd4) ? out4_fast_reg : out5_fast_reg;
+wire _m_result_error_0 = (out_rd_ptr_reg == 3'd0) ? out0_error_reg : (out_rd_ptr_reg == 3'd1) ? out1_error_reg : (out_rd_ptr_reg == 3'd2) ? out2_error_reg : (out_rd_ptr_reg == 3'd3) ? out3_error_reg : (out_rd_ptr_reg == 3'd4) ? out4_error_reg : out5_error_reg;
+wire _shell_0 = ~hazard_reg;
 wire _shell_1 = in_valid_reg & _shell_0;
-wire credit = occ_reg < 3'd5;
-wire issue = _shell_1 & credit;
+wire issue = _shell_1 & credit_reg;
 wire _shell_2 = s_event_valid & in_ready_reg;
 wire _shell_3 = ~in_valid_reg;
 wire [2:0] _shell_4 = issue ? 3'd1 : 3'd0;
 wire [2:0] _shell_5 = occ_reg + _shell_4;
 wire out_pop = out_nonempty & m_result_ready;
 wire [2:0] _shell_6 = out_pop ? 3'd1 : 3'd0;
-wire [2:0] _shell_7 = _shell_5 - _shell_6;
-wire _shell_8 = ~s3_error_reg;
-wire wr_en = s3_valid_reg & _shell_8;
-wire [11:0] wr_addr = s3_conn_reg[11:0];
-wire [11:0] _shell_9 = in_conn_reg[11:0];
-wire _shell_10 = wr_addr == _shell_9;
-wire snoop_in = wr_en & _shell_10;
-wire [252:0] _shell_11 = {24'h0, 21'h0, 27'h0, 24'h0, 20'h2198, 1'd0, 1'd0, 24'h0, 21'h0, 21'h0, 21'h0, 21'h0, 27'h4ebc400};
-wire [20:0] cur_to_ignore = s3_cur_reg[89:69];
-wire [20:0] cur_ignored = s3_cur_reg[68:48];
-wire [21:0] _shell_12 = {1'd0, cur_ignored};
-wire [21:0] _shell_13 = _shell_12 + s3_t_8_reg;
-wire _shell_14 = _shell_13[21];
-wire [20:0] _shell_15 = _shell_13[20:0];
-wire [20:0] ignored1 = _shell_14 ? 21'h1fffff : _shell_15;
+wire [2:0] occ_update = _shell_5 - _shell_6;
+wire _shell_7 = ~s4_error_reg;
+wire wr_en = s4_valid_reg & _shell_7;
+wire [11:0] wr_addr = s4_conn_reg[11:0];
+wire [11:0] _shell_8 = in_conn_reg[11:0];
+wire _shell_9 = wr_addr == _shell_8;
+wire snoop_in = wr_en & _shell_9;
+wire [252:0] _shell_10 = {24'h0, 21'h0, 27'h0, 24'h0, 20'h2198, 1'd0, 1'd0, 24'h0, 21'h0, 21'h0, 21'h0, 21'h0, 27'h4ebc400};
+wire [20:0] cur_to_ignore = s4_cur_reg[89:69];
+wire [20:0] cur_ignored = s4_cur_reg[68:48];
+wire [21:0] _shell_11 = {1'd0, cur_ignored};
+wire [21:0] _shell_12 = _shell_11 + s4_t_9_reg;
+wire _shell_13 = _shell_12[21];
+wire [20:0] _shell_14 = _shell_12[20:0];
+wire [20:0] ignored1 = _shell_13 ? 21'h1fffff : _shell_14;
 wire qa_called = cur_to_ignore <= ignored1;
-wire ack_run = s3_t_7_reg & qa_called;
-wire _shell_16 = u_qa_fired & qa_called;
-wire qa_fired = _shell_16 & s3_t_10_reg;
-wire qa_fired_nscc = qa_fired & s3_t_11_reg;
+wire ack_run = s4_t_8_reg & qa_called;
+wire _shell_15 = u_qa_fired & qa_called;
+wire qa_fired = _shell_15 & s4_t_11_reg;
+wire qa_fired_nscc = qa_fired & s4_t_12_reg;
 wire fi_fired = u_fastinc_fired & ack_run;
-wire _shell_17 = qa_fired_nscc | fi_fired;
-wire early = ack_run & _shell_17;
-wire _shell_18 = ~early;
-wire core_step = ack_run & _shell_18;
-wire [20:0] cur_recv = s3_cur_reg[228:208];
-wire [21:0] _shell_19 = {1'd0, cur_recv};
-wire [21:0] _shell_20 = _shell_19 + s3_t_12_reg;
-wire _shell_21 = _shell_20[21];
-wire [20:0] _shell_22 = _shell_20[20:0];
-wire [20:0] recv_sum = _shell_21 ? 21'h1fffff : _shell_22;
-wire _shell_23 = 21'h8000 < recv_sum;
-wire [23:0] cur_last_adj = s3_cur_reg[252:229];
-wire [23:0] _shell_24 = cur_last_adj + 24'h21a;
-wire [23:0] _shell_25 = s3_u_qa_nowq_reg - _shell_24;
-wire _shell_26 = |_shell_25;
-wire _shell_27 = _shell_25[23];
-wire _shell_28 = ~_shell_27;
-wire _shell_29 = _shell_26 & _shell_28;
-wire _shell_30 = |cur_last_adj;
-wire _shell_31 = ~_shell_30;
-wire _shell_32 = _shell_29 | _shell_31;
-wire fulfill = _shell_23 | _shell_32;
-wire _shell_33 = core_step & fulfill;
-wire [23:0] _shell_34 = _shell_33 ? s3_u_qa_nowq_reg : cur_last_adj;
-wire [20:0] _shell_35 = fulfill ? 21'h0 : recv_sum;
-wire [20:0] _shell_36 = core_step ? _shell_35 : cur_recv;
-wire [20:0] _shell_37 = qa_fired_nscc ? 21'h0 : _shell_36;
-wire [26:0] cur_inc = s3_cur_reg[207:181];
-wire [27:0] _shell_38 = {1'd0, cur_inc};
-wire [26:0] cur_c = s3_cur_reg[26:0];
-wire _shell_39 = cur_c[26];
-wire _shell_40 = cur_c[25];
-wire _shell_41 = cur_c[24];
-wire _shell_42 = cur_c[23];
-wire _shell_43 = cur_c[22];
-wire _shell_44 = cur_c[21];
-wire _shell_45 = cur_c[20];
-wire _shell_46 = cur_c[19];
-wire _shell_47 = cur_c[18];
-wire _shell_48 = cur_c[17];
-wire _shell_49 = cur_c[16];
-wire _shell_50 = cur_c[15];
-wire _shell_51 = cur_c[14];
-wire _shell_52 = cur_c[13];
-wire _shell_53 = cur_c[12];
-wire _shell_54 = cur_c[11];
-wire _shell_55 = cur_c[10];
-wire _shell_56 = cur_c[9];
-wire _shell_57 = cur_c[8];
-wire _shell_58 = cur_c[7];
-wire _shell_59 = cur_c[6];
-wire _shell_60 = cur_c[5];
-wire _shell_61 = cur_c[4];
-wire _shell_62 = cur_c[3];
-wire _shell_63 = cur_c[2];
-wire _shell_64 = cur_c[1];
-wire [4:0] _shell_65 = _shell_64 ? 5'd1 : 5'd0;
-wire [4:0] _shell_66 = _shell_63 ? 5'd2 : _shell_65;
-wire [4:0] _shell_67 = _shell_62 ? 5'd3 : _shell_66;
-wire [4:0] _shell_68 = _shell_61 ? 5'd4 : _shell_67;
-wire [4:0] _shell_69 = _shell_60 ? 5'd5 : _shell_68;
-wire [4:0] _shell_70 = _shell_59 ? 5'd6 : _shell_69;
-wire [4:0] _shell_71 = _shell_58 ? 5'd7 : _shell_70;
-wire [4:0] _shell_72 = _shell_57 ? 5'd8 : _shell_71;
-wire [4:0] _shell_73 = _shell_56 ? 5'd9 : _shell_72;
-wire [4:0] _shell_74 = _shell_55 ? 5'd10 : _shell_73;
-wire [4:0] _shell_75 = _shell_54 ? 5'd11 : _shell_74;
-wire [4:0] _shell_76 = _shell_53 ? 5'd12 : _shell_75;
-wire [4:0] _shell_77 = _shell_52 ? 5'd13 : _shell_76;
-wire [4:0] _shell_78 = _shell_51 ? 5'd14 : _shell_77;
-wire [4:0] _shell_79 = _shell_50 ? 5'd15 : _shell_78;
-wire [4:0] _shell_80 = _shell_49 ? 5'd16 : _shell_79;
-wire [4:0] _shell_81 = _shell_48 ? 5'd17 : _shell_80;
-wire [4:0] _shell_82 = _shell_47 ? 5'd18 : _shell_81;
-wire [4:0] _shell_83 = _shell_46 ? 5'd19 : _shell_82;
-wire [4:0] _shell_84 = _shell_45 ? 5'd20 : _shell_83;
-wire [4:0] _shell_85 = _shell_44 ? 5'd21 : _shell_84;
-wire [4:0] _shell_86 = _shell_43 ? 5'd22 : _shell_85;
-wire [4:0] _shell_87 = _shell_42 ? 5'd23 : _shell_86;
-wire [4:0] _shell_88 = _shell_41 ? 5'd24 : _shell_87;
-wire [4:0] _shell_89 = _shell_40 ? 5'd25 : _shell_88;
-wire [4:0] recip_c_lead = _shell_39 ? 5'd26 : _shell_89;
-wire _shell_90 = cur_c[0];
-wire [9:0] _shell_91 = {_shell_90, 9'd0};
-wire [1:0] _shell_92 = cur_c[1:0];
-wire [9:0] _shell_93 = {_shell_92, 8'd0};
-wire [2:0] _shell_94 = cur_c[2:0];
-wire [9:0] _shell_95 = {_shell_94, 7'd0};
-wire [3:0] _shell_96 = cur_c[3:0];
-wire [9:0] _shell_97 = {_shell_96, 6'd0};
-wire [4:0] _shell_98 = cur_c[4:0];
-wire [9:0] _shell_99 = {_shell_98, 5'd0};
-wire [5:0] _shell_100 = cur_c[5:0];
-wire [9:0] _shell_101 = {_shell_100, 4'd0};
-wire [6:0] _shell_102 = cur_c[6:0];
-wire [9:0] _shell_103 = {_shell_102, 3'd0};
-wire [7:0] _shell_104 = cur_c[7:0];
-wire [9:0] _shell_105 = {_shell_104, 2'd0};
-wire [8:0] _shell_106 = cur_c[8:0];
-wire [9:0] _shell_107 = {_shell_106, 1'd0};
-wire [9:0] _shell_108 = cur_c[9:0];
-wire [9:0] _shell_109 = cur_c[10:1];
-wire [9:0] _shell_110 = cur_c[11:2];
-wire [9:0] _shell_111 = cur_c[12:3];
-wire [9:0] _shell_112 = cur_c[13:4];
-wire [9:0] _shell_113 = cur_c[14:5];
-wire [9:0] _shell_114 = cur_c[15:6];
-wire [9:0] _shell_115 = cur_c[16:7];
-wire [9:0] _shell_116 = cur_c[17:8];
-wire [9:0] _shell_117 = cur_c[18:9];
-wire [9:0] _shell_118 = cur_c[19:10];
-wire [9:0] _shell_119 = cur_c[20:11];
-wire [9:0] _shell_120 = cur_c[21:12];
-wire [9:0] _shell_121 = cur_c[22:13];
-wire [9:0] _shell_122 = cur_c[23:14];
-wire [9:0] _shell_123 = cur_c[24:15];
-wire [9:0] _shell_124 = cur_c[25:16];
-wire [9:0] recip_c_mantissa = (recip_c_lead == 5'd0) ? 10'd0 : (recip_c_lead == 5'd1) ? _shell_91 : (recip_c_lead == 5'd2) ? _shell_93 : (recip_c_lead == 5'd3) ? _shell_95 : (recip_c_lead == 5'd4) ? _shell_97 : (recip_c_lead == 5'd5) ? _shell_99 : (recip_c_lead == 5'd6) ? _shell_101 : (recip_c_lead == 5'd7) ? _shell_103 : (recip_c_lead == 5'd8) ? _shell_105 : (recip_c_lead == 5'd9) ? _shell_107 : (recip_c_lead == 5'd10) ? _shell_108 : (recip_c_lead == 5'd11) ? _shell_109 : (recip_c_lead == 5'd12) ? _shell_110 : (recip_c_lead == 5'd13) ? _shell_111 : (recip_c_lead == 5'd14) ? _shell_112 : (recip_c_lead == 5'd15) ? _shell_113 : (recip_c_lead == 5'd16) ? _shell_114 : (recip_c_lead == 5'd17) ? _shell_115 : (recip_c_lead == 5'd18) ? _shell_116 : (recip_c_lead == 5'd19) ? _shell_117 : (recip_c_lead == 5'd20) ? _shell_118 : (recip_c_lead == 5'd21) ? _shell_119 : (recip_c_lead == 5'd22) ? _shell_120 : (recip_c_lead == 5'd23) ? _shell_121 : (recip_c_lead == 5'd24) ? _shell_122 : (recip_c_lead == 5'd25) ? _shell_123 : _shell_124;
+wire _shell_16 = qa_fired_nscc | fi_fired;
+wire early = ack_run & _shell_16;
+wire _shell_17 = ~early;
+wire core_step = ack_run & _shell_17;
+wire [20:0] cur_recv = s4_cur_reg[228:208];
+wire [21:0] _shell_18 = {1'd0, cur_recv};
+wire [21:0] _shell_19 = _shell_18 + s4_t_13_reg;
+wire _shell_20 = _shell_19[21];
+wire [20:0] _shell_21 = _shell_19[20:0];
+wire [20:0] recv_sum = _shell_20 ? 21'h1fffff : _shell_21;
+wire _shell_22 = 21'h8000 < recv_sum;
+wire [23:0] cur_last_adj = s4_cur_reg[252:229];
+wire [23:0] _shell_23 = cur_last_adj + 24'h21a;
+wire _shell_24 = s4_u_qa_nowq_reg != _shell_23;
+wire [23:0] _shell_25 = s4_u_qa_nowq_reg - _shell_23;
+wire _shell_26 = _shell_25[23];
+wire _shell_27 = ~_shell_26;
+wire _shell_28 = _shell_24 & _shell_27;
+wire _shell_29 = |cur_last_adj;
+wire _shell_30 = ~_shell_29;
+wire _shell_31 = _shell_28 | _shell_30;
+wire fulfill = _shell_22 | _shell_31;
+wire _shell_32 = core_step & fulfill;
+wire [23:0] _shell_33 = _shell_32 ? s4_u_qa_nowq_reg : cur_last_adj;
+wire [20:0] _shell_34 = fulfill ? 21'h0 : recv_sum;
+wire [20:0] _shell_35 = core_step ? _shell_34 : cur_recv;
+wire [20:0] _shell_36 = qa_fired_nscc ? 21'h0 : _shell_35;
+wire [26:0] cur_inc = s4_cur_reg[207:181];
+wire [27:0] _shell_37 = {1'd0, cur_inc};
+wire [26:0] cur_c = s4_cur_reg[26:0];
+wire _shell_38 = cur_c[26];
+wire _shell_39 = cur_c[25];
+wire _shell_40 = cur_c[24];
+wire _shell_41 = cur_c[23];
+wire _shell_42 = cur_c[22];
+wire _shell_43 = cur_c[21];
+wire _shell_44 = cur_c[20];
+wire _shell_45 = cur_c[19];
+wire _shell_46 = cur_c[18];
+wire _shell_47 = cur_c[17];
+wire _shell_48 = cur_c[16];
+wire _shell_49 = cur_c[15];
+wire _shell_50 = cur_c[14];
+wire _shell_51 = cur_c[13];
+wire _shell_52 = cur_c[12];
+wire _shell_53 = cur_c[11];
+wire _shell_54 = cur_c[10];
+wire _shell_55 = cur_c[9];
+wire _shell_56 = cur_c[8];
+wire _shell_57 = cur_c[7];
+wire _shell_58 = cur_c[6];
+wire _shell_59 = cur_c[5];
+wire _shell_60 = cur_c[4];
+wire _shell_61 = cur_c[3];
+wire _shell_62 = cur_c[2];
+wire _shell_63 = cur_c[1];
+wire [4:0] _shell_64 = _shell_63 ? 5'd1 : 5'd0;
+wire [4:0] _shell_65 = _shell_62 ? 5'd2 : _shell_64;
+wire [4:0] _shell_66 = _shell_61 ? 5'd3 : _shell_65;
+wire [4:0] _shell_67 = _shell_60 ? 5'd4 : _shell_66;
+wire [4:0] _shell_68 = _shell_59 ? 5'd5 : _shell_67;
+wire [4:0] _shell_69 = _shell_58 ? 5'd6 : _shell_68;
+wire [4:0] _shell_70 = _shell_57 ? 5'd7 : _shell_69;
+wire [4:0] _shell_71 = _shell_56 ? 5'd8 : _shell_70;
+wire [4:0] _shell_72 = _shell_55 ? 5'd9 : _shell_71;
+wire [4:0] _shell_73 = _shell_54 ? 5'd10 : _shell_72;
+wire [4:0] _shell_74 = _shell_53 ? 5'd11 : _shell_73;
+wire [4:0] _shell_75 = _shell_52 ? 5'd12 : _shell_74;
+wire [4:0] _shell_76 = _shell_51 ? 5'd13 : _shell_75;
+wire [4:0] _shell_77 = _shell_50 ? 5'd14 : _shell_76;
+wire [4:0] _shell_78 = _shell_49 ? 5'd15 : _shell_77;
+wire [4:0] _shell_79 = _shell_48 ? 5'd16 : _shell_78;
+wire [4:0] _shell_80 = _shell_47 ? 5'd17 : _shell_79;
+wire [4:0] _shell_81 = _shell_46 ? 5'd18 : _shell_80;
+wire [4:0] _shell_82 = _shell_45 ? 5'd19 : _shell_81;
+wire [4:0] _shell_83 = _shell_44 ? 5'd20 : _shell_82;
+wire [4:0] _shell_84 = _shell_43 ? 5'd21 : _shell_83;
+wire [4:0] _shell_85 = _shell_42 ? 5'd22 : _shell_84;
+wire [4:0] _shell_86 = _shell_41 ? 5'd23 : _shell_85;
+wire [4:0] _shell_87 = _shell_40 ? 5'd24 : _shell_86;
+wire [4:0] _shell_88 = _shell_39 ? 5'd25 : _shell_87;
+wire [4:0] recip_c_lead = _shell_38 ? 5'd26 : _shell_88;
+wire _shell_89 = cur_c[0];
+wire [9:0] _shell_90 = {_shell_89, 9'd0};
+wire [1:0] _shell_91 = cur_c[1:0];
+wire [9:0] _shell_92 = {_shell_91, 8'd0};
+wire [2:0] _shell_93 = cur_c[2:0];
+wire [9:0] _shell_94 = {_shell_93, 7'd0};
+wire [3:0] _shell_95 = cur_c[3:0];
+wire [9:0] _shell_96 = {_shell_95, 6'd0};
+wire [4:0] _shell_97 = cur_c[4:0];
+wire [9:0] _shell_98 = {_shell_97, 5'd0};
+wire [5:0] _shell_99 = cur_c[5:0];
+wire [9:0] _shell_100 = {_shell_99, 4'd0};
+wire [6:0] _shell_101 = cur_c[6:0];
+wire [9:0] _shell_102 = {_shell_101, 3'd0};
+wire [7:0] _shell_103 = cur_c[7:0];
+wire [9:0] _shell_104 = {_shell_103, 2'd0};
+wire [8:0] _shell_105 = cur_c[8:0];
+wire [9:0] _shell_106 = {_shell_105, 1'd0};
+wire [9:0] _shell_107 = cur_c[9:0];
+wire [9:0] _shell_108 = cur_c[10:1];
+wire [9:0] _shell_109 = cur_c[11:2];
+wire [9:0] _shell_110 = cur_c[12:3];
+wire [9:0] _shell_111 = cur_c[13:4];
+wire [9:0] _shell_112 = cur_c[14:5];
+wire [9:0] _shell_113 = cur_c[15:6];
+wire [9:0] _shell_114 = cur_c[16:7];
+wire [9:0] _shell_115 = cur_c[17:8];
+wire [9:0] _shell_116 = cur_c[18:9];
+wire [9:0] _shell_117 = cur_c[19:10];
+wire [9:0] _shell_118 = cur_c[20:11];
+wire [9:0] _shell_119 = cur_c[21:12];
+wire [9:0] _shell_120 = cur_c[22:13];
+wire [9:0] _shell_121 = cur_c[23:14];
+wire [9:0] _shell_122 = cur_c[24:15];
+wire [9:0] _shell_123 = cur_c[25:16];
+wire [9:0] recip_c_mantissa = (recip_c_lead == 5'd0) ? 10'd0 : (recip_c_lead == 5'd1) ? _shell_90 : (recip_c_lead == 5'd2) ? _shell_92 : (recip_c_lead == 5'd3) ? _shell_94 : (recip_c_lead == 5'd4) ? _shell_96 : (recip_c_lead == 5'd5) ? _shell_98 : (recip_c_lead == 5'd6) ? _shell_100 : (recip_c_lead == 5'd7) ? _shell_102 : (recip_c_lead == 5'd8) ? _shell_104 : (recip_c_lead == 5'd9) ? _shell_106 : (recip_c_lead == 5'd10) ? _shell_107 : (recip_c_lead == 5'd11) ? _shell_108 : (recip_c_lead == 5'd12) ? _shell_109 : (recip_c_lead == 5'd13) ? _shell_110 : (recip_c_lead == 5'd14) ? _shell_111 : (recip_c_lead == 5'd15) ? _shell_112 : (recip_c_lead == 5'd16) ? _shell_113 : (recip_c_lead == 5'd17) ? _shell_114 : (recip_c_lead == 5'd18) ? _shell_115 : (recip_c_lead == 5'd19) ? _shell_116 : (recip_c_lead == 5'd20) ? _shell_117 : (recip_c_lead == 5'd21) ? _shell_118 : (recip_c_lead == 5'd22) ? _shell_119 : (recip_c_lead == 5'd23) ? _shell_120 : (recip_c_lead == 5'd24) ? _shell_121 : (recip_c_lead == 5'd25) ? _shell_122 : _shell_123;
 reg  [10:0] recip_c_recip;
 always @* begin
     case (recip_c_mantissa)
@@ -2675,322 +2755,321 @@ always @* begin
         10'd1023: recip_c_recip = 11'd1024;
     endcase
 end
-wire [52:0] _shell_125 = {42'h0, recip_c_recip};
-wire [52:0] mi_base_prod = s3_t_reg * _shell_125;
-wire [41:0] _shell_126 = mi_base_prod[52:11];
-wire [40:0] _shell_127 = mi_base_prod[52:12];
-wire [41:0] _shell_128 = {1'd0, _shell_127};
-wire [39:0] _shell_129 = mi_base_prod[52:13];
-wire [41:0] _shell_130 = {2'd0, _shell_129};
-wire [38:0] _shell_131 = mi_base_prod[52:14];
-wire [41:0] _shell_132 = {3'd0, _shell_131};
-wire [37:0] _shell_133 = mi_base_prod[52:15];
-wire [41:0] _shell_134 = {4'd0, _shell_133};
-wire [36:0] _shell_135 = mi_base_prod[52:16];
-wire [41:0] _shell_136 = {5'd0, _shell_135};
-wire [35:0] _shell_137 = mi_base_prod[52:17];
-wire [41:0] _shell_138 = {6'd0, _shell_137};
-wire [34:0] _shell_139 = mi_base_prod[52:18];
-wire [41:0] _shell_140 = {7'd0, _shell_139};
-wire [33:0] _shell_141 = mi_base_prod[52:19];
-wire [41:0] _shell_142 = {8'd0, _shell_141};
-wire [32:0] _shell_143 = mi_base_prod[52:20];
-wire [41:0] _shell_144 = {9'd0, _shell_143};
-wire [31:0] _shell_145 = mi_base_prod[52:21];
-wire [41:0] _shell_146 = {10'd0, _shell_145};
-wire [30:0] _shell_147 = mi_base_prod[52:22];
-wire [41:0] _shell_148 = {11'd0, _shell_147};
-wire [29:0] _shell_149 = mi_base_prod[52:23];
-wire [41:0] _shell_150 = {12'd0, _shell_149};
-wire [28:0] _shell_151 = mi_base_prod[52:24];
-wire [41:0] _shell_152 = {13'd0, _shell_151};
-wire [27:0] _shell_153 = mi_base_prod[52:25];
-wire [41:0] _shell_154 = {14'd0, _shell_153};
-wire [26:0] _shell_155 = mi_base_prod[52:26];
-wire [41:0] _shell_156 = {15'd0, _shell_155};
-wire [25:0] _shell_157 = mi_base_prod[52:27];
-wire [41:0] _shell_158 = {16'd0, _shell_157};
-wire [24:0] _shell_159 = mi_base_prod[52:28];
-wire [41:0] _shell_160 = {17'h0, _shell_159};
-wire [23:0] _shell_161 = mi_base_prod[52:29];
-wire [41:0] _shell_162 = {18'h0, _shell_161};
-wire [22:0] _shell_163 = mi_base_prod[52:30];
-wire [41:0] _shell_164 = {19'h0, _shell_163};
-wire [21:0] _shell_165 = mi_base_prod[52:31];
-wire [41:0] _shell_166 = {20'h0, _shell_165};
-wire [20:0] _shell_167 = mi_base_prod[52:32];
-wire [41:0] _shell_168 = {21'h0, _shell_167};
-wire [19:0] _shell_169 = mi_base_prod[52:33];
-wire [41:0] _shell_170 = {22'h0, _shell_169};
-wire [18:0] _shell_171 = mi_base_prod[52:34];
-wire [41:0] _shell_172 = {23'h0, _shell_171};
-wire [17:0] _shell_173 = mi_base_prod[52:35];
-wire [41:0] _shell_174 = {24'h0, _shell_173};
-wire [16:0] _shell_175 = mi_base_prod[52:36];
-wire [41:0] _shell_176 = {25'h0, _shell_175};
-wire [15:0] _shell_177 = mi_base_prod[52:37];
-wire [41:0] _shell_178 = {26'h0, _shell_177};
-wire [41:0] mi_base = (recip_c_lead == 5'd0) ? _shell_126 : (recip_c_lead == 5'd1) ? _shell_128 : (recip_c_lead == 5'd2) ? _shell_130 : (recip_c_lead == 5'd3) ? _shell_132 : (recip_c_lead == 5'd4) ? _shell_134 : (recip_c_lead == 5'd5) ? _shell_136 : (recip_c_lead == 5'd6) ? _shell_138 : (recip_c_lead == 5'd7) ? _shell_140 : (recip_c_lead == 5'd8) ? _shell_142 : (recip_c_lead == 5'd9) ? _shell_144 : (recip_c_lead == 5'd10) ? _shell_146 : (recip_c_lead == 5'd11) ? _shell_148 : (recip_c_lead == 5'd12) ? _shell_150 : (recip_c_lead == 5'd13) ? _shell_152 : (recip_c_lead == 5'd14) ? _shell_154 : (recip_c_lead == 5'd15) ? _shell_156 : (recip_c_lead == 5'd16) ? _shell_158 : (recip_c_lead == 5'd17) ? _shell_160 : (recip_c_lead == 5'd18) ? _shell_162 : (recip_c_lead == 5'd19) ? _shell_164 : (recip_c_lead == 5'd20) ? _shell_166 : (recip_c_lead == 5'd21) ? _shell_168 : (recip_c_lead == 5'd22) ? _shell_170 : (recip_c_lead == 5'd23) ? _shell_172 : (recip_c_lead == 5'd24) ? _shell_174 : (recip_c_lead == 5'd25) ? _shell_176 : _shell_178;
-wire [61:0] _shell_179 = {20'h0, mi_base};
-wire [61:0] mi_num = _shell_179 * s3_t_2_reg;
-wire [72:0] _shell_180 = {11'd0, mi_num};
-wire [72:0] _shell_181 = {62'h0, s3_recip_rtt_recip_reg};
-wire [72:0] mi_raw_prod = _shell_180 * _shell_181;
-wire [61:0] _shell_182 = mi_raw_prod[72:11];
-wire [60:0] _shell_183 = mi_raw_prod[72:12];
-wire [61:0] _shell_184 = {1'd0, _shell_183};
-wire [59:0] _shell_185 = mi_raw_prod[72:13];
-wire [61:0] _shell_186 = {2'd0, _shell_185};
-wire [58:0] _shell_187 = mi_raw_prod[72:14];
-wire [61:0] _shell_188 = {3'd0, _shell_187};
-wire [57:0] _shell_189 = mi_raw_prod[72:15];
-wire [61:0] _shell_190 = {4'd0, _shell_189};
-wire [56:0] _shell_191 = mi_raw_prod[72:16];
-wire [61:0] _shell_192 = {5'd0, _shell_191};
-wire [55:0] _shell_193 = mi_raw_prod[72:17];
-wire [61:0] _shell_194 = {6'd0, _shell_193};
-wire [54:0] _shell_195 = mi_raw_prod[72:18];
-wire [61:0] _shell_196 = {7'd0, _shell_195};
-wire [53:0] _shell_197 = mi_raw_prod[72:19];
-wire [61:0] _shell_198 = {8'd0, _shell_197};
-wire [52:0] _shell_199 = mi_raw_prod[72:20];
-wire [61:0] _shell_200 = {9'd0, _shell_199};
-wire [51:0] _shell_201 = mi_raw_prod[72:21];
-wire [61:0] _shell_202 = {10'd0, _shell_201};
-wire [50:0] _shell_203 = mi_raw_prod[72:22];
-wire [61:0] _shell_204 = {11'd0, _shell_203};
-wire [49:0] _shell_205 = mi_raw_prod[72:23];
-wire [61:0] _shell_206 = {12'd0, _shell_205};
-wire [48:0] _shell_207 = mi_raw_prod[72:24];
-wire [61:0] _shell_208 = {13'd0, _shell_207};
-wire [47:0] _shell_209 = mi_raw_prod[72:25];
-wire [61:0] _shell_210 = {14'd0, _shell_209};
-wire [46:0] _shell_211 = mi_raw_prod[72:26];
-wire [61:0] _shell_212 = {15'd0, _shell_211};
-wire [45:0] _shell_213 = mi_raw_prod[72:27];
-wire [61:0] _shell_214 = {16'd0, _shell_213};
-wire [44:0] _shell_215 = mi_raw_prod[72:28];
-wire [61:0] _shell_216 = {17'h0, _shell_215};
-wire [43:0] _shell_217 = mi_raw_prod[72:29];
-wire [61:0] _shell_218 = {18'h0, _shell_217};
-wire [42:0] _shell_219 = mi_raw_prod[72:30];
-wire [61:0] _shell_220 = {19'h0, _shell_219};
-wire [61:0] mi_raw = (s3_recip_rtt_lead_reg == 5'd0) ? _shell_182 : (s3_recip_rtt_lead_reg == 5'd1) ? _shell_184 : (s3_recip_rtt_lead_reg == 5'd2) ? _shell_186 : (s3_recip_rtt_lead_reg == 5'd3) ? _shell_188 : (s3_recip_rtt_lead_reg == 5'd4) ? _shell_190 : (s3_recip_rtt_lead_reg == 5'd5) ? _shell_192 : (s3_recip_rtt_lead_reg == 5'd6) ? _shell_194 : (s3_recip_rtt_lead_reg == 5'd7) ? _shell_196 : (s3_recip_rtt_lead_reg == 5'd8) ? _shell_198 : (s3_recip_rtt_lead_reg == 5'd9) ? _shell_200 : (s3_recip_rtt_lead_reg == 5'd10) ? _shell_202 : (s3_recip_rtt_lead_reg == 5'd11) ? _shell_204 : (s3_recip_rtt_lead_reg == 5'd12) ? _shell_206 : (s3_recip_rtt_lead_reg == 5'd13) ? _shell_208 : (s3_recip_rtt_lead_reg == 5'd14) ? _shell_210 : (s3_recip_rtt_lead_reg == 5'd15) ? _shell_212 : (s3_recip_rtt_lead_reg == 5'd16) ? _shell_214 : (s3_recip_rtt_lead_reg == 5'd17) ? _shell_216 : (s3_recip_rtt_lead_reg == 5'd18) ? _shell_218 : _shell_220;
-wire [34:0] _shell_221 = mi_raw[61:27];
-wire _shell_222 = |_shell_221;
-wire [26:0] _shell_223 = mi_raw[26:0];
-wire [26:0] _shell_224 = _shell_222 ? 27'h7ffffff : _shell_223;
-wire _shell_225 = _shell_224 < s3_size_c_reg;
-wire [26:0] mi_inc = _shell_225 ? _shell_224 : s3_size_c_reg;
-wire [27:0] _shell_226 = {1'd0, mi_inc};
-wire [49:0] _shell_227 = {39'h0, recip_c_recip};
-wire [49:0] fi_c_prod = s3_t_3_reg * _shell_227;
-wire [38:0] _shell_228 = fi_c_prod[49:11];
-wire [37:0] _shell_229 = fi_c_prod[49:12];
-wire [38:0] _shell_230 = {1'd0, _shell_229};
-wire [36:0] _shell_231 = fi_c_prod[49:13];
-wire [38:0] _shell_232 = {2'd0, _shell_231};
-wire [35:0] _shell_233 = fi_c_prod[49:14];
-wire [38:0] _shell_234 = {3'd0, _shell_233};
-wire [34:0] _shell_235 = fi_c_prod[49:15];
-wire [38:0] _shell_236 = {4'd0, _shell_235};
-wire [33:0] _shell_237 = fi_c_prod[49:16];
-wire [38:0] _shell_238 = {5'd0, _shell_237};
-wire [32:0] _shell_239 = fi_c_prod[49:17];
-wire [38:0] _shell_240 = {6'd0, _shell_239};
-wire [31:0] _shell_241 = fi_c_prod[49:18];
-wire [38:0] _shell_242 = {7'd0, _shell_241};
-wire [30:0] _shell_243 = fi_c_prod[49:19];
-wire [38:0] _shell_244 = {8'd0, _shell_243};
-wire [29:0] _shell_245 = fi_c_prod[49:20];
-wire [38:0] _shell_246 = {9'd0, _shell_245};
-wire [28:0] _shell_247 = fi_c_prod[49:21];
-wire [38:0] _shell_248 = {10'd0, _shell_247};
-wire [27:0] _shell_249 = fi_c_prod[49:22];
-wire [38:0] _shell_250 = {11'd0, _shell_249};
-wire [26:0] _shell_251 = fi_c_prod[49:23];
-wire [38:0] _shell_252 = {12'd0, _shell_251};
-wire [25:0] _shell_253 = fi_c_prod[49:24];
-wire [38:0] _shell_254 = {13'd0, _shell_253};
-wire [24:0] _shell_255 = fi_c_prod[49:25];
-wire [38:0] _shell_256 = {14'd0, _shell_255};
-wire [23:0] _shell_257 = fi_c_prod[49:26];
-wire [38:0] _shell_258 = {15'd0, _shell_257};
-wire [22:0] _shell_259 = fi_c_prod[49:27];
-wire [38:0] _shell_260 = {16'd0, _shell_259};
-wire [21:0] _shell_261 = fi_c_prod[49:28];
-wire [38:0] _shell_262 = {17'h0, _shell_261};
-wire [20:0] _shell_263 = fi_c_prod[49:29];
-wire [38:0] _shell_264 = {18'h0, _shell_263};
-wire [19:0] _shell_265 = fi_c_prod[49:30];
-wire [38:0] _shell_266 = {19'h0, _shell_265};
-wire [18:0] _shell_267 = fi_c_prod[49:31];
-wire [38:0] _shell_268 = {20'h0, _shell_267};
-wire [17:0] _shell_269 = fi_c_prod[49:32];
-wire [38:0] _shell_270 = {21'h0, _shell_269};
-wire [16:0] _shell_271 = fi_c_prod[49:33];
-wire [38:0] _shell_272 = {22'h0, _shell_271};
-wire [15:0] _shell_273 = fi_c_prod[49:34];
-wire [38:0] _shell_274 = {23'h0, _shell_273};
-wire [14:0] _shell_275 = fi_c_prod[49:35];
-wire [38:0] _shell_276 = {24'h0, _shell_275};
-wire [13:0] _shell_277 = fi_c_prod[49:36];
-wire [38:0] _shell_278 = {25'h0, _shell_277};
-wire [12:0] _shell_279 = fi_c_prod[49:37];
-wire [38:0] _shell_280 = {26'h0, _shell_279};
-wire [38:0] fi_c = (recip_c_lead == 5'd0) ? _shell_228 : (recip_c_lead == 5'd1) ? _shell_230 : (recip_c_lead == 5'd2) ? _shell_232 : (recip_c_lead == 5'd3) ? _shell_234 : (recip_c_lead == 5'd4) ? _shell_236 : (recip_c_lead == 5'd5) ? _shell_238 : (recip_c_lead == 5'd6) ? _shell_240 : (recip_c_lead == 5'd7) ? _shell_242 : (recip_c_lead == 5'd8) ? _shell_244 : (recip_c_lead == 5'd9) ? _shell_246 : (recip_c_lead == 5'd10) ? _shell_248 : (recip_c_lead == 5'd11) ? _shell_250 : (recip_c_lead == 5'd12) ? _shell_252 : (recip_c_lead == 5'd13) ? _shell_254 : (recip_c_lead == 5'd14) ? _shell_256 : (recip_c_lead == 5'd15) ? _shell_258 : (recip_c_lead == 5'd16) ? _shell_260 : (recip_c_lead == 5'd17) ? _shell_262 : (recip_c_lead == 5'd18) ? _shell_264 : (recip_c_lead == 5'd19) ? _shell_266 : (recip_c_lead == 5'd20) ? _shell_268 : (recip_c_lead == 5'd21) ? _shell_270 : (recip_c_lead == 5'd22) ? _shell_272 : (recip_c_lead == 5'd23) ? _shell_274 : (recip_c_lead == 5'd24) ? _shell_276 : (recip_c_lead == 5'd25) ? _shell_278 : _shell_280;
-wire [11:0] _shell_281 = fi_c[38:27];
-wire _shell_282 = |_shell_281;
-wire [26:0] _shell_283 = fi_c[26:0];
-wire [26:0] fi_inc = _shell_282 ? 27'h7ffffff : _shell_283;
-wire [27:0] _shell_284 = {1'd0, fi_inc};
-wire [27:0] _shell_285 = _shell_226 + _shell_284;
-wire _shell_286 = _shell_285[27];
-wire [26:0] _shell_287 = _shell_285[26:0];
-wire [26:0] _shell_288 = _shell_286 ? 27'h7ffffff : _shell_287;
-wire [26:0] _shell_289 = s3_rtt_le_trtt_reg ? _shell_288 : fi_inc;
-wire [27:0] _shell_290 = {1'd0, _shell_289};
-wire [27:0] _shell_291 = _shell_38 + _shell_290;
-wire _shell_292 = _shell_291[27];
-wire [26:0] _shell_293 = _shell_291[26:0];
-wire [26:0] _shell_294 = _shell_292 ? 27'h7ffffff : _shell_293;
-wire [26:0] inc_acc = s3_t_13_reg ? _shell_294 : cur_inc;
-wire [26:0] _shell_295 = fulfill ? 27'h0 : inc_acc;
-wire [26:0] _shell_296 = core_step ? _shell_295 : cur_inc;
-wire [26:0] _shell_297 = qa_fired_nscc ? 27'h0 : _shell_296;
-wire [23:0] cur_last_md = s3_cur_reg[180:157];
-wire [23:0] _shell_298 = cur_last_md + 24'h21a;
-wire [23:0] _shell_299 = s3_u_qa_nowq_reg - _shell_298;
-wire _shell_300 = |_shell_299;
-wire _shell_301 = _shell_299[23];
-wire _shell_302 = ~_shell_301;
-wire _shell_303 = _shell_300 & _shell_302;
-wire _shell_304 = |cur_last_md;
-wire _shell_305 = ~_shell_304;
-wire _shell_306 = _shell_303 | _shell_305;
-wire _shell_307 = s3_t_14_reg & _shell_306;
-wire [19:0] cur_avg_rtt = s3_cur_reg[156:137];
-wire [20:0] _shell_308 = {1'd0, cur_avg_rtt};
-wire [20:0] _shell_309 = {1'd0, cur_avg_rtt};
-wire [20:0] rtt_diff = s3_t_4_reg - _shell_309;
-wire [20:0] _shell_310 = $signed(rtt_diff) >>> 3;
-wire [20:0] avg_sum = _shell_308 + _shell_310;
+wire [52:0] _shell_124 = {42'h0, recip_c_recip};
+wire [52:0] mi_base_prod = s4_t_reg * _shell_124;
+wire [41:0] _shell_125 = mi_base_prod[52:11];
+wire [40:0] _shell_126 = mi_base_prod[52:12];
+wire [41:0] _shell_127 = {1'd0, _shell_126};
+wire [39:0] _shell_128 = mi_base_prod[52:13];
+wire [41:0] _shell_129 = {2'd0, _shell_128};
+wire [38:0] _shell_130 = mi_base_prod[52:14];
+wire [41:0] _shell_131 = {3'd0, _shell_130};
+wire [37:0] _shell_132 = mi_base_prod[52:15];
+wire [41:0] _shell_133 = {4'd0, _shell_132};
+wire [36:0] _shell_134 = mi_base_prod[52:16];
+wire [41:0] _shell_135 = {5'd0, _shell_134};
+wire [35:0] _shell_136 = mi_base_prod[52:17];
+wire [41:0] _shell_137 = {6'd0, _shell_136};
+wire [34:0] _shell_138 = mi_base_prod[52:18];
+wire [41:0] _shell_139 = {7'd0, _shell_138};
+wire [33:0] _shell_140 = mi_base_prod[52:19];
+wire [41:0] _shell_141 = {8'd0, _shell_140};
+wire [32:0] _shell_142 = mi_base_prod[52:20];
+wire [41:0] _shell_143 = {9'd0, _shell_142};
+wire [31:0] _shell_144 = mi_base_prod[52:21];
+wire [41:0] _shell_145 = {10'd0, _shell_144};
+wire [30:0] _shell_146 = mi_base_prod[52:22];
+wire [41:0] _shell_147 = {11'd0, _shell_146};
+wire [29:0] _shell_148 = mi_base_prod[52:23];
+wire [41:0] _shell_149 = {12'd0, _shell_148};
+wire [28:0] _shell_150 = mi_base_prod[52:24];
+wire [41:0] _shell_151 = {13'd0, _shell_150};
+wire [27:0] _shell_152 = mi_base_prod[52:25];
+wire [41:0] _shell_153 = {14'd0, _shell_152};
+wire [26:0] _shell_154 = mi_base_prod[52:26];
+wire [41:0] _shell_155 = {15'd0, _shell_154};
+wire [25:0] _shell_156 = mi_base_prod[52:27];
+wire [41:0] _shell_157 = {16'd0, _shell_156};
+wire [24:0] _shell_158 = mi_base_prod[52:28];
+wire [41:0] _shell_159 = {17'h0, _shell_158};
+wire [23:0] _shell_160 = mi_base_prod[52:29];
+wire [41:0] _shell_161 = {18'h0, _shell_160};
+wire [22:0] _shell_162 = mi_base_prod[52:30];
+wire [41:0] _shell_163 = {19'h0, _shell_162};
+wire [21:0] _shell_164 = mi_base_prod[52:31];
+wire [41:0] _shell_165 = {20'h0, _shell_164};
+wire [20:0] _shell_166 = mi_base_prod[52:32];
+wire [41:0] _shell_167 = {21'h0, _shell_166};
+wire [19:0] _shell_168 = mi_base_prod[52:33];
+wire [41:0] _shell_169 = {22'h0, _shell_168};
+wire [18:0] _shell_170 = mi_base_prod[52:34];
+wire [41:0] _shell_171 = {23'h0, _shell_170};
+wire [17:0] _shell_172 = mi_base_prod[52:35];
+wire [41:0] _shell_173 = {24'h0, _shell_172};
+wire [16:0] _shell_174 = mi_base_prod[52:36];
+wire [41:0] _shell_175 = {25'h0, _shell_174};
+wire [15:0] _shell_176 = mi_base_prod[52:37];
+wire [41:0] _shell_177 = {26'h0, _shell_176};
+wire [41:0] mi_base = (recip_c_lead == 5'd0) ? _shell_125 : (recip_c_lead == 5'd1) ? _shell_127 : (recip_c_lead == 5'd2) ? _shell_129 : (recip_c_lead == 5'd3) ? _shell_131 : (recip_c_lead == 5'd4) ? _shell_133 : (recip_c_lead == 5'd5) ? _shell_135 : (recip_c_lead == 5'd6) ? _shell_137 : (recip_c_lead == 5'd7) ? _shell_139 : (recip_c_lead == 5'd8) ? _shell_141 : (recip_c_lead == 5'd9) ? _shell_143 : (recip_c_lead == 5'd10) ? _shell_145 : (recip_c_lead == 5'd11) ? _shell_147 : (recip_c_lead == 5'd12) ? _shell_149 : (recip_c_lead == 5'd13) ? _shell_151 : (recip_c_lead == 5'd14) ? _shell_153 : (recip_c_lead == 5'd15) ? _shell_155 : (recip_c_lead == 5'd16) ? _shell_157 : (recip_c_lead == 5'd17) ? _shell_159 : (recip_c_lead == 5'd18) ? _shell_161 : (recip_c_lead == 5'd19) ? _shell_163 : (recip_c_lead == 5'd20) ? _shell_165 : (recip_c_lead == 5'd21) ? _shell_167 : (recip_c_lead == 5'd22) ? _shell_169 : (recip_c_lead == 5'd23) ? _shell_171 : (recip_c_lead == 5'd24) ? _shell_173 : (recip_c_lead == 5'd25) ? _shell_175 : _shell_177;
+wire [61:0] _shell_178 = {20'h0, mi_base};
+wire [61:0] mi_num = _shell_178 * s4_t_2_reg;
+wire [72:0] _shell_179 = {11'd0, mi_num};
+wire [72:0] mi_raw_prod = _shell_179 * s4_t_3_reg;
+wire [61:0] _shell_180 = mi_raw_prod[72:11];
+wire [60:0] _shell_181 = mi_raw_prod[72:12];
+wire [61:0] _shell_182 = {1'd0, _shell_181};
+wire [59:0] _shell_183 = mi_raw_prod[72:13];
+wire [61:0] _shell_184 = {2'd0, _shell_183};
+wire [58:0] _shell_185 = mi_raw_prod[72:14];
+wire [61:0] _shell_186 = {3'd0, _shell_185};
+wire [57:0] _shell_187 = mi_raw_prod[72:15];
+wire [61:0] _shell_188 = {4'd0, _shell_187};
+wire [56:0] _shell_189 = mi_raw_prod[72:16];
+wire [61:0] _shell_190 = {5'd0, _shell_189};
+wire [55:0] _shell_191 = mi_raw_prod[72:17];
+wire [61:0] _shell_192 = {6'd0, _shell_191};
+wire [54:0] _shell_193 = mi_raw_prod[72:18];
+wire [61:0] _shell_194 = {7'd0, _shell_193};
+wire [53:0] _shell_195 = mi_raw_prod[72:19];
+wire [61:0] _shell_196 = {8'd0, _shell_195};
+wire [52:0] _shell_197 = mi_raw_prod[72:20];
+wire [61:0] _shell_198 = {9'd0, _shell_197};
+wire [51:0] _shell_199 = mi_raw_prod[72:21];
+wire [61:0] _shell_200 = {10'd0, _shell_199};
+wire [50:0] _shell_201 = mi_raw_prod[72:22];
+wire [61:0] _shell_202 = {11'd0, _shell_201};
+wire [49:0] _shell_203 = mi_raw_prod[72:23];
+wire [61:0] _shell_204 = {12'd0, _shell_203};
+wire [48:0] _shell_205 = mi_raw_prod[72:24];
+wire [61:0] _shell_206 = {13'd0, _shell_205};
+wire [47:0] _shell_207 = mi_raw_prod[72:25];
+wire [61:0] _shell_208 = {14'd0, _shell_207};
+wire [46:0] _shell_209 = mi_raw_prod[72:26];
+wire [61:0] _shell_210 = {15'd0, _shell_209};
+wire [45:0] _shell_211 = mi_raw_prod[72:27];
+wire [61:0] _shell_212 = {16'd0, _shell_211};
+wire [44:0] _shell_213 = mi_raw_prod[72:28];
+wire [61:0] _shell_214 = {17'h0, _shell_213};
+wire [43:0] _shell_215 = mi_raw_prod[72:29];
+wire [61:0] _shell_216 = {18'h0, _shell_215};
+wire [42:0] _shell_217 = mi_raw_prod[72:30];
+wire [61:0] _shell_218 = {19'h0, _shell_217};
+wire [61:0] mi_raw = (s4_recip_rtt_lead_reg == 5'd0) ? _shell_180 : (s4_recip_rtt_lead_reg == 5'd1) ? _shell_182 : (s4_recip_rtt_lead_reg == 5'd2) ? _shell_184 : (s4_recip_rtt_lead_reg == 5'd3) ? _shell_186 : (s4_recip_rtt_lead_reg == 5'd4) ? _shell_188 : (s4_recip_rtt_lead_reg == 5'd5) ? _shell_190 : (s4_recip_rtt_lead_reg == 5'd6) ? _shell_192 : (s4_recip_rtt_lead_reg == 5'd7) ? _shell_194 : (s4_recip_rtt_lead_reg == 5'd8) ? _shell_196 : (s4_recip_rtt_lead_reg == 5'd9) ? _shell_198 : (s4_recip_rtt_lead_reg == 5'd10) ? _shell_200 : (s4_recip_rtt_lead_reg == 5'd11) ? _shell_202 : (s4_recip_rtt_lead_reg == 5'd12) ? _shell_204 : (s4_recip_rtt_lead_reg == 5'd13) ? _shell_206 : (s4_recip_rtt_lead_reg == 5'd14) ? _shell_208 : (s4_recip_rtt_lead_reg == 5'd15) ? _shell_210 : (s4_recip_rtt_lead_reg == 5'd16) ? _shell_212 : (s4_recip_rtt_lead_reg == 5'd17) ? _shell_214 : (s4_recip_rtt_lead_reg == 5'd18) ? _shell_216 : _shell_218;
+wire [34:0] _shell_219 = mi_raw[61:27];
+wire _shell_220 = |_shell_219;
+wire [26:0] _shell_221 = mi_raw[26:0];
+wire [26:0] _shell_222 = _shell_220 ? 27'h7ffffff : _shell_221;
+wire _shell_223 = _shell_222 < s4_size_c_reg;
+wire [26:0] mi_inc = _shell_223 ? _shell_222 : s4_size_c_reg;
+wire [27:0] _shell_224 = {1'd0, mi_inc};
+wire [49:0] _shell_225 = {39'h0, recip_c_recip};
+wire [49:0] fi_c_prod = s4_t_4_reg * _shell_225;
+wire [38:0] _shell_226 = fi_c_prod[49:11];
+wire [37:0] _shell_227 = fi_c_prod[49:12];
+wire [38:0] _shell_228 = {1'd0, _shell_227};
+wire [36:0] _shell_229 = fi_c_prod[49:13];
+wire [38:0] _shell_230 = {2'd0, _shell_229};
+wire [35:0] _shell_231 = fi_c_prod[49:14];
+wire [38:0] _shell_232 = {3'd0, _shell_231};
+wire [34:0] _shell_233 = fi_c_prod[49:15];
+wire [38:0] _shell_234 = {4'd0, _shell_233};
+wire [33:0] _shell_235 = fi_c_prod[49:16];
+wire [38:0] _shell_236 = {5'd0, _shell_235};
+wire [32:0] _shell_237 = fi_c_prod[49:17];
+wire [38:0] _shell_238 = {6'd0, _shell_237};
+wire [31:0] _shell_239 = fi_c_prod[49:18];
+wire [38:0] _shell_240 = {7'd0, _shell_239};
+wire [30:0] _shell_241 = fi_c_prod[49:19];
+wire [38:0] _shell_242 = {8'd0, _shell_241};
+wire [29:0] _shell_243 = fi_c_prod[49:20];
+wire [38:0] _shell_244 = {9'd0, _shell_243};
+wire [28:0] _shell_245 = fi_c_prod[49:21];
+wire [38:0] _shell_246 = {10'd0, _shell_245};
+wire [27:0] _shell_247 = fi_c_prod[49:22];
+wire [38:0] _shell_248 = {11'd0, _shell_247};
+wire [26:0] _shell_249 = fi_c_prod[49:23];
+wire [38:0] _shell_250 = {12'd0, _shell_249};
+wire [25:0] _shell_251 = fi_c_prod[49:24];
+wire [38:0] _shell_252 = {13'd0, _shell_251};
+wire [24:0] _shell_253 = fi_c_prod[49:25];
+wire [38:0] _shell_254 = {14'd0, _shell_253};
+wire [23:0] _shell_255 = fi_c_prod[49:26];
+wire [38:0] _shell_256 = {15'd0, _shell_255};
+wire [22:0] _shell_257 = fi_c_prod[49:27];
+wire [38:0] _shell_258 = {16'd0, _shell_257};
+wire [21:0] _shell_259 = fi_c_prod[49:28];
+wire [38:0] _shell_260 = {17'h0, _shell_259};
+wire [20:0] _shell_261 = fi_c_prod[49:29];
+wire [38:0] _shell_262 = {18'h0, _shell_261};
+wire [19:0] _shell_263 = fi_c_prod[49:30];
+wire [38:0] _shell_264 = {19'h0, _shell_263};
+wire [18:0] _shell_265 = fi_c_prod[49:31];
+wire [38:0] _shell_266 = {20'h0, _shell_265};
+wire [17:0] _shell_267 = fi_c_prod[49:32];
+wire [38:0] _shell_268 = {21'h0, _shell_267};
+wire [16:0] _shell_269 = fi_c_prod[49:33];
+wire [38:0] _shell_270 = {22'h0, _shell_269};
+wire [15:0] _shell_271 = fi_c_prod[49:34];
+wire [38:0] _shell_272 = {23'h0, _shell_271};
+wire [14:0] _shell_273 = fi_c_prod[49:35];
+wire [38:0] _shell_274 = {24'h0, _shell_273};
+wire [13:0] _shell_275 = fi_c_prod[49:36];
+wire [38:0] _shell_276 = {25'h0, _shell_275};
+wire [12:0] _shell_277 = fi_c_prod[49:37];
+wire [38:0] _shell_278 = {26'h0, _shell_277};
+wire [38:0] fi_c = (recip_c_lead == 5'd0) ? _shell_226 : (recip_c_lead == 5'd1) ? _shell_228 : (recip_c_lead == 5'd2) ? _shell_230 : (recip_c_lead == 5'd3) ? _shell_232 : (recip_c_lead == 5'd4) ? _shell_234 : (recip_c_lead == 5'd5) ? _shell_236 : (recip_c_lead == 5'd6) ? _shell_238 : (recip_c_lead == 5'd7) ? _shell_240 : (recip_c_lead == 5'd8) ? _shell_242 : (recip_c_lead == 5'd9) ? _shell_244 : (recip_c_lead == 5'd10) ? _shell_246 : (recip_c_lead == 5'd11) ? _shell_248 : (recip_c_lead == 5'd12) ? _shell_250 : (recip_c_lead == 5'd13) ? _shell_252 : (recip_c_lead == 5'd14) ? _shell_254 : (recip_c_lead == 5'd15) ? _shell_256 : (recip_c_lead == 5'd16) ? _shell_258 : (recip_c_lead == 5'd17) ? _shell_260 : (recip_c_lead == 5'd18) ? _shell_262 : (recip_c_lead == 5'd19) ? _shell_264 : (recip_c_lead == 5'd20) ? _shell_266 : (recip_c_lead == 5'd21) ? _shell_268 : (recip_c_lead == 5'd22) ? _shell_270 : (recip_c_lead == 5'd23) ? _shell_272 : (recip_c_lead == 5'd24) ? _shell_274 : (recip_c_lead == 5'd25) ? _shell_276 : _shell_278;
+wire [11:0] _shell_279 = fi_c[38:27];
+wire _shell_280 = |_shell_279;
+wire [26:0] _shell_281 = fi_c[26:0];
+wire [26:0] fi_inc = _shell_280 ? 27'h7ffffff : _shell_281;
+wire [27:0] _shell_282 = {1'd0, fi_inc};
+wire [27:0] _shell_283 = _shell_224 + _shell_282;
+wire _shell_284 = _shell_283[27];
+wire [26:0] _shell_285 = _shell_283[26:0];
+wire [26:0] _shell_286 = _shell_284 ? 27'h7ffffff : _shell_285;
+wire [26:0] _shell_287 = s4_rtt_le_trtt_reg ? _shell_286 : fi_inc;
+wire [27:0] _shell_288 = {1'd0, _shell_287};
+wire [27:0] _shell_289 = _shell_37 + _shell_288;
+wire _shell_290 = _shell_289[27];
+wire [26:0] _shell_291 = _shell_289[26:0];
+wire [26:0] _shell_292 = _shell_290 ? 27'h7ffffff : _shell_291;
+wire [26:0] inc_acc = s4_t_14_reg ? _shell_292 : cur_inc;
+wire [26:0] _shell_293 = fulfill ? 27'h0 : inc_acc;
+wire [26:0] _shell_294 = core_step ? _shell_293 : cur_inc;
+wire [26:0] _shell_295 = qa_fired_nscc ? 27'h0 : _shell_294;
+wire [23:0] cur_last_md = s4_cur_reg[180:157];
+wire [23:0] _shell_296 = cur_last_md + 24'h21a;
+wire _shell_297 = s4_u_qa_nowq_reg != _shell_296;
+wire [23:0] _shell_298 = s4_u_qa_nowq_reg - _shell_296;
+wire _shell_299 = _shell_298[23];
+wire _shell_300 = ~_shell_299;
+wire _shell_301 = _shell_297 & _shell_300;
+wire _shell_302 = |cur_last_md;
+wire _shell_303 = ~_shell_302;
+wire _shell_304 = _shell_301 | _shell_303;
+wire _shell_305 = s4_t_15_reg & _shell_304;
+wire [19:0] cur_avg_rtt = s4_cur_reg[156:137];
+wire [20:0] _shell_306 = {1'd0, cur_avg_rtt};
+wire [20:0] _shell_307 = {1'd0, cur_avg_rtt};
+wire [20:0] rtt_diff = s4_t_5_reg - _shell_307;
+wire [20:0] _shell_308 = $signed(rtt_diff) >>> 3;
+wire [20:0] avg_sum = _shell_306 + _shell_308;
 wire [19:0] avg_new = avg_sum[19:0];
-wire _shell_311 = 20'h3264 < avg_new;
-wire md_ok = _shell_307 & _shell_311;
+wire _shell_309 = 20'h3264 < avg_new;
+wire md_ok = _shell_305 & _shell_309;
 wire md_fired = core_step & md_ok;
-wire [23:0] _shell_312 = md_fired ? s3_u_qa_nowq_reg : cur_last_md;
-wire [19:0] _shell_313 = ack_run ? avg_new : cur_avg_rtt;
-wire cur_increase = s3_cur_reg[136];
-wire _shell_314 = ack_run ? u_fastinc_increase_out : cur_increase;
-wire _shell_315 = ~md_fired;
-wire _shell_316 = _shell_314 & _shell_315;
-wire qa_used = qa_called & s3_t_15_reg;
-wire qa_used_nscc = qa_used & s3_t_16_reg;
-wire cur_trigger = s3_cur_reg[135];
-wire _shell_317 = cur_trigger | s3_t_9_reg;
-wire _shell_318 = qa_used_nscc ? u_qa_trigger_out : _shell_317;
-wire [23:0] cur_win_end = s3_cur_reg[134:111];
-wire [23:0] _shell_319 = qa_used_nscc ? u_qa_win_end_out : cur_win_end;
-wire [20:0] cur_count = s3_cur_reg[110:90];
-wire [20:0] _shell_320 = ack_run ? u_fastinc_count_out : cur_count;
-wire [20:0] _shell_321 = md_fired ? 21'h0 : _shell_320;
-wire [20:0] _shell_322 = qa_used_nscc ? u_qa_to_ignore_out : cur_to_ignore;
-wire [20:0] _shell_323 = qa_used_nscc ? u_qa_ignored_out : ignored1;
-wire [20:0] cur_acked = s3_cur_reg[47:27];
-wire [21:0] _shell_324 = {1'd0, cur_acked};
-wire [21:0] _shell_325 = _shell_324 + s3_t_6_reg;
-wire _shell_326 = _shell_325[21];
-wire [20:0] _shell_327 = _shell_325[20:0];
-wire [20:0] acked1 = _shell_326 ? 21'h1fffff : _shell_327;
-wire [20:0] acked_in = s3_t_7_reg ? acked1 : cur_acked;
-wire [20:0] _shell_328 = qa_used_nscc ? u_qa_acked_out : acked_in;
-wire [27:0] _shell_329 = {1'd0, cur_c};
-wire [27:0] _shell_330 = _shell_329 - s3_t_5_reg;
-wire _shell_331 = _shell_330[27];
-wire [26:0] _shell_332 = _shell_330[26:0];
-wire [26:0] c_loss = _shell_331 ? 27'h0 : _shell_332;
-wire [26:0] _shell_333 = qa_used_nscc ? u_qa_c_out : c_loss;
-wire [27:0] _shell_334 = {1'd0, _shell_333};
-wire _shell_335 = _shell_334 < 28'h4ebc400;
-wire [27:0] _shell_336 = _shell_335 ? _shell_334 : 28'h4ebc400;
-wire _shell_337 = _shell_336 < 28'h40000;
-wire [27:0] _shell_338 = _shell_337 ? 28'h40000 : _shell_336;
-wire [26:0] c_loss_all = _shell_338[26:0];
-wire [27:0] _shell_339 = {1'd0, u_qa_c_out};
-wire [27:0] _shell_340 = fi_fired ? u_fastinc_c_out : _shell_339;
-wire _shell_341 = avg_new[19];
-wire _shell_342 = avg_new[18];
-wire _shell_343 = avg_new[17];
-wire _shell_344 = avg_new[16];
-wire _shell_345 = avg_new[15];
-wire _shell_346 = avg_new[14];
-wire _shell_347 = avg_new[13];
-wire _shell_348 = avg_new[12];
-wire _shell_349 = avg_new[11];
-wire _shell_350 = avg_new[10];
-wire _shell_351 = avg_new[9];
-wire _shell_352 = avg_new[8];
-wire _shell_353 = avg_new[7];
-wire _shell_354 = avg_new[6];
-wire _shell_355 = avg_new[5];
-wire _shell_356 = avg_new[4];
-wire _shell_357 = avg_new[3];
-wire _shell_358 = avg_new[2];
-wire _shell_359 = avg_new[1];
-wire [4:0] _shell_360 = _shell_359 ? 5'd1 : 5'd0;
-wire [4:0] _shell_361 = _shell_358 ? 5'd2 : _shell_360;
-wire [4:0] _shell_362 = _shell_357 ? 5'd3 : _shell_361;
-wire [4:0] _shell_363 = _shell_356 ? 5'd4 : _shell_362;
-wire [4:0] _shell_364 = _shell_355 ? 5'd5 : _shell_363;
-wire [4:0] _shell_365 = _shell_354 ? 5'd6 : _shell_364;
-wire [4:0] _shell_366 = _shell_353 ? 5'd7 : _shell_365;
-wire [4:0] _shell_367 = _shell_352 ? 5'd8 : _shell_366;
-wire [4:0] _shell_368 = _shell_351 ? 5'd9 : _shell_367;
-wire [4:0] _shell_369 = _shell_350 ? 5'd10 : _shell_368;
-wire [4:0] _shell_370 = _shell_349 ? 5'd11 : _shell_369;
-wire [4:0] _shell_371 = _shell_348 ? 5'd12 : _shell_370;
-wire [4:0] _shell_372 = _shell_347 ? 5'd13 : _shell_371;
-wire [4:0] _shell_373 = _shell_346 ? 5'd14 : _shell_372;
-wire [4:0] _shell_374 = _shell_345 ? 5'd15 : _shell_373;
-wire [4:0] _shell_375 = _shell_344 ? 5'd16 : _shell_374;
-wire [4:0] _shell_376 = _shell_343 ? 5'd17 : _shell_375;
-wire [4:0] _shell_377 = _shell_342 ? 5'd18 : _shell_376;
-wire [4:0] recip_avg_lead = _shell_341 ? 5'd19 : _shell_377;
-wire [46:0] _shell_378 = {20'h0, cur_c};
+wire [23:0] _shell_310 = md_fired ? s4_u_qa_nowq_reg : cur_last_md;
+wire [19:0] _shell_311 = ack_run ? avg_new : cur_avg_rtt;
+wire cur_increase = s4_cur_reg[136];
+wire _shell_312 = ack_run ? u_fastinc_increase_out : cur_increase;
+wire _shell_313 = ~md_fired;
+wire _shell_314 = _shell_312 & _shell_313;
+wire qa_used = qa_called & s4_t_16_reg;
+wire qa_used_nscc = qa_used & s4_t_17_reg;
+wire cur_trigger = s4_cur_reg[135];
+wire _shell_315 = cur_trigger | s4_t_10_reg;
+wire _shell_316 = qa_used_nscc ? u_qa_trigger_out : _shell_315;
+wire [23:0] cur_win_end = s4_cur_reg[134:111];
+wire [23:0] _shell_317 = qa_used_nscc ? u_qa_win_end_out : cur_win_end;
+wire [20:0] cur_count = s4_cur_reg[110:90];
+wire [20:0] _shell_318 = ack_run ? u_fastinc_count_out : cur_count;
+wire [20:0] _shell_319 = md_fired ? 21'h0 : _shell_318;
+wire [20:0] _shell_320 = qa_used_nscc ? u_qa_to_ignore_out : cur_to_ignore;
+wire [20:0] _shell_321 = qa_used_nscc ? u_qa_ignored_out : ignored1;
+wire [20:0] cur_acked = s4_cur_reg[47:27];
+wire [21:0] _shell_322 = {1'd0, cur_acked};
+wire [21:0] _shell_323 = _shell_322 + s4_t_7_reg;
+wire _shell_324 = _shell_323[21];
+wire [20:0] _shell_325 = _shell_323[20:0];
+wire [20:0] acked1 = _shell_324 ? 21'h1fffff : _shell_325;
+wire [20:0] acked_in = s4_t_8_reg ? acked1 : cur_acked;
+wire [20:0] _shell_326 = qa_used_nscc ? u_qa_acked_out : acked_in;
+wire [27:0] _shell_327 = {1'd0, cur_c};
+wire [27:0] _shell_328 = _shell_327 - s4_t_6_reg;
+wire _shell_329 = _shell_328[27];
+wire [26:0] _shell_330 = _shell_328[26:0];
+wire [26:0] c_loss = _shell_329 ? 27'h0 : _shell_330;
+wire [26:0] _shell_331 = qa_used_nscc ? u_qa_c_out : c_loss;
+wire [27:0] _shell_332 = {1'd0, _shell_331};
+wire _shell_333 = _shell_332 < 28'h4ebc400;
+wire [27:0] _shell_334 = _shell_333 ? _shell_332 : 28'h4ebc400;
+wire _shell_335 = _shell_334 < 28'h40000;
+wire [27:0] _shell_336 = _shell_335 ? 28'h40000 : _shell_334;
+wire [26:0] c_loss_all = _shell_336[26:0];
+wire [27:0] _shell_337 = {1'd0, u_qa_c_out};
+wire [27:0] _shell_338 = fi_fired ? u_fastinc_c_out : _shell_337;
+wire _shell_339 = avg_new[19];
+wire _shell_340 = avg_new[18];
+wire _shell_341 = avg_new[17];
+wire _shell_342 = avg_new[16];
+wire _shell_343 = avg_new[15];
+wire _shell_344 = avg_new[14];
+wire _shell_345 = avg_new[13];
+wire _shell_346 = avg_new[12];
+wire _shell_347 = avg_new[11];
+wire _shell_348 = avg_new[10];
+wire _shell_349 = avg_new[9];
+wire _shell_350 = avg_new[8];
+wire _shell_351 = avg_new[7];
+wire _shell_352 = avg_new[6];
+wire _shell_353 = avg_new[5];
+wire _shell_354 = avg_new[4];
+wire _shell_355 = avg_new[3];
+wire _shell_356 = avg_new[2];
+wire _shell_357 = avg_new[1];
+wire [4:0] _shell_358 = _shell_357 ? 5'd1 : 5'd0;
+wire [4:0] _shell_359 = _shell_356 ? 5'd2 : _shell_358;
+wire [4:0] _shell_360 = _shell_355 ? 5'd3 : _shell_359;
+wire [4:0] _shell_361 = _shell_354 ? 5'd4 : _shell_360;
+wire [4:0] _shell_362 = _shell_353 ? 5'd5 : _shell_361;
+wire [4:0] _shell_363 = _shell_352 ? 5'd6 : _shell_362;
+wire [4:0] _shell_364 = _shell_351 ? 5'd7 : _shell_363;
+wire [4:0] _shell_365 = _shell_350 ? 5'd8 : _shell_364;
+wire [4:0] _shell_366 = _shell_349 ? 5'd9 : _shell_365;
+wire [4:0] _shell_367 = _shell_348 ? 5'd10 : _shell_366;
+wire [4:0] _shell_368 = _shell_347 ? 5'd11 : _shell_367;
+wire [4:0] _shell_369 = _shell_346 ? 5'd12 : _shell_368;
+wire [4:0] _shell_370 = _shell_345 ? 5'd13 : _shell_369;
+wire [4:0] _shell_371 = _shell_344 ? 5'd14 : _shell_370;
+wire [4:0] _shell_372 = _shell_343 ? 5'd15 : _shell_371;
+wire [4:0] _shell_373 = _shell_342 ? 5'd16 : _shell_372;
+wire [4:0] _shell_374 = _shell_341 ? 5'd17 : _shell_373;
+wire [4:0] _shell_375 = _shell_340 ? 5'd18 : _shell_374;
+wire [4:0] recip_avg_lead = _shell_339 ? 5'd19 : _shell_375;
+wire [46:0] _shell_376 = {20'h0, cur_c};
 wire [19:0] avg_excess = avg_new - 20'h3264;
-wire [46:0] _shell_379 = {27'h0, avg_excess};
-wire [46:0] _shell_380 = _shell_378 * _shell_379;
-wire [57:0] _shell_381 = {11'd0, _shell_380};
-wire _shell_382 = avg_new[0];
-wire [9:0] _shell_383 = {_shell_382, 9'd0};
-wire [1:0] _shell_384 = avg_new[1:0];
-wire [9:0] _shell_385 = {_shell_384, 8'd0};
-wire [2:0] _shell_386 = avg_new[2:0];
-wire [9:0] _shell_387 = {_shell_386, 7'd0};
-wire [3:0] _shell_388 = avg_new[3:0];
-wire [9:0] _shell_389 = {_shell_388, 6'd0};
-wire [4:0] _shell_390 = avg_new[4:0];
-wire [9:0] _shell_391 = {_shell_390, 5'd0};
-wire [5:0] _shell_392 = avg_new[5:0];
-wire [9:0] _shell_393 = {_shell_392, 4'd0};
-wire [6:0] _shell_394 = avg_new[6:0];
-wire [9:0] _shell_395 = {_shell_394, 3'd0};
-wire [7:0] _shell_396 = avg_new[7:0];
-wire [9:0] _shell_397 = {_shell_396, 2'd0};
-wire [8:0] _shell_398 = avg_new[8:0];
-wire [9:0] _shell_399 = {_shell_398, 1'd0};
-wire [9:0] _shell_400 = avg_new[9:0];
-wire [9:0] _shell_401 = avg_new[10:1];
-wire [9:0] _shell_402 = avg_new[11:2];
-wire [9:0] _shell_403 = avg_new[12:3];
-wire [9:0] _shell_404 = avg_new[13:4];
-wire [9:0] _shell_405 = avg_new[14:5];
-wire [9:0] _shell_406 = avg_new[15:6];
-wire [9:0] _shell_407 = avg_new[16:7];
-wire [9:0] _shell_408 = avg_new[17:8];
-wire [9:0] _shell_409 = avg_new[18:9];
-wire [9:0] recip_avg_mantissa = (recip_avg_lead == 5'd0) ? 10'd0 : (recip_avg_lead == 5'd1) ? _shell_383 : (recip_avg_lead == 5'd2) ? _shell_385 : (recip_avg_lead == 5'd3) ? _shell_387 : (recip_avg_lead == 5'd4) ? _shell_389 : (recip_avg_lead == 5'd5) ? _shell_391 : (recip_avg_lead == 5'd6) ? _shell_393 : (recip_avg_lead == 5'd7) ? _shell_395 : (recip_avg_lead == 5'd8) ? _shell_397 : (recip_avg_lead == 5'd9) ? _shell_399 : (recip_avg_lead == 5'd10) ? _shell_400 : (recip_avg_lead == 5'd11) ? _shell_401 : (recip_avg_lead == 5'd12) ? _shell_402 : (recip_avg_lead == 5'd13) ? _shell_403 : (recip_avg_lead == 5'd14) ? _shell_404 : (recip_avg_lead == 5'd15) ? _shell_405 : (recip_avg_lead == 5'd16) ? _shell_406 : (recip_avg_lead == 5'd17) ? _shell_407 : (recip_avg_lead == 5'd18) ? _shell_408 : _shell_409;
+wire [46:0] _shell_377 = {27'h0, avg_excess};
+wire [46:0] _shell_378 = _shell_376 * _shell_377;
+wire [57:0] _shell_379 = {11'd0, _shell_378};
+wire _shell_380 = avg_new[0];
+wire [9:0] _shell_381 = {_shell_380, 9'd0};
+wire [1:0] _shell_382 = avg_new[1:0];
+wire [9:0] _shell_383 = {_shell_382, 8'd0};
+wire [2:0] _shell_384 = avg_new[2:0];
+wire [9:0] _shell_385 = {_shell_384, 7'd0};
+wire [3:0] _shell_386 = avg_new[3:0];
+wire [9:0] _shell_387 = {_shell_386, 6'd0};
+wire [4:0] _shell_388 = avg_new[4:0];
+wire [9:0] _shell_389 = {_shell_388, 5'd0};
+wire [5:0] _shell_390 = avg_new[5:0];
+wire [9:0] _shell_391 = {_shell_390, 4'd0};
+wire [6:0] _shell_392 = avg_new[6:0];
+wire [9:0] _shell_393 = {_shell_392, 3'd0};
+wire [7:0] _shell_394 = avg_new[7:0];
+wire [9:0] _shell_395 = {_shell_394, 2'd0};
+wire [8:0] _shell_396 = avg_new[8:0];
+wire [9:0] _shell_397 = {_shell_396, 1'd0};
+wire [9:0] _shell_398 = avg_new[9:0];
+wire [9:0] _shell_399 = avg_new[10:1];
+wire [9:0] _shell_400 = avg_new[11:2];
+wire [9:0] _shell_401 = avg_new[12:3];
+wire [9:0] _shell_402 = avg_new[13:4];
+wire [9:0] _shell_403 = avg_new[14:5];
+wire [9:0] _shell_404 = avg_new[15:6];
+wire [9:0] _shell_405 = avg_new[16:7];
+wire [9:0] _shell_406 = avg_new[17:8];
+wire [9:0] _shell_407 = avg_new[18:9];
+wire [9:0] recip_avg_mantissa = (recip_avg_lead == 5'd0) ? 10'd0 : (recip_avg_lead == 5'd1) ? _shell_381 : (recip_avg_lead == 5'd2) ? _shell_383 : (recip_avg_lead == 5'd3) ? _shell_385 : (recip_avg_lead == 5'd4) ? _shell_387 : (recip_avg_lead == 5'd5) ? _shell_389 : (recip_avg_lead == 5'd6) ? _shell_391 : (recip_avg_lead == 5'd7) ? _shell_393 : (recip_avg_lead == 5'd8) ? _shell_395 : (recip_avg_lead == 5'd9) ? _shell_397 : (recip_avg_lead == 5'd10) ? _shell_398 : (recip_avg_lead == 5'd11) ? _shell_399 : (recip_avg_lead == 5'd12) ? _shell_400 : (recip_avg_lead == 5'd13) ? _shell_401 : (recip_avg_lead == 5'd14) ? _shell_402 : (recip_avg_lead == 5'd15) ? _shell_403 : (recip_avg_lead == 5'd16) ? _shell_404 : (recip_avg_lead == 5'd17) ? _shell_405 : (recip_avg_lead == 5'd18) ? _shell_406 : _shell_407;
 reg  [10:0] recip_avg_recip;
 always @* begin
     case (recip_avg_mantissa)
@@ -4020,117 +4099,129 @@ always @* begin
         10'd1023: recip_avg_recip = 11'd1024;
     endcase
 end
-wire [57:0] _shell_410 = {47'h0, recip_avg_recip};
-wire [57:0] md_frac_prod = _shell_381 * _shell_410;
-wire [46:0] _shell_411 = md_frac_prod[57:11];
-wire [45:0] _shell_412 = md_frac_prod[57:12];
-wire [46:0] _shell_413 = {1'd0, _shell_412};
-wire [44:0] _shell_414 = md_frac_prod[57:13];
-wire [46:0] _shell_415 = {2'd0, _shell_414};
-wire [43:0] _shell_416 = md_frac_prod[57:14];
-wire [46:0] _shell_417 = {3'd0, _shell_416};
-wire [42:0] _shell_418 = md_frac_prod[57:15];
-wire [46:0] _shell_419 = {4'd0, _shell_418};
-wire [41:0] _shell_420 = md_frac_prod[57:16];
-wire [46:0] _shell_421 = {5'd0, _shell_420};
-wire [40:0] _shell_422 = md_frac_prod[57:17];
-wire [46:0] _shell_423 = {6'd0, _shell_422};
-wire [39:0] _shell_424 = md_frac_prod[57:18];
-wire [46:0] _shell_425 = {7'd0, _shell_424};
-wire [38:0] _shell_426 = md_frac_prod[57:19];
-wire [46:0] _shell_427 = {8'd0, _shell_426};
-wire [37:0] _shell_428 = md_frac_prod[57:20];
-wire [46:0] _shell_429 = {9'd0, _shell_428};
-wire [36:0] _shell_430 = md_frac_prod[57:21];
-wire [46:0] _shell_431 = {10'd0, _shell_430};
-wire [35:0] _shell_432 = md_frac_prod[57:22];
-wire [46:0] _shell_433 = {11'd0, _shell_432};
-wire [34:0] _shell_434 = md_frac_prod[57:23];
-wire [46:0] _shell_435 = {12'd0, _shell_434};
-wire [33:0] _shell_436 = md_frac_prod[57:24];
-wire [46:0] _shell_437 = {13'd0, _shell_436};
-wire [32:0] _shell_438 = md_frac_prod[57:25];
-wire [46:0] _shell_439 = {14'd0, _shell_438};
-wire [31:0] _shell_440 = md_frac_prod[57:26];
-wire [46:0] _shell_441 = {15'd0, _shell_440};
-wire [30:0] _shell_442 = md_frac_prod[57:27];
-wire [46:0] _shell_443 = {16'd0, _shell_442};
-wire [29:0] _shell_444 = md_frac_prod[57:28];
-wire [46:0] _shell_445 = {17'h0, _shell_444};
-wire [28:0] _shell_446 = md_frac_prod[57:29];
-wire [46:0] _shell_447 = {18'h0, _shell_446};
-wire [27:0] _shell_448 = md_frac_prod[57:30];
-wire [46:0] _shell_449 = {19'h0, _shell_448};
-wire [46:0] md_frac = (recip_avg_lead == 5'd0) ? _shell_411 : (recip_avg_lead == 5'd1) ? _shell_413 : (recip_avg_lead == 5'd2) ? _shell_415 : (recip_avg_lead == 5'd3) ? _shell_417 : (recip_avg_lead == 5'd4) ? _shell_419 : (recip_avg_lead == 5'd5) ? _shell_421 : (recip_avg_lead == 5'd6) ? _shell_423 : (recip_avg_lead == 5'd7) ? _shell_425 : (recip_avg_lead == 5'd8) ? _shell_427 : (recip_avg_lead == 5'd9) ? _shell_429 : (recip_avg_lead == 5'd10) ? _shell_431 : (recip_avg_lead == 5'd11) ? _shell_433 : (recip_avg_lead == 5'd12) ? _shell_435 : (recip_avg_lead == 5'd13) ? _shell_437 : (recip_avg_lead == 5'd14) ? _shell_439 : (recip_avg_lead == 5'd15) ? _shell_441 : (recip_avg_lead == 5'd16) ? _shell_443 : (recip_avg_lead == 5'd17) ? _shell_445 : (recip_avg_lead == 5'd18) ? _shell_447 : _shell_449;
-wire [63:0] _shell_450 = {17'h0, md_frac};
-wire [63:0] md_red_prod = _shell_450 * 64'hcccd;
-wire [47:0] _shell_451 = md_red_prod[63:16];
-wire [20:0] _shell_452 = _shell_451[47:27];
-wire _shell_453 = |_shell_452;
-wire [26:0] _shell_454 = _shell_451[26:0];
-wire [26:0] _shell_455 = _shell_453 ? 27'h7ffffff : _shell_454;
-wire [26:0] _shell_456 = cur_c >> 1;
-wire _shell_457 = _shell_455 < _shell_456;
-wire [26:0] md_cut = _shell_457 ? _shell_455 : _shell_456;
-wire [26:0] _shell_458 = cur_c - md_cut;
-wire [26:0] c_core = md_ok ? _shell_458 : cur_c;
-wire [27:0] _shell_459 = {1'd0, c_core};
-wire [27:0] _shell_460 = {1'd0, inc_acc};
-wire [27:0] _shell_461 = _shell_459 + _shell_460;
-wire [27:0] _shell_462 = {1'd0, c_core};
-wire [27:0] core_c = fulfill ? _shell_461 : _shell_462;
-wire [27:0] _shell_463 = early ? _shell_340 : core_c;
-wire _shell_464 = _shell_463 < 28'h4ebc400;
-wire [27:0] _shell_465 = _shell_464 ? _shell_463 : 28'h4ebc400;
-wire _shell_466 = _shell_465 < 28'h40000;
-wire [27:0] _shell_467 = _shell_466 ? 28'h40000 : _shell_465;
-wire [26:0] _shell_468 = _shell_467[26:0];
-wire [26:0] c_ack = ack_run ? _shell_468 : cur_c;
-wire [26:0] c_new = s3_is_loss_reg ? c_loss_all : c_ack;
-wire [252:0] _shell_469 = {_shell_34, _shell_37, _shell_297, _shell_312, _shell_313, _shell_316, _shell_318, _shell_319, _shell_321, _shell_322, _shell_323, _shell_328, c_new};
-wire [252:0] new_word = s3_t_17_reg ? _shell_11 : _shell_469;
-wire [11:0] _shell_470 = s1_conn_reg[11:0];
-wire _shell_471 = wr_addr == _shell_470;
-wire snoop_s1 = wr_en & _shell_471;
-wire _shell_472 = snoop_s1 | s1_fix_valid_reg;
-wire [252:0] _shell_473 = snoop_s1 ? new_word : s1_fix_word_reg;
-wire [11:0] _shell_474 = s2_conn_reg[11:0];
-wire _shell_475 = wr_addr == _shell_474;
-wire snoop_s2 = wr_en & _shell_475;
-wire [1:0] _shell_476 = s2_conn_reg[11:10];
-wire [252:0] s2_ram_word = (_shell_476 == 2'd0) ? s2_ram_b0_reg : (_shell_476 == 2'd1) ? s2_ram_b1_reg : (_shell_476 == 2'd2) ? s2_ram_b2_reg : s2_ram_b3_reg;
-wire [252:0] s2_word = s2_fix_valid_reg ? s2_fix_word_reg : s2_ram_word;
-wire [252:0] _shell_477 = snoop_s2 ? new_word : s2_word;
-wire _shell_478 = out_wr_ptr_reg == 3'd0;
-wire [20:0] _shell_479 = c_new[26:6];
-wire [20:0] _shell_480 = s3_t_17_reg ? 21'h13af10 : _shell_479;
-wire [20:0] _shell_481 = s3_error_reg ? 21'h0 : _shell_480;
-wire [2:0] _shell_482 = qa_fired_nscc ? 3'd5 : 3'd7;
-wire [2:0] _shell_483 = md_ok ? 3'd2 : 3'd0;
-wire [2:0] core_case = s3_u_fastinc_ecn_reg ? _shell_483 : s3_t_18_reg;
-wire [2:0] _shell_484 = fi_fired ? 3'd6 : core_case;
-wire [2:0] _shell_485 = qa_fired_nscc ? 3'd5 : _shell_484;
-wire [2:0] _shell_486 = ack_run ? _shell_485 : 3'd0;
-wire [2:0] _shell_487 = s3_is_loss_reg ? _shell_482 : _shell_486;
-wire [2:0] _shell_488 = s3_t_17_reg ? 3'd0 : _shell_487;
-wire [2:0] _shell_489 = s3_error_reg ? 3'd0 : _shell_488;
-wire _shell_490 = s3_error_reg ? 1'd0 : qa_fired_nscc;
-wire _shell_491 = s3_t_17_reg ? 1'd0 : _shell_316;
-wire _shell_492 = s3_error_reg ? 1'd0 : _shell_491;
-wire _shell_493 = out_wr_ptr_reg == 3'd1;
-wire _shell_494 = out_wr_ptr_reg == 3'd2;
-wire _shell_495 = out_wr_ptr_reg == 3'd3;
-wire _shell_496 = out_wr_ptr_reg == 3'd4;
+wire [57:0] _shell_408 = {47'h0, recip_avg_recip};
+wire [57:0] md_frac_prod = _shell_379 * _shell_408;
+wire [46:0] _shell_409 = md_frac_prod[57:11];
+wire [45:0] _shell_410 = md_frac_prod[57:12];
+wire [46:0] _shell_411 = {1'd0, _shell_410};
+wire [44:0] _shell_412 = md_frac_prod[57:13];
+wire [46:0] _shell_413 = {2'd0, _shell_412};
+wire [43:0] _shell_414 = md_frac_prod[57:14];
+wire [46:0] _shell_415 = {3'd0, _shell_414};
+wire [42:0] _shell_416 = md_frac_prod[57:15];
+wire [46:0] _shell_417 = {4'd0, _shell_416};
+wire [41:0] _shell_418 = md_frac_prod[57:16];
+wire [46:0] _shell_419 = {5'd0, _shell_418};
+wire [40:0] _shell_420 = md_frac_prod[57:17];
+wire [46:0] _shell_421 = {6'd0, _shell_420};
+wire [39:0] _shell_422 = md_frac_prod[57:18];
+wire [46:0] _shell_423 = {7'd0, _shell_422};
+wire [38:0] _shell_424 = md_frac_prod[57:19];
+wire [46:0] _shell_425 = {8'd0, _shell_424};
+wire [37:0] _shell_426 = md_frac_prod[57:20];
+wire [46:0] _shell_427 = {9'd0, _shell_426};
+wire [36:0] _shell_428 = md_frac_prod[57:21];
+wire [46:0] _shell_429 = {10'd0, _shell_428};
+wire [35:0] _shell_430 = md_frac_prod[57:22];
+wire [46:0] _shell_431 = {11'd0, _shell_430};
+wire [34:0] _shell_432 = md_frac_prod[57:23];
+wire [46:0] _shell_433 = {12'd0, _shell_432};
+wire [33:0] _shell_434 = md_frac_prod[57:24];
+wire [46:0] _shell_435 = {13'd0, _shell_434};
+wire [32:0] _shell_436 = md_frac_prod[57:25];
+wire [46:0] _shell_437 = {14'd0, _shell_436};
+wire [31:0] _shell_438 = md_frac_prod[57:26];
+wire [46:0] _shell_439 = {15'd0, _shell_438};
+wire [30:0] _shell_440 = md_frac_prod[57:27];
+wire [46:0] _shell_441 = {16'd0, _shell_440};
+wire [29:0] _shell_442 = md_frac_prod[57:28];
+wire [46:0] _shell_443 = {17'h0, _shell_442};
+wire [28:0] _shell_444 = md_frac_prod[57:29];
+wire [46:0] _shell_445 = {18'h0, _shell_444};
+wire [27:0] _shell_446 = md_frac_prod[57:30];
+wire [46:0] _shell_447 = {19'h0, _shell_446};
+wire [46:0] md_frac = (recip_avg_lead == 5'd0) ? _shell_409 : (recip_avg_lead == 5'd1) ? _shell_411 : (recip_avg_lead == 5'd2) ? _shell_413 : (recip_avg_lead == 5'd3) ? _shell_415 : (recip_avg_lead == 5'd4) ? _shell_417 : (recip_avg_lead == 5'd5) ? _shell_419 : (recip_avg_lead == 5'd6) ? _shell_421 : (recip_avg_lead == 5'd7) ? _shell_423 : (recip_avg_lead == 5'd8) ? _shell_425 : (recip_avg_lead == 5'd9) ? _shell_427 : (recip_avg_lead == 5'd10) ? _shell_429 : (recip_avg_lead == 5'd11) ? _shell_431 : (recip_avg_lead == 5'd12) ? _shell_433 : (recip_avg_lead == 5'd13) ? _shell_435 : (recip_avg_lead == 5'd14) ? _shell_437 : (recip_avg_lead == 5'd15) ? _shell_439 : (recip_avg_lead == 5'd16) ? _shell_441 : (recip_avg_lead == 5'd17) ? _shell_443 : (recip_avg_lead == 5'd18) ? _shell_445 : _shell_447;
+wire [63:0] _shell_448 = {17'h0, md_frac};
+wire [63:0] md_red_prod = _shell_448 * 64'hcccd;
+wire [47:0] _shell_449 = md_red_prod[63:16];
+wire [20:0] _shell_450 = _shell_449[47:27];
+wire _shell_451 = |_shell_450;
+wire [26:0] _shell_452 = _shell_449[26:0];
+wire [26:0] _shell_453 = _shell_451 ? 27'h7ffffff : _shell_452;
+wire [26:0] _shell_454 = cur_c >> 1;
+wire _shell_455 = _shell_453 < _shell_454;
+wire [26:0] md_cut = _shell_455 ? _shell_453 : _shell_454;
+wire [26:0] _shell_456 = cur_c - md_cut;
+wire [26:0] c_core = md_ok ? _shell_456 : cur_c;
+wire [27:0] _shell_457 = {1'd0, c_core};
+wire [27:0] _shell_458 = {1'd0, inc_acc};
+wire [27:0] _shell_459 = _shell_457 + _shell_458;
+wire [27:0] _shell_460 = {1'd0, c_core};
+wire [27:0] core_c = fulfill ? _shell_459 : _shell_460;
+wire [27:0] _shell_461 = early ? _shell_338 : core_c;
+wire _shell_462 = _shell_461 < 28'h4ebc400;
+wire [27:0] _shell_463 = _shell_462 ? _shell_461 : 28'h4ebc400;
+wire _shell_464 = _shell_463 < 28'h40000;
+wire [27:0] _shell_465 = _shell_464 ? 28'h40000 : _shell_463;
+wire [26:0] _shell_466 = _shell_465[26:0];
+wire [26:0] c_ack = ack_run ? _shell_466 : cur_c;
+wire [26:0] c_new = s4_is_loss_reg ? c_loss_all : c_ack;
+wire [252:0] _shell_467 = {_shell_33, _shell_36, _shell_295, _shell_310, _shell_311, _shell_314, _shell_316, _shell_317, _shell_319, _shell_320, _shell_321, _shell_326, c_new};
+wire [252:0] new_word = s4_t_18_reg ? _shell_10 : _shell_467;
+wire [11:0] _shell_468 = s1_conn_reg[11:0];
+wire _shell_469 = wr_addr == _shell_468;
+wire snoop_s1 = wr_en & _shell_469;
+wire _shell_470 = snoop_s1 | s1_fix_valid_reg;
+wire [252:0] _shell_471 = snoop_s1 ? new_word : s1_fix_word_reg;
+wire [11:0] _shell_472 = s2_conn_reg[11:0];
+wire _shell_473 = wr_addr == _shell_472;
+wire snoop_s2 = wr_en & _shell_473;
+wire _shell_474 = snoop_s2 | s2_fix_valid_reg;
+wire [252:0] _shell_475 = snoop_s2 ? new_word : s2_fix_word_reg;
+wire [11:0] _shell_476 = s3_conn_reg[11:0];
+wire _shell_477 = wr_addr == _shell_476;
+wire snoop_s3 = wr_en & _shell_477;
+wire [252:0] s3_word = s3_fix_valid_reg ? s3_fix_word_reg : s3_ram_reg;
+wire [252:0] _shell_478 = snoop_s3 ? new_word : s3_word;
+wire _shell_479 = out_wr_ptr_reg == 3'd0;
+wire [20:0] _shell_480 = c_new[26:6];
+wire [20:0] _shell_481 = s4_t_18_reg ? 21'h13af10 : _shell_480;
+wire [20:0] _shell_482 = s4_error_reg ? 21'h0 : _shell_481;
+wire [2:0] _shell_483 = qa_fired_nscc ? 3'd5 : 3'd7;
+wire [2:0] _shell_484 = md_ok ? 3'd2 : 3'd0;
+wire [2:0] core_case = s4_u_fastinc_ecn_reg ? _shell_484 : s4_t_19_reg;
+wire [2:0] _shell_485 = fi_fired ? 3'd6 : core_case;
+wire [2:0] _shell_486 = qa_fired_nscc ? 3'd5 : _shell_485;
+wire [2:0] _shell_487 = ack_run ? _shell_486 : 3'd0;
+wire [2:0] _shell_488 = s4_is_loss_reg ? _shell_483 : _shell_487;
+wire [2:0] _shell_489 = s4_t_18_reg ? 3'd0 : _shell_488;
+wire [2:0] _shell_490 = s4_error_reg ? 3'd0 : _shell_489;
+wire _shell_491 = s4_error_reg ? 1'd0 : qa_fired_nscc;
+wire _shell_492 = s4_t_18_reg ? 1'd0 : _shell_314;
+wire _shell_493 = s4_error_reg ? 1'd0 : _shell_492;
+wire _shell_494 = out_wr_ptr_reg == 3'd1;
+wire _shell_495 = out_wr_ptr_reg == 3'd2;
+wire _shell_496 = out_wr_ptr_reg == 3'd3;
 wire _shell_497 = out_wr_ptr_reg == 3'd4;
-wire [2:0] _shell_498 = out_wr_ptr_reg + 3'd1;
-wire [2:0] _shell_499 = _shell_497 ? 3'd0 : _shell_498;
-wire _shell_500 = out_rd_ptr_reg == 3'd4;
-wire [2:0] _shell_501 = out_rd_ptr_reg + 3'd1;
-wire [2:0] _shell_502 = _shell_500 ? 3'd0 : _shell_501;
-wire [2:0] _shell_503 = s3_valid_reg ? 3'd1 : 3'd0;
-wire [2:0] _shell_504 = out_count_reg + _shell_503;
-wire [2:0] _shell_505 = out_pop ? 3'd1 : 3'd0;
-wire [2:0] _shell_506 = _shell_504 - _shell_505;
+wire _shell_498 = out_wr_ptr_reg == 3'd5;
+wire _shell_499 = out_wr_ptr_reg == 3'd5;
+wire [2:0] _shell_500 = out_wr_ptr_reg + 3'd1;
+wire [2:0] _shell_501 = _shell_499 ? 3'd0 : _shell_500;
+wire _shell_502 = out_rd_ptr_reg == 3'd5;
+wire [2:0] _shell_503 = out_rd_ptr_reg + 3'd1;
+wire [2:0] _shell_504 = _shell_502 ? 3'd0 : _shell_503;
+wire [2:0] _shell_505 = s4_valid_reg ? 3'd1 : 3'd0;
+wire [2:0] _shell_506 = out_count_reg + _shell_505;
+wire [2:0] _shell_507 = out_pop ? 3'd1 : 3'd0;
+wire [2:0] _shell_508 = _shell_506 - _shell_507;
+wire _issue_next_0 = issue & skid_valid_reg;
+wire _issue_next_1 = ~skid_valid_reg;
+wire _issue_next_2 = issue & _issue_next_1;
+wire _issue_next_3 = ~in_valid_reg;
+wire _issue_next_4 = _issue_next_2 | _issue_next_3;
+wire _issue_next_5 = _issue_next_4 ? 1'd0 : 1'd0;
+wire hazard_ahead = _issue_next_0 ? 1'd0 : _issue_next_5;
+wire _issue_next_6 = occ_update < 3'd6;
 wire _ready_0 = ~issue;
 wire _ready_1 = in_valid_reg & _ready_0;
 wire _ready_2 = _ready_1 & _shell_2;
@@ -4142,13 +4233,10 @@ wire _ready_7 = _ready_6 & _shell_2;
 wire _ready_8 = _ready_5 | _ready_7;
 wire _ready_9 = ~_ready_8;
 wire [11:0] _state_rd_0 = in_conn_reg[11:0];
-wire [9:0] state_rd_addr = _state_rd_0[9:0];
-wire [9:0] state_wr_addr = wr_addr[9:0];
-wire [1:0] state_wr_bank = wr_addr[11:10];
-wire [26:0] _u_qa_c_0 = s3_is_loss_reg ? c_loss : cur_c;
-wire _u_qa_trigger_0 = cur_trigger | s3_t_9_reg;
+wire [26:0] _u_qa_c_0 = s4_is_loss_reg ? c_loss : cur_c;
+wire _u_qa_trigger_0 = cur_trigger | s4_t_10_reg;
 // bits dropped on purpose (rounding, wrap-around)
-wire _unused = ^{s1_now_reg[31:28], s1_now_reg[3:0], mi_base_prod[10:0], mi_raw_prod[10:0], fi_c_prod[10:0], avg_sum[20], _shell_338[27], md_frac_prod[10:0], md_red_prod[15:0], _shell_467[27], s2_conn_reg[15:12], s2_conn_reg[9:0], _state_rd_0[11:10]};
+wire _unused = ^{s1_now_reg[31:28], s1_now_reg[3:0], _shell_25[22:0], mi_base_prod[10:0], mi_raw_prod[10:0], fi_c_prod[10:0], _shell_298[22:0], avg_sum[20], _shell_336[27], md_frac_prod[10:0], md_red_prod[15:0], _shell_465[27]};
 
 nscc_qa
 u_qa (
@@ -4158,9 +4246,9 @@ u_qa (
     .to_ignore(cur_to_ignore),
     .trigger(_u_qa_trigger_0),
     .win_end(cur_win_end),
-    .nowq(s3_u_qa_nowq_reg),
-    .unacked(s3_u_qa_unacked_reg),
-    .extra_trigger(s3_u_qa_extra_trigger_reg),
+    .nowq(s4_u_qa_nowq_reg),
+    .unacked(s4_u_qa_unacked_reg),
+    .extra_trigger(s4_u_qa_extra_trigger_reg),
     .fired(u_qa_fired),
     .c_out(u_qa_c_out),
     .acked_out(u_qa_acked_out),
@@ -4175,9 +4263,9 @@ u_fastinc (
     .c(u_qa_c_out),
     .count(cur_count),
     .increase(cur_increase),
-    .size(s3_u_fastinc_size_reg),
-    .rtt(s3_u_fastinc_rtt_reg),
-    .ecn(s3_u_fastinc_ecn_reg),
+    .size(s4_u_fastinc_size_reg),
+    .rtt(s4_u_fastinc_rtt_reg),
+    .ecn(s4_u_fastinc_ecn_reg),
     .fired(u_fastinc_fired),
     .c_out(u_fastinc_c_out),
     .count_out(u_fastinc_count_out),
@@ -4187,66 +4275,97 @@ u_fastinc (
 assign s_event_ready = in_ready_reg;
 assign s2_error_next = s1_error;
 assign s3_error_next = s2_error_reg;
+assign s4_error_next = s3_error_reg;
 assign s2_recip_rtt_lead_next = recip_rtt_lead;
 assign s2_recip_rtt_mantissa_next = recip_rtt_mantissa;
 assign s3_recip_rtt_recip_next = recip_rtt_recip;
 assign s2_t_next = _s2_t_next_1;
 assign s3_t_next = s2_t_reg;
+assign s4_t_next = s3_t_reg;
 assign s2_t_2_next = _s2_t_2_next_0;
 assign s3_t_2_next = s2_t_2_reg;
+assign s4_t_2_next = s3_t_2_reg;
+assign s4_t_3_next = _s4_t_3_next_0;
 assign s2_t_3_next = _s2_t_3_next_1;
 assign s3_t_3_next = s2_t_3_reg;
+assign s4_t_4_next = s3_t_3_reg;
 assign s2_t_4_next = _s2_t_4_next_0;
 assign s3_t_4_next = s2_t_4_reg;
+assign s4_t_5_next = s3_t_4_reg;
 assign s2_t_5_next = _s2_t_5_next_1;
 assign s3_t_5_next = s2_t_5_reg;
+assign s4_t_6_next = s3_t_5_reg;
 assign s2_is_loss_next = is_loss;
 assign s3_is_loss_next = s2_is_loss_reg;
+assign s4_is_loss_next = s3_is_loss_reg;
 assign s2_t_6_next = _s2_t_6_next_1;
 assign s3_t_6_next = s2_t_6_reg;
+assign s4_t_7_next = s3_t_6_reg;
 assign s2_t_7_next = _s2_t_7_next_0;
 assign s3_t_7_next = s2_t_7_reg;
+assign s4_t_8_next = s3_t_7_reg;
 assign s2_t_8_next = _s2_t_8_next_1;
 assign s3_t_8_next = s2_t_8_reg;
+assign s4_t_9_next = s3_t_8_reg;
 assign s2_t_9_next = _s2_t_9_next_0;
 assign s3_t_9_next = s2_t_9_reg;
+assign s4_t_10_next = s3_t_9_reg;
 assign s2_u_qa_nowq_next = nowq;
 assign s3_u_qa_nowq_next = s2_u_qa_nowq_reg;
+assign s4_u_qa_nowq_next = s3_u_qa_nowq_reg;
 assign s2_u_qa_unacked_next = s1_unacked_reg;
 assign s3_u_qa_unacked_next = s2_u_qa_unacked_reg;
+assign s4_u_qa_unacked_next = s3_u_qa_unacked_reg;
 assign s2_u_qa_extra_trigger_next = _s2_u_qa_extra_trigger_next_0;
 assign s3_u_qa_extra_trigger_next = s2_u_qa_extra_trigger_reg;
+assign s4_u_qa_extra_trigger_next = s3_u_qa_extra_trigger_reg;
 assign s2_u_fastinc_size_next = s1_size_reg;
 assign s3_u_fastinc_size_next = s2_u_fastinc_size_reg;
+assign s4_u_fastinc_size_next = s3_u_fastinc_size_reg;
 assign s2_u_fastinc_rtt_next = s1_rtt_reg;
 assign s3_u_fastinc_rtt_next = s2_u_fastinc_rtt_reg;
+assign s4_u_fastinc_rtt_next = s3_u_fastinc_rtt_reg;
 assign s2_u_fastinc_ecn_next = s1_ecn_reg;
 assign s3_u_fastinc_ecn_next = s2_u_fastinc_ecn_reg;
+assign s4_u_fastinc_ecn_next = s3_u_fastinc_ecn_reg;
 assign s2_t_10_next = _s2_t_10_next_1;
 assign s3_t_10_next = s2_t_10_reg;
+assign s4_t_11_next = s3_t_10_reg;
 assign s2_t_11_next = _s2_t_11_next_1;
 assign s3_t_11_next = s2_t_11_reg;
+assign s4_t_12_next = s3_t_11_reg;
 assign s2_t_12_next = _s2_t_12_next_1;
 assign s3_t_12_next = s2_t_12_reg;
+assign s4_t_13_next = s3_t_12_reg;
 assign s3_recip_rtt_lead_next = s2_recip_rtt_lead_reg;
+assign s4_recip_rtt_lead_next = s3_recip_rtt_lead_reg;
 assign s2_size_c_next = size_c;
 assign s3_size_c_next = s2_size_c_reg;
+assign s4_size_c_next = s3_size_c_reg;
 assign s2_rtt_le_trtt_next = rtt_le_trtt;
 assign s3_rtt_le_trtt_next = s2_rtt_le_trtt_reg;
+assign s4_rtt_le_trtt_next = s3_rtt_le_trtt_reg;
 assign s2_t_13_next = _s2_t_13_next_0;
 assign s3_t_13_next = s2_t_13_reg;
+assign s4_t_14_next = s3_t_13_reg;
 assign s2_t_14_next = _s2_t_14_next_1;
 assign s3_t_14_next = s2_t_14_reg;
+assign s4_t_15_next = s3_t_14_reg;
 assign s2_t_15_next = _s2_t_15_next_0;
 assign s3_t_15_next = s2_t_15_reg;
+assign s4_t_16_next = s3_t_15_reg;
 assign s2_t_16_next = _s2_t_16_next_1;
 assign s3_t_16_next = s2_t_16_reg;
+assign s4_t_17_next = s3_t_16_reg;
 assign s2_t_17_next = _s2_t_10_next_0;
 assign s3_t_17_next = s2_t_17_reg;
+assign s4_t_18_next = s3_t_17_reg;
 assign s2_t_18_next = _s2_t_18_next_0;
 assign s3_t_18_next = s2_t_18_reg;
+assign s4_t_19_next = s3_t_18_reg;
 assign s2_kind_next = s1_kind_reg;
 assign s3_kind_next = s2_kind_reg;
+assign s4_kind_next = s3_kind_reg;
 assign m_result_valid = out_nonempty;
 assign m_result_conn = _m_result_conn_0;
 assign m_result_kind = _m_result_kind_0;
@@ -4281,6 +4400,8 @@ always @* begin
     s2_conn_next = s2_conn_reg;
     s3_valid_next = s3_valid_reg;
     s3_conn_next = s3_conn_reg;
+    s4_valid_next = s4_valid_reg;
+    s4_conn_next = s4_conn_reg;
     s1_kind_next = s1_kind_reg;
     s1_size_next = s1_size_reg;
     s1_ecn_next = s1_ecn_reg;
@@ -4289,13 +4410,12 @@ always @* begin
     s1_now_next = s1_now_reg;
     s1_fix_valid_next = s1_fix_valid_reg;
     s1_fix_word_next = s1_fix_word_reg;
-    s2_ram_b0_next = s2_ram_b0_reg;
-    s2_ram_b1_next = s2_ram_b1_reg;
-    s2_ram_b2_next = s2_ram_b2_reg;
-    s2_ram_b3_next = s2_ram_b3_reg;
     s2_fix_valid_next = s2_fix_valid_reg;
     s2_fix_word_next = s2_fix_word_reg;
-    s3_cur_next = s3_cur_reg;
+    s3_ram_next = s3_ram_reg;
+    s3_fix_valid_next = s3_fix_valid_reg;
+    s3_fix_word_next = s3_fix_word_reg;
+    s4_cur_next = s4_cur_reg;
     out_rd_ptr_next = out_rd_ptr_reg;
     out_wr_ptr_next = out_wr_ptr_reg;
     out_count_next = out_count_reg;
@@ -4334,6 +4454,13 @@ always @* begin
     out4_qa_next = out4_qa_reg;
     out4_fast_next = out4_fast_reg;
     out4_error_next = out4_error_reg;
+    out5_conn_next = out5_conn_reg;
+    out5_kind_next = out5_kind_reg;
+    out5_cwnd_next = out5_cwnd_reg;
+    out5_case_next = out5_case_reg;
+    out5_qa_next = out5_qa_reg;
+    out5_fast_next = out5_fast_reg;
+    out5_error_next = out5_error_reg;
     if (issue) begin
         if (skid_valid_reg) begin
             in_conn_next = skid_conn_reg;
@@ -4386,7 +4513,7 @@ always @* begin
         skid_unacked_next = s_event_unacked;
         skid_now_next = s_event_now;
     end
-    occ_next = _shell_7;
+    occ_next = occ_update;
     s1_valid_next = issue;
     s1_conn_next = in_conn_reg;
     s1_kind_next = in_kind_reg;
@@ -4399,67 +4526,85 @@ always @* begin
     s2_conn_next = s1_conn_reg;
     s3_valid_next = s2_valid_reg;
     s3_conn_next = s2_conn_reg;
+    s4_valid_next = s3_valid_reg;
+    s4_conn_next = s3_conn_reg;
     s1_fix_valid_next = snoop_in;
     s1_fix_word_next = new_word;
-    s2_ram_b0_next = state_rd_b0_reg;
-    s2_ram_b1_next = state_rd_b1_reg;
-    s2_ram_b2_next = state_rd_b2_reg;
-    s2_ram_b3_next = state_rd_b3_reg;
-    s2_fix_valid_next = _shell_472;
-    s2_fix_word_next = _shell_473;
-    s3_cur_next = _shell_477;
-    if (s3_valid_reg) begin
-        if (_shell_478) begin
-            out0_conn_next = s3_conn_reg;
-            out0_kind_next = s3_kind_reg;
-            out0_cwnd_next = _shell_481;
-            out0_case_next = _shell_489;
-            out0_qa_next = _shell_490;
-            out0_fast_next = _shell_492;
-            out0_error_next = s3_error_reg;
-        end
-        if (_shell_493) begin
-            out1_conn_next = s3_conn_reg;
-            out1_kind_next = s3_kind_reg;
-            out1_cwnd_next = _shell_481;
-            out1_case_next = _shell_489;
-            out1_qa_next = _shell_490;
-            out1_fast_next = _shell_492;
-            out1_error_next = s3_error_reg;
+    s2_fix_valid_next = _shell_470;
+    s2_fix_word_next = _shell_471;
+    s3_ram_next = state_q;
+    s3_fix_valid_next = _shell_474;
+    s3_fix_word_next = _shell_475;
+    s4_cur_next = _shell_478;
+    if (s4_valid_reg) begin
+        if (_shell_479) begin
+            out0_conn_next = s4_conn_reg;
+            out0_kind_next = s4_kind_reg;
+            out0_cwnd_next = _shell_482;
+            out0_case_next = _shell_490;
+            out0_qa_next = _shell_491;
+            out0_fast_next = _shell_493;
+            out0_error_next = s4_error_reg;
         end
         if (_shell_494) begin
-            out2_conn_next = s3_conn_reg;
-            out2_kind_next = s3_kind_reg;
-            out2_cwnd_next = _shell_481;
-            out2_case_next = _shell_489;
-            out2_qa_next = _shell_490;
-            out2_fast_next = _shell_492;
-            out2_error_next = s3_error_reg;
+            out1_conn_next = s4_conn_reg;
+            out1_kind_next = s4_kind_reg;
+            out1_cwnd_next = _shell_482;
+            out1_case_next = _shell_490;
+            out1_qa_next = _shell_491;
+            out1_fast_next = _shell_493;
+            out1_error_next = s4_error_reg;
         end
         if (_shell_495) begin
-            out3_conn_next = s3_conn_reg;
-            out3_kind_next = s3_kind_reg;
-            out3_cwnd_next = _shell_481;
-            out3_case_next = _shell_489;
-            out3_qa_next = _shell_490;
-            out3_fast_next = _shell_492;
-            out3_error_next = s3_error_reg;
+            out2_conn_next = s4_conn_reg;
+            out2_kind_next = s4_kind_reg;
+            out2_cwnd_next = _shell_482;
+            out2_case_next = _shell_490;
+            out2_qa_next = _shell_491;
+            out2_fast_next = _shell_493;
+            out2_error_next = s4_error_reg;
         end
         if (_shell_496) begin
-            out4_conn_next = s3_conn_reg;
-            out4_kind_next = s3_kind_reg;
-            out4_cwnd_next = _shell_481;
-            out4_case_next = _shell_489;
-            out4_qa_next = _shell_490;
-            out4_fast_next = _shell_492;
-            out4_error_next = s3_error_reg;
+            out3_conn_next = s4_conn_reg;
+            out3_kind_next = s4_kind_reg;
+            out3_cwnd_next = _shell_482;
+            out3_case_next = _shell_490;
+            out3_qa_next = _shell_491;
+            out3_fast_next = _shell_493;
+            out3_error_next = s4_error_reg;
         end
-        out_wr_ptr_next = _shell_499;
+        if (_shell_497) begin
+            out4_conn_next = s4_conn_reg;
+            out4_kind_next = s4_kind_reg;
+            out4_cwnd_next = _shell_482;
+            out4_case_next = _shell_490;
+            out4_qa_next = _shell_491;
+            out4_fast_next = _shell_493;
+            out4_error_next = s4_error_reg;
+        end
+        if (_shell_498) begin
+            out5_conn_next = s4_conn_reg;
+            out5_kind_next = s4_kind_reg;
+            out5_cwnd_next = _shell_482;
+            out5_case_next = _shell_490;
+            out5_qa_next = _shell_491;
+            out5_fast_next = _shell_493;
+            out5_error_next = s4_error_reg;
+        end
+        out_wr_ptr_next = _shell_501;
     end
     if (out_pop) begin
-        out_rd_ptr_next = _shell_502;
+        out_rd_ptr_next = _shell_504;
     end
-    out_count_next = _shell_506;
+    out_count_next = _shell_508;
+end
+
+// issue_next
+always @* begin
+    hazard_next = hazard_reg;
+    credit_next = credit_reg;
+    hazard_next = hazard_ahead;
+    credit_next = _issue_next_6;
 end
 
 // ready
@@ -4493,6 +4638,10 @@ always @(posedge clk) begin
     s2_conn_reg <= s2_conn_next;
     s3_valid_reg <= s3_valid_next;
     s3_conn_reg <= s3_conn_next;
+    s4_valid_reg <= s4_valid_next;
+    s4_conn_reg <= s4_conn_next;
+    hazard_reg <= hazard_next;
+    credit_reg <= credit_next;
     s1_kind_reg <= s1_kind_next;
     s1_size_reg <= s1_size_next;
     s1_ecn_reg <= s1_ecn_next;
@@ -4501,75 +4650,105 @@ always @(posedge clk) begin
     s1_now_reg <= s1_now_next;
     s1_fix_valid_reg <= s1_fix_valid_next;
     s1_fix_word_reg <= s1_fix_word_next;
-    s2_ram_b0_reg <= s2_ram_b0_next;
-    s2_ram_b1_reg <= s2_ram_b1_next;
-    s2_ram_b2_reg <= s2_ram_b2_next;
-    s2_ram_b3_reg <= s2_ram_b3_next;
     s2_fix_valid_reg <= s2_fix_valid_next;
     s2_fix_word_reg <= s2_fix_word_next;
-    s3_cur_reg <= s3_cur_next;
+    s3_ram_reg <= s3_ram_next;
+    s3_fix_valid_reg <= s3_fix_valid_next;
+    s3_fix_word_reg <= s3_fix_word_next;
+    s4_cur_reg <= s4_cur_next;
     s2_error_reg <= s2_error_next;
     s3_error_reg <= s3_error_next;
+    s4_error_reg <= s4_error_next;
     s2_recip_rtt_lead_reg <= s2_recip_rtt_lead_next;
     s2_recip_rtt_mantissa_reg <= s2_recip_rtt_mantissa_next;
     s3_recip_rtt_recip_reg <= s3_recip_rtt_recip_next;
     s2_t_reg <= s2_t_next;
     s3_t_reg <= s3_t_next;
+    s4_t_reg <= s4_t_next;
     s2_t_2_reg <= s2_t_2_next;
     s3_t_2_reg <= s3_t_2_next;
+    s4_t_2_reg <= s4_t_2_next;
+    s4_t_3_reg <= s4_t_3_next;
     s2_t_3_reg <= s2_t_3_next;
     s3_t_3_reg <= s3_t_3_next;
+    s4_t_4_reg <= s4_t_4_next;
     s2_t_4_reg <= s2_t_4_next;
     s3_t_4_reg <= s3_t_4_next;
+    s4_t_5_reg <= s4_t_5_next;
     s2_t_5_reg <= s2_t_5_next;
     s3_t_5_reg <= s3_t_5_next;
+    s4_t_6_reg <= s4_t_6_next;
     s2_is_loss_reg <= s2_is_loss_next;
     s3_is_loss_reg <= s3_is_loss_next;
+    s4_is_loss_reg <= s4_is_loss_next;
     s2_t_6_reg <= s2_t_6_next;
     s3_t_6_reg <= s3_t_6_next;
+    s4_t_7_reg <= s4_t_7_next;
     s2_t_7_reg <= s2_t_7_next;
     s3_t_7_reg <= s3_t_7_next;
+    s4_t_8_reg <= s4_t_8_next;
     s2_t_8_reg <= s2_t_8_next;
     s3_t_8_reg <= s3_t_8_next;
+    s4_t_9_reg <= s4_t_9_next;
     s2_t_9_reg <= s2_t_9_next;
     s3_t_9_reg <= s3_t_9_next;
+    s4_t_10_reg <= s4_t_10_next;
     s2_u_qa_nowq_reg <= s2_u_qa_nowq_next;
     s3_u_qa_nowq_reg <= s3_u_qa_nowq_next;
+    s4_u_qa_nowq_reg <= s4_u_qa_nowq_next;
     s2_u_qa_unacked_reg <= s2_u_qa_unacked_next;
     s3_u_qa_unacked_reg <= s3_u_qa_unacked_next;
+    s4_u_qa_unacked_reg <= s4_u_qa_unacked_next;
     s2_u_qa_extra_trigger_reg <= s2_u_qa_extra_trigger_next;
     s3_u_qa_extra_trigger_reg <= s3_u_qa_extra_trigger_next;
+    s4_u_qa_extra_trigger_reg <= s4_u_qa_extra_trigger_next;
     s2_u_fastinc_size_reg <= s2_u_fastinc_size_next;
     s3_u_fastinc_size_reg <= s3_u_fastinc_size_next;
+    s4_u_fastinc_size_reg <= s4_u_fastinc_size_next;
     s2_u_fastinc_rtt_reg <= s2_u_fastinc_rtt_next;
     s3_u_fastinc_rtt_reg <= s3_u_fastinc_rtt_next;
+    s4_u_fastinc_rtt_reg <= s4_u_fastinc_rtt_next;
     s2_u_fastinc_ecn_reg <= s2_u_fastinc_ecn_next;
     s3_u_fastinc_ecn_reg <= s3_u_fastinc_ecn_next;
+    s4_u_fastinc_ecn_reg <= s4_u_fastinc_ecn_next;
     s2_t_10_reg <= s2_t_10_next;
     s3_t_10_reg <= s3_t_10_next;
+    s4_t_11_reg <= s4_t_11_next;
     s2_t_11_reg <= s2_t_11_next;
     s3_t_11_reg <= s3_t_11_next;
+    s4_t_12_reg <= s4_t_12_next;
     s2_t_12_reg <= s2_t_12_next;
     s3_t_12_reg <= s3_t_12_next;
+    s4_t_13_reg <= s4_t_13_next;
     s3_recip_rtt_lead_reg <= s3_recip_rtt_lead_next;
+    s4_recip_rtt_lead_reg <= s4_recip_rtt_lead_next;
     s2_size_c_reg <= s2_size_c_next;
     s3_size_c_reg <= s3_size_c_next;
+    s4_size_c_reg <= s4_size_c_next;
     s2_rtt_le_trtt_reg <= s2_rtt_le_trtt_next;
     s3_rtt_le_trtt_reg <= s3_rtt_le_trtt_next;
+    s4_rtt_le_trtt_reg <= s4_rtt_le_trtt_next;
     s2_t_13_reg <= s2_t_13_next;
     s3_t_13_reg <= s3_t_13_next;
+    s4_t_14_reg <= s4_t_14_next;
     s2_t_14_reg <= s2_t_14_next;
     s3_t_14_reg <= s3_t_14_next;
+    s4_t_15_reg <= s4_t_15_next;
     s2_t_15_reg <= s2_t_15_next;
     s3_t_15_reg <= s3_t_15_next;
+    s4_t_16_reg <= s4_t_16_next;
     s2_t_16_reg <= s2_t_16_next;
     s3_t_16_reg <= s3_t_16_next;
+    s4_t_17_reg <= s4_t_17_next;
     s2_t_17_reg <= s2_t_17_next;
     s3_t_17_reg <= s3_t_17_next;
+    s4_t_18_reg <= s4_t_18_next;
     s2_t_18_reg <= s2_t_18_next;
     s3_t_18_reg <= s3_t_18_next;
+    s4_t_19_reg <= s4_t_19_next;
     s2_kind_reg <= s2_kind_next;
     s3_kind_reg <= s3_kind_next;
+    s4_kind_reg <= s4_kind_next;
     out_rd_ptr_reg <= out_rd_ptr_next;
     out_wr_ptr_reg <= out_wr_ptr_next;
     out_count_reg <= out_count_next;
@@ -4608,6 +4787,13 @@ always @(posedge clk) begin
     out4_qa_reg <= out4_qa_next;
     out4_fast_reg <= out4_fast_next;
     out4_error_reg <= out4_error_next;
+    out5_conn_reg <= out5_conn_next;
+    out5_kind_reg <= out5_kind_next;
+    out5_cwnd_reg <= out5_cwnd_next;
+    out5_case_reg <= out5_case_next;
+    out5_qa_reg <= out5_qa_next;
+    out5_fast_reg <= out5_fast_next;
+    out5_error_reg <= out5_error_next;
 
     if (rst) begin
         in_valid_reg <= 1'd0;
@@ -4617,63 +4803,866 @@ always @(posedge clk) begin
         s1_valid_reg <= 1'd0;
         s2_valid_reg <= 1'd0;
         s3_valid_reg <= 1'd0;
+        s4_valid_reg <= 1'd0;
+        hazard_reg <= 1'd0;
+        credit_reg <= 1'd1;
         out_rd_ptr_reg <= 3'd0;
         out_wr_ptr_reg <= 3'd0;
         out_count_reg <= 3'd0;
     end
 end
 
-// state, bank 0 of 4 (addresses 0..1023): read-before-write, no reset (block RAM)
+`ifdef NICGEN_ECP5
+// state: 64 Lattice ECP5 DP16KD block RAMs of 4096 x 4, port A writes, port B reads
+// through its output register (REGMODE_B OUTREG); a read and a write of one
+// address at one edge may return either word: the block never uses that read
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram0 (  // bits 3..0
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[3]), .DIA2(new_word[2]), .DIA1(new_word[1]), .DIA0(new_word[0]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[3]), .DOB2(state_q[2]), .DOB1(state_q[1]), .DOB0(state_q[0])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram1 (  // bits 7..4
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[7]), .DIA2(new_word[6]), .DIA1(new_word[5]), .DIA0(new_word[4]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[7]), .DOB2(state_q[6]), .DOB1(state_q[5]), .DOB0(state_q[4])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram2 (  // bits 11..8
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[11]), .DIA2(new_word[10]), .DIA1(new_word[9]), .DIA0(new_word[8]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[11]), .DOB2(state_q[10]), .DOB1(state_q[9]), .DOB0(state_q[8])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram3 (  // bits 15..12
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[15]), .DIA2(new_word[14]), .DIA1(new_word[13]), .DIA0(new_word[12]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[15]), .DOB2(state_q[14]), .DOB1(state_q[13]), .DOB0(state_q[12])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram4 (  // bits 19..16
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[19]), .DIA2(new_word[18]), .DIA1(new_word[17]), .DIA0(new_word[16]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[19]), .DOB2(state_q[18]), .DOB1(state_q[17]), .DOB0(state_q[16])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram5 (  // bits 23..20
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[23]), .DIA2(new_word[22]), .DIA1(new_word[21]), .DIA0(new_word[20]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[23]), .DOB2(state_q[22]), .DOB1(state_q[21]), .DOB0(state_q[20])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram6 (  // bits 27..24
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[27]), .DIA2(new_word[26]), .DIA1(new_word[25]), .DIA0(new_word[24]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[27]), .DOB2(state_q[26]), .DOB1(state_q[25]), .DOB0(state_q[24])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram7 (  // bits 31..28
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[31]), .DIA2(new_word[30]), .DIA1(new_word[29]), .DIA0(new_word[28]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[31]), .DOB2(state_q[30]), .DOB1(state_q[29]), .DOB0(state_q[28])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram8 (  // bits 35..32
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[35]), .DIA2(new_word[34]), .DIA1(new_word[33]), .DIA0(new_word[32]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[35]), .DOB2(state_q[34]), .DOB1(state_q[33]), .DOB0(state_q[32])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram9 (  // bits 39..36
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[39]), .DIA2(new_word[38]), .DIA1(new_word[37]), .DIA0(new_word[36]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[39]), .DOB2(state_q[38]), .DOB1(state_q[37]), .DOB0(state_q[36])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram10 (  // bits 43..40
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[43]), .DIA2(new_word[42]), .DIA1(new_word[41]), .DIA0(new_word[40]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[43]), .DOB2(state_q[42]), .DOB1(state_q[41]), .DOB0(state_q[40])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram11 (  // bits 47..44
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[47]), .DIA2(new_word[46]), .DIA1(new_word[45]), .DIA0(new_word[44]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[47]), .DOB2(state_q[46]), .DOB1(state_q[45]), .DOB0(state_q[44])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram12 (  // bits 51..48
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[51]), .DIA2(new_word[50]), .DIA1(new_word[49]), .DIA0(new_word[48]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[51]), .DOB2(state_q[50]), .DOB1(state_q[49]), .DOB0(state_q[48])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram13 (  // bits 55..52
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[55]), .DIA2(new_word[54]), .DIA1(new_word[53]), .DIA0(new_word[52]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[55]), .DOB2(state_q[54]), .DOB1(state_q[53]), .DOB0(state_q[52])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram14 (  // bits 59..56
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[59]), .DIA2(new_word[58]), .DIA1(new_word[57]), .DIA0(new_word[56]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[59]), .DOB2(state_q[58]), .DOB1(state_q[57]), .DOB0(state_q[56])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram15 (  // bits 63..60
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[63]), .DIA2(new_word[62]), .DIA1(new_word[61]), .DIA0(new_word[60]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[63]), .DOB2(state_q[62]), .DOB1(state_q[61]), .DOB0(state_q[60])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram16 (  // bits 67..64
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[67]), .DIA2(new_word[66]), .DIA1(new_word[65]), .DIA0(new_word[64]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[67]), .DOB2(state_q[66]), .DOB1(state_q[65]), .DOB0(state_q[64])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram17 (  // bits 71..68
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[71]), .DIA2(new_word[70]), .DIA1(new_word[69]), .DIA0(new_word[68]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[71]), .DOB2(state_q[70]), .DOB1(state_q[69]), .DOB0(state_q[68])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram18 (  // bits 75..72
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[75]), .DIA2(new_word[74]), .DIA1(new_word[73]), .DIA0(new_word[72]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[75]), .DOB2(state_q[74]), .DOB1(state_q[73]), .DOB0(state_q[72])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram19 (  // bits 79..76
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[79]), .DIA2(new_word[78]), .DIA1(new_word[77]), .DIA0(new_word[76]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[79]), .DOB2(state_q[78]), .DOB1(state_q[77]), .DOB0(state_q[76])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram20 (  // bits 83..80
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[83]), .DIA2(new_word[82]), .DIA1(new_word[81]), .DIA0(new_word[80]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[83]), .DOB2(state_q[82]), .DOB1(state_q[81]), .DOB0(state_q[80])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram21 (  // bits 87..84
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[87]), .DIA2(new_word[86]), .DIA1(new_word[85]), .DIA0(new_word[84]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[87]), .DOB2(state_q[86]), .DOB1(state_q[85]), .DOB0(state_q[84])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram22 (  // bits 91..88
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[91]), .DIA2(new_word[90]), .DIA1(new_word[89]), .DIA0(new_word[88]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[91]), .DOB2(state_q[90]), .DOB1(state_q[89]), .DOB0(state_q[88])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram23 (  // bits 95..92
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[95]), .DIA2(new_word[94]), .DIA1(new_word[93]), .DIA0(new_word[92]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[95]), .DOB2(state_q[94]), .DOB1(state_q[93]), .DOB0(state_q[92])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram24 (  // bits 99..96
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[99]), .DIA2(new_word[98]), .DIA1(new_word[97]), .DIA0(new_word[96]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[99]), .DOB2(state_q[98]), .DOB1(state_q[97]), .DOB0(state_q[96])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram25 (  // bits 103..100
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[103]), .DIA2(new_word[102]), .DIA1(new_word[101]), .DIA0(new_word[100]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[103]), .DOB2(state_q[102]), .DOB1(state_q[101]), .DOB0(state_q[100])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram26 (  // bits 107..104
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[107]), .DIA2(new_word[106]), .DIA1(new_word[105]), .DIA0(new_word[104]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[107]), .DOB2(state_q[106]), .DOB1(state_q[105]), .DOB0(state_q[104])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram27 (  // bits 111..108
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[111]), .DIA2(new_word[110]), .DIA1(new_word[109]), .DIA0(new_word[108]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[111]), .DOB2(state_q[110]), .DOB1(state_q[109]), .DOB0(state_q[108])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram28 (  // bits 115..112
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[115]), .DIA2(new_word[114]), .DIA1(new_word[113]), .DIA0(new_word[112]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[115]), .DOB2(state_q[114]), .DOB1(state_q[113]), .DOB0(state_q[112])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram29 (  // bits 119..116
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[119]), .DIA2(new_word[118]), .DIA1(new_word[117]), .DIA0(new_word[116]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[119]), .DOB2(state_q[118]), .DOB1(state_q[117]), .DOB0(state_q[116])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram30 (  // bits 123..120
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[123]), .DIA2(new_word[122]), .DIA1(new_word[121]), .DIA0(new_word[120]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[123]), .DOB2(state_q[122]), .DOB1(state_q[121]), .DOB0(state_q[120])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram31 (  // bits 127..124
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[127]), .DIA2(new_word[126]), .DIA1(new_word[125]), .DIA0(new_word[124]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[127]), .DOB2(state_q[126]), .DOB1(state_q[125]), .DOB0(state_q[124])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram32 (  // bits 131..128
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[131]), .DIA2(new_word[130]), .DIA1(new_word[129]), .DIA0(new_word[128]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[131]), .DOB2(state_q[130]), .DOB1(state_q[129]), .DOB0(state_q[128])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram33 (  // bits 135..132
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[135]), .DIA2(new_word[134]), .DIA1(new_word[133]), .DIA0(new_word[132]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[135]), .DOB2(state_q[134]), .DOB1(state_q[133]), .DOB0(state_q[132])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram34 (  // bits 139..136
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[139]), .DIA2(new_word[138]), .DIA1(new_word[137]), .DIA0(new_word[136]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[139]), .DOB2(state_q[138]), .DOB1(state_q[137]), .DOB0(state_q[136])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram35 (  // bits 143..140
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[143]), .DIA2(new_word[142]), .DIA1(new_word[141]), .DIA0(new_word[140]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[143]), .DOB2(state_q[142]), .DOB1(state_q[141]), .DOB0(state_q[140])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram36 (  // bits 147..144
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[147]), .DIA2(new_word[146]), .DIA1(new_word[145]), .DIA0(new_word[144]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[147]), .DOB2(state_q[146]), .DOB1(state_q[145]), .DOB0(state_q[144])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram37 (  // bits 151..148
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[151]), .DIA2(new_word[150]), .DIA1(new_word[149]), .DIA0(new_word[148]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[151]), .DOB2(state_q[150]), .DOB1(state_q[149]), .DOB0(state_q[148])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram38 (  // bits 155..152
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[155]), .DIA2(new_word[154]), .DIA1(new_word[153]), .DIA0(new_word[152]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[155]), .DOB2(state_q[154]), .DOB1(state_q[153]), .DOB0(state_q[152])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram39 (  // bits 159..156
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[159]), .DIA2(new_word[158]), .DIA1(new_word[157]), .DIA0(new_word[156]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[159]), .DOB2(state_q[158]), .DOB1(state_q[157]), .DOB0(state_q[156])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram40 (  // bits 163..160
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[163]), .DIA2(new_word[162]), .DIA1(new_word[161]), .DIA0(new_word[160]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[163]), .DOB2(state_q[162]), .DOB1(state_q[161]), .DOB0(state_q[160])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram41 (  // bits 167..164
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[167]), .DIA2(new_word[166]), .DIA1(new_word[165]), .DIA0(new_word[164]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[167]), .DOB2(state_q[166]), .DOB1(state_q[165]), .DOB0(state_q[164])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram42 (  // bits 171..168
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[171]), .DIA2(new_word[170]), .DIA1(new_word[169]), .DIA0(new_word[168]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[171]), .DOB2(state_q[170]), .DOB1(state_q[169]), .DOB0(state_q[168])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram43 (  // bits 175..172
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[175]), .DIA2(new_word[174]), .DIA1(new_word[173]), .DIA0(new_word[172]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[175]), .DOB2(state_q[174]), .DOB1(state_q[173]), .DOB0(state_q[172])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram44 (  // bits 179..176
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[179]), .DIA2(new_word[178]), .DIA1(new_word[177]), .DIA0(new_word[176]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[179]), .DOB2(state_q[178]), .DOB1(state_q[177]), .DOB0(state_q[176])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram45 (  // bits 183..180
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[183]), .DIA2(new_word[182]), .DIA1(new_word[181]), .DIA0(new_word[180]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[183]), .DOB2(state_q[182]), .DOB1(state_q[181]), .DOB0(state_q[180])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram46 (  // bits 187..184
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[187]), .DIA2(new_word[186]), .DIA1(new_word[185]), .DIA0(new_word[184]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[187]), .DOB2(state_q[186]), .DOB1(state_q[185]), .DOB0(state_q[184])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram47 (  // bits 191..188
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[191]), .DIA2(new_word[190]), .DIA1(new_word[189]), .DIA0(new_word[188]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[191]), .DOB2(state_q[190]), .DOB1(state_q[189]), .DOB0(state_q[188])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram48 (  // bits 195..192
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[195]), .DIA2(new_word[194]), .DIA1(new_word[193]), .DIA0(new_word[192]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[195]), .DOB2(state_q[194]), .DOB1(state_q[193]), .DOB0(state_q[192])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram49 (  // bits 199..196
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[199]), .DIA2(new_word[198]), .DIA1(new_word[197]), .DIA0(new_word[196]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[199]), .DOB2(state_q[198]), .DOB1(state_q[197]), .DOB0(state_q[196])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram50 (  // bits 203..200
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[203]), .DIA2(new_word[202]), .DIA1(new_word[201]), .DIA0(new_word[200]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[203]), .DOB2(state_q[202]), .DOB1(state_q[201]), .DOB0(state_q[200])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram51 (  // bits 207..204
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[207]), .DIA2(new_word[206]), .DIA1(new_word[205]), .DIA0(new_word[204]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[207]), .DOB2(state_q[206]), .DOB1(state_q[205]), .DOB0(state_q[204])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram52 (  // bits 211..208
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[211]), .DIA2(new_word[210]), .DIA1(new_word[209]), .DIA0(new_word[208]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[211]), .DOB2(state_q[210]), .DOB1(state_q[209]), .DOB0(state_q[208])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram53 (  // bits 215..212
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[215]), .DIA2(new_word[214]), .DIA1(new_word[213]), .DIA0(new_word[212]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[215]), .DOB2(state_q[214]), .DOB1(state_q[213]), .DOB0(state_q[212])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram54 (  // bits 219..216
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[219]), .DIA2(new_word[218]), .DIA1(new_word[217]), .DIA0(new_word[216]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[219]), .DOB2(state_q[218]), .DOB1(state_q[217]), .DOB0(state_q[216])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram55 (  // bits 223..220
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[223]), .DIA2(new_word[222]), .DIA1(new_word[221]), .DIA0(new_word[220]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[223]), .DOB2(state_q[222]), .DOB1(state_q[221]), .DOB0(state_q[220])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram56 (  // bits 227..224
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[227]), .DIA2(new_word[226]), .DIA1(new_word[225]), .DIA0(new_word[224]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[227]), .DOB2(state_q[226]), .DOB1(state_q[225]), .DOB0(state_q[224])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram57 (  // bits 231..228
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[231]), .DIA2(new_word[230]), .DIA1(new_word[229]), .DIA0(new_word[228]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[231]), .DOB2(state_q[230]), .DOB1(state_q[229]), .DOB0(state_q[228])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram58 (  // bits 235..232
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[235]), .DIA2(new_word[234]), .DIA1(new_word[233]), .DIA0(new_word[232]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[235]), .DOB2(state_q[234]), .DOB1(state_q[233]), .DOB0(state_q[232])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram59 (  // bits 239..236
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[239]), .DIA2(new_word[238]), .DIA1(new_word[237]), .DIA0(new_word[236]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[239]), .DOB2(state_q[238]), .DOB1(state_q[237]), .DOB0(state_q[236])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram60 (  // bits 243..240
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[243]), .DIA2(new_word[242]), .DIA1(new_word[241]), .DIA0(new_word[240]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[243]), .DOB2(state_q[242]), .DOB1(state_q[241]), .DOB0(state_q[240])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram61 (  // bits 247..244
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[247]), .DIA2(new_word[246]), .DIA1(new_word[245]), .DIA0(new_word[244]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[247]), .DOB2(state_q[246]), .DOB1(state_q[245]), .DOB0(state_q[244])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram62 (  // bits 251..248
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[251]), .DIA2(new_word[250]), .DIA1(new_word[249]), .DIA0(new_word[248]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[251]), .DOB2(state_q[250]), .DOB1(state_q[249]), .DOB0(state_q[248])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram63 (  // bits 252..252
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(1'b0), .DIA2(1'b0), .DIA1(1'b0), .DIA0(new_word[252]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB0(state_q[252])
+);
+`else
+// state: read-before-write, no reset (block RAM), read data through the RAM's output register
 always @(posedge clk) begin
     if (1'd1) begin
-        state_rd_b0_reg <= state_mem_b0[state_rd_addr];
+        state_rd_reg <= state_mem[_state_rd_0];
     end
+    state_q <= state_rd_reg;
 end
 
 always @(posedge clk) begin
-    if (wr_en && state_wr_bank == 2'd0) begin
-        state_mem_b0[state_wr_addr] <= new_word;
+    if (wr_en) begin
+        state_mem[wr_addr] <= new_word;
     end
 end
-
-// state, bank 1 of 4 (addresses 1024..2047): read-before-write, no reset (block RAM)
-always @(posedge clk) begin
-    if (1'd1) begin
-        state_rd_b1_reg <= state_mem_b1[state_rd_addr];
-    end
-end
-
-always @(posedge clk) begin
-    if (wr_en && state_wr_bank == 2'd1) begin
-        state_mem_b1[state_wr_addr] <= new_word;
-    end
-end
-
-// state, bank 2 of 4 (addresses 2048..3071): read-before-write, no reset (block RAM)
-always @(posedge clk) begin
-    if (1'd1) begin
-        state_rd_b2_reg <= state_mem_b2[state_rd_addr];
-    end
-end
-
-always @(posedge clk) begin
-    if (wr_en && state_wr_bank == 2'd2) begin
-        state_mem_b2[state_wr_addr] <= new_word;
-    end
-end
-
-// state, bank 3 of 4 (addresses 3072..4095): read-before-write, no reset (block RAM)
-always @(posedge clk) begin
-    if (1'd1) begin
-        state_rd_b3_reg <= state_mem_b3[state_rd_addr];
-    end
-end
-
-always @(posedge clk) begin
-    if (wr_en && state_wr_bank == 2'd3) begin
-        state_mem_b3[state_wr_addr] <= new_word;
-    end
-end
+`endif
 
 endmodule
 

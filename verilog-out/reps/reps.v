@@ -5,8 +5,8 @@
  *
  * NumConn = 4096, ConnW = 16, N = 8, EVW = 16, HeadW = 8, CountW = 8, TimeW = 32, ExploreW = 8
  * ClearOnFreezeExit = false
- * pipeline: 3 datapath stages (stages 3..5), latency 7 cycles, same connection every 3 cycles
- * pipeline: the datapath's cuts end in stage 5 of 5
+ * pipeline: 3 datapath stages (stages 4..6), latency 8 cycles, same connection every 3 cycles
+ * pipeline: the datapath's cuts end in stage 6 of 6
  */
 
 `resetall
@@ -57,10 +57,13 @@ module reps #
 );
 
 // state tables
-reg [192:0] state_mem_b0 [0:1023];
-reg [192:0] state_mem_b1 [0:1023];
-reg [192:0] state_mem_b2 [0:1023];
-reg [192:0] state_mem_b3 [0:1023];
+`ifdef NICGEN_ECP5
+wire [192:0] state_q;  // read data of state after the RAM's output register
+`else
+reg  [192:0] state_mem [0:4095];
+reg  [192:0] state_rd_reg;  // registered read data of state
+reg  [192:0] state_q;  // read data of state after the RAM's output register
+`endif
 
 // registers, variables and wires
 reg  [31:0] lfsr_reg;  // random-EV generator (Galois LFSR)
@@ -91,8 +94,8 @@ reg  [31:0] skid_now_reg;  // input buffer second entry now
 reg  [31:0] skid_now_next;
 reg  in_ready_reg;  // s_event_ready: the input buffer holds at most one event
 reg  in_ready_next;
-reg  [2:0] occ_reg;  // events issued and not yet taken from the result stream
-reg  [2:0] occ_next;
+reg  [3:0] occ_reg;  // events issued and not yet taken from the result stream
+reg  [3:0] occ_next;
 reg  s1_valid_reg;  // stage 1 holds an event
 reg  s1_valid_next;
 reg  [15:0] s1_conn_reg;  // stage 1 connection id
@@ -113,6 +116,14 @@ reg  s5_valid_reg;  // stage 5 holds an event
 reg  s5_valid_next;
 reg  [15:0] s5_conn_reg;  // stage 5 connection id
 reg  [15:0] s5_conn_next;
+reg  s6_valid_reg;  // stage 6 holds an event
+reg  s6_valid_next;
+reg  [15:0] s6_conn_reg;  // stage 6 connection id
+reg  [15:0] s6_conn_next;
+reg  hazard_reg;  // the head's connection is in stages 1..depth-1
+reg  hazard_next;
+reg  credit_reg;  // fewer than 8 events are issued and not yet taken
+reg  credit_next;
 reg  [2:0] s1_kind_reg;  // stage 1 event kind
 reg  [2:0] s1_kind_next;
 reg  s1_ecn_reg;  // stage 1 ecn
@@ -121,49 +132,49 @@ reg  [15:0] s1_ev_reg;  // stage 1 ev
 reg  [15:0] s1_ev_next;
 reg  [31:0] s1_now_reg;  // stage 1 now
 reg  [31:0] s1_now_next;
-reg  [192:0] state_rd_b0_reg;  // registered read data of state, bank 0
-reg  [192:0] state_rd_b1_reg;  // registered read data of state, bank 1
-reg  [192:0] state_rd_b2_reg;  // registered read data of state, bank 2
-reg  [192:0] state_rd_b3_reg;  // registered read data of state, bank 3
 reg  s1_fix_valid_reg;  // the word was written at the edge stage 1 read it
 reg  s1_fix_valid_next;
 reg  [192:0] s1_fix_word_reg;  // the word written at that edge
 reg  [192:0] s1_fix_word_next;
-reg  [192:0] s2_ram_b0_reg;  // registered block-RAM output, bank 0
-reg  [192:0] s2_ram_b0_next;
-reg  [192:0] s2_ram_b1_reg;  // registered block-RAM output, bank 1
-reg  [192:0] s2_ram_b1_next;
-reg  [192:0] s2_ram_b2_reg;  // registered block-RAM output, bank 2
-reg  [192:0] s2_ram_b2_next;
-reg  [192:0] s2_ram_b3_reg;  // registered block-RAM output, bank 3
-reg  [192:0] s2_ram_b3_next;
 reg  s2_fix_valid_reg;  // a word written since stage 1's read replaces s2_ram
 reg  s2_fix_valid_next;
 reg  [192:0] s2_fix_word_reg;  // the last word written since stage 1's read
 reg  [192:0] s2_fix_word_next;
-reg  [192:0] s3_cur_reg;  // the connection's current word: the datapath's input
-reg  [192:0] s3_cur_next;
+reg  [192:0] s3_ram_reg;  // the word read, registered again beside the logic that snoops it
+reg  [192:0] s3_ram_next;
+reg  s3_fix_valid_reg;  // a word written since stage 1's read replaces s3_ram
+reg  s3_fix_valid_next;
+reg  [192:0] s3_fix_word_reg;  // the last word written since stage 1's read
+reg  [192:0] s3_fix_word_next;
+reg  [192:0] s4_cur_reg;  // the connection's current word: the datapath's input
+reg  [192:0] s4_cur_next;
 reg  s2_error_reg;  // stage 2 copy of error
 wire s2_error_next;
 reg  s3_error_reg;  // stage 3 copy of error
 wire s3_error_next;
+reg  s4_error_reg;  // stage 4 copy of error
+wire s4_error_next;
 wire u_freeze_nxt_frozen;
 reg  [31:0] s2_u_freeze_now_reg;  // stage 2 copy of u_freeze_now
 wire [31:0] s2_u_freeze_now_next;
 reg  [31:0] s3_u_freeze_now_reg;  // stage 3 copy of u_freeze_now
 wire [31:0] s3_u_freeze_now_next;
+reg  [31:0] s4_u_freeze_now_reg;  // stage 4 copy of u_freeze_now
+wire [31:0] s4_u_freeze_now_next;
 reg  s2_u_freeze_timeout_reg;  // stage 2 copy of u_freeze_timeout
 wire s2_u_freeze_timeout_next;
 reg  s3_u_freeze_timeout_reg;  // stage 3 copy of u_freeze_timeout
 wire s3_u_freeze_timeout_next;
-reg  s4_frozen1_reg;  // stage 4 copy of frozen1
-wire s4_frozen1_next;
+reg  s4_u_freeze_timeout_reg;  // stage 4 copy of u_freeze_timeout
+wire s4_u_freeze_timeout_next;
+reg  s5_frozen1_reg;  // stage 5 copy of frozen1
+wire s5_frozen1_next;
 wire [7:0] u_freeze_nxt_explore;
-reg  [7:0] s4_explore1_reg;  // stage 4 copy of explore1
-wire [7:0] s4_explore1_next;
+reg  [7:0] s5_explore1_reg;  // stage 5 copy of explore1
+wire [7:0] s5_explore1_next;
 wire [31:0] u_freeze_nxt_exit;
-reg  [31:0] s4_exit_next_reg;  // stage 4 copy of exit_next
-wire [31:0] s4_exit_next_next;
+reg  [31:0] s5_exit_next_reg;  // stage 5 copy of exit_next
+wire [31:0] s5_exit_next_next;
 wire u_cbuf_hit;
 reg  s2_t_reg;  // stage 2 copy of t
 wire s2_t_next;
@@ -171,70 +182,80 @@ reg  s3_t_reg;  // stage 3 copy of t
 wire s3_t_next;
 reg  s4_t_reg;  // stage 4 copy of t
 wire s4_t_next;
-reg  [135:0] s4_u_cbuf_cur_entries_reg;  // stage 4 copy of u_cbuf_cur_entries
-wire [135:0] s4_u_cbuf_cur_entries_next;
-reg  [7:0] s4_u_cbuf_cur_head_reg;  // stage 4 copy of u_cbuf_cur_head
-wire [7:0] s4_u_cbuf_cur_head_next;
-reg  [7:0] s4_u_cbuf_cur_num_valid_reg;  // stage 4 copy of u_cbuf_cur_num_valid
-wire [7:0] s4_u_cbuf_cur_num_valid_next;
+reg  s5_t_reg;  // stage 5 copy of t
+wire s5_t_next;
+reg  [135:0] s5_u_cbuf_cur_entries_reg;  // stage 5 copy of u_cbuf_cur_entries
+wire [135:0] s5_u_cbuf_cur_entries_next;
+reg  [7:0] s5_u_cbuf_cur_head_reg;  // stage 5 copy of u_cbuf_cur_head
+wire [7:0] s5_u_cbuf_cur_head_next;
+reg  [7:0] s5_u_cbuf_cur_num_valid_reg;  // stage 5 copy of u_cbuf_cur_num_valid
+wire [7:0] s5_u_cbuf_cur_num_valid_next;
 reg  s2_u_cbuf_add_reg;  // stage 2 copy of u_cbuf_add
 wire s2_u_cbuf_add_next;
 reg  s3_u_cbuf_add_reg;  // stage 3 copy of u_cbuf_add
 wire s3_u_cbuf_add_next;
 reg  s4_u_cbuf_add_reg;  // stage 4 copy of u_cbuf_add
 wire s4_u_cbuf_add_next;
+reg  s5_u_cbuf_add_reg;  // stage 5 copy of u_cbuf_add
+wire s5_u_cbuf_add_next;
 reg  [15:0] s2_u_cbuf_add_ev_reg;  // stage 2 copy of u_cbuf_add_ev
 wire [15:0] s2_u_cbuf_add_ev_next;
 reg  [15:0] s3_u_cbuf_add_ev_reg;  // stage 3 copy of u_cbuf_add_ev
 wire [15:0] s3_u_cbuf_add_ev_next;
 reg  [15:0] s4_u_cbuf_add_ev_reg;  // stage 4 copy of u_cbuf_add_ev
 wire [15:0] s4_u_cbuf_add_ev_next;
-reg  s5_hit_reg;  // stage 5 copy of hit
-wire s5_hit_next;
+reg  [15:0] s5_u_cbuf_add_ev_reg;  // stage 5 copy of u_cbuf_add_ev
+wire [15:0] s5_u_cbuf_add_ev_next;
+reg  s6_hit_reg;  // stage 6 copy of hit
+wire s6_hit_next;
 wire [15:0] u_cbuf_take_ev;
-reg  [15:0] s5_take_ev_reg;  // stage 5 copy of take_ev
-wire [15:0] s5_take_ev_next;
+reg  [15:0] s6_take_ev_reg;  // stage 6 copy of take_ev
+wire [15:0] s6_take_ev_next;
 wire [135:0] u_cbuf_nxt_entries;
-reg  [135:0] s5_nxt_entries_reg;  // stage 5 copy of nxt_entries
-wire [135:0] s5_nxt_entries_next;
+reg  [135:0] s6_nxt_entries_reg;  // stage 6 copy of nxt_entries
+wire [135:0] s6_nxt_entries_next;
 wire [7:0] u_cbuf_nxt_head;
-reg  [7:0] s5_nxt_head_reg;  // stage 5 copy of nxt_head
-wire [7:0] s5_nxt_head_next;
+reg  [7:0] s6_nxt_head_reg;  // stage 6 copy of nxt_head
+wire [7:0] s6_nxt_head_next;
 wire [7:0] u_cbuf_nxt_num_valid;
-reg  [7:0] s5_nxt_num_valid_reg;  // stage 5 copy of nxt_num_valid
-wire [7:0] s5_nxt_num_valid_next;
-reg  s5_exploring_reg;  // stage 5 copy of exploring
-wire s5_exploring_next;
-reg  s5_t_reg;  // stage 5 copy of t
-wire s5_t_next;
-reg  s4_fire_reg;  // stage 4 copy of fire
-wire s4_fire_next;
+reg  [7:0] s6_nxt_num_valid_reg;  // stage 6 copy of nxt_num_valid
+wire [7:0] s6_nxt_num_valid_next;
+reg  s6_exploring_reg;  // stage 6 copy of exploring
+wire s6_exploring_next;
+reg  s6_t_reg;  // stage 6 copy of t
+wire s6_t_next;
 reg  s5_fire_reg;  // stage 5 copy of fire
 wire s5_fire_next;
-reg  [7:0] s5_t_2_reg;  // stage 5 copy of t
-wire [7:0] s5_t_2_next;
-reg  s5_frozen1_reg;  // stage 5 copy of frozen1
-wire s5_frozen1_next;
-reg  [31:0] s5_exit_next_reg;  // stage 5 copy of exit_next
-wire [31:0] s5_exit_next_next;
+reg  s6_fire_reg;  // stage 6 copy of fire
+wire s6_fire_next;
+reg  [7:0] s6_t_2_reg;  // stage 6 copy of t
+wire [7:0] s6_t_2_next;
+reg  s6_frozen1_reg;  // stage 6 copy of frozen1
+wire s6_frozen1_next;
+reg  [31:0] s6_exit_next_reg;  // stage 6 copy of exit_next
+wire [31:0] s6_exit_next_next;
 reg  s2_t_2_reg;  // stage 2 copy of t
 wire s2_t_2_next;
 reg  s3_t_2_reg;  // stage 3 copy of t
 wire s3_t_2_next;
 reg  s4_t_2_reg;  // stage 4 copy of t
 wire s4_t_2_next;
-reg  s5_t_3_reg;  // stage 5 copy of t
-wire s5_t_3_next;
+reg  s5_t_2_reg;  // stage 5 copy of t
+wire s5_t_2_next;
+reg  s6_t_3_reg;  // stage 6 copy of t
+wire s6_t_3_next;
 reg  s2_t_3_reg;  // stage 2 copy of t
 wire s2_t_3_next;
 reg  s3_t_3_reg;  // stage 3 copy of t
 wire s3_t_3_next;
 reg  s4_t_3_reg;  // stage 4 copy of t
 wire s4_t_3_next;
-reg  s4_error_reg;  // stage 4 copy of error
-wire s4_error_next;
+reg  s5_t_3_reg;  // stage 5 copy of t
+wire s5_t_3_next;
 reg  s5_error_reg;  // stage 5 copy of error
 wire s5_error_next;
+reg  s6_error_reg;  // stage 6 copy of error
+wire s6_error_next;
 reg  [2:0] s2_kind_reg;  // stage 2 copy of kind
 wire [2:0] s2_kind_next;
 reg  [2:0] s3_kind_reg;  // stage 3 copy of kind
@@ -243,14 +264,16 @@ reg  [2:0] s4_kind_reg;  // stage 4 copy of kind
 wire [2:0] s4_kind_next;
 reg  [2:0] s5_kind_reg;  // stage 5 copy of kind
 wire [2:0] s5_kind_next;
-reg  s5_t_4_reg;  // stage 5 copy of t
-wire s5_t_4_next;
+reg  [2:0] s6_kind_reg;  // stage 6 copy of kind
+wire [2:0] s6_kind_next;
+reg  s6_t_4_reg;  // stage 6 copy of t
+wire s6_t_4_next;
 reg  [2:0] out_rd_ptr_reg;  // result buffer head
 reg  [2:0] out_rd_ptr_next;
 reg  [2:0] out_wr_ptr_reg;  // result buffer next free entry
 reg  [2:0] out_wr_ptr_next;
-reg  [2:0] out_count_reg;  // results in the result buffer
-reg  [2:0] out_count_next;
+reg  [3:0] out_count_reg;  // results in the result buffer
+reg  [3:0] out_count_next;
 reg  [15:0] out0_conn_reg;  // result buffer entry 0 connection id
 reg  [15:0] out0_conn_next;
 reg  [2:0] out0_kind_reg;  // result buffer entry 0 kind
@@ -335,6 +358,18 @@ reg  out6_frozen_reg;  // result buffer entry 6 frozen
 reg  out6_frozen_next;
 reg  out6_error_reg;  // result buffer entry 6 error
 reg  out6_error_next;
+reg  [15:0] out7_conn_reg;  // result buffer entry 7 connection id
+reg  [15:0] out7_conn_next;
+reg  [2:0] out7_kind_reg;  // result buffer entry 7 kind
+reg  [2:0] out7_kind_next;
+reg  [15:0] out7_ev_reg;  // result buffer entry 7 ev
+reg  [15:0] out7_ev_next;
+reg  out7_explored_reg;  // result buffer entry 7 explored
+reg  out7_explored_next;
+reg  out7_frozen_reg;  // result buffer entry 7 frozen
+reg  out7_frozen_next;
+reg  out7_error_reg;  // result buffer entry 7 error
+reg  out7_error_next;
 
 // datapath
 wire _s2_error_next_0 = 3'd5 <= s1_kind_reg;
@@ -342,48 +377,48 @@ wire _s2_error_next_1 = 16'd4096 <= s1_conn_reg;
 wire s1_error = _s2_error_next_0 | _s2_error_next_1;
 wire _s2_u_freeze_timeout_next_0 = s1_kind_reg == 3'd4;
 wire _s2_t_next_0 = s1_kind_reg == 3'd1;
-wire cur_buf7_valid = s3_cur_reg[135];
-wire [15:0] cur_buf7_ev = s3_cur_reg[134:119];
-wire cur_buf6_valid = s3_cur_reg[118];
-wire [15:0] cur_buf6_ev = s3_cur_reg[117:102];
-wire cur_buf5_valid = s3_cur_reg[101];
-wire [15:0] cur_buf5_ev = s3_cur_reg[100:85];
-wire cur_buf4_valid = s3_cur_reg[84];
-wire [15:0] cur_buf4_ev = s3_cur_reg[83:68];
-wire cur_buf3_valid = s3_cur_reg[67];
-wire [15:0] cur_buf3_ev = s3_cur_reg[66:51];
-wire cur_buf2_valid = s3_cur_reg[50];
-wire [15:0] cur_buf2_ev = s3_cur_reg[49:34];
-wire cur_buf1_valid = s3_cur_reg[33];
-wire [15:0] cur_buf1_ev = s3_cur_reg[32:17];
-wire cur_buf0_valid = s3_cur_reg[16];
-wire [15:0] cur_buf0_ev = s3_cur_reg[15:0];
-wire [135:0] _s4_u_cbuf_cur_entries_next_0 = {cur_buf7_valid, cur_buf7_ev, cur_buf6_valid, cur_buf6_ev, cur_buf5_valid, cur_buf5_ev, cur_buf4_valid, cur_buf4_ev, cur_buf3_valid, cur_buf3_ev, cur_buf2_valid, cur_buf2_ev, cur_buf1_valid, cur_buf1_ev, cur_buf0_valid, cur_buf0_ev};
-wire [7:0] cur_head = s3_cur_reg[143:136];
-wire [7:0] cur_num_valid = s3_cur_reg[151:144];
+wire cur_buf7_valid = s4_cur_reg[135];
+wire [15:0] cur_buf7_ev = s4_cur_reg[134:119];
+wire cur_buf6_valid = s4_cur_reg[118];
+wire [15:0] cur_buf6_ev = s4_cur_reg[117:102];
+wire cur_buf5_valid = s4_cur_reg[101];
+wire [15:0] cur_buf5_ev = s4_cur_reg[100:85];
+wire cur_buf4_valid = s4_cur_reg[84];
+wire [15:0] cur_buf4_ev = s4_cur_reg[83:68];
+wire cur_buf3_valid = s4_cur_reg[67];
+wire [15:0] cur_buf3_ev = s4_cur_reg[66:51];
+wire cur_buf2_valid = s4_cur_reg[50];
+wire [15:0] cur_buf2_ev = s4_cur_reg[49:34];
+wire cur_buf1_valid = s4_cur_reg[33];
+wire [15:0] cur_buf1_ev = s4_cur_reg[32:17];
+wire cur_buf0_valid = s4_cur_reg[16];
+wire [15:0] cur_buf0_ev = s4_cur_reg[15:0];
+wire [135:0] _s5_u_cbuf_cur_entries_next_0 = {cur_buf7_valid, cur_buf7_ev, cur_buf6_valid, cur_buf6_ev, cur_buf5_valid, cur_buf5_ev, cur_buf4_valid, cur_buf4_ev, cur_buf3_valid, cur_buf3_ev, cur_buf2_valid, cur_buf2_ev, cur_buf1_valid, cur_buf1_ev, cur_buf0_valid, cur_buf0_ev};
+wire [7:0] cur_head = s4_cur_reg[143:136];
+wire [7:0] cur_num_valid = s4_cur_reg[151:144];
 wire _s2_u_cbuf_add_next_0 = s1_kind_reg == 3'd2;
 wire _s2_u_cbuf_add_next_1 = ~s1_ecn_reg;
 wire _s2_u_cbuf_add_next_2 = _s2_u_cbuf_add_next_0 & _s2_u_cbuf_add_next_1;
-wire exploring = |s4_explore1_reg;
-wire _s4_fire_next_0 = ~s3_error_reg;
-wire fire = s3_valid_reg & _s4_fire_next_0;
-wire _s5_t_2_next_0 = s4_t_reg & exploring;
-wire [7:0] _s5_t_2_next_1 = s4_explore1_reg - 8'd1;
-wire [7:0] _s5_t_2_next_2 = _s5_t_2_next_0 ? _s5_t_2_next_1 : s4_explore1_reg;
+wire exploring = |s5_explore1_reg;
+wire _s5_fire_next_0 = ~s4_error_reg;
+wire fire = s4_valid_reg & _s5_fire_next_0;
+wire _s6_t_2_next_0 = s5_t_reg & exploring;
+wire [7:0] _s6_t_2_next_1 = s5_explore1_reg - 8'd1;
+wire [7:0] _s6_t_2_next_2 = _s6_t_2_next_0 ? _s6_t_2_next_1 : s5_explore1_reg;
 wire _s2_t_2_next_0 = s1_kind_reg == 3'd0;
 wire _s2_t_3_next_0 = ~_s2_t_2_next_0;
-wire _s5_t_4_next_0 = s4_frozen1_reg & s4_t_3_reg;
+wire _s6_t_4_next_0 = s5_frozen1_reg & s5_t_3_reg;
 wire out_nonempty = |out_count_reg;
-wire [15:0] _m_result_conn_0 = (out_rd_ptr_reg == 3'd0) ? out0_conn_reg : (out_rd_ptr_reg == 3'd1) ? out1_conn_reg : (out_rd_ptr_reg == 3'd2) ? out2_conn_reg : (out_rd_ptr_reg == 3'd3) ? out3_conn_reg : (out_rd_ptr_reg == 3'd4) ? out4_conn_reg : (out_rd_ptr_reg == 3'd5) ? out5_conn_reg : out6_conn_reg;
-wire [2:0] _m_result_kind_0 = (out_rd_ptr_reg == 3'd0) ? out0_kind_reg : (out_rd_ptr_reg == 3'd1) ? out1_kind_reg : (out_rd_ptr_reg == 3'd2) ? out2_kind_reg : (out_rd_ptr_reg == 3'd3) ? out3_kind_reg : (out_rd_ptr_reg == 3'd4) ? out4_kind_reg : (out_rd_ptr_reg == 3'd5) ? out5_kind_reg : out6_kind_reg;
-wire [15:0] _m_result_ev_0 = (out_rd_ptr_reg == 3'd0) ? out0_ev_reg : (out_rd_ptr_reg == 3'd1) ? out1_ev_reg : (out_rd_ptr_reg == 3'd2) ? out2_ev_reg : (out_rd_ptr_reg == 3'd3) ? out3_ev_reg : (out_rd_ptr_reg == 3'd4) ? out4_ev_reg : (out_rd_ptr_reg == 3'd5) ? out5_ev_reg : out6_ev_reg;
-wire _m_result_explored_0 = (out_rd_ptr_reg == 3'd0) ? out0_explored_reg : (out_rd_ptr_reg == 3'd1) ? out1_explored_reg : (out_rd_ptr_reg == 3'd2) ? out2_explored_reg : (out_rd_ptr_reg == 3'd3) ? out3_explored_reg : (out_rd_ptr_reg == 3'd4) ? out4_explored_reg : (out_rd_ptr_reg == 3'd5) ? out5_explored_reg : out6_explored_reg;
-wire _m_result_frozen_0 = (out_rd_ptr_reg == 3'd0) ? out0_frozen_reg : (out_rd_ptr_reg == 3'd1) ? out1_frozen_reg : (out_rd_ptr_reg == 3'd2) ? out2_frozen_reg : (out_rd_ptr_reg == 3'd3) ? out3_frozen_reg : (out_rd_ptr_reg == 3'd4) ? out4_frozen_reg : (out_rd_ptr_reg == 3'd5) ? out5_frozen_reg : out6_frozen_reg;
-wire _m_result_error_0 = (out_rd_ptr_reg == 3'd0) ? out0_error_reg : (out_rd_ptr_reg == 3'd1) ? out1_error_reg : (out_rd_ptr_reg == 3'd2) ? out2_error_reg : (out_rd_ptr_reg == 3'd3) ? out3_error_reg : (out_rd_ptr_reg == 3'd4) ? out4_error_reg : (out_rd_ptr_reg == 3'd5) ? out5_error_reg : out6_error_reg;
-wire _lfsr_update_0 = ~s5_hit_reg;
-wire _lfsr_update_1 = s5_exploring_reg | _lfsr_update_0;
-wire explored = s5_t_reg & _lfsr_update_1;
-wire _lfsr_update_2 = s5_fire_reg & explored;
+wire [15:0] _m_result_conn_0 = (out_rd_ptr_reg == 3'd0) ? out0_conn_reg : (out_rd_ptr_reg == 3'd1) ? out1_conn_reg : (out_rd_ptr_reg == 3'd2) ? out2_conn_reg : (out_rd_ptr_reg == 3'd3) ? out3_conn_reg : (out_rd_ptr_reg == 3'd4) ? out4_conn_reg : (out_rd_ptr_reg == 3'd5) ? out5_conn_reg : (out_rd_ptr_reg == 3'd6) ? out6_conn_reg : out7_conn_reg;
+wire [2:0] _m_result_kind_0 = (out_rd_ptr_reg == 3'd0) ? out0_kind_reg : (out_rd_ptr_reg == 3'd1) ? out1_kind_reg : (out_rd_ptr_reg == 3'd2) ? out2_kind_reg : (out_rd_ptr_reg == 3'd3) ? out3_kind_reg : (out_rd_ptr_reg == 3'd4) ? out4_kind_reg : (out_rd_ptr_reg == 3'd5) ? out5_kind_reg : (out_rd_ptr_reg == 3'd6) ? out6_kind_reg : out7_kind_reg;
+wire [15:0] _m_result_ev_0 = (out_rd_ptr_reg == 3'd0) ? out0_ev_reg : (out_rd_ptr_reg == 3'd1) ? out1_ev_reg : (out_rd_ptr_reg == 3'd2) ? out2_ev_reg : (out_rd_ptr_reg == 3'd3) ? out3_ev_reg : (out_rd_ptr_reg == 3'd4) ? out4_ev_reg : (out_rd_ptr_reg == 3'd5) ? out5_ev_reg : (out_rd_ptr_reg == 3'd6) ? out6_ev_reg : out7_ev_reg;
+wire _m_result_explored_0 = (out_rd_ptr_reg == 3'd0) ? out0_explored_reg : (out_rd_ptr_reg == 3'd1) ? out1_explored_reg : (out_rd_ptr_reg == 3'd2) ? out2_explored_reg : (out_rd_ptr_reg == 3'd3) ? out3_explored_reg : (out_rd_ptr_reg == 3'd4) ? out4_explored_reg : (out_rd_ptr_reg == 3'd5) ? out5_explored_reg : (out_rd_ptr_reg == 3'd6) ? out6_explored_reg : out7_explored_reg;
+wire _m_result_frozen_0 = (out_rd_ptr_reg == 3'd0) ? out0_frozen_reg : (out_rd_ptr_reg == 3'd1) ? out1_frozen_reg : (out_rd_ptr_reg == 3'd2) ? out2_frozen_reg : (out_rd_ptr_reg == 3'd3) ? out3_frozen_reg : (out_rd_ptr_reg == 3'd4) ? out4_frozen_reg : (out_rd_ptr_reg == 3'd5) ? out5_frozen_reg : (out_rd_ptr_reg == 3'd6) ? out6_frozen_reg : out7_frozen_reg;
+wire _m_result_error_0 = (out_rd_ptr_reg == 3'd0) ? out0_error_reg : (out_rd_ptr_reg == 3'd1) ? out1_error_reg : (out_rd_ptr_reg == 3'd2) ? out2_error_reg : (out_rd_ptr_reg == 3'd3) ? out3_error_reg : (out_rd_ptr_reg == 3'd4) ? out4_error_reg : (out_rd_ptr_reg == 3'd5) ? out5_error_reg : (out_rd_ptr_reg == 3'd6) ? out6_error_reg : out7_error_reg;
+wire _lfsr_update_0 = ~s6_hit_reg;
+wire _lfsr_update_1 = s6_exploring_reg | _lfsr_update_0;
+wire explored = s6_t_reg & _lfsr_update_1;
+wire _lfsr_update_2 = s6_fire_reg & explored;
 wire _lfsr_update_3 = lfsr_reg[0];
 wire [31:0] _lfsr_update_4 = lfsr_reg >> 1;
 wire [31:0] _lfsr_update_5 = _lfsr_update_4 ^ 32'h80200003;
@@ -448,112 +483,123 @@ wire _lfsr_update_63 = _lfsr_update_62[0];
 wire [31:0] _lfsr_update_64 = _lfsr_update_62 >> 1;
 wire [31:0] _lfsr_update_65 = _lfsr_update_64 ^ 32'h80200003;
 wire [31:0] lfsr_drawn = _lfsr_update_63 ? _lfsr_update_65 : _lfsr_update_64;
-wire _shell_0 = s1_conn_reg == in_conn_reg;
-wire _shell_1 = s1_valid_reg & _shell_0;
-wire _shell_2 = 1'd0 | _shell_1;
-wire _shell_3 = s2_conn_reg == in_conn_reg;
-wire _shell_4 = s2_valid_reg & _shell_3;
-wire hazard = _shell_2 | _shell_4;
-wire _shell_5 = ~hazard;
-wire _shell_6 = in_valid_reg & _shell_5;
-wire credit = occ_reg < 3'd7;
-wire issue = _shell_6 & credit;
-wire _shell_7 = s_event_valid & in_ready_reg;
-wire _shell_8 = ~in_valid_reg;
-wire [2:0] _shell_9 = issue ? 3'd1 : 3'd0;
-wire [2:0] _shell_10 = occ_reg + _shell_9;
+wire _shell_0 = ~hazard_reg;
+wire _shell_1 = in_valid_reg & _shell_0;
+wire issue = _shell_1 & credit_reg;
+wire _shell_2 = s_event_valid & in_ready_reg;
+wire _shell_3 = ~in_valid_reg;
+wire [3:0] _shell_4 = issue ? 4'd1 : 4'd0;
+wire [3:0] _shell_5 = occ_reg + _shell_4;
 wire out_pop = out_nonempty & m_result_ready;
-wire [2:0] _shell_11 = out_pop ? 3'd1 : 3'd0;
-wire [2:0] _shell_12 = _shell_10 - _shell_11;
-wire _shell_13 = ~s5_error_reg;
-wire wr_en = s5_valid_reg & _shell_13;
-wire [11:0] wr_addr = s5_conn_reg[11:0];
-wire [11:0] _shell_14 = in_conn_reg[11:0];
-wire _shell_15 = wr_addr == _shell_14;
-wire snoop_in = wr_en & _shell_15;
-wire [192:0] _shell_16 = {EXPLORE_INIT, 1'd0, 32'h0, 8'd0, 8'd0, 1'd0, 16'd0, 1'd0, 16'd0, 1'd0, 16'd0, 1'd0, 16'd0, 1'd0, 16'd0, 1'd0, 16'd0, 1'd0, 16'd0, 1'd0, 16'd0};
-wire nxt_buf7_valid = s5_nxt_entries_reg[135];
-wire [15:0] nxt_buf7_ev = s5_nxt_entries_reg[134:119];
-wire nxt_buf6_valid = s5_nxt_entries_reg[118];
-wire [15:0] nxt_buf6_ev = s5_nxt_entries_reg[117:102];
-wire nxt_buf5_valid = s5_nxt_entries_reg[101];
-wire [15:0] nxt_buf5_ev = s5_nxt_entries_reg[100:85];
-wire nxt_buf4_valid = s5_nxt_entries_reg[84];
-wire [15:0] nxt_buf4_ev = s5_nxt_entries_reg[83:68];
-wire nxt_buf3_valid = s5_nxt_entries_reg[67];
-wire [15:0] nxt_buf3_ev = s5_nxt_entries_reg[66:51];
-wire nxt_buf2_valid = s5_nxt_entries_reg[50];
-wire [15:0] nxt_buf2_ev = s5_nxt_entries_reg[49:34];
-wire nxt_buf1_valid = s5_nxt_entries_reg[33];
-wire [15:0] nxt_buf1_ev = s5_nxt_entries_reg[32:17];
-wire nxt_buf0_valid = s5_nxt_entries_reg[16];
-wire [15:0] nxt_buf0_ev = s5_nxt_entries_reg[15:0];
-wire [192:0] _shell_17 = {s5_t_2_reg, s5_frozen1_reg, s5_exit_next_reg, s5_nxt_num_valid_reg, s5_nxt_head_reg, nxt_buf7_valid, nxt_buf7_ev, nxt_buf6_valid, nxt_buf6_ev, nxt_buf5_valid, nxt_buf5_ev, nxt_buf4_valid, nxt_buf4_ev, nxt_buf3_valid, nxt_buf3_ev, nxt_buf2_valid, nxt_buf2_ev, nxt_buf1_valid, nxt_buf1_ev, nxt_buf0_valid, nxt_buf0_ev};
-wire [192:0] new_word = s5_t_3_reg ? _shell_16 : _shell_17;
-wire [11:0] _shell_18 = s1_conn_reg[11:0];
-wire _shell_19 = wr_addr == _shell_18;
-wire snoop_s1 = wr_en & _shell_19;
-wire _shell_20 = snoop_s1 | s1_fix_valid_reg;
-wire [192:0] _shell_21 = snoop_s1 ? new_word : s1_fix_word_reg;
-wire [11:0] _shell_22 = s2_conn_reg[11:0];
-wire _shell_23 = wr_addr == _shell_22;
-wire snoop_s2 = wr_en & _shell_23;
-wire [1:0] _shell_24 = s2_conn_reg[11:10];
-wire [192:0] s2_ram_word = (_shell_24 == 2'd0) ? s2_ram_b0_reg : (_shell_24 == 2'd1) ? s2_ram_b1_reg : (_shell_24 == 2'd2) ? s2_ram_b2_reg : s2_ram_b3_reg;
-wire [192:0] s2_word = s2_fix_valid_reg ? s2_fix_word_reg : s2_ram_word;
-wire [192:0] _shell_25 = snoop_s2 ? new_word : s2_word;
-wire _shell_26 = out_wr_ptr_reg == 3'd0;
-wire [15:0] _shell_27 = lfsr_drawn[15:0];
-wire [15:0] _shell_28 = explored ? _shell_27 : s5_take_ev_reg;
-wire [15:0] _shell_29 = s5_t_reg ? _shell_28 : 16'd0;
-wire [15:0] _shell_30 = s5_error_reg ? 16'd0 : _shell_29;
-wire _shell_31 = s5_error_reg ? 1'd0 : explored;
-wire _shell_32 = s5_error_reg ? 1'd0 : s5_t_4_reg;
-wire _shell_33 = out_wr_ptr_reg == 3'd1;
-wire _shell_34 = out_wr_ptr_reg == 3'd2;
-wire _shell_35 = out_wr_ptr_reg == 3'd3;
-wire _shell_36 = out_wr_ptr_reg == 3'd4;
-wire _shell_37 = out_wr_ptr_reg == 3'd5;
-wire _shell_38 = out_wr_ptr_reg == 3'd6;
-wire _shell_39 = out_wr_ptr_reg == 3'd6;
-wire [2:0] _shell_40 = out_wr_ptr_reg + 3'd1;
-wire [2:0] _shell_41 = _shell_39 ? 3'd0 : _shell_40;
-wire _shell_42 = out_rd_ptr_reg == 3'd6;
-wire [2:0] _shell_43 = out_rd_ptr_reg + 3'd1;
-wire [2:0] _shell_44 = _shell_42 ? 3'd0 : _shell_43;
-wire [2:0] _shell_45 = s5_valid_reg ? 3'd1 : 3'd0;
-wire [2:0] _shell_46 = out_count_reg + _shell_45;
-wire [2:0] _shell_47 = out_pop ? 3'd1 : 3'd0;
-wire [2:0] _shell_48 = _shell_46 - _shell_47;
+wire [3:0] _shell_6 = out_pop ? 4'd1 : 4'd0;
+wire [3:0] occ_update = _shell_5 - _shell_6;
+wire _shell_7 = ~s6_error_reg;
+wire wr_en = s6_valid_reg & _shell_7;
+wire [11:0] wr_addr = s6_conn_reg[11:0];
+wire [11:0] _shell_8 = in_conn_reg[11:0];
+wire _shell_9 = wr_addr == _shell_8;
+wire snoop_in = wr_en & _shell_9;
+wire [192:0] _shell_10 = {EXPLORE_INIT, 1'd0, 32'h0, 8'd0, 8'd0, 1'd0, 16'd0, 1'd0, 16'd0, 1'd0, 16'd0, 1'd0, 16'd0, 1'd0, 16'd0, 1'd0, 16'd0, 1'd0, 16'd0, 1'd0, 16'd0};
+wire nxt_buf7_valid = s6_nxt_entries_reg[135];
+wire [15:0] nxt_buf7_ev = s6_nxt_entries_reg[134:119];
+wire nxt_buf6_valid = s6_nxt_entries_reg[118];
+wire [15:0] nxt_buf6_ev = s6_nxt_entries_reg[117:102];
+wire nxt_buf5_valid = s6_nxt_entries_reg[101];
+wire [15:0] nxt_buf5_ev = s6_nxt_entries_reg[100:85];
+wire nxt_buf4_valid = s6_nxt_entries_reg[84];
+wire [15:0] nxt_buf4_ev = s6_nxt_entries_reg[83:68];
+wire nxt_buf3_valid = s6_nxt_entries_reg[67];
+wire [15:0] nxt_buf3_ev = s6_nxt_entries_reg[66:51];
+wire nxt_buf2_valid = s6_nxt_entries_reg[50];
+wire [15:0] nxt_buf2_ev = s6_nxt_entries_reg[49:34];
+wire nxt_buf1_valid = s6_nxt_entries_reg[33];
+wire [15:0] nxt_buf1_ev = s6_nxt_entries_reg[32:17];
+wire nxt_buf0_valid = s6_nxt_entries_reg[16];
+wire [15:0] nxt_buf0_ev = s6_nxt_entries_reg[15:0];
+wire [192:0] _shell_11 = {s6_t_2_reg, s6_frozen1_reg, s6_exit_next_reg, s6_nxt_num_valid_reg, s6_nxt_head_reg, nxt_buf7_valid, nxt_buf7_ev, nxt_buf6_valid, nxt_buf6_ev, nxt_buf5_valid, nxt_buf5_ev, nxt_buf4_valid, nxt_buf4_ev, nxt_buf3_valid, nxt_buf3_ev, nxt_buf2_valid, nxt_buf2_ev, nxt_buf1_valid, nxt_buf1_ev, nxt_buf0_valid, nxt_buf0_ev};
+wire [192:0] new_word = s6_t_3_reg ? _shell_10 : _shell_11;
+wire [11:0] _shell_12 = s1_conn_reg[11:0];
+wire _shell_13 = wr_addr == _shell_12;
+wire snoop_s1 = wr_en & _shell_13;
+wire _shell_14 = snoop_s1 | s1_fix_valid_reg;
+wire [192:0] _shell_15 = snoop_s1 ? new_word : s1_fix_word_reg;
+wire [11:0] _shell_16 = s2_conn_reg[11:0];
+wire _shell_17 = wr_addr == _shell_16;
+wire snoop_s2 = wr_en & _shell_17;
+wire _shell_18 = snoop_s2 | s2_fix_valid_reg;
+wire [192:0] _shell_19 = snoop_s2 ? new_word : s2_fix_word_reg;
+wire [11:0] _shell_20 = s3_conn_reg[11:0];
+wire _shell_21 = wr_addr == _shell_20;
+wire snoop_s3 = wr_en & _shell_21;
+wire [192:0] s3_word = s3_fix_valid_reg ? s3_fix_word_reg : s3_ram_reg;
+wire [192:0] _shell_22 = snoop_s3 ? new_word : s3_word;
+wire _shell_23 = out_wr_ptr_reg == 3'd0;
+wire [15:0] _shell_24 = lfsr_drawn[15:0];
+wire [15:0] _shell_25 = explored ? _shell_24 : s6_take_ev_reg;
+wire [15:0] _shell_26 = s6_t_reg ? _shell_25 : 16'd0;
+wire [15:0] _shell_27 = s6_error_reg ? 16'd0 : _shell_26;
+wire _shell_28 = s6_error_reg ? 1'd0 : explored;
+wire _shell_29 = s6_error_reg ? 1'd0 : s6_t_4_reg;
+wire _shell_30 = out_wr_ptr_reg == 3'd1;
+wire _shell_31 = out_wr_ptr_reg == 3'd2;
+wire _shell_32 = out_wr_ptr_reg == 3'd3;
+wire _shell_33 = out_wr_ptr_reg == 3'd4;
+wire _shell_34 = out_wr_ptr_reg == 3'd5;
+wire _shell_35 = out_wr_ptr_reg == 3'd6;
+wire _shell_36 = out_wr_ptr_reg == 3'd7;
+wire [2:0] _shell_37 = out_wr_ptr_reg + 3'd1;
+wire [2:0] _shell_38 = out_rd_ptr_reg + 3'd1;
+wire [3:0] _shell_39 = s6_valid_reg ? 4'd1 : 4'd0;
+wire [3:0] _shell_40 = out_count_reg + _shell_39;
+wire [3:0] _shell_41 = out_pop ? 4'd1 : 4'd0;
+wire [3:0] _shell_42 = _shell_40 - _shell_41;
+wire _issue_next_0 = issue & skid_valid_reg;
+wire _issue_next_1 = in_conn_reg == skid_conn_reg;
+wire _issue_next_2 = issue & _issue_next_1;
+wire _issue_next_3 = s1_conn_reg == skid_conn_reg;
+wire _issue_next_4 = s1_valid_reg & _issue_next_3;
+wire _issue_next_5 = _issue_next_2 | _issue_next_4;
+wire _issue_next_6 = ~skid_valid_reg;
+wire _issue_next_7 = issue & _issue_next_6;
+wire _issue_next_8 = ~in_valid_reg;
+wire _issue_next_9 = _issue_next_7 | _issue_next_8;
+wire _issue_next_10 = in_conn_reg == s_event_conn;
+wire _issue_next_11 = issue & _issue_next_10;
+wire _issue_next_12 = s1_conn_reg == s_event_conn;
+wire _issue_next_13 = s1_valid_reg & _issue_next_12;
+wire _issue_next_14 = _issue_next_11 | _issue_next_13;
+wire _issue_next_15 = in_conn_reg == in_conn_reg;
+wire _issue_next_16 = issue & _issue_next_15;
+wire _issue_next_17 = s1_conn_reg == in_conn_reg;
+wire _issue_next_18 = s1_valid_reg & _issue_next_17;
+wire _issue_next_19 = _issue_next_16 | _issue_next_18;
+wire _issue_next_20 = _issue_next_9 ? _issue_next_14 : _issue_next_19;
+wire hazard_ahead = _issue_next_0 ? _issue_next_5 : _issue_next_20;
+wire _issue_next_21 = occ_update < 4'd8;
 wire _ready_0 = ~issue;
 wire _ready_1 = in_valid_reg & _ready_0;
-wire _ready_2 = _ready_1 & _shell_7;
+wire _ready_2 = _ready_1 & _shell_2;
 wire _ready_3 = ~issue;
 wire _ready_4 = skid_valid_reg & _ready_3;
 wire _ready_5 = _ready_2 | _ready_4;
 wire _ready_6 = skid_valid_reg & issue;
-wire _ready_7 = _ready_6 & _shell_7;
+wire _ready_7 = _ready_6 & _shell_2;
 wire _ready_8 = _ready_5 | _ready_7;
 wire _ready_9 = ~_ready_8;
 wire [11:0] _state_rd_0 = in_conn_reg[11:0];
-wire [9:0] state_rd_addr = _state_rd_0[9:0];
-wire [9:0] state_wr_addr = wr_addr[9:0];
-wire [1:0] state_wr_bank = wr_addr[11:10];
-wire cur_frozen = s3_cur_reg[184];
-wire [31:0] cur_exit_freeze = s3_cur_reg[183:152];
-wire [7:0] cur_explore = s3_cur_reg[192:185];
+wire cur_frozen = s4_cur_reg[184];
+wire [31:0] cur_exit_freeze = s4_cur_reg[183:152];
+wire [7:0] cur_explore = s4_cur_reg[192:185];
 wire _u_cbuf_take_0 = ~exploring;
-wire _u_cbuf_take_1 = s4_t_reg & _u_cbuf_take_0;
-// bits dropped on purpose (rounding, wrap-around)
-wire _unused = ^{s2_conn_reg[15:12], s2_conn_reg[9:0], _state_rd_0[11:10]};
+wire _u_cbuf_take_1 = s5_t_reg & _u_cbuf_take_0;
 
 reps_freeze
 u_freeze (
     .cur_frozen(cur_frozen),
     .cur_exit(cur_exit_freeze),
     .cur_explore(cur_explore),
-    .now(s3_u_freeze_now_reg),
-    .timeout(s3_u_freeze_timeout_reg),
+    .now(s4_u_freeze_now_reg),
+    .timeout(s4_u_freeze_timeout_reg),
     .freeze_time(FREEZE_TIME),
     .explore_reload(EXPLORE_AFTER_FREEZE),
     .nxt_frozen(u_freeze_nxt_frozen),
@@ -563,13 +609,13 @@ u_freeze (
 
 reps_cbuf
 u_cbuf (
-    .cur_entries(s4_u_cbuf_cur_entries_reg),
-    .cur_head(s4_u_cbuf_cur_head_reg),
-    .cur_num_valid(s4_u_cbuf_cur_num_valid_reg),
-    .add(s4_u_cbuf_add_reg),
-    .add_ev(s4_u_cbuf_add_ev_reg),
+    .cur_entries(s5_u_cbuf_cur_entries_reg),
+    .cur_head(s5_u_cbuf_cur_head_reg),
+    .cur_num_valid(s5_u_cbuf_cur_num_valid_reg),
+    .add(s5_u_cbuf_add_reg),
+    .add_ev(s5_u_cbuf_add_ev_reg),
     .take(_u_cbuf_take_1),
-    .replay(s4_frozen1_reg),
+    .replay(s5_frozen1_reg),
     .nxt_entries(u_cbuf_nxt_entries),
     .nxt_head(u_cbuf_nxt_head),
     .nxt_num_valid(u_cbuf_nxt_num_valid),
@@ -580,51 +626,60 @@ u_cbuf (
 assign s_event_ready = in_ready_reg;
 assign s2_error_next = s1_error;
 assign s3_error_next = s2_error_reg;
+assign s4_error_next = s3_error_reg;
 assign s2_u_freeze_now_next = s1_now_reg;
 assign s3_u_freeze_now_next = s2_u_freeze_now_reg;
+assign s4_u_freeze_now_next = s3_u_freeze_now_reg;
 assign s2_u_freeze_timeout_next = _s2_u_freeze_timeout_next_0;
 assign s3_u_freeze_timeout_next = s2_u_freeze_timeout_reg;
-assign s4_frozen1_next = u_freeze_nxt_frozen;
-assign s4_explore1_next = u_freeze_nxt_explore;
-assign s4_exit_next_next = u_freeze_nxt_exit;
+assign s4_u_freeze_timeout_next = s3_u_freeze_timeout_reg;
+assign s5_frozen1_next = u_freeze_nxt_frozen;
+assign s5_explore1_next = u_freeze_nxt_explore;
+assign s5_exit_next_next = u_freeze_nxt_exit;
 assign s2_t_next = _s2_t_next_0;
 assign s3_t_next = s2_t_reg;
 assign s4_t_next = s3_t_reg;
-assign s4_u_cbuf_cur_entries_next = _s4_u_cbuf_cur_entries_next_0;
-assign s4_u_cbuf_cur_head_next = cur_head;
-assign s4_u_cbuf_cur_num_valid_next = cur_num_valid;
+assign s5_t_next = s4_t_reg;
+assign s5_u_cbuf_cur_entries_next = _s5_u_cbuf_cur_entries_next_0;
+assign s5_u_cbuf_cur_head_next = cur_head;
+assign s5_u_cbuf_cur_num_valid_next = cur_num_valid;
 assign s2_u_cbuf_add_next = _s2_u_cbuf_add_next_2;
 assign s3_u_cbuf_add_next = s2_u_cbuf_add_reg;
 assign s4_u_cbuf_add_next = s3_u_cbuf_add_reg;
+assign s5_u_cbuf_add_next = s4_u_cbuf_add_reg;
 assign s2_u_cbuf_add_ev_next = s1_ev_reg;
 assign s3_u_cbuf_add_ev_next = s2_u_cbuf_add_ev_reg;
 assign s4_u_cbuf_add_ev_next = s3_u_cbuf_add_ev_reg;
-assign s5_hit_next = u_cbuf_hit;
-assign s5_take_ev_next = u_cbuf_take_ev;
-assign s5_nxt_entries_next = u_cbuf_nxt_entries;
-assign s5_nxt_head_next = u_cbuf_nxt_head;
-assign s5_nxt_num_valid_next = u_cbuf_nxt_num_valid;
-assign s5_exploring_next = exploring;
-assign s5_t_next = s4_t_reg;
-assign s4_fire_next = fire;
-assign s5_fire_next = s4_fire_reg;
-assign s5_t_2_next = _s5_t_2_next_2;
-assign s5_frozen1_next = s4_frozen1_reg;
-assign s5_exit_next_next = s4_exit_next_reg;
+assign s5_u_cbuf_add_ev_next = s4_u_cbuf_add_ev_reg;
+assign s6_hit_next = u_cbuf_hit;
+assign s6_take_ev_next = u_cbuf_take_ev;
+assign s6_nxt_entries_next = u_cbuf_nxt_entries;
+assign s6_nxt_head_next = u_cbuf_nxt_head;
+assign s6_nxt_num_valid_next = u_cbuf_nxt_num_valid;
+assign s6_exploring_next = exploring;
+assign s6_t_next = s5_t_reg;
+assign s5_fire_next = fire;
+assign s6_fire_next = s5_fire_reg;
+assign s6_t_2_next = _s6_t_2_next_2;
+assign s6_frozen1_next = s5_frozen1_reg;
+assign s6_exit_next_next = s5_exit_next_reg;
 assign s2_t_2_next = _s2_t_2_next_0;
 assign s3_t_2_next = s2_t_2_reg;
 assign s4_t_2_next = s3_t_2_reg;
-assign s5_t_3_next = s4_t_2_reg;
+assign s5_t_2_next = s4_t_2_reg;
+assign s6_t_3_next = s5_t_2_reg;
 assign s2_t_3_next = _s2_t_3_next_0;
 assign s3_t_3_next = s2_t_3_reg;
 assign s4_t_3_next = s3_t_3_reg;
-assign s4_error_next = s3_error_reg;
+assign s5_t_3_next = s4_t_3_reg;
 assign s5_error_next = s4_error_reg;
+assign s6_error_next = s5_error_reg;
 assign s2_kind_next = s1_kind_reg;
 assign s3_kind_next = s2_kind_reg;
 assign s4_kind_next = s3_kind_reg;
 assign s5_kind_next = s4_kind_reg;
-assign s5_t_4_next = _s5_t_4_next_0;
+assign s6_kind_next = s5_kind_reg;
+assign s6_t_4_next = _s6_t_4_next_0;
 assign m_result_valid = out_nonempty;
 assign m_result_conn = _m_result_conn_0;
 assign m_result_kind = _m_result_kind_0;
@@ -666,19 +721,20 @@ always @* begin
     s4_conn_next = s4_conn_reg;
     s5_valid_next = s5_valid_reg;
     s5_conn_next = s5_conn_reg;
+    s6_valid_next = s6_valid_reg;
+    s6_conn_next = s6_conn_reg;
     s1_kind_next = s1_kind_reg;
     s1_ecn_next = s1_ecn_reg;
     s1_ev_next = s1_ev_reg;
     s1_now_next = s1_now_reg;
     s1_fix_valid_next = s1_fix_valid_reg;
     s1_fix_word_next = s1_fix_word_reg;
-    s2_ram_b0_next = s2_ram_b0_reg;
-    s2_ram_b1_next = s2_ram_b1_reg;
-    s2_ram_b2_next = s2_ram_b2_reg;
-    s2_ram_b3_next = s2_ram_b3_reg;
     s2_fix_valid_next = s2_fix_valid_reg;
     s2_fix_word_next = s2_fix_word_reg;
-    s3_cur_next = s3_cur_reg;
+    s3_ram_next = s3_ram_reg;
+    s3_fix_valid_next = s3_fix_valid_reg;
+    s3_fix_word_next = s3_fix_word_reg;
+    s4_cur_next = s4_cur_reg;
     out_rd_ptr_next = out_rd_ptr_reg;
     out_wr_ptr_next = out_wr_ptr_reg;
     out_count_next = out_count_reg;
@@ -724,6 +780,12 @@ always @* begin
     out6_explored_next = out6_explored_reg;
     out6_frozen_next = out6_frozen_reg;
     out6_error_next = out6_error_reg;
+    out7_conn_next = out7_conn_reg;
+    out7_kind_next = out7_kind_reg;
+    out7_ev_next = out7_ev_reg;
+    out7_explored_next = out7_explored_reg;
+    out7_frozen_next = out7_frozen_reg;
+    out7_error_next = out7_error_reg;
     if (issue) begin
         if (skid_valid_reg) begin
             in_conn_next = skid_conn_reg;
@@ -731,8 +793,8 @@ always @* begin
             in_ecn_next = skid_ecn_reg;
             in_ev_next = skid_ev_reg;
             in_now_next = skid_now_reg;
-            skid_valid_next = _shell_7;
-            if (_shell_7) begin
+            skid_valid_next = _shell_2;
+            if (_shell_2) begin
                 skid_conn_next = s_event_conn;
                 skid_kind_next = s_event_kind;
                 skid_ecn_next = s_event_ecn;
@@ -740,8 +802,8 @@ always @* begin
                 skid_now_next = s_event_now;
             end
         end else begin
-            in_valid_next = _shell_7;
-            if (_shell_7) begin
+            in_valid_next = _shell_2;
+            if (_shell_2) begin
                 in_conn_next = s_event_conn;
                 in_kind_next = s_event_kind;
                 in_ecn_next = s_event_ecn;
@@ -749,16 +811,16 @@ always @* begin
                 in_now_next = s_event_now;
             end
         end
-    end else if (_shell_8) begin
-        in_valid_next = _shell_7;
-        if (_shell_7) begin
+    end else if (_shell_3) begin
+        in_valid_next = _shell_2;
+        if (_shell_2) begin
             in_conn_next = s_event_conn;
             in_kind_next = s_event_kind;
             in_ecn_next = s_event_ecn;
             in_ev_next = s_event_ev;
             in_now_next = s_event_now;
         end
-    end else if (_shell_7) begin
+    end else if (_shell_2) begin
         skid_valid_next = 1'd1;
         skid_conn_next = s_event_conn;
         skid_kind_next = s_event_kind;
@@ -766,7 +828,7 @@ always @* begin
         skid_ev_next = s_event_ev;
         skid_now_next = s_event_now;
     end
-    occ_next = _shell_12;
+    occ_next = occ_update;
     s1_valid_next = issue;
     s1_conn_next = in_conn_reg;
     s1_kind_next = in_kind_reg;
@@ -781,78 +843,95 @@ always @* begin
     s4_conn_next = s3_conn_reg;
     s5_valid_next = s4_valid_reg;
     s5_conn_next = s4_conn_reg;
+    s6_valid_next = s5_valid_reg;
+    s6_conn_next = s5_conn_reg;
     s1_fix_valid_next = snoop_in;
     s1_fix_word_next = new_word;
-    s2_ram_b0_next = state_rd_b0_reg;
-    s2_ram_b1_next = state_rd_b1_reg;
-    s2_ram_b2_next = state_rd_b2_reg;
-    s2_ram_b3_next = state_rd_b3_reg;
-    s2_fix_valid_next = _shell_20;
-    s2_fix_word_next = _shell_21;
-    s3_cur_next = _shell_25;
-    if (s5_valid_reg) begin
-        if (_shell_26) begin
-            out0_conn_next = s5_conn_reg;
-            out0_kind_next = s5_kind_reg;
-            out0_ev_next = _shell_30;
-            out0_explored_next = _shell_31;
-            out0_frozen_next = _shell_32;
-            out0_error_next = s5_error_reg;
+    s2_fix_valid_next = _shell_14;
+    s2_fix_word_next = _shell_15;
+    s3_ram_next = state_q;
+    s3_fix_valid_next = _shell_18;
+    s3_fix_word_next = _shell_19;
+    s4_cur_next = _shell_22;
+    if (s6_valid_reg) begin
+        if (_shell_23) begin
+            out0_conn_next = s6_conn_reg;
+            out0_kind_next = s6_kind_reg;
+            out0_ev_next = _shell_27;
+            out0_explored_next = _shell_28;
+            out0_frozen_next = _shell_29;
+            out0_error_next = s6_error_reg;
+        end
+        if (_shell_30) begin
+            out1_conn_next = s6_conn_reg;
+            out1_kind_next = s6_kind_reg;
+            out1_ev_next = _shell_27;
+            out1_explored_next = _shell_28;
+            out1_frozen_next = _shell_29;
+            out1_error_next = s6_error_reg;
+        end
+        if (_shell_31) begin
+            out2_conn_next = s6_conn_reg;
+            out2_kind_next = s6_kind_reg;
+            out2_ev_next = _shell_27;
+            out2_explored_next = _shell_28;
+            out2_frozen_next = _shell_29;
+            out2_error_next = s6_error_reg;
+        end
+        if (_shell_32) begin
+            out3_conn_next = s6_conn_reg;
+            out3_kind_next = s6_kind_reg;
+            out3_ev_next = _shell_27;
+            out3_explored_next = _shell_28;
+            out3_frozen_next = _shell_29;
+            out3_error_next = s6_error_reg;
         end
         if (_shell_33) begin
-            out1_conn_next = s5_conn_reg;
-            out1_kind_next = s5_kind_reg;
-            out1_ev_next = _shell_30;
-            out1_explored_next = _shell_31;
-            out1_frozen_next = _shell_32;
-            out1_error_next = s5_error_reg;
+            out4_conn_next = s6_conn_reg;
+            out4_kind_next = s6_kind_reg;
+            out4_ev_next = _shell_27;
+            out4_explored_next = _shell_28;
+            out4_frozen_next = _shell_29;
+            out4_error_next = s6_error_reg;
         end
         if (_shell_34) begin
-            out2_conn_next = s5_conn_reg;
-            out2_kind_next = s5_kind_reg;
-            out2_ev_next = _shell_30;
-            out2_explored_next = _shell_31;
-            out2_frozen_next = _shell_32;
-            out2_error_next = s5_error_reg;
+            out5_conn_next = s6_conn_reg;
+            out5_kind_next = s6_kind_reg;
+            out5_ev_next = _shell_27;
+            out5_explored_next = _shell_28;
+            out5_frozen_next = _shell_29;
+            out5_error_next = s6_error_reg;
         end
         if (_shell_35) begin
-            out3_conn_next = s5_conn_reg;
-            out3_kind_next = s5_kind_reg;
-            out3_ev_next = _shell_30;
-            out3_explored_next = _shell_31;
-            out3_frozen_next = _shell_32;
-            out3_error_next = s5_error_reg;
+            out6_conn_next = s6_conn_reg;
+            out6_kind_next = s6_kind_reg;
+            out6_ev_next = _shell_27;
+            out6_explored_next = _shell_28;
+            out6_frozen_next = _shell_29;
+            out6_error_next = s6_error_reg;
         end
         if (_shell_36) begin
-            out4_conn_next = s5_conn_reg;
-            out4_kind_next = s5_kind_reg;
-            out4_ev_next = _shell_30;
-            out4_explored_next = _shell_31;
-            out4_frozen_next = _shell_32;
-            out4_error_next = s5_error_reg;
+            out7_conn_next = s6_conn_reg;
+            out7_kind_next = s6_kind_reg;
+            out7_ev_next = _shell_27;
+            out7_explored_next = _shell_28;
+            out7_frozen_next = _shell_29;
+            out7_error_next = s6_error_reg;
         end
-        if (_shell_37) begin
-            out5_conn_next = s5_conn_reg;
-            out5_kind_next = s5_kind_reg;
-            out5_ev_next = _shell_30;
-            out5_explored_next = _shell_31;
-            out5_frozen_next = _shell_32;
-            out5_error_next = s5_error_reg;
-        end
-        if (_shell_38) begin
-            out6_conn_next = s5_conn_reg;
-            out6_kind_next = s5_kind_reg;
-            out6_ev_next = _shell_30;
-            out6_explored_next = _shell_31;
-            out6_frozen_next = _shell_32;
-            out6_error_next = s5_error_reg;
-        end
-        out_wr_ptr_next = _shell_41;
+        out_wr_ptr_next = _shell_37;
     end
     if (out_pop) begin
-        out_rd_ptr_next = _shell_44;
+        out_rd_ptr_next = _shell_38;
     end
-    out_count_next = _shell_48;
+    out_count_next = _shell_42;
+end
+
+// issue_next
+always @* begin
+    hazard_next = hazard_reg;
+    credit_next = credit_reg;
+    hazard_next = hazard_ahead;
+    credit_next = _issue_next_21;
 end
 
 // ready
@@ -887,66 +966,78 @@ always @(posedge clk) begin
     s4_conn_reg <= s4_conn_next;
     s5_valid_reg <= s5_valid_next;
     s5_conn_reg <= s5_conn_next;
+    s6_valid_reg <= s6_valid_next;
+    s6_conn_reg <= s6_conn_next;
+    hazard_reg <= hazard_next;
+    credit_reg <= credit_next;
     s1_kind_reg <= s1_kind_next;
     s1_ecn_reg <= s1_ecn_next;
     s1_ev_reg <= s1_ev_next;
     s1_now_reg <= s1_now_next;
     s1_fix_valid_reg <= s1_fix_valid_next;
     s1_fix_word_reg <= s1_fix_word_next;
-    s2_ram_b0_reg <= s2_ram_b0_next;
-    s2_ram_b1_reg <= s2_ram_b1_next;
-    s2_ram_b2_reg <= s2_ram_b2_next;
-    s2_ram_b3_reg <= s2_ram_b3_next;
     s2_fix_valid_reg <= s2_fix_valid_next;
     s2_fix_word_reg <= s2_fix_word_next;
-    s3_cur_reg <= s3_cur_next;
+    s3_ram_reg <= s3_ram_next;
+    s3_fix_valid_reg <= s3_fix_valid_next;
+    s3_fix_word_reg <= s3_fix_word_next;
+    s4_cur_reg <= s4_cur_next;
     s2_error_reg <= s2_error_next;
     s3_error_reg <= s3_error_next;
+    s4_error_reg <= s4_error_next;
     s2_u_freeze_now_reg <= s2_u_freeze_now_next;
     s3_u_freeze_now_reg <= s3_u_freeze_now_next;
+    s4_u_freeze_now_reg <= s4_u_freeze_now_next;
     s2_u_freeze_timeout_reg <= s2_u_freeze_timeout_next;
     s3_u_freeze_timeout_reg <= s3_u_freeze_timeout_next;
-    s4_frozen1_reg <= s4_frozen1_next;
-    s4_explore1_reg <= s4_explore1_next;
-    s4_exit_next_reg <= s4_exit_next_next;
+    s4_u_freeze_timeout_reg <= s4_u_freeze_timeout_next;
+    s5_frozen1_reg <= s5_frozen1_next;
+    s5_explore1_reg <= s5_explore1_next;
+    s5_exit_next_reg <= s5_exit_next_next;
     s2_t_reg <= s2_t_next;
     s3_t_reg <= s3_t_next;
     s4_t_reg <= s4_t_next;
-    s4_u_cbuf_cur_entries_reg <= s4_u_cbuf_cur_entries_next;
-    s4_u_cbuf_cur_head_reg <= s4_u_cbuf_cur_head_next;
-    s4_u_cbuf_cur_num_valid_reg <= s4_u_cbuf_cur_num_valid_next;
+    s5_t_reg <= s5_t_next;
+    s5_u_cbuf_cur_entries_reg <= s5_u_cbuf_cur_entries_next;
+    s5_u_cbuf_cur_head_reg <= s5_u_cbuf_cur_head_next;
+    s5_u_cbuf_cur_num_valid_reg <= s5_u_cbuf_cur_num_valid_next;
     s2_u_cbuf_add_reg <= s2_u_cbuf_add_next;
     s3_u_cbuf_add_reg <= s3_u_cbuf_add_next;
     s4_u_cbuf_add_reg <= s4_u_cbuf_add_next;
+    s5_u_cbuf_add_reg <= s5_u_cbuf_add_next;
     s2_u_cbuf_add_ev_reg <= s2_u_cbuf_add_ev_next;
     s3_u_cbuf_add_ev_reg <= s3_u_cbuf_add_ev_next;
     s4_u_cbuf_add_ev_reg <= s4_u_cbuf_add_ev_next;
-    s5_hit_reg <= s5_hit_next;
-    s5_take_ev_reg <= s5_take_ev_next;
-    s5_nxt_entries_reg <= s5_nxt_entries_next;
-    s5_nxt_head_reg <= s5_nxt_head_next;
-    s5_nxt_num_valid_reg <= s5_nxt_num_valid_next;
-    s5_exploring_reg <= s5_exploring_next;
-    s5_t_reg <= s5_t_next;
-    s4_fire_reg <= s4_fire_next;
+    s5_u_cbuf_add_ev_reg <= s5_u_cbuf_add_ev_next;
+    s6_hit_reg <= s6_hit_next;
+    s6_take_ev_reg <= s6_take_ev_next;
+    s6_nxt_entries_reg <= s6_nxt_entries_next;
+    s6_nxt_head_reg <= s6_nxt_head_next;
+    s6_nxt_num_valid_reg <= s6_nxt_num_valid_next;
+    s6_exploring_reg <= s6_exploring_next;
+    s6_t_reg <= s6_t_next;
     s5_fire_reg <= s5_fire_next;
-    s5_t_2_reg <= s5_t_2_next;
-    s5_frozen1_reg <= s5_frozen1_next;
-    s5_exit_next_reg <= s5_exit_next_next;
+    s6_fire_reg <= s6_fire_next;
+    s6_t_2_reg <= s6_t_2_next;
+    s6_frozen1_reg <= s6_frozen1_next;
+    s6_exit_next_reg <= s6_exit_next_next;
     s2_t_2_reg <= s2_t_2_next;
     s3_t_2_reg <= s3_t_2_next;
     s4_t_2_reg <= s4_t_2_next;
-    s5_t_3_reg <= s5_t_3_next;
+    s5_t_2_reg <= s5_t_2_next;
+    s6_t_3_reg <= s6_t_3_next;
     s2_t_3_reg <= s2_t_3_next;
     s3_t_3_reg <= s3_t_3_next;
     s4_t_3_reg <= s4_t_3_next;
-    s4_error_reg <= s4_error_next;
+    s5_t_3_reg <= s5_t_3_next;
     s5_error_reg <= s5_error_next;
+    s6_error_reg <= s6_error_next;
     s2_kind_reg <= s2_kind_next;
     s3_kind_reg <= s3_kind_next;
     s4_kind_reg <= s4_kind_next;
     s5_kind_reg <= s5_kind_next;
-    s5_t_4_reg <= s5_t_4_next;
+    s6_kind_reg <= s6_kind_next;
+    s6_t_4_reg <= s6_t_4_next;
     out_rd_ptr_reg <= out_rd_ptr_next;
     out_wr_ptr_reg <= out_wr_ptr_next;
     out_count_reg <= out_count_next;
@@ -992,75 +1083,689 @@ always @(posedge clk) begin
     out6_explored_reg <= out6_explored_next;
     out6_frozen_reg <= out6_frozen_next;
     out6_error_reg <= out6_error_next;
+    out7_conn_reg <= out7_conn_next;
+    out7_kind_reg <= out7_kind_next;
+    out7_ev_reg <= out7_ev_next;
+    out7_explored_reg <= out7_explored_next;
+    out7_frozen_reg <= out7_frozen_next;
+    out7_error_reg <= out7_error_next;
 
     if (rst) begin
         lfsr_reg <= LFSR_SEED;
         in_valid_reg <= 1'd0;
         skid_valid_reg <= 1'd0;
         in_ready_reg <= 1'd1;
-        occ_reg <= 3'd0;
+        occ_reg <= 4'd0;
         s1_valid_reg <= 1'd0;
         s2_valid_reg <= 1'd0;
         s3_valid_reg <= 1'd0;
         s4_valid_reg <= 1'd0;
         s5_valid_reg <= 1'd0;
+        s6_valid_reg <= 1'd0;
+        hazard_reg <= 1'd0;
+        credit_reg <= 1'd1;
         out_rd_ptr_reg <= 3'd0;
         out_wr_ptr_reg <= 3'd0;
-        out_count_reg <= 3'd0;
+        out_count_reg <= 4'd0;
     end
 end
 
-// state, bank 0 of 4 (addresses 0..1023): read-before-write, no reset (block RAM)
+`ifdef NICGEN_ECP5
+// state: 49 Lattice ECP5 DP16KD block RAMs of 4096 x 4, port A writes, port B reads
+// through its output register (REGMODE_B OUTREG); a read and a write of one
+// address at one edge may return either word: the block never uses that read
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram0 (  // bits 3..0
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[3]), .DIA2(new_word[2]), .DIA1(new_word[1]), .DIA0(new_word[0]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[3]), .DOB2(state_q[2]), .DOB1(state_q[1]), .DOB0(state_q[0])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram1 (  // bits 7..4
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[7]), .DIA2(new_word[6]), .DIA1(new_word[5]), .DIA0(new_word[4]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[7]), .DOB2(state_q[6]), .DOB1(state_q[5]), .DOB0(state_q[4])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram2 (  // bits 11..8
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[11]), .DIA2(new_word[10]), .DIA1(new_word[9]), .DIA0(new_word[8]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[11]), .DOB2(state_q[10]), .DOB1(state_q[9]), .DOB0(state_q[8])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram3 (  // bits 15..12
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[15]), .DIA2(new_word[14]), .DIA1(new_word[13]), .DIA0(new_word[12]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[15]), .DOB2(state_q[14]), .DOB1(state_q[13]), .DOB0(state_q[12])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram4 (  // bits 19..16
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[19]), .DIA2(new_word[18]), .DIA1(new_word[17]), .DIA0(new_word[16]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[19]), .DOB2(state_q[18]), .DOB1(state_q[17]), .DOB0(state_q[16])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram5 (  // bits 23..20
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[23]), .DIA2(new_word[22]), .DIA1(new_word[21]), .DIA0(new_word[20]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[23]), .DOB2(state_q[22]), .DOB1(state_q[21]), .DOB0(state_q[20])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram6 (  // bits 27..24
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[27]), .DIA2(new_word[26]), .DIA1(new_word[25]), .DIA0(new_word[24]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[27]), .DOB2(state_q[26]), .DOB1(state_q[25]), .DOB0(state_q[24])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram7 (  // bits 31..28
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[31]), .DIA2(new_word[30]), .DIA1(new_word[29]), .DIA0(new_word[28]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[31]), .DOB2(state_q[30]), .DOB1(state_q[29]), .DOB0(state_q[28])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram8 (  // bits 35..32
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[35]), .DIA2(new_word[34]), .DIA1(new_word[33]), .DIA0(new_word[32]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[35]), .DOB2(state_q[34]), .DOB1(state_q[33]), .DOB0(state_q[32])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram9 (  // bits 39..36
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[39]), .DIA2(new_word[38]), .DIA1(new_word[37]), .DIA0(new_word[36]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[39]), .DOB2(state_q[38]), .DOB1(state_q[37]), .DOB0(state_q[36])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram10 (  // bits 43..40
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[43]), .DIA2(new_word[42]), .DIA1(new_word[41]), .DIA0(new_word[40]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[43]), .DOB2(state_q[42]), .DOB1(state_q[41]), .DOB0(state_q[40])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram11 (  // bits 47..44
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[47]), .DIA2(new_word[46]), .DIA1(new_word[45]), .DIA0(new_word[44]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[47]), .DOB2(state_q[46]), .DOB1(state_q[45]), .DOB0(state_q[44])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram12 (  // bits 51..48
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[51]), .DIA2(new_word[50]), .DIA1(new_word[49]), .DIA0(new_word[48]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[51]), .DOB2(state_q[50]), .DOB1(state_q[49]), .DOB0(state_q[48])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram13 (  // bits 55..52
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[55]), .DIA2(new_word[54]), .DIA1(new_word[53]), .DIA0(new_word[52]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[55]), .DOB2(state_q[54]), .DOB1(state_q[53]), .DOB0(state_q[52])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram14 (  // bits 59..56
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[59]), .DIA2(new_word[58]), .DIA1(new_word[57]), .DIA0(new_word[56]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[59]), .DOB2(state_q[58]), .DOB1(state_q[57]), .DOB0(state_q[56])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram15 (  // bits 63..60
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[63]), .DIA2(new_word[62]), .DIA1(new_word[61]), .DIA0(new_word[60]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[63]), .DOB2(state_q[62]), .DOB1(state_q[61]), .DOB0(state_q[60])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram16 (  // bits 67..64
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[67]), .DIA2(new_word[66]), .DIA1(new_word[65]), .DIA0(new_word[64]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[67]), .DOB2(state_q[66]), .DOB1(state_q[65]), .DOB0(state_q[64])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram17 (  // bits 71..68
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[71]), .DIA2(new_word[70]), .DIA1(new_word[69]), .DIA0(new_word[68]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[71]), .DOB2(state_q[70]), .DOB1(state_q[69]), .DOB0(state_q[68])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram18 (  // bits 75..72
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[75]), .DIA2(new_word[74]), .DIA1(new_word[73]), .DIA0(new_word[72]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[75]), .DOB2(state_q[74]), .DOB1(state_q[73]), .DOB0(state_q[72])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram19 (  // bits 79..76
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[79]), .DIA2(new_word[78]), .DIA1(new_word[77]), .DIA0(new_word[76]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[79]), .DOB2(state_q[78]), .DOB1(state_q[77]), .DOB0(state_q[76])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram20 (  // bits 83..80
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[83]), .DIA2(new_word[82]), .DIA1(new_word[81]), .DIA0(new_word[80]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[83]), .DOB2(state_q[82]), .DOB1(state_q[81]), .DOB0(state_q[80])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram21 (  // bits 87..84
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[87]), .DIA2(new_word[86]), .DIA1(new_word[85]), .DIA0(new_word[84]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[87]), .DOB2(state_q[86]), .DOB1(state_q[85]), .DOB0(state_q[84])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram22 (  // bits 91..88
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[91]), .DIA2(new_word[90]), .DIA1(new_word[89]), .DIA0(new_word[88]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[91]), .DOB2(state_q[90]), .DOB1(state_q[89]), .DOB0(state_q[88])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram23 (  // bits 95..92
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[95]), .DIA2(new_word[94]), .DIA1(new_word[93]), .DIA0(new_word[92]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[95]), .DOB2(state_q[94]), .DOB1(state_q[93]), .DOB0(state_q[92])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram24 (  // bits 99..96
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[99]), .DIA2(new_word[98]), .DIA1(new_word[97]), .DIA0(new_word[96]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[99]), .DOB2(state_q[98]), .DOB1(state_q[97]), .DOB0(state_q[96])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram25 (  // bits 103..100
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[103]), .DIA2(new_word[102]), .DIA1(new_word[101]), .DIA0(new_word[100]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[103]), .DOB2(state_q[102]), .DOB1(state_q[101]), .DOB0(state_q[100])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram26 (  // bits 107..104
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[107]), .DIA2(new_word[106]), .DIA1(new_word[105]), .DIA0(new_word[104]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[107]), .DOB2(state_q[106]), .DOB1(state_q[105]), .DOB0(state_q[104])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram27 (  // bits 111..108
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[111]), .DIA2(new_word[110]), .DIA1(new_word[109]), .DIA0(new_word[108]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[111]), .DOB2(state_q[110]), .DOB1(state_q[109]), .DOB0(state_q[108])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram28 (  // bits 115..112
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[115]), .DIA2(new_word[114]), .DIA1(new_word[113]), .DIA0(new_word[112]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[115]), .DOB2(state_q[114]), .DOB1(state_q[113]), .DOB0(state_q[112])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram29 (  // bits 119..116
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[119]), .DIA2(new_word[118]), .DIA1(new_word[117]), .DIA0(new_word[116]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[119]), .DOB2(state_q[118]), .DOB1(state_q[117]), .DOB0(state_q[116])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram30 (  // bits 123..120
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[123]), .DIA2(new_word[122]), .DIA1(new_word[121]), .DIA0(new_word[120]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[123]), .DOB2(state_q[122]), .DOB1(state_q[121]), .DOB0(state_q[120])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram31 (  // bits 127..124
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[127]), .DIA2(new_word[126]), .DIA1(new_word[125]), .DIA0(new_word[124]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[127]), .DOB2(state_q[126]), .DOB1(state_q[125]), .DOB0(state_q[124])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram32 (  // bits 131..128
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[131]), .DIA2(new_word[130]), .DIA1(new_word[129]), .DIA0(new_word[128]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[131]), .DOB2(state_q[130]), .DOB1(state_q[129]), .DOB0(state_q[128])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram33 (  // bits 135..132
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[135]), .DIA2(new_word[134]), .DIA1(new_word[133]), .DIA0(new_word[132]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[135]), .DOB2(state_q[134]), .DOB1(state_q[133]), .DOB0(state_q[132])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram34 (  // bits 139..136
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[139]), .DIA2(new_word[138]), .DIA1(new_word[137]), .DIA0(new_word[136]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[139]), .DOB2(state_q[138]), .DOB1(state_q[137]), .DOB0(state_q[136])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram35 (  // bits 143..140
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[143]), .DIA2(new_word[142]), .DIA1(new_word[141]), .DIA0(new_word[140]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[143]), .DOB2(state_q[142]), .DOB1(state_q[141]), .DOB0(state_q[140])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram36 (  // bits 147..144
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[147]), .DIA2(new_word[146]), .DIA1(new_word[145]), .DIA0(new_word[144]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[147]), .DOB2(state_q[146]), .DOB1(state_q[145]), .DOB0(state_q[144])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram37 (  // bits 151..148
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[151]), .DIA2(new_word[150]), .DIA1(new_word[149]), .DIA0(new_word[148]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[151]), .DOB2(state_q[150]), .DOB1(state_q[149]), .DOB0(state_q[148])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram38 (  // bits 155..152
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[155]), .DIA2(new_word[154]), .DIA1(new_word[153]), .DIA0(new_word[152]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[155]), .DOB2(state_q[154]), .DOB1(state_q[153]), .DOB0(state_q[152])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram39 (  // bits 159..156
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[159]), .DIA2(new_word[158]), .DIA1(new_word[157]), .DIA0(new_word[156]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[159]), .DOB2(state_q[158]), .DOB1(state_q[157]), .DOB0(state_q[156])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram40 (  // bits 163..160
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[163]), .DIA2(new_word[162]), .DIA1(new_word[161]), .DIA0(new_word[160]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[163]), .DOB2(state_q[162]), .DOB1(state_q[161]), .DOB0(state_q[160])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram41 (  // bits 167..164
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[167]), .DIA2(new_word[166]), .DIA1(new_word[165]), .DIA0(new_word[164]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[167]), .DOB2(state_q[166]), .DOB1(state_q[165]), .DOB0(state_q[164])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram42 (  // bits 171..168
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[171]), .DIA2(new_word[170]), .DIA1(new_word[169]), .DIA0(new_word[168]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[171]), .DOB2(state_q[170]), .DOB1(state_q[169]), .DOB0(state_q[168])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram43 (  // bits 175..172
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[175]), .DIA2(new_word[174]), .DIA1(new_word[173]), .DIA0(new_word[172]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[175]), .DOB2(state_q[174]), .DOB1(state_q[173]), .DOB0(state_q[172])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram44 (  // bits 179..176
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[179]), .DIA2(new_word[178]), .DIA1(new_word[177]), .DIA0(new_word[176]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[179]), .DOB2(state_q[178]), .DOB1(state_q[177]), .DOB0(state_q[176])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram45 (  // bits 183..180
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[183]), .DIA2(new_word[182]), .DIA1(new_word[181]), .DIA0(new_word[180]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[183]), .DOB2(state_q[182]), .DOB1(state_q[181]), .DOB0(state_q[180])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram46 (  // bits 187..184
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[187]), .DIA2(new_word[186]), .DIA1(new_word[185]), .DIA0(new_word[184]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[187]), .DOB2(state_q[186]), .DOB1(state_q[185]), .DOB0(state_q[184])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram47 (  // bits 191..188
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[191]), .DIA2(new_word[190]), .DIA1(new_word[189]), .DIA0(new_word[188]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[191]), .DOB2(state_q[190]), .DOB1(state_q[189]), .DOB0(state_q[188])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram48 (  // bits 192..192
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(1'b0), .DIA2(1'b0), .DIA1(1'b0), .DIA0(new_word[192]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB0(state_q[192])
+);
+`else
+// state: read-before-write, no reset (block RAM), read data through the RAM's output register
 always @(posedge clk) begin
     if (1'd1) begin
-        state_rd_b0_reg <= state_mem_b0[state_rd_addr];
+        state_rd_reg <= state_mem[_state_rd_0];
     end
+    state_q <= state_rd_reg;
 end
 
 always @(posedge clk) begin
-    if (wr_en && state_wr_bank == 2'd0) begin
-        state_mem_b0[state_wr_addr] <= new_word;
+    if (wr_en) begin
+        state_mem[wr_addr] <= new_word;
     end
 end
-
-// state, bank 1 of 4 (addresses 1024..2047): read-before-write, no reset (block RAM)
-always @(posedge clk) begin
-    if (1'd1) begin
-        state_rd_b1_reg <= state_mem_b1[state_rd_addr];
-    end
-end
-
-always @(posedge clk) begin
-    if (wr_en && state_wr_bank == 2'd1) begin
-        state_mem_b1[state_wr_addr] <= new_word;
-    end
-end
-
-// state, bank 2 of 4 (addresses 2048..3071): read-before-write, no reset (block RAM)
-always @(posedge clk) begin
-    if (1'd1) begin
-        state_rd_b2_reg <= state_mem_b2[state_rd_addr];
-    end
-end
-
-always @(posedge clk) begin
-    if (wr_en && state_wr_bank == 2'd2) begin
-        state_mem_b2[state_wr_addr] <= new_word;
-    end
-end
-
-// state, bank 3 of 4 (addresses 3072..4095): read-before-write, no reset (block RAM)
-always @(posedge clk) begin
-    if (1'd1) begin
-        state_rd_b3_reg <= state_mem_b3[state_rd_addr];
-    end
-end
-
-always @(posedge clk) begin
-    if (wr_en && state_wr_bank == 2'd3) begin
-        state_mem_b3[state_wr_addr] <= new_word;
-    end
-end
+`endif
 
 endmodule
 

@@ -41,11 +41,11 @@ module reps_freeze
 );
 
 // datapath
-wire [31:0] _nxt_frozen_0 = now - cur_exit;
-wire _nxt_frozen_1 = |_nxt_frozen_0;
-wire _nxt_frozen_2 = _nxt_frozen_0[31];
+wire _nxt_frozen_0 = now != cur_exit;
+wire [31:0] _nxt_frozen_1 = now - cur_exit;
+wire _nxt_frozen_2 = _nxt_frozen_1[31];
 wire _nxt_frozen_3 = ~_nxt_frozen_2;
-wire _nxt_frozen_4 = _nxt_frozen_1 & _nxt_frozen_3;
+wire _nxt_frozen_4 = _nxt_frozen_0 & _nxt_frozen_3;
 wire leave = cur_frozen & _nxt_frozen_4;
 wire _nxt_frozen_5 = ~leave;
 wire frozen1 = cur_frozen & _nxt_frozen_5;
@@ -58,6 +58,8 @@ wire enter = _nxt_frozen_7 & _nxt_frozen_9;
 wire _nxt_frozen_10 = frozen1 | enter;
 wire [31:0] _nxt_exit_0 = now + freeze_time;
 wire [31:0] _nxt_exit_1 = enter ? _nxt_exit_0 : cur_exit;
+// bits dropped on purpose (rounding, wrap-around)
+wire _unused = ^{_nxt_frozen_1[30:0]};
 
 assign nxt_frozen = _nxt_frozen_10;
 assign nxt_exit = _nxt_exit_1;

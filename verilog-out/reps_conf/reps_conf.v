@@ -4,8 +4,8 @@
  * Config: default (800 Gb/s, 4 KiB MTU, 8.6 us base RTT, 4096 connections, 250 MHz)
  *
  * NumConn = 4096, ConnW = 16, NumEntropies = 256, EntW = 8, ExploreW = 8, EVW = 16
- * pipeline: 1 datapath stages (stages 3..3), latency 5 cycles, same connection every 1 cycles
- * pipeline: the datapath's cuts end in stage 3 of 3
+ * pipeline: 1 datapath stages (stages 4..4), latency 6 cycles, same connection every 1 cycles
+ * pipeline: the datapath's cuts end in stage 4 of 4
  */
 
 `resetall
@@ -48,7 +48,13 @@ module reps_conf #
 );
 
 // state tables
-reg [23:0] state_mem [0:4095];
+`ifdef NICGEN_ECP5
+wire [23:0] state_q;  // read data of state after the RAM's output register
+`else
+reg  [23:0] state_mem [0:4095];
+reg  [23:0] state_rd_reg;  // registered read data of state
+reg  [23:0] state_q;  // read data of state after the RAM's output register
+`endif
 
 // registers, variables and wires
 reg  in_valid_reg;  // input buffer head holds an event
@@ -87,53 +93,78 @@ reg  s3_valid_reg;  // stage 3 holds an event
 reg  s3_valid_next;
 reg  [15:0] s3_conn_reg;  // stage 3 connection id
 reg  [15:0] s3_conn_next;
+reg  s4_valid_reg;  // stage 4 holds an event
+reg  s4_valid_next;
+reg  [15:0] s4_conn_reg;  // stage 4 connection id
+reg  [15:0] s4_conn_next;
+reg  hazard_reg;  // the head's connection is in stages 1..depth-1
+reg  hazard_next;
+reg  credit_reg;  // fewer than 6 events are issued and not yet taken
+reg  credit_next;
 reg  [2:0] s1_kind_reg;  // stage 1 event kind
 reg  [2:0] s1_kind_next;
 reg  s1_ecn_reg;  // stage 1 ecn
 reg  s1_ecn_next;
 reg  [7:0] s1_ev_reg;  // stage 1 ev
 reg  [7:0] s1_ev_next;
-reg  [23:0] state_rd_reg;  // registered read data of state, bank 0
 reg  s1_fix_valid_reg;  // the word was written at the edge stage 1 read it
 reg  s1_fix_valid_next;
 reg  [23:0] s1_fix_word_reg;  // the word written at that edge
 reg  [23:0] s1_fix_word_next;
-reg  [23:0] s2_ram_reg;  // registered block-RAM output
-reg  [23:0] s2_ram_next;
 reg  s2_fix_valid_reg;  // a word written since stage 1's read replaces s2_ram
 reg  s2_fix_valid_next;
 reg  [23:0] s2_fix_word_reg;  // the last word written since stage 1's read
 reg  [23:0] s2_fix_word_next;
-reg  [23:0] s3_cur_reg;  // the connection's current word: the datapath's input
-reg  [23:0] s3_cur_next;
+reg  [23:0] s3_ram_reg;  // the word read, registered again beside the logic that snoops it
+reg  [23:0] s3_ram_next;
+reg  s3_fix_valid_reg;  // a word written since stage 1's read replaces s3_ram
+reg  s3_fix_valid_next;
+reg  [23:0] s3_fix_word_reg;  // the last word written since stage 1's read
+reg  [23:0] s3_fix_word_next;
+reg  [23:0] s4_cur_reg;  // the connection's current word: the datapath's input
+reg  [23:0] s4_cur_next;
 reg  s2_error_reg;  // stage 2 copy of error
 wire s2_error_next;
 reg  s3_error_reg;  // stage 3 copy of error
 wire s3_error_next;
+reg  s4_error_reg;  // stage 4 copy of error
+wire s4_error_next;
 reg  s2_t_reg;  // stage 2 copy of t
 wire s2_t_next;
 reg  s3_t_reg;  // stage 3 copy of t
 wire s3_t_next;
+reg  s4_t_reg;  // stage 4 copy of t
+wire s4_t_next;
 reg  s2_ecn_ack_reg;  // stage 2 copy of ecn_ack
 wire s2_ecn_ack_next;
 reg  s3_ecn_ack_reg;  // stage 3 copy of ecn_ack
 wire s3_ecn_ack_next;
+reg  s4_ecn_ack_reg;  // stage 4 copy of ecn_ack
+wire s4_ecn_ack_next;
 reg  [7:0] s2_ev_reg;  // stage 2 copy of ev
 wire [7:0] s2_ev_next;
 reg  [7:0] s3_ev_reg;  // stage 3 copy of ev
 wire [7:0] s3_ev_next;
+reg  [7:0] s4_ev_reg;  // stage 4 copy of ev
+wire [7:0] s4_ev_next;
 reg  s2_t_2_reg;  // stage 2 copy of t
 wire s2_t_2_next;
 reg  s3_t_2_reg;  // stage 3 copy of t
 wire s3_t_2_next;
+reg  s4_t_2_reg;  // stage 4 copy of t
+wire s4_t_2_next;
 reg  s2_t_3_reg;  // stage 2 copy of t
 wire s2_t_3_next;
 reg  s3_t_3_reg;  // stage 3 copy of t
 wire s3_t_3_next;
+reg  s4_t_3_reg;  // stage 4 copy of t
+wire s4_t_3_next;
 reg  [2:0] s2_kind_reg;  // stage 2 copy of kind
 wire [2:0] s2_kind_next;
 reg  [2:0] s3_kind_reg;  // stage 3 copy of kind
 wire [2:0] s3_kind_next;
+reg  [2:0] s4_kind_reg;  // stage 4 copy of kind
+wire [2:0] s4_kind_next;
 reg  [2:0] out_rd_ptr_reg;  // result buffer head
 reg  [2:0] out_rd_ptr_next;
 reg  [2:0] out_wr_ptr_reg;  // result buffer next free entry
@@ -190,6 +221,16 @@ reg  out4_explored_reg;  // result buffer entry 4 explored
 reg  out4_explored_next;
 reg  out4_error_reg;  // result buffer entry 4 error
 reg  out4_error_next;
+reg  [15:0] out5_conn_reg;  // result buffer entry 5 connection id
+reg  [15:0] out5_conn_next;
+reg  [2:0] out5_kind_reg;  // result buffer entry 5 kind
+reg  [2:0] out5_kind_next;
+reg  [15:0] out5_ev_reg;  // result buffer entry 5 ev
+reg  [15:0] out5_ev_next;
+reg  out5_explored_reg;  // result buffer entry 5 explored
+reg  out5_explored_next;
+reg  out5_error_reg;  // result buffer entry 5 error
+reg  out5_error_next;
 
 // datapath
 wire _s2_error_next_0 = 3'd5 <= s1_kind_reg;
@@ -200,74 +241,86 @@ wire _s2_ecn_ack_next_0 = s1_kind_reg == 3'd2;
 wire ecn_ack = _s2_ecn_ack_next_0 & s1_ecn_reg;
 wire _s2_t_3_next_0 = s1_kind_reg == 3'd0;
 wire out_nonempty = |out_count_reg;
-wire [15:0] _m_result_conn_0 = (out_rd_ptr_reg == 3'd0) ? out0_conn_reg : (out_rd_ptr_reg == 3'd1) ? out1_conn_reg : (out_rd_ptr_reg == 3'd2) ? out2_conn_reg : (out_rd_ptr_reg == 3'd3) ? out3_conn_reg : out4_conn_reg;
-wire [2:0] _m_result_kind_0 = (out_rd_ptr_reg == 3'd0) ? out0_kind_reg : (out_rd_ptr_reg == 3'd1) ? out1_kind_reg : (out_rd_ptr_reg == 3'd2) ? out2_kind_reg : (out_rd_ptr_reg == 3'd3) ? out3_kind_reg : out4_kind_reg;
-wire [15:0] _m_result_ev_0 = (out_rd_ptr_reg == 3'd0) ? out0_ev_reg : (out_rd_ptr_reg == 3'd1) ? out1_ev_reg : (out_rd_ptr_reg == 3'd2) ? out2_ev_reg : (out_rd_ptr_reg == 3'd3) ? out3_ev_reg : out4_ev_reg;
-wire _m_result_explored_0 = (out_rd_ptr_reg == 3'd0) ? out0_explored_reg : (out_rd_ptr_reg == 3'd1) ? out1_explored_reg : (out_rd_ptr_reg == 3'd2) ? out2_explored_reg : (out_rd_ptr_reg == 3'd3) ? out3_explored_reg : out4_explored_reg;
-wire _m_result_error_0 = (out_rd_ptr_reg == 3'd0) ? out0_error_reg : (out_rd_ptr_reg == 3'd1) ? out1_error_reg : (out_rd_ptr_reg == 3'd2) ? out2_error_reg : (out_rd_ptr_reg == 3'd3) ? out3_error_reg : out4_error_reg;
-wire hazard = 1'd0;
-wire _shell_0 = ~hazard;
+wire [15:0] _m_result_conn_0 = (out_rd_ptr_reg == 3'd0) ? out0_conn_reg : (out_rd_ptr_reg == 3'd1) ? out1_conn_reg : (out_rd_ptr_reg == 3'd2) ? out2_conn_reg : (out_rd_ptr_reg == 3'd3) ? out3_conn_reg : (out_rd_ptr_reg == 3'd4) ? out4_conn_reg : out5_conn_reg;
+wire [2:0] _m_result_kind_0 = (out_rd_ptr_reg == 3'd0) ? out0_kind_reg : (out_rd_ptr_reg == 3'd1) ? out1_kind_reg : (out_rd_ptr_reg == 3'd2) ? out2_kind_reg : (out_rd_ptr_reg == 3'd3) ? out3_kind_reg : (out_rd_ptr_reg == 3'd4) ? out4_kind_reg : out5_kind_reg;
+wire [15:0] _m_result_ev_0 = (out_rd_ptr_reg == 3'd0) ? out0_ev_reg : (out_rd_ptr_reg == 3'd1) ? out1_ev_reg : (out_rd_ptr_reg == 3'd2) ? out2_ev_reg : (out_rd_ptr_reg == 3'd3) ? out3_ev_reg : (out_rd_ptr_reg == 3'd4) ? out4_ev_reg : out5_ev_reg;
+wire _m_result_explored_0 = (out_rd_ptr_reg == 3'd0) ? out0_explored_reg : (out_rd_ptr_reg == 3'd1) ? out1_explored_reg : (out_rd_ptr_reg == 3'd2) ? out2_explored_reg : (out_rd_ptr_reg == 3'd3) ? out3_explored_reg : (out_rd_ptr_reg == 3'd4) ? out4_explored_reg : out5_explored_reg;
+wire _m_result_error_0 = (out_rd_ptr_reg == 3'd0) ? out0_error_reg : (out_rd_ptr_reg == 3'd1) ? out1_error_reg : (out_rd_ptr_reg == 3'd2) ? out2_error_reg : (out_rd_ptr_reg == 3'd3) ? out3_error_reg : (out_rd_ptr_reg == 3'd4) ? out4_error_reg : out5_error_reg;
+wire _shell_0 = ~hazard_reg;
 wire _shell_1 = in_valid_reg & _shell_0;
-wire credit = occ_reg < 3'd5;
-wire issue = _shell_1 & credit;
+wire issue = _shell_1 & credit_reg;
 wire _shell_2 = s_event_valid & in_ready_reg;
 wire _shell_3 = ~in_valid_reg;
 wire [2:0] _shell_4 = issue ? 3'd1 : 3'd0;
 wire [2:0] _shell_5 = occ_reg + _shell_4;
 wire out_pop = out_nonempty & m_result_ready;
 wire [2:0] _shell_6 = out_pop ? 3'd1 : 3'd0;
-wire [2:0] _shell_7 = _shell_5 - _shell_6;
-wire _shell_8 = ~s3_error_reg;
-wire wr_en = s3_valid_reg & _shell_8;
-wire [11:0] wr_addr = s3_conn_reg[11:0];
-wire [11:0] _shell_9 = in_conn_reg[11:0];
-wire _shell_10 = wr_addr == _shell_9;
-wire snoop_in = wr_en & _shell_10;
-wire [23:0] _shell_11 = {EXPLORE_INIT, 8'd0, 8'd0};
-wire [7:0] cur_explore_left = s3_cur_reg[23:16];
+wire [2:0] occ_update = _shell_5 - _shell_6;
+wire _shell_7 = ~s4_error_reg;
+wire wr_en = s4_valid_reg & _shell_7;
+wire [11:0] wr_addr = s4_conn_reg[11:0];
+wire [11:0] _shell_8 = in_conn_reg[11:0];
+wire _shell_9 = wr_addr == _shell_8;
+wire snoop_in = wr_en & _shell_9;
+wire [23:0] _shell_10 = {EXPLORE_INIT, 8'd0, 8'd0};
+wire [7:0] cur_explore_left = s4_cur_reg[23:16];
 wire exploring = |cur_explore_left;
-wire explore = s3_t_reg & exploring;
-wire [7:0] _shell_12 = cur_explore_left - 8'd1;
-wire [7:0] _shell_13 = explore ? _shell_12 : cur_explore_left;
-wire [7:0] cur_next_entropy = s3_cur_reg[7:0];
-wire [7:0] _shell_14 = s3_ecn_ack_reg ? cur_next_entropy : s3_ev_reg;
-wire [7:0] cur_cached_entropy = s3_cur_reg[15:8];
-wire [7:0] _shell_15 = s3_t_2_reg ? _shell_14 : cur_cached_entropy;
-wire _shell_16 = explore | s3_ecn_ack_reg;
+wire explore = s4_t_reg & exploring;
+wire [7:0] _shell_11 = cur_explore_left - 8'd1;
+wire [7:0] _shell_12 = explore ? _shell_11 : cur_explore_left;
+wire [7:0] cur_next_entropy = s4_cur_reg[7:0];
+wire [7:0] _shell_13 = s4_ecn_ack_reg ? cur_next_entropy : s4_ev_reg;
+wire [7:0] cur_cached_entropy = s4_cur_reg[15:8];
+wire [7:0] _shell_14 = s4_t_2_reg ? _shell_13 : cur_cached_entropy;
+wire _shell_15 = explore | s4_ecn_ack_reg;
 wire [7:0] next_inc = cur_next_entropy + 8'd1;
-wire [7:0] _shell_17 = _shell_16 ? next_inc : cur_next_entropy;
-wire [23:0] _shell_18 = {_shell_13, _shell_15, _shell_17};
-wire [23:0] new_word = s3_t_3_reg ? _shell_11 : _shell_18;
-wire [11:0] _shell_19 = s1_conn_reg[11:0];
-wire _shell_20 = wr_addr == _shell_19;
-wire snoop_s1 = wr_en & _shell_20;
-wire _shell_21 = snoop_s1 | s1_fix_valid_reg;
-wire [23:0] _shell_22 = snoop_s1 ? new_word : s1_fix_word_reg;
-wire [11:0] _shell_23 = s2_conn_reg[11:0];
-wire _shell_24 = wr_addr == _shell_23;
-wire snoop_s2 = wr_en & _shell_24;
-wire [23:0] s2_word = s2_fix_valid_reg ? s2_fix_word_reg : s2_ram_reg;
-wire [23:0] _shell_25 = snoop_s2 ? new_word : s2_word;
-wire _shell_26 = out_wr_ptr_reg == 3'd0;
-wire [7:0] _shell_27 = explore ? cur_next_entropy : cur_cached_entropy;
-wire [15:0] _shell_28 = {8'd0, _shell_27};
-wire [15:0] _shell_29 = s3_t_reg ? _shell_28 : 16'd0;
-wire [15:0] _shell_30 = s3_error_reg ? 16'd0 : _shell_29;
-wire _shell_31 = s3_error_reg ? 1'd0 : explore;
-wire _shell_32 = out_wr_ptr_reg == 3'd1;
-wire _shell_33 = out_wr_ptr_reg == 3'd2;
-wire _shell_34 = out_wr_ptr_reg == 3'd3;
-wire _shell_35 = out_wr_ptr_reg == 3'd4;
-wire _shell_36 = out_wr_ptr_reg == 3'd4;
-wire [2:0] _shell_37 = out_wr_ptr_reg + 3'd1;
-wire [2:0] _shell_38 = _shell_36 ? 3'd0 : _shell_37;
-wire _shell_39 = out_rd_ptr_reg == 3'd4;
-wire [2:0] _shell_40 = out_rd_ptr_reg + 3'd1;
-wire [2:0] _shell_41 = _shell_39 ? 3'd0 : _shell_40;
-wire [2:0] _shell_42 = s3_valid_reg ? 3'd1 : 3'd0;
-wire [2:0] _shell_43 = out_count_reg + _shell_42;
-wire [2:0] _shell_44 = out_pop ? 3'd1 : 3'd0;
-wire [2:0] _shell_45 = _shell_43 - _shell_44;
+wire [7:0] _shell_16 = _shell_15 ? next_inc : cur_next_entropy;
+wire [23:0] _shell_17 = {_shell_12, _shell_14, _shell_16};
+wire [23:0] new_word = s4_t_3_reg ? _shell_10 : _shell_17;
+wire [11:0] _shell_18 = s1_conn_reg[11:0];
+wire _shell_19 = wr_addr == _shell_18;
+wire snoop_s1 = wr_en & _shell_19;
+wire _shell_20 = snoop_s1 | s1_fix_valid_reg;
+wire [23:0] _shell_21 = snoop_s1 ? new_word : s1_fix_word_reg;
+wire [11:0] _shell_22 = s2_conn_reg[11:0];
+wire _shell_23 = wr_addr == _shell_22;
+wire snoop_s2 = wr_en & _shell_23;
+wire _shell_24 = snoop_s2 | s2_fix_valid_reg;
+wire [23:0] _shell_25 = snoop_s2 ? new_word : s2_fix_word_reg;
+wire [11:0] _shell_26 = s3_conn_reg[11:0];
+wire _shell_27 = wr_addr == _shell_26;
+wire snoop_s3 = wr_en & _shell_27;
+wire [23:0] s3_word = s3_fix_valid_reg ? s3_fix_word_reg : s3_ram_reg;
+wire [23:0] _shell_28 = snoop_s3 ? new_word : s3_word;
+wire _shell_29 = out_wr_ptr_reg == 3'd0;
+wire [7:0] _shell_30 = explore ? cur_next_entropy : cur_cached_entropy;
+wire [15:0] _shell_31 = {8'd0, _shell_30};
+wire [15:0] _shell_32 = s4_t_reg ? _shell_31 : 16'd0;
+wire [15:0] _shell_33 = s4_error_reg ? 16'd0 : _shell_32;
+wire _shell_34 = s4_error_reg ? 1'd0 : explore;
+wire _shell_35 = out_wr_ptr_reg == 3'd1;
+wire _shell_36 = out_wr_ptr_reg == 3'd2;
+wire _shell_37 = out_wr_ptr_reg == 3'd3;
+wire _shell_38 = out_wr_ptr_reg == 3'd4;
+wire _shell_39 = out_wr_ptr_reg == 3'd5;
+wire _shell_40 = out_wr_ptr_reg == 3'd5;
+wire [2:0] _shell_41 = out_wr_ptr_reg + 3'd1;
+wire [2:0] _shell_42 = _shell_40 ? 3'd0 : _shell_41;
+wire _shell_43 = out_rd_ptr_reg == 3'd5;
+wire [2:0] _shell_44 = out_rd_ptr_reg + 3'd1;
+wire [2:0] _shell_45 = _shell_43 ? 3'd0 : _shell_44;
+wire [2:0] _shell_46 = s4_valid_reg ? 3'd1 : 3'd0;
+wire [2:0] _shell_47 = out_count_reg + _shell_46;
+wire [2:0] _shell_48 = out_pop ? 3'd1 : 3'd0;
+wire [2:0] _shell_49 = _shell_47 - _shell_48;
+wire _issue_next_0 = issue & skid_valid_reg;
+wire _issue_next_1 = ~skid_valid_reg;
+wire _issue_next_2 = issue & _issue_next_1;
+wire _issue_next_3 = ~in_valid_reg;
+wire _issue_next_4 = _issue_next_2 | _issue_next_3;
+wire _issue_next_5 = _issue_next_4 ? 1'd0 : 1'd0;
+wire hazard_ahead = _issue_next_0 ? 1'd0 : _issue_next_5;
+wire _issue_next_6 = occ_update < 3'd6;
 wire _ready_0 = ~issue;
 wire _ready_1 = in_valid_reg & _ready_0;
 wire _ready_2 = _ready_1 & _shell_2;
@@ -283,18 +336,25 @@ wire [11:0] _state_rd_0 = in_conn_reg[11:0];
 assign s_event_ready = in_ready_reg;
 assign s2_error_next = s1_error;
 assign s3_error_next = s2_error_reg;
+assign s4_error_next = s3_error_reg;
 assign s2_t_next = _s2_t_next_0;
 assign s3_t_next = s2_t_reg;
+assign s4_t_next = s3_t_reg;
 assign s2_ecn_ack_next = ecn_ack;
 assign s3_ecn_ack_next = s2_ecn_ack_reg;
+assign s4_ecn_ack_next = s3_ecn_ack_reg;
 assign s2_ev_next = s1_ev_reg;
 assign s3_ev_next = s2_ev_reg;
+assign s4_ev_next = s3_ev_reg;
 assign s2_t_2_next = _s2_ecn_ack_next_0;
 assign s3_t_2_next = s2_t_2_reg;
+assign s4_t_2_next = s3_t_2_reg;
 assign s2_t_3_next = _s2_t_3_next_0;
 assign s3_t_3_next = s2_t_3_reg;
+assign s4_t_3_next = s3_t_3_reg;
 assign s2_kind_next = s1_kind_reg;
 assign s3_kind_next = s2_kind_reg;
+assign s4_kind_next = s3_kind_reg;
 assign m_result_valid = out_nonempty;
 assign m_result_conn = _m_result_conn_0;
 assign m_result_kind = _m_result_kind_0;
@@ -321,15 +381,19 @@ always @* begin
     s2_conn_next = s2_conn_reg;
     s3_valid_next = s3_valid_reg;
     s3_conn_next = s3_conn_reg;
+    s4_valid_next = s4_valid_reg;
+    s4_conn_next = s4_conn_reg;
     s1_kind_next = s1_kind_reg;
     s1_ecn_next = s1_ecn_reg;
     s1_ev_next = s1_ev_reg;
     s1_fix_valid_next = s1_fix_valid_reg;
     s1_fix_word_next = s1_fix_word_reg;
-    s2_ram_next = s2_ram_reg;
     s2_fix_valid_next = s2_fix_valid_reg;
     s2_fix_word_next = s2_fix_word_reg;
-    s3_cur_next = s3_cur_reg;
+    s3_ram_next = s3_ram_reg;
+    s3_fix_valid_next = s3_fix_valid_reg;
+    s3_fix_word_next = s3_fix_word_reg;
+    s4_cur_next = s4_cur_reg;
     out_rd_ptr_next = out_rd_ptr_reg;
     out_wr_ptr_next = out_wr_ptr_reg;
     out_count_next = out_count_reg;
@@ -358,6 +422,11 @@ always @* begin
     out4_ev_next = out4_ev_reg;
     out4_explored_next = out4_explored_reg;
     out4_error_next = out4_error_reg;
+    out5_conn_next = out5_conn_reg;
+    out5_kind_next = out5_kind_reg;
+    out5_ev_next = out5_ev_reg;
+    out5_explored_next = out5_explored_reg;
+    out5_error_next = out5_error_reg;
     if (issue) begin
         if (skid_valid_reg) begin
             in_conn_next = skid_conn_reg;
@@ -395,7 +464,7 @@ always @* begin
         skid_ecn_next = s_event_ecn;
         skid_ev_next = s_event_ev;
     end
-    occ_next = _shell_7;
+    occ_next = occ_update;
     s1_valid_next = issue;
     s1_conn_next = in_conn_reg;
     s1_kind_next = in_kind_reg;
@@ -405,54 +474,73 @@ always @* begin
     s2_conn_next = s1_conn_reg;
     s3_valid_next = s2_valid_reg;
     s3_conn_next = s2_conn_reg;
+    s4_valid_next = s3_valid_reg;
+    s4_conn_next = s3_conn_reg;
     s1_fix_valid_next = snoop_in;
     s1_fix_word_next = new_word;
-    s2_ram_next = state_rd_reg;
-    s2_fix_valid_next = _shell_21;
-    s2_fix_word_next = _shell_22;
-    s3_cur_next = _shell_25;
-    if (s3_valid_reg) begin
-        if (_shell_26) begin
-            out0_conn_next = s3_conn_reg;
-            out0_kind_next = s3_kind_reg;
-            out0_ev_next = _shell_30;
-            out0_explored_next = _shell_31;
-            out0_error_next = s3_error_reg;
-        end
-        if (_shell_32) begin
-            out1_conn_next = s3_conn_reg;
-            out1_kind_next = s3_kind_reg;
-            out1_ev_next = _shell_30;
-            out1_explored_next = _shell_31;
-            out1_error_next = s3_error_reg;
-        end
-        if (_shell_33) begin
-            out2_conn_next = s3_conn_reg;
-            out2_kind_next = s3_kind_reg;
-            out2_ev_next = _shell_30;
-            out2_explored_next = _shell_31;
-            out2_error_next = s3_error_reg;
-        end
-        if (_shell_34) begin
-            out3_conn_next = s3_conn_reg;
-            out3_kind_next = s3_kind_reg;
-            out3_ev_next = _shell_30;
-            out3_explored_next = _shell_31;
-            out3_error_next = s3_error_reg;
+    s2_fix_valid_next = _shell_20;
+    s2_fix_word_next = _shell_21;
+    s3_ram_next = state_q;
+    s3_fix_valid_next = _shell_24;
+    s3_fix_word_next = _shell_25;
+    s4_cur_next = _shell_28;
+    if (s4_valid_reg) begin
+        if (_shell_29) begin
+            out0_conn_next = s4_conn_reg;
+            out0_kind_next = s4_kind_reg;
+            out0_ev_next = _shell_33;
+            out0_explored_next = _shell_34;
+            out0_error_next = s4_error_reg;
         end
         if (_shell_35) begin
-            out4_conn_next = s3_conn_reg;
-            out4_kind_next = s3_kind_reg;
-            out4_ev_next = _shell_30;
-            out4_explored_next = _shell_31;
-            out4_error_next = s3_error_reg;
+            out1_conn_next = s4_conn_reg;
+            out1_kind_next = s4_kind_reg;
+            out1_ev_next = _shell_33;
+            out1_explored_next = _shell_34;
+            out1_error_next = s4_error_reg;
         end
-        out_wr_ptr_next = _shell_38;
+        if (_shell_36) begin
+            out2_conn_next = s4_conn_reg;
+            out2_kind_next = s4_kind_reg;
+            out2_ev_next = _shell_33;
+            out2_explored_next = _shell_34;
+            out2_error_next = s4_error_reg;
+        end
+        if (_shell_37) begin
+            out3_conn_next = s4_conn_reg;
+            out3_kind_next = s4_kind_reg;
+            out3_ev_next = _shell_33;
+            out3_explored_next = _shell_34;
+            out3_error_next = s4_error_reg;
+        end
+        if (_shell_38) begin
+            out4_conn_next = s4_conn_reg;
+            out4_kind_next = s4_kind_reg;
+            out4_ev_next = _shell_33;
+            out4_explored_next = _shell_34;
+            out4_error_next = s4_error_reg;
+        end
+        if (_shell_39) begin
+            out5_conn_next = s4_conn_reg;
+            out5_kind_next = s4_kind_reg;
+            out5_ev_next = _shell_33;
+            out5_explored_next = _shell_34;
+            out5_error_next = s4_error_reg;
+        end
+        out_wr_ptr_next = _shell_42;
     end
     if (out_pop) begin
-        out_rd_ptr_next = _shell_41;
+        out_rd_ptr_next = _shell_45;
     end
-    out_count_next = _shell_45;
+    out_count_next = _shell_49;
+end
+
+// issue_next
+always @* begin
+    hazard_next = hazard_reg;
+    credit_next = credit_reg;
+    hazard_next = hazard_ahead;
+    credit_next = _issue_next_6;
 end
 
 // ready
@@ -480,29 +568,42 @@ always @(posedge clk) begin
     s2_conn_reg <= s2_conn_next;
     s3_valid_reg <= s3_valid_next;
     s3_conn_reg <= s3_conn_next;
+    s4_valid_reg <= s4_valid_next;
+    s4_conn_reg <= s4_conn_next;
+    hazard_reg <= hazard_next;
+    credit_reg <= credit_next;
     s1_kind_reg <= s1_kind_next;
     s1_ecn_reg <= s1_ecn_next;
     s1_ev_reg <= s1_ev_next;
     s1_fix_valid_reg <= s1_fix_valid_next;
     s1_fix_word_reg <= s1_fix_word_next;
-    s2_ram_reg <= s2_ram_next;
     s2_fix_valid_reg <= s2_fix_valid_next;
     s2_fix_word_reg <= s2_fix_word_next;
-    s3_cur_reg <= s3_cur_next;
+    s3_ram_reg <= s3_ram_next;
+    s3_fix_valid_reg <= s3_fix_valid_next;
+    s3_fix_word_reg <= s3_fix_word_next;
+    s4_cur_reg <= s4_cur_next;
     s2_error_reg <= s2_error_next;
     s3_error_reg <= s3_error_next;
+    s4_error_reg <= s4_error_next;
     s2_t_reg <= s2_t_next;
     s3_t_reg <= s3_t_next;
+    s4_t_reg <= s4_t_next;
     s2_ecn_ack_reg <= s2_ecn_ack_next;
     s3_ecn_ack_reg <= s3_ecn_ack_next;
+    s4_ecn_ack_reg <= s4_ecn_ack_next;
     s2_ev_reg <= s2_ev_next;
     s3_ev_reg <= s3_ev_next;
+    s4_ev_reg <= s4_ev_next;
     s2_t_2_reg <= s2_t_2_next;
     s3_t_2_reg <= s3_t_2_next;
+    s4_t_2_reg <= s4_t_2_next;
     s2_t_3_reg <= s2_t_3_next;
     s3_t_3_reg <= s3_t_3_next;
+    s4_t_3_reg <= s4_t_3_next;
     s2_kind_reg <= s2_kind_next;
     s3_kind_reg <= s3_kind_next;
+    s4_kind_reg <= s4_kind_next;
     out_rd_ptr_reg <= out_rd_ptr_next;
     out_wr_ptr_reg <= out_wr_ptr_next;
     out_count_reg <= out_count_next;
@@ -531,6 +632,11 @@ always @(posedge clk) begin
     out4_ev_reg <= out4_ev_next;
     out4_explored_reg <= out4_explored_next;
     out4_error_reg <= out4_error_next;
+    out5_conn_reg <= out5_conn_next;
+    out5_kind_reg <= out5_kind_next;
+    out5_ev_reg <= out5_ev_next;
+    out5_explored_reg <= out5_explored_next;
+    out5_error_reg <= out5_error_next;
 
     if (rst) begin
         in_valid_reg <= 1'd0;
@@ -540,17 +646,104 @@ always @(posedge clk) begin
         s1_valid_reg <= 1'd0;
         s2_valid_reg <= 1'd0;
         s3_valid_reg <= 1'd0;
+        s4_valid_reg <= 1'd0;
+        hazard_reg <= 1'd0;
+        credit_reg <= 1'd1;
         out_rd_ptr_reg <= 3'd0;
         out_wr_ptr_reg <= 3'd0;
         out_count_reg <= 3'd0;
     end
 end
 
-// state: read-before-write, no reset (block RAM)
+`ifdef NICGEN_ECP5
+// state: 6 Lattice ECP5 DP16KD block RAMs of 4096 x 4, port A writes, port B reads
+// through its output register (REGMODE_B OUTREG); a read and a write of one
+// address at one edge may return either word: the block never uses that read
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram0 (  // bits 3..0
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[3]), .DIA2(new_word[2]), .DIA1(new_word[1]), .DIA0(new_word[0]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[3]), .DOB2(state_q[2]), .DOB1(state_q[1]), .DOB0(state_q[0])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram1 (  // bits 7..4
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[7]), .DIA2(new_word[6]), .DIA1(new_word[5]), .DIA0(new_word[4]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[7]), .DOB2(state_q[6]), .DOB1(state_q[5]), .DOB0(state_q[4])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram2 (  // bits 11..8
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[11]), .DIA2(new_word[10]), .DIA1(new_word[9]), .DIA0(new_word[8]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[11]), .DOB2(state_q[10]), .DOB1(state_q[9]), .DOB0(state_q[8])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram3 (  // bits 15..12
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[15]), .DIA2(new_word[14]), .DIA1(new_word[13]), .DIA0(new_word[12]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[15]), .DOB2(state_q[14]), .DOB1(state_q[13]), .DOB0(state_q[12])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram4 (  // bits 19..16
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[19]), .DIA2(new_word[18]), .DIA1(new_word[17]), .DIA0(new_word[16]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[19]), .DOB2(state_q[18]), .DOB1(state_q[17]), .DOB0(state_q[16])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram5 (  // bits 23..20
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[23]), .DIA2(new_word[22]), .DIA1(new_word[21]), .DIA0(new_word[20]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[23]), .DOB2(state_q[22]), .DOB1(state_q[21]), .DOB0(state_q[20])
+);
+`else
+// state: read-before-write, no reset (block RAM), read data through the RAM's output register
 always @(posedge clk) begin
     if (1'd1) begin
         state_rd_reg <= state_mem[_state_rd_0];
     end
+    state_q <= state_rd_reg;
 end
 
 always @(posedge clk) begin
@@ -558,6 +751,7 @@ always @(posedge clk) begin
         state_mem[wr_addr] <= new_word;
     end
 end
+`endif
 
 endmodule
 

@@ -6,8 +6,8 @@
  * link 800 Gb/s, MTU 4096 B, base RTT 8600 ns: BDP 860000 B, target RTT 12900 ns, gamma 5.7333, max window 1075000 B
  * KFi 24047343, KMi 192378743, KMd 128, KFd 1022802 (>> 40), qa_scaling 52429/65536, FastIncrease rtt <= 9600 ns
  * NumConn 4096, F 6, K 10, ClampOnEarlyReturn true, TimeoutsReplaceTrims false, AdjustPeriod true, DelayQA false, TrimsCountAsAcked false
- * pipeline: 1 datapath stages (stages 3..3), latency 5 cycles, same connection every 1 cycles
- * pipeline: the datapath's cuts end in stage 3 of 3
+ * pipeline: 1 datapath stages (stages 4..4), latency 6 cycles, same connection every 1 cycles
+ * pipeline: the datapath's cuts end in stage 4 of 4
  */
 
 `resetall
@@ -51,10 +51,13 @@ module smartt
 );
 
 // state tables
-reg [148:0] state_mem_b0 [0:1023];
-reg [148:0] state_mem_b1 [0:1023];
-reg [148:0] state_mem_b2 [0:1023];
-reg [148:0] state_mem_b3 [0:1023];
+`ifdef NICGEN_ECP5
+wire [148:0] state_q;  // read data of state after the RAM's output register
+`else
+reg  [148:0] state_mem [0:4095];
+reg  [148:0] state_rd_reg;  // registered read data of state
+reg  [148:0] state_q;  // read data of state after the RAM's output register
+`endif
 
 // registers, variables and wires
 reg  in_valid_reg;  // input buffer head holds an event
@@ -105,6 +108,14 @@ reg  s3_valid_reg;  // stage 3 holds an event
 reg  s3_valid_next;
 reg  [15:0] s3_conn_reg;  // stage 3 connection id
 reg  [15:0] s3_conn_next;
+reg  s4_valid_reg;  // stage 4 holds an event
+reg  s4_valid_next;
+reg  [15:0] s4_conn_reg;  // stage 4 connection id
+reg  [15:0] s4_conn_next;
+reg  hazard_reg;  // the head's connection is in stages 1..depth-1
+reg  hazard_next;
+reg  credit_reg;  // fewer than 6 events are issued and not yet taken
+reg  credit_next;
 reg  [2:0] s1_kind_reg;  // stage 1 event kind
 reg  [2:0] s1_kind_next;
 reg  [13:0] s1_size_reg;  // stage 1 size
@@ -117,32 +128,28 @@ reg  [20:0] s1_unacked_reg;  // stage 1 unacked
 reg  [20:0] s1_unacked_next;
 reg  [31:0] s1_now_reg;  // stage 1 now
 reg  [31:0] s1_now_next;
-reg  [148:0] state_rd_b0_reg;  // registered read data of state, bank 0
-reg  [148:0] state_rd_b1_reg;  // registered read data of state, bank 1
-reg  [148:0] state_rd_b2_reg;  // registered read data of state, bank 2
-reg  [148:0] state_rd_b3_reg;  // registered read data of state, bank 3
 reg  s1_fix_valid_reg;  // the word was written at the edge stage 1 read it
 reg  s1_fix_valid_next;
 reg  [148:0] s1_fix_word_reg;  // the word written at that edge
 reg  [148:0] s1_fix_word_next;
-reg  [148:0] s2_ram_b0_reg;  // registered block-RAM output, bank 0
-reg  [148:0] s2_ram_b0_next;
-reg  [148:0] s2_ram_b1_reg;  // registered block-RAM output, bank 1
-reg  [148:0] s2_ram_b1_next;
-reg  [148:0] s2_ram_b2_reg;  // registered block-RAM output, bank 2
-reg  [148:0] s2_ram_b2_next;
-reg  [148:0] s2_ram_b3_reg;  // registered block-RAM output, bank 3
-reg  [148:0] s2_ram_b3_next;
 reg  s2_fix_valid_reg;  // a word written since stage 1's read replaces s2_ram
 reg  s2_fix_valid_next;
 reg  [148:0] s2_fix_word_reg;  // the last word written since stage 1's read
 reg  [148:0] s2_fix_word_next;
-reg  [148:0] s3_cur_reg;  // the connection's current word: the datapath's input
-reg  [148:0] s3_cur_next;
+reg  [148:0] s3_ram_reg;  // the word read, registered again beside the logic that snoops it
+reg  [148:0] s3_ram_next;
+reg  s3_fix_valid_reg;  // a word written since stage 1's read replaces s3_ram
+reg  s3_fix_valid_next;
+reg  [148:0] s3_fix_word_reg;  // the last word written since stage 1's read
+reg  [148:0] s3_fix_word_next;
+reg  [148:0] s4_cur_reg;  // the connection's current word: the datapath's input
+reg  [148:0] s4_cur_next;
 reg  s2_error_reg;  // stage 2 copy of error
 wire s2_error_next;
 reg  s3_error_reg;  // stage 3 copy of error
 wire s3_error_next;
+reg  s4_error_reg;  // stage 4 copy of error
+wire s4_error_next;
 wire u_qa_fired;
 wire [26:0] u_qa_c_out;
 wire u_fastinc_fired;
@@ -157,29 +164,45 @@ reg  [52:0] s2_t_reg;  // stage 2 copy of t
 wire [52:0] s2_t_next;
 reg  [52:0] s3_t_reg;  // stage 3 copy of t
 wire [52:0] s3_t_next;
+reg  [52:0] s4_t_reg;  // stage 4 copy of t
+wire [52:0] s4_t_next;
 reg  [61:0] s2_t_2_reg;  // stage 2 copy of t
 wire [61:0] s2_t_2_next;
 reg  [61:0] s3_t_2_reg;  // stage 3 copy of t
 wire [61:0] s3_t_2_next;
+reg  [61:0] s4_t_2_reg;  // stage 4 copy of t
+wire [61:0] s4_t_2_next;
+reg  [72:0] s4_t_3_reg;  // stage 4 copy of t
+wire [72:0] s4_t_3_next;
 reg  [49:0] s2_t_3_reg;  // stage 2 copy of t
 wire [49:0] s2_t_3_next;
 reg  [49:0] s3_t_3_reg;  // stage 3 copy of t
 wire [49:0] s3_t_3_next;
+reg  [49:0] s4_t_4_reg;  // stage 4 copy of t
+wire [49:0] s4_t_4_next;
 wire u_wtd_can_decrease;
 reg  [52:0] s2_t_4_reg;  // stage 2 copy of t
 wire [52:0] s2_t_4_next;
 reg  [52:0] s3_t_4_reg;  // stage 3 copy of t
 wire [52:0] s3_t_4_next;
+reg  [52:0] s4_md_raw_prod_reg;  // stage 4 copy of md_raw_prod
+wire [52:0] s4_md_raw_prod_next;
 reg  [4:0] s3_recip_rtt_lead_reg;  // stage 3 copy of recip_rtt_lead
 wire [4:0] s3_recip_rtt_lead_next;
+reg  [4:0] s4_recip_rtt_lead_reg;  // stage 4 copy of recip_rtt_lead
+wire [4:0] s4_recip_rtt_lead_next;
 reg  [26:0] s2_size_c_reg;  // stage 2 copy of size_c
 wire [26:0] s2_size_c_next;
 reg  [26:0] s3_size_c_reg;  // stage 3 copy of size_c
 wire [26:0] s3_size_c_next;
+reg  [26:0] s4_size_c_reg;  // stage 4 copy of size_c
+wire [26:0] s4_size_c_next;
 reg  [49:0] s2_t_5_reg;  // stage 2 copy of t
 wire [49:0] s2_t_5_next;
 reg  [49:0] s3_t_5_reg;  // stage 3 copy of t
 wire [49:0] s3_t_5_next;
+reg  [49:0] s4_t_5_reg;  // stage 4 copy of t
+wire [49:0] s4_t_5_next;
 wire [11:0] u_wtd_avg_out;
 wire u_qa_trigger_out;
 wire [20:0] u_fastinc_count_out;
@@ -192,74 +215,110 @@ reg  [27:0] s2_t_6_reg;  // stage 2 copy of t
 wire [27:0] s2_t_6_next;
 reg  [27:0] s3_t_6_reg;  // stage 3 copy of t
 wire [27:0] s3_t_6_next;
+reg  [27:0] s4_t_6_reg;  // stage 4 copy of t
+wire [27:0] s4_t_6_next;
 reg  s2_is_loss_reg;  // stage 2 copy of is_loss
 wire s2_is_loss_next;
 reg  s3_is_loss_reg;  // stage 3 copy of is_loss
 wire s3_is_loss_next;
+reg  s4_is_loss_reg;  // stage 4 copy of is_loss
+wire s4_is_loss_next;
 reg  [21:0] s2_t_7_reg;  // stage 2 copy of t
 wire [21:0] s2_t_7_next;
 reg  [21:0] s3_t_7_reg;  // stage 3 copy of t
 wire [21:0] s3_t_7_next;
+reg  [21:0] s4_t_7_reg;  // stage 4 copy of t
+wire [21:0] s4_t_7_next;
 reg  s2_t_8_reg;  // stage 2 copy of t
 wire s2_t_8_next;
 reg  s3_t_8_reg;  // stage 3 copy of t
 wire s3_t_8_next;
+reg  s4_t_8_reg;  // stage 4 copy of t
+wire s4_t_8_next;
 reg  [21:0] s2_t_9_reg;  // stage 2 copy of t
 wire [21:0] s2_t_9_next;
 reg  [21:0] s3_t_9_reg;  // stage 3 copy of t
 wire [21:0] s3_t_9_next;
+reg  [21:0] s4_t_9_reg;  // stage 4 copy of t
+wire [21:0] s4_t_9_next;
 reg  [23:0] s2_u_qa_nowq_reg;  // stage 2 copy of u_qa_nowq
 wire [23:0] s2_u_qa_nowq_next;
 reg  [23:0] s3_u_qa_nowq_reg;  // stage 3 copy of u_qa_nowq
 wire [23:0] s3_u_qa_nowq_next;
+reg  [23:0] s4_u_qa_nowq_reg;  // stage 4 copy of u_qa_nowq
+wire [23:0] s4_u_qa_nowq_next;
 reg  [20:0] s2_u_qa_unacked_reg;  // stage 2 copy of u_qa_unacked
 wire [20:0] s2_u_qa_unacked_next;
 reg  [20:0] s3_u_qa_unacked_reg;  // stage 3 copy of u_qa_unacked
 wire [20:0] s3_u_qa_unacked_next;
+reg  [20:0] s4_u_qa_unacked_reg;  // stage 4 copy of u_qa_unacked
+wire [20:0] s4_u_qa_unacked_next;
 reg  [13:0] s2_u_fastinc_size_reg;  // stage 2 copy of u_fastinc_size
 wire [13:0] s2_u_fastinc_size_next;
 reg  [13:0] s3_u_fastinc_size_reg;  // stage 3 copy of u_fastinc_size
 wire [13:0] s3_u_fastinc_size_next;
+reg  [13:0] s4_u_fastinc_size_reg;  // stage 4 copy of u_fastinc_size
+wire [13:0] s4_u_fastinc_size_next;
 reg  [19:0] s2_u_fastinc_rtt_reg;  // stage 2 copy of u_fastinc_rtt
 wire [19:0] s2_u_fastinc_rtt_next;
 reg  [19:0] s3_u_fastinc_rtt_reg;  // stage 3 copy of u_fastinc_rtt
 wire [19:0] s3_u_fastinc_rtt_next;
+reg  [19:0] s4_u_fastinc_rtt_reg;  // stage 4 copy of u_fastinc_rtt
+wire [19:0] s4_u_fastinc_rtt_next;
 reg  s2_u_fastinc_ecn_reg;  // stage 2 copy of u_fastinc_ecn
 wire s2_u_fastinc_ecn_next;
 reg  s3_u_fastinc_ecn_reg;  // stage 3 copy of u_fastinc_ecn
 wire s3_u_fastinc_ecn_next;
+reg  s4_u_fastinc_ecn_reg;  // stage 4 copy of u_fastinc_ecn
+wire s4_u_fastinc_ecn_next;
 reg  s2_t_10_reg;  // stage 2 copy of t
 wire s2_t_10_next;
 reg  s3_t_10_reg;  // stage 3 copy of t
 wire s3_t_10_next;
+reg  s4_t_10_reg;  // stage 4 copy of t
+wire s4_t_10_next;
 reg  s2_t_11_reg;  // stage 2 copy of t
 wire s2_t_11_next;
 reg  s3_t_11_reg;  // stage 3 copy of t
 wire s3_t_11_next;
+reg  s4_t_11_reg;  // stage 4 copy of t
+wire s4_t_11_next;
 reg  [40:0] s2_t_12_reg;  // stage 2 copy of t
 wire [40:0] s2_t_12_next;
 reg  [40:0] s3_t_12_reg;  // stage 3 copy of t
 wire [40:0] s3_t_12_next;
+reg  [40:0] s4_t_12_reg;  // stage 4 copy of t
+wire [40:0] s4_t_12_next;
 reg  [40:0] s2_t_13_reg;  // stage 2 copy of t
 wire [40:0] s2_t_13_next;
 reg  [40:0] s3_t_13_reg;  // stage 3 copy of t
 wire [40:0] s3_t_13_next;
+reg  [40:0] s4_t_13_reg;  // stage 4 copy of t
+wire [40:0] s4_t_13_next;
 reg  s2_rtt_le_trtt_reg;  // stage 2 copy of rtt_le_trtt
 wire s2_rtt_le_trtt_next;
 reg  s3_rtt_le_trtt_reg;  // stage 3 copy of rtt_le_trtt
 wire s3_rtt_le_trtt_next;
+reg  s4_rtt_le_trtt_reg;  // stage 4 copy of rtt_le_trtt
+wire s4_rtt_le_trtt_next;
 reg  s2_t_14_reg;  // stage 2 copy of t
 wire s2_t_14_next;
 reg  s3_t_14_reg;  // stage 3 copy of t
 wire s3_t_14_next;
+reg  s4_t_14_reg;  // stage 4 copy of t
+wire s4_t_14_next;
 reg  [2:0] s2_t_15_reg;  // stage 2 copy of t
 wire [2:0] s2_t_15_next;
 reg  [2:0] s3_t_15_reg;  // stage 3 copy of t
 wire [2:0] s3_t_15_next;
+reg  [2:0] s4_t_15_reg;  // stage 4 copy of t
+wire [2:0] s4_t_15_next;
 reg  [2:0] s2_kind_reg;  // stage 2 copy of kind
 wire [2:0] s2_kind_next;
 reg  [2:0] s3_kind_reg;  // stage 3 copy of kind
 wire [2:0] s3_kind_next;
+reg  [2:0] s4_kind_reg;  // stage 4 copy of kind
+wire [2:0] s4_kind_next;
 reg  [2:0] out_rd_ptr_reg;  // result buffer head
 reg  [2:0] out_rd_ptr_next;
 reg  [2:0] out_wr_ptr_reg;  // result buffer next free entry
@@ -336,6 +395,20 @@ reg  out4_fast_reg;  // result buffer entry 4 fast
 reg  out4_fast_next;
 reg  out4_error_reg;  // result buffer entry 4 error
 reg  out4_error_next;
+reg  [15:0] out5_conn_reg;  // result buffer entry 5 connection id
+reg  [15:0] out5_conn_next;
+reg  [2:0] out5_kind_reg;  // result buffer entry 5 kind
+reg  [2:0] out5_kind_next;
+reg  [20:0] out5_cwnd_reg;  // result buffer entry 5 cwnd
+reg  [20:0] out5_cwnd_next;
+reg  [2:0] out5_case_reg;  // result buffer entry 5 case
+reg  [2:0] out5_case_next;
+reg  out5_qa_reg;  // result buffer entry 5 qa
+reg  out5_qa_next;
+reg  out5_fast_reg;  // result buffer entry 5 fast
+reg  out5_fast_next;
+reg  out5_error_reg;  // result buffer entry 5 error
+reg  out5_error_next;
 
 // datapath
 wire _s2_error_next_0 = 3'd4 <= s1_kind_reg;
@@ -1442,6 +1515,7 @@ wire [41:0] size_kmi = _s2_t_next_0 * 42'hb777777;
 wire [52:0] _s2_t_next_1 = {11'd0, size_kmi};
 wire [19:0] trtt_minus_rtt = 20'h3264 - s1_rtt_reg;
 wire [61:0] _s2_t_2_next_0 = {42'h0, trtt_minus_rtt};
+wire [72:0] _s4_t_3_next_0 = {62'h0, s3_recip_rtt_recip_reg};
 wire [38:0] _s2_t_3_next_0 = {25'h0, s1_size_reg};
 wire [38:0] size_kfi = _s2_t_3_next_0 * 39'h16eeeef;
 wire [49:0] _s2_t_3_next_1 = {11'd0, size_kfi};
@@ -1452,6 +1526,8 @@ wire [33:0] _s2_t_4_next_2 = _s2_t_4_next_0 * _s2_t_4_next_1;
 wire [41:0] _s2_t_4_next_3 = {8'd0, _s2_t_4_next_2};
 wire [41:0] md_num = _s2_t_4_next_3 * 42'h80;
 wire [52:0] _s2_t_4_next_4 = {11'd0, md_num};
+wire [52:0] _s4_md_raw_prod_next_0 = {42'h0, s3_recip_rtt_recip_reg};
+wire [52:0] md_raw_prod = s3_t_4_reg * _s4_md_raw_prod_next_0;
 wire [26:0] _s2_size_c_next_0 = {13'd0, s1_size_reg};
 wire [26:0] size_c = _s2_size_c_next_0 << 6;
 wire [49:0] _s2_t_5_next_0 = {11'd0, size_kfi};
@@ -1475,253 +1551,249 @@ wire [2:0] _s2_t_15_next_0 = rtt_le_trtt ? 3'd1 : 3'd2;
 wire [2:0] _s2_t_15_next_1 = rtt_le_trtt ? 3'd4 : 3'd3;
 wire [2:0] _s2_t_15_next_2 = s1_ecn_reg ? _s2_t_15_next_0 : _s2_t_15_next_1;
 wire out_nonempty = |out_count_reg;
-wire [15:0] _m_result_conn_0 = (out_rd_ptr_reg == 3'd0) ? out0_conn_reg : (out_rd_ptr_reg == 3'd1) ? out1_conn_reg : (out_rd_ptr_reg == 3'd2) ? out2_conn_reg : (out_rd_ptr_reg == 3'd3) ? out3_conn_reg : out4_conn_reg;
-wire [2:0] _m_result_kind_0 = (out_rd_ptr_reg == 3'd0) ? out0_kind_reg : (out_rd_ptr_reg == 3'd1) ? out1_kind_reg : (out_rd_ptr_reg == 3'd2) ? out2_kind_reg : (out_rd_ptr_reg == 3'd3) ? out3_kind_reg : out4_kind_reg;
-wire [20:0] _m_result_cwnd_0 = (out_rd_ptr_reg == 3'd0) ? out0_cwnd_reg : (out_rd_ptr_reg == 3'd1) ? out1_cwnd_reg : (out_rd_ptr_reg == 3'd2) ? out2_cwnd_reg : (out_rd_ptr_reg == 3'd3) ? out3_cwnd_reg : out4_cwnd_reg;
-wire [2:0] _m_result_case_0 = (out_rd_ptr_reg == 3'd0) ? out0_case_reg : (out_rd_ptr_reg == 3'd1) ? out1_case_reg : (out_rd_ptr_reg == 3'd2) ? out2_case_reg : (out_rd_ptr_reg == 3'd3) ? out3_case_reg : out4_case_reg;
-wire _m_result_qa_0 = (out_rd_ptr_reg == 3'd0) ? out0_qa_reg : (out_rd_ptr_reg == 3'd1) ? out1_qa_reg : (out_rd_ptr_reg == 3'd2) ? out2_qa_reg : (out_rd_ptr_reg == 3'd3) ? out3_qa_reg : out4_qa_reg;
-wire _m_result_fast_0 = (out_rd_ptr_reg == 3'd0) ? out0_fast_reg : (out_rd_ptr_reg == 3'd1) ? out1_fast_reg : (out_rd_ptr_reg == 3'd2) ? out2_fast_reg : (out_rd_ptr_reg == 3'd3) ? out3_fast_reg : out4_fast_reg;
-wire _m_result_error_0 = (out_rd_ptr_reg == 3'd0) ? out0_error_reg : (out_rd_ptr_reg == 3'd1) ? out1_error_reg : (out_rd_ptr_reg == 3'd2) ? out2_error_reg : (out_rd_ptr_reg == 3'd3) ? out3_error_reg : out4_error_reg;
-wire hazard = 1'd0;
-wire _shell_0 = ~hazard;
+wire [15:0] _m_result_conn_0 = (out_rd_ptr_reg == 3'd0) ? out0_conn_reg : (out_rd_ptr_reg == 3'd1) ? out1_conn_reg : (out_rd_ptr_reg == 3'd2) ? out2_conn_reg : (out_rd_ptr_reg == 3'd3) ? out3_conn_reg : (out_rd_ptr_reg == 3'd4) ? out4_conn_reg : out5_conn_reg;
+wire [2:0] _m_result_kind_0 = (out_rd_ptr_reg == 3'd0) ? out0_kind_reg : (out_rd_ptr_reg == 3'd1) ? out1_kind_reg : (out_rd_ptr_reg == 3'd2) ? out2_kind_reg : (out_rd_ptr_reg == 3'd3) ? out3_kind_reg : (out_rd_ptr_reg == 3'd4) ? out4_kind_reg : out5_kind_reg;
+wire [20:0] _m_result_cwnd_0 = (out_rd_ptr_reg == 3'd0) ? out0_cwnd_reg : (out_rd_ptr_reg == 3'd1) ? out1_cwnd_reg : (out_rd_ptr_reg == 3'd2) ? out2_cwnd_reg : (out_rd_ptr_reg == 3'd3) ? out3_cwnd_reg : (out_rd_ptr_reg == 3'd4) ? out4_cwnd_reg : out5_cwnd_reg;
+wire [2:0] _m_result_case_0 = (out_rd_ptr_reg == 3'd0) ? out0_case_reg : (out_rd_ptr_reg == 3'd1) ? out1_case_reg : (out_rd_ptr_reg == 3'd2) ? out2_case_reg : (out_rd_ptr_reg == 3'd3) ? out3_case_reg : (out_rd_ptr_reg == 3'd4) ? out4_case_reg : out5_case_reg;
+wire _m_result_qa_0 = (out_rd_ptr_reg == 3'd0) ? out0_qa_reg : (out_rd_ptr_reg == 3'd1) ? out1_qa_reg : (out_rd_ptr_reg == 3'd2) ? out2_qa_reg : (out_rd_ptr_reg == 3'd3) ? out3_qa_reg : (out_rd_ptr_reg == 3'd4) ? out4_qa_reg : out5_qa_reg;
+wire _m_result_fast_0 = (out_rd_ptr_reg == 3'd0) ? out0_fast_reg : (out_rd_ptr_reg == 3'd1) ? out1_fast_reg : (out_rd_ptr_reg == 3'd2) ? out2_fast_reg : (out_rd_ptr_reg == 3'd3) ? out3_fast_reg : (out_rd_ptr_reg == 3'd4) ? out4_fast_reg : out5_fast_reg;
+wire _m_result_error_0 = (out_rd_ptr_reg == 3'd0) ? out0_error_reg : (out_rd_ptr_reg == 3'd1) ? out1_error_reg : (out_rd_ptr_reg == 3'd2) ? out2_error_reg : (out_rd_ptr_reg == 3'd3) ? out3_error_reg : (out_rd_ptr_reg == 3'd4) ? out4_error_reg : out5_error_reg;
+wire _shell_0 = ~hazard_reg;
 wire _shell_1 = in_valid_reg & _shell_0;
-wire credit = occ_reg < 3'd5;
-wire issue = _shell_1 & credit;
+wire issue = _shell_1 & credit_reg;
 wire _shell_2 = s_event_valid & in_ready_reg;
 wire _shell_3 = ~in_valid_reg;
 wire [2:0] _shell_4 = issue ? 3'd1 : 3'd0;
 wire [2:0] _shell_5 = occ_reg + _shell_4;
 wire out_pop = out_nonempty & m_result_ready;
 wire [2:0] _shell_6 = out_pop ? 3'd1 : 3'd0;
-wire [2:0] _shell_7 = _shell_5 - _shell_6;
-wire _shell_8 = ~s3_error_reg;
-wire wr_en = s3_valid_reg & _shell_8;
-wire [11:0] wr_addr = s3_conn_reg[11:0];
-wire [11:0] _shell_9 = in_conn_reg[11:0];
-wire _shell_10 = wr_addr == _shell_9;
-wire snoop_in = wr_en & _shell_10;
-wire [148:0] _shell_11 = {12'd0, 1'd0, 1'd0, 24'h0, 21'h0, 21'h0, 21'h0, 21'h0, 27'h419ce00};
-wire [20:0] cur_to_ignore = s3_cur_reg[89:69];
-wire [20:0] cur_ignored = s3_cur_reg[68:48];
-wire [21:0] _shell_12 = {1'd0, cur_ignored};
-wire [21:0] _shell_13 = _shell_12 + s3_t_9_reg;
-wire _shell_14 = _shell_13[21];
-wire [20:0] _shell_15 = _shell_13[20:0];
-wire [20:0] ignored1 = _shell_14 ? 21'h1fffff : _shell_15;
+wire [2:0] occ_update = _shell_5 - _shell_6;
+wire _shell_7 = ~s4_error_reg;
+wire wr_en = s4_valid_reg & _shell_7;
+wire [11:0] wr_addr = s4_conn_reg[11:0];
+wire [11:0] _shell_8 = in_conn_reg[11:0];
+wire _shell_9 = wr_addr == _shell_8;
+wire snoop_in = wr_en & _shell_9;
+wire [148:0] _shell_10 = {12'd0, 1'd0, 1'd0, 24'h0, 21'h0, 21'h0, 21'h0, 21'h0, 27'h419ce00};
+wire [20:0] cur_to_ignore = s4_cur_reg[89:69];
+wire [20:0] cur_ignored = s4_cur_reg[68:48];
+wire [21:0] _shell_11 = {1'd0, cur_ignored};
+wire [21:0] _shell_12 = _shell_11 + s4_t_9_reg;
+wire _shell_13 = _shell_12[21];
+wire [20:0] _shell_14 = _shell_12[20:0];
+wire [20:0] ignored1 = _shell_13 ? 21'h1fffff : _shell_14;
 wire qa_called = cur_to_ignore <= ignored1;
-wire ack_run = s3_t_8_reg & qa_called;
-wire [11:0] cur_avg_wtd = s3_cur_reg[148:137];
-wire [11:0] _shell_16 = ack_run ? u_wtd_avg_out : cur_avg_wtd;
-wire cur_increase = s3_cur_reg[136];
-wire _shell_17 = ack_run ? u_fastinc_increase_out : cur_increase;
-wire qa_used = qa_called & s3_t_10_reg;
-wire cur_trigger = s3_cur_reg[135];
-wire _shell_18 = cur_trigger | s3_is_loss_reg;
-wire _shell_19 = qa_used ? u_qa_trigger_out : _shell_18;
-wire [23:0] cur_win_end = s3_cur_reg[134:111];
-wire [23:0] _shell_20 = qa_used ? u_qa_win_end_out : cur_win_end;
-wire [20:0] cur_count = s3_cur_reg[110:90];
-wire [20:0] _shell_21 = ack_run ? u_fastinc_count_out : cur_count;
-wire [20:0] _shell_22 = qa_used ? u_qa_to_ignore_out : cur_to_ignore;
-wire [20:0] _shell_23 = qa_used ? u_qa_ignored_out : ignored1;
-wire [20:0] cur_acked = s3_cur_reg[47:27];
-wire [21:0] _shell_24 = {1'd0, cur_acked};
-wire [21:0] _shell_25 = _shell_24 + s3_t_7_reg;
-wire _shell_26 = _shell_25[21];
-wire [20:0] _shell_27 = _shell_25[20:0];
-wire [20:0] acked1 = _shell_26 ? 21'h1fffff : _shell_27;
-wire [20:0] acked_in = s3_t_8_reg ? acked1 : cur_acked;
-wire [20:0] _shell_28 = qa_used ? u_qa_acked_out : acked_in;
-wire [26:0] cur_c = s3_cur_reg[26:0];
-wire [27:0] _shell_29 = {1'd0, cur_c};
-wire [27:0] _shell_30 = _shell_29 - s3_t_6_reg;
-wire _shell_31 = _shell_30[27];
-wire [26:0] _shell_32 = _shell_30[26:0];
-wire [26:0] c_loss = _shell_31 ? 27'h0 : _shell_32;
-wire [26:0] _shell_33 = qa_used ? u_qa_c_out : c_loss;
-wire [27:0] _shell_34 = {1'd0, _shell_33};
-wire _shell_35 = _shell_34 < 28'h419ce00;
-wire [27:0] _shell_36 = _shell_35 ? _shell_34 : 28'h419ce00;
-wire _shell_37 = _shell_36 < 28'h40000;
-wire [27:0] _shell_38 = _shell_37 ? 28'h40000 : _shell_36;
-wire [26:0] c_loss_all = _shell_38[26:0];
-wire _shell_39 = u_qa_fired & qa_called;
-wire qa_fired = _shell_39 & s3_t_11_reg;
+wire ack_run = s4_t_8_reg & qa_called;
+wire [11:0] cur_avg_wtd = s4_cur_reg[148:137];
+wire [11:0] _shell_15 = ack_run ? u_wtd_avg_out : cur_avg_wtd;
+wire cur_increase = s4_cur_reg[136];
+wire _shell_16 = ack_run ? u_fastinc_increase_out : cur_increase;
+wire qa_used = qa_called & s4_t_10_reg;
+wire cur_trigger = s4_cur_reg[135];
+wire _shell_17 = cur_trigger | s4_is_loss_reg;
+wire _shell_18 = qa_used ? u_qa_trigger_out : _shell_17;
+wire [23:0] cur_win_end = s4_cur_reg[134:111];
+wire [23:0] _shell_19 = qa_used ? u_qa_win_end_out : cur_win_end;
+wire [20:0] cur_count = s4_cur_reg[110:90];
+wire [20:0] _shell_20 = ack_run ? u_fastinc_count_out : cur_count;
+wire [20:0] _shell_21 = qa_used ? u_qa_to_ignore_out : cur_to_ignore;
+wire [20:0] _shell_22 = qa_used ? u_qa_ignored_out : ignored1;
+wire [20:0] cur_acked = s4_cur_reg[47:27];
+wire [21:0] _shell_23 = {1'd0, cur_acked};
+wire [21:0] _shell_24 = _shell_23 + s4_t_7_reg;
+wire _shell_25 = _shell_24[21];
+wire [20:0] _shell_26 = _shell_24[20:0];
+wire [20:0] acked1 = _shell_25 ? 21'h1fffff : _shell_26;
+wire [20:0] acked_in = s4_t_8_reg ? acked1 : cur_acked;
+wire [20:0] _shell_27 = qa_used ? u_qa_acked_out : acked_in;
+wire [26:0] cur_c = s4_cur_reg[26:0];
+wire [27:0] _shell_28 = {1'd0, cur_c};
+wire [27:0] _shell_29 = _shell_28 - s4_t_6_reg;
+wire _shell_30 = _shell_29[27];
+wire [26:0] _shell_31 = _shell_29[26:0];
+wire [26:0] c_loss = _shell_30 ? 27'h0 : _shell_31;
+wire [26:0] _shell_32 = qa_used ? u_qa_c_out : c_loss;
+wire [27:0] _shell_33 = {1'd0, _shell_32};
+wire _shell_34 = _shell_33 < 28'h419ce00;
+wire [27:0] _shell_35 = _shell_34 ? _shell_33 : 28'h419ce00;
+wire _shell_36 = _shell_35 < 28'h40000;
+wire [27:0] _shell_37 = _shell_36 ? 28'h40000 : _shell_35;
+wire [26:0] c_loss_all = _shell_37[26:0];
+wire _shell_38 = u_qa_fired & qa_called;
+wire qa_fired = _shell_38 & s4_t_11_reg;
 wire fi_fired = u_fastinc_fired & ack_run;
-wire _shell_40 = qa_fired | fi_fired;
-wire early = ack_run & _shell_40;
-wire [27:0] _shell_41 = {1'd0, u_qa_c_out};
-wire [27:0] _shell_42 = fi_fired ? u_fastinc_c_out : _shell_41;
-wire [27:0] _shell_43 = {1'd0, cur_c};
-wire [40:0] _shell_44 = {14'd0, cur_c};
-wire [40:0] _shell_45 = _shell_44 * s3_t_12_reg;
-wire [60:0] _shell_46 = {20'h0, _shell_45};
-wire [60:0] c_fd_prod = _shell_46 * 61'hf9b52;
-wire [20:0] _shell_47 = c_fd_prod[60:40];
-wire [26:0] _shell_48 = {6'd0, _shell_47};
-wire [27:0] _shell_49 = {1'd0, _shell_48};
-wire [27:0] _shell_50 = _shell_43 - _shell_49;
-wire _shell_51 = _shell_50[27];
-wire [26:0] _shell_52 = _shell_50[26:0];
-wire [26:0] c_fd = _shell_51 ? 27'h0 : _shell_52;
-wire [27:0] _shell_53 = {1'd0, cur_c};
-wire [52:0] _shell_54 = {42'h0, s3_recip_rtt_recip_reg};
-wire [52:0] md_raw_prod = s3_t_4_reg * _shell_54;
-wire [41:0] _shell_55 = md_raw_prod[52:11];
-wire [40:0] _shell_56 = md_raw_prod[52:12];
-wire [41:0] _shell_57 = {1'd0, _shell_56};
-wire [39:0] _shell_58 = md_raw_prod[52:13];
-wire [41:0] _shell_59 = {2'd0, _shell_58};
-wire [38:0] _shell_60 = md_raw_prod[52:14];
-wire [41:0] _shell_61 = {3'd0, _shell_60};
-wire [37:0] _shell_62 = md_raw_prod[52:15];
-wire [41:0] _shell_63 = {4'd0, _shell_62};
-wire [36:0] _shell_64 = md_raw_prod[52:16];
-wire [41:0] _shell_65 = {5'd0, _shell_64};
-wire [35:0] _shell_66 = md_raw_prod[52:17];
-wire [41:0] _shell_67 = {6'd0, _shell_66};
-wire [34:0] _shell_68 = md_raw_prod[52:18];
-wire [41:0] _shell_69 = {7'd0, _shell_68};
-wire [33:0] _shell_70 = md_raw_prod[52:19];
-wire [41:0] _shell_71 = {8'd0, _shell_70};
-wire [32:0] _shell_72 = md_raw_prod[52:20];
-wire [41:0] _shell_73 = {9'd0, _shell_72};
-wire [31:0] _shell_74 = md_raw_prod[52:21];
-wire [41:0] _shell_75 = {10'd0, _shell_74};
-wire [30:0] _shell_76 = md_raw_prod[52:22];
-wire [41:0] _shell_77 = {11'd0, _shell_76};
-wire [29:0] _shell_78 = md_raw_prod[52:23];
-wire [41:0] _shell_79 = {12'd0, _shell_78};
-wire [28:0] _shell_80 = md_raw_prod[52:24];
-wire [41:0] _shell_81 = {13'd0, _shell_80};
-wire [27:0] _shell_82 = md_raw_prod[52:25];
-wire [41:0] _shell_83 = {14'd0, _shell_82};
-wire [26:0] _shell_84 = md_raw_prod[52:26];
-wire [41:0] _shell_85 = {15'd0, _shell_84};
-wire [25:0] _shell_86 = md_raw_prod[52:27];
-wire [41:0] _shell_87 = {16'd0, _shell_86};
-wire [24:0] _shell_88 = md_raw_prod[52:28];
-wire [41:0] _shell_89 = {17'h0, _shell_88};
-wire [23:0] _shell_90 = md_raw_prod[52:29];
-wire [41:0] _shell_91 = {18'h0, _shell_90};
-wire [22:0] _shell_92 = md_raw_prod[52:30];
-wire [41:0] _shell_93 = {19'h0, _shell_92};
-wire [41:0] md_raw = (s3_recip_rtt_lead_reg == 5'd0) ? _shell_55 : (s3_recip_rtt_lead_reg == 5'd1) ? _shell_57 : (s3_recip_rtt_lead_reg == 5'd2) ? _shell_59 : (s3_recip_rtt_lead_reg == 5'd3) ? _shell_61 : (s3_recip_rtt_lead_reg == 5'd4) ? _shell_63 : (s3_recip_rtt_lead_reg == 5'd5) ? _shell_65 : (s3_recip_rtt_lead_reg == 5'd6) ? _shell_67 : (s3_recip_rtt_lead_reg == 5'd7) ? _shell_69 : (s3_recip_rtt_lead_reg == 5'd8) ? _shell_71 : (s3_recip_rtt_lead_reg == 5'd9) ? _shell_73 : (s3_recip_rtt_lead_reg == 5'd10) ? _shell_75 : (s3_recip_rtt_lead_reg == 5'd11) ? _shell_77 : (s3_recip_rtt_lead_reg == 5'd12) ? _shell_79 : (s3_recip_rtt_lead_reg == 5'd13) ? _shell_81 : (s3_recip_rtt_lead_reg == 5'd14) ? _shell_83 : (s3_recip_rtt_lead_reg == 5'd15) ? _shell_85 : (s3_recip_rtt_lead_reg == 5'd16) ? _shell_87 : (s3_recip_rtt_lead_reg == 5'd17) ? _shell_89 : (s3_recip_rtt_lead_reg == 5'd18) ? _shell_91 : _shell_93;
-wire [14:0] _shell_94 = md_raw[41:27];
-wire _shell_95 = |_shell_94;
-wire [26:0] _shell_96 = md_raw[26:0];
-wire [26:0] _shell_97 = _shell_95 ? 27'h7ffffff : _shell_96;
-wire _shell_98 = _shell_97 < s3_size_c_reg;
-wire [26:0] md_dec = _shell_98 ? _shell_97 : s3_size_c_reg;
-wire [27:0] _shell_99 = {1'd0, md_dec};
-wire [27:0] _shell_100 = _shell_53 - _shell_99;
-wire _shell_101 = _shell_100[27];
-wire [26:0] _shell_102 = _shell_100[26:0];
-wire [26:0] _shell_103 = _shell_101 ? 27'h0 : _shell_102;
-wire [27:0] _shell_104 = {1'd0, _shell_103};
-wire [40:0] _shell_105 = {14'd0, _shell_103};
-wire [40:0] _shell_106 = _shell_105 * s3_t_13_reg;
-wire [60:0] _shell_107 = {20'h0, _shell_106};
-wire [60:0] c_md_fd_prod = _shell_107 * 61'hf9b52;
-wire [20:0] _shell_108 = c_md_fd_prod[60:40];
-wire [26:0] _shell_109 = {6'd0, _shell_108};
-wire [27:0] _shell_110 = {1'd0, _shell_109};
-wire [27:0] _shell_111 = _shell_104 - _shell_110;
-wire _shell_112 = _shell_111[27];
-wire [26:0] _shell_113 = _shell_111[26:0];
-wire [26:0] c_md_fd = _shell_112 ? 27'h0 : _shell_113;
-wire [26:0] _shell_114 = s3_rtt_le_trtt_reg ? c_fd : c_md_fd;
-wire [26:0] _shell_115 = u_wtd_can_decrease ? _shell_114 : cur_c;
-wire [27:0] _shell_116 = {1'd0, _shell_115};
-wire [27:0] _shell_117 = {1'd0, cur_c};
-wire _shell_118 = cur_c[26];
-wire _shell_119 = cur_c[25];
-wire _shell_120 = cur_c[24];
-wire _shell_121 = cur_c[23];
-wire _shell_122 = cur_c[22];
-wire _shell_123 = cur_c[21];
-wire _shell_124 = cur_c[20];
-wire _shell_125 = cur_c[19];
-wire _shell_126 = cur_c[18];
-wire _shell_127 = cur_c[17];
-wire _shell_128 = cur_c[16];
-wire _shell_129 = cur_c[15];
-wire _shell_130 = cur_c[14];
-wire _shell_131 = cur_c[13];
-wire _shell_132 = cur_c[12];
-wire _shell_133 = cur_c[11];
-wire _shell_134 = cur_c[10];
-wire _shell_135 = cur_c[9];
-wire _shell_136 = cur_c[8];
-wire _shell_137 = cur_c[7];
-wire _shell_138 = cur_c[6];
-wire _shell_139 = cur_c[5];
-wire _shell_140 = cur_c[4];
-wire _shell_141 = cur_c[3];
-wire _shell_142 = cur_c[2];
-wire _shell_143 = cur_c[1];
-wire [4:0] _shell_144 = _shell_143 ? 5'd1 : 5'd0;
-wire [4:0] _shell_145 = _shell_142 ? 5'd2 : _shell_144;
-wire [4:0] _shell_146 = _shell_141 ? 5'd3 : _shell_145;
-wire [4:0] _shell_147 = _shell_140 ? 5'd4 : _shell_146;
-wire [4:0] _shell_148 = _shell_139 ? 5'd5 : _shell_147;
-wire [4:0] _shell_149 = _shell_138 ? 5'd6 : _shell_148;
-wire [4:0] _shell_150 = _shell_137 ? 5'd7 : _shell_149;
-wire [4:0] _shell_151 = _shell_136 ? 5'd8 : _shell_150;
-wire [4:0] _shell_152 = _shell_135 ? 5'd9 : _shell_151;
-wire [4:0] _shell_153 = _shell_134 ? 5'd10 : _shell_152;
-wire [4:0] _shell_154 = _shell_133 ? 5'd11 : _shell_153;
-wire [4:0] _shell_155 = _shell_132 ? 5'd12 : _shell_154;
-wire [4:0] _shell_156 = _shell_131 ? 5'd13 : _shell_155;
-wire [4:0] _shell_157 = _shell_130 ? 5'd14 : _shell_156;
-wire [4:0] _shell_158 = _shell_129 ? 5'd15 : _shell_157;
-wire [4:0] _shell_159 = _shell_128 ? 5'd16 : _shell_158;
-wire [4:0] _shell_160 = _shell_127 ? 5'd17 : _shell_159;
-wire [4:0] _shell_161 = _shell_126 ? 5'd18 : _shell_160;
-wire [4:0] _shell_162 = _shell_125 ? 5'd19 : _shell_161;
-wire [4:0] _shell_163 = _shell_124 ? 5'd20 : _shell_162;
-wire [4:0] _shell_164 = _shell_123 ? 5'd21 : _shell_163;
-wire [4:0] _shell_165 = _shell_122 ? 5'd22 : _shell_164;
-wire [4:0] _shell_166 = _shell_121 ? 5'd23 : _shell_165;
-wire [4:0] _shell_167 = _shell_120 ? 5'd24 : _shell_166;
-wire [4:0] _shell_168 = _shell_119 ? 5'd25 : _shell_167;
-wire [4:0] recip_c_lead = _shell_118 ? 5'd26 : _shell_168;
-wire _shell_169 = cur_c[0];
-wire [9:0] _shell_170 = {_shell_169, 9'd0};
-wire [1:0] _shell_171 = cur_c[1:0];
-wire [9:0] _shell_172 = {_shell_171, 8'd0};
-wire [2:0] _shell_173 = cur_c[2:0];
-wire [9:0] _shell_174 = {_shell_173, 7'd0};
-wire [3:0] _shell_175 = cur_c[3:0];
-wire [9:0] _shell_176 = {_shell_175, 6'd0};
-wire [4:0] _shell_177 = cur_c[4:0];
-wire [9:0] _shell_178 = {_shell_177, 5'd0};
-wire [5:0] _shell_179 = cur_c[5:0];
-wire [9:0] _shell_180 = {_shell_179, 4'd0};
-wire [6:0] _shell_181 = cur_c[6:0];
-wire [9:0] _shell_182 = {_shell_181, 3'd0};
-wire [7:0] _shell_183 = cur_c[7:0];
-wire [9:0] _shell_184 = {_shell_183, 2'd0};
-wire [8:0] _shell_185 = cur_c[8:0];
-wire [9:0] _shell_186 = {_shell_185, 1'd0};
-wire [9:0] _shell_187 = cur_c[9:0];
-wire [9:0] _shell_188 = cur_c[10:1];
-wire [9:0] _shell_189 = cur_c[11:2];
-wire [9:0] _shell_190 = cur_c[12:3];
-wire [9:0] _shell_191 = cur_c[13:4];
-wire [9:0] _shell_192 = cur_c[14:5];
-wire [9:0] _shell_193 = cur_c[15:6];
-wire [9:0] _shell_194 = cur_c[16:7];
-wire [9:0] _shell_195 = cur_c[17:8];
-wire [9:0] _shell_196 = cur_c[18:9];
-wire [9:0] _shell_197 = cur_c[19:10];
-wire [9:0] _shell_198 = cur_c[20:11];
-wire [9:0] _shell_199 = cur_c[21:12];
-wire [9:0] _shell_200 = cur_c[22:13];
-wire [9:0] _shell_201 = cur_c[23:14];
-wire [9:0] _shell_202 = cur_c[24:15];
-wire [9:0] _shell_203 = cur_c[25:16];
-wire [9:0] recip_c_mantissa = (recip_c_lead == 5'd0) ? 10'd0 : (recip_c_lead == 5'd1) ? _shell_170 : (recip_c_lead == 5'd2) ? _shell_172 : (recip_c_lead == 5'd3) ? _shell_174 : (recip_c_lead == 5'd4) ? _shell_176 : (recip_c_lead == 5'd5) ? _shell_178 : (recip_c_lead == 5'd6) ? _shell_180 : (recip_c_lead == 5'd7) ? _shell_182 : (recip_c_lead == 5'd8) ? _shell_184 : (recip_c_lead == 5'd9) ? _shell_186 : (recip_c_lead == 5'd10) ? _shell_187 : (recip_c_lead == 5'd11) ? _shell_188 : (recip_c_lead == 5'd12) ? _shell_189 : (recip_c_lead == 5'd13) ? _shell_190 : (recip_c_lead == 5'd14) ? _shell_191 : (recip_c_lead == 5'd15) ? _shell_192 : (recip_c_lead == 5'd16) ? _shell_193 : (recip_c_lead == 5'd17) ? _shell_194 : (recip_c_lead == 5'd18) ? _shell_195 : (recip_c_lead == 5'd19) ? _shell_196 : (recip_c_lead == 5'd20) ? _shell_197 : (recip_c_lead == 5'd21) ? _shell_198 : (recip_c_lead == 5'd22) ? _shell_199 : (recip_c_lead == 5'd23) ? _shell_200 : (recip_c_lead == 5'd24) ? _shell_201 : (recip_c_lead == 5'd25) ? _shell_202 : _shell_203;
+wire _shell_39 = qa_fired | fi_fired;
+wire early = ack_run & _shell_39;
+wire [27:0] _shell_40 = {1'd0, u_qa_c_out};
+wire [27:0] _shell_41 = fi_fired ? u_fastinc_c_out : _shell_40;
+wire [27:0] _shell_42 = {1'd0, cur_c};
+wire [40:0] _shell_43 = {14'd0, cur_c};
+wire [40:0] _shell_44 = _shell_43 * s4_t_12_reg;
+wire [60:0] _shell_45 = {20'h0, _shell_44};
+wire [60:0] c_fd_prod = _shell_45 * 61'hf9b52;
+wire [20:0] _shell_46 = c_fd_prod[60:40];
+wire [26:0] _shell_47 = {6'd0, _shell_46};
+wire [27:0] _shell_48 = {1'd0, _shell_47};
+wire [27:0] _shell_49 = _shell_42 - _shell_48;
+wire _shell_50 = _shell_49[27];
+wire [26:0] _shell_51 = _shell_49[26:0];
+wire [26:0] c_fd = _shell_50 ? 27'h0 : _shell_51;
+wire [27:0] _shell_52 = {1'd0, cur_c};
+wire [41:0] _shell_53 = s4_md_raw_prod_reg[52:11];
+wire [40:0] _shell_54 = s4_md_raw_prod_reg[52:12];
+wire [41:0] _shell_55 = {1'd0, _shell_54};
+wire [39:0] _shell_56 = s4_md_raw_prod_reg[52:13];
+wire [41:0] _shell_57 = {2'd0, _shell_56};
+wire [38:0] _shell_58 = s4_md_raw_prod_reg[52:14];
+wire [41:0] _shell_59 = {3'd0, _shell_58};
+wire [37:0] _shell_60 = s4_md_raw_prod_reg[52:15];
+wire [41:0] _shell_61 = {4'd0, _shell_60};
+wire [36:0] _shell_62 = s4_md_raw_prod_reg[52:16];
+wire [41:0] _shell_63 = {5'd0, _shell_62};
+wire [35:0] _shell_64 = s4_md_raw_prod_reg[52:17];
+wire [41:0] _shell_65 = {6'd0, _shell_64};
+wire [34:0] _shell_66 = s4_md_raw_prod_reg[52:18];
+wire [41:0] _shell_67 = {7'd0, _shell_66};
+wire [33:0] _shell_68 = s4_md_raw_prod_reg[52:19];
+wire [41:0] _shell_69 = {8'd0, _shell_68};
+wire [32:0] _shell_70 = s4_md_raw_prod_reg[52:20];
+wire [41:0] _shell_71 = {9'd0, _shell_70};
+wire [31:0] _shell_72 = s4_md_raw_prod_reg[52:21];
+wire [41:0] _shell_73 = {10'd0, _shell_72};
+wire [30:0] _shell_74 = s4_md_raw_prod_reg[52:22];
+wire [41:0] _shell_75 = {11'd0, _shell_74};
+wire [29:0] _shell_76 = s4_md_raw_prod_reg[52:23];
+wire [41:0] _shell_77 = {12'd0, _shell_76};
+wire [28:0] _shell_78 = s4_md_raw_prod_reg[52:24];
+wire [41:0] _shell_79 = {13'd0, _shell_78};
+wire [27:0] _shell_80 = s4_md_raw_prod_reg[52:25];
+wire [41:0] _shell_81 = {14'd0, _shell_80};
+wire [26:0] _shell_82 = s4_md_raw_prod_reg[52:26];
+wire [41:0] _shell_83 = {15'd0, _shell_82};
+wire [25:0] _shell_84 = s4_md_raw_prod_reg[52:27];
+wire [41:0] _shell_85 = {16'd0, _shell_84};
+wire [24:0] _shell_86 = s4_md_raw_prod_reg[52:28];
+wire [41:0] _shell_87 = {17'h0, _shell_86};
+wire [23:0] _shell_88 = s4_md_raw_prod_reg[52:29];
+wire [41:0] _shell_89 = {18'h0, _shell_88};
+wire [22:0] _shell_90 = s4_md_raw_prod_reg[52:30];
+wire [41:0] _shell_91 = {19'h0, _shell_90};
+wire [41:0] md_raw = (s4_recip_rtt_lead_reg == 5'd0) ? _shell_53 : (s4_recip_rtt_lead_reg == 5'd1) ? _shell_55 : (s4_recip_rtt_lead_reg == 5'd2) ? _shell_57 : (s4_recip_rtt_lead_reg == 5'd3) ? _shell_59 : (s4_recip_rtt_lead_reg == 5'd4) ? _shell_61 : (s4_recip_rtt_lead_reg == 5'd5) ? _shell_63 : (s4_recip_rtt_lead_reg == 5'd6) ? _shell_65 : (s4_recip_rtt_lead_reg == 5'd7) ? _shell_67 : (s4_recip_rtt_lead_reg == 5'd8) ? _shell_69 : (s4_recip_rtt_lead_reg == 5'd9) ? _shell_71 : (s4_recip_rtt_lead_reg == 5'd10) ? _shell_73 : (s4_recip_rtt_lead_reg == 5'd11) ? _shell_75 : (s4_recip_rtt_lead_reg == 5'd12) ? _shell_77 : (s4_recip_rtt_lead_reg == 5'd13) ? _shell_79 : (s4_recip_rtt_lead_reg == 5'd14) ? _shell_81 : (s4_recip_rtt_lead_reg == 5'd15) ? _shell_83 : (s4_recip_rtt_lead_reg == 5'd16) ? _shell_85 : (s4_recip_rtt_lead_reg == 5'd17) ? _shell_87 : (s4_recip_rtt_lead_reg == 5'd18) ? _shell_89 : _shell_91;
+wire [14:0] _shell_92 = md_raw[41:27];
+wire _shell_93 = |_shell_92;
+wire [26:0] _shell_94 = md_raw[26:0];
+wire [26:0] _shell_95 = _shell_93 ? 27'h7ffffff : _shell_94;
+wire _shell_96 = _shell_95 < s4_size_c_reg;
+wire [26:0] md_dec = _shell_96 ? _shell_95 : s4_size_c_reg;
+wire [27:0] _shell_97 = {1'd0, md_dec};
+wire [27:0] _shell_98 = _shell_52 - _shell_97;
+wire _shell_99 = _shell_98[27];
+wire [26:0] _shell_100 = _shell_98[26:0];
+wire [26:0] _shell_101 = _shell_99 ? 27'h0 : _shell_100;
+wire [27:0] _shell_102 = {1'd0, _shell_101};
+wire [40:0] _shell_103 = {14'd0, _shell_101};
+wire [40:0] _shell_104 = _shell_103 * s4_t_13_reg;
+wire [60:0] _shell_105 = {20'h0, _shell_104};
+wire [60:0] c_md_fd_prod = _shell_105 * 61'hf9b52;
+wire [20:0] _shell_106 = c_md_fd_prod[60:40];
+wire [26:0] _shell_107 = {6'd0, _shell_106};
+wire [27:0] _shell_108 = {1'd0, _shell_107};
+wire [27:0] _shell_109 = _shell_102 - _shell_108;
+wire _shell_110 = _shell_109[27];
+wire [26:0] _shell_111 = _shell_109[26:0];
+wire [26:0] c_md_fd = _shell_110 ? 27'h0 : _shell_111;
+wire [26:0] _shell_112 = s4_rtt_le_trtt_reg ? c_fd : c_md_fd;
+wire [26:0] _shell_113 = u_wtd_can_decrease ? _shell_112 : cur_c;
+wire [27:0] _shell_114 = {1'd0, _shell_113};
+wire [27:0] _shell_115 = {1'd0, cur_c};
+wire _shell_116 = cur_c[26];
+wire _shell_117 = cur_c[25];
+wire _shell_118 = cur_c[24];
+wire _shell_119 = cur_c[23];
+wire _shell_120 = cur_c[22];
+wire _shell_121 = cur_c[21];
+wire _shell_122 = cur_c[20];
+wire _shell_123 = cur_c[19];
+wire _shell_124 = cur_c[18];
+wire _shell_125 = cur_c[17];
+wire _shell_126 = cur_c[16];
+wire _shell_127 = cur_c[15];
+wire _shell_128 = cur_c[14];
+wire _shell_129 = cur_c[13];
+wire _shell_130 = cur_c[12];
+wire _shell_131 = cur_c[11];
+wire _shell_132 = cur_c[10];
+wire _shell_133 = cur_c[9];
+wire _shell_134 = cur_c[8];
+wire _shell_135 = cur_c[7];
+wire _shell_136 = cur_c[6];
+wire _shell_137 = cur_c[5];
+wire _shell_138 = cur_c[4];
+wire _shell_139 = cur_c[3];
+wire _shell_140 = cur_c[2];
+wire _shell_141 = cur_c[1];
+wire [4:0] _shell_142 = _shell_141 ? 5'd1 : 5'd0;
+wire [4:0] _shell_143 = _shell_140 ? 5'd2 : _shell_142;
+wire [4:0] _shell_144 = _shell_139 ? 5'd3 : _shell_143;
+wire [4:0] _shell_145 = _shell_138 ? 5'd4 : _shell_144;
+wire [4:0] _shell_146 = _shell_137 ? 5'd5 : _shell_145;
+wire [4:0] _shell_147 = _shell_136 ? 5'd6 : _shell_146;
+wire [4:0] _shell_148 = _shell_135 ? 5'd7 : _shell_147;
+wire [4:0] _shell_149 = _shell_134 ? 5'd8 : _shell_148;
+wire [4:0] _shell_150 = _shell_133 ? 5'd9 : _shell_149;
+wire [4:0] _shell_151 = _shell_132 ? 5'd10 : _shell_150;
+wire [4:0] _shell_152 = _shell_131 ? 5'd11 : _shell_151;
+wire [4:0] _shell_153 = _shell_130 ? 5'd12 : _shell_152;
+wire [4:0] _shell_154 = _shell_129 ? 5'd13 : _shell_153;
+wire [4:0] _shell_155 = _shell_128 ? 5'd14 : _shell_154;
+wire [4:0] _shell_156 = _shell_127 ? 5'd15 : _shell_155;
+wire [4:0] _shell_157 = _shell_126 ? 5'd16 : _shell_156;
+wire [4:0] _shell_158 = _shell_125 ? 5'd17 : _shell_157;
+wire [4:0] _shell_159 = _shell_124 ? 5'd18 : _shell_158;
+wire [4:0] _shell_160 = _shell_123 ? 5'd19 : _shell_159;
+wire [4:0] _shell_161 = _shell_122 ? 5'd20 : _shell_160;
+wire [4:0] _shell_162 = _shell_121 ? 5'd21 : _shell_161;
+wire [4:0] _shell_163 = _shell_120 ? 5'd22 : _shell_162;
+wire [4:0] _shell_164 = _shell_119 ? 5'd23 : _shell_163;
+wire [4:0] _shell_165 = _shell_118 ? 5'd24 : _shell_164;
+wire [4:0] _shell_166 = _shell_117 ? 5'd25 : _shell_165;
+wire [4:0] recip_c_lead = _shell_116 ? 5'd26 : _shell_166;
+wire _shell_167 = cur_c[0];
+wire [9:0] _shell_168 = {_shell_167, 9'd0};
+wire [1:0] _shell_169 = cur_c[1:0];
+wire [9:0] _shell_170 = {_shell_169, 8'd0};
+wire [2:0] _shell_171 = cur_c[2:0];
+wire [9:0] _shell_172 = {_shell_171, 7'd0};
+wire [3:0] _shell_173 = cur_c[3:0];
+wire [9:0] _shell_174 = {_shell_173, 6'd0};
+wire [4:0] _shell_175 = cur_c[4:0];
+wire [9:0] _shell_176 = {_shell_175, 5'd0};
+wire [5:0] _shell_177 = cur_c[5:0];
+wire [9:0] _shell_178 = {_shell_177, 4'd0};
+wire [6:0] _shell_179 = cur_c[6:0];
+wire [9:0] _shell_180 = {_shell_179, 3'd0};
+wire [7:0] _shell_181 = cur_c[7:0];
+wire [9:0] _shell_182 = {_shell_181, 2'd0};
+wire [8:0] _shell_183 = cur_c[8:0];
+wire [9:0] _shell_184 = {_shell_183, 1'd0};
+wire [9:0] _shell_185 = cur_c[9:0];
+wire [9:0] _shell_186 = cur_c[10:1];
+wire [9:0] _shell_187 = cur_c[11:2];
+wire [9:0] _shell_188 = cur_c[12:3];
+wire [9:0] _shell_189 = cur_c[13:4];
+wire [9:0] _shell_190 = cur_c[14:5];
+wire [9:0] _shell_191 = cur_c[15:6];
+wire [9:0] _shell_192 = cur_c[16:7];
+wire [9:0] _shell_193 = cur_c[17:8];
+wire [9:0] _shell_194 = cur_c[18:9];
+wire [9:0] _shell_195 = cur_c[19:10];
+wire [9:0] _shell_196 = cur_c[20:11];
+wire [9:0] _shell_197 = cur_c[21:12];
+wire [9:0] _shell_198 = cur_c[22:13];
+wire [9:0] _shell_199 = cur_c[23:14];
+wire [9:0] _shell_200 = cur_c[24:15];
+wire [9:0] _shell_201 = cur_c[25:16];
+wire [9:0] recip_c_mantissa = (recip_c_lead == 5'd0) ? 10'd0 : (recip_c_lead == 5'd1) ? _shell_168 : (recip_c_lead == 5'd2) ? _shell_170 : (recip_c_lead == 5'd3) ? _shell_172 : (recip_c_lead == 5'd4) ? _shell_174 : (recip_c_lead == 5'd5) ? _shell_176 : (recip_c_lead == 5'd6) ? _shell_178 : (recip_c_lead == 5'd7) ? _shell_180 : (recip_c_lead == 5'd8) ? _shell_182 : (recip_c_lead == 5'd9) ? _shell_184 : (recip_c_lead == 5'd10) ? _shell_185 : (recip_c_lead == 5'd11) ? _shell_186 : (recip_c_lead == 5'd12) ? _shell_187 : (recip_c_lead == 5'd13) ? _shell_188 : (recip_c_lead == 5'd14) ? _shell_189 : (recip_c_lead == 5'd15) ? _shell_190 : (recip_c_lead == 5'd16) ? _shell_191 : (recip_c_lead == 5'd17) ? _shell_192 : (recip_c_lead == 5'd18) ? _shell_193 : (recip_c_lead == 5'd19) ? _shell_194 : (recip_c_lead == 5'd20) ? _shell_195 : (recip_c_lead == 5'd21) ? _shell_196 : (recip_c_lead == 5'd22) ? _shell_197 : (recip_c_lead == 5'd23) ? _shell_198 : (recip_c_lead == 5'd24) ? _shell_199 : (recip_c_lead == 5'd25) ? _shell_200 : _shell_201;
 reg  [10:0] recip_c_recip;
 always @* begin
     case (recip_c_mantissa)
@@ -2751,208 +2823,207 @@ always @* begin
         10'd1023: recip_c_recip = 11'd1024;
     endcase
 end
-wire [52:0] _shell_204 = {42'h0, recip_c_recip};
-wire [52:0] mi_base_prod = s3_t_reg * _shell_204;
-wire [41:0] _shell_205 = mi_base_prod[52:11];
-wire [40:0] _shell_206 = mi_base_prod[52:12];
-wire [41:0] _shell_207 = {1'd0, _shell_206};
-wire [39:0] _shell_208 = mi_base_prod[52:13];
-wire [41:0] _shell_209 = {2'd0, _shell_208};
-wire [38:0] _shell_210 = mi_base_prod[52:14];
-wire [41:0] _shell_211 = {3'd0, _shell_210};
-wire [37:0] _shell_212 = mi_base_prod[52:15];
-wire [41:0] _shell_213 = {4'd0, _shell_212};
-wire [36:0] _shell_214 = mi_base_prod[52:16];
-wire [41:0] _shell_215 = {5'd0, _shell_214};
-wire [35:0] _shell_216 = mi_base_prod[52:17];
-wire [41:0] _shell_217 = {6'd0, _shell_216};
-wire [34:0] _shell_218 = mi_base_prod[52:18];
-wire [41:0] _shell_219 = {7'd0, _shell_218};
-wire [33:0] _shell_220 = mi_base_prod[52:19];
-wire [41:0] _shell_221 = {8'd0, _shell_220};
-wire [32:0] _shell_222 = mi_base_prod[52:20];
-wire [41:0] _shell_223 = {9'd0, _shell_222};
-wire [31:0] _shell_224 = mi_base_prod[52:21];
-wire [41:0] _shell_225 = {10'd0, _shell_224};
-wire [30:0] _shell_226 = mi_base_prod[52:22];
-wire [41:0] _shell_227 = {11'd0, _shell_226};
-wire [29:0] _shell_228 = mi_base_prod[52:23];
-wire [41:0] _shell_229 = {12'd0, _shell_228};
-wire [28:0] _shell_230 = mi_base_prod[52:24];
-wire [41:0] _shell_231 = {13'd0, _shell_230};
-wire [27:0] _shell_232 = mi_base_prod[52:25];
-wire [41:0] _shell_233 = {14'd0, _shell_232};
-wire [26:0] _shell_234 = mi_base_prod[52:26];
-wire [41:0] _shell_235 = {15'd0, _shell_234};
-wire [25:0] _shell_236 = mi_base_prod[52:27];
-wire [41:0] _shell_237 = {16'd0, _shell_236};
-wire [24:0] _shell_238 = mi_base_prod[52:28];
-wire [41:0] _shell_239 = {17'h0, _shell_238};
-wire [23:0] _shell_240 = mi_base_prod[52:29];
-wire [41:0] _shell_241 = {18'h0, _shell_240};
-wire [22:0] _shell_242 = mi_base_prod[52:30];
-wire [41:0] _shell_243 = {19'h0, _shell_242};
-wire [21:0] _shell_244 = mi_base_prod[52:31];
-wire [41:0] _shell_245 = {20'h0, _shell_244};
-wire [20:0] _shell_246 = mi_base_prod[52:32];
-wire [41:0] _shell_247 = {21'h0, _shell_246};
-wire [19:0] _shell_248 = mi_base_prod[52:33];
-wire [41:0] _shell_249 = {22'h0, _shell_248};
-wire [18:0] _shell_250 = mi_base_prod[52:34];
-wire [41:0] _shell_251 = {23'h0, _shell_250};
-wire [17:0] _shell_252 = mi_base_prod[52:35];
-wire [41:0] _shell_253 = {24'h0, _shell_252};
-wire [16:0] _shell_254 = mi_base_prod[52:36];
-wire [41:0] _shell_255 = {25'h0, _shell_254};
-wire [15:0] _shell_256 = mi_base_prod[52:37];
-wire [41:0] _shell_257 = {26'h0, _shell_256};
-wire [41:0] mi_base = (recip_c_lead == 5'd0) ? _shell_205 : (recip_c_lead == 5'd1) ? _shell_207 : (recip_c_lead == 5'd2) ? _shell_209 : (recip_c_lead == 5'd3) ? _shell_211 : (recip_c_lead == 5'd4) ? _shell_213 : (recip_c_lead == 5'd5) ? _shell_215 : (recip_c_lead == 5'd6) ? _shell_217 : (recip_c_lead == 5'd7) ? _shell_219 : (recip_c_lead == 5'd8) ? _shell_221 : (recip_c_lead == 5'd9) ? _shell_223 : (recip_c_lead == 5'd10) ? _shell_225 : (recip_c_lead == 5'd11) ? _shell_227 : (recip_c_lead == 5'd12) ? _shell_229 : (recip_c_lead == 5'd13) ? _shell_231 : (recip_c_lead == 5'd14) ? _shell_233 : (recip_c_lead == 5'd15) ? _shell_235 : (recip_c_lead == 5'd16) ? _shell_237 : (recip_c_lead == 5'd17) ? _shell_239 : (recip_c_lead == 5'd18) ? _shell_241 : (recip_c_lead == 5'd19) ? _shell_243 : (recip_c_lead == 5'd20) ? _shell_245 : (recip_c_lead == 5'd21) ? _shell_247 : (recip_c_lead == 5'd22) ? _shell_249 : (recip_c_lead == 5'd23) ? _shell_251 : (recip_c_lead == 5'd24) ? _shell_253 : (recip_c_lead == 5'd25) ? _shell_255 : _shell_257;
-wire [61:0] _shell_258 = {20'h0, mi_base};
-wire [61:0] mi_num = _shell_258 * s3_t_2_reg;
-wire [72:0] _shell_259 = {11'd0, mi_num};
-wire [72:0] _shell_260 = {62'h0, s3_recip_rtt_recip_reg};
-wire [72:0] mi_raw_prod = _shell_259 * _shell_260;
-wire [61:0] _shell_261 = mi_raw_prod[72:11];
-wire [60:0] _shell_262 = mi_raw_prod[72:12];
-wire [61:0] _shell_263 = {1'd0, _shell_262};
-wire [59:0] _shell_264 = mi_raw_prod[72:13];
-wire [61:0] _shell_265 = {2'd0, _shell_264};
-wire [58:0] _shell_266 = mi_raw_prod[72:14];
-wire [61:0] _shell_267 = {3'd0, _shell_266};
-wire [57:0] _shell_268 = mi_raw_prod[72:15];
-wire [61:0] _shell_269 = {4'd0, _shell_268};
-wire [56:0] _shell_270 = mi_raw_prod[72:16];
-wire [61:0] _shell_271 = {5'd0, _shell_270};
-wire [55:0] _shell_272 = mi_raw_prod[72:17];
-wire [61:0] _shell_273 = {6'd0, _shell_272};
-wire [54:0] _shell_274 = mi_raw_prod[72:18];
-wire [61:0] _shell_275 = {7'd0, _shell_274};
-wire [53:0] _shell_276 = mi_raw_prod[72:19];
-wire [61:0] _shell_277 = {8'd0, _shell_276};
-wire [52:0] _shell_278 = mi_raw_prod[72:20];
-wire [61:0] _shell_279 = {9'd0, _shell_278};
-wire [51:0] _shell_280 = mi_raw_prod[72:21];
-wire [61:0] _shell_281 = {10'd0, _shell_280};
-wire [50:0] _shell_282 = mi_raw_prod[72:22];
-wire [61:0] _shell_283 = {11'd0, _shell_282};
-wire [49:0] _shell_284 = mi_raw_prod[72:23];
-wire [61:0] _shell_285 = {12'd0, _shell_284};
-wire [48:0] _shell_286 = mi_raw_prod[72:24];
-wire [61:0] _shell_287 = {13'd0, _shell_286};
-wire [47:0] _shell_288 = mi_raw_prod[72:25];
-wire [61:0] _shell_289 = {14'd0, _shell_288};
-wire [46:0] _shell_290 = mi_raw_prod[72:26];
-wire [61:0] _shell_291 = {15'd0, _shell_290};
-wire [45:0] _shell_292 = mi_raw_prod[72:27];
-wire [61:0] _shell_293 = {16'd0, _shell_292};
-wire [44:0] _shell_294 = mi_raw_prod[72:28];
-wire [61:0] _shell_295 = {17'h0, _shell_294};
-wire [43:0] _shell_296 = mi_raw_prod[72:29];
-wire [61:0] _shell_297 = {18'h0, _shell_296};
-wire [42:0] _shell_298 = mi_raw_prod[72:30];
-wire [61:0] _shell_299 = {19'h0, _shell_298};
-wire [61:0] mi_raw = (s3_recip_rtt_lead_reg == 5'd0) ? _shell_261 : (s3_recip_rtt_lead_reg == 5'd1) ? _shell_263 : (s3_recip_rtt_lead_reg == 5'd2) ? _shell_265 : (s3_recip_rtt_lead_reg == 5'd3) ? _shell_267 : (s3_recip_rtt_lead_reg == 5'd4) ? _shell_269 : (s3_recip_rtt_lead_reg == 5'd5) ? _shell_271 : (s3_recip_rtt_lead_reg == 5'd6) ? _shell_273 : (s3_recip_rtt_lead_reg == 5'd7) ? _shell_275 : (s3_recip_rtt_lead_reg == 5'd8) ? _shell_277 : (s3_recip_rtt_lead_reg == 5'd9) ? _shell_279 : (s3_recip_rtt_lead_reg == 5'd10) ? _shell_281 : (s3_recip_rtt_lead_reg == 5'd11) ? _shell_283 : (s3_recip_rtt_lead_reg == 5'd12) ? _shell_285 : (s3_recip_rtt_lead_reg == 5'd13) ? _shell_287 : (s3_recip_rtt_lead_reg == 5'd14) ? _shell_289 : (s3_recip_rtt_lead_reg == 5'd15) ? _shell_291 : (s3_recip_rtt_lead_reg == 5'd16) ? _shell_293 : (s3_recip_rtt_lead_reg == 5'd17) ? _shell_295 : (s3_recip_rtt_lead_reg == 5'd18) ? _shell_297 : _shell_299;
-wire [34:0] _shell_300 = mi_raw[61:27];
-wire _shell_301 = |_shell_300;
-wire [26:0] _shell_302 = mi_raw[26:0];
-wire [26:0] _shell_303 = _shell_301 ? 27'h7ffffff : _shell_302;
-wire _shell_304 = _shell_303 < s3_size_c_reg;
-wire [26:0] mi_inc = _shell_304 ? _shell_303 : s3_size_c_reg;
-wire [27:0] _shell_305 = {1'd0, mi_inc};
-wire [27:0] c_mi = _shell_117 + _shell_305;
-wire _shell_306 = c_mi[27];
-wire _shell_307 = _shell_306;
-wire [26:0] _shell_308 = c_mi[26:0];
-wire [26:0] c_mi_sat = _shell_307 ? 27'h7ffffff : _shell_308;
-wire [27:0] _shell_309 = {1'd0, c_mi_sat};
-wire _shell_310 = c_mi_sat[26];
-wire _shell_311 = c_mi_sat[25];
-wire _shell_312 = c_mi_sat[24];
-wire _shell_313 = c_mi_sat[23];
-wire _shell_314 = c_mi_sat[22];
-wire _shell_315 = c_mi_sat[21];
-wire _shell_316 = c_mi_sat[20];
-wire _shell_317 = c_mi_sat[19];
-wire _shell_318 = c_mi_sat[18];
-wire _shell_319 = c_mi_sat[17];
-wire _shell_320 = c_mi_sat[16];
-wire _shell_321 = c_mi_sat[15];
-wire _shell_322 = c_mi_sat[14];
-wire _shell_323 = c_mi_sat[13];
-wire _shell_324 = c_mi_sat[12];
-wire _shell_325 = c_mi_sat[11];
-wire _shell_326 = c_mi_sat[10];
-wire _shell_327 = c_mi_sat[9];
-wire _shell_328 = c_mi_sat[8];
-wire _shell_329 = c_mi_sat[7];
-wire _shell_330 = c_mi_sat[6];
-wire _shell_331 = c_mi_sat[5];
-wire _shell_332 = c_mi_sat[4];
-wire _shell_333 = c_mi_sat[3];
-wire _shell_334 = c_mi_sat[2];
-wire _shell_335 = c_mi_sat[1];
-wire [4:0] _shell_336 = _shell_335 ? 5'd1 : 5'd0;
-wire [4:0] _shell_337 = _shell_334 ? 5'd2 : _shell_336;
-wire [4:0] _shell_338 = _shell_333 ? 5'd3 : _shell_337;
-wire [4:0] _shell_339 = _shell_332 ? 5'd4 : _shell_338;
-wire [4:0] _shell_340 = _shell_331 ? 5'd5 : _shell_339;
-wire [4:0] _shell_341 = _shell_330 ? 5'd6 : _shell_340;
-wire [4:0] _shell_342 = _shell_329 ? 5'd7 : _shell_341;
-wire [4:0] _shell_343 = _shell_328 ? 5'd8 : _shell_342;
-wire [4:0] _shell_344 = _shell_327 ? 5'd9 : _shell_343;
-wire [4:0] _shell_345 = _shell_326 ? 5'd10 : _shell_344;
-wire [4:0] _shell_346 = _shell_325 ? 5'd11 : _shell_345;
-wire [4:0] _shell_347 = _shell_324 ? 5'd12 : _shell_346;
-wire [4:0] _shell_348 = _shell_323 ? 5'd13 : _shell_347;
-wire [4:0] _shell_349 = _shell_322 ? 5'd14 : _shell_348;
-wire [4:0] _shell_350 = _shell_321 ? 5'd15 : _shell_349;
-wire [4:0] _shell_351 = _shell_320 ? 5'd16 : _shell_350;
-wire [4:0] _shell_352 = _shell_319 ? 5'd17 : _shell_351;
-wire [4:0] _shell_353 = _shell_318 ? 5'd18 : _shell_352;
-wire [4:0] _shell_354 = _shell_317 ? 5'd19 : _shell_353;
-wire [4:0] _shell_355 = _shell_316 ? 5'd20 : _shell_354;
-wire [4:0] _shell_356 = _shell_315 ? 5'd21 : _shell_355;
-wire [4:0] _shell_357 = _shell_314 ? 5'd22 : _shell_356;
-wire [4:0] _shell_358 = _shell_313 ? 5'd23 : _shell_357;
-wire [4:0] _shell_359 = _shell_312 ? 5'd24 : _shell_358;
-wire [4:0] _shell_360 = _shell_311 ? 5'd25 : _shell_359;
-wire [4:0] recip_mi_lead = _shell_310 ? 5'd26 : _shell_360;
-wire _shell_361 = c_mi_sat[0];
-wire [9:0] _shell_362 = {_shell_361, 9'd0};
-wire [1:0] _shell_363 = c_mi_sat[1:0];
-wire [9:0] _shell_364 = {_shell_363, 8'd0};
-wire [2:0] _shell_365 = c_mi_sat[2:0];
-wire [9:0] _shell_366 = {_shell_365, 7'd0};
-wire [3:0] _shell_367 = c_mi_sat[3:0];
-wire [9:0] _shell_368 = {_shell_367, 6'd0};
-wire [4:0] _shell_369 = c_mi_sat[4:0];
-wire [9:0] _shell_370 = {_shell_369, 5'd0};
-wire [5:0] _shell_371 = c_mi_sat[5:0];
-wire [9:0] _shell_372 = {_shell_371, 4'd0};
-wire [6:0] _shell_373 = c_mi_sat[6:0];
-wire [9:0] _shell_374 = {_shell_373, 3'd0};
-wire [7:0] _shell_375 = c_mi_sat[7:0];
-wire [9:0] _shell_376 = {_shell_375, 2'd0};
-wire [8:0] _shell_377 = c_mi_sat[8:0];
-wire [9:0] _shell_378 = {_shell_377, 1'd0};
-wire [9:0] _shell_379 = c_mi_sat[9:0];
-wire [9:0] _shell_380 = c_mi_sat[10:1];
-wire [9:0] _shell_381 = c_mi_sat[11:2];
-wire [9:0] _shell_382 = c_mi_sat[12:3];
-wire [9:0] _shell_383 = c_mi_sat[13:4];
-wire [9:0] _shell_384 = c_mi_sat[14:5];
-wire [9:0] _shell_385 = c_mi_sat[15:6];
-wire [9:0] _shell_386 = c_mi_sat[16:7];
-wire [9:0] _shell_387 = c_mi_sat[17:8];
-wire [9:0] _shell_388 = c_mi_sat[18:9];
-wire [9:0] _shell_389 = c_mi_sat[19:10];
-wire [9:0] _shell_390 = c_mi_sat[20:11];
-wire [9:0] _shell_391 = c_mi_sat[21:12];
-wire [9:0] _shell_392 = c_mi_sat[22:13];
-wire [9:0] _shell_393 = c_mi_sat[23:14];
-wire [9:0] _shell_394 = c_mi_sat[24:15];
-wire [9:0] _shell_395 = c_mi_sat[25:16];
-wire [9:0] recip_mi_mantissa = (recip_mi_lead == 5'd0) ? 10'd0 : (recip_mi_lead == 5'd1) ? _shell_362 : (recip_mi_lead == 5'd2) ? _shell_364 : (recip_mi_lead == 5'd3) ? _shell_366 : (recip_mi_lead == 5'd4) ? _shell_368 : (recip_mi_lead == 5'd5) ? _shell_370 : (recip_mi_lead == 5'd6) ? _shell_372 : (recip_mi_lead == 5'd7) ? _shell_374 : (recip_mi_lead == 5'd8) ? _shell_376 : (recip_mi_lead == 5'd9) ? _shell_378 : (recip_mi_lead == 5'd10) ? _shell_379 : (recip_mi_lead == 5'd11) ? _shell_380 : (recip_mi_lead == 5'd12) ? _shell_381 : (recip_mi_lead == 5'd13) ? _shell_382 : (recip_mi_lead == 5'd14) ? _shell_383 : (recip_mi_lead == 5'd15) ? _shell_384 : (recip_mi_lead == 5'd16) ? _shell_385 : (recip_mi_lead == 5'd17) ? _shell_386 : (recip_mi_lead == 5'd18) ? _shell_387 : (recip_mi_lead == 5'd19) ? _shell_388 : (recip_mi_lead == 5'd20) ? _shell_389 : (recip_mi_lead == 5'd21) ? _shell_390 : (recip_mi_lead == 5'd22) ? _shell_391 : (recip_mi_lead == 5'd23) ? _shell_392 : (recip_mi_lead == 5'd24) ? _shell_393 : (recip_mi_lead == 5'd25) ? _shell_394 : _shell_395;
+wire [52:0] _shell_202 = {42'h0, recip_c_recip};
+wire [52:0] mi_base_prod = s4_t_reg * _shell_202;
+wire [41:0] _shell_203 = mi_base_prod[52:11];
+wire [40:0] _shell_204 = mi_base_prod[52:12];
+wire [41:0] _shell_205 = {1'd0, _shell_204};
+wire [39:0] _shell_206 = mi_base_prod[52:13];
+wire [41:0] _shell_207 = {2'd0, _shell_206};
+wire [38:0] _shell_208 = mi_base_prod[52:14];
+wire [41:0] _shell_209 = {3'd0, _shell_208};
+wire [37:0] _shell_210 = mi_base_prod[52:15];
+wire [41:0] _shell_211 = {4'd0, _shell_210};
+wire [36:0] _shell_212 = mi_base_prod[52:16];
+wire [41:0] _shell_213 = {5'd0, _shell_212};
+wire [35:0] _shell_214 = mi_base_prod[52:17];
+wire [41:0] _shell_215 = {6'd0, _shell_214};
+wire [34:0] _shell_216 = mi_base_prod[52:18];
+wire [41:0] _shell_217 = {7'd0, _shell_216};
+wire [33:0] _shell_218 = mi_base_prod[52:19];
+wire [41:0] _shell_219 = {8'd0, _shell_218};
+wire [32:0] _shell_220 = mi_base_prod[52:20];
+wire [41:0] _shell_221 = {9'd0, _shell_220};
+wire [31:0] _shell_222 = mi_base_prod[52:21];
+wire [41:0] _shell_223 = {10'd0, _shell_222};
+wire [30:0] _shell_224 = mi_base_prod[52:22];
+wire [41:0] _shell_225 = {11'd0, _shell_224};
+wire [29:0] _shell_226 = mi_base_prod[52:23];
+wire [41:0] _shell_227 = {12'd0, _shell_226};
+wire [28:0] _shell_228 = mi_base_prod[52:24];
+wire [41:0] _shell_229 = {13'd0, _shell_228};
+wire [27:0] _shell_230 = mi_base_prod[52:25];
+wire [41:0] _shell_231 = {14'd0, _shell_230};
+wire [26:0] _shell_232 = mi_base_prod[52:26];
+wire [41:0] _shell_233 = {15'd0, _shell_232};
+wire [25:0] _shell_234 = mi_base_prod[52:27];
+wire [41:0] _shell_235 = {16'd0, _shell_234};
+wire [24:0] _shell_236 = mi_base_prod[52:28];
+wire [41:0] _shell_237 = {17'h0, _shell_236};
+wire [23:0] _shell_238 = mi_base_prod[52:29];
+wire [41:0] _shell_239 = {18'h0, _shell_238};
+wire [22:0] _shell_240 = mi_base_prod[52:30];
+wire [41:0] _shell_241 = {19'h0, _shell_240};
+wire [21:0] _shell_242 = mi_base_prod[52:31];
+wire [41:0] _shell_243 = {20'h0, _shell_242};
+wire [20:0] _shell_244 = mi_base_prod[52:32];
+wire [41:0] _shell_245 = {21'h0, _shell_244};
+wire [19:0] _shell_246 = mi_base_prod[52:33];
+wire [41:0] _shell_247 = {22'h0, _shell_246};
+wire [18:0] _shell_248 = mi_base_prod[52:34];
+wire [41:0] _shell_249 = {23'h0, _shell_248};
+wire [17:0] _shell_250 = mi_base_prod[52:35];
+wire [41:0] _shell_251 = {24'h0, _shell_250};
+wire [16:0] _shell_252 = mi_base_prod[52:36];
+wire [41:0] _shell_253 = {25'h0, _shell_252};
+wire [15:0] _shell_254 = mi_base_prod[52:37];
+wire [41:0] _shell_255 = {26'h0, _shell_254};
+wire [41:0] mi_base = (recip_c_lead == 5'd0) ? _shell_203 : (recip_c_lead == 5'd1) ? _shell_205 : (recip_c_lead == 5'd2) ? _shell_207 : (recip_c_lead == 5'd3) ? _shell_209 : (recip_c_lead == 5'd4) ? _shell_211 : (recip_c_lead == 5'd5) ? _shell_213 : (recip_c_lead == 5'd6) ? _shell_215 : (recip_c_lead == 5'd7) ? _shell_217 : (recip_c_lead == 5'd8) ? _shell_219 : (recip_c_lead == 5'd9) ? _shell_221 : (recip_c_lead == 5'd10) ? _shell_223 : (recip_c_lead == 5'd11) ? _shell_225 : (recip_c_lead == 5'd12) ? _shell_227 : (recip_c_lead == 5'd13) ? _shell_229 : (recip_c_lead == 5'd14) ? _shell_231 : (recip_c_lead == 5'd15) ? _shell_233 : (recip_c_lead == 5'd16) ? _shell_235 : (recip_c_lead == 5'd17) ? _shell_237 : (recip_c_lead == 5'd18) ? _shell_239 : (recip_c_lead == 5'd19) ? _shell_241 : (recip_c_lead == 5'd20) ? _shell_243 : (recip_c_lead == 5'd21) ? _shell_245 : (recip_c_lead == 5'd22) ? _shell_247 : (recip_c_lead == 5'd23) ? _shell_249 : (recip_c_lead == 5'd24) ? _shell_251 : (recip_c_lead == 5'd25) ? _shell_253 : _shell_255;
+wire [61:0] _shell_256 = {20'h0, mi_base};
+wire [61:0] mi_num = _shell_256 * s4_t_2_reg;
+wire [72:0] _shell_257 = {11'd0, mi_num};
+wire [72:0] mi_raw_prod = _shell_257 * s4_t_3_reg;
+wire [61:0] _shell_258 = mi_raw_prod[72:11];
+wire [60:0] _shell_259 = mi_raw_prod[72:12];
+wire [61:0] _shell_260 = {1'd0, _shell_259};
+wire [59:0] _shell_261 = mi_raw_prod[72:13];
+wire [61:0] _shell_262 = {2'd0, _shell_261};
+wire [58:0] _shell_263 = mi_raw_prod[72:14];
+wire [61:0] _shell_264 = {3'd0, _shell_263};
+wire [57:0] _shell_265 = mi_raw_prod[72:15];
+wire [61:0] _shell_266 = {4'd0, _shell_265};
+wire [56:0] _shell_267 = mi_raw_prod[72:16];
+wire [61:0] _shell_268 = {5'd0, _shell_267};
+wire [55:0] _shell_269 = mi_raw_prod[72:17];
+wire [61:0] _shell_270 = {6'd0, _shell_269};
+wire [54:0] _shell_271 = mi_raw_prod[72:18];
+wire [61:0] _shell_272 = {7'd0, _shell_271};
+wire [53:0] _shell_273 = mi_raw_prod[72:19];
+wire [61:0] _shell_274 = {8'd0, _shell_273};
+wire [52:0] _shell_275 = mi_raw_prod[72:20];
+wire [61:0] _shell_276 = {9'd0, _shell_275};
+wire [51:0] _shell_277 = mi_raw_prod[72:21];
+wire [61:0] _shell_278 = {10'd0, _shell_277};
+wire [50:0] _shell_279 = mi_raw_prod[72:22];
+wire [61:0] _shell_280 = {11'd0, _shell_279};
+wire [49:0] _shell_281 = mi_raw_prod[72:23];
+wire [61:0] _shell_282 = {12'd0, _shell_281};
+wire [48:0] _shell_283 = mi_raw_prod[72:24];
+wire [61:0] _shell_284 = {13'd0, _shell_283};
+wire [47:0] _shell_285 = mi_raw_prod[72:25];
+wire [61:0] _shell_286 = {14'd0, _shell_285};
+wire [46:0] _shell_287 = mi_raw_prod[72:26];
+wire [61:0] _shell_288 = {15'd0, _shell_287};
+wire [45:0] _shell_289 = mi_raw_prod[72:27];
+wire [61:0] _shell_290 = {16'd0, _shell_289};
+wire [44:0] _shell_291 = mi_raw_prod[72:28];
+wire [61:0] _shell_292 = {17'h0, _shell_291};
+wire [43:0] _shell_293 = mi_raw_prod[72:29];
+wire [61:0] _shell_294 = {18'h0, _shell_293};
+wire [42:0] _shell_295 = mi_raw_prod[72:30];
+wire [61:0] _shell_296 = {19'h0, _shell_295};
+wire [61:0] mi_raw = (s4_recip_rtt_lead_reg == 5'd0) ? _shell_258 : (s4_recip_rtt_lead_reg == 5'd1) ? _shell_260 : (s4_recip_rtt_lead_reg == 5'd2) ? _shell_262 : (s4_recip_rtt_lead_reg == 5'd3) ? _shell_264 : (s4_recip_rtt_lead_reg == 5'd4) ? _shell_266 : (s4_recip_rtt_lead_reg == 5'd5) ? _shell_268 : (s4_recip_rtt_lead_reg == 5'd6) ? _shell_270 : (s4_recip_rtt_lead_reg == 5'd7) ? _shell_272 : (s4_recip_rtt_lead_reg == 5'd8) ? _shell_274 : (s4_recip_rtt_lead_reg == 5'd9) ? _shell_276 : (s4_recip_rtt_lead_reg == 5'd10) ? _shell_278 : (s4_recip_rtt_lead_reg == 5'd11) ? _shell_280 : (s4_recip_rtt_lead_reg == 5'd12) ? _shell_282 : (s4_recip_rtt_lead_reg == 5'd13) ? _shell_284 : (s4_recip_rtt_lead_reg == 5'd14) ? _shell_286 : (s4_recip_rtt_lead_reg == 5'd15) ? _shell_288 : (s4_recip_rtt_lead_reg == 5'd16) ? _shell_290 : (s4_recip_rtt_lead_reg == 5'd17) ? _shell_292 : (s4_recip_rtt_lead_reg == 5'd18) ? _shell_294 : _shell_296;
+wire [34:0] _shell_297 = mi_raw[61:27];
+wire _shell_298 = |_shell_297;
+wire [26:0] _shell_299 = mi_raw[26:0];
+wire [26:0] _shell_300 = _shell_298 ? 27'h7ffffff : _shell_299;
+wire _shell_301 = _shell_300 < s4_size_c_reg;
+wire [26:0] mi_inc = _shell_301 ? _shell_300 : s4_size_c_reg;
+wire [27:0] _shell_302 = {1'd0, mi_inc};
+wire [27:0] c_mi = _shell_115 + _shell_302;
+wire _shell_303 = c_mi[27];
+wire _shell_304 = _shell_303;
+wire [26:0] _shell_305 = c_mi[26:0];
+wire [26:0] c_mi_sat = _shell_304 ? 27'h7ffffff : _shell_305;
+wire [27:0] _shell_306 = {1'd0, c_mi_sat};
+wire _shell_307 = c_mi_sat[26];
+wire _shell_308 = c_mi_sat[25];
+wire _shell_309 = c_mi_sat[24];
+wire _shell_310 = c_mi_sat[23];
+wire _shell_311 = c_mi_sat[22];
+wire _shell_312 = c_mi_sat[21];
+wire _shell_313 = c_mi_sat[20];
+wire _shell_314 = c_mi_sat[19];
+wire _shell_315 = c_mi_sat[18];
+wire _shell_316 = c_mi_sat[17];
+wire _shell_317 = c_mi_sat[16];
+wire _shell_318 = c_mi_sat[15];
+wire _shell_319 = c_mi_sat[14];
+wire _shell_320 = c_mi_sat[13];
+wire _shell_321 = c_mi_sat[12];
+wire _shell_322 = c_mi_sat[11];
+wire _shell_323 = c_mi_sat[10];
+wire _shell_324 = c_mi_sat[9];
+wire _shell_325 = c_mi_sat[8];
+wire _shell_326 = c_mi_sat[7];
+wire _shell_327 = c_mi_sat[6];
+wire _shell_328 = c_mi_sat[5];
+wire _shell_329 = c_mi_sat[4];
+wire _shell_330 = c_mi_sat[3];
+wire _shell_331 = c_mi_sat[2];
+wire _shell_332 = c_mi_sat[1];
+wire [4:0] _shell_333 = _shell_332 ? 5'd1 : 5'd0;
+wire [4:0] _shell_334 = _shell_331 ? 5'd2 : _shell_333;
+wire [4:0] _shell_335 = _shell_330 ? 5'd3 : _shell_334;
+wire [4:0] _shell_336 = _shell_329 ? 5'd4 : _shell_335;
+wire [4:0] _shell_337 = _shell_328 ? 5'd5 : _shell_336;
+wire [4:0] _shell_338 = _shell_327 ? 5'd6 : _shell_337;
+wire [4:0] _shell_339 = _shell_326 ? 5'd7 : _shell_338;
+wire [4:0] _shell_340 = _shell_325 ? 5'd8 : _shell_339;
+wire [4:0] _shell_341 = _shell_324 ? 5'd9 : _shell_340;
+wire [4:0] _shell_342 = _shell_323 ? 5'd10 : _shell_341;
+wire [4:0] _shell_343 = _shell_322 ? 5'd11 : _shell_342;
+wire [4:0] _shell_344 = _shell_321 ? 5'd12 : _shell_343;
+wire [4:0] _shell_345 = _shell_320 ? 5'd13 : _shell_344;
+wire [4:0] _shell_346 = _shell_319 ? 5'd14 : _shell_345;
+wire [4:0] _shell_347 = _shell_318 ? 5'd15 : _shell_346;
+wire [4:0] _shell_348 = _shell_317 ? 5'd16 : _shell_347;
+wire [4:0] _shell_349 = _shell_316 ? 5'd17 : _shell_348;
+wire [4:0] _shell_350 = _shell_315 ? 5'd18 : _shell_349;
+wire [4:0] _shell_351 = _shell_314 ? 5'd19 : _shell_350;
+wire [4:0] _shell_352 = _shell_313 ? 5'd20 : _shell_351;
+wire [4:0] _shell_353 = _shell_312 ? 5'd21 : _shell_352;
+wire [4:0] _shell_354 = _shell_311 ? 5'd22 : _shell_353;
+wire [4:0] _shell_355 = _shell_310 ? 5'd23 : _shell_354;
+wire [4:0] _shell_356 = _shell_309 ? 5'd24 : _shell_355;
+wire [4:0] _shell_357 = _shell_308 ? 5'd25 : _shell_356;
+wire [4:0] recip_mi_lead = _shell_307 ? 5'd26 : _shell_357;
+wire _shell_358 = c_mi_sat[0];
+wire [9:0] _shell_359 = {_shell_358, 9'd0};
+wire [1:0] _shell_360 = c_mi_sat[1:0];
+wire [9:0] _shell_361 = {_shell_360, 8'd0};
+wire [2:0] _shell_362 = c_mi_sat[2:0];
+wire [9:0] _shell_363 = {_shell_362, 7'd0};
+wire [3:0] _shell_364 = c_mi_sat[3:0];
+wire [9:0] _shell_365 = {_shell_364, 6'd0};
+wire [4:0] _shell_366 = c_mi_sat[4:0];
+wire [9:0] _shell_367 = {_shell_366, 5'd0};
+wire [5:0] _shell_368 = c_mi_sat[5:0];
+wire [9:0] _shell_369 = {_shell_368, 4'd0};
+wire [6:0] _shell_370 = c_mi_sat[6:0];
+wire [9:0] _shell_371 = {_shell_370, 3'd0};
+wire [7:0] _shell_372 = c_mi_sat[7:0];
+wire [9:0] _shell_373 = {_shell_372, 2'd0};
+wire [8:0] _shell_374 = c_mi_sat[8:0];
+wire [9:0] _shell_375 = {_shell_374, 1'd0};
+wire [9:0] _shell_376 = c_mi_sat[9:0];
+wire [9:0] _shell_377 = c_mi_sat[10:1];
+wire [9:0] _shell_378 = c_mi_sat[11:2];
+wire [9:0] _shell_379 = c_mi_sat[12:3];
+wire [9:0] _shell_380 = c_mi_sat[13:4];
+wire [9:0] _shell_381 = c_mi_sat[14:5];
+wire [9:0] _shell_382 = c_mi_sat[15:6];
+wire [9:0] _shell_383 = c_mi_sat[16:7];
+wire [9:0] _shell_384 = c_mi_sat[17:8];
+wire [9:0] _shell_385 = c_mi_sat[18:9];
+wire [9:0] _shell_386 = c_mi_sat[19:10];
+wire [9:0] _shell_387 = c_mi_sat[20:11];
+wire [9:0] _shell_388 = c_mi_sat[21:12];
+wire [9:0] _shell_389 = c_mi_sat[22:13];
+wire [9:0] _shell_390 = c_mi_sat[23:14];
+wire [9:0] _shell_391 = c_mi_sat[24:15];
+wire [9:0] _shell_392 = c_mi_sat[25:16];
+wire [9:0] recip_mi_mantissa = (recip_mi_lead == 5'd0) ? 10'd0 : (recip_mi_lead == 5'd1) ? _shell_359 : (recip_mi_lead == 5'd2) ? _shell_361 : (recip_mi_lead == 5'd3) ? _shell_363 : (recip_mi_lead == 5'd4) ? _shell_365 : (recip_mi_lead == 5'd5) ? _shell_367 : (recip_mi_lead == 5'd6) ? _shell_369 : (recip_mi_lead == 5'd7) ? _shell_371 : (recip_mi_lead == 5'd8) ? _shell_373 : (recip_mi_lead == 5'd9) ? _shell_375 : (recip_mi_lead == 5'd10) ? _shell_376 : (recip_mi_lead == 5'd11) ? _shell_377 : (recip_mi_lead == 5'd12) ? _shell_378 : (recip_mi_lead == 5'd13) ? _shell_379 : (recip_mi_lead == 5'd14) ? _shell_380 : (recip_mi_lead == 5'd15) ? _shell_381 : (recip_mi_lead == 5'd16) ? _shell_382 : (recip_mi_lead == 5'd17) ? _shell_383 : (recip_mi_lead == 5'd18) ? _shell_384 : (recip_mi_lead == 5'd19) ? _shell_385 : (recip_mi_lead == 5'd20) ? _shell_386 : (recip_mi_lead == 5'd21) ? _shell_387 : (recip_mi_lead == 5'd22) ? _shell_388 : (recip_mi_lead == 5'd23) ? _shell_389 : (recip_mi_lead == 5'd24) ? _shell_390 : (recip_mi_lead == 5'd25) ? _shell_391 : _shell_392;
 reg  [10:0] recip_mi_recip;
 always @* begin
     case (recip_mi_mantissa)
@@ -3982,186 +4053,198 @@ always @* begin
         10'd1023: recip_mi_recip = 11'd1024;
     endcase
 end
-wire [49:0] _shell_396 = {39'h0, recip_mi_recip};
-wire [49:0] fi_mi_prod = s3_t_5_reg * _shell_396;
-wire [38:0] _shell_397 = fi_mi_prod[49:11];
-wire [37:0] _shell_398 = fi_mi_prod[49:12];
-wire [38:0] _shell_399 = {1'd0, _shell_398};
-wire [36:0] _shell_400 = fi_mi_prod[49:13];
-wire [38:0] _shell_401 = {2'd0, _shell_400};
-wire [35:0] _shell_402 = fi_mi_prod[49:14];
-wire [38:0] _shell_403 = {3'd0, _shell_402};
-wire [34:0] _shell_404 = fi_mi_prod[49:15];
-wire [38:0] _shell_405 = {4'd0, _shell_404};
-wire [33:0] _shell_406 = fi_mi_prod[49:16];
-wire [38:0] _shell_407 = {5'd0, _shell_406};
-wire [32:0] _shell_408 = fi_mi_prod[49:17];
-wire [38:0] _shell_409 = {6'd0, _shell_408};
-wire [31:0] _shell_410 = fi_mi_prod[49:18];
-wire [38:0] _shell_411 = {7'd0, _shell_410};
-wire [30:0] _shell_412 = fi_mi_prod[49:19];
-wire [38:0] _shell_413 = {8'd0, _shell_412};
-wire [29:0] _shell_414 = fi_mi_prod[49:20];
-wire [38:0] _shell_415 = {9'd0, _shell_414};
-wire [28:0] _shell_416 = fi_mi_prod[49:21];
-wire [38:0] _shell_417 = {10'd0, _shell_416};
-wire [27:0] _shell_418 = fi_mi_prod[49:22];
-wire [38:0] _shell_419 = {11'd0, _shell_418};
-wire [26:0] _shell_420 = fi_mi_prod[49:23];
-wire [38:0] _shell_421 = {12'd0, _shell_420};
-wire [25:0] _shell_422 = fi_mi_prod[49:24];
-wire [38:0] _shell_423 = {13'd0, _shell_422};
-wire [24:0] _shell_424 = fi_mi_prod[49:25];
-wire [38:0] _shell_425 = {14'd0, _shell_424};
-wire [23:0] _shell_426 = fi_mi_prod[49:26];
-wire [38:0] _shell_427 = {15'd0, _shell_426};
-wire [22:0] _shell_428 = fi_mi_prod[49:27];
-wire [38:0] _shell_429 = {16'd0, _shell_428};
-wire [21:0] _shell_430 = fi_mi_prod[49:28];
-wire [38:0] _shell_431 = {17'h0, _shell_430};
-wire [20:0] _shell_432 = fi_mi_prod[49:29];
-wire [38:0] _shell_433 = {18'h0, _shell_432};
-wire [19:0] _shell_434 = fi_mi_prod[49:30];
-wire [38:0] _shell_435 = {19'h0, _shell_434};
-wire [18:0] _shell_436 = fi_mi_prod[49:31];
-wire [38:0] _shell_437 = {20'h0, _shell_436};
-wire [17:0] _shell_438 = fi_mi_prod[49:32];
-wire [38:0] _shell_439 = {21'h0, _shell_438};
-wire [16:0] _shell_440 = fi_mi_prod[49:33];
-wire [38:0] _shell_441 = {22'h0, _shell_440};
-wire [15:0] _shell_442 = fi_mi_prod[49:34];
-wire [38:0] _shell_443 = {23'h0, _shell_442};
-wire [14:0] _shell_444 = fi_mi_prod[49:35];
-wire [38:0] _shell_445 = {24'h0, _shell_444};
-wire [13:0] _shell_446 = fi_mi_prod[49:36];
-wire [38:0] _shell_447 = {25'h0, _shell_446};
-wire [12:0] _shell_448 = fi_mi_prod[49:37];
-wire [38:0] _shell_449 = {26'h0, _shell_448};
-wire [38:0] fi_mi = (recip_mi_lead == 5'd0) ? _shell_397 : (recip_mi_lead == 5'd1) ? _shell_399 : (recip_mi_lead == 5'd2) ? _shell_401 : (recip_mi_lead == 5'd3) ? _shell_403 : (recip_mi_lead == 5'd4) ? _shell_405 : (recip_mi_lead == 5'd5) ? _shell_407 : (recip_mi_lead == 5'd6) ? _shell_409 : (recip_mi_lead == 5'd7) ? _shell_411 : (recip_mi_lead == 5'd8) ? _shell_413 : (recip_mi_lead == 5'd9) ? _shell_415 : (recip_mi_lead == 5'd10) ? _shell_417 : (recip_mi_lead == 5'd11) ? _shell_419 : (recip_mi_lead == 5'd12) ? _shell_421 : (recip_mi_lead == 5'd13) ? _shell_423 : (recip_mi_lead == 5'd14) ? _shell_425 : (recip_mi_lead == 5'd15) ? _shell_427 : (recip_mi_lead == 5'd16) ? _shell_429 : (recip_mi_lead == 5'd17) ? _shell_431 : (recip_mi_lead == 5'd18) ? _shell_433 : (recip_mi_lead == 5'd19) ? _shell_435 : (recip_mi_lead == 5'd20) ? _shell_437 : (recip_mi_lead == 5'd21) ? _shell_439 : (recip_mi_lead == 5'd22) ? _shell_441 : (recip_mi_lead == 5'd23) ? _shell_443 : (recip_mi_lead == 5'd24) ? _shell_445 : (recip_mi_lead == 5'd25) ? _shell_447 : _shell_449;
-wire [11:0] _shell_450 = fi_mi[38:27];
-wire _shell_451 = |_shell_450;
-wire [26:0] _shell_452 = fi_mi[26:0];
-wire [26:0] _shell_453 = _shell_451 ? 27'h7ffffff : _shell_452;
-wire [27:0] _shell_454 = {1'd0, _shell_453};
-wire [27:0] c_mi_fi = _shell_309 + _shell_454;
-wire [27:0] _shell_455 = {1'd0, cur_c};
-wire [49:0] _shell_456 = {39'h0, recip_c_recip};
-wire [49:0] fi_c_prod = s3_t_3_reg * _shell_456;
-wire [38:0] _shell_457 = fi_c_prod[49:11];
-wire [37:0] _shell_458 = fi_c_prod[49:12];
-wire [38:0] _shell_459 = {1'd0, _shell_458};
-wire [36:0] _shell_460 = fi_c_prod[49:13];
-wire [38:0] _shell_461 = {2'd0, _shell_460};
-wire [35:0] _shell_462 = fi_c_prod[49:14];
-wire [38:0] _shell_463 = {3'd0, _shell_462};
-wire [34:0] _shell_464 = fi_c_prod[49:15];
-wire [38:0] _shell_465 = {4'd0, _shell_464};
-wire [33:0] _shell_466 = fi_c_prod[49:16];
-wire [38:0] _shell_467 = {5'd0, _shell_466};
-wire [32:0] _shell_468 = fi_c_prod[49:17];
-wire [38:0] _shell_469 = {6'd0, _shell_468};
-wire [31:0] _shell_470 = fi_c_prod[49:18];
-wire [38:0] _shell_471 = {7'd0, _shell_470};
-wire [30:0] _shell_472 = fi_c_prod[49:19];
-wire [38:0] _shell_473 = {8'd0, _shell_472};
-wire [29:0] _shell_474 = fi_c_prod[49:20];
-wire [38:0] _shell_475 = {9'd0, _shell_474};
-wire [28:0] _shell_476 = fi_c_prod[49:21];
-wire [38:0] _shell_477 = {10'd0, _shell_476};
-wire [27:0] _shell_478 = fi_c_prod[49:22];
-wire [38:0] _shell_479 = {11'd0, _shell_478};
-wire [26:0] _shell_480 = fi_c_prod[49:23];
-wire [38:0] _shell_481 = {12'd0, _shell_480};
-wire [25:0] _shell_482 = fi_c_prod[49:24];
-wire [38:0] _shell_483 = {13'd0, _shell_482};
-wire [24:0] _shell_484 = fi_c_prod[49:25];
-wire [38:0] _shell_485 = {14'd0, _shell_484};
-wire [23:0] _shell_486 = fi_c_prod[49:26];
-wire [38:0] _shell_487 = {15'd0, _shell_486};
-wire [22:0] _shell_488 = fi_c_prod[49:27];
-wire [38:0] _shell_489 = {16'd0, _shell_488};
-wire [21:0] _shell_490 = fi_c_prod[49:28];
-wire [38:0] _shell_491 = {17'h0, _shell_490};
-wire [20:0] _shell_492 = fi_c_prod[49:29];
-wire [38:0] _shell_493 = {18'h0, _shell_492};
-wire [19:0] _shell_494 = fi_c_prod[49:30];
-wire [38:0] _shell_495 = {19'h0, _shell_494};
-wire [18:0] _shell_496 = fi_c_prod[49:31];
-wire [38:0] _shell_497 = {20'h0, _shell_496};
-wire [17:0] _shell_498 = fi_c_prod[49:32];
-wire [38:0] _shell_499 = {21'h0, _shell_498};
-wire [16:0] _shell_500 = fi_c_prod[49:33];
-wire [38:0] _shell_501 = {22'h0, _shell_500};
-wire [15:0] _shell_502 = fi_c_prod[49:34];
-wire [38:0] _shell_503 = {23'h0, _shell_502};
-wire [14:0] _shell_504 = fi_c_prod[49:35];
-wire [38:0] _shell_505 = {24'h0, _shell_504};
-wire [13:0] _shell_506 = fi_c_prod[49:36];
-wire [38:0] _shell_507 = {25'h0, _shell_506};
-wire [12:0] _shell_508 = fi_c_prod[49:37];
-wire [38:0] _shell_509 = {26'h0, _shell_508};
-wire [38:0] fi_c = (recip_c_lead == 5'd0) ? _shell_457 : (recip_c_lead == 5'd1) ? _shell_459 : (recip_c_lead == 5'd2) ? _shell_461 : (recip_c_lead == 5'd3) ? _shell_463 : (recip_c_lead == 5'd4) ? _shell_465 : (recip_c_lead == 5'd5) ? _shell_467 : (recip_c_lead == 5'd6) ? _shell_469 : (recip_c_lead == 5'd7) ? _shell_471 : (recip_c_lead == 5'd8) ? _shell_473 : (recip_c_lead == 5'd9) ? _shell_475 : (recip_c_lead == 5'd10) ? _shell_477 : (recip_c_lead == 5'd11) ? _shell_479 : (recip_c_lead == 5'd12) ? _shell_481 : (recip_c_lead == 5'd13) ? _shell_483 : (recip_c_lead == 5'd14) ? _shell_485 : (recip_c_lead == 5'd15) ? _shell_487 : (recip_c_lead == 5'd16) ? _shell_489 : (recip_c_lead == 5'd17) ? _shell_491 : (recip_c_lead == 5'd18) ? _shell_493 : (recip_c_lead == 5'd19) ? _shell_495 : (recip_c_lead == 5'd20) ? _shell_497 : (recip_c_lead == 5'd21) ? _shell_499 : (recip_c_lead == 5'd22) ? _shell_501 : (recip_c_lead == 5'd23) ? _shell_503 : (recip_c_lead == 5'd24) ? _shell_505 : (recip_c_lead == 5'd25) ? _shell_507 : _shell_509;
-wire [11:0] _shell_510 = fi_c[38:27];
-wire _shell_511 = |_shell_510;
-wire [26:0] _shell_512 = fi_c[26:0];
-wire [26:0] fi_inc = _shell_511 ? 27'h7ffffff : _shell_512;
-wire [27:0] _shell_513 = {1'd0, fi_inc};
-wire [27:0] c_fi = _shell_455 + _shell_513;
-wire [27:0] _shell_514 = s3_rtt_le_trtt_reg ? c_mi_fi : c_fi;
-wire [27:0] core_c = s3_u_fastinc_ecn_reg ? _shell_116 : _shell_514;
-wire [27:0] _shell_515 = early ? _shell_42 : core_c;
-wire _shell_516 = _shell_515 < 28'h419ce00;
-wire [27:0] _shell_517 = _shell_516 ? _shell_515 : 28'h419ce00;
-wire _shell_518 = _shell_517 < 28'h40000;
-wire [27:0] _shell_519 = _shell_518 ? 28'h40000 : _shell_517;
-wire [26:0] _shell_520 = _shell_519[26:0];
-wire [26:0] c_ack = ack_run ? _shell_520 : cur_c;
-wire [26:0] c_new = s3_is_loss_reg ? c_loss_all : c_ack;
-wire [148:0] _shell_521 = {_shell_16, _shell_17, _shell_19, _shell_20, _shell_21, _shell_22, _shell_23, _shell_28, c_new};
-wire [148:0] new_word = s3_t_14_reg ? _shell_11 : _shell_521;
-wire [11:0] _shell_522 = s1_conn_reg[11:0];
-wire _shell_523 = wr_addr == _shell_522;
-wire snoop_s1 = wr_en & _shell_523;
-wire _shell_524 = snoop_s1 | s1_fix_valid_reg;
-wire [148:0] _shell_525 = snoop_s1 ? new_word : s1_fix_word_reg;
-wire [11:0] _shell_526 = s2_conn_reg[11:0];
-wire _shell_527 = wr_addr == _shell_526;
-wire snoop_s2 = wr_en & _shell_527;
-wire [1:0] _shell_528 = s2_conn_reg[11:10];
-wire [148:0] s2_ram_word = (_shell_528 == 2'd0) ? s2_ram_b0_reg : (_shell_528 == 2'd1) ? s2_ram_b1_reg : (_shell_528 == 2'd2) ? s2_ram_b2_reg : s2_ram_b3_reg;
-wire [148:0] s2_word = s2_fix_valid_reg ? s2_fix_word_reg : s2_ram_word;
-wire [148:0] _shell_529 = snoop_s2 ? new_word : s2_word;
+wire [49:0] _shell_393 = {39'h0, recip_mi_recip};
+wire [49:0] fi_mi_prod = s4_t_5_reg * _shell_393;
+wire [38:0] _shell_394 = fi_mi_prod[49:11];
+wire [37:0] _shell_395 = fi_mi_prod[49:12];
+wire [38:0] _shell_396 = {1'd0, _shell_395};
+wire [36:0] _shell_397 = fi_mi_prod[49:13];
+wire [38:0] _shell_398 = {2'd0, _shell_397};
+wire [35:0] _shell_399 = fi_mi_prod[49:14];
+wire [38:0] _shell_400 = {3'd0, _shell_399};
+wire [34:0] _shell_401 = fi_mi_prod[49:15];
+wire [38:0] _shell_402 = {4'd0, _shell_401};
+wire [33:0] _shell_403 = fi_mi_prod[49:16];
+wire [38:0] _shell_404 = {5'd0, _shell_403};
+wire [32:0] _shell_405 = fi_mi_prod[49:17];
+wire [38:0] _shell_406 = {6'd0, _shell_405};
+wire [31:0] _shell_407 = fi_mi_prod[49:18];
+wire [38:0] _shell_408 = {7'd0, _shell_407};
+wire [30:0] _shell_409 = fi_mi_prod[49:19];
+wire [38:0] _shell_410 = {8'd0, _shell_409};
+wire [29:0] _shell_411 = fi_mi_prod[49:20];
+wire [38:0] _shell_412 = {9'd0, _shell_411};
+wire [28:0] _shell_413 = fi_mi_prod[49:21];
+wire [38:0] _shell_414 = {10'd0, _shell_413};
+wire [27:0] _shell_415 = fi_mi_prod[49:22];
+wire [38:0] _shell_416 = {11'd0, _shell_415};
+wire [26:0] _shell_417 = fi_mi_prod[49:23];
+wire [38:0] _shell_418 = {12'd0, _shell_417};
+wire [25:0] _shell_419 = fi_mi_prod[49:24];
+wire [38:0] _shell_420 = {13'd0, _shell_419};
+wire [24:0] _shell_421 = fi_mi_prod[49:25];
+wire [38:0] _shell_422 = {14'd0, _shell_421};
+wire [23:0] _shell_423 = fi_mi_prod[49:26];
+wire [38:0] _shell_424 = {15'd0, _shell_423};
+wire [22:0] _shell_425 = fi_mi_prod[49:27];
+wire [38:0] _shell_426 = {16'd0, _shell_425};
+wire [21:0] _shell_427 = fi_mi_prod[49:28];
+wire [38:0] _shell_428 = {17'h0, _shell_427};
+wire [20:0] _shell_429 = fi_mi_prod[49:29];
+wire [38:0] _shell_430 = {18'h0, _shell_429};
+wire [19:0] _shell_431 = fi_mi_prod[49:30];
+wire [38:0] _shell_432 = {19'h0, _shell_431};
+wire [18:0] _shell_433 = fi_mi_prod[49:31];
+wire [38:0] _shell_434 = {20'h0, _shell_433};
+wire [17:0] _shell_435 = fi_mi_prod[49:32];
+wire [38:0] _shell_436 = {21'h0, _shell_435};
+wire [16:0] _shell_437 = fi_mi_prod[49:33];
+wire [38:0] _shell_438 = {22'h0, _shell_437};
+wire [15:0] _shell_439 = fi_mi_prod[49:34];
+wire [38:0] _shell_440 = {23'h0, _shell_439};
+wire [14:0] _shell_441 = fi_mi_prod[49:35];
+wire [38:0] _shell_442 = {24'h0, _shell_441};
+wire [13:0] _shell_443 = fi_mi_prod[49:36];
+wire [38:0] _shell_444 = {25'h0, _shell_443};
+wire [12:0] _shell_445 = fi_mi_prod[49:37];
+wire [38:0] _shell_446 = {26'h0, _shell_445};
+wire [38:0] fi_mi = (recip_mi_lead == 5'd0) ? _shell_394 : (recip_mi_lead == 5'd1) ? _shell_396 : (recip_mi_lead == 5'd2) ? _shell_398 : (recip_mi_lead == 5'd3) ? _shell_400 : (recip_mi_lead == 5'd4) ? _shell_402 : (recip_mi_lead == 5'd5) ? _shell_404 : (recip_mi_lead == 5'd6) ? _shell_406 : (recip_mi_lead == 5'd7) ? _shell_408 : (recip_mi_lead == 5'd8) ? _shell_410 : (recip_mi_lead == 5'd9) ? _shell_412 : (recip_mi_lead == 5'd10) ? _shell_414 : (recip_mi_lead == 5'd11) ? _shell_416 : (recip_mi_lead == 5'd12) ? _shell_418 : (recip_mi_lead == 5'd13) ? _shell_420 : (recip_mi_lead == 5'd14) ? _shell_422 : (recip_mi_lead == 5'd15) ? _shell_424 : (recip_mi_lead == 5'd16) ? _shell_426 : (recip_mi_lead == 5'd17) ? _shell_428 : (recip_mi_lead == 5'd18) ? _shell_430 : (recip_mi_lead == 5'd19) ? _shell_432 : (recip_mi_lead == 5'd20) ? _shell_434 : (recip_mi_lead == 5'd21) ? _shell_436 : (recip_mi_lead == 5'd22) ? _shell_438 : (recip_mi_lead == 5'd23) ? _shell_440 : (recip_mi_lead == 5'd24) ? _shell_442 : (recip_mi_lead == 5'd25) ? _shell_444 : _shell_446;
+wire [11:0] _shell_447 = fi_mi[38:27];
+wire _shell_448 = |_shell_447;
+wire [26:0] _shell_449 = fi_mi[26:0];
+wire [26:0] _shell_450 = _shell_448 ? 27'h7ffffff : _shell_449;
+wire [27:0] _shell_451 = {1'd0, _shell_450};
+wire [27:0] c_mi_fi = _shell_306 + _shell_451;
+wire [27:0] _shell_452 = {1'd0, cur_c};
+wire [49:0] _shell_453 = {39'h0, recip_c_recip};
+wire [49:0] fi_c_prod = s4_t_4_reg * _shell_453;
+wire [38:0] _shell_454 = fi_c_prod[49:11];
+wire [37:0] _shell_455 = fi_c_prod[49:12];
+wire [38:0] _shell_456 = {1'd0, _shell_455};
+wire [36:0] _shell_457 = fi_c_prod[49:13];
+wire [38:0] _shell_458 = {2'd0, _shell_457};
+wire [35:0] _shell_459 = fi_c_prod[49:14];
+wire [38:0] _shell_460 = {3'd0, _shell_459};
+wire [34:0] _shell_461 = fi_c_prod[49:15];
+wire [38:0] _shell_462 = {4'd0, _shell_461};
+wire [33:0] _shell_463 = fi_c_prod[49:16];
+wire [38:0] _shell_464 = {5'd0, _shell_463};
+wire [32:0] _shell_465 = fi_c_prod[49:17];
+wire [38:0] _shell_466 = {6'd0, _shell_465};
+wire [31:0] _shell_467 = fi_c_prod[49:18];
+wire [38:0] _shell_468 = {7'd0, _shell_467};
+wire [30:0] _shell_469 = fi_c_prod[49:19];
+wire [38:0] _shell_470 = {8'd0, _shell_469};
+wire [29:0] _shell_471 = fi_c_prod[49:20];
+wire [38:0] _shell_472 = {9'd0, _shell_471};
+wire [28:0] _shell_473 = fi_c_prod[49:21];
+wire [38:0] _shell_474 = {10'd0, _shell_473};
+wire [27:0] _shell_475 = fi_c_prod[49:22];
+wire [38:0] _shell_476 = {11'd0, _shell_475};
+wire [26:0] _shell_477 = fi_c_prod[49:23];
+wire [38:0] _shell_478 = {12'd0, _shell_477};
+wire [25:0] _shell_479 = fi_c_prod[49:24];
+wire [38:0] _shell_480 = {13'd0, _shell_479};
+wire [24:0] _shell_481 = fi_c_prod[49:25];
+wire [38:0] _shell_482 = {14'd0, _shell_481};
+wire [23:0] _shell_483 = fi_c_prod[49:26];
+wire [38:0] _shell_484 = {15'd0, _shell_483};
+wire [22:0] _shell_485 = fi_c_prod[49:27];
+wire [38:0] _shell_486 = {16'd0, _shell_485};
+wire [21:0] _shell_487 = fi_c_prod[49:28];
+wire [38:0] _shell_488 = {17'h0, _shell_487};
+wire [20:0] _shell_489 = fi_c_prod[49:29];
+wire [38:0] _shell_490 = {18'h0, _shell_489};
+wire [19:0] _shell_491 = fi_c_prod[49:30];
+wire [38:0] _shell_492 = {19'h0, _shell_491};
+wire [18:0] _shell_493 = fi_c_prod[49:31];
+wire [38:0] _shell_494 = {20'h0, _shell_493};
+wire [17:0] _shell_495 = fi_c_prod[49:32];
+wire [38:0] _shell_496 = {21'h0, _shell_495};
+wire [16:0] _shell_497 = fi_c_prod[49:33];
+wire [38:0] _shell_498 = {22'h0, _shell_497};
+wire [15:0] _shell_499 = fi_c_prod[49:34];
+wire [38:0] _shell_500 = {23'h0, _shell_499};
+wire [14:0] _shell_501 = fi_c_prod[49:35];
+wire [38:0] _shell_502 = {24'h0, _shell_501};
+wire [13:0] _shell_503 = fi_c_prod[49:36];
+wire [38:0] _shell_504 = {25'h0, _shell_503};
+wire [12:0] _shell_505 = fi_c_prod[49:37];
+wire [38:0] _shell_506 = {26'h0, _shell_505};
+wire [38:0] fi_c = (recip_c_lead == 5'd0) ? _shell_454 : (recip_c_lead == 5'd1) ? _shell_456 : (recip_c_lead == 5'd2) ? _shell_458 : (recip_c_lead == 5'd3) ? _shell_460 : (recip_c_lead == 5'd4) ? _shell_462 : (recip_c_lead == 5'd5) ? _shell_464 : (recip_c_lead == 5'd6) ? _shell_466 : (recip_c_lead == 5'd7) ? _shell_468 : (recip_c_lead == 5'd8) ? _shell_470 : (recip_c_lead == 5'd9) ? _shell_472 : (recip_c_lead == 5'd10) ? _shell_474 : (recip_c_lead == 5'd11) ? _shell_476 : (recip_c_lead == 5'd12) ? _shell_478 : (recip_c_lead == 5'd13) ? _shell_480 : (recip_c_lead == 5'd14) ? _shell_482 : (recip_c_lead == 5'd15) ? _shell_484 : (recip_c_lead == 5'd16) ? _shell_486 : (recip_c_lead == 5'd17) ? _shell_488 : (recip_c_lead == 5'd18) ? _shell_490 : (recip_c_lead == 5'd19) ? _shell_492 : (recip_c_lead == 5'd20) ? _shell_494 : (recip_c_lead == 5'd21) ? _shell_496 : (recip_c_lead == 5'd22) ? _shell_498 : (recip_c_lead == 5'd23) ? _shell_500 : (recip_c_lead == 5'd24) ? _shell_502 : (recip_c_lead == 5'd25) ? _shell_504 : _shell_506;
+wire [11:0] _shell_507 = fi_c[38:27];
+wire _shell_508 = |_shell_507;
+wire [26:0] _shell_509 = fi_c[26:0];
+wire [26:0] fi_inc = _shell_508 ? 27'h7ffffff : _shell_509;
+wire [27:0] _shell_510 = {1'd0, fi_inc};
+wire [27:0] c_fi = _shell_452 + _shell_510;
+wire [27:0] _shell_511 = s4_rtt_le_trtt_reg ? c_mi_fi : c_fi;
+wire [27:0] core_c = s4_u_fastinc_ecn_reg ? _shell_114 : _shell_511;
+wire [27:0] _shell_512 = early ? _shell_41 : core_c;
+wire _shell_513 = _shell_512 < 28'h419ce00;
+wire [27:0] _shell_514 = _shell_513 ? _shell_512 : 28'h419ce00;
+wire _shell_515 = _shell_514 < 28'h40000;
+wire [27:0] _shell_516 = _shell_515 ? 28'h40000 : _shell_514;
+wire [26:0] _shell_517 = _shell_516[26:0];
+wire [26:0] c_ack = ack_run ? _shell_517 : cur_c;
+wire [26:0] c_new = s4_is_loss_reg ? c_loss_all : c_ack;
+wire [148:0] _shell_518 = {_shell_15, _shell_16, _shell_18, _shell_19, _shell_20, _shell_21, _shell_22, _shell_27, c_new};
+wire [148:0] new_word = s4_t_14_reg ? _shell_10 : _shell_518;
+wire [11:0] _shell_519 = s1_conn_reg[11:0];
+wire _shell_520 = wr_addr == _shell_519;
+wire snoop_s1 = wr_en & _shell_520;
+wire _shell_521 = snoop_s1 | s1_fix_valid_reg;
+wire [148:0] _shell_522 = snoop_s1 ? new_word : s1_fix_word_reg;
+wire [11:0] _shell_523 = s2_conn_reg[11:0];
+wire _shell_524 = wr_addr == _shell_523;
+wire snoop_s2 = wr_en & _shell_524;
+wire _shell_525 = snoop_s2 | s2_fix_valid_reg;
+wire [148:0] _shell_526 = snoop_s2 ? new_word : s2_fix_word_reg;
+wire [11:0] _shell_527 = s3_conn_reg[11:0];
+wire _shell_528 = wr_addr == _shell_527;
+wire snoop_s3 = wr_en & _shell_528;
+wire [148:0] s3_word = s3_fix_valid_reg ? s3_fix_word_reg : s3_ram_reg;
+wire [148:0] _shell_529 = snoop_s3 ? new_word : s3_word;
 wire _shell_530 = out_wr_ptr_reg == 3'd0;
 wire [20:0] _shell_531 = c_new[26:6];
-wire [20:0] _shell_532 = s3_t_14_reg ? 21'h106738 : _shell_531;
-wire [20:0] _shell_533 = s3_error_reg ? 21'h0 : _shell_532;
+wire [20:0] _shell_532 = s4_t_14_reg ? 21'h106738 : _shell_531;
+wire [20:0] _shell_533 = s4_error_reg ? 21'h0 : _shell_532;
 wire [2:0] _shell_534 = qa_fired ? 3'd5 : 3'd7;
 wire _shell_535 = ~u_wtd_can_decrease;
-wire _shell_536 = s3_u_fastinc_ecn_reg & _shell_535;
-wire [2:0] core_case = _shell_536 ? 3'd0 : s3_t_15_reg;
+wire _shell_536 = s4_u_fastinc_ecn_reg & _shell_535;
+wire [2:0] core_case = _shell_536 ? 3'd0 : s4_t_15_reg;
 wire [2:0] _shell_537 = fi_fired ? 3'd6 : core_case;
 wire [2:0] _shell_538 = qa_fired ? 3'd5 : _shell_537;
 wire [2:0] _shell_539 = ack_run ? _shell_538 : 3'd0;
-wire [2:0] _shell_540 = s3_is_loss_reg ? _shell_534 : _shell_539;
-wire [2:0] _shell_541 = s3_t_14_reg ? 3'd0 : _shell_540;
-wire [2:0] _shell_542 = s3_error_reg ? 3'd0 : _shell_541;
-wire _shell_543 = s3_error_reg ? 1'd0 : qa_fired;
-wire _shell_544 = s3_t_14_reg ? 1'd0 : _shell_17;
-wire _shell_545 = s3_error_reg ? 1'd0 : _shell_544;
+wire [2:0] _shell_540 = s4_is_loss_reg ? _shell_534 : _shell_539;
+wire [2:0] _shell_541 = s4_t_14_reg ? 3'd0 : _shell_540;
+wire [2:0] _shell_542 = s4_error_reg ? 3'd0 : _shell_541;
+wire _shell_543 = s4_error_reg ? 1'd0 : qa_fired;
+wire _shell_544 = s4_t_14_reg ? 1'd0 : _shell_16;
+wire _shell_545 = s4_error_reg ? 1'd0 : _shell_544;
 wire _shell_546 = out_wr_ptr_reg == 3'd1;
 wire _shell_547 = out_wr_ptr_reg == 3'd2;
 wire _shell_548 = out_wr_ptr_reg == 3'd3;
 wire _shell_549 = out_wr_ptr_reg == 3'd4;
-wire _shell_550 = out_wr_ptr_reg == 3'd4;
-wire [2:0] _shell_551 = out_wr_ptr_reg + 3'd1;
-wire [2:0] _shell_552 = _shell_550 ? 3'd0 : _shell_551;
-wire _shell_553 = out_rd_ptr_reg == 3'd4;
-wire [2:0] _shell_554 = out_rd_ptr_reg + 3'd1;
-wire [2:0] _shell_555 = _shell_553 ? 3'd0 : _shell_554;
-wire [2:0] _shell_556 = s3_valid_reg ? 3'd1 : 3'd0;
-wire [2:0] _shell_557 = out_count_reg + _shell_556;
-wire [2:0] _shell_558 = out_pop ? 3'd1 : 3'd0;
-wire [2:0] _shell_559 = _shell_557 - _shell_558;
+wire _shell_550 = out_wr_ptr_reg == 3'd5;
+wire _shell_551 = out_wr_ptr_reg == 3'd5;
+wire [2:0] _shell_552 = out_wr_ptr_reg + 3'd1;
+wire [2:0] _shell_553 = _shell_551 ? 3'd0 : _shell_552;
+wire _shell_554 = out_rd_ptr_reg == 3'd5;
+wire [2:0] _shell_555 = out_rd_ptr_reg + 3'd1;
+wire [2:0] _shell_556 = _shell_554 ? 3'd0 : _shell_555;
+wire [2:0] _shell_557 = s4_valid_reg ? 3'd1 : 3'd0;
+wire [2:0] _shell_558 = out_count_reg + _shell_557;
+wire [2:0] _shell_559 = out_pop ? 3'd1 : 3'd0;
+wire [2:0] _shell_560 = _shell_558 - _shell_559;
+wire _issue_next_0 = issue & skid_valid_reg;
+wire _issue_next_1 = ~skid_valid_reg;
+wire _issue_next_2 = issue & _issue_next_1;
+wire _issue_next_3 = ~in_valid_reg;
+wire _issue_next_4 = _issue_next_2 | _issue_next_3;
+wire _issue_next_5 = _issue_next_4 ? 1'd0 : 1'd0;
+wire hazard_ahead = _issue_next_0 ? 1'd0 : _issue_next_5;
+wire _issue_next_6 = occ_update < 3'd6;
 wire _ready_0 = ~issue;
 wire _ready_1 = in_valid_reg & _ready_0;
 wire _ready_2 = _ready_1 & _shell_2;
@@ -4173,13 +4256,10 @@ wire _ready_7 = _ready_6 & _shell_2;
 wire _ready_8 = _ready_5 | _ready_7;
 wire _ready_9 = ~_ready_8;
 wire [11:0] _state_rd_0 = in_conn_reg[11:0];
-wire [9:0] state_rd_addr = _state_rd_0[9:0];
-wire [9:0] state_wr_addr = wr_addr[9:0];
-wire [1:0] state_wr_bank = wr_addr[11:10];
-wire [26:0] _u_qa_c_0 = s3_is_loss_reg ? c_loss : cur_c;
-wire _u_qa_trigger_0 = cur_trigger | s3_is_loss_reg;
+wire [26:0] _u_qa_c_0 = s4_is_loss_reg ? c_loss : cur_c;
+wire _u_qa_trigger_0 = cur_trigger | s4_is_loss_reg;
 // bits dropped on purpose (rounding, wrap-around)
-wire _unused = ^{s1_now_reg[31:28], s1_now_reg[3:0], _shell_38[27], c_fd_prod[39:0], md_raw_prod[10:0], c_md_fd_prod[39:0], mi_base_prod[10:0], mi_raw_prod[10:0], fi_mi_prod[10:0], fi_c_prod[10:0], _shell_519[27], s2_conn_reg[15:12], s2_conn_reg[9:0], _state_rd_0[11:10]};
+wire _unused = ^{s1_now_reg[31:28], s1_now_reg[3:0], _shell_37[27], c_fd_prod[39:0], s4_md_raw_prod_reg[10:0], c_md_fd_prod[39:0], mi_base_prod[10:0], mi_raw_prod[10:0], fi_mi_prod[10:0], fi_c_prod[10:0], _shell_516[27]};
 
 smartt_qa
 u_qa (
@@ -4189,8 +4269,8 @@ u_qa (
     .to_ignore(cur_to_ignore),
     .trigger(_u_qa_trigger_0),
     .win_end(cur_win_end),
-    .nowq(s3_u_qa_nowq_reg),
-    .unacked(s3_u_qa_unacked_reg),
+    .nowq(s4_u_qa_nowq_reg),
+    .unacked(s4_u_qa_unacked_reg),
     .fired(u_qa_fired),
     .c_out(u_qa_c_out),
     .acked_out(u_qa_acked_out),
@@ -4205,9 +4285,9 @@ u_fastinc (
     .c(u_qa_c_out),
     .count(cur_count),
     .increase(cur_increase),
-    .size(s3_u_fastinc_size_reg),
-    .rtt(s3_u_fastinc_rtt_reg),
-    .ecn(s3_u_fastinc_ecn_reg),
+    .size(s4_u_fastinc_size_reg),
+    .rtt(s4_u_fastinc_rtt_reg),
+    .ecn(s4_u_fastinc_ecn_reg),
     .fired(u_fastinc_fired),
     .c_out(u_fastinc_c_out),
     .count_out(u_fastinc_count_out),
@@ -4217,7 +4297,7 @@ u_fastinc (
 smartt_wtd
 u_wtd (
     .avg(cur_avg_wtd),
-    .ecn(s3_u_fastinc_ecn_reg),
+    .ecn(s4_u_fastinc_ecn_reg),
     .avg_out(u_wtd_avg_out),
     .can_decrease(u_wtd_can_decrease)
 );
@@ -4225,58 +4305,85 @@ u_wtd (
 assign s_event_ready = in_ready_reg;
 assign s2_error_next = s1_error;
 assign s3_error_next = s2_error_reg;
+assign s4_error_next = s3_error_reg;
 assign s2_recip_rtt_lead_next = recip_rtt_lead;
 assign s2_recip_rtt_mantissa_next = recip_rtt_mantissa;
 assign s3_recip_rtt_recip_next = recip_rtt_recip;
 assign s2_t_next = _s2_t_next_1;
 assign s3_t_next = s2_t_reg;
+assign s4_t_next = s3_t_reg;
 assign s2_t_2_next = _s2_t_2_next_0;
 assign s3_t_2_next = s2_t_2_reg;
+assign s4_t_2_next = s3_t_2_reg;
+assign s4_t_3_next = _s4_t_3_next_0;
 assign s2_t_3_next = _s2_t_3_next_1;
 assign s3_t_3_next = s2_t_3_reg;
+assign s4_t_4_next = s3_t_3_reg;
 assign s2_t_4_next = _s2_t_4_next_4;
 assign s3_t_4_next = s2_t_4_reg;
+assign s4_md_raw_prod_next = md_raw_prod;
 assign s3_recip_rtt_lead_next = s2_recip_rtt_lead_reg;
+assign s4_recip_rtt_lead_next = s3_recip_rtt_lead_reg;
 assign s2_size_c_next = size_c;
 assign s3_size_c_next = s2_size_c_reg;
+assign s4_size_c_next = s3_size_c_reg;
 assign s2_t_5_next = _s2_t_5_next_0;
 assign s3_t_5_next = s2_t_5_reg;
+assign s4_t_5_next = s3_t_5_reg;
 assign s2_t_6_next = _s2_t_6_next_0;
 assign s3_t_6_next = s2_t_6_reg;
+assign s4_t_6_next = s3_t_6_reg;
 assign s2_is_loss_next = is_loss;
 assign s3_is_loss_next = s2_is_loss_reg;
+assign s4_is_loss_next = s3_is_loss_reg;
 assign s2_t_7_next = _s2_t_7_next_1;
 assign s3_t_7_next = s2_t_7_reg;
+assign s4_t_7_next = s3_t_7_reg;
 assign s2_t_8_next = _s2_t_8_next_0;
 assign s3_t_8_next = s2_t_8_reg;
+assign s4_t_8_next = s3_t_8_reg;
 assign s2_t_9_next = _s2_t_9_next_1;
 assign s3_t_9_next = s2_t_9_reg;
+assign s4_t_9_next = s3_t_9_reg;
 assign s2_u_qa_nowq_next = nowq;
 assign s3_u_qa_nowq_next = s2_u_qa_nowq_reg;
+assign s4_u_qa_nowq_next = s3_u_qa_nowq_reg;
 assign s2_u_qa_unacked_next = s1_unacked_reg;
 assign s3_u_qa_unacked_next = s2_u_qa_unacked_reg;
+assign s4_u_qa_unacked_next = s3_u_qa_unacked_reg;
 assign s2_u_fastinc_size_next = s1_size_reg;
 assign s3_u_fastinc_size_next = s2_u_fastinc_size_reg;
+assign s4_u_fastinc_size_next = s3_u_fastinc_size_reg;
 assign s2_u_fastinc_rtt_next = s1_rtt_reg;
 assign s3_u_fastinc_rtt_next = s2_u_fastinc_rtt_reg;
+assign s4_u_fastinc_rtt_next = s3_u_fastinc_rtt_reg;
 assign s2_u_fastinc_ecn_next = s1_ecn_reg;
 assign s3_u_fastinc_ecn_next = s2_u_fastinc_ecn_reg;
+assign s4_u_fastinc_ecn_next = s3_u_fastinc_ecn_reg;
 assign s2_t_10_next = _s2_t_10_next_1;
 assign s3_t_10_next = s2_t_10_reg;
+assign s4_t_10_next = s3_t_10_reg;
 assign s2_t_11_next = _s2_t_11_next_0;
 assign s3_t_11_next = s2_t_11_reg;
+assign s4_t_11_next = s3_t_11_reg;
 assign s2_t_12_next = _s2_t_12_next_0;
 assign s3_t_12_next = s2_t_12_reg;
+assign s4_t_12_next = s3_t_12_reg;
 assign s2_t_13_next = _s2_t_13_next_0;
 assign s3_t_13_next = s2_t_13_reg;
+assign s4_t_13_next = s3_t_13_reg;
 assign s2_rtt_le_trtt_next = rtt_le_trtt;
 assign s3_rtt_le_trtt_next = s2_rtt_le_trtt_reg;
+assign s4_rtt_le_trtt_next = s3_rtt_le_trtt_reg;
 assign s2_t_14_next = _s2_t_10_next_0;
 assign s3_t_14_next = s2_t_14_reg;
+assign s4_t_14_next = s3_t_14_reg;
 assign s2_t_15_next = _s2_t_15_next_2;
 assign s3_t_15_next = s2_t_15_reg;
+assign s4_t_15_next = s3_t_15_reg;
 assign s2_kind_next = s1_kind_reg;
 assign s3_kind_next = s2_kind_reg;
+assign s4_kind_next = s3_kind_reg;
 assign m_result_valid = out_nonempty;
 assign m_result_conn = _m_result_conn_0;
 assign m_result_kind = _m_result_kind_0;
@@ -4311,6 +4418,8 @@ always @* begin
     s2_conn_next = s2_conn_reg;
     s3_valid_next = s3_valid_reg;
     s3_conn_next = s3_conn_reg;
+    s4_valid_next = s4_valid_reg;
+    s4_conn_next = s4_conn_reg;
     s1_kind_next = s1_kind_reg;
     s1_size_next = s1_size_reg;
     s1_ecn_next = s1_ecn_reg;
@@ -4319,13 +4428,12 @@ always @* begin
     s1_now_next = s1_now_reg;
     s1_fix_valid_next = s1_fix_valid_reg;
     s1_fix_word_next = s1_fix_word_reg;
-    s2_ram_b0_next = s2_ram_b0_reg;
-    s2_ram_b1_next = s2_ram_b1_reg;
-    s2_ram_b2_next = s2_ram_b2_reg;
-    s2_ram_b3_next = s2_ram_b3_reg;
     s2_fix_valid_next = s2_fix_valid_reg;
     s2_fix_word_next = s2_fix_word_reg;
-    s3_cur_next = s3_cur_reg;
+    s3_ram_next = s3_ram_reg;
+    s3_fix_valid_next = s3_fix_valid_reg;
+    s3_fix_word_next = s3_fix_word_reg;
+    s4_cur_next = s4_cur_reg;
     out_rd_ptr_next = out_rd_ptr_reg;
     out_wr_ptr_next = out_wr_ptr_reg;
     out_count_next = out_count_reg;
@@ -4364,6 +4472,13 @@ always @* begin
     out4_qa_next = out4_qa_reg;
     out4_fast_next = out4_fast_reg;
     out4_error_next = out4_error_reg;
+    out5_conn_next = out5_conn_reg;
+    out5_kind_next = out5_kind_reg;
+    out5_cwnd_next = out5_cwnd_reg;
+    out5_case_next = out5_case_reg;
+    out5_qa_next = out5_qa_reg;
+    out5_fast_next = out5_fast_reg;
+    out5_error_next = out5_error_reg;
     if (issue) begin
         if (skid_valid_reg) begin
             in_conn_next = skid_conn_reg;
@@ -4416,7 +4531,7 @@ always @* begin
         skid_unacked_next = s_event_unacked;
         skid_now_next = s_event_now;
     end
-    occ_next = _shell_7;
+    occ_next = occ_update;
     s1_valid_next = issue;
     s1_conn_next = in_conn_reg;
     s1_kind_next = in_kind_reg;
@@ -4429,67 +4544,85 @@ always @* begin
     s2_conn_next = s1_conn_reg;
     s3_valid_next = s2_valid_reg;
     s3_conn_next = s2_conn_reg;
+    s4_valid_next = s3_valid_reg;
+    s4_conn_next = s3_conn_reg;
     s1_fix_valid_next = snoop_in;
     s1_fix_word_next = new_word;
-    s2_ram_b0_next = state_rd_b0_reg;
-    s2_ram_b1_next = state_rd_b1_reg;
-    s2_ram_b2_next = state_rd_b2_reg;
-    s2_ram_b3_next = state_rd_b3_reg;
-    s2_fix_valid_next = _shell_524;
-    s2_fix_word_next = _shell_525;
-    s3_cur_next = _shell_529;
-    if (s3_valid_reg) begin
+    s2_fix_valid_next = _shell_521;
+    s2_fix_word_next = _shell_522;
+    s3_ram_next = state_q;
+    s3_fix_valid_next = _shell_525;
+    s3_fix_word_next = _shell_526;
+    s4_cur_next = _shell_529;
+    if (s4_valid_reg) begin
         if (_shell_530) begin
-            out0_conn_next = s3_conn_reg;
-            out0_kind_next = s3_kind_reg;
+            out0_conn_next = s4_conn_reg;
+            out0_kind_next = s4_kind_reg;
             out0_cwnd_next = _shell_533;
             out0_case_next = _shell_542;
             out0_qa_next = _shell_543;
             out0_fast_next = _shell_545;
-            out0_error_next = s3_error_reg;
+            out0_error_next = s4_error_reg;
         end
         if (_shell_546) begin
-            out1_conn_next = s3_conn_reg;
-            out1_kind_next = s3_kind_reg;
+            out1_conn_next = s4_conn_reg;
+            out1_kind_next = s4_kind_reg;
             out1_cwnd_next = _shell_533;
             out1_case_next = _shell_542;
             out1_qa_next = _shell_543;
             out1_fast_next = _shell_545;
-            out1_error_next = s3_error_reg;
+            out1_error_next = s4_error_reg;
         end
         if (_shell_547) begin
-            out2_conn_next = s3_conn_reg;
-            out2_kind_next = s3_kind_reg;
+            out2_conn_next = s4_conn_reg;
+            out2_kind_next = s4_kind_reg;
             out2_cwnd_next = _shell_533;
             out2_case_next = _shell_542;
             out2_qa_next = _shell_543;
             out2_fast_next = _shell_545;
-            out2_error_next = s3_error_reg;
+            out2_error_next = s4_error_reg;
         end
         if (_shell_548) begin
-            out3_conn_next = s3_conn_reg;
-            out3_kind_next = s3_kind_reg;
+            out3_conn_next = s4_conn_reg;
+            out3_kind_next = s4_kind_reg;
             out3_cwnd_next = _shell_533;
             out3_case_next = _shell_542;
             out3_qa_next = _shell_543;
             out3_fast_next = _shell_545;
-            out3_error_next = s3_error_reg;
+            out3_error_next = s4_error_reg;
         end
         if (_shell_549) begin
-            out4_conn_next = s3_conn_reg;
-            out4_kind_next = s3_kind_reg;
+            out4_conn_next = s4_conn_reg;
+            out4_kind_next = s4_kind_reg;
             out4_cwnd_next = _shell_533;
             out4_case_next = _shell_542;
             out4_qa_next = _shell_543;
             out4_fast_next = _shell_545;
-            out4_error_next = s3_error_reg;
+            out4_error_next = s4_error_reg;
         end
-        out_wr_ptr_next = _shell_552;
+        if (_shell_550) begin
+            out5_conn_next = s4_conn_reg;
+            out5_kind_next = s4_kind_reg;
+            out5_cwnd_next = _shell_533;
+            out5_case_next = _shell_542;
+            out5_qa_next = _shell_543;
+            out5_fast_next = _shell_545;
+            out5_error_next = s4_error_reg;
+        end
+        out_wr_ptr_next = _shell_553;
     end
     if (out_pop) begin
-        out_rd_ptr_next = _shell_555;
+        out_rd_ptr_next = _shell_556;
     end
-    out_count_next = _shell_559;
+    out_count_next = _shell_560;
+end
+
+// issue_next
+always @* begin
+    hazard_next = hazard_reg;
+    credit_next = credit_reg;
+    hazard_next = hazard_ahead;
+    credit_next = _issue_next_6;
 end
 
 // ready
@@ -4523,6 +4656,10 @@ always @(posedge clk) begin
     s2_conn_reg <= s2_conn_next;
     s3_valid_reg <= s3_valid_next;
     s3_conn_reg <= s3_conn_next;
+    s4_valid_reg <= s4_valid_next;
+    s4_conn_reg <= s4_conn_next;
+    hazard_reg <= hazard_next;
+    credit_reg <= credit_next;
     s1_kind_reg <= s1_kind_next;
     s1_size_reg <= s1_size_next;
     s1_ecn_reg <= s1_ecn_next;
@@ -4531,67 +4668,93 @@ always @(posedge clk) begin
     s1_now_reg <= s1_now_next;
     s1_fix_valid_reg <= s1_fix_valid_next;
     s1_fix_word_reg <= s1_fix_word_next;
-    s2_ram_b0_reg <= s2_ram_b0_next;
-    s2_ram_b1_reg <= s2_ram_b1_next;
-    s2_ram_b2_reg <= s2_ram_b2_next;
-    s2_ram_b3_reg <= s2_ram_b3_next;
     s2_fix_valid_reg <= s2_fix_valid_next;
     s2_fix_word_reg <= s2_fix_word_next;
-    s3_cur_reg <= s3_cur_next;
+    s3_ram_reg <= s3_ram_next;
+    s3_fix_valid_reg <= s3_fix_valid_next;
+    s3_fix_word_reg <= s3_fix_word_next;
+    s4_cur_reg <= s4_cur_next;
     s2_error_reg <= s2_error_next;
     s3_error_reg <= s3_error_next;
+    s4_error_reg <= s4_error_next;
     s2_recip_rtt_lead_reg <= s2_recip_rtt_lead_next;
     s2_recip_rtt_mantissa_reg <= s2_recip_rtt_mantissa_next;
     s3_recip_rtt_recip_reg <= s3_recip_rtt_recip_next;
     s2_t_reg <= s2_t_next;
     s3_t_reg <= s3_t_next;
+    s4_t_reg <= s4_t_next;
     s2_t_2_reg <= s2_t_2_next;
     s3_t_2_reg <= s3_t_2_next;
+    s4_t_2_reg <= s4_t_2_next;
+    s4_t_3_reg <= s4_t_3_next;
     s2_t_3_reg <= s2_t_3_next;
     s3_t_3_reg <= s3_t_3_next;
+    s4_t_4_reg <= s4_t_4_next;
     s2_t_4_reg <= s2_t_4_next;
     s3_t_4_reg <= s3_t_4_next;
+    s4_md_raw_prod_reg <= s4_md_raw_prod_next;
     s3_recip_rtt_lead_reg <= s3_recip_rtt_lead_next;
+    s4_recip_rtt_lead_reg <= s4_recip_rtt_lead_next;
     s2_size_c_reg <= s2_size_c_next;
     s3_size_c_reg <= s3_size_c_next;
+    s4_size_c_reg <= s4_size_c_next;
     s2_t_5_reg <= s2_t_5_next;
     s3_t_5_reg <= s3_t_5_next;
+    s4_t_5_reg <= s4_t_5_next;
     s2_t_6_reg <= s2_t_6_next;
     s3_t_6_reg <= s3_t_6_next;
+    s4_t_6_reg <= s4_t_6_next;
     s2_is_loss_reg <= s2_is_loss_next;
     s3_is_loss_reg <= s3_is_loss_next;
+    s4_is_loss_reg <= s4_is_loss_next;
     s2_t_7_reg <= s2_t_7_next;
     s3_t_7_reg <= s3_t_7_next;
+    s4_t_7_reg <= s4_t_7_next;
     s2_t_8_reg <= s2_t_8_next;
     s3_t_8_reg <= s3_t_8_next;
+    s4_t_8_reg <= s4_t_8_next;
     s2_t_9_reg <= s2_t_9_next;
     s3_t_9_reg <= s3_t_9_next;
+    s4_t_9_reg <= s4_t_9_next;
     s2_u_qa_nowq_reg <= s2_u_qa_nowq_next;
     s3_u_qa_nowq_reg <= s3_u_qa_nowq_next;
+    s4_u_qa_nowq_reg <= s4_u_qa_nowq_next;
     s2_u_qa_unacked_reg <= s2_u_qa_unacked_next;
     s3_u_qa_unacked_reg <= s3_u_qa_unacked_next;
+    s4_u_qa_unacked_reg <= s4_u_qa_unacked_next;
     s2_u_fastinc_size_reg <= s2_u_fastinc_size_next;
     s3_u_fastinc_size_reg <= s3_u_fastinc_size_next;
+    s4_u_fastinc_size_reg <= s4_u_fastinc_size_next;
     s2_u_fastinc_rtt_reg <= s2_u_fastinc_rtt_next;
     s3_u_fastinc_rtt_reg <= s3_u_fastinc_rtt_next;
+    s4_u_fastinc_rtt_reg <= s4_u_fastinc_rtt_next;
     s2_u_fastinc_ecn_reg <= s2_u_fastinc_ecn_next;
     s3_u_fastinc_ecn_reg <= s3_u_fastinc_ecn_next;
+    s4_u_fastinc_ecn_reg <= s4_u_fastinc_ecn_next;
     s2_t_10_reg <= s2_t_10_next;
     s3_t_10_reg <= s3_t_10_next;
+    s4_t_10_reg <= s4_t_10_next;
     s2_t_11_reg <= s2_t_11_next;
     s3_t_11_reg <= s3_t_11_next;
+    s4_t_11_reg <= s4_t_11_next;
     s2_t_12_reg <= s2_t_12_next;
     s3_t_12_reg <= s3_t_12_next;
+    s4_t_12_reg <= s4_t_12_next;
     s2_t_13_reg <= s2_t_13_next;
     s3_t_13_reg <= s3_t_13_next;
+    s4_t_13_reg <= s4_t_13_next;
     s2_rtt_le_trtt_reg <= s2_rtt_le_trtt_next;
     s3_rtt_le_trtt_reg <= s3_rtt_le_trtt_next;
+    s4_rtt_le_trtt_reg <= s4_rtt_le_trtt_next;
     s2_t_14_reg <= s2_t_14_next;
     s3_t_14_reg <= s3_t_14_next;
+    s4_t_14_reg <= s4_t_14_next;
     s2_t_15_reg <= s2_t_15_next;
     s3_t_15_reg <= s3_t_15_next;
+    s4_t_15_reg <= s4_t_15_next;
     s2_kind_reg <= s2_kind_next;
     s3_kind_reg <= s3_kind_next;
+    s4_kind_reg <= s4_kind_next;
     out_rd_ptr_reg <= out_rd_ptr_next;
     out_wr_ptr_reg <= out_wr_ptr_next;
     out_count_reg <= out_count_next;
@@ -4630,6 +4793,13 @@ always @(posedge clk) begin
     out4_qa_reg <= out4_qa_next;
     out4_fast_reg <= out4_fast_next;
     out4_error_reg <= out4_error_next;
+    out5_conn_reg <= out5_conn_next;
+    out5_kind_reg <= out5_kind_next;
+    out5_cwnd_reg <= out5_cwnd_next;
+    out5_case_reg <= out5_case_next;
+    out5_qa_reg <= out5_qa_next;
+    out5_fast_reg <= out5_fast_next;
+    out5_error_reg <= out5_error_next;
 
     if (rst) begin
         in_valid_reg <= 1'd0;
@@ -4639,63 +4809,528 @@ always @(posedge clk) begin
         s1_valid_reg <= 1'd0;
         s2_valid_reg <= 1'd0;
         s3_valid_reg <= 1'd0;
+        s4_valid_reg <= 1'd0;
+        hazard_reg <= 1'd0;
+        credit_reg <= 1'd1;
         out_rd_ptr_reg <= 3'd0;
         out_wr_ptr_reg <= 3'd0;
         out_count_reg <= 3'd0;
     end
 end
 
-// state, bank 0 of 4 (addresses 0..1023): read-before-write, no reset (block RAM)
+`ifdef NICGEN_ECP5
+// state: 38 Lattice ECP5 DP16KD block RAMs of 4096 x 4, port A writes, port B reads
+// through its output register (REGMODE_B OUTREG); a read and a write of one
+// address at one edge may return either word: the block never uses that read
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram0 (  // bits 3..0
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[3]), .DIA2(new_word[2]), .DIA1(new_word[1]), .DIA0(new_word[0]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[3]), .DOB2(state_q[2]), .DOB1(state_q[1]), .DOB0(state_q[0])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram1 (  // bits 7..4
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[7]), .DIA2(new_word[6]), .DIA1(new_word[5]), .DIA0(new_word[4]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[7]), .DOB2(state_q[6]), .DOB1(state_q[5]), .DOB0(state_q[4])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram2 (  // bits 11..8
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[11]), .DIA2(new_word[10]), .DIA1(new_word[9]), .DIA0(new_word[8]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[11]), .DOB2(state_q[10]), .DOB1(state_q[9]), .DOB0(state_q[8])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram3 (  // bits 15..12
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[15]), .DIA2(new_word[14]), .DIA1(new_word[13]), .DIA0(new_word[12]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[15]), .DOB2(state_q[14]), .DOB1(state_q[13]), .DOB0(state_q[12])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram4 (  // bits 19..16
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[19]), .DIA2(new_word[18]), .DIA1(new_word[17]), .DIA0(new_word[16]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[19]), .DOB2(state_q[18]), .DOB1(state_q[17]), .DOB0(state_q[16])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram5 (  // bits 23..20
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[23]), .DIA2(new_word[22]), .DIA1(new_word[21]), .DIA0(new_word[20]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[23]), .DOB2(state_q[22]), .DOB1(state_q[21]), .DOB0(state_q[20])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram6 (  // bits 27..24
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[27]), .DIA2(new_word[26]), .DIA1(new_word[25]), .DIA0(new_word[24]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[27]), .DOB2(state_q[26]), .DOB1(state_q[25]), .DOB0(state_q[24])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram7 (  // bits 31..28
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[31]), .DIA2(new_word[30]), .DIA1(new_word[29]), .DIA0(new_word[28]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[31]), .DOB2(state_q[30]), .DOB1(state_q[29]), .DOB0(state_q[28])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram8 (  // bits 35..32
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[35]), .DIA2(new_word[34]), .DIA1(new_word[33]), .DIA0(new_word[32]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[35]), .DOB2(state_q[34]), .DOB1(state_q[33]), .DOB0(state_q[32])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram9 (  // bits 39..36
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[39]), .DIA2(new_word[38]), .DIA1(new_word[37]), .DIA0(new_word[36]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[39]), .DOB2(state_q[38]), .DOB1(state_q[37]), .DOB0(state_q[36])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram10 (  // bits 43..40
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[43]), .DIA2(new_word[42]), .DIA1(new_word[41]), .DIA0(new_word[40]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[43]), .DOB2(state_q[42]), .DOB1(state_q[41]), .DOB0(state_q[40])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram11 (  // bits 47..44
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[47]), .DIA2(new_word[46]), .DIA1(new_word[45]), .DIA0(new_word[44]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[47]), .DOB2(state_q[46]), .DOB1(state_q[45]), .DOB0(state_q[44])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram12 (  // bits 51..48
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[51]), .DIA2(new_word[50]), .DIA1(new_word[49]), .DIA0(new_word[48]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[51]), .DOB2(state_q[50]), .DOB1(state_q[49]), .DOB0(state_q[48])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram13 (  // bits 55..52
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[55]), .DIA2(new_word[54]), .DIA1(new_word[53]), .DIA0(new_word[52]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[55]), .DOB2(state_q[54]), .DOB1(state_q[53]), .DOB0(state_q[52])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram14 (  // bits 59..56
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[59]), .DIA2(new_word[58]), .DIA1(new_word[57]), .DIA0(new_word[56]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[59]), .DOB2(state_q[58]), .DOB1(state_q[57]), .DOB0(state_q[56])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram15 (  // bits 63..60
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[63]), .DIA2(new_word[62]), .DIA1(new_word[61]), .DIA0(new_word[60]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[63]), .DOB2(state_q[62]), .DOB1(state_q[61]), .DOB0(state_q[60])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram16 (  // bits 67..64
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[67]), .DIA2(new_word[66]), .DIA1(new_word[65]), .DIA0(new_word[64]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[67]), .DOB2(state_q[66]), .DOB1(state_q[65]), .DOB0(state_q[64])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram17 (  // bits 71..68
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[71]), .DIA2(new_word[70]), .DIA1(new_word[69]), .DIA0(new_word[68]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[71]), .DOB2(state_q[70]), .DOB1(state_q[69]), .DOB0(state_q[68])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram18 (  // bits 75..72
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[75]), .DIA2(new_word[74]), .DIA1(new_word[73]), .DIA0(new_word[72]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[75]), .DOB2(state_q[74]), .DOB1(state_q[73]), .DOB0(state_q[72])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram19 (  // bits 79..76
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[79]), .DIA2(new_word[78]), .DIA1(new_word[77]), .DIA0(new_word[76]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[79]), .DOB2(state_q[78]), .DOB1(state_q[77]), .DOB0(state_q[76])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram20 (  // bits 83..80
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[83]), .DIA2(new_word[82]), .DIA1(new_word[81]), .DIA0(new_word[80]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[83]), .DOB2(state_q[82]), .DOB1(state_q[81]), .DOB0(state_q[80])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram21 (  // bits 87..84
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[87]), .DIA2(new_word[86]), .DIA1(new_word[85]), .DIA0(new_word[84]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[87]), .DOB2(state_q[86]), .DOB1(state_q[85]), .DOB0(state_q[84])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram22 (  // bits 91..88
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[91]), .DIA2(new_word[90]), .DIA1(new_word[89]), .DIA0(new_word[88]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[91]), .DOB2(state_q[90]), .DOB1(state_q[89]), .DOB0(state_q[88])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram23 (  // bits 95..92
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[95]), .DIA2(new_word[94]), .DIA1(new_word[93]), .DIA0(new_word[92]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[95]), .DOB2(state_q[94]), .DOB1(state_q[93]), .DOB0(state_q[92])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram24 (  // bits 99..96
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[99]), .DIA2(new_word[98]), .DIA1(new_word[97]), .DIA0(new_word[96]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[99]), .DOB2(state_q[98]), .DOB1(state_q[97]), .DOB0(state_q[96])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram25 (  // bits 103..100
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[103]), .DIA2(new_word[102]), .DIA1(new_word[101]), .DIA0(new_word[100]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[103]), .DOB2(state_q[102]), .DOB1(state_q[101]), .DOB0(state_q[100])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram26 (  // bits 107..104
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[107]), .DIA2(new_word[106]), .DIA1(new_word[105]), .DIA0(new_word[104]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[107]), .DOB2(state_q[106]), .DOB1(state_q[105]), .DOB0(state_q[104])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram27 (  // bits 111..108
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[111]), .DIA2(new_word[110]), .DIA1(new_word[109]), .DIA0(new_word[108]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[111]), .DOB2(state_q[110]), .DOB1(state_q[109]), .DOB0(state_q[108])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram28 (  // bits 115..112
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[115]), .DIA2(new_word[114]), .DIA1(new_word[113]), .DIA0(new_word[112]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[115]), .DOB2(state_q[114]), .DOB1(state_q[113]), .DOB0(state_q[112])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram29 (  // bits 119..116
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[119]), .DIA2(new_word[118]), .DIA1(new_word[117]), .DIA0(new_word[116]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[119]), .DOB2(state_q[118]), .DOB1(state_q[117]), .DOB0(state_q[116])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram30 (  // bits 123..120
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[123]), .DIA2(new_word[122]), .DIA1(new_word[121]), .DIA0(new_word[120]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[123]), .DOB2(state_q[122]), .DOB1(state_q[121]), .DOB0(state_q[120])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram31 (  // bits 127..124
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[127]), .DIA2(new_word[126]), .DIA1(new_word[125]), .DIA0(new_word[124]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[127]), .DOB2(state_q[126]), .DOB1(state_q[125]), .DOB0(state_q[124])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram32 (  // bits 131..128
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[131]), .DIA2(new_word[130]), .DIA1(new_word[129]), .DIA0(new_word[128]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[131]), .DOB2(state_q[130]), .DOB1(state_q[129]), .DOB0(state_q[128])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram33 (  // bits 135..132
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[135]), .DIA2(new_word[134]), .DIA1(new_word[133]), .DIA0(new_word[132]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[135]), .DOB2(state_q[134]), .DOB1(state_q[133]), .DOB0(state_q[132])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram34 (  // bits 139..136
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[139]), .DIA2(new_word[138]), .DIA1(new_word[137]), .DIA0(new_word[136]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[139]), .DOB2(state_q[138]), .DOB1(state_q[137]), .DOB0(state_q[136])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram35 (  // bits 143..140
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[143]), .DIA2(new_word[142]), .DIA1(new_word[141]), .DIA0(new_word[140]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[143]), .DOB2(state_q[142]), .DOB1(state_q[141]), .DOB0(state_q[140])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram36 (  // bits 147..144
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[147]), .DIA2(new_word[146]), .DIA1(new_word[145]), .DIA0(new_word[144]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB3(state_q[147]), .DOB2(state_q[146]), .DOB1(state_q[145]), .DOB0(state_q[144])
+);
+DP16KD #(
+    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
+    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
+    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
+) state_ram37 (  // bits 148..148
+    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(1'b0), .DIA2(1'b0), .DIA1(1'b0), .DIA0(new_word[148]),
+    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
+    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
+    .DOB0(state_q[148])
+);
+`else
+// state: read-before-write, no reset (block RAM), read data through the RAM's output register
 always @(posedge clk) begin
     if (1'd1) begin
-        state_rd_b0_reg <= state_mem_b0[state_rd_addr];
+        state_rd_reg <= state_mem[_state_rd_0];
     end
+    state_q <= state_rd_reg;
 end
 
 always @(posedge clk) begin
-    if (wr_en && state_wr_bank == 2'd0) begin
-        state_mem_b0[state_wr_addr] <= new_word;
+    if (wr_en) begin
+        state_mem[wr_addr] <= new_word;
     end
 end
-
-// state, bank 1 of 4 (addresses 1024..2047): read-before-write, no reset (block RAM)
-always @(posedge clk) begin
-    if (1'd1) begin
-        state_rd_b1_reg <= state_mem_b1[state_rd_addr];
-    end
-end
-
-always @(posedge clk) begin
-    if (wr_en && state_wr_bank == 2'd1) begin
-        state_mem_b1[state_wr_addr] <= new_word;
-    end
-end
-
-// state, bank 2 of 4 (addresses 2048..3071): read-before-write, no reset (block RAM)
-always @(posedge clk) begin
-    if (1'd1) begin
-        state_rd_b2_reg <= state_mem_b2[state_rd_addr];
-    end
-end
-
-always @(posedge clk) begin
-    if (wr_en && state_wr_bank == 2'd2) begin
-        state_mem_b2[state_wr_addr] <= new_word;
-    end
-end
-
-// state, bank 3 of 4 (addresses 3072..4095): read-before-write, no reset (block RAM)
-always @(posedge clk) begin
-    if (1'd1) begin
-        state_rd_b3_reg <= state_mem_b3[state_rd_addr];
-    end
-end
-
-always @(posedge clk) begin
-    if (wr_en && state_wr_bank == 2'd3) begin
-        state_mem_b3[state_wr_addr] <= new_word;
-    end
-end
+`endif
 
 endmodule
 

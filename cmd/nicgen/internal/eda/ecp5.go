@@ -153,7 +153,7 @@ func PlaceRouteECP5(ctx context.Context, top string, ports []Port, files Files, 
 	}
 	sort.Strings(names)
 	names = append(names, "nicgen_timing_wrap.v")
-	script := fmt.Sprintf("read_verilog %s; synth_ecp5 -top nicgen_timing_wrap -json out.json; tee -o stat.txt stat; select -assert-none t:$dlatch t:$_DLATCH_*",
+	script := fmt.Sprintf("read_verilog -DNICGEN_ECP5 %s; synth_ecp5 -top nicgen_timing_wrap -json out.json; tee -o stat.txt stat; select -assert-none t:$dlatch t:$_DLATCH_*",
 		strings.Join(names, " "))
 	if out, err := run(ctx, dir, "yosys", "-q", "-l", "synth.log", "-p", script); err != nil {
 		return r, fmt.Errorf("yosys synth_ecp5 on %s: %v\n%s", top, err, tail(out, 30))
