@@ -18,7 +18,7 @@ func nsccCore(m *hdlgen.Module, p Params, d Derived, st connpipe.Step, nowq, c, 
 	// RTT EWMA with an arithmetic shift of the signed difference
 	diff := rtt.SubX(cur["avg_rtt"]).Named("rtt_diff")
 	sum := cur["avg_rtt"].ZExt(rw + 1).AsSigned().Add(diff.Shr(p.AvgShift)).Named("avg_sum")
-	avg := sum.Keep(rw-1, 0).Named("avg_new")
+	avg := st.Cut("avg_new", sum.Keep(rw-1, 0).Named("avg_new"))
 
 	// Multiplicative Decrease at most once per base RTT (S1 Eq. 1, S1:L577)
 	trtt := cst(rw, d.TrttNs)
@@ -30,8 +30,8 @@ func nsccCore(m *hdlgen.Module, p Params, d Derived, st connpipe.Step, nowq, c, 
 	mdOK := ecn.And(le.Not()).And(mdDue).And(avg.Gt(trtt)).Named("md_ok")
 	divAvg := newDivider(st.Cut, "recip_avg", avg, p.K)
 	excess := avg.Sub(trtt).Named("avg_excess") // valid when avg > trtt
-	frac := divAvg.div(c.MulX(excess), "md_frac")
-	red := frac.MulX(cst(17, d.MdGain)).Named("md_red_prod")
+	frac := divAvg.div(st.Cut("md_cx", c.MulX(excess).Named("md_cx")), "md_frac")
+	red := st.Cut("md_red_prod", frac.MulX(cst(17, d.MdGain)).Named("md_red_prod"))
 	redC := satTo(red.Keep(red.Width()-1, 16), cw)
 	cut := minU(redC, c.Shr(1)).Named("md_cut")
 	c2 := hdlgen.Mux(mdOK, c.Sub(cut), c).Named("c_core")

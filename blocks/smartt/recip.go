@@ -111,5 +111,5 @@ func (d divider) div(n hdlgen.Expr, name string) hdlgen.Expr {
 			opts = append(opts, p.Keep(hi, lo))
 		}
 	}
-	return hdlgen.Index(d.e, opts...).Named(name)
+	return d.cut(name, hdlgen.Index(d.e, opts...).Named(name))
 }

@@ -136,13 +136,14 @@ func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st con
 	divC := newDivider(st.Cut, "recip_c", c, p.K)
 	divRTT := newDivider(st.Cut, "recip_rtt", rtt, p.K)
 	trttR := cst(p.RttW, d.TrttNs)
-	kmi := size.MulX(cst(bitsFor(d.KMi), d.KMi)).Named("size_kmi")
+	// every product ends a stage (st.Cut), so a stage holds one multiply
+	kmi := st.Cut("size_kmi", size.MulX(cst(bitsFor(d.KMi), d.KMi)).Named("size_kmi"))
 	perAck := divC.div(kmi, "mi_base")                // (size/cwnd) * mtu * mi * gamma, window units
 	upDelta := trttR.Sub(rtt).Named("trtt_minus_rtt") // valid when rtt <= trtt
-	miNum := perAck.MulX(upDelta).Named("mi_num")
+	miNum := st.Cut("mi_num", perAck.MulX(upDelta).Named("mi_num"))
 	miRaw := divRTT.div(miNum, "mi_raw")
 	miInc := minU(satTo(miRaw, cw), sizeC).Named("mi_inc")
-	kfi := size.MulX(cst(bitsFor(d.KFi), d.KFi)).Named("size_kfi")
+	kfi := st.Cut("size_kfi", size.MulX(cst(bitsFor(d.KFi), d.KFi)).Named("size_kfi"))
 	fiOnC := satTo(divC.div(kfi, "fi_c"), cw).Named("fi_inc")
 
 	var coreC, coreCase hdlgen.Expr
@@ -152,19 +153,21 @@ func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st con
 		wtd.In("avg", cur["avg_wtd"]).In("ecn", ecn)
 		can := wtd.Out("can_decrease")
 		fd := func(x hdlgen.Expr, name string) hdlgen.Expr {
-			prod := x.MulX(size).MulX(cst(bitsFor(d.KFd), d.KFd)).Named(name + "_prod")
+			xs := st.Cut(name+"_xs", x.MulX(size).Named(name+"_xs"))
+			prod := st.Cut(name+"_prod", xs.MulX(cst(bitsFor(d.KFd), d.KFd)).Named(name+"_prod"))
 			dec := satTo(prod.Keep(prod.Width()-1, FdShift), cw)
 			return subFloor(x, dec).Named(name)
 		}
 		downDelta := rtt.Sub(trttR).Named("rtt_minus_trtt") // valid when rtt > trtt
-		mdNum := downDelta.MulX(size).MulX(cst(bitsFor(d.KMd), d.KMd)).Named("md_num")
+		mdDs := st.Cut("md_ds", downDelta.MulX(size).Named("md_ds"))
+		mdNum := st.Cut("md_num", mdDs.MulX(cst(bitsFor(d.KMd), d.KMd)).Named("md_num"))
 		mdDec := minU(satTo(divRTT.div(mdNum, "md_raw"), cw), sizeC).Named("md_dec")
 		cMD := fd(subFloor(c, mdDec), "c_md_fd")
 		cFD := fd(c, "c_fd")
 		cFI := c.ZExt(cw + 1).Add(fiOnC.ZExt(cw + 1)).Named("c_fi")
 		cMI := c.ZExt(cw + 1).Add(miInc.ZExt(cw + 1)).Named("c_mi")
 		// FI after MI reads the window MI produced: a second reciprocal
-		cMIsat := satTo(cMI, cw).Named("c_mi_sat")
+		cMIsat := st.Cut("c_mi_sat", satTo(cMI, cw).Named("c_mi_sat"))
 		divMI := newDivider(st.Cut, "recip_mi", cMIsat, p.K)
 		fiOnMI := satTo(divMI.div(kfi, "fi_mi"), cw)
 		cMIFI := cMIsat.ZExt(cw + 1).Add(fiOnMI.ZExt(cw + 1)).Named("c_mi_fi")

@@ -78,21 +78,21 @@ func measureTiming(cfg blocks.Config, block string) (timing, error) {
 		return t, fmt.Errorf("%s: the golden model does not take an event when empty", block)
 	}
 	t.latency = -1
-	for c := 1; c <= 16; c++ {
+	for c := 1; c <= 64; c++ {
 		if _, valid := m(false, true, 0); valid {
 			t.latency = c
 			break
 		}
 	}
 	if t.latency < 0 {
-		return t, fmt.Errorf("%s: no result within 16 cycles", block)
+		return t, fmt.Errorf("%s: no result within 64 cycles", block)
 	}
-	for c := 0; c < 16; c++ { // drain
+	for c := 0; c < 64; c++ { // drain
 		m(false, true, 0)
 	}
 	// throughput: a burst to connection 0, result always ready
 	sent, got, first, last := 0, 0, -1, -1
-	for c := 0; got < burst && c < 16*burst; c++ {
+	for c := 0; got < burst && c < 64*burst; c++ {
 		valid := sent < burst
 		ready, mValid := m(valid, true, 0)
 		if valid && ready {
@@ -107,7 +107,7 @@ func measureTiming(cfg blocks.Config, block string) (timing, error) {
 		}
 	}
 	if got < burst {
-		return t, fmt.Errorf("%s: %d of %d results in %d cycles", block, got, burst, 16*burst)
+		return t, fmt.Errorf("%s: %d of %d results in %d cycles", block, got, burst, 64*burst)
 	}
 	t.burst, t.burstCycle = burst, last-first+1
 	t.perClock = float64(burst) / float64(t.burstCycle)
@@ -121,7 +121,7 @@ func measureTiming(cfg blocks.Config, block string) (timing, error) {
 		conns++
 	}
 	sent, got, first, last = 0, 0, -1, -1
-	for c := 0; got < burst && c < 16*burst; c++ {
+	for c := 0; got < burst && c < 64*burst; c++ {
 		valid := sent < burst
 		ready, mValid := m(valid, true, uint32(sent)%conns)
 		if valid && ready {
@@ -136,7 +136,7 @@ func measureTiming(cfg blocks.Config, block string) (timing, error) {
 		}
 	}
 	if got < burst {
-		return t, fmt.Errorf("%s: %d of %d results in %d cycles", block, got, burst, 16*burst)
+		return t, fmt.Errorf("%s: %d of %d results in %d cycles", block, got, burst, 64*burst)
 	}
 	t.mixed = float64(burst) / float64(last-first+1)
 	t.depth = int(math.Round(1 / t.perClock))

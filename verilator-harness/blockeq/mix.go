@@ -36,7 +36,13 @@ type localityPicker struct {
 	pSame, pHot threshold
 	last        uint64
 	inited      bool
+	// strides: when nonzero, connections 0..k-1 in turn, so that each
+	// connection comes back every k events, with k = 1, 2, ..., strides in
+	// phases of stridePhase events (the hazard profile)
+	strides, n uint64
 }
+
+const stridePhase = 512
 
 func newLocalityPicker(r *rng, hotConns int, span uint64, pSame, pHot float64) localityPicker {
 	c := localityPicker{span: span, pSame: thresholdOf(pSame), pHot: thresholdOf(pHot)}
@@ -47,6 +53,12 @@ func newLocalityPicker(r *rng, hotConns int, span uint64, pSame, pHot float64) l
 }
 
 func (c *localityPicker) pick(r *rng) uint64 {
+	if c.strides > 0 {
+		k := 1 + (c.n/stridePhase)%c.strides
+		c.last = c.n % k
+		c.n++
+		return c.last
+	}
 	switch {
 	case c.inited && r.hit(c.pSame):
 	case len(c.hot) > 0 && r.hit(c.pHot):

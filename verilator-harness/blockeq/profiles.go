@@ -17,6 +17,7 @@ var profileDocs = map[string]string{
 	"backpressure": "the result stream is ready 20% of cycles",
 	"extremes":     "extreme field values: widest sizes, RTTs and counters, EVs 0 and all ones",
 	"wrap":         "time advances fast, so timestamps wrap at their counter width every few thousand events",
+	"hazard":       "connections 0..k-1 in turn, an event offered every cycle, so each connection returns every k events, k = 1..17 (every pipeline depth + 1) in phases of 512 events; the result stream is ready 80% of cycles",
 }
 
 // ProfileNames lists the profiles, sorted.
@@ -57,6 +58,8 @@ func applyREPS(p Profile, name string, timeW int) Profile {
 		p.ConnSpan = p.ConnSpan * 4 // ... many out-of-range connection ids
 	case "wrap":
 		p.NowStepMax = uint64(1) << uint(max(timeW-10, 4))
+	case "hazard":
+		p.PValid, p.PReady, p.Strides = 1, 0.8, hazardStrides
 	}
 	return p
 }
@@ -78,6 +81,11 @@ func applySmartt(p SmarttProfile, name string) SmarttProfile {
 		p.PSmall, p.RTTMin, p.RTTMax, p.PLowRTT, p.UnackedMax = 0.5, 0, 1<<20-1, 0.2, 1<<21
 	case "wrap":
 		p.NowStepMax = 1 << 22
+	case "hazard":
+		p.PValid, p.PReady, p.Strides = 1, 0.8, hazardStrides
 	}
 	return p
 }
+
+// hazardStrides covers every pipeline depth plus one (connpipe.MaxDepth is 16).
+const hazardStrides = 17

@@ -36,6 +36,7 @@ type SmarttProfile struct {
 	NowStart       uint64
 	NowStepMax     uint64 // ns per cycle
 	OpenFirst      uint64
+	Strides        uint64 // Profile.Strides
 }
 
 // DefaultSmarttProfile is a mixed workload around the given base RTT and
@@ -71,6 +72,7 @@ func NewSmarttStimulus(d harness.Design, prof SmarttProfile, seed uint64) func()
 	return func() harness.Stimulus {
 		s := &smarttStim{p: sp, prof: prof, r: newRNG(seed), now: prof.NowStart, kinds: newKindPicker(prof.KindWeights)}
 		s.conns = newLocalityPicker(s.r, prof.HotConns, prof.ConnSpan, prof.PSame, prof.PHot)
+		s.conns.strides = prof.Strides
 		s.pValid, s.pReady, s.pECN = thresholdOf(prof.PValid), thresholdOf(prof.PReady), thresholdOf(prof.PECN)
 		s.pSmall, s.pLow = thresholdOf(prof.PSmall), thresholdOf(prof.PLowRTT)
 		return s

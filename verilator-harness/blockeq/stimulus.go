@@ -51,6 +51,9 @@ type Profile struct {
 	// --x-initial unique) a run is only defined once every connection it
 	// touches was opened. Spans and counts are at most 2^32.
 	OpenFirst uint64
+	// Strides, when nonzero, replaces the locality: connections 0..k-1 in
+	// turn, k = 1..Strides in phases (the hazard profile).
+	Strides uint64
 }
 
 // eventStim generates events for the REPS stream shape.
@@ -88,6 +91,7 @@ func NewEventStimulus(d harness.Design, prof Profile, seed uint64) func() harnes
 	return func() harness.Stimulus {
 		s := &eventStim{p: sp, prof: prof, r: newRNG(seed), kinds: newKindPicker(prof.KindWeights)}
 		s.conns = newLocalityPicker(s.r, prof.HotConns, prof.ConnSpan, prof.PSame, prof.PHot)
+		s.conns.strides = prof.Strides
 		s.cur[cNow] = prof.NowStart
 		s.pValid, s.pReady, s.pECN = thresholdOf(prof.PValid), thresholdOf(prof.PReady), thresholdOf(prof.PECN)
 		return s
