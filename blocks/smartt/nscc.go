@@ -34,12 +34,12 @@ func nsccCore(m *hdlgen.Module, p Params, d Derived, st connpipe.Step, nowq, c, 
 	red := st.Cut("md_red_prod", frac.MulX(cst(17, d.MdGain)).Named("md_red_prod"))
 	redC := satTo(red.Keep(red.Width()-1, 16), cw)
 	cut := minU(redC, c.Shr(1)).Named("md_cut")
-	c2 := hdlgen.Mux(mdOK, c.Sub(cut), c).Named("c_core")
+	c2 := st.Cut("c_core", hdlgen.Mux(mdOK, c.Sub(cut), c).Named("c_core"))
 
 	// increases: Fair Increase, or Proportional Increase then Fair Increase
-	incs := hdlgen.Mux(le, satAdd(piInc, fiInc), fiInc)
+	incs := st.Cut("incs", hdlgen.Mux(le, satAdd(piInc, fiInc), fiInc))
 	increasing := ecn.Not()
-	inc1 := hdlgen.Mux(increasing, satAdd(cur["inc"], incs), cur["inc"]).Named("inc_acc")
+	inc1 := st.Cut("inc_acc", hdlgen.Mux(increasing, satAdd(cur["inc"], incs), cur["inc"]).Named("inc_acc"))
 
 	var coreC, incNext, recvNext, lastAdj hdlgen.Expr
 	step := ackRun.And(early.Not()).Named("core_step")
@@ -64,7 +64,7 @@ func nsccCore(m *hdlgen.Module, p Params, d Derived, st connpipe.Step, nowq, c, 
 	coreCase := hdlgen.Mux(ecn, hdlgen.Mux(mdOK, cst(3, CaseMD), cst(3, CaseNone)),
 		hdlgen.Mux(le, cst(3, CaseMI), cst(3, CaseFI))).Named("core_case")
 	mdFired := step.And(mdOK).Named("md_fired")
-	return coreC.Named("core_c"), coreCase, map[string]hdlgen.Value{
+	return st.Cut("core_c", coreC.Named("core_c")), coreCase, map[string]hdlgen.Value{
 		"avg_rtt":  hdlgen.Mux(ackRun, avg, cur["avg_rtt"]),
 		"last_md":  hdlgen.Mux(mdFired, nowq, cur["last_md"]),
 		"inc":      incNext,

@@ -142,9 +142,9 @@ func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st con
 	upDelta := trttR.Sub(rtt).Named("trtt_minus_rtt") // valid when rtt <= trtt
 	miNum := st.Cut("mi_num", perAck.MulX(upDelta).Named("mi_num"))
 	miRaw := divRTT.div(miNum, "mi_raw")
-	miInc := minU(satTo(miRaw, cw), sizeC).Named("mi_inc")
+	miInc := st.Cut("mi_inc", minU(satTo(miRaw, cw), sizeC).Named("mi_inc"))
 	kfi := st.Cut("size_kfi", size.MulX(cst(bitsFor(d.KFi), d.KFi)).Named("size_kfi"))
-	fiOnC := satTo(divC.div(kfi, "fi_c"), cw).Named("fi_inc")
+	fiOnC := st.Cut("fi_inc", satTo(divC.div(kfi, "fi_c"), cw).Named("fi_inc"))
 
 	var coreC, coreCase hdlgen.Expr
 	var extraFields map[string]hdlgen.Value
@@ -172,9 +172,9 @@ func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st con
 		fiOnMI := satTo(divMI.div(kfi, "fi_mi"), cw)
 		cMIFI := cMIsat.ZExt(cw + 1).Add(fiOnMI.ZExt(cw + 1)).Named("c_mi_fi")
 		ecnHeld := ecn.And(can.Not())
-		coreC = hdlgen.Mux(ecn,
+		coreC = st.Cut("core_c", hdlgen.Mux(ecn,
 			hdlgen.Mux(can, hdlgen.Mux(le, cFD, cMD), c).ZExt(cw+1),
-			hdlgen.Mux(le, cMIFI, cFI)).Named("core_c")
+			hdlgen.Mux(le, cMIFI, cFI)).Named("core_c"))
 		coreCase = hdlgen.Mux(ecnHeld, cst(3, CaseNone),
 			hdlgen.Mux(ecn, hdlgen.Mux(le, cst(3, CaseFD), cst(3, CaseMD)),
 				hdlgen.Mux(le, cst(3, CaseMI), cst(3, CaseFI)))).Named("core_case")
@@ -191,9 +191,9 @@ func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st con
 	}
 	var cAck hdlgen.Expr
 	if p.ClampOnEarlyReturn && !p.Formal.Breaks("window_in_range") && !p.Formal.Breaks("window_valid") {
-		cAck = clamp(hdlgen.Mux(early, cEarly, coreC))
+		cAck = st.Cut("c_ack_clamped", clamp(hdlgen.Mux(early, cEarly, coreC)))
 	} else {
-		cAck = hdlgen.Mux(early, satTo(cEarly, cw), clamp(coreC))
+		cAck = st.Cut("c_ack_clamped", hdlgen.Mux(early, satTo(cEarly, cw), clamp(coreC)))
 	}
 	cAckAll := hdlgen.Mux(ackRun, cAck, c).Named("c_ack")
 	cLossAll := clamp(hdlgen.Mux(qaUsed, cQA, cLoss).ZExt(cw + 1)).Named("c_loss_all")

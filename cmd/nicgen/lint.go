@@ -74,8 +74,13 @@ path by signal names. It takes 1-5 minutes per seed for a wide block.
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "%s (%s): LUT %d, FF %d, carry %d, DSP %d, BRAM %d, latches %d, longest path %d cells\n",
-				g.block.Name, target, rep.LUTs, rep.FFs, rep.Carry, rep.DSPs, rep.BRAMs, rep.Latches, rep.LongPath)
+			fmt.Fprintf(cmd.OutOrStdout(), "%s (%s): LUT %d, FF %d, carry %d, DSP %d, BRAM %d, latches %d",
+				g.block.Name, target, rep.LUTs, rep.FFs, rep.Carry, rep.DSPs, rep.BRAMs, rep.Latches)
+			if eda.Target(target) == eda.Xilinx {
+				fmt.Fprintf(cmd.OutOrStdout(), ", logic depth %d LUT levels between registers\n", rep.LUTLevels)
+			} else {
+				fmt.Fprintf(cmd.OutOrStdout(), ", longest path %d cells (Yosys ltp -noff)\n", rep.LongPath)
+			}
 			return nil
 		},
 	}

@@ -5,6 +5,7 @@ package eda
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -89,6 +90,9 @@ type SynthReport struct {
 	BRAMs    int
 	Latches  int
 	LongPath int // longest topological path in cells (Yosys ltp), a proxy for logic depth
+	// LUTLevels (xilinx): the most LUTs between two registers, block RAMs
+	// or DSPs, carry chains and MUXF7/8 passed through: the logic depth
+	LUTLevels int
 }
 
 var cellLine = regexp.MustCompile(`^\s+(\S+)\s+(\d+)$`)
@@ -115,8 +119,8 @@ func Synth(ctx context.Context, top string, files Files, target Target) (SynthRe
 	for i, p := range paths {
 		quoted[i] = strconv.Quote(p)
 	}
-	script := fmt.Sprintf("read_verilog %s; %s; tee -o %s/stat.txt stat; select -list t:$dlatch t:$_DLATCH_* t:LD* t:LDCE t:LDPE t:$sr; tee -o %s/ltp.txt ltp -noff",
-		strings.Join(quoted, " "), synth, dir, dir)
+	script := fmt.Sprintf("read_verilog %s; %s; tee -o %s/stat.txt stat; select -list t:$dlatch t:$_DLATCH_* t:LD* t:LDCE t:LDPE t:$sr; tee -o %s/ltp.txt ltp -noff; write_json %s/netlist.json",
+		strings.Join(quoted, " "), synth, dir, dir, dir)
 	if out, err := run(ctx, dir, "yosys", "-q", "-p", script); err != nil {
 		return r, fmt.Errorf("yosys on %s: %v\n%s", top, err, out)
 	}
@@ -156,8 +160,100 @@ func Synth(ctx context.Context, top string, files Files, target Target) (SynthRe
 			r.LongPath, _ = strconv.Atoi(m[1])
 		}
 	}
+	if target == Xilinx {
+		b, err := os.ReadFile(filepath.Join(dir, "netlist.json"))
+		if err != nil {
+			return r, err
+		}
+		if r.LUTLevels, err = lutLevels(b, top); err != nil {
+			return r, err
+		}
+	}
 	if r.Latches > 0 {
 		return r, fmt.Errorf("yosys inferred %d latches in %s", r.Latches, top)
 	}
 	return r, nil
+}
+
+// lutLevels is the logic depth of a Yosys JSON netlist: the most LUTs on
+// a path between sequential elements (flip-flops, block RAMs, DSPs,
+// ports). Carry chains and wide multiplexers (CARRY4, MUXF7/8) are passed
+// through without counting as a level.
+func lutLevels(netlist []byte, top string) (int, error) {
+	var nl struct {
+		Modules map[string]struct {
+			Cells map[string]struct {
+				Type        string            `json:"type"`
+				PortDirs    map[string]string `json:"port_directions"`
+				Connections map[string][]any  `json:"connections"`
+			} `json:"cells"`
+		} `json:"modules"`
+	}
+	if err := json.Unmarshal(netlist, &nl); err != nil {
+		return 0, err
+	}
+	mod, ok := nl.Modules[top]
+	if !ok {
+		return 0, fmt.Errorf("no module %s in the netlist", top)
+	}
+	comb := func(t string) (bool, int) {
+		switch {
+		case strings.HasPrefix(t, "LUT"):
+			return true, 1
+		case strings.HasPrefix(t, "CARRY"), strings.HasPrefix(t, "MUXF"), t == "INV", t == "BUFG":
+			return true, 0
+		}
+		return false, 0
+	}
+	type cell struct {
+		weight int
+		ins    []float64 // bit ids
+	}
+	driver := map[float64]string{}
+	cells := map[string]cell{}
+	for name, c := range mod.Cells {
+		isComb, w := comb(c.Type)
+		if !isComb {
+			continue
+		}
+		var ins []float64
+		for port, bits := range c.Connections {
+			for _, b := range bits {
+				id, isNum := b.(float64)
+				if !isNum {
+					continue // a constant
+				}
+				if c.PortDirs[port] == "output" {
+					driver[id] = name
+				} else {
+					ins = append(ins, id)
+				}
+			}
+		}
+		cells[name] = cell{weight: w, ins: ins}
+	}
+	depth := map[string]int{}
+	var visit func(name string, guard int) int
+	visit = func(name string, guard int) int {
+		if d, ok := depth[name]; ok {
+			return d
+		}
+		if guard > len(cells) {
+			return 0 // a combinational loop: the loops pass reports it
+		}
+		c := cells[name]
+		d := 0
+		for _, b := range c.ins {
+			if drv, ok := driver[b]; ok {
+				d = max(d, visit(drv, guard+1))
+			}
+		}
+		depth[name] = d + c.weight
+		return d + c.weight
+	}
+	most := 0
+	for name := range cells {
+		most = max(most, visit(name, 0))
+	}
+	return most, nil
 }
