@@ -26,8 +26,16 @@ type Config struct {
 // 4 KiB MTU, 8.6 us base RTT, so a BDP of 210 packets) and 4096
 // connections per block.
 func DefaultConfig() Config {
-	return Config{Name: "default (800 Gb/s, 4 KiB MTU, 8.6 us base RTT, 4096 connections, 250 MHz)", ClockMHz: 250, Reps: reps.DefaultParams(), RepsConf: reps.DefaultConfParams(),
+	c := Config{Name: "default (800 Gb/s, 4 KiB MTU, 8.6 us base RTT, 4096 connections, 250 MHz)", ClockMHz: 250, Reps: reps.DefaultParams(), RepsConf: reps.DefaultConfParams(),
 		Smartt: smartt.DefaultParams(smartt.Conf), NSCC: smartt.DefaultParams(smartt.NSCC)}
+	// the depth the blocks' cuts reach, as the configuration derives it
+	if d, err := smartt.DepthFor(c.Smartt); err == nil {
+		c.Smartt.Depth = d
+	}
+	if d, err := smartt.DepthFor(c.NSCC); err == nil {
+		c.NSCC.Depth = d
+	}
+	return c
 }
 
 // PaperFigure is a state size a seed gives, to print beside ours.

@@ -24,6 +24,25 @@ type Pipeline struct {
 	insts  map[*Signal]*Instance
 	wires  map[*Signal]*assign
 	max    int
+	// automatic placement (Auto): an operation whose estimated arrival
+	// would pass budget ns is moved to the next stage, up to stage limit
+	budget float64
+	limit  int
+	arr    map[*node]float64
+	mods   map[*Module]float64
+}
+
+// Auto lets the pipeline place stage boundaries itself: every operation
+// has an estimated delay (a coarse FPGA model: a LUT level with its
+// routing, a carry chain by width, a multiplier), and an operation whose
+// arrival in its stage would pass budgetNs starts the next stage instead,
+// its operands carried there, as long as that stage is at most limit.
+// Explicit cuts still apply. Only for datapaths whose global state, if
+// any, is read and written in one explicitly placed stage: an automatic
+// boundary may fall anywhere.
+func (p *Pipeline) Auto(budgetNs float64, limit int) {
+	p.budget, p.limit = budgetNs, limit
+	p.arr, p.mods = map[*node]float64{}, map[*Module]float64{}
 }
 
 type delayKey struct {
@@ -95,6 +114,15 @@ func (p *Pipeline) balance(n *node) int {
 					s = max(s, p.balance(a))
 				}
 			}
+			if p.budget > 0 && s >= 0 {
+				var args []*node
+				for _, port := range in.mod.Ports() {
+					if a := in.inputs[port.name]; a != nil {
+						args = append(args, a)
+					}
+				}
+				s = p.place(n, s, args, p.moduleDelay(in.mod))
+			}
 			if s >= 0 {
 				for _, port := range in.mod.Ports() {
 					if a := in.inputs[port.name]; a != nil && p.stage[a] >= 0 && p.stage[a] < s {
@@ -106,10 +134,16 @@ func (p *Pipeline) balance(n *node) int {
 	case n.op == opSig && n.sig.kind == kindWire:
 		if a := p.wireOf(n.sig); a != nil {
 			s = p.balance(a.value)
+			if p.budget > 0 {
+				p.arr[n] = p.arr[a.value]
+			}
 		}
 	default:
 		for _, a := range n.args {
 			s = max(s, p.balance(a))
+		}
+		if p.budget > 0 && s >= 0 {
+			s = p.place(n, s, n.args, opDelay(n))
 		}
 		for i, a := range n.args {
 			if as := p.stage[a]; as >= 0 && as < s {
@@ -293,4 +327,107 @@ func (p *Pipeline) checkProcess(pr *Process) {
 		}
 	}
 	walk(pr.body)
+}
+
+// place is the stage of n, whose operands are of stage s at most and which
+// takes d ns: s, or s+1 when its arrival in s would pass the budget.
+func (p *Pipeline) place(n *node, s int, args []*node, d float64) int {
+	in := 0.0
+	for _, a := range args {
+		if p.stage[a] == s {
+			in = max(in, p.arr[a])
+		}
+	}
+	if in > 0 && in+d > p.budget && s+1 <= p.limit {
+		s, in = s+1, 0
+	}
+	p.arr[n] = in + d
+	return s
+}
+
+// levels is the number of 4-input LUT levels that reduce n inputs.
+func levels(n int) float64 {
+	l := 0.0
+	for c := 1; c < n; c *= 4 {
+		l++
+	}
+	return max(l, 1)
+}
+
+// lutNs is one LUT level with its routing.
+const lutNs = 0.75
+
+// opDelay is the estimated delay of one operation, ns.
+func opDelay(n *node) float64 {
+	w := n.width
+	if len(n.args) > 0 {
+		w = max(w, n.args[0].width)
+	}
+	switch n.op {
+	case opConst, opSig, opCast, opSlice, opConcat, opShlC, opShrC, opNot:
+		return 0
+	case opAnd, opOr, opXor, opMux:
+		return lutNs
+	case opRedOr, opRedAnd:
+		return lutNs * levels(n.args[0].width)
+	case opEq, opNe:
+		return lutNs * (1 + levels((n.args[0].width+1)/2))
+	case opAdd, opSub, opLt, opLe:
+		return 0.9 + 0.05*float64(w)
+	case opMul:
+		if n.args[0].width > 18 || n.args[1].width > 18 {
+			return 7
+		}
+		return 5
+	case opShlV, opShrV:
+		return lutNs * levels(w)
+	case opIndex:
+		return lutNs * levels(len(n.args)-1)
+	case opROM:
+		return lutNs * (levels(len(n.rom)) + 1)
+	}
+	return lutNs
+}
+
+// moduleDelay is the estimated longest path of a combinational submodule
+// from its inputs to its outputs.
+func (p *Pipeline) moduleDelay(m *Module) float64 {
+	if d, ok := p.mods[m]; ok {
+		return d
+	}
+	arr := map[*node]float64{}
+	wires := map[*Signal]*node{}
+	for _, a := range m.assigns {
+		wires[a.target] = a.value
+	}
+	var at func(n *node) float64
+	at = func(n *node) float64 {
+		if v, ok := arr[n]; ok {
+			return v
+		}
+		arr[n] = 0
+		v := 0.0
+		switch {
+		case n.op == opSig && n.sig.kind == kindWire:
+			if w := wires[n.sig]; w != nil {
+				v = at(w)
+			}
+		case n.op == opSig:
+		default:
+			for _, a := range n.args {
+				v = max(v, at(a))
+			}
+			v += opDelay(n)
+		}
+		arr[n] = v
+		return v
+	}
+	d := 0.0
+	for _, a := range m.assigns {
+		if a.target.kind == kindOutput {
+			d = max(d, at(a.value))
+		}
+	}
+	p.mods[m] = d
+	return d
 }

@@ -527,13 +527,22 @@ func (l *loader) resolveDepth(s *section, cfg *blocks.Config, name string, h har
 		def, dst = reps.DepthFor(h.clock), &cfg.Reps.Depth
 	case "reps_conf":
 		def, dst = reps.ConfDepthFor(h.clock), &cfg.RepsConf.Depth
-	case "smartt":
-		def, dst = smartt.DepthFor(smartt.Conf, h.clock), &cfg.Smartt.Depth
-	case "nscc":
-		def, dst = smartt.DepthFor(smartt.NSCC, h.clock), &cfg.NSCC.Depth
+	case "smartt", "nscc":
+		dst = &cfg.Smartt.Depth
+		if name == "nscc" {
+			dst = &cfg.NSCC.Depth
+		}
+		p := cfg.Smartt
+		if name == "nscc" {
+			p = cfg.NSCC
+		}
+		var err error
+		if def, err = smartt.DepthFor(p); err != nil {
+			def = 1 // the block's own validation reports the configuration
+		}
 	default:
 		return
 	}
 	*dst = int(l.wholeOr(s, "pipeline_depth", uint64(def), SourceDerived,
-		fmt.Sprintf("the block's depth for hardware.clock_mhz = %g (docs/pipeline.md)", h.clock)))
+		"the stages the block's cuts reach (docs/pipeline.md)"))
 }

@@ -50,6 +50,13 @@ type Spec struct {
 	// connection are Depth cycles apart, events of different connections
 	// one cycle apart.
 	Depth int
+	// AutoStageNs, when above 0, lets hdlgen place stage boundaries where
+	// the estimated logic of a stage would pass it (hdlgen Pipeline.Auto),
+	// besides the block's own cuts; for datapaths without global state.
+	AutoStageNs float64
+	// Used, when not nil, receives the number of datapath stages the
+	// datapath's cuts reach (at most Depth): the depth the block needs.
+	Used *int
 
 	// Formal asks for the shell's and the block's properties; the block's
 	// are WordInvariants and ResultInvariants (and any it declares itself
@@ -280,6 +287,9 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 	s1Error := bad.Named("s1_error")
 
 	pl := m.Pipeline()
+	if s.AutoStageNs > 0 {
+		pl.Auto(s.AutoStageNs, W)
+	}
 	pl.Source(s1Kind, 1)
 	pl.Source(conn[0], 1)
 	ev := map[string]hdlgen.Expr{}
@@ -318,6 +328,9 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 		used = max(used, pl.Stage(v))
 	}
 	m.Note("pipeline: the datapath's cuts end in stage %d of %d", max(used, FirstStage), W)
+	if s.Used != nil {
+		*s.Used = max(used, FirstStage) - ReadStages
+	}
 	newWord := pl.At(out.Word, W).Named("new_word")
 	wErr := errAt(W)
 	wrEn := valid[W-1].And(wErr.Not()).Named("wr_en")

@@ -147,9 +147,9 @@ func (p ConfParams) Validate() error {
 	return nil
 }
 
-// DepthFor is the datapath depth of reps for a clock of clockMHz: the
-// smallest depth measured to close timing there (docs/pipeline.md).
+// DepthFor is the datapath depth of reps by default: the stages its two
+// cuts reach. It does not depend on the clock (docs/pipeline.md).
 func DepthFor(clockMHz float64) int { return DefaultDepth }
 
-// ConfDepthFor is DepthFor for reps_conf.
+// ConfDepthFor is DepthFor for reps_conf, which has no cut.
 func ConfDepthFor(clockMHz float64) int { return DefaultConfDepth }

@@ -83,8 +83,14 @@ type Params struct {
 	TrimsCountAsAcked    bool // A-7 literal: trims and timeouts add to acked
 	ZeroStampExpired     bool // a stored timestamp of 0 reads as long past
 	Depth                int  // datapath stages of the pipelined shell (docs/pipeline.md)
+	// StageNs is the estimated logic per stage with which hdlgen places
+	// the stage boundaries besides the block's own cuts (hdlgen
+	// Pipeline.Auto); 0 places only the cuts
+	StageNs float64
 
 	Formal connpipe.Formal // invariants under `ifdef FORMAL (docs/formal.md); off by default
+
+	used *int // NeededDepth: receives the stages the datapath reaches
 }
 
 // DefaultParams is the papers' setting: 800 Gb/s, 4 KiB MTU, 8.6 us.
@@ -94,13 +100,20 @@ func DefaultParams(v Variant) Params {
 		NumConn: 4096, ConnW: 16, SizeW: 14, RttW: 20, ByteW: 21, TimeW: 32,
 		F: 6, K: 10, WtdShift: 4, AvgShift: 3, FiTolNs: 1000,
 		ClampOnEarlyReturn: true, AdjustPeriod: true, ZeroStampExpired: true,
-		Depth: DefaultDepth,
+		Depth: DefaultDepth, StageNs: DefaultStageNs,
 	}
 }
 
-// DefaultDepth is the number of datapath stages of smartt and nscc at the
-// default clock (docs/benchmarks.md).
+// DefaultDepth is the number of datapath stages of a Params value built
+// by hand; configurations use DepthFor, the depth the block's cuts reach.
 const DefaultDepth = 1
+
+// DefaultStageNs is 0: the default configuration places only the block's
+// own cuts (a product per stage, the reciprocals in three stages). With the
+// ECP5's multipliers unregistered (Yosys 0.23 packs no register into a
+// MULT18X18D), automatic boundaries at 3.5 ns need more than MaxDepth
+// stages and buy no clock: docs/benchmarks.md.
+const DefaultStageNs = 0
 
 // Derived are the values computed from the parameters (contract Sections 2, 3).
 type Derived struct {
@@ -201,6 +214,19 @@ func (p Params) Validate() error {
 	return nil
 }
 
-// DepthFor is the datapath depth of a variant for a clock of clockMHz: the
-// smallest depth measured to close timing there (docs/pipeline.md).
-func DepthFor(v Variant, clockMHz float64) int { return DefaultDepth }
+// DepthFor is the datapath depth of p by default: every stage its cuts
+// reach (NeededDepth). The cuts do not depend on the clock: a shallower
+// pipeline_depth keeps the first cuts and clocks slower (docs/benchmarks.md).
+func DepthFor(p Params) (int, error) { return NeededDepth(p) }
+
+// NeededDepth is the number of datapath stages p's datapath reaches when
+// it may use all of them: its cuts and, with StageNs, the boundaries hdlgen
+// places. A configuration needs at least that depth.
+func NeededDepth(p Params) (int, error) {
+	var n int
+	p.Depth, p.used = connpipe.MaxDepth, &n
+	if _, err := Block(p); err != nil {
+		return 0, err
+	}
+	return n, nil
+}

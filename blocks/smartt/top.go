@@ -62,7 +62,7 @@ func Block(p Params) (*hdlgen.Module, error) {
 			{Name: "qa", Width: 1, Doc: "QuickAdapt fired"},
 			{Name: "fast", Width: 1, Doc: "FastIncrease active after the event"},
 		},
-		Word: word, Depth: p.Depth,
+		Word: word, Depth: p.Depth, AutoStageNs: p.StageNs, Used: p.used,
 	}
 	if p.Formal.Invariants {
 		spec.Formal, spec.WordInvariants, spec.ResultInvariants = p.Formal, wordInvariants(p, d, word), resultInvariants(p, d)

@@ -6,8 +6,8 @@
  * link 800 Gb/s, MTU 4096 B, base RTT 8600 ns: BDP 860000 B, target RTT 12900 ns, gamma 5.7333, max window 1290000 B
  * KFi 24047343, KMi 192378743, KMd 128, KFd 1022802 (>> 40), qa_scaling 65536/65536, FastIncrease rtt <= 9600 ns
  * NumConn 4096, F 6, K 10, ClampOnEarlyReturn true, TimeoutsReplaceTrims false, AdjustPeriod true, DelayQA false, TrimsCountAsAcked false
- * pipeline: 1 datapath stages (stages 4..4), latency 6 cycles, same connection every 1 cycles
- * pipeline: the datapath's cuts end in stage 4 of 4
+ * pipeline: 13 datapath stages (stages 4..16), latency 18 cycles, same connection every 13 cycles
+ * pipeline: the datapath's cuts end in stage 16 of 16
  */
 
 `resetall
@@ -94,8 +94,8 @@ reg  [31:0] skid_now_reg;  // input buffer second entry now
 reg  [31:0] skid_now_next;
 reg  in_ready_reg;  // s_event_ready: the input buffer holds at most one event
 reg  in_ready_next;
-reg  [2:0] occ_reg;  // events issued and not yet taken from the result stream
-reg  [2:0] occ_next;
+reg  [4:0] occ_reg;  // events issued and not yet taken from the result stream
+reg  [4:0] occ_next;
 reg  s1_valid_reg;  // stage 1 holds an event
 reg  s1_valid_next;
 reg  [15:0] s1_conn_reg;  // stage 1 connection id
@@ -112,9 +112,57 @@ reg  s4_valid_reg;  // stage 4 holds an event
 reg  s4_valid_next;
 reg  [15:0] s4_conn_reg;  // stage 4 connection id
 reg  [15:0] s4_conn_next;
+reg  s5_valid_reg;  // stage 5 holds an event
+reg  s5_valid_next;
+reg  [15:0] s5_conn_reg;  // stage 5 connection id
+reg  [15:0] s5_conn_next;
+reg  s6_valid_reg;  // stage 6 holds an event
+reg  s6_valid_next;
+reg  [15:0] s6_conn_reg;  // stage 6 connection id
+reg  [15:0] s6_conn_next;
+reg  s7_valid_reg;  // stage 7 holds an event
+reg  s7_valid_next;
+reg  [15:0] s7_conn_reg;  // stage 7 connection id
+reg  [15:0] s7_conn_next;
+reg  s8_valid_reg;  // stage 8 holds an event
+reg  s8_valid_next;
+reg  [15:0] s8_conn_reg;  // stage 8 connection id
+reg  [15:0] s8_conn_next;
+reg  s9_valid_reg;  // stage 9 holds an event
+reg  s9_valid_next;
+reg  [15:0] s9_conn_reg;  // stage 9 connection id
+reg  [15:0] s9_conn_next;
+reg  s10_valid_reg;  // stage 10 holds an event
+reg  s10_valid_next;
+reg  [15:0] s10_conn_reg;  // stage 10 connection id
+reg  [15:0] s10_conn_next;
+reg  s11_valid_reg;  // stage 11 holds an event
+reg  s11_valid_next;
+reg  [15:0] s11_conn_reg;  // stage 11 connection id
+reg  [15:0] s11_conn_next;
+reg  s12_valid_reg;  // stage 12 holds an event
+reg  s12_valid_next;
+reg  [15:0] s12_conn_reg;  // stage 12 connection id
+reg  [15:0] s12_conn_next;
+reg  s13_valid_reg;  // stage 13 holds an event
+reg  s13_valid_next;
+reg  [15:0] s13_conn_reg;  // stage 13 connection id
+reg  [15:0] s13_conn_next;
+reg  s14_valid_reg;  // stage 14 holds an event
+reg  s14_valid_next;
+reg  [15:0] s14_conn_reg;  // stage 14 connection id
+reg  [15:0] s14_conn_next;
+reg  s15_valid_reg;  // stage 15 holds an event
+reg  s15_valid_next;
+reg  [15:0] s15_conn_reg;  // stage 15 connection id
+reg  [15:0] s15_conn_next;
+reg  s16_valid_reg;  // stage 16 holds an event
+reg  s16_valid_next;
+reg  [15:0] s16_conn_reg;  // stage 16 connection id
+reg  [15:0] s16_conn_next;
 reg  hazard_reg;  // the head's connection is in stages 1..depth-1
 reg  hazard_next;
-reg  credit_reg;  // fewer than 6 events are issued and not yet taken
+reg  credit_reg;  // fewer than 18 events are issued and not yet taken
 reg  credit_next;
 reg  [2:0] s1_kind_reg;  // stage 1 event kind
 reg  [2:0] s1_kind_next;
@@ -154,87 +202,376 @@ wire u_qa_fired;
 wire [26:0] u_qa_c_out;
 wire u_fastinc_fired;
 wire [27:0] u_fastinc_c_out;
+reg  [4:0] s5_recip_c_lead_reg;  // stage 5 copy of recip_c_lead
+wire [4:0] s5_recip_c_lead_next;
+reg  [9:0] s5_recip_c_mantissa_reg;  // stage 5 copy of recip_c_mantissa
+wire [9:0] s5_recip_c_mantissa_next;
+reg  [10:0] s6_recip_c_recip_reg;  // stage 6 copy of recip_c_recip
+wire [10:0] s6_recip_c_recip_next;
 reg  [4:0] s2_recip_rtt_lead_reg;  // stage 2 copy of recip_rtt_lead
 wire [4:0] s2_recip_rtt_lead_next;
 reg  [9:0] s2_recip_rtt_mantissa_reg;  // stage 2 copy of recip_rtt_mantissa
 wire [9:0] s2_recip_rtt_mantissa_next;
 reg  [10:0] s3_recip_rtt_recip_reg;  // stage 3 copy of recip_rtt_recip
 wire [10:0] s3_recip_rtt_recip_next;
-reg  [52:0] s2_t_reg;  // stage 2 copy of t
-wire [52:0] s2_t_next;
+reg  [41:0] s2_size_kmi_reg;  // stage 2 copy of size_kmi
+wire [41:0] s2_size_kmi_next;
 reg  [52:0] s3_t_reg;  // stage 3 copy of t
 wire [52:0] s3_t_next;
 reg  [52:0] s4_t_reg;  // stage 4 copy of t
 wire [52:0] s4_t_next;
-reg  [61:0] s2_t_2_reg;  // stage 2 copy of t
-wire [61:0] s2_t_2_next;
+reg  [52:0] s5_t_reg;  // stage 5 copy of t
+wire [52:0] s5_t_next;
+reg  [52:0] s6_t_reg;  // stage 6 copy of t
+wire [52:0] s6_t_next;
+reg  [52:0] s7_mi_base_prod_reg;  // stage 7 copy of mi_base_prod
+wire [52:0] s7_mi_base_prod_next;
+reg  [4:0] s6_recip_c_lead_reg;  // stage 6 copy of recip_c_lead
+wire [4:0] s6_recip_c_lead_next;
+reg  [4:0] s7_recip_c_lead_reg;  // stage 7 copy of recip_c_lead
+wire [4:0] s7_recip_c_lead_next;
+reg  [41:0] s8_mi_base_reg;  // stage 8 copy of mi_base
+wire [41:0] s8_mi_base_next;
+reg  [61:0] s2_t_reg;  // stage 2 copy of t
+wire [61:0] s2_t_next;
 reg  [61:0] s3_t_2_reg;  // stage 3 copy of t
 wire [61:0] s3_t_2_next;
 reg  [61:0] s4_t_2_reg;  // stage 4 copy of t
 wire [61:0] s4_t_2_next;
+reg  [61:0] s5_t_2_reg;  // stage 5 copy of t
+wire [61:0] s5_t_2_next;
+reg  [61:0] s6_t_2_reg;  // stage 6 copy of t
+wire [61:0] s6_t_2_next;
+reg  [61:0] s7_t_reg;  // stage 7 copy of t
+wire [61:0] s7_t_next;
+reg  [61:0] s8_t_reg;  // stage 8 copy of t
+wire [61:0] s8_t_next;
+reg  [61:0] s9_mi_num_reg;  // stage 9 copy of mi_num
+wire [61:0] s9_mi_num_next;
 reg  [72:0] s4_t_3_reg;  // stage 4 copy of t
 wire [72:0] s4_t_3_next;
-reg  [49:0] s2_t_3_reg;  // stage 2 copy of t
-wire [49:0] s2_t_3_next;
+reg  [72:0] s5_t_3_reg;  // stage 5 copy of t
+wire [72:0] s5_t_3_next;
+reg  [72:0] s6_t_3_reg;  // stage 6 copy of t
+wire [72:0] s6_t_3_next;
+reg  [72:0] s7_t_2_reg;  // stage 7 copy of t
+wire [72:0] s7_t_2_next;
+reg  [72:0] s8_t_2_reg;  // stage 8 copy of t
+wire [72:0] s8_t_2_next;
+reg  [72:0] s9_t_reg;  // stage 9 copy of t
+wire [72:0] s9_t_next;
+reg  [72:0] s10_mi_raw_prod_reg;  // stage 10 copy of mi_raw_prod
+wire [72:0] s10_mi_raw_prod_next;
+reg  [4:0] s3_recip_rtt_lead_reg;  // stage 3 copy of recip_rtt_lead
+wire [4:0] s3_recip_rtt_lead_next;
+reg  [4:0] s4_recip_rtt_lead_reg;  // stage 4 copy of recip_rtt_lead
+wire [4:0] s4_recip_rtt_lead_next;
+reg  [4:0] s5_recip_rtt_lead_reg;  // stage 5 copy of recip_rtt_lead
+wire [4:0] s5_recip_rtt_lead_next;
+reg  [4:0] s6_recip_rtt_lead_reg;  // stage 6 copy of recip_rtt_lead
+wire [4:0] s6_recip_rtt_lead_next;
+reg  [4:0] s7_recip_rtt_lead_reg;  // stage 7 copy of recip_rtt_lead
+wire [4:0] s7_recip_rtt_lead_next;
+reg  [4:0] s8_recip_rtt_lead_reg;  // stage 8 copy of recip_rtt_lead
+wire [4:0] s8_recip_rtt_lead_next;
+reg  [4:0] s9_recip_rtt_lead_reg;  // stage 9 copy of recip_rtt_lead
+wire [4:0] s9_recip_rtt_lead_next;
+reg  [4:0] s10_recip_rtt_lead_reg;  // stage 10 copy of recip_rtt_lead
+wire [4:0] s10_recip_rtt_lead_next;
+reg  [61:0] s11_mi_raw_reg;  // stage 11 copy of mi_raw
+wire [61:0] s11_mi_raw_next;
+reg  [26:0] s2_size_c_reg;  // stage 2 copy of size_c
+wire [26:0] s2_size_c_next;
+reg  [26:0] s3_size_c_reg;  // stage 3 copy of size_c
+wire [26:0] s3_size_c_next;
+reg  [26:0] s4_size_c_reg;  // stage 4 copy of size_c
+wire [26:0] s4_size_c_next;
+reg  [26:0] s5_size_c_reg;  // stage 5 copy of size_c
+wire [26:0] s5_size_c_next;
+reg  [26:0] s6_size_c_reg;  // stage 6 copy of size_c
+wire [26:0] s6_size_c_next;
+reg  [26:0] s7_size_c_reg;  // stage 7 copy of size_c
+wire [26:0] s7_size_c_next;
+reg  [26:0] s8_size_c_reg;  // stage 8 copy of size_c
+wire [26:0] s8_size_c_next;
+reg  [26:0] s9_size_c_reg;  // stage 9 copy of size_c
+wire [26:0] s9_size_c_next;
+reg  [26:0] s10_size_c_reg;  // stage 10 copy of size_c
+wire [26:0] s10_size_c_next;
+reg  [26:0] s11_size_c_reg;  // stage 11 copy of size_c
+wire [26:0] s11_size_c_next;
+reg  [26:0] s12_mi_inc_reg;  // stage 12 copy of mi_inc
+wire [26:0] s12_mi_inc_next;
+reg  [38:0] s2_size_kfi_reg;  // stage 2 copy of size_kfi
+wire [38:0] s2_size_kfi_next;
 reg  [49:0] s3_t_3_reg;  // stage 3 copy of t
 wire [49:0] s3_t_3_next;
 reg  [49:0] s4_t_4_reg;  // stage 4 copy of t
 wire [49:0] s4_t_4_next;
-reg  [20:0] s2_t_4_reg;  // stage 2 copy of t
-wire [20:0] s2_t_4_next;
+reg  [49:0] s5_t_4_reg;  // stage 5 copy of t
+wire [49:0] s5_t_4_next;
+reg  [49:0] s6_t_4_reg;  // stage 6 copy of t
+wire [49:0] s6_t_4_next;
+reg  [49:0] s7_fi_c_prod_reg;  // stage 7 copy of fi_c_prod
+wire [49:0] s7_fi_c_prod_next;
+reg  [38:0] s8_fi_c_reg;  // stage 8 copy of fi_c
+wire [38:0] s8_fi_c_next;
+reg  [26:0] s9_fi_inc_reg;  // stage 9 copy of fi_inc
+wire [26:0] s9_fi_inc_next;
+reg  [20:0] s2_t_2_reg;  // stage 2 copy of t
+wire [20:0] s2_t_2_next;
 reg  [20:0] s3_t_4_reg;  // stage 3 copy of t
 wire [20:0] s3_t_4_next;
 reg  [20:0] s4_t_5_reg;  // stage 4 copy of t
 wire [20:0] s4_t_5_next;
-wire u_qa_trigger_out;
-wire [20:0] u_fastinc_count_out;
-wire u_fastinc_increase_out;
-wire [20:0] u_qa_acked_out;
-wire [20:0] u_qa_ignored_out;
-wire [20:0] u_qa_to_ignore_out;
-wire [23:0] u_qa_win_end_out;
-reg  [27:0] s2_t_5_reg;  // stage 2 copy of t
-wire [27:0] s2_t_5_next;
-reg  [27:0] s3_t_5_reg;  // stage 3 copy of t
-wire [27:0] s3_t_5_next;
-reg  [27:0] s4_t_6_reg;  // stage 4 copy of t
-wire [27:0] s4_t_6_next;
+reg  [19:0] s5_avg_new_reg;  // stage 5 copy of avg_new
+wire [19:0] s5_avg_new_next;
+reg  [4:0] s6_recip_avg_lead_reg;  // stage 6 copy of recip_avg_lead
+wire [4:0] s6_recip_avg_lead_next;
+reg  [9:0] s6_recip_avg_mantissa_reg;  // stage 6 copy of recip_avg_mantissa
+wire [9:0] s6_recip_avg_mantissa_next;
+reg  [10:0] s7_recip_avg_recip_reg;  // stage 7 copy of recip_avg_recip
+wire [10:0] s7_recip_avg_recip_next;
+reg  [46:0] s5_t_5_reg;  // stage 5 copy of t
+wire [46:0] s5_t_5_next;
+reg  [46:0] s6_md_cx_reg;  // stage 6 copy of md_cx
+wire [46:0] s6_md_cx_next;
+reg  [57:0] s7_t_3_reg;  // stage 7 copy of t
+wire [57:0] s7_t_3_next;
+reg  [57:0] s8_md_frac_prod_reg;  // stage 8 copy of md_frac_prod
+wire [57:0] s8_md_frac_prod_next;
+reg  [4:0] s7_recip_avg_lead_reg;  // stage 7 copy of recip_avg_lead
+wire [4:0] s7_recip_avg_lead_next;
+reg  [4:0] s8_recip_avg_lead_reg;  // stage 8 copy of recip_avg_lead
+wire [4:0] s8_recip_avg_lead_next;
+reg  [46:0] s9_md_frac_reg;  // stage 9 copy of md_frac
+wire [46:0] s9_md_frac_next;
+reg  [63:0] s10_md_red_prod_reg;  // stage 10 copy of md_red_prod
+wire [63:0] s10_md_red_prod_next;
+reg  [23:0] s2_nowq_reg;  // stage 2 copy of nowq
+wire [23:0] s2_nowq_next;
+reg  [23:0] s3_nowq_reg;  // stage 3 copy of nowq
+wire [23:0] s3_nowq_next;
+reg  [23:0] s4_nowq_reg;  // stage 4 copy of nowq
+wire [23:0] s4_nowq_next;
+reg  s2_t_3_reg;  // stage 2 copy of t
+wire s2_t_3_next;
+reg  s3_t_5_reg;  // stage 3 copy of t
+wire s3_t_5_next;
+reg  s4_t_6_reg;  // stage 4 copy of t
+wire s4_t_6_next;
+reg  s5_t_6_reg;  // stage 5 copy of t
+wire s5_t_6_next;
+reg  [26:0] s5_t_7_reg;  // stage 5 copy of t
+wire [26:0] s5_t_7_next;
+reg  [26:0] s6_t_5_reg;  // stage 6 copy of t
+wire [26:0] s6_t_5_next;
+reg  [26:0] s7_t_4_reg;  // stage 7 copy of t
+wire [26:0] s7_t_4_next;
+reg  [26:0] s8_t_3_reg;  // stage 8 copy of t
+wire [26:0] s8_t_3_next;
+reg  [26:0] s9_t_2_reg;  // stage 9 copy of t
+wire [26:0] s9_t_2_next;
+reg  [26:0] s10_t_reg;  // stage 10 copy of t
+wire [26:0] s10_t_next;
+reg  [26:0] s5_cur_c_reg;  // stage 5 copy of cur_c
+wire [26:0] s5_cur_c_next;
+reg  [26:0] s6_cur_c_reg;  // stage 6 copy of cur_c
+wire [26:0] s6_cur_c_next;
+reg  [26:0] s7_cur_c_reg;  // stage 7 copy of cur_c
+wire [26:0] s7_cur_c_next;
+reg  [26:0] s8_cur_c_reg;  // stage 8 copy of cur_c
+wire [26:0] s8_cur_c_next;
+reg  [26:0] s9_cur_c_reg;  // stage 9 copy of cur_c
+wire [26:0] s9_cur_c_next;
+reg  [26:0] s10_cur_c_reg;  // stage 10 copy of cur_c
+wire [26:0] s10_cur_c_next;
+reg  s6_md_ok_reg;  // stage 6 copy of md_ok
+wire s6_md_ok_next;
+reg  s7_md_ok_reg;  // stage 7 copy of md_ok
+wire s7_md_ok_next;
+reg  s8_md_ok_reg;  // stage 8 copy of md_ok
+wire s8_md_ok_next;
+reg  s9_md_ok_reg;  // stage 9 copy of md_ok
+wire s9_md_ok_next;
+reg  s10_md_ok_reg;  // stage 10 copy of md_ok
+wire s10_md_ok_next;
+reg  [26:0] s11_c_core_reg;  // stage 11 copy of c_core
+wire [26:0] s11_c_core_next;
+reg  [27:0] s10_t_2_reg;  // stage 10 copy of t
+wire [27:0] s10_t_2_next;
+reg  [27:0] s11_t_reg;  // stage 11 copy of t
+wire [27:0] s11_t_next;
+reg  [27:0] s12_t_reg;  // stage 12 copy of t
+wire [27:0] s12_t_next;
+reg  s2_rtt_le_trtt_reg;  // stage 2 copy of rtt_le_trtt
+wire s2_rtt_le_trtt_next;
+reg  s3_rtt_le_trtt_reg;  // stage 3 copy of rtt_le_trtt
+wire s3_rtt_le_trtt_next;
+reg  s4_rtt_le_trtt_reg;  // stage 4 copy of rtt_le_trtt
+wire s4_rtt_le_trtt_next;
+reg  s5_rtt_le_trtt_reg;  // stage 5 copy of rtt_le_trtt
+wire s5_rtt_le_trtt_next;
+reg  s6_rtt_le_trtt_reg;  // stage 6 copy of rtt_le_trtt
+wire s6_rtt_le_trtt_next;
+reg  s7_rtt_le_trtt_reg;  // stage 7 copy of rtt_le_trtt
+wire s7_rtt_le_trtt_next;
+reg  s8_rtt_le_trtt_reg;  // stage 8 copy of rtt_le_trtt
+wire s8_rtt_le_trtt_next;
+reg  s9_rtt_le_trtt_reg;  // stage 9 copy of rtt_le_trtt
+wire s9_rtt_le_trtt_next;
+reg  s10_rtt_le_trtt_reg;  // stage 10 copy of rtt_le_trtt
+wire s10_rtt_le_trtt_next;
+reg  s11_rtt_le_trtt_reg;  // stage 11 copy of rtt_le_trtt
+wire s11_rtt_le_trtt_next;
+reg  s12_rtt_le_trtt_reg;  // stage 12 copy of rtt_le_trtt
+wire s12_rtt_le_trtt_next;
+reg  [26:0] s10_fi_inc_reg;  // stage 10 copy of fi_inc
+wire [26:0] s10_fi_inc_next;
+reg  [26:0] s11_fi_inc_reg;  // stage 11 copy of fi_inc
+wire [26:0] s11_fi_inc_next;
+reg  [26:0] s12_fi_inc_reg;  // stage 12 copy of fi_inc
+wire [26:0] s12_fi_inc_next;
+reg  [26:0] s13_incs_reg;  // stage 13 copy of incs
+wire [26:0] s13_incs_next;
+reg  [27:0] s5_t_8_reg;  // stage 5 copy of t
+wire [27:0] s5_t_8_next;
+reg  [27:0] s6_t_6_reg;  // stage 6 copy of t
+wire [27:0] s6_t_6_next;
+reg  [27:0] s7_t_5_reg;  // stage 7 copy of t
+wire [27:0] s7_t_5_next;
+reg  [27:0] s8_t_4_reg;  // stage 8 copy of t
+wire [27:0] s8_t_4_next;
+reg  [27:0] s9_t_3_reg;  // stage 9 copy of t
+wire [27:0] s9_t_3_next;
+reg  [27:0] s10_t_3_reg;  // stage 10 copy of t
+wire [27:0] s10_t_3_next;
+reg  [27:0] s11_t_2_reg;  // stage 11 copy of t
+wire [27:0] s11_t_2_next;
+reg  [27:0] s12_t_2_reg;  // stage 12 copy of t
+wire [27:0] s12_t_2_next;
+reg  [27:0] s13_t_reg;  // stage 13 copy of t
+wire [27:0] s13_t_next;
+reg  s2_t_4_reg;  // stage 2 copy of t
+wire s2_t_4_next;
+reg  s3_t_6_reg;  // stage 3 copy of t
+wire s3_t_6_next;
+reg  s4_t_7_reg;  // stage 4 copy of t
+wire s4_t_7_next;
+reg  s5_t_9_reg;  // stage 5 copy of t
+wire s5_t_9_next;
+reg  s6_t_7_reg;  // stage 6 copy of t
+wire s6_t_7_next;
+reg  s7_t_6_reg;  // stage 7 copy of t
+wire s7_t_6_next;
+reg  s8_t_5_reg;  // stage 8 copy of t
+wire s8_t_5_next;
+reg  s9_t_4_reg;  // stage 9 copy of t
+wire s9_t_4_next;
+reg  s10_t_4_reg;  // stage 10 copy of t
+wire s10_t_4_next;
+reg  s11_t_3_reg;  // stage 11 copy of t
+wire s11_t_3_next;
+reg  s12_t_3_reg;  // stage 12 copy of t
+wire s12_t_3_next;
+reg  s13_t_2_reg;  // stage 13 copy of t
+wire s13_t_2_next;
+reg  [26:0] s5_cur_inc_reg;  // stage 5 copy of cur_inc
+wire [26:0] s5_cur_inc_next;
+reg  [26:0] s6_cur_inc_reg;  // stage 6 copy of cur_inc
+wire [26:0] s6_cur_inc_next;
+reg  [26:0] s7_cur_inc_reg;  // stage 7 copy of cur_inc
+wire [26:0] s7_cur_inc_next;
+reg  [26:0] s8_cur_inc_reg;  // stage 8 copy of cur_inc
+wire [26:0] s8_cur_inc_next;
+reg  [26:0] s9_cur_inc_reg;  // stage 9 copy of cur_inc
+wire [26:0] s9_cur_inc_next;
+reg  [26:0] s10_cur_inc_reg;  // stage 10 copy of cur_inc
+wire [26:0] s10_cur_inc_next;
+reg  [26:0] s11_cur_inc_reg;  // stage 11 copy of cur_inc
+wire [26:0] s11_cur_inc_next;
+reg  [26:0] s12_cur_inc_reg;  // stage 12 copy of cur_inc
+wire [26:0] s12_cur_inc_next;
+reg  [26:0] s13_cur_inc_reg;  // stage 13 copy of cur_inc
+wire [26:0] s13_cur_inc_next;
+reg  [26:0] s14_inc_acc_reg;  // stage 14 copy of inc_acc
+wire [26:0] s14_inc_acc_next;
+reg  [21:0] s2_t_5_reg;  // stage 2 copy of t
+wire [21:0] s2_t_5_next;
+reg  [21:0] s3_t_7_reg;  // stage 3 copy of t
+wire [21:0] s3_t_7_next;
+reg  [21:0] s4_t_8_reg;  // stage 4 copy of t
+wire [21:0] s4_t_8_next;
+reg  [27:0] s12_t_4_reg;  // stage 12 copy of t
+wire [27:0] s12_t_4_next;
+reg  [27:0] s13_t_3_reg;  // stage 13 copy of t
+wire [27:0] s13_t_3_next;
+reg  [27:0] s14_t_reg;  // stage 14 copy of t
+wire [27:0] s14_t_next;
+reg  s5_fulfill_reg;  // stage 5 copy of fulfill
+wire s5_fulfill_next;
+reg  s6_fulfill_reg;  // stage 6 copy of fulfill
+wire s6_fulfill_next;
+reg  s7_fulfill_reg;  // stage 7 copy of fulfill
+wire s7_fulfill_next;
+reg  s8_fulfill_reg;  // stage 8 copy of fulfill
+wire s8_fulfill_next;
+reg  s9_fulfill_reg;  // stage 9 copy of fulfill
+wire s9_fulfill_next;
+reg  s10_fulfill_reg;  // stage 10 copy of fulfill
+wire s10_fulfill_next;
+reg  s11_fulfill_reg;  // stage 11 copy of fulfill
+wire s11_fulfill_next;
+reg  s12_fulfill_reg;  // stage 12 copy of fulfill
+wire s12_fulfill_next;
+reg  s13_fulfill_reg;  // stage 13 copy of fulfill
+wire s13_fulfill_next;
+reg  s14_fulfill_reg;  // stage 14 copy of fulfill
+wire s14_fulfill_next;
+reg  [27:0] s12_t_5_reg;  // stage 12 copy of t
+wire [27:0] s12_t_5_next;
+reg  [27:0] s13_t_4_reg;  // stage 13 copy of t
+wire [27:0] s13_t_4_next;
+reg  [27:0] s14_t_2_reg;  // stage 14 copy of t
+wire [27:0] s14_t_2_next;
+reg  [27:0] s15_core_c_reg;  // stage 15 copy of core_c
+wire [27:0] s15_core_c_next;
+reg  [21:0] s2_t_6_reg;  // stage 2 copy of t
+wire [21:0] s2_t_6_next;
+reg  [21:0] s3_t_8_reg;  // stage 3 copy of t
+wire [21:0] s3_t_8_next;
+reg  [21:0] s4_t_9_reg;  // stage 4 copy of t
+wire [21:0] s4_t_9_next;
+reg  s2_t_7_reg;  // stage 2 copy of t
+wire s2_t_7_next;
+reg  s3_t_9_reg;  // stage 3 copy of t
+wire s3_t_9_next;
+reg  s4_t_10_reg;  // stage 4 copy of t
+wire s4_t_10_next;
+reg  [27:0] s2_t_8_reg;  // stage 2 copy of t
+wire [27:0] s2_t_8_next;
+reg  [27:0] s3_t_10_reg;  // stage 3 copy of t
+wire [27:0] s3_t_10_next;
+reg  [27:0] s4_t_11_reg;  // stage 4 copy of t
+wire [27:0] s4_t_11_next;
 reg  s2_is_loss_reg;  // stage 2 copy of is_loss
 wire s2_is_loss_next;
 reg  s3_is_loss_reg;  // stage 3 copy of is_loss
 wire s3_is_loss_next;
 reg  s4_is_loss_reg;  // stage 4 copy of is_loss
 wire s4_is_loss_next;
-reg  [21:0] s2_t_6_reg;  // stage 2 copy of t
-wire [21:0] s2_t_6_next;
-reg  [21:0] s3_t_6_reg;  // stage 3 copy of t
-wire [21:0] s3_t_6_next;
-reg  [21:0] s4_t_7_reg;  // stage 4 copy of t
-wire [21:0] s4_t_7_next;
-reg  s2_t_7_reg;  // stage 2 copy of t
-wire s2_t_7_next;
-reg  s3_t_7_reg;  // stage 3 copy of t
-wire s3_t_7_next;
-reg  s4_t_8_reg;  // stage 4 copy of t
-wire s4_t_8_next;
-reg  [21:0] s2_t_8_reg;  // stage 2 copy of t
-wire [21:0] s2_t_8_next;
-reg  [21:0] s3_t_8_reg;  // stage 3 copy of t
-wire [21:0] s3_t_8_next;
-reg  [21:0] s4_t_9_reg;  // stage 4 copy of t
-wire [21:0] s4_t_9_next;
-reg  s2_t_9_reg;  // stage 2 copy of t
-wire s2_t_9_next;
-reg  s3_t_9_reg;  // stage 3 copy of t
-wire s3_t_9_next;
-reg  s4_t_10_reg;  // stage 4 copy of t
-wire s4_t_10_next;
-reg  [23:0] s2_u_qa_nowq_reg;  // stage 2 copy of u_qa_nowq
-wire [23:0] s2_u_qa_nowq_next;
-reg  [23:0] s3_u_qa_nowq_reg;  // stage 3 copy of u_qa_nowq
-wire [23:0] s3_u_qa_nowq_next;
-reg  [23:0] s4_u_qa_nowq_reg;  // stage 4 copy of u_qa_nowq
-wire [23:0] s4_u_qa_nowq_next;
+reg  [21:0] s2_t_9_reg;  // stage 2 copy of t
+wire [21:0] s2_t_9_next;
+reg  [21:0] s3_t_11_reg;  // stage 3 copy of t
+wire [21:0] s3_t_11_next;
+reg  [21:0] s4_t_12_reg;  // stage 4 copy of t
+wire [21:0] s4_t_12_next;
+reg  s2_t_10_reg;  // stage 2 copy of t
+wire s2_t_10_next;
+reg  s3_t_12_reg;  // stage 3 copy of t
+wire s3_t_12_next;
+reg  s4_t_13_reg;  // stage 4 copy of t
+wire s4_t_13_next;
 reg  [20:0] s2_u_qa_unacked_reg;  // stage 2 copy of u_qa_unacked
 wire [20:0] s2_u_qa_unacked_next;
 reg  [20:0] s3_u_qa_unacked_reg;  // stage 3 copy of u_qa_unacked
@@ -247,6 +584,18 @@ reg  s3_u_qa_extra_trigger_reg;  // stage 3 copy of u_qa_extra_trigger
 wire s3_u_qa_extra_trigger_next;
 reg  s4_u_qa_extra_trigger_reg;  // stage 4 copy of u_qa_extra_trigger
 wire s4_u_qa_extra_trigger_next;
+reg  s2_t_11_reg;  // stage 2 copy of t
+wire s2_t_11_next;
+reg  s3_t_13_reg;  // stage 3 copy of t
+wire s3_t_13_next;
+reg  s4_t_14_reg;  // stage 4 copy of t
+wire s4_t_14_next;
+reg  s2_t_12_reg;  // stage 2 copy of t
+wire s2_t_12_next;
+reg  s3_t_14_reg;  // stage 3 copy of t
+wire s3_t_14_next;
+reg  s4_t_15_reg;  // stage 4 copy of t
+wire s4_t_15_next;
 reg  [13:0] s2_u_fastinc_size_reg;  // stage 2 copy of u_fastinc_size
 wire [13:0] s2_u_fastinc_size_next;
 reg  [13:0] s3_u_fastinc_size_reg;  // stage 3 copy of u_fastinc_size
@@ -265,88 +614,619 @@ reg  s3_u_fastinc_ecn_reg;  // stage 3 copy of u_fastinc_ecn
 wire s3_u_fastinc_ecn_next;
 reg  s4_u_fastinc_ecn_reg;  // stage 4 copy of u_fastinc_ecn
 wire s4_u_fastinc_ecn_next;
-reg  s2_t_10_reg;  // stage 2 copy of t
-wire s2_t_10_next;
-reg  s3_t_10_reg;  // stage 3 copy of t
-wire s3_t_10_next;
-reg  s4_t_11_reg;  // stage 4 copy of t
-wire s4_t_11_next;
-reg  s2_t_11_reg;  // stage 2 copy of t
-wire s2_t_11_next;
-reg  s3_t_11_reg;  // stage 3 copy of t
-wire s3_t_11_next;
-reg  s4_t_12_reg;  // stage 4 copy of t
-wire s4_t_12_next;
-reg  [21:0] s2_t_12_reg;  // stage 2 copy of t
-wire [21:0] s2_t_12_next;
-reg  [21:0] s3_t_12_reg;  // stage 3 copy of t
-wire [21:0] s3_t_12_next;
-reg  [21:0] s4_t_13_reg;  // stage 4 copy of t
-wire [21:0] s4_t_13_next;
-reg  [4:0] s3_recip_rtt_lead_reg;  // stage 3 copy of recip_rtt_lead
-wire [4:0] s3_recip_rtt_lead_next;
-reg  [4:0] s4_recip_rtt_lead_reg;  // stage 4 copy of recip_rtt_lead
-wire [4:0] s4_recip_rtt_lead_next;
-reg  [26:0] s2_size_c_reg;  // stage 2 copy of size_c
-wire [26:0] s2_size_c_next;
-reg  [26:0] s3_size_c_reg;  // stage 3 copy of size_c
-wire [26:0] s3_size_c_next;
-reg  [26:0] s4_size_c_reg;  // stage 4 copy of size_c
-wire [26:0] s4_size_c_next;
-reg  s2_rtt_le_trtt_reg;  // stage 2 copy of rtt_le_trtt
-wire s2_rtt_le_trtt_next;
-reg  s3_rtt_le_trtt_reg;  // stage 3 copy of rtt_le_trtt
-wire s3_rtt_le_trtt_next;
-reg  s4_rtt_le_trtt_reg;  // stage 4 copy of rtt_le_trtt
-wire s4_rtt_le_trtt_next;
+reg  s5_early_reg;  // stage 5 copy of early
+wire s5_early_next;
+reg  s6_early_reg;  // stage 6 copy of early
+wire s6_early_next;
+reg  s7_early_reg;  // stage 7 copy of early
+wire s7_early_next;
+reg  s8_early_reg;  // stage 8 copy of early
+wire s8_early_next;
+reg  s9_early_reg;  // stage 9 copy of early
+wire s9_early_next;
+reg  s10_early_reg;  // stage 10 copy of early
+wire s10_early_next;
+reg  s11_early_reg;  // stage 11 copy of early
+wire s11_early_next;
+reg  s12_early_reg;  // stage 12 copy of early
+wire s12_early_next;
+reg  s13_early_reg;  // stage 13 copy of early
+wire s13_early_next;
+reg  s14_early_reg;  // stage 14 copy of early
+wire s14_early_next;
+reg  s15_early_reg;  // stage 15 copy of early
+wire s15_early_next;
+reg  [27:0] s5_t_10_reg;  // stage 5 copy of t
+wire [27:0] s5_t_10_next;
+reg  [27:0] s6_t_8_reg;  // stage 6 copy of t
+wire [27:0] s6_t_8_next;
+reg  [27:0] s7_t_7_reg;  // stage 7 copy of t
+wire [27:0] s7_t_7_next;
+reg  [27:0] s8_t_6_reg;  // stage 8 copy of t
+wire [27:0] s8_t_6_next;
+reg  [27:0] s9_t_5_reg;  // stage 9 copy of t
+wire [27:0] s9_t_5_next;
+reg  [27:0] s10_t_5_reg;  // stage 10 copy of t
+wire [27:0] s10_t_5_next;
+reg  [27:0] s11_t_4_reg;  // stage 11 copy of t
+wire [27:0] s11_t_4_next;
+reg  [27:0] s12_t_6_reg;  // stage 12 copy of t
+wire [27:0] s12_t_6_next;
+reg  [27:0] s13_t_5_reg;  // stage 13 copy of t
+wire [27:0] s13_t_5_next;
+reg  [27:0] s14_t_3_reg;  // stage 14 copy of t
+wire [27:0] s14_t_3_next;
+reg  [27:0] s15_t_reg;  // stage 15 copy of t
+wire [27:0] s15_t_next;
+reg  [26:0] s16_c_ack_clamped_reg;  // stage 16 copy of c_ack_clamped
+wire [26:0] s16_c_ack_clamped_next;
+wire u_qa_trigger_out;
+wire [20:0] u_fastinc_count_out;
+wire u_fastinc_increase_out;
+wire [20:0] u_qa_acked_out;
+wire [20:0] u_qa_ignored_out;
+wire [20:0] u_qa_to_ignore_out;
+wire [23:0] u_qa_win_end_out;
+reg  s5_core_step_reg;  // stage 5 copy of core_step
+wire s5_core_step_next;
+reg  s6_core_step_reg;  // stage 6 copy of core_step
+wire s6_core_step_next;
+reg  s7_core_step_reg;  // stage 7 copy of core_step
+wire s7_core_step_next;
+reg  s8_core_step_reg;  // stage 8 copy of core_step
+wire s8_core_step_next;
+reg  s9_core_step_reg;  // stage 9 copy of core_step
+wire s9_core_step_next;
+reg  s10_core_step_reg;  // stage 10 copy of core_step
+wire s10_core_step_next;
+reg  s11_core_step_reg;  // stage 11 copy of core_step
+wire s11_core_step_next;
+reg  s12_core_step_reg;  // stage 12 copy of core_step
+wire s12_core_step_next;
+reg  s13_core_step_reg;  // stage 13 copy of core_step
+wire s13_core_step_next;
+reg  s14_core_step_reg;  // stage 14 copy of core_step
+wire s14_core_step_next;
+reg  [26:0] s14_cur_inc_reg;  // stage 14 copy of cur_inc
+wire [26:0] s14_cur_inc_next;
+reg  s5_qa_fired_nscc_reg;  // stage 5 copy of qa_fired_nscc
+wire s5_qa_fired_nscc_next;
+reg  s6_qa_fired_nscc_reg;  // stage 6 copy of qa_fired_nscc
+wire s6_qa_fired_nscc_next;
+reg  s7_qa_fired_nscc_reg;  // stage 7 copy of qa_fired_nscc
+wire s7_qa_fired_nscc_next;
+reg  s8_qa_fired_nscc_reg;  // stage 8 copy of qa_fired_nscc
+wire s8_qa_fired_nscc_next;
+reg  s9_qa_fired_nscc_reg;  // stage 9 copy of qa_fired_nscc
+wire s9_qa_fired_nscc_next;
+reg  s10_qa_fired_nscc_reg;  // stage 10 copy of qa_fired_nscc
+wire s10_qa_fired_nscc_next;
+reg  s11_qa_fired_nscc_reg;  // stage 11 copy of qa_fired_nscc
+wire s11_qa_fired_nscc_next;
+reg  s12_qa_fired_nscc_reg;  // stage 12 copy of qa_fired_nscc
+wire s12_qa_fired_nscc_next;
+reg  s13_qa_fired_nscc_reg;  // stage 13 copy of qa_fired_nscc
+wire s13_qa_fired_nscc_next;
+reg  s14_qa_fired_nscc_reg;  // stage 14 copy of qa_fired_nscc
+wire s14_qa_fired_nscc_next;
+reg  [23:0] s5_nowq_reg;  // stage 5 copy of nowq
+wire [23:0] s5_nowq_next;
+reg  [23:0] s5_cur_last_md_reg;  // stage 5 copy of cur_last_md
+wire [23:0] s5_cur_last_md_next;
+reg  s5_ack_run_reg;  // stage 5 copy of ack_run
+wire s5_ack_run_next;
+reg  [19:0] s5_cur_avg_rtt_reg;  // stage 5 copy of cur_avg_rtt
+wire [19:0] s5_cur_avg_rtt_next;
+reg  s5_t_11_reg;  // stage 5 copy of t
+wire s5_t_11_next;
 reg  s2_t_13_reg;  // stage 2 copy of t
 wire s2_t_13_next;
-reg  s3_t_13_reg;  // stage 3 copy of t
-wire s3_t_13_next;
-reg  s4_t_14_reg;  // stage 4 copy of t
-wire s4_t_14_next;
-reg  s2_t_14_reg;  // stage 2 copy of t
-wire s2_t_14_next;
-reg  s3_t_14_reg;  // stage 3 copy of t
-wire s3_t_14_next;
-reg  s4_t_15_reg;  // stage 4 copy of t
-wire s4_t_15_next;
-reg  s2_t_15_reg;  // stage 2 copy of t
-wire s2_t_15_next;
 reg  s3_t_15_reg;  // stage 3 copy of t
 wire s3_t_15_next;
 reg  s4_t_16_reg;  // stage 4 copy of t
 wire s4_t_16_next;
-reg  s2_t_16_reg;  // stage 2 copy of t
-wire s2_t_16_next;
+reg  s2_t_14_reg;  // stage 2 copy of t
+wire s2_t_14_next;
 reg  s3_t_16_reg;  // stage 3 copy of t
 wire s3_t_16_next;
 reg  s4_t_17_reg;  // stage 4 copy of t
 wire s4_t_17_next;
-reg  s2_t_17_reg;  // stage 2 copy of t
-wire s2_t_17_next;
+reg  [20:0] s5_t_12_reg;  // stage 5 copy of t
+wire [20:0] s5_t_12_next;
+reg  s6_ack_run_reg;  // stage 6 copy of ack_run
+wire s6_ack_run_next;
+reg  s7_ack_run_reg;  // stage 7 copy of ack_run
+wire s7_ack_run_next;
+reg  s8_ack_run_reg;  // stage 8 copy of ack_run
+wire s8_ack_run_next;
+reg  s9_ack_run_reg;  // stage 9 copy of ack_run
+wire s9_ack_run_next;
+reg  s10_ack_run_reg;  // stage 10 copy of ack_run
+wire s10_ack_run_next;
+reg  s11_ack_run_reg;  // stage 11 copy of ack_run
+wire s11_ack_run_next;
+reg  s12_ack_run_reg;  // stage 12 copy of ack_run
+wire s12_ack_run_next;
+reg  s13_ack_run_reg;  // stage 13 copy of ack_run
+wire s13_ack_run_next;
+reg  s14_ack_run_reg;  // stage 14 copy of ack_run
+wire s14_ack_run_next;
+reg  s15_ack_run_reg;  // stage 15 copy of ack_run
+wire s15_ack_run_next;
+reg  s16_ack_run_reg;  // stage 16 copy of ack_run
+wire s16_ack_run_next;
+reg  [26:0] s11_cur_c_reg;  // stage 11 copy of cur_c
+wire [26:0] s11_cur_c_next;
+reg  [26:0] s12_cur_c_reg;  // stage 12 copy of cur_c
+wire [26:0] s12_cur_c_next;
+reg  [26:0] s13_cur_c_reg;  // stage 13 copy of cur_c
+wire [26:0] s13_cur_c_next;
+reg  [26:0] s14_cur_c_reg;  // stage 14 copy of cur_c
+wire [26:0] s14_cur_c_next;
+reg  [26:0] s15_cur_c_reg;  // stage 15 copy of cur_c
+wire [26:0] s15_cur_c_next;
+reg  [26:0] s16_cur_c_reg;  // stage 16 copy of cur_c
+wire [26:0] s16_cur_c_next;
+reg  s5_is_loss_reg;  // stage 5 copy of is_loss
+wire s5_is_loss_next;
+reg  s6_is_loss_reg;  // stage 6 copy of is_loss
+wire s6_is_loss_next;
+reg  s7_is_loss_reg;  // stage 7 copy of is_loss
+wire s7_is_loss_next;
+reg  s8_is_loss_reg;  // stage 8 copy of is_loss
+wire s8_is_loss_next;
+reg  s9_is_loss_reg;  // stage 9 copy of is_loss
+wire s9_is_loss_next;
+reg  s10_is_loss_reg;  // stage 10 copy of is_loss
+wire s10_is_loss_next;
+reg  s11_is_loss_reg;  // stage 11 copy of is_loss
+wire s11_is_loss_next;
+reg  s12_is_loss_reg;  // stage 12 copy of is_loss
+wire s12_is_loss_next;
+reg  s13_is_loss_reg;  // stage 13 copy of is_loss
+wire s13_is_loss_next;
+reg  s14_is_loss_reg;  // stage 14 copy of is_loss
+wire s14_is_loss_next;
+reg  s15_is_loss_reg;  // stage 15 copy of is_loss
+wire s15_is_loss_next;
+reg  s16_is_loss_reg;  // stage 16 copy of is_loss
+wire s16_is_loss_next;
+reg  [26:0] s5_c_loss_all_reg;  // stage 5 copy of c_loss_all
+wire [26:0] s5_c_loss_all_next;
+reg  [26:0] s6_c_loss_all_reg;  // stage 6 copy of c_loss_all
+wire [26:0] s6_c_loss_all_next;
+reg  [26:0] s7_c_loss_all_reg;  // stage 7 copy of c_loss_all
+wire [26:0] s7_c_loss_all_next;
+reg  [26:0] s8_c_loss_all_reg;  // stage 8 copy of c_loss_all
+wire [26:0] s8_c_loss_all_next;
+reg  [26:0] s9_c_loss_all_reg;  // stage 9 copy of c_loss_all
+wire [26:0] s9_c_loss_all_next;
+reg  [26:0] s10_c_loss_all_reg;  // stage 10 copy of c_loss_all
+wire [26:0] s10_c_loss_all_next;
+reg  [26:0] s11_c_loss_all_reg;  // stage 11 copy of c_loss_all
+wire [26:0] s11_c_loss_all_next;
+reg  [26:0] s12_c_loss_all_reg;  // stage 12 copy of c_loss_all
+wire [26:0] s12_c_loss_all_next;
+reg  [26:0] s13_c_loss_all_reg;  // stage 13 copy of c_loss_all
+wire [26:0] s13_c_loss_all_next;
+reg  [26:0] s14_c_loss_all_reg;  // stage 14 copy of c_loss_all
+wire [26:0] s14_c_loss_all_next;
+reg  [26:0] s15_c_loss_all_reg;  // stage 15 copy of c_loss_all
+wire [26:0] s15_c_loss_all_next;
+reg  [26:0] s16_c_loss_all_reg;  // stage 16 copy of c_loss_all
+wire [26:0] s16_c_loss_all_next;
+reg  [23:0] s5_t_13_reg;  // stage 5 copy of t
+wire [23:0] s5_t_13_next;
+reg  [23:0] s6_t_9_reg;  // stage 6 copy of t
+wire [23:0] s6_t_9_next;
+reg  [23:0] s7_t_8_reg;  // stage 7 copy of t
+wire [23:0] s7_t_8_next;
+reg  [23:0] s8_t_7_reg;  // stage 8 copy of t
+wire [23:0] s8_t_7_next;
+reg  [23:0] s9_t_6_reg;  // stage 9 copy of t
+wire [23:0] s9_t_6_next;
+reg  [23:0] s10_t_6_reg;  // stage 10 copy of t
+wire [23:0] s10_t_6_next;
+reg  [23:0] s11_t_5_reg;  // stage 11 copy of t
+wire [23:0] s11_t_5_next;
+reg  [23:0] s12_t_7_reg;  // stage 12 copy of t
+wire [23:0] s12_t_7_next;
+reg  [23:0] s13_t_6_reg;  // stage 13 copy of t
+wire [23:0] s13_t_6_next;
+reg  [23:0] s14_t_4_reg;  // stage 14 copy of t
+wire [23:0] s14_t_4_next;
+reg  [23:0] s15_t_2_reg;  // stage 15 copy of t
+wire [23:0] s15_t_2_next;
+reg  [23:0] s16_t_reg;  // stage 16 copy of t
+wire [23:0] s16_t_next;
+reg  [20:0] s5_t_14_reg;  // stage 5 copy of t
+wire [20:0] s5_t_14_next;
+reg  [20:0] s6_t_10_reg;  // stage 6 copy of t
+wire [20:0] s6_t_10_next;
+reg  [20:0] s7_t_9_reg;  // stage 7 copy of t
+wire [20:0] s7_t_9_next;
+reg  [20:0] s8_t_8_reg;  // stage 8 copy of t
+wire [20:0] s8_t_8_next;
+reg  [20:0] s9_t_7_reg;  // stage 9 copy of t
+wire [20:0] s9_t_7_next;
+reg  [20:0] s10_t_7_reg;  // stage 10 copy of t
+wire [20:0] s10_t_7_next;
+reg  [20:0] s11_t_6_reg;  // stage 11 copy of t
+wire [20:0] s11_t_6_next;
+reg  [20:0] s12_t_8_reg;  // stage 12 copy of t
+wire [20:0] s12_t_8_next;
+reg  [20:0] s13_t_7_reg;  // stage 13 copy of t
+wire [20:0] s13_t_7_next;
+reg  [20:0] s14_t_5_reg;  // stage 14 copy of t
+wire [20:0] s14_t_5_next;
+reg  [20:0] s15_t_3_reg;  // stage 15 copy of t
+wire [20:0] s15_t_3_next;
+reg  [20:0] s16_t_2_reg;  // stage 16 copy of t
+wire [20:0] s16_t_2_next;
+reg  [26:0] s15_t_4_reg;  // stage 15 copy of t
+wire [26:0] s15_t_4_next;
+reg  [26:0] s16_t_3_reg;  // stage 16 copy of t
+wire [26:0] s16_t_3_next;
+reg  [23:0] s6_t_11_reg;  // stage 6 copy of t
+wire [23:0] s6_t_11_next;
+reg  [23:0] s7_t_10_reg;  // stage 7 copy of t
+wire [23:0] s7_t_10_next;
+reg  [23:0] s8_t_9_reg;  // stage 8 copy of t
+wire [23:0] s8_t_9_next;
+reg  [23:0] s9_t_8_reg;  // stage 9 copy of t
+wire [23:0] s9_t_8_next;
+reg  [23:0] s10_t_8_reg;  // stage 10 copy of t
+wire [23:0] s10_t_8_next;
+reg  [23:0] s11_t_7_reg;  // stage 11 copy of t
+wire [23:0] s11_t_7_next;
+reg  [23:0] s12_t_9_reg;  // stage 12 copy of t
+wire [23:0] s12_t_9_next;
+reg  [23:0] s13_t_8_reg;  // stage 13 copy of t
+wire [23:0] s13_t_8_next;
+reg  [23:0] s14_t_6_reg;  // stage 14 copy of t
+wire [23:0] s14_t_6_next;
+reg  [23:0] s15_t_5_reg;  // stage 15 copy of t
+wire [23:0] s15_t_5_next;
+reg  [23:0] s16_t_4_reg;  // stage 16 copy of t
+wire [23:0] s16_t_4_next;
+reg  [19:0] s6_t_12_reg;  // stage 6 copy of t
+wire [19:0] s6_t_12_next;
+reg  [19:0] s7_t_11_reg;  // stage 7 copy of t
+wire [19:0] s7_t_11_next;
+reg  [19:0] s8_t_10_reg;  // stage 8 copy of t
+wire [19:0] s8_t_10_next;
+reg  [19:0] s9_t_9_reg;  // stage 9 copy of t
+wire [19:0] s9_t_9_next;
+reg  [19:0] s10_t_9_reg;  // stage 10 copy of t
+wire [19:0] s10_t_9_next;
+reg  [19:0] s11_t_8_reg;  // stage 11 copy of t
+wire [19:0] s11_t_8_next;
+reg  [19:0] s12_t_10_reg;  // stage 12 copy of t
+wire [19:0] s12_t_10_next;
+reg  [19:0] s13_t_9_reg;  // stage 13 copy of t
+wire [19:0] s13_t_9_next;
+reg  [19:0] s14_t_7_reg;  // stage 14 copy of t
+wire [19:0] s14_t_7_next;
+reg  [19:0] s15_t_6_reg;  // stage 15 copy of t
+wire [19:0] s15_t_6_next;
+reg  [19:0] s16_t_5_reg;  // stage 16 copy of t
+wire [19:0] s16_t_5_next;
+reg  s6_t_13_reg;  // stage 6 copy of t
+wire s6_t_13_next;
+reg  s7_t_12_reg;  // stage 7 copy of t
+wire s7_t_12_next;
+reg  s8_t_11_reg;  // stage 8 copy of t
+wire s8_t_11_next;
+reg  s9_t_10_reg;  // stage 9 copy of t
+wire s9_t_10_next;
+reg  s10_t_10_reg;  // stage 10 copy of t
+wire s10_t_10_next;
+reg  s11_t_9_reg;  // stage 11 copy of t
+wire s11_t_9_next;
+reg  s12_t_11_reg;  // stage 12 copy of t
+wire s12_t_11_next;
+reg  s13_t_10_reg;  // stage 13 copy of t
+wire s13_t_10_next;
+reg  s14_t_8_reg;  // stage 14 copy of t
+wire s14_t_8_next;
+reg  s15_t_7_reg;  // stage 15 copy of t
+wire s15_t_7_next;
+reg  s16_t_6_reg;  // stage 16 copy of t
+wire s16_t_6_next;
+reg  s5_t_15_reg;  // stage 5 copy of t
+wire s5_t_15_next;
+reg  s6_t_14_reg;  // stage 6 copy of t
+wire s6_t_14_next;
+reg  s7_t_13_reg;  // stage 7 copy of t
+wire s7_t_13_next;
+reg  s8_t_12_reg;  // stage 8 copy of t
+wire s8_t_12_next;
+reg  s9_t_11_reg;  // stage 9 copy of t
+wire s9_t_11_next;
+reg  s10_t_11_reg;  // stage 10 copy of t
+wire s10_t_11_next;
+reg  s11_t_10_reg;  // stage 11 copy of t
+wire s11_t_10_next;
+reg  s12_t_12_reg;  // stage 12 copy of t
+wire s12_t_12_next;
+reg  s13_t_11_reg;  // stage 13 copy of t
+wire s13_t_11_next;
+reg  s14_t_9_reg;  // stage 14 copy of t
+wire s14_t_9_next;
+reg  s15_t_8_reg;  // stage 15 copy of t
+wire s15_t_8_next;
+reg  s16_t_7_reg;  // stage 16 copy of t
+wire s16_t_7_next;
+reg  [23:0] s5_t_16_reg;  // stage 5 copy of t
+wire [23:0] s5_t_16_next;
+reg  [23:0] s6_t_15_reg;  // stage 6 copy of t
+wire [23:0] s6_t_15_next;
+reg  [23:0] s7_t_14_reg;  // stage 7 copy of t
+wire [23:0] s7_t_14_next;
+reg  [23:0] s8_t_13_reg;  // stage 8 copy of t
+wire [23:0] s8_t_13_next;
+reg  [23:0] s9_t_12_reg;  // stage 9 copy of t
+wire [23:0] s9_t_12_next;
+reg  [23:0] s10_t_12_reg;  // stage 10 copy of t
+wire [23:0] s10_t_12_next;
+reg  [23:0] s11_t_11_reg;  // stage 11 copy of t
+wire [23:0] s11_t_11_next;
+reg  [23:0] s12_t_13_reg;  // stage 12 copy of t
+wire [23:0] s12_t_13_next;
+reg  [23:0] s13_t_12_reg;  // stage 13 copy of t
+wire [23:0] s13_t_12_next;
+reg  [23:0] s14_t_10_reg;  // stage 14 copy of t
+wire [23:0] s14_t_10_next;
+reg  [23:0] s15_t_9_reg;  // stage 15 copy of t
+wire [23:0] s15_t_9_next;
+reg  [23:0] s16_t_8_reg;  // stage 16 copy of t
+wire [23:0] s16_t_8_next;
+reg  [20:0] s6_t_16_reg;  // stage 6 copy of t
+wire [20:0] s6_t_16_next;
+reg  [20:0] s7_t_15_reg;  // stage 7 copy of t
+wire [20:0] s7_t_15_next;
+reg  [20:0] s8_t_14_reg;  // stage 8 copy of t
+wire [20:0] s8_t_14_next;
+reg  [20:0] s9_t_13_reg;  // stage 9 copy of t
+wire [20:0] s9_t_13_next;
+reg  [20:0] s10_t_13_reg;  // stage 10 copy of t
+wire [20:0] s10_t_13_next;
+reg  [20:0] s11_t_12_reg;  // stage 11 copy of t
+wire [20:0] s11_t_12_next;
+reg  [20:0] s12_t_14_reg;  // stage 12 copy of t
+wire [20:0] s12_t_14_next;
+reg  [20:0] s13_t_13_reg;  // stage 13 copy of t
+wire [20:0] s13_t_13_next;
+reg  [20:0] s14_t_11_reg;  // stage 14 copy of t
+wire [20:0] s14_t_11_next;
+reg  [20:0] s15_t_10_reg;  // stage 15 copy of t
+wire [20:0] s15_t_10_next;
+reg  [20:0] s16_t_9_reg;  // stage 16 copy of t
+wire [20:0] s16_t_9_next;
+reg  [20:0] s5_t_17_reg;  // stage 5 copy of t
+wire [20:0] s5_t_17_next;
+reg  [20:0] s6_t_17_reg;  // stage 6 copy of t
+wire [20:0] s6_t_17_next;
+reg  [20:0] s7_t_16_reg;  // stage 7 copy of t
+wire [20:0] s7_t_16_next;
+reg  [20:0] s8_t_15_reg;  // stage 8 copy of t
+wire [20:0] s8_t_15_next;
+reg  [20:0] s9_t_14_reg;  // stage 9 copy of t
+wire [20:0] s9_t_14_next;
+reg  [20:0] s10_t_14_reg;  // stage 10 copy of t
+wire [20:0] s10_t_14_next;
+reg  [20:0] s11_t_13_reg;  // stage 11 copy of t
+wire [20:0] s11_t_13_next;
+reg  [20:0] s12_t_15_reg;  // stage 12 copy of t
+wire [20:0] s12_t_15_next;
+reg  [20:0] s13_t_14_reg;  // stage 13 copy of t
+wire [20:0] s13_t_14_next;
+reg  [20:0] s14_t_12_reg;  // stage 14 copy of t
+wire [20:0] s14_t_12_next;
+reg  [20:0] s15_t_11_reg;  // stage 15 copy of t
+wire [20:0] s15_t_11_next;
+reg  [20:0] s16_t_10_reg;  // stage 16 copy of t
+wire [20:0] s16_t_10_next;
+reg  [20:0] s5_t_18_reg;  // stage 5 copy of t
+wire [20:0] s5_t_18_next;
+reg  [20:0] s6_t_18_reg;  // stage 6 copy of t
+wire [20:0] s6_t_18_next;
+reg  [20:0] s7_t_17_reg;  // stage 7 copy of t
+wire [20:0] s7_t_17_next;
+reg  [20:0] s8_t_16_reg;  // stage 8 copy of t
+wire [20:0] s8_t_16_next;
+reg  [20:0] s9_t_15_reg;  // stage 9 copy of t
+wire [20:0] s9_t_15_next;
+reg  [20:0] s10_t_15_reg;  // stage 10 copy of t
+wire [20:0] s10_t_15_next;
+reg  [20:0] s11_t_14_reg;  // stage 11 copy of t
+wire [20:0] s11_t_14_next;
+reg  [20:0] s12_t_16_reg;  // stage 12 copy of t
+wire [20:0] s12_t_16_next;
+reg  [20:0] s13_t_15_reg;  // stage 13 copy of t
+wire [20:0] s13_t_15_next;
+reg  [20:0] s14_t_13_reg;  // stage 14 copy of t
+wire [20:0] s14_t_13_next;
+reg  [20:0] s15_t_12_reg;  // stage 15 copy of t
+wire [20:0] s15_t_12_next;
+reg  [20:0] s16_t_11_reg;  // stage 16 copy of t
+wire [20:0] s16_t_11_next;
+reg  [20:0] s5_t_19_reg;  // stage 5 copy of t
+wire [20:0] s5_t_19_next;
+reg  [20:0] s6_t_19_reg;  // stage 6 copy of t
+wire [20:0] s6_t_19_next;
+reg  [20:0] s7_t_18_reg;  // stage 7 copy of t
+wire [20:0] s7_t_18_next;
+reg  [20:0] s8_t_17_reg;  // stage 8 copy of t
+wire [20:0] s8_t_17_next;
+reg  [20:0] s9_t_16_reg;  // stage 9 copy of t
+wire [20:0] s9_t_16_next;
+reg  [20:0] s10_t_16_reg;  // stage 10 copy of t
+wire [20:0] s10_t_16_next;
+reg  [20:0] s11_t_15_reg;  // stage 11 copy of t
+wire [20:0] s11_t_15_next;
+reg  [20:0] s12_t_17_reg;  // stage 12 copy of t
+wire [20:0] s12_t_17_next;
+reg  [20:0] s13_t_16_reg;  // stage 13 copy of t
+wire [20:0] s13_t_16_next;
+reg  [20:0] s14_t_14_reg;  // stage 14 copy of t
+wire [20:0] s14_t_14_next;
+reg  [20:0] s15_t_13_reg;  // stage 15 copy of t
+wire [20:0] s15_t_13_next;
+reg  [20:0] s16_t_12_reg;  // stage 16 copy of t
+wire [20:0] s16_t_12_next;
+reg  s2_t_15_reg;  // stage 2 copy of t
+wire s2_t_15_next;
 reg  s3_t_17_reg;  // stage 3 copy of t
 wire s3_t_17_next;
 reg  s4_t_18_reg;  // stage 4 copy of t
 wire s4_t_18_next;
-reg  [2:0] s2_t_18_reg;  // stage 2 copy of t
-wire [2:0] s2_t_18_next;
+reg  s5_t_20_reg;  // stage 5 copy of t
+wire s5_t_20_next;
+reg  s6_t_20_reg;  // stage 6 copy of t
+wire s6_t_20_next;
+reg  s7_t_19_reg;  // stage 7 copy of t
+wire s7_t_19_next;
+reg  s8_t_18_reg;  // stage 8 copy of t
+wire s8_t_18_next;
+reg  s9_t_17_reg;  // stage 9 copy of t
+wire s9_t_17_next;
+reg  s10_t_17_reg;  // stage 10 copy of t
+wire s10_t_17_next;
+reg  s11_t_16_reg;  // stage 11 copy of t
+wire s11_t_16_next;
+reg  s12_t_18_reg;  // stage 12 copy of t
+wire s12_t_18_next;
+reg  s13_t_17_reg;  // stage 13 copy of t
+wire s13_t_17_next;
+reg  s14_t_15_reg;  // stage 14 copy of t
+wire s14_t_15_next;
+reg  s15_t_14_reg;  // stage 15 copy of t
+wire s15_t_14_next;
+reg  s16_t_13_reg;  // stage 16 copy of t
+wire s16_t_13_next;
+reg  s5_ecn_reg;  // stage 5 copy of ecn
+wire s5_ecn_next;
+reg  [2:0] s2_t_16_reg;  // stage 2 copy of t
+wire [2:0] s2_t_16_next;
 reg  [2:0] s3_t_18_reg;  // stage 3 copy of t
 wire [2:0] s3_t_18_next;
 reg  [2:0] s4_t_19_reg;  // stage 4 copy of t
 wire [2:0] s4_t_19_next;
+reg  [2:0] s5_t_21_reg;  // stage 5 copy of t
+wire [2:0] s5_t_21_next;
+reg  s5_fi_fired_reg;  // stage 5 copy of fi_fired
+wire s5_fi_fired_next;
+reg  [2:0] s5_t_22_reg;  // stage 5 copy of t
+wire [2:0] s5_t_22_next;
+reg  s5_error_reg;  // stage 5 copy of error
+wire s5_error_next;
+reg  s6_error_reg;  // stage 6 copy of error
+wire s6_error_next;
+reg  s7_error_reg;  // stage 7 copy of error
+wire s7_error_next;
+reg  s8_error_reg;  // stage 8 copy of error
+wire s8_error_next;
+reg  s9_error_reg;  // stage 9 copy of error
+wire s9_error_next;
+reg  s10_error_reg;  // stage 10 copy of error
+wire s10_error_next;
+reg  s11_error_reg;  // stage 11 copy of error
+wire s11_error_next;
+reg  s12_error_reg;  // stage 12 copy of error
+wire s12_error_next;
+reg  s13_error_reg;  // stage 13 copy of error
+wire s13_error_next;
+reg  s14_error_reg;  // stage 14 copy of error
+wire s14_error_next;
+reg  s15_error_reg;  // stage 15 copy of error
+wire s15_error_next;
+reg  s16_error_reg;  // stage 16 copy of error
+wire s16_error_next;
 reg  [2:0] s2_kind_reg;  // stage 2 copy of kind
 wire [2:0] s2_kind_next;
 reg  [2:0] s3_kind_reg;  // stage 3 copy of kind
 wire [2:0] s3_kind_next;
 reg  [2:0] s4_kind_reg;  // stage 4 copy of kind
 wire [2:0] s4_kind_next;
-reg  [2:0] out_rd_ptr_reg;  // result buffer head
-reg  [2:0] out_rd_ptr_next;
-reg  [2:0] out_wr_ptr_reg;  // result buffer next free entry
-reg  [2:0] out_wr_ptr_next;
-reg  [2:0] out_count_reg;  // results in the result buffer
-reg  [2:0] out_count_next;
+reg  [2:0] s5_kind_reg;  // stage 5 copy of kind
+wire [2:0] s5_kind_next;
+reg  [2:0] s6_kind_reg;  // stage 6 copy of kind
+wire [2:0] s6_kind_next;
+reg  [2:0] s7_kind_reg;  // stage 7 copy of kind
+wire [2:0] s7_kind_next;
+reg  [2:0] s8_kind_reg;  // stage 8 copy of kind
+wire [2:0] s8_kind_next;
+reg  [2:0] s9_kind_reg;  // stage 9 copy of kind
+wire [2:0] s9_kind_next;
+reg  [2:0] s10_kind_reg;  // stage 10 copy of kind
+wire [2:0] s10_kind_next;
+reg  [2:0] s11_kind_reg;  // stage 11 copy of kind
+wire [2:0] s11_kind_next;
+reg  [2:0] s12_kind_reg;  // stage 12 copy of kind
+wire [2:0] s12_kind_next;
+reg  [2:0] s13_kind_reg;  // stage 13 copy of kind
+wire [2:0] s13_kind_next;
+reg  [2:0] s14_kind_reg;  // stage 14 copy of kind
+wire [2:0] s14_kind_next;
+reg  [2:0] s15_kind_reg;  // stage 15 copy of kind
+wire [2:0] s15_kind_next;
+reg  [2:0] s16_kind_reg;  // stage 16 copy of kind
+wire [2:0] s16_kind_next;
+reg  [2:0] s6_t_21_reg;  // stage 6 copy of t
+wire [2:0] s6_t_21_next;
+reg  [2:0] s7_t_20_reg;  // stage 7 copy of t
+wire [2:0] s7_t_20_next;
+reg  [2:0] s8_t_19_reg;  // stage 8 copy of t
+wire [2:0] s8_t_19_next;
+reg  [2:0] s9_t_18_reg;  // stage 9 copy of t
+wire [2:0] s9_t_18_next;
+reg  [2:0] s10_t_18_reg;  // stage 10 copy of t
+wire [2:0] s10_t_18_next;
+reg  [2:0] s11_t_17_reg;  // stage 11 copy of t
+wire [2:0] s11_t_17_next;
+reg  [2:0] s12_t_19_reg;  // stage 12 copy of t
+wire [2:0] s12_t_19_next;
+reg  [2:0] s13_t_18_reg;  // stage 13 copy of t
+wire [2:0] s13_t_18_next;
+reg  [2:0] s14_t_16_reg;  // stage 14 copy of t
+wire [2:0] s14_t_16_next;
+reg  [2:0] s15_t_15_reg;  // stage 15 copy of t
+wire [2:0] s15_t_15_next;
+reg  [2:0] s16_t_14_reg;  // stage 16 copy of t
+wire [2:0] s16_t_14_next;
+reg  s15_qa_fired_nscc_reg;  // stage 15 copy of qa_fired_nscc
+wire s15_qa_fired_nscc_next;
+reg  s16_qa_fired_nscc_reg;  // stage 16 copy of qa_fired_nscc
+wire s16_qa_fired_nscc_next;
+reg  s6_t_22_reg;  // stage 6 copy of t
+wire s6_t_22_next;
+reg  s7_t_21_reg;  // stage 7 copy of t
+wire s7_t_21_next;
+reg  s8_t_20_reg;  // stage 8 copy of t
+wire s8_t_20_next;
+reg  s9_t_19_reg;  // stage 9 copy of t
+wire s9_t_19_next;
+reg  s10_t_19_reg;  // stage 10 copy of t
+wire s10_t_19_next;
+reg  s11_t_18_reg;  // stage 11 copy of t
+wire s11_t_18_next;
+reg  s12_t_20_reg;  // stage 12 copy of t
+wire s12_t_20_next;
+reg  s13_t_19_reg;  // stage 13 copy of t
+wire s13_t_19_next;
+reg  s14_t_17_reg;  // stage 14 copy of t
+wire s14_t_17_next;
+reg  s15_t_16_reg;  // stage 15 copy of t
+wire s15_t_16_next;
+reg  s16_t_15_reg;  // stage 16 copy of t
+wire s16_t_15_next;
+reg  [4:0] out_rd_ptr_reg;  // result buffer head
+reg  [4:0] out_rd_ptr_next;
+reg  [4:0] out_wr_ptr_reg;  // result buffer next free entry
+reg  [4:0] out_wr_ptr_next;
+reg  [4:0] out_count_reg;  // results in the result buffer
+reg  [4:0] out_count_next;
 reg  [15:0] out0_conn_reg;  // result buffer entry 0 connection id
 reg  [15:0] out0_conn_next;
 reg  [2:0] out0_kind_reg;  // result buffer entry 0 kind
@@ -431,11 +1311,1297 @@ reg  out5_fast_reg;  // result buffer entry 5 fast
 reg  out5_fast_next;
 reg  out5_error_reg;  // result buffer entry 5 error
 reg  out5_error_next;
+reg  [15:0] out6_conn_reg;  // result buffer entry 6 connection id
+reg  [15:0] out6_conn_next;
+reg  [2:0] out6_kind_reg;  // result buffer entry 6 kind
+reg  [2:0] out6_kind_next;
+reg  [20:0] out6_cwnd_reg;  // result buffer entry 6 cwnd
+reg  [20:0] out6_cwnd_next;
+reg  [2:0] out6_case_reg;  // result buffer entry 6 case
+reg  [2:0] out6_case_next;
+reg  out6_qa_reg;  // result buffer entry 6 qa
+reg  out6_qa_next;
+reg  out6_fast_reg;  // result buffer entry 6 fast
+reg  out6_fast_next;
+reg  out6_error_reg;  // result buffer entry 6 error
+reg  out6_error_next;
+reg  [15:0] out7_conn_reg;  // result buffer entry 7 connection id
+reg  [15:0] out7_conn_next;
+reg  [2:0] out7_kind_reg;  // result buffer entry 7 kind
+reg  [2:0] out7_kind_next;
+reg  [20:0] out7_cwnd_reg;  // result buffer entry 7 cwnd
+reg  [20:0] out7_cwnd_next;
+reg  [2:0] out7_case_reg;  // result buffer entry 7 case
+reg  [2:0] out7_case_next;
+reg  out7_qa_reg;  // result buffer entry 7 qa
+reg  out7_qa_next;
+reg  out7_fast_reg;  // result buffer entry 7 fast
+reg  out7_fast_next;
+reg  out7_error_reg;  // result buffer entry 7 error
+reg  out7_error_next;
+reg  [15:0] out8_conn_reg;  // result buffer entry 8 connection id
+reg  [15:0] out8_conn_next;
+reg  [2:0] out8_kind_reg;  // result buffer entry 8 kind
+reg  [2:0] out8_kind_next;
+reg  [20:0] out8_cwnd_reg;  // result buffer entry 8 cwnd
+reg  [20:0] out8_cwnd_next;
+reg  [2:0] out8_case_reg;  // result buffer entry 8 case
+reg  [2:0] out8_case_next;
+reg  out8_qa_reg;  // result buffer entry 8 qa
+reg  out8_qa_next;
+reg  out8_fast_reg;  // result buffer entry 8 fast
+reg  out8_fast_next;
+reg  out8_error_reg;  // result buffer entry 8 error
+reg  out8_error_next;
+reg  [15:0] out9_conn_reg;  // result buffer entry 9 connection id
+reg  [15:0] out9_conn_next;
+reg  [2:0] out9_kind_reg;  // result buffer entry 9 kind
+reg  [2:0] out9_kind_next;
+reg  [20:0] out9_cwnd_reg;  // result buffer entry 9 cwnd
+reg  [20:0] out9_cwnd_next;
+reg  [2:0] out9_case_reg;  // result buffer entry 9 case
+reg  [2:0] out9_case_next;
+reg  out9_qa_reg;  // result buffer entry 9 qa
+reg  out9_qa_next;
+reg  out9_fast_reg;  // result buffer entry 9 fast
+reg  out9_fast_next;
+reg  out9_error_reg;  // result buffer entry 9 error
+reg  out9_error_next;
+reg  [15:0] out10_conn_reg;  // result buffer entry 10 connection id
+reg  [15:0] out10_conn_next;
+reg  [2:0] out10_kind_reg;  // result buffer entry 10 kind
+reg  [2:0] out10_kind_next;
+reg  [20:0] out10_cwnd_reg;  // result buffer entry 10 cwnd
+reg  [20:0] out10_cwnd_next;
+reg  [2:0] out10_case_reg;  // result buffer entry 10 case
+reg  [2:0] out10_case_next;
+reg  out10_qa_reg;  // result buffer entry 10 qa
+reg  out10_qa_next;
+reg  out10_fast_reg;  // result buffer entry 10 fast
+reg  out10_fast_next;
+reg  out10_error_reg;  // result buffer entry 10 error
+reg  out10_error_next;
+reg  [15:0] out11_conn_reg;  // result buffer entry 11 connection id
+reg  [15:0] out11_conn_next;
+reg  [2:0] out11_kind_reg;  // result buffer entry 11 kind
+reg  [2:0] out11_kind_next;
+reg  [20:0] out11_cwnd_reg;  // result buffer entry 11 cwnd
+reg  [20:0] out11_cwnd_next;
+reg  [2:0] out11_case_reg;  // result buffer entry 11 case
+reg  [2:0] out11_case_next;
+reg  out11_qa_reg;  // result buffer entry 11 qa
+reg  out11_qa_next;
+reg  out11_fast_reg;  // result buffer entry 11 fast
+reg  out11_fast_next;
+reg  out11_error_reg;  // result buffer entry 11 error
+reg  out11_error_next;
+reg  [15:0] out12_conn_reg;  // result buffer entry 12 connection id
+reg  [15:0] out12_conn_next;
+reg  [2:0] out12_kind_reg;  // result buffer entry 12 kind
+reg  [2:0] out12_kind_next;
+reg  [20:0] out12_cwnd_reg;  // result buffer entry 12 cwnd
+reg  [20:0] out12_cwnd_next;
+reg  [2:0] out12_case_reg;  // result buffer entry 12 case
+reg  [2:0] out12_case_next;
+reg  out12_qa_reg;  // result buffer entry 12 qa
+reg  out12_qa_next;
+reg  out12_fast_reg;  // result buffer entry 12 fast
+reg  out12_fast_next;
+reg  out12_error_reg;  // result buffer entry 12 error
+reg  out12_error_next;
+reg  [15:0] out13_conn_reg;  // result buffer entry 13 connection id
+reg  [15:0] out13_conn_next;
+reg  [2:0] out13_kind_reg;  // result buffer entry 13 kind
+reg  [2:0] out13_kind_next;
+reg  [20:0] out13_cwnd_reg;  // result buffer entry 13 cwnd
+reg  [20:0] out13_cwnd_next;
+reg  [2:0] out13_case_reg;  // result buffer entry 13 case
+reg  [2:0] out13_case_next;
+reg  out13_qa_reg;  // result buffer entry 13 qa
+reg  out13_qa_next;
+reg  out13_fast_reg;  // result buffer entry 13 fast
+reg  out13_fast_next;
+reg  out13_error_reg;  // result buffer entry 13 error
+reg  out13_error_next;
+reg  [15:0] out14_conn_reg;  // result buffer entry 14 connection id
+reg  [15:0] out14_conn_next;
+reg  [2:0] out14_kind_reg;  // result buffer entry 14 kind
+reg  [2:0] out14_kind_next;
+reg  [20:0] out14_cwnd_reg;  // result buffer entry 14 cwnd
+reg  [20:0] out14_cwnd_next;
+reg  [2:0] out14_case_reg;  // result buffer entry 14 case
+reg  [2:0] out14_case_next;
+reg  out14_qa_reg;  // result buffer entry 14 qa
+reg  out14_qa_next;
+reg  out14_fast_reg;  // result buffer entry 14 fast
+reg  out14_fast_next;
+reg  out14_error_reg;  // result buffer entry 14 error
+reg  out14_error_next;
+reg  [15:0] out15_conn_reg;  // result buffer entry 15 connection id
+reg  [15:0] out15_conn_next;
+reg  [2:0] out15_kind_reg;  // result buffer entry 15 kind
+reg  [2:0] out15_kind_next;
+reg  [20:0] out15_cwnd_reg;  // result buffer entry 15 cwnd
+reg  [20:0] out15_cwnd_next;
+reg  [2:0] out15_case_reg;  // result buffer entry 15 case
+reg  [2:0] out15_case_next;
+reg  out15_qa_reg;  // result buffer entry 15 qa
+reg  out15_qa_next;
+reg  out15_fast_reg;  // result buffer entry 15 fast
+reg  out15_fast_next;
+reg  out15_error_reg;  // result buffer entry 15 error
+reg  out15_error_next;
+reg  [15:0] out16_conn_reg;  // result buffer entry 16 connection id
+reg  [15:0] out16_conn_next;
+reg  [2:0] out16_kind_reg;  // result buffer entry 16 kind
+reg  [2:0] out16_kind_next;
+reg  [20:0] out16_cwnd_reg;  // result buffer entry 16 cwnd
+reg  [20:0] out16_cwnd_next;
+reg  [2:0] out16_case_reg;  // result buffer entry 16 case
+reg  [2:0] out16_case_next;
+reg  out16_qa_reg;  // result buffer entry 16 qa
+reg  out16_qa_next;
+reg  out16_fast_reg;  // result buffer entry 16 fast
+reg  out16_fast_next;
+reg  out16_error_reg;  // result buffer entry 16 error
+reg  out16_error_next;
+reg  [15:0] out17_conn_reg;  // result buffer entry 17 connection id
+reg  [15:0] out17_conn_next;
+reg  [2:0] out17_kind_reg;  // result buffer entry 17 kind
+reg  [2:0] out17_kind_next;
+reg  [20:0] out17_cwnd_reg;  // result buffer entry 17 cwnd
+reg  [20:0] out17_cwnd_next;
+reg  [2:0] out17_case_reg;  // result buffer entry 17 case
+reg  [2:0] out17_case_next;
+reg  out17_qa_reg;  // result buffer entry 17 qa
+reg  out17_qa_next;
+reg  out17_fast_reg;  // result buffer entry 17 fast
+reg  out17_fast_next;
+reg  out17_error_reg;  // result buffer entry 17 error
+reg  out17_error_next;
 
 // datapath
 wire _s2_error_next_0 = 3'd4 <= s1_kind_reg;
 wire _s2_error_next_1 = 16'd4096 <= s1_conn_reg;
 wire s1_error = _s2_error_next_0 | _s2_error_next_1;
+wire [26:0] cur_c = s4_cur_reg[26:0];
+wire _s5_recip_c_lead_next_0 = cur_c[26];
+wire _s5_recip_c_lead_next_1 = cur_c[25];
+wire _s5_recip_c_lead_next_2 = cur_c[24];
+wire _s5_recip_c_lead_next_3 = cur_c[23];
+wire _s5_recip_c_lead_next_4 = cur_c[22];
+wire _s5_recip_c_lead_next_5 = cur_c[21];
+wire _s5_recip_c_lead_next_6 = cur_c[20];
+wire _s5_recip_c_lead_next_7 = cur_c[19];
+wire _s5_recip_c_lead_next_8 = cur_c[18];
+wire _s5_recip_c_lead_next_9 = cur_c[17];
+wire _s5_recip_c_lead_next_10 = cur_c[16];
+wire _s5_recip_c_lead_next_11 = cur_c[15];
+wire _s5_recip_c_lead_next_12 = cur_c[14];
+wire _s5_recip_c_lead_next_13 = cur_c[13];
+wire _s5_recip_c_lead_next_14 = cur_c[12];
+wire _s5_recip_c_lead_next_15 = cur_c[11];
+wire _s5_recip_c_lead_next_16 = cur_c[10];
+wire _s5_recip_c_lead_next_17 = cur_c[9];
+wire _s5_recip_c_lead_next_18 = cur_c[8];
+wire _s5_recip_c_lead_next_19 = cur_c[7];
+wire _s5_recip_c_lead_next_20 = cur_c[6];
+wire _s5_recip_c_lead_next_21 = cur_c[5];
+wire _s5_recip_c_lead_next_22 = cur_c[4];
+wire _s5_recip_c_lead_next_23 = cur_c[3];
+wire _s5_recip_c_lead_next_24 = cur_c[2];
+wire _s5_recip_c_lead_next_25 = cur_c[1];
+wire [4:0] _s5_recip_c_lead_next_26 = _s5_recip_c_lead_next_25 ? 5'd1 : 5'd0;
+wire [4:0] _s5_recip_c_lead_next_27 = _s5_recip_c_lead_next_24 ? 5'd2 : _s5_recip_c_lead_next_26;
+wire [4:0] _s5_recip_c_lead_next_28 = _s5_recip_c_lead_next_23 ? 5'd3 : _s5_recip_c_lead_next_27;
+wire [4:0] _s5_recip_c_lead_next_29 = _s5_recip_c_lead_next_22 ? 5'd4 : _s5_recip_c_lead_next_28;
+wire [4:0] _s5_recip_c_lead_next_30 = _s5_recip_c_lead_next_21 ? 5'd5 : _s5_recip_c_lead_next_29;
+wire [4:0] _s5_recip_c_lead_next_31 = _s5_recip_c_lead_next_20 ? 5'd6 : _s5_recip_c_lead_next_30;
+wire [4:0] _s5_recip_c_lead_next_32 = _s5_recip_c_lead_next_19 ? 5'd7 : _s5_recip_c_lead_next_31;
+wire [4:0] _s5_recip_c_lead_next_33 = _s5_recip_c_lead_next_18 ? 5'd8 : _s5_recip_c_lead_next_32;
+wire [4:0] _s5_recip_c_lead_next_34 = _s5_recip_c_lead_next_17 ? 5'd9 : _s5_recip_c_lead_next_33;
+wire [4:0] _s5_recip_c_lead_next_35 = _s5_recip_c_lead_next_16 ? 5'd10 : _s5_recip_c_lead_next_34;
+wire [4:0] _s5_recip_c_lead_next_36 = _s5_recip_c_lead_next_15 ? 5'd11 : _s5_recip_c_lead_next_35;
+wire [4:0] _s5_recip_c_lead_next_37 = _s5_recip_c_lead_next_14 ? 5'd12 : _s5_recip_c_lead_next_36;
+wire [4:0] _s5_recip_c_lead_next_38 = _s5_recip_c_lead_next_13 ? 5'd13 : _s5_recip_c_lead_next_37;
+wire [4:0] _s5_recip_c_lead_next_39 = _s5_recip_c_lead_next_12 ? 5'd14 : _s5_recip_c_lead_next_38;
+wire [4:0] _s5_recip_c_lead_next_40 = _s5_recip_c_lead_next_11 ? 5'd15 : _s5_recip_c_lead_next_39;
+wire [4:0] _s5_recip_c_lead_next_41 = _s5_recip_c_lead_next_10 ? 5'd16 : _s5_recip_c_lead_next_40;
+wire [4:0] _s5_recip_c_lead_next_42 = _s5_recip_c_lead_next_9 ? 5'd17 : _s5_recip_c_lead_next_41;
+wire [4:0] _s5_recip_c_lead_next_43 = _s5_recip_c_lead_next_8 ? 5'd18 : _s5_recip_c_lead_next_42;
+wire [4:0] _s5_recip_c_lead_next_44 = _s5_recip_c_lead_next_7 ? 5'd19 : _s5_recip_c_lead_next_43;
+wire [4:0] _s5_recip_c_lead_next_45 = _s5_recip_c_lead_next_6 ? 5'd20 : _s5_recip_c_lead_next_44;
+wire [4:0] _s5_recip_c_lead_next_46 = _s5_recip_c_lead_next_5 ? 5'd21 : _s5_recip_c_lead_next_45;
+wire [4:0] _s5_recip_c_lead_next_47 = _s5_recip_c_lead_next_4 ? 5'd22 : _s5_recip_c_lead_next_46;
+wire [4:0] _s5_recip_c_lead_next_48 = _s5_recip_c_lead_next_3 ? 5'd23 : _s5_recip_c_lead_next_47;
+wire [4:0] _s5_recip_c_lead_next_49 = _s5_recip_c_lead_next_2 ? 5'd24 : _s5_recip_c_lead_next_48;
+wire [4:0] _s5_recip_c_lead_next_50 = _s5_recip_c_lead_next_1 ? 5'd25 : _s5_recip_c_lead_next_49;
+wire [4:0] recip_c_lead = _s5_recip_c_lead_next_0 ? 5'd26 : _s5_recip_c_lead_next_50;
+wire _s5_recip_c_mantissa_next_0 = cur_c[0];
+wire [9:0] _s5_recip_c_mantissa_next_1 = {_s5_recip_c_mantissa_next_0, 9'd0};
+wire [1:0] _s5_recip_c_mantissa_next_2 = cur_c[1:0];
+wire [9:0] _s5_recip_c_mantissa_next_3 = {_s5_recip_c_mantissa_next_2, 8'd0};
+wire [2:0] _s5_recip_c_mantissa_next_4 = cur_c[2:0];
+wire [9:0] _s5_recip_c_mantissa_next_5 = {_s5_recip_c_mantissa_next_4, 7'd0};
+wire [3:0] _s5_recip_c_mantissa_next_6 = cur_c[3:0];
+wire [9:0] _s5_recip_c_mantissa_next_7 = {_s5_recip_c_mantissa_next_6, 6'd0};
+wire [4:0] _s5_recip_c_mantissa_next_8 = cur_c[4:0];
+wire [9:0] _s5_recip_c_mantissa_next_9 = {_s5_recip_c_mantissa_next_8, 5'd0};
+wire [5:0] _s5_recip_c_mantissa_next_10 = cur_c[5:0];
+wire [9:0] _s5_recip_c_mantissa_next_11 = {_s5_recip_c_mantissa_next_10, 4'd0};
+wire [6:0] _s5_recip_c_mantissa_next_12 = cur_c[6:0];
+wire [9:0] _s5_recip_c_mantissa_next_13 = {_s5_recip_c_mantissa_next_12, 3'd0};
+wire [7:0] _s5_recip_c_mantissa_next_14 = cur_c[7:0];
+wire [9:0] _s5_recip_c_mantissa_next_15 = {_s5_recip_c_mantissa_next_14, 2'd0};
+wire [8:0] _s5_recip_c_mantissa_next_16 = cur_c[8:0];
+wire [9:0] _s5_recip_c_mantissa_next_17 = {_s5_recip_c_mantissa_next_16, 1'd0};
+wire [9:0] _s5_recip_c_mantissa_next_18 = cur_c[9:0];
+wire [9:0] _s5_recip_c_mantissa_next_19 = cur_c[10:1];
+wire [9:0] _s5_recip_c_mantissa_next_20 = cur_c[11:2];
+wire [9:0] _s5_recip_c_mantissa_next_21 = cur_c[12:3];
+wire [9:0] _s5_recip_c_mantissa_next_22 = cur_c[13:4];
+wire [9:0] _s5_recip_c_mantissa_next_23 = cur_c[14:5];
+wire [9:0] _s5_recip_c_mantissa_next_24 = cur_c[15:6];
+wire [9:0] _s5_recip_c_mantissa_next_25 = cur_c[16:7];
+wire [9:0] _s5_recip_c_mantissa_next_26 = cur_c[17:8];
+wire [9:0] _s5_recip_c_mantissa_next_27 = cur_c[18:9];
+wire [9:0] _s5_recip_c_mantissa_next_28 = cur_c[19:10];
+wire [9:0] _s5_recip_c_mantissa_next_29 = cur_c[20:11];
+wire [9:0] _s5_recip_c_mantissa_next_30 = cur_c[21:12];
+wire [9:0] _s5_recip_c_mantissa_next_31 = cur_c[22:13];
+wire [9:0] _s5_recip_c_mantissa_next_32 = cur_c[23:14];
+wire [9:0] _s5_recip_c_mantissa_next_33 = cur_c[24:15];
+wire [9:0] _s5_recip_c_mantissa_next_34 = cur_c[25:16];
+wire [9:0] recip_c_mantissa = (recip_c_lead == 5'd0) ? 10'd0 : (recip_c_lead == 5'd1) ? _s5_recip_c_mantissa_next_1 : (recip_c_lead == 5'd2) ? _s5_recip_c_mantissa_next_3 : (recip_c_lead == 5'd3) ? _s5_recip_c_mantissa_next_5 : (recip_c_lead == 5'd4) ? _s5_recip_c_mantissa_next_7 : (recip_c_lead == 5'd5) ? _s5_recip_c_mantissa_next_9 : (recip_c_lead == 5'd6) ? _s5_recip_c_mantissa_next_11 : (recip_c_lead == 5'd7) ? _s5_recip_c_mantissa_next_13 : (recip_c_lead == 5'd8) ? _s5_recip_c_mantissa_next_15 : (recip_c_lead == 5'd9) ? _s5_recip_c_mantissa_next_17 : (recip_c_lead == 5'd10) ? _s5_recip_c_mantissa_next_18 : (recip_c_lead == 5'd11) ? _s5_recip_c_mantissa_next_19 : (recip_c_lead == 5'd12) ? _s5_recip_c_mantissa_next_20 : (recip_c_lead == 5'd13) ? _s5_recip_c_mantissa_next_21 : (recip_c_lead == 5'd14) ? _s5_recip_c_mantissa_next_22 : (recip_c_lead == 5'd15) ? _s5_recip_c_mantissa_next_23 : (recip_c_lead == 5'd16) ? _s5_recip_c_mantissa_next_24 : (recip_c_lead == 5'd17) ? _s5_recip_c_mantissa_next_25 : (recip_c_lead == 5'd18) ? _s5_recip_c_mantissa_next_26 : (recip_c_lead == 5'd19) ? _s5_recip_c_mantissa_next_27 : (recip_c_lead == 5'd20) ? _s5_recip_c_mantissa_next_28 : (recip_c_lead == 5'd21) ? _s5_recip_c_mantissa_next_29 : (recip_c_lead == 5'd22) ? _s5_recip_c_mantissa_next_30 : (recip_c_lead == 5'd23) ? _s5_recip_c_mantissa_next_31 : (recip_c_lead == 5'd24) ? _s5_recip_c_mantissa_next_32 : (recip_c_lead == 5'd25) ? _s5_recip_c_mantissa_next_33 : _s5_recip_c_mantissa_next_34;
+reg  [10:0] recip_c_recip;
+always @* begin
+    case (s5_recip_c_mantissa_reg)
+        10'd0: recip_c_recip = 11'd2047;
+        10'd1: recip_c_recip = 11'd2045;
+        10'd2: recip_c_recip = 11'd2043;
+        10'd3: recip_c_recip = 11'd2041;
+        10'd4: recip_c_recip = 11'd2039;
+        10'd5: recip_c_recip = 11'd2037;
+        10'd6: recip_c_recip = 11'd2035;
+        10'd7: recip_c_recip = 11'd2033;
+        10'd8: recip_c_recip = 11'd2031;
+        10'd9: recip_c_recip = 11'd2029;
+        10'd10: recip_c_recip = 11'd2027;
+        10'd11: recip_c_recip = 11'd2025;
+        10'd12: recip_c_recip = 11'd2023;
+        10'd13: recip_c_recip = 11'd2021;
+        10'd14: recip_c_recip = 11'd2019;
+        10'd15: recip_c_recip = 11'd2017;
+        10'd16: recip_c_recip = 11'd2015;
+        10'd17: recip_c_recip = 11'd2013;
+        10'd18: recip_c_recip = 11'd2011;
+        10'd19: recip_c_recip = 11'd2009;
+        10'd20: recip_c_recip = 11'd2007;
+        10'd21: recip_c_recip = 11'd2005;
+        10'd22: recip_c_recip = 11'd2003;
+        10'd23: recip_c_recip = 11'd2002;
+        10'd24: recip_c_recip = 11'd2000;
+        10'd25: recip_c_recip = 11'd1998;
+        10'd26: recip_c_recip = 11'd1996;
+        10'd27: recip_c_recip = 11'd1994;
+        10'd28: recip_c_recip = 11'd1992;
+        10'd29: recip_c_recip = 11'd1990;
+        10'd30: recip_c_recip = 11'd1988;
+        10'd31: recip_c_recip = 11'd1986;
+        10'd32: recip_c_recip = 11'd1984;
+        10'd33: recip_c_recip = 11'd1983;
+        10'd34: recip_c_recip = 11'd1981;
+        10'd35: recip_c_recip = 11'd1979;
+        10'd36: recip_c_recip = 11'd1977;
+        10'd37: recip_c_recip = 11'd1975;
+        10'd38: recip_c_recip = 11'd1973;
+        10'd39: recip_c_recip = 11'd1971;
+        10'd40: recip_c_recip = 11'd1970;
+        10'd41: recip_c_recip = 11'd1968;
+        10'd42: recip_c_recip = 11'd1966;
+        10'd43: recip_c_recip = 11'd1964;
+        10'd44: recip_c_recip = 11'd1962;
+        10'd45: recip_c_recip = 11'd1960;
+        10'd46: recip_c_recip = 11'd1959;
+        10'd47: recip_c_recip = 11'd1957;
+        10'd48: recip_c_recip = 11'd1955;
+        10'd49: recip_c_recip = 11'd1953;
+        10'd50: recip_c_recip = 11'd1951;
+        10'd51: recip_c_recip = 11'd1949;
+        10'd52: recip_c_recip = 11'd1948;
+        10'd53: recip_c_recip = 11'd1946;
+        10'd54: recip_c_recip = 11'd1944;
+        10'd55: recip_c_recip = 11'd1942;
+        10'd56: recip_c_recip = 11'd1940;
+        10'd57: recip_c_recip = 11'd1939;
+        10'd58: recip_c_recip = 11'd1937;
+        10'd59: recip_c_recip = 11'd1935;
+        10'd60: recip_c_recip = 11'd1933;
+        10'd61: recip_c_recip = 11'd1931;
+        10'd62: recip_c_recip = 11'd1930;
+        10'd63: recip_c_recip = 11'd1928;
+        10'd64: recip_c_recip = 11'd1926;
+        10'd65: recip_c_recip = 11'd1924;
+        10'd66: recip_c_recip = 11'd1923;
+        10'd67: recip_c_recip = 11'd1921;
+        10'd68: recip_c_recip = 11'd1919;
+        10'd69: recip_c_recip = 11'd1917;
+        10'd70: recip_c_recip = 11'd1916;
+        10'd71: recip_c_recip = 11'd1914;
+        10'd72: recip_c_recip = 11'd1912;
+        10'd73: recip_c_recip = 11'd1910;
+        10'd74: recip_c_recip = 11'd1909;
+        10'd75: recip_c_recip = 11'd1907;
+        10'd76: recip_c_recip = 11'd1905;
+        10'd77: recip_c_recip = 11'd1903;
+        10'd78: recip_c_recip = 11'd1902;
+        10'd79: recip_c_recip = 11'd1900;
+        10'd80: recip_c_recip = 11'd1898;
+        10'd81: recip_c_recip = 11'd1897;
+        10'd82: recip_c_recip = 11'd1895;
+        10'd83: recip_c_recip = 11'd1893;
+        10'd84: recip_c_recip = 11'd1891;
+        10'd85: recip_c_recip = 11'd1890;
+        10'd86: recip_c_recip = 11'd1888;
+        10'd87: recip_c_recip = 11'd1886;
+        10'd88: recip_c_recip = 11'd1885;
+        10'd89: recip_c_recip = 11'd1883;
+        10'd90: recip_c_recip = 11'd1881;
+        10'd91: recip_c_recip = 11'd1880;
+        10'd92: recip_c_recip = 11'd1878;
+        10'd93: recip_c_recip = 11'd1876;
+        10'd94: recip_c_recip = 11'd1874;
+        10'd95: recip_c_recip = 11'd1873;
+        10'd96: recip_c_recip = 11'd1871;
+        10'd97: recip_c_recip = 11'd1869;
+        10'd98: recip_c_recip = 11'd1868;
+        10'd99: recip_c_recip = 11'd1866;
+        10'd100: recip_c_recip = 11'd1864;
+        10'd101: recip_c_recip = 11'd1863;
+        10'd102: recip_c_recip = 11'd1861;
+        10'd103: recip_c_recip = 11'd1860;
+        10'd104: recip_c_recip = 11'd1858;
+        10'd105: recip_c_recip = 11'd1856;
+        10'd106: recip_c_recip = 11'd1855;
+        10'd107: recip_c_recip = 11'd1853;
+        10'd108: recip_c_recip = 11'd1851;
+        10'd109: recip_c_recip = 11'd1850;
+        10'd110: recip_c_recip = 11'd1848;
+        10'd111: recip_c_recip = 11'd1846;
+        10'd112: recip_c_recip = 11'd1845;
+        10'd113: recip_c_recip = 11'd1843;
+        10'd114: recip_c_recip = 11'd1842;
+        10'd115: recip_c_recip = 11'd1840;
+        10'd116: recip_c_recip = 11'd1838;
+        10'd117: recip_c_recip = 11'd1837;
+        10'd118: recip_c_recip = 11'd1835;
+        10'd119: recip_c_recip = 11'd1833;
+        10'd120: recip_c_recip = 11'd1832;
+        10'd121: recip_c_recip = 11'd1830;
+        10'd122: recip_c_recip = 11'd1829;
+        10'd123: recip_c_recip = 11'd1827;
+        10'd124: recip_c_recip = 11'd1825;
+        10'd125: recip_c_recip = 11'd1824;
+        10'd126: recip_c_recip = 11'd1822;
+        10'd127: recip_c_recip = 11'd1821;
+        10'd128: recip_c_recip = 11'd1819;
+        10'd129: recip_c_recip = 11'd1818;
+        10'd130: recip_c_recip = 11'd1816;
+        10'd131: recip_c_recip = 11'd1814;
+        10'd132: recip_c_recip = 11'd1813;
+        10'd133: recip_c_recip = 11'd1811;
+        10'd134: recip_c_recip = 11'd1810;
+        10'd135: recip_c_recip = 11'd1808;
+        10'd136: recip_c_recip = 11'd1807;
+        10'd137: recip_c_recip = 11'd1805;
+        10'd138: recip_c_recip = 11'd1804;
+        10'd139: recip_c_recip = 11'd1802;
+        10'd140: recip_c_recip = 11'd1800;
+        10'd141: recip_c_recip = 11'd1799;
+        10'd142: recip_c_recip = 11'd1797;
+        10'd143: recip_c_recip = 11'd1796;
+        10'd144: recip_c_recip = 11'd1794;
+        10'd145: recip_c_recip = 11'd1793;
+        10'd146: recip_c_recip = 11'd1791;
+        10'd147: recip_c_recip = 11'd1790;
+        10'd148: recip_c_recip = 11'd1788;
+        10'd149: recip_c_recip = 11'd1787;
+        10'd150: recip_c_recip = 11'd1785;
+        10'd151: recip_c_recip = 11'd1784;
+        10'd152: recip_c_recip = 11'd1782;
+        10'd153: recip_c_recip = 11'd1781;
+        10'd154: recip_c_recip = 11'd1779;
+        10'd155: recip_c_recip = 11'd1778;
+        10'd156: recip_c_recip = 11'd1776;
+        10'd157: recip_c_recip = 11'd1774;
+        10'd158: recip_c_recip = 11'd1773;
+        10'd159: recip_c_recip = 11'd1771;
+        10'd160: recip_c_recip = 11'd1770;
+        10'd161: recip_c_recip = 11'd1769;
+        10'd162: recip_c_recip = 11'd1767;
+        10'd163: recip_c_recip = 11'd1766;
+        10'd164: recip_c_recip = 11'd1764;
+        10'd165: recip_c_recip = 11'd1763;
+        10'd166: recip_c_recip = 11'd1761;
+        10'd167: recip_c_recip = 11'd1760;
+        10'd168: recip_c_recip = 11'd1758;
+        10'd169: recip_c_recip = 11'd1757;
+        10'd170: recip_c_recip = 11'd1755;
+        10'd171: recip_c_recip = 11'd1754;
+        10'd172: recip_c_recip = 11'd1752;
+        10'd173: recip_c_recip = 11'd1751;
+        10'd174: recip_c_recip = 11'd1749;
+        10'd175: recip_c_recip = 11'd1748;
+        10'd176: recip_c_recip = 11'd1746;
+        10'd177: recip_c_recip = 11'd1745;
+        10'd178: recip_c_recip = 11'd1743;
+        10'd179: recip_c_recip = 11'd1742;
+        10'd180: recip_c_recip = 11'd1741;
+        10'd181: recip_c_recip = 11'd1739;
+        10'd182: recip_c_recip = 11'd1738;
+        10'd183: recip_c_recip = 11'd1736;
+        10'd184: recip_c_recip = 11'd1735;
+        10'd185: recip_c_recip = 11'd1733;
+        10'd186: recip_c_recip = 11'd1732;
+        10'd187: recip_c_recip = 11'd1731;
+        10'd188: recip_c_recip = 11'd1729;
+        10'd189: recip_c_recip = 11'd1728;
+        10'd190: recip_c_recip = 11'd1726;
+        10'd191: recip_c_recip = 11'd1725;
+        10'd192: recip_c_recip = 11'd1723;
+        10'd193: recip_c_recip = 11'd1722;
+        10'd194: recip_c_recip = 11'd1721;
+        10'd195: recip_c_recip = 11'd1719;
+        10'd196: recip_c_recip = 11'd1718;
+        10'd197: recip_c_recip = 11'd1716;
+        10'd198: recip_c_recip = 11'd1715;
+        10'd199: recip_c_recip = 11'd1714;
+        10'd200: recip_c_recip = 11'd1712;
+        10'd201: recip_c_recip = 11'd1711;
+        10'd202: recip_c_recip = 11'd1709;
+        10'd203: recip_c_recip = 11'd1708;
+        10'd204: recip_c_recip = 11'd1707;
+        10'd205: recip_c_recip = 11'd1705;
+        10'd206: recip_c_recip = 11'd1704;
+        10'd207: recip_c_recip = 11'd1702;
+        10'd208: recip_c_recip = 11'd1701;
+        10'd209: recip_c_recip = 11'd1700;
+        10'd210: recip_c_recip = 11'd1698;
+        10'd211: recip_c_recip = 11'd1697;
+        10'd212: recip_c_recip = 11'd1696;
+        10'd213: recip_c_recip = 11'd1694;
+        10'd214: recip_c_recip = 11'd1693;
+        10'd215: recip_c_recip = 11'd1691;
+        10'd216: recip_c_recip = 11'd1690;
+        10'd217: recip_c_recip = 11'd1689;
+        10'd218: recip_c_recip = 11'd1687;
+        10'd219: recip_c_recip = 11'd1686;
+        10'd220: recip_c_recip = 11'd1685;
+        10'd221: recip_c_recip = 11'd1683;
+        10'd222: recip_c_recip = 11'd1682;
+        10'd223: recip_c_recip = 11'd1681;
+        10'd224: recip_c_recip = 11'd1679;
+        10'd225: recip_c_recip = 11'd1678;
+        10'd226: recip_c_recip = 11'd1677;
+        10'd227: recip_c_recip = 11'd1675;
+        10'd228: recip_c_recip = 11'd1674;
+        10'd229: recip_c_recip = 11'd1673;
+        10'd230: recip_c_recip = 11'd1671;
+        10'd231: recip_c_recip = 11'd1670;
+        10'd232: recip_c_recip = 11'd1669;
+        10'd233: recip_c_recip = 11'd1667;
+        10'd234: recip_c_recip = 11'd1666;
+        10'd235: recip_c_recip = 11'd1665;
+        10'd236: recip_c_recip = 11'd1663;
+        10'd237: recip_c_recip = 11'd1662;
+        10'd238: recip_c_recip = 11'd1661;
+        10'd239: recip_c_recip = 11'd1659;
+        10'd240: recip_c_recip = 11'd1658;
+        10'd241: recip_c_recip = 11'd1657;
+        10'd242: recip_c_recip = 11'd1655;
+        10'd243: recip_c_recip = 11'd1654;
+        10'd244: recip_c_recip = 11'd1653;
+        10'd245: recip_c_recip = 11'd1651;
+        10'd246: recip_c_recip = 11'd1650;
+        10'd247: recip_c_recip = 11'd1649;
+        10'd248: recip_c_recip = 11'd1648;
+        10'd249: recip_c_recip = 11'd1646;
+        10'd250: recip_c_recip = 11'd1645;
+        10'd251: recip_c_recip = 11'd1644;
+        10'd252: recip_c_recip = 11'd1642;
+        10'd253: recip_c_recip = 11'd1641;
+        10'd254: recip_c_recip = 11'd1640;
+        10'd255: recip_c_recip = 11'd1639;
+        10'd256: recip_c_recip = 11'd1637;
+        10'd257: recip_c_recip = 11'd1636;
+        10'd258: recip_c_recip = 11'd1635;
+        10'd259: recip_c_recip = 11'd1633;
+        10'd260: recip_c_recip = 11'd1632;
+        10'd261: recip_c_recip = 11'd1631;
+        10'd262: recip_c_recip = 11'd1630;
+        10'd263: recip_c_recip = 11'd1628;
+        10'd264: recip_c_recip = 11'd1627;
+        10'd265: recip_c_recip = 11'd1626;
+        10'd266: recip_c_recip = 11'd1625;
+        10'd267: recip_c_recip = 11'd1623;
+        10'd268: recip_c_recip = 11'd1622;
+        10'd269: recip_c_recip = 11'd1621;
+        10'd270: recip_c_recip = 11'd1620;
+        10'd271: recip_c_recip = 11'd1618;
+        10'd272: recip_c_recip = 11'd1617;
+        10'd273: recip_c_recip = 11'd1616;
+        10'd274: recip_c_recip = 11'd1615;
+        10'd275: recip_c_recip = 11'd1613;
+        10'd276: recip_c_recip = 11'd1612;
+        10'd277: recip_c_recip = 11'd1611;
+        10'd278: recip_c_recip = 11'd1610;
+        10'd279: recip_c_recip = 11'd1608;
+        10'd280: recip_c_recip = 11'd1607;
+        10'd281: recip_c_recip = 11'd1606;
+        10'd282: recip_c_recip = 11'd1605;
+        10'd283: recip_c_recip = 11'd1603;
+        10'd284: recip_c_recip = 11'd1602;
+        10'd285: recip_c_recip = 11'd1601;
+        10'd286: recip_c_recip = 11'd1600;
+        10'd287: recip_c_recip = 11'd1599;
+        10'd288: recip_c_recip = 11'd1597;
+        10'd289: recip_c_recip = 11'd1596;
+        10'd290: recip_c_recip = 11'd1595;
+        10'd291: recip_c_recip = 11'd1594;
+        10'd292: recip_c_recip = 11'd1592;
+        10'd293: recip_c_recip = 11'd1591;
+        10'd294: recip_c_recip = 11'd1590;
+        10'd295: recip_c_recip = 11'd1589;
+        10'd296: recip_c_recip = 11'd1588;
+        10'd297: recip_c_recip = 11'd1586;
+        10'd298: recip_c_recip = 11'd1585;
+        10'd299: recip_c_recip = 11'd1584;
+        10'd300: recip_c_recip = 11'd1583;
+        10'd301: recip_c_recip = 11'd1582;
+        10'd302: recip_c_recip = 11'd1580;
+        10'd303: recip_c_recip = 11'd1579;
+        10'd304: recip_c_recip = 11'd1578;
+        10'd305: recip_c_recip = 11'd1577;
+        10'd306: recip_c_recip = 11'd1576;
+        10'd307: recip_c_recip = 11'd1575;
+        10'd308: recip_c_recip = 11'd1573;
+        10'd309: recip_c_recip = 11'd1572;
+        10'd310: recip_c_recip = 11'd1571;
+        10'd311: recip_c_recip = 11'd1570;
+        10'd312: recip_c_recip = 11'd1569;
+        10'd313: recip_c_recip = 11'd1567;
+        10'd314: recip_c_recip = 11'd1566;
+        10'd315: recip_c_recip = 11'd1565;
+        10'd316: recip_c_recip = 11'd1564;
+        10'd317: recip_c_recip = 11'd1563;
+        10'd318: recip_c_recip = 11'd1562;
+        10'd319: recip_c_recip = 11'd1560;
+        10'd320: recip_c_recip = 11'd1559;
+        10'd321: recip_c_recip = 11'd1558;
+        10'd322: recip_c_recip = 11'd1557;
+        10'd323: recip_c_recip = 11'd1556;
+        10'd324: recip_c_recip = 11'd1555;
+        10'd325: recip_c_recip = 11'd1554;
+        10'd326: recip_c_recip = 11'd1552;
+        10'd327: recip_c_recip = 11'd1551;
+        10'd328: recip_c_recip = 11'd1550;
+        10'd329: recip_c_recip = 11'd1549;
+        10'd330: recip_c_recip = 11'd1548;
+        10'd331: recip_c_recip = 11'd1547;
+        10'd332: recip_c_recip = 11'd1546;
+        10'd333: recip_c_recip = 11'd1544;
+        10'd334: recip_c_recip = 11'd1543;
+        10'd335: recip_c_recip = 11'd1542;
+        10'd336: recip_c_recip = 11'd1541;
+        10'd337: recip_c_recip = 11'd1540;
+        10'd338: recip_c_recip = 11'd1539;
+        10'd339: recip_c_recip = 11'd1538;
+        10'd340: recip_c_recip = 11'd1536;
+        10'd341: recip_c_recip = 11'd1535;
+        10'd342: recip_c_recip = 11'd1534;
+        10'd343: recip_c_recip = 11'd1533;
+        10'd344: recip_c_recip = 11'd1532;
+        10'd345: recip_c_recip = 11'd1531;
+        10'd346: recip_c_recip = 11'd1530;
+        10'd347: recip_c_recip = 11'd1529;
+        10'd348: recip_c_recip = 11'd1527;
+        10'd349: recip_c_recip = 11'd1526;
+        10'd350: recip_c_recip = 11'd1525;
+        10'd351: recip_c_recip = 11'd1524;
+        10'd352: recip_c_recip = 11'd1523;
+        10'd353: recip_c_recip = 11'd1522;
+        10'd354: recip_c_recip = 11'd1521;
+        10'd355: recip_c_recip = 11'd1520;
+        10'd356: recip_c_recip = 11'd1519;
+        10'd357: recip_c_recip = 11'd1518;
+        10'd358: recip_c_recip = 11'd1516;
+        10'd359: recip_c_recip = 11'd1515;
+        10'd360: recip_c_recip = 11'd1514;
+        10'd361: recip_c_recip = 11'd1513;
+        10'd362: recip_c_recip = 11'd1512;
+        10'd363: recip_c_recip = 11'd1511;
+        10'd364: recip_c_recip = 11'd1510;
+        10'd365: recip_c_recip = 11'd1509;
+        10'd366: recip_c_recip = 11'd1508;
+        10'd367: recip_c_recip = 11'd1507;
+        10'd368: recip_c_recip = 11'd1506;
+        10'd369: recip_c_recip = 11'd1504;
+        10'd370: recip_c_recip = 11'd1503;
+        10'd371: recip_c_recip = 11'd1502;
+        10'd372: recip_c_recip = 11'd1501;
+        10'd373: recip_c_recip = 11'd1500;
+        10'd374: recip_c_recip = 11'd1499;
+        10'd375: recip_c_recip = 11'd1498;
+        10'd376: recip_c_recip = 11'd1497;
+        10'd377: recip_c_recip = 11'd1496;
+        10'd378: recip_c_recip = 11'd1495;
+        10'd379: recip_c_recip = 11'd1494;
+        10'd380: recip_c_recip = 11'd1493;
+        10'd381: recip_c_recip = 11'd1492;
+        10'd382: recip_c_recip = 11'd1491;
+        10'd383: recip_c_recip = 11'd1489;
+        10'd384: recip_c_recip = 11'd1488;
+        10'd385: recip_c_recip = 11'd1487;
+        10'd386: recip_c_recip = 11'd1486;
+        10'd387: recip_c_recip = 11'd1485;
+        10'd388: recip_c_recip = 11'd1484;
+        10'd389: recip_c_recip = 11'd1483;
+        10'd390: recip_c_recip = 11'd1482;
+        10'd391: recip_c_recip = 11'd1481;
+        10'd392: recip_c_recip = 11'd1480;
+        10'd393: recip_c_recip = 11'd1479;
+        10'd394: recip_c_recip = 11'd1478;
+        10'd395: recip_c_recip = 11'd1477;
+        10'd396: recip_c_recip = 11'd1476;
+        10'd397: recip_c_recip = 11'd1475;
+        10'd398: recip_c_recip = 11'd1474;
+        10'd399: recip_c_recip = 11'd1473;
+        10'd400: recip_c_recip = 11'd1472;
+        10'd401: recip_c_recip = 11'd1471;
+        10'd402: recip_c_recip = 11'd1470;
+        10'd403: recip_c_recip = 11'd1469;
+        10'd404: recip_c_recip = 11'd1468;
+        10'd405: recip_c_recip = 11'd1467;
+        10'd406: recip_c_recip = 11'd1466;
+        10'd407: recip_c_recip = 11'd1465;
+        10'd408: recip_c_recip = 11'd1463;
+        10'd409: recip_c_recip = 11'd1462;
+        10'd410: recip_c_recip = 11'd1461;
+        10'd411: recip_c_recip = 11'd1460;
+        10'd412: recip_c_recip = 11'd1459;
+        10'd413: recip_c_recip = 11'd1458;
+        10'd414: recip_c_recip = 11'd1457;
+        10'd415: recip_c_recip = 11'd1456;
+        10'd416: recip_c_recip = 11'd1455;
+        10'd417: recip_c_recip = 11'd1454;
+        10'd418: recip_c_recip = 11'd1453;
+        10'd419: recip_c_recip = 11'd1452;
+        10'd420: recip_c_recip = 11'd1451;
+        10'd421: recip_c_recip = 11'd1450;
+        10'd422: recip_c_recip = 11'd1449;
+        10'd423: recip_c_recip = 11'd1448;
+        10'd424: recip_c_recip = 11'd1447;
+        10'd425: recip_c_recip = 11'd1446;
+        10'd426: recip_c_recip = 11'd1445;
+        10'd427: recip_c_recip = 11'd1444;
+        10'd428: recip_c_recip = 11'd1443;
+        10'd429: recip_c_recip = 11'd1442;
+        10'd430: recip_c_recip = 11'd1441;
+        10'd431: recip_c_recip = 11'd1440;
+        10'd432: recip_c_recip = 11'd1439;
+        10'd433: recip_c_recip = 11'd1438;
+        10'd434: recip_c_recip = 11'd1437;
+        10'd435: recip_c_recip = 11'd1436;
+        10'd436: recip_c_recip = 11'd1435;
+        10'd437: recip_c_recip = 11'd1434;
+        10'd438: recip_c_recip = 11'd1433;
+        10'd439: recip_c_recip = 11'd1432;
+        10'd440: recip_c_recip = 11'd1431;
+        10'd441: recip_c_recip = 11'd1431;
+        10'd442: recip_c_recip = 11'd1430;
+        10'd443: recip_c_recip = 11'd1429;
+        10'd444: recip_c_recip = 11'd1428;
+        10'd445: recip_c_recip = 11'd1427;
+        10'd446: recip_c_recip = 11'd1426;
+        10'd447: recip_c_recip = 11'd1425;
+        10'd448: recip_c_recip = 11'd1424;
+        10'd449: recip_c_recip = 11'd1423;
+        10'd450: recip_c_recip = 11'd1422;
+        10'd451: recip_c_recip = 11'd1421;
+        10'd452: recip_c_recip = 11'd1420;
+        10'd453: recip_c_recip = 11'd1419;
+        10'd454: recip_c_recip = 11'd1418;
+        10'd455: recip_c_recip = 11'd1417;
+        10'd456: recip_c_recip = 11'd1416;
+        10'd457: recip_c_recip = 11'd1415;
+        10'd458: recip_c_recip = 11'd1414;
+        10'd459: recip_c_recip = 11'd1413;
+        10'd460: recip_c_recip = 11'd1412;
+        10'd461: recip_c_recip = 11'd1411;
+        10'd462: recip_c_recip = 11'd1410;
+        10'd463: recip_c_recip = 11'd1409;
+        10'd464: recip_c_recip = 11'd1408;
+        10'd465: recip_c_recip = 11'd1407;
+        10'd466: recip_c_recip = 11'd1407;
+        10'd467: recip_c_recip = 11'd1406;
+        10'd468: recip_c_recip = 11'd1405;
+        10'd469: recip_c_recip = 11'd1404;
+        10'd470: recip_c_recip = 11'd1403;
+        10'd471: recip_c_recip = 11'd1402;
+        10'd472: recip_c_recip = 11'd1401;
+        10'd473: recip_c_recip = 11'd1400;
+        10'd474: recip_c_recip = 11'd1399;
+        10'd475: recip_c_recip = 11'd1398;
+        10'd476: recip_c_recip = 11'd1397;
+        10'd477: recip_c_recip = 11'd1396;
+        10'd478: recip_c_recip = 11'd1395;
+        10'd479: recip_c_recip = 11'd1394;
+        10'd480: recip_c_recip = 11'd1393;
+        10'd481: recip_c_recip = 11'd1392;
+        10'd482: recip_c_recip = 11'd1392;
+        10'd483: recip_c_recip = 11'd1391;
+        10'd484: recip_c_recip = 11'd1390;
+        10'd485: recip_c_recip = 11'd1389;
+        10'd486: recip_c_recip = 11'd1388;
+        10'd487: recip_c_recip = 11'd1387;
+        10'd488: recip_c_recip = 11'd1386;
+        10'd489: recip_c_recip = 11'd1385;
+        10'd490: recip_c_recip = 11'd1384;
+        10'd491: recip_c_recip = 11'd1383;
+        10'd492: recip_c_recip = 11'd1382;
+        10'd493: recip_c_recip = 11'd1381;
+        10'd494: recip_c_recip = 11'd1381;
+        10'd495: recip_c_recip = 11'd1380;
+        10'd496: recip_c_recip = 11'd1379;
+        10'd497: recip_c_recip = 11'd1378;
+        10'd498: recip_c_recip = 11'd1377;
+        10'd499: recip_c_recip = 11'd1376;
+        10'd500: recip_c_recip = 11'd1375;
+        10'd501: recip_c_recip = 11'd1374;
+        10'd502: recip_c_recip = 11'd1373;
+        10'd503: recip_c_recip = 11'd1372;
+        10'd504: recip_c_recip = 11'd1372;
+        10'd505: recip_c_recip = 11'd1371;
+        10'd506: recip_c_recip = 11'd1370;
+        10'd507: recip_c_recip = 11'd1369;
+        10'd508: recip_c_recip = 11'd1368;
+        10'd509: recip_c_recip = 11'd1367;
+        10'd510: recip_c_recip = 11'd1366;
+        10'd511: recip_c_recip = 11'd1365;
+        10'd512: recip_c_recip = 11'd1364;
+        10'd513: recip_c_recip = 11'd1364;
+        10'd514: recip_c_recip = 11'd1363;
+        10'd515: recip_c_recip = 11'd1362;
+        10'd516: recip_c_recip = 11'd1361;
+        10'd517: recip_c_recip = 11'd1360;
+        10'd518: recip_c_recip = 11'd1359;
+        10'd519: recip_c_recip = 11'd1358;
+        10'd520: recip_c_recip = 11'd1357;
+        10'd521: recip_c_recip = 11'd1356;
+        10'd522: recip_c_recip = 11'd1356;
+        10'd523: recip_c_recip = 11'd1355;
+        10'd524: recip_c_recip = 11'd1354;
+        10'd525: recip_c_recip = 11'd1353;
+        10'd526: recip_c_recip = 11'd1352;
+        10'd527: recip_c_recip = 11'd1351;
+        10'd528: recip_c_recip = 11'd1350;
+        10'd529: recip_c_recip = 11'd1349;
+        10'd530: recip_c_recip = 11'd1349;
+        10'd531: recip_c_recip = 11'd1348;
+        10'd532: recip_c_recip = 11'd1347;
+        10'd533: recip_c_recip = 11'd1346;
+        10'd534: recip_c_recip = 11'd1345;
+        10'd535: recip_c_recip = 11'd1344;
+        10'd536: recip_c_recip = 11'd1343;
+        10'd537: recip_c_recip = 11'd1343;
+        10'd538: recip_c_recip = 11'd1342;
+        10'd539: recip_c_recip = 11'd1341;
+        10'd540: recip_c_recip = 11'd1340;
+        10'd541: recip_c_recip = 11'd1339;
+        10'd542: recip_c_recip = 11'd1338;
+        10'd543: recip_c_recip = 11'd1337;
+        10'd544: recip_c_recip = 11'd1337;
+        10'd545: recip_c_recip = 11'd1336;
+        10'd546: recip_c_recip = 11'd1335;
+        10'd547: recip_c_recip = 11'd1334;
+        10'd548: recip_c_recip = 11'd1333;
+        10'd549: recip_c_recip = 11'd1332;
+        10'd550: recip_c_recip = 11'd1331;
+        10'd551: recip_c_recip = 11'd1331;
+        10'd552: recip_c_recip = 11'd1330;
+        10'd553: recip_c_recip = 11'd1329;
+        10'd554: recip_c_recip = 11'd1328;
+        10'd555: recip_c_recip = 11'd1327;
+        10'd556: recip_c_recip = 11'd1326;
+        10'd557: recip_c_recip = 11'd1326;
+        10'd558: recip_c_recip = 11'd1325;
+        10'd559: recip_c_recip = 11'd1324;
+        10'd560: recip_c_recip = 11'd1323;
+        10'd561: recip_c_recip = 11'd1322;
+        10'd562: recip_c_recip = 11'd1321;
+        10'd563: recip_c_recip = 11'd1321;
+        10'd564: recip_c_recip = 11'd1320;
+        10'd565: recip_c_recip = 11'd1319;
+        10'd566: recip_c_recip = 11'd1318;
+        10'd567: recip_c_recip = 11'd1317;
+        10'd568: recip_c_recip = 11'd1316;
+        10'd569: recip_c_recip = 11'd1316;
+        10'd570: recip_c_recip = 11'd1315;
+        10'd571: recip_c_recip = 11'd1314;
+        10'd572: recip_c_recip = 11'd1313;
+        10'd573: recip_c_recip = 11'd1312;
+        10'd574: recip_c_recip = 11'd1311;
+        10'd575: recip_c_recip = 11'd1311;
+        10'd576: recip_c_recip = 11'd1310;
+        10'd577: recip_c_recip = 11'd1309;
+        10'd578: recip_c_recip = 11'd1308;
+        10'd579: recip_c_recip = 11'd1307;
+        10'd580: recip_c_recip = 11'd1307;
+        10'd581: recip_c_recip = 11'd1306;
+        10'd582: recip_c_recip = 11'd1305;
+        10'd583: recip_c_recip = 11'd1304;
+        10'd584: recip_c_recip = 11'd1303;
+        10'd585: recip_c_recip = 11'd1302;
+        10'd586: recip_c_recip = 11'd1302;
+        10'd587: recip_c_recip = 11'd1301;
+        10'd588: recip_c_recip = 11'd1300;
+        10'd589: recip_c_recip = 11'd1299;
+        10'd590: recip_c_recip = 11'd1298;
+        10'd591: recip_c_recip = 11'd1298;
+        10'd592: recip_c_recip = 11'd1297;
+        10'd593: recip_c_recip = 11'd1296;
+        10'd594: recip_c_recip = 11'd1295;
+        10'd595: recip_c_recip = 11'd1294;
+        10'd596: recip_c_recip = 11'd1294;
+        10'd597: recip_c_recip = 11'd1293;
+        10'd598: recip_c_recip = 11'd1292;
+        10'd599: recip_c_recip = 11'd1291;
+        10'd600: recip_c_recip = 11'd1290;
+        10'd601: recip_c_recip = 11'd1290;
+        10'd602: recip_c_recip = 11'd1289;
+        10'd603: recip_c_recip = 11'd1288;
+        10'd604: recip_c_recip = 11'd1287;
+        10'd605: recip_c_recip = 11'd1286;
+        10'd606: recip_c_recip = 11'd1286;
+        10'd607: recip_c_recip = 11'd1285;
+        10'd608: recip_c_recip = 11'd1284;
+        10'd609: recip_c_recip = 11'd1283;
+        10'd610: recip_c_recip = 11'd1283;
+        10'd611: recip_c_recip = 11'd1282;
+        10'd612: recip_c_recip = 11'd1281;
+        10'd613: recip_c_recip = 11'd1280;
+        10'd614: recip_c_recip = 11'd1279;
+        10'd615: recip_c_recip = 11'd1279;
+        10'd616: recip_c_recip = 11'd1278;
+        10'd617: recip_c_recip = 11'd1277;
+        10'd618: recip_c_recip = 11'd1276;
+        10'd619: recip_c_recip = 11'd1276;
+        10'd620: recip_c_recip = 11'd1275;
+        10'd621: recip_c_recip = 11'd1274;
+        10'd622: recip_c_recip = 11'd1273;
+        10'd623: recip_c_recip = 11'd1272;
+        10'd624: recip_c_recip = 11'd1272;
+        10'd625: recip_c_recip = 11'd1271;
+        10'd626: recip_c_recip = 11'd1270;
+        10'd627: recip_c_recip = 11'd1269;
+        10'd628: recip_c_recip = 11'd1269;
+        10'd629: recip_c_recip = 11'd1268;
+        10'd630: recip_c_recip = 11'd1267;
+        10'd631: recip_c_recip = 11'd1266;
+        10'd632: recip_c_recip = 11'd1266;
+        10'd633: recip_c_recip = 11'd1265;
+        10'd634: recip_c_recip = 11'd1264;
+        10'd635: recip_c_recip = 11'd1263;
+        10'd636: recip_c_recip = 11'd1262;
+        10'd637: recip_c_recip = 11'd1262;
+        10'd638: recip_c_recip = 11'd1261;
+        10'd639: recip_c_recip = 11'd1260;
+        10'd640: recip_c_recip = 11'd1259;
+        10'd641: recip_c_recip = 11'd1259;
+        10'd642: recip_c_recip = 11'd1258;
+        10'd643: recip_c_recip = 11'd1257;
+        10'd644: recip_c_recip = 11'd1256;
+        10'd645: recip_c_recip = 11'd1256;
+        10'd646: recip_c_recip = 11'd1255;
+        10'd647: recip_c_recip = 11'd1254;
+        10'd648: recip_c_recip = 11'd1253;
+        10'd649: recip_c_recip = 11'd1253;
+        10'd650: recip_c_recip = 11'd1252;
+        10'd651: recip_c_recip = 11'd1251;
+        10'd652: recip_c_recip = 11'd1250;
+        10'd653: recip_c_recip = 11'd1250;
+        10'd654: recip_c_recip = 11'd1249;
+        10'd655: recip_c_recip = 11'd1248;
+        10'd656: recip_c_recip = 11'd1247;
+        10'd657: recip_c_recip = 11'd1247;
+        10'd658: recip_c_recip = 11'd1246;
+        10'd659: recip_c_recip = 11'd1245;
+        10'd660: recip_c_recip = 11'd1244;
+        10'd661: recip_c_recip = 11'd1244;
+        10'd662: recip_c_recip = 11'd1243;
+        10'd663: recip_c_recip = 11'd1242;
+        10'd664: recip_c_recip = 11'd1242;
+        10'd665: recip_c_recip = 11'd1241;
+        10'd666: recip_c_recip = 11'd1240;
+        10'd667: recip_c_recip = 11'd1239;
+        10'd668: recip_c_recip = 11'd1239;
+        10'd669: recip_c_recip = 11'd1238;
+        10'd670: recip_c_recip = 11'd1237;
+        10'd671: recip_c_recip = 11'd1236;
+        10'd672: recip_c_recip = 11'd1236;
+        10'd673: recip_c_recip = 11'd1235;
+        10'd674: recip_c_recip = 11'd1234;
+        10'd675: recip_c_recip = 11'd1233;
+        10'd676: recip_c_recip = 11'd1233;
+        10'd677: recip_c_recip = 11'd1232;
+        10'd678: recip_c_recip = 11'd1231;
+        10'd679: recip_c_recip = 11'd1231;
+        10'd680: recip_c_recip = 11'd1230;
+        10'd681: recip_c_recip = 11'd1229;
+        10'd682: recip_c_recip = 11'd1228;
+        10'd683: recip_c_recip = 11'd1228;
+        10'd684: recip_c_recip = 11'd1227;
+        10'd685: recip_c_recip = 11'd1226;
+        10'd686: recip_c_recip = 11'd1226;
+        10'd687: recip_c_recip = 11'd1225;
+        10'd688: recip_c_recip = 11'd1224;
+        10'd689: recip_c_recip = 11'd1223;
+        10'd690: recip_c_recip = 11'd1223;
+        10'd691: recip_c_recip = 11'd1222;
+        10'd692: recip_c_recip = 11'd1221;
+        10'd693: recip_c_recip = 11'd1221;
+        10'd694: recip_c_recip = 11'd1220;
+        10'd695: recip_c_recip = 11'd1219;
+        10'd696: recip_c_recip = 11'd1218;
+        10'd697: recip_c_recip = 11'd1218;
+        10'd698: recip_c_recip = 11'd1217;
+        10'd699: recip_c_recip = 11'd1216;
+        10'd700: recip_c_recip = 11'd1216;
+        10'd701: recip_c_recip = 11'd1215;
+        10'd702: recip_c_recip = 11'd1214;
+        10'd703: recip_c_recip = 11'd1213;
+        10'd704: recip_c_recip = 11'd1213;
+        10'd705: recip_c_recip = 11'd1212;
+        10'd706: recip_c_recip = 11'd1211;
+        10'd707: recip_c_recip = 11'd1211;
+        10'd708: recip_c_recip = 11'd1210;
+        10'd709: recip_c_recip = 11'd1209;
+        10'd710: recip_c_recip = 11'd1209;
+        10'd711: recip_c_recip = 11'd1208;
+        10'd712: recip_c_recip = 11'd1207;
+        10'd713: recip_c_recip = 11'd1206;
+        10'd714: recip_c_recip = 11'd1206;
+        10'd715: recip_c_recip = 11'd1205;
+        10'd716: recip_c_recip = 11'd1204;
+        10'd717: recip_c_recip = 11'd1204;
+        10'd718: recip_c_recip = 11'd1203;
+        10'd719: recip_c_recip = 11'd1202;
+        10'd720: recip_c_recip = 11'd1202;
+        10'd721: recip_c_recip = 11'd1201;
+        10'd722: recip_c_recip = 11'd1200;
+        10'd723: recip_c_recip = 11'd1200;
+        10'd724: recip_c_recip = 11'd1199;
+        10'd725: recip_c_recip = 11'd1198;
+        10'd726: recip_c_recip = 11'd1198;
+        10'd727: recip_c_recip = 11'd1197;
+        10'd728: recip_c_recip = 11'd1196;
+        10'd729: recip_c_recip = 11'd1195;
+        10'd730: recip_c_recip = 11'd1195;
+        10'd731: recip_c_recip = 11'd1194;
+        10'd732: recip_c_recip = 11'd1193;
+        10'd733: recip_c_recip = 11'd1193;
+        10'd734: recip_c_recip = 11'd1192;
+        10'd735: recip_c_recip = 11'd1191;
+        10'd736: recip_c_recip = 11'd1191;
+        10'd737: recip_c_recip = 11'd1190;
+        10'd738: recip_c_recip = 11'd1189;
+        10'd739: recip_c_recip = 11'd1189;
+        10'd740: recip_c_recip = 11'd1188;
+        10'd741: recip_c_recip = 11'd1187;
+        10'd742: recip_c_recip = 11'd1187;
+        10'd743: recip_c_recip = 11'd1186;
+        10'd744: recip_c_recip = 11'd1185;
+        10'd745: recip_c_recip = 11'd1185;
+        10'd746: recip_c_recip = 11'd1184;
+        10'd747: recip_c_recip = 11'd1183;
+        10'd748: recip_c_recip = 11'd1183;
+        10'd749: recip_c_recip = 11'd1182;
+        10'd750: recip_c_recip = 11'd1181;
+        10'd751: recip_c_recip = 11'd1181;
+        10'd752: recip_c_recip = 11'd1180;
+        10'd753: recip_c_recip = 11'd1179;
+        10'd754: recip_c_recip = 11'd1179;
+        10'd755: recip_c_recip = 11'd1178;
+        10'd756: recip_c_recip = 11'd1177;
+        10'd757: recip_c_recip = 11'd1177;
+        10'd758: recip_c_recip = 11'd1176;
+        10'd759: recip_c_recip = 11'd1175;
+        10'd760: recip_c_recip = 11'd1175;
+        10'd761: recip_c_recip = 11'd1174;
+        10'd762: recip_c_recip = 11'd1173;
+        10'd763: recip_c_recip = 11'd1173;
+        10'd764: recip_c_recip = 11'd1172;
+        10'd765: recip_c_recip = 11'd1171;
+        10'd766: recip_c_recip = 11'd1171;
+        10'd767: recip_c_recip = 11'd1170;
+        10'd768: recip_c_recip = 11'd1169;
+        10'd769: recip_c_recip = 11'd1169;
+        10'd770: recip_c_recip = 11'd1168;
+        10'd771: recip_c_recip = 11'd1168;
+        10'd772: recip_c_recip = 11'd1167;
+        10'd773: recip_c_recip = 11'd1166;
+        10'd774: recip_c_recip = 11'd1166;
+        10'd775: recip_c_recip = 11'd1165;
+        10'd776: recip_c_recip = 11'd1164;
+        10'd777: recip_c_recip = 11'd1164;
+        10'd778: recip_c_recip = 11'd1163;
+        10'd779: recip_c_recip = 11'd1162;
+        10'd780: recip_c_recip = 11'd1162;
+        10'd781: recip_c_recip = 11'd1161;
+        10'd782: recip_c_recip = 11'd1160;
+        10'd783: recip_c_recip = 11'd1160;
+        10'd784: recip_c_recip = 11'd1159;
+        10'd785: recip_c_recip = 11'd1158;
+        10'd786: recip_c_recip = 11'd1158;
+        10'd787: recip_c_recip = 11'd1157;
+        10'd788: recip_c_recip = 11'd1157;
+        10'd789: recip_c_recip = 11'd1156;
+        10'd790: recip_c_recip = 11'd1155;
+        10'd791: recip_c_recip = 11'd1155;
+        10'd792: recip_c_recip = 11'd1154;
+        10'd793: recip_c_recip = 11'd1153;
+        10'd794: recip_c_recip = 11'd1153;
+        10'd795: recip_c_recip = 11'd1152;
+        10'd796: recip_c_recip = 11'd1151;
+        10'd797: recip_c_recip = 11'd1151;
+        10'd798: recip_c_recip = 11'd1150;
+        10'd799: recip_c_recip = 11'd1150;
+        10'd800: recip_c_recip = 11'd1149;
+        10'd801: recip_c_recip = 11'd1148;
+        10'd802: recip_c_recip = 11'd1148;
+        10'd803: recip_c_recip = 11'd1147;
+        10'd804: recip_c_recip = 11'd1146;
+        10'd805: recip_c_recip = 11'd1146;
+        10'd806: recip_c_recip = 11'd1145;
+        10'd807: recip_c_recip = 11'd1145;
+        10'd808: recip_c_recip = 11'd1144;
+        10'd809: recip_c_recip = 11'd1143;
+        10'd810: recip_c_recip = 11'd1143;
+        10'd811: recip_c_recip = 11'd1142;
+        10'd812: recip_c_recip = 11'd1141;
+        10'd813: recip_c_recip = 11'd1141;
+        10'd814: recip_c_recip = 11'd1140;
+        10'd815: recip_c_recip = 11'd1140;
+        10'd816: recip_c_recip = 11'd1139;
+        10'd817: recip_c_recip = 11'd1138;
+        10'd818: recip_c_recip = 11'd1138;
+        10'd819: recip_c_recip = 11'd1137;
+        10'd820: recip_c_recip = 11'd1136;
+        10'd821: recip_c_recip = 11'd1136;
+        10'd822: recip_c_recip = 11'd1135;
+        10'd823: recip_c_recip = 11'd1135;
+        10'd824: recip_c_recip = 11'd1134;
+        10'd825: recip_c_recip = 11'd1133;
+        10'd826: recip_c_recip = 11'd1133;
+        10'd827: recip_c_recip = 11'd1132;
+        10'd828: recip_c_recip = 11'd1132;
+        10'd829: recip_c_recip = 11'd1131;
+        10'd830: recip_c_recip = 11'd1130;
+        10'd831: recip_c_recip = 11'd1130;
+        10'd832: recip_c_recip = 11'd1129;
+        10'd833: recip_c_recip = 11'd1129;
+        10'd834: recip_c_recip = 11'd1128;
+        10'd835: recip_c_recip = 11'd1127;
+        10'd836: recip_c_recip = 11'd1127;
+        10'd837: recip_c_recip = 11'd1126;
+        10'd838: recip_c_recip = 11'd1125;
+        10'd839: recip_c_recip = 11'd1125;
+        10'd840: recip_c_recip = 11'd1124;
+        10'd841: recip_c_recip = 11'd1124;
+        10'd842: recip_c_recip = 11'd1123;
+        10'd843: recip_c_recip = 11'd1122;
+        10'd844: recip_c_recip = 11'd1122;
+        10'd845: recip_c_recip = 11'd1121;
+        10'd846: recip_c_recip = 11'd1121;
+        10'd847: recip_c_recip = 11'd1120;
+        10'd848: recip_c_recip = 11'd1119;
+        10'd849: recip_c_recip = 11'd1119;
+        10'd850: recip_c_recip = 11'd1118;
+        10'd851: recip_c_recip = 11'd1118;
+        10'd852: recip_c_recip = 11'd1117;
+        10'd853: recip_c_recip = 11'd1116;
+        10'd854: recip_c_recip = 11'd1116;
+        10'd855: recip_c_recip = 11'd1115;
+        10'd856: recip_c_recip = 11'd1115;
+        10'd857: recip_c_recip = 11'd1114;
+        10'd858: recip_c_recip = 11'd1114;
+        10'd859: recip_c_recip = 11'd1113;
+        10'd860: recip_c_recip = 11'd1112;
+        10'd861: recip_c_recip = 11'd1112;
+        10'd862: recip_c_recip = 11'd1111;
+        10'd863: recip_c_recip = 11'd1111;
+        10'd864: recip_c_recip = 11'd1110;
+        10'd865: recip_c_recip = 11'd1109;
+        10'd866: recip_c_recip = 11'd1109;
+        10'd867: recip_c_recip = 11'd1108;
+        10'd868: recip_c_recip = 11'd1108;
+        10'd869: recip_c_recip = 11'd1107;
+        10'd870: recip_c_recip = 11'd1106;
+        10'd871: recip_c_recip = 11'd1106;
+        10'd872: recip_c_recip = 11'd1105;
+        10'd873: recip_c_recip = 11'd1105;
+        10'd874: recip_c_recip = 11'd1104;
+        10'd875: recip_c_recip = 11'd1104;
+        10'd876: recip_c_recip = 11'd1103;
+        10'd877: recip_c_recip = 11'd1102;
+        10'd878: recip_c_recip = 11'd1102;
+        10'd879: recip_c_recip = 11'd1101;
+        10'd880: recip_c_recip = 11'd1101;
+        10'd881: recip_c_recip = 11'd1100;
+        10'd882: recip_c_recip = 11'd1100;
+        10'd883: recip_c_recip = 11'd1099;
+        10'd884: recip_c_recip = 11'd1098;
+        10'd885: recip_c_recip = 11'd1098;
+        10'd886: recip_c_recip = 11'd1097;
+        10'd887: recip_c_recip = 11'd1097;
+        10'd888: recip_c_recip = 11'd1096;
+        10'd889: recip_c_recip = 11'd1095;
+        10'd890: recip_c_recip = 11'd1095;
+        10'd891: recip_c_recip = 11'd1094;
+        10'd892: recip_c_recip = 11'd1094;
+        10'd893: recip_c_recip = 11'd1093;
+        10'd894: recip_c_recip = 11'd1093;
+        10'd895: recip_c_recip = 11'd1092;
+        10'd896: recip_c_recip = 11'd1091;
+        10'd897: recip_c_recip = 11'd1091;
+        10'd898: recip_c_recip = 11'd1090;
+        10'd899: recip_c_recip = 11'd1090;
+        10'd900: recip_c_recip = 11'd1089;
+        10'd901: recip_c_recip = 11'd1089;
+        10'd902: recip_c_recip = 11'd1088;
+        10'd903: recip_c_recip = 11'd1088;
+        10'd904: recip_c_recip = 11'd1087;
+        10'd905: recip_c_recip = 11'd1086;
+        10'd906: recip_c_recip = 11'd1086;
+        10'd907: recip_c_recip = 11'd1085;
+        10'd908: recip_c_recip = 11'd1085;
+        10'd909: recip_c_recip = 11'd1084;
+        10'd910: recip_c_recip = 11'd1084;
+        10'd911: recip_c_recip = 11'd1083;
+        10'd912: recip_c_recip = 11'd1082;
+        10'd913: recip_c_recip = 11'd1082;
+        10'd914: recip_c_recip = 11'd1081;
+        10'd915: recip_c_recip = 11'd1081;
+        10'd916: recip_c_recip = 11'd1080;
+        10'd917: recip_c_recip = 11'd1080;
+        10'd918: recip_c_recip = 11'd1079;
+        10'd919: recip_c_recip = 11'd1079;
+        10'd920: recip_c_recip = 11'd1078;
+        10'd921: recip_c_recip = 11'd1077;
+        10'd922: recip_c_recip = 11'd1077;
+        10'd923: recip_c_recip = 11'd1076;
+        10'd924: recip_c_recip = 11'd1076;
+        10'd925: recip_c_recip = 11'd1075;
+        10'd926: recip_c_recip = 11'd1075;
+        10'd927: recip_c_recip = 11'd1074;
+        10'd928: recip_c_recip = 11'd1074;
+        10'd929: recip_c_recip = 11'd1073;
+        10'd930: recip_c_recip = 11'd1072;
+        10'd931: recip_c_recip = 11'd1072;
+        10'd932: recip_c_recip = 11'd1071;
+        10'd933: recip_c_recip = 11'd1071;
+        10'd934: recip_c_recip = 11'd1070;
+        10'd935: recip_c_recip = 11'd1070;
+        10'd936: recip_c_recip = 11'd1069;
+        10'd937: recip_c_recip = 11'd1069;
+        10'd938: recip_c_recip = 11'd1068;
+        10'd939: recip_c_recip = 11'd1068;
+        10'd940: recip_c_recip = 11'd1067;
+        10'd941: recip_c_recip = 11'd1066;
+        10'd942: recip_c_recip = 11'd1066;
+        10'd943: recip_c_recip = 11'd1065;
+        10'd944: recip_c_recip = 11'd1065;
+        10'd945: recip_c_recip = 11'd1064;
+        10'd946: recip_c_recip = 11'd1064;
+        10'd947: recip_c_recip = 11'd1063;
+        10'd948: recip_c_recip = 11'd1063;
+        10'd949: recip_c_recip = 11'd1062;
+        10'd950: recip_c_recip = 11'd1062;
+        10'd951: recip_c_recip = 11'd1061;
+        10'd952: recip_c_recip = 11'd1061;
+        10'd953: recip_c_recip = 11'd1060;
+        10'd954: recip_c_recip = 11'd1059;
+        10'd955: recip_c_recip = 11'd1059;
+        10'd956: recip_c_recip = 11'd1058;
+        10'd957: recip_c_recip = 11'd1058;
+        10'd958: recip_c_recip = 11'd1057;
+        10'd959: recip_c_recip = 11'd1057;
+        10'd960: recip_c_recip = 11'd1056;
+        10'd961: recip_c_recip = 11'd1056;
+        10'd962: recip_c_recip = 11'd1055;
+        10'd963: recip_c_recip = 11'd1055;
+        10'd964: recip_c_recip = 11'd1054;
+        10'd965: recip_c_recip = 11'd1054;
+        10'd966: recip_c_recip = 11'd1053;
+        10'd967: recip_c_recip = 11'd1053;
+        10'd968: recip_c_recip = 11'd1052;
+        10'd969: recip_c_recip = 11'd1051;
+        10'd970: recip_c_recip = 11'd1051;
+        10'd971: recip_c_recip = 11'd1050;
+        10'd972: recip_c_recip = 11'd1050;
+        10'd973: recip_c_recip = 11'd1049;
+        10'd974: recip_c_recip = 11'd1049;
+        10'd975: recip_c_recip = 11'd1048;
+        10'd976: recip_c_recip = 11'd1048;
+        10'd977: recip_c_recip = 11'd1047;
+        10'd978: recip_c_recip = 11'd1047;
+        10'd979: recip_c_recip = 11'd1046;
+        10'd980: recip_c_recip = 11'd1046;
+        10'd981: recip_c_recip = 11'd1045;
+        10'd982: recip_c_recip = 11'd1045;
+        10'd983: recip_c_recip = 11'd1044;
+        10'd984: recip_c_recip = 11'd1044;
+        10'd985: recip_c_recip = 11'd1043;
+        10'd986: recip_c_recip = 11'd1043;
+        10'd987: recip_c_recip = 11'd1042;
+        10'd988: recip_c_recip = 11'd1042;
+        10'd989: recip_c_recip = 11'd1041;
+        10'd990: recip_c_recip = 11'd1041;
+        10'd991: recip_c_recip = 11'd1040;
+        10'd992: recip_c_recip = 11'd1039;
+        10'd993: recip_c_recip = 11'd1039;
+        10'd994: recip_c_recip = 11'd1038;
+        10'd995: recip_c_recip = 11'd1038;
+        10'd996: recip_c_recip = 11'd1037;
+        10'd997: recip_c_recip = 11'd1037;
+        10'd998: recip_c_recip = 11'd1036;
+        10'd999: recip_c_recip = 11'd1036;
+        10'd1000: recip_c_recip = 11'd1035;
+        10'd1001: recip_c_recip = 11'd1035;
+        10'd1002: recip_c_recip = 11'd1034;
+        10'd1003: recip_c_recip = 11'd1034;
+        10'd1004: recip_c_recip = 11'd1033;
+        10'd1005: recip_c_recip = 11'd1033;
+        10'd1006: recip_c_recip = 11'd1032;
+        10'd1007: recip_c_recip = 11'd1032;
+        10'd1008: recip_c_recip = 11'd1031;
+        10'd1009: recip_c_recip = 11'd1031;
+        10'd1010: recip_c_recip = 11'd1030;
+        10'd1011: recip_c_recip = 11'd1030;
+        10'd1012: recip_c_recip = 11'd1029;
+        10'd1013: recip_c_recip = 11'd1029;
+        10'd1014: recip_c_recip = 11'd1028;
+        10'd1015: recip_c_recip = 11'd1028;
+        10'd1016: recip_c_recip = 11'd1027;
+        10'd1017: recip_c_recip = 11'd1027;
+        10'd1018: recip_c_recip = 11'd1026;
+        10'd1019: recip_c_recip = 11'd1026;
+        10'd1020: recip_c_recip = 11'd1025;
+        10'd1021: recip_c_recip = 11'd1025;
+        10'd1022: recip_c_recip = 11'd1024;
+        10'd1023: recip_c_recip = 11'd1024;
+    endcase
+end
 wire _s2_recip_rtt_lead_next_0 = s1_rtt_reg[19];
 wire _s2_recip_rtt_lead_next_1 = s1_rtt_reg[18];
 wire _s2_recip_rtt_lead_next_2 = s1_rtt_reg[17];
@@ -1532,1547 +3698,261 @@ always @* begin
         10'd1023: recip_rtt_recip = 11'd1024;
     endcase
 end
-wire [41:0] _s2_t_next_0 = {28'h0, s1_size_reg};
-wire [41:0] size_kmi = _s2_t_next_0 * 42'hb777777;
-wire [52:0] _s2_t_next_1 = {11'd0, size_kmi};
+wire [41:0] _s2_size_kmi_next_0 = {28'h0, s1_size_reg};
+wire [41:0] size_kmi = _s2_size_kmi_next_0 * 42'hb777777;
+wire [52:0] _s3_t_next_0 = {11'd0, s2_size_kmi_reg};
+wire [52:0] _s7_mi_base_prod_next_0 = {42'h0, s6_recip_c_recip_reg};
+wire [52:0] mi_base_prod = s6_t_reg * _s7_mi_base_prod_next_0;
+wire [41:0] _s8_mi_base_next_0 = s7_mi_base_prod_reg[52:11];
+wire [40:0] _s8_mi_base_next_1 = s7_mi_base_prod_reg[52:12];
+wire [41:0] _s8_mi_base_next_2 = {1'd0, _s8_mi_base_next_1};
+wire [39:0] _s8_mi_base_next_3 = s7_mi_base_prod_reg[52:13];
+wire [41:0] _s8_mi_base_next_4 = {2'd0, _s8_mi_base_next_3};
+wire [38:0] _s8_mi_base_next_5 = s7_mi_base_prod_reg[52:14];
+wire [41:0] _s8_mi_base_next_6 = {3'd0, _s8_mi_base_next_5};
+wire [37:0] _s8_mi_base_next_7 = s7_mi_base_prod_reg[52:15];
+wire [41:0] _s8_mi_base_next_8 = {4'd0, _s8_mi_base_next_7};
+wire [36:0] _s8_mi_base_next_9 = s7_mi_base_prod_reg[52:16];
+wire [41:0] _s8_mi_base_next_10 = {5'd0, _s8_mi_base_next_9};
+wire [35:0] _s8_mi_base_next_11 = s7_mi_base_prod_reg[52:17];
+wire [41:0] _s8_mi_base_next_12 = {6'd0, _s8_mi_base_next_11};
+wire [34:0] _s8_mi_base_next_13 = s7_mi_base_prod_reg[52:18];
+wire [41:0] _s8_mi_base_next_14 = {7'd0, _s8_mi_base_next_13};
+wire [33:0] _s8_mi_base_next_15 = s7_mi_base_prod_reg[52:19];
+wire [41:0] _s8_mi_base_next_16 = {8'd0, _s8_mi_base_next_15};
+wire [32:0] _s8_mi_base_next_17 = s7_mi_base_prod_reg[52:20];
+wire [41:0] _s8_mi_base_next_18 = {9'd0, _s8_mi_base_next_17};
+wire [31:0] _s8_mi_base_next_19 = s7_mi_base_prod_reg[52:21];
+wire [41:0] _s8_mi_base_next_20 = {10'd0, _s8_mi_base_next_19};
+wire [30:0] _s8_mi_base_next_21 = s7_mi_base_prod_reg[52:22];
+wire [41:0] _s8_mi_base_next_22 = {11'd0, _s8_mi_base_next_21};
+wire [29:0] _s8_mi_base_next_23 = s7_mi_base_prod_reg[52:23];
+wire [41:0] _s8_mi_base_next_24 = {12'd0, _s8_mi_base_next_23};
+wire [28:0] _s8_mi_base_next_25 = s7_mi_base_prod_reg[52:24];
+wire [41:0] _s8_mi_base_next_26 = {13'd0, _s8_mi_base_next_25};
+wire [27:0] _s8_mi_base_next_27 = s7_mi_base_prod_reg[52:25];
+wire [41:0] _s8_mi_base_next_28 = {14'd0, _s8_mi_base_next_27};
+wire [26:0] _s8_mi_base_next_29 = s7_mi_base_prod_reg[52:26];
+wire [41:0] _s8_mi_base_next_30 = {15'd0, _s8_mi_base_next_29};
+wire [25:0] _s8_mi_base_next_31 = s7_mi_base_prod_reg[52:27];
+wire [41:0] _s8_mi_base_next_32 = {16'd0, _s8_mi_base_next_31};
+wire [24:0] _s8_mi_base_next_33 = s7_mi_base_prod_reg[52:28];
+wire [41:0] _s8_mi_base_next_34 = {17'h0, _s8_mi_base_next_33};
+wire [23:0] _s8_mi_base_next_35 = s7_mi_base_prod_reg[52:29];
+wire [41:0] _s8_mi_base_next_36 = {18'h0, _s8_mi_base_next_35};
+wire [22:0] _s8_mi_base_next_37 = s7_mi_base_prod_reg[52:30];
+wire [41:0] _s8_mi_base_next_38 = {19'h0, _s8_mi_base_next_37};
+wire [21:0] _s8_mi_base_next_39 = s7_mi_base_prod_reg[52:31];
+wire [41:0] _s8_mi_base_next_40 = {20'h0, _s8_mi_base_next_39};
+wire [20:0] _s8_mi_base_next_41 = s7_mi_base_prod_reg[52:32];
+wire [41:0] _s8_mi_base_next_42 = {21'h0, _s8_mi_base_next_41};
+wire [19:0] _s8_mi_base_next_43 = s7_mi_base_prod_reg[52:33];
+wire [41:0] _s8_mi_base_next_44 = {22'h0, _s8_mi_base_next_43};
+wire [18:0] _s8_mi_base_next_45 = s7_mi_base_prod_reg[52:34];
+wire [41:0] _s8_mi_base_next_46 = {23'h0, _s8_mi_base_next_45};
+wire [17:0] _s8_mi_base_next_47 = s7_mi_base_prod_reg[52:35];
+wire [41:0] _s8_mi_base_next_48 = {24'h0, _s8_mi_base_next_47};
+wire [16:0] _s8_mi_base_next_49 = s7_mi_base_prod_reg[52:36];
+wire [41:0] _s8_mi_base_next_50 = {25'h0, _s8_mi_base_next_49};
+wire [15:0] _s8_mi_base_next_51 = s7_mi_base_prod_reg[52:37];
+wire [41:0] _s8_mi_base_next_52 = {26'h0, _s8_mi_base_next_51};
+wire [41:0] mi_base = (s7_recip_c_lead_reg == 5'd0) ? _s8_mi_base_next_0 : (s7_recip_c_lead_reg == 5'd1) ? _s8_mi_base_next_2 : (s7_recip_c_lead_reg == 5'd2) ? _s8_mi_base_next_4 : (s7_recip_c_lead_reg == 5'd3) ? _s8_mi_base_next_6 : (s7_recip_c_lead_reg == 5'd4) ? _s8_mi_base_next_8 : (s7_recip_c_lead_reg == 5'd5) ? _s8_mi_base_next_10 : (s7_recip_c_lead_reg == 5'd6) ? _s8_mi_base_next_12 : (s7_recip_c_lead_reg == 5'd7) ? _s8_mi_base_next_14 : (s7_recip_c_lead_reg == 5'd8) ? _s8_mi_base_next_16 : (s7_recip_c_lead_reg == 5'd9) ? _s8_mi_base_next_18 : (s7_recip_c_lead_reg == 5'd10) ? _s8_mi_base_next_20 : (s7_recip_c_lead_reg == 5'd11) ? _s8_mi_base_next_22 : (s7_recip_c_lead_reg == 5'd12) ? _s8_mi_base_next_24 : (s7_recip_c_lead_reg == 5'd13) ? _s8_mi_base_next_26 : (s7_recip_c_lead_reg == 5'd14) ? _s8_mi_base_next_28 : (s7_recip_c_lead_reg == 5'd15) ? _s8_mi_base_next_30 : (s7_recip_c_lead_reg == 5'd16) ? _s8_mi_base_next_32 : (s7_recip_c_lead_reg == 5'd17) ? _s8_mi_base_next_34 : (s7_recip_c_lead_reg == 5'd18) ? _s8_mi_base_next_36 : (s7_recip_c_lead_reg == 5'd19) ? _s8_mi_base_next_38 : (s7_recip_c_lead_reg == 5'd20) ? _s8_mi_base_next_40 : (s7_recip_c_lead_reg == 5'd21) ? _s8_mi_base_next_42 : (s7_recip_c_lead_reg == 5'd22) ? _s8_mi_base_next_44 : (s7_recip_c_lead_reg == 5'd23) ? _s8_mi_base_next_46 : (s7_recip_c_lead_reg == 5'd24) ? _s8_mi_base_next_48 : (s7_recip_c_lead_reg == 5'd25) ? _s8_mi_base_next_50 : _s8_mi_base_next_52;
 wire [19:0] trtt_minus_rtt = 20'h3264 - s1_rtt_reg;
-wire [61:0] _s2_t_2_next_0 = {42'h0, trtt_minus_rtt};
+wire [61:0] _s2_t_next_0 = {42'h0, trtt_minus_rtt};
+wire [61:0] _s9_mi_num_next_0 = {20'h0, s8_mi_base_reg};
+wire [61:0] mi_num = _s9_mi_num_next_0 * s8_t_reg;
 wire [72:0] _s4_t_3_next_0 = {62'h0, s3_recip_rtt_recip_reg};
-wire [38:0] _s2_t_3_next_0 = {25'h0, s1_size_reg};
-wire [38:0] size_kfi = _s2_t_3_next_0 * 39'h16eeeef;
-wire [49:0] _s2_t_3_next_1 = {11'd0, size_kfi};
-wire [20:0] _s2_t_4_next_0 = {1'd0, s1_rtt_reg};
-wire [26:0] _s2_t_5_next_0 = {13'd0, s1_size_reg};
-wire [26:0] size_c = _s2_t_5_next_0 << 6;
-wire [27:0] _s2_t_5_next_1 = {1'd0, size_c};
-wire _s2_is_loss_next_0 = s1_kind_reg == 3'd2;
-wire _s2_is_loss_next_1 = s1_kind_reg == 3'd3;
-wire is_loss = _s2_is_loss_next_0 | _s2_is_loss_next_1;
-wire [20:0] _s2_t_6_next_0 = {7'd0, s1_size_reg};
-wire [21:0] _s2_t_6_next_1 = {1'd0, _s2_t_6_next_0};
-wire _s2_t_7_next_0 = s1_kind_reg == 3'd1;
-wire [20:0] _s2_t_8_next_0 = {7'd0, s1_size_reg};
-wire [21:0] _s2_t_8_next_1 = {1'd0, _s2_t_8_next_0};
-wire _s2_t_9_next_0 = s1_kind_reg == 3'd2;
-wire [23:0] nowq = s1_now_reg[27:4];
-wire _s2_u_qa_extra_trigger_next_0 = _s2_t_7_next_0 & 1'd0;
-wire _s2_t_10_next_0 = s1_kind_reg == 3'd0;
-wire _s2_t_10_next_1 = ~_s2_t_10_next_0;
-wire _s2_t_11_next_0 = s1_kind_reg == 3'd3;
-wire _s2_t_11_next_1 = ~_s2_t_11_next_0;
-wire [20:0] _s2_t_12_next_0 = {7'd0, s1_size_reg};
-wire [21:0] _s2_t_12_next_1 = {1'd0, _s2_t_12_next_0};
-wire rtt_le_trtt = s1_rtt_reg <= 20'h3264;
-wire _s2_t_13_next_0 = ~s1_ecn_reg;
-wire _s2_t_14_next_0 = ~rtt_le_trtt;
-wire _s2_t_14_next_1 = s1_ecn_reg & _s2_t_14_next_0;
-wire _s2_t_15_next_0 = ~_s2_t_10_next_0;
-wire _s2_t_16_next_0 = s1_kind_reg == 3'd3;
-wire _s2_t_16_next_1 = ~_s2_t_16_next_0;
-wire [2:0] _s2_t_18_next_0 = rtt_le_trtt ? 3'd4 : 3'd3;
-wire out_nonempty = |out_count_reg;
-wire [15:0] _m_result_conn_0 = (out_rd_ptr_reg == 3'd0) ? out0_conn_reg : (out_rd_ptr_reg == 3'd1) ? out1_conn_reg : (out_rd_ptr_reg == 3'd2) ? out2_conn_reg : (out_rd_ptr_reg == 3'd3) ? out3_conn_reg : (out_rd_ptr_reg == 3'd4) ? out4_conn_reg : out5_conn_reg;
-wire [2:0] _m_result_kind_0 = (out_rd_ptr_reg == 3'd0) ? out0_kind_reg : (out_rd_ptr_reg == 3'd1) ? out1_kind_reg : (out_rd_ptr_reg == 3'd2) ? out2_kind_reg : (out_rd_ptr_reg == 3'd3) ? out3_kind_reg : (out_rd_ptr_reg == 3'd4) ? out4_kind_reg : out5_kind_reg;
-wire [20:0] _m_result_cwnd_0 = (out_rd_ptr_reg == 3'd0) ? out0_cwnd_reg : (out_rd_ptr_reg == 3'd1) ? out1_cwnd_reg : (out_rd_ptr_reg == 3'd2) ? out2_cwnd_reg : (out_rd_ptr_reg == 3'd3) ? out3_cwnd_reg : (out_rd_ptr_reg == 3'd4) ? out4_cwnd_reg : out5_cwnd_reg;
-wire [2:0] _m_result_case_0 = (out_rd_ptr_reg == 3'd0) ? out0_case_reg : (out_rd_ptr_reg == 3'd1) ? out1_case_reg : (out_rd_ptr_reg == 3'd2) ? out2_case_reg : (out_rd_ptr_reg == 3'd3) ? out3_case_reg : (out_rd_ptr_reg == 3'd4) ? out4_case_reg : out5_case_reg;
-wire _m_result_qa_0 = (out_rd_ptr_reg == 3'd0) ? out0_qa_reg : (out_rd_ptr_reg == 3'd1) ? out1_qa_reg : (out_rd_ptr_reg == 3'd2) ? out2_qa_reg : (out_rd_ptr_reg == 3'd3) ? out3_qa_reg : (out_rd_ptr_reg == 3'd4) ? out4_qa_reg : out5_qa_reg;
-wire _m_result_fast_0 = (out_rd_ptr_reg == 3'd0) ? out0_fast_reg : (out_rd_ptr_reg == 3'd1) ? out1_fast_reg : (out_rd_ptr_reg == 3'd2) ? out2_fast_reg : (out_rd_ptr_reg == 3'd3) ? out3_fast_reg : (out_rd_ptr_reg == 3'd4) ? out4_fast_reg : out5_fast_reg;
-wire _m_result_error_0 = (out_rd_ptr_reg == 3'd0) ? out0_error_reg : (out_rd_ptr_reg == 3'd1) ? out1_error_reg : (out_rd_ptr_reg == 3'd2) ? out2_error_reg : (out_rd_ptr_reg == 3'd3) ? out3_error_reg : (out_rd_ptr_reg == 3'd4) ? out4_error_reg : out5_error_reg;
-wire _shell_0 = ~hazard_reg;
-wire _shell_1 = in_valid_reg & _shell_0;
-wire issue = _shell_1 & credit_reg;
-wire _shell_2 = s_event_valid & in_ready_reg;
-wire _shell_3 = ~in_valid_reg;
-wire [2:0] _shell_4 = issue ? 3'd1 : 3'd0;
-wire [2:0] _shell_5 = occ_reg + _shell_4;
-wire out_pop = out_nonempty & m_result_ready;
-wire [2:0] _shell_6 = out_pop ? 3'd1 : 3'd0;
-wire [2:0] occ_update = _shell_5 - _shell_6;
-wire _shell_7 = ~s4_error_reg;
-wire wr_en = s4_valid_reg & _shell_7;
-wire [11:0] wr_addr = s4_conn_reg[11:0];
-wire [11:0] _shell_8 = in_conn_reg[11:0];
-wire _shell_9 = wr_addr == _shell_8;
-wire snoop_in = wr_en & _shell_9;
-wire [252:0] _shell_10 = {24'h0, 21'h0, 27'h0, 24'h0, 20'h2198, 1'd0, 1'd0, 24'h0, 21'h0, 21'h0, 21'h0, 21'h0, 27'h4ebc400};
-wire [20:0] cur_to_ignore = s4_cur_reg[89:69];
-wire [20:0] cur_ignored = s4_cur_reg[68:48];
-wire [21:0] _shell_11 = {1'd0, cur_ignored};
-wire [21:0] _shell_12 = _shell_11 + s4_t_9_reg;
-wire _shell_13 = _shell_12[21];
-wire [20:0] _shell_14 = _shell_12[20:0];
-wire [20:0] ignored1 = _shell_13 ? 21'h1fffff : _shell_14;
-wire qa_called = cur_to_ignore <= ignored1;
-wire ack_run = s4_t_8_reg & qa_called;
-wire _shell_15 = u_qa_fired & qa_called;
-wire qa_fired = _shell_15 & s4_t_11_reg;
-wire qa_fired_nscc = qa_fired & s4_t_12_reg;
-wire fi_fired = u_fastinc_fired & ack_run;
-wire _shell_16 = qa_fired_nscc | fi_fired;
-wire early = ack_run & _shell_16;
-wire _shell_17 = ~early;
-wire core_step = ack_run & _shell_17;
-wire [20:0] cur_recv = s4_cur_reg[228:208];
-wire [21:0] _shell_18 = {1'd0, cur_recv};
-wire [21:0] _shell_19 = _shell_18 + s4_t_13_reg;
-wire _shell_20 = _shell_19[21];
-wire [20:0] _shell_21 = _shell_19[20:0];
-wire [20:0] recv_sum = _shell_20 ? 21'h1fffff : _shell_21;
-wire _shell_22 = 21'h8000 < recv_sum;
-wire [23:0] cur_last_adj = s4_cur_reg[252:229];
-wire [23:0] _shell_23 = cur_last_adj + 24'h21a;
-wire _shell_24 = s4_u_qa_nowq_reg != _shell_23;
-wire [23:0] _shell_25 = s4_u_qa_nowq_reg - _shell_23;
-wire _shell_26 = _shell_25[23];
-wire _shell_27 = ~_shell_26;
-wire _shell_28 = _shell_24 & _shell_27;
-wire _shell_29 = |cur_last_adj;
-wire _shell_30 = ~_shell_29;
-wire _shell_31 = _shell_28 | _shell_30;
-wire fulfill = _shell_22 | _shell_31;
-wire _shell_32 = core_step & fulfill;
-wire [23:0] _shell_33 = _shell_32 ? s4_u_qa_nowq_reg : cur_last_adj;
-wire [20:0] _shell_34 = fulfill ? 21'h0 : recv_sum;
-wire [20:0] _shell_35 = core_step ? _shell_34 : cur_recv;
-wire [20:0] _shell_36 = qa_fired_nscc ? 21'h0 : _shell_35;
-wire [26:0] cur_inc = s4_cur_reg[207:181];
-wire [27:0] _shell_37 = {1'd0, cur_inc};
-wire [26:0] cur_c = s4_cur_reg[26:0];
-wire _shell_38 = cur_c[26];
-wire _shell_39 = cur_c[25];
-wire _shell_40 = cur_c[24];
-wire _shell_41 = cur_c[23];
-wire _shell_42 = cur_c[22];
-wire _shell_43 = cur_c[21];
-wire _shell_44 = cur_c[20];
-wire _shell_45 = cur_c[19];
-wire _shell_46 = cur_c[18];
-wire _shell_47 = cur_c[17];
-wire _shell_48 = cur_c[16];
-wire _shell_49 = cur_c[15];
-wire _shell_50 = cur_c[14];
-wire _shell_51 = cur_c[13];
-wire _shell_52 = cur_c[12];
-wire _shell_53 = cur_c[11];
-wire _shell_54 = cur_c[10];
-wire _shell_55 = cur_c[9];
-wire _shell_56 = cur_c[8];
-wire _shell_57 = cur_c[7];
-wire _shell_58 = cur_c[6];
-wire _shell_59 = cur_c[5];
-wire _shell_60 = cur_c[4];
-wire _shell_61 = cur_c[3];
-wire _shell_62 = cur_c[2];
-wire _shell_63 = cur_c[1];
-wire [4:0] _shell_64 = _shell_63 ? 5'd1 : 5'd0;
-wire [4:0] _shell_65 = _shell_62 ? 5'd2 : _shell_64;
-wire [4:0] _shell_66 = _shell_61 ? 5'd3 : _shell_65;
-wire [4:0] _shell_67 = _shell_60 ? 5'd4 : _shell_66;
-wire [4:0] _shell_68 = _shell_59 ? 5'd5 : _shell_67;
-wire [4:0] _shell_69 = _shell_58 ? 5'd6 : _shell_68;
-wire [4:0] _shell_70 = _shell_57 ? 5'd7 : _shell_69;
-wire [4:0] _shell_71 = _shell_56 ? 5'd8 : _shell_70;
-wire [4:0] _shell_72 = _shell_55 ? 5'd9 : _shell_71;
-wire [4:0] _shell_73 = _shell_54 ? 5'd10 : _shell_72;
-wire [4:0] _shell_74 = _shell_53 ? 5'd11 : _shell_73;
-wire [4:0] _shell_75 = _shell_52 ? 5'd12 : _shell_74;
-wire [4:0] _shell_76 = _shell_51 ? 5'd13 : _shell_75;
-wire [4:0] _shell_77 = _shell_50 ? 5'd14 : _shell_76;
-wire [4:0] _shell_78 = _shell_49 ? 5'd15 : _shell_77;
-wire [4:0] _shell_79 = _shell_48 ? 5'd16 : _shell_78;
-wire [4:0] _shell_80 = _shell_47 ? 5'd17 : _shell_79;
-wire [4:0] _shell_81 = _shell_46 ? 5'd18 : _shell_80;
-wire [4:0] _shell_82 = _shell_45 ? 5'd19 : _shell_81;
-wire [4:0] _shell_83 = _shell_44 ? 5'd20 : _shell_82;
-wire [4:0] _shell_84 = _shell_43 ? 5'd21 : _shell_83;
-wire [4:0] _shell_85 = _shell_42 ? 5'd22 : _shell_84;
-wire [4:0] _shell_86 = _shell_41 ? 5'd23 : _shell_85;
-wire [4:0] _shell_87 = _shell_40 ? 5'd24 : _shell_86;
-wire [4:0] _shell_88 = _shell_39 ? 5'd25 : _shell_87;
-wire [4:0] recip_c_lead = _shell_38 ? 5'd26 : _shell_88;
-wire _shell_89 = cur_c[0];
-wire [9:0] _shell_90 = {_shell_89, 9'd0};
-wire [1:0] _shell_91 = cur_c[1:0];
-wire [9:0] _shell_92 = {_shell_91, 8'd0};
-wire [2:0] _shell_93 = cur_c[2:0];
-wire [9:0] _shell_94 = {_shell_93, 7'd0};
-wire [3:0] _shell_95 = cur_c[3:0];
-wire [9:0] _shell_96 = {_shell_95, 6'd0};
-wire [4:0] _shell_97 = cur_c[4:0];
-wire [9:0] _shell_98 = {_shell_97, 5'd0};
-wire [5:0] _shell_99 = cur_c[5:0];
-wire [9:0] _shell_100 = {_shell_99, 4'd0};
-wire [6:0] _shell_101 = cur_c[6:0];
-wire [9:0] _shell_102 = {_shell_101, 3'd0};
-wire [7:0] _shell_103 = cur_c[7:0];
-wire [9:0] _shell_104 = {_shell_103, 2'd0};
-wire [8:0] _shell_105 = cur_c[8:0];
-wire [9:0] _shell_106 = {_shell_105, 1'd0};
-wire [9:0] _shell_107 = cur_c[9:0];
-wire [9:0] _shell_108 = cur_c[10:1];
-wire [9:0] _shell_109 = cur_c[11:2];
-wire [9:0] _shell_110 = cur_c[12:3];
-wire [9:0] _shell_111 = cur_c[13:4];
-wire [9:0] _shell_112 = cur_c[14:5];
-wire [9:0] _shell_113 = cur_c[15:6];
-wire [9:0] _shell_114 = cur_c[16:7];
-wire [9:0] _shell_115 = cur_c[17:8];
-wire [9:0] _shell_116 = cur_c[18:9];
-wire [9:0] _shell_117 = cur_c[19:10];
-wire [9:0] _shell_118 = cur_c[20:11];
-wire [9:0] _shell_119 = cur_c[21:12];
-wire [9:0] _shell_120 = cur_c[22:13];
-wire [9:0] _shell_121 = cur_c[23:14];
-wire [9:0] _shell_122 = cur_c[24:15];
-wire [9:0] _shell_123 = cur_c[25:16];
-wire [9:0] recip_c_mantissa = (recip_c_lead == 5'd0) ? 10'd0 : (recip_c_lead == 5'd1) ? _shell_90 : (recip_c_lead == 5'd2) ? _shell_92 : (recip_c_lead == 5'd3) ? _shell_94 : (recip_c_lead == 5'd4) ? _shell_96 : (recip_c_lead == 5'd5) ? _shell_98 : (recip_c_lead == 5'd6) ? _shell_100 : (recip_c_lead == 5'd7) ? _shell_102 : (recip_c_lead == 5'd8) ? _shell_104 : (recip_c_lead == 5'd9) ? _shell_106 : (recip_c_lead == 5'd10) ? _shell_107 : (recip_c_lead == 5'd11) ? _shell_108 : (recip_c_lead == 5'd12) ? _shell_109 : (recip_c_lead == 5'd13) ? _shell_110 : (recip_c_lead == 5'd14) ? _shell_111 : (recip_c_lead == 5'd15) ? _shell_112 : (recip_c_lead == 5'd16) ? _shell_113 : (recip_c_lead == 5'd17) ? _shell_114 : (recip_c_lead == 5'd18) ? _shell_115 : (recip_c_lead == 5'd19) ? _shell_116 : (recip_c_lead == 5'd20) ? _shell_117 : (recip_c_lead == 5'd21) ? _shell_118 : (recip_c_lead == 5'd22) ? _shell_119 : (recip_c_lead == 5'd23) ? _shell_120 : (recip_c_lead == 5'd24) ? _shell_121 : (recip_c_lead == 5'd25) ? _shell_122 : _shell_123;
-reg  [10:0] recip_c_recip;
-always @* begin
-    case (recip_c_mantissa)
-        10'd0: recip_c_recip = 11'd2047;
-        10'd1: recip_c_recip = 11'd2045;
-        10'd2: recip_c_recip = 11'd2043;
-        10'd3: recip_c_recip = 11'd2041;
-        10'd4: recip_c_recip = 11'd2039;
-        10'd5: recip_c_recip = 11'd2037;
-        10'd6: recip_c_recip = 11'd2035;
-        10'd7: recip_c_recip = 11'd2033;
-        10'd8: recip_c_recip = 11'd2031;
-        10'd9: recip_c_recip = 11'd2029;
-        10'd10: recip_c_recip = 11'd2027;
-        10'd11: recip_c_recip = 11'd2025;
-        10'd12: recip_c_recip = 11'd2023;
-        10'd13: recip_c_recip = 11'd2021;
-        10'd14: recip_c_recip = 11'd2019;
-        10'd15: recip_c_recip = 11'd2017;
-        10'd16: recip_c_recip = 11'd2015;
-        10'd17: recip_c_recip = 11'd2013;
-        10'd18: recip_c_recip = 11'd2011;
-        10'd19: recip_c_recip = 11'd2009;
-        10'd20: recip_c_recip = 11'd2007;
-        10'd21: recip_c_recip = 11'd2005;
-        10'd22: recip_c_recip = 11'd2003;
-        10'd23: recip_c_recip = 11'd2002;
-        10'd24: recip_c_recip = 11'd2000;
-        10'd25: recip_c_recip = 11'd1998;
-        10'd26: recip_c_recip = 11'd1996;
-        10'd27: recip_c_recip = 11'd1994;
-        10'd28: recip_c_recip = 11'd1992;
-        10'd29: recip_c_recip = 11'd1990;
-        10'd30: recip_c_recip = 11'd1988;
-        10'd31: recip_c_recip = 11'd1986;
-        10'd32: recip_c_recip = 11'd1984;
-        10'd33: recip_c_recip = 11'd1983;
-        10'd34: recip_c_recip = 11'd1981;
-        10'd35: recip_c_recip = 11'd1979;
-        10'd36: recip_c_recip = 11'd1977;
-        10'd37: recip_c_recip = 11'd1975;
-        10'd38: recip_c_recip = 11'd1973;
-        10'd39: recip_c_recip = 11'd1971;
-        10'd40: recip_c_recip = 11'd1970;
-        10'd41: recip_c_recip = 11'd1968;
-        10'd42: recip_c_recip = 11'd1966;
-        10'd43: recip_c_recip = 11'd1964;
-        10'd44: recip_c_recip = 11'd1962;
-        10'd45: recip_c_recip = 11'd1960;
-        10'd46: recip_c_recip = 11'd1959;
-        10'd47: recip_c_recip = 11'd1957;
-        10'd48: recip_c_recip = 11'd1955;
-        10'd49: recip_c_recip = 11'd1953;
-        10'd50: recip_c_recip = 11'd1951;
-        10'd51: recip_c_recip = 11'd1949;
-        10'd52: recip_c_recip = 11'd1948;
-        10'd53: recip_c_recip = 11'd1946;
-        10'd54: recip_c_recip = 11'd1944;
-        10'd55: recip_c_recip = 11'd1942;
-        10'd56: recip_c_recip = 11'd1940;
-        10'd57: recip_c_recip = 11'd1939;
-        10'd58: recip_c_recip = 11'd1937;
-        10'd59: recip_c_recip = 11'd1935;
-        10'd60: recip_c_recip = 11'd1933;
-        10'd61: recip_c_recip = 11'd1931;
-        10'd62: recip_c_recip = 11'd1930;
-        10'd63: recip_c_recip = 11'd1928;
-        10'd64: recip_c_recip = 11'd1926;
-        10'd65: recip_c_recip = 11'd1924;
-        10'd66: recip_c_recip = 11'd1923;
-        10'd67: recip_c_recip = 11'd1921;
-        10'd68: recip_c_recip = 11'd1919;
-        10'd69: recip_c_recip = 11'd1917;
-        10'd70: recip_c_recip = 11'd1916;
-        10'd71: recip_c_recip = 11'd1914;
-        10'd72: recip_c_recip = 11'd1912;
-        10'd73: recip_c_recip = 11'd1910;
-        10'd74: recip_c_recip = 11'd1909;
-        10'd75: recip_c_recip = 11'd1907;
-        10'd76: recip_c_recip = 11'd1905;
-        10'd77: recip_c_recip = 11'd1903;
-        10'd78: recip_c_recip = 11'd1902;
-        10'd79: recip_c_recip = 11'd1900;
-        10'd80: recip_c_recip = 11'd1898;
-        10'd81: recip_c_recip = 11'd1897;
-        10'd82: recip_c_recip = 11'd1895;
-        10'd83: recip_c_recip = 11'd1893;
-        10'd84: recip_c_recip = 11'd1891;
-        10'd85: recip_c_recip = 11'd1890;
-        10'd86: recip_c_recip = 11'd1888;
-        10'd87: recip_c_recip = 11'd1886;
-        10'd88: recip_c_recip = 11'd1885;
-        10'd89: recip_c_recip = 11'd1883;
-        10'd90: recip_c_recip = 11'd1881;
-        10'd91: recip_c_recip = 11'd1880;
-        10'd92: recip_c_recip = 11'd1878;
-        10'd93: recip_c_recip = 11'd1876;
-        10'd94: recip_c_recip = 11'd1874;
-        10'd95: recip_c_recip = 11'd1873;
-        10'd96: recip_c_recip = 11'd1871;
-        10'd97: recip_c_recip = 11'd1869;
-        10'd98: recip_c_recip = 11'd1868;
-        10'd99: recip_c_recip = 11'd1866;
-        10'd100: recip_c_recip = 11'd1864;
-        10'd101: recip_c_recip = 11'd1863;
-        10'd102: recip_c_recip = 11'd1861;
-        10'd103: recip_c_recip = 11'd1860;
-        10'd104: recip_c_recip = 11'd1858;
-        10'd105: recip_c_recip = 11'd1856;
-        10'd106: recip_c_recip = 11'd1855;
-        10'd107: recip_c_recip = 11'd1853;
-        10'd108: recip_c_recip = 11'd1851;
-        10'd109: recip_c_recip = 11'd1850;
-        10'd110: recip_c_recip = 11'd1848;
-        10'd111: recip_c_recip = 11'd1846;
-        10'd112: recip_c_recip = 11'd1845;
-        10'd113: recip_c_recip = 11'd1843;
-        10'd114: recip_c_recip = 11'd1842;
-        10'd115: recip_c_recip = 11'd1840;
-        10'd116: recip_c_recip = 11'd1838;
-        10'd117: recip_c_recip = 11'd1837;
-        10'd118: recip_c_recip = 11'd1835;
-        10'd119: recip_c_recip = 11'd1833;
-        10'd120: recip_c_recip = 11'd1832;
-        10'd121: recip_c_recip = 11'd1830;
-        10'd122: recip_c_recip = 11'd1829;
-        10'd123: recip_c_recip = 11'd1827;
-        10'd124: recip_c_recip = 11'd1825;
-        10'd125: recip_c_recip = 11'd1824;
-        10'd126: recip_c_recip = 11'd1822;
-        10'd127: recip_c_recip = 11'd1821;
-        10'd128: recip_c_recip = 11'd1819;
-        10'd129: recip_c_recip = 11'd1818;
-        10'd130: recip_c_recip = 11'd1816;
-        10'd131: recip_c_recip = 11'd1814;
-        10'd132: recip_c_recip = 11'd1813;
-        10'd133: recip_c_recip = 11'd1811;
-        10'd134: recip_c_recip = 11'd1810;
-        10'd135: recip_c_recip = 11'd1808;
-        10'd136: recip_c_recip = 11'd1807;
-        10'd137: recip_c_recip = 11'd1805;
-        10'd138: recip_c_recip = 11'd1804;
-        10'd139: recip_c_recip = 11'd1802;
-        10'd140: recip_c_recip = 11'd1800;
-        10'd141: recip_c_recip = 11'd1799;
-        10'd142: recip_c_recip = 11'd1797;
-        10'd143: recip_c_recip = 11'd1796;
-        10'd144: recip_c_recip = 11'd1794;
-        10'd145: recip_c_recip = 11'd1793;
-        10'd146: recip_c_recip = 11'd1791;
-        10'd147: recip_c_recip = 11'd1790;
-        10'd148: recip_c_recip = 11'd1788;
-        10'd149: recip_c_recip = 11'd1787;
-        10'd150: recip_c_recip = 11'd1785;
-        10'd151: recip_c_recip = 11'd1784;
-        10'd152: recip_c_recip = 11'd1782;
-        10'd153: recip_c_recip = 11'd1781;
-        10'd154: recip_c_recip = 11'd1779;
-        10'd155: recip_c_recip = 11'd1778;
-        10'd156: recip_c_recip = 11'd1776;
-        10'd157: recip_c_recip = 11'd1774;
-        10'd158: recip_c_recip = 11'd1773;
-        10'd159: recip_c_recip = 11'd1771;
-        10'd160: recip_c_recip = 11'd1770;
-        10'd161: recip_c_recip = 11'd1769;
-        10'd162: recip_c_recip = 11'd1767;
-        10'd163: recip_c_recip = 11'd1766;
-        10'd164: recip_c_recip = 11'd1764;
-        10'd165: recip_c_recip = 11'd1763;
-        10'd166: recip_c_recip = 11'd1761;
-        10'd167: recip_c_recip = 11'd1760;
-        10'd168: recip_c_recip = 11'd1758;
-        10'd169: recip_c_recip = 11'd1757;
-        10'd170: recip_c_recip = 11'd1755;
-        10'd171: recip_c_recip = 11'd1754;
-        10'd172: recip_c_recip = 11'd1752;
-        10'd173: recip_c_recip = 11'd1751;
-        10'd174: recip_c_recip = 11'd1749;
-        10'd175: recip_c_recip = 11'd1748;
-        10'd176: recip_c_recip = 11'd1746;
-        10'd177: recip_c_recip = 11'd1745;
-        10'd178: recip_c_recip = 11'd1743;
-        10'd179: recip_c_recip = 11'd1742;
-        10'd180: recip_c_recip = 11'd1741;
-        10'd181: recip_c_recip = 11'd1739;
-        10'd182: recip_c_recip = 11'd1738;
-        10'd183: recip_c_recip = 11'd1736;
-        10'd184: recip_c_recip = 11'd1735;
-        10'd185: recip_c_recip = 11'd1733;
-        10'd186: recip_c_recip = 11'd1732;
-        10'd187: recip_c_recip = 11'd1731;
-        10'd188: recip_c_recip = 11'd1729;
-        10'd189: recip_c_recip = 11'd1728;
-        10'd190: recip_c_recip = 11'd1726;
-        10'd191: recip_c_recip = 11'd1725;
-        10'd192: recip_c_recip = 11'd1723;
-        10'd193: recip_c_recip = 11'd1722;
-        10'd194: recip_c_recip = 11'd1721;
-        10'd195: recip_c_recip = 11'd1719;
-        10'd196: recip_c_recip = 11'd1718;
-        10'd197: recip_c_recip = 11'd1716;
-        10'd198: recip_c_recip = 11'd1715;
-        10'd199: recip_c_recip = 11'd1714;
-        10'd200: recip_c_recip = 11'd1712;
-        10'd201: recip_c_recip = 11'd1711;
-        10'd202: recip_c_recip = 11'd1709;
-        10'd203: recip_c_recip = 11'd1708;
-        10'd204: recip_c_recip = 11'd1707;
-        10'd205: recip_c_recip = 11'd1705;
-        10'd206: recip_c_recip = 11'd1704;
-        10'd207: recip_c_recip = 11'd1702;
-        10'd208: recip_c_recip = 11'd1701;
-        10'd209: recip_c_recip = 11'd1700;
-        10'd210: recip_c_recip = 11'd1698;
-        10'd211: recip_c_recip = 11'd1697;
-        10'd212: recip_c_recip = 11'd1696;
-        10'd213: recip_c_recip = 11'd1694;
-        10'd214: recip_c_recip = 11'd1693;
-        10'd215: recip_c_recip = 11'd1691;
-        10'd216: recip_c_recip = 11'd1690;
-        10'd217: recip_c_recip = 11'd1689;
-        10'd218: recip_c_recip = 11'd1687;
-        10'd219: recip_c_recip = 11'd1686;
-        10'd220: recip_c_recip = 11'd1685;
-        10'd221: recip_c_recip = 11'd1683;
-        10'd222: recip_c_recip = 11'd1682;
-        10'd223: recip_c_recip = 11'd1681;
-        10'd224: recip_c_recip = 11'd1679;
-        10'd225: recip_c_recip = 11'd1678;
-        10'd226: recip_c_recip = 11'd1677;
-        10'd227: recip_c_recip = 11'd1675;
-        10'd228: recip_c_recip = 11'd1674;
-        10'd229: recip_c_recip = 11'd1673;
-        10'd230: recip_c_recip = 11'd1671;
-        10'd231: recip_c_recip = 11'd1670;
-        10'd232: recip_c_recip = 11'd1669;
-        10'd233: recip_c_recip = 11'd1667;
-        10'd234: recip_c_recip = 11'd1666;
-        10'd235: recip_c_recip = 11'd1665;
-        10'd236: recip_c_recip = 11'd1663;
-        10'd237: recip_c_recip = 11'd1662;
-        10'd238: recip_c_recip = 11'd1661;
-        10'd239: recip_c_recip = 11'd1659;
-        10'd240: recip_c_recip = 11'd1658;
-        10'd241: recip_c_recip = 11'd1657;
-        10'd242: recip_c_recip = 11'd1655;
-        10'd243: recip_c_recip = 11'd1654;
-        10'd244: recip_c_recip = 11'd1653;
-        10'd245: recip_c_recip = 11'd1651;
-        10'd246: recip_c_recip = 11'd1650;
-        10'd247: recip_c_recip = 11'd1649;
-        10'd248: recip_c_recip = 11'd1648;
-        10'd249: recip_c_recip = 11'd1646;
-        10'd250: recip_c_recip = 11'd1645;
-        10'd251: recip_c_recip = 11'd1644;
-        10'd252: recip_c_recip = 11'd1642;
-        10'd253: recip_c_recip = 11'd1641;
-        10'd254: recip_c_recip = 11'd1640;
-        10'd255: recip_c_recip = 11'd1639;
-        10'd256: recip_c_recip = 11'd1637;
-        10'd257: recip_c_recip = 11'd1636;
-        10'd258: recip_c_recip = 11'd1635;
-        10'd259: recip_c_recip = 11'd1633;
-        10'd260: recip_c_recip = 11'd1632;
-        10'd261: recip_c_recip = 11'd1631;
-        10'd262: recip_c_recip = 11'd1630;
-        10'd263: recip_c_recip = 11'd1628;
-        10'd264: recip_c_recip = 11'd1627;
-        10'd265: recip_c_recip = 11'd1626;
-        10'd266: recip_c_recip = 11'd1625;
-        10'd267: recip_c_recip = 11'd1623;
-        10'd268: recip_c_recip = 11'd1622;
-        10'd269: recip_c_recip = 11'd1621;
-        10'd270: recip_c_recip = 11'd1620;
-        10'd271: recip_c_recip = 11'd1618;
-        10'd272: recip_c_recip = 11'd1617;
-        10'd273: recip_c_recip = 11'd1616;
-        10'd274: recip_c_recip = 11'd1615;
-        10'd275: recip_c_recip = 11'd1613;
-        10'd276: recip_c_recip = 11'd1612;
-        10'd277: recip_c_recip = 11'd1611;
-        10'd278: recip_c_recip = 11'd1610;
-        10'd279: recip_c_recip = 11'd1608;
-        10'd280: recip_c_recip = 11'd1607;
-        10'd281: recip_c_recip = 11'd1606;
-        10'd282: recip_c_recip = 11'd1605;
-        10'd283: recip_c_recip = 11'd1603;
-        10'd284: recip_c_recip = 11'd1602;
-        10'd285: recip_c_recip = 11'd1601;
-        10'd286: recip_c_recip = 11'd1600;
-        10'd287: recip_c_recip = 11'd1599;
-        10'd288: recip_c_recip = 11'd1597;
-        10'd289: recip_c_recip = 11'd1596;
-        10'd290: recip_c_recip = 11'd1595;
-        10'd291: recip_c_recip = 11'd1594;
-        10'd292: recip_c_recip = 11'd1592;
-        10'd293: recip_c_recip = 11'd1591;
-        10'd294: recip_c_recip = 11'd1590;
-        10'd295: recip_c_recip = 11'd1589;
-        10'd296: recip_c_recip = 11'd1588;
-        10'd297: recip_c_recip = 11'd1586;
-        10'd298: recip_c_recip = 11'd1585;
-        10'd299: recip_c_recip = 11'd1584;
-        10'd300: recip_c_recip = 11'd1583;
-        10'd301: recip_c_recip = 11'd1582;
-        10'd302: recip_c_recip = 11'd1580;
-        10'd303: recip_c_recip = 11'd1579;
-        10'd304: recip_c_recip = 11'd1578;
-        10'd305: recip_c_recip = 11'd1577;
-        10'd306: recip_c_recip = 11'd1576;
-        10'd307: recip_c_recip = 11'd1575;
-        10'd308: recip_c_recip = 11'd1573;
-        10'd309: recip_c_recip = 11'd1572;
-        10'd310: recip_c_recip = 11'd1571;
-        10'd311: recip_c_recip = 11'd1570;
-        10'd312: recip_c_recip = 11'd1569;
-        10'd313: recip_c_recip = 11'd1567;
-        10'd314: recip_c_recip = 11'd1566;
-        10'd315: recip_c_recip = 11'd1565;
-        10'd316: recip_c_recip = 11'd1564;
-        10'd317: recip_c_recip = 11'd1563;
-        10'd318: recip_c_recip = 11'd1562;
-        10'd319: recip_c_recip = 11'd1560;
-        10'd320: recip_c_recip = 11'd1559;
-        10'd321: recip_c_recip = 11'd1558;
-        10'd322: recip_c_recip = 11'd1557;
-        10'd323: recip_c_recip = 11'd1556;
-        10'd324: recip_c_recip = 11'd1555;
-        10'd325: recip_c_recip = 11'd1554;
-        10'd326: recip_c_recip = 11'd1552;
-        10'd327: recip_c_recip = 11'd1551;
-        10'd328: recip_c_recip = 11'd1550;
-        10'd329: recip_c_recip = 11'd1549;
-        10'd330: recip_c_recip = 11'd1548;
-        10'd331: recip_c_recip = 11'd1547;
-        10'd332: recip_c_recip = 11'd1546;
-        10'd333: recip_c_recip = 11'd1544;
-        10'd334: recip_c_recip = 11'd1543;
-        10'd335: recip_c_recip = 11'd1542;
-        10'd336: recip_c_recip = 11'd1541;
-        10'd337: recip_c_recip = 11'd1540;
-        10'd338: recip_c_recip = 11'd1539;
-        10'd339: recip_c_recip = 11'd1538;
-        10'd340: recip_c_recip = 11'd1536;
-        10'd341: recip_c_recip = 11'd1535;
-        10'd342: recip_c_recip = 11'd1534;
-        10'd343: recip_c_recip = 11'd1533;
-        10'd344: recip_c_recip = 11'd1532;
-        10'd345: recip_c_recip = 11'd1531;
-        10'd346: recip_c_recip = 11'd1530;
-        10'd347: recip_c_recip = 11'd1529;
-        10'd348: recip_c_recip = 11'd1527;
-        10'd349: recip_c_recip = 11'd1526;
-        10'd350: recip_c_recip = 11'd1525;
-        10'd351: recip_c_recip = 11'd1524;
-        10'd352: recip_c_recip = 11'd1523;
-        10'd353: recip_c_recip = 11'd1522;
-        10'd354: recip_c_recip = 11'd1521;
-        10'd355: recip_c_recip = 11'd1520;
-        10'd356: recip_c_recip = 11'd1519;
-        10'd357: recip_c_recip = 11'd1518;
-        10'd358: recip_c_recip = 11'd1516;
-        10'd359: recip_c_recip = 11'd1515;
-        10'd360: recip_c_recip = 11'd1514;
-        10'd361: recip_c_recip = 11'd1513;
-        10'd362: recip_c_recip = 11'd1512;
-        10'd363: recip_c_recip = 11'd1511;
-        10'd364: recip_c_recip = 11'd1510;
-        10'd365: recip_c_recip = 11'd1509;
-        10'd366: recip_c_recip = 11'd1508;
-        10'd367: recip_c_recip = 11'd1507;
-        10'd368: recip_c_recip = 11'd1506;
-        10'd369: recip_c_recip = 11'd1504;
-        10'd370: recip_c_recip = 11'd1503;
-        10'd371: recip_c_recip = 11'd1502;
-        10'd372: recip_c_recip = 11'd1501;
-        10'd373: recip_c_recip = 11'd1500;
-        10'd374: recip_c_recip = 11'd1499;
-        10'd375: recip_c_recip = 11'd1498;
-        10'd376: recip_c_recip = 11'd1497;
-        10'd377: recip_c_recip = 11'd1496;
-        10'd378: recip_c_recip = 11'd1495;
-        10'd379: recip_c_recip = 11'd1494;
-        10'd380: recip_c_recip = 11'd1493;
-        10'd381: recip_c_recip = 11'd1492;
-        10'd382: recip_c_recip = 11'd1491;
-        10'd383: recip_c_recip = 11'd1489;
-        10'd384: recip_c_recip = 11'd1488;
-        10'd385: recip_c_recip = 11'd1487;
-        10'd386: recip_c_recip = 11'd1486;
-        10'd387: recip_c_recip = 11'd1485;
-        10'd388: recip_c_recip = 11'd1484;
-        10'd389: recip_c_recip = 11'd1483;
-        10'd390: recip_c_recip = 11'd1482;
-        10'd391: recip_c_recip = 11'd1481;
-        10'd392: recip_c_recip = 11'd1480;
-        10'd393: recip_c_recip = 11'd1479;
-        10'd394: recip_c_recip = 11'd1478;
-        10'd395: recip_c_recip = 11'd1477;
-        10'd396: recip_c_recip = 11'd1476;
-        10'd397: recip_c_recip = 11'd1475;
-        10'd398: recip_c_recip = 11'd1474;
-        10'd399: recip_c_recip = 11'd1473;
-        10'd400: recip_c_recip = 11'd1472;
-        10'd401: recip_c_recip = 11'd1471;
-        10'd402: recip_c_recip = 11'd1470;
-        10'd403: recip_c_recip = 11'd1469;
-        10'd404: recip_c_recip = 11'd1468;
-        10'd405: recip_c_recip = 11'd1467;
-        10'd406: recip_c_recip = 11'd1466;
-        10'd407: recip_c_recip = 11'd1465;
-        10'd408: recip_c_recip = 11'd1463;
-        10'd409: recip_c_recip = 11'd1462;
-        10'd410: recip_c_recip = 11'd1461;
-        10'd411: recip_c_recip = 11'd1460;
-        10'd412: recip_c_recip = 11'd1459;
-        10'd413: recip_c_recip = 11'd1458;
-        10'd414: recip_c_recip = 11'd1457;
-        10'd415: recip_c_recip = 11'd1456;
-        10'd416: recip_c_recip = 11'd1455;
-        10'd417: recip_c_recip = 11'd1454;
-        10'd418: recip_c_recip = 11'd1453;
-        10'd419: recip_c_recip = 11'd1452;
-        10'd420: recip_c_recip = 11'd1451;
-        10'd421: recip_c_recip = 11'd1450;
-        10'd422: recip_c_recip = 11'd1449;
-        10'd423: recip_c_recip = 11'd1448;
-        10'd424: recip_c_recip = 11'd1447;
-        10'd425: recip_c_recip = 11'd1446;
-        10'd426: recip_c_recip = 11'd1445;
-        10'd427: recip_c_recip = 11'd1444;
-        10'd428: recip_c_recip = 11'd1443;
-        10'd429: recip_c_recip = 11'd1442;
-        10'd430: recip_c_recip = 11'd1441;
-        10'd431: recip_c_recip = 11'd1440;
-        10'd432: recip_c_recip = 11'd1439;
-        10'd433: recip_c_recip = 11'd1438;
-        10'd434: recip_c_recip = 11'd1437;
-        10'd435: recip_c_recip = 11'd1436;
-        10'd436: recip_c_recip = 11'd1435;
-        10'd437: recip_c_recip = 11'd1434;
-        10'd438: recip_c_recip = 11'd1433;
-        10'd439: recip_c_recip = 11'd1432;
-        10'd440: recip_c_recip = 11'd1431;
-        10'd441: recip_c_recip = 11'd1431;
-        10'd442: recip_c_recip = 11'd1430;
-        10'd443: recip_c_recip = 11'd1429;
-        10'd444: recip_c_recip = 11'd1428;
-        10'd445: recip_c_recip = 11'd1427;
-        10'd446: recip_c_recip = 11'd1426;
-        10'd447: recip_c_recip = 11'd1425;
-        10'd448: recip_c_recip = 11'd1424;
-        10'd449: recip_c_recip = 11'd1423;
-        10'd450: recip_c_recip = 11'd1422;
-        10'd451: recip_c_recip = 11'd1421;
-        10'd452: recip_c_recip = 11'd1420;
-        10'd453: recip_c_recip = 11'd1419;
-        10'd454: recip_c_recip = 11'd1418;
-        10'd455: recip_c_recip = 11'd1417;
-        10'd456: recip_c_recip = 11'd1416;
-        10'd457: recip_c_recip = 11'd1415;
-        10'd458: recip_c_recip = 11'd1414;
-        10'd459: recip_c_recip = 11'd1413;
-        10'd460: recip_c_recip = 11'd1412;
-        10'd461: recip_c_recip = 11'd1411;
-        10'd462: recip_c_recip = 11'd1410;
-        10'd463: recip_c_recip = 11'd1409;
-        10'd464: recip_c_recip = 11'd1408;
-        10'd465: recip_c_recip = 11'd1407;
-        10'd466: recip_c_recip = 11'd1407;
-        10'd467: recip_c_recip = 11'd1406;
-        10'd468: recip_c_recip = 11'd1405;
-        10'd469: recip_c_recip = 11'd1404;
-        10'd470: recip_c_recip = 11'd1403;
-        10'd471: recip_c_recip = 11'd1402;
-        10'd472: recip_c_recip = 11'd1401;
-        10'd473: recip_c_recip = 11'd1400;
-        10'd474: recip_c_recip = 11'd1399;
-        10'd475: recip_c_recip = 11'd1398;
-        10'd476: recip_c_recip = 11'd1397;
-        10'd477: recip_c_recip = 11'd1396;
-        10'd478: recip_c_recip = 11'd1395;
-        10'd479: recip_c_recip = 11'd1394;
-        10'd480: recip_c_recip = 11'd1393;
-        10'd481: recip_c_recip = 11'd1392;
-        10'd482: recip_c_recip = 11'd1392;
-        10'd483: recip_c_recip = 11'd1391;
-        10'd484: recip_c_recip = 11'd1390;
-        10'd485: recip_c_recip = 11'd1389;
-        10'd486: recip_c_recip = 11'd1388;
-        10'd487: recip_c_recip = 11'd1387;
-        10'd488: recip_c_recip = 11'd1386;
-        10'd489: recip_c_recip = 11'd1385;
-        10'd490: recip_c_recip = 11'd1384;
-        10'd491: recip_c_recip = 11'd1383;
-        10'd492: recip_c_recip = 11'd1382;
-        10'd493: recip_c_recip = 11'd1381;
-        10'd494: recip_c_recip = 11'd1381;
-        10'd495: recip_c_recip = 11'd1380;
-        10'd496: recip_c_recip = 11'd1379;
-        10'd497: recip_c_recip = 11'd1378;
-        10'd498: recip_c_recip = 11'd1377;
-        10'd499: recip_c_recip = 11'd1376;
-        10'd500: recip_c_recip = 11'd1375;
-        10'd501: recip_c_recip = 11'd1374;
-        10'd502: recip_c_recip = 11'd1373;
-        10'd503: recip_c_recip = 11'd1372;
-        10'd504: recip_c_recip = 11'd1372;
-        10'd505: recip_c_recip = 11'd1371;
-        10'd506: recip_c_recip = 11'd1370;
-        10'd507: recip_c_recip = 11'd1369;
-        10'd508: recip_c_recip = 11'd1368;
-        10'd509: recip_c_recip = 11'd1367;
-        10'd510: recip_c_recip = 11'd1366;
-        10'd511: recip_c_recip = 11'd1365;
-        10'd512: recip_c_recip = 11'd1364;
-        10'd513: recip_c_recip = 11'd1364;
-        10'd514: recip_c_recip = 11'd1363;
-        10'd515: recip_c_recip = 11'd1362;
-        10'd516: recip_c_recip = 11'd1361;
-        10'd517: recip_c_recip = 11'd1360;
-        10'd518: recip_c_recip = 11'd1359;
-        10'd519: recip_c_recip = 11'd1358;
-        10'd520: recip_c_recip = 11'd1357;
-        10'd521: recip_c_recip = 11'd1356;
-        10'd522: recip_c_recip = 11'd1356;
-        10'd523: recip_c_recip = 11'd1355;
-        10'd524: recip_c_recip = 11'd1354;
-        10'd525: recip_c_recip = 11'd1353;
-        10'd526: recip_c_recip = 11'd1352;
-        10'd527: recip_c_recip = 11'd1351;
-        10'd528: recip_c_recip = 11'd1350;
-        10'd529: recip_c_recip = 11'd1349;
-        10'd530: recip_c_recip = 11'd1349;
-        10'd531: recip_c_recip = 11'd1348;
-        10'd532: recip_c_recip = 11'd1347;
-        10'd533: recip_c_recip = 11'd1346;
-        10'd534: recip_c_recip = 11'd1345;
-        10'd535: recip_c_recip = 11'd1344;
-        10'd536: recip_c_recip = 11'd1343;
-        10'd537: recip_c_recip = 11'd1343;
-        10'd538: recip_c_recip = 11'd1342;
-        10'd539: recip_c_recip = 11'd1341;
-        10'd540: recip_c_recip = 11'd1340;
-        10'd541: recip_c_recip = 11'd1339;
-        10'd542: recip_c_recip = 11'd1338;
-        10'd543: recip_c_recip = 11'd1337;
-        10'd544: recip_c_recip = 11'd1337;
-        10'd545: recip_c_recip = 11'd1336;
-        10'd546: recip_c_recip = 11'd1335;
-        10'd547: recip_c_recip = 11'd1334;
-        10'd548: recip_c_recip = 11'd1333;
-        10'd549: recip_c_recip = 11'd1332;
-        10'd550: recip_c_recip = 11'd1331;
-        10'd551: recip_c_recip = 11'd1331;
-        10'd552: recip_c_recip = 11'd1330;
-        10'd553: recip_c_recip = 11'd1329;
-        10'd554: recip_c_recip = 11'd1328;
-        10'd555: recip_c_recip = 11'd1327;
-        10'd556: recip_c_recip = 11'd1326;
-        10'd557: recip_c_recip = 11'd1326;
-        10'd558: recip_c_recip = 11'd1325;
-        10'd559: recip_c_recip = 11'd1324;
-        10'd560: recip_c_recip = 11'd1323;
-        10'd561: recip_c_recip = 11'd1322;
-        10'd562: recip_c_recip = 11'd1321;
-        10'd563: recip_c_recip = 11'd1321;
-        10'd564: recip_c_recip = 11'd1320;
-        10'd565: recip_c_recip = 11'd1319;
-        10'd566: recip_c_recip = 11'd1318;
-        10'd567: recip_c_recip = 11'd1317;
-        10'd568: recip_c_recip = 11'd1316;
-        10'd569: recip_c_recip = 11'd1316;
-        10'd570: recip_c_recip = 11'd1315;
-        10'd571: recip_c_recip = 11'd1314;
-        10'd572: recip_c_recip = 11'd1313;
-        10'd573: recip_c_recip = 11'd1312;
-        10'd574: recip_c_recip = 11'd1311;
-        10'd575: recip_c_recip = 11'd1311;
-        10'd576: recip_c_recip = 11'd1310;
-        10'd577: recip_c_recip = 11'd1309;
-        10'd578: recip_c_recip = 11'd1308;
-        10'd579: recip_c_recip = 11'd1307;
-        10'd580: recip_c_recip = 11'd1307;
-        10'd581: recip_c_recip = 11'd1306;
-        10'd582: recip_c_recip = 11'd1305;
-        10'd583: recip_c_recip = 11'd1304;
-        10'd584: recip_c_recip = 11'd1303;
-        10'd585: recip_c_recip = 11'd1302;
-        10'd586: recip_c_recip = 11'd1302;
-        10'd587: recip_c_recip = 11'd1301;
-        10'd588: recip_c_recip = 11'd1300;
-        10'd589: recip_c_recip = 11'd1299;
-        10'd590: recip_c_recip = 11'd1298;
-        10'd591: recip_c_recip = 11'd1298;
-        10'd592: recip_c_recip = 11'd1297;
-        10'd593: recip_c_recip = 11'd1296;
-        10'd594: recip_c_recip = 11'd1295;
-        10'd595: recip_c_recip = 11'd1294;
-        10'd596: recip_c_recip = 11'd1294;
-        10'd597: recip_c_recip = 11'd1293;
-        10'd598: recip_c_recip = 11'd1292;
-        10'd599: recip_c_recip = 11'd1291;
-        10'd600: recip_c_recip = 11'd1290;
-        10'd601: recip_c_recip = 11'd1290;
-        10'd602: recip_c_recip = 11'd1289;
-        10'd603: recip_c_recip = 11'd1288;
-        10'd604: recip_c_recip = 11'd1287;
-        10'd605: recip_c_recip = 11'd1286;
-        10'd606: recip_c_recip = 11'd1286;
-        10'd607: recip_c_recip = 11'd1285;
-        10'd608: recip_c_recip = 11'd1284;
-        10'd609: recip_c_recip = 11'd1283;
-        10'd610: recip_c_recip = 11'd1283;
-        10'd611: recip_c_recip = 11'd1282;
-        10'd612: recip_c_recip = 11'd1281;
-        10'd613: recip_c_recip = 11'd1280;
-        10'd614: recip_c_recip = 11'd1279;
-        10'd615: recip_c_recip = 11'd1279;
-        10'd616: recip_c_recip = 11'd1278;
-        10'd617: recip_c_recip = 11'd1277;
-        10'd618: recip_c_recip = 11'd1276;
-        10'd619: recip_c_recip = 11'd1276;
-        10'd620: recip_c_recip = 11'd1275;
-        10'd621: recip_c_recip = 11'd1274;
-        10'd622: recip_c_recip = 11'd1273;
-        10'd623: recip_c_recip = 11'd1272;
-        10'd624: recip_c_recip = 11'd1272;
-        10'd625: recip_c_recip = 11'd1271;
-        10'd626: recip_c_recip = 11'd1270;
-        10'd627: recip_c_recip = 11'd1269;
-        10'd628: recip_c_recip = 11'd1269;
-        10'd629: recip_c_recip = 11'd1268;
-        10'd630: recip_c_recip = 11'd1267;
-        10'd631: recip_c_recip = 11'd1266;
-        10'd632: recip_c_recip = 11'd1266;
-        10'd633: recip_c_recip = 11'd1265;
-        10'd634: recip_c_recip = 11'd1264;
-        10'd635: recip_c_recip = 11'd1263;
-        10'd636: recip_c_recip = 11'd1262;
-        10'd637: recip_c_recip = 11'd1262;
-        10'd638: recip_c_recip = 11'd1261;
-        10'd639: recip_c_recip = 11'd1260;
-        10'd640: recip_c_recip = 11'd1259;
-        10'd641: recip_c_recip = 11'd1259;
-        10'd642: recip_c_recip = 11'd1258;
-        10'd643: recip_c_recip = 11'd1257;
-        10'd644: recip_c_recip = 11'd1256;
-        10'd645: recip_c_recip = 11'd1256;
-        10'd646: recip_c_recip = 11'd1255;
-        10'd647: recip_c_recip = 11'd1254;
-        10'd648: recip_c_recip = 11'd1253;
-        10'd649: recip_c_recip = 11'd1253;
-        10'd650: recip_c_recip = 11'd1252;
-        10'd651: recip_c_recip = 11'd1251;
-        10'd652: recip_c_recip = 11'd1250;
-        10'd653: recip_c_recip = 11'd1250;
-        10'd654: recip_c_recip = 11'd1249;
-        10'd655: recip_c_recip = 11'd1248;
-        10'd656: recip_c_recip = 11'd1247;
-        10'd657: recip_c_recip = 11'd1247;
-        10'd658: recip_c_recip = 11'd1246;
-        10'd659: recip_c_recip = 11'd1245;
-        10'd660: recip_c_recip = 11'd1244;
-        10'd661: recip_c_recip = 11'd1244;
-        10'd662: recip_c_recip = 11'd1243;
-        10'd663: recip_c_recip = 11'd1242;
-        10'd664: recip_c_recip = 11'd1242;
-        10'd665: recip_c_recip = 11'd1241;
-        10'd666: recip_c_recip = 11'd1240;
-        10'd667: recip_c_recip = 11'd1239;
-        10'd668: recip_c_recip = 11'd1239;
-        10'd669: recip_c_recip = 11'd1238;
-        10'd670: recip_c_recip = 11'd1237;
-        10'd671: recip_c_recip = 11'd1236;
-        10'd672: recip_c_recip = 11'd1236;
-        10'd673: recip_c_recip = 11'd1235;
-        10'd674: recip_c_recip = 11'd1234;
-        10'd675: recip_c_recip = 11'd1233;
-        10'd676: recip_c_recip = 11'd1233;
-        10'd677: recip_c_recip = 11'd1232;
-        10'd678: recip_c_recip = 11'd1231;
-        10'd679: recip_c_recip = 11'd1231;
-        10'd680: recip_c_recip = 11'd1230;
-        10'd681: recip_c_recip = 11'd1229;
-        10'd682: recip_c_recip = 11'd1228;
-        10'd683: recip_c_recip = 11'd1228;
-        10'd684: recip_c_recip = 11'd1227;
-        10'd685: recip_c_recip = 11'd1226;
-        10'd686: recip_c_recip = 11'd1226;
-        10'd687: recip_c_recip = 11'd1225;
-        10'd688: recip_c_recip = 11'd1224;
-        10'd689: recip_c_recip = 11'd1223;
-        10'd690: recip_c_recip = 11'd1223;
-        10'd691: recip_c_recip = 11'd1222;
-        10'd692: recip_c_recip = 11'd1221;
-        10'd693: recip_c_recip = 11'd1221;
-        10'd694: recip_c_recip = 11'd1220;
-        10'd695: recip_c_recip = 11'd1219;
-        10'd696: recip_c_recip = 11'd1218;
-        10'd697: recip_c_recip = 11'd1218;
-        10'd698: recip_c_recip = 11'd1217;
-        10'd699: recip_c_recip = 11'd1216;
-        10'd700: recip_c_recip = 11'd1216;
-        10'd701: recip_c_recip = 11'd1215;
-        10'd702: recip_c_recip = 11'd1214;
-        10'd703: recip_c_recip = 11'd1213;
-        10'd704: recip_c_recip = 11'd1213;
-        10'd705: recip_c_recip = 11'd1212;
-        10'd706: recip_c_recip = 11'd1211;
-        10'd707: recip_c_recip = 11'd1211;
-        10'd708: recip_c_recip = 11'd1210;
-        10'd709: recip_c_recip = 11'd1209;
-        10'd710: recip_c_recip = 11'd1209;
-        10'd711: recip_c_recip = 11'd1208;
-        10'd712: recip_c_recip = 11'd1207;
-        10'd713: recip_c_recip = 11'd1206;
-        10'd714: recip_c_recip = 11'd1206;
-        10'd715: recip_c_recip = 11'd1205;
-        10'd716: recip_c_recip = 11'd1204;
-        10'd717: recip_c_recip = 11'd1204;
-        10'd718: recip_c_recip = 11'd1203;
-        10'd719: recip_c_recip = 11'd1202;
-        10'd720: recip_c_recip = 11'd1202;
-        10'd721: recip_c_recip = 11'd1201;
-        10'd722: recip_c_recip = 11'd1200;
-        10'd723: recip_c_recip = 11'd1200;
-        10'd724: recip_c_recip = 11'd1199;
-        10'd725: recip_c_recip = 11'd1198;
-        10'd726: recip_c_recip = 11'd1198;
-        10'd727: recip_c_recip = 11'd1197;
-        10'd728: recip_c_recip = 11'd1196;
-        10'd729: recip_c_recip = 11'd1195;
-        10'd730: recip_c_recip = 11'd1195;
-        10'd731: recip_c_recip = 11'd1194;
-        10'd732: recip_c_recip = 11'd1193;
-        10'd733: recip_c_recip = 11'd1193;
-        10'd734: recip_c_recip = 11'd1192;
-        10'd735: recip_c_recip = 11'd1191;
-        10'd736: recip_c_recip = 11'd1191;
-        10'd737: recip_c_recip = 11'd1190;
-        10'd738: recip_c_recip = 11'd1189;
-        10'd739: recip_c_recip = 11'd1189;
-        10'd740: recip_c_recip = 11'd1188;
-        10'd741: recip_c_recip = 11'd1187;
-        10'd742: recip_c_recip = 11'd1187;
-        10'd743: recip_c_recip = 11'd1186;
-        10'd744: recip_c_recip = 11'd1185;
-        10'd745: recip_c_recip = 11'd1185;
-        10'd746: recip_c_recip = 11'd1184;
-        10'd747: recip_c_recip = 11'd1183;
-        10'd748: recip_c_recip = 11'd1183;
-        10'd749: recip_c_recip = 11'd1182;
-        10'd750: recip_c_recip = 11'd1181;
-        10'd751: recip_c_recip = 11'd1181;
-        10'd752: recip_c_recip = 11'd1180;
-        10'd753: recip_c_recip = 11'd1179;
-        10'd754: recip_c_recip = 11'd1179;
-        10'd755: recip_c_recip = 11'd1178;
-        10'd756: recip_c_recip = 11'd1177;
-        10'd757: recip_c_recip = 11'd1177;
-        10'd758: recip_c_recip = 11'd1176;
-        10'd759: recip_c_recip = 11'd1175;
-        10'd760: recip_c_recip = 11'd1175;
-        10'd761: recip_c_recip = 11'd1174;
-        10'd762: recip_c_recip = 11'd1173;
-        10'd763: recip_c_recip = 11'd1173;
-        10'd764: recip_c_recip = 11'd1172;
-        10'd765: recip_c_recip = 11'd1171;
-        10'd766: recip_c_recip = 11'd1171;
-        10'd767: recip_c_recip = 11'd1170;
-        10'd768: recip_c_recip = 11'd1169;
-        10'd769: recip_c_recip = 11'd1169;
-        10'd770: recip_c_recip = 11'd1168;
-        10'd771: recip_c_recip = 11'd1168;
-        10'd772: recip_c_recip = 11'd1167;
-        10'd773: recip_c_recip = 11'd1166;
-        10'd774: recip_c_recip = 11'd1166;
-        10'd775: recip_c_recip = 11'd1165;
-        10'd776: recip_c_recip = 11'd1164;
-        10'd777: recip_c_recip = 11'd1164;
-        10'd778: recip_c_recip = 11'd1163;
-        10'd779: recip_c_recip = 11'd1162;
-        10'd780: recip_c_recip = 11'd1162;
-        10'd781: recip_c_recip = 11'd1161;
-        10'd782: recip_c_recip = 11'd1160;
-        10'd783: recip_c_recip = 11'd1160;
-        10'd784: recip_c_recip = 11'd1159;
-        10'd785: recip_c_recip = 11'd1158;
-        10'd786: recip_c_recip = 11'd1158;
-        10'd787: recip_c_recip = 11'd1157;
-        10'd788: recip_c_recip = 11'd1157;
-        10'd789: recip_c_recip = 11'd1156;
-        10'd790: recip_c_recip = 11'd1155;
-        10'd791: recip_c_recip = 11'd1155;
-        10'd792: recip_c_recip = 11'd1154;
-        10'd793: recip_c_recip = 11'd1153;
-        10'd794: recip_c_recip = 11'd1153;
-        10'd795: recip_c_recip = 11'd1152;
-        10'd796: recip_c_recip = 11'd1151;
-        10'd797: recip_c_recip = 11'd1151;
-        10'd798: recip_c_recip = 11'd1150;
-        10'd799: recip_c_recip = 11'd1150;
-        10'd800: recip_c_recip = 11'd1149;
-        10'd801: recip_c_recip = 11'd1148;
-        10'd802: recip_c_recip = 11'd1148;
-        10'd803: recip_c_recip = 11'd1147;
-        10'd804: recip_c_recip = 11'd1146;
-        10'd805: recip_c_recip = 11'd1146;
-        10'd806: recip_c_recip = 11'd1145;
-        10'd807: recip_c_recip = 11'd1145;
-        10'd808: recip_c_recip = 11'd1144;
-        10'd809: recip_c_recip = 11'd1143;
-        10'd810: recip_c_recip = 11'd1143;
-        10'd811: recip_c_recip = 11'd1142;
-        10'd812: recip_c_recip = 11'd1141;
-        10'd813: recip_c_recip = 11'd1141;
-        10'd814: recip_c_recip = 11'd1140;
-        10'd815: recip_c_recip = 11'd1140;
-        10'd816: recip_c_recip = 11'd1139;
-        10'd817: recip_c_recip = 11'd1138;
-        10'd818: recip_c_recip = 11'd1138;
-        10'd819: recip_c_recip = 11'd1137;
-        10'd820: recip_c_recip = 11'd1136;
-        10'd821: recip_c_recip = 11'd1136;
-        10'd822: recip_c_recip = 11'd1135;
-        10'd823: recip_c_recip = 11'd1135;
-        10'd824: recip_c_recip = 11'd1134;
-        10'd825: recip_c_recip = 11'd1133;
-        10'd826: recip_c_recip = 11'd1133;
-        10'd827: recip_c_recip = 11'd1132;
-        10'd828: recip_c_recip = 11'd1132;
-        10'd829: recip_c_recip = 11'd1131;
-        10'd830: recip_c_recip = 11'd1130;
-        10'd831: recip_c_recip = 11'd1130;
-        10'd832: recip_c_recip = 11'd1129;
-        10'd833: recip_c_recip = 11'd1129;
-        10'd834: recip_c_recip = 11'd1128;
-        10'd835: recip_c_recip = 11'd1127;
-        10'd836: recip_c_recip = 11'd1127;
-        10'd837: recip_c_recip = 11'd1126;
-        10'd838: recip_c_recip = 11'd1125;
-        10'd839: recip_c_recip = 11'd1125;
-        10'd840: recip_c_recip = 11'd1124;
-        10'd841: recip_c_recip = 11'd1124;
-        10'd842: recip_c_recip = 11'd1123;
-        10'd843: recip_c_recip = 11'd1122;
-        10'd844: recip_c_recip = 11'd1122;
-        10'd845: recip_c_recip = 11'd1121;
-        10'd846: recip_c_recip = 11'd1121;
-        10'd847: recip_c_recip = 11'd1120;
-        10'd848: recip_c_recip = 11'd1119;
-        10'd849: recip_c_recip = 11'd1119;
-        10'd850: recip_c_recip = 11'd1118;
-        10'd851: recip_c_recip = 11'd1118;
-        10'd852: recip_c_recip = 11'd1117;
-        10'd853: recip_c_recip = 11'd1116;
-        10'd854: recip_c_recip = 11'd1116;
-        10'd855: recip_c_recip = 11'd1115;
-        10'd856: recip_c_recip = 11'd1115;
-        10'd857: recip_c_recip = 11'd1114;
-        10'd858: recip_c_recip = 11'd1114;
-        10'd859: recip_c_recip = 11'd1113;
-        10'd860: recip_c_recip = 11'd1112;
-        10'd861: recip_c_recip = 11'd1112;
-        10'd862: recip_c_recip = 11'd1111;
-        10'd863: recip_c_recip = 11'd1111;
-        10'd864: recip_c_recip = 11'd1110;
-        10'd865: recip_c_recip = 11'd1109;
-        10'd866: recip_c_recip = 11'd1109;
-        10'd867: recip_c_recip = 11'd1108;
-        10'd868: recip_c_recip = 11'd1108;
-        10'd869: recip_c_recip = 11'd1107;
-        10'd870: recip_c_recip = 11'd1106;
-        10'd871: recip_c_recip = 11'd1106;
-        10'd872: recip_c_recip = 11'd1105;
-        10'd873: recip_c_recip = 11'd1105;
-        10'd874: recip_c_recip = 11'd1104;
-        10'd875: recip_c_recip = 11'd1104;
-        10'd876: recip_c_recip = 11'd1103;
-        10'd877: recip_c_recip = 11'd1102;
-        10'd878: recip_c_recip = 11'd1102;
-        10'd879: recip_c_recip = 11'd1101;
-        10'd880: recip_c_recip = 11'd1101;
-        10'd881: recip_c_recip = 11'd1100;
-        10'd882: recip_c_recip = 11'd1100;
-        10'd883: recip_c_recip = 11'd1099;
-        10'd884: recip_c_recip = 11'd1098;
-        10'd885: recip_c_recip = 11'd1098;
-        10'd886: recip_c_recip = 11'd1097;
-        10'd887: recip_c_recip = 11'd1097;
-        10'd888: recip_c_recip = 11'd1096;
-        10'd889: recip_c_recip = 11'd1095;
-        10'd890: recip_c_recip = 11'd1095;
-        10'd891: recip_c_recip = 11'd1094;
-        10'd892: recip_c_recip = 11'd1094;
-        10'd893: recip_c_recip = 11'd1093;
-        10'd894: recip_c_recip = 11'd1093;
-        10'd895: recip_c_recip = 11'd1092;
-        10'd896: recip_c_recip = 11'd1091;
-        10'd897: recip_c_recip = 11'd1091;
-        10'd898: recip_c_recip = 11'd1090;
-        10'd899: recip_c_recip = 11'd1090;
-        10'd900: recip_c_recip = 11'd1089;
-        10'd901: recip_c_recip = 11'd1089;
-        10'd902: recip_c_recip = 11'd1088;
-        10'd903: recip_c_recip = 11'd1088;
-        10'd904: recip_c_recip = 11'd1087;
-        10'd905: recip_c_recip = 11'd1086;
-        10'd906: recip_c_recip = 11'd1086;
-        10'd907: recip_c_recip = 11'd1085;
-        10'd908: recip_c_recip = 11'd1085;
-        10'd909: recip_c_recip = 11'd1084;
-        10'd910: recip_c_recip = 11'd1084;
-        10'd911: recip_c_recip = 11'd1083;
-        10'd912: recip_c_recip = 11'd1082;
-        10'd913: recip_c_recip = 11'd1082;
-        10'd914: recip_c_recip = 11'd1081;
-        10'd915: recip_c_recip = 11'd1081;
-        10'd916: recip_c_recip = 11'd1080;
-        10'd917: recip_c_recip = 11'd1080;
-        10'd918: recip_c_recip = 11'd1079;
-        10'd919: recip_c_recip = 11'd1079;
-        10'd920: recip_c_recip = 11'd1078;
-        10'd921: recip_c_recip = 11'd1077;
-        10'd922: recip_c_recip = 11'd1077;
-        10'd923: recip_c_recip = 11'd1076;
-        10'd924: recip_c_recip = 11'd1076;
-        10'd925: recip_c_recip = 11'd1075;
-        10'd926: recip_c_recip = 11'd1075;
-        10'd927: recip_c_recip = 11'd1074;
-        10'd928: recip_c_recip = 11'd1074;
-        10'd929: recip_c_recip = 11'd1073;
-        10'd930: recip_c_recip = 11'd1072;
-        10'd931: recip_c_recip = 11'd1072;
-        10'd932: recip_c_recip = 11'd1071;
-        10'd933: recip_c_recip = 11'd1071;
-        10'd934: recip_c_recip = 11'd1070;
-        10'd935: recip_c_recip = 11'd1070;
-        10'd936: recip_c_recip = 11'd1069;
-        10'd937: recip_c_recip = 11'd1069;
-        10'd938: recip_c_recip = 11'd1068;
-        10'd939: recip_c_recip = 11'd1068;
-        10'd940: recip_c_recip = 11'd1067;
-        10'd941: recip_c_recip = 11'd1066;
-        10'd942: recip_c_recip = 11'd1066;
-        10'd943: recip_c_recip = 11'd1065;
-        10'd944: recip_c_recip = 11'd1065;
-        10'd945: recip_c_recip = 11'd1064;
-        10'd946: recip_c_recip = 11'd1064;
-        10'd947: recip_c_recip = 11'd1063;
-        10'd948: recip_c_recip = 11'd1063;
-        10'd949: recip_c_recip = 11'd1062;
-        10'd950: recip_c_recip = 11'd1062;
-        10'd951: recip_c_recip = 11'd1061;
-        10'd952: recip_c_recip = 11'd1061;
-        10'd953: recip_c_recip = 11'd1060;
-        10'd954: recip_c_recip = 11'd1059;
-        10'd955: recip_c_recip = 11'd1059;
-        10'd956: recip_c_recip = 11'd1058;
-        10'd957: recip_c_recip = 11'd1058;
-        10'd958: recip_c_recip = 11'd1057;
-        10'd959: recip_c_recip = 11'd1057;
-        10'd960: recip_c_recip = 11'd1056;
-        10'd961: recip_c_recip = 11'd1056;
-        10'd962: recip_c_recip = 11'd1055;
-        10'd963: recip_c_recip = 11'd1055;
-        10'd964: recip_c_recip = 11'd1054;
-        10'd965: recip_c_recip = 11'd1054;
-        10'd966: recip_c_recip = 11'd1053;
-        10'd967: recip_c_recip = 11'd1053;
-        10'd968: recip_c_recip = 11'd1052;
-        10'd969: recip_c_recip = 11'd1051;
-        10'd970: recip_c_recip = 11'd1051;
-        10'd971: recip_c_recip = 11'd1050;
-        10'd972: recip_c_recip = 11'd1050;
-        10'd973: recip_c_recip = 11'd1049;
-        10'd974: recip_c_recip = 11'd1049;
-        10'd975: recip_c_recip = 11'd1048;
-        10'd976: recip_c_recip = 11'd1048;
-        10'd977: recip_c_recip = 11'd1047;
-        10'd978: recip_c_recip = 11'd1047;
-        10'd979: recip_c_recip = 11'd1046;
-        10'd980: recip_c_recip = 11'd1046;
-        10'd981: recip_c_recip = 11'd1045;
-        10'd982: recip_c_recip = 11'd1045;
-        10'd983: recip_c_recip = 11'd1044;
-        10'd984: recip_c_recip = 11'd1044;
-        10'd985: recip_c_recip = 11'd1043;
-        10'd986: recip_c_recip = 11'd1043;
-        10'd987: recip_c_recip = 11'd1042;
-        10'd988: recip_c_recip = 11'd1042;
-        10'd989: recip_c_recip = 11'd1041;
-        10'd990: recip_c_recip = 11'd1041;
-        10'd991: recip_c_recip = 11'd1040;
-        10'd992: recip_c_recip = 11'd1039;
-        10'd993: recip_c_recip = 11'd1039;
-        10'd994: recip_c_recip = 11'd1038;
-        10'd995: recip_c_recip = 11'd1038;
-        10'd996: recip_c_recip = 11'd1037;
-        10'd997: recip_c_recip = 11'd1037;
-        10'd998: recip_c_recip = 11'd1036;
-        10'd999: recip_c_recip = 11'd1036;
-        10'd1000: recip_c_recip = 11'd1035;
-        10'd1001: recip_c_recip = 11'd1035;
-        10'd1002: recip_c_recip = 11'd1034;
-        10'd1003: recip_c_recip = 11'd1034;
-        10'd1004: recip_c_recip = 11'd1033;
-        10'd1005: recip_c_recip = 11'd1033;
-        10'd1006: recip_c_recip = 11'd1032;
-        10'd1007: recip_c_recip = 11'd1032;
-        10'd1008: recip_c_recip = 11'd1031;
-        10'd1009: recip_c_recip = 11'd1031;
-        10'd1010: recip_c_recip = 11'd1030;
-        10'd1011: recip_c_recip = 11'd1030;
-        10'd1012: recip_c_recip = 11'd1029;
-        10'd1013: recip_c_recip = 11'd1029;
-        10'd1014: recip_c_recip = 11'd1028;
-        10'd1015: recip_c_recip = 11'd1028;
-        10'd1016: recip_c_recip = 11'd1027;
-        10'd1017: recip_c_recip = 11'd1027;
-        10'd1018: recip_c_recip = 11'd1026;
-        10'd1019: recip_c_recip = 11'd1026;
-        10'd1020: recip_c_recip = 11'd1025;
-        10'd1021: recip_c_recip = 11'd1025;
-        10'd1022: recip_c_recip = 11'd1024;
-        10'd1023: recip_c_recip = 11'd1024;
-    endcase
-end
-wire [52:0] _shell_124 = {42'h0, recip_c_recip};
-wire [52:0] mi_base_prod = s4_t_reg * _shell_124;
-wire [41:0] _shell_125 = mi_base_prod[52:11];
-wire [40:0] _shell_126 = mi_base_prod[52:12];
-wire [41:0] _shell_127 = {1'd0, _shell_126};
-wire [39:0] _shell_128 = mi_base_prod[52:13];
-wire [41:0] _shell_129 = {2'd0, _shell_128};
-wire [38:0] _shell_130 = mi_base_prod[52:14];
-wire [41:0] _shell_131 = {3'd0, _shell_130};
-wire [37:0] _shell_132 = mi_base_prod[52:15];
-wire [41:0] _shell_133 = {4'd0, _shell_132};
-wire [36:0] _shell_134 = mi_base_prod[52:16];
-wire [41:0] _shell_135 = {5'd0, _shell_134};
-wire [35:0] _shell_136 = mi_base_prod[52:17];
-wire [41:0] _shell_137 = {6'd0, _shell_136};
-wire [34:0] _shell_138 = mi_base_prod[52:18];
-wire [41:0] _shell_139 = {7'd0, _shell_138};
-wire [33:0] _shell_140 = mi_base_prod[52:19];
-wire [41:0] _shell_141 = {8'd0, _shell_140};
-wire [32:0] _shell_142 = mi_base_prod[52:20];
-wire [41:0] _shell_143 = {9'd0, _shell_142};
-wire [31:0] _shell_144 = mi_base_prod[52:21];
-wire [41:0] _shell_145 = {10'd0, _shell_144};
-wire [30:0] _shell_146 = mi_base_prod[52:22];
-wire [41:0] _shell_147 = {11'd0, _shell_146};
-wire [29:0] _shell_148 = mi_base_prod[52:23];
-wire [41:0] _shell_149 = {12'd0, _shell_148};
-wire [28:0] _shell_150 = mi_base_prod[52:24];
-wire [41:0] _shell_151 = {13'd0, _shell_150};
-wire [27:0] _shell_152 = mi_base_prod[52:25];
-wire [41:0] _shell_153 = {14'd0, _shell_152};
-wire [26:0] _shell_154 = mi_base_prod[52:26];
-wire [41:0] _shell_155 = {15'd0, _shell_154};
-wire [25:0] _shell_156 = mi_base_prod[52:27];
-wire [41:0] _shell_157 = {16'd0, _shell_156};
-wire [24:0] _shell_158 = mi_base_prod[52:28];
-wire [41:0] _shell_159 = {17'h0, _shell_158};
-wire [23:0] _shell_160 = mi_base_prod[52:29];
-wire [41:0] _shell_161 = {18'h0, _shell_160};
-wire [22:0] _shell_162 = mi_base_prod[52:30];
-wire [41:0] _shell_163 = {19'h0, _shell_162};
-wire [21:0] _shell_164 = mi_base_prod[52:31];
-wire [41:0] _shell_165 = {20'h0, _shell_164};
-wire [20:0] _shell_166 = mi_base_prod[52:32];
-wire [41:0] _shell_167 = {21'h0, _shell_166};
-wire [19:0] _shell_168 = mi_base_prod[52:33];
-wire [41:0] _shell_169 = {22'h0, _shell_168};
-wire [18:0] _shell_170 = mi_base_prod[52:34];
-wire [41:0] _shell_171 = {23'h0, _shell_170};
-wire [17:0] _shell_172 = mi_base_prod[52:35];
-wire [41:0] _shell_173 = {24'h0, _shell_172};
-wire [16:0] _shell_174 = mi_base_prod[52:36];
-wire [41:0] _shell_175 = {25'h0, _shell_174};
-wire [15:0] _shell_176 = mi_base_prod[52:37];
-wire [41:0] _shell_177 = {26'h0, _shell_176};
-wire [41:0] mi_base = (recip_c_lead == 5'd0) ? _shell_125 : (recip_c_lead == 5'd1) ? _shell_127 : (recip_c_lead == 5'd2) ? _shell_129 : (recip_c_lead == 5'd3) ? _shell_131 : (recip_c_lead == 5'd4) ? _shell_133 : (recip_c_lead == 5'd5) ? _shell_135 : (recip_c_lead == 5'd6) ? _shell_137 : (recip_c_lead == 5'd7) ? _shell_139 : (recip_c_lead == 5'd8) ? _shell_141 : (recip_c_lead == 5'd9) ? _shell_143 : (recip_c_lead == 5'd10) ? _shell_145 : (recip_c_lead == 5'd11) ? _shell_147 : (recip_c_lead == 5'd12) ? _shell_149 : (recip_c_lead == 5'd13) ? _shell_151 : (recip_c_lead == 5'd14) ? _shell_153 : (recip_c_lead == 5'd15) ? _shell_155 : (recip_c_lead == 5'd16) ? _shell_157 : (recip_c_lead == 5'd17) ? _shell_159 : (recip_c_lead == 5'd18) ? _shell_161 : (recip_c_lead == 5'd19) ? _shell_163 : (recip_c_lead == 5'd20) ? _shell_165 : (recip_c_lead == 5'd21) ? _shell_167 : (recip_c_lead == 5'd22) ? _shell_169 : (recip_c_lead == 5'd23) ? _shell_171 : (recip_c_lead == 5'd24) ? _shell_173 : (recip_c_lead == 5'd25) ? _shell_175 : _shell_177;
-wire [61:0] _shell_178 = {20'h0, mi_base};
-wire [61:0] mi_num = _shell_178 * s4_t_2_reg;
-wire [72:0] _shell_179 = {11'd0, mi_num};
-wire [72:0] mi_raw_prod = _shell_179 * s4_t_3_reg;
-wire [61:0] _shell_180 = mi_raw_prod[72:11];
-wire [60:0] _shell_181 = mi_raw_prod[72:12];
-wire [61:0] _shell_182 = {1'd0, _shell_181};
-wire [59:0] _shell_183 = mi_raw_prod[72:13];
-wire [61:0] _shell_184 = {2'd0, _shell_183};
-wire [58:0] _shell_185 = mi_raw_prod[72:14];
-wire [61:0] _shell_186 = {3'd0, _shell_185};
-wire [57:0] _shell_187 = mi_raw_prod[72:15];
-wire [61:0] _shell_188 = {4'd0, _shell_187};
-wire [56:0] _shell_189 = mi_raw_prod[72:16];
-wire [61:0] _shell_190 = {5'd0, _shell_189};
-wire [55:0] _shell_191 = mi_raw_prod[72:17];
-wire [61:0] _shell_192 = {6'd0, _shell_191};
-wire [54:0] _shell_193 = mi_raw_prod[72:18];
-wire [61:0] _shell_194 = {7'd0, _shell_193};
-wire [53:0] _shell_195 = mi_raw_prod[72:19];
-wire [61:0] _shell_196 = {8'd0, _shell_195};
-wire [52:0] _shell_197 = mi_raw_prod[72:20];
-wire [61:0] _shell_198 = {9'd0, _shell_197};
-wire [51:0] _shell_199 = mi_raw_prod[72:21];
-wire [61:0] _shell_200 = {10'd0, _shell_199};
-wire [50:0] _shell_201 = mi_raw_prod[72:22];
-wire [61:0] _shell_202 = {11'd0, _shell_201};
-wire [49:0] _shell_203 = mi_raw_prod[72:23];
-wire [61:0] _shell_204 = {12'd0, _shell_203};
-wire [48:0] _shell_205 = mi_raw_prod[72:24];
-wire [61:0] _shell_206 = {13'd0, _shell_205};
-wire [47:0] _shell_207 = mi_raw_prod[72:25];
-wire [61:0] _shell_208 = {14'd0, _shell_207};
-wire [46:0] _shell_209 = mi_raw_prod[72:26];
-wire [61:0] _shell_210 = {15'd0, _shell_209};
-wire [45:0] _shell_211 = mi_raw_prod[72:27];
-wire [61:0] _shell_212 = {16'd0, _shell_211};
-wire [44:0] _shell_213 = mi_raw_prod[72:28];
-wire [61:0] _shell_214 = {17'h0, _shell_213};
-wire [43:0] _shell_215 = mi_raw_prod[72:29];
-wire [61:0] _shell_216 = {18'h0, _shell_215};
-wire [42:0] _shell_217 = mi_raw_prod[72:30];
-wire [61:0] _shell_218 = {19'h0, _shell_217};
-wire [61:0] mi_raw = (s4_recip_rtt_lead_reg == 5'd0) ? _shell_180 : (s4_recip_rtt_lead_reg == 5'd1) ? _shell_182 : (s4_recip_rtt_lead_reg == 5'd2) ? _shell_184 : (s4_recip_rtt_lead_reg == 5'd3) ? _shell_186 : (s4_recip_rtt_lead_reg == 5'd4) ? _shell_188 : (s4_recip_rtt_lead_reg == 5'd5) ? _shell_190 : (s4_recip_rtt_lead_reg == 5'd6) ? _shell_192 : (s4_recip_rtt_lead_reg == 5'd7) ? _shell_194 : (s4_recip_rtt_lead_reg == 5'd8) ? _shell_196 : (s4_recip_rtt_lead_reg == 5'd9) ? _shell_198 : (s4_recip_rtt_lead_reg == 5'd10) ? _shell_200 : (s4_recip_rtt_lead_reg == 5'd11) ? _shell_202 : (s4_recip_rtt_lead_reg == 5'd12) ? _shell_204 : (s4_recip_rtt_lead_reg == 5'd13) ? _shell_206 : (s4_recip_rtt_lead_reg == 5'd14) ? _shell_208 : (s4_recip_rtt_lead_reg == 5'd15) ? _shell_210 : (s4_recip_rtt_lead_reg == 5'd16) ? _shell_212 : (s4_recip_rtt_lead_reg == 5'd17) ? _shell_214 : (s4_recip_rtt_lead_reg == 5'd18) ? _shell_216 : _shell_218;
-wire [34:0] _shell_219 = mi_raw[61:27];
-wire _shell_220 = |_shell_219;
-wire [26:0] _shell_221 = mi_raw[26:0];
-wire [26:0] _shell_222 = _shell_220 ? 27'h7ffffff : _shell_221;
-wire _shell_223 = _shell_222 < s4_size_c_reg;
-wire [26:0] mi_inc = _shell_223 ? _shell_222 : s4_size_c_reg;
-wire [27:0] _shell_224 = {1'd0, mi_inc};
-wire [49:0] _shell_225 = {39'h0, recip_c_recip};
-wire [49:0] fi_c_prod = s4_t_4_reg * _shell_225;
-wire [38:0] _shell_226 = fi_c_prod[49:11];
-wire [37:0] _shell_227 = fi_c_prod[49:12];
-wire [38:0] _shell_228 = {1'd0, _shell_227};
-wire [36:0] _shell_229 = fi_c_prod[49:13];
-wire [38:0] _shell_230 = {2'd0, _shell_229};
-wire [35:0] _shell_231 = fi_c_prod[49:14];
-wire [38:0] _shell_232 = {3'd0, _shell_231};
-wire [34:0] _shell_233 = fi_c_prod[49:15];
-wire [38:0] _shell_234 = {4'd0, _shell_233};
-wire [33:0] _shell_235 = fi_c_prod[49:16];
-wire [38:0] _shell_236 = {5'd0, _shell_235};
-wire [32:0] _shell_237 = fi_c_prod[49:17];
-wire [38:0] _shell_238 = {6'd0, _shell_237};
-wire [31:0] _shell_239 = fi_c_prod[49:18];
-wire [38:0] _shell_240 = {7'd0, _shell_239};
-wire [30:0] _shell_241 = fi_c_prod[49:19];
-wire [38:0] _shell_242 = {8'd0, _shell_241};
-wire [29:0] _shell_243 = fi_c_prod[49:20];
-wire [38:0] _shell_244 = {9'd0, _shell_243};
-wire [28:0] _shell_245 = fi_c_prod[49:21];
-wire [38:0] _shell_246 = {10'd0, _shell_245};
-wire [27:0] _shell_247 = fi_c_prod[49:22];
-wire [38:0] _shell_248 = {11'd0, _shell_247};
-wire [26:0] _shell_249 = fi_c_prod[49:23];
-wire [38:0] _shell_250 = {12'd0, _shell_249};
-wire [25:0] _shell_251 = fi_c_prod[49:24];
-wire [38:0] _shell_252 = {13'd0, _shell_251};
-wire [24:0] _shell_253 = fi_c_prod[49:25];
-wire [38:0] _shell_254 = {14'd0, _shell_253};
-wire [23:0] _shell_255 = fi_c_prod[49:26];
-wire [38:0] _shell_256 = {15'd0, _shell_255};
-wire [22:0] _shell_257 = fi_c_prod[49:27];
-wire [38:0] _shell_258 = {16'd0, _shell_257};
-wire [21:0] _shell_259 = fi_c_prod[49:28];
-wire [38:0] _shell_260 = {17'h0, _shell_259};
-wire [20:0] _shell_261 = fi_c_prod[49:29];
-wire [38:0] _shell_262 = {18'h0, _shell_261};
-wire [19:0] _shell_263 = fi_c_prod[49:30];
-wire [38:0] _shell_264 = {19'h0, _shell_263};
-wire [18:0] _shell_265 = fi_c_prod[49:31];
-wire [38:0] _shell_266 = {20'h0, _shell_265};
-wire [17:0] _shell_267 = fi_c_prod[49:32];
-wire [38:0] _shell_268 = {21'h0, _shell_267};
-wire [16:0] _shell_269 = fi_c_prod[49:33];
-wire [38:0] _shell_270 = {22'h0, _shell_269};
-wire [15:0] _shell_271 = fi_c_prod[49:34];
-wire [38:0] _shell_272 = {23'h0, _shell_271};
-wire [14:0] _shell_273 = fi_c_prod[49:35];
-wire [38:0] _shell_274 = {24'h0, _shell_273};
-wire [13:0] _shell_275 = fi_c_prod[49:36];
-wire [38:0] _shell_276 = {25'h0, _shell_275};
-wire [12:0] _shell_277 = fi_c_prod[49:37];
-wire [38:0] _shell_278 = {26'h0, _shell_277};
-wire [38:0] fi_c = (recip_c_lead == 5'd0) ? _shell_226 : (recip_c_lead == 5'd1) ? _shell_228 : (recip_c_lead == 5'd2) ? _shell_230 : (recip_c_lead == 5'd3) ? _shell_232 : (recip_c_lead == 5'd4) ? _shell_234 : (recip_c_lead == 5'd5) ? _shell_236 : (recip_c_lead == 5'd6) ? _shell_238 : (recip_c_lead == 5'd7) ? _shell_240 : (recip_c_lead == 5'd8) ? _shell_242 : (recip_c_lead == 5'd9) ? _shell_244 : (recip_c_lead == 5'd10) ? _shell_246 : (recip_c_lead == 5'd11) ? _shell_248 : (recip_c_lead == 5'd12) ? _shell_250 : (recip_c_lead == 5'd13) ? _shell_252 : (recip_c_lead == 5'd14) ? _shell_254 : (recip_c_lead == 5'd15) ? _shell_256 : (recip_c_lead == 5'd16) ? _shell_258 : (recip_c_lead == 5'd17) ? _shell_260 : (recip_c_lead == 5'd18) ? _shell_262 : (recip_c_lead == 5'd19) ? _shell_264 : (recip_c_lead == 5'd20) ? _shell_266 : (recip_c_lead == 5'd21) ? _shell_268 : (recip_c_lead == 5'd22) ? _shell_270 : (recip_c_lead == 5'd23) ? _shell_272 : (recip_c_lead == 5'd24) ? _shell_274 : (recip_c_lead == 5'd25) ? _shell_276 : _shell_278;
-wire [11:0] _shell_279 = fi_c[38:27];
-wire _shell_280 = |_shell_279;
-wire [26:0] _shell_281 = fi_c[26:0];
-wire [26:0] fi_inc = _shell_280 ? 27'h7ffffff : _shell_281;
-wire [27:0] _shell_282 = {1'd0, fi_inc};
-wire [27:0] _shell_283 = _shell_224 + _shell_282;
-wire _shell_284 = _shell_283[27];
-wire [26:0] _shell_285 = _shell_283[26:0];
-wire [26:0] _shell_286 = _shell_284 ? 27'h7ffffff : _shell_285;
-wire [26:0] _shell_287 = s4_rtt_le_trtt_reg ? _shell_286 : fi_inc;
-wire [27:0] _shell_288 = {1'd0, _shell_287};
-wire [27:0] _shell_289 = _shell_37 + _shell_288;
-wire _shell_290 = _shell_289[27];
-wire [26:0] _shell_291 = _shell_289[26:0];
-wire [26:0] _shell_292 = _shell_290 ? 27'h7ffffff : _shell_291;
-wire [26:0] inc_acc = s4_t_14_reg ? _shell_292 : cur_inc;
-wire [26:0] _shell_293 = fulfill ? 27'h0 : inc_acc;
-wire [26:0] _shell_294 = core_step ? _shell_293 : cur_inc;
-wire [26:0] _shell_295 = qa_fired_nscc ? 27'h0 : _shell_294;
-wire [23:0] cur_last_md = s4_cur_reg[180:157];
-wire [23:0] _shell_296 = cur_last_md + 24'h21a;
-wire _shell_297 = s4_u_qa_nowq_reg != _shell_296;
-wire [23:0] _shell_298 = s4_u_qa_nowq_reg - _shell_296;
-wire _shell_299 = _shell_298[23];
-wire _shell_300 = ~_shell_299;
-wire _shell_301 = _shell_297 & _shell_300;
-wire _shell_302 = |cur_last_md;
-wire _shell_303 = ~_shell_302;
-wire _shell_304 = _shell_301 | _shell_303;
-wire _shell_305 = s4_t_15_reg & _shell_304;
+wire [72:0] _s10_mi_raw_prod_next_0 = {11'd0, s9_mi_num_reg};
+wire [72:0] mi_raw_prod = _s10_mi_raw_prod_next_0 * s9_t_reg;
+wire [61:0] _s11_mi_raw_next_0 = s10_mi_raw_prod_reg[72:11];
+wire [60:0] _s11_mi_raw_next_1 = s10_mi_raw_prod_reg[72:12];
+wire [61:0] _s11_mi_raw_next_2 = {1'd0, _s11_mi_raw_next_1};
+wire [59:0] _s11_mi_raw_next_3 = s10_mi_raw_prod_reg[72:13];
+wire [61:0] _s11_mi_raw_next_4 = {2'd0, _s11_mi_raw_next_3};
+wire [58:0] _s11_mi_raw_next_5 = s10_mi_raw_prod_reg[72:14];
+wire [61:0] _s11_mi_raw_next_6 = {3'd0, _s11_mi_raw_next_5};
+wire [57:0] _s11_mi_raw_next_7 = s10_mi_raw_prod_reg[72:15];
+wire [61:0] _s11_mi_raw_next_8 = {4'd0, _s11_mi_raw_next_7};
+wire [56:0] _s11_mi_raw_next_9 = s10_mi_raw_prod_reg[72:16];
+wire [61:0] _s11_mi_raw_next_10 = {5'd0, _s11_mi_raw_next_9};
+wire [55:0] _s11_mi_raw_next_11 = s10_mi_raw_prod_reg[72:17];
+wire [61:0] _s11_mi_raw_next_12 = {6'd0, _s11_mi_raw_next_11};
+wire [54:0] _s11_mi_raw_next_13 = s10_mi_raw_prod_reg[72:18];
+wire [61:0] _s11_mi_raw_next_14 = {7'd0, _s11_mi_raw_next_13};
+wire [53:0] _s11_mi_raw_next_15 = s10_mi_raw_prod_reg[72:19];
+wire [61:0] _s11_mi_raw_next_16 = {8'd0, _s11_mi_raw_next_15};
+wire [52:0] _s11_mi_raw_next_17 = s10_mi_raw_prod_reg[72:20];
+wire [61:0] _s11_mi_raw_next_18 = {9'd0, _s11_mi_raw_next_17};
+wire [51:0] _s11_mi_raw_next_19 = s10_mi_raw_prod_reg[72:21];
+wire [61:0] _s11_mi_raw_next_20 = {10'd0, _s11_mi_raw_next_19};
+wire [50:0] _s11_mi_raw_next_21 = s10_mi_raw_prod_reg[72:22];
+wire [61:0] _s11_mi_raw_next_22 = {11'd0, _s11_mi_raw_next_21};
+wire [49:0] _s11_mi_raw_next_23 = s10_mi_raw_prod_reg[72:23];
+wire [61:0] _s11_mi_raw_next_24 = {12'd0, _s11_mi_raw_next_23};
+wire [48:0] _s11_mi_raw_next_25 = s10_mi_raw_prod_reg[72:24];
+wire [61:0] _s11_mi_raw_next_26 = {13'd0, _s11_mi_raw_next_25};
+wire [47:0] _s11_mi_raw_next_27 = s10_mi_raw_prod_reg[72:25];
+wire [61:0] _s11_mi_raw_next_28 = {14'd0, _s11_mi_raw_next_27};
+wire [46:0] _s11_mi_raw_next_29 = s10_mi_raw_prod_reg[72:26];
+wire [61:0] _s11_mi_raw_next_30 = {15'd0, _s11_mi_raw_next_29};
+wire [45:0] _s11_mi_raw_next_31 = s10_mi_raw_prod_reg[72:27];
+wire [61:0] _s11_mi_raw_next_32 = {16'd0, _s11_mi_raw_next_31};
+wire [44:0] _s11_mi_raw_next_33 = s10_mi_raw_prod_reg[72:28];
+wire [61:0] _s11_mi_raw_next_34 = {17'h0, _s11_mi_raw_next_33};
+wire [43:0] _s11_mi_raw_next_35 = s10_mi_raw_prod_reg[72:29];
+wire [61:0] _s11_mi_raw_next_36 = {18'h0, _s11_mi_raw_next_35};
+wire [42:0] _s11_mi_raw_next_37 = s10_mi_raw_prod_reg[72:30];
+wire [61:0] _s11_mi_raw_next_38 = {19'h0, _s11_mi_raw_next_37};
+wire [61:0] mi_raw = (s10_recip_rtt_lead_reg == 5'd0) ? _s11_mi_raw_next_0 : (s10_recip_rtt_lead_reg == 5'd1) ? _s11_mi_raw_next_2 : (s10_recip_rtt_lead_reg == 5'd2) ? _s11_mi_raw_next_4 : (s10_recip_rtt_lead_reg == 5'd3) ? _s11_mi_raw_next_6 : (s10_recip_rtt_lead_reg == 5'd4) ? _s11_mi_raw_next_8 : (s10_recip_rtt_lead_reg == 5'd5) ? _s11_mi_raw_next_10 : (s10_recip_rtt_lead_reg == 5'd6) ? _s11_mi_raw_next_12 : (s10_recip_rtt_lead_reg == 5'd7) ? _s11_mi_raw_next_14 : (s10_recip_rtt_lead_reg == 5'd8) ? _s11_mi_raw_next_16 : (s10_recip_rtt_lead_reg == 5'd9) ? _s11_mi_raw_next_18 : (s10_recip_rtt_lead_reg == 5'd10) ? _s11_mi_raw_next_20 : (s10_recip_rtt_lead_reg == 5'd11) ? _s11_mi_raw_next_22 : (s10_recip_rtt_lead_reg == 5'd12) ? _s11_mi_raw_next_24 : (s10_recip_rtt_lead_reg == 5'd13) ? _s11_mi_raw_next_26 : (s10_recip_rtt_lead_reg == 5'd14) ? _s11_mi_raw_next_28 : (s10_recip_rtt_lead_reg == 5'd15) ? _s11_mi_raw_next_30 : (s10_recip_rtt_lead_reg == 5'd16) ? _s11_mi_raw_next_32 : (s10_recip_rtt_lead_reg == 5'd17) ? _s11_mi_raw_next_34 : (s10_recip_rtt_lead_reg == 5'd18) ? _s11_mi_raw_next_36 : _s11_mi_raw_next_38;
+wire [26:0] _s2_size_c_next_0 = {13'd0, s1_size_reg};
+wire [26:0] size_c = _s2_size_c_next_0 << 6;
+wire [34:0] _s12_mi_inc_next_0 = s11_mi_raw_reg[61:27];
+wire _s12_mi_inc_next_1 = |_s12_mi_inc_next_0;
+wire [26:0] _s12_mi_inc_next_2 = s11_mi_raw_reg[26:0];
+wire [26:0] _s12_mi_inc_next_3 = _s12_mi_inc_next_1 ? 27'h7ffffff : _s12_mi_inc_next_2;
+wire _s12_mi_inc_next_4 = _s12_mi_inc_next_3 < s11_size_c_reg;
+wire [26:0] mi_inc = _s12_mi_inc_next_4 ? _s12_mi_inc_next_3 : s11_size_c_reg;
+wire [38:0] _s2_size_kfi_next_0 = {25'h0, s1_size_reg};
+wire [38:0] size_kfi = _s2_size_kfi_next_0 * 39'h16eeeef;
+wire [49:0] _s3_t_3_next_0 = {11'd0, s2_size_kfi_reg};
+wire [49:0] _s7_fi_c_prod_next_0 = {39'h0, s6_recip_c_recip_reg};
+wire [49:0] fi_c_prod = s6_t_4_reg * _s7_fi_c_prod_next_0;
+wire [38:0] _s8_fi_c_next_0 = s7_fi_c_prod_reg[49:11];
+wire [37:0] _s8_fi_c_next_1 = s7_fi_c_prod_reg[49:12];
+wire [38:0] _s8_fi_c_next_2 = {1'd0, _s8_fi_c_next_1};
+wire [36:0] _s8_fi_c_next_3 = s7_fi_c_prod_reg[49:13];
+wire [38:0] _s8_fi_c_next_4 = {2'd0, _s8_fi_c_next_3};
+wire [35:0] _s8_fi_c_next_5 = s7_fi_c_prod_reg[49:14];
+wire [38:0] _s8_fi_c_next_6 = {3'd0, _s8_fi_c_next_5};
+wire [34:0] _s8_fi_c_next_7 = s7_fi_c_prod_reg[49:15];
+wire [38:0] _s8_fi_c_next_8 = {4'd0, _s8_fi_c_next_7};
+wire [33:0] _s8_fi_c_next_9 = s7_fi_c_prod_reg[49:16];
+wire [38:0] _s8_fi_c_next_10 = {5'd0, _s8_fi_c_next_9};
+wire [32:0] _s8_fi_c_next_11 = s7_fi_c_prod_reg[49:17];
+wire [38:0] _s8_fi_c_next_12 = {6'd0, _s8_fi_c_next_11};
+wire [31:0] _s8_fi_c_next_13 = s7_fi_c_prod_reg[49:18];
+wire [38:0] _s8_fi_c_next_14 = {7'd0, _s8_fi_c_next_13};
+wire [30:0] _s8_fi_c_next_15 = s7_fi_c_prod_reg[49:19];
+wire [38:0] _s8_fi_c_next_16 = {8'd0, _s8_fi_c_next_15};
+wire [29:0] _s8_fi_c_next_17 = s7_fi_c_prod_reg[49:20];
+wire [38:0] _s8_fi_c_next_18 = {9'd0, _s8_fi_c_next_17};
+wire [28:0] _s8_fi_c_next_19 = s7_fi_c_prod_reg[49:21];
+wire [38:0] _s8_fi_c_next_20 = {10'd0, _s8_fi_c_next_19};
+wire [27:0] _s8_fi_c_next_21 = s7_fi_c_prod_reg[49:22];
+wire [38:0] _s8_fi_c_next_22 = {11'd0, _s8_fi_c_next_21};
+wire [26:0] _s8_fi_c_next_23 = s7_fi_c_prod_reg[49:23];
+wire [38:0] _s8_fi_c_next_24 = {12'd0, _s8_fi_c_next_23};
+wire [25:0] _s8_fi_c_next_25 = s7_fi_c_prod_reg[49:24];
+wire [38:0] _s8_fi_c_next_26 = {13'd0, _s8_fi_c_next_25};
+wire [24:0] _s8_fi_c_next_27 = s7_fi_c_prod_reg[49:25];
+wire [38:0] _s8_fi_c_next_28 = {14'd0, _s8_fi_c_next_27};
+wire [23:0] _s8_fi_c_next_29 = s7_fi_c_prod_reg[49:26];
+wire [38:0] _s8_fi_c_next_30 = {15'd0, _s8_fi_c_next_29};
+wire [22:0] _s8_fi_c_next_31 = s7_fi_c_prod_reg[49:27];
+wire [38:0] _s8_fi_c_next_32 = {16'd0, _s8_fi_c_next_31};
+wire [21:0] _s8_fi_c_next_33 = s7_fi_c_prod_reg[49:28];
+wire [38:0] _s8_fi_c_next_34 = {17'h0, _s8_fi_c_next_33};
+wire [20:0] _s8_fi_c_next_35 = s7_fi_c_prod_reg[49:29];
+wire [38:0] _s8_fi_c_next_36 = {18'h0, _s8_fi_c_next_35};
+wire [19:0] _s8_fi_c_next_37 = s7_fi_c_prod_reg[49:30];
+wire [38:0] _s8_fi_c_next_38 = {19'h0, _s8_fi_c_next_37};
+wire [18:0] _s8_fi_c_next_39 = s7_fi_c_prod_reg[49:31];
+wire [38:0] _s8_fi_c_next_40 = {20'h0, _s8_fi_c_next_39};
+wire [17:0] _s8_fi_c_next_41 = s7_fi_c_prod_reg[49:32];
+wire [38:0] _s8_fi_c_next_42 = {21'h0, _s8_fi_c_next_41};
+wire [16:0] _s8_fi_c_next_43 = s7_fi_c_prod_reg[49:33];
+wire [38:0] _s8_fi_c_next_44 = {22'h0, _s8_fi_c_next_43};
+wire [15:0] _s8_fi_c_next_45 = s7_fi_c_prod_reg[49:34];
+wire [38:0] _s8_fi_c_next_46 = {23'h0, _s8_fi_c_next_45};
+wire [14:0] _s8_fi_c_next_47 = s7_fi_c_prod_reg[49:35];
+wire [38:0] _s8_fi_c_next_48 = {24'h0, _s8_fi_c_next_47};
+wire [13:0] _s8_fi_c_next_49 = s7_fi_c_prod_reg[49:36];
+wire [38:0] _s8_fi_c_next_50 = {25'h0, _s8_fi_c_next_49};
+wire [12:0] _s8_fi_c_next_51 = s7_fi_c_prod_reg[49:37];
+wire [38:0] _s8_fi_c_next_52 = {26'h0, _s8_fi_c_next_51};
+wire [38:0] fi_c = (s7_recip_c_lead_reg == 5'd0) ? _s8_fi_c_next_0 : (s7_recip_c_lead_reg == 5'd1) ? _s8_fi_c_next_2 : (s7_recip_c_lead_reg == 5'd2) ? _s8_fi_c_next_4 : (s7_recip_c_lead_reg == 5'd3) ? _s8_fi_c_next_6 : (s7_recip_c_lead_reg == 5'd4) ? _s8_fi_c_next_8 : (s7_recip_c_lead_reg == 5'd5) ? _s8_fi_c_next_10 : (s7_recip_c_lead_reg == 5'd6) ? _s8_fi_c_next_12 : (s7_recip_c_lead_reg == 5'd7) ? _s8_fi_c_next_14 : (s7_recip_c_lead_reg == 5'd8) ? _s8_fi_c_next_16 : (s7_recip_c_lead_reg == 5'd9) ? _s8_fi_c_next_18 : (s7_recip_c_lead_reg == 5'd10) ? _s8_fi_c_next_20 : (s7_recip_c_lead_reg == 5'd11) ? _s8_fi_c_next_22 : (s7_recip_c_lead_reg == 5'd12) ? _s8_fi_c_next_24 : (s7_recip_c_lead_reg == 5'd13) ? _s8_fi_c_next_26 : (s7_recip_c_lead_reg == 5'd14) ? _s8_fi_c_next_28 : (s7_recip_c_lead_reg == 5'd15) ? _s8_fi_c_next_30 : (s7_recip_c_lead_reg == 5'd16) ? _s8_fi_c_next_32 : (s7_recip_c_lead_reg == 5'd17) ? _s8_fi_c_next_34 : (s7_recip_c_lead_reg == 5'd18) ? _s8_fi_c_next_36 : (s7_recip_c_lead_reg == 5'd19) ? _s8_fi_c_next_38 : (s7_recip_c_lead_reg == 5'd20) ? _s8_fi_c_next_40 : (s7_recip_c_lead_reg == 5'd21) ? _s8_fi_c_next_42 : (s7_recip_c_lead_reg == 5'd22) ? _s8_fi_c_next_44 : (s7_recip_c_lead_reg == 5'd23) ? _s8_fi_c_next_46 : (s7_recip_c_lead_reg == 5'd24) ? _s8_fi_c_next_48 : (s7_recip_c_lead_reg == 5'd25) ? _s8_fi_c_next_50 : _s8_fi_c_next_52;
+wire [11:0] _s9_fi_inc_next_0 = s8_fi_c_reg[38:27];
+wire _s9_fi_inc_next_1 = |_s9_fi_inc_next_0;
+wire [26:0] _s9_fi_inc_next_2 = s8_fi_c_reg[26:0];
+wire [26:0] fi_inc = _s9_fi_inc_next_1 ? 27'h7ffffff : _s9_fi_inc_next_2;
+wire [20:0] _s2_t_2_next_0 = {1'd0, s1_rtt_reg};
 wire [19:0] cur_avg_rtt = s4_cur_reg[156:137];
-wire [20:0] _shell_306 = {1'd0, cur_avg_rtt};
-wire [20:0] _shell_307 = {1'd0, cur_avg_rtt};
-wire [20:0] rtt_diff = s4_t_5_reg - _shell_307;
-wire [20:0] _shell_308 = $signed(rtt_diff) >>> 3;
-wire [20:0] avg_sum = _shell_306 + _shell_308;
+wire [20:0] _s5_avg_new_next_0 = {1'd0, cur_avg_rtt};
+wire [20:0] _s5_avg_new_next_1 = {1'd0, cur_avg_rtt};
+wire [20:0] rtt_diff = s4_t_5_reg - _s5_avg_new_next_1;
+wire [20:0] _s5_avg_new_next_2 = $signed(rtt_diff) >>> 3;
+wire [20:0] avg_sum = _s5_avg_new_next_0 + _s5_avg_new_next_2;
 wire [19:0] avg_new = avg_sum[19:0];
-wire _shell_309 = 20'h3264 < avg_new;
-wire md_ok = _shell_305 & _shell_309;
-wire md_fired = core_step & md_ok;
-wire [23:0] _shell_310 = md_fired ? s4_u_qa_nowq_reg : cur_last_md;
-wire [19:0] _shell_311 = ack_run ? avg_new : cur_avg_rtt;
-wire cur_increase = s4_cur_reg[136];
-wire _shell_312 = ack_run ? u_fastinc_increase_out : cur_increase;
-wire _shell_313 = ~md_fired;
-wire _shell_314 = _shell_312 & _shell_313;
-wire qa_used = qa_called & s4_t_16_reg;
-wire qa_used_nscc = qa_used & s4_t_17_reg;
-wire cur_trigger = s4_cur_reg[135];
-wire _shell_315 = cur_trigger | s4_t_10_reg;
-wire _shell_316 = qa_used_nscc ? u_qa_trigger_out : _shell_315;
-wire [23:0] cur_win_end = s4_cur_reg[134:111];
-wire [23:0] _shell_317 = qa_used_nscc ? u_qa_win_end_out : cur_win_end;
-wire [20:0] cur_count = s4_cur_reg[110:90];
-wire [20:0] _shell_318 = ack_run ? u_fastinc_count_out : cur_count;
-wire [20:0] _shell_319 = md_fired ? 21'h0 : _shell_318;
-wire [20:0] _shell_320 = qa_used_nscc ? u_qa_to_ignore_out : cur_to_ignore;
-wire [20:0] _shell_321 = qa_used_nscc ? u_qa_ignored_out : ignored1;
-wire [20:0] cur_acked = s4_cur_reg[47:27];
-wire [21:0] _shell_322 = {1'd0, cur_acked};
-wire [21:0] _shell_323 = _shell_322 + s4_t_7_reg;
-wire _shell_324 = _shell_323[21];
-wire [20:0] _shell_325 = _shell_323[20:0];
-wire [20:0] acked1 = _shell_324 ? 21'h1fffff : _shell_325;
-wire [20:0] acked_in = s4_t_8_reg ? acked1 : cur_acked;
-wire [20:0] _shell_326 = qa_used_nscc ? u_qa_acked_out : acked_in;
-wire [27:0] _shell_327 = {1'd0, cur_c};
-wire [27:0] _shell_328 = _shell_327 - s4_t_6_reg;
-wire _shell_329 = _shell_328[27];
-wire [26:0] _shell_330 = _shell_328[26:0];
-wire [26:0] c_loss = _shell_329 ? 27'h0 : _shell_330;
-wire [26:0] _shell_331 = qa_used_nscc ? u_qa_c_out : c_loss;
-wire [27:0] _shell_332 = {1'd0, _shell_331};
-wire _shell_333 = _shell_332 < 28'h4ebc400;
-wire [27:0] _shell_334 = _shell_333 ? _shell_332 : 28'h4ebc400;
-wire _shell_335 = _shell_334 < 28'h40000;
-wire [27:0] _shell_336 = _shell_335 ? 28'h40000 : _shell_334;
-wire [26:0] c_loss_all = _shell_336[26:0];
-wire [27:0] _shell_337 = {1'd0, u_qa_c_out};
-wire [27:0] _shell_338 = fi_fired ? u_fastinc_c_out : _shell_337;
-wire _shell_339 = avg_new[19];
-wire _shell_340 = avg_new[18];
-wire _shell_341 = avg_new[17];
-wire _shell_342 = avg_new[16];
-wire _shell_343 = avg_new[15];
-wire _shell_344 = avg_new[14];
-wire _shell_345 = avg_new[13];
-wire _shell_346 = avg_new[12];
-wire _shell_347 = avg_new[11];
-wire _shell_348 = avg_new[10];
-wire _shell_349 = avg_new[9];
-wire _shell_350 = avg_new[8];
-wire _shell_351 = avg_new[7];
-wire _shell_352 = avg_new[6];
-wire _shell_353 = avg_new[5];
-wire _shell_354 = avg_new[4];
-wire _shell_355 = avg_new[3];
-wire _shell_356 = avg_new[2];
-wire _shell_357 = avg_new[1];
-wire [4:0] _shell_358 = _shell_357 ? 5'd1 : 5'd0;
-wire [4:0] _shell_359 = _shell_356 ? 5'd2 : _shell_358;
-wire [4:0] _shell_360 = _shell_355 ? 5'd3 : _shell_359;
-wire [4:0] _shell_361 = _shell_354 ? 5'd4 : _shell_360;
-wire [4:0] _shell_362 = _shell_353 ? 5'd5 : _shell_361;
-wire [4:0] _shell_363 = _shell_352 ? 5'd6 : _shell_362;
-wire [4:0] _shell_364 = _shell_351 ? 5'd7 : _shell_363;
-wire [4:0] _shell_365 = _shell_350 ? 5'd8 : _shell_364;
-wire [4:0] _shell_366 = _shell_349 ? 5'd9 : _shell_365;
-wire [4:0] _shell_367 = _shell_348 ? 5'd10 : _shell_366;
-wire [4:0] _shell_368 = _shell_347 ? 5'd11 : _shell_367;
-wire [4:0] _shell_369 = _shell_346 ? 5'd12 : _shell_368;
-wire [4:0] _shell_370 = _shell_345 ? 5'd13 : _shell_369;
-wire [4:0] _shell_371 = _shell_344 ? 5'd14 : _shell_370;
-wire [4:0] _shell_372 = _shell_343 ? 5'd15 : _shell_371;
-wire [4:0] _shell_373 = _shell_342 ? 5'd16 : _shell_372;
-wire [4:0] _shell_374 = _shell_341 ? 5'd17 : _shell_373;
-wire [4:0] _shell_375 = _shell_340 ? 5'd18 : _shell_374;
-wire [4:0] recip_avg_lead = _shell_339 ? 5'd19 : _shell_375;
-wire [46:0] _shell_376 = {20'h0, cur_c};
-wire [19:0] avg_excess = avg_new - 20'h3264;
-wire [46:0] _shell_377 = {27'h0, avg_excess};
-wire [46:0] _shell_378 = _shell_376 * _shell_377;
-wire [57:0] _shell_379 = {11'd0, _shell_378};
-wire _shell_380 = avg_new[0];
-wire [9:0] _shell_381 = {_shell_380, 9'd0};
-wire [1:0] _shell_382 = avg_new[1:0];
-wire [9:0] _shell_383 = {_shell_382, 8'd0};
-wire [2:0] _shell_384 = avg_new[2:0];
-wire [9:0] _shell_385 = {_shell_384, 7'd0};
-wire [3:0] _shell_386 = avg_new[3:0];
-wire [9:0] _shell_387 = {_shell_386, 6'd0};
-wire [4:0] _shell_388 = avg_new[4:0];
-wire [9:0] _shell_389 = {_shell_388, 5'd0};
-wire [5:0] _shell_390 = avg_new[5:0];
-wire [9:0] _shell_391 = {_shell_390, 4'd0};
-wire [6:0] _shell_392 = avg_new[6:0];
-wire [9:0] _shell_393 = {_shell_392, 3'd0};
-wire [7:0] _shell_394 = avg_new[7:0];
-wire [9:0] _shell_395 = {_shell_394, 2'd0};
-wire [8:0] _shell_396 = avg_new[8:0];
-wire [9:0] _shell_397 = {_shell_396, 1'd0};
-wire [9:0] _shell_398 = avg_new[9:0];
-wire [9:0] _shell_399 = avg_new[10:1];
-wire [9:0] _shell_400 = avg_new[11:2];
-wire [9:0] _shell_401 = avg_new[12:3];
-wire [9:0] _shell_402 = avg_new[13:4];
-wire [9:0] _shell_403 = avg_new[14:5];
-wire [9:0] _shell_404 = avg_new[15:6];
-wire [9:0] _shell_405 = avg_new[16:7];
-wire [9:0] _shell_406 = avg_new[17:8];
-wire [9:0] _shell_407 = avg_new[18:9];
-wire [9:0] recip_avg_mantissa = (recip_avg_lead == 5'd0) ? 10'd0 : (recip_avg_lead == 5'd1) ? _shell_381 : (recip_avg_lead == 5'd2) ? _shell_383 : (recip_avg_lead == 5'd3) ? _shell_385 : (recip_avg_lead == 5'd4) ? _shell_387 : (recip_avg_lead == 5'd5) ? _shell_389 : (recip_avg_lead == 5'd6) ? _shell_391 : (recip_avg_lead == 5'd7) ? _shell_393 : (recip_avg_lead == 5'd8) ? _shell_395 : (recip_avg_lead == 5'd9) ? _shell_397 : (recip_avg_lead == 5'd10) ? _shell_398 : (recip_avg_lead == 5'd11) ? _shell_399 : (recip_avg_lead == 5'd12) ? _shell_400 : (recip_avg_lead == 5'd13) ? _shell_401 : (recip_avg_lead == 5'd14) ? _shell_402 : (recip_avg_lead == 5'd15) ? _shell_403 : (recip_avg_lead == 5'd16) ? _shell_404 : (recip_avg_lead == 5'd17) ? _shell_405 : (recip_avg_lead == 5'd18) ? _shell_406 : _shell_407;
+wire _s6_recip_avg_lead_next_0 = s5_avg_new_reg[19];
+wire _s6_recip_avg_lead_next_1 = s5_avg_new_reg[18];
+wire _s6_recip_avg_lead_next_2 = s5_avg_new_reg[17];
+wire _s6_recip_avg_lead_next_3 = s5_avg_new_reg[16];
+wire _s6_recip_avg_lead_next_4 = s5_avg_new_reg[15];
+wire _s6_recip_avg_lead_next_5 = s5_avg_new_reg[14];
+wire _s6_recip_avg_lead_next_6 = s5_avg_new_reg[13];
+wire _s6_recip_avg_lead_next_7 = s5_avg_new_reg[12];
+wire _s6_recip_avg_lead_next_8 = s5_avg_new_reg[11];
+wire _s6_recip_avg_lead_next_9 = s5_avg_new_reg[10];
+wire _s6_recip_avg_lead_next_10 = s5_avg_new_reg[9];
+wire _s6_recip_avg_lead_next_11 = s5_avg_new_reg[8];
+wire _s6_recip_avg_lead_next_12 = s5_avg_new_reg[7];
+wire _s6_recip_avg_lead_next_13 = s5_avg_new_reg[6];
+wire _s6_recip_avg_lead_next_14 = s5_avg_new_reg[5];
+wire _s6_recip_avg_lead_next_15 = s5_avg_new_reg[4];
+wire _s6_recip_avg_lead_next_16 = s5_avg_new_reg[3];
+wire _s6_recip_avg_lead_next_17 = s5_avg_new_reg[2];
+wire _s6_recip_avg_lead_next_18 = s5_avg_new_reg[1];
+wire [4:0] _s6_recip_avg_lead_next_19 = _s6_recip_avg_lead_next_18 ? 5'd1 : 5'd0;
+wire [4:0] _s6_recip_avg_lead_next_20 = _s6_recip_avg_lead_next_17 ? 5'd2 : _s6_recip_avg_lead_next_19;
+wire [4:0] _s6_recip_avg_lead_next_21 = _s6_recip_avg_lead_next_16 ? 5'd3 : _s6_recip_avg_lead_next_20;
+wire [4:0] _s6_recip_avg_lead_next_22 = _s6_recip_avg_lead_next_15 ? 5'd4 : _s6_recip_avg_lead_next_21;
+wire [4:0] _s6_recip_avg_lead_next_23 = _s6_recip_avg_lead_next_14 ? 5'd5 : _s6_recip_avg_lead_next_22;
+wire [4:0] _s6_recip_avg_lead_next_24 = _s6_recip_avg_lead_next_13 ? 5'd6 : _s6_recip_avg_lead_next_23;
+wire [4:0] _s6_recip_avg_lead_next_25 = _s6_recip_avg_lead_next_12 ? 5'd7 : _s6_recip_avg_lead_next_24;
+wire [4:0] _s6_recip_avg_lead_next_26 = _s6_recip_avg_lead_next_11 ? 5'd8 : _s6_recip_avg_lead_next_25;
+wire [4:0] _s6_recip_avg_lead_next_27 = _s6_recip_avg_lead_next_10 ? 5'd9 : _s6_recip_avg_lead_next_26;
+wire [4:0] _s6_recip_avg_lead_next_28 = _s6_recip_avg_lead_next_9 ? 5'd10 : _s6_recip_avg_lead_next_27;
+wire [4:0] _s6_recip_avg_lead_next_29 = _s6_recip_avg_lead_next_8 ? 5'd11 : _s6_recip_avg_lead_next_28;
+wire [4:0] _s6_recip_avg_lead_next_30 = _s6_recip_avg_lead_next_7 ? 5'd12 : _s6_recip_avg_lead_next_29;
+wire [4:0] _s6_recip_avg_lead_next_31 = _s6_recip_avg_lead_next_6 ? 5'd13 : _s6_recip_avg_lead_next_30;
+wire [4:0] _s6_recip_avg_lead_next_32 = _s6_recip_avg_lead_next_5 ? 5'd14 : _s6_recip_avg_lead_next_31;
+wire [4:0] _s6_recip_avg_lead_next_33 = _s6_recip_avg_lead_next_4 ? 5'd15 : _s6_recip_avg_lead_next_32;
+wire [4:0] _s6_recip_avg_lead_next_34 = _s6_recip_avg_lead_next_3 ? 5'd16 : _s6_recip_avg_lead_next_33;
+wire [4:0] _s6_recip_avg_lead_next_35 = _s6_recip_avg_lead_next_2 ? 5'd17 : _s6_recip_avg_lead_next_34;
+wire [4:0] _s6_recip_avg_lead_next_36 = _s6_recip_avg_lead_next_1 ? 5'd18 : _s6_recip_avg_lead_next_35;
+wire [4:0] recip_avg_lead = _s6_recip_avg_lead_next_0 ? 5'd19 : _s6_recip_avg_lead_next_36;
+wire _s6_recip_avg_mantissa_next_0 = s5_avg_new_reg[0];
+wire [9:0] _s6_recip_avg_mantissa_next_1 = {_s6_recip_avg_mantissa_next_0, 9'd0};
+wire [1:0] _s6_recip_avg_mantissa_next_2 = s5_avg_new_reg[1:0];
+wire [9:0] _s6_recip_avg_mantissa_next_3 = {_s6_recip_avg_mantissa_next_2, 8'd0};
+wire [2:0] _s6_recip_avg_mantissa_next_4 = s5_avg_new_reg[2:0];
+wire [9:0] _s6_recip_avg_mantissa_next_5 = {_s6_recip_avg_mantissa_next_4, 7'd0};
+wire [3:0] _s6_recip_avg_mantissa_next_6 = s5_avg_new_reg[3:0];
+wire [9:0] _s6_recip_avg_mantissa_next_7 = {_s6_recip_avg_mantissa_next_6, 6'd0};
+wire [4:0] _s6_recip_avg_mantissa_next_8 = s5_avg_new_reg[4:0];
+wire [9:0] _s6_recip_avg_mantissa_next_9 = {_s6_recip_avg_mantissa_next_8, 5'd0};
+wire [5:0] _s6_recip_avg_mantissa_next_10 = s5_avg_new_reg[5:0];
+wire [9:0] _s6_recip_avg_mantissa_next_11 = {_s6_recip_avg_mantissa_next_10, 4'd0};
+wire [6:0] _s6_recip_avg_mantissa_next_12 = s5_avg_new_reg[6:0];
+wire [9:0] _s6_recip_avg_mantissa_next_13 = {_s6_recip_avg_mantissa_next_12, 3'd0};
+wire [7:0] _s6_recip_avg_mantissa_next_14 = s5_avg_new_reg[7:0];
+wire [9:0] _s6_recip_avg_mantissa_next_15 = {_s6_recip_avg_mantissa_next_14, 2'd0};
+wire [8:0] _s6_recip_avg_mantissa_next_16 = s5_avg_new_reg[8:0];
+wire [9:0] _s6_recip_avg_mantissa_next_17 = {_s6_recip_avg_mantissa_next_16, 1'd0};
+wire [9:0] _s6_recip_avg_mantissa_next_18 = s5_avg_new_reg[9:0];
+wire [9:0] _s6_recip_avg_mantissa_next_19 = s5_avg_new_reg[10:1];
+wire [9:0] _s6_recip_avg_mantissa_next_20 = s5_avg_new_reg[11:2];
+wire [9:0] _s6_recip_avg_mantissa_next_21 = s5_avg_new_reg[12:3];
+wire [9:0] _s6_recip_avg_mantissa_next_22 = s5_avg_new_reg[13:4];
+wire [9:0] _s6_recip_avg_mantissa_next_23 = s5_avg_new_reg[14:5];
+wire [9:0] _s6_recip_avg_mantissa_next_24 = s5_avg_new_reg[15:6];
+wire [9:0] _s6_recip_avg_mantissa_next_25 = s5_avg_new_reg[16:7];
+wire [9:0] _s6_recip_avg_mantissa_next_26 = s5_avg_new_reg[17:8];
+wire [9:0] _s6_recip_avg_mantissa_next_27 = s5_avg_new_reg[18:9];
+wire [9:0] recip_avg_mantissa = (recip_avg_lead == 5'd0) ? 10'd0 : (recip_avg_lead == 5'd1) ? _s6_recip_avg_mantissa_next_1 : (recip_avg_lead == 5'd2) ? _s6_recip_avg_mantissa_next_3 : (recip_avg_lead == 5'd3) ? _s6_recip_avg_mantissa_next_5 : (recip_avg_lead == 5'd4) ? _s6_recip_avg_mantissa_next_7 : (recip_avg_lead == 5'd5) ? _s6_recip_avg_mantissa_next_9 : (recip_avg_lead == 5'd6) ? _s6_recip_avg_mantissa_next_11 : (recip_avg_lead == 5'd7) ? _s6_recip_avg_mantissa_next_13 : (recip_avg_lead == 5'd8) ? _s6_recip_avg_mantissa_next_15 : (recip_avg_lead == 5'd9) ? _s6_recip_avg_mantissa_next_17 : (recip_avg_lead == 5'd10) ? _s6_recip_avg_mantissa_next_18 : (recip_avg_lead == 5'd11) ? _s6_recip_avg_mantissa_next_19 : (recip_avg_lead == 5'd12) ? _s6_recip_avg_mantissa_next_20 : (recip_avg_lead == 5'd13) ? _s6_recip_avg_mantissa_next_21 : (recip_avg_lead == 5'd14) ? _s6_recip_avg_mantissa_next_22 : (recip_avg_lead == 5'd15) ? _s6_recip_avg_mantissa_next_23 : (recip_avg_lead == 5'd16) ? _s6_recip_avg_mantissa_next_24 : (recip_avg_lead == 5'd17) ? _s6_recip_avg_mantissa_next_25 : (recip_avg_lead == 5'd18) ? _s6_recip_avg_mantissa_next_26 : _s6_recip_avg_mantissa_next_27;
 reg  [10:0] recip_avg_recip;
 always @* begin
-    case (recip_avg_mantissa)
+    case (s6_recip_avg_mantissa_reg)
         10'd0: recip_avg_recip = 11'd2047;
         10'd1: recip_avg_recip = 11'd2045;
         10'd2: recip_avg_recip = 11'd2043;
@@ -4099,129 +4979,414 @@ always @* begin
         10'd1023: recip_avg_recip = 11'd1024;
     endcase
 end
-wire [57:0] _shell_408 = {47'h0, recip_avg_recip};
-wire [57:0] md_frac_prod = _shell_379 * _shell_408;
-wire [46:0] _shell_409 = md_frac_prod[57:11];
-wire [45:0] _shell_410 = md_frac_prod[57:12];
-wire [46:0] _shell_411 = {1'd0, _shell_410};
-wire [44:0] _shell_412 = md_frac_prod[57:13];
-wire [46:0] _shell_413 = {2'd0, _shell_412};
-wire [43:0] _shell_414 = md_frac_prod[57:14];
-wire [46:0] _shell_415 = {3'd0, _shell_414};
-wire [42:0] _shell_416 = md_frac_prod[57:15];
-wire [46:0] _shell_417 = {4'd0, _shell_416};
-wire [41:0] _shell_418 = md_frac_prod[57:16];
-wire [46:0] _shell_419 = {5'd0, _shell_418};
-wire [40:0] _shell_420 = md_frac_prod[57:17];
-wire [46:0] _shell_421 = {6'd0, _shell_420};
-wire [39:0] _shell_422 = md_frac_prod[57:18];
-wire [46:0] _shell_423 = {7'd0, _shell_422};
-wire [38:0] _shell_424 = md_frac_prod[57:19];
-wire [46:0] _shell_425 = {8'd0, _shell_424};
-wire [37:0] _shell_426 = md_frac_prod[57:20];
-wire [46:0] _shell_427 = {9'd0, _shell_426};
-wire [36:0] _shell_428 = md_frac_prod[57:21];
-wire [46:0] _shell_429 = {10'd0, _shell_428};
-wire [35:0] _shell_430 = md_frac_prod[57:22];
-wire [46:0] _shell_431 = {11'd0, _shell_430};
-wire [34:0] _shell_432 = md_frac_prod[57:23];
-wire [46:0] _shell_433 = {12'd0, _shell_432};
-wire [33:0] _shell_434 = md_frac_prod[57:24];
-wire [46:0] _shell_435 = {13'd0, _shell_434};
-wire [32:0] _shell_436 = md_frac_prod[57:25];
-wire [46:0] _shell_437 = {14'd0, _shell_436};
-wire [31:0] _shell_438 = md_frac_prod[57:26];
-wire [46:0] _shell_439 = {15'd0, _shell_438};
-wire [30:0] _shell_440 = md_frac_prod[57:27];
-wire [46:0] _shell_441 = {16'd0, _shell_440};
-wire [29:0] _shell_442 = md_frac_prod[57:28];
-wire [46:0] _shell_443 = {17'h0, _shell_442};
-wire [28:0] _shell_444 = md_frac_prod[57:29];
-wire [46:0] _shell_445 = {18'h0, _shell_444};
-wire [27:0] _shell_446 = md_frac_prod[57:30];
-wire [46:0] _shell_447 = {19'h0, _shell_446};
-wire [46:0] md_frac = (recip_avg_lead == 5'd0) ? _shell_409 : (recip_avg_lead == 5'd1) ? _shell_411 : (recip_avg_lead == 5'd2) ? _shell_413 : (recip_avg_lead == 5'd3) ? _shell_415 : (recip_avg_lead == 5'd4) ? _shell_417 : (recip_avg_lead == 5'd5) ? _shell_419 : (recip_avg_lead == 5'd6) ? _shell_421 : (recip_avg_lead == 5'd7) ? _shell_423 : (recip_avg_lead == 5'd8) ? _shell_425 : (recip_avg_lead == 5'd9) ? _shell_427 : (recip_avg_lead == 5'd10) ? _shell_429 : (recip_avg_lead == 5'd11) ? _shell_431 : (recip_avg_lead == 5'd12) ? _shell_433 : (recip_avg_lead == 5'd13) ? _shell_435 : (recip_avg_lead == 5'd14) ? _shell_437 : (recip_avg_lead == 5'd15) ? _shell_439 : (recip_avg_lead == 5'd16) ? _shell_441 : (recip_avg_lead == 5'd17) ? _shell_443 : (recip_avg_lead == 5'd18) ? _shell_445 : _shell_447;
-wire [63:0] _shell_448 = {17'h0, md_frac};
-wire [63:0] md_red_prod = _shell_448 * 64'hcccd;
-wire [47:0] _shell_449 = md_red_prod[63:16];
-wire [20:0] _shell_450 = _shell_449[47:27];
-wire _shell_451 = |_shell_450;
-wire [26:0] _shell_452 = _shell_449[26:0];
-wire [26:0] _shell_453 = _shell_451 ? 27'h7ffffff : _shell_452;
-wire [26:0] _shell_454 = cur_c >> 1;
-wire _shell_455 = _shell_453 < _shell_454;
-wire [26:0] md_cut = _shell_455 ? _shell_453 : _shell_454;
-wire [26:0] _shell_456 = cur_c - md_cut;
-wire [26:0] c_core = md_ok ? _shell_456 : cur_c;
-wire [27:0] _shell_457 = {1'd0, c_core};
-wire [27:0] _shell_458 = {1'd0, inc_acc};
-wire [27:0] _shell_459 = _shell_457 + _shell_458;
-wire [27:0] _shell_460 = {1'd0, c_core};
-wire [27:0] core_c = fulfill ? _shell_459 : _shell_460;
-wire [27:0] _shell_461 = early ? _shell_338 : core_c;
-wire _shell_462 = _shell_461 < 28'h4ebc400;
-wire [27:0] _shell_463 = _shell_462 ? _shell_461 : 28'h4ebc400;
-wire _shell_464 = _shell_463 < 28'h40000;
-wire [27:0] _shell_465 = _shell_464 ? 28'h40000 : _shell_463;
-wire [26:0] _shell_466 = _shell_465[26:0];
-wire [26:0] c_ack = ack_run ? _shell_466 : cur_c;
-wire [26:0] c_new = s4_is_loss_reg ? c_loss_all : c_ack;
-wire [252:0] _shell_467 = {_shell_33, _shell_36, _shell_295, _shell_310, _shell_311, _shell_314, _shell_316, _shell_317, _shell_319, _shell_320, _shell_321, _shell_326, c_new};
-wire [252:0] new_word = s4_t_18_reg ? _shell_10 : _shell_467;
-wire [11:0] _shell_468 = s1_conn_reg[11:0];
-wire _shell_469 = wr_addr == _shell_468;
-wire snoop_s1 = wr_en & _shell_469;
-wire _shell_470 = snoop_s1 | s1_fix_valid_reg;
-wire [252:0] _shell_471 = snoop_s1 ? new_word : s1_fix_word_reg;
-wire [11:0] _shell_472 = s2_conn_reg[11:0];
-wire _shell_473 = wr_addr == _shell_472;
-wire snoop_s2 = wr_en & _shell_473;
-wire _shell_474 = snoop_s2 | s2_fix_valid_reg;
-wire [252:0] _shell_475 = snoop_s2 ? new_word : s2_fix_word_reg;
-wire [11:0] _shell_476 = s3_conn_reg[11:0];
-wire _shell_477 = wr_addr == _shell_476;
-wire snoop_s3 = wr_en & _shell_477;
+wire [46:0] _s5_t_5_next_0 = {20'h0, cur_c};
+wire [19:0] avg_excess = s5_avg_new_reg - 20'h3264;
+wire [46:0] _s6_md_cx_next_0 = {27'h0, avg_excess};
+wire [46:0] md_cx = s5_t_5_reg * _s6_md_cx_next_0;
+wire [57:0] _s7_t_3_next_0 = {11'd0, s6_md_cx_reg};
+wire [57:0] _s8_md_frac_prod_next_0 = {47'h0, s7_recip_avg_recip_reg};
+wire [57:0] md_frac_prod = s7_t_3_reg * _s8_md_frac_prod_next_0;
+wire [46:0] _s9_md_frac_next_0 = s8_md_frac_prod_reg[57:11];
+wire [45:0] _s9_md_frac_next_1 = s8_md_frac_prod_reg[57:12];
+wire [46:0] _s9_md_frac_next_2 = {1'd0, _s9_md_frac_next_1};
+wire [44:0] _s9_md_frac_next_3 = s8_md_frac_prod_reg[57:13];
+wire [46:0] _s9_md_frac_next_4 = {2'd0, _s9_md_frac_next_3};
+wire [43:0] _s9_md_frac_next_5 = s8_md_frac_prod_reg[57:14];
+wire [46:0] _s9_md_frac_next_6 = {3'd0, _s9_md_frac_next_5};
+wire [42:0] _s9_md_frac_next_7 = s8_md_frac_prod_reg[57:15];
+wire [46:0] _s9_md_frac_next_8 = {4'd0, _s9_md_frac_next_7};
+wire [41:0] _s9_md_frac_next_9 = s8_md_frac_prod_reg[57:16];
+wire [46:0] _s9_md_frac_next_10 = {5'd0, _s9_md_frac_next_9};
+wire [40:0] _s9_md_frac_next_11 = s8_md_frac_prod_reg[57:17];
+wire [46:0] _s9_md_frac_next_12 = {6'd0, _s9_md_frac_next_11};
+wire [39:0] _s9_md_frac_next_13 = s8_md_frac_prod_reg[57:18];
+wire [46:0] _s9_md_frac_next_14 = {7'd0, _s9_md_frac_next_13};
+wire [38:0] _s9_md_frac_next_15 = s8_md_frac_prod_reg[57:19];
+wire [46:0] _s9_md_frac_next_16 = {8'd0, _s9_md_frac_next_15};
+wire [37:0] _s9_md_frac_next_17 = s8_md_frac_prod_reg[57:20];
+wire [46:0] _s9_md_frac_next_18 = {9'd0, _s9_md_frac_next_17};
+wire [36:0] _s9_md_frac_next_19 = s8_md_frac_prod_reg[57:21];
+wire [46:0] _s9_md_frac_next_20 = {10'd0, _s9_md_frac_next_19};
+wire [35:0] _s9_md_frac_next_21 = s8_md_frac_prod_reg[57:22];
+wire [46:0] _s9_md_frac_next_22 = {11'd0, _s9_md_frac_next_21};
+wire [34:0] _s9_md_frac_next_23 = s8_md_frac_prod_reg[57:23];
+wire [46:0] _s9_md_frac_next_24 = {12'd0, _s9_md_frac_next_23};
+wire [33:0] _s9_md_frac_next_25 = s8_md_frac_prod_reg[57:24];
+wire [46:0] _s9_md_frac_next_26 = {13'd0, _s9_md_frac_next_25};
+wire [32:0] _s9_md_frac_next_27 = s8_md_frac_prod_reg[57:25];
+wire [46:0] _s9_md_frac_next_28 = {14'd0, _s9_md_frac_next_27};
+wire [31:0] _s9_md_frac_next_29 = s8_md_frac_prod_reg[57:26];
+wire [46:0] _s9_md_frac_next_30 = {15'd0, _s9_md_frac_next_29};
+wire [30:0] _s9_md_frac_next_31 = s8_md_frac_prod_reg[57:27];
+wire [46:0] _s9_md_frac_next_32 = {16'd0, _s9_md_frac_next_31};
+wire [29:0] _s9_md_frac_next_33 = s8_md_frac_prod_reg[57:28];
+wire [46:0] _s9_md_frac_next_34 = {17'h0, _s9_md_frac_next_33};
+wire [28:0] _s9_md_frac_next_35 = s8_md_frac_prod_reg[57:29];
+wire [46:0] _s9_md_frac_next_36 = {18'h0, _s9_md_frac_next_35};
+wire [27:0] _s9_md_frac_next_37 = s8_md_frac_prod_reg[57:30];
+wire [46:0] _s9_md_frac_next_38 = {19'h0, _s9_md_frac_next_37};
+wire [46:0] md_frac = (s8_recip_avg_lead_reg == 5'd0) ? _s9_md_frac_next_0 : (s8_recip_avg_lead_reg == 5'd1) ? _s9_md_frac_next_2 : (s8_recip_avg_lead_reg == 5'd2) ? _s9_md_frac_next_4 : (s8_recip_avg_lead_reg == 5'd3) ? _s9_md_frac_next_6 : (s8_recip_avg_lead_reg == 5'd4) ? _s9_md_frac_next_8 : (s8_recip_avg_lead_reg == 5'd5) ? _s9_md_frac_next_10 : (s8_recip_avg_lead_reg == 5'd6) ? _s9_md_frac_next_12 : (s8_recip_avg_lead_reg == 5'd7) ? _s9_md_frac_next_14 : (s8_recip_avg_lead_reg == 5'd8) ? _s9_md_frac_next_16 : (s8_recip_avg_lead_reg == 5'd9) ? _s9_md_frac_next_18 : (s8_recip_avg_lead_reg == 5'd10) ? _s9_md_frac_next_20 : (s8_recip_avg_lead_reg == 5'd11) ? _s9_md_frac_next_22 : (s8_recip_avg_lead_reg == 5'd12) ? _s9_md_frac_next_24 : (s8_recip_avg_lead_reg == 5'd13) ? _s9_md_frac_next_26 : (s8_recip_avg_lead_reg == 5'd14) ? _s9_md_frac_next_28 : (s8_recip_avg_lead_reg == 5'd15) ? _s9_md_frac_next_30 : (s8_recip_avg_lead_reg == 5'd16) ? _s9_md_frac_next_32 : (s8_recip_avg_lead_reg == 5'd17) ? _s9_md_frac_next_34 : (s8_recip_avg_lead_reg == 5'd18) ? _s9_md_frac_next_36 : _s9_md_frac_next_38;
+wire [63:0] _s10_md_red_prod_next_0 = {17'h0, s9_md_frac_reg};
+wire [63:0] md_red_prod = _s10_md_red_prod_next_0 * 64'hcccd;
+wire [23:0] nowq = s1_now_reg[27:4];
+wire rtt_le_trtt = s1_rtt_reg <= 20'h3264;
+wire _s2_t_3_next_0 = ~rtt_le_trtt;
+wire _s2_t_3_next_1 = s1_ecn_reg & _s2_t_3_next_0;
+wire [23:0] cur_last_md = s4_cur_reg[180:157];
+wire [23:0] _s5_t_6_next_0 = cur_last_md + 24'h21a;
+wire _s5_t_6_next_1 = s4_nowq_reg != _s5_t_6_next_0;
+wire [23:0] _s5_t_6_next_2 = s4_nowq_reg - _s5_t_6_next_0;
+wire _s5_t_6_next_3 = _s5_t_6_next_2[23];
+wire _s5_t_6_next_4 = ~_s5_t_6_next_3;
+wire _s5_t_6_next_5 = _s5_t_6_next_1 & _s5_t_6_next_4;
+wire _s5_t_6_next_6 = |cur_last_md;
+wire _s5_t_6_next_7 = ~_s5_t_6_next_6;
+wire _s5_t_6_next_8 = _s5_t_6_next_5 | _s5_t_6_next_7;
+wire _s5_t_6_next_9 = s4_t_6_reg & _s5_t_6_next_8;
+wire [26:0] _s5_t_7_next_0 = cur_c >> 1;
+wire _s6_md_ok_next_0 = 20'h3264 < s5_avg_new_reg;
+wire md_ok = s5_t_6_reg & _s6_md_ok_next_0;
+wire [47:0] _s11_c_core_next_0 = s10_md_red_prod_reg[63:16];
+wire [20:0] _s11_c_core_next_1 = _s11_c_core_next_0[47:27];
+wire _s11_c_core_next_2 = |_s11_c_core_next_1;
+wire [26:0] _s11_c_core_next_3 = _s11_c_core_next_0[26:0];
+wire [26:0] _s11_c_core_next_4 = _s11_c_core_next_2 ? 27'h7ffffff : _s11_c_core_next_3;
+wire _s11_c_core_next_5 = _s11_c_core_next_4 < s10_t_reg;
+wire [26:0] md_cut = _s11_c_core_next_5 ? _s11_c_core_next_4 : s10_t_reg;
+wire [26:0] _s11_c_core_next_6 = s10_cur_c_reg - md_cut;
+wire [26:0] c_core = s10_md_ok_reg ? _s11_c_core_next_6 : s10_cur_c_reg;
+wire [27:0] _s10_t_2_next_0 = {1'd0, s9_fi_inc_reg};
+wire [27:0] _s13_incs_next_0 = {1'd0, s12_mi_inc_reg};
+wire [27:0] _s13_incs_next_1 = _s13_incs_next_0 + s12_t_reg;
+wire _s13_incs_next_2 = _s13_incs_next_1[27];
+wire [26:0] _s13_incs_next_3 = _s13_incs_next_1[26:0];
+wire [26:0] _s13_incs_next_4 = _s13_incs_next_2 ? 27'h7ffffff : _s13_incs_next_3;
+wire [26:0] _s13_incs_next_5 = s12_rtt_le_trtt_reg ? _s13_incs_next_4 : s12_fi_inc_reg;
+wire [26:0] cur_inc = s4_cur_reg[207:181];
+wire [27:0] _s5_t_8_next_0 = {1'd0, cur_inc};
+wire _s2_t_4_next_0 = ~s1_ecn_reg;
+wire [27:0] _s14_inc_acc_next_0 = {1'd0, s13_incs_reg};
+wire [27:0] _s14_inc_acc_next_1 = s13_t_reg + _s14_inc_acc_next_0;
+wire _s14_inc_acc_next_2 = _s14_inc_acc_next_1[27];
+wire [26:0] _s14_inc_acc_next_3 = _s14_inc_acc_next_1[26:0];
+wire [26:0] _s14_inc_acc_next_4 = _s14_inc_acc_next_2 ? 27'h7ffffff : _s14_inc_acc_next_3;
+wire [26:0] inc_acc = s13_t_2_reg ? _s14_inc_acc_next_4 : s13_cur_inc_reg;
+wire [20:0] _s2_t_5_next_0 = {7'd0, s1_size_reg};
+wire [21:0] _s2_t_5_next_1 = {1'd0, _s2_t_5_next_0};
+wire [27:0] _s12_t_4_next_0 = {1'd0, s11_c_core_reg};
+wire [20:0] cur_recv = s4_cur_reg[228:208];
+wire [21:0] _s5_fulfill_next_0 = {1'd0, cur_recv};
+wire [21:0] _s5_fulfill_next_1 = _s5_fulfill_next_0 + s4_t_8_reg;
+wire _s5_fulfill_next_2 = _s5_fulfill_next_1[21];
+wire [20:0] _s5_fulfill_next_3 = _s5_fulfill_next_1[20:0];
+wire [20:0] recv_sum = _s5_fulfill_next_2 ? 21'h1fffff : _s5_fulfill_next_3;
+wire _s5_fulfill_next_4 = 21'h8000 < recv_sum;
+wire [23:0] cur_last_adj = s4_cur_reg[252:229];
+wire [23:0] _s5_fulfill_next_5 = cur_last_adj + 24'h21a;
+wire _s5_fulfill_next_6 = s4_nowq_reg != _s5_fulfill_next_5;
+wire [23:0] _s5_fulfill_next_7 = s4_nowq_reg - _s5_fulfill_next_5;
+wire _s5_fulfill_next_8 = _s5_fulfill_next_7[23];
+wire _s5_fulfill_next_9 = ~_s5_fulfill_next_8;
+wire _s5_fulfill_next_10 = _s5_fulfill_next_6 & _s5_fulfill_next_9;
+wire _s5_fulfill_next_11 = |cur_last_adj;
+wire _s5_fulfill_next_12 = ~_s5_fulfill_next_11;
+wire _s5_fulfill_next_13 = _s5_fulfill_next_10 | _s5_fulfill_next_12;
+wire fulfill = _s5_fulfill_next_4 | _s5_fulfill_next_13;
+wire [27:0] _s12_t_5_next_0 = {1'd0, s11_c_core_reg};
+wire [27:0] _s15_core_c_next_0 = {1'd0, s14_inc_acc_reg};
+wire [27:0] _s15_core_c_next_1 = s14_t_reg + _s15_core_c_next_0;
+wire [27:0] core_c = s14_fulfill_reg ? _s15_core_c_next_1 : s14_t_2_reg;
+wire [20:0] _s2_t_6_next_0 = {7'd0, s1_size_reg};
+wire [21:0] _s2_t_6_next_1 = {1'd0, _s2_t_6_next_0};
+wire _s2_t_7_next_0 = s1_kind_reg == 3'd1;
+wire [27:0] _s2_t_8_next_0 = {1'd0, size_c};
+wire _s2_is_loss_next_0 = s1_kind_reg == 3'd2;
+wire _s2_is_loss_next_1 = s1_kind_reg == 3'd3;
+wire is_loss = _s2_is_loss_next_0 | _s2_is_loss_next_1;
+wire [20:0] _s2_t_9_next_0 = {7'd0, s1_size_reg};
+wire [21:0] _s2_t_9_next_1 = {1'd0, _s2_t_9_next_0};
+wire _s2_t_10_next_0 = s1_kind_reg == 3'd2;
+wire _s2_u_qa_extra_trigger_next_0 = _s2_t_7_next_0 & 1'd0;
+wire _s2_t_11_next_0 = s1_kind_reg == 3'd0;
+wire _s2_t_11_next_1 = ~_s2_t_11_next_0;
+wire _s2_t_12_next_0 = s1_kind_reg == 3'd3;
+wire _s2_t_12_next_1 = ~_s2_t_12_next_0;
+wire [20:0] cur_to_ignore = s4_cur_reg[89:69];
+wire [20:0] cur_ignored = s4_cur_reg[68:48];
+wire [21:0] _s5_early_next_0 = {1'd0, cur_ignored};
+wire [21:0] _s5_early_next_1 = _s5_early_next_0 + s4_t_9_reg;
+wire _s5_early_next_2 = _s5_early_next_1[21];
+wire [20:0] _s5_early_next_3 = _s5_early_next_1[20:0];
+wire [20:0] ignored1 = _s5_early_next_2 ? 21'h1fffff : _s5_early_next_3;
+wire qa_called = cur_to_ignore <= ignored1;
+wire ack_run = s4_t_10_reg & qa_called;
+wire _s5_early_next_4 = u_qa_fired & qa_called;
+wire qa_fired = _s5_early_next_4 & s4_t_14_reg;
+wire qa_fired_nscc = qa_fired & s4_t_15_reg;
+wire fi_fired = u_fastinc_fired & ack_run;
+wire _s5_early_next_5 = qa_fired_nscc | fi_fired;
+wire early = ack_run & _s5_early_next_5;
+wire [27:0] _s5_t_10_next_0 = {1'd0, u_qa_c_out};
+wire [27:0] _s5_t_10_next_1 = fi_fired ? u_fastinc_c_out : _s5_t_10_next_0;
+wire [27:0] _s16_c_ack_clamped_next_0 = s15_early_reg ? s15_t_reg : s15_core_c_reg;
+wire _s16_c_ack_clamped_next_1 = _s16_c_ack_clamped_next_0 < 28'h4ebc400;
+wire [27:0] _s16_c_ack_clamped_next_2 = _s16_c_ack_clamped_next_1 ? _s16_c_ack_clamped_next_0 : 28'h4ebc400;
+wire _s16_c_ack_clamped_next_3 = _s16_c_ack_clamped_next_2 < 28'h40000;
+wire [27:0] _s16_c_ack_clamped_next_4 = _s16_c_ack_clamped_next_3 ? 28'h40000 : _s16_c_ack_clamped_next_2;
+wire [26:0] _s16_c_ack_clamped_next_5 = _s16_c_ack_clamped_next_4[26:0];
+wire _s5_core_step_next_0 = ~early;
+wire core_step = ack_run & _s5_core_step_next_0;
+wire cur_increase = s4_cur_reg[136];
+wire _s5_t_11_next_0 = ack_run ? u_fastinc_increase_out : cur_increase;
+wire _s2_t_13_next_0 = ~_s2_t_11_next_0;
+wire _s2_t_14_next_0 = s1_kind_reg == 3'd3;
+wire _s2_t_14_next_1 = ~_s2_t_14_next_0;
+wire [20:0] cur_count = s4_cur_reg[110:90];
+wire [20:0] _s5_t_12_next_0 = ack_run ? u_fastinc_count_out : cur_count;
+wire qa_used = qa_called & s4_t_16_reg;
+wire qa_used_nscc = qa_used & s4_t_17_reg;
+wire [27:0] _s5_c_loss_all_next_0 = {1'd0, cur_c};
+wire [27:0] _s5_c_loss_all_next_1 = _s5_c_loss_all_next_0 - s4_t_11_reg;
+wire _s5_c_loss_all_next_2 = _s5_c_loss_all_next_1[27];
+wire [26:0] _s5_c_loss_all_next_3 = _s5_c_loss_all_next_1[26:0];
+wire [26:0] c_loss = _s5_c_loss_all_next_2 ? 27'h0 : _s5_c_loss_all_next_3;
+wire [26:0] _s5_c_loss_all_next_4 = qa_used_nscc ? u_qa_c_out : c_loss;
+wire [27:0] _s5_c_loss_all_next_5 = {1'd0, _s5_c_loss_all_next_4};
+wire _s5_c_loss_all_next_6 = _s5_c_loss_all_next_5 < 28'h4ebc400;
+wire [27:0] _s5_c_loss_all_next_7 = _s5_c_loss_all_next_6 ? _s5_c_loss_all_next_5 : 28'h4ebc400;
+wire _s5_c_loss_all_next_8 = _s5_c_loss_all_next_7 < 28'h40000;
+wire [27:0] _s5_c_loss_all_next_9 = _s5_c_loss_all_next_8 ? 28'h40000 : _s5_c_loss_all_next_7;
+wire [26:0] c_loss_all = _s5_c_loss_all_next_9[26:0];
+wire _s5_t_13_next_0 = core_step & fulfill;
+wire [23:0] _s5_t_13_next_1 = _s5_t_13_next_0 ? s4_nowq_reg : cur_last_adj;
+wire [20:0] _s5_t_14_next_0 = fulfill ? 21'h0 : recv_sum;
+wire [20:0] _s5_t_14_next_1 = core_step ? _s5_t_14_next_0 : cur_recv;
+wire [20:0] _s5_t_14_next_2 = qa_fired_nscc ? 21'h0 : _s5_t_14_next_1;
+wire [26:0] _s15_t_4_next_0 = s14_fulfill_reg ? 27'h0 : s14_inc_acc_reg;
+wire [26:0] _s15_t_4_next_1 = s14_core_step_reg ? _s15_t_4_next_0 : s14_cur_inc_reg;
+wire [26:0] _s15_t_4_next_2 = s14_qa_fired_nscc_reg ? 27'h0 : _s15_t_4_next_1;
+wire md_fired = s5_core_step_reg & md_ok;
+wire [23:0] _s6_t_11_next_0 = md_fired ? s5_nowq_reg : s5_cur_last_md_reg;
+wire [19:0] _s6_t_12_next_0 = s5_ack_run_reg ? s5_avg_new_reg : s5_cur_avg_rtt_reg;
+wire _s6_t_13_next_0 = ~md_fired;
+wire _s6_t_13_next_1 = s5_t_11_reg & _s6_t_13_next_0;
+wire cur_trigger = s4_cur_reg[135];
+wire _s5_t_15_next_0 = cur_trigger | s4_t_13_reg;
+wire _s5_t_15_next_1 = qa_used_nscc ? u_qa_trigger_out : _s5_t_15_next_0;
+wire [23:0] cur_win_end = s4_cur_reg[134:111];
+wire [23:0] _s5_t_16_next_0 = qa_used_nscc ? u_qa_win_end_out : cur_win_end;
+wire [20:0] _s6_t_16_next_0 = md_fired ? 21'h0 : s5_t_12_reg;
+wire [20:0] _s5_t_17_next_0 = qa_used_nscc ? u_qa_to_ignore_out : cur_to_ignore;
+wire [20:0] _s5_t_18_next_0 = qa_used_nscc ? u_qa_ignored_out : ignored1;
+wire [20:0] cur_acked = s4_cur_reg[47:27];
+wire [21:0] _s5_t_19_next_0 = {1'd0, cur_acked};
+wire [21:0] _s5_t_19_next_1 = _s5_t_19_next_0 + s4_t_12_reg;
+wire _s5_t_19_next_2 = _s5_t_19_next_1[21];
+wire [20:0] _s5_t_19_next_3 = _s5_t_19_next_1[20:0];
+wire [20:0] acked1 = _s5_t_19_next_2 ? 21'h1fffff : _s5_t_19_next_3;
+wire [20:0] acked_in = s4_t_10_reg ? acked1 : cur_acked;
+wire [20:0] _s5_t_19_next_4 = qa_used_nscc ? u_qa_acked_out : acked_in;
+wire [2:0] _s2_t_16_next_0 = rtt_le_trtt ? 3'd4 : 3'd3;
+wire [2:0] _s5_t_22_next_0 = qa_fired_nscc ? 3'd5 : 3'd7;
+wire [2:0] _s6_t_21_next_0 = md_ok ? 3'd2 : 3'd0;
+wire [2:0] core_case = s5_ecn_reg ? _s6_t_21_next_0 : s5_t_21_reg;
+wire [2:0] _s6_t_21_next_1 = s5_fi_fired_reg ? 3'd6 : core_case;
+wire [2:0] _s6_t_21_next_2 = s5_qa_fired_nscc_reg ? 3'd5 : _s6_t_21_next_1;
+wire [2:0] _s6_t_21_next_3 = s5_ack_run_reg ? _s6_t_21_next_2 : 3'd0;
+wire [2:0] _s6_t_21_next_4 = s5_is_loss_reg ? s5_t_22_reg : _s6_t_21_next_3;
+wire [2:0] _s6_t_21_next_5 = s5_t_20_reg ? 3'd0 : _s6_t_21_next_4;
+wire _s6_t_22_next_0 = s5_t_20_reg ? 1'd0 : _s6_t_13_next_1;
+wire out_nonempty = |out_count_reg;
+wire [15:0] _m_result_conn_0 = (out_rd_ptr_reg == 5'd0) ? out0_conn_reg : (out_rd_ptr_reg == 5'd1) ? out1_conn_reg : (out_rd_ptr_reg == 5'd2) ? out2_conn_reg : (out_rd_ptr_reg == 5'd3) ? out3_conn_reg : (out_rd_ptr_reg == 5'd4) ? out4_conn_reg : (out_rd_ptr_reg == 5'd5) ? out5_conn_reg : (out_rd_ptr_reg == 5'd6) ? out6_conn_reg : (out_rd_ptr_reg == 5'd7) ? out7_conn_reg : (out_rd_ptr_reg == 5'd8) ? out8_conn_reg : (out_rd_ptr_reg == 5'd9) ? out9_conn_reg : (out_rd_ptr_reg == 5'd10) ? out10_conn_reg : (out_rd_ptr_reg == 5'd11) ? out11_conn_reg : (out_rd_ptr_reg == 5'd12) ? out12_conn_reg : (out_rd_ptr_reg == 5'd13) ? out13_conn_reg : (out_rd_ptr_reg == 5'd14) ? out14_conn_reg : (out_rd_ptr_reg == 5'd15) ? out15_conn_reg : (out_rd_ptr_reg == 5'd16) ? out16_conn_reg : out17_conn_reg;
+wire [2:0] _m_result_kind_0 = (out_rd_ptr_reg == 5'd0) ? out0_kind_reg : (out_rd_ptr_reg == 5'd1) ? out1_kind_reg : (out_rd_ptr_reg == 5'd2) ? out2_kind_reg : (out_rd_ptr_reg == 5'd3) ? out3_kind_reg : (out_rd_ptr_reg == 5'd4) ? out4_kind_reg : (out_rd_ptr_reg == 5'd5) ? out5_kind_reg : (out_rd_ptr_reg == 5'd6) ? out6_kind_reg : (out_rd_ptr_reg == 5'd7) ? out7_kind_reg : (out_rd_ptr_reg == 5'd8) ? out8_kind_reg : (out_rd_ptr_reg == 5'd9) ? out9_kind_reg : (out_rd_ptr_reg == 5'd10) ? out10_kind_reg : (out_rd_ptr_reg == 5'd11) ? out11_kind_reg : (out_rd_ptr_reg == 5'd12) ? out12_kind_reg : (out_rd_ptr_reg == 5'd13) ? out13_kind_reg : (out_rd_ptr_reg == 5'd14) ? out14_kind_reg : (out_rd_ptr_reg == 5'd15) ? out15_kind_reg : (out_rd_ptr_reg == 5'd16) ? out16_kind_reg : out17_kind_reg;
+wire [20:0] _m_result_cwnd_0 = (out_rd_ptr_reg == 5'd0) ? out0_cwnd_reg : (out_rd_ptr_reg == 5'd1) ? out1_cwnd_reg : (out_rd_ptr_reg == 5'd2) ? out2_cwnd_reg : (out_rd_ptr_reg == 5'd3) ? out3_cwnd_reg : (out_rd_ptr_reg == 5'd4) ? out4_cwnd_reg : (out_rd_ptr_reg == 5'd5) ? out5_cwnd_reg : (out_rd_ptr_reg == 5'd6) ? out6_cwnd_reg : (out_rd_ptr_reg == 5'd7) ? out7_cwnd_reg : (out_rd_ptr_reg == 5'd8) ? out8_cwnd_reg : (out_rd_ptr_reg == 5'd9) ? out9_cwnd_reg : (out_rd_ptr_reg == 5'd10) ? out10_cwnd_reg : (out_rd_ptr_reg == 5'd11) ? out11_cwnd_reg : (out_rd_ptr_reg == 5'd12) ? out12_cwnd_reg : (out_rd_ptr_reg == 5'd13) ? out13_cwnd_reg : (out_rd_ptr_reg == 5'd14) ? out14_cwnd_reg : (out_rd_ptr_reg == 5'd15) ? out15_cwnd_reg : (out_rd_ptr_reg == 5'd16) ? out16_cwnd_reg : out17_cwnd_reg;
+wire [2:0] _m_result_case_0 = (out_rd_ptr_reg == 5'd0) ? out0_case_reg : (out_rd_ptr_reg == 5'd1) ? out1_case_reg : (out_rd_ptr_reg == 5'd2) ? out2_case_reg : (out_rd_ptr_reg == 5'd3) ? out3_case_reg : (out_rd_ptr_reg == 5'd4) ? out4_case_reg : (out_rd_ptr_reg == 5'd5) ? out5_case_reg : (out_rd_ptr_reg == 5'd6) ? out6_case_reg : (out_rd_ptr_reg == 5'd7) ? out7_case_reg : (out_rd_ptr_reg == 5'd8) ? out8_case_reg : (out_rd_ptr_reg == 5'd9) ? out9_case_reg : (out_rd_ptr_reg == 5'd10) ? out10_case_reg : (out_rd_ptr_reg == 5'd11) ? out11_case_reg : (out_rd_ptr_reg == 5'd12) ? out12_case_reg : (out_rd_ptr_reg == 5'd13) ? out13_case_reg : (out_rd_ptr_reg == 5'd14) ? out14_case_reg : (out_rd_ptr_reg == 5'd15) ? out15_case_reg : (out_rd_ptr_reg == 5'd16) ? out16_case_reg : out17_case_reg;
+wire _m_result_qa_0 = (out_rd_ptr_reg == 5'd0) ? out0_qa_reg : (out_rd_ptr_reg == 5'd1) ? out1_qa_reg : (out_rd_ptr_reg == 5'd2) ? out2_qa_reg : (out_rd_ptr_reg == 5'd3) ? out3_qa_reg : (out_rd_ptr_reg == 5'd4) ? out4_qa_reg : (out_rd_ptr_reg == 5'd5) ? out5_qa_reg : (out_rd_ptr_reg == 5'd6) ? out6_qa_reg : (out_rd_ptr_reg == 5'd7) ? out7_qa_reg : (out_rd_ptr_reg == 5'd8) ? out8_qa_reg : (out_rd_ptr_reg == 5'd9) ? out9_qa_reg : (out_rd_ptr_reg == 5'd10) ? out10_qa_reg : (out_rd_ptr_reg == 5'd11) ? out11_qa_reg : (out_rd_ptr_reg == 5'd12) ? out12_qa_reg : (out_rd_ptr_reg == 5'd13) ? out13_qa_reg : (out_rd_ptr_reg == 5'd14) ? out14_qa_reg : (out_rd_ptr_reg == 5'd15) ? out15_qa_reg : (out_rd_ptr_reg == 5'd16) ? out16_qa_reg : out17_qa_reg;
+wire _m_result_fast_0 = (out_rd_ptr_reg == 5'd0) ? out0_fast_reg : (out_rd_ptr_reg == 5'd1) ? out1_fast_reg : (out_rd_ptr_reg == 5'd2) ? out2_fast_reg : (out_rd_ptr_reg == 5'd3) ? out3_fast_reg : (out_rd_ptr_reg == 5'd4) ? out4_fast_reg : (out_rd_ptr_reg == 5'd5) ? out5_fast_reg : (out_rd_ptr_reg == 5'd6) ? out6_fast_reg : (out_rd_ptr_reg == 5'd7) ? out7_fast_reg : (out_rd_ptr_reg == 5'd8) ? out8_fast_reg : (out_rd_ptr_reg == 5'd9) ? out9_fast_reg : (out_rd_ptr_reg == 5'd10) ? out10_fast_reg : (out_rd_ptr_reg == 5'd11) ? out11_fast_reg : (out_rd_ptr_reg == 5'd12) ? out12_fast_reg : (out_rd_ptr_reg == 5'd13) ? out13_fast_reg : (out_rd_ptr_reg == 5'd14) ? out14_fast_reg : (out_rd_ptr_reg == 5'd15) ? out15_fast_reg : (out_rd_ptr_reg == 5'd16) ? out16_fast_reg : out17_fast_reg;
+wire _m_result_error_0 = (out_rd_ptr_reg == 5'd0) ? out0_error_reg : (out_rd_ptr_reg == 5'd1) ? out1_error_reg : (out_rd_ptr_reg == 5'd2) ? out2_error_reg : (out_rd_ptr_reg == 5'd3) ? out3_error_reg : (out_rd_ptr_reg == 5'd4) ? out4_error_reg : (out_rd_ptr_reg == 5'd5) ? out5_error_reg : (out_rd_ptr_reg == 5'd6) ? out6_error_reg : (out_rd_ptr_reg == 5'd7) ? out7_error_reg : (out_rd_ptr_reg == 5'd8) ? out8_error_reg : (out_rd_ptr_reg == 5'd9) ? out9_error_reg : (out_rd_ptr_reg == 5'd10) ? out10_error_reg : (out_rd_ptr_reg == 5'd11) ? out11_error_reg : (out_rd_ptr_reg == 5'd12) ? out12_error_reg : (out_rd_ptr_reg == 5'd13) ? out13_error_reg : (out_rd_ptr_reg == 5'd14) ? out14_error_reg : (out_rd_ptr_reg == 5'd15) ? out15_error_reg : (out_rd_ptr_reg == 5'd16) ? out16_error_reg : out17_error_reg;
+wire _shell_0 = ~hazard_reg;
+wire _shell_1 = in_valid_reg & _shell_0;
+wire issue = _shell_1 & credit_reg;
+wire _shell_2 = s_event_valid & in_ready_reg;
+wire _shell_3 = ~in_valid_reg;
+wire [4:0] _shell_4 = issue ? 5'd1 : 5'd0;
+wire [4:0] _shell_5 = occ_reg + _shell_4;
+wire out_pop = out_nonempty & m_result_ready;
+wire [4:0] _shell_6 = out_pop ? 5'd1 : 5'd0;
+wire [4:0] occ_update = _shell_5 - _shell_6;
+wire _shell_7 = ~s16_error_reg;
+wire wr_en = s16_valid_reg & _shell_7;
+wire [11:0] wr_addr = s16_conn_reg[11:0];
+wire [11:0] _shell_8 = in_conn_reg[11:0];
+wire _shell_9 = wr_addr == _shell_8;
+wire snoop_in = wr_en & _shell_9;
+wire [252:0] _shell_10 = {24'h0, 21'h0, 27'h0, 24'h0, 20'h2198, 1'd0, 1'd0, 24'h0, 21'h0, 21'h0, 21'h0, 21'h0, 27'h4ebc400};
+wire [26:0] c_ack = s16_ack_run_reg ? s16_c_ack_clamped_reg : s16_cur_c_reg;
+wire [26:0] c_new = s16_is_loss_reg ? s16_c_loss_all_reg : c_ack;
+wire [252:0] _shell_11 = {s16_t_reg, s16_t_2_reg, s16_t_3_reg, s16_t_4_reg, s16_t_5_reg, s16_t_6_reg, s16_t_7_reg, s16_t_8_reg, s16_t_9_reg, s16_t_10_reg, s16_t_11_reg, s16_t_12_reg, c_new};
+wire [252:0] new_word = s16_t_13_reg ? _shell_10 : _shell_11;
+wire [11:0] _shell_12 = s1_conn_reg[11:0];
+wire _shell_13 = wr_addr == _shell_12;
+wire snoop_s1 = wr_en & _shell_13;
+wire _shell_14 = snoop_s1 | s1_fix_valid_reg;
+wire [252:0] _shell_15 = snoop_s1 ? new_word : s1_fix_word_reg;
+wire [11:0] _shell_16 = s2_conn_reg[11:0];
+wire _shell_17 = wr_addr == _shell_16;
+wire snoop_s2 = wr_en & _shell_17;
+wire _shell_18 = snoop_s2 | s2_fix_valid_reg;
+wire [252:0] _shell_19 = snoop_s2 ? new_word : s2_fix_word_reg;
+wire [11:0] _shell_20 = s3_conn_reg[11:0];
+wire _shell_21 = wr_addr == _shell_20;
+wire snoop_s3 = wr_en & _shell_21;
 wire [252:0] s3_word = s3_fix_valid_reg ? s3_fix_word_reg : s3_ram_reg;
-wire [252:0] _shell_478 = snoop_s3 ? new_word : s3_word;
-wire _shell_479 = out_wr_ptr_reg == 3'd0;
-wire [20:0] _shell_480 = c_new[26:6];
-wire [20:0] _shell_481 = s4_t_18_reg ? 21'h13af10 : _shell_480;
-wire [20:0] _shell_482 = s4_error_reg ? 21'h0 : _shell_481;
-wire [2:0] _shell_483 = qa_fired_nscc ? 3'd5 : 3'd7;
-wire [2:0] _shell_484 = md_ok ? 3'd2 : 3'd0;
-wire [2:0] core_case = s4_u_fastinc_ecn_reg ? _shell_484 : s4_t_19_reg;
-wire [2:0] _shell_485 = fi_fired ? 3'd6 : core_case;
-wire [2:0] _shell_486 = qa_fired_nscc ? 3'd5 : _shell_485;
-wire [2:0] _shell_487 = ack_run ? _shell_486 : 3'd0;
-wire [2:0] _shell_488 = s4_is_loss_reg ? _shell_483 : _shell_487;
-wire [2:0] _shell_489 = s4_t_18_reg ? 3'd0 : _shell_488;
-wire [2:0] _shell_490 = s4_error_reg ? 3'd0 : _shell_489;
-wire _shell_491 = s4_error_reg ? 1'd0 : qa_fired_nscc;
-wire _shell_492 = s4_t_18_reg ? 1'd0 : _shell_314;
-wire _shell_493 = s4_error_reg ? 1'd0 : _shell_492;
-wire _shell_494 = out_wr_ptr_reg == 3'd1;
-wire _shell_495 = out_wr_ptr_reg == 3'd2;
-wire _shell_496 = out_wr_ptr_reg == 3'd3;
-wire _shell_497 = out_wr_ptr_reg == 3'd4;
-wire _shell_498 = out_wr_ptr_reg == 3'd5;
-wire _shell_499 = out_wr_ptr_reg == 3'd5;
-wire [2:0] _shell_500 = out_wr_ptr_reg + 3'd1;
-wire [2:0] _shell_501 = _shell_499 ? 3'd0 : _shell_500;
-wire _shell_502 = out_rd_ptr_reg == 3'd5;
-wire [2:0] _shell_503 = out_rd_ptr_reg + 3'd1;
-wire [2:0] _shell_504 = _shell_502 ? 3'd0 : _shell_503;
-wire [2:0] _shell_505 = s4_valid_reg ? 3'd1 : 3'd0;
-wire [2:0] _shell_506 = out_count_reg + _shell_505;
-wire [2:0] _shell_507 = out_pop ? 3'd1 : 3'd0;
-wire [2:0] _shell_508 = _shell_506 - _shell_507;
+wire [252:0] _shell_22 = snoop_s3 ? new_word : s3_word;
+wire _shell_23 = out_wr_ptr_reg == 5'd0;
+wire [20:0] _shell_24 = c_new[26:6];
+wire [20:0] _shell_25 = s16_t_13_reg ? 21'h13af10 : _shell_24;
+wire [20:0] _shell_26 = s16_error_reg ? 21'h0 : _shell_25;
+wire [2:0] _shell_27 = s16_error_reg ? 3'd0 : s16_t_14_reg;
+wire _shell_28 = s16_error_reg ? 1'd0 : s16_qa_fired_nscc_reg;
+wire _shell_29 = s16_error_reg ? 1'd0 : s16_t_15_reg;
+wire _shell_30 = out_wr_ptr_reg == 5'd1;
+wire _shell_31 = out_wr_ptr_reg == 5'd2;
+wire _shell_32 = out_wr_ptr_reg == 5'd3;
+wire _shell_33 = out_wr_ptr_reg == 5'd4;
+wire _shell_34 = out_wr_ptr_reg == 5'd5;
+wire _shell_35 = out_wr_ptr_reg == 5'd6;
+wire _shell_36 = out_wr_ptr_reg == 5'd7;
+wire _shell_37 = out_wr_ptr_reg == 5'd8;
+wire _shell_38 = out_wr_ptr_reg == 5'd9;
+wire _shell_39 = out_wr_ptr_reg == 5'd10;
+wire _shell_40 = out_wr_ptr_reg == 5'd11;
+wire _shell_41 = out_wr_ptr_reg == 5'd12;
+wire _shell_42 = out_wr_ptr_reg == 5'd13;
+wire _shell_43 = out_wr_ptr_reg == 5'd14;
+wire _shell_44 = out_wr_ptr_reg == 5'd15;
+wire _shell_45 = out_wr_ptr_reg == 5'd16;
+wire _shell_46 = out_wr_ptr_reg == 5'd17;
+wire _shell_47 = out_wr_ptr_reg == 5'd17;
+wire [4:0] _shell_48 = out_wr_ptr_reg + 5'd1;
+wire [4:0] _shell_49 = _shell_47 ? 5'd0 : _shell_48;
+wire _shell_50 = out_rd_ptr_reg == 5'd17;
+wire [4:0] _shell_51 = out_rd_ptr_reg + 5'd1;
+wire [4:0] _shell_52 = _shell_50 ? 5'd0 : _shell_51;
+wire [4:0] _shell_53 = s16_valid_reg ? 5'd1 : 5'd0;
+wire [4:0] _shell_54 = out_count_reg + _shell_53;
+wire [4:0] _shell_55 = out_pop ? 5'd1 : 5'd0;
+wire [4:0] _shell_56 = _shell_54 - _shell_55;
 wire _issue_next_0 = issue & skid_valid_reg;
-wire _issue_next_1 = ~skid_valid_reg;
+wire _issue_next_1 = in_conn_reg == skid_conn_reg;
 wire _issue_next_2 = issue & _issue_next_1;
-wire _issue_next_3 = ~in_valid_reg;
-wire _issue_next_4 = _issue_next_2 | _issue_next_3;
-wire _issue_next_5 = _issue_next_4 ? 1'd0 : 1'd0;
-wire hazard_ahead = _issue_next_0 ? 1'd0 : _issue_next_5;
-wire _issue_next_6 = occ_update < 3'd6;
+wire _issue_next_3 = s1_conn_reg == skid_conn_reg;
+wire _issue_next_4 = s1_valid_reg & _issue_next_3;
+wire _issue_next_5 = _issue_next_2 | _issue_next_4;
+wire _issue_next_6 = s2_conn_reg == skid_conn_reg;
+wire _issue_next_7 = s2_valid_reg & _issue_next_6;
+wire _issue_next_8 = _issue_next_5 | _issue_next_7;
+wire _issue_next_9 = s3_conn_reg == skid_conn_reg;
+wire _issue_next_10 = s3_valid_reg & _issue_next_9;
+wire _issue_next_11 = _issue_next_8 | _issue_next_10;
+wire _issue_next_12 = s4_conn_reg == skid_conn_reg;
+wire _issue_next_13 = s4_valid_reg & _issue_next_12;
+wire _issue_next_14 = _issue_next_11 | _issue_next_13;
+wire _issue_next_15 = s5_conn_reg == skid_conn_reg;
+wire _issue_next_16 = s5_valid_reg & _issue_next_15;
+wire _issue_next_17 = _issue_next_14 | _issue_next_16;
+wire _issue_next_18 = s6_conn_reg == skid_conn_reg;
+wire _issue_next_19 = s6_valid_reg & _issue_next_18;
+wire _issue_next_20 = _issue_next_17 | _issue_next_19;
+wire _issue_next_21 = s7_conn_reg == skid_conn_reg;
+wire _issue_next_22 = s7_valid_reg & _issue_next_21;
+wire _issue_next_23 = _issue_next_20 | _issue_next_22;
+wire _issue_next_24 = s8_conn_reg == skid_conn_reg;
+wire _issue_next_25 = s8_valid_reg & _issue_next_24;
+wire _issue_next_26 = _issue_next_23 | _issue_next_25;
+wire _issue_next_27 = s9_conn_reg == skid_conn_reg;
+wire _issue_next_28 = s9_valid_reg & _issue_next_27;
+wire _issue_next_29 = _issue_next_26 | _issue_next_28;
+wire _issue_next_30 = s10_conn_reg == skid_conn_reg;
+wire _issue_next_31 = s10_valid_reg & _issue_next_30;
+wire _issue_next_32 = _issue_next_29 | _issue_next_31;
+wire _issue_next_33 = s11_conn_reg == skid_conn_reg;
+wire _issue_next_34 = s11_valid_reg & _issue_next_33;
+wire _issue_next_35 = _issue_next_32 | _issue_next_34;
+wire _issue_next_36 = ~skid_valid_reg;
+wire _issue_next_37 = issue & _issue_next_36;
+wire _issue_next_38 = ~in_valid_reg;
+wire _issue_next_39 = _issue_next_37 | _issue_next_38;
+wire _issue_next_40 = in_conn_reg == s_event_conn;
+wire _issue_next_41 = issue & _issue_next_40;
+wire _issue_next_42 = s1_conn_reg == s_event_conn;
+wire _issue_next_43 = s1_valid_reg & _issue_next_42;
+wire _issue_next_44 = _issue_next_41 | _issue_next_43;
+wire _issue_next_45 = s2_conn_reg == s_event_conn;
+wire _issue_next_46 = s2_valid_reg & _issue_next_45;
+wire _issue_next_47 = _issue_next_44 | _issue_next_46;
+wire _issue_next_48 = s3_conn_reg == s_event_conn;
+wire _issue_next_49 = s3_valid_reg & _issue_next_48;
+wire _issue_next_50 = _issue_next_47 | _issue_next_49;
+wire _issue_next_51 = s4_conn_reg == s_event_conn;
+wire _issue_next_52 = s4_valid_reg & _issue_next_51;
+wire _issue_next_53 = _issue_next_50 | _issue_next_52;
+wire _issue_next_54 = s5_conn_reg == s_event_conn;
+wire _issue_next_55 = s5_valid_reg & _issue_next_54;
+wire _issue_next_56 = _issue_next_53 | _issue_next_55;
+wire _issue_next_57 = s6_conn_reg == s_event_conn;
+wire _issue_next_58 = s6_valid_reg & _issue_next_57;
+wire _issue_next_59 = _issue_next_56 | _issue_next_58;
+wire _issue_next_60 = s7_conn_reg == s_event_conn;
+wire _issue_next_61 = s7_valid_reg & _issue_next_60;
+wire _issue_next_62 = _issue_next_59 | _issue_next_61;
+wire _issue_next_63 = s8_conn_reg == s_event_conn;
+wire _issue_next_64 = s8_valid_reg & _issue_next_63;
+wire _issue_next_65 = _issue_next_62 | _issue_next_64;
+wire _issue_next_66 = s9_conn_reg == s_event_conn;
+wire _issue_next_67 = s9_valid_reg & _issue_next_66;
+wire _issue_next_68 = _issue_next_65 | _issue_next_67;
+wire _issue_next_69 = s10_conn_reg == s_event_conn;
+wire _issue_next_70 = s10_valid_reg & _issue_next_69;
+wire _issue_next_71 = _issue_next_68 | _issue_next_70;
+wire _issue_next_72 = s11_conn_reg == s_event_conn;
+wire _issue_next_73 = s11_valid_reg & _issue_next_72;
+wire _issue_next_74 = _issue_next_71 | _issue_next_73;
+wire _issue_next_75 = in_conn_reg == in_conn_reg;
+wire _issue_next_76 = issue & _issue_next_75;
+wire _issue_next_77 = s1_conn_reg == in_conn_reg;
+wire _issue_next_78 = s1_valid_reg & _issue_next_77;
+wire _issue_next_79 = _issue_next_76 | _issue_next_78;
+wire _issue_next_80 = s2_conn_reg == in_conn_reg;
+wire _issue_next_81 = s2_valid_reg & _issue_next_80;
+wire _issue_next_82 = _issue_next_79 | _issue_next_81;
+wire _issue_next_83 = s3_conn_reg == in_conn_reg;
+wire _issue_next_84 = s3_valid_reg & _issue_next_83;
+wire _issue_next_85 = _issue_next_82 | _issue_next_84;
+wire _issue_next_86 = s4_conn_reg == in_conn_reg;
+wire _issue_next_87 = s4_valid_reg & _issue_next_86;
+wire _issue_next_88 = _issue_next_85 | _issue_next_87;
+wire _issue_next_89 = s5_conn_reg == in_conn_reg;
+wire _issue_next_90 = s5_valid_reg & _issue_next_89;
+wire _issue_next_91 = _issue_next_88 | _issue_next_90;
+wire _issue_next_92 = s6_conn_reg == in_conn_reg;
+wire _issue_next_93 = s6_valid_reg & _issue_next_92;
+wire _issue_next_94 = _issue_next_91 | _issue_next_93;
+wire _issue_next_95 = s7_conn_reg == in_conn_reg;
+wire _issue_next_96 = s7_valid_reg & _issue_next_95;
+wire _issue_next_97 = _issue_next_94 | _issue_next_96;
+wire _issue_next_98 = s8_conn_reg == in_conn_reg;
+wire _issue_next_99 = s8_valid_reg & _issue_next_98;
+wire _issue_next_100 = _issue_next_97 | _issue_next_99;
+wire _issue_next_101 = s9_conn_reg == in_conn_reg;
+wire _issue_next_102 = s9_valid_reg & _issue_next_101;
+wire _issue_next_103 = _issue_next_100 | _issue_next_102;
+wire _issue_next_104 = s10_conn_reg == in_conn_reg;
+wire _issue_next_105 = s10_valid_reg & _issue_next_104;
+wire _issue_next_106 = _issue_next_103 | _issue_next_105;
+wire _issue_next_107 = s11_conn_reg == in_conn_reg;
+wire _issue_next_108 = s11_valid_reg & _issue_next_107;
+wire _issue_next_109 = _issue_next_106 | _issue_next_108;
+wire _issue_next_110 = _issue_next_39 ? _issue_next_74 : _issue_next_109;
+wire hazard_ahead = _issue_next_0 ? _issue_next_35 : _issue_next_110;
+wire _issue_next_111 = occ_update < 5'd18;
 wire _ready_0 = ~issue;
 wire _ready_1 = in_valid_reg & _ready_0;
 wire _ready_2 = _ready_1 & _shell_2;
@@ -4234,9 +5399,9 @@ wire _ready_8 = _ready_5 | _ready_7;
 wire _ready_9 = ~_ready_8;
 wire [11:0] _state_rd_0 = in_conn_reg[11:0];
 wire [26:0] _u_qa_c_0 = s4_is_loss_reg ? c_loss : cur_c;
-wire _u_qa_trigger_0 = cur_trigger | s4_t_10_reg;
+wire _u_qa_trigger_0 = cur_trigger | s4_t_13_reg;
 // bits dropped on purpose (rounding, wrap-around)
-wire _unused = ^{s1_now_reg[31:28], s1_now_reg[3:0], _shell_25[22:0], mi_base_prod[10:0], mi_raw_prod[10:0], fi_c_prod[10:0], _shell_298[22:0], avg_sum[20], _shell_336[27], md_frac_prod[10:0], md_red_prod[15:0], _shell_465[27]};
+wire _unused = ^{s7_mi_base_prod_reg[10:0], s10_mi_raw_prod_reg[10:0], s7_fi_c_prod_reg[10:0], avg_sum[20], s8_md_frac_prod_reg[10:0], s1_now_reg[31:28], s1_now_reg[3:0], _s5_t_6_next_2[22:0], s10_md_red_prod_reg[15:0], _s5_fulfill_next_7[22:0], _s16_c_ack_clamped_next_4[27], _s5_c_loss_all_next_9[27]};
 
 nscc_qa
 u_qa (
@@ -4246,7 +5411,7 @@ u_qa (
     .to_ignore(cur_to_ignore),
     .trigger(_u_qa_trigger_0),
     .win_end(cur_win_end),
-    .nowq(s4_u_qa_nowq_reg),
+    .nowq(s4_nowq_reg),
     .unacked(s4_u_qa_unacked_reg),
     .extra_trigger(s4_u_qa_extra_trigger_reg),
     .fired(u_qa_fired),
@@ -4276,49 +5441,203 @@ assign s_event_ready = in_ready_reg;
 assign s2_error_next = s1_error;
 assign s3_error_next = s2_error_reg;
 assign s4_error_next = s3_error_reg;
+assign s5_recip_c_lead_next = recip_c_lead;
+assign s5_recip_c_mantissa_next = recip_c_mantissa;
+assign s6_recip_c_recip_next = recip_c_recip;
 assign s2_recip_rtt_lead_next = recip_rtt_lead;
 assign s2_recip_rtt_mantissa_next = recip_rtt_mantissa;
 assign s3_recip_rtt_recip_next = recip_rtt_recip;
-assign s2_t_next = _s2_t_next_1;
-assign s3_t_next = s2_t_reg;
+assign s2_size_kmi_next = size_kmi;
+assign s3_t_next = _s3_t_next_0;
 assign s4_t_next = s3_t_reg;
-assign s2_t_2_next = _s2_t_2_next_0;
-assign s3_t_2_next = s2_t_2_reg;
+assign s5_t_next = s4_t_reg;
+assign s6_t_next = s5_t_reg;
+assign s7_mi_base_prod_next = mi_base_prod;
+assign s6_recip_c_lead_next = s5_recip_c_lead_reg;
+assign s7_recip_c_lead_next = s6_recip_c_lead_reg;
+assign s8_mi_base_next = mi_base;
+assign s2_t_next = _s2_t_next_0;
+assign s3_t_2_next = s2_t_reg;
 assign s4_t_2_next = s3_t_2_reg;
+assign s5_t_2_next = s4_t_2_reg;
+assign s6_t_2_next = s5_t_2_reg;
+assign s7_t_next = s6_t_2_reg;
+assign s8_t_next = s7_t_reg;
+assign s9_mi_num_next = mi_num;
 assign s4_t_3_next = _s4_t_3_next_0;
-assign s2_t_3_next = _s2_t_3_next_1;
-assign s3_t_3_next = s2_t_3_reg;
+assign s5_t_3_next = s4_t_3_reg;
+assign s6_t_3_next = s5_t_3_reg;
+assign s7_t_2_next = s6_t_3_reg;
+assign s8_t_2_next = s7_t_2_reg;
+assign s9_t_next = s8_t_2_reg;
+assign s10_mi_raw_prod_next = mi_raw_prod;
+assign s3_recip_rtt_lead_next = s2_recip_rtt_lead_reg;
+assign s4_recip_rtt_lead_next = s3_recip_rtt_lead_reg;
+assign s5_recip_rtt_lead_next = s4_recip_rtt_lead_reg;
+assign s6_recip_rtt_lead_next = s5_recip_rtt_lead_reg;
+assign s7_recip_rtt_lead_next = s6_recip_rtt_lead_reg;
+assign s8_recip_rtt_lead_next = s7_recip_rtt_lead_reg;
+assign s9_recip_rtt_lead_next = s8_recip_rtt_lead_reg;
+assign s10_recip_rtt_lead_next = s9_recip_rtt_lead_reg;
+assign s11_mi_raw_next = mi_raw;
+assign s2_size_c_next = size_c;
+assign s3_size_c_next = s2_size_c_reg;
+assign s4_size_c_next = s3_size_c_reg;
+assign s5_size_c_next = s4_size_c_reg;
+assign s6_size_c_next = s5_size_c_reg;
+assign s7_size_c_next = s6_size_c_reg;
+assign s8_size_c_next = s7_size_c_reg;
+assign s9_size_c_next = s8_size_c_reg;
+assign s10_size_c_next = s9_size_c_reg;
+assign s11_size_c_next = s10_size_c_reg;
+assign s12_mi_inc_next = mi_inc;
+assign s2_size_kfi_next = size_kfi;
+assign s3_t_3_next = _s3_t_3_next_0;
 assign s4_t_4_next = s3_t_3_reg;
-assign s2_t_4_next = _s2_t_4_next_0;
-assign s3_t_4_next = s2_t_4_reg;
+assign s5_t_4_next = s4_t_4_reg;
+assign s6_t_4_next = s5_t_4_reg;
+assign s7_fi_c_prod_next = fi_c_prod;
+assign s8_fi_c_next = fi_c;
+assign s9_fi_inc_next = fi_inc;
+assign s2_t_2_next = _s2_t_2_next_0;
+assign s3_t_4_next = s2_t_2_reg;
 assign s4_t_5_next = s3_t_4_reg;
-assign s2_t_5_next = _s2_t_5_next_1;
-assign s3_t_5_next = s2_t_5_reg;
+assign s5_avg_new_next = avg_new;
+assign s6_recip_avg_lead_next = recip_avg_lead;
+assign s6_recip_avg_mantissa_next = recip_avg_mantissa;
+assign s7_recip_avg_recip_next = recip_avg_recip;
+assign s5_t_5_next = _s5_t_5_next_0;
+assign s6_md_cx_next = md_cx;
+assign s7_t_3_next = _s7_t_3_next_0;
+assign s8_md_frac_prod_next = md_frac_prod;
+assign s7_recip_avg_lead_next = s6_recip_avg_lead_reg;
+assign s8_recip_avg_lead_next = s7_recip_avg_lead_reg;
+assign s9_md_frac_next = md_frac;
+assign s10_md_red_prod_next = md_red_prod;
+assign s2_nowq_next = nowq;
+assign s3_nowq_next = s2_nowq_reg;
+assign s4_nowq_next = s3_nowq_reg;
+assign s2_t_3_next = _s2_t_3_next_1;
+assign s3_t_5_next = s2_t_3_reg;
 assign s4_t_6_next = s3_t_5_reg;
+assign s5_t_6_next = _s5_t_6_next_9;
+assign s5_t_7_next = _s5_t_7_next_0;
+assign s6_t_5_next = s5_t_7_reg;
+assign s7_t_4_next = s6_t_5_reg;
+assign s8_t_3_next = s7_t_4_reg;
+assign s9_t_2_next = s8_t_3_reg;
+assign s10_t_next = s9_t_2_reg;
+assign s5_cur_c_next = cur_c;
+assign s6_cur_c_next = s5_cur_c_reg;
+assign s7_cur_c_next = s6_cur_c_reg;
+assign s8_cur_c_next = s7_cur_c_reg;
+assign s9_cur_c_next = s8_cur_c_reg;
+assign s10_cur_c_next = s9_cur_c_reg;
+assign s6_md_ok_next = md_ok;
+assign s7_md_ok_next = s6_md_ok_reg;
+assign s8_md_ok_next = s7_md_ok_reg;
+assign s9_md_ok_next = s8_md_ok_reg;
+assign s10_md_ok_next = s9_md_ok_reg;
+assign s11_c_core_next = c_core;
+assign s10_t_2_next = _s10_t_2_next_0;
+assign s11_t_next = s10_t_2_reg;
+assign s12_t_next = s11_t_reg;
+assign s2_rtt_le_trtt_next = rtt_le_trtt;
+assign s3_rtt_le_trtt_next = s2_rtt_le_trtt_reg;
+assign s4_rtt_le_trtt_next = s3_rtt_le_trtt_reg;
+assign s5_rtt_le_trtt_next = s4_rtt_le_trtt_reg;
+assign s6_rtt_le_trtt_next = s5_rtt_le_trtt_reg;
+assign s7_rtt_le_trtt_next = s6_rtt_le_trtt_reg;
+assign s8_rtt_le_trtt_next = s7_rtt_le_trtt_reg;
+assign s9_rtt_le_trtt_next = s8_rtt_le_trtt_reg;
+assign s10_rtt_le_trtt_next = s9_rtt_le_trtt_reg;
+assign s11_rtt_le_trtt_next = s10_rtt_le_trtt_reg;
+assign s12_rtt_le_trtt_next = s11_rtt_le_trtt_reg;
+assign s10_fi_inc_next = s9_fi_inc_reg;
+assign s11_fi_inc_next = s10_fi_inc_reg;
+assign s12_fi_inc_next = s11_fi_inc_reg;
+assign s13_incs_next = _s13_incs_next_5;
+assign s5_t_8_next = _s5_t_8_next_0;
+assign s6_t_6_next = s5_t_8_reg;
+assign s7_t_5_next = s6_t_6_reg;
+assign s8_t_4_next = s7_t_5_reg;
+assign s9_t_3_next = s8_t_4_reg;
+assign s10_t_3_next = s9_t_3_reg;
+assign s11_t_2_next = s10_t_3_reg;
+assign s12_t_2_next = s11_t_2_reg;
+assign s13_t_next = s12_t_2_reg;
+assign s2_t_4_next = _s2_t_4_next_0;
+assign s3_t_6_next = s2_t_4_reg;
+assign s4_t_7_next = s3_t_6_reg;
+assign s5_t_9_next = s4_t_7_reg;
+assign s6_t_7_next = s5_t_9_reg;
+assign s7_t_6_next = s6_t_7_reg;
+assign s8_t_5_next = s7_t_6_reg;
+assign s9_t_4_next = s8_t_5_reg;
+assign s10_t_4_next = s9_t_4_reg;
+assign s11_t_3_next = s10_t_4_reg;
+assign s12_t_3_next = s11_t_3_reg;
+assign s13_t_2_next = s12_t_3_reg;
+assign s5_cur_inc_next = cur_inc;
+assign s6_cur_inc_next = s5_cur_inc_reg;
+assign s7_cur_inc_next = s6_cur_inc_reg;
+assign s8_cur_inc_next = s7_cur_inc_reg;
+assign s9_cur_inc_next = s8_cur_inc_reg;
+assign s10_cur_inc_next = s9_cur_inc_reg;
+assign s11_cur_inc_next = s10_cur_inc_reg;
+assign s12_cur_inc_next = s11_cur_inc_reg;
+assign s13_cur_inc_next = s12_cur_inc_reg;
+assign s14_inc_acc_next = inc_acc;
+assign s2_t_5_next = _s2_t_5_next_1;
+assign s3_t_7_next = s2_t_5_reg;
+assign s4_t_8_next = s3_t_7_reg;
+assign s12_t_4_next = _s12_t_4_next_0;
+assign s13_t_3_next = s12_t_4_reg;
+assign s14_t_next = s13_t_3_reg;
+assign s5_fulfill_next = fulfill;
+assign s6_fulfill_next = s5_fulfill_reg;
+assign s7_fulfill_next = s6_fulfill_reg;
+assign s8_fulfill_next = s7_fulfill_reg;
+assign s9_fulfill_next = s8_fulfill_reg;
+assign s10_fulfill_next = s9_fulfill_reg;
+assign s11_fulfill_next = s10_fulfill_reg;
+assign s12_fulfill_next = s11_fulfill_reg;
+assign s13_fulfill_next = s12_fulfill_reg;
+assign s14_fulfill_next = s13_fulfill_reg;
+assign s12_t_5_next = _s12_t_5_next_0;
+assign s13_t_4_next = s12_t_5_reg;
+assign s14_t_2_next = s13_t_4_reg;
+assign s15_core_c_next = core_c;
+assign s2_t_6_next = _s2_t_6_next_1;
+assign s3_t_8_next = s2_t_6_reg;
+assign s4_t_9_next = s3_t_8_reg;
+assign s2_t_7_next = _s2_t_7_next_0;
+assign s3_t_9_next = s2_t_7_reg;
+assign s4_t_10_next = s3_t_9_reg;
+assign s2_t_8_next = _s2_t_8_next_0;
+assign s3_t_10_next = s2_t_8_reg;
+assign s4_t_11_next = s3_t_10_reg;
 assign s2_is_loss_next = is_loss;
 assign s3_is_loss_next = s2_is_loss_reg;
 assign s4_is_loss_next = s3_is_loss_reg;
-assign s2_t_6_next = _s2_t_6_next_1;
-assign s3_t_6_next = s2_t_6_reg;
-assign s4_t_7_next = s3_t_6_reg;
-assign s2_t_7_next = _s2_t_7_next_0;
-assign s3_t_7_next = s2_t_7_reg;
-assign s4_t_8_next = s3_t_7_reg;
-assign s2_t_8_next = _s2_t_8_next_1;
-assign s3_t_8_next = s2_t_8_reg;
-assign s4_t_9_next = s3_t_8_reg;
-assign s2_t_9_next = _s2_t_9_next_0;
-assign s3_t_9_next = s2_t_9_reg;
-assign s4_t_10_next = s3_t_9_reg;
-assign s2_u_qa_nowq_next = nowq;
-assign s3_u_qa_nowq_next = s2_u_qa_nowq_reg;
-assign s4_u_qa_nowq_next = s3_u_qa_nowq_reg;
+assign s2_t_9_next = _s2_t_9_next_1;
+assign s3_t_11_next = s2_t_9_reg;
+assign s4_t_12_next = s3_t_11_reg;
+assign s2_t_10_next = _s2_t_10_next_0;
+assign s3_t_12_next = s2_t_10_reg;
+assign s4_t_13_next = s3_t_12_reg;
 assign s2_u_qa_unacked_next = s1_unacked_reg;
 assign s3_u_qa_unacked_next = s2_u_qa_unacked_reg;
 assign s4_u_qa_unacked_next = s3_u_qa_unacked_reg;
 assign s2_u_qa_extra_trigger_next = _s2_u_qa_extra_trigger_next_0;
 assign s3_u_qa_extra_trigger_next = s2_u_qa_extra_trigger_reg;
 assign s4_u_qa_extra_trigger_next = s3_u_qa_extra_trigger_reg;
+assign s2_t_11_next = _s2_t_11_next_1;
+assign s3_t_13_next = s2_t_11_reg;
+assign s4_t_14_next = s3_t_13_reg;
+assign s2_t_12_next = _s2_t_12_next_1;
+assign s3_t_14_next = s2_t_12_reg;
+assign s4_t_15_next = s3_t_14_reg;
 assign s2_u_fastinc_size_next = s1_size_reg;
 assign s3_u_fastinc_size_next = s2_u_fastinc_size_reg;
 assign s4_u_fastinc_size_next = s3_u_fastinc_size_reg;
@@ -4328,44 +5647,306 @@ assign s4_u_fastinc_rtt_next = s3_u_fastinc_rtt_reg;
 assign s2_u_fastinc_ecn_next = s1_ecn_reg;
 assign s3_u_fastinc_ecn_next = s2_u_fastinc_ecn_reg;
 assign s4_u_fastinc_ecn_next = s3_u_fastinc_ecn_reg;
-assign s2_t_10_next = _s2_t_10_next_1;
-assign s3_t_10_next = s2_t_10_reg;
-assign s4_t_11_next = s3_t_10_reg;
-assign s2_t_11_next = _s2_t_11_next_1;
-assign s3_t_11_next = s2_t_11_reg;
-assign s4_t_12_next = s3_t_11_reg;
-assign s2_t_12_next = _s2_t_12_next_1;
-assign s3_t_12_next = s2_t_12_reg;
-assign s4_t_13_next = s3_t_12_reg;
-assign s3_recip_rtt_lead_next = s2_recip_rtt_lead_reg;
-assign s4_recip_rtt_lead_next = s3_recip_rtt_lead_reg;
-assign s2_size_c_next = size_c;
-assign s3_size_c_next = s2_size_c_reg;
-assign s4_size_c_next = s3_size_c_reg;
-assign s2_rtt_le_trtt_next = rtt_le_trtt;
-assign s3_rtt_le_trtt_next = s2_rtt_le_trtt_reg;
-assign s4_rtt_le_trtt_next = s3_rtt_le_trtt_reg;
+assign s5_early_next = early;
+assign s6_early_next = s5_early_reg;
+assign s7_early_next = s6_early_reg;
+assign s8_early_next = s7_early_reg;
+assign s9_early_next = s8_early_reg;
+assign s10_early_next = s9_early_reg;
+assign s11_early_next = s10_early_reg;
+assign s12_early_next = s11_early_reg;
+assign s13_early_next = s12_early_reg;
+assign s14_early_next = s13_early_reg;
+assign s15_early_next = s14_early_reg;
+assign s5_t_10_next = _s5_t_10_next_1;
+assign s6_t_8_next = s5_t_10_reg;
+assign s7_t_7_next = s6_t_8_reg;
+assign s8_t_6_next = s7_t_7_reg;
+assign s9_t_5_next = s8_t_6_reg;
+assign s10_t_5_next = s9_t_5_reg;
+assign s11_t_4_next = s10_t_5_reg;
+assign s12_t_6_next = s11_t_4_reg;
+assign s13_t_5_next = s12_t_6_reg;
+assign s14_t_3_next = s13_t_5_reg;
+assign s15_t_next = s14_t_3_reg;
+assign s16_c_ack_clamped_next = _s16_c_ack_clamped_next_5;
+assign s5_core_step_next = core_step;
+assign s6_core_step_next = s5_core_step_reg;
+assign s7_core_step_next = s6_core_step_reg;
+assign s8_core_step_next = s7_core_step_reg;
+assign s9_core_step_next = s8_core_step_reg;
+assign s10_core_step_next = s9_core_step_reg;
+assign s11_core_step_next = s10_core_step_reg;
+assign s12_core_step_next = s11_core_step_reg;
+assign s13_core_step_next = s12_core_step_reg;
+assign s14_core_step_next = s13_core_step_reg;
+assign s14_cur_inc_next = s13_cur_inc_reg;
+assign s5_qa_fired_nscc_next = qa_fired_nscc;
+assign s6_qa_fired_nscc_next = s5_qa_fired_nscc_reg;
+assign s7_qa_fired_nscc_next = s6_qa_fired_nscc_reg;
+assign s8_qa_fired_nscc_next = s7_qa_fired_nscc_reg;
+assign s9_qa_fired_nscc_next = s8_qa_fired_nscc_reg;
+assign s10_qa_fired_nscc_next = s9_qa_fired_nscc_reg;
+assign s11_qa_fired_nscc_next = s10_qa_fired_nscc_reg;
+assign s12_qa_fired_nscc_next = s11_qa_fired_nscc_reg;
+assign s13_qa_fired_nscc_next = s12_qa_fired_nscc_reg;
+assign s14_qa_fired_nscc_next = s13_qa_fired_nscc_reg;
+assign s5_nowq_next = s4_nowq_reg;
+assign s5_cur_last_md_next = cur_last_md;
+assign s5_ack_run_next = ack_run;
+assign s5_cur_avg_rtt_next = cur_avg_rtt;
+assign s5_t_11_next = _s5_t_11_next_0;
 assign s2_t_13_next = _s2_t_13_next_0;
-assign s3_t_13_next = s2_t_13_reg;
-assign s4_t_14_next = s3_t_13_reg;
-assign s2_t_14_next = _s2_t_14_next_1;
-assign s3_t_14_next = s2_t_14_reg;
-assign s4_t_15_next = s3_t_14_reg;
-assign s2_t_15_next = _s2_t_15_next_0;
-assign s3_t_15_next = s2_t_15_reg;
+assign s3_t_15_next = s2_t_13_reg;
 assign s4_t_16_next = s3_t_15_reg;
-assign s2_t_16_next = _s2_t_16_next_1;
-assign s3_t_16_next = s2_t_16_reg;
+assign s2_t_14_next = _s2_t_14_next_1;
+assign s3_t_16_next = s2_t_14_reg;
 assign s4_t_17_next = s3_t_16_reg;
-assign s2_t_17_next = _s2_t_10_next_0;
-assign s3_t_17_next = s2_t_17_reg;
+assign s5_t_12_next = _s5_t_12_next_0;
+assign s6_ack_run_next = s5_ack_run_reg;
+assign s7_ack_run_next = s6_ack_run_reg;
+assign s8_ack_run_next = s7_ack_run_reg;
+assign s9_ack_run_next = s8_ack_run_reg;
+assign s10_ack_run_next = s9_ack_run_reg;
+assign s11_ack_run_next = s10_ack_run_reg;
+assign s12_ack_run_next = s11_ack_run_reg;
+assign s13_ack_run_next = s12_ack_run_reg;
+assign s14_ack_run_next = s13_ack_run_reg;
+assign s15_ack_run_next = s14_ack_run_reg;
+assign s16_ack_run_next = s15_ack_run_reg;
+assign s11_cur_c_next = s10_cur_c_reg;
+assign s12_cur_c_next = s11_cur_c_reg;
+assign s13_cur_c_next = s12_cur_c_reg;
+assign s14_cur_c_next = s13_cur_c_reg;
+assign s15_cur_c_next = s14_cur_c_reg;
+assign s16_cur_c_next = s15_cur_c_reg;
+assign s5_is_loss_next = s4_is_loss_reg;
+assign s6_is_loss_next = s5_is_loss_reg;
+assign s7_is_loss_next = s6_is_loss_reg;
+assign s8_is_loss_next = s7_is_loss_reg;
+assign s9_is_loss_next = s8_is_loss_reg;
+assign s10_is_loss_next = s9_is_loss_reg;
+assign s11_is_loss_next = s10_is_loss_reg;
+assign s12_is_loss_next = s11_is_loss_reg;
+assign s13_is_loss_next = s12_is_loss_reg;
+assign s14_is_loss_next = s13_is_loss_reg;
+assign s15_is_loss_next = s14_is_loss_reg;
+assign s16_is_loss_next = s15_is_loss_reg;
+assign s5_c_loss_all_next = c_loss_all;
+assign s6_c_loss_all_next = s5_c_loss_all_reg;
+assign s7_c_loss_all_next = s6_c_loss_all_reg;
+assign s8_c_loss_all_next = s7_c_loss_all_reg;
+assign s9_c_loss_all_next = s8_c_loss_all_reg;
+assign s10_c_loss_all_next = s9_c_loss_all_reg;
+assign s11_c_loss_all_next = s10_c_loss_all_reg;
+assign s12_c_loss_all_next = s11_c_loss_all_reg;
+assign s13_c_loss_all_next = s12_c_loss_all_reg;
+assign s14_c_loss_all_next = s13_c_loss_all_reg;
+assign s15_c_loss_all_next = s14_c_loss_all_reg;
+assign s16_c_loss_all_next = s15_c_loss_all_reg;
+assign s5_t_13_next = _s5_t_13_next_1;
+assign s6_t_9_next = s5_t_13_reg;
+assign s7_t_8_next = s6_t_9_reg;
+assign s8_t_7_next = s7_t_8_reg;
+assign s9_t_6_next = s8_t_7_reg;
+assign s10_t_6_next = s9_t_6_reg;
+assign s11_t_5_next = s10_t_6_reg;
+assign s12_t_7_next = s11_t_5_reg;
+assign s13_t_6_next = s12_t_7_reg;
+assign s14_t_4_next = s13_t_6_reg;
+assign s15_t_2_next = s14_t_4_reg;
+assign s16_t_next = s15_t_2_reg;
+assign s5_t_14_next = _s5_t_14_next_2;
+assign s6_t_10_next = s5_t_14_reg;
+assign s7_t_9_next = s6_t_10_reg;
+assign s8_t_8_next = s7_t_9_reg;
+assign s9_t_7_next = s8_t_8_reg;
+assign s10_t_7_next = s9_t_7_reg;
+assign s11_t_6_next = s10_t_7_reg;
+assign s12_t_8_next = s11_t_6_reg;
+assign s13_t_7_next = s12_t_8_reg;
+assign s14_t_5_next = s13_t_7_reg;
+assign s15_t_3_next = s14_t_5_reg;
+assign s16_t_2_next = s15_t_3_reg;
+assign s15_t_4_next = _s15_t_4_next_2;
+assign s16_t_3_next = s15_t_4_reg;
+assign s6_t_11_next = _s6_t_11_next_0;
+assign s7_t_10_next = s6_t_11_reg;
+assign s8_t_9_next = s7_t_10_reg;
+assign s9_t_8_next = s8_t_9_reg;
+assign s10_t_8_next = s9_t_8_reg;
+assign s11_t_7_next = s10_t_8_reg;
+assign s12_t_9_next = s11_t_7_reg;
+assign s13_t_8_next = s12_t_9_reg;
+assign s14_t_6_next = s13_t_8_reg;
+assign s15_t_5_next = s14_t_6_reg;
+assign s16_t_4_next = s15_t_5_reg;
+assign s6_t_12_next = _s6_t_12_next_0;
+assign s7_t_11_next = s6_t_12_reg;
+assign s8_t_10_next = s7_t_11_reg;
+assign s9_t_9_next = s8_t_10_reg;
+assign s10_t_9_next = s9_t_9_reg;
+assign s11_t_8_next = s10_t_9_reg;
+assign s12_t_10_next = s11_t_8_reg;
+assign s13_t_9_next = s12_t_10_reg;
+assign s14_t_7_next = s13_t_9_reg;
+assign s15_t_6_next = s14_t_7_reg;
+assign s16_t_5_next = s15_t_6_reg;
+assign s6_t_13_next = _s6_t_13_next_1;
+assign s7_t_12_next = s6_t_13_reg;
+assign s8_t_11_next = s7_t_12_reg;
+assign s9_t_10_next = s8_t_11_reg;
+assign s10_t_10_next = s9_t_10_reg;
+assign s11_t_9_next = s10_t_10_reg;
+assign s12_t_11_next = s11_t_9_reg;
+assign s13_t_10_next = s12_t_11_reg;
+assign s14_t_8_next = s13_t_10_reg;
+assign s15_t_7_next = s14_t_8_reg;
+assign s16_t_6_next = s15_t_7_reg;
+assign s5_t_15_next = _s5_t_15_next_1;
+assign s6_t_14_next = s5_t_15_reg;
+assign s7_t_13_next = s6_t_14_reg;
+assign s8_t_12_next = s7_t_13_reg;
+assign s9_t_11_next = s8_t_12_reg;
+assign s10_t_11_next = s9_t_11_reg;
+assign s11_t_10_next = s10_t_11_reg;
+assign s12_t_12_next = s11_t_10_reg;
+assign s13_t_11_next = s12_t_12_reg;
+assign s14_t_9_next = s13_t_11_reg;
+assign s15_t_8_next = s14_t_9_reg;
+assign s16_t_7_next = s15_t_8_reg;
+assign s5_t_16_next = _s5_t_16_next_0;
+assign s6_t_15_next = s5_t_16_reg;
+assign s7_t_14_next = s6_t_15_reg;
+assign s8_t_13_next = s7_t_14_reg;
+assign s9_t_12_next = s8_t_13_reg;
+assign s10_t_12_next = s9_t_12_reg;
+assign s11_t_11_next = s10_t_12_reg;
+assign s12_t_13_next = s11_t_11_reg;
+assign s13_t_12_next = s12_t_13_reg;
+assign s14_t_10_next = s13_t_12_reg;
+assign s15_t_9_next = s14_t_10_reg;
+assign s16_t_8_next = s15_t_9_reg;
+assign s6_t_16_next = _s6_t_16_next_0;
+assign s7_t_15_next = s6_t_16_reg;
+assign s8_t_14_next = s7_t_15_reg;
+assign s9_t_13_next = s8_t_14_reg;
+assign s10_t_13_next = s9_t_13_reg;
+assign s11_t_12_next = s10_t_13_reg;
+assign s12_t_14_next = s11_t_12_reg;
+assign s13_t_13_next = s12_t_14_reg;
+assign s14_t_11_next = s13_t_13_reg;
+assign s15_t_10_next = s14_t_11_reg;
+assign s16_t_9_next = s15_t_10_reg;
+assign s5_t_17_next = _s5_t_17_next_0;
+assign s6_t_17_next = s5_t_17_reg;
+assign s7_t_16_next = s6_t_17_reg;
+assign s8_t_15_next = s7_t_16_reg;
+assign s9_t_14_next = s8_t_15_reg;
+assign s10_t_14_next = s9_t_14_reg;
+assign s11_t_13_next = s10_t_14_reg;
+assign s12_t_15_next = s11_t_13_reg;
+assign s13_t_14_next = s12_t_15_reg;
+assign s14_t_12_next = s13_t_14_reg;
+assign s15_t_11_next = s14_t_12_reg;
+assign s16_t_10_next = s15_t_11_reg;
+assign s5_t_18_next = _s5_t_18_next_0;
+assign s6_t_18_next = s5_t_18_reg;
+assign s7_t_17_next = s6_t_18_reg;
+assign s8_t_16_next = s7_t_17_reg;
+assign s9_t_15_next = s8_t_16_reg;
+assign s10_t_15_next = s9_t_15_reg;
+assign s11_t_14_next = s10_t_15_reg;
+assign s12_t_16_next = s11_t_14_reg;
+assign s13_t_15_next = s12_t_16_reg;
+assign s14_t_13_next = s13_t_15_reg;
+assign s15_t_12_next = s14_t_13_reg;
+assign s16_t_11_next = s15_t_12_reg;
+assign s5_t_19_next = _s5_t_19_next_4;
+assign s6_t_19_next = s5_t_19_reg;
+assign s7_t_18_next = s6_t_19_reg;
+assign s8_t_17_next = s7_t_18_reg;
+assign s9_t_16_next = s8_t_17_reg;
+assign s10_t_16_next = s9_t_16_reg;
+assign s11_t_15_next = s10_t_16_reg;
+assign s12_t_17_next = s11_t_15_reg;
+assign s13_t_16_next = s12_t_17_reg;
+assign s14_t_14_next = s13_t_16_reg;
+assign s15_t_13_next = s14_t_14_reg;
+assign s16_t_12_next = s15_t_13_reg;
+assign s2_t_15_next = _s2_t_11_next_0;
+assign s3_t_17_next = s2_t_15_reg;
 assign s4_t_18_next = s3_t_17_reg;
-assign s2_t_18_next = _s2_t_18_next_0;
-assign s3_t_18_next = s2_t_18_reg;
+assign s5_t_20_next = s4_t_18_reg;
+assign s6_t_20_next = s5_t_20_reg;
+assign s7_t_19_next = s6_t_20_reg;
+assign s8_t_18_next = s7_t_19_reg;
+assign s9_t_17_next = s8_t_18_reg;
+assign s10_t_17_next = s9_t_17_reg;
+assign s11_t_16_next = s10_t_17_reg;
+assign s12_t_18_next = s11_t_16_reg;
+assign s13_t_17_next = s12_t_18_reg;
+assign s14_t_15_next = s13_t_17_reg;
+assign s15_t_14_next = s14_t_15_reg;
+assign s16_t_13_next = s15_t_14_reg;
+assign s5_ecn_next = s4_u_fastinc_ecn_reg;
+assign s2_t_16_next = _s2_t_16_next_0;
+assign s3_t_18_next = s2_t_16_reg;
 assign s4_t_19_next = s3_t_18_reg;
+assign s5_t_21_next = s4_t_19_reg;
+assign s5_fi_fired_next = fi_fired;
+assign s5_t_22_next = _s5_t_22_next_0;
+assign s5_error_next = s4_error_reg;
+assign s6_error_next = s5_error_reg;
+assign s7_error_next = s6_error_reg;
+assign s8_error_next = s7_error_reg;
+assign s9_error_next = s8_error_reg;
+assign s10_error_next = s9_error_reg;
+assign s11_error_next = s10_error_reg;
+assign s12_error_next = s11_error_reg;
+assign s13_error_next = s12_error_reg;
+assign s14_error_next = s13_error_reg;
+assign s15_error_next = s14_error_reg;
+assign s16_error_next = s15_error_reg;
 assign s2_kind_next = s1_kind_reg;
 assign s3_kind_next = s2_kind_reg;
 assign s4_kind_next = s3_kind_reg;
+assign s5_kind_next = s4_kind_reg;
+assign s6_kind_next = s5_kind_reg;
+assign s7_kind_next = s6_kind_reg;
+assign s8_kind_next = s7_kind_reg;
+assign s9_kind_next = s8_kind_reg;
+assign s10_kind_next = s9_kind_reg;
+assign s11_kind_next = s10_kind_reg;
+assign s12_kind_next = s11_kind_reg;
+assign s13_kind_next = s12_kind_reg;
+assign s14_kind_next = s13_kind_reg;
+assign s15_kind_next = s14_kind_reg;
+assign s16_kind_next = s15_kind_reg;
+assign s6_t_21_next = _s6_t_21_next_5;
+assign s7_t_20_next = s6_t_21_reg;
+assign s8_t_19_next = s7_t_20_reg;
+assign s9_t_18_next = s8_t_19_reg;
+assign s10_t_18_next = s9_t_18_reg;
+assign s11_t_17_next = s10_t_18_reg;
+assign s12_t_19_next = s11_t_17_reg;
+assign s13_t_18_next = s12_t_19_reg;
+assign s14_t_16_next = s13_t_18_reg;
+assign s15_t_15_next = s14_t_16_reg;
+assign s16_t_14_next = s15_t_15_reg;
+assign s15_qa_fired_nscc_next = s14_qa_fired_nscc_reg;
+assign s16_qa_fired_nscc_next = s15_qa_fired_nscc_reg;
+assign s6_t_22_next = _s6_t_22_next_0;
+assign s7_t_21_next = s6_t_22_reg;
+assign s8_t_20_next = s7_t_21_reg;
+assign s9_t_19_next = s8_t_20_reg;
+assign s10_t_19_next = s9_t_19_reg;
+assign s11_t_18_next = s10_t_19_reg;
+assign s12_t_20_next = s11_t_18_reg;
+assign s13_t_19_next = s12_t_20_reg;
+assign s14_t_17_next = s13_t_19_reg;
+assign s15_t_16_next = s14_t_17_reg;
+assign s16_t_15_next = s15_t_16_reg;
 assign m_result_valid = out_nonempty;
 assign m_result_conn = _m_result_conn_0;
 assign m_result_kind = _m_result_kind_0;
@@ -4402,6 +5983,30 @@ always @* begin
     s3_conn_next = s3_conn_reg;
     s4_valid_next = s4_valid_reg;
     s4_conn_next = s4_conn_reg;
+    s5_valid_next = s5_valid_reg;
+    s5_conn_next = s5_conn_reg;
+    s6_valid_next = s6_valid_reg;
+    s6_conn_next = s6_conn_reg;
+    s7_valid_next = s7_valid_reg;
+    s7_conn_next = s7_conn_reg;
+    s8_valid_next = s8_valid_reg;
+    s8_conn_next = s8_conn_reg;
+    s9_valid_next = s9_valid_reg;
+    s9_conn_next = s9_conn_reg;
+    s10_valid_next = s10_valid_reg;
+    s10_conn_next = s10_conn_reg;
+    s11_valid_next = s11_valid_reg;
+    s11_conn_next = s11_conn_reg;
+    s12_valid_next = s12_valid_reg;
+    s12_conn_next = s12_conn_reg;
+    s13_valid_next = s13_valid_reg;
+    s13_conn_next = s13_conn_reg;
+    s14_valid_next = s14_valid_reg;
+    s14_conn_next = s14_conn_reg;
+    s15_valid_next = s15_valid_reg;
+    s15_conn_next = s15_conn_reg;
+    s16_valid_next = s16_valid_reg;
+    s16_conn_next = s16_conn_reg;
     s1_kind_next = s1_kind_reg;
     s1_size_next = s1_size_reg;
     s1_ecn_next = s1_ecn_reg;
@@ -4461,6 +6066,90 @@ always @* begin
     out5_qa_next = out5_qa_reg;
     out5_fast_next = out5_fast_reg;
     out5_error_next = out5_error_reg;
+    out6_conn_next = out6_conn_reg;
+    out6_kind_next = out6_kind_reg;
+    out6_cwnd_next = out6_cwnd_reg;
+    out6_case_next = out6_case_reg;
+    out6_qa_next = out6_qa_reg;
+    out6_fast_next = out6_fast_reg;
+    out6_error_next = out6_error_reg;
+    out7_conn_next = out7_conn_reg;
+    out7_kind_next = out7_kind_reg;
+    out7_cwnd_next = out7_cwnd_reg;
+    out7_case_next = out7_case_reg;
+    out7_qa_next = out7_qa_reg;
+    out7_fast_next = out7_fast_reg;
+    out7_error_next = out7_error_reg;
+    out8_conn_next = out8_conn_reg;
+    out8_kind_next = out8_kind_reg;
+    out8_cwnd_next = out8_cwnd_reg;
+    out8_case_next = out8_case_reg;
+    out8_qa_next = out8_qa_reg;
+    out8_fast_next = out8_fast_reg;
+    out8_error_next = out8_error_reg;
+    out9_conn_next = out9_conn_reg;
+    out9_kind_next = out9_kind_reg;
+    out9_cwnd_next = out9_cwnd_reg;
+    out9_case_next = out9_case_reg;
+    out9_qa_next = out9_qa_reg;
+    out9_fast_next = out9_fast_reg;
+    out9_error_next = out9_error_reg;
+    out10_conn_next = out10_conn_reg;
+    out10_kind_next = out10_kind_reg;
+    out10_cwnd_next = out10_cwnd_reg;
+    out10_case_next = out10_case_reg;
+    out10_qa_next = out10_qa_reg;
+    out10_fast_next = out10_fast_reg;
+    out10_error_next = out10_error_reg;
+    out11_conn_next = out11_conn_reg;
+    out11_kind_next = out11_kind_reg;
+    out11_cwnd_next = out11_cwnd_reg;
+    out11_case_next = out11_case_reg;
+    out11_qa_next = out11_qa_reg;
+    out11_fast_next = out11_fast_reg;
+    out11_error_next = out11_error_reg;
+    out12_conn_next = out12_conn_reg;
+    out12_kind_next = out12_kind_reg;
+    out12_cwnd_next = out12_cwnd_reg;
+    out12_case_next = out12_case_reg;
+    out12_qa_next = out12_qa_reg;
+    out12_fast_next = out12_fast_reg;
+    out12_error_next = out12_error_reg;
+    out13_conn_next = out13_conn_reg;
+    out13_kind_next = out13_kind_reg;
+    out13_cwnd_next = out13_cwnd_reg;
+    out13_case_next = out13_case_reg;
+    out13_qa_next = out13_qa_reg;
+    out13_fast_next = out13_fast_reg;
+    out13_error_next = out13_error_reg;
+    out14_conn_next = out14_conn_reg;
+    out14_kind_next = out14_kind_reg;
+    out14_cwnd_next = out14_cwnd_reg;
+    out14_case_next = out14_case_reg;
+    out14_qa_next = out14_qa_reg;
+    out14_fast_next = out14_fast_reg;
+    out14_error_next = out14_error_reg;
+    out15_conn_next = out15_conn_reg;
+    out15_kind_next = out15_kind_reg;
+    out15_cwnd_next = out15_cwnd_reg;
+    out15_case_next = out15_case_reg;
+    out15_qa_next = out15_qa_reg;
+    out15_fast_next = out15_fast_reg;
+    out15_error_next = out15_error_reg;
+    out16_conn_next = out16_conn_reg;
+    out16_kind_next = out16_kind_reg;
+    out16_cwnd_next = out16_cwnd_reg;
+    out16_case_next = out16_case_reg;
+    out16_qa_next = out16_qa_reg;
+    out16_fast_next = out16_fast_reg;
+    out16_error_next = out16_error_reg;
+    out17_conn_next = out17_conn_reg;
+    out17_kind_next = out17_kind_reg;
+    out17_cwnd_next = out17_cwnd_reg;
+    out17_case_next = out17_case_reg;
+    out17_qa_next = out17_qa_reg;
+    out17_fast_next = out17_fast_reg;
+    out17_error_next = out17_error_reg;
     if (issue) begin
         if (skid_valid_reg) begin
             in_conn_next = skid_conn_reg;
@@ -4528,75 +6217,207 @@ always @* begin
     s3_conn_next = s2_conn_reg;
     s4_valid_next = s3_valid_reg;
     s4_conn_next = s3_conn_reg;
+    s5_valid_next = s4_valid_reg;
+    s5_conn_next = s4_conn_reg;
+    s6_valid_next = s5_valid_reg;
+    s6_conn_next = s5_conn_reg;
+    s7_valid_next = s6_valid_reg;
+    s7_conn_next = s6_conn_reg;
+    s8_valid_next = s7_valid_reg;
+    s8_conn_next = s7_conn_reg;
+    s9_valid_next = s8_valid_reg;
+    s9_conn_next = s8_conn_reg;
+    s10_valid_next = s9_valid_reg;
+    s10_conn_next = s9_conn_reg;
+    s11_valid_next = s10_valid_reg;
+    s11_conn_next = s10_conn_reg;
+    s12_valid_next = s11_valid_reg;
+    s12_conn_next = s11_conn_reg;
+    s13_valid_next = s12_valid_reg;
+    s13_conn_next = s12_conn_reg;
+    s14_valid_next = s13_valid_reg;
+    s14_conn_next = s13_conn_reg;
+    s15_valid_next = s14_valid_reg;
+    s15_conn_next = s14_conn_reg;
+    s16_valid_next = s15_valid_reg;
+    s16_conn_next = s15_conn_reg;
     s1_fix_valid_next = snoop_in;
     s1_fix_word_next = new_word;
-    s2_fix_valid_next = _shell_470;
-    s2_fix_word_next = _shell_471;
+    s2_fix_valid_next = _shell_14;
+    s2_fix_word_next = _shell_15;
     s3_ram_next = state_q;
-    s3_fix_valid_next = _shell_474;
-    s3_fix_word_next = _shell_475;
-    s4_cur_next = _shell_478;
-    if (s4_valid_reg) begin
-        if (_shell_479) begin
-            out0_conn_next = s4_conn_reg;
-            out0_kind_next = s4_kind_reg;
-            out0_cwnd_next = _shell_482;
-            out0_case_next = _shell_490;
-            out0_qa_next = _shell_491;
-            out0_fast_next = _shell_493;
-            out0_error_next = s4_error_reg;
+    s3_fix_valid_next = _shell_18;
+    s3_fix_word_next = _shell_19;
+    s4_cur_next = _shell_22;
+    if (s16_valid_reg) begin
+        if (_shell_23) begin
+            out0_conn_next = s16_conn_reg;
+            out0_kind_next = s16_kind_reg;
+            out0_cwnd_next = _shell_26;
+            out0_case_next = _shell_27;
+            out0_qa_next = _shell_28;
+            out0_fast_next = _shell_29;
+            out0_error_next = s16_error_reg;
         end
-        if (_shell_494) begin
-            out1_conn_next = s4_conn_reg;
-            out1_kind_next = s4_kind_reg;
-            out1_cwnd_next = _shell_482;
-            out1_case_next = _shell_490;
-            out1_qa_next = _shell_491;
-            out1_fast_next = _shell_493;
-            out1_error_next = s4_error_reg;
+        if (_shell_30) begin
+            out1_conn_next = s16_conn_reg;
+            out1_kind_next = s16_kind_reg;
+            out1_cwnd_next = _shell_26;
+            out1_case_next = _shell_27;
+            out1_qa_next = _shell_28;
+            out1_fast_next = _shell_29;
+            out1_error_next = s16_error_reg;
         end
-        if (_shell_495) begin
-            out2_conn_next = s4_conn_reg;
-            out2_kind_next = s4_kind_reg;
-            out2_cwnd_next = _shell_482;
-            out2_case_next = _shell_490;
-            out2_qa_next = _shell_491;
-            out2_fast_next = _shell_493;
-            out2_error_next = s4_error_reg;
+        if (_shell_31) begin
+            out2_conn_next = s16_conn_reg;
+            out2_kind_next = s16_kind_reg;
+            out2_cwnd_next = _shell_26;
+            out2_case_next = _shell_27;
+            out2_qa_next = _shell_28;
+            out2_fast_next = _shell_29;
+            out2_error_next = s16_error_reg;
         end
-        if (_shell_496) begin
-            out3_conn_next = s4_conn_reg;
-            out3_kind_next = s4_kind_reg;
-            out3_cwnd_next = _shell_482;
-            out3_case_next = _shell_490;
-            out3_qa_next = _shell_491;
-            out3_fast_next = _shell_493;
-            out3_error_next = s4_error_reg;
+        if (_shell_32) begin
+            out3_conn_next = s16_conn_reg;
+            out3_kind_next = s16_kind_reg;
+            out3_cwnd_next = _shell_26;
+            out3_case_next = _shell_27;
+            out3_qa_next = _shell_28;
+            out3_fast_next = _shell_29;
+            out3_error_next = s16_error_reg;
         end
-        if (_shell_497) begin
-            out4_conn_next = s4_conn_reg;
-            out4_kind_next = s4_kind_reg;
-            out4_cwnd_next = _shell_482;
-            out4_case_next = _shell_490;
-            out4_qa_next = _shell_491;
-            out4_fast_next = _shell_493;
-            out4_error_next = s4_error_reg;
+        if (_shell_33) begin
+            out4_conn_next = s16_conn_reg;
+            out4_kind_next = s16_kind_reg;
+            out4_cwnd_next = _shell_26;
+            out4_case_next = _shell_27;
+            out4_qa_next = _shell_28;
+            out4_fast_next = _shell_29;
+            out4_error_next = s16_error_reg;
         end
-        if (_shell_498) begin
-            out5_conn_next = s4_conn_reg;
-            out5_kind_next = s4_kind_reg;
-            out5_cwnd_next = _shell_482;
-            out5_case_next = _shell_490;
-            out5_qa_next = _shell_491;
-            out5_fast_next = _shell_493;
-            out5_error_next = s4_error_reg;
+        if (_shell_34) begin
+            out5_conn_next = s16_conn_reg;
+            out5_kind_next = s16_kind_reg;
+            out5_cwnd_next = _shell_26;
+            out5_case_next = _shell_27;
+            out5_qa_next = _shell_28;
+            out5_fast_next = _shell_29;
+            out5_error_next = s16_error_reg;
         end
-        out_wr_ptr_next = _shell_501;
+        if (_shell_35) begin
+            out6_conn_next = s16_conn_reg;
+            out6_kind_next = s16_kind_reg;
+            out6_cwnd_next = _shell_26;
+            out6_case_next = _shell_27;
+            out6_qa_next = _shell_28;
+            out6_fast_next = _shell_29;
+            out6_error_next = s16_error_reg;
+        end
+        if (_shell_36) begin
+            out7_conn_next = s16_conn_reg;
+            out7_kind_next = s16_kind_reg;
+            out7_cwnd_next = _shell_26;
+            out7_case_next = _shell_27;
+            out7_qa_next = _shell_28;
+            out7_fast_next = _shell_29;
+            out7_error_next = s16_error_reg;
+        end
+        if (_shell_37) begin
+            out8_conn_next = s16_conn_reg;
+            out8_kind_next = s16_kind_reg;
+            out8_cwnd_next = _shell_26;
+            out8_case_next = _shell_27;
+            out8_qa_next = _shell_28;
+            out8_fast_next = _shell_29;
+            out8_error_next = s16_error_reg;
+        end
+        if (_shell_38) begin
+            out9_conn_next = s16_conn_reg;
+            out9_kind_next = s16_kind_reg;
+            out9_cwnd_next = _shell_26;
+            out9_case_next = _shell_27;
+            out9_qa_next = _shell_28;
+            out9_fast_next = _shell_29;
+            out9_error_next = s16_error_reg;
+        end
+        if (_shell_39) begin
+            out10_conn_next = s16_conn_reg;
+            out10_kind_next = s16_kind_reg;
+            out10_cwnd_next = _shell_26;
+            out10_case_next = _shell_27;
+            out10_qa_next = _shell_28;
+            out10_fast_next = _shell_29;
+            out10_error_next = s16_error_reg;
+        end
+        if (_shell_40) begin
+            out11_conn_next = s16_conn_reg;
+            out11_kind_next = s16_kind_reg;
+            out11_cwnd_next = _shell_26;
+            out11_case_next = _shell_27;
+            out11_qa_next = _shell_28;
+            out11_fast_next = _shell_29;
+            out11_error_next = s16_error_reg;
+        end
+        if (_shell_41) begin
+            out12_conn_next = s16_conn_reg;
+            out12_kind_next = s16_kind_reg;
+            out12_cwnd_next = _shell_26;
+            out12_case_next = _shell_27;
+            out12_qa_next = _shell_28;
+            out12_fast_next = _shell_29;
+            out12_error_next = s16_error_reg;
+        end
+        if (_shell_42) begin
+            out13_conn_next = s16_conn_reg;
+            out13_kind_next = s16_kind_reg;
+            out13_cwnd_next = _shell_26;
+            out13_case_next = _shell_27;
+            out13_qa_next = _shell_28;
+            out13_fast_next = _shell_29;
+            out13_error_next = s16_error_reg;
+        end
+        if (_shell_43) begin
+            out14_conn_next = s16_conn_reg;
+            out14_kind_next = s16_kind_reg;
+            out14_cwnd_next = _shell_26;
+            out14_case_next = _shell_27;
+            out14_qa_next = _shell_28;
+            out14_fast_next = _shell_29;
+            out14_error_next = s16_error_reg;
+        end
+        if (_shell_44) begin
+            out15_conn_next = s16_conn_reg;
+            out15_kind_next = s16_kind_reg;
+            out15_cwnd_next = _shell_26;
+            out15_case_next = _shell_27;
+            out15_qa_next = _shell_28;
+            out15_fast_next = _shell_29;
+            out15_error_next = s16_error_reg;
+        end
+        if (_shell_45) begin
+            out16_conn_next = s16_conn_reg;
+            out16_kind_next = s16_kind_reg;
+            out16_cwnd_next = _shell_26;
+            out16_case_next = _shell_27;
+            out16_qa_next = _shell_28;
+            out16_fast_next = _shell_29;
+            out16_error_next = s16_error_reg;
+        end
+        if (_shell_46) begin
+            out17_conn_next = s16_conn_reg;
+            out17_kind_next = s16_kind_reg;
+            out17_cwnd_next = _shell_26;
+            out17_case_next = _shell_27;
+            out17_qa_next = _shell_28;
+            out17_fast_next = _shell_29;
+            out17_error_next = s16_error_reg;
+        end
+        out_wr_ptr_next = _shell_49;
     end
     if (out_pop) begin
-        out_rd_ptr_next = _shell_504;
+        out_rd_ptr_next = _shell_52;
     end
-    out_count_next = _shell_508;
+    out_count_next = _shell_56;
 end
 
 // issue_next
@@ -4604,7 +6425,7 @@ always @* begin
     hazard_next = hazard_reg;
     credit_next = credit_reg;
     hazard_next = hazard_ahead;
-    credit_next = _issue_next_6;
+    credit_next = _issue_next_111;
 end
 
 // ready
@@ -4640,6 +6461,30 @@ always @(posedge clk) begin
     s3_conn_reg <= s3_conn_next;
     s4_valid_reg <= s4_valid_next;
     s4_conn_reg <= s4_conn_next;
+    s5_valid_reg <= s5_valid_next;
+    s5_conn_reg <= s5_conn_next;
+    s6_valid_reg <= s6_valid_next;
+    s6_conn_reg <= s6_conn_next;
+    s7_valid_reg <= s7_valid_next;
+    s7_conn_reg <= s7_conn_next;
+    s8_valid_reg <= s8_valid_next;
+    s8_conn_reg <= s8_conn_next;
+    s9_valid_reg <= s9_valid_next;
+    s9_conn_reg <= s9_conn_next;
+    s10_valid_reg <= s10_valid_next;
+    s10_conn_reg <= s10_conn_next;
+    s11_valid_reg <= s11_valid_next;
+    s11_conn_reg <= s11_conn_next;
+    s12_valid_reg <= s12_valid_next;
+    s12_conn_reg <= s12_conn_next;
+    s13_valid_reg <= s13_valid_next;
+    s13_conn_reg <= s13_conn_next;
+    s14_valid_reg <= s14_valid_next;
+    s14_conn_reg <= s14_conn_next;
+    s15_valid_reg <= s15_valid_next;
+    s15_conn_reg <= s15_conn_next;
+    s16_valid_reg <= s16_valid_next;
+    s16_conn_reg <= s16_conn_next;
     hazard_reg <= hazard_next;
     credit_reg <= credit_next;
     s1_kind_reg <= s1_kind_next;
@@ -4659,49 +6504,203 @@ always @(posedge clk) begin
     s2_error_reg <= s2_error_next;
     s3_error_reg <= s3_error_next;
     s4_error_reg <= s4_error_next;
+    s5_recip_c_lead_reg <= s5_recip_c_lead_next;
+    s5_recip_c_mantissa_reg <= s5_recip_c_mantissa_next;
+    s6_recip_c_recip_reg <= s6_recip_c_recip_next;
     s2_recip_rtt_lead_reg <= s2_recip_rtt_lead_next;
     s2_recip_rtt_mantissa_reg <= s2_recip_rtt_mantissa_next;
     s3_recip_rtt_recip_reg <= s3_recip_rtt_recip_next;
-    s2_t_reg <= s2_t_next;
+    s2_size_kmi_reg <= s2_size_kmi_next;
     s3_t_reg <= s3_t_next;
     s4_t_reg <= s4_t_next;
-    s2_t_2_reg <= s2_t_2_next;
+    s5_t_reg <= s5_t_next;
+    s6_t_reg <= s6_t_next;
+    s7_mi_base_prod_reg <= s7_mi_base_prod_next;
+    s6_recip_c_lead_reg <= s6_recip_c_lead_next;
+    s7_recip_c_lead_reg <= s7_recip_c_lead_next;
+    s8_mi_base_reg <= s8_mi_base_next;
+    s2_t_reg <= s2_t_next;
     s3_t_2_reg <= s3_t_2_next;
     s4_t_2_reg <= s4_t_2_next;
+    s5_t_2_reg <= s5_t_2_next;
+    s6_t_2_reg <= s6_t_2_next;
+    s7_t_reg <= s7_t_next;
+    s8_t_reg <= s8_t_next;
+    s9_mi_num_reg <= s9_mi_num_next;
     s4_t_3_reg <= s4_t_3_next;
-    s2_t_3_reg <= s2_t_3_next;
+    s5_t_3_reg <= s5_t_3_next;
+    s6_t_3_reg <= s6_t_3_next;
+    s7_t_2_reg <= s7_t_2_next;
+    s8_t_2_reg <= s8_t_2_next;
+    s9_t_reg <= s9_t_next;
+    s10_mi_raw_prod_reg <= s10_mi_raw_prod_next;
+    s3_recip_rtt_lead_reg <= s3_recip_rtt_lead_next;
+    s4_recip_rtt_lead_reg <= s4_recip_rtt_lead_next;
+    s5_recip_rtt_lead_reg <= s5_recip_rtt_lead_next;
+    s6_recip_rtt_lead_reg <= s6_recip_rtt_lead_next;
+    s7_recip_rtt_lead_reg <= s7_recip_rtt_lead_next;
+    s8_recip_rtt_lead_reg <= s8_recip_rtt_lead_next;
+    s9_recip_rtt_lead_reg <= s9_recip_rtt_lead_next;
+    s10_recip_rtt_lead_reg <= s10_recip_rtt_lead_next;
+    s11_mi_raw_reg <= s11_mi_raw_next;
+    s2_size_c_reg <= s2_size_c_next;
+    s3_size_c_reg <= s3_size_c_next;
+    s4_size_c_reg <= s4_size_c_next;
+    s5_size_c_reg <= s5_size_c_next;
+    s6_size_c_reg <= s6_size_c_next;
+    s7_size_c_reg <= s7_size_c_next;
+    s8_size_c_reg <= s8_size_c_next;
+    s9_size_c_reg <= s9_size_c_next;
+    s10_size_c_reg <= s10_size_c_next;
+    s11_size_c_reg <= s11_size_c_next;
+    s12_mi_inc_reg <= s12_mi_inc_next;
+    s2_size_kfi_reg <= s2_size_kfi_next;
     s3_t_3_reg <= s3_t_3_next;
     s4_t_4_reg <= s4_t_4_next;
-    s2_t_4_reg <= s2_t_4_next;
+    s5_t_4_reg <= s5_t_4_next;
+    s6_t_4_reg <= s6_t_4_next;
+    s7_fi_c_prod_reg <= s7_fi_c_prod_next;
+    s8_fi_c_reg <= s8_fi_c_next;
+    s9_fi_inc_reg <= s9_fi_inc_next;
+    s2_t_2_reg <= s2_t_2_next;
     s3_t_4_reg <= s3_t_4_next;
     s4_t_5_reg <= s4_t_5_next;
-    s2_t_5_reg <= s2_t_5_next;
+    s5_avg_new_reg <= s5_avg_new_next;
+    s6_recip_avg_lead_reg <= s6_recip_avg_lead_next;
+    s6_recip_avg_mantissa_reg <= s6_recip_avg_mantissa_next;
+    s7_recip_avg_recip_reg <= s7_recip_avg_recip_next;
+    s5_t_5_reg <= s5_t_5_next;
+    s6_md_cx_reg <= s6_md_cx_next;
+    s7_t_3_reg <= s7_t_3_next;
+    s8_md_frac_prod_reg <= s8_md_frac_prod_next;
+    s7_recip_avg_lead_reg <= s7_recip_avg_lead_next;
+    s8_recip_avg_lead_reg <= s8_recip_avg_lead_next;
+    s9_md_frac_reg <= s9_md_frac_next;
+    s10_md_red_prod_reg <= s10_md_red_prod_next;
+    s2_nowq_reg <= s2_nowq_next;
+    s3_nowq_reg <= s3_nowq_next;
+    s4_nowq_reg <= s4_nowq_next;
+    s2_t_3_reg <= s2_t_3_next;
     s3_t_5_reg <= s3_t_5_next;
     s4_t_6_reg <= s4_t_6_next;
+    s5_t_6_reg <= s5_t_6_next;
+    s5_t_7_reg <= s5_t_7_next;
+    s6_t_5_reg <= s6_t_5_next;
+    s7_t_4_reg <= s7_t_4_next;
+    s8_t_3_reg <= s8_t_3_next;
+    s9_t_2_reg <= s9_t_2_next;
+    s10_t_reg <= s10_t_next;
+    s5_cur_c_reg <= s5_cur_c_next;
+    s6_cur_c_reg <= s6_cur_c_next;
+    s7_cur_c_reg <= s7_cur_c_next;
+    s8_cur_c_reg <= s8_cur_c_next;
+    s9_cur_c_reg <= s9_cur_c_next;
+    s10_cur_c_reg <= s10_cur_c_next;
+    s6_md_ok_reg <= s6_md_ok_next;
+    s7_md_ok_reg <= s7_md_ok_next;
+    s8_md_ok_reg <= s8_md_ok_next;
+    s9_md_ok_reg <= s9_md_ok_next;
+    s10_md_ok_reg <= s10_md_ok_next;
+    s11_c_core_reg <= s11_c_core_next;
+    s10_t_2_reg <= s10_t_2_next;
+    s11_t_reg <= s11_t_next;
+    s12_t_reg <= s12_t_next;
+    s2_rtt_le_trtt_reg <= s2_rtt_le_trtt_next;
+    s3_rtt_le_trtt_reg <= s3_rtt_le_trtt_next;
+    s4_rtt_le_trtt_reg <= s4_rtt_le_trtt_next;
+    s5_rtt_le_trtt_reg <= s5_rtt_le_trtt_next;
+    s6_rtt_le_trtt_reg <= s6_rtt_le_trtt_next;
+    s7_rtt_le_trtt_reg <= s7_rtt_le_trtt_next;
+    s8_rtt_le_trtt_reg <= s8_rtt_le_trtt_next;
+    s9_rtt_le_trtt_reg <= s9_rtt_le_trtt_next;
+    s10_rtt_le_trtt_reg <= s10_rtt_le_trtt_next;
+    s11_rtt_le_trtt_reg <= s11_rtt_le_trtt_next;
+    s12_rtt_le_trtt_reg <= s12_rtt_le_trtt_next;
+    s10_fi_inc_reg <= s10_fi_inc_next;
+    s11_fi_inc_reg <= s11_fi_inc_next;
+    s12_fi_inc_reg <= s12_fi_inc_next;
+    s13_incs_reg <= s13_incs_next;
+    s5_t_8_reg <= s5_t_8_next;
+    s6_t_6_reg <= s6_t_6_next;
+    s7_t_5_reg <= s7_t_5_next;
+    s8_t_4_reg <= s8_t_4_next;
+    s9_t_3_reg <= s9_t_3_next;
+    s10_t_3_reg <= s10_t_3_next;
+    s11_t_2_reg <= s11_t_2_next;
+    s12_t_2_reg <= s12_t_2_next;
+    s13_t_reg <= s13_t_next;
+    s2_t_4_reg <= s2_t_4_next;
+    s3_t_6_reg <= s3_t_6_next;
+    s4_t_7_reg <= s4_t_7_next;
+    s5_t_9_reg <= s5_t_9_next;
+    s6_t_7_reg <= s6_t_7_next;
+    s7_t_6_reg <= s7_t_6_next;
+    s8_t_5_reg <= s8_t_5_next;
+    s9_t_4_reg <= s9_t_4_next;
+    s10_t_4_reg <= s10_t_4_next;
+    s11_t_3_reg <= s11_t_3_next;
+    s12_t_3_reg <= s12_t_3_next;
+    s13_t_2_reg <= s13_t_2_next;
+    s5_cur_inc_reg <= s5_cur_inc_next;
+    s6_cur_inc_reg <= s6_cur_inc_next;
+    s7_cur_inc_reg <= s7_cur_inc_next;
+    s8_cur_inc_reg <= s8_cur_inc_next;
+    s9_cur_inc_reg <= s9_cur_inc_next;
+    s10_cur_inc_reg <= s10_cur_inc_next;
+    s11_cur_inc_reg <= s11_cur_inc_next;
+    s12_cur_inc_reg <= s12_cur_inc_next;
+    s13_cur_inc_reg <= s13_cur_inc_next;
+    s14_inc_acc_reg <= s14_inc_acc_next;
+    s2_t_5_reg <= s2_t_5_next;
+    s3_t_7_reg <= s3_t_7_next;
+    s4_t_8_reg <= s4_t_8_next;
+    s12_t_4_reg <= s12_t_4_next;
+    s13_t_3_reg <= s13_t_3_next;
+    s14_t_reg <= s14_t_next;
+    s5_fulfill_reg <= s5_fulfill_next;
+    s6_fulfill_reg <= s6_fulfill_next;
+    s7_fulfill_reg <= s7_fulfill_next;
+    s8_fulfill_reg <= s8_fulfill_next;
+    s9_fulfill_reg <= s9_fulfill_next;
+    s10_fulfill_reg <= s10_fulfill_next;
+    s11_fulfill_reg <= s11_fulfill_next;
+    s12_fulfill_reg <= s12_fulfill_next;
+    s13_fulfill_reg <= s13_fulfill_next;
+    s14_fulfill_reg <= s14_fulfill_next;
+    s12_t_5_reg <= s12_t_5_next;
+    s13_t_4_reg <= s13_t_4_next;
+    s14_t_2_reg <= s14_t_2_next;
+    s15_core_c_reg <= s15_core_c_next;
+    s2_t_6_reg <= s2_t_6_next;
+    s3_t_8_reg <= s3_t_8_next;
+    s4_t_9_reg <= s4_t_9_next;
+    s2_t_7_reg <= s2_t_7_next;
+    s3_t_9_reg <= s3_t_9_next;
+    s4_t_10_reg <= s4_t_10_next;
+    s2_t_8_reg <= s2_t_8_next;
+    s3_t_10_reg <= s3_t_10_next;
+    s4_t_11_reg <= s4_t_11_next;
     s2_is_loss_reg <= s2_is_loss_next;
     s3_is_loss_reg <= s3_is_loss_next;
     s4_is_loss_reg <= s4_is_loss_next;
-    s2_t_6_reg <= s2_t_6_next;
-    s3_t_6_reg <= s3_t_6_next;
-    s4_t_7_reg <= s4_t_7_next;
-    s2_t_7_reg <= s2_t_7_next;
-    s3_t_7_reg <= s3_t_7_next;
-    s4_t_8_reg <= s4_t_8_next;
-    s2_t_8_reg <= s2_t_8_next;
-    s3_t_8_reg <= s3_t_8_next;
-    s4_t_9_reg <= s4_t_9_next;
     s2_t_9_reg <= s2_t_9_next;
-    s3_t_9_reg <= s3_t_9_next;
-    s4_t_10_reg <= s4_t_10_next;
-    s2_u_qa_nowq_reg <= s2_u_qa_nowq_next;
-    s3_u_qa_nowq_reg <= s3_u_qa_nowq_next;
-    s4_u_qa_nowq_reg <= s4_u_qa_nowq_next;
+    s3_t_11_reg <= s3_t_11_next;
+    s4_t_12_reg <= s4_t_12_next;
+    s2_t_10_reg <= s2_t_10_next;
+    s3_t_12_reg <= s3_t_12_next;
+    s4_t_13_reg <= s4_t_13_next;
     s2_u_qa_unacked_reg <= s2_u_qa_unacked_next;
     s3_u_qa_unacked_reg <= s3_u_qa_unacked_next;
     s4_u_qa_unacked_reg <= s4_u_qa_unacked_next;
     s2_u_qa_extra_trigger_reg <= s2_u_qa_extra_trigger_next;
     s3_u_qa_extra_trigger_reg <= s3_u_qa_extra_trigger_next;
     s4_u_qa_extra_trigger_reg <= s4_u_qa_extra_trigger_next;
+    s2_t_11_reg <= s2_t_11_next;
+    s3_t_13_reg <= s3_t_13_next;
+    s4_t_14_reg <= s4_t_14_next;
+    s2_t_12_reg <= s2_t_12_next;
+    s3_t_14_reg <= s3_t_14_next;
+    s4_t_15_reg <= s4_t_15_next;
     s2_u_fastinc_size_reg <= s2_u_fastinc_size_next;
     s3_u_fastinc_size_reg <= s3_u_fastinc_size_next;
     s4_u_fastinc_size_reg <= s4_u_fastinc_size_next;
@@ -4711,44 +6710,306 @@ always @(posedge clk) begin
     s2_u_fastinc_ecn_reg <= s2_u_fastinc_ecn_next;
     s3_u_fastinc_ecn_reg <= s3_u_fastinc_ecn_next;
     s4_u_fastinc_ecn_reg <= s4_u_fastinc_ecn_next;
-    s2_t_10_reg <= s2_t_10_next;
-    s3_t_10_reg <= s3_t_10_next;
-    s4_t_11_reg <= s4_t_11_next;
-    s2_t_11_reg <= s2_t_11_next;
-    s3_t_11_reg <= s3_t_11_next;
-    s4_t_12_reg <= s4_t_12_next;
-    s2_t_12_reg <= s2_t_12_next;
-    s3_t_12_reg <= s3_t_12_next;
-    s4_t_13_reg <= s4_t_13_next;
-    s3_recip_rtt_lead_reg <= s3_recip_rtt_lead_next;
-    s4_recip_rtt_lead_reg <= s4_recip_rtt_lead_next;
-    s2_size_c_reg <= s2_size_c_next;
-    s3_size_c_reg <= s3_size_c_next;
-    s4_size_c_reg <= s4_size_c_next;
-    s2_rtt_le_trtt_reg <= s2_rtt_le_trtt_next;
-    s3_rtt_le_trtt_reg <= s3_rtt_le_trtt_next;
-    s4_rtt_le_trtt_reg <= s4_rtt_le_trtt_next;
+    s5_early_reg <= s5_early_next;
+    s6_early_reg <= s6_early_next;
+    s7_early_reg <= s7_early_next;
+    s8_early_reg <= s8_early_next;
+    s9_early_reg <= s9_early_next;
+    s10_early_reg <= s10_early_next;
+    s11_early_reg <= s11_early_next;
+    s12_early_reg <= s12_early_next;
+    s13_early_reg <= s13_early_next;
+    s14_early_reg <= s14_early_next;
+    s15_early_reg <= s15_early_next;
+    s5_t_10_reg <= s5_t_10_next;
+    s6_t_8_reg <= s6_t_8_next;
+    s7_t_7_reg <= s7_t_7_next;
+    s8_t_6_reg <= s8_t_6_next;
+    s9_t_5_reg <= s9_t_5_next;
+    s10_t_5_reg <= s10_t_5_next;
+    s11_t_4_reg <= s11_t_4_next;
+    s12_t_6_reg <= s12_t_6_next;
+    s13_t_5_reg <= s13_t_5_next;
+    s14_t_3_reg <= s14_t_3_next;
+    s15_t_reg <= s15_t_next;
+    s16_c_ack_clamped_reg <= s16_c_ack_clamped_next;
+    s5_core_step_reg <= s5_core_step_next;
+    s6_core_step_reg <= s6_core_step_next;
+    s7_core_step_reg <= s7_core_step_next;
+    s8_core_step_reg <= s8_core_step_next;
+    s9_core_step_reg <= s9_core_step_next;
+    s10_core_step_reg <= s10_core_step_next;
+    s11_core_step_reg <= s11_core_step_next;
+    s12_core_step_reg <= s12_core_step_next;
+    s13_core_step_reg <= s13_core_step_next;
+    s14_core_step_reg <= s14_core_step_next;
+    s14_cur_inc_reg <= s14_cur_inc_next;
+    s5_qa_fired_nscc_reg <= s5_qa_fired_nscc_next;
+    s6_qa_fired_nscc_reg <= s6_qa_fired_nscc_next;
+    s7_qa_fired_nscc_reg <= s7_qa_fired_nscc_next;
+    s8_qa_fired_nscc_reg <= s8_qa_fired_nscc_next;
+    s9_qa_fired_nscc_reg <= s9_qa_fired_nscc_next;
+    s10_qa_fired_nscc_reg <= s10_qa_fired_nscc_next;
+    s11_qa_fired_nscc_reg <= s11_qa_fired_nscc_next;
+    s12_qa_fired_nscc_reg <= s12_qa_fired_nscc_next;
+    s13_qa_fired_nscc_reg <= s13_qa_fired_nscc_next;
+    s14_qa_fired_nscc_reg <= s14_qa_fired_nscc_next;
+    s5_nowq_reg <= s5_nowq_next;
+    s5_cur_last_md_reg <= s5_cur_last_md_next;
+    s5_ack_run_reg <= s5_ack_run_next;
+    s5_cur_avg_rtt_reg <= s5_cur_avg_rtt_next;
+    s5_t_11_reg <= s5_t_11_next;
     s2_t_13_reg <= s2_t_13_next;
-    s3_t_13_reg <= s3_t_13_next;
-    s4_t_14_reg <= s4_t_14_next;
-    s2_t_14_reg <= s2_t_14_next;
-    s3_t_14_reg <= s3_t_14_next;
-    s4_t_15_reg <= s4_t_15_next;
-    s2_t_15_reg <= s2_t_15_next;
     s3_t_15_reg <= s3_t_15_next;
     s4_t_16_reg <= s4_t_16_next;
-    s2_t_16_reg <= s2_t_16_next;
+    s2_t_14_reg <= s2_t_14_next;
     s3_t_16_reg <= s3_t_16_next;
     s4_t_17_reg <= s4_t_17_next;
-    s2_t_17_reg <= s2_t_17_next;
+    s5_t_12_reg <= s5_t_12_next;
+    s6_ack_run_reg <= s6_ack_run_next;
+    s7_ack_run_reg <= s7_ack_run_next;
+    s8_ack_run_reg <= s8_ack_run_next;
+    s9_ack_run_reg <= s9_ack_run_next;
+    s10_ack_run_reg <= s10_ack_run_next;
+    s11_ack_run_reg <= s11_ack_run_next;
+    s12_ack_run_reg <= s12_ack_run_next;
+    s13_ack_run_reg <= s13_ack_run_next;
+    s14_ack_run_reg <= s14_ack_run_next;
+    s15_ack_run_reg <= s15_ack_run_next;
+    s16_ack_run_reg <= s16_ack_run_next;
+    s11_cur_c_reg <= s11_cur_c_next;
+    s12_cur_c_reg <= s12_cur_c_next;
+    s13_cur_c_reg <= s13_cur_c_next;
+    s14_cur_c_reg <= s14_cur_c_next;
+    s15_cur_c_reg <= s15_cur_c_next;
+    s16_cur_c_reg <= s16_cur_c_next;
+    s5_is_loss_reg <= s5_is_loss_next;
+    s6_is_loss_reg <= s6_is_loss_next;
+    s7_is_loss_reg <= s7_is_loss_next;
+    s8_is_loss_reg <= s8_is_loss_next;
+    s9_is_loss_reg <= s9_is_loss_next;
+    s10_is_loss_reg <= s10_is_loss_next;
+    s11_is_loss_reg <= s11_is_loss_next;
+    s12_is_loss_reg <= s12_is_loss_next;
+    s13_is_loss_reg <= s13_is_loss_next;
+    s14_is_loss_reg <= s14_is_loss_next;
+    s15_is_loss_reg <= s15_is_loss_next;
+    s16_is_loss_reg <= s16_is_loss_next;
+    s5_c_loss_all_reg <= s5_c_loss_all_next;
+    s6_c_loss_all_reg <= s6_c_loss_all_next;
+    s7_c_loss_all_reg <= s7_c_loss_all_next;
+    s8_c_loss_all_reg <= s8_c_loss_all_next;
+    s9_c_loss_all_reg <= s9_c_loss_all_next;
+    s10_c_loss_all_reg <= s10_c_loss_all_next;
+    s11_c_loss_all_reg <= s11_c_loss_all_next;
+    s12_c_loss_all_reg <= s12_c_loss_all_next;
+    s13_c_loss_all_reg <= s13_c_loss_all_next;
+    s14_c_loss_all_reg <= s14_c_loss_all_next;
+    s15_c_loss_all_reg <= s15_c_loss_all_next;
+    s16_c_loss_all_reg <= s16_c_loss_all_next;
+    s5_t_13_reg <= s5_t_13_next;
+    s6_t_9_reg <= s6_t_9_next;
+    s7_t_8_reg <= s7_t_8_next;
+    s8_t_7_reg <= s8_t_7_next;
+    s9_t_6_reg <= s9_t_6_next;
+    s10_t_6_reg <= s10_t_6_next;
+    s11_t_5_reg <= s11_t_5_next;
+    s12_t_7_reg <= s12_t_7_next;
+    s13_t_6_reg <= s13_t_6_next;
+    s14_t_4_reg <= s14_t_4_next;
+    s15_t_2_reg <= s15_t_2_next;
+    s16_t_reg <= s16_t_next;
+    s5_t_14_reg <= s5_t_14_next;
+    s6_t_10_reg <= s6_t_10_next;
+    s7_t_9_reg <= s7_t_9_next;
+    s8_t_8_reg <= s8_t_8_next;
+    s9_t_7_reg <= s9_t_7_next;
+    s10_t_7_reg <= s10_t_7_next;
+    s11_t_6_reg <= s11_t_6_next;
+    s12_t_8_reg <= s12_t_8_next;
+    s13_t_7_reg <= s13_t_7_next;
+    s14_t_5_reg <= s14_t_5_next;
+    s15_t_3_reg <= s15_t_3_next;
+    s16_t_2_reg <= s16_t_2_next;
+    s15_t_4_reg <= s15_t_4_next;
+    s16_t_3_reg <= s16_t_3_next;
+    s6_t_11_reg <= s6_t_11_next;
+    s7_t_10_reg <= s7_t_10_next;
+    s8_t_9_reg <= s8_t_9_next;
+    s9_t_8_reg <= s9_t_8_next;
+    s10_t_8_reg <= s10_t_8_next;
+    s11_t_7_reg <= s11_t_7_next;
+    s12_t_9_reg <= s12_t_9_next;
+    s13_t_8_reg <= s13_t_8_next;
+    s14_t_6_reg <= s14_t_6_next;
+    s15_t_5_reg <= s15_t_5_next;
+    s16_t_4_reg <= s16_t_4_next;
+    s6_t_12_reg <= s6_t_12_next;
+    s7_t_11_reg <= s7_t_11_next;
+    s8_t_10_reg <= s8_t_10_next;
+    s9_t_9_reg <= s9_t_9_next;
+    s10_t_9_reg <= s10_t_9_next;
+    s11_t_8_reg <= s11_t_8_next;
+    s12_t_10_reg <= s12_t_10_next;
+    s13_t_9_reg <= s13_t_9_next;
+    s14_t_7_reg <= s14_t_7_next;
+    s15_t_6_reg <= s15_t_6_next;
+    s16_t_5_reg <= s16_t_5_next;
+    s6_t_13_reg <= s6_t_13_next;
+    s7_t_12_reg <= s7_t_12_next;
+    s8_t_11_reg <= s8_t_11_next;
+    s9_t_10_reg <= s9_t_10_next;
+    s10_t_10_reg <= s10_t_10_next;
+    s11_t_9_reg <= s11_t_9_next;
+    s12_t_11_reg <= s12_t_11_next;
+    s13_t_10_reg <= s13_t_10_next;
+    s14_t_8_reg <= s14_t_8_next;
+    s15_t_7_reg <= s15_t_7_next;
+    s16_t_6_reg <= s16_t_6_next;
+    s5_t_15_reg <= s5_t_15_next;
+    s6_t_14_reg <= s6_t_14_next;
+    s7_t_13_reg <= s7_t_13_next;
+    s8_t_12_reg <= s8_t_12_next;
+    s9_t_11_reg <= s9_t_11_next;
+    s10_t_11_reg <= s10_t_11_next;
+    s11_t_10_reg <= s11_t_10_next;
+    s12_t_12_reg <= s12_t_12_next;
+    s13_t_11_reg <= s13_t_11_next;
+    s14_t_9_reg <= s14_t_9_next;
+    s15_t_8_reg <= s15_t_8_next;
+    s16_t_7_reg <= s16_t_7_next;
+    s5_t_16_reg <= s5_t_16_next;
+    s6_t_15_reg <= s6_t_15_next;
+    s7_t_14_reg <= s7_t_14_next;
+    s8_t_13_reg <= s8_t_13_next;
+    s9_t_12_reg <= s9_t_12_next;
+    s10_t_12_reg <= s10_t_12_next;
+    s11_t_11_reg <= s11_t_11_next;
+    s12_t_13_reg <= s12_t_13_next;
+    s13_t_12_reg <= s13_t_12_next;
+    s14_t_10_reg <= s14_t_10_next;
+    s15_t_9_reg <= s15_t_9_next;
+    s16_t_8_reg <= s16_t_8_next;
+    s6_t_16_reg <= s6_t_16_next;
+    s7_t_15_reg <= s7_t_15_next;
+    s8_t_14_reg <= s8_t_14_next;
+    s9_t_13_reg <= s9_t_13_next;
+    s10_t_13_reg <= s10_t_13_next;
+    s11_t_12_reg <= s11_t_12_next;
+    s12_t_14_reg <= s12_t_14_next;
+    s13_t_13_reg <= s13_t_13_next;
+    s14_t_11_reg <= s14_t_11_next;
+    s15_t_10_reg <= s15_t_10_next;
+    s16_t_9_reg <= s16_t_9_next;
+    s5_t_17_reg <= s5_t_17_next;
+    s6_t_17_reg <= s6_t_17_next;
+    s7_t_16_reg <= s7_t_16_next;
+    s8_t_15_reg <= s8_t_15_next;
+    s9_t_14_reg <= s9_t_14_next;
+    s10_t_14_reg <= s10_t_14_next;
+    s11_t_13_reg <= s11_t_13_next;
+    s12_t_15_reg <= s12_t_15_next;
+    s13_t_14_reg <= s13_t_14_next;
+    s14_t_12_reg <= s14_t_12_next;
+    s15_t_11_reg <= s15_t_11_next;
+    s16_t_10_reg <= s16_t_10_next;
+    s5_t_18_reg <= s5_t_18_next;
+    s6_t_18_reg <= s6_t_18_next;
+    s7_t_17_reg <= s7_t_17_next;
+    s8_t_16_reg <= s8_t_16_next;
+    s9_t_15_reg <= s9_t_15_next;
+    s10_t_15_reg <= s10_t_15_next;
+    s11_t_14_reg <= s11_t_14_next;
+    s12_t_16_reg <= s12_t_16_next;
+    s13_t_15_reg <= s13_t_15_next;
+    s14_t_13_reg <= s14_t_13_next;
+    s15_t_12_reg <= s15_t_12_next;
+    s16_t_11_reg <= s16_t_11_next;
+    s5_t_19_reg <= s5_t_19_next;
+    s6_t_19_reg <= s6_t_19_next;
+    s7_t_18_reg <= s7_t_18_next;
+    s8_t_17_reg <= s8_t_17_next;
+    s9_t_16_reg <= s9_t_16_next;
+    s10_t_16_reg <= s10_t_16_next;
+    s11_t_15_reg <= s11_t_15_next;
+    s12_t_17_reg <= s12_t_17_next;
+    s13_t_16_reg <= s13_t_16_next;
+    s14_t_14_reg <= s14_t_14_next;
+    s15_t_13_reg <= s15_t_13_next;
+    s16_t_12_reg <= s16_t_12_next;
+    s2_t_15_reg <= s2_t_15_next;
     s3_t_17_reg <= s3_t_17_next;
     s4_t_18_reg <= s4_t_18_next;
-    s2_t_18_reg <= s2_t_18_next;
+    s5_t_20_reg <= s5_t_20_next;
+    s6_t_20_reg <= s6_t_20_next;
+    s7_t_19_reg <= s7_t_19_next;
+    s8_t_18_reg <= s8_t_18_next;
+    s9_t_17_reg <= s9_t_17_next;
+    s10_t_17_reg <= s10_t_17_next;
+    s11_t_16_reg <= s11_t_16_next;
+    s12_t_18_reg <= s12_t_18_next;
+    s13_t_17_reg <= s13_t_17_next;
+    s14_t_15_reg <= s14_t_15_next;
+    s15_t_14_reg <= s15_t_14_next;
+    s16_t_13_reg <= s16_t_13_next;
+    s5_ecn_reg <= s5_ecn_next;
+    s2_t_16_reg <= s2_t_16_next;
     s3_t_18_reg <= s3_t_18_next;
     s4_t_19_reg <= s4_t_19_next;
+    s5_t_21_reg <= s5_t_21_next;
+    s5_fi_fired_reg <= s5_fi_fired_next;
+    s5_t_22_reg <= s5_t_22_next;
+    s5_error_reg <= s5_error_next;
+    s6_error_reg <= s6_error_next;
+    s7_error_reg <= s7_error_next;
+    s8_error_reg <= s8_error_next;
+    s9_error_reg <= s9_error_next;
+    s10_error_reg <= s10_error_next;
+    s11_error_reg <= s11_error_next;
+    s12_error_reg <= s12_error_next;
+    s13_error_reg <= s13_error_next;
+    s14_error_reg <= s14_error_next;
+    s15_error_reg <= s15_error_next;
+    s16_error_reg <= s16_error_next;
     s2_kind_reg <= s2_kind_next;
     s3_kind_reg <= s3_kind_next;
     s4_kind_reg <= s4_kind_next;
+    s5_kind_reg <= s5_kind_next;
+    s6_kind_reg <= s6_kind_next;
+    s7_kind_reg <= s7_kind_next;
+    s8_kind_reg <= s8_kind_next;
+    s9_kind_reg <= s9_kind_next;
+    s10_kind_reg <= s10_kind_next;
+    s11_kind_reg <= s11_kind_next;
+    s12_kind_reg <= s12_kind_next;
+    s13_kind_reg <= s13_kind_next;
+    s14_kind_reg <= s14_kind_next;
+    s15_kind_reg <= s15_kind_next;
+    s16_kind_reg <= s16_kind_next;
+    s6_t_21_reg <= s6_t_21_next;
+    s7_t_20_reg <= s7_t_20_next;
+    s8_t_19_reg <= s8_t_19_next;
+    s9_t_18_reg <= s9_t_18_next;
+    s10_t_18_reg <= s10_t_18_next;
+    s11_t_17_reg <= s11_t_17_next;
+    s12_t_19_reg <= s12_t_19_next;
+    s13_t_18_reg <= s13_t_18_next;
+    s14_t_16_reg <= s14_t_16_next;
+    s15_t_15_reg <= s15_t_15_next;
+    s16_t_14_reg <= s16_t_14_next;
+    s15_qa_fired_nscc_reg <= s15_qa_fired_nscc_next;
+    s16_qa_fired_nscc_reg <= s16_qa_fired_nscc_next;
+    s6_t_22_reg <= s6_t_22_next;
+    s7_t_21_reg <= s7_t_21_next;
+    s8_t_20_reg <= s8_t_20_next;
+    s9_t_19_reg <= s9_t_19_next;
+    s10_t_19_reg <= s10_t_19_next;
+    s11_t_18_reg <= s11_t_18_next;
+    s12_t_20_reg <= s12_t_20_next;
+    s13_t_19_reg <= s13_t_19_next;
+    s14_t_17_reg <= s14_t_17_next;
+    s15_t_16_reg <= s15_t_16_next;
+    s16_t_15_reg <= s16_t_15_next;
     out_rd_ptr_reg <= out_rd_ptr_next;
     out_wr_ptr_reg <= out_wr_ptr_next;
     out_count_reg <= out_count_next;
@@ -4794,21 +7055,117 @@ always @(posedge clk) begin
     out5_qa_reg <= out5_qa_next;
     out5_fast_reg <= out5_fast_next;
     out5_error_reg <= out5_error_next;
+    out6_conn_reg <= out6_conn_next;
+    out6_kind_reg <= out6_kind_next;
+    out6_cwnd_reg <= out6_cwnd_next;
+    out6_case_reg <= out6_case_next;
+    out6_qa_reg <= out6_qa_next;
+    out6_fast_reg <= out6_fast_next;
+    out6_error_reg <= out6_error_next;
+    out7_conn_reg <= out7_conn_next;
+    out7_kind_reg <= out7_kind_next;
+    out7_cwnd_reg <= out7_cwnd_next;
+    out7_case_reg <= out7_case_next;
+    out7_qa_reg <= out7_qa_next;
+    out7_fast_reg <= out7_fast_next;
+    out7_error_reg <= out7_error_next;
+    out8_conn_reg <= out8_conn_next;
+    out8_kind_reg <= out8_kind_next;
+    out8_cwnd_reg <= out8_cwnd_next;
+    out8_case_reg <= out8_case_next;
+    out8_qa_reg <= out8_qa_next;
+    out8_fast_reg <= out8_fast_next;
+    out8_error_reg <= out8_error_next;
+    out9_conn_reg <= out9_conn_next;
+    out9_kind_reg <= out9_kind_next;
+    out9_cwnd_reg <= out9_cwnd_next;
+    out9_case_reg <= out9_case_next;
+    out9_qa_reg <= out9_qa_next;
+    out9_fast_reg <= out9_fast_next;
+    out9_error_reg <= out9_error_next;
+    out10_conn_reg <= out10_conn_next;
+    out10_kind_reg <= out10_kind_next;
+    out10_cwnd_reg <= out10_cwnd_next;
+    out10_case_reg <= out10_case_next;
+    out10_qa_reg <= out10_qa_next;
+    out10_fast_reg <= out10_fast_next;
+    out10_error_reg <= out10_error_next;
+    out11_conn_reg <= out11_conn_next;
+    out11_kind_reg <= out11_kind_next;
+    out11_cwnd_reg <= out11_cwnd_next;
+    out11_case_reg <= out11_case_next;
+    out11_qa_reg <= out11_qa_next;
+    out11_fast_reg <= out11_fast_next;
+    out11_error_reg <= out11_error_next;
+    out12_conn_reg <= out12_conn_next;
+    out12_kind_reg <= out12_kind_next;
+    out12_cwnd_reg <= out12_cwnd_next;
+    out12_case_reg <= out12_case_next;
+    out12_qa_reg <= out12_qa_next;
+    out12_fast_reg <= out12_fast_next;
+    out12_error_reg <= out12_error_next;
+    out13_conn_reg <= out13_conn_next;
+    out13_kind_reg <= out13_kind_next;
+    out13_cwnd_reg <= out13_cwnd_next;
+    out13_case_reg <= out13_case_next;
+    out13_qa_reg <= out13_qa_next;
+    out13_fast_reg <= out13_fast_next;
+    out13_error_reg <= out13_error_next;
+    out14_conn_reg <= out14_conn_next;
+    out14_kind_reg <= out14_kind_next;
+    out14_cwnd_reg <= out14_cwnd_next;
+    out14_case_reg <= out14_case_next;
+    out14_qa_reg <= out14_qa_next;
+    out14_fast_reg <= out14_fast_next;
+    out14_error_reg <= out14_error_next;
+    out15_conn_reg <= out15_conn_next;
+    out15_kind_reg <= out15_kind_next;
+    out15_cwnd_reg <= out15_cwnd_next;
+    out15_case_reg <= out15_case_next;
+    out15_qa_reg <= out15_qa_next;
+    out15_fast_reg <= out15_fast_next;
+    out15_error_reg <= out15_error_next;
+    out16_conn_reg <= out16_conn_next;
+    out16_kind_reg <= out16_kind_next;
+    out16_cwnd_reg <= out16_cwnd_next;
+    out16_case_reg <= out16_case_next;
+    out16_qa_reg <= out16_qa_next;
+    out16_fast_reg <= out16_fast_next;
+    out16_error_reg <= out16_error_next;
+    out17_conn_reg <= out17_conn_next;
+    out17_kind_reg <= out17_kind_next;
+    out17_cwnd_reg <= out17_cwnd_next;
+    out17_case_reg <= out17_case_next;
+    out17_qa_reg <= out17_qa_next;
+    out17_fast_reg <= out17_fast_next;
+    out17_error_reg <= out17_error_next;
 
     if (rst) begin
         in_valid_reg <= 1'd0;
         skid_valid_reg <= 1'd0;
         in_ready_reg <= 1'd1;
-        occ_reg <= 3'd0;
+        occ_reg <= 5'd0;
         s1_valid_reg <= 1'd0;
         s2_valid_reg <= 1'd0;
         s3_valid_reg <= 1'd0;
         s4_valid_reg <= 1'd0;
+        s5_valid_reg <= 1'd0;
+        s6_valid_reg <= 1'd0;
+        s7_valid_reg <= 1'd0;
+        s8_valid_reg <= 1'd0;
+        s9_valid_reg <= 1'd0;
+        s10_valid_reg <= 1'd0;
+        s11_valid_reg <= 1'd0;
+        s12_valid_reg <= 1'd0;
+        s13_valid_reg <= 1'd0;
+        s14_valid_reg <= 1'd0;
+        s15_valid_reg <= 1'd0;
+        s16_valid_reg <= 1'd0;
         hazard_reg <= 1'd0;
         credit_reg <= 1'd1;
-        out_rd_ptr_reg <= 3'd0;
-        out_wr_ptr_reg <= 3'd0;
-        out_count_reg <= 3'd0;
+        out_rd_ptr_reg <= 5'd0;
+        out_wr_ptr_reg <= 5'd0;
+        out_count_reg <= 5'd0;
     end
 end
 
