@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/nicgen/nicgen/blocks"
 	"github.com/nicgen/nicgen/cmd/nicgen/internal/eda"
 )
 
@@ -68,7 +69,7 @@ path by signal names. It takes 1-5 minutes per seed for a wide block.
 				if freq == 0 {
 					freq = r.Config.ClockMHz
 				}
-				return synthECP5(cmd, g, freq, seeds, keep)
+				return synthECP5(cmd, r.Config, g, freq, seeds, keep)
 			}
 			rep, err := eda.Synth(cmd.Context(), g.top, g.files, eda.Target(target))
 			if err != nil {
@@ -94,7 +95,7 @@ path by signal names. It takes 1-5 minutes per seed for a wide block.
 
 // synthECP5 places and routes a block once per seed and prints Fmax (the
 // median), utilisation and the critical path of the median run.
-func synthECP5(cmd *cobra.Command, g generated, freq float64, seeds int, keep string) error {
+func synthECP5(cmd *cobra.Command, cfg blocks.Config, g generated, freq float64, seeds int, keep string) error {
 	if seeds < 1 {
 		return usageErr("--seeds %d: at least 1", seeds)
 	}
@@ -128,7 +129,26 @@ func synthECP5(cmd *cobra.Command, g generated, freq float64, seeds int, keep st
 	fmt.Fprintf(out, "%s: median Fmax %.1f MHz over %d seed(s) at a %.0f MHz constraint\n", g.block.Name, med.FmaxMHz, len(reps), freq)
 	fmt.Fprintf(out, "utilisation: %s\n", strings.Join(util, ", "))
 	fmt.Fprintf(out, "critical path (seed %d): %s\n", med.Seed, med.Summary())
+	lr, err := measureLoads(cfg, g.block.Name)
+	if err != nil {
+		return err
+	}
+	f := med.FmaxMHz
+	fmt.Fprintf(out, "events per clock (golden cycle model) and at Fmax: uniform over %d connections %.3f (%.1f Mevents/s), recorded %d:1 incast %.3f (%.1f Mevents/s), one connection %.3f (%.1f Mevents/s, one event every %.1f ns)\n",
+		connections(cfg, g.block.Name), lr.uniform, lr.uniform*f, lr.incastConns, lr.incast, lr.incast*f, lr.single, lr.single*f, 1000/(lr.single*f))
 	return nil
+}
+
+func connections(cfg blocks.Config, block string) int {
+	switch block {
+	case "reps":
+		return cfg.Reps.NumConn
+	case "reps_conf":
+		return cfg.RepsConf.NumConn
+	case "smartt":
+		return cfg.Smartt.NumConn
+	}
+	return cfg.NSCC.NumConn
 }
 
 func passFail(ok bool) string {

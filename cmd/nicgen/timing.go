@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/nicgen/nicgen/blocks"
+	"github.com/nicgen/nicgen/golden/netsim"
 	goldenreps "github.com/nicgen/nicgen/golden/reps"
 	gsmartt "github.com/nicgen/nicgen/golden/smartt"
 	"github.com/nicgen/nicgen/verilator-harness/blockeq"
@@ -141,4 +142,99 @@ func measureTiming(cfg blocks.Config, block string) (timing, error) {
 	t.mixed = float64(burst) / float64(last-first+1)
 	t.depth = int(math.Round(1 / t.perClock))
 	return t, nil
+}
+
+// loadRates are a block's events per clock under three loads, measured on
+// its golden cycle model with every event offered at once and results
+// always taken; the pipeline's timing depends only on the sequence of
+// connections, so each load is a sequence of connections.
+type loadRates struct {
+	uniform, incast, single float64
+	incastConns             int
+}
+
+// measureLoads runs the three loads: connections uniform at random over
+// the configured connections; the connection sequence of a recorded
+// closed-loop 8:1 incast (golden SMaRTT senders on the network model,
+// 1 MiB each); one connection only.
+func measureLoads(cfg blocks.Config, block string) (loadRates, error) {
+	var lr loadRates
+	run := func(conns []uint32) (float64, error) {
+		m, err := goldenCycleModel(cfg, block)
+		if err != nil {
+			return 0, err
+		}
+		sent, got, first, last := 0, 0, -1, -1
+		for c := 0; got < len(conns) && c < 64*len(conns)+64; c++ {
+			valid := sent < len(conns)
+			conn := uint32(0)
+			if valid {
+				conn = conns[sent]
+			}
+			ready, mValid := m(valid, true, conn)
+			if valid && ready {
+				sent++
+			}
+			if mValid {
+				got++
+				if first < 0 {
+					first = c
+				}
+				last = c
+			}
+		}
+		if got < len(conns) {
+			return 0, fmt.Errorf("%s: %d of %d results", block, got, len(conns))
+		}
+		return float64(len(conns)) / float64(last-first+1), nil
+	}
+	const n = 20000
+	numConn := connections(cfg, block)
+	r := uint64(0x9E3779B97F4A7C15)
+	uniform := make([]uint32, n)
+	for i := range uniform {
+		r ^= r << 13
+		r ^= r >> 7
+		r ^= r << 17
+		uniform[i] = uint32(r % uint64(numConn))
+	}
+	single := make([]uint32, n/10)
+	var err error
+	if lr.uniform, err = run(uniform); err != nil {
+		return lr, err
+	}
+	if lr.single, err = run(single); err != nil {
+		return lr, err
+	}
+	incast, senders, err := incastConns()
+	if err != nil {
+		return lr, err
+	}
+	lr.incastConns = senders
+	lr.incast, err = run(incast)
+	return lr, err
+}
+
+// incastConns is the connection sequence of a recorded 8:1 incast of
+// 1 MiB messages with the golden nscc senders.
+func incastConns() ([]uint32, int, error) {
+	gp := gsmartt.DefaultParams(gsmartt.NSCC)
+	ncfg := netsim.ConfigFor(gp)
+	ncfg.MessageBytes = 1 << 20
+	ctrls, err := netsim.GoldenControllers(gp, ncfg.Senders, false)
+	if err != nil {
+		return nil, 0, err
+	}
+	var events []gsmartt.Event
+	for i := range ctrls {
+		ctrls[i] = blockeq.SmarttRecorder{Inner: ctrls[i], Events: &events}
+	}
+	if _, err := netsim.Run(ncfg, ctrls); err != nil {
+		return nil, 0, err
+	}
+	conns := make([]uint32, len(events))
+	for i, e := range events {
+		conns[i] = e.Conn
+	}
+	return conns, ncfg.Senders, nil
 }

@@ -1,0 +1,38 @@
+package main
+
+import (
+	"math"
+	"testing"
+
+	"github.com/nicgen/nicgen/blocks"
+)
+
+// TestMeasureLoads: on the golden cycle model of each default block, one
+// connection alone gets one event every pipeline_depth cycles (the
+// contract, docs/pipeline.md); connections drawn uniformly from 4096
+// rarely collide within a depth, so the rate is near one per clock;
+// the recorded incast's few connections lie in between.
+func TestMeasureLoads(t *testing.T) {
+	cfg := blocks.DefaultConfig()
+	depth := map[string]int{"reps": cfg.Reps.Depth, "reps_conf": cfg.RepsConf.Depth, "smartt": cfg.Smartt.Depth, "nscc": cfg.NSCC.Depth}
+	for _, b := range blocks.Names() {
+		lr, err := measureLoads(cfg, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := float64(depth[b])
+		if math.Abs(lr.single-1/d) > 1e-3 {
+			t.Errorf("%s: one connection %.4f events per clock, want 1/%d", b, lr.single, depth[b])
+		}
+		// an event collides with one of the d-1 in flight with probability
+		// (d-1)/n and then waits at most d-1 cycles: a floor on the rate
+		floor := 1 / (1 + (d-1)*(d-1)/4096)
+		if lr.uniform < floor-0.01 || lr.uniform > 1 {
+			t.Errorf("%s: uniform load %.4f events per clock, want at least %.4f", b, lr.uniform, floor)
+		}
+		if lr.incast < lr.single-1e-9 || lr.incast > 1 || lr.incastConns != 8 {
+			t.Errorf("%s: incast %.4f events per clock over %d connections", b, lr.incast, lr.incastConns)
+		}
+		t.Logf("%s (depth %d): uniform %.4f, incast %.4f, one connection %.4f", b, depth[b], lr.uniform, lr.incast, lr.single)
+	}
+}
