@@ -39,7 +39,7 @@ func nsccCore(m *hdlgen.Module, p Params, d Derived, st connpipe.Step, nowq, c, 
 	// increases: Fair Increase, or Proportional Increase then Fair Increase
 	incs := st.Cut("incs", hdlgen.Mux(le, satAdd(piInc, fiInc), fiInc))
 	increasing := ecn.Not()
-	inc1 := st.Cut("inc_acc", hdlgen.Mux(increasing, satAdd(cur["inc"], incs), cur["inc"]).Named("inc_acc"))
+	inc1 := hdlgen.Mux(increasing, satAdd(cur["inc"], incs), cur["inc"]).Named("inc_acc")
 
 	var coreC, incNext, recvNext, lastAdj hdlgen.Expr
 	step := ackRun.And(early.Not()).Named("core_step")
@@ -51,6 +51,7 @@ func nsccCore(m *hdlgen.Module, p Params, d Derived, st connpipe.Step, nowq, c, 
 			adjDue = adjDue.Or(cur["last_adj"].IsZero())
 		}
 		fulfill := recv1.Gt(cst(bw, 8*uint64(p.Net.MTU))).Or(adjDue).Named("fulfill")
+		inc1 = st.Cut("inc_acc", inc1) // only the adjustment period accumulates
 		coreC = hdlgen.Mux(fulfill, c2.ZExt(cw+1).Add(inc1.ZExt(cw+1)), c2.ZExt(cw+1))
 		incNext = hdlgen.Mux(qaFired, cst(cw, 0), hdlgen.Mux(step, hdlgen.Mux(fulfill, cst(cw, 0), inc1), cur["inc"]))
 		recvNext = hdlgen.Mux(qaFired, cst(bw, 0), hdlgen.Mux(step, hdlgen.Mux(fulfill, cst(bw, 0), recv1), cur["recv"]))
