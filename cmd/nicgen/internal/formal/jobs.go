@@ -58,7 +58,7 @@ func repsConfJob(name, doc string, p reps.ConfParams, breaks bool) Job {
 }
 
 func smarttJob(name, doc string, p smartt.Params, breaks bool) Job {
-	return Job{Name: name, Doc: doc, MaxSteps: 12, Breaks: breaks, Build: func(f connpipe.Formal) (*hdlgen.Module, error) {
+	return Job{Name: name, Doc: doc, MaxSteps: 12 + 2*p.Depth, Breaks: breaks, Build: func(f connpipe.Formal) (*hdlgen.Module, error) {
 		p.Formal = f
 		return smartt.Block(p)
 	}}
@@ -92,6 +92,10 @@ func Jobs() []Job {
 	nsOpts.DelayQA, nsOpts.AdjustPeriod, nsOpts.TrimsCountAsAcked = true, false, true
 	nsDefault := smartt.DefaultParams(smartt.NSCC)
 	nsDefault.NumConn = 4
+	// the pipelined datapath: the first cuts of each block (the RTT and
+	// window reciprocals' normalisers and ROMs) at depth 4
+	smDeep, nsDeep := SmallSmartt(smartt.Conf), SmallSmartt(smartt.NSCC)
+	smDeep.Depth, nsDeep.Depth = 4, 4
 
 	return []Job{
 		repsJob("reps", "NumConn 2, N 4, EVW 2, HeadW 3, CountW 3, TimeW 4, ExploreW 2, ExploreInit 1, ExploreAfterFreeze 2, FreezeTime 3", small, true),
@@ -105,5 +109,7 @@ func Jobs() []Job {
 		smarttJob("nscc", "as smartt", ns, true),
 		smarttJob("nscc_options", "as nscc with DelayQA, TrimsCountAsAcked, without AdjustPeriod", nsOpts, false),
 		smarttJob("nscc_default", "default widths, 800 Gb/s, NumConn 4", nsDefault, false),
+		smarttJob("smartt_depth4", "as smartt, pipeline depth 4", smDeep, false),
+		smarttJob("nscc_depth4", "as nscc, pipeline depth 4", nsDeep, false),
 	}
 }
