@@ -77,7 +77,9 @@ func (l *Layout) fieldsOf(word Value) Record {
 // Implies is !e | o, for 1-bit values: the usual shape of a property.
 func (e Expr) Implies(o Value) Expr {
 	b := o.node()
-	r := mk(opOr, 1, false, mk(opNot, 1, false, e.n).n, b)
+	// a ? b : 1, not !a | b: a pipeline carries a (a valid-qualified
+	// condition, 0 in an empty stage), never its negation
+	r := mk(opMux, 1, false, e.n, b, True().n)
 	if e.n.width != 1 || b.width != 1 {
 		return r.fail("Implies of %d-bit and %d-bit values: both must be 1 bit", e.n.width, b.width)
 	}

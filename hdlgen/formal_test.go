@@ -176,7 +176,7 @@ func TestFormalEmitLeavesDesignAlone(t *testing.T) {
 	}
 	for _, want := range []string{
 		"count_le_limit: assert (", "count_le_limit_rd: assume (", "no_poison: assume (",
-		"result_le_limit: assert (", "wire _unused_formal = ^{_result_le_limit_2[4]};",
+		"result_le_limit: assert (", "wire _unused_formal = ^{_result_le_limit_1[4]};",
 	} {
 		if !strings.Contains(blocks[0], want) {
 			t.Errorf("the FORMAL block lacks %q:\n%s", want, blocks[0])

@@ -65,6 +65,15 @@ func (p *Pipeline) Source(v Value, s int) {
 	}
 }
 
+// Alias says that v, of an earlier stage, is available in stage s as a:
+// the pipeline uses a instead of carrying v there. A valid-qualified
+// signal (an event fires) is recomputed from each stage's reset valid bit
+// this way, so that no stage after a reset sees a stale copy of it.
+func (p *Pipeline) Alias(v Value, s int, a Value) {
+	p.delays[delayKey{v.node(), s}] = a.node()
+	p.stage[a.node()] = s
+}
+
 // Stage is the stage v belongs to (balancing its operands on the way), or
 // -1 when it belongs to none (a constant).
 func (p *Pipeline) Stage(v Value) int { return p.balance(v.node()) }

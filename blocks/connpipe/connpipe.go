@@ -237,7 +237,7 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 	table := m.Memory("state", s.NumConn, s.Word, true)
 	aw := table.AddrWidth()
 	ww := s.Word.Width()
-	occW := hdlgen.BitsFor(uint64(credits))
+	occW := hdlgen.BitsFor(uint64(credits) + 1) // room for the broken variant of credit_exact
 	occ := m.Reg("occ", occW, "events issued and not yet taken from the result stream", hdlgen.ResetTo(0))
 
 	// stage valid bits and connection ids (stage k is index k-1)
@@ -253,12 +253,12 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 	// next contents and each possible next head, and kept in a register,
 	// so that issue is two registers and a gate.
 	hazardReg := m.Reg("hazard", 1, "the head's connection is in stages 1..depth-1", hdlgen.ResetTo(0))
-	creditReg := m.Reg("credit", 1, fmt.Sprintf("fewer than %d events are issued and not yet taken", credits), hdlgen.ResetTo(1))
+	fullReg := m.Reg("credits_out", 1, fmt.Sprintf("%d events are issued and not yet taken: no credit left", credits), hdlgen.ResetTo(0))
 	hazard := hazardReg.Expr
 	if s.Formal.Breaks("same_conn_apart") {
 		hazard = hazard.And(hdlgen.False()) // broken: no hazard unit
 	}
-	issue := head.valid.And(hazard.Not()).And(creditReg).Named("issue")
+	issue := head.valid.And(hazard.Not()).And(fullReg.Not()).Named("issue")
 
 	// stage 1: the event while its word is read
 	s1Kind := m.Reg("s1_kind", s.KindW, "stage 1 event kind", hdlgen.NoReset())
@@ -306,6 +306,11 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 	}
 	errAt := func(k int) hdlgen.Expr { return pl.At(s1Error, k) }
 	fire := valid[FirstStage-1].And(errAt(FirstStage).Not()).Named("fire")
+	// in later stages, fire is recomputed from the stage's own (reset)
+	// valid bit, never carried: a stale copy would fire after a reset
+	for k := FirstStage + 1; k <= W; k++ {
+		pl.Alias(fire, k, valid[k-1].And(errAt(k).Not()).Named(fmt.Sprintf("s%d_fire", k)))
+	}
 
 	var out Outcome
 	pl.Within(func() {
@@ -507,7 +512,7 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 	// 2..L-1 will hold what stages 1..L-2 hold, stage 1 the issued head
 	matchNext := func(x hdlgen.Value) hdlgen.Expr {
 		hit := hdlgen.False()
-		if L >= 2 {
+		if L >= 2 && !s.Formal.Breaks("hazard_exact") { // broken: the issued head is forgotten
 			hit = issue.And(head.conn.Eq(x))
 		}
 		for k := 1; k <= L-2; k++ {
@@ -520,7 +525,11 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 	hazardNext := hdlgen.Mux(fromSkid, matchNext(skid.conn), hdlgen.Mux(fromIn, matchNext(inConn), matchNext(head.conn))).Named("hazard_ahead")
 	m.Comb("issue_next", func(p *hdlgen.Process) {
 		p.Set(hazardReg, hazardNext)
-		p.Set(creditReg, occNext.Lt(hdlgen.Const(occW, uint64(credits))))
+		limit := uint64(credits)
+		if s.Formal.Breaks("credit_exact") {
+			limit++ // broken: one credit too many
+		}
+		p.Set(fullReg, occNext.Ge(hdlgen.Const(occW, limit)))
 	})
 	if s.Formal.Invariants {
 		// the registered hazard and credit are the rule itself
@@ -528,8 +537,10 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 		for k := 1; k <= L-1; k++ {
 			hz = hz.Or(valid[k-1].And(conn[k-1].Eq(head.conn)))
 		}
-		m.Assert("hazard_exact", head.valid.Implies(hazardReg.Eq(hz)))
-		m.Assert("credit_exact", creditReg.Eq(occ.Lt(hdlgen.Const(occW, uint64(credits)))))
+		if L >= 2 { // with one stage there is nothing to compare: hazard is 0
+			m.Assert("hazard_exact", head.valid.Implies(hazardReg.Eq(hz)))
+		}
+		m.Assert("credit_exact", fullReg.Eq(occ.Ge(hdlgen.Const(occW, uint64(credits)))))
 	}
 
 	// s_event_ready for the next cycle: at most one event buffered

@@ -162,8 +162,8 @@ reg  [15:0] s16_conn_reg;  // stage 16 connection id
 reg  [15:0] s16_conn_next;
 reg  hazard_reg;  // the head's connection is in stages 1..depth-1
 reg  hazard_next;
-reg  credit_reg;  // fewer than 18 events are issued and not yet taken
-reg  credit_next;
+reg  credits_out_reg;  // 18 events are issued and not yet taken: no credit left
+reg  credits_out_next;
 reg  [2:0] s1_kind_reg;  // stage 1 event kind
 reg  [2:0] s1_kind_next;
 reg  [13:0] s1_size_reg;  // stage 1 size
@@ -198,6 +198,30 @@ reg  s3_error_reg;  // stage 3 copy of error
 wire s3_error_next;
 reg  s4_error_reg;  // stage 4 copy of error
 wire s4_error_next;
+reg  s5_error_reg;  // stage 5 copy of error
+wire s5_error_next;
+reg  s6_error_reg;  // stage 6 copy of error
+wire s6_error_next;
+reg  s7_error_reg;  // stage 7 copy of error
+wire s7_error_next;
+reg  s8_error_reg;  // stage 8 copy of error
+wire s8_error_next;
+reg  s9_error_reg;  // stage 9 copy of error
+wire s9_error_next;
+reg  s10_error_reg;  // stage 10 copy of error
+wire s10_error_next;
+reg  s11_error_reg;  // stage 11 copy of error
+wire s11_error_next;
+reg  s12_error_reg;  // stage 12 copy of error
+wire s12_error_next;
+reg  s13_error_reg;  // stage 13 copy of error
+wire s13_error_next;
+reg  s14_error_reg;  // stage 14 copy of error
+wire s14_error_next;
+reg  s15_error_reg;  // stage 15 copy of error
+wire s15_error_next;
+reg  s16_error_reg;  // stage 16 copy of error
+wire s16_error_next;
 wire u_qa_fired;
 wire [26:0] u_qa_c_out;
 wire u_fastinc_fired;
@@ -1119,30 +1143,6 @@ reg  s5_fi_fired_reg;  // stage 5 copy of fi_fired
 wire s5_fi_fired_next;
 reg  [2:0] s5_t_22_reg;  // stage 5 copy of t
 wire [2:0] s5_t_22_next;
-reg  s5_error_reg;  // stage 5 copy of error
-wire s5_error_next;
-reg  s6_error_reg;  // stage 6 copy of error
-wire s6_error_next;
-reg  s7_error_reg;  // stage 7 copy of error
-wire s7_error_next;
-reg  s8_error_reg;  // stage 8 copy of error
-wire s8_error_next;
-reg  s9_error_reg;  // stage 9 copy of error
-wire s9_error_next;
-reg  s10_error_reg;  // stage 10 copy of error
-wire s10_error_next;
-reg  s11_error_reg;  // stage 11 copy of error
-wire s11_error_next;
-reg  s12_error_reg;  // stage 12 copy of error
-wire s12_error_next;
-reg  s13_error_reg;  // stage 13 copy of error
-wire s13_error_next;
-reg  s14_error_reg;  // stage 14 copy of error
-wire s14_error_next;
-reg  s15_error_reg;  // stage 15 copy of error
-wire s15_error_next;
-reg  s16_error_reg;  // stage 16 copy of error
-wire s16_error_next;
 reg  [2:0] s2_kind_reg;  // stage 2 copy of kind
 wire [2:0] s2_kind_next;
 reg  [2:0] s3_kind_reg;  // stage 3 copy of kind
@@ -5206,74 +5206,75 @@ wire _m_result_fast_0 = (out_rd_ptr_reg == 5'd0) ? out0_fast_reg : (out_rd_ptr_r
 wire _m_result_error_0 = (out_rd_ptr_reg == 5'd0) ? out0_error_reg : (out_rd_ptr_reg == 5'd1) ? out1_error_reg : (out_rd_ptr_reg == 5'd2) ? out2_error_reg : (out_rd_ptr_reg == 5'd3) ? out3_error_reg : (out_rd_ptr_reg == 5'd4) ? out4_error_reg : (out_rd_ptr_reg == 5'd5) ? out5_error_reg : (out_rd_ptr_reg == 5'd6) ? out6_error_reg : (out_rd_ptr_reg == 5'd7) ? out7_error_reg : (out_rd_ptr_reg == 5'd8) ? out8_error_reg : (out_rd_ptr_reg == 5'd9) ? out9_error_reg : (out_rd_ptr_reg == 5'd10) ? out10_error_reg : (out_rd_ptr_reg == 5'd11) ? out11_error_reg : (out_rd_ptr_reg == 5'd12) ? out12_error_reg : (out_rd_ptr_reg == 5'd13) ? out13_error_reg : (out_rd_ptr_reg == 5'd14) ? out14_error_reg : (out_rd_ptr_reg == 5'd15) ? out15_error_reg : (out_rd_ptr_reg == 5'd16) ? out16_error_reg : out17_error_reg;
 wire _shell_0 = ~hazard_reg;
 wire _shell_1 = in_valid_reg & _shell_0;
-wire issue = _shell_1 & credit_reg;
-wire _shell_2 = s_event_valid & in_ready_reg;
-wire _shell_3 = ~in_valid_reg;
-wire [4:0] _shell_4 = issue ? 5'd1 : 5'd0;
-wire [4:0] _shell_5 = occ_reg + _shell_4;
+wire _shell_2 = ~credits_out_reg;
+wire issue = _shell_1 & _shell_2;
+wire _shell_3 = s_event_valid & in_ready_reg;
+wire _shell_4 = ~in_valid_reg;
+wire [4:0] _shell_5 = issue ? 5'd1 : 5'd0;
+wire [4:0] _shell_6 = occ_reg + _shell_5;
 wire out_pop = out_nonempty & m_result_ready;
-wire [4:0] _shell_6 = out_pop ? 5'd1 : 5'd0;
-wire [4:0] occ_update = _shell_5 - _shell_6;
-wire _shell_7 = ~s16_error_reg;
-wire wr_en = s16_valid_reg & _shell_7;
+wire [4:0] _shell_7 = out_pop ? 5'd1 : 5'd0;
+wire [4:0] occ_update = _shell_6 - _shell_7;
+wire _shell_8 = ~s16_error_reg;
+wire wr_en = s16_valid_reg & _shell_8;
 wire [11:0] wr_addr = s16_conn_reg[11:0];
-wire [11:0] _shell_8 = in_conn_reg[11:0];
-wire _shell_9 = wr_addr == _shell_8;
-wire snoop_in = wr_en & _shell_9;
-wire [252:0] _shell_10 = {24'h0, 21'h0, 27'h0, 24'h0, 20'h2198, 1'd0, 1'd0, 24'h0, 21'h0, 21'h0, 21'h0, 21'h0, 27'h4ebc400};
+wire [11:0] _shell_9 = in_conn_reg[11:0];
+wire _shell_10 = wr_addr == _shell_9;
+wire snoop_in = wr_en & _shell_10;
+wire [252:0] _shell_11 = {24'h0, 21'h0, 27'h0, 24'h0, 20'h2198, 1'd0, 1'd0, 24'h0, 21'h0, 21'h0, 21'h0, 21'h0, 27'h4ebc400};
 wire [26:0] c_ack = s16_ack_run_reg ? s16_c_ack_clamped_reg : s16_cur_c_reg;
 wire [26:0] c_new = s16_is_loss_reg ? s16_c_loss_all_reg : c_ack;
-wire [252:0] _shell_11 = {s16_t_reg, s16_t_2_reg, s16_t_3_reg, s16_t_4_reg, s16_t_5_reg, s16_t_6_reg, s16_t_7_reg, s16_t_8_reg, s16_t_9_reg, s16_t_10_reg, s16_t_11_reg, s16_t_12_reg, c_new};
-wire [252:0] new_word = s16_t_13_reg ? _shell_10 : _shell_11;
-wire [11:0] _shell_12 = s1_conn_reg[11:0];
-wire _shell_13 = wr_addr == _shell_12;
-wire snoop_s1 = wr_en & _shell_13;
-wire _shell_14 = snoop_s1 | s1_fix_valid_reg;
-wire [252:0] _shell_15 = snoop_s1 ? new_word : s1_fix_word_reg;
-wire [11:0] _shell_16 = s2_conn_reg[11:0];
-wire _shell_17 = wr_addr == _shell_16;
-wire snoop_s2 = wr_en & _shell_17;
-wire _shell_18 = snoop_s2 | s2_fix_valid_reg;
-wire [252:0] _shell_19 = snoop_s2 ? new_word : s2_fix_word_reg;
-wire [11:0] _shell_20 = s3_conn_reg[11:0];
-wire _shell_21 = wr_addr == _shell_20;
-wire snoop_s3 = wr_en & _shell_21;
+wire [252:0] _shell_12 = {s16_t_reg, s16_t_2_reg, s16_t_3_reg, s16_t_4_reg, s16_t_5_reg, s16_t_6_reg, s16_t_7_reg, s16_t_8_reg, s16_t_9_reg, s16_t_10_reg, s16_t_11_reg, s16_t_12_reg, c_new};
+wire [252:0] new_word = s16_t_13_reg ? _shell_11 : _shell_12;
+wire [11:0] _shell_13 = s1_conn_reg[11:0];
+wire _shell_14 = wr_addr == _shell_13;
+wire snoop_s1 = wr_en & _shell_14;
+wire _shell_15 = snoop_s1 | s1_fix_valid_reg;
+wire [252:0] _shell_16 = snoop_s1 ? new_word : s1_fix_word_reg;
+wire [11:0] _shell_17 = s2_conn_reg[11:0];
+wire _shell_18 = wr_addr == _shell_17;
+wire snoop_s2 = wr_en & _shell_18;
+wire _shell_19 = snoop_s2 | s2_fix_valid_reg;
+wire [252:0] _shell_20 = snoop_s2 ? new_word : s2_fix_word_reg;
+wire [11:0] _shell_21 = s3_conn_reg[11:0];
+wire _shell_22 = wr_addr == _shell_21;
+wire snoop_s3 = wr_en & _shell_22;
 wire [252:0] s3_word = s3_fix_valid_reg ? s3_fix_word_reg : s3_ram_reg;
-wire [252:0] _shell_22 = snoop_s3 ? new_word : s3_word;
-wire _shell_23 = out_wr_ptr_reg == 5'd0;
-wire [20:0] _shell_24 = c_new[26:6];
-wire [20:0] _shell_25 = s16_t_13_reg ? 21'h13af10 : _shell_24;
-wire [20:0] _shell_26 = s16_error_reg ? 21'h0 : _shell_25;
-wire [2:0] _shell_27 = s16_error_reg ? 3'd0 : s16_t_14_reg;
-wire _shell_28 = s16_error_reg ? 1'd0 : s16_qa_fired_nscc_reg;
-wire _shell_29 = s16_error_reg ? 1'd0 : s16_t_15_reg;
-wire _shell_30 = out_wr_ptr_reg == 5'd1;
-wire _shell_31 = out_wr_ptr_reg == 5'd2;
-wire _shell_32 = out_wr_ptr_reg == 5'd3;
-wire _shell_33 = out_wr_ptr_reg == 5'd4;
-wire _shell_34 = out_wr_ptr_reg == 5'd5;
-wire _shell_35 = out_wr_ptr_reg == 5'd6;
-wire _shell_36 = out_wr_ptr_reg == 5'd7;
-wire _shell_37 = out_wr_ptr_reg == 5'd8;
-wire _shell_38 = out_wr_ptr_reg == 5'd9;
-wire _shell_39 = out_wr_ptr_reg == 5'd10;
-wire _shell_40 = out_wr_ptr_reg == 5'd11;
-wire _shell_41 = out_wr_ptr_reg == 5'd12;
-wire _shell_42 = out_wr_ptr_reg == 5'd13;
-wire _shell_43 = out_wr_ptr_reg == 5'd14;
-wire _shell_44 = out_wr_ptr_reg == 5'd15;
-wire _shell_45 = out_wr_ptr_reg == 5'd16;
-wire _shell_46 = out_wr_ptr_reg == 5'd17;
+wire [252:0] _shell_23 = snoop_s3 ? new_word : s3_word;
+wire _shell_24 = out_wr_ptr_reg == 5'd0;
+wire [20:0] _shell_25 = c_new[26:6];
+wire [20:0] _shell_26 = s16_t_13_reg ? 21'h13af10 : _shell_25;
+wire [20:0] _shell_27 = s16_error_reg ? 21'h0 : _shell_26;
+wire [2:0] _shell_28 = s16_error_reg ? 3'd0 : s16_t_14_reg;
+wire _shell_29 = s16_error_reg ? 1'd0 : s16_qa_fired_nscc_reg;
+wire _shell_30 = s16_error_reg ? 1'd0 : s16_t_15_reg;
+wire _shell_31 = out_wr_ptr_reg == 5'd1;
+wire _shell_32 = out_wr_ptr_reg == 5'd2;
+wire _shell_33 = out_wr_ptr_reg == 5'd3;
+wire _shell_34 = out_wr_ptr_reg == 5'd4;
+wire _shell_35 = out_wr_ptr_reg == 5'd5;
+wire _shell_36 = out_wr_ptr_reg == 5'd6;
+wire _shell_37 = out_wr_ptr_reg == 5'd7;
+wire _shell_38 = out_wr_ptr_reg == 5'd8;
+wire _shell_39 = out_wr_ptr_reg == 5'd9;
+wire _shell_40 = out_wr_ptr_reg == 5'd10;
+wire _shell_41 = out_wr_ptr_reg == 5'd11;
+wire _shell_42 = out_wr_ptr_reg == 5'd12;
+wire _shell_43 = out_wr_ptr_reg == 5'd13;
+wire _shell_44 = out_wr_ptr_reg == 5'd14;
+wire _shell_45 = out_wr_ptr_reg == 5'd15;
+wire _shell_46 = out_wr_ptr_reg == 5'd16;
 wire _shell_47 = out_wr_ptr_reg == 5'd17;
-wire [4:0] _shell_48 = out_wr_ptr_reg + 5'd1;
-wire [4:0] _shell_49 = _shell_47 ? 5'd0 : _shell_48;
-wire _shell_50 = out_rd_ptr_reg == 5'd17;
-wire [4:0] _shell_51 = out_rd_ptr_reg + 5'd1;
-wire [4:0] _shell_52 = _shell_50 ? 5'd0 : _shell_51;
-wire [4:0] _shell_53 = s16_valid_reg ? 5'd1 : 5'd0;
-wire [4:0] _shell_54 = out_count_reg + _shell_53;
-wire [4:0] _shell_55 = out_pop ? 5'd1 : 5'd0;
-wire [4:0] _shell_56 = _shell_54 - _shell_55;
+wire _shell_48 = out_wr_ptr_reg == 5'd17;
+wire [4:0] _shell_49 = out_wr_ptr_reg + 5'd1;
+wire [4:0] _shell_50 = _shell_48 ? 5'd0 : _shell_49;
+wire _shell_51 = out_rd_ptr_reg == 5'd17;
+wire [4:0] _shell_52 = out_rd_ptr_reg + 5'd1;
+wire [4:0] _shell_53 = _shell_51 ? 5'd0 : _shell_52;
+wire [4:0] _shell_54 = s16_valid_reg ? 5'd1 : 5'd0;
+wire [4:0] _shell_55 = out_count_reg + _shell_54;
+wire [4:0] _shell_56 = out_pop ? 5'd1 : 5'd0;
+wire [4:0] _shell_57 = _shell_55 - _shell_56;
 wire _issue_next_0 = issue & skid_valid_reg;
 wire _issue_next_1 = in_conn_reg == skid_conn_reg;
 wire _issue_next_2 = issue & _issue_next_1;
@@ -5386,15 +5387,15 @@ wire _issue_next_108 = s11_valid_reg & _issue_next_107;
 wire _issue_next_109 = _issue_next_106 | _issue_next_108;
 wire _issue_next_110 = _issue_next_39 ? _issue_next_74 : _issue_next_109;
 wire hazard_ahead = _issue_next_0 ? _issue_next_35 : _issue_next_110;
-wire _issue_next_111 = occ_update < 5'd18;
+wire _issue_next_111 = 5'd18 <= occ_update;
 wire _ready_0 = ~issue;
 wire _ready_1 = in_valid_reg & _ready_0;
-wire _ready_2 = _ready_1 & _shell_2;
+wire _ready_2 = _ready_1 & _shell_3;
 wire _ready_3 = ~issue;
 wire _ready_4 = skid_valid_reg & _ready_3;
 wire _ready_5 = _ready_2 | _ready_4;
 wire _ready_6 = skid_valid_reg & issue;
-wire _ready_7 = _ready_6 & _shell_2;
+wire _ready_7 = _ready_6 & _shell_3;
 wire _ready_8 = _ready_5 | _ready_7;
 wire _ready_9 = ~_ready_8;
 wire [11:0] _state_rd_0 = in_conn_reg[11:0];
@@ -5441,6 +5442,18 @@ assign s_event_ready = in_ready_reg;
 assign s2_error_next = s1_error;
 assign s3_error_next = s2_error_reg;
 assign s4_error_next = s3_error_reg;
+assign s5_error_next = s4_error_reg;
+assign s6_error_next = s5_error_reg;
+assign s7_error_next = s6_error_reg;
+assign s8_error_next = s7_error_reg;
+assign s9_error_next = s8_error_reg;
+assign s10_error_next = s9_error_reg;
+assign s11_error_next = s10_error_reg;
+assign s12_error_next = s11_error_reg;
+assign s13_error_next = s12_error_reg;
+assign s14_error_next = s13_error_reg;
+assign s15_error_next = s14_error_reg;
+assign s16_error_next = s15_error_reg;
 assign s5_recip_c_lead_next = recip_c_lead;
 assign s5_recip_c_mantissa_next = recip_c_mantissa;
 assign s6_recip_c_recip_next = recip_c_recip;
@@ -5896,18 +5909,6 @@ assign s4_t_19_next = s3_t_18_reg;
 assign s5_t_21_next = s4_t_19_reg;
 assign s5_fi_fired_next = fi_fired;
 assign s5_t_22_next = _s5_t_22_next_0;
-assign s5_error_next = s4_error_reg;
-assign s6_error_next = s5_error_reg;
-assign s7_error_next = s6_error_reg;
-assign s8_error_next = s7_error_reg;
-assign s9_error_next = s8_error_reg;
-assign s10_error_next = s9_error_reg;
-assign s11_error_next = s10_error_reg;
-assign s12_error_next = s11_error_reg;
-assign s13_error_next = s12_error_reg;
-assign s14_error_next = s13_error_reg;
-assign s15_error_next = s14_error_reg;
-assign s16_error_next = s15_error_reg;
 assign s2_kind_next = s1_kind_reg;
 assign s3_kind_next = s2_kind_reg;
 assign s4_kind_next = s3_kind_reg;
@@ -6159,8 +6160,8 @@ always @* begin
             in_rtt_next = skid_rtt_reg;
             in_unacked_next = skid_unacked_reg;
             in_now_next = skid_now_reg;
-            skid_valid_next = _shell_2;
-            if (_shell_2) begin
+            skid_valid_next = _shell_3;
+            if (_shell_3) begin
                 skid_conn_next = s_event_conn;
                 skid_kind_next = s_event_kind;
                 skid_size_next = s_event_size;
@@ -6170,8 +6171,8 @@ always @* begin
                 skid_now_next = s_event_now;
             end
         end else begin
-            in_valid_next = _shell_2;
-            if (_shell_2) begin
+            in_valid_next = _shell_3;
+            if (_shell_3) begin
                 in_conn_next = s_event_conn;
                 in_kind_next = s_event_kind;
                 in_size_next = s_event_size;
@@ -6181,9 +6182,9 @@ always @* begin
                 in_now_next = s_event_now;
             end
         end
-    end else if (_shell_3) begin
-        in_valid_next = _shell_2;
-        if (_shell_2) begin
+    end else if (_shell_4) begin
+        in_valid_next = _shell_3;
+        if (_shell_3) begin
             in_conn_next = s_event_conn;
             in_kind_next = s_event_kind;
             in_size_next = s_event_size;
@@ -6192,7 +6193,7 @@ always @* begin
             in_unacked_next = s_event_unacked;
             in_now_next = s_event_now;
         end
-    end else if (_shell_2) begin
+    end else if (_shell_3) begin
         skid_valid_next = 1'd1;
         skid_conn_next = s_event_conn;
         skid_kind_next = s_event_kind;
@@ -6243,189 +6244,189 @@ always @* begin
     s16_conn_next = s15_conn_reg;
     s1_fix_valid_next = snoop_in;
     s1_fix_word_next = new_word;
-    s2_fix_valid_next = _shell_14;
-    s2_fix_word_next = _shell_15;
+    s2_fix_valid_next = _shell_15;
+    s2_fix_word_next = _shell_16;
     s3_ram_next = state_q;
-    s3_fix_valid_next = _shell_18;
-    s3_fix_word_next = _shell_19;
-    s4_cur_next = _shell_22;
+    s3_fix_valid_next = _shell_19;
+    s3_fix_word_next = _shell_20;
+    s4_cur_next = _shell_23;
     if (s16_valid_reg) begin
-        if (_shell_23) begin
+        if (_shell_24) begin
             out0_conn_next = s16_conn_reg;
             out0_kind_next = s16_kind_reg;
-            out0_cwnd_next = _shell_26;
-            out0_case_next = _shell_27;
-            out0_qa_next = _shell_28;
-            out0_fast_next = _shell_29;
+            out0_cwnd_next = _shell_27;
+            out0_case_next = _shell_28;
+            out0_qa_next = _shell_29;
+            out0_fast_next = _shell_30;
             out0_error_next = s16_error_reg;
         end
-        if (_shell_30) begin
+        if (_shell_31) begin
             out1_conn_next = s16_conn_reg;
             out1_kind_next = s16_kind_reg;
-            out1_cwnd_next = _shell_26;
-            out1_case_next = _shell_27;
-            out1_qa_next = _shell_28;
-            out1_fast_next = _shell_29;
+            out1_cwnd_next = _shell_27;
+            out1_case_next = _shell_28;
+            out1_qa_next = _shell_29;
+            out1_fast_next = _shell_30;
             out1_error_next = s16_error_reg;
         end
-        if (_shell_31) begin
+        if (_shell_32) begin
             out2_conn_next = s16_conn_reg;
             out2_kind_next = s16_kind_reg;
-            out2_cwnd_next = _shell_26;
-            out2_case_next = _shell_27;
-            out2_qa_next = _shell_28;
-            out2_fast_next = _shell_29;
+            out2_cwnd_next = _shell_27;
+            out2_case_next = _shell_28;
+            out2_qa_next = _shell_29;
+            out2_fast_next = _shell_30;
             out2_error_next = s16_error_reg;
         end
-        if (_shell_32) begin
+        if (_shell_33) begin
             out3_conn_next = s16_conn_reg;
             out3_kind_next = s16_kind_reg;
-            out3_cwnd_next = _shell_26;
-            out3_case_next = _shell_27;
-            out3_qa_next = _shell_28;
-            out3_fast_next = _shell_29;
+            out3_cwnd_next = _shell_27;
+            out3_case_next = _shell_28;
+            out3_qa_next = _shell_29;
+            out3_fast_next = _shell_30;
             out3_error_next = s16_error_reg;
         end
-        if (_shell_33) begin
+        if (_shell_34) begin
             out4_conn_next = s16_conn_reg;
             out4_kind_next = s16_kind_reg;
-            out4_cwnd_next = _shell_26;
-            out4_case_next = _shell_27;
-            out4_qa_next = _shell_28;
-            out4_fast_next = _shell_29;
+            out4_cwnd_next = _shell_27;
+            out4_case_next = _shell_28;
+            out4_qa_next = _shell_29;
+            out4_fast_next = _shell_30;
             out4_error_next = s16_error_reg;
         end
-        if (_shell_34) begin
+        if (_shell_35) begin
             out5_conn_next = s16_conn_reg;
             out5_kind_next = s16_kind_reg;
-            out5_cwnd_next = _shell_26;
-            out5_case_next = _shell_27;
-            out5_qa_next = _shell_28;
-            out5_fast_next = _shell_29;
+            out5_cwnd_next = _shell_27;
+            out5_case_next = _shell_28;
+            out5_qa_next = _shell_29;
+            out5_fast_next = _shell_30;
             out5_error_next = s16_error_reg;
         end
-        if (_shell_35) begin
+        if (_shell_36) begin
             out6_conn_next = s16_conn_reg;
             out6_kind_next = s16_kind_reg;
-            out6_cwnd_next = _shell_26;
-            out6_case_next = _shell_27;
-            out6_qa_next = _shell_28;
-            out6_fast_next = _shell_29;
+            out6_cwnd_next = _shell_27;
+            out6_case_next = _shell_28;
+            out6_qa_next = _shell_29;
+            out6_fast_next = _shell_30;
             out6_error_next = s16_error_reg;
         end
-        if (_shell_36) begin
+        if (_shell_37) begin
             out7_conn_next = s16_conn_reg;
             out7_kind_next = s16_kind_reg;
-            out7_cwnd_next = _shell_26;
-            out7_case_next = _shell_27;
-            out7_qa_next = _shell_28;
-            out7_fast_next = _shell_29;
+            out7_cwnd_next = _shell_27;
+            out7_case_next = _shell_28;
+            out7_qa_next = _shell_29;
+            out7_fast_next = _shell_30;
             out7_error_next = s16_error_reg;
         end
-        if (_shell_37) begin
+        if (_shell_38) begin
             out8_conn_next = s16_conn_reg;
             out8_kind_next = s16_kind_reg;
-            out8_cwnd_next = _shell_26;
-            out8_case_next = _shell_27;
-            out8_qa_next = _shell_28;
-            out8_fast_next = _shell_29;
+            out8_cwnd_next = _shell_27;
+            out8_case_next = _shell_28;
+            out8_qa_next = _shell_29;
+            out8_fast_next = _shell_30;
             out8_error_next = s16_error_reg;
         end
-        if (_shell_38) begin
+        if (_shell_39) begin
             out9_conn_next = s16_conn_reg;
             out9_kind_next = s16_kind_reg;
-            out9_cwnd_next = _shell_26;
-            out9_case_next = _shell_27;
-            out9_qa_next = _shell_28;
-            out9_fast_next = _shell_29;
+            out9_cwnd_next = _shell_27;
+            out9_case_next = _shell_28;
+            out9_qa_next = _shell_29;
+            out9_fast_next = _shell_30;
             out9_error_next = s16_error_reg;
         end
-        if (_shell_39) begin
+        if (_shell_40) begin
             out10_conn_next = s16_conn_reg;
             out10_kind_next = s16_kind_reg;
-            out10_cwnd_next = _shell_26;
-            out10_case_next = _shell_27;
-            out10_qa_next = _shell_28;
-            out10_fast_next = _shell_29;
+            out10_cwnd_next = _shell_27;
+            out10_case_next = _shell_28;
+            out10_qa_next = _shell_29;
+            out10_fast_next = _shell_30;
             out10_error_next = s16_error_reg;
         end
-        if (_shell_40) begin
+        if (_shell_41) begin
             out11_conn_next = s16_conn_reg;
             out11_kind_next = s16_kind_reg;
-            out11_cwnd_next = _shell_26;
-            out11_case_next = _shell_27;
-            out11_qa_next = _shell_28;
-            out11_fast_next = _shell_29;
+            out11_cwnd_next = _shell_27;
+            out11_case_next = _shell_28;
+            out11_qa_next = _shell_29;
+            out11_fast_next = _shell_30;
             out11_error_next = s16_error_reg;
         end
-        if (_shell_41) begin
+        if (_shell_42) begin
             out12_conn_next = s16_conn_reg;
             out12_kind_next = s16_kind_reg;
-            out12_cwnd_next = _shell_26;
-            out12_case_next = _shell_27;
-            out12_qa_next = _shell_28;
-            out12_fast_next = _shell_29;
+            out12_cwnd_next = _shell_27;
+            out12_case_next = _shell_28;
+            out12_qa_next = _shell_29;
+            out12_fast_next = _shell_30;
             out12_error_next = s16_error_reg;
         end
-        if (_shell_42) begin
+        if (_shell_43) begin
             out13_conn_next = s16_conn_reg;
             out13_kind_next = s16_kind_reg;
-            out13_cwnd_next = _shell_26;
-            out13_case_next = _shell_27;
-            out13_qa_next = _shell_28;
-            out13_fast_next = _shell_29;
+            out13_cwnd_next = _shell_27;
+            out13_case_next = _shell_28;
+            out13_qa_next = _shell_29;
+            out13_fast_next = _shell_30;
             out13_error_next = s16_error_reg;
         end
-        if (_shell_43) begin
+        if (_shell_44) begin
             out14_conn_next = s16_conn_reg;
             out14_kind_next = s16_kind_reg;
-            out14_cwnd_next = _shell_26;
-            out14_case_next = _shell_27;
-            out14_qa_next = _shell_28;
-            out14_fast_next = _shell_29;
+            out14_cwnd_next = _shell_27;
+            out14_case_next = _shell_28;
+            out14_qa_next = _shell_29;
+            out14_fast_next = _shell_30;
             out14_error_next = s16_error_reg;
         end
-        if (_shell_44) begin
+        if (_shell_45) begin
             out15_conn_next = s16_conn_reg;
             out15_kind_next = s16_kind_reg;
-            out15_cwnd_next = _shell_26;
-            out15_case_next = _shell_27;
-            out15_qa_next = _shell_28;
-            out15_fast_next = _shell_29;
+            out15_cwnd_next = _shell_27;
+            out15_case_next = _shell_28;
+            out15_qa_next = _shell_29;
+            out15_fast_next = _shell_30;
             out15_error_next = s16_error_reg;
         end
-        if (_shell_45) begin
+        if (_shell_46) begin
             out16_conn_next = s16_conn_reg;
             out16_kind_next = s16_kind_reg;
-            out16_cwnd_next = _shell_26;
-            out16_case_next = _shell_27;
-            out16_qa_next = _shell_28;
-            out16_fast_next = _shell_29;
+            out16_cwnd_next = _shell_27;
+            out16_case_next = _shell_28;
+            out16_qa_next = _shell_29;
+            out16_fast_next = _shell_30;
             out16_error_next = s16_error_reg;
         end
-        if (_shell_46) begin
+        if (_shell_47) begin
             out17_conn_next = s16_conn_reg;
             out17_kind_next = s16_kind_reg;
-            out17_cwnd_next = _shell_26;
-            out17_case_next = _shell_27;
-            out17_qa_next = _shell_28;
-            out17_fast_next = _shell_29;
+            out17_cwnd_next = _shell_27;
+            out17_case_next = _shell_28;
+            out17_qa_next = _shell_29;
+            out17_fast_next = _shell_30;
             out17_error_next = s16_error_reg;
         end
-        out_wr_ptr_next = _shell_49;
+        out_wr_ptr_next = _shell_50;
     end
     if (out_pop) begin
-        out_rd_ptr_next = _shell_52;
+        out_rd_ptr_next = _shell_53;
     end
-    out_count_next = _shell_56;
+    out_count_next = _shell_57;
 end
 
 // issue_next
 always @* begin
     hazard_next = hazard_reg;
-    credit_next = credit_reg;
+    credits_out_next = credits_out_reg;
     hazard_next = hazard_ahead;
-    credit_next = _issue_next_111;
+    credits_out_next = _issue_next_111;
 end
 
 // ready
@@ -6486,7 +6487,7 @@ always @(posedge clk) begin
     s16_valid_reg <= s16_valid_next;
     s16_conn_reg <= s16_conn_next;
     hazard_reg <= hazard_next;
-    credit_reg <= credit_next;
+    credits_out_reg <= credits_out_next;
     s1_kind_reg <= s1_kind_next;
     s1_size_reg <= s1_size_next;
     s1_ecn_reg <= s1_ecn_next;
@@ -6504,6 +6505,18 @@ always @(posedge clk) begin
     s2_error_reg <= s2_error_next;
     s3_error_reg <= s3_error_next;
     s4_error_reg <= s4_error_next;
+    s5_error_reg <= s5_error_next;
+    s6_error_reg <= s6_error_next;
+    s7_error_reg <= s7_error_next;
+    s8_error_reg <= s8_error_next;
+    s9_error_reg <= s9_error_next;
+    s10_error_reg <= s10_error_next;
+    s11_error_reg <= s11_error_next;
+    s12_error_reg <= s12_error_next;
+    s13_error_reg <= s13_error_next;
+    s14_error_reg <= s14_error_next;
+    s15_error_reg <= s15_error_next;
+    s16_error_reg <= s16_error_next;
     s5_recip_c_lead_reg <= s5_recip_c_lead_next;
     s5_recip_c_mantissa_reg <= s5_recip_c_mantissa_next;
     s6_recip_c_recip_reg <= s6_recip_c_recip_next;
@@ -6959,18 +6972,6 @@ always @(posedge clk) begin
     s5_t_21_reg <= s5_t_21_next;
     s5_fi_fired_reg <= s5_fi_fired_next;
     s5_t_22_reg <= s5_t_22_next;
-    s5_error_reg <= s5_error_next;
-    s6_error_reg <= s6_error_next;
-    s7_error_reg <= s7_error_next;
-    s8_error_reg <= s8_error_next;
-    s9_error_reg <= s9_error_next;
-    s10_error_reg <= s10_error_next;
-    s11_error_reg <= s11_error_next;
-    s12_error_reg <= s12_error_next;
-    s13_error_reg <= s13_error_next;
-    s14_error_reg <= s14_error_next;
-    s15_error_reg <= s15_error_next;
-    s16_error_reg <= s16_error_next;
     s2_kind_reg <= s2_kind_next;
     s3_kind_reg <= s3_kind_next;
     s4_kind_reg <= s4_kind_next;
@@ -7162,7 +7163,7 @@ always @(posedge clk) begin
         s15_valid_reg <= 1'd0;
         s16_valid_reg <= 1'd0;
         hazard_reg <= 1'd0;
-        credit_reg <= 1'd1;
+        credits_out_reg <= 1'd0;
         out_rd_ptr_reg <= 5'd0;
         out_wr_ptr_reg <= 5'd0;
         out_count_reg <= 5'd0;

@@ -122,8 +122,8 @@ reg  [15:0] s6_conn_reg;  // stage 6 connection id
 reg  [15:0] s6_conn_next;
 reg  hazard_reg;  // the head's connection is in stages 1..depth-1
 reg  hazard_next;
-reg  credit_reg;  // fewer than 8 events are issued and not yet taken
-reg  credit_next;
+reg  credits_out_reg;  // 8 events are issued and not yet taken: no credit left
+reg  credits_out_next;
 reg  [2:0] s1_kind_reg;  // stage 1 event kind
 reg  [2:0] s1_kind_next;
 reg  s1_ecn_reg;  // stage 1 ecn
@@ -154,6 +154,10 @@ reg  s3_error_reg;  // stage 3 copy of error
 wire s3_error_next;
 reg  s4_error_reg;  // stage 4 copy of error
 wire s4_error_next;
+reg  s5_error_reg;  // stage 5 copy of error
+wire s5_error_next;
+reg  s6_error_reg;  // stage 6 copy of error
+wire s6_error_next;
 wire u_freeze_nxt_frozen;
 reg  [31:0] s2_u_freeze_now_reg;  // stage 2 copy of u_freeze_now
 wire [31:0] s2_u_freeze_now_next;
@@ -224,10 +228,6 @@ reg  s6_exploring_reg;  // stage 6 copy of exploring
 wire s6_exploring_next;
 reg  s6_t_reg;  // stage 6 copy of t
 wire s6_t_next;
-reg  s5_fire_reg;  // stage 5 copy of fire
-wire s5_fire_next;
-reg  s6_fire_reg;  // stage 6 copy of fire
-wire s6_fire_next;
 reg  [7:0] s6_t_2_reg;  // stage 6 copy of t
 wire [7:0] s6_t_2_next;
 reg  s6_frozen1_reg;  // stage 6 copy of frozen1
@@ -252,10 +252,6 @@ reg  s4_t_3_reg;  // stage 4 copy of t
 wire s4_t_3_next;
 reg  s5_t_3_reg;  // stage 5 copy of t
 wire s5_t_3_next;
-reg  s5_error_reg;  // stage 5 copy of error
-wire s5_error_next;
-reg  s6_error_reg;  // stage 6 copy of error
-wire s6_error_next;
 reg  [2:0] s2_kind_reg;  // stage 2 copy of kind
 wire [2:0] s2_kind_next;
 reg  [2:0] s3_kind_reg;  // stage 3 copy of kind
@@ -400,8 +396,6 @@ wire _s2_u_cbuf_add_next_0 = s1_kind_reg == 3'd2;
 wire _s2_u_cbuf_add_next_1 = ~s1_ecn_reg;
 wire _s2_u_cbuf_add_next_2 = _s2_u_cbuf_add_next_0 & _s2_u_cbuf_add_next_1;
 wire exploring = |s5_explore1_reg;
-wire _s5_fire_next_0 = ~s4_error_reg;
-wire fire = s4_valid_reg & _s5_fire_next_0;
 wire _s6_t_2_next_0 = s5_t_reg & exploring;
 wire [7:0] _s6_t_2_next_1 = s5_explore1_reg - 8'd1;
 wire [7:0] _s6_t_2_next_2 = _s6_t_2_next_0 ? _s6_t_2_next_1 : s5_explore1_reg;
@@ -415,91 +409,94 @@ wire [15:0] _m_result_ev_0 = (out_rd_ptr_reg == 3'd0) ? out0_ev_reg : (out_rd_pt
 wire _m_result_explored_0 = (out_rd_ptr_reg == 3'd0) ? out0_explored_reg : (out_rd_ptr_reg == 3'd1) ? out1_explored_reg : (out_rd_ptr_reg == 3'd2) ? out2_explored_reg : (out_rd_ptr_reg == 3'd3) ? out3_explored_reg : (out_rd_ptr_reg == 3'd4) ? out4_explored_reg : (out_rd_ptr_reg == 3'd5) ? out5_explored_reg : (out_rd_ptr_reg == 3'd6) ? out6_explored_reg : out7_explored_reg;
 wire _m_result_frozen_0 = (out_rd_ptr_reg == 3'd0) ? out0_frozen_reg : (out_rd_ptr_reg == 3'd1) ? out1_frozen_reg : (out_rd_ptr_reg == 3'd2) ? out2_frozen_reg : (out_rd_ptr_reg == 3'd3) ? out3_frozen_reg : (out_rd_ptr_reg == 3'd4) ? out4_frozen_reg : (out_rd_ptr_reg == 3'd5) ? out5_frozen_reg : (out_rd_ptr_reg == 3'd6) ? out6_frozen_reg : out7_frozen_reg;
 wire _m_result_error_0 = (out_rd_ptr_reg == 3'd0) ? out0_error_reg : (out_rd_ptr_reg == 3'd1) ? out1_error_reg : (out_rd_ptr_reg == 3'd2) ? out2_error_reg : (out_rd_ptr_reg == 3'd3) ? out3_error_reg : (out_rd_ptr_reg == 3'd4) ? out4_error_reg : (out_rd_ptr_reg == 3'd5) ? out5_error_reg : (out_rd_ptr_reg == 3'd6) ? out6_error_reg : out7_error_reg;
-wire _lfsr_update_0 = ~s6_hit_reg;
-wire _lfsr_update_1 = s6_exploring_reg | _lfsr_update_0;
-wire explored = s6_t_reg & _lfsr_update_1;
-wire _lfsr_update_2 = s6_fire_reg & explored;
-wire _lfsr_update_3 = lfsr_reg[0];
-wire [31:0] _lfsr_update_4 = lfsr_reg >> 1;
-wire [31:0] _lfsr_update_5 = _lfsr_update_4 ^ 32'h80200003;
-wire [31:0] _lfsr_update_6 = _lfsr_update_3 ? _lfsr_update_5 : _lfsr_update_4;
-wire _lfsr_update_7 = _lfsr_update_6[0];
-wire [31:0] _lfsr_update_8 = _lfsr_update_6 >> 1;
-wire [31:0] _lfsr_update_9 = _lfsr_update_8 ^ 32'h80200003;
-wire [31:0] _lfsr_update_10 = _lfsr_update_7 ? _lfsr_update_9 : _lfsr_update_8;
-wire _lfsr_update_11 = _lfsr_update_10[0];
-wire [31:0] _lfsr_update_12 = _lfsr_update_10 >> 1;
-wire [31:0] _lfsr_update_13 = _lfsr_update_12 ^ 32'h80200003;
-wire [31:0] _lfsr_update_14 = _lfsr_update_11 ? _lfsr_update_13 : _lfsr_update_12;
-wire _lfsr_update_15 = _lfsr_update_14[0];
-wire [31:0] _lfsr_update_16 = _lfsr_update_14 >> 1;
-wire [31:0] _lfsr_update_17 = _lfsr_update_16 ^ 32'h80200003;
-wire [31:0] _lfsr_update_18 = _lfsr_update_15 ? _lfsr_update_17 : _lfsr_update_16;
-wire _lfsr_update_19 = _lfsr_update_18[0];
-wire [31:0] _lfsr_update_20 = _lfsr_update_18 >> 1;
-wire [31:0] _lfsr_update_21 = _lfsr_update_20 ^ 32'h80200003;
-wire [31:0] _lfsr_update_22 = _lfsr_update_19 ? _lfsr_update_21 : _lfsr_update_20;
-wire _lfsr_update_23 = _lfsr_update_22[0];
-wire [31:0] _lfsr_update_24 = _lfsr_update_22 >> 1;
-wire [31:0] _lfsr_update_25 = _lfsr_update_24 ^ 32'h80200003;
-wire [31:0] _lfsr_update_26 = _lfsr_update_23 ? _lfsr_update_25 : _lfsr_update_24;
-wire _lfsr_update_27 = _lfsr_update_26[0];
-wire [31:0] _lfsr_update_28 = _lfsr_update_26 >> 1;
-wire [31:0] _lfsr_update_29 = _lfsr_update_28 ^ 32'h80200003;
-wire [31:0] _lfsr_update_30 = _lfsr_update_27 ? _lfsr_update_29 : _lfsr_update_28;
-wire _lfsr_update_31 = _lfsr_update_30[0];
-wire [31:0] _lfsr_update_32 = _lfsr_update_30 >> 1;
-wire [31:0] _lfsr_update_33 = _lfsr_update_32 ^ 32'h80200003;
-wire [31:0] _lfsr_update_34 = _lfsr_update_31 ? _lfsr_update_33 : _lfsr_update_32;
-wire _lfsr_update_35 = _lfsr_update_34[0];
-wire [31:0] _lfsr_update_36 = _lfsr_update_34 >> 1;
-wire [31:0] _lfsr_update_37 = _lfsr_update_36 ^ 32'h80200003;
-wire [31:0] _lfsr_update_38 = _lfsr_update_35 ? _lfsr_update_37 : _lfsr_update_36;
-wire _lfsr_update_39 = _lfsr_update_38[0];
-wire [31:0] _lfsr_update_40 = _lfsr_update_38 >> 1;
-wire [31:0] _lfsr_update_41 = _lfsr_update_40 ^ 32'h80200003;
-wire [31:0] _lfsr_update_42 = _lfsr_update_39 ? _lfsr_update_41 : _lfsr_update_40;
-wire _lfsr_update_43 = _lfsr_update_42[0];
-wire [31:0] _lfsr_update_44 = _lfsr_update_42 >> 1;
-wire [31:0] _lfsr_update_45 = _lfsr_update_44 ^ 32'h80200003;
-wire [31:0] _lfsr_update_46 = _lfsr_update_43 ? _lfsr_update_45 : _lfsr_update_44;
-wire _lfsr_update_47 = _lfsr_update_46[0];
-wire [31:0] _lfsr_update_48 = _lfsr_update_46 >> 1;
-wire [31:0] _lfsr_update_49 = _lfsr_update_48 ^ 32'h80200003;
-wire [31:0] _lfsr_update_50 = _lfsr_update_47 ? _lfsr_update_49 : _lfsr_update_48;
-wire _lfsr_update_51 = _lfsr_update_50[0];
-wire [31:0] _lfsr_update_52 = _lfsr_update_50 >> 1;
-wire [31:0] _lfsr_update_53 = _lfsr_update_52 ^ 32'h80200003;
-wire [31:0] _lfsr_update_54 = _lfsr_update_51 ? _lfsr_update_53 : _lfsr_update_52;
-wire _lfsr_update_55 = _lfsr_update_54[0];
-wire [31:0] _lfsr_update_56 = _lfsr_update_54 >> 1;
-wire [31:0] _lfsr_update_57 = _lfsr_update_56 ^ 32'h80200003;
-wire [31:0] _lfsr_update_58 = _lfsr_update_55 ? _lfsr_update_57 : _lfsr_update_56;
-wire _lfsr_update_59 = _lfsr_update_58[0];
-wire [31:0] _lfsr_update_60 = _lfsr_update_58 >> 1;
-wire [31:0] _lfsr_update_61 = _lfsr_update_60 ^ 32'h80200003;
-wire [31:0] _lfsr_update_62 = _lfsr_update_59 ? _lfsr_update_61 : _lfsr_update_60;
-wire _lfsr_update_63 = _lfsr_update_62[0];
-wire [31:0] _lfsr_update_64 = _lfsr_update_62 >> 1;
-wire [31:0] _lfsr_update_65 = _lfsr_update_64 ^ 32'h80200003;
-wire [31:0] lfsr_drawn = _lfsr_update_63 ? _lfsr_update_65 : _lfsr_update_64;
+wire _lfsr_update_0 = ~s6_error_reg;
+wire s6_fire = s6_valid_reg & _lfsr_update_0;
+wire _lfsr_update_1 = ~s6_hit_reg;
+wire _lfsr_update_2 = s6_exploring_reg | _lfsr_update_1;
+wire explored = s6_t_reg & _lfsr_update_2;
+wire _lfsr_update_3 = s6_fire & explored;
+wire _lfsr_update_4 = lfsr_reg[0];
+wire [31:0] _lfsr_update_5 = lfsr_reg >> 1;
+wire [31:0] _lfsr_update_6 = _lfsr_update_5 ^ 32'h80200003;
+wire [31:0] _lfsr_update_7 = _lfsr_update_4 ? _lfsr_update_6 : _lfsr_update_5;
+wire _lfsr_update_8 = _lfsr_update_7[0];
+wire [31:0] _lfsr_update_9 = _lfsr_update_7 >> 1;
+wire [31:0] _lfsr_update_10 = _lfsr_update_9 ^ 32'h80200003;
+wire [31:0] _lfsr_update_11 = _lfsr_update_8 ? _lfsr_update_10 : _lfsr_update_9;
+wire _lfsr_update_12 = _lfsr_update_11[0];
+wire [31:0] _lfsr_update_13 = _lfsr_update_11 >> 1;
+wire [31:0] _lfsr_update_14 = _lfsr_update_13 ^ 32'h80200003;
+wire [31:0] _lfsr_update_15 = _lfsr_update_12 ? _lfsr_update_14 : _lfsr_update_13;
+wire _lfsr_update_16 = _lfsr_update_15[0];
+wire [31:0] _lfsr_update_17 = _lfsr_update_15 >> 1;
+wire [31:0] _lfsr_update_18 = _lfsr_update_17 ^ 32'h80200003;
+wire [31:0] _lfsr_update_19 = _lfsr_update_16 ? _lfsr_update_18 : _lfsr_update_17;
+wire _lfsr_update_20 = _lfsr_update_19[0];
+wire [31:0] _lfsr_update_21 = _lfsr_update_19 >> 1;
+wire [31:0] _lfsr_update_22 = _lfsr_update_21 ^ 32'h80200003;
+wire [31:0] _lfsr_update_23 = _lfsr_update_20 ? _lfsr_update_22 : _lfsr_update_21;
+wire _lfsr_update_24 = _lfsr_update_23[0];
+wire [31:0] _lfsr_update_25 = _lfsr_update_23 >> 1;
+wire [31:0] _lfsr_update_26 = _lfsr_update_25 ^ 32'h80200003;
+wire [31:0] _lfsr_update_27 = _lfsr_update_24 ? _lfsr_update_26 : _lfsr_update_25;
+wire _lfsr_update_28 = _lfsr_update_27[0];
+wire [31:0] _lfsr_update_29 = _lfsr_update_27 >> 1;
+wire [31:0] _lfsr_update_30 = _lfsr_update_29 ^ 32'h80200003;
+wire [31:0] _lfsr_update_31 = _lfsr_update_28 ? _lfsr_update_30 : _lfsr_update_29;
+wire _lfsr_update_32 = _lfsr_update_31[0];
+wire [31:0] _lfsr_update_33 = _lfsr_update_31 >> 1;
+wire [31:0] _lfsr_update_34 = _lfsr_update_33 ^ 32'h80200003;
+wire [31:0] _lfsr_update_35 = _lfsr_update_32 ? _lfsr_update_34 : _lfsr_update_33;
+wire _lfsr_update_36 = _lfsr_update_35[0];
+wire [31:0] _lfsr_update_37 = _lfsr_update_35 >> 1;
+wire [31:0] _lfsr_update_38 = _lfsr_update_37 ^ 32'h80200003;
+wire [31:0] _lfsr_update_39 = _lfsr_update_36 ? _lfsr_update_38 : _lfsr_update_37;
+wire _lfsr_update_40 = _lfsr_update_39[0];
+wire [31:0] _lfsr_update_41 = _lfsr_update_39 >> 1;
+wire [31:0] _lfsr_update_42 = _lfsr_update_41 ^ 32'h80200003;
+wire [31:0] _lfsr_update_43 = _lfsr_update_40 ? _lfsr_update_42 : _lfsr_update_41;
+wire _lfsr_update_44 = _lfsr_update_43[0];
+wire [31:0] _lfsr_update_45 = _lfsr_update_43 >> 1;
+wire [31:0] _lfsr_update_46 = _lfsr_update_45 ^ 32'h80200003;
+wire [31:0] _lfsr_update_47 = _lfsr_update_44 ? _lfsr_update_46 : _lfsr_update_45;
+wire _lfsr_update_48 = _lfsr_update_47[0];
+wire [31:0] _lfsr_update_49 = _lfsr_update_47 >> 1;
+wire [31:0] _lfsr_update_50 = _lfsr_update_49 ^ 32'h80200003;
+wire [31:0] _lfsr_update_51 = _lfsr_update_48 ? _lfsr_update_50 : _lfsr_update_49;
+wire _lfsr_update_52 = _lfsr_update_51[0];
+wire [31:0] _lfsr_update_53 = _lfsr_update_51 >> 1;
+wire [31:0] _lfsr_update_54 = _lfsr_update_53 ^ 32'h80200003;
+wire [31:0] _lfsr_update_55 = _lfsr_update_52 ? _lfsr_update_54 : _lfsr_update_53;
+wire _lfsr_update_56 = _lfsr_update_55[0];
+wire [31:0] _lfsr_update_57 = _lfsr_update_55 >> 1;
+wire [31:0] _lfsr_update_58 = _lfsr_update_57 ^ 32'h80200003;
+wire [31:0] _lfsr_update_59 = _lfsr_update_56 ? _lfsr_update_58 : _lfsr_update_57;
+wire _lfsr_update_60 = _lfsr_update_59[0];
+wire [31:0] _lfsr_update_61 = _lfsr_update_59 >> 1;
+wire [31:0] _lfsr_update_62 = _lfsr_update_61 ^ 32'h80200003;
+wire [31:0] _lfsr_update_63 = _lfsr_update_60 ? _lfsr_update_62 : _lfsr_update_61;
+wire _lfsr_update_64 = _lfsr_update_63[0];
+wire [31:0] _lfsr_update_65 = _lfsr_update_63 >> 1;
+wire [31:0] _lfsr_update_66 = _lfsr_update_65 ^ 32'h80200003;
+wire [31:0] lfsr_drawn = _lfsr_update_64 ? _lfsr_update_66 : _lfsr_update_65;
 wire _shell_0 = ~hazard_reg;
 wire _shell_1 = in_valid_reg & _shell_0;
-wire issue = _shell_1 & credit_reg;
-wire _shell_2 = s_event_valid & in_ready_reg;
-wire _shell_3 = ~in_valid_reg;
-wire [3:0] _shell_4 = issue ? 4'd1 : 4'd0;
-wire [3:0] _shell_5 = occ_reg + _shell_4;
+wire _shell_2 = ~credits_out_reg;
+wire issue = _shell_1 & _shell_2;
+wire _shell_3 = s_event_valid & in_ready_reg;
+wire _shell_4 = ~in_valid_reg;
+wire [3:0] _shell_5 = issue ? 4'd1 : 4'd0;
+wire [3:0] _shell_6 = occ_reg + _shell_5;
 wire out_pop = out_nonempty & m_result_ready;
-wire [3:0] _shell_6 = out_pop ? 4'd1 : 4'd0;
-wire [3:0] occ_update = _shell_5 - _shell_6;
-wire _shell_7 = ~s6_error_reg;
-wire wr_en = s6_valid_reg & _shell_7;
+wire [3:0] _shell_7 = out_pop ? 4'd1 : 4'd0;
+wire [3:0] occ_update = _shell_6 - _shell_7;
+wire _shell_8 = ~s6_error_reg;
+wire wr_en = s6_valid_reg & _shell_8;
 wire [11:0] wr_addr = s6_conn_reg[11:0];
-wire [11:0] _shell_8 = in_conn_reg[11:0];
-wire _shell_9 = wr_addr == _shell_8;
-wire snoop_in = wr_en & _shell_9;
-wire [192:0] _shell_10 = {EXPLORE_INIT, 1'd0, 32'h0, 8'd0, 8'd0, 1'd0, 16'd0, 1'd0, 16'd0, 1'd0, 16'd0, 1'd0, 16'd0, 1'd0, 16'd0, 1'd0, 16'd0, 1'd0, 16'd0, 1'd0, 16'd0};
+wire [11:0] _shell_9 = in_conn_reg[11:0];
+wire _shell_10 = wr_addr == _shell_9;
+wire snoop_in = wr_en & _shell_10;
+wire [192:0] _shell_11 = {EXPLORE_INIT, 1'd0, 32'h0, 8'd0, 8'd0, 1'd0, 16'd0, 1'd0, 16'd0, 1'd0, 16'd0, 1'd0, 16'd0, 1'd0, 16'd0, 1'd0, 16'd0, 1'd0, 16'd0, 1'd0, 16'd0};
 wire nxt_buf7_valid = s6_nxt_entries_reg[135];
 wire [15:0] nxt_buf7_ev = s6_nxt_entries_reg[134:119];
 wire nxt_buf6_valid = s6_nxt_entries_reg[118];
@@ -516,43 +513,43 @@ wire nxt_buf1_valid = s6_nxt_entries_reg[33];
 wire [15:0] nxt_buf1_ev = s6_nxt_entries_reg[32:17];
 wire nxt_buf0_valid = s6_nxt_entries_reg[16];
 wire [15:0] nxt_buf0_ev = s6_nxt_entries_reg[15:0];
-wire [192:0] _shell_11 = {s6_t_2_reg, s6_frozen1_reg, s6_exit_next_reg, s6_nxt_num_valid_reg, s6_nxt_head_reg, nxt_buf7_valid, nxt_buf7_ev, nxt_buf6_valid, nxt_buf6_ev, nxt_buf5_valid, nxt_buf5_ev, nxt_buf4_valid, nxt_buf4_ev, nxt_buf3_valid, nxt_buf3_ev, nxt_buf2_valid, nxt_buf2_ev, nxt_buf1_valid, nxt_buf1_ev, nxt_buf0_valid, nxt_buf0_ev};
-wire [192:0] new_word = s6_t_3_reg ? _shell_10 : _shell_11;
-wire [11:0] _shell_12 = s1_conn_reg[11:0];
-wire _shell_13 = wr_addr == _shell_12;
-wire snoop_s1 = wr_en & _shell_13;
-wire _shell_14 = snoop_s1 | s1_fix_valid_reg;
-wire [192:0] _shell_15 = snoop_s1 ? new_word : s1_fix_word_reg;
-wire [11:0] _shell_16 = s2_conn_reg[11:0];
-wire _shell_17 = wr_addr == _shell_16;
-wire snoop_s2 = wr_en & _shell_17;
-wire _shell_18 = snoop_s2 | s2_fix_valid_reg;
-wire [192:0] _shell_19 = snoop_s2 ? new_word : s2_fix_word_reg;
-wire [11:0] _shell_20 = s3_conn_reg[11:0];
-wire _shell_21 = wr_addr == _shell_20;
-wire snoop_s3 = wr_en & _shell_21;
+wire [192:0] _shell_12 = {s6_t_2_reg, s6_frozen1_reg, s6_exit_next_reg, s6_nxt_num_valid_reg, s6_nxt_head_reg, nxt_buf7_valid, nxt_buf7_ev, nxt_buf6_valid, nxt_buf6_ev, nxt_buf5_valid, nxt_buf5_ev, nxt_buf4_valid, nxt_buf4_ev, nxt_buf3_valid, nxt_buf3_ev, nxt_buf2_valid, nxt_buf2_ev, nxt_buf1_valid, nxt_buf1_ev, nxt_buf0_valid, nxt_buf0_ev};
+wire [192:0] new_word = s6_t_3_reg ? _shell_11 : _shell_12;
+wire [11:0] _shell_13 = s1_conn_reg[11:0];
+wire _shell_14 = wr_addr == _shell_13;
+wire snoop_s1 = wr_en & _shell_14;
+wire _shell_15 = snoop_s1 | s1_fix_valid_reg;
+wire [192:0] _shell_16 = snoop_s1 ? new_word : s1_fix_word_reg;
+wire [11:0] _shell_17 = s2_conn_reg[11:0];
+wire _shell_18 = wr_addr == _shell_17;
+wire snoop_s2 = wr_en & _shell_18;
+wire _shell_19 = snoop_s2 | s2_fix_valid_reg;
+wire [192:0] _shell_20 = snoop_s2 ? new_word : s2_fix_word_reg;
+wire [11:0] _shell_21 = s3_conn_reg[11:0];
+wire _shell_22 = wr_addr == _shell_21;
+wire snoop_s3 = wr_en & _shell_22;
 wire [192:0] s3_word = s3_fix_valid_reg ? s3_fix_word_reg : s3_ram_reg;
-wire [192:0] _shell_22 = snoop_s3 ? new_word : s3_word;
-wire _shell_23 = out_wr_ptr_reg == 3'd0;
-wire [15:0] _shell_24 = lfsr_drawn[15:0];
-wire [15:0] _shell_25 = explored ? _shell_24 : s6_take_ev_reg;
-wire [15:0] _shell_26 = s6_t_reg ? _shell_25 : 16'd0;
-wire [15:0] _shell_27 = s6_error_reg ? 16'd0 : _shell_26;
-wire _shell_28 = s6_error_reg ? 1'd0 : explored;
-wire _shell_29 = s6_error_reg ? 1'd0 : s6_t_4_reg;
-wire _shell_30 = out_wr_ptr_reg == 3'd1;
-wire _shell_31 = out_wr_ptr_reg == 3'd2;
-wire _shell_32 = out_wr_ptr_reg == 3'd3;
-wire _shell_33 = out_wr_ptr_reg == 3'd4;
-wire _shell_34 = out_wr_ptr_reg == 3'd5;
-wire _shell_35 = out_wr_ptr_reg == 3'd6;
-wire _shell_36 = out_wr_ptr_reg == 3'd7;
-wire [2:0] _shell_37 = out_wr_ptr_reg + 3'd1;
-wire [2:0] _shell_38 = out_rd_ptr_reg + 3'd1;
-wire [3:0] _shell_39 = s6_valid_reg ? 4'd1 : 4'd0;
-wire [3:0] _shell_40 = out_count_reg + _shell_39;
-wire [3:0] _shell_41 = out_pop ? 4'd1 : 4'd0;
-wire [3:0] _shell_42 = _shell_40 - _shell_41;
+wire [192:0] _shell_23 = snoop_s3 ? new_word : s3_word;
+wire _shell_24 = out_wr_ptr_reg == 3'd0;
+wire [15:0] _shell_25 = lfsr_drawn[15:0];
+wire [15:0] _shell_26 = explored ? _shell_25 : s6_take_ev_reg;
+wire [15:0] _shell_27 = s6_t_reg ? _shell_26 : 16'd0;
+wire [15:0] _shell_28 = s6_error_reg ? 16'd0 : _shell_27;
+wire _shell_29 = s6_error_reg ? 1'd0 : explored;
+wire _shell_30 = s6_error_reg ? 1'd0 : s6_t_4_reg;
+wire _shell_31 = out_wr_ptr_reg == 3'd1;
+wire _shell_32 = out_wr_ptr_reg == 3'd2;
+wire _shell_33 = out_wr_ptr_reg == 3'd3;
+wire _shell_34 = out_wr_ptr_reg == 3'd4;
+wire _shell_35 = out_wr_ptr_reg == 3'd5;
+wire _shell_36 = out_wr_ptr_reg == 3'd6;
+wire _shell_37 = out_wr_ptr_reg == 3'd7;
+wire [2:0] _shell_38 = out_wr_ptr_reg + 3'd1;
+wire [2:0] _shell_39 = out_rd_ptr_reg + 3'd1;
+wire [3:0] _shell_40 = s6_valid_reg ? 4'd1 : 4'd0;
+wire [3:0] _shell_41 = out_count_reg + _shell_40;
+wire [3:0] _shell_42 = out_pop ? 4'd1 : 4'd0;
+wire [3:0] _shell_43 = _shell_41 - _shell_42;
 wire _issue_next_0 = issue & skid_valid_reg;
 wire _issue_next_1 = in_conn_reg == skid_conn_reg;
 wire _issue_next_2 = issue & _issue_next_1;
@@ -575,15 +572,15 @@ wire _issue_next_18 = s1_valid_reg & _issue_next_17;
 wire _issue_next_19 = _issue_next_16 | _issue_next_18;
 wire _issue_next_20 = _issue_next_9 ? _issue_next_14 : _issue_next_19;
 wire hazard_ahead = _issue_next_0 ? _issue_next_5 : _issue_next_20;
-wire _issue_next_21 = occ_update < 4'd8;
+wire _issue_next_21 = 4'd8 <= occ_update;
 wire _ready_0 = ~issue;
 wire _ready_1 = in_valid_reg & _ready_0;
-wire _ready_2 = _ready_1 & _shell_2;
+wire _ready_2 = _ready_1 & _shell_3;
 wire _ready_3 = ~issue;
 wire _ready_4 = skid_valid_reg & _ready_3;
 wire _ready_5 = _ready_2 | _ready_4;
 wire _ready_6 = skid_valid_reg & issue;
-wire _ready_7 = _ready_6 & _shell_2;
+wire _ready_7 = _ready_6 & _shell_3;
 wire _ready_8 = _ready_5 | _ready_7;
 wire _ready_9 = ~_ready_8;
 wire [11:0] _state_rd_0 = in_conn_reg[11:0];
@@ -627,6 +624,8 @@ assign s_event_ready = in_ready_reg;
 assign s2_error_next = s1_error;
 assign s3_error_next = s2_error_reg;
 assign s4_error_next = s3_error_reg;
+assign s5_error_next = s4_error_reg;
+assign s6_error_next = s5_error_reg;
 assign s2_u_freeze_now_next = s1_now_reg;
 assign s3_u_freeze_now_next = s2_u_freeze_now_reg;
 assign s4_u_freeze_now_next = s3_u_freeze_now_reg;
@@ -658,8 +657,6 @@ assign s6_nxt_head_next = u_cbuf_nxt_head;
 assign s6_nxt_num_valid_next = u_cbuf_nxt_num_valid;
 assign s6_exploring_next = exploring;
 assign s6_t_next = s5_t_reg;
-assign s5_fire_next = fire;
-assign s6_fire_next = s5_fire_reg;
 assign s6_t_2_next = _s6_t_2_next_2;
 assign s6_frozen1_next = s5_frozen1_reg;
 assign s6_exit_next_next = s5_exit_next_reg;
@@ -672,8 +669,6 @@ assign s2_t_3_next = _s2_t_3_next_0;
 assign s3_t_3_next = s2_t_3_reg;
 assign s4_t_3_next = s3_t_3_reg;
 assign s5_t_3_next = s4_t_3_reg;
-assign s5_error_next = s4_error_reg;
-assign s6_error_next = s5_error_reg;
 assign s2_kind_next = s1_kind_reg;
 assign s3_kind_next = s2_kind_reg;
 assign s4_kind_next = s3_kind_reg;
@@ -691,7 +686,7 @@ assign m_result_error = _m_result_error_0;
 // lfsr_update
 always @* begin
     lfsr_next = lfsr_reg;
-    if (_lfsr_update_2) begin
+    if (_lfsr_update_3) begin
         lfsr_next = lfsr_drawn;
     end
 end
@@ -793,8 +788,8 @@ always @* begin
             in_ecn_next = skid_ecn_reg;
             in_ev_next = skid_ev_reg;
             in_now_next = skid_now_reg;
-            skid_valid_next = _shell_2;
-            if (_shell_2) begin
+            skid_valid_next = _shell_3;
+            if (_shell_3) begin
                 skid_conn_next = s_event_conn;
                 skid_kind_next = s_event_kind;
                 skid_ecn_next = s_event_ecn;
@@ -802,8 +797,8 @@ always @* begin
                 skid_now_next = s_event_now;
             end
         end else begin
-            in_valid_next = _shell_2;
-            if (_shell_2) begin
+            in_valid_next = _shell_3;
+            if (_shell_3) begin
                 in_conn_next = s_event_conn;
                 in_kind_next = s_event_kind;
                 in_ecn_next = s_event_ecn;
@@ -811,16 +806,16 @@ always @* begin
                 in_now_next = s_event_now;
             end
         end
-    end else if (_shell_3) begin
-        in_valid_next = _shell_2;
-        if (_shell_2) begin
+    end else if (_shell_4) begin
+        in_valid_next = _shell_3;
+        if (_shell_3) begin
             in_conn_next = s_event_conn;
             in_kind_next = s_event_kind;
             in_ecn_next = s_event_ecn;
             in_ev_next = s_event_ev;
             in_now_next = s_event_now;
         end
-    end else if (_shell_2) begin
+    end else if (_shell_3) begin
         skid_valid_next = 1'd1;
         skid_conn_next = s_event_conn;
         skid_kind_next = s_event_kind;
@@ -847,91 +842,91 @@ always @* begin
     s6_conn_next = s5_conn_reg;
     s1_fix_valid_next = snoop_in;
     s1_fix_word_next = new_word;
-    s2_fix_valid_next = _shell_14;
-    s2_fix_word_next = _shell_15;
+    s2_fix_valid_next = _shell_15;
+    s2_fix_word_next = _shell_16;
     s3_ram_next = state_q;
-    s3_fix_valid_next = _shell_18;
-    s3_fix_word_next = _shell_19;
-    s4_cur_next = _shell_22;
+    s3_fix_valid_next = _shell_19;
+    s3_fix_word_next = _shell_20;
+    s4_cur_next = _shell_23;
     if (s6_valid_reg) begin
-        if (_shell_23) begin
+        if (_shell_24) begin
             out0_conn_next = s6_conn_reg;
             out0_kind_next = s6_kind_reg;
-            out0_ev_next = _shell_27;
-            out0_explored_next = _shell_28;
-            out0_frozen_next = _shell_29;
+            out0_ev_next = _shell_28;
+            out0_explored_next = _shell_29;
+            out0_frozen_next = _shell_30;
             out0_error_next = s6_error_reg;
         end
-        if (_shell_30) begin
+        if (_shell_31) begin
             out1_conn_next = s6_conn_reg;
             out1_kind_next = s6_kind_reg;
-            out1_ev_next = _shell_27;
-            out1_explored_next = _shell_28;
-            out1_frozen_next = _shell_29;
+            out1_ev_next = _shell_28;
+            out1_explored_next = _shell_29;
+            out1_frozen_next = _shell_30;
             out1_error_next = s6_error_reg;
         end
-        if (_shell_31) begin
+        if (_shell_32) begin
             out2_conn_next = s6_conn_reg;
             out2_kind_next = s6_kind_reg;
-            out2_ev_next = _shell_27;
-            out2_explored_next = _shell_28;
-            out2_frozen_next = _shell_29;
+            out2_ev_next = _shell_28;
+            out2_explored_next = _shell_29;
+            out2_frozen_next = _shell_30;
             out2_error_next = s6_error_reg;
         end
-        if (_shell_32) begin
+        if (_shell_33) begin
             out3_conn_next = s6_conn_reg;
             out3_kind_next = s6_kind_reg;
-            out3_ev_next = _shell_27;
-            out3_explored_next = _shell_28;
-            out3_frozen_next = _shell_29;
+            out3_ev_next = _shell_28;
+            out3_explored_next = _shell_29;
+            out3_frozen_next = _shell_30;
             out3_error_next = s6_error_reg;
         end
-        if (_shell_33) begin
+        if (_shell_34) begin
             out4_conn_next = s6_conn_reg;
             out4_kind_next = s6_kind_reg;
-            out4_ev_next = _shell_27;
-            out4_explored_next = _shell_28;
-            out4_frozen_next = _shell_29;
+            out4_ev_next = _shell_28;
+            out4_explored_next = _shell_29;
+            out4_frozen_next = _shell_30;
             out4_error_next = s6_error_reg;
         end
-        if (_shell_34) begin
+        if (_shell_35) begin
             out5_conn_next = s6_conn_reg;
             out5_kind_next = s6_kind_reg;
-            out5_ev_next = _shell_27;
-            out5_explored_next = _shell_28;
-            out5_frozen_next = _shell_29;
+            out5_ev_next = _shell_28;
+            out5_explored_next = _shell_29;
+            out5_frozen_next = _shell_30;
             out5_error_next = s6_error_reg;
         end
-        if (_shell_35) begin
+        if (_shell_36) begin
             out6_conn_next = s6_conn_reg;
             out6_kind_next = s6_kind_reg;
-            out6_ev_next = _shell_27;
-            out6_explored_next = _shell_28;
-            out6_frozen_next = _shell_29;
+            out6_ev_next = _shell_28;
+            out6_explored_next = _shell_29;
+            out6_frozen_next = _shell_30;
             out6_error_next = s6_error_reg;
         end
-        if (_shell_36) begin
+        if (_shell_37) begin
             out7_conn_next = s6_conn_reg;
             out7_kind_next = s6_kind_reg;
-            out7_ev_next = _shell_27;
-            out7_explored_next = _shell_28;
-            out7_frozen_next = _shell_29;
+            out7_ev_next = _shell_28;
+            out7_explored_next = _shell_29;
+            out7_frozen_next = _shell_30;
             out7_error_next = s6_error_reg;
         end
-        out_wr_ptr_next = _shell_37;
+        out_wr_ptr_next = _shell_38;
     end
     if (out_pop) begin
-        out_rd_ptr_next = _shell_38;
+        out_rd_ptr_next = _shell_39;
     end
-    out_count_next = _shell_42;
+    out_count_next = _shell_43;
 end
 
 // issue_next
 always @* begin
     hazard_next = hazard_reg;
-    credit_next = credit_reg;
+    credits_out_next = credits_out_reg;
     hazard_next = hazard_ahead;
-    credit_next = _issue_next_21;
+    credits_out_next = _issue_next_21;
 end
 
 // ready
@@ -969,7 +964,7 @@ always @(posedge clk) begin
     s6_valid_reg <= s6_valid_next;
     s6_conn_reg <= s6_conn_next;
     hazard_reg <= hazard_next;
-    credit_reg <= credit_next;
+    credits_out_reg <= credits_out_next;
     s1_kind_reg <= s1_kind_next;
     s1_ecn_reg <= s1_ecn_next;
     s1_ev_reg <= s1_ev_next;
@@ -985,6 +980,8 @@ always @(posedge clk) begin
     s2_error_reg <= s2_error_next;
     s3_error_reg <= s3_error_next;
     s4_error_reg <= s4_error_next;
+    s5_error_reg <= s5_error_next;
+    s6_error_reg <= s6_error_next;
     s2_u_freeze_now_reg <= s2_u_freeze_now_next;
     s3_u_freeze_now_reg <= s3_u_freeze_now_next;
     s4_u_freeze_now_reg <= s4_u_freeze_now_next;
@@ -1016,8 +1013,6 @@ always @(posedge clk) begin
     s6_nxt_num_valid_reg <= s6_nxt_num_valid_next;
     s6_exploring_reg <= s6_exploring_next;
     s6_t_reg <= s6_t_next;
-    s5_fire_reg <= s5_fire_next;
-    s6_fire_reg <= s6_fire_next;
     s6_t_2_reg <= s6_t_2_next;
     s6_frozen1_reg <= s6_frozen1_next;
     s6_exit_next_reg <= s6_exit_next_next;
@@ -1030,8 +1025,6 @@ always @(posedge clk) begin
     s3_t_3_reg <= s3_t_3_next;
     s4_t_3_reg <= s4_t_3_next;
     s5_t_3_reg <= s5_t_3_next;
-    s5_error_reg <= s5_error_next;
-    s6_error_reg <= s6_error_next;
     s2_kind_reg <= s2_kind_next;
     s3_kind_reg <= s3_kind_next;
     s4_kind_reg <= s4_kind_next;
@@ -1103,7 +1096,7 @@ always @(posedge clk) begin
         s5_valid_reg <= 1'd0;
         s6_valid_reg <= 1'd0;
         hazard_reg <= 1'd0;
-        credit_reg <= 1'd1;
+        credits_out_reg <= 1'd0;
         out_rd_ptr_reg <= 3'd0;
         out_wr_ptr_reg <= 3'd0;
         out_count_reg <= 4'd0;

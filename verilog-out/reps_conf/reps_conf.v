@@ -99,8 +99,8 @@ reg  [15:0] s4_conn_reg;  // stage 4 connection id
 reg  [15:0] s4_conn_next;
 reg  hazard_reg;  // the head's connection is in stages 1..depth-1
 reg  hazard_next;
-reg  credit_reg;  // fewer than 6 events are issued and not yet taken
-reg  credit_next;
+reg  credits_out_reg;  // 6 events are issued and not yet taken: no credit left
+reg  credits_out_next;
 reg  [2:0] s1_kind_reg;  // stage 1 event kind
 reg  [2:0] s1_kind_next;
 reg  s1_ecn_reg;  // stage 1 ecn
@@ -248,71 +248,72 @@ wire _m_result_explored_0 = (out_rd_ptr_reg == 3'd0) ? out0_explored_reg : (out_
 wire _m_result_error_0 = (out_rd_ptr_reg == 3'd0) ? out0_error_reg : (out_rd_ptr_reg == 3'd1) ? out1_error_reg : (out_rd_ptr_reg == 3'd2) ? out2_error_reg : (out_rd_ptr_reg == 3'd3) ? out3_error_reg : (out_rd_ptr_reg == 3'd4) ? out4_error_reg : out5_error_reg;
 wire _shell_0 = ~hazard_reg;
 wire _shell_1 = in_valid_reg & _shell_0;
-wire issue = _shell_1 & credit_reg;
-wire _shell_2 = s_event_valid & in_ready_reg;
-wire _shell_3 = ~in_valid_reg;
-wire [2:0] _shell_4 = issue ? 3'd1 : 3'd0;
-wire [2:0] _shell_5 = occ_reg + _shell_4;
+wire _shell_2 = ~credits_out_reg;
+wire issue = _shell_1 & _shell_2;
+wire _shell_3 = s_event_valid & in_ready_reg;
+wire _shell_4 = ~in_valid_reg;
+wire [2:0] _shell_5 = issue ? 3'd1 : 3'd0;
+wire [2:0] _shell_6 = occ_reg + _shell_5;
 wire out_pop = out_nonempty & m_result_ready;
-wire [2:0] _shell_6 = out_pop ? 3'd1 : 3'd0;
-wire [2:0] occ_update = _shell_5 - _shell_6;
-wire _shell_7 = ~s4_error_reg;
-wire wr_en = s4_valid_reg & _shell_7;
+wire [2:0] _shell_7 = out_pop ? 3'd1 : 3'd0;
+wire [2:0] occ_update = _shell_6 - _shell_7;
+wire _shell_8 = ~s4_error_reg;
+wire wr_en = s4_valid_reg & _shell_8;
 wire [11:0] wr_addr = s4_conn_reg[11:0];
-wire [11:0] _shell_8 = in_conn_reg[11:0];
-wire _shell_9 = wr_addr == _shell_8;
-wire snoop_in = wr_en & _shell_9;
-wire [23:0] _shell_10 = {EXPLORE_INIT, 8'd0, 8'd0};
+wire [11:0] _shell_9 = in_conn_reg[11:0];
+wire _shell_10 = wr_addr == _shell_9;
+wire snoop_in = wr_en & _shell_10;
+wire [23:0] _shell_11 = {EXPLORE_INIT, 8'd0, 8'd0};
 wire [7:0] cur_explore_left = s4_cur_reg[23:16];
 wire exploring = |cur_explore_left;
 wire explore = s4_t_reg & exploring;
-wire [7:0] _shell_11 = cur_explore_left - 8'd1;
-wire [7:0] _shell_12 = explore ? _shell_11 : cur_explore_left;
+wire [7:0] _shell_12 = cur_explore_left - 8'd1;
+wire [7:0] _shell_13 = explore ? _shell_12 : cur_explore_left;
 wire [7:0] cur_next_entropy = s4_cur_reg[7:0];
-wire [7:0] _shell_13 = s4_ecn_ack_reg ? cur_next_entropy : s4_ev_reg;
+wire [7:0] _shell_14 = s4_ecn_ack_reg ? cur_next_entropy : s4_ev_reg;
 wire [7:0] cur_cached_entropy = s4_cur_reg[15:8];
-wire [7:0] _shell_14 = s4_t_2_reg ? _shell_13 : cur_cached_entropy;
-wire _shell_15 = explore | s4_ecn_ack_reg;
+wire [7:0] _shell_15 = s4_t_2_reg ? _shell_14 : cur_cached_entropy;
+wire _shell_16 = explore | s4_ecn_ack_reg;
 wire [7:0] next_inc = cur_next_entropy + 8'd1;
-wire [7:0] _shell_16 = _shell_15 ? next_inc : cur_next_entropy;
-wire [23:0] _shell_17 = {_shell_12, _shell_14, _shell_16};
-wire [23:0] new_word = s4_t_3_reg ? _shell_10 : _shell_17;
-wire [11:0] _shell_18 = s1_conn_reg[11:0];
-wire _shell_19 = wr_addr == _shell_18;
-wire snoop_s1 = wr_en & _shell_19;
-wire _shell_20 = snoop_s1 | s1_fix_valid_reg;
-wire [23:0] _shell_21 = snoop_s1 ? new_word : s1_fix_word_reg;
-wire [11:0] _shell_22 = s2_conn_reg[11:0];
-wire _shell_23 = wr_addr == _shell_22;
-wire snoop_s2 = wr_en & _shell_23;
-wire _shell_24 = snoop_s2 | s2_fix_valid_reg;
-wire [23:0] _shell_25 = snoop_s2 ? new_word : s2_fix_word_reg;
-wire [11:0] _shell_26 = s3_conn_reg[11:0];
-wire _shell_27 = wr_addr == _shell_26;
-wire snoop_s3 = wr_en & _shell_27;
+wire [7:0] _shell_17 = _shell_16 ? next_inc : cur_next_entropy;
+wire [23:0] _shell_18 = {_shell_13, _shell_15, _shell_17};
+wire [23:0] new_word = s4_t_3_reg ? _shell_11 : _shell_18;
+wire [11:0] _shell_19 = s1_conn_reg[11:0];
+wire _shell_20 = wr_addr == _shell_19;
+wire snoop_s1 = wr_en & _shell_20;
+wire _shell_21 = snoop_s1 | s1_fix_valid_reg;
+wire [23:0] _shell_22 = snoop_s1 ? new_word : s1_fix_word_reg;
+wire [11:0] _shell_23 = s2_conn_reg[11:0];
+wire _shell_24 = wr_addr == _shell_23;
+wire snoop_s2 = wr_en & _shell_24;
+wire _shell_25 = snoop_s2 | s2_fix_valid_reg;
+wire [23:0] _shell_26 = snoop_s2 ? new_word : s2_fix_word_reg;
+wire [11:0] _shell_27 = s3_conn_reg[11:0];
+wire _shell_28 = wr_addr == _shell_27;
+wire snoop_s3 = wr_en & _shell_28;
 wire [23:0] s3_word = s3_fix_valid_reg ? s3_fix_word_reg : s3_ram_reg;
-wire [23:0] _shell_28 = snoop_s3 ? new_word : s3_word;
-wire _shell_29 = out_wr_ptr_reg == 3'd0;
-wire [7:0] _shell_30 = explore ? cur_next_entropy : cur_cached_entropy;
-wire [15:0] _shell_31 = {8'd0, _shell_30};
-wire [15:0] _shell_32 = s4_t_reg ? _shell_31 : 16'd0;
-wire [15:0] _shell_33 = s4_error_reg ? 16'd0 : _shell_32;
-wire _shell_34 = s4_error_reg ? 1'd0 : explore;
-wire _shell_35 = out_wr_ptr_reg == 3'd1;
-wire _shell_36 = out_wr_ptr_reg == 3'd2;
-wire _shell_37 = out_wr_ptr_reg == 3'd3;
-wire _shell_38 = out_wr_ptr_reg == 3'd4;
-wire _shell_39 = out_wr_ptr_reg == 3'd5;
+wire [23:0] _shell_29 = snoop_s3 ? new_word : s3_word;
+wire _shell_30 = out_wr_ptr_reg == 3'd0;
+wire [7:0] _shell_31 = explore ? cur_next_entropy : cur_cached_entropy;
+wire [15:0] _shell_32 = {8'd0, _shell_31};
+wire [15:0] _shell_33 = s4_t_reg ? _shell_32 : 16'd0;
+wire [15:0] _shell_34 = s4_error_reg ? 16'd0 : _shell_33;
+wire _shell_35 = s4_error_reg ? 1'd0 : explore;
+wire _shell_36 = out_wr_ptr_reg == 3'd1;
+wire _shell_37 = out_wr_ptr_reg == 3'd2;
+wire _shell_38 = out_wr_ptr_reg == 3'd3;
+wire _shell_39 = out_wr_ptr_reg == 3'd4;
 wire _shell_40 = out_wr_ptr_reg == 3'd5;
-wire [2:0] _shell_41 = out_wr_ptr_reg + 3'd1;
-wire [2:0] _shell_42 = _shell_40 ? 3'd0 : _shell_41;
-wire _shell_43 = out_rd_ptr_reg == 3'd5;
-wire [2:0] _shell_44 = out_rd_ptr_reg + 3'd1;
-wire [2:0] _shell_45 = _shell_43 ? 3'd0 : _shell_44;
-wire [2:0] _shell_46 = s4_valid_reg ? 3'd1 : 3'd0;
-wire [2:0] _shell_47 = out_count_reg + _shell_46;
-wire [2:0] _shell_48 = out_pop ? 3'd1 : 3'd0;
-wire [2:0] _shell_49 = _shell_47 - _shell_48;
+wire _shell_41 = out_wr_ptr_reg == 3'd5;
+wire [2:0] _shell_42 = out_wr_ptr_reg + 3'd1;
+wire [2:0] _shell_43 = _shell_41 ? 3'd0 : _shell_42;
+wire _shell_44 = out_rd_ptr_reg == 3'd5;
+wire [2:0] _shell_45 = out_rd_ptr_reg + 3'd1;
+wire [2:0] _shell_46 = _shell_44 ? 3'd0 : _shell_45;
+wire [2:0] _shell_47 = s4_valid_reg ? 3'd1 : 3'd0;
+wire [2:0] _shell_48 = out_count_reg + _shell_47;
+wire [2:0] _shell_49 = out_pop ? 3'd1 : 3'd0;
+wire [2:0] _shell_50 = _shell_48 - _shell_49;
 wire _issue_next_0 = issue & skid_valid_reg;
 wire _issue_next_1 = ~skid_valid_reg;
 wire _issue_next_2 = issue & _issue_next_1;
@@ -320,15 +321,15 @@ wire _issue_next_3 = ~in_valid_reg;
 wire _issue_next_4 = _issue_next_2 | _issue_next_3;
 wire _issue_next_5 = _issue_next_4 ? 1'd0 : 1'd0;
 wire hazard_ahead = _issue_next_0 ? 1'd0 : _issue_next_5;
-wire _issue_next_6 = occ_update < 3'd6;
+wire _issue_next_6 = 3'd6 <= occ_update;
 wire _ready_0 = ~issue;
 wire _ready_1 = in_valid_reg & _ready_0;
-wire _ready_2 = _ready_1 & _shell_2;
+wire _ready_2 = _ready_1 & _shell_3;
 wire _ready_3 = ~issue;
 wire _ready_4 = skid_valid_reg & _ready_3;
 wire _ready_5 = _ready_2 | _ready_4;
 wire _ready_6 = skid_valid_reg & issue;
-wire _ready_7 = _ready_6 & _shell_2;
+wire _ready_7 = _ready_6 & _shell_3;
 wire _ready_8 = _ready_5 | _ready_7;
 wire _ready_9 = ~_ready_8;
 wire [11:0] _state_rd_0 = in_conn_reg[11:0];
@@ -433,31 +434,31 @@ always @* begin
             in_kind_next = skid_kind_reg;
             in_ecn_next = skid_ecn_reg;
             in_ev_next = skid_ev_reg;
-            skid_valid_next = _shell_2;
-            if (_shell_2) begin
+            skid_valid_next = _shell_3;
+            if (_shell_3) begin
                 skid_conn_next = s_event_conn;
                 skid_kind_next = s_event_kind;
                 skid_ecn_next = s_event_ecn;
                 skid_ev_next = s_event_ev;
             end
         end else begin
-            in_valid_next = _shell_2;
-            if (_shell_2) begin
+            in_valid_next = _shell_3;
+            if (_shell_3) begin
                 in_conn_next = s_event_conn;
                 in_kind_next = s_event_kind;
                 in_ecn_next = s_event_ecn;
                 in_ev_next = s_event_ev;
             end
         end
-    end else if (_shell_3) begin
-        in_valid_next = _shell_2;
-        if (_shell_2) begin
+    end else if (_shell_4) begin
+        in_valid_next = _shell_3;
+        if (_shell_3) begin
             in_conn_next = s_event_conn;
             in_kind_next = s_event_kind;
             in_ecn_next = s_event_ecn;
             in_ev_next = s_event_ev;
         end
-    end else if (_shell_2) begin
+    end else if (_shell_3) begin
         skid_valid_next = 1'd1;
         skid_conn_next = s_event_conn;
         skid_kind_next = s_event_kind;
@@ -478,69 +479,69 @@ always @* begin
     s4_conn_next = s3_conn_reg;
     s1_fix_valid_next = snoop_in;
     s1_fix_word_next = new_word;
-    s2_fix_valid_next = _shell_20;
-    s2_fix_word_next = _shell_21;
+    s2_fix_valid_next = _shell_21;
+    s2_fix_word_next = _shell_22;
     s3_ram_next = state_q;
-    s3_fix_valid_next = _shell_24;
-    s3_fix_word_next = _shell_25;
-    s4_cur_next = _shell_28;
+    s3_fix_valid_next = _shell_25;
+    s3_fix_word_next = _shell_26;
+    s4_cur_next = _shell_29;
     if (s4_valid_reg) begin
-        if (_shell_29) begin
+        if (_shell_30) begin
             out0_conn_next = s4_conn_reg;
             out0_kind_next = s4_kind_reg;
-            out0_ev_next = _shell_33;
-            out0_explored_next = _shell_34;
+            out0_ev_next = _shell_34;
+            out0_explored_next = _shell_35;
             out0_error_next = s4_error_reg;
         end
-        if (_shell_35) begin
+        if (_shell_36) begin
             out1_conn_next = s4_conn_reg;
             out1_kind_next = s4_kind_reg;
-            out1_ev_next = _shell_33;
-            out1_explored_next = _shell_34;
+            out1_ev_next = _shell_34;
+            out1_explored_next = _shell_35;
             out1_error_next = s4_error_reg;
         end
-        if (_shell_36) begin
+        if (_shell_37) begin
             out2_conn_next = s4_conn_reg;
             out2_kind_next = s4_kind_reg;
-            out2_ev_next = _shell_33;
-            out2_explored_next = _shell_34;
+            out2_ev_next = _shell_34;
+            out2_explored_next = _shell_35;
             out2_error_next = s4_error_reg;
         end
-        if (_shell_37) begin
+        if (_shell_38) begin
             out3_conn_next = s4_conn_reg;
             out3_kind_next = s4_kind_reg;
-            out3_ev_next = _shell_33;
-            out3_explored_next = _shell_34;
+            out3_ev_next = _shell_34;
+            out3_explored_next = _shell_35;
             out3_error_next = s4_error_reg;
         end
-        if (_shell_38) begin
+        if (_shell_39) begin
             out4_conn_next = s4_conn_reg;
             out4_kind_next = s4_kind_reg;
-            out4_ev_next = _shell_33;
-            out4_explored_next = _shell_34;
+            out4_ev_next = _shell_34;
+            out4_explored_next = _shell_35;
             out4_error_next = s4_error_reg;
         end
-        if (_shell_39) begin
+        if (_shell_40) begin
             out5_conn_next = s4_conn_reg;
             out5_kind_next = s4_kind_reg;
-            out5_ev_next = _shell_33;
-            out5_explored_next = _shell_34;
+            out5_ev_next = _shell_34;
+            out5_explored_next = _shell_35;
             out5_error_next = s4_error_reg;
         end
-        out_wr_ptr_next = _shell_42;
+        out_wr_ptr_next = _shell_43;
     end
     if (out_pop) begin
-        out_rd_ptr_next = _shell_45;
+        out_rd_ptr_next = _shell_46;
     end
-    out_count_next = _shell_49;
+    out_count_next = _shell_50;
 end
 
 // issue_next
 always @* begin
     hazard_next = hazard_reg;
-    credit_next = credit_reg;
+    credits_out_next = credits_out_reg;
     hazard_next = hazard_ahead;
-    credit_next = _issue_next_6;
+    credits_out_next = _issue_next_6;
 end
 
 // ready
@@ -571,7 +572,7 @@ always @(posedge clk) begin
     s4_valid_reg <= s4_valid_next;
     s4_conn_reg <= s4_conn_next;
     hazard_reg <= hazard_next;
-    credit_reg <= credit_next;
+    credits_out_reg <= credits_out_next;
     s1_kind_reg <= s1_kind_next;
     s1_ecn_reg <= s1_ecn_next;
     s1_ev_reg <= s1_ev_next;
@@ -648,7 +649,7 @@ always @(posedge clk) begin
         s3_valid_reg <= 1'd0;
         s4_valid_reg <= 1'd0;
         hazard_reg <= 1'd0;
-        credit_reg <= 1'd1;
+        credits_out_reg <= 1'd0;
         out_rd_ptr_reg <= 3'd0;
         out_wr_ptr_reg <= 3'd0;
         out_count_reg <= 3'd0;
