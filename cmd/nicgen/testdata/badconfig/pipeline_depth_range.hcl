@@ -1,0 +1,14 @@
+# a pipeline deeper than the shell builds (connpipe.MaxDepth = 16)
+name = "x"
+network {
+  link_gbps = 800
+  mtu = 4096
+  base_rtt_ns = 8600
+}
+hardware {
+  clock_mhz = 250
+  connections = 4096
+}
+block "reps" {
+  pipeline_depth = 17
+}
