@@ -30,8 +30,12 @@ func datasheet(r *config.Resolved, g generated) ([]byte, error) {
 	fmt.Fprintf(&b, "Configuration: %s.\n\n", strings.Join(headerConfig(r), "; "))
 
 	b.WriteString("## Performance\n\n| | |\n|---|---|\n")
-	fmt.Fprintf(&b, "| throughput, different connections | %s events per clock (%s Mevents/s at %s MHz, if the block closes timing there) |\n", fmtFloat(t.mixed), fmtFloat(t.mixed*clk), fmtFloat(clk))
-	fmt.Fprintf(&b, "| throughput, one connection | one event every %d cycles (%s ns at %s MHz): pipeline depth %d |\n", t.depth, fmtFloat(float64(t.depth)*1000/clk), fmtFloat(clk), t.depth)
+	fmt.Fprintf(&b, "| throughput, different connections | %s per clock (%s Mevents/s at %s MHz, if the block closes timing there) |\n", plural(t.mixed, "event"), fmtFloat(t.mixed*clk), fmtFloat(clk))
+	every := "one event every " + plural(float64(t.depth), "cycle")
+	if t.depth == 1 {
+		every = "one event per clock, back to back"
+	}
+	fmt.Fprintf(&b, "| throughput, one connection | %s (%s ns at %s MHz): pipeline depth %d |\n", every, fmtFloat(float64(t.depth)*1000/clk), fmtFloat(clk), t.depth)
 	fmt.Fprintf(&b, "| latency | %d cycles from an accepted event to its result valid (%s ns at %s MHz) |\n", t.latency, fmtFloat(float64(t.latency)*1000/clk), fmtFloat(clk))
 	fmt.Fprintf(&b, "| clock | %s MHz, period %.3f ns (`%s.xdc`, `%s.sdc`) |\n\n", fmtFloat(clk), 1000/clk, name, name)
 	fmt.Fprintf(&b, "Latency and throughput are measured on the golden cycle model (bursts of %d events, to one connection and to connections in turn, result always ready), which `nicgen equiv %s` proves equal to the RTL cycle by cycle. Whether the block closes timing at the configured clock is measured by place and route, not assumed: `nicgen synth %s --target ecp5`; the default configuration's figures are in docs/benchmarks.md.\n\n", t.burst, name, name)
@@ -151,4 +155,12 @@ the same text to docs/datasheets/BLOCK.md, which nicgen diff checks.`,
 	}
 	addConfigFlag(cmd, &path)
 	return cmd
+}
+
+// plural is "1 event", "2 events", "0.5 events".
+func plural(n float64, unit string) string {
+	if n == 1 {
+		return "1 " + unit
+	}
+	return fmtFloat(n) + " " + unit + "s"
 }
