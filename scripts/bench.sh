@@ -54,13 +54,13 @@ for b in $blocks; do
     sed -E 's/^([a-z_]+) \(xilinx\): LUT ([0-9]+), FF ([0-9]+), carry ([0-9]+), DSP ([0-9]+), BRAM ([0-9]+), latches ([0-9]+), logic depth ([0-9]+) LUT levels.*/| \1 | \2 | \3 | \4 | \5 | \6 | \7 | \8 |/' >> "$tmp"
 done
 echo >> "$tmp"
-echo "Yosys 0.23 \\`synth_xilinx -flatten\\` (7-series cells); logic depth is the most LUTs between two registers, block RAMs or DSPs in the mapped netlist (carry chains and MUXF7/8 passed through)." >> "$tmp"
+echo 'Yosys 0.23 `synth_xilinx -flatten` (7-series cells); logic depth is the most LUTs between two registers, block RAMs or DSPs in the mapped netlist (carry chains and MUXF7/8 passed through).' >> "$tmp"
 
 {
   echo
   echo "## Place and route on ECP5 (Fmax) and event rates"
   echo
-  echo "\\`nicgen synth BLOCK --target ecp5 --seeds 3\\`: Yosys 0.23 \\`synth_ecp5\\` and nextpnr-ecp5 on an LFE5UM5G-85F, speed 8, each block inside a wrapper that registers every port; Fmax is the median of placer seeds 1-3 at a 200 MHz constraint. Events per clock are measured on the golden cycle model (proven equal to the RTL by \\`nicgen equiv\\`), events/s = Fmax x events per clock."
+  echo '`nicgen synth BLOCK --target ecp5 --seeds 3`: Yosys 0.23 `synth_ecp5` and nextpnr-ecp5 on an LFE5UM5G-85F, speed 8, each block inside a wrapper that registers every port; Fmax is the median of placer seeds 1-3 at a 200 MHz constraint. Events per clock are measured on the golden cycle model (proven equal to the RTL by `nicgen equiv`), events/s = Fmax x events per clock.'
   echo
   echo "| block | depth | Fmax (MHz) | vs 200 MHz | uniform, 4096 connections (Mevents/s) | recorded 8:1 incast (Mevents/s) | one connection (Mevents/s) | one connection, ns per event (800G/4 KiB needs 40.96) | critical path |"
   echo "|---|---:|---:|---|---:|---:|---:|---:|---|"
