@@ -308,6 +308,102 @@ var checkCases = []checkCase{
 		m.Assign(m.Output("y", 8, ""), r)
 		return m, []string{errLine(at, "names", "bad_sv_kw", `"type" is a reserved word`)}
 	}},
+	// ---- instance ports ------------------------------------------------------
+	{"instance port of another width", func() (*Module, []string) {
+		m := NewModule("bad_port_width", "")
+		a := m.Input("a", 4, "")
+		u := m.Instantiate("u", twoOutputs())
+		at := nextLine()
+		u.In("a", a)
+		m.Assign(m.Output("y", 8, ""), u.Out("y").Xor(u.Out("z")))
+		return m, []string{errLine(at, "widths", "bad_port_width", "instance u: input a is 8 bits, connected to a 4-bit value")}
+	}},
+	{"instance port that does not exist", func() (*Module, []string) {
+		m := NewModule("bad_port_name", "")
+		a := m.Input("a", 8, "")
+		u := m.Instantiate("u", twoOutputs()).In("a", a)
+		at := nextLine()
+		u.In("b", a)
+		m.Assign(m.Output("y", 8, ""), u.Out("y").Xor(u.Out("z")))
+		return m, []string{errLine(at, "build", "bad_port_name", `instance u: module two_out has no input "b"`)}
+	}},
+	{"instance port connected twice", func() (*Module, []string) {
+		m := NewModule("bad_port_twice", "")
+		a := m.Input("a", 8, "")
+		u := m.Instantiate("u", twoOutputs()).In("a", a)
+		at := nextLine()
+		u.In("a", a.Not())
+		m.Assign(m.Output("y", 8, ""), u.Out("y").Xor(u.Out("z")))
+		return m, []string{errLine(at, "build", "bad_port_twice", `instance u: input "a" connected twice`)}
+	}},
+	{"instance port left open", func() (*Module, []string) {
+		m := NewModule("bad_port_open", "")
+		at := nextLine()
+		u := m.Instantiate("u", twoOutputs())
+		m.Assign(m.Output("y", 8, ""), u.Out("y").Xor(u.Out("z")))
+		return m, []string{errLine(at, "drivers", "bad_port_open", "instance u: input a of module two_out is not connected")}
+	}},
+	{"instance port of the other signedness", func() (*Module, []string) {
+		m := NewModule("bad_port_sign", "")
+		a := m.Input("a", 8, "").AsSigned()
+		u := m.Instantiate("u", twoOutputs())
+		at := nextLine()
+		u.In("a", a)
+		m.Assign(m.Output("y", 8, ""), u.Out("y").Xor(u.Out("z")))
+		return m, []string{errLine(at, "widths", "bad_port_sign", "instance u: input a is unsigned, connected to a signed value (use AsUnsigned or AsSigned)")}
+	}},
+	// ---- records -------------------------------------------------------------
+	{"record field that does not exist", func() (*Module, []string) {
+		m := NewModule("bad_field", "")
+		pkt := NewLayout("pkt").Field("len", 4, "").Field("ecn", 1, "")
+		f := pkt.Unpack(m.Input("w", 5, ""), "w")
+		at := nextLine()
+		y := f.F("lenght").ZExt(4).Add(f.F("len"))
+		m.Assign(m.Output("y", 4, ""), y)
+		m.Assign(m.Output("e", 1, ""), f.F("ecn"))
+		return m, []string{errLine(at, "widths", "bad_field", `layout pkt has no field "lenght" (fields: len, ecn)`)}
+	}},
+	{"record of values without that field", func() (*Module, []string) {
+		m := NewModule("bad_event", "")
+		ev := NewRecord("the event").Set("rtt", m.Input("rtt", 8, "")).Set("ecn", m.Input("ecn", 1, ""))
+		at := nextLine()
+		m.Assign(m.Output("y", 1, ""), ev.F("ecn").And(ev.F("nack")))
+		m.Assign(m.Output("r", 8, ""), ev.F("rtt"))
+		return m, []string{errLine(at, "widths", "bad_event", `the event has no field "nack" (fields: rtt, ecn)`)}
+	}},
+	// ---- module identity -----------------------------------------------------
+	{"two different modules of one name under one parent", func() (*Module, []string) {
+		m := NewModule("bad_twins", "")
+		a := m.Input("a", 8, "")
+		first := NewModule("twin", "")
+		first.Assign(first.Output("y", 8, ""), first.Input("a", 8, ""))
+		at := nextLine()
+		second := NewModule("twin", "")
+		second.Assign(second.Output("y", 8, ""), second.Input("a", 8, "").Not())
+		u1 := m.Instantiate("u1", first).In("a", a)
+		u2 := m.Instantiate("u2", second).In("a", a)
+		m.Assign(m.Output("y", 8, ""), u1.Out("y").Xor(u2.Out("y")))
+		return m, []string{errLine(at, "elaborate", "twin", "two different modules are named twin (the other one is built at %s): give each a name of its own, for example with the parameter that differs", first.loc)}
+	}},
+	{"two different modules of one name under two parents", func() (*Module, []string) {
+		m := NewModule("bad_cousins", "")
+		a := m.Input("a", 8, "")
+		leafA := NewModule("leaf", "")
+		leafA.Assign(leafA.Output("y", 8, ""), leafA.Input("a", 8, ""))
+		at := nextLine()
+		leafB := NewModule("leaf", "")
+		leafB.Assign(leafB.Output("y", 8, ""), leafB.Input("a", 8, "").Add(Const(8, 1)))
+		wrap := func(name string, leaf *Module) *Module {
+			w := NewModule(name, "")
+			u := w.Instantiate("u", leaf).In("a", w.Input("a", 8, ""))
+			w.Assign(w.Output("y", 8, ""), u.Out("y"))
+			return w
+		}
+		p1 := m.Instantiate("p1", wrap("parent_a", leafA)).In("a", a)
+		p2 := m.Instantiate("p2", wrap("parent_b", leafB)).In("a", a)
+		m.Assign(m.Output("y", 8, ""), p1.Out("y").Xor(p2.Out("y")))
+		return m, []string{errLine(at, "elaborate", "leaf", "two different modules are named leaf (the other one is built at %s): give each a name of its own, for example with the parameter that differs", leafA.loc)}
+	}},
 	{"process name that is no identifier", func() (*Module, []string) {
 		m := NewModule("bad_proc", "")
 		a := m.Input("a", 8, "")
@@ -509,5 +605,54 @@ func TestKeepDropsOnPurpose(t *testing.T) {
 	want := errLine(at, "usage", "bad_keep", "bits [3:0] of this 8-bit add are never read: narrow the operands before the operation")
 	if err == nil || err.Error() != want {
 		t.Errorf("errors:\n%v\nwant:\n%s", err, want)
+	}
+}
+
+// Two module values of one name and one content are one module: emitted
+// once, shared by the designs that use it; CheckShared accepts them and
+// rejects a clash between designs.
+func TestModuleIdentityByContent(t *testing.T) {
+	leaf := func(inv bool) *Module {
+		l := NewModule("leaf", "")
+		a := l.Input("a", 8, "")
+		if inv {
+			l.Assign(l.Output("y", 8, ""), a.Not())
+		} else {
+			l.Assign(l.Output("y", 8, ""), a)
+		}
+		return l
+	}
+	top := func(name string, inv bool) *Module {
+		m := NewModule(name, "")
+		a := m.Input("a", 8, "")
+		u1 := m.Instantiate("u1", leaf(inv)).In("a", a)
+		u2 := m.Instantiate("u2", leaf(inv)).In("a", a)
+		m.Assign(m.Output("y", 8, ""), u1.Out("y").Xor(u2.Out("y")))
+		return m
+	}
+	d1, err := elaborateNoPanic(t, top("top_one", false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d1.Modules) != 2 || len(Emit(d1, EmitOptions{})) != 2 {
+		t.Errorf("two equal leaf values: %d modules, want leaf once and the top", len(d1.Modules))
+	}
+	d2, err := elaborateNoPanic(t, top("top_two", false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckShared(d1, d2); err != nil {
+		t.Errorf("CheckShared of two designs sharing an equal leaf: %v", err)
+	}
+	if got := Shared(d1, d2); len(got) != 1 || got[0] != "leaf" {
+		t.Errorf("Shared = %v, want [leaf]", got)
+	}
+	d3, err := elaborateNoPanic(t, top("top_three", true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = CheckShared(d1, d3)
+	if err == nil || !strings.Contains(err.Error(), "shared: module leaf: two different modules are named leaf") {
+		t.Errorf("CheckShared of two designs with different leaves named alike: %v", err)
 	}
 }

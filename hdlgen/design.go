@@ -1,6 +1,9 @@
 package hdlgen
 
-import "fmt"
+import (
+	"fmt"
+	"sort"
+)
 
 // Design is a checked top module with every module it instantiates.
 type Design struct {
@@ -26,26 +29,28 @@ var passes = []pass{
 
 // Elaborate collects the modules under top and runs every check. The error,
 // when not nil, is an Errors listing every problem with its Go location.
+//
+// A module is identified by its content: two module values with one name
+// that emit the same Verilog are one module (emitted once); two that
+// differ are an error naming both Go lines, wherever they sit.
 func Elaborate(top *Module) (*Design, error) {
 	d := &Design{Top: top}
-	seen := map[string]*Module{}
-	var errs Errors
+	var all []*Module // every distinct module value, dependencies first
+	seen := map[*Module]bool{}
 	var visit func(m *Module)
 	visit = func(m *Module) {
-		if prev, ok := seen[m.name]; ok {
-			if prev != m {
-				errs = append(errs, Error{Loc: m.loc, Pass: "elaborate", Module: m.name, Msg: fmt.Sprintf("two different modules are named %s (the other one at %s)", m.name, prev.loc)})
-			}
+		if seen[m] {
 			return
 		}
-		seen[m.name] = m
-		for _, sub := range m.Submodules() {
+		seen[m] = true
+		for _, sub := range m.submodules() {
 			visit(sub)
 		}
-		d.Modules = append(d.Modules, m)
+		all = append(all, m)
 	}
 	visit(top)
-	for _, m := range d.Modules {
+	var errs Errors
+	for _, m := range all {
 		errs = append(errs, m.errs...)
 		for _, p := range passes {
 			for _, e := range p.run(m) {
@@ -57,7 +62,80 @@ func Elaborate(top *Module) (*Design, error) {
 	if len(errs) > 0 {
 		return nil, errs.sorted()
 	}
+	kept, errs := unique(all)
+	if len(errs) > 0 {
+		return nil, errs.sorted()
+	}
+	d.Modules = kept
 	return d, nil
+}
+
+// unique keeps one module value per name, in order, and reports names held
+// by modules of different content.
+func unique(mods []*Module) ([]*Module, Errors) {
+	var kept []*Module
+	var errs Errors
+	first := map[string]*Module{}
+	text := map[*Module]string{}
+	body := func(m *Module) string {
+		if t, ok := text[m]; !ok {
+			t = emitModule(m, EmitOptions{})
+			text[m] = t
+		}
+		return text[m]
+	}
+	for _, m := range mods {
+		prev, ok := first[m.name]
+		if !ok {
+			first[m.name] = m
+			kept = append(kept, m)
+			continue
+		}
+		if body(prev) != body(m) {
+			errs = append(errs, Error{Loc: m.loc, Pass: "elaborate", Module: m.name,
+				Msg: fmt.Sprintf("two different modules are named %s (the other one is built at %s): give each a name of its own, for example with the parameter that differs", m.name, prev.loc)})
+		}
+	}
+	return kept, errs
+}
+
+// CheckShared reports a module name that two designs (the blocks of one
+// generation, which an integrator compiles together) give to modules of
+// different content. Modules of the same name and content are one module,
+// which may be emitted once for all of them.
+func CheckShared(designs ...*Design) error {
+	var all []*Module
+	for _, d := range designs {
+		all = append(all, d.Modules...)
+	}
+	if _, errs := unique(all); len(errs) > 0 {
+		for i := range errs {
+			errs[i].Pass = "shared"
+		}
+		return errs.sorted()
+	}
+	return nil
+}
+
+// Shared returns the names of the modules that more than one of the designs
+// use (same name and, after CheckShared, same content), sorted.
+func Shared(designs ...*Design) []string {
+	count := map[string]int{}
+	for _, d := range designs {
+		for _, m := range d.Modules {
+			if m != d.Top {
+				count[m.name]++
+			}
+		}
+	}
+	var names []string
+	for n, c := range count {
+		if c > 1 {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	return names
 }
 
 // roots calls f for every expression tree the module uses, in a fixed order:

@@ -43,9 +43,9 @@ func exampleModules() *Module {
 	cur := word.Unpack(rd, "cur")
 
 	u := m.Instantiate("u_add", sat)
-	u.In("a", cur["sum"]).In("b", s1Data)
+	u.In("a", cur.F("sum")).In("b", s1Data)
 	newSum := Mux(s1Clear, seed, u.Out("y")).Named("new_sum")
-	newCount := Mux(s1Clear, Const(4, 0), cur["count"].AddSat(Const(4, 1)))
+	newCount := Mux(s1Clear, Const(4, 0), cur.F("count").AddSat(Const(4, 1)))
 	m.Write(table, s1Conn, word.Pack(map[string]Value{"sum": newSum, "count": newCount}), advance.And(s1Valid))
 
 	m.Comb("pipeline", func(p *Process) {

@@ -67,9 +67,9 @@ func (m *Module) TableInvariant(mem *Memory, name string, inv func(word Record) 
 // fieldsOf splits a word into its fields without naming them (Unpack names
 // them, which a property must not: its values live only in the formal part).
 func (l *Layout) fieldsOf(word Value) Record {
-	r := Record{}
+	r := NewRecord("layout " + l.name)
 	for _, f := range l.fields {
-		r[f.Name] = l.Get(word, f.Name)
+		r.Set(f.Name, l.Get(word, f.Name))
 	}
 	return r
 }

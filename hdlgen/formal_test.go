@@ -59,7 +59,7 @@ func formalExample(o ctrOptions) *Module {
 	m.Assign(outValid, resValid)
 	m.Assign(outCount, resCount)
 	if o.props {
-		m.TableInvariant(table, "count_le_limit", func(w Record) Value { return w["count"].Le(Const(4, limit)) })
+		m.TableInvariant(table, "count_le_limit", func(w Record) Value { return w.F("count").Le(Const(4, limit)) })
 		if !o.noAssume {
 			m.Assume("no_poison", inValid.Implies(inData.Slice(dataW-1, 2).IsZero()))
 		}
@@ -123,7 +123,7 @@ func TestFormalChecks(t *testing.T) {
 			m.Assign(r.Next, rd)
 			m.Assign(m.Output("y", 2, ""), r)
 			at := nextLine()
-			m.TableInvariant(mem, "x_small", func(w Record) Value { return w["x"].Lt(Const(2, 3)) })
+			m.TableInvariant(mem, "x_small", func(w Record) Value { return w.F("x").Lt(Const(2, 3)) })
 			m.Write(mem, a, Const(2, 0), a)
 			return m, []string{errLine(at, "build", "early_inv", "memory t: TableInvariant x_small needs the read and the write port (call it after Read and Write)")}
 		}},

@@ -71,14 +71,73 @@ func (l *Layout) Get(word Value, name string) Expr {
 	return w.Slice(f.Lo+f.Width-1, f.Lo)
 }
 
-// Record is a word split into its fields.
-type Record map[string]Expr
+// Record is a set of named values: a word split into its fields, an
+// event's fields, a result beat. Reading a field it does not have is an
+// error located at the line that reads it, never a nil value.
+type Record struct{ r *record }
+
+type record struct {
+	of     string // what the fields belong to, for messages
+	fields map[string]Expr
+	order  []string
+}
+
+// NewRecord starts an empty record of the named thing (a layout, an event).
+func NewRecord(of string) Record { return Record{&record{of: of, fields: map[string]Expr{}}} }
+
+// Set adds or replaces a field and returns the record (records are shared:
+// a copy sees the field too; start one with NewRecord).
+func (r Record) Set(name string, v Value) Record {
+	if r.r == nil { // a zero Record: the returned one holds the field
+		r = NewRecord("")
+	}
+	if _, ok := r.r.fields[name]; !ok {
+		r.r.order = append(r.r.order, name)
+	}
+	r.r.fields[name] = Expr{v.node()}
+	return r
+}
+
+// F is the value of a field; a field the record does not have is a build
+// error at the caller's line that lists the fields it has.
+func (r Record) F(name string) Expr {
+	if r.r != nil {
+		if v, ok := r.r.fields[name]; ok {
+			return v
+		}
+	}
+	return Const(1, 0).fail("%s has no field %q (fields: %s)", r.describe(), name, strings.Join(r.Names(), ", "))
+}
+
+// Has reports whether the record has a field.
+func (r Record) Has(name string) bool {
+	if r.r == nil {
+		return false
+	}
+	_, ok := r.r.fields[name]
+	return ok
+}
+
+// Names lists the fields in the order they were set.
+func (r Record) Names() []string {
+	if r.r == nil {
+		return nil
+	}
+	return append([]string(nil), r.r.order...)
+}
+
+func (r Record) describe() string {
+	if r.r == nil || r.r.of == "" {
+		return "record"
+	}
+	return r.r.of
+}
 
 // Unpack splits a word into named wires prefix_<field>.
 func (l *Layout) Unpack(word Value, prefix string) Record {
-	r := Record{}
+	r := NewRecord("layout " + l.name)
 	for _, f := range l.fields {
-		r[f.Name] = l.Get(word, f.Name).Named(prefix + "_" + f.Name)
+		r.Set(f.Name, l.Get(word, f.Name).Named(prefix+"_"+f.Name))
 	}
 	return r
 }

@@ -3,6 +3,7 @@ package hdlgen
 import (
 	"fmt"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"strings"
 )
@@ -50,6 +51,28 @@ func callerLoc() Loc {
 		return Loc{File: relFile(file), Line: line}
 	}
 	return Loc{}
+}
+
+// FuncLoc is the Go line where a function value is defined: the place to
+// blame for what the function returns (a block's datapath that forgets a
+// result, for example).
+func FuncLoc(f any) Loc {
+	v := reflect.ValueOf(f)
+	if v.Kind() != reflect.Func || v.IsNil() {
+		return Loc{}
+	}
+	fn := runtime.FuncForPC(v.Pointer())
+	if fn == nil {
+		return Loc{}
+	}
+	file, line := fn.FileLine(fn.Entry())
+	return Loc{File: relFile(file), Line: line}
+}
+
+// Errorf is a build error at a location, in the form every check reports
+// (for packages that build on hdlgen, such as a shell around a datapath).
+func Errorf(loc Loc, module, format string, a ...any) error {
+	return Errors{{Loc: loc, Pass: "build", Module: module, Msg: fmt.Sprintf(format, a...)}}
 }
 
 func relFile(file string) string {

@@ -255,19 +255,36 @@ func (s *Signal) ParamValue() uint64 { return s.param }
 func (m *Module) HasClock() bool { return m.usesClk || len(m.mems) > 0 }
 
 // Submodules returns the distinct modules instantiated, sorted by name.
+// Module values of one name are one module when their content is the same
+// (Elaborate reports them otherwise); the first is returned.
 func (m *Module) Submodules() []*Module {
-	seen := map[string]*Module{}
+	var out []*Module
+	byName := map[string]bool{}
+	for _, sub := range m.submodules() {
+		if !byName[sub.name] {
+			byName[sub.name] = true
+			out = append(out, sub)
+		}
+	}
+	return out
+}
+
+// submodules returns every distinct module value instantiated, sorted by
+// name, then by the Go line that built it.
+func (m *Module) submodules() []*Module {
+	seen := map[*Module]bool{}
+	var out []*Module
 	for _, in := range m.insts {
-		seen[in.mod.name] = in.mod
+		if !seen[in.mod] {
+			seen[in.mod] = true
+			out = append(out, in.mod)
+		}
 	}
-	names := make([]string, 0, len(seen))
-	for n := range seen {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	out := make([]*Module, len(names))
-	for i, n := range names {
-		out[i] = seen[n]
-	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].name != out[j].name {
+			return out[i].name < out[j].name
+		}
+		return out[i].loc.String() < out[j].loc.String()
+	})
 	return out
 }

@@ -77,10 +77,22 @@ func checkWidths(m *Module) []Error {
 	}
 	for _, in := range m.insts {
 		for _, port := range in.mod.Ports() {
-			if n := in.inputs[port.name]; n != nil && n.width != port.width {
+			n := in.inputs[port.name]
+			switch {
+			case n == nil:
+			case n.width != port.width:
 				bad(in.inLoc[port.name], "instance %s: input %s is %d bits, connected to a %d-bit value", in.Name, port.name, port.width, n.width)
+			case n.signed != port.Expr.n.signed:
+				bad(in.inLoc[port.name], "instance %s: input %s is %s, connected to a %s value (use AsUnsigned or AsSigned)", in.Name, port.name, signedness(port.Expr.n.signed), signedness(n.signed))
 			}
 		}
 	}
 	return errs
+}
+
+func signedness(signed bool) string {
+	if signed {
+		return "signed"
+	}
+	return "unsigned"
 }

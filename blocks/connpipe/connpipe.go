@@ -25,6 +25,7 @@ package connpipe
 
 import (
 	"fmt"
+	"sort"
 
 	"github.com/nicgen/nicgen/hdlgen"
 )
@@ -115,7 +116,7 @@ type Invariant struct {
 type Step struct {
 	Cur   hdlgen.Record          // the connection's current word, forwarded (stage 4)
 	Kind  hdlgen.Expr            // event kind (stage 1)
-	Event map[string]hdlgen.Expr // event fields by name (stage 1)
+	Event hdlgen.Record          // event fields by name (stage 1)
 	// Fire is 1 in the cycle where a valid, non-error event is in the first
 	// datapath stage: gate any global state update (an LFSR, a counter)
 	// with it, and read that state in the same stage.
@@ -292,10 +293,10 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 	}
 	pl.Source(s1Kind, 1)
 	pl.Source(conn[0], 1)
-	ev := map[string]hdlgen.Expr{}
+	ev := hdlgen.NewRecord("the event")
 	for _, f := range s.EventFields {
 		pl.Source(s1Fields[f.Name], 1)
-		ev[f.Name] = s1Fields[f.Name].Expr
+		ev.Set(f.Name, s1Fields[f.Name].Expr)
 	}
 	pl.Source(curReg, FirstStage)
 	for k := 1; k <= W; k++ {
@@ -316,14 +317,30 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 	pl.Within(func() {
 		out = step(Step{Cur: s.Word.Unpack(curReg, "cur"), Kind: s1Kind.Expr, Event: ev, Fire: fire, Pipe: pl, Depth: L})
 	})
+	// every result field is driven, and only those: a forgotten one would
+	// otherwise be a silent 0
+	at := hdlgen.FuncLoc(step)
+	var extra []string
 	for name := range out.Result {
 		found := false
 		for _, f := range s.ResultFields {
 			found = found || f.Name == name
 		}
 		if !found {
-			return fmt.Errorf("connpipe: the datapath returns result %q, which is not a result field", name)
+			extra = append(extra, name)
 		}
+	}
+	if len(extra) > 0 {
+		sort.Strings(extra)
+		return hdlgen.Errorf(at, m.Name(), "the datapath returns result %q, which is not a result field", extra[0])
+	}
+	for _, f := range s.ResultFields {
+		if out.Result[f.Name] == nil {
+			return hdlgen.Errorf(at, m.Name(), "the datapath does not drive result field %q: every result field needs a value", f.Name)
+		}
+	}
+	if out.Word == (hdlgen.Expr{}) {
+		return hdlgen.Errorf(at, m.Name(), "the datapath returns no new word")
 	}
 	if pl.Stage(out.Word) > W {
 		return fmt.Errorf("connpipe: the datapath's word is of stage %d, after the last stage %d (depth %d): remove a cut or deepen the pipeline", pl.Stage(out.Word), W, L)
@@ -352,16 +369,11 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 	resKind := pl.At(s1Kind, W)
 	resVals := map[string]hdlgen.Expr{}
 	for _, f := range s.ResultFields {
-		v, ok := out.Result[f.Name]
-		var e hdlgen.Expr
-		if !ok {
-			e = hdlgen.Const(f.Width, 0)
-		} else {
-			if pl.Stage(v) > W {
-				return fmt.Errorf("connpipe: result %s is of stage %d, after the last stage %d", f.Name, pl.Stage(v), W)
-			}
-			e = pl.At(v, W)
+		v := out.Result[f.Name]
+		if pl.Stage(v) > W {
+			return fmt.Errorf("connpipe: result %s is of stage %d, after the last stage %d", f.Name, pl.Stage(v), W)
 		}
+		e := pl.At(v, W)
 		if !(s.Formal.Breaks("error_result_zero") && f.Name == s.ResultFields[0].Name) {
 			e = hdlgen.Mux(wErr, hdlgen.Const(f.Width, 0), e)
 		} // else broken: an error result carries data
@@ -421,9 +433,9 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 	occNext := upDown(occ.Expr, issue, pop).Named("occ_update")
 
 	if s.Formal.Invariants {
-		res := hdlgen.Record{"conn": conn[W-1].Expr, "kind": resKind, "error": wErr}
+		res := hdlgen.NewRecord("the result").Set("conn", conn[W-1].Expr).Set("kind", resKind).Set("error", wErr)
 		for _, f := range s.ResultFields {
-			res[f.Name] = resVals[f.Name]
+			res.Set(f.Name, resVals[f.Name])
 		}
 		words := []checkedWord{
 			{valid[0].And(s1Fix), s1FixWord.Expr},
@@ -593,9 +605,9 @@ func shellProperties(m *hdlgen.Module, s Spec, table *hdlgen.Memory, words []che
 	for _, inv := range s.WordInvariants {
 		m.TableInvariant(table, inv.Name, inv.Holds)
 		for i, w := range words {
-			fields := hdlgen.Record{}
+			fields := hdlgen.NewRecord("the state word")
 			for _, f := range s.Word.Fields() {
-				fields[f.Name] = s.Word.Get(w.word, f.Name)
+				fields.Set(f.Name, s.Word.Get(w.word, f.Name))
 			}
 			m.Assert(fmt.Sprintf("%s_fwd%d", inv.Name, i+1), w.when.Implies(inv.Holds(fields)))
 		}
@@ -606,9 +618,9 @@ func shellProperties(m *hdlgen.Module, s Spec, table *hdlgen.Memory, words []che
 	// an error result changes nothing and says nothing: every field is 0
 	clean := hdlgen.True()
 	for _, f := range s.ResultFields {
-		clean = clean.And(res[f.Name].IsZero())
+		clean = clean.And(res.F(f.Name).IsZero())
 	}
-	m.Assert("error_result_zero", resValid.And(res["error"]).Implies(clean))
+	m.Assert("error_result_zero", resValid.And(res.F("error")).Implies(clean))
 	if s.Depth < 2 {
 		return // one stage apart is all the pipeline can hold: nothing to state
 	}

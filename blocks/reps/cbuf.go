@@ -56,7 +56,7 @@ func CircularBuffer(p Params) *hdlgen.Module {
 	head, count := curHead.Expr, curCount.Expr
 	valids := make([]hdlgen.Expr, p.N)
 	for i := range valids {
-		valids[i] = cur[fmt.Sprintf("buf%d_valid", i)]
+		valids[i] = cur.F(fmt.Sprintf("buf%d_valid", i))
 	}
 	if p.ClearOnFreezeExit {
 		head = hdlgen.Mux(clear, hdlgen.Const(p.HeadW, 0), head).Named("head0")
@@ -85,7 +85,7 @@ func CircularBuffer(p Params) *hdlgen.Module {
 	evs := make([]hdlgen.Value, p.N)
 	vs := make([]hdlgen.Value, p.N)
 	for i := 0; i < p.N; i++ {
-		evs[i], vs[i] = cur[fmt.Sprintf("buf%d_ev", i)], valids[i]
+		evs[i], vs[i] = cur.F(fmt.Sprintf("buf%d_ev", i)), valids[i]
 	}
 	headWasValid := hdlgen.Index(headIdx, vs...).Named("head_was_valid")
 	takeValid := take.And(anyValid).Named("take_valid")

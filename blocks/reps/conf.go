@@ -45,7 +45,7 @@ func Conf(p ConfParams) (*hdlgen.Module, error) {
 	}
 	err := connpipe.Build(m, spec, func(st connpipe.Step) connpipe.Outcome {
 		isOpen, isSend, isAck := st.KindIs(KindOpen), st.KindIs(KindSend), st.KindIs(KindAck)
-		next, cached, left := st.Cur["next_entropy"], st.Cur["cached_entropy"], st.Cur["explore_left"]
+		next, cached, left := st.Cur.F("next_entropy"), st.Cur.F("cached_entropy"), st.Cur.F("explore_left")
 		// next_entropy++ % num_entropies, without a divider
 		var nextInc hdlgen.Expr
 		if uint64(p.NumEntropies) == uint64(1)<<uint(entW) || p.Formal.Breaks("next_below_entropies") {
@@ -59,9 +59,9 @@ func Conf(p ConfParams) (*hdlgen.Module, error) {
 		if p.Formal.Breaks("explore_left_le_init") {
 			explore = isSend.And(exploring.Or(hdlgen.True())).Named("explore") // broken: counts below 0
 		}
-		ecnAck := isAck.And(st.Event["ecn"]).Named("ecn_ack")
+		ecnAck := isAck.And(st.Event.F("ecn")).Named("ecn_ack")
 		newNext := hdlgen.Mux(explore.Or(ecnAck), nextInc, next)
-		newCached := hdlgen.Mux(isAck, hdlgen.Mux(ecnAck, next, st.Event["ev"]), cached)
+		newCached := hdlgen.Mux(isAck, hdlgen.Mux(ecnAck, next, st.Event.F("ev")), cached)
 		newLeft := hdlgen.Mux(explore, left.Sub(hdlgen.Const(expW, 1)), left)
 		chosen := hdlgen.Mux(explore, next, cached).ZExt(p.EVW)
 		return connpipe.Outcome{

@@ -18,11 +18,11 @@ func wordInvariants(p Params) []connpipe.Invariant {
 	return []connpipe.Invariant{
 		// broken: the head pointer wraps one entry late (cbuf.go)
 		{Name: "head_lt_n", Holds: func(w hdlgen.Record) hdlgen.Value {
-			return w["head"].ZExt(p.HeadW + 1).Lt(hdlgen.Const(p.HeadW+1, uint64(p.N)))
+			return w.F("head").ZExt(p.HeadW + 1).Lt(hdlgen.Const(p.HeadW+1, uint64(p.N)))
 		}},
 		// broken: overwriting a valid entry counts it again (cbuf.go)
 		{Name: "num_valid_le_n", Holds: func(w hdlgen.Record) hdlgen.Value {
-			return w["num_valid"].Le(hdlgen.Const(p.CountW, uint64(p.N)))
+			return w.F("num_valid").Le(hdlgen.Const(p.CountW, uint64(p.N)))
 		}},
 		// the valid entries are exactly the num_valid entries before head;
 		// num_valid <= N is not inductive without it (an add at a valid
@@ -32,7 +32,7 @@ func wordInvariants(p Params) []connpipe.Invariant {
 		// leaving it reloads the counter. Broken: freeze while exploring
 		// (freeze.go).
 		{Name: "frozen_not_exploring", Holds: func(w hdlgen.Record) hdlgen.Value {
-			return w["frozen"].Implies(w["explore"].IsZero())
+			return w.F("frozen").Implies(w.F("explore").IsZero())
 		}},
 	}
 }
@@ -41,13 +41,13 @@ func wordInvariants(p Params) []connpipe.Invariant {
 // behind head, (head - 1 - i) mod N, is below num_valid, for every i.
 func validAreNewest(p Params, w hdlgen.Record) hdlgen.Expr {
 	width := max(p.HeadW, p.CountW, hdlgen.BitsFor(uint64(2*p.N))) + 1
-	head := w["head"].ZExt(width)
-	count := w["num_valid"].ZExt(width)
+	head := w.F("head").ZExt(width)
+	count := w.F("num_valid").ZExt(width)
 	all := hdlgen.True()
 	for i := 0; i < p.N; i++ {
 		k := hdlgen.Const(width, uint64(i+1))
 		dist := hdlgen.Mux(head.Ge(k), head.Sub(k), head.Add(hdlgen.Const(width, uint64(p.N))).Sub(k))
-		all = all.And(w[fmt.Sprintf("buf%d_valid", i)].Eq(dist.Lt(count)))
+		all = all.And(w.F(fmt.Sprintf("buf%d_valid", i)).Eq(dist.Lt(count)))
 	}
 	return all
 }
@@ -60,7 +60,7 @@ func validAreNewest(p Params, w hdlgen.Record) hdlgen.Expr {
 func resultInvariants() []connpipe.Invariant {
 	return []connpipe.Invariant{
 		{Name: "frozen_send_not_explored", Holds: func(r hdlgen.Record) hdlgen.Value {
-			return r["explored"].Implies(r["frozen"].Not())
+			return r.F("explored").Implies(r.F("frozen").Not())
 		}},
 	}
 }
@@ -70,13 +70,13 @@ func confWordInvariants(p ConfParams, exploreInit hdlgen.Value) []connpipe.Invar
 	invs := []connpipe.Invariant{
 		// broken: a send decrements the counter below 0 (conf.go)
 		{Name: "explore_left_le_init", Holds: func(w hdlgen.Record) hdlgen.Value {
-			return w["explore_left"].Le(exploreInit)
+			return w.F("explore_left").Le(exploreInit)
 		}},
 	}
 	if uint64(p.NumEntropies) < uint64(1)<<uint(p.EntW()) {
 		// broken: next_entropy does not wrap at NumEntropies (conf.go)
 		invs = append(invs, connpipe.Invariant{Name: "next_below_entropies", Holds: func(w hdlgen.Record) hdlgen.Value {
-			return w["next_entropy"].Lt(hdlgen.Const(p.EntW(), uint64(p.NumEntropies)))
+			return w.F("next_entropy").Lt(hdlgen.Const(p.EntW(), uint64(p.NumEntropies)))
 		}})
 	}
 	return invs

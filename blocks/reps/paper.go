@@ -70,8 +70,8 @@ func Paper(p Params) (*hdlgen.Module, error) {
 		isAck, isTimeout := st.KindIs(KindAck), st.KindIs(KindTimeout)
 
 		fz := m.Instantiate("u_freeze", freeze)
-		fz.In("cur_frozen", st.Cur["frozen"]).In("cur_exit", st.Cur["exit_freeze"]).In("cur_explore", st.Cur["explore"])
-		fz.In("now", st.Event["now"]).In("timeout", isTimeout)
+		fz.In("cur_frozen", st.Cur.F("frozen")).In("cur_exit", st.Cur.F("exit_freeze")).In("cur_explore", st.Cur.F("explore"))
+		fz.In("now", st.Event.F("now")).In("timeout", isTimeout)
 		fz.In("freeze_time", freezeTime).In("explore_reload", exploreAfter)
 		// stage cut 1: the freezing decision (a wide time comparison)
 		frozen1, explore1 := st.Cut("frozen1", fz.Out("nxt_frozen")), st.Cut("explore1", fz.Out("nxt_explore"))
@@ -84,14 +84,14 @@ func Paper(p Params) (*hdlgen.Module, error) {
 		exploring := explore1.Any().Named("exploring")
 		var curEntries []hdlgen.Value
 		for i := len(entries.Fields()) - 1; i >= 0; i-- {
-			curEntries = append(curEntries, st.Cur[entries.Fields()[i].Name])
+			curEntries = append(curEntries, st.Cur.F(entries.Fields()[i].Name))
 		}
 		cb := m.Instantiate("u_cbuf", cbuf)
-		cb.In("cur_entries", hdlgen.Cat(curEntries...)).In("cur_head", st.Cur["head"]).In("cur_num_valid", st.Cur["num_valid"])
+		cb.In("cur_entries", hdlgen.Cat(curEntries...)).In("cur_head", st.Cur.F("head")).In("cur_num_valid", st.Cur.F("num_valid"))
 		if p.ClearOnFreezeExit {
 			cb.In("clear", exiting)
 		}
-		cb.In("add", isAck.And(st.Event["ecn"].Not())).In("add_ev", st.Event["ev"])
+		cb.In("add", isAck.And(st.Event.F("ecn").Not())).In("add_ev", st.Event.F("ev"))
 		replay := frozen1
 		if p.Formal.Breaks("frozen_send_not_explored") {
 			replay = hdlgen.False() // broken: a frozen send with nothing cached explores
@@ -123,7 +123,7 @@ func Paper(p Params) (*hdlgen.Module, error) {
 			"exit_freeze": hdlgen.Const(p.TimeW, 0), "frozen": hdlgen.False(), "explore": exploreInit,
 		}
 		for _, f := range entries.Fields() {
-			fields[f.Name] = nxt[f.Name]
+			fields[f.Name] = nxt.F(f.Name)
 			openFields[f.Name] = hdlgen.Const(f.Width, 0)
 		}
 		notOpen := isOpen.Not()

@@ -33,10 +33,10 @@ func wordInvariants(p Params, d Derived, word *hdlgen.Layout) []connpipe.Invaria
 		{Name: "window_valid", Holds: func(w hdlgen.Record) hdlgen.Value {
 			var all []hdlgen.Value
 			for _, f := range word.Fields() {
-				all = append(all, w[f.Name])
+				all = append(all, w.F(f.Name))
 			}
 			never := hdlgen.Cat(all...).IsZero() // the word is all zero
-			return never.Or(windowRange(p, d, w["c"]))
+			return never.Or(windowRange(p, d, w.F("c")))
 		}},
 	}
 }
@@ -50,10 +50,10 @@ func resultInvariants(p Params, d Derived) []connpipe.Invariant {
 	}
 	return []connpipe.Invariant{
 		{Name: "result_cwnd_in_range", Holds: func(r hdlgen.Record) hdlgen.Value {
-			cwnd := r["cwnd"]
+			cwnd := r.F("cwnd")
 			lo := cst(d.CwndW, uint64(p.Net.MTU))
 			hi := cst(d.CwndW, d.MaxCwnd)
-			return r["error"].Or(cwnd.Ge(lo).And(cwnd.Le(hi)))
+			return r.F("error").Or(cwnd.Ge(lo).And(cwnd.Le(hi)))
 		}},
 	}
 }
@@ -94,14 +94,14 @@ func datapathProperties(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layo
 	}
 	for _, name := range counters {
 		after := next(name)
-		m.Assert(name+"_no_wrap", event.Implies(after.IsZero().Or(after.Ge(cur[name]))))
+		m.Assert(name+"_no_wrap", event.Implies(after.IsZero().Or(after.Ge(cur.F(name)))))
 	}
 
 	// QuickAdapt fires at most once per window: only when a window was
 	// open (end != 0) and has ended (now at or after end), and it opens
 	// the next one, ending TrttQ after now, so a second QuickAdapt waits
 	// for that end. Broken: QuickAdapt fires inside the window.
-	end := cur["win_end"]
+	end := cur.F("win_end")
 	ended := end.Any().And(hdlgen.AtOrAfter(nowq, end))
 	moved := next("win_end").Eq(nowq.Add(cst(QW, d.TrttQ)))
 	m.Assert("qa_window_ended", st.Fire.And(qaFired).Implies(ended.And(moved)))

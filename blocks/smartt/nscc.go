@@ -13,19 +13,19 @@ func nsccCore(m *hdlgen.Module, p Params, d Derived, st connpipe.Step, nowq, c, 
 	piInc, fiInc, qaFired, ackRun, early hdlgen.Expr) (hdlgen.Expr, hdlgen.Expr, map[string]hdlgen.Value) {
 	cw, bw, rw := p.cw(), p.ByteW, p.RttW
 	cur, ev := st.Cur, st.Event
-	rtt, ecn, size := ev["rtt"], ev["ecn"], ev["size"]
+	rtt, ecn, size := ev.F("rtt"), ev.F("ecn"), ev.F("size")
 
 	// RTT EWMA with an arithmetic shift of the signed difference
-	diff := rtt.SubX(cur["avg_rtt"]).Named("rtt_diff")
-	sum := cur["avg_rtt"].ZExt(rw + 1).AsSigned().Add(diff.Shr(p.AvgShift)).Named("avg_sum")
+	diff := rtt.SubX(cur.F("avg_rtt")).Named("rtt_diff")
+	sum := cur.F("avg_rtt").ZExt(rw + 1).AsSigned().Add(diff.Shr(p.AvgShift)).Named("avg_sum")
 	avg := st.Cut("avg_new", sum.Keep(rw-1, 0).Named("avg_new"))
 
 	// Multiplicative Decrease at most once per base RTT (S1 Eq. 1, S1:L577)
 	trtt := cst(rw, d.TrttNs)
-	holdEnd := cur["last_md"].Add(cst(QW, d.BrttQ))
+	holdEnd := cur.F("last_md").Add(cst(QW, d.BrttQ))
 	mdDue := hdlgen.After(nowq, holdEnd)
 	if p.ZeroStampExpired {
-		mdDue = mdDue.Or(cur["last_md"].IsZero())
+		mdDue = mdDue.Or(cur.F("last_md").IsZero())
 	}
 	mdOK := ecn.And(le.Not()).And(mdDue).And(avg.Gt(trtt)).Named("md_ok")
 	divAvg := newDivider(st.Cut, "recip_avg", avg, p.K)
@@ -39,35 +39,35 @@ func nsccCore(m *hdlgen.Module, p Params, d Derived, st connpipe.Step, nowq, c, 
 	// increases: Fair Increase, or Proportional Increase then Fair Increase
 	incs := st.Cut("incs", hdlgen.Mux(le, satAdd(piInc, fiInc), fiInc))
 	increasing := ecn.Not()
-	inc1 := hdlgen.Mux(increasing, satAdd(cur["inc"], incs), cur["inc"]).Named("inc_acc")
+	inc1 := hdlgen.Mux(increasing, satAdd(cur.F("inc"), incs), cur.F("inc")).Named("inc_acc")
 
 	var coreC, incNext, recvNext, lastAdj hdlgen.Expr
 	step := ackRun.And(early.Not()).Named("core_step")
 	if p.AdjustPeriod {
-		recv1 := counterAdd(p, "recv_no_wrap", cur["recv"], size).Named("recv_sum")
-		adjEnd := cur["last_adj"].Add(cst(QW, d.BrttQ))
+		recv1 := counterAdd(p, "recv_no_wrap", cur.F("recv"), size).Named("recv_sum")
+		adjEnd := cur.F("last_adj").Add(cst(QW, d.BrttQ))
 		adjDue := hdlgen.After(nowq, adjEnd)
 		if p.ZeroStampExpired {
-			adjDue = adjDue.Or(cur["last_adj"].IsZero())
+			adjDue = adjDue.Or(cur.F("last_adj").IsZero())
 		}
 		fulfill := recv1.Gt(cst(bw, 8*uint64(p.Net.MTU))).Or(adjDue).Named("fulfill")
 		inc1 = st.Cut("inc_acc", inc1) // only the adjustment period accumulates
 		coreC = hdlgen.Mux(fulfill, c2.ZExt(cw+1).Add(inc1.ZExt(cw+1)), c2.ZExt(cw+1))
-		incNext = hdlgen.Mux(qaFired, cst(cw, 0), hdlgen.Mux(step, hdlgen.Mux(fulfill, cst(cw, 0), inc1), cur["inc"]))
-		recvNext = hdlgen.Mux(qaFired, cst(bw, 0), hdlgen.Mux(step, hdlgen.Mux(fulfill, cst(bw, 0), recv1), cur["recv"]))
-		lastAdj = hdlgen.Mux(step.And(fulfill), nowq, cur["last_adj"])
+		incNext = hdlgen.Mux(qaFired, cst(cw, 0), hdlgen.Mux(step, hdlgen.Mux(fulfill, cst(cw, 0), inc1), cur.F("inc")))
+		recvNext = hdlgen.Mux(qaFired, cst(bw, 0), hdlgen.Mux(step, hdlgen.Mux(fulfill, cst(bw, 0), recv1), cur.F("recv")))
+		lastAdj = hdlgen.Mux(step.And(fulfill), nowq, cur.F("last_adj"))
 	} else {
 		coreC = c2.ZExt(cw + 1).Add(hdlgen.Mux(increasing, incs, cst(cw, 0)).ZExt(cw + 1))
-		incNext = hdlgen.Mux(qaFired, cst(cw, 0), cur["inc"])
-		recvNext = hdlgen.Mux(qaFired, cst(bw, 0), cur["recv"])
-		lastAdj = cur["last_adj"]
+		incNext = hdlgen.Mux(qaFired, cst(cw, 0), cur.F("inc"))
+		recvNext = hdlgen.Mux(qaFired, cst(bw, 0), cur.F("recv"))
+		lastAdj = cur.F("last_adj")
 	}
 	coreCase := hdlgen.Mux(ecn, hdlgen.Mux(mdOK, cst(3, CaseMD), cst(3, CaseNone)),
 		hdlgen.Mux(le, cst(3, CaseMI), cst(3, CaseFI))).Named("core_case")
 	mdFired := step.And(mdOK).Named("md_fired")
 	return st.Cut("core_c", coreC.Named("core_c")), coreCase, map[string]hdlgen.Value{
-		"avg_rtt":  hdlgen.Mux(ackRun, avg, cur["avg_rtt"]),
-		"last_md":  hdlgen.Mux(mdFired, nowq, cur["last_md"]),
+		"avg_rtt":  hdlgen.Mux(ackRun, avg, cur.F("avg_rtt")),
+		"last_md":  hdlgen.Mux(mdFired, nowq, cur.F("last_md")),
 		"inc":      incNext,
 		"recv":     recvNext,
 		"last_adj": lastAdj,

@@ -18,13 +18,13 @@ func RecipTable(k int) []uint64 {
 	return t
 }
 
-// Recip builds the module smartt_recip_w<W>: a leading-one detector, a
+// Recip builds the module smartt_recip_w<W>_k<K>: a leading-one detector, a
 // normalising mux and the ROM. For an input x of w bits it outputs e =
 // floor(log2 x) (x = 0 reads as 1) and the table value t for the K bits
 // below the leading one, so that 1/x ~ t * 2^-(K+1+e). One cycle, no
 // divider: the hardware replaces every division by a variable of S0/S1.
 func Recip(w, k int) *hdlgen.Module {
-	m := hdlgen.NewModule(fmt.Sprintf("smartt_recip_w%d", w), fmt.Sprintf("Reciprocal of a %d-bit value for SMaRTT's divisions (docs/blocks/smartt.md, Section 3):\nleading-one detector, normaliser and a %d-entry ROM; combinational.", w, 1<<uint(k)))
+	m := hdlgen.NewModule(fmt.Sprintf("smartt_recip_w%d_k%d", w, k), fmt.Sprintf("Reciprocal of a %d-bit value for SMaRTT's divisions (docs/blocks/smartt.md, Section 3):\nleading-one detector, normaliser and a %d-entry ROM; combinational.", w, 1<<uint(k)))
 	ew := hdlgen.BitsFor(uint64(w - 1))
 	x := m.Input("x", w, "divisor (0 reads as 1)")
 	eOut := m.Output("e", ew, "floor(log2 x)")

@@ -81,19 +81,19 @@ func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st con
 	cur, ev := st.Cur, st.Event
 	isOpen, isAck := st.KindIs(KindOpen), st.KindIs(KindAck)
 	isLoss := st.KindIs(KindNack).Or(st.KindIs(KindTimeout)).Named("is_loss")
-	size, rtt, ecn := ev["size"], ev["rtt"], ev["ecn"]
-	nowq := ev["now"].Keep(QShift+QW-1, QShift).Named("nowq")
+	size, rtt, ecn := ev.F("size"), ev.F("rtt"), ev.F("ecn")
+	nowq := ev.F("now").Keep(QShift+QW-1, QShift).Named("nowq")
 	sizeC := size.ZExt(cw).Shl(p.F).Named("size_c") // size in window units (fits: SizeW + F <= cw)
-	c := cur["c"]
+	c := cur.F("c")
 
 	// counters of every event (A-7, literal)
-	acked1 := counterAdd(p, "acked_no_wrap", cur["acked"], size).Named("acked1")
+	acked1 := counterAdd(p, "acked_no_wrap", cur.F("acked"), size).Named("acked1")
 	if !p.TrimsCountAsAcked {
 		// QuickAdapt measures delivered bytes (A-7, S0:L214)
-		acked1 = hdlgen.Mux(isAck, acked1, cur["acked"]).Named("acked_in")
+		acked1 = hdlgen.Mux(isAck, acked1, cur.F("acked")).Named("acked_in")
 	}
-	ignored1 := counterAdd(p, "ignored_no_wrap", cur["ignored"], size).Named("ignored1")
-	qaCalled := ignored1.Ge(cur["to_ignore"]).Named("qa_called")
+	ignored1 := counterAdd(p, "ignored_no_wrap", cur.F("ignored"), size).Named("ignored1")
+	qaCalled := ignored1.Ge(cur.F("to_ignore")).Named("qa_called")
 
 	// a trim (or, for smartt, a timeout) first takes the packet out of the window
 	trims := isLoss
@@ -104,8 +104,8 @@ func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st con
 
 	// QuickAdapt, entered with the window and trigger of this event
 	qa := m.Instantiate("u_qa", QuickAdapt(p))
-	qa.In("c", hdlgen.Mux(isLoss, cLoss, c)).In("acked", acked1).In("ignored", ignored1).In("to_ignore", cur["to_ignore"])
-	qa.In("trigger", cur["trigger"].Or(trims)).In("win_end", cur["win_end"]).In("nowq", nowq).In("unacked", ev["unacked"])
+	qa.In("c", hdlgen.Mux(isLoss, cLoss, c)).In("acked", acked1).In("ignored", ignored1).In("to_ignore", cur.F("to_ignore"))
+	qa.In("trigger", cur.F("trigger").Or(trims)).In("win_end", cur.F("win_end")).In("nowq", nowq).In("unacked", ev.F("unacked"))
 	if p.Variant == NSCC {
 		extra := hdlgen.False()
 		if p.DelayQA {
@@ -124,7 +124,7 @@ func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st con
 
 	// FastIncrease, on the window QuickAdapt produced (both run, S0 Alg. 1)
 	fi := m.Instantiate("u_fastinc", FastIncrease(p))
-	fi.In("c", cQA).In("count", cur["count"]).In("increase", cur["increase"])
+	fi.In("c", cQA).In("count", cur.F("count")).In("increase", cur.F("increase"))
 	fi.In("size", size).In("rtt", rtt).In("ecn", ecn)
 	ackRun := isAck.And(qaCalled).Named("ack_run")
 	fiFired := fi.Out("fired").And(ackRun).Named("fi_fired")
@@ -150,7 +150,7 @@ func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st con
 	var extraFields map[string]hdlgen.Value
 	if p.Variant == Conf {
 		wtd := m.Instantiate("u_wtd", WaitToDecrease(p))
-		wtd.In("avg", cur["avg_wtd"]).In("ecn", ecn)
+		wtd.In("avg", cur.F("avg_wtd")).In("ecn", ecn)
 		can := wtd.Out("can_decrease")
 		fd := func(x hdlgen.Expr, name string) hdlgen.Expr {
 			xs := st.Cut(name+"_xs", x.MulX(size).Named(name+"_xs"))
@@ -178,7 +178,7 @@ func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st con
 		coreCase = hdlgen.Mux(ecnHeld, cst(3, CaseNone),
 			hdlgen.Mux(ecn, hdlgen.Mux(le, cst(3, CaseFD), cst(3, CaseMD)),
 				hdlgen.Mux(le, cst(3, CaseMI), cst(3, CaseFI)))).Named("core_case")
-		extraFields = map[string]hdlgen.Value{"avg_wtd": hdlgen.Mux(ackRun, wtd.Out("avg_out"), cur["avg_wtd"])}
+		extraFields = map[string]hdlgen.Value{"avg_wtd": hdlgen.Mux(ackRun, wtd.Out("avg_out"), cur.F("avg_wtd"))}
 	} else {
 		coreC, coreCase, extraFields = nsccCore(m, p, d, st, nowq, c, le, divC, miInc, fiOnC, qaFired, ackRun, early)
 	}
@@ -203,9 +203,9 @@ func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st con
 	lossCase := hdlgen.Mux(qaFired, cst(3, CaseQA), cst(3, CaseLoss))
 	resCase := hdlgen.Mux(isOpen, cst(3, CaseNone), hdlgen.Mux(isLoss, lossCase, ackCase))
 
-	trigNext := hdlgen.Mux(qaUsed, qa.Out("trigger_out"), cur["trigger"].Or(trims))
-	countNext := hdlgen.Mux(ackRun, fi.Out("count_out"), cur["count"])
-	incNext := hdlgen.Mux(ackRun, fi.Out("increase_out"), cur["increase"])
+	trigNext := hdlgen.Mux(qaUsed, qa.Out("trigger_out"), cur.F("trigger").Or(trims))
+	countNext := hdlgen.Mux(ackRun, fi.Out("count_out"), cur.F("count"))
+	incNext := hdlgen.Mux(ackRun, fi.Out("increase_out"), cur.F("increase"))
 	if p.Variant == NSCC {
 		// an MD resets FastIncrease (htsim multiplicative_decrease)
 		mdReset := extraFields["_md"].(hdlgen.Expr)
@@ -217,8 +217,8 @@ func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st con
 		"c":         newC,
 		"acked":     hdlgen.Mux(qaUsed, qa.Out("acked_out"), acked1),
 		"ignored":   hdlgen.Mux(qaUsed, qa.Out("ignored_out"), ignored1),
-		"to_ignore": hdlgen.Mux(qaUsed, qa.Out("to_ignore_out"), cur["to_ignore"]),
-		"win_end":   hdlgen.Mux(qaUsed, qa.Out("win_end_out"), cur["win_end"]),
+		"to_ignore": hdlgen.Mux(qaUsed, qa.Out("to_ignore_out"), cur.F("to_ignore")),
+		"win_end":   hdlgen.Mux(qaUsed, qa.Out("win_end_out"), cur.F("win_end")),
 		"trigger":   trigNext,
 		"count":     countNext,
 		"increase":  incNext,

@@ -17,20 +17,33 @@ type generated struct {
 	block  blocks.Block
 	design *hdlgen.Design
 	top    string
-	files  map[string][]byte // Verilog file name -> text
+	files  map[string][]byte // Verilog file name -> text, every module of the design
+	// shared names the files of modules that other blocks of the same
+	// generation use too: they are written once, under sharedDir.
+	shared map[string]bool
 }
 
-// sources is the files of a block in compile order: submodules first
-// (sorted), top last.
+// sharedDir is the folder, beside the blocks' folders, of the modules that
+// several blocks use (same name, same content: hdlgen.CheckShared).
+const sharedDir = "shared"
+
+// sources is the files of a block in compile order, as paths from the
+// block's folder: shared modules first, then its own submodules (sorted),
+// top last.
 func (g generated) sources() []string {
-	names := make([]string, 0, len(g.files))
+	var shared, own []string
 	for n := range g.files {
-		if n != g.top+".v" {
-			names = append(names, n)
+		switch {
+		case n == g.top+".v":
+		case g.shared[n]:
+			shared = append(shared, "../"+sharedDir+"/"+n)
+		default:
+			own = append(own, n)
 		}
 	}
-	sort.Strings(names)
-	return append(names, g.top+".v")
+	sort.Strings(shared)
+	sort.Strings(own)
+	return append(append(shared, own...), g.top+".v")
 }
 
 // fileList is the .f file list of a block: submodules first, top last.
@@ -82,9 +95,41 @@ func generateBlocks(r *config.Resolved, names []string, locators bool) ([]genera
 			Command:  headerCommand(r),
 			Config:   headerConfig(r),
 		})
-		out = append(out, generated{block: b, design: d, top: d.Top.Name(), files: files})
+		out = append(out, generated{block: b, design: d, top: d.Top.Name(), files: files, shared: map[string]bool{}})
+	}
+	if err := markShared(out); err != nil {
+		return nil, err
 	}
 	return out, nil
+}
+
+// markShared checks that a module name means one module across the blocks
+// of one generation (they are compiled together) and marks the modules that
+// several blocks use, to be written once.
+func markShared(out []generated) error {
+	designs := make([]*hdlgen.Design, len(out))
+	for i, g := range out {
+		designs[i] = g.design
+	}
+	if err := hdlgen.CheckShared(designs...); err != nil {
+		return fmt.Errorf("blocks %v:\n%w", blockNames(out), err)
+	}
+	for _, n := range hdlgen.Shared(designs...) {
+		for _, g := range out {
+			if _, ok := g.files[n+".v"]; ok {
+				g.shared[n+".v"] = true
+			}
+		}
+	}
+	return nil
+}
+
+func blockNames(gens []generated) []string {
+	n := make([]string, len(gens))
+	for i, g := range gens {
+		n[i] = g.block.Name
+	}
+	return n
 }
 
 // writeAtomic writes a file through a temporary file in the same folder and
@@ -127,7 +172,11 @@ func outputFiles(r *config.Resolved, gens []generated, dirs outDirs) (map[string
 	for _, g := range gens {
 		dir := filepath.Join(dirs.verilog, g.block.Name)
 		for n, b := range g.files {
-			files[filepath.Join(dir, n)] = b
+			if g.shared[n] {
+				files[filepath.Join(dirs.verilog, sharedDir, n)] = b // equal bytes from every block
+			} else {
+				files[filepath.Join(dir, n)] = b
+			}
 		}
 		files[filepath.Join(dir, g.block.Name+".f")] = g.fileList(filepath.Join(filepath.Base(dirs.verilog), g.block.Name))
 		files[filepath.Join(dir, g.block.Name+".core")] = fusesocCore(g, dir, dirs.constraints)

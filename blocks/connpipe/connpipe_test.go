@@ -1,0 +1,99 @@
+package connpipe
+
+import (
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/nicgen/nicgen/hdlgen"
+)
+
+// toySpec is a counter per connection: add the event's amount, return the
+// new count and whether it wrapped.
+func toySpec() Spec {
+	return Spec{
+		NumConn: 16, ConnW: 4, KindW: 1, NumKinds: 2, KindNames: []string{"open", "add"},
+		EventFields:  []Field{{Name: "amount", Width: 8, Doc: "amount to add"}},
+		ResultFields: []Field{{Name: "count", Width: 8, Doc: "new count"}, {Name: "wrapped", Width: 1, Doc: "the sum wrapped"}},
+		Word:         hdlgen.NewLayout("toy_word").Field("count", 8, "running sum"),
+		Depth:        1,
+	}
+}
+
+func toyStep(result map[string]bool, eventField string) func(Step) Outcome {
+	word := toySpec().Word
+	return func(st Step) Outcome { // toy datapath
+		sum := st.Cur.F("count").ZExt(9).Add(st.Event.F(eventField).ZExt(9))
+		res := map[string]hdlgen.Value{}
+		if result["count"] {
+			res["count"] = sum.Trunc(8)
+		}
+		if result["wrapped"] {
+			res["wrapped"] = sum.Bit(8)
+		}
+		return Outcome{Word: word.Pack(map[string]hdlgen.Value{"count": sum.Trunc(8)}), Result: res}
+	}
+}
+
+func build(step func(Step) Outcome) error {
+	m := hdlgen.NewModule("toy", "")
+	if err := Build(m, toySpec(), step); err != nil {
+		return err
+	}
+	_, err := hdlgen.Elaborate(m)
+	return err
+}
+
+func TestToyBlockBuilds(t *testing.T) {
+	if err := build(toyStep(map[string]bool{"count": true, "wrapped": true}, "amount")); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A result field the datapath forgets is an error at the datapath's Go
+// line, not a silent 0.
+func TestForgottenResultField(t *testing.T) {
+	err := build(toyStep(map[string]bool{"count": true}, "amount"))
+	if err == nil {
+		t.Fatal("a datapath without result wrapped was accepted")
+	}
+	want := `build: module toy: the datapath does not drive result field "wrapped": every result field needs a value`
+	if !strings.Contains(err.Error(), want) {
+		t.Errorf("error %q, want it to contain %q", err, want)
+	}
+	// the location is the line that defines the datapath function
+	src, rerr := os.ReadFile("connpipe_test.go")
+	if rerr != nil {
+		t.Fatal(rerr)
+	}
+	line := 0
+	for i, l := range strings.Split(string(src), "\n") {
+		if strings.HasPrefix(strings.TrimSpace(l), "return func(st Step) Outcome {") {
+			line = i + 1
+		}
+	}
+	if at := "blocks/connpipe/connpipe_test.go:" + strconv.Itoa(line) + ": "; !strings.HasPrefix(err.Error(), at) {
+		t.Errorf("error %q is not located at the datapath function, %s", err, at)
+	}
+	if _, ok := err.(hdlgen.Errors); !ok {
+		t.Errorf("error is a %T, not hdlgen.Errors", err)
+	}
+}
+
+// An event field the block does not have is an error at the line that
+// reads it.
+func TestMissingEventField(t *testing.T) {
+	err := build(toyStep(map[string]bool{"count": true, "wrapped": true}, "amout"))
+	if err == nil {
+		t.Fatal("a datapath reading event field amout was accepted")
+	}
+	found := false
+	for _, l := range strings.Split(err.Error(), "\n") {
+		found = found || strings.HasPrefix(l, "blocks/connpipe/connpipe_test.go:") && strings.HasSuffix(l, `the event has no field "amout" (fields: amount)`)
+	}
+	if !found {
+		t.Errorf("error %q has no line located in the datapath for the missing field", err)
+	}
+}
+
