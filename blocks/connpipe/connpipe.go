@@ -114,9 +114,9 @@ type Invariant struct {
 // first stage (stage 4; event-only values may be computed earlier, see
 // Pipe).
 type Step struct {
-	Cur   hdlgen.Record          // the connection's current word, forwarded (stage 4)
-	Kind  hdlgen.Expr            // event kind (stage 1)
-	Event hdlgen.Record          // event fields by name (stage 1)
+	Cur   hdlgen.Record // the connection's current word, forwarded (stage 4)
+	Kind  hdlgen.Expr   // event kind (stage 1)
+	Event hdlgen.Record // event fields by name (stage 1)
 	// Fire is 1 in the cycle where a valid, non-error event is in the first
 	// datapath stage: gate any global state update (an LFSR, a counter)
 	// with it, and read that state in the same stage.

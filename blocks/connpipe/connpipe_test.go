@@ -96,4 +96,3 @@ func TestMissingEventField(t *testing.T) {
 		t.Errorf("error %q has no line located in the datapath for the missing field", err)
 	}
 }
-
