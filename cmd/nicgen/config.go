@@ -8,7 +8,6 @@ import (
 
 	"github.com/nicgen/nicgen/blocks"
 	"github.com/nicgen/nicgen/blocks/config"
-	"github.com/nicgen/nicgen/verilator-harness/blockeq"
 )
 
 const configFlagHelp = "configuration file (HCL, docs/config.md); default: the embedded default (nicgen config default)"
@@ -41,13 +40,13 @@ func goldenAccepts(block string, cfg blocks.Config) error {
 	var err error
 	switch block {
 	case "reps":
-		err = blockeq.GoldenRepsParams(cfg.Reps).Validate()
+		err = cfg.Reps.Golden().Validate()
 	case "reps_conf":
-		err = blockeq.GoldenConfParams(cfg.RepsConf).Validate()
+		err = cfg.RepsConf.Golden().Validate()
 	case "smartt":
-		err = blockeq.GoldenSmarttParams(cfg.Smartt).Validate()
+		err = cfg.Smartt.Golden().Validate()
 	case "nscc":
-		err = blockeq.GoldenSmarttParams(cfg.NSCC).Validate()
+		err = cfg.NSCC.Golden().Validate()
 	default:
 		return fmt.Errorf("no golden model is wired for this block")
 	}

@@ -10,7 +10,6 @@ import (
 	"github.com/nicgen/nicgen/blocks"
 	"github.com/nicgen/nicgen/blocks/config"
 	gsmartt "github.com/nicgen/nicgen/golden/smartt"
-	"github.com/nicgen/nicgen/verilator-harness/blockeq"
 )
 
 // runCLIsafe is runCLI that turns a panic into a test failure naming what
@@ -189,8 +188,8 @@ func TestDefaultConfigIsGoldenDefault(t *testing.T) {
 		got  gsmartt.Params
 		want gsmartt.Params
 	}{
-		{blockeq.GoldenSmarttParams(cfg.Smartt), gsmartt.DefaultParams(gsmartt.Conf)},
-		{blockeq.GoldenSmarttParams(cfg.NSCC), gsmartt.DefaultParams(gsmartt.NSCC)},
+		{cfg.Smartt.Golden(), gsmartt.DefaultParams(gsmartt.Conf)},
+		{cfg.NSCC.Golden(), gsmartt.DefaultParams(gsmartt.NSCC)},
 	} {
 		c.got.Depth = 0 // the shell's depth is the blocks' (golden/pipe), not the papers'
 		if !reflect.DeepEqual(c.got, c.want) {

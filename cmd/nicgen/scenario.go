@@ -9,7 +9,6 @@ import (
 
 	"github.com/nicgen/nicgen/golden/netsim"
 	"github.com/nicgen/nicgen/golden/smartt"
-	"github.com/nicgen/nicgen/verilator-harness/blockeq"
 )
 
 func newScenarioCmd() *cobra.Command {
@@ -80,7 +79,7 @@ time.`,
 			if v == smartt.Conf {
 				bp = r.Config.Smartt
 			}
-			p := blockeq.GoldenSmarttParams(bp)
+			p := bp.Golden()
 			if senders > p.NumConn {
 				return usageErr("--senders %d: the model has %d connections", senders, p.NumConn)
 			}

@@ -17,7 +17,6 @@ import (
 	goldenreps "github.com/nicgen/nicgen/golden/reps"
 	gsmartt "github.com/nicgen/nicgen/golden/smartt"
 	"github.com/nicgen/nicgen/hdlgen"
-	"github.com/nicgen/nicgen/verilator-harness/blockeq"
 )
 
 // traceFields is the trace schema of a block: its s_event_* input ports
@@ -106,9 +105,9 @@ func simulate(w io.Writer, cfg blocks.Config, block string, fields []trace.Field
 		var m goldenreps.Stepper
 		var err error
 		if block == "reps" {
-			m, err = goldenreps.NewModel(blockeq.GoldenRepsParams(cfg.Reps))
+			m, err = goldenreps.NewModel(cfg.Reps.Golden())
 		} else {
-			m, err = goldenreps.NewConfModel(blockeq.GoldenConfParams(cfg.RepsConf))
+			m, err = goldenreps.NewConfModel(cfg.RepsConf.Golden())
 		}
 		if err != nil {
 			return err
@@ -131,7 +130,7 @@ func simulate(w io.Writer, cfg blocks.Config, block string, fields []trace.Field
 		if block == "nscc" {
 			p = cfg.NSCC
 		}
-		m, err := gsmartt.NewModel(blockeq.GoldenSmarttParams(p))
+		m, err := gsmartt.NewModel(p.Golden())
 		if err != nil {
 			return err
 		}

@@ -22,9 +22,9 @@ func goldenCycleModel(cfg blocks.Config, block string) (cycleModel, error) {
 		var s goldenreps.Stepper
 		var err error
 		if block == "reps" {
-			s, err = goldenreps.NewModel(blockeq.GoldenRepsParams(cfg.Reps))
+			s, err = goldenreps.NewModel(cfg.Reps.Golden())
 		} else {
-			s, err = goldenreps.NewConfModel(blockeq.GoldenConfParams(cfg.RepsConf))
+			s, err = goldenreps.NewConfModel(cfg.RepsConf.Golden())
 		}
 		if err != nil {
 			return nil, err
@@ -43,7 +43,7 @@ func goldenCycleModel(cfg blocks.Config, block string) (cycleModel, error) {
 		if block == "nscc" {
 			params = cfg.NSCC
 		}
-		m, err := gsmartt.NewModel(blockeq.GoldenSmarttParams(params))
+		m, err := gsmartt.NewModel(params.Golden())
 		if err != nil {
 			return nil, err
 		}

@@ -25,7 +25,7 @@ func BenchmarkRepsProducer(b *testing.B) {
 		b.Fatal(err)
 	}
 	hd := DesignOf(d)
-	ref, err := RepsReference(hd, GoldenRepsParams(p), NewCoverage(true))
+	ref, err := RepsReference(hd, p.Golden(), NewCoverage(true))
 	if err != nil {
 		b.Fatal(err)
 	}

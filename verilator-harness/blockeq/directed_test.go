@@ -82,7 +82,7 @@ func TestRepsDirected(t *testing.T) {
 					evs[i].Gap = gap
 				}
 				label := fmt.Sprintf("%s ready=%.1f gap=%d", name, pReady, gap)
-				ref, err := RepsReference(hd, GoldenRepsParams(p), nil)
+				ref, err := RepsReference(hd, p.Golden(), nil)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -99,7 +99,7 @@ func TestRepsDirected(t *testing.T) {
 // golden model, worked out by hand from S4 and docs/blocks/reps.md, so the
 // directed RTL runs above compare against known-right behaviour.
 func TestRepsDirectedResults(t *testing.T) {
-	p := GoldenRepsParams(stressParams())
+	p := stressParams().Golden()
 	run := func(evs []ScriptEvent) []goldenreps.Result {
 		m, err := goldenreps.NewModel(p)
 		if err != nil {

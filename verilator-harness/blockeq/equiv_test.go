@@ -71,7 +71,7 @@ func TestRepsEquivalence(t *testing.T) {
 			m, err := reps.Paper(tc.params)
 			model, hd := build(t, m, err)
 			cov := NewCoverage(true)
-			ref, err := RepsReference(hd, GoldenRepsParams(tc.params), cov)
+			ref, err := RepsReference(hd, tc.params.Golden(), cov)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -96,7 +96,7 @@ func TestRepsConfEquivalence(t *testing.T) {
 			m, err := reps.Conf(tc.params)
 			model, hd := build(t, m, err)
 			cov := NewCoverage(false)
-			ref, err := RepsConfReference(hd, GoldenConfParams(tc.params), cov)
+			ref, err := RepsConfReference(hd, tc.params.Golden(), cov)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -115,7 +115,7 @@ func TestEquivalenceCanFail(t *testing.T) {
 	rtl.ClearOnFreezeExit = true
 	m, err := reps.Paper(rtl)
 	model, hd := build(t, m, err)
-	ref, err := RepsReference(hd, GoldenRepsParams(stressParams()), nil)
+	ref, err := RepsReference(hd, stressParams().Golden(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,28 +1,5 @@
 package blockeq
 
-import (
-	"github.com/nicgen/nicgen/blocks/reps"
-	goldenreps "github.com/nicgen/nicgen/golden/reps"
-)
-
-// GoldenRepsParams carries a block configuration over to the golden model
-// field by field (the two packages declare their parameters independently).
-func GoldenRepsParams(p reps.Params) goldenreps.Params {
-	return goldenreps.Params{
-		NumConn: p.NumConn, ConnW: p.ConnW, N: p.N, EVW: p.EVW, HeadW: p.HeadW, CountW: p.CountW,
-		TimeW: p.TimeW, ExploreW: p.ExploreW, ExploreInit: p.ExploreInit, ExploreAfterFreeze: p.ExploreAfterFreeze,
-		FreezeTime: p.FreezeTime, LFSRSeed: p.LFSRSeed, ClearOnFreezeExit: p.ClearOnFreezeExit, Depth: p.Depth,
-	}
-}
-
-// GoldenConfParams does the same for reps_conf.
-func GoldenConfParams(p reps.ConfParams) goldenreps.ConfParams {
-	return goldenreps.ConfParams{
-		NumConn: p.NumConn, ConnW: p.ConnW, NumEntropies: p.NumEntropies, EVW: p.EVW,
-		EntW: p.EntW(), ExploreW: p.ExploreW(), ExploreInit: p.ExploreInit, Depth: p.Depth,
-	}
-}
-
 // DefaultProfile is a mixed workload on a block with numConn connections
 // and timestamps of timeW bits: mostly sends and acks, some ECN, nacks and
 // timeouts, rare opens, a few out-of-range ids and invalid kinds, strong

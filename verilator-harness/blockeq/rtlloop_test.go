@@ -18,7 +18,7 @@ func TestIncastRTLInTheLoop(t *testing.T) {
 			p := bsmartt.DefaultParams(v)
 			m, err := bsmartt.Block(p)
 			model, hd := build(t, m, err)
-			gp := GoldenSmarttParams(p)
+			gp := p.Golden()
 			cfg := netsim.ConfigFor(gp)
 			cfg.MessageBytes = 1 << 20
 			cfg.RecordCwnd = true

@@ -6,23 +6,6 @@ import (
 	harness "github.com/nicgen/nicgen/verilator-harness"
 )
 
-// GoldenSmarttParams carries a block configuration over to the golden
-// model field by field.
-func GoldenSmarttParams(p bsmartt.Params) gsmartt.Params {
-	v := gsmartt.Conf
-	if p.Variant == bsmartt.NSCC {
-		v = gsmartt.NSCC
-	}
-	g := gsmartt.DefaultParams(v)
-	g.Network = gsmartt.Network{LinkGbps: p.Net.LinkGbps, MTU: p.Net.MTU, BrttNs: p.Net.BrttNs}
-	g.NumConn, g.ConnW, g.SizeW, g.RttW, g.ByteW, g.TimeW = p.NumConn, p.ConnW, p.SizeW, p.RttW, p.ByteW, p.TimeW
-	g.F, g.K, g.WtdShift, g.AvgShift, g.FiTolNs, g.InitCwnd = p.F, p.K, p.WtdShift, p.AvgShift, p.FiTolNs, p.InitCwnd
-	g.TimeoutsReplaceTrims, g.ClampOnEarlyReturn, g.AdjustPeriod, g.DelayQA = p.TimeoutsReplaceTrims, p.ClampOnEarlyReturn, p.AdjustPeriod, p.DelayQA
-	g.TrimsCountAsAcked, g.ZeroStampExpired = p.TrimsCountAsAcked, p.ZeroStampExpired
-	g.Depth = p.Depth
-	return g
-}
-
 // SmarttCoverage counts the rules a run exercised, from the golden results.
 type SmarttCoverage struct {
 	cases     [8]int64
@@ -118,7 +101,7 @@ func SmarttReference(d harness.Design, p bsmartt.Params, cov *SmarttCoverage) (h
 	if err := pm.must("s_event_rtt", "m_result_cwnd"); err != nil {
 		return nil, err
 	}
-	gp := GoldenSmarttParams(p)
+	gp := p.Golden()
 	if _, err := gsmartt.NewModel(gp); err != nil {
 		return nil, err
 	}

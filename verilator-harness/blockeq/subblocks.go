@@ -85,7 +85,7 @@ type SubBlock struct {
 // SmarttSubBlocks lists QuickAdapt, FastIncrease, Wait-to-Decrease (smartt
 // only) and the reciprocal of a variant, each with its golden function.
 func SmarttSubBlocks(p bsmartt.Params) []SubBlock {
-	gp := GoldenSmarttParams(p)
+	gp := p.Golden()
 	gd := gp.Derive()
 	d := &gd
 	b2 := func(v uint64) bool { return v == 1 }

@@ -54,12 +54,12 @@ func NewBenchProfile(cfg blocks.Config, block, profile string, seed uint64) (*Be
 	case "reps":
 		cov := NewCoverage(true)
 		bench.Coverage = cov
-		bench.Ref, err = RepsReference(hd, GoldenRepsParams(cfg.Reps), cov)
+		bench.Ref, err = RepsReference(hd, cfg.Reps.Golden(), cov)
 		bench.Stim = NewEventStimulus(hd, applyREPS(DefaultProfile(cfg.Reps.NumConn, cfg.Reps.TimeW, 400), profile, cfg.Reps.TimeW), seed)
 	case "reps_conf":
 		cov := NewCoverage(false)
 		bench.Coverage = cov
-		bench.Ref, err = RepsConfReference(hd, GoldenConfParams(cfg.RepsConf), cov)
+		bench.Ref, err = RepsConfReference(hd, cfg.RepsConf.Golden(), cov)
 		bench.Stim = NewEventStimulus(hd, applyREPS(DefaultProfile(cfg.RepsConf.NumConn, 32, 0), profile, 32), seed)
 	case "smartt", "nscc":
 		p := cfg.Smartt

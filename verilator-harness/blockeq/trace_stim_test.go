@@ -23,7 +23,7 @@ func TestSmarttRecordedIncastTraces(t *testing.T) {
 		model, hd := build(t, m, err)
 		for _, size := range []int64{1 << 20, 8 << 20} {
 			t.Run(fmt.Sprintf("%s/%dKiB", v, size>>10), func(t *testing.T) {
-				gp := GoldenSmarttParams(p)
+				gp := p.Golden()
 				cfg := netsim.ConfigFor(gp)
 				cfg.MessageBytes = size
 				ctrls, err := netsim.GoldenControllers(gp, cfg.Senders, false)

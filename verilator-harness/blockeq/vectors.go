@@ -566,7 +566,7 @@ func repsVectors(block string, cfg blocks.Config, ports map[string]int, n int, s
 		depth      int
 	)
 	if block == "reps" {
-		p := GoldenRepsParams(cfg.Reps)
+		p := cfg.Reps.Golden()
 		m, err := goldenreps.NewModel(p)
 		if err != nil {
 			return nil, err
@@ -574,7 +574,7 @@ func repsVectors(block string, cfg blocks.Config, ports map[string]int, n int, s
 		model, params, numConn, freezeTime, hasFrozen = m, p, p.NumConn, p.FreezeTime, true
 		depth = cfg.Reps.Depth
 	} else {
-		p := GoldenConfParams(cfg.RepsConf)
+		p := cfg.RepsConf.Golden()
 		m, err := goldenreps.NewConfModel(p)
 		if err != nil {
 			return nil, err
@@ -622,7 +622,7 @@ func repsVectors(block string, cfg blocks.Config, ports map[string]int, n int, s
 
 // smarttVectors draws a SMaRTT sequence and the golden results.
 func smarttVectors(block string, p bsmartt.Params, ports map[string]int, n int, seed uint64) (*VectorSet, error) {
-	gp := GoldenSmarttParams(p)
+	gp := p.Golden()
 	model, err := gsmartt.NewModel(gp)
 	if err != nil {
 		return nil, err

@@ -124,7 +124,7 @@ func TestSmarttVectors(t *testing.T) {
 		if block == "nscc" {
 			p = cfg.NSCC
 		}
-		gp := GoldenSmarttParams(p)
+		gp := p.Golden()
 		model, err := gsmartt.NewModel(gp)
 		if err != nil {
 			t.Fatal(err)

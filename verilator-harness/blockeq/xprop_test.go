@@ -31,10 +31,10 @@ func TestRepsRandomPowerOn(t *testing.T) {
 	cp.NumConn, cp.ConnW = 64, 8
 	for _, v := range []variant{
 		{"reps", func() (*hdlgen.Module, error) { return reps.Paper(sp) }, func(d harness.Design) (harness.Reference, error) {
-			return RepsReference(d, GoldenRepsParams(sp), nil)
+			return RepsReference(d, sp.Golden(), nil)
 		}, sp.NumConn, sp.TimeW},
 		{"reps_conf", func() (*hdlgen.Module, error) { return reps.Conf(cp) }, func(d harness.Design) (harness.Reference, error) {
-			return RepsConfReference(d, GoldenConfParams(cp), nil)
+			return RepsConfReference(d, cp.Golden(), nil)
 		}, cp.NumConn, 32},
 	} {
 		for _, seed := range []uint64{11, 12} {
