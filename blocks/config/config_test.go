@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/nicgen/nicgen/blocks"
+	"github.com/nicgen/nicgen/blocks/reps"
+	"github.com/nicgen/nicgen/blocks/smartt"
 )
 
 // The embedded default is the papers' setting: exactly blocks.DefaultConfig,
@@ -60,16 +62,16 @@ block "nscc" {}
 		what      string
 		got, want uint64
 	}{
-		{"reps explore_init = ceil(150000 / 4096)", c.Reps.ExploreInit, 37},
-		{"reps explore_after_freeze", c.Reps.ExploreAfterFreeze, 37},
-		{"reps_conf explore_init = min(37, 16)", c.RepsConf.ExploreInit, 16},
-		{"reps_conf ev_width", uint64(c.RepsConf.EVW), 16},
-		{"smartt byte_width = bits(187500)", uint64(c.Smartt.ByteW), 18},
-		{"nscc byte_width = bits(225000)", uint64(c.NSCC.ByteW), 18},
-		{"smartt rtt_width = max(20, bits(36000))", uint64(c.Smartt.RttW), 20},
-		{"conn_width = max(16, bits(1023))", uint64(c.Reps.ConnW), 16},
-		{"NumConn", uint64(c.NSCC.NumConn), 1024},
-		{"f", uint64(c.NSCC.F), 6},
+		{"reps explore_init = ceil(150000 / 4096)", reps.MustOf(c).ExploreInit, 37},
+		{"reps explore_after_freeze", reps.MustOf(c).ExploreAfterFreeze, 37},
+		{"reps_conf explore_init = min(37, 16)", reps.MustConfOf(c).ExploreInit, 16},
+		{"reps_conf ev_width", uint64(reps.MustConfOf(c).EVW), 16},
+		{"smartt byte_width = bits(187500)", uint64(smartt.MustOf(c, smartt.Conf).ByteW), 18},
+		{"nscc byte_width = bits(225000)", uint64(smartt.MustOf(c, smartt.NSCC).ByteW), 18},
+		{"smartt rtt_width = max(20, bits(36000))", uint64(smartt.MustOf(c, smartt.Conf).RttW), 20},
+		{"conn_width = max(16, bits(1023))", uint64(reps.MustOf(c).ConnW), 16},
+		{"NumConn", uint64(smartt.MustOf(c, smartt.NSCC).NumConn), 1024},
+		{"f", uint64(smartt.MustOf(c, smartt.NSCC).F), 6},
 	} {
 		if x.got != x.want {
 			t.Errorf("%s: %d, want %d", x.what, x.got, x.want)
@@ -142,8 +144,8 @@ block "nscc" {}
 	}
 	s, _ := r.Section("block", "nscc")
 	f := settingOf(s, "f")
-	if r.Config.NSCC.F >= 6 || f.Source != SourceDerived || !strings.HasPrefix(f.Why, "lowered from 6: ") {
-		t.Errorf("f = %d: %+v", r.Config.NSCC.F, f)
+	if smartt.MustOf(r.Config, smartt.NSCC).F >= 6 || f.Source != SourceDerived || !strings.HasPrefix(f.Why, "lowered from 6: ") {
+		t.Errorf("f = %d: %+v", smartt.MustOf(r.Config, smartt.NSCC).F, f)
 	}
 }
 

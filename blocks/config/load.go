@@ -18,6 +18,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/nicgen/nicgen/blocks"
+	"github.com/nicgen/nicgen/blocks/block"
 )
 
 // DefaultFile is the name the embedded default configuration goes by in
@@ -101,24 +102,14 @@ func Load(filename string, src []byte, opts ...Option) (*Resolved, error) {
 	return r, nil
 }
 
-// Source says where a resolved value comes from.
-type Source int
+// Source says where a resolved value comes from (package block).
+type Source = block.Source
 
 const (
-	SourceSet     Source = iota // written in the file
-	SourceDefault               // not written: the block's documented default
-	SourceDerived               // not written: computed from other values
+	SourceSet     = block.Set     // written in the file
+	SourceDefault = block.Default // not written: the block's documented default
+	SourceDerived = block.Derived // not written: computed from other values
 )
-
-func (s Source) String() string {
-	switch s {
-	case SourceSet:
-		return "set"
-	case SourceDefault:
-		return "default"
-	}
-	return "derived"
-}
 
 // Setting is one resolved value and where it came from.
 type Setting struct {
@@ -333,7 +324,7 @@ func (l *loader) whole(s *section, name string) (uint64, bool) {
 		}
 		// compare as floats: the integer of 1e1000000000 would take a gigabyte
 		if bf.Cmp(new(big.Float).SetUint64(spec.Lo)) < 0 || bf.Cmp(new(big.Float).SetUint64(spec.Hi)) > 0 {
-			l.errorf(a.Expr.Range(), "%s = %s is out of range: must be %s", name, numText(bf), spec.mustText())
+			l.errorf(a.Expr.Range(), "%s = %s is out of range: must be %s", name, numText(bf), mustText(spec))
 			return 0, false
 		}
 		n, _ = bf.Uint64()
@@ -345,7 +336,7 @@ func (l *loader) whole(s *section, name string) (uint64, bool) {
 			return 0, false
 		}
 		if u < spec.Lo || u > spec.Hi {
-			l.errorf(a.Expr.Range(), "%s = %s is out of range: must be %s", name, text, spec.mustText())
+			l.errorf(a.Expr.Range(), "%s = %s is out of range: must be %s", name, text, mustText(spec))
 			return 0, false
 		}
 		n = u
@@ -370,7 +361,7 @@ func (l *loader) number(s *section, name string) (float64, bool) {
 	bf := v.AsBigFloat()
 	f, _ := bf.Float64()
 	if bf.IsInf() || f < spec.Min || f > spec.Max {
-		l.errorf(a.Expr.Range(), "%s = %s is out of range: must be %s", name, numText(bf), spec.mustText())
+		l.errorf(a.Expr.Range(), "%s = %s is out of range: must be %s", name, numText(bf), mustText(spec))
 		return 0, false
 	}
 	return f, true
@@ -452,7 +443,7 @@ func (l *loader) boolOr(s *section, name string, def bool, why string) bool {
 func (l *loader) requiredWhole(s *section, name string, fallback uint64) uint64 {
 	if _, ok := s.attrs[name]; !ok {
 		spec := mustSpec(s.sec, name)
-		l.errorf(s.header, "%s: missing attribute %s (%s: %s)", sectionTitle(s.sec), name, spec.rangeText(), spec.Doc)
+		l.errorf(s.header, "%s: missing attribute %s (%s: %s)", sectionTitle(s.sec), name, rangeText(spec), spec.Doc)
 		return fallback
 	}
 	if v, ok := l.whole(s, name); ok {
@@ -465,7 +456,7 @@ func (l *loader) requiredWhole(s *section, name string, fallback uint64) uint64 
 func (l *loader) requiredNumber(s *section, name string, fallback float64) float64 {
 	if _, ok := s.attrs[name]; !ok {
 		spec := mustSpec(s.sec, name)
-		l.errorf(s.header, "%s: missing attribute %s (%s: %s)", sectionTitle(s.sec), name, spec.rangeText(), spec.Doc)
+		l.errorf(s.header, "%s: missing attribute %s (%s: %s)", sectionTitle(s.sec), name, rangeText(spec), spec.Doc)
 		return fallback
 	}
 	if v, ok := l.number(s, name); ok {
@@ -516,20 +507,24 @@ func applicable(sec string, schema []attrSpec) []string {
 	return out
 }
 
-// homeOf names the other section an attribute belongs to, if exactly one.
+// homeOf names the other sections an attribute belongs to, if any.
 func homeOf(name string) string {
-	var homes []string
-	for _, sec := range []string{secTop, secNetwork, secHardware, "reps", "reps_conf", "smartt"} {
+	var homes, blockNames []string
+	for _, sec := range []string{secTop, secNetwork, secHardware} {
 		if _, ok := specOf(sec, name); ok {
-			t := sectionTitle(sec)
-			if sec == "smartt" {
-				t = `block "smartt" or "nscc"`
-			}
-			homes = append(homes, t)
+			homes = append(homes, sectionTitle(sec))
 		}
 	}
-	if len(homes) == 0 {
-		return ""
+	for _, b := range BlockNames() {
+		schema, _ := sectionSchema(b)
+		for _, a := range applicable(b, schema) {
+			if a == name {
+				blockNames = append(blockNames, strconv.Quote(b))
+			}
+		}
+	}
+	if len(blockNames) > 0 {
+		homes = append(homes, "block "+strings.Join(blockNames, " or "))
 	}
 	return strings.Join(homes, " or ")
 }

@@ -5,61 +5,36 @@ import (
 	"math"
 	"math/bits"
 	"strings"
+
+	"github.com/nicgen/nicgen/blocks"
+	"github.com/nicgen/nicgen/blocks/block"
 )
 
-// kind is the type an attribute takes.
-type kind int
+// kind is the type an attribute takes; attrSpec declares one attribute
+// (package block, where the blocks declare their own sections).
+type (
+	kind     = block.Kind
+	attrSpec = block.Attr
+)
 
 const (
-	kindWhole  kind = iota // a whole number
-	kindNumber             // a finite number
-	kindBool               // true or false
-	kindSeed               // a whole number, or a string "0x..." (HCL has no hex literals)
-	kindString             // a string
+	kindWhole  = block.Whole
+	kindNumber = block.Number
+	kindBool   = block.Bool
+	kindSeed   = block.Seed
+	kindString = block.String
 )
 
-func (k kind) String() string {
-	switch k {
-	case kindWhole:
-		return "a whole number"
-	case kindNumber:
-		return "a number"
-	case kindBool:
-		return "true or false"
-	case kindSeed:
-		return `a whole number or a string such as "0xACE12D3B"`
-	}
-	return "a string"
-}
-
-// attrSpec declares one attribute: its type, its allowed range and what it
-// means. Defaults and derivations live in resolve.go, next to the code that
-// computes them.
-type attrSpec struct {
-	Name     string
-	Kind     kind
-	Lo, Hi   uint64  // kindWhole, kindSeed: inclusive range
-	Min, Max float64 // kindNumber: inclusive range
-	Unit     string
-	Doc      string
-	Required bool
-	// Only names the one block a shared option applies to, and OnlyWhy
-	// says why the other one has no use for it.
-	Only, OnlyWhy string
-	// RangeWhy explains a range that is narrower than the quantity allows.
-	RangeWhy string
-}
-
 // mustText is the range with its reason, for out-of-range messages.
-func (a attrSpec) mustText() string {
+func mustText(a attrSpec) string {
 	if a.RangeWhy != "" {
-		return a.rangeText() + ": " + a.RangeWhy
+		return rangeText(a) + ": " + a.RangeWhy
 	}
-	return a.rangeText()
+	return rangeText(a)
 }
 
 // rangeText is the allowed range as the error messages state it.
-func (a attrSpec) rangeText() string {
+func rangeText(a attrSpec) string {
 	unit := ""
 	if a.Unit != "" {
 		unit = " " + a.Unit
@@ -122,53 +97,6 @@ var hardwareSchema = []attrSpec{
 	{Name: "time_width", Kind: kindWhole, Lo: 2, Hi: 63, Unit: "bits", Doc: "width of the s_event_now timestamp ports (1 ns ticks), for every block that has one"},
 }
 
-var repsSchema = []attrSpec{
-	{Name: "entries", Kind: kindWhole, Lo: 1, Hi: 64, Doc: "circular buffer entries per connection, N (S4:L74)"},
-	{Name: "ev_width", Kind: kindWhole, Lo: 1, Hi: 32, Unit: "bits", Doc: "entropy value width (S4 Table 1: 16)"},
-	{Name: "head_width", Kind: kindWhole, Lo: 1, Hi: 32, Unit: "bits", Doc: "head pointer width (S4 Table 1: 8); must hold entries - 1"},
-	{Name: "count_width", Kind: kindWhole, Lo: 1, Hi: 32, Unit: "bits", Doc: "numberOfValidEVs width (S4 Table 1: 8); must hold entries"},
-	{Name: "time_width", Kind: kindWhole, Lo: 2, Hi: 63, Unit: "bits", Doc: "timestamp width (S4 Table 1: 32)"},
-	{Name: "explore_width", Kind: kindWhole, Lo: 1, Hi: 32, Unit: "bits", Doc: "exploreCounter width (S4 Table 1: 8); must hold explore_init and explore_after_freeze"},
-	{Name: "explore_init", Kind: kindWhole, Lo: 0, Hi: 1<<32 - 1, Unit: "packets", Doc: "random EVs explored after open: the BDP in packets"},
-	{Name: "explore_after_freeze", Kind: kindWhole, Lo: 0, Hi: 1<<32 - 1, Unit: "packets", Doc: "random EVs explored after leaving freezing mode"},
-	{Name: "freeze_time", Kind: kindWhole, Lo: 0, Hi: 1<<62 - 1, Unit: "ticks", Doc: "freezing-mode duration in s_event_now ticks; below 2^(time_width-1)"},
-	{Name: "lfsr_seed", Kind: kindSeed, Lo: 1, Hi: 1<<32 - 1, Doc: "seed of the random-EV LFSR; nonzero"},
-	{Name: "clear_on_freeze_exit", Kind: kindBool, Doc: "clear the buffer when leaving freezing mode, as htsim's resetBuffer (A-13)"},
-	{Name: "pipeline_depth", Kind: kindWhole, Lo: 1, Hi: 16, Doc: "datapath stages of the pipelined shell: events of one connection are this many cycles apart; by default what the block needs for hardware.clock_mhz (docs/pipeline.md)"},
-}
-
-var repsConfSchema = []attrSpec{
-	{Name: "num_entropies", Kind: kindWhole, Lo: 2, Hi: 65536, Doc: "entropies explored, num_entropies (S0:L292)"},
-	{Name: "ev_width", Kind: kindWhole, Lo: 1, Hi: 32, Unit: "bits", Doc: "width of the result EV; must hold num_entropies - 1"},
-	{Name: "explore_init", Kind: kindWhole, Lo: 0, Hi: 65536, Unit: "packets", Doc: "sends explored after open: min(BDP in packets, num_entropies) (A-12)"},
-	{Name: "pipeline_depth", Kind: kindWhole, Lo: 1, Hi: 16, Doc: "datapath stages of the pipelined shell: events of one connection are this many cycles apart; by default what the block needs for hardware.clock_mhz (docs/pipeline.md)"},
-}
-
-var smarttSchema = []attrSpec{
-	{Name: "size_width", Kind: kindWhole, Lo: 1, Hi: 20, Unit: "bits", Doc: "width of s_event_size; must hold the mtu"},
-	{Name: "rtt_width", Kind: kindWhole, Lo: 1, Hi: 32, Unit: "bits", Doc: "width of s_event_rtt (ns); must hold the QuickAdapt delay threshold"},
-	{Name: "byte_width", Kind: kindWhole, Lo: 1, Hi: 32, Unit: "bits", Doc: "width of s_event_unacked and the byte counters; must hold the max window (and 8 x mtu for nscc with adjust_period)"},
-	{Name: "time_width", Kind: kindWhole, Lo: 28, Hi: 63, Unit: "bits", Doc: "width of s_event_now (ns); at least 28 for the 24-bit 16 ns stamps"},
-	{Name: "f", Kind: kindWhole, Lo: 0, Hi: 16, Unit: "bits", Doc: "fraction bits of the window register; by default 6, lowered when the window register would pass 32 bits or a product 64"},
-	{Name: "k", Kind: kindWhole, Lo: 4, Hi: 12, Unit: "bits", Doc: "index bits of the reciprocal table"},
-	{Name: "wtd_shift", Kind: kindWhole, Lo: 1, Hi: 7, Doc: "Wait-to-Decrease EWMA gain 2^-wtd_shift (A-8)",
-		Only: "smartt", OnlyWhy: "Wait-to-Decrease is absent from S1 (A-8)"},
-	{Name: "avg_shift", Kind: kindWhole, Lo: 1, Hi: 10, Doc: "RTT EWMA gain 2^-avg_shift (A-11)",
-		Only: "nscc", OnlyWhy: "only S1 keeps an RTT average (A-11)"},
-	{Name: "fi_tol_ns", Kind: kindWhole, Lo: 0, Hi: 1_000_000, Unit: "ns", Doc: "FastIncrease tolerance: rtt <= base_rtt_ns + fi_tol_ns counts as rtt ~ brtt (A-9)"},
-	{Name: "init_cwnd", Kind: kindWhole, Lo: 1, Hi: 1<<32 - 1, Unit: "bytes", Doc: "window after open; mtu..max window (A-15)"},
-	{Name: "timeouts_replace_trims", Kind: kindBool, Doc: "md doubled: timeouts stand in for trims (S0:L234)",
-		Only: "smartt", OnlyWhy: "S1's multiplicative decrease has no md constant (S1 Eq. 1)"},
-	{Name: "clamp_on_early_return", Kind: kindBool, Doc: "clamp the window after QuickAdapt and FastIncrease too (A-2)"},
-	{Name: "adjust_period", Kind: kindBool, Doc: "accumulate increases and apply them every 8 MTU or base RTT (S1 III-G)",
-		Only: "nscc", OnlyWhy: "the adjustment period is S1's (S1:L838-854)"},
-	{Name: "delay_qa", Kind: kindBool, Doc: "a high RTT triggers QuickAdapt, for networks without trimming (A-10)",
-		Only: "nscc", OnlyWhy: "S0 has no delay-based QuickAdapt trigger (A-10)"},
-	{Name: "trims_count_as_acked", Kind: kindBool, Doc: "trims and timeouts add to acked, as the pseudocode literally does (A-7)"},
-	{Name: "zero_stamp_expired", Kind: kindBool, Doc: "a stored timestamp of 0 reads as long past"},
-	{Name: "pipeline_depth", Kind: kindWhole, Lo: 1, Hi: 16, Doc: "datapath stages of the pipelined shell: events of one connection are this many cycles apart; by default what the block needs for hardware.clock_mhz (docs/pipeline.md)"},
-}
-
 // sectionSchema is the schema of a section: "" (top level), network,
 // hardware, or a block name.
 func sectionSchema(sec string) ([]attrSpec, bool) {
@@ -179,19 +107,16 @@ func sectionSchema(sec string) ([]attrSpec, bool) {
 		return networkSchema, true
 	case secHardware:
 		return hardwareSchema, true
-	case "reps":
-		return repsSchema, true
-	case "reps_conf":
-		return repsConfSchema, true
-	case "smartt", "nscc":
-		return smarttSchema, true
+	}
+	if b, err := blocks.Lookup(sec); err == nil {
+		return b.Attrs, true
 	}
 	return nil, false
 }
 
-// BlockNames are the blocks a configuration can describe. A test checks
-// that they are exactly blocks.Names().
-func BlockNames() []string { return []string{"nscc", "reps", "reps_conf", "smartt"} }
+// BlockNames are the blocks a configuration can describe: every
+// registered block.
+func BlockNames() []string { return blocks.Names() }
 
 func specOf(sec, name string) (attrSpec, bool) {
 	s, _ := sectionSchema(sec)
@@ -223,7 +148,7 @@ func Reference() string {
 		return "the embedded default does not load: " + err.Error()
 	}
 	var b strings.Builder
-	for _, sec := range []string{secTop, secNetwork, secHardware, "reps", "reps_conf", "smartt", "nscc"} {
+	for _, sec := range append([]string{secTop, secNetwork, secHardware}, BlockNames()...) {
 		schema, _ := sectionSchema(sec)
 		typ, label := sec, ""
 		if sec != secTop && sec != secNetwork && sec != secHardware {
@@ -253,7 +178,7 @@ func Reference() string {
 					inDefault += " " + st.Source.String() + ": " + st.Why
 				}
 			}
-			fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s |\n", a.Name, typeName(a.Kind), a.rangeText(), mdEscape(inDefault), mdEscape(doc))
+			fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s |\n", a.Name, typeName(a.Kind), rangeText(a), mdEscape(inDefault), mdEscape(doc))
 		}
 		var infos []Setting
 		for _, st := range resolved.Settings {

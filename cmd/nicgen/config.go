@@ -36,21 +36,12 @@ func loadConfig(path string) (*config.Resolved, error) {
 
 // goldenAccepts is the last check of a configuration: the golden model of
 // each block must run it too, or sim and equiv could not.
-func goldenAccepts(block string, cfg blocks.Config) error {
-	var err error
-	switch block {
-	case "reps":
-		err = cfg.Reps.Golden().Validate()
-	case "reps_conf":
-		err = cfg.RepsConf.Golden().Validate()
-	case "smartt":
-		err = cfg.Smartt.Golden().Validate()
-	case "nscc":
-		err = cfg.NSCC.Golden().Validate()
-	default:
-		return fmt.Errorf("no golden model is wired for this block")
-	}
+func goldenAccepts(name string, cfg blocks.Config) error {
+	b, err := blocks.Lookup(name)
 	if err != nil {
+		return err
+	}
+	if _, err := b.Golden(cfg); err != nil {
 		return fmt.Errorf("the golden model cannot run it: %s", strings.ReplaceAll(err.Error(), "\n", "; "))
 	}
 	return nil

@@ -9,6 +9,7 @@ import (
 
 	"github.com/nicgen/nicgen/blocks"
 	"github.com/nicgen/nicgen/blocks/config"
+	bsmartt "github.com/nicgen/nicgen/blocks/smartt"
 	gsmartt "github.com/nicgen/nicgen/golden/smartt"
 )
 
@@ -188,8 +189,8 @@ func TestDefaultConfigIsGoldenDefault(t *testing.T) {
 		got  gsmartt.Params
 		want gsmartt.Params
 	}{
-		{cfg.Smartt.Golden(), gsmartt.DefaultParams(gsmartt.Conf)},
-		{cfg.NSCC.Golden(), gsmartt.DefaultParams(gsmartt.NSCC)},
+		{bsmartt.MustOf(cfg, bsmartt.Conf).Golden(), gsmartt.DefaultParams(gsmartt.Conf)},
+		{bsmartt.MustOf(cfg, bsmartt.NSCC).Golden(), gsmartt.DefaultParams(gsmartt.NSCC)},
 	} {
 		c.got.Depth = 0 // the shell's depth is the blocks' (golden/pipe), not the papers'
 		if !reflect.DeepEqual(c.got, c.want) {

@@ -139,16 +139,13 @@ func synthECP5(cmd *cobra.Command, cfg blocks.Config, g generated, freq float64,
 	return nil
 }
 
-func connections(cfg blocks.Config, block string) int {
-	switch block {
-	case "reps":
-		return cfg.Reps.NumConn
-	case "reps_conf":
-		return cfg.RepsConf.NumConn
-	case "smartt":
-		return cfg.Smartt.NumConn
+func connections(cfg blocks.Config, name string) int {
+	b, err := blocks.Lookup(name)
+	if err != nil {
+		return 0
 	}
-	return cfg.NSCC.NumConn
+	n, _ := b.NumConn(cfg)
+	return n
 }
 
 func passFail(ok bool) string {

@@ -14,7 +14,14 @@ import (
 // the recorded incast's few connections lie in between.
 func TestMeasureLoads(t *testing.T) {
 	cfg := blocks.DefaultConfig()
-	depth := map[string]int{"reps": cfg.Reps.Depth, "reps_conf": cfg.RepsConf.Depth, "smartt": cfg.Smartt.Depth, "nscc": cfg.NSCC.Depth}
+	depth := map[string]int{}
+	for _, b := range blocks.All() {
+		d, err := b.Depth(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		depth[b.Name] = d
+	}
 	for _, b := range blocks.Names() {
 		lr, err := measureLoads(cfg, b)
 		if err != nil {

@@ -7,6 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/nicgen/nicgen/blocks/block"
+	bsmartt "github.com/nicgen/nicgen/blocks/smartt"
 	"github.com/nicgen/nicgen/golden/netsim"
 	"github.com/nicgen/nicgen/golden/smartt"
 )
@@ -75,9 +77,9 @@ time.`,
 			if _, err := selectBlocks(r, []string{v.String()}); err != nil {
 				return err
 			}
-			bp := r.Config.NSCC
-			if v == smartt.Conf {
-				bp = r.Config.Smartt
+			bp, err := block.ParamsOf[bsmartt.Params](r.Config, v.String())
+			if err != nil {
+				return err
 			}
 			p := bp.Golden()
 			if senders > p.NumConn {

@@ -11,28 +11,14 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/nicgen/nicgen/blocks"
-	breps "github.com/nicgen/nicgen/blocks/reps"
-	bsmartt "github.com/nicgen/nicgen/blocks/smartt"
+	"github.com/nicgen/nicgen/blocks/block"
 	"github.com/nicgen/nicgen/cmd/nicgen/internal/trace"
-	goldenreps "github.com/nicgen/nicgen/golden/reps"
-	gsmartt "github.com/nicgen/nicgen/golden/smartt"
 	"github.com/nicgen/nicgen/hdlgen"
 )
 
 // traceFields is the trace schema of a block: its s_event_* input ports
 // (all but valid) with their widths and docs, and the kind names.
-func traceFields(block string, m *hdlgen.Module) []trace.Field {
-	var kinds []string
-	switch block {
-	case "reps", "reps_conf":
-		for k := 0; k < breps.NumKinds; k++ {
-			kinds = append(kinds, goldenreps.Kind(k).String())
-		}
-	case "smartt", "nscc":
-		for k := 0; k < bsmartt.NumKinds; k++ {
-			kinds = append(kinds, gsmartt.Kind(k).String())
-		}
-	}
+func traceFields(b blocks.Block, m *hdlgen.Module) []trace.Field {
 	var fs []trace.Field
 	for _, p := range m.Ports() {
 		name, ok := strings.CutPrefix(p.Name(), "s_event_")
@@ -41,113 +27,100 @@ func traceFields(block string, m *hdlgen.Module) []trace.Field {
 		}
 		f := trace.Field{Name: name, Width: p.Width(), Doc: p.Doc(), Required: name == "conn" || name == "kind"}
 		if name == "kind" {
-			f.Names = kinds
+			f.Names = b.Kinds
 		}
 		fs = append(fs, f)
 	}
 	return fs
 }
 
-// smarttRules names the m_result_case values.
-var smarttRules = []string{"none", "FD", "MD", "FI", "MI", "QuickAdapt", "FastIncrease", "loss"}
-
-type repsLine struct {
-	Line     int    `json:"line"`
-	Conn     uint32 `json:"conn"`
-	Kind     any    `json:"kind"`
-	EV       uint32 `json:"ev"`
-	Explored bool   `json:"explored"`
-	Frozen   *bool  `json:"frozen,omitempty"`
-	Error    bool   `json:"error"`
-}
-
-type smarttLine struct {
-	Line  int    `json:"line"`
-	Conn  uint32 `json:"conn"`
-	Kind  any    `json:"kind"`
-	Cwnd  uint32 `json:"cwnd"`
-	Case  uint8  `json:"case"`
-	Rule  string `json:"rule"`
-	QA    bool   `json:"qa"`
-	Fast  bool   `json:"fast"`
-	Error bool   `json:"error"`
+// resultFields are a block's m_result_* output ports but valid, by field
+// name, in port order.
+func resultFields(m *hdlgen.Module) []*hdlgen.Signal {
+	var out []*hdlgen.Signal
+	for _, p := range m.Ports() {
+		name, ok := strings.CutPrefix(p.Name(), "m_result_")
+		if ok && !p.IsInput() && name != "valid" {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // kindOut is a kind by name, or by number when the block has no such kind.
-func kindOut(k uint8, names []string) any {
-	if int(k) < len(names) {
+func kindOut(k uint64, names []string) any {
+	if k < uint64(len(names)) {
 		return names[k]
 	}
 	return k
 }
 
 // simulate runs the block's golden transaction-level model over the events
-// and writes one JSON line per result.
-func simulate(w io.Writer, cfg blocks.Config, block string, fields []trace.Field, events []trace.Event) error {
-	idx := map[string]int{}
-	var kinds []string
-	for i, f := range fields {
-		idx[f.Name] = i
-		if f.Name == "kind" {
-			kinds = f.Names
-		}
+// and writes one JSON line per result: "line", then every result field in
+// port order (1-bit fields as bools, the kind by name), each decoded field
+// followed by its name (package block's Names).
+func simulate(w io.Writer, cfg blocks.Config, b blocks.Block, m *hdlgen.Module, fields []trace.Field, events []trace.Event) error {
+	model, err := b.Golden(cfg)
+	if err != nil {
+		return err
 	}
-	get := func(e trace.Event, name string) uint64 {
-		if i, ok := idx[name]; ok {
-			return e.Values[i]
-		}
-		return 0
+	results := resultFields(m)
+	decode := map[string]block.Names{}
+	for _, d := range b.Decode {
+		decode[d.Field] = d
 	}
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	switch block {
-	case "reps", "reps_conf":
-		var m goldenreps.Stepper
-		var err error
-		if block == "reps" {
-			m, err = goldenreps.NewModel(cfg.Reps.Golden())
-		} else {
-			m, err = goldenreps.NewConfModel(cfg.RepsConf.Golden())
+	ev := make(map[string]uint64, len(fields))
+	var line bytes.Buffer
+	for _, e := range events {
+		for i, f := range fields {
+			ev[f.Name] = e.Values[i]
 		}
-		if err != nil {
-			return err
-		}
-		for _, e := range events {
-			res := m.Step(goldenreps.Event{
-				Conn: uint32(get(e, "conn")), Kind: goldenreps.Kind(get(e, "kind")), ECN: get(e, "ecn") == 1,
-				EV: uint32(get(e, "ev")), Now: get(e, "now"),
-			})
-			out := repsLine{Line: e.Line, Conn: res.Conn, Kind: kindOut(uint8(res.Kind), kinds), EV: res.EV, Explored: res.Explored, Error: res.Error}
-			if block == "reps" {
-				out.Frozen = &res.Frozen
+		res := model.Step(ev)
+		line.Reset()
+		fmt.Fprintf(&line, `{"line":%d`, e.Line)
+		for _, p := range results {
+			name := strings.TrimPrefix(p.Name(), "m_result_")
+			v, ok := res[name]
+			if !ok {
+				return fmt.Errorf("block %s: the golden model gives no result field %q", b.Name, name)
 			}
-			if err := enc.Encode(out); err != nil {
+			var val any = v
+			switch {
+			case name == "kind":
+				val = kindOut(v, b.Kinds)
+			case p.Width() == 1:
+				val = v == 1
+			}
+			if err := writeField(&line, name, val); err != nil {
 				return err
 			}
-		}
-	case "smartt", "nscc":
-		p := cfg.Smartt
-		if block == "nscc" {
-			p = cfg.NSCC
-		}
-		m, err := gsmartt.NewModel(p.Golden())
-		if err != nil {
-			return err
-		}
-		for _, e := range events {
-			res := m.Step(gsmartt.Event{
-				Conn: uint32(get(e, "conn")), Kind: gsmartt.Kind(get(e, "kind")), Size: uint32(get(e, "size")),
-				ECN: get(e, "ecn") == 1, RTT: uint32(get(e, "rtt")), Unacked: uint32(get(e, "unacked")), Now: get(e, "now"),
-			})
-			out := smarttLine{Line: e.Line, Conn: res.Conn, Kind: kindOut(uint8(res.Kind), kinds), Cwnd: res.Cwnd, Case: res.Case,
-				Rule: smarttRules[res.Case&7], QA: res.QA, Fast: res.Fast, Error: res.Error}
-			if err := enc.Encode(out); err != nil {
-				return err
+			if d, ok := decode[name]; ok {
+				if err := writeField(&line, d.Key, kindOut(v, d.Names)); err != nil {
+					return err
+				}
 			}
 		}
-	default:
-		return fmt.Errorf("no golden model is wired for block %q", block)
+		line.WriteString("}\n")
+		if _, err := w.Write(line.Bytes()); err != nil {
+			return err
+		}
 	}
+	return nil
+}
+
+func writeField(b *bytes.Buffer, key string, v any) error {
+	k, err := json.Marshal(key)
+	if err != nil {
+		return err
+	}
+	val, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b.WriteByte(',')
+	b.Write(k)
+	b.WriteByte(':')
+	b.Write(val)
 	return nil
 }
 
@@ -205,7 +178,7 @@ schema of each block and of the output.`,
 			if err != nil {
 				return err
 			}
-			fields := traceFields(args[0], m)
+			fields := traceFields(sel[0], m)
 			if schema {
 				writeSchema(cmd.OutOrStdout(), args[0], fields)
 				return nil
@@ -227,7 +200,7 @@ schema of each block and of the output.`,
 				return &exitError{code: 2, err: err}
 			}
 			var buf bytes.Buffer
-			if err := simulate(&buf, r.Config, args[0], fields, evs); err != nil {
+			if err := simulate(&buf, r.Config, sel[0], m, fields, evs); err != nil {
 				return err
 			}
 			if out == "" || out == "-" {

@@ -6,7 +6,6 @@ import (
 
 	"github.com/nicgen/nicgen/blocks"
 	"github.com/nicgen/nicgen/golden/netsim"
-	goldenreps "github.com/nicgen/nicgen/golden/reps"
 	gsmartt "github.com/nicgen/nicgen/golden/smartt"
 	"github.com/nicgen/nicgen/verilator-harness/blockeq"
 )
@@ -16,44 +15,16 @@ import (
 // s_event_ready and m_result_valid.
 type cycleModel func(valid, ready bool, conn uint32) (sReady, mValid bool)
 
-func goldenCycleModel(cfg blocks.Config, block string) (cycleModel, error) {
-	switch block {
-	case "reps", "reps_conf":
-		var s goldenreps.Stepper
-		var err error
-		if block == "reps" {
-			s, err = goldenreps.NewModel(cfg.Reps.Golden())
-		} else {
-			s, err = goldenreps.NewConfModel(cfg.RepsConf.Golden())
-		}
-		if err != nil {
-			return nil, err
-		}
-		depth := cfg.Reps.Depth
-		if block == "reps_conf" {
-			depth = cfg.RepsConf.Depth
-		}
-		p := goldenreps.NewPipeline(s, depth)
-		return func(valid, ready bool, conn uint32) (bool, bool) {
-			out := p.Cycle(goldenreps.CycleIn{SValid: valid, MReady: ready, Event: goldenreps.Event{Conn: conn, Kind: goldenreps.KindOpen}})
-			return out.SReady, out.MValid
-		}, nil
-	case "smartt", "nscc":
-		params := cfg.Smartt
-		if block == "nscc" {
-			params = cfg.NSCC
-		}
-		m, err := gsmartt.NewModel(params.Golden())
-		if err != nil {
-			return nil, err
-		}
-		p := gsmartt.NewPipeline(m, params.Depth)
-		return func(valid, ready bool, conn uint32) (bool, bool) {
-			out := p.Cycle(gsmartt.CycleIn{SValid: valid, MReady: ready, Event: gsmartt.Event{Conn: conn, Kind: gsmartt.KindOpen}})
-			return out.SReady, out.MValid
-		}, nil
+func goldenCycleModel(cfg blocks.Config, name string) (cycleModel, error) {
+	b, err := blocks.Lookup(name)
+	if err != nil {
+		return nil, err
 	}
-	return nil, fmt.Errorf("no golden model is wired for block %q", block)
+	c, err := b.Cycler(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return c.Cycle, nil
 }
 
 // timing is a block's latency and throughput, measured on its golden

@@ -2,7 +2,6 @@ package blockeq
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/nicgen/nicgen/blocks"
 	"github.com/nicgen/nicgen/hdlgen"
@@ -49,31 +48,45 @@ func NewBenchProfile(cfg blocks.Config, block, profile string, seed uint64) (*Be
 		return nil, err
 	}
 	hd := DesignOf(d)
-	bench := &Bench{Block: block, Design: hd}
-	switch block {
-	case "reps":
-		cov := NewCoverage(true)
-		bench.Coverage = cov
-		bench.Ref, err = RepsReference(hd, cfg.Reps.Golden(), cov)
-		bench.Stim = NewEventStimulus(hd, applyREPS(DefaultProfile(cfg.Reps.NumConn, cfg.Reps.TimeW, 400), profile, cfg.Reps.TimeW), seed)
-	case "reps_conf":
-		cov := NewCoverage(false)
-		bench.Coverage = cov
-		bench.Ref, err = RepsConfReference(hd, cfg.RepsConf.Golden(), cov)
-		bench.Stim = NewEventStimulus(hd, applyREPS(DefaultProfile(cfg.RepsConf.NumConn, 32, 0), profile, 32), seed)
-	case "smartt", "nscc":
-		p := cfg.Smartt
-		if block == "nscc" {
-			p = cfg.NSCC
-		}
-		cov := NewSmarttCoverage(p.Variant)
-		bench.Coverage = cov
-		bench.Ref, err = SmarttReference(hd, p, cov)
-		bench.Stim = NewSmarttStimulus(hd, applySmartt(DefaultSmarttProfile(p.NumConn, uint64(p.Net.MTU), uint64(p.Net.BrttNs)), profile), seed)
-	default:
-		return nil, fmt.Errorf("blockeq: no golden model is wired for block %q", block)
+	var bench *Bench
+	if f, ok := lookupFamily(block); ok {
+		bench, err = f.Bench(cfg, hd, profile, seed)
+	} else {
+		// a block without a family of its own: its description alone
+		bench, err = genericBench(cfg, b, hd, seed)
 	}
-	return bench, err
+	if err != nil {
+		return nil, err
+	}
+	bench.Block, bench.Design = block, hd
+	return bench, nil
+}
+
+// Family is what equivalence may know of a block beyond its description
+// (package block): a faster reference, a stimulus that reaches the
+// block's rare cases, its own coverage, and the vectors of `nicgen
+// vectors`. The REPS and SMaRTT families register theirs (families.go);
+// a block without one is checked by the generic bench (generic.go).
+type Family struct {
+	// Bench makes the reference, stimulus and coverage for a profile.
+	Bench func(cfg blocks.Config, hd harness.Design, profile string, seed uint64) (*Bench, error)
+	// Vectors draws n events and their golden results.
+	Vectors func(cfg blocks.Config, block string, ports map[string]int, n int, seed uint64) (*VectorSet, error)
+}
+
+var families = map[string]Family{}
+
+// RegisterFamily registers the equivalence bench of a block.
+func RegisterFamily(block string, f Family) {
+	if _, dup := families[block]; dup {
+		panic("blockeq: family of block " + block + " registered twice")
+	}
+	families[block] = f
+}
+
+func lookupFamily(block string) (Family, bool) {
+	f, ok := families[block]
+	return f, ok && f.Bench != nil && f.Vectors != nil
 }
 
 // Run builds (or loads from the cache) the Verilated model and runs the

@@ -538,17 +538,11 @@ func GenerateVectors(block string, n int, seed uint64) (*VectorSet, error) {
 	for _, p := range d.Top.Ports() {
 		ports[p.Name()] = p.Width()
 	}
-	var vs *VectorSet
-	switch block {
-	case "reps", "reps_conf":
-		vs, err = repsVectors(block, cfg, ports, n, seed)
-	case "smartt":
-		vs, err = smarttVectors(block, cfg.Smartt, ports, n, seed)
-	case "nscc":
-		vs, err = smarttVectors(block, cfg.NSCC, ports, n, seed)
-	default:
-		return nil, fmt.Errorf("blockeq: no golden model is wired for block %q", block)
+	f, ok := lookupFamily(block)
+	if !ok {
+		return nil, fmt.Errorf("blockeq: no equivalence bench is registered for block %q (blockeq.RegisterFamily)", block)
 	}
+	vs, err := f.Vectors(cfg, block, ports, n, seed)
 	if err != nil {
 		return nil, fmt.Errorf("block %s: %w", block, err)
 	}
@@ -556,7 +550,7 @@ func GenerateVectors(block string, n int, seed uint64) (*VectorSet, error) {
 }
 
 // repsVectors draws a REPS sequence and the golden results.
-func repsVectors(block string, cfg blocks.Config, ports map[string]int, n int, seed uint64) (*VectorSet, error) {
+func repsVectors(cfg blocks.Config, block string, ports map[string]int, n int, seed uint64) (*VectorSet, error) {
 	var (
 		model      goldenreps.Stepper
 		params     any
@@ -566,21 +560,29 @@ func repsVectors(block string, cfg blocks.Config, ports map[string]int, n int, s
 		depth      int
 	)
 	if block == "reps" {
-		p := cfg.Reps.Golden()
+		bp, err := reps.Of(cfg)
+		if err != nil {
+			return nil, err
+		}
+		p := bp.Golden()
 		m, err := goldenreps.NewModel(p)
 		if err != nil {
 			return nil, err
 		}
 		model, params, numConn, freezeTime, hasFrozen = m, p, p.NumConn, p.FreezeTime, true
-		depth = cfg.Reps.Depth
+		depth = bp.Depth
 	} else {
-		p := cfg.RepsConf.Golden()
+		bp, err := reps.ConfOf(cfg)
+		if err != nil {
+			return nil, err
+		}
+		p := bp.Golden()
 		m, err := goldenreps.NewConfModel(p)
 		if err != nil {
 			return nil, err
 		}
 		model, params, numConn = m, p, p.NumConn
-		depth = cfg.RepsConf.Depth
+		depth = bp.Depth
 	}
 	if _, ok := ports["m_result_frozen"]; ok != hasFrozen {
 		return nil, fmt.Errorf("blockeq: m_result_frozen port present = %v, golden model has frozen = %v", ok, hasFrozen)

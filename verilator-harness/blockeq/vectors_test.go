@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/nicgen/nicgen/blocks"
+	bsmartt "github.com/nicgen/nicgen/blocks/smartt"
 	gsmartt "github.com/nicgen/nicgen/golden/smartt"
 )
 
@@ -119,10 +120,11 @@ func TestVectorsNamePorts(t *testing.T) {
 // "Vectors"), and the expectations are the golden model's.
 func TestSmarttVectors(t *testing.T) {
 	cfg := blocks.DefaultConfig()
-	for _, block := range []string{"smartt", "nscc"} {
-		p := cfg.Smartt
-		if block == "nscc" {
-			p = cfg.NSCC
+	for _, v := range []bsmartt.Variant{bsmartt.Conf, bsmartt.NSCC} {
+		block := v.String()
+		p, err := bsmartt.Of(cfg, v)
+		if err != nil {
+			t.Fatal(err)
 		}
 		gp := p.Golden()
 		model, err := gsmartt.NewModel(gp)

@@ -1,0 +1,112 @@
+package block
+
+// Kind is the type an attribute takes.
+type Kind int
+
+const (
+	Whole  Kind = iota // a whole number
+	Number             // a finite number
+	Bool               // true or false
+	Seed               // a whole number, or a string "0x..." (HCL has no hex literals)
+	String             // a string
+)
+
+func (k Kind) String() string {
+	switch k {
+	case Whole:
+		return "a whole number"
+	case Number:
+		return "a number"
+	case Bool:
+		return "true or false"
+	case Seed:
+		return `a whole number or a string such as "0xACE12D3B"`
+	}
+	return "a string"
+}
+
+// Attr declares one attribute of a configuration section: its type, its
+// allowed range and what it means. Its default and derivation live in the
+// section's Resolve, next to the code that computes them.
+type Attr struct {
+	Name     string
+	Kind     Kind
+	Lo, Hi   uint64  // Whole, Seed: inclusive range
+	Min, Max float64 // Number: inclusive range
+	Unit     string
+	Doc      string
+	Required bool
+	// Only names the one block a shared option applies to, and OnlyWhy
+	// says why the others have no use for it.
+	Only, OnlyWhy string
+	// RangeWhy explains a range that is narrower than the quantity allows.
+	RangeWhy string
+}
+
+// Source says where a resolved value comes from.
+type Source int
+
+const (
+	Set     Source = iota // written in the file
+	Default               // not written: the block's documented default
+	Derived               // not written: computed from other values
+)
+
+func (s Source) String() string {
+	switch s {
+	case Set:
+		return "set"
+	case Default:
+		return "default"
+	}
+	return "derived"
+}
+
+// Env is what a block's section may derive its values from: the resolved
+// network and hardware sections.
+type Env struct {
+	LinkGbps     float64 // Gb/s
+	MTU          uint64  // bytes
+	BaseRTTNs    uint64  // base RTT
+	TargetFactor float64 // target RTT / base RTT
+	BDPBytes     uint64  // floor(link * rtt / 8)
+	BDPPackets   uint64  // ceil(BDPBytes / MTU)
+	ClockMHz     float64
+	Conns        uint64 // connections per block
+	ConnW        uint64 // width of the connection id ports
+	TimeW        uint64 // width of the timestamp ports
+}
+
+// Section is a block's section of the configuration file as Resolve reads
+// it. Every read records the value and where it came from (`nicgen config
+// show`); a value out of its Attr's range is reported by the loader at the
+// attribute. Read only attributes of the block's Attrs.
+type Section interface {
+	// Name is the block's name.
+	Name() string
+	// Whole is a whole-number attribute: the file's value, or def (a
+	// default or a derivation, as src says, for the reason why).
+	Whole(name string, def uint64, src Source, why string) uint64
+	// Seed is a whole number that may be written as a "0x..." string.
+	Seed(name string, def uint64, why string) uint64
+	// Number is a number attribute, or its default def.
+	Number(name string, def float64, why string) float64
+	// Bool is a bool attribute, or its default def.
+	Bool(name string, def bool, why string) bool
+	// WholeIfSet is the file's value of a whole-number attribute, recorded
+	// as set, when the file writes it; the block then records the value
+	// it derives otherwise with Record.
+	WholeIfSet(name string) (uint64, bool)
+	// IsSet reports whether the file writes the attribute.
+	IsSet(name string) bool
+	// Record records an attribute's value that the block decided itself.
+	Record(name, value string, src Source, why string)
+	// Info records a derived quantity that is not an attribute.
+	Info(name, value, why string)
+	// Origin says where an attribute's value came from, for messages.
+	Origin(name string) string
+	// Errorf reports a relation between values that does not hold, at the
+	// attribute attr when the file writes it, else at the block's label
+	// ("" is the label).
+	Errorf(attr string, format string, a ...any)
+}

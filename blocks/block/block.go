@@ -1,0 +1,273 @@
+// Package block declares what a generated block is to nicgen's tools. One
+// Block value per block, built by the block's own package with Define,
+// owns everything the tools need to know of it: its configuration
+// attributes and how they resolve, the build of its module, its kinds,
+// its golden model and its paper figure. Package blocks lists the blocks;
+// the configuration loader, the commands and the equivalence tools
+// iterate over that list. This package imports no block.
+package block
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/nicgen/nicgen/hdlgen"
+)
+
+// Config is a resolved configuration: the build's name, its clock and the
+// parameters of every block, each of its own package's type.
+type Config struct {
+	Name     string  // shown in file headers
+	ClockMHz float64 // clock of every block, for the timing constraints
+	Params   map[string]any
+}
+
+// Clone copies the configuration so that setting a block's parameters in
+// the copy leaves the original alone.
+func (c Config) Clone() Config {
+	p := make(map[string]any, len(c.Params))
+	for k, v := range c.Params {
+		p[k] = v
+	}
+	c.Params = p
+	return c
+}
+
+// Set stores a block's parameters and returns the configuration.
+func (c Config) Set(name string, params any) Config {
+	if c.Params == nil {
+		c.Params = map[string]any{}
+	}
+	c.Params[name] = params
+	return c
+}
+
+// ParamsOf is block name's parameters, of type P.
+func ParamsOf[P any](c Config, name string) (P, error) {
+	v, ok := c.Params[name]
+	if !ok {
+		var zero P
+		return zero, fmt.Errorf("the configuration has no parameters for block %q", name)
+	}
+	p, ok := v.(P)
+	if !ok {
+		var zero P
+		return zero, fmt.Errorf("block %q: parameters of type %T, want %T", name, v, zero)
+	}
+	return p, nil
+}
+
+// PaperFigure is a state size a seed gives, to print beside ours.
+type PaperFigure struct {
+	PerConnBits  int    // 0 when the paper gives bytes only
+	PerConnBytes int    // 0 when the paper gives bits
+	GlobalBytes  int    // 0 when the paper gives none
+	Source       string // seed and line
+}
+
+// Names decodes a result field for people: sim prints Key, the name of the
+// field's value, right after the field.
+type Names struct {
+	Field string
+	Key   string
+	Names []string
+}
+
+// Golden is a block's golden transaction-level model driven by field
+// names: an event is the values of its s_event_* ports (without the
+// prefix and s_event_valid: conn, kind and the block's own fields); a
+// result, of its m_result_* ports (without m_result_valid).
+type Golden interface {
+	Step(event map[string]uint64) map[string]uint64
+	// Reset applies the rst input to the state outside the table (an
+	// LFSR); the table starts all-zero and is only read once a
+	// connection's open event wrote it.
+	Reset()
+}
+
+// Cycler is a block's golden cycle-level model reduced to what timing
+// needs: drive s_event_valid and m_result_ready with an event that opens
+// connection conn, see s_event_ready and m_result_valid.
+type Cycler interface {
+	Cycle(valid, ready bool, conn uint32) (sReady, mValid bool)
+}
+
+// Desc is the description of a block with parameters of type P, as its
+// package writes it.
+type Desc[P any] struct {
+	Name  string
+	Title string
+	// Attrs is the block's section of the configuration file.
+	Attrs []Attr
+	// Default is the block's parameters in the embedded default
+	// configuration (a test checks that Resolve gives the same).
+	Default func() P
+	// Resolve reads the block's section: every attribute of Attrs, with
+	// its default or derivation, and the relations between them.
+	Resolve func(s Section, env Env) P
+	// Build makes the block's top module.
+	Build func(P) (*hdlgen.Module, error)
+	// Paper is the seed's state figure for the parameters, if it has one.
+	Paper func(P) (PaperFigure, bool)
+	// NumConn and Depth are the connections of the state table and the
+	// datapath stages of the pipelined shell.
+	NumConn func(P) int
+	Depth   func(P) int
+	// Kinds names the values of s_event_kind.
+	Kinds []string
+	// Decode names the values of result fields (sim prints them).
+	Decode []Names
+	// Golden builds the golden transaction-level model; its error says
+	// why the golden model cannot run the parameters.
+	Golden func(P) (Golden, error)
+	// Cycler builds the golden cycle-level model (golden/pipe).
+	Cycler func(P) (Cycler, error)
+}
+
+// Block is a block as the tools see it: Desc with its parameter type
+// erased, every method taking the whole configuration.
+type Block struct {
+	Name   string
+	Title  string
+	Attrs  []Attr
+	Kinds  []string
+	Decode []Names
+
+	def     func() any
+	resolve func(Section, Env) any
+	build   func(Config) (*hdlgen.Module, error)
+	paper   func(Config) (PaperFigure, bool, error)
+	numConn func(Config) (int, error)
+	depth   func(Config) (int, error)
+	golden  func(Config) (Golden, error)
+	cycler  func(Config) (Cycler, error)
+}
+
+// Define erases a description's parameter type. Every function of d must
+// be set: a missing one is reported by Check.
+func Define[P any](d Desc[P]) Block {
+	get := func(c Config) (P, error) { return ParamsOf[P](c, d.Name) }
+	b := Block{Name: d.Name, Title: d.Title, Attrs: d.Attrs, Kinds: d.Kinds, Decode: d.Decode}
+	if d.Default != nil {
+		b.def = func() any { return d.Default() }
+	}
+	if d.Resolve != nil {
+		b.resolve = func(s Section, e Env) any { return d.Resolve(s, e) }
+	}
+	if d.Build != nil {
+		b.build = func(c Config) (*hdlgen.Module, error) {
+			p, err := get(c)
+			if err != nil {
+				return nil, err
+			}
+			return d.Build(p)
+		}
+	}
+	if d.Paper != nil {
+		b.paper = func(c Config) (PaperFigure, bool, error) {
+			p, err := get(c)
+			if err != nil {
+				return PaperFigure{}, false, err
+			}
+			f, ok := d.Paper(p)
+			return f, ok, nil
+		}
+	}
+	if d.NumConn != nil {
+		b.numConn = func(c Config) (int, error) {
+			p, err := get(c)
+			if err != nil {
+				return 0, err
+			}
+			return d.NumConn(p), nil
+		}
+	}
+	if d.Depth != nil {
+		b.depth = func(c Config) (int, error) {
+			p, err := get(c)
+			if err != nil {
+				return 0, err
+			}
+			return d.Depth(p), nil
+		}
+	}
+	if d.Golden != nil {
+		b.golden = func(c Config) (Golden, error) {
+			p, err := get(c)
+			if err != nil {
+				return nil, err
+			}
+			return d.Golden(p)
+		}
+	}
+	if d.Cycler != nil {
+		b.cycler = func(c Config) (Cycler, error) {
+			p, err := get(c)
+			if err != nil {
+				return nil, err
+			}
+			return d.Cycler(p)
+		}
+	}
+	return b
+}
+
+// Check reports a description with a missing part.
+func (b Block) Check() error {
+	var missing []string
+	for name, set := range map[string]bool{
+		"Default": b.def != nil, "Resolve": b.resolve != nil, "Build": b.build != nil, "Paper": b.paper != nil,
+		"NumConn": b.numConn != nil, "Depth": b.depth != nil, "Golden": b.golden != nil, "Cycler": b.cycler != nil,
+	} {
+		if !set {
+			missing = append(missing, name)
+		}
+	}
+	if b.Name == "" {
+		missing = append(missing, "Name")
+	}
+	if len(b.Kinds) == 0 {
+		missing = append(missing, "Kinds")
+	}
+	if len(missing) > 0 {
+		sort.Strings(missing)
+		return fmt.Errorf("block %q: the description has no %v", b.Name, missing)
+	}
+	return nil
+}
+
+// Default is the block's parameters in the embedded default configuration.
+func (b Block) Default() any { return b.def() }
+
+// Resolve reads the block's section of a configuration.
+func (b Block) Resolve(s Section, e Env) any { return b.resolve(s, e) }
+
+// Build makes the block's top module from the configuration.
+func (b Block) Build(c Config) (*hdlgen.Module, error) { return b.build(c) }
+
+// Elaborate builds and checks the block.
+func (b Block) Elaborate(c Config) (*hdlgen.Design, error) {
+	m, err := b.Build(c)
+	if err != nil {
+		return nil, err
+	}
+	return hdlgen.Elaborate(m)
+}
+
+// Paper is the seed's state figure for the configuration, if it has one.
+func (b Block) Paper(c Config) (PaperFigure, bool) {
+	f, ok, err := b.paper(c)
+	return f, ok && err == nil
+}
+
+// NumConn is the number of connections of the block's state table.
+func (b Block) NumConn(c Config) (int, error) { return b.numConn(c) }
+
+// Depth is the number of datapath stages of the block's pipelined shell.
+func (b Block) Depth(c Config) (int, error) { return b.depth(c) }
+
+// Golden builds the block's golden transaction-level model.
+func (b Block) Golden(c Config) (Golden, error) { return b.golden(c) }
+
+// Cycler builds the block's golden cycle-level model.
+func (b Block) Cycler(c Config) (Cycler, error) { return b.cycler(c) }

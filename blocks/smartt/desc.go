@@ -1,0 +1,270 @@
+package smartt
+
+import (
+	"fmt"
+	"math/bits"
+	"strconv"
+	"strings"
+
+	"github.com/nicgen/nicgen/blocks/block"
+	gsmartt "github.com/nicgen/nicgen/golden/smartt"
+)
+
+// Rules names the m_result_case values.
+var Rules = []string{"none", "FD", "MD", "FI", "MI", "QuickAdapt", "FastIncrease", "loss"}
+
+// attrs is the configuration section of smartt and nscc; an attribute of
+// one variant only says so with Only.
+var attrs = []block.Attr{
+	{Name: "size_width", Kind: block.Whole, Lo: 1, Hi: 20, Unit: "bits", Doc: "width of s_event_size; must hold the mtu"},
+	{Name: "rtt_width", Kind: block.Whole, Lo: 1, Hi: 32, Unit: "bits", Doc: "width of s_event_rtt (ns); must hold the QuickAdapt delay threshold"},
+	{Name: "byte_width", Kind: block.Whole, Lo: 1, Hi: 32, Unit: "bits", Doc: "width of s_event_unacked and the byte counters; must hold the max window (and 8 x mtu for nscc with adjust_period)"},
+	{Name: "time_width", Kind: block.Whole, Lo: 28, Hi: 63, Unit: "bits", Doc: "width of s_event_now (ns); at least 28 for the 24-bit 16 ns stamps"},
+	{Name: "f", Kind: block.Whole, Lo: 0, Hi: 16, Unit: "bits", Doc: "fraction bits of the window register; by default 6, lowered when the window register would pass 32 bits or a product 64"},
+	{Name: "k", Kind: block.Whole, Lo: 4, Hi: 12, Unit: "bits", Doc: "index bits of the reciprocal table"},
+	{Name: "wtd_shift", Kind: block.Whole, Lo: 1, Hi: 7, Doc: "Wait-to-Decrease EWMA gain 2^-wtd_shift (A-8)",
+		Only: "smartt", OnlyWhy: "Wait-to-Decrease is absent from S1 (A-8)"},
+	{Name: "avg_shift", Kind: block.Whole, Lo: 1, Hi: 10, Doc: "RTT EWMA gain 2^-avg_shift (A-11)",
+		Only: "nscc", OnlyWhy: "only S1 keeps an RTT average (A-11)"},
+	{Name: "fi_tol_ns", Kind: block.Whole, Lo: 0, Hi: 1_000_000, Unit: "ns", Doc: "FastIncrease tolerance: rtt <= base_rtt_ns + fi_tol_ns counts as rtt ~ brtt (A-9)"},
+	{Name: "init_cwnd", Kind: block.Whole, Lo: 1, Hi: 1<<32 - 1, Unit: "bytes", Doc: "window after open; mtu..max window (A-15)"},
+	{Name: "timeouts_replace_trims", Kind: block.Bool, Doc: "md doubled: timeouts stand in for trims (S0:L234)",
+		Only: "smartt", OnlyWhy: "S1's multiplicative decrease has no md constant (S1 Eq. 1)"},
+	{Name: "clamp_on_early_return", Kind: block.Bool, Doc: "clamp the window after QuickAdapt and FastIncrease too (A-2)"},
+	{Name: "adjust_period", Kind: block.Bool, Doc: "accumulate increases and apply them every 8 MTU or base RTT (S1 III-G)",
+		Only: "nscc", OnlyWhy: "the adjustment period is S1's (S1:L838-854)"},
+	{Name: "delay_qa", Kind: block.Bool, Doc: "a high RTT triggers QuickAdapt, for networks without trimming (A-10)",
+		Only: "nscc", OnlyWhy: "S0 has no delay-based QuickAdapt trigger (A-10)"},
+	{Name: "trims_count_as_acked", Kind: block.Bool, Doc: "trims and timeouts add to acked, as the pseudocode literally does (A-7)"},
+	{Name: "zero_stamp_expired", Kind: block.Bool, Doc: "a stored timestamp of 0 reads as long past"},
+	{Name: "pipeline_depth", Kind: block.Whole, Lo: 1, Hi: 16, Doc: "datapath stages of the pipelined shell: events of one connection are this many cycles apart; by default what the block needs for hardware.clock_mhz (docs/pipeline.md)"},
+}
+
+// Descriptor is smartt (v = Conf) or nscc (v = NSCC) to nicgen's tools:
+// its configuration section, its module and its golden model (package
+// blocks lists both).
+func Descriptor(v Variant) block.Block {
+	title := "SMaRTT, S0: conference congestion control with QuickAdapt, FastIncrease, Wait-to-Decrease"
+	paper := block.PaperFigure{PerConnBytes: 19, GlobalBytes: 28, Source: "S0:L167"}
+	if v == NSCC {
+		title = "SMaRTT, S1: journal / UEC NSCC congestion control"
+		paper.Source = "S1:L861-862"
+	}
+	kinds := make([]string, NumKinds)
+	for i := range kinds {
+		kinds[i] = gsmartt.Kind(i).String()
+	}
+	return block.Define(block.Desc[Params]{
+		Name:  v.String(),
+		Title: title,
+		Attrs: attrs,
+		Default: func() Params {
+			p := DefaultParams(v)
+			if d, err := DepthFor(p); err == nil {
+				p.Depth = d
+			}
+			return p
+		},
+		Resolve: func(s block.Section, env block.Env) Params { return resolve(s, v, env) },
+		Build:   Block,
+		Paper:   func(Params) (block.PaperFigure, bool) { return paper, true },
+		NumConn: func(p Params) int { return p.NumConn },
+		Depth:   func(p Params) int { return p.Depth },
+		Kinds:   kinds,
+		Decode:  []block.Names{{Field: "case", Key: "rule", Names: Rules}},
+		Golden: func(p Params) (block.Golden, error) {
+			m, err := gsmartt.NewModel(p.Golden())
+			return eventModel{m}, err
+		},
+		Cycler: func(p Params) (block.Cycler, error) {
+			m, err := gsmartt.NewModel(p.Golden())
+			if err != nil {
+				return nil, err
+			}
+			return cycler{gsmartt.NewPipeline(m, p.Depth)}, nil
+		},
+	})
+}
+
+// Of is the parameters of block smartt or nscc in a configuration.
+func Of(c block.Config, v Variant) (Params, error) { return block.ParamsOf[Params](c, v.String()) }
+
+type eventModel struct{ m *gsmartt.Model }
+
+func (e eventModel) Step(ev map[string]uint64) map[string]uint64 {
+	r := e.m.Step(gsmartt.Event{Conn: uint32(ev["conn"]), Kind: gsmartt.Kind(ev["kind"]), Size: uint32(ev["size"]),
+		ECN: ev["ecn"] == 1, RTT: uint32(ev["rtt"]), Unacked: uint32(ev["unacked"]), Now: ev["now"]})
+	return map[string]uint64{"conn": uint64(r.Conn), "kind": uint64(r.Kind), "cwnd": uint64(r.Cwnd), "case": uint64(r.Case),
+		"qa": b2u(r.QA), "fast": b2u(r.Fast), "error": b2u(r.Error)}
+}
+
+func (e eventModel) Reset() { e.m.Reset() }
+
+type cycler struct{ p *gsmartt.Pipeline }
+
+func (c cycler) Cycle(valid, ready bool, conn uint32) (bool, bool) {
+	out := c.p.Cycle(gsmartt.CycleIn{SValid: valid, MReady: ready, Event: gsmartt.Event{Conn: conn, Kind: gsmartt.KindOpen}})
+	return out.SReady, out.MValid
+}
+
+func b2u(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func bitsFor64(v uint64) uint64 { return uint64(max(1, bits.Len64(v))) }
+
+// resolve reads block "smartt" or "nscc" of a configuration.
+func resolve(s block.Section, v Variant, env block.Env) Params {
+	p := DefaultParams(v)
+	p.Net = Network{LinkGbps: env.LinkGbps, MTU: uint32(env.MTU), BrttNs: uint32(env.BaseRTTNs)}
+	p.NumConn, p.ConnW = int(env.Conns), int(env.ConnW)
+	d := p.Derive() // the network's constants do not depend on the widths
+	ratio, ratioSrc := "1.25", "S0:L263"
+	if v == NSCC {
+		ratio, ratioSrc = "1.5", "S1:L1024"
+	}
+	s.Info("max_window_bytes", strconv.FormatUint(d.MaxCwnd, 10), fmt.Sprintf("floor(%s x bdp_bytes = %d) (%s)", ratio, d.BDP, ratioSrc))
+	s.Info("cwnd_width", strconv.Itoa(d.CwndW), "bits to hold max_window_bytes")
+	s.Info("qa_rtt_ns", strconv.FormatUint(d.QaRttNs, 10), "base_rtt_ns + 4 x (target_rtt_ns - base_rtt_ns), the QuickAdapt delay threshold (A-10)")
+
+	mtu := env.MTU
+	if d.MaxCwnd < mtu {
+		// nothing below makes sense for a window smaller than a packet
+		s.Errorf("", "block %q: max_window_bytes = %d (%s x bdp_bytes = %d) is below one mtu = %d: the network is too small for SMaRTT", s.Name(), d.MaxCwnd, ratio, d.BDP, mtu)
+	}
+	sizeNeed := bitsFor64(mtu)
+	sizeW := s.Whole("size_width", min(max(14, sizeNeed), max(sizeNeed, uint64(d.CwndW))), block.Derived,
+		fmt.Sprintf("max(14, bits to hold mtu = %d), at most cwnd_width = %d", mtu, d.CwndW))
+	fiTol := s.Whole("fi_tol_ns", 1000, block.Default, "htsim's 1 us of queuing delay (A-9)")
+	// the RTT port carries every RTT the datapath compares with
+	rttMax, rttWhat := d.QaRttNs, fmt.Sprintf("qa_rtt_ns = %d", d.QaRttNs)
+	if fiMax := env.BaseRTTNs + fiTol; fiMax > rttMax {
+		rttMax, rttWhat = fiMax, fmt.Sprintf("base_rtt_ns + fi_tol_ns = %d", fiMax)
+	}
+	rttNeed := bitsFor64(rttMax)
+	rttW := s.Whole("rtt_width", max(20, rttNeed), block.Derived, fmt.Sprintf("max(20, bits to hold %s)", rttWhat))
+	timeW := s.Whole("time_width", env.TimeW, block.Derived, "hardware.time_width")
+	adjust := false
+	if v == Conf {
+		p.WtdShift = int(s.Whole("wtd_shift", 4, block.Default, "alpha = 1/16 (A-8)"))
+		p.TimeoutsReplaceTrims = s.Bool("timeouts_replace_trims", false, "trims are available (S0:L234)")
+	} else {
+		p.AvgShift = int(s.Whole("avg_shift", 3, block.Default, "gain 1/8 (A-11)"))
+		p.AdjustPeriod = s.Bool("adjust_period", true, "S1 III-G")
+		p.DelayQA = s.Bool("delay_qa", false, "the network trims (A-10)")
+		adjust = p.AdjustPeriod
+	}
+	byteNeed, byteWhy := bitsFor64(d.MaxCwnd), fmt.Sprintf("bits to hold max_window_bytes = %d", d.MaxCwnd)
+	if adjust {
+		// the adjustment period ends after 8 MTU of acked bytes (S1:L853)
+		byteNeed = max(byteNeed, bitsFor64(8*mtu))
+		byteWhy = fmt.Sprintf("bits to hold max_window_bytes = %d and 8 x mtu = %d (S1:L853)", d.MaxCwnd, 8*mtu)
+	}
+	byteW := s.Whole("byte_width", byteNeed, block.Derived, byteWhy)
+
+	// f: the widest window fraction that keeps the window register within
+	// 32 bits and every product of the datapath within 64 (contract
+	// Section 3); the contract's 6 when the network allows it.
+	fits := func(f uint64) string {
+		q := p
+		q.F = int(f)
+		dd := q.Derive()
+		if cw := uint64(dd.CwndW) + f; cw > 32 {
+			return fmt.Sprintf("the window register c takes cwnd_width + f = %d + %d = %d bits, above 32", dd.CwndW, f, cw)
+		}
+		if b := sizeW + bitsFor64(dd.KFi) + 2; b > 64 {
+			return fmt.Sprintf("the Fair Increase product size x KFi takes size_width + bits of KFi + 2 = %d + %d + 2 = %d bits, above 64", sizeW, bitsFor64(dd.KFi), b)
+		}
+		if b := sizeW + bitsFor64(dd.KMi) + rttW; b > 64 {
+			return fmt.Sprintf("the Multiplicative Increase product size x KMi x (target_rtt - rtt) takes size_width + bits of KMi + rtt_width = %d + %d + %d = %d bits, above 64", sizeW, bitsFor64(dd.KMi), rttW, b)
+		}
+		if b := rttW + sizeW + bitsFor64(dd.KMd); v == Conf && b > 64 {
+			return fmt.Sprintf("the Multiplicative Decrease product (rtt - target_rtt) x size x KMd takes rtt_width + size_width + bits of KMd = %d + %d + %d = %d bits, above 64", rttW, sizeW, bitsFor64(dd.KMd), b)
+		}
+		return ""
+	}
+	var f uint64
+	if fv, ok := s.WholeIfSet("f"); ok {
+		f = fv
+		if why := fits(f); why != "" {
+			hi := int64(-1)
+			for g := int64(f) - 1; g >= 0 && hi < 0; g-- {
+				if fits(uint64(g)) == "" {
+					hi = g
+				}
+			}
+			if hi >= 0 {
+				s.Errorf("f", "f = %d: %s; with these widths and this network f must be 0..%d", f, why, hi)
+			} else {
+				s.Errorf("f", "f = %d: %s; no f fits: narrow size_width or rtt_width, or lower network.link_gbps or base_rtt_ns", f, why)
+			}
+		}
+	} else {
+		f = 6
+		why, src := "docs/blocks/smartt.md Section 3; lowered when the network needs it", block.Default
+		if first := fits(6); first != "" {
+			src = block.Derived
+			for f > 0 && fits(f) != "" {
+				f--
+			}
+			why = "lowered from 6: " + first
+			if last := fits(f); last != "" {
+				s.Errorf("", "block %q: %s even with f = 0: narrow size_width or rtt_width, or lower network.link_gbps or base_rtt_ns", s.Name(), last)
+			}
+		}
+		s.Record("f", strconv.FormatUint(f, 10), src, why)
+	}
+	k := s.Whole("k", 10, block.Default, "docs/blocks/smartt.md Section 3")
+	var initCwnd uint64
+	if iv, ok := s.WholeIfSet("init_cwnd"); ok {
+		initCwnd = iv
+		if iv < mtu || iv > d.MaxCwnd {
+			s.Errorf("init_cwnd", "init_cwnd = %d is out of range: must be mtu..max_window_bytes = %d..%d (A-15)", iv, mtu, d.MaxCwnd)
+		}
+		if iv == d.MaxCwnd {
+			initCwnd = 0 // the blocks' spelling of "the max window"
+		}
+	} else {
+		s.Record("init_cwnd", strconv.FormatUint(d.MaxCwnd, 10), block.Derived, "max_window_bytes (A-15)")
+	}
+	p.ClampOnEarlyReturn = s.Bool("clamp_on_early_return", true, "A-2")
+	p.TrimsCountAsAcked = s.Bool("trims_count_as_acked", false, "QuickAdapt counts delivered bytes (A-7)")
+	p.ZeroStampExpired = s.Bool("zero_stamp_expired", true, "docs/blocks/smartt.md Section 3")
+
+	if sizeW < sizeNeed {
+		s.Errorf("size_width", "size_width = %d is too narrow: it must hold mtu = %d, which needs %d bits", sizeW, mtu, sizeNeed)
+	} else if sizeW > uint64(d.CwndW) && d.MaxCwnd >= mtu {
+		s.Errorf("size_width", "size_width = %d is wider than the window (cwnd_width = %d bits): no packet is larger than the max window; must be %d..%d", sizeW, d.CwndW, sizeNeed, d.CwndW)
+	}
+	if rttW < rttNeed {
+		s.Errorf("rtt_width", "rtt_width = %d is too narrow: it must hold %s, which needs %d bits", rttW, rttWhat, rttNeed)
+	}
+	if byteW < byteNeed {
+		s.Errorf("byte_width", "byte_width = %d is too narrow: it must hold %s, which needs %d bits", byteW, strings.TrimPrefix(byteWhy, "bits to hold "), byteNeed)
+	}
+	if timeW < QW+QShift {
+		s.Errorf("time_width", "time_width = %d (%s) is too narrow for block %q: the 24-bit stamps in 16 ns units need %d bits; set time_width in this block", timeW, s.Origin("time_width"), s.Name(), QW+QShift)
+	}
+
+	p.SizeW, p.RttW, p.ByteW, p.TimeW, p.F, p.K = int(sizeW), int(rttW), int(byteW), int(timeW), int(f), int(k)
+	p.FiTolNs, p.InitCwnd = uint32(fiTol), uint32(initCwnd)
+	def, err := DepthFor(p)
+	if err != nil {
+		def = 1 // the block's own validation reports the configuration
+	}
+	p.Depth = int(s.Whole("pipeline_depth", uint64(def), block.Derived, "the stages the block's cuts reach (docs/pipeline.md)"))
+	return p
+}
+
+// MustOf is Of for configurations known to hold the block (tests, the
+// embedded default); it panics otherwise.
+func MustOf(c block.Config, v Variant) Params {
+	p, err := Of(c, v)
+	if err != nil {
+		panic(err)
+	}
+	return p
+}

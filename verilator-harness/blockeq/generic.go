@@ -1,0 +1,226 @@
+package blockeq
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/nicgen/nicgen/blocks"
+	"github.com/nicgen/nicgen/blocks/block"
+	"github.com/nicgen/nicgen/golden/pipe"
+	harness "github.com/nicgen/nicgen/verilator-harness"
+)
+
+// The generic bench serves every block without a family of its own (a new
+// block, a test's toy block): it needs nothing but the block's description
+// (package block). The reference is the description's golden model inside
+// the shell's cycle contract (golden/pipe); the stimulus draws random
+// events over the block's s_event_* ports; the coverage counts kinds and
+// errors. Kind 0 opens a connection on every block of the pipelined shell
+// (docs/adding-a-block.md): the stimulus uses a connection only once it
+// opened it, as the RTL's table starts from random contents.
+
+// fieldEvent is an event by field name (the s_event_* ports without the
+// prefix and valid).
+type fieldEvent map[string]uint64
+
+// goldenStepper runs a description's golden model in golden/pipe.
+type goldenStepper struct {
+	g        block.Golden
+	connMask uint64
+}
+
+func (s goldenStepper) Step(e fieldEvent) map[string]uint64 { return s.g.Step(e) }
+func (s goldenStepper) Reset()                              { s.g.Reset() }
+func (s goldenStepper) ConnKey(e fieldEvent) uint64         { return e["conn"] & s.connMask }
+
+type genericPorts struct {
+	sValid, mReady, sReady, mValid int
+	inFields                       []string // field name by s_event_* input, -1 gaps never occur
+	inIdx                          []int
+	outFields                      []string
+	outIdx                         []int
+	widths                         map[string]int
+}
+
+func newGenericPorts(d harness.Design) (genericPorts, error) {
+	pm := newPortMap(d)
+	g := genericPorts{sValid: pm.inIdx("s_event_valid"), mReady: pm.inIdx("m_result_ready"),
+		sReady: pm.outIdx("s_event_ready"), mValid: pm.outIdx("m_result_valid"), widths: map[string]int{}}
+	if g.sValid < 0 || g.mReady < 0 || g.sReady < 0 || g.mValid < 0 {
+		return g, fmt.Errorf("blockeq: %s has no event/result stream handshake (s_event_valid/ready, m_result_valid/ready)", d.Top)
+	}
+	for _, p := range d.Ports {
+		if name, ok := strings.CutPrefix(p.Name, "s_event_"); ok && p.Dir == harness.In && name != "valid" {
+			g.inFields, g.inIdx = append(g.inFields, name), append(g.inIdx, pm.inIdx(p.Name))
+			g.widths[name] = p.Width
+		}
+		if name, ok := strings.CutPrefix(p.Name, "m_result_"); ok && p.Dir == harness.Out && name != "valid" {
+			g.outFields, g.outIdx = append(g.outFields, name), append(g.outIdx, pm.outIdx(p.Name))
+		}
+	}
+	if _, ok := g.widths["conn"]; !ok {
+		return g, fmt.Errorf("blockeq: %s has no s_event_conn", d.Top)
+	}
+	if _, ok := g.widths["kind"]; !ok {
+		return g, fmt.Errorf("blockeq: %s has no s_event_kind", d.Top)
+	}
+	return g, nil
+}
+
+// genericRef is the harness reference of a described block.
+type genericRef struct {
+	p       genericPorts
+	newPipe func() *pipe.Pipeline[fieldEvent, map[string]uint64]
+	pipe    *pipe.Pipeline[fieldEvent, map[string]uint64]
+	cov     *GenericCoverage
+}
+
+func (r *genericRef) Reset() { r.pipe = r.newPipe() }
+
+func (r *genericRef) Cycle(in, out []uint64) {
+	p := r.p
+	ev := make(fieldEvent, len(p.inFields))
+	for i, f := range p.inFields {
+		ev[f] = in[p.inIdx[i]]
+	}
+	ci := pipe.In[fieldEvent]{SValid: in[p.sValid] == 1, MReady: in[p.mReady] == 1, Event: ev}
+	co := r.pipe.Cycle(ci)
+	out[p.sReady], out[p.mValid] = b2u(co.SReady), b2u(co.MValid)
+	for i, f := range p.outFields {
+		out[p.outIdx[i]] = co.Result[f]
+	}
+	if co.MValid && ci.MReady && r.cov != nil {
+		r.cov.count(co.Result)
+	}
+}
+
+// GenericCoverage counts the kinds of the results and the errors.
+type GenericCoverage struct {
+	kinds  []string
+	counts map[string]int64
+}
+
+func (c *GenericCoverage) count(res map[string]uint64) {
+	if res["error"] == 1 {
+		c.counts["error"]++
+		return
+	}
+	if k := res["kind"]; k < uint64(len(c.kinds)) {
+		c.counts[c.kinds[k]]++
+	}
+}
+
+// Counts is every case with its count.
+func (c *GenericCoverage) Counts() map[string]int64 {
+	out := map[string]int64{"error": c.counts["error"]}
+	for _, k := range c.kinds {
+		out[k] = c.counts[k]
+	}
+	return out
+}
+
+// Missing lists the cases never reached.
+func (c *GenericCoverage) Missing() []string {
+	var miss []string
+	for n, v := range c.Counts() {
+		if v == 0 {
+			miss = append(miss, n)
+		}
+	}
+	sort.Strings(miss)
+	return miss
+}
+
+func (c *GenericCoverage) String() string { return FormatCounts(c.Counts()) }
+
+// genericStim draws events over a block's fields: kind 0 opens the next
+// connection, other kinds use an opened one (or, rarely, one past the
+// table, for the error path); other fields are uniform over their width.
+type genericStim struct {
+	p        genericPorts
+	r        *rng
+	numConn  uint64
+	numKinds uint64
+	opened   uint64
+	valid    bool
+	cur      []uint64 // by inFields
+	pValid   threshold
+	pReady   threshold
+}
+
+func (s *genericStim) Next(prevOut, in []uint64) {
+	accepted := prevOut != nil && s.valid && prevOut[s.p.sReady] == 1
+	if !s.valid || accepted {
+		s.valid = s.r.hit(s.pValid)
+		if s.valid {
+			s.draw()
+		}
+	}
+	in[s.p.sValid] = b2u(s.valid)
+	for i, idx := range s.p.inIdx {
+		in[idx] = s.cur[i]
+	}
+	in[s.p.mReady] = b2u(s.r.hit(s.pReady))
+}
+
+func (s *genericStim) draw() {
+	var kind, conn uint64
+	switch {
+	case s.opened < s.numConn && (s.opened == 0 || s.r.below(8) == 0):
+		kind, conn = 0, s.opened
+		s.opened++
+	case s.r.below(64) == 0:
+		kind, conn = s.r.below(1<<min(s.p.widths["kind"], 32)), s.numConn+s.r.below(4) // an error
+	default:
+		kind, conn = 1+s.r.below(s.numKinds-1), s.r.below(s.opened)
+	}
+	for i, f := range s.p.inFields {
+		switch f {
+		case "conn":
+			s.cur[i] = conn
+		case "kind":
+			s.cur[i] = kind
+		default:
+			w := s.p.widths[f]
+			v := s.r.next()
+			if w < 64 {
+				v &= 1<<uint(w) - 1
+			}
+			s.cur[i] = v
+		}
+	}
+}
+
+// genericBench is the bench of a block from its description alone.
+func genericBench(cfg blocks.Config, b blocks.Block, hd harness.Design, seed uint64) (*Bench, error) {
+	gp, err := newGenericPorts(hd)
+	if err != nil {
+		return nil, err
+	}
+	depth, err := b.Depth(cfg)
+	if err != nil {
+		return nil, err
+	}
+	numConn, err := b.NumConn(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if len(b.Kinds) < 2 {
+		return nil, fmt.Errorf("blockeq: block %s has %d kinds; the generic stimulus needs open and one more", b.Name, len(b.Kinds))
+	}
+	if _, err := b.Golden(cfg); err != nil {
+		return nil, err
+	}
+	connMask := uint64(1)<<uint(gp.widths["conn"]) - 1
+	cov := &GenericCoverage{kinds: b.Kinds, counts: map[string]int64{}}
+	ref := &genericRef{p: gp, cov: cov, newPipe: func() *pipe.Pipeline[fieldEvent, map[string]uint64] {
+		g, _ := b.Golden(cfg) // accepted above
+		return pipe.New[fieldEvent, map[string]uint64](goldenStepper{g: g, connMask: connMask}, depth)
+	}}
+	stim := func() harness.Stimulus {
+		return &genericStim{p: gp, r: newRNG(seed), numConn: uint64(numConn), numKinds: uint64(len(b.Kinds)),
+			cur: make([]uint64, len(gp.inFields)), pValid: thresholdOf(0.9), pReady: thresholdOf(0.8)}
+	}
+	return &Bench{Ref: ref, Stim: stim, Coverage: cov}, nil
+}
