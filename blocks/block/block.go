@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/nicgen/nicgen/blocks/connpipe"
 	"github.com/nicgen/nicgen/hdlgen"
 )
 
@@ -122,6 +123,21 @@ type Desc[P any] struct {
 	Golden func(P) (Golden, error)
 	// Cycler builds the golden cycle-level model (golden/pipe).
 	Cycler func(P) (Cycler, error)
+	// Formal is the block's proofs for `make formal` (docs/formal.md).
+	Formal func() []FormalJob
+}
+
+// FormalJob is one proof of a block's properties (docs/formal.md): a
+// configuration, built with the properties asked for.
+type FormalJob struct {
+	Name  string // configuration name, also the folder of its files
+	Doc   string // the parameters, for the report
+	Build func(connpipe.Formal) (*hdlgen.Module, error)
+	// MaxSteps bounds the induction length, and the length of the
+	// counterexamples the base case looks for.
+	MaxSteps int
+	// Breaks runs the broken variant of each assertion on this job.
+	Breaks bool
 }
 
 // Block is a block as the tools see it: Desc with its parameter type
@@ -141,13 +157,14 @@ type Block struct {
 	depth   func(Config) (int, error)
 	golden  func(Config) (Golden, error)
 	cycler  func(Config) (Cycler, error)
+	formal  func() []FormalJob
 }
 
 // Define erases a description's parameter type. Every function of d must
 // be set: a missing one is reported by Check.
 func Define[P any](d Desc[P]) Block {
 	get := func(c Config) (P, error) { return ParamsOf[P](c, d.Name) }
-	b := Block{Name: d.Name, Title: d.Title, Attrs: d.Attrs, Kinds: d.Kinds, Decode: d.Decode}
+	b := Block{Name: d.Name, Title: d.Title, Attrs: d.Attrs, Kinds: d.Kinds, Decode: d.Decode, formal: d.Formal}
 	if d.Default != nil {
 		b.def = func() any { return d.Default() }
 	}
@@ -271,3 +288,11 @@ func (b Block) Golden(c Config) (Golden, error) { return b.golden(c) }
 
 // Cycler builds the block's golden cycle-level model.
 func (b Block) Cycler(c Config) (Cycler, error) { return b.cycler(c) }
+
+// Formal is the block's proofs (none when it declares none).
+func (b Block) Formal() []FormalJob {
+	if b.formal == nil {
+		return nil
+	}
+	return b.formal()
+}

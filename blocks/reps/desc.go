@@ -55,6 +55,7 @@ func Descriptor() block.Block {
 			m, err := goldenreps.NewModel(p.Golden())
 			return cycler{goldenreps.NewPipeline(m, p.Depth)}, err
 		},
+		Formal: formalJobs,
 	})
 }
 
@@ -84,6 +85,7 @@ func ConfDescriptor() block.Block {
 			m, err := goldenreps.NewConfModel(p.Golden())
 			return cycler{goldenreps.NewPipeline(m, p.Depth)}, err
 		},
+		Formal: confFormalJobs,
 	})
 }
 

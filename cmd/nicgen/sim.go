@@ -88,7 +88,7 @@ func simulate(w io.Writer, cfg blocks.Config, b blocks.Block, m *hdlgen.Module, 
 			switch {
 			case name == "kind":
 				val = kindOut(v, b.Kinds)
-			case p.Width() == 1:
+			case p.Width() == 1 && name != "conn":
 				val = v == 1
 			}
 			if err := writeField(&line, name, val); err != nil {

@@ -191,6 +191,38 @@ func TestToyBlockEndToEnd(t *testing.T) {
 		t.Errorf("sim:\n%s\nwant\n%s", out, want)
 	}
 
+	// vectors (of the default configuration, where toy has its defaults):
+	// a header, then events whose fields are named after the ports and
+	// whose expectations are the golden model's
+	out, err = runCLI(t, "vectors", "toy", "-n", "3", "--seed", "5")
+	if err != nil {
+		t.Fatalf("vectors: %v\n%s", err, out)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 4 || !strings.Contains(lines[0], `"block":"toy"`) || !strings.Contains(lines[0], `"kinds":["open","add"]`) {
+		t.Fatalf("vectors:\n%s", out)
+	}
+	if want := `{"conn":0,"kind":0,"amount":`; !strings.HasPrefix(lines[1], want) || !strings.HasSuffix(lines[1], `"expect":{"conn":0,"kind":0,"count":0,"wrapped":false,"error":false}}`) {
+		t.Errorf("first vector %s: want an open of connection 0", lines[1])
+	}
+	g := &toyGolden{p: toyParams{NumConn: 4096, ConnW: 16, CountW: 8, Depth: 1}, count: map[uint64]uint64{}}
+	for _, l := range lines[1:] {
+		var v struct {
+			Conn, Kind, Amount uint64
+			Expect             struct {
+				Count   uint64
+				Wrapped bool
+			}
+		}
+		if err := json.Unmarshal([]byte(l), &v); err != nil {
+			t.Fatal(err)
+		}
+		r := g.Step(map[string]uint64{"conn": v.Conn, "kind": v.Kind, "amount": v.Amount})
+		if r["count"] != v.Expect.Count || (r["wrapped"] == 1) != v.Expect.Wrapped {
+			t.Errorf("vector %s: the golden model gives %v", l, r)
+		}
+	}
+
 	// equiv: the RTL against the golden model under the generic bench
 	out, err = runCLI(t, "equiv", "toy", "-c", cfgPath, "--cycles", "200000")
 	if err != nil {

@@ -224,3 +224,111 @@ func genericBench(cfg blocks.Config, b blocks.Block, hd harness.Design, seed uin
 	}
 	return &Bench{Ref: ref, Stim: stim, Coverage: cov}, nil
 }
+
+// FieldVector is one event line of a block without a family of its own:
+// its s_event_* fields by name in port order, then "expect", its
+// m_result_* fields in port order (1-bit ones as JSON booleans).
+type FieldVector struct {
+	In     []NamedValue
+	Expect []NamedValue
+}
+
+// NamedValue is one field of a FieldVector.
+type NamedValue struct {
+	Name  string
+	Value uint64
+	Flag  bool // a 1-bit result: written as a boolean
+}
+
+func (*FieldVector) vectorLine() {}
+
+// MarshalJSON writes the fields in port order.
+func (v *FieldVector) MarshalJSON() ([]byte, error) {
+	var b []byte
+	write := func(list []NamedValue) {
+		for i, f := range list {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, '"')
+			b = append(b, f.Name...)
+			b = append(b, '"', ':')
+			switch {
+			case f.Flag && f.Value == 1:
+				b = append(b, "true"...)
+			case f.Flag:
+				b = append(b, "false"...)
+			default:
+				b = fmt.Appendf(b, "%d", f.Value)
+			}
+		}
+	}
+	b = append(b, '{')
+	write(v.In)
+	if len(v.In) > 0 {
+		b = append(b, ',')
+	}
+	b = append(b, `"expect":{`...)
+	write(v.Expect)
+	b = append(b, '}', '}')
+	return b, nil
+}
+
+// genericVectors draws n events with the generic stimulus's rules (kind 0
+// opens the next connection before any other kind uses it) and records the
+// description's golden answers.
+func genericVectors(cfg blocks.Config, b blocks.Block, ports map[string]int, inOrder, outOrder []string, n int, seed uint64) (*VectorSet, error) {
+	numConn, err := b.NumConn(cfg)
+	if err != nil {
+		return nil, err
+	}
+	depth, err := b.Depth(cfg)
+	if err != nil {
+		return nil, err
+	}
+	g, err := b.Golden(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if len(b.Kinds) < 2 {
+		return nil, fmt.Errorf("blockeq: block %s has %d kinds; the generic stimulus needs open and one more", b.Name, len(b.Kinds))
+	}
+	gp := genericPorts{widths: map[string]int{}}
+	for _, f := range inOrder {
+		gp.inFields = append(gp.inFields, f)
+		gp.widths[f] = ports["s_event_"+f]
+	}
+	st := &genericStim{p: gp, r: newRNG(seed), numConn: uint64(numConn), numKinds: uint64(len(b.Kinds)), cur: make([]uint64, len(inOrder))}
+	cov := &GenericCoverage{kinds: b.Kinds, counts: map[string]int64{}}
+	vs := &VectorSet{
+		Header: VectorHeader{Block: b.Name, Seed: seed, Events: n, Params: cfg.Params[b.Name], Depth: depth,
+			Latency: pipe.Latency(depth), Credits: pipe.Credits(depth), Ports: ports, Kinds: b.Kinds},
+		Events:   make([]VectorLine, 0, n),
+		Coverage: cov,
+	}
+	g.Reset()
+	ev := map[string]uint64{}
+	for i := 0; i < n; i++ {
+		st.draw()
+		line := &FieldVector{}
+		for j, f := range inOrder {
+			v := st.cur[j]
+			if w := gp.widths[f]; w < 64 {
+				v &= 1<<uint(w) - 1
+			}
+			ev[f] = v
+			line.In = append(line.In, NamedValue{Name: f, Value: v})
+		}
+		res := g.Step(ev)
+		for _, f := range outOrder {
+			v, ok := res[f]
+			if !ok {
+				return nil, fmt.Errorf("blockeq: block %s: the golden model gives no result field %q", b.Name, f)
+			}
+			line.Expect = append(line.Expect, NamedValue{Name: f, Value: v, Flag: ports["m_result_"+f] == 1 && f != "kind" && f != "conn"})
+		}
+		cov.count(res)
+		vs.Events = append(vs.Events, line)
+	}
+	return vs, nil
+}

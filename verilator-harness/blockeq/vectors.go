@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/nicgen/nicgen/blocks"
 	"github.com/nicgen/nicgen/blocks/reps"
@@ -535,14 +536,22 @@ func GenerateVectors(block string, n int, seed uint64) (*VectorSet, error) {
 		return nil, fmt.Errorf("block %s: %w", block, err)
 	}
 	ports := map[string]int{}
+	var inOrder, outOrder []string
 	for _, p := range d.Top.Ports() {
 		ports[p.Name()] = p.Width()
+		if name, ok := strings.CutPrefix(p.Name(), "s_event_"); ok && p.IsInput() && name != "valid" {
+			inOrder = append(inOrder, name)
+		}
+		if name, ok := strings.CutPrefix(p.Name(), "m_result_"); ok && !p.IsInput() && name != "valid" {
+			outOrder = append(outOrder, name)
+		}
 	}
-	f, ok := lookupFamily(block)
-	if !ok {
-		return nil, fmt.Errorf("blockeq: no equivalence bench is registered for block %q (blockeq.RegisterFamily)", block)
+	var vs *VectorSet
+	if f, ok := lookupFamily(block); ok {
+		vs, err = f.Vectors(cfg, block, ports, n, seed)
+	} else {
+		vs, err = genericVectors(cfg, b, ports, inOrder, outOrder, n, seed)
 	}
-	vs, err := f.Vectors(cfg, block, ports, n, seed)
 	if err != nil {
 		return nil, fmt.Errorf("block %s: %w", block, err)
 	}

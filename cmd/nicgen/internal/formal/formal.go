@@ -31,18 +31,6 @@ import (
 	"github.com/nicgen/nicgen/hdlgen"
 )
 
-// Job is one block configuration to prove.
-type Job struct {
-	Name  string // configuration name, also the folder of its files
-	Doc   string // the parameters, for the report
-	Build func(connpipe.Formal) (*hdlgen.Module, error)
-	// MaxSteps bounds the induction length, and the length of the
-	// counterexamples the base case looks for.
-	MaxSteps int
-	// Breaks runs the broken variant of each assertion on this job.
-	Breaks bool
-}
-
 // Verdict of one assertion.
 type Verdict string
 

@@ -1,0 +1,67 @@
+package reps
+
+import (
+	"github.com/nicgen/nicgen/blocks/block"
+	"github.com/nicgen/nicgen/blocks/connpipe"
+	"github.com/nicgen/nicgen/hdlgen"
+)
+
+// SmallParams is `reps` shrunk so that every rule is a few events away: 2
+// connections behind a 2-bit id (ids 2 and 3 are errors), 4 entries with
+// 3-bit head and count (so head < 4 and num_valid <= 4 are not implied by
+// the widths), 2-bit EVs, 4-bit time that wraps every 16 ticks, a freeze
+// of 3 ticks, and explore counters of 1 and 2.
+func SmallParams() Params {
+	p := DefaultParams()
+	p.NumConn, p.ConnW, p.N, p.EVW, p.HeadW, p.CountW = 2, 2, 4, 2, 3, 3
+	p.TimeW, p.ExploreW, p.ExploreInit, p.ExploreAfterFreeze, p.FreezeTime = 4, 2, 1, 2, 3
+	return p
+}
+
+// SmallConfParams is `reps_conf` shrunk: 2 connections, 5 entropies (a
+// wrap that is not a power of 2), 2 sends explored after open (a 2-bit
+// counter, so explore_left <= 2 is not implied by the width).
+func SmallConfParams() ConfParams {
+	return ConfParams{NumConn: 2, ConnW: 2, NumEntropies: 5, EVW: 3, ExploreInit: 2, Depth: DefaultConfDepth}
+}
+
+func formalJob(name, doc string, p Params, breaks bool) block.FormalJob {
+	return block.FormalJob{Name: name, Doc: doc, MaxSteps: 26, Breaks: breaks, Build: func(f connpipe.Formal) (*hdlgen.Module, error) {
+		p.Formal = f
+		return Paper(p)
+	}}
+}
+
+func confFormalJob(name, doc string, p ConfParams, breaks bool) block.FormalJob {
+	return block.FormalJob{Name: name, Doc: doc, MaxSteps: 12, Breaks: breaks, Build: func(f connpipe.Formal) (*hdlgen.Module, error) {
+		p.Formal = f
+		return Conf(p)
+	}}
+}
+
+// formalJobs are reps's proofs: the small configuration, on which every
+// broken variant is also run, an option variant, and the default widths
+// with 4 connections (the state-table abstraction makes the number of
+// connections irrelevant to the proof; only the widths matter).
+func formalJobs() []block.FormalJob {
+	small := SmallParams()
+	n3 := SmallParams()
+	n3.N, n3.ClearOnFreezeExit = 3, true
+	def := DefaultParams()
+	def.NumConn = 4
+	return []block.FormalJob{
+		formalJob("reps", "NumConn 2, N 4, EVW 2, HeadW 3, CountW 3, TimeW 4, ExploreW 2, ExploreInit 1, ExploreAfterFreeze 2, FreezeTime 3", small, true),
+		formalJob("reps_n3_clear", "as reps with N 3 and ClearOnFreezeExit", n3, false),
+		formalJob("reps_default", "default widths (N 8, EVW 16, HeadW 8, CountW 8, TimeW 32, ExploreW 8), NumConn 4", def, false),
+	}
+}
+
+// confFormalJobs are reps_conf's proofs.
+func confFormalJobs() []block.FormalJob {
+	def := DefaultConfParams()
+	def.NumConn = 4
+	return []block.FormalJob{
+		confFormalJob("reps_conf", "NumConn 2, NumEntropies 5, EVW 3, ExploreInit 2", SmallConfParams(), true),
+		confFormalJob("reps_conf_default", "default widths (NumEntropies 256, EVW 16, ExploreInit 210), NumConn 4", def, false),
+	}
+}
