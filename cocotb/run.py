@@ -29,9 +29,11 @@ SIMS = ("icarus", "verilator")
 def verilog_sources(rtl_dir, block):
     """The files of <rtl_dir>/<block>/<block>.f, in its order.
 
-    nicgen writes a block's files next to its .f list, which names them by
-    their path from the repository root (verilog-out/<block>/<file>.v); they
-    are looked up next to the list so that any output folder works.
+    The list names each file by its path from the folder generate ran in
+    (the repository root here: build/cocotb-rtl/<block>/<file>.v, or
+    .../shared/<file>.v for a module several blocks share). A path that is
+    not there is looked up next to the list, so that a moved output folder
+    works too.
     """
     flist = Path(rtl_dir).resolve() / block / f"{block}.f"
     if not flist.is_file():
@@ -40,7 +42,9 @@ def verilog_sources(rtl_dir, block):
     for line in flist.read_text().splitlines():
         line = line.strip()
         if line and not line.startswith(("#", "//")):
-            path = flist.parent / Path(line).name
+            path = Path(line) if Path(line).is_absolute() else ROOT / line
+            if not path.is_file():
+                path = flist.parent / Path(line).name
             if not path.is_file():
                 raise SystemExit(f"run.py: {flist} lists {line}, which is not in {flist.parent}")
             files.append(path)

@@ -89,6 +89,9 @@ on any drift, so CI keeps the committed outputs honest.`,
 					if err != nil || d.IsDir() {
 						return err
 					}
+					if d.Name() == ".nicgen.lock" {
+						return nil // generate's lock, not an output
+					}
 					b, err := os.ReadFile(p)
 					have[p] = b
 					return err

@@ -47,6 +47,12 @@ one (see "nicgen equiv profiles").`,
 			if _, err := selectBlocks(r, args); err != nil {
 				return err
 			}
+			if report != "" {
+				// checked before the run, not after it
+				if err := checkWritable(report); err != nil {
+					return usageErr("--report: %v", err)
+				}
+			}
 			shard, err := blockeq.ParseShard(shardArg)
 			if err != nil {
 				return usageErr("--shard: %v", err)

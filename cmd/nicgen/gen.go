@@ -1,11 +1,13 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 
 	"github.com/nicgen/nicgen/blocks"
 	"github.com/nicgen/nicgen/blocks/config"
@@ -46,7 +48,9 @@ func (g generated) sources() []string {
 	return append(append(shared, own...), g.top+".v")
 }
 
-// fileList is the .f file list of a block: submodules first, top last.
+// fileList is the .f file list of a block: submodules first, top last,
+// each as its path from the folder generate runs in (dir is the block's
+// folder as given on the command line).
 func (g generated) fileList(dir string) []byte {
 	var b strings.Builder
 	for _, n := range g.sources() {
@@ -133,26 +137,70 @@ func blockNames(gens []generated) []string {
 }
 
 // writeAtomic writes a file through a temporary file in the same folder and
-// a rename, so a reader never sees half a file.
+// a rename, so a reader never sees half a file. A target that is a folder
+// is an error, and no temporary file is left behind on any error.
 func writeAtomic(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".nicgen-*")
+	tmp, err := writeTemp(path, data)
 	if err != nil {
 		return err
 	}
-	_, werr := tmp.Write(data)
-	cerr := tmp.Close()
-	if werr != nil || cerr != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("writing %s: %v %v", path, werr, cerr)
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("writing %s: %v", path, unwrapOS(err))
 	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		os.Remove(tmp.Name())
+	return nil
+}
+
+// checkWritable reports whether a file could be written at path: not a
+// folder, and its folder exists or can be made and takes a new file.
+func checkWritable(path string) error {
+	tmp, err := writeTemp(path, nil)
+	if err != nil {
 		return err
 	}
-	return os.Rename(tmp.Name(), path)
+	return os.Remove(tmp)
+}
+
+// writeTemp writes data to a new temporary file beside path and returns
+// its name; on an error it removes it.
+func writeTemp(path string, data []byte) (string, error) {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return "", fmt.Errorf("writing %s: it is a folder; name a file", path)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return "", fmt.Errorf("writing %s: %v", path, unwrapOS(err))
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".nicgen-*")
+	if err != nil {
+		return "", fmt.Errorf("writing %s: %v", path, unwrapOS(err))
+	}
+	_, werr := tmp.Write(data)
+	cerr := tmp.Close()
+	if werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Chmod(tmp.Name(), 0o644)
+	}
+	if werr != nil {
+		os.Remove(tmp.Name())
+		return "", fmt.Errorf("writing %s: %v", path, unwrapOS(werr))
+	}
+	return tmp.Name(), nil
+}
+
+// unwrapOS is the cause of a file-system error without the operation and
+// path that the message names already.
+func unwrapOS(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return le.Err
+	}
+	return err
 }
 
 // outDirs are the folders generate writes and diff compares.
@@ -178,7 +226,7 @@ func outputFiles(r *config.Resolved, gens []generated, dirs outDirs) (map[string
 				files[filepath.Join(dir, n)] = b
 			}
 		}
-		files[filepath.Join(dir, g.block.Name+".f")] = g.fileList(filepath.Join(filepath.Base(dirs.verilog), g.block.Name))
+		files[filepath.Join(dir, g.block.Name+".f")] = g.fileList(dir)
 		files[filepath.Join(dir, g.block.Name+".core")] = fusesocCore(g, dir, dirs.constraints)
 		for n, b := range constraintFiles(r, g) {
 			files[filepath.Join(dirs.constraints, n)] = b
@@ -192,20 +240,66 @@ func outputFiles(r *config.Resolved, gens []generated, dirs outDirs) (map[string
 	return files, nil
 }
 
-// writeFiles writes every file atomically, in sorted order. Everything is
-// generated in memory first, so a failing block leaves no file behind.
-func writeFiles(files map[string][]byte) ([]string, error) {
+// writeFiles writes every file as one transaction: each to a temporary
+// file beside its target first, then, once all are written, each renamed
+// onto its target. A failure while writing (a read-only folder, a full
+// disk) removes the temporary files and leaves every target as it was.
+// lockDir holds a lock file for the duration, so that two runs writing the
+// same outputs cannot interleave (the second waits for the first).
+func writeFiles(files map[string][]byte, lockDir string) ([]string, error) {
 	paths := make([]string, 0, len(files))
 	for p := range files {
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)
+	unlock, err := lockFolder(lockDir)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	tmps := make([]string, 0, len(paths))
+	cleanup := func() {
+		for _, t := range tmps {
+			os.Remove(t)
+		}
+	}
+	for _, p := range paths {
+		t, err := writeTemp(p, files[p])
+		if err != nil {
+			cleanup()
+			return nil, fmt.Errorf("%v; nothing was changed", err)
+		}
+		tmps = append(tmps, t)
+	}
 	for i, p := range paths {
-		if err := writeAtomic(p, files[p]); err != nil {
-			return paths[:i], err
+		if err := os.Rename(tmps[i], p); err != nil {
+			tmps = tmps[i:]
+			cleanup()
+			return paths[:i], fmt.Errorf("writing %s: %v (%d of %d files were replaced)", p, unwrapOS(err), i, len(paths))
 		}
 	}
 	return paths, nil
+}
+
+// lockFolder takes an exclusive lock on dir/.nicgen.lock (created if
+// needed; the file stays, empty) and returns its release.
+func lockFolder(dir string) (func(), error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("output folder %s: %v", dir, unwrapOS(err))
+	}
+	path := filepath.Join(dir, ".nicgen.lock")
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("lock %s: %v", path, unwrapOS(err))
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("lock %s: %v", path, err)
+	}
+	return func() {
+		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		f.Close()
+	}, nil
 }
 
 // relDir is the slash path from one folder to another, when both are

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -23,9 +24,21 @@ writes one Verilog-2005 file per module, a .f file list and a FuseSoC core
 (.core) per block under the output folder, XDC and SDC timing constraints for
 the configured clock, and a Markdown datasheet per block. With --check it also
 lints every block with Verilator -Wall and Icarus and synthesizes it with
-Yosys, failing on any warning or latch. Everything is generated in memory
-first: a bad configuration or a failing block writes nothing.`,
-		Example: "  nicgen generate\n  nicgen generate -o build/rtl --blocks reps --check\n  nicgen generate -c docs/examples/400g.hcl -o build/400g/rtl --constraints build/400g/xdc --datasheets build/400g/doc",
+Yosys, failing on any warning or latch.
+
+Nothing is written half: everything is generated in memory, then every file
+is written to a temporary file beside its target and, only once all of them
+are written, renamed onto its target. A bad configuration, a failing block,
+a read-only folder or a full disk leaves the previous outputs as they were.
+A lock (.nicgen.lock in the output folder) keeps two runs on one folder
+from interleaving.
+
+Without -o the outputs are the repository's verilog-out, constraints and
+docs/datasheets; with -o DIR everything goes under DIR (DIR/<block>,
+DIR/constraints, DIR/datasheets) unless --constraints or --datasheets say
+otherwise. The paths in a block's .f list are the files' paths as given on
+the command line, so the list works from the folder generate ran in.`,
+		Example: "  nicgen generate\n  nicgen generate -o build/rtl --blocks reps --check\n  nicgen generate -c docs/examples/400g.hcl -o build/400g",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			r, err := loadConfig(path)
@@ -48,7 +61,7 @@ first: a bad configuration or a failing block writes nothing.`,
 					fmt.Fprintf(cmd.OutOrStdout(), "%-10s lint clean (verilator -Wall, iverilog), no latches (yosys)\n", g.block.Name)
 				}
 			}
-			written, err := writeFiles(files)
+			written, err := writeFiles(files, dirs.verilog)
 			if err != nil {
 				return err
 			}
@@ -64,10 +77,38 @@ first: a bad configuration or a failing block writes nothing.`,
 	return cmd
 }
 
+// addOutDirFlags gives a command the output folders. Without -o they are
+// the repository's verilog-out, constraints and docs/datasheets. With
+// -o DIR, everything goes under DIR: the constraints to DIR/constraints and
+// the datasheets to DIR/datasheets, unless their own flags say otherwise.
 func addOutDirFlags(cmd *cobra.Command, dirs *outDirs) {
-	cmd.Flags().StringVarP(&dirs.verilog, "out", "o", "verilog-out", "folder of the Verilog, .f lists and FuseSoC cores")
-	cmd.Flags().StringVar(&dirs.constraints, "constraints", "constraints", "folder of the XDC and SDC timing constraints")
-	cmd.Flags().StringVar(&dirs.datasheets, "datasheets", "docs/datasheets", "folder of the Markdown datasheets")
+	cmd.Flags().StringVarP(&dirs.verilog, "out", "o", "verilog-out", "folder of the Verilog, .f lists and FuseSoC cores; with -o, the constraints and datasheets go under it too")
+	cmd.Flags().StringVar(&dirs.constraints, "constraints", "constraints", "folder of the XDC and SDC timing constraints (default with -o DIR: DIR/constraints)")
+	cmd.Flags().StringVar(&dirs.datasheets, "datasheets", "docs/datasheets", "folder of the Markdown datasheets (default with -o DIR: DIR/datasheets)")
+	prev := cmd.PreRunE
+	cmd.PreRunE = func(c *cobra.Command, args []string) error {
+		f := c.Flags()
+		if f.Changed("out") {
+			if dirs.verilog == "" {
+				return usageErr("-o: an empty folder name")
+			}
+			if !f.Changed("constraints") {
+				dirs.constraints = filepath.Join(dirs.verilog, "constraints")
+			}
+			if !f.Changed("datasheets") {
+				dirs.datasheets = filepath.Join(dirs.verilog, "datasheets")
+			}
+		}
+		for _, d := range []struct{ flag, v string }{{"constraints", dirs.constraints}, {"datasheets", dirs.datasheets}} {
+			if d.v == "" {
+				return usageErr("--%s: an empty folder name", d.flag)
+			}
+		}
+		if prev != nil {
+			return prev(c, args)
+		}
+		return nil
+	}
 }
 
 func checkGenerated(ctx context.Context, g generated) error {

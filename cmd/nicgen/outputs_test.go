@@ -1,0 +1,118 @@
+package main
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// listFiles is every file under dir, by slash path from dir.
+func listFiles(t *testing.T, dir string) []string {
+	t.Helper()
+	var out []string
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			rel, _ := filepath.Rel(dir, p)
+			out = append(out, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	return out
+}
+
+// With -o alone, every output goes under that folder: nothing is written
+// to the repository's constraints/ or docs/datasheets/ (a first run inside
+// a clone used to overwrite committed files).
+func TestGenerateOutAloneWritesUnderIt(t *testing.T) {
+	dir := t.TempDir()
+	before, _ := os.ReadFile("../../constraints/reps.xdc")
+	out, err := runCLI(t, "generate", "-o", filepath.Join(dir, "build"), "--blocks", "reps_conf")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	files := strings.Join(listFiles(t, dir), "\n")
+	for _, want := range []string{"build/reps_conf/reps_conf.v", "build/reps_conf/reps_conf.f", "build/constraints/reps_conf.xdc", "build/datasheets/reps_conf.md"} {
+		if !strings.Contains(files, want) {
+			t.Errorf("%s not written; files:\n%s", want, files)
+		}
+	}
+	if _, err := os.Stat("constraints"); err == nil {
+		t.Error("generate -o wrote constraints/ in the working folder")
+	}
+	if after, _ := os.ReadFile("../../constraints/reps.xdc"); string(after) != string(before) {
+		t.Error("generate -o changed the repository's constraints")
+	}
+	// the .f list names the files by their path from where generate ran
+	f, _ := os.ReadFile(filepath.Join(dir, "build/reps_conf/reps_conf.f"))
+	if want := filepath.ToSlash(filepath.Join(dir, "build/reps_conf/reps_conf.v")) + "\n"; string(f) != want {
+		t.Errorf(".f list %q, want %q", f, want)
+	}
+}
+
+// A generation that cannot be written whole writes nothing: here the
+// datasheet folder's name is taken by a file, so the last outputs fail
+// after the Verilog was written to its temporary files.
+func TestGenerateAllOrNothing(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "datasheets"), []byte("in the way"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := runCLI(t, "generate", "-o", dir, "--blocks", "reps_conf")
+	if err == nil {
+		t.Fatalf("generate succeeded with its datasheet folder blocked:\n%s", out)
+	}
+	if !strings.Contains(err.Error(), "nothing was changed") || strings.Contains(err.Error(), "<nil>") {
+		t.Errorf("error %q", err)
+	}
+	files := listFiles(t, dir)
+	for _, f := range files {
+		if f != "datasheets" && f != ".nicgen.lock" {
+			t.Errorf("left behind: %s (files: %v)", f, files)
+		}
+	}
+}
+
+// -o naming a folder for a one-file output is an error that says so,
+// with no stray temporary file; equiv checks --report before it runs.
+func TestOutputNamingAFolder(t *testing.T) {
+	dir := t.TempDir()
+	out, err := runCLI(t, "sim", "reps", "--events", "testdata/sim/reps.jsonl", "-o", dir)
+	if err == nil || !strings.Contains(err.Error(), "it is a folder") {
+		t.Errorf("sim -o DIR: %v\n%s", err, out)
+	}
+	out, err = runCLI(t, "vectors", "reps", "-n", "10", "-o", dir)
+	if err == nil || !strings.Contains(err.Error(), "it is a folder") {
+		t.Errorf("vectors -o DIR: %v\n%s", err, out)
+	}
+	out, err = runCLI(t, "equiv", "reps", "--cycles", "1000000000000", "--report", dir)
+	if exitCode(err) != 2 || !strings.Contains(err.Error(), "--report") || strings.Contains(out, "cycles") {
+		t.Errorf("equiv --report DIR: exit %d, %v\n%s", exitCode(err), err, out)
+	}
+	if files := listFiles(t, dir); len(files) > 0 {
+		t.Errorf("left behind: %v", files)
+	}
+}
+
+// The output folder's lock excludes a second holder until it is released.
+func TestOutputLock(t *testing.T) {
+	dir := t.TempDir()
+	unlock, err := lockFolder(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(filepath.Join(dir, ".nicgen.lock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); !errors.Is(err, syscall.EWOULDBLOCK) {
+		t.Errorf("a second lock while the first is held: %v, want EWOULDBLOCK", err)
+	}
+	unlock()
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		t.Errorf("the lock after release: %v", err)
+	}
+}
