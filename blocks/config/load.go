@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"math/big"
 	"os"
 	"path/filepath"
@@ -49,11 +50,93 @@ func WithCheck(check func(block string, cfg blocks.Config) error) Option {
 // LoadFile reads and resolves a configuration file. A file that cannot be
 // read is an Errors too, at line 1.
 func LoadFile(path string, opts ...Option) (*Resolved, error) {
-	src, err := os.ReadFile(path)
+	at := Pos{File: path, Line: 1, Col: 1}
+	if path == "" {
+		return nil, Errors{{Pos: at, Msg: "an empty file name (an unset variable?): name a configuration file, or leave out -c for the embedded default"}}
+	}
+	f, err := os.Open(path)
 	if err != nil {
-		return nil, Errors{{Pos: Pos{File: path, Line: 1, Col: 1}, Msg: fmt.Sprintf("cannot read the configuration: %v", unwrapPath(err))}}
+		return nil, Errors{{Pos: at, Msg: fmt.Sprintf("cannot read the configuration: %v", unwrapPath(err))}}
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		return nil, Errors{{Pos: at, Msg: "cannot read the configuration: it is a folder"}}
+	}
+	// read at most one byte past the limit: /dev/zero ends here too
+	src, err := io.ReadAll(io.LimitReader(f, MaxBytes+1))
+	if err != nil {
+		return nil, Errors{{Pos: at, Msg: fmt.Sprintf("cannot read the configuration: %v", unwrapPath(err))}}
+	}
+	if len(src) > MaxBytes {
+		return nil, Errors{{Pos: at, Msg: fmt.Sprintf("the configuration is larger than %d KiB: a configuration is a few hundred bytes per block", MaxBytes/1024)}}
 	}
 	return Load(path, src, opts...)
+}
+
+// Limits of a configuration file: its size, the nesting of its brackets,
+// and the number of problems reported (the rest are counted).
+const (
+	MaxBytes  = 1 << 20
+	MaxNest   = 64
+	MaxErrors = 20
+)
+
+// nestingError finds the first bracket of src nested deeper than MaxNest
+// (outside strings and comments): the parser would recurse that deep.
+func nestingError(filename string, src []byte) *Error {
+	depth, line, col := 0, 1, 0
+	inStr, lineComment, blockComment := false, false, false
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		col++
+		if c == '\n' {
+			line, col = line+1, 0
+			lineComment = false
+			continue
+		}
+		switch {
+		case lineComment:
+		case blockComment:
+			if c == '*' && i+1 < len(src) && src[i+1] == '/' {
+				blockComment = false
+				i++
+				col++
+			}
+		case inStr:
+			if c == '\\' {
+				i++
+				col++
+			} else if c == '"' {
+				inStr = false
+			}
+		case c == '"':
+			inStr = true
+		case c == '#' || c == '/' && i+1 < len(src) && src[i+1] == '/':
+			lineComment = true
+		case c == '/' && i+1 < len(src) && src[i+1] == '*':
+			blockComment = true
+			i++
+			col++
+		case c == '(' || c == '[' || c == '{':
+			depth++
+			if depth > MaxNest {
+				return &Error{Pos: Pos{File: filename, Line: line, Col: col}, Msg: fmt.Sprintf("brackets nested more than %d deep", MaxNest)}
+			}
+		case c == ')' || c == ']' || c == '}':
+			depth--
+		}
+	}
+	return nil
+}
+
+// capped keeps the first MaxErrors problems and counts the others.
+func capped(es Errors) Errors {
+	if len(es) <= MaxErrors {
+		return es
+	}
+	rest := len(es) - MaxErrors
+	last := es[MaxErrors-1].Pos
+	return append(es[:MaxErrors:MaxErrors], &Error{Pos: last, Msg: fmt.Sprintf("... and %d more problems (the first %d are shown)", rest, MaxErrors)})
 }
 
 func unwrapPath(err error) error {
@@ -71,6 +154,12 @@ func Load(filename string, src []byte, opts ...Option) (*Resolved, error) {
 	for _, o := range opts {
 		o(l)
 	}
+	if len(src) > MaxBytes {
+		return nil, Errors{{Pos: Pos{File: filename, Line: 1, Col: 1}, Msg: fmt.Sprintf("the configuration is larger than %d KiB", MaxBytes/1024)}}
+	}
+	if e := nestingError(filename, src); e != nil {
+		return nil, Errors{e}
+	}
 	f, diags := hclsyntax.ParseConfig(src, filename, hcl.InitialPos)
 	if diags.HasErrors() {
 		for _, d := range diags {
@@ -78,7 +167,7 @@ func Load(filename string, src []byte, opts ...Option) (*Resolved, error) {
 				l.diag(d)
 			}
 		}
-		return nil, l.errs.sorted()
+		return nil, capped(l.errs.sorted())
 	}
 	body, ok := f.Body.(*hclsyntax.Body)
 	if !ok {
@@ -86,14 +175,14 @@ func Load(filename string, src []byte, opts ...Option) (*Resolved, error) {
 	}
 	r := l.resolve(body)
 	if len(l.errs) > 0 {
-		return nil, l.errs.sorted()
+		return nil, capped(l.errs.sorted())
 	}
 	if len(l.cross) > 0 {
-		return nil, l.cross.sorted()
+		return nil, capped(l.cross.sorted())
 	}
 	l.final(r)
 	if len(l.cross) > 0 {
-		return nil, l.cross.sorted()
+		return nil, capped(l.cross.sorted())
 	}
 	sum := sha256.Sum256(src)
 	r.SHA256 = hex.EncodeToString(sum[:])

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -14,8 +15,29 @@ const configFlagHelp = "configuration file (HCL, docs/config.md); default: the e
 
 // addConfigFlag gives a command the -c FILE flag.
 func addConfigFlag(cmd *cobra.Command, path *string) {
-	cmd.Flags().StringVarP(path, "config", "c", "", configFlagHelp)
+	cmd.Flags().VarP(configFlag{path}, "config", "c", configFlagHelp)
 }
+
+// configFlag is -c FILE: an empty name (an unset $CFG) is a usage error,
+// never the embedded default.
+type configFlag struct{ p *string }
+
+func (f configFlag) String() string {
+	if f.p == nil {
+		return ""
+	}
+	return *f.p
+}
+
+func (f configFlag) Set(v string) error {
+	if v == "" {
+		return errors.New("an empty file name (an unset variable?): name a configuration file, or leave out -c for the embedded default")
+	}
+	*f.p = v
+	return nil
+}
+
+func (configFlag) Type() string { return "FILE" }
 
 // loadConfig resolves -c FILE, or the embedded default without one. Any
 // problem in the file is a usage error (exit status 2), reported with its

@@ -47,6 +47,14 @@ one (see "nicgen equiv profiles").`,
 			if _, err := selectBlocks(r, args); err != nil {
 				return err
 			}
+			if cycles < 1 {
+				return usageErr("--cycles %d: want at least 1 cycle", cycles)
+			}
+			if d := os.Getenv("NICGEN_CACHE"); d != "" {
+				if st, err := os.Stat(d); err == nil && !st.IsDir() {
+					return usageErr("NICGEN_CACHE=%s: the Verilator model cache must be a folder, and this is a file", d)
+				}
+			}
 			if report != "" {
 				// checked before the run, not after it
 				if err := checkWritable(report); err != nil {

@@ -60,6 +60,11 @@ path by signal names. It takes 1-5 minutes per seed for a wide block.
 			if err != nil {
 				return err
 			}
+			switch eda.Target(target) {
+			case eda.Xilinx, eda.ICE40, eda.ECP5:
+			default:
+				return usageErr("--target %q: want %s, %s or %s", target, eda.Xilinx, eda.ICE40, eda.ECP5)
+			}
 			gens, err := generateBlocks(r, args, false)
 			if err != nil {
 				return err

@@ -29,6 +29,19 @@ Verilator, and reports the per-connection state budget of every block.`,
 	root.AddCommand(newGenerateCmd(), newBudgetCmd(), newLintCmd(), newSynthCmd(), newEquivCmd(), newDiffCmd(),
 		newVectorsCmd(), newScenarioCmd(), newConfigCmd(), newSimCmd(), newDocCmd(), newCompletionCmd(), newVersionCmd())
 	registerBlockCompletion(root)
+	// an unknown command is a usage error too (cobra's legacyArgs would
+	// make it a plain error, exit status 1)
+	root.Args = func(cmd *cobra.Command, args []string) error {
+		if len(args) > 0 {
+			msg := fmt.Sprintf("unknown command %q for %q", args[0], cmd.CommandPath())
+			if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+				msg += fmt.Sprintf("; did you mean %q?", s[0])
+			}
+			return usageErr("%s (commands: nicgen help)", msg)
+		}
+		return nil
+	}
+	root.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }
 	root.InitDefaultHelpCmd()
 	for _, c := range root.Commands() {
 		if c.Name() == "help" {
@@ -43,7 +56,7 @@ func newVersionCmd() *cobra.Command {
 		Use:     "version",
 		Short:   "Print the nicgen version",
 		Example: "  nicgen version",
-		Args:    cobra.NoArgs,
+		Args:    noArgs,
 		Run: func(cmd *cobra.Command, _ []string) {
 			fmt.Fprintln(cmd.OutOrStdout(), "nicgen "+hdlgen.Version)
 		},

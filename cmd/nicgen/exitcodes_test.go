@@ -1,0 +1,40 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Every bad command, argument, flag value or environment is a usage error:
+// exit status 2 with a message that names it, before any work.
+func TestUsageExitCodes(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "a-file")
+	os.WriteFile(file, []byte("x"), 0o644)
+	for _, c := range []struct {
+		args []string
+		env  string
+		want string
+	}{
+		{[]string{"frob"}, "", `unknown command "frob"`},
+		{[]string{"generat"}, "", `did you mean "generate"?`},
+		{[]string{"version", "extra"}, "", "takes no arguments"},
+		{[]string{"synth", "reps", "--target", "asic"}, "", `--target "asic": want xilinx, ice40 or ecp5`},
+		{[]string{"equiv", "reps", "--cycles", "-1"}, "", "--cycles -1: want at least 1 cycle"},
+		{[]string{"equiv", "reps", "--cycles", "0"}, "", "--cycles 0: want at least 1 cycle"},
+		{[]string{"equiv", "reps", "--cycles", "10"}, file, "NICGEN_CACHE=" + file + ": the Verilator model cache must be a folder"},
+		{[]string{"config", "check", "-c", ""}, "", "an empty file name"},
+		{[]string{"generate", "-c", "", "-o", t.TempDir()}, "", "an empty file name"},
+	} {
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			if c.env != "" {
+				t.Setenv("NICGEN_CACHE", c.env)
+			}
+			out, err := runCLI(t, c.args...)
+			if exitCode(err) != 2 || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("exit %d, %v, want exit 2 and %q\n%s", exitCode(err), err, c.want, out)
+			}
+		})
+	}
+}
