@@ -35,6 +35,8 @@ var attrs = []block.Attr{
 		Only: "nscc", OnlyWhy: "the adjustment period is S1's (S1:L838-854)"},
 	{Name: "delay_qa", Kind: block.Bool, Doc: "a high RTT triggers QuickAdapt, for networks without trimming (A-10)",
 		Only: "nscc", OnlyWhy: "S0 has no delay-based QuickAdapt trigger (A-10)"},
+	{Name: "ignore_phase_timeouts", Kind: block.Bool, Doc: "a timeout during the QuickAdapt ignore phase leaves the window alone (S1:L799-801)",
+		Only: "nscc", OnlyWhy: "S0 treats timeouts as trims, which cut the window in the ignore phase too (S0:L197-202, A-7)"},
 	{Name: "trims_count_as_acked", Kind: block.Bool, Doc: "trims and timeouts add to acked, as the pseudocode literally does (A-7)"},
 	{Name: "zero_stamp_expired", Kind: block.Bool, Doc: "a stored timestamp of 0 reads as long past"},
 	{Name: "pipeline_depth", Kind: block.Whole, Lo: 1, Hi: 16, Doc: "datapath stages of the pipelined shell: events of one connection are this many cycles apart; by default what the block needs for hardware.clock_mhz (docs/pipeline.md)"},
@@ -156,6 +158,7 @@ func resolve(s block.Section, v Variant, env block.Env) Params {
 		p.AvgShift = int(s.Whole("avg_shift", 3, block.Default, "gain 1/8 (A-11)"))
 		p.AdjustPeriod = s.Bool("adjust_period", true, "S1 III-G")
 		p.DelayQA = s.Bool("delay_qa", false, "the network trims (A-10)")
+		p.IgnorePhaseTimeouts = s.Bool("ignore_phase_timeouts", true, "S1:L799-801: the ignore phase also suppresses timeouts")
 		adjust = p.AdjustPeriod
 	}
 	byteNeed, byteWhy := bitsFor64(d.MaxCwnd), fmt.Sprintf("bits to hold max_window_bytes = %d", d.MaxCwnd)

@@ -47,10 +47,10 @@ func formalJobs(v Variant) []block.FormalJob {
 			formalJob("smartt_depth4", "as smartt, pipeline depth 4", deep, false),
 		}
 	}
-	opts.DelayQA, opts.AdjustPeriod, opts.TrimsCountAsAcked = true, false, true
+	opts.DelayQA, opts.AdjustPeriod, opts.TrimsCountAsAcked, opts.IgnorePhaseTimeouts = true, false, true, false
 	return []block.FormalJob{
 		formalJob("nscc", "as smartt", small, true),
-		formalJob("nscc_options", "as nscc with DelayQA, TrimsCountAsAcked, without AdjustPeriod", opts, false),
+		formalJob("nscc_options", "as nscc with DelayQA, TrimsCountAsAcked, without AdjustPeriod and IgnorePhaseTimeouts", opts, false),
 		formalJob("nscc_default", "default widths, 800 Gb/s, NumConn 4", def, false),
 		formalJob("nscc_depth4", "as nscc, pipeline depth 4", deep, false),
 	}

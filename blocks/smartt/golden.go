@@ -16,6 +16,6 @@ func (p Params) Golden() gsmartt.Params {
 	g.NumConn, g.ConnW, g.SizeW, g.RttW, g.ByteW, g.TimeW = p.NumConn, p.ConnW, p.SizeW, p.RttW, p.ByteW, p.TimeW
 	g.F, g.K, g.WtdShift, g.AvgShift, g.FiTolNs, g.InitCwnd = p.F, p.K, p.WtdShift, p.AvgShift, p.FiTolNs, p.InitCwnd
 	g.TimeoutsReplaceTrims, g.ClampOnEarlyReturn, g.AdjustPeriod, g.DelayQA = p.TimeoutsReplaceTrims, p.ClampOnEarlyReturn, p.AdjustPeriod, p.DelayQA
-	g.TrimsCountAsAcked, g.ZeroStampExpired = p.TrimsCountAsAcked, p.ZeroStampExpired
+	g.TrimsCountAsAcked, g.ZeroStampExpired, g.IgnorePhaseTimeouts = p.TrimsCountAsAcked, p.ZeroStampExpired, p.IgnorePhaseTimeouts
 	return g
 }

@@ -80,6 +80,7 @@ type Params struct {
 	ClampOnEarlyReturn   bool
 	AdjustPeriod         bool // nscc, S1 III-G
 	DelayQA              bool // nscc without trimming
+	IgnorePhaseTimeouts  bool // nscc: a timeout in the QuickAdapt ignore phase changes nothing (S1:L799-801)
 	TrimsCountAsAcked    bool // A-7 literal: trims and timeouts add to acked
 	ZeroStampExpired     bool // a stored timestamp of 0 reads as long past
 	Depth                int  // datapath stages of the pipelined shell (docs/pipeline.md)
@@ -99,7 +100,7 @@ func DefaultParams(v Variant) Params {
 		Variant: v, Net: Network{LinkGbps: 800, MTU: 4096, BrttNs: 8600},
 		NumConn: 4096, ConnW: 16, SizeW: 14, RttW: 20, ByteW: 21, TimeW: 32,
 		F: 6, K: 10, WtdShift: 4, AvgShift: 3, FiTolNs: 1000,
-		ClampOnEarlyReturn: true, AdjustPeriod: true, ZeroStampExpired: true,
+		ClampOnEarlyReturn: true, AdjustPeriod: true, ZeroStampExpired: true, IgnorePhaseTimeouts: v == NSCC,
 		Depth: DefaultDepth, StageNs: DefaultStageNs,
 	}
 }

@@ -101,6 +101,14 @@ func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st con
 		trims = st.KindIs(KindNack)
 	}
 	cLoss := subFloor(c, sizeC).Named("c_loss")
+	// nscc: a timeout in the QuickAdapt ignore phase changes nothing
+	// (S1:L799-801)
+	lossRule := cst(3, CaseLoss)
+	if p.Variant == NSCC && p.IgnorePhaseTimeouts {
+		timeoutIgnored := st.KindIs(KindTimeout).And(qaCalled.Not()).Named("timeout_ignored")
+		cLoss = hdlgen.Mux(timeoutIgnored, c, cLoss).Named("c_loss_nscc")
+		lossRule = hdlgen.Mux(timeoutIgnored, cst(3, CaseNone), lossRule)
+	}
 
 	// QuickAdapt, entered with the window and trigger of this event
 	qa := m.Instantiate("u_qa", QuickAdapt(p))
@@ -200,7 +208,7 @@ func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st con
 	newC := hdlgen.Mux(isLoss, cLossAll, cAckAll).Named("c_new")
 
 	ackCase := hdlgen.Mux(ackRun, hdlgen.Mux(qaFired, cst(3, CaseQA), hdlgen.Mux(fiFired, cst(3, CaseFast), coreCase)), cst(3, CaseNone))
-	lossCase := hdlgen.Mux(qaFired, cst(3, CaseQA), cst(3, CaseLoss))
+	lossCase := hdlgen.Mux(qaFired, cst(3, CaseQA), lossRule)
 	resCase := hdlgen.Mux(isOpen, cst(3, CaseNone), hdlgen.Mux(isLoss, lossCase, ackCase))
 
 	trigNext := hdlgen.Mux(qaUsed, qa.Out("trigger_out"), cur.F("trigger").Or(trims))

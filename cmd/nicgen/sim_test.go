@@ -127,3 +127,32 @@ func TestSimReference(t *testing.T) {
 		t.Errorf("the field tables of %s are out of date (go test ./cmd/nicgen -run TestSimReference -update):\n%s", path, d.String())
 	}
 }
+
+// nscc: a timeout during the QuickAdapt ignore phase leaves the window
+// alone (S1:L799-801, the default); with ignore_phase_timeouts = false it
+// takes its packet out of the window as a trim does. The trace is the one
+// of the issue that found the defect: QuickAdapt sets 40960 on line 12.
+func TestSimNsccTimeoutInIgnorePhase(t *testing.T) {
+	lastTwo := func(out string) []string {
+		lines := strings.Split(strings.TrimSpace(out), "\n")
+		return lines[len(lines)-2:]
+	}
+	out, err := runCLI(t, "sim", "nscc", "--events", "testdata/sim/nscc_ignore_timeout.jsonl")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	got := lastTwo(out)
+	if !strings.Contains(got[0], `"cwnd":40960,"case":5,"rule":"QuickAdapt"`) {
+		t.Fatalf("line 12 is not the QuickAdapt to 40960 the trace is built for: %s", got[0])
+	}
+	if !strings.Contains(got[1], `"kind":"timeout","cwnd":40960,"case":0,"rule":"none"`) {
+		t.Errorf("a timeout in the ignore phase changed the window: %s", got[1])
+	}
+	out, err = runCLI(t, "sim", "nscc", "-c", "testdata/sim/nscc_timeouts_cut.hcl", "--events", "testdata/sim/nscc_ignore_timeout.jsonl")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if got := lastTwo(out)[1]; !strings.Contains(got, `"kind":"timeout","cwnd":36864,"case":7,"rule":"loss"`) {
+		t.Errorf("with ignore_phase_timeouts = false: %s, want 40960 - 4096 = 36864", got)
+	}
+}

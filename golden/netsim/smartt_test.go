@@ -255,9 +255,9 @@ func TestFig4QuickAdaptPaper(t *testing.T) {
 var sizes = []int64{256 << 10, 1 << 20, 8 << 20}
 
 // 8:1 incast at the default configuration, both variants, fixed point and
-// float64 reference. Only sanity is asserted; the numbers are logged, and
-// for 8 MiB checked against our targets (completion within 10% of the
-// ideal, Jain above 0.95), which are reported, not asserted.
+// float64 reference: sanity for every size, and for 8 MiB the targets that
+// docs/blocks/smartt.md states hold (completion within 10% of the ideal,
+// Jain above 0.95). The numbers are logged for the docs' table.
 func TestIncast8to1(t *testing.T) {
 	for _, v := range variants {
 		for _, size := range sizes {
@@ -297,14 +297,9 @@ func TestIncast8to1(t *testing.T) {
 				if r.PeakQueueBytes > r.QueueCapBytes {
 					t.Errorf("%s: peak queue %d B above the capacity %d", name, r.PeakQueueBytes, r.QueueCapBytes)
 				}
-				if size == 8<<20 {
-					verdict := func(ok bool) string {
-						if ok {
-							return "met"
-						}
-						return "MISSED"
-					}
-					t.Logf("%-22s targets: completion <= 1.10 x ideal %s (%.4f), Jain > 0.95 %s (%.4f)", name, verdict(r.Slowdown <= 1.10), r.Slowdown, verdict(r.Jain > 0.95), r.Jain)
+				// docs/blocks/smartt.md states that the targets hold for 8 MiB
+				if size == 8<<20 && (r.Slowdown > 1.10 || r.Jain <= 0.95) {
+					t.Errorf("%s: completion %.4f x ideal (target <= 1.10), Jain %.4f (target > 0.95)", name, r.Slowdown, r.Jain)
 				}
 			}
 		}

@@ -322,6 +322,9 @@ func (m *FloatModel) stepNSCC(s *floatConn, e Event, now float64) uint8 {
 			s.acked += size
 		}
 		s.ignored += size
+		if m.p.IgnorePhaseTimeouts && s.ignored < s.toIgnore {
+			return CaseNone // ignored in the QuickAdapt ignore phase (S1:L799-801)
+		}
 		s.cwnd -= min(s.cwnd, size)
 		s.cwnd = m.clamp(s.cwnd)
 		return CaseLoss

@@ -315,6 +315,9 @@ func execNSCC(p *Params, d *Derived, s *State, e Event) (uint8, bool) {
 
 	default: // KindTimeout: no QuickAdapt (S1:L746), htsim mark_packet_for_retransmission
 		s.countLoss(p, d, e.Size)
+		if p.IgnorePhaseTimeouts && s.Ignored < s.ToIgnore {
+			return CaseNone, false // the ignore phase suppresses timeouts (S1:L799-801)
+		}
 		c := uint64(s.C)
 		c -= min(c, uint64(e.Size)<<d.F)
 		s.C = Clamp(d, c)

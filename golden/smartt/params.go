@@ -101,6 +101,13 @@ type Params struct {
 	// DelayQA (nscc) lets a high RTT trigger QuickAdapt; only meant for
 	// networks without trimming (A-10).
 	DelayQA bool
+	// IgnorePhaseTimeouts (nscc) ignores a timeout that arrives during the
+	// QuickAdapt ignore phase (bytes_ignored < bytes_to_ignore after the
+	// event's bytes): the window keeps its value, as S1:L799-801 asks
+	// ("we need to ignore such timeouts after dropping the cwnd to the
+	// QuickAdapt value"). Off, a timeout always takes its packet out of
+	// the window, as the trimmed branch of S1 Algorithm 4 does for trims.
+	IgnorePhaseTimeouts bool
 	// ZeroStampExpired makes a per-connection timestamp (end, last_md,
 	// last_adj) equal to 0 read as "long ago". It is this package's
 	// resolution of a defect of the literal contract; see stampDue.
@@ -113,23 +120,24 @@ type Params struct {
 // DefaultParams returns the defaults of docs/blocks/smartt.md for variant v.
 func DefaultParams(v Variant) Params {
 	return Params{
-		Network:            DefaultNetwork(),
-		Variant:            v,
-		NumConn:            4096,
-		ConnW:              16,
-		SizeW:              14,
-		RttW:               20,
-		ByteW:              21,
-		TimeW:              32,
-		F:                  6,
-		K:                  10,
-		WtdShift:           4,
-		AvgShift:           3,
-		FiTolNs:            1000,
-		ClampOnEarlyReturn: true,
-		AdjustPeriod:       true,
-		DelayQA:            false,
-		ZeroStampExpired:   true,
+		Network:             DefaultNetwork(),
+		Variant:             v,
+		NumConn:             4096,
+		ConnW:               16,
+		SizeW:               14,
+		RttW:                20,
+		ByteW:               21,
+		TimeW:               32,
+		F:                   6,
+		K:                   10,
+		WtdShift:            4,
+		AvgShift:            3,
+		FiTolNs:             1000,
+		ClampOnEarlyReturn:  true,
+		AdjustPeriod:        true,
+		DelayQA:             false,
+		ZeroStampExpired:    true,
+		IgnorePhaseTimeouts: v == NSCC,
 	}
 }
 

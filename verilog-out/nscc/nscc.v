@@ -572,30 +572,36 @@ reg  s3_t_9_reg;  // stage 3 copy of t
 wire s3_t_9_next;
 reg  s4_t_10_reg;  // stage 4 copy of t
 wire s4_t_10_next;
-reg  [27:0] s2_t_8_reg;  // stage 2 copy of t
-wire [27:0] s2_t_8_next;
-reg  [27:0] s3_t_10_reg;  // stage 3 copy of t
-wire [27:0] s3_t_10_next;
-reg  [27:0] s4_t_11_reg;  // stage 4 copy of t
-wire [27:0] s4_t_11_next;
+reg  s2_t_8_reg;  // stage 2 copy of t
+wire s2_t_8_next;
+reg  s3_t_10_reg;  // stage 3 copy of t
+wire s3_t_10_next;
+reg  s4_t_11_reg;  // stage 4 copy of t
+wire s4_t_11_next;
+reg  [27:0] s2_t_9_reg;  // stage 2 copy of t
+wire [27:0] s2_t_9_next;
+reg  [27:0] s3_t_11_reg;  // stage 3 copy of t
+wire [27:0] s3_t_11_next;
+reg  [27:0] s4_t_12_reg;  // stage 4 copy of t
+wire [27:0] s4_t_12_next;
 reg  s2_is_loss_reg;  // stage 2 copy of is_loss
 wire s2_is_loss_next;
 reg  s3_is_loss_reg;  // stage 3 copy of is_loss
 wire s3_is_loss_next;
 reg  s4_is_loss_reg;  // stage 4 copy of is_loss
 wire s4_is_loss_next;
-reg  [21:0] s2_t_9_reg;  // stage 2 copy of t
-wire [21:0] s2_t_9_next;
-reg  [21:0] s3_t_11_reg;  // stage 3 copy of t
-wire [21:0] s3_t_11_next;
-reg  [21:0] s4_t_12_reg;  // stage 4 copy of t
-wire [21:0] s4_t_12_next;
-reg  s2_t_10_reg;  // stage 2 copy of t
-wire s2_t_10_next;
-reg  s3_t_12_reg;  // stage 3 copy of t
-wire s3_t_12_next;
-reg  s4_t_13_reg;  // stage 4 copy of t
-wire s4_t_13_next;
+reg  [21:0] s2_t_10_reg;  // stage 2 copy of t
+wire [21:0] s2_t_10_next;
+reg  [21:0] s3_t_12_reg;  // stage 3 copy of t
+wire [21:0] s3_t_12_next;
+reg  [21:0] s4_t_13_reg;  // stage 4 copy of t
+wire [21:0] s4_t_13_next;
+reg  s2_t_11_reg;  // stage 2 copy of t
+wire s2_t_11_next;
+reg  s3_t_13_reg;  // stage 3 copy of t
+wire s3_t_13_next;
+reg  s4_t_14_reg;  // stage 4 copy of t
+wire s4_t_14_next;
 reg  [20:0] s2_u_qa_unacked_reg;  // stage 2 copy of u_qa_unacked
 wire [20:0] s2_u_qa_unacked_next;
 reg  [20:0] s3_u_qa_unacked_reg;  // stage 3 copy of u_qa_unacked
@@ -608,18 +614,18 @@ reg  s3_u_qa_extra_trigger_reg;  // stage 3 copy of u_qa_extra_trigger
 wire s3_u_qa_extra_trigger_next;
 reg  s4_u_qa_extra_trigger_reg;  // stage 4 copy of u_qa_extra_trigger
 wire s4_u_qa_extra_trigger_next;
-reg  s2_t_11_reg;  // stage 2 copy of t
-wire s2_t_11_next;
-reg  s3_t_13_reg;  // stage 3 copy of t
-wire s3_t_13_next;
-reg  s4_t_14_reg;  // stage 4 copy of t
-wire s4_t_14_next;
 reg  s2_t_12_reg;  // stage 2 copy of t
 wire s2_t_12_next;
 reg  s3_t_14_reg;  // stage 3 copy of t
 wire s3_t_14_next;
 reg  s4_t_15_reg;  // stage 4 copy of t
 wire s4_t_15_next;
+reg  s2_t_13_reg;  // stage 2 copy of t
+wire s2_t_13_next;
+reg  s3_t_15_reg;  // stage 3 copy of t
+wire s3_t_15_next;
+reg  s4_t_16_reg;  // stage 4 copy of t
+wire s4_t_16_next;
 reg  [13:0] s2_u_fastinc_size_reg;  // stage 2 copy of u_fastinc_size
 wire [13:0] s2_u_fastinc_size_next;
 reg  [13:0] s3_u_fastinc_size_reg;  // stage 3 copy of u_fastinc_size
@@ -743,18 +749,18 @@ reg  [19:0] s5_cur_avg_rtt_reg;  // stage 5 copy of cur_avg_rtt
 wire [19:0] s5_cur_avg_rtt_next;
 reg  s5_t_11_reg;  // stage 5 copy of t
 wire s5_t_11_next;
-reg  s2_t_13_reg;  // stage 2 copy of t
-wire s2_t_13_next;
-reg  s3_t_15_reg;  // stage 3 copy of t
-wire s3_t_15_next;
-reg  s4_t_16_reg;  // stage 4 copy of t
-wire s4_t_16_next;
 reg  s2_t_14_reg;  // stage 2 copy of t
 wire s2_t_14_next;
 reg  s3_t_16_reg;  // stage 3 copy of t
 wire s3_t_16_next;
 reg  s4_t_17_reg;  // stage 4 copy of t
 wire s4_t_17_next;
+reg  s2_t_15_reg;  // stage 2 copy of t
+wire s2_t_15_next;
+reg  s3_t_17_reg;  // stage 3 copy of t
+wire s3_t_17_next;
+reg  s4_t_18_reg;  // stage 4 copy of t
+wire s4_t_18_next;
 reg  [20:0] s5_t_12_reg;  // stage 5 copy of t
 wire [20:0] s5_t_12_next;
 reg  s6_ack_run_reg;  // stage 6 copy of ack_run
@@ -1099,12 +1105,12 @@ reg  [20:0] s15_t_13_reg;  // stage 15 copy of t
 wire [20:0] s15_t_13_next;
 reg  [20:0] s16_t_12_reg;  // stage 16 copy of t
 wire [20:0] s16_t_12_next;
-reg  s2_t_15_reg;  // stage 2 copy of t
-wire s2_t_15_next;
-reg  s3_t_17_reg;  // stage 3 copy of t
-wire s3_t_17_next;
-reg  s4_t_18_reg;  // stage 4 copy of t
-wire s4_t_18_next;
+reg  s2_t_16_reg;  // stage 2 copy of t
+wire s2_t_16_next;
+reg  s3_t_18_reg;  // stage 3 copy of t
+wire s3_t_18_next;
+reg  s4_t_19_reg;  // stage 4 copy of t
+wire s4_t_19_next;
 reg  s5_t_20_reg;  // stage 5 copy of t
 wire s5_t_20_next;
 reg  s6_t_20_reg;  // stage 6 copy of t
@@ -1131,12 +1137,12 @@ reg  s16_t_13_reg;  // stage 16 copy of t
 wire s16_t_13_next;
 reg  s5_ecn_reg;  // stage 5 copy of ecn
 wire s5_ecn_next;
-reg  [2:0] s2_t_16_reg;  // stage 2 copy of t
-wire [2:0] s2_t_16_next;
-reg  [2:0] s3_t_18_reg;  // stage 3 copy of t
-wire [2:0] s3_t_18_next;
-reg  [2:0] s4_t_19_reg;  // stage 4 copy of t
-wire [2:0] s4_t_19_next;
+reg  [2:0] s2_t_17_reg;  // stage 2 copy of t
+wire [2:0] s2_t_17_next;
+reg  [2:0] s3_t_19_reg;  // stage 3 copy of t
+wire [2:0] s3_t_19_next;
+reg  [2:0] s4_t_20_reg;  // stage 4 copy of t
+wire [2:0] s4_t_20_next;
 reg  [2:0] s5_t_21_reg;  // stage 5 copy of t
 wire [2:0] s5_t_21_next;
 reg  s5_fi_fired_reg;  // stage 5 copy of fi_fired
@@ -5099,18 +5105,19 @@ wire [27:0] core_c = s14_fulfill_reg ? _s15_core_c_next_1 : s14_t_2_reg;
 wire [20:0] _s2_t_6_next_0 = {7'd0, s1_size_reg};
 wire [21:0] _s2_t_6_next_1 = {1'd0, _s2_t_6_next_0};
 wire _s2_t_7_next_0 = s1_kind_reg == 3'd1;
-wire [27:0] _s2_t_8_next_0 = {1'd0, size_c};
+wire _s2_t_8_next_0 = s1_kind_reg == 3'd3;
+wire [27:0] _s2_t_9_next_0 = {1'd0, size_c};
 wire _s2_is_loss_next_0 = s1_kind_reg == 3'd2;
 wire _s2_is_loss_next_1 = s1_kind_reg == 3'd3;
 wire is_loss = _s2_is_loss_next_0 | _s2_is_loss_next_1;
-wire [20:0] _s2_t_9_next_0 = {7'd0, s1_size_reg};
-wire [21:0] _s2_t_9_next_1 = {1'd0, _s2_t_9_next_0};
-wire _s2_t_10_next_0 = s1_kind_reg == 3'd2;
+wire [20:0] _s2_t_10_next_0 = {7'd0, s1_size_reg};
+wire [21:0] _s2_t_10_next_1 = {1'd0, _s2_t_10_next_0};
+wire _s2_t_11_next_0 = s1_kind_reg == 3'd2;
 wire _s2_u_qa_extra_trigger_next_0 = _s2_t_7_next_0 & 1'd0;
-wire _s2_t_11_next_0 = s1_kind_reg == 3'd0;
-wire _s2_t_11_next_1 = ~_s2_t_11_next_0;
-wire _s2_t_12_next_0 = s1_kind_reg == 3'd3;
+wire _s2_t_12_next_0 = s1_kind_reg == 3'd0;
 wire _s2_t_12_next_1 = ~_s2_t_12_next_0;
+wire _s2_t_13_next_0 = s1_kind_reg == 3'd3;
+wire _s2_t_13_next_1 = ~_s2_t_13_next_0;
 wire [20:0] cur_to_ignore = s4_cur_reg[89:69];
 wire [20:0] cur_ignored = s4_cur_reg[68:48];
 wire [21:0] _s5_early_next_0 = {1'd0, cur_ignored};
@@ -5121,8 +5128,8 @@ wire [20:0] ignored1 = _s5_early_next_2 ? 21'h1fffff : _s5_early_next_3;
 wire qa_called = cur_to_ignore <= ignored1;
 wire ack_run = s4_t_10_reg & qa_called;
 wire _s5_early_next_4 = u_qa_fired & qa_called;
-wire qa_fired = _s5_early_next_4 & s4_t_14_reg;
-wire qa_fired_nscc = qa_fired & s4_t_15_reg;
+wire qa_fired = _s5_early_next_4 & s4_t_15_reg;
+wire qa_fired_nscc = qa_fired & s4_t_16_reg;
 wire fi_fired = u_fastinc_fired & ack_run;
 wire _s5_early_next_5 = qa_fired_nscc | fi_fired;
 wire early = ack_run & _s5_early_next_5;
@@ -5138,25 +5145,28 @@ wire _s5_core_step_next_0 = ~early;
 wire core_step = ack_run & _s5_core_step_next_0;
 wire cur_increase = s4_cur_reg[136];
 wire _s5_t_11_next_0 = ack_run ? u_fastinc_increase_out : cur_increase;
-wire _s2_t_13_next_0 = ~_s2_t_11_next_0;
-wire _s2_t_14_next_0 = s1_kind_reg == 3'd3;
-wire _s2_t_14_next_1 = ~_s2_t_14_next_0;
+wire _s2_t_14_next_0 = ~_s2_t_12_next_0;
+wire _s2_t_15_next_0 = s1_kind_reg == 3'd3;
+wire _s2_t_15_next_1 = ~_s2_t_15_next_0;
 wire [20:0] cur_count = s4_cur_reg[110:90];
 wire [20:0] _s5_t_12_next_0 = ack_run ? u_fastinc_count_out : cur_count;
-wire qa_used = qa_called & s4_t_16_reg;
-wire qa_used_nscc = qa_used & s4_t_17_reg;
-wire [27:0] _s5_c_loss_all_next_0 = {1'd0, cur_c};
-wire [27:0] _s5_c_loss_all_next_1 = _s5_c_loss_all_next_0 - s4_t_11_reg;
-wire _s5_c_loss_all_next_2 = _s5_c_loss_all_next_1[27];
-wire [26:0] _s5_c_loss_all_next_3 = _s5_c_loss_all_next_1[26:0];
-wire [26:0] c_loss = _s5_c_loss_all_next_2 ? 27'h0 : _s5_c_loss_all_next_3;
-wire [26:0] _s5_c_loss_all_next_4 = qa_used_nscc ? u_qa_c_out : c_loss;
-wire [27:0] _s5_c_loss_all_next_5 = {1'd0, _s5_c_loss_all_next_4};
-wire _s5_c_loss_all_next_6 = _s5_c_loss_all_next_5 < 28'h4ebc400;
-wire [27:0] _s5_c_loss_all_next_7 = _s5_c_loss_all_next_6 ? _s5_c_loss_all_next_5 : 28'h4ebc400;
-wire _s5_c_loss_all_next_8 = _s5_c_loss_all_next_7 < 28'h40000;
-wire [27:0] _s5_c_loss_all_next_9 = _s5_c_loss_all_next_8 ? 28'h40000 : _s5_c_loss_all_next_7;
-wire [26:0] c_loss_all = _s5_c_loss_all_next_9[26:0];
+wire qa_used = qa_called & s4_t_17_reg;
+wire qa_used_nscc = qa_used & s4_t_18_reg;
+wire _s5_c_loss_all_next_0 = ~qa_called;
+wire timeout_ignored = s4_t_11_reg & _s5_c_loss_all_next_0;
+wire [27:0] _s5_c_loss_all_next_1 = {1'd0, cur_c};
+wire [27:0] _s5_c_loss_all_next_2 = _s5_c_loss_all_next_1 - s4_t_12_reg;
+wire _s5_c_loss_all_next_3 = _s5_c_loss_all_next_2[27];
+wire [26:0] _s5_c_loss_all_next_4 = _s5_c_loss_all_next_2[26:0];
+wire [26:0] c_loss = _s5_c_loss_all_next_3 ? 27'h0 : _s5_c_loss_all_next_4;
+wire [26:0] c_loss_nscc = timeout_ignored ? cur_c : c_loss;
+wire [26:0] _s5_c_loss_all_next_5 = qa_used_nscc ? u_qa_c_out : c_loss_nscc;
+wire [27:0] _s5_c_loss_all_next_6 = {1'd0, _s5_c_loss_all_next_5};
+wire _s5_c_loss_all_next_7 = _s5_c_loss_all_next_6 < 28'h4ebc400;
+wire [27:0] _s5_c_loss_all_next_8 = _s5_c_loss_all_next_7 ? _s5_c_loss_all_next_6 : 28'h4ebc400;
+wire _s5_c_loss_all_next_9 = _s5_c_loss_all_next_8 < 28'h40000;
+wire [27:0] _s5_c_loss_all_next_10 = _s5_c_loss_all_next_9 ? 28'h40000 : _s5_c_loss_all_next_8;
+wire [26:0] c_loss_all = _s5_c_loss_all_next_10[26:0];
 wire _s5_t_13_next_0 = core_step & fulfill;
 wire [23:0] _s5_t_13_next_1 = _s5_t_13_next_0 ? s4_nowq_reg : cur_last_adj;
 wire [20:0] _s5_t_14_next_0 = fulfill ? 21'h0 : recv_sum;
@@ -5171,7 +5181,7 @@ wire [19:0] _s6_t_12_next_0 = s5_ack_run_reg ? s5_avg_new_reg : s5_cur_avg_rtt_r
 wire _s6_t_13_next_0 = ~md_fired;
 wire _s6_t_13_next_1 = s5_t_11_reg & _s6_t_13_next_0;
 wire cur_trigger = s4_cur_reg[135];
-wire _s5_t_15_next_0 = cur_trigger | s4_t_13_reg;
+wire _s5_t_15_next_0 = cur_trigger | s4_t_14_reg;
 wire _s5_t_15_next_1 = qa_used_nscc ? u_qa_trigger_out : _s5_t_15_next_0;
 wire [23:0] cur_win_end = s4_cur_reg[134:111];
 wire [23:0] _s5_t_16_next_0 = qa_used_nscc ? u_qa_win_end_out : cur_win_end;
@@ -5180,14 +5190,15 @@ wire [20:0] _s5_t_17_next_0 = qa_used_nscc ? u_qa_to_ignore_out : cur_to_ignore;
 wire [20:0] _s5_t_18_next_0 = qa_used_nscc ? u_qa_ignored_out : ignored1;
 wire [20:0] cur_acked = s4_cur_reg[47:27];
 wire [21:0] _s5_t_19_next_0 = {1'd0, cur_acked};
-wire [21:0] _s5_t_19_next_1 = _s5_t_19_next_0 + s4_t_12_reg;
+wire [21:0] _s5_t_19_next_1 = _s5_t_19_next_0 + s4_t_13_reg;
 wire _s5_t_19_next_2 = _s5_t_19_next_1[21];
 wire [20:0] _s5_t_19_next_3 = _s5_t_19_next_1[20:0];
 wire [20:0] acked1 = _s5_t_19_next_2 ? 21'h1fffff : _s5_t_19_next_3;
 wire [20:0] acked_in = s4_t_10_reg ? acked1 : cur_acked;
 wire [20:0] _s5_t_19_next_4 = qa_used_nscc ? u_qa_acked_out : acked_in;
-wire [2:0] _s2_t_16_next_0 = rtt_le_trtt ? 3'd4 : 3'd3;
-wire [2:0] _s5_t_22_next_0 = qa_fired_nscc ? 3'd5 : 3'd7;
+wire [2:0] _s2_t_17_next_0 = rtt_le_trtt ? 3'd4 : 3'd3;
+wire [2:0] _s5_t_22_next_0 = timeout_ignored ? 3'd0 : 3'd7;
+wire [2:0] _s5_t_22_next_1 = qa_fired_nscc ? 3'd5 : _s5_t_22_next_0;
 wire [2:0] _s6_t_21_next_0 = md_ok ? 3'd2 : 3'd0;
 wire [2:0] core_case = s5_ecn_reg ? _s6_t_21_next_0 : s5_t_21_reg;
 wire [2:0] _s6_t_21_next_1 = s5_fi_fired_reg ? 3'd6 : core_case;
@@ -5399,10 +5410,10 @@ wire _ready_7 = _ready_6 & _shell_3;
 wire _ready_8 = _ready_5 | _ready_7;
 wire _ready_9 = ~_ready_8;
 wire [11:0] _state_rd_0 = in_conn_reg[11:0];
-wire [26:0] _u_qa_c_0 = s4_is_loss_reg ? c_loss : cur_c;
-wire _u_qa_trigger_0 = cur_trigger | s4_t_13_reg;
+wire [26:0] _u_qa_c_0 = s4_is_loss_reg ? c_loss_nscc : cur_c;
+wire _u_qa_trigger_0 = cur_trigger | s4_t_14_reg;
 // bits dropped on purpose (rounding, wrap-around)
-wire _unused = ^{s7_mi_base_prod_reg[10:0], s10_mi_raw_prod_reg[10:0], s7_fi_c_prod_reg[10:0], avg_sum[20], s8_md_frac_prod_reg[10:0], s1_now_reg[31:28], s1_now_reg[3:0], _s5_t_6_next_2[22:0], s10_md_red_prod_reg[15:0], _s5_fulfill_next_7[22:0], _s16_c_ack_clamped_next_4[27], _s5_c_loss_all_next_9[27]};
+wire _unused = ^{s7_mi_base_prod_reg[10:0], s10_mi_raw_prod_reg[10:0], s7_fi_c_prod_reg[10:0], avg_sum[20], s8_md_frac_prod_reg[10:0], s1_now_reg[31:28], s1_now_reg[3:0], _s5_t_6_next_2[22:0], s10_md_red_prod_reg[15:0], _s5_fulfill_next_7[22:0], _s16_c_ack_clamped_next_4[27], _s5_c_loss_all_next_10[27]};
 
 nscc_qa
 u_qa (
@@ -5630,27 +5641,30 @@ assign s4_t_10_next = s3_t_9_reg;
 assign s2_t_8_next = _s2_t_8_next_0;
 assign s3_t_10_next = s2_t_8_reg;
 assign s4_t_11_next = s3_t_10_reg;
+assign s2_t_9_next = _s2_t_9_next_0;
+assign s3_t_11_next = s2_t_9_reg;
+assign s4_t_12_next = s3_t_11_reg;
 assign s2_is_loss_next = is_loss;
 assign s3_is_loss_next = s2_is_loss_reg;
 assign s4_is_loss_next = s3_is_loss_reg;
-assign s2_t_9_next = _s2_t_9_next_1;
-assign s3_t_11_next = s2_t_9_reg;
-assign s4_t_12_next = s3_t_11_reg;
-assign s2_t_10_next = _s2_t_10_next_0;
+assign s2_t_10_next = _s2_t_10_next_1;
 assign s3_t_12_next = s2_t_10_reg;
 assign s4_t_13_next = s3_t_12_reg;
+assign s2_t_11_next = _s2_t_11_next_0;
+assign s3_t_13_next = s2_t_11_reg;
+assign s4_t_14_next = s3_t_13_reg;
 assign s2_u_qa_unacked_next = s1_unacked_reg;
 assign s3_u_qa_unacked_next = s2_u_qa_unacked_reg;
 assign s4_u_qa_unacked_next = s3_u_qa_unacked_reg;
 assign s2_u_qa_extra_trigger_next = _s2_u_qa_extra_trigger_next_0;
 assign s3_u_qa_extra_trigger_next = s2_u_qa_extra_trigger_reg;
 assign s4_u_qa_extra_trigger_next = s3_u_qa_extra_trigger_reg;
-assign s2_t_11_next = _s2_t_11_next_1;
-assign s3_t_13_next = s2_t_11_reg;
-assign s4_t_14_next = s3_t_13_reg;
 assign s2_t_12_next = _s2_t_12_next_1;
 assign s3_t_14_next = s2_t_12_reg;
 assign s4_t_15_next = s3_t_14_reg;
+assign s2_t_13_next = _s2_t_13_next_1;
+assign s3_t_15_next = s2_t_13_reg;
+assign s4_t_16_next = s3_t_15_reg;
 assign s2_u_fastinc_size_next = s1_size_reg;
 assign s3_u_fastinc_size_next = s2_u_fastinc_size_reg;
 assign s4_u_fastinc_size_next = s3_u_fastinc_size_reg;
@@ -5709,12 +5723,12 @@ assign s5_cur_last_md_next = cur_last_md;
 assign s5_ack_run_next = ack_run;
 assign s5_cur_avg_rtt_next = cur_avg_rtt;
 assign s5_t_11_next = _s5_t_11_next_0;
-assign s2_t_13_next = _s2_t_13_next_0;
-assign s3_t_15_next = s2_t_13_reg;
-assign s4_t_16_next = s3_t_15_reg;
-assign s2_t_14_next = _s2_t_14_next_1;
+assign s2_t_14_next = _s2_t_14_next_0;
 assign s3_t_16_next = s2_t_14_reg;
 assign s4_t_17_next = s3_t_16_reg;
+assign s2_t_15_next = _s2_t_15_next_1;
+assign s3_t_17_next = s2_t_15_reg;
+assign s4_t_18_next = s3_t_17_reg;
 assign s5_t_12_next = _s5_t_12_next_0;
 assign s6_ack_run_next = s5_ack_run_reg;
 assign s7_ack_run_next = s6_ack_run_reg;
@@ -5887,10 +5901,10 @@ assign s13_t_16_next = s12_t_17_reg;
 assign s14_t_14_next = s13_t_16_reg;
 assign s15_t_13_next = s14_t_14_reg;
 assign s16_t_12_next = s15_t_13_reg;
-assign s2_t_15_next = _s2_t_11_next_0;
-assign s3_t_17_next = s2_t_15_reg;
-assign s4_t_18_next = s3_t_17_reg;
-assign s5_t_20_next = s4_t_18_reg;
+assign s2_t_16_next = _s2_t_12_next_0;
+assign s3_t_18_next = s2_t_16_reg;
+assign s4_t_19_next = s3_t_18_reg;
+assign s5_t_20_next = s4_t_19_reg;
 assign s6_t_20_next = s5_t_20_reg;
 assign s7_t_19_next = s6_t_20_reg;
 assign s8_t_18_next = s7_t_19_reg;
@@ -5903,12 +5917,12 @@ assign s14_t_15_next = s13_t_17_reg;
 assign s15_t_14_next = s14_t_15_reg;
 assign s16_t_13_next = s15_t_14_reg;
 assign s5_ecn_next = s4_u_fastinc_ecn_reg;
-assign s2_t_16_next = _s2_t_16_next_0;
-assign s3_t_18_next = s2_t_16_reg;
-assign s4_t_19_next = s3_t_18_reg;
-assign s5_t_21_next = s4_t_19_reg;
+assign s2_t_17_next = _s2_t_17_next_0;
+assign s3_t_19_next = s2_t_17_reg;
+assign s4_t_20_next = s3_t_19_reg;
+assign s5_t_21_next = s4_t_20_reg;
 assign s5_fi_fired_next = fi_fired;
-assign s5_t_22_next = _s5_t_22_next_0;
+assign s5_t_22_next = _s5_t_22_next_1;
 assign s2_kind_next = s1_kind_reg;
 assign s3_kind_next = s2_kind_reg;
 assign s4_kind_next = s3_kind_reg;
@@ -6693,27 +6707,30 @@ always @(posedge clk) begin
     s2_t_8_reg <= s2_t_8_next;
     s3_t_10_reg <= s3_t_10_next;
     s4_t_11_reg <= s4_t_11_next;
-    s2_is_loss_reg <= s2_is_loss_next;
-    s3_is_loss_reg <= s3_is_loss_next;
-    s4_is_loss_reg <= s4_is_loss_next;
     s2_t_9_reg <= s2_t_9_next;
     s3_t_11_reg <= s3_t_11_next;
     s4_t_12_reg <= s4_t_12_next;
+    s2_is_loss_reg <= s2_is_loss_next;
+    s3_is_loss_reg <= s3_is_loss_next;
+    s4_is_loss_reg <= s4_is_loss_next;
     s2_t_10_reg <= s2_t_10_next;
     s3_t_12_reg <= s3_t_12_next;
     s4_t_13_reg <= s4_t_13_next;
+    s2_t_11_reg <= s2_t_11_next;
+    s3_t_13_reg <= s3_t_13_next;
+    s4_t_14_reg <= s4_t_14_next;
     s2_u_qa_unacked_reg <= s2_u_qa_unacked_next;
     s3_u_qa_unacked_reg <= s3_u_qa_unacked_next;
     s4_u_qa_unacked_reg <= s4_u_qa_unacked_next;
     s2_u_qa_extra_trigger_reg <= s2_u_qa_extra_trigger_next;
     s3_u_qa_extra_trigger_reg <= s3_u_qa_extra_trigger_next;
     s4_u_qa_extra_trigger_reg <= s4_u_qa_extra_trigger_next;
-    s2_t_11_reg <= s2_t_11_next;
-    s3_t_13_reg <= s3_t_13_next;
-    s4_t_14_reg <= s4_t_14_next;
     s2_t_12_reg <= s2_t_12_next;
     s3_t_14_reg <= s3_t_14_next;
     s4_t_15_reg <= s4_t_15_next;
+    s2_t_13_reg <= s2_t_13_next;
+    s3_t_15_reg <= s3_t_15_next;
+    s4_t_16_reg <= s4_t_16_next;
     s2_u_fastinc_size_reg <= s2_u_fastinc_size_next;
     s3_u_fastinc_size_reg <= s3_u_fastinc_size_next;
     s4_u_fastinc_size_reg <= s4_u_fastinc_size_next;
@@ -6772,12 +6789,12 @@ always @(posedge clk) begin
     s5_ack_run_reg <= s5_ack_run_next;
     s5_cur_avg_rtt_reg <= s5_cur_avg_rtt_next;
     s5_t_11_reg <= s5_t_11_next;
-    s2_t_13_reg <= s2_t_13_next;
-    s3_t_15_reg <= s3_t_15_next;
-    s4_t_16_reg <= s4_t_16_next;
     s2_t_14_reg <= s2_t_14_next;
     s3_t_16_reg <= s3_t_16_next;
     s4_t_17_reg <= s4_t_17_next;
+    s2_t_15_reg <= s2_t_15_next;
+    s3_t_17_reg <= s3_t_17_next;
+    s4_t_18_reg <= s4_t_18_next;
     s5_t_12_reg <= s5_t_12_next;
     s6_ack_run_reg <= s6_ack_run_next;
     s7_ack_run_reg <= s7_ack_run_next;
@@ -6950,9 +6967,9 @@ always @(posedge clk) begin
     s14_t_14_reg <= s14_t_14_next;
     s15_t_13_reg <= s15_t_13_next;
     s16_t_12_reg <= s16_t_12_next;
-    s2_t_15_reg <= s2_t_15_next;
-    s3_t_17_reg <= s3_t_17_next;
-    s4_t_18_reg <= s4_t_18_next;
+    s2_t_16_reg <= s2_t_16_next;
+    s3_t_18_reg <= s3_t_18_next;
+    s4_t_19_reg <= s4_t_19_next;
     s5_t_20_reg <= s5_t_20_next;
     s6_t_20_reg <= s6_t_20_next;
     s7_t_19_reg <= s7_t_19_next;
@@ -6966,9 +6983,9 @@ always @(posedge clk) begin
     s15_t_14_reg <= s15_t_14_next;
     s16_t_13_reg <= s16_t_13_next;
     s5_ecn_reg <= s5_ecn_next;
-    s2_t_16_reg <= s2_t_16_next;
-    s3_t_18_reg <= s3_t_18_next;
-    s4_t_19_reg <= s4_t_19_next;
+    s2_t_17_reg <= s2_t_17_next;
+    s3_t_19_reg <= s3_t_19_next;
+    s4_t_20_reg <= s4_t_20_next;
     s5_t_21_reg <= s5_t_21_next;
     s5_fi_fired_reg <= s5_fi_fired_next;
     s5_t_22_reg <= s5_t_22_next;
