@@ -13,12 +13,12 @@ import (
 func newVectorsCmd() *cobra.Command {
 	var events int
 	var seed uint64
-	var out string
+	var out, path string
 	cmd := &cobra.Command{
 		Use:   "vectors BLOCK",
 		Short: "Export golden-model test vectors (JSON lines) for the cocotb testbenches",
-		Long: `vectors draws a random event sequence for a block of the default configuration
-(every connection opened before use, strong connection locality, out-of-range
+		Long: `vectors draws a random event sequence for a block of the configuration
+(-c FILE; by default the embedded one) (every connection opened before use, strong connection locality, out-of-range
 connections and invalid kinds) and computes the expected result of each event
 with the block's golden transaction-level model. It writes JSON lines: a header
 {"block", "seed", "events", "params", "ports", "kinds"} and then one line per event,
@@ -26,8 +26,8 @@ with the block's golden transaction-level model. It writes JSON lines: a header
 "explored", "frozen", "error"}} ("now" and "frozen" only for blocks that have
 those ports). The same block, count and seed always give the same file.
 It prints which behaviours the expectations reach.`,
-		Example: "  nicgen vectors reps -n 20000 -o build/vectors/reps.jsonl\n  nicgen vectors reps_conf --seed 7 | head",
-		Args:    cobra.ExactArgs(1),
+		Example: "  nicgen vectors reps -n 20000 -o build/vectors/reps.jsonl\n  nicgen vectors reps_conf --seed 7 | head\n  nicgen vectors nscc -c docs/examples/400g.hcl -n 1000",
+		Args:    oneArg("BLOCK"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if _, err := blocks.Lookup(args[0]); err != nil {
 				return usageErr("%v", err)
@@ -35,7 +35,14 @@ It prints which behaviours the expectations reach.`,
 			if events < 1 {
 				return usageErr("-n %d: need at least one event", events)
 			}
-			vs, err := blockeq.GenerateVectors(args[0], events, seed)
+			r, err := loadConfig(path)
+			if err != nil {
+				return err
+			}
+			if _, err := selectBlocks(r, args); err != nil {
+				return err
+			}
+			vs, err := blockeq.GenerateVectorsFor(r.Config, args[0], events, seed)
 			if err != nil {
 				return err
 			}
@@ -60,6 +67,7 @@ It prints which behaviours the expectations reach.`,
 			return nil
 		},
 	}
+	addConfigFlag(cmd, &path)
 	cmd.Flags().IntVarP(&events, "events", "n", 10000, "events to draw")
 	cmd.Flags().Uint64Var(&seed, "seed", 1, "stimulus seed")
 	cmd.Flags().StringVarP(&out, "out", "o", "", "output file, written atomically (default stdout)")

@@ -523,6 +523,12 @@ func (g *smarttGen) next() gsmartt.Event {
 // and computes the expected result of each with the block's golden
 // transaction-level model, starting from reset and an all-zero table.
 func GenerateVectors(block string, n int, seed uint64) (*VectorSet, error) {
+	return GenerateVectorsFor(blocks.DefaultConfig(), block, n, seed)
+}
+
+// GenerateVectorsFor is GenerateVectors for a block of a given
+// configuration.
+func GenerateVectorsFor(cfg blocks.Config, block string, n int, seed uint64) (*VectorSet, error) {
 	if n < 1 {
 		return nil, fmt.Errorf("blockeq: %d events: need at least 1", n)
 	}
@@ -530,7 +536,6 @@ func GenerateVectors(block string, n int, seed uint64) (*VectorSet, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg := blocks.DefaultConfig()
 	d, err := b.Elaborate(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("block %s: %w", block, err)
