@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	harness "github.com/nicgen/nicgen/verilator-harness"
+	"github.com/nicgen/nicgen/hdlgen"
 	"github.com/nicgen/nicgen/verilator-harness/blockeq"
 )
 
@@ -91,7 +92,8 @@ one (see "nicgen equiv profiles").`,
 			if tty {
 				fmt.Fprintln(out)
 			}
-			rec := blockeq.RunRecord{Block: args[0], Profile: profile, Shard: shard, Seed: runSeed, Cycles: rep.Cycles,
+			rec := blockeq.RunRecord{Version: hdlgen.Version, Config: r.SHA256, CampaignSeed: seed, CampaignCycles: cycles,
+				Block: args[0], Profile: profile, Shard: shard, Seed: runSeed, Cycles: rep.Cycles,
 				CyclesPerSec: rep.CyclesPerSec, Passed: err == nil, Coverage: bench.Coverage.Counts()}
 			var miss []string
 			if err == nil && profile == "mixed" {

@@ -274,6 +274,15 @@ func TestEquivShardsMerge(t *testing.T) {
 	if exitCode(err) != 1 || !strings.Contains(out, "shard 1/3 never reported") {
 		t.Errorf("a missing shard was not reported (exit %d):\n%s", exitCode(err), out)
 	}
+	// a shard of another configuration is another campaign
+	alien := filepath.Join(dir, "alien.json")
+	if out, err := runCLI(t, "equiv", "reps_conf", "-c", "../../docs/examples/100g-12us.hcl", "--cycles", "600000", "--shard", "1/3", "--report", alien); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	out, err = runCLI(t, "equiv", "merge", reports[0], alien, reports[2])
+	if exitCode(err) == 0 || !strings.Contains(err.Error(), "two configurations") {
+		t.Errorf("shards of two configurations merged (exit %d): %v\n%s", exitCode(err), err, out)
+	}
 	if _, err := runCLI(t, "equiv", "reps", "--shard", "3/3"); exitCode(err) != 2 {
 		t.Errorf("--shard 3/3 accepted")
 	}

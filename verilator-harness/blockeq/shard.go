@@ -47,9 +47,15 @@ func (s Shard) Seed(base uint64) uint64 {
 	return base*1_000_003 + uint64(s.Index) + 1
 }
 
-// RunRecord is what one shard reports, as JSON.
+// RunRecord is what one shard reports, as JSON. Version, Config,
+// CampaignSeed and CampaignCycles identify the campaign: Merge refuses to
+// mix records of different campaigns.
 type RunRecord struct {
-	Block        string           `json:"block"`
+	Version        string `json:"nicgen_version"`
+	Config         string `json:"config_sha256"` // of the configuration file's bytes (the embedded one's too)
+	CampaignSeed   uint64 `json:"campaign_seed"`
+	CampaignCycles int64  `json:"campaign_cycles"`
+	Block          string `json:"block"`
 	Profile      string           `json:"profile"`
 	Shard        Shard            `json:"shard"`
 	Seed         uint64           `json:"seed"`
@@ -70,13 +76,55 @@ type Campaign struct {
 	Coverage       map[string]int64
 }
 
+// check reports a record that no run of nicgen equiv can write.
+func (r RunRecord) check() error {
+	switch {
+	case r.Version == "" || r.Config == "":
+		return fmt.Errorf("no campaign identity (nicgen_version, config_sha256): not written by this nicgen equiv")
+	case r.Block == "" || r.Profile == "":
+		return fmt.Errorf("no block or profile")
+	case r.Shard.Count < 1 || r.Shard.Index < 0 || r.Shard.Index >= r.Shard.Count:
+		return fmt.Errorf("shard %d/%d does not exist", r.Shard.Index, r.Shard.Count)
+	case r.CampaignCycles < 1:
+		return fmt.Errorf("campaign of %d cycles", r.CampaignCycles)
+	case r.Cycles < 0 || r.Cycles > r.Shard.Cycles(r.CampaignCycles):
+		return fmt.Errorf("%d cycles, but shard %s of a %d-cycle campaign runs %d", r.Cycles, r.Shard, r.CampaignCycles, r.Shard.Cycles(r.CampaignCycles))
+	case r.Passed && r.Cycles != r.Shard.Cycles(r.CampaignCycles):
+		return fmt.Errorf("passed after %d of its %d cycles", r.Cycles, r.Shard.Cycles(r.CampaignCycles))
+	case r.Seed != r.Shard.Seed(r.CampaignSeed):
+		return fmt.Errorf("seed %d is not shard %s's seed of campaign seed %d (%d)", r.Seed, r.Shard, r.CampaignSeed, r.Shard.Seed(r.CampaignSeed))
+	}
+	for name, n := range r.Coverage {
+		if n < 0 {
+			return fmt.Errorf("coverage %q is %d", name, n)
+		}
+	}
+	return nil
+}
+
 // Merge groups records by block and profile and checks that every shard
-// reported exactly once.
+// reported exactly once, that every record is possible, and that the
+// records of a group belong to one campaign: one nicgen version, one
+// configuration, one campaign seed and length.
 func Merge(recs []RunRecord) ([]Campaign, error) {
 	type key struct{ block, profile string }
 	groups := map[key][]RunRecord{}
-	for _, r := range recs {
+	for i, r := range recs {
+		if err := r.check(); err != nil {
+			return nil, fmt.Errorf("record %d (%s/%s shard %s): %v", i+1, r.Block, r.Profile, r.Shard, err)
+		}
 		k := key{r.Block, r.Profile}
+		if g := groups[k]; len(g) > 0 {
+			f := g[0]
+			switch {
+			case r.Version != f.Version:
+				return nil, fmt.Errorf("%s/%s: records of nicgen %s and %s: one campaign is one version", k.block, k.profile, f.Version, r.Version)
+			case r.Config != f.Config:
+				return nil, fmt.Errorf("%s/%s: records of two configurations (sha256 %.16s and %.16s)", k.block, k.profile, f.Config, r.Config)
+			case r.CampaignSeed != f.CampaignSeed || r.CampaignCycles != f.CampaignCycles:
+				return nil, fmt.Errorf("%s/%s: records of two campaigns (seed %d, %d cycles and seed %d, %d cycles)", k.block, k.profile, f.CampaignSeed, f.CampaignCycles, r.CampaignSeed, r.CampaignCycles)
+			}
+		}
 		groups[k] = append(groups[k], r)
 	}
 	var keys []key

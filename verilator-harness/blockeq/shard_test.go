@@ -2,6 +2,7 @@ package blockeq
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -29,21 +30,60 @@ func TestShards(t *testing.T) {
 	}
 }
 
+// rec is a record of a campaign of 30 cycles, seed 5, with every shard's
+// seed and share as equiv gives them.
+func rec(block string, sh Shard, cycles int64, passed bool, cov map[string]int64) RunRecord {
+	return RunRecord{Version: "0.1.0", Config: "abc", CampaignSeed: 5, CampaignCycles: 30, Block: block, Profile: "mixed",
+		Shard: sh, Seed: sh.Seed(5), Cycles: cycles, Passed: passed, Coverage: cov}
+}
+
 func TestMerge(t *testing.T) {
+	failed := rec("reps", Shard{2, 3}, 7, false, map[string]int64{"ack": 3})
+	failed.Error = "mismatch"
 	recs := []RunRecord{
-		{Block: "reps", Profile: "mixed", Shard: Shard{0, 3}, Cycles: 10, Passed: true, Coverage: map[string]int64{"ack": 2}},
-		{Block: "reps", Profile: "mixed", Shard: Shard{2, 3}, Cycles: 12, Passed: false, Error: "mismatch", Coverage: map[string]int64{"ack": 3}},
-		{Block: "nscc", Profile: "mixed", Shard: Shard{0, 1}, Cycles: 5, Passed: true},
+		rec("reps", Shard{0, 3}, 10, true, map[string]int64{"ack": 2}),
+		failed,
+		rec("nscc", Shard{0, 1}, 30, true, nil),
 	}
 	got, err := Merge(recs)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 2 || got[0].Block != "nscc" || got[1].Cycles != 22 || !reflect.DeepEqual(got[1].Missing, []int{1}) ||
+	if len(got) != 2 || got[0].Block != "nscc" || got[1].Cycles != 17 || !reflect.DeepEqual(got[1].Missing, []int{1}) ||
 		len(got[1].Failed) != 1 || got[1].Coverage["ack"] != 5 {
 		t.Errorf("merge: %+v", got)
 	}
 	if _, err := Merge(append(recs, recs[0])); err == nil {
 		t.Errorf("a shard reported twice was accepted")
+	}
+}
+
+// Records of different campaigns, and records no run can write, are
+// refused: merge never says "passed" for them.
+func TestMergeRefuses(t *testing.T) {
+	good := rec("reps", Shard{0, 2}, 15, true, nil)
+	other := func(f func(r *RunRecord)) RunRecord {
+		r := rec("reps", Shard{1, 2}, 15, true, nil)
+		f(&r)
+		return r
+	}
+	for _, c := range []struct {
+		name string
+		r    RunRecord
+		want string
+	}{
+		{"another configuration", other(func(r *RunRecord) { r.Config = "def" }), "two configurations"},
+		{"another version", other(func(r *RunRecord) { r.Version = "9.9.9" }), "one campaign is one version"},
+		{"another seed", other(func(r *RunRecord) { r.CampaignSeed, r.Seed = 6, r.Shard.Seed(6) }), "two campaigns"},
+		{"negative cycles", other(func(r *RunRecord) { r.Cycles, r.Passed = -10, false }), "-10 cycles"},
+		{"passed early", other(func(r *RunRecord) { r.Cycles = 3 }), "passed after 3 of its 15 cycles"},
+		{"forged seed", other(func(r *RunRecord) { r.Seed = 77 }), "seed 77 is not shard"},
+		{"no identity", other(func(r *RunRecord) { r.Version, r.Config = "", "" }), "no campaign identity"},
+		{"no such shard", other(func(r *RunRecord) { r.Shard = Shard{2, 2} }), "does not exist"},
+		{"negative coverage", other(func(r *RunRecord) { r.Coverage = map[string]int64{"ack": -1} }), `coverage "ack" is -1`},
+	} {
+		if _, err := Merge([]RunRecord{good, c.r}); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", c.name, err, c.want)
+		}
 	}
 }
