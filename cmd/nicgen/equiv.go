@@ -9,8 +9,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	harness "github.com/nicgen/nicgen/verilator-harness"
 	"github.com/nicgen/nicgen/hdlgen"
+	harness "github.com/nicgen/nicgen/verilator-harness"
 	"github.com/nicgen/nicgen/verilator-harness/blockeq"
 )
 

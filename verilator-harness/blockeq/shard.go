@@ -51,19 +51,19 @@ func (s Shard) Seed(base uint64) uint64 {
 // CampaignSeed and CampaignCycles identify the campaign: Merge refuses to
 // mix records of different campaigns.
 type RunRecord struct {
-	Version        string `json:"nicgen_version"`
-	Config         string `json:"config_sha256"` // of the configuration file's bytes (the embedded one's too)
-	CampaignSeed   uint64 `json:"campaign_seed"`
-	CampaignCycles int64  `json:"campaign_cycles"`
-	Block          string `json:"block"`
-	Profile      string           `json:"profile"`
-	Shard        Shard            `json:"shard"`
-	Seed         uint64           `json:"seed"`
-	Cycles       int64            `json:"cycles"`
-	CyclesPerSec float64          `json:"cycles_per_sec"`
-	Passed       bool             `json:"passed"`
-	Error        string           `json:"error,omitempty"`
-	Coverage     map[string]int64 `json:"coverage"`
+	Version        string           `json:"nicgen_version"`
+	Config         string           `json:"config_sha256"` // of the configuration file's bytes (the embedded one's too)
+	CampaignSeed   uint64           `json:"campaign_seed"`
+	CampaignCycles int64            `json:"campaign_cycles"`
+	Block          string           `json:"block"`
+	Profile        string           `json:"profile"`
+	Shard          Shard            `json:"shard"`
+	Seed           uint64           `json:"seed"`
+	Cycles         int64            `json:"cycles"`
+	CyclesPerSec   float64          `json:"cycles_per_sec"`
+	Passed         bool             `json:"passed"`
+	Error          string           `json:"error,omitempty"`
+	Coverage       map[string]int64 `json:"coverage"`
 }
 
 // Campaign is the merge of the records of one block and profile.
