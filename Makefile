@@ -45,7 +45,8 @@ formal: setup
 # Everything: formatting and vet, Go unit tests, equivalence against the
 # golden models under Verilator (millions of cycles per block), lint and
 # synthesis, drift of verilog-out/, the cocotb testbenches under Icarus
-# and Verilator, and the formal proofs.
+# and Verilator with their self-test (each must catch a mutated
+# expectation and a mutated depth), and the formal proofs.
 test: setup vet test-go check-generated test-cocotb formal
 
 bench: setup
@@ -56,4 +57,6 @@ clean:
 
 include cocotb/Makefile.inc
 
+# the testbenches, then the proof that they can fail (cocotb/selftest.py)
 test-cocotb: cocotb
+	$(MAKE) cocotb-selftest
