@@ -75,15 +75,66 @@ type Names struct {
 }
 
 // Golden is a block's golden transaction-level model driven by field
-// names: an event is the values of its s_event_* ports (without the
+// values: an event is the values of its s_event_* ports (without the
 // prefix and s_event_valid: conn, kind and the block's own fields); a
-// result, of its m_result_* ports (without m_result_valid).
+// result, of its m_result_* ports (without m_result_valid). Fields names
+// both, in the order of Step's slices.
 type Golden interface {
-	Step(event map[string]uint64) map[string]uint64
+	Fields() (event, result []string)
+	// Step runs one event: in holds the event fields, out receives the
+	// result fields.
+	Step(in, out []uint64)
 	// Reset applies the rst input to the state outside the table (an
 	// LFSR); the table starts all-zero and is only read once a
 	// connection's open event wrote it.
 	Reset()
+}
+
+// MapGolden is a Golden written with maps of field names, for models
+// where speed does not matter (a toy block, a first version): step gets
+// the event's fields and returns the result's.
+func MapGolden(event, result []string, step func(map[string]uint64) map[string]uint64, reset func()) Golden {
+	return &mapGolden{event: event, result: result, step: step, reset: reset, in: map[string]uint64{}}
+}
+
+type mapGolden struct {
+	event, result []string
+	step          func(map[string]uint64) map[string]uint64
+	reset         func()
+	in            map[string]uint64
+}
+
+func (g *mapGolden) Fields() ([]string, []string) { return g.event, g.result }
+
+func (g *mapGolden) Step(in, out []uint64) {
+	for i, f := range g.event {
+		g.in[f] = in[i]
+	}
+	res := g.step(g.in)
+	for i, f := range g.result {
+		out[i] = res[f]
+	}
+}
+
+func (g *mapGolden) Reset() {
+	if g.reset != nil {
+		g.reset()
+	}
+}
+
+// Bind maps fields named in have to their positions in want: idx[i] is the
+// position in have of want[i], or -1 when have lacks it.
+func Bind(want, have []string) []int {
+	idx := make([]int, len(want))
+	for i, w := range want {
+		idx[i] = -1
+		for j, h := range have {
+			if h == w {
+				idx[i] = j
+			}
+		}
+	}
+	return idx
 }
 
 // Cycler is a block's golden cycle-level model reduced to what timing

@@ -97,20 +97,30 @@ func goldenKinds() []string {
 	return k
 }
 
-// eventModel drives a golden REPS model by field names.
+// eventModel drives a golden REPS model by field values (block.Golden).
 type eventModel struct {
 	m      goldenreps.Stepper
 	frozen bool // the block has m_result_frozen
 }
 
-func (e eventModel) Step(ev map[string]uint64) map[string]uint64 {
-	r := e.m.Step(goldenreps.Event{Conn: uint32(ev["conn"]), Kind: goldenreps.Kind(ev["kind"]), ECN: ev["ecn"] == 1,
-		EV: uint32(ev["ev"]), Now: ev["now"]})
-	out := map[string]uint64{"conn": uint64(r.Conn), "kind": uint64(r.Kind), "ev": uint64(r.EV), "explored": b2u(r.Explored), "error": b2u(r.Error)}
+var (
+	repsEvent  = []string{"conn", "kind", "ecn", "ev", "now"}
+	repsResult = []string{"conn", "kind", "ev", "explored", "error", "frozen"}
+)
+
+func (e eventModel) Fields() ([]string, []string) {
 	if e.frozen {
-		out["frozen"] = b2u(r.Frozen)
+		return repsEvent, repsResult
 	}
-	return out
+	return repsEvent, repsResult[:5]
+}
+
+func (e eventModel) Step(in, out []uint64) {
+	r := e.m.Step(goldenreps.Event{Conn: uint32(in[0]), Kind: goldenreps.Kind(in[1]), ECN: in[2] == 1, EV: uint32(in[3]), Now: in[4]})
+	out[0], out[1], out[2], out[3], out[4] = uint64(r.Conn), uint64(r.Kind), uint64(r.EV), b2u(r.Explored), b2u(r.Error)
+	if e.frozen {
+		out[5] = b2u(r.Frozen)
+	}
 }
 
 func (e eventModel) Reset() { e.m.Reset() }

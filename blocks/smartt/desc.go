@@ -92,13 +92,21 @@ func Descriptor(v Variant) block.Block {
 // Of is the parameters of block smartt or nscc in a configuration.
 func Of(c block.Config, v Variant) (Params, error) { return block.ParamsOf[Params](c, v.String()) }
 
+// eventModel drives the golden model by field values (block.Golden).
 type eventModel struct{ m *gsmartt.Model }
 
-func (e eventModel) Step(ev map[string]uint64) map[string]uint64 {
-	r := e.m.Step(gsmartt.Event{Conn: uint32(ev["conn"]), Kind: gsmartt.Kind(ev["kind"]), Size: uint32(ev["size"]),
-		ECN: ev["ecn"] == 1, RTT: uint32(ev["rtt"]), Unacked: uint32(ev["unacked"]), Now: ev["now"]})
-	return map[string]uint64{"conn": uint64(r.Conn), "kind": uint64(r.Kind), "cwnd": uint64(r.Cwnd), "case": uint64(r.Case),
-		"qa": b2u(r.QA), "fast": b2u(r.Fast), "error": b2u(r.Error)}
+var (
+	eventFields  = []string{"conn", "kind", "size", "ecn", "rtt", "unacked", "now"}
+	resultFields = []string{"conn", "kind", "cwnd", "case", "qa", "fast", "error"}
+)
+
+func (e eventModel) Fields() ([]string, []string) { return eventFields, resultFields }
+
+func (e eventModel) Step(in, out []uint64) {
+	r := e.m.Step(gsmartt.Event{Conn: uint32(in[0]), Kind: gsmartt.Kind(in[1]), Size: uint32(in[2]),
+		ECN: in[3] == 1, RTT: uint32(in[4]), Unacked: uint32(in[5]), Now: in[6]})
+	out[0], out[1], out[2], out[3] = uint64(r.Conn), uint64(r.Kind), uint64(r.Cwnd), uint64(r.Case)
+	out[4], out[5], out[6] = b2u(r.QA), b2u(r.Fast), b2u(r.Error)
 }
 
 func (e eventModel) Reset() { e.m.Reset() }

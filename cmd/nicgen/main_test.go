@@ -170,7 +170,7 @@ func TestEveryCommandHasAnExample(t *testing.T) {
 	}
 	walk(newRootCmd())
 	out, err := runCLI(t, "config", "show", "--help")
-	if err != nil || !strings.Contains(out, "Examples:\n  nicgen config show\n") || !strings.Contains(out, "-c, --config string") {
+	if err != nil || !strings.Contains(out, "Examples:\n  nicgen config show\n") || !strings.Contains(out, "-c, --config FILE") {
 		t.Errorf("config show --help: %v\n%s", err, out)
 	}
 }

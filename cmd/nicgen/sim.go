@@ -1,11 +1,13 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
+	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -55,74 +57,109 @@ func kindOut(k uint64, names []string) any {
 	return k
 }
 
-// simulate runs the block's golden transaction-level model over the events
-// and writes one JSON line per result: "line", then every result field in
-// port order (1-bit fields as bools, the kind by name), each decoded field
-// followed by its name (package block's Names).
-func simulate(w io.Writer, cfg blocks.Config, b blocks.Block, m *hdlgen.Module, fields []trace.Field, events []trace.Event) error {
+// simulate runs the block's golden transaction-level model over a trace,
+// streamed: each event is read, stepped and its result written before the
+// next is read, so memory does not grow with the trace. It writes one JSON
+// line per result: "line", then every result field in port order (1-bit
+// fields as bools, the kind by name), each decoded field followed by its
+// name (package block's Names). A malformed line stops the simulation
+// (what was written is then to be discarded) and the trace is read on to
+// report every malformed line: the error is a *trace.Errors.
+func simulate(w io.Writer, cfg blocks.Config, b blocks.Block, m *hdlgen.Module, fields []trace.Field, r io.Reader, name string) error {
 	model, err := b.Golden(cfg)
 	if err != nil {
 		return err
 	}
-	results := resultFields(m)
-	decode := map[string]block.Names{}
-	for _, d := range b.Decode {
-		decode[d.Field] = d
+	goldenIn, goldenOut := model.Fields()
+	have := make([]string, len(fields))
+	for i, f := range fields {
+		have[i] = f.Name
 	}
-	ev := make(map[string]uint64, len(fields))
-	var line bytes.Buffer
-	for _, e := range events {
-		for i, f := range fields {
-			ev[f.Name] = e.Values[i]
-		}
-		res := model.Step(ev)
-		line.Reset()
-		fmt.Fprintf(&line, `{"line":%d`, e.Line)
-		for _, p := range results {
-			name := strings.TrimPrefix(p.Name(), "m_result_")
-			v, ok := res[name]
-			if !ok {
-				return fmt.Errorf("block %s: the golden model gives no result field %q", b.Name, name)
-			}
-			var val any = v
-			switch {
-			case name == "kind":
-				val = kindOut(v, b.Kinds)
-			case p.Width() == 1 && name != "conn":
-				val = v == 1
-			}
-			if err := writeField(&line, name, val); err != nil {
-				return err
-			}
-			if d, ok := decode[name]; ok {
-				if err := writeField(&line, d.Key, kindOut(v, d.Names)); err != nil {
-					return err
-				}
-			}
-		}
-		line.WriteString("}\n")
-		if _, err := w.Write(line.Bytes()); err != nil {
-			return err
-		}
+	inIdx := block.Bind(goldenIn, have) // golden input i <- trace field inIdx[i]
+	type outField struct {
+		name   string
+		at     int // position in the golden result
+		flag   bool
+		names  []string // the kind's names
+		decode *block.Names
 	}
-	return nil
+	var outs []outField
+	for _, p := range resultFields(m) {
+		n := strings.TrimPrefix(p.Name(), "m_result_")
+		at := block.Bind([]string{n}, goldenOut)[0]
+		if at < 0 {
+			return fmt.Errorf("block %s: the golden model gives no result field %q", b.Name, n)
+		}
+		o := outField{name: n, at: at, flag: p.Width() == 1 && n != "conn" && n != "kind"}
+		if n == "kind" {
+			o.names = b.Kinds
+		}
+		for i := range b.Decode {
+			if b.Decode[i].Field == n {
+				o.decode = &b.Decode[i]
+			}
+		}
+		outs = append(outs, o)
+	}
+	bw := bufio.NewWriterSize(w, 1<<16)
+	in, res := make([]uint64, len(goldenIn)), make([]uint64, len(goldenOut))
+	var line []byte
+	err = trace.Scan(r, name, fields, func(e trace.Event) error {
+		for i, j := range inIdx {
+			if j >= 0 {
+				in[i] = e.Values[j]
+			} else {
+				in[i] = 0
+			}
+		}
+		model.Step(in, res)
+		line = append(line[:0], `{"line":`...)
+		line = strconv.AppendInt(line, int64(e.Line), 10)
+		for _, o := range outs {
+			v := res[o.at]
+			line = appendField(line, o.name, v, o.flag, o.names)
+			if o.decode != nil {
+				line = appendName(line, o.decode.Key, v, o.decode.Names)
+			}
+		}
+		line = append(line, '}', '\n')
+		_, err := bw.Write(line)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return bw.Flush()
 }
 
-func writeField(b *bytes.Buffer, key string, v any) error {
-	k, err := json.Marshal(key)
-	if err != nil {
-		return err
+// appendField writes ,"key":value: a bool for a flag, the name of a named
+// value (its number when it has none), else the number.
+func appendField(b []byte, key string, v uint64, flag bool, names []string) []byte {
+	if names != nil {
+		return appendName(b, key, v, names)
 	}
-	val, err := json.Marshal(v)
-	if err != nil {
-		return err
+	b = append(b, ',', '"')
+	b = append(b, key...)
+	b = append(b, '"', ':')
+	switch {
+	case flag && v == 1:
+		return append(b, "true"...)
+	case flag:
+		return append(b, "false"...)
 	}
-	b.WriteByte(',')
-	b.Write(k)
-	b.WriteByte(':')
-	b.Write(val)
-	return nil
+	return strconv.AppendUint(b, v, 10)
 }
+
+func appendName(b []byte, key string, v uint64, names []string) []byte {
+	b = append(b, ',', '"')
+	b = append(b, key...)
+	b = append(b, '"', ':')
+	if v < uint64(len(names)) {
+		return strconv.AppendQuote(b, names[v]) // ASCII names: the same as JSON
+	}
+	return strconv.AppendUint(b, v, 10)
+}
+
 
 // writeSchema prints a block's trace fields.
 func writeSchema(w io.Writer, block string, fields []trace.Field) {
@@ -195,19 +232,45 @@ schema of each block and of the output.`,
 				defer f.Close()
 				in, name = f, events
 			}
-			evs, err := trace.Parse(in, name, fields)
-			if err != nil {
-				return &exitError{code: 2, err: err}
+			// the results go to a temporary file first: a malformed line
+			// found late leaves no output behind, and memory stays flat
+			dir := os.TempDir()
+			if out != "" && out != "-" {
+				if err := checkWritable(out); err != nil {
+					return usageErr("-o: %v", err)
+				}
+				dir = filepath.Dir(out)
 			}
-			var buf bytes.Buffer
-			if err := simulate(&buf, r.Config, sel[0], m, fields, evs); err != nil {
+			tmp, err := os.CreateTemp(dir, ".nicgen-sim-*")
+			if err != nil {
+				return err
+			}
+			defer os.Remove(tmp.Name())
+			defer tmp.Close()
+			if err := simulate(tmp, r.Config, sel[0], m, fields, in, name); err != nil {
+				var te *trace.Errors
+				if errors.As(err, &te) {
+					return &exitError{code: 2, err: err}
+				}
 				return err
 			}
 			if out == "" || out == "-" {
-				_, err = cmd.OutOrStdout().Write(buf.Bytes())
+				if _, err := tmp.Seek(0, io.SeekStart); err != nil {
+					return err
+				}
+				_, err = io.Copy(cmd.OutOrStdout(), tmp)
 				return err
 			}
-			return writeAtomic(out, buf.Bytes())
+			if err := tmp.Close(); err != nil {
+				return err
+			}
+			if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+				return err
+			}
+			if err := os.Rename(tmp.Name(), out); err != nil {
+				return fmt.Errorf("writing %s: %v", out, unwrapOS(err))
+			}
+			return nil
 		},
 	}
 	addConfigFlag(cmd, &path)

@@ -2,10 +2,14 @@ package main
 
 import (
 	"bytes"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/nicgen/nicgen/blocks"
 )
 
 // sim runs the golden model over traces: golden outputs for every block
@@ -155,4 +159,36 @@ func TestSimNsccTimeoutInIgnorePhase(t *testing.T) {
 	if got := lastTwo(out)[1]; !strings.Contains(got, `"kind":"timeout","cwnd":36864,"case":7,"rule":"loss"`) {
 		t.Errorf("with ignore_phase_timeouts = false: %s, want 40960 - 4096 = 36864", got)
 	}
+}
+
+// BenchmarkSimNscc streams a trace of acks and trims through nicgen sim's
+// reader, the nscc golden model and the JSON writer (docs/sim.md quotes
+// its events per second).
+func BenchmarkSimNscc(b *testing.B) {
+	var buf bytes.Buffer
+	const n = 200000
+	for c := 0; c < 64; c++ {
+		fmt.Fprintf(&buf, "{\"conn\": %d, \"kind\": \"open\", \"now\": 1000}\n", c)
+	}
+	for i := 0; i < n-64; i++ {
+		if i%10 == 9 {
+			fmt.Fprintf(&buf, "{\"conn\": %d, \"kind\": \"nack\", \"size\": 4096, \"unacked\": %d, \"now\": %d}\n", i%64, i%200000, 2000+50*i)
+		} else {
+			fmt.Fprintf(&buf, "{\"conn\": %d, \"kind\": \"ack\", \"size\": 4096, \"ecn\": %v, \"rtt\": %d, \"unacked\": %d, \"now\": %d}\n", i%64, i%3 == 0, 8600+i%11000, i%200000, 2000+50*i)
+		}
+	}
+	cfg := blocks.DefaultConfig()
+	blk, _ := blocks.Lookup("nscc")
+	m, err := blk.Build(cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	fields := traceFields(blk, m)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := simulate(io.Discard, cfg, blk, m, fields, bytes.NewReader(buf.Bytes()), "bench"); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds()/1e6, "Mevents/s")
 }

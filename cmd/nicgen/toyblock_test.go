@@ -108,7 +108,8 @@ func toyDescriptor() block.Block {
 		Depth:   func(p toyParams) int { return p.Depth },
 		Kinds:   []string{"open", "add"},
 		Golden: func(p toyParams) (block.Golden, error) {
-			return &toyGolden{p: p, count: map[uint64]uint64{}}, nil
+			g := &toyGolden{p: p, count: map[uint64]uint64{}}
+			return block.MapGolden([]string{"conn", "kind", "amount"}, []string{"conn", "kind", "count", "wrapped", "error"}, g.Step, g.Reset), nil
 		},
 		Cycler: func(p toyParams) (block.Cycler, error) {
 			g := &toyGolden{p: p, count: map[uint64]uint64{}}
@@ -191,10 +192,9 @@ func TestToyBlockEndToEnd(t *testing.T) {
 		t.Errorf("sim:\n%s\nwant\n%s", out, want)
 	}
 
-	// vectors (of the default configuration, where toy has its defaults):
-	// a header, then events whose fields are named after the ports and
-	// whose expectations are the golden model's
-	out, err = runCLI(t, "vectors", "toy", "-n", "3", "--seed", "5")
+	// vectors: a header, then events whose fields are named after the
+	// ports and whose expectations are the golden model's
+	out, err = runCLI(t, "vectors", "toy", "-c", cfgPath, "-n", "3", "--seed", "5")
 	if err != nil {
 		t.Fatalf("vectors: %v\n%s", err, out)
 	}
@@ -205,7 +205,7 @@ func TestToyBlockEndToEnd(t *testing.T) {
 	if want := `{"conn":0,"kind":0,"amount":`; !strings.HasPrefix(lines[1], want) || !strings.HasSuffix(lines[1], `"expect":{"conn":0,"kind":0,"count":0,"wrapped":false,"error":false}}`) {
 		t.Errorf("first vector %s: want an open of connection 0", lines[1])
 	}
-	g := &toyGolden{p: toyParams{NumConn: 4096, ConnW: 16, CountW: 8, Depth: 1}, count: map[uint64]uint64{}}
+	g := &toyGolden{p: toyParams{NumConn: 16, ConnW: 16, CountW: 4, Depth: 1}, count: map[uint64]uint64{}}
 	for _, l := range lines[1:] {
 		var v struct {
 			Conn, Kind, Amount uint64

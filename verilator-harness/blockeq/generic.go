@@ -20,19 +20,29 @@ import (
 // (docs/adding-a-block.md): the stimulus uses a connection only once it
 // opened it, as the RTL's table starts from random contents.
 
-// fieldEvent is an event by field name (the s_event_* ports without the
-// prefix and valid).
-type fieldEvent map[string]uint64
+// fieldEvent is an event's fields in the golden model's order.
+type fieldEvent []uint64
 
 // goldenStepper runs a description's golden model in golden/pipe.
 type goldenStepper struct {
 	g        block.Golden
+	nOut     int
+	connAt   int // position of conn in the golden event
 	connMask uint64
 }
 
-func (s goldenStepper) Step(e fieldEvent) map[string]uint64 { return s.g.Step(e) }
-func (s goldenStepper) Reset()                              { s.g.Reset() }
-func (s goldenStepper) ConnKey(e fieldEvent) uint64         { return e["conn"] & s.connMask }
+func (s goldenStepper) Step(e fieldEvent) []uint64 {
+	out := make([]uint64, s.nOut)
+	s.g.Step(e, out)
+	return out
+}
+func (s goldenStepper) Reset() { s.g.Reset() }
+func (s goldenStepper) ConnKey(e fieldEvent) uint64 {
+	if s.connAt < 0 {
+		return 0
+	}
+	return e[s.connAt] & s.connMask
+}
 
 type genericPorts struct {
 	sValid, mReady, sReady, mValid int
@@ -71,8 +81,12 @@ func newGenericPorts(d harness.Design) (genericPorts, error) {
 // genericRef is the harness reference of a described block.
 type genericRef struct {
 	p       genericPorts
-	newPipe func() *pipe.Pipeline[fieldEvent, map[string]uint64]
-	pipe    *pipe.Pipeline[fieldEvent, map[string]uint64]
+	inIdx   []int // golden event field i <- harness input inIdx[i] (-1: 0)
+	outIdx  []int // harness output p.outIdx[k] <- golden result outIdx[k]
+	kindAt  int   // positions of kind and error in the golden result
+	errAt   int
+	newPipe func() *pipe.Pipeline[fieldEvent, []uint64]
+	pipe    *pipe.Pipeline[fieldEvent, []uint64]
 	cov     *GenericCoverage
 }
 
@@ -80,18 +94,24 @@ func (r *genericRef) Reset() { r.pipe = r.newPipe() }
 
 func (r *genericRef) Cycle(in, out []uint64) {
 	p := r.p
-	ev := make(fieldEvent, len(p.inFields))
-	for i, f := range p.inFields {
-		ev[f] = in[p.inIdx[i]]
+	ev := make(fieldEvent, len(r.inIdx))
+	for i, j := range r.inIdx {
+		if j >= 0 {
+			ev[i] = in[j]
+		}
 	}
 	ci := pipe.In[fieldEvent]{SValid: in[p.sValid] == 1, MReady: in[p.mReady] == 1, Event: ev}
 	co := r.pipe.Cycle(ci)
 	out[p.sReady], out[p.mValid] = b2u(co.SReady), b2u(co.MValid)
-	for i, f := range p.outFields {
-		out[p.outIdx[i]] = co.Result[f]
+	for k, j := range r.outIdx {
+		v := uint64(0)
+		if co.Result != nil {
+			v = co.Result[j]
+		}
+		out[p.outIdx[k]] = v
 	}
 	if co.MValid && ci.MReady && r.cov != nil {
-		r.cov.count(co.Result)
+		r.cov.count(co.Result[r.kindAt], r.errAt >= 0 && co.Result[r.errAt] == 1)
 	}
 }
 
@@ -101,13 +121,13 @@ type GenericCoverage struct {
 	counts map[string]int64
 }
 
-func (c *GenericCoverage) count(res map[string]uint64) {
-	if res["error"] == 1 {
+func (c *GenericCoverage) count(kind uint64, isErr bool) {
+	if isErr {
 		c.counts["error"]++
 		return
 	}
-	if k := res["kind"]; k < uint64(len(c.kinds)) {
-		c.counts[c.kinds[k]]++
+	if kind < uint64(len(c.kinds)) {
+		c.counts[c.kinds[kind]]++
 	}
 }
 
@@ -209,15 +229,37 @@ func genericBench(cfg blocks.Config, b blocks.Block, hd harness.Design, seed uin
 	if len(b.Kinds) < 2 {
 		return nil, fmt.Errorf("blockeq: block %s has %d kinds; the generic stimulus needs open and one more", b.Name, len(b.Kinds))
 	}
-	if _, err := b.Golden(cfg); err != nil {
+	g0, err := b.Golden(cfg)
+	if err != nil {
 		return nil, err
 	}
+	gIn, gOut := g0.Fields()
+	portIn := make([]string, len(gp.inFields))
+	copy(portIn, gp.inFields)
+	ref := &genericRef{p: gp, inIdx: make([]int, len(gIn)), outIdx: block.Bind(gp.outFields, gOut)}
+	for i, j := range block.Bind(gIn, portIn) {
+		ref.inIdx[i] = -1
+		if j >= 0 {
+			ref.inIdx[i] = gp.inIdx[j]
+		}
+	}
+	for k, j := range ref.outIdx {
+		if j < 0 {
+			return nil, fmt.Errorf("blockeq: block %s: the golden model gives no result field %q", b.Name, gp.outFields[k])
+		}
+	}
+	ref.kindAt, ref.errAt = block.Bind([]string{"kind"}, gOut)[0], block.Bind([]string{"error"}, gOut)[0]
+	if ref.kindAt < 0 {
+		return nil, fmt.Errorf("blockeq: block %s: the golden model gives no result kind", b.Name)
+	}
+	connAt := block.Bind([]string{"conn"}, gIn)[0]
 	connMask := uint64(1)<<uint(gp.widths["conn"]) - 1
 	cov := &GenericCoverage{kinds: b.Kinds, counts: map[string]int64{}}
-	ref := &genericRef{p: gp, cov: cov, newPipe: func() *pipe.Pipeline[fieldEvent, map[string]uint64] {
+	ref.cov = cov
+	ref.newPipe = func() *pipe.Pipeline[fieldEvent, []uint64] {
 		g, _ := b.Golden(cfg) // accepted above
-		return pipe.New[fieldEvent, map[string]uint64](goldenStepper{g: g, connMask: connMask}, depth)
-	}}
+		return pipe.New[fieldEvent, []uint64](goldenStepper{g: g, nOut: len(gOut), connAt: connAt, connMask: connMask}, depth)
+	}
 	stim := func() harness.Stimulus {
 		return &genericStim{p: gp, r: newRNG(seed), numConn: uint64(numConn), numKinds: uint64(len(b.Kinds)),
 			cur: make([]uint64, len(gp.inFields)), pValid: thresholdOf(0.9), pReady: thresholdOf(0.8)}
@@ -306,28 +348,42 @@ func genericVectors(cfg blocks.Config, b blocks.Block, ports map[string]int, inO
 		Events:   make([]VectorLine, 0, n),
 		Coverage: cov,
 	}
+	gIn, gOut := g.Fields()
+	inIdx := block.Bind(gIn, inOrder)
+	outIdx := block.Bind(outOrder, gOut)
+	for k, j := range outIdx {
+		if j < 0 {
+			return nil, fmt.Errorf("blockeq: block %s: the golden model gives no result field %q", b.Name, outOrder[k])
+		}
+	}
+	kindAt, errAt := block.Bind([]string{"kind"}, gOut)[0], block.Bind([]string{"error"}, gOut)[0]
 	g.Reset()
-	ev := map[string]uint64{}
+	in, res := make([]uint64, len(gIn)), make([]uint64, len(gOut))
 	for i := 0; i < n; i++ {
 		st.draw()
 		line := &FieldVector{}
+		vals := make([]uint64, len(inOrder))
 		for j, f := range inOrder {
 			v := st.cur[j]
 			if w := gp.widths[f]; w < 64 {
 				v &= 1<<uint(w) - 1
 			}
-			ev[f] = v
+			vals[j] = v
 			line.In = append(line.In, NamedValue{Name: f, Value: v})
 		}
-		res := g.Step(ev)
-		for _, f := range outOrder {
-			v, ok := res[f]
-			if !ok {
-				return nil, fmt.Errorf("blockeq: block %s: the golden model gives no result field %q", b.Name, f)
+		for k, j := range inIdx {
+			in[k] = 0
+			if j >= 0 {
+				in[k] = vals[j]
 			}
-			line.Expect = append(line.Expect, NamedValue{Name: f, Value: v, Flag: ports["m_result_"+f] == 1 && f != "kind" && f != "conn"})
 		}
-		cov.count(res)
+		g.Step(in, res)
+		for k, f := range outOrder {
+			line.Expect = append(line.Expect, NamedValue{Name: f, Value: res[outIdx[k]], Flag: ports["m_result_"+f] == 1 && f != "kind" && f != "conn"})
+		}
+		if kindAt >= 0 {
+			cov.count(res[kindAt], errAt >= 0 && res[errAt] == 1)
+		}
 		vs.Events = append(vs.Events, line)
 	}
 	return vs, nil

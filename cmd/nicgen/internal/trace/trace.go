@@ -76,9 +76,26 @@ const MaxLine = 1 << 16
 // skipped. Every malformed line is reported, by number, and no event is
 // returned then: a simulation never runs on half a trace.
 func Parse(r io.Reader, file string, fields []Field) ([]Event, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 4096), MaxLine)
 	var events []Event
+	err := Scan(r, file, fields, func(e Event) error {
+		events = append(events, Event{Line: e.Line, Values: append([]uint64(nil), e.Values...)})
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return events, nil
+}
+
+// Scan reads a trace line by line in constant memory and calls fn for
+// each event, in order, until the first malformed line; it goes on reading
+// to report every malformed line (the first MaxErrors, and their count),
+// without calling fn again. The Event passed to fn, and its Values, are
+// only valid during the call. A UTF-8 byte-order mark before the first
+// line is skipped, as configurations allow; a line may hold MaxLine bytes.
+func Scan(r io.Reader, file string, fields []Field, fn func(Event) error) error {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64*1024), MaxLine)
 	errs := &Errors{}
 	fail := func(line int, format string, a ...any) {
 		errs.Total++
@@ -86,20 +103,36 @@ func Parse(r io.Reader, file string, fields []Field) ([]Event, error) {
 			errs.List = append(errs.List, &Error{File: file, Line: line, Msg: fmt.Sprintf(format, a...)})
 		}
 	}
+	ev := Event{Values: make([]uint64, len(fields))}
 	line := 0
 	for sc.Scan() {
 		line++
-		text := bytes.TrimSpace(sc.Bytes())
+		text := sc.Bytes()
+		if line == 1 {
+			text = bytes.TrimPrefix(text, []byte("\xEF\xBB\xBF"))
+		}
+		text = bytes.TrimSpace(text)
 		if len(text) == 0 || text[0] == '#' {
 			continue
 		}
-		ev, err := parseLine(text, fields)
-		if err != nil {
-			fail(line, "%v", err)
-			continue
+		for i := range ev.Values {
+			ev.Values[i] = 0
+		}
+		if !fastLine(text, fields, ev.Values) {
+			slow, err := parseLine(text, fields)
+			if err != nil {
+				fail(line, "%v", err)
+				continue
+			}
+			copy(ev.Values, slow.Values)
+		}
+		if errs.Total > 0 {
+			continue // only malformed lines are looked for now
 		}
 		ev.Line = line
-		events = append(events, ev)
+		if err := fn(ev); err != nil {
+			return err
+		}
 	}
 	if err := sc.Err(); err != nil {
 		if errors.Is(err, bufio.ErrTooLong) {
@@ -109,9 +142,144 @@ func Parse(r io.Reader, file string, fields []Field) ([]Event, error) {
 		}
 	}
 	if errs.Total > 0 {
-		return nil, errs
+		return errs
 	}
-	return events, nil
+	return nil
+}
+
+// fastLine parses the common shape of a line, {"field": 123, "kind":
+// "ack", ...} with plain keys, whole numbers without a leading zero,
+// value names and bools, every value in range and every required field
+// present, into vals. Anything else returns false, and parseLine, which
+// accepts the same lines and explains the others, reads the line.
+func fastLine(text []byte, fields []Field, vals []uint64) bool {
+	i, n := 0, len(text)
+	ws := func() {
+		for i < n && (text[i] == ' ' || text[i] == '\t') {
+			i++
+		}
+	}
+	var seen uint64 // fields are at most 64
+	if len(fields) > 64 || n < 2 || text[0] != '{' {
+		return false
+	}
+	i = 1
+	ws()
+	if i < n && text[i] == '}' {
+		i++
+	} else {
+		for {
+			if i >= n || text[i] != '"' {
+				return false
+			}
+			i++
+			start := i
+			for i < n && text[i] != '"' && text[i] != '\\' {
+				i++
+			}
+			if i >= n || text[i] != '"' {
+				return false
+			}
+			key := text[start:i]
+			i++
+			idx := -1
+			for k := range fields {
+				if fields[k].Name == string(key) {
+					idx = k
+					break
+				}
+			}
+			if idx < 0 || seen&(1<<uint(idx)) != 0 {
+				return false
+			}
+			seen |= 1 << uint(idx)
+			ws()
+			if i >= n || text[i] != ':' {
+				return false
+			}
+			i++
+			ws()
+			if i >= n {
+				return false
+			}
+			f := fields[idx]
+			switch c := text[i]; {
+			case c >= '0' && c <= '9':
+				if c == '0' && i+1 < n && text[i+1] >= '0' && text[i+1] <= '9' {
+					return false
+				}
+				var v uint64
+				for i < n && text[i] >= '0' && text[i] <= '9' {
+					d := uint64(text[i] - '0')
+					if v > (^uint64(0)-d)/10 {
+						return false
+					}
+					v = v*10 + d
+					i++
+				}
+				if i < n && (text[i] == '.' || text[i] == 'e' || text[i] == 'E') {
+					return false
+				}
+				if v > f.max() {
+					return false
+				}
+				vals[idx] = v
+			case c == '"':
+				i++
+				start := i
+				for i < n && text[i] != '"' && text[i] != '\\' {
+					i++
+				}
+				if i >= n || text[i] != '"' {
+					return false
+				}
+				name := text[start:i]
+				i++
+				found := false
+				for k, nm := range f.Names {
+					if nm == string(name) {
+						vals[idx], found = uint64(k), true
+						break
+					}
+				}
+				if !found {
+					return false
+				}
+			case c == 't' && f.Width == 1 && bytes.HasPrefix(text[i:], []byte("true")):
+				vals[idx] = 1
+				i += 4
+			case c == 'f' && f.Width == 1 && bytes.HasPrefix(text[i:], []byte("false")):
+				vals[idx] = 0
+				i += 5
+			default:
+				return false
+			}
+			ws()
+			if i >= n {
+				return false
+			}
+			if text[i] == ',' {
+				i++
+				ws()
+				continue
+			}
+			if text[i] != '}' {
+				return false
+			}
+			i++
+			break
+		}
+	}
+	ws()
+	if i != n {
+		return false
+	}
+	for k, f := range fields {
+		if f.Required && seen&(1<<uint(k)) == 0 {
+			return false
+		}
+	}
+	return true
 }
 
 func fieldNames(fields []Field) []string {

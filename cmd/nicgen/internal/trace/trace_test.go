@@ -96,3 +96,110 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// The fast path accepts only lines the full parser accepts, with the same
+// values: random lines built from valid and invalid pieces.
+func TestFastLineAgreesWithParseLine(t *testing.T) {
+	good := map[string][]string{
+		"conn": {"3", "0", "65535", "1234"}, "kind": {`"ack"`, `"open"`, "2", "7"}, "ecn": {"true", "false", "0", "1"},
+		"ev": {"65535", "0", "17"}, "now": {"4294967295", "0", "99"},
+	}
+	bad := []string{"70000", "01", `"akc"`, "9", "2", "1.5", "1e3", "-1", `"x"`, "18446744073709551616", "null", "[1]", `"\u0061ck"`}
+	keys := []string{"conn", "kind", "ecn", "ev", "now"}
+	seps := []string{", ", ",", " , ", ",,"}
+	x := uint64(12345)
+	rnd := func(k int) int { x ^= x << 13; x ^= x >> 7; x ^= x << 17; return int(x % uint64(k)) }
+	vals := make([]uint64, len(repsFields))
+	accepted := 0
+	defer func() {
+		if accepted < 2000 {
+			t.Errorf("the fast path accepted only %d of 20000 lines: the comparison says little", accepted)
+		}
+	}()
+	for trial := 0; trial < 20000; trial++ {
+		var b strings.Builder
+		b.WriteString("{")
+		perm := []int{0, 1, 2, 3, 4}
+		for i := len(perm) - 1; i > 0; i-- {
+			j := rnd(i + 1)
+			perm[i], perm[j] = perm[j], perm[i]
+		}
+		k := 1 + rnd(5)
+		for i, p := range perm[:k] {
+			key := keys[p]
+			if rnd(20) == 0 {
+				key = []string{"nope", "c\\u006fnn", "conn"}[rnd(3)]
+			}
+			v := good[keys[p]][rnd(len(good[keys[p]]))]
+			if rnd(6) == 0 {
+				v = bad[rnd(len(bad))]
+			}
+			b.WriteString(`"` + key + `"` + []string{": ", ":", " : "}[rnd(3)] + v)
+			if i < k-1 {
+				sep := seps[0]
+				if rnd(10) == 0 {
+					sep = seps[rnd(len(seps))]
+				}
+				b.WriteString(sep)
+			}
+		}
+		end := "}"
+		if rnd(10) == 0 {
+			end = []string{"} ", "}x", "", "}}"}[rnd(4)]
+		}
+		b.WriteString(end)
+		line := []byte(strings.TrimSpace(b.String()))
+		for i := range vals {
+			vals[i] = 0
+		}
+		if !fastLine(line, repsFields, vals) {
+			continue
+		}
+		accepted++
+		ev, err := parseLine(line, repsFields)
+		if err != nil {
+			t.Fatalf("%s: fast path accepted, parser says %v", line, err)
+		}
+		for i := range vals {
+			if vals[i] != ev.Values[i] {
+				t.Fatalf("%s: field %s fast %d, parser %d", line, repsFields[i].Name, vals[i], ev.Values[i])
+			}
+		}
+	}
+}
+
+// Scan streams: fn sees every event in order, with a byte-order mark
+// before the first line skipped; after a malformed line it is not called
+// again, and every malformed line is still reported.
+func TestScanStreamsAndStops(t *testing.T) {
+	in := "\xEF\xBB\xBF{\"conn\": 1, \"kind\": \"open\"}\n{\"conn\": 2, \"kind\": \"send\"}\n{\"conn\": 1}\n{\"conn\": 3, \"kind\": \"ack\"}\n{\"kind\": 1}\n"
+	var got []uint64
+	err := Scan(strings.NewReader(in), "t.jsonl", repsFields, func(e Event) error {
+		got = append(got, e.Values[0])
+		return nil
+	})
+	var es *Errors
+	if !errors.As(err, &es) || es.Total != 2 || es.List[0].Line != 3 || es.List[1].Line != 5 {
+		t.Fatalf("errors: %v", err)
+	}
+	if len(got) != 2 || got[0] != 1 || got[1] != 2 {
+		t.Errorf("events before the first malformed line: %v, want [1 2]", got)
+	}
+}
+
+// BenchmarkScan measures the trace reader alone (docs/sim.md).
+func BenchmarkScan(b *testing.B) {
+	var buf bytes.Buffer
+	for i := 0; i < 100000; i++ {
+		buf.WriteString(`{"conn": 1234, "kind": "ack", "ecn": true, "ev": 4321, "now": 987654321}` + "\n")
+	}
+	b.SetBytes(int64(buf.Len()))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		n := 0
+		if err := Scan(bytes.NewReader(buf.Bytes()), "b", repsFields, func(Event) error { n++; return nil }); err != nil || n != 100000 {
+			b.Fatal(err, n)
+		}
+	}
+	b.ReportMetric(float64(b.N*100000)/b.Elapsed().Seconds()/1e6, "Mevents/s")
+}
