@@ -160,7 +160,6 @@ func appendName(b []byte, key string, v uint64, names []string) []byte {
 	return strconv.AppendUint(b, v, 10)
 }
 
-
 // writeSchema prints a block's trace fields.
 func writeSchema(w io.Writer, block string, fields []trace.Field) {
 	fmt.Fprintf(w, "events of block %s: one JSON object per line; blank lines and lines starting with # are skipped\n", block)
