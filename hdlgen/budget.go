@@ -4,10 +4,10 @@ import "sort"
 
 // BudgetField is one piece of architectural state.
 type BudgetField struct {
-	Name  string // scoped: <instance>.<register> or <memory>.<field>
-	Width int
-	Doc   string
-	Scope string // "per-connection" or "global"
+	Name  string `json:"name"` // scoped: <instance>.<register> or <memory>.<field>
+	Width int    `json:"width"`
+	Doc   string `json:"doc"`
+	Scope string `json:"scope"` // "per-connection" or "global"
 }
 
 // Budget is the state a block keeps, derived from its declarations: the

@@ -69,7 +69,7 @@ func printBudgetText(w io.Writer, bs []budgetOut) {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		fmt.Fprintf(w, "%s: %d bits (%d bytes) per connection, %d bits global\n", b.Block, b.PerConnBits, b.PerConnBytes, b.GlobalBits)
+		fmt.Fprintf(w, "%s: %d bits (%s) per connection, %d bits global\n", b.Block, b.PerConnBits, plural(float64(b.PerConnBytes), "byte"), b.GlobalBits)
 		fmt.Fprintf(w, "  state table: %d connections x %d bits = %d bits (%.1f KiB of SRAM)\n", b.Connections, b.PerConnBits, b.TableBits, b.TableKiB)
 		if b.Paper != nil {
 			fmt.Fprintf(w, "  paper: %s\n", paperLine(b))
@@ -84,7 +84,7 @@ func printBudgetText(w io.Writer, bs []budgetOut) {
 func printBudgetMarkdown(w io.Writer, bs []budgetOut) {
 	for _, b := range bs {
 		fmt.Fprintf(w, "### %s\n\n", b.Block)
-		fmt.Fprintf(w, "%d bits (%d bytes) per connection, %d bits global; %d connections need %d bits (%.1f KiB).", b.PerConnBits, b.PerConnBytes, b.GlobalBits, b.Connections, b.TableBits, b.TableKiB)
+		fmt.Fprintf(w, "%d bits (%s) per connection, %d bits global; %d connections need %d bits (%.1f KiB).", b.PerConnBits, plural(float64(b.PerConnBytes), "byte"), b.GlobalBits, b.Connections, b.TableBits, b.TableKiB)
 		if b.Paper != nil {
 			fmt.Fprintf(w, " Paper: %s.", paperLine(b))
 		}

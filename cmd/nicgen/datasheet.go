@@ -41,7 +41,7 @@ func datasheet(r *config.Resolved, g generated) ([]byte, error) {
 	fmt.Fprintf(&b, "Latency and throughput are measured on the golden cycle model (bursts of %d events, to one connection and to connections in turn, result always ready), which `nicgen equiv %s` proves equal to the RTL cycle by cycle. Whether the block closes timing at the configured clock is measured by place and route, not assumed: `nicgen synth %s --target ecp5`; the default configuration's figures are in docs/benchmarks.md.\n\n", t.burst, name, name)
 
 	b.WriteString("## State\n\n")
-	fmt.Fprintf(&b, "%d bits (%d bytes) per connection, %d bits global; %d connections need %d bits (%.1f KiB) of block RAM.", bud.PerConnBits, bud.PerConnBytes, bud.GlobalBits, bud.Connections, bud.TableBits, bud.TableKiB)
+	fmt.Fprintf(&b, "%d bits (%s) per connection, %d bits global; %d connections need %d bits (%.1f KiB) of block RAM.", bud.PerConnBits, plural(float64(bud.PerConnBytes), "byte"), bud.GlobalBits, bud.Connections, bud.TableBits, bud.TableKiB)
 	if bud.Paper != nil {
 		fmt.Fprintf(&b, " Paper: %s.", paperLine(bud))
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -37,4 +38,33 @@ func TestUsageExitCodes(t *testing.T) {
 			}
 		})
 	}
+}
+
+// budget --json uses snake_case keys everywhere, the fields included.
+func TestBudgetJSONKeys(t *testing.T) {
+	out, err := runCLI(t, "budget", "--json")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	var v any
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatal(err)
+	}
+	var walk func(x any)
+	walk = func(x any) {
+		switch x := x.(type) {
+		case map[string]any:
+			for k, e := range x {
+				if strings.ToLower(k) != k || strings.Contains(k, "-") {
+					t.Errorf("key %q is not snake_case", k)
+				}
+				walk(e)
+			}
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		}
+	}
+	walk(v)
 }
