@@ -189,6 +189,10 @@ type FormalJob struct {
 	MaxSteps int
 	// Breaks runs the broken variant of each assertion on this job.
 	Breaks bool
+	// Mutants are the broken variants that are applied to the built
+	// design (hdlgen.Mutate), by assertion name; an assertion without one
+	// is broken by its block's own Formal.Break branch.
+	Mutants map[string][]hdlgen.Mutation
 }
 
 // Block is a block as the tools see it: Desc with its parameter type

@@ -78,6 +78,38 @@ type Formal struct {
 	Break string
 }
 
+// WithShellMutants adds the shell's broken variants to a block's.
+func WithShellMutants(depth int, own map[string][]hdlgen.Mutation) map[string][]hdlgen.Mutation {
+	out := ShellMutants(depth)
+	for k, v := range own {
+		out[k] = v
+	}
+	return out
+}
+
+// ShellMutants are the broken variants of the shell's own assertions,
+// applied to the built design (hdlgen.Mutate; docs/formal.md): without a
+// hazard unit, with the issued head forgotten by the hazard unit, and with
+// one credit too many.
+func ShellMutants(depth int) map[string][]hdlgen.Mutation {
+	isFalse := func(hdlgen.Expr, func(string) hdlgen.Expr) hdlgen.Expr { return hdlgen.False() }
+	ms := map[string][]hdlgen.Mutation{
+		"same_conn_apart": {{Node: "issue", With: func(_ hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
+			return get("in_valid_reg").And(get("credits_out_reg").Not())
+		}}},
+		"credit_exact": {{Node: "full_ahead", With: func(_ hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
+			occ := get("occ_update")
+			return occ.Ge(hdlgen.Const(occ.Width(), uint64(depth+ReadStages+2+1)))
+		}}},
+	}
+	if depth >= 2 {
+		for _, w := range []string{"skid", "in", "head"} {
+			ms["hazard_exact"] = append(ms["hazard_exact"], hdlgen.Mutation{Node: "hazard_issued_" + w, With: isFalse})
+		}
+	}
+	return ms
+}
+
 // Breaks reports whether the broken variant of property name is asked for.
 func (f Formal) Breaks(name string) bool { return f.Invariants && f.Break == name }
 
@@ -255,11 +287,7 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 	// so that issue is two registers and a gate.
 	hazardReg := m.Reg("hazard", 1, "the head's connection is in stages 1..depth-1", hdlgen.ResetTo(0))
 	fullReg := m.Reg("credits_out", 1, fmt.Sprintf("%d events are issued and not yet taken: no credit left", credits), hdlgen.ResetTo(0))
-	hazard := hazardReg.Expr
-	if s.Formal.Breaks("same_conn_apart") {
-		hazard = hazard.And(hdlgen.False()) // broken: no hazard unit
-	}
-	issue := head.valid.And(hazard.Not()).And(fullReg.Not()).Named("issue")
+	issue := head.valid.And(hazardReg.Not()).And(fullReg.Not()).Named("issue")
 
 	// stage 1: the event while its word is read
 	s1Kind := m.Reg("s1_kind", s.KindW, "stage 1 event kind", hdlgen.NoReset())
@@ -522,10 +550,10 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 	})
 	// the hazard of the next head against the next stages 1..L-1: stages
 	// 2..L-1 will hold what stages 1..L-2 hold, stage 1 the issued head
-	matchNext := func(x hdlgen.Value) hdlgen.Expr {
+	matchNext := func(x hdlgen.Value, which string) hdlgen.Expr {
 		hit := hdlgen.False()
-		if L >= 2 && !s.Formal.Breaks("hazard_exact") { // broken: the issued head is forgotten
-			hit = issue.And(head.conn.Eq(x))
+		if L >= 2 {
+			hit = issue.And(head.conn.Eq(x)).Named("hazard_issued_" + which)
 		}
 		for k := 1; k <= L-2; k++ {
 			hit = hit.Or(valid[k-1].And(conn[k-1].Eq(x)))
@@ -534,14 +562,10 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 	}
 	fromSkid := issue.And(skid.valid)
 	fromIn := issue.And(skid.valid.Not()).Or(head.valid.Not())
-	hazardNext := hdlgen.Mux(fromSkid, matchNext(skid.conn), hdlgen.Mux(fromIn, matchNext(inConn), matchNext(head.conn))).Named("hazard_ahead")
+	hazardNext := hdlgen.Mux(fromSkid, matchNext(skid.conn, "skid"), hdlgen.Mux(fromIn, matchNext(inConn, "in"), matchNext(head.conn, "head"))).Named("hazard_ahead")
 	m.Comb("issue_next", func(p *hdlgen.Process) {
 		p.Set(hazardReg, hazardNext)
-		limit := uint64(credits)
-		if s.Formal.Breaks("credit_exact") {
-			limit++ // broken: one credit too many
-		}
-		p.Set(fullReg, occNext.Ge(hdlgen.Const(occW, limit)))
+		p.Set(fullReg, occNext.Ge(hdlgen.Const(occW, uint64(credits))).Named("full_ahead"))
 	})
 	if s.Formal.Invariants {
 		// the registered hazard and credit are the rule itself

@@ -67,11 +67,7 @@ func CircularBuffer(p Params) *hdlgen.Module {
 	}
 	idxW := hdlgen.BitsFor(uint64(p.N - 1))
 	headIdx := head.Trunc(idxW).Named("head_idx")
-	lastHead := uint64(p.N - 1)
-	if p.Formal.Breaks("head_lt_n") {
-		lastHead = uint64(p.N) // broken: head wraps one entry late
-	}
-	nextHead := hdlgen.Mux(head.EqC(lastHead), hdlgen.Const(p.HeadW, 0), head.Add(hdlgen.Const(p.HeadW, 1))).Named("head_inc")
+	nextHead := hdlgen.Mux(head.EqC(uint64(p.N-1)), hdlgen.Const(p.HeadW, 0), head.Add(hdlgen.Const(p.HeadW, 1))).Named("head_inc")
 
 	// oldest valid entry: (head - num_valid) mod N without a divider. Since
 	// head < N and num_valid <= N <= 2^idxW, the difference fits idxW+1 bits
@@ -101,20 +97,14 @@ func CircularBuffer(p Params) *hdlgen.Module {
 	for i := 0; i < p.N; i++ {
 		atHead := headIdx.EqC(uint64(i))
 		addHere := add.And(atHead).Named(fmt.Sprintf("add_here_%d", i))
-		takeHere := takeValid.And(oldest.EqC(uint64(i)))
+		takeHere := takeValid.And(oldest.EqC(uint64(i))).Named(fmt.Sprintf("take_here_%d", i))
 		fields[fmt.Sprintf("buf%d_ev", i)] = hdlgen.Mux(addHere, addEV, evs[i])
 		fields[fmt.Sprintf("buf%d_valid", i)] = addHere.Or(valids[i].And(takeHere.Not()))
-		if p.Formal.Breaks("valid_are_newest") {
-			fields[fmt.Sprintf("buf%d_valid", i)] = addHere.Or(valids[i]) // broken: a take leaves its entry valid
-		}
 	}
 	m.Assign(nxtEntries, lay.Pack(fields))
 
 	one := hdlgen.Const(p.CountW, 1)
 	countAfterAdd := hdlgen.Mux(headWasValid, count, count.Add(one))
-	if p.Formal.Breaks("num_valid_le_n") {
-		countAfterAdd = count.Add(one) // broken: an overwrite counts as a new entry
-	}
 	m.Assign(nxtCount, hdlgen.Mux(add, countAfterAdd, hdlgen.Mux(takeValid, count.Sub(one), count)))
 	m.Assign(nxtHead, hdlgen.Mux(add.Or(takeReplay), nextHead, head))
 	return m

@@ -48,7 +48,7 @@ func Conf(p ConfParams) (*hdlgen.Module, error) {
 		next, cached, left := st.Cur.F("next_entropy"), st.Cur.F("cached_entropy"), st.Cur.F("explore_left")
 		// next_entropy++ % num_entropies, without a divider
 		var nextInc hdlgen.Expr
-		if uint64(p.NumEntropies) == uint64(1)<<uint(entW) || p.Formal.Breaks("next_below_entropies") {
+		if uint64(p.NumEntropies) == uint64(1)<<uint(entW) {
 			nextInc = next.Add(hdlgen.Const(entW, 1))
 		} else {
 			nextInc = hdlgen.Mux(next.EqC(uint64(p.NumEntropies-1)), hdlgen.Const(entW, 0), next.Add(hdlgen.Const(entW, 1)))
@@ -56,9 +56,6 @@ func Conf(p ConfParams) (*hdlgen.Module, error) {
 		nextInc = nextInc.Named("next_inc")
 		exploring := left.Any().Named("exploring")
 		explore := isSend.And(exploring).Named("explore")
-		if p.Formal.Breaks("explore_left_le_init") {
-			explore = isSend.And(exploring.Or(hdlgen.True())).Named("explore") // broken: counts below 0
-		}
 		ecnAck := isAck.And(st.Event.F("ecn")).Named("ecn_ack")
 		newNext := hdlgen.Mux(explore.Or(ecnAck), nextInc, next)
 		newCached := hdlgen.Mux(isAck, hdlgen.Mux(ecnAck, next, st.Event.F("ev")), cached)

@@ -1,6 +1,8 @@
 package reps
 
 import (
+	"fmt"
+
 	"github.com/nicgen/nicgen/blocks/block"
 	"github.com/nicgen/nicgen/blocks/connpipe"
 	"github.com/nicgen/nicgen/hdlgen"
@@ -26,17 +28,59 @@ func SmallConfParams() ConfParams {
 }
 
 func formalJob(name, doc string, p Params, breaks bool) block.FormalJob {
-	return block.FormalJob{Name: name, Doc: doc, MaxSteps: 26, Breaks: breaks, Build: func(f connpipe.Formal) (*hdlgen.Module, error) {
+	j := block.FormalJob{Name: name, Doc: doc, MaxSteps: 26, Breaks: breaks, Build: func(f connpipe.Formal) (*hdlgen.Module, error) {
 		p.Formal = f
 		return Paper(p)
 	}}
+	if breaks {
+		j.Mutants = connpipe.WithShellMutants(p.Depth, mutants(p))
+	}
+	return j
+}
+
+// mutants are reps's broken variants, each applied to the built design
+// (hdlgen.Mutate) and named after the assertion that must catch it.
+func mutants(p Params) map[string][]hdlgen.Mutation {
+	isFalse := func(hdlgen.Expr, func(string) hdlgen.Expr) hdlgen.Expr { return hdlgen.False() }
+	var takes []hdlgen.Mutation
+	for i := 0; i < p.N; i++ {
+		takes = append(takes, hdlgen.Mutation{Module: "reps_cbuf", Node: fmt.Sprintf("take_here_%d", i), With: isFalse})
+	}
+	return map[string][]hdlgen.Mutation{
+		// head wraps one entry late
+		"head_lt_n": {{Module: "reps_cbuf", Node: "head_inc", With: func(_ hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
+			head := get("cur_head")
+			return hdlgen.Mux(head.EqC(uint64(p.N)), hdlgen.Const(p.HeadW, 0), head.Add(hdlgen.Const(p.HeadW, 1)))
+		}}},
+		// a take leaves its entry valid
+		"valid_are_newest": takes,
+		// an overwrite counts as a new entry
+		"num_valid_le_n": {{Module: "reps_cbuf", Node: "head_was_valid", With: isFalse}},
+		// freezes while exploring
+		"frozen_not_exploring": {{Module: "reps_freeze", Node: "enter", With: func(_ hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
+			return get("timeout").And(get("frozen1").Not())
+		}}},
+		// a frozen send with nothing cached explores
+		"frozen_send_not_explored": {{Node: "replay", With: isFalse}},
+	}
 }
 
 func confFormalJob(name, doc string, p ConfParams, breaks bool) block.FormalJob {
-	return block.FormalJob{Name: name, Doc: doc, MaxSteps: 12, Breaks: breaks, Build: func(f connpipe.Formal) (*hdlgen.Module, error) {
+	j := block.FormalJob{Name: name, Doc: doc, MaxSteps: 12, Breaks: breaks, Build: func(f connpipe.Formal) (*hdlgen.Module, error) {
 		p.Formal = f
 		return Conf(p)
 	}}
+	if breaks {
+		j.Mutants = connpipe.WithShellMutants(p.Depth, map[string][]hdlgen.Mutation{
+			// next_entropy wraps at 2^EntW, not at NumEntropies
+			"next_below_entropies": {{Node: "next_inc", With: func(_ hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
+				return get("cur_next_entropy").Add(hdlgen.Const(p.EntW(), 1))
+			}}},
+			// explore_left counts below 0
+			"explore_left_le_init": {{Node: "exploring", With: func(hdlgen.Expr, func(string) hdlgen.Expr) hdlgen.Expr { return hdlgen.True() }}},
+		})
+	}
+	return j
 }
 
 // formalJobs are reps's proofs: the small configuration, on which every

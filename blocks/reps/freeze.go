@@ -36,9 +36,6 @@ func FreezeController(p Params) *hdlgen.Module {
 	frozen1 := curFrozen.And(leave.Not()).Named("frozen1")
 	explore1 := hdlgen.Mux(leave, reload, curExplore).Named("explore1")
 	enter := timeout.And(frozen1.Not()).And(explore1.IsZero()).Named("enter")
-	if p.Formal.Breaks("frozen_not_exploring") {
-		enter = timeout.And(frozen1.Not()).Named("enter") // broken: freezes while exploring
-	}
 	m.Assign(nxtFrozen, frozen1.Or(enter))
 	m.Assign(nxtExit, hdlgen.Mux(enter, now.Add(freezeTime), curExit))
 	m.Assign(nxtExplore, explore1)

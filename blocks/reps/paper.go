@@ -92,10 +92,7 @@ func Paper(p Params) (*hdlgen.Module, error) {
 			cb.In("clear", exiting)
 		}
 		cb.In("add", isAck.And(st.Event.F("ecn").Not())).In("add_ev", st.Event.F("ev"))
-		replay := frozen1
-		if p.Formal.Breaks("frozen_send_not_explored") {
-			replay = hdlgen.False() // broken: a frozen send with nothing cached explores
-		}
+		replay := frozen1.Named("replay")
 		cb.In("take", isSend.And(exploring.Not())).In("replay", replay)
 		// stage cut 2: the buffer operation (oldest valid entry, 8:1 choice)
 		hit := st.Cut("hit", cb.Out("hit"))

@@ -23,10 +23,14 @@ func SmallParams(v Variant) Params {
 }
 
 func formalJob(name, doc string, p Params, breaks bool) block.FormalJob {
-	return block.FormalJob{Name: name, Doc: doc, MaxSteps: 12 + 2*p.Depth, Breaks: breaks, Build: func(f connpipe.Formal) (*hdlgen.Module, error) {
+	j := block.FormalJob{Name: name, Doc: doc, MaxSteps: 12 + 2*p.Depth, Breaks: breaks, Build: func(f connpipe.Formal) (*hdlgen.Module, error) {
 		p.Formal = f
 		return Block(p)
 	}}
+	if breaks {
+		j.Mutants = connpipe.ShellMutants(p.Depth)
+	}
+	return j
 }
 
 // formalJobs are the proofs of smartt or nscc: the small configuration, on

@@ -552,27 +552,27 @@ wire [3:0] _shell_42 = out_pop ? 4'd1 : 4'd0;
 wire [3:0] _shell_43 = _shell_41 - _shell_42;
 wire _issue_next_0 = issue & skid_valid_reg;
 wire _issue_next_1 = in_conn_reg == skid_conn_reg;
-wire _issue_next_2 = issue & _issue_next_1;
-wire _issue_next_3 = s1_conn_reg == skid_conn_reg;
-wire _issue_next_4 = s1_valid_reg & _issue_next_3;
-wire _issue_next_5 = _issue_next_2 | _issue_next_4;
-wire _issue_next_6 = ~skid_valid_reg;
-wire _issue_next_7 = issue & _issue_next_6;
-wire _issue_next_8 = ~in_valid_reg;
-wire _issue_next_9 = _issue_next_7 | _issue_next_8;
-wire _issue_next_10 = in_conn_reg == s_event_conn;
-wire _issue_next_11 = issue & _issue_next_10;
-wire _issue_next_12 = s1_conn_reg == s_event_conn;
-wire _issue_next_13 = s1_valid_reg & _issue_next_12;
-wire _issue_next_14 = _issue_next_11 | _issue_next_13;
-wire _issue_next_15 = in_conn_reg == in_conn_reg;
-wire _issue_next_16 = issue & _issue_next_15;
-wire _issue_next_17 = s1_conn_reg == in_conn_reg;
-wire _issue_next_18 = s1_valid_reg & _issue_next_17;
-wire _issue_next_19 = _issue_next_16 | _issue_next_18;
-wire _issue_next_20 = _issue_next_9 ? _issue_next_14 : _issue_next_19;
-wire hazard_ahead = _issue_next_0 ? _issue_next_5 : _issue_next_20;
-wire _issue_next_21 = 4'd8 <= occ_update;
+wire hazard_issued_skid = issue & _issue_next_1;
+wire _issue_next_2 = s1_conn_reg == skid_conn_reg;
+wire _issue_next_3 = s1_valid_reg & _issue_next_2;
+wire _issue_next_4 = hazard_issued_skid | _issue_next_3;
+wire _issue_next_5 = ~skid_valid_reg;
+wire _issue_next_6 = issue & _issue_next_5;
+wire _issue_next_7 = ~in_valid_reg;
+wire _issue_next_8 = _issue_next_6 | _issue_next_7;
+wire _issue_next_9 = in_conn_reg == s_event_conn;
+wire hazard_issued_in = issue & _issue_next_9;
+wire _issue_next_10 = s1_conn_reg == s_event_conn;
+wire _issue_next_11 = s1_valid_reg & _issue_next_10;
+wire _issue_next_12 = hazard_issued_in | _issue_next_11;
+wire _issue_next_13 = in_conn_reg == in_conn_reg;
+wire hazard_issued_head = issue & _issue_next_13;
+wire _issue_next_14 = s1_conn_reg == in_conn_reg;
+wire _issue_next_15 = s1_valid_reg & _issue_next_14;
+wire _issue_next_16 = hazard_issued_head | _issue_next_15;
+wire _issue_next_17 = _issue_next_8 ? _issue_next_12 : _issue_next_16;
+wire hazard_ahead = _issue_next_0 ? _issue_next_4 : _issue_next_17;
+wire full_ahead = 4'd8 <= occ_update;
 wire _ready_0 = ~issue;
 wire _ready_1 = in_valid_reg & _ready_0;
 wire _ready_2 = _ready_1 & _shell_3;
@@ -589,6 +589,7 @@ wire [31:0] cur_exit_freeze = s4_cur_reg[183:152];
 wire [7:0] cur_explore = s4_cur_reg[192:185];
 wire _u_cbuf_take_0 = ~exploring;
 wire _u_cbuf_take_1 = s5_t_reg & _u_cbuf_take_0;
+wire replay = s5_frozen1_reg;
 
 reps_freeze
 u_freeze (
@@ -612,7 +613,7 @@ u_cbuf (
     .add(s5_u_cbuf_add_reg),
     .add_ev(s5_u_cbuf_add_ev_reg),
     .take(_u_cbuf_take_1),
-    .replay(s5_frozen1_reg),
+    .replay(replay),
     .nxt_entries(u_cbuf_nxt_entries),
     .nxt_head(u_cbuf_nxt_head),
     .nxt_num_valid(u_cbuf_nxt_num_valid),
@@ -926,7 +927,7 @@ always @* begin
     hazard_next = hazard_reg;
     credits_out_next = credits_out_reg;
     hazard_next = hazard_ahead;
-    credits_out_next = _issue_next_21;
+    credits_out_next = full_ahead;
 end
 
 // ready

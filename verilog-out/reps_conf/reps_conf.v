@@ -321,7 +321,7 @@ wire _issue_next_3 = ~in_valid_reg;
 wire _issue_next_4 = _issue_next_2 | _issue_next_3;
 wire _issue_next_5 = _issue_next_4 ? 1'd0 : 1'd0;
 wire hazard_ahead = _issue_next_0 ? 1'd0 : _issue_next_5;
-wire _issue_next_6 = 3'd6 <= occ_update;
+wire full_ahead = 3'd6 <= occ_update;
 wire _ready_0 = ~issue;
 wire _ready_1 = in_valid_reg & _ready_0;
 wire _ready_2 = _ready_1 & _shell_3;
@@ -541,7 +541,7 @@ always @* begin
     hazard_next = hazard_reg;
     credits_out_next = credits_out_reg;
     hazard_next = hazard_ahead;
-    credits_out_next = _issue_next_6;
+    credits_out_next = full_ahead;
 end
 
 // ready

@@ -100,6 +100,11 @@ func Run(ctx context.Context, j Job, o Options) (Result, error) {
 	if err != nil {
 		return r, fmt.Errorf("%s: %w", j.Name, err)
 	}
+	if mu, ok := j.Mutants[o.Break]; ok && o.Break != "" {
+		if err := hdlgen.Mutate(m, mu...); err != nil {
+			return r, fmt.Errorf("%s, broken %s: %w", j.Name, o.Break, err)
+		}
+	}
 	d, err := hdlgen.Elaborate(m)
 	if err != nil {
 		return r, fmt.Errorf("%s:\n%w", j.Name, err)
