@@ -103,3 +103,13 @@ func (m *Module) namedNodes() map[string]*node {
 	})
 	return out
 }
+
+// Operand is operand i of e's operation (a mutation's view of the value it
+// replaces: Mux(sel, a, b) has sel, a, b). An operand that does not exist
+// is an error at the caller's line.
+func (e Expr) Operand(i int) Expr {
+	if i < 0 || i >= len(e.n.args) {
+		return Const(1, 0).fail("Operand(%d) of a value with %d operands", i, len(e.n.args))
+	}
+	return Expr{e.n.args[i]}
+}

@@ -72,15 +72,16 @@ type Spec struct {
 type Formal struct {
 	// Invariants declares the properties.
 	Invariants bool
-	// Break names one property of which a deliberately broken variant is
-	// built instead (a mutated block or a mutated property): its proof
-	// must fail, which shows that the check can fail.
+	// Break names the property whose broken variant is being built: the
+	// variant itself is a mutation of the built design (the formal job's
+	// Mutants, hdlgen.Mutate), never a branch in block code; Check makes
+	// sure the name is an assertion of the block.
 	Break string
 }
 
 // WithShellMutants adds the shell's broken variants to a block's.
-func WithShellMutants(depth int, own map[string][]hdlgen.Mutation) map[string][]hdlgen.Mutation {
-	out := ShellMutants(depth)
+func WithShellMutants(depth int, first string, own map[string][]hdlgen.Mutation) map[string][]hdlgen.Mutation {
+	out := ShellMutants(depth, first)
 	for k, v := range own {
 		out[k] = v
 	}
@@ -90,12 +91,17 @@ func WithShellMutants(depth int, own map[string][]hdlgen.Mutation) map[string][]
 // ShellMutants are the broken variants of the shell's own assertions,
 // applied to the built design (hdlgen.Mutate; docs/formal.md): without a
 // hazard unit, with the issued head forgotten by the hazard unit, and with
-// one credit too many.
-func ShellMutants(depth int) map[string][]hdlgen.Mutation {
+// one credit too many, and an error result carrying its first result
+// field (first) unmasked.
+func ShellMutants(depth int, first string) map[string][]hdlgen.Mutation {
 	isFalse := func(hdlgen.Expr, func(string) hdlgen.Expr) hdlgen.Expr { return hdlgen.False() }
 	ms := map[string][]hdlgen.Mutation{
 		"same_conn_apart": {{Node: "issue", With: func(_ hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
 			return get("in_valid_reg").And(get("credits_out_reg").Not())
+		}}},
+		// an error result carries its first field's data
+		"error_result_zero": {{Node: "res_" + first, With: func(orig hdlgen.Expr, _ func(string) hdlgen.Expr) hdlgen.Expr {
+			return orig.Operand(2)
 		}}},
 		"credit_exact": {{Node: "full_ahead", With: func(_ hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
 			occ := get("occ_update")
@@ -110,8 +116,6 @@ func ShellMutants(depth int) map[string][]hdlgen.Mutation {
 	return ms
 }
 
-// Breaks reports whether the broken variant of property name is asked for.
-func (f Formal) Breaks(name string) bool { return f.Invariants && f.Break == name }
 
 // Check reports a Break that names no assertion of m (a typo would
 // otherwise give a proof of the unbroken block).
@@ -402,9 +406,7 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 			return fmt.Errorf("connpipe: result %s is of stage %d, after the last stage %d", f.Name, pl.Stage(v), W)
 		}
 		e := pl.At(v, W)
-		if !(s.Formal.Breaks("error_result_zero") && f.Name == s.ResultFields[0].Name) {
-			e = hdlgen.Mux(wErr, hdlgen.Const(f.Width, 0), e)
-		} // else broken: an error result carries data
+		e = hdlgen.Mux(wErr, hdlgen.Const(f.Width, 0), e).Named("res_" + f.Name)
 		resVals[f.Name] = e
 	}
 

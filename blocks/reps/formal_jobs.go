@@ -33,7 +33,7 @@ func formalJob(name, doc string, p Params, breaks bool) block.FormalJob {
 		return Paper(p)
 	}}
 	if breaks {
-		j.Mutants = connpipe.WithShellMutants(p.Depth, mutants(p))
+		j.Mutants = connpipe.WithShellMutants(p.Depth, "ev", mutants(p))
 	}
 	return j
 }
@@ -71,7 +71,7 @@ func confFormalJob(name, doc string, p ConfParams, breaks bool) block.FormalJob 
 		return Conf(p)
 	}}
 	if breaks {
-		j.Mutants = connpipe.WithShellMutants(p.Depth, map[string][]hdlgen.Mutation{
+		j.Mutants = connpipe.WithShellMutants(p.Depth, "ev", map[string][]hdlgen.Mutation{
 			// next_entropy wraps at 2^EntW, not at NumEntropies
 			"next_below_entropies": {{Node: "next_inc", With: func(_ hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
 				return get("cur_next_entropy").Add(hdlgen.Const(p.EntW(), 1))

@@ -58,13 +58,13 @@ func resultInvariants(p Params, d Derived) []connpipe.Invariant {
 	}
 }
 
-// counterAdd is the saturating sum of a byte counter and a size, or, as
-// the broken variant of property name, the wrapping sum.
+// counterAdd is the saturating sum of a byte counter and a size; its
+// exact sum is named <name>_sum, where the broken variant of property
+// name (a wrapping counter, formal_jobs.go) takes its low bits.
 func counterAdd(p Params, name string, a, b hdlgen.Expr) hdlgen.Expr {
-	if p.Formal.Breaks(name) {
-		return a.Add(b.ZExt(a.Width())) // broken: the counter wraps
-	}
-	return satAdd(a, b)
+	w := a.Width()
+	sum := a.ZExt(w + 1).Add(b.ZExt(w + 1)).Named(name + "_sum")
+	return hdlgen.Mux(sum.Bit(w), hdlgen.Ones(w), sum.Trunc(w))
 }
 
 // datapathProperties relate the word an event writes to the word it read,

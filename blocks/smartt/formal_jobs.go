@@ -28,9 +28,51 @@ func formalJob(name, doc string, p Params, breaks bool) block.FormalJob {
 		return Block(p)
 	}}
 	if breaks {
-		j.Mutants = connpipe.ShellMutants(p.Depth)
+		j.Mutants = connpipe.WithShellMutants(p.Depth, "cwnd", mutants(p))
 	}
 	return j
+}
+
+// mutants are the broken variants of smartt and nscc, applied to the built
+// design (hdlgen.Mutate) and named after the assertion that must catch it.
+// They read values of the datapath's one stage: the jobs that break are of
+// depth 1.
+func mutants(p Params) map[string][]hdlgen.Mutation {
+	d, cw := p.Derive(), p.cw()
+	// the window is clamped only after the core cases, not after the early
+	// returns of QuickAdapt and FastIncrease
+	unclamped := []hdlgen.Mutation{{Node: "c_ack_window", With: func(_ hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
+		return hdlgen.Mux(get("early"), satTo(get("c_early"), cw), clampWindow(p, d, get("core_c")))
+	}}}
+	// a counter that wraps instead of saturating
+	wraps := func(module, node, prop string) []hdlgen.Mutation {
+		return []hdlgen.Mutation{{Module: module, Node: node, With: func(orig hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
+			return get(prop+"_sum").Keep(orig.Width()-1, 0)
+		}}}
+	}
+	ms := map[string][]hdlgen.Mutation{
+		"window_in_range": unclamped,
+		"window_valid":    unclamped,
+		// open ignores InitCwnd
+		"window_open_init": {{Node: "c_open", With: func(orig hdlgen.Expr, _ func(string) hdlgen.Expr) hdlgen.Expr {
+			return cst(orig.Width(), d.MaxCwnd<<uint(p.F))
+		}}},
+		// the result reports the window before the event
+		"result_cwnd_in_range": {{Node: "cwnd_result", With: func(_ hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
+			return get("cur_c").Keep(cw-1, p.F)
+		}}},
+		// QuickAdapt fires inside its window
+		"qa_window_ended": {{Module: p.Variant.String() + "_qa", Node: "fire", With: func(_ hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
+			return get("asked")
+		}}},
+		"acked_no_wrap":   wraps("", "acked1", "acked_no_wrap"),
+		"ignored_no_wrap": wraps("", "ignored1", "ignored_no_wrap"),
+		"count_no_wrap":   wraps(p.Variant.String()+"_fastinc", "count_sum", "count_no_wrap"),
+	}
+	if p.Variant == NSCC {
+		ms["recv_no_wrap"] = wraps("", "recv_sum", "recv_no_wrap")
+	}
+	return ms
 }
 
 // formalJobs are the proofs of smartt or nscc: the small configuration, on

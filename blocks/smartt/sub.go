@@ -43,10 +43,8 @@ func QuickAdapt(p Params) *hdlgen.Module {
 		roll = roll.Or(end.IsZero()) // a 0 stamp is "never": long past
 	}
 	roll = roll.Named("roll")
-	fire := roll.And(trigger.Or(extra)).And(end.Any()).Named("fire")
-	if p.Formal.Breaks("qa_window_ended") {
-		fire = trigger.Or(extra).And(end.Any()).Named("fire") // broken: fires inside the window
-	}
+	asked := trigger.Or(extra).And(end.Any()).Named("asked")
+	fire := roll.And(asked).Named("fire")
 	base := maxU(acked.Expr, cst(bw, uint64(p.Net.MTU)))
 	scaled := base.MulX(cst(17, d.QaScale)).Named("scaled")
 	shift := 16 - p.F

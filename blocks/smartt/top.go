@@ -76,6 +76,14 @@ func Block(p Params) (*hdlgen.Module, error) {
 	return m, err
 }
 
+// clampWindow keeps a window in [MTU, max window] (S0/S1 step "cwnd =
+// max(min(cwnd, max), mtu)"), in cw bits.
+func clampWindow(p Params, d Derived, x hdlgen.Expr) hdlgen.Expr {
+	w, cw := x.Width(), p.cw()
+	hi := minU(x, cst(w, d.MaxCwnd<<uint(p.F)))
+	return maxU(hi, cst(w, uint64(p.Net.MTU)<<uint(p.F))).Keep(cw-1, 0) // below 2^cw after the min
+}
+
 func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st connpipe.Step) connpipe.Outcome {
 	cw, bw := p.cw(), p.ByteW
 	cur, ev := st.Cur, st.Event
@@ -137,7 +145,7 @@ func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st con
 	ackRun := isAck.And(qaCalled).Named("ack_run")
 	fiFired := fi.Out("fired").And(ackRun).Named("fi_fired")
 	early := ackRun.And(qaFired.Or(fiFired)).Named("early")
-	cEarly := hdlgen.Mux(fiFired, fi.Out("c_out"), cQA.ZExt(cw+1))
+	cEarly := hdlgen.Mux(fiFired, fi.Out("c_out"), cQA.ZExt(cw+1)).Named("c_early")
 
 	// core cases
 	le := rtt.Le(cst(p.RttW, d.TrttNs)).Named("rtt_le_trtt")
@@ -192,16 +200,12 @@ func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st con
 	}
 
 	// choose the window
-	clamp := func(x hdlgen.Expr) hdlgen.Expr {
-		w := x.Width()
-		hi := minU(x, cst(w, d.MaxCwnd<<uint(p.F)))
-		return maxU(hi, cst(w, uint64(p.Net.MTU)<<uint(p.F))).Keep(cw-1, 0) // below 2^cw after the min
-	}
+	clamp := func(x hdlgen.Expr) hdlgen.Expr { return clampWindow(p, d, x) }
 	var cAck hdlgen.Expr
-	if p.ClampOnEarlyReturn && !p.Formal.Breaks("window_in_range") && !p.Formal.Breaks("window_valid") {
-		cAck = st.Cut("c_ack_clamped", clamp(hdlgen.Mux(early, cEarly, coreC)))
+	if p.ClampOnEarlyReturn {
+		cAck = st.Cut("c_ack_clamped", clamp(hdlgen.Mux(early, cEarly, coreC)).Named("c_ack_window"))
 	} else {
-		cAck = st.Cut("c_ack_clamped", hdlgen.Mux(early, satTo(cEarly, cw), clamp(coreC)))
+		cAck = st.Cut("c_ack_clamped", hdlgen.Mux(early, satTo(cEarly, cw), clamp(coreC)).Named("c_ack_window"))
 	}
 	cAckAll := hdlgen.Mux(ackRun, cAck, c).Named("c_ack")
 	cLossAll := clamp(hdlgen.Mux(qaUsed, cQA, cLoss).ZExt(cw + 1)).Named("c_loss_all")
@@ -231,10 +235,7 @@ func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st con
 		"count":     countNext,
 		"increase":  incNext,
 	}
-	openFields := map[string]hdlgen.Value{"c": cst(cw, d.InitCwnd<<uint(p.F))}
-	if p.Formal.Breaks("window_open_init") {
-		openFields["c"] = cst(cw, d.MaxCwnd<<uint(p.F)) // broken: open ignores InitCwnd
-	}
+	openFields := map[string]hdlgen.Value{"c": cst(cw, d.InitCwnd<<uint(p.F)).Named("c_open")}
 	for k, v := range extraFields {
 		fields[k] = v
 	}
@@ -247,17 +248,14 @@ func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st con
 		openFields["avg_rtt"] = cst(p.RttW, uint64(p.Net.BrttNs))
 	}
 	newWord := hdlgen.Mux(isOpen, word.Pack(openFields), word.Pack(fields))
-	resC := newC
-	if p.Formal.Breaks("result_cwnd_in_range") {
-		resC = c // broken: the result reports the window before the event
-	}
+	resCwnd := newC.Slice(cw-1, p.F).Named("cwnd_result")
 	if p.Formal.Invariants {
 		datapathProperties(m, p, d, word, st, newWord, nowq, qaFired)
 	}
 	return connpipe.Outcome{
 		Word: newWord,
 		Result: map[string]hdlgen.Value{
-			"cwnd": hdlgen.Mux(isOpen, cst(d.CwndW, d.InitCwnd), resC.Slice(cw-1, p.F)),
+			"cwnd": hdlgen.Mux(isOpen, cst(d.CwndW, d.InitCwnd), resCwnd),
 			"case": resCase,
 			"qa":   qaFired,
 			"fast": hdlgen.Mux(isOpen, hdlgen.False(), incNext),

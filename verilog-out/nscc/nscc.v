@@ -666,28 +666,28 @@ reg  s14_early_reg;  // stage 14 copy of early
 wire s14_early_next;
 reg  s15_early_reg;  // stage 15 copy of early
 wire s15_early_next;
-reg  [27:0] s5_t_10_reg;  // stage 5 copy of t
-wire [27:0] s5_t_10_next;
-reg  [27:0] s6_t_8_reg;  // stage 6 copy of t
-wire [27:0] s6_t_8_next;
-reg  [27:0] s7_t_7_reg;  // stage 7 copy of t
-wire [27:0] s7_t_7_next;
-reg  [27:0] s8_t_6_reg;  // stage 8 copy of t
-wire [27:0] s8_t_6_next;
-reg  [27:0] s9_t_5_reg;  // stage 9 copy of t
-wire [27:0] s9_t_5_next;
-reg  [27:0] s10_t_5_reg;  // stage 10 copy of t
-wire [27:0] s10_t_5_next;
-reg  [27:0] s11_t_4_reg;  // stage 11 copy of t
-wire [27:0] s11_t_4_next;
-reg  [27:0] s12_t_6_reg;  // stage 12 copy of t
-wire [27:0] s12_t_6_next;
-reg  [27:0] s13_t_5_reg;  // stage 13 copy of t
-wire [27:0] s13_t_5_next;
-reg  [27:0] s14_t_3_reg;  // stage 14 copy of t
-wire [27:0] s14_t_3_next;
-reg  [27:0] s15_t_reg;  // stage 15 copy of t
-wire [27:0] s15_t_next;
+reg  [27:0] s5_c_early_reg;  // stage 5 copy of c_early
+wire [27:0] s5_c_early_next;
+reg  [27:0] s6_c_early_reg;  // stage 6 copy of c_early
+wire [27:0] s6_c_early_next;
+reg  [27:0] s7_c_early_reg;  // stage 7 copy of c_early
+wire [27:0] s7_c_early_next;
+reg  [27:0] s8_c_early_reg;  // stage 8 copy of c_early
+wire [27:0] s8_c_early_next;
+reg  [27:0] s9_c_early_reg;  // stage 9 copy of c_early
+wire [27:0] s9_c_early_next;
+reg  [27:0] s10_c_early_reg;  // stage 10 copy of c_early
+wire [27:0] s10_c_early_next;
+reg  [27:0] s11_c_early_reg;  // stage 11 copy of c_early
+wire [27:0] s11_c_early_next;
+reg  [27:0] s12_c_early_reg;  // stage 12 copy of c_early
+wire [27:0] s12_c_early_next;
+reg  [27:0] s13_c_early_reg;  // stage 13 copy of c_early
+wire [27:0] s13_c_early_next;
+reg  [27:0] s14_c_early_reg;  // stage 14 copy of c_early
+wire [27:0] s14_c_early_next;
+reg  [27:0] s15_c_early_reg;  // stage 15 copy of c_early
+wire [27:0] s15_c_early_next;
 reg  [26:0] s16_c_ack_clamped_reg;  // stage 16 copy of c_ack_clamped
 wire [26:0] s16_c_ack_clamped_next;
 wire u_qa_trigger_out;
@@ -747,8 +747,8 @@ reg  s5_ack_run_reg;  // stage 5 copy of ack_run
 wire s5_ack_run_next;
 reg  [19:0] s5_cur_avg_rtt_reg;  // stage 5 copy of cur_avg_rtt
 wire [19:0] s5_cur_avg_rtt_next;
-reg  s5_t_11_reg;  // stage 5 copy of t
-wire s5_t_11_next;
+reg  s5_t_10_reg;  // stage 5 copy of t
+wire s5_t_10_next;
 reg  s2_t_14_reg;  // stage 2 copy of t
 wire s2_t_14_next;
 reg  s3_t_16_reg;  // stage 3 copy of t
@@ -761,8 +761,8 @@ reg  s3_t_17_reg;  // stage 3 copy of t
 wire s3_t_17_next;
 reg  s4_t_18_reg;  // stage 4 copy of t
 wire s4_t_18_next;
-reg  [20:0] s5_t_12_reg;  // stage 5 copy of t
-wire [20:0] s5_t_12_next;
+reg  [20:0] s5_t_11_reg;  // stage 5 copy of t
+wire [20:0] s5_t_11_next;
 reg  s6_ack_run_reg;  // stage 6 copy of ack_run
 wire s6_ack_run_next;
 reg  s7_ack_run_reg;  // stage 7 copy of ack_run
@@ -845,102 +845,126 @@ reg  [26:0] s15_c_loss_all_reg;  // stage 15 copy of c_loss_all
 wire [26:0] s15_c_loss_all_next;
 reg  [26:0] s16_c_loss_all_reg;  // stage 16 copy of c_loss_all
 wire [26:0] s16_c_loss_all_next;
-reg  [23:0] s5_t_13_reg;  // stage 5 copy of t
-wire [23:0] s5_t_13_next;
-reg  [23:0] s6_t_9_reg;  // stage 6 copy of t
-wire [23:0] s6_t_9_next;
-reg  [23:0] s7_t_8_reg;  // stage 7 copy of t
-wire [23:0] s7_t_8_next;
-reg  [23:0] s8_t_7_reg;  // stage 8 copy of t
-wire [23:0] s8_t_7_next;
-reg  [23:0] s9_t_6_reg;  // stage 9 copy of t
-wire [23:0] s9_t_6_next;
-reg  [23:0] s10_t_6_reg;  // stage 10 copy of t
-wire [23:0] s10_t_6_next;
-reg  [23:0] s11_t_5_reg;  // stage 11 copy of t
-wire [23:0] s11_t_5_next;
-reg  [23:0] s12_t_7_reg;  // stage 12 copy of t
-wire [23:0] s12_t_7_next;
-reg  [23:0] s13_t_6_reg;  // stage 13 copy of t
-wire [23:0] s13_t_6_next;
-reg  [23:0] s14_t_4_reg;  // stage 14 copy of t
-wire [23:0] s14_t_4_next;
-reg  [23:0] s15_t_2_reg;  // stage 15 copy of t
-wire [23:0] s15_t_2_next;
+reg  [23:0] s5_t_12_reg;  // stage 5 copy of t
+wire [23:0] s5_t_12_next;
+reg  [23:0] s6_t_8_reg;  // stage 6 copy of t
+wire [23:0] s6_t_8_next;
+reg  [23:0] s7_t_7_reg;  // stage 7 copy of t
+wire [23:0] s7_t_7_next;
+reg  [23:0] s8_t_6_reg;  // stage 8 copy of t
+wire [23:0] s8_t_6_next;
+reg  [23:0] s9_t_5_reg;  // stage 9 copy of t
+wire [23:0] s9_t_5_next;
+reg  [23:0] s10_t_5_reg;  // stage 10 copy of t
+wire [23:0] s10_t_5_next;
+reg  [23:0] s11_t_4_reg;  // stage 11 copy of t
+wire [23:0] s11_t_4_next;
+reg  [23:0] s12_t_6_reg;  // stage 12 copy of t
+wire [23:0] s12_t_6_next;
+reg  [23:0] s13_t_5_reg;  // stage 13 copy of t
+wire [23:0] s13_t_5_next;
+reg  [23:0] s14_t_3_reg;  // stage 14 copy of t
+wire [23:0] s14_t_3_next;
+reg  [23:0] s15_t_reg;  // stage 15 copy of t
+wire [23:0] s15_t_next;
 reg  [23:0] s16_t_reg;  // stage 16 copy of t
 wire [23:0] s16_t_next;
-reg  [20:0] s5_t_14_reg;  // stage 5 copy of t
-wire [20:0] s5_t_14_next;
-reg  [20:0] s6_t_10_reg;  // stage 6 copy of t
-wire [20:0] s6_t_10_next;
-reg  [20:0] s7_t_9_reg;  // stage 7 copy of t
-wire [20:0] s7_t_9_next;
-reg  [20:0] s8_t_8_reg;  // stage 8 copy of t
-wire [20:0] s8_t_8_next;
-reg  [20:0] s9_t_7_reg;  // stage 9 copy of t
-wire [20:0] s9_t_7_next;
-reg  [20:0] s10_t_7_reg;  // stage 10 copy of t
-wire [20:0] s10_t_7_next;
-reg  [20:0] s11_t_6_reg;  // stage 11 copy of t
-wire [20:0] s11_t_6_next;
-reg  [20:0] s12_t_8_reg;  // stage 12 copy of t
-wire [20:0] s12_t_8_next;
-reg  [20:0] s13_t_7_reg;  // stage 13 copy of t
-wire [20:0] s13_t_7_next;
-reg  [20:0] s14_t_5_reg;  // stage 14 copy of t
-wire [20:0] s14_t_5_next;
-reg  [20:0] s15_t_3_reg;  // stage 15 copy of t
-wire [20:0] s15_t_3_next;
+reg  [20:0] s5_t_13_reg;  // stage 5 copy of t
+wire [20:0] s5_t_13_next;
+reg  [20:0] s6_t_9_reg;  // stage 6 copy of t
+wire [20:0] s6_t_9_next;
+reg  [20:0] s7_t_8_reg;  // stage 7 copy of t
+wire [20:0] s7_t_8_next;
+reg  [20:0] s8_t_7_reg;  // stage 8 copy of t
+wire [20:0] s8_t_7_next;
+reg  [20:0] s9_t_6_reg;  // stage 9 copy of t
+wire [20:0] s9_t_6_next;
+reg  [20:0] s10_t_6_reg;  // stage 10 copy of t
+wire [20:0] s10_t_6_next;
+reg  [20:0] s11_t_5_reg;  // stage 11 copy of t
+wire [20:0] s11_t_5_next;
+reg  [20:0] s12_t_7_reg;  // stage 12 copy of t
+wire [20:0] s12_t_7_next;
+reg  [20:0] s13_t_6_reg;  // stage 13 copy of t
+wire [20:0] s13_t_6_next;
+reg  [20:0] s14_t_4_reg;  // stage 14 copy of t
+wire [20:0] s14_t_4_next;
+reg  [20:0] s15_t_2_reg;  // stage 15 copy of t
+wire [20:0] s15_t_2_next;
 reg  [20:0] s16_t_2_reg;  // stage 16 copy of t
 wire [20:0] s16_t_2_next;
-reg  [26:0] s15_t_4_reg;  // stage 15 copy of t
-wire [26:0] s15_t_4_next;
+reg  [26:0] s15_t_3_reg;  // stage 15 copy of t
+wire [26:0] s15_t_3_next;
 reg  [26:0] s16_t_3_reg;  // stage 16 copy of t
 wire [26:0] s16_t_3_next;
-reg  [23:0] s6_t_11_reg;  // stage 6 copy of t
-wire [23:0] s6_t_11_next;
-reg  [23:0] s7_t_10_reg;  // stage 7 copy of t
-wire [23:0] s7_t_10_next;
-reg  [23:0] s8_t_9_reg;  // stage 8 copy of t
-wire [23:0] s8_t_9_next;
-reg  [23:0] s9_t_8_reg;  // stage 9 copy of t
-wire [23:0] s9_t_8_next;
-reg  [23:0] s10_t_8_reg;  // stage 10 copy of t
-wire [23:0] s10_t_8_next;
-reg  [23:0] s11_t_7_reg;  // stage 11 copy of t
-wire [23:0] s11_t_7_next;
-reg  [23:0] s12_t_9_reg;  // stage 12 copy of t
-wire [23:0] s12_t_9_next;
-reg  [23:0] s13_t_8_reg;  // stage 13 copy of t
-wire [23:0] s13_t_8_next;
-reg  [23:0] s14_t_6_reg;  // stage 14 copy of t
-wire [23:0] s14_t_6_next;
-reg  [23:0] s15_t_5_reg;  // stage 15 copy of t
-wire [23:0] s15_t_5_next;
+reg  [23:0] s6_t_10_reg;  // stage 6 copy of t
+wire [23:0] s6_t_10_next;
+reg  [23:0] s7_t_9_reg;  // stage 7 copy of t
+wire [23:0] s7_t_9_next;
+reg  [23:0] s8_t_8_reg;  // stage 8 copy of t
+wire [23:0] s8_t_8_next;
+reg  [23:0] s9_t_7_reg;  // stage 9 copy of t
+wire [23:0] s9_t_7_next;
+reg  [23:0] s10_t_7_reg;  // stage 10 copy of t
+wire [23:0] s10_t_7_next;
+reg  [23:0] s11_t_6_reg;  // stage 11 copy of t
+wire [23:0] s11_t_6_next;
+reg  [23:0] s12_t_8_reg;  // stage 12 copy of t
+wire [23:0] s12_t_8_next;
+reg  [23:0] s13_t_7_reg;  // stage 13 copy of t
+wire [23:0] s13_t_7_next;
+reg  [23:0] s14_t_5_reg;  // stage 14 copy of t
+wire [23:0] s14_t_5_next;
+reg  [23:0] s15_t_4_reg;  // stage 15 copy of t
+wire [23:0] s15_t_4_next;
 reg  [23:0] s16_t_4_reg;  // stage 16 copy of t
 wire [23:0] s16_t_4_next;
-reg  [19:0] s6_t_12_reg;  // stage 6 copy of t
-wire [19:0] s6_t_12_next;
-reg  [19:0] s7_t_11_reg;  // stage 7 copy of t
-wire [19:0] s7_t_11_next;
-reg  [19:0] s8_t_10_reg;  // stage 8 copy of t
-wire [19:0] s8_t_10_next;
-reg  [19:0] s9_t_9_reg;  // stage 9 copy of t
-wire [19:0] s9_t_9_next;
-reg  [19:0] s10_t_9_reg;  // stage 10 copy of t
-wire [19:0] s10_t_9_next;
-reg  [19:0] s11_t_8_reg;  // stage 11 copy of t
-wire [19:0] s11_t_8_next;
-reg  [19:0] s12_t_10_reg;  // stage 12 copy of t
-wire [19:0] s12_t_10_next;
-reg  [19:0] s13_t_9_reg;  // stage 13 copy of t
-wire [19:0] s13_t_9_next;
-reg  [19:0] s14_t_7_reg;  // stage 14 copy of t
-wire [19:0] s14_t_7_next;
-reg  [19:0] s15_t_6_reg;  // stage 15 copy of t
-wire [19:0] s15_t_6_next;
+reg  [19:0] s6_t_11_reg;  // stage 6 copy of t
+wire [19:0] s6_t_11_next;
+reg  [19:0] s7_t_10_reg;  // stage 7 copy of t
+wire [19:0] s7_t_10_next;
+reg  [19:0] s8_t_9_reg;  // stage 8 copy of t
+wire [19:0] s8_t_9_next;
+reg  [19:0] s9_t_8_reg;  // stage 9 copy of t
+wire [19:0] s9_t_8_next;
+reg  [19:0] s10_t_8_reg;  // stage 10 copy of t
+wire [19:0] s10_t_8_next;
+reg  [19:0] s11_t_7_reg;  // stage 11 copy of t
+wire [19:0] s11_t_7_next;
+reg  [19:0] s12_t_9_reg;  // stage 12 copy of t
+wire [19:0] s12_t_9_next;
+reg  [19:0] s13_t_8_reg;  // stage 13 copy of t
+wire [19:0] s13_t_8_next;
+reg  [19:0] s14_t_6_reg;  // stage 14 copy of t
+wire [19:0] s14_t_6_next;
+reg  [19:0] s15_t_5_reg;  // stage 15 copy of t
+wire [19:0] s15_t_5_next;
 reg  [19:0] s16_t_5_reg;  // stage 16 copy of t
 wire [19:0] s16_t_5_next;
+reg  s6_t_12_reg;  // stage 6 copy of t
+wire s6_t_12_next;
+reg  s7_t_11_reg;  // stage 7 copy of t
+wire s7_t_11_next;
+reg  s8_t_10_reg;  // stage 8 copy of t
+wire s8_t_10_next;
+reg  s9_t_9_reg;  // stage 9 copy of t
+wire s9_t_9_next;
+reg  s10_t_9_reg;  // stage 10 copy of t
+wire s10_t_9_next;
+reg  s11_t_8_reg;  // stage 11 copy of t
+wire s11_t_8_next;
+reg  s12_t_10_reg;  // stage 12 copy of t
+wire s12_t_10_next;
+reg  s13_t_9_reg;  // stage 13 copy of t
+wire s13_t_9_next;
+reg  s14_t_7_reg;  // stage 14 copy of t
+wire s14_t_7_next;
+reg  s15_t_6_reg;  // stage 15 copy of t
+wire s15_t_6_next;
+reg  s16_t_6_reg;  // stage 16 copy of t
+wire s16_t_6_next;
+reg  s5_t_14_reg;  // stage 5 copy of t
+wire s5_t_14_next;
 reg  s6_t_13_reg;  // stage 6 copy of t
 wire s6_t_13_next;
 reg  s7_t_12_reg;  // stage 7 copy of t
@@ -961,56 +985,56 @@ reg  s14_t_8_reg;  // stage 14 copy of t
 wire s14_t_8_next;
 reg  s15_t_7_reg;  // stage 15 copy of t
 wire s15_t_7_next;
-reg  s16_t_6_reg;  // stage 16 copy of t
-wire s16_t_6_next;
-reg  s5_t_15_reg;  // stage 5 copy of t
-wire s5_t_15_next;
-reg  s6_t_14_reg;  // stage 6 copy of t
-wire s6_t_14_next;
-reg  s7_t_13_reg;  // stage 7 copy of t
-wire s7_t_13_next;
-reg  s8_t_12_reg;  // stage 8 copy of t
-wire s8_t_12_next;
-reg  s9_t_11_reg;  // stage 9 copy of t
-wire s9_t_11_next;
-reg  s10_t_11_reg;  // stage 10 copy of t
-wire s10_t_11_next;
-reg  s11_t_10_reg;  // stage 11 copy of t
-wire s11_t_10_next;
-reg  s12_t_12_reg;  // stage 12 copy of t
-wire s12_t_12_next;
-reg  s13_t_11_reg;  // stage 13 copy of t
-wire s13_t_11_next;
-reg  s14_t_9_reg;  // stage 14 copy of t
-wire s14_t_9_next;
-reg  s15_t_8_reg;  // stage 15 copy of t
-wire s15_t_8_next;
 reg  s16_t_7_reg;  // stage 16 copy of t
 wire s16_t_7_next;
-reg  [23:0] s5_t_16_reg;  // stage 5 copy of t
-wire [23:0] s5_t_16_next;
-reg  [23:0] s6_t_15_reg;  // stage 6 copy of t
-wire [23:0] s6_t_15_next;
-reg  [23:0] s7_t_14_reg;  // stage 7 copy of t
-wire [23:0] s7_t_14_next;
-reg  [23:0] s8_t_13_reg;  // stage 8 copy of t
-wire [23:0] s8_t_13_next;
-reg  [23:0] s9_t_12_reg;  // stage 9 copy of t
-wire [23:0] s9_t_12_next;
-reg  [23:0] s10_t_12_reg;  // stage 10 copy of t
-wire [23:0] s10_t_12_next;
-reg  [23:0] s11_t_11_reg;  // stage 11 copy of t
-wire [23:0] s11_t_11_next;
-reg  [23:0] s12_t_13_reg;  // stage 12 copy of t
-wire [23:0] s12_t_13_next;
-reg  [23:0] s13_t_12_reg;  // stage 13 copy of t
-wire [23:0] s13_t_12_next;
-reg  [23:0] s14_t_10_reg;  // stage 14 copy of t
-wire [23:0] s14_t_10_next;
-reg  [23:0] s15_t_9_reg;  // stage 15 copy of t
-wire [23:0] s15_t_9_next;
+reg  [23:0] s5_t_15_reg;  // stage 5 copy of t
+wire [23:0] s5_t_15_next;
+reg  [23:0] s6_t_14_reg;  // stage 6 copy of t
+wire [23:0] s6_t_14_next;
+reg  [23:0] s7_t_13_reg;  // stage 7 copy of t
+wire [23:0] s7_t_13_next;
+reg  [23:0] s8_t_12_reg;  // stage 8 copy of t
+wire [23:0] s8_t_12_next;
+reg  [23:0] s9_t_11_reg;  // stage 9 copy of t
+wire [23:0] s9_t_11_next;
+reg  [23:0] s10_t_11_reg;  // stage 10 copy of t
+wire [23:0] s10_t_11_next;
+reg  [23:0] s11_t_10_reg;  // stage 11 copy of t
+wire [23:0] s11_t_10_next;
+reg  [23:0] s12_t_12_reg;  // stage 12 copy of t
+wire [23:0] s12_t_12_next;
+reg  [23:0] s13_t_11_reg;  // stage 13 copy of t
+wire [23:0] s13_t_11_next;
+reg  [23:0] s14_t_9_reg;  // stage 14 copy of t
+wire [23:0] s14_t_9_next;
+reg  [23:0] s15_t_8_reg;  // stage 15 copy of t
+wire [23:0] s15_t_8_next;
 reg  [23:0] s16_t_8_reg;  // stage 16 copy of t
 wire [23:0] s16_t_8_next;
+reg  [20:0] s6_t_15_reg;  // stage 6 copy of t
+wire [20:0] s6_t_15_next;
+reg  [20:0] s7_t_14_reg;  // stage 7 copy of t
+wire [20:0] s7_t_14_next;
+reg  [20:0] s8_t_13_reg;  // stage 8 copy of t
+wire [20:0] s8_t_13_next;
+reg  [20:0] s9_t_12_reg;  // stage 9 copy of t
+wire [20:0] s9_t_12_next;
+reg  [20:0] s10_t_12_reg;  // stage 10 copy of t
+wire [20:0] s10_t_12_next;
+reg  [20:0] s11_t_11_reg;  // stage 11 copy of t
+wire [20:0] s11_t_11_next;
+reg  [20:0] s12_t_13_reg;  // stage 12 copy of t
+wire [20:0] s12_t_13_next;
+reg  [20:0] s13_t_12_reg;  // stage 13 copy of t
+wire [20:0] s13_t_12_next;
+reg  [20:0] s14_t_10_reg;  // stage 14 copy of t
+wire [20:0] s14_t_10_next;
+reg  [20:0] s15_t_9_reg;  // stage 15 copy of t
+wire [20:0] s15_t_9_next;
+reg  [20:0] s16_t_9_reg;  // stage 16 copy of t
+wire [20:0] s16_t_9_next;
+reg  [20:0] s5_t_16_reg;  // stage 5 copy of t
+wire [20:0] s5_t_16_next;
 reg  [20:0] s6_t_16_reg;  // stage 6 copy of t
 wire [20:0] s6_t_16_next;
 reg  [20:0] s7_t_15_reg;  // stage 7 copy of t
@@ -1031,8 +1055,8 @@ reg  [20:0] s14_t_11_reg;  // stage 14 copy of t
 wire [20:0] s14_t_11_next;
 reg  [20:0] s15_t_10_reg;  // stage 15 copy of t
 wire [20:0] s15_t_10_next;
-reg  [20:0] s16_t_9_reg;  // stage 16 copy of t
-wire [20:0] s16_t_9_next;
+reg  [20:0] s16_t_10_reg;  // stage 16 copy of t
+wire [20:0] s16_t_10_next;
 reg  [20:0] s5_t_17_reg;  // stage 5 copy of t
 wire [20:0] s5_t_17_next;
 reg  [20:0] s6_t_17_reg;  // stage 6 copy of t
@@ -1055,8 +1079,8 @@ reg  [20:0] s14_t_12_reg;  // stage 14 copy of t
 wire [20:0] s14_t_12_next;
 reg  [20:0] s15_t_11_reg;  // stage 15 copy of t
 wire [20:0] s15_t_11_next;
-reg  [20:0] s16_t_10_reg;  // stage 16 copy of t
-wire [20:0] s16_t_10_next;
+reg  [20:0] s16_t_11_reg;  // stage 16 copy of t
+wire [20:0] s16_t_11_next;
 reg  [20:0] s5_t_18_reg;  // stage 5 copy of t
 wire [20:0] s5_t_18_next;
 reg  [20:0] s6_t_18_reg;  // stage 6 copy of t
@@ -1079,30 +1103,6 @@ reg  [20:0] s14_t_13_reg;  // stage 14 copy of t
 wire [20:0] s14_t_13_next;
 reg  [20:0] s15_t_12_reg;  // stage 15 copy of t
 wire [20:0] s15_t_12_next;
-reg  [20:0] s16_t_11_reg;  // stage 16 copy of t
-wire [20:0] s16_t_11_next;
-reg  [20:0] s5_t_19_reg;  // stage 5 copy of t
-wire [20:0] s5_t_19_next;
-reg  [20:0] s6_t_19_reg;  // stage 6 copy of t
-wire [20:0] s6_t_19_next;
-reg  [20:0] s7_t_18_reg;  // stage 7 copy of t
-wire [20:0] s7_t_18_next;
-reg  [20:0] s8_t_17_reg;  // stage 8 copy of t
-wire [20:0] s8_t_17_next;
-reg  [20:0] s9_t_16_reg;  // stage 9 copy of t
-wire [20:0] s9_t_16_next;
-reg  [20:0] s10_t_16_reg;  // stage 10 copy of t
-wire [20:0] s10_t_16_next;
-reg  [20:0] s11_t_15_reg;  // stage 11 copy of t
-wire [20:0] s11_t_15_next;
-reg  [20:0] s12_t_17_reg;  // stage 12 copy of t
-wire [20:0] s12_t_17_next;
-reg  [20:0] s13_t_16_reg;  // stage 13 copy of t
-wire [20:0] s13_t_16_next;
-reg  [20:0] s14_t_14_reg;  // stage 14 copy of t
-wire [20:0] s14_t_14_next;
-reg  [20:0] s15_t_13_reg;  // stage 15 copy of t
-wire [20:0] s15_t_13_next;
 reg  [20:0] s16_t_12_reg;  // stage 16 copy of t
 wire [20:0] s16_t_12_next;
 reg  s2_t_16_reg;  // stage 2 copy of t
@@ -1111,28 +1111,28 @@ reg  s3_t_18_reg;  // stage 3 copy of t
 wire s3_t_18_next;
 reg  s4_t_19_reg;  // stage 4 copy of t
 wire s4_t_19_next;
-reg  s5_t_20_reg;  // stage 5 copy of t
-wire s5_t_20_next;
-reg  s6_t_20_reg;  // stage 6 copy of t
-wire s6_t_20_next;
-reg  s7_t_19_reg;  // stage 7 copy of t
-wire s7_t_19_next;
-reg  s8_t_18_reg;  // stage 8 copy of t
-wire s8_t_18_next;
-reg  s9_t_17_reg;  // stage 9 copy of t
-wire s9_t_17_next;
-reg  s10_t_17_reg;  // stage 10 copy of t
-wire s10_t_17_next;
-reg  s11_t_16_reg;  // stage 11 copy of t
-wire s11_t_16_next;
-reg  s12_t_18_reg;  // stage 12 copy of t
-wire s12_t_18_next;
-reg  s13_t_17_reg;  // stage 13 copy of t
-wire s13_t_17_next;
-reg  s14_t_15_reg;  // stage 14 copy of t
-wire s14_t_15_next;
-reg  s15_t_14_reg;  // stage 15 copy of t
-wire s15_t_14_next;
+reg  s5_t_19_reg;  // stage 5 copy of t
+wire s5_t_19_next;
+reg  s6_t_19_reg;  // stage 6 copy of t
+wire s6_t_19_next;
+reg  s7_t_18_reg;  // stage 7 copy of t
+wire s7_t_18_next;
+reg  s8_t_17_reg;  // stage 8 copy of t
+wire s8_t_17_next;
+reg  s9_t_16_reg;  // stage 9 copy of t
+wire s9_t_16_next;
+reg  s10_t_16_reg;  // stage 10 copy of t
+wire s10_t_16_next;
+reg  s11_t_15_reg;  // stage 11 copy of t
+wire s11_t_15_next;
+reg  s12_t_17_reg;  // stage 12 copy of t
+wire s12_t_17_next;
+reg  s13_t_16_reg;  // stage 13 copy of t
+wire s13_t_16_next;
+reg  s14_t_14_reg;  // stage 14 copy of t
+wire s14_t_14_next;
+reg  s15_t_13_reg;  // stage 15 copy of t
+wire s15_t_13_next;
 reg  s16_t_13_reg;  // stage 16 copy of t
 wire s16_t_13_next;
 reg  s5_ecn_reg;  // stage 5 copy of ecn
@@ -1143,12 +1143,12 @@ reg  [2:0] s3_t_19_reg;  // stage 3 copy of t
 wire [2:0] s3_t_19_next;
 reg  [2:0] s4_t_20_reg;  // stage 4 copy of t
 wire [2:0] s4_t_20_next;
-reg  [2:0] s5_t_21_reg;  // stage 5 copy of t
-wire [2:0] s5_t_21_next;
+reg  [2:0] s5_t_20_reg;  // stage 5 copy of t
+wire [2:0] s5_t_20_next;
 reg  s5_fi_fired_reg;  // stage 5 copy of fi_fired
 wire s5_fi_fired_next;
-reg  [2:0] s5_t_22_reg;  // stage 5 copy of t
-wire [2:0] s5_t_22_next;
+reg  [2:0] s5_t_21_reg;  // stage 5 copy of t
+wire [2:0] s5_t_21_next;
 reg  [2:0] s2_kind_reg;  // stage 2 copy of kind
 wire [2:0] s2_kind_next;
 reg  [2:0] s3_kind_reg;  // stage 3 copy of kind
@@ -1179,52 +1179,52 @@ reg  [2:0] s15_kind_reg;  // stage 15 copy of kind
 wire [2:0] s15_kind_next;
 reg  [2:0] s16_kind_reg;  // stage 16 copy of kind
 wire [2:0] s16_kind_next;
-reg  [2:0] s6_t_21_reg;  // stage 6 copy of t
-wire [2:0] s6_t_21_next;
-reg  [2:0] s7_t_20_reg;  // stage 7 copy of t
-wire [2:0] s7_t_20_next;
-reg  [2:0] s8_t_19_reg;  // stage 8 copy of t
-wire [2:0] s8_t_19_next;
-reg  [2:0] s9_t_18_reg;  // stage 9 copy of t
-wire [2:0] s9_t_18_next;
-reg  [2:0] s10_t_18_reg;  // stage 10 copy of t
-wire [2:0] s10_t_18_next;
-reg  [2:0] s11_t_17_reg;  // stage 11 copy of t
-wire [2:0] s11_t_17_next;
-reg  [2:0] s12_t_19_reg;  // stage 12 copy of t
-wire [2:0] s12_t_19_next;
-reg  [2:0] s13_t_18_reg;  // stage 13 copy of t
-wire [2:0] s13_t_18_next;
-reg  [2:0] s14_t_16_reg;  // stage 14 copy of t
-wire [2:0] s14_t_16_next;
-reg  [2:0] s15_t_15_reg;  // stage 15 copy of t
-wire [2:0] s15_t_15_next;
+reg  [2:0] s6_t_20_reg;  // stage 6 copy of t
+wire [2:0] s6_t_20_next;
+reg  [2:0] s7_t_19_reg;  // stage 7 copy of t
+wire [2:0] s7_t_19_next;
+reg  [2:0] s8_t_18_reg;  // stage 8 copy of t
+wire [2:0] s8_t_18_next;
+reg  [2:0] s9_t_17_reg;  // stage 9 copy of t
+wire [2:0] s9_t_17_next;
+reg  [2:0] s10_t_17_reg;  // stage 10 copy of t
+wire [2:0] s10_t_17_next;
+reg  [2:0] s11_t_16_reg;  // stage 11 copy of t
+wire [2:0] s11_t_16_next;
+reg  [2:0] s12_t_18_reg;  // stage 12 copy of t
+wire [2:0] s12_t_18_next;
+reg  [2:0] s13_t_17_reg;  // stage 13 copy of t
+wire [2:0] s13_t_17_next;
+reg  [2:0] s14_t_15_reg;  // stage 14 copy of t
+wire [2:0] s14_t_15_next;
+reg  [2:0] s15_t_14_reg;  // stage 15 copy of t
+wire [2:0] s15_t_14_next;
 reg  [2:0] s16_t_14_reg;  // stage 16 copy of t
 wire [2:0] s16_t_14_next;
 reg  s15_qa_fired_nscc_reg;  // stage 15 copy of qa_fired_nscc
 wire s15_qa_fired_nscc_next;
 reg  s16_qa_fired_nscc_reg;  // stage 16 copy of qa_fired_nscc
 wire s16_qa_fired_nscc_next;
-reg  s6_t_22_reg;  // stage 6 copy of t
-wire s6_t_22_next;
-reg  s7_t_21_reg;  // stage 7 copy of t
-wire s7_t_21_next;
-reg  s8_t_20_reg;  // stage 8 copy of t
-wire s8_t_20_next;
-reg  s9_t_19_reg;  // stage 9 copy of t
-wire s9_t_19_next;
-reg  s10_t_19_reg;  // stage 10 copy of t
-wire s10_t_19_next;
-reg  s11_t_18_reg;  // stage 11 copy of t
-wire s11_t_18_next;
-reg  s12_t_20_reg;  // stage 12 copy of t
-wire s12_t_20_next;
-reg  s13_t_19_reg;  // stage 13 copy of t
-wire s13_t_19_next;
-reg  s14_t_17_reg;  // stage 14 copy of t
-wire s14_t_17_next;
-reg  s15_t_16_reg;  // stage 15 copy of t
-wire s15_t_16_next;
+reg  s6_t_21_reg;  // stage 6 copy of t
+wire s6_t_21_next;
+reg  s7_t_20_reg;  // stage 7 copy of t
+wire s7_t_20_next;
+reg  s8_t_19_reg;  // stage 8 copy of t
+wire s8_t_19_next;
+reg  s9_t_18_reg;  // stage 9 copy of t
+wire s9_t_18_next;
+reg  s10_t_18_reg;  // stage 10 copy of t
+wire s10_t_18_next;
+reg  s11_t_17_reg;  // stage 11 copy of t
+wire s11_t_17_next;
+reg  s12_t_19_reg;  // stage 12 copy of t
+wire s12_t_19_next;
+reg  s13_t_18_reg;  // stage 13 copy of t
+wire s13_t_18_next;
+reg  s14_t_16_reg;  // stage 14 copy of t
+wire s14_t_16_next;
+reg  s15_t_15_reg;  // stage 15 copy of t
+wire s15_t_15_next;
 reg  s16_t_15_reg;  // stage 16 copy of t
 wire s16_t_15_next;
 reg  [4:0] out_rd_ptr_reg;  // result buffer head
@@ -5077,41 +5077,38 @@ wire _s14_inc_acc_next_2 = _s14_inc_acc_next_1[27];
 wire [26:0] _s14_inc_acc_next_3 = _s14_inc_acc_next_1[26:0];
 wire [26:0] _s14_inc_acc_next_4 = _s14_inc_acc_next_2 ? 27'h7ffffff : _s14_inc_acc_next_3;
 wire [26:0] inc_acc = s13_t_2_reg ? _s14_inc_acc_next_4 : s13_cur_inc_reg;
-wire [20:0] _s2_t_5_next_0 = {7'd0, s1_size_reg};
-wire [21:0] _s2_t_5_next_1 = {1'd0, _s2_t_5_next_0};
+wire [21:0] _s2_t_5_next_0 = {8'd0, s1_size_reg};
 wire [27:0] _s12_t_4_next_0 = {1'd0, s11_c_core_reg};
 wire [20:0] cur_recv = s4_cur_reg[228:208];
 wire [21:0] _s5_fulfill_next_0 = {1'd0, cur_recv};
-wire [21:0] _s5_fulfill_next_1 = _s5_fulfill_next_0 + s4_t_8_reg;
-wire _s5_fulfill_next_2 = _s5_fulfill_next_1[21];
-wire [20:0] _s5_fulfill_next_3 = _s5_fulfill_next_1[20:0];
-wire [20:0] recv_sum = _s5_fulfill_next_2 ? 21'h1fffff : _s5_fulfill_next_3;
-wire _s5_fulfill_next_4 = 21'h8000 < recv_sum;
+wire [21:0] recv_no_wrap_sum = _s5_fulfill_next_0 + s4_t_8_reg;
+wire _s5_fulfill_next_1 = recv_no_wrap_sum[21];
+wire [20:0] _s5_fulfill_next_2 = recv_no_wrap_sum[20:0];
+wire [20:0] recv_sum = _s5_fulfill_next_1 ? 21'h1fffff : _s5_fulfill_next_2;
+wire _s5_fulfill_next_3 = 21'h8000 < recv_sum;
 wire [23:0] cur_last_adj = s4_cur_reg[252:229];
-wire [23:0] _s5_fulfill_next_5 = cur_last_adj + 24'h21a;
-wire _s5_fulfill_next_6 = s4_nowq_reg != _s5_fulfill_next_5;
-wire [23:0] _s5_fulfill_next_7 = s4_nowq_reg - _s5_fulfill_next_5;
-wire _s5_fulfill_next_8 = _s5_fulfill_next_7[23];
-wire _s5_fulfill_next_9 = ~_s5_fulfill_next_8;
-wire _s5_fulfill_next_10 = _s5_fulfill_next_6 & _s5_fulfill_next_9;
-wire _s5_fulfill_next_11 = |cur_last_adj;
-wire _s5_fulfill_next_12 = ~_s5_fulfill_next_11;
-wire _s5_fulfill_next_13 = _s5_fulfill_next_10 | _s5_fulfill_next_12;
-wire fulfill = _s5_fulfill_next_4 | _s5_fulfill_next_13;
+wire [23:0] _s5_fulfill_next_4 = cur_last_adj + 24'h21a;
+wire _s5_fulfill_next_5 = s4_nowq_reg != _s5_fulfill_next_4;
+wire [23:0] _s5_fulfill_next_6 = s4_nowq_reg - _s5_fulfill_next_4;
+wire _s5_fulfill_next_7 = _s5_fulfill_next_6[23];
+wire _s5_fulfill_next_8 = ~_s5_fulfill_next_7;
+wire _s5_fulfill_next_9 = _s5_fulfill_next_5 & _s5_fulfill_next_8;
+wire _s5_fulfill_next_10 = |cur_last_adj;
+wire _s5_fulfill_next_11 = ~_s5_fulfill_next_10;
+wire _s5_fulfill_next_12 = _s5_fulfill_next_9 | _s5_fulfill_next_11;
+wire fulfill = _s5_fulfill_next_3 | _s5_fulfill_next_12;
 wire [27:0] _s12_t_5_next_0 = {1'd0, s11_c_core_reg};
 wire [27:0] _s15_core_c_next_0 = {1'd0, s14_inc_acc_reg};
 wire [27:0] _s15_core_c_next_1 = s14_t_reg + _s15_core_c_next_0;
 wire [27:0] core_c = s14_fulfill_reg ? _s15_core_c_next_1 : s14_t_2_reg;
-wire [20:0] _s2_t_6_next_0 = {7'd0, s1_size_reg};
-wire [21:0] _s2_t_6_next_1 = {1'd0, _s2_t_6_next_0};
+wire [21:0] _s2_t_6_next_0 = {8'd0, s1_size_reg};
 wire _s2_t_7_next_0 = s1_kind_reg == 3'd1;
 wire _s2_t_8_next_0 = s1_kind_reg == 3'd3;
 wire [27:0] _s2_t_9_next_0 = {1'd0, size_c};
 wire _s2_is_loss_next_0 = s1_kind_reg == 3'd2;
 wire _s2_is_loss_next_1 = s1_kind_reg == 3'd3;
 wire is_loss = _s2_is_loss_next_0 | _s2_is_loss_next_1;
-wire [20:0] _s2_t_10_next_0 = {7'd0, s1_size_reg};
-wire [21:0] _s2_t_10_next_1 = {1'd0, _s2_t_10_next_0};
+wire [21:0] _s2_t_10_next_0 = {8'd0, s1_size_reg};
 wire _s2_t_11_next_0 = s1_kind_reg == 3'd2;
 wire _s2_u_qa_extra_trigger_next_0 = _s2_t_7_next_0 & 1'd0;
 wire _s2_t_12_next_0 = s1_kind_reg == 3'd0;
@@ -5121,35 +5118,35 @@ wire _s2_t_13_next_1 = ~_s2_t_13_next_0;
 wire [20:0] cur_to_ignore = s4_cur_reg[89:69];
 wire [20:0] cur_ignored = s4_cur_reg[68:48];
 wire [21:0] _s5_early_next_0 = {1'd0, cur_ignored};
-wire [21:0] _s5_early_next_1 = _s5_early_next_0 + s4_t_9_reg;
-wire _s5_early_next_2 = _s5_early_next_1[21];
-wire [20:0] _s5_early_next_3 = _s5_early_next_1[20:0];
-wire [20:0] ignored1 = _s5_early_next_2 ? 21'h1fffff : _s5_early_next_3;
+wire [21:0] ignored_no_wrap_sum = _s5_early_next_0 + s4_t_9_reg;
+wire _s5_early_next_1 = ignored_no_wrap_sum[21];
+wire [20:0] _s5_early_next_2 = ignored_no_wrap_sum[20:0];
+wire [20:0] ignored1 = _s5_early_next_1 ? 21'h1fffff : _s5_early_next_2;
 wire qa_called = cur_to_ignore <= ignored1;
 wire ack_run = s4_t_10_reg & qa_called;
-wire _s5_early_next_4 = u_qa_fired & qa_called;
-wire qa_fired = _s5_early_next_4 & s4_t_15_reg;
+wire _s5_early_next_3 = u_qa_fired & qa_called;
+wire qa_fired = _s5_early_next_3 & s4_t_15_reg;
 wire qa_fired_nscc = qa_fired & s4_t_16_reg;
 wire fi_fired = u_fastinc_fired & ack_run;
-wire _s5_early_next_5 = qa_fired_nscc | fi_fired;
-wire early = ack_run & _s5_early_next_5;
-wire [27:0] _s5_t_10_next_0 = {1'd0, u_qa_c_out};
-wire [27:0] _s5_t_10_next_1 = fi_fired ? u_fastinc_c_out : _s5_t_10_next_0;
-wire [27:0] _s16_c_ack_clamped_next_0 = s15_early_reg ? s15_t_reg : s15_core_c_reg;
+wire _s5_early_next_4 = qa_fired_nscc | fi_fired;
+wire early = ack_run & _s5_early_next_4;
+wire [27:0] _s5_c_early_next_0 = {1'd0, u_qa_c_out};
+wire [27:0] c_early = fi_fired ? u_fastinc_c_out : _s5_c_early_next_0;
+wire [27:0] _s16_c_ack_clamped_next_0 = s15_early_reg ? s15_c_early_reg : s15_core_c_reg;
 wire _s16_c_ack_clamped_next_1 = _s16_c_ack_clamped_next_0 < 28'h4ebc400;
 wire [27:0] _s16_c_ack_clamped_next_2 = _s16_c_ack_clamped_next_1 ? _s16_c_ack_clamped_next_0 : 28'h4ebc400;
 wire _s16_c_ack_clamped_next_3 = _s16_c_ack_clamped_next_2 < 28'h40000;
 wire [27:0] _s16_c_ack_clamped_next_4 = _s16_c_ack_clamped_next_3 ? 28'h40000 : _s16_c_ack_clamped_next_2;
-wire [26:0] _s16_c_ack_clamped_next_5 = _s16_c_ack_clamped_next_4[26:0];
+wire [26:0] c_ack_window = _s16_c_ack_clamped_next_4[26:0];
 wire _s5_core_step_next_0 = ~early;
 wire core_step = ack_run & _s5_core_step_next_0;
 wire cur_increase = s4_cur_reg[136];
-wire _s5_t_11_next_0 = ack_run ? u_fastinc_increase_out : cur_increase;
+wire _s5_t_10_next_0 = ack_run ? u_fastinc_increase_out : cur_increase;
 wire _s2_t_14_next_0 = ~_s2_t_12_next_0;
 wire _s2_t_15_next_0 = s1_kind_reg == 3'd3;
 wire _s2_t_15_next_1 = ~_s2_t_15_next_0;
 wire [20:0] cur_count = s4_cur_reg[110:90];
-wire [20:0] _s5_t_12_next_0 = ack_run ? u_fastinc_count_out : cur_count;
+wire [20:0] _s5_t_11_next_0 = ack_run ? u_fastinc_count_out : cur_count;
 wire qa_used = qa_called & s4_t_17_reg;
 wire qa_used_nscc = qa_used & s4_t_18_reg;
 wire _s5_c_loss_all_next_0 = ~qa_called;
@@ -5167,46 +5164,46 @@ wire [27:0] _s5_c_loss_all_next_8 = _s5_c_loss_all_next_7 ? _s5_c_loss_all_next_
 wire _s5_c_loss_all_next_9 = _s5_c_loss_all_next_8 < 28'h40000;
 wire [27:0] _s5_c_loss_all_next_10 = _s5_c_loss_all_next_9 ? 28'h40000 : _s5_c_loss_all_next_8;
 wire [26:0] c_loss_all = _s5_c_loss_all_next_10[26:0];
-wire _s5_t_13_next_0 = core_step & fulfill;
-wire [23:0] _s5_t_13_next_1 = _s5_t_13_next_0 ? s4_nowq_reg : cur_last_adj;
-wire [20:0] _s5_t_14_next_0 = fulfill ? 21'h0 : recv_sum;
-wire [20:0] _s5_t_14_next_1 = core_step ? _s5_t_14_next_0 : cur_recv;
-wire [20:0] _s5_t_14_next_2 = qa_fired_nscc ? 21'h0 : _s5_t_14_next_1;
-wire [26:0] _s15_t_4_next_0 = s14_fulfill_reg ? 27'h0 : s14_inc_acc_reg;
-wire [26:0] _s15_t_4_next_1 = s14_core_step_reg ? _s15_t_4_next_0 : s14_cur_inc_reg;
-wire [26:0] _s15_t_4_next_2 = s14_qa_fired_nscc_reg ? 27'h0 : _s15_t_4_next_1;
+wire _s5_t_12_next_0 = core_step & fulfill;
+wire [23:0] _s5_t_12_next_1 = _s5_t_12_next_0 ? s4_nowq_reg : cur_last_adj;
+wire [20:0] _s5_t_13_next_0 = fulfill ? 21'h0 : recv_sum;
+wire [20:0] _s5_t_13_next_1 = core_step ? _s5_t_13_next_0 : cur_recv;
+wire [20:0] _s5_t_13_next_2 = qa_fired_nscc ? 21'h0 : _s5_t_13_next_1;
+wire [26:0] _s15_t_3_next_0 = s14_fulfill_reg ? 27'h0 : s14_inc_acc_reg;
+wire [26:0] _s15_t_3_next_1 = s14_core_step_reg ? _s15_t_3_next_0 : s14_cur_inc_reg;
+wire [26:0] _s15_t_3_next_2 = s14_qa_fired_nscc_reg ? 27'h0 : _s15_t_3_next_1;
 wire md_fired = s5_core_step_reg & md_ok;
-wire [23:0] _s6_t_11_next_0 = md_fired ? s5_nowq_reg : s5_cur_last_md_reg;
-wire [19:0] _s6_t_12_next_0 = s5_ack_run_reg ? s5_avg_new_reg : s5_cur_avg_rtt_reg;
-wire _s6_t_13_next_0 = ~md_fired;
-wire _s6_t_13_next_1 = s5_t_11_reg & _s6_t_13_next_0;
+wire [23:0] _s6_t_10_next_0 = md_fired ? s5_nowq_reg : s5_cur_last_md_reg;
+wire [19:0] _s6_t_11_next_0 = s5_ack_run_reg ? s5_avg_new_reg : s5_cur_avg_rtt_reg;
+wire _s6_t_12_next_0 = ~md_fired;
+wire _s6_t_12_next_1 = s5_t_10_reg & _s6_t_12_next_0;
 wire cur_trigger = s4_cur_reg[135];
-wire _s5_t_15_next_0 = cur_trigger | s4_t_14_reg;
-wire _s5_t_15_next_1 = qa_used_nscc ? u_qa_trigger_out : _s5_t_15_next_0;
+wire _s5_t_14_next_0 = cur_trigger | s4_t_14_reg;
+wire _s5_t_14_next_1 = qa_used_nscc ? u_qa_trigger_out : _s5_t_14_next_0;
 wire [23:0] cur_win_end = s4_cur_reg[134:111];
-wire [23:0] _s5_t_16_next_0 = qa_used_nscc ? u_qa_win_end_out : cur_win_end;
-wire [20:0] _s6_t_16_next_0 = md_fired ? 21'h0 : s5_t_12_reg;
-wire [20:0] _s5_t_17_next_0 = qa_used_nscc ? u_qa_to_ignore_out : cur_to_ignore;
-wire [20:0] _s5_t_18_next_0 = qa_used_nscc ? u_qa_ignored_out : ignored1;
+wire [23:0] _s5_t_15_next_0 = qa_used_nscc ? u_qa_win_end_out : cur_win_end;
+wire [20:0] _s6_t_15_next_0 = md_fired ? 21'h0 : s5_t_11_reg;
+wire [20:0] _s5_t_16_next_0 = qa_used_nscc ? u_qa_to_ignore_out : cur_to_ignore;
+wire [20:0] _s5_t_17_next_0 = qa_used_nscc ? u_qa_ignored_out : ignored1;
 wire [20:0] cur_acked = s4_cur_reg[47:27];
-wire [21:0] _s5_t_19_next_0 = {1'd0, cur_acked};
-wire [21:0] _s5_t_19_next_1 = _s5_t_19_next_0 + s4_t_13_reg;
-wire _s5_t_19_next_2 = _s5_t_19_next_1[21];
-wire [20:0] _s5_t_19_next_3 = _s5_t_19_next_1[20:0];
-wire [20:0] acked1 = _s5_t_19_next_2 ? 21'h1fffff : _s5_t_19_next_3;
+wire [21:0] _s5_t_18_next_0 = {1'd0, cur_acked};
+wire [21:0] acked_no_wrap_sum = _s5_t_18_next_0 + s4_t_13_reg;
+wire _s5_t_18_next_1 = acked_no_wrap_sum[21];
+wire [20:0] _s5_t_18_next_2 = acked_no_wrap_sum[20:0];
+wire [20:0] acked1 = _s5_t_18_next_1 ? 21'h1fffff : _s5_t_18_next_2;
 wire [20:0] acked_in = s4_t_10_reg ? acked1 : cur_acked;
-wire [20:0] _s5_t_19_next_4 = qa_used_nscc ? u_qa_acked_out : acked_in;
+wire [20:0] _s5_t_18_next_3 = qa_used_nscc ? u_qa_acked_out : acked_in;
 wire [2:0] _s2_t_17_next_0 = rtt_le_trtt ? 3'd4 : 3'd3;
-wire [2:0] _s5_t_22_next_0 = timeout_ignored ? 3'd0 : 3'd7;
-wire [2:0] _s5_t_22_next_1 = qa_fired_nscc ? 3'd5 : _s5_t_22_next_0;
-wire [2:0] _s6_t_21_next_0 = md_ok ? 3'd2 : 3'd0;
-wire [2:0] core_case = s5_ecn_reg ? _s6_t_21_next_0 : s5_t_21_reg;
-wire [2:0] _s6_t_21_next_1 = s5_fi_fired_reg ? 3'd6 : core_case;
-wire [2:0] _s6_t_21_next_2 = s5_qa_fired_nscc_reg ? 3'd5 : _s6_t_21_next_1;
-wire [2:0] _s6_t_21_next_3 = s5_ack_run_reg ? _s6_t_21_next_2 : 3'd0;
-wire [2:0] _s6_t_21_next_4 = s5_is_loss_reg ? s5_t_22_reg : _s6_t_21_next_3;
-wire [2:0] _s6_t_21_next_5 = s5_t_20_reg ? 3'd0 : _s6_t_21_next_4;
-wire _s6_t_22_next_0 = s5_t_20_reg ? 1'd0 : _s6_t_13_next_1;
+wire [2:0] _s5_t_21_next_0 = timeout_ignored ? 3'd0 : 3'd7;
+wire [2:0] _s5_t_21_next_1 = qa_fired_nscc ? 3'd5 : _s5_t_21_next_0;
+wire [2:0] _s6_t_20_next_0 = md_ok ? 3'd2 : 3'd0;
+wire [2:0] core_case = s5_ecn_reg ? _s6_t_20_next_0 : s5_t_20_reg;
+wire [2:0] _s6_t_20_next_1 = s5_fi_fired_reg ? 3'd6 : core_case;
+wire [2:0] _s6_t_20_next_2 = s5_qa_fired_nscc_reg ? 3'd5 : _s6_t_20_next_1;
+wire [2:0] _s6_t_20_next_3 = s5_ack_run_reg ? _s6_t_20_next_2 : 3'd0;
+wire [2:0] _s6_t_20_next_4 = s5_is_loss_reg ? s5_t_21_reg : _s6_t_20_next_3;
+wire [2:0] _s6_t_20_next_5 = s5_t_19_reg ? 3'd0 : _s6_t_20_next_4;
+wire _s6_t_21_next_0 = s5_t_19_reg ? 1'd0 : _s6_t_12_next_1;
 wire out_nonempty = |out_count_reg;
 wire [15:0] _m_result_conn_0 = (out_rd_ptr_reg == 5'd0) ? out0_conn_reg : (out_rd_ptr_reg == 5'd1) ? out1_conn_reg : (out_rd_ptr_reg == 5'd2) ? out2_conn_reg : (out_rd_ptr_reg == 5'd3) ? out3_conn_reg : (out_rd_ptr_reg == 5'd4) ? out4_conn_reg : (out_rd_ptr_reg == 5'd5) ? out5_conn_reg : (out_rd_ptr_reg == 5'd6) ? out6_conn_reg : (out_rd_ptr_reg == 5'd7) ? out7_conn_reg : (out_rd_ptr_reg == 5'd8) ? out8_conn_reg : (out_rd_ptr_reg == 5'd9) ? out9_conn_reg : (out_rd_ptr_reg == 5'd10) ? out10_conn_reg : (out_rd_ptr_reg == 5'd11) ? out11_conn_reg : (out_rd_ptr_reg == 5'd12) ? out12_conn_reg : (out_rd_ptr_reg == 5'd13) ? out13_conn_reg : (out_rd_ptr_reg == 5'd14) ? out14_conn_reg : (out_rd_ptr_reg == 5'd15) ? out15_conn_reg : (out_rd_ptr_reg == 5'd16) ? out16_conn_reg : out17_conn_reg;
 wire [2:0] _m_result_kind_0 = (out_rd_ptr_reg == 5'd0) ? out0_kind_reg : (out_rd_ptr_reg == 5'd1) ? out1_kind_reg : (out_rd_ptr_reg == 5'd2) ? out2_kind_reg : (out_rd_ptr_reg == 5'd3) ? out3_kind_reg : (out_rd_ptr_reg == 5'd4) ? out4_kind_reg : (out_rd_ptr_reg == 5'd5) ? out5_kind_reg : (out_rd_ptr_reg == 5'd6) ? out6_kind_reg : (out_rd_ptr_reg == 5'd7) ? out7_kind_reg : (out_rd_ptr_reg == 5'd8) ? out8_kind_reg : (out_rd_ptr_reg == 5'd9) ? out9_kind_reg : (out_rd_ptr_reg == 5'd10) ? out10_kind_reg : (out_rd_ptr_reg == 5'd11) ? out11_kind_reg : (out_rd_ptr_reg == 5'd12) ? out12_kind_reg : (out_rd_ptr_reg == 5'd13) ? out13_kind_reg : (out_rd_ptr_reg == 5'd14) ? out14_kind_reg : (out_rd_ptr_reg == 5'd15) ? out15_kind_reg : (out_rd_ptr_reg == 5'd16) ? out16_kind_reg : out17_kind_reg;
@@ -5232,7 +5229,8 @@ wire [11:0] wr_addr = s16_conn_reg[11:0];
 wire [11:0] _shell_9 = in_conn_reg[11:0];
 wire _shell_10 = wr_addr == _shell_9;
 wire snoop_in = wr_en & _shell_10;
-wire [252:0] _shell_11 = {24'h0, 21'h0, 27'h0, 24'h0, 20'h2198, 1'd0, 1'd0, 24'h0, 21'h0, 21'h0, 21'h0, 21'h0, 27'h4ebc400};
+wire [26:0] c_open = 27'h4ebc400;
+wire [252:0] _shell_11 = {24'h0, 21'h0, 27'h0, 24'h0, 20'h2198, 1'd0, 1'd0, 24'h0, 21'h0, 21'h0, 21'h0, 21'h0, c_open};
 wire [26:0] c_ack = s16_ack_run_reg ? s16_c_ack_clamped_reg : s16_cur_c_reg;
 wire [26:0] c_new = s16_is_loss_reg ? s16_c_loss_all_reg : c_ack;
 wire [252:0] _shell_12 = {s16_t_reg, s16_t_2_reg, s16_t_3_reg, s16_t_4_reg, s16_t_5_reg, s16_t_6_reg, s16_t_7_reg, s16_t_8_reg, s16_t_9_reg, s16_t_10_reg, s16_t_11_reg, s16_t_12_reg, c_new};
@@ -5253,39 +5251,39 @@ wire snoop_s3 = wr_en & _shell_22;
 wire [252:0] s3_word = s3_fix_valid_reg ? s3_fix_word_reg : s3_ram_reg;
 wire [252:0] _shell_23 = snoop_s3 ? new_word : s3_word;
 wire _shell_24 = out_wr_ptr_reg == 5'd0;
-wire [20:0] _shell_25 = c_new[26:6];
-wire [20:0] _shell_26 = s16_t_13_reg ? 21'h13af10 : _shell_25;
-wire [20:0] _shell_27 = s16_error_reg ? 21'h0 : _shell_26;
-wire [2:0] _shell_28 = s16_error_reg ? 3'd0 : s16_t_14_reg;
-wire _shell_29 = s16_error_reg ? 1'd0 : s16_qa_fired_nscc_reg;
-wire _shell_30 = s16_error_reg ? 1'd0 : s16_t_15_reg;
-wire _shell_31 = out_wr_ptr_reg == 5'd1;
-wire _shell_32 = out_wr_ptr_reg == 5'd2;
-wire _shell_33 = out_wr_ptr_reg == 5'd3;
-wire _shell_34 = out_wr_ptr_reg == 5'd4;
-wire _shell_35 = out_wr_ptr_reg == 5'd5;
-wire _shell_36 = out_wr_ptr_reg == 5'd6;
-wire _shell_37 = out_wr_ptr_reg == 5'd7;
-wire _shell_38 = out_wr_ptr_reg == 5'd8;
-wire _shell_39 = out_wr_ptr_reg == 5'd9;
-wire _shell_40 = out_wr_ptr_reg == 5'd10;
-wire _shell_41 = out_wr_ptr_reg == 5'd11;
-wire _shell_42 = out_wr_ptr_reg == 5'd12;
-wire _shell_43 = out_wr_ptr_reg == 5'd13;
-wire _shell_44 = out_wr_ptr_reg == 5'd14;
-wire _shell_45 = out_wr_ptr_reg == 5'd15;
-wire _shell_46 = out_wr_ptr_reg == 5'd16;
-wire _shell_47 = out_wr_ptr_reg == 5'd17;
-wire _shell_48 = out_wr_ptr_reg == 5'd17;
-wire [4:0] _shell_49 = out_wr_ptr_reg + 5'd1;
-wire [4:0] _shell_50 = _shell_48 ? 5'd0 : _shell_49;
-wire _shell_51 = out_rd_ptr_reg == 5'd17;
-wire [4:0] _shell_52 = out_rd_ptr_reg + 5'd1;
-wire [4:0] _shell_53 = _shell_51 ? 5'd0 : _shell_52;
-wire [4:0] _shell_54 = s16_valid_reg ? 5'd1 : 5'd0;
-wire [4:0] _shell_55 = out_count_reg + _shell_54;
-wire [4:0] _shell_56 = out_pop ? 5'd1 : 5'd0;
-wire [4:0] _shell_57 = _shell_55 - _shell_56;
+wire [20:0] cwnd_result = c_new[26:6];
+wire [20:0] _shell_25 = s16_t_13_reg ? 21'h13af10 : cwnd_result;
+wire [20:0] res_cwnd = s16_error_reg ? 21'h0 : _shell_25;
+wire [2:0] res_case = s16_error_reg ? 3'd0 : s16_t_14_reg;
+wire res_qa = s16_error_reg ? 1'd0 : s16_qa_fired_nscc_reg;
+wire res_fast = s16_error_reg ? 1'd0 : s16_t_15_reg;
+wire _shell_26 = out_wr_ptr_reg == 5'd1;
+wire _shell_27 = out_wr_ptr_reg == 5'd2;
+wire _shell_28 = out_wr_ptr_reg == 5'd3;
+wire _shell_29 = out_wr_ptr_reg == 5'd4;
+wire _shell_30 = out_wr_ptr_reg == 5'd5;
+wire _shell_31 = out_wr_ptr_reg == 5'd6;
+wire _shell_32 = out_wr_ptr_reg == 5'd7;
+wire _shell_33 = out_wr_ptr_reg == 5'd8;
+wire _shell_34 = out_wr_ptr_reg == 5'd9;
+wire _shell_35 = out_wr_ptr_reg == 5'd10;
+wire _shell_36 = out_wr_ptr_reg == 5'd11;
+wire _shell_37 = out_wr_ptr_reg == 5'd12;
+wire _shell_38 = out_wr_ptr_reg == 5'd13;
+wire _shell_39 = out_wr_ptr_reg == 5'd14;
+wire _shell_40 = out_wr_ptr_reg == 5'd15;
+wire _shell_41 = out_wr_ptr_reg == 5'd16;
+wire _shell_42 = out_wr_ptr_reg == 5'd17;
+wire _shell_43 = out_wr_ptr_reg == 5'd17;
+wire [4:0] _shell_44 = out_wr_ptr_reg + 5'd1;
+wire [4:0] _shell_45 = _shell_43 ? 5'd0 : _shell_44;
+wire _shell_46 = out_rd_ptr_reg == 5'd17;
+wire [4:0] _shell_47 = out_rd_ptr_reg + 5'd1;
+wire [4:0] _shell_48 = _shell_46 ? 5'd0 : _shell_47;
+wire [4:0] _shell_49 = s16_valid_reg ? 5'd1 : 5'd0;
+wire [4:0] _shell_50 = out_count_reg + _shell_49;
+wire [4:0] _shell_51 = out_pop ? 5'd1 : 5'd0;
+wire [4:0] _shell_52 = _shell_50 - _shell_51;
 wire _issue_next_0 = issue & skid_valid_reg;
 wire _issue_next_1 = in_conn_reg == skid_conn_reg;
 wire hazard_issued_skid = issue & _issue_next_1;
@@ -5413,7 +5411,7 @@ wire [11:0] _state_rd_0 = in_conn_reg[11:0];
 wire [26:0] _u_qa_c_0 = s4_is_loss_reg ? c_loss_nscc : cur_c;
 wire _u_qa_trigger_0 = cur_trigger | s4_t_14_reg;
 // bits dropped on purpose (rounding, wrap-around)
-wire _unused = ^{s7_mi_base_prod_reg[10:0], s10_mi_raw_prod_reg[10:0], s7_fi_c_prod_reg[10:0], avg_sum[20], s8_md_frac_prod_reg[10:0], s1_now_reg[31:28], s1_now_reg[3:0], _s5_t_6_next_2[22:0], s10_md_red_prod_reg[15:0], _s5_fulfill_next_7[22:0], _s16_c_ack_clamped_next_4[27], _s5_c_loss_all_next_10[27]};
+wire _unused = ^{s7_mi_base_prod_reg[10:0], s10_mi_raw_prod_reg[10:0], s7_fi_c_prod_reg[10:0], avg_sum[20], s8_md_frac_prod_reg[10:0], s1_now_reg[31:28], s1_now_reg[3:0], _s5_t_6_next_2[22:0], s10_md_red_prod_reg[15:0], _s5_fulfill_next_6[22:0], _s16_c_ack_clamped_next_4[27], _s5_c_loss_all_next_10[27]};
 
 nscc_qa
 u_qa (
@@ -5612,7 +5610,7 @@ assign s11_cur_inc_next = s10_cur_inc_reg;
 assign s12_cur_inc_next = s11_cur_inc_reg;
 assign s13_cur_inc_next = s12_cur_inc_reg;
 assign s14_inc_acc_next = inc_acc;
-assign s2_t_5_next = _s2_t_5_next_1;
+assign s2_t_5_next = _s2_t_5_next_0;
 assign s3_t_7_next = s2_t_5_reg;
 assign s4_t_8_next = s3_t_7_reg;
 assign s12_t_4_next = _s12_t_4_next_0;
@@ -5632,7 +5630,7 @@ assign s12_t_5_next = _s12_t_5_next_0;
 assign s13_t_4_next = s12_t_5_reg;
 assign s14_t_2_next = s13_t_4_reg;
 assign s15_core_c_next = core_c;
-assign s2_t_6_next = _s2_t_6_next_1;
+assign s2_t_6_next = _s2_t_6_next_0;
 assign s3_t_8_next = s2_t_6_reg;
 assign s4_t_9_next = s3_t_8_reg;
 assign s2_t_7_next = _s2_t_7_next_0;
@@ -5647,7 +5645,7 @@ assign s4_t_12_next = s3_t_11_reg;
 assign s2_is_loss_next = is_loss;
 assign s3_is_loss_next = s2_is_loss_reg;
 assign s4_is_loss_next = s3_is_loss_reg;
-assign s2_t_10_next = _s2_t_10_next_1;
+assign s2_t_10_next = _s2_t_10_next_0;
 assign s3_t_12_next = s2_t_10_reg;
 assign s4_t_13_next = s3_t_12_reg;
 assign s2_t_11_next = _s2_t_11_next_0;
@@ -5685,18 +5683,18 @@ assign s12_early_next = s11_early_reg;
 assign s13_early_next = s12_early_reg;
 assign s14_early_next = s13_early_reg;
 assign s15_early_next = s14_early_reg;
-assign s5_t_10_next = _s5_t_10_next_1;
-assign s6_t_8_next = s5_t_10_reg;
-assign s7_t_7_next = s6_t_8_reg;
-assign s8_t_6_next = s7_t_7_reg;
-assign s9_t_5_next = s8_t_6_reg;
-assign s10_t_5_next = s9_t_5_reg;
-assign s11_t_4_next = s10_t_5_reg;
-assign s12_t_6_next = s11_t_4_reg;
-assign s13_t_5_next = s12_t_6_reg;
-assign s14_t_3_next = s13_t_5_reg;
-assign s15_t_next = s14_t_3_reg;
-assign s16_c_ack_clamped_next = _s16_c_ack_clamped_next_5;
+assign s5_c_early_next = c_early;
+assign s6_c_early_next = s5_c_early_reg;
+assign s7_c_early_next = s6_c_early_reg;
+assign s8_c_early_next = s7_c_early_reg;
+assign s9_c_early_next = s8_c_early_reg;
+assign s10_c_early_next = s9_c_early_reg;
+assign s11_c_early_next = s10_c_early_reg;
+assign s12_c_early_next = s11_c_early_reg;
+assign s13_c_early_next = s12_c_early_reg;
+assign s14_c_early_next = s13_c_early_reg;
+assign s15_c_early_next = s14_c_early_reg;
+assign s16_c_ack_clamped_next = c_ack_window;
 assign s5_core_step_next = core_step;
 assign s6_core_step_next = s5_core_step_reg;
 assign s7_core_step_next = s6_core_step_reg;
@@ -5722,14 +5720,14 @@ assign s5_nowq_next = s4_nowq_reg;
 assign s5_cur_last_md_next = cur_last_md;
 assign s5_ack_run_next = ack_run;
 assign s5_cur_avg_rtt_next = cur_avg_rtt;
-assign s5_t_11_next = _s5_t_11_next_0;
+assign s5_t_10_next = _s5_t_10_next_0;
 assign s2_t_14_next = _s2_t_14_next_0;
 assign s3_t_16_next = s2_t_14_reg;
 assign s4_t_17_next = s3_t_16_reg;
 assign s2_t_15_next = _s2_t_15_next_1;
 assign s3_t_17_next = s2_t_15_reg;
 assign s4_t_18_next = s3_t_17_reg;
-assign s5_t_12_next = _s5_t_12_next_0;
+assign s5_t_11_next = _s5_t_11_next_0;
 assign s6_ack_run_next = s5_ack_run_reg;
 assign s7_ack_run_next = s6_ack_run_reg;
 assign s8_ack_run_next = s7_ack_run_reg;
@@ -5771,7 +5769,19 @@ assign s13_c_loss_all_next = s12_c_loss_all_reg;
 assign s14_c_loss_all_next = s13_c_loss_all_reg;
 assign s15_c_loss_all_next = s14_c_loss_all_reg;
 assign s16_c_loss_all_next = s15_c_loss_all_reg;
-assign s5_t_13_next = _s5_t_13_next_1;
+assign s5_t_12_next = _s5_t_12_next_1;
+assign s6_t_8_next = s5_t_12_reg;
+assign s7_t_7_next = s6_t_8_reg;
+assign s8_t_6_next = s7_t_7_reg;
+assign s9_t_5_next = s8_t_6_reg;
+assign s10_t_5_next = s9_t_5_reg;
+assign s11_t_4_next = s10_t_5_reg;
+assign s12_t_6_next = s11_t_4_reg;
+assign s13_t_5_next = s12_t_6_reg;
+assign s14_t_3_next = s13_t_5_reg;
+assign s15_t_next = s14_t_3_reg;
+assign s16_t_next = s15_t_reg;
+assign s5_t_13_next = _s5_t_13_next_2;
 assign s6_t_9_next = s5_t_13_reg;
 assign s7_t_8_next = s6_t_9_reg;
 assign s8_t_7_next = s7_t_8_reg;
@@ -5782,9 +5792,10 @@ assign s12_t_7_next = s11_t_5_reg;
 assign s13_t_6_next = s12_t_7_reg;
 assign s14_t_4_next = s13_t_6_reg;
 assign s15_t_2_next = s14_t_4_reg;
-assign s16_t_next = s15_t_2_reg;
-assign s5_t_14_next = _s5_t_14_next_2;
-assign s6_t_10_next = s5_t_14_reg;
+assign s16_t_2_next = s15_t_2_reg;
+assign s15_t_3_next = _s15_t_3_next_2;
+assign s16_t_3_next = s15_t_3_reg;
+assign s6_t_10_next = _s6_t_10_next_0;
 assign s7_t_9_next = s6_t_10_reg;
 assign s8_t_8_next = s7_t_9_reg;
 assign s9_t_7_next = s8_t_8_reg;
@@ -5793,10 +5804,8 @@ assign s11_t_6_next = s10_t_7_reg;
 assign s12_t_8_next = s11_t_6_reg;
 assign s13_t_7_next = s12_t_8_reg;
 assign s14_t_5_next = s13_t_7_reg;
-assign s15_t_3_next = s14_t_5_reg;
-assign s16_t_2_next = s15_t_3_reg;
-assign s15_t_4_next = _s15_t_4_next_2;
-assign s16_t_3_next = s15_t_4_reg;
+assign s15_t_4_next = s14_t_5_reg;
+assign s16_t_4_next = s15_t_4_reg;
 assign s6_t_11_next = _s6_t_11_next_0;
 assign s7_t_10_next = s6_t_11_reg;
 assign s8_t_9_next = s7_t_10_reg;
@@ -5807,8 +5816,8 @@ assign s12_t_9_next = s11_t_7_reg;
 assign s13_t_8_next = s12_t_9_reg;
 assign s14_t_6_next = s13_t_8_reg;
 assign s15_t_5_next = s14_t_6_reg;
-assign s16_t_4_next = s15_t_5_reg;
-assign s6_t_12_next = _s6_t_12_next_0;
+assign s16_t_5_next = s15_t_5_reg;
+assign s6_t_12_next = _s6_t_12_next_1;
 assign s7_t_11_next = s6_t_12_reg;
 assign s8_t_10_next = s7_t_11_reg;
 assign s9_t_9_next = s8_t_10_reg;
@@ -5818,8 +5827,9 @@ assign s12_t_10_next = s11_t_8_reg;
 assign s13_t_9_next = s12_t_10_reg;
 assign s14_t_7_next = s13_t_9_reg;
 assign s15_t_6_next = s14_t_7_reg;
-assign s16_t_5_next = s15_t_6_reg;
-assign s6_t_13_next = _s6_t_13_next_1;
+assign s16_t_6_next = s15_t_6_reg;
+assign s5_t_14_next = _s5_t_14_next_1;
+assign s6_t_13_next = s5_t_14_reg;
 assign s7_t_12_next = s6_t_13_reg;
 assign s8_t_11_next = s7_t_12_reg;
 assign s9_t_10_next = s8_t_11_reg;
@@ -5829,8 +5839,8 @@ assign s12_t_11_next = s11_t_9_reg;
 assign s13_t_10_next = s12_t_11_reg;
 assign s14_t_8_next = s13_t_10_reg;
 assign s15_t_7_next = s14_t_8_reg;
-assign s16_t_6_next = s15_t_7_reg;
-assign s5_t_15_next = _s5_t_15_next_1;
+assign s16_t_7_next = s15_t_7_reg;
+assign s5_t_15_next = _s5_t_15_next_0;
 assign s6_t_14_next = s5_t_15_reg;
 assign s7_t_13_next = s6_t_14_reg;
 assign s8_t_12_next = s7_t_13_reg;
@@ -5841,9 +5851,8 @@ assign s12_t_12_next = s11_t_10_reg;
 assign s13_t_11_next = s12_t_12_reg;
 assign s14_t_9_next = s13_t_11_reg;
 assign s15_t_8_next = s14_t_9_reg;
-assign s16_t_7_next = s15_t_8_reg;
-assign s5_t_16_next = _s5_t_16_next_0;
-assign s6_t_15_next = s5_t_16_reg;
+assign s16_t_8_next = s15_t_8_reg;
+assign s6_t_15_next = _s6_t_15_next_0;
 assign s7_t_14_next = s6_t_15_reg;
 assign s8_t_13_next = s7_t_14_reg;
 assign s9_t_12_next = s8_t_13_reg;
@@ -5853,8 +5862,9 @@ assign s12_t_13_next = s11_t_11_reg;
 assign s13_t_12_next = s12_t_13_reg;
 assign s14_t_10_next = s13_t_12_reg;
 assign s15_t_9_next = s14_t_10_reg;
-assign s16_t_8_next = s15_t_9_reg;
-assign s6_t_16_next = _s6_t_16_next_0;
+assign s16_t_9_next = s15_t_9_reg;
+assign s5_t_16_next = _s5_t_16_next_0;
+assign s6_t_16_next = s5_t_16_reg;
 assign s7_t_15_next = s6_t_16_reg;
 assign s8_t_14_next = s7_t_15_reg;
 assign s9_t_13_next = s8_t_14_reg;
@@ -5864,7 +5874,7 @@ assign s12_t_14_next = s11_t_12_reg;
 assign s13_t_13_next = s12_t_14_reg;
 assign s14_t_11_next = s13_t_13_reg;
 assign s15_t_10_next = s14_t_11_reg;
-assign s16_t_9_next = s15_t_10_reg;
+assign s16_t_10_next = s15_t_10_reg;
 assign s5_t_17_next = _s5_t_17_next_0;
 assign s6_t_17_next = s5_t_17_reg;
 assign s7_t_16_next = s6_t_17_reg;
@@ -5876,8 +5886,8 @@ assign s12_t_15_next = s11_t_13_reg;
 assign s13_t_14_next = s12_t_15_reg;
 assign s14_t_12_next = s13_t_14_reg;
 assign s15_t_11_next = s14_t_12_reg;
-assign s16_t_10_next = s15_t_11_reg;
-assign s5_t_18_next = _s5_t_18_next_0;
+assign s16_t_11_next = s15_t_11_reg;
+assign s5_t_18_next = _s5_t_18_next_3;
 assign s6_t_18_next = s5_t_18_reg;
 assign s7_t_17_next = s6_t_18_reg;
 assign s8_t_16_next = s7_t_17_reg;
@@ -5888,8 +5898,11 @@ assign s12_t_16_next = s11_t_14_reg;
 assign s13_t_15_next = s12_t_16_reg;
 assign s14_t_13_next = s13_t_15_reg;
 assign s15_t_12_next = s14_t_13_reg;
-assign s16_t_11_next = s15_t_12_reg;
-assign s5_t_19_next = _s5_t_19_next_4;
+assign s16_t_12_next = s15_t_12_reg;
+assign s2_t_16_next = _s2_t_12_next_0;
+assign s3_t_18_next = s2_t_16_reg;
+assign s4_t_19_next = s3_t_18_reg;
+assign s5_t_19_next = s4_t_19_reg;
 assign s6_t_19_next = s5_t_19_reg;
 assign s7_t_18_next = s6_t_19_reg;
 assign s8_t_17_next = s7_t_18_reg;
@@ -5900,29 +5913,14 @@ assign s12_t_17_next = s11_t_15_reg;
 assign s13_t_16_next = s12_t_17_reg;
 assign s14_t_14_next = s13_t_16_reg;
 assign s15_t_13_next = s14_t_14_reg;
-assign s16_t_12_next = s15_t_13_reg;
-assign s2_t_16_next = _s2_t_12_next_0;
-assign s3_t_18_next = s2_t_16_reg;
-assign s4_t_19_next = s3_t_18_reg;
-assign s5_t_20_next = s4_t_19_reg;
-assign s6_t_20_next = s5_t_20_reg;
-assign s7_t_19_next = s6_t_20_reg;
-assign s8_t_18_next = s7_t_19_reg;
-assign s9_t_17_next = s8_t_18_reg;
-assign s10_t_17_next = s9_t_17_reg;
-assign s11_t_16_next = s10_t_17_reg;
-assign s12_t_18_next = s11_t_16_reg;
-assign s13_t_17_next = s12_t_18_reg;
-assign s14_t_15_next = s13_t_17_reg;
-assign s15_t_14_next = s14_t_15_reg;
-assign s16_t_13_next = s15_t_14_reg;
+assign s16_t_13_next = s15_t_13_reg;
 assign s5_ecn_next = s4_u_fastinc_ecn_reg;
 assign s2_t_17_next = _s2_t_17_next_0;
 assign s3_t_19_next = s2_t_17_reg;
 assign s4_t_20_next = s3_t_19_reg;
-assign s5_t_21_next = s4_t_20_reg;
+assign s5_t_20_next = s4_t_20_reg;
 assign s5_fi_fired_next = fi_fired;
-assign s5_t_22_next = _s5_t_22_next_1;
+assign s5_t_21_next = _s5_t_21_next_1;
 assign s2_kind_next = s1_kind_reg;
 assign s3_kind_next = s2_kind_reg;
 assign s4_kind_next = s3_kind_reg;
@@ -5938,7 +5936,20 @@ assign s13_kind_next = s12_kind_reg;
 assign s14_kind_next = s13_kind_reg;
 assign s15_kind_next = s14_kind_reg;
 assign s16_kind_next = s15_kind_reg;
-assign s6_t_21_next = _s6_t_21_next_5;
+assign s6_t_20_next = _s6_t_20_next_5;
+assign s7_t_19_next = s6_t_20_reg;
+assign s8_t_18_next = s7_t_19_reg;
+assign s9_t_17_next = s8_t_18_reg;
+assign s10_t_17_next = s9_t_17_reg;
+assign s11_t_16_next = s10_t_17_reg;
+assign s12_t_18_next = s11_t_16_reg;
+assign s13_t_17_next = s12_t_18_reg;
+assign s14_t_15_next = s13_t_17_reg;
+assign s15_t_14_next = s14_t_15_reg;
+assign s16_t_14_next = s15_t_14_reg;
+assign s15_qa_fired_nscc_next = s14_qa_fired_nscc_reg;
+assign s16_qa_fired_nscc_next = s15_qa_fired_nscc_reg;
+assign s6_t_21_next = _s6_t_21_next_0;
 assign s7_t_20_next = s6_t_21_reg;
 assign s8_t_19_next = s7_t_20_reg;
 assign s9_t_18_next = s8_t_19_reg;
@@ -5948,20 +5959,7 @@ assign s12_t_19_next = s11_t_17_reg;
 assign s13_t_18_next = s12_t_19_reg;
 assign s14_t_16_next = s13_t_18_reg;
 assign s15_t_15_next = s14_t_16_reg;
-assign s16_t_14_next = s15_t_15_reg;
-assign s15_qa_fired_nscc_next = s14_qa_fired_nscc_reg;
-assign s16_qa_fired_nscc_next = s15_qa_fired_nscc_reg;
-assign s6_t_22_next = _s6_t_22_next_0;
-assign s7_t_21_next = s6_t_22_reg;
-assign s8_t_20_next = s7_t_21_reg;
-assign s9_t_19_next = s8_t_20_reg;
-assign s10_t_19_next = s9_t_19_reg;
-assign s11_t_18_next = s10_t_19_reg;
-assign s12_t_20_next = s11_t_18_reg;
-assign s13_t_19_next = s12_t_20_reg;
-assign s14_t_17_next = s13_t_19_reg;
-assign s15_t_16_next = s14_t_17_reg;
-assign s16_t_15_next = s15_t_16_reg;
+assign s16_t_15_next = s15_t_15_reg;
 assign m_result_valid = out_nonempty;
 assign m_result_conn = _m_result_conn_0;
 assign m_result_kind = _m_result_kind_0;
@@ -6268,171 +6266,171 @@ always @* begin
         if (_shell_24) begin
             out0_conn_next = s16_conn_reg;
             out0_kind_next = s16_kind_reg;
-            out0_cwnd_next = _shell_27;
-            out0_case_next = _shell_28;
-            out0_qa_next = _shell_29;
-            out0_fast_next = _shell_30;
+            out0_cwnd_next = res_cwnd;
+            out0_case_next = res_case;
+            out0_qa_next = res_qa;
+            out0_fast_next = res_fast;
             out0_error_next = s16_error_reg;
         end
-        if (_shell_31) begin
+        if (_shell_26) begin
             out1_conn_next = s16_conn_reg;
             out1_kind_next = s16_kind_reg;
-            out1_cwnd_next = _shell_27;
-            out1_case_next = _shell_28;
-            out1_qa_next = _shell_29;
-            out1_fast_next = _shell_30;
+            out1_cwnd_next = res_cwnd;
+            out1_case_next = res_case;
+            out1_qa_next = res_qa;
+            out1_fast_next = res_fast;
             out1_error_next = s16_error_reg;
         end
-        if (_shell_32) begin
+        if (_shell_27) begin
             out2_conn_next = s16_conn_reg;
             out2_kind_next = s16_kind_reg;
-            out2_cwnd_next = _shell_27;
-            out2_case_next = _shell_28;
-            out2_qa_next = _shell_29;
-            out2_fast_next = _shell_30;
+            out2_cwnd_next = res_cwnd;
+            out2_case_next = res_case;
+            out2_qa_next = res_qa;
+            out2_fast_next = res_fast;
             out2_error_next = s16_error_reg;
         end
-        if (_shell_33) begin
+        if (_shell_28) begin
             out3_conn_next = s16_conn_reg;
             out3_kind_next = s16_kind_reg;
-            out3_cwnd_next = _shell_27;
-            out3_case_next = _shell_28;
-            out3_qa_next = _shell_29;
-            out3_fast_next = _shell_30;
+            out3_cwnd_next = res_cwnd;
+            out3_case_next = res_case;
+            out3_qa_next = res_qa;
+            out3_fast_next = res_fast;
             out3_error_next = s16_error_reg;
         end
-        if (_shell_34) begin
+        if (_shell_29) begin
             out4_conn_next = s16_conn_reg;
             out4_kind_next = s16_kind_reg;
-            out4_cwnd_next = _shell_27;
-            out4_case_next = _shell_28;
-            out4_qa_next = _shell_29;
-            out4_fast_next = _shell_30;
+            out4_cwnd_next = res_cwnd;
+            out4_case_next = res_case;
+            out4_qa_next = res_qa;
+            out4_fast_next = res_fast;
             out4_error_next = s16_error_reg;
         end
-        if (_shell_35) begin
+        if (_shell_30) begin
             out5_conn_next = s16_conn_reg;
             out5_kind_next = s16_kind_reg;
-            out5_cwnd_next = _shell_27;
-            out5_case_next = _shell_28;
-            out5_qa_next = _shell_29;
-            out5_fast_next = _shell_30;
+            out5_cwnd_next = res_cwnd;
+            out5_case_next = res_case;
+            out5_qa_next = res_qa;
+            out5_fast_next = res_fast;
             out5_error_next = s16_error_reg;
         end
-        if (_shell_36) begin
+        if (_shell_31) begin
             out6_conn_next = s16_conn_reg;
             out6_kind_next = s16_kind_reg;
-            out6_cwnd_next = _shell_27;
-            out6_case_next = _shell_28;
-            out6_qa_next = _shell_29;
-            out6_fast_next = _shell_30;
+            out6_cwnd_next = res_cwnd;
+            out6_case_next = res_case;
+            out6_qa_next = res_qa;
+            out6_fast_next = res_fast;
             out6_error_next = s16_error_reg;
         end
-        if (_shell_37) begin
+        if (_shell_32) begin
             out7_conn_next = s16_conn_reg;
             out7_kind_next = s16_kind_reg;
-            out7_cwnd_next = _shell_27;
-            out7_case_next = _shell_28;
-            out7_qa_next = _shell_29;
-            out7_fast_next = _shell_30;
+            out7_cwnd_next = res_cwnd;
+            out7_case_next = res_case;
+            out7_qa_next = res_qa;
+            out7_fast_next = res_fast;
             out7_error_next = s16_error_reg;
         end
-        if (_shell_38) begin
+        if (_shell_33) begin
             out8_conn_next = s16_conn_reg;
             out8_kind_next = s16_kind_reg;
-            out8_cwnd_next = _shell_27;
-            out8_case_next = _shell_28;
-            out8_qa_next = _shell_29;
-            out8_fast_next = _shell_30;
+            out8_cwnd_next = res_cwnd;
+            out8_case_next = res_case;
+            out8_qa_next = res_qa;
+            out8_fast_next = res_fast;
             out8_error_next = s16_error_reg;
         end
-        if (_shell_39) begin
+        if (_shell_34) begin
             out9_conn_next = s16_conn_reg;
             out9_kind_next = s16_kind_reg;
-            out9_cwnd_next = _shell_27;
-            out9_case_next = _shell_28;
-            out9_qa_next = _shell_29;
-            out9_fast_next = _shell_30;
+            out9_cwnd_next = res_cwnd;
+            out9_case_next = res_case;
+            out9_qa_next = res_qa;
+            out9_fast_next = res_fast;
             out9_error_next = s16_error_reg;
         end
-        if (_shell_40) begin
+        if (_shell_35) begin
             out10_conn_next = s16_conn_reg;
             out10_kind_next = s16_kind_reg;
-            out10_cwnd_next = _shell_27;
-            out10_case_next = _shell_28;
-            out10_qa_next = _shell_29;
-            out10_fast_next = _shell_30;
+            out10_cwnd_next = res_cwnd;
+            out10_case_next = res_case;
+            out10_qa_next = res_qa;
+            out10_fast_next = res_fast;
             out10_error_next = s16_error_reg;
         end
-        if (_shell_41) begin
+        if (_shell_36) begin
             out11_conn_next = s16_conn_reg;
             out11_kind_next = s16_kind_reg;
-            out11_cwnd_next = _shell_27;
-            out11_case_next = _shell_28;
-            out11_qa_next = _shell_29;
-            out11_fast_next = _shell_30;
+            out11_cwnd_next = res_cwnd;
+            out11_case_next = res_case;
+            out11_qa_next = res_qa;
+            out11_fast_next = res_fast;
             out11_error_next = s16_error_reg;
         end
-        if (_shell_42) begin
+        if (_shell_37) begin
             out12_conn_next = s16_conn_reg;
             out12_kind_next = s16_kind_reg;
-            out12_cwnd_next = _shell_27;
-            out12_case_next = _shell_28;
-            out12_qa_next = _shell_29;
-            out12_fast_next = _shell_30;
+            out12_cwnd_next = res_cwnd;
+            out12_case_next = res_case;
+            out12_qa_next = res_qa;
+            out12_fast_next = res_fast;
             out12_error_next = s16_error_reg;
         end
-        if (_shell_43) begin
+        if (_shell_38) begin
             out13_conn_next = s16_conn_reg;
             out13_kind_next = s16_kind_reg;
-            out13_cwnd_next = _shell_27;
-            out13_case_next = _shell_28;
-            out13_qa_next = _shell_29;
-            out13_fast_next = _shell_30;
+            out13_cwnd_next = res_cwnd;
+            out13_case_next = res_case;
+            out13_qa_next = res_qa;
+            out13_fast_next = res_fast;
             out13_error_next = s16_error_reg;
         end
-        if (_shell_44) begin
+        if (_shell_39) begin
             out14_conn_next = s16_conn_reg;
             out14_kind_next = s16_kind_reg;
-            out14_cwnd_next = _shell_27;
-            out14_case_next = _shell_28;
-            out14_qa_next = _shell_29;
-            out14_fast_next = _shell_30;
+            out14_cwnd_next = res_cwnd;
+            out14_case_next = res_case;
+            out14_qa_next = res_qa;
+            out14_fast_next = res_fast;
             out14_error_next = s16_error_reg;
         end
-        if (_shell_45) begin
+        if (_shell_40) begin
             out15_conn_next = s16_conn_reg;
             out15_kind_next = s16_kind_reg;
-            out15_cwnd_next = _shell_27;
-            out15_case_next = _shell_28;
-            out15_qa_next = _shell_29;
-            out15_fast_next = _shell_30;
+            out15_cwnd_next = res_cwnd;
+            out15_case_next = res_case;
+            out15_qa_next = res_qa;
+            out15_fast_next = res_fast;
             out15_error_next = s16_error_reg;
         end
-        if (_shell_46) begin
+        if (_shell_41) begin
             out16_conn_next = s16_conn_reg;
             out16_kind_next = s16_kind_reg;
-            out16_cwnd_next = _shell_27;
-            out16_case_next = _shell_28;
-            out16_qa_next = _shell_29;
-            out16_fast_next = _shell_30;
+            out16_cwnd_next = res_cwnd;
+            out16_case_next = res_case;
+            out16_qa_next = res_qa;
+            out16_fast_next = res_fast;
             out16_error_next = s16_error_reg;
         end
-        if (_shell_47) begin
+        if (_shell_42) begin
             out17_conn_next = s16_conn_reg;
             out17_kind_next = s16_kind_reg;
-            out17_cwnd_next = _shell_27;
-            out17_case_next = _shell_28;
-            out17_qa_next = _shell_29;
-            out17_fast_next = _shell_30;
+            out17_cwnd_next = res_cwnd;
+            out17_case_next = res_case;
+            out17_qa_next = res_qa;
+            out17_fast_next = res_fast;
             out17_error_next = s16_error_reg;
         end
-        out_wr_ptr_next = _shell_50;
+        out_wr_ptr_next = _shell_45;
     end
     if (out_pop) begin
-        out_rd_ptr_next = _shell_53;
+        out_rd_ptr_next = _shell_48;
     end
-    out_count_next = _shell_57;
+    out_count_next = _shell_52;
 end
 
 // issue_next
@@ -6751,17 +6749,17 @@ always @(posedge clk) begin
     s13_early_reg <= s13_early_next;
     s14_early_reg <= s14_early_next;
     s15_early_reg <= s15_early_next;
-    s5_t_10_reg <= s5_t_10_next;
-    s6_t_8_reg <= s6_t_8_next;
-    s7_t_7_reg <= s7_t_7_next;
-    s8_t_6_reg <= s8_t_6_next;
-    s9_t_5_reg <= s9_t_5_next;
-    s10_t_5_reg <= s10_t_5_next;
-    s11_t_4_reg <= s11_t_4_next;
-    s12_t_6_reg <= s12_t_6_next;
-    s13_t_5_reg <= s13_t_5_next;
-    s14_t_3_reg <= s14_t_3_next;
-    s15_t_reg <= s15_t_next;
+    s5_c_early_reg <= s5_c_early_next;
+    s6_c_early_reg <= s6_c_early_next;
+    s7_c_early_reg <= s7_c_early_next;
+    s8_c_early_reg <= s8_c_early_next;
+    s9_c_early_reg <= s9_c_early_next;
+    s10_c_early_reg <= s10_c_early_next;
+    s11_c_early_reg <= s11_c_early_next;
+    s12_c_early_reg <= s12_c_early_next;
+    s13_c_early_reg <= s13_c_early_next;
+    s14_c_early_reg <= s14_c_early_next;
+    s15_c_early_reg <= s15_c_early_next;
     s16_c_ack_clamped_reg <= s16_c_ack_clamped_next;
     s5_core_step_reg <= s5_core_step_next;
     s6_core_step_reg <= s6_core_step_next;
@@ -6788,14 +6786,14 @@ always @(posedge clk) begin
     s5_cur_last_md_reg <= s5_cur_last_md_next;
     s5_ack_run_reg <= s5_ack_run_next;
     s5_cur_avg_rtt_reg <= s5_cur_avg_rtt_next;
-    s5_t_11_reg <= s5_t_11_next;
+    s5_t_10_reg <= s5_t_10_next;
     s2_t_14_reg <= s2_t_14_next;
     s3_t_16_reg <= s3_t_16_next;
     s4_t_17_reg <= s4_t_17_next;
     s2_t_15_reg <= s2_t_15_next;
     s3_t_17_reg <= s3_t_17_next;
     s4_t_18_reg <= s4_t_18_next;
-    s5_t_12_reg <= s5_t_12_next;
+    s5_t_11_reg <= s5_t_11_next;
     s6_ack_run_reg <= s6_ack_run_next;
     s7_ack_run_reg <= s7_ack_run_next;
     s8_ack_run_reg <= s8_ack_run_next;
@@ -6837,6 +6835,18 @@ always @(posedge clk) begin
     s14_c_loss_all_reg <= s14_c_loss_all_next;
     s15_c_loss_all_reg <= s15_c_loss_all_next;
     s16_c_loss_all_reg <= s16_c_loss_all_next;
+    s5_t_12_reg <= s5_t_12_next;
+    s6_t_8_reg <= s6_t_8_next;
+    s7_t_7_reg <= s7_t_7_next;
+    s8_t_6_reg <= s8_t_6_next;
+    s9_t_5_reg <= s9_t_5_next;
+    s10_t_5_reg <= s10_t_5_next;
+    s11_t_4_reg <= s11_t_4_next;
+    s12_t_6_reg <= s12_t_6_next;
+    s13_t_5_reg <= s13_t_5_next;
+    s14_t_3_reg <= s14_t_3_next;
+    s15_t_reg <= s15_t_next;
+    s16_t_reg <= s16_t_next;
     s5_t_13_reg <= s5_t_13_next;
     s6_t_9_reg <= s6_t_9_next;
     s7_t_8_reg <= s7_t_8_next;
@@ -6848,8 +6858,9 @@ always @(posedge clk) begin
     s13_t_6_reg <= s13_t_6_next;
     s14_t_4_reg <= s14_t_4_next;
     s15_t_2_reg <= s15_t_2_next;
-    s16_t_reg <= s16_t_next;
-    s5_t_14_reg <= s5_t_14_next;
+    s16_t_2_reg <= s16_t_2_next;
+    s15_t_3_reg <= s15_t_3_next;
+    s16_t_3_reg <= s16_t_3_next;
     s6_t_10_reg <= s6_t_10_next;
     s7_t_9_reg <= s7_t_9_next;
     s8_t_8_reg <= s8_t_8_next;
@@ -6859,10 +6870,8 @@ always @(posedge clk) begin
     s12_t_8_reg <= s12_t_8_next;
     s13_t_7_reg <= s13_t_7_next;
     s14_t_5_reg <= s14_t_5_next;
-    s15_t_3_reg <= s15_t_3_next;
-    s16_t_2_reg <= s16_t_2_next;
     s15_t_4_reg <= s15_t_4_next;
-    s16_t_3_reg <= s16_t_3_next;
+    s16_t_4_reg <= s16_t_4_next;
     s6_t_11_reg <= s6_t_11_next;
     s7_t_10_reg <= s7_t_10_next;
     s8_t_9_reg <= s8_t_9_next;
@@ -6873,7 +6882,7 @@ always @(posedge clk) begin
     s13_t_8_reg <= s13_t_8_next;
     s14_t_6_reg <= s14_t_6_next;
     s15_t_5_reg <= s15_t_5_next;
-    s16_t_4_reg <= s16_t_4_next;
+    s16_t_5_reg <= s16_t_5_next;
     s6_t_12_reg <= s6_t_12_next;
     s7_t_11_reg <= s7_t_11_next;
     s8_t_10_reg <= s8_t_10_next;
@@ -6884,7 +6893,8 @@ always @(posedge clk) begin
     s13_t_9_reg <= s13_t_9_next;
     s14_t_7_reg <= s14_t_7_next;
     s15_t_6_reg <= s15_t_6_next;
-    s16_t_5_reg <= s16_t_5_next;
+    s16_t_6_reg <= s16_t_6_next;
+    s5_t_14_reg <= s5_t_14_next;
     s6_t_13_reg <= s6_t_13_next;
     s7_t_12_reg <= s7_t_12_next;
     s8_t_11_reg <= s8_t_11_next;
@@ -6895,7 +6905,7 @@ always @(posedge clk) begin
     s13_t_10_reg <= s13_t_10_next;
     s14_t_8_reg <= s14_t_8_next;
     s15_t_7_reg <= s15_t_7_next;
-    s16_t_6_reg <= s16_t_6_next;
+    s16_t_7_reg <= s16_t_7_next;
     s5_t_15_reg <= s5_t_15_next;
     s6_t_14_reg <= s6_t_14_next;
     s7_t_13_reg <= s7_t_13_next;
@@ -6907,8 +6917,7 @@ always @(posedge clk) begin
     s13_t_11_reg <= s13_t_11_next;
     s14_t_9_reg <= s14_t_9_next;
     s15_t_8_reg <= s15_t_8_next;
-    s16_t_7_reg <= s16_t_7_next;
-    s5_t_16_reg <= s5_t_16_next;
+    s16_t_8_reg <= s16_t_8_next;
     s6_t_15_reg <= s6_t_15_next;
     s7_t_14_reg <= s7_t_14_next;
     s8_t_13_reg <= s8_t_13_next;
@@ -6919,7 +6928,8 @@ always @(posedge clk) begin
     s13_t_12_reg <= s13_t_12_next;
     s14_t_10_reg <= s14_t_10_next;
     s15_t_9_reg <= s15_t_9_next;
-    s16_t_8_reg <= s16_t_8_next;
+    s16_t_9_reg <= s16_t_9_next;
+    s5_t_16_reg <= s5_t_16_next;
     s6_t_16_reg <= s6_t_16_next;
     s7_t_15_reg <= s7_t_15_next;
     s8_t_14_reg <= s8_t_14_next;
@@ -6930,7 +6940,7 @@ always @(posedge clk) begin
     s13_t_13_reg <= s13_t_13_next;
     s14_t_11_reg <= s14_t_11_next;
     s15_t_10_reg <= s15_t_10_next;
-    s16_t_9_reg <= s16_t_9_next;
+    s16_t_10_reg <= s16_t_10_next;
     s5_t_17_reg <= s5_t_17_next;
     s6_t_17_reg <= s6_t_17_next;
     s7_t_16_reg <= s7_t_16_next;
@@ -6942,7 +6952,7 @@ always @(posedge clk) begin
     s13_t_14_reg <= s13_t_14_next;
     s14_t_12_reg <= s14_t_12_next;
     s15_t_11_reg <= s15_t_11_next;
-    s16_t_10_reg <= s16_t_10_next;
+    s16_t_11_reg <= s16_t_11_next;
     s5_t_18_reg <= s5_t_18_next;
     s6_t_18_reg <= s6_t_18_next;
     s7_t_17_reg <= s7_t_17_next;
@@ -6954,7 +6964,10 @@ always @(posedge clk) begin
     s13_t_15_reg <= s13_t_15_next;
     s14_t_13_reg <= s14_t_13_next;
     s15_t_12_reg <= s15_t_12_next;
-    s16_t_11_reg <= s16_t_11_next;
+    s16_t_12_reg <= s16_t_12_next;
+    s2_t_16_reg <= s2_t_16_next;
+    s3_t_18_reg <= s3_t_18_next;
+    s4_t_19_reg <= s4_t_19_next;
     s5_t_19_reg <= s5_t_19_next;
     s6_t_19_reg <= s6_t_19_next;
     s7_t_18_reg <= s7_t_18_next;
@@ -6966,29 +6979,14 @@ always @(posedge clk) begin
     s13_t_16_reg <= s13_t_16_next;
     s14_t_14_reg <= s14_t_14_next;
     s15_t_13_reg <= s15_t_13_next;
-    s16_t_12_reg <= s16_t_12_next;
-    s2_t_16_reg <= s2_t_16_next;
-    s3_t_18_reg <= s3_t_18_next;
-    s4_t_19_reg <= s4_t_19_next;
-    s5_t_20_reg <= s5_t_20_next;
-    s6_t_20_reg <= s6_t_20_next;
-    s7_t_19_reg <= s7_t_19_next;
-    s8_t_18_reg <= s8_t_18_next;
-    s9_t_17_reg <= s9_t_17_next;
-    s10_t_17_reg <= s10_t_17_next;
-    s11_t_16_reg <= s11_t_16_next;
-    s12_t_18_reg <= s12_t_18_next;
-    s13_t_17_reg <= s13_t_17_next;
-    s14_t_15_reg <= s14_t_15_next;
-    s15_t_14_reg <= s15_t_14_next;
     s16_t_13_reg <= s16_t_13_next;
     s5_ecn_reg <= s5_ecn_next;
     s2_t_17_reg <= s2_t_17_next;
     s3_t_19_reg <= s3_t_19_next;
     s4_t_20_reg <= s4_t_20_next;
-    s5_t_21_reg <= s5_t_21_next;
+    s5_t_20_reg <= s5_t_20_next;
     s5_fi_fired_reg <= s5_fi_fired_next;
-    s5_t_22_reg <= s5_t_22_next;
+    s5_t_21_reg <= s5_t_21_next;
     s2_kind_reg <= s2_kind_next;
     s3_kind_reg <= s3_kind_next;
     s4_kind_reg <= s4_kind_next;
@@ -7004,6 +7002,19 @@ always @(posedge clk) begin
     s14_kind_reg <= s14_kind_next;
     s15_kind_reg <= s15_kind_next;
     s16_kind_reg <= s16_kind_next;
+    s6_t_20_reg <= s6_t_20_next;
+    s7_t_19_reg <= s7_t_19_next;
+    s8_t_18_reg <= s8_t_18_next;
+    s9_t_17_reg <= s9_t_17_next;
+    s10_t_17_reg <= s10_t_17_next;
+    s11_t_16_reg <= s11_t_16_next;
+    s12_t_18_reg <= s12_t_18_next;
+    s13_t_17_reg <= s13_t_17_next;
+    s14_t_15_reg <= s14_t_15_next;
+    s15_t_14_reg <= s15_t_14_next;
+    s16_t_14_reg <= s16_t_14_next;
+    s15_qa_fired_nscc_reg <= s15_qa_fired_nscc_next;
+    s16_qa_fired_nscc_reg <= s16_qa_fired_nscc_next;
     s6_t_21_reg <= s6_t_21_next;
     s7_t_20_reg <= s7_t_20_next;
     s8_t_19_reg <= s8_t_19_next;
@@ -7014,19 +7025,6 @@ always @(posedge clk) begin
     s13_t_18_reg <= s13_t_18_next;
     s14_t_16_reg <= s14_t_16_next;
     s15_t_15_reg <= s15_t_15_next;
-    s16_t_14_reg <= s16_t_14_next;
-    s15_qa_fired_nscc_reg <= s15_qa_fired_nscc_next;
-    s16_qa_fired_nscc_reg <= s16_qa_fired_nscc_next;
-    s6_t_22_reg <= s6_t_22_next;
-    s7_t_21_reg <= s7_t_21_next;
-    s8_t_20_reg <= s8_t_20_next;
-    s9_t_19_reg <= s9_t_19_next;
-    s10_t_19_reg <= s10_t_19_next;
-    s11_t_18_reg <= s11_t_18_next;
-    s12_t_20_reg <= s12_t_20_next;
-    s13_t_19_reg <= s13_t_19_next;
-    s14_t_17_reg <= s14_t_17_next;
-    s15_t_16_reg <= s15_t_16_next;
     s16_t_15_reg <= s16_t_15_next;
     out_rd_ptr_reg <= out_rd_ptr_next;
     out_wr_ptr_reg <= out_wr_ptr_next;

@@ -534,22 +534,22 @@ wire _shell_24 = out_wr_ptr_reg == 3'd0;
 wire [15:0] _shell_25 = lfsr_drawn[15:0];
 wire [15:0] _shell_26 = explored ? _shell_25 : s6_take_ev_reg;
 wire [15:0] _shell_27 = s6_t_reg ? _shell_26 : 16'd0;
-wire [15:0] _shell_28 = s6_error_reg ? 16'd0 : _shell_27;
-wire _shell_29 = s6_error_reg ? 1'd0 : explored;
-wire _shell_30 = s6_error_reg ? 1'd0 : s6_t_4_reg;
-wire _shell_31 = out_wr_ptr_reg == 3'd1;
-wire _shell_32 = out_wr_ptr_reg == 3'd2;
-wire _shell_33 = out_wr_ptr_reg == 3'd3;
-wire _shell_34 = out_wr_ptr_reg == 3'd4;
-wire _shell_35 = out_wr_ptr_reg == 3'd5;
-wire _shell_36 = out_wr_ptr_reg == 3'd6;
-wire _shell_37 = out_wr_ptr_reg == 3'd7;
-wire [2:0] _shell_38 = out_wr_ptr_reg + 3'd1;
-wire [2:0] _shell_39 = out_rd_ptr_reg + 3'd1;
-wire [3:0] _shell_40 = s6_valid_reg ? 4'd1 : 4'd0;
-wire [3:0] _shell_41 = out_count_reg + _shell_40;
-wire [3:0] _shell_42 = out_pop ? 4'd1 : 4'd0;
-wire [3:0] _shell_43 = _shell_41 - _shell_42;
+wire [15:0] res_ev = s6_error_reg ? 16'd0 : _shell_27;
+wire res_explored = s6_error_reg ? 1'd0 : explored;
+wire res_frozen = s6_error_reg ? 1'd0 : s6_t_4_reg;
+wire _shell_28 = out_wr_ptr_reg == 3'd1;
+wire _shell_29 = out_wr_ptr_reg == 3'd2;
+wire _shell_30 = out_wr_ptr_reg == 3'd3;
+wire _shell_31 = out_wr_ptr_reg == 3'd4;
+wire _shell_32 = out_wr_ptr_reg == 3'd5;
+wire _shell_33 = out_wr_ptr_reg == 3'd6;
+wire _shell_34 = out_wr_ptr_reg == 3'd7;
+wire [2:0] _shell_35 = out_wr_ptr_reg + 3'd1;
+wire [2:0] _shell_36 = out_rd_ptr_reg + 3'd1;
+wire [3:0] _shell_37 = s6_valid_reg ? 4'd1 : 4'd0;
+wire [3:0] _shell_38 = out_count_reg + _shell_37;
+wire [3:0] _shell_39 = out_pop ? 4'd1 : 4'd0;
+wire [3:0] _shell_40 = _shell_38 - _shell_39;
 wire _issue_next_0 = issue & skid_valid_reg;
 wire _issue_next_1 = in_conn_reg == skid_conn_reg;
 wire hazard_issued_skid = issue & _issue_next_1;
@@ -853,73 +853,73 @@ always @* begin
         if (_shell_24) begin
             out0_conn_next = s6_conn_reg;
             out0_kind_next = s6_kind_reg;
-            out0_ev_next = _shell_28;
-            out0_explored_next = _shell_29;
-            out0_frozen_next = _shell_30;
+            out0_ev_next = res_ev;
+            out0_explored_next = res_explored;
+            out0_frozen_next = res_frozen;
             out0_error_next = s6_error_reg;
         end
-        if (_shell_31) begin
+        if (_shell_28) begin
             out1_conn_next = s6_conn_reg;
             out1_kind_next = s6_kind_reg;
-            out1_ev_next = _shell_28;
-            out1_explored_next = _shell_29;
-            out1_frozen_next = _shell_30;
+            out1_ev_next = res_ev;
+            out1_explored_next = res_explored;
+            out1_frozen_next = res_frozen;
             out1_error_next = s6_error_reg;
         end
-        if (_shell_32) begin
+        if (_shell_29) begin
             out2_conn_next = s6_conn_reg;
             out2_kind_next = s6_kind_reg;
-            out2_ev_next = _shell_28;
-            out2_explored_next = _shell_29;
-            out2_frozen_next = _shell_30;
+            out2_ev_next = res_ev;
+            out2_explored_next = res_explored;
+            out2_frozen_next = res_frozen;
             out2_error_next = s6_error_reg;
         end
-        if (_shell_33) begin
+        if (_shell_30) begin
             out3_conn_next = s6_conn_reg;
             out3_kind_next = s6_kind_reg;
-            out3_ev_next = _shell_28;
-            out3_explored_next = _shell_29;
-            out3_frozen_next = _shell_30;
+            out3_ev_next = res_ev;
+            out3_explored_next = res_explored;
+            out3_frozen_next = res_frozen;
             out3_error_next = s6_error_reg;
         end
-        if (_shell_34) begin
+        if (_shell_31) begin
             out4_conn_next = s6_conn_reg;
             out4_kind_next = s6_kind_reg;
-            out4_ev_next = _shell_28;
-            out4_explored_next = _shell_29;
-            out4_frozen_next = _shell_30;
+            out4_ev_next = res_ev;
+            out4_explored_next = res_explored;
+            out4_frozen_next = res_frozen;
             out4_error_next = s6_error_reg;
         end
-        if (_shell_35) begin
+        if (_shell_32) begin
             out5_conn_next = s6_conn_reg;
             out5_kind_next = s6_kind_reg;
-            out5_ev_next = _shell_28;
-            out5_explored_next = _shell_29;
-            out5_frozen_next = _shell_30;
+            out5_ev_next = res_ev;
+            out5_explored_next = res_explored;
+            out5_frozen_next = res_frozen;
             out5_error_next = s6_error_reg;
         end
-        if (_shell_36) begin
+        if (_shell_33) begin
             out6_conn_next = s6_conn_reg;
             out6_kind_next = s6_kind_reg;
-            out6_ev_next = _shell_28;
-            out6_explored_next = _shell_29;
-            out6_frozen_next = _shell_30;
+            out6_ev_next = res_ev;
+            out6_explored_next = res_explored;
+            out6_frozen_next = res_frozen;
             out6_error_next = s6_error_reg;
         end
-        if (_shell_37) begin
+        if (_shell_34) begin
             out7_conn_next = s6_conn_reg;
             out7_kind_next = s6_kind_reg;
-            out7_ev_next = _shell_28;
-            out7_explored_next = _shell_29;
-            out7_frozen_next = _shell_30;
+            out7_ev_next = res_ev;
+            out7_explored_next = res_explored;
+            out7_frozen_next = res_frozen;
             out7_error_next = s6_error_reg;
         end
-        out_wr_ptr_next = _shell_38;
+        out_wr_ptr_next = _shell_35;
     end
     if (out_pop) begin
-        out_rd_ptr_next = _shell_39;
+        out_rd_ptr_next = _shell_36;
     end
-    out_count_next = _shell_43;
+    out_count_next = _shell_40;
 end
 
 // issue_next

@@ -297,23 +297,23 @@ wire _shell_30 = out_wr_ptr_reg == 3'd0;
 wire [7:0] _shell_31 = explore ? cur_next_entropy : cur_cached_entropy;
 wire [15:0] _shell_32 = {8'd0, _shell_31};
 wire [15:0] _shell_33 = s4_t_reg ? _shell_32 : 16'd0;
-wire [15:0] _shell_34 = s4_error_reg ? 16'd0 : _shell_33;
-wire _shell_35 = s4_error_reg ? 1'd0 : explore;
-wire _shell_36 = out_wr_ptr_reg == 3'd1;
-wire _shell_37 = out_wr_ptr_reg == 3'd2;
-wire _shell_38 = out_wr_ptr_reg == 3'd3;
-wire _shell_39 = out_wr_ptr_reg == 3'd4;
-wire _shell_40 = out_wr_ptr_reg == 3'd5;
-wire _shell_41 = out_wr_ptr_reg == 3'd5;
-wire [2:0] _shell_42 = out_wr_ptr_reg + 3'd1;
-wire [2:0] _shell_43 = _shell_41 ? 3'd0 : _shell_42;
-wire _shell_44 = out_rd_ptr_reg == 3'd5;
-wire [2:0] _shell_45 = out_rd_ptr_reg + 3'd1;
-wire [2:0] _shell_46 = _shell_44 ? 3'd0 : _shell_45;
-wire [2:0] _shell_47 = s4_valid_reg ? 3'd1 : 3'd0;
-wire [2:0] _shell_48 = out_count_reg + _shell_47;
-wire [2:0] _shell_49 = out_pop ? 3'd1 : 3'd0;
-wire [2:0] _shell_50 = _shell_48 - _shell_49;
+wire [15:0] res_ev = s4_error_reg ? 16'd0 : _shell_33;
+wire res_explored = s4_error_reg ? 1'd0 : explore;
+wire _shell_34 = out_wr_ptr_reg == 3'd1;
+wire _shell_35 = out_wr_ptr_reg == 3'd2;
+wire _shell_36 = out_wr_ptr_reg == 3'd3;
+wire _shell_37 = out_wr_ptr_reg == 3'd4;
+wire _shell_38 = out_wr_ptr_reg == 3'd5;
+wire _shell_39 = out_wr_ptr_reg == 3'd5;
+wire [2:0] _shell_40 = out_wr_ptr_reg + 3'd1;
+wire [2:0] _shell_41 = _shell_39 ? 3'd0 : _shell_40;
+wire _shell_42 = out_rd_ptr_reg == 3'd5;
+wire [2:0] _shell_43 = out_rd_ptr_reg + 3'd1;
+wire [2:0] _shell_44 = _shell_42 ? 3'd0 : _shell_43;
+wire [2:0] _shell_45 = s4_valid_reg ? 3'd1 : 3'd0;
+wire [2:0] _shell_46 = out_count_reg + _shell_45;
+wire [2:0] _shell_47 = out_pop ? 3'd1 : 3'd0;
+wire [2:0] _shell_48 = _shell_46 - _shell_47;
 wire _issue_next_0 = issue & skid_valid_reg;
 wire _issue_next_1 = ~skid_valid_reg;
 wire _issue_next_2 = issue & _issue_next_1;
@@ -489,51 +489,51 @@ always @* begin
         if (_shell_30) begin
             out0_conn_next = s4_conn_reg;
             out0_kind_next = s4_kind_reg;
-            out0_ev_next = _shell_34;
-            out0_explored_next = _shell_35;
+            out0_ev_next = res_ev;
+            out0_explored_next = res_explored;
             out0_error_next = s4_error_reg;
         end
-        if (_shell_36) begin
+        if (_shell_34) begin
             out1_conn_next = s4_conn_reg;
             out1_kind_next = s4_kind_reg;
-            out1_ev_next = _shell_34;
-            out1_explored_next = _shell_35;
+            out1_ev_next = res_ev;
+            out1_explored_next = res_explored;
             out1_error_next = s4_error_reg;
         end
-        if (_shell_37) begin
+        if (_shell_35) begin
             out2_conn_next = s4_conn_reg;
             out2_kind_next = s4_kind_reg;
-            out2_ev_next = _shell_34;
-            out2_explored_next = _shell_35;
+            out2_ev_next = res_ev;
+            out2_explored_next = res_explored;
             out2_error_next = s4_error_reg;
         end
-        if (_shell_38) begin
+        if (_shell_36) begin
             out3_conn_next = s4_conn_reg;
             out3_kind_next = s4_kind_reg;
-            out3_ev_next = _shell_34;
-            out3_explored_next = _shell_35;
+            out3_ev_next = res_ev;
+            out3_explored_next = res_explored;
             out3_error_next = s4_error_reg;
         end
-        if (_shell_39) begin
+        if (_shell_37) begin
             out4_conn_next = s4_conn_reg;
             out4_kind_next = s4_kind_reg;
-            out4_ev_next = _shell_34;
-            out4_explored_next = _shell_35;
+            out4_ev_next = res_ev;
+            out4_explored_next = res_explored;
             out4_error_next = s4_error_reg;
         end
-        if (_shell_40) begin
+        if (_shell_38) begin
             out5_conn_next = s4_conn_reg;
             out5_kind_next = s4_kind_reg;
-            out5_ev_next = _shell_34;
-            out5_explored_next = _shell_35;
+            out5_ev_next = res_ev;
+            out5_explored_next = res_explored;
             out5_error_next = s4_error_reg;
         end
-        out_wr_ptr_next = _shell_43;
+        out_wr_ptr_next = _shell_41;
     end
     if (out_pop) begin
-        out_rd_ptr_next = _shell_46;
+        out_rd_ptr_next = _shell_44;
     end
-    out_count_next = _shell_50;
+    out_count_next = _shell_48;
 end
 
 // issue_next

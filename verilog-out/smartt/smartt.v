@@ -682,34 +682,34 @@ reg  s17_early_reg;  // stage 17 copy of early
 wire s17_early_next;
 reg  s18_early_reg;  // stage 18 copy of early
 wire s18_early_next;
-reg  [27:0] s5_t_11_reg;  // stage 5 copy of t
-wire [27:0] s5_t_11_next;
-reg  [27:0] s6_t_10_reg;  // stage 6 copy of t
-wire [27:0] s6_t_10_next;
-reg  [27:0] s7_t_7_reg;  // stage 7 copy of t
-wire [27:0] s7_t_7_next;
-reg  [27:0] s8_t_7_reg;  // stage 8 copy of t
-wire [27:0] s8_t_7_next;
-reg  [27:0] s9_t_6_reg;  // stage 9 copy of t
-wire [27:0] s9_t_6_next;
-reg  [27:0] s10_t_4_reg;  // stage 10 copy of t
-wire [27:0] s10_t_4_next;
-reg  [27:0] s11_t_4_reg;  // stage 11 copy of t
-wire [27:0] s11_t_4_next;
-reg  [27:0] s12_t_4_reg;  // stage 12 copy of t
-wire [27:0] s12_t_4_next;
-reg  [27:0] s13_t_3_reg;  // stage 13 copy of t
-wire [27:0] s13_t_3_next;
-reg  [27:0] s14_t_4_reg;  // stage 14 copy of t
-wire [27:0] s14_t_4_next;
-reg  [27:0] s15_t_4_reg;  // stage 15 copy of t
-wire [27:0] s15_t_4_next;
-reg  [27:0] s16_t_3_reg;  // stage 16 copy of t
-wire [27:0] s16_t_3_next;
-reg  [27:0] s17_t_3_reg;  // stage 17 copy of t
-wire [27:0] s17_t_3_next;
-reg  [27:0] s18_t_reg;  // stage 18 copy of t
-wire [27:0] s18_t_next;
+reg  [27:0] s5_c_early_reg;  // stage 5 copy of c_early
+wire [27:0] s5_c_early_next;
+reg  [27:0] s6_c_early_reg;  // stage 6 copy of c_early
+wire [27:0] s6_c_early_next;
+reg  [27:0] s7_c_early_reg;  // stage 7 copy of c_early
+wire [27:0] s7_c_early_next;
+reg  [27:0] s8_c_early_reg;  // stage 8 copy of c_early
+wire [27:0] s8_c_early_next;
+reg  [27:0] s9_c_early_reg;  // stage 9 copy of c_early
+wire [27:0] s9_c_early_next;
+reg  [27:0] s10_c_early_reg;  // stage 10 copy of c_early
+wire [27:0] s10_c_early_next;
+reg  [27:0] s11_c_early_reg;  // stage 11 copy of c_early
+wire [27:0] s11_c_early_next;
+reg  [27:0] s12_c_early_reg;  // stage 12 copy of c_early
+wire [27:0] s12_c_early_next;
+reg  [27:0] s13_c_early_reg;  // stage 13 copy of c_early
+wire [27:0] s13_c_early_next;
+reg  [27:0] s14_c_early_reg;  // stage 14 copy of c_early
+wire [27:0] s14_c_early_next;
+reg  [27:0] s15_c_early_reg;  // stage 15 copy of c_early
+wire [27:0] s15_c_early_next;
+reg  [27:0] s16_c_early_reg;  // stage 16 copy of c_early
+wire [27:0] s16_c_early_next;
+reg  [27:0] s17_c_early_reg;  // stage 17 copy of c_early
+wire [27:0] s17_c_early_next;
+reg  [27:0] s18_c_early_reg;  // stage 18 copy of c_early
+wire [27:0] s18_c_early_next;
 reg  [26:0] s19_c_ack_clamped_reg;  // stage 19 copy of c_ack_clamped
 wire [26:0] s19_c_ack_clamped_next;
 wire u_qa_trigger_out;
@@ -839,36 +839,66 @@ reg  [26:0] s18_c_loss_all_reg;  // stage 18 copy of c_loss_all
 wire [26:0] s18_c_loss_all_next;
 reg  [26:0] s19_c_loss_all_reg;  // stage 19 copy of c_loss_all
 wire [26:0] s19_c_loss_all_next;
-reg  [11:0] s5_t_12_reg;  // stage 5 copy of t
-wire [11:0] s5_t_12_next;
-reg  [11:0] s6_t_11_reg;  // stage 6 copy of t
-wire [11:0] s6_t_11_next;
-reg  [11:0] s7_t_8_reg;  // stage 7 copy of t
-wire [11:0] s7_t_8_next;
-reg  [11:0] s8_t_8_reg;  // stage 8 copy of t
-wire [11:0] s8_t_8_next;
-reg  [11:0] s9_t_7_reg;  // stage 9 copy of t
-wire [11:0] s9_t_7_next;
-reg  [11:0] s10_t_5_reg;  // stage 10 copy of t
-wire [11:0] s10_t_5_next;
-reg  [11:0] s11_t_5_reg;  // stage 11 copy of t
-wire [11:0] s11_t_5_next;
-reg  [11:0] s12_t_5_reg;  // stage 12 copy of t
-wire [11:0] s12_t_5_next;
-reg  [11:0] s13_t_4_reg;  // stage 13 copy of t
-wire [11:0] s13_t_4_next;
-reg  [11:0] s14_t_5_reg;  // stage 14 copy of t
-wire [11:0] s14_t_5_next;
-reg  [11:0] s15_t_5_reg;  // stage 15 copy of t
-wire [11:0] s15_t_5_next;
-reg  [11:0] s16_t_4_reg;  // stage 16 copy of t
-wire [11:0] s16_t_4_next;
-reg  [11:0] s17_t_4_reg;  // stage 17 copy of t
-wire [11:0] s17_t_4_next;
-reg  [11:0] s18_t_2_reg;  // stage 18 copy of t
-wire [11:0] s18_t_2_next;
+reg  [11:0] s5_t_11_reg;  // stage 5 copy of t
+wire [11:0] s5_t_11_next;
+reg  [11:0] s6_t_10_reg;  // stage 6 copy of t
+wire [11:0] s6_t_10_next;
+reg  [11:0] s7_t_7_reg;  // stage 7 copy of t
+wire [11:0] s7_t_7_next;
+reg  [11:0] s8_t_7_reg;  // stage 8 copy of t
+wire [11:0] s8_t_7_next;
+reg  [11:0] s9_t_6_reg;  // stage 9 copy of t
+wire [11:0] s9_t_6_next;
+reg  [11:0] s10_t_4_reg;  // stage 10 copy of t
+wire [11:0] s10_t_4_next;
+reg  [11:0] s11_t_4_reg;  // stage 11 copy of t
+wire [11:0] s11_t_4_next;
+reg  [11:0] s12_t_4_reg;  // stage 12 copy of t
+wire [11:0] s12_t_4_next;
+reg  [11:0] s13_t_3_reg;  // stage 13 copy of t
+wire [11:0] s13_t_3_next;
+reg  [11:0] s14_t_4_reg;  // stage 14 copy of t
+wire [11:0] s14_t_4_next;
+reg  [11:0] s15_t_4_reg;  // stage 15 copy of t
+wire [11:0] s15_t_4_next;
+reg  [11:0] s16_t_3_reg;  // stage 16 copy of t
+wire [11:0] s16_t_3_next;
+reg  [11:0] s17_t_3_reg;  // stage 17 copy of t
+wire [11:0] s17_t_3_next;
+reg  [11:0] s18_t_reg;  // stage 18 copy of t
+wire [11:0] s18_t_next;
 reg  [11:0] s19_t_reg;  // stage 19 copy of t
 wire [11:0] s19_t_next;
+reg  s5_t_12_reg;  // stage 5 copy of t
+wire s5_t_12_next;
+reg  s6_t_11_reg;  // stage 6 copy of t
+wire s6_t_11_next;
+reg  s7_t_8_reg;  // stage 7 copy of t
+wire s7_t_8_next;
+reg  s8_t_8_reg;  // stage 8 copy of t
+wire s8_t_8_next;
+reg  s9_t_7_reg;  // stage 9 copy of t
+wire s9_t_7_next;
+reg  s10_t_5_reg;  // stage 10 copy of t
+wire s10_t_5_next;
+reg  s11_t_5_reg;  // stage 11 copy of t
+wire s11_t_5_next;
+reg  s12_t_5_reg;  // stage 12 copy of t
+wire s12_t_5_next;
+reg  s13_t_4_reg;  // stage 13 copy of t
+wire s13_t_4_next;
+reg  s14_t_5_reg;  // stage 14 copy of t
+wire s14_t_5_next;
+reg  s15_t_5_reg;  // stage 15 copy of t
+wire s15_t_5_next;
+reg  s16_t_4_reg;  // stage 16 copy of t
+wire s16_t_4_next;
+reg  s17_t_4_reg;  // stage 17 copy of t
+wire s17_t_4_next;
+reg  s18_t_2_reg;  // stage 18 copy of t
+wire s18_t_2_next;
+reg  s19_t_2_reg;  // stage 19 copy of t
+wire s19_t_2_next;
 reg  s5_t_13_reg;  // stage 5 copy of t
 wire s5_t_13_next;
 reg  s6_t_12_reg;  // stage 6 copy of t
@@ -897,68 +927,68 @@ reg  s17_t_5_reg;  // stage 17 copy of t
 wire s17_t_5_next;
 reg  s18_t_3_reg;  // stage 18 copy of t
 wire s18_t_3_next;
-reg  s19_t_2_reg;  // stage 19 copy of t
-wire s19_t_2_next;
-reg  s5_t_14_reg;  // stage 5 copy of t
-wire s5_t_14_next;
-reg  s6_t_13_reg;  // stage 6 copy of t
-wire s6_t_13_next;
-reg  s7_t_10_reg;  // stage 7 copy of t
-wire s7_t_10_next;
-reg  s8_t_10_reg;  // stage 8 copy of t
-wire s8_t_10_next;
-reg  s9_t_9_reg;  // stage 9 copy of t
-wire s9_t_9_next;
-reg  s10_t_7_reg;  // stage 10 copy of t
-wire s10_t_7_next;
-reg  s11_t_7_reg;  // stage 11 copy of t
-wire s11_t_7_next;
-reg  s12_t_7_reg;  // stage 12 copy of t
-wire s12_t_7_next;
-reg  s13_t_6_reg;  // stage 13 copy of t
-wire s13_t_6_next;
-reg  s14_t_7_reg;  // stage 14 copy of t
-wire s14_t_7_next;
-reg  s15_t_7_reg;  // stage 15 copy of t
-wire s15_t_7_next;
-reg  s16_t_6_reg;  // stage 16 copy of t
-wire s16_t_6_next;
-reg  s17_t_6_reg;  // stage 17 copy of t
-wire s17_t_6_next;
-reg  s18_t_4_reg;  // stage 18 copy of t
-wire s18_t_4_next;
 reg  s19_t_3_reg;  // stage 19 copy of t
 wire s19_t_3_next;
-reg  [23:0] s5_t_15_reg;  // stage 5 copy of t
-wire [23:0] s5_t_15_next;
-reg  [23:0] s6_t_14_reg;  // stage 6 copy of t
-wire [23:0] s6_t_14_next;
-reg  [23:0] s7_t_11_reg;  // stage 7 copy of t
-wire [23:0] s7_t_11_next;
-reg  [23:0] s8_t_11_reg;  // stage 8 copy of t
-wire [23:0] s8_t_11_next;
-reg  [23:0] s9_t_10_reg;  // stage 9 copy of t
-wire [23:0] s9_t_10_next;
-reg  [23:0] s10_t_8_reg;  // stage 10 copy of t
-wire [23:0] s10_t_8_next;
-reg  [23:0] s11_t_8_reg;  // stage 11 copy of t
-wire [23:0] s11_t_8_next;
-reg  [23:0] s12_t_8_reg;  // stage 12 copy of t
-wire [23:0] s12_t_8_next;
-reg  [23:0] s13_t_7_reg;  // stage 13 copy of t
-wire [23:0] s13_t_7_next;
-reg  [23:0] s14_t_8_reg;  // stage 14 copy of t
-wire [23:0] s14_t_8_next;
-reg  [23:0] s15_t_8_reg;  // stage 15 copy of t
-wire [23:0] s15_t_8_next;
-reg  [23:0] s16_t_7_reg;  // stage 16 copy of t
-wire [23:0] s16_t_7_next;
-reg  [23:0] s17_t_7_reg;  // stage 17 copy of t
-wire [23:0] s17_t_7_next;
-reg  [23:0] s18_t_5_reg;  // stage 18 copy of t
-wire [23:0] s18_t_5_next;
+reg  [23:0] s5_t_14_reg;  // stage 5 copy of t
+wire [23:0] s5_t_14_next;
+reg  [23:0] s6_t_13_reg;  // stage 6 copy of t
+wire [23:0] s6_t_13_next;
+reg  [23:0] s7_t_10_reg;  // stage 7 copy of t
+wire [23:0] s7_t_10_next;
+reg  [23:0] s8_t_10_reg;  // stage 8 copy of t
+wire [23:0] s8_t_10_next;
+reg  [23:0] s9_t_9_reg;  // stage 9 copy of t
+wire [23:0] s9_t_9_next;
+reg  [23:0] s10_t_7_reg;  // stage 10 copy of t
+wire [23:0] s10_t_7_next;
+reg  [23:0] s11_t_7_reg;  // stage 11 copy of t
+wire [23:0] s11_t_7_next;
+reg  [23:0] s12_t_7_reg;  // stage 12 copy of t
+wire [23:0] s12_t_7_next;
+reg  [23:0] s13_t_6_reg;  // stage 13 copy of t
+wire [23:0] s13_t_6_next;
+reg  [23:0] s14_t_7_reg;  // stage 14 copy of t
+wire [23:0] s14_t_7_next;
+reg  [23:0] s15_t_7_reg;  // stage 15 copy of t
+wire [23:0] s15_t_7_next;
+reg  [23:0] s16_t_6_reg;  // stage 16 copy of t
+wire [23:0] s16_t_6_next;
+reg  [23:0] s17_t_6_reg;  // stage 17 copy of t
+wire [23:0] s17_t_6_next;
+reg  [23:0] s18_t_4_reg;  // stage 18 copy of t
+wire [23:0] s18_t_4_next;
 reg  [23:0] s19_t_4_reg;  // stage 19 copy of t
 wire [23:0] s19_t_4_next;
+reg  [20:0] s5_t_15_reg;  // stage 5 copy of t
+wire [20:0] s5_t_15_next;
+reg  [20:0] s6_t_14_reg;  // stage 6 copy of t
+wire [20:0] s6_t_14_next;
+reg  [20:0] s7_t_11_reg;  // stage 7 copy of t
+wire [20:0] s7_t_11_next;
+reg  [20:0] s8_t_11_reg;  // stage 8 copy of t
+wire [20:0] s8_t_11_next;
+reg  [20:0] s9_t_10_reg;  // stage 9 copy of t
+wire [20:0] s9_t_10_next;
+reg  [20:0] s10_t_8_reg;  // stage 10 copy of t
+wire [20:0] s10_t_8_next;
+reg  [20:0] s11_t_8_reg;  // stage 11 copy of t
+wire [20:0] s11_t_8_next;
+reg  [20:0] s12_t_8_reg;  // stage 12 copy of t
+wire [20:0] s12_t_8_next;
+reg  [20:0] s13_t_7_reg;  // stage 13 copy of t
+wire [20:0] s13_t_7_next;
+reg  [20:0] s14_t_8_reg;  // stage 14 copy of t
+wire [20:0] s14_t_8_next;
+reg  [20:0] s15_t_8_reg;  // stage 15 copy of t
+wire [20:0] s15_t_8_next;
+reg  [20:0] s16_t_7_reg;  // stage 16 copy of t
+wire [20:0] s16_t_7_next;
+reg  [20:0] s17_t_7_reg;  // stage 17 copy of t
+wire [20:0] s17_t_7_next;
+reg  [20:0] s18_t_5_reg;  // stage 18 copy of t
+wire [20:0] s18_t_5_next;
+reg  [20:0] s19_t_5_reg;  // stage 19 copy of t
+wire [20:0] s19_t_5_next;
 reg  [20:0] s5_t_16_reg;  // stage 5 copy of t
 wire [20:0] s5_t_16_next;
 reg  [20:0] s6_t_15_reg;  // stage 6 copy of t
@@ -987,8 +1017,8 @@ reg  [20:0] s17_t_8_reg;  // stage 17 copy of t
 wire [20:0] s17_t_8_next;
 reg  [20:0] s18_t_6_reg;  // stage 18 copy of t
 wire [20:0] s18_t_6_next;
-reg  [20:0] s19_t_5_reg;  // stage 19 copy of t
-wire [20:0] s19_t_5_next;
+reg  [20:0] s19_t_6_reg;  // stage 19 copy of t
+wire [20:0] s19_t_6_next;
 reg  [20:0] s5_t_17_reg;  // stage 5 copy of t
 wire [20:0] s5_t_17_next;
 reg  [20:0] s6_t_16_reg;  // stage 6 copy of t
@@ -1017,8 +1047,8 @@ reg  [20:0] s17_t_9_reg;  // stage 17 copy of t
 wire [20:0] s17_t_9_next;
 reg  [20:0] s18_t_7_reg;  // stage 18 copy of t
 wire [20:0] s18_t_7_next;
-reg  [20:0] s19_t_6_reg;  // stage 19 copy of t
-wire [20:0] s19_t_6_next;
+reg  [20:0] s19_t_7_reg;  // stage 19 copy of t
+wire [20:0] s19_t_7_next;
 reg  [20:0] s5_t_18_reg;  // stage 5 copy of t
 wire [20:0] s5_t_18_next;
 reg  [20:0] s6_t_17_reg;  // stage 6 copy of t
@@ -1047,36 +1077,6 @@ reg  [20:0] s17_t_10_reg;  // stage 17 copy of t
 wire [20:0] s17_t_10_next;
 reg  [20:0] s18_t_8_reg;  // stage 18 copy of t
 wire [20:0] s18_t_8_next;
-reg  [20:0] s19_t_7_reg;  // stage 19 copy of t
-wire [20:0] s19_t_7_next;
-reg  [20:0] s5_t_19_reg;  // stage 5 copy of t
-wire [20:0] s5_t_19_next;
-reg  [20:0] s6_t_18_reg;  // stage 6 copy of t
-wire [20:0] s6_t_18_next;
-reg  [20:0] s7_t_15_reg;  // stage 7 copy of t
-wire [20:0] s7_t_15_next;
-reg  [20:0] s8_t_15_reg;  // stage 8 copy of t
-wire [20:0] s8_t_15_next;
-reg  [20:0] s9_t_14_reg;  // stage 9 copy of t
-wire [20:0] s9_t_14_next;
-reg  [20:0] s10_t_12_reg;  // stage 10 copy of t
-wire [20:0] s10_t_12_next;
-reg  [20:0] s11_t_12_reg;  // stage 11 copy of t
-wire [20:0] s11_t_12_next;
-reg  [20:0] s12_t_12_reg;  // stage 12 copy of t
-wire [20:0] s12_t_12_next;
-reg  [20:0] s13_t_11_reg;  // stage 13 copy of t
-wire [20:0] s13_t_11_next;
-reg  [20:0] s14_t_12_reg;  // stage 14 copy of t
-wire [20:0] s14_t_12_next;
-reg  [20:0] s15_t_12_reg;  // stage 15 copy of t
-wire [20:0] s15_t_12_next;
-reg  [20:0] s16_t_11_reg;  // stage 16 copy of t
-wire [20:0] s16_t_11_next;
-reg  [20:0] s17_t_11_reg;  // stage 17 copy of t
-wire [20:0] s17_t_11_next;
-reg  [20:0] s18_t_9_reg;  // stage 18 copy of t
-wire [20:0] s18_t_9_next;
 reg  [20:0] s19_t_8_reg;  // stage 19 copy of t
 wire [20:0] s19_t_8_next;
 reg  s2_t_10_reg;  // stage 2 copy of t
@@ -1085,34 +1085,34 @@ reg  s3_t_13_reg;  // stage 3 copy of t
 wire s3_t_13_next;
 reg  s4_t_14_reg;  // stage 4 copy of t
 wire s4_t_14_next;
-reg  s5_t_20_reg;  // stage 5 copy of t
-wire s5_t_20_next;
-reg  s6_t_19_reg;  // stage 6 copy of t
-wire s6_t_19_next;
-reg  s7_t_16_reg;  // stage 7 copy of t
-wire s7_t_16_next;
-reg  s8_t_16_reg;  // stage 8 copy of t
-wire s8_t_16_next;
-reg  s9_t_15_reg;  // stage 9 copy of t
-wire s9_t_15_next;
-reg  s10_t_13_reg;  // stage 10 copy of t
-wire s10_t_13_next;
-reg  s11_t_13_reg;  // stage 11 copy of t
-wire s11_t_13_next;
-reg  s12_t_13_reg;  // stage 12 copy of t
-wire s12_t_13_next;
-reg  s13_t_12_reg;  // stage 13 copy of t
-wire s13_t_12_next;
-reg  s14_t_13_reg;  // stage 14 copy of t
-wire s14_t_13_next;
-reg  s15_t_13_reg;  // stage 15 copy of t
-wire s15_t_13_next;
-reg  s16_t_12_reg;  // stage 16 copy of t
-wire s16_t_12_next;
-reg  s17_t_12_reg;  // stage 17 copy of t
-wire s17_t_12_next;
-reg  s18_t_10_reg;  // stage 18 copy of t
-wire s18_t_10_next;
+reg  s5_t_19_reg;  // stage 5 copy of t
+wire s5_t_19_next;
+reg  s6_t_18_reg;  // stage 6 copy of t
+wire s6_t_18_next;
+reg  s7_t_15_reg;  // stage 7 copy of t
+wire s7_t_15_next;
+reg  s8_t_15_reg;  // stage 8 copy of t
+wire s8_t_15_next;
+reg  s9_t_14_reg;  // stage 9 copy of t
+wire s9_t_14_next;
+reg  s10_t_12_reg;  // stage 10 copy of t
+wire s10_t_12_next;
+reg  s11_t_12_reg;  // stage 11 copy of t
+wire s11_t_12_next;
+reg  s12_t_12_reg;  // stage 12 copy of t
+wire s12_t_12_next;
+reg  s13_t_11_reg;  // stage 13 copy of t
+wire s13_t_11_next;
+reg  s14_t_12_reg;  // stage 14 copy of t
+wire s14_t_12_next;
+reg  s15_t_12_reg;  // stage 15 copy of t
+wire s15_t_12_next;
+reg  s16_t_11_reg;  // stage 16 copy of t
+wire s16_t_11_next;
+reg  s17_t_11_reg;  // stage 17 copy of t
+wire s17_t_11_next;
+reg  s18_t_9_reg;  // stage 18 copy of t
+wire s18_t_9_next;
 reg  s19_t_9_reg;  // stage 19 copy of t
 wire s19_t_9_next;
 reg  [2:0] s2_t_11_reg;  // stage 2 copy of t
@@ -1157,34 +1157,34 @@ reg  [2:0] s18_kind_reg;  // stage 18 copy of kind
 wire [2:0] s18_kind_next;
 reg  [2:0] s19_kind_reg;  // stage 19 copy of kind
 wire [2:0] s19_kind_next;
-reg  [2:0] s5_t_21_reg;  // stage 5 copy of t
-wire [2:0] s5_t_21_next;
-reg  [2:0] s6_t_20_reg;  // stage 6 copy of t
-wire [2:0] s6_t_20_next;
-reg  [2:0] s7_t_17_reg;  // stage 7 copy of t
-wire [2:0] s7_t_17_next;
-reg  [2:0] s8_t_17_reg;  // stage 8 copy of t
-wire [2:0] s8_t_17_next;
-reg  [2:0] s9_t_16_reg;  // stage 9 copy of t
-wire [2:0] s9_t_16_next;
-reg  [2:0] s10_t_14_reg;  // stage 10 copy of t
-wire [2:0] s10_t_14_next;
-reg  [2:0] s11_t_14_reg;  // stage 11 copy of t
-wire [2:0] s11_t_14_next;
-reg  [2:0] s12_t_14_reg;  // stage 12 copy of t
-wire [2:0] s12_t_14_next;
-reg  [2:0] s13_t_13_reg;  // stage 13 copy of t
-wire [2:0] s13_t_13_next;
-reg  [2:0] s14_t_14_reg;  // stage 14 copy of t
-wire [2:0] s14_t_14_next;
-reg  [2:0] s15_t_14_reg;  // stage 15 copy of t
-wire [2:0] s15_t_14_next;
-reg  [2:0] s16_t_13_reg;  // stage 16 copy of t
-wire [2:0] s16_t_13_next;
-reg  [2:0] s17_t_13_reg;  // stage 17 copy of t
-wire [2:0] s17_t_13_next;
-reg  [2:0] s18_t_11_reg;  // stage 18 copy of t
-wire [2:0] s18_t_11_next;
+reg  [2:0] s5_t_20_reg;  // stage 5 copy of t
+wire [2:0] s5_t_20_next;
+reg  [2:0] s6_t_19_reg;  // stage 6 copy of t
+wire [2:0] s6_t_19_next;
+reg  [2:0] s7_t_16_reg;  // stage 7 copy of t
+wire [2:0] s7_t_16_next;
+reg  [2:0] s8_t_16_reg;  // stage 8 copy of t
+wire [2:0] s8_t_16_next;
+reg  [2:0] s9_t_15_reg;  // stage 9 copy of t
+wire [2:0] s9_t_15_next;
+reg  [2:0] s10_t_13_reg;  // stage 10 copy of t
+wire [2:0] s10_t_13_next;
+reg  [2:0] s11_t_13_reg;  // stage 11 copy of t
+wire [2:0] s11_t_13_next;
+reg  [2:0] s12_t_13_reg;  // stage 12 copy of t
+wire [2:0] s12_t_13_next;
+reg  [2:0] s13_t_12_reg;  // stage 13 copy of t
+wire [2:0] s13_t_12_next;
+reg  [2:0] s14_t_13_reg;  // stage 14 copy of t
+wire [2:0] s14_t_13_next;
+reg  [2:0] s15_t_13_reg;  // stage 15 copy of t
+wire [2:0] s15_t_13_next;
+reg  [2:0] s16_t_12_reg;  // stage 16 copy of t
+wire [2:0] s16_t_12_next;
+reg  [2:0] s17_t_12_reg;  // stage 17 copy of t
+wire [2:0] s17_t_12_next;
+reg  [2:0] s18_t_10_reg;  // stage 18 copy of t
+wire [2:0] s18_t_10_next;
 reg  [2:0] s19_t_10_reg;  // stage 19 copy of t
 wire [2:0] s19_t_10_next;
 reg  s5_qa_fired_reg;  // stage 5 copy of qa_fired
@@ -1217,34 +1217,34 @@ reg  s18_qa_fired_reg;  // stage 18 copy of qa_fired
 wire s18_qa_fired_next;
 reg  s19_qa_fired_reg;  // stage 19 copy of qa_fired
 wire s19_qa_fired_next;
-reg  s5_t_22_reg;  // stage 5 copy of t
-wire s5_t_22_next;
-reg  s6_t_21_reg;  // stage 6 copy of t
-wire s6_t_21_next;
-reg  s7_t_18_reg;  // stage 7 copy of t
-wire s7_t_18_next;
-reg  s8_t_18_reg;  // stage 8 copy of t
-wire s8_t_18_next;
-reg  s9_t_17_reg;  // stage 9 copy of t
-wire s9_t_17_next;
-reg  s10_t_15_reg;  // stage 10 copy of t
-wire s10_t_15_next;
-reg  s11_t_15_reg;  // stage 11 copy of t
-wire s11_t_15_next;
-reg  s12_t_15_reg;  // stage 12 copy of t
-wire s12_t_15_next;
-reg  s13_t_14_reg;  // stage 13 copy of t
-wire s13_t_14_next;
-reg  s14_t_15_reg;  // stage 14 copy of t
-wire s14_t_15_next;
-reg  s15_t_15_reg;  // stage 15 copy of t
-wire s15_t_15_next;
-reg  s16_t_14_reg;  // stage 16 copy of t
-wire s16_t_14_next;
-reg  s17_t_14_reg;  // stage 17 copy of t
-wire s17_t_14_next;
-reg  s18_t_12_reg;  // stage 18 copy of t
-wire s18_t_12_next;
+reg  s5_t_21_reg;  // stage 5 copy of t
+wire s5_t_21_next;
+reg  s6_t_20_reg;  // stage 6 copy of t
+wire s6_t_20_next;
+reg  s7_t_17_reg;  // stage 7 copy of t
+wire s7_t_17_next;
+reg  s8_t_17_reg;  // stage 8 copy of t
+wire s8_t_17_next;
+reg  s9_t_16_reg;  // stage 9 copy of t
+wire s9_t_16_next;
+reg  s10_t_14_reg;  // stage 10 copy of t
+wire s10_t_14_next;
+reg  s11_t_14_reg;  // stage 11 copy of t
+wire s11_t_14_next;
+reg  s12_t_14_reg;  // stage 12 copy of t
+wire s12_t_14_next;
+reg  s13_t_13_reg;  // stage 13 copy of t
+wire s13_t_13_next;
+reg  s14_t_14_reg;  // stage 14 copy of t
+wire s14_t_14_next;
+reg  s15_t_14_reg;  // stage 15 copy of t
+wire s15_t_14_next;
+reg  s16_t_13_reg;  // stage 16 copy of t
+wire s16_t_13_next;
+reg  s17_t_13_reg;  // stage 17 copy of t
+wire s17_t_13_next;
+reg  s18_t_11_reg;  // stage 18 copy of t
+wire s18_t_11_next;
 reg  s19_t_11_reg;  // stage 19 copy of t
 wire s19_t_11_next;
 reg  [4:0] out_rd_ptr_reg;  // result buffer head
@@ -5227,40 +5227,38 @@ wire [27:0] _s18_core_c_next_4 = {1'd0, _s18_core_c_next_3};
 wire [27:0] c_mi_fi = s17_t_reg + _s18_core_c_next_4;
 wire [27:0] _s18_core_c_next_5 = s17_rtt_le_trtt_reg ? c_mi_fi : s17_c_fi_reg;
 wire [27:0] core_c = s17_ecn_reg ? s17_t_2_reg : _s18_core_c_next_5;
-wire [20:0] _s2_t_4_next_0 = {7'd0, s1_size_reg};
-wire [21:0] _s2_t_4_next_1 = {1'd0, _s2_t_4_next_0};
+wire [21:0] _s2_t_4_next_0 = {8'd0, s1_size_reg};
 wire _s2_t_5_next_0 = s1_kind_reg == 3'd1;
 wire [27:0] _s2_t_6_next_0 = {1'd0, size_c};
 wire _s2_is_loss_next_0 = s1_kind_reg == 3'd2;
 wire _s2_is_loss_next_1 = s1_kind_reg == 3'd3;
 wire is_loss = _s2_is_loss_next_0 | _s2_is_loss_next_1;
-wire [20:0] _s2_t_7_next_0 = {7'd0, s1_size_reg};
-wire [21:0] _s2_t_7_next_1 = {1'd0, _s2_t_7_next_0};
+wire [21:0] _s2_t_7_next_0 = {8'd0, s1_size_reg};
 wire [23:0] nowq = s1_now_reg[27:4];
 wire _s2_t_8_next_0 = s1_kind_reg == 3'd0;
 wire _s2_t_8_next_1 = ~_s2_t_8_next_0;
 wire [20:0] cur_to_ignore = s4_cur_reg[89:69];
 wire [20:0] cur_ignored = s4_cur_reg[68:48];
 wire [21:0] _s5_early_next_0 = {1'd0, cur_ignored};
-wire [21:0] _s5_early_next_1 = _s5_early_next_0 + s4_t_8_reg;
-wire _s5_early_next_2 = _s5_early_next_1[21];
-wire [20:0] _s5_early_next_3 = _s5_early_next_1[20:0];
-wire [20:0] ignored1 = _s5_early_next_2 ? 21'h1fffff : _s5_early_next_3;
+wire [21:0] ignored_no_wrap_sum = _s5_early_next_0 + s4_t_8_reg;
+wire _s5_early_next_1 = ignored_no_wrap_sum[21];
+wire [20:0] _s5_early_next_2 = ignored_no_wrap_sum[20:0];
+wire [20:0] ignored1 = _s5_early_next_1 ? 21'h1fffff : _s5_early_next_2;
 wire qa_called = cur_to_ignore <= ignored1;
 wire ack_run = s4_t_9_reg & qa_called;
-wire _s5_early_next_4 = u_qa_fired & qa_called;
-wire qa_fired = _s5_early_next_4 & s4_t_12_reg;
+wire _s5_early_next_3 = u_qa_fired & qa_called;
+wire qa_fired = _s5_early_next_3 & s4_t_12_reg;
 wire fi_fired = u_fastinc_fired & ack_run;
-wire _s5_early_next_5 = qa_fired | fi_fired;
-wire early = ack_run & _s5_early_next_5;
-wire [27:0] _s5_t_11_next_0 = {1'd0, u_qa_c_out};
-wire [27:0] _s5_t_11_next_1 = fi_fired ? u_fastinc_c_out : _s5_t_11_next_0;
-wire [27:0] _s19_c_ack_clamped_next_0 = s18_early_reg ? s18_t_reg : s18_core_c_reg;
+wire _s5_early_next_4 = qa_fired | fi_fired;
+wire early = ack_run & _s5_early_next_4;
+wire [27:0] _s5_c_early_next_0 = {1'd0, u_qa_c_out};
+wire [27:0] c_early = fi_fired ? u_fastinc_c_out : _s5_c_early_next_0;
+wire [27:0] _s19_c_ack_clamped_next_0 = s18_early_reg ? s18_c_early_reg : s18_core_c_reg;
 wire _s19_c_ack_clamped_next_1 = _s19_c_ack_clamped_next_0 < 28'h419ce00;
 wire [27:0] _s19_c_ack_clamped_next_2 = _s19_c_ack_clamped_next_1 ? _s19_c_ack_clamped_next_0 : 28'h419ce00;
 wire _s19_c_ack_clamped_next_3 = _s19_c_ack_clamped_next_2 < 28'h40000;
 wire [27:0] _s19_c_ack_clamped_next_4 = _s19_c_ack_clamped_next_3 ? 28'h40000 : _s19_c_ack_clamped_next_2;
-wire [26:0] _s19_c_ack_clamped_next_5 = _s19_c_ack_clamped_next_4[26:0];
+wire [26:0] c_ack_window = _s19_c_ack_clamped_next_4[26:0];
 wire _s2_t_9_next_0 = ~_s2_t_8_next_0;
 wire qa_used = qa_called & s4_t_13_reg;
 wire [27:0] _s5_c_loss_all_next_0 = {1'd0, cur_c};
@@ -5276,39 +5274,39 @@ wire _s5_c_loss_all_next_8 = _s5_c_loss_all_next_7 < 28'h40000;
 wire [27:0] _s5_c_loss_all_next_9 = _s5_c_loss_all_next_8 ? 28'h40000 : _s5_c_loss_all_next_7;
 wire [26:0] c_loss_all = _s5_c_loss_all_next_9[26:0];
 wire [11:0] cur_avg_wtd = s4_cur_reg[148:137];
-wire [11:0] _s5_t_12_next_0 = ack_run ? u_wtd_avg_out : cur_avg_wtd;
+wire [11:0] _s5_t_11_next_0 = ack_run ? u_wtd_avg_out : cur_avg_wtd;
 wire cur_increase = s4_cur_reg[136];
-wire _s5_t_13_next_0 = ack_run ? u_fastinc_increase_out : cur_increase;
+wire _s5_t_12_next_0 = ack_run ? u_fastinc_increase_out : cur_increase;
 wire cur_trigger = s4_cur_reg[135];
-wire _s5_t_14_next_0 = cur_trigger | s4_is_loss_reg;
-wire _s5_t_14_next_1 = qa_used ? u_qa_trigger_out : _s5_t_14_next_0;
+wire _s5_t_13_next_0 = cur_trigger | s4_is_loss_reg;
+wire _s5_t_13_next_1 = qa_used ? u_qa_trigger_out : _s5_t_13_next_0;
 wire [23:0] cur_win_end = s4_cur_reg[134:111];
-wire [23:0] _s5_t_15_next_0 = qa_used ? u_qa_win_end_out : cur_win_end;
+wire [23:0] _s5_t_14_next_0 = qa_used ? u_qa_win_end_out : cur_win_end;
 wire [20:0] cur_count = s4_cur_reg[110:90];
-wire [20:0] _s5_t_16_next_0 = ack_run ? u_fastinc_count_out : cur_count;
-wire [20:0] _s5_t_17_next_0 = qa_used ? u_qa_to_ignore_out : cur_to_ignore;
-wire [20:0] _s5_t_18_next_0 = qa_used ? u_qa_ignored_out : ignored1;
+wire [20:0] _s5_t_15_next_0 = ack_run ? u_fastinc_count_out : cur_count;
+wire [20:0] _s5_t_16_next_0 = qa_used ? u_qa_to_ignore_out : cur_to_ignore;
+wire [20:0] _s5_t_17_next_0 = qa_used ? u_qa_ignored_out : ignored1;
 wire [20:0] cur_acked = s4_cur_reg[47:27];
-wire [21:0] _s5_t_19_next_0 = {1'd0, cur_acked};
-wire [21:0] _s5_t_19_next_1 = _s5_t_19_next_0 + s4_t_11_reg;
-wire _s5_t_19_next_2 = _s5_t_19_next_1[21];
-wire [20:0] _s5_t_19_next_3 = _s5_t_19_next_1[20:0];
-wire [20:0] acked1 = _s5_t_19_next_2 ? 21'h1fffff : _s5_t_19_next_3;
+wire [21:0] _s5_t_18_next_0 = {1'd0, cur_acked};
+wire [21:0] acked_no_wrap_sum = _s5_t_18_next_0 + s4_t_11_reg;
+wire _s5_t_18_next_1 = acked_no_wrap_sum[21];
+wire [20:0] _s5_t_18_next_2 = acked_no_wrap_sum[20:0];
+wire [20:0] acked1 = _s5_t_18_next_1 ? 21'h1fffff : _s5_t_18_next_2;
 wire [20:0] acked_in = s4_t_9_reg ? acked1 : cur_acked;
-wire [20:0] _s5_t_19_next_4 = qa_used ? u_qa_acked_out : acked_in;
+wire [20:0] _s5_t_18_next_3 = qa_used ? u_qa_acked_out : acked_in;
 wire [2:0] _s2_t_11_next_0 = rtt_le_trtt ? 3'd1 : 3'd2;
 wire [2:0] _s2_t_11_next_1 = rtt_le_trtt ? 3'd4 : 3'd3;
 wire [2:0] _s2_t_11_next_2 = s1_ecn_reg ? _s2_t_11_next_0 : _s2_t_11_next_1;
-wire [2:0] _s5_t_21_next_0 = qa_fired ? 3'd5 : 3'd7;
-wire _s5_t_21_next_1 = ~u_wtd_can_decrease;
-wire _s5_t_21_next_2 = s4_u_wtd_ecn_reg & _s5_t_21_next_1;
-wire [2:0] core_case = _s5_t_21_next_2 ? 3'd0 : s4_t_15_reg;
-wire [2:0] _s5_t_21_next_3 = fi_fired ? 3'd6 : core_case;
-wire [2:0] _s5_t_21_next_4 = qa_fired ? 3'd5 : _s5_t_21_next_3;
-wire [2:0] _s5_t_21_next_5 = ack_run ? _s5_t_21_next_4 : 3'd0;
-wire [2:0] _s5_t_21_next_6 = s4_is_loss_reg ? _s5_t_21_next_0 : _s5_t_21_next_5;
-wire [2:0] _s5_t_21_next_7 = s4_t_14_reg ? 3'd0 : _s5_t_21_next_6;
-wire _s5_t_22_next_0 = s4_t_14_reg ? 1'd0 : _s5_t_13_next_0;
+wire [2:0] _s5_t_20_next_0 = qa_fired ? 3'd5 : 3'd7;
+wire _s5_t_20_next_1 = ~u_wtd_can_decrease;
+wire _s5_t_20_next_2 = s4_u_wtd_ecn_reg & _s5_t_20_next_1;
+wire [2:0] core_case = _s5_t_20_next_2 ? 3'd0 : s4_t_15_reg;
+wire [2:0] _s5_t_20_next_3 = fi_fired ? 3'd6 : core_case;
+wire [2:0] _s5_t_20_next_4 = qa_fired ? 3'd5 : _s5_t_20_next_3;
+wire [2:0] _s5_t_20_next_5 = ack_run ? _s5_t_20_next_4 : 3'd0;
+wire [2:0] _s5_t_20_next_6 = s4_is_loss_reg ? _s5_t_20_next_0 : _s5_t_20_next_5;
+wire [2:0] _s5_t_20_next_7 = s4_t_14_reg ? 3'd0 : _s5_t_20_next_6;
+wire _s5_t_21_next_0 = s4_t_14_reg ? 1'd0 : _s5_t_12_next_0;
 wire out_nonempty = |out_count_reg;
 wire [15:0] _m_result_conn_0 = (out_rd_ptr_reg == 5'd0) ? out0_conn_reg : (out_rd_ptr_reg == 5'd1) ? out1_conn_reg : (out_rd_ptr_reg == 5'd2) ? out2_conn_reg : (out_rd_ptr_reg == 5'd3) ? out3_conn_reg : (out_rd_ptr_reg == 5'd4) ? out4_conn_reg : (out_rd_ptr_reg == 5'd5) ? out5_conn_reg : (out_rd_ptr_reg == 5'd6) ? out6_conn_reg : (out_rd_ptr_reg == 5'd7) ? out7_conn_reg : (out_rd_ptr_reg == 5'd8) ? out8_conn_reg : (out_rd_ptr_reg == 5'd9) ? out9_conn_reg : (out_rd_ptr_reg == 5'd10) ? out10_conn_reg : (out_rd_ptr_reg == 5'd11) ? out11_conn_reg : (out_rd_ptr_reg == 5'd12) ? out12_conn_reg : (out_rd_ptr_reg == 5'd13) ? out13_conn_reg : (out_rd_ptr_reg == 5'd14) ? out14_conn_reg : (out_rd_ptr_reg == 5'd15) ? out15_conn_reg : (out_rd_ptr_reg == 5'd16) ? out16_conn_reg : (out_rd_ptr_reg == 5'd17) ? out17_conn_reg : (out_rd_ptr_reg == 5'd18) ? out18_conn_reg : (out_rd_ptr_reg == 5'd19) ? out19_conn_reg : out20_conn_reg;
 wire [2:0] _m_result_kind_0 = (out_rd_ptr_reg == 5'd0) ? out0_kind_reg : (out_rd_ptr_reg == 5'd1) ? out1_kind_reg : (out_rd_ptr_reg == 5'd2) ? out2_kind_reg : (out_rd_ptr_reg == 5'd3) ? out3_kind_reg : (out_rd_ptr_reg == 5'd4) ? out4_kind_reg : (out_rd_ptr_reg == 5'd5) ? out5_kind_reg : (out_rd_ptr_reg == 5'd6) ? out6_kind_reg : (out_rd_ptr_reg == 5'd7) ? out7_kind_reg : (out_rd_ptr_reg == 5'd8) ? out8_kind_reg : (out_rd_ptr_reg == 5'd9) ? out9_kind_reg : (out_rd_ptr_reg == 5'd10) ? out10_kind_reg : (out_rd_ptr_reg == 5'd11) ? out11_kind_reg : (out_rd_ptr_reg == 5'd12) ? out12_kind_reg : (out_rd_ptr_reg == 5'd13) ? out13_kind_reg : (out_rd_ptr_reg == 5'd14) ? out14_kind_reg : (out_rd_ptr_reg == 5'd15) ? out15_kind_reg : (out_rd_ptr_reg == 5'd16) ? out16_kind_reg : (out_rd_ptr_reg == 5'd17) ? out17_kind_reg : (out_rd_ptr_reg == 5'd18) ? out18_kind_reg : (out_rd_ptr_reg == 5'd19) ? out19_kind_reg : out20_kind_reg;
@@ -5334,7 +5332,8 @@ wire [11:0] wr_addr = s19_conn_reg[11:0];
 wire [11:0] _shell_9 = in_conn_reg[11:0];
 wire _shell_10 = wr_addr == _shell_9;
 wire snoop_in = wr_en & _shell_10;
-wire [148:0] _shell_11 = {12'd0, 1'd0, 1'd0, 24'h0, 21'h0, 21'h0, 21'h0, 21'h0, 27'h419ce00};
+wire [26:0] c_open = 27'h419ce00;
+wire [148:0] _shell_11 = {12'd0, 1'd0, 1'd0, 24'h0, 21'h0, 21'h0, 21'h0, 21'h0, c_open};
 wire [26:0] c_ack = s19_ack_run_reg ? s19_c_ack_clamped_reg : s19_cur_c_reg;
 wire [26:0] c_new = s19_is_loss_reg ? s19_c_loss_all_reg : c_ack;
 wire [148:0] _shell_12 = {s19_t_reg, s19_t_2_reg, s19_t_3_reg, s19_t_4_reg, s19_t_5_reg, s19_t_6_reg, s19_t_7_reg, s19_t_8_reg, c_new};
@@ -5355,42 +5354,42 @@ wire snoop_s3 = wr_en & _shell_22;
 wire [148:0] s3_word = s3_fix_valid_reg ? s3_fix_word_reg : s3_ram_reg;
 wire [148:0] _shell_23 = snoop_s3 ? new_word : s3_word;
 wire _shell_24 = out_wr_ptr_reg == 5'd0;
-wire [20:0] _shell_25 = c_new[26:6];
-wire [20:0] _shell_26 = s19_t_9_reg ? 21'h106738 : _shell_25;
-wire [20:0] _shell_27 = s19_error_reg ? 21'h0 : _shell_26;
-wire [2:0] _shell_28 = s19_error_reg ? 3'd0 : s19_t_10_reg;
-wire _shell_29 = s19_error_reg ? 1'd0 : s19_qa_fired_reg;
-wire _shell_30 = s19_error_reg ? 1'd0 : s19_t_11_reg;
-wire _shell_31 = out_wr_ptr_reg == 5'd1;
-wire _shell_32 = out_wr_ptr_reg == 5'd2;
-wire _shell_33 = out_wr_ptr_reg == 5'd3;
-wire _shell_34 = out_wr_ptr_reg == 5'd4;
-wire _shell_35 = out_wr_ptr_reg == 5'd5;
-wire _shell_36 = out_wr_ptr_reg == 5'd6;
-wire _shell_37 = out_wr_ptr_reg == 5'd7;
-wire _shell_38 = out_wr_ptr_reg == 5'd8;
-wire _shell_39 = out_wr_ptr_reg == 5'd9;
-wire _shell_40 = out_wr_ptr_reg == 5'd10;
-wire _shell_41 = out_wr_ptr_reg == 5'd11;
-wire _shell_42 = out_wr_ptr_reg == 5'd12;
-wire _shell_43 = out_wr_ptr_reg == 5'd13;
-wire _shell_44 = out_wr_ptr_reg == 5'd14;
-wire _shell_45 = out_wr_ptr_reg == 5'd15;
-wire _shell_46 = out_wr_ptr_reg == 5'd16;
-wire _shell_47 = out_wr_ptr_reg == 5'd17;
-wire _shell_48 = out_wr_ptr_reg == 5'd18;
-wire _shell_49 = out_wr_ptr_reg == 5'd19;
-wire _shell_50 = out_wr_ptr_reg == 5'd20;
-wire _shell_51 = out_wr_ptr_reg == 5'd20;
-wire [4:0] _shell_52 = out_wr_ptr_reg + 5'd1;
-wire [4:0] _shell_53 = _shell_51 ? 5'd0 : _shell_52;
-wire _shell_54 = out_rd_ptr_reg == 5'd20;
-wire [4:0] _shell_55 = out_rd_ptr_reg + 5'd1;
-wire [4:0] _shell_56 = _shell_54 ? 5'd0 : _shell_55;
-wire [4:0] _shell_57 = s19_valid_reg ? 5'd1 : 5'd0;
-wire [4:0] _shell_58 = out_count_reg + _shell_57;
-wire [4:0] _shell_59 = out_pop ? 5'd1 : 5'd0;
-wire [4:0] _shell_60 = _shell_58 - _shell_59;
+wire [20:0] cwnd_result = c_new[26:6];
+wire [20:0] _shell_25 = s19_t_9_reg ? 21'h106738 : cwnd_result;
+wire [20:0] res_cwnd = s19_error_reg ? 21'h0 : _shell_25;
+wire [2:0] res_case = s19_error_reg ? 3'd0 : s19_t_10_reg;
+wire res_qa = s19_error_reg ? 1'd0 : s19_qa_fired_reg;
+wire res_fast = s19_error_reg ? 1'd0 : s19_t_11_reg;
+wire _shell_26 = out_wr_ptr_reg == 5'd1;
+wire _shell_27 = out_wr_ptr_reg == 5'd2;
+wire _shell_28 = out_wr_ptr_reg == 5'd3;
+wire _shell_29 = out_wr_ptr_reg == 5'd4;
+wire _shell_30 = out_wr_ptr_reg == 5'd5;
+wire _shell_31 = out_wr_ptr_reg == 5'd6;
+wire _shell_32 = out_wr_ptr_reg == 5'd7;
+wire _shell_33 = out_wr_ptr_reg == 5'd8;
+wire _shell_34 = out_wr_ptr_reg == 5'd9;
+wire _shell_35 = out_wr_ptr_reg == 5'd10;
+wire _shell_36 = out_wr_ptr_reg == 5'd11;
+wire _shell_37 = out_wr_ptr_reg == 5'd12;
+wire _shell_38 = out_wr_ptr_reg == 5'd13;
+wire _shell_39 = out_wr_ptr_reg == 5'd14;
+wire _shell_40 = out_wr_ptr_reg == 5'd15;
+wire _shell_41 = out_wr_ptr_reg == 5'd16;
+wire _shell_42 = out_wr_ptr_reg == 5'd17;
+wire _shell_43 = out_wr_ptr_reg == 5'd18;
+wire _shell_44 = out_wr_ptr_reg == 5'd19;
+wire _shell_45 = out_wr_ptr_reg == 5'd20;
+wire _shell_46 = out_wr_ptr_reg == 5'd20;
+wire [4:0] _shell_47 = out_wr_ptr_reg + 5'd1;
+wire [4:0] _shell_48 = _shell_46 ? 5'd0 : _shell_47;
+wire _shell_49 = out_rd_ptr_reg == 5'd20;
+wire [4:0] _shell_50 = out_rd_ptr_reg + 5'd1;
+wire [4:0] _shell_51 = _shell_49 ? 5'd0 : _shell_50;
+wire [4:0] _shell_52 = s19_valid_reg ? 5'd1 : 5'd0;
+wire [4:0] _shell_53 = out_count_reg + _shell_52;
+wire [4:0] _shell_54 = out_pop ? 5'd1 : 5'd0;
+wire [4:0] _shell_55 = _shell_53 - _shell_54;
 wire _issue_next_0 = issue & skid_valid_reg;
 wire _issue_next_1 = in_conn_reg == skid_conn_reg;
 wire hazard_issued_skid = issue & _issue_next_1;
@@ -5781,7 +5780,7 @@ assign s15_t_3_next = s14_t_3_reg;
 assign s16_t_2_next = s15_t_3_reg;
 assign s17_t_2_next = s16_t_2_reg;
 assign s18_core_c_next = core_c;
-assign s2_t_4_next = _s2_t_4_next_1;
+assign s2_t_4_next = _s2_t_4_next_0;
 assign s3_t_7_next = s2_t_4_reg;
 assign s4_t_8_next = s3_t_7_reg;
 assign s2_t_5_next = _s2_t_5_next_0;
@@ -5793,7 +5792,7 @@ assign s4_t_10_next = s3_t_9_reg;
 assign s2_is_loss_next = is_loss;
 assign s3_is_loss_next = s2_is_loss_reg;
 assign s4_is_loss_next = s3_is_loss_reg;
-assign s2_t_7_next = _s2_t_7_next_1;
+assign s2_t_7_next = _s2_t_7_next_0;
 assign s3_t_10_next = s2_t_7_reg;
 assign s4_t_11_next = s3_t_10_reg;
 assign s2_u_qa_nowq_next = nowq;
@@ -5825,21 +5824,21 @@ assign s15_early_next = s14_early_reg;
 assign s16_early_next = s15_early_reg;
 assign s17_early_next = s16_early_reg;
 assign s18_early_next = s17_early_reg;
-assign s5_t_11_next = _s5_t_11_next_1;
-assign s6_t_10_next = s5_t_11_reg;
-assign s7_t_7_next = s6_t_10_reg;
-assign s8_t_7_next = s7_t_7_reg;
-assign s9_t_6_next = s8_t_7_reg;
-assign s10_t_4_next = s9_t_6_reg;
-assign s11_t_4_next = s10_t_4_reg;
-assign s12_t_4_next = s11_t_4_reg;
-assign s13_t_3_next = s12_t_4_reg;
-assign s14_t_4_next = s13_t_3_reg;
-assign s15_t_4_next = s14_t_4_reg;
-assign s16_t_3_next = s15_t_4_reg;
-assign s17_t_3_next = s16_t_3_reg;
-assign s18_t_next = s17_t_3_reg;
-assign s19_c_ack_clamped_next = _s19_c_ack_clamped_next_5;
+assign s5_c_early_next = c_early;
+assign s6_c_early_next = s5_c_early_reg;
+assign s7_c_early_next = s6_c_early_reg;
+assign s8_c_early_next = s7_c_early_reg;
+assign s9_c_early_next = s8_c_early_reg;
+assign s10_c_early_next = s9_c_early_reg;
+assign s11_c_early_next = s10_c_early_reg;
+assign s12_c_early_next = s11_c_early_reg;
+assign s13_c_early_next = s12_c_early_reg;
+assign s14_c_early_next = s13_c_early_reg;
+assign s15_c_early_next = s14_c_early_reg;
+assign s16_c_early_next = s15_c_early_reg;
+assign s17_c_early_next = s16_c_early_reg;
+assign s18_c_early_next = s17_c_early_reg;
+assign s19_c_ack_clamped_next = c_ack_window;
 assign s2_t_9_next = _s2_t_9_next_0;
 assign s3_t_12_next = s2_t_9_reg;
 assign s4_t_13_next = s3_t_12_reg;
@@ -5900,6 +5899,21 @@ assign s16_c_loss_all_next = s15_c_loss_all_reg;
 assign s17_c_loss_all_next = s16_c_loss_all_reg;
 assign s18_c_loss_all_next = s17_c_loss_all_reg;
 assign s19_c_loss_all_next = s18_c_loss_all_reg;
+assign s5_t_11_next = _s5_t_11_next_0;
+assign s6_t_10_next = s5_t_11_reg;
+assign s7_t_7_next = s6_t_10_reg;
+assign s8_t_7_next = s7_t_7_reg;
+assign s9_t_6_next = s8_t_7_reg;
+assign s10_t_4_next = s9_t_6_reg;
+assign s11_t_4_next = s10_t_4_reg;
+assign s12_t_4_next = s11_t_4_reg;
+assign s13_t_3_next = s12_t_4_reg;
+assign s14_t_4_next = s13_t_3_reg;
+assign s15_t_4_next = s14_t_4_reg;
+assign s16_t_3_next = s15_t_4_reg;
+assign s17_t_3_next = s16_t_3_reg;
+assign s18_t_next = s17_t_3_reg;
+assign s19_t_next = s18_t_reg;
 assign s5_t_12_next = _s5_t_12_next_0;
 assign s6_t_11_next = s5_t_12_reg;
 assign s7_t_8_next = s6_t_11_reg;
@@ -5914,8 +5928,8 @@ assign s15_t_5_next = s14_t_5_reg;
 assign s16_t_4_next = s15_t_5_reg;
 assign s17_t_4_next = s16_t_4_reg;
 assign s18_t_2_next = s17_t_4_reg;
-assign s19_t_next = s18_t_2_reg;
-assign s5_t_13_next = _s5_t_13_next_0;
+assign s19_t_2_next = s18_t_2_reg;
+assign s5_t_13_next = _s5_t_13_next_1;
 assign s6_t_12_next = s5_t_13_reg;
 assign s7_t_9_next = s6_t_12_reg;
 assign s8_t_9_next = s7_t_9_reg;
@@ -5929,8 +5943,8 @@ assign s15_t_6_next = s14_t_6_reg;
 assign s16_t_5_next = s15_t_6_reg;
 assign s17_t_5_next = s16_t_5_reg;
 assign s18_t_3_next = s17_t_5_reg;
-assign s19_t_2_next = s18_t_3_reg;
-assign s5_t_14_next = _s5_t_14_next_1;
+assign s19_t_3_next = s18_t_3_reg;
+assign s5_t_14_next = _s5_t_14_next_0;
 assign s6_t_13_next = s5_t_14_reg;
 assign s7_t_10_next = s6_t_13_reg;
 assign s8_t_10_next = s7_t_10_reg;
@@ -5944,7 +5958,7 @@ assign s15_t_7_next = s14_t_7_reg;
 assign s16_t_6_next = s15_t_7_reg;
 assign s17_t_6_next = s16_t_6_reg;
 assign s18_t_4_next = s17_t_6_reg;
-assign s19_t_3_next = s18_t_4_reg;
+assign s19_t_4_next = s18_t_4_reg;
 assign s5_t_15_next = _s5_t_15_next_0;
 assign s6_t_14_next = s5_t_15_reg;
 assign s7_t_11_next = s6_t_14_reg;
@@ -5959,7 +5973,7 @@ assign s15_t_8_next = s14_t_8_reg;
 assign s16_t_7_next = s15_t_8_reg;
 assign s17_t_7_next = s16_t_7_reg;
 assign s18_t_5_next = s17_t_7_reg;
-assign s19_t_4_next = s18_t_5_reg;
+assign s19_t_5_next = s18_t_5_reg;
 assign s5_t_16_next = _s5_t_16_next_0;
 assign s6_t_15_next = s5_t_16_reg;
 assign s7_t_12_next = s6_t_15_reg;
@@ -5974,7 +5988,7 @@ assign s15_t_9_next = s14_t_9_reg;
 assign s16_t_8_next = s15_t_9_reg;
 assign s17_t_8_next = s16_t_8_reg;
 assign s18_t_6_next = s17_t_8_reg;
-assign s19_t_5_next = s18_t_6_reg;
+assign s19_t_6_next = s18_t_6_reg;
 assign s5_t_17_next = _s5_t_17_next_0;
 assign s6_t_16_next = s5_t_17_reg;
 assign s7_t_13_next = s6_t_16_reg;
@@ -5989,8 +6003,8 @@ assign s15_t_10_next = s14_t_10_reg;
 assign s16_t_9_next = s15_t_10_reg;
 assign s17_t_9_next = s16_t_9_reg;
 assign s18_t_7_next = s17_t_9_reg;
-assign s19_t_6_next = s18_t_7_reg;
-assign s5_t_18_next = _s5_t_18_next_0;
+assign s19_t_7_next = s18_t_7_reg;
+assign s5_t_18_next = _s5_t_18_next_3;
 assign s6_t_17_next = s5_t_18_reg;
 assign s7_t_14_next = s6_t_17_reg;
 assign s8_t_14_next = s7_t_14_reg;
@@ -6004,8 +6018,11 @@ assign s15_t_11_next = s14_t_11_reg;
 assign s16_t_10_next = s15_t_11_reg;
 assign s17_t_10_next = s16_t_10_reg;
 assign s18_t_8_next = s17_t_10_reg;
-assign s19_t_7_next = s18_t_8_reg;
-assign s5_t_19_next = _s5_t_19_next_4;
+assign s19_t_8_next = s18_t_8_reg;
+assign s2_t_10_next = _s2_t_8_next_0;
+assign s3_t_13_next = s2_t_10_reg;
+assign s4_t_14_next = s3_t_13_reg;
+assign s5_t_19_next = s4_t_14_reg;
 assign s6_t_18_next = s5_t_19_reg;
 assign s7_t_15_next = s6_t_18_reg;
 assign s8_t_15_next = s7_t_15_reg;
@@ -6019,25 +6036,7 @@ assign s15_t_12_next = s14_t_12_reg;
 assign s16_t_11_next = s15_t_12_reg;
 assign s17_t_11_next = s16_t_11_reg;
 assign s18_t_9_next = s17_t_11_reg;
-assign s19_t_8_next = s18_t_9_reg;
-assign s2_t_10_next = _s2_t_8_next_0;
-assign s3_t_13_next = s2_t_10_reg;
-assign s4_t_14_next = s3_t_13_reg;
-assign s5_t_20_next = s4_t_14_reg;
-assign s6_t_19_next = s5_t_20_reg;
-assign s7_t_16_next = s6_t_19_reg;
-assign s8_t_16_next = s7_t_16_reg;
-assign s9_t_15_next = s8_t_16_reg;
-assign s10_t_13_next = s9_t_15_reg;
-assign s11_t_13_next = s10_t_13_reg;
-assign s12_t_13_next = s11_t_13_reg;
-assign s13_t_12_next = s12_t_13_reg;
-assign s14_t_13_next = s13_t_12_reg;
-assign s15_t_13_next = s14_t_13_reg;
-assign s16_t_12_next = s15_t_13_reg;
-assign s17_t_12_next = s16_t_12_reg;
-assign s18_t_10_next = s17_t_12_reg;
-assign s19_t_9_next = s18_t_10_reg;
+assign s19_t_9_next = s18_t_9_reg;
 assign s2_t_11_next = _s2_t_11_next_2;
 assign s3_t_14_next = s2_t_11_reg;
 assign s4_t_15_next = s3_t_14_reg;
@@ -6059,21 +6058,21 @@ assign s16_kind_next = s15_kind_reg;
 assign s17_kind_next = s16_kind_reg;
 assign s18_kind_next = s17_kind_reg;
 assign s19_kind_next = s18_kind_reg;
-assign s5_t_21_next = _s5_t_21_next_7;
-assign s6_t_20_next = s5_t_21_reg;
-assign s7_t_17_next = s6_t_20_reg;
-assign s8_t_17_next = s7_t_17_reg;
-assign s9_t_16_next = s8_t_17_reg;
-assign s10_t_14_next = s9_t_16_reg;
-assign s11_t_14_next = s10_t_14_reg;
-assign s12_t_14_next = s11_t_14_reg;
-assign s13_t_13_next = s12_t_14_reg;
-assign s14_t_14_next = s13_t_13_reg;
-assign s15_t_14_next = s14_t_14_reg;
-assign s16_t_13_next = s15_t_14_reg;
-assign s17_t_13_next = s16_t_13_reg;
-assign s18_t_11_next = s17_t_13_reg;
-assign s19_t_10_next = s18_t_11_reg;
+assign s5_t_20_next = _s5_t_20_next_7;
+assign s6_t_19_next = s5_t_20_reg;
+assign s7_t_16_next = s6_t_19_reg;
+assign s8_t_16_next = s7_t_16_reg;
+assign s9_t_15_next = s8_t_16_reg;
+assign s10_t_13_next = s9_t_15_reg;
+assign s11_t_13_next = s10_t_13_reg;
+assign s12_t_13_next = s11_t_13_reg;
+assign s13_t_12_next = s12_t_13_reg;
+assign s14_t_13_next = s13_t_12_reg;
+assign s15_t_13_next = s14_t_13_reg;
+assign s16_t_12_next = s15_t_13_reg;
+assign s17_t_12_next = s16_t_12_reg;
+assign s18_t_10_next = s17_t_12_reg;
+assign s19_t_10_next = s18_t_10_reg;
 assign s5_qa_fired_next = qa_fired;
 assign s6_qa_fired_next = s5_qa_fired_reg;
 assign s7_qa_fired_next = s6_qa_fired_reg;
@@ -6089,21 +6088,21 @@ assign s16_qa_fired_next = s15_qa_fired_reg;
 assign s17_qa_fired_next = s16_qa_fired_reg;
 assign s18_qa_fired_next = s17_qa_fired_reg;
 assign s19_qa_fired_next = s18_qa_fired_reg;
-assign s5_t_22_next = _s5_t_22_next_0;
-assign s6_t_21_next = s5_t_22_reg;
-assign s7_t_18_next = s6_t_21_reg;
-assign s8_t_18_next = s7_t_18_reg;
-assign s9_t_17_next = s8_t_18_reg;
-assign s10_t_15_next = s9_t_17_reg;
-assign s11_t_15_next = s10_t_15_reg;
-assign s12_t_15_next = s11_t_15_reg;
-assign s13_t_14_next = s12_t_15_reg;
-assign s14_t_15_next = s13_t_14_reg;
-assign s15_t_15_next = s14_t_15_reg;
-assign s16_t_14_next = s15_t_15_reg;
-assign s17_t_14_next = s16_t_14_reg;
-assign s18_t_12_next = s17_t_14_reg;
-assign s19_t_11_next = s18_t_12_reg;
+assign s5_t_21_next = _s5_t_21_next_0;
+assign s6_t_20_next = s5_t_21_reg;
+assign s7_t_17_next = s6_t_20_reg;
+assign s8_t_17_next = s7_t_17_reg;
+assign s9_t_16_next = s8_t_17_reg;
+assign s10_t_14_next = s9_t_16_reg;
+assign s11_t_14_next = s10_t_14_reg;
+assign s12_t_14_next = s11_t_14_reg;
+assign s13_t_13_next = s12_t_14_reg;
+assign s14_t_14_next = s13_t_13_reg;
+assign s15_t_14_next = s14_t_14_reg;
+assign s16_t_13_next = s15_t_14_reg;
+assign s17_t_13_next = s16_t_13_reg;
+assign s18_t_11_next = s17_t_13_reg;
+assign s19_t_11_next = s18_t_11_reg;
 assign m_result_valid = out_nonempty;
 assign m_result_conn = _m_result_conn_0;
 assign m_result_kind = _m_result_kind_0;
@@ -6443,198 +6442,198 @@ always @* begin
         if (_shell_24) begin
             out0_conn_next = s19_conn_reg;
             out0_kind_next = s19_kind_reg;
-            out0_cwnd_next = _shell_27;
-            out0_case_next = _shell_28;
-            out0_qa_next = _shell_29;
-            out0_fast_next = _shell_30;
+            out0_cwnd_next = res_cwnd;
+            out0_case_next = res_case;
+            out0_qa_next = res_qa;
+            out0_fast_next = res_fast;
             out0_error_next = s19_error_reg;
         end
-        if (_shell_31) begin
+        if (_shell_26) begin
             out1_conn_next = s19_conn_reg;
             out1_kind_next = s19_kind_reg;
-            out1_cwnd_next = _shell_27;
-            out1_case_next = _shell_28;
-            out1_qa_next = _shell_29;
-            out1_fast_next = _shell_30;
+            out1_cwnd_next = res_cwnd;
+            out1_case_next = res_case;
+            out1_qa_next = res_qa;
+            out1_fast_next = res_fast;
             out1_error_next = s19_error_reg;
         end
-        if (_shell_32) begin
+        if (_shell_27) begin
             out2_conn_next = s19_conn_reg;
             out2_kind_next = s19_kind_reg;
-            out2_cwnd_next = _shell_27;
-            out2_case_next = _shell_28;
-            out2_qa_next = _shell_29;
-            out2_fast_next = _shell_30;
+            out2_cwnd_next = res_cwnd;
+            out2_case_next = res_case;
+            out2_qa_next = res_qa;
+            out2_fast_next = res_fast;
             out2_error_next = s19_error_reg;
         end
-        if (_shell_33) begin
+        if (_shell_28) begin
             out3_conn_next = s19_conn_reg;
             out3_kind_next = s19_kind_reg;
-            out3_cwnd_next = _shell_27;
-            out3_case_next = _shell_28;
-            out3_qa_next = _shell_29;
-            out3_fast_next = _shell_30;
+            out3_cwnd_next = res_cwnd;
+            out3_case_next = res_case;
+            out3_qa_next = res_qa;
+            out3_fast_next = res_fast;
             out3_error_next = s19_error_reg;
         end
-        if (_shell_34) begin
+        if (_shell_29) begin
             out4_conn_next = s19_conn_reg;
             out4_kind_next = s19_kind_reg;
-            out4_cwnd_next = _shell_27;
-            out4_case_next = _shell_28;
-            out4_qa_next = _shell_29;
-            out4_fast_next = _shell_30;
+            out4_cwnd_next = res_cwnd;
+            out4_case_next = res_case;
+            out4_qa_next = res_qa;
+            out4_fast_next = res_fast;
             out4_error_next = s19_error_reg;
         end
-        if (_shell_35) begin
+        if (_shell_30) begin
             out5_conn_next = s19_conn_reg;
             out5_kind_next = s19_kind_reg;
-            out5_cwnd_next = _shell_27;
-            out5_case_next = _shell_28;
-            out5_qa_next = _shell_29;
-            out5_fast_next = _shell_30;
+            out5_cwnd_next = res_cwnd;
+            out5_case_next = res_case;
+            out5_qa_next = res_qa;
+            out5_fast_next = res_fast;
             out5_error_next = s19_error_reg;
         end
-        if (_shell_36) begin
+        if (_shell_31) begin
             out6_conn_next = s19_conn_reg;
             out6_kind_next = s19_kind_reg;
-            out6_cwnd_next = _shell_27;
-            out6_case_next = _shell_28;
-            out6_qa_next = _shell_29;
-            out6_fast_next = _shell_30;
+            out6_cwnd_next = res_cwnd;
+            out6_case_next = res_case;
+            out6_qa_next = res_qa;
+            out6_fast_next = res_fast;
             out6_error_next = s19_error_reg;
         end
-        if (_shell_37) begin
+        if (_shell_32) begin
             out7_conn_next = s19_conn_reg;
             out7_kind_next = s19_kind_reg;
-            out7_cwnd_next = _shell_27;
-            out7_case_next = _shell_28;
-            out7_qa_next = _shell_29;
-            out7_fast_next = _shell_30;
+            out7_cwnd_next = res_cwnd;
+            out7_case_next = res_case;
+            out7_qa_next = res_qa;
+            out7_fast_next = res_fast;
             out7_error_next = s19_error_reg;
         end
-        if (_shell_38) begin
+        if (_shell_33) begin
             out8_conn_next = s19_conn_reg;
             out8_kind_next = s19_kind_reg;
-            out8_cwnd_next = _shell_27;
-            out8_case_next = _shell_28;
-            out8_qa_next = _shell_29;
-            out8_fast_next = _shell_30;
+            out8_cwnd_next = res_cwnd;
+            out8_case_next = res_case;
+            out8_qa_next = res_qa;
+            out8_fast_next = res_fast;
             out8_error_next = s19_error_reg;
         end
-        if (_shell_39) begin
+        if (_shell_34) begin
             out9_conn_next = s19_conn_reg;
             out9_kind_next = s19_kind_reg;
-            out9_cwnd_next = _shell_27;
-            out9_case_next = _shell_28;
-            out9_qa_next = _shell_29;
-            out9_fast_next = _shell_30;
+            out9_cwnd_next = res_cwnd;
+            out9_case_next = res_case;
+            out9_qa_next = res_qa;
+            out9_fast_next = res_fast;
             out9_error_next = s19_error_reg;
         end
-        if (_shell_40) begin
+        if (_shell_35) begin
             out10_conn_next = s19_conn_reg;
             out10_kind_next = s19_kind_reg;
-            out10_cwnd_next = _shell_27;
-            out10_case_next = _shell_28;
-            out10_qa_next = _shell_29;
-            out10_fast_next = _shell_30;
+            out10_cwnd_next = res_cwnd;
+            out10_case_next = res_case;
+            out10_qa_next = res_qa;
+            out10_fast_next = res_fast;
             out10_error_next = s19_error_reg;
         end
-        if (_shell_41) begin
+        if (_shell_36) begin
             out11_conn_next = s19_conn_reg;
             out11_kind_next = s19_kind_reg;
-            out11_cwnd_next = _shell_27;
-            out11_case_next = _shell_28;
-            out11_qa_next = _shell_29;
-            out11_fast_next = _shell_30;
+            out11_cwnd_next = res_cwnd;
+            out11_case_next = res_case;
+            out11_qa_next = res_qa;
+            out11_fast_next = res_fast;
             out11_error_next = s19_error_reg;
         end
-        if (_shell_42) begin
+        if (_shell_37) begin
             out12_conn_next = s19_conn_reg;
             out12_kind_next = s19_kind_reg;
-            out12_cwnd_next = _shell_27;
-            out12_case_next = _shell_28;
-            out12_qa_next = _shell_29;
-            out12_fast_next = _shell_30;
+            out12_cwnd_next = res_cwnd;
+            out12_case_next = res_case;
+            out12_qa_next = res_qa;
+            out12_fast_next = res_fast;
             out12_error_next = s19_error_reg;
         end
-        if (_shell_43) begin
+        if (_shell_38) begin
             out13_conn_next = s19_conn_reg;
             out13_kind_next = s19_kind_reg;
-            out13_cwnd_next = _shell_27;
-            out13_case_next = _shell_28;
-            out13_qa_next = _shell_29;
-            out13_fast_next = _shell_30;
+            out13_cwnd_next = res_cwnd;
+            out13_case_next = res_case;
+            out13_qa_next = res_qa;
+            out13_fast_next = res_fast;
             out13_error_next = s19_error_reg;
         end
-        if (_shell_44) begin
+        if (_shell_39) begin
             out14_conn_next = s19_conn_reg;
             out14_kind_next = s19_kind_reg;
-            out14_cwnd_next = _shell_27;
-            out14_case_next = _shell_28;
-            out14_qa_next = _shell_29;
-            out14_fast_next = _shell_30;
+            out14_cwnd_next = res_cwnd;
+            out14_case_next = res_case;
+            out14_qa_next = res_qa;
+            out14_fast_next = res_fast;
             out14_error_next = s19_error_reg;
         end
-        if (_shell_45) begin
+        if (_shell_40) begin
             out15_conn_next = s19_conn_reg;
             out15_kind_next = s19_kind_reg;
-            out15_cwnd_next = _shell_27;
-            out15_case_next = _shell_28;
-            out15_qa_next = _shell_29;
-            out15_fast_next = _shell_30;
+            out15_cwnd_next = res_cwnd;
+            out15_case_next = res_case;
+            out15_qa_next = res_qa;
+            out15_fast_next = res_fast;
             out15_error_next = s19_error_reg;
         end
-        if (_shell_46) begin
+        if (_shell_41) begin
             out16_conn_next = s19_conn_reg;
             out16_kind_next = s19_kind_reg;
-            out16_cwnd_next = _shell_27;
-            out16_case_next = _shell_28;
-            out16_qa_next = _shell_29;
-            out16_fast_next = _shell_30;
+            out16_cwnd_next = res_cwnd;
+            out16_case_next = res_case;
+            out16_qa_next = res_qa;
+            out16_fast_next = res_fast;
             out16_error_next = s19_error_reg;
         end
-        if (_shell_47) begin
+        if (_shell_42) begin
             out17_conn_next = s19_conn_reg;
             out17_kind_next = s19_kind_reg;
-            out17_cwnd_next = _shell_27;
-            out17_case_next = _shell_28;
-            out17_qa_next = _shell_29;
-            out17_fast_next = _shell_30;
+            out17_cwnd_next = res_cwnd;
+            out17_case_next = res_case;
+            out17_qa_next = res_qa;
+            out17_fast_next = res_fast;
             out17_error_next = s19_error_reg;
         end
-        if (_shell_48) begin
+        if (_shell_43) begin
             out18_conn_next = s19_conn_reg;
             out18_kind_next = s19_kind_reg;
-            out18_cwnd_next = _shell_27;
-            out18_case_next = _shell_28;
-            out18_qa_next = _shell_29;
-            out18_fast_next = _shell_30;
+            out18_cwnd_next = res_cwnd;
+            out18_case_next = res_case;
+            out18_qa_next = res_qa;
+            out18_fast_next = res_fast;
             out18_error_next = s19_error_reg;
         end
-        if (_shell_49) begin
+        if (_shell_44) begin
             out19_conn_next = s19_conn_reg;
             out19_kind_next = s19_kind_reg;
-            out19_cwnd_next = _shell_27;
-            out19_case_next = _shell_28;
-            out19_qa_next = _shell_29;
-            out19_fast_next = _shell_30;
+            out19_cwnd_next = res_cwnd;
+            out19_case_next = res_case;
+            out19_qa_next = res_qa;
+            out19_fast_next = res_fast;
             out19_error_next = s19_error_reg;
         end
-        if (_shell_50) begin
+        if (_shell_45) begin
             out20_conn_next = s19_conn_reg;
             out20_kind_next = s19_kind_reg;
-            out20_cwnd_next = _shell_27;
-            out20_case_next = _shell_28;
-            out20_qa_next = _shell_29;
-            out20_fast_next = _shell_30;
+            out20_cwnd_next = res_cwnd;
+            out20_case_next = res_case;
+            out20_qa_next = res_qa;
+            out20_fast_next = res_fast;
             out20_error_next = s19_error_reg;
         end
-        out_wr_ptr_next = _shell_53;
+        out_wr_ptr_next = _shell_48;
     end
     if (out_pop) begin
-        out_rd_ptr_next = _shell_56;
+        out_rd_ptr_next = _shell_51;
     end
-    out_count_next = _shell_60;
+    out_count_next = _shell_55;
 end
 
 // issue_next
@@ -6960,20 +6959,20 @@ always @(posedge clk) begin
     s16_early_reg <= s16_early_next;
     s17_early_reg <= s17_early_next;
     s18_early_reg <= s18_early_next;
-    s5_t_11_reg <= s5_t_11_next;
-    s6_t_10_reg <= s6_t_10_next;
-    s7_t_7_reg <= s7_t_7_next;
-    s8_t_7_reg <= s8_t_7_next;
-    s9_t_6_reg <= s9_t_6_next;
-    s10_t_4_reg <= s10_t_4_next;
-    s11_t_4_reg <= s11_t_4_next;
-    s12_t_4_reg <= s12_t_4_next;
-    s13_t_3_reg <= s13_t_3_next;
-    s14_t_4_reg <= s14_t_4_next;
-    s15_t_4_reg <= s15_t_4_next;
-    s16_t_3_reg <= s16_t_3_next;
-    s17_t_3_reg <= s17_t_3_next;
-    s18_t_reg <= s18_t_next;
+    s5_c_early_reg <= s5_c_early_next;
+    s6_c_early_reg <= s6_c_early_next;
+    s7_c_early_reg <= s7_c_early_next;
+    s8_c_early_reg <= s8_c_early_next;
+    s9_c_early_reg <= s9_c_early_next;
+    s10_c_early_reg <= s10_c_early_next;
+    s11_c_early_reg <= s11_c_early_next;
+    s12_c_early_reg <= s12_c_early_next;
+    s13_c_early_reg <= s13_c_early_next;
+    s14_c_early_reg <= s14_c_early_next;
+    s15_c_early_reg <= s15_c_early_next;
+    s16_c_early_reg <= s16_c_early_next;
+    s17_c_early_reg <= s17_c_early_next;
+    s18_c_early_reg <= s18_c_early_next;
     s19_c_ack_clamped_reg <= s19_c_ack_clamped_next;
     s2_t_9_reg <= s2_t_9_next;
     s3_t_12_reg <= s3_t_12_next;
@@ -7035,6 +7034,21 @@ always @(posedge clk) begin
     s17_c_loss_all_reg <= s17_c_loss_all_next;
     s18_c_loss_all_reg <= s18_c_loss_all_next;
     s19_c_loss_all_reg <= s19_c_loss_all_next;
+    s5_t_11_reg <= s5_t_11_next;
+    s6_t_10_reg <= s6_t_10_next;
+    s7_t_7_reg <= s7_t_7_next;
+    s8_t_7_reg <= s8_t_7_next;
+    s9_t_6_reg <= s9_t_6_next;
+    s10_t_4_reg <= s10_t_4_next;
+    s11_t_4_reg <= s11_t_4_next;
+    s12_t_4_reg <= s12_t_4_next;
+    s13_t_3_reg <= s13_t_3_next;
+    s14_t_4_reg <= s14_t_4_next;
+    s15_t_4_reg <= s15_t_4_next;
+    s16_t_3_reg <= s16_t_3_next;
+    s17_t_3_reg <= s17_t_3_next;
+    s18_t_reg <= s18_t_next;
+    s19_t_reg <= s19_t_next;
     s5_t_12_reg <= s5_t_12_next;
     s6_t_11_reg <= s6_t_11_next;
     s7_t_8_reg <= s7_t_8_next;
@@ -7049,7 +7063,7 @@ always @(posedge clk) begin
     s16_t_4_reg <= s16_t_4_next;
     s17_t_4_reg <= s17_t_4_next;
     s18_t_2_reg <= s18_t_2_next;
-    s19_t_reg <= s19_t_next;
+    s19_t_2_reg <= s19_t_2_next;
     s5_t_13_reg <= s5_t_13_next;
     s6_t_12_reg <= s6_t_12_next;
     s7_t_9_reg <= s7_t_9_next;
@@ -7064,7 +7078,7 @@ always @(posedge clk) begin
     s16_t_5_reg <= s16_t_5_next;
     s17_t_5_reg <= s17_t_5_next;
     s18_t_3_reg <= s18_t_3_next;
-    s19_t_2_reg <= s19_t_2_next;
+    s19_t_3_reg <= s19_t_3_next;
     s5_t_14_reg <= s5_t_14_next;
     s6_t_13_reg <= s6_t_13_next;
     s7_t_10_reg <= s7_t_10_next;
@@ -7079,7 +7093,7 @@ always @(posedge clk) begin
     s16_t_6_reg <= s16_t_6_next;
     s17_t_6_reg <= s17_t_6_next;
     s18_t_4_reg <= s18_t_4_next;
-    s19_t_3_reg <= s19_t_3_next;
+    s19_t_4_reg <= s19_t_4_next;
     s5_t_15_reg <= s5_t_15_next;
     s6_t_14_reg <= s6_t_14_next;
     s7_t_11_reg <= s7_t_11_next;
@@ -7094,7 +7108,7 @@ always @(posedge clk) begin
     s16_t_7_reg <= s16_t_7_next;
     s17_t_7_reg <= s17_t_7_next;
     s18_t_5_reg <= s18_t_5_next;
-    s19_t_4_reg <= s19_t_4_next;
+    s19_t_5_reg <= s19_t_5_next;
     s5_t_16_reg <= s5_t_16_next;
     s6_t_15_reg <= s6_t_15_next;
     s7_t_12_reg <= s7_t_12_next;
@@ -7109,7 +7123,7 @@ always @(posedge clk) begin
     s16_t_8_reg <= s16_t_8_next;
     s17_t_8_reg <= s17_t_8_next;
     s18_t_6_reg <= s18_t_6_next;
-    s19_t_5_reg <= s19_t_5_next;
+    s19_t_6_reg <= s19_t_6_next;
     s5_t_17_reg <= s5_t_17_next;
     s6_t_16_reg <= s6_t_16_next;
     s7_t_13_reg <= s7_t_13_next;
@@ -7124,7 +7138,7 @@ always @(posedge clk) begin
     s16_t_9_reg <= s16_t_9_next;
     s17_t_9_reg <= s17_t_9_next;
     s18_t_7_reg <= s18_t_7_next;
-    s19_t_6_reg <= s19_t_6_next;
+    s19_t_7_reg <= s19_t_7_next;
     s5_t_18_reg <= s5_t_18_next;
     s6_t_17_reg <= s6_t_17_next;
     s7_t_14_reg <= s7_t_14_next;
@@ -7139,7 +7153,10 @@ always @(posedge clk) begin
     s16_t_10_reg <= s16_t_10_next;
     s17_t_10_reg <= s17_t_10_next;
     s18_t_8_reg <= s18_t_8_next;
-    s19_t_7_reg <= s19_t_7_next;
+    s19_t_8_reg <= s19_t_8_next;
+    s2_t_10_reg <= s2_t_10_next;
+    s3_t_13_reg <= s3_t_13_next;
+    s4_t_14_reg <= s4_t_14_next;
     s5_t_19_reg <= s5_t_19_next;
     s6_t_18_reg <= s6_t_18_next;
     s7_t_15_reg <= s7_t_15_next;
@@ -7154,24 +7171,6 @@ always @(posedge clk) begin
     s16_t_11_reg <= s16_t_11_next;
     s17_t_11_reg <= s17_t_11_next;
     s18_t_9_reg <= s18_t_9_next;
-    s19_t_8_reg <= s19_t_8_next;
-    s2_t_10_reg <= s2_t_10_next;
-    s3_t_13_reg <= s3_t_13_next;
-    s4_t_14_reg <= s4_t_14_next;
-    s5_t_20_reg <= s5_t_20_next;
-    s6_t_19_reg <= s6_t_19_next;
-    s7_t_16_reg <= s7_t_16_next;
-    s8_t_16_reg <= s8_t_16_next;
-    s9_t_15_reg <= s9_t_15_next;
-    s10_t_13_reg <= s10_t_13_next;
-    s11_t_13_reg <= s11_t_13_next;
-    s12_t_13_reg <= s12_t_13_next;
-    s13_t_12_reg <= s13_t_12_next;
-    s14_t_13_reg <= s14_t_13_next;
-    s15_t_13_reg <= s15_t_13_next;
-    s16_t_12_reg <= s16_t_12_next;
-    s17_t_12_reg <= s17_t_12_next;
-    s18_t_10_reg <= s18_t_10_next;
     s19_t_9_reg <= s19_t_9_next;
     s2_t_11_reg <= s2_t_11_next;
     s3_t_14_reg <= s3_t_14_next;
@@ -7194,20 +7193,20 @@ always @(posedge clk) begin
     s17_kind_reg <= s17_kind_next;
     s18_kind_reg <= s18_kind_next;
     s19_kind_reg <= s19_kind_next;
-    s5_t_21_reg <= s5_t_21_next;
-    s6_t_20_reg <= s6_t_20_next;
-    s7_t_17_reg <= s7_t_17_next;
-    s8_t_17_reg <= s8_t_17_next;
-    s9_t_16_reg <= s9_t_16_next;
-    s10_t_14_reg <= s10_t_14_next;
-    s11_t_14_reg <= s11_t_14_next;
-    s12_t_14_reg <= s12_t_14_next;
-    s13_t_13_reg <= s13_t_13_next;
-    s14_t_14_reg <= s14_t_14_next;
-    s15_t_14_reg <= s15_t_14_next;
-    s16_t_13_reg <= s16_t_13_next;
-    s17_t_13_reg <= s17_t_13_next;
-    s18_t_11_reg <= s18_t_11_next;
+    s5_t_20_reg <= s5_t_20_next;
+    s6_t_19_reg <= s6_t_19_next;
+    s7_t_16_reg <= s7_t_16_next;
+    s8_t_16_reg <= s8_t_16_next;
+    s9_t_15_reg <= s9_t_15_next;
+    s10_t_13_reg <= s10_t_13_next;
+    s11_t_13_reg <= s11_t_13_next;
+    s12_t_13_reg <= s12_t_13_next;
+    s13_t_12_reg <= s13_t_12_next;
+    s14_t_13_reg <= s14_t_13_next;
+    s15_t_13_reg <= s15_t_13_next;
+    s16_t_12_reg <= s16_t_12_next;
+    s17_t_12_reg <= s17_t_12_next;
+    s18_t_10_reg <= s18_t_10_next;
     s19_t_10_reg <= s19_t_10_next;
     s5_qa_fired_reg <= s5_qa_fired_next;
     s6_qa_fired_reg <= s6_qa_fired_next;
@@ -7224,20 +7223,20 @@ always @(posedge clk) begin
     s17_qa_fired_reg <= s17_qa_fired_next;
     s18_qa_fired_reg <= s18_qa_fired_next;
     s19_qa_fired_reg <= s19_qa_fired_next;
-    s5_t_22_reg <= s5_t_22_next;
-    s6_t_21_reg <= s6_t_21_next;
-    s7_t_18_reg <= s7_t_18_next;
-    s8_t_18_reg <= s8_t_18_next;
-    s9_t_17_reg <= s9_t_17_next;
-    s10_t_15_reg <= s10_t_15_next;
-    s11_t_15_reg <= s11_t_15_next;
-    s12_t_15_reg <= s12_t_15_next;
-    s13_t_14_reg <= s13_t_14_next;
-    s14_t_15_reg <= s14_t_15_next;
-    s15_t_15_reg <= s15_t_15_next;
-    s16_t_14_reg <= s16_t_14_next;
-    s17_t_14_reg <= s17_t_14_next;
-    s18_t_12_reg <= s18_t_12_next;
+    s5_t_21_reg <= s5_t_21_next;
+    s6_t_20_reg <= s6_t_20_next;
+    s7_t_17_reg <= s7_t_17_next;
+    s8_t_17_reg <= s8_t_17_next;
+    s9_t_16_reg <= s9_t_16_next;
+    s10_t_14_reg <= s10_t_14_next;
+    s11_t_14_reg <= s11_t_14_next;
+    s12_t_14_reg <= s12_t_14_next;
+    s13_t_13_reg <= s13_t_13_next;
+    s14_t_14_reg <= s14_t_14_next;
+    s15_t_14_reg <= s15_t_14_next;
+    s16_t_13_reg <= s16_t_13_next;
+    s17_t_13_reg <= s17_t_13_next;
+    s18_t_11_reg <= s18_t_11_next;
     s19_t_11_reg <= s19_t_11_next;
     out_rd_ptr_reg <= out_rd_ptr_next;
     out_wr_ptr_reg <= out_wr_ptr_next;
