@@ -116,7 +116,6 @@ func ShellMutants(depth int, first string) map[string][]hdlgen.Mutation {
 	return ms
 }
 
-
 // Check reports a Break that names no assertion of m (a typo would
 // otherwise give a proof of the unbroken block).
 func (f Formal) Check(m *hdlgen.Module) error {
