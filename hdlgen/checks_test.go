@@ -523,7 +523,7 @@ func TestElaborateNeverPanicsOnMisuse(t *testing.T) {
 		a.Shl(-1), a.Shr(8), a.ShlV(a.AsSigned()), a.ZExt(4), a.SExt(3), a.AsSigned().ZExt(9),
 		Mux(a, a, a), Index(a.AsSigned(), a), Index(a.Bit(0), a, a, a), foreign.Add(a), zero.Add(a),
 		NewLayout("l").Field("x", 4, "").Get(a, "nope"), NewLayout("l").Field("x", 4, "").Get(a, "x"),
-		After(a, a.Trunc(4)), FixedOf(a.Expr, -1).Expr, FixedConst(0, 0, 1, Truncate).Expr, FixedConst(8, 0, 1, Rounding(9)).Expr,
+		After(a, a.Trunc(4)), FixedOf(a.Expr, -1).Raw(), FixedConst(0, 0, 1, Truncate).Raw(), FixedConst(8, 0, 1, Rounding(9)).Raw(),
 	}
 	for i, e := range exprs {
 		m.Assign(m.Wire(fmt.Sprintf("w%d", i), e), e)

@@ -12,9 +12,37 @@ import (
 // bits) or of range (SatTo, WrapTo) is asked for by name. They are built
 // from the primitive operations only, so the checks and the emitter treat
 // them like any other logic.
+//
+// Fixed is a type of its own, not an Expr: it has only the operations
+// below, each of which checks the formats it combines (adding a value of 4
+// fraction bits to one of 2 is an error at the line that does it, as is
+// comparing or choosing between them). Raw reads the integer underneath,
+// which gives the format up on purpose.
 type Fixed struct {
-	Expr
-	Frac int // number of fraction bits, at least 0
+	e    Expr
+	frac int // number of fraction bits, at least 0
+}
+
+// Raw is the integer underneath (the value times 2^Frac): for the ports,
+// registers and state words that hold a fixed-point value as bits.
+func (x Fixed) Raw() Expr { return x.valid() }
+
+// Frac is the number of fraction bits.
+func (x Fixed) Frac() int { return x.frac }
+
+// Width is the number of bits.
+func (x Fixed) Width() int { return x.valid().Width() }
+
+// Signed reports whether the value is two's complement.
+func (x Fixed) Signed() bool { return x.valid().n.signed }
+
+// valid is the integer, or an error for the zero Fixed (not made by
+// FixedOf or a constant).
+func (x Fixed) valid() Expr {
+	if x.e.n == nil {
+		return Const(1, 0).fail("a zero Fixed: make fixed-point values with FixedOf, FixedConst or SFixedConst")
+	}
+	return x.e
 }
 
 // Rounding says how Rescale turns a value into one with fewer fraction
@@ -116,7 +144,7 @@ func fixedConst(width, frac int, v float64, r Rounding, signed bool) Fixed {
 }
 
 // Named gives the value a wire name, keeping its scaling.
-func (x Fixed) Named(name string) Fixed { return Fixed{x.Expr.Named(name), x.Frac} }
+func (x Fixed) Named(name string) Fixed { return Fixed{x.valid().Named(name), x.frac} }
 
 // withSign gives e the signedness of x (slices and concatenations are
 // unsigned).
@@ -136,20 +164,20 @@ func (x Fixed) withSign(e Expr) Expr {
 // 1 and 2 bits. Narrow it afterwards with SatTo or WrapTo. The dropped bits
 // are discarded with Keep.
 func (x Fixed) Rescale(frac int, r Rounding) Fixed {
-	e := x.Expr
+	e := x.valid()
 	w := e.Width()
 	switch {
 	case frac < 0:
-		return Fixed{e.failAt(w, "Rescale to %d fraction bits (must be at least 0)", frac), x.Frac}
+		return Fixed{e.failAt(w, "Rescale to %d fraction bits (must be at least 0)", frac), x.frac}
 	case r != Truncate && r != RoundHalfUp:
 		return Fixed{e.failAt(w, "Rescale with unknown rounding %v", r), frac}
-	case frac == x.Frac:
+	case frac == x.frac:
 		return x
-	case frac > x.Frac:
-		d := frac - x.Frac
+	case frac > x.frac:
+		d := frac - x.frac
 		return Fixed{x.withSign(Cat(e.AsUnsigned(), Const(d, 0))), frac}
 	}
-	d := x.Frac - frac
+	d := x.frac - frac
 	if w <= d { // make room for the integer part the shift leaves behind
 		e = e.extend(d + 1)
 		w = d + 1
@@ -167,17 +195,17 @@ func (x Fixed) Rescale(frac int, r Rounding) Fixed {
 // clamping a value outside the new range to its nearest end: the largest
 // or the smallest representable value (0 for unsigned).
 func (x Fixed) SatTo(width int) Fixed {
-	e := x.Expr
+	e := x.valid()
 	w := e.Width()
 	switch {
 	case width < 1:
-		return Fixed{e.failAt(1, "SatTo %d bits", width), x.Frac}
+		return Fixed{e.failAt(1, "SatTo %d bits", width), x.frac}
 	case width >= w:
-		return Fixed{e.extend(width), x.Frac}
+		return Fixed{e.extend(width), x.frac}
 	}
 	if !x.Signed() {
 		over := e.Slice(w-1, width).Any()
-		return Fixed{Mux(over, Ones(width), e.Trunc(width)), x.Frac}
+		return Fixed{Mux(over, Ones(width), e.Trunc(width)), x.frac}
 	}
 	// fits when the dropped bits and the new sign bit are all equal
 	top := e.Slice(w-1, width-1)
@@ -187,29 +215,29 @@ func (x Fixed) SatTo(width int) Fixed {
 	if width == 64 {
 		maxV, minV = SConst(64, math.MaxInt64), SConst(64, math.MinInt64)
 	}
-	return Fixed{Mux(fits, e.Trunc(width), Mux(e.Bit(w-1), minV, maxV)), x.Frac}
+	return Fixed{Mux(fits, e.Trunc(width), Mux(e.Bit(w-1), minV, maxV)), x.frac}
 }
 
 // WrapTo narrows (or widens) to width bits, keeping the fraction bits and
 // dropping the high bits: the two's complement wrap-around of Trunc, asked
 // for on purpose.
 func (x Fixed) WrapTo(width int) Fixed {
-	e := x.Expr
+	e := x.valid()
 	w := e.Width()
 	switch {
 	case width < 1:
-		return Fixed{e.failAt(1, "WrapTo %d bits", width), x.Frac}
+		return Fixed{e.failAt(1, "WrapTo %d bits", width), x.frac}
 	case width >= w:
-		return Fixed{e.extend(width), x.Frac}
+		return Fixed{e.extend(width), x.frac}
 	}
-	return Fixed{x.withSign(e.Keep(width-1, 0)), x.Frac}
+	return Fixed{x.withSign(e.Keep(width-1, 0)), x.frac}
 }
 
 // MulExact is the exact product: as wide as both operands together, with
 // the fraction bits of both. The operands may differ in width and scaling,
 // not in signedness.
 func (x Fixed) MulExact(o Fixed) Fixed {
-	return Fixed{x.Expr.MulX(o.Expr), x.Frac + o.Frac}
+	return Fixed{x.valid().MulX(o.valid()), x.frac + o.frac}
 }
 
 // MulSat is the product rounded by r to frac fraction bits and then
@@ -228,28 +256,65 @@ func (x Fixed) MulWrap(o Fixed, width, frac int, r Rounding) Fixed {
 // signedness: one bit wider than the wider operand.
 func (x Fixed) AddFixed(o Fixed) Fixed {
 	if msg := fixedOperands("AddFixed", x, o); msg != "" {
-		return Fixed{x.failAt(max(x.Width(), o.Width())+1, "%s", msg), x.Frac}
+		return Fixed{x.valid().failAt(max(x.Width(), o.Width())+1, "%s", msg), x.frac}
 	}
 	w := max(x.Width(), o.Width())
-	return Fixed{x.extend(w).AddX(o.extend(w)), x.Frac}
+	return Fixed{x.valid().extend(w).AddX(o.valid().extend(w)), x.frac}
 }
 
 // SubFixed is the exact difference of values with the same fraction bits
 // and signedness: one bit wider than the wider operand, and signed.
 func (x Fixed) SubFixed(o Fixed) Fixed {
 	if msg := fixedOperands("SubFixed", x, o); msg != "" {
-		return Fixed{x.failAt(max(x.Width(), o.Width())+1, "%s", msg), x.Frac}
+		return Fixed{x.valid().failAt(max(x.Width(), o.Width())+1, "%s", msg), x.frac}
 	}
 	w := max(x.Width(), o.Width())
-	return Fixed{x.extend(w).SubX(o.extend(w)), x.Frac}
+	return Fixed{x.valid().extend(w).SubX(o.valid().extend(w)), x.frac}
 }
 
 func fixedOperands(what string, x, o Fixed) string {
-	if x.Frac != o.Frac {
-		return fmt.Sprintf("%s of values with %d and %d fraction bits (Rescale one first)", what, x.Frac, o.Frac)
+	if x.frac != o.frac {
+		return fmt.Sprintf("%s of values with %d and %d fraction bits (Rescale one first)", what, x.frac, o.frac)
 	}
 	if x.Signed() != o.Signed() {
 		return fmt.Sprintf("%s of signed and unsigned values (use AsSigned or AsUnsigned)", what)
 	}
 	return ""
+}
+
+// cmp compares values of one format.
+func (x Fixed) cmp(what string, o Fixed, f func(a, b Expr) Expr) Expr {
+	if msg := fixedOperands(what, x, o); msg != "" {
+		return x.valid().failAt(1, "%s", msg)
+	}
+	w := max(x.Width(), o.Width())
+	return f(x.valid().extend(w), o.valid().extend(w))
+}
+
+// Lt, Le, Gt, Ge and Eq compare values with the same fraction bits and
+// signedness (of any widths).
+func (x Fixed) Lt(o Fixed) Expr { return x.cmp("Lt", o, func(a, b Expr) Expr { return a.Lt(b) }) }
+
+// Le is x <= o.
+func (x Fixed) Le(o Fixed) Expr { return x.cmp("Le", o, func(a, b Expr) Expr { return a.Le(b) }) }
+
+// Gt is x > o.
+func (x Fixed) Gt(o Fixed) Expr { return x.cmp("Gt", o, func(a, b Expr) Expr { return a.Gt(b) }) }
+
+// Ge is x >= o.
+func (x Fixed) Ge(o Fixed) Expr { return x.cmp("Ge", o, func(a, b Expr) Expr { return a.Ge(b) }) }
+
+// Eq is x == o.
+func (x Fixed) Eq(o Fixed) Expr { return x.cmp("Eq", o, func(a, b Expr) Expr { return a.Eq(b) }) }
+
+// FixedMux is sel ? a : b for values of one format: the same fraction
+// bits, signedness and width.
+func FixedMux(sel Value, a, b Fixed) Fixed {
+	if msg := fixedOperands("FixedMux", a, b); msg != "" {
+		return Fixed{a.valid().failAt(a.Width(), "%s", msg), a.frac}
+	}
+	if a.Width() != b.Width() {
+		return Fixed{a.valid().failAt(a.Width(), "FixedMux of %d-bit and %d-bit values (SatTo or WrapTo one first)", a.Width(), b.Width()), a.frac}
+	}
+	return Fixed{Mux(sel, a.valid(), b.valid()), a.frac}
 }

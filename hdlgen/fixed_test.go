@@ -99,9 +99,9 @@ func fixedModule() *Module {
 		for _, c := range fixedCases(signed) {
 			v := c.build(x.Expr, y.Expr)
 			if v.Signed() != (signed || c.name == "sub") {
-				v = Fixed{v.failAt(v.Width(), "%s%s: signedness %v", prefix, c.name, v.Signed()), v.Frac}
+				v = Fixed{v.Raw().failAt(v.Width(), "%s%s: signedness %v", prefix, c.name, v.Signed()), v.Frac()}
 			}
-			m.Assign(m.Output(prefix+c.name, c.width, ""), v)
+			m.Assign(m.Output(prefix+c.name, c.width, ""), v.Raw())
 		}
 	}
 	return m
@@ -191,10 +191,10 @@ func TestFixedConst(t *testing.T) {
 		if c.signed {
 			f = SFixedConst(c.width, c.frac, c.v, c.r)
 		}
-		n := f.Expr.n
-		if n.err != "" || n.op != opConst || n.value != c.want || n.width != c.width || n.signed != c.signed || f.Frac != c.frac {
+		n := f.Raw().n
+		if n.err != "" || n.op != opConst || n.value != c.want || n.width != c.width || n.signed != c.signed || f.Frac() != c.frac {
 			t.Errorf("FixedConst(%d, %d, %g, %v) signed %v: value %d width %d signed %v frac %d err %q; want value %d",
-				c.width, c.frac, c.v, c.r, c.signed, n.value, n.width, n.signed, f.Frac, n.err, c.want)
+				c.width, c.frac, c.v, c.r, c.signed, n.value, n.width, n.signed, f.Frac(), n.err, c.want)
 		}
 	}
 }
@@ -209,31 +209,48 @@ func TestFixedErrors(t *testing.T) {
 	}{
 		{"add_frac", func(m *Module, x, y *Signal, at *Loc) Expr {
 			*at = nextLine()
-			return FixedOf(x.Expr, 3).AddFixed(FixedOf(y.Expr, 2)).Expr
+			return FixedOf(x.Expr, 3).AddFixed(FixedOf(y.Expr, 2)).Raw()
 		}, "AddFixed of values with 3 and 2 fraction bits (Rescale one first)"},
 		{"sub_sign", func(m *Module, x, y *Signal, at *Loc) Expr {
 			*at = nextLine()
-			return FixedOf(x.Expr, 3).SubFixed(FixedOf(y.AsSigned(), 3)).Expr
+			return FixedOf(x.Expr, 3).SubFixed(FixedOf(y.AsSigned(), 3)).Raw()
 		}, "SubFixed of signed and unsigned values (use AsSigned or AsUnsigned)"},
 		{"mul_sign", func(m *Module, x, y *Signal, at *Loc) Expr {
 			*at = nextLine()
-			return FixedOf(x.Expr, 3).MulExact(FixedOf(y.AsSigned(), 3)).Expr
+			return FixedOf(x.Expr, 3).MulExact(FixedOf(y.AsSigned(), 3)).Raw()
 		}, "MulX of signed and unsigned values (use AsSigned or AsUnsigned)"},
 		{"const_range", func(m *Module, x, y *Signal, at *Loc) Expr {
 			*at = nextLine()
-			return FixedOf(x.Expr, 3).MulExact(FixedConst(4, 2, 4.0, Truncate)).Expr
+			return FixedOf(x.Expr, 3).MulExact(FixedConst(4, 2, 4.0, Truncate)).Raw()
 		}, "fixed-point constant 4 rounds to 16/2^2, outside the unsigned 4-bit range"},
 		{"const_negative", func(m *Module, x, y *Signal, at *Loc) Expr {
 			*at = nextLine()
-			return FixedOf(x.Expr, 3).MulExact(FixedConst(4, 2, -0.25, Truncate)).Expr
+			return FixedOf(x.Expr, 3).MulExact(FixedConst(4, 2, -0.25, Truncate)).Raw()
 		}, "fixed-point constant -0.25 rounds to -1/2^2, outside the unsigned 4-bit range"},
 		{"const_signed_range", func(m *Module, x, y *Signal, at *Loc) Expr {
 			*at = nextLine()
-			return FixedOf(x.AsSigned(), 3).MulExact(SFixedConst(4, 2, 1.875, RoundHalfUp)).Expr
+			return FixedOf(x.AsSigned(), 3).MulExact(SFixedConst(4, 2, 1.875, RoundHalfUp)).Raw()
 		}, "fixed-point constant 1.875 rounds to 8/2^2, outside the signed 4-bit range"},
+		{"compare_frac", func(m *Module, x, y *Signal, at *Loc) Expr {
+			*at = nextLine()
+			return FixedOf(x.Expr, 4).Lt(FixedOf(y.Expr, 2))
+		}, "Lt of values with 4 and 2 fraction bits (Rescale one first)"},
+		{"mux_frac", func(m *Module, x, y *Signal, at *Loc) Expr {
+			*at = nextLine()
+			return FixedMux(x.Bit(0), FixedOf(x.Expr, 4), FixedOf(y.Expr, 2)).Raw()
+		}, "FixedMux of values with 4 and 2 fraction bits (Rescale one first)"},
+		{"mux_width", func(m *Module, x, y *Signal, at *Loc) Expr {
+			*at = nextLine()
+			return FixedMux(x.Bit(0), FixedOf(x.Expr, 2), FixedOf(y.Trunc(5), 2)).Raw()
+		}, "FixedMux of 6-bit and 5-bit values (SatTo or WrapTo one first)"},
+		{"zero_fixed", func(m *Module, x, y *Signal, at *Loc) Expr {
+			m.Assign(m.Output("x_out", 6, ""), x)
+			*at = nextLine()
+			return Fixed{}.Raw()
+		}, "a zero Fixed: make fixed-point values with FixedOf, FixedConst or SFixedConst"},
 		{"negative_frac", func(m *Module, x, y *Signal, at *Loc) Expr {
 			*at = nextLine()
-			return FixedOf(x.Expr, 3).Rescale(-1, Truncate).Expr
+			return FixedOf(x.Expr, 3).Rescale(-1, Truncate).Raw()
 		}, "Rescale to -1 fraction bits (must be at least 0)"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -251,4 +268,51 @@ func TestFixedErrors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// Fixed is not a Value: a fixed-point value goes into plain logic only
+// through Raw, never by accident (a Q4 value added to a Q2 Expr).
+func TestFixedIsNotAValue(t *testing.T) {
+	var v any = FixedOf(Const(4, 1), 2)
+	if _, ok := v.(Value); ok {
+		t.Error("Fixed implements Value: it can be mixed with plain values")
+	}
+}
+
+// Comparisons and the multiplexer of values of one format.
+func TestFixedCompareAndMux(t *testing.T) {
+	m := NewModule("fixed_cmp", "")
+	x := m.Input("x", 6, "")
+	y := m.Input("y", 4, "")
+	a, b := FixedOf(x.Expr, 2), FixedOf(y.Expr, 2)
+	m.Assign(m.Output("lt", 1, ""), a.Lt(b))
+	m.Assign(m.Output("eq", 1, ""), a.Eq(b))
+	m.Assign(m.Output("mx", 6, ""), FixedMux(a.Lt(b), a, b.SatTo(6)).Raw())
+	var vectors [][]uint64
+	for i := uint64(0); i < 64; i++ {
+		for j := uint64(0); j < 16; j++ {
+			vectors = append(vectors, []uint64{i, j})
+		}
+	}
+	got := simulate(t, m, vectors)
+	for k, v := range vectors {
+		lt, eq, mx := got[k][0], got[k][1], got[k][2]
+		wantMx := v[1]
+		if v[0] >= v[1] {
+			wantMx = v[1]
+		}
+		if v[0] < v[1] {
+			wantMx = v[0]
+		}
+		if lt != b2u(v[0] < v[1]) || eq != b2u(v[0] == v[1]) || mx != wantMx {
+			t.Fatalf("x=%d y=%d: lt %d eq %d mx %d", v[0], v[1], lt, eq, mx)
+		}
+	}
+}
+
+func b2u(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
 }
