@@ -68,3 +68,31 @@ func TestBudgetJSONKeys(t *testing.T) {
 	}
 	walk(v)
 }
+
+// Shell completion offers flag values and the blocks of the -c
+// configuration.
+func TestCompletionValues(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want []string
+		not  string
+	}{
+		{[]string{"__complete", "synth", "reps", "--target", ""}, []string{"xilinx", "ice40", "ecp5"}, ""},
+		{[]string{"__complete", "scenario", "incast", "--variant", ""}, []string{"nscc", "smartt"}, ""},
+		{[]string{"__complete", "equiv", "reps", "--profile", ""}, []string{"mixed", "hazard"}, ""},
+		{[]string{"__complete", "equiv", "-c", "../../docs/examples/400g.hcl", ""}, []string{"nscc", "reps", "reps_conf"}, "smartt"},
+	} {
+		out, err := runCLI(t, c.args...)
+		if err != nil {
+			t.Fatalf("%v: %v", c.args, err)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(out, w+"\n") {
+				t.Errorf("%v: %q not offered:\n%s", c.args, w, out)
+			}
+		}
+		if c.not != "" && strings.Contains(out, c.not+"\n") {
+			t.Errorf("%v: %q offered, but it is not in the configuration:\n%s", c.args, c.not, out)
+		}
+	}
+}

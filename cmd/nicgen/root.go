@@ -6,7 +6,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/nicgen/nicgen/blocks"
+	"github.com/nicgen/nicgen/blocks/config"
+	"github.com/nicgen/nicgen/cmd/nicgen/internal/eda"
 	"github.com/nicgen/nicgen/hdlgen"
+	"github.com/nicgen/nicgen/verilator-harness/blockeq"
 )
 
 func newRootCmd() *cobra.Command {
@@ -63,15 +66,41 @@ func newVersionCmd() *cobra.Command {
 	}
 }
 
-// registerBlockCompletion completes BLOCK arguments with the block names.
+// registerBlockCompletion completes BLOCK arguments with the blocks of the
+// -c configuration (all blocks without one, or when it does not load), and
+// the values of --target, --profile and --variant.
 func registerBlockCompletion(root *cobra.Command) {
-	complete := func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+	complete := func(cmd *cobra.Command, _ []string, _ string) ([]string, cobra.ShellCompDirective) {
+		if f := cmd.Flags().Lookup("config"); f != nil && f.Value.String() != "" {
+			if r, err := config.LoadFile(f.Value.String()); err == nil {
+				return r.Blocks, cobra.ShellCompDirectiveNoFileComp
+			}
+		}
 		return blocks.Names(), cobra.ShellCompDirectiveNoFileComp
 	}
-	for _, c := range root.Commands() {
+	values := func(v ...string) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+			return v, cobra.ShellCompDirectiveNoFileComp
+		}
+	}
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
 		switch c.Name() {
 		case "equiv", "synth", "sim", "doc", "vectors", "budget", "lint":
 			c.ValidArgsFunction = complete
 		}
+		for flag, vals := range map[string][]string{
+			"target":  {string(eda.Xilinx), string(eda.ICE40), string(eda.ECP5)},
+			"profile": blockeq.ProfileNames(),
+			"variant": {"nscc", "smartt"},
+		} {
+			if c.Flags().Lookup(flag) != nil {
+				c.RegisterFlagCompletionFunc(flag, values(vals...))
+			}
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
 	}
+	walk(root)
 }
