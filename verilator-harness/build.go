@@ -42,6 +42,10 @@ type BuildOptions struct {
 	ExtraArgs []string
 	// Jobs is the make parallelism; default runtime.NumCPU().
 	Jobs int
+	// Progress, when set, is told when a build starts and ends (a model
+	// not in the cache takes 10-60 s to verilate and compile), so that a
+	// command is not silent meanwhile.
+	Progress func(msg string)
 }
 
 // BuildInfo describes where a model came from.
@@ -223,7 +227,15 @@ func buildLib(ctx context.Context, d Design, o BuildOptions) (BuildInfo, error) 
 		return info, fmt.Errorf("harness: %w", err)
 	}
 	defer os.RemoveAll(tmp)
-	if err := verilate(ctx, d, o, t, root, tmp); err != nil {
+	start := time.Now()
+	if o.Progress != nil {
+		o.Progress(fmt.Sprintf("verilating and compiling %s (not in the cache %s; 10-60 s, once)", d.Top, root))
+	}
+	err = verilate(ctx, d, o, t, root, tmp)
+	if o.Progress != nil && err == nil {
+		o.Progress(fmt.Sprintf("built %s in %.1f s", d.Top, time.Since(start).Seconds()))
+	}
+	if err != nil {
 		// Keep the log of a failed build next to the cache entries.
 		failed := filepath.Join(root, key[:40]+".failed.log")
 		if b, rerr := os.ReadFile(filepath.Join(tmp, "build.log")); rerr == nil {

@@ -88,7 +88,8 @@ one (see "nicgen equiv profiles").`,
 					}
 				},
 			}
-			rep, err := bench.Run(cmd.Context(), harness.BuildOptions{}, opts)
+			errOut := cmd.ErrOrStderr()
+			rep, err := bench.Run(cmd.Context(), harness.BuildOptions{Progress: func(msg string) { fmt.Fprintf(errOut, "%s: %s\n", args[0], msg) }}, opts)
 			if tty {
 				fmt.Fprintln(out)
 			}

@@ -96,3 +96,20 @@ func TestCompletionValues(t *testing.T) {
 		}
 	}
 }
+
+// A Verilator build says that it runs and how long it took; a cached model
+// needs no word.
+func TestEquivBuildProgress(t *testing.T) {
+	t.Setenv("NICGEN_CACHE", t.TempDir())
+	out, err := runCLI(t, "equiv", "reps_conf", "--cycles", "20000")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if !strings.Contains(out, "reps_conf: verilating and compiling reps_conf (not in the cache") || !strings.Contains(out, "reps_conf: built reps_conf in ") {
+		t.Errorf("no build progress:\n%s", out)
+	}
+	out, err = runCLI(t, "equiv", "reps_conf", "--cycles", "20000")
+	if err != nil || strings.Contains(out, "verilating") {
+		t.Errorf("a cached model was built again or announced: %v\n%s", err, out)
+	}
+}
