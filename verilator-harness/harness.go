@@ -52,6 +52,9 @@ type Port struct {
 	// port is 1; e.g. the data of a stream is compared only while its valid
 	// is high.
 	QualifiedBy string
+	// Names, when set, names the port's values (an event kind): mismatch
+	// reports print a value by its name.
+	Names []string
 }
 
 // Design is a generic description of a Verilog design to simulate.

@@ -153,6 +153,23 @@ func hexw(v uint64, width int) string {
 	return fmt.Sprintf("0x%0*x", (width+3)/4, v)
 }
 
+// valueText is a value by its name when the port names it, else in hex.
+func valueText(v uint64, p Port) string {
+	if v < uint64(len(p.Names)) {
+		return p.Names[v]
+	}
+	return hexw(v, p.Width)
+}
+
+// valueWidth is the widest text valueText gives for the port.
+func valueWidth(p Port) int {
+	w := 2 + (p.Width+3)/4
+	for _, n := range p.Names {
+		w = max(w, len(n))
+	}
+	return w
+}
+
 // Error renders the mismatch report.
 func (e *Mismatch) Error() string {
 	if e.cmp == nil {
@@ -171,7 +188,7 @@ func (e *Mismatch) Error() string {
 	}
 	vw := len("expected")
 	for _, p := range e.Outputs {
-		vw = max(vw, 2+(p.Width+3)/4)
+		vw = max(vw, valueWidth(p))
 	}
 	fmt.Fprintf(&b, "    %-*s  %-*s  %-*s\n", nw, "port", vw, "expected", vw, "actual")
 	for j, p := range e.Outputs {
@@ -182,7 +199,7 @@ func (e *Mismatch) Error() string {
 		case !e.cmp.compared(e.Expected, j):
 			mark = "~"
 		}
-		fmt.Fprintf(&b, "  %s %-*s  %-*s  %-*s\n", mark, nw, p.Name, vw, hexw(e.Expected[j], p.Width), vw, hexw(e.Actual[j], p.Width))
+		fmt.Fprintf(&b, "  %s %-*s  %-*s  %-*s\n", mark, nw, p.Name, vw, valueText(e.Expected[j], p), vw, valueText(e.Actual[j], p))
 	}
 
 	rows := e.Window
@@ -197,7 +214,7 @@ func (e *Mismatch) Error() string {
 	widths := make([]int, len(e.Inputs))
 	fmt.Fprintf(&b, "    %*s", cw, "cycle")
 	for k, p := range e.Inputs {
-		widths[k] = max(len(p.Name), 2+(p.Width+3)/4)
+		widths[k] = max(len(p.Name), valueWidth(p))
 		fmt.Fprintf(&b, "  %-*s", widths[k], p.Name)
 	}
 	b.WriteString("  differs\n")
@@ -208,7 +225,7 @@ func (e *Mismatch) Error() string {
 		}
 		fmt.Fprintf(&b, "  %s %*d", mark, cw, r.Cycle)
 		for k, p := range e.Inputs {
-			fmt.Fprintf(&b, "  %-*s", widths[k], hexw(r.In[k], p.Width))
+			fmt.Fprintf(&b, "  %-*s", widths[k], valueText(r.In[k], p))
 		}
 		fmt.Fprintf(&b, "  %s\n", strings.Join(r.Differs, ","))
 	}

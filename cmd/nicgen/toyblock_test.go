@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -231,5 +232,55 @@ func TestToyBlockEndToEnd(t *testing.T) {
 	t.Logf("equiv:\n%s", out)
 	if !strings.Contains(out, "toy: equivalent to the golden model") {
 		t.Errorf("equiv:\n%s", out)
+	}
+}
+
+// A wrong golden model fails equiv, and the mismatch report names the
+// event kinds instead of printing them in hex.
+func TestToyBlockMismatchReport(t *testing.T) {
+	d := toyDescriptor()
+	wrong := block.Define(block.Desc[toyParams]{
+		Name: "toy_wrong", Title: "toy with a golden model that never reports a wrap", Attrs: d.Attrs,
+		Default: func() toyParams { return toyParams{NumConn: 16, ConnW: 16, CountW: 4, Depth: 1} },
+		Resolve: func(s block.Section, env block.Env) toyParams {
+			return toyParams{NumConn: int(env.Conns), ConnW: int(env.ConnW), CountW: int(s.Whole("count_width", 8, block.Default, "a byte")),
+				Depth: int(s.Whole("pipeline_depth", 1, block.Default, "no cut"))}
+		},
+		Build:   toyBuild,
+		Paper:   func(toyParams) (block.PaperFigure, bool) { return block.PaperFigure{}, false },
+		NumConn: func(p toyParams) int { return p.NumConn },
+		Depth:   func(p toyParams) int { return p.Depth },
+		Kinds:   []string{"open", "add"},
+		Golden: func(p toyParams) (block.Golden, error) {
+			g := &toyGolden{p: p, count: map[uint64]uint64{}}
+			step := func(ev map[string]uint64) map[string]uint64 {
+				r := g.Step(ev)
+				r["wrapped"] = 0 // wrong: the sum never wraps
+				return r
+			}
+			return block.MapGolden([]string{"conn", "kind", "amount"}, []string{"conn", "kind", "count", "wrapped", "error"}, step, g.Reset), nil
+		},
+		Cycler: func(p toyParams) (block.Cycler, error) {
+			g := &toyGolden{p: p, count: map[uint64]uint64{}}
+			return toyCycler{pipe.New[toyEvent, map[string]uint64](toyStepper{g}, p.Depth)}, nil
+		},
+	})
+	if err := blocks.Register(wrong); err != nil {
+		t.Fatal(err)
+	}
+	defer blocks.Unregister("toy_wrong")
+	cfgPath := filepath.Join(t.TempDir(), "w.hcl")
+	os.WriteFile(cfgPath, []byte(strings.Replace(toyConfig, `block "toy"`, `block "toy_wrong"`, 1)), 0o644)
+	out, err := runCLI(t, "equiv", "toy_wrong", "-c", cfgPath, "--cycles", "100000", "--waves", t.TempDir())
+	if err == nil {
+		t.Fatalf("a wrong golden model passed equiv:\n%s", out)
+	}
+	msg := err.Error()
+	if !strings.Contains(msg, "mismatch at cycle") || !strings.Contains(msg, "m_result_wrapped") {
+		t.Fatalf("report:\n%s", msg)
+	}
+	// the kind columns hold names
+	if !regexp.MustCompile(`(?m)^\s+\*?\s*m_result_kind\s+(open|add)\s+(open|add)`).MatchString(msg) {
+		t.Errorf("the result kind is not named in the report:\n%s", msg)
 	}
 }

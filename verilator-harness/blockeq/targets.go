@@ -48,6 +48,18 @@ func NewBenchProfile(cfg blocks.Config, block, profile string, seed uint64) (*Be
 		return nil, err
 	}
 	hd := DesignOf(d)
+	// mismatch reports name the kinds and decoded results
+	for i, p := range hd.Ports {
+		switch p.Name {
+		case "s_event_kind", "m_result_kind":
+			hd.Ports[i].Names = b.Kinds
+		}
+		for _, dn := range b.Decode {
+			if p.Name == "m_result_"+dn.Field {
+				hd.Ports[i].Names = dn.Names
+			}
+		}
+	}
 	var bench *Bench
 	if f, ok := lookupFamily(block); ok {
 		bench, err = f.Bench(cfg, hd, profile, seed)
