@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -98,7 +99,7 @@ func printBudgetMarkdown(w io.Writer, bs []budgetOut) {
 
 func newBudgetCmd() *cobra.Command {
 	var asJSON, asMarkdown bool
-	var path string
+	var path, compare string
 	cmd := &cobra.Command{
 		Use:   "budget [block...]",
 		Short: "Print the per-connection and global state of blocks",
@@ -106,7 +107,7 @@ func newBudgetCmd() *cobra.Command {
 per-connection table and its global registers) and prints bits per field,
 totals, the SRAM for all connections, and the paper's figure where a seed
 gives one.`,
-		Example: "  nicgen budget\n  nicgen budget reps --json\n  nicgen budget -c docs/examples/100g-12us.hcl --markdown",
+		Example: "  nicgen budget\n  nicgen budget reps --json\n  nicgen budget -c docs/examples/100g-12us.hcl --markdown\n  nicgen budget -c docs/examples/400g.hcl --compare docs/examples/800g.hcl",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			r, err := loadConfig(path)
 			if err != nil {
@@ -115,6 +116,23 @@ gives one.`,
 			bs, err := budgets(r, args)
 			if err != nil {
 				return err
+			}
+			if compare != "" {
+				other, err := loadConfig(compare)
+				if err != nil {
+					return err
+				}
+				cs, err := budgetCompare(r, other, args)
+				if err != nil {
+					return err
+				}
+				if asJSON {
+					enc := json.NewEncoder(cmd.OutOrStdout())
+					enc.SetIndent("", "  ")
+					return enc.Encode(cs)
+				}
+				printCompare(cmd.OutOrStdout(), r, other, cs)
+				return nil
 			}
 			switch {
 			case asJSON:
@@ -131,6 +149,7 @@ gives one.`,
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	cmd.Flags().BoolVar(&asMarkdown, "markdown", false, "print Markdown tables")
+	cmd.Flags().StringVar(&compare, "compare", "", "compare with the budgets of a second configuration FILE, field by field")
 	addConfigFlag(cmd, &path)
 	return cmd
 }
@@ -154,4 +173,110 @@ func paperLine(b budgetOut) string {
 		line += fmt.Sprintf("; %d bytes global in the paper, %d bits here", p.GlobalBytes, b.GlobalBits)
 	}
 	return line
+}
+
+// budgetDiff is one block's budget in two configurations.
+type budgetDiff struct {
+	Block  string       `json:"block"`
+	A      *budgetOut   `json:"a,omitempty"` // nil: the block is not in A
+	B      *budgetOut   `json:"b,omitempty"`
+	Fields []fieldDelta `json:"fields"`
+}
+
+type fieldDelta struct {
+	Name  string `json:"name"`
+	ABits int    `json:"a_bits"` // 0: not in A
+	BBits int    `json:"b_bits"`
+}
+
+// budgetCompare lines up the budgets of the blocks of two configurations
+// (the named ones, or every block of either).
+func budgetCompare(a, b *config.Resolved, names []string) ([]budgetDiff, error) {
+	if len(names) == 0 {
+		seen := map[string]bool{}
+		for _, n := range append(append([]string{}, a.Blocks...), b.Blocks...) {
+			if !seen[n] {
+				seen[n] = true
+				names = append(names, n)
+			}
+		}
+		sort.Strings(names)
+	}
+	var out []budgetDiff
+	for _, n := range names {
+		d := budgetDiff{Block: n}
+		for i, r := range []*config.Resolved{a, b} {
+			if !r.Has(n) {
+				continue
+			}
+			bs, err := budgets(r, []string{n})
+			if err != nil {
+				return nil, err
+			}
+			if i == 0 {
+				d.A = &bs[0]
+			} else {
+				d.B = &bs[0]
+			}
+		}
+		if d.A == nil && d.B == nil {
+			return nil, usageErr("block %q is in neither configuration", n)
+		}
+		idx := map[string]int{}
+		add := func(bo *budgetOut, a bool) {
+			if bo == nil {
+				return
+			}
+			for _, f := range bo.Fields {
+				i, ok := idx[f.Name]
+				if !ok {
+					i = len(d.Fields)
+					idx[f.Name] = i
+					d.Fields = append(d.Fields, fieldDelta{Name: f.Name})
+				}
+				if a {
+					d.Fields[i].ABits = f.Width
+				} else {
+					d.Fields[i].BBits = f.Width
+				}
+			}
+		}
+		add(d.A, true)
+		add(d.B, false)
+		out = append(out, d)
+	}
+	return out, nil
+}
+
+func printCompare(w io.Writer, a, b *config.Resolved, ds []budgetDiff) {
+	fmt.Fprintf(w, "A: %s\nB: %s\n", a.Config.Name, b.Config.Name)
+	for _, d := range ds {
+		fmt.Fprintf(w, "\n%s:", d.Block)
+		bits := func(bo *budgetOut) string {
+			if bo == nil {
+				return "absent"
+			}
+			return fmt.Sprintf("%d bits x %d connections = %.1f KiB", bo.PerConnBits, bo.Connections, bo.TableKiB)
+		}
+		fmt.Fprintf(w, " A %s; B %s", bits(d.A), bits(d.B))
+		if d.A != nil && d.B != nil {
+			fmt.Fprintf(w, "; B - A = %+d bits per connection, %+.1f KiB", d.B.PerConnBits-d.A.PerConnBits, d.B.TableKiB-d.A.TableKiB)
+		}
+		fmt.Fprintf(w, "\n  %-28s %6s %6s %6s\n", "field", "A", "B", "B - A")
+		for _, f := range d.Fields {
+			if f.ABits == f.BBits {
+				continue
+			}
+			fmt.Fprintf(w, "  %-28s %6d %6d %+6d\n", f.Name, f.ABits, f.BBits, f.BBits-f.ABits)
+		}
+		same := 0
+		for _, f := range d.Fields {
+			if f.ABits == f.BBits {
+				same++
+			}
+		}
+		if same > 0 {
+			fmt.Fprintf(w, "  (%d fields of the same width not shown)\n", same)
+		}
+	}
 }

@@ -113,3 +113,33 @@ func TestEquivBuildProgress(t *testing.T) {
 		t.Errorf("a cached model was built again or announced: %v\n%s", err, out)
 	}
 }
+
+// budget --compare lines up two configurations' budgets field by field.
+func TestBudgetCompare(t *testing.T) {
+	out, err := runCLI(t, "budget", "nscc", "-c", "../../docs/examples/400g.hcl", "--compare", "../../docs/examples/800g.hcl", "--json")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	var ds []budgetDiff
+	if err := json.Unmarshal([]byte(out), &ds); err != nil {
+		t.Fatal(err)
+	}
+	if len(ds) != 1 || ds[0].A == nil || ds[0].B == nil || ds[0].A.Connections != 16384 || ds[0].B.Connections != 65536 {
+		t.Fatalf("compare: %+v", ds)
+	}
+	sumA, sumB := 0, 0
+	for _, f := range ds[0].Fields {
+		sumA += f.ABits
+		sumB += f.BBits
+	}
+	if sumA != ds[0].A.PerConnBits || sumB != ds[0].B.PerConnBits {
+		t.Errorf("fields add up to %d and %d bits, budgets say %d and %d", sumA, sumB, ds[0].A.PerConnBits, ds[0].B.PerConnBits)
+	}
+	text, err := runCLI(t, "budget", "--compare", "../../docs/examples/100g-12us.hcl")
+	if err != nil || !strings.Contains(text, "B - A =") {
+		t.Errorf("text compare: %v\n%s", err, text)
+	}
+	if _, err := runCLI(t, "budget", "--compare", "nope.hcl"); exitCode(err) != 2 {
+		t.Errorf("--compare with a missing file: exit %d", exitCode(err))
+	}
+}
