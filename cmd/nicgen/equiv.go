@@ -89,6 +89,11 @@ one (see "nicgen equiv profiles").`,
 				},
 			}
 			errOut := cmd.ErrOrStderr()
+			if runCycles >= 100_000_000 {
+				// docs/benchmarks.md: 2.7-5.5 Mcycles/s end to end on 2 cores
+				fmt.Fprintf(errOut, "%s: %d cycles take about %s at 3 Mcycles/s (docs/benchmarks.md); --shard splits a campaign over machines\n",
+					args[0], runCycles, fmtDuration(float64(runCycles)/3e6))
+			}
 			rep, err := bench.Run(cmd.Context(), harness.BuildOptions{Progress: func(msg string) { fmt.Fprintf(errOut, "%s: %s\n", args[0], msg) }}, opts)
 			if tty {
 				fmt.Fprintln(out)
@@ -214,4 +219,17 @@ func firstLine(s string) string {
 		return s[:i]
 	}
 	return s
+}
+
+// fmtDuration writes seconds as a person reads them.
+func fmtDuration(s float64) string {
+	switch {
+	case s < 120:
+		return fmt.Sprintf("%.0f s", s)
+	case s < 7200:
+		return fmt.Sprintf("%.0f min", s/60)
+	case s < 3*86400:
+		return fmt.Sprintf("%.1f h", s/3600)
+	}
+	return fmt.Sprintf("%.1f days", s/86400)
 }

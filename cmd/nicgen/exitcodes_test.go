@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -141,5 +143,23 @@ func TestBudgetCompare(t *testing.T) {
 	}
 	if _, err := runCLI(t, "budget", "--compare", "nope.hcl"); exitCode(err) != 2 {
 		t.Errorf("--compare with a missing file: exit %d", exitCode(err))
+	}
+}
+
+// A long run says how long it will take before it starts.
+func TestEquivLongRunEstimate(t *testing.T) {
+	if got := fmtDuration(1e12 / 3e6); got != "3.9 days" {
+		t.Errorf("1e12 cycles: %q", got)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // the estimate comes before the run, which then stops at once
+	root := newRootCmd()
+	var out bytes.Buffer
+	root.SetOut(&out)
+	root.SetErr(&out)
+	root.SetArgs([]string{"equiv", "reps_conf", "--cycles", "1000000000000"})
+	root.ExecuteContext(ctx)
+	if !strings.Contains(out.String(), "reps_conf: 1000000000000 cycles take about 3.9 days at 3 Mcycles/s") {
+		t.Errorf("no estimate:\n%s", out.String())
 	}
 }
