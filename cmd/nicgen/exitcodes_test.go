@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -161,5 +162,46 @@ func TestEquivLongRunEstimate(t *testing.T) {
 	root.ExecuteContext(ctx)
 	if !strings.Contains(out.String(), "reps_conf: 1000000000000 cycles take about 3.9 days at 3 Mcycles/s") {
 		t.Errorf("no estimate:\n%s", out.String())
+	}
+}
+
+// lint, synth, generate --check and scenario print JSON with --json, with
+// snake_case keys.
+func TestJSONOutputs(t *testing.T) {
+	snake := regexp.MustCompile(`^[a-z0-9_]+$`)
+	for _, args := range [][]string{
+		{"lint", "reps_conf", "--json"},
+		{"synth", "reps_conf", "--json"},
+		{"generate", "--blocks", "reps_conf", "--check", "--json", "-o", t.TempDir()},
+		{"scenario", "incast", "--senders", "2", "--size", "64KiB", "--json"},
+	} {
+		out, err := runCLI(t, args...)
+		if err != nil {
+			t.Fatalf("%v: %v\n%s", args, err, out)
+		}
+		var v any
+		if err := json.Unmarshal([]byte(out), &v); err != nil {
+			t.Fatalf("%v: not JSON: %v\n%s", args, err, out)
+		}
+		var walk func(x any)
+		walk = func(x any) {
+			switch x := x.(type) {
+			case map[string]any:
+				for k, e := range x {
+					if !snake.MatchString(k) {
+						t.Errorf("%v: key %q", args, k)
+					}
+					walk(e)
+				}
+			case []any:
+				for _, e := range x {
+					walk(e)
+				}
+			}
+		}
+		walk(v)
+		if !strings.Contains(out, `"reps_conf"`) && args[0] != "scenario" {
+			t.Errorf("%v: no block in\n%s", args, out)
+		}
 	}
 }

@@ -14,7 +14,7 @@ import (
 func newGenerateCmd() *cobra.Command {
 	var dirs outDirs
 	var names []string
-	var locators, check bool
+	var locators, check, asJSON bool
 	var path string
 	cmd := &cobra.Command{
 		Use:   "generate",
@@ -53,17 +53,32 @@ the command line, so the list works from the folder generate ran in.`,
 			if err != nil {
 				return err
 			}
+			type checkOut struct {
+				Block     string `json:"block"`
+				LintClean bool   `json:"lint_clean"`
+				Latches   int    `json:"latches"`
+			}
+			var checks []checkOut
 			if check {
 				for _, g := range gens {
 					if err := checkGenerated(cmd.Context(), g); err != nil {
 						return err
 					}
-					fmt.Fprintf(cmd.OutOrStdout(), "%-10s lint clean (verilator -Wall, iverilog), no latches (yosys)\n", g.block.Name)
+					checks = append(checks, checkOut{Block: g.block.Name, LintClean: true})
+					if !asJSON {
+						fmt.Fprintf(cmd.OutOrStdout(), "%-10s lint clean (verilator -Wall, iverilog), no latches (yosys)\n", g.block.Name)
+					}
 				}
 			}
 			written, err := writeFiles(files, dirs.verilog)
 			if err != nil {
 				return err
+			}
+			if asJSON {
+				return writeJSON(cmd.OutOrStdout(), struct {
+					Checks []checkOut `json:"checks,omitempty"`
+					Files  []string   `json:"files"`
+				}{checks, written})
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "wrote %d files under %s, %s and %s\n", len(written), dirs.verilog, dirs.constraints, dirs.datasheets)
 			return nil
@@ -74,6 +89,7 @@ the command line, so the list works from the folder generate ran in.`,
 	cmd.Flags().StringSliceVar(&names, "blocks", nil, fmt.Sprintf("blocks to generate (default: every block of the configuration; blocks: %v)", blocks.Names()))
 	cmd.Flags().BoolVar(&locators, "locators", false, "append // @[file.go:line] source locators")
 	cmd.Flags().BoolVar(&check, "check", false, "lint and synthesize every block before writing")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the checks and the files written as JSON")
 	return cmd
 }
 

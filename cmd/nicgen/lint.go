@@ -1,7 +1,9 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
+	"io"
 	"sort"
 	"strings"
 
@@ -11,8 +13,36 @@ import (
 	"github.com/nicgen/nicgen/cmd/nicgen/internal/eda"
 )
 
+// lintOut is one block's lint verdict (--json).
+type lintOut struct {
+	Block string   `json:"block"`
+	Clean bool     `json:"clean"`
+	Tools []string `json:"tools"`
+}
+
+// synthOut is a synthesis report (--json).
+type synthOut struct {
+	Block     string `json:"block"`
+	Target    string `json:"target"`
+	LUTs      int    `json:"luts"`
+	FFs       int    `json:"ffs"`
+	Carry     int    `json:"carry"`
+	DSPs      int    `json:"dsps"`
+	BRAMs     int    `json:"brams"`
+	Latches   int    `json:"latches"`
+	LUTLevels int    `json:"lut_levels,omitempty"` // xilinx
+	LongPath  int    `json:"longest_path_cells,omitempty"`
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
 func newLintCmd() *cobra.Command {
 	var path string
+	var asJSON bool
 	cmd := &cobra.Command{
 		Use:     "lint [block...]",
 		Short:   "Lint generated blocks with verilator --lint-only -Wall and iverilog",
@@ -26,16 +56,24 @@ func newLintCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			var outs []lintOut
 			for _, g := range gens {
 				if err := eda.Lint(cmd.Context(), g.top, g.files); err != nil {
 					return err
 				}
-				fmt.Fprintf(cmd.OutOrStdout(), "%-10s clean: verilator --lint-only -Wall (no waivers), iverilog -g2005\n", g.block.Name)
+				outs = append(outs, lintOut{Block: g.block.Name, Clean: true, Tools: []string{"verilator --lint-only -Wall", "iverilog -g2005"}})
+				if !asJSON {
+					fmt.Fprintf(cmd.OutOrStdout(), "%-10s clean: verilator --lint-only -Wall (no waivers), iverilog -g2005\n", g.block.Name)
+				}
+			}
+			if asJSON {
+				return writeJSON(cmd.OutOrStdout(), outs)
 			}
 			return nil
 		},
 	}
 	addConfigFlag(cmd, &path)
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
 }
 
@@ -43,6 +81,7 @@ func newSynthCmd() *cobra.Command {
 	var target, path, keep string
 	var seeds int
 	var freq float64
+	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "synth BLOCK",
 		Short: "Synthesize a block (Yosys) and, for ECP5, place and route it (nextpnr-ecp5) and report Fmax",
@@ -71,6 +110,9 @@ path by signal names. It takes 1-5 minutes per seed for a wide block.
 			}
 			g := gens[0]
 			if eda.Target(target) == eda.ECP5 {
+				if asJSON {
+					return usageErr("--json: for the xilinx and ice40 targets; ecp5 prints its report as text")
+				}
 				if freq == 0 {
 					freq = r.Config.ClockMHz
 				}
@@ -79,6 +121,15 @@ path by signal names. It takes 1-5 minutes per seed for a wide block.
 			rep, err := eda.Synth(cmd.Context(), g.top, g.files, eda.Target(target))
 			if err != nil {
 				return err
+			}
+			if asJSON {
+				o := synthOut{Block: g.block.Name, Target: target, LUTs: rep.LUTs, FFs: rep.FFs, Carry: rep.Carry, DSPs: rep.DSPs, BRAMs: rep.BRAMs, Latches: rep.Latches}
+				if eda.Target(target) == eda.Xilinx {
+					o.LUTLevels = rep.LUTLevels
+				} else {
+					o.LongPath = rep.LongPath
+				}
+				return writeJSON(cmd.OutOrStdout(), o)
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "%s (%s): LUT %d, FF %d, carry %d, DSP %d, BRAM %d, latches %d",
 				g.block.Name, target, rep.LUTs, rep.FFs, rep.Carry, rep.DSPs, rep.BRAMs, rep.Latches)
@@ -95,6 +146,7 @@ path by signal names. It takes 1-5 minutes per seed for a wide block.
 	cmd.Flags().IntVar(&seeds, "seeds", 1, "ecp5: placer seeds (1, 2, ...); Fmax is their median")
 	cmd.Flags().Float64Var(&freq, "freq", 0, "ecp5: the frequency nextpnr places for, MHz (default: hardware.clock_mhz)")
 	cmd.Flags().StringVar(&keep, "keep", "", "ecp5: keep the files of the last seed's run in this folder")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON (xilinx and ice40)")
 	return cmd
 }
 

@@ -34,7 +34,7 @@ func newIncastCmd() *cobra.Command {
 	var senders int
 	var variant, size, svg, path string
 	var seed uint64
-	var float bool
+	var float, asJSON bool
 	cmd := &cobra.Command{
 		Use:   "incast",
 		Short: "N:1 incast through one bottleneck port",
@@ -106,21 +106,31 @@ time.`,
 				model = "float64 reference model"
 			}
 			w := cmd.OutOrStdout()
+			if svg != "" {
+				title := fmt.Sprintf("%s %d:1 incast, %s per sender, %v Gb/s, base RTT %d ns, %s (%s)", v, senders, netsim.FormatBytes(msg),
+					p.Network.LinkGbps, p.Network.BrttNs, r.Config.Name, model)
+				if err := res.WriteCwndSVG(svg, title); err != nil {
+					return fmt.Errorf("incast: %w", err)
+				}
+			}
+			if asJSON {
+				return writeJSON(w, scenarioOut{Variant: v.String(), Model: model, Senders: senders, MessageBytes: msg,
+					LinkGbps: p.Network.LinkGbps, BaseRTTNs: int64(p.Network.BrttNs), CompletionUs: res.CompletionNs / 1000,
+					IdealUs: res.IdealNs / 1000, FloorUs: res.FloorNs / 1000, Slowdown: res.Slowdown, Jain: res.Jain,
+					PeakQueueBytes: res.PeakQueueBytes, PeakQueueBDP: res.PeakQueueBDP, Trims: res.Trims, Marks: res.Marks, SVG: svg})
+			}
 			fmt.Fprintf(w, "%s (%s)\n", v, model)
 			if err := res.WriteSummary(w); err != nil {
 				return err
 			}
 			if svg != "" {
-				title := fmt.Sprintf("%s %d:1 incast, %s per sender (%s)", v, senders, netsim.FormatBytes(msg), model)
-				if err := res.WriteCwndSVG(svg, title); err != nil {
-					return fmt.Errorf("incast: %w", err)
-				}
 				fmt.Fprintf(w, "cwnd trajectories -> %s\n", svg)
 			}
 			return nil
 		},
 	}
 	addConfigFlag(cmd, &path)
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON (times in µs)")
 	cmd.Flags().IntVar(&senders, "senders", 8, "incast degree N")
 	cmd.Flags().StringVar(&variant, "variant", "nscc", "congestion control: nscc (S1, UEC NSCC) or smartt (S0)")
 	cmd.Flags().StringVar(&size, "size", "8MiB", "message per sender: bytes, or a number with KiB, MiB, GiB, KB, MB, GB")
@@ -163,4 +173,24 @@ func parseBytes(s string) (int64, error) {
 		return 0, fmt.Errorf("larger than 1 TiB")
 	}
 	return n * mult, nil
+}
+
+// scenarioOut is an incast result (--json), times in µs.
+type scenarioOut struct {
+	Variant        string  `json:"variant"`
+	Model          string  `json:"model"`
+	Senders        int     `json:"senders"`
+	MessageBytes   int64   `json:"message_bytes"`
+	LinkGbps       float64 `json:"link_gbps"`
+	BaseRTTNs      int64   `json:"base_rtt_ns"`
+	CompletionUs   float64 `json:"completion_us"`
+	IdealUs        float64 `json:"ideal_us"`
+	FloorUs        float64 `json:"floor_us"`
+	Slowdown       float64 `json:"completion_over_ideal"`
+	Jain           float64 `json:"jain"`
+	PeakQueueBytes int64   `json:"peak_queue_bytes"`
+	PeakQueueBDP   float64 `json:"peak_queue_bdp"`
+	Trims          int64   `json:"trims"`
+	Marks          int64   `json:"marks"`
+	SVG            string  `json:"svg,omitempty"`
 }
