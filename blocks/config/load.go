@@ -29,12 +29,41 @@ const DefaultFile = "default.hcl"
 //go:embed default.hcl
 var defaultSrc []byte
 
-// DefaultSource is the text of the embedded default configuration.
-func DefaultSource() []byte { return append([]byte(nil), defaultSrc...) }
+// DefaultSource is the text of the embedded default configuration:
+// default.hcl, and an empty block section for every registered block that
+// it does not list (a new block is in the default build from its one
+// registration line in blocks/blocks.go, with its own defaults).
+func DefaultSource() []byte {
+	src := append([]byte(nil), defaultSrc...)
+	f, diags := hclsyntax.ParseConfig(defaultSrc, DefaultFile, hcl.InitialPos)
+	listed := map[string]bool{}
+	if !diags.HasErrors() {
+		if body, ok := f.Body.(*hclsyntax.Body); ok {
+			for _, b := range body.Blocks {
+				if b.Type == "block" && len(b.Labels) == 1 {
+					listed[b.Labels[0]] = true
+				}
+			}
+		}
+	}
+	var extra []string
+	for _, n := range blocks.Names() {
+		if !listed[n] {
+			extra = append(extra, n)
+		}
+	}
+	if len(extra) > 0 {
+		src = append(src, "\n# Registered blocks that default.hcl does not list, at their defaults.\n"...)
+		for _, n := range extra {
+			src = append(src, fmt.Sprintf("block %q {}\n", n)...)
+		}
+	}
+	return src
+}
 
 // Default resolves the embedded default configuration: the papers' setting,
 // equal to blocks.DefaultConfig() (a test checks it).
-func Default(opts ...Option) (*Resolved, error) { return Load(DefaultFile, defaultSrc, opts...) }
+func Default(opts ...Option) (*Resolved, error) { return Load(DefaultFile, DefaultSource(), opts...) }
 
 // Option adjusts a load.
 type Option func(*loader)
@@ -187,7 +216,7 @@ func Load(filename string, src []byte, opts ...Option) (*Resolved, error) {
 	sum := sha256.Sum256(src)
 	r.SHA256 = hex.EncodeToString(sum[:])
 	r.File = filename
-	r.Embedded = filename == DefaultFile && string(src) == string(defaultSrc)
+	r.Embedded = filename == DefaultFile && string(src) == string(DefaultSource())
 	return r, nil
 }
 

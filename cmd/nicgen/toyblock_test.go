@@ -284,3 +284,20 @@ func TestToyBlockMismatchReport(t *testing.T) {
 		t.Errorf("the result kind is not named in the report:\n%s", msg)
 	}
 }
+
+// A registered block is in the embedded default build with no line in
+// default.hcl: the registration line is the only one outside its packages.
+func TestToyBlockInDefault(t *testing.T) {
+	if err := blocks.Register(toyDescriptor()); err != nil {
+		t.Fatal(err)
+	}
+	defer blocks.Unregister("toy")
+	out, err := runCLI(t, "config", "check")
+	if err != nil || !strings.Contains(out, "toy") {
+		t.Fatalf("config check of the default with toy registered: %v\n%s", err, out)
+	}
+	out, err = runCLI(t, "budget", "toy")
+	if err != nil || !strings.Contains(out, "toy: 8 bits (1 byte) per connection") {
+		t.Errorf("budget toy from the default configuration: %v\n%s", err, out)
+	}
+}
