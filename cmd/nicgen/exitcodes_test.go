@@ -175,9 +175,15 @@ func TestJSONOutputs(t *testing.T) {
 		{"generate", "--blocks", "reps_conf", "--check", "--json", "-o", t.TempDir()},
 		{"scenario", "incast", "--senders", "2", "--size", "64KiB", "--json"},
 	} {
-		out, err := runCLI(t, args...)
+		root := newRootCmd()
+		var stdout, stderr bytes.Buffer
+		root.SetOut(&stdout)
+		root.SetErr(&stderr)
+		root.SetArgs(args)
+		err := root.Execute()
+		out := stdout.String()
 		if err != nil {
-			t.Fatalf("%v: %v\n%s", args, err, out)
+			t.Fatalf("%v: %v\n%s%s", args, err, out, stderr.String())
 		}
 		var v any
 		if err := json.Unmarshal([]byte(out), &v); err != nil {

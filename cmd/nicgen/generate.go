@@ -61,6 +61,7 @@ the command line, so the list works from the folder generate ran in.`,
 			var checks []checkOut
 			if check {
 				for _, g := range gens {
+					fmt.Fprintf(cmd.ErrOrStderr(), "%s: lint (Verilator, Icarus) and synthesis (Yosys)...\n", g.block.Name)
 					if err := checkGenerated(cmd.Context(), g); err != nil {
 						return err
 					}

@@ -118,6 +118,7 @@ path by signal names. It takes 1-5 minutes per seed for a wide block.
 				}
 				return synthECP5(cmd, r.Config, g, freq, seeds, keep)
 			}
+			fmt.Fprintf(cmd.ErrOrStderr(), "%s: synthesis with Yosys (%s)...\n", g.block.Name, target)
 			rep, err := eda.Synth(cmd.Context(), g.top, g.files, eda.Target(target))
 			if err != nil {
 				return err
