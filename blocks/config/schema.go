@@ -92,7 +92,8 @@ var networkSchema = []attrSpec{
 
 var hardwareSchema = []attrSpec{
 	{Name: "clock_mhz", Kind: kindNumber, Min: 1, Max: 2000, Unit: "MHz", Required: true, Doc: "clock of every block (timing constraints)"},
-	{Name: "connections", Kind: kindWhole, Lo: 2, Hi: 1 << 24, Required: true, Doc: "connections per block: depth of each per-connection state table"},
+	{Name: "connections", Kind: kindWhole, Lo: 2, Hi: 1 << 18, Required: true, Doc: "connections per block: depth of each per-connection state table",
+		RangeWhy: "262,144 is the largest table checked to pass generate --check (5 min of Yosys for nscc, reps and reps_conf); at 2^24 Yosys 0.23 crashes"},
 	{Name: "conn_width", Kind: kindWhole, Lo: 1, Hi: 32, Unit: "bits", Doc: "width of the connection id ports"},
 	{Name: "time_width", Kind: kindWhole, Lo: 2, Hi: 63, Unit: "bits", Doc: "width of the s_event_now timestamp ports (1 ns ticks), for every block that has one"},
 }
