@@ -42,7 +42,7 @@ func mutants(p Params) map[string][]hdlgen.Mutation {
 	// the window is clamped only after the core cases, not after the early
 	// returns of QuickAdapt and FastIncrease
 	unclamped := []hdlgen.Mutation{{Node: "c_ack_window", With: func(_ hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
-		return hdlgen.Mux(get("early"), satTo(get("c_early"), cw), clampWindow(p, d, get("core_c")))
+		return hdlgen.Mux(get("early"), satTo(get("c_early"), cw), clampWindow(p, d, window(p, get("core_c"))).Raw())
 	}}}
 	// a counter that wraps instead of saturating
 	wraps := func(module, node, prop string) []hdlgen.Mutation {

@@ -77,12 +77,19 @@ func Block(p Params) (*hdlgen.Module, error) {
 }
 
 // clampWindow keeps a window in [MTU, max window] (S0/S1 step "cwnd =
-// max(min(cwnd, max), mtu)"), in cw bits.
-func clampWindow(p Params, d Derived, x hdlgen.Expr) hdlgen.Expr {
-	w, cw := x.Width(), p.cw()
-	hi := minU(x, cst(w, d.MaxCwnd<<uint(p.F)))
-	return maxU(hi, cst(w, uint64(p.Net.MTU)<<uint(p.F))).Keep(cw-1, 0) // below 2^cw after the min
+// max(min(cwnd, max), mtu)"), in cw bits. Windows are fixed point with F
+// fraction bits (hdlgen.Fixed): the bounds are constants of that format,
+// and a bound of another format would be an error.
+func clampWindow(p Params, d Derived, x hdlgen.Fixed) hdlgen.Fixed {
+	w := x.Width()
+	maxW := hdlgen.FixedConst(w, p.F, float64(d.MaxCwnd), hdlgen.Truncate)
+	mtu := hdlgen.FixedConst(w, p.F, float64(p.Net.MTU), hdlgen.Truncate)
+	hi := hdlgen.FixedMux(x.Lt(maxW), x, maxW)
+	return hdlgen.FixedMux(hi.Lt(mtu), mtu, hi).WrapTo(p.cw()) // below 2^cw after the min
 }
+
+// window reads a value of window units (bytes with F fraction bits).
+func window(p Params, x hdlgen.Expr) hdlgen.Fixed { return hdlgen.FixedOf(x, p.F) }
 
 func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st connpipe.Step) connpipe.Outcome {
 	cw, bw := p.cw(), p.ByteW
@@ -91,7 +98,8 @@ func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st con
 	isLoss := st.KindIs(KindNack).Or(st.KindIs(KindTimeout)).Named("is_loss")
 	size, rtt, ecn := ev.F("size"), ev.F("rtt"), ev.F("ecn")
 	nowq := ev.F("now").Keep(QShift+QW-1, QShift).Named("nowq")
-	sizeC := size.ZExt(cw).Shl(p.F).Named("size_c") // size in window units (fits: SizeW + F <= cw)
+	// size in window units (fits: SizeW + F <= cw)
+	sizeC := hdlgen.FixedOf(size, 0).Rescale(p.F, hdlgen.Truncate).SatTo(cw).Named("size_c").Raw()
 	c := cur.F("c")
 
 	// counters of every event (A-7, literal)
@@ -200,7 +208,7 @@ func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st con
 	}
 
 	// choose the window
-	clamp := func(x hdlgen.Expr) hdlgen.Expr { return clampWindow(p, d, x) }
+	clamp := func(x hdlgen.Expr) hdlgen.Expr { return clampWindow(p, d, window(p, x)).Raw() }
 	var cAck hdlgen.Expr
 	if p.ClampOnEarlyReturn {
 		cAck = st.Cut("c_ack_clamped", clamp(hdlgen.Mux(early, cEarly, coreC)).Named("c_ack_window"))
