@@ -5,7 +5,8 @@
 
 The Verilog is <rtl>/<block>/ (the files of its .f list): by default the
 committed verilog-out/, from `make cocotb` a fresh `nicgen generate -o
-build/cocotb-rtl`. The testbench is cocotb/<block>/test_<block>.py, and the
+build/cocotb-rtl`. The testbench is cocotb/<block>/test_<block>.py (or, for a
+block without a folder of its own, the shared cocotb/common/test_block.py), and the
 vectors come from `nicgen vectors <block>` (their header gives the block's
 pipeline depth, hence its cycle contract); their path reaches the test
 through $NICGEN_VECTORS. Everything is built under build/cocotb/<block>-<sim>/.
@@ -85,13 +86,15 @@ def main():
     args = ap.parse_args()
 
     block = args.block
-    test_dir = COCOTB_DIR / block
-    if not (test_dir / f"test_{block}.py").is_file():
-        raise SystemExit(f"run.py: no testbench {test_dir / f'test_{block}.py'}")
+    # a block's own testbench, or the shared one (common/test_block.py)
+    test_dir, test_module = COCOTB_DIR / block, f"test_{block}"
+    if not (test_dir / f"{test_module}.py").is_file():
+        test_dir, test_module = COCOTB_DIR / "common", "test_block"
     vectors = Path(args.vectors or ROOT / "build" / "vectors" / f"{block}.jsonl").resolve()
     if not vectors.is_file():
         raise SystemExit(f"run.py: no vector file {vectors}: run `go run ./cmd/nicgen vectors {block} -o {vectors}`")
     sources = verilog_sources(args.rtl, block)
+    top = sources[-1].stem  # the .f list ends with the top module
     build_dir = Path(args.build_dir).resolve() / f"{block}-{args.sim}"
     build_dir.mkdir(parents=True, exist_ok=True)
     stats_file = build_dir / "stats.jsonl"
@@ -116,7 +119,7 @@ def main():
     t0 = time.perf_counter()
     runner.build(
         verilog_sources=sources,
-        hdl_toplevel=block,
+        hdl_toplevel=top,
         build_dir=build_dir,
         build_args=build_args(args.sim, not args.no_opt),
     )
@@ -124,8 +127,8 @@ def main():
 
     t0 = time.perf_counter()
     results = runner.test(
-        test_module=f"test_{block}",
-        hdl_toplevel=block,
+        test_module=test_module,
+        hdl_toplevel=top,
         build_dir=build_dir,
         test_dir=build_dir,
         testcase=args.testcase,
