@@ -5,8 +5,8 @@
 
 The Verilog is <rtl>/<block>/ (the files of its .f list): by default the
 committed verilog-out/, from `make cocotb` a fresh `nicgen generate -o
-build/cocotb-rtl`. The testbench is cocotb/<block>/test_<block>.py (or, for a
-block without a folder of its own, the shared cocotb/common/test_block.py), and the
+build/cocotb-rtl`. The testbench is the shared cocotb/common/test_block.py (or
+cocotb/<block>/test_<block>.py when a block has tests of its own), and the
 vectors come from `nicgen vectors <block>` (their header gives the block's
 pipeline depth, hence its cycle contract); their path reaches the test
 through $NICGEN_VECTORS. Everything is built under build/cocotb/<block>-<sim>/.
