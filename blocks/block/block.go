@@ -207,7 +207,7 @@ type Block struct {
 	def     func() any
 	resolve func(Section, Env) any
 	build   func(Config) (*hdlgen.Module, error)
-	paper   func(Config) (PaperFigure, bool, error)
+	paper   func(Config) (paperFig, error)
 	numConn func(Config) (int, error)
 	depth   func(Config) (int, error)
 	golden  func(Config) (Golden, error)
@@ -218,7 +218,6 @@ type Block struct {
 // Define erases a description's parameter type. Every function of d must
 // be set: a missing one is reported by Check.
 func Define[P any](d Desc[P]) Block {
-	get := func(c Config) (P, error) { return ParamsOf[P](c, d.Name) }
 	b := Block{Name: d.Name, Title: d.Title, Attrs: d.Attrs, Kinds: d.Kinds, Decode: d.Decode, formal: d.Formal}
 	if d.Default != nil {
 		b.def = func() any { return d.Default() }
@@ -226,62 +225,54 @@ func Define[P any](d Desc[P]) Block {
 	if d.Resolve != nil {
 		b.resolve = func(s Section, e Env) any { return d.Resolve(s, e) }
 	}
-	if d.Build != nil {
-		b.build = func(c Config) (*hdlgen.Module, error) {
-			p, err := get(c)
-			if err != nil {
-				return nil, err
-			}
-			return d.Build(p)
-		}
-	}
+	b.build = bindErr(d.Name, d.Build)
+	b.golden = bindErr(d.Name, d.Golden)
+	b.cycler = bindErr(d.Name, d.Cycler)
+	b.numConn = bind(d.Name, d.NumConn)
+	b.depth = bind(d.Name, d.Depth)
 	if d.Paper != nil {
-		b.paper = func(c Config) (PaperFigure, bool, error) {
-			p, err := get(c)
-			if err != nil {
-				return PaperFigure{}, false, err
-			}
+		b.paper = bind(d.Name, func(p P) paperFig {
 			f, ok := d.Paper(p)
-			return f, ok, nil
-		}
-	}
-	if d.NumConn != nil {
-		b.numConn = func(c Config) (int, error) {
-			p, err := get(c)
-			if err != nil {
-				return 0, err
-			}
-			return d.NumConn(p), nil
-		}
-	}
-	if d.Depth != nil {
-		b.depth = func(c Config) (int, error) {
-			p, err := get(c)
-			if err != nil {
-				return 0, err
-			}
-			return d.Depth(p), nil
-		}
-	}
-	if d.Golden != nil {
-		b.golden = func(c Config) (Golden, error) {
-			p, err := get(c)
-			if err != nil {
-				return nil, err
-			}
-			return d.Golden(p)
-		}
-	}
-	if d.Cycler != nil {
-		b.cycler = func(c Config) (Cycler, error) {
-			p, err := get(c)
-			if err != nil {
-				return nil, err
-			}
-			return d.Cycler(p)
-		}
+			return paperFig{f, ok}
+		})
 	}
 	return b
+}
+
+type paperFig struct {
+	f  PaperFigure
+	ok bool
+}
+
+// bind makes f a function of the whole configuration: it reads block
+// name's parameters first (nil when f is).
+func bind[P, R any](name string, f func(P) R) func(Config) (R, error) {
+	if f == nil {
+		return nil
+	}
+	return func(c Config) (R, error) {
+		p, err := ParamsOf[P](c, name)
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return f(p), nil
+	}
+}
+
+// bindErr is bind for a function that may fail.
+func bindErr[P, R any](name string, f func(P) (R, error)) func(Config) (R, error) {
+	if f == nil {
+		return nil
+	}
+	return func(c Config) (R, error) {
+		p, err := ParamsOf[P](c, name)
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return f(p)
+	}
 }
 
 // Check reports a description with a missing part.
@@ -328,8 +319,8 @@ func (b Block) Elaborate(c Config) (*hdlgen.Design, error) {
 
 // Paper is the seed's state figure for the configuration, if it has one.
 func (b Block) Paper(c Config) (PaperFigure, bool) {
-	f, ok, err := b.paper(c)
-	return f, ok && err == nil
+	f, err := b.paper(c)
+	return f.f, f.ok && err == nil
 }
 
 // NumConn is the number of connections of the block's state table.

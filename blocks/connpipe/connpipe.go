@@ -105,7 +105,7 @@ func ShellMutants(depth int, first string) map[string][]hdlgen.Mutation {
 		}}},
 		"credit_exact": {{Node: "full_ahead", With: func(_ hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
 			occ := get("occ_update")
-			return occ.Ge(hdlgen.Const(occ.Width(), uint64(depth+ReadStages+2+1)))
+			return occ.Ge(hdlgen.Const(occ.Width(), uint64(Credits(depth)+1)))
 		}}},
 	}
 	if depth >= 2 {
@@ -191,6 +191,10 @@ type Outcome struct {
 // the snooping that replaces it by a word written since the read.
 const ReadStages = 3
 
+// Credits is the number of events a shell of depth datapath stages lets
+// be issued and not yet taken: its result buffer's entries (docs/pipeline.md).
+func Credits(depth int) int { return depth + ReadStages + 2 }
+
 // FirstStage is the stage of the datapath's first cycle (the current word).
 const FirstStage = ReadStages + 1
 
@@ -221,7 +225,7 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 	}
 	L := s.Depth
 	W := L + ReadStages // the last stage, which writes the word
-	credits := W + 2
+	credits := Credits(L)
 	m.Note("pipeline: %d datapath stages (stages %d..%d), latency %d cycles, same connection every %d cycles", L, FirstStage, W, W+2, L)
 	m.Group("Event stream (sink): one event per accepted beat")
 	inValid := m.Input("s_event_valid", 1, "event valid")

@@ -2,17 +2,14 @@ package reps
 
 import (
 	"fmt"
-	"math/bits"
 	"strconv"
 
 	"github.com/nicgen/nicgen/blocks/block"
 	goldenreps "github.com/nicgen/nicgen/golden/reps"
+	"github.com/nicgen/nicgen/hdlgen"
 )
 
-// depthAttr is the pipeline_depth attribute every block has.
-var depthAttr = block.Attr{Name: "pipeline_depth", Kind: block.Whole, Lo: 1, Hi: 16, Doc: "datapath stages of the pipelined shell: events of one connection are this many cycles apart; by default what the block needs for hardware.clock_mhz (docs/pipeline.md)"}
-
-func bitsFor(v uint64) uint64 { return uint64(max(1, bits.Len64(v))) }
+func bitsFor(v uint64) uint64 { return uint64(hdlgen.BitsFor(v)) }
 
 // Descriptor is reps to nicgen's tools: its configuration section, its
 // module and its golden model (package blocks lists it).
@@ -32,7 +29,7 @@ func Descriptor() block.Block {
 			{Name: "freeze_time", Kind: block.Whole, Lo: 0, Hi: 1<<62 - 1, Unit: "ticks", Doc: "freezing-mode duration in s_event_now ticks; below 2^(time_width-1)"},
 			{Name: "lfsr_seed", Kind: block.Seed, Lo: 1, Hi: 1<<32 - 1, Doc: "seed of the random-EV LFSR; nonzero"},
 			{Name: "clear_on_freeze_exit", Kind: block.Bool, Doc: "clear the buffer when leaving freezing mode, as htsim's resetBuffer (A-13)"},
-			depthAttr,
+			block.DepthAttr,
 		},
 		Default: DefaultParams,
 		Resolve: resolve,
@@ -68,7 +65,7 @@ func ConfDescriptor() block.Block {
 			{Name: "num_entropies", Kind: block.Whole, Lo: 2, Hi: 65536, Doc: "entropies explored, num_entropies (S0:L292)"},
 			{Name: "ev_width", Kind: block.Whole, Lo: 1, Hi: 32, Unit: "bits", Doc: "width of the result EV; must hold num_entropies - 1"},
 			{Name: "explore_init", Kind: block.Whole, Lo: 0, Hi: 65536, Unit: "packets", Doc: "sends explored after open: min(BDP in packets, num_entropies) (A-12)"},
-			depthAttr,
+			block.DepthAttr,
 		},
 		Default: DefaultConfParams,
 		Resolve: resolveConf,

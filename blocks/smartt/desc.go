@@ -2,12 +2,12 @@ package smartt
 
 import (
 	"fmt"
-	"math/bits"
 	"strconv"
 	"strings"
 
 	"github.com/nicgen/nicgen/blocks/block"
 	gsmartt "github.com/nicgen/nicgen/golden/smartt"
+	"github.com/nicgen/nicgen/hdlgen"
 )
 
 // Rules names the m_result_case values.
@@ -39,7 +39,7 @@ var attrs = []block.Attr{
 		Only: "nscc", OnlyWhy: "S0 treats timeouts as trims, which cut the window in the ignore phase too (S0:L197-202, A-7)"},
 	{Name: "trims_count_as_acked", Kind: block.Bool, Doc: "trims and timeouts add to acked, as the pseudocode literally does (A-7)"},
 	{Name: "zero_stamp_expired", Kind: block.Bool, Doc: "a stored timestamp of 0 reads as long past"},
-	{Name: "pipeline_depth", Kind: block.Whole, Lo: 1, Hi: 16, Doc: "datapath stages of the pipelined shell: events of one connection are this many cycles apart; by default what the block needs for hardware.clock_mhz (docs/pipeline.md)"},
+	block.DepthAttr,
 }
 
 // Descriptor is smartt (v = Conf) or nscc (v = NSCC) to nicgen's tools:
@@ -125,7 +125,7 @@ func b2u(b bool) uint64 {
 	return 0
 }
 
-func bitsFor64(v uint64) uint64 { return uint64(max(1, bits.Len64(v))) }
+func bitsFor64(v uint64) uint64 { return uint64(hdlgen.BitsFor(v)) }
 
 // resolve reads block "smartt" or "nscc" of a configuration.
 func resolve(s block.Section, v Variant, env block.Env) Params {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
@@ -127,18 +126,14 @@ gives one.`,
 					return err
 				}
 				if asJSON {
-					enc := json.NewEncoder(cmd.OutOrStdout())
-					enc.SetIndent("", "  ")
-					return enc.Encode(cs)
+					return writeJSON(cmd.OutOrStdout(), cs)
 				}
 				printCompare(cmd.OutOrStdout(), r, other, cs)
 				return nil
 			}
 			switch {
 			case asJSON:
-				enc := json.NewEncoder(cmd.OutOrStdout())
-				enc.SetIndent("", "  ")
-				return enc.Encode(bs)
+				return writeJSON(cmd.OutOrStdout(), bs)
 			case asMarkdown:
 				printBudgetMarkdown(cmd.OutOrStdout(), bs)
 			default:

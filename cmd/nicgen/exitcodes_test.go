@@ -49,17 +49,25 @@ func TestBudgetJSONKeys(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
+	checkSnakeKeys(t, "budget --json", out)
+}
+
+// checkSnakeKeys fails the test unless out is JSON whose every key, at
+// any depth, is snake_case.
+func checkSnakeKeys(t *testing.T, what, out string) {
+	t.Helper()
+	snake := regexp.MustCompile(`^[a-z0-9_]+$`)
 	var v any
 	if err := json.Unmarshal([]byte(out), &v); err != nil {
-		t.Fatal(err)
+		t.Fatalf("%s: not JSON: %v\n%s", what, err, out)
 	}
 	var walk func(x any)
 	walk = func(x any) {
 		switch x := x.(type) {
 		case map[string]any:
 			for k, e := range x {
-				if strings.ToLower(k) != k || strings.Contains(k, "-") {
-					t.Errorf("key %q is not snake_case", k)
+				if !snake.MatchString(k) {
+					t.Errorf("%s: key %q is not snake_case", what, k)
 				}
 				walk(e)
 			}
@@ -168,7 +176,6 @@ func TestEquivLongRunEstimate(t *testing.T) {
 // lint, synth, generate --check and scenario print JSON with --json, with
 // snake_case keys.
 func TestJSONOutputs(t *testing.T) {
-	snake := regexp.MustCompile(`^[a-z0-9_]+$`)
 	for _, args := range [][]string{
 		{"lint", "reps_conf", "--json"},
 		{"synth", "reps_conf", "--json"},
@@ -185,27 +192,7 @@ func TestJSONOutputs(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%v: %v\n%s%s", args, err, out, stderr.String())
 		}
-		var v any
-		if err := json.Unmarshal([]byte(out), &v); err != nil {
-			t.Fatalf("%v: not JSON: %v\n%s", args, err, out)
-		}
-		var walk func(x any)
-		walk = func(x any) {
-			switch x := x.(type) {
-			case map[string]any:
-				for k, e := range x {
-					if !snake.MatchString(k) {
-						t.Errorf("%v: key %q", args, k)
-					}
-					walk(e)
-				}
-			case []any:
-				for _, e := range x {
-					walk(e)
-				}
-			}
-		}
-		walk(v)
+		checkSnakeKeys(t, strings.Join(args, " "), out)
 		if !strings.Contains(out, `"reps_conf"`) && args[0] != "scenario" {
 			t.Errorf("%v: no block in\n%s", args, out)
 		}

@@ -144,11 +144,7 @@ func writeAtomic(path string, data []byte) error {
 	if err != nil {
 		return err
 	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("writing %s: %v", path, unwrapOS(err))
-	}
-	return nil
+	return renameOnto(tmp, path)
 }
 
 // checkWritable reports whether a file could be written at path: not a
@@ -161,20 +157,26 @@ func checkWritable(path string) error {
 	return os.Remove(tmp)
 }
 
-// writeTemp writes data to a new temporary file beside path and returns
-// its name; on an error it removes it.
-func writeTemp(path string, data []byte) (string, error) {
+// createBeside opens a new temporary file in path's folder (made if
+// needed), for a file to be renamed onto path; a path that is a folder is
+// an error.
+func createBeside(path string) (*os.File, error) {
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		return "", fmt.Errorf("writing %s: it is a folder; name a file", path)
+		return nil, fmt.Errorf("writing %s: it is a folder; name a file", path)
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return "", fmt.Errorf("writing %s: %v", path, unwrapOS(err))
+		return nil, fmt.Errorf("writing %s: %v", path, unwrapOS(err))
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".nicgen-*")
 	if err != nil {
-		return "", fmt.Errorf("writing %s: %v", path, unwrapOS(err))
+		return nil, fmt.Errorf("writing %s: %v", path, unwrapOS(err))
 	}
-	_, werr := tmp.Write(data)
+	return tmp, nil
+}
+
+// finishTemp closes a temporary file with the permissions of an output,
+// removing it on an error.
+func finishTemp(tmp *os.File, path string, werr error) error {
 	cerr := tmp.Close()
 	if werr == nil {
 		werr = cerr
@@ -184,7 +186,31 @@ func writeTemp(path string, data []byte) (string, error) {
 	}
 	if werr != nil {
 		os.Remove(tmp.Name())
-		return "", fmt.Errorf("writing %s: %v", path, unwrapOS(werr))
+		return fmt.Errorf("writing %s: %v", path, unwrapOS(werr))
+	}
+	return nil
+}
+
+// renameOnto moves a finished temporary file onto path, removing it on an
+// error.
+func renameOnto(tmp, path string) error {
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("writing %s: %v", path, unwrapOS(err))
+	}
+	return nil
+}
+
+// writeTemp writes data to a new temporary file beside path and returns
+// its name; on an error it removes it.
+func writeTemp(path string, data []byte) (string, error) {
+	tmp, err := createBeside(path)
+	if err != nil {
+		return "", err
+	}
+	_, werr := tmp.Write(data)
+	if err := finishTemp(tmp, path, werr); err != nil {
+		return "", err
 	}
 	return tmp.Name(), nil
 }

@@ -49,14 +49,6 @@ func resultFields(m *hdlgen.Module) []*hdlgen.Signal {
 	return out
 }
 
-// kindOut is a kind by name, or by number when the block has no such kind.
-func kindOut(k uint64, names []string) any {
-	if k < uint64(len(names)) {
-		return names[k]
-	}
-	return k
-}
-
 // simulate runs the block's golden transaction-level model over a trace,
 // streamed: each event is read, stepped and its result written before the
 // next is read, so memory does not grow with the trace. It writes one JSON
@@ -233,43 +225,31 @@ schema of each block and of the output.`,
 			}
 			// the results go to a temporary file first: a malformed line
 			// found late leaves no output behind, and memory stays flat
-			dir := os.TempDir()
-			if out != "" && out != "-" {
-				if err := checkWritable(out); err != nil {
-					return usageErr("-o: %v", err)
-				}
-				dir = filepath.Dir(out)
+			toStdout := out == "" || out == "-"
+			target := out
+			if toStdout {
+				target = filepath.Join(os.TempDir(), "nicgen-sim")
 			}
-			tmp, err := os.CreateTemp(dir, ".nicgen-sim-*")
+			tmp, err := createBeside(target)
 			if err != nil {
-				return err
+				return usageErr("-o: %v", err)
 			}
-			defer os.Remove(tmp.Name())
-			defer tmp.Close()
-			if err := simulate(tmp, r.Config, sel[0], m, fields, in, name); err != nil {
-				var te *trace.Errors
-				if errors.As(err, &te) {
-					return &exitError{code: 2, err: err}
+			defer os.Remove(tmp.Name()) // a no-op once renamed
+			serr := simulate(tmp, r.Config, sel[0], m, fields, in, name)
+			if serr == nil && toStdout {
+				if _, serr = tmp.Seek(0, io.SeekStart); serr == nil {
+					_, serr = io.Copy(cmd.OutOrStdout(), tmp)
 				}
+			}
+			var te *trace.Errors
+			if errors.As(serr, &te) {
+				tmp.Close()
+				return &exitError{code: 2, err: serr}
+			}
+			if err := finishTemp(tmp, target, serr); err != nil || toStdout {
 				return err
 			}
-			if out == "" || out == "-" {
-				if _, err := tmp.Seek(0, io.SeekStart); err != nil {
-					return err
-				}
-				_, err = io.Copy(cmd.OutOrStdout(), tmp)
-				return err
-			}
-			if err := tmp.Close(); err != nil {
-				return err
-			}
-			if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-				return err
-			}
-			if err := os.Rename(tmp.Name(), out); err != nil {
-				return fmt.Errorf("writing %s: %v", out, unwrapOS(err))
-			}
-			return nil
+			return renameOnto(tmp.Name(), out)
 		},
 	}
 	addConfigFlag(cmd, &path)
