@@ -113,7 +113,9 @@ func (e eventModel) Fields() ([]string, []string) {
 }
 
 func (e eventModel) Step(in, out []uint64) {
-	r := e.m.Step(goldenreps.Event{Conn: uint32(in[0]), Kind: goldenreps.Kind(in[1]), ECN: in[2] == 1, EV: uint32(in[3]), Now: in[4]})
+	ev := goldenreps.Event{Conn: uint32(in[0]), Kind: goldenreps.Kind(in[1]), ECN: in[2] == 1, EV: uint32(in[3]), Now: in[4]}
+	var r goldenreps.Result
+	e.m.StepTo(&ev, &r)
 	out[0], out[1], out[2], out[3], out[4] = uint64(r.Conn), uint64(r.Kind), uint64(r.EV), b2u(r.Explored), b2u(r.Error)
 	if e.frozen {
 		out[5] = b2u(r.Frozen)

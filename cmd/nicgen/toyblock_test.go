@@ -75,9 +75,9 @@ type toyEvent = map[string]uint64
 
 type toyStepper struct{ g *toyGolden }
 
-func (s toyStepper) Step(e toyEvent) map[string]uint64 { return s.g.Step(e) }
-func (s toyStepper) Reset()                            {}
-func (s toyStepper) ConnKey(e toyEvent) uint64         { return e["conn"] & (1<<uint(s.g.p.ConnW) - 1) }
+func (s toyStepper) StepTo(e *toyEvent, r *map[string]uint64) { *r = s.g.Step(*e) }
+func (s toyStepper) Reset()                                   {}
+func (s toyStepper) ConnKey(e *toyEvent) uint64               { return (*e)["conn"] & (1<<uint(s.g.p.ConnW) - 1) }
 
 type toyCycler struct {
 	p *pipe.Pipeline[toyEvent, map[string]uint64]

@@ -26,13 +26,16 @@ package pipe
 
 // Stepper is a transaction-level block model as the pipeline drives it.
 type Stepper[E, R any] interface {
-	// Step executes one accepted event against the state table.
-	Step(E) R
+	// StepTo executes one accepted event against the state table and
+	// writes its result to r. e and r are only valid during the call. (The
+	// pointers are for speed: Go copies a struct of more than four fields
+	// through memory, and a copy of fields just written stalls the CPU.)
+	StepTo(e *E, r *R)
 	// Reset applies the rst input to the non-table state (an LFSR).
 	Reset()
 	// ConnKey is the connection id as the RTL compares it: the event's
 	// connection truncated to the port width.
-	ConnKey(E) uint64
+	ConnKey(e *E) uint64
 }
 
 // In holds a block's input ports during one clock cycle.
@@ -63,25 +66,34 @@ const ReadStages = 3
 // t+2..t+Depth+4 and at the head of the result buffer in cycle t+Depth+5.
 func Latency(depth int) int { return depth + ReadStages + 2 }
 
-type slot[E any] struct {
-	valid bool
-	key   uint64
-	ev    E
-}
-
 // Pipeline is the cycle-level model around a Stepper.
+//
+// An accepted event is stored once, in a ring indexed by its acceptance
+// number, and never moves: the input buffer is the accepted events not yet
+// issued, and the stages hold acceptance numbers in a ring of their own
+// whose start rotates by one each clock.
 type Pipeline[E, R any] struct {
 	s       Stepper[E, R]
 	depth   int
 	credits int
-	in      [2]E
-	inN     int
 	ready   bool
-	stages  []slot[E] // stages[0] is stage 1
-	occ     int       // issued and not yet taken from the result stream
-	out     []R       // ring of credits entries
+
+	evs      []E    // accepted events, event a at evs[a&evMask]
+	evMask   uint64 // len(evs) - 1
+	accepted uint64 // events accepted so far
+	issued   uint64 // events issued so far: the input buffer is issued..accepted-1
+
+	// stage k (1-based) is slot (top + k - 1) mod len(inStage)
+	inStage []bool
+	stageEv []uint64 // acceptance number of the event in the stage
+	key     []uint64 // its connection as the hazard unit compares it
+	top     int
+
+	occ     int // issued and not yet taken from the result stream
+	out     []R // ring of credits entries
 	outHead int
 	outN    int
+	zero    R
 }
 
 // New returns an empty pipeline of a datapath of depth stages around s; s
@@ -90,81 +102,118 @@ func New[E, R any](s Stepper[E, R], depth int) *Pipeline[E, R] {
 	if depth < 1 {
 		depth = 1
 	}
-	p := &Pipeline[E, R]{s: s, depth: depth, credits: Credits(depth)}
-	p.stages = make([]slot[E], depth+ReadStages)
+	n := depth + ReadStages
+	p := &Pipeline[E, R]{s: s, depth: depth, credits: Credits(depth), ready: true}
+	// alive at once: n events in the stages, two in the input buffer and
+	// the slot the next event is written to
+	size := 1
+	for size < n+3 {
+		size <<= 1
+	}
+	p.evs, p.evMask = make([]E, size), uint64(size-1)
+	p.inStage, p.stageEv, p.key = make([]bool, n), make([]uint64, n), make([]uint64, n)
 	p.out = make([]R, p.credits)
-	p.ready = true
 	return p
 }
 
 // Depth is the number of datapath stages.
 func (p *Pipeline[E, R]) Depth() int { return p.depth }
 
+// last is the slot of the last stage.
+func (p *Pipeline[E, R]) last() int {
+	if p.top == 0 {
+		return len(p.inStage) - 1
+	}
+	return p.top - 1
+}
+
 // Reset is a cycle with rst high: every buffer and stage empty, the
 // stepper's non-table state reset. The state table keeps every word
 // written, including the one the last stage writes at this edge; the
 // events in the input buffer and in stages 1..Depth+2 are dropped unwritten.
 func (p *Pipeline[E, R]) Reset() {
-	var e E
-	var r R
-	if last := p.stages[len(p.stages)-1]; last.valid {
-		p.s.Step(last.ev) // the write at the rst edge; the result is dropped
+	if l := p.last(); p.inStage[l] {
+		var r R
+		p.s.StepTo(&p.evs[p.stageEv[l]&p.evMask], &r) // the write at the rst edge; the result is dropped
 	}
-	p.in = [2]E{e, e}
-	p.inN, p.ready, p.occ, p.outHead, p.outN = 0, true, 0, 0, 0
-	for i := range p.stages {
-		p.stages[i] = slot[E]{}
-	}
-	for i := range p.out {
-		p.out[i] = r
-	}
+	p.issued = p.accepted
+	p.ready, p.occ, p.outHead, p.outN, p.top = true, 0, 0, 0, 0
+	clear(p.inStage)
+	clear(p.out)
 	p.s.Reset()
 }
+
+// Input is where the caller writes the s_event_* data of the next Cycle,
+// in place (CyclePorts does not copy it). It is valid until that call.
+func (p *Pipeline[E, R]) Input() *E { return &p.evs[p.accepted&p.evMask] }
 
 // Cycle returns the output ports during one cycle with inputs in, then
 // applies that cycle's rising edge.
 func (p *Pipeline[E, R]) Cycle(in In[E]) Out[R] {
-	out := Out[R]{SReady: p.ready, MValid: p.outN > 0}
-	if out.MValid {
-		out.Result = p.out[p.outHead]
-	}
-	pop := out.MValid && in.MReady
+	*p.Input() = in.Event
+	ready, valid, res := p.CyclePorts(in.SValid, in.MReady)
+	return Out[R]{SReady: ready, MValid: valid, Result: *res}
+}
+
+// CyclePorts is Cycle with the event already written to Input(): it
+// returns s_event_ready, m_result_valid and the m_result_* data during
+// the cycle (a zero R while m_result_valid is 0), then applies the edge.
+// The result is valid until the next call.
+func (p *Pipeline[E, R]) CyclePorts(sValid, mReady bool) (sReady, mValid bool, res *R) {
+	sReady, mValid, res = p.ready, p.outN > 0, &p.zero
+	head := p.outHead
+	pop := mValid && mReady
 	issue := false
 	var key uint64
-	if p.inN > 0 && p.occ < p.credits {
-		key = p.s.ConnKey(p.in[0])
+	n := len(p.inStage)
+	if p.issued < p.accepted && p.occ < p.credits {
+		key = p.s.ConnKey(&p.evs[p.issued&p.evMask])
 		issue = true
-		for i := 0; i < p.depth-1; i++ { // stages 1..depth-1
-			if p.stages[i].valid && p.stages[i].key == key {
+		for i, j := 0, p.top; i < p.depth-1; i++ { // stages 1..depth-1
+			if p.inStage[j] && p.key[j] == key {
 				issue = false
 				break
+			}
+			if j++; j == n {
+				j = 0
 			}
 		}
 	}
 	// the edge: the last stage's result enters the result buffer
 	if pop {
-		p.outHead = (p.outHead + 1) % p.credits
+		if p.outHead++; p.outHead == p.credits {
+			p.outHead = 0
+		}
 		p.outN--
 	}
-	if last := p.stages[len(p.stages)-1]; last.valid {
-		p.out[(p.outHead+p.outN)%p.credits] = p.s.Step(last.ev)
+	l := p.last()
+	if p.inStage[l] {
+		slot := p.outHead + p.outN
+		if slot >= p.credits {
+			slot -= p.credits
+		}
+		p.s.StepTo(&p.evs[p.stageEv[l]&p.evMask], &p.out[slot])
 		p.outN++
 	}
-	copy(p.stages[1:], p.stages[:len(p.stages)-1])
-	p.stages[0] = slot[E]{}
+	// every stage moves down one: the last slot becomes stage 1
+	p.top = l
+	p.inStage[l] = issue
 	if issue {
-		p.stages[0] = slot[E]{valid: true, key: key, ev: p.in[0]}
-		p.in[0] = p.in[1]
-		p.inN--
+		p.stageEv[l], p.key[l] = p.issued, key
+		p.issued++
 		p.occ++
 	}
 	if pop {
 		p.occ--
 	}
-	if out.SReady && in.SValid {
-		p.in[p.inN] = in.Event
-		p.inN++
+	if sReady && sValid {
+		p.accepted++
 	}
-	p.ready = p.inN <= 1
-	return out
+	p.ready = p.accepted-p.issued <= 1
+	if mValid {
+		// the head was shown before the edge; a pop leaves its slot
+		// untouched until a later result fills it
+		res = &p.out[head]
+	}
+	return sReady, mValid, res
 }

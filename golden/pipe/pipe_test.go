@@ -31,10 +31,12 @@ type toy struct {
 	seq   uint64
 }
 
-func (m *toy) ConnKey(e toyEvent) uint64 { return uint64(e.Conn) & (1<<keyBits - 1) }
+func (m *toy) ConnKey(e *toyEvent) uint64 { return uint64(e.Conn) & (1<<keyBits - 1) }
+
+func (m *toy) StepTo(e *toyEvent, r *toyResult) { *r = m.Step(*e) }
 
 func (m *toy) Step(e toyEvent) toyResult {
-	k := m.ConnKey(e)
+	k := m.ConnKey(&e)
 	m.seq++
 	m.table[k] = m.table[k]*1_000_003 + uint64(e.Val) + m.seq
 	return toyResult{Conn: uint32(k), Word: m.table[k], Seq: m.seq}

@@ -71,11 +71,11 @@ type ConfState struct {
 }
 
 // truncate reads an event through the port widths.
-func (p *ConfParams) truncate(e Event) Event {
+func (p *ConfParams) truncate(e *Event) {
 	e.Conn &= mask32(p.ConnW)
 	e.Kind &= kindMask
 	e.EV &= mask32(p.EVW)
-	return e // now is not used by reps_conf
+	// now is not used by reps_conf
 }
 
 // advance is next_entropy + 1, wrapping to 0 at NumEntropies: the
@@ -91,17 +91,18 @@ func (p *ConfParams) advance(v uint32) uint32 {
 // ConfStep executes one event on one connection's word (docs/blocks/reps.md,
 // reps_conf steps 1..6). p must satisfy Validate.
 func ConfStep(p ConfParams, s ConfState, e Event) (ConfState, Result) {
-	e = p.truncate(e)
-	if r, bad := reject(p.NumConn, e); bad {
-		return s, r
+	p.truncate(&e)
+	var r Result
+	if !reject(p.NumConn, &e, &r) {
+		p.exec(&s, &e, &r)
 	}
-	r := p.exec(&s, e)
 	return s, r
 }
 
 // exec is steps 2..6 in place, shared by ConfStep and ConfModel.Step.
-func (p *ConfParams) exec(s *ConfState, e Event) Result {
-	r := Result{Conn: e.Conn, Kind: e.Kind}
+func (p *ConfParams) exec(s *ConfState, e *Event, r *Result) {
+	// field by field: a composite literal would be built aside and copied
+	r.Conn, r.Kind, r.EV, r.Explored, r.Frozen, r.Error = e.Conn, e.Kind, 0, false, false, false
 	switch e.Kind {
 	case KindOpen:
 		*s = ConfState{ExploreLeft: uint32(p.ExploreInit)} // S0:L293-294
@@ -128,7 +129,6 @@ func (p *ConfParams) exec(s *ConfState, e Event) Result {
 	case KindNack, KindTimeout:
 		// Algorithm 4 has no such event.
 	}
-	return r
 }
 
 const confPageSize = pageSize
@@ -160,16 +160,24 @@ func (m *ConfModel) Reset() {}
 
 // Step executes one event against the table.
 func (m *ConfModel) Step(e Event) Result {
-	e = m.p.truncate(e)
-	if r, bad := reject(m.p.NumConn, e); bad {
-		return r
+	var r Result
+	m.StepTo(&e, &r)
+	return r
+}
+
+// StepTo is Step through pointers, as the pipeline calls it.
+func (m *ConfModel) StepTo(ev *Event, r *Result) {
+	e := *ev
+	m.p.truncate(&e)
+	if reject(m.p.NumConn, &e, r) {
+		return
 	}
 	pg := m.pages[e.Conn>>pageBits]
 	if pg == nil {
 		pg = new([confPageSize]ConfState)
 		m.pages[e.Conn>>pageBits] = pg
 	}
-	return m.p.exec(&pg[e.Conn&(confPageSize-1)], e)
+	m.p.exec(&pg[e.Conn&(confPageSize-1)], &e, r)
 }
 
 // Conn returns connection c's word. It panics if c >= NumConn.

@@ -21,7 +21,7 @@ type Pipeline = pipe.Pipeline[Event, Result]
 func NewPipeline(s Stepper, depth int) *Pipeline { return pipe.New(s, depth) }
 
 // ConnKey is the event's connection as the RTL's hazard unit compares it.
-func (m *Model) ConnKey(e Event) uint64 { return uint64(e.Conn & mask32(m.p.ConnW)) }
+func (m *Model) ConnKey(e *Event) uint64 { return uint64(e.Conn & mask32(m.p.ConnW)) }
 
 // ConnKey is the event's connection as the RTL's hazard unit compares it.
-func (m *ConfModel) ConnKey(e Event) uint64 { return uint64(e.Conn & mask32(m.p.ConnW)) }
+func (m *ConfModel) ConnKey(e *Event) uint64 { return uint64(e.Conn & mask32(m.p.ConnW)) }

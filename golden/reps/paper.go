@@ -174,21 +174,21 @@ func (w *word) state(evs []uint32) State {
 }
 
 // truncate reads an event through the port widths.
-func (p *Params) truncate(e Event) Event {
+func (p *Params) truncate(e *Event) {
 	e.Conn &= mask32(p.ConnW)
 	e.Kind &= kindMask
 	e.EV &= mask32(p.EVW)
 	e.Now &= mask64(p.TimeW)
-	return e
 }
 
 // reject implements step 1: an error result when the event names no
 // connection or no kind. All data fields but conn and kind are 0.
-func reject(numConn int, e Event) (Result, bool) {
+func reject(numConn int, e *Event, r *Result) bool {
 	if uint64(e.Conn) >= uint64(numConn) || e.Kind > KindTimeout {
-		return Result{Conn: e.Conn, Kind: e.Kind, Error: true}, true
+		*r = Result{Conn: e.Conn, Kind: e.Kind, Error: true}
+		return true
 	}
-	return Result{}, false
+	return false
 }
 
 // after is serial-number arithmetic on TimeW bits: a is strictly later than
@@ -206,24 +206,25 @@ func (p *Params) after(a, b uint64) bool {
 // send draws.
 func Step(p Params, s State, lfsr *LFSR, e Event) (State, Result) {
 	w, evs := s.pack(p.N)
-	e = p.truncate(e)
-	if r, bad := reject(p.NumConn, e); bad {
-		return w.state(evs), r
+	p.truncate(&e)
+	var r Result
+	if !reject(p.NumConn, &e, &r) {
+		p.exec(&w, evs, lfsr, &e, &r)
 	}
-	r := p.exec(&w, evs, lfsr, e)
 	return w.state(evs), r
 }
 
 // exec is steps 2..8 on a word already known to exist, in place. Both Step
 // and Model.Step use it, so the pure and the table model cannot drift.
-func (p *Params) exec(w *word, evs []uint32, lfsr *LFSR, e Event) Result {
-	r := Result{Conn: e.Conn, Kind: e.Kind}
+func (p *Params) exec(w *word, evs []uint32, lfsr *LFSR, e *Event, r *Result) {
+	// field by field: a composite literal would be built aside and copied
+	r.Conn, r.Kind, r.EV, r.Explored, r.Frozen, r.Error = e.Conn, e.Kind, 0, false, false, false
 
 	// 2. open: a fresh word that explores first (S4:L49, "new connection").
 	if e.Kind == KindOpen {
 		*w = word{explore: uint32(p.ExploreInit)}
 		clear(evs)
-		return r
+		return
 	}
 
 	// 3. lazy freeze exit: leave after a fixed time and re-explore (S4:L64).
@@ -293,7 +294,6 @@ func (p *Params) exec(w *word, evs []uint32, lfsr *LFSR, e Event) Result {
 
 	// 8.
 	r.Frozen = w.frozen
-	return r
 }
 
 // next is (i + 1) mod n for i < n, without a division.
@@ -364,12 +364,20 @@ func (m *Model) lookup(c uint32) (*word, []uint32) {
 // Step executes one event against the table, as the block does for each
 // accepted event in acceptance order.
 func (m *Model) Step(e Event) Result {
-	e = m.p.truncate(e)
-	if r, bad := reject(m.p.NumConn, e); bad {
-		return r
+	var r Result
+	m.StepTo(&e, &r)
+	return r
+}
+
+// StepTo is Step through pointers, as the pipeline calls it.
+func (m *Model) StepTo(ev *Event, r *Result) {
+	e := *ev
+	m.p.truncate(&e)
+	if reject(m.p.NumConn, &e, r) {
+		return
 	}
 	w, evs := m.lookup(e.Conn)
-	return m.p.exec(w, evs, &m.lfsr, e)
+	m.p.exec(w, evs, &m.lfsr, &e, r)
 }
 
 // Conn returns a copy of connection c's word. It panics if c >= NumConn.

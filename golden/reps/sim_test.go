@@ -37,7 +37,7 @@ func (l simLoop) run(s Stepper) (bad, frozen int) {
 		ev   uint32
 		lost bool
 	}
-	s.Step(ev(0, KindOpen, 0))
+	stepVia(s, ev(0, KindOpen, 0))
 	var fifo []pkt
 	for i := range simSends {
 		now := uint64(i)
@@ -46,12 +46,12 @@ func (l simLoop) run(s Stepper) (bad, frozen int) {
 			p := fifo[0]
 			fifo = fifo[1:]
 			if p.lost {
-				s.Step(ev(0, l.lossKind, now))
+				stepVia(s, ev(0, l.lossKind, now))
 			} else {
-				s.Step(Event{Conn: 0, Kind: KindAck, EV: p.ev, ECN: l.ecnBad && badPath(p.ev), Now: now})
+				stepVia(s, Event{Conn: 0, Kind: KindAck, EV: p.ev, ECN: l.ecnBad && badPath(p.ev), Now: now})
 			}
 		}
-		r := s.Step(ev(0, KindSend, now))
+		r := stepVia(s, ev(0, KindSend, now))
 		if i >= l.from {
 			if badPath(r.EV) {
 				bad++

@@ -131,7 +131,7 @@ func lockedError(p Params, evs []Event) (maxRel, meanRel float64, n, worst int, 
 	var epoch, last uint64
 	sum := 0.0
 	for i, e := range evs {
-		e = p.truncate(e)
+		p.truncate(&e)
 		if i > 0 && e.Now < last {
 			epoch += uint64(1) << p.TimeW
 		}

@@ -11,4 +11,4 @@ type Pipeline = pipe.Pipeline[Event, Result]
 func NewPipeline(s Stepper, depth int) *Pipeline { return pipe.New(s, depth) }
 
 // ConnKey is the event's connection as the RTL's hazard unit compares it.
-func (m *Model) ConnKey(e Event) uint64 { return uint64(e.Conn) & (uint64(1)<<m.p.ConnW - 1) }
+func (m *Model) ConnKey(e *Event) uint64 { return uint64(e.Conn) & (uint64(1)<<m.p.ConnW - 1) }

@@ -88,9 +88,9 @@ func (m *FloatModel) clock(now uint64) float64 {
 // Step executes one event and returns the connection's window in bytes
 // after it (0 for an error event).
 func (m *FloatModel) Step(e Event) float64 {
-	e = m.p.truncate(e)
+	m.p.truncate(&e)
 	now := m.clock(e.Now)
-	if _, bad := reject(m.p.NumConn, e); bad {
+	if uint64(e.Conn) >= uint64(m.p.NumConn) || e.Kind > KindTimeout { // as reject
 		m.lastCase = CaseNone
 		return 0
 	}

@@ -26,15 +26,16 @@ type State struct {
 	LastAdj  uint32 // last_adj: nscc stamp of the last adjustment
 }
 
-// truncate reads an event through the port widths.
-func (p *Params) truncate(e Event) Event {
+// truncate reads an event through the port widths, in place (a struct
+// of more than four fields returned by value is copied through memory,
+// which costs more than the masks).
+func (p *Params) truncate(e *Event) {
 	e.Conn &= mask32(p.ConnW)
 	e.Kind &= kindMask
 	e.Size &= mask32(p.SizeW)
 	e.RTT &= mask32(p.RttW)
 	e.Unacked &= mask32(p.ByteW)
 	e.Now &= mask64(p.TimeW)
-	return e
 }
 
 // reject answers an event that names no connection or no kind: error set,
@@ -42,22 +43,24 @@ func (p *Params) truncate(e Event) Event {
 // the contract: its "every other result field 0" is read as every field
 // but conn and kind, which echo the (truncated) event as the reps blocks'
 // do ("same shell as REPS").
-func reject(numConn int, e Event) (Result, bool) {
+func reject(numConn int, e *Event, r *Result) bool {
 	if uint64(e.Conn) >= uint64(numConn) || e.Kind > KindTimeout {
-		return Result{Conn: e.Conn, Kind: e.Kind, Error: true}, true
+		*r = Result{Conn: e.Conn, Kind: e.Kind, Error: true}
+		return true
 	}
-	return Result{}, false
+	return false
 }
 
 // Step executes one event on one connection's word (docs/blocks/smartt.md
 // Sections 5 and 6, by p.Variant). It is pure: s is a value and the new
 // word is returned. p must satisfy Validate and d must be p.Derive().
 func Step(p Params, d Derived, s State, e Event) (State, Result) {
-	e = p.truncate(e)
-	if r, bad := reject(p.NumConn, e); bad {
+	p.truncate(&e)
+	var r Result
+	if reject(p.NumConn, &e, &r) {
 		return s, r
 	}
-	r := exec(&p, &d, &s, e)
+	exec(&p, &d, &s, &e, &r)
 	return s, r
 }
 
@@ -69,7 +72,7 @@ func Step(p Params, d Derived, s State, e Event) (State, Result) {
 // makes the FI term div(size * KFi, 1) about 2^37 before the clamp brings
 // it to MaxCwnd, so the adders ahead of the clamp need the full width (or
 // must saturate) to agree with this model.
-func exec(p *Params, d *Derived, s *State, e Event) Result {
+func exec(p *Params, d *Derived, s *State, e *Event, r *Result) {
 	var c uint8
 	var qa bool
 	if p.Variant == NSCC {
@@ -77,25 +80,27 @@ func exec(p *Params, d *Derived, s *State, e Event) Result {
 	} else {
 		c, qa = execConf(p, d, s, e)
 	}
-	return Result{
-		Conn: e.Conn, Kind: e.Kind,
-		Cwnd: s.C >> d.F, Case: c, QA: qa, Fast: s.Increase,
-	}
+	r.Conn, r.Kind, r.Cwnd, r.Case = e.Conn, e.Kind, s.C>>d.F, c
+	r.QA, r.Fast, r.Error = qa, s.Increase, false
 }
 
 // quickAdapt runs the QuickAdapt sub-block on the word.
 func (s *State) quickAdapt(d *Derived, c uint64, nowq, unacked uint32, extra bool) (uint64, bool) {
-	o := QuickAdapt(d, QAIn{
-		C: c, Acked: s.Acked, Ignored: s.Ignored, ToIgnore: s.ToIgnore,
-		Trigger: s.Trigger, End: s.End, NowQ: nowq, Unacked: unacked, ExtraTrigger: extra,
-	})
+	var in QAIn
+	in.C, in.Acked, in.Ignored, in.ToIgnore = c, s.Acked, s.Ignored, s.ToIgnore
+	in.Trigger, in.End, in.NowQ, in.Unacked, in.ExtraTrigger = s.Trigger, s.End, nowq, unacked, extra
+	var o QAOut
+	quickAdaptTo(d, &in, &o)
 	s.Acked, s.Ignored, s.ToIgnore, s.Trigger, s.End = o.Acked, o.Ignored, o.ToIgnore, o.Trigger, o.End
 	return o.C, o.Fired
 }
 
 // fastIncrease runs the FastIncrease sub-block on the word.
-func (s *State) fastIncrease(d *Derived, c uint64, e Event) (uint64, bool) {
-	o := FastIncrease(d, FastIn{C: c, Count: s.Count, Increase: s.Increase, Size: e.Size, RTT: e.RTT, ECN: e.ECN})
+func (s *State) fastIncrease(d *Derived, c uint64, e *Event) (uint64, bool) {
+	var in FastIn
+	in.C, in.Count, in.Increase, in.Size, in.RTT, in.ECN = c, s.Count, s.Increase, e.Size, e.RTT, e.ECN
+	var o FastOut
+	fastIncreaseTo(d, &in, &o)
 	s.Count, s.Increase = o.Count, o.Increase
 	return o.C, o.Fired
 }
@@ -134,19 +139,19 @@ func fairDecrease(d *Derived, c uint64, size uint32) uint64 {
 
 // fairIncrease is the FI amount (S0 Eq. 3): div(size * KFi, c).
 func fairIncrease(d *Derived, c uint64, size uint32) uint64 {
-	return Div(uint64(size)*d.KFi, c, d.K)
+	return d.div(uint64(size)*d.KFi, c)
 }
 
 // multIncrease is the MI / PI amount (S0 Eq. 4, S1 Eq. 3): min(size << F,
 // div(div(size * KMi, c) * (Trtt - rtt), rtt)) for rtt <= Trtt.
 func multIncrease(d *Derived, c uint64, size, rtt uint32) uint64 {
-	q := Div(uint64(size)*d.KMi, c, d.K)
-	return min(uint64(size)<<d.F, Div(q*uint64(d.TrttNs-rtt), uint64(rtt), d.K))
+	q := d.div(uint64(size)*d.KMi, c)
+	return min(uint64(size)<<d.F, d.div(q*uint64(d.TrttNs-rtt), uint64(rtt)))
 }
 
 // execConf is the smartt block (S0 Algorithm 1; contract Section 5). It
 // returns the case and whether QuickAdapt fired.
-func execConf(p *Params, d *Derived, s *State, e Event) (uint8, bool) {
+func execConf(p *Params, d *Derived, s *State, e *Event) (uint8, bool) {
 	switch e.Kind {
 	case KindOpen:
 		*s = State{C: d.InitCwnd << d.F}
@@ -185,7 +190,7 @@ func execConf(p *Params, d *Derived, s *State, e Event) (uint8, bool) {
 			kase = CaseFD
 		case e.ECN:
 			// MD, then FD on the window MD produced.
-			md := Div(uint64(e.RTT-d.TrttNs)*uint64(e.Size)*d.KMd, uint64(e.RTT), d.K)
+			md := d.div(uint64(e.RTT-d.TrttNs)*uint64(e.Size)*d.KMd, uint64(e.RTT))
 			c -= min(c, min(uint64(e.Size)<<d.F, md))
 			c = fairDecrease(d, c, e.Size)
 			kase = CaseMD
@@ -221,7 +226,7 @@ func execConf(p *Params, d *Derived, s *State, e Event) (uint8, bool) {
 
 // execNSCC is the nscc block (S1 Algorithms 1-4, htsim as tie-breaker;
 // contract Section 6).
-func execNSCC(p *Params, d *Derived, s *State, e Event) (uint8, bool) {
+func execNSCC(p *Params, d *Derived, s *State, e *Event) (uint8, bool) {
 	nowq := Stamp(e.Now)
 	switch e.Kind {
 	case KindOpen:
@@ -261,7 +266,7 @@ func execNSCC(p *Params, d *Derived, s *State, e Event) (uint8, bool) {
 			// avg_rtt, at most half (S1 Eq. 1). Held back: a no-op.
 			kase = CaseNone
 			if stampDue(d.ZeroStampExpired, nowq, s.LastMd, d.BrttQ, true) && s.AvgRtt > d.TrttNs {
-				q := Div(c*uint64(s.AvgRtt-d.TrttNs), uint64(s.AvgRtt), d.K)
+				q := d.div(c*uint64(s.AvgRtt-d.TrttNs), uint64(s.AvgRtt))
 				red := min(c>>1, (q*uint64(d.MdGain))>>16)
 				c -= red
 				s.LastMd = nowq
@@ -372,16 +377,24 @@ func (m *Model) Reset() {}
 // accepted event in acceptance order. It does not allocate, except for the
 // first event that touches a page of 4096 connections.
 func (m *Model) Step(e Event) Result {
-	e = m.p.truncate(e)
-	if r, bad := reject(m.p.NumConn, e); bad {
-		return r
+	var r Result
+	m.StepTo(&e, &r)
+	return r
+}
+
+// StepTo is Step through pointers, as the pipeline calls it.
+func (m *Model) StepTo(ev *Event, r *Result) {
+	e := *ev
+	m.p.truncate(&e)
+	if reject(m.p.NumConn, &e, r) {
+		return
 	}
 	pg := m.pages[e.Conn>>pageBits]
 	if pg == nil {
 		pg = new([pageSize]State)
 		m.pages[e.Conn>>pageBits] = pg
 	}
-	return exec(&m.p, &m.d, &pg[e.Conn&(pageSize-1)], e)
+	exec(&m.p, &m.d, &pg[e.Conn&(pageSize-1)], &e, r)
 }
 
 // Conn returns connection c's word. It panics if c >= NumConn.

@@ -115,6 +115,10 @@ type Params struct {
 	// TrimsCountAsAcked adds the bytes of nacks and timeouts to acked, as
 	// the pseudocode literally does; off by default.
 	TrimsCountAsAcked bool
+
+	// rom is RecipTable(K), the reciprocal ROM the model reads instead of
+	// dividing (as the hardware does); nil for a K out of range.
+	rom []uint32
 }
 
 // DefaultParams returns the defaults of docs/blocks/smartt.md for variant v.
@@ -191,6 +195,10 @@ type Derived struct {
 	// TrimsCountAsAcked adds the bytes of nacks and timeouts to acked, as
 	// the pseudocode literally does; off by default.
 	TrimsCountAsAcked bool
+
+	// rom is RecipTable(K), the reciprocal ROM the model reads instead of
+	// dividing (as the hardware does); nil for a K out of range.
+	rom []uint32
 }
 
 // pow2 is 2^e as a float64 (e may be negative).
@@ -298,6 +306,9 @@ func (p Params) Derive() Derived {
 	d.RttMax = maskOf(p.RttW)
 	d.QaGate = d.MaxCwnd >> qaGateShift
 	d.AdjBytes = uint32(min(adjustMTUs*uint64(n.MTU), math.MaxUint32))
+	if p.K >= 1 && p.K <= 20 {
+		d.rom = RecipTable(p.K)
+	}
 	return d
 }
 

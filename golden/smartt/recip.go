@@ -30,6 +30,26 @@ func Div(n, x uint64, k int) uint64 {
 	return mulShr(n, t, uint(k+1+e))
 }
 
+// div is Div(n, x, d.K), reading T from the ROM of Derive instead of
+// dividing: the same value, an order of magnitude faster.
+func (d *Derived) div(n, x uint64) uint64 {
+	if d.rom == nil {
+		return Div(n, x, d.K)
+	}
+	k := d.K
+	if x == 0 {
+		x = 1
+	}
+	e := bits.Len64(x) - 1
+	var m uint64
+	if e >= k {
+		m = x >> (e - k)
+	} else {
+		m = x << (k - e)
+	}
+	return mulShr(n, uint64(d.rom[m-1<<k]), uint(k+1+e))
+}
+
 // recip is the ROM entry T for index i = m - 2^k, 0 <= i < 2^k.
 func recip(i uint64, k int) uint64 {
 	m := uint64(1)<<k + i

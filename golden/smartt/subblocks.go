@@ -86,14 +86,21 @@ type QAOut struct {
 // window that just ended, scaled by QaScale, and starts ignoring the
 // congestion signals of the bytes in flight.
 func QuickAdapt(d *Derived, in QAIn) QAOut {
-	out := QAOut{
-		C: in.C, Acked: in.Acked, Ignored: in.Ignored, ToIgnore: in.ToIgnore,
-		Trigger: in.Trigger, End: in.End,
-	}
+	var out QAOut
+	quickAdaptTo(d, &in, &out)
+	return out
+}
+
+// quickAdaptTo is QuickAdapt through pointers, as the model calls it: a
+// struct passed by value costs the model more than the sub-block itself.
+func quickAdaptTo(d *Derived, in *QAIn, out *QAOut) {
+	// field by field: a composite literal would be built aside and copied
+	out.C, out.Acked, out.Ignored, out.ToIgnore = in.C, in.Acked, in.Ignored, in.ToIgnore
+	out.Trigger, out.End, out.Fired = in.Trigger, in.End, false
 	// "end = 0" is both the never-opened sentinel and, under
 	// ZeroStampExpired, a window that has expired (see stampDue).
 	if !stampDue(d.ZeroStampExpired, in.NowQ, in.End, 0, false) {
-		return out
+		return
 	}
 	if (in.Trigger || in.ExtraTrigger) && in.End != 0 {
 		out.Fired = true
@@ -107,7 +114,6 @@ func QuickAdapt(d *Derived, in QAIn) QAOut {
 	// contract's end != 0 test has the same blind spot.
 	out.End = (in.NowQ + d.TrttQ) & stampMask
 	out.Acked = 0
-	return out
 }
 
 // FastIn are the inputs of the FastIncrease module (smartt_fastinc).
@@ -132,7 +138,14 @@ type FastOut struct {
 // cwnd bytes of uncongested acks (rtt <= FiRttMax, no ECN), every further
 // uncongested ack adds k = 2 MTU; a congested one ends it.
 func FastIncrease(d *Derived, in FastIn) FastOut {
-	out := FastOut{C: in.C}
+	var out FastOut
+	fastIncreaseTo(d, &in, &out)
+	return out
+}
+
+// fastIncreaseTo is FastIncrease through pointers, as the model calls it.
+func fastIncreaseTo(d *Derived, in *FastIn, out *FastOut) {
+	out.C, out.Count, out.Increase, out.Fired = in.C, 0, false, false
 	if in.RTT <= d.FiRttMax && !in.ECN {
 		out.Count = satAdd(in.Count, in.Size, d.ByteMax)
 		out.Increase = in.Increase
@@ -143,7 +156,6 @@ func FastIncrease(d *Derived, in FastIn) FastOut {
 		}
 	}
 	// Otherwise count = 0, increase = 0: the zero values.
-	return out
 }
 
 // WTD is Wait-to-Decrease (smartt_wtd, smartt only; S0:L316-318): an 8-bit

@@ -7,40 +7,32 @@ import (
 
 	"github.com/nicgen/nicgen/blocks"
 	harness "github.com/nicgen/nicgen/verilator-harness"
-
-	"github.com/nicgen/nicgen/blocks/reps"
-	"github.com/nicgen/nicgen/hdlgen"
 )
 
-// BenchmarkRepsProducer measures the Go side alone: stimulus, golden
-// pipeline and coverage, per cycle.
-func BenchmarkRepsProducer(b *testing.B) {
-	p := reps.DefaultParams()
-	m, err := reps.Paper(p)
-	if err != nil {
-		b.Fatal(err)
+// BenchmarkProducer measures the Go side of every block alone: its
+// stimulus, golden cycle model and coverage, per cycle (what the harness
+// runs on the core beside the Verilated model).
+func BenchmarkProducer(b *testing.B) {
+	for _, block := range blocks.Names() {
+		b.Run(block, func(b *testing.B) {
+			bench, err := NewBench(blocks.DefaultConfig(), block, 1)
+			if err != nil {
+				b.Fatal(err)
+			}
+			pm := newPortMap(bench.Design)
+			in := make([]uint64, len(pm.in))
+			out := make([]uint64, len(pm.out))
+			prev := make([]uint64, len(pm.out))
+			stim := bench.Stim()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				stim.Next(prev, in)
+				bench.Ref.Cycle(in, out)
+				prev, out = out, prev
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/cycle")
+		})
 	}
-	d, err := hdlgen.Elaborate(m)
-	if err != nil {
-		b.Fatal(err)
-	}
-	hd := DesignOf(d)
-	ref, err := RepsReference(hd, p.Golden(), NewCoverage(true))
-	if err != nil {
-		b.Fatal(err)
-	}
-	stim := NewEventStimulus(hd, DefaultProfile(p.NumConn, p.TimeW, 400), 1)()
-	pm := newPortMap(hd)
-	in := make([]uint64, len(pm.in))
-	out := make([]uint64, len(pm.out))
-	prev := make([]uint64, len(pm.out))
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		stim.Next(prev, in)
-		ref.Cycle(in, out)
-		prev, out = out, prev
-	}
-	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "cycles/s")
 }
 
 // BenchmarkEquivalence measures, in one run, the end-to-end equivalence

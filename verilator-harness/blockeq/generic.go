@@ -31,17 +31,20 @@ type goldenStepper struct {
 	connMask uint64
 }
 
-func (s goldenStepper) Step(e fieldEvent) []uint64 {
-	out := make([]uint64, s.nOut)
-	s.g.Step(e, out)
-	return out
+func (s goldenStepper) StepTo(e *fieldEvent, r *[]uint64) {
+	// a result slot of the pipeline keeps its slice from one use to the next
+	if cap(*r) < s.nOut {
+		*r = make([]uint64, s.nOut)
+	}
+	*r = (*r)[:s.nOut]
+	s.g.Step(*e, *r)
 }
 func (s goldenStepper) Reset() { s.g.Reset() }
-func (s goldenStepper) ConnKey(e fieldEvent) uint64 {
+func (s goldenStepper) ConnKey(e *fieldEvent) uint64 {
 	if s.connAt < 0 {
 		return 0
 	}
-	return e[s.connAt] & s.connMask
+	return (*e)[s.connAt] & s.connMask
 }
 
 type genericPorts struct {
@@ -94,24 +97,31 @@ func (r *genericRef) Reset() { r.pipe = r.newPipe() }
 
 func (r *genericRef) Cycle(in, out []uint64) {
 	p := r.p
-	ev := make(fieldEvent, len(r.inIdx))
+	// the event is written in place; an event slot of the pipeline keeps
+	// its slice from one use to the next
+	ev := r.pipe.Input()
+	if cap(*ev) < len(r.inIdx) {
+		*ev = make(fieldEvent, len(r.inIdx))
+	}
+	*ev = (*ev)[:len(r.inIdx)]
 	for i, j := range r.inIdx {
+		(*ev)[i] = 0
 		if j >= 0 {
-			ev[i] = in[j]
+			(*ev)[i] = in[j]
 		}
 	}
-	ci := pipe.In[fieldEvent]{SValid: in[p.sValid] == 1, MReady: in[p.mReady] == 1, Event: ev}
-	co := r.pipe.Cycle(ci)
-	out[p.sReady], out[p.mValid] = b2u(co.SReady), b2u(co.MValid)
+	mReady := in[p.mReady] == 1
+	sReady, mValid, res := r.pipe.CyclePorts(in[p.sValid] == 1, mReady)
+	out[p.sReady], out[p.mValid] = b2u(sReady), b2u(mValid)
 	for k, j := range r.outIdx {
 		v := uint64(0)
-		if co.Result != nil {
-			v = co.Result[j]
+		if *res != nil {
+			v = (*res)[j]
 		}
 		out[p.outIdx[k]] = v
 	}
-	if co.MValid && ci.MReady && r.cov != nil {
-		r.cov.count(co.Result[r.kindAt], r.errAt >= 0 && co.Result[r.errAt] == 1)
+	if mValid && mReady && r.cov != nil {
+		r.cov.count((*res)[r.kindAt], r.errAt >= 0 && (*res)[r.errAt] == 1)
 	}
 }
 

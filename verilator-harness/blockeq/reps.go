@@ -44,15 +44,16 @@ func (r *repsRef) Reset() { r.pipe = r.newPipe() }
 
 func (r *repsRef) Cycle(in, out []uint64) {
 	p := r.p
-	ci := goldenreps.CycleIn{SValid: in[p.sValid] == 1, MReady: in[p.mReady] == 1}
-	ci.Event = goldenreps.Event{Conn: uint32(in[p.sConn]), Kind: goldenreps.Kind(in[p.sKind]), ECN: in[p.sECN] == 1, EV: uint32(in[p.sEV])}
+	// the event is written in place, field by field (pipe.Pipeline.Input)
+	e := r.pipe.Input()
+	e.Conn, e.Kind, e.ECN, e.EV, e.Now = uint32(in[p.sConn]), goldenreps.Kind(in[p.sKind]), in[p.sECN] == 1, uint32(in[p.sEV]), 0
 	if p.sNow >= 0 {
-		ci.Event.Now = in[p.sNow]
+		e.Now = in[p.sNow]
 	}
-	co := r.pipe.Cycle(ci)
-	out[p.sReady] = b2u(co.SReady)
-	out[p.mValid] = b2u(co.MValid)
-	res := co.Result
+	mReady := in[p.mReady] == 1
+	sReady, mValid, res := r.pipe.CyclePorts(in[p.sValid] == 1, mReady)
+	out[p.sReady] = b2u(sReady)
+	out[p.mValid] = b2u(mValid)
 	out[p.mConn] = uint64(res.Conn)
 	out[p.mKind] = uint64(res.Kind)
 	out[p.mEV] = uint64(res.EV)
@@ -61,7 +62,7 @@ func (r *repsRef) Cycle(in, out []uint64) {
 		out[p.mFrozen] = b2u(res.Frozen)
 	}
 	out[p.mErr] = b2u(res.Error)
-	if co.MValid && ci.MReady && r.cov != nil {
+	if mValid && mReady && r.cov != nil {
 		r.cov.count(res)
 	}
 }

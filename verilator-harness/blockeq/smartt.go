@@ -24,7 +24,7 @@ func NewSmarttCoverage(v bsmartt.Variant) *SmarttCoverage {
 var smarttCaseNames = [8]string{"no window rule", "fair decrease", "multiplicative decrease", "fair increase",
 	"multiplicative/proportional increase", "quickadapt", "fastincrease", "loss"}
 
-func (c *SmarttCoverage) count(r gsmartt.Result) {
+func (c *SmarttCoverage) count(r *gsmartt.Result) {
 	if r.Error {
 		c.errors++
 		return
@@ -80,17 +80,17 @@ func (r *smarttRef) Reset() { r.pipe = r.newPipe() }
 
 func (r *smarttRef) Cycle(in, out []uint64) {
 	p := r.p
-	ci := gsmartt.CycleIn{SValid: in[p.sValid] == 1, MReady: in[p.mReady] == 1, Event: gsmartt.Event{
-		Conn: uint32(in[p.sConn]), Kind: gsmartt.Kind(in[p.sKind]), Size: uint32(in[p.sSize]), ECN: in[p.sECN] == 1,
-		RTT: uint32(in[p.sRTT]), Unacked: uint32(in[p.sUnacked]), Now: in[p.sNow],
-	}}
-	co := r.pipe.Cycle(ci)
-	out[p.sReady] = b2u(co.SReady)
-	out[p.mValid] = b2u(co.MValid)
-	res := co.Result
+	// the event is written in place, field by field (pipe.Pipeline.Input)
+	e := r.pipe.Input()
+	e.Conn, e.Kind, e.Size, e.ECN = uint32(in[p.sConn]), gsmartt.Kind(in[p.sKind]), uint32(in[p.sSize]), in[p.sECN] == 1
+	e.RTT, e.Unacked, e.Now = uint32(in[p.sRTT]), uint32(in[p.sUnacked]), in[p.sNow]
+	mReady := in[p.mReady] == 1
+	sReady, mValid, res := r.pipe.CyclePorts(in[p.sValid] == 1, mReady)
+	out[p.sReady] = b2u(sReady)
+	out[p.mValid] = b2u(mValid)
 	out[p.mConn], out[p.mKind], out[p.mCwnd], out[p.mCase] = uint64(res.Conn), uint64(res.Kind), uint64(res.Cwnd), uint64(res.Case)
 	out[p.mQA], out[p.mFast], out[p.mErr] = b2u(res.QA), b2u(res.Fast), b2u(res.Error)
-	if co.MValid && ci.MReady && r.cov != nil {
+	if mValid && mReady && r.cov != nil {
 		r.cov.count(res)
 	}
 }

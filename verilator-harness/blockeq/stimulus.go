@@ -182,7 +182,7 @@ func (c *Coverage) Counts() map[string]int64 {
 	return m
 }
 
-func (c *Coverage) count(r goldenreps.Result) {
+func (c *Coverage) count(r *goldenreps.Result) {
 	if r.Error {
 		c.counts[caseError]++
 		return

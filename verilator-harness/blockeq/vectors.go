@@ -616,9 +616,10 @@ func repsVectors(cfg blocks.Config, block string, ports map[string]int, n int, s
 	model.Reset()
 	for range n {
 		e := g.next()
-		res := model.Step(e)
+		var res goldenreps.Result
+		model.StepTo(&e, &res)
 		g.observe(res)
-		cov.count(res)
+		cov.count(&res)
 		ve := &VectorEvent{
 			Conn: e.Conn, Kind: uint8(e.Kind), ECN: uint8(b2u(e.ECN)), EV: e.EV,
 			Expect: VectorResult{Conn: res.Conn, Kind: uint8(res.Kind), EV: res.EV, Explored: res.Explored, Error: res.Error},
@@ -659,7 +660,7 @@ func smarttVectors(block string, p bsmartt.Params, ports map[string]int, n int, 
 	for range n {
 		e := g.next()
 		res := model.Step(e)
-		cov.count(res)
+		cov.count(&res)
 		vs.Events = append(vs.Events, &SmarttVectorEvent{
 			Conn: e.Conn, Kind: uint8(e.Kind), Size: e.Size, ECN: uint8(b2u(e.ECN)), RTT: e.RTT,
 			Unacked: e.Unacked, Now: e.Now,
