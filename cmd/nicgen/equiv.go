@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -23,6 +25,7 @@ func newEquivCmd() *cobra.Command {
 	var cycles int64
 	var seed uint64
 	var waves, path, shardArg, profile, report string
+	var jobs int
 	cmd := &cobra.Command{
 		Use:   "equiv BLOCK",
 		Short: "Prove a block equal to its golden model under Verilator, cycle by cycle",
@@ -66,67 +69,126 @@ one (see "nicgen equiv profiles").`,
 			if err != nil {
 				return usageErr("--shard: %v", err)
 			}
-			runSeed, runCycles := shard.Seed(seed), shard.Cycles(cycles)
-			bench, err := blockeq.NewBenchProfile(r.Config, args[0], profile, runSeed)
-			if err != nil {
+			if jobs < 1 {
+				return usageErr("--jobs %d: want at least 1", jobs)
+			}
+			parts := shard.Split(jobs)
+			var total int64
+			for _, p := range parts {
+				total += p.Cycles(cycles)
+			}
+			if _, err := blockeq.NewBenchProfile(r.Config, args[0], profile, seed); err != nil {
 				return usageErr("%v", err)
 			}
 			out := cmd.OutOrStdout()
+			errOut := cmd.ErrOrStderr()
 			tty := isTerminal(os.Stdout)
+			var mu sync.Mutex
 			last := time.Now()
-			opts := harness.RunOptions{
-				Cycles: runCycles, Label: fmt.Sprintf("%s %s shard %s seed %d", args[0], profile, shard, runSeed), WaveDir: waves,
-				Progress: func(done, total int64) {
-					if time.Since(last) < time.Second && done < total {
+			done := make([]int64, len(parts))
+			progress := func(k int) func(d, _ int64) {
+				return func(d, _ int64) {
+					mu.Lock()
+					defer mu.Unlock()
+					done[k] = d
+					var sum int64
+					for _, v := range done {
+						sum += v
+					}
+					if time.Since(last) < time.Second && sum < total {
 						return
 					}
 					last = time.Now()
 					if tty {
-						fmt.Fprintf(out, "\r%s: %d / %d cycles (%.0f%%)", args[0], done, total, 100*float64(done)/float64(total))
+						fmt.Fprintf(out, "\r%s: %d / %d cycles (%.0f%%)", args[0], sum, total, 100*float64(sum)/float64(total))
 					} else {
-						fmt.Fprintf(out, "%s: %d / %d cycles\n", args[0], done, total)
+						fmt.Fprintf(out, "%s: %d / %d cycles\n", args[0], sum, total)
 					}
-				},
+				}
 			}
-			errOut := cmd.ErrOrStderr()
-			if runCycles >= 100_000_000 {
+			if total >= 100_000_000 {
 				// docs/benchmarks.md: 2.7-5.5 Mcycles/s end to end on 2 cores
 				fmt.Fprintf(errOut, "%s: %d cycles take about %s at 3 Mcycles/s (docs/benchmarks.md); --shard splits a campaign over machines\n",
-					args[0], runCycles, fmtDuration(float64(runCycles)/3e6))
+					args[0], total, fmtDuration(float64(total)/3e6))
 			}
-			rep, err := bench.Run(cmd.Context(), harness.BuildOptions{Progress: func(msg string) { fmt.Fprintf(errOut, "%s: %s\n", args[0], msg) }}, opts)
+			index := map[blockeq.Shard]int{}
+			for k, p := range parts {
+				index[p] = k
+			}
+			start := time.Now()
+			runs, err := blockeq.RunShards(cmd.Context(), r.Config, args[0], profile, seed, cycles, parts, jobs,
+				harness.BuildOptions{Progress: func(msg string) { fmt.Fprintf(errOut, "%s: %s\n", args[0], msg) }},
+				func(p blockeq.Shard, runSeed uint64) harness.RunOptions {
+					return harness.RunOptions{Label: fmt.Sprintf("%s %s shard %s seed %d", args[0], profile, p, runSeed),
+						WaveDir: waves, Progress: progress(index[p])}
+				})
+			if err != nil {
+				return err // the configuration was checked above: a build failure
+			}
+			wall := time.Since(start)
 			if tty {
 				fmt.Fprintln(out)
 			}
-			rec := blockeq.RunRecord{Version: hdlgen.Version, Config: r.SHA256, CampaignSeed: seed, CampaignCycles: cycles,
-				Block: args[0], Profile: profile, Shard: shard, Seed: runSeed, Cycles: rep.Cycles,
-				CyclesPerSec: rep.CyclesPerSec, Passed: err == nil, Coverage: bench.Coverage.Counts()}
+			recs := make([]blockeq.RunRecord, len(runs))
+			var failed *blockeq.ShardRun
 			var miss []string
-			if err == nil && profile == "mixed" {
-				// the mixed workload must reach every behaviour of the block;
-				// adversarial ones push a corner and cannot
-				miss = bench.Coverage.Missing()
+			merged := map[string]int64{}
+			var compared int64
+			for k := range runs {
+				run := &runs[k]
+				rec := blockeq.RunRecord{Version: hdlgen.Version, Config: r.SHA256, CampaignSeed: seed, CampaignCycles: cycles,
+					Block: args[0], Profile: profile, Shard: run.Shard, Seed: run.Seed, Cycles: run.Report.Cycles,
+					CyclesPerSec: run.Report.CyclesPerSec, Passed: run.Err == nil, Coverage: run.Coverage.Counts()}
+				if run.Err != nil {
+					rec.Error = run.Err.Error()
+					if failed == nil {
+						failed = run
+					}
+				}
+				compared += run.Report.Cycles
+				for name, n := range rec.Coverage {
+					merged[name] += n
+				}
+				recs[k] = rec
+			}
+			if failed == nil && profile == "mixed" {
+				// the mixed workload must reach every behaviour of the
+				// block (over all parts); adversarial ones push a corner
+				// and cannot
+				miss = missingEverywhere(runs)
 				if len(miss) > 0 {
-					rec.Passed, rec.Error = false, fmt.Sprintf("never reached: %v", miss)
+					for k := range recs {
+						recs[k].Passed, recs[k].Error = false, fmt.Sprintf("never reached: %v", miss)
+					}
 				}
 			}
-			if err != nil {
-				rec.Error = err.Error()
-			}
 			if report != "" {
-				b, _ := json.MarshalIndent(rec, "", "  ")
+				var b []byte
+				if len(recs) == 1 {
+					b, _ = json.MarshalIndent(recs[0], "", "  ")
+				} else {
+					b, _ = json.MarshalIndent(recs, "", "  ")
+				}
 				if werr := writeAtomic(report, append(b, '\n')); werr != nil {
 					return werr
 				}
 			}
-			if err != nil {
+			if failed != nil {
 				cfgArg := ""
 				if path != "" {
 					cfgArg = " -c " + path
 				}
-				return fmt.Errorf("%w\nreproduce with: nicgen equiv %s%s --profile %s --seed %d --cycles %d --shard %s", err, args[0], cfgArg, profile, seed, cycles, shard)
+				return fmt.Errorf("%w\nreproduce with: nicgen equiv %s%s --profile %s --seed %d --cycles %d --shard %s", failed.Err, args[0], cfgArg, profile, seed, cycles, failed.Shard)
 			}
-			fmt.Fprintf(out, "%s: equivalent to the golden model\n%v\ncoverage (from the golden model):\n%s", args[0], rep, bench.Coverage)
+			fmt.Fprintf(out, "%s: equivalent to the golden model\n", args[0])
+			for _, run := range runs {
+				fmt.Fprintf(out, "%v\n", run.Report)
+			}
+			if len(runs) > 1 {
+				fmt.Fprintf(out, "%d parts, %d jobs: %d cycles in %v (%.2f Mcycles/s together)\n",
+					len(runs), jobs, compared, wall.Round(time.Millisecond), float64(compared)/wall.Seconds()/1e6)
+			}
+			fmt.Fprintf(out, "coverage (from the golden model):\n%s", blockeq.FormatCounts(merged))
 			if len(miss) > 0 {
 				return fmt.Errorf("the run never reached: %v (run more cycles)", miss)
 			}
@@ -139,7 +201,8 @@ one (see "nicgen equiv profiles").`,
 	cmd.Flags().StringVar(&waves, "waves", os.TempDir(), "folder for the waveform of a mismatch window")
 	cmd.Flags().StringVar(&shardArg, "shard", "0/1", "run shard i of n of the campaign (its share of --cycles, its own seed)")
 	cmd.Flags().StringVar(&profile, "profile", "mixed", "stimulus profile: "+strings.Join(blockeq.ProfileNames(), ", "))
-	cmd.Flags().StringVar(&report, "report", "", "write this run's JSON record to the file (for equiv merge)")
+	cmd.Flags().StringVar(&report, "report", "", "write this run's JSON record to the file (for equiv merge); with --jobs above 1, an array of one record per part")
+	cmd.Flags().IntVar(&jobs, "jobs", 1, "run the shard as this many parts in parallel (part j of shard i/n is shard i*jobs+j of n*jobs), one Verilated model each")
 	cmd.AddCommand(newEquivMergeCmd(), newEquivProfilesCmd())
 	return cmd
 }
@@ -165,11 +228,24 @@ shard failed or never reported, naming the shard and its seed.`,
 				if err != nil {
 					return usageErr("%v", err)
 				}
-				var r blockeq.RunRecord
-				if err := json.Unmarshal(b, &r); err != nil || r.Block == "" || r.Shard.Count < 1 {
-					return usageErr("%s: not an equiv report (%v)", f, err)
+				// one record, or the array of an equiv --jobs run
+				var rs []blockeq.RunRecord
+				if err := json.Unmarshal(b, &rs); err != nil {
+					var r blockeq.RunRecord
+					if err := json.Unmarshal(b, &r); err != nil {
+						return usageErr("%s: not an equiv report (%v)", f, err)
+					}
+					rs = []blockeq.RunRecord{r}
 				}
-				recs = append(recs, r)
+				if len(rs) == 0 {
+					return usageErr("%s: not an equiv report (no record)", f)
+				}
+				for _, r := range rs {
+					if r.Block == "" || r.Shard.Count < 1 {
+						return usageErr("%s: not an equiv report (no block or shard)", f)
+					}
+				}
+				recs = append(recs, rs...)
 			}
 			camps, err := blockeq.Merge(recs)
 			if err != nil {
@@ -222,6 +298,24 @@ func firstLine(s string) string {
 }
 
 // fmtDuration writes seconds as a person reads them.
+// missingEverywhere is what no part of a run reached.
+func missingEverywhere(runs []blockeq.ShardRun) []string {
+	count := map[string]int{}
+	for _, run := range runs {
+		for _, m := range run.Coverage.Missing() {
+			count[m]++
+		}
+	}
+	var miss []string
+	for m, n := range count {
+		if n == len(runs) {
+			miss = append(miss, m)
+		}
+	}
+	sort.Strings(miss)
+	return miss
+}
+
 func fmtDuration(s float64) string {
 	switch {
 	case s < 120:

@@ -2,16 +2,19 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/spf13/cobra"
 
 	"github.com/nicgen/nicgen/hdlgen"
+	"github.com/nicgen/nicgen/verilator-harness/blockeq"
 )
 
 // runCLI runs nicgen through its cobra entry point.
@@ -288,5 +291,43 @@ func TestEquivShardsMerge(t *testing.T) {
 	}
 	if _, err := runCLI(t, "equiv", "reps", "--profile", "nope"); exitCode(err) != 2 {
 		t.Errorf("an unknown profile was accepted")
+	}
+}
+
+// equiv --jobs 2 runs the two parts of the shard at once; its records are,
+// field for field (the speed aside), those of the two shards run one after
+// the other, and merge takes the array it writes.
+func TestEquivJobsEqualSequential(t *testing.T) {
+	dir := t.TempDir()
+	par := filepath.Join(dir, "jobs.json")
+	if out, err := runCLI(t, "equiv", "reps", "--cycles", "400000", "--seed", "5", "--jobs", "2", "--report", par); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	} else if !strings.Contains(out, "2 parts, 2 jobs: 400000 cycles") {
+		t.Errorf("no aggregate line:\n%s", out)
+	}
+	var got []blockeq.RunRecord
+	if b, err := os.ReadFile(par); err != nil || json.Unmarshal(b, &got) != nil || len(got) != 2 {
+		t.Fatalf("--jobs 2 report: %v, %d records", err, len(got))
+	}
+	for i := range 2 {
+		one := filepath.Join(dir, fmt.Sprintf("seq%d.json", i))
+		if out, err := runCLI(t, "equiv", "reps", "--cycles", "400000", "--seed", "5", "--shard", fmt.Sprintf("%d/2", i), "--report", one); err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		var want blockeq.RunRecord
+		if b, err := os.ReadFile(one); err != nil || json.Unmarshal(b, &want) != nil {
+			t.Fatalf("shard %d/2 report: %v", i, err)
+		}
+		g := got[i]
+		g.CyclesPerSec, want.CyclesPerSec = 0, 0
+		if !reflect.DeepEqual(g, want) {
+			t.Errorf("part %d of --jobs 2:\n%+v\nshard %d/2 alone:\n%+v", i, g, i, want)
+		}
+	}
+	if out, err := runCLI(t, "equiv", "merge", par); err != nil || !strings.Contains(out, "reps mixed: 2 shards, 400000 cycles: passed") {
+		t.Errorf("merge of a --jobs report: %v\n%s", err, out)
+	}
+	if _, err := runCLI(t, "equiv", "reps", "--jobs", "0"); exitCode(err) != 2 {
+		t.Errorf("--jobs 0 accepted")
 	}
 }

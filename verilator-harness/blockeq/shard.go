@@ -1,10 +1,15 @@
 package blockeq
 
 import (
+	"context"
 	"fmt"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
+
+	"github.com/nicgen/nicgen/blocks"
+	harness "github.com/nicgen/nicgen/verilator-harness"
 )
 
 // Shard is one part of a long equivalence campaign: shard i of n runs its
@@ -166,4 +171,80 @@ func Merge(recs []RunRecord) ([]Campaign, error) {
 		out = append(out, c)
 	}
 	return out, nil
+}
+
+// Split is the sub-shards of s when it runs as jobs parallel parts: shard
+// i of n becomes shards i*jobs .. i*jobs+jobs-1 of n*jobs, so that a
+// parallel run is, shard for shard, the campaign of n*jobs shards run one
+// after another.
+func (s Shard) Split(jobs int) []Shard {
+	if jobs < 1 {
+		jobs = 1
+	}
+	out := make([]Shard, jobs)
+	for j := range out {
+		out[j] = Shard{Index: s.Index*jobs + j, Count: s.Count * jobs}
+	}
+	return out
+}
+
+// ShardRun is one shard's outcome in RunShards.
+type ShardRun struct {
+	Shard    Shard
+	Seed     uint64
+	Report   harness.Report
+	Coverage CoverageReport
+	Err      error // the run's failure (a mismatch, a simulator error)
+}
+
+// RunShards runs shards of one campaign (block, profile, campaign seed and
+// length) up to jobs at a time in this process. Each shard has its own
+// golden model, stimulus and Verilated model instance (one VerilatedContext
+// each), so results and coverage are exactly those of running the shards
+// one after another. opts gives a shard's run options; RunShards sets
+// their Cycles. The error is a failure to set a shard up; a shard's own
+// failure is in its ShardRun.
+func RunShards(ctx context.Context, cfg blocks.Config, block, profile string, seed uint64, cycles int64,
+	shards []Shard, jobs int, bo harness.BuildOptions, opts func(s Shard, seed uint64) harness.RunOptions) ([]ShardRun, error) {
+	if jobs < 1 {
+		jobs = 1
+	}
+	runs := make([]ShardRun, len(shards))
+	benches := make([]*Bench, len(shards))
+	models := make([]*harness.Model, len(shards))
+	defer func() {
+		for _, m := range models {
+			if m != nil {
+				m.Close()
+			}
+		}
+	}()
+	for i, s := range shards {
+		runs[i] = ShardRun{Shard: s, Seed: s.Seed(seed)}
+		b, err := NewBenchProfile(cfg, block, profile, runs[i].Seed)
+		if err != nil {
+			return nil, err
+		}
+		// the first build fills the cache; the others load it
+		m, err := harness.Build(ctx, b.Design, bo)
+		if err != nil {
+			return nil, err
+		}
+		benches[i], models[i] = b, m
+		runs[i].Coverage = b.Coverage
+	}
+	sem := make(chan struct{}, jobs)
+	var wg sync.WaitGroup
+	for i := range shards {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			o := opts(shards[i], runs[i].Seed)
+			o.Cycles = shards[i].Cycles(cycles)
+			runs[i].Report, runs[i].Err = harness.Run(ctx, models[i], benches[i].Ref, benches[i].Stim, o)
+		}()
+	}
+	wg.Wait()
+	return runs, nil
 }
