@@ -64,7 +64,7 @@ func BenchmarkEquivalence(b *testing.B) {
 			}
 			out := make([]uint64, batch*nOut)
 			b.ResetTimer()
-			var alone, e2e float64
+			var alone, e2e, jobs2 float64
 			for i := 0; i < b.N; i++ {
 				if err := model.Reinit(); err != nil {
 					b.Fatal(err)
@@ -80,10 +80,27 @@ func BenchmarkEquivalence(b *testing.B) {
 					b.Fatal(err)
 				}
 				e2e = rep.CyclesPerSec
+				// both cores on one campaign: two shards at once
+				start = time.Now()
+				shards := Shard{Index: 0, Count: 1}.Split(2)
+				runs, err := RunShards(context.Background(), blocks.DefaultConfig(), block, "mixed", 1, 2*cycles, shards, 2,
+					harness.BuildOptions{}, func(Shard, uint64) harness.RunOptions { return harness.RunOptions{} })
+				if err != nil {
+					b.Fatal(err)
+				}
+				var n int64
+				for _, r := range runs {
+					if r.Err != nil {
+						b.Fatal(r.Err)
+					}
+					n += r.Report.Cycles
+				}
+				jobs2 = float64(n) / time.Since(start).Seconds()
 			}
 			b.ReportMetric(e2e/1e6, "Mcycles/s_end_to_end")
 			b.ReportMetric(alone/1e6, "Mcycles/s_model_alone")
 			b.ReportMetric(e2e/alone, "ratio")
+			b.ReportMetric(jobs2/1e6, "Mcycles/s_jobs2")
 		})
 	}
 }

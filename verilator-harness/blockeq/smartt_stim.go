@@ -80,7 +80,7 @@ func NewSmarttStimulus(d harness.Design, prof SmarttProfile, seed uint64) func()
 }
 
 func (s *smarttStim) newEvent() {
-	r, prof := s.r, s.prof
+	r, prof := s.r, &s.prof
 	if s.opened < prof.OpenFirst {
 		s.conn, s.kind = s.opened, 0
 		s.conns.force(s.opened)

@@ -109,7 +109,7 @@ const (
 )
 
 func (s *eventStim) newEvent() {
-	r, prof := s.r, s.prof
+	r, prof := s.r, &s.prof
 	if s.opened < prof.OpenFirst {
 		s.cur[cConn], s.cur[cKind], s.cur[cECN], s.cur[cEV] = s.opened, 0, 0, 0
 		s.conns.force(s.opened)
