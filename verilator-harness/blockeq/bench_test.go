@@ -104,3 +104,32 @@ func BenchmarkEquivalence(b *testing.B) {
 		})
 	}
 }
+
+// TestProducerDoesNotAllocate: the stimulus, the golden cycle model and the
+// coverage of every registered block run without allocating per cycle
+// (pages of the golden state table are allocated on first touch, so the
+// measurement starts after a warm-up over every connection).
+func TestProducerDoesNotAllocate(t *testing.T) {
+	for _, block := range blocks.Names() {
+		bench, err := NewBench(blocks.DefaultConfig(), block, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pm := newPortMap(bench.Design)
+		in := make([]uint64, len(pm.in))
+		out := make([]uint64, len(pm.out))
+		prev := make([]uint64, len(pm.out))
+		stim := bench.Stim()
+		step := func() {
+			stim.Next(prev, in)
+			bench.Ref.Cycle(in, out)
+			prev, out = out, prev
+		}
+		for range 200_000 {
+			step()
+		}
+		if a := testing.AllocsPerRun(20_000, step); a != 0 {
+			t.Errorf("%s: %v allocations per cycle", block, a)
+		}
+	}
+}
