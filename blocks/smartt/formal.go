@@ -70,7 +70,7 @@ func counterAdd(p Params, name string, a, b hdlgen.Expr) hdlgen.Expr {
 // datapathProperties relate the word an event writes to the word it read,
 // on every edge where an event executes (st.Fire).
 func datapathProperties(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st connpipe.Step,
-	newWord, nowq, qaFired hdlgen.Expr) {
+	newWord, nowq, qaFired, size hdlgen.Expr) {
 	cur := st.Cur
 	next := func(name string) hdlgen.Expr { return word.Get(newWord, name) }
 	isOpen := st.KindIs(KindOpen)
@@ -88,7 +88,7 @@ func datapathProperties(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layo
 	// read, except when a rule resets it to 0 (a new QuickAdapt window, a
 	// QuickAdapt, a congested ack, an adjustment). A wrap would leave it
 	// below and above 0. Broken: a wrapping sum.
-	counters := []string{"acked", "ignored", "count"}
+	counters := []string{"acked", "count"}
 	if p.Variant == NSCC && p.AdjustPeriod {
 		counters = append(counters, "recv")
 	}
@@ -96,6 +96,14 @@ func datapathProperties(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layo
 		after := next(name)
 		m.Assert(name+"_no_wrap", event.Implies(after.IsZero().Or(after.Ge(cur.F(name)))))
 	}
+
+	// the bytes still to ignore only count down, by the bytes of the
+	// event and not below 0, until a QuickAdapt that fires sets them to
+	// the bytes in flight. Broken: a difference that wraps below 0.
+	left, leftNext := cur.F("ignore_left"), next("ignore_left")
+	lw := max(left.Width(), size.Width()) + 1
+	down := leftNext.IsZero().Or(leftNext.ZExt(lw).Add(size.ZExt(lw)).Eq(left.ZExt(lw)))
+	m.Assert("ignore_counts_down", event.And(qaFired.Not()).Implies(down))
 
 	// QuickAdapt fires at most once per window: only when a window was
 	// open (end != 0) and has ended (now at or after end), and it opens

@@ -66,7 +66,10 @@ func mutants(p Params) map[string][]hdlgen.Mutation {
 			return get("asked")
 		}}},
 		"acked_no_wrap":   wraps("", "acked1", "acked_no_wrap"),
-		"ignored_no_wrap": wraps("", "ignored1", "ignored_no_wrap"),
+		// the bytes to ignore wrap below 0 instead of stopping there
+		"ignore_counts_down": {{Node: "ignore_left1", With: func(orig hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
+			return get("ignore_diff").Keep(orig.Width()-1, 0)
+		}}},
 		"count_no_wrap":   wraps(p.Variant.String()+"_fastinc", "count_sum", "count_no_wrap"),
 	}
 	if p.Variant == NSCC {

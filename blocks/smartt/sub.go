@@ -18,8 +18,6 @@ func QuickAdapt(p Params) *hdlgen.Module {
 	m.Group("Current state")
 	c := m.Input("c", cw, "window, 2^-F bytes")
 	acked := m.Input("acked", bw, "bytes acked in this QuickAdapt window")
-	ignored := m.Input("ignored", bw, "bytes seen since the last QuickAdapt")
-	toIgnore := m.Input("to_ignore", bw, "bytes to ignore after QuickAdapt")
 	trigger := m.Input("trigger", 1, "a trim (or timeout) asked for QuickAdapt")
 	end := m.Input("win_end", QW, "end of the window, 16 ns units")
 	m.Group("Event")
@@ -33,8 +31,7 @@ func QuickAdapt(p Params) *hdlgen.Module {
 	fired := m.Output("fired", 1, "QuickAdapt set the window")
 	cOut := m.Output("c_out", cw, "window after")
 	ackedOut := m.Output("acked_out", bw, "acked after")
-	ignoredOut := m.Output("ignored_out", bw, "ignored after")
-	toIgnoreOut := m.Output("to_ignore_out", bw, "to_ignore after")
+	ignoreOut := m.Output("ignore_out", bw, "bytes to ignore from now on when QuickAdapt fired (to_ignore - ignored)")
 	triggerOut := m.Output("trigger_out", 1, "trigger after")
 	endOut := m.Output("win_end_out", QW, "window end after")
 
@@ -57,8 +54,9 @@ func QuickAdapt(p Params) *hdlgen.Module {
 	m.Assign(fired, fire)
 	m.Assign(cOut, hdlgen.Mux(fire, qc, c))
 	m.Assign(triggerOut, trigger.And(fire.Not()))
-	m.Assign(toIgnoreOut, hdlgen.Mux(fire, unacked, toIgnore))
-	m.Assign(ignoredOut, hdlgen.Mux(fire, cst(bw, 0), ignored))
+	// S0 Alg. 2 sets bytes_to_ignore = unacked and bytes_ignored = 0: the
+	// word keeps their difference (docs/blocks/smartt.md Section 3)
+	m.Assign(ignoreOut, unacked)
 	m.Assign(endOut, hdlgen.Mux(roll, nowq.Add(cst(QW, d.TrttQ)), end))
 	m.Assign(ackedOut, hdlgen.Mux(roll, cst(bw, 0), acked))
 	return m

@@ -13,8 +13,7 @@ func WordLayout(p Params) *hdlgen.Layout {
 	l := hdlgen.NewLayout(p.Variant.String()+"_word").
 		Field("c", p.cw(), fmt.Sprintf("cwnd in 2^-%d bytes", p.F)).
 		Field("acked", bw, "acked: bytes acknowledged in the current QuickAdapt window (saturating)").
-		Field("ignored", bw, "bytes_ignored: bytes seen since the last QuickAdapt (saturating)").
-		Field("to_ignore", bw, "bytes_to_ignore: in-flight bytes at the last QuickAdapt").
+		Field("ignore_left", bw, "bytes_to_ignore - bytes_ignored: in-flight bytes at the last QuickAdapt not yet seen (counts down to 0)").
 		Field("count", bw, "FastIncrease count of contiguous uncongested bytes (saturating)").
 		Field("win_end", QW, "end: end of the QuickAdapt window, 16 ns units").
 		Field("trigger", 1, "trigger_qa: a trim asked for QuickAdapt").
@@ -108,8 +107,16 @@ func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st con
 		// QuickAdapt measures delivered bytes (A-7, S0:L214)
 		acked1 = hdlgen.Mux(isAck, acked1, cur.F("acked")).Named("acked_in")
 	}
-	ignored1 := counterAdd(p, "ignored_no_wrap", cur.F("ignored"), size).Named("ignored1")
-	qaCalled := ignored1.Ge(cur.F("to_ignore")).Named("qa_called")
+	// ignored >= to_ignore after adding size, kept as their difference:
+	// the bytes still to ignore count down and the ack is used once they
+	// reach 0 (a saturating ignored is at most ByteMax >= to_ignore, so
+	// the difference reads the same)
+	left := cur.F("ignore_left")
+	qaCalled := size.ZExt(bw + 1).Ge(left.ZExt(bw + 1)).Named("qa_called")
+	lw := max(bw, size.Width())
+	// the difference with its borrow, then floored at 0
+	leftDiff := left.ZExt(lw + 1).Sub(size.ZExt(lw + 1)).Named("ignore_diff")
+	left1 := hdlgen.Mux(leftDiff.Bit(lw), cst(lw, 0), leftDiff.Trunc(lw)).Named("ignore_left1")
 
 	// a trim (or, for smartt, a timeout) first takes the packet out of the window
 	trims := isLoss
@@ -128,7 +135,7 @@ func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st con
 
 	// QuickAdapt, entered with the window and trigger of this event
 	qa := m.Instantiate("u_qa", QuickAdapt(p))
-	qa.In("c", hdlgen.Mux(isLoss, cLoss, c)).In("acked", acked1).In("ignored", ignored1).In("to_ignore", cur.F("to_ignore"))
+	qa.In("c", hdlgen.Mux(isLoss, cLoss, c)).In("acked", acked1)
 	qa.In("trigger", cur.F("trigger").Or(trims)).In("win_end", cur.F("win_end")).In("nowq", nowq).In("unacked", ev.F("unacked"))
 	if p.Variant == NSCC {
 		extra := hdlgen.False()
@@ -236,8 +243,9 @@ func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st con
 	fields := map[string]hdlgen.Value{
 		"c":         newC,
 		"acked":     hdlgen.Mux(qaUsed, qa.Out("acked_out"), acked1),
-		"ignored":   hdlgen.Mux(qaUsed, qa.Out("ignored_out"), ignored1),
-		"to_ignore": hdlgen.Mux(qaUsed, qa.Out("to_ignore_out"), cur.F("to_ignore")),
+		// a QuickAdapt that fires starts ignoring the bytes in flight;
+		// otherwise the bytes of this event were seen
+		"ignore_left": hdlgen.Mux(qaFired, qa.Out("ignore_out"), left1.Trunc(bw)),
 		"win_end":   hdlgen.Mux(qaUsed, qa.Out("win_end_out"), cur.F("win_end")),
 		"trigger":   trigNext,
 		"count":     countNext,
@@ -258,7 +266,7 @@ func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st con
 	newWord := hdlgen.Mux(isOpen, word.Pack(openFields), word.Pack(fields))
 	resCwnd := newC.Slice(cw-1, p.F).Named("cwnd_result")
 	if p.Formal.Invariants {
-		datapathProperties(m, p, d, word, st, newWord, nowq, qaFired)
+		datapathProperties(m, p, d, word, st, newWord, nowq, qaFired, size)
 	}
 	return connpipe.Outcome{
 		Word: newWord,

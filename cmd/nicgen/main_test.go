@@ -245,7 +245,7 @@ func TestGenerateFuseSoCCoreAndDatasheet(t *testing.T) {
 		}
 	}
 	ds, _ := os.ReadFile(filepath.Join(d, "smartt.md"))
-	for _, want := range []string{"| latency | 21 cycles", "| throughput, different connections | 1 event per clock", "| throughput, one connection | one event every 16 cycles", "| `s_event_rtt` | input | 20 | RTT of an ack, ns |", "149 bits (19 bytes) per connection", "| `f` | `6` | default: docs/blocks/smartt.md Section 3; lowered when the network needs it |"} {
+	for _, want := range []string{"| latency | 21 cycles", "| throughput, different connections | 1 event per clock", "| throughput, one connection | one event every 16 cycles", "| `s_event_rtt` | input | 20 | RTT of an ack, ns |", "128 bits (16 bytes) per connection", "| `f` | `6` | default: docs/blocks/smartt.md Section 3; lowered when the network needs it |"} {
 		if !strings.Contains(string(ds), want) {
 			t.Errorf("smartt.md lacks %q", want)
 		}

@@ -92,7 +92,9 @@ func SmarttSubBlocks(p bsmartt.Params) []SubBlock {
 	subs := []SubBlock{
 		{Name: "qa", Module: bsmartt.QuickAdapt(p), Ref: func(des harness.Design) harness.Reference {
 			return &funcRef{pm: newPortMap(des), f: func(get func(string) uint64, set func(string, uint64)) {
-				in := gsmartt.QAIn{C: get("c"), Acked: uint32(get("acked")), Ignored: uint32(get("ignored")), ToIgnore: uint32(get("to_ignore")),
+				// the module keeps no ignored / to_ignore: it gives the bytes
+				// to ignore when it fires (the word keeps to_ignore - ignored)
+				in := gsmartt.QAIn{C: get("c"), Acked: uint32(get("acked")),
 					Trigger: b2(get("trigger")), End: uint32(get("win_end")), NowQ: uint32(get("nowq")), Unacked: uint32(get("unacked"))}
 				if p.Variant == bsmartt.NSCC {
 					in.ExtraTrigger = b2(get("extra_trigger"))
@@ -101,8 +103,11 @@ func SmarttSubBlocks(p bsmartt.Params) []SubBlock {
 				set("fired", b2u(o.Fired))
 				set("c_out", o.C)
 				set("acked_out", uint64(o.Acked))
-				set("ignored_out", uint64(o.Ignored))
-				set("to_ignore_out", uint64(o.ToIgnore))
+				if o.Fired {
+					set("ignore_out", uint64(o.ToIgnore-o.Ignored))
+				} else {
+					set("ignore_out", get("unacked")) // read only when it fires
+				}
 				set("trigger_out", b2u(o.Trigger))
 				set("win_end_out", uint64(o.End))
 			}}

@@ -52,11 +52,11 @@ module nscc
 
 // state tables
 `ifdef NICGEN_ECP5
-wire [252:0] state_q;  // read data of state after the RAM's output register
+wire [231:0] state_q;  // read data of state after the RAM's output register
 `else
-reg  [252:0] state_mem [0:4095];
-reg  [252:0] state_rd_reg;  // registered read data of state
-reg  [252:0] state_q;  // read data of state after the RAM's output register
+reg  [231:0] state_mem [0:4095];
+reg  [231:0] state_rd_reg;  // registered read data of state
+reg  [231:0] state_q;  // read data of state after the RAM's output register
 `endif
 
 // registers, variables and wires
@@ -178,20 +178,20 @@ reg  [31:0] s1_now_reg;  // stage 1 now
 reg  [31:0] s1_now_next;
 reg  s1_fix_valid_reg;  // the word was written at the edge stage 1 read it
 reg  s1_fix_valid_next;
-reg  [252:0] s1_fix_word_reg;  // the word written at that edge
-reg  [252:0] s1_fix_word_next;
+reg  [231:0] s1_fix_word_reg;  // the word written at that edge
+reg  [231:0] s1_fix_word_next;
 reg  s2_fix_valid_reg;  // a word written since stage 1's read replaces s2_ram
 reg  s2_fix_valid_next;
-reg  [252:0] s2_fix_word_reg;  // the last word written since stage 1's read
-reg  [252:0] s2_fix_word_next;
-reg  [252:0] s3_ram_reg;  // the word read, registered again beside the logic that snoops it
-reg  [252:0] s3_ram_next;
+reg  [231:0] s2_fix_word_reg;  // the last word written since stage 1's read
+reg  [231:0] s2_fix_word_next;
+reg  [231:0] s3_ram_reg;  // the word read, registered again beside the logic that snoops it
+reg  [231:0] s3_ram_next;
 reg  s3_fix_valid_reg;  // a word written since stage 1's read replaces s3_ram
 reg  s3_fix_valid_next;
-reg  [252:0] s3_fix_word_reg;  // the last word written since stage 1's read
-reg  [252:0] s3_fix_word_next;
-reg  [252:0] s4_cur_reg;  // the connection's current word: the datapath's input
-reg  [252:0] s4_cur_next;
+reg  [231:0] s3_fix_word_reg;  // the last word written since stage 1's read
+reg  [231:0] s3_fix_word_next;
+reg  [231:0] s4_cur_reg;  // the connection's current word: the datapath's input
+reg  [231:0] s4_cur_next;
 reg  s2_error_reg;  // stage 2 copy of error
 wire s2_error_next;
 reg  s3_error_reg;  // stage 3 copy of error
@@ -694,8 +694,7 @@ wire u_qa_trigger_out;
 wire [20:0] u_fastinc_count_out;
 wire u_fastinc_increase_out;
 wire [20:0] u_qa_acked_out;
-wire [20:0] u_qa_ignored_out;
-wire [20:0] u_qa_to_ignore_out;
+wire [20:0] u_qa_ignore_out;
 wire [23:0] u_qa_win_end_out;
 reg  s5_core_step_reg;  // stage 5 copy of core_step
 wire s5_core_step_next;
@@ -763,6 +762,12 @@ reg  s4_t_18_reg;  // stage 4 copy of t
 wire s4_t_18_next;
 reg  [20:0] s5_t_11_reg;  // stage 5 copy of t
 wire [20:0] s5_t_11_next;
+reg  [21:0] s2_t_16_reg;  // stage 2 copy of t
+wire [21:0] s2_t_16_next;
+reg  [21:0] s3_t_18_reg;  // stage 3 copy of t
+wire [21:0] s3_t_18_next;
+reg  [21:0] s4_t_19_reg;  // stage 4 copy of t
+wire [21:0] s4_t_19_next;
 reg  s6_ack_run_reg;  // stage 6 copy of ack_run
 wire s6_ack_run_next;
 reg  s7_ack_run_reg;  // stage 7 copy of ack_run
@@ -1081,74 +1086,50 @@ reg  [20:0] s15_t_11_reg;  // stage 15 copy of t
 wire [20:0] s15_t_11_next;
 reg  [20:0] s16_t_11_reg;  // stage 16 copy of t
 wire [20:0] s16_t_11_next;
-reg  [20:0] s5_t_18_reg;  // stage 5 copy of t
-wire [20:0] s5_t_18_next;
-reg  [20:0] s6_t_18_reg;  // stage 6 copy of t
-wire [20:0] s6_t_18_next;
-reg  [20:0] s7_t_17_reg;  // stage 7 copy of t
-wire [20:0] s7_t_17_next;
-reg  [20:0] s8_t_16_reg;  // stage 8 copy of t
-wire [20:0] s8_t_16_next;
-reg  [20:0] s9_t_15_reg;  // stage 9 copy of t
-wire [20:0] s9_t_15_next;
-reg  [20:0] s10_t_15_reg;  // stage 10 copy of t
-wire [20:0] s10_t_15_next;
-reg  [20:0] s11_t_14_reg;  // stage 11 copy of t
-wire [20:0] s11_t_14_next;
-reg  [20:0] s12_t_16_reg;  // stage 12 copy of t
-wire [20:0] s12_t_16_next;
-reg  [20:0] s13_t_15_reg;  // stage 13 copy of t
-wire [20:0] s13_t_15_next;
-reg  [20:0] s14_t_13_reg;  // stage 14 copy of t
-wire [20:0] s14_t_13_next;
-reg  [20:0] s15_t_12_reg;  // stage 15 copy of t
-wire [20:0] s15_t_12_next;
-reg  [20:0] s16_t_12_reg;  // stage 16 copy of t
-wire [20:0] s16_t_12_next;
-reg  s2_t_16_reg;  // stage 2 copy of t
-wire s2_t_16_next;
-reg  s3_t_18_reg;  // stage 3 copy of t
-wire s3_t_18_next;
-reg  s4_t_19_reg;  // stage 4 copy of t
-wire s4_t_19_next;
-reg  s5_t_19_reg;  // stage 5 copy of t
-wire s5_t_19_next;
-reg  s6_t_19_reg;  // stage 6 copy of t
-wire s6_t_19_next;
-reg  s7_t_18_reg;  // stage 7 copy of t
-wire s7_t_18_next;
-reg  s8_t_17_reg;  // stage 8 copy of t
-wire s8_t_17_next;
-reg  s9_t_16_reg;  // stage 9 copy of t
-wire s9_t_16_next;
-reg  s10_t_16_reg;  // stage 10 copy of t
-wire s10_t_16_next;
-reg  s11_t_15_reg;  // stage 11 copy of t
-wire s11_t_15_next;
-reg  s12_t_17_reg;  // stage 12 copy of t
-wire s12_t_17_next;
-reg  s13_t_16_reg;  // stage 13 copy of t
-wire s13_t_16_next;
-reg  s14_t_14_reg;  // stage 14 copy of t
-wire s14_t_14_next;
-reg  s15_t_13_reg;  // stage 15 copy of t
-wire s15_t_13_next;
-reg  s16_t_13_reg;  // stage 16 copy of t
-wire s16_t_13_next;
+reg  s2_t_17_reg;  // stage 2 copy of t
+wire s2_t_17_next;
+reg  s3_t_19_reg;  // stage 3 copy of t
+wire s3_t_19_next;
+reg  s4_t_20_reg;  // stage 4 copy of t
+wire s4_t_20_next;
+reg  s5_t_18_reg;  // stage 5 copy of t
+wire s5_t_18_next;
+reg  s6_t_18_reg;  // stage 6 copy of t
+wire s6_t_18_next;
+reg  s7_t_17_reg;  // stage 7 copy of t
+wire s7_t_17_next;
+reg  s8_t_16_reg;  // stage 8 copy of t
+wire s8_t_16_next;
+reg  s9_t_15_reg;  // stage 9 copy of t
+wire s9_t_15_next;
+reg  s10_t_15_reg;  // stage 10 copy of t
+wire s10_t_15_next;
+reg  s11_t_14_reg;  // stage 11 copy of t
+wire s11_t_14_next;
+reg  s12_t_16_reg;  // stage 12 copy of t
+wire s12_t_16_next;
+reg  s13_t_15_reg;  // stage 13 copy of t
+wire s13_t_15_next;
+reg  s14_t_13_reg;  // stage 14 copy of t
+wire s14_t_13_next;
+reg  s15_t_12_reg;  // stage 15 copy of t
+wire s15_t_12_next;
+reg  s16_t_12_reg;  // stage 16 copy of t
+wire s16_t_12_next;
 reg  s5_ecn_reg;  // stage 5 copy of ecn
 wire s5_ecn_next;
-reg  [2:0] s2_t_17_reg;  // stage 2 copy of t
-wire [2:0] s2_t_17_next;
-reg  [2:0] s3_t_19_reg;  // stage 3 copy of t
-wire [2:0] s3_t_19_next;
-reg  [2:0] s4_t_20_reg;  // stage 4 copy of t
-wire [2:0] s4_t_20_next;
-reg  [2:0] s5_t_20_reg;  // stage 5 copy of t
-wire [2:0] s5_t_20_next;
+reg  [2:0] s2_t_18_reg;  // stage 2 copy of t
+wire [2:0] s2_t_18_next;
+reg  [2:0] s3_t_20_reg;  // stage 3 copy of t
+wire [2:0] s3_t_20_next;
+reg  [2:0] s4_t_21_reg;  // stage 4 copy of t
+wire [2:0] s4_t_21_next;
+reg  [2:0] s5_t_19_reg;  // stage 5 copy of t
+wire [2:0] s5_t_19_next;
 reg  s5_fi_fired_reg;  // stage 5 copy of fi_fired
 wire s5_fi_fired_next;
-reg  [2:0] s5_t_21_reg;  // stage 5 copy of t
-wire [2:0] s5_t_21_next;
+reg  [2:0] s5_t_20_reg;  // stage 5 copy of t
+wire [2:0] s5_t_20_next;
 reg  [2:0] s2_kind_reg;  // stage 2 copy of kind
 wire [2:0] s2_kind_next;
 reg  [2:0] s3_kind_reg;  // stage 3 copy of kind
@@ -1179,54 +1160,54 @@ reg  [2:0] s15_kind_reg;  // stage 15 copy of kind
 wire [2:0] s15_kind_next;
 reg  [2:0] s16_kind_reg;  // stage 16 copy of kind
 wire [2:0] s16_kind_next;
-reg  [2:0] s6_t_20_reg;  // stage 6 copy of t
-wire [2:0] s6_t_20_next;
-reg  [2:0] s7_t_19_reg;  // stage 7 copy of t
-wire [2:0] s7_t_19_next;
-reg  [2:0] s8_t_18_reg;  // stage 8 copy of t
-wire [2:0] s8_t_18_next;
-reg  [2:0] s9_t_17_reg;  // stage 9 copy of t
-wire [2:0] s9_t_17_next;
-reg  [2:0] s10_t_17_reg;  // stage 10 copy of t
-wire [2:0] s10_t_17_next;
-reg  [2:0] s11_t_16_reg;  // stage 11 copy of t
-wire [2:0] s11_t_16_next;
-reg  [2:0] s12_t_18_reg;  // stage 12 copy of t
-wire [2:0] s12_t_18_next;
-reg  [2:0] s13_t_17_reg;  // stage 13 copy of t
-wire [2:0] s13_t_17_next;
-reg  [2:0] s14_t_15_reg;  // stage 14 copy of t
-wire [2:0] s14_t_15_next;
-reg  [2:0] s15_t_14_reg;  // stage 15 copy of t
-wire [2:0] s15_t_14_next;
-reg  [2:0] s16_t_14_reg;  // stage 16 copy of t
-wire [2:0] s16_t_14_next;
+reg  [2:0] s6_t_19_reg;  // stage 6 copy of t
+wire [2:0] s6_t_19_next;
+reg  [2:0] s7_t_18_reg;  // stage 7 copy of t
+wire [2:0] s7_t_18_next;
+reg  [2:0] s8_t_17_reg;  // stage 8 copy of t
+wire [2:0] s8_t_17_next;
+reg  [2:0] s9_t_16_reg;  // stage 9 copy of t
+wire [2:0] s9_t_16_next;
+reg  [2:0] s10_t_16_reg;  // stage 10 copy of t
+wire [2:0] s10_t_16_next;
+reg  [2:0] s11_t_15_reg;  // stage 11 copy of t
+wire [2:0] s11_t_15_next;
+reg  [2:0] s12_t_17_reg;  // stage 12 copy of t
+wire [2:0] s12_t_17_next;
+reg  [2:0] s13_t_16_reg;  // stage 13 copy of t
+wire [2:0] s13_t_16_next;
+reg  [2:0] s14_t_14_reg;  // stage 14 copy of t
+wire [2:0] s14_t_14_next;
+reg  [2:0] s15_t_13_reg;  // stage 15 copy of t
+wire [2:0] s15_t_13_next;
+reg  [2:0] s16_t_13_reg;  // stage 16 copy of t
+wire [2:0] s16_t_13_next;
 reg  s15_qa_fired_nscc_reg;  // stage 15 copy of qa_fired_nscc
 wire s15_qa_fired_nscc_next;
 reg  s16_qa_fired_nscc_reg;  // stage 16 copy of qa_fired_nscc
 wire s16_qa_fired_nscc_next;
-reg  s6_t_21_reg;  // stage 6 copy of t
-wire s6_t_21_next;
-reg  s7_t_20_reg;  // stage 7 copy of t
-wire s7_t_20_next;
-reg  s8_t_19_reg;  // stage 8 copy of t
-wire s8_t_19_next;
-reg  s9_t_18_reg;  // stage 9 copy of t
-wire s9_t_18_next;
-reg  s10_t_18_reg;  // stage 10 copy of t
-wire s10_t_18_next;
-reg  s11_t_17_reg;  // stage 11 copy of t
-wire s11_t_17_next;
-reg  s12_t_19_reg;  // stage 12 copy of t
-wire s12_t_19_next;
-reg  s13_t_18_reg;  // stage 13 copy of t
-wire s13_t_18_next;
-reg  s14_t_16_reg;  // stage 14 copy of t
-wire s14_t_16_next;
-reg  s15_t_15_reg;  // stage 15 copy of t
-wire s15_t_15_next;
-reg  s16_t_15_reg;  // stage 16 copy of t
-wire s16_t_15_next;
+reg  s6_t_20_reg;  // stage 6 copy of t
+wire s6_t_20_next;
+reg  s7_t_19_reg;  // stage 7 copy of t
+wire s7_t_19_next;
+reg  s8_t_18_reg;  // stage 8 copy of t
+wire s8_t_18_next;
+reg  s9_t_17_reg;  // stage 9 copy of t
+wire s9_t_17_next;
+reg  s10_t_17_reg;  // stage 10 copy of t
+wire s10_t_17_next;
+reg  s11_t_16_reg;  // stage 11 copy of t
+wire s11_t_16_next;
+reg  s12_t_18_reg;  // stage 12 copy of t
+wire s12_t_18_next;
+reg  s13_t_17_reg;  // stage 13 copy of t
+wire s13_t_17_next;
+reg  s14_t_15_reg;  // stage 14 copy of t
+wire s14_t_15_next;
+reg  s15_t_14_reg;  // stage 15 copy of t
+wire s15_t_14_next;
+reg  s16_t_14_reg;  // stage 16 copy of t
+wire s16_t_14_next;
 reg  [4:0] out_rd_ptr_reg;  // result buffer head
 reg  [4:0] out_rd_ptr_next;
 reg  [4:0] out_wr_ptr_reg;  // result buffer next free entry
@@ -3882,7 +3863,7 @@ wire _s9_fi_inc_next_1 = |_s9_fi_inc_next_0;
 wire [26:0] _s9_fi_inc_next_2 = s8_fi_c_reg[26:0];
 wire [26:0] fi_inc = _s9_fi_inc_next_1 ? 27'h7ffffff : _s9_fi_inc_next_2;
 wire [20:0] _s2_t_2_next_0 = {1'd0, s1_rtt_reg};
-wire [19:0] cur_avg_rtt = s4_cur_reg[156:137];
+wire [19:0] cur_avg_rtt = s4_cur_reg[135:116];
 wire [20:0] _s5_avg_new_next_0 = {1'd0, cur_avg_rtt};
 wire [20:0] _s5_avg_new_next_1 = {1'd0, cur_avg_rtt};
 wire [20:0] rtt_diff = s4_t_5_reg - _s5_avg_new_next_1;
@@ -5038,7 +5019,7 @@ wire [23:0] nowq = s1_now_reg[27:4];
 wire rtt_le_trtt = s1_rtt_reg <= 20'h3264;
 wire _s2_t_3_next_0 = ~rtt_le_trtt;
 wire _s2_t_3_next_1 = s1_ecn_reg & _s2_t_3_next_0;
-wire [23:0] cur_last_md = s4_cur_reg[180:157];
+wire [23:0] cur_last_md = s4_cur_reg[159:136];
 wire [23:0] _s5_t_6_next_0 = cur_last_md + 24'h21a;
 wire _s5_t_6_next_1 = s4_nowq_reg != _s5_t_6_next_0;
 wire [23:0] _s5_t_6_next_2 = s4_nowq_reg - _s5_t_6_next_0;
@@ -5068,7 +5049,7 @@ wire _s13_incs_next_2 = _s13_incs_next_1[27];
 wire [26:0] _s13_incs_next_3 = _s13_incs_next_1[26:0];
 wire [26:0] _s13_incs_next_4 = _s13_incs_next_2 ? 27'h7ffffff : _s13_incs_next_3;
 wire [26:0] _s13_incs_next_5 = s12_rtt_le_trtt_reg ? _s13_incs_next_4 : s12_fi_inc_reg;
-wire [26:0] cur_inc = s4_cur_reg[207:181];
+wire [26:0] cur_inc = s4_cur_reg[186:160];
 wire [27:0] _s5_t_8_next_0 = {1'd0, cur_inc};
 wire _s2_t_4_next_0 = ~s1_ecn_reg;
 wire [27:0] _s14_inc_acc_next_0 = {1'd0, s13_incs_reg};
@@ -5079,14 +5060,14 @@ wire [26:0] _s14_inc_acc_next_4 = _s14_inc_acc_next_2 ? 27'h7ffffff : _s14_inc_a
 wire [26:0] inc_acc = s13_t_2_reg ? _s14_inc_acc_next_4 : s13_cur_inc_reg;
 wire [21:0] _s2_t_5_next_0 = {8'd0, s1_size_reg};
 wire [27:0] _s12_t_4_next_0 = {1'd0, s11_c_core_reg};
-wire [20:0] cur_recv = s4_cur_reg[228:208];
+wire [20:0] cur_recv = s4_cur_reg[207:187];
 wire [21:0] _s5_fulfill_next_0 = {1'd0, cur_recv};
 wire [21:0] recv_no_wrap_sum = _s5_fulfill_next_0 + s4_t_8_reg;
 wire _s5_fulfill_next_1 = recv_no_wrap_sum[21];
 wire [20:0] _s5_fulfill_next_2 = recv_no_wrap_sum[20:0];
 wire [20:0] recv_sum = _s5_fulfill_next_1 ? 21'h1fffff : _s5_fulfill_next_2;
 wire _s5_fulfill_next_3 = 21'h8000 < recv_sum;
-wire [23:0] cur_last_adj = s4_cur_reg[252:229];
+wire [23:0] cur_last_adj = s4_cur_reg[231:208];
 wire [23:0] _s5_fulfill_next_4 = cur_last_adj + 24'h21a;
 wire _s5_fulfill_next_5 = s4_nowq_reg != _s5_fulfill_next_4;
 wire [23:0] _s5_fulfill_next_6 = s4_nowq_reg - _s5_fulfill_next_4;
@@ -5115,21 +5096,16 @@ wire _s2_t_12_next_0 = s1_kind_reg == 3'd0;
 wire _s2_t_12_next_1 = ~_s2_t_12_next_0;
 wire _s2_t_13_next_0 = s1_kind_reg == 3'd3;
 wire _s2_t_13_next_1 = ~_s2_t_13_next_0;
-wire [20:0] cur_to_ignore = s4_cur_reg[89:69];
-wire [20:0] cur_ignored = s4_cur_reg[68:48];
-wire [21:0] _s5_early_next_0 = {1'd0, cur_ignored};
-wire [21:0] ignored_no_wrap_sum = _s5_early_next_0 + s4_t_9_reg;
-wire _s5_early_next_1 = ignored_no_wrap_sum[21];
-wire [20:0] _s5_early_next_2 = ignored_no_wrap_sum[20:0];
-wire [20:0] ignored1 = _s5_early_next_1 ? 21'h1fffff : _s5_early_next_2;
-wire qa_called = cur_to_ignore <= ignored1;
+wire [20:0] cur_ignore_left = s4_cur_reg[68:48];
+wire [21:0] _s5_early_next_0 = {1'd0, cur_ignore_left};
+wire qa_called = _s5_early_next_0 <= s4_t_9_reg;
 wire ack_run = s4_t_10_reg & qa_called;
-wire _s5_early_next_3 = u_qa_fired & qa_called;
-wire qa_fired = _s5_early_next_3 & s4_t_15_reg;
+wire _s5_early_next_1 = u_qa_fired & qa_called;
+wire qa_fired = _s5_early_next_1 & s4_t_15_reg;
 wire qa_fired_nscc = qa_fired & s4_t_16_reg;
 wire fi_fired = u_fastinc_fired & ack_run;
-wire _s5_early_next_4 = qa_fired_nscc | fi_fired;
-wire early = ack_run & _s5_early_next_4;
+wire _s5_early_next_2 = qa_fired_nscc | fi_fired;
+wire early = ack_run & _s5_early_next_2;
 wire [27:0] _s5_c_early_next_0 = {1'd0, u_qa_c_out};
 wire [27:0] c_early = fi_fired ? u_fastinc_c_out : _s5_c_early_next_0;
 wire [27:0] _s16_c_ack_clamped_next_0 = s15_early_reg ? s15_c_early_reg : s15_core_c_reg;
@@ -5140,13 +5116,14 @@ wire [27:0] _s16_c_ack_clamped_next_4 = _s16_c_ack_clamped_next_3 ? 28'h40000 : 
 wire [26:0] c_ack_window = _s16_c_ack_clamped_next_4[26:0];
 wire _s5_core_step_next_0 = ~early;
 wire core_step = ack_run & _s5_core_step_next_0;
-wire cur_increase = s4_cur_reg[136];
+wire cur_increase = s4_cur_reg[115];
 wire _s5_t_10_next_0 = ack_run ? u_fastinc_increase_out : cur_increase;
 wire _s2_t_14_next_0 = ~_s2_t_12_next_0;
 wire _s2_t_15_next_0 = s1_kind_reg == 3'd3;
 wire _s2_t_15_next_1 = ~_s2_t_15_next_0;
-wire [20:0] cur_count = s4_cur_reg[110:90];
+wire [20:0] cur_count = s4_cur_reg[89:69];
 wire [20:0] _s5_t_11_next_0 = ack_run ? u_fastinc_count_out : cur_count;
+wire [21:0] _s2_t_16_next_0 = {8'd0, s1_size_reg};
 wire qa_used = qa_called & s4_t_17_reg;
 wire qa_used_nscc = qa_used & s4_t_18_reg;
 wire _s5_c_loss_all_next_0 = ~qa_called;
@@ -5177,33 +5154,37 @@ wire [23:0] _s6_t_10_next_0 = md_fired ? s5_nowq_reg : s5_cur_last_md_reg;
 wire [19:0] _s6_t_11_next_0 = s5_ack_run_reg ? s5_avg_new_reg : s5_cur_avg_rtt_reg;
 wire _s6_t_12_next_0 = ~md_fired;
 wire _s6_t_12_next_1 = s5_t_10_reg & _s6_t_12_next_0;
-wire cur_trigger = s4_cur_reg[135];
+wire cur_trigger = s4_cur_reg[114];
 wire _s5_t_14_next_0 = cur_trigger | s4_t_14_reg;
 wire _s5_t_14_next_1 = qa_used_nscc ? u_qa_trigger_out : _s5_t_14_next_0;
-wire [23:0] cur_win_end = s4_cur_reg[134:111];
+wire [23:0] cur_win_end = s4_cur_reg[113:90];
 wire [23:0] _s5_t_15_next_0 = qa_used_nscc ? u_qa_win_end_out : cur_win_end;
 wire [20:0] _s6_t_15_next_0 = md_fired ? 21'h0 : s5_t_11_reg;
-wire [20:0] _s5_t_16_next_0 = qa_used_nscc ? u_qa_to_ignore_out : cur_to_ignore;
-wire [20:0] _s5_t_17_next_0 = qa_used_nscc ? u_qa_ignored_out : ignored1;
+wire [21:0] _s5_t_16_next_0 = {1'd0, cur_ignore_left};
+wire [21:0] ignore_diff = _s5_t_16_next_0 - s4_t_19_reg;
+wire _s5_t_16_next_1 = ignore_diff[21];
+wire [20:0] _s5_t_16_next_2 = ignore_diff[20:0];
+wire [20:0] ignore_left1 = _s5_t_16_next_1 ? 21'h0 : _s5_t_16_next_2;
+wire [20:0] _s5_t_16_next_3 = qa_fired_nscc ? u_qa_ignore_out : ignore_left1;
 wire [20:0] cur_acked = s4_cur_reg[47:27];
-wire [21:0] _s5_t_18_next_0 = {1'd0, cur_acked};
-wire [21:0] acked_no_wrap_sum = _s5_t_18_next_0 + s4_t_13_reg;
-wire _s5_t_18_next_1 = acked_no_wrap_sum[21];
-wire [20:0] _s5_t_18_next_2 = acked_no_wrap_sum[20:0];
-wire [20:0] acked1 = _s5_t_18_next_1 ? 21'h1fffff : _s5_t_18_next_2;
+wire [21:0] _s5_t_17_next_0 = {1'd0, cur_acked};
+wire [21:0] acked_no_wrap_sum = _s5_t_17_next_0 + s4_t_13_reg;
+wire _s5_t_17_next_1 = acked_no_wrap_sum[21];
+wire [20:0] _s5_t_17_next_2 = acked_no_wrap_sum[20:0];
+wire [20:0] acked1 = _s5_t_17_next_1 ? 21'h1fffff : _s5_t_17_next_2;
 wire [20:0] acked_in = s4_t_10_reg ? acked1 : cur_acked;
-wire [20:0] _s5_t_18_next_3 = qa_used_nscc ? u_qa_acked_out : acked_in;
-wire [2:0] _s2_t_17_next_0 = rtt_le_trtt ? 3'd4 : 3'd3;
-wire [2:0] _s5_t_21_next_0 = timeout_ignored ? 3'd0 : 3'd7;
-wire [2:0] _s5_t_21_next_1 = qa_fired_nscc ? 3'd5 : _s5_t_21_next_0;
-wire [2:0] _s6_t_20_next_0 = md_ok ? 3'd2 : 3'd0;
-wire [2:0] core_case = s5_ecn_reg ? _s6_t_20_next_0 : s5_t_20_reg;
-wire [2:0] _s6_t_20_next_1 = s5_fi_fired_reg ? 3'd6 : core_case;
-wire [2:0] _s6_t_20_next_2 = s5_qa_fired_nscc_reg ? 3'd5 : _s6_t_20_next_1;
-wire [2:0] _s6_t_20_next_3 = s5_ack_run_reg ? _s6_t_20_next_2 : 3'd0;
-wire [2:0] _s6_t_20_next_4 = s5_is_loss_reg ? s5_t_21_reg : _s6_t_20_next_3;
-wire [2:0] _s6_t_20_next_5 = s5_t_19_reg ? 3'd0 : _s6_t_20_next_4;
-wire _s6_t_21_next_0 = s5_t_19_reg ? 1'd0 : _s6_t_12_next_1;
+wire [20:0] _s5_t_17_next_3 = qa_used_nscc ? u_qa_acked_out : acked_in;
+wire [2:0] _s2_t_18_next_0 = rtt_le_trtt ? 3'd4 : 3'd3;
+wire [2:0] _s5_t_20_next_0 = timeout_ignored ? 3'd0 : 3'd7;
+wire [2:0] _s5_t_20_next_1 = qa_fired_nscc ? 3'd5 : _s5_t_20_next_0;
+wire [2:0] _s6_t_19_next_0 = md_ok ? 3'd2 : 3'd0;
+wire [2:0] core_case = s5_ecn_reg ? _s6_t_19_next_0 : s5_t_19_reg;
+wire [2:0] _s6_t_19_next_1 = s5_fi_fired_reg ? 3'd6 : core_case;
+wire [2:0] _s6_t_19_next_2 = s5_qa_fired_nscc_reg ? 3'd5 : _s6_t_19_next_1;
+wire [2:0] _s6_t_19_next_3 = s5_ack_run_reg ? _s6_t_19_next_2 : 3'd0;
+wire [2:0] _s6_t_19_next_4 = s5_is_loss_reg ? s5_t_20_reg : _s6_t_19_next_3;
+wire [2:0] _s6_t_19_next_5 = s5_t_18_reg ? 3'd0 : _s6_t_19_next_4;
+wire _s6_t_20_next_0 = s5_t_18_reg ? 1'd0 : _s6_t_12_next_1;
 wire out_nonempty = |out_count_reg;
 wire [15:0] _m_result_conn_0 = (out_rd_ptr_reg == 5'd0) ? out0_conn_reg : (out_rd_ptr_reg == 5'd1) ? out1_conn_reg : (out_rd_ptr_reg == 5'd2) ? out2_conn_reg : (out_rd_ptr_reg == 5'd3) ? out3_conn_reg : (out_rd_ptr_reg == 5'd4) ? out4_conn_reg : (out_rd_ptr_reg == 5'd5) ? out5_conn_reg : (out_rd_ptr_reg == 5'd6) ? out6_conn_reg : (out_rd_ptr_reg == 5'd7) ? out7_conn_reg : (out_rd_ptr_reg == 5'd8) ? out8_conn_reg : (out_rd_ptr_reg == 5'd9) ? out9_conn_reg : (out_rd_ptr_reg == 5'd10) ? out10_conn_reg : (out_rd_ptr_reg == 5'd11) ? out11_conn_reg : (out_rd_ptr_reg == 5'd12) ? out12_conn_reg : (out_rd_ptr_reg == 5'd13) ? out13_conn_reg : (out_rd_ptr_reg == 5'd14) ? out14_conn_reg : (out_rd_ptr_reg == 5'd15) ? out15_conn_reg : (out_rd_ptr_reg == 5'd16) ? out16_conn_reg : out17_conn_reg;
 wire [2:0] _m_result_kind_0 = (out_rd_ptr_reg == 5'd0) ? out0_kind_reg : (out_rd_ptr_reg == 5'd1) ? out1_kind_reg : (out_rd_ptr_reg == 5'd2) ? out2_kind_reg : (out_rd_ptr_reg == 5'd3) ? out3_kind_reg : (out_rd_ptr_reg == 5'd4) ? out4_kind_reg : (out_rd_ptr_reg == 5'd5) ? out5_kind_reg : (out_rd_ptr_reg == 5'd6) ? out6_kind_reg : (out_rd_ptr_reg == 5'd7) ? out7_kind_reg : (out_rd_ptr_reg == 5'd8) ? out8_kind_reg : (out_rd_ptr_reg == 5'd9) ? out9_kind_reg : (out_rd_ptr_reg == 5'd10) ? out10_kind_reg : (out_rd_ptr_reg == 5'd11) ? out11_kind_reg : (out_rd_ptr_reg == 5'd12) ? out12_kind_reg : (out_rd_ptr_reg == 5'd13) ? out13_kind_reg : (out_rd_ptr_reg == 5'd14) ? out14_kind_reg : (out_rd_ptr_reg == 5'd15) ? out15_kind_reg : (out_rd_ptr_reg == 5'd16) ? out16_kind_reg : out17_kind_reg;
@@ -5230,33 +5211,33 @@ wire [11:0] _shell_9 = in_conn_reg[11:0];
 wire _shell_10 = wr_addr == _shell_9;
 wire snoop_in = wr_en & _shell_10;
 wire [26:0] c_open = 27'h4ebc400;
-wire [252:0] _shell_11 = {24'h0, 21'h0, 27'h0, 24'h0, 20'h2198, 1'd0, 1'd0, 24'h0, 21'h0, 21'h0, 21'h0, 21'h0, c_open};
+wire [231:0] _shell_11 = {24'h0, 21'h0, 27'h0, 24'h0, 20'h2198, 1'd0, 1'd0, 24'h0, 21'h0, 21'h0, 21'h0, c_open};
 wire [26:0] c_ack = s16_ack_run_reg ? s16_c_ack_clamped_reg : s16_cur_c_reg;
 wire [26:0] c_new = s16_is_loss_reg ? s16_c_loss_all_reg : c_ack;
-wire [252:0] _shell_12 = {s16_t_reg, s16_t_2_reg, s16_t_3_reg, s16_t_4_reg, s16_t_5_reg, s16_t_6_reg, s16_t_7_reg, s16_t_8_reg, s16_t_9_reg, s16_t_10_reg, s16_t_11_reg, s16_t_12_reg, c_new};
-wire [252:0] new_word = s16_t_13_reg ? _shell_11 : _shell_12;
+wire [231:0] _shell_12 = {s16_t_reg, s16_t_2_reg, s16_t_3_reg, s16_t_4_reg, s16_t_5_reg, s16_t_6_reg, s16_t_7_reg, s16_t_8_reg, s16_t_9_reg, s16_t_10_reg, s16_t_11_reg, c_new};
+wire [231:0] new_word = s16_t_12_reg ? _shell_11 : _shell_12;
 wire [11:0] _shell_13 = s1_conn_reg[11:0];
 wire _shell_14 = wr_addr == _shell_13;
 wire snoop_s1 = wr_en & _shell_14;
 wire _shell_15 = snoop_s1 | s1_fix_valid_reg;
-wire [252:0] _shell_16 = snoop_s1 ? new_word : s1_fix_word_reg;
+wire [231:0] _shell_16 = snoop_s1 ? new_word : s1_fix_word_reg;
 wire [11:0] _shell_17 = s2_conn_reg[11:0];
 wire _shell_18 = wr_addr == _shell_17;
 wire snoop_s2 = wr_en & _shell_18;
 wire _shell_19 = snoop_s2 | s2_fix_valid_reg;
-wire [252:0] _shell_20 = snoop_s2 ? new_word : s2_fix_word_reg;
+wire [231:0] _shell_20 = snoop_s2 ? new_word : s2_fix_word_reg;
 wire [11:0] _shell_21 = s3_conn_reg[11:0];
 wire _shell_22 = wr_addr == _shell_21;
 wire snoop_s3 = wr_en & _shell_22;
-wire [252:0] s3_word = s3_fix_valid_reg ? s3_fix_word_reg : s3_ram_reg;
-wire [252:0] _shell_23 = snoop_s3 ? new_word : s3_word;
+wire [231:0] s3_word = s3_fix_valid_reg ? s3_fix_word_reg : s3_ram_reg;
+wire [231:0] _shell_23 = snoop_s3 ? new_word : s3_word;
 wire _shell_24 = out_wr_ptr_reg == 5'd0;
 wire [20:0] cwnd_result = c_new[26:6];
-wire [20:0] _shell_25 = s16_t_13_reg ? 21'h13af10 : cwnd_result;
+wire [20:0] _shell_25 = s16_t_12_reg ? 21'h13af10 : cwnd_result;
 wire [20:0] res_cwnd = s16_error_reg ? 21'h0 : _shell_25;
-wire [2:0] res_case = s16_error_reg ? 3'd0 : s16_t_14_reg;
+wire [2:0] res_case = s16_error_reg ? 3'd0 : s16_t_13_reg;
 wire res_qa = s16_error_reg ? 1'd0 : s16_qa_fired_nscc_reg;
-wire res_fast = s16_error_reg ? 1'd0 : s16_t_15_reg;
+wire res_fast = s16_error_reg ? 1'd0 : s16_t_14_reg;
 wire _shell_26 = out_wr_ptr_reg == 5'd1;
 wire _shell_27 = out_wr_ptr_reg == 5'd2;
 wire _shell_28 = out_wr_ptr_reg == 5'd3;
@@ -5417,8 +5398,6 @@ nscc_qa
 u_qa (
     .c(_u_qa_c_0),
     .acked(acked_in),
-    .ignored(ignored1),
-    .to_ignore(cur_to_ignore),
     .trigger(_u_qa_trigger_0),
     .win_end(cur_win_end),
     .nowq(s4_nowq_reg),
@@ -5427,8 +5406,7 @@ u_qa (
     .fired(u_qa_fired),
     .c_out(u_qa_c_out),
     .acked_out(u_qa_acked_out),
-    .ignored_out(u_qa_ignored_out),
-    .to_ignore_out(u_qa_to_ignore_out),
+    .ignore_out(u_qa_ignore_out),
     .trigger_out(u_qa_trigger_out),
     .win_end_out(u_qa_win_end_out)
 );
@@ -5728,6 +5706,9 @@ assign s2_t_15_next = _s2_t_15_next_1;
 assign s3_t_17_next = s2_t_15_reg;
 assign s4_t_18_next = s3_t_17_reg;
 assign s5_t_11_next = _s5_t_11_next_0;
+assign s2_t_16_next = _s2_t_16_next_0;
+assign s3_t_18_next = s2_t_16_reg;
+assign s4_t_19_next = s3_t_18_reg;
 assign s6_ack_run_next = s5_ack_run_reg;
 assign s7_ack_run_next = s6_ack_run_reg;
 assign s8_ack_run_next = s7_ack_run_reg;
@@ -5863,7 +5844,7 @@ assign s13_t_12_next = s12_t_13_reg;
 assign s14_t_10_next = s13_t_12_reg;
 assign s15_t_9_next = s14_t_10_reg;
 assign s16_t_9_next = s15_t_9_reg;
-assign s5_t_16_next = _s5_t_16_next_0;
+assign s5_t_16_next = _s5_t_16_next_3;
 assign s6_t_16_next = s5_t_16_reg;
 assign s7_t_15_next = s6_t_16_reg;
 assign s8_t_14_next = s7_t_15_reg;
@@ -5875,7 +5856,7 @@ assign s13_t_13_next = s12_t_14_reg;
 assign s14_t_11_next = s13_t_13_reg;
 assign s15_t_10_next = s14_t_11_reg;
 assign s16_t_10_next = s15_t_10_reg;
-assign s5_t_17_next = _s5_t_17_next_0;
+assign s5_t_17_next = _s5_t_17_next_3;
 assign s6_t_17_next = s5_t_17_reg;
 assign s7_t_16_next = s6_t_17_reg;
 assign s8_t_15_next = s7_t_16_reg;
@@ -5887,7 +5868,10 @@ assign s13_t_14_next = s12_t_15_reg;
 assign s14_t_12_next = s13_t_14_reg;
 assign s15_t_11_next = s14_t_12_reg;
 assign s16_t_11_next = s15_t_11_reg;
-assign s5_t_18_next = _s5_t_18_next_3;
+assign s2_t_17_next = _s2_t_12_next_0;
+assign s3_t_19_next = s2_t_17_reg;
+assign s4_t_20_next = s3_t_19_reg;
+assign s5_t_18_next = s4_t_20_reg;
 assign s6_t_18_next = s5_t_18_reg;
 assign s7_t_17_next = s6_t_18_reg;
 assign s8_t_16_next = s7_t_17_reg;
@@ -5899,28 +5883,13 @@ assign s13_t_15_next = s12_t_16_reg;
 assign s14_t_13_next = s13_t_15_reg;
 assign s15_t_12_next = s14_t_13_reg;
 assign s16_t_12_next = s15_t_12_reg;
-assign s2_t_16_next = _s2_t_12_next_0;
-assign s3_t_18_next = s2_t_16_reg;
-assign s4_t_19_next = s3_t_18_reg;
-assign s5_t_19_next = s4_t_19_reg;
-assign s6_t_19_next = s5_t_19_reg;
-assign s7_t_18_next = s6_t_19_reg;
-assign s8_t_17_next = s7_t_18_reg;
-assign s9_t_16_next = s8_t_17_reg;
-assign s10_t_16_next = s9_t_16_reg;
-assign s11_t_15_next = s10_t_16_reg;
-assign s12_t_17_next = s11_t_15_reg;
-assign s13_t_16_next = s12_t_17_reg;
-assign s14_t_14_next = s13_t_16_reg;
-assign s15_t_13_next = s14_t_14_reg;
-assign s16_t_13_next = s15_t_13_reg;
 assign s5_ecn_next = s4_u_fastinc_ecn_reg;
-assign s2_t_17_next = _s2_t_17_next_0;
-assign s3_t_19_next = s2_t_17_reg;
-assign s4_t_20_next = s3_t_19_reg;
-assign s5_t_20_next = s4_t_20_reg;
+assign s2_t_18_next = _s2_t_18_next_0;
+assign s3_t_20_next = s2_t_18_reg;
+assign s4_t_21_next = s3_t_20_reg;
+assign s5_t_19_next = s4_t_21_reg;
 assign s5_fi_fired_next = fi_fired;
-assign s5_t_21_next = _s5_t_21_next_1;
+assign s5_t_20_next = _s5_t_20_next_1;
 assign s2_kind_next = s1_kind_reg;
 assign s3_kind_next = s2_kind_reg;
 assign s4_kind_next = s3_kind_reg;
@@ -5936,7 +5905,20 @@ assign s13_kind_next = s12_kind_reg;
 assign s14_kind_next = s13_kind_reg;
 assign s15_kind_next = s14_kind_reg;
 assign s16_kind_next = s15_kind_reg;
-assign s6_t_20_next = _s6_t_20_next_5;
+assign s6_t_19_next = _s6_t_19_next_5;
+assign s7_t_18_next = s6_t_19_reg;
+assign s8_t_17_next = s7_t_18_reg;
+assign s9_t_16_next = s8_t_17_reg;
+assign s10_t_16_next = s9_t_16_reg;
+assign s11_t_15_next = s10_t_16_reg;
+assign s12_t_17_next = s11_t_15_reg;
+assign s13_t_16_next = s12_t_17_reg;
+assign s14_t_14_next = s13_t_16_reg;
+assign s15_t_13_next = s14_t_14_reg;
+assign s16_t_13_next = s15_t_13_reg;
+assign s15_qa_fired_nscc_next = s14_qa_fired_nscc_reg;
+assign s16_qa_fired_nscc_next = s15_qa_fired_nscc_reg;
+assign s6_t_20_next = _s6_t_20_next_0;
 assign s7_t_19_next = s6_t_20_reg;
 assign s8_t_18_next = s7_t_19_reg;
 assign s9_t_17_next = s8_t_18_reg;
@@ -5947,19 +5929,6 @@ assign s13_t_17_next = s12_t_18_reg;
 assign s14_t_15_next = s13_t_17_reg;
 assign s15_t_14_next = s14_t_15_reg;
 assign s16_t_14_next = s15_t_14_reg;
-assign s15_qa_fired_nscc_next = s14_qa_fired_nscc_reg;
-assign s16_qa_fired_nscc_next = s15_qa_fired_nscc_reg;
-assign s6_t_21_next = _s6_t_21_next_0;
-assign s7_t_20_next = s6_t_21_reg;
-assign s8_t_19_next = s7_t_20_reg;
-assign s9_t_18_next = s8_t_19_reg;
-assign s10_t_18_next = s9_t_18_reg;
-assign s11_t_17_next = s10_t_18_reg;
-assign s12_t_19_next = s11_t_17_reg;
-assign s13_t_18_next = s12_t_19_reg;
-assign s14_t_16_next = s13_t_18_reg;
-assign s15_t_15_next = s14_t_16_reg;
-assign s16_t_15_next = s15_t_15_reg;
 assign m_result_valid = out_nonempty;
 assign m_result_conn = _m_result_conn_0;
 assign m_result_kind = _m_result_kind_0;
@@ -6794,6 +6763,9 @@ always @(posedge clk) begin
     s3_t_17_reg <= s3_t_17_next;
     s4_t_18_reg <= s4_t_18_next;
     s5_t_11_reg <= s5_t_11_next;
+    s2_t_16_reg <= s2_t_16_next;
+    s3_t_18_reg <= s3_t_18_next;
+    s4_t_19_reg <= s4_t_19_next;
     s6_ack_run_reg <= s6_ack_run_next;
     s7_ack_run_reg <= s7_ack_run_next;
     s8_ack_run_reg <= s8_ack_run_next;
@@ -6953,6 +6925,9 @@ always @(posedge clk) begin
     s14_t_12_reg <= s14_t_12_next;
     s15_t_11_reg <= s15_t_11_next;
     s16_t_11_reg <= s16_t_11_next;
+    s2_t_17_reg <= s2_t_17_next;
+    s3_t_19_reg <= s3_t_19_next;
+    s4_t_20_reg <= s4_t_20_next;
     s5_t_18_reg <= s5_t_18_next;
     s6_t_18_reg <= s6_t_18_next;
     s7_t_17_reg <= s7_t_17_next;
@@ -6965,28 +6940,13 @@ always @(posedge clk) begin
     s14_t_13_reg <= s14_t_13_next;
     s15_t_12_reg <= s15_t_12_next;
     s16_t_12_reg <= s16_t_12_next;
-    s2_t_16_reg <= s2_t_16_next;
-    s3_t_18_reg <= s3_t_18_next;
-    s4_t_19_reg <= s4_t_19_next;
-    s5_t_19_reg <= s5_t_19_next;
-    s6_t_19_reg <= s6_t_19_next;
-    s7_t_18_reg <= s7_t_18_next;
-    s8_t_17_reg <= s8_t_17_next;
-    s9_t_16_reg <= s9_t_16_next;
-    s10_t_16_reg <= s10_t_16_next;
-    s11_t_15_reg <= s11_t_15_next;
-    s12_t_17_reg <= s12_t_17_next;
-    s13_t_16_reg <= s13_t_16_next;
-    s14_t_14_reg <= s14_t_14_next;
-    s15_t_13_reg <= s15_t_13_next;
-    s16_t_13_reg <= s16_t_13_next;
     s5_ecn_reg <= s5_ecn_next;
-    s2_t_17_reg <= s2_t_17_next;
-    s3_t_19_reg <= s3_t_19_next;
-    s4_t_20_reg <= s4_t_20_next;
-    s5_t_20_reg <= s5_t_20_next;
+    s2_t_18_reg <= s2_t_18_next;
+    s3_t_20_reg <= s3_t_20_next;
+    s4_t_21_reg <= s4_t_21_next;
+    s5_t_19_reg <= s5_t_19_next;
     s5_fi_fired_reg <= s5_fi_fired_next;
-    s5_t_21_reg <= s5_t_21_next;
+    s5_t_20_reg <= s5_t_20_next;
     s2_kind_reg <= s2_kind_next;
     s3_kind_reg <= s3_kind_next;
     s4_kind_reg <= s4_kind_next;
@@ -7002,6 +6962,19 @@ always @(posedge clk) begin
     s14_kind_reg <= s14_kind_next;
     s15_kind_reg <= s15_kind_next;
     s16_kind_reg <= s16_kind_next;
+    s6_t_19_reg <= s6_t_19_next;
+    s7_t_18_reg <= s7_t_18_next;
+    s8_t_17_reg <= s8_t_17_next;
+    s9_t_16_reg <= s9_t_16_next;
+    s10_t_16_reg <= s10_t_16_next;
+    s11_t_15_reg <= s11_t_15_next;
+    s12_t_17_reg <= s12_t_17_next;
+    s13_t_16_reg <= s13_t_16_next;
+    s14_t_14_reg <= s14_t_14_next;
+    s15_t_13_reg <= s15_t_13_next;
+    s16_t_13_reg <= s16_t_13_next;
+    s15_qa_fired_nscc_reg <= s15_qa_fired_nscc_next;
+    s16_qa_fired_nscc_reg <= s16_qa_fired_nscc_next;
     s6_t_20_reg <= s6_t_20_next;
     s7_t_19_reg <= s7_t_19_next;
     s8_t_18_reg <= s8_t_18_next;
@@ -7013,19 +6986,6 @@ always @(posedge clk) begin
     s14_t_15_reg <= s14_t_15_next;
     s15_t_14_reg <= s15_t_14_next;
     s16_t_14_reg <= s16_t_14_next;
-    s15_qa_fired_nscc_reg <= s15_qa_fired_nscc_next;
-    s16_qa_fired_nscc_reg <= s16_qa_fired_nscc_next;
-    s6_t_21_reg <= s6_t_21_next;
-    s7_t_20_reg <= s7_t_20_next;
-    s8_t_19_reg <= s8_t_19_next;
-    s9_t_18_reg <= s9_t_18_next;
-    s10_t_18_reg <= s10_t_18_next;
-    s11_t_17_reg <= s11_t_17_next;
-    s12_t_19_reg <= s12_t_19_next;
-    s13_t_18_reg <= s13_t_18_next;
-    s14_t_16_reg <= s14_t_16_next;
-    s15_t_15_reg <= s15_t_15_next;
-    s16_t_15_reg <= s16_t_15_next;
     out_rd_ptr_reg <= out_rd_ptr_next;
     out_wr_ptr_reg <= out_wr_ptr_next;
     out_count_reg <= out_count_next;
@@ -7186,7 +7146,7 @@ always @(posedge clk) begin
 end
 
 `ifdef NICGEN_ECP5
-// state: 64 Lattice ECP5 DP16KD block RAMs of 4096 x 4, port A writes, port B reads
+// state: 58 Lattice ECP5 DP16KD block RAMs of 4096 x 4, port A writes, port B reads
 // through its output register (REGMODE_B OUTREG); a read and a write of one
 // address at one edge may return either word: the block never uses that read
 DP16KD #(
@@ -7942,84 +7902,6 @@ DP16KD #(
     .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
     .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
     .DOB3(state_q[231]), .DOB2(state_q[230]), .DOB1(state_q[229]), .DOB0(state_q[228])
-);
-DP16KD #(
-    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
-    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
-    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
-) state_ram58 (  // bits 235..232
-    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
-    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
-    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[235]), .DIA2(new_word[234]), .DIA1(new_word[233]), .DIA0(new_word[232]),
-    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
-    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
-    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
-    .DOB3(state_q[235]), .DOB2(state_q[234]), .DOB1(state_q[233]), .DOB0(state_q[232])
-);
-DP16KD #(
-    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
-    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
-    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
-) state_ram59 (  // bits 239..236
-    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
-    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
-    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[239]), .DIA2(new_word[238]), .DIA1(new_word[237]), .DIA0(new_word[236]),
-    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
-    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
-    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
-    .DOB3(state_q[239]), .DOB2(state_q[238]), .DOB1(state_q[237]), .DOB0(state_q[236])
-);
-DP16KD #(
-    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
-    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
-    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
-) state_ram60 (  // bits 243..240
-    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
-    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
-    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[243]), .DIA2(new_word[242]), .DIA1(new_word[241]), .DIA0(new_word[240]),
-    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
-    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
-    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
-    .DOB3(state_q[243]), .DOB2(state_q[242]), .DOB1(state_q[241]), .DOB0(state_q[240])
-);
-DP16KD #(
-    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
-    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
-    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
-) state_ram61 (  // bits 247..244
-    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
-    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
-    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[247]), .DIA2(new_word[246]), .DIA1(new_word[245]), .DIA0(new_word[244]),
-    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
-    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
-    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
-    .DOB3(state_q[247]), .DOB2(state_q[246]), .DOB1(state_q[245]), .DOB0(state_q[244])
-);
-DP16KD #(
-    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
-    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
-    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
-) state_ram62 (  // bits 251..248
-    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
-    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
-    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[251]), .DIA2(new_word[250]), .DIA1(new_word[249]), .DIA0(new_word[248]),
-    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
-    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
-    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
-    .DOB3(state_q[251]), .DOB2(state_q[250]), .DOB1(state_q[249]), .DOB0(state_q[248])
-);
-DP16KD #(
-    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
-    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
-    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
-) state_ram63 (  // bits 252..252
-    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
-    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
-    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(1'b0), .DIA2(1'b0), .DIA1(1'b0), .DIA0(new_word[252]),
-    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
-    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
-    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
-    .DOB0(state_q[252])
 );
 `else
 // state: read-before-write, no reset (block RAM), read data through the RAM's output register

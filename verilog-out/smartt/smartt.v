@@ -52,11 +52,11 @@ module smartt
 
 // state tables
 `ifdef NICGEN_ECP5
-wire [148:0] state_q;  // read data of state after the RAM's output register
+wire [127:0] state_q;  // read data of state after the RAM's output register
 `else
-reg  [148:0] state_mem [0:4095];
-reg  [148:0] state_rd_reg;  // registered read data of state
-reg  [148:0] state_q;  // read data of state after the RAM's output register
+reg  [127:0] state_mem [0:4095];
+reg  [127:0] state_rd_reg;  // registered read data of state
+reg  [127:0] state_q;  // read data of state after the RAM's output register
 `endif
 
 // registers, variables and wires
@@ -190,20 +190,20 @@ reg  [31:0] s1_now_reg;  // stage 1 now
 reg  [31:0] s1_now_next;
 reg  s1_fix_valid_reg;  // the word was written at the edge stage 1 read it
 reg  s1_fix_valid_next;
-reg  [148:0] s1_fix_word_reg;  // the word written at that edge
-reg  [148:0] s1_fix_word_next;
+reg  [127:0] s1_fix_word_reg;  // the word written at that edge
+reg  [127:0] s1_fix_word_next;
 reg  s2_fix_valid_reg;  // a word written since stage 1's read replaces s2_ram
 reg  s2_fix_valid_next;
-reg  [148:0] s2_fix_word_reg;  // the last word written since stage 1's read
-reg  [148:0] s2_fix_word_next;
-reg  [148:0] s3_ram_reg;  // the word read, registered again beside the logic that snoops it
-reg  [148:0] s3_ram_next;
+reg  [127:0] s2_fix_word_reg;  // the last word written since stage 1's read
+reg  [127:0] s2_fix_word_next;
+reg  [127:0] s3_ram_reg;  // the word read, registered again beside the logic that snoops it
+reg  [127:0] s3_ram_next;
 reg  s3_fix_valid_reg;  // a word written since stage 1's read replaces s3_ram
 reg  s3_fix_valid_next;
-reg  [148:0] s3_fix_word_reg;  // the last word written since stage 1's read
-reg  [148:0] s3_fix_word_next;
-reg  [148:0] s4_cur_reg;  // the connection's current word: the datapath's input
-reg  [148:0] s4_cur_next;
+reg  [127:0] s3_fix_word_reg;  // the last word written since stage 1's read
+reg  [127:0] s3_fix_word_next;
+reg  [127:0] s4_cur_reg;  // the connection's current word: the datapath's input
+reg  [127:0] s4_cur_next;
 reg  s2_error_reg;  // stage 2 copy of error
 wire s2_error_next;
 reg  s3_error_reg;  // stage 3 copy of error
@@ -716,8 +716,7 @@ wire u_qa_trigger_out;
 wire [20:0] u_fastinc_count_out;
 wire u_fastinc_increase_out;
 wire [20:0] u_qa_acked_out;
-wire [20:0] u_qa_ignored_out;
-wire [20:0] u_qa_to_ignore_out;
+wire [20:0] u_qa_ignore_out;
 wire [23:0] u_qa_win_end_out;
 reg  s2_t_9_reg;  // stage 2 copy of t
 wire s2_t_9_next;
@@ -725,6 +724,12 @@ reg  s3_t_12_reg;  // stage 3 copy of t
 wire s3_t_12_next;
 reg  s4_t_13_reg;  // stage 4 copy of t
 wire s4_t_13_next;
+reg  [21:0] s2_t_10_reg;  // stage 2 copy of t
+wire [21:0] s2_t_10_next;
+reg  [21:0] s3_t_13_reg;  // stage 3 copy of t
+wire [21:0] s3_t_13_next;
+reg  [21:0] s4_t_14_reg;  // stage 4 copy of t
+wire [21:0] s4_t_14_next;
 reg  s5_ack_run_reg;  // stage 5 copy of ack_run
 wire s5_ack_run_next;
 reg  s6_ack_run_reg;  // stage 6 copy of ack_run
@@ -1049,78 +1054,48 @@ reg  [20:0] s18_t_7_reg;  // stage 18 copy of t
 wire [20:0] s18_t_7_next;
 reg  [20:0] s19_t_7_reg;  // stage 19 copy of t
 wire [20:0] s19_t_7_next;
-reg  [20:0] s5_t_18_reg;  // stage 5 copy of t
-wire [20:0] s5_t_18_next;
-reg  [20:0] s6_t_17_reg;  // stage 6 copy of t
-wire [20:0] s6_t_17_next;
-reg  [20:0] s7_t_14_reg;  // stage 7 copy of t
-wire [20:0] s7_t_14_next;
-reg  [20:0] s8_t_14_reg;  // stage 8 copy of t
-wire [20:0] s8_t_14_next;
-reg  [20:0] s9_t_13_reg;  // stage 9 copy of t
-wire [20:0] s9_t_13_next;
-reg  [20:0] s10_t_11_reg;  // stage 10 copy of t
-wire [20:0] s10_t_11_next;
-reg  [20:0] s11_t_11_reg;  // stage 11 copy of t
-wire [20:0] s11_t_11_next;
-reg  [20:0] s12_t_11_reg;  // stage 12 copy of t
-wire [20:0] s12_t_11_next;
-reg  [20:0] s13_t_10_reg;  // stage 13 copy of t
-wire [20:0] s13_t_10_next;
-reg  [20:0] s14_t_11_reg;  // stage 14 copy of t
-wire [20:0] s14_t_11_next;
-reg  [20:0] s15_t_11_reg;  // stage 15 copy of t
-wire [20:0] s15_t_11_next;
-reg  [20:0] s16_t_10_reg;  // stage 16 copy of t
-wire [20:0] s16_t_10_next;
-reg  [20:0] s17_t_10_reg;  // stage 17 copy of t
-wire [20:0] s17_t_10_next;
-reg  [20:0] s18_t_8_reg;  // stage 18 copy of t
-wire [20:0] s18_t_8_next;
-reg  [20:0] s19_t_8_reg;  // stage 19 copy of t
-wire [20:0] s19_t_8_next;
-reg  s2_t_10_reg;  // stage 2 copy of t
-wire s2_t_10_next;
-reg  s3_t_13_reg;  // stage 3 copy of t
-wire s3_t_13_next;
-reg  s4_t_14_reg;  // stage 4 copy of t
-wire s4_t_14_next;
-reg  s5_t_19_reg;  // stage 5 copy of t
-wire s5_t_19_next;
-reg  s6_t_18_reg;  // stage 6 copy of t
-wire s6_t_18_next;
-reg  s7_t_15_reg;  // stage 7 copy of t
-wire s7_t_15_next;
-reg  s8_t_15_reg;  // stage 8 copy of t
-wire s8_t_15_next;
-reg  s9_t_14_reg;  // stage 9 copy of t
-wire s9_t_14_next;
-reg  s10_t_12_reg;  // stage 10 copy of t
-wire s10_t_12_next;
-reg  s11_t_12_reg;  // stage 11 copy of t
-wire s11_t_12_next;
-reg  s12_t_12_reg;  // stage 12 copy of t
-wire s12_t_12_next;
-reg  s13_t_11_reg;  // stage 13 copy of t
-wire s13_t_11_next;
-reg  s14_t_12_reg;  // stage 14 copy of t
-wire s14_t_12_next;
-reg  s15_t_12_reg;  // stage 15 copy of t
-wire s15_t_12_next;
-reg  s16_t_11_reg;  // stage 16 copy of t
-wire s16_t_11_next;
-reg  s17_t_11_reg;  // stage 17 copy of t
-wire s17_t_11_next;
-reg  s18_t_9_reg;  // stage 18 copy of t
-wire s18_t_9_next;
-reg  s19_t_9_reg;  // stage 19 copy of t
-wire s19_t_9_next;
-reg  [2:0] s2_t_11_reg;  // stage 2 copy of t
-wire [2:0] s2_t_11_next;
-reg  [2:0] s3_t_14_reg;  // stage 3 copy of t
-wire [2:0] s3_t_14_next;
-reg  [2:0] s4_t_15_reg;  // stage 4 copy of t
-wire [2:0] s4_t_15_next;
+reg  s2_t_11_reg;  // stage 2 copy of t
+wire s2_t_11_next;
+reg  s3_t_14_reg;  // stage 3 copy of t
+wire s3_t_14_next;
+reg  s4_t_15_reg;  // stage 4 copy of t
+wire s4_t_15_next;
+reg  s5_t_18_reg;  // stage 5 copy of t
+wire s5_t_18_next;
+reg  s6_t_17_reg;  // stage 6 copy of t
+wire s6_t_17_next;
+reg  s7_t_14_reg;  // stage 7 copy of t
+wire s7_t_14_next;
+reg  s8_t_14_reg;  // stage 8 copy of t
+wire s8_t_14_next;
+reg  s9_t_13_reg;  // stage 9 copy of t
+wire s9_t_13_next;
+reg  s10_t_11_reg;  // stage 10 copy of t
+wire s10_t_11_next;
+reg  s11_t_11_reg;  // stage 11 copy of t
+wire s11_t_11_next;
+reg  s12_t_11_reg;  // stage 12 copy of t
+wire s12_t_11_next;
+reg  s13_t_10_reg;  // stage 13 copy of t
+wire s13_t_10_next;
+reg  s14_t_11_reg;  // stage 14 copy of t
+wire s14_t_11_next;
+reg  s15_t_11_reg;  // stage 15 copy of t
+wire s15_t_11_next;
+reg  s16_t_10_reg;  // stage 16 copy of t
+wire s16_t_10_next;
+reg  s17_t_10_reg;  // stage 17 copy of t
+wire s17_t_10_next;
+reg  s18_t_8_reg;  // stage 18 copy of t
+wire s18_t_8_next;
+reg  s19_t_8_reg;  // stage 19 copy of t
+wire s19_t_8_next;
+reg  [2:0] s2_t_12_reg;  // stage 2 copy of t
+wire [2:0] s2_t_12_next;
+reg  [2:0] s3_t_15_reg;  // stage 3 copy of t
+wire [2:0] s3_t_15_next;
+reg  [2:0] s4_t_16_reg;  // stage 4 copy of t
+wire [2:0] s4_t_16_next;
 reg  [2:0] s2_kind_reg;  // stage 2 copy of kind
 wire [2:0] s2_kind_next;
 reg  [2:0] s3_kind_reg;  // stage 3 copy of kind
@@ -1157,36 +1132,36 @@ reg  [2:0] s18_kind_reg;  // stage 18 copy of kind
 wire [2:0] s18_kind_next;
 reg  [2:0] s19_kind_reg;  // stage 19 copy of kind
 wire [2:0] s19_kind_next;
-reg  [2:0] s5_t_20_reg;  // stage 5 copy of t
-wire [2:0] s5_t_20_next;
-reg  [2:0] s6_t_19_reg;  // stage 6 copy of t
-wire [2:0] s6_t_19_next;
-reg  [2:0] s7_t_16_reg;  // stage 7 copy of t
-wire [2:0] s7_t_16_next;
-reg  [2:0] s8_t_16_reg;  // stage 8 copy of t
-wire [2:0] s8_t_16_next;
-reg  [2:0] s9_t_15_reg;  // stage 9 copy of t
-wire [2:0] s9_t_15_next;
-reg  [2:0] s10_t_13_reg;  // stage 10 copy of t
-wire [2:0] s10_t_13_next;
-reg  [2:0] s11_t_13_reg;  // stage 11 copy of t
-wire [2:0] s11_t_13_next;
-reg  [2:0] s12_t_13_reg;  // stage 12 copy of t
-wire [2:0] s12_t_13_next;
-reg  [2:0] s13_t_12_reg;  // stage 13 copy of t
-wire [2:0] s13_t_12_next;
-reg  [2:0] s14_t_13_reg;  // stage 14 copy of t
-wire [2:0] s14_t_13_next;
-reg  [2:0] s15_t_13_reg;  // stage 15 copy of t
-wire [2:0] s15_t_13_next;
-reg  [2:0] s16_t_12_reg;  // stage 16 copy of t
-wire [2:0] s16_t_12_next;
-reg  [2:0] s17_t_12_reg;  // stage 17 copy of t
-wire [2:0] s17_t_12_next;
-reg  [2:0] s18_t_10_reg;  // stage 18 copy of t
-wire [2:0] s18_t_10_next;
-reg  [2:0] s19_t_10_reg;  // stage 19 copy of t
-wire [2:0] s19_t_10_next;
+reg  [2:0] s5_t_19_reg;  // stage 5 copy of t
+wire [2:0] s5_t_19_next;
+reg  [2:0] s6_t_18_reg;  // stage 6 copy of t
+wire [2:0] s6_t_18_next;
+reg  [2:0] s7_t_15_reg;  // stage 7 copy of t
+wire [2:0] s7_t_15_next;
+reg  [2:0] s8_t_15_reg;  // stage 8 copy of t
+wire [2:0] s8_t_15_next;
+reg  [2:0] s9_t_14_reg;  // stage 9 copy of t
+wire [2:0] s9_t_14_next;
+reg  [2:0] s10_t_12_reg;  // stage 10 copy of t
+wire [2:0] s10_t_12_next;
+reg  [2:0] s11_t_12_reg;  // stage 11 copy of t
+wire [2:0] s11_t_12_next;
+reg  [2:0] s12_t_12_reg;  // stage 12 copy of t
+wire [2:0] s12_t_12_next;
+reg  [2:0] s13_t_11_reg;  // stage 13 copy of t
+wire [2:0] s13_t_11_next;
+reg  [2:0] s14_t_12_reg;  // stage 14 copy of t
+wire [2:0] s14_t_12_next;
+reg  [2:0] s15_t_12_reg;  // stage 15 copy of t
+wire [2:0] s15_t_12_next;
+reg  [2:0] s16_t_11_reg;  // stage 16 copy of t
+wire [2:0] s16_t_11_next;
+reg  [2:0] s17_t_11_reg;  // stage 17 copy of t
+wire [2:0] s17_t_11_next;
+reg  [2:0] s18_t_9_reg;  // stage 18 copy of t
+wire [2:0] s18_t_9_next;
+reg  [2:0] s19_t_9_reg;  // stage 19 copy of t
+wire [2:0] s19_t_9_next;
 reg  s5_qa_fired_reg;  // stage 5 copy of qa_fired
 wire s5_qa_fired_next;
 reg  s6_qa_fired_reg;  // stage 6 copy of qa_fired
@@ -1217,36 +1192,36 @@ reg  s18_qa_fired_reg;  // stage 18 copy of qa_fired
 wire s18_qa_fired_next;
 reg  s19_qa_fired_reg;  // stage 19 copy of qa_fired
 wire s19_qa_fired_next;
-reg  s5_t_21_reg;  // stage 5 copy of t
-wire s5_t_21_next;
-reg  s6_t_20_reg;  // stage 6 copy of t
-wire s6_t_20_next;
-reg  s7_t_17_reg;  // stage 7 copy of t
-wire s7_t_17_next;
-reg  s8_t_17_reg;  // stage 8 copy of t
-wire s8_t_17_next;
-reg  s9_t_16_reg;  // stage 9 copy of t
-wire s9_t_16_next;
-reg  s10_t_14_reg;  // stage 10 copy of t
-wire s10_t_14_next;
-reg  s11_t_14_reg;  // stage 11 copy of t
-wire s11_t_14_next;
-reg  s12_t_14_reg;  // stage 12 copy of t
-wire s12_t_14_next;
-reg  s13_t_13_reg;  // stage 13 copy of t
-wire s13_t_13_next;
-reg  s14_t_14_reg;  // stage 14 copy of t
-wire s14_t_14_next;
-reg  s15_t_14_reg;  // stage 15 copy of t
-wire s15_t_14_next;
-reg  s16_t_13_reg;  // stage 16 copy of t
-wire s16_t_13_next;
-reg  s17_t_13_reg;  // stage 17 copy of t
-wire s17_t_13_next;
-reg  s18_t_11_reg;  // stage 18 copy of t
-wire s18_t_11_next;
-reg  s19_t_11_reg;  // stage 19 copy of t
-wire s19_t_11_next;
+reg  s5_t_20_reg;  // stage 5 copy of t
+wire s5_t_20_next;
+reg  s6_t_19_reg;  // stage 6 copy of t
+wire s6_t_19_next;
+reg  s7_t_16_reg;  // stage 7 copy of t
+wire s7_t_16_next;
+reg  s8_t_16_reg;  // stage 8 copy of t
+wire s8_t_16_next;
+reg  s9_t_15_reg;  // stage 9 copy of t
+wire s9_t_15_next;
+reg  s10_t_13_reg;  // stage 10 copy of t
+wire s10_t_13_next;
+reg  s11_t_13_reg;  // stage 11 copy of t
+wire s11_t_13_next;
+reg  s12_t_13_reg;  // stage 12 copy of t
+wire s12_t_13_next;
+reg  s13_t_12_reg;  // stage 13 copy of t
+wire s13_t_12_next;
+reg  s14_t_13_reg;  // stage 14 copy of t
+wire s14_t_13_next;
+reg  s15_t_13_reg;  // stage 15 copy of t
+wire s15_t_13_next;
+reg  s16_t_12_reg;  // stage 16 copy of t
+wire s16_t_12_next;
+reg  s17_t_12_reg;  // stage 17 copy of t
+wire s17_t_12_next;
+reg  s18_t_10_reg;  // stage 18 copy of t
+wire s18_t_10_next;
+reg  s19_t_10_reg;  // stage 19 copy of t
+wire s19_t_10_next;
 reg  [4:0] out_rd_ptr_reg;  // result buffer head
 reg  [4:0] out_rd_ptr_next;
 reg  [4:0] out_wr_ptr_reg;  // result buffer next free entry
@@ -5237,20 +5212,15 @@ wire [21:0] _s2_t_7_next_0 = {8'd0, s1_size_reg};
 wire [23:0] nowq = s1_now_reg[27:4];
 wire _s2_t_8_next_0 = s1_kind_reg == 3'd0;
 wire _s2_t_8_next_1 = ~_s2_t_8_next_0;
-wire [20:0] cur_to_ignore = s4_cur_reg[89:69];
-wire [20:0] cur_ignored = s4_cur_reg[68:48];
-wire [21:0] _s5_early_next_0 = {1'd0, cur_ignored};
-wire [21:0] ignored_no_wrap_sum = _s5_early_next_0 + s4_t_8_reg;
-wire _s5_early_next_1 = ignored_no_wrap_sum[21];
-wire [20:0] _s5_early_next_2 = ignored_no_wrap_sum[20:0];
-wire [20:0] ignored1 = _s5_early_next_1 ? 21'h1fffff : _s5_early_next_2;
-wire qa_called = cur_to_ignore <= ignored1;
+wire [20:0] cur_ignore_left = s4_cur_reg[68:48];
+wire [21:0] _s5_early_next_0 = {1'd0, cur_ignore_left};
+wire qa_called = _s5_early_next_0 <= s4_t_8_reg;
 wire ack_run = s4_t_9_reg & qa_called;
-wire _s5_early_next_3 = u_qa_fired & qa_called;
-wire qa_fired = _s5_early_next_3 & s4_t_12_reg;
+wire _s5_early_next_1 = u_qa_fired & qa_called;
+wire qa_fired = _s5_early_next_1 & s4_t_12_reg;
 wire fi_fired = u_fastinc_fired & ack_run;
-wire _s5_early_next_4 = qa_fired | fi_fired;
-wire early = ack_run & _s5_early_next_4;
+wire _s5_early_next_2 = qa_fired | fi_fired;
+wire early = ack_run & _s5_early_next_2;
 wire [27:0] _s5_c_early_next_0 = {1'd0, u_qa_c_out};
 wire [27:0] c_early = fi_fired ? u_fastinc_c_out : _s5_c_early_next_0;
 wire [27:0] _s19_c_ack_clamped_next_0 = s18_early_reg ? s18_c_early_reg : s18_core_c_reg;
@@ -5260,6 +5230,7 @@ wire _s19_c_ack_clamped_next_3 = _s19_c_ack_clamped_next_2 < 28'h40000;
 wire [27:0] _s19_c_ack_clamped_next_4 = _s19_c_ack_clamped_next_3 ? 28'h40000 : _s19_c_ack_clamped_next_2;
 wire [26:0] c_ack_window = _s19_c_ack_clamped_next_4[26:0];
 wire _s2_t_9_next_0 = ~_s2_t_8_next_0;
+wire [21:0] _s2_t_10_next_0 = {8'd0, s1_size_reg};
 wire qa_used = qa_called & s4_t_13_reg;
 wire [27:0] _s5_c_loss_all_next_0 = {1'd0, cur_c};
 wire [27:0] _s5_c_loss_all_next_1 = _s5_c_loss_all_next_0 - s4_t_10_reg;
@@ -5273,40 +5244,44 @@ wire [27:0] _s5_c_loss_all_next_7 = _s5_c_loss_all_next_6 ? _s5_c_loss_all_next_
 wire _s5_c_loss_all_next_8 = _s5_c_loss_all_next_7 < 28'h40000;
 wire [27:0] _s5_c_loss_all_next_9 = _s5_c_loss_all_next_8 ? 28'h40000 : _s5_c_loss_all_next_7;
 wire [26:0] c_loss_all = _s5_c_loss_all_next_9[26:0];
-wire [11:0] cur_avg_wtd = s4_cur_reg[148:137];
+wire [11:0] cur_avg_wtd = s4_cur_reg[127:116];
 wire [11:0] _s5_t_11_next_0 = ack_run ? u_wtd_avg_out : cur_avg_wtd;
-wire cur_increase = s4_cur_reg[136];
+wire cur_increase = s4_cur_reg[115];
 wire _s5_t_12_next_0 = ack_run ? u_fastinc_increase_out : cur_increase;
-wire cur_trigger = s4_cur_reg[135];
+wire cur_trigger = s4_cur_reg[114];
 wire _s5_t_13_next_0 = cur_trigger | s4_is_loss_reg;
 wire _s5_t_13_next_1 = qa_used ? u_qa_trigger_out : _s5_t_13_next_0;
-wire [23:0] cur_win_end = s4_cur_reg[134:111];
+wire [23:0] cur_win_end = s4_cur_reg[113:90];
 wire [23:0] _s5_t_14_next_0 = qa_used ? u_qa_win_end_out : cur_win_end;
-wire [20:0] cur_count = s4_cur_reg[110:90];
+wire [20:0] cur_count = s4_cur_reg[89:69];
 wire [20:0] _s5_t_15_next_0 = ack_run ? u_fastinc_count_out : cur_count;
-wire [20:0] _s5_t_16_next_0 = qa_used ? u_qa_to_ignore_out : cur_to_ignore;
-wire [20:0] _s5_t_17_next_0 = qa_used ? u_qa_ignored_out : ignored1;
+wire [21:0] _s5_t_16_next_0 = {1'd0, cur_ignore_left};
+wire [21:0] ignore_diff = _s5_t_16_next_0 - s4_t_14_reg;
+wire _s5_t_16_next_1 = ignore_diff[21];
+wire [20:0] _s5_t_16_next_2 = ignore_diff[20:0];
+wire [20:0] ignore_left1 = _s5_t_16_next_1 ? 21'h0 : _s5_t_16_next_2;
+wire [20:0] _s5_t_16_next_3 = qa_fired ? u_qa_ignore_out : ignore_left1;
 wire [20:0] cur_acked = s4_cur_reg[47:27];
-wire [21:0] _s5_t_18_next_0 = {1'd0, cur_acked};
-wire [21:0] acked_no_wrap_sum = _s5_t_18_next_0 + s4_t_11_reg;
-wire _s5_t_18_next_1 = acked_no_wrap_sum[21];
-wire [20:0] _s5_t_18_next_2 = acked_no_wrap_sum[20:0];
-wire [20:0] acked1 = _s5_t_18_next_1 ? 21'h1fffff : _s5_t_18_next_2;
+wire [21:0] _s5_t_17_next_0 = {1'd0, cur_acked};
+wire [21:0] acked_no_wrap_sum = _s5_t_17_next_0 + s4_t_11_reg;
+wire _s5_t_17_next_1 = acked_no_wrap_sum[21];
+wire [20:0] _s5_t_17_next_2 = acked_no_wrap_sum[20:0];
+wire [20:0] acked1 = _s5_t_17_next_1 ? 21'h1fffff : _s5_t_17_next_2;
 wire [20:0] acked_in = s4_t_9_reg ? acked1 : cur_acked;
-wire [20:0] _s5_t_18_next_3 = qa_used ? u_qa_acked_out : acked_in;
-wire [2:0] _s2_t_11_next_0 = rtt_le_trtt ? 3'd1 : 3'd2;
-wire [2:0] _s2_t_11_next_1 = rtt_le_trtt ? 3'd4 : 3'd3;
-wire [2:0] _s2_t_11_next_2 = s1_ecn_reg ? _s2_t_11_next_0 : _s2_t_11_next_1;
-wire [2:0] _s5_t_20_next_0 = qa_fired ? 3'd5 : 3'd7;
-wire _s5_t_20_next_1 = ~u_wtd_can_decrease;
-wire _s5_t_20_next_2 = s4_u_wtd_ecn_reg & _s5_t_20_next_1;
-wire [2:0] core_case = _s5_t_20_next_2 ? 3'd0 : s4_t_15_reg;
-wire [2:0] _s5_t_20_next_3 = fi_fired ? 3'd6 : core_case;
-wire [2:0] _s5_t_20_next_4 = qa_fired ? 3'd5 : _s5_t_20_next_3;
-wire [2:0] _s5_t_20_next_5 = ack_run ? _s5_t_20_next_4 : 3'd0;
-wire [2:0] _s5_t_20_next_6 = s4_is_loss_reg ? _s5_t_20_next_0 : _s5_t_20_next_5;
-wire [2:0] _s5_t_20_next_7 = s4_t_14_reg ? 3'd0 : _s5_t_20_next_6;
-wire _s5_t_21_next_0 = s4_t_14_reg ? 1'd0 : _s5_t_12_next_0;
+wire [20:0] _s5_t_17_next_3 = qa_used ? u_qa_acked_out : acked_in;
+wire [2:0] _s2_t_12_next_0 = rtt_le_trtt ? 3'd1 : 3'd2;
+wire [2:0] _s2_t_12_next_1 = rtt_le_trtt ? 3'd4 : 3'd3;
+wire [2:0] _s2_t_12_next_2 = s1_ecn_reg ? _s2_t_12_next_0 : _s2_t_12_next_1;
+wire [2:0] _s5_t_19_next_0 = qa_fired ? 3'd5 : 3'd7;
+wire _s5_t_19_next_1 = ~u_wtd_can_decrease;
+wire _s5_t_19_next_2 = s4_u_wtd_ecn_reg & _s5_t_19_next_1;
+wire [2:0] core_case = _s5_t_19_next_2 ? 3'd0 : s4_t_16_reg;
+wire [2:0] _s5_t_19_next_3 = fi_fired ? 3'd6 : core_case;
+wire [2:0] _s5_t_19_next_4 = qa_fired ? 3'd5 : _s5_t_19_next_3;
+wire [2:0] _s5_t_19_next_5 = ack_run ? _s5_t_19_next_4 : 3'd0;
+wire [2:0] _s5_t_19_next_6 = s4_is_loss_reg ? _s5_t_19_next_0 : _s5_t_19_next_5;
+wire [2:0] _s5_t_19_next_7 = s4_t_15_reg ? 3'd0 : _s5_t_19_next_6;
+wire _s5_t_20_next_0 = s4_t_15_reg ? 1'd0 : _s5_t_12_next_0;
 wire out_nonempty = |out_count_reg;
 wire [15:0] _m_result_conn_0 = (out_rd_ptr_reg == 5'd0) ? out0_conn_reg : (out_rd_ptr_reg == 5'd1) ? out1_conn_reg : (out_rd_ptr_reg == 5'd2) ? out2_conn_reg : (out_rd_ptr_reg == 5'd3) ? out3_conn_reg : (out_rd_ptr_reg == 5'd4) ? out4_conn_reg : (out_rd_ptr_reg == 5'd5) ? out5_conn_reg : (out_rd_ptr_reg == 5'd6) ? out6_conn_reg : (out_rd_ptr_reg == 5'd7) ? out7_conn_reg : (out_rd_ptr_reg == 5'd8) ? out8_conn_reg : (out_rd_ptr_reg == 5'd9) ? out9_conn_reg : (out_rd_ptr_reg == 5'd10) ? out10_conn_reg : (out_rd_ptr_reg == 5'd11) ? out11_conn_reg : (out_rd_ptr_reg == 5'd12) ? out12_conn_reg : (out_rd_ptr_reg == 5'd13) ? out13_conn_reg : (out_rd_ptr_reg == 5'd14) ? out14_conn_reg : (out_rd_ptr_reg == 5'd15) ? out15_conn_reg : (out_rd_ptr_reg == 5'd16) ? out16_conn_reg : (out_rd_ptr_reg == 5'd17) ? out17_conn_reg : (out_rd_ptr_reg == 5'd18) ? out18_conn_reg : (out_rd_ptr_reg == 5'd19) ? out19_conn_reg : out20_conn_reg;
 wire [2:0] _m_result_kind_0 = (out_rd_ptr_reg == 5'd0) ? out0_kind_reg : (out_rd_ptr_reg == 5'd1) ? out1_kind_reg : (out_rd_ptr_reg == 5'd2) ? out2_kind_reg : (out_rd_ptr_reg == 5'd3) ? out3_kind_reg : (out_rd_ptr_reg == 5'd4) ? out4_kind_reg : (out_rd_ptr_reg == 5'd5) ? out5_kind_reg : (out_rd_ptr_reg == 5'd6) ? out6_kind_reg : (out_rd_ptr_reg == 5'd7) ? out7_kind_reg : (out_rd_ptr_reg == 5'd8) ? out8_kind_reg : (out_rd_ptr_reg == 5'd9) ? out9_kind_reg : (out_rd_ptr_reg == 5'd10) ? out10_kind_reg : (out_rd_ptr_reg == 5'd11) ? out11_kind_reg : (out_rd_ptr_reg == 5'd12) ? out12_kind_reg : (out_rd_ptr_reg == 5'd13) ? out13_kind_reg : (out_rd_ptr_reg == 5'd14) ? out14_kind_reg : (out_rd_ptr_reg == 5'd15) ? out15_kind_reg : (out_rd_ptr_reg == 5'd16) ? out16_kind_reg : (out_rd_ptr_reg == 5'd17) ? out17_kind_reg : (out_rd_ptr_reg == 5'd18) ? out18_kind_reg : (out_rd_ptr_reg == 5'd19) ? out19_kind_reg : out20_kind_reg;
@@ -5333,33 +5308,33 @@ wire [11:0] _shell_9 = in_conn_reg[11:0];
 wire _shell_10 = wr_addr == _shell_9;
 wire snoop_in = wr_en & _shell_10;
 wire [26:0] c_open = 27'h419ce00;
-wire [148:0] _shell_11 = {12'd0, 1'd0, 1'd0, 24'h0, 21'h0, 21'h0, 21'h0, 21'h0, c_open};
+wire [127:0] _shell_11 = {12'd0, 1'd0, 1'd0, 24'h0, 21'h0, 21'h0, 21'h0, c_open};
 wire [26:0] c_ack = s19_ack_run_reg ? s19_c_ack_clamped_reg : s19_cur_c_reg;
 wire [26:0] c_new = s19_is_loss_reg ? s19_c_loss_all_reg : c_ack;
-wire [148:0] _shell_12 = {s19_t_reg, s19_t_2_reg, s19_t_3_reg, s19_t_4_reg, s19_t_5_reg, s19_t_6_reg, s19_t_7_reg, s19_t_8_reg, c_new};
-wire [148:0] new_word = s19_t_9_reg ? _shell_11 : _shell_12;
+wire [127:0] _shell_12 = {s19_t_reg, s19_t_2_reg, s19_t_3_reg, s19_t_4_reg, s19_t_5_reg, s19_t_6_reg, s19_t_7_reg, c_new};
+wire [127:0] new_word = s19_t_8_reg ? _shell_11 : _shell_12;
 wire [11:0] _shell_13 = s1_conn_reg[11:0];
 wire _shell_14 = wr_addr == _shell_13;
 wire snoop_s1 = wr_en & _shell_14;
 wire _shell_15 = snoop_s1 | s1_fix_valid_reg;
-wire [148:0] _shell_16 = snoop_s1 ? new_word : s1_fix_word_reg;
+wire [127:0] _shell_16 = snoop_s1 ? new_word : s1_fix_word_reg;
 wire [11:0] _shell_17 = s2_conn_reg[11:0];
 wire _shell_18 = wr_addr == _shell_17;
 wire snoop_s2 = wr_en & _shell_18;
 wire _shell_19 = snoop_s2 | s2_fix_valid_reg;
-wire [148:0] _shell_20 = snoop_s2 ? new_word : s2_fix_word_reg;
+wire [127:0] _shell_20 = snoop_s2 ? new_word : s2_fix_word_reg;
 wire [11:0] _shell_21 = s3_conn_reg[11:0];
 wire _shell_22 = wr_addr == _shell_21;
 wire snoop_s3 = wr_en & _shell_22;
-wire [148:0] s3_word = s3_fix_valid_reg ? s3_fix_word_reg : s3_ram_reg;
-wire [148:0] _shell_23 = snoop_s3 ? new_word : s3_word;
+wire [127:0] s3_word = s3_fix_valid_reg ? s3_fix_word_reg : s3_ram_reg;
+wire [127:0] _shell_23 = snoop_s3 ? new_word : s3_word;
 wire _shell_24 = out_wr_ptr_reg == 5'd0;
 wire [20:0] cwnd_result = c_new[26:6];
-wire [20:0] _shell_25 = s19_t_9_reg ? 21'h106738 : cwnd_result;
+wire [20:0] _shell_25 = s19_t_8_reg ? 21'h106738 : cwnd_result;
 wire [20:0] res_cwnd = s19_error_reg ? 21'h0 : _shell_25;
-wire [2:0] res_case = s19_error_reg ? 3'd0 : s19_t_10_reg;
+wire [2:0] res_case = s19_error_reg ? 3'd0 : s19_t_9_reg;
 wire res_qa = s19_error_reg ? 1'd0 : s19_qa_fired_reg;
-wire res_fast = s19_error_reg ? 1'd0 : s19_t_11_reg;
+wire res_fast = s19_error_reg ? 1'd0 : s19_t_10_reg;
 wire _shell_26 = out_wr_ptr_reg == 5'd1;
 wire _shell_27 = out_wr_ptr_reg == 5'd2;
 wire _shell_28 = out_wr_ptr_reg == 5'd3;
@@ -5550,8 +5525,6 @@ smartt_qa
 u_qa (
     .c(_u_qa_c_0),
     .acked(acked_in),
-    .ignored(ignored1),
-    .to_ignore(cur_to_ignore),
     .trigger(_u_qa_trigger_0),
     .win_end(cur_win_end),
     .nowq(s4_u_qa_nowq_reg),
@@ -5559,8 +5532,7 @@ u_qa (
     .fired(u_qa_fired),
     .c_out(u_qa_c_out),
     .acked_out(u_qa_acked_out),
-    .ignored_out(u_qa_ignored_out),
-    .to_ignore_out(u_qa_to_ignore_out),
+    .ignore_out(u_qa_ignore_out),
     .trigger_out(u_qa_trigger_out),
     .win_end_out(u_qa_win_end_out)
 );
@@ -5842,6 +5814,9 @@ assign s19_c_ack_clamped_next = c_ack_window;
 assign s2_t_9_next = _s2_t_9_next_0;
 assign s3_t_12_next = s2_t_9_reg;
 assign s4_t_13_next = s3_t_12_reg;
+assign s2_t_10_next = _s2_t_10_next_0;
+assign s3_t_13_next = s2_t_10_reg;
+assign s4_t_14_next = s3_t_13_reg;
 assign s5_ack_run_next = ack_run;
 assign s6_ack_run_next = s5_ack_run_reg;
 assign s7_ack_run_next = s6_ack_run_reg;
@@ -5974,7 +5949,7 @@ assign s16_t_7_next = s15_t_8_reg;
 assign s17_t_7_next = s16_t_7_reg;
 assign s18_t_5_next = s17_t_7_reg;
 assign s19_t_5_next = s18_t_5_reg;
-assign s5_t_16_next = _s5_t_16_next_0;
+assign s5_t_16_next = _s5_t_16_next_3;
 assign s6_t_15_next = s5_t_16_reg;
 assign s7_t_12_next = s6_t_15_reg;
 assign s8_t_12_next = s7_t_12_reg;
@@ -5989,7 +5964,7 @@ assign s16_t_8_next = s15_t_9_reg;
 assign s17_t_8_next = s16_t_8_reg;
 assign s18_t_6_next = s17_t_8_reg;
 assign s19_t_6_next = s18_t_6_reg;
-assign s5_t_17_next = _s5_t_17_next_0;
+assign s5_t_17_next = _s5_t_17_next_3;
 assign s6_t_16_next = s5_t_17_reg;
 assign s7_t_13_next = s6_t_16_reg;
 assign s8_t_13_next = s7_t_13_reg;
@@ -6004,7 +5979,10 @@ assign s16_t_9_next = s15_t_10_reg;
 assign s17_t_9_next = s16_t_9_reg;
 assign s18_t_7_next = s17_t_9_reg;
 assign s19_t_7_next = s18_t_7_reg;
-assign s5_t_18_next = _s5_t_18_next_3;
+assign s2_t_11_next = _s2_t_8_next_0;
+assign s3_t_14_next = s2_t_11_reg;
+assign s4_t_15_next = s3_t_14_reg;
+assign s5_t_18_next = s4_t_15_reg;
 assign s6_t_17_next = s5_t_18_reg;
 assign s7_t_14_next = s6_t_17_reg;
 assign s8_t_14_next = s7_t_14_reg;
@@ -6019,27 +5997,9 @@ assign s16_t_10_next = s15_t_11_reg;
 assign s17_t_10_next = s16_t_10_reg;
 assign s18_t_8_next = s17_t_10_reg;
 assign s19_t_8_next = s18_t_8_reg;
-assign s2_t_10_next = _s2_t_8_next_0;
-assign s3_t_13_next = s2_t_10_reg;
-assign s4_t_14_next = s3_t_13_reg;
-assign s5_t_19_next = s4_t_14_reg;
-assign s6_t_18_next = s5_t_19_reg;
-assign s7_t_15_next = s6_t_18_reg;
-assign s8_t_15_next = s7_t_15_reg;
-assign s9_t_14_next = s8_t_15_reg;
-assign s10_t_12_next = s9_t_14_reg;
-assign s11_t_12_next = s10_t_12_reg;
-assign s12_t_12_next = s11_t_12_reg;
-assign s13_t_11_next = s12_t_12_reg;
-assign s14_t_12_next = s13_t_11_reg;
-assign s15_t_12_next = s14_t_12_reg;
-assign s16_t_11_next = s15_t_12_reg;
-assign s17_t_11_next = s16_t_11_reg;
-assign s18_t_9_next = s17_t_11_reg;
-assign s19_t_9_next = s18_t_9_reg;
-assign s2_t_11_next = _s2_t_11_next_2;
-assign s3_t_14_next = s2_t_11_reg;
-assign s4_t_15_next = s3_t_14_reg;
+assign s2_t_12_next = _s2_t_12_next_2;
+assign s3_t_15_next = s2_t_12_reg;
+assign s4_t_16_next = s3_t_15_reg;
 assign s2_kind_next = s1_kind_reg;
 assign s3_kind_next = s2_kind_reg;
 assign s4_kind_next = s3_kind_reg;
@@ -6058,21 +6018,21 @@ assign s16_kind_next = s15_kind_reg;
 assign s17_kind_next = s16_kind_reg;
 assign s18_kind_next = s17_kind_reg;
 assign s19_kind_next = s18_kind_reg;
-assign s5_t_20_next = _s5_t_20_next_7;
-assign s6_t_19_next = s5_t_20_reg;
-assign s7_t_16_next = s6_t_19_reg;
-assign s8_t_16_next = s7_t_16_reg;
-assign s9_t_15_next = s8_t_16_reg;
-assign s10_t_13_next = s9_t_15_reg;
-assign s11_t_13_next = s10_t_13_reg;
-assign s12_t_13_next = s11_t_13_reg;
-assign s13_t_12_next = s12_t_13_reg;
-assign s14_t_13_next = s13_t_12_reg;
-assign s15_t_13_next = s14_t_13_reg;
-assign s16_t_12_next = s15_t_13_reg;
-assign s17_t_12_next = s16_t_12_reg;
-assign s18_t_10_next = s17_t_12_reg;
-assign s19_t_10_next = s18_t_10_reg;
+assign s5_t_19_next = _s5_t_19_next_7;
+assign s6_t_18_next = s5_t_19_reg;
+assign s7_t_15_next = s6_t_18_reg;
+assign s8_t_15_next = s7_t_15_reg;
+assign s9_t_14_next = s8_t_15_reg;
+assign s10_t_12_next = s9_t_14_reg;
+assign s11_t_12_next = s10_t_12_reg;
+assign s12_t_12_next = s11_t_12_reg;
+assign s13_t_11_next = s12_t_12_reg;
+assign s14_t_12_next = s13_t_11_reg;
+assign s15_t_12_next = s14_t_12_reg;
+assign s16_t_11_next = s15_t_12_reg;
+assign s17_t_11_next = s16_t_11_reg;
+assign s18_t_9_next = s17_t_11_reg;
+assign s19_t_9_next = s18_t_9_reg;
 assign s5_qa_fired_next = qa_fired;
 assign s6_qa_fired_next = s5_qa_fired_reg;
 assign s7_qa_fired_next = s6_qa_fired_reg;
@@ -6088,21 +6048,21 @@ assign s16_qa_fired_next = s15_qa_fired_reg;
 assign s17_qa_fired_next = s16_qa_fired_reg;
 assign s18_qa_fired_next = s17_qa_fired_reg;
 assign s19_qa_fired_next = s18_qa_fired_reg;
-assign s5_t_21_next = _s5_t_21_next_0;
-assign s6_t_20_next = s5_t_21_reg;
-assign s7_t_17_next = s6_t_20_reg;
-assign s8_t_17_next = s7_t_17_reg;
-assign s9_t_16_next = s8_t_17_reg;
-assign s10_t_14_next = s9_t_16_reg;
-assign s11_t_14_next = s10_t_14_reg;
-assign s12_t_14_next = s11_t_14_reg;
-assign s13_t_13_next = s12_t_14_reg;
-assign s14_t_14_next = s13_t_13_reg;
-assign s15_t_14_next = s14_t_14_reg;
-assign s16_t_13_next = s15_t_14_reg;
-assign s17_t_13_next = s16_t_13_reg;
-assign s18_t_11_next = s17_t_13_reg;
-assign s19_t_11_next = s18_t_11_reg;
+assign s5_t_20_next = _s5_t_20_next_0;
+assign s6_t_19_next = s5_t_20_reg;
+assign s7_t_16_next = s6_t_19_reg;
+assign s8_t_16_next = s7_t_16_reg;
+assign s9_t_15_next = s8_t_16_reg;
+assign s10_t_13_next = s9_t_15_reg;
+assign s11_t_13_next = s10_t_13_reg;
+assign s12_t_13_next = s11_t_13_reg;
+assign s13_t_12_next = s12_t_13_reg;
+assign s14_t_13_next = s13_t_12_reg;
+assign s15_t_13_next = s14_t_13_reg;
+assign s16_t_12_next = s15_t_13_reg;
+assign s17_t_12_next = s16_t_12_reg;
+assign s18_t_10_next = s17_t_12_reg;
+assign s19_t_10_next = s18_t_10_reg;
 assign m_result_valid = out_nonempty;
 assign m_result_conn = _m_result_conn_0;
 assign m_result_kind = _m_result_kind_0;
@@ -6977,6 +6937,9 @@ always @(posedge clk) begin
     s2_t_9_reg <= s2_t_9_next;
     s3_t_12_reg <= s3_t_12_next;
     s4_t_13_reg <= s4_t_13_next;
+    s2_t_10_reg <= s2_t_10_next;
+    s3_t_13_reg <= s3_t_13_next;
+    s4_t_14_reg <= s4_t_14_next;
     s5_ack_run_reg <= s5_ack_run_next;
     s6_ack_run_reg <= s6_ack_run_next;
     s7_ack_run_reg <= s7_ack_run_next;
@@ -7139,6 +7102,9 @@ always @(posedge clk) begin
     s17_t_9_reg <= s17_t_9_next;
     s18_t_7_reg <= s18_t_7_next;
     s19_t_7_reg <= s19_t_7_next;
+    s2_t_11_reg <= s2_t_11_next;
+    s3_t_14_reg <= s3_t_14_next;
+    s4_t_15_reg <= s4_t_15_next;
     s5_t_18_reg <= s5_t_18_next;
     s6_t_17_reg <= s6_t_17_next;
     s7_t_14_reg <= s7_t_14_next;
@@ -7154,27 +7120,9 @@ always @(posedge clk) begin
     s17_t_10_reg <= s17_t_10_next;
     s18_t_8_reg <= s18_t_8_next;
     s19_t_8_reg <= s19_t_8_next;
-    s2_t_10_reg <= s2_t_10_next;
-    s3_t_13_reg <= s3_t_13_next;
-    s4_t_14_reg <= s4_t_14_next;
-    s5_t_19_reg <= s5_t_19_next;
-    s6_t_18_reg <= s6_t_18_next;
-    s7_t_15_reg <= s7_t_15_next;
-    s8_t_15_reg <= s8_t_15_next;
-    s9_t_14_reg <= s9_t_14_next;
-    s10_t_12_reg <= s10_t_12_next;
-    s11_t_12_reg <= s11_t_12_next;
-    s12_t_12_reg <= s12_t_12_next;
-    s13_t_11_reg <= s13_t_11_next;
-    s14_t_12_reg <= s14_t_12_next;
-    s15_t_12_reg <= s15_t_12_next;
-    s16_t_11_reg <= s16_t_11_next;
-    s17_t_11_reg <= s17_t_11_next;
-    s18_t_9_reg <= s18_t_9_next;
-    s19_t_9_reg <= s19_t_9_next;
-    s2_t_11_reg <= s2_t_11_next;
-    s3_t_14_reg <= s3_t_14_next;
-    s4_t_15_reg <= s4_t_15_next;
+    s2_t_12_reg <= s2_t_12_next;
+    s3_t_15_reg <= s3_t_15_next;
+    s4_t_16_reg <= s4_t_16_next;
     s2_kind_reg <= s2_kind_next;
     s3_kind_reg <= s3_kind_next;
     s4_kind_reg <= s4_kind_next;
@@ -7193,21 +7141,21 @@ always @(posedge clk) begin
     s17_kind_reg <= s17_kind_next;
     s18_kind_reg <= s18_kind_next;
     s19_kind_reg <= s19_kind_next;
-    s5_t_20_reg <= s5_t_20_next;
-    s6_t_19_reg <= s6_t_19_next;
-    s7_t_16_reg <= s7_t_16_next;
-    s8_t_16_reg <= s8_t_16_next;
-    s9_t_15_reg <= s9_t_15_next;
-    s10_t_13_reg <= s10_t_13_next;
-    s11_t_13_reg <= s11_t_13_next;
-    s12_t_13_reg <= s12_t_13_next;
-    s13_t_12_reg <= s13_t_12_next;
-    s14_t_13_reg <= s14_t_13_next;
-    s15_t_13_reg <= s15_t_13_next;
-    s16_t_12_reg <= s16_t_12_next;
-    s17_t_12_reg <= s17_t_12_next;
-    s18_t_10_reg <= s18_t_10_next;
-    s19_t_10_reg <= s19_t_10_next;
+    s5_t_19_reg <= s5_t_19_next;
+    s6_t_18_reg <= s6_t_18_next;
+    s7_t_15_reg <= s7_t_15_next;
+    s8_t_15_reg <= s8_t_15_next;
+    s9_t_14_reg <= s9_t_14_next;
+    s10_t_12_reg <= s10_t_12_next;
+    s11_t_12_reg <= s11_t_12_next;
+    s12_t_12_reg <= s12_t_12_next;
+    s13_t_11_reg <= s13_t_11_next;
+    s14_t_12_reg <= s14_t_12_next;
+    s15_t_12_reg <= s15_t_12_next;
+    s16_t_11_reg <= s16_t_11_next;
+    s17_t_11_reg <= s17_t_11_next;
+    s18_t_9_reg <= s18_t_9_next;
+    s19_t_9_reg <= s19_t_9_next;
     s5_qa_fired_reg <= s5_qa_fired_next;
     s6_qa_fired_reg <= s6_qa_fired_next;
     s7_qa_fired_reg <= s7_qa_fired_next;
@@ -7223,21 +7171,21 @@ always @(posedge clk) begin
     s17_qa_fired_reg <= s17_qa_fired_next;
     s18_qa_fired_reg <= s18_qa_fired_next;
     s19_qa_fired_reg <= s19_qa_fired_next;
-    s5_t_21_reg <= s5_t_21_next;
-    s6_t_20_reg <= s6_t_20_next;
-    s7_t_17_reg <= s7_t_17_next;
-    s8_t_17_reg <= s8_t_17_next;
-    s9_t_16_reg <= s9_t_16_next;
-    s10_t_14_reg <= s10_t_14_next;
-    s11_t_14_reg <= s11_t_14_next;
-    s12_t_14_reg <= s12_t_14_next;
-    s13_t_13_reg <= s13_t_13_next;
-    s14_t_14_reg <= s14_t_14_next;
-    s15_t_14_reg <= s15_t_14_next;
-    s16_t_13_reg <= s16_t_13_next;
-    s17_t_13_reg <= s17_t_13_next;
-    s18_t_11_reg <= s18_t_11_next;
-    s19_t_11_reg <= s19_t_11_next;
+    s5_t_20_reg <= s5_t_20_next;
+    s6_t_19_reg <= s6_t_19_next;
+    s7_t_16_reg <= s7_t_16_next;
+    s8_t_16_reg <= s8_t_16_next;
+    s9_t_15_reg <= s9_t_15_next;
+    s10_t_13_reg <= s10_t_13_next;
+    s11_t_13_reg <= s11_t_13_next;
+    s12_t_13_reg <= s12_t_13_next;
+    s13_t_12_reg <= s13_t_12_next;
+    s14_t_13_reg <= s14_t_13_next;
+    s15_t_13_reg <= s15_t_13_next;
+    s16_t_12_reg <= s16_t_12_next;
+    s17_t_12_reg <= s17_t_12_next;
+    s18_t_10_reg <= s18_t_10_next;
+    s19_t_10_reg <= s19_t_10_next;
     out_rd_ptr_reg <= out_rd_ptr_next;
     out_wr_ptr_reg <= out_wr_ptr_next;
     out_count_reg <= out_count_next;
@@ -7422,7 +7370,7 @@ always @(posedge clk) begin
 end
 
 `ifdef NICGEN_ECP5
-// state: 38 Lattice ECP5 DP16KD block RAMs of 4096 x 4, port A writes, port B reads
+// state: 32 Lattice ECP5 DP16KD block RAMs of 4096 x 4, port A writes, port B reads
 // through its output register (REGMODE_B OUTREG); a read and a write of one
 // address at one edge may return either word: the block never uses that read
 DP16KD #(
@@ -7840,84 +7788,6 @@ DP16KD #(
     .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
     .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
     .DOB3(state_q[127]), .DOB2(state_q[126]), .DOB1(state_q[125]), .DOB0(state_q[124])
-);
-DP16KD #(
-    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
-    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
-    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
-) state_ram32 (  // bits 131..128
-    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
-    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
-    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[131]), .DIA2(new_word[130]), .DIA1(new_word[129]), .DIA0(new_word[128]),
-    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
-    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
-    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
-    .DOB3(state_q[131]), .DOB2(state_q[130]), .DOB1(state_q[129]), .DOB0(state_q[128])
-);
-DP16KD #(
-    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
-    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
-    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
-) state_ram33 (  // bits 135..132
-    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
-    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
-    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[135]), .DIA2(new_word[134]), .DIA1(new_word[133]), .DIA0(new_word[132]),
-    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
-    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
-    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
-    .DOB3(state_q[135]), .DOB2(state_q[134]), .DOB1(state_q[133]), .DOB0(state_q[132])
-);
-DP16KD #(
-    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
-    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
-    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
-) state_ram34 (  // bits 139..136
-    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
-    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
-    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[139]), .DIA2(new_word[138]), .DIA1(new_word[137]), .DIA0(new_word[136]),
-    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
-    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
-    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
-    .DOB3(state_q[139]), .DOB2(state_q[138]), .DOB1(state_q[137]), .DOB0(state_q[136])
-);
-DP16KD #(
-    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
-    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
-    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
-) state_ram35 (  // bits 143..140
-    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
-    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
-    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[143]), .DIA2(new_word[142]), .DIA1(new_word[141]), .DIA0(new_word[140]),
-    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
-    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
-    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
-    .DOB3(state_q[143]), .DOB2(state_q[142]), .DOB1(state_q[141]), .DOB0(state_q[140])
-);
-DP16KD #(
-    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
-    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
-    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
-) state_ram36 (  // bits 147..144
-    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
-    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
-    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[147]), .DIA2(new_word[146]), .DIA1(new_word[145]), .DIA0(new_word[144]),
-    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
-    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
-    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
-    .DOB3(state_q[147]), .DOB2(state_q[146]), .DOB1(state_q[145]), .DOB0(state_q[144])
-);
-DP16KD #(
-    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
-    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
-    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
-) state_ram37 (  // bits 148..148
-    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
-    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
-    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(1'b0), .DIA2(1'b0), .DIA1(1'b0), .DIA0(new_word[148]),
-    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
-    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
-    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
-    .DOB0(state_q[148])
 );
 `else
 // state: read-before-write, no reset (block RAM), read data through the RAM's output register

@@ -22,8 +22,6 @@ module smartt_qa
      */
     input  wire [26:0] c,
     input  wire [20:0] acked,
-    input  wire [20:0] ignored,
-    input  wire [20:0] to_ignore,
     input  wire trigger,
     input  wire [23:0] win_end,
 
@@ -39,8 +37,7 @@ module smartt_qa
     output wire fired,
     output wire [26:0] c_out,
     output wire [20:0] acked_out,
-    output wire [20:0] ignored_out,
-    output wire [20:0] to_ignore_out,
+    output wire [20:0] ignore_out,
     output wire trigger_out,
     output wire [23:0] win_end_out
 );
@@ -64,8 +61,6 @@ wire [26:0] _c_out_3 = scaled[36:10];
 wire [26:0] _c_out_4 = fire ? _c_out_3 : c;
 wire _trigger_out_0 = ~fire;
 wire _trigger_out_1 = trigger & _trigger_out_0;
-wire [20:0] _to_ignore_out_0 = fire ? unacked : to_ignore;
-wire [20:0] _ignored_out_0 = fire ? 21'h0 : ignored;
 wire [23:0] _win_end_out_0 = nowq + 24'h327;
 wire [23:0] _win_end_out_1 = roll ? _win_end_out_0 : win_end;
 wire [20:0] _acked_out_0 = roll ? 21'h0 : acked;
@@ -75,8 +70,7 @@ wire _unused = ^{_fired_0[22:0], scaled[37], scaled[9:0]};
 assign fired = fire;
 assign c_out = _c_out_4;
 assign trigger_out = _trigger_out_1;
-assign to_ignore_out = _to_ignore_out_0;
-assign ignored_out = _ignored_out_0;
+assign ignore_out = unacked;
 assign win_end_out = _win_end_out_1;
 assign acked_out = _acked_out_0;
 
