@@ -241,15 +241,15 @@ func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st con
 		delete(extraFields, "_md")
 	}
 	fields := map[string]hdlgen.Value{
-		"c":         newC,
-		"acked":     hdlgen.Mux(qaUsed, qa.Out("acked_out"), acked1),
+		"c":     newC,
+		"acked": hdlgen.Mux(qaUsed, qa.Out("acked_out"), acked1),
 		// a QuickAdapt that fires starts ignoring the bytes in flight;
 		// otherwise the bytes of this event were seen
 		"ignore_left": hdlgen.Mux(qaFired, qa.Out("ignore_out"), left1.Trunc(bw)),
-		"win_end":   hdlgen.Mux(qaUsed, qa.Out("win_end_out"), cur.F("win_end")),
-		"trigger":   trigNext,
-		"count":     countNext,
-		"increase":  incNext,
+		"win_end":     hdlgen.Mux(qaUsed, qa.Out("win_end_out"), cur.F("win_end")),
+		"trigger":     trigNext,
+		"count":       countNext,
+		"increase":    incNext,
 	}
 	openFields := map[string]hdlgen.Value{"c": cst(cw, d.InitCwnd<<uint(p.F)).Named("c_open")}
 	for k, v := range extraFields {
