@@ -19,7 +19,9 @@ var attrs = []block.Attr{
 	{Name: "size_width", Kind: block.Whole, Lo: 1, Hi: 20, Unit: "bits", Doc: "width of s_event_size; must hold the mtu"},
 	{Name: "rtt_width", Kind: block.Whole, Lo: 1, Hi: 32, Unit: "bits", Doc: "width of s_event_rtt (ns); must hold the QuickAdapt delay threshold"},
 	{Name: "byte_width", Kind: block.Whole, Lo: 1, Hi: 32, Unit: "bits", Doc: "width of s_event_unacked and the byte counters; must hold the max window (and 8 x mtu for nscc with adjust_period)"},
-	{Name: "time_width", Kind: block.Whole, Lo: 28, Hi: 63, Unit: "bits", Doc: "width of s_event_now (ns); at least 28 for the 24-bit 16 ns stamps"},
+	{Name: "time_width", Kind: block.Whole, Lo: 8, Hi: 63, Unit: "bits", Doc: "width of s_event_now (ns); at least stamp_width + stamp_shift"},
+	{Name: "stamp_shift", Kind: block.Whole, Lo: 0, Hi: 16, Doc: "the stored timestamps (QuickAdapt window end, last MD, last adjustment) count units of 2^stamp_shift ns"},
+	{Name: "stamp_width", Kind: block.Whole, Lo: 4, Hi: 32, Unit: "bits", Doc: "width of the stored timestamps; the target RTT must be below half their cycle"},
 	{Name: "f", Kind: block.Whole, Lo: 0, Hi: 16, Unit: "bits", Doc: "fraction bits of the window register; by default 6, lowered when the window register would pass 32 bits or a product 64"},
 	{Name: "k", Kind: block.Whole, Lo: 4, Hi: 12, Unit: "bits", Doc: "index bits of the reciprocal table"},
 	{Name: "wtd_shift", Kind: block.Whole, Lo: 1, Hi: 7, Doc: "Wait-to-Decrease EWMA gain 2^-wtd_shift (A-8)",
@@ -158,6 +160,32 @@ func resolve(s block.Section, v Variant, env block.Env) Params {
 	rttNeed := bitsFor64(rttMax)
 	rttW := s.Whole("rtt_width", max(20, rttNeed), block.Derived, fmt.Sprintf("max(20, bits to hold %s)", rttWhat))
 	timeW := s.Whole("time_width", env.TimeW, block.Derived, "hardware.time_width")
+	stampWhy := [2]string{"16 ns units (docs/blocks/smartt.md Section 3)", ""}
+	if v == NSCC {
+		q := p
+		q.StampShift = DefaultStampShift(v)
+		stampWhy = [2]string{fmt.Sprintf("256 ns units: %d per base RTT (docs/blocks/smartt.md Section 3)", q.Derive().BrttQ), ""}
+	}
+	stampShift := s.Whole("stamp_shift", uint64(DefaultStampShift(v)), block.Default, stampWhy[0])
+	var stampW uint64
+	if v == NSCC {
+		// 12 bits (a 1 ms cycle of 256 ns), more when the stamp cycle would
+		// hold fewer than four target RTTs of the configured units
+		q := p
+		q.StampShift = int(stampShift)
+		trttQ := q.Derive().TrttQ
+		stampW = s.Whole("stamp_width", max(uint64(DefaultStampW(v)), bitsFor64(trttQ)+2), block.Derived,
+			fmt.Sprintf("max(12, bits to hold 4 x target RTT = 4 x %d units) (docs/blocks/smartt.md Section 3)", trttQ))
+	} else {
+		stampW = s.Whole("stamp_width", uint64(DefaultStampW(v)), block.Default, "a 268 ms stamp cycle (docs/blocks/smartt.md Section 3)")
+	}
+	{
+		q := p
+		q.StampShift = int(stampShift)
+		if dq := q.Derive(); stampW >= 1 && dq.TrttQ >= 1<<(stampW-1) {
+			s.Errorf("stamp_width", "stamp_width = %d is too narrow: the target RTT is %d units of %d ns, which must be below half the stamp cycle, 2^%d; widen stamp_width or raise stamp_shift", stampW, dq.TrttQ, 1<<stampShift, stampW-1)
+		}
+	}
 	adjust := false
 	if v == Conf {
 		p.WtdShift = int(s.Whole("wtd_shift", 4, block.Default, "alpha = 1/16 (A-8)"))
@@ -257,11 +285,12 @@ func resolve(s block.Section, v Variant, env block.Env) Params {
 	if byteW < byteNeed {
 		s.Errorf("byte_width", "byte_width = %d is too narrow: it must hold %s, which needs %d bits", byteW, strings.TrimPrefix(byteWhy, "bits to hold "), byteNeed)
 	}
-	if timeW < QW+QShift {
-		s.Errorf("time_width", "time_width = %d (%s) is too narrow for block %q: the 24-bit stamps in 16 ns units need %d bits; set time_width in this block", timeW, s.Origin("time_width"), s.Name(), QW+QShift)
+	if timeW < stampW+stampShift {
+		s.Errorf("time_width", "time_width = %d (%s) is too narrow for block %q: the %d-bit stamps in %d ns units need %d bits; set time_width in this block", timeW, s.Origin("time_width"), s.Name(), stampW, 1<<stampShift, stampW+stampShift)
 	}
 
 	p.SizeW, p.RttW, p.ByteW, p.TimeW, p.F, p.K = int(sizeW), int(rttW), int(byteW), int(timeW), int(f), int(k)
+	p.StampShift, p.StampW = int(stampShift), int(stampW)
 	p.FiTolNs, p.InitCwnd = uint32(fiTol), uint32(initCwnd)
 	def, err := DepthFor(p)
 	if err != nil {

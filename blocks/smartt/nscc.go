@@ -22,11 +22,7 @@ func nsccCore(m *hdlgen.Module, p Params, d Derived, st connpipe.Step, nowq, c, 
 
 	// Multiplicative Decrease at most once per base RTT (S1 Eq. 1, S1:L577)
 	trtt := cst(rw, d.TrttNs)
-	holdEnd := cur.F("last_md").Add(cst(QW, d.BrttQ))
-	mdDue := hdlgen.After(nowq, holdEnd)
-	if p.ZeroStampExpired {
-		mdDue = mdDue.Or(cur.F("last_md").IsZero())
-	}
+	mdDue := passed(p, nowq, cur.F("last_md"), d.BrttQ)
 	mdOK := ecn.And(le.Not()).And(mdDue).And(avg.Gt(trtt)).Named("md_ok")
 	divAvg := newDivider(st.Cut, "recip_avg", avg, p.K)
 	excess := avg.Sub(trtt).Named("avg_excess") // valid when avg > trtt
@@ -45,11 +41,7 @@ func nsccCore(m *hdlgen.Module, p Params, d Derived, st connpipe.Step, nowq, c, 
 	step := ackRun.And(early.Not()).Named("core_step")
 	if p.AdjustPeriod {
 		recv1 := counterAdd(p, "recv_no_wrap", cur.F("recv"), size).Named("recv_sum")
-		adjEnd := cur.F("last_adj").Add(cst(QW, d.BrttQ))
-		adjDue := hdlgen.After(nowq, adjEnd)
-		if p.ZeroStampExpired {
-			adjDue = adjDue.Or(cur.F("last_adj").IsZero())
-		}
+		adjDue := passed(p, nowq, cur.F("last_adj"), d.BrttQ)
 		fulfill := recv1.Gt(cst(bw, 8*uint64(p.Net.MTU))).Or(adjDue).Named("fulfill")
 		inc1 = st.Cut("inc_acc", inc1) // only the adjustment period accumulates
 		coreC = hdlgen.Mux(fulfill, c2.ZExt(cw+1).Add(inc1.ZExt(cw+1)), c2.ZExt(cw+1))

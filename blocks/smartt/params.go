@@ -69,7 +69,12 @@ type Params struct {
 	RttW     int
 	ByteW    int
 	TimeW    int
-	F        int // fraction bits of the window
+	// StampShift and StampW are the per-connection timestamps (win_end,
+	// last_md, last_adj): q(now) = (now >> StampShift) mod 2^StampW, in
+	// units of 2^StampShift ns (contract Section 3).
+	StampShift int
+	StampW     int
+	F          int // fraction bits of the window
 	K        int // reciprocal table index bits
 	WtdShift int // WTD EWMA gain 2^-WtdShift
 	AvgShift int // nscc RTT EWMA gain 2^-AvgShift
@@ -99,6 +104,7 @@ func DefaultParams(v Variant) Params {
 	return Params{
 		Variant: v, Net: Network{LinkGbps: 800, MTU: 4096, BrttNs: 8600},
 		NumConn: 4096, ConnW: 16, SizeW: 14, RttW: 20, ByteW: 21, TimeW: 32,
+		StampShift: DefaultStampShift(v), StampW: DefaultStampW(v),
 		F: 6, K: 10, WtdShift: 4, AvgShift: 3, FiTolNs: 1000,
 		ClampOnEarlyReturn: true, AdjustPeriod: true, ZeroStampExpired: true, IgnorePhaseTimeouts: v == NSCC,
 		Depth: DefaultDepth, StageNs: DefaultStageNs,
@@ -130,11 +136,24 @@ type Derived struct {
 // FdShift is the scale of KFd.
 const FdShift = 40
 
-// QShift is the time unit of stored timestamps: 2^4 = 16 ns.
-const QShift = 4
+// DefaultStampShift and DefaultStampW are the stored timestamps of a
+// variant: smartt keeps the contract's 24 bits of 2^4 = 16 ns (a 268 ms
+// cycle); nscc, with three stamps, 12 bits of 2^8 = 256 ns (a 1 ms cycle,
+// docs/blocks/smartt.md Section 3).
+func DefaultStampShift(v Variant) int {
+	if v == NSCC {
+		return 8
+	}
+	return 4
+}
 
-// QW is the width of stored timestamps.
-const QW = 24
+// DefaultStampW: see DefaultStampShift.
+func DefaultStampW(v Variant) int {
+	if v == NSCC {
+		return 12
+	}
+	return 24
+}
 
 // WtdW is the width of the Wait-to-Decrease average (Q0.12).
 const WtdW = 12
@@ -166,8 +185,9 @@ func (p Params) Derive() Derived {
 		d.InitCwnd = uint64(p.InitCwnd)
 	}
 	d.CwndW = bitsFor(d.MaxCwnd)
-	d.TrttQ = (d.TrttNs + 15) >> QShift
-	d.BrttQ = (uint64(p.Net.BrttNs) + 15) >> QShift
+	unit := uint64(1) << uint(min(max(p.StampShift, 0), 32))
+	d.TrttQ = (d.TrttNs + unit - 1) / unit
+	d.BrttQ = (uint64(p.Net.BrttNs) + unit - 1) / unit
 	scale := math.Ldexp(1, 2*p.F)
 	mi := brtt / (float64(d.TrttNs) - brtt)
 	d.KFi = uint64(math.Round(mtu * 0.25 * d.Gamma * scale))
@@ -201,8 +221,12 @@ func (p Params) Validate() error {
 		return fmt.Errorf("ByteW = %d cannot hold the max window %d", p.ByteW, d.MaxCwnd)
 	case uint64(d.QaRttNs)>>uint(p.RttW) != 0:
 		return fmt.Errorf("RttW = %d cannot hold %d ns", p.RttW, d.QaRttNs)
-	case p.TimeW < QW+QShift || p.TimeW > 63:
-		return fmt.Errorf("TimeW = %d must be %d..63", p.TimeW, QW+QShift)
+	case p.StampShift < 0 || p.StampShift > 16 || p.StampW < 4 || p.StampW > 32:
+		return fmt.Errorf("StampShift = %d (0..16) or StampW = %d (4..32) out of range", p.StampShift, p.StampW)
+	case d.TrttQ >= 1<<uint(p.StampW-1):
+		return fmt.Errorf("the target RTT is %d stamp units of %d ns: it must be below half the stamp cycle, 2^%d (StampW = %d)", d.TrttQ, 1<<uint(p.StampShift), p.StampW-1, p.StampW)
+	case p.TimeW < p.StampW+p.StampShift || p.TimeW > 63:
+		return fmt.Errorf("TimeW = %d must be %d..63", p.TimeW, p.StampW+p.StampShift)
 	case d.InitCwnd < uint64(p.Net.MTU) || d.InitCwnd > d.MaxCwnd:
 		return fmt.Errorf("InitCwnd = %d must be within [MTU, MaxCwnd] = [%d, %d]", d.InitCwnd, p.Net.MTU, d.MaxCwnd)
 	case p.F < 0 || p.F > 16 || p.K < 4 || p.K > 12:

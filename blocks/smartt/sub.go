@@ -19,9 +19,9 @@ func QuickAdapt(p Params) *hdlgen.Module {
 	c := m.Input("c", cw, "window, 2^-F bytes")
 	acked := m.Input("acked", bw, "bytes acked in this QuickAdapt window")
 	trigger := m.Input("trigger", 1, "a trim (or timeout) asked for QuickAdapt")
-	end := m.Input("win_end", QW, "end of the window, 16 ns units")
+	end := m.Input("win_end", p.StampW, "end of the window, "+stampUnits(p))
 	m.Group("Event")
-	nowq := m.Input("nowq", QW, "now, 16 ns units")
+	nowq := m.Input("nowq", p.StampW, "now, "+stampUnits(p))
 	unacked := m.Input("unacked", bw, "bytes in flight")
 	var extra hdlgen.Expr = hdlgen.False()
 	if p.Variant == NSCC {
@@ -33,13 +33,11 @@ func QuickAdapt(p Params) *hdlgen.Module {
 	ackedOut := m.Output("acked_out", bw, "acked after")
 	ignoreOut := m.Output("ignore_out", bw, "bytes to ignore from now on when QuickAdapt fired (to_ignore - ignored)")
 	triggerOut := m.Output("trigger_out", 1, "trigger after")
-	endOut := m.Output("win_end_out", QW, "window end after")
+	endOut := m.Output("win_end_out", p.StampW, "window end after")
 
-	roll := hdlgen.AtOrAfter(nowq, end)
-	if p.ZeroStampExpired {
-		roll = roll.Or(end.IsZero()) // a 0 stamp is "never": long past
-	}
-	roll = roll.Named("roll")
+	// the window has ended unless its end lies 1..TrttQ units ahead; with
+	// ZeroStampExpired a 0 stamp is "never": long past
+	roll := windowOpen(p, d, nowq.Expr, end.Expr).Not().Named("roll")
 	asked := trigger.Or(extra).And(end.Any()).Named("asked")
 	fire := roll.And(asked).Named("fire")
 	base := maxU(acked.Expr, cst(bw, uint64(p.Net.MTU)))
@@ -57,7 +55,7 @@ func QuickAdapt(p Params) *hdlgen.Module {
 	// S0 Alg. 2 sets bytes_to_ignore = unacked and bytes_ignored = 0: the
 	// word keeps their difference (docs/blocks/smartt.md Section 3)
 	m.Assign(ignoreOut, unacked)
-	m.Assign(endOut, hdlgen.Mux(roll, nowq.Add(cst(QW, d.TrttQ)), end))
+	m.Assign(endOut, hdlgen.Mux(roll, nowq.Add(cst(p.StampW, d.TrttQ)), end))
 	m.Assign(ackedOut, hdlgen.Mux(roll, cst(bw, 0), acked))
 	return m
 }

@@ -15,19 +15,46 @@ func WordLayout(p Params) *hdlgen.Layout {
 		Field("acked", bw, "acked: bytes acknowledged in the current QuickAdapt window (saturating)").
 		Field("ignore_left", bw, "bytes_to_ignore - bytes_ignored: in-flight bytes at the last QuickAdapt not yet seen (counts down to 0)").
 		Field("count", bw, "FastIncrease count of contiguous uncongested bytes (saturating)").
-		Field("win_end", QW, "end: end of the QuickAdapt window, 16 ns units").
+		Field("win_end", p.StampW, "end: end of the QuickAdapt window, "+stampUnits(p)).
 		Field("trigger", 1, "trigger_qa: a trim asked for QuickAdapt").
 		Field("increase", 1, "FastIncrease active")
 	if p.Variant == Conf {
 		l.Field("avg_wtd", WtdW, "Wait-to-Decrease ECN EWMA, Q0.12")
 	} else {
 		l.Field("avg_rtt", p.RttW, "EWMA of the RTT, ns").
-			Field("last_md", QW, "time of the last Multiplicative Decrease, 16 ns units").
+			Field("last_md", p.StampW, "time of the last Multiplicative Decrease, "+stampUnits(p)).
 			Field("inc", p.cw(), "increase accumulated over the adjustment period, 2^-F bytes").
 			Field("recv", bw, "bytes acked since the last adjustment").
-			Field("last_adj", QW, "time of the last adjustment, 16 ns units")
+			Field("last_adj", p.StampW, "time of the last adjustment, "+stampUnits(p))
 	}
 	return l
+}
+
+// stampUnits names the unit of the stored timestamps.
+func stampUnits(p Params) string { return fmt.Sprintf("%d ns units", 1<<uint(p.StampShift)) }
+
+// passed is 1 when more than dur stamp units have passed since stamp at
+// nowq, over the whole stamp cycle (the MD hold-off and the adjustment
+// period, contract Section 3): (nowq - stamp) mod 2^StampW > dur; with
+// ZeroStampExpired a stamp of 0 has always passed.
+func passed(p Params, nowq, stamp hdlgen.Expr, dur uint64) hdlgen.Expr {
+	due := nowq.Sub(stamp).Gt(cst(p.StampW, dur))
+	if p.ZeroStampExpired {
+		due = due.Or(stamp.IsZero())
+	}
+	return due
+}
+
+// windowOpen is 1 while the QuickAdapt window ending at end is open at
+// nowq: end lies 1..TrttQ units ahead, (end - nowq) mod 2^StampW in
+// [1, TrttQ]; with ZeroStampExpired an end of 0 is no window.
+func windowOpen(p Params, d Derived, nowq, end hdlgen.Expr) hdlgen.Expr {
+	ahead := end.Sub(nowq).Named("win_ahead")
+	open := ahead.Any().And(ahead.Le(cst(p.StampW, d.TrttQ)))
+	if p.ZeroStampExpired {
+		open = open.And(end.Any())
+	}
+	return open
 }
 
 // Block builds the `smartt` or `nscc` top.
@@ -96,7 +123,7 @@ func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st con
 	isOpen, isAck := st.KindIs(KindOpen), st.KindIs(KindAck)
 	isLoss := st.KindIs(KindNack).Or(st.KindIs(KindTimeout)).Named("is_loss")
 	size, rtt, ecn := ev.F("size"), ev.F("rtt"), ev.F("ecn")
-	nowq := ev.F("now").Keep(QShift+QW-1, QShift).Named("nowq")
+	nowq := ev.F("now").Keep(p.StampShift+p.StampW-1, p.StampShift).Named("nowq")
 	// size in window units (fits: SizeW + F <= cw)
 	sizeC := hdlgen.FixedOf(size, 0).Rescale(p.F, hdlgen.Truncate).SatTo(cw).Named("size_c").Raw()
 	c := cur.F("c")

@@ -23,11 +23,15 @@ func qaScaling(v smartt.Variant) float64 {
 }
 
 // contract constants of Section 3: TrttNs = round(1.5 BrttNs), stamps of
-// 16 ns, TrttQ = ceil(TrttNs / 16).
+// 2^StampShift ns (16 for smartt, 256 for nscc), TrttQ = ceil(TrttNs /
+// unit).
 func trttQ(p smartt.Params) uint32 {
 	trtt := math.Round(1.5 * float64(p.Network.BrttNs))
-	return uint32(math.Ceil(trtt / 16))
+	return uint32(math.Ceil(trtt / float64(stampUnit(p))))
 }
+
+// stampUnit is the stamps' unit in ns.
+func stampUnit(p smartt.Params) uint64 { return 1 << p.StampShift }
 
 // qaWindow is QuickAdapt's result for acked bytes: (max(acked, MTU) *
 // round(qa_scaling * 2^16)) >> (16 - F), returned in whole bytes (>> F),
@@ -51,11 +55,11 @@ func recordAll(cs []Controller) ([]Controller, []*recorder) {
 
 // checkQASpacing: QuickAdapt fires at most once per target RTT (S0:L214).
 // A firing re-arms the window at q(now) + TrttQ and the next firing needs
-// q(now') at or after it, so two firings are at least 16 * TrttQ - 15 ns
-// apart (the 16 ns stamp truncates).
+// q(now') at or after it, so two firings are at least unit * TrttQ -
+// (unit - 1) ns apart (the stamp truncates).
 func checkQASpacing(t *testing.T, p smartt.Params, who string, log []step) {
 	t.Helper()
-	minGap := uint64(16*trttQ(p)) - 15
+	minGap := stampUnit(p)*uint64(trttQ(p)) - (stampUnit(p) - 1)
 	var last uint64
 	fired := false
 	for _, st := range log {
@@ -97,15 +101,16 @@ func firstQA(p smartt.Params, log []step) (qaWindowTrace, bool) {
 			w.nackBytes += st.ev.Size
 			trigger = true
 		}
-		nowq := uint32(st.ev.Now>>4) & (1<<24 - 1)
-		if end != 0 && (nowq-end)&(1<<23) != 0 {
-			continue // inside the window
+		mask := uint32(1)<<p.StampW - 1
+		nowq := uint32(st.ev.Now>>p.StampShift) & mask
+		if ahead := (end - nowq) & mask; end != 0 && ahead >= 1 && ahead <= trttQ(p) {
+			continue // inside the window: its end lies 1..TrttQ units ahead
 		}
 		if trigger && end != 0 {
 			w.fire = i
 			return w, true
 		}
-		end = (nowq + trttQ(p)) & (1<<24 - 1)
+		end = (nowq + trttQ(p)) & mask
 		w.open, w.ackBytes, w.nackBytes = i, 0, 0
 	}
 	return w, false
@@ -261,7 +266,8 @@ var sizes = []int64{256 << 10, 1 << 20, 8 << 20}
 func TestIncast8to1(t *testing.T) {
 	for _, v := range variants {
 		for _, size := range sizes {
-			for _, float := range []bool{false, true} {
+			var completion [2]float64 // fixed point, float64
+			for fi, float := range []bool{false, true} {
 				p := smartt.DefaultParams(v)
 				cfg := ConfigFor(p)
 				cfg.MessageBytes = size
@@ -301,6 +307,12 @@ func TestIncast8to1(t *testing.T) {
 				if size == 8<<20 && (r.Slowdown > 1.10 || r.Jain <= 0.95) {
 					t.Errorf("%s: completion %.4f x ideal (target <= 1.10), Jain %.4f (target > 0.95)", name, r.Slowdown, r.Jain)
 				}
+				completion[fi] = r.CompletionNs
+			}
+			// the fixed-point block finishes within 1 % of its float64
+			// reference (issue 17's closed-loop fidelity bound)
+			if d := completion[0]/completion[1] - 1; math.Abs(d) > 0.01 {
+				t.Errorf("%s/%s: fixed point completes %+.2f %% from the float reference (bound 1 %%)", v, FormatBytes(size), 100*d)
 			}
 		}
 	}

@@ -2,6 +2,7 @@ package smartt
 
 import (
 	"math"
+	"slices"
 	"testing"
 )
 
@@ -16,7 +17,13 @@ const wrapStart = 1<<32 - 10_000_000
 // where only the arithmetic separates the models, below 0.5% and 0.1%.
 // The trajectories' maximum is documented as diverging and is not bounded.
 func TestAccuracy(t *testing.T) {
-	bound := map[Variant][2]float64{Conf: {0.005, 0.005}, NSCC: {0.003, 0.001}}
+	// nscc keeps 256 ns stamps (docs/blocks/smartt.md Section 3): its hold-off
+	// and QuickAdapt window end up to one stamp unit apart from the float
+	// reference's nanosecond clock, and on an open-loop trace a decision
+	// taken differently is never undone, so the trajectories differ by
+	// 1.4-2.3 % on average; on the stamp clock by 0.03-0.09 %. In closed
+	// loop the two stay within 1 % (golden/netsim TestIncast8to1).
+	bound := map[Variant][2]float64{Conf: {0.005, 0.005}, NSCC: {0.03, 0.001}}
 	for _, v := range []Variant{Conf, NSCC} {
 		t.Run(v.String(), func(t *testing.T) {
 			p := DefaultParams(v)
@@ -48,7 +55,7 @@ func accuracyStampClock(p Params, evs []Event) (maxRel, meanRel float64, n int) 
 	m, _ := NewModel(p)
 	f, _ := NewFloatModel(p)
 	d := m.Derived()
-	f.qaWindow, f.period, f.clockShift = float64(d.TrttQ), float64(d.BrttQ), StampShift
+	f.qaWindow, f.period, f.clockShift = float64(d.TrttQ), float64(d.BrttQ), uint(d.StampShift)
 	sum := 0.0
 	for _, e := range evs {
 		r := m.Step(e)
@@ -86,11 +93,11 @@ func caseStats(t *testing.T, p Params, evs []Event) {
 	t.Logf("  cases %v, %d events with a different case (first at %d)", hist, diff, firstDiff)
 }
 
-// signed24 reads a 24-bit stamp difference as a signed distance.
-func signed24(x uint32) float64 {
-	x &= stampMask
-	if x >= 1<<(StampW-1) {
-		return float64(x) - (1 << StampW)
+// signedStamp reads a stamp difference as a signed distance.
+func signedStamp(d *Derived, x uint32) float64 {
+	x &= d.StampMask
+	if x >= 1<<(d.StampW-1) {
+		return float64(x) - float64(uint64(1)<<d.StampW)
 	}
 	return float64(x)
 }
@@ -98,20 +105,29 @@ func signed24(x uint32) float64 {
 // lockedFloat converts the fixed word s into the float reference's
 // variables, on a clock in 16 ns units where q(now) is nowU.
 func lockedFloat(d *Derived, s State, nowU float64, nowq uint32) floatConn {
-	stamp := func(v uint32, never float64) float64 {
+	// a stamp is read as the model reads it (Derived.passed, windowOpen):
+	// in the past by its distance over the whole cycle, except a window
+	// end 1..TrttQ units ahead
+	past := func(v uint32, never float64) float64 {
 		if v == 0 && d.ZeroStampExpired {
 			return never
 		}
-		return nowU + signed24(v-nowq)
+		return nowU - float64(d.elapsed(nowq, v))
+	}
+	end := func(v uint32) float64 {
+		if ahead := d.elapsed(v, nowq); ahead >= 1 && ahead <= d.TrttQ && !(v == 0 && d.ZeroStampExpired) {
+			return nowU + float64(ahead)
+		}
+		return past(v, 0)
 	}
 	unit := math.Ldexp(1, -d.F)
 	return floatConn{
 		cwnd: float64(s.C) * unit, acked: float64(s.Acked), ignored: float64(s.Ignored),
 		toIgnore: float64(s.ToIgnore), count: float64(s.Count),
-		end:     stamp(s.End, 0),
+		end:     end(s.End),
 		trigger: s.Trigger, increase: s.Increase,
 		avgWtd: float64(s.AvgWtd) / 4096, avgRtt: float64(s.AvgRtt),
-		lastMd: stamp(s.LastMd, math.Inf(-1)), lastAdj: stamp(s.LastAdj, math.Inf(-1)),
+		lastMd: past(s.LastMd, math.Inf(-1)), lastAdj: past(s.LastAdj, math.Inf(-1)),
 		inc: float64(s.Inc) * unit, recv: float64(s.Recv),
 	}
 }
@@ -124,6 +140,12 @@ func lockedFloat(d *Derived, s State, nowU float64, nowq uint32) floatConn {
 // remains are the fixed-point roundings, div's error and the rare gate
 // that the roundings flip (WTD, avg_rtt > Trtt).
 func lockedError(p Params, evs []Event) (maxRel, meanRel float64, n, worst int, sameMax float64, flips int) {
+	maxRel, meanRel, n, worst, sameMax, flips, _ = lockedErrors(p, evs)
+	return
+}
+
+// lockedErrors is lockedError with every step's relative error.
+func lockedErrors(p Params, evs []Event) (maxRel, meanRel float64, n, worst int, sameMax float64, flips int, rels []float64) {
 	m, _ := NewModel(p)
 	f, _ := NewFloatModel(p)
 	d := m.Derived()
@@ -136,8 +158,8 @@ func lockedError(p Params, evs []Event) (maxRel, meanRel float64, n, worst int, 
 			epoch += uint64(1) << p.TimeW
 		}
 		last = e.Now
-		nowq := Stamp(e.Now)
-		nowU := float64((epoch+e.Now)>>StampShift) + 1<<30
+		nowq := d.Stamp(e.Now)
+		nowU := float64((epoch+e.Now)>>d.StampShift) + 1<<30
 		pre := m.Conn(e.Conn)
 		r := m.Step(e)
 		post := m.Conn(e.Conn)
@@ -165,8 +187,9 @@ func lockedError(p Params, evs []Event) (maxRel, meanRel float64, n, worst int, 
 		}
 		sum += rel
 		n++
+		rels = append(rels, rel)
 	}
-	return maxRel, sum / float64(n), n, worst, sameMax, flips
+	return maxRel, sum / float64(n), n, worst, sameMax, flips, rels
 }
 
 // TestLockedAccuracy logs the one-step arithmetic error on the traces of
@@ -177,9 +200,16 @@ func TestLockedAccuracy(t *testing.T) {
 			p := DefaultParams(v)
 			for seed := uint64(1); seed <= 3; seed++ {
 				evs := randomTrace(p, 3, 120_000, seed, wrapStart)
-				maxRel, meanRel, n, worst, sameMax, flips := lockedError(p, evs)
-				t.Logf("%s seed %d: %d counted: one-step max rel %.3g (event %d %+v), mean rel %.3g; %d gate flips, max rel without them %.3g",
-					v, seed, n, maxRel, worst, evs[worst], meanRel, flips, sameMax)
+				maxRel, meanRel, n, worst, sameMax, flips, rels := lockedErrors(p, evs)
+				slices.Sort(rels)
+				p99 := rels[len(rels)*99/100]
+				t.Logf("%s seed %d: %d counted: one-step max rel %.3g (event %d %+v), p99 %.3g, mean rel %.3g; %d gate flips, max rel without them %.3g",
+					v, seed, n, maxRel, worst, evs[worst], p99, meanRel, flips, sameMax)
+				// issue 17's fidelity bound: single-step error p99 <= 1e-3
+				// over cwnd > 8 MTU
+				if p99 > 1e-3 {
+					t.Errorf("one-step error p99 %.3g above 1e-3", p99)
+				}
 				// Without a flipped gate a step errs by div's 1.24 * 2^-10
 				// on at most the whole window (nscc MD: red <= c - red).
 				if sameMax >= 1.0/512 || n < 50_000 {

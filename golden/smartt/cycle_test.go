@@ -409,7 +409,7 @@ func TestInvariants(t *testing.T) {
 					t.Fatalf("%s: counter over ByteW: %+v", v, s)
 				}
 			}
-			if s.End > stampMask || s.LastMd > stampMask || s.LastAdj > stampMask || s.Inc > d.CMax || s.AvgRtt > d.RttMax {
+			if s.End > d.StampMask || s.LastMd > d.StampMask || s.LastAdj > d.StampMask || s.Inc > d.CMax || s.AvgRtt > d.RttMax {
 				t.Fatalf("%s: field over its width: %+v", v, s)
 			}
 			if v == Conf && (s.AvgRtt|s.LastMd|s.Inc|s.Recv|s.LastAdj) != 0 || v == NSCC && s.AvgWtd != 0 {

@@ -169,7 +169,7 @@ func execConf(p *Params, d *Derived, s *State, e *Event) (uint8, bool) {
 		s.AvgWtd, canDecrease = WTD(d, s.AvgWtd, e.ECN)
 		// 4. Both QuickAdapt and FastIncrease run (S0:L182-185); the
 		// second sees the window the first produced.
-		nowq := Stamp(e.Now)
+		nowq := d.Stamp(e.Now)
 		c, qa := s.quickAdapt(d, uint64(s.C), nowq, e.Unacked, false)
 		c, fast := s.fastIncrease(d, c, e)
 		if qa || fast {
@@ -214,7 +214,7 @@ func execConf(p *Params, d *Derived, s *State, e *Event) (uint8, bool) {
 		s.Trigger = true
 		var qa bool
 		if s.Ignored >= s.ToIgnore {
-			c, qa = s.quickAdapt(d, c, Stamp(e.Now), e.Unacked, false)
+			c, qa = s.quickAdapt(d, c, d.Stamp(e.Now), e.Unacked, false)
 		}
 		s.C = Clamp(d, c)
 		if qa {
@@ -227,7 +227,7 @@ func execConf(p *Params, d *Derived, s *State, e *Event) (uint8, bool) {
 // execNSCC is the nscc block (S1 Algorithms 1-4, htsim as tie-breaker;
 // contract Section 6).
 func execNSCC(p *Params, d *Derived, s *State, e *Event) (uint8, bool) {
-	nowq := Stamp(e.Now)
+	nowq := d.Stamp(e.Now)
 	switch e.Kind {
 	case KindOpen:
 		*s = State{C: d.InitCwnd << d.F, AvgRtt: d.BrttNs}
@@ -265,7 +265,7 @@ func execNSCC(p *Params, d *Derived, s *State, e *Event) (uint8, bool) {
 			// MD at most once per base RTT (S1:L577, L960), sized by
 			// avg_rtt, at most half (S1 Eq. 1). Held back: a no-op.
 			kase = CaseNone
-			if stampDue(d.ZeroStampExpired, nowq, s.LastMd, d.BrttQ, true) && s.AvgRtt > d.TrttNs {
+			if d.passed(nowq, s.LastMd, d.BrttQ) && s.AvgRtt > d.TrttNs {
 				q := d.div(c*uint64(s.AvgRtt-d.TrttNs), uint64(s.AvgRtt))
 				red := min(c>>1, (q*uint64(d.MdGain))>>16)
 				c -= red
@@ -290,7 +290,7 @@ func execNSCC(p *Params, d *Derived, s *State, e *Event) (uint8, bool) {
 		// beyond the contract: with AdjustPeriod off every ack that gets
 		// here is an adjustment (inc applied, recv = 0, last_adj = nowq).
 		s.Recv = satAdd(s.Recv, e.Size, d.ByteMax)
-		if !p.AdjustPeriod || s.Recv > d.AdjBytes || stampDue(d.ZeroStampExpired, nowq, s.LastAdj, d.BrttQ, true) {
+		if !p.AdjustPeriod || s.Recv > d.AdjBytes || d.passed(nowq, s.LastAdj, d.BrttQ) {
 			c += uint64(s.Inc)
 			s.Inc, s.Recv, s.LastAdj = 0, 0, nowq
 		}

@@ -14,6 +14,9 @@ const mtu = 4096
 func newModel(t *testing.T, v Variant, mod func(*Params)) *Model {
 	t.Helper()
 	p := DefaultParams(v)
+	// the worked examples below count in the contract's 16 ns stamps (nscc
+	// keeps 256 ns ones by default: TestNSCCDefaultStamps)
+	p.StampShift, p.StampW = ConfStampShift, ConfStampW
 	if mod != nil {
 		mod(&p)
 	}
@@ -282,6 +285,7 @@ func TestCoreCasesConf(t *testing.T) {
 // 32,000,000 units, with the adjustment period not due (last_adj = q(now)).
 func TestCoreCasesNSCC(t *testing.T) {
 	p := DefaultParams(NSCC)
+	p.StampShift, p.StampW = ConfStampShift, ConfStampW // the contract's 16 ns stamps
 	d := p.Derive()
 	base := State{C: 32_000_000, AvgRtt: 20_000, End: 5000, LastAdj: 6, LastMd: 0}
 	// MD (ECN, rtt > Trtt, avg_rtt 20,000 + 0 > Trtt, last_md 0 = never):
@@ -446,22 +450,34 @@ func TestNowWrap(t *testing.T) {
 	}
 }
 
-// TestZeroStampLiteral pins the literal contract (ZeroStampExpired off):
-// after an open while bit 23 of q(now) is 1, the zero stamps read as "in
-// the future", so QuickAdapt opens no window and nscc's MD is blocked.
-func TestZeroStampLiteral(t *testing.T) {
-	late := uint64(1<<27 + 100_000) // q = 2^23 + 6250
-	lit := newModel(t, NSCC, func(p *Params) { p.ZeroStampExpired = false })
-	def := newModel(t, NSCC, nil)
-	for _, m := range []*Model{lit, def} {
-		m.Step(openEv(0, late))
-		m.Step(ackEv(0, mtu, 1_000_000, true, 0, late+100))
-	}
-	if s := lit.Conn(0); s.End != 0 || s.LastMd != 0 || s.C != 82_560_000 {
-		t.Fatalf("literal: %+v", s)
-	}
-	if s := def.Conn(0); s.End == 0 || s.LastMd == 0 || s.C != 41_280_000 {
-		t.Fatalf("default: %+v", s)
+// TestZeroStamp: the zero stamps of a word just opened read as long past.
+// With ZeroStampExpired (the default) always; without it the distance
+// from the stamp decides, as for any stamp, which holds an MD back only
+// within one hold-off (BrttQ = 538 units) after stamp 0. The contract's
+// serial arithmetic read a zero stamp as "in the future" for half of the
+// stamp cycle (q(now) with bit 23 set) and blocked QuickAdapt and the MD.
+func TestZeroStamp(t *testing.T) {
+	for _, c := range []struct {
+		open    uint64
+		litHeld bool
+		why     string
+	}{
+		{1<<27 + 100_000, false, "q = 2^23 + 6250"},
+		{16 * 100, true, "q = 100, within BrttQ of 0"},
+	} {
+		lit := newModel(t, NSCC, func(p *Params) { p.ZeroStampExpired = false })
+		def := newModel(t, NSCC, nil)
+		for _, m := range []*Model{lit, def} {
+			m.Step(openEv(0, c.open))
+			m.Step(ackEv(0, mtu, 1_000_000, true, 0, c.open+100))
+		}
+		if s := def.Conn(0); s.End == 0 || s.LastMd == 0 || s.C != 41_280_000 {
+			t.Fatalf("%s, default: %+v", c.why, s)
+		}
+		s := lit.Conn(0)
+		if held := s.LastMd == 0 && s.C == 82_560_000; held != c.litHeld || s.End == 0 {
+			t.Fatalf("%s, literal: MD held %v, want %v: %+v", c.why, held, c.litHeld, s)
+		}
 	}
 }
 
@@ -566,5 +582,44 @@ func TestErrors(t *testing.T) {
 		if s := m.Conn(5); s.Acked != before.Acked+100 {
 			t.Fatalf("size not truncated to 14 bits: %+v", s)
 		}
+	}
+}
+
+// TestNSCCDefaultStamps: nscc's default stamps are 12 bits of 256 ns. The
+// MD hold-off is BrttQ = ceil(8600 / 256) = 34 units, the QuickAdapt window
+// TrttQ = ceil(12900 / 256) = 51 units, and a stamp is read over the whole
+// 4096-unit cycle.
+func TestNSCCDefaultStamps(t *testing.T) {
+	p := DefaultParams(NSCC)
+	d := p.Derive()
+	if p.StampShift != 8 || p.StampW != 12 || d.BrttQ != 34 || d.TrttQ != 51 {
+		t.Fatalf("stamps %d ns x %d bits, BrttQ %d, TrttQ %d", 1<<p.StampShift, p.StampW, d.BrttQ, d.TrttQ)
+	}
+	m, err := NewModel(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const t0 = 1_000_000 // q = 3906
+	m.Step(openEv(0, t0))
+	// a marked ack with a high RTT: MD (last_md 0 has passed)
+	if r := m.Step(ackEv(0, mtu, 1_000_000, true, 0, t0+256)); r.Case != CaseMD {
+		t.Fatalf("first MD: %+v", r)
+	}
+	md := m.Conn(0).LastMd // q(t0 + 256) = 3907
+	if md != 3907 {
+		t.Fatalf("last_md = %d, want 3907", md)
+	}
+	// 34 units later the hold-off has not passed; 35 units later it has
+	if r := m.Step(ackEv(0, mtu, 1_000_000, true, 0, t0+256+34*256)); r.Case != CaseNone {
+		t.Fatalf("MD inside the hold-off: %+v", r)
+	}
+	if r := m.Step(ackEv(0, mtu, 1_000_000, true, 0, t0+256+35*256)); r.Case != CaseMD {
+		t.Fatalf("no MD after the hold-off: %+v", r)
+	}
+	// 3000 units (768 us) of silence, past half the cycle: the last MD
+	// still reads as long past (serial arithmetic would read it as ahead)
+	last := m.Conn(0).LastMd
+	if r := m.Step(ackEv(0, mtu, 1_000_000, true, 0, t0+256+35*256+3000*256)); r.Case != CaseMD {
+		t.Fatalf("no MD after 3000 units (last_md %d): %+v", last, r)
 	}
 }

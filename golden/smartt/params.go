@@ -43,10 +43,14 @@ func DefaultNetwork() Network {
 const (
 	// FdShift is the right shift of the FD product (c * size * KFd) >> 40.
 	FdShift = 40
-	// StampShift and StampW define the per-connection timestamps:
-	// q(t) = (t >> 4) mod 2^24, in units of 16 ns.
-	StampShift = 4
-	StampW     = 24
+	// ConfStampShift and ConfStampW are smartt's per-connection timestamps,
+	// the contract's: q(t) = (t >> 4) mod 2^24, in units of 16 ns.
+	ConfStampShift = 4
+	ConfStampW     = 24
+	// NSCCStampShift and NSCCStampW are nscc's: 12 bits of 256 ns, a 1 ms
+	// cycle (docs/blocks/smartt.md Section 3).
+	NSCCStampShift = 8
+	NSCCStampW     = 12
 	// RefBDP is the reference BDP of S0:L283 (100 Gb/s, 12 us) in bytes.
 	RefBDP = 150000
 
@@ -81,6 +85,11 @@ type Params struct {
 	ByteW   int // width of s_event_unacked and of the byte counters
 	TimeW   int // width of s_event_now
 
+	// StampShift and StampW are the per-connection timestamps (end,
+	// last_md, last_adj): q(t) = (t >> StampShift) mod 2^StampW, in units
+	// of 2^StampShift ns.
+	StampShift, StampW int
+
 	F        int    // fraction bits of the window c
 	K        int    // index bits of the reciprocal table (div)
 	WtdShift int    // WTD EWMA gain 2^-WtdShift
@@ -110,15 +119,26 @@ type Params struct {
 	IgnorePhaseTimeouts bool
 	// ZeroStampExpired makes a per-connection timestamp (end, last_md,
 	// last_adj) equal to 0 read as "long ago". It is this package's
-	// resolution of a defect of the literal contract; see stampDue.
+	// resolution of a defect of the literal contract; see Derived.passed.
 	ZeroStampExpired bool
 	// TrimsCountAsAcked adds the bytes of nacks and timeouts to acked, as
 	// the pseudocode literally does; off by default.
 	TrimsCountAsAcked bool
 
-	// rom is RecipTable(K), the reciprocal ROM the model reads instead of
-	// dividing (as the hardware does); nil for a K out of range.
-	rom []uint32
+}
+
+func stampShift(v Variant) int {
+	if v == NSCC {
+		return NSCCStampShift
+	}
+	return ConfStampShift
+}
+
+func stampW(v Variant) int {
+	if v == NSCC {
+		return NSCCStampW
+	}
+	return ConfStampW
 }
 
 // DefaultParams returns the defaults of docs/blocks/smartt.md for variant v.
@@ -132,6 +152,8 @@ func DefaultParams(v Variant) Params {
 		RttW:                20,
 		ByteW:               21,
 		TimeW:               32,
+		StampShift:          stampShift(v),
+		StampW:              stampW(v),
 		F:                   6,
 		K:                   10,
 		WtdShift:            4,
@@ -195,6 +217,11 @@ type Derived struct {
 	// TrimsCountAsAcked adds the bytes of nacks and timeouts to acked, as
 	// the pseudocode literally does; off by default.
 	TrimsCountAsAcked bool
+
+	// StampShift and StampW copy the Params: stamps are q(t) = (t >>
+	// StampShift) mod 2^StampW, and StampMask is 2^StampW - 1.
+	StampShift, StampW int
+	StampMask          uint32
 
 	// rom is RecipTable(K), the reciprocal ROM the model reads instead of
 	// dividing (as the hardware does); nil for a K out of range.
@@ -283,8 +310,11 @@ func (p Params) Derive() Derived {
 	d.CwndW = bits.Len32(d.MaxCwnd)
 	d.CW = d.CwndW + p.F
 
-	d.TrttQ = uint32((uint64(d.TrttNs) + 15) / 16)
-	d.BrttQ = uint32((uint64(n.BrttNs) + 15) / 16)
+	d.StampShift, d.StampW = p.StampShift, p.StampW
+	d.StampMask = maskOf(p.StampW)
+	unit := uint64(1) << min(max(p.StampShift, 0), 32)
+	d.TrttQ = uint32(min((uint64(d.TrttNs)+unit-1)/unit, math.MaxUint32))
+	d.BrttQ = uint32(min((uint64(n.BrttNs)+unit-1)/unit, math.MaxUint32))
 
 	d.Mi = float64(n.BrttNs) / (float64(d.TrttNs) - float64(n.BrttNs))
 	scale2F := pow2(2 * p.F)
@@ -328,9 +358,12 @@ func (p Params) Validate() error {
 		checkWidth("SizeW", p.SizeW, 1, 32),
 		checkWidth("RttW", p.RttW, 1, 32),
 		checkWidth("ByteW", p.ByteW, 1, 32),
-		// q(t) = (t >> 4) mod 2^24 must wrap together with now, which
-		// needs 2^(TimeW-4) to be a multiple of 2^24.
-		checkWidth("TimeW", p.TimeW, StampShift+StampW, 63),
+		checkWidth("StampShift", p.StampShift, 0, 16),
+		checkWidth("StampW", p.StampW, 4, 32),
+		// q(t) = (t >> StampShift) mod 2^StampW must wrap together with
+		// now, which needs 2^(TimeW-StampShift) to be a multiple of
+		// 2^StampW.
+		checkWidth("TimeW", p.TimeW, p.StampShift+p.StampW, 63),
 		checkWidth("F", p.F, 0, 16), // QuickAdapt shifts by 16 - F
 		checkWidth("K", p.K, 1, 20),
 		checkWidth("WtdShift", p.WtdShift, 1, 8),
@@ -372,13 +405,14 @@ func (p Params) Validate() error {
 	if p.InitCwnd != 0 && (p.InitCwnd < n.MTU || p.InitCwnd > d.MaxCwnd) {
 		errs = append(errs, fmt.Errorf("InitCwnd = %d: must be 0 or in MTU..MaxCwnd = %d..%d", p.InitCwnd, n.MTU, d.MaxCwnd))
 	}
-	// Serial time arithmetic holds for distances below 2^23 units.
+	// A window or hold-off must be a small part of the stamp cycle: at
+	// most half of it.
 	for _, q := range []struct {
 		name string
 		v    uint32
 	}{{"TrttQ", d.TrttQ}, {"BrttQ", d.BrttQ}} {
-		if q.v >= 1<<(StampW-1) {
-			errs = append(errs, fmt.Errorf("%s = %d: must be < 2^%d stamp units", q.name, q.v, StampW-1))
+		if uint64(q.v) >= uint64(1)<<(p.StampW-1) {
+			errs = append(errs, fmt.Errorf("%s = %d stamp units of %d ns: must be < 2^%d, half the stamp cycle (StampW = %d)", q.name, q.v, 1<<p.StampShift, p.StampW-1, p.StampW))
 		}
 	}
 	// Every product the datapath forms must fit 64 bits (the RTL sizes

@@ -9,43 +9,45 @@ package smartt
 // is exact before the clamp brings it back into the CwndW+F bits of the
 // word.
 
-// stampMask is 2^24 - 1.
-const stampMask = 1<<StampW - 1
+// Stamp is q(t) = (t >> StampShift) mod 2^StampW: a timestamp in units of
+// 2^StampShift ns as the per-connection word keeps it (16 ns and 24 bits by
+// default). t is the (truncated) now port.
+func (d *Derived) Stamp(t uint64) uint32 { return uint32(t>>d.StampShift) & d.StampMask }
 
-// Stamp is q(t) = (t >> 4) mod 2^24: a timestamp in 16 ns units as the
-// per-connection word keeps it. t is the (truncated) now port.
-func Stamp(t uint64) uint32 { return uint32(t>>StampShift) & stampMask }
+// elapsed is (a - b) mod 2^StampW: how far stamp a lies after stamp b.
+func (d *Derived) elapsed(a, b uint32) uint32 { return (a - b) & d.StampMask }
 
-// AtOrAfter is serial arithmetic on 24-bit stamps: bit 23 of (a - b) mod
-// 2^24 is 0.
-func AtOrAfter(a, b uint32) bool { return (a-b)&stampMask>>(StampW-1) == 0 }
-
-// After is AtOrAfter and a != b.
-func After(a, b uint32) bool { return a&stampMask != b&stampMask && AtOrAfter(a, b) }
-
-// stampDue reports whether the deadline derived from stamp (deadline =
-// stamp + dur) has passed at nowq: AtOrAfter(nowq, deadline) when strict is
-// false, After when it is true.
+// passed reports whether more than dur stamp units have passed since stamp
+// at nowq: the MD hold-off and the adjustment period, "now - last > brtt"
+// (S1:L577, L853). A stamp is always in the past, so the distance is read
+// over the whole stamp cycle: a connection idle for up to a full cycle (the
+// contract's serial arithmetic allowed half) reads right, and one idle for
+// longer is held back only if its stale stamp lands within dur of now, for
+// at most dur.
 //
 // Choice beyond the contract (ZeroStampExpired, default on): a stamp of 0
-// means "never set" and is always due. The contract applies serial
-// arithmetic to the zero of a fresh word, so at_or_after(nowq, 0) is false
-// whenever bit 23 of q(now) is 1: after an open in that half of the 268 ms
-// stamp cycle, QuickAdapt would neither open a window nor fire, and the
-// nscc MD would be blocked, for up to 134 ms. S0 Alg. 2 (now >= end with
-// end = 0) and htsim (last_dec_time = last_adjust_time = 0, compared as
-// now - 0 > rtt) both treat the zero as long ago. The price is that a
-// stamp that happens to be written as exactly 0 (1 in 2^24) also reads as
-// expired. With the option off the contract applies literally.
-func stampDue(zeroExpired bool, nowq, stamp, dur uint32, strict bool) bool {
-	if zeroExpired && stamp == 0 {
+// means "never set" and is always due, as in S0 Alg. 2 (now >= end with
+// end = 0) and htsim (last_dec_time = 0 compared as now - 0 > rtt). The
+// price is that a stamp written as exactly 0 (1 in 2^StampW) also reads as
+// expired.
+func (d *Derived) passed(nowq, stamp, dur uint32) bool {
+	if d.ZeroStampExpired && stamp == 0 {
 		return true
 	}
-	deadline := (stamp + dur) & stampMask
-	if strict {
-		return After(nowq, deadline)
+	return d.elapsed(nowq, stamp) > dur
+}
+
+// windowOpen reports whether the QuickAdapt window ending at end is still
+// open at nowq ("now < end", S0 Alg. 2): end lies 1..TrttQ units ahead, the
+// only distances a window can be ahead, as it is set to now + TrttQ. Any
+// other distance is a window that has ended, however long ago (see
+// passed). With ZeroStampExpired an end of 0 is "no window yet" and ended.
+func (d *Derived) windowOpen(nowq, end uint32) bool {
+	if d.ZeroStampExpired && end == 0 {
+		return false
 	}
-	return AtOrAfter(nowq, deadline)
+	ahead := d.elapsed(end, nowq)
+	return ahead >= 1 && ahead <= d.TrttQ
 }
 
 // satAdd is a + b saturating at limit (the byte counters never wrap).
@@ -98,8 +100,8 @@ func quickAdaptTo(d *Derived, in *QAIn, out *QAOut) {
 	out.C, out.Acked, out.Ignored, out.ToIgnore = in.C, in.Acked, in.Ignored, in.ToIgnore
 	out.Trigger, out.End, out.Fired = in.Trigger, in.End, false
 	// "end = 0" is both the never-opened sentinel and, under
-	// ZeroStampExpired, a window that has expired (see stampDue).
-	if !stampDue(d.ZeroStampExpired, in.NowQ, in.End, 0, false) {
+	// ZeroStampExpired, a window that has ended (see windowOpen).
+	if d.windowOpen(in.NowQ, in.End) {
 		return
 	}
 	if (in.Trigger || in.ExtraTrigger) && in.End != 0 {
@@ -112,7 +114,7 @@ func quickAdaptTo(d *Derived, in *QAIn, out *QAOut) {
 	// A window that happens to end at stamp 0 (1 in 2^24) reads as "no
 	// window" at the next event, which restarts it without firing; the
 	// contract's end != 0 test has the same blind spot.
-	out.End = (in.NowQ + d.TrttQ) & stampMask
+	out.End = (in.NowQ + d.TrttQ) & d.StampMask
 	out.Acked = 0
 }
 

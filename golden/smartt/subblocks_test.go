@@ -8,36 +8,59 @@ func derived(v Variant) *Derived {
 }
 
 func TestStamps(t *testing.T) {
+	d := derived(NSCC)
+	d.StampShift, d.StampW, d.StampMask = 4, 24, 1<<24-1
+	d.TrttQ, d.BrttQ = 807, 538
 	// q(t) = (t >> 4) mod 2^24: 2^32 - 16 ns is the last unit before the
 	// 32-bit wrap, and the stamp wraps with now (2^28 units per wrap).
-	if Stamp(1<<32-16) != 1<<24-1 || Stamp(0) != 0 || Stamp(1<<32) != 0 || Stamp(12_900) != 806 {
+	if d.Stamp(1<<32-16) != 1<<24-1 || d.Stamp(0) != 0 || d.Stamp(1<<32) != 0 || d.Stamp(12_900) != 806 {
 		t.Fatal("Stamp")
 	}
-	cases := []struct {
-		a, b          uint32
-		atOrAf, after bool
+	// passed: more than BrttQ units since the stamp, over the whole cycle
+	for _, c := range []struct {
+		now, stamp uint32
+		want       bool
 	}{
-		{5, 5, true, false},
-		{6, 5, true, true},
-		{5, 6, false, false},
-		{3, 1<<24 - 2, true, true},             // across the wrap
-		{1<<24 - 2, 3, false, false},           // behind, across the wrap
-		{1<<23 - 1, 0, true, true},             // the largest distance ahead
-		{1 << 23, 0, false, false},             // bit 23 set: "before"
-		{(5 + 807) & stampMask, 5, true, true}, // one TrttQ later
-	}
-	for _, c := range cases {
-		if AtOrAfter(c.a, c.b) != c.atOrAf || After(c.a, c.b) != c.after {
-			t.Errorf("a=%d b=%d: AtOrAfter %v After %v", c.a, c.b, AtOrAfter(c.a, c.b), After(c.a, c.b))
+		{100 + 538, 100, false}, // exactly BrttQ: not more
+		{100 + 539, 100, true},
+		{3, 1<<24 - 600, true},       // 603 units later, across the wrap
+		{3, 1<<24 - 500, false},      // 503 units later, across the wrap
+		{1<<23 + 5, 1, true},         // half a cycle: serial arithmetic said "before"
+		{1<<24 - 1, 1, true},         // almost a full cycle
+		{100, 101, true},             // a full cycle minus one unit
+		{1 << 20, 1<<20 - 20, false}, // 20 units
+	} {
+		if got := d.passed(c.now, c.stamp, d.BrttQ); got != c.want {
+			t.Errorf("passed(now %d, stamp %d) = %v", c.now, c.stamp, got)
 		}
 	}
-	// A zero stamp: always due under ZeroStampExpired; serial otherwise,
-	// where 0 + 538 looks 2^23 - 462 units in the future from 2^23 + 1000.
-	if !stampDue(true, 1<<23+1000, 0, 538, true) || stampDue(false, 1<<23+1000, 0, 538, true) {
-		t.Error("zero stamp")
+	// a zero stamp: always passed under ZeroStampExpired; otherwise the
+	// distance decides, like any stamp
+	d.ZeroStampExpired = true
+	if !d.passed(10, 0, 538) {
+		t.Error("zero stamp under ZeroStampExpired")
 	}
-	if stampDue(true, 100+538, 100, 538, true) || !stampDue(true, 100+539, 100, 538, true) {
-		t.Error("strict deadline")
+	d.ZeroStampExpired = false
+	if d.passed(10, 0, 538) || !d.passed(1000, 0, 538) {
+		t.Error("zero stamp, literal")
+	}
+	// windowOpen: the end lies 1..TrttQ units ahead
+	d.ZeroStampExpired = true
+	for _, c := range []struct {
+		now, end uint32
+		want     bool
+	}{
+		{100, 100, false}, // now == end: ended (now >= end, S0 Alg. 2)
+		{99, 100, true},
+		{100 + 1<<24 - 807, 100, true},  // TrttQ ahead, across the wrap
+		{100 + 1<<24 - 808, 100, false}, // 808 ahead: no window is set that far
+		{101, 100, false},               // just ended
+		{1<<23 + 200, 100, false},       // long ago
+		{5, 0, false},                   // no window yet
+	} {
+		if got := d.windowOpen(c.now&d.StampMask, c.end); got != c.want {
+			t.Errorf("windowOpen(now %d, end %d) = %v", c.now&d.StampMask, c.end, got)
+		}
 	}
 }
 

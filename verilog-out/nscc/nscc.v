@@ -52,11 +52,11 @@ module nscc
 
 // state tables
 `ifdef NICGEN_ECP5
-wire [231:0] state_q;  // read data of state after the RAM's output register
+wire [195:0] state_q;  // read data of state after the RAM's output register
 `else
-reg  [231:0] state_mem [0:4095];
-reg  [231:0] state_rd_reg;  // registered read data of state
-reg  [231:0] state_q;  // read data of state after the RAM's output register
+reg  [195:0] state_mem [0:4095];
+reg  [195:0] state_rd_reg;  // registered read data of state
+reg  [195:0] state_q;  // read data of state after the RAM's output register
 `endif
 
 // registers, variables and wires
@@ -178,20 +178,20 @@ reg  [31:0] s1_now_reg;  // stage 1 now
 reg  [31:0] s1_now_next;
 reg  s1_fix_valid_reg;  // the word was written at the edge stage 1 read it
 reg  s1_fix_valid_next;
-reg  [231:0] s1_fix_word_reg;  // the word written at that edge
-reg  [231:0] s1_fix_word_next;
+reg  [195:0] s1_fix_word_reg;  // the word written at that edge
+reg  [195:0] s1_fix_word_next;
 reg  s2_fix_valid_reg;  // a word written since stage 1's read replaces s2_ram
 reg  s2_fix_valid_next;
-reg  [231:0] s2_fix_word_reg;  // the last word written since stage 1's read
-reg  [231:0] s2_fix_word_next;
-reg  [231:0] s3_ram_reg;  // the word read, registered again beside the logic that snoops it
-reg  [231:0] s3_ram_next;
+reg  [195:0] s2_fix_word_reg;  // the last word written since stage 1's read
+reg  [195:0] s2_fix_word_next;
+reg  [195:0] s3_ram_reg;  // the word read, registered again beside the logic that snoops it
+reg  [195:0] s3_ram_next;
 reg  s3_fix_valid_reg;  // a word written since stage 1's read replaces s3_ram
 reg  s3_fix_valid_next;
-reg  [231:0] s3_fix_word_reg;  // the last word written since stage 1's read
-reg  [231:0] s3_fix_word_next;
-reg  [231:0] s4_cur_reg;  // the connection's current word: the datapath's input
-reg  [231:0] s4_cur_next;
+reg  [195:0] s3_fix_word_reg;  // the last word written since stage 1's read
+reg  [195:0] s3_fix_word_next;
+reg  [195:0] s4_cur_reg;  // the connection's current word: the datapath's input
+reg  [195:0] s4_cur_next;
 reg  s2_error_reg;  // stage 2 copy of error
 wire s2_error_next;
 reg  s3_error_reg;  // stage 3 copy of error
@@ -372,12 +372,12 @@ reg  [46:0] s9_md_frac_reg;  // stage 9 copy of md_frac
 wire [46:0] s9_md_frac_next;
 reg  [63:0] s10_md_red_prod_reg;  // stage 10 copy of md_red_prod
 wire [63:0] s10_md_red_prod_next;
-reg  [23:0] s2_nowq_reg;  // stage 2 copy of nowq
-wire [23:0] s2_nowq_next;
-reg  [23:0] s3_nowq_reg;  // stage 3 copy of nowq
-wire [23:0] s3_nowq_next;
-reg  [23:0] s4_nowq_reg;  // stage 4 copy of nowq
-wire [23:0] s4_nowq_next;
+reg  [11:0] s2_nowq_reg;  // stage 2 copy of nowq
+wire [11:0] s2_nowq_next;
+reg  [11:0] s3_nowq_reg;  // stage 3 copy of nowq
+wire [11:0] s3_nowq_next;
+reg  [11:0] s4_nowq_reg;  // stage 4 copy of nowq
+wire [11:0] s4_nowq_next;
 reg  s2_t_3_reg;  // stage 2 copy of t
 wire s2_t_3_next;
 reg  s3_t_5_reg;  // stage 3 copy of t
@@ -695,7 +695,7 @@ wire [20:0] u_fastinc_count_out;
 wire u_fastinc_increase_out;
 wire [20:0] u_qa_acked_out;
 wire [20:0] u_qa_ignore_out;
-wire [23:0] u_qa_win_end_out;
+wire [11:0] u_qa_win_end_out;
 reg  s5_core_step_reg;  // stage 5 copy of core_step
 wire s5_core_step_next;
 reg  s6_core_step_reg;  // stage 6 copy of core_step
@@ -738,10 +738,10 @@ reg  s13_qa_fired_nscc_reg;  // stage 13 copy of qa_fired_nscc
 wire s13_qa_fired_nscc_next;
 reg  s14_qa_fired_nscc_reg;  // stage 14 copy of qa_fired_nscc
 wire s14_qa_fired_nscc_next;
-reg  [23:0] s5_nowq_reg;  // stage 5 copy of nowq
-wire [23:0] s5_nowq_next;
-reg  [23:0] s5_cur_last_md_reg;  // stage 5 copy of cur_last_md
-wire [23:0] s5_cur_last_md_next;
+reg  [11:0] s5_nowq_reg;  // stage 5 copy of nowq
+wire [11:0] s5_nowq_next;
+reg  [11:0] s5_cur_last_md_reg;  // stage 5 copy of cur_last_md
+wire [11:0] s5_cur_last_md_next;
 reg  s5_ack_run_reg;  // stage 5 copy of ack_run
 wire s5_ack_run_next;
 reg  [19:0] s5_cur_avg_rtt_reg;  // stage 5 copy of cur_avg_rtt
@@ -850,30 +850,30 @@ reg  [26:0] s15_c_loss_all_reg;  // stage 15 copy of c_loss_all
 wire [26:0] s15_c_loss_all_next;
 reg  [26:0] s16_c_loss_all_reg;  // stage 16 copy of c_loss_all
 wire [26:0] s16_c_loss_all_next;
-reg  [23:0] s5_t_12_reg;  // stage 5 copy of t
-wire [23:0] s5_t_12_next;
-reg  [23:0] s6_t_8_reg;  // stage 6 copy of t
-wire [23:0] s6_t_8_next;
-reg  [23:0] s7_t_7_reg;  // stage 7 copy of t
-wire [23:0] s7_t_7_next;
-reg  [23:0] s8_t_6_reg;  // stage 8 copy of t
-wire [23:0] s8_t_6_next;
-reg  [23:0] s9_t_5_reg;  // stage 9 copy of t
-wire [23:0] s9_t_5_next;
-reg  [23:0] s10_t_5_reg;  // stage 10 copy of t
-wire [23:0] s10_t_5_next;
-reg  [23:0] s11_t_4_reg;  // stage 11 copy of t
-wire [23:0] s11_t_4_next;
-reg  [23:0] s12_t_6_reg;  // stage 12 copy of t
-wire [23:0] s12_t_6_next;
-reg  [23:0] s13_t_5_reg;  // stage 13 copy of t
-wire [23:0] s13_t_5_next;
-reg  [23:0] s14_t_3_reg;  // stage 14 copy of t
-wire [23:0] s14_t_3_next;
-reg  [23:0] s15_t_reg;  // stage 15 copy of t
-wire [23:0] s15_t_next;
-reg  [23:0] s16_t_reg;  // stage 16 copy of t
-wire [23:0] s16_t_next;
+reg  [11:0] s5_t_12_reg;  // stage 5 copy of t
+wire [11:0] s5_t_12_next;
+reg  [11:0] s6_t_8_reg;  // stage 6 copy of t
+wire [11:0] s6_t_8_next;
+reg  [11:0] s7_t_7_reg;  // stage 7 copy of t
+wire [11:0] s7_t_7_next;
+reg  [11:0] s8_t_6_reg;  // stage 8 copy of t
+wire [11:0] s8_t_6_next;
+reg  [11:0] s9_t_5_reg;  // stage 9 copy of t
+wire [11:0] s9_t_5_next;
+reg  [11:0] s10_t_5_reg;  // stage 10 copy of t
+wire [11:0] s10_t_5_next;
+reg  [11:0] s11_t_4_reg;  // stage 11 copy of t
+wire [11:0] s11_t_4_next;
+reg  [11:0] s12_t_6_reg;  // stage 12 copy of t
+wire [11:0] s12_t_6_next;
+reg  [11:0] s13_t_5_reg;  // stage 13 copy of t
+wire [11:0] s13_t_5_next;
+reg  [11:0] s14_t_3_reg;  // stage 14 copy of t
+wire [11:0] s14_t_3_next;
+reg  [11:0] s15_t_reg;  // stage 15 copy of t
+wire [11:0] s15_t_next;
+reg  [11:0] s16_t_reg;  // stage 16 copy of t
+wire [11:0] s16_t_next;
 reg  [20:0] s5_t_13_reg;  // stage 5 copy of t
 wire [20:0] s5_t_13_next;
 reg  [20:0] s6_t_9_reg;  // stage 6 copy of t
@@ -902,28 +902,28 @@ reg  [26:0] s15_t_3_reg;  // stage 15 copy of t
 wire [26:0] s15_t_3_next;
 reg  [26:0] s16_t_3_reg;  // stage 16 copy of t
 wire [26:0] s16_t_3_next;
-reg  [23:0] s6_t_10_reg;  // stage 6 copy of t
-wire [23:0] s6_t_10_next;
-reg  [23:0] s7_t_9_reg;  // stage 7 copy of t
-wire [23:0] s7_t_9_next;
-reg  [23:0] s8_t_8_reg;  // stage 8 copy of t
-wire [23:0] s8_t_8_next;
-reg  [23:0] s9_t_7_reg;  // stage 9 copy of t
-wire [23:0] s9_t_7_next;
-reg  [23:0] s10_t_7_reg;  // stage 10 copy of t
-wire [23:0] s10_t_7_next;
-reg  [23:0] s11_t_6_reg;  // stage 11 copy of t
-wire [23:0] s11_t_6_next;
-reg  [23:0] s12_t_8_reg;  // stage 12 copy of t
-wire [23:0] s12_t_8_next;
-reg  [23:0] s13_t_7_reg;  // stage 13 copy of t
-wire [23:0] s13_t_7_next;
-reg  [23:0] s14_t_5_reg;  // stage 14 copy of t
-wire [23:0] s14_t_5_next;
-reg  [23:0] s15_t_4_reg;  // stage 15 copy of t
-wire [23:0] s15_t_4_next;
-reg  [23:0] s16_t_4_reg;  // stage 16 copy of t
-wire [23:0] s16_t_4_next;
+reg  [11:0] s6_t_10_reg;  // stage 6 copy of t
+wire [11:0] s6_t_10_next;
+reg  [11:0] s7_t_9_reg;  // stage 7 copy of t
+wire [11:0] s7_t_9_next;
+reg  [11:0] s8_t_8_reg;  // stage 8 copy of t
+wire [11:0] s8_t_8_next;
+reg  [11:0] s9_t_7_reg;  // stage 9 copy of t
+wire [11:0] s9_t_7_next;
+reg  [11:0] s10_t_7_reg;  // stage 10 copy of t
+wire [11:0] s10_t_7_next;
+reg  [11:0] s11_t_6_reg;  // stage 11 copy of t
+wire [11:0] s11_t_6_next;
+reg  [11:0] s12_t_8_reg;  // stage 12 copy of t
+wire [11:0] s12_t_8_next;
+reg  [11:0] s13_t_7_reg;  // stage 13 copy of t
+wire [11:0] s13_t_7_next;
+reg  [11:0] s14_t_5_reg;  // stage 14 copy of t
+wire [11:0] s14_t_5_next;
+reg  [11:0] s15_t_4_reg;  // stage 15 copy of t
+wire [11:0] s15_t_4_next;
+reg  [11:0] s16_t_4_reg;  // stage 16 copy of t
+wire [11:0] s16_t_4_next;
 reg  [19:0] s6_t_11_reg;  // stage 6 copy of t
 wire [19:0] s6_t_11_next;
 reg  [19:0] s7_t_10_reg;  // stage 7 copy of t
@@ -992,30 +992,30 @@ reg  s15_t_7_reg;  // stage 15 copy of t
 wire s15_t_7_next;
 reg  s16_t_7_reg;  // stage 16 copy of t
 wire s16_t_7_next;
-reg  [23:0] s5_t_15_reg;  // stage 5 copy of t
-wire [23:0] s5_t_15_next;
-reg  [23:0] s6_t_14_reg;  // stage 6 copy of t
-wire [23:0] s6_t_14_next;
-reg  [23:0] s7_t_13_reg;  // stage 7 copy of t
-wire [23:0] s7_t_13_next;
-reg  [23:0] s8_t_12_reg;  // stage 8 copy of t
-wire [23:0] s8_t_12_next;
-reg  [23:0] s9_t_11_reg;  // stage 9 copy of t
-wire [23:0] s9_t_11_next;
-reg  [23:0] s10_t_11_reg;  // stage 10 copy of t
-wire [23:0] s10_t_11_next;
-reg  [23:0] s11_t_10_reg;  // stage 11 copy of t
-wire [23:0] s11_t_10_next;
-reg  [23:0] s12_t_12_reg;  // stage 12 copy of t
-wire [23:0] s12_t_12_next;
-reg  [23:0] s13_t_11_reg;  // stage 13 copy of t
-wire [23:0] s13_t_11_next;
-reg  [23:0] s14_t_9_reg;  // stage 14 copy of t
-wire [23:0] s14_t_9_next;
-reg  [23:0] s15_t_8_reg;  // stage 15 copy of t
-wire [23:0] s15_t_8_next;
-reg  [23:0] s16_t_8_reg;  // stage 16 copy of t
-wire [23:0] s16_t_8_next;
+reg  [11:0] s5_t_15_reg;  // stage 5 copy of t
+wire [11:0] s5_t_15_next;
+reg  [11:0] s6_t_14_reg;  // stage 6 copy of t
+wire [11:0] s6_t_14_next;
+reg  [11:0] s7_t_13_reg;  // stage 7 copy of t
+wire [11:0] s7_t_13_next;
+reg  [11:0] s8_t_12_reg;  // stage 8 copy of t
+wire [11:0] s8_t_12_next;
+reg  [11:0] s9_t_11_reg;  // stage 9 copy of t
+wire [11:0] s9_t_11_next;
+reg  [11:0] s10_t_11_reg;  // stage 10 copy of t
+wire [11:0] s10_t_11_next;
+reg  [11:0] s11_t_10_reg;  // stage 11 copy of t
+wire [11:0] s11_t_10_next;
+reg  [11:0] s12_t_12_reg;  // stage 12 copy of t
+wire [11:0] s12_t_12_next;
+reg  [11:0] s13_t_11_reg;  // stage 13 copy of t
+wire [11:0] s13_t_11_next;
+reg  [11:0] s14_t_9_reg;  // stage 14 copy of t
+wire [11:0] s14_t_9_next;
+reg  [11:0] s15_t_8_reg;  // stage 15 copy of t
+wire [11:0] s15_t_8_next;
+reg  [11:0] s16_t_8_reg;  // stage 16 copy of t
+wire [11:0] s16_t_8_next;
 reg  [20:0] s6_t_15_reg;  // stage 6 copy of t
 wire [20:0] s6_t_15_next;
 reg  [20:0] s7_t_14_reg;  // stage 7 copy of t
@@ -3863,7 +3863,7 @@ wire _s9_fi_inc_next_1 = |_s9_fi_inc_next_0;
 wire [26:0] _s9_fi_inc_next_2 = s8_fi_c_reg[26:0];
 wire [26:0] fi_inc = _s9_fi_inc_next_1 ? 27'h7ffffff : _s9_fi_inc_next_2;
 wire [20:0] _s2_t_2_next_0 = {1'd0, s1_rtt_reg};
-wire [19:0] cur_avg_rtt = s4_cur_reg[135:116];
+wire [19:0] cur_avg_rtt = s4_cur_reg[123:104];
 wire [20:0] _s5_avg_new_next_0 = {1'd0, cur_avg_rtt};
 wire [20:0] _s5_avg_new_next_1 = {1'd0, cur_avg_rtt};
 wire [20:0] rtt_diff = s4_t_5_reg - _s5_avg_new_next_1;
@@ -5015,21 +5015,17 @@ wire [46:0] _s9_md_frac_next_38 = {19'h0, _s9_md_frac_next_37};
 wire [46:0] md_frac = (s8_recip_avg_lead_reg == 5'd0) ? _s9_md_frac_next_0 : (s8_recip_avg_lead_reg == 5'd1) ? _s9_md_frac_next_2 : (s8_recip_avg_lead_reg == 5'd2) ? _s9_md_frac_next_4 : (s8_recip_avg_lead_reg == 5'd3) ? _s9_md_frac_next_6 : (s8_recip_avg_lead_reg == 5'd4) ? _s9_md_frac_next_8 : (s8_recip_avg_lead_reg == 5'd5) ? _s9_md_frac_next_10 : (s8_recip_avg_lead_reg == 5'd6) ? _s9_md_frac_next_12 : (s8_recip_avg_lead_reg == 5'd7) ? _s9_md_frac_next_14 : (s8_recip_avg_lead_reg == 5'd8) ? _s9_md_frac_next_16 : (s8_recip_avg_lead_reg == 5'd9) ? _s9_md_frac_next_18 : (s8_recip_avg_lead_reg == 5'd10) ? _s9_md_frac_next_20 : (s8_recip_avg_lead_reg == 5'd11) ? _s9_md_frac_next_22 : (s8_recip_avg_lead_reg == 5'd12) ? _s9_md_frac_next_24 : (s8_recip_avg_lead_reg == 5'd13) ? _s9_md_frac_next_26 : (s8_recip_avg_lead_reg == 5'd14) ? _s9_md_frac_next_28 : (s8_recip_avg_lead_reg == 5'd15) ? _s9_md_frac_next_30 : (s8_recip_avg_lead_reg == 5'd16) ? _s9_md_frac_next_32 : (s8_recip_avg_lead_reg == 5'd17) ? _s9_md_frac_next_34 : (s8_recip_avg_lead_reg == 5'd18) ? _s9_md_frac_next_36 : _s9_md_frac_next_38;
 wire [63:0] _s10_md_red_prod_next_0 = {17'h0, s9_md_frac_reg};
 wire [63:0] md_red_prod = _s10_md_red_prod_next_0 * 64'hcccd;
-wire [23:0] nowq = s1_now_reg[27:4];
+wire [11:0] nowq = s1_now_reg[19:8];
 wire rtt_le_trtt = s1_rtt_reg <= 20'h3264;
 wire _s2_t_3_next_0 = ~rtt_le_trtt;
 wire _s2_t_3_next_1 = s1_ecn_reg & _s2_t_3_next_0;
-wire [23:0] cur_last_md = s4_cur_reg[159:136];
-wire [23:0] _s5_t_6_next_0 = cur_last_md + 24'h21a;
-wire _s5_t_6_next_1 = s4_nowq_reg != _s5_t_6_next_0;
-wire [23:0] _s5_t_6_next_2 = s4_nowq_reg - _s5_t_6_next_0;
-wire _s5_t_6_next_3 = _s5_t_6_next_2[23];
-wire _s5_t_6_next_4 = ~_s5_t_6_next_3;
-wire _s5_t_6_next_5 = _s5_t_6_next_1 & _s5_t_6_next_4;
-wire _s5_t_6_next_6 = |cur_last_md;
-wire _s5_t_6_next_7 = ~_s5_t_6_next_6;
-wire _s5_t_6_next_8 = _s5_t_6_next_5 | _s5_t_6_next_7;
-wire _s5_t_6_next_9 = s4_t_6_reg & _s5_t_6_next_8;
+wire [11:0] cur_last_md = s4_cur_reg[135:124];
+wire [11:0] _s5_t_6_next_0 = s4_nowq_reg - cur_last_md;
+wire _s5_t_6_next_1 = 12'd34 < _s5_t_6_next_0;
+wire _s5_t_6_next_2 = |cur_last_md;
+wire _s5_t_6_next_3 = ~_s5_t_6_next_2;
+wire _s5_t_6_next_4 = _s5_t_6_next_1 | _s5_t_6_next_3;
+wire _s5_t_6_next_5 = s4_t_6_reg & _s5_t_6_next_4;
 wire [26:0] _s5_t_7_next_0 = cur_c >> 1;
 wire _s6_md_ok_next_0 = 20'h3264 < s5_avg_new_reg;
 wire md_ok = s5_t_6_reg & _s6_md_ok_next_0;
@@ -5049,7 +5045,7 @@ wire _s13_incs_next_2 = _s13_incs_next_1[27];
 wire [26:0] _s13_incs_next_3 = _s13_incs_next_1[26:0];
 wire [26:0] _s13_incs_next_4 = _s13_incs_next_2 ? 27'h7ffffff : _s13_incs_next_3;
 wire [26:0] _s13_incs_next_5 = s12_rtt_le_trtt_reg ? _s13_incs_next_4 : s12_fi_inc_reg;
-wire [26:0] cur_inc = s4_cur_reg[186:160];
+wire [26:0] cur_inc = s4_cur_reg[162:136];
 wire [27:0] _s5_t_8_next_0 = {1'd0, cur_inc};
 wire _s2_t_4_next_0 = ~s1_ecn_reg;
 wire [27:0] _s14_inc_acc_next_0 = {1'd0, s13_incs_reg};
@@ -5060,24 +5056,20 @@ wire [26:0] _s14_inc_acc_next_4 = _s14_inc_acc_next_2 ? 27'h7ffffff : _s14_inc_a
 wire [26:0] inc_acc = s13_t_2_reg ? _s14_inc_acc_next_4 : s13_cur_inc_reg;
 wire [21:0] _s2_t_5_next_0 = {8'd0, s1_size_reg};
 wire [27:0] _s12_t_4_next_0 = {1'd0, s11_c_core_reg};
-wire [20:0] cur_recv = s4_cur_reg[207:187];
+wire [20:0] cur_recv = s4_cur_reg[183:163];
 wire [21:0] _s5_fulfill_next_0 = {1'd0, cur_recv};
 wire [21:0] recv_no_wrap_sum = _s5_fulfill_next_0 + s4_t_8_reg;
 wire _s5_fulfill_next_1 = recv_no_wrap_sum[21];
 wire [20:0] _s5_fulfill_next_2 = recv_no_wrap_sum[20:0];
 wire [20:0] recv_sum = _s5_fulfill_next_1 ? 21'h1fffff : _s5_fulfill_next_2;
 wire _s5_fulfill_next_3 = 21'h8000 < recv_sum;
-wire [23:0] cur_last_adj = s4_cur_reg[231:208];
-wire [23:0] _s5_fulfill_next_4 = cur_last_adj + 24'h21a;
-wire _s5_fulfill_next_5 = s4_nowq_reg != _s5_fulfill_next_4;
-wire [23:0] _s5_fulfill_next_6 = s4_nowq_reg - _s5_fulfill_next_4;
-wire _s5_fulfill_next_7 = _s5_fulfill_next_6[23];
-wire _s5_fulfill_next_8 = ~_s5_fulfill_next_7;
-wire _s5_fulfill_next_9 = _s5_fulfill_next_5 & _s5_fulfill_next_8;
-wire _s5_fulfill_next_10 = |cur_last_adj;
-wire _s5_fulfill_next_11 = ~_s5_fulfill_next_10;
-wire _s5_fulfill_next_12 = _s5_fulfill_next_9 | _s5_fulfill_next_11;
-wire fulfill = _s5_fulfill_next_3 | _s5_fulfill_next_12;
+wire [11:0] cur_last_adj = s4_cur_reg[195:184];
+wire [11:0] _s5_fulfill_next_4 = s4_nowq_reg - cur_last_adj;
+wire _s5_fulfill_next_5 = 12'd34 < _s5_fulfill_next_4;
+wire _s5_fulfill_next_6 = |cur_last_adj;
+wire _s5_fulfill_next_7 = ~_s5_fulfill_next_6;
+wire _s5_fulfill_next_8 = _s5_fulfill_next_5 | _s5_fulfill_next_7;
+wire fulfill = _s5_fulfill_next_3 | _s5_fulfill_next_8;
 wire [27:0] _s12_t_5_next_0 = {1'd0, s11_c_core_reg};
 wire [27:0] _s15_core_c_next_0 = {1'd0, s14_inc_acc_reg};
 wire [27:0] _s15_core_c_next_1 = s14_t_reg + _s15_core_c_next_0;
@@ -5116,7 +5108,7 @@ wire [27:0] _s16_c_ack_clamped_next_4 = _s16_c_ack_clamped_next_3 ? 28'h40000 : 
 wire [26:0] c_ack_window = _s16_c_ack_clamped_next_4[26:0];
 wire _s5_core_step_next_0 = ~early;
 wire core_step = ack_run & _s5_core_step_next_0;
-wire cur_increase = s4_cur_reg[115];
+wire cur_increase = s4_cur_reg[103];
 wire _s5_t_10_next_0 = ack_run ? u_fastinc_increase_out : cur_increase;
 wire _s2_t_14_next_0 = ~_s2_t_12_next_0;
 wire _s2_t_15_next_0 = s1_kind_reg == 3'd3;
@@ -5142,7 +5134,7 @@ wire _s5_c_loss_all_next_9 = _s5_c_loss_all_next_8 < 28'h40000;
 wire [27:0] _s5_c_loss_all_next_10 = _s5_c_loss_all_next_9 ? 28'h40000 : _s5_c_loss_all_next_8;
 wire [26:0] c_loss_all = _s5_c_loss_all_next_10[26:0];
 wire _s5_t_12_next_0 = core_step & fulfill;
-wire [23:0] _s5_t_12_next_1 = _s5_t_12_next_0 ? s4_nowq_reg : cur_last_adj;
+wire [11:0] _s5_t_12_next_1 = _s5_t_12_next_0 ? s4_nowq_reg : cur_last_adj;
 wire [20:0] _s5_t_13_next_0 = fulfill ? 21'h0 : recv_sum;
 wire [20:0] _s5_t_13_next_1 = core_step ? _s5_t_13_next_0 : cur_recv;
 wire [20:0] _s5_t_13_next_2 = qa_fired_nscc ? 21'h0 : _s5_t_13_next_1;
@@ -5150,15 +5142,15 @@ wire [26:0] _s15_t_3_next_0 = s14_fulfill_reg ? 27'h0 : s14_inc_acc_reg;
 wire [26:0] _s15_t_3_next_1 = s14_core_step_reg ? _s15_t_3_next_0 : s14_cur_inc_reg;
 wire [26:0] _s15_t_3_next_2 = s14_qa_fired_nscc_reg ? 27'h0 : _s15_t_3_next_1;
 wire md_fired = s5_core_step_reg & md_ok;
-wire [23:0] _s6_t_10_next_0 = md_fired ? s5_nowq_reg : s5_cur_last_md_reg;
+wire [11:0] _s6_t_10_next_0 = md_fired ? s5_nowq_reg : s5_cur_last_md_reg;
 wire [19:0] _s6_t_11_next_0 = s5_ack_run_reg ? s5_avg_new_reg : s5_cur_avg_rtt_reg;
 wire _s6_t_12_next_0 = ~md_fired;
 wire _s6_t_12_next_1 = s5_t_10_reg & _s6_t_12_next_0;
-wire cur_trigger = s4_cur_reg[114];
+wire cur_trigger = s4_cur_reg[102];
 wire _s5_t_14_next_0 = cur_trigger | s4_t_14_reg;
 wire _s5_t_14_next_1 = qa_used_nscc ? u_qa_trigger_out : _s5_t_14_next_0;
-wire [23:0] cur_win_end = s4_cur_reg[113:90];
-wire [23:0] _s5_t_15_next_0 = qa_used_nscc ? u_qa_win_end_out : cur_win_end;
+wire [11:0] cur_win_end = s4_cur_reg[101:90];
+wire [11:0] _s5_t_15_next_0 = qa_used_nscc ? u_qa_win_end_out : cur_win_end;
 wire [20:0] _s6_t_15_next_0 = md_fired ? 21'h0 : s5_t_11_reg;
 wire [21:0] _s5_t_16_next_0 = {1'd0, cur_ignore_left};
 wire [21:0] ignore_diff = _s5_t_16_next_0 - s4_t_19_reg;
@@ -5211,26 +5203,26 @@ wire [11:0] _shell_9 = in_conn_reg[11:0];
 wire _shell_10 = wr_addr == _shell_9;
 wire snoop_in = wr_en & _shell_10;
 wire [26:0] c_open = 27'h4ebc400;
-wire [231:0] _shell_11 = {24'h0, 21'h0, 27'h0, 24'h0, 20'h2198, 1'd0, 1'd0, 24'h0, 21'h0, 21'h0, 21'h0, c_open};
+wire [195:0] _shell_11 = {12'd0, 21'h0, 27'h0, 12'd0, 20'h2198, 1'd0, 1'd0, 12'd0, 21'h0, 21'h0, 21'h0, c_open};
 wire [26:0] c_ack = s16_ack_run_reg ? s16_c_ack_clamped_reg : s16_cur_c_reg;
 wire [26:0] c_new = s16_is_loss_reg ? s16_c_loss_all_reg : c_ack;
-wire [231:0] _shell_12 = {s16_t_reg, s16_t_2_reg, s16_t_3_reg, s16_t_4_reg, s16_t_5_reg, s16_t_6_reg, s16_t_7_reg, s16_t_8_reg, s16_t_9_reg, s16_t_10_reg, s16_t_11_reg, c_new};
-wire [231:0] new_word = s16_t_12_reg ? _shell_11 : _shell_12;
+wire [195:0] _shell_12 = {s16_t_reg, s16_t_2_reg, s16_t_3_reg, s16_t_4_reg, s16_t_5_reg, s16_t_6_reg, s16_t_7_reg, s16_t_8_reg, s16_t_9_reg, s16_t_10_reg, s16_t_11_reg, c_new};
+wire [195:0] new_word = s16_t_12_reg ? _shell_11 : _shell_12;
 wire [11:0] _shell_13 = s1_conn_reg[11:0];
 wire _shell_14 = wr_addr == _shell_13;
 wire snoop_s1 = wr_en & _shell_14;
 wire _shell_15 = snoop_s1 | s1_fix_valid_reg;
-wire [231:0] _shell_16 = snoop_s1 ? new_word : s1_fix_word_reg;
+wire [195:0] _shell_16 = snoop_s1 ? new_word : s1_fix_word_reg;
 wire [11:0] _shell_17 = s2_conn_reg[11:0];
 wire _shell_18 = wr_addr == _shell_17;
 wire snoop_s2 = wr_en & _shell_18;
 wire _shell_19 = snoop_s2 | s2_fix_valid_reg;
-wire [231:0] _shell_20 = snoop_s2 ? new_word : s2_fix_word_reg;
+wire [195:0] _shell_20 = snoop_s2 ? new_word : s2_fix_word_reg;
 wire [11:0] _shell_21 = s3_conn_reg[11:0];
 wire _shell_22 = wr_addr == _shell_21;
 wire snoop_s3 = wr_en & _shell_22;
-wire [231:0] s3_word = s3_fix_valid_reg ? s3_fix_word_reg : s3_ram_reg;
-wire [231:0] _shell_23 = snoop_s3 ? new_word : s3_word;
+wire [195:0] s3_word = s3_fix_valid_reg ? s3_fix_word_reg : s3_ram_reg;
+wire [195:0] _shell_23 = snoop_s3 ? new_word : s3_word;
 wire _shell_24 = out_wr_ptr_reg == 5'd0;
 wire [20:0] cwnd_result = c_new[26:6];
 wire [20:0] _shell_25 = s16_t_12_reg ? 21'h13af10 : cwnd_result;
@@ -5392,7 +5384,7 @@ wire [11:0] _state_rd_0 = in_conn_reg[11:0];
 wire [26:0] _u_qa_c_0 = s4_is_loss_reg ? c_loss_nscc : cur_c;
 wire _u_qa_trigger_0 = cur_trigger | s4_t_14_reg;
 // bits dropped on purpose (rounding, wrap-around)
-wire _unused = ^{s7_mi_base_prod_reg[10:0], s10_mi_raw_prod_reg[10:0], s7_fi_c_prod_reg[10:0], avg_sum[20], s8_md_frac_prod_reg[10:0], s1_now_reg[31:28], s1_now_reg[3:0], _s5_t_6_next_2[22:0], s10_md_red_prod_reg[15:0], _s5_fulfill_next_6[22:0], _s16_c_ack_clamped_next_4[27], _s5_c_loss_all_next_10[27]};
+wire _unused = ^{s7_mi_base_prod_reg[10:0], s10_mi_raw_prod_reg[10:0], s7_fi_c_prod_reg[10:0], avg_sum[20], s8_md_frac_prod_reg[10:0], s1_now_reg[31:20], s1_now_reg[7:0], s10_md_red_prod_reg[15:0], _s16_c_ack_clamped_next_4[27], _s5_c_loss_all_next_10[27]};
 
 nscc_qa
 u_qa (
@@ -5520,7 +5512,7 @@ assign s4_nowq_next = s3_nowq_reg;
 assign s2_t_3_next = _s2_t_3_next_1;
 assign s3_t_5_next = s2_t_3_reg;
 assign s4_t_6_next = s3_t_5_reg;
-assign s5_t_6_next = _s5_t_6_next_9;
+assign s5_t_6_next = _s5_t_6_next_5;
 assign s5_t_7_next = _s5_t_7_next_0;
 assign s6_t_5_next = s5_t_7_reg;
 assign s7_t_4_next = s6_t_5_reg;
@@ -7146,7 +7138,7 @@ always @(posedge clk) begin
 end
 
 `ifdef NICGEN_ECP5
-// state: 58 Lattice ECP5 DP16KD block RAMs of 4096 x 4, port A writes, port B reads
+// state: 49 Lattice ECP5 DP16KD block RAMs of 4096 x 4, port A writes, port B reads
 // through its output register (REGMODE_B OUTREG); a read and a write of one
 // address at one edge may return either word: the block never uses that read
 DP16KD #(
@@ -7785,123 +7777,6 @@ DP16KD #(
     .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
     .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
     .DOB3(state_q[195]), .DOB2(state_q[194]), .DOB1(state_q[193]), .DOB0(state_q[192])
-);
-DP16KD #(
-    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
-    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
-    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
-) state_ram49 (  // bits 199..196
-    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
-    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
-    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[199]), .DIA2(new_word[198]), .DIA1(new_word[197]), .DIA0(new_word[196]),
-    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
-    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
-    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
-    .DOB3(state_q[199]), .DOB2(state_q[198]), .DOB1(state_q[197]), .DOB0(state_q[196])
-);
-DP16KD #(
-    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
-    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
-    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
-) state_ram50 (  // bits 203..200
-    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
-    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
-    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[203]), .DIA2(new_word[202]), .DIA1(new_word[201]), .DIA0(new_word[200]),
-    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
-    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
-    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
-    .DOB3(state_q[203]), .DOB2(state_q[202]), .DOB1(state_q[201]), .DOB0(state_q[200])
-);
-DP16KD #(
-    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
-    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
-    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
-) state_ram51 (  // bits 207..204
-    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
-    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
-    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[207]), .DIA2(new_word[206]), .DIA1(new_word[205]), .DIA0(new_word[204]),
-    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
-    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
-    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
-    .DOB3(state_q[207]), .DOB2(state_q[206]), .DOB1(state_q[205]), .DOB0(state_q[204])
-);
-DP16KD #(
-    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
-    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
-    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
-) state_ram52 (  // bits 211..208
-    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
-    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
-    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[211]), .DIA2(new_word[210]), .DIA1(new_word[209]), .DIA0(new_word[208]),
-    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
-    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
-    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
-    .DOB3(state_q[211]), .DOB2(state_q[210]), .DOB1(state_q[209]), .DOB0(state_q[208])
-);
-DP16KD #(
-    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
-    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
-    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
-) state_ram53 (  // bits 215..212
-    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
-    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
-    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[215]), .DIA2(new_word[214]), .DIA1(new_word[213]), .DIA0(new_word[212]),
-    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
-    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
-    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
-    .DOB3(state_q[215]), .DOB2(state_q[214]), .DOB1(state_q[213]), .DOB0(state_q[212])
-);
-DP16KD #(
-    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
-    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
-    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
-) state_ram54 (  // bits 219..216
-    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
-    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
-    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[219]), .DIA2(new_word[218]), .DIA1(new_word[217]), .DIA0(new_word[216]),
-    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
-    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
-    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
-    .DOB3(state_q[219]), .DOB2(state_q[218]), .DOB1(state_q[217]), .DOB0(state_q[216])
-);
-DP16KD #(
-    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
-    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
-    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
-) state_ram55 (  // bits 223..220
-    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
-    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
-    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[223]), .DIA2(new_word[222]), .DIA1(new_word[221]), .DIA0(new_word[220]),
-    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
-    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
-    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
-    .DOB3(state_q[223]), .DOB2(state_q[222]), .DOB1(state_q[221]), .DOB0(state_q[220])
-);
-DP16KD #(
-    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
-    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
-    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
-) state_ram56 (  // bits 227..224
-    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
-    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
-    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[227]), .DIA2(new_word[226]), .DIA1(new_word[225]), .DIA0(new_word[224]),
-    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
-    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
-    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
-    .DOB3(state_q[227]), .DOB2(state_q[226]), .DOB1(state_q[225]), .DOB0(state_q[224])
-);
-DP16KD #(
-    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
-    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
-    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
-) state_ram57 (  // bits 231..228
-    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
-    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
-    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[231]), .DIA2(new_word[230]), .DIA1(new_word[229]), .DIA0(new_word[228]),
-    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
-    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
-    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
-    .DOB3(state_q[231]), .DOB2(state_q[230]), .DOB1(state_q[229]), .DOB0(state_q[228])
 );
 `else
 // state: read-before-write, no reset (block RAM), read data through the RAM's output register

@@ -3,7 +3,7 @@
  * Command: nicgen generate
  * Config: default (800 Gb/s, 4 KiB MTU, 8.6 us base RTT, 4096 connections, 250 MHz)
  *
- * qa_scaling = 65536/65536, TrttQ = 807 x 16 ns, MTU = 4096
+ * qa_scaling = 65536/65536, TrttQ = 51 x 16 ns, MTU = 4096
  */
 
 `resetall
@@ -23,12 +23,12 @@ module nscc_qa
     input  wire [26:0] c,
     input  wire [20:0] acked,
     input  wire trigger,
-    input  wire [23:0] win_end,
+    input  wire [11:0] win_end,
 
     /*
      * Event
      */
-    input  wire [23:0] nowq,
+    input  wire [11:0] nowq,
     input  wire [20:0] unacked,
     input  wire extra_trigger,
 
@@ -40,16 +40,17 @@ module nscc_qa
     output wire [20:0] acked_out,
     output wire [20:0] ignore_out,
     output wire trigger_out,
-    output wire [23:0] win_end_out
+    output wire [11:0] win_end_out
 );
 
 // datapath
-wire [23:0] _fired_0 = nowq - win_end;
-wire _fired_1 = _fired_0[23];
-wire _fired_2 = ~_fired_1;
+wire [11:0] win_ahead = win_end - nowq;
+wire _fired_0 = |win_ahead;
+wire _fired_1 = win_ahead <= 12'd51;
+wire _fired_2 = _fired_0 & _fired_1;
 wire _fired_3 = |win_end;
-wire _fired_4 = ~_fired_3;
-wire roll = _fired_2 | _fired_4;
+wire _fired_4 = _fired_2 & _fired_3;
+wire roll = ~_fired_4;
 wire _fired_5 = trigger | extra_trigger;
 wire _fired_6 = |win_end;
 wire asked = _fired_5 & _fired_6;
@@ -62,11 +63,11 @@ wire [26:0] _c_out_3 = scaled[36:10];
 wire [26:0] _c_out_4 = fire ? _c_out_3 : c;
 wire _trigger_out_0 = ~fire;
 wire _trigger_out_1 = trigger & _trigger_out_0;
-wire [23:0] _win_end_out_0 = nowq + 24'h327;
-wire [23:0] _win_end_out_1 = roll ? _win_end_out_0 : win_end;
+wire [11:0] _win_end_out_0 = nowq + 12'd51;
+wire [11:0] _win_end_out_1 = roll ? _win_end_out_0 : win_end;
 wire [20:0] _acked_out_0 = roll ? 21'h0 : acked;
 // bits dropped on purpose (rounding, wrap-around)
-wire _unused = ^{_fired_0[22:0], scaled[37], scaled[9:0]};
+wire _unused = ^{scaled[37], scaled[9:0]};
 
 assign fired = fire;
 assign c_out = _c_out_4;

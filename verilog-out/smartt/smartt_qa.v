@@ -43,12 +43,13 @@ module smartt_qa
 );
 
 // datapath
-wire [23:0] _fired_0 = nowq - win_end;
-wire _fired_1 = _fired_0[23];
-wire _fired_2 = ~_fired_1;
+wire [23:0] win_ahead = win_end - nowq;
+wire _fired_0 = |win_ahead;
+wire _fired_1 = win_ahead <= 24'h327;
+wire _fired_2 = _fired_0 & _fired_1;
 wire _fired_3 = |win_end;
-wire _fired_4 = ~_fired_3;
-wire roll = _fired_2 | _fired_4;
+wire _fired_4 = _fired_2 & _fired_3;
+wire roll = ~_fired_4;
 wire _fired_5 = trigger | 1'd0;
 wire _fired_6 = |win_end;
 wire asked = _fired_5 & _fired_6;
@@ -65,7 +66,7 @@ wire [23:0] _win_end_out_0 = nowq + 24'h327;
 wire [23:0] _win_end_out_1 = roll ? _win_end_out_0 : win_end;
 wire [20:0] _acked_out_0 = roll ? 21'h0 : acked;
 // bits dropped on purpose (rounding, wrap-around)
-wire _unused = ^{_fired_0[22:0], scaled[37], scaled[9:0]};
+wire _unused = ^{scaled[37], scaled[9:0]};
 
 assign fired = fire;
 assign c_out = _c_out_4;
