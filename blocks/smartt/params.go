@@ -61,25 +61,25 @@ type Network struct {
 
 // Params are the generation-time parameters of a SMaRTT block.
 type Params struct {
-	Variant  Variant
-	Net      Network
-	NumConn  int
-	ConnW    int
-	SizeW    int
-	RttW     int
-	ByteW    int
-	TimeW    int
+	Variant Variant
+	Net     Network
+	NumConn int
+	ConnW   int
+	SizeW   int
+	RttW    int
+	ByteW   int
+	TimeW   int
 	// StampShift and StampW are the per-connection timestamps (win_end,
 	// last_md, last_adj): q(now) = (now >> StampShift) mod 2^StampW, in
 	// units of 2^StampShift ns (contract Section 3).
 	StampShift int
 	StampW     int
 	F          int // fraction bits of the window
-	K        int // reciprocal table index bits
-	WtdShift int // WTD EWMA gain 2^-WtdShift
-	AvgShift int // nscc RTT EWMA gain 2^-AvgShift
-	FiTolNs  uint32
-	InitCwnd uint32 // 0: MaxCwnd
+	K          int // reciprocal table index bits
+	WtdShift   int // WTD EWMA gain 2^-WtdShift
+	AvgShift   int // nscc RTT EWMA gain 2^-AvgShift
+	FiTolNs    uint32
+	InitCwnd   uint32 // 0: MaxCwnd
 
 	TimeoutsReplaceTrims bool // S0:L234: md doubled
 	ClampOnEarlyReturn   bool

@@ -124,7 +124,6 @@ type Params struct {
 	// TrimsCountAsAcked adds the bytes of nacks and timeouts to acked, as
 	// the pseudocode literally does; off by default.
 	TrimsCountAsAcked bool
-
 }
 
 func stampShift(v Variant) int {
