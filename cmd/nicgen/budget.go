@@ -73,6 +73,8 @@ func printBudgetText(w io.Writer, bs []budgetOut) {
 		fmt.Fprintf(w, "  state table: %d connections x %d bits = %d bits (%.1f KiB of SRAM)\n", b.Connections, b.PerConnBits, b.TableBits, b.TableKiB)
 		if b.Paper != nil {
 			fmt.Fprintf(w, "  paper: %s\n", paperLine(b))
+		} else {
+			fmt.Fprintln(w, "  paper: no paper figure")
 		}
 		fmt.Fprintf(w, "  %-28s %6s  %-15s %s\n", "field", "bits", "scope", "meaning")
 		for _, f := range b.Fields {
@@ -87,6 +89,8 @@ func printBudgetMarkdown(w io.Writer, bs []budgetOut) {
 		fmt.Fprintf(w, "%d bits (%s) per connection, %d bits global; %d connections need %d bits (%.1f KiB).", b.PerConnBits, plural(float64(b.PerConnBytes), "byte"), b.GlobalBits, b.Connections, b.TableBits, b.TableKiB)
 		if b.Paper != nil {
 			fmt.Fprintf(w, " Paper: %s.", paperLine(b))
+		} else {
+			fmt.Fprint(w, " Paper: no paper figure.")
 		}
 		fmt.Fprint(w, "\n\n| field | bits | scope | meaning |\n|---|---:|---|---|\n")
 		for _, f := range b.Fields {

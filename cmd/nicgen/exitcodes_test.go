@@ -198,3 +198,24 @@ func TestJSONOutputs(t *testing.T) {
 		}
 	}
 }
+
+// budget states the paper's figure for every block that has one and says
+// so for every block that has none (reps_conf: S0 gives no REPS budget).
+func TestBudgetPaperFigure(t *testing.T) {
+	out, err := runCLI(t, "budget")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, block := range strings.Split(strings.TrimSpace(out), "\n\n") {
+		name, _, _ := strings.Cut(block, ":")
+		if !strings.Contains(block, "\n  paper: ") {
+			t.Errorf("%s: no paper line:\n%s", name, block)
+		}
+		if name == "reps_conf" && !strings.Contains(block, "paper: no paper figure") {
+			t.Errorf("reps_conf:\n%s", block)
+		}
+		if name == "nscc" && !strings.Contains(block, "paper: 19 bytes (152 bits) per flow") {
+			t.Errorf("nscc:\n%s", block)
+		}
+	}
+}
