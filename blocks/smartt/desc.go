@@ -20,6 +20,7 @@ var attrs = []block.Attr{
 	{Name: "rtt_width", Kind: block.Whole, Lo: 1, Hi: 32, Unit: "bits", Doc: "width of s_event_rtt (ns); must hold the QuickAdapt delay threshold"},
 	{Name: "byte_width", Kind: block.Whole, Lo: 1, Hi: 32, Unit: "bits", Doc: "width of s_event_unacked and the byte counters; must hold the max window (and 8 x mtu for nscc with adjust_period)"},
 	{Name: "time_width", Kind: block.Whole, Lo: 8, Hi: 63, Unit: "bits", Doc: "width of s_event_now (ns); at least stamp_width + stamp_shift"},
+	{Name: "byte_shift", Kind: block.Whole, Lo: 0, Hi: 16, Doc: "the byte counters (acked, ignore_left, count, recv) count units of 2^byte_shift bytes, a packet ceil(size / unit); they are byte_width - byte_shift bits"},
 	{Name: "stamp_shift", Kind: block.Whole, Lo: 0, Hi: 16, Doc: "the stored timestamps (QuickAdapt window end, last MD, last adjustment) count units of 2^stamp_shift ns"},
 	{Name: "stamp_width", Kind: block.Whole, Lo: 4, Hi: 32, Unit: "bits", Doc: "width of the stored timestamps; the target RTT must be below half their cycle"},
 	{Name: "f", Kind: block.Whole, Lo: 0, Hi: 16, Unit: "bits", Doc: "fraction bits of the window register; by default 6, lowered when the window register would pass 32 bits or a product 64"},
@@ -291,6 +292,15 @@ func resolve(s block.Section, v Variant, env block.Env) Params {
 
 	p.SizeW, p.RttW, p.ByteW, p.TimeW, p.F, p.K = int(sizeW), int(rttW), int(byteW), int(timeW), int(f), int(k)
 	p.StampShift, p.StampW = int(stampShift), int(stampW)
+	unitWhy := "bytes (docs/blocks/smartt.md Section 3)"
+	if v == NSCC {
+		unitWhy = "64 B units (docs/blocks/smartt.md Section 3)"
+	}
+	byteShift := s.Whole("byte_shift", uint64(DefaultByteShift(v)), block.Default, unitWhy)
+	if byteShift >= byteW {
+		s.Errorf("byte_shift", "byte_shift = %d leaves no counter bits: it must be below byte_width = %d", byteShift, byteW)
+	}
+	p.ByteShift = int(byteShift)
 	p.FiTolNs, p.InitCwnd = uint32(fiTol), uint32(initCwnd)
 	def, err := DepthFor(p)
 	if err != nil {

@@ -70,7 +70,7 @@ func counterAdd(p Params, name string, a, b hdlgen.Expr) hdlgen.Expr {
 // datapathProperties relate the word an event writes to the word it read,
 // on every edge where an event executes (st.Fire).
 func datapathProperties(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st connpipe.Step,
-	newWord, nowq, qaFired, size hdlgen.Expr) {
+	newWord, nowq, qaFired, sizeU hdlgen.Expr) {
 	cur := st.Cur
 	next := func(name string) hdlgen.Expr { return word.Get(newWord, name) }
 	isOpen := st.KindIs(KindOpen)
@@ -97,12 +97,12 @@ func datapathProperties(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layo
 		m.Assert(name+"_no_wrap", event.Implies(after.IsZero().Or(after.Ge(cur.F(name)))))
 	}
 
-	// the bytes still to ignore only count down, by the bytes of the
+	// the bytes still to ignore only count down, by the units of the
 	// event and not below 0, until a QuickAdapt that fires sets them to
 	// the bytes in flight. Broken: a difference that wraps below 0.
 	left, leftNext := cur.F("ignore_left"), next("ignore_left")
-	lw := max(left.Width(), size.Width()) + 1
-	down := leftNext.IsZero().Or(leftNext.ZExt(lw).Add(size.ZExt(lw)).Eq(left.ZExt(lw)))
+	lw := max(left.Width(), sizeU.Width()) + 1
+	down := leftNext.IsZero().Or(leftNext.ZExt(lw).Add(sizeU.ZExt(lw)).Eq(left.ZExt(lw)))
 	m.Assert("ignore_counts_down", event.And(qaFired.Not()).Implies(down))
 
 	// QuickAdapt fires at most once per window: only when a window was

@@ -9,8 +9,8 @@ import (
 // SmallParams is a SMaRTT variant shrunk: 2 connections, a 4 Gb/s link
 // with a 1024 ns base RTT and a 64 B MTU (BDP 512 B, so 10-bit windows and
 // byte counters, 12-bit RTTs), 2 fraction bits, 16-entry reciprocal
-// tables, an initial window of 256 B (not the maximum, so that open is
-// told apart), and the shortest time stamps the block allows (28 bits).
+// tables, byte counters in 4 B units, an initial window of 256 B (not the
+// maximum, so that open is told apart), and 28-bit time.
 // Sizes are as wide as the counters, so that two events overflow one.
 func SmallParams(v Variant) Params {
 	p := DefaultParams(v)
@@ -18,6 +18,7 @@ func SmallParams(v Variant) Params {
 	p.NumConn, p.ConnW = 2, 2
 	p.SizeW, p.RttW, p.ByteW, p.TimeW = 10, 12, 10, 28
 	p.F, p.K = 2, 4
+	p.ByteShift = 2 // 4-byte counter units, so that the proofs cover the rounding
 	p.InitCwnd = 256
 	return p
 }

@@ -24,5 +24,16 @@ func satTo(a hdlgen.Expr, w int) hdlgen.Expr {
 	return hdlgen.Mux(over, hdlgen.Ones(w), a.Trunc(w))
 }
 
+// units is ceil(x / 2^ByteShift): what a packet of x bytes (or x bytes in
+// flight) adds to the byte counters, which count units of 2^ByteShift
+// bytes (contract Section 3); x itself when the unit is a byte.
+func units(p Params, x hdlgen.Expr, name string) hdlgen.Expr {
+	if p.ByteShift == 0 {
+		return x
+	}
+	w := x.Width() + 1
+	return x.ZExt(w).Add(cst(w, 1<<uint(p.ByteShift)-1)).Keep(w-1, p.ByteShift).Named(name)
+}
+
 // satAdd is a + b saturating at the width of a (b no wider than a).
 func satAdd(a, b hdlgen.Expr) hdlgen.Expr { return a.AddSat(b.ZExt(a.Width())) }

@@ -74,12 +74,16 @@ type Params struct {
 	// units of 2^StampShift ns (contract Section 3).
 	StampShift int
 	StampW     int
-	F          int // fraction bits of the window
-	K          int // reciprocal table index bits
-	WtdShift   int // WTD EWMA gain 2^-WtdShift
-	AvgShift   int // nscc RTT EWMA gain 2^-AvgShift
-	FiTolNs    uint32
-	InitCwnd   uint32 // 0: MaxCwnd
+	// ByteShift is the unit of the byte counters (acked, ignore_left,
+	// count, recv): 2^ByteShift bytes, a packet counting ceil(size / unit)
+	// units; the counters are ByteW - ByteShift bits (contract Section 3).
+	ByteShift int
+	F         int // fraction bits of the window
+	K         int // reciprocal table index bits
+	WtdShift  int // WTD EWMA gain 2^-WtdShift
+	AvgShift  int // nscc RTT EWMA gain 2^-AvgShift
+	FiTolNs   uint32
+	InitCwnd  uint32 // 0: MaxCwnd
 
 	TimeoutsReplaceTrims bool // S0:L234: md doubled
 	ClampOnEarlyReturn   bool
@@ -104,7 +108,7 @@ func DefaultParams(v Variant) Params {
 	return Params{
 		Variant: v, Net: Network{LinkGbps: 800, MTU: 4096, BrttNs: 8600},
 		NumConn: 4096, ConnW: 16, SizeW: 14, RttW: 20, ByteW: 21, TimeW: 32,
-		StampShift: DefaultStampShift(v), StampW: DefaultStampW(v),
+		StampShift: DefaultStampShift(v), StampW: DefaultStampW(v), ByteShift: DefaultByteShift(v),
 		F: 6, K: 10, WtdShift: 4, AvgShift: 3, FiTolNs: 1000,
 		ClampOnEarlyReturn: true, AdjustPeriod: true, ZeroStampExpired: true, IgnorePhaseTimeouts: v == NSCC,
 		Depth: DefaultDepth, StageNs: DefaultStageNs,
@@ -146,6 +150,18 @@ func DefaultStampShift(v Variant) int {
 	}
 	return 4
 }
+
+// DefaultByteShift is the unit of a variant's byte counters: bytes for
+// smartt, 64 B for nscc (docs/blocks/smartt.md Section 3).
+func DefaultByteShift(v Variant) int {
+	if v == NSCC {
+		return 6
+	}
+	return 0
+}
+
+// cntW is the width of the byte counters, in units of 2^ByteShift bytes.
+func (p Params) cntW() int { return p.ByteW - p.ByteShift }
 
 // DefaultStampW: see DefaultStampShift.
 func DefaultStampW(v Variant) int {
@@ -221,6 +237,8 @@ func (p Params) Validate() error {
 		return fmt.Errorf("ByteW = %d cannot hold the max window %d", p.ByteW, d.MaxCwnd)
 	case uint64(d.QaRttNs)>>uint(p.RttW) != 0:
 		return fmt.Errorf("RttW = %d cannot hold %d ns", p.RttW, d.QaRttNs)
+	case p.ByteShift < 0 || p.ByteShift > 16 || p.ByteShift >= p.ByteW:
+		return fmt.Errorf("ByteShift = %d must be 0..16 and below ByteW = %d", p.ByteShift, p.ByteW)
 	case p.StampShift < 0 || p.StampShift > 16 || p.StampW < 4 || p.StampW > 32:
 		return fmt.Errorf("StampShift = %d (0..16) or StampW = %d (4..32) out of range", p.StampShift, p.StampW)
 	case d.TrttQ >= 1<<uint(p.StampW-1):

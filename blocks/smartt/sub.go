@@ -12,17 +12,17 @@ func (p Params) cw() int { return p.Derive().CwndW + p.F }
 // window, scaled by qa_scaling, and the in-flight bytes are ignored.
 func QuickAdapt(p Params) *hdlgen.Module {
 	d := p.Derive()
-	cw, bw := p.cw(), p.ByteW
+	cw, bw := p.cw(), p.cntW()
 	m := hdlgen.NewModule(p.Variant.String()+"_qa", "QuickAdapt (S0 Algorithm 2, S1 Algorithm 2): combinational next-state function.\nBehaviour: docs/blocks/smartt.md, Section 4.")
 	m.Note("qa_scaling = %d/65536, TrttQ = %d x 16 ns, MTU = %d", d.QaScale, d.TrttQ, p.Net.MTU)
 	m.Group("Current state")
 	c := m.Input("c", cw, "window, 2^-F bytes")
-	acked := m.Input("acked", bw, "bytes acked in this QuickAdapt window")
+	acked := m.Input("acked", bw, byteUnits(p)+" acked in this QuickAdapt window")
 	trigger := m.Input("trigger", 1, "a trim (or timeout) asked for QuickAdapt")
 	end := m.Input("win_end", p.StampW, "end of the window, "+stampUnits(p))
 	m.Group("Event")
 	nowq := m.Input("nowq", p.StampW, "now, "+stampUnits(p))
-	unacked := m.Input("unacked", bw, "bytes in flight")
+	unacked := m.Input("unacked", p.ByteW, "bytes in flight")
 	var extra hdlgen.Expr = hdlgen.False()
 	if p.Variant == NSCC {
 		extra = m.Input("extra_trigger", 1, "delay-based trigger (nscc without trimming)").Expr
@@ -31,7 +31,7 @@ func QuickAdapt(p Params) *hdlgen.Module {
 	fired := m.Output("fired", 1, "QuickAdapt set the window")
 	cOut := m.Output("c_out", cw, "window after")
 	ackedOut := m.Output("acked_out", bw, "acked after")
-	ignoreOut := m.Output("ignore_out", bw, "bytes to ignore from now on when QuickAdapt fired (to_ignore - ignored)")
+	ignoreOut := m.Output("ignore_out", bw, byteUnits(p)+" to ignore from now on when QuickAdapt fired (to_ignore - ignored)")
 	triggerOut := m.Output("trigger_out", 1, "trigger after")
 	endOut := m.Output("win_end_out", p.StampW, "window end after")
 
@@ -40,7 +40,12 @@ func QuickAdapt(p Params) *hdlgen.Module {
 	roll := windowOpen(p, d, nowq.Expr, end.Expr).Not().Named("roll")
 	asked := trigger.Or(extra).And(end.Any()).Named("asked")
 	fire := roll.And(asked).Named("fire")
-	base := maxU(acked.Expr, cst(bw, uint64(p.Net.MTU)))
+	// acked counts units of 2^ByteShift bytes
+	ackedBytes := acked.Expr
+	if p.ByteShift > 0 {
+		ackedBytes = hdlgen.Cat(acked, cst(p.ByteShift, 0)).Named("acked_bytes")
+	}
+	base := maxU(ackedBytes, cst(ackedBytes.Width(), uint64(p.Net.MTU)))
 	scaled := base.MulX(cst(17, d.QaScale)).Named("scaled")
 	shift := 16 - p.F
 	var qc hdlgen.Expr
@@ -54,7 +59,7 @@ func QuickAdapt(p Params) *hdlgen.Module {
 	m.Assign(triggerOut, trigger.And(fire.Not()))
 	// S0 Alg. 2 sets bytes_to_ignore = unacked and bytes_ignored = 0: the
 	// word keeps their difference (docs/blocks/smartt.md Section 3)
-	m.Assign(ignoreOut, unacked)
+	m.Assign(ignoreOut, satTo(units(p, unacked.Expr, "unacked_units"), bw))
 	m.Assign(endOut, hdlgen.Mux(roll, nowq.Add(cst(p.StampW, d.TrttQ)), end))
 	m.Assign(ackedOut, hdlgen.Mux(roll, cst(bw, 0), acked))
 	return m
@@ -64,12 +69,12 @@ func QuickAdapt(p Params) *hdlgen.Module {
 // window's worth of contiguous uncongested bytes, add k = 2 MTU per ACK.
 func FastIncrease(p Params) *hdlgen.Module {
 	d := p.Derive()
-	cw, bw := p.cw(), p.ByteW
+	cw, bw := p.cw(), p.cntW()
 	m := hdlgen.NewModule(p.Variant.String()+"_fastinc", "FastIncrease (S0 Algorithm 3, S1 Algorithm 3): combinational next-state function.\nBehaviour: docs/blocks/smartt.md, Section 4.")
 	m.Note("rtt ~ brtt means rtt <= %d ns (A-9); step %d x 2^-%d bytes", d.FiRttMax, d.KFast, p.F)
 	m.Group("Current state")
 	c := m.Input("c", cw, "window, 2^-F bytes")
-	count := m.Input("count", bw, "contiguous uncongested bytes")
+	count := m.Input("count", bw, "contiguous uncongested "+byteUnits(p))
 	increase := m.Input("increase", 1, "FastIncrease active")
 	m.Group("Event")
 	size := m.Input("size", p.SizeW, "bytes acked")
@@ -82,9 +87,13 @@ func FastIncrease(p Params) *hdlgen.Module {
 	incOut := m.Output("increase_out", 1, "increase after")
 
 	good := rtt.Le(cst(p.RttW, d.FiRttMax)).And(ecn.Not()).Named("uncongested")
-	cnt := counterAdd(p, "count_no_wrap", count.Expr, size.Expr).Named("count_sum")
-	cwndBytes := c.Slice(cw-1, p.F)
-	over := widen(cnt, max(bw, cwndBytes.Width())).Gt(widen(cwndBytes, max(bw, cwndBytes.Width())))
+	cnt := counterAdd(p, "count_no_wrap", count.Expr, units(p, size.Expr, "size_units")).Named("count_sum")
+	// count * unit > cwnd iff count > floor(cwnd / unit) = c >> (F + ByteShift)
+	cwndUnits := c.Keep(cw-1, p.F+p.ByteShift)
+	if p.ByteShift == 0 {
+		cwndUnits = c.Slice(cw-1, p.F)
+	}
+	over := widen(cnt, max(bw, cwndUnits.Width())).Gt(widen(cwndUnits, max(bw, cwndUnits.Width())))
 	fire := good.And(over.Or(increase)).Named("fire")
 	wide := c.ZExt(cw + 1)
 	m.Assign(fired, fire)

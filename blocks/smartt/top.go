@@ -9,12 +9,13 @@ import (
 
 // WordLayout is the per-connection word of a variant (contract Sections 5, 6).
 func WordLayout(p Params) *hdlgen.Layout {
-	bw := p.ByteW
+	bw := p.cntW()
+	u := byteUnits(p)
 	l := hdlgen.NewLayout(p.Variant.String()+"_word").
 		Field("c", p.cw(), fmt.Sprintf("cwnd in 2^-%d bytes", p.F)).
-		Field("acked", bw, "acked: bytes acknowledged in the current QuickAdapt window (saturating)").
-		Field("ignore_left", bw, "bytes_to_ignore - bytes_ignored: in-flight bytes at the last QuickAdapt not yet seen (counts down to 0)").
-		Field("count", bw, "FastIncrease count of contiguous uncongested bytes (saturating)").
+		Field("acked", bw, "acked: "+u+" acknowledged in the current QuickAdapt window (saturating)").
+		Field("ignore_left", bw, "bytes_to_ignore - bytes_ignored: in-flight "+u+" at the last QuickAdapt not yet seen (counts down to 0)").
+		Field("count", bw, "FastIncrease count of contiguous uncongested "+u+" (saturating)").
 		Field("win_end", p.StampW, "end: end of the QuickAdapt window, "+stampUnits(p)).
 		Field("trigger", 1, "trigger_qa: a trim asked for QuickAdapt").
 		Field("increase", 1, "FastIncrease active")
@@ -24,10 +25,18 @@ func WordLayout(p Params) *hdlgen.Layout {
 		l.Field("avg_rtt", p.RttW, "EWMA of the RTT, ns").
 			Field("last_md", p.StampW, "time of the last Multiplicative Decrease, "+stampUnits(p)).
 			Field("inc", p.cw(), "increase accumulated over the adjustment period, 2^-F bytes").
-			Field("recv", bw, "bytes acked since the last adjustment").
+			Field("recv", bw, u+" acked since the last adjustment").
 			Field("last_adj", p.StampW, "time of the last adjustment, "+stampUnits(p))
 	}
 	return l
+}
+
+// byteUnits names the unit of the byte counters.
+func byteUnits(p Params) string {
+	if p.ByteShift == 0 {
+		return "bytes"
+	}
+	return fmt.Sprintf("%d B units", 1<<uint(p.ByteShift))
 }
 
 // stampUnits names the unit of the stored timestamps.
@@ -118,7 +127,7 @@ func clampWindow(p Params, d Derived, x hdlgen.Fixed) hdlgen.Fixed {
 func window(p Params, x hdlgen.Expr) hdlgen.Fixed { return hdlgen.FixedOf(x, p.F) }
 
 func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st connpipe.Step) connpipe.Outcome {
-	cw, bw := p.cw(), p.ByteW
+	cw, bw := p.cw(), p.cntW()
 	cur, ev := st.Cur, st.Event
 	isOpen, isAck := st.KindIs(KindOpen), st.KindIs(KindAck)
 	isLoss := st.KindIs(KindNack).Or(st.KindIs(KindTimeout)).Named("is_loss")
@@ -128,8 +137,9 @@ func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st con
 	sizeC := hdlgen.FixedOf(size, 0).Rescale(p.F, hdlgen.Truncate).SatTo(cw).Named("size_c").Raw()
 	c := cur.F("c")
 
-	// counters of every event (A-7, literal)
-	acked1 := counterAdd(p, "acked_no_wrap", cur.F("acked"), size).Named("acked1")
+	// counters of every event (A-7, literal), in units of 2^ByteShift bytes
+	sizeU := units(p, size, "size_units")
+	acked1 := counterAdd(p, "acked_no_wrap", cur.F("acked"), sizeU).Named("acked1")
 	if !p.TrimsCountAsAcked {
 		// QuickAdapt measures delivered bytes (A-7, S0:L214)
 		acked1 = hdlgen.Mux(isAck, acked1, cur.F("acked")).Named("acked_in")
@@ -139,10 +149,10 @@ func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st con
 	// reach 0 (a saturating ignored is at most ByteMax >= to_ignore, so
 	// the difference reads the same)
 	left := cur.F("ignore_left")
-	qaCalled := size.ZExt(bw + 1).Ge(left.ZExt(bw + 1)).Named("qa_called")
-	lw := max(bw, size.Width())
+	lw := max(bw, sizeU.Width())
+	qaCalled := sizeU.ZExt(lw + 1).Ge(left.ZExt(lw + 1)).Named("qa_called")
 	// the difference with its borrow, then floored at 0
-	leftDiff := left.ZExt(lw + 1).Sub(size.ZExt(lw + 1)).Named("ignore_diff")
+	leftDiff := left.ZExt(lw + 1).Sub(sizeU.ZExt(lw + 1)).Named("ignore_diff")
 	left1 := hdlgen.Mux(leftDiff.Bit(lw), cst(lw, 0), leftDiff.Trunc(lw)).Named("ignore_left1")
 
 	// a trim (or, for smartt, a timeout) first takes the packet out of the window
@@ -167,7 +177,9 @@ func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st con
 	if p.Variant == NSCC {
 		extra := hdlgen.False()
 		if p.DelayQA {
-			extra = rtt.Gt(cst(p.RttW, d.QaRttNs)).And(acked1.Lt(cst(bw, d.MaxCwnd>>3)))
+			// acked * unit < MaxCwnd >> 3 iff acked < ceil((MaxCwnd >> 3) / unit)
+			unit := uint64(1) << uint(p.ByteShift)
+			extra = rtt.Gt(cst(p.RttW, d.QaRttNs)).And(acked1.Lt(cst(bw, (d.MaxCwnd>>3+unit-1)/unit)))
 		}
 		qa.In("extra_trigger", isAck.And(extra))
 	}
@@ -272,7 +284,7 @@ func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st con
 		"acked": hdlgen.Mux(qaUsed, qa.Out("acked_out"), acked1),
 		// a QuickAdapt that fires starts ignoring the bytes in flight;
 		// otherwise the bytes of this event were seen
-		"ignore_left": hdlgen.Mux(qaFired, qa.Out("ignore_out"), left1.Trunc(bw)),
+		"ignore_left": hdlgen.Mux(qaFired, qa.Out("ignore_out"), left1.Keep(bw-1, 0)), // at most ignore_left: the top bits of a wider size are 0
 		"win_end":     hdlgen.Mux(qaUsed, qa.Out("win_end_out"), cur.F("win_end")),
 		"trigger":     trigNext,
 		"count":       countNext,
@@ -293,7 +305,7 @@ func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st con
 	newWord := hdlgen.Mux(isOpen, word.Pack(openFields), word.Pack(fields))
 	resCwnd := newC.Slice(cw-1, p.F).Named("cwnd_result")
 	if p.Formal.Invariants {
-		datapathProperties(m, p, d, word, st, newWord, nowq, qaFired, size)
+		datapathProperties(m, p, d, word, st, newWord, nowq, qaFired, sizeU)
 	}
 	return connpipe.Outcome{
 		Word: newWord,

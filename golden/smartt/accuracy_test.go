@@ -21,9 +21,12 @@ func TestAccuracy(t *testing.T) {
 	// and QuickAdapt window end up to one stamp unit apart from the float
 	// reference's nanosecond clock, and on an open-loop trace a decision
 	// taken differently is never undone, so the trajectories differ by
-	// 1.4-2.3 % on average; on the stamp clock by 0.03-0.09 %. In closed
-	// loop the two stay within 1 % (golden/netsim TestIncast8to1).
-	bound := map[Variant][2]float64{Conf: {0.005, 0.005}, NSCC: {0.03, 0.001}}
+	// 1.4-2.5 % on average. Its byte counters count 64 B units, so the
+	// QuickAdapt window of mixed-size traffic is up to 63 B per packet
+	// larger than the float reference's: on the stamp clock the two differ
+	// by 0.15-0.32 % (0.03-0.09 % in bytes). In closed loop the two stay
+	// within 1 % (golden/netsim TestIncast8to1).
+	bound := map[Variant][2]float64{Conf: {0.005, 0.005}, NSCC: {0.03, 0.005}}
 	for _, v := range []Variant{Conf, NSCC} {
 		t.Run(v.String(), func(t *testing.T) {
 			p := DefaultParams(v)
@@ -121,14 +124,15 @@ func lockedFloat(d *Derived, s State, nowU float64, nowq uint32) floatConn {
 		return past(v, 0)
 	}
 	unit := math.Ldexp(1, -d.F)
+	bytes := math.Ldexp(1, d.ByteShift) // the counters count units of 2^ByteShift bytes
 	return floatConn{
-		cwnd: float64(s.C) * unit, acked: float64(s.Acked), ignored: float64(s.Ignored),
-		toIgnore: float64(s.ToIgnore), count: float64(s.Count),
+		cwnd: float64(s.C) * unit, acked: float64(s.Acked) * bytes, ignored: float64(s.Ignored) * bytes,
+		toIgnore: float64(s.ToIgnore) * bytes, count: float64(s.Count) * bytes,
 		end:     end(s.End),
 		trigger: s.Trigger, increase: s.Increase,
 		avgWtd: float64(s.AvgWtd) / 4096, avgRtt: float64(s.AvgRtt),
 		lastMd: past(s.LastMd, math.Inf(-1)), lastAdj: past(s.LastAdj, math.Inf(-1)),
-		inc: float64(s.Inc) * unit, recv: float64(s.Recv),
+		inc: float64(s.Inc) * unit, recv: float64(s.Recv) * bytes,
 	}
 }
 

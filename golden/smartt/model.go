@@ -108,8 +108,9 @@ func (s *State) fastIncrease(d *Derived, c uint64, e *Event) (uint64, bool) {
 // count adds an ack's bytes to acked and ignored: step 1 of every ack
 // (S0:L173-174).
 func (s *State) count(d *Derived, size uint32) {
-	s.Acked = satAdd(s.Acked, size, d.ByteMax)
-	s.Ignored = satAdd(s.Ignored, size, d.ByteMax)
+	u := d.Units(size)
+	s.Acked = satAdd(s.Acked, u, d.CountMax)
+	s.Ignored = satAdd(s.Ignored, u, d.CountMax)
 }
 
 // countLoss is step 1 of a nack or timeout: its bytes always add to
@@ -117,9 +118,9 @@ func (s *State) count(d *Derived, size uint32) {
 // measures the bytes delivered in its window, S0:L214, S1:L706-713).
 func (s *State) countLoss(p *Params, d *Derived, size uint32) {
 	if p.TrimsCountAsAcked {
-		s.Acked = satAdd(s.Acked, size, d.ByteMax)
+		s.Acked = satAdd(s.Acked, d.Units(size), d.CountMax)
 	}
-	s.Ignored = satAdd(s.Ignored, size, d.ByteMax)
+	s.Ignored = satAdd(s.Ignored, d.Units(size), d.CountMax)
 }
 
 // earlyStore keeps the window of a QuickAdapt / FastIncrease return.
@@ -244,7 +245,7 @@ func execNSCC(p *Params, d *Derived, s *State, e *Event) (uint8, bool) {
 		s.AvgRtt = uint32(int64(s.AvgRtt)+diff>>p.AvgShift) & d.RttMax
 		// 4. QuickAdapt (qa_scaling 1, optional delay trigger), then
 		// FastIncrease.
-		extra := p.DelayQA && e.RTT > d.QaRttNs && s.Acked < d.QaGate
+		extra := p.DelayQA && e.RTT > d.QaRttNs && s.Acked < d.QaGateUnits
 		c, qa := s.quickAdapt(d, uint64(s.C), nowq, e.Unacked, extra)
 		c, fast := s.fastIncrease(d, c, e)
 		if qa {
@@ -289,8 +290,8 @@ func execNSCC(p *Params, d *Derived, s *State, e *Event) (uint8, bool) {
 		// after every core case (the MD and no-op acks included). Choice
 		// beyond the contract: with AdjustPeriod off every ack that gets
 		// here is an adjustment (inc applied, recv = 0, last_adj = nowq).
-		s.Recv = satAdd(s.Recv, e.Size, d.ByteMax)
-		if !p.AdjustPeriod || s.Recv > d.AdjBytes || d.passed(nowq, s.LastAdj, d.BrttQ) {
+		s.Recv = satAdd(s.Recv, d.Units(e.Size), d.CountMax)
+		if !p.AdjustPeriod || s.Recv > d.AdjUnits || d.passed(nowq, s.LastAdj, d.BrttQ) {
 			c += uint64(s.Inc)
 			s.Inc, s.Recv, s.LastAdj = 0, 0, nowq
 		}

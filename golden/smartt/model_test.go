@@ -14,9 +14,10 @@ const mtu = 4096
 func newModel(t *testing.T, v Variant, mod func(*Params)) *Model {
 	t.Helper()
 	p := DefaultParams(v)
-	// the worked examples below count in the contract's 16 ns stamps (nscc
-	// keeps 256 ns ones by default: TestNSCCDefaultStamps)
-	p.StampShift, p.StampW = ConfStampShift, ConfStampW
+	// the worked examples below count in the contract's 16 ns stamps and
+	// bytes (nscc keeps 256 ns stamps and 64 B counter units by default:
+	// TestNSCCDefaultStamps, TestNSCCDefaultUnits)
+	p.StampShift, p.StampW, p.ByteShift = ConfStampShift, ConfStampW, 0
 	if mod != nil {
 		mod(&p)
 	}
@@ -285,7 +286,7 @@ func TestCoreCasesConf(t *testing.T) {
 // 32,000,000 units, with the adjustment period not due (last_adj = q(now)).
 func TestCoreCasesNSCC(t *testing.T) {
 	p := DefaultParams(NSCC)
-	p.StampShift, p.StampW = ConfStampShift, ConfStampW // the contract's 16 ns stamps
+	p.StampShift, p.StampW, p.ByteShift = ConfStampShift, ConfStampW, 0 // the contract's 16 ns stamps and bytes
 	d := p.Derive()
 	base := State{C: 32_000_000, AvgRtt: 20_000, End: 5000, LastAdj: 6, LastMd: 0}
 	// MD (ECN, rtt > Trtt, avg_rtt 20,000 + 0 > Trtt, last_md 0 = never):
@@ -621,5 +622,30 @@ func TestNSCCDefaultStamps(t *testing.T) {
 	last := m.Conn(0).LastMd
 	if r := m.Step(ackEv(0, mtu, 1_000_000, true, 0, t0+256+35*256+3000*256)); r.Case != CaseMD {
 		t.Fatalf("no MD after 3000 units (last_md %d): %+v", last, r)
+	}
+}
+
+// TestNSCCDefaultUnits: nscc's byte counters count 64 B units, a packet
+// ceil(size / 64) of them. A 4 KiB packet is 64 units exactly; a 100 B one
+// counts 2 (128 B). QuickAdapt sets the window to the units acked times
+// 64 B; the adjustment period ends when recv * 64 > 8 MTU, i.e. recv > 512.
+func TestNSCCDefaultUnits(t *testing.T) {
+	p := DefaultParams(NSCC)
+	d := p.Derive()
+	if p.ByteShift != 6 || d.CountMax != 1<<15-1 || d.AdjUnits != 512 || d.Units(4096) != 64 || d.Units(100) != 2 || d.Units(64) != 1 {
+		t.Fatalf("ByteShift %d, CountMax %d, AdjUnits %d", p.ByteShift, d.CountMax, d.AdjUnits)
+	}
+	m, err := NewModel(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Step(openEv(0, 0))
+	// opens the QuickAdapt window, and is an adjustment (last_adj 0 has
+	// passed), which empties recv
+	m.Step(ackEv(0, 100, 9000, false, 0, 256))
+	m.Step(ackEv(0, 4096, 9000, false, 0, 512))
+	m.Step(ackEv(0, 100, 9000, false, 0, 768))
+	if s := m.Conn(0); s.Acked != 64+2 || s.Recv != 64+2 || s.Count != 2+64+2 {
+		t.Fatalf("acked %d, recv %d units: %+v", s.Acked, s.Recv, s)
 	}
 }

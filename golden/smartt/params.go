@@ -51,6 +51,9 @@ const (
 	// cycle (docs/blocks/smartt.md Section 3).
 	NSCCStampShift = 8
 	NSCCStampW     = 12
+	// NSCCByteShift: nscc counts bytes in units of 64 B, 64 per 4 KiB
+	// packet (docs/blocks/smartt.md Section 3); smartt in bytes.
+	NSCCByteShift = 6
 	// RefBDP is the reference BDP of S0:L283 (100 Gb/s, 12 us) in bytes.
 	RefBDP = 150000
 
@@ -89,6 +92,10 @@ type Params struct {
 	// last_md, last_adj): q(t) = (t >> StampShift) mod 2^StampW, in units
 	// of 2^StampShift ns.
 	StampShift, StampW int
+	// ByteShift is the unit of the byte counters (acked, ignored,
+	// to_ignore, count, recv): 2^ByteShift bytes, a packet counting
+	// ceil(size / unit) units; they are ByteW - ByteShift bits wide.
+	ByteShift int
 
 	F        int    // fraction bits of the window c
 	K        int    // index bits of the reciprocal table (div)
@@ -133,6 +140,13 @@ func stampShift(v Variant) int {
 	return ConfStampShift
 }
 
+func byteShift(v Variant) int {
+	if v == NSCC {
+		return NSCCByteShift
+	}
+	return 0
+}
+
 func stampW(v Variant) int {
 	if v == NSCC {
 		return NSCCStampW
@@ -153,6 +167,7 @@ func DefaultParams(v Variant) Params {
 		TimeW:               32,
 		StampShift:          stampShift(v),
 		StampW:              stampW(v),
+		ByteShift:           byteShift(v),
 		F:                   6,
 		K:                   10,
 		WtdShift:            4,
@@ -205,10 +220,18 @@ type Derived struct {
 	MinC     uint32 // MTU << F
 	MaxC     uint32 // MaxCwnd << F
 	CMax     uint32 // 2^CW - 1: the largest c and inc the word holds
-	ByteMax  uint32 // 2^ByteW - 1: where byte counters saturate
+	ByteMax  uint32 // 2^ByteW - 1: the largest unacked
+	CountMax uint32 // 2^(ByteW - ByteShift) - 1: where the byte counters saturate, in units
+	// ByteShift copies the Params: the byte counters count units of
+	// 2^ByteShift bytes.
+	ByteShift int
 	RttMax   uint32 // 2^RttW - 1
-	QaGate   uint32 // MaxCwnd >> 3 (nscc delay trigger)
-	AdjBytes uint32 // 8 * MTU (nscc adjustment period)
+	QaGate   uint32 // MaxCwnd >> 3 (nscc delay trigger), bytes
+	AdjBytes uint32 // 8 * MTU (nscc adjustment period), bytes
+	// QaGateUnits = ceil(QaGate / unit) and AdjUnits = floor(AdjBytes /
+	// unit) state the two in counter units: acked * unit < QaGate iff
+	// acked < QaGateUnits, recv * unit > AdjBytes iff recv > AdjUnits.
+	QaGateUnits, AdjUnits uint32
 
 	// ZeroStampExpired copies the Params option the QuickAdapt sub-block
 	// needs, so that the sub-block functions take Derived alone.
@@ -332,9 +355,14 @@ func (p Params) Derive() Derived {
 	d.MaxC = uint32(min(shl(uint64(d.MaxCwnd), p.F), math.MaxUint32))
 	d.CMax = maskOf(d.CW)
 	d.ByteMax = maskOf(p.ByteW)
+	d.ByteShift = min(max(p.ByteShift, 0), 31)
+	d.CountMax = maskOf(p.ByteW - d.ByteShift)
 	d.RttMax = maskOf(p.RttW)
 	d.QaGate = d.MaxCwnd >> qaGateShift
 	d.AdjBytes = uint32(min(adjustMTUs*uint64(n.MTU), math.MaxUint32))
+	unitB := uint64(1) << d.ByteShift
+	d.QaGateUnits = uint32((uint64(d.QaGate) + unitB - 1) >> d.ByteShift)
+	d.AdjUnits = uint32(uint64(d.AdjBytes) >> d.ByteShift)
 	if p.K >= 1 && p.K <= 20 {
 		d.rom = RecipTable(p.K)
 	}
@@ -357,6 +385,7 @@ func (p Params) Validate() error {
 		checkWidth("SizeW", p.SizeW, 1, 32),
 		checkWidth("RttW", p.RttW, 1, 32),
 		checkWidth("ByteW", p.ByteW, 1, 32),
+		checkWidth("ByteShift", p.ByteShift, 0, max(0, min(p.ByteW-1, 16))),
 		checkWidth("StampShift", p.StampShift, 0, 16),
 		checkWidth("StampW", p.StampW, 4, 32),
 		// q(t) = (t >> StampShift) mod 2^StampW must wrap together with

@@ -50,6 +50,12 @@ func (d *Derived) windowOpen(nowq, end uint32) bool {
 	return ahead >= 1 && ahead <= d.TrttQ
 }
 
+// Units is ceil(bytes / 2^ByteShift): what a packet of size bytes, or the
+// bytes in flight, add to the byte counters.
+func (d *Derived) Units(bytes uint32) uint32 {
+	return uint32((uint64(bytes) + 1<<d.ByteShift - 1) >> d.ByteShift)
+}
+
 // satAdd is a + b saturating at limit (the byte counters never wrap).
 func satAdd(a, b, limit uint32) uint32 {
 	s := uint64(a) + uint64(b)
@@ -107,8 +113,9 @@ func quickAdaptTo(d *Derived, in *QAIn, out *QAOut) {
 	if (in.Trigger || in.ExtraTrigger) && in.End != 0 {
 		out.Fired = true
 		out.Trigger = false
-		out.C = (uint64(max(in.Acked, d.MTU)) * uint64(d.QaScale)) >> (16 - d.F)
-		out.ToIgnore = min(in.Unacked, d.ByteMax)
+		// acked counts units of 2^ByteShift bytes
+		out.C = (max(uint64(in.Acked)<<d.ByteShift, uint64(d.MTU)) * uint64(d.QaScale)) >> (16 - d.F)
+		out.ToIgnore = min(d.Units(in.Unacked), d.CountMax)
 		out.Ignored = 0
 	}
 	// A window that happens to end at stamp 0 (1 in 2^24) reads as "no
@@ -149,9 +156,10 @@ func FastIncrease(d *Derived, in FastIn) FastOut {
 func fastIncreaseTo(d *Derived, in *FastIn, out *FastOut) {
 	out.C, out.Count, out.Increase, out.Fired = in.C, 0, false, false
 	if in.RTT <= d.FiRttMax && !in.ECN {
-		out.Count = satAdd(in.Count, in.Size, d.ByteMax)
+		out.Count = satAdd(in.Count, d.Units(in.Size), d.CountMax)
 		out.Increase = in.Increase
-		if uint64(out.Count) > in.C>>d.F || in.Increase {
+		// count * unit > cwnd iff count > floor(cwnd / unit)
+		if uint64(out.Count) > in.C>>(d.F+d.ByteShift) || in.Increase {
 			out.C = in.C + d.KFast
 			out.Increase = true
 			out.Fired = true

@@ -2,8 +2,12 @@ package smartt
 
 import "testing"
 
+// derived is the default Derived in the contract's 16 ns stamps and bytes,
+// the units of the worked examples below.
 func derived(v Variant) *Derived {
-	d := DefaultParams(v).Derive()
+	p := DefaultParams(v)
+	p.StampShift, p.StampW, p.ByteShift = ConfStampShift, ConfStampW, 0
+	d := p.Derive()
 	return &d
 }
 

@@ -106,7 +106,8 @@ func SmarttSubBlocks(p bsmartt.Params) []SubBlock {
 				if o.Fired {
 					set("ignore_out", uint64(o.ToIgnore-o.Ignored))
 				} else {
-					set("ignore_out", get("unacked")) // read only when it fires
+					// read only when it fires: the units in flight
+					set("ignore_out", uint64(min(d.Units(uint32(get("unacked"))), d.CountMax)))
 				}
 				set("trigger_out", b2u(o.Trigger))
 				set("win_end_out", uint64(o.End))

@@ -52,11 +52,11 @@ module nscc
 
 // state tables
 `ifdef NICGEN_ECP5
-wire [195:0] state_q;  // read data of state after the RAM's output register
+wire [171:0] state_q;  // read data of state after the RAM's output register
 `else
-reg  [195:0] state_mem [0:4095];
-reg  [195:0] state_rd_reg;  // registered read data of state
-reg  [195:0] state_q;  // read data of state after the RAM's output register
+reg  [171:0] state_mem [0:4095];
+reg  [171:0] state_rd_reg;  // registered read data of state
+reg  [171:0] state_q;  // read data of state after the RAM's output register
 `endif
 
 // registers, variables and wires
@@ -178,20 +178,20 @@ reg  [31:0] s1_now_reg;  // stage 1 now
 reg  [31:0] s1_now_next;
 reg  s1_fix_valid_reg;  // the word was written at the edge stage 1 read it
 reg  s1_fix_valid_next;
-reg  [195:0] s1_fix_word_reg;  // the word written at that edge
-reg  [195:0] s1_fix_word_next;
+reg  [171:0] s1_fix_word_reg;  // the word written at that edge
+reg  [171:0] s1_fix_word_next;
 reg  s2_fix_valid_reg;  // a word written since stage 1's read replaces s2_ram
 reg  s2_fix_valid_next;
-reg  [195:0] s2_fix_word_reg;  // the last word written since stage 1's read
-reg  [195:0] s2_fix_word_next;
-reg  [195:0] s3_ram_reg;  // the word read, registered again beside the logic that snoops it
-reg  [195:0] s3_ram_next;
+reg  [171:0] s2_fix_word_reg;  // the last word written since stage 1's read
+reg  [171:0] s2_fix_word_next;
+reg  [171:0] s3_ram_reg;  // the word read, registered again beside the logic that snoops it
+reg  [171:0] s3_ram_next;
 reg  s3_fix_valid_reg;  // a word written since stage 1's read replaces s3_ram
 reg  s3_fix_valid_next;
-reg  [195:0] s3_fix_word_reg;  // the last word written since stage 1's read
-reg  [195:0] s3_fix_word_next;
-reg  [195:0] s4_cur_reg;  // the connection's current word: the datapath's input
-reg  [195:0] s4_cur_next;
+reg  [171:0] s3_fix_word_reg;  // the last word written since stage 1's read
+reg  [171:0] s3_fix_word_next;
+reg  [171:0] s4_cur_reg;  // the connection's current word: the datapath's input
+reg  [171:0] s4_cur_next;
 reg  s2_error_reg;  // stage 2 copy of error
 wire s2_error_next;
 reg  s3_error_reg;  // stage 3 copy of error
@@ -520,12 +520,12 @@ reg  [26:0] s13_cur_inc_reg;  // stage 13 copy of cur_inc
 wire [26:0] s13_cur_inc_next;
 reg  [26:0] s14_inc_acc_reg;  // stage 14 copy of inc_acc
 wire [26:0] s14_inc_acc_next;
-reg  [21:0] s2_t_5_reg;  // stage 2 copy of t
-wire [21:0] s2_t_5_next;
-reg  [21:0] s3_t_7_reg;  // stage 3 copy of t
-wire [21:0] s3_t_7_next;
-reg  [21:0] s4_t_8_reg;  // stage 4 copy of t
-wire [21:0] s4_t_8_next;
+reg  [15:0] s2_t_5_reg;  // stage 2 copy of t
+wire [15:0] s2_t_5_next;
+reg  [15:0] s3_t_7_reg;  // stage 3 copy of t
+wire [15:0] s3_t_7_next;
+reg  [15:0] s4_t_8_reg;  // stage 4 copy of t
+wire [15:0] s4_t_8_next;
 reg  [27:0] s12_t_4_reg;  // stage 12 copy of t
 wire [27:0] s12_t_4_next;
 reg  [27:0] s13_t_3_reg;  // stage 13 copy of t
@@ -560,12 +560,12 @@ reg  [27:0] s14_t_2_reg;  // stage 14 copy of t
 wire [27:0] s14_t_2_next;
 reg  [27:0] s15_core_c_reg;  // stage 15 copy of core_c
 wire [27:0] s15_core_c_next;
-reg  [21:0] s2_t_6_reg;  // stage 2 copy of t
-wire [21:0] s2_t_6_next;
-reg  [21:0] s3_t_8_reg;  // stage 3 copy of t
-wire [21:0] s3_t_8_next;
-reg  [21:0] s4_t_9_reg;  // stage 4 copy of t
-wire [21:0] s4_t_9_next;
+reg  [15:0] s2_t_6_reg;  // stage 2 copy of t
+wire [15:0] s2_t_6_next;
+reg  [15:0] s3_t_8_reg;  // stage 3 copy of t
+wire [15:0] s3_t_8_next;
+reg  [15:0] s4_t_9_reg;  // stage 4 copy of t
+wire [15:0] s4_t_9_next;
 reg  s2_t_7_reg;  // stage 2 copy of t
 wire s2_t_7_next;
 reg  s3_t_9_reg;  // stage 3 copy of t
@@ -590,12 +590,12 @@ reg  s3_is_loss_reg;  // stage 3 copy of is_loss
 wire s3_is_loss_next;
 reg  s4_is_loss_reg;  // stage 4 copy of is_loss
 wire s4_is_loss_next;
-reg  [21:0] s2_t_10_reg;  // stage 2 copy of t
-wire [21:0] s2_t_10_next;
-reg  [21:0] s3_t_12_reg;  // stage 3 copy of t
-wire [21:0] s3_t_12_next;
-reg  [21:0] s4_t_13_reg;  // stage 4 copy of t
-wire [21:0] s4_t_13_next;
+reg  [15:0] s2_t_10_reg;  // stage 2 copy of t
+wire [15:0] s2_t_10_next;
+reg  [15:0] s3_t_12_reg;  // stage 3 copy of t
+wire [15:0] s3_t_12_next;
+reg  [15:0] s4_t_13_reg;  // stage 4 copy of t
+wire [15:0] s4_t_13_next;
 reg  s2_t_11_reg;  // stage 2 copy of t
 wire s2_t_11_next;
 reg  s3_t_13_reg;  // stage 3 copy of t
@@ -691,10 +691,10 @@ wire [27:0] s15_c_early_next;
 reg  [26:0] s16_c_ack_clamped_reg;  // stage 16 copy of c_ack_clamped
 wire [26:0] s16_c_ack_clamped_next;
 wire u_qa_trigger_out;
-wire [20:0] u_fastinc_count_out;
+wire [14:0] u_fastinc_count_out;
 wire u_fastinc_increase_out;
-wire [20:0] u_qa_acked_out;
-wire [20:0] u_qa_ignore_out;
+wire [14:0] u_qa_acked_out;
+wire [14:0] u_qa_ignore_out;
 wire [11:0] u_qa_win_end_out;
 reg  s5_core_step_reg;  // stage 5 copy of core_step
 wire s5_core_step_next;
@@ -760,14 +760,14 @@ reg  s3_t_17_reg;  // stage 3 copy of t
 wire s3_t_17_next;
 reg  s4_t_18_reg;  // stage 4 copy of t
 wire s4_t_18_next;
-reg  [20:0] s5_t_11_reg;  // stage 5 copy of t
-wire [20:0] s5_t_11_next;
-reg  [21:0] s2_t_16_reg;  // stage 2 copy of t
-wire [21:0] s2_t_16_next;
-reg  [21:0] s3_t_18_reg;  // stage 3 copy of t
-wire [21:0] s3_t_18_next;
-reg  [21:0] s4_t_19_reg;  // stage 4 copy of t
-wire [21:0] s4_t_19_next;
+reg  [14:0] s5_t_11_reg;  // stage 5 copy of t
+wire [14:0] s5_t_11_next;
+reg  [15:0] s2_t_16_reg;  // stage 2 copy of t
+wire [15:0] s2_t_16_next;
+reg  [15:0] s3_t_18_reg;  // stage 3 copy of t
+wire [15:0] s3_t_18_next;
+reg  [15:0] s4_t_19_reg;  // stage 4 copy of t
+wire [15:0] s4_t_19_next;
 reg  s6_ack_run_reg;  // stage 6 copy of ack_run
 wire s6_ack_run_next;
 reg  s7_ack_run_reg;  // stage 7 copy of ack_run
@@ -874,30 +874,30 @@ reg  [11:0] s15_t_reg;  // stage 15 copy of t
 wire [11:0] s15_t_next;
 reg  [11:0] s16_t_reg;  // stage 16 copy of t
 wire [11:0] s16_t_next;
-reg  [20:0] s5_t_13_reg;  // stage 5 copy of t
-wire [20:0] s5_t_13_next;
-reg  [20:0] s6_t_9_reg;  // stage 6 copy of t
-wire [20:0] s6_t_9_next;
-reg  [20:0] s7_t_8_reg;  // stage 7 copy of t
-wire [20:0] s7_t_8_next;
-reg  [20:0] s8_t_7_reg;  // stage 8 copy of t
-wire [20:0] s8_t_7_next;
-reg  [20:0] s9_t_6_reg;  // stage 9 copy of t
-wire [20:0] s9_t_6_next;
-reg  [20:0] s10_t_6_reg;  // stage 10 copy of t
-wire [20:0] s10_t_6_next;
-reg  [20:0] s11_t_5_reg;  // stage 11 copy of t
-wire [20:0] s11_t_5_next;
-reg  [20:0] s12_t_7_reg;  // stage 12 copy of t
-wire [20:0] s12_t_7_next;
-reg  [20:0] s13_t_6_reg;  // stage 13 copy of t
-wire [20:0] s13_t_6_next;
-reg  [20:0] s14_t_4_reg;  // stage 14 copy of t
-wire [20:0] s14_t_4_next;
-reg  [20:0] s15_t_2_reg;  // stage 15 copy of t
-wire [20:0] s15_t_2_next;
-reg  [20:0] s16_t_2_reg;  // stage 16 copy of t
-wire [20:0] s16_t_2_next;
+reg  [14:0] s5_t_13_reg;  // stage 5 copy of t
+wire [14:0] s5_t_13_next;
+reg  [14:0] s6_t_9_reg;  // stage 6 copy of t
+wire [14:0] s6_t_9_next;
+reg  [14:0] s7_t_8_reg;  // stage 7 copy of t
+wire [14:0] s7_t_8_next;
+reg  [14:0] s8_t_7_reg;  // stage 8 copy of t
+wire [14:0] s8_t_7_next;
+reg  [14:0] s9_t_6_reg;  // stage 9 copy of t
+wire [14:0] s9_t_6_next;
+reg  [14:0] s10_t_6_reg;  // stage 10 copy of t
+wire [14:0] s10_t_6_next;
+reg  [14:0] s11_t_5_reg;  // stage 11 copy of t
+wire [14:0] s11_t_5_next;
+reg  [14:0] s12_t_7_reg;  // stage 12 copy of t
+wire [14:0] s12_t_7_next;
+reg  [14:0] s13_t_6_reg;  // stage 13 copy of t
+wire [14:0] s13_t_6_next;
+reg  [14:0] s14_t_4_reg;  // stage 14 copy of t
+wire [14:0] s14_t_4_next;
+reg  [14:0] s15_t_2_reg;  // stage 15 copy of t
+wire [14:0] s15_t_2_next;
+reg  [14:0] s16_t_2_reg;  // stage 16 copy of t
+wire [14:0] s16_t_2_next;
 reg  [26:0] s15_t_3_reg;  // stage 15 copy of t
 wire [26:0] s15_t_3_next;
 reg  [26:0] s16_t_3_reg;  // stage 16 copy of t
@@ -1016,76 +1016,76 @@ reg  [11:0] s15_t_8_reg;  // stage 15 copy of t
 wire [11:0] s15_t_8_next;
 reg  [11:0] s16_t_8_reg;  // stage 16 copy of t
 wire [11:0] s16_t_8_next;
-reg  [20:0] s6_t_15_reg;  // stage 6 copy of t
-wire [20:0] s6_t_15_next;
-reg  [20:0] s7_t_14_reg;  // stage 7 copy of t
-wire [20:0] s7_t_14_next;
-reg  [20:0] s8_t_13_reg;  // stage 8 copy of t
-wire [20:0] s8_t_13_next;
-reg  [20:0] s9_t_12_reg;  // stage 9 copy of t
-wire [20:0] s9_t_12_next;
-reg  [20:0] s10_t_12_reg;  // stage 10 copy of t
-wire [20:0] s10_t_12_next;
-reg  [20:0] s11_t_11_reg;  // stage 11 copy of t
-wire [20:0] s11_t_11_next;
-reg  [20:0] s12_t_13_reg;  // stage 12 copy of t
-wire [20:0] s12_t_13_next;
-reg  [20:0] s13_t_12_reg;  // stage 13 copy of t
-wire [20:0] s13_t_12_next;
-reg  [20:0] s14_t_10_reg;  // stage 14 copy of t
-wire [20:0] s14_t_10_next;
-reg  [20:0] s15_t_9_reg;  // stage 15 copy of t
-wire [20:0] s15_t_9_next;
-reg  [20:0] s16_t_9_reg;  // stage 16 copy of t
-wire [20:0] s16_t_9_next;
-reg  [20:0] s5_t_16_reg;  // stage 5 copy of t
-wire [20:0] s5_t_16_next;
-reg  [20:0] s6_t_16_reg;  // stage 6 copy of t
-wire [20:0] s6_t_16_next;
-reg  [20:0] s7_t_15_reg;  // stage 7 copy of t
-wire [20:0] s7_t_15_next;
-reg  [20:0] s8_t_14_reg;  // stage 8 copy of t
-wire [20:0] s8_t_14_next;
-reg  [20:0] s9_t_13_reg;  // stage 9 copy of t
-wire [20:0] s9_t_13_next;
-reg  [20:0] s10_t_13_reg;  // stage 10 copy of t
-wire [20:0] s10_t_13_next;
-reg  [20:0] s11_t_12_reg;  // stage 11 copy of t
-wire [20:0] s11_t_12_next;
-reg  [20:0] s12_t_14_reg;  // stage 12 copy of t
-wire [20:0] s12_t_14_next;
-reg  [20:0] s13_t_13_reg;  // stage 13 copy of t
-wire [20:0] s13_t_13_next;
-reg  [20:0] s14_t_11_reg;  // stage 14 copy of t
-wire [20:0] s14_t_11_next;
-reg  [20:0] s15_t_10_reg;  // stage 15 copy of t
-wire [20:0] s15_t_10_next;
-reg  [20:0] s16_t_10_reg;  // stage 16 copy of t
-wire [20:0] s16_t_10_next;
-reg  [20:0] s5_t_17_reg;  // stage 5 copy of t
-wire [20:0] s5_t_17_next;
-reg  [20:0] s6_t_17_reg;  // stage 6 copy of t
-wire [20:0] s6_t_17_next;
-reg  [20:0] s7_t_16_reg;  // stage 7 copy of t
-wire [20:0] s7_t_16_next;
-reg  [20:0] s8_t_15_reg;  // stage 8 copy of t
-wire [20:0] s8_t_15_next;
-reg  [20:0] s9_t_14_reg;  // stage 9 copy of t
-wire [20:0] s9_t_14_next;
-reg  [20:0] s10_t_14_reg;  // stage 10 copy of t
-wire [20:0] s10_t_14_next;
-reg  [20:0] s11_t_13_reg;  // stage 11 copy of t
-wire [20:0] s11_t_13_next;
-reg  [20:0] s12_t_15_reg;  // stage 12 copy of t
-wire [20:0] s12_t_15_next;
-reg  [20:0] s13_t_14_reg;  // stage 13 copy of t
-wire [20:0] s13_t_14_next;
-reg  [20:0] s14_t_12_reg;  // stage 14 copy of t
-wire [20:0] s14_t_12_next;
-reg  [20:0] s15_t_11_reg;  // stage 15 copy of t
-wire [20:0] s15_t_11_next;
-reg  [20:0] s16_t_11_reg;  // stage 16 copy of t
-wire [20:0] s16_t_11_next;
+reg  [14:0] s6_t_15_reg;  // stage 6 copy of t
+wire [14:0] s6_t_15_next;
+reg  [14:0] s7_t_14_reg;  // stage 7 copy of t
+wire [14:0] s7_t_14_next;
+reg  [14:0] s8_t_13_reg;  // stage 8 copy of t
+wire [14:0] s8_t_13_next;
+reg  [14:0] s9_t_12_reg;  // stage 9 copy of t
+wire [14:0] s9_t_12_next;
+reg  [14:0] s10_t_12_reg;  // stage 10 copy of t
+wire [14:0] s10_t_12_next;
+reg  [14:0] s11_t_11_reg;  // stage 11 copy of t
+wire [14:0] s11_t_11_next;
+reg  [14:0] s12_t_13_reg;  // stage 12 copy of t
+wire [14:0] s12_t_13_next;
+reg  [14:0] s13_t_12_reg;  // stage 13 copy of t
+wire [14:0] s13_t_12_next;
+reg  [14:0] s14_t_10_reg;  // stage 14 copy of t
+wire [14:0] s14_t_10_next;
+reg  [14:0] s15_t_9_reg;  // stage 15 copy of t
+wire [14:0] s15_t_9_next;
+reg  [14:0] s16_t_9_reg;  // stage 16 copy of t
+wire [14:0] s16_t_9_next;
+reg  [14:0] s5_t_16_reg;  // stage 5 copy of t
+wire [14:0] s5_t_16_next;
+reg  [14:0] s6_t_16_reg;  // stage 6 copy of t
+wire [14:0] s6_t_16_next;
+reg  [14:0] s7_t_15_reg;  // stage 7 copy of t
+wire [14:0] s7_t_15_next;
+reg  [14:0] s8_t_14_reg;  // stage 8 copy of t
+wire [14:0] s8_t_14_next;
+reg  [14:0] s9_t_13_reg;  // stage 9 copy of t
+wire [14:0] s9_t_13_next;
+reg  [14:0] s10_t_13_reg;  // stage 10 copy of t
+wire [14:0] s10_t_13_next;
+reg  [14:0] s11_t_12_reg;  // stage 11 copy of t
+wire [14:0] s11_t_12_next;
+reg  [14:0] s12_t_14_reg;  // stage 12 copy of t
+wire [14:0] s12_t_14_next;
+reg  [14:0] s13_t_13_reg;  // stage 13 copy of t
+wire [14:0] s13_t_13_next;
+reg  [14:0] s14_t_11_reg;  // stage 14 copy of t
+wire [14:0] s14_t_11_next;
+reg  [14:0] s15_t_10_reg;  // stage 15 copy of t
+wire [14:0] s15_t_10_next;
+reg  [14:0] s16_t_10_reg;  // stage 16 copy of t
+wire [14:0] s16_t_10_next;
+reg  [14:0] s5_t_17_reg;  // stage 5 copy of t
+wire [14:0] s5_t_17_next;
+reg  [14:0] s6_t_17_reg;  // stage 6 copy of t
+wire [14:0] s6_t_17_next;
+reg  [14:0] s7_t_16_reg;  // stage 7 copy of t
+wire [14:0] s7_t_16_next;
+reg  [14:0] s8_t_15_reg;  // stage 8 copy of t
+wire [14:0] s8_t_15_next;
+reg  [14:0] s9_t_14_reg;  // stage 9 copy of t
+wire [14:0] s9_t_14_next;
+reg  [14:0] s10_t_14_reg;  // stage 10 copy of t
+wire [14:0] s10_t_14_next;
+reg  [14:0] s11_t_13_reg;  // stage 11 copy of t
+wire [14:0] s11_t_13_next;
+reg  [14:0] s12_t_15_reg;  // stage 12 copy of t
+wire [14:0] s12_t_15_next;
+reg  [14:0] s13_t_14_reg;  // stage 13 copy of t
+wire [14:0] s13_t_14_next;
+reg  [14:0] s14_t_12_reg;  // stage 14 copy of t
+wire [14:0] s14_t_12_next;
+reg  [14:0] s15_t_11_reg;  // stage 15 copy of t
+wire [14:0] s15_t_11_next;
+reg  [14:0] s16_t_11_reg;  // stage 16 copy of t
+wire [14:0] s16_t_11_next;
 reg  s2_t_17_reg;  // stage 2 copy of t
 wire s2_t_17_next;
 reg  s3_t_19_reg;  // stage 3 copy of t
@@ -3863,7 +3863,7 @@ wire _s9_fi_inc_next_1 = |_s9_fi_inc_next_0;
 wire [26:0] _s9_fi_inc_next_2 = s8_fi_c_reg[26:0];
 wire [26:0] fi_inc = _s9_fi_inc_next_1 ? 27'h7ffffff : _s9_fi_inc_next_2;
 wire [20:0] _s2_t_2_next_0 = {1'd0, s1_rtt_reg};
-wire [19:0] cur_avg_rtt = s4_cur_reg[123:104];
+wire [19:0] cur_avg_rtt = s4_cur_reg[105:86];
 wire [20:0] _s5_avg_new_next_0 = {1'd0, cur_avg_rtt};
 wire [20:0] _s5_avg_new_next_1 = {1'd0, cur_avg_rtt};
 wire [20:0] rtt_diff = s4_t_5_reg - _s5_avg_new_next_1;
@@ -5019,7 +5019,7 @@ wire [11:0] nowq = s1_now_reg[19:8];
 wire rtt_le_trtt = s1_rtt_reg <= 20'h3264;
 wire _s2_t_3_next_0 = ~rtt_le_trtt;
 wire _s2_t_3_next_1 = s1_ecn_reg & _s2_t_3_next_0;
-wire [11:0] cur_last_md = s4_cur_reg[135:124];
+wire [11:0] cur_last_md = s4_cur_reg[117:106];
 wire [11:0] _s5_t_6_next_0 = s4_nowq_reg - cur_last_md;
 wire _s5_t_6_next_1 = 12'd34 < _s5_t_6_next_0;
 wire _s5_t_6_next_2 = |cur_last_md;
@@ -5045,7 +5045,7 @@ wire _s13_incs_next_2 = _s13_incs_next_1[27];
 wire [26:0] _s13_incs_next_3 = _s13_incs_next_1[26:0];
 wire [26:0] _s13_incs_next_4 = _s13_incs_next_2 ? 27'h7ffffff : _s13_incs_next_3;
 wire [26:0] _s13_incs_next_5 = s12_rtt_le_trtt_reg ? _s13_incs_next_4 : s12_fi_inc_reg;
-wire [26:0] cur_inc = s4_cur_reg[162:136];
+wire [26:0] cur_inc = s4_cur_reg[144:118];
 wire [27:0] _s5_t_8_next_0 = {1'd0, cur_inc};
 wire _s2_t_4_next_0 = ~s1_ecn_reg;
 wire [27:0] _s14_inc_acc_next_0 = {1'd0, s13_incs_reg};
@@ -5054,16 +5054,19 @@ wire _s14_inc_acc_next_2 = _s14_inc_acc_next_1[27];
 wire [26:0] _s14_inc_acc_next_3 = _s14_inc_acc_next_1[26:0];
 wire [26:0] _s14_inc_acc_next_4 = _s14_inc_acc_next_2 ? 27'h7ffffff : _s14_inc_acc_next_3;
 wire [26:0] inc_acc = s13_t_2_reg ? _s14_inc_acc_next_4 : s13_cur_inc_reg;
-wire [21:0] _s2_t_5_next_0 = {8'd0, s1_size_reg};
+wire [14:0] _s2_t_5_next_0 = {1'd0, s1_size_reg};
+wire [14:0] _s2_t_5_next_1 = _s2_t_5_next_0 + 15'd63;
+wire [8:0] recv_units = _s2_t_5_next_1[14:6];
+wire [15:0] _s2_t_5_next_2 = {7'd0, recv_units};
 wire [27:0] _s12_t_4_next_0 = {1'd0, s11_c_core_reg};
-wire [20:0] cur_recv = s4_cur_reg[183:163];
-wire [21:0] _s5_fulfill_next_0 = {1'd0, cur_recv};
-wire [21:0] recv_no_wrap_sum = _s5_fulfill_next_0 + s4_t_8_reg;
-wire _s5_fulfill_next_1 = recv_no_wrap_sum[21];
-wire [20:0] _s5_fulfill_next_2 = recv_no_wrap_sum[20:0];
-wire [20:0] recv_sum = _s5_fulfill_next_1 ? 21'h1fffff : _s5_fulfill_next_2;
-wire _s5_fulfill_next_3 = 21'h8000 < recv_sum;
-wire [11:0] cur_last_adj = s4_cur_reg[195:184];
+wire [14:0] cur_recv = s4_cur_reg[159:145];
+wire [15:0] _s5_fulfill_next_0 = {1'd0, cur_recv};
+wire [15:0] recv_no_wrap_sum = _s5_fulfill_next_0 + s4_t_8_reg;
+wire _s5_fulfill_next_1 = recv_no_wrap_sum[15];
+wire [14:0] _s5_fulfill_next_2 = recv_no_wrap_sum[14:0];
+wire [14:0] recv_sum = _s5_fulfill_next_1 ? 15'd32767 : _s5_fulfill_next_2;
+wire _s5_fulfill_next_3 = 15'd512 < recv_sum;
+wire [11:0] cur_last_adj = s4_cur_reg[171:160];
 wire [11:0] _s5_fulfill_next_4 = s4_nowq_reg - cur_last_adj;
 wire _s5_fulfill_next_5 = 12'd34 < _s5_fulfill_next_4;
 wire _s5_fulfill_next_6 = |cur_last_adj;
@@ -5074,22 +5077,25 @@ wire [27:0] _s12_t_5_next_0 = {1'd0, s11_c_core_reg};
 wire [27:0] _s15_core_c_next_0 = {1'd0, s14_inc_acc_reg};
 wire [27:0] _s15_core_c_next_1 = s14_t_reg + _s15_core_c_next_0;
 wire [27:0] core_c = s14_fulfill_reg ? _s15_core_c_next_1 : s14_t_2_reg;
-wire [21:0] _s2_t_6_next_0 = {8'd0, s1_size_reg};
+wire [14:0] _s2_t_6_next_0 = {1'd0, s1_size_reg};
+wire [14:0] _s2_t_6_next_1 = _s2_t_6_next_0 + 15'd63;
+wire [8:0] size_units = _s2_t_6_next_1[14:6];
+wire [15:0] _s2_t_6_next_2 = {7'd0, size_units};
 wire _s2_t_7_next_0 = s1_kind_reg == 3'd1;
 wire _s2_t_8_next_0 = s1_kind_reg == 3'd3;
 wire [27:0] _s2_t_9_next_0 = {1'd0, size_c};
 wire _s2_is_loss_next_0 = s1_kind_reg == 3'd2;
 wire _s2_is_loss_next_1 = s1_kind_reg == 3'd3;
 wire is_loss = _s2_is_loss_next_0 | _s2_is_loss_next_1;
-wire [21:0] _s2_t_10_next_0 = {8'd0, s1_size_reg};
+wire [15:0] _s2_t_10_next_0 = {7'd0, size_units};
 wire _s2_t_11_next_0 = s1_kind_reg == 3'd2;
 wire _s2_u_qa_extra_trigger_next_0 = _s2_t_7_next_0 & 1'd0;
 wire _s2_t_12_next_0 = s1_kind_reg == 3'd0;
 wire _s2_t_12_next_1 = ~_s2_t_12_next_0;
 wire _s2_t_13_next_0 = s1_kind_reg == 3'd3;
 wire _s2_t_13_next_1 = ~_s2_t_13_next_0;
-wire [20:0] cur_ignore_left = s4_cur_reg[68:48];
-wire [21:0] _s5_early_next_0 = {1'd0, cur_ignore_left};
+wire [14:0] cur_ignore_left = s4_cur_reg[56:42];
+wire [15:0] _s5_early_next_0 = {1'd0, cur_ignore_left};
 wire qa_called = _s5_early_next_0 <= s4_t_9_reg;
 wire ack_run = s4_t_10_reg & qa_called;
 wire _s5_early_next_1 = u_qa_fired & qa_called;
@@ -5108,14 +5114,14 @@ wire [27:0] _s16_c_ack_clamped_next_4 = _s16_c_ack_clamped_next_3 ? 28'h40000 : 
 wire [26:0] c_ack_window = _s16_c_ack_clamped_next_4[26:0];
 wire _s5_core_step_next_0 = ~early;
 wire core_step = ack_run & _s5_core_step_next_0;
-wire cur_increase = s4_cur_reg[103];
+wire cur_increase = s4_cur_reg[85];
 wire _s5_t_10_next_0 = ack_run ? u_fastinc_increase_out : cur_increase;
 wire _s2_t_14_next_0 = ~_s2_t_12_next_0;
 wire _s2_t_15_next_0 = s1_kind_reg == 3'd3;
 wire _s2_t_15_next_1 = ~_s2_t_15_next_0;
-wire [20:0] cur_count = s4_cur_reg[89:69];
-wire [20:0] _s5_t_11_next_0 = ack_run ? u_fastinc_count_out : cur_count;
-wire [21:0] _s2_t_16_next_0 = {8'd0, s1_size_reg};
+wire [14:0] cur_count = s4_cur_reg[71:57];
+wire [14:0] _s5_t_11_next_0 = ack_run ? u_fastinc_count_out : cur_count;
+wire [15:0] _s2_t_16_next_0 = {7'd0, size_units};
 wire qa_used = qa_called & s4_t_17_reg;
 wire qa_used_nscc = qa_used & s4_t_18_reg;
 wire _s5_c_loss_all_next_0 = ~qa_called;
@@ -5135,9 +5141,9 @@ wire [27:0] _s5_c_loss_all_next_10 = _s5_c_loss_all_next_9 ? 28'h40000 : _s5_c_l
 wire [26:0] c_loss_all = _s5_c_loss_all_next_10[26:0];
 wire _s5_t_12_next_0 = core_step & fulfill;
 wire [11:0] _s5_t_12_next_1 = _s5_t_12_next_0 ? s4_nowq_reg : cur_last_adj;
-wire [20:0] _s5_t_13_next_0 = fulfill ? 21'h0 : recv_sum;
-wire [20:0] _s5_t_13_next_1 = core_step ? _s5_t_13_next_0 : cur_recv;
-wire [20:0] _s5_t_13_next_2 = qa_fired_nscc ? 21'h0 : _s5_t_13_next_1;
+wire [14:0] _s5_t_13_next_0 = fulfill ? 15'd0 : recv_sum;
+wire [14:0] _s5_t_13_next_1 = core_step ? _s5_t_13_next_0 : cur_recv;
+wire [14:0] _s5_t_13_next_2 = qa_fired_nscc ? 15'd0 : _s5_t_13_next_1;
 wire [26:0] _s15_t_3_next_0 = s14_fulfill_reg ? 27'h0 : s14_inc_acc_reg;
 wire [26:0] _s15_t_3_next_1 = s14_core_step_reg ? _s15_t_3_next_0 : s14_cur_inc_reg;
 wire [26:0] _s15_t_3_next_2 = s14_qa_fired_nscc_reg ? 27'h0 : _s15_t_3_next_1;
@@ -5146,26 +5152,26 @@ wire [11:0] _s6_t_10_next_0 = md_fired ? s5_nowq_reg : s5_cur_last_md_reg;
 wire [19:0] _s6_t_11_next_0 = s5_ack_run_reg ? s5_avg_new_reg : s5_cur_avg_rtt_reg;
 wire _s6_t_12_next_0 = ~md_fired;
 wire _s6_t_12_next_1 = s5_t_10_reg & _s6_t_12_next_0;
-wire cur_trigger = s4_cur_reg[102];
+wire cur_trigger = s4_cur_reg[84];
 wire _s5_t_14_next_0 = cur_trigger | s4_t_14_reg;
 wire _s5_t_14_next_1 = qa_used_nscc ? u_qa_trigger_out : _s5_t_14_next_0;
-wire [11:0] cur_win_end = s4_cur_reg[101:90];
+wire [11:0] cur_win_end = s4_cur_reg[83:72];
 wire [11:0] _s5_t_15_next_0 = qa_used_nscc ? u_qa_win_end_out : cur_win_end;
-wire [20:0] _s6_t_15_next_0 = md_fired ? 21'h0 : s5_t_11_reg;
-wire [21:0] _s5_t_16_next_0 = {1'd0, cur_ignore_left};
-wire [21:0] ignore_diff = _s5_t_16_next_0 - s4_t_19_reg;
-wire _s5_t_16_next_1 = ignore_diff[21];
-wire [20:0] _s5_t_16_next_2 = ignore_diff[20:0];
-wire [20:0] ignore_left1 = _s5_t_16_next_1 ? 21'h0 : _s5_t_16_next_2;
-wire [20:0] _s5_t_16_next_3 = qa_fired_nscc ? u_qa_ignore_out : ignore_left1;
-wire [20:0] cur_acked = s4_cur_reg[47:27];
-wire [21:0] _s5_t_17_next_0 = {1'd0, cur_acked};
-wire [21:0] acked_no_wrap_sum = _s5_t_17_next_0 + s4_t_13_reg;
-wire _s5_t_17_next_1 = acked_no_wrap_sum[21];
-wire [20:0] _s5_t_17_next_2 = acked_no_wrap_sum[20:0];
-wire [20:0] acked1 = _s5_t_17_next_1 ? 21'h1fffff : _s5_t_17_next_2;
-wire [20:0] acked_in = s4_t_10_reg ? acked1 : cur_acked;
-wire [20:0] _s5_t_17_next_3 = qa_used_nscc ? u_qa_acked_out : acked_in;
+wire [14:0] _s6_t_15_next_0 = md_fired ? 15'd0 : s5_t_11_reg;
+wire [15:0] _s5_t_16_next_0 = {1'd0, cur_ignore_left};
+wire [15:0] ignore_diff = _s5_t_16_next_0 - s4_t_19_reg;
+wire _s5_t_16_next_1 = ignore_diff[15];
+wire [14:0] _s5_t_16_next_2 = ignore_diff[14:0];
+wire [14:0] ignore_left1 = _s5_t_16_next_1 ? 15'd0 : _s5_t_16_next_2;
+wire [14:0] _s5_t_16_next_3 = qa_fired_nscc ? u_qa_ignore_out : ignore_left1;
+wire [14:0] cur_acked = s4_cur_reg[41:27];
+wire [15:0] _s5_t_17_next_0 = {1'd0, cur_acked};
+wire [15:0] acked_no_wrap_sum = _s5_t_17_next_0 + s4_t_13_reg;
+wire _s5_t_17_next_1 = acked_no_wrap_sum[15];
+wire [14:0] _s5_t_17_next_2 = acked_no_wrap_sum[14:0];
+wire [14:0] acked1 = _s5_t_17_next_1 ? 15'd32767 : _s5_t_17_next_2;
+wire [14:0] acked_in = s4_t_10_reg ? acked1 : cur_acked;
+wire [14:0] _s5_t_17_next_3 = qa_used_nscc ? u_qa_acked_out : acked_in;
 wire [2:0] _s2_t_18_next_0 = rtt_le_trtt ? 3'd4 : 3'd3;
 wire [2:0] _s5_t_20_next_0 = timeout_ignored ? 3'd0 : 3'd7;
 wire [2:0] _s5_t_20_next_1 = qa_fired_nscc ? 3'd5 : _s5_t_20_next_0;
@@ -5203,26 +5209,26 @@ wire [11:0] _shell_9 = in_conn_reg[11:0];
 wire _shell_10 = wr_addr == _shell_9;
 wire snoop_in = wr_en & _shell_10;
 wire [26:0] c_open = 27'h4ebc400;
-wire [195:0] _shell_11 = {12'd0, 21'h0, 27'h0, 12'd0, 20'h2198, 1'd0, 1'd0, 12'd0, 21'h0, 21'h0, 21'h0, c_open};
+wire [171:0] _shell_11 = {12'd0, 15'd0, 27'h0, 12'd0, 20'h2198, 1'd0, 1'd0, 12'd0, 15'd0, 15'd0, 15'd0, c_open};
 wire [26:0] c_ack = s16_ack_run_reg ? s16_c_ack_clamped_reg : s16_cur_c_reg;
 wire [26:0] c_new = s16_is_loss_reg ? s16_c_loss_all_reg : c_ack;
-wire [195:0] _shell_12 = {s16_t_reg, s16_t_2_reg, s16_t_3_reg, s16_t_4_reg, s16_t_5_reg, s16_t_6_reg, s16_t_7_reg, s16_t_8_reg, s16_t_9_reg, s16_t_10_reg, s16_t_11_reg, c_new};
-wire [195:0] new_word = s16_t_12_reg ? _shell_11 : _shell_12;
+wire [171:0] _shell_12 = {s16_t_reg, s16_t_2_reg, s16_t_3_reg, s16_t_4_reg, s16_t_5_reg, s16_t_6_reg, s16_t_7_reg, s16_t_8_reg, s16_t_9_reg, s16_t_10_reg, s16_t_11_reg, c_new};
+wire [171:0] new_word = s16_t_12_reg ? _shell_11 : _shell_12;
 wire [11:0] _shell_13 = s1_conn_reg[11:0];
 wire _shell_14 = wr_addr == _shell_13;
 wire snoop_s1 = wr_en & _shell_14;
 wire _shell_15 = snoop_s1 | s1_fix_valid_reg;
-wire [195:0] _shell_16 = snoop_s1 ? new_word : s1_fix_word_reg;
+wire [171:0] _shell_16 = snoop_s1 ? new_word : s1_fix_word_reg;
 wire [11:0] _shell_17 = s2_conn_reg[11:0];
 wire _shell_18 = wr_addr == _shell_17;
 wire snoop_s2 = wr_en & _shell_18;
 wire _shell_19 = snoop_s2 | s2_fix_valid_reg;
-wire [195:0] _shell_20 = snoop_s2 ? new_word : s2_fix_word_reg;
+wire [171:0] _shell_20 = snoop_s2 ? new_word : s2_fix_word_reg;
 wire [11:0] _shell_21 = s3_conn_reg[11:0];
 wire _shell_22 = wr_addr == _shell_21;
 wire snoop_s3 = wr_en & _shell_22;
-wire [195:0] s3_word = s3_fix_valid_reg ? s3_fix_word_reg : s3_ram_reg;
-wire [195:0] _shell_23 = snoop_s3 ? new_word : s3_word;
+wire [171:0] s3_word = s3_fix_valid_reg ? s3_fix_word_reg : s3_ram_reg;
+wire [171:0] _shell_23 = snoop_s3 ? new_word : s3_word;
 wire _shell_24 = out_wr_ptr_reg == 5'd0;
 wire [20:0] cwnd_result = c_new[26:6];
 wire [20:0] _shell_25 = s16_t_12_reg ? 21'h13af10 : cwnd_result;
@@ -5384,7 +5390,7 @@ wire [11:0] _state_rd_0 = in_conn_reg[11:0];
 wire [26:0] _u_qa_c_0 = s4_is_loss_reg ? c_loss_nscc : cur_c;
 wire _u_qa_trigger_0 = cur_trigger | s4_t_14_reg;
 // bits dropped on purpose (rounding, wrap-around)
-wire _unused = ^{s7_mi_base_prod_reg[10:0], s10_mi_raw_prod_reg[10:0], s7_fi_c_prod_reg[10:0], avg_sum[20], s8_md_frac_prod_reg[10:0], s1_now_reg[31:20], s1_now_reg[7:0], s10_md_red_prod_reg[15:0], _s16_c_ack_clamped_next_4[27], _s5_c_loss_all_next_10[27]};
+wire _unused = ^{s7_mi_base_prod_reg[10:0], s10_mi_raw_prod_reg[10:0], s7_fi_c_prod_reg[10:0], avg_sum[20], s8_md_frac_prod_reg[10:0], s1_now_reg[31:20], s1_now_reg[7:0], s10_md_red_prod_reg[15:0], _s2_t_5_next_1[5:0], _s2_t_6_next_1[5:0], _s16_c_ack_clamped_next_4[27], _s5_c_loss_all_next_10[27]};
 
 nscc_qa
 u_qa (
@@ -5580,7 +5586,7 @@ assign s11_cur_inc_next = s10_cur_inc_reg;
 assign s12_cur_inc_next = s11_cur_inc_reg;
 assign s13_cur_inc_next = s12_cur_inc_reg;
 assign s14_inc_acc_next = inc_acc;
-assign s2_t_5_next = _s2_t_5_next_0;
+assign s2_t_5_next = _s2_t_5_next_2;
 assign s3_t_7_next = s2_t_5_reg;
 assign s4_t_8_next = s3_t_7_reg;
 assign s12_t_4_next = _s12_t_4_next_0;
@@ -5600,7 +5606,7 @@ assign s12_t_5_next = _s12_t_5_next_0;
 assign s13_t_4_next = s12_t_5_reg;
 assign s14_t_2_next = s13_t_4_reg;
 assign s15_core_c_next = core_c;
-assign s2_t_6_next = _s2_t_6_next_0;
+assign s2_t_6_next = _s2_t_6_next_2;
 assign s3_t_8_next = s2_t_6_reg;
 assign s4_t_9_next = s3_t_8_reg;
 assign s2_t_7_next = _s2_t_7_next_0;
@@ -7138,7 +7144,7 @@ always @(posedge clk) begin
 end
 
 `ifdef NICGEN_ECP5
-// state: 49 Lattice ECP5 DP16KD block RAMs of 4096 x 4, port A writes, port B reads
+// state: 43 Lattice ECP5 DP16KD block RAMs of 4096 x 4, port A writes, port B reads
 // through its output register (REGMODE_B OUTREG); a read and a write of one
 // address at one edge may return either word: the block never uses that read
 DP16KD #(
@@ -7699,84 +7705,6 @@ DP16KD #(
     .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
     .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
     .DOB3(state_q[171]), .DOB2(state_q[170]), .DOB1(state_q[169]), .DOB0(state_q[168])
-);
-DP16KD #(
-    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
-    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
-    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
-) state_ram43 (  // bits 175..172
-    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
-    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
-    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[175]), .DIA2(new_word[174]), .DIA1(new_word[173]), .DIA0(new_word[172]),
-    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
-    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
-    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
-    .DOB3(state_q[175]), .DOB2(state_q[174]), .DOB1(state_q[173]), .DOB0(state_q[172])
-);
-DP16KD #(
-    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
-    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
-    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
-) state_ram44 (  // bits 179..176
-    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
-    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
-    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[179]), .DIA2(new_word[178]), .DIA1(new_word[177]), .DIA0(new_word[176]),
-    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
-    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
-    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
-    .DOB3(state_q[179]), .DOB2(state_q[178]), .DOB1(state_q[177]), .DOB0(state_q[176])
-);
-DP16KD #(
-    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
-    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
-    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
-) state_ram45 (  // bits 183..180
-    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
-    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
-    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[183]), .DIA2(new_word[182]), .DIA1(new_word[181]), .DIA0(new_word[180]),
-    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
-    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
-    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
-    .DOB3(state_q[183]), .DOB2(state_q[182]), .DOB1(state_q[181]), .DOB0(state_q[180])
-);
-DP16KD #(
-    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
-    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
-    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
-) state_ram46 (  // bits 187..184
-    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
-    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
-    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[187]), .DIA2(new_word[186]), .DIA1(new_word[185]), .DIA0(new_word[184]),
-    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
-    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
-    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
-    .DOB3(state_q[187]), .DOB2(state_q[186]), .DOB1(state_q[185]), .DOB0(state_q[184])
-);
-DP16KD #(
-    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
-    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
-    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
-) state_ram47 (  // bits 191..188
-    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
-    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
-    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[191]), .DIA2(new_word[190]), .DIA1(new_word[189]), .DIA0(new_word[188]),
-    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
-    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
-    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
-    .DOB3(state_q[191]), .DOB2(state_q[190]), .DOB1(state_q[189]), .DOB0(state_q[188])
-);
-DP16KD #(
-    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
-    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
-    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
-) state_ram48 (  // bits 195..192
-    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
-    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
-    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[195]), .DIA2(new_word[194]), .DIA1(new_word[193]), .DIA0(new_word[192]),
-    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
-    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
-    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
-    .DOB3(state_q[195]), .DOB2(state_q[194]), .DOB1(state_q[193]), .DOB0(state_q[192])
 );
 `else
 // state: read-before-write, no reset (block RAM), read data through the RAM's output register

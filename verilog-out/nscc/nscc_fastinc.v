@@ -21,7 +21,7 @@ module nscc_fastinc
      * Current state
      */
     input  wire [26:0] c,
-    input  wire [20:0] count,
+    input  wire [14:0] count,
     input  wire increase,
 
     /*
@@ -36,7 +36,7 @@ module nscc_fastinc
      */
     output wire fired,
     output wire [27:0] c_out,
-    output wire [20:0] count_out,
+    output wire [14:0] count_out,
     output wire increase_out
 );
 
@@ -44,20 +44,25 @@ module nscc_fastinc
 wire _fired_0 = rtt <= 20'h2580;
 wire _fired_1 = ~ecn;
 wire uncongested = _fired_0 & _fired_1;
-wire [20:0] _fired_2 = c[26:6];
-wire [21:0] _fired_3 = {1'd0, count};
-wire [21:0] _fired_4 = {8'd0, size};
-wire [21:0] count_no_wrap_sum = _fired_3 + _fired_4;
-wire _fired_5 = count_no_wrap_sum[21];
-wire [20:0] _fired_6 = count_no_wrap_sum[20:0];
-wire [20:0] count_sum = _fired_5 ? 21'h1fffff : _fired_6;
-wire _fired_7 = _fired_2 < count_sum;
-wire _fired_8 = _fired_7 | increase;
-wire fire = uncongested & _fired_8;
+wire [14:0] _fired_2 = c[26:12];
+wire [15:0] _fired_3 = {1'd0, count};
+wire [14:0] _fired_4 = {1'd0, size};
+wire [14:0] _fired_5 = _fired_4 + 15'd63;
+wire [8:0] size_units = _fired_5[14:6];
+wire [15:0] _fired_6 = {7'd0, size_units};
+wire [15:0] count_no_wrap_sum = _fired_3 + _fired_6;
+wire _fired_7 = count_no_wrap_sum[15];
+wire [14:0] _fired_8 = count_no_wrap_sum[14:0];
+wire [14:0] count_sum = _fired_7 ? 15'd32767 : _fired_8;
+wire _fired_9 = _fired_2 < count_sum;
+wire _fired_10 = _fired_9 | increase;
+wire fire = uncongested & _fired_10;
 wire [27:0] _c_out_0 = {1'd0, c};
 wire [27:0] _c_out_1 = _c_out_0 + 28'h80000;
 wire [27:0] _c_out_2 = fire ? _c_out_1 : _c_out_0;
-wire [20:0] _count_out_0 = uncongested ? count_sum : 21'h0;
+wire [14:0] _count_out_0 = uncongested ? count_sum : 15'd0;
+// bits dropped on purpose (rounding, wrap-around)
+wire _unused = ^{c[11:0], _fired_5[5:0]};
 
 assign fired = fire;
 assign c_out = _c_out_2;

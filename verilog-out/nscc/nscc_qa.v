@@ -21,7 +21,7 @@ module nscc_qa
      * Current state
      */
     input  wire [26:0] c,
-    input  wire [20:0] acked,
+    input  wire [14:0] acked,
     input  wire trigger,
     input  wire [11:0] win_end,
 
@@ -37,8 +37,8 @@ module nscc_qa
      */
     output wire fired,
     output wire [26:0] c_out,
-    output wire [20:0] acked_out,
-    output wire [20:0] ignore_out,
+    output wire [14:0] acked_out,
+    output wire [14:0] ignore_out,
     output wire trigger_out,
     output wire [11:0] win_end_out
 );
@@ -55,24 +55,32 @@ wire _fired_5 = trigger | extra_trigger;
 wire _fired_6 = |win_end;
 wire asked = _fired_5 & _fired_6;
 wire fire = roll & asked;
-wire _c_out_0 = acked < 21'h1000;
-wire [20:0] _c_out_1 = _c_out_0 ? 21'h1000 : acked;
+wire [20:0] acked_bytes = {acked, 6'd0};
+wire _c_out_0 = acked_bytes < 21'h1000;
+wire [20:0] _c_out_1 = _c_out_0 ? 21'h1000 : acked_bytes;
 wire [37:0] _c_out_2 = {17'h0, _c_out_1};
 wire [37:0] scaled = _c_out_2 * 38'h10000;
 wire [26:0] _c_out_3 = scaled[36:10];
 wire [26:0] _c_out_4 = fire ? _c_out_3 : c;
 wire _trigger_out_0 = ~fire;
 wire _trigger_out_1 = trigger & _trigger_out_0;
+wire [21:0] _ignore_out_0 = {1'd0, unacked};
+wire [21:0] _ignore_out_1 = _ignore_out_0 + 22'h3f;
+wire [15:0] unacked_units = _ignore_out_1[21:6];
+wire _ignore_out_2 = unacked_units[15];
+wire _ignore_out_3 = _ignore_out_2;
+wire [14:0] _ignore_out_4 = unacked_units[14:0];
+wire [14:0] _ignore_out_5 = _ignore_out_3 ? 15'd32767 : _ignore_out_4;
 wire [11:0] _win_end_out_0 = nowq + 12'd51;
 wire [11:0] _win_end_out_1 = roll ? _win_end_out_0 : win_end;
-wire [20:0] _acked_out_0 = roll ? 21'h0 : acked;
+wire [14:0] _acked_out_0 = roll ? 15'd0 : acked;
 // bits dropped on purpose (rounding, wrap-around)
-wire _unused = ^{scaled[37], scaled[9:0]};
+wire _unused = ^{scaled[37], scaled[9:0], _ignore_out_1[5:0]};
 
 assign fired = fire;
 assign c_out = _c_out_4;
 assign trigger_out = _trigger_out_1;
-assign ignore_out = unacked;
+assign ignore_out = _ignore_out_5;
 assign win_end_out = _win_end_out_1;
 assign acked_out = _acked_out_0;
 
