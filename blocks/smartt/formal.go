@@ -63,8 +63,9 @@ func resultInvariants(p Params, d Derived) []connpipe.Invariant {
 // name (a wrapping counter, formal_jobs.go) takes its low bits.
 func counterAdd(p Params, name string, a, b hdlgen.Expr) hdlgen.Expr {
 	w := a.Width()
-	sum := a.ZExt(w + 1).Add(b.ZExt(w + 1)).Named(name + "_sum")
-	return hdlgen.Mux(sum.Bit(w), hdlgen.Ones(w), sum.Trunc(w))
+	sw := max(w, b.Width()) + 1
+	sum := a.ZExt(sw).Add(b.ZExt(sw)).Named(name + "_sum")
+	return hdlgen.Mux(sum.Slice(sw-1, w).Any(), hdlgen.Ones(w), sum.Trunc(w))
 }
 
 // datapathProperties relate the word an event writes to the word it read,

@@ -11,7 +11,7 @@ import (
 // carries the MD-fired signal that resets FastIncrease.
 func nsccCore(m *hdlgen.Module, p Params, d Derived, st connpipe.Step, nowq, c, le hdlgen.Expr, divC divider,
 	piInc, fiInc, qaFired, ackRun, early hdlgen.Expr) (hdlgen.Expr, hdlgen.Expr, map[string]hdlgen.Value) {
-	cw, bw, rw := p.cw(), p.cntW(), p.RttW
+	cw, rw := p.cw(), p.RttW
 	cur, ev := st.Cur, st.Event
 	rtt, ecn, size := ev.F("rtt"), ev.F("ecn"), ev.F("size")
 
@@ -43,16 +43,16 @@ func nsccCore(m *hdlgen.Module, p Params, d Derived, st connpipe.Step, nowq, c, 
 		recv1 := counterAdd(p, "recv_no_wrap", cur.F("recv"), units(p, size, "recv_units")).Named("recv_sum")
 		adjDue := passed(p, nowq, cur.F("last_adj"), d.BrttQ)
 		// recv * unit > 8 MTU iff recv > floor(8 MTU / unit)
-		fulfill := recv1.Gt(cst(bw, 8*uint64(p.Net.MTU)>>uint(p.ByteShift))).Or(adjDue).Named("fulfill")
+		fulfill := recv1.Gt(cst(p.recvW(), 8*uint64(p.Net.MTU)>>uint(p.ByteShift))).Or(adjDue).Named("fulfill")
 		inc1 = st.Cut("inc_acc", inc1) // only the adjustment period accumulates
 		coreC = hdlgen.Mux(fulfill, c2.ZExt(cw+1).Add(inc1.ZExt(cw+1)), c2.ZExt(cw+1))
 		incNext = hdlgen.Mux(qaFired, cst(cw, 0), hdlgen.Mux(step, hdlgen.Mux(fulfill, cst(cw, 0), inc1), cur.F("inc")))
-		recvNext = hdlgen.Mux(qaFired, cst(bw, 0), hdlgen.Mux(step, hdlgen.Mux(fulfill, cst(bw, 0), recv1), cur.F("recv")))
+		recvNext = hdlgen.Mux(qaFired, cst(p.recvW(), 0), hdlgen.Mux(step, hdlgen.Mux(fulfill, cst(p.recvW(), 0), recv1), cur.F("recv")))
 		lastAdj = hdlgen.Mux(step.And(fulfill), nowq, cur.F("last_adj"))
 	} else {
 		coreC = c2.ZExt(cw + 1).Add(hdlgen.Mux(increasing, incs, cst(cw, 0)).ZExt(cw + 1))
 		incNext = hdlgen.Mux(qaFired, cst(cw, 0), cur.F("inc"))
-		recvNext = hdlgen.Mux(qaFired, cst(bw, 0), cur.F("recv"))
+		recvNext = hdlgen.Mux(qaFired, cst(p.recvW(), 0), cur.F("recv"))
 		lastAdj = cur.F("last_adj")
 	}
 	coreCase := hdlgen.Mux(ecn, hdlgen.Mux(mdOK, cst(3, CaseMD), cst(3, CaseNone)),

@@ -163,6 +163,14 @@ func DefaultByteShift(v Variant) int {
 // cntW is the width of the byte counters, in units of 2^ByteShift bytes.
 func (p Params) cntW() int { return p.ByteW - p.ByteShift }
 
+// recvW is the width of nscc's recv: it is only compared with the 8 MTU
+// of an adjustment period, floor(8 MTU / unit) units, and any sum above
+// that ends the period, so it saturates just above (contract Section 6).
+func (p Params) recvW() int {
+	adj := 8 * uint64(p.Net.MTU) >> uint(p.ByteShift)
+	return min(bitsFor(adj+1), p.cntW())
+}
+
 // DefaultStampW: see DefaultStampShift.
 func DefaultStampW(v Variant) int {
 	if v == NSCC {

@@ -25,7 +25,7 @@ func WordLayout(p Params) *hdlgen.Layout {
 		l.Field("avg_rtt", p.RttW, "EWMA of the RTT, ns").
 			Field("last_md", p.StampW, "time of the last Multiplicative Decrease, "+stampUnits(p)).
 			Field("inc", p.cw(), "increase accumulated over the adjustment period, 2^-F bytes").
-			Field("recv", bw, u+" acked since the last adjustment").
+			Field("recv", p.recvW(), u+" acked since the last adjustment (saturating just above 8 MTU)").
 			Field("last_adj", p.StampW, "time of the last adjustment, "+stampUnits(p))
 	}
 	return l

@@ -102,7 +102,8 @@ func printBudgetMarkdown(w io.Writer, bs []budgetOut) {
 
 func newBudgetCmd() *cobra.Command {
 	var asJSON, asMarkdown bool
-	var path, compare string
+	var path, compare, exploreBlock, svgPath string
+	var selectID int
 	cmd := &cobra.Command{
 		Use:   "budget [block...]",
 		Short: "Print the per-connection and global state of blocks",
@@ -110,11 +111,17 @@ func newBudgetCmd() *cobra.Command {
 per-connection table and its global registers) and prints bits per field,
 totals, the SRAM for all connections, and the paper's figure where a seed
 gives one.`,
-		Example: "  nicgen budget\n  nicgen budget reps --json\n  nicgen budget -c docs/examples/100g-12us.hcl --markdown\n  nicgen budget -c docs/examples/400g.hcl --compare docs/examples/800g.hcl",
+		Example: "  nicgen budget\n  nicgen budget reps --json\n  nicgen budget -c docs/examples/100g-12us.hcl --markdown\n  nicgen budget -c docs/examples/400g.hcl --compare docs/examples/800g.hcl\n  nicgen budget --explore nscc --svg nscc.svg\n  nicgen budget --explore nscc --select 12",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			r, err := loadConfig(path)
 			if err != nil {
 				return err
+			}
+			if exploreBlock != "" {
+				return runExplore(cmd, r, exploreBlock, args, asJSON, svgPath, selectID)
+			}
+			if svgPath != "" || selectID != 0 {
+				return usageErr("--svg and --select go with --explore BLOCK")
 			}
 			bs, err := budgets(r, args)
 			if err != nil {
@@ -149,6 +156,9 @@ gives one.`,
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	cmd.Flags().BoolVar(&asMarkdown, "markdown", false, "print Markdown tables")
 	cmd.Flags().StringVar(&compare, "compare", "", "compare with the budgets of a second configuration FILE, field by field")
+	cmd.Flags().StringVar(&exploreBlock, "explore", "", "sweep the widths and units of BLOCK's state fields (smartt, nscc, reps): bits, SRAM, block RAMs and the error against the float64 reference per point")
+	cmd.Flags().StringVar(&svgPath, "svg", "", "with --explore: write the bits-against-error plot, Pareto front marked, to FILE")
+	cmd.Flags().IntVar(&selectID, "select", 0, "with --explore: print the HCL that selects point ID")
 	addConfigFlag(cmd, &path)
 	return cmd
 }

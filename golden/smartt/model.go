@@ -290,7 +290,7 @@ func execNSCC(p *Params, d *Derived, s *State, e *Event) (uint8, bool) {
 		// after every core case (the MD and no-op acks included). Choice
 		// beyond the contract: with AdjustPeriod off every ack that gets
 		// here is an adjustment (inc applied, recv = 0, last_adj = nowq).
-		s.Recv = satAdd(s.Recv, d.Units(e.Size), d.CountMax)
+		s.Recv = satAdd(s.Recv, d.Units(e.Size), d.RecvMax)
 		if !p.AdjustPeriod || s.Recv > d.AdjUnits || d.passed(nowq, s.LastAdj, d.BrttQ) {
 			c += uint64(s.Inc)
 			s.Inc, s.Recv, s.LastAdj = 0, 0, nowq

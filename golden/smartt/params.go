@@ -232,6 +232,10 @@ type Derived struct {
 	// unit) state the two in counter units: acked * unit < QaGate iff
 	// acked < QaGateUnits, recv * unit > AdjBytes iff recv > AdjUnits.
 	QaGateUnits, AdjUnits uint32
+	// RecvMax = 2^RecvW - 1, RecvW = bits to hold AdjUnits + 1: recv is
+	// only ever compared with AdjUnits, and any sum above it ends the
+	// period, so saturating there reads the same as at CountMax.
+	RecvMax uint32
 
 	// ZeroStampExpired copies the Params option the QuickAdapt sub-block
 	// needs, so that the sub-block functions take Derived alone.
@@ -363,6 +367,7 @@ func (p Params) Derive() Derived {
 	unitB := uint64(1) << d.ByteShift
 	d.QaGateUnits = uint32((uint64(d.QaGate) + unitB - 1) >> d.ByteShift)
 	d.AdjUnits = uint32(uint64(d.AdjBytes) >> d.ByteShift)
+	d.RecvMax = min(maskOf(bits.Len32(d.AdjUnits+1)), d.CountMax)
 	if p.K >= 1 && p.K <= 20 {
 		d.rom = RecipTable(p.K)
 	}

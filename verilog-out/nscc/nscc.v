@@ -52,11 +52,11 @@ module nscc
 
 // state tables
 `ifdef NICGEN_ECP5
-wire [171:0] state_q;  // read data of state after the RAM's output register
+wire [166:0] state_q;  // read data of state after the RAM's output register
 `else
-reg  [171:0] state_mem [0:4095];
-reg  [171:0] state_rd_reg;  // registered read data of state
-reg  [171:0] state_q;  // read data of state after the RAM's output register
+reg  [166:0] state_mem [0:4095];
+reg  [166:0] state_rd_reg;  // registered read data of state
+reg  [166:0] state_q;  // read data of state after the RAM's output register
 `endif
 
 // registers, variables and wires
@@ -178,20 +178,20 @@ reg  [31:0] s1_now_reg;  // stage 1 now
 reg  [31:0] s1_now_next;
 reg  s1_fix_valid_reg;  // the word was written at the edge stage 1 read it
 reg  s1_fix_valid_next;
-reg  [171:0] s1_fix_word_reg;  // the word written at that edge
-reg  [171:0] s1_fix_word_next;
+reg  [166:0] s1_fix_word_reg;  // the word written at that edge
+reg  [166:0] s1_fix_word_next;
 reg  s2_fix_valid_reg;  // a word written since stage 1's read replaces s2_ram
 reg  s2_fix_valid_next;
-reg  [171:0] s2_fix_word_reg;  // the last word written since stage 1's read
-reg  [171:0] s2_fix_word_next;
-reg  [171:0] s3_ram_reg;  // the word read, registered again beside the logic that snoops it
-reg  [171:0] s3_ram_next;
+reg  [166:0] s2_fix_word_reg;  // the last word written since stage 1's read
+reg  [166:0] s2_fix_word_next;
+reg  [166:0] s3_ram_reg;  // the word read, registered again beside the logic that snoops it
+reg  [166:0] s3_ram_next;
 reg  s3_fix_valid_reg;  // a word written since stage 1's read replaces s3_ram
 reg  s3_fix_valid_next;
-reg  [171:0] s3_fix_word_reg;  // the last word written since stage 1's read
-reg  [171:0] s3_fix_word_next;
-reg  [171:0] s4_cur_reg;  // the connection's current word: the datapath's input
-reg  [171:0] s4_cur_next;
+reg  [166:0] s3_fix_word_reg;  // the last word written since stage 1's read
+reg  [166:0] s3_fix_word_next;
+reg  [166:0] s4_cur_reg;  // the connection's current word: the datapath's input
+reg  [166:0] s4_cur_next;
 reg  s2_error_reg;  // stage 2 copy of error
 wire s2_error_next;
 reg  s3_error_reg;  // stage 3 copy of error
@@ -520,12 +520,12 @@ reg  [26:0] s13_cur_inc_reg;  // stage 13 copy of cur_inc
 wire [26:0] s13_cur_inc_next;
 reg  [26:0] s14_inc_acc_reg;  // stage 14 copy of inc_acc
 wire [26:0] s14_inc_acc_next;
-reg  [15:0] s2_t_5_reg;  // stage 2 copy of t
-wire [15:0] s2_t_5_next;
-reg  [15:0] s3_t_7_reg;  // stage 3 copy of t
-wire [15:0] s3_t_7_next;
-reg  [15:0] s4_t_8_reg;  // stage 4 copy of t
-wire [15:0] s4_t_8_next;
+reg  [10:0] s2_t_5_reg;  // stage 2 copy of t
+wire [10:0] s2_t_5_next;
+reg  [10:0] s3_t_7_reg;  // stage 3 copy of t
+wire [10:0] s3_t_7_next;
+reg  [10:0] s4_t_8_reg;  // stage 4 copy of t
+wire [10:0] s4_t_8_next;
 reg  [27:0] s12_t_4_reg;  // stage 12 copy of t
 wire [27:0] s12_t_4_next;
 reg  [27:0] s13_t_3_reg;  // stage 13 copy of t
@@ -874,30 +874,30 @@ reg  [11:0] s15_t_reg;  // stage 15 copy of t
 wire [11:0] s15_t_next;
 reg  [11:0] s16_t_reg;  // stage 16 copy of t
 wire [11:0] s16_t_next;
-reg  [14:0] s5_t_13_reg;  // stage 5 copy of t
-wire [14:0] s5_t_13_next;
-reg  [14:0] s6_t_9_reg;  // stage 6 copy of t
-wire [14:0] s6_t_9_next;
-reg  [14:0] s7_t_8_reg;  // stage 7 copy of t
-wire [14:0] s7_t_8_next;
-reg  [14:0] s8_t_7_reg;  // stage 8 copy of t
-wire [14:0] s8_t_7_next;
-reg  [14:0] s9_t_6_reg;  // stage 9 copy of t
-wire [14:0] s9_t_6_next;
-reg  [14:0] s10_t_6_reg;  // stage 10 copy of t
-wire [14:0] s10_t_6_next;
-reg  [14:0] s11_t_5_reg;  // stage 11 copy of t
-wire [14:0] s11_t_5_next;
-reg  [14:0] s12_t_7_reg;  // stage 12 copy of t
-wire [14:0] s12_t_7_next;
-reg  [14:0] s13_t_6_reg;  // stage 13 copy of t
-wire [14:0] s13_t_6_next;
-reg  [14:0] s14_t_4_reg;  // stage 14 copy of t
-wire [14:0] s14_t_4_next;
-reg  [14:0] s15_t_2_reg;  // stage 15 copy of t
-wire [14:0] s15_t_2_next;
-reg  [14:0] s16_t_2_reg;  // stage 16 copy of t
-wire [14:0] s16_t_2_next;
+reg  [9:0] s5_t_13_reg;  // stage 5 copy of t
+wire [9:0] s5_t_13_next;
+reg  [9:0] s6_t_9_reg;  // stage 6 copy of t
+wire [9:0] s6_t_9_next;
+reg  [9:0] s7_t_8_reg;  // stage 7 copy of t
+wire [9:0] s7_t_8_next;
+reg  [9:0] s8_t_7_reg;  // stage 8 copy of t
+wire [9:0] s8_t_7_next;
+reg  [9:0] s9_t_6_reg;  // stage 9 copy of t
+wire [9:0] s9_t_6_next;
+reg  [9:0] s10_t_6_reg;  // stage 10 copy of t
+wire [9:0] s10_t_6_next;
+reg  [9:0] s11_t_5_reg;  // stage 11 copy of t
+wire [9:0] s11_t_5_next;
+reg  [9:0] s12_t_7_reg;  // stage 12 copy of t
+wire [9:0] s12_t_7_next;
+reg  [9:0] s13_t_6_reg;  // stage 13 copy of t
+wire [9:0] s13_t_6_next;
+reg  [9:0] s14_t_4_reg;  // stage 14 copy of t
+wire [9:0] s14_t_4_next;
+reg  [9:0] s15_t_2_reg;  // stage 15 copy of t
+wire [9:0] s15_t_2_next;
+reg  [9:0] s16_t_2_reg;  // stage 16 copy of t
+wire [9:0] s16_t_2_next;
 reg  [26:0] s15_t_3_reg;  // stage 15 copy of t
 wire [26:0] s15_t_3_next;
 reg  [26:0] s16_t_3_reg;  // stage 16 copy of t
@@ -5057,22 +5057,23 @@ wire [26:0] inc_acc = s13_t_2_reg ? _s14_inc_acc_next_4 : s13_cur_inc_reg;
 wire [14:0] _s2_t_5_next_0 = {1'd0, s1_size_reg};
 wire [14:0] _s2_t_5_next_1 = _s2_t_5_next_0 + 15'd63;
 wire [8:0] recv_units = _s2_t_5_next_1[14:6];
-wire [15:0] _s2_t_5_next_2 = {7'd0, recv_units};
+wire [10:0] _s2_t_5_next_2 = {2'd0, recv_units};
 wire [27:0] _s12_t_4_next_0 = {1'd0, s11_c_core_reg};
-wire [14:0] cur_recv = s4_cur_reg[159:145];
-wire [15:0] _s5_fulfill_next_0 = {1'd0, cur_recv};
-wire [15:0] recv_no_wrap_sum = _s5_fulfill_next_0 + s4_t_8_reg;
-wire _s5_fulfill_next_1 = recv_no_wrap_sum[15];
-wire [14:0] _s5_fulfill_next_2 = recv_no_wrap_sum[14:0];
-wire [14:0] recv_sum = _s5_fulfill_next_1 ? 15'd32767 : _s5_fulfill_next_2;
-wire _s5_fulfill_next_3 = 15'd512 < recv_sum;
-wire [11:0] cur_last_adj = s4_cur_reg[171:160];
-wire [11:0] _s5_fulfill_next_4 = s4_nowq_reg - cur_last_adj;
-wire _s5_fulfill_next_5 = 12'd34 < _s5_fulfill_next_4;
-wire _s5_fulfill_next_6 = |cur_last_adj;
-wire _s5_fulfill_next_7 = ~_s5_fulfill_next_6;
-wire _s5_fulfill_next_8 = _s5_fulfill_next_5 | _s5_fulfill_next_7;
-wire fulfill = _s5_fulfill_next_3 | _s5_fulfill_next_8;
+wire [9:0] cur_recv = s4_cur_reg[154:145];
+wire [10:0] _s5_fulfill_next_0 = {1'd0, cur_recv};
+wire [10:0] recv_no_wrap_sum = _s5_fulfill_next_0 + s4_t_8_reg;
+wire _s5_fulfill_next_1 = recv_no_wrap_sum[10];
+wire _s5_fulfill_next_2 = _s5_fulfill_next_1;
+wire [9:0] _s5_fulfill_next_3 = recv_no_wrap_sum[9:0];
+wire [9:0] recv_sum = _s5_fulfill_next_2 ? 10'd1023 : _s5_fulfill_next_3;
+wire _s5_fulfill_next_4 = 10'd512 < recv_sum;
+wire [11:0] cur_last_adj = s4_cur_reg[166:155];
+wire [11:0] _s5_fulfill_next_5 = s4_nowq_reg - cur_last_adj;
+wire _s5_fulfill_next_6 = 12'd34 < _s5_fulfill_next_5;
+wire _s5_fulfill_next_7 = |cur_last_adj;
+wire _s5_fulfill_next_8 = ~_s5_fulfill_next_7;
+wire _s5_fulfill_next_9 = _s5_fulfill_next_6 | _s5_fulfill_next_8;
+wire fulfill = _s5_fulfill_next_4 | _s5_fulfill_next_9;
 wire [27:0] _s12_t_5_next_0 = {1'd0, s11_c_core_reg};
 wire [27:0] _s15_core_c_next_0 = {1'd0, s14_inc_acc_reg};
 wire [27:0] _s15_core_c_next_1 = s14_t_reg + _s15_core_c_next_0;
@@ -5141,9 +5142,9 @@ wire [27:0] _s5_c_loss_all_next_10 = _s5_c_loss_all_next_9 ? 28'h40000 : _s5_c_l
 wire [26:0] c_loss_all = _s5_c_loss_all_next_10[26:0];
 wire _s5_t_12_next_0 = core_step & fulfill;
 wire [11:0] _s5_t_12_next_1 = _s5_t_12_next_0 ? s4_nowq_reg : cur_last_adj;
-wire [14:0] _s5_t_13_next_0 = fulfill ? 15'd0 : recv_sum;
-wire [14:0] _s5_t_13_next_1 = core_step ? _s5_t_13_next_0 : cur_recv;
-wire [14:0] _s5_t_13_next_2 = qa_fired_nscc ? 15'd0 : _s5_t_13_next_1;
+wire [9:0] _s5_t_13_next_0 = fulfill ? 10'd0 : recv_sum;
+wire [9:0] _s5_t_13_next_1 = core_step ? _s5_t_13_next_0 : cur_recv;
+wire [9:0] _s5_t_13_next_2 = qa_fired_nscc ? 10'd0 : _s5_t_13_next_1;
 wire [26:0] _s15_t_3_next_0 = s14_fulfill_reg ? 27'h0 : s14_inc_acc_reg;
 wire [26:0] _s15_t_3_next_1 = s14_core_step_reg ? _s15_t_3_next_0 : s14_cur_inc_reg;
 wire [26:0] _s15_t_3_next_2 = s14_qa_fired_nscc_reg ? 27'h0 : _s15_t_3_next_1;
@@ -5168,10 +5169,11 @@ wire [14:0] cur_acked = s4_cur_reg[41:27];
 wire [15:0] _s5_t_17_next_0 = {1'd0, cur_acked};
 wire [15:0] acked_no_wrap_sum = _s5_t_17_next_0 + s4_t_13_reg;
 wire _s5_t_17_next_1 = acked_no_wrap_sum[15];
-wire [14:0] _s5_t_17_next_2 = acked_no_wrap_sum[14:0];
-wire [14:0] acked1 = _s5_t_17_next_1 ? 15'd32767 : _s5_t_17_next_2;
+wire _s5_t_17_next_2 = _s5_t_17_next_1;
+wire [14:0] _s5_t_17_next_3 = acked_no_wrap_sum[14:0];
+wire [14:0] acked1 = _s5_t_17_next_2 ? 15'd32767 : _s5_t_17_next_3;
 wire [14:0] acked_in = s4_t_10_reg ? acked1 : cur_acked;
-wire [14:0] _s5_t_17_next_3 = qa_used_nscc ? u_qa_acked_out : acked_in;
+wire [14:0] _s5_t_17_next_4 = qa_used_nscc ? u_qa_acked_out : acked_in;
 wire [2:0] _s2_t_18_next_0 = rtt_le_trtt ? 3'd4 : 3'd3;
 wire [2:0] _s5_t_20_next_0 = timeout_ignored ? 3'd0 : 3'd7;
 wire [2:0] _s5_t_20_next_1 = qa_fired_nscc ? 3'd5 : _s5_t_20_next_0;
@@ -5209,26 +5211,26 @@ wire [11:0] _shell_9 = in_conn_reg[11:0];
 wire _shell_10 = wr_addr == _shell_9;
 wire snoop_in = wr_en & _shell_10;
 wire [26:0] c_open = 27'h4ebc400;
-wire [171:0] _shell_11 = {12'd0, 15'd0, 27'h0, 12'd0, 20'h2198, 1'd0, 1'd0, 12'd0, 15'd0, 15'd0, 15'd0, c_open};
+wire [166:0] _shell_11 = {12'd0, 10'd0, 27'h0, 12'd0, 20'h2198, 1'd0, 1'd0, 12'd0, 15'd0, 15'd0, 15'd0, c_open};
 wire [26:0] c_ack = s16_ack_run_reg ? s16_c_ack_clamped_reg : s16_cur_c_reg;
 wire [26:0] c_new = s16_is_loss_reg ? s16_c_loss_all_reg : c_ack;
-wire [171:0] _shell_12 = {s16_t_reg, s16_t_2_reg, s16_t_3_reg, s16_t_4_reg, s16_t_5_reg, s16_t_6_reg, s16_t_7_reg, s16_t_8_reg, s16_t_9_reg, s16_t_10_reg, s16_t_11_reg, c_new};
-wire [171:0] new_word = s16_t_12_reg ? _shell_11 : _shell_12;
+wire [166:0] _shell_12 = {s16_t_reg, s16_t_2_reg, s16_t_3_reg, s16_t_4_reg, s16_t_5_reg, s16_t_6_reg, s16_t_7_reg, s16_t_8_reg, s16_t_9_reg, s16_t_10_reg, s16_t_11_reg, c_new};
+wire [166:0] new_word = s16_t_12_reg ? _shell_11 : _shell_12;
 wire [11:0] _shell_13 = s1_conn_reg[11:0];
 wire _shell_14 = wr_addr == _shell_13;
 wire snoop_s1 = wr_en & _shell_14;
 wire _shell_15 = snoop_s1 | s1_fix_valid_reg;
-wire [171:0] _shell_16 = snoop_s1 ? new_word : s1_fix_word_reg;
+wire [166:0] _shell_16 = snoop_s1 ? new_word : s1_fix_word_reg;
 wire [11:0] _shell_17 = s2_conn_reg[11:0];
 wire _shell_18 = wr_addr == _shell_17;
 wire snoop_s2 = wr_en & _shell_18;
 wire _shell_19 = snoop_s2 | s2_fix_valid_reg;
-wire [171:0] _shell_20 = snoop_s2 ? new_word : s2_fix_word_reg;
+wire [166:0] _shell_20 = snoop_s2 ? new_word : s2_fix_word_reg;
 wire [11:0] _shell_21 = s3_conn_reg[11:0];
 wire _shell_22 = wr_addr == _shell_21;
 wire snoop_s3 = wr_en & _shell_22;
-wire [171:0] s3_word = s3_fix_valid_reg ? s3_fix_word_reg : s3_ram_reg;
-wire [171:0] _shell_23 = snoop_s3 ? new_word : s3_word;
+wire [166:0] s3_word = s3_fix_valid_reg ? s3_fix_word_reg : s3_ram_reg;
+wire [166:0] _shell_23 = snoop_s3 ? new_word : s3_word;
 wire _shell_24 = out_wr_ptr_reg == 5'd0;
 wire [20:0] cwnd_result = c_new[26:6];
 wire [20:0] _shell_25 = s16_t_12_reg ? 21'h13af10 : cwnd_result;
@@ -5854,7 +5856,7 @@ assign s13_t_13_next = s12_t_14_reg;
 assign s14_t_11_next = s13_t_13_reg;
 assign s15_t_10_next = s14_t_11_reg;
 assign s16_t_10_next = s15_t_10_reg;
-assign s5_t_17_next = _s5_t_17_next_3;
+assign s5_t_17_next = _s5_t_17_next_4;
 assign s6_t_17_next = s5_t_17_reg;
 assign s7_t_16_next = s6_t_17_reg;
 assign s8_t_15_next = s7_t_16_reg;
@@ -7144,7 +7146,7 @@ always @(posedge clk) begin
 end
 
 `ifdef NICGEN_ECP5
-// state: 43 Lattice ECP5 DP16KD block RAMs of 4096 x 4, port A writes, port B reads
+// state: 42 Lattice ECP5 DP16KD block RAMs of 4096 x 4, port A writes, port B reads
 // through its output register (REGMODE_B OUTREG); a read and a write of one
 // address at one edge may return either word: the block never uses that read
 DP16KD #(
@@ -7684,27 +7686,14 @@ DP16KD #(
     .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
     .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
     .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
-) state_ram41 (  // bits 167..164
+) state_ram41 (  // bits 166..164
     .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
     .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
-    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[167]), .DIA2(new_word[166]), .DIA1(new_word[165]), .DIA0(new_word[164]),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(1'b0), .DIA2(new_word[166]), .DIA1(new_word[165]), .DIA0(new_word[164]),
     .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
     .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
     .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
-    .DOB3(state_q[167]), .DOB2(state_q[166]), .DOB1(state_q[165]), .DOB0(state_q[164])
-);
-DP16KD #(
-    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
-    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
-    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
-) state_ram42 (  // bits 171..168
-    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
-    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
-    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[171]), .DIA2(new_word[170]), .DIA1(new_word[169]), .DIA0(new_word[168]),
-    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
-    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
-    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
-    .DOB3(state_q[171]), .DOB2(state_q[170]), .DOB1(state_q[169]), .DOB0(state_q[168])
+    .DOB2(state_q[166]), .DOB1(state_q[165]), .DOB0(state_q[164])
 );
 `else
 // state: read-before-write, no reset (block RAM), read data through the RAM's output register

@@ -1,0 +1,486 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"runtime"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/spf13/cobra"
+
+	"github.com/nicgen/nicgen/blocks"
+	"github.com/nicgen/nicgen/blocks/config"
+	"github.com/nicgen/nicgen/blocks/reps"
+	"github.com/nicgen/nicgen/blocks/smartt"
+	"github.com/nicgen/nicgen/golden/netsim"
+	gsmartt "github.com/nicgen/nicgen/golden/smartt"
+	"github.com/nicgen/nicgen/hdlgen"
+)
+
+// The state explorer (nicgen budget --explore): it sweeps the widths and
+// units of a block's state fields, within what the block declares valid,
+// and reports for each point the bits per connection, the SRAM of the
+// configured table, its 7-series block RAMs and, where the block has a
+// float64 reference, what the point costs in fidelity.
+
+// exploreBounds are the fidelity bounds asserted at the default point of
+// every SMaRTT variant (golden/smartt TestLockedAccuracy, golden/netsim
+// TestIncast8to1): the explorer shows where each breaks.
+const (
+	stepBound   = 1e-3 // one-step cwnd error against float64, p99, cwnd > 8 MTU
+	incastBound = 0.01 // 8:1 incast completion against float64
+)
+
+type setting struct {
+	Attr  string `json:"attr"`
+	Value int    `json:"value"`
+}
+
+type incastDelta struct {
+	Size             string  `json:"size"`
+	CompletionChange float64 `json:"completion_change"` // fixed / float - 1
+	JainChange       float64 `json:"jain_change"`       // fixed - float
+}
+
+type pointError struct {
+	StepP99     float64       `json:"step_error_p99"`
+	StepMax     float64       `json:"step_error_max"`
+	Incast      []incastDelta `json:"incast"`
+	WorstIncast float64       `json:"worst_incast_change"` // largest |completion change|
+	StepOK      bool          `json:"step_bound_holds"`
+	IncastOK    bool          `json:"incast_bound_holds"`
+}
+
+type explorePoint struct {
+	ID          int         `json:"id"`
+	Settings    []setting   `json:"settings"`
+	Bits        int         `json:"per_connection_bits"`
+	TableKiB    float64     `json:"table_kib"`
+	RAMB36      int         `json:"ramb36"`
+	Error       *pointError `json:"error,omitempty"` // nil: the block has no float64 reference
+	Default     bool        `json:"default"`
+	Pareto      bool        `json:"pareto"`
+	HCL         string      `json:"hcl"`
+	settingsKey string
+}
+
+type exploreResult struct {
+	Block       string         `json:"block"`
+	Connections int            `json:"connections"`
+	Reference   string         `json:"reference"`
+	Points      []explorePoint `json:"points"`
+}
+
+// ramb36 is the number of 7-series RAMB36E1 that hold depth words of
+// width bits, in the best of its aspect ratios (512 x 72 .. 32K x 1).
+func ramb36(width, depth int) int {
+	best := math.MaxInt
+	for _, a := range [][2]int{{512, 72}, {1024, 36}, {2048, 18}, {4096, 9}, {8192, 4}, {16384, 2}, {32768, 1}} {
+		n := ceilDiv(width, a[1]) * ceilDiv(depth, a[0])
+		best = min(best, n)
+	}
+	return best
+}
+
+func ceilDiv(a, b int) int { return (a + b - 1) / b }
+
+// explore sweeps a block of the configuration.
+func explore(cfg blocks.Config, block string) (*exploreResult, error) {
+	switch block {
+	case "smartt", "nscc":
+		v := smartt.Conf
+		if block == "nscc" {
+			v = smartt.NSCC
+		}
+		base, err := smartt.Of(cfg, v)
+		if err != nil {
+			return nil, err
+		}
+		return exploreSmartt(block, base)
+	case "reps":
+		base, err := reps.Of(cfg)
+		if err != nil {
+			return nil, err
+		}
+		return exploreReps(base)
+	}
+	if _, err := blocks.Lookup(block); err != nil {
+		return nil, err
+	}
+	return nil, fmt.Errorf("block %q declares no state to explore (--explore knows smartt, nscc and reps)", block)
+}
+
+func perConnBits(m *hdlgen.Module, err error) (int, error) {
+	if err != nil {
+		return 0, err
+	}
+	return hdlgen.StateBudget(m).PerConnBits(), nil
+}
+
+// exploreSmartt sweeps the fraction bits of the window (f), the stored
+// timestamps (stamp_shift, stamp_width) and the unit of the byte counters
+// (byte_shift) of smartt or nscc, measuring each point against the
+// float64 reference: one step from the same word on three seeded random
+// traces, and the closed-loop 8:1 incast at 1 MiB and 8 MiB.
+func exploreSmartt(block string, base smartt.Params) (*exploreResult, error) {
+	fs := []int{2, 3, 4, 6}
+	stamps := [][2]int{{4, 24}, {6, 16}, {7, 14}, {8, 12}, {8, 11}, {9, 10}}
+	units := []int{0, 4, 6, 8}
+	if !slices.Contains(fs, base.F) {
+		fs = append(fs, base.F)
+	}
+	if !slices.ContainsFunc(stamps, func(s [2]int) bool { return s == [2]int{base.StampShift, base.StampW} }) {
+		stamps = append(stamps, [2]int{base.StampShift, base.StampW})
+	}
+	if !slices.Contains(units, base.ByteShift) {
+		units = append(units, base.ByteShift)
+	}
+	var cands []smartt.Params
+	for _, f := range fs {
+		for _, st := range stamps {
+			for _, u := range units {
+				q := base
+				q.F, q.StampShift, q.StampW, q.ByteShift = f, st[0], st[1], u
+				q.Depth = 1 // the word does not depend on the depth
+				if q.Validate() != nil {
+					continue
+				}
+				if _, err := gsmartt.NewModel(q.Golden()); err != nil {
+					continue
+				}
+				cands = append(cands, q)
+			}
+		}
+	}
+	// the float64 reference does not depend on the widths: one run per size
+	sizes := []int64{1 << 20, 8 << 20}
+	floats := make([]*netsim.Result, len(sizes))
+	for i, size := range sizes {
+		r, err := incast(base.Golden(), size, true)
+		if err != nil {
+			return nil, err
+		}
+		floats[i] = r
+	}
+	traces := make([][]gsmartt.Event, 3)
+	for i := range traces {
+		traces[i] = gsmartt.RandomTrace(base.Golden(), 3, 120_000, uint64(i+1))
+	}
+	points := make([]explorePoint, len(cands))
+	errs := make([]error, len(cands))
+	var wg sync.WaitGroup
+	work := make(chan int)
+	for range max(1, runtime.NumCPU()) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				points[i], errs[i] = smarttPoint(block, base, cands[i], sizes, floats, traces)
+			}
+		}()
+	}
+	for i := range cands {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return finishExplore(&exploreResult{Block: block, Connections: base.NumConn,
+		Reference: "float64 reference of docs/blocks/smartt.md Section 7 (golden/smartt FloatModel)", Points: points}), nil
+}
+
+func incast(p gsmartt.Params, size int64, float bool) (*netsim.Result, error) {
+	cfg := netsim.ConfigFor(p)
+	cfg.MessageBytes = size
+	cs, err := netsim.GoldenControllers(p, cfg.Senders, float)
+	if err != nil {
+		return nil, err
+	}
+	return netsim.Run(cfg, cs)
+}
+
+func smarttPoint(block string, base, q smartt.Params, sizes []int64, floats []*netsim.Result, traces [][]gsmartt.Event) (explorePoint, error) {
+	bits, err := perConnBits(smartt.Block(q))
+	if err != nil {
+		return explorePoint{}, err
+	}
+	pt := explorePoint{
+		Settings: []setting{{"f", q.F}, {"stamp_shift", q.StampShift}, {"stamp_width", q.StampW}, {"byte_shift", q.ByteShift}},
+		Bits:     bits,
+		Default:  q.F == base.F && q.StampShift == base.StampShift && q.StampW == base.StampW && q.ByteShift == base.ByteShift,
+	}
+	gp := q.Golden()
+	var rels []float64
+	for _, tr := range traces {
+		_, _, _, _, _, _, r := gsmartt.LockedErrors(gp, tr)
+		rels = append(rels, r...)
+	}
+	e := &pointError{}
+	if len(rels) > 0 {
+		slices.Sort(rels)
+		e.StepP99, e.StepMax = rels[len(rels)*99/100], rels[len(rels)-1]
+	}
+	for i, size := range sizes {
+		r, err := incast(gp, size, false)
+		if err != nil {
+			return explorePoint{}, err
+		}
+		d := incastDelta{Size: netsim.FormatBytes(size), CompletionChange: r.CompletionNs/floats[i].CompletionNs - 1, JainChange: r.Jain - floats[i].Jain}
+		e.Incast = append(e.Incast, d)
+		e.WorstIncast = max(e.WorstIncast, math.Abs(d.CompletionChange))
+	}
+	e.StepOK, e.IncastOK = e.StepP99 <= stepBound, e.WorstIncast <= incastBound
+	pt.Error = e
+	return pt, nil
+}
+
+// exploreReps sweeps the buffer entries and the EV width of reps, with
+// the counters either as wide as S4 Table 1 (8 bits) or as narrow as the
+// values need. REPS is discrete: there is no float64 reference to err
+// from, so the points carry their cost only.
+func exploreReps(base reps.Params) (*exploreResult, error) {
+	var points []explorePoint
+	for _, n := range []int{4, 8, 16} {
+		for _, evw := range []int{8, 12, 16} {
+			for _, minimal := range []bool{false, true} {
+				q := base
+				q.N, q.EVW = n, evw
+				q.HeadW, q.CountW, q.ExploreW = max(8, hdlgen.BitsFor(uint64(n-1))), max(8, hdlgen.BitsFor(uint64(n))), max(8, hdlgen.BitsFor(q.ExploreInit))
+				if minimal {
+					q.HeadW, q.CountW = hdlgen.BitsFor(uint64(n-1)), hdlgen.BitsFor(uint64(n))
+					q.ExploreW = hdlgen.BitsFor(max(q.ExploreInit, q.ExploreAfterFreeze))
+				}
+				bits, err := perConnBits(reps.Paper(q))
+				if err != nil {
+					continue // a combination the block rejects
+				}
+				points = append(points, explorePoint{
+					Settings: []setting{{"entries", n}, {"ev_width", evw}, {"head_width", q.HeadW}, {"count_width", q.CountW}, {"explore_width", q.ExploreW}},
+					Bits:     bits,
+					Default:  n == base.N && evw == base.EVW && q.HeadW == base.HeadW && q.CountW == base.CountW && q.ExploreW == base.ExploreW,
+				})
+			}
+		}
+	}
+	return finishExplore(&exploreResult{Block: "reps", Connections: base.NumConn,
+		Reference: "none: REPS is discrete, with no float64 reference to err from", Points: dedupPoints(points)}), nil
+}
+
+// dedupPoints drops repeated settings (a minimal width that equals S4's).
+func dedupPoints(ps []explorePoint) []explorePoint {
+	seen := map[string]bool{}
+	var out []explorePoint
+	for _, p := range ps {
+		k := settingsKey(p.Settings)
+		if seen[k] {
+			for i := range out {
+				if out[i].settingsKey == k {
+					out[i].Default = out[i].Default || p.Default
+				}
+			}
+			continue
+		}
+		seen[k] = true
+		p.settingsKey = k
+		out = append(out, p)
+	}
+	return out
+}
+
+func settingsKey(s []setting) string {
+	var b strings.Builder
+	for _, x := range s {
+		fmt.Fprintf(&b, "%s=%d;", x.Attr, x.Value)
+	}
+	return b.String()
+}
+
+// finishExplore sorts the points (bits, then error, then settings),
+// numbers them, fills in the SRAM, block RAMs and HCL, and marks the
+// Pareto front of bits against the worst incast change (or, without a
+// reference, the smallest word).
+func finishExplore(r *exploreResult) *exploreResult {
+	worst := func(p explorePoint) float64 {
+		if p.Error == nil {
+			return 0
+		}
+		return p.Error.WorstIncast
+	}
+	sort.SliceStable(r.Points, func(i, j int) bool {
+		a, b := r.Points[i], r.Points[j]
+		if a.Bits != b.Bits {
+			return a.Bits < b.Bits
+		}
+		if worst(a) != worst(b) {
+			return worst(a) < worst(b)
+		}
+		return settingsKey(a.Settings) < settingsKey(b.Settings)
+	})
+	best := math.Inf(1)
+	for i := range r.Points {
+		p := &r.Points[i]
+		p.ID = i + 1
+		p.TableKiB = float64(p.Bits) * float64(r.Connections) / 8 / 1024
+		p.RAMB36 = ramb36(p.Bits, r.Connections)
+		var b strings.Builder
+		fmt.Fprintf(&b, "block %q {\n", r.Block)
+		for _, s := range p.Settings {
+			fmt.Fprintf(&b, "  %s = %d\n", s.Attr, s.Value)
+		}
+		b.WriteString("}\n")
+		p.HCL = b.String()
+		// sorted by bits, then error: a point is on the front when it errs
+		// less than every point before it (every smaller word, and the
+		// words of its size that err less)
+		if w := worst(*p); w < best {
+			p.Pareto, best = true, w
+		}
+	}
+	return r
+}
+
+func printExplore(w io.Writer, r *exploreResult) {
+	fmt.Fprintf(w, "%s: %d points, %d connections; reference: %s\n", r.Block, len(r.Points), r.Connections, r.Reference)
+	if r.Points[0].Error != nil {
+		fmt.Fprintf(w, "bounds: one-step error p99 <= %g; 8:1 incast completion within %g%% of float64\n", stepBound, 100*incastBound)
+	}
+	fmt.Fprintf(w, "%4s  %-48s %5s %8s %6s", "id", "settings", "bits", "KiB", "RAMB36")
+	if r.Points[0].Error != nil {
+		fmt.Fprintf(w, "  %9s %9s %8s %8s %7s %7s", "step p99", "step max", "1 MiB", "8 MiB", "p99<=", "incast")
+	}
+	fmt.Fprintln(w, "  marks")
+	for _, p := range r.Points {
+		var set []string
+		for _, s := range p.Settings {
+			set = append(set, fmt.Sprintf("%s=%d", s.Attr, s.Value))
+		}
+		fmt.Fprintf(w, "%4d  %-48s %5d %8.1f %6d", p.ID, strings.Join(set, " "), p.Bits, p.TableKiB, p.RAMB36)
+		if e := p.Error; e != nil {
+			fmt.Fprintf(w, "  %9.2g %9.2g %+7.2f%% %+7.2f%% %7s %7s", e.StepP99, e.StepMax, 100*e.Incast[0].CompletionChange, 100*e.Incast[1].CompletionChange, holds(e.StepOK), holds(e.IncastOK))
+		}
+		var marks []string
+		if p.Default {
+			marks = append(marks, "default")
+		}
+		if p.Pareto {
+			marks = append(marks, "pareto")
+		}
+		fmt.Fprintf(w, "  %s\n", strings.Join(marks, ","))
+	}
+	fmt.Fprintln(w, "nicgen budget --explore "+r.Block+" --select ID prints the HCL that selects a point")
+}
+
+func holds(ok bool) string {
+	if ok {
+		return "holds"
+	}
+	return "BREAKS"
+}
+
+// exploreSVG plots bits per connection against the worst incast change,
+// the Pareto front joined, the default ringed and the 1 % bound dashed.
+func exploreSVG(r *exploreResult) []byte {
+	const W, H, L, R, T, B = 720.0, 440.0, 70.0, 20.0, 40.0, 50.0
+	minB, maxB := r.Points[0].Bits, r.Points[len(r.Points)-1].Bits
+	maxE := 2 * incastBound
+	for _, p := range r.Points {
+		if p.Error != nil {
+			maxE = max(maxE, p.Error.WorstIncast)
+		}
+	}
+	maxE = math.Ceil(maxE*200) / 200
+	x := func(bits int) float64 {
+		if maxB == minB {
+			return L + (W-L-R)/2
+		}
+		return L + (W-L-R)*float64(bits-minB)/float64(maxB-minB)
+	}
+	y := func(e float64) float64 { return H - B - (H-T-B)*e/maxE }
+	var b strings.Builder
+	fmt.Fprintf(&b, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%g\" height=\"%g\" font-family=\"sans-serif\" font-size=\"12\">\n", W, H)
+	fmt.Fprintf(&b, "<rect width=\"%g\" height=\"%g\" fill=\"white\"/>\n", W, H)
+	fmt.Fprintf(&b, "<text x=\"%g\" y=\"22\" font-size=\"14\">%s: bits per connection against the 8:1 incast completion change from float64 (%d points)</text>\n", L, r.Block, len(r.Points))
+	fmt.Fprintf(&b, "<line x1=\"%g\" y1=\"%g\" x2=\"%g\" y2=\"%g\" stroke=\"black\"/>\n", L, H-B, W-R, H-B)
+	fmt.Fprintf(&b, "<line x1=\"%g\" y1=\"%g\" x2=\"%g\" y2=\"%g\" stroke=\"black\"/>\n", L, T, L, H-B)
+	for i := 0; i <= 4; i++ {
+		e := maxE * float64(i) / 4
+		fmt.Fprintf(&b, "<text x=\"%g\" y=\"%g\" text-anchor=\"end\">%.2f%%</text>\n", L-6, y(e)+4, 100*e)
+		bits := minB + (maxB-minB)*i/4
+		fmt.Fprintf(&b, "<text x=\"%g\" y=\"%g\" text-anchor=\"middle\">%d</text>\n", x(bits), H-B+18, bits)
+	}
+	fmt.Fprintf(&b, "<text x=\"%g\" y=\"%g\" text-anchor=\"middle\">bits per connection</text>\n", (L+W-R)/2, H-12)
+	fmt.Fprintf(&b, "<line x1=\"%g\" y1=\"%g\" x2=\"%g\" y2=\"%g\" stroke=\"gray\" stroke-dasharray=\"6,4\"/>\n", L, y(incastBound), W-R, y(incastBound))
+	fmt.Fprintf(&b, "<text x=\"%g\" y=\"%g\" fill=\"gray\" text-anchor=\"end\">bound: 1%%</text>\n", W-R, y(incastBound)-4)
+	var front []string
+	for _, p := range r.Points {
+		e := 0.0
+		if p.Error != nil {
+			e = p.Error.WorstIncast
+		}
+		color := "#888"
+		if p.Pareto {
+			color = "#c00"
+			front = append(front, fmt.Sprintf("%.1f,%.1f", x(p.Bits), y(e)))
+		}
+		fmt.Fprintf(&b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"><title>#%d %s: %d bits, %.2f%%</title></circle>\n", x(p.Bits), y(e), color, p.ID, settingsKey(p.Settings), p.Bits, 100*e)
+		if p.Default {
+			fmt.Fprintf(&b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"7\" fill=\"none\" stroke=\"#06c\" stroke-width=\"2\"/>\n", x(p.Bits), y(e))
+			fmt.Fprintf(&b, "<text x=\"%.1f\" y=\"%.1f\" fill=\"#06c\">default</text>\n", x(p.Bits)+9, y(e)-8)
+		}
+	}
+	if len(front) > 1 {
+		fmt.Fprintf(&b, "<polyline points=\"%s\" fill=\"none\" stroke=\"#c00\"/>\n", strings.Join(front, " "))
+	}
+	fmt.Fprintf(&b, "<text x=\"%g\" y=\"%g\" fill=\"#c00\">Pareto front</text>\n", W-R-90, T+14)
+	b.WriteString("</svg>\n")
+	return []byte(b.String())
+}
+
+func runExplore(cmd *cobra.Command, r *config.Resolved, block string, args []string, asJSON bool, svgPath string, selectID int) error {
+	if len(args) > 0 {
+		return usageErr("--explore takes its block as its value; drop the arguments %v", args)
+	}
+	if !r.Has(block) {
+		if _, err := blocks.Lookup(block); err != nil {
+			return usageErr("--explore: %v", err)
+		}
+		return usageErr("--explore: block %q is not in the configuration", block)
+	}
+	if svgPath != "" {
+		if err := checkWritable(svgPath); err != nil {
+			return usageErr("--svg: %v", err)
+		}
+	}
+	res, err := explore(r.Config, block)
+	if err != nil {
+		return usageErr("--explore: %v", err)
+	}
+	if selectID != 0 {
+		if selectID < 1 || selectID > len(res.Points) {
+			return usageErr("--select %d: %s has points 1..%d", selectID, block, len(res.Points))
+		}
+		fmt.Fprint(cmd.OutOrStdout(), res.Points[selectID-1].HCL)
+		return nil
+	}
+	if svgPath != "" {
+		if res.Points[0].Error == nil {
+			return usageErr("--svg: %s has no float64 reference, so no error to plot", block)
+		}
+		if err := writeAtomic(svgPath, exploreSVG(res)); err != nil {
+			return err
+		}
+	}
+	if asJSON {
+		return writeJSON(cmd.OutOrStdout(), res)
+	}
+	printExplore(cmd.OutOrStdout(), res)
+	return nil
+}
