@@ -225,9 +225,9 @@ type Derived struct {
 	// ByteShift copies the Params: the byte counters count units of
 	// 2^ByteShift bytes.
 	ByteShift int
-	RttMax   uint32 // 2^RttW - 1
-	QaGate   uint32 // MaxCwnd >> 3 (nscc delay trigger), bytes
-	AdjBytes uint32 // 8 * MTU (nscc adjustment period), bytes
+	RttMax    uint32 // 2^RttW - 1
+	QaGate    uint32 // MaxCwnd >> 3 (nscc delay trigger), bytes
+	AdjBytes  uint32 // 8 * MTU (nscc adjustment period), bytes
 	// QaGateUnits = ceil(QaGate / unit) and AdjUnits = floor(AdjBytes /
 	// unit) state the two in counter units: acked * unit < QaGate iff
 	// acked < QaGateUnits, recv * unit > AdjBytes iff recv > AdjUnits.
