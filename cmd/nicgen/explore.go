@@ -352,17 +352,17 @@ func printExplore(w io.Writer, r *exploreResult) {
 	if r.Points[0].Error != nil {
 		fmt.Fprintf(w, "bounds: one-step error p99 <= %g; 8:1 incast completion within %g%% of float64\n", stepBound, 100*incastBound)
 	}
-	fmt.Fprintf(w, "%4s  %-48s %5s %8s %6s", "id", "settings", "bits", "KiB", "RAMB36")
+	sw := len("settings")
+	for _, p := range r.Points {
+		sw = max(sw, len(settingsText(p.Settings)))
+	}
+	fmt.Fprintf(w, "%4s  %-*s %5s %8s %6s", "id", sw, "settings", "bits", "KiB", "RAMB36")
 	if r.Points[0].Error != nil {
 		fmt.Fprintf(w, "  %9s %9s %8s %8s %7s %7s", "step p99", "step max", "1 MiB", "8 MiB", "p99<=", "incast")
 	}
 	fmt.Fprintln(w, "  marks")
 	for _, p := range r.Points {
-		var set []string
-		for _, s := range p.Settings {
-			set = append(set, fmt.Sprintf("%s=%d", s.Attr, s.Value))
-		}
-		fmt.Fprintf(w, "%4d  %-48s %5d %8.1f %6d", p.ID, strings.Join(set, " "), p.Bits, p.TableKiB, p.RAMB36)
+		fmt.Fprintf(w, "%4d  %-*s %5d %8.1f %6d", p.ID, sw, settingsText(p.Settings), p.Bits, p.TableKiB, p.RAMB36)
 		if e := p.Error; e != nil {
 			fmt.Fprintf(w, "  %9.2g %9.2g %+7.2f%% %+7.2f%% %7s %7s", e.StepP99, e.StepMax, 100*e.Incast[0].CompletionChange, 100*e.Incast[1].CompletionChange, holds(e.StepOK), holds(e.IncastOK))
 		}
@@ -376,6 +376,14 @@ func printExplore(w io.Writer, r *exploreResult) {
 		fmt.Fprintf(w, "  %s\n", strings.Join(marks, ","))
 	}
 	fmt.Fprintln(w, "nicgen budget --explore "+r.Block+" --select ID prints the HCL that selects a point")
+}
+
+func settingsText(s []setting) string {
+	var set []string
+	for _, x := range s {
+		set = append(set, fmt.Sprintf("%s=%d", x.Attr, x.Value))
+	}
+	return strings.Join(set, " ")
 }
 
 func holds(ok bool) string {

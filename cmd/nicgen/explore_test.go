@@ -1,0 +1,114 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/nicgen/nicgen/blocks/config"
+)
+
+// budget --explore: every point is a configuration the block accepts; the
+// default point is the configuration's own budget; the Pareto front is
+// exactly the set of points no other point beats in bits and error; and a
+// point's HCL, written into a configuration, gives the point's bits.
+func TestExplore(t *testing.T) {
+	for _, block := range []string{"nscc", "smartt", "reps"} {
+		out, err := runCLI(t, "budget", "--explore", block, "--json")
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", block, err, out)
+		}
+		var res exploreResult
+		if err := json.Unmarshal([]byte(out), &res); err != nil {
+			t.Fatal(err)
+		}
+		bud, err := runCLI(t, "budget", block, "--json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var bs []budgetOut
+		if err := json.Unmarshal([]byte(bud), &bs); err != nil {
+			t.Fatal(err)
+		}
+		defaults := 0
+		for _, p := range res.Points {
+			if p.Default {
+				defaults++
+				if p.Bits != bs[0].PerConnBits {
+					t.Errorf("%s: default point %d bits, budget %d", block, p.Bits, bs[0].PerConnBits)
+				}
+			}
+			if (p.Error == nil) != (block == "reps") {
+				t.Errorf("%s: point %d: error %v (only reps has no float64 reference)", block, p.ID, p.Error)
+			}
+		}
+		if defaults != 1 {
+			t.Errorf("%s: %d default points", block, defaults)
+		}
+		worst := func(p explorePoint) float64 {
+			if p.Error == nil {
+				return 0
+			}
+			return p.Error.WorstIncast
+		}
+		for _, p := range res.Points {
+			dominated := false
+			for _, q := range res.Points {
+				if q.ID != p.ID && q.Bits <= p.Bits && worst(q) <= worst(p) && (q.Bits < p.Bits || worst(q) < worst(p) || q.ID < p.ID) {
+					dominated = true
+				}
+			}
+			if p.Pareto == dominated {
+				t.Errorf("%s: point %d (%d bits, %.4f): pareto %v, dominated %v", block, p.ID, p.Bits, worst(p), p.Pareto, dominated)
+			}
+		}
+		// the smallest point's HCL selects it
+		p := res.Points[0]
+		sel, err := runCLI(t, "budget", "--explore", block, "--select", "1")
+		if err != nil || sel != p.HCL {
+			t.Fatalf("%s: --select 1: %v\n%q, want %q", block, err, sel, p.HCL)
+		}
+		src := strings.Replace(string(config.DefaultSource()), "block \""+block+"\" {}", strings.TrimSpace(p.HCL), 1)
+		cfg := filepath.Join(t.TempDir(), "point.hcl")
+		if err := os.WriteFile(cfg, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		got, err := runCLI(t, "budget", block, "-c", cfg, "--json")
+		if err != nil {
+			t.Fatalf("%s: the HCL of point 1 is refused: %v\n%s\n%s", block, err, p.HCL, got)
+		}
+		if err := json.Unmarshal([]byte(got), &bs); err != nil || bs[0].PerConnBits != p.Bits {
+			t.Errorf("%s: point 1 is %d bits, its configuration %d", block, p.Bits, bs[0].PerConnBits)
+		}
+	}
+	if _, err := runCLI(t, "budget", "--explore", "reps_conf"); exitCode(err) != 2 {
+		t.Errorf("--explore reps_conf: exit %d", exitCode(err))
+	}
+	if _, err := runCLI(t, "budget", "--explore", "nscc", "--select", "100000"); exitCode(err) != 2 {
+		t.Errorf("--select out of range: exit %d", exitCode(err))
+	}
+	if _, err := runCLI(t, "budget", "--svg", "x.svg"); exitCode(err) != 2 {
+		t.Errorf("--svg without --explore: exit %d", exitCode(err))
+	}
+}
+
+// ramb36 against Yosys: the state table of reps_conf (24 bits x 4096)
+// takes as many block RAMs as synth_xilinx maps it to.
+func TestRAMB36MatchesYosys(t *testing.T) {
+	out, err := runCLI(t, "synth", "reps_conf", "--json")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	var r struct {
+		BRAM int `json:"brams"`
+	}
+	// after the progress line
+	if err := json.Unmarshal([]byte(out[strings.Index(out, "{"):]), &r); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if got := ramb36(24, 4096); got != r.BRAM {
+		t.Errorf("ramb36(24, 4096) = %d, Yosys maps %d", got, r.BRAM)
+	}
+}
