@@ -71,7 +71,8 @@ block "nscc" {}
 		{"smartt rtt_width = max(20, bits(36000))", uint64(smartt.MustOf(c, smartt.Conf).RttW), 20},
 		{"conn_width = max(16, bits(1023))", uint64(reps.MustOf(c).ConnW), 16},
 		{"NumConn", uint64(smartt.MustOf(c, smartt.NSCC).NumConn), 1024},
-		{"f", uint64(smartt.MustOf(c, smartt.NSCC).F), 6},
+		{"smartt f", uint64(smartt.MustOf(c, smartt.Conf).F), 6},
+		{"nscc f", uint64(smartt.MustOf(c, smartt.NSCC).F), 3},
 	} {
 		if x.got != x.want {
 			t.Errorf("%s: %d, want %d", x.what, x.got, x.want)
@@ -137,15 +138,15 @@ hardware {
   clock_mhz   = 500
   connections = 4096
 }
-block "nscc" {}
+block "smartt" {}
 `))
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, _ := r.Section("block", "nscc")
+	s, _ := r.Section("block", "smartt")
 	f := settingOf(s, "f")
-	if smartt.MustOf(r.Config, smartt.NSCC).F >= 6 || f.Source != SourceDerived || !strings.HasPrefix(f.Why, "lowered from 6: ") {
-		t.Errorf("f = %d: %+v", smartt.MustOf(r.Config, smartt.NSCC).F, f)
+	if smartt.MustOf(r.Config, smartt.Conf).F >= 6 || f.Source != SourceDerived || !strings.HasPrefix(f.Why, "lowered from 6: ") {
+		t.Errorf("f = %d: %+v", smartt.MustOf(r.Config, smartt.Conf).F, f)
 	}
 }
 

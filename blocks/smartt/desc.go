@@ -29,6 +29,10 @@ var attrs = []block.Attr{
 		Only: "smartt", OnlyWhy: "Wait-to-Decrease is absent from S1 (A-8)"},
 	{Name: "avg_shift", Kind: block.Whole, Lo: 1, Hi: 10, Doc: "RTT EWMA gain 2^-avg_shift (A-11)",
 		Only: "nscc", OnlyWhy: "only S1 keeps an RTT average (A-11)"},
+	{Name: "avg_rtt_width", Kind: block.Whole, Lo: 1, Hi: 32, Unit: "bits", Doc: "width of the RTT average (ns), which saturates there; at most rtt_width",
+		Only: "nscc", OnlyWhy: "only S1 keeps an RTT average (A-11)"},
+	{Name: "inc_width", Kind: block.Whole, Lo: 1, Hi: 32, Unit: "bits", Doc: "width of the increase accumulated over an adjustment period, which saturates there; at most cwnd_width + f",
+		Only: "nscc", OnlyWhy: "the adjustment period is S1's (S1:L838-854)"},
 	{Name: "fi_tol_ns", Kind: block.Whole, Lo: 0, Hi: 1_000_000, Unit: "ns", Doc: "FastIncrease tolerance: rtt <= base_rtt_ns + fi_tol_ns counts as rtt ~ brtt (A-9)"},
 	{Name: "init_cwnd", Kind: block.Whole, Lo: 1, Hi: 1<<32 - 1, Unit: "bytes", Doc: "window after open; mtu..max window (A-15)"},
 	{Name: "timeouts_replace_trims", Kind: block.Bool, Doc: "md doubled: timeouts stand in for trims (S0:L234)",
@@ -170,13 +174,13 @@ func resolve(s block.Section, v Variant, env block.Env) Params {
 	stampShift := s.Whole("stamp_shift", uint64(DefaultStampShift(v)), block.Default, stampWhy[0])
 	var stampW uint64
 	if v == NSCC {
-		// 12 bits (a 1 ms cycle of 256 ns), more when the stamp cycle would
+		// 11 bits (a 0.5 ms cycle of 256 ns), more when the stamp cycle would
 		// hold fewer than four target RTTs of the configured units
 		q := p
 		q.StampShift = int(stampShift)
 		trttQ := q.Derive().TrttQ
 		stampW = s.Whole("stamp_width", max(uint64(DefaultStampW(v)), bitsFor64(trttQ)+2), block.Derived,
-			fmt.Sprintf("max(12, bits to hold 4 x target RTT = 4 x %d units) (docs/blocks/smartt.md Section 3)", trttQ))
+			fmt.Sprintf("max(%d, bits to hold 4 x target RTT = 4 x %d units) (docs/blocks/smartt.md Section 3)", DefaultStampW(v), trttQ))
 	} else {
 		stampW = s.Whole("stamp_width", uint64(DefaultStampW(v)), block.Default, "a 268 ms stamp cycle (docs/blocks/smartt.md Section 3)")
 	}
@@ -244,14 +248,17 @@ func resolve(s block.Section, v Variant, env block.Env) Params {
 			}
 		}
 	} else {
-		f = 6
+		f = uint64(DefaultF(v))
 		why, src := "docs/blocks/smartt.md Section 3; lowered when the network needs it", block.Default
-		if first := fits(6); first != "" {
+		if v == NSCC {
+			why = "1/8 B of window resolution (docs/blocks/smartt.md Section 6); lowered when the network needs it"
+		}
+		if first := fits(f); first != "" {
 			src = block.Derived
 			for f > 0 && fits(f) != "" {
 				f--
 			}
-			why = "lowered from 6: " + first
+			why = fmt.Sprintf("lowered from %d: %s", DefaultF(v), first)
 			if last := fits(f); last != "" {
 				s.Errorf("", "block %q: %s even with f = 0: narrow size_width or rtt_width, or lower network.link_gbps or base_rtt_ns", s.Name(), last)
 			}
@@ -307,6 +314,24 @@ func resolve(s block.Section, v Variant, env block.Env) Params {
 		def = 1 // the block's own validation reports the configuration
 	}
 	p.Depth = int(s.Whole("pipeline_depth", uint64(def), block.Derived, "the stages the block's cuts reach (docs/pipeline.md)"))
+	if v == NSCC {
+		// the RTT average saturates at 4 target RTTs: an MD is capped at
+		// half the window from 2.7 target RTTs on, so above that the
+		// average only delays the return below the cap (Section 6)
+		avgNeed := bitsFor64(uint64(4 * d.TrttNs))
+		avgW := s.Whole("avg_rtt_width", min(max(avgNeed, bitsFor64(uint64(env.BaseRTTNs))), rttW), block.Derived,
+			fmt.Sprintf("bits to hold 4 x target RTT = %d ns, at most rtt_width (docs/blocks/smartt.md Section 6)", 4*d.TrttNs))
+		if avgW > rttW || uint64(env.BaseRTTNs)>>avgW != 0 {
+			s.Errorf("avg_rtt_width", "avg_rtt_width = %d: must hold base_rtt_ns = %d and be at most rtt_width = %d", avgW, env.BaseRTTNs, rttW)
+		}
+		p.AvgW = int(avgW)
+		incW := s.Whole("inc_width", uint64(DefaultIncW(p)), block.Derived,
+			fmt.Sprintf("bits to hold the most one adjustment period accumulates, %d (docs/blocks/smartt.md Section 6)", p.IncBound()))
+		if int(incW) > p.cw() {
+			s.Errorf("inc_width", "inc_width = %d: at most cwnd_width + f = %d", incW, p.cw())
+		}
+		p.IncW = int(incW)
+	}
 	return p
 }
 

@@ -14,7 +14,7 @@ func (p Params) Golden() gsmartt.Params {
 	g.Network = gsmartt.Network{LinkGbps: p.Net.LinkGbps, MTU: p.Net.MTU, BrttNs: p.Net.BrttNs}
 	g.Depth = p.Depth
 	g.NumConn, g.ConnW, g.SizeW, g.RttW, g.ByteW, g.TimeW = p.NumConn, p.ConnW, p.SizeW, p.RttW, p.ByteW, p.TimeW
-	g.StampShift, g.StampW, g.ByteShift = p.StampShift, p.StampW, p.ByteShift
+	g.StampShift, g.StampW, g.ByteShift, g.IncW, g.AvgW = p.StampShift, p.StampW, p.ByteShift, p.IncW, p.AvgW
 	g.F, g.K, g.WtdShift, g.AvgShift, g.FiTolNs, g.InitCwnd = p.F, p.K, p.WtdShift, p.AvgShift, p.FiTolNs, p.InitCwnd
 	g.TimeoutsReplaceTrims, g.ClampOnEarlyReturn, g.AdjustPeriod, g.DelayQA = p.TimeoutsReplaceTrims, p.ClampOnEarlyReturn, p.AdjustPeriod, p.DelayQA
 	g.TrimsCountAsAcked, g.ZeroStampExpired, g.IgnorePhaseTimeouts = p.TrimsCountAsAcked, p.ZeroStampExpired, p.IgnorePhaseTimeouts

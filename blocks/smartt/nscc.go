@@ -16,9 +16,12 @@ func nsccCore(m *hdlgen.Module, p Params, d Derived, st connpipe.Step, nowq, c, 
 	rtt, ecn, size := ev.F("rtt"), ev.F("ecn"), ev.F("size")
 
 	// RTT EWMA with an arithmetic shift of the signed difference
-	diff := rtt.SubX(cur.F("avg_rtt")).Named("rtt_diff")
-	sum := cur.F("avg_rtt").ZExt(rw + 1).AsSigned().Add(diff.Shr(p.AvgShift)).Named("avg_sum")
-	avg := st.Cut("avg_new", sum.Keep(rw-1, 0).Named("avg_new"))
+	// (avg_rtt may be narrower than the RTT: it saturates, Section 6)
+	curAvg := cur.F("avg_rtt").ZExt(rw)
+	diff := rtt.SubX(curAvg).Named("rtt_diff")
+	sum := curAvg.ZExt(rw + 1).AsSigned().Add(diff.Shr(p.AvgShift)).Named("avg_sum")
+	avgStored := st.Cut("avg_new", satTo(sum.Keep(rw-1, 0), p.avgW()).Named("avg_new"))
+	avg := avgStored.ZExt(rw)
 
 	// Multiplicative Decrease at most once per base RTT (S1 Eq. 1, S1:L577)
 	trtt := cst(rw, d.TrttNs)
@@ -35,7 +38,8 @@ func nsccCore(m *hdlgen.Module, p Params, d Derived, st connpipe.Step, nowq, c, 
 	// increases: Fair Increase, or Proportional Increase then Fair Increase
 	incs := st.Cut("incs", hdlgen.Mux(le, satAdd(piInc, fiInc), fiInc))
 	increasing := ecn.Not()
-	inc1 := hdlgen.Mux(increasing, satAdd(cur.F("inc"), incs), cur.F("inc")).Named("inc_acc")
+	iw := p.incW()
+	inc1 := hdlgen.Mux(increasing, satAdd(cur.F("inc"), satTo(incs, iw)), cur.F("inc")).Named("inc_acc")
 
 	var coreC, incNext, recvNext, lastAdj hdlgen.Expr
 	step := ackRun.And(early.Not()).Named("core_step")
@@ -46,12 +50,12 @@ func nsccCore(m *hdlgen.Module, p Params, d Derived, st connpipe.Step, nowq, c, 
 		fulfill := recv1.Gt(cst(p.recvW(), 8*uint64(p.Net.MTU)>>uint(p.ByteShift))).Or(adjDue).Named("fulfill")
 		inc1 = st.Cut("inc_acc", inc1) // only the adjustment period accumulates
 		coreC = hdlgen.Mux(fulfill, c2.ZExt(cw+1).Add(inc1.ZExt(cw+1)), c2.ZExt(cw+1))
-		incNext = hdlgen.Mux(qaFired, cst(cw, 0), hdlgen.Mux(step, hdlgen.Mux(fulfill, cst(cw, 0), inc1), cur.F("inc")))
+		incNext = hdlgen.Mux(qaFired, cst(iw, 0), hdlgen.Mux(step, hdlgen.Mux(fulfill, cst(iw, 0), inc1), cur.F("inc")))
 		recvNext = hdlgen.Mux(qaFired, cst(p.recvW(), 0), hdlgen.Mux(step, hdlgen.Mux(fulfill, cst(p.recvW(), 0), recv1), cur.F("recv")))
 		lastAdj = hdlgen.Mux(step.And(fulfill), nowq, cur.F("last_adj"))
 	} else {
 		coreC = c2.ZExt(cw + 1).Add(hdlgen.Mux(increasing, incs, cst(cw, 0)).ZExt(cw + 1))
-		incNext = hdlgen.Mux(qaFired, cst(cw, 0), cur.F("inc"))
+		incNext = hdlgen.Mux(qaFired, cst(iw, 0), cur.F("inc"))
 		recvNext = hdlgen.Mux(qaFired, cst(p.recvW(), 0), cur.F("recv"))
 		lastAdj = cur.F("last_adj")
 	}
@@ -59,7 +63,7 @@ func nsccCore(m *hdlgen.Module, p Params, d Derived, st connpipe.Step, nowq, c, 
 		hdlgen.Mux(le, cst(3, CaseMI), cst(3, CaseFI))).Named("core_case")
 	mdFired := step.And(mdOK).Named("md_fired")
 	return st.Cut("core_c", coreC.Named("core_c")), coreCase, map[string]hdlgen.Value{
-		"avg_rtt":  hdlgen.Mux(ackRun, avg, cur.F("avg_rtt")),
+		"avg_rtt":  hdlgen.Mux(ackRun, avgStored, cur.F("avg_rtt")),
 		"last_md":  hdlgen.Mux(mdFired, nowq, cur.F("last_md")),
 		"inc":      incNext,
 		"recv":     recvNext,

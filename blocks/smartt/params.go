@@ -78,12 +78,17 @@ type Params struct {
 	// count, recv): 2^ByteShift bytes, a packet counting ceil(size / unit)
 	// units; the counters are ByteW - ByteShift bits (contract Section 3).
 	ByteShift int
-	F         int // fraction bits of the window
-	K         int // reciprocal table index bits
-	WtdShift  int // WTD EWMA gain 2^-WtdShift
-	AvgShift  int // nscc RTT EWMA gain 2^-AvgShift
-	FiTolNs   uint32
-	InitCwnd  uint32 // 0: MaxCwnd
+	// IncW and AvgW (nscc) are the widths of inc and avg_rtt, which
+	// saturate there (contract Section 6); 0 reads as the window's width
+	// and RttW.
+	IncW     int
+	AvgW     int
+	F        int // fraction bits of the window
+	K        int // reciprocal table index bits
+	WtdShift int // WTD EWMA gain 2^-WtdShift
+	AvgShift int // nscc RTT EWMA gain 2^-AvgShift
+	FiTolNs  uint32
+	InitCwnd uint32 // 0: MaxCwnd
 
 	TimeoutsReplaceTrims bool // S0:L234: md doubled
 	ClampOnEarlyReturn   bool
@@ -105,14 +110,20 @@ type Params struct {
 
 // DefaultParams is the papers' setting: 800 Gb/s, 4 KiB MTU, 8.6 us.
 func DefaultParams(v Variant) Params {
-	return Params{
+	p := Params{
 		Variant: v, Net: Network{LinkGbps: 800, MTU: 4096, BrttNs: 8600},
 		NumConn: 4096, ConnW: 16, SizeW: 14, RttW: 20, ByteW: 21, TimeW: 32,
 		StampShift: DefaultStampShift(v), StampW: DefaultStampW(v), ByteShift: DefaultByteShift(v),
-		F: 6, K: 10, WtdShift: 4, AvgShift: 3, FiTolNs: 1000,
+		F: DefaultF(v), K: 10, WtdShift: 4, AvgShift: 3, FiTolNs: 1000,
 		ClampOnEarlyReturn: true, AdjustPeriod: true, ZeroStampExpired: true, IgnorePhaseTimeouts: v == NSCC,
 		Depth: DefaultDepth, StageNs: DefaultStageNs,
 	}
+	if v == NSCC {
+		d := p.Derive()
+		p.AvgW = min(bitsFor(4*d.TrttNs), p.RttW) // 4 target RTTs (Section 6)
+		p.IncW = DefaultIncW(p)
+	}
+	return p
 }
 
 // DefaultDepth is the number of datapath stages of a Params value built
@@ -151,6 +162,15 @@ func DefaultStampShift(v Variant) int {
 	return 4
 }
 
+// DefaultF is the fraction bits of a variant's window: smartt keeps the
+// contract's 6; nscc 3, 1/8 B (docs/blocks/smartt.md Section 6).
+func DefaultF(v Variant) int {
+	if v == NSCC {
+		return 3
+	}
+	return 6
+}
+
 // DefaultByteShift is the unit of a variant's byte counters: bytes for
 // smartt, 64 B for nscc (docs/blocks/smartt.md Section 3).
 func DefaultByteShift(v Variant) int {
@@ -158,6 +178,39 @@ func DefaultByteShift(v Variant) int {
 		return 6
 	}
 	return 0
+}
+
+// incW is the width of nscc's inc.
+func (p Params) incW() int {
+	if p.IncW > 0 && p.AdjustPeriod { // without the period inc is never kept
+		return min(p.IncW, p.cw())
+	}
+	return p.cw()
+}
+
+// avgW is the width of nscc's avg_rtt.
+func (p Params) avgW() int {
+	if p.AvgW > 0 {
+		return min(p.AvgW, p.RttW)
+	}
+	return p.RttW
+}
+
+// DefaultIncW is the width that holds IncBound, at most the window's.
+func DefaultIncW(p Params) int { return min(bitsFor(p.IncBound()), p.cw()) }
+
+// IncBound is the most an adjustment period can accumulate in inc, in
+// 2^-F bytes: a period ends once recv passes 8 MTU, so its acks carry at
+// most 8 MTU + one counter unit + one largest packet of bytes; each byte
+// adds at most 2^F of Proportional Increase (min(size << F, ...)) and
+// KFi / (MTU << F) of Fair Increase (the window is at least one MTU),
+// plus div's 2^-9 and a floor per ack.
+func (p Params) IncBound() uint64 {
+	d := p.Derive()
+	bytes := 8*uint64(p.Net.MTU) + 1<<uint(p.ByteShift) + 1<<uint(p.SizeW)
+	minC := uint64(p.Net.MTU) << uint(p.F)
+	perByte := 1<<uint(p.F) + (d.KFi+minC-1)/minC + 1
+	return bytes * perByte * 513 / 512
 }
 
 // cntW is the width of the byte counters, in units of 2^ByteShift bytes.
@@ -174,7 +227,7 @@ func (p Params) recvW() int {
 // DefaultStampW: see DefaultStampShift.
 func DefaultStampW(v Variant) int {
 	if v == NSCC {
-		return 12
+		return 11
 	}
 	return 24
 }
@@ -245,6 +298,8 @@ func (p Params) Validate() error {
 		return fmt.Errorf("ByteW = %d cannot hold the max window %d", p.ByteW, d.MaxCwnd)
 	case uint64(d.QaRttNs)>>uint(p.RttW) != 0:
 		return fmt.Errorf("RttW = %d cannot hold %d ns", p.RttW, d.QaRttNs)
+	case p.IncW < 0 || p.IncW > 32 || p.AvgW < 0 || p.AvgW > 32 || (p.AvgW > 0 && uint64(p.Net.BrttNs)>>uint(p.AvgW) != 0):
+		return fmt.Errorf("IncW = %d or AvgW = %d out of range (0..32; avg_rtt must hold the base RTT %d ns)", p.IncW, p.AvgW, p.Net.BrttNs)
 	case p.ByteShift < 0 || p.ByteShift > 16 || p.ByteShift >= p.ByteW:
 		return fmt.Errorf("ByteShift = %d must be 0..16 and below ByteW = %d", p.ByteShift, p.ByteW)
 	case p.StampShift < 0 || p.StampShift > 16 || p.StampW < 4 || p.StampW > 32:

@@ -22,9 +22,9 @@ func WordLayout(p Params) *hdlgen.Layout {
 	if p.Variant == Conf {
 		l.Field("avg_wtd", WtdW, "Wait-to-Decrease ECN EWMA, Q0.12")
 	} else {
-		l.Field("avg_rtt", p.RttW, "EWMA of the RTT, ns").
+		l.Field("avg_rtt", p.avgW(), "EWMA of the RTT, ns (saturating)").
 			Field("last_md", p.StampW, "time of the last Multiplicative Decrease, "+stampUnits(p)).
-			Field("inc", p.cw(), "increase accumulated over the adjustment period, 2^-F bytes").
+			Field("inc", p.incW(), "increase accumulated over the adjustment period, 2^-F bytes (saturating)").
 			Field("recv", p.recvW(), u+" acked since the last adjustment (saturating just above 8 MTU)").
 			Field("last_adj", p.StampW, "time of the last adjustment, "+stampUnits(p))
 	}
@@ -300,7 +300,7 @@ func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st con
 		}
 	}
 	if p.Variant == NSCC {
-		openFields["avg_rtt"] = cst(p.RttW, uint64(p.Net.BrttNs))
+		openFields["avg_rtt"] = cst(p.avgW(), uint64(p.Net.BrttNs))
 	}
 	newWord := hdlgen.Mux(isOpen, word.Pack(openFields), word.Pack(fields))
 	resCwnd := newC.Slice(cw-1, p.F).Named("cwnd_result")

@@ -145,6 +145,9 @@ func exploreSmartt(block string, base smartt.Params) (*exploreResult, error) {
 			for _, u := range units {
 				q := base
 				q.F, q.StampShift, q.StampW, q.ByteShift = f, st[0], st[1], u
+				if q.IncW > 0 {
+					q.IncW = smartt.DefaultIncW(q) // what the period can accumulate depends on f and the unit
+				}
 				q.Depth = 1 // the word does not depend on the depth
 				if q.Validate() != nil {
 					continue

@@ -401,7 +401,7 @@ func TestInvariants(t *testing.T) {
 		for _, e := range randomTrace(p, 4, 100_000, 8, 0) {
 			r := m.Step(e)
 			s := m.Conn(e.Conn)
-			if s.C < d.MinC || s.C > d.MaxC || r.Cwnd != s.C>>6 || r.Fast != s.Increase || r.Cwnd >= 1<<d.CwndW {
+			if s.C < d.MinC || s.C > d.MaxC || r.Cwnd != s.C>>d.F || r.Fast != s.Increase || r.Cwnd >= 1<<d.CwndW {
 				t.Fatalf("%s: %+v -> %+v %+v", v, e, r, s)
 			}
 			for _, f := range []uint32{s.Acked, s.Ignored, s.ToIgnore, s.Count, s.Recv} {
@@ -409,7 +409,7 @@ func TestInvariants(t *testing.T) {
 					t.Fatalf("%s: counter over ByteW: %+v", v, s)
 				}
 			}
-			if s.End > d.StampMask || s.LastMd > d.StampMask || s.LastAdj > d.StampMask || s.Inc > d.CMax || s.AvgRtt > d.RttMax {
+			if s.End > d.StampMask || s.LastMd > d.StampMask || s.LastAdj > d.StampMask || s.Inc > d.IncMax || s.AvgRtt > d.AvgMax {
 				t.Fatalf("%s: field over its width: %+v", v, s)
 			}
 			if v == Conf && (s.AvgRtt|s.LastMd|s.Inc|s.Recv|s.LastAdj) != 0 || v == NSCC && s.AvgWtd != 0 {

@@ -242,7 +242,7 @@ func execNSCC(p *Params, d *Derived, s *State, e *Event) (uint8, bool) {
 		}
 		// 3. avg_rtt += (rtt - avg_rtt) >>> AvgShift, signed, floor.
 		diff := int64(e.RTT) - int64(s.AvgRtt)
-		s.AvgRtt = uint32(int64(s.AvgRtt)+diff>>p.AvgShift) & d.RttMax
+		s.AvgRtt = min(uint32(int64(s.AvgRtt)+diff>>p.AvgShift)&d.RttMax, d.AvgMax)
 		// 4. QuickAdapt (qa_scaling 1, optional delay trigger), then
 		// FastIncrease.
 		extra := p.DelayQA && e.RTT > d.QaRttNs && s.Acked < d.QaGateUnits
@@ -277,13 +277,13 @@ func execNSCC(p *Params, d *Derived, s *State, e *Event) (uint8, bool) {
 		case e.ECN:
 			kase = CaseNone // the load balancer changes path (S1:L904)
 		case high:
-			s.Inc = satAdd(s.Inc, uint32(min(fairIncrease(d, c, e.Size), uint64(d.CMax))), d.CMax)
+			s.Inc = satAdd(s.Inc, uint32(min(fairIncrease(d, c, e.Size), uint64(d.CMax))), d.IncMax)
 			kase = CaseFI
 		default:
 			// PI and FI both from the same c, accumulated.
 			pi := multIncrease(d, c, e.Size, e.RTT)
 			fi := fairIncrease(d, c, e.Size)
-			s.Inc = uint32(min(uint64(s.Inc)+pi+fi, uint64(d.CMax)))
+			s.Inc = uint32(min(uint64(s.Inc)+pi+fi, uint64(d.IncMax)))
 			kase = CaseMI
 		}
 		// 6. Adjustment period (S1:L838-854): every 8 MTU or base RTT,

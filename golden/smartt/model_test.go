@@ -17,7 +17,7 @@ func newModel(t *testing.T, v Variant, mod func(*Params)) *Model {
 	// the worked examples below count in the contract's 16 ns stamps and
 	// bytes (nscc keeps 256 ns stamps and 64 B counter units by default:
 	// TestNSCCDefaultStamps, TestNSCCDefaultUnits)
-	p.StampShift, p.StampW, p.ByteShift = ConfStampShift, ConfStampW, 0
+	p.StampShift, p.StampW, p.ByteShift, p.F, p.IncW, p.AvgW = ConfStampShift, ConfStampW, 0, 6, 0, 0
 	if mod != nil {
 		mod(&p)
 	}
@@ -286,7 +286,7 @@ func TestCoreCasesConf(t *testing.T) {
 // 32,000,000 units, with the adjustment period not due (last_adj = q(now)).
 func TestCoreCasesNSCC(t *testing.T) {
 	p := DefaultParams(NSCC)
-	p.StampShift, p.StampW, p.ByteShift = ConfStampShift, ConfStampW, 0 // the contract's 16 ns stamps and bytes
+	p.StampShift, p.StampW, p.ByteShift, p.F, p.IncW, p.AvgW = ConfStampShift, ConfStampW, 0, 6, 0, 0 // the contract's 16 ns stamps, bytes and widths
 	d := p.Derive()
 	base := State{C: 32_000_000, AvgRtt: 20_000, End: 5000, LastAdj: 6, LastMd: 0}
 	// MD (ECN, rtt > Trtt, avg_rtt 20,000 + 0 > Trtt, last_md 0 = never):
@@ -586,14 +586,14 @@ func TestErrors(t *testing.T) {
 	}
 }
 
-// TestNSCCDefaultStamps: nscc's default stamps are 12 bits of 256 ns. The
+// TestNSCCDefaultStamps: nscc's default stamps are 11 bits of 256 ns. The
 // MD hold-off is BrttQ = ceil(8600 / 256) = 34 units, the QuickAdapt window
 // TrttQ = ceil(12900 / 256) = 51 units, and a stamp is read over the whole
-// 4096-unit cycle.
+// 2048-unit cycle.
 func TestNSCCDefaultStamps(t *testing.T) {
 	p := DefaultParams(NSCC)
 	d := p.Derive()
-	if p.StampShift != 8 || p.StampW != 12 || d.BrttQ != 34 || d.TrttQ != 51 {
+	if p.StampShift != 8 || p.StampW != 11 || d.BrttQ != 34 || d.TrttQ != 51 {
 		t.Fatalf("stamps %d ns x %d bits, BrttQ %d, TrttQ %d", 1<<p.StampShift, p.StampW, d.BrttQ, d.TrttQ)
 	}
 	m, err := NewModel(p)
@@ -606,9 +606,9 @@ func TestNSCCDefaultStamps(t *testing.T) {
 	if r := m.Step(ackEv(0, mtu, 1_000_000, true, 0, t0+256)); r.Case != CaseMD {
 		t.Fatalf("first MD: %+v", r)
 	}
-	md := m.Conn(0).LastMd // q(t0 + 256) = 3907
-	if md != 3907 {
-		t.Fatalf("last_md = %d, want 3907", md)
+	md := m.Conn(0).LastMd // q(t0 + 256) = 3907 mod 2048 = 1859
+	if md != 1859 {
+		t.Fatalf("last_md = %d, want 1859", md)
 	}
 	// 34 units later the hold-off has not passed; 35 units later it has
 	if r := m.Step(ackEv(0, mtu, 1_000_000, true, 0, t0+256+34*256)); r.Case != CaseNone {
@@ -617,10 +617,10 @@ func TestNSCCDefaultStamps(t *testing.T) {
 	if r := m.Step(ackEv(0, mtu, 1_000_000, true, 0, t0+256+35*256)); r.Case != CaseMD {
 		t.Fatalf("no MD after the hold-off: %+v", r)
 	}
-	// 3000 units (768 us) of silence, past half the cycle: the last MD
+	// 1500 units (384 us) of silence, past half the cycle: the last MD
 	// still reads as long past (serial arithmetic would read it as ahead)
 	last := m.Conn(0).LastMd
-	if r := m.Step(ackEv(0, mtu, 1_000_000, true, 0, t0+256+35*256+3000*256)); r.Case != CaseMD {
+	if r := m.Step(ackEv(0, mtu, 1_000_000, true, 0, t0+256+35*256+1500*256)); r.Case != CaseMD {
 		t.Fatalf("no MD after 3000 units (last_md %d): %+v", last, r)
 	}
 }

@@ -50,7 +50,9 @@ const (
 	// NSCCStampShift and NSCCStampW are nscc's: 12 bits of 256 ns, a 1 ms
 	// cycle (docs/blocks/smartt.md Section 3).
 	NSCCStampShift = 8
-	NSCCStampW     = 12
+	NSCCStampW     = 11
+	// NSCCF is nscc's window fraction: 1/8 B (smartt keeps 6).
+	NSCCF = 3
 	// NSCCByteShift: nscc counts bytes in units of 64 B, 64 per 4 KiB
 	// packet (docs/blocks/smartt.md Section 3); smartt in bytes.
 	NSCCByteShift = 6
@@ -96,6 +98,13 @@ type Params struct {
 	// to_ignore, count, recv): 2^ByteShift bytes, a packet counting
 	// ceil(size / unit) units; they are ByteW - ByteShift bits wide.
 	ByteShift int
+	// IncW (nscc) is the width of inc, which saturates at 2^IncW - 1; 0
+	// reads as CwndW + F, the window's width, and so does any IncW
+	// without AdjustPeriod (the increase is applied at once).
+	IncW int
+	// AvgW (nscc) is the width of avg_rtt (ns), which saturates at
+	// 2^AvgW - 1; 0 reads as RttW.
+	AvgW int
 
 	F        int    // fraction bits of the window c
 	K        int    // index bits of the reciprocal table (div)
@@ -140,6 +149,13 @@ func stampShift(v Variant) int {
 	return ConfStampShift
 }
 
+func fracBits(v Variant) int {
+	if v == NSCC {
+		return NSCCF
+	}
+	return 6
+}
+
 func byteShift(v Variant) int {
 	if v == NSCC {
 		return NSCCByteShift
@@ -156,7 +172,7 @@ func stampW(v Variant) int {
 
 // DefaultParams returns the defaults of docs/blocks/smartt.md for variant v.
 func DefaultParams(v Variant) Params {
-	return Params{
+	p := Params{
 		Network:             DefaultNetwork(),
 		Variant:             v,
 		NumConn:             4096,
@@ -168,7 +184,7 @@ func DefaultParams(v Variant) Params {
 		StampShift:          stampShift(v),
 		StampW:              stampW(v),
 		ByteShift:           byteShift(v),
-		F:                   6,
+		F:                   fracBits(v),
 		K:                   10,
 		WtdShift:            4,
 		AvgShift:            3,
@@ -179,6 +195,26 @@ func DefaultParams(v Variant) Params {
 		ZeroStampExpired:    true,
 		IgnorePhaseTimeouts: v == NSCC,
 	}
+	if v == NSCC {
+		d := p.Derive()
+		p.AvgW = min(bits.Len32(4*d.TrttNs), p.RttW) // 4 target RTTs
+		p.IncW = DefaultIncW(p)
+	}
+	return p
+}
+
+// DefaultIncW is the width of nscc's inc that holds the most one
+// adjustment period can accumulate (docs/blocks/smartt.md Section 6): a
+// period ends once recv passes 8 MTU, so its acks carry at most 8 MTU, one
+// counter unit and one largest packet of bytes, each byte adding at most
+// 2^F of Proportional and KFi / (MTU << F) of Fair Increase, plus div's
+// 2^-9 and a floor per ack. At most the window's width.
+func DefaultIncW(p Params) int {
+	d := p.Derive()
+	b := uint64(adjustMTUs)*uint64(p.Network.MTU) + 1<<p.ByteShift + 1<<p.SizeW
+	minC := uint64(p.Network.MTU) << p.F
+	perByte := uint64(1)<<p.F + (d.KFi+minC-1)/minC + 1
+	return min(bits.Len64(b*perByte*513/512), d.CW)
 }
 
 // Derived holds every value the contract derives from Params (Sections 2
@@ -219,7 +255,9 @@ type Derived struct {
 
 	MinC     uint32 // MTU << F
 	MaxC     uint32 // MaxCwnd << F
-	CMax     uint32 // 2^CW - 1: the largest c and inc the word holds
+	CMax     uint32 // 2^CW - 1: the largest c the word holds
+	IncMax   uint32 // 2^IncW - 1: where inc saturates (CMax by default)
+	AvgMax   uint32 // 2^AvgW - 1: where avg_rtt saturates (RttMax by default)
 	ByteMax  uint32 // 2^ByteW - 1: the largest unacked
 	CountMax uint32 // 2^(ByteW - ByteShift) - 1: where the byte counters saturate, in units
 	// ByteShift copies the Params: the byte counters count units of
@@ -358,10 +396,18 @@ func (p Params) Derive() Derived {
 	d.MinC = uint32(min(shl(uint64(n.MTU), p.F), math.MaxUint32))
 	d.MaxC = uint32(min(shl(uint64(d.MaxCwnd), p.F), math.MaxUint32))
 	d.CMax = maskOf(d.CW)
+	d.IncMax = d.CMax
+	if p.IncW > 0 && p.AdjustPeriod { // without the period inc is never kept
+		d.IncMax = min(maskOf(p.IncW), d.CMax)
+	}
 	d.ByteMax = maskOf(p.ByteW)
 	d.ByteShift = min(max(p.ByteShift, 0), 31)
 	d.CountMax = maskOf(p.ByteW - d.ByteShift)
 	d.RttMax = maskOf(p.RttW)
+	d.AvgMax = d.RttMax
+	if p.AvgW > 0 {
+		d.AvgMax = min(maskOf(p.AvgW), d.RttMax)
+	}
 	d.QaGate = d.MaxCwnd >> qaGateShift
 	d.AdjBytes = uint32(min(adjustMTUs*uint64(n.MTU), math.MaxUint32))
 	unitB := uint64(1) << d.ByteShift
@@ -391,6 +437,8 @@ func (p Params) Validate() error {
 		checkWidth("RttW", p.RttW, 1, 32),
 		checkWidth("ByteW", p.ByteW, 1, 32),
 		checkWidth("ByteShift", p.ByteShift, 0, max(0, min(p.ByteW-1, 16))),
+		checkWidth("IncW", p.IncW, 0, 32),
+		checkWidth("AvgW", p.AvgW, 0, 32),
 		checkWidth("StampShift", p.StampShift, 0, 16),
 		checkWidth("StampW", p.StampW, 4, 32),
 		// q(t) = (t >> StampShift) mod 2^StampW must wrap together with

@@ -84,7 +84,7 @@ func TestDerive(t *testing.T) {
 	u("QaRttNs", uint64(d.QaRttNs), 25_800)
 	u("MinC", uint64(d.MinC), 262_144)
 	u("MaxC smartt", uint64(d.MaxC), 68_800_000)
-	u("MaxC nscc", uint64(n.MaxC), 82_560_000)
+	u("MaxC nscc", uint64(n.MaxC), 10_320_000) // F = 3 for nscc: 1,290,000 * 8
 	u("CMax", uint64(d.CMax), 1<<27-1)
 	u("ByteMax", uint64(d.ByteMax), 1<<21-1)
 	u("QaGate", uint64(n.QaGate), 161_250) // 1,290,000 >> 3

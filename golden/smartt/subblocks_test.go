@@ -6,7 +6,7 @@ import "testing"
 // the units of the worked examples below.
 func derived(v Variant) *Derived {
 	p := DefaultParams(v)
-	p.StampShift, p.StampW, p.ByteShift = ConfStampShift, ConfStampW, 0
+	p.StampShift, p.StampW, p.ByteShift, p.F, p.IncW, p.AvgW = ConfStampShift, ConfStampW, 0, 6, 0, 0
 	d := p.Derive()
 	return &d
 }

@@ -4,8 +4,8 @@
  * Config: default (800 Gb/s, 4 KiB MTU, 8.6 us base RTT, 4096 connections, 250 MHz)
  *
  * link 800 Gb/s, MTU 4096 B, base RTT 8600 ns: BDP 860000 B, target RTT 12900 ns, gamma 5.7333, max window 1290000 B
- * KFi 24047343, KMi 192378743, KMd 128, KFd 1022802 (>> 40), qa_scaling 65536/65536, FastIncrease rtt <= 9600 ns
- * NumConn 4096, F 6, K 10, ClampOnEarlyReturn true, TimeoutsReplaceTrims false, AdjustPeriod true, DelayQA false, TrimsCountAsAcked false
+ * KFi 375740, KMi 3005918, KMd 16, KFd 1022802 (>> 40), qa_scaling 65536/65536, FastIncrease rtt <= 9600 ns
+ * NumConn 4096, F 3, K 10, ClampOnEarlyReturn true, TimeoutsReplaceTrims false, AdjustPeriod true, DelayQA false, TrimsCountAsAcked false
  * pipeline: 13 datapath stages (stages 4..16), latency 18 cycles, same connection every 13 cycles
  * pipeline: the datapath's cuts end in stage 16 of 16
  */
@@ -52,11 +52,11 @@ module nscc
 
 // state tables
 `ifdef NICGEN_ECP5
-wire [166:0] state_q;  // read data of state after the RAM's output register
+wire [149:0] state_q;  // read data of state after the RAM's output register
 `else
-reg  [166:0] state_mem [0:4095];
-reg  [166:0] state_rd_reg;  // registered read data of state
-reg  [166:0] state_q;  // read data of state after the RAM's output register
+reg  [149:0] state_mem [0:4095];
+reg  [149:0] state_rd_reg;  // registered read data of state
+reg  [149:0] state_q;  // read data of state after the RAM's output register
 `endif
 
 // registers, variables and wires
@@ -178,20 +178,20 @@ reg  [31:0] s1_now_reg;  // stage 1 now
 reg  [31:0] s1_now_next;
 reg  s1_fix_valid_reg;  // the word was written at the edge stage 1 read it
 reg  s1_fix_valid_next;
-reg  [166:0] s1_fix_word_reg;  // the word written at that edge
-reg  [166:0] s1_fix_word_next;
+reg  [149:0] s1_fix_word_reg;  // the word written at that edge
+reg  [149:0] s1_fix_word_next;
 reg  s2_fix_valid_reg;  // a word written since stage 1's read replaces s2_ram
 reg  s2_fix_valid_next;
-reg  [166:0] s2_fix_word_reg;  // the last word written since stage 1's read
-reg  [166:0] s2_fix_word_next;
-reg  [166:0] s3_ram_reg;  // the word read, registered again beside the logic that snoops it
-reg  [166:0] s3_ram_next;
+reg  [149:0] s2_fix_word_reg;  // the last word written since stage 1's read
+reg  [149:0] s2_fix_word_next;
+reg  [149:0] s3_ram_reg;  // the word read, registered again beside the logic that snoops it
+reg  [149:0] s3_ram_next;
 reg  s3_fix_valid_reg;  // a word written since stage 1's read replaces s3_ram
 reg  s3_fix_valid_next;
-reg  [166:0] s3_fix_word_reg;  // the last word written since stage 1's read
-reg  [166:0] s3_fix_word_next;
-reg  [166:0] s4_cur_reg;  // the connection's current word: the datapath's input
-reg  [166:0] s4_cur_next;
+reg  [149:0] s3_fix_word_reg;  // the last word written since stage 1's read
+reg  [149:0] s3_fix_word_next;
+reg  [149:0] s4_cur_reg;  // the connection's current word: the datapath's input
+reg  [149:0] s4_cur_next;
 reg  s2_error_reg;  // stage 2 copy of error
 wire s2_error_next;
 reg  s3_error_reg;  // stage 3 copy of error
@@ -223,9 +223,9 @@ wire s15_error_next;
 reg  s16_error_reg;  // stage 16 copy of error
 wire s16_error_next;
 wire u_qa_fired;
-wire [26:0] u_qa_c_out;
+wire [23:0] u_qa_c_out;
 wire u_fastinc_fired;
-wire [27:0] u_fastinc_c_out;
+wire [24:0] u_fastinc_c_out;
 reg  [4:0] s5_recip_c_lead_reg;  // stage 5 copy of recip_c_lead
 wire [4:0] s5_recip_c_lead_next;
 reg  [9:0] s5_recip_c_mantissa_reg;  // stage 5 copy of recip_c_mantissa
@@ -238,54 +238,54 @@ reg  [9:0] s2_recip_rtt_mantissa_reg;  // stage 2 copy of recip_rtt_mantissa
 wire [9:0] s2_recip_rtt_mantissa_next;
 reg  [10:0] s3_recip_rtt_recip_reg;  // stage 3 copy of recip_rtt_recip
 wire [10:0] s3_recip_rtt_recip_next;
-reg  [41:0] s2_size_kmi_reg;  // stage 2 copy of size_kmi
-wire [41:0] s2_size_kmi_next;
-reg  [52:0] s3_t_reg;  // stage 3 copy of t
-wire [52:0] s3_t_next;
-reg  [52:0] s4_t_reg;  // stage 4 copy of t
-wire [52:0] s4_t_next;
-reg  [52:0] s5_t_reg;  // stage 5 copy of t
-wire [52:0] s5_t_next;
-reg  [52:0] s6_t_reg;  // stage 6 copy of t
-wire [52:0] s6_t_next;
-reg  [52:0] s7_mi_base_prod_reg;  // stage 7 copy of mi_base_prod
-wire [52:0] s7_mi_base_prod_next;
+reg  [35:0] s2_size_kmi_reg;  // stage 2 copy of size_kmi
+wire [35:0] s2_size_kmi_next;
+reg  [46:0] s3_t_reg;  // stage 3 copy of t
+wire [46:0] s3_t_next;
+reg  [46:0] s4_t_reg;  // stage 4 copy of t
+wire [46:0] s4_t_next;
+reg  [46:0] s5_t_reg;  // stage 5 copy of t
+wire [46:0] s5_t_next;
+reg  [46:0] s6_t_reg;  // stage 6 copy of t
+wire [46:0] s6_t_next;
+reg  [46:0] s7_mi_base_prod_reg;  // stage 7 copy of mi_base_prod
+wire [46:0] s7_mi_base_prod_next;
 reg  [4:0] s6_recip_c_lead_reg;  // stage 6 copy of recip_c_lead
 wire [4:0] s6_recip_c_lead_next;
 reg  [4:0] s7_recip_c_lead_reg;  // stage 7 copy of recip_c_lead
 wire [4:0] s7_recip_c_lead_next;
-reg  [41:0] s8_mi_base_reg;  // stage 8 copy of mi_base
-wire [41:0] s8_mi_base_next;
-reg  [61:0] s2_t_reg;  // stage 2 copy of t
-wire [61:0] s2_t_next;
-reg  [61:0] s3_t_2_reg;  // stage 3 copy of t
-wire [61:0] s3_t_2_next;
-reg  [61:0] s4_t_2_reg;  // stage 4 copy of t
-wire [61:0] s4_t_2_next;
-reg  [61:0] s5_t_2_reg;  // stage 5 copy of t
-wire [61:0] s5_t_2_next;
-reg  [61:0] s6_t_2_reg;  // stage 6 copy of t
-wire [61:0] s6_t_2_next;
-reg  [61:0] s7_t_reg;  // stage 7 copy of t
-wire [61:0] s7_t_next;
-reg  [61:0] s8_t_reg;  // stage 8 copy of t
-wire [61:0] s8_t_next;
-reg  [61:0] s9_mi_num_reg;  // stage 9 copy of mi_num
-wire [61:0] s9_mi_num_next;
-reg  [72:0] s4_t_3_reg;  // stage 4 copy of t
-wire [72:0] s4_t_3_next;
-reg  [72:0] s5_t_3_reg;  // stage 5 copy of t
-wire [72:0] s5_t_3_next;
-reg  [72:0] s6_t_3_reg;  // stage 6 copy of t
-wire [72:0] s6_t_3_next;
-reg  [72:0] s7_t_2_reg;  // stage 7 copy of t
-wire [72:0] s7_t_2_next;
-reg  [72:0] s8_t_2_reg;  // stage 8 copy of t
-wire [72:0] s8_t_2_next;
-reg  [72:0] s9_t_reg;  // stage 9 copy of t
-wire [72:0] s9_t_next;
-reg  [72:0] s10_mi_raw_prod_reg;  // stage 10 copy of mi_raw_prod
-wire [72:0] s10_mi_raw_prod_next;
+reg  [35:0] s8_mi_base_reg;  // stage 8 copy of mi_base
+wire [35:0] s8_mi_base_next;
+reg  [55:0] s2_t_reg;  // stage 2 copy of t
+wire [55:0] s2_t_next;
+reg  [55:0] s3_t_2_reg;  // stage 3 copy of t
+wire [55:0] s3_t_2_next;
+reg  [55:0] s4_t_2_reg;  // stage 4 copy of t
+wire [55:0] s4_t_2_next;
+reg  [55:0] s5_t_2_reg;  // stage 5 copy of t
+wire [55:0] s5_t_2_next;
+reg  [55:0] s6_t_2_reg;  // stage 6 copy of t
+wire [55:0] s6_t_2_next;
+reg  [55:0] s7_t_reg;  // stage 7 copy of t
+wire [55:0] s7_t_next;
+reg  [55:0] s8_t_reg;  // stage 8 copy of t
+wire [55:0] s8_t_next;
+reg  [55:0] s9_mi_num_reg;  // stage 9 copy of mi_num
+wire [55:0] s9_mi_num_next;
+reg  [66:0] s4_t_3_reg;  // stage 4 copy of t
+wire [66:0] s4_t_3_next;
+reg  [66:0] s5_t_3_reg;  // stage 5 copy of t
+wire [66:0] s5_t_3_next;
+reg  [66:0] s6_t_3_reg;  // stage 6 copy of t
+wire [66:0] s6_t_3_next;
+reg  [66:0] s7_t_2_reg;  // stage 7 copy of t
+wire [66:0] s7_t_2_next;
+reg  [66:0] s8_t_2_reg;  // stage 8 copy of t
+wire [66:0] s8_t_2_next;
+reg  [66:0] s9_t_reg;  // stage 9 copy of t
+wire [66:0] s9_t_next;
+reg  [66:0] s10_mi_raw_prod_reg;  // stage 10 copy of mi_raw_prod
+wire [66:0] s10_mi_raw_prod_next;
 reg  [4:0] s3_recip_rtt_lead_reg;  // stage 3 copy of recip_rtt_lead
 wire [4:0] s3_recip_rtt_lead_next;
 reg  [4:0] s4_recip_rtt_lead_reg;  // stage 4 copy of recip_rtt_lead
@@ -302,82 +302,82 @@ reg  [4:0] s9_recip_rtt_lead_reg;  // stage 9 copy of recip_rtt_lead
 wire [4:0] s9_recip_rtt_lead_next;
 reg  [4:0] s10_recip_rtt_lead_reg;  // stage 10 copy of recip_rtt_lead
 wire [4:0] s10_recip_rtt_lead_next;
-reg  [61:0] s11_mi_raw_reg;  // stage 11 copy of mi_raw
-wire [61:0] s11_mi_raw_next;
-reg  [26:0] s2_size_c_reg;  // stage 2 copy of size_c
-wire [26:0] s2_size_c_next;
-reg  [26:0] s3_size_c_reg;  // stage 3 copy of size_c
-wire [26:0] s3_size_c_next;
-reg  [26:0] s4_size_c_reg;  // stage 4 copy of size_c
-wire [26:0] s4_size_c_next;
-reg  [26:0] s5_size_c_reg;  // stage 5 copy of size_c
-wire [26:0] s5_size_c_next;
-reg  [26:0] s6_size_c_reg;  // stage 6 copy of size_c
-wire [26:0] s6_size_c_next;
-reg  [26:0] s7_size_c_reg;  // stage 7 copy of size_c
-wire [26:0] s7_size_c_next;
-reg  [26:0] s8_size_c_reg;  // stage 8 copy of size_c
-wire [26:0] s8_size_c_next;
-reg  [26:0] s9_size_c_reg;  // stage 9 copy of size_c
-wire [26:0] s9_size_c_next;
-reg  [26:0] s10_size_c_reg;  // stage 10 copy of size_c
-wire [26:0] s10_size_c_next;
-reg  [26:0] s11_size_c_reg;  // stage 11 copy of size_c
-wire [26:0] s11_size_c_next;
-reg  [26:0] s12_mi_inc_reg;  // stage 12 copy of mi_inc
-wire [26:0] s12_mi_inc_next;
-reg  [38:0] s2_size_kfi_reg;  // stage 2 copy of size_kfi
-wire [38:0] s2_size_kfi_next;
-reg  [49:0] s3_t_3_reg;  // stage 3 copy of t
-wire [49:0] s3_t_3_next;
-reg  [49:0] s4_t_4_reg;  // stage 4 copy of t
-wire [49:0] s4_t_4_next;
-reg  [49:0] s5_t_4_reg;  // stage 5 copy of t
-wire [49:0] s5_t_4_next;
-reg  [49:0] s6_t_4_reg;  // stage 6 copy of t
-wire [49:0] s6_t_4_next;
-reg  [49:0] s7_fi_c_prod_reg;  // stage 7 copy of fi_c_prod
-wire [49:0] s7_fi_c_prod_next;
-reg  [38:0] s8_fi_c_reg;  // stage 8 copy of fi_c
-wire [38:0] s8_fi_c_next;
-reg  [26:0] s9_fi_inc_reg;  // stage 9 copy of fi_inc
-wire [26:0] s9_fi_inc_next;
+reg  [55:0] s11_mi_raw_reg;  // stage 11 copy of mi_raw
+wire [55:0] s11_mi_raw_next;
+reg  [23:0] s2_size_c_reg;  // stage 2 copy of size_c
+wire [23:0] s2_size_c_next;
+reg  [23:0] s3_size_c_reg;  // stage 3 copy of size_c
+wire [23:0] s3_size_c_next;
+reg  [23:0] s4_size_c_reg;  // stage 4 copy of size_c
+wire [23:0] s4_size_c_next;
+reg  [23:0] s5_size_c_reg;  // stage 5 copy of size_c
+wire [23:0] s5_size_c_next;
+reg  [23:0] s6_size_c_reg;  // stage 6 copy of size_c
+wire [23:0] s6_size_c_next;
+reg  [23:0] s7_size_c_reg;  // stage 7 copy of size_c
+wire [23:0] s7_size_c_next;
+reg  [23:0] s8_size_c_reg;  // stage 8 copy of size_c
+wire [23:0] s8_size_c_next;
+reg  [23:0] s9_size_c_reg;  // stage 9 copy of size_c
+wire [23:0] s9_size_c_next;
+reg  [23:0] s10_size_c_reg;  // stage 10 copy of size_c
+wire [23:0] s10_size_c_next;
+reg  [23:0] s11_size_c_reg;  // stage 11 copy of size_c
+wire [23:0] s11_size_c_next;
+reg  [23:0] s12_mi_inc_reg;  // stage 12 copy of mi_inc
+wire [23:0] s12_mi_inc_next;
+reg  [32:0] s2_size_kfi_reg;  // stage 2 copy of size_kfi
+wire [32:0] s2_size_kfi_next;
+reg  [43:0] s3_t_3_reg;  // stage 3 copy of t
+wire [43:0] s3_t_3_next;
+reg  [43:0] s4_t_4_reg;  // stage 4 copy of t
+wire [43:0] s4_t_4_next;
+reg  [43:0] s5_t_4_reg;  // stage 5 copy of t
+wire [43:0] s5_t_4_next;
+reg  [43:0] s6_t_4_reg;  // stage 6 copy of t
+wire [43:0] s6_t_4_next;
+reg  [43:0] s7_fi_c_prod_reg;  // stage 7 copy of fi_c_prod
+wire [43:0] s7_fi_c_prod_next;
+reg  [32:0] s8_fi_c_reg;  // stage 8 copy of fi_c
+wire [32:0] s8_fi_c_next;
+reg  [23:0] s9_fi_inc_reg;  // stage 9 copy of fi_inc
+wire [23:0] s9_fi_inc_next;
 reg  [20:0] s2_t_2_reg;  // stage 2 copy of t
 wire [20:0] s2_t_2_next;
 reg  [20:0] s3_t_4_reg;  // stage 3 copy of t
 wire [20:0] s3_t_4_next;
 reg  [20:0] s4_t_5_reg;  // stage 4 copy of t
 wire [20:0] s4_t_5_next;
-reg  [19:0] s5_avg_new_reg;  // stage 5 copy of avg_new
-wire [19:0] s5_avg_new_next;
+reg  [15:0] s5_avg_new_reg;  // stage 5 copy of avg_new
+wire [15:0] s5_avg_new_next;
 reg  [4:0] s6_recip_avg_lead_reg;  // stage 6 copy of recip_avg_lead
 wire [4:0] s6_recip_avg_lead_next;
 reg  [9:0] s6_recip_avg_mantissa_reg;  // stage 6 copy of recip_avg_mantissa
 wire [9:0] s6_recip_avg_mantissa_next;
 reg  [10:0] s7_recip_avg_recip_reg;  // stage 7 copy of recip_avg_recip
 wire [10:0] s7_recip_avg_recip_next;
-reg  [46:0] s5_t_5_reg;  // stage 5 copy of t
-wire [46:0] s5_t_5_next;
-reg  [46:0] s6_md_cx_reg;  // stage 6 copy of md_cx
-wire [46:0] s6_md_cx_next;
-reg  [57:0] s7_t_3_reg;  // stage 7 copy of t
-wire [57:0] s7_t_3_next;
-reg  [57:0] s8_md_frac_prod_reg;  // stage 8 copy of md_frac_prod
-wire [57:0] s8_md_frac_prod_next;
+reg  [43:0] s5_t_5_reg;  // stage 5 copy of t
+wire [43:0] s5_t_5_next;
+reg  [43:0] s6_md_cx_reg;  // stage 6 copy of md_cx
+wire [43:0] s6_md_cx_next;
+reg  [54:0] s7_t_3_reg;  // stage 7 copy of t
+wire [54:0] s7_t_3_next;
+reg  [54:0] s8_md_frac_prod_reg;  // stage 8 copy of md_frac_prod
+wire [54:0] s8_md_frac_prod_next;
 reg  [4:0] s7_recip_avg_lead_reg;  // stage 7 copy of recip_avg_lead
 wire [4:0] s7_recip_avg_lead_next;
 reg  [4:0] s8_recip_avg_lead_reg;  // stage 8 copy of recip_avg_lead
 wire [4:0] s8_recip_avg_lead_next;
-reg  [46:0] s9_md_frac_reg;  // stage 9 copy of md_frac
-wire [46:0] s9_md_frac_next;
-reg  [63:0] s10_md_red_prod_reg;  // stage 10 copy of md_red_prod
-wire [63:0] s10_md_red_prod_next;
-reg  [11:0] s2_nowq_reg;  // stage 2 copy of nowq
-wire [11:0] s2_nowq_next;
-reg  [11:0] s3_nowq_reg;  // stage 3 copy of nowq
-wire [11:0] s3_nowq_next;
-reg  [11:0] s4_nowq_reg;  // stage 4 copy of nowq
-wire [11:0] s4_nowq_next;
+reg  [43:0] s9_md_frac_reg;  // stage 9 copy of md_frac
+wire [43:0] s9_md_frac_next;
+reg  [60:0] s10_md_red_prod_reg;  // stage 10 copy of md_red_prod
+wire [60:0] s10_md_red_prod_next;
+reg  [10:0] s2_nowq_reg;  // stage 2 copy of nowq
+wire [10:0] s2_nowq_next;
+reg  [10:0] s3_nowq_reg;  // stage 3 copy of nowq
+wire [10:0] s3_nowq_next;
+reg  [10:0] s4_nowq_reg;  // stage 4 copy of nowq
+wire [10:0] s4_nowq_next;
 reg  s2_t_3_reg;  // stage 2 copy of t
 wire s2_t_3_next;
 reg  s3_t_5_reg;  // stage 3 copy of t
@@ -386,30 +386,30 @@ reg  s4_t_6_reg;  // stage 4 copy of t
 wire s4_t_6_next;
 reg  s5_t_6_reg;  // stage 5 copy of t
 wire s5_t_6_next;
-reg  [26:0] s5_t_7_reg;  // stage 5 copy of t
-wire [26:0] s5_t_7_next;
-reg  [26:0] s6_t_5_reg;  // stage 6 copy of t
-wire [26:0] s6_t_5_next;
-reg  [26:0] s7_t_4_reg;  // stage 7 copy of t
-wire [26:0] s7_t_4_next;
-reg  [26:0] s8_t_3_reg;  // stage 8 copy of t
-wire [26:0] s8_t_3_next;
-reg  [26:0] s9_t_2_reg;  // stage 9 copy of t
-wire [26:0] s9_t_2_next;
-reg  [26:0] s10_t_reg;  // stage 10 copy of t
-wire [26:0] s10_t_next;
-reg  [26:0] s5_cur_c_reg;  // stage 5 copy of cur_c
-wire [26:0] s5_cur_c_next;
-reg  [26:0] s6_cur_c_reg;  // stage 6 copy of cur_c
-wire [26:0] s6_cur_c_next;
-reg  [26:0] s7_cur_c_reg;  // stage 7 copy of cur_c
-wire [26:0] s7_cur_c_next;
-reg  [26:0] s8_cur_c_reg;  // stage 8 copy of cur_c
-wire [26:0] s8_cur_c_next;
-reg  [26:0] s9_cur_c_reg;  // stage 9 copy of cur_c
-wire [26:0] s9_cur_c_next;
-reg  [26:0] s10_cur_c_reg;  // stage 10 copy of cur_c
-wire [26:0] s10_cur_c_next;
+reg  [23:0] s5_t_7_reg;  // stage 5 copy of t
+wire [23:0] s5_t_7_next;
+reg  [23:0] s6_t_5_reg;  // stage 6 copy of t
+wire [23:0] s6_t_5_next;
+reg  [23:0] s7_t_4_reg;  // stage 7 copy of t
+wire [23:0] s7_t_4_next;
+reg  [23:0] s8_t_3_reg;  // stage 8 copy of t
+wire [23:0] s8_t_3_next;
+reg  [23:0] s9_t_2_reg;  // stage 9 copy of t
+wire [23:0] s9_t_2_next;
+reg  [23:0] s10_t_reg;  // stage 10 copy of t
+wire [23:0] s10_t_next;
+reg  [23:0] s5_cur_c_reg;  // stage 5 copy of cur_c
+wire [23:0] s5_cur_c_next;
+reg  [23:0] s6_cur_c_reg;  // stage 6 copy of cur_c
+wire [23:0] s6_cur_c_next;
+reg  [23:0] s7_cur_c_reg;  // stage 7 copy of cur_c
+wire [23:0] s7_cur_c_next;
+reg  [23:0] s8_cur_c_reg;  // stage 8 copy of cur_c
+wire [23:0] s8_cur_c_next;
+reg  [23:0] s9_cur_c_reg;  // stage 9 copy of cur_c
+wire [23:0] s9_cur_c_next;
+reg  [23:0] s10_cur_c_reg;  // stage 10 copy of cur_c
+wire [23:0] s10_cur_c_next;
 reg  s6_md_ok_reg;  // stage 6 copy of md_ok
 wire s6_md_ok_next;
 reg  s7_md_ok_reg;  // stage 7 copy of md_ok
@@ -420,14 +420,14 @@ reg  s9_md_ok_reg;  // stage 9 copy of md_ok
 wire s9_md_ok_next;
 reg  s10_md_ok_reg;  // stage 10 copy of md_ok
 wire s10_md_ok_next;
-reg  [26:0] s11_c_core_reg;  // stage 11 copy of c_core
-wire [26:0] s11_c_core_next;
-reg  [27:0] s10_t_2_reg;  // stage 10 copy of t
-wire [27:0] s10_t_2_next;
-reg  [27:0] s11_t_reg;  // stage 11 copy of t
-wire [27:0] s11_t_next;
-reg  [27:0] s12_t_reg;  // stage 12 copy of t
-wire [27:0] s12_t_next;
+reg  [23:0] s11_c_core_reg;  // stage 11 copy of c_core
+wire [23:0] s11_c_core_next;
+reg  [24:0] s10_t_2_reg;  // stage 10 copy of t
+wire [24:0] s10_t_2_next;
+reg  [24:0] s11_t_reg;  // stage 11 copy of t
+wire [24:0] s11_t_next;
+reg  [24:0] s12_t_reg;  // stage 12 copy of t
+wire [24:0] s12_t_next;
 reg  s2_rtt_le_trtt_reg;  // stage 2 copy of rtt_le_trtt
 wire s2_rtt_le_trtt_next;
 reg  s3_rtt_le_trtt_reg;  // stage 3 copy of rtt_le_trtt
@@ -450,32 +450,32 @@ reg  s11_rtt_le_trtt_reg;  // stage 11 copy of rtt_le_trtt
 wire s11_rtt_le_trtt_next;
 reg  s12_rtt_le_trtt_reg;  // stage 12 copy of rtt_le_trtt
 wire s12_rtt_le_trtt_next;
-reg  [26:0] s10_fi_inc_reg;  // stage 10 copy of fi_inc
-wire [26:0] s10_fi_inc_next;
-reg  [26:0] s11_fi_inc_reg;  // stage 11 copy of fi_inc
-wire [26:0] s11_fi_inc_next;
-reg  [26:0] s12_fi_inc_reg;  // stage 12 copy of fi_inc
-wire [26:0] s12_fi_inc_next;
-reg  [26:0] s13_incs_reg;  // stage 13 copy of incs
-wire [26:0] s13_incs_next;
-reg  [27:0] s5_t_8_reg;  // stage 5 copy of t
-wire [27:0] s5_t_8_next;
-reg  [27:0] s6_t_6_reg;  // stage 6 copy of t
-wire [27:0] s6_t_6_next;
-reg  [27:0] s7_t_5_reg;  // stage 7 copy of t
-wire [27:0] s7_t_5_next;
-reg  [27:0] s8_t_4_reg;  // stage 8 copy of t
-wire [27:0] s8_t_4_next;
-reg  [27:0] s9_t_3_reg;  // stage 9 copy of t
-wire [27:0] s9_t_3_next;
-reg  [27:0] s10_t_3_reg;  // stage 10 copy of t
-wire [27:0] s10_t_3_next;
-reg  [27:0] s11_t_2_reg;  // stage 11 copy of t
-wire [27:0] s11_t_2_next;
-reg  [27:0] s12_t_2_reg;  // stage 12 copy of t
-wire [27:0] s12_t_2_next;
-reg  [27:0] s13_t_reg;  // stage 13 copy of t
-wire [27:0] s13_t_next;
+reg  [23:0] s10_fi_inc_reg;  // stage 10 copy of fi_inc
+wire [23:0] s10_fi_inc_next;
+reg  [23:0] s11_fi_inc_reg;  // stage 11 copy of fi_inc
+wire [23:0] s11_fi_inc_next;
+reg  [23:0] s12_fi_inc_reg;  // stage 12 copy of fi_inc
+wire [23:0] s12_fi_inc_next;
+reg  [23:0] s13_incs_reg;  // stage 13 copy of incs
+wire [23:0] s13_incs_next;
+reg  [20:0] s5_t_8_reg;  // stage 5 copy of t
+wire [20:0] s5_t_8_next;
+reg  [20:0] s6_t_6_reg;  // stage 6 copy of t
+wire [20:0] s6_t_6_next;
+reg  [20:0] s7_t_5_reg;  // stage 7 copy of t
+wire [20:0] s7_t_5_next;
+reg  [20:0] s8_t_4_reg;  // stage 8 copy of t
+wire [20:0] s8_t_4_next;
+reg  [20:0] s9_t_3_reg;  // stage 9 copy of t
+wire [20:0] s9_t_3_next;
+reg  [20:0] s10_t_3_reg;  // stage 10 copy of t
+wire [20:0] s10_t_3_next;
+reg  [20:0] s11_t_2_reg;  // stage 11 copy of t
+wire [20:0] s11_t_2_next;
+reg  [20:0] s12_t_2_reg;  // stage 12 copy of t
+wire [20:0] s12_t_2_next;
+reg  [20:0] s13_t_reg;  // stage 13 copy of t
+wire [20:0] s13_t_next;
 reg  s2_t_4_reg;  // stage 2 copy of t
 wire s2_t_4_next;
 reg  s3_t_6_reg;  // stage 3 copy of t
@@ -500,38 +500,38 @@ reg  s12_t_3_reg;  // stage 12 copy of t
 wire s12_t_3_next;
 reg  s13_t_2_reg;  // stage 13 copy of t
 wire s13_t_2_next;
-reg  [26:0] s5_cur_inc_reg;  // stage 5 copy of cur_inc
-wire [26:0] s5_cur_inc_next;
-reg  [26:0] s6_cur_inc_reg;  // stage 6 copy of cur_inc
-wire [26:0] s6_cur_inc_next;
-reg  [26:0] s7_cur_inc_reg;  // stage 7 copy of cur_inc
-wire [26:0] s7_cur_inc_next;
-reg  [26:0] s8_cur_inc_reg;  // stage 8 copy of cur_inc
-wire [26:0] s8_cur_inc_next;
-reg  [26:0] s9_cur_inc_reg;  // stage 9 copy of cur_inc
-wire [26:0] s9_cur_inc_next;
-reg  [26:0] s10_cur_inc_reg;  // stage 10 copy of cur_inc
-wire [26:0] s10_cur_inc_next;
-reg  [26:0] s11_cur_inc_reg;  // stage 11 copy of cur_inc
-wire [26:0] s11_cur_inc_next;
-reg  [26:0] s12_cur_inc_reg;  // stage 12 copy of cur_inc
-wire [26:0] s12_cur_inc_next;
-reg  [26:0] s13_cur_inc_reg;  // stage 13 copy of cur_inc
-wire [26:0] s13_cur_inc_next;
-reg  [26:0] s14_inc_acc_reg;  // stage 14 copy of inc_acc
-wire [26:0] s14_inc_acc_next;
+reg  [19:0] s5_cur_inc_reg;  // stage 5 copy of cur_inc
+wire [19:0] s5_cur_inc_next;
+reg  [19:0] s6_cur_inc_reg;  // stage 6 copy of cur_inc
+wire [19:0] s6_cur_inc_next;
+reg  [19:0] s7_cur_inc_reg;  // stage 7 copy of cur_inc
+wire [19:0] s7_cur_inc_next;
+reg  [19:0] s8_cur_inc_reg;  // stage 8 copy of cur_inc
+wire [19:0] s8_cur_inc_next;
+reg  [19:0] s9_cur_inc_reg;  // stage 9 copy of cur_inc
+wire [19:0] s9_cur_inc_next;
+reg  [19:0] s10_cur_inc_reg;  // stage 10 copy of cur_inc
+wire [19:0] s10_cur_inc_next;
+reg  [19:0] s11_cur_inc_reg;  // stage 11 copy of cur_inc
+wire [19:0] s11_cur_inc_next;
+reg  [19:0] s12_cur_inc_reg;  // stage 12 copy of cur_inc
+wire [19:0] s12_cur_inc_next;
+reg  [19:0] s13_cur_inc_reg;  // stage 13 copy of cur_inc
+wire [19:0] s13_cur_inc_next;
+reg  [19:0] s14_inc_acc_reg;  // stage 14 copy of inc_acc
+wire [19:0] s14_inc_acc_next;
 reg  [10:0] s2_t_5_reg;  // stage 2 copy of t
 wire [10:0] s2_t_5_next;
 reg  [10:0] s3_t_7_reg;  // stage 3 copy of t
 wire [10:0] s3_t_7_next;
 reg  [10:0] s4_t_8_reg;  // stage 4 copy of t
 wire [10:0] s4_t_8_next;
-reg  [27:0] s12_t_4_reg;  // stage 12 copy of t
-wire [27:0] s12_t_4_next;
-reg  [27:0] s13_t_3_reg;  // stage 13 copy of t
-wire [27:0] s13_t_3_next;
-reg  [27:0] s14_t_reg;  // stage 14 copy of t
-wire [27:0] s14_t_next;
+reg  [24:0] s12_t_4_reg;  // stage 12 copy of t
+wire [24:0] s12_t_4_next;
+reg  [24:0] s13_t_3_reg;  // stage 13 copy of t
+wire [24:0] s13_t_3_next;
+reg  [24:0] s14_t_reg;  // stage 14 copy of t
+wire [24:0] s14_t_next;
 reg  s5_fulfill_reg;  // stage 5 copy of fulfill
 wire s5_fulfill_next;
 reg  s6_fulfill_reg;  // stage 6 copy of fulfill
@@ -552,14 +552,14 @@ reg  s13_fulfill_reg;  // stage 13 copy of fulfill
 wire s13_fulfill_next;
 reg  s14_fulfill_reg;  // stage 14 copy of fulfill
 wire s14_fulfill_next;
-reg  [27:0] s12_t_5_reg;  // stage 12 copy of t
-wire [27:0] s12_t_5_next;
-reg  [27:0] s13_t_4_reg;  // stage 13 copy of t
-wire [27:0] s13_t_4_next;
-reg  [27:0] s14_t_2_reg;  // stage 14 copy of t
-wire [27:0] s14_t_2_next;
-reg  [27:0] s15_core_c_reg;  // stage 15 copy of core_c
-wire [27:0] s15_core_c_next;
+reg  [24:0] s12_t_5_reg;  // stage 12 copy of t
+wire [24:0] s12_t_5_next;
+reg  [24:0] s13_t_4_reg;  // stage 13 copy of t
+wire [24:0] s13_t_4_next;
+reg  [24:0] s14_t_2_reg;  // stage 14 copy of t
+wire [24:0] s14_t_2_next;
+reg  [24:0] s15_core_c_reg;  // stage 15 copy of core_c
+wire [24:0] s15_core_c_next;
 reg  [15:0] s2_t_6_reg;  // stage 2 copy of t
 wire [15:0] s2_t_6_next;
 reg  [15:0] s3_t_8_reg;  // stage 3 copy of t
@@ -578,12 +578,12 @@ reg  s3_t_10_reg;  // stage 3 copy of t
 wire s3_t_10_next;
 reg  s4_t_11_reg;  // stage 4 copy of t
 wire s4_t_11_next;
-reg  [27:0] s2_t_9_reg;  // stage 2 copy of t
-wire [27:0] s2_t_9_next;
-reg  [27:0] s3_t_11_reg;  // stage 3 copy of t
-wire [27:0] s3_t_11_next;
-reg  [27:0] s4_t_12_reg;  // stage 4 copy of t
-wire [27:0] s4_t_12_next;
+reg  [24:0] s2_t_9_reg;  // stage 2 copy of t
+wire [24:0] s2_t_9_next;
+reg  [24:0] s3_t_11_reg;  // stage 3 copy of t
+wire [24:0] s3_t_11_next;
+reg  [24:0] s4_t_12_reg;  // stage 4 copy of t
+wire [24:0] s4_t_12_next;
 reg  s2_is_loss_reg;  // stage 2 copy of is_loss
 wire s2_is_loss_next;
 reg  s3_is_loss_reg;  // stage 3 copy of is_loss
@@ -666,36 +666,36 @@ reg  s14_early_reg;  // stage 14 copy of early
 wire s14_early_next;
 reg  s15_early_reg;  // stage 15 copy of early
 wire s15_early_next;
-reg  [27:0] s5_c_early_reg;  // stage 5 copy of c_early
-wire [27:0] s5_c_early_next;
-reg  [27:0] s6_c_early_reg;  // stage 6 copy of c_early
-wire [27:0] s6_c_early_next;
-reg  [27:0] s7_c_early_reg;  // stage 7 copy of c_early
-wire [27:0] s7_c_early_next;
-reg  [27:0] s8_c_early_reg;  // stage 8 copy of c_early
-wire [27:0] s8_c_early_next;
-reg  [27:0] s9_c_early_reg;  // stage 9 copy of c_early
-wire [27:0] s9_c_early_next;
-reg  [27:0] s10_c_early_reg;  // stage 10 copy of c_early
-wire [27:0] s10_c_early_next;
-reg  [27:0] s11_c_early_reg;  // stage 11 copy of c_early
-wire [27:0] s11_c_early_next;
-reg  [27:0] s12_c_early_reg;  // stage 12 copy of c_early
-wire [27:0] s12_c_early_next;
-reg  [27:0] s13_c_early_reg;  // stage 13 copy of c_early
-wire [27:0] s13_c_early_next;
-reg  [27:0] s14_c_early_reg;  // stage 14 copy of c_early
-wire [27:0] s14_c_early_next;
-reg  [27:0] s15_c_early_reg;  // stage 15 copy of c_early
-wire [27:0] s15_c_early_next;
-reg  [26:0] s16_c_ack_clamped_reg;  // stage 16 copy of c_ack_clamped
-wire [26:0] s16_c_ack_clamped_next;
+reg  [24:0] s5_c_early_reg;  // stage 5 copy of c_early
+wire [24:0] s5_c_early_next;
+reg  [24:0] s6_c_early_reg;  // stage 6 copy of c_early
+wire [24:0] s6_c_early_next;
+reg  [24:0] s7_c_early_reg;  // stage 7 copy of c_early
+wire [24:0] s7_c_early_next;
+reg  [24:0] s8_c_early_reg;  // stage 8 copy of c_early
+wire [24:0] s8_c_early_next;
+reg  [24:0] s9_c_early_reg;  // stage 9 copy of c_early
+wire [24:0] s9_c_early_next;
+reg  [24:0] s10_c_early_reg;  // stage 10 copy of c_early
+wire [24:0] s10_c_early_next;
+reg  [24:0] s11_c_early_reg;  // stage 11 copy of c_early
+wire [24:0] s11_c_early_next;
+reg  [24:0] s12_c_early_reg;  // stage 12 copy of c_early
+wire [24:0] s12_c_early_next;
+reg  [24:0] s13_c_early_reg;  // stage 13 copy of c_early
+wire [24:0] s13_c_early_next;
+reg  [24:0] s14_c_early_reg;  // stage 14 copy of c_early
+wire [24:0] s14_c_early_next;
+reg  [24:0] s15_c_early_reg;  // stage 15 copy of c_early
+wire [24:0] s15_c_early_next;
+reg  [23:0] s16_c_ack_clamped_reg;  // stage 16 copy of c_ack_clamped
+wire [23:0] s16_c_ack_clamped_next;
 wire u_qa_trigger_out;
 wire [14:0] u_fastinc_count_out;
 wire u_fastinc_increase_out;
 wire [14:0] u_qa_acked_out;
 wire [14:0] u_qa_ignore_out;
-wire [11:0] u_qa_win_end_out;
+wire [10:0] u_qa_win_end_out;
 reg  s5_core_step_reg;  // stage 5 copy of core_step
 wire s5_core_step_next;
 reg  s6_core_step_reg;  // stage 6 copy of core_step
@@ -716,8 +716,8 @@ reg  s13_core_step_reg;  // stage 13 copy of core_step
 wire s13_core_step_next;
 reg  s14_core_step_reg;  // stage 14 copy of core_step
 wire s14_core_step_next;
-reg  [26:0] s14_cur_inc_reg;  // stage 14 copy of cur_inc
-wire [26:0] s14_cur_inc_next;
+reg  [19:0] s14_cur_inc_reg;  // stage 14 copy of cur_inc
+wire [19:0] s14_cur_inc_next;
 reg  s5_qa_fired_nscc_reg;  // stage 5 copy of qa_fired_nscc
 wire s5_qa_fired_nscc_next;
 reg  s6_qa_fired_nscc_reg;  // stage 6 copy of qa_fired_nscc
@@ -738,14 +738,14 @@ reg  s13_qa_fired_nscc_reg;  // stage 13 copy of qa_fired_nscc
 wire s13_qa_fired_nscc_next;
 reg  s14_qa_fired_nscc_reg;  // stage 14 copy of qa_fired_nscc
 wire s14_qa_fired_nscc_next;
-reg  [11:0] s5_nowq_reg;  // stage 5 copy of nowq
-wire [11:0] s5_nowq_next;
-reg  [11:0] s5_cur_last_md_reg;  // stage 5 copy of cur_last_md
-wire [11:0] s5_cur_last_md_next;
+reg  [10:0] s5_nowq_reg;  // stage 5 copy of nowq
+wire [10:0] s5_nowq_next;
+reg  [10:0] s5_cur_last_md_reg;  // stage 5 copy of cur_last_md
+wire [10:0] s5_cur_last_md_next;
 reg  s5_ack_run_reg;  // stage 5 copy of ack_run
 wire s5_ack_run_next;
-reg  [19:0] s5_cur_avg_rtt_reg;  // stage 5 copy of cur_avg_rtt
-wire [19:0] s5_cur_avg_rtt_next;
+reg  [15:0] s5_cur_avg_rtt_reg;  // stage 5 copy of cur_avg_rtt
+wire [15:0] s5_cur_avg_rtt_next;
 reg  s5_t_10_reg;  // stage 5 copy of t
 wire s5_t_10_next;
 reg  s2_t_14_reg;  // stage 2 copy of t
@@ -790,18 +790,18 @@ reg  s15_ack_run_reg;  // stage 15 copy of ack_run
 wire s15_ack_run_next;
 reg  s16_ack_run_reg;  // stage 16 copy of ack_run
 wire s16_ack_run_next;
-reg  [26:0] s11_cur_c_reg;  // stage 11 copy of cur_c
-wire [26:0] s11_cur_c_next;
-reg  [26:0] s12_cur_c_reg;  // stage 12 copy of cur_c
-wire [26:0] s12_cur_c_next;
-reg  [26:0] s13_cur_c_reg;  // stage 13 copy of cur_c
-wire [26:0] s13_cur_c_next;
-reg  [26:0] s14_cur_c_reg;  // stage 14 copy of cur_c
-wire [26:0] s14_cur_c_next;
-reg  [26:0] s15_cur_c_reg;  // stage 15 copy of cur_c
-wire [26:0] s15_cur_c_next;
-reg  [26:0] s16_cur_c_reg;  // stage 16 copy of cur_c
-wire [26:0] s16_cur_c_next;
+reg  [23:0] s11_cur_c_reg;  // stage 11 copy of cur_c
+wire [23:0] s11_cur_c_next;
+reg  [23:0] s12_cur_c_reg;  // stage 12 copy of cur_c
+wire [23:0] s12_cur_c_next;
+reg  [23:0] s13_cur_c_reg;  // stage 13 copy of cur_c
+wire [23:0] s13_cur_c_next;
+reg  [23:0] s14_cur_c_reg;  // stage 14 copy of cur_c
+wire [23:0] s14_cur_c_next;
+reg  [23:0] s15_cur_c_reg;  // stage 15 copy of cur_c
+wire [23:0] s15_cur_c_next;
+reg  [23:0] s16_cur_c_reg;  // stage 16 copy of cur_c
+wire [23:0] s16_cur_c_next;
 reg  s5_is_loss_reg;  // stage 5 copy of is_loss
 wire s5_is_loss_next;
 reg  s6_is_loss_reg;  // stage 6 copy of is_loss
@@ -826,54 +826,54 @@ reg  s15_is_loss_reg;  // stage 15 copy of is_loss
 wire s15_is_loss_next;
 reg  s16_is_loss_reg;  // stage 16 copy of is_loss
 wire s16_is_loss_next;
-reg  [26:0] s5_c_loss_all_reg;  // stage 5 copy of c_loss_all
-wire [26:0] s5_c_loss_all_next;
-reg  [26:0] s6_c_loss_all_reg;  // stage 6 copy of c_loss_all
-wire [26:0] s6_c_loss_all_next;
-reg  [26:0] s7_c_loss_all_reg;  // stage 7 copy of c_loss_all
-wire [26:0] s7_c_loss_all_next;
-reg  [26:0] s8_c_loss_all_reg;  // stage 8 copy of c_loss_all
-wire [26:0] s8_c_loss_all_next;
-reg  [26:0] s9_c_loss_all_reg;  // stage 9 copy of c_loss_all
-wire [26:0] s9_c_loss_all_next;
-reg  [26:0] s10_c_loss_all_reg;  // stage 10 copy of c_loss_all
-wire [26:0] s10_c_loss_all_next;
-reg  [26:0] s11_c_loss_all_reg;  // stage 11 copy of c_loss_all
-wire [26:0] s11_c_loss_all_next;
-reg  [26:0] s12_c_loss_all_reg;  // stage 12 copy of c_loss_all
-wire [26:0] s12_c_loss_all_next;
-reg  [26:0] s13_c_loss_all_reg;  // stage 13 copy of c_loss_all
-wire [26:0] s13_c_loss_all_next;
-reg  [26:0] s14_c_loss_all_reg;  // stage 14 copy of c_loss_all
-wire [26:0] s14_c_loss_all_next;
-reg  [26:0] s15_c_loss_all_reg;  // stage 15 copy of c_loss_all
-wire [26:0] s15_c_loss_all_next;
-reg  [26:0] s16_c_loss_all_reg;  // stage 16 copy of c_loss_all
-wire [26:0] s16_c_loss_all_next;
-reg  [11:0] s5_t_12_reg;  // stage 5 copy of t
-wire [11:0] s5_t_12_next;
-reg  [11:0] s6_t_8_reg;  // stage 6 copy of t
-wire [11:0] s6_t_8_next;
-reg  [11:0] s7_t_7_reg;  // stage 7 copy of t
-wire [11:0] s7_t_7_next;
-reg  [11:0] s8_t_6_reg;  // stage 8 copy of t
-wire [11:0] s8_t_6_next;
-reg  [11:0] s9_t_5_reg;  // stage 9 copy of t
-wire [11:0] s9_t_5_next;
-reg  [11:0] s10_t_5_reg;  // stage 10 copy of t
-wire [11:0] s10_t_5_next;
-reg  [11:0] s11_t_4_reg;  // stage 11 copy of t
-wire [11:0] s11_t_4_next;
-reg  [11:0] s12_t_6_reg;  // stage 12 copy of t
-wire [11:0] s12_t_6_next;
-reg  [11:0] s13_t_5_reg;  // stage 13 copy of t
-wire [11:0] s13_t_5_next;
-reg  [11:0] s14_t_3_reg;  // stage 14 copy of t
-wire [11:0] s14_t_3_next;
-reg  [11:0] s15_t_reg;  // stage 15 copy of t
-wire [11:0] s15_t_next;
-reg  [11:0] s16_t_reg;  // stage 16 copy of t
-wire [11:0] s16_t_next;
+reg  [23:0] s5_c_loss_all_reg;  // stage 5 copy of c_loss_all
+wire [23:0] s5_c_loss_all_next;
+reg  [23:0] s6_c_loss_all_reg;  // stage 6 copy of c_loss_all
+wire [23:0] s6_c_loss_all_next;
+reg  [23:0] s7_c_loss_all_reg;  // stage 7 copy of c_loss_all
+wire [23:0] s7_c_loss_all_next;
+reg  [23:0] s8_c_loss_all_reg;  // stage 8 copy of c_loss_all
+wire [23:0] s8_c_loss_all_next;
+reg  [23:0] s9_c_loss_all_reg;  // stage 9 copy of c_loss_all
+wire [23:0] s9_c_loss_all_next;
+reg  [23:0] s10_c_loss_all_reg;  // stage 10 copy of c_loss_all
+wire [23:0] s10_c_loss_all_next;
+reg  [23:0] s11_c_loss_all_reg;  // stage 11 copy of c_loss_all
+wire [23:0] s11_c_loss_all_next;
+reg  [23:0] s12_c_loss_all_reg;  // stage 12 copy of c_loss_all
+wire [23:0] s12_c_loss_all_next;
+reg  [23:0] s13_c_loss_all_reg;  // stage 13 copy of c_loss_all
+wire [23:0] s13_c_loss_all_next;
+reg  [23:0] s14_c_loss_all_reg;  // stage 14 copy of c_loss_all
+wire [23:0] s14_c_loss_all_next;
+reg  [23:0] s15_c_loss_all_reg;  // stage 15 copy of c_loss_all
+wire [23:0] s15_c_loss_all_next;
+reg  [23:0] s16_c_loss_all_reg;  // stage 16 copy of c_loss_all
+wire [23:0] s16_c_loss_all_next;
+reg  [10:0] s5_t_12_reg;  // stage 5 copy of t
+wire [10:0] s5_t_12_next;
+reg  [10:0] s6_t_8_reg;  // stage 6 copy of t
+wire [10:0] s6_t_8_next;
+reg  [10:0] s7_t_7_reg;  // stage 7 copy of t
+wire [10:0] s7_t_7_next;
+reg  [10:0] s8_t_6_reg;  // stage 8 copy of t
+wire [10:0] s8_t_6_next;
+reg  [10:0] s9_t_5_reg;  // stage 9 copy of t
+wire [10:0] s9_t_5_next;
+reg  [10:0] s10_t_5_reg;  // stage 10 copy of t
+wire [10:0] s10_t_5_next;
+reg  [10:0] s11_t_4_reg;  // stage 11 copy of t
+wire [10:0] s11_t_4_next;
+reg  [10:0] s12_t_6_reg;  // stage 12 copy of t
+wire [10:0] s12_t_6_next;
+reg  [10:0] s13_t_5_reg;  // stage 13 copy of t
+wire [10:0] s13_t_5_next;
+reg  [10:0] s14_t_3_reg;  // stage 14 copy of t
+wire [10:0] s14_t_3_next;
+reg  [10:0] s15_t_reg;  // stage 15 copy of t
+wire [10:0] s15_t_next;
+reg  [10:0] s16_t_reg;  // stage 16 copy of t
+wire [10:0] s16_t_next;
 reg  [9:0] s5_t_13_reg;  // stage 5 copy of t
 wire [9:0] s5_t_13_next;
 reg  [9:0] s6_t_9_reg;  // stage 6 copy of t
@@ -898,54 +898,54 @@ reg  [9:0] s15_t_2_reg;  // stage 15 copy of t
 wire [9:0] s15_t_2_next;
 reg  [9:0] s16_t_2_reg;  // stage 16 copy of t
 wire [9:0] s16_t_2_next;
-reg  [26:0] s15_t_3_reg;  // stage 15 copy of t
-wire [26:0] s15_t_3_next;
-reg  [26:0] s16_t_3_reg;  // stage 16 copy of t
-wire [26:0] s16_t_3_next;
-reg  [11:0] s6_t_10_reg;  // stage 6 copy of t
-wire [11:0] s6_t_10_next;
-reg  [11:0] s7_t_9_reg;  // stage 7 copy of t
-wire [11:0] s7_t_9_next;
-reg  [11:0] s8_t_8_reg;  // stage 8 copy of t
-wire [11:0] s8_t_8_next;
-reg  [11:0] s9_t_7_reg;  // stage 9 copy of t
-wire [11:0] s9_t_7_next;
-reg  [11:0] s10_t_7_reg;  // stage 10 copy of t
-wire [11:0] s10_t_7_next;
-reg  [11:0] s11_t_6_reg;  // stage 11 copy of t
-wire [11:0] s11_t_6_next;
-reg  [11:0] s12_t_8_reg;  // stage 12 copy of t
-wire [11:0] s12_t_8_next;
-reg  [11:0] s13_t_7_reg;  // stage 13 copy of t
-wire [11:0] s13_t_7_next;
-reg  [11:0] s14_t_5_reg;  // stage 14 copy of t
-wire [11:0] s14_t_5_next;
-reg  [11:0] s15_t_4_reg;  // stage 15 copy of t
-wire [11:0] s15_t_4_next;
-reg  [11:0] s16_t_4_reg;  // stage 16 copy of t
-wire [11:0] s16_t_4_next;
-reg  [19:0] s6_t_11_reg;  // stage 6 copy of t
-wire [19:0] s6_t_11_next;
-reg  [19:0] s7_t_10_reg;  // stage 7 copy of t
-wire [19:0] s7_t_10_next;
-reg  [19:0] s8_t_9_reg;  // stage 8 copy of t
-wire [19:0] s8_t_9_next;
-reg  [19:0] s9_t_8_reg;  // stage 9 copy of t
-wire [19:0] s9_t_8_next;
-reg  [19:0] s10_t_8_reg;  // stage 10 copy of t
-wire [19:0] s10_t_8_next;
-reg  [19:0] s11_t_7_reg;  // stage 11 copy of t
-wire [19:0] s11_t_7_next;
-reg  [19:0] s12_t_9_reg;  // stage 12 copy of t
-wire [19:0] s12_t_9_next;
-reg  [19:0] s13_t_8_reg;  // stage 13 copy of t
-wire [19:0] s13_t_8_next;
-reg  [19:0] s14_t_6_reg;  // stage 14 copy of t
-wire [19:0] s14_t_6_next;
-reg  [19:0] s15_t_5_reg;  // stage 15 copy of t
-wire [19:0] s15_t_5_next;
-reg  [19:0] s16_t_5_reg;  // stage 16 copy of t
-wire [19:0] s16_t_5_next;
+reg  [19:0] s15_t_3_reg;  // stage 15 copy of t
+wire [19:0] s15_t_3_next;
+reg  [19:0] s16_t_3_reg;  // stage 16 copy of t
+wire [19:0] s16_t_3_next;
+reg  [10:0] s6_t_10_reg;  // stage 6 copy of t
+wire [10:0] s6_t_10_next;
+reg  [10:0] s7_t_9_reg;  // stage 7 copy of t
+wire [10:0] s7_t_9_next;
+reg  [10:0] s8_t_8_reg;  // stage 8 copy of t
+wire [10:0] s8_t_8_next;
+reg  [10:0] s9_t_7_reg;  // stage 9 copy of t
+wire [10:0] s9_t_7_next;
+reg  [10:0] s10_t_7_reg;  // stage 10 copy of t
+wire [10:0] s10_t_7_next;
+reg  [10:0] s11_t_6_reg;  // stage 11 copy of t
+wire [10:0] s11_t_6_next;
+reg  [10:0] s12_t_8_reg;  // stage 12 copy of t
+wire [10:0] s12_t_8_next;
+reg  [10:0] s13_t_7_reg;  // stage 13 copy of t
+wire [10:0] s13_t_7_next;
+reg  [10:0] s14_t_5_reg;  // stage 14 copy of t
+wire [10:0] s14_t_5_next;
+reg  [10:0] s15_t_4_reg;  // stage 15 copy of t
+wire [10:0] s15_t_4_next;
+reg  [10:0] s16_t_4_reg;  // stage 16 copy of t
+wire [10:0] s16_t_4_next;
+reg  [15:0] s6_t_11_reg;  // stage 6 copy of t
+wire [15:0] s6_t_11_next;
+reg  [15:0] s7_t_10_reg;  // stage 7 copy of t
+wire [15:0] s7_t_10_next;
+reg  [15:0] s8_t_9_reg;  // stage 8 copy of t
+wire [15:0] s8_t_9_next;
+reg  [15:0] s9_t_8_reg;  // stage 9 copy of t
+wire [15:0] s9_t_8_next;
+reg  [15:0] s10_t_8_reg;  // stage 10 copy of t
+wire [15:0] s10_t_8_next;
+reg  [15:0] s11_t_7_reg;  // stage 11 copy of t
+wire [15:0] s11_t_7_next;
+reg  [15:0] s12_t_9_reg;  // stage 12 copy of t
+wire [15:0] s12_t_9_next;
+reg  [15:0] s13_t_8_reg;  // stage 13 copy of t
+wire [15:0] s13_t_8_next;
+reg  [15:0] s14_t_6_reg;  // stage 14 copy of t
+wire [15:0] s14_t_6_next;
+reg  [15:0] s15_t_5_reg;  // stage 15 copy of t
+wire [15:0] s15_t_5_next;
+reg  [15:0] s16_t_5_reg;  // stage 16 copy of t
+wire [15:0] s16_t_5_next;
 reg  s6_t_12_reg;  // stage 6 copy of t
 wire s6_t_12_next;
 reg  s7_t_11_reg;  // stage 7 copy of t
@@ -992,30 +992,30 @@ reg  s15_t_7_reg;  // stage 15 copy of t
 wire s15_t_7_next;
 reg  s16_t_7_reg;  // stage 16 copy of t
 wire s16_t_7_next;
-reg  [11:0] s5_t_15_reg;  // stage 5 copy of t
-wire [11:0] s5_t_15_next;
-reg  [11:0] s6_t_14_reg;  // stage 6 copy of t
-wire [11:0] s6_t_14_next;
-reg  [11:0] s7_t_13_reg;  // stage 7 copy of t
-wire [11:0] s7_t_13_next;
-reg  [11:0] s8_t_12_reg;  // stage 8 copy of t
-wire [11:0] s8_t_12_next;
-reg  [11:0] s9_t_11_reg;  // stage 9 copy of t
-wire [11:0] s9_t_11_next;
-reg  [11:0] s10_t_11_reg;  // stage 10 copy of t
-wire [11:0] s10_t_11_next;
-reg  [11:0] s11_t_10_reg;  // stage 11 copy of t
-wire [11:0] s11_t_10_next;
-reg  [11:0] s12_t_12_reg;  // stage 12 copy of t
-wire [11:0] s12_t_12_next;
-reg  [11:0] s13_t_11_reg;  // stage 13 copy of t
-wire [11:0] s13_t_11_next;
-reg  [11:0] s14_t_9_reg;  // stage 14 copy of t
-wire [11:0] s14_t_9_next;
-reg  [11:0] s15_t_8_reg;  // stage 15 copy of t
-wire [11:0] s15_t_8_next;
-reg  [11:0] s16_t_8_reg;  // stage 16 copy of t
-wire [11:0] s16_t_8_next;
+reg  [10:0] s5_t_15_reg;  // stage 5 copy of t
+wire [10:0] s5_t_15_next;
+reg  [10:0] s6_t_14_reg;  // stage 6 copy of t
+wire [10:0] s6_t_14_next;
+reg  [10:0] s7_t_13_reg;  // stage 7 copy of t
+wire [10:0] s7_t_13_next;
+reg  [10:0] s8_t_12_reg;  // stage 8 copy of t
+wire [10:0] s8_t_12_next;
+reg  [10:0] s9_t_11_reg;  // stage 9 copy of t
+wire [10:0] s9_t_11_next;
+reg  [10:0] s10_t_11_reg;  // stage 10 copy of t
+wire [10:0] s10_t_11_next;
+reg  [10:0] s11_t_10_reg;  // stage 11 copy of t
+wire [10:0] s11_t_10_next;
+reg  [10:0] s12_t_12_reg;  // stage 12 copy of t
+wire [10:0] s12_t_12_next;
+reg  [10:0] s13_t_11_reg;  // stage 13 copy of t
+wire [10:0] s13_t_11_next;
+reg  [10:0] s14_t_9_reg;  // stage 14 copy of t
+wire [10:0] s14_t_9_next;
+reg  [10:0] s15_t_8_reg;  // stage 15 copy of t
+wire [10:0] s15_t_8_next;
+reg  [10:0] s16_t_8_reg;  // stage 16 copy of t
+wire [10:0] s16_t_8_next;
 reg  [14:0] s6_t_15_reg;  // stage 6 copy of t
 wire [14:0] s6_t_15_next;
 reg  [14:0] s7_t_14_reg;  // stage 7 copy of t
@@ -1471,59 +1471,53 @@ reg  out17_error_next;
 wire _s2_error_next_0 = 3'd4 <= s1_kind_reg;
 wire _s2_error_next_1 = 16'd4096 <= s1_conn_reg;
 wire s1_error = _s2_error_next_0 | _s2_error_next_1;
-wire [26:0] cur_c = s4_cur_reg[26:0];
-wire _s5_recip_c_lead_next_0 = cur_c[26];
-wire _s5_recip_c_lead_next_1 = cur_c[25];
-wire _s5_recip_c_lead_next_2 = cur_c[24];
-wire _s5_recip_c_lead_next_3 = cur_c[23];
-wire _s5_recip_c_lead_next_4 = cur_c[22];
-wire _s5_recip_c_lead_next_5 = cur_c[21];
-wire _s5_recip_c_lead_next_6 = cur_c[20];
-wire _s5_recip_c_lead_next_7 = cur_c[19];
-wire _s5_recip_c_lead_next_8 = cur_c[18];
-wire _s5_recip_c_lead_next_9 = cur_c[17];
-wire _s5_recip_c_lead_next_10 = cur_c[16];
-wire _s5_recip_c_lead_next_11 = cur_c[15];
-wire _s5_recip_c_lead_next_12 = cur_c[14];
-wire _s5_recip_c_lead_next_13 = cur_c[13];
-wire _s5_recip_c_lead_next_14 = cur_c[12];
-wire _s5_recip_c_lead_next_15 = cur_c[11];
-wire _s5_recip_c_lead_next_16 = cur_c[10];
-wire _s5_recip_c_lead_next_17 = cur_c[9];
-wire _s5_recip_c_lead_next_18 = cur_c[8];
-wire _s5_recip_c_lead_next_19 = cur_c[7];
-wire _s5_recip_c_lead_next_20 = cur_c[6];
-wire _s5_recip_c_lead_next_21 = cur_c[5];
-wire _s5_recip_c_lead_next_22 = cur_c[4];
-wire _s5_recip_c_lead_next_23 = cur_c[3];
-wire _s5_recip_c_lead_next_24 = cur_c[2];
-wire _s5_recip_c_lead_next_25 = cur_c[1];
-wire [4:0] _s5_recip_c_lead_next_26 = _s5_recip_c_lead_next_25 ? 5'd1 : 5'd0;
-wire [4:0] _s5_recip_c_lead_next_27 = _s5_recip_c_lead_next_24 ? 5'd2 : _s5_recip_c_lead_next_26;
-wire [4:0] _s5_recip_c_lead_next_28 = _s5_recip_c_lead_next_23 ? 5'd3 : _s5_recip_c_lead_next_27;
-wire [4:0] _s5_recip_c_lead_next_29 = _s5_recip_c_lead_next_22 ? 5'd4 : _s5_recip_c_lead_next_28;
-wire [4:0] _s5_recip_c_lead_next_30 = _s5_recip_c_lead_next_21 ? 5'd5 : _s5_recip_c_lead_next_29;
-wire [4:0] _s5_recip_c_lead_next_31 = _s5_recip_c_lead_next_20 ? 5'd6 : _s5_recip_c_lead_next_30;
-wire [4:0] _s5_recip_c_lead_next_32 = _s5_recip_c_lead_next_19 ? 5'd7 : _s5_recip_c_lead_next_31;
-wire [4:0] _s5_recip_c_lead_next_33 = _s5_recip_c_lead_next_18 ? 5'd8 : _s5_recip_c_lead_next_32;
-wire [4:0] _s5_recip_c_lead_next_34 = _s5_recip_c_lead_next_17 ? 5'd9 : _s5_recip_c_lead_next_33;
-wire [4:0] _s5_recip_c_lead_next_35 = _s5_recip_c_lead_next_16 ? 5'd10 : _s5_recip_c_lead_next_34;
-wire [4:0] _s5_recip_c_lead_next_36 = _s5_recip_c_lead_next_15 ? 5'd11 : _s5_recip_c_lead_next_35;
-wire [4:0] _s5_recip_c_lead_next_37 = _s5_recip_c_lead_next_14 ? 5'd12 : _s5_recip_c_lead_next_36;
-wire [4:0] _s5_recip_c_lead_next_38 = _s5_recip_c_lead_next_13 ? 5'd13 : _s5_recip_c_lead_next_37;
-wire [4:0] _s5_recip_c_lead_next_39 = _s5_recip_c_lead_next_12 ? 5'd14 : _s5_recip_c_lead_next_38;
-wire [4:0] _s5_recip_c_lead_next_40 = _s5_recip_c_lead_next_11 ? 5'd15 : _s5_recip_c_lead_next_39;
-wire [4:0] _s5_recip_c_lead_next_41 = _s5_recip_c_lead_next_10 ? 5'd16 : _s5_recip_c_lead_next_40;
-wire [4:0] _s5_recip_c_lead_next_42 = _s5_recip_c_lead_next_9 ? 5'd17 : _s5_recip_c_lead_next_41;
-wire [4:0] _s5_recip_c_lead_next_43 = _s5_recip_c_lead_next_8 ? 5'd18 : _s5_recip_c_lead_next_42;
-wire [4:0] _s5_recip_c_lead_next_44 = _s5_recip_c_lead_next_7 ? 5'd19 : _s5_recip_c_lead_next_43;
-wire [4:0] _s5_recip_c_lead_next_45 = _s5_recip_c_lead_next_6 ? 5'd20 : _s5_recip_c_lead_next_44;
-wire [4:0] _s5_recip_c_lead_next_46 = _s5_recip_c_lead_next_5 ? 5'd21 : _s5_recip_c_lead_next_45;
-wire [4:0] _s5_recip_c_lead_next_47 = _s5_recip_c_lead_next_4 ? 5'd22 : _s5_recip_c_lead_next_46;
-wire [4:0] _s5_recip_c_lead_next_48 = _s5_recip_c_lead_next_3 ? 5'd23 : _s5_recip_c_lead_next_47;
-wire [4:0] _s5_recip_c_lead_next_49 = _s5_recip_c_lead_next_2 ? 5'd24 : _s5_recip_c_lead_next_48;
-wire [4:0] _s5_recip_c_lead_next_50 = _s5_recip_c_lead_next_1 ? 5'd25 : _s5_recip_c_lead_next_49;
-wire [4:0] recip_c_lead = _s5_recip_c_lead_next_0 ? 5'd26 : _s5_recip_c_lead_next_50;
+wire [23:0] cur_c = s4_cur_reg[23:0];
+wire _s5_recip_c_lead_next_0 = cur_c[23];
+wire _s5_recip_c_lead_next_1 = cur_c[22];
+wire _s5_recip_c_lead_next_2 = cur_c[21];
+wire _s5_recip_c_lead_next_3 = cur_c[20];
+wire _s5_recip_c_lead_next_4 = cur_c[19];
+wire _s5_recip_c_lead_next_5 = cur_c[18];
+wire _s5_recip_c_lead_next_6 = cur_c[17];
+wire _s5_recip_c_lead_next_7 = cur_c[16];
+wire _s5_recip_c_lead_next_8 = cur_c[15];
+wire _s5_recip_c_lead_next_9 = cur_c[14];
+wire _s5_recip_c_lead_next_10 = cur_c[13];
+wire _s5_recip_c_lead_next_11 = cur_c[12];
+wire _s5_recip_c_lead_next_12 = cur_c[11];
+wire _s5_recip_c_lead_next_13 = cur_c[10];
+wire _s5_recip_c_lead_next_14 = cur_c[9];
+wire _s5_recip_c_lead_next_15 = cur_c[8];
+wire _s5_recip_c_lead_next_16 = cur_c[7];
+wire _s5_recip_c_lead_next_17 = cur_c[6];
+wire _s5_recip_c_lead_next_18 = cur_c[5];
+wire _s5_recip_c_lead_next_19 = cur_c[4];
+wire _s5_recip_c_lead_next_20 = cur_c[3];
+wire _s5_recip_c_lead_next_21 = cur_c[2];
+wire _s5_recip_c_lead_next_22 = cur_c[1];
+wire [4:0] _s5_recip_c_lead_next_23 = _s5_recip_c_lead_next_22 ? 5'd1 : 5'd0;
+wire [4:0] _s5_recip_c_lead_next_24 = _s5_recip_c_lead_next_21 ? 5'd2 : _s5_recip_c_lead_next_23;
+wire [4:0] _s5_recip_c_lead_next_25 = _s5_recip_c_lead_next_20 ? 5'd3 : _s5_recip_c_lead_next_24;
+wire [4:0] _s5_recip_c_lead_next_26 = _s5_recip_c_lead_next_19 ? 5'd4 : _s5_recip_c_lead_next_25;
+wire [4:0] _s5_recip_c_lead_next_27 = _s5_recip_c_lead_next_18 ? 5'd5 : _s5_recip_c_lead_next_26;
+wire [4:0] _s5_recip_c_lead_next_28 = _s5_recip_c_lead_next_17 ? 5'd6 : _s5_recip_c_lead_next_27;
+wire [4:0] _s5_recip_c_lead_next_29 = _s5_recip_c_lead_next_16 ? 5'd7 : _s5_recip_c_lead_next_28;
+wire [4:0] _s5_recip_c_lead_next_30 = _s5_recip_c_lead_next_15 ? 5'd8 : _s5_recip_c_lead_next_29;
+wire [4:0] _s5_recip_c_lead_next_31 = _s5_recip_c_lead_next_14 ? 5'd9 : _s5_recip_c_lead_next_30;
+wire [4:0] _s5_recip_c_lead_next_32 = _s5_recip_c_lead_next_13 ? 5'd10 : _s5_recip_c_lead_next_31;
+wire [4:0] _s5_recip_c_lead_next_33 = _s5_recip_c_lead_next_12 ? 5'd11 : _s5_recip_c_lead_next_32;
+wire [4:0] _s5_recip_c_lead_next_34 = _s5_recip_c_lead_next_11 ? 5'd12 : _s5_recip_c_lead_next_33;
+wire [4:0] _s5_recip_c_lead_next_35 = _s5_recip_c_lead_next_10 ? 5'd13 : _s5_recip_c_lead_next_34;
+wire [4:0] _s5_recip_c_lead_next_36 = _s5_recip_c_lead_next_9 ? 5'd14 : _s5_recip_c_lead_next_35;
+wire [4:0] _s5_recip_c_lead_next_37 = _s5_recip_c_lead_next_8 ? 5'd15 : _s5_recip_c_lead_next_36;
+wire [4:0] _s5_recip_c_lead_next_38 = _s5_recip_c_lead_next_7 ? 5'd16 : _s5_recip_c_lead_next_37;
+wire [4:0] _s5_recip_c_lead_next_39 = _s5_recip_c_lead_next_6 ? 5'd17 : _s5_recip_c_lead_next_38;
+wire [4:0] _s5_recip_c_lead_next_40 = _s5_recip_c_lead_next_5 ? 5'd18 : _s5_recip_c_lead_next_39;
+wire [4:0] _s5_recip_c_lead_next_41 = _s5_recip_c_lead_next_4 ? 5'd19 : _s5_recip_c_lead_next_40;
+wire [4:0] _s5_recip_c_lead_next_42 = _s5_recip_c_lead_next_3 ? 5'd20 : _s5_recip_c_lead_next_41;
+wire [4:0] _s5_recip_c_lead_next_43 = _s5_recip_c_lead_next_2 ? 5'd21 : _s5_recip_c_lead_next_42;
+wire [4:0] _s5_recip_c_lead_next_44 = _s5_recip_c_lead_next_1 ? 5'd22 : _s5_recip_c_lead_next_43;
+wire [4:0] recip_c_lead = _s5_recip_c_lead_next_0 ? 5'd23 : _s5_recip_c_lead_next_44;
 wire _s5_recip_c_mantissa_next_0 = cur_c[0];
 wire [9:0] _s5_recip_c_mantissa_next_1 = {_s5_recip_c_mantissa_next_0, 9'd0};
 wire [1:0] _s5_recip_c_mantissa_next_2 = cur_c[1:0];
@@ -1556,10 +1550,7 @@ wire [9:0] _s5_recip_c_mantissa_next_28 = cur_c[19:10];
 wire [9:0] _s5_recip_c_mantissa_next_29 = cur_c[20:11];
 wire [9:0] _s5_recip_c_mantissa_next_30 = cur_c[21:12];
 wire [9:0] _s5_recip_c_mantissa_next_31 = cur_c[22:13];
-wire [9:0] _s5_recip_c_mantissa_next_32 = cur_c[23:14];
-wire [9:0] _s5_recip_c_mantissa_next_33 = cur_c[24:15];
-wire [9:0] _s5_recip_c_mantissa_next_34 = cur_c[25:16];
-wire [9:0] recip_c_mantissa = (recip_c_lead == 5'd0) ? 10'd0 : (recip_c_lead == 5'd1) ? _s5_recip_c_mantissa_next_1 : (recip_c_lead == 5'd2) ? _s5_recip_c_mantissa_next_3 : (recip_c_lead == 5'd3) ? _s5_recip_c_mantissa_next_5 : (recip_c_lead == 5'd4) ? _s5_recip_c_mantissa_next_7 : (recip_c_lead == 5'd5) ? _s5_recip_c_mantissa_next_9 : (recip_c_lead == 5'd6) ? _s5_recip_c_mantissa_next_11 : (recip_c_lead == 5'd7) ? _s5_recip_c_mantissa_next_13 : (recip_c_lead == 5'd8) ? _s5_recip_c_mantissa_next_15 : (recip_c_lead == 5'd9) ? _s5_recip_c_mantissa_next_17 : (recip_c_lead == 5'd10) ? _s5_recip_c_mantissa_next_18 : (recip_c_lead == 5'd11) ? _s5_recip_c_mantissa_next_19 : (recip_c_lead == 5'd12) ? _s5_recip_c_mantissa_next_20 : (recip_c_lead == 5'd13) ? _s5_recip_c_mantissa_next_21 : (recip_c_lead == 5'd14) ? _s5_recip_c_mantissa_next_22 : (recip_c_lead == 5'd15) ? _s5_recip_c_mantissa_next_23 : (recip_c_lead == 5'd16) ? _s5_recip_c_mantissa_next_24 : (recip_c_lead == 5'd17) ? _s5_recip_c_mantissa_next_25 : (recip_c_lead == 5'd18) ? _s5_recip_c_mantissa_next_26 : (recip_c_lead == 5'd19) ? _s5_recip_c_mantissa_next_27 : (recip_c_lead == 5'd20) ? _s5_recip_c_mantissa_next_28 : (recip_c_lead == 5'd21) ? _s5_recip_c_mantissa_next_29 : (recip_c_lead == 5'd22) ? _s5_recip_c_mantissa_next_30 : (recip_c_lead == 5'd23) ? _s5_recip_c_mantissa_next_31 : (recip_c_lead == 5'd24) ? _s5_recip_c_mantissa_next_32 : (recip_c_lead == 5'd25) ? _s5_recip_c_mantissa_next_33 : _s5_recip_c_mantissa_next_34;
+wire [9:0] recip_c_mantissa = (recip_c_lead == 5'd0) ? 10'd0 : (recip_c_lead == 5'd1) ? _s5_recip_c_mantissa_next_1 : (recip_c_lead == 5'd2) ? _s5_recip_c_mantissa_next_3 : (recip_c_lead == 5'd3) ? _s5_recip_c_mantissa_next_5 : (recip_c_lead == 5'd4) ? _s5_recip_c_mantissa_next_7 : (recip_c_lead == 5'd5) ? _s5_recip_c_mantissa_next_9 : (recip_c_lead == 5'd6) ? _s5_recip_c_mantissa_next_11 : (recip_c_lead == 5'd7) ? _s5_recip_c_mantissa_next_13 : (recip_c_lead == 5'd8) ? _s5_recip_c_mantissa_next_15 : (recip_c_lead == 5'd9) ? _s5_recip_c_mantissa_next_17 : (recip_c_lead == 5'd10) ? _s5_recip_c_mantissa_next_18 : (recip_c_lead == 5'd11) ? _s5_recip_c_mantissa_next_19 : (recip_c_lead == 5'd12) ? _s5_recip_c_mantissa_next_20 : (recip_c_lead == 5'd13) ? _s5_recip_c_mantissa_next_21 : (recip_c_lead == 5'd14) ? _s5_recip_c_mantissa_next_22 : (recip_c_lead == 5'd15) ? _s5_recip_c_mantissa_next_23 : (recip_c_lead == 5'd16) ? _s5_recip_c_mantissa_next_24 : (recip_c_lead == 5'd17) ? _s5_recip_c_mantissa_next_25 : (recip_c_lead == 5'd18) ? _s5_recip_c_mantissa_next_26 : (recip_c_lead == 5'd19) ? _s5_recip_c_mantissa_next_27 : (recip_c_lead == 5'd20) ? _s5_recip_c_mantissa_next_28 : (recip_c_lead == 5'd21) ? _s5_recip_c_mantissa_next_29 : (recip_c_lead == 5'd22) ? _s5_recip_c_mantissa_next_30 : _s5_recip_c_mantissa_next_31;
 reg  [10:0] recip_c_recip;
 always @* begin
     case (s5_recip_c_mantissa_reg)
@@ -3685,257 +3676,251 @@ always @* begin
         10'd1023: recip_rtt_recip = 11'd1024;
     endcase
 end
-wire [41:0] _s2_size_kmi_next_0 = {28'h0, s1_size_reg};
-wire [41:0] size_kmi = _s2_size_kmi_next_0 * 42'hb777777;
-wire [52:0] _s3_t_next_0 = {11'd0, s2_size_kmi_reg};
-wire [52:0] _s7_mi_base_prod_next_0 = {42'h0, s6_recip_c_recip_reg};
-wire [52:0] mi_base_prod = s6_t_reg * _s7_mi_base_prod_next_0;
-wire [41:0] _s8_mi_base_next_0 = s7_mi_base_prod_reg[52:11];
-wire [40:0] _s8_mi_base_next_1 = s7_mi_base_prod_reg[52:12];
-wire [41:0] _s8_mi_base_next_2 = {1'd0, _s8_mi_base_next_1};
-wire [39:0] _s8_mi_base_next_3 = s7_mi_base_prod_reg[52:13];
-wire [41:0] _s8_mi_base_next_4 = {2'd0, _s8_mi_base_next_3};
-wire [38:0] _s8_mi_base_next_5 = s7_mi_base_prod_reg[52:14];
-wire [41:0] _s8_mi_base_next_6 = {3'd0, _s8_mi_base_next_5};
-wire [37:0] _s8_mi_base_next_7 = s7_mi_base_prod_reg[52:15];
-wire [41:0] _s8_mi_base_next_8 = {4'd0, _s8_mi_base_next_7};
-wire [36:0] _s8_mi_base_next_9 = s7_mi_base_prod_reg[52:16];
-wire [41:0] _s8_mi_base_next_10 = {5'd0, _s8_mi_base_next_9};
-wire [35:0] _s8_mi_base_next_11 = s7_mi_base_prod_reg[52:17];
-wire [41:0] _s8_mi_base_next_12 = {6'd0, _s8_mi_base_next_11};
-wire [34:0] _s8_mi_base_next_13 = s7_mi_base_prod_reg[52:18];
-wire [41:0] _s8_mi_base_next_14 = {7'd0, _s8_mi_base_next_13};
-wire [33:0] _s8_mi_base_next_15 = s7_mi_base_prod_reg[52:19];
-wire [41:0] _s8_mi_base_next_16 = {8'd0, _s8_mi_base_next_15};
-wire [32:0] _s8_mi_base_next_17 = s7_mi_base_prod_reg[52:20];
-wire [41:0] _s8_mi_base_next_18 = {9'd0, _s8_mi_base_next_17};
-wire [31:0] _s8_mi_base_next_19 = s7_mi_base_prod_reg[52:21];
-wire [41:0] _s8_mi_base_next_20 = {10'd0, _s8_mi_base_next_19};
-wire [30:0] _s8_mi_base_next_21 = s7_mi_base_prod_reg[52:22];
-wire [41:0] _s8_mi_base_next_22 = {11'd0, _s8_mi_base_next_21};
-wire [29:0] _s8_mi_base_next_23 = s7_mi_base_prod_reg[52:23];
-wire [41:0] _s8_mi_base_next_24 = {12'd0, _s8_mi_base_next_23};
-wire [28:0] _s8_mi_base_next_25 = s7_mi_base_prod_reg[52:24];
-wire [41:0] _s8_mi_base_next_26 = {13'd0, _s8_mi_base_next_25};
-wire [27:0] _s8_mi_base_next_27 = s7_mi_base_prod_reg[52:25];
-wire [41:0] _s8_mi_base_next_28 = {14'd0, _s8_mi_base_next_27};
-wire [26:0] _s8_mi_base_next_29 = s7_mi_base_prod_reg[52:26];
-wire [41:0] _s8_mi_base_next_30 = {15'd0, _s8_mi_base_next_29};
-wire [25:0] _s8_mi_base_next_31 = s7_mi_base_prod_reg[52:27];
-wire [41:0] _s8_mi_base_next_32 = {16'd0, _s8_mi_base_next_31};
-wire [24:0] _s8_mi_base_next_33 = s7_mi_base_prod_reg[52:28];
-wire [41:0] _s8_mi_base_next_34 = {17'h0, _s8_mi_base_next_33};
-wire [23:0] _s8_mi_base_next_35 = s7_mi_base_prod_reg[52:29];
-wire [41:0] _s8_mi_base_next_36 = {18'h0, _s8_mi_base_next_35};
-wire [22:0] _s8_mi_base_next_37 = s7_mi_base_prod_reg[52:30];
-wire [41:0] _s8_mi_base_next_38 = {19'h0, _s8_mi_base_next_37};
-wire [21:0] _s8_mi_base_next_39 = s7_mi_base_prod_reg[52:31];
-wire [41:0] _s8_mi_base_next_40 = {20'h0, _s8_mi_base_next_39};
-wire [20:0] _s8_mi_base_next_41 = s7_mi_base_prod_reg[52:32];
-wire [41:0] _s8_mi_base_next_42 = {21'h0, _s8_mi_base_next_41};
-wire [19:0] _s8_mi_base_next_43 = s7_mi_base_prod_reg[52:33];
-wire [41:0] _s8_mi_base_next_44 = {22'h0, _s8_mi_base_next_43};
-wire [18:0] _s8_mi_base_next_45 = s7_mi_base_prod_reg[52:34];
-wire [41:0] _s8_mi_base_next_46 = {23'h0, _s8_mi_base_next_45};
-wire [17:0] _s8_mi_base_next_47 = s7_mi_base_prod_reg[52:35];
-wire [41:0] _s8_mi_base_next_48 = {24'h0, _s8_mi_base_next_47};
-wire [16:0] _s8_mi_base_next_49 = s7_mi_base_prod_reg[52:36];
-wire [41:0] _s8_mi_base_next_50 = {25'h0, _s8_mi_base_next_49};
-wire [15:0] _s8_mi_base_next_51 = s7_mi_base_prod_reg[52:37];
-wire [41:0] _s8_mi_base_next_52 = {26'h0, _s8_mi_base_next_51};
-wire [41:0] mi_base = (s7_recip_c_lead_reg == 5'd0) ? _s8_mi_base_next_0 : (s7_recip_c_lead_reg == 5'd1) ? _s8_mi_base_next_2 : (s7_recip_c_lead_reg == 5'd2) ? _s8_mi_base_next_4 : (s7_recip_c_lead_reg == 5'd3) ? _s8_mi_base_next_6 : (s7_recip_c_lead_reg == 5'd4) ? _s8_mi_base_next_8 : (s7_recip_c_lead_reg == 5'd5) ? _s8_mi_base_next_10 : (s7_recip_c_lead_reg == 5'd6) ? _s8_mi_base_next_12 : (s7_recip_c_lead_reg == 5'd7) ? _s8_mi_base_next_14 : (s7_recip_c_lead_reg == 5'd8) ? _s8_mi_base_next_16 : (s7_recip_c_lead_reg == 5'd9) ? _s8_mi_base_next_18 : (s7_recip_c_lead_reg == 5'd10) ? _s8_mi_base_next_20 : (s7_recip_c_lead_reg == 5'd11) ? _s8_mi_base_next_22 : (s7_recip_c_lead_reg == 5'd12) ? _s8_mi_base_next_24 : (s7_recip_c_lead_reg == 5'd13) ? _s8_mi_base_next_26 : (s7_recip_c_lead_reg == 5'd14) ? _s8_mi_base_next_28 : (s7_recip_c_lead_reg == 5'd15) ? _s8_mi_base_next_30 : (s7_recip_c_lead_reg == 5'd16) ? _s8_mi_base_next_32 : (s7_recip_c_lead_reg == 5'd17) ? _s8_mi_base_next_34 : (s7_recip_c_lead_reg == 5'd18) ? _s8_mi_base_next_36 : (s7_recip_c_lead_reg == 5'd19) ? _s8_mi_base_next_38 : (s7_recip_c_lead_reg == 5'd20) ? _s8_mi_base_next_40 : (s7_recip_c_lead_reg == 5'd21) ? _s8_mi_base_next_42 : (s7_recip_c_lead_reg == 5'd22) ? _s8_mi_base_next_44 : (s7_recip_c_lead_reg == 5'd23) ? _s8_mi_base_next_46 : (s7_recip_c_lead_reg == 5'd24) ? _s8_mi_base_next_48 : (s7_recip_c_lead_reg == 5'd25) ? _s8_mi_base_next_50 : _s8_mi_base_next_52;
+wire [35:0] _s2_size_kmi_next_0 = {22'h0, s1_size_reg};
+wire [35:0] size_kmi = _s2_size_kmi_next_0 * 36'h2dddde;
+wire [46:0] _s3_t_next_0 = {11'd0, s2_size_kmi_reg};
+wire [46:0] _s7_mi_base_prod_next_0 = {36'h0, s6_recip_c_recip_reg};
+wire [46:0] mi_base_prod = s6_t_reg * _s7_mi_base_prod_next_0;
+wire [35:0] _s8_mi_base_next_0 = s7_mi_base_prod_reg[46:11];
+wire [34:0] _s8_mi_base_next_1 = s7_mi_base_prod_reg[46:12];
+wire [35:0] _s8_mi_base_next_2 = {1'd0, _s8_mi_base_next_1};
+wire [33:0] _s8_mi_base_next_3 = s7_mi_base_prod_reg[46:13];
+wire [35:0] _s8_mi_base_next_4 = {2'd0, _s8_mi_base_next_3};
+wire [32:0] _s8_mi_base_next_5 = s7_mi_base_prod_reg[46:14];
+wire [35:0] _s8_mi_base_next_6 = {3'd0, _s8_mi_base_next_5};
+wire [31:0] _s8_mi_base_next_7 = s7_mi_base_prod_reg[46:15];
+wire [35:0] _s8_mi_base_next_8 = {4'd0, _s8_mi_base_next_7};
+wire [30:0] _s8_mi_base_next_9 = s7_mi_base_prod_reg[46:16];
+wire [35:0] _s8_mi_base_next_10 = {5'd0, _s8_mi_base_next_9};
+wire [29:0] _s8_mi_base_next_11 = s7_mi_base_prod_reg[46:17];
+wire [35:0] _s8_mi_base_next_12 = {6'd0, _s8_mi_base_next_11};
+wire [28:0] _s8_mi_base_next_13 = s7_mi_base_prod_reg[46:18];
+wire [35:0] _s8_mi_base_next_14 = {7'd0, _s8_mi_base_next_13};
+wire [27:0] _s8_mi_base_next_15 = s7_mi_base_prod_reg[46:19];
+wire [35:0] _s8_mi_base_next_16 = {8'd0, _s8_mi_base_next_15};
+wire [26:0] _s8_mi_base_next_17 = s7_mi_base_prod_reg[46:20];
+wire [35:0] _s8_mi_base_next_18 = {9'd0, _s8_mi_base_next_17};
+wire [25:0] _s8_mi_base_next_19 = s7_mi_base_prod_reg[46:21];
+wire [35:0] _s8_mi_base_next_20 = {10'd0, _s8_mi_base_next_19};
+wire [24:0] _s8_mi_base_next_21 = s7_mi_base_prod_reg[46:22];
+wire [35:0] _s8_mi_base_next_22 = {11'd0, _s8_mi_base_next_21};
+wire [23:0] _s8_mi_base_next_23 = s7_mi_base_prod_reg[46:23];
+wire [35:0] _s8_mi_base_next_24 = {12'd0, _s8_mi_base_next_23};
+wire [22:0] _s8_mi_base_next_25 = s7_mi_base_prod_reg[46:24];
+wire [35:0] _s8_mi_base_next_26 = {13'd0, _s8_mi_base_next_25};
+wire [21:0] _s8_mi_base_next_27 = s7_mi_base_prod_reg[46:25];
+wire [35:0] _s8_mi_base_next_28 = {14'd0, _s8_mi_base_next_27};
+wire [20:0] _s8_mi_base_next_29 = s7_mi_base_prod_reg[46:26];
+wire [35:0] _s8_mi_base_next_30 = {15'd0, _s8_mi_base_next_29};
+wire [19:0] _s8_mi_base_next_31 = s7_mi_base_prod_reg[46:27];
+wire [35:0] _s8_mi_base_next_32 = {16'd0, _s8_mi_base_next_31};
+wire [18:0] _s8_mi_base_next_33 = s7_mi_base_prod_reg[46:28];
+wire [35:0] _s8_mi_base_next_34 = {17'h0, _s8_mi_base_next_33};
+wire [17:0] _s8_mi_base_next_35 = s7_mi_base_prod_reg[46:29];
+wire [35:0] _s8_mi_base_next_36 = {18'h0, _s8_mi_base_next_35};
+wire [16:0] _s8_mi_base_next_37 = s7_mi_base_prod_reg[46:30];
+wire [35:0] _s8_mi_base_next_38 = {19'h0, _s8_mi_base_next_37};
+wire [15:0] _s8_mi_base_next_39 = s7_mi_base_prod_reg[46:31];
+wire [35:0] _s8_mi_base_next_40 = {20'h0, _s8_mi_base_next_39};
+wire [14:0] _s8_mi_base_next_41 = s7_mi_base_prod_reg[46:32];
+wire [35:0] _s8_mi_base_next_42 = {21'h0, _s8_mi_base_next_41};
+wire [13:0] _s8_mi_base_next_43 = s7_mi_base_prod_reg[46:33];
+wire [35:0] _s8_mi_base_next_44 = {22'h0, _s8_mi_base_next_43};
+wire [12:0] _s8_mi_base_next_45 = s7_mi_base_prod_reg[46:34];
+wire [35:0] _s8_mi_base_next_46 = {23'h0, _s8_mi_base_next_45};
+wire [35:0] mi_base = (s7_recip_c_lead_reg == 5'd0) ? _s8_mi_base_next_0 : (s7_recip_c_lead_reg == 5'd1) ? _s8_mi_base_next_2 : (s7_recip_c_lead_reg == 5'd2) ? _s8_mi_base_next_4 : (s7_recip_c_lead_reg == 5'd3) ? _s8_mi_base_next_6 : (s7_recip_c_lead_reg == 5'd4) ? _s8_mi_base_next_8 : (s7_recip_c_lead_reg == 5'd5) ? _s8_mi_base_next_10 : (s7_recip_c_lead_reg == 5'd6) ? _s8_mi_base_next_12 : (s7_recip_c_lead_reg == 5'd7) ? _s8_mi_base_next_14 : (s7_recip_c_lead_reg == 5'd8) ? _s8_mi_base_next_16 : (s7_recip_c_lead_reg == 5'd9) ? _s8_mi_base_next_18 : (s7_recip_c_lead_reg == 5'd10) ? _s8_mi_base_next_20 : (s7_recip_c_lead_reg == 5'd11) ? _s8_mi_base_next_22 : (s7_recip_c_lead_reg == 5'd12) ? _s8_mi_base_next_24 : (s7_recip_c_lead_reg == 5'd13) ? _s8_mi_base_next_26 : (s7_recip_c_lead_reg == 5'd14) ? _s8_mi_base_next_28 : (s7_recip_c_lead_reg == 5'd15) ? _s8_mi_base_next_30 : (s7_recip_c_lead_reg == 5'd16) ? _s8_mi_base_next_32 : (s7_recip_c_lead_reg == 5'd17) ? _s8_mi_base_next_34 : (s7_recip_c_lead_reg == 5'd18) ? _s8_mi_base_next_36 : (s7_recip_c_lead_reg == 5'd19) ? _s8_mi_base_next_38 : (s7_recip_c_lead_reg == 5'd20) ? _s8_mi_base_next_40 : (s7_recip_c_lead_reg == 5'd21) ? _s8_mi_base_next_42 : (s7_recip_c_lead_reg == 5'd22) ? _s8_mi_base_next_44 : _s8_mi_base_next_46;
 wire [19:0] trtt_minus_rtt = 20'h3264 - s1_rtt_reg;
-wire [61:0] _s2_t_next_0 = {42'h0, trtt_minus_rtt};
-wire [61:0] _s9_mi_num_next_0 = {20'h0, s8_mi_base_reg};
-wire [61:0] mi_num = _s9_mi_num_next_0 * s8_t_reg;
-wire [72:0] _s4_t_3_next_0 = {62'h0, s3_recip_rtt_recip_reg};
-wire [72:0] _s10_mi_raw_prod_next_0 = {11'd0, s9_mi_num_reg};
-wire [72:0] mi_raw_prod = _s10_mi_raw_prod_next_0 * s9_t_reg;
-wire [61:0] _s11_mi_raw_next_0 = s10_mi_raw_prod_reg[72:11];
-wire [60:0] _s11_mi_raw_next_1 = s10_mi_raw_prod_reg[72:12];
-wire [61:0] _s11_mi_raw_next_2 = {1'd0, _s11_mi_raw_next_1};
-wire [59:0] _s11_mi_raw_next_3 = s10_mi_raw_prod_reg[72:13];
-wire [61:0] _s11_mi_raw_next_4 = {2'd0, _s11_mi_raw_next_3};
-wire [58:0] _s11_mi_raw_next_5 = s10_mi_raw_prod_reg[72:14];
-wire [61:0] _s11_mi_raw_next_6 = {3'd0, _s11_mi_raw_next_5};
-wire [57:0] _s11_mi_raw_next_7 = s10_mi_raw_prod_reg[72:15];
-wire [61:0] _s11_mi_raw_next_8 = {4'd0, _s11_mi_raw_next_7};
-wire [56:0] _s11_mi_raw_next_9 = s10_mi_raw_prod_reg[72:16];
-wire [61:0] _s11_mi_raw_next_10 = {5'd0, _s11_mi_raw_next_9};
-wire [55:0] _s11_mi_raw_next_11 = s10_mi_raw_prod_reg[72:17];
-wire [61:0] _s11_mi_raw_next_12 = {6'd0, _s11_mi_raw_next_11};
-wire [54:0] _s11_mi_raw_next_13 = s10_mi_raw_prod_reg[72:18];
-wire [61:0] _s11_mi_raw_next_14 = {7'd0, _s11_mi_raw_next_13};
-wire [53:0] _s11_mi_raw_next_15 = s10_mi_raw_prod_reg[72:19];
-wire [61:0] _s11_mi_raw_next_16 = {8'd0, _s11_mi_raw_next_15};
-wire [52:0] _s11_mi_raw_next_17 = s10_mi_raw_prod_reg[72:20];
-wire [61:0] _s11_mi_raw_next_18 = {9'd0, _s11_mi_raw_next_17};
-wire [51:0] _s11_mi_raw_next_19 = s10_mi_raw_prod_reg[72:21];
-wire [61:0] _s11_mi_raw_next_20 = {10'd0, _s11_mi_raw_next_19};
-wire [50:0] _s11_mi_raw_next_21 = s10_mi_raw_prod_reg[72:22];
-wire [61:0] _s11_mi_raw_next_22 = {11'd0, _s11_mi_raw_next_21};
-wire [49:0] _s11_mi_raw_next_23 = s10_mi_raw_prod_reg[72:23];
-wire [61:0] _s11_mi_raw_next_24 = {12'd0, _s11_mi_raw_next_23};
-wire [48:0] _s11_mi_raw_next_25 = s10_mi_raw_prod_reg[72:24];
-wire [61:0] _s11_mi_raw_next_26 = {13'd0, _s11_mi_raw_next_25};
-wire [47:0] _s11_mi_raw_next_27 = s10_mi_raw_prod_reg[72:25];
-wire [61:0] _s11_mi_raw_next_28 = {14'd0, _s11_mi_raw_next_27};
-wire [46:0] _s11_mi_raw_next_29 = s10_mi_raw_prod_reg[72:26];
-wire [61:0] _s11_mi_raw_next_30 = {15'd0, _s11_mi_raw_next_29};
-wire [45:0] _s11_mi_raw_next_31 = s10_mi_raw_prod_reg[72:27];
-wire [61:0] _s11_mi_raw_next_32 = {16'd0, _s11_mi_raw_next_31};
-wire [44:0] _s11_mi_raw_next_33 = s10_mi_raw_prod_reg[72:28];
-wire [61:0] _s11_mi_raw_next_34 = {17'h0, _s11_mi_raw_next_33};
-wire [43:0] _s11_mi_raw_next_35 = s10_mi_raw_prod_reg[72:29];
-wire [61:0] _s11_mi_raw_next_36 = {18'h0, _s11_mi_raw_next_35};
-wire [42:0] _s11_mi_raw_next_37 = s10_mi_raw_prod_reg[72:30];
-wire [61:0] _s11_mi_raw_next_38 = {19'h0, _s11_mi_raw_next_37};
-wire [61:0] mi_raw = (s10_recip_rtt_lead_reg == 5'd0) ? _s11_mi_raw_next_0 : (s10_recip_rtt_lead_reg == 5'd1) ? _s11_mi_raw_next_2 : (s10_recip_rtt_lead_reg == 5'd2) ? _s11_mi_raw_next_4 : (s10_recip_rtt_lead_reg == 5'd3) ? _s11_mi_raw_next_6 : (s10_recip_rtt_lead_reg == 5'd4) ? _s11_mi_raw_next_8 : (s10_recip_rtt_lead_reg == 5'd5) ? _s11_mi_raw_next_10 : (s10_recip_rtt_lead_reg == 5'd6) ? _s11_mi_raw_next_12 : (s10_recip_rtt_lead_reg == 5'd7) ? _s11_mi_raw_next_14 : (s10_recip_rtt_lead_reg == 5'd8) ? _s11_mi_raw_next_16 : (s10_recip_rtt_lead_reg == 5'd9) ? _s11_mi_raw_next_18 : (s10_recip_rtt_lead_reg == 5'd10) ? _s11_mi_raw_next_20 : (s10_recip_rtt_lead_reg == 5'd11) ? _s11_mi_raw_next_22 : (s10_recip_rtt_lead_reg == 5'd12) ? _s11_mi_raw_next_24 : (s10_recip_rtt_lead_reg == 5'd13) ? _s11_mi_raw_next_26 : (s10_recip_rtt_lead_reg == 5'd14) ? _s11_mi_raw_next_28 : (s10_recip_rtt_lead_reg == 5'd15) ? _s11_mi_raw_next_30 : (s10_recip_rtt_lead_reg == 5'd16) ? _s11_mi_raw_next_32 : (s10_recip_rtt_lead_reg == 5'd17) ? _s11_mi_raw_next_34 : (s10_recip_rtt_lead_reg == 5'd18) ? _s11_mi_raw_next_36 : _s11_mi_raw_next_38;
-wire [19:0] _s2_size_c_next_0 = {s1_size_reg, 6'd0};
-wire [26:0] size_c = {7'd0, _s2_size_c_next_0};
-wire [34:0] _s12_mi_inc_next_0 = s11_mi_raw_reg[61:27];
+wire [55:0] _s2_t_next_0 = {36'h0, trtt_minus_rtt};
+wire [55:0] _s9_mi_num_next_0 = {20'h0, s8_mi_base_reg};
+wire [55:0] mi_num = _s9_mi_num_next_0 * s8_t_reg;
+wire [66:0] _s4_t_3_next_0 = {56'h0, s3_recip_rtt_recip_reg};
+wire [66:0] _s10_mi_raw_prod_next_0 = {11'd0, s9_mi_num_reg};
+wire [66:0] mi_raw_prod = _s10_mi_raw_prod_next_0 * s9_t_reg;
+wire [55:0] _s11_mi_raw_next_0 = s10_mi_raw_prod_reg[66:11];
+wire [54:0] _s11_mi_raw_next_1 = s10_mi_raw_prod_reg[66:12];
+wire [55:0] _s11_mi_raw_next_2 = {1'd0, _s11_mi_raw_next_1};
+wire [53:0] _s11_mi_raw_next_3 = s10_mi_raw_prod_reg[66:13];
+wire [55:0] _s11_mi_raw_next_4 = {2'd0, _s11_mi_raw_next_3};
+wire [52:0] _s11_mi_raw_next_5 = s10_mi_raw_prod_reg[66:14];
+wire [55:0] _s11_mi_raw_next_6 = {3'd0, _s11_mi_raw_next_5};
+wire [51:0] _s11_mi_raw_next_7 = s10_mi_raw_prod_reg[66:15];
+wire [55:0] _s11_mi_raw_next_8 = {4'd0, _s11_mi_raw_next_7};
+wire [50:0] _s11_mi_raw_next_9 = s10_mi_raw_prod_reg[66:16];
+wire [55:0] _s11_mi_raw_next_10 = {5'd0, _s11_mi_raw_next_9};
+wire [49:0] _s11_mi_raw_next_11 = s10_mi_raw_prod_reg[66:17];
+wire [55:0] _s11_mi_raw_next_12 = {6'd0, _s11_mi_raw_next_11};
+wire [48:0] _s11_mi_raw_next_13 = s10_mi_raw_prod_reg[66:18];
+wire [55:0] _s11_mi_raw_next_14 = {7'd0, _s11_mi_raw_next_13};
+wire [47:0] _s11_mi_raw_next_15 = s10_mi_raw_prod_reg[66:19];
+wire [55:0] _s11_mi_raw_next_16 = {8'd0, _s11_mi_raw_next_15};
+wire [46:0] _s11_mi_raw_next_17 = s10_mi_raw_prod_reg[66:20];
+wire [55:0] _s11_mi_raw_next_18 = {9'd0, _s11_mi_raw_next_17};
+wire [45:0] _s11_mi_raw_next_19 = s10_mi_raw_prod_reg[66:21];
+wire [55:0] _s11_mi_raw_next_20 = {10'd0, _s11_mi_raw_next_19};
+wire [44:0] _s11_mi_raw_next_21 = s10_mi_raw_prod_reg[66:22];
+wire [55:0] _s11_mi_raw_next_22 = {11'd0, _s11_mi_raw_next_21};
+wire [43:0] _s11_mi_raw_next_23 = s10_mi_raw_prod_reg[66:23];
+wire [55:0] _s11_mi_raw_next_24 = {12'd0, _s11_mi_raw_next_23};
+wire [42:0] _s11_mi_raw_next_25 = s10_mi_raw_prod_reg[66:24];
+wire [55:0] _s11_mi_raw_next_26 = {13'd0, _s11_mi_raw_next_25};
+wire [41:0] _s11_mi_raw_next_27 = s10_mi_raw_prod_reg[66:25];
+wire [55:0] _s11_mi_raw_next_28 = {14'd0, _s11_mi_raw_next_27};
+wire [40:0] _s11_mi_raw_next_29 = s10_mi_raw_prod_reg[66:26];
+wire [55:0] _s11_mi_raw_next_30 = {15'd0, _s11_mi_raw_next_29};
+wire [39:0] _s11_mi_raw_next_31 = s10_mi_raw_prod_reg[66:27];
+wire [55:0] _s11_mi_raw_next_32 = {16'd0, _s11_mi_raw_next_31};
+wire [38:0] _s11_mi_raw_next_33 = s10_mi_raw_prod_reg[66:28];
+wire [55:0] _s11_mi_raw_next_34 = {17'h0, _s11_mi_raw_next_33};
+wire [37:0] _s11_mi_raw_next_35 = s10_mi_raw_prod_reg[66:29];
+wire [55:0] _s11_mi_raw_next_36 = {18'h0, _s11_mi_raw_next_35};
+wire [36:0] _s11_mi_raw_next_37 = s10_mi_raw_prod_reg[66:30];
+wire [55:0] _s11_mi_raw_next_38 = {19'h0, _s11_mi_raw_next_37};
+wire [55:0] mi_raw = (s10_recip_rtt_lead_reg == 5'd0) ? _s11_mi_raw_next_0 : (s10_recip_rtt_lead_reg == 5'd1) ? _s11_mi_raw_next_2 : (s10_recip_rtt_lead_reg == 5'd2) ? _s11_mi_raw_next_4 : (s10_recip_rtt_lead_reg == 5'd3) ? _s11_mi_raw_next_6 : (s10_recip_rtt_lead_reg == 5'd4) ? _s11_mi_raw_next_8 : (s10_recip_rtt_lead_reg == 5'd5) ? _s11_mi_raw_next_10 : (s10_recip_rtt_lead_reg == 5'd6) ? _s11_mi_raw_next_12 : (s10_recip_rtt_lead_reg == 5'd7) ? _s11_mi_raw_next_14 : (s10_recip_rtt_lead_reg == 5'd8) ? _s11_mi_raw_next_16 : (s10_recip_rtt_lead_reg == 5'd9) ? _s11_mi_raw_next_18 : (s10_recip_rtt_lead_reg == 5'd10) ? _s11_mi_raw_next_20 : (s10_recip_rtt_lead_reg == 5'd11) ? _s11_mi_raw_next_22 : (s10_recip_rtt_lead_reg == 5'd12) ? _s11_mi_raw_next_24 : (s10_recip_rtt_lead_reg == 5'd13) ? _s11_mi_raw_next_26 : (s10_recip_rtt_lead_reg == 5'd14) ? _s11_mi_raw_next_28 : (s10_recip_rtt_lead_reg == 5'd15) ? _s11_mi_raw_next_30 : (s10_recip_rtt_lead_reg == 5'd16) ? _s11_mi_raw_next_32 : (s10_recip_rtt_lead_reg == 5'd17) ? _s11_mi_raw_next_34 : (s10_recip_rtt_lead_reg == 5'd18) ? _s11_mi_raw_next_36 : _s11_mi_raw_next_38;
+wire [16:0] _s2_size_c_next_0 = {s1_size_reg, 3'd0};
+wire [23:0] size_c = {7'd0, _s2_size_c_next_0};
+wire [31:0] _s12_mi_inc_next_0 = s11_mi_raw_reg[55:24];
 wire _s12_mi_inc_next_1 = |_s12_mi_inc_next_0;
-wire [26:0] _s12_mi_inc_next_2 = s11_mi_raw_reg[26:0];
-wire [26:0] _s12_mi_inc_next_3 = _s12_mi_inc_next_1 ? 27'h7ffffff : _s12_mi_inc_next_2;
+wire [23:0] _s12_mi_inc_next_2 = s11_mi_raw_reg[23:0];
+wire [23:0] _s12_mi_inc_next_3 = _s12_mi_inc_next_1 ? 24'hffffff : _s12_mi_inc_next_2;
 wire _s12_mi_inc_next_4 = _s12_mi_inc_next_3 < s11_size_c_reg;
-wire [26:0] mi_inc = _s12_mi_inc_next_4 ? _s12_mi_inc_next_3 : s11_size_c_reg;
-wire [38:0] _s2_size_kfi_next_0 = {25'h0, s1_size_reg};
-wire [38:0] size_kfi = _s2_size_kfi_next_0 * 39'h16eeeef;
-wire [49:0] _s3_t_3_next_0 = {11'd0, s2_size_kfi_reg};
-wire [49:0] _s7_fi_c_prod_next_0 = {39'h0, s6_recip_c_recip_reg};
-wire [49:0] fi_c_prod = s6_t_4_reg * _s7_fi_c_prod_next_0;
-wire [38:0] _s8_fi_c_next_0 = s7_fi_c_prod_reg[49:11];
-wire [37:0] _s8_fi_c_next_1 = s7_fi_c_prod_reg[49:12];
-wire [38:0] _s8_fi_c_next_2 = {1'd0, _s8_fi_c_next_1};
-wire [36:0] _s8_fi_c_next_3 = s7_fi_c_prod_reg[49:13];
-wire [38:0] _s8_fi_c_next_4 = {2'd0, _s8_fi_c_next_3};
-wire [35:0] _s8_fi_c_next_5 = s7_fi_c_prod_reg[49:14];
-wire [38:0] _s8_fi_c_next_6 = {3'd0, _s8_fi_c_next_5};
-wire [34:0] _s8_fi_c_next_7 = s7_fi_c_prod_reg[49:15];
-wire [38:0] _s8_fi_c_next_8 = {4'd0, _s8_fi_c_next_7};
-wire [33:0] _s8_fi_c_next_9 = s7_fi_c_prod_reg[49:16];
-wire [38:0] _s8_fi_c_next_10 = {5'd0, _s8_fi_c_next_9};
-wire [32:0] _s8_fi_c_next_11 = s7_fi_c_prod_reg[49:17];
-wire [38:0] _s8_fi_c_next_12 = {6'd0, _s8_fi_c_next_11};
-wire [31:0] _s8_fi_c_next_13 = s7_fi_c_prod_reg[49:18];
-wire [38:0] _s8_fi_c_next_14 = {7'd0, _s8_fi_c_next_13};
-wire [30:0] _s8_fi_c_next_15 = s7_fi_c_prod_reg[49:19];
-wire [38:0] _s8_fi_c_next_16 = {8'd0, _s8_fi_c_next_15};
-wire [29:0] _s8_fi_c_next_17 = s7_fi_c_prod_reg[49:20];
-wire [38:0] _s8_fi_c_next_18 = {9'd0, _s8_fi_c_next_17};
-wire [28:0] _s8_fi_c_next_19 = s7_fi_c_prod_reg[49:21];
-wire [38:0] _s8_fi_c_next_20 = {10'd0, _s8_fi_c_next_19};
-wire [27:0] _s8_fi_c_next_21 = s7_fi_c_prod_reg[49:22];
-wire [38:0] _s8_fi_c_next_22 = {11'd0, _s8_fi_c_next_21};
-wire [26:0] _s8_fi_c_next_23 = s7_fi_c_prod_reg[49:23];
-wire [38:0] _s8_fi_c_next_24 = {12'd0, _s8_fi_c_next_23};
-wire [25:0] _s8_fi_c_next_25 = s7_fi_c_prod_reg[49:24];
-wire [38:0] _s8_fi_c_next_26 = {13'd0, _s8_fi_c_next_25};
-wire [24:0] _s8_fi_c_next_27 = s7_fi_c_prod_reg[49:25];
-wire [38:0] _s8_fi_c_next_28 = {14'd0, _s8_fi_c_next_27};
-wire [23:0] _s8_fi_c_next_29 = s7_fi_c_prod_reg[49:26];
-wire [38:0] _s8_fi_c_next_30 = {15'd0, _s8_fi_c_next_29};
-wire [22:0] _s8_fi_c_next_31 = s7_fi_c_prod_reg[49:27];
-wire [38:0] _s8_fi_c_next_32 = {16'd0, _s8_fi_c_next_31};
-wire [21:0] _s8_fi_c_next_33 = s7_fi_c_prod_reg[49:28];
-wire [38:0] _s8_fi_c_next_34 = {17'h0, _s8_fi_c_next_33};
-wire [20:0] _s8_fi_c_next_35 = s7_fi_c_prod_reg[49:29];
-wire [38:0] _s8_fi_c_next_36 = {18'h0, _s8_fi_c_next_35};
-wire [19:0] _s8_fi_c_next_37 = s7_fi_c_prod_reg[49:30];
-wire [38:0] _s8_fi_c_next_38 = {19'h0, _s8_fi_c_next_37};
-wire [18:0] _s8_fi_c_next_39 = s7_fi_c_prod_reg[49:31];
-wire [38:0] _s8_fi_c_next_40 = {20'h0, _s8_fi_c_next_39};
-wire [17:0] _s8_fi_c_next_41 = s7_fi_c_prod_reg[49:32];
-wire [38:0] _s8_fi_c_next_42 = {21'h0, _s8_fi_c_next_41};
-wire [16:0] _s8_fi_c_next_43 = s7_fi_c_prod_reg[49:33];
-wire [38:0] _s8_fi_c_next_44 = {22'h0, _s8_fi_c_next_43};
-wire [15:0] _s8_fi_c_next_45 = s7_fi_c_prod_reg[49:34];
-wire [38:0] _s8_fi_c_next_46 = {23'h0, _s8_fi_c_next_45};
-wire [14:0] _s8_fi_c_next_47 = s7_fi_c_prod_reg[49:35];
-wire [38:0] _s8_fi_c_next_48 = {24'h0, _s8_fi_c_next_47};
-wire [13:0] _s8_fi_c_next_49 = s7_fi_c_prod_reg[49:36];
-wire [38:0] _s8_fi_c_next_50 = {25'h0, _s8_fi_c_next_49};
-wire [12:0] _s8_fi_c_next_51 = s7_fi_c_prod_reg[49:37];
-wire [38:0] _s8_fi_c_next_52 = {26'h0, _s8_fi_c_next_51};
-wire [38:0] fi_c = (s7_recip_c_lead_reg == 5'd0) ? _s8_fi_c_next_0 : (s7_recip_c_lead_reg == 5'd1) ? _s8_fi_c_next_2 : (s7_recip_c_lead_reg == 5'd2) ? _s8_fi_c_next_4 : (s7_recip_c_lead_reg == 5'd3) ? _s8_fi_c_next_6 : (s7_recip_c_lead_reg == 5'd4) ? _s8_fi_c_next_8 : (s7_recip_c_lead_reg == 5'd5) ? _s8_fi_c_next_10 : (s7_recip_c_lead_reg == 5'd6) ? _s8_fi_c_next_12 : (s7_recip_c_lead_reg == 5'd7) ? _s8_fi_c_next_14 : (s7_recip_c_lead_reg == 5'd8) ? _s8_fi_c_next_16 : (s7_recip_c_lead_reg == 5'd9) ? _s8_fi_c_next_18 : (s7_recip_c_lead_reg == 5'd10) ? _s8_fi_c_next_20 : (s7_recip_c_lead_reg == 5'd11) ? _s8_fi_c_next_22 : (s7_recip_c_lead_reg == 5'd12) ? _s8_fi_c_next_24 : (s7_recip_c_lead_reg == 5'd13) ? _s8_fi_c_next_26 : (s7_recip_c_lead_reg == 5'd14) ? _s8_fi_c_next_28 : (s7_recip_c_lead_reg == 5'd15) ? _s8_fi_c_next_30 : (s7_recip_c_lead_reg == 5'd16) ? _s8_fi_c_next_32 : (s7_recip_c_lead_reg == 5'd17) ? _s8_fi_c_next_34 : (s7_recip_c_lead_reg == 5'd18) ? _s8_fi_c_next_36 : (s7_recip_c_lead_reg == 5'd19) ? _s8_fi_c_next_38 : (s7_recip_c_lead_reg == 5'd20) ? _s8_fi_c_next_40 : (s7_recip_c_lead_reg == 5'd21) ? _s8_fi_c_next_42 : (s7_recip_c_lead_reg == 5'd22) ? _s8_fi_c_next_44 : (s7_recip_c_lead_reg == 5'd23) ? _s8_fi_c_next_46 : (s7_recip_c_lead_reg == 5'd24) ? _s8_fi_c_next_48 : (s7_recip_c_lead_reg == 5'd25) ? _s8_fi_c_next_50 : _s8_fi_c_next_52;
-wire [11:0] _s9_fi_inc_next_0 = s8_fi_c_reg[38:27];
+wire [23:0] mi_inc = _s12_mi_inc_next_4 ? _s12_mi_inc_next_3 : s11_size_c_reg;
+wire [32:0] _s2_size_kfi_next_0 = {19'h0, s1_size_reg};
+wire [32:0] size_kfi = _s2_size_kfi_next_0 * 33'h5bbbc;
+wire [43:0] _s3_t_3_next_0 = {11'd0, s2_size_kfi_reg};
+wire [43:0] _s7_fi_c_prod_next_0 = {33'h0, s6_recip_c_recip_reg};
+wire [43:0] fi_c_prod = s6_t_4_reg * _s7_fi_c_prod_next_0;
+wire [32:0] _s8_fi_c_next_0 = s7_fi_c_prod_reg[43:11];
+wire [31:0] _s8_fi_c_next_1 = s7_fi_c_prod_reg[43:12];
+wire [32:0] _s8_fi_c_next_2 = {1'd0, _s8_fi_c_next_1};
+wire [30:0] _s8_fi_c_next_3 = s7_fi_c_prod_reg[43:13];
+wire [32:0] _s8_fi_c_next_4 = {2'd0, _s8_fi_c_next_3};
+wire [29:0] _s8_fi_c_next_5 = s7_fi_c_prod_reg[43:14];
+wire [32:0] _s8_fi_c_next_6 = {3'd0, _s8_fi_c_next_5};
+wire [28:0] _s8_fi_c_next_7 = s7_fi_c_prod_reg[43:15];
+wire [32:0] _s8_fi_c_next_8 = {4'd0, _s8_fi_c_next_7};
+wire [27:0] _s8_fi_c_next_9 = s7_fi_c_prod_reg[43:16];
+wire [32:0] _s8_fi_c_next_10 = {5'd0, _s8_fi_c_next_9};
+wire [26:0] _s8_fi_c_next_11 = s7_fi_c_prod_reg[43:17];
+wire [32:0] _s8_fi_c_next_12 = {6'd0, _s8_fi_c_next_11};
+wire [25:0] _s8_fi_c_next_13 = s7_fi_c_prod_reg[43:18];
+wire [32:0] _s8_fi_c_next_14 = {7'd0, _s8_fi_c_next_13};
+wire [24:0] _s8_fi_c_next_15 = s7_fi_c_prod_reg[43:19];
+wire [32:0] _s8_fi_c_next_16 = {8'd0, _s8_fi_c_next_15};
+wire [23:0] _s8_fi_c_next_17 = s7_fi_c_prod_reg[43:20];
+wire [32:0] _s8_fi_c_next_18 = {9'd0, _s8_fi_c_next_17};
+wire [22:0] _s8_fi_c_next_19 = s7_fi_c_prod_reg[43:21];
+wire [32:0] _s8_fi_c_next_20 = {10'd0, _s8_fi_c_next_19};
+wire [21:0] _s8_fi_c_next_21 = s7_fi_c_prod_reg[43:22];
+wire [32:0] _s8_fi_c_next_22 = {11'd0, _s8_fi_c_next_21};
+wire [20:0] _s8_fi_c_next_23 = s7_fi_c_prod_reg[43:23];
+wire [32:0] _s8_fi_c_next_24 = {12'd0, _s8_fi_c_next_23};
+wire [19:0] _s8_fi_c_next_25 = s7_fi_c_prod_reg[43:24];
+wire [32:0] _s8_fi_c_next_26 = {13'd0, _s8_fi_c_next_25};
+wire [18:0] _s8_fi_c_next_27 = s7_fi_c_prod_reg[43:25];
+wire [32:0] _s8_fi_c_next_28 = {14'd0, _s8_fi_c_next_27};
+wire [17:0] _s8_fi_c_next_29 = s7_fi_c_prod_reg[43:26];
+wire [32:0] _s8_fi_c_next_30 = {15'd0, _s8_fi_c_next_29};
+wire [16:0] _s8_fi_c_next_31 = s7_fi_c_prod_reg[43:27];
+wire [32:0] _s8_fi_c_next_32 = {16'd0, _s8_fi_c_next_31};
+wire [15:0] _s8_fi_c_next_33 = s7_fi_c_prod_reg[43:28];
+wire [32:0] _s8_fi_c_next_34 = {17'h0, _s8_fi_c_next_33};
+wire [14:0] _s8_fi_c_next_35 = s7_fi_c_prod_reg[43:29];
+wire [32:0] _s8_fi_c_next_36 = {18'h0, _s8_fi_c_next_35};
+wire [13:0] _s8_fi_c_next_37 = s7_fi_c_prod_reg[43:30];
+wire [32:0] _s8_fi_c_next_38 = {19'h0, _s8_fi_c_next_37};
+wire [12:0] _s8_fi_c_next_39 = s7_fi_c_prod_reg[43:31];
+wire [32:0] _s8_fi_c_next_40 = {20'h0, _s8_fi_c_next_39};
+wire [11:0] _s8_fi_c_next_41 = s7_fi_c_prod_reg[43:32];
+wire [32:0] _s8_fi_c_next_42 = {21'h0, _s8_fi_c_next_41};
+wire [10:0] _s8_fi_c_next_43 = s7_fi_c_prod_reg[43:33];
+wire [32:0] _s8_fi_c_next_44 = {22'h0, _s8_fi_c_next_43};
+wire [9:0] _s8_fi_c_next_45 = s7_fi_c_prod_reg[43:34];
+wire [32:0] _s8_fi_c_next_46 = {23'h0, _s8_fi_c_next_45};
+wire [32:0] fi_c = (s7_recip_c_lead_reg == 5'd0) ? _s8_fi_c_next_0 : (s7_recip_c_lead_reg == 5'd1) ? _s8_fi_c_next_2 : (s7_recip_c_lead_reg == 5'd2) ? _s8_fi_c_next_4 : (s7_recip_c_lead_reg == 5'd3) ? _s8_fi_c_next_6 : (s7_recip_c_lead_reg == 5'd4) ? _s8_fi_c_next_8 : (s7_recip_c_lead_reg == 5'd5) ? _s8_fi_c_next_10 : (s7_recip_c_lead_reg == 5'd6) ? _s8_fi_c_next_12 : (s7_recip_c_lead_reg == 5'd7) ? _s8_fi_c_next_14 : (s7_recip_c_lead_reg == 5'd8) ? _s8_fi_c_next_16 : (s7_recip_c_lead_reg == 5'd9) ? _s8_fi_c_next_18 : (s7_recip_c_lead_reg == 5'd10) ? _s8_fi_c_next_20 : (s7_recip_c_lead_reg == 5'd11) ? _s8_fi_c_next_22 : (s7_recip_c_lead_reg == 5'd12) ? _s8_fi_c_next_24 : (s7_recip_c_lead_reg == 5'd13) ? _s8_fi_c_next_26 : (s7_recip_c_lead_reg == 5'd14) ? _s8_fi_c_next_28 : (s7_recip_c_lead_reg == 5'd15) ? _s8_fi_c_next_30 : (s7_recip_c_lead_reg == 5'd16) ? _s8_fi_c_next_32 : (s7_recip_c_lead_reg == 5'd17) ? _s8_fi_c_next_34 : (s7_recip_c_lead_reg == 5'd18) ? _s8_fi_c_next_36 : (s7_recip_c_lead_reg == 5'd19) ? _s8_fi_c_next_38 : (s7_recip_c_lead_reg == 5'd20) ? _s8_fi_c_next_40 : (s7_recip_c_lead_reg == 5'd21) ? _s8_fi_c_next_42 : (s7_recip_c_lead_reg == 5'd22) ? _s8_fi_c_next_44 : _s8_fi_c_next_46;
+wire [8:0] _s9_fi_inc_next_0 = s8_fi_c_reg[32:24];
 wire _s9_fi_inc_next_1 = |_s9_fi_inc_next_0;
-wire [26:0] _s9_fi_inc_next_2 = s8_fi_c_reg[26:0];
-wire [26:0] fi_inc = _s9_fi_inc_next_1 ? 27'h7ffffff : _s9_fi_inc_next_2;
+wire [23:0] _s9_fi_inc_next_2 = s8_fi_c_reg[23:0];
+wire [23:0] fi_inc = _s9_fi_inc_next_1 ? 24'hffffff : _s9_fi_inc_next_2;
 wire [20:0] _s2_t_2_next_0 = {1'd0, s1_rtt_reg};
-wire [19:0] cur_avg_rtt = s4_cur_reg[105:86];
-wire [20:0] _s5_avg_new_next_0 = {1'd0, cur_avg_rtt};
-wire [20:0] _s5_avg_new_next_1 = {1'd0, cur_avg_rtt};
-wire [20:0] rtt_diff = s4_t_5_reg - _s5_avg_new_next_1;
-wire [20:0] _s5_avg_new_next_2 = $signed(rtt_diff) >>> 3;
-wire [20:0] avg_sum = _s5_avg_new_next_0 + _s5_avg_new_next_2;
-wire [19:0] avg_new = avg_sum[19:0];
-wire _s6_recip_avg_lead_next_0 = s5_avg_new_reg[19];
-wire _s6_recip_avg_lead_next_1 = s5_avg_new_reg[18];
-wire _s6_recip_avg_lead_next_2 = s5_avg_new_reg[17];
-wire _s6_recip_avg_lead_next_3 = s5_avg_new_reg[16];
-wire _s6_recip_avg_lead_next_4 = s5_avg_new_reg[15];
-wire _s6_recip_avg_lead_next_5 = s5_avg_new_reg[14];
-wire _s6_recip_avg_lead_next_6 = s5_avg_new_reg[13];
-wire _s6_recip_avg_lead_next_7 = s5_avg_new_reg[12];
-wire _s6_recip_avg_lead_next_8 = s5_avg_new_reg[11];
-wire _s6_recip_avg_lead_next_9 = s5_avg_new_reg[10];
-wire _s6_recip_avg_lead_next_10 = s5_avg_new_reg[9];
-wire _s6_recip_avg_lead_next_11 = s5_avg_new_reg[8];
-wire _s6_recip_avg_lead_next_12 = s5_avg_new_reg[7];
-wire _s6_recip_avg_lead_next_13 = s5_avg_new_reg[6];
-wire _s6_recip_avg_lead_next_14 = s5_avg_new_reg[5];
-wire _s6_recip_avg_lead_next_15 = s5_avg_new_reg[4];
-wire _s6_recip_avg_lead_next_16 = s5_avg_new_reg[3];
-wire _s6_recip_avg_lead_next_17 = s5_avg_new_reg[2];
-wire _s6_recip_avg_lead_next_18 = s5_avg_new_reg[1];
-wire [4:0] _s6_recip_avg_lead_next_19 = _s6_recip_avg_lead_next_18 ? 5'd1 : 5'd0;
-wire [4:0] _s6_recip_avg_lead_next_20 = _s6_recip_avg_lead_next_17 ? 5'd2 : _s6_recip_avg_lead_next_19;
-wire [4:0] _s6_recip_avg_lead_next_21 = _s6_recip_avg_lead_next_16 ? 5'd3 : _s6_recip_avg_lead_next_20;
-wire [4:0] _s6_recip_avg_lead_next_22 = _s6_recip_avg_lead_next_15 ? 5'd4 : _s6_recip_avg_lead_next_21;
-wire [4:0] _s6_recip_avg_lead_next_23 = _s6_recip_avg_lead_next_14 ? 5'd5 : _s6_recip_avg_lead_next_22;
-wire [4:0] _s6_recip_avg_lead_next_24 = _s6_recip_avg_lead_next_13 ? 5'd6 : _s6_recip_avg_lead_next_23;
-wire [4:0] _s6_recip_avg_lead_next_25 = _s6_recip_avg_lead_next_12 ? 5'd7 : _s6_recip_avg_lead_next_24;
-wire [4:0] _s6_recip_avg_lead_next_26 = _s6_recip_avg_lead_next_11 ? 5'd8 : _s6_recip_avg_lead_next_25;
-wire [4:0] _s6_recip_avg_lead_next_27 = _s6_recip_avg_lead_next_10 ? 5'd9 : _s6_recip_avg_lead_next_26;
-wire [4:0] _s6_recip_avg_lead_next_28 = _s6_recip_avg_lead_next_9 ? 5'd10 : _s6_recip_avg_lead_next_27;
-wire [4:0] _s6_recip_avg_lead_next_29 = _s6_recip_avg_lead_next_8 ? 5'd11 : _s6_recip_avg_lead_next_28;
-wire [4:0] _s6_recip_avg_lead_next_30 = _s6_recip_avg_lead_next_7 ? 5'd12 : _s6_recip_avg_lead_next_29;
-wire [4:0] _s6_recip_avg_lead_next_31 = _s6_recip_avg_lead_next_6 ? 5'd13 : _s6_recip_avg_lead_next_30;
-wire [4:0] _s6_recip_avg_lead_next_32 = _s6_recip_avg_lead_next_5 ? 5'd14 : _s6_recip_avg_lead_next_31;
-wire [4:0] _s6_recip_avg_lead_next_33 = _s6_recip_avg_lead_next_4 ? 5'd15 : _s6_recip_avg_lead_next_32;
-wire [4:0] _s6_recip_avg_lead_next_34 = _s6_recip_avg_lead_next_3 ? 5'd16 : _s6_recip_avg_lead_next_33;
-wire [4:0] _s6_recip_avg_lead_next_35 = _s6_recip_avg_lead_next_2 ? 5'd17 : _s6_recip_avg_lead_next_34;
-wire [4:0] _s6_recip_avg_lead_next_36 = _s6_recip_avg_lead_next_1 ? 5'd18 : _s6_recip_avg_lead_next_35;
-wire [4:0] recip_avg_lead = _s6_recip_avg_lead_next_0 ? 5'd19 : _s6_recip_avg_lead_next_36;
-wire _s6_recip_avg_mantissa_next_0 = s5_avg_new_reg[0];
+wire [15:0] cur_avg_rtt = s4_cur_reg[97:82];
+wire [19:0] _s5_avg_new_next_0 = {4'd0, cur_avg_rtt};
+wire [20:0] _s5_avg_new_next_1 = {1'd0, _s5_avg_new_next_0};
+wire [20:0] _s5_avg_new_next_2 = {1'd0, _s5_avg_new_next_0};
+wire [20:0] rtt_diff = s4_t_5_reg - _s5_avg_new_next_2;
+wire [20:0] _s5_avg_new_next_3 = $signed(rtt_diff) >>> 3;
+wire [20:0] avg_sum = _s5_avg_new_next_1 + _s5_avg_new_next_3;
+wire [19:0] _s5_avg_new_next_4 = avg_sum[19:0];
+wire [3:0] _s5_avg_new_next_5 = _s5_avg_new_next_4[19:16];
+wire _s5_avg_new_next_6 = |_s5_avg_new_next_5;
+wire [15:0] _s5_avg_new_next_7 = _s5_avg_new_next_4[15:0];
+wire [15:0] avg_new = _s5_avg_new_next_6 ? 16'd65535 : _s5_avg_new_next_7;
+wire [19:0] _s6_recip_avg_lead_next_0 = {4'd0, s5_avg_new_reg};
+wire _s6_recip_avg_lead_next_1 = _s6_recip_avg_lead_next_0[19];
+wire _s6_recip_avg_lead_next_2 = _s6_recip_avg_lead_next_0[18];
+wire _s6_recip_avg_lead_next_3 = _s6_recip_avg_lead_next_0[17];
+wire _s6_recip_avg_lead_next_4 = _s6_recip_avg_lead_next_0[16];
+wire _s6_recip_avg_lead_next_5 = _s6_recip_avg_lead_next_0[15];
+wire _s6_recip_avg_lead_next_6 = _s6_recip_avg_lead_next_0[14];
+wire _s6_recip_avg_lead_next_7 = _s6_recip_avg_lead_next_0[13];
+wire _s6_recip_avg_lead_next_8 = _s6_recip_avg_lead_next_0[12];
+wire _s6_recip_avg_lead_next_9 = _s6_recip_avg_lead_next_0[11];
+wire _s6_recip_avg_lead_next_10 = _s6_recip_avg_lead_next_0[10];
+wire _s6_recip_avg_lead_next_11 = _s6_recip_avg_lead_next_0[9];
+wire _s6_recip_avg_lead_next_12 = _s6_recip_avg_lead_next_0[8];
+wire _s6_recip_avg_lead_next_13 = _s6_recip_avg_lead_next_0[7];
+wire _s6_recip_avg_lead_next_14 = _s6_recip_avg_lead_next_0[6];
+wire _s6_recip_avg_lead_next_15 = _s6_recip_avg_lead_next_0[5];
+wire _s6_recip_avg_lead_next_16 = _s6_recip_avg_lead_next_0[4];
+wire _s6_recip_avg_lead_next_17 = _s6_recip_avg_lead_next_0[3];
+wire _s6_recip_avg_lead_next_18 = _s6_recip_avg_lead_next_0[2];
+wire _s6_recip_avg_lead_next_19 = _s6_recip_avg_lead_next_0[1];
+wire [4:0] _s6_recip_avg_lead_next_20 = _s6_recip_avg_lead_next_19 ? 5'd1 : 5'd0;
+wire [4:0] _s6_recip_avg_lead_next_21 = _s6_recip_avg_lead_next_18 ? 5'd2 : _s6_recip_avg_lead_next_20;
+wire [4:0] _s6_recip_avg_lead_next_22 = _s6_recip_avg_lead_next_17 ? 5'd3 : _s6_recip_avg_lead_next_21;
+wire [4:0] _s6_recip_avg_lead_next_23 = _s6_recip_avg_lead_next_16 ? 5'd4 : _s6_recip_avg_lead_next_22;
+wire [4:0] _s6_recip_avg_lead_next_24 = _s6_recip_avg_lead_next_15 ? 5'd5 : _s6_recip_avg_lead_next_23;
+wire [4:0] _s6_recip_avg_lead_next_25 = _s6_recip_avg_lead_next_14 ? 5'd6 : _s6_recip_avg_lead_next_24;
+wire [4:0] _s6_recip_avg_lead_next_26 = _s6_recip_avg_lead_next_13 ? 5'd7 : _s6_recip_avg_lead_next_25;
+wire [4:0] _s6_recip_avg_lead_next_27 = _s6_recip_avg_lead_next_12 ? 5'd8 : _s6_recip_avg_lead_next_26;
+wire [4:0] _s6_recip_avg_lead_next_28 = _s6_recip_avg_lead_next_11 ? 5'd9 : _s6_recip_avg_lead_next_27;
+wire [4:0] _s6_recip_avg_lead_next_29 = _s6_recip_avg_lead_next_10 ? 5'd10 : _s6_recip_avg_lead_next_28;
+wire [4:0] _s6_recip_avg_lead_next_30 = _s6_recip_avg_lead_next_9 ? 5'd11 : _s6_recip_avg_lead_next_29;
+wire [4:0] _s6_recip_avg_lead_next_31 = _s6_recip_avg_lead_next_8 ? 5'd12 : _s6_recip_avg_lead_next_30;
+wire [4:0] _s6_recip_avg_lead_next_32 = _s6_recip_avg_lead_next_7 ? 5'd13 : _s6_recip_avg_lead_next_31;
+wire [4:0] _s6_recip_avg_lead_next_33 = _s6_recip_avg_lead_next_6 ? 5'd14 : _s6_recip_avg_lead_next_32;
+wire [4:0] _s6_recip_avg_lead_next_34 = _s6_recip_avg_lead_next_5 ? 5'd15 : _s6_recip_avg_lead_next_33;
+wire [4:0] _s6_recip_avg_lead_next_35 = _s6_recip_avg_lead_next_4 ? 5'd16 : _s6_recip_avg_lead_next_34;
+wire [4:0] _s6_recip_avg_lead_next_36 = _s6_recip_avg_lead_next_3 ? 5'd17 : _s6_recip_avg_lead_next_35;
+wire [4:0] _s6_recip_avg_lead_next_37 = _s6_recip_avg_lead_next_2 ? 5'd18 : _s6_recip_avg_lead_next_36;
+wire [4:0] recip_avg_lead = _s6_recip_avg_lead_next_1 ? 5'd19 : _s6_recip_avg_lead_next_37;
+wire _s6_recip_avg_mantissa_next_0 = _s6_recip_avg_lead_next_0[0];
 wire [9:0] _s6_recip_avg_mantissa_next_1 = {_s6_recip_avg_mantissa_next_0, 9'd0};
-wire [1:0] _s6_recip_avg_mantissa_next_2 = s5_avg_new_reg[1:0];
+wire [1:0] _s6_recip_avg_mantissa_next_2 = _s6_recip_avg_lead_next_0[1:0];
 wire [9:0] _s6_recip_avg_mantissa_next_3 = {_s6_recip_avg_mantissa_next_2, 8'd0};
-wire [2:0] _s6_recip_avg_mantissa_next_4 = s5_avg_new_reg[2:0];
+wire [2:0] _s6_recip_avg_mantissa_next_4 = _s6_recip_avg_lead_next_0[2:0];
 wire [9:0] _s6_recip_avg_mantissa_next_5 = {_s6_recip_avg_mantissa_next_4, 7'd0};
-wire [3:0] _s6_recip_avg_mantissa_next_6 = s5_avg_new_reg[3:0];
+wire [3:0] _s6_recip_avg_mantissa_next_6 = _s6_recip_avg_lead_next_0[3:0];
 wire [9:0] _s6_recip_avg_mantissa_next_7 = {_s6_recip_avg_mantissa_next_6, 6'd0};
-wire [4:0] _s6_recip_avg_mantissa_next_8 = s5_avg_new_reg[4:0];
+wire [4:0] _s6_recip_avg_mantissa_next_8 = _s6_recip_avg_lead_next_0[4:0];
 wire [9:0] _s6_recip_avg_mantissa_next_9 = {_s6_recip_avg_mantissa_next_8, 5'd0};
-wire [5:0] _s6_recip_avg_mantissa_next_10 = s5_avg_new_reg[5:0];
+wire [5:0] _s6_recip_avg_mantissa_next_10 = _s6_recip_avg_lead_next_0[5:0];
 wire [9:0] _s6_recip_avg_mantissa_next_11 = {_s6_recip_avg_mantissa_next_10, 4'd0};
-wire [6:0] _s6_recip_avg_mantissa_next_12 = s5_avg_new_reg[6:0];
+wire [6:0] _s6_recip_avg_mantissa_next_12 = _s6_recip_avg_lead_next_0[6:0];
 wire [9:0] _s6_recip_avg_mantissa_next_13 = {_s6_recip_avg_mantissa_next_12, 3'd0};
-wire [7:0] _s6_recip_avg_mantissa_next_14 = s5_avg_new_reg[7:0];
+wire [7:0] _s6_recip_avg_mantissa_next_14 = _s6_recip_avg_lead_next_0[7:0];
 wire [9:0] _s6_recip_avg_mantissa_next_15 = {_s6_recip_avg_mantissa_next_14, 2'd0};
-wire [8:0] _s6_recip_avg_mantissa_next_16 = s5_avg_new_reg[8:0];
+wire [8:0] _s6_recip_avg_mantissa_next_16 = _s6_recip_avg_lead_next_0[8:0];
 wire [9:0] _s6_recip_avg_mantissa_next_17 = {_s6_recip_avg_mantissa_next_16, 1'd0};
-wire [9:0] _s6_recip_avg_mantissa_next_18 = s5_avg_new_reg[9:0];
-wire [9:0] _s6_recip_avg_mantissa_next_19 = s5_avg_new_reg[10:1];
-wire [9:0] _s6_recip_avg_mantissa_next_20 = s5_avg_new_reg[11:2];
-wire [9:0] _s6_recip_avg_mantissa_next_21 = s5_avg_new_reg[12:3];
-wire [9:0] _s6_recip_avg_mantissa_next_22 = s5_avg_new_reg[13:4];
-wire [9:0] _s6_recip_avg_mantissa_next_23 = s5_avg_new_reg[14:5];
-wire [9:0] _s6_recip_avg_mantissa_next_24 = s5_avg_new_reg[15:6];
-wire [9:0] _s6_recip_avg_mantissa_next_25 = s5_avg_new_reg[16:7];
-wire [9:0] _s6_recip_avg_mantissa_next_26 = s5_avg_new_reg[17:8];
-wire [9:0] _s6_recip_avg_mantissa_next_27 = s5_avg_new_reg[18:9];
+wire [9:0] _s6_recip_avg_mantissa_next_18 = _s6_recip_avg_lead_next_0[9:0];
+wire [9:0] _s6_recip_avg_mantissa_next_19 = _s6_recip_avg_lead_next_0[10:1];
+wire [9:0] _s6_recip_avg_mantissa_next_20 = _s6_recip_avg_lead_next_0[11:2];
+wire [9:0] _s6_recip_avg_mantissa_next_21 = _s6_recip_avg_lead_next_0[12:3];
+wire [9:0] _s6_recip_avg_mantissa_next_22 = _s6_recip_avg_lead_next_0[13:4];
+wire [9:0] _s6_recip_avg_mantissa_next_23 = _s6_recip_avg_lead_next_0[14:5];
+wire [9:0] _s6_recip_avg_mantissa_next_24 = _s6_recip_avg_lead_next_0[15:6];
+wire [9:0] _s6_recip_avg_mantissa_next_25 = _s6_recip_avg_lead_next_0[16:7];
+wire [9:0] _s6_recip_avg_mantissa_next_26 = _s6_recip_avg_lead_next_0[17:8];
+wire [9:0] _s6_recip_avg_mantissa_next_27 = _s6_recip_avg_lead_next_0[18:9];
 wire [9:0] recip_avg_mantissa = (recip_avg_lead == 5'd0) ? 10'd0 : (recip_avg_lead == 5'd1) ? _s6_recip_avg_mantissa_next_1 : (recip_avg_lead == 5'd2) ? _s6_recip_avg_mantissa_next_3 : (recip_avg_lead == 5'd3) ? _s6_recip_avg_mantissa_next_5 : (recip_avg_lead == 5'd4) ? _s6_recip_avg_mantissa_next_7 : (recip_avg_lead == 5'd5) ? _s6_recip_avg_mantissa_next_9 : (recip_avg_lead == 5'd6) ? _s6_recip_avg_mantissa_next_11 : (recip_avg_lead == 5'd7) ? _s6_recip_avg_mantissa_next_13 : (recip_avg_lead == 5'd8) ? _s6_recip_avg_mantissa_next_15 : (recip_avg_lead == 5'd9) ? _s6_recip_avg_mantissa_next_17 : (recip_avg_lead == 5'd10) ? _s6_recip_avg_mantissa_next_18 : (recip_avg_lead == 5'd11) ? _s6_recip_avg_mantissa_next_19 : (recip_avg_lead == 5'd12) ? _s6_recip_avg_mantissa_next_20 : (recip_avg_lead == 5'd13) ? _s6_recip_avg_mantissa_next_21 : (recip_avg_lead == 5'd14) ? _s6_recip_avg_mantissa_next_22 : (recip_avg_lead == 5'd15) ? _s6_recip_avg_mantissa_next_23 : (recip_avg_lead == 5'd16) ? _s6_recip_avg_mantissa_next_24 : (recip_avg_lead == 5'd17) ? _s6_recip_avg_mantissa_next_25 : (recip_avg_lead == 5'd18) ? _s6_recip_avg_mantissa_next_26 : _s6_recip_avg_mantissa_next_27;
 reg  [10:0] recip_avg_recip;
 always @* begin
@@ -4966,100 +4951,104 @@ always @* begin
         10'd1023: recip_avg_recip = 11'd1024;
     endcase
 end
-wire [46:0] _s5_t_5_next_0 = {20'h0, cur_c};
-wire [19:0] avg_excess = s5_avg_new_reg - 20'h3264;
-wire [46:0] _s6_md_cx_next_0 = {27'h0, avg_excess};
-wire [46:0] md_cx = s5_t_5_reg * _s6_md_cx_next_0;
-wire [57:0] _s7_t_3_next_0 = {11'd0, s6_md_cx_reg};
-wire [57:0] _s8_md_frac_prod_next_0 = {47'h0, s7_recip_avg_recip_reg};
-wire [57:0] md_frac_prod = s7_t_3_reg * _s8_md_frac_prod_next_0;
-wire [46:0] _s9_md_frac_next_0 = s8_md_frac_prod_reg[57:11];
-wire [45:0] _s9_md_frac_next_1 = s8_md_frac_prod_reg[57:12];
-wire [46:0] _s9_md_frac_next_2 = {1'd0, _s9_md_frac_next_1};
-wire [44:0] _s9_md_frac_next_3 = s8_md_frac_prod_reg[57:13];
-wire [46:0] _s9_md_frac_next_4 = {2'd0, _s9_md_frac_next_3};
-wire [43:0] _s9_md_frac_next_5 = s8_md_frac_prod_reg[57:14];
-wire [46:0] _s9_md_frac_next_6 = {3'd0, _s9_md_frac_next_5};
-wire [42:0] _s9_md_frac_next_7 = s8_md_frac_prod_reg[57:15];
-wire [46:0] _s9_md_frac_next_8 = {4'd0, _s9_md_frac_next_7};
-wire [41:0] _s9_md_frac_next_9 = s8_md_frac_prod_reg[57:16];
-wire [46:0] _s9_md_frac_next_10 = {5'd0, _s9_md_frac_next_9};
-wire [40:0] _s9_md_frac_next_11 = s8_md_frac_prod_reg[57:17];
-wire [46:0] _s9_md_frac_next_12 = {6'd0, _s9_md_frac_next_11};
-wire [39:0] _s9_md_frac_next_13 = s8_md_frac_prod_reg[57:18];
-wire [46:0] _s9_md_frac_next_14 = {7'd0, _s9_md_frac_next_13};
-wire [38:0] _s9_md_frac_next_15 = s8_md_frac_prod_reg[57:19];
-wire [46:0] _s9_md_frac_next_16 = {8'd0, _s9_md_frac_next_15};
-wire [37:0] _s9_md_frac_next_17 = s8_md_frac_prod_reg[57:20];
-wire [46:0] _s9_md_frac_next_18 = {9'd0, _s9_md_frac_next_17};
-wire [36:0] _s9_md_frac_next_19 = s8_md_frac_prod_reg[57:21];
-wire [46:0] _s9_md_frac_next_20 = {10'd0, _s9_md_frac_next_19};
-wire [35:0] _s9_md_frac_next_21 = s8_md_frac_prod_reg[57:22];
-wire [46:0] _s9_md_frac_next_22 = {11'd0, _s9_md_frac_next_21};
-wire [34:0] _s9_md_frac_next_23 = s8_md_frac_prod_reg[57:23];
-wire [46:0] _s9_md_frac_next_24 = {12'd0, _s9_md_frac_next_23};
-wire [33:0] _s9_md_frac_next_25 = s8_md_frac_prod_reg[57:24];
-wire [46:0] _s9_md_frac_next_26 = {13'd0, _s9_md_frac_next_25};
-wire [32:0] _s9_md_frac_next_27 = s8_md_frac_prod_reg[57:25];
-wire [46:0] _s9_md_frac_next_28 = {14'd0, _s9_md_frac_next_27};
-wire [31:0] _s9_md_frac_next_29 = s8_md_frac_prod_reg[57:26];
-wire [46:0] _s9_md_frac_next_30 = {15'd0, _s9_md_frac_next_29};
-wire [30:0] _s9_md_frac_next_31 = s8_md_frac_prod_reg[57:27];
-wire [46:0] _s9_md_frac_next_32 = {16'd0, _s9_md_frac_next_31};
-wire [29:0] _s9_md_frac_next_33 = s8_md_frac_prod_reg[57:28];
-wire [46:0] _s9_md_frac_next_34 = {17'h0, _s9_md_frac_next_33};
-wire [28:0] _s9_md_frac_next_35 = s8_md_frac_prod_reg[57:29];
-wire [46:0] _s9_md_frac_next_36 = {18'h0, _s9_md_frac_next_35};
-wire [27:0] _s9_md_frac_next_37 = s8_md_frac_prod_reg[57:30];
-wire [46:0] _s9_md_frac_next_38 = {19'h0, _s9_md_frac_next_37};
-wire [46:0] md_frac = (s8_recip_avg_lead_reg == 5'd0) ? _s9_md_frac_next_0 : (s8_recip_avg_lead_reg == 5'd1) ? _s9_md_frac_next_2 : (s8_recip_avg_lead_reg == 5'd2) ? _s9_md_frac_next_4 : (s8_recip_avg_lead_reg == 5'd3) ? _s9_md_frac_next_6 : (s8_recip_avg_lead_reg == 5'd4) ? _s9_md_frac_next_8 : (s8_recip_avg_lead_reg == 5'd5) ? _s9_md_frac_next_10 : (s8_recip_avg_lead_reg == 5'd6) ? _s9_md_frac_next_12 : (s8_recip_avg_lead_reg == 5'd7) ? _s9_md_frac_next_14 : (s8_recip_avg_lead_reg == 5'd8) ? _s9_md_frac_next_16 : (s8_recip_avg_lead_reg == 5'd9) ? _s9_md_frac_next_18 : (s8_recip_avg_lead_reg == 5'd10) ? _s9_md_frac_next_20 : (s8_recip_avg_lead_reg == 5'd11) ? _s9_md_frac_next_22 : (s8_recip_avg_lead_reg == 5'd12) ? _s9_md_frac_next_24 : (s8_recip_avg_lead_reg == 5'd13) ? _s9_md_frac_next_26 : (s8_recip_avg_lead_reg == 5'd14) ? _s9_md_frac_next_28 : (s8_recip_avg_lead_reg == 5'd15) ? _s9_md_frac_next_30 : (s8_recip_avg_lead_reg == 5'd16) ? _s9_md_frac_next_32 : (s8_recip_avg_lead_reg == 5'd17) ? _s9_md_frac_next_34 : (s8_recip_avg_lead_reg == 5'd18) ? _s9_md_frac_next_36 : _s9_md_frac_next_38;
-wire [63:0] _s10_md_red_prod_next_0 = {17'h0, s9_md_frac_reg};
-wire [63:0] md_red_prod = _s10_md_red_prod_next_0 * 64'hcccd;
-wire [11:0] nowq = s1_now_reg[19:8];
+wire [43:0] _s5_t_5_next_0 = {20'h0, cur_c};
+wire [19:0] avg_excess = _s6_recip_avg_lead_next_0 - 20'h3264;
+wire [43:0] _s6_md_cx_next_0 = {24'h0, avg_excess};
+wire [43:0] md_cx = s5_t_5_reg * _s6_md_cx_next_0;
+wire [54:0] _s7_t_3_next_0 = {11'd0, s6_md_cx_reg};
+wire [54:0] _s8_md_frac_prod_next_0 = {44'h0, s7_recip_avg_recip_reg};
+wire [54:0] md_frac_prod = s7_t_3_reg * _s8_md_frac_prod_next_0;
+wire [43:0] _s9_md_frac_next_0 = s8_md_frac_prod_reg[54:11];
+wire [42:0] _s9_md_frac_next_1 = s8_md_frac_prod_reg[54:12];
+wire [43:0] _s9_md_frac_next_2 = {1'd0, _s9_md_frac_next_1};
+wire [41:0] _s9_md_frac_next_3 = s8_md_frac_prod_reg[54:13];
+wire [43:0] _s9_md_frac_next_4 = {2'd0, _s9_md_frac_next_3};
+wire [40:0] _s9_md_frac_next_5 = s8_md_frac_prod_reg[54:14];
+wire [43:0] _s9_md_frac_next_6 = {3'd0, _s9_md_frac_next_5};
+wire [39:0] _s9_md_frac_next_7 = s8_md_frac_prod_reg[54:15];
+wire [43:0] _s9_md_frac_next_8 = {4'd0, _s9_md_frac_next_7};
+wire [38:0] _s9_md_frac_next_9 = s8_md_frac_prod_reg[54:16];
+wire [43:0] _s9_md_frac_next_10 = {5'd0, _s9_md_frac_next_9};
+wire [37:0] _s9_md_frac_next_11 = s8_md_frac_prod_reg[54:17];
+wire [43:0] _s9_md_frac_next_12 = {6'd0, _s9_md_frac_next_11};
+wire [36:0] _s9_md_frac_next_13 = s8_md_frac_prod_reg[54:18];
+wire [43:0] _s9_md_frac_next_14 = {7'd0, _s9_md_frac_next_13};
+wire [35:0] _s9_md_frac_next_15 = s8_md_frac_prod_reg[54:19];
+wire [43:0] _s9_md_frac_next_16 = {8'd0, _s9_md_frac_next_15};
+wire [34:0] _s9_md_frac_next_17 = s8_md_frac_prod_reg[54:20];
+wire [43:0] _s9_md_frac_next_18 = {9'd0, _s9_md_frac_next_17};
+wire [33:0] _s9_md_frac_next_19 = s8_md_frac_prod_reg[54:21];
+wire [43:0] _s9_md_frac_next_20 = {10'd0, _s9_md_frac_next_19};
+wire [32:0] _s9_md_frac_next_21 = s8_md_frac_prod_reg[54:22];
+wire [43:0] _s9_md_frac_next_22 = {11'd0, _s9_md_frac_next_21};
+wire [31:0] _s9_md_frac_next_23 = s8_md_frac_prod_reg[54:23];
+wire [43:0] _s9_md_frac_next_24 = {12'd0, _s9_md_frac_next_23};
+wire [30:0] _s9_md_frac_next_25 = s8_md_frac_prod_reg[54:24];
+wire [43:0] _s9_md_frac_next_26 = {13'd0, _s9_md_frac_next_25};
+wire [29:0] _s9_md_frac_next_27 = s8_md_frac_prod_reg[54:25];
+wire [43:0] _s9_md_frac_next_28 = {14'd0, _s9_md_frac_next_27};
+wire [28:0] _s9_md_frac_next_29 = s8_md_frac_prod_reg[54:26];
+wire [43:0] _s9_md_frac_next_30 = {15'd0, _s9_md_frac_next_29};
+wire [27:0] _s9_md_frac_next_31 = s8_md_frac_prod_reg[54:27];
+wire [43:0] _s9_md_frac_next_32 = {16'd0, _s9_md_frac_next_31};
+wire [26:0] _s9_md_frac_next_33 = s8_md_frac_prod_reg[54:28];
+wire [43:0] _s9_md_frac_next_34 = {17'h0, _s9_md_frac_next_33};
+wire [25:0] _s9_md_frac_next_35 = s8_md_frac_prod_reg[54:29];
+wire [43:0] _s9_md_frac_next_36 = {18'h0, _s9_md_frac_next_35};
+wire [24:0] _s9_md_frac_next_37 = s8_md_frac_prod_reg[54:30];
+wire [43:0] _s9_md_frac_next_38 = {19'h0, _s9_md_frac_next_37};
+wire [43:0] md_frac = (s8_recip_avg_lead_reg == 5'd0) ? _s9_md_frac_next_0 : (s8_recip_avg_lead_reg == 5'd1) ? _s9_md_frac_next_2 : (s8_recip_avg_lead_reg == 5'd2) ? _s9_md_frac_next_4 : (s8_recip_avg_lead_reg == 5'd3) ? _s9_md_frac_next_6 : (s8_recip_avg_lead_reg == 5'd4) ? _s9_md_frac_next_8 : (s8_recip_avg_lead_reg == 5'd5) ? _s9_md_frac_next_10 : (s8_recip_avg_lead_reg == 5'd6) ? _s9_md_frac_next_12 : (s8_recip_avg_lead_reg == 5'd7) ? _s9_md_frac_next_14 : (s8_recip_avg_lead_reg == 5'd8) ? _s9_md_frac_next_16 : (s8_recip_avg_lead_reg == 5'd9) ? _s9_md_frac_next_18 : (s8_recip_avg_lead_reg == 5'd10) ? _s9_md_frac_next_20 : (s8_recip_avg_lead_reg == 5'd11) ? _s9_md_frac_next_22 : (s8_recip_avg_lead_reg == 5'd12) ? _s9_md_frac_next_24 : (s8_recip_avg_lead_reg == 5'd13) ? _s9_md_frac_next_26 : (s8_recip_avg_lead_reg == 5'd14) ? _s9_md_frac_next_28 : (s8_recip_avg_lead_reg == 5'd15) ? _s9_md_frac_next_30 : (s8_recip_avg_lead_reg == 5'd16) ? _s9_md_frac_next_32 : (s8_recip_avg_lead_reg == 5'd17) ? _s9_md_frac_next_34 : (s8_recip_avg_lead_reg == 5'd18) ? _s9_md_frac_next_36 : _s9_md_frac_next_38;
+wire [60:0] _s10_md_red_prod_next_0 = {17'h0, s9_md_frac_reg};
+wire [60:0] md_red_prod = _s10_md_red_prod_next_0 * 61'hcccd;
+wire [10:0] nowq = s1_now_reg[18:8];
 wire rtt_le_trtt = s1_rtt_reg <= 20'h3264;
 wire _s2_t_3_next_0 = ~rtt_le_trtt;
 wire _s2_t_3_next_1 = s1_ecn_reg & _s2_t_3_next_0;
-wire [11:0] cur_last_md = s4_cur_reg[117:106];
-wire [11:0] _s5_t_6_next_0 = s4_nowq_reg - cur_last_md;
-wire _s5_t_6_next_1 = 12'd34 < _s5_t_6_next_0;
+wire [10:0] cur_last_md = s4_cur_reg[108:98];
+wire [10:0] _s5_t_6_next_0 = s4_nowq_reg - cur_last_md;
+wire _s5_t_6_next_1 = 11'd34 < _s5_t_6_next_0;
 wire _s5_t_6_next_2 = |cur_last_md;
 wire _s5_t_6_next_3 = ~_s5_t_6_next_2;
 wire _s5_t_6_next_4 = _s5_t_6_next_1 | _s5_t_6_next_3;
 wire _s5_t_6_next_5 = s4_t_6_reg & _s5_t_6_next_4;
-wire [26:0] _s5_t_7_next_0 = cur_c >> 1;
-wire _s6_md_ok_next_0 = 20'h3264 < s5_avg_new_reg;
+wire [23:0] _s5_t_7_next_0 = cur_c >> 1;
+wire _s6_md_ok_next_0 = 20'h3264 < _s6_recip_avg_lead_next_0;
 wire md_ok = s5_t_6_reg & _s6_md_ok_next_0;
-wire [47:0] _s11_c_core_next_0 = s10_md_red_prod_reg[63:16];
-wire [20:0] _s11_c_core_next_1 = _s11_c_core_next_0[47:27];
+wire [44:0] _s11_c_core_next_0 = s10_md_red_prod_reg[60:16];
+wire [20:0] _s11_c_core_next_1 = _s11_c_core_next_0[44:24];
 wire _s11_c_core_next_2 = |_s11_c_core_next_1;
-wire [26:0] _s11_c_core_next_3 = _s11_c_core_next_0[26:0];
-wire [26:0] _s11_c_core_next_4 = _s11_c_core_next_2 ? 27'h7ffffff : _s11_c_core_next_3;
+wire [23:0] _s11_c_core_next_3 = _s11_c_core_next_0[23:0];
+wire [23:0] _s11_c_core_next_4 = _s11_c_core_next_2 ? 24'hffffff : _s11_c_core_next_3;
 wire _s11_c_core_next_5 = _s11_c_core_next_4 < s10_t_reg;
-wire [26:0] md_cut = _s11_c_core_next_5 ? _s11_c_core_next_4 : s10_t_reg;
-wire [26:0] _s11_c_core_next_6 = s10_cur_c_reg - md_cut;
-wire [26:0] c_core = s10_md_ok_reg ? _s11_c_core_next_6 : s10_cur_c_reg;
-wire [27:0] _s10_t_2_next_0 = {1'd0, s9_fi_inc_reg};
-wire [27:0] _s13_incs_next_0 = {1'd0, s12_mi_inc_reg};
-wire [27:0] _s13_incs_next_1 = _s13_incs_next_0 + s12_t_reg;
-wire _s13_incs_next_2 = _s13_incs_next_1[27];
-wire [26:0] _s13_incs_next_3 = _s13_incs_next_1[26:0];
-wire [26:0] _s13_incs_next_4 = _s13_incs_next_2 ? 27'h7ffffff : _s13_incs_next_3;
-wire [26:0] _s13_incs_next_5 = s12_rtt_le_trtt_reg ? _s13_incs_next_4 : s12_fi_inc_reg;
-wire [26:0] cur_inc = s4_cur_reg[144:118];
-wire [27:0] _s5_t_8_next_0 = {1'd0, cur_inc};
+wire [23:0] md_cut = _s11_c_core_next_5 ? _s11_c_core_next_4 : s10_t_reg;
+wire [23:0] _s11_c_core_next_6 = s10_cur_c_reg - md_cut;
+wire [23:0] c_core = s10_md_ok_reg ? _s11_c_core_next_6 : s10_cur_c_reg;
+wire [24:0] _s10_t_2_next_0 = {1'd0, s9_fi_inc_reg};
+wire [24:0] _s13_incs_next_0 = {1'd0, s12_mi_inc_reg};
+wire [24:0] _s13_incs_next_1 = _s13_incs_next_0 + s12_t_reg;
+wire _s13_incs_next_2 = _s13_incs_next_1[24];
+wire [23:0] _s13_incs_next_3 = _s13_incs_next_1[23:0];
+wire [23:0] _s13_incs_next_4 = _s13_incs_next_2 ? 24'hffffff : _s13_incs_next_3;
+wire [23:0] _s13_incs_next_5 = s12_rtt_le_trtt_reg ? _s13_incs_next_4 : s12_fi_inc_reg;
+wire [19:0] cur_inc = s4_cur_reg[128:109];
+wire [20:0] _s5_t_8_next_0 = {1'd0, cur_inc};
 wire _s2_t_4_next_0 = ~s1_ecn_reg;
-wire [27:0] _s14_inc_acc_next_0 = {1'd0, s13_incs_reg};
-wire [27:0] _s14_inc_acc_next_1 = s13_t_reg + _s14_inc_acc_next_0;
-wire _s14_inc_acc_next_2 = _s14_inc_acc_next_1[27];
-wire [26:0] _s14_inc_acc_next_3 = _s14_inc_acc_next_1[26:0];
-wire [26:0] _s14_inc_acc_next_4 = _s14_inc_acc_next_2 ? 27'h7ffffff : _s14_inc_acc_next_3;
-wire [26:0] inc_acc = s13_t_2_reg ? _s14_inc_acc_next_4 : s13_cur_inc_reg;
+wire [3:0] _s14_inc_acc_next_0 = s13_incs_reg[23:20];
+wire _s14_inc_acc_next_1 = |_s14_inc_acc_next_0;
+wire [19:0] _s14_inc_acc_next_2 = s13_incs_reg[19:0];
+wire [19:0] _s14_inc_acc_next_3 = _s14_inc_acc_next_1 ? 20'hfffff : _s14_inc_acc_next_2;
+wire [20:0] _s14_inc_acc_next_4 = {1'd0, _s14_inc_acc_next_3};
+wire [20:0] _s14_inc_acc_next_5 = s13_t_reg + _s14_inc_acc_next_4;
+wire _s14_inc_acc_next_6 = _s14_inc_acc_next_5[20];
+wire [19:0] _s14_inc_acc_next_7 = _s14_inc_acc_next_5[19:0];
+wire [19:0] _s14_inc_acc_next_8 = _s14_inc_acc_next_6 ? 20'hfffff : _s14_inc_acc_next_7;
+wire [19:0] inc_acc = s13_t_2_reg ? _s14_inc_acc_next_8 : s13_cur_inc_reg;
 wire [14:0] _s2_t_5_next_0 = {1'd0, s1_size_reg};
 wire [14:0] _s2_t_5_next_1 = _s2_t_5_next_0 + 15'd63;
 wire [8:0] recv_units = _s2_t_5_next_1[14:6];
 wire [10:0] _s2_t_5_next_2 = {2'd0, recv_units};
-wire [27:0] _s12_t_4_next_0 = {1'd0, s11_c_core_reg};
-wire [9:0] cur_recv = s4_cur_reg[154:145];
+wire [24:0] _s12_t_4_next_0 = {1'd0, s11_c_core_reg};
+wire [9:0] cur_recv = s4_cur_reg[138:129];
 wire [10:0] _s5_fulfill_next_0 = {1'd0, cur_recv};
 wire [10:0] recv_no_wrap_sum = _s5_fulfill_next_0 + s4_t_8_reg;
 wire _s5_fulfill_next_1 = recv_no_wrap_sum[10];
@@ -5067,24 +5056,24 @@ wire _s5_fulfill_next_2 = _s5_fulfill_next_1;
 wire [9:0] _s5_fulfill_next_3 = recv_no_wrap_sum[9:0];
 wire [9:0] recv_sum = _s5_fulfill_next_2 ? 10'd1023 : _s5_fulfill_next_3;
 wire _s5_fulfill_next_4 = 10'd512 < recv_sum;
-wire [11:0] cur_last_adj = s4_cur_reg[166:155];
-wire [11:0] _s5_fulfill_next_5 = s4_nowq_reg - cur_last_adj;
-wire _s5_fulfill_next_6 = 12'd34 < _s5_fulfill_next_5;
+wire [10:0] cur_last_adj = s4_cur_reg[149:139];
+wire [10:0] _s5_fulfill_next_5 = s4_nowq_reg - cur_last_adj;
+wire _s5_fulfill_next_6 = 11'd34 < _s5_fulfill_next_5;
 wire _s5_fulfill_next_7 = |cur_last_adj;
 wire _s5_fulfill_next_8 = ~_s5_fulfill_next_7;
 wire _s5_fulfill_next_9 = _s5_fulfill_next_6 | _s5_fulfill_next_8;
 wire fulfill = _s5_fulfill_next_4 | _s5_fulfill_next_9;
-wire [27:0] _s12_t_5_next_0 = {1'd0, s11_c_core_reg};
-wire [27:0] _s15_core_c_next_0 = {1'd0, s14_inc_acc_reg};
-wire [27:0] _s15_core_c_next_1 = s14_t_reg + _s15_core_c_next_0;
-wire [27:0] core_c = s14_fulfill_reg ? _s15_core_c_next_1 : s14_t_2_reg;
+wire [24:0] _s12_t_5_next_0 = {1'd0, s11_c_core_reg};
+wire [24:0] _s15_core_c_next_0 = {5'd0, s14_inc_acc_reg};
+wire [24:0] _s15_core_c_next_1 = s14_t_reg + _s15_core_c_next_0;
+wire [24:0] core_c = s14_fulfill_reg ? _s15_core_c_next_1 : s14_t_2_reg;
 wire [14:0] _s2_t_6_next_0 = {1'd0, s1_size_reg};
 wire [14:0] _s2_t_6_next_1 = _s2_t_6_next_0 + 15'd63;
 wire [8:0] size_units = _s2_t_6_next_1[14:6];
 wire [15:0] _s2_t_6_next_2 = {7'd0, size_units};
 wire _s2_t_7_next_0 = s1_kind_reg == 3'd1;
 wire _s2_t_8_next_0 = s1_kind_reg == 3'd3;
-wire [27:0] _s2_t_9_next_0 = {1'd0, size_c};
+wire [24:0] _s2_t_9_next_0 = {1'd0, size_c};
 wire _s2_is_loss_next_0 = s1_kind_reg == 3'd2;
 wire _s2_is_loss_next_1 = s1_kind_reg == 3'd3;
 wire is_loss = _s2_is_loss_next_0 | _s2_is_loss_next_1;
@@ -5095,7 +5084,7 @@ wire _s2_t_12_next_0 = s1_kind_reg == 3'd0;
 wire _s2_t_12_next_1 = ~_s2_t_12_next_0;
 wire _s2_t_13_next_0 = s1_kind_reg == 3'd3;
 wire _s2_t_13_next_1 = ~_s2_t_13_next_0;
-wire [14:0] cur_ignore_left = s4_cur_reg[56:42];
+wire [14:0] cur_ignore_left = s4_cur_reg[53:39];
 wire [15:0] _s5_early_next_0 = {1'd0, cur_ignore_left};
 wire qa_called = _s5_early_next_0 <= s4_t_9_reg;
 wire ack_run = s4_t_10_reg & qa_called;
@@ -5105,59 +5094,59 @@ wire qa_fired_nscc = qa_fired & s4_t_16_reg;
 wire fi_fired = u_fastinc_fired & ack_run;
 wire _s5_early_next_2 = qa_fired_nscc | fi_fired;
 wire early = ack_run & _s5_early_next_2;
-wire [27:0] _s5_c_early_next_0 = {1'd0, u_qa_c_out};
-wire [27:0] c_early = fi_fired ? u_fastinc_c_out : _s5_c_early_next_0;
-wire [27:0] _s16_c_ack_clamped_next_0 = s15_early_reg ? s15_c_early_reg : s15_core_c_reg;
-wire _s16_c_ack_clamped_next_1 = _s16_c_ack_clamped_next_0 < 28'h4ebc400;
-wire [27:0] _s16_c_ack_clamped_next_2 = _s16_c_ack_clamped_next_1 ? _s16_c_ack_clamped_next_0 : 28'h4ebc400;
-wire _s16_c_ack_clamped_next_3 = _s16_c_ack_clamped_next_2 < 28'h40000;
-wire [27:0] _s16_c_ack_clamped_next_4 = _s16_c_ack_clamped_next_3 ? 28'h40000 : _s16_c_ack_clamped_next_2;
-wire [26:0] c_ack_window = _s16_c_ack_clamped_next_4[26:0];
+wire [24:0] _s5_c_early_next_0 = {1'd0, u_qa_c_out};
+wire [24:0] c_early = fi_fired ? u_fastinc_c_out : _s5_c_early_next_0;
+wire [24:0] _s16_c_ack_clamped_next_0 = s15_early_reg ? s15_c_early_reg : s15_core_c_reg;
+wire _s16_c_ack_clamped_next_1 = _s16_c_ack_clamped_next_0 < 25'h9d7880;
+wire [24:0] _s16_c_ack_clamped_next_2 = _s16_c_ack_clamped_next_1 ? _s16_c_ack_clamped_next_0 : 25'h9d7880;
+wire _s16_c_ack_clamped_next_3 = _s16_c_ack_clamped_next_2 < 25'h8000;
+wire [24:0] _s16_c_ack_clamped_next_4 = _s16_c_ack_clamped_next_3 ? 25'h8000 : _s16_c_ack_clamped_next_2;
+wire [23:0] c_ack_window = _s16_c_ack_clamped_next_4[23:0];
 wire _s5_core_step_next_0 = ~early;
 wire core_step = ack_run & _s5_core_step_next_0;
-wire cur_increase = s4_cur_reg[85];
+wire cur_increase = s4_cur_reg[81];
 wire _s5_t_10_next_0 = ack_run ? u_fastinc_increase_out : cur_increase;
 wire _s2_t_14_next_0 = ~_s2_t_12_next_0;
 wire _s2_t_15_next_0 = s1_kind_reg == 3'd3;
 wire _s2_t_15_next_1 = ~_s2_t_15_next_0;
-wire [14:0] cur_count = s4_cur_reg[71:57];
+wire [14:0] cur_count = s4_cur_reg[68:54];
 wire [14:0] _s5_t_11_next_0 = ack_run ? u_fastinc_count_out : cur_count;
 wire [15:0] _s2_t_16_next_0 = {7'd0, size_units};
 wire qa_used = qa_called & s4_t_17_reg;
 wire qa_used_nscc = qa_used & s4_t_18_reg;
 wire _s5_c_loss_all_next_0 = ~qa_called;
 wire timeout_ignored = s4_t_11_reg & _s5_c_loss_all_next_0;
-wire [27:0] _s5_c_loss_all_next_1 = {1'd0, cur_c};
-wire [27:0] _s5_c_loss_all_next_2 = _s5_c_loss_all_next_1 - s4_t_12_reg;
-wire _s5_c_loss_all_next_3 = _s5_c_loss_all_next_2[27];
-wire [26:0] _s5_c_loss_all_next_4 = _s5_c_loss_all_next_2[26:0];
-wire [26:0] c_loss = _s5_c_loss_all_next_3 ? 27'h0 : _s5_c_loss_all_next_4;
-wire [26:0] c_loss_nscc = timeout_ignored ? cur_c : c_loss;
-wire [26:0] _s5_c_loss_all_next_5 = qa_used_nscc ? u_qa_c_out : c_loss_nscc;
-wire [27:0] _s5_c_loss_all_next_6 = {1'd0, _s5_c_loss_all_next_5};
-wire _s5_c_loss_all_next_7 = _s5_c_loss_all_next_6 < 28'h4ebc400;
-wire [27:0] _s5_c_loss_all_next_8 = _s5_c_loss_all_next_7 ? _s5_c_loss_all_next_6 : 28'h4ebc400;
-wire _s5_c_loss_all_next_9 = _s5_c_loss_all_next_8 < 28'h40000;
-wire [27:0] _s5_c_loss_all_next_10 = _s5_c_loss_all_next_9 ? 28'h40000 : _s5_c_loss_all_next_8;
-wire [26:0] c_loss_all = _s5_c_loss_all_next_10[26:0];
+wire [24:0] _s5_c_loss_all_next_1 = {1'd0, cur_c};
+wire [24:0] _s5_c_loss_all_next_2 = _s5_c_loss_all_next_1 - s4_t_12_reg;
+wire _s5_c_loss_all_next_3 = _s5_c_loss_all_next_2[24];
+wire [23:0] _s5_c_loss_all_next_4 = _s5_c_loss_all_next_2[23:0];
+wire [23:0] c_loss = _s5_c_loss_all_next_3 ? 24'h0 : _s5_c_loss_all_next_4;
+wire [23:0] c_loss_nscc = timeout_ignored ? cur_c : c_loss;
+wire [23:0] _s5_c_loss_all_next_5 = qa_used_nscc ? u_qa_c_out : c_loss_nscc;
+wire [24:0] _s5_c_loss_all_next_6 = {1'd0, _s5_c_loss_all_next_5};
+wire _s5_c_loss_all_next_7 = _s5_c_loss_all_next_6 < 25'h9d7880;
+wire [24:0] _s5_c_loss_all_next_8 = _s5_c_loss_all_next_7 ? _s5_c_loss_all_next_6 : 25'h9d7880;
+wire _s5_c_loss_all_next_9 = _s5_c_loss_all_next_8 < 25'h8000;
+wire [24:0] _s5_c_loss_all_next_10 = _s5_c_loss_all_next_9 ? 25'h8000 : _s5_c_loss_all_next_8;
+wire [23:0] c_loss_all = _s5_c_loss_all_next_10[23:0];
 wire _s5_t_12_next_0 = core_step & fulfill;
-wire [11:0] _s5_t_12_next_1 = _s5_t_12_next_0 ? s4_nowq_reg : cur_last_adj;
+wire [10:0] _s5_t_12_next_1 = _s5_t_12_next_0 ? s4_nowq_reg : cur_last_adj;
 wire [9:0] _s5_t_13_next_0 = fulfill ? 10'd0 : recv_sum;
 wire [9:0] _s5_t_13_next_1 = core_step ? _s5_t_13_next_0 : cur_recv;
 wire [9:0] _s5_t_13_next_2 = qa_fired_nscc ? 10'd0 : _s5_t_13_next_1;
-wire [26:0] _s15_t_3_next_0 = s14_fulfill_reg ? 27'h0 : s14_inc_acc_reg;
-wire [26:0] _s15_t_3_next_1 = s14_core_step_reg ? _s15_t_3_next_0 : s14_cur_inc_reg;
-wire [26:0] _s15_t_3_next_2 = s14_qa_fired_nscc_reg ? 27'h0 : _s15_t_3_next_1;
+wire [19:0] _s15_t_3_next_0 = s14_fulfill_reg ? 20'h0 : s14_inc_acc_reg;
+wire [19:0] _s15_t_3_next_1 = s14_core_step_reg ? _s15_t_3_next_0 : s14_cur_inc_reg;
+wire [19:0] _s15_t_3_next_2 = s14_qa_fired_nscc_reg ? 20'h0 : _s15_t_3_next_1;
 wire md_fired = s5_core_step_reg & md_ok;
-wire [11:0] _s6_t_10_next_0 = md_fired ? s5_nowq_reg : s5_cur_last_md_reg;
-wire [19:0] _s6_t_11_next_0 = s5_ack_run_reg ? s5_avg_new_reg : s5_cur_avg_rtt_reg;
+wire [10:0] _s6_t_10_next_0 = md_fired ? s5_nowq_reg : s5_cur_last_md_reg;
+wire [15:0] _s6_t_11_next_0 = s5_ack_run_reg ? s5_avg_new_reg : s5_cur_avg_rtt_reg;
 wire _s6_t_12_next_0 = ~md_fired;
 wire _s6_t_12_next_1 = s5_t_10_reg & _s6_t_12_next_0;
-wire cur_trigger = s4_cur_reg[84];
+wire cur_trigger = s4_cur_reg[80];
 wire _s5_t_14_next_0 = cur_trigger | s4_t_14_reg;
 wire _s5_t_14_next_1 = qa_used_nscc ? u_qa_trigger_out : _s5_t_14_next_0;
-wire [11:0] cur_win_end = s4_cur_reg[83:72];
-wire [11:0] _s5_t_15_next_0 = qa_used_nscc ? u_qa_win_end_out : cur_win_end;
+wire [10:0] cur_win_end = s4_cur_reg[79:69];
+wire [10:0] _s5_t_15_next_0 = qa_used_nscc ? u_qa_win_end_out : cur_win_end;
 wire [14:0] _s6_t_15_next_0 = md_fired ? 15'd0 : s5_t_11_reg;
 wire [15:0] _s5_t_16_next_0 = {1'd0, cur_ignore_left};
 wire [15:0] ignore_diff = _s5_t_16_next_0 - s4_t_19_reg;
@@ -5165,7 +5154,7 @@ wire _s5_t_16_next_1 = ignore_diff[15];
 wire [14:0] _s5_t_16_next_2 = ignore_diff[14:0];
 wire [14:0] ignore_left1 = _s5_t_16_next_1 ? 15'd0 : _s5_t_16_next_2;
 wire [14:0] _s5_t_16_next_3 = qa_fired_nscc ? u_qa_ignore_out : ignore_left1;
-wire [14:0] cur_acked = s4_cur_reg[41:27];
+wire [14:0] cur_acked = s4_cur_reg[38:24];
 wire [15:0] _s5_t_17_next_0 = {1'd0, cur_acked};
 wire [15:0] acked_no_wrap_sum = _s5_t_17_next_0 + s4_t_13_reg;
 wire _s5_t_17_next_1 = acked_no_wrap_sum[15];
@@ -5210,29 +5199,29 @@ wire [11:0] wr_addr = s16_conn_reg[11:0];
 wire [11:0] _shell_9 = in_conn_reg[11:0];
 wire _shell_10 = wr_addr == _shell_9;
 wire snoop_in = wr_en & _shell_10;
-wire [26:0] c_open = 27'h4ebc400;
-wire [166:0] _shell_11 = {12'd0, 10'd0, 27'h0, 12'd0, 20'h2198, 1'd0, 1'd0, 12'd0, 15'd0, 15'd0, 15'd0, c_open};
-wire [26:0] c_ack = s16_ack_run_reg ? s16_c_ack_clamped_reg : s16_cur_c_reg;
-wire [26:0] c_new = s16_is_loss_reg ? s16_c_loss_all_reg : c_ack;
-wire [166:0] _shell_12 = {s16_t_reg, s16_t_2_reg, s16_t_3_reg, s16_t_4_reg, s16_t_5_reg, s16_t_6_reg, s16_t_7_reg, s16_t_8_reg, s16_t_9_reg, s16_t_10_reg, s16_t_11_reg, c_new};
-wire [166:0] new_word = s16_t_12_reg ? _shell_11 : _shell_12;
+wire [23:0] c_open = 24'h9d7880;
+wire [149:0] _shell_11 = {11'd0, 10'd0, 20'h0, 11'd0, 16'd8600, 1'd0, 1'd0, 11'd0, 15'd0, 15'd0, 15'd0, c_open};
+wire [23:0] c_ack = s16_ack_run_reg ? s16_c_ack_clamped_reg : s16_cur_c_reg;
+wire [23:0] c_new = s16_is_loss_reg ? s16_c_loss_all_reg : c_ack;
+wire [149:0] _shell_12 = {s16_t_reg, s16_t_2_reg, s16_t_3_reg, s16_t_4_reg, s16_t_5_reg, s16_t_6_reg, s16_t_7_reg, s16_t_8_reg, s16_t_9_reg, s16_t_10_reg, s16_t_11_reg, c_new};
+wire [149:0] new_word = s16_t_12_reg ? _shell_11 : _shell_12;
 wire [11:0] _shell_13 = s1_conn_reg[11:0];
 wire _shell_14 = wr_addr == _shell_13;
 wire snoop_s1 = wr_en & _shell_14;
 wire _shell_15 = snoop_s1 | s1_fix_valid_reg;
-wire [166:0] _shell_16 = snoop_s1 ? new_word : s1_fix_word_reg;
+wire [149:0] _shell_16 = snoop_s1 ? new_word : s1_fix_word_reg;
 wire [11:0] _shell_17 = s2_conn_reg[11:0];
 wire _shell_18 = wr_addr == _shell_17;
 wire snoop_s2 = wr_en & _shell_18;
 wire _shell_19 = snoop_s2 | s2_fix_valid_reg;
-wire [166:0] _shell_20 = snoop_s2 ? new_word : s2_fix_word_reg;
+wire [149:0] _shell_20 = snoop_s2 ? new_word : s2_fix_word_reg;
 wire [11:0] _shell_21 = s3_conn_reg[11:0];
 wire _shell_22 = wr_addr == _shell_21;
 wire snoop_s3 = wr_en & _shell_22;
-wire [166:0] s3_word = s3_fix_valid_reg ? s3_fix_word_reg : s3_ram_reg;
-wire [166:0] _shell_23 = snoop_s3 ? new_word : s3_word;
+wire [149:0] s3_word = s3_fix_valid_reg ? s3_fix_word_reg : s3_ram_reg;
+wire [149:0] _shell_23 = snoop_s3 ? new_word : s3_word;
 wire _shell_24 = out_wr_ptr_reg == 5'd0;
-wire [20:0] cwnd_result = c_new[26:6];
+wire [20:0] cwnd_result = c_new[23:3];
 wire [20:0] _shell_25 = s16_t_12_reg ? 21'h13af10 : cwnd_result;
 wire [20:0] res_cwnd = s16_error_reg ? 21'h0 : _shell_25;
 wire [2:0] res_case = s16_error_reg ? 3'd0 : s16_t_13_reg;
@@ -5389,10 +5378,10 @@ wire _ready_7 = _ready_6 & _shell_3;
 wire _ready_8 = _ready_5 | _ready_7;
 wire _ready_9 = ~_ready_8;
 wire [11:0] _state_rd_0 = in_conn_reg[11:0];
-wire [26:0] _u_qa_c_0 = s4_is_loss_reg ? c_loss_nscc : cur_c;
+wire [23:0] _u_qa_c_0 = s4_is_loss_reg ? c_loss_nscc : cur_c;
 wire _u_qa_trigger_0 = cur_trigger | s4_t_14_reg;
 // bits dropped on purpose (rounding, wrap-around)
-wire _unused = ^{s7_mi_base_prod_reg[10:0], s10_mi_raw_prod_reg[10:0], s7_fi_c_prod_reg[10:0], avg_sum[20], s8_md_frac_prod_reg[10:0], s1_now_reg[31:20], s1_now_reg[7:0], s10_md_red_prod_reg[15:0], _s2_t_5_next_1[5:0], _s2_t_6_next_1[5:0], _s16_c_ack_clamped_next_4[27], _s5_c_loss_all_next_10[27]};
+wire _unused = ^{s7_mi_base_prod_reg[10:0], s10_mi_raw_prod_reg[10:0], s7_fi_c_prod_reg[10:0], avg_sum[20], s8_md_frac_prod_reg[10:0], s1_now_reg[31:19], s1_now_reg[7:0], s10_md_red_prod_reg[15:0], _s2_t_5_next_1[5:0], _s2_t_6_next_1[5:0], _s16_c_ack_clamped_next_4[24], _s5_c_loss_all_next_10[24]};
 
 nscc_qa
 u_qa (
@@ -7146,7 +7135,7 @@ always @(posedge clk) begin
 end
 
 `ifdef NICGEN_ECP5
-// state: 42 Lattice ECP5 DP16KD block RAMs of 4096 x 4, port A writes, port B reads
+// state: 38 Lattice ECP5 DP16KD block RAMs of 4096 x 4, port A writes, port B reads
 // through its output register (REGMODE_B OUTREG); a read and a write of one
 // address at one edge may return either word: the block never uses that read
 DP16KD #(
@@ -7634,66 +7623,14 @@ DP16KD #(
     .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
     .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
     .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
-) state_ram37 (  // bits 151..148
+) state_ram37 (  // bits 149..148
     .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
     .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
-    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[151]), .DIA2(new_word[150]), .DIA1(new_word[149]), .DIA0(new_word[148]),
+    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(1'b0), .DIA2(1'b0), .DIA1(new_word[149]), .DIA0(new_word[148]),
     .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
     .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
     .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
-    .DOB3(state_q[151]), .DOB2(state_q[150]), .DOB1(state_q[149]), .DOB0(state_q[148])
-);
-DP16KD #(
-    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
-    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
-    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
-) state_ram38 (  // bits 155..152
-    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
-    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
-    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[155]), .DIA2(new_word[154]), .DIA1(new_word[153]), .DIA0(new_word[152]),
-    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
-    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
-    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
-    .DOB3(state_q[155]), .DOB2(state_q[154]), .DOB1(state_q[153]), .DOB0(state_q[152])
-);
-DP16KD #(
-    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
-    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
-    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
-) state_ram39 (  // bits 159..156
-    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
-    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
-    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[159]), .DIA2(new_word[158]), .DIA1(new_word[157]), .DIA0(new_word[156]),
-    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
-    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
-    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
-    .DOB3(state_q[159]), .DOB2(state_q[158]), .DOB1(state_q[157]), .DOB0(state_q[156])
-);
-DP16KD #(
-    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
-    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
-    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
-) state_ram40 (  // bits 163..160
-    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
-    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
-    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(new_word[163]), .DIA2(new_word[162]), .DIA1(new_word[161]), .DIA0(new_word[160]),
-    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
-    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
-    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
-    .DOB3(state_q[163]), .DOB2(state_q[162]), .DOB1(state_q[161]), .DOB0(state_q[160])
-);
-DP16KD #(
-    .DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
-    .RESETMODE("SYNC"), .CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
-    .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL"), .GSR("DISABLED")
-) state_ram41 (  // bits 166..164
-    .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(wr_en), .RSTA(1'b0), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
-    .ADA13(wr_addr[11]), .ADA12(wr_addr[10]), .ADA11(wr_addr[9]), .ADA10(wr_addr[8]), .ADA9(wr_addr[7]), .ADA8(wr_addr[6]), .ADA7(wr_addr[5]), .ADA6(wr_addr[4]), .ADA5(wr_addr[3]), .ADA4(wr_addr[2]), .ADA3(wr_addr[1]), .ADA2(wr_addr[0]), .ADA1(1'b0), .ADA0(1'b0),
-    .DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0), .DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0), .DIA8(1'b0), .DIA7(1'b0), .DIA6(1'b0), .DIA5(1'b0), .DIA4(1'b0), .DIA3(1'b0), .DIA2(new_word[166]), .DIA1(new_word[165]), .DIA0(new_word[164]),
-    .CLKB(clk), .CEB(1'd1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
-    .ADB13(_state_rd_0[11]), .ADB12(_state_rd_0[10]), .ADB11(_state_rd_0[9]), .ADB10(_state_rd_0[8]), .ADB9(_state_rd_0[7]), .ADB8(_state_rd_0[6]), .ADB7(_state_rd_0[5]), .ADB6(_state_rd_0[4]), .ADB5(_state_rd_0[3]), .ADB4(_state_rd_0[2]), .ADB3(_state_rd_0[1]), .ADB2(_state_rd_0[0]), .ADB1(1'b0), .ADB0(1'b0),
-    .DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0), .DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0), .DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0), .DIB1(1'b0), .DIB0(1'b0),
-    .DOB2(state_q[166]), .DOB1(state_q[165]), .DOB0(state_q[164])
+    .DOB1(state_q[149]), .DOB0(state_q[148])
 );
 `else
 // state: read-before-write, no reset (block RAM), read data through the RAM's output register

@@ -3,7 +3,7 @@
  * Command: nicgen generate
  * Config: default (800 Gb/s, 4 KiB MTU, 8.6 us base RTT, 4096 connections, 250 MHz)
  *
- * rtt ~ brtt means rtt <= 9600 ns (A-9); step 524288 x 2^-6 bytes
+ * rtt ~ brtt means rtt <= 9600 ns (A-9); step 65536 x 2^-3 bytes
  */
 
 `resetall
@@ -20,7 +20,7 @@ module nscc_fastinc
     /*
      * Current state
      */
-    input  wire [26:0] c,
+    input  wire [23:0] c,
     input  wire [14:0] count,
     input  wire increase,
 
@@ -35,7 +35,7 @@ module nscc_fastinc
      * Next state
      */
     output wire fired,
-    output wire [27:0] c_out,
+    output wire [24:0] c_out,
     output wire [14:0] count_out,
     output wire increase_out
 );
@@ -44,7 +44,7 @@ module nscc_fastinc
 wire _fired_0 = rtt <= 20'h2580;
 wire _fired_1 = ~ecn;
 wire uncongested = _fired_0 & _fired_1;
-wire [14:0] _fired_2 = c[26:12];
+wire [14:0] _fired_2 = c[23:9];
 wire [15:0] _fired_3 = {1'd0, count};
 wire [14:0] _fired_4 = {1'd0, size};
 wire [14:0] _fired_5 = _fired_4 + 15'd63;
@@ -58,12 +58,12 @@ wire [14:0] count_sum = _fired_8 ? 15'd32767 : _fired_9;
 wire _fired_10 = _fired_2 < count_sum;
 wire _fired_11 = _fired_10 | increase;
 wire fire = uncongested & _fired_11;
-wire [27:0] _c_out_0 = {1'd0, c};
-wire [27:0] _c_out_1 = _c_out_0 + 28'h80000;
-wire [27:0] _c_out_2 = fire ? _c_out_1 : _c_out_0;
+wire [24:0] _c_out_0 = {1'd0, c};
+wire [24:0] _c_out_1 = _c_out_0 + 25'h10000;
+wire [24:0] _c_out_2 = fire ? _c_out_1 : _c_out_0;
 wire [14:0] _count_out_0 = uncongested ? count_sum : 15'd0;
 // bits dropped on purpose (rounding, wrap-around)
-wire _unused = ^{c[11:0], _fired_5[5:0]};
+wire _unused = ^{c[8:0], _fired_5[5:0]};
 
 assign fired = fire;
 assign c_out = _c_out_2;

@@ -20,15 +20,15 @@ module nscc_qa
     /*
      * Current state
      */
-    input  wire [26:0] c,
+    input  wire [23:0] c,
     input  wire [14:0] acked,
     input  wire trigger,
-    input  wire [11:0] win_end,
+    input  wire [10:0] win_end,
 
     /*
      * Event
      */
-    input  wire [11:0] nowq,
+    input  wire [10:0] nowq,
     input  wire [20:0] unacked,
     input  wire extra_trigger,
 
@@ -36,17 +36,17 @@ module nscc_qa
      * Next state
      */
     output wire fired,
-    output wire [26:0] c_out,
+    output wire [23:0] c_out,
     output wire [14:0] acked_out,
     output wire [14:0] ignore_out,
     output wire trigger_out,
-    output wire [11:0] win_end_out
+    output wire [10:0] win_end_out
 );
 
 // datapath
-wire [11:0] win_ahead = win_end - nowq;
+wire [10:0] win_ahead = win_end - nowq;
 wire _fired_0 = |win_ahead;
-wire _fired_1 = win_ahead <= 12'd51;
+wire _fired_1 = win_ahead <= 11'd51;
 wire _fired_2 = _fired_0 & _fired_1;
 wire _fired_3 = |win_end;
 wire _fired_4 = _fired_2 & _fired_3;
@@ -60,8 +60,8 @@ wire _c_out_0 = acked_bytes < 21'h1000;
 wire [20:0] _c_out_1 = _c_out_0 ? 21'h1000 : acked_bytes;
 wire [37:0] _c_out_2 = {17'h0, _c_out_1};
 wire [37:0] scaled = _c_out_2 * 38'h10000;
-wire [26:0] _c_out_3 = scaled[36:10];
-wire [26:0] _c_out_4 = fire ? _c_out_3 : c;
+wire [23:0] _c_out_3 = scaled[36:13];
+wire [23:0] _c_out_4 = fire ? _c_out_3 : c;
 wire _trigger_out_0 = ~fire;
 wire _trigger_out_1 = trigger & _trigger_out_0;
 wire [21:0] _ignore_out_0 = {1'd0, unacked};
@@ -71,11 +71,11 @@ wire _ignore_out_2 = unacked_units[15];
 wire _ignore_out_3 = _ignore_out_2;
 wire [14:0] _ignore_out_4 = unacked_units[14:0];
 wire [14:0] _ignore_out_5 = _ignore_out_3 ? 15'd32767 : _ignore_out_4;
-wire [11:0] _win_end_out_0 = nowq + 12'd51;
-wire [11:0] _win_end_out_1 = roll ? _win_end_out_0 : win_end;
+wire [10:0] _win_end_out_0 = nowq + 11'd51;
+wire [10:0] _win_end_out_1 = roll ? _win_end_out_0 : win_end;
 wire [14:0] _acked_out_0 = roll ? 15'd0 : acked;
 // bits dropped on purpose (rounding, wrap-around)
-wire _unused = ^{scaled[37], scaled[9:0], _ignore_out_1[5:0]};
+wire _unused = ^{scaled[37], scaled[12:0], _ignore_out_1[5:0]};
 
 assign fired = fire;
 assign c_out = _c_out_4;
