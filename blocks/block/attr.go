@@ -1,5 +1,7 @@
 package block
 
+import "github.com/nicgen/nicgen/blocks/connpipe"
+
 // Kind is the type an attribute takes.
 type Kind int
 
@@ -45,7 +47,7 @@ type Attr struct {
 
 // DepthAttr is the pipeline_depth attribute of every block on the
 // pipelined shell (docs/pipeline.md).
-var DepthAttr = Attr{Name: "pipeline_depth", Kind: Whole, Lo: 1, Hi: 16, Doc: "datapath stages of the pipelined shell: events of one connection are this many cycles apart; by default what the block needs for hardware.clock_mhz (docs/pipeline.md)"}
+var DepthAttr = Attr{Name: "pipeline_depth", Kind: Whole, Lo: 1, Hi: connpipe.MaxDepth, Doc: "datapath stages of the pipelined shell: events of one connection are this many cycles apart; by default what the block needs for hardware.clock_mhz (docs/pipeline.md)"}
 
 // Source says where a resolved value comes from.
 type Source int

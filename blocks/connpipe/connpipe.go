@@ -433,22 +433,33 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 		e.err = m.Reg(fmt.Sprintf("out%d_error", i), 1, fmt.Sprintf("result buffer entry %d error", i), hdlgen.NoReset())
 		ents[i] = e
 	}
+	// the head entry is kept in registers of its own, loaded with the
+	// entry that will be the head after the edge, so that m_result_* come
+	// from registers and no read mux of credits entries lies on the output
+	// path; out_rd_ptr_plus1 is that entry's index when the head is taken
+	hd := entry{fields: map[string]*hdlgen.Reg{}}
+	hd.conn = m.Reg("out_head_conn", s.ConnW, "result buffer head connection id (the entry at out_rd_ptr)", hdlgen.NoReset())
+	hd.kind = m.Reg("out_head_kind", s.KindW, "result buffer head kind", hdlgen.NoReset())
+	for _, f := range s.ResultFields {
+		hd.fields[f.Name] = m.Reg("out_head_"+f.Name, f.Width, "result buffer head "+f.Name, hdlgen.NoReset())
+	}
+	hd.err = m.Reg("out_head_error", 1, "result buffer head error", hdlgen.NoReset())
+	rdPtr1 := m.Reg("out_rd_ptr_plus1", ptrW, "result buffer entry after the head", hdlgen.ResetTo(uint64(1%credits)))
 	pick := func(get func(entry) *hdlgen.Reg) hdlgen.Expr {
 		opts := make([]hdlgen.Value, credits)
 		for i, e := range ents {
 			opts[i] = get(e)
 		}
-		return hdlgen.Index(rdPtr, opts...)
+		return hdlgen.Index(rdPtr1, opts...)
 	}
 	mValid := outCnt.Any().Named("out_nonempty")
 	m.Assign(outValid, mValid)
-	m.Assign(outConn, pick(func(e entry) *hdlgen.Reg { return e.conn }))
-	m.Assign(outKind, pick(func(e entry) *hdlgen.Reg { return e.kind }))
+	m.Assign(outConn, hd.conn)
+	m.Assign(outKind, hd.kind)
 	for _, f := range s.ResultFields {
-		name := f.Name
-		m.Assign(outFields[name], pick(func(e entry) *hdlgen.Reg { return e.fields[name] }))
+		m.Assign(outFields[f.Name], hd.fields[f.Name])
 	}
-	m.Assign(outError, pick(func(e entry) *hdlgen.Reg { return e.err }))
+	m.Assign(outError, hd.err)
 	pop := mValid.And(outReady).Named("out_pop")
 	push := valid[W-1].Expr
 	inc := func(ptr *hdlgen.Reg) hdlgen.Expr {
@@ -550,7 +561,31 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 			}
 			p.Set(wrPtr, inc(wrPtr))
 		})
-		p.If(pop, func() { p.Set(rdPtr, inc(rdPtr)) })
+		// the head after the edge: the result written now if it lands at
+		// the new head, else the next entry when the head is taken
+		headPtr := hdlgen.Mux(pop, rdPtr1, rdPtr).Named("out_head_ptr")
+		p.If(push.And(wrPtr.Eq(headPtr)).Named("out_head_write"), func() {
+			p.Set(hd.conn, conn[W-1])
+			p.Set(hd.kind, resKind)
+			for _, f := range s.ResultFields {
+				p.Set(hd.fields[f.Name], resVals[f.Name])
+			}
+			p.Set(hd.err, wErr)
+		}).Else(func() {
+			p.If(pop, func() {
+				p.Set(hd.conn, pick(func(e entry) *hdlgen.Reg { return e.conn }))
+				p.Set(hd.kind, pick(func(e entry) *hdlgen.Reg { return e.kind }))
+				for _, f := range s.ResultFields {
+					name := f.Name
+					p.Set(hd.fields[name], pick(func(e entry) *hdlgen.Reg { return e.fields[name] }))
+				}
+				p.Set(hd.err, pick(func(e entry) *hdlgen.Reg { return e.err }))
+			})
+		})
+		p.If(pop, func() {
+			p.Set(rdPtr, rdPtr1)
+			p.Set(rdPtr1, inc(rdPtr1))
+		})
 		p.Set(outCnt, upDown(outCnt.Expr, push, pop))
 	})
 	// the hazard of the next head against the next stages 1..L-1: stages
@@ -596,7 +631,7 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 }
 
 // MaxDepth is the deepest datapath the shell builds.
-const MaxDepth = 16
+const MaxDepth = 24
 
 type checkedWord struct {
 	when hdlgen.Expr

@@ -63,15 +63,15 @@ func mutants(p Params) map[string][]hdlgen.Mutation {
 			return get("cur_c").Keep(cw-1, p.F)
 		}}},
 		// QuickAdapt fires inside its window
-		"qa_window_ended": {{Module: p.Variant.String() + "_qa", Node: "fire", With: func(_ hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
-			return get("asked")
+		"qa_window_ended": {{Node: "qa_fire", With: func(_ hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
+			return get("qa_asked")
 		}}},
 		"acked_no_wrap": wraps("", "acked1", "acked_no_wrap"),
 		// the bytes to ignore wrap below 0 instead of stopping there
 		"ignore_counts_down": {{Node: "ignore_left1", With: func(orig hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
 			return get("ignore_diff").Keep(orig.Width()-1, 0)
 		}}},
-		"count_no_wrap": wraps(p.Variant.String()+"_fastinc", "count_sum", "count_no_wrap"),
+		"count_no_wrap": wraps("", "fi_count_sum", "fi_count_no_wrap"),
 	}
 	if p.Variant == NSCC {
 		ms["recv_no_wrap"] = wraps("", "recv_sum", "recv_no_wrap")

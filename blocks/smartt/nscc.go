@@ -28,11 +28,11 @@ func nsccCore(m *hdlgen.Module, p Params, d Derived, st connpipe.Step, nowq, c, 
 	mdDue := passed(p, nowq, cur.F("last_md"), d.BrttQ)
 	mdOK := ecn.And(le.Not()).And(mdDue).And(avg.Gt(trtt)).Named("md_ok")
 	divAvg := newDivider(st.Cut, "recip_avg", avg, p.K)
-	excess := avg.Sub(trtt).Named("avg_excess") // valid when avg > trtt
-	frac := divAvg.div(st.Cut("md_cx", c.MulX(excess).Named("md_cx")), "md_frac")
-	red := st.Cut("md_red_prod", frac.MulX(cst(17, d.MdGain)).Named("md_red_prod"))
+	excess := st.Cut("avg_excess", avg.Sub(trtt).Named("avg_excess")) // valid when avg > trtt
+	frac := divAvg.div(mul(st.Cut, "md_cx", c, excess), "md_frac")
+	red := mul(st.Cut, "md_red_prod", frac, cst(17, d.MdGain))
 	redC := satTo(red.Keep(red.Width()-1, 16), cw)
-	cut := minU(redC, c.Shr(1)).Named("md_cut")
+	cut := st.Cut("md_cut", minU(redC, c.Shr(1)).Named("md_cut"))
 	c2 := st.Cut("c_core", hdlgen.Mux(mdOK, c.Sub(cut), c).Named("c_core"))
 
 	// increases: Fair Increase, or Proportional Increase then Fair Increase

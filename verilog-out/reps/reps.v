@@ -366,6 +366,20 @@ reg  out7_frozen_reg;  // result buffer entry 7 frozen
 reg  out7_frozen_next;
 reg  out7_error_reg;  // result buffer entry 7 error
 reg  out7_error_next;
+reg  [15:0] out_head_conn_reg;  // result buffer head connection id (the entry at out_rd_ptr)
+reg  [15:0] out_head_conn_next;
+reg  [2:0] out_head_kind_reg;  // result buffer head kind
+reg  [2:0] out_head_kind_next;
+reg  [15:0] out_head_ev_reg;  // result buffer head ev
+reg  [15:0] out_head_ev_next;
+reg  out_head_explored_reg;  // result buffer head explored
+reg  out_head_explored_next;
+reg  out_head_frozen_reg;  // result buffer head frozen
+reg  out_head_frozen_next;
+reg  out_head_error_reg;  // result buffer head error
+reg  out_head_error_next;
+reg  [2:0] out_rd_ptr_plus1_reg;  // result buffer entry after the head
+reg  [2:0] out_rd_ptr_plus1_next;
 
 // datapath
 wire _s2_error_next_0 = 3'd5 <= s1_kind_reg;
@@ -403,12 +417,6 @@ wire _s2_t_2_next_0 = s1_kind_reg == 3'd0;
 wire _s2_t_3_next_0 = ~_s2_t_2_next_0;
 wire _s6_t_4_next_0 = s5_frozen1_reg & s5_t_3_reg;
 wire out_nonempty = |out_count_reg;
-wire [15:0] _m_result_conn_0 = (out_rd_ptr_reg == 3'd0) ? out0_conn_reg : (out_rd_ptr_reg == 3'd1) ? out1_conn_reg : (out_rd_ptr_reg == 3'd2) ? out2_conn_reg : (out_rd_ptr_reg == 3'd3) ? out3_conn_reg : (out_rd_ptr_reg == 3'd4) ? out4_conn_reg : (out_rd_ptr_reg == 3'd5) ? out5_conn_reg : (out_rd_ptr_reg == 3'd6) ? out6_conn_reg : out7_conn_reg;
-wire [2:0] _m_result_kind_0 = (out_rd_ptr_reg == 3'd0) ? out0_kind_reg : (out_rd_ptr_reg == 3'd1) ? out1_kind_reg : (out_rd_ptr_reg == 3'd2) ? out2_kind_reg : (out_rd_ptr_reg == 3'd3) ? out3_kind_reg : (out_rd_ptr_reg == 3'd4) ? out4_kind_reg : (out_rd_ptr_reg == 3'd5) ? out5_kind_reg : (out_rd_ptr_reg == 3'd6) ? out6_kind_reg : out7_kind_reg;
-wire [15:0] _m_result_ev_0 = (out_rd_ptr_reg == 3'd0) ? out0_ev_reg : (out_rd_ptr_reg == 3'd1) ? out1_ev_reg : (out_rd_ptr_reg == 3'd2) ? out2_ev_reg : (out_rd_ptr_reg == 3'd3) ? out3_ev_reg : (out_rd_ptr_reg == 3'd4) ? out4_ev_reg : (out_rd_ptr_reg == 3'd5) ? out5_ev_reg : (out_rd_ptr_reg == 3'd6) ? out6_ev_reg : out7_ev_reg;
-wire _m_result_explored_0 = (out_rd_ptr_reg == 3'd0) ? out0_explored_reg : (out_rd_ptr_reg == 3'd1) ? out1_explored_reg : (out_rd_ptr_reg == 3'd2) ? out2_explored_reg : (out_rd_ptr_reg == 3'd3) ? out3_explored_reg : (out_rd_ptr_reg == 3'd4) ? out4_explored_reg : (out_rd_ptr_reg == 3'd5) ? out5_explored_reg : (out_rd_ptr_reg == 3'd6) ? out6_explored_reg : out7_explored_reg;
-wire _m_result_frozen_0 = (out_rd_ptr_reg == 3'd0) ? out0_frozen_reg : (out_rd_ptr_reg == 3'd1) ? out1_frozen_reg : (out_rd_ptr_reg == 3'd2) ? out2_frozen_reg : (out_rd_ptr_reg == 3'd3) ? out3_frozen_reg : (out_rd_ptr_reg == 3'd4) ? out4_frozen_reg : (out_rd_ptr_reg == 3'd5) ? out5_frozen_reg : (out_rd_ptr_reg == 3'd6) ? out6_frozen_reg : out7_frozen_reg;
-wire _m_result_error_0 = (out_rd_ptr_reg == 3'd0) ? out0_error_reg : (out_rd_ptr_reg == 3'd1) ? out1_error_reg : (out_rd_ptr_reg == 3'd2) ? out2_error_reg : (out_rd_ptr_reg == 3'd3) ? out3_error_reg : (out_rd_ptr_reg == 3'd4) ? out4_error_reg : (out_rd_ptr_reg == 3'd5) ? out5_error_reg : (out_rd_ptr_reg == 3'd6) ? out6_error_reg : out7_error_reg;
 wire _lfsr_update_0 = ~s6_error_reg;
 wire s6_fire = s6_valid_reg & _lfsr_update_0;
 wire _lfsr_update_1 = ~s6_hit_reg;
@@ -545,11 +553,20 @@ wire _shell_32 = out_wr_ptr_reg == 3'd5;
 wire _shell_33 = out_wr_ptr_reg == 3'd6;
 wire _shell_34 = out_wr_ptr_reg == 3'd7;
 wire [2:0] _shell_35 = out_wr_ptr_reg + 3'd1;
-wire [2:0] _shell_36 = out_rd_ptr_reg + 3'd1;
-wire [3:0] _shell_37 = s6_valid_reg ? 4'd1 : 4'd0;
-wire [3:0] _shell_38 = out_count_reg + _shell_37;
-wire [3:0] _shell_39 = out_pop ? 4'd1 : 4'd0;
-wire [3:0] _shell_40 = _shell_38 - _shell_39;
+wire [2:0] out_head_ptr = out_pop ? out_rd_ptr_plus1_reg : out_rd_ptr_reg;
+wire _shell_36 = out_wr_ptr_reg == out_head_ptr;
+wire out_head_write = s6_valid_reg & _shell_36;
+wire [15:0] _shell_37 = (out_rd_ptr_plus1_reg == 3'd0) ? out0_conn_reg : (out_rd_ptr_plus1_reg == 3'd1) ? out1_conn_reg : (out_rd_ptr_plus1_reg == 3'd2) ? out2_conn_reg : (out_rd_ptr_plus1_reg == 3'd3) ? out3_conn_reg : (out_rd_ptr_plus1_reg == 3'd4) ? out4_conn_reg : (out_rd_ptr_plus1_reg == 3'd5) ? out5_conn_reg : (out_rd_ptr_plus1_reg == 3'd6) ? out6_conn_reg : out7_conn_reg;
+wire [2:0] _shell_38 = (out_rd_ptr_plus1_reg == 3'd0) ? out0_kind_reg : (out_rd_ptr_plus1_reg == 3'd1) ? out1_kind_reg : (out_rd_ptr_plus1_reg == 3'd2) ? out2_kind_reg : (out_rd_ptr_plus1_reg == 3'd3) ? out3_kind_reg : (out_rd_ptr_plus1_reg == 3'd4) ? out4_kind_reg : (out_rd_ptr_plus1_reg == 3'd5) ? out5_kind_reg : (out_rd_ptr_plus1_reg == 3'd6) ? out6_kind_reg : out7_kind_reg;
+wire [15:0] _shell_39 = (out_rd_ptr_plus1_reg == 3'd0) ? out0_ev_reg : (out_rd_ptr_plus1_reg == 3'd1) ? out1_ev_reg : (out_rd_ptr_plus1_reg == 3'd2) ? out2_ev_reg : (out_rd_ptr_plus1_reg == 3'd3) ? out3_ev_reg : (out_rd_ptr_plus1_reg == 3'd4) ? out4_ev_reg : (out_rd_ptr_plus1_reg == 3'd5) ? out5_ev_reg : (out_rd_ptr_plus1_reg == 3'd6) ? out6_ev_reg : out7_ev_reg;
+wire _shell_40 = (out_rd_ptr_plus1_reg == 3'd0) ? out0_explored_reg : (out_rd_ptr_plus1_reg == 3'd1) ? out1_explored_reg : (out_rd_ptr_plus1_reg == 3'd2) ? out2_explored_reg : (out_rd_ptr_plus1_reg == 3'd3) ? out3_explored_reg : (out_rd_ptr_plus1_reg == 3'd4) ? out4_explored_reg : (out_rd_ptr_plus1_reg == 3'd5) ? out5_explored_reg : (out_rd_ptr_plus1_reg == 3'd6) ? out6_explored_reg : out7_explored_reg;
+wire _shell_41 = (out_rd_ptr_plus1_reg == 3'd0) ? out0_frozen_reg : (out_rd_ptr_plus1_reg == 3'd1) ? out1_frozen_reg : (out_rd_ptr_plus1_reg == 3'd2) ? out2_frozen_reg : (out_rd_ptr_plus1_reg == 3'd3) ? out3_frozen_reg : (out_rd_ptr_plus1_reg == 3'd4) ? out4_frozen_reg : (out_rd_ptr_plus1_reg == 3'd5) ? out5_frozen_reg : (out_rd_ptr_plus1_reg == 3'd6) ? out6_frozen_reg : out7_frozen_reg;
+wire _shell_42 = (out_rd_ptr_plus1_reg == 3'd0) ? out0_error_reg : (out_rd_ptr_plus1_reg == 3'd1) ? out1_error_reg : (out_rd_ptr_plus1_reg == 3'd2) ? out2_error_reg : (out_rd_ptr_plus1_reg == 3'd3) ? out3_error_reg : (out_rd_ptr_plus1_reg == 3'd4) ? out4_error_reg : (out_rd_ptr_plus1_reg == 3'd5) ? out5_error_reg : (out_rd_ptr_plus1_reg == 3'd6) ? out6_error_reg : out7_error_reg;
+wire [2:0] _shell_43 = out_rd_ptr_plus1_reg + 3'd1;
+wire [3:0] _shell_44 = s6_valid_reg ? 4'd1 : 4'd0;
+wire [3:0] _shell_45 = out_count_reg + _shell_44;
+wire [3:0] _shell_46 = out_pop ? 4'd1 : 4'd0;
+wire [3:0] _shell_47 = _shell_45 - _shell_46;
 wire _issue_next_0 = issue & skid_valid_reg;
 wire _issue_next_1 = in_conn_reg == skid_conn_reg;
 wire hazard_issued_skid = issue & _issue_next_1;
@@ -677,12 +694,12 @@ assign s5_kind_next = s4_kind_reg;
 assign s6_kind_next = s5_kind_reg;
 assign s6_t_4_next = _s6_t_4_next_0;
 assign m_result_valid = out_nonempty;
-assign m_result_conn = _m_result_conn_0;
-assign m_result_kind = _m_result_kind_0;
-assign m_result_ev = _m_result_ev_0;
-assign m_result_explored = _m_result_explored_0;
-assign m_result_frozen = _m_result_frozen_0;
-assign m_result_error = _m_result_error_0;
+assign m_result_conn = out_head_conn_reg;
+assign m_result_kind = out_head_kind_reg;
+assign m_result_ev = out_head_ev_reg;
+assign m_result_explored = out_head_explored_reg;
+assign m_result_frozen = out_head_frozen_reg;
+assign m_result_error = out_head_error_reg;
 
 // lfsr_update
 always @* begin
@@ -782,6 +799,13 @@ always @* begin
     out7_explored_next = out7_explored_reg;
     out7_frozen_next = out7_frozen_reg;
     out7_error_next = out7_error_reg;
+    out_head_conn_next = out_head_conn_reg;
+    out_head_kind_next = out_head_kind_reg;
+    out_head_ev_next = out_head_ev_reg;
+    out_head_explored_next = out_head_explored_reg;
+    out_head_frozen_next = out_head_frozen_reg;
+    out_head_error_next = out_head_error_reg;
+    out_rd_ptr_plus1_next = out_rd_ptr_plus1_reg;
     if (issue) begin
         if (skid_valid_reg) begin
             in_conn_next = skid_conn_reg;
@@ -916,10 +940,26 @@ always @* begin
         end
         out_wr_ptr_next = _shell_35;
     end
-    if (out_pop) begin
-        out_rd_ptr_next = _shell_36;
+    if (out_head_write) begin
+        out_head_conn_next = s6_conn_reg;
+        out_head_kind_next = s6_kind_reg;
+        out_head_ev_next = res_ev;
+        out_head_explored_next = res_explored;
+        out_head_frozen_next = res_frozen;
+        out_head_error_next = s6_error_reg;
+    end else if (out_pop) begin
+        out_head_conn_next = _shell_37;
+        out_head_kind_next = _shell_38;
+        out_head_ev_next = _shell_39;
+        out_head_explored_next = _shell_40;
+        out_head_frozen_next = _shell_41;
+        out_head_error_next = _shell_42;
     end
-    out_count_next = _shell_40;
+    if (out_pop) begin
+        out_rd_ptr_next = out_rd_ptr_plus1_reg;
+        out_rd_ptr_plus1_next = _shell_43;
+    end
+    out_count_next = _shell_47;
 end
 
 // issue_next
@@ -1083,6 +1123,13 @@ always @(posedge clk) begin
     out7_explored_reg <= out7_explored_next;
     out7_frozen_reg <= out7_frozen_next;
     out7_error_reg <= out7_error_next;
+    out_head_conn_reg <= out_head_conn_next;
+    out_head_kind_reg <= out_head_kind_next;
+    out_head_ev_reg <= out_head_ev_next;
+    out_head_explored_reg <= out_head_explored_next;
+    out_head_frozen_reg <= out_head_frozen_next;
+    out_head_error_reg <= out_head_error_next;
+    out_rd_ptr_plus1_reg <= out_rd_ptr_plus1_next;
 
     if (rst) begin
         lfsr_reg <= LFSR_SEED;
@@ -1101,6 +1148,7 @@ always @(posedge clk) begin
         out_rd_ptr_reg <= 3'd0;
         out_wr_ptr_reg <= 3'd0;
         out_count_reg <= 4'd0;
+        out_rd_ptr_plus1_reg <= 3'd1;
     end
 end
 

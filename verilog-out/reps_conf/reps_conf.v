@@ -231,6 +231,18 @@ reg  out5_explored_reg;  // result buffer entry 5 explored
 reg  out5_explored_next;
 reg  out5_error_reg;  // result buffer entry 5 error
 reg  out5_error_next;
+reg  [15:0] out_head_conn_reg;  // result buffer head connection id (the entry at out_rd_ptr)
+reg  [15:0] out_head_conn_next;
+reg  [2:0] out_head_kind_reg;  // result buffer head kind
+reg  [2:0] out_head_kind_next;
+reg  [15:0] out_head_ev_reg;  // result buffer head ev
+reg  [15:0] out_head_ev_next;
+reg  out_head_explored_reg;  // result buffer head explored
+reg  out_head_explored_next;
+reg  out_head_error_reg;  // result buffer head error
+reg  out_head_error_next;
+reg  [2:0] out_rd_ptr_plus1_reg;  // result buffer entry after the head
+reg  [2:0] out_rd_ptr_plus1_next;
 
 // datapath
 wire _s2_error_next_0 = 3'd5 <= s1_kind_reg;
@@ -241,11 +253,6 @@ wire _s2_ecn_ack_next_0 = s1_kind_reg == 3'd2;
 wire ecn_ack = _s2_ecn_ack_next_0 & s1_ecn_reg;
 wire _s2_t_3_next_0 = s1_kind_reg == 3'd0;
 wire out_nonempty = |out_count_reg;
-wire [15:0] _m_result_conn_0 = (out_rd_ptr_reg == 3'd0) ? out0_conn_reg : (out_rd_ptr_reg == 3'd1) ? out1_conn_reg : (out_rd_ptr_reg == 3'd2) ? out2_conn_reg : (out_rd_ptr_reg == 3'd3) ? out3_conn_reg : (out_rd_ptr_reg == 3'd4) ? out4_conn_reg : out5_conn_reg;
-wire [2:0] _m_result_kind_0 = (out_rd_ptr_reg == 3'd0) ? out0_kind_reg : (out_rd_ptr_reg == 3'd1) ? out1_kind_reg : (out_rd_ptr_reg == 3'd2) ? out2_kind_reg : (out_rd_ptr_reg == 3'd3) ? out3_kind_reg : (out_rd_ptr_reg == 3'd4) ? out4_kind_reg : out5_kind_reg;
-wire [15:0] _m_result_ev_0 = (out_rd_ptr_reg == 3'd0) ? out0_ev_reg : (out_rd_ptr_reg == 3'd1) ? out1_ev_reg : (out_rd_ptr_reg == 3'd2) ? out2_ev_reg : (out_rd_ptr_reg == 3'd3) ? out3_ev_reg : (out_rd_ptr_reg == 3'd4) ? out4_ev_reg : out5_ev_reg;
-wire _m_result_explored_0 = (out_rd_ptr_reg == 3'd0) ? out0_explored_reg : (out_rd_ptr_reg == 3'd1) ? out1_explored_reg : (out_rd_ptr_reg == 3'd2) ? out2_explored_reg : (out_rd_ptr_reg == 3'd3) ? out3_explored_reg : (out_rd_ptr_reg == 3'd4) ? out4_explored_reg : out5_explored_reg;
-wire _m_result_error_0 = (out_rd_ptr_reg == 3'd0) ? out0_error_reg : (out_rd_ptr_reg == 3'd1) ? out1_error_reg : (out_rd_ptr_reg == 3'd2) ? out2_error_reg : (out_rd_ptr_reg == 3'd3) ? out3_error_reg : (out_rd_ptr_reg == 3'd4) ? out4_error_reg : out5_error_reg;
 wire _shell_0 = ~hazard_reg;
 wire _shell_1 = in_valid_reg & _shell_0;
 wire _shell_2 = ~credits_out_reg;
@@ -307,13 +314,21 @@ wire _shell_38 = out_wr_ptr_reg == 3'd5;
 wire _shell_39 = out_wr_ptr_reg == 3'd5;
 wire [2:0] _shell_40 = out_wr_ptr_reg + 3'd1;
 wire [2:0] _shell_41 = _shell_39 ? 3'd0 : _shell_40;
-wire _shell_42 = out_rd_ptr_reg == 3'd5;
-wire [2:0] _shell_43 = out_rd_ptr_reg + 3'd1;
-wire [2:0] _shell_44 = _shell_42 ? 3'd0 : _shell_43;
-wire [2:0] _shell_45 = s4_valid_reg ? 3'd1 : 3'd0;
-wire [2:0] _shell_46 = out_count_reg + _shell_45;
-wire [2:0] _shell_47 = out_pop ? 3'd1 : 3'd0;
-wire [2:0] _shell_48 = _shell_46 - _shell_47;
+wire [2:0] out_head_ptr = out_pop ? out_rd_ptr_plus1_reg : out_rd_ptr_reg;
+wire _shell_42 = out_wr_ptr_reg == out_head_ptr;
+wire out_head_write = s4_valid_reg & _shell_42;
+wire [15:0] _shell_43 = (out_rd_ptr_plus1_reg == 3'd0) ? out0_conn_reg : (out_rd_ptr_plus1_reg == 3'd1) ? out1_conn_reg : (out_rd_ptr_plus1_reg == 3'd2) ? out2_conn_reg : (out_rd_ptr_plus1_reg == 3'd3) ? out3_conn_reg : (out_rd_ptr_plus1_reg == 3'd4) ? out4_conn_reg : out5_conn_reg;
+wire [2:0] _shell_44 = (out_rd_ptr_plus1_reg == 3'd0) ? out0_kind_reg : (out_rd_ptr_plus1_reg == 3'd1) ? out1_kind_reg : (out_rd_ptr_plus1_reg == 3'd2) ? out2_kind_reg : (out_rd_ptr_plus1_reg == 3'd3) ? out3_kind_reg : (out_rd_ptr_plus1_reg == 3'd4) ? out4_kind_reg : out5_kind_reg;
+wire [15:0] _shell_45 = (out_rd_ptr_plus1_reg == 3'd0) ? out0_ev_reg : (out_rd_ptr_plus1_reg == 3'd1) ? out1_ev_reg : (out_rd_ptr_plus1_reg == 3'd2) ? out2_ev_reg : (out_rd_ptr_plus1_reg == 3'd3) ? out3_ev_reg : (out_rd_ptr_plus1_reg == 3'd4) ? out4_ev_reg : out5_ev_reg;
+wire _shell_46 = (out_rd_ptr_plus1_reg == 3'd0) ? out0_explored_reg : (out_rd_ptr_plus1_reg == 3'd1) ? out1_explored_reg : (out_rd_ptr_plus1_reg == 3'd2) ? out2_explored_reg : (out_rd_ptr_plus1_reg == 3'd3) ? out3_explored_reg : (out_rd_ptr_plus1_reg == 3'd4) ? out4_explored_reg : out5_explored_reg;
+wire _shell_47 = (out_rd_ptr_plus1_reg == 3'd0) ? out0_error_reg : (out_rd_ptr_plus1_reg == 3'd1) ? out1_error_reg : (out_rd_ptr_plus1_reg == 3'd2) ? out2_error_reg : (out_rd_ptr_plus1_reg == 3'd3) ? out3_error_reg : (out_rd_ptr_plus1_reg == 3'd4) ? out4_error_reg : out5_error_reg;
+wire _shell_48 = out_rd_ptr_plus1_reg == 3'd5;
+wire [2:0] _shell_49 = out_rd_ptr_plus1_reg + 3'd1;
+wire [2:0] _shell_50 = _shell_48 ? 3'd0 : _shell_49;
+wire [2:0] _shell_51 = s4_valid_reg ? 3'd1 : 3'd0;
+wire [2:0] _shell_52 = out_count_reg + _shell_51;
+wire [2:0] _shell_53 = out_pop ? 3'd1 : 3'd0;
+wire [2:0] _shell_54 = _shell_52 - _shell_53;
 wire _issue_next_0 = issue & skid_valid_reg;
 wire _issue_next_1 = ~skid_valid_reg;
 wire _issue_next_2 = issue & _issue_next_1;
@@ -357,11 +372,11 @@ assign s2_kind_next = s1_kind_reg;
 assign s3_kind_next = s2_kind_reg;
 assign s4_kind_next = s3_kind_reg;
 assign m_result_valid = out_nonempty;
-assign m_result_conn = _m_result_conn_0;
-assign m_result_kind = _m_result_kind_0;
-assign m_result_ev = _m_result_ev_0;
-assign m_result_explored = _m_result_explored_0;
-assign m_result_error = _m_result_error_0;
+assign m_result_conn = out_head_conn_reg;
+assign m_result_kind = out_head_kind_reg;
+assign m_result_ev = out_head_ev_reg;
+assign m_result_explored = out_head_explored_reg;
+assign m_result_error = out_head_error_reg;
 
 // shell
 always @* begin
@@ -428,6 +443,12 @@ always @* begin
     out5_ev_next = out5_ev_reg;
     out5_explored_next = out5_explored_reg;
     out5_error_next = out5_error_reg;
+    out_head_conn_next = out_head_conn_reg;
+    out_head_kind_next = out_head_kind_reg;
+    out_head_ev_next = out_head_ev_reg;
+    out_head_explored_next = out_head_explored_reg;
+    out_head_error_next = out_head_error_reg;
+    out_rd_ptr_plus1_next = out_rd_ptr_plus1_reg;
     if (issue) begin
         if (skid_valid_reg) begin
             in_conn_next = skid_conn_reg;
@@ -530,10 +551,24 @@ always @* begin
         end
         out_wr_ptr_next = _shell_41;
     end
-    if (out_pop) begin
-        out_rd_ptr_next = _shell_44;
+    if (out_head_write) begin
+        out_head_conn_next = s4_conn_reg;
+        out_head_kind_next = s4_kind_reg;
+        out_head_ev_next = res_ev;
+        out_head_explored_next = res_explored;
+        out_head_error_next = s4_error_reg;
+    end else if (out_pop) begin
+        out_head_conn_next = _shell_43;
+        out_head_kind_next = _shell_44;
+        out_head_ev_next = _shell_45;
+        out_head_explored_next = _shell_46;
+        out_head_error_next = _shell_47;
     end
-    out_count_next = _shell_48;
+    if (out_pop) begin
+        out_rd_ptr_next = out_rd_ptr_plus1_reg;
+        out_rd_ptr_plus1_next = _shell_50;
+    end
+    out_count_next = _shell_54;
 end
 
 // issue_next
@@ -638,6 +673,12 @@ always @(posedge clk) begin
     out5_ev_reg <= out5_ev_next;
     out5_explored_reg <= out5_explored_next;
     out5_error_reg <= out5_error_next;
+    out_head_conn_reg <= out_head_conn_next;
+    out_head_kind_reg <= out_head_kind_next;
+    out_head_ev_reg <= out_head_ev_next;
+    out_head_explored_reg <= out_head_explored_next;
+    out_head_error_reg <= out_head_error_next;
+    out_rd_ptr_plus1_reg <= out_rd_ptr_plus1_next;
 
     if (rst) begin
         in_valid_reg <= 1'd0;
@@ -653,6 +694,7 @@ always @(posedge clk) begin
         out_rd_ptr_reg <= 3'd0;
         out_wr_ptr_reg <= 3'd0;
         out_count_reg <= 3'd0;
+        out_rd_ptr_plus1_reg <= 3'd1;
     end
 end
 

@@ -6,8 +6,8 @@
  * link 800 Gb/s, MTU 4096 B, base RTT 8600 ns: BDP 860000 B, target RTT 12900 ns, gamma 5.7333, max window 1075000 B
  * KFi 24047343, KMi 192378743, KMd 128, KFd 1022802 (>> 40), qa_scaling 52429/65536, FastIncrease rtt <= 9600 ns
  * NumConn 4096, F 6, K 10, ClampOnEarlyReturn true, TimeoutsReplaceTrims false, AdjustPeriod true, DelayQA false, TrimsCountAsAcked false
- * pipeline: 16 datapath stages (stages 4..19), latency 21 cycles, same connection every 16 cycles
- * pipeline: the datapath's cuts end in stage 19 of 19
+ * pipeline: 22 datapath stages (stages 4..25), latency 27 cycles, same connection every 22 cycles
+ * pipeline: the datapath's cuts end in stage 25 of 25
  */
 
 `resetall
@@ -172,9 +172,33 @@ reg  s19_valid_reg;  // stage 19 holds an event
 reg  s19_valid_next;
 reg  [15:0] s19_conn_reg;  // stage 19 connection id
 reg  [15:0] s19_conn_next;
+reg  s20_valid_reg;  // stage 20 holds an event
+reg  s20_valid_next;
+reg  [15:0] s20_conn_reg;  // stage 20 connection id
+reg  [15:0] s20_conn_next;
+reg  s21_valid_reg;  // stage 21 holds an event
+reg  s21_valid_next;
+reg  [15:0] s21_conn_reg;  // stage 21 connection id
+reg  [15:0] s21_conn_next;
+reg  s22_valid_reg;  // stage 22 holds an event
+reg  s22_valid_next;
+reg  [15:0] s22_conn_reg;  // stage 22 connection id
+reg  [15:0] s22_conn_next;
+reg  s23_valid_reg;  // stage 23 holds an event
+reg  s23_valid_next;
+reg  [15:0] s23_conn_reg;  // stage 23 connection id
+reg  [15:0] s23_conn_next;
+reg  s24_valid_reg;  // stage 24 holds an event
+reg  s24_valid_next;
+reg  [15:0] s24_conn_reg;  // stage 24 connection id
+reg  [15:0] s24_conn_next;
+reg  s25_valid_reg;  // stage 25 holds an event
+reg  s25_valid_next;
+reg  [15:0] s25_conn_reg;  // stage 25 connection id
+reg  [15:0] s25_conn_next;
 reg  hazard_reg;  // the head's connection is in stages 1..depth-1
 reg  hazard_next;
-reg  credits_out_reg;  // 21 events are issued and not yet taken: no credit left
+reg  credits_out_reg;  // 27 events are issued and not yet taken: no credit left
 reg  credits_out_next;
 reg  [2:0] s1_kind_reg;  // stage 1 event kind
 reg  [2:0] s1_kind_next;
@@ -240,70 +264,368 @@ reg  s18_error_reg;  // stage 18 copy of error
 wire s18_error_next;
 reg  s19_error_reg;  // stage 19 copy of error
 wire s19_error_next;
-wire u_qa_fired;
-wire [26:0] u_qa_c_out;
-wire u_fastinc_fired;
-wire [27:0] u_fastinc_c_out;
+reg  s20_error_reg;  // stage 20 copy of error
+wire s20_error_next;
+reg  s21_error_reg;  // stage 21 copy of error
+wire s21_error_next;
+reg  s22_error_reg;  // stage 22 copy of error
+wire s22_error_next;
+reg  s23_error_reg;  // stage 23 copy of error
+wire s23_error_next;
+reg  s24_error_reg;  // stage 24 copy of error
+wire s24_error_next;
+reg  s25_error_reg;  // stage 25 copy of error
+wire s25_error_next;
+reg  [21:0] s2_t_reg;  // stage 2 copy of t
+wire [21:0] s2_t_next;
+reg  [21:0] s3_t_reg;  // stage 3 copy of t
+wire [21:0] s3_t_next;
+reg  [21:0] s4_t_reg;  // stage 4 copy of t
+wire [21:0] s4_t_next;
+reg  s2_t_2_reg;  // stage 2 copy of t
+wire s2_t_2_next;
+reg  s3_t_2_reg;  // stage 3 copy of t
+wire s3_t_2_next;
+reg  s4_t_2_reg;  // stage 4 copy of t
+wire s4_t_2_next;
+reg  [20:0] s5_acked1_reg;  // stage 5 copy of acked1
+wire [20:0] s5_acked1_next;
+reg  [34:0] s6_qa_scaled_pp00_reg;  // stage 6 copy of qa_scaled_pp00
+wire [34:0] s6_qa_scaled_pp00_next;
+reg  [19:0] s6_qa_scaled_pp10_reg;  // stage 6 copy of qa_scaled_pp10
+wire [19:0] s6_qa_scaled_pp10_next;
+reg  [37:0] s7_qa_scaled_reg;  // stage 7 copy of qa_scaled
+wire [37:0] s7_qa_scaled_next;
+reg  [23:0] s2_nowq_reg;  // stage 2 copy of nowq
+wire [23:0] s2_nowq_next;
+reg  [23:0] s3_nowq_reg;  // stage 3 copy of nowq
+wire [23:0] s3_nowq_next;
+reg  [23:0] s4_nowq_reg;  // stage 4 copy of nowq
+wire [23:0] s4_nowq_next;
+reg  s2_is_loss_reg;  // stage 2 copy of is_loss
+wire s2_is_loss_next;
+reg  s3_is_loss_reg;  // stage 3 copy of is_loss
+wire s3_is_loss_next;
+reg  s4_is_loss_reg;  // stage 4 copy of is_loss
+wire s4_is_loss_next;
+reg  [27:0] s2_t_3_reg;  // stage 2 copy of t
+wire [27:0] s2_t_3_next;
+reg  [27:0] s3_t_3_reg;  // stage 3 copy of t
+wire [27:0] s3_t_3_next;
+reg  [27:0] s4_t_3_reg;  // stage 4 copy of t
+wire [27:0] s4_t_3_next;
+reg  s5_qa_fire_reg;  // stage 5 copy of qa_fire
+wire s5_qa_fire_next;
+reg  s6_qa_fire_reg;  // stage 6 copy of qa_fire
+wire s6_qa_fire_next;
+reg  s7_qa_fire_reg;  // stage 7 copy of qa_fire
+wire s7_qa_fire_next;
+reg  [26:0] s5_t_reg;  // stage 5 copy of t
+wire [26:0] s5_t_next;
+reg  [26:0] s6_t_reg;  // stage 6 copy of t
+wire [26:0] s6_t_next;
+reg  [26:0] s7_t_reg;  // stage 7 copy of t
+wire [26:0] s7_t_next;
+reg  [26:0] s8_c_qa_reg;  // stage 8 copy of c_qa
+wire [26:0] s8_c_qa_next;
+reg  [21:0] s2_t_4_reg;  // stage 2 copy of t
+wire [21:0] s2_t_4_next;
+reg  [21:0] s3_t_4_reg;  // stage 3 copy of t
+wire [21:0] s3_t_4_next;
+reg  [21:0] s4_t_4_reg;  // stage 4 copy of t
+wire [21:0] s4_t_4_next;
+reg  [20:0] s5_fi_count_sum_reg;  // stage 5 copy of fi_count_sum
+wire [20:0] s5_fi_count_sum_next;
+reg  [20:0] s6_fi_count_sum_reg;  // stage 6 copy of fi_count_sum
+wire [20:0] s6_fi_count_sum_next;
+reg  [20:0] s7_fi_count_sum_reg;  // stage 7 copy of fi_count_sum
+wire [20:0] s7_fi_count_sum_next;
+reg  [20:0] s8_fi_count_sum_reg;  // stage 8 copy of fi_count_sum
+wire [20:0] s8_fi_count_sum_next;
+reg  s5_cur_increase_reg;  // stage 5 copy of cur_increase
+wire s5_cur_increase_next;
+reg  s6_cur_increase_reg;  // stage 6 copy of cur_increase
+wire s6_cur_increase_next;
+reg  s7_cur_increase_reg;  // stage 7 copy of cur_increase
+wire s7_cur_increase_next;
+reg  s8_cur_increase_reg;  // stage 8 copy of cur_increase
+wire s8_cur_increase_next;
+reg  s2_fi_uncongested_reg;  // stage 2 copy of fi_uncongested
+wire s2_fi_uncongested_next;
+reg  s3_fi_uncongested_reg;  // stage 3 copy of fi_uncongested
+wire s3_fi_uncongested_next;
+reg  s4_fi_uncongested_reg;  // stage 4 copy of fi_uncongested
+wire s4_fi_uncongested_next;
+reg  s5_fi_uncongested_reg;  // stage 5 copy of fi_uncongested
+wire s5_fi_uncongested_next;
+reg  s6_fi_uncongested_reg;  // stage 6 copy of fi_uncongested
+wire s6_fi_uncongested_next;
+reg  s7_fi_uncongested_reg;  // stage 7 copy of fi_uncongested
+wire s7_fi_uncongested_next;
+reg  s8_fi_uncongested_reg;  // stage 8 copy of fi_uncongested
+wire s8_fi_uncongested_next;
+reg  s9_fi_fire_reg;  // stage 9 copy of fi_fire
+wire s9_fi_fire_next;
 reg  [4:0] s5_recip_c_lead_reg;  // stage 5 copy of recip_c_lead
 wire [4:0] s5_recip_c_lead_next;
 reg  [9:0] s5_recip_c_mantissa_reg;  // stage 5 copy of recip_c_mantissa
 wire [9:0] s5_recip_c_mantissa_next;
 reg  [10:0] s6_recip_c_recip_reg;  // stage 6 copy of recip_c_recip
 wire [10:0] s6_recip_c_recip_next;
+reg  [10:0] s7_recip_c_t_reg;  // stage 7 copy of recip_c_t
+wire [10:0] s7_recip_c_t_next;
 reg  [4:0] s2_recip_rtt_lead_reg;  // stage 2 copy of recip_rtt_lead
 wire [4:0] s2_recip_rtt_lead_next;
 reg  [9:0] s2_recip_rtt_mantissa_reg;  // stage 2 copy of recip_rtt_mantissa
 wire [9:0] s2_recip_rtt_mantissa_next;
 reg  [10:0] s3_recip_rtt_recip_reg;  // stage 3 copy of recip_rtt_recip
 wire [10:0] s3_recip_rtt_recip_next;
-reg  [41:0] s2_size_kmi_reg;  // stage 2 copy of size_kmi
-wire [41:0] s2_size_kmi_next;
-reg  [52:0] s3_t_reg;  // stage 3 copy of t
-wire [52:0] s3_t_next;
-reg  [52:0] s4_t_reg;  // stage 4 copy of t
-wire [52:0] s4_t_next;
-reg  [52:0] s5_t_reg;  // stage 5 copy of t
-wire [52:0] s5_t_next;
-reg  [52:0] s6_t_reg;  // stage 6 copy of t
-wire [52:0] s6_t_next;
-reg  [52:0] s7_mi_base_prod_reg;  // stage 7 copy of mi_base_prod
-wire [52:0] s7_mi_base_prod_next;
+reg  [10:0] s4_recip_rtt_t_reg;  // stage 4 copy of recip_rtt_t
+wire [10:0] s4_recip_rtt_t_next;
+reg  [31:0] s2_size_kmi_pp00_reg;  // stage 2 copy of size_kmi_pp00
+wire [31:0] s2_size_kmi_pp00_next;
+reg  [23:0] s2_size_kmi_pp01_reg;  // stage 2 copy of size_kmi_pp01
+wire [23:0] s2_size_kmi_pp01_next;
+reg  [41:0] s3_size_kmi_reg;  // stage 3 copy of size_kmi
+wire [41:0] s3_size_kmi_next;
+reg  [28:0] s4_t_5_reg;  // stage 4 copy of t
+wire [28:0] s4_t_5_next;
+reg  [28:0] s5_t_2_reg;  // stage 5 copy of t
+wire [28:0] s5_t_2_next;
+reg  [28:0] s6_t_2_reg;  // stage 6 copy of t
+wire [28:0] s6_t_2_next;
+reg  [28:0] s7_t_2_reg;  // stage 7 copy of t
+wire [28:0] s7_t_2_next;
+reg  [28:0] s8_mi_base_prod_pp00_reg;  // stage 8 copy of mi_base_prod_pp00
+wire [28:0] s8_mi_base_prod_pp00_next;
+reg  [28:0] s4_t_6_reg;  // stage 4 copy of t
+wire [28:0] s4_t_6_next;
+reg  [28:0] s5_t_3_reg;  // stage 5 copy of t
+wire [28:0] s5_t_3_next;
+reg  [28:0] s6_t_3_reg;  // stage 6 copy of t
+wire [28:0] s6_t_3_next;
+reg  [28:0] s7_t_3_reg;  // stage 7 copy of t
+wire [28:0] s7_t_3_next;
+reg  [28:0] s8_mi_base_prod_pp10_reg;  // stage 8 copy of mi_base_prod_pp10
+wire [28:0] s8_mi_base_prod_pp10_next;
+reg  [16:0] s4_t_7_reg;  // stage 4 copy of t
+wire [16:0] s4_t_7_next;
+reg  [16:0] s5_t_4_reg;  // stage 5 copy of t
+wire [16:0] s5_t_4_next;
+reg  [16:0] s6_t_4_reg;  // stage 6 copy of t
+wire [16:0] s6_t_4_next;
+reg  [16:0] s7_t_4_reg;  // stage 7 copy of t
+wire [16:0] s7_t_4_next;
+reg  [16:0] s8_mi_base_prod_pp20_reg;  // stage 8 copy of mi_base_prod_pp20
+wire [16:0] s8_mi_base_prod_pp20_next;
+reg  [52:0] s9_mi_base_prod_reg;  // stage 9 copy of mi_base_prod
+wire [52:0] s9_mi_base_prod_next;
 reg  [4:0] s6_recip_c_lead_reg;  // stage 6 copy of recip_c_lead
 wire [4:0] s6_recip_c_lead_next;
 reg  [4:0] s7_recip_c_lead_reg;  // stage 7 copy of recip_c_lead
 wire [4:0] s7_recip_c_lead_next;
-reg  [41:0] s8_mi_base_reg;  // stage 8 copy of mi_base
-wire [41:0] s8_mi_base_next;
-reg  [61:0] s2_t_reg;  // stage 2 copy of t
-wire [61:0] s2_t_next;
-reg  [61:0] s3_t_2_reg;  // stage 3 copy of t
-wire [61:0] s3_t_2_next;
-reg  [61:0] s4_t_2_reg;  // stage 4 copy of t
-wire [61:0] s4_t_2_next;
-reg  [61:0] s5_t_2_reg;  // stage 5 copy of t
-wire [61:0] s5_t_2_next;
-reg  [61:0] s6_t_2_reg;  // stage 6 copy of t
-wire [61:0] s6_t_2_next;
-reg  [61:0] s7_t_reg;  // stage 7 copy of t
-wire [61:0] s7_t_next;
-reg  [61:0] s8_t_reg;  // stage 8 copy of t
-wire [61:0] s8_t_next;
-reg  [61:0] s9_mi_num_reg;  // stage 9 copy of mi_num
-wire [61:0] s9_mi_num_next;
-reg  [72:0] s4_t_3_reg;  // stage 4 copy of t
-wire [72:0] s4_t_3_next;
-reg  [72:0] s5_t_3_reg;  // stage 5 copy of t
-wire [72:0] s5_t_3_next;
-reg  [72:0] s6_t_3_reg;  // stage 6 copy of t
-wire [72:0] s6_t_3_next;
-reg  [72:0] s7_t_2_reg;  // stage 7 copy of t
-wire [72:0] s7_t_2_next;
-reg  [72:0] s8_t_2_reg;  // stage 8 copy of t
-wire [72:0] s8_t_2_next;
-reg  [72:0] s9_t_reg;  // stage 9 copy of t
-wire [72:0] s9_t_next;
-reg  [72:0] s10_mi_raw_prod_reg;  // stage 10 copy of mi_raw_prod
-wire [72:0] s10_mi_raw_prod_next;
+reg  [4:0] s8_recip_c_lead_reg;  // stage 8 copy of recip_c_lead
+wire [4:0] s8_recip_c_lead_next;
+reg  [4:0] s9_recip_c_lead_reg;  // stage 9 copy of recip_c_lead
+wire [4:0] s9_recip_c_lead_next;
+reg  [41:0] s10_mi_base_reg;  // stage 10 copy of mi_base
+wire [41:0] s10_mi_base_next;
+reg  [35:0] s2_t_5_reg;  // stage 2 copy of t
+wire [35:0] s2_t_5_next;
+reg  [35:0] s3_t_5_reg;  // stage 3 copy of t
+wire [35:0] s3_t_5_next;
+reg  [35:0] s4_t_8_reg;  // stage 4 copy of t
+wire [35:0] s4_t_8_next;
+reg  [35:0] s5_t_5_reg;  // stage 5 copy of t
+wire [35:0] s5_t_5_next;
+reg  [35:0] s6_t_5_reg;  // stage 6 copy of t
+wire [35:0] s6_t_5_next;
+reg  [35:0] s7_t_5_reg;  // stage 7 copy of t
+wire [35:0] s7_t_5_next;
+reg  [35:0] s8_t_reg;  // stage 8 copy of t
+wire [35:0] s8_t_next;
+reg  [35:0] s9_t_reg;  // stage 9 copy of t
+wire [35:0] s9_t_next;
+reg  [35:0] s10_t_reg;  // stage 10 copy of t
+wire [35:0] s10_t_next;
+reg  [35:0] s11_mi_num_pp00_reg;  // stage 11 copy of mi_num_pp00
+wire [35:0] s11_mi_num_pp00_next;
+reg  [19:0] s2_t_6_reg;  // stage 2 copy of t
+wire [19:0] s2_t_6_next;
+reg  [19:0] s3_t_6_reg;  // stage 3 copy of t
+wire [19:0] s3_t_6_next;
+reg  [19:0] s4_t_9_reg;  // stage 4 copy of t
+wire [19:0] s4_t_9_next;
+reg  [19:0] s5_t_6_reg;  // stage 5 copy of t
+wire [19:0] s5_t_6_next;
+reg  [19:0] s6_t_6_reg;  // stage 6 copy of t
+wire [19:0] s6_t_6_next;
+reg  [19:0] s7_t_6_reg;  // stage 7 copy of t
+wire [19:0] s7_t_6_next;
+reg  [19:0] s8_t_2_reg;  // stage 8 copy of t
+wire [19:0] s8_t_2_next;
+reg  [19:0] s9_t_2_reg;  // stage 9 copy of t
+wire [19:0] s9_t_2_next;
+reg  [19:0] s10_t_2_reg;  // stage 10 copy of t
+wire [19:0] s10_t_2_next;
+reg  [19:0] s11_mi_num_pp01_reg;  // stage 11 copy of mi_num_pp01
+wire [19:0] s11_mi_num_pp01_next;
+reg  [35:0] s2_t_7_reg;  // stage 2 copy of t
+wire [35:0] s2_t_7_next;
+reg  [35:0] s3_t_7_reg;  // stage 3 copy of t
+wire [35:0] s3_t_7_next;
+reg  [35:0] s4_t_10_reg;  // stage 4 copy of t
+wire [35:0] s4_t_10_next;
+reg  [35:0] s5_t_7_reg;  // stage 5 copy of t
+wire [35:0] s5_t_7_next;
+reg  [35:0] s6_t_7_reg;  // stage 6 copy of t
+wire [35:0] s6_t_7_next;
+reg  [35:0] s7_t_7_reg;  // stage 7 copy of t
+wire [35:0] s7_t_7_next;
+reg  [35:0] s8_t_3_reg;  // stage 8 copy of t
+wire [35:0] s8_t_3_next;
+reg  [35:0] s9_t_3_reg;  // stage 9 copy of t
+wire [35:0] s9_t_3_next;
+reg  [35:0] s10_t_3_reg;  // stage 10 copy of t
+wire [35:0] s10_t_3_next;
+reg  [35:0] s11_mi_num_pp10_reg;  // stage 11 copy of mi_num_pp10
+wire [35:0] s11_mi_num_pp10_next;
+reg  [19:0] s2_t_8_reg;  // stage 2 copy of t
+wire [19:0] s2_t_8_next;
+reg  [19:0] s3_t_8_reg;  // stage 3 copy of t
+wire [19:0] s3_t_8_next;
+reg  [19:0] s4_t_11_reg;  // stage 4 copy of t
+wire [19:0] s4_t_11_next;
+reg  [19:0] s5_t_8_reg;  // stage 5 copy of t
+wire [19:0] s5_t_8_next;
+reg  [19:0] s6_t_8_reg;  // stage 6 copy of t
+wire [19:0] s6_t_8_next;
+reg  [19:0] s7_t_8_reg;  // stage 7 copy of t
+wire [19:0] s7_t_8_next;
+reg  [19:0] s8_t_4_reg;  // stage 8 copy of t
+wire [19:0] s8_t_4_next;
+reg  [19:0] s9_t_4_reg;  // stage 9 copy of t
+wire [19:0] s9_t_4_next;
+reg  [19:0] s10_t_4_reg;  // stage 10 copy of t
+wire [19:0] s10_t_4_next;
+reg  [19:0] s11_mi_num_pp11_reg;  // stage 11 copy of mi_num_pp11
+wire [19:0] s11_mi_num_pp11_next;
+reg  [23:0] s2_t_9_reg;  // stage 2 copy of t
+wire [23:0] s2_t_9_next;
+reg  [23:0] s3_t_9_reg;  // stage 3 copy of t
+wire [23:0] s3_t_9_next;
+reg  [23:0] s4_t_12_reg;  // stage 4 copy of t
+wire [23:0] s4_t_12_next;
+reg  [23:0] s5_t_9_reg;  // stage 5 copy of t
+wire [23:0] s5_t_9_next;
+reg  [23:0] s6_t_9_reg;  // stage 6 copy of t
+wire [23:0] s6_t_9_next;
+reg  [23:0] s7_t_9_reg;  // stage 7 copy of t
+wire [23:0] s7_t_9_next;
+reg  [23:0] s8_t_5_reg;  // stage 8 copy of t
+wire [23:0] s8_t_5_next;
+reg  [23:0] s9_t_5_reg;  // stage 9 copy of t
+wire [23:0] s9_t_5_next;
+reg  [23:0] s10_t_5_reg;  // stage 10 copy of t
+wire [23:0] s10_t_5_next;
+reg  [23:0] s11_mi_num_pp20_reg;  // stage 11 copy of mi_num_pp20
+wire [23:0] s11_mi_num_pp20_next;
+reg  [7:0] s2_t_10_reg;  // stage 2 copy of t
+wire [7:0] s2_t_10_next;
+reg  [7:0] s3_t_10_reg;  // stage 3 copy of t
+wire [7:0] s3_t_10_next;
+reg  [7:0] s4_t_13_reg;  // stage 4 copy of t
+wire [7:0] s4_t_13_next;
+reg  [7:0] s5_t_10_reg;  // stage 5 copy of t
+wire [7:0] s5_t_10_next;
+reg  [7:0] s6_t_10_reg;  // stage 6 copy of t
+wire [7:0] s6_t_10_next;
+reg  [7:0] s7_t_10_reg;  // stage 7 copy of t
+wire [7:0] s7_t_10_next;
+reg  [7:0] s8_t_6_reg;  // stage 8 copy of t
+wire [7:0] s8_t_6_next;
+reg  [7:0] s9_t_6_reg;  // stage 9 copy of t
+wire [7:0] s9_t_6_next;
+reg  [7:0] s10_t_6_reg;  // stage 10 copy of t
+wire [7:0] s10_t_6_next;
+reg  [7:0] s11_mi_num_pp21_reg;  // stage 11 copy of mi_num_pp21
+wire [7:0] s11_mi_num_pp21_next;
+reg  [61:0] s12_mi_num_reg;  // stage 12 copy of mi_num
+wire [61:0] s12_mi_num_next;
+reg  [28:0] s5_t_11_reg;  // stage 5 copy of t
+wire [28:0] s5_t_11_next;
+reg  [28:0] s6_t_11_reg;  // stage 6 copy of t
+wire [28:0] s6_t_11_next;
+reg  [28:0] s7_t_11_reg;  // stage 7 copy of t
+wire [28:0] s7_t_11_next;
+reg  [28:0] s8_t_7_reg;  // stage 8 copy of t
+wire [28:0] s8_t_7_next;
+reg  [28:0] s9_t_7_reg;  // stage 9 copy of t
+wire [28:0] s9_t_7_next;
+reg  [28:0] s10_t_7_reg;  // stage 10 copy of t
+wire [28:0] s10_t_7_next;
+reg  [28:0] s11_t_reg;  // stage 11 copy of t
+wire [28:0] s11_t_next;
+reg  [28:0] s12_t_reg;  // stage 12 copy of t
+wire [28:0] s12_t_next;
+reg  [28:0] s13_mi_raw_prod_pp00_reg;  // stage 13 copy of mi_raw_prod_pp00
+wire [28:0] s13_mi_raw_prod_pp00_next;
+reg  [28:0] s5_t_12_reg;  // stage 5 copy of t
+wire [28:0] s5_t_12_next;
+reg  [28:0] s6_t_12_reg;  // stage 6 copy of t
+wire [28:0] s6_t_12_next;
+reg  [28:0] s7_t_12_reg;  // stage 7 copy of t
+wire [28:0] s7_t_12_next;
+reg  [28:0] s8_t_8_reg;  // stage 8 copy of t
+wire [28:0] s8_t_8_next;
+reg  [28:0] s9_t_8_reg;  // stage 9 copy of t
+wire [28:0] s9_t_8_next;
+reg  [28:0] s10_t_8_reg;  // stage 10 copy of t
+wire [28:0] s10_t_8_next;
+reg  [28:0] s11_t_2_reg;  // stage 11 copy of t
+wire [28:0] s11_t_2_next;
+reg  [28:0] s12_t_2_reg;  // stage 12 copy of t
+wire [28:0] s12_t_2_next;
+reg  [28:0] s13_mi_raw_prod_pp10_reg;  // stage 13 copy of mi_raw_prod_pp10
+wire [28:0] s13_mi_raw_prod_pp10_next;
+reg  [28:0] s5_t_13_reg;  // stage 5 copy of t
+wire [28:0] s5_t_13_next;
+reg  [28:0] s6_t_13_reg;  // stage 6 copy of t
+wire [28:0] s6_t_13_next;
+reg  [28:0] s7_t_13_reg;  // stage 7 copy of t
+wire [28:0] s7_t_13_next;
+reg  [28:0] s8_t_9_reg;  // stage 8 copy of t
+wire [28:0] s8_t_9_next;
+reg  [28:0] s9_t_9_reg;  // stage 9 copy of t
+wire [28:0] s9_t_9_next;
+reg  [28:0] s10_t_9_reg;  // stage 10 copy of t
+wire [28:0] s10_t_9_next;
+reg  [28:0] s11_t_3_reg;  // stage 11 copy of t
+wire [28:0] s11_t_3_next;
+reg  [28:0] s12_t_3_reg;  // stage 12 copy of t
+wire [28:0] s12_t_3_next;
+reg  [28:0] s13_mi_raw_prod_pp20_reg;  // stage 13 copy of mi_raw_prod_pp20
+wire [28:0] s13_mi_raw_prod_pp20_next;
+reg  [18:0] s5_t_14_reg;  // stage 5 copy of t
+wire [18:0] s5_t_14_next;
+reg  [18:0] s6_t_14_reg;  // stage 6 copy of t
+wire [18:0] s6_t_14_next;
+reg  [18:0] s7_t_14_reg;  // stage 7 copy of t
+wire [18:0] s7_t_14_next;
+reg  [18:0] s8_t_10_reg;  // stage 8 copy of t
+wire [18:0] s8_t_10_next;
+reg  [18:0] s9_t_10_reg;  // stage 9 copy of t
+wire [18:0] s9_t_10_next;
+reg  [18:0] s10_t_10_reg;  // stage 10 copy of t
+wire [18:0] s10_t_10_next;
+reg  [18:0] s11_t_4_reg;  // stage 11 copy of t
+wire [18:0] s11_t_4_next;
+reg  [18:0] s12_t_4_reg;  // stage 12 copy of t
+wire [18:0] s12_t_4_next;
+reg  [18:0] s13_mi_raw_prod_pp30_reg;  // stage 13 copy of mi_raw_prod_pp30
+wire [18:0] s13_mi_raw_prod_pp30_next;
+reg  [72:0] s14_mi_raw_prod_reg;  // stage 14 copy of mi_raw_prod
+wire [72:0] s14_mi_raw_prod_next;
 reg  [4:0] s3_recip_rtt_lead_reg;  // stage 3 copy of recip_rtt_lead
 wire [4:0] s3_recip_rtt_lead_next;
 reg  [4:0] s4_recip_rtt_lead_reg;  // stage 4 copy of recip_rtt_lead
@@ -320,8 +642,16 @@ reg  [4:0] s9_recip_rtt_lead_reg;  // stage 9 copy of recip_rtt_lead
 wire [4:0] s9_recip_rtt_lead_next;
 reg  [4:0] s10_recip_rtt_lead_reg;  // stage 10 copy of recip_rtt_lead
 wire [4:0] s10_recip_rtt_lead_next;
-reg  [61:0] s11_mi_raw_reg;  // stage 11 copy of mi_raw
-wire [61:0] s11_mi_raw_next;
+reg  [4:0] s11_recip_rtt_lead_reg;  // stage 11 copy of recip_rtt_lead
+wire [4:0] s11_recip_rtt_lead_next;
+reg  [4:0] s12_recip_rtt_lead_reg;  // stage 12 copy of recip_rtt_lead
+wire [4:0] s12_recip_rtt_lead_next;
+reg  [4:0] s13_recip_rtt_lead_reg;  // stage 13 copy of recip_rtt_lead
+wire [4:0] s13_recip_rtt_lead_next;
+reg  [4:0] s14_recip_rtt_lead_reg;  // stage 14 copy of recip_rtt_lead
+wire [4:0] s14_recip_rtt_lead_next;
+reg  [61:0] s15_mi_raw_reg;  // stage 15 copy of mi_raw
+wire [61:0] s15_mi_raw_next;
 reg  [26:0] s2_size_c_reg;  // stage 2 copy of size_c
 wire [26:0] s2_size_c_next;
 reg  [26:0] s3_size_c_reg;  // stage 3 copy of size_c
@@ -342,129 +672,351 @@ reg  [26:0] s10_size_c_reg;  // stage 10 copy of size_c
 wire [26:0] s10_size_c_next;
 reg  [26:0] s11_size_c_reg;  // stage 11 copy of size_c
 wire [26:0] s11_size_c_next;
-reg  [26:0] s12_mi_inc_reg;  // stage 12 copy of mi_inc
-wire [26:0] s12_mi_inc_next;
-reg  [38:0] s2_size_kfi_reg;  // stage 2 copy of size_kfi
-wire [38:0] s2_size_kfi_next;
-reg  [49:0] s3_t_3_reg;  // stage 3 copy of t
-wire [49:0] s3_t_3_next;
-reg  [49:0] s4_t_4_reg;  // stage 4 copy of t
-wire [49:0] s4_t_4_next;
-reg  [49:0] s5_t_4_reg;  // stage 5 copy of t
-wire [49:0] s5_t_4_next;
-reg  [49:0] s6_t_4_reg;  // stage 6 copy of t
-wire [49:0] s6_t_4_next;
-reg  [49:0] s7_fi_c_prod_reg;  // stage 7 copy of fi_c_prod
-wire [49:0] s7_fi_c_prod_next;
-reg  [38:0] s8_fi_c_reg;  // stage 8 copy of fi_c
-wire [38:0] s8_fi_c_next;
-reg  [26:0] s9_fi_inc_reg;  // stage 9 copy of fi_inc
-wire [26:0] s9_fi_inc_next;
+reg  [26:0] s12_size_c_reg;  // stage 12 copy of size_c
+wire [26:0] s12_size_c_next;
+reg  [26:0] s13_size_c_reg;  // stage 13 copy of size_c
+wire [26:0] s13_size_c_next;
+reg  [26:0] s14_size_c_reg;  // stage 14 copy of size_c
+wire [26:0] s14_size_c_next;
+reg  [26:0] s15_size_c_reg;  // stage 15 copy of size_c
+wire [26:0] s15_size_c_next;
+reg  [26:0] s16_mi_inc_reg;  // stage 16 copy of mi_inc
+wire [26:0] s16_mi_inc_next;
+reg  [31:0] s2_size_kfi_pp00_reg;  // stage 2 copy of size_kfi_pp00
+wire [31:0] s2_size_kfi_pp00_next;
+reg  [20:0] s2_size_kfi_pp01_reg;  // stage 2 copy of size_kfi_pp01
+wire [20:0] s2_size_kfi_pp01_next;
+reg  [38:0] s3_size_kfi_reg;  // stage 3 copy of size_kfi
+wire [38:0] s3_size_kfi_next;
+reg  [28:0] s4_t_14_reg;  // stage 4 copy of t
+wire [28:0] s4_t_14_next;
+reg  [28:0] s5_t_15_reg;  // stage 5 copy of t
+wire [28:0] s5_t_15_next;
+reg  [28:0] s6_t_15_reg;  // stage 6 copy of t
+wire [28:0] s6_t_15_next;
+reg  [28:0] s7_t_15_reg;  // stage 7 copy of t
+wire [28:0] s7_t_15_next;
+reg  [28:0] s8_fi_c_prod_pp00_reg;  // stage 8 copy of fi_c_prod_pp00
+wire [28:0] s8_fi_c_prod_pp00_next;
+reg  [28:0] s4_t_15_reg;  // stage 4 copy of t
+wire [28:0] s4_t_15_next;
+reg  [28:0] s5_t_16_reg;  // stage 5 copy of t
+wire [28:0] s5_t_16_next;
+reg  [28:0] s6_t_16_reg;  // stage 6 copy of t
+wire [28:0] s6_t_16_next;
+reg  [28:0] s7_t_16_reg;  // stage 7 copy of t
+wire [28:0] s7_t_16_next;
+reg  [28:0] s8_fi_c_prod_pp10_reg;  // stage 8 copy of fi_c_prod_pp10
+wire [28:0] s8_fi_c_prod_pp10_next;
+reg  [13:0] s4_t_16_reg;  // stage 4 copy of t
+wire [13:0] s4_t_16_next;
+reg  [13:0] s5_t_17_reg;  // stage 5 copy of t
+wire [13:0] s5_t_17_next;
+reg  [13:0] s6_t_17_reg;  // stage 6 copy of t
+wire [13:0] s6_t_17_next;
+reg  [13:0] s7_t_17_reg;  // stage 7 copy of t
+wire [13:0] s7_t_17_next;
+reg  [13:0] s8_fi_c_prod_pp20_reg;  // stage 8 copy of fi_c_prod_pp20
+wire [13:0] s8_fi_c_prod_pp20_next;
+reg  [49:0] s9_fi_c_prod_reg;  // stage 9 copy of fi_c_prod
+wire [49:0] s9_fi_c_prod_next;
+reg  [38:0] s10_fi_c_reg;  // stage 10 copy of fi_c
+wire [38:0] s10_fi_c_next;
+reg  [26:0] s11_fi_inc_reg;  // stage 11 copy of fi_inc
+wire [26:0] s11_fi_inc_next;
 wire u_wtd_can_decrease;
-reg  [33:0] s2_md_ds_reg;  // stage 2 copy of md_ds
-wire [33:0] s2_md_ds_next;
-reg  [41:0] s3_md_num_reg;  // stage 3 copy of md_num
-wire [41:0] s3_md_num_next;
-reg  [52:0] s4_md_raw_prod_reg;  // stage 4 copy of md_raw_prod
-wire [52:0] s4_md_raw_prod_next;
-reg  [41:0] s5_md_raw_reg;  // stage 5 copy of md_raw
-wire [41:0] s5_md_raw_next;
-reg  [27:0] s5_t_5_reg;  // stage 5 copy of t
-wire [27:0] s5_t_5_next;
-reg  [40:0] s2_t_2_reg;  // stage 2 copy of t
-wire [40:0] s2_t_2_next;
-reg  [40:0] s3_t_4_reg;  // stage 3 copy of t
-wire [40:0] s3_t_4_next;
-reg  [40:0] s4_t_5_reg;  // stage 4 copy of t
-wire [40:0] s4_t_5_next;
-reg  [40:0] s5_t_6_reg;  // stage 5 copy of t
-wire [40:0] s5_t_6_next;
-reg  [40:0] s6_c_md_fd_xs_reg;  // stage 6 copy of c_md_fd_xs
-wire [40:0] s6_c_md_fd_xs_next;
-reg  [60:0] s7_c_md_fd_prod_reg;  // stage 7 copy of c_md_fd_prod
-wire [60:0] s7_c_md_fd_prod_next;
-reg  [40:0] s2_t_3_reg;  // stage 2 copy of t
-wire [40:0] s2_t_3_next;
-reg  [40:0] s3_t_5_reg;  // stage 3 copy of t
-wire [40:0] s3_t_5_next;
-reg  [40:0] s4_t_6_reg;  // stage 4 copy of t
-wire [40:0] s4_t_6_next;
-reg  [40:0] s5_c_fd_xs_reg;  // stage 5 copy of c_fd_xs
-wire [40:0] s5_c_fd_xs_next;
-reg  [60:0] s6_c_fd_prod_reg;  // stage 6 copy of c_fd_prod
-wire [60:0] s6_c_fd_prod_next;
-reg  [27:0] s5_t_7_reg;  // stage 5 copy of t
-wire [27:0] s5_t_7_next;
-reg  [27:0] s6_t_5_reg;  // stage 6 copy of t
-wire [27:0] s6_t_5_next;
-reg  [27:0] s7_t_3_reg;  // stage 7 copy of t
-wire [27:0] s7_t_3_next;
-reg  [27:0] s8_t_3_reg;  // stage 8 copy of t
-wire [27:0] s8_t_3_next;
-reg  [27:0] s9_t_2_reg;  // stage 9 copy of t
-wire [27:0] s9_t_2_next;
-reg  [27:0] s10_t_reg;  // stage 10 copy of t
-wire [27:0] s10_t_next;
-reg  [27:0] s11_t_reg;  // stage 11 copy of t
-wire [27:0] s11_t_next;
-reg  [27:0] s12_t_reg;  // stage 12 copy of t
-wire [27:0] s12_t_next;
-reg  [26:0] s13_c_mi_sat_reg;  // stage 13 copy of c_mi_sat
-wire [26:0] s13_c_mi_sat_next;
-reg  [4:0] s14_recip_mi_lead_reg;  // stage 14 copy of recip_mi_lead
-wire [4:0] s14_recip_mi_lead_next;
-reg  [9:0] s14_recip_mi_mantissa_reg;  // stage 14 copy of recip_mi_mantissa
-wire [9:0] s14_recip_mi_mantissa_next;
-reg  [10:0] s15_recip_mi_recip_reg;  // stage 15 copy of recip_mi_recip
-wire [10:0] s15_recip_mi_recip_next;
-reg  [49:0] s3_t_6_reg;  // stage 3 copy of t
-wire [49:0] s3_t_6_next;
-reg  [49:0] s4_t_7_reg;  // stage 4 copy of t
-wire [49:0] s4_t_7_next;
-reg  [49:0] s5_t_8_reg;  // stage 5 copy of t
-wire [49:0] s5_t_8_next;
-reg  [49:0] s6_t_6_reg;  // stage 6 copy of t
-wire [49:0] s6_t_6_next;
-reg  [49:0] s7_t_4_reg;  // stage 7 copy of t
-wire [49:0] s7_t_4_next;
-reg  [49:0] s8_t_4_reg;  // stage 8 copy of t
-wire [49:0] s8_t_4_next;
-reg  [49:0] s9_t_3_reg;  // stage 9 copy of t
-wire [49:0] s9_t_3_next;
-reg  [49:0] s10_t_2_reg;  // stage 10 copy of t
-wire [49:0] s10_t_2_next;
-reg  [49:0] s11_t_2_reg;  // stage 11 copy of t
-wire [49:0] s11_t_2_next;
-reg  [49:0] s12_t_2_reg;  // stage 12 copy of t
-wire [49:0] s12_t_2_next;
-reg  [49:0] s13_t_reg;  // stage 13 copy of t
-wire [49:0] s13_t_next;
-reg  [49:0] s14_t_reg;  // stage 14 copy of t
-wire [49:0] s14_t_next;
-reg  [49:0] s15_t_reg;  // stage 15 copy of t
-wire [49:0] s15_t_next;
-reg  [49:0] s16_fi_mi_prod_reg;  // stage 16 copy of fi_mi_prod
-wire [49:0] s16_fi_mi_prod_next;
-reg  [4:0] s15_recip_mi_lead_reg;  // stage 15 copy of recip_mi_lead
-wire [4:0] s15_recip_mi_lead_next;
-reg  [4:0] s16_recip_mi_lead_reg;  // stage 16 copy of recip_mi_lead
-wire [4:0] s16_recip_mi_lead_next;
-reg  [38:0] s17_fi_mi_reg;  // stage 17 copy of fi_mi
-wire [38:0] s17_fi_mi_next;
+reg  [31:0] s2_md_ds_pp00_reg;  // stage 2 copy of md_ds_pp00
+wire [31:0] s2_md_ds_pp00_next;
+reg  [15:0] s2_md_ds_pp10_reg;  // stage 2 copy of md_ds_pp10
+wire [15:0] s2_md_ds_pp10_next;
+reg  [33:0] s3_md_ds_reg;  // stage 3 copy of md_ds
+wire [33:0] s3_md_ds_next;
+reg  [25:0] s4_md_num_pp00_reg;  // stage 4 copy of md_num_pp00
+wire [25:0] s4_md_num_pp00_next;
+reg  [23:0] s4_md_num_pp10_reg;  // stage 4 copy of md_num_pp10
+wire [23:0] s4_md_num_pp10_next;
+reg  [41:0] s5_md_num_reg;  // stage 5 copy of md_num
+wire [41:0] s5_md_num_next;
+reg  [28:0] s5_t_18_reg;  // stage 5 copy of t
+wire [28:0] s5_t_18_next;
+reg  [28:0] s6_md_raw_prod_pp00_reg;  // stage 6 copy of md_raw_prod_pp00
+wire [28:0] s6_md_raw_prod_pp00_next;
+reg  [28:0] s5_t_19_reg;  // stage 5 copy of t
+wire [28:0] s5_t_19_next;
+reg  [28:0] s6_md_raw_prod_pp10_reg;  // stage 6 copy of md_raw_prod_pp10
+wire [28:0] s6_md_raw_prod_pp10_next;
+reg  [16:0] s5_t_20_reg;  // stage 5 copy of t
+wire [16:0] s5_t_20_next;
+reg  [16:0] s6_md_raw_prod_pp20_reg;  // stage 6 copy of md_raw_prod_pp20
+wire [16:0] s6_md_raw_prod_pp20_next;
+reg  [52:0] s7_md_raw_prod_reg;  // stage 7 copy of md_raw_prod
+wire [52:0] s7_md_raw_prod_next;
+reg  [41:0] s8_md_raw_reg;  // stage 8 copy of md_raw
+wire [41:0] s8_md_raw_next;
+reg  [27:0] s5_t_21_reg;  // stage 5 copy of t
+wire [27:0] s5_t_21_next;
+reg  [27:0] s6_t_18_reg;  // stage 6 copy of t
+wire [27:0] s6_t_18_next;
+reg  [27:0] s7_t_18_reg;  // stage 7 copy of t
+wire [27:0] s7_t_18_next;
+reg  [27:0] s8_t_11_reg;  // stage 8 copy of t
+wire [27:0] s8_t_11_next;
+reg  [31:0] s2_t_11_reg;  // stage 2 copy of t
+wire [31:0] s2_t_11_next;
+reg  [31:0] s3_t_11_reg;  // stage 3 copy of t
+wire [31:0] s3_t_11_next;
+reg  [31:0] s4_t_17_reg;  // stage 4 copy of t
+wire [31:0] s4_t_17_next;
+reg  [31:0] s5_t_22_reg;  // stage 5 copy of t
+wire [31:0] s5_t_22_next;
+reg  [31:0] s6_t_19_reg;  // stage 6 copy of t
+wire [31:0] s6_t_19_next;
+reg  [31:0] s7_t_19_reg;  // stage 7 copy of t
+wire [31:0] s7_t_19_next;
+reg  [31:0] s8_t_12_reg;  // stage 8 copy of t
+wire [31:0] s8_t_12_next;
+reg  [31:0] s9_c_md_fd_xs_pp00_reg;  // stage 9 copy of c_md_fd_xs_pp00
+wire [31:0] s9_c_md_fd_xs_pp00_next;
+reg  [22:0] s2_t_12_reg;  // stage 2 copy of t
+wire [22:0] s2_t_12_next;
+reg  [22:0] s3_t_12_reg;  // stage 3 copy of t
+wire [22:0] s3_t_12_next;
+reg  [22:0] s4_t_18_reg;  // stage 4 copy of t
+wire [22:0] s4_t_18_next;
+reg  [22:0] s5_t_23_reg;  // stage 5 copy of t
+wire [22:0] s5_t_23_next;
+reg  [22:0] s6_t_20_reg;  // stage 6 copy of t
+wire [22:0] s6_t_20_next;
+reg  [22:0] s7_t_20_reg;  // stage 7 copy of t
+wire [22:0] s7_t_20_next;
+reg  [22:0] s8_t_13_reg;  // stage 8 copy of t
+wire [22:0] s8_t_13_next;
+reg  [22:0] s9_c_md_fd_xs_pp10_reg;  // stage 9 copy of c_md_fd_xs_pp10
+wire [22:0] s9_c_md_fd_xs_pp10_next;
+reg  [40:0] s10_c_md_fd_xs_reg;  // stage 10 copy of c_md_fd_xs
+wire [40:0] s10_c_md_fd_xs_next;
+reg  [35:0] s11_c_md_fd_prod_pp00_reg;  // stage 11 copy of c_md_fd_prod_pp00
+wire [35:0] s11_c_md_fd_prod_pp00_next;
+reg  [19:0] s11_c_md_fd_prod_pp01_reg;  // stage 11 copy of c_md_fd_prod_pp01
+wire [19:0] s11_c_md_fd_prod_pp01_next;
+reg  [35:0] s11_c_md_fd_prod_pp10_reg;  // stage 11 copy of c_md_fd_prod_pp10
+wire [35:0] s11_c_md_fd_prod_pp10_next;
+reg  [19:0] s11_c_md_fd_prod_pp11_reg;  // stage 11 copy of c_md_fd_prod_pp11
+wire [19:0] s11_c_md_fd_prod_pp11_next;
+reg  [22:0] s11_c_md_fd_prod_pp20_reg;  // stage 11 copy of c_md_fd_prod_pp20
+wire [22:0] s11_c_md_fd_prod_pp20_next;
+reg  [6:0] s11_c_md_fd_prod_pp21_reg;  // stage 11 copy of c_md_fd_prod_pp21
+wire [6:0] s11_c_md_fd_prod_pp21_next;
+reg  [60:0] s12_c_md_fd_prod_reg;  // stage 12 copy of c_md_fd_prod
+wire [60:0] s12_c_md_fd_prod_next;
+reg  [31:0] s2_t_13_reg;  // stage 2 copy of t
+wire [31:0] s2_t_13_next;
+reg  [31:0] s3_t_13_reg;  // stage 3 copy of t
+wire [31:0] s3_t_13_next;
+reg  [31:0] s4_t_19_reg;  // stage 4 copy of t
+wire [31:0] s4_t_19_next;
+reg  [31:0] s5_c_fd_xs_pp00_reg;  // stage 5 copy of c_fd_xs_pp00
+wire [31:0] s5_c_fd_xs_pp00_next;
+reg  [22:0] s2_t_14_reg;  // stage 2 copy of t
+wire [22:0] s2_t_14_next;
+reg  [22:0] s3_t_14_reg;  // stage 3 copy of t
+wire [22:0] s3_t_14_next;
+reg  [22:0] s4_t_20_reg;  // stage 4 copy of t
+wire [22:0] s4_t_20_next;
+reg  [22:0] s5_c_fd_xs_pp10_reg;  // stage 5 copy of c_fd_xs_pp10
+wire [22:0] s5_c_fd_xs_pp10_next;
+reg  [40:0] s6_c_fd_xs_reg;  // stage 6 copy of c_fd_xs
+wire [40:0] s6_c_fd_xs_next;
+reg  [35:0] s7_c_fd_prod_pp00_reg;  // stage 7 copy of c_fd_prod_pp00
+wire [35:0] s7_c_fd_prod_pp00_next;
+reg  [19:0] s7_c_fd_prod_pp01_reg;  // stage 7 copy of c_fd_prod_pp01
+wire [19:0] s7_c_fd_prod_pp01_next;
+reg  [35:0] s7_c_fd_prod_pp10_reg;  // stage 7 copy of c_fd_prod_pp10
+wire [35:0] s7_c_fd_prod_pp10_next;
+reg  [19:0] s7_c_fd_prod_pp11_reg;  // stage 7 copy of c_fd_prod_pp11
+wire [19:0] s7_c_fd_prod_pp11_next;
+reg  [22:0] s7_c_fd_prod_pp20_reg;  // stage 7 copy of c_fd_prod_pp20
+wire [22:0] s7_c_fd_prod_pp20_next;
+reg  [6:0] s7_c_fd_prod_pp21_reg;  // stage 7 copy of c_fd_prod_pp21
+wire [6:0] s7_c_fd_prod_pp21_next;
+reg  [60:0] s8_c_fd_prod_reg;  // stage 8 copy of c_fd_prod
+wire [60:0] s8_c_fd_prod_next;
+reg  [27:0] s5_t_24_reg;  // stage 5 copy of t
+wire [27:0] s5_t_24_next;
+reg  [27:0] s6_t_21_reg;  // stage 6 copy of t
+wire [27:0] s6_t_21_next;
+reg  [27:0] s7_t_21_reg;  // stage 7 copy of t
+wire [27:0] s7_t_21_next;
+reg  [27:0] s8_t_14_reg;  // stage 8 copy of t
+wire [27:0] s8_t_14_next;
+reg  [27:0] s9_t_11_reg;  // stage 9 copy of t
+wire [27:0] s9_t_11_next;
+reg  [27:0] s10_t_11_reg;  // stage 10 copy of t
+wire [27:0] s10_t_11_next;
+reg  [27:0] s11_t_5_reg;  // stage 11 copy of t
+wire [27:0] s11_t_5_next;
+reg  [27:0] s12_t_5_reg;  // stage 12 copy of t
+wire [27:0] s12_t_5_next;
+reg  [27:0] s13_t_reg;  // stage 13 copy of t
+wire [27:0] s13_t_next;
+reg  [27:0] s14_t_reg;  // stage 14 copy of t
+wire [27:0] s14_t_next;
+reg  [27:0] s15_t_reg;  // stage 15 copy of t
+wire [27:0] s15_t_next;
+reg  [27:0] s16_t_reg;  // stage 16 copy of t
+wire [27:0] s16_t_next;
+reg  [26:0] s17_c_mi_sat_reg;  // stage 17 copy of c_mi_sat
+wire [26:0] s17_c_mi_sat_next;
+reg  [4:0] s18_recip_mi_lead_reg;  // stage 18 copy of recip_mi_lead
+wire [4:0] s18_recip_mi_lead_next;
+reg  [9:0] s18_recip_mi_mantissa_reg;  // stage 18 copy of recip_mi_mantissa
+wire [9:0] s18_recip_mi_mantissa_next;
+reg  [10:0] s19_recip_mi_recip_reg;  // stage 19 copy of recip_mi_recip
+wire [10:0] s19_recip_mi_recip_next;
+reg  [10:0] s20_recip_mi_t_reg;  // stage 20 copy of recip_mi_t
+wire [10:0] s20_recip_mi_t_next;
+reg  [28:0] s4_t_21_reg;  // stage 4 copy of t
+wire [28:0] s4_t_21_next;
+reg  [28:0] s5_t_25_reg;  // stage 5 copy of t
+wire [28:0] s5_t_25_next;
+reg  [28:0] s6_t_22_reg;  // stage 6 copy of t
+wire [28:0] s6_t_22_next;
+reg  [28:0] s7_t_22_reg;  // stage 7 copy of t
+wire [28:0] s7_t_22_next;
+reg  [28:0] s8_t_15_reg;  // stage 8 copy of t
+wire [28:0] s8_t_15_next;
+reg  [28:0] s9_t_12_reg;  // stage 9 copy of t
+wire [28:0] s9_t_12_next;
+reg  [28:0] s10_t_12_reg;  // stage 10 copy of t
+wire [28:0] s10_t_12_next;
+reg  [28:0] s11_t_6_reg;  // stage 11 copy of t
+wire [28:0] s11_t_6_next;
+reg  [28:0] s12_t_6_reg;  // stage 12 copy of t
+wire [28:0] s12_t_6_next;
+reg  [28:0] s13_t_2_reg;  // stage 13 copy of t
+wire [28:0] s13_t_2_next;
+reg  [28:0] s14_t_2_reg;  // stage 14 copy of t
+wire [28:0] s14_t_2_next;
+reg  [28:0] s15_t_2_reg;  // stage 15 copy of t
+wire [28:0] s15_t_2_next;
+reg  [28:0] s16_t_2_reg;  // stage 16 copy of t
+wire [28:0] s16_t_2_next;
+reg  [28:0] s17_t_reg;  // stage 17 copy of t
+wire [28:0] s17_t_next;
+reg  [28:0] s18_t_reg;  // stage 18 copy of t
+wire [28:0] s18_t_next;
+reg  [28:0] s19_t_reg;  // stage 19 copy of t
+wire [28:0] s19_t_next;
+reg  [28:0] s20_t_reg;  // stage 20 copy of t
+wire [28:0] s20_t_next;
+reg  [28:0] s21_fi_mi_prod_pp00_reg;  // stage 21 copy of fi_mi_prod_pp00
+wire [28:0] s21_fi_mi_prod_pp00_next;
+reg  [28:0] s4_t_22_reg;  // stage 4 copy of t
+wire [28:0] s4_t_22_next;
+reg  [28:0] s5_t_26_reg;  // stage 5 copy of t
+wire [28:0] s5_t_26_next;
+reg  [28:0] s6_t_23_reg;  // stage 6 copy of t
+wire [28:0] s6_t_23_next;
+reg  [28:0] s7_t_23_reg;  // stage 7 copy of t
+wire [28:0] s7_t_23_next;
+reg  [28:0] s8_t_16_reg;  // stage 8 copy of t
+wire [28:0] s8_t_16_next;
+reg  [28:0] s9_t_13_reg;  // stage 9 copy of t
+wire [28:0] s9_t_13_next;
+reg  [28:0] s10_t_13_reg;  // stage 10 copy of t
+wire [28:0] s10_t_13_next;
+reg  [28:0] s11_t_7_reg;  // stage 11 copy of t
+wire [28:0] s11_t_7_next;
+reg  [28:0] s12_t_7_reg;  // stage 12 copy of t
+wire [28:0] s12_t_7_next;
+reg  [28:0] s13_t_3_reg;  // stage 13 copy of t
+wire [28:0] s13_t_3_next;
+reg  [28:0] s14_t_3_reg;  // stage 14 copy of t
+wire [28:0] s14_t_3_next;
+reg  [28:0] s15_t_3_reg;  // stage 15 copy of t
+wire [28:0] s15_t_3_next;
+reg  [28:0] s16_t_3_reg;  // stage 16 copy of t
+wire [28:0] s16_t_3_next;
+reg  [28:0] s17_t_2_reg;  // stage 17 copy of t
+wire [28:0] s17_t_2_next;
+reg  [28:0] s18_t_2_reg;  // stage 18 copy of t
+wire [28:0] s18_t_2_next;
+reg  [28:0] s19_t_2_reg;  // stage 19 copy of t
+wire [28:0] s19_t_2_next;
+reg  [28:0] s20_t_2_reg;  // stage 20 copy of t
+wire [28:0] s20_t_2_next;
+reg  [28:0] s21_fi_mi_prod_pp10_reg;  // stage 21 copy of fi_mi_prod_pp10
+wire [28:0] s21_fi_mi_prod_pp10_next;
+reg  [13:0] s4_t_23_reg;  // stage 4 copy of t
+wire [13:0] s4_t_23_next;
+reg  [13:0] s5_t_27_reg;  // stage 5 copy of t
+wire [13:0] s5_t_27_next;
+reg  [13:0] s6_t_24_reg;  // stage 6 copy of t
+wire [13:0] s6_t_24_next;
+reg  [13:0] s7_t_24_reg;  // stage 7 copy of t
+wire [13:0] s7_t_24_next;
+reg  [13:0] s8_t_17_reg;  // stage 8 copy of t
+wire [13:0] s8_t_17_next;
+reg  [13:0] s9_t_14_reg;  // stage 9 copy of t
+wire [13:0] s9_t_14_next;
+reg  [13:0] s10_t_14_reg;  // stage 10 copy of t
+wire [13:0] s10_t_14_next;
+reg  [13:0] s11_t_8_reg;  // stage 11 copy of t
+wire [13:0] s11_t_8_next;
+reg  [13:0] s12_t_8_reg;  // stage 12 copy of t
+wire [13:0] s12_t_8_next;
+reg  [13:0] s13_t_4_reg;  // stage 13 copy of t
+wire [13:0] s13_t_4_next;
+reg  [13:0] s14_t_4_reg;  // stage 14 copy of t
+wire [13:0] s14_t_4_next;
+reg  [13:0] s15_t_4_reg;  // stage 15 copy of t
+wire [13:0] s15_t_4_next;
+reg  [13:0] s16_t_4_reg;  // stage 16 copy of t
+wire [13:0] s16_t_4_next;
+reg  [13:0] s17_t_3_reg;  // stage 17 copy of t
+wire [13:0] s17_t_3_next;
+reg  [13:0] s18_t_3_reg;  // stage 18 copy of t
+wire [13:0] s18_t_3_next;
+reg  [13:0] s19_t_3_reg;  // stage 19 copy of t
+wire [13:0] s19_t_3_next;
+reg  [13:0] s20_t_3_reg;  // stage 20 copy of t
+wire [13:0] s20_t_3_next;
+reg  [13:0] s21_fi_mi_prod_pp20_reg;  // stage 21 copy of fi_mi_prod_pp20
+wire [13:0] s21_fi_mi_prod_pp20_next;
+reg  [49:0] s22_fi_mi_prod_reg;  // stage 22 copy of fi_mi_prod
+wire [49:0] s22_fi_mi_prod_next;
+reg  [4:0] s19_recip_mi_lead_reg;  // stage 19 copy of recip_mi_lead
+wire [4:0] s19_recip_mi_lead_next;
+reg  [4:0] s20_recip_mi_lead_reg;  // stage 20 copy of recip_mi_lead
+wire [4:0] s20_recip_mi_lead_next;
+reg  [4:0] s21_recip_mi_lead_reg;  // stage 21 copy of recip_mi_lead
+wire [4:0] s21_recip_mi_lead_next;
+reg  [4:0] s22_recip_mi_lead_reg;  // stage 22 copy of recip_mi_lead
+wire [4:0] s22_recip_mi_lead_next;
+reg  [38:0] s23_fi_mi_reg;  // stage 23 copy of fi_mi
+wire [38:0] s23_fi_mi_next;
 reg  s2_u_wtd_ecn_reg;  // stage 2 copy of u_wtd_ecn
 wire s2_u_wtd_ecn_next;
 reg  s3_u_wtd_ecn_reg;  // stage 3 copy of u_wtd_ecn
 wire s3_u_wtd_ecn_next;
 reg  s4_u_wtd_ecn_reg;  // stage 4 copy of u_wtd_ecn
 wire s4_u_wtd_ecn_next;
-reg  [27:0] s5_t_9_reg;  // stage 5 copy of t
-wire [27:0] s5_t_9_next;
-reg  [27:0] s6_t_7_reg;  // stage 6 copy of t
-wire [27:0] s6_t_7_next;
-reg  [27:0] s6_t_8_reg;  // stage 6 copy of t
-wire [27:0] s6_t_8_next;
-reg  [27:0] s7_t_5_reg;  // stage 7 copy of t
-wire [27:0] s7_t_5_next;
+reg  [27:0] s5_t_28_reg;  // stage 5 copy of t
+wire [27:0] s5_t_28_next;
+reg  [27:0] s6_t_25_reg;  // stage 6 copy of t
+wire [27:0] s6_t_25_next;
+reg  [27:0] s7_t_25_reg;  // stage 7 copy of t
+wire [27:0] s7_t_25_next;
+reg  [27:0] s8_t_18_reg;  // stage 8 copy of t
+wire [27:0] s8_t_18_next;
+reg  [27:0] s9_t_15_reg;  // stage 9 copy of t
+wire [27:0] s9_t_15_next;
+reg  [27:0] s10_t_15_reg;  // stage 10 copy of t
+wire [27:0] s10_t_15_next;
+reg  [27:0] s11_t_9_reg;  // stage 11 copy of t
+wire [27:0] s11_t_9_next;
+reg  [27:0] s12_t_9_reg;  // stage 12 copy of t
+wire [27:0] s12_t_9_next;
 reg  s2_rtt_le_trtt_reg;  // stage 2 copy of rtt_le_trtt
 wire s2_rtt_le_trtt_next;
 reg  s3_rtt_le_trtt_reg;  // stage 3 copy of rtt_le_trtt
@@ -477,38 +1029,6 @@ reg  s6_rtt_le_trtt_reg;  // stage 6 copy of rtt_le_trtt
 wire s6_rtt_le_trtt_next;
 reg  s7_rtt_le_trtt_reg;  // stage 7 copy of rtt_le_trtt
 wire s7_rtt_le_trtt_next;
-reg  [26:0] s7_c_fd_reg;  // stage 7 copy of c_fd
-wire [26:0] s7_c_fd_next;
-reg  s5_u_wtd_can_decrease_reg;  // stage 5 copy of u_wtd_can_decrease
-wire s5_u_wtd_can_decrease_next;
-reg  s6_u_wtd_can_decrease_reg;  // stage 6 copy of u_wtd_can_decrease
-wire s6_u_wtd_can_decrease_next;
-reg  s7_u_wtd_can_decrease_reg;  // stage 7 copy of u_wtd_can_decrease
-wire s7_u_wtd_can_decrease_next;
-reg  [26:0] s5_cur_c_reg;  // stage 5 copy of cur_c
-wire [26:0] s5_cur_c_next;
-reg  [26:0] s6_cur_c_reg;  // stage 6 copy of cur_c
-wire [26:0] s6_cur_c_next;
-reg  [26:0] s7_cur_c_reg;  // stage 7 copy of cur_c
-wire [26:0] s7_cur_c_next;
-reg  [27:0] s14_t_2_reg;  // stage 14 copy of t
-wire [27:0] s14_t_2_next;
-reg  [27:0] s15_t_2_reg;  // stage 15 copy of t
-wire [27:0] s15_t_2_next;
-reg  [27:0] s16_t_reg;  // stage 16 copy of t
-wire [27:0] s16_t_next;
-reg  [27:0] s17_t_reg;  // stage 17 copy of t
-wire [27:0] s17_t_next;
-reg  [27:0] s5_t_10_reg;  // stage 5 copy of t
-wire [27:0] s5_t_10_next;
-reg  [27:0] s6_t_9_reg;  // stage 6 copy of t
-wire [27:0] s6_t_9_next;
-reg  [27:0] s7_t_6_reg;  // stage 7 copy of t
-wire [27:0] s7_t_6_next;
-reg  [27:0] s8_t_5_reg;  // stage 8 copy of t
-wire [27:0] s8_t_5_next;
-reg  [27:0] s9_t_4_reg;  // stage 9 copy of t
-wire [27:0] s9_t_4_next;
 reg  s8_rtt_le_trtt_reg;  // stage 8 copy of rtt_le_trtt
 wire s8_rtt_le_trtt_next;
 reg  s9_rtt_le_trtt_reg;  // stage 9 copy of rtt_le_trtt
@@ -519,6 +1039,72 @@ reg  s11_rtt_le_trtt_reg;  // stage 11 copy of rtt_le_trtt
 wire s11_rtt_le_trtt_next;
 reg  s12_rtt_le_trtt_reg;  // stage 12 copy of rtt_le_trtt
 wire s12_rtt_le_trtt_next;
+reg  [26:0] s9_c_fd_reg;  // stage 9 copy of c_fd
+wire [26:0] s9_c_fd_next;
+reg  [26:0] s10_c_fd_reg;  // stage 10 copy of c_fd
+wire [26:0] s10_c_fd_next;
+reg  [26:0] s11_c_fd_reg;  // stage 11 copy of c_fd
+wire [26:0] s11_c_fd_next;
+reg  [26:0] s12_c_fd_reg;  // stage 12 copy of c_fd
+wire [26:0] s12_c_fd_next;
+reg  s5_u_wtd_can_decrease_reg;  // stage 5 copy of u_wtd_can_decrease
+wire s5_u_wtd_can_decrease_next;
+reg  s6_u_wtd_can_decrease_reg;  // stage 6 copy of u_wtd_can_decrease
+wire s6_u_wtd_can_decrease_next;
+reg  s7_u_wtd_can_decrease_reg;  // stage 7 copy of u_wtd_can_decrease
+wire s7_u_wtd_can_decrease_next;
+reg  s8_u_wtd_can_decrease_reg;  // stage 8 copy of u_wtd_can_decrease
+wire s8_u_wtd_can_decrease_next;
+reg  s9_u_wtd_can_decrease_reg;  // stage 9 copy of u_wtd_can_decrease
+wire s9_u_wtd_can_decrease_next;
+reg  s10_u_wtd_can_decrease_reg;  // stage 10 copy of u_wtd_can_decrease
+wire s10_u_wtd_can_decrease_next;
+reg  s11_u_wtd_can_decrease_reg;  // stage 11 copy of u_wtd_can_decrease
+wire s11_u_wtd_can_decrease_next;
+reg  s12_u_wtd_can_decrease_reg;  // stage 12 copy of u_wtd_can_decrease
+wire s12_u_wtd_can_decrease_next;
+reg  [26:0] s5_cur_c_reg;  // stage 5 copy of cur_c
+wire [26:0] s5_cur_c_next;
+reg  [26:0] s6_cur_c_reg;  // stage 6 copy of cur_c
+wire [26:0] s6_cur_c_next;
+reg  [26:0] s7_cur_c_reg;  // stage 7 copy of cur_c
+wire [26:0] s7_cur_c_next;
+reg  [26:0] s8_cur_c_reg;  // stage 8 copy of cur_c
+wire [26:0] s8_cur_c_next;
+reg  [26:0] s9_cur_c_reg;  // stage 9 copy of cur_c
+wire [26:0] s9_cur_c_next;
+reg  [26:0] s10_cur_c_reg;  // stage 10 copy of cur_c
+wire [26:0] s10_cur_c_next;
+reg  [26:0] s11_cur_c_reg;  // stage 11 copy of cur_c
+wire [26:0] s11_cur_c_next;
+reg  [26:0] s12_cur_c_reg;  // stage 12 copy of cur_c
+wire [26:0] s12_cur_c_next;
+reg  [27:0] s18_t_4_reg;  // stage 18 copy of t
+wire [27:0] s18_t_4_next;
+reg  [27:0] s19_t_4_reg;  // stage 19 copy of t
+wire [27:0] s19_t_4_next;
+reg  [27:0] s20_t_4_reg;  // stage 20 copy of t
+wire [27:0] s20_t_4_next;
+reg  [27:0] s21_t_reg;  // stage 21 copy of t
+wire [27:0] s21_t_next;
+reg  [27:0] s22_t_reg;  // stage 22 copy of t
+wire [27:0] s22_t_next;
+reg  [27:0] s23_t_reg;  // stage 23 copy of t
+wire [27:0] s23_t_next;
+reg  [27:0] s5_t_29_reg;  // stage 5 copy of t
+wire [27:0] s5_t_29_next;
+reg  [27:0] s6_t_26_reg;  // stage 6 copy of t
+wire [27:0] s6_t_26_next;
+reg  [27:0] s7_t_26_reg;  // stage 7 copy of t
+wire [27:0] s7_t_26_next;
+reg  [27:0] s8_t_19_reg;  // stage 8 copy of t
+wire [27:0] s8_t_19_next;
+reg  [27:0] s9_t_16_reg;  // stage 9 copy of t
+wire [27:0] s9_t_16_next;
+reg  [27:0] s10_t_16_reg;  // stage 10 copy of t
+wire [27:0] s10_t_16_next;
+reg  [27:0] s11_t_10_reg;  // stage 11 copy of t
+wire [27:0] s11_t_10_next;
 reg  s13_rtt_le_trtt_reg;  // stage 13 copy of rtt_le_trtt
 wire s13_rtt_le_trtt_next;
 reg  s14_rtt_le_trtt_reg;  // stage 14 copy of rtt_le_trtt
@@ -529,10 +1115,18 @@ reg  s16_rtt_le_trtt_reg;  // stage 16 copy of rtt_le_trtt
 wire s16_rtt_le_trtt_next;
 reg  s17_rtt_le_trtt_reg;  // stage 17 copy of rtt_le_trtt
 wire s17_rtt_le_trtt_next;
-reg  [27:0] s10_c_fi_reg;  // stage 10 copy of c_fi
-wire [27:0] s10_c_fi_next;
-reg  [27:0] s11_c_fi_reg;  // stage 11 copy of c_fi
-wire [27:0] s11_c_fi_next;
+reg  s18_rtt_le_trtt_reg;  // stage 18 copy of rtt_le_trtt
+wire s18_rtt_le_trtt_next;
+reg  s19_rtt_le_trtt_reg;  // stage 19 copy of rtt_le_trtt
+wire s19_rtt_le_trtt_next;
+reg  s20_rtt_le_trtt_reg;  // stage 20 copy of rtt_le_trtt
+wire s20_rtt_le_trtt_next;
+reg  s21_rtt_le_trtt_reg;  // stage 21 copy of rtt_le_trtt
+wire s21_rtt_le_trtt_next;
+reg  s22_rtt_le_trtt_reg;  // stage 22 copy of rtt_le_trtt
+wire s22_rtt_le_trtt_next;
+reg  s23_rtt_le_trtt_reg;  // stage 23 copy of rtt_le_trtt
+wire s23_rtt_le_trtt_next;
 reg  [27:0] s12_c_fi_reg;  // stage 12 copy of c_fi
 wire [27:0] s12_c_fi_next;
 reg  [27:0] s13_c_fi_reg;  // stage 13 copy of c_fi
@@ -545,6 +1139,18 @@ reg  [27:0] s16_c_fi_reg;  // stage 16 copy of c_fi
 wire [27:0] s16_c_fi_next;
 reg  [27:0] s17_c_fi_reg;  // stage 17 copy of c_fi
 wire [27:0] s17_c_fi_next;
+reg  [27:0] s18_c_fi_reg;  // stage 18 copy of c_fi
+wire [27:0] s18_c_fi_next;
+reg  [27:0] s19_c_fi_reg;  // stage 19 copy of c_fi
+wire [27:0] s19_c_fi_next;
+reg  [27:0] s20_c_fi_reg;  // stage 20 copy of c_fi
+wire [27:0] s20_c_fi_next;
+reg  [27:0] s21_c_fi_reg;  // stage 21 copy of c_fi
+wire [27:0] s21_c_fi_next;
+reg  [27:0] s22_c_fi_reg;  // stage 22 copy of c_fi
+wire [27:0] s22_c_fi_next;
+reg  [27:0] s23_c_fi_reg;  // stage 23 copy of c_fi
+wire [27:0] s23_c_fi_next;
 reg  s5_ecn_reg;  // stage 5 copy of ecn
 wire s5_ecn_next;
 reg  s6_ecn_reg;  // stage 6 copy of ecn
@@ -571,99 +1177,81 @@ reg  s16_ecn_reg;  // stage 16 copy of ecn
 wire s16_ecn_next;
 reg  s17_ecn_reg;  // stage 17 copy of ecn
 wire s17_ecn_next;
-reg  [27:0] s8_t_6_reg;  // stage 8 copy of t
-wire [27:0] s8_t_6_next;
-reg  [27:0] s9_t_5_reg;  // stage 9 copy of t
-wire [27:0] s9_t_5_next;
-reg  [27:0] s10_t_3_reg;  // stage 10 copy of t
-wire [27:0] s10_t_3_next;
-reg  [27:0] s11_t_3_reg;  // stage 11 copy of t
-wire [27:0] s11_t_3_next;
-reg  [27:0] s12_t_3_reg;  // stage 12 copy of t
-wire [27:0] s12_t_3_next;
-reg  [27:0] s13_t_2_reg;  // stage 13 copy of t
-wire [27:0] s13_t_2_next;
-reg  [27:0] s14_t_3_reg;  // stage 14 copy of t
-wire [27:0] s14_t_3_next;
-reg  [27:0] s15_t_3_reg;  // stage 15 copy of t
-wire [27:0] s15_t_3_next;
-reg  [27:0] s16_t_2_reg;  // stage 16 copy of t
-wire [27:0] s16_t_2_next;
-reg  [27:0] s17_t_2_reg;  // stage 17 copy of t
-wire [27:0] s17_t_2_next;
-reg  [27:0] s18_core_c_reg;  // stage 18 copy of core_c
-wire [27:0] s18_core_c_next;
+reg  s18_ecn_reg;  // stage 18 copy of ecn
+wire s18_ecn_next;
+reg  s19_ecn_reg;  // stage 19 copy of ecn
+wire s19_ecn_next;
+reg  s20_ecn_reg;  // stage 20 copy of ecn
+wire s20_ecn_next;
+reg  s21_ecn_reg;  // stage 21 copy of ecn
+wire s21_ecn_next;
+reg  s22_ecn_reg;  // stage 22 copy of ecn
+wire s22_ecn_next;
+reg  s23_ecn_reg;  // stage 23 copy of ecn
+wire s23_ecn_next;
+reg  [27:0] s13_t_5_reg;  // stage 13 copy of t
+wire [27:0] s13_t_5_next;
+reg  [27:0] s14_t_5_reg;  // stage 14 copy of t
+wire [27:0] s14_t_5_next;
+reg  [27:0] s15_t_5_reg;  // stage 15 copy of t
+wire [27:0] s15_t_5_next;
+reg  [27:0] s16_t_5_reg;  // stage 16 copy of t
+wire [27:0] s16_t_5_next;
+reg  [27:0] s17_t_4_reg;  // stage 17 copy of t
+wire [27:0] s17_t_4_next;
+reg  [27:0] s18_t_5_reg;  // stage 18 copy of t
+wire [27:0] s18_t_5_next;
+reg  [27:0] s19_t_5_reg;  // stage 19 copy of t
+wire [27:0] s19_t_5_next;
+reg  [27:0] s20_t_5_reg;  // stage 20 copy of t
+wire [27:0] s20_t_5_next;
+reg  [27:0] s21_t_2_reg;  // stage 21 copy of t
+wire [27:0] s21_t_2_next;
+reg  [27:0] s22_t_2_reg;  // stage 22 copy of t
+wire [27:0] s22_t_2_next;
+reg  [27:0] s23_t_2_reg;  // stage 23 copy of t
+wire [27:0] s23_t_2_next;
+reg  [27:0] s24_core_c_reg;  // stage 24 copy of core_c
+wire [27:0] s24_core_c_next;
 wire [11:0] u_wtd_avg_out;
-reg  [21:0] s2_t_4_reg;  // stage 2 copy of t
-wire [21:0] s2_t_4_next;
-reg  [21:0] s3_t_7_reg;  // stage 3 copy of t
-wire [21:0] s3_t_7_next;
-reg  [21:0] s4_t_8_reg;  // stage 4 copy of t
-wire [21:0] s4_t_8_next;
-reg  s2_t_5_reg;  // stage 2 copy of t
-wire s2_t_5_next;
-reg  s3_t_8_reg;  // stage 3 copy of t
-wire s3_t_8_next;
-reg  s4_t_9_reg;  // stage 4 copy of t
-wire s4_t_9_next;
-reg  [27:0] s2_t_6_reg;  // stage 2 copy of t
-wire [27:0] s2_t_6_next;
-reg  [27:0] s3_t_9_reg;  // stage 3 copy of t
-wire [27:0] s3_t_9_next;
-reg  [27:0] s4_t_10_reg;  // stage 4 copy of t
-wire [27:0] s4_t_10_next;
-reg  s2_is_loss_reg;  // stage 2 copy of is_loss
-wire s2_is_loss_next;
-reg  s3_is_loss_reg;  // stage 3 copy of is_loss
-wire s3_is_loss_next;
-reg  s4_is_loss_reg;  // stage 4 copy of is_loss
-wire s4_is_loss_next;
-reg  [21:0] s2_t_7_reg;  // stage 2 copy of t
-wire [21:0] s2_t_7_next;
-reg  [21:0] s3_t_10_reg;  // stage 3 copy of t
-wire [21:0] s3_t_10_next;
-reg  [21:0] s4_t_11_reg;  // stage 4 copy of t
-wire [21:0] s4_t_11_next;
-reg  [23:0] s2_u_qa_nowq_reg;  // stage 2 copy of u_qa_nowq
-wire [23:0] s2_u_qa_nowq_next;
-reg  [23:0] s3_u_qa_nowq_reg;  // stage 3 copy of u_qa_nowq
-wire [23:0] s3_u_qa_nowq_next;
-reg  [23:0] s4_u_qa_nowq_reg;  // stage 4 copy of u_qa_nowq
-wire [23:0] s4_u_qa_nowq_next;
-reg  [20:0] s2_u_qa_unacked_reg;  // stage 2 copy of u_qa_unacked
-wire [20:0] s2_u_qa_unacked_next;
-reg  [20:0] s3_u_qa_unacked_reg;  // stage 3 copy of u_qa_unacked
-wire [20:0] s3_u_qa_unacked_next;
-reg  [20:0] s4_u_qa_unacked_reg;  // stage 4 copy of u_qa_unacked
-wire [20:0] s4_u_qa_unacked_next;
-reg  s2_t_8_reg;  // stage 2 copy of t
-wire s2_t_8_next;
-reg  s3_t_11_reg;  // stage 3 copy of t
-wire s3_t_11_next;
-reg  s4_t_12_reg;  // stage 4 copy of t
-wire s4_t_12_next;
-reg  [13:0] s2_u_fastinc_size_reg;  // stage 2 copy of u_fastinc_size
-wire [13:0] s2_u_fastinc_size_next;
-reg  [13:0] s3_u_fastinc_size_reg;  // stage 3 copy of u_fastinc_size
-wire [13:0] s3_u_fastinc_size_next;
-reg  [13:0] s4_u_fastinc_size_reg;  // stage 4 copy of u_fastinc_size
-wire [13:0] s4_u_fastinc_size_next;
-reg  [19:0] s2_u_fastinc_rtt_reg;  // stage 2 copy of u_fastinc_rtt
-wire [19:0] s2_u_fastinc_rtt_next;
-reg  [19:0] s3_u_fastinc_rtt_reg;  // stage 3 copy of u_fastinc_rtt
-wire [19:0] s3_u_fastinc_rtt_next;
-reg  [19:0] s4_u_fastinc_rtt_reg;  // stage 4 copy of u_fastinc_rtt
-wire [19:0] s4_u_fastinc_rtt_next;
-reg  s5_early_reg;  // stage 5 copy of early
-wire s5_early_next;
-reg  s6_early_reg;  // stage 6 copy of early
-wire s6_early_next;
-reg  s7_early_reg;  // stage 7 copy of early
-wire s7_early_next;
-reg  s8_early_reg;  // stage 8 copy of early
-wire s8_early_next;
-reg  s9_early_reg;  // stage 9 copy of early
-wire s9_early_next;
+reg  [21:0] s2_t_15_reg;  // stage 2 copy of t
+wire [21:0] s2_t_15_next;
+reg  [21:0] s3_t_15_reg;  // stage 3 copy of t
+wire [21:0] s3_t_15_next;
+reg  [21:0] s4_t_24_reg;  // stage 4 copy of t
+wire [21:0] s4_t_24_next;
+reg  s2_t_16_reg;  // stage 2 copy of t
+wire s2_t_16_next;
+reg  s3_t_16_reg;  // stage 3 copy of t
+wire s3_t_16_next;
+reg  s4_t_25_reg;  // stage 4 copy of t
+wire s4_t_25_next;
+reg  s5_ack_run_reg;  // stage 5 copy of ack_run
+wire s5_ack_run_next;
+reg  s6_ack_run_reg;  // stage 6 copy of ack_run
+wire s6_ack_run_next;
+reg  s7_ack_run_reg;  // stage 7 copy of ack_run
+wire s7_ack_run_next;
+reg  s8_ack_run_reg;  // stage 8 copy of ack_run
+wire s8_ack_run_next;
+reg  s9_ack_run_reg;  // stage 9 copy of ack_run
+wire s9_ack_run_next;
+reg  s5_qa_fired_reg;  // stage 5 copy of qa_fired
+wire s5_qa_fired_next;
+reg  s6_qa_fired_reg;  // stage 6 copy of qa_fired
+wire s6_qa_fired_next;
+reg  s7_qa_fired_reg;  // stage 7 copy of qa_fired
+wire s7_qa_fired_next;
+reg  s8_qa_fired_reg;  // stage 8 copy of qa_fired
+wire s8_qa_fired_next;
+reg  s9_qa_fired_reg;  // stage 9 copy of qa_fired
+wire s9_qa_fired_next;
+reg  [27:0] s9_t_17_reg;  // stage 9 copy of t
+wire [27:0] s9_t_17_next;
+reg  [27:0] s9_t_18_reg;  // stage 9 copy of t
+wire [27:0] s9_t_18_next;
+reg  [27:0] s9_t_19_reg;  // stage 9 copy of t
+wire [27:0] s9_t_19_next;
 reg  s10_early_reg;  // stage 10 copy of early
 wire s10_early_next;
 reg  s11_early_reg;  // stage 11 copy of early
@@ -682,16 +1270,18 @@ reg  s17_early_reg;  // stage 17 copy of early
 wire s17_early_next;
 reg  s18_early_reg;  // stage 18 copy of early
 wire s18_early_next;
-reg  [27:0] s5_c_early_reg;  // stage 5 copy of c_early
-wire [27:0] s5_c_early_next;
-reg  [27:0] s6_c_early_reg;  // stage 6 copy of c_early
-wire [27:0] s6_c_early_next;
-reg  [27:0] s7_c_early_reg;  // stage 7 copy of c_early
-wire [27:0] s7_c_early_next;
-reg  [27:0] s8_c_early_reg;  // stage 8 copy of c_early
-wire [27:0] s8_c_early_next;
-reg  [27:0] s9_c_early_reg;  // stage 9 copy of c_early
-wire [27:0] s9_c_early_next;
+reg  s19_early_reg;  // stage 19 copy of early
+wire s19_early_next;
+reg  s20_early_reg;  // stage 20 copy of early
+wire s20_early_next;
+reg  s21_early_reg;  // stage 21 copy of early
+wire s21_early_next;
+reg  s22_early_reg;  // stage 22 copy of early
+wire s22_early_next;
+reg  s23_early_reg;  // stage 23 copy of early
+wire s23_early_next;
+reg  s24_early_reg;  // stage 24 copy of early
+wire s24_early_next;
 reg  [27:0] s10_c_early_reg;  // stage 10 copy of c_early
 wire [27:0] s10_c_early_next;
 reg  [27:0] s11_c_early_reg;  // stage 11 copy of c_early
@@ -710,36 +1300,66 @@ reg  [27:0] s17_c_early_reg;  // stage 17 copy of c_early
 wire [27:0] s17_c_early_next;
 reg  [27:0] s18_c_early_reg;  // stage 18 copy of c_early
 wire [27:0] s18_c_early_next;
-reg  [26:0] s19_c_ack_clamped_reg;  // stage 19 copy of c_ack_clamped
-wire [26:0] s19_c_ack_clamped_next;
-wire u_qa_trigger_out;
-wire [20:0] u_fastinc_count_out;
-wire u_fastinc_increase_out;
-wire [20:0] u_qa_acked_out;
-wire [20:0] u_qa_ignore_out;
-wire [23:0] u_qa_win_end_out;
-reg  s2_t_9_reg;  // stage 2 copy of t
-wire s2_t_9_next;
-reg  s3_t_12_reg;  // stage 3 copy of t
-wire s3_t_12_next;
-reg  s4_t_13_reg;  // stage 4 copy of t
-wire s4_t_13_next;
-reg  [21:0] s2_t_10_reg;  // stage 2 copy of t
-wire [21:0] s2_t_10_next;
-reg  [21:0] s3_t_13_reg;  // stage 3 copy of t
-wire [21:0] s3_t_13_next;
-reg  [21:0] s4_t_14_reg;  // stage 4 copy of t
-wire [21:0] s4_t_14_next;
-reg  s5_ack_run_reg;  // stage 5 copy of ack_run
-wire s5_ack_run_next;
-reg  s6_ack_run_reg;  // stage 6 copy of ack_run
-wire s6_ack_run_next;
-reg  s7_ack_run_reg;  // stage 7 copy of ack_run
-wire s7_ack_run_next;
-reg  s8_ack_run_reg;  // stage 8 copy of ack_run
-wire s8_ack_run_next;
-reg  s9_ack_run_reg;  // stage 9 copy of ack_run
-wire s9_ack_run_next;
+reg  [27:0] s19_c_early_reg;  // stage 19 copy of c_early
+wire [27:0] s19_c_early_next;
+reg  [27:0] s20_c_early_reg;  // stage 20 copy of c_early
+wire [27:0] s20_c_early_next;
+reg  [27:0] s21_c_early_reg;  // stage 21 copy of c_early
+wire [27:0] s21_c_early_next;
+reg  [27:0] s22_c_early_reg;  // stage 22 copy of c_early
+wire [27:0] s22_c_early_next;
+reg  [27:0] s23_c_early_reg;  // stage 23 copy of c_early
+wire [27:0] s23_c_early_next;
+reg  [27:0] s24_c_early_reg;  // stage 24 copy of c_early
+wire [27:0] s24_c_early_next;
+reg  [26:0] s25_c_ack_clamped_reg;  // stage 25 copy of c_ack_clamped
+wire [26:0] s25_c_ack_clamped_next;
+reg  s9_cur_increase_reg;  // stage 9 copy of cur_increase
+wire s9_cur_increase_next;
+reg  s2_t_17_reg;  // stage 2 copy of t
+wire s2_t_17_next;
+reg  s3_t_17_reg;  // stage 3 copy of t
+wire s3_t_17_next;
+reg  s4_t_26_reg;  // stage 4 copy of t
+wire s4_t_26_next;
+reg  [23:0] s2_t_18_reg;  // stage 2 copy of t
+wire [23:0] s2_t_18_next;
+reg  [23:0] s3_t_18_reg;  // stage 3 copy of t
+wire [23:0] s3_t_18_next;
+reg  [23:0] s4_t_27_reg;  // stage 4 copy of t
+wire [23:0] s4_t_27_next;
+reg  [20:0] s5_cur_count_reg;  // stage 5 copy of cur_count
+wire [20:0] s5_cur_count_next;
+reg  [21:0] s2_t_19_reg;  // stage 2 copy of t
+wire [21:0] s2_t_19_next;
+reg  [21:0] s3_t_19_reg;  // stage 3 copy of t
+wire [21:0] s3_t_19_next;
+reg  [21:0] s4_t_28_reg;  // stage 4 copy of t
+wire [21:0] s4_t_28_next;
+reg  [20:0] s2_unacked_reg;  // stage 2 copy of unacked
+wire [20:0] s2_unacked_next;
+reg  [20:0] s3_unacked_reg;  // stage 3 copy of unacked
+wire [20:0] s3_unacked_next;
+reg  [20:0] s4_unacked_reg;  // stage 4 copy of unacked
+wire [20:0] s4_unacked_next;
+reg  s5_qa_roll_reg;  // stage 5 copy of qa_roll
+wire s5_qa_roll_next;
+reg  s5_qa_used_reg;  // stage 5 copy of qa_used
+wire s5_qa_used_next;
+reg  s6_qa_used_reg;  // stage 6 copy of qa_used
+wire s6_qa_used_next;
+reg  s7_qa_used_reg;  // stage 7 copy of qa_used
+wire s7_qa_used_next;
+reg  s8_qa_used_reg;  // stage 8 copy of qa_used
+wire s8_qa_used_next;
+reg  [26:0] s5_c_loss_reg;  // stage 5 copy of c_loss
+wire [26:0] s5_c_loss_next;
+reg  [26:0] s6_c_loss_reg;  // stage 6 copy of c_loss
+wire [26:0] s6_c_loss_next;
+reg  [26:0] s7_c_loss_reg;  // stage 7 copy of c_loss
+wire [26:0] s7_c_loss_next;
+reg  [26:0] s8_c_loss_reg;  // stage 8 copy of c_loss
+wire [26:0] s8_c_loss_next;
 reg  s10_ack_run_reg;  // stage 10 copy of ack_run
 wire s10_ack_run_next;
 reg  s11_ack_run_reg;  // stage 11 copy of ack_run
@@ -760,16 +1380,18 @@ reg  s18_ack_run_reg;  // stage 18 copy of ack_run
 wire s18_ack_run_next;
 reg  s19_ack_run_reg;  // stage 19 copy of ack_run
 wire s19_ack_run_next;
-reg  [26:0] s8_cur_c_reg;  // stage 8 copy of cur_c
-wire [26:0] s8_cur_c_next;
-reg  [26:0] s9_cur_c_reg;  // stage 9 copy of cur_c
-wire [26:0] s9_cur_c_next;
-reg  [26:0] s10_cur_c_reg;  // stage 10 copy of cur_c
-wire [26:0] s10_cur_c_next;
-reg  [26:0] s11_cur_c_reg;  // stage 11 copy of cur_c
-wire [26:0] s11_cur_c_next;
-reg  [26:0] s12_cur_c_reg;  // stage 12 copy of cur_c
-wire [26:0] s12_cur_c_next;
+reg  s20_ack_run_reg;  // stage 20 copy of ack_run
+wire s20_ack_run_next;
+reg  s21_ack_run_reg;  // stage 21 copy of ack_run
+wire s21_ack_run_next;
+reg  s22_ack_run_reg;  // stage 22 copy of ack_run
+wire s22_ack_run_next;
+reg  s23_ack_run_reg;  // stage 23 copy of ack_run
+wire s23_ack_run_next;
+reg  s24_ack_run_reg;  // stage 24 copy of ack_run
+wire s24_ack_run_next;
+reg  s25_ack_run_reg;  // stage 25 copy of ack_run
+wire s25_ack_run_next;
 reg  [26:0] s13_cur_c_reg;  // stage 13 copy of cur_c
 wire [26:0] s13_cur_c_next;
 reg  [26:0] s14_cur_c_reg;  // stage 14 copy of cur_c
@@ -784,6 +1406,18 @@ reg  [26:0] s18_cur_c_reg;  // stage 18 copy of cur_c
 wire [26:0] s18_cur_c_next;
 reg  [26:0] s19_cur_c_reg;  // stage 19 copy of cur_c
 wire [26:0] s19_cur_c_next;
+reg  [26:0] s20_cur_c_reg;  // stage 20 copy of cur_c
+wire [26:0] s20_cur_c_next;
+reg  [26:0] s21_cur_c_reg;  // stage 21 copy of cur_c
+wire [26:0] s21_cur_c_next;
+reg  [26:0] s22_cur_c_reg;  // stage 22 copy of cur_c
+wire [26:0] s22_cur_c_next;
+reg  [26:0] s23_cur_c_reg;  // stage 23 copy of cur_c
+wire [26:0] s23_cur_c_next;
+reg  [26:0] s24_cur_c_reg;  // stage 24 copy of cur_c
+wire [26:0] s24_cur_c_next;
+reg  [26:0] s25_cur_c_reg;  // stage 25 copy of cur_c
+wire [26:0] s25_cur_c_next;
 reg  s5_is_loss_reg;  // stage 5 copy of is_loss
 wire s5_is_loss_next;
 reg  s6_is_loss_reg;  // stage 6 copy of is_loss
@@ -814,14 +1448,18 @@ reg  s18_is_loss_reg;  // stage 18 copy of is_loss
 wire s18_is_loss_next;
 reg  s19_is_loss_reg;  // stage 19 copy of is_loss
 wire s19_is_loss_next;
-reg  [26:0] s5_c_loss_all_reg;  // stage 5 copy of c_loss_all
-wire [26:0] s5_c_loss_all_next;
-reg  [26:0] s6_c_loss_all_reg;  // stage 6 copy of c_loss_all
-wire [26:0] s6_c_loss_all_next;
-reg  [26:0] s7_c_loss_all_reg;  // stage 7 copy of c_loss_all
-wire [26:0] s7_c_loss_all_next;
-reg  [26:0] s8_c_loss_all_reg;  // stage 8 copy of c_loss_all
-wire [26:0] s8_c_loss_all_next;
+reg  s20_is_loss_reg;  // stage 20 copy of is_loss
+wire s20_is_loss_next;
+reg  s21_is_loss_reg;  // stage 21 copy of is_loss
+wire s21_is_loss_next;
+reg  s22_is_loss_reg;  // stage 22 copy of is_loss
+wire s22_is_loss_next;
+reg  s23_is_loss_reg;  // stage 23 copy of is_loss
+wire s23_is_loss_next;
+reg  s24_is_loss_reg;  // stage 24 copy of is_loss
+wire s24_is_loss_next;
+reg  s25_is_loss_reg;  // stage 25 copy of is_loss
+wire s25_is_loss_next;
 reg  [26:0] s9_c_loss_all_reg;  // stage 9 copy of c_loss_all
 wire [26:0] s9_c_loss_all_next;
 reg  [26:0] s10_c_loss_all_reg;  // stage 10 copy of c_loss_all
@@ -844,258 +1482,372 @@ reg  [26:0] s18_c_loss_all_reg;  // stage 18 copy of c_loss_all
 wire [26:0] s18_c_loss_all_next;
 reg  [26:0] s19_c_loss_all_reg;  // stage 19 copy of c_loss_all
 wire [26:0] s19_c_loss_all_next;
-reg  [11:0] s5_t_11_reg;  // stage 5 copy of t
-wire [11:0] s5_t_11_next;
-reg  [11:0] s6_t_10_reg;  // stage 6 copy of t
-wire [11:0] s6_t_10_next;
-reg  [11:0] s7_t_7_reg;  // stage 7 copy of t
-wire [11:0] s7_t_7_next;
-reg  [11:0] s8_t_7_reg;  // stage 8 copy of t
-wire [11:0] s8_t_7_next;
-reg  [11:0] s9_t_6_reg;  // stage 9 copy of t
-wire [11:0] s9_t_6_next;
-reg  [11:0] s10_t_4_reg;  // stage 10 copy of t
-wire [11:0] s10_t_4_next;
-reg  [11:0] s11_t_4_reg;  // stage 11 copy of t
-wire [11:0] s11_t_4_next;
-reg  [11:0] s12_t_4_reg;  // stage 12 copy of t
-wire [11:0] s12_t_4_next;
-reg  [11:0] s13_t_3_reg;  // stage 13 copy of t
-wire [11:0] s13_t_3_next;
-reg  [11:0] s14_t_4_reg;  // stage 14 copy of t
-wire [11:0] s14_t_4_next;
-reg  [11:0] s15_t_4_reg;  // stage 15 copy of t
-wire [11:0] s15_t_4_next;
-reg  [11:0] s16_t_3_reg;  // stage 16 copy of t
-wire [11:0] s16_t_3_next;
-reg  [11:0] s17_t_3_reg;  // stage 17 copy of t
-wire [11:0] s17_t_3_next;
-reg  [11:0] s18_t_reg;  // stage 18 copy of t
-wire [11:0] s18_t_next;
-reg  [11:0] s19_t_reg;  // stage 19 copy of t
-wire [11:0] s19_t_next;
-reg  s5_t_12_reg;  // stage 5 copy of t
-wire s5_t_12_next;
-reg  s6_t_11_reg;  // stage 6 copy of t
-wire s6_t_11_next;
-reg  s7_t_8_reg;  // stage 7 copy of t
-wire s7_t_8_next;
-reg  s8_t_8_reg;  // stage 8 copy of t
-wire s8_t_8_next;
-reg  s9_t_7_reg;  // stage 9 copy of t
-wire s9_t_7_next;
-reg  s10_t_5_reg;  // stage 10 copy of t
-wire s10_t_5_next;
-reg  s11_t_5_reg;  // stage 11 copy of t
-wire s11_t_5_next;
-reg  s12_t_5_reg;  // stage 12 copy of t
-wire s12_t_5_next;
-reg  s13_t_4_reg;  // stage 13 copy of t
-wire s13_t_4_next;
-reg  s14_t_5_reg;  // stage 14 copy of t
-wire s14_t_5_next;
-reg  s15_t_5_reg;  // stage 15 copy of t
-wire s15_t_5_next;
-reg  s16_t_4_reg;  // stage 16 copy of t
-wire s16_t_4_next;
-reg  s17_t_4_reg;  // stage 17 copy of t
-wire s17_t_4_next;
-reg  s18_t_2_reg;  // stage 18 copy of t
-wire s18_t_2_next;
-reg  s19_t_2_reg;  // stage 19 copy of t
-wire s19_t_2_next;
-reg  s5_t_13_reg;  // stage 5 copy of t
-wire s5_t_13_next;
-reg  s6_t_12_reg;  // stage 6 copy of t
-wire s6_t_12_next;
-reg  s7_t_9_reg;  // stage 7 copy of t
-wire s7_t_9_next;
-reg  s8_t_9_reg;  // stage 8 copy of t
-wire s8_t_9_next;
-reg  s9_t_8_reg;  // stage 9 copy of t
-wire s9_t_8_next;
-reg  s10_t_6_reg;  // stage 10 copy of t
-wire s10_t_6_next;
-reg  s11_t_6_reg;  // stage 11 copy of t
-wire s11_t_6_next;
-reg  s12_t_6_reg;  // stage 12 copy of t
-wire s12_t_6_next;
-reg  s13_t_5_reg;  // stage 13 copy of t
-wire s13_t_5_next;
-reg  s14_t_6_reg;  // stage 14 copy of t
-wire s14_t_6_next;
-reg  s15_t_6_reg;  // stage 15 copy of t
-wire s15_t_6_next;
-reg  s16_t_5_reg;  // stage 16 copy of t
-wire s16_t_5_next;
-reg  s17_t_5_reg;  // stage 17 copy of t
-wire s17_t_5_next;
-reg  s18_t_3_reg;  // stage 18 copy of t
-wire s18_t_3_next;
-reg  s19_t_3_reg;  // stage 19 copy of t
-wire s19_t_3_next;
-reg  [23:0] s5_t_14_reg;  // stage 5 copy of t
-wire [23:0] s5_t_14_next;
-reg  [23:0] s6_t_13_reg;  // stage 6 copy of t
-wire [23:0] s6_t_13_next;
-reg  [23:0] s7_t_10_reg;  // stage 7 copy of t
-wire [23:0] s7_t_10_next;
-reg  [23:0] s8_t_10_reg;  // stage 8 copy of t
-wire [23:0] s8_t_10_next;
-reg  [23:0] s9_t_9_reg;  // stage 9 copy of t
-wire [23:0] s9_t_9_next;
-reg  [23:0] s10_t_7_reg;  // stage 10 copy of t
-wire [23:0] s10_t_7_next;
-reg  [23:0] s11_t_7_reg;  // stage 11 copy of t
-wire [23:0] s11_t_7_next;
-reg  [23:0] s12_t_7_reg;  // stage 12 copy of t
-wire [23:0] s12_t_7_next;
-reg  [23:0] s13_t_6_reg;  // stage 13 copy of t
-wire [23:0] s13_t_6_next;
-reg  [23:0] s14_t_7_reg;  // stage 14 copy of t
-wire [23:0] s14_t_7_next;
-reg  [23:0] s15_t_7_reg;  // stage 15 copy of t
-wire [23:0] s15_t_7_next;
-reg  [23:0] s16_t_6_reg;  // stage 16 copy of t
-wire [23:0] s16_t_6_next;
-reg  [23:0] s17_t_6_reg;  // stage 17 copy of t
-wire [23:0] s17_t_6_next;
-reg  [23:0] s18_t_4_reg;  // stage 18 copy of t
-wire [23:0] s18_t_4_next;
-reg  [23:0] s19_t_4_reg;  // stage 19 copy of t
-wire [23:0] s19_t_4_next;
-reg  [20:0] s5_t_15_reg;  // stage 5 copy of t
-wire [20:0] s5_t_15_next;
-reg  [20:0] s6_t_14_reg;  // stage 6 copy of t
-wire [20:0] s6_t_14_next;
-reg  [20:0] s7_t_11_reg;  // stage 7 copy of t
-wire [20:0] s7_t_11_next;
-reg  [20:0] s8_t_11_reg;  // stage 8 copy of t
-wire [20:0] s8_t_11_next;
-reg  [20:0] s9_t_10_reg;  // stage 9 copy of t
-wire [20:0] s9_t_10_next;
-reg  [20:0] s10_t_8_reg;  // stage 10 copy of t
-wire [20:0] s10_t_8_next;
-reg  [20:0] s11_t_8_reg;  // stage 11 copy of t
-wire [20:0] s11_t_8_next;
-reg  [20:0] s12_t_8_reg;  // stage 12 copy of t
-wire [20:0] s12_t_8_next;
-reg  [20:0] s13_t_7_reg;  // stage 13 copy of t
-wire [20:0] s13_t_7_next;
-reg  [20:0] s14_t_8_reg;  // stage 14 copy of t
-wire [20:0] s14_t_8_next;
-reg  [20:0] s15_t_8_reg;  // stage 15 copy of t
-wire [20:0] s15_t_8_next;
-reg  [20:0] s16_t_7_reg;  // stage 16 copy of t
-wire [20:0] s16_t_7_next;
-reg  [20:0] s17_t_7_reg;  // stage 17 copy of t
-wire [20:0] s17_t_7_next;
-reg  [20:0] s18_t_5_reg;  // stage 18 copy of t
-wire [20:0] s18_t_5_next;
-reg  [20:0] s19_t_5_reg;  // stage 19 copy of t
-wire [20:0] s19_t_5_next;
-reg  [20:0] s5_t_16_reg;  // stage 5 copy of t
-wire [20:0] s5_t_16_next;
-reg  [20:0] s6_t_15_reg;  // stage 6 copy of t
-wire [20:0] s6_t_15_next;
-reg  [20:0] s7_t_12_reg;  // stage 7 copy of t
-wire [20:0] s7_t_12_next;
-reg  [20:0] s8_t_12_reg;  // stage 8 copy of t
-wire [20:0] s8_t_12_next;
-reg  [20:0] s9_t_11_reg;  // stage 9 copy of t
-wire [20:0] s9_t_11_next;
-reg  [20:0] s10_t_9_reg;  // stage 10 copy of t
-wire [20:0] s10_t_9_next;
-reg  [20:0] s11_t_9_reg;  // stage 11 copy of t
-wire [20:0] s11_t_9_next;
-reg  [20:0] s12_t_9_reg;  // stage 12 copy of t
-wire [20:0] s12_t_9_next;
-reg  [20:0] s13_t_8_reg;  // stage 13 copy of t
-wire [20:0] s13_t_8_next;
-reg  [20:0] s14_t_9_reg;  // stage 14 copy of t
-wire [20:0] s14_t_9_next;
-reg  [20:0] s15_t_9_reg;  // stage 15 copy of t
-wire [20:0] s15_t_9_next;
-reg  [20:0] s16_t_8_reg;  // stage 16 copy of t
-wire [20:0] s16_t_8_next;
-reg  [20:0] s17_t_8_reg;  // stage 17 copy of t
-wire [20:0] s17_t_8_next;
-reg  [20:0] s18_t_6_reg;  // stage 18 copy of t
-wire [20:0] s18_t_6_next;
-reg  [20:0] s19_t_6_reg;  // stage 19 copy of t
-wire [20:0] s19_t_6_next;
-reg  [20:0] s5_t_17_reg;  // stage 5 copy of t
-wire [20:0] s5_t_17_next;
-reg  [20:0] s6_t_16_reg;  // stage 6 copy of t
-wire [20:0] s6_t_16_next;
-reg  [20:0] s7_t_13_reg;  // stage 7 copy of t
-wire [20:0] s7_t_13_next;
-reg  [20:0] s8_t_13_reg;  // stage 8 copy of t
-wire [20:0] s8_t_13_next;
-reg  [20:0] s9_t_12_reg;  // stage 9 copy of t
-wire [20:0] s9_t_12_next;
-reg  [20:0] s10_t_10_reg;  // stage 10 copy of t
-wire [20:0] s10_t_10_next;
-reg  [20:0] s11_t_10_reg;  // stage 11 copy of t
-wire [20:0] s11_t_10_next;
-reg  [20:0] s12_t_10_reg;  // stage 12 copy of t
-wire [20:0] s12_t_10_next;
-reg  [20:0] s13_t_9_reg;  // stage 13 copy of t
-wire [20:0] s13_t_9_next;
-reg  [20:0] s14_t_10_reg;  // stage 14 copy of t
-wire [20:0] s14_t_10_next;
-reg  [20:0] s15_t_10_reg;  // stage 15 copy of t
-wire [20:0] s15_t_10_next;
-reg  [20:0] s16_t_9_reg;  // stage 16 copy of t
-wire [20:0] s16_t_9_next;
-reg  [20:0] s17_t_9_reg;  // stage 17 copy of t
-wire [20:0] s17_t_9_next;
-reg  [20:0] s18_t_7_reg;  // stage 18 copy of t
-wire [20:0] s18_t_7_next;
-reg  [20:0] s19_t_7_reg;  // stage 19 copy of t
-wire [20:0] s19_t_7_next;
-reg  s2_t_11_reg;  // stage 2 copy of t
-wire s2_t_11_next;
-reg  s3_t_14_reg;  // stage 3 copy of t
-wire s3_t_14_next;
-reg  s4_t_15_reg;  // stage 4 copy of t
-wire s4_t_15_next;
-reg  s5_t_18_reg;  // stage 5 copy of t
-wire s5_t_18_next;
-reg  s6_t_17_reg;  // stage 6 copy of t
-wire s6_t_17_next;
-reg  s7_t_14_reg;  // stage 7 copy of t
-wire s7_t_14_next;
-reg  s8_t_14_reg;  // stage 8 copy of t
-wire s8_t_14_next;
-reg  s9_t_13_reg;  // stage 9 copy of t
-wire s9_t_13_next;
-reg  s10_t_11_reg;  // stage 10 copy of t
-wire s10_t_11_next;
-reg  s11_t_11_reg;  // stage 11 copy of t
-wire s11_t_11_next;
+reg  [26:0] s20_c_loss_all_reg;  // stage 20 copy of c_loss_all
+wire [26:0] s20_c_loss_all_next;
+reg  [26:0] s21_c_loss_all_reg;  // stage 21 copy of c_loss_all
+wire [26:0] s21_c_loss_all_next;
+reg  [26:0] s22_c_loss_all_reg;  // stage 22 copy of c_loss_all
+wire [26:0] s22_c_loss_all_next;
+reg  [26:0] s23_c_loss_all_reg;  // stage 23 copy of c_loss_all
+wire [26:0] s23_c_loss_all_next;
+reg  [26:0] s24_c_loss_all_reg;  // stage 24 copy of c_loss_all
+wire [26:0] s24_c_loss_all_next;
+reg  [26:0] s25_c_loss_all_reg;  // stage 25 copy of c_loss_all
+wire [26:0] s25_c_loss_all_next;
+reg  [11:0] s5_t_30_reg;  // stage 5 copy of t
+wire [11:0] s5_t_30_next;
+reg  [11:0] s6_t_27_reg;  // stage 6 copy of t
+wire [11:0] s6_t_27_next;
+reg  [11:0] s7_t_27_reg;  // stage 7 copy of t
+wire [11:0] s7_t_27_next;
+reg  [11:0] s8_t_20_reg;  // stage 8 copy of t
+wire [11:0] s8_t_20_next;
+reg  [11:0] s9_t_20_reg;  // stage 9 copy of t
+wire [11:0] s9_t_20_next;
+reg  [11:0] s10_t_17_reg;  // stage 10 copy of t
+wire [11:0] s10_t_17_next;
+reg  [11:0] s11_t_11_reg;  // stage 11 copy of t
+wire [11:0] s11_t_11_next;
+reg  [11:0] s12_t_10_reg;  // stage 12 copy of t
+wire [11:0] s12_t_10_next;
+reg  [11:0] s13_t_6_reg;  // stage 13 copy of t
+wire [11:0] s13_t_6_next;
+reg  [11:0] s14_t_6_reg;  // stage 14 copy of t
+wire [11:0] s14_t_6_next;
+reg  [11:0] s15_t_6_reg;  // stage 15 copy of t
+wire [11:0] s15_t_6_next;
+reg  [11:0] s16_t_6_reg;  // stage 16 copy of t
+wire [11:0] s16_t_6_next;
+reg  [11:0] s17_t_5_reg;  // stage 17 copy of t
+wire [11:0] s17_t_5_next;
+reg  [11:0] s18_t_6_reg;  // stage 18 copy of t
+wire [11:0] s18_t_6_next;
+reg  [11:0] s19_t_6_reg;  // stage 19 copy of t
+wire [11:0] s19_t_6_next;
+reg  [11:0] s20_t_6_reg;  // stage 20 copy of t
+wire [11:0] s20_t_6_next;
+reg  [11:0] s21_t_3_reg;  // stage 21 copy of t
+wire [11:0] s21_t_3_next;
+reg  [11:0] s22_t_3_reg;  // stage 22 copy of t
+wire [11:0] s22_t_3_next;
+reg  [11:0] s23_t_3_reg;  // stage 23 copy of t
+wire [11:0] s23_t_3_next;
+reg  [11:0] s24_t_reg;  // stage 24 copy of t
+wire [11:0] s24_t_next;
+reg  [11:0] s25_t_reg;  // stage 25 copy of t
+wire [11:0] s25_t_next;
+reg  s10_t_18_reg;  // stage 10 copy of t
+wire s10_t_18_next;
+reg  s11_t_12_reg;  // stage 11 copy of t
+wire s11_t_12_next;
 reg  s12_t_11_reg;  // stage 12 copy of t
 wire s12_t_11_next;
-reg  s13_t_10_reg;  // stage 13 copy of t
-wire s13_t_10_next;
-reg  s14_t_11_reg;  // stage 14 copy of t
-wire s14_t_11_next;
-reg  s15_t_11_reg;  // stage 15 copy of t
-wire s15_t_11_next;
-reg  s16_t_10_reg;  // stage 16 copy of t
-wire s16_t_10_next;
-reg  s17_t_10_reg;  // stage 17 copy of t
-wire s17_t_10_next;
+reg  s13_t_7_reg;  // stage 13 copy of t
+wire s13_t_7_next;
+reg  s14_t_7_reg;  // stage 14 copy of t
+wire s14_t_7_next;
+reg  s15_t_7_reg;  // stage 15 copy of t
+wire s15_t_7_next;
+reg  s16_t_7_reg;  // stage 16 copy of t
+wire s16_t_7_next;
+reg  s17_t_6_reg;  // stage 17 copy of t
+wire s17_t_6_next;
+reg  s18_t_7_reg;  // stage 18 copy of t
+wire s18_t_7_next;
+reg  s19_t_7_reg;  // stage 19 copy of t
+wire s19_t_7_next;
+reg  s20_t_7_reg;  // stage 20 copy of t
+wire s20_t_7_next;
+reg  s21_t_4_reg;  // stage 21 copy of t
+wire s21_t_4_next;
+reg  s22_t_4_reg;  // stage 22 copy of t
+wire s22_t_4_next;
+reg  s23_t_4_reg;  // stage 23 copy of t
+wire s23_t_4_next;
+reg  s24_t_2_reg;  // stage 24 copy of t
+wire s24_t_2_next;
+reg  s25_t_2_reg;  // stage 25 copy of t
+wire s25_t_2_next;
+reg  s5_t_31_reg;  // stage 5 copy of t
+wire s5_t_31_next;
+reg  s6_t_28_reg;  // stage 6 copy of t
+wire s6_t_28_next;
+reg  s7_t_28_reg;  // stage 7 copy of t
+wire s7_t_28_next;
+reg  s8_t_21_reg;  // stage 8 copy of t
+wire s8_t_21_next;
+reg  s9_t_21_reg;  // stage 9 copy of t
+wire s9_t_21_next;
+reg  s10_t_19_reg;  // stage 10 copy of t
+wire s10_t_19_next;
+reg  s11_t_13_reg;  // stage 11 copy of t
+wire s11_t_13_next;
+reg  s12_t_12_reg;  // stage 12 copy of t
+wire s12_t_12_next;
+reg  s13_t_8_reg;  // stage 13 copy of t
+wire s13_t_8_next;
+reg  s14_t_8_reg;  // stage 14 copy of t
+wire s14_t_8_next;
+reg  s15_t_8_reg;  // stage 15 copy of t
+wire s15_t_8_next;
+reg  s16_t_8_reg;  // stage 16 copy of t
+wire s16_t_8_next;
+reg  s17_t_7_reg;  // stage 17 copy of t
+wire s17_t_7_next;
 reg  s18_t_8_reg;  // stage 18 copy of t
 wire s18_t_8_next;
 reg  s19_t_8_reg;  // stage 19 copy of t
 wire s19_t_8_next;
-reg  [2:0] s2_t_12_reg;  // stage 2 copy of t
-wire [2:0] s2_t_12_next;
-reg  [2:0] s3_t_15_reg;  // stage 3 copy of t
-wire [2:0] s3_t_15_next;
-reg  [2:0] s4_t_16_reg;  // stage 4 copy of t
-wire [2:0] s4_t_16_next;
+reg  s20_t_8_reg;  // stage 20 copy of t
+wire s20_t_8_next;
+reg  s21_t_5_reg;  // stage 21 copy of t
+wire s21_t_5_next;
+reg  s22_t_5_reg;  // stage 22 copy of t
+wire s22_t_5_next;
+reg  s23_t_5_reg;  // stage 23 copy of t
+wire s23_t_5_next;
+reg  s24_t_3_reg;  // stage 24 copy of t
+wire s24_t_3_next;
+reg  s25_t_3_reg;  // stage 25 copy of t
+wire s25_t_3_next;
+reg  [23:0] s5_t_32_reg;  // stage 5 copy of t
+wire [23:0] s5_t_32_next;
+reg  [23:0] s6_t_29_reg;  // stage 6 copy of t
+wire [23:0] s6_t_29_next;
+reg  [23:0] s7_t_29_reg;  // stage 7 copy of t
+wire [23:0] s7_t_29_next;
+reg  [23:0] s8_t_22_reg;  // stage 8 copy of t
+wire [23:0] s8_t_22_next;
+reg  [23:0] s9_t_22_reg;  // stage 9 copy of t
+wire [23:0] s9_t_22_next;
+reg  [23:0] s10_t_20_reg;  // stage 10 copy of t
+wire [23:0] s10_t_20_next;
+reg  [23:0] s11_t_14_reg;  // stage 11 copy of t
+wire [23:0] s11_t_14_next;
+reg  [23:0] s12_t_13_reg;  // stage 12 copy of t
+wire [23:0] s12_t_13_next;
+reg  [23:0] s13_t_9_reg;  // stage 13 copy of t
+wire [23:0] s13_t_9_next;
+reg  [23:0] s14_t_9_reg;  // stage 14 copy of t
+wire [23:0] s14_t_9_next;
+reg  [23:0] s15_t_9_reg;  // stage 15 copy of t
+wire [23:0] s15_t_9_next;
+reg  [23:0] s16_t_9_reg;  // stage 16 copy of t
+wire [23:0] s16_t_9_next;
+reg  [23:0] s17_t_8_reg;  // stage 17 copy of t
+wire [23:0] s17_t_8_next;
+reg  [23:0] s18_t_9_reg;  // stage 18 copy of t
+wire [23:0] s18_t_9_next;
+reg  [23:0] s19_t_9_reg;  // stage 19 copy of t
+wire [23:0] s19_t_9_next;
+reg  [23:0] s20_t_9_reg;  // stage 20 copy of t
+wire [23:0] s20_t_9_next;
+reg  [23:0] s21_t_6_reg;  // stage 21 copy of t
+wire [23:0] s21_t_6_next;
+reg  [23:0] s22_t_6_reg;  // stage 22 copy of t
+wire [23:0] s22_t_6_next;
+reg  [23:0] s23_t_6_reg;  // stage 23 copy of t
+wire [23:0] s23_t_6_next;
+reg  [23:0] s24_t_4_reg;  // stage 24 copy of t
+wire [23:0] s24_t_4_next;
+reg  [23:0] s25_t_4_reg;  // stage 25 copy of t
+wire [23:0] s25_t_4_next;
+reg  [20:0] s6_t_30_reg;  // stage 6 copy of t
+wire [20:0] s6_t_30_next;
+reg  [20:0] s7_t_30_reg;  // stage 7 copy of t
+wire [20:0] s7_t_30_next;
+reg  [20:0] s8_t_23_reg;  // stage 8 copy of t
+wire [20:0] s8_t_23_next;
+reg  [20:0] s9_t_23_reg;  // stage 9 copy of t
+wire [20:0] s9_t_23_next;
+reg  [20:0] s10_t_21_reg;  // stage 10 copy of t
+wire [20:0] s10_t_21_next;
+reg  [20:0] s11_t_15_reg;  // stage 11 copy of t
+wire [20:0] s11_t_15_next;
+reg  [20:0] s12_t_14_reg;  // stage 12 copy of t
+wire [20:0] s12_t_14_next;
+reg  [20:0] s13_t_10_reg;  // stage 13 copy of t
+wire [20:0] s13_t_10_next;
+reg  [20:0] s14_t_10_reg;  // stage 14 copy of t
+wire [20:0] s14_t_10_next;
+reg  [20:0] s15_t_10_reg;  // stage 15 copy of t
+wire [20:0] s15_t_10_next;
+reg  [20:0] s16_t_10_reg;  // stage 16 copy of t
+wire [20:0] s16_t_10_next;
+reg  [20:0] s17_t_9_reg;  // stage 17 copy of t
+wire [20:0] s17_t_9_next;
+reg  [20:0] s18_t_10_reg;  // stage 18 copy of t
+wire [20:0] s18_t_10_next;
+reg  [20:0] s19_t_10_reg;  // stage 19 copy of t
+wire [20:0] s19_t_10_next;
+reg  [20:0] s20_t_10_reg;  // stage 20 copy of t
+wire [20:0] s20_t_10_next;
+reg  [20:0] s21_t_7_reg;  // stage 21 copy of t
+wire [20:0] s21_t_7_next;
+reg  [20:0] s22_t_7_reg;  // stage 22 copy of t
+wire [20:0] s22_t_7_next;
+reg  [20:0] s23_t_7_reg;  // stage 23 copy of t
+wire [20:0] s23_t_7_next;
+reg  [20:0] s24_t_5_reg;  // stage 24 copy of t
+wire [20:0] s24_t_5_next;
+reg  [20:0] s25_t_5_reg;  // stage 25 copy of t
+wire [20:0] s25_t_5_next;
+reg  [20:0] s5_t_33_reg;  // stage 5 copy of t
+wire [20:0] s5_t_33_next;
+reg  [20:0] s6_t_31_reg;  // stage 6 copy of t
+wire [20:0] s6_t_31_next;
+reg  [20:0] s7_t_31_reg;  // stage 7 copy of t
+wire [20:0] s7_t_31_next;
+reg  [20:0] s8_t_24_reg;  // stage 8 copy of t
+wire [20:0] s8_t_24_next;
+reg  [20:0] s9_t_24_reg;  // stage 9 copy of t
+wire [20:0] s9_t_24_next;
+reg  [20:0] s10_t_22_reg;  // stage 10 copy of t
+wire [20:0] s10_t_22_next;
+reg  [20:0] s11_t_16_reg;  // stage 11 copy of t
+wire [20:0] s11_t_16_next;
+reg  [20:0] s12_t_15_reg;  // stage 12 copy of t
+wire [20:0] s12_t_15_next;
+reg  [20:0] s13_t_11_reg;  // stage 13 copy of t
+wire [20:0] s13_t_11_next;
+reg  [20:0] s14_t_11_reg;  // stage 14 copy of t
+wire [20:0] s14_t_11_next;
+reg  [20:0] s15_t_11_reg;  // stage 15 copy of t
+wire [20:0] s15_t_11_next;
+reg  [20:0] s16_t_11_reg;  // stage 16 copy of t
+wire [20:0] s16_t_11_next;
+reg  [20:0] s17_t_10_reg;  // stage 17 copy of t
+wire [20:0] s17_t_10_next;
+reg  [20:0] s18_t_11_reg;  // stage 18 copy of t
+wire [20:0] s18_t_11_next;
+reg  [20:0] s19_t_11_reg;  // stage 19 copy of t
+wire [20:0] s19_t_11_next;
+reg  [20:0] s20_t_11_reg;  // stage 20 copy of t
+wire [20:0] s20_t_11_next;
+reg  [20:0] s21_t_8_reg;  // stage 21 copy of t
+wire [20:0] s21_t_8_next;
+reg  [20:0] s22_t_8_reg;  // stage 22 copy of t
+wire [20:0] s22_t_8_next;
+reg  [20:0] s23_t_8_reg;  // stage 23 copy of t
+wire [20:0] s23_t_8_next;
+reg  [20:0] s24_t_6_reg;  // stage 24 copy of t
+wire [20:0] s24_t_6_next;
+reg  [20:0] s25_t_6_reg;  // stage 25 copy of t
+wire [20:0] s25_t_6_next;
+reg  [20:0] s6_t_32_reg;  // stage 6 copy of t
+wire [20:0] s6_t_32_next;
+reg  [20:0] s7_t_32_reg;  // stage 7 copy of t
+wire [20:0] s7_t_32_next;
+reg  [20:0] s8_t_25_reg;  // stage 8 copy of t
+wire [20:0] s8_t_25_next;
+reg  [20:0] s9_t_25_reg;  // stage 9 copy of t
+wire [20:0] s9_t_25_next;
+reg  [20:0] s10_t_23_reg;  // stage 10 copy of t
+wire [20:0] s10_t_23_next;
+reg  [20:0] s11_t_17_reg;  // stage 11 copy of t
+wire [20:0] s11_t_17_next;
+reg  [20:0] s12_t_16_reg;  // stage 12 copy of t
+wire [20:0] s12_t_16_next;
+reg  [20:0] s13_t_12_reg;  // stage 13 copy of t
+wire [20:0] s13_t_12_next;
+reg  [20:0] s14_t_12_reg;  // stage 14 copy of t
+wire [20:0] s14_t_12_next;
+reg  [20:0] s15_t_12_reg;  // stage 15 copy of t
+wire [20:0] s15_t_12_next;
+reg  [20:0] s16_t_12_reg;  // stage 16 copy of t
+wire [20:0] s16_t_12_next;
+reg  [20:0] s17_t_11_reg;  // stage 17 copy of t
+wire [20:0] s17_t_11_next;
+reg  [20:0] s18_t_12_reg;  // stage 18 copy of t
+wire [20:0] s18_t_12_next;
+reg  [20:0] s19_t_12_reg;  // stage 19 copy of t
+wire [20:0] s19_t_12_next;
+reg  [20:0] s20_t_12_reg;  // stage 20 copy of t
+wire [20:0] s20_t_12_next;
+reg  [20:0] s21_t_9_reg;  // stage 21 copy of t
+wire [20:0] s21_t_9_next;
+reg  [20:0] s22_t_9_reg;  // stage 22 copy of t
+wire [20:0] s22_t_9_next;
+reg  [20:0] s23_t_9_reg;  // stage 23 copy of t
+wire [20:0] s23_t_9_next;
+reg  [20:0] s24_t_7_reg;  // stage 24 copy of t
+wire [20:0] s24_t_7_next;
+reg  [20:0] s25_t_7_reg;  // stage 25 copy of t
+wire [20:0] s25_t_7_next;
+reg  s2_t_20_reg;  // stage 2 copy of t
+wire s2_t_20_next;
+reg  s3_t_20_reg;  // stage 3 copy of t
+wire s3_t_20_next;
+reg  s4_t_29_reg;  // stage 4 copy of t
+wire s4_t_29_next;
+reg  s5_t_34_reg;  // stage 5 copy of t
+wire s5_t_34_next;
+reg  s6_t_33_reg;  // stage 6 copy of t
+wire s6_t_33_next;
+reg  s7_t_33_reg;  // stage 7 copy of t
+wire s7_t_33_next;
+reg  s8_t_26_reg;  // stage 8 copy of t
+wire s8_t_26_next;
+reg  s9_t_26_reg;  // stage 9 copy of t
+wire s9_t_26_next;
+reg  s10_t_24_reg;  // stage 10 copy of t
+wire s10_t_24_next;
+reg  s11_t_18_reg;  // stage 11 copy of t
+wire s11_t_18_next;
+reg  s12_t_17_reg;  // stage 12 copy of t
+wire s12_t_17_next;
+reg  s13_t_13_reg;  // stage 13 copy of t
+wire s13_t_13_next;
+reg  s14_t_13_reg;  // stage 14 copy of t
+wire s14_t_13_next;
+reg  s15_t_13_reg;  // stage 15 copy of t
+wire s15_t_13_next;
+reg  s16_t_13_reg;  // stage 16 copy of t
+wire s16_t_13_next;
+reg  s17_t_12_reg;  // stage 17 copy of t
+wire s17_t_12_next;
+reg  s18_t_13_reg;  // stage 18 copy of t
+wire s18_t_13_next;
+reg  s19_t_13_reg;  // stage 19 copy of t
+wire s19_t_13_next;
+reg  s20_t_13_reg;  // stage 20 copy of t
+wire s20_t_13_next;
+reg  s21_t_10_reg;  // stage 21 copy of t
+wire s21_t_10_next;
+reg  s22_t_10_reg;  // stage 22 copy of t
+wire s22_t_10_next;
+reg  s23_t_10_reg;  // stage 23 copy of t
+wire s23_t_10_next;
+reg  s24_t_8_reg;  // stage 24 copy of t
+wire s24_t_8_next;
+reg  s25_t_8_reg;  // stage 25 copy of t
+wire s25_t_8_next;
+reg  [2:0] s2_t_21_reg;  // stage 2 copy of t
+wire [2:0] s2_t_21_next;
+reg  [2:0] s3_t_21_reg;  // stage 3 copy of t
+wire [2:0] s3_t_21_next;
+reg  [2:0] s4_t_30_reg;  // stage 4 copy of t
+wire [2:0] s4_t_30_next;
+reg  [2:0] s5_core_case_reg;  // stage 5 copy of core_case
+wire [2:0] s5_core_case_next;
+reg  [2:0] s6_core_case_reg;  // stage 6 copy of core_case
+wire [2:0] s6_core_case_next;
+reg  [2:0] s7_core_case_reg;  // stage 7 copy of core_case
+wire [2:0] s7_core_case_next;
+reg  [2:0] s8_core_case_reg;  // stage 8 copy of core_case
+wire [2:0] s8_core_case_next;
+reg  [2:0] s9_core_case_reg;  // stage 9 copy of core_case
+wire [2:0] s9_core_case_next;
+reg  [2:0] s5_t_35_reg;  // stage 5 copy of t
+wire [2:0] s5_t_35_next;
+reg  [2:0] s6_t_34_reg;  // stage 6 copy of t
+wire [2:0] s6_t_34_next;
+reg  [2:0] s7_t_34_reg;  // stage 7 copy of t
+wire [2:0] s7_t_34_next;
+reg  [2:0] s8_t_27_reg;  // stage 8 copy of t
+wire [2:0] s8_t_27_next;
+reg  [2:0] s9_t_27_reg;  // stage 9 copy of t
+wire [2:0] s9_t_27_next;
 reg  [2:0] s2_kind_reg;  // stage 2 copy of kind
 wire [2:0] s2_kind_next;
 reg  [2:0] s3_kind_reg;  // stage 3 copy of kind
@@ -1132,46 +1884,50 @@ reg  [2:0] s18_kind_reg;  // stage 18 copy of kind
 wire [2:0] s18_kind_next;
 reg  [2:0] s19_kind_reg;  // stage 19 copy of kind
 wire [2:0] s19_kind_next;
-reg  [2:0] s5_t_19_reg;  // stage 5 copy of t
-wire [2:0] s5_t_19_next;
-reg  [2:0] s6_t_18_reg;  // stage 6 copy of t
-wire [2:0] s6_t_18_next;
-reg  [2:0] s7_t_15_reg;  // stage 7 copy of t
-wire [2:0] s7_t_15_next;
-reg  [2:0] s8_t_15_reg;  // stage 8 copy of t
-wire [2:0] s8_t_15_next;
-reg  [2:0] s9_t_14_reg;  // stage 9 copy of t
-wire [2:0] s9_t_14_next;
-reg  [2:0] s10_t_12_reg;  // stage 10 copy of t
-wire [2:0] s10_t_12_next;
-reg  [2:0] s11_t_12_reg;  // stage 11 copy of t
-wire [2:0] s11_t_12_next;
-reg  [2:0] s12_t_12_reg;  // stage 12 copy of t
-wire [2:0] s12_t_12_next;
-reg  [2:0] s13_t_11_reg;  // stage 13 copy of t
-wire [2:0] s13_t_11_next;
-reg  [2:0] s14_t_12_reg;  // stage 14 copy of t
-wire [2:0] s14_t_12_next;
-reg  [2:0] s15_t_12_reg;  // stage 15 copy of t
-wire [2:0] s15_t_12_next;
-reg  [2:0] s16_t_11_reg;  // stage 16 copy of t
-wire [2:0] s16_t_11_next;
-reg  [2:0] s17_t_11_reg;  // stage 17 copy of t
-wire [2:0] s17_t_11_next;
-reg  [2:0] s18_t_9_reg;  // stage 18 copy of t
-wire [2:0] s18_t_9_next;
-reg  [2:0] s19_t_9_reg;  // stage 19 copy of t
-wire [2:0] s19_t_9_next;
-reg  s5_qa_fired_reg;  // stage 5 copy of qa_fired
-wire s5_qa_fired_next;
-reg  s6_qa_fired_reg;  // stage 6 copy of qa_fired
-wire s6_qa_fired_next;
-reg  s7_qa_fired_reg;  // stage 7 copy of qa_fired
-wire s7_qa_fired_next;
-reg  s8_qa_fired_reg;  // stage 8 copy of qa_fired
-wire s8_qa_fired_next;
-reg  s9_qa_fired_reg;  // stage 9 copy of qa_fired
-wire s9_qa_fired_next;
+reg  [2:0] s20_kind_reg;  // stage 20 copy of kind
+wire [2:0] s20_kind_next;
+reg  [2:0] s21_kind_reg;  // stage 21 copy of kind
+wire [2:0] s21_kind_next;
+reg  [2:0] s22_kind_reg;  // stage 22 copy of kind
+wire [2:0] s22_kind_next;
+reg  [2:0] s23_kind_reg;  // stage 23 copy of kind
+wire [2:0] s23_kind_next;
+reg  [2:0] s24_kind_reg;  // stage 24 copy of kind
+wire [2:0] s24_kind_next;
+reg  [2:0] s25_kind_reg;  // stage 25 copy of kind
+wire [2:0] s25_kind_next;
+reg  [2:0] s10_t_25_reg;  // stage 10 copy of t
+wire [2:0] s10_t_25_next;
+reg  [2:0] s11_t_19_reg;  // stage 11 copy of t
+wire [2:0] s11_t_19_next;
+reg  [2:0] s12_t_18_reg;  // stage 12 copy of t
+wire [2:0] s12_t_18_next;
+reg  [2:0] s13_t_14_reg;  // stage 13 copy of t
+wire [2:0] s13_t_14_next;
+reg  [2:0] s14_t_14_reg;  // stage 14 copy of t
+wire [2:0] s14_t_14_next;
+reg  [2:0] s15_t_14_reg;  // stage 15 copy of t
+wire [2:0] s15_t_14_next;
+reg  [2:0] s16_t_14_reg;  // stage 16 copy of t
+wire [2:0] s16_t_14_next;
+reg  [2:0] s17_t_13_reg;  // stage 17 copy of t
+wire [2:0] s17_t_13_next;
+reg  [2:0] s18_t_14_reg;  // stage 18 copy of t
+wire [2:0] s18_t_14_next;
+reg  [2:0] s19_t_14_reg;  // stage 19 copy of t
+wire [2:0] s19_t_14_next;
+reg  [2:0] s20_t_14_reg;  // stage 20 copy of t
+wire [2:0] s20_t_14_next;
+reg  [2:0] s21_t_11_reg;  // stage 21 copy of t
+wire [2:0] s21_t_11_next;
+reg  [2:0] s22_t_11_reg;  // stage 22 copy of t
+wire [2:0] s22_t_11_next;
+reg  [2:0] s23_t_11_reg;  // stage 23 copy of t
+wire [2:0] s23_t_11_next;
+reg  [2:0] s24_t_9_reg;  // stage 24 copy of t
+wire [2:0] s24_t_9_next;
+reg  [2:0] s25_t_9_reg;  // stage 25 copy of t
+wire [2:0] s25_t_9_next;
 reg  s10_qa_fired_reg;  // stage 10 copy of qa_fired
 wire s10_qa_fired_next;
 reg  s11_qa_fired_reg;  // stage 11 copy of qa_fired
@@ -1192,36 +1948,50 @@ reg  s18_qa_fired_reg;  // stage 18 copy of qa_fired
 wire s18_qa_fired_next;
 reg  s19_qa_fired_reg;  // stage 19 copy of qa_fired
 wire s19_qa_fired_next;
-reg  s5_t_20_reg;  // stage 5 copy of t
-wire s5_t_20_next;
-reg  s6_t_19_reg;  // stage 6 copy of t
-wire s6_t_19_next;
-reg  s7_t_16_reg;  // stage 7 copy of t
-wire s7_t_16_next;
-reg  s8_t_16_reg;  // stage 8 copy of t
-wire s8_t_16_next;
-reg  s9_t_15_reg;  // stage 9 copy of t
-wire s9_t_15_next;
-reg  s10_t_13_reg;  // stage 10 copy of t
-wire s10_t_13_next;
-reg  s11_t_13_reg;  // stage 11 copy of t
-wire s11_t_13_next;
-reg  s12_t_13_reg;  // stage 12 copy of t
-wire s12_t_13_next;
-reg  s13_t_12_reg;  // stage 13 copy of t
-wire s13_t_12_next;
-reg  s14_t_13_reg;  // stage 14 copy of t
-wire s14_t_13_next;
-reg  s15_t_13_reg;  // stage 15 copy of t
-wire s15_t_13_next;
-reg  s16_t_12_reg;  // stage 16 copy of t
-wire s16_t_12_next;
-reg  s17_t_12_reg;  // stage 17 copy of t
-wire s17_t_12_next;
-reg  s18_t_10_reg;  // stage 18 copy of t
-wire s18_t_10_next;
-reg  s19_t_10_reg;  // stage 19 copy of t
-wire s19_t_10_next;
+reg  s20_qa_fired_reg;  // stage 20 copy of qa_fired
+wire s20_qa_fired_next;
+reg  s21_qa_fired_reg;  // stage 21 copy of qa_fired
+wire s21_qa_fired_next;
+reg  s22_qa_fired_reg;  // stage 22 copy of qa_fired
+wire s22_qa_fired_next;
+reg  s23_qa_fired_reg;  // stage 23 copy of qa_fired
+wire s23_qa_fired_next;
+reg  s24_qa_fired_reg;  // stage 24 copy of qa_fired
+wire s24_qa_fired_next;
+reg  s25_qa_fired_reg;  // stage 25 copy of qa_fired
+wire s25_qa_fired_next;
+reg  s10_t_26_reg;  // stage 10 copy of t
+wire s10_t_26_next;
+reg  s11_t_20_reg;  // stage 11 copy of t
+wire s11_t_20_next;
+reg  s12_t_19_reg;  // stage 12 copy of t
+wire s12_t_19_next;
+reg  s13_t_15_reg;  // stage 13 copy of t
+wire s13_t_15_next;
+reg  s14_t_15_reg;  // stage 14 copy of t
+wire s14_t_15_next;
+reg  s15_t_15_reg;  // stage 15 copy of t
+wire s15_t_15_next;
+reg  s16_t_15_reg;  // stage 16 copy of t
+wire s16_t_15_next;
+reg  s17_t_14_reg;  // stage 17 copy of t
+wire s17_t_14_next;
+reg  s18_t_15_reg;  // stage 18 copy of t
+wire s18_t_15_next;
+reg  s19_t_15_reg;  // stage 19 copy of t
+wire s19_t_15_next;
+reg  s20_t_15_reg;  // stage 20 copy of t
+wire s20_t_15_next;
+reg  s21_t_12_reg;  // stage 21 copy of t
+wire s21_t_12_next;
+reg  s22_t_12_reg;  // stage 22 copy of t
+wire s22_t_12_next;
+reg  s23_t_12_reg;  // stage 23 copy of t
+wire s23_t_12_next;
+reg  s24_t_10_reg;  // stage 24 copy of t
+wire s24_t_10_next;
+reg  s25_t_10_reg;  // stage 25 copy of t
+wire s25_t_10_next;
 reg  [4:0] out_rd_ptr_reg;  // result buffer head
 reg  [4:0] out_rd_ptr_next;
 reg  [4:0] out_wr_ptr_reg;  // result buffer next free entry
@@ -1522,12 +2292,178 @@ reg  out20_fast_reg;  // result buffer entry 20 fast
 reg  out20_fast_next;
 reg  out20_error_reg;  // result buffer entry 20 error
 reg  out20_error_next;
+reg  [15:0] out21_conn_reg;  // result buffer entry 21 connection id
+reg  [15:0] out21_conn_next;
+reg  [2:0] out21_kind_reg;  // result buffer entry 21 kind
+reg  [2:0] out21_kind_next;
+reg  [20:0] out21_cwnd_reg;  // result buffer entry 21 cwnd
+reg  [20:0] out21_cwnd_next;
+reg  [2:0] out21_case_reg;  // result buffer entry 21 case
+reg  [2:0] out21_case_next;
+reg  out21_qa_reg;  // result buffer entry 21 qa
+reg  out21_qa_next;
+reg  out21_fast_reg;  // result buffer entry 21 fast
+reg  out21_fast_next;
+reg  out21_error_reg;  // result buffer entry 21 error
+reg  out21_error_next;
+reg  [15:0] out22_conn_reg;  // result buffer entry 22 connection id
+reg  [15:0] out22_conn_next;
+reg  [2:0] out22_kind_reg;  // result buffer entry 22 kind
+reg  [2:0] out22_kind_next;
+reg  [20:0] out22_cwnd_reg;  // result buffer entry 22 cwnd
+reg  [20:0] out22_cwnd_next;
+reg  [2:0] out22_case_reg;  // result buffer entry 22 case
+reg  [2:0] out22_case_next;
+reg  out22_qa_reg;  // result buffer entry 22 qa
+reg  out22_qa_next;
+reg  out22_fast_reg;  // result buffer entry 22 fast
+reg  out22_fast_next;
+reg  out22_error_reg;  // result buffer entry 22 error
+reg  out22_error_next;
+reg  [15:0] out23_conn_reg;  // result buffer entry 23 connection id
+reg  [15:0] out23_conn_next;
+reg  [2:0] out23_kind_reg;  // result buffer entry 23 kind
+reg  [2:0] out23_kind_next;
+reg  [20:0] out23_cwnd_reg;  // result buffer entry 23 cwnd
+reg  [20:0] out23_cwnd_next;
+reg  [2:0] out23_case_reg;  // result buffer entry 23 case
+reg  [2:0] out23_case_next;
+reg  out23_qa_reg;  // result buffer entry 23 qa
+reg  out23_qa_next;
+reg  out23_fast_reg;  // result buffer entry 23 fast
+reg  out23_fast_next;
+reg  out23_error_reg;  // result buffer entry 23 error
+reg  out23_error_next;
+reg  [15:0] out24_conn_reg;  // result buffer entry 24 connection id
+reg  [15:0] out24_conn_next;
+reg  [2:0] out24_kind_reg;  // result buffer entry 24 kind
+reg  [2:0] out24_kind_next;
+reg  [20:0] out24_cwnd_reg;  // result buffer entry 24 cwnd
+reg  [20:0] out24_cwnd_next;
+reg  [2:0] out24_case_reg;  // result buffer entry 24 case
+reg  [2:0] out24_case_next;
+reg  out24_qa_reg;  // result buffer entry 24 qa
+reg  out24_qa_next;
+reg  out24_fast_reg;  // result buffer entry 24 fast
+reg  out24_fast_next;
+reg  out24_error_reg;  // result buffer entry 24 error
+reg  out24_error_next;
+reg  [15:0] out25_conn_reg;  // result buffer entry 25 connection id
+reg  [15:0] out25_conn_next;
+reg  [2:0] out25_kind_reg;  // result buffer entry 25 kind
+reg  [2:0] out25_kind_next;
+reg  [20:0] out25_cwnd_reg;  // result buffer entry 25 cwnd
+reg  [20:0] out25_cwnd_next;
+reg  [2:0] out25_case_reg;  // result buffer entry 25 case
+reg  [2:0] out25_case_next;
+reg  out25_qa_reg;  // result buffer entry 25 qa
+reg  out25_qa_next;
+reg  out25_fast_reg;  // result buffer entry 25 fast
+reg  out25_fast_next;
+reg  out25_error_reg;  // result buffer entry 25 error
+reg  out25_error_next;
+reg  [15:0] out26_conn_reg;  // result buffer entry 26 connection id
+reg  [15:0] out26_conn_next;
+reg  [2:0] out26_kind_reg;  // result buffer entry 26 kind
+reg  [2:0] out26_kind_next;
+reg  [20:0] out26_cwnd_reg;  // result buffer entry 26 cwnd
+reg  [20:0] out26_cwnd_next;
+reg  [2:0] out26_case_reg;  // result buffer entry 26 case
+reg  [2:0] out26_case_next;
+reg  out26_qa_reg;  // result buffer entry 26 qa
+reg  out26_qa_next;
+reg  out26_fast_reg;  // result buffer entry 26 fast
+reg  out26_fast_next;
+reg  out26_error_reg;  // result buffer entry 26 error
+reg  out26_error_next;
+reg  [15:0] out_head_conn_reg;  // result buffer head connection id (the entry at out_rd_ptr)
+reg  [15:0] out_head_conn_next;
+reg  [2:0] out_head_kind_reg;  // result buffer head kind
+reg  [2:0] out_head_kind_next;
+reg  [20:0] out_head_cwnd_reg;  // result buffer head cwnd
+reg  [20:0] out_head_cwnd_next;
+reg  [2:0] out_head_case_reg;  // result buffer head case
+reg  [2:0] out_head_case_next;
+reg  out_head_qa_reg;  // result buffer head qa
+reg  out_head_qa_next;
+reg  out_head_fast_reg;  // result buffer head fast
+reg  out_head_fast_next;
+reg  out_head_error_reg;  // result buffer head error
+reg  out_head_error_next;
+reg  [4:0] out_rd_ptr_plus1_reg;  // result buffer entry after the head
+reg  [4:0] out_rd_ptr_plus1_next;
 
 // datapath
 wire _s2_error_next_0 = 3'd4 <= s1_kind_reg;
 wire _s2_error_next_1 = 16'd4096 <= s1_conn_reg;
 wire s1_error = _s2_error_next_0 | _s2_error_next_1;
+wire [21:0] _s2_t_next_0 = {8'd0, s1_size_reg};
+wire _s2_t_2_next_0 = s1_kind_reg == 3'd1;
+wire [20:0] cur_acked = s4_cur_reg[47:27];
+wire [21:0] _s5_acked1_next_0 = {1'd0, cur_acked};
+wire [21:0] acked_no_wrap_sum = _s5_acked1_next_0 + s4_t_reg;
+wire _s5_acked1_next_1 = acked_no_wrap_sum[21];
+wire _s5_acked1_next_2 = _s5_acked1_next_1;
+wire [20:0] _s5_acked1_next_3 = acked_no_wrap_sum[20:0];
+wire [20:0] acked1 = _s5_acked1_next_2 ? 21'h1fffff : _s5_acked1_next_3;
+wire [20:0] acked_in = s4_t_2_reg ? acked1 : cur_acked;
+wire _s6_qa_scaled_pp00_next_0 = s5_acked1_reg < 21'h1000;
+wire [20:0] qa_base = _s6_qa_scaled_pp00_next_0 ? 21'h1000 : s5_acked1_reg;
+wire [17:0] _s6_qa_scaled_pp00_next_1 = qa_base[17:0];
+wire [34:0] _s6_qa_scaled_pp00_next_2 = {17'h0, _s6_qa_scaled_pp00_next_1};
+wire [34:0] qa_scaled_pp00 = _s6_qa_scaled_pp00_next_2 * 35'hcccd;
+wire [2:0] _s6_qa_scaled_pp10_next_0 = qa_base[20:18];
+wire [19:0] _s6_qa_scaled_pp10_next_1 = {17'h0, _s6_qa_scaled_pp10_next_0};
+wire [19:0] qa_scaled_pp10 = _s6_qa_scaled_pp10_next_1 * 20'hcccd;
+wire [37:0] _s7_qa_scaled_next_0 = {3'd0, s6_qa_scaled_pp00_reg};
+wire [37:0] _s7_qa_scaled_next_1 = {s6_qa_scaled_pp10_reg, 18'h0};
+wire [37:0] qa_scaled = _s7_qa_scaled_next_0 + _s7_qa_scaled_next_1;
+wire [23:0] nowq = s1_now_reg[27:4];
+wire _s2_is_loss_next_0 = s1_kind_reg == 3'd2;
+wire _s2_is_loss_next_1 = s1_kind_reg == 3'd3;
+wire is_loss = _s2_is_loss_next_0 | _s2_is_loss_next_1;
+wire [19:0] _s2_t_3_next_0 = {s1_size_reg, 6'd0};
+wire [26:0] size_c = {7'd0, _s2_t_3_next_0};
+wire [27:0] _s2_t_3_next_1 = {1'd0, size_c};
+wire [23:0] cur_win_end = s4_cur_reg[113:90];
+wire [23:0] qa_win_ahead = cur_win_end - s4_nowq_reg;
+wire _s5_qa_fire_next_0 = |qa_win_ahead;
+wire _s5_qa_fire_next_1 = qa_win_ahead <= 24'h327;
+wire _s5_qa_fire_next_2 = _s5_qa_fire_next_0 & _s5_qa_fire_next_1;
+wire _s5_qa_fire_next_3 = |cur_win_end;
+wire _s5_qa_fire_next_4 = _s5_qa_fire_next_2 & _s5_qa_fire_next_3;
+wire qa_roll = ~_s5_qa_fire_next_4;
+wire cur_trigger = s4_cur_reg[114];
+wire _s5_qa_fire_next_5 = cur_trigger | s4_is_loss_reg;
+wire _s5_qa_fire_next_6 = _s5_qa_fire_next_5 | 1'd0;
+wire _s5_qa_fire_next_7 = |cur_win_end;
+wire qa_asked = _s5_qa_fire_next_6 & _s5_qa_fire_next_7;
+wire qa_fire = qa_roll & qa_asked;
 wire [26:0] cur_c = s4_cur_reg[26:0];
+wire [27:0] _s5_t_next_0 = {1'd0, cur_c};
+wire [27:0] _s5_t_next_1 = _s5_t_next_0 - s4_t_3_reg;
+wire _s5_t_next_2 = _s5_t_next_1[27];
+wire [26:0] _s5_t_next_3 = _s5_t_next_1[26:0];
+wire [26:0] c_loss = _s5_t_next_2 ? 27'h0 : _s5_t_next_3;
+wire [26:0] _s5_t_next_4 = s4_is_loss_reg ? c_loss : cur_c;
+wire [26:0] _s8_c_qa_next_0 = s7_qa_scaled_reg[36:10];
+wire [26:0] _s8_c_qa_next_1 = s7_qa_fire_reg ? _s8_c_qa_next_0 : s7_t_reg;
+wire [21:0] _s2_t_4_next_0 = {8'd0, s1_size_reg};
+wire [20:0] cur_count = s4_cur_reg[89:69];
+wire [21:0] _s5_fi_count_sum_next_0 = {1'd0, cur_count};
+wire [21:0] fi_count_no_wrap_sum = _s5_fi_count_sum_next_0 + s4_t_4_reg;
+wire _s5_fi_count_sum_next_1 = fi_count_no_wrap_sum[21];
+wire _s5_fi_count_sum_next_2 = _s5_fi_count_sum_next_1;
+wire [20:0] _s5_fi_count_sum_next_3 = fi_count_no_wrap_sum[20:0];
+wire [20:0] fi_count_sum = _s5_fi_count_sum_next_2 ? 21'h1fffff : _s5_fi_count_sum_next_3;
+wire cur_increase = s4_cur_reg[115];
+wire _s2_fi_uncongested_next_0 = s1_rtt_reg <= 20'h2580;
+wire _s2_fi_uncongested_next_1 = ~s1_ecn_reg;
+wire fi_uncongested = _s2_fi_uncongested_next_0 & _s2_fi_uncongested_next_1;
+wire [20:0] _s9_fi_fire_next_0 = s8_c_qa_reg[26:6];
+wire _s9_fi_fire_next_1 = _s9_fi_fire_next_0 < s8_fi_count_sum_reg;
+wire _s9_fi_fire_next_2 = _s9_fi_fire_next_1 | s8_cur_increase_reg;
+wire fi_fire = s8_fi_uncongested_reg & _s9_fi_fire_next_2;
 wire _s5_recip_c_lead_next_0 = cur_c[26];
 wire _s5_recip_c_lead_next_1 = cur_c[25];
 wire _s5_recip_c_lead_next_2 = cur_c[24];
@@ -3741,352 +4677,549 @@ always @* begin
         10'd1023: recip_rtt_recip = 11'd1024;
     endcase
 end
-wire [41:0] _s2_size_kmi_next_0 = {28'h0, s1_size_reg};
-wire [41:0] size_kmi = _s2_size_kmi_next_0 * 42'hb777777;
-wire [52:0] _s3_t_next_0 = {11'd0, s2_size_kmi_reg};
-wire [52:0] _s7_mi_base_prod_next_0 = {42'h0, s6_recip_c_recip_reg};
-wire [52:0] mi_base_prod = s6_t_reg * _s7_mi_base_prod_next_0;
-wire [41:0] _s8_mi_base_next_0 = s7_mi_base_prod_reg[52:11];
-wire [40:0] _s8_mi_base_next_1 = s7_mi_base_prod_reg[52:12];
-wire [41:0] _s8_mi_base_next_2 = {1'd0, _s8_mi_base_next_1};
-wire [39:0] _s8_mi_base_next_3 = s7_mi_base_prod_reg[52:13];
-wire [41:0] _s8_mi_base_next_4 = {2'd0, _s8_mi_base_next_3};
-wire [38:0] _s8_mi_base_next_5 = s7_mi_base_prod_reg[52:14];
-wire [41:0] _s8_mi_base_next_6 = {3'd0, _s8_mi_base_next_5};
-wire [37:0] _s8_mi_base_next_7 = s7_mi_base_prod_reg[52:15];
-wire [41:0] _s8_mi_base_next_8 = {4'd0, _s8_mi_base_next_7};
-wire [36:0] _s8_mi_base_next_9 = s7_mi_base_prod_reg[52:16];
-wire [41:0] _s8_mi_base_next_10 = {5'd0, _s8_mi_base_next_9};
-wire [35:0] _s8_mi_base_next_11 = s7_mi_base_prod_reg[52:17];
-wire [41:0] _s8_mi_base_next_12 = {6'd0, _s8_mi_base_next_11};
-wire [34:0] _s8_mi_base_next_13 = s7_mi_base_prod_reg[52:18];
-wire [41:0] _s8_mi_base_next_14 = {7'd0, _s8_mi_base_next_13};
-wire [33:0] _s8_mi_base_next_15 = s7_mi_base_prod_reg[52:19];
-wire [41:0] _s8_mi_base_next_16 = {8'd0, _s8_mi_base_next_15};
-wire [32:0] _s8_mi_base_next_17 = s7_mi_base_prod_reg[52:20];
-wire [41:0] _s8_mi_base_next_18 = {9'd0, _s8_mi_base_next_17};
-wire [31:0] _s8_mi_base_next_19 = s7_mi_base_prod_reg[52:21];
-wire [41:0] _s8_mi_base_next_20 = {10'd0, _s8_mi_base_next_19};
-wire [30:0] _s8_mi_base_next_21 = s7_mi_base_prod_reg[52:22];
-wire [41:0] _s8_mi_base_next_22 = {11'd0, _s8_mi_base_next_21};
-wire [29:0] _s8_mi_base_next_23 = s7_mi_base_prod_reg[52:23];
-wire [41:0] _s8_mi_base_next_24 = {12'd0, _s8_mi_base_next_23};
-wire [28:0] _s8_mi_base_next_25 = s7_mi_base_prod_reg[52:24];
-wire [41:0] _s8_mi_base_next_26 = {13'd0, _s8_mi_base_next_25};
-wire [27:0] _s8_mi_base_next_27 = s7_mi_base_prod_reg[52:25];
-wire [41:0] _s8_mi_base_next_28 = {14'd0, _s8_mi_base_next_27};
-wire [26:0] _s8_mi_base_next_29 = s7_mi_base_prod_reg[52:26];
-wire [41:0] _s8_mi_base_next_30 = {15'd0, _s8_mi_base_next_29};
-wire [25:0] _s8_mi_base_next_31 = s7_mi_base_prod_reg[52:27];
-wire [41:0] _s8_mi_base_next_32 = {16'd0, _s8_mi_base_next_31};
-wire [24:0] _s8_mi_base_next_33 = s7_mi_base_prod_reg[52:28];
-wire [41:0] _s8_mi_base_next_34 = {17'h0, _s8_mi_base_next_33};
-wire [23:0] _s8_mi_base_next_35 = s7_mi_base_prod_reg[52:29];
-wire [41:0] _s8_mi_base_next_36 = {18'h0, _s8_mi_base_next_35};
-wire [22:0] _s8_mi_base_next_37 = s7_mi_base_prod_reg[52:30];
-wire [41:0] _s8_mi_base_next_38 = {19'h0, _s8_mi_base_next_37};
-wire [21:0] _s8_mi_base_next_39 = s7_mi_base_prod_reg[52:31];
-wire [41:0] _s8_mi_base_next_40 = {20'h0, _s8_mi_base_next_39};
-wire [20:0] _s8_mi_base_next_41 = s7_mi_base_prod_reg[52:32];
-wire [41:0] _s8_mi_base_next_42 = {21'h0, _s8_mi_base_next_41};
-wire [19:0] _s8_mi_base_next_43 = s7_mi_base_prod_reg[52:33];
-wire [41:0] _s8_mi_base_next_44 = {22'h0, _s8_mi_base_next_43};
-wire [18:0] _s8_mi_base_next_45 = s7_mi_base_prod_reg[52:34];
-wire [41:0] _s8_mi_base_next_46 = {23'h0, _s8_mi_base_next_45};
-wire [17:0] _s8_mi_base_next_47 = s7_mi_base_prod_reg[52:35];
-wire [41:0] _s8_mi_base_next_48 = {24'h0, _s8_mi_base_next_47};
-wire [16:0] _s8_mi_base_next_49 = s7_mi_base_prod_reg[52:36];
-wire [41:0] _s8_mi_base_next_50 = {25'h0, _s8_mi_base_next_49};
-wire [15:0] _s8_mi_base_next_51 = s7_mi_base_prod_reg[52:37];
-wire [41:0] _s8_mi_base_next_52 = {26'h0, _s8_mi_base_next_51};
-wire [41:0] mi_base = (s7_recip_c_lead_reg == 5'd0) ? _s8_mi_base_next_0 : (s7_recip_c_lead_reg == 5'd1) ? _s8_mi_base_next_2 : (s7_recip_c_lead_reg == 5'd2) ? _s8_mi_base_next_4 : (s7_recip_c_lead_reg == 5'd3) ? _s8_mi_base_next_6 : (s7_recip_c_lead_reg == 5'd4) ? _s8_mi_base_next_8 : (s7_recip_c_lead_reg == 5'd5) ? _s8_mi_base_next_10 : (s7_recip_c_lead_reg == 5'd6) ? _s8_mi_base_next_12 : (s7_recip_c_lead_reg == 5'd7) ? _s8_mi_base_next_14 : (s7_recip_c_lead_reg == 5'd8) ? _s8_mi_base_next_16 : (s7_recip_c_lead_reg == 5'd9) ? _s8_mi_base_next_18 : (s7_recip_c_lead_reg == 5'd10) ? _s8_mi_base_next_20 : (s7_recip_c_lead_reg == 5'd11) ? _s8_mi_base_next_22 : (s7_recip_c_lead_reg == 5'd12) ? _s8_mi_base_next_24 : (s7_recip_c_lead_reg == 5'd13) ? _s8_mi_base_next_26 : (s7_recip_c_lead_reg == 5'd14) ? _s8_mi_base_next_28 : (s7_recip_c_lead_reg == 5'd15) ? _s8_mi_base_next_30 : (s7_recip_c_lead_reg == 5'd16) ? _s8_mi_base_next_32 : (s7_recip_c_lead_reg == 5'd17) ? _s8_mi_base_next_34 : (s7_recip_c_lead_reg == 5'd18) ? _s8_mi_base_next_36 : (s7_recip_c_lead_reg == 5'd19) ? _s8_mi_base_next_38 : (s7_recip_c_lead_reg == 5'd20) ? _s8_mi_base_next_40 : (s7_recip_c_lead_reg == 5'd21) ? _s8_mi_base_next_42 : (s7_recip_c_lead_reg == 5'd22) ? _s8_mi_base_next_44 : (s7_recip_c_lead_reg == 5'd23) ? _s8_mi_base_next_46 : (s7_recip_c_lead_reg == 5'd24) ? _s8_mi_base_next_48 : (s7_recip_c_lead_reg == 5'd25) ? _s8_mi_base_next_50 : _s8_mi_base_next_52;
+wire [31:0] _s2_size_kmi_pp00_next_0 = {18'h0, s1_size_reg};
+wire [31:0] size_kmi_pp00 = _s2_size_kmi_pp00_next_0 * 32'h37777;
+wire [23:0] _s2_size_kmi_pp01_next_0 = {10'd0, s1_size_reg};
+wire [23:0] size_kmi_pp01 = _s2_size_kmi_pp01_next_0 * 24'h2dd;
+wire [41:0] _s3_size_kmi_next_0 = {10'd0, s2_size_kmi_pp00_reg};
+wire [41:0] _s3_size_kmi_next_1 = {s2_size_kmi_pp01_reg, 18'h0};
+wire [41:0] size_kmi = _s3_size_kmi_next_0 + _s3_size_kmi_next_1;
+wire [17:0] _s4_t_5_next_0 = s3_size_kmi_reg[17:0];
+wire [28:0] _s4_t_5_next_1 = {11'd0, _s4_t_5_next_0};
+wire [28:0] _s8_mi_base_prod_pp00_next_0 = {18'h0, s7_recip_c_t_reg};
+wire [28:0] mi_base_prod_pp00 = s7_t_2_reg * _s8_mi_base_prod_pp00_next_0;
+wire [17:0] _s4_t_6_next_0 = s3_size_kmi_reg[35:18];
+wire [28:0] _s4_t_6_next_1 = {11'd0, _s4_t_6_next_0};
+wire [28:0] _s8_mi_base_prod_pp10_next_0 = {18'h0, s7_recip_c_t_reg};
+wire [28:0] mi_base_prod_pp10 = s7_t_3_reg * _s8_mi_base_prod_pp10_next_0;
+wire [5:0] _s4_t_7_next_0 = s3_size_kmi_reg[41:36];
+wire [16:0] _s4_t_7_next_1 = {11'd0, _s4_t_7_next_0};
+wire [16:0] _s8_mi_base_prod_pp20_next_0 = {6'd0, s7_recip_c_t_reg};
+wire [16:0] mi_base_prod_pp20 = s7_t_4_reg * _s8_mi_base_prod_pp20_next_0;
+wire [52:0] _s9_mi_base_prod_next_0 = {24'h0, s8_mi_base_prod_pp00_reg};
+wire [46:0] _s9_mi_base_prod_next_1 = {s8_mi_base_prod_pp10_reg, 18'h0};
+wire [52:0] _s9_mi_base_prod_next_2 = {6'd0, _s9_mi_base_prod_next_1};
+wire [52:0] _s9_mi_base_prod_next_3 = _s9_mi_base_prod_next_0 + _s9_mi_base_prod_next_2;
+wire [52:0] _s9_mi_base_prod_next_4 = {s8_mi_base_prod_pp20_reg, 36'h0};
+wire [52:0] mi_base_prod = _s9_mi_base_prod_next_3 + _s9_mi_base_prod_next_4;
+wire [41:0] _s10_mi_base_next_0 = s9_mi_base_prod_reg[52:11];
+wire [40:0] _s10_mi_base_next_1 = s9_mi_base_prod_reg[52:12];
+wire [41:0] _s10_mi_base_next_2 = {1'd0, _s10_mi_base_next_1};
+wire [39:0] _s10_mi_base_next_3 = s9_mi_base_prod_reg[52:13];
+wire [41:0] _s10_mi_base_next_4 = {2'd0, _s10_mi_base_next_3};
+wire [38:0] _s10_mi_base_next_5 = s9_mi_base_prod_reg[52:14];
+wire [41:0] _s10_mi_base_next_6 = {3'd0, _s10_mi_base_next_5};
+wire [37:0] _s10_mi_base_next_7 = s9_mi_base_prod_reg[52:15];
+wire [41:0] _s10_mi_base_next_8 = {4'd0, _s10_mi_base_next_7};
+wire [36:0] _s10_mi_base_next_9 = s9_mi_base_prod_reg[52:16];
+wire [41:0] _s10_mi_base_next_10 = {5'd0, _s10_mi_base_next_9};
+wire [35:0] _s10_mi_base_next_11 = s9_mi_base_prod_reg[52:17];
+wire [41:0] _s10_mi_base_next_12 = {6'd0, _s10_mi_base_next_11};
+wire [34:0] _s10_mi_base_next_13 = s9_mi_base_prod_reg[52:18];
+wire [41:0] _s10_mi_base_next_14 = {7'd0, _s10_mi_base_next_13};
+wire [33:0] _s10_mi_base_next_15 = s9_mi_base_prod_reg[52:19];
+wire [41:0] _s10_mi_base_next_16 = {8'd0, _s10_mi_base_next_15};
+wire [32:0] _s10_mi_base_next_17 = s9_mi_base_prod_reg[52:20];
+wire [41:0] _s10_mi_base_next_18 = {9'd0, _s10_mi_base_next_17};
+wire [31:0] _s10_mi_base_next_19 = s9_mi_base_prod_reg[52:21];
+wire [41:0] _s10_mi_base_next_20 = {10'd0, _s10_mi_base_next_19};
+wire [30:0] _s10_mi_base_next_21 = s9_mi_base_prod_reg[52:22];
+wire [41:0] _s10_mi_base_next_22 = {11'd0, _s10_mi_base_next_21};
+wire [29:0] _s10_mi_base_next_23 = s9_mi_base_prod_reg[52:23];
+wire [41:0] _s10_mi_base_next_24 = {12'd0, _s10_mi_base_next_23};
+wire [28:0] _s10_mi_base_next_25 = s9_mi_base_prod_reg[52:24];
+wire [41:0] _s10_mi_base_next_26 = {13'd0, _s10_mi_base_next_25};
+wire [27:0] _s10_mi_base_next_27 = s9_mi_base_prod_reg[52:25];
+wire [41:0] _s10_mi_base_next_28 = {14'd0, _s10_mi_base_next_27};
+wire [26:0] _s10_mi_base_next_29 = s9_mi_base_prod_reg[52:26];
+wire [41:0] _s10_mi_base_next_30 = {15'd0, _s10_mi_base_next_29};
+wire [25:0] _s10_mi_base_next_31 = s9_mi_base_prod_reg[52:27];
+wire [41:0] _s10_mi_base_next_32 = {16'd0, _s10_mi_base_next_31};
+wire [24:0] _s10_mi_base_next_33 = s9_mi_base_prod_reg[52:28];
+wire [41:0] _s10_mi_base_next_34 = {17'h0, _s10_mi_base_next_33};
+wire [23:0] _s10_mi_base_next_35 = s9_mi_base_prod_reg[52:29];
+wire [41:0] _s10_mi_base_next_36 = {18'h0, _s10_mi_base_next_35};
+wire [22:0] _s10_mi_base_next_37 = s9_mi_base_prod_reg[52:30];
+wire [41:0] _s10_mi_base_next_38 = {19'h0, _s10_mi_base_next_37};
+wire [21:0] _s10_mi_base_next_39 = s9_mi_base_prod_reg[52:31];
+wire [41:0] _s10_mi_base_next_40 = {20'h0, _s10_mi_base_next_39};
+wire [20:0] _s10_mi_base_next_41 = s9_mi_base_prod_reg[52:32];
+wire [41:0] _s10_mi_base_next_42 = {21'h0, _s10_mi_base_next_41};
+wire [19:0] _s10_mi_base_next_43 = s9_mi_base_prod_reg[52:33];
+wire [41:0] _s10_mi_base_next_44 = {22'h0, _s10_mi_base_next_43};
+wire [18:0] _s10_mi_base_next_45 = s9_mi_base_prod_reg[52:34];
+wire [41:0] _s10_mi_base_next_46 = {23'h0, _s10_mi_base_next_45};
+wire [17:0] _s10_mi_base_next_47 = s9_mi_base_prod_reg[52:35];
+wire [41:0] _s10_mi_base_next_48 = {24'h0, _s10_mi_base_next_47};
+wire [16:0] _s10_mi_base_next_49 = s9_mi_base_prod_reg[52:36];
+wire [41:0] _s10_mi_base_next_50 = {25'h0, _s10_mi_base_next_49};
+wire [15:0] _s10_mi_base_next_51 = s9_mi_base_prod_reg[52:37];
+wire [41:0] _s10_mi_base_next_52 = {26'h0, _s10_mi_base_next_51};
+wire [41:0] mi_base = (s9_recip_c_lead_reg == 5'd0) ? _s10_mi_base_next_0 : (s9_recip_c_lead_reg == 5'd1) ? _s10_mi_base_next_2 : (s9_recip_c_lead_reg == 5'd2) ? _s10_mi_base_next_4 : (s9_recip_c_lead_reg == 5'd3) ? _s10_mi_base_next_6 : (s9_recip_c_lead_reg == 5'd4) ? _s10_mi_base_next_8 : (s9_recip_c_lead_reg == 5'd5) ? _s10_mi_base_next_10 : (s9_recip_c_lead_reg == 5'd6) ? _s10_mi_base_next_12 : (s9_recip_c_lead_reg == 5'd7) ? _s10_mi_base_next_14 : (s9_recip_c_lead_reg == 5'd8) ? _s10_mi_base_next_16 : (s9_recip_c_lead_reg == 5'd9) ? _s10_mi_base_next_18 : (s9_recip_c_lead_reg == 5'd10) ? _s10_mi_base_next_20 : (s9_recip_c_lead_reg == 5'd11) ? _s10_mi_base_next_22 : (s9_recip_c_lead_reg == 5'd12) ? _s10_mi_base_next_24 : (s9_recip_c_lead_reg == 5'd13) ? _s10_mi_base_next_26 : (s9_recip_c_lead_reg == 5'd14) ? _s10_mi_base_next_28 : (s9_recip_c_lead_reg == 5'd15) ? _s10_mi_base_next_30 : (s9_recip_c_lead_reg == 5'd16) ? _s10_mi_base_next_32 : (s9_recip_c_lead_reg == 5'd17) ? _s10_mi_base_next_34 : (s9_recip_c_lead_reg == 5'd18) ? _s10_mi_base_next_36 : (s9_recip_c_lead_reg == 5'd19) ? _s10_mi_base_next_38 : (s9_recip_c_lead_reg == 5'd20) ? _s10_mi_base_next_40 : (s9_recip_c_lead_reg == 5'd21) ? _s10_mi_base_next_42 : (s9_recip_c_lead_reg == 5'd22) ? _s10_mi_base_next_44 : (s9_recip_c_lead_reg == 5'd23) ? _s10_mi_base_next_46 : (s9_recip_c_lead_reg == 5'd24) ? _s10_mi_base_next_48 : (s9_recip_c_lead_reg == 5'd25) ? _s10_mi_base_next_50 : _s10_mi_base_next_52;
 wire [19:0] trtt_minus_rtt = 20'h3264 - s1_rtt_reg;
-wire [61:0] _s2_t_next_0 = {42'h0, trtt_minus_rtt};
-wire [61:0] _s9_mi_num_next_0 = {20'h0, s8_mi_base_reg};
-wire [61:0] mi_num = _s9_mi_num_next_0 * s8_t_reg;
-wire [72:0] _s4_t_3_next_0 = {62'h0, s3_recip_rtt_recip_reg};
-wire [72:0] _s10_mi_raw_prod_next_0 = {11'd0, s9_mi_num_reg};
-wire [72:0] mi_raw_prod = _s10_mi_raw_prod_next_0 * s9_t_reg;
-wire [61:0] _s11_mi_raw_next_0 = s10_mi_raw_prod_reg[72:11];
-wire [60:0] _s11_mi_raw_next_1 = s10_mi_raw_prod_reg[72:12];
-wire [61:0] _s11_mi_raw_next_2 = {1'd0, _s11_mi_raw_next_1};
-wire [59:0] _s11_mi_raw_next_3 = s10_mi_raw_prod_reg[72:13];
-wire [61:0] _s11_mi_raw_next_4 = {2'd0, _s11_mi_raw_next_3};
-wire [58:0] _s11_mi_raw_next_5 = s10_mi_raw_prod_reg[72:14];
-wire [61:0] _s11_mi_raw_next_6 = {3'd0, _s11_mi_raw_next_5};
-wire [57:0] _s11_mi_raw_next_7 = s10_mi_raw_prod_reg[72:15];
-wire [61:0] _s11_mi_raw_next_8 = {4'd0, _s11_mi_raw_next_7};
-wire [56:0] _s11_mi_raw_next_9 = s10_mi_raw_prod_reg[72:16];
-wire [61:0] _s11_mi_raw_next_10 = {5'd0, _s11_mi_raw_next_9};
-wire [55:0] _s11_mi_raw_next_11 = s10_mi_raw_prod_reg[72:17];
-wire [61:0] _s11_mi_raw_next_12 = {6'd0, _s11_mi_raw_next_11};
-wire [54:0] _s11_mi_raw_next_13 = s10_mi_raw_prod_reg[72:18];
-wire [61:0] _s11_mi_raw_next_14 = {7'd0, _s11_mi_raw_next_13};
-wire [53:0] _s11_mi_raw_next_15 = s10_mi_raw_prod_reg[72:19];
-wire [61:0] _s11_mi_raw_next_16 = {8'd0, _s11_mi_raw_next_15};
-wire [52:0] _s11_mi_raw_next_17 = s10_mi_raw_prod_reg[72:20];
-wire [61:0] _s11_mi_raw_next_18 = {9'd0, _s11_mi_raw_next_17};
-wire [51:0] _s11_mi_raw_next_19 = s10_mi_raw_prod_reg[72:21];
-wire [61:0] _s11_mi_raw_next_20 = {10'd0, _s11_mi_raw_next_19};
-wire [50:0] _s11_mi_raw_next_21 = s10_mi_raw_prod_reg[72:22];
-wire [61:0] _s11_mi_raw_next_22 = {11'd0, _s11_mi_raw_next_21};
-wire [49:0] _s11_mi_raw_next_23 = s10_mi_raw_prod_reg[72:23];
-wire [61:0] _s11_mi_raw_next_24 = {12'd0, _s11_mi_raw_next_23};
-wire [48:0] _s11_mi_raw_next_25 = s10_mi_raw_prod_reg[72:24];
-wire [61:0] _s11_mi_raw_next_26 = {13'd0, _s11_mi_raw_next_25};
-wire [47:0] _s11_mi_raw_next_27 = s10_mi_raw_prod_reg[72:25];
-wire [61:0] _s11_mi_raw_next_28 = {14'd0, _s11_mi_raw_next_27};
-wire [46:0] _s11_mi_raw_next_29 = s10_mi_raw_prod_reg[72:26];
-wire [61:0] _s11_mi_raw_next_30 = {15'd0, _s11_mi_raw_next_29};
-wire [45:0] _s11_mi_raw_next_31 = s10_mi_raw_prod_reg[72:27];
-wire [61:0] _s11_mi_raw_next_32 = {16'd0, _s11_mi_raw_next_31};
-wire [44:0] _s11_mi_raw_next_33 = s10_mi_raw_prod_reg[72:28];
-wire [61:0] _s11_mi_raw_next_34 = {17'h0, _s11_mi_raw_next_33};
-wire [43:0] _s11_mi_raw_next_35 = s10_mi_raw_prod_reg[72:29];
-wire [61:0] _s11_mi_raw_next_36 = {18'h0, _s11_mi_raw_next_35};
-wire [42:0] _s11_mi_raw_next_37 = s10_mi_raw_prod_reg[72:30];
-wire [61:0] _s11_mi_raw_next_38 = {19'h0, _s11_mi_raw_next_37};
-wire [61:0] mi_raw = (s10_recip_rtt_lead_reg == 5'd0) ? _s11_mi_raw_next_0 : (s10_recip_rtt_lead_reg == 5'd1) ? _s11_mi_raw_next_2 : (s10_recip_rtt_lead_reg == 5'd2) ? _s11_mi_raw_next_4 : (s10_recip_rtt_lead_reg == 5'd3) ? _s11_mi_raw_next_6 : (s10_recip_rtt_lead_reg == 5'd4) ? _s11_mi_raw_next_8 : (s10_recip_rtt_lead_reg == 5'd5) ? _s11_mi_raw_next_10 : (s10_recip_rtt_lead_reg == 5'd6) ? _s11_mi_raw_next_12 : (s10_recip_rtt_lead_reg == 5'd7) ? _s11_mi_raw_next_14 : (s10_recip_rtt_lead_reg == 5'd8) ? _s11_mi_raw_next_16 : (s10_recip_rtt_lead_reg == 5'd9) ? _s11_mi_raw_next_18 : (s10_recip_rtt_lead_reg == 5'd10) ? _s11_mi_raw_next_20 : (s10_recip_rtt_lead_reg == 5'd11) ? _s11_mi_raw_next_22 : (s10_recip_rtt_lead_reg == 5'd12) ? _s11_mi_raw_next_24 : (s10_recip_rtt_lead_reg == 5'd13) ? _s11_mi_raw_next_26 : (s10_recip_rtt_lead_reg == 5'd14) ? _s11_mi_raw_next_28 : (s10_recip_rtt_lead_reg == 5'd15) ? _s11_mi_raw_next_30 : (s10_recip_rtt_lead_reg == 5'd16) ? _s11_mi_raw_next_32 : (s10_recip_rtt_lead_reg == 5'd17) ? _s11_mi_raw_next_34 : (s10_recip_rtt_lead_reg == 5'd18) ? _s11_mi_raw_next_36 : _s11_mi_raw_next_38;
-wire [19:0] _s2_size_c_next_0 = {s1_size_reg, 6'd0};
-wire [26:0] size_c = {7'd0, _s2_size_c_next_0};
-wire [34:0] _s12_mi_inc_next_0 = s11_mi_raw_reg[61:27];
-wire _s12_mi_inc_next_1 = |_s12_mi_inc_next_0;
-wire [26:0] _s12_mi_inc_next_2 = s11_mi_raw_reg[26:0];
-wire [26:0] _s12_mi_inc_next_3 = _s12_mi_inc_next_1 ? 27'h7ffffff : _s12_mi_inc_next_2;
-wire _s12_mi_inc_next_4 = _s12_mi_inc_next_3 < s11_size_c_reg;
-wire [26:0] mi_inc = _s12_mi_inc_next_4 ? _s12_mi_inc_next_3 : s11_size_c_reg;
-wire [38:0] _s2_size_kfi_next_0 = {25'h0, s1_size_reg};
-wire [38:0] size_kfi = _s2_size_kfi_next_0 * 39'h16eeeef;
-wire [49:0] _s3_t_3_next_0 = {11'd0, s2_size_kfi_reg};
-wire [49:0] _s7_fi_c_prod_next_0 = {39'h0, s6_recip_c_recip_reg};
-wire [49:0] fi_c_prod = s6_t_4_reg * _s7_fi_c_prod_next_0;
-wire [38:0] _s8_fi_c_next_0 = s7_fi_c_prod_reg[49:11];
-wire [37:0] _s8_fi_c_next_1 = s7_fi_c_prod_reg[49:12];
-wire [38:0] _s8_fi_c_next_2 = {1'd0, _s8_fi_c_next_1};
-wire [36:0] _s8_fi_c_next_3 = s7_fi_c_prod_reg[49:13];
-wire [38:0] _s8_fi_c_next_4 = {2'd0, _s8_fi_c_next_3};
-wire [35:0] _s8_fi_c_next_5 = s7_fi_c_prod_reg[49:14];
-wire [38:0] _s8_fi_c_next_6 = {3'd0, _s8_fi_c_next_5};
-wire [34:0] _s8_fi_c_next_7 = s7_fi_c_prod_reg[49:15];
-wire [38:0] _s8_fi_c_next_8 = {4'd0, _s8_fi_c_next_7};
-wire [33:0] _s8_fi_c_next_9 = s7_fi_c_prod_reg[49:16];
-wire [38:0] _s8_fi_c_next_10 = {5'd0, _s8_fi_c_next_9};
-wire [32:0] _s8_fi_c_next_11 = s7_fi_c_prod_reg[49:17];
-wire [38:0] _s8_fi_c_next_12 = {6'd0, _s8_fi_c_next_11};
-wire [31:0] _s8_fi_c_next_13 = s7_fi_c_prod_reg[49:18];
-wire [38:0] _s8_fi_c_next_14 = {7'd0, _s8_fi_c_next_13};
-wire [30:0] _s8_fi_c_next_15 = s7_fi_c_prod_reg[49:19];
-wire [38:0] _s8_fi_c_next_16 = {8'd0, _s8_fi_c_next_15};
-wire [29:0] _s8_fi_c_next_17 = s7_fi_c_prod_reg[49:20];
-wire [38:0] _s8_fi_c_next_18 = {9'd0, _s8_fi_c_next_17};
-wire [28:0] _s8_fi_c_next_19 = s7_fi_c_prod_reg[49:21];
-wire [38:0] _s8_fi_c_next_20 = {10'd0, _s8_fi_c_next_19};
-wire [27:0] _s8_fi_c_next_21 = s7_fi_c_prod_reg[49:22];
-wire [38:0] _s8_fi_c_next_22 = {11'd0, _s8_fi_c_next_21};
-wire [26:0] _s8_fi_c_next_23 = s7_fi_c_prod_reg[49:23];
-wire [38:0] _s8_fi_c_next_24 = {12'd0, _s8_fi_c_next_23};
-wire [25:0] _s8_fi_c_next_25 = s7_fi_c_prod_reg[49:24];
-wire [38:0] _s8_fi_c_next_26 = {13'd0, _s8_fi_c_next_25};
-wire [24:0] _s8_fi_c_next_27 = s7_fi_c_prod_reg[49:25];
-wire [38:0] _s8_fi_c_next_28 = {14'd0, _s8_fi_c_next_27};
-wire [23:0] _s8_fi_c_next_29 = s7_fi_c_prod_reg[49:26];
-wire [38:0] _s8_fi_c_next_30 = {15'd0, _s8_fi_c_next_29};
-wire [22:0] _s8_fi_c_next_31 = s7_fi_c_prod_reg[49:27];
-wire [38:0] _s8_fi_c_next_32 = {16'd0, _s8_fi_c_next_31};
-wire [21:0] _s8_fi_c_next_33 = s7_fi_c_prod_reg[49:28];
-wire [38:0] _s8_fi_c_next_34 = {17'h0, _s8_fi_c_next_33};
-wire [20:0] _s8_fi_c_next_35 = s7_fi_c_prod_reg[49:29];
-wire [38:0] _s8_fi_c_next_36 = {18'h0, _s8_fi_c_next_35};
-wire [19:0] _s8_fi_c_next_37 = s7_fi_c_prod_reg[49:30];
-wire [38:0] _s8_fi_c_next_38 = {19'h0, _s8_fi_c_next_37};
-wire [18:0] _s8_fi_c_next_39 = s7_fi_c_prod_reg[49:31];
-wire [38:0] _s8_fi_c_next_40 = {20'h0, _s8_fi_c_next_39};
-wire [17:0] _s8_fi_c_next_41 = s7_fi_c_prod_reg[49:32];
-wire [38:0] _s8_fi_c_next_42 = {21'h0, _s8_fi_c_next_41};
-wire [16:0] _s8_fi_c_next_43 = s7_fi_c_prod_reg[49:33];
-wire [38:0] _s8_fi_c_next_44 = {22'h0, _s8_fi_c_next_43};
-wire [15:0] _s8_fi_c_next_45 = s7_fi_c_prod_reg[49:34];
-wire [38:0] _s8_fi_c_next_46 = {23'h0, _s8_fi_c_next_45};
-wire [14:0] _s8_fi_c_next_47 = s7_fi_c_prod_reg[49:35];
-wire [38:0] _s8_fi_c_next_48 = {24'h0, _s8_fi_c_next_47};
-wire [13:0] _s8_fi_c_next_49 = s7_fi_c_prod_reg[49:36];
-wire [38:0] _s8_fi_c_next_50 = {25'h0, _s8_fi_c_next_49};
-wire [12:0] _s8_fi_c_next_51 = s7_fi_c_prod_reg[49:37];
-wire [38:0] _s8_fi_c_next_52 = {26'h0, _s8_fi_c_next_51};
-wire [38:0] fi_c = (s7_recip_c_lead_reg == 5'd0) ? _s8_fi_c_next_0 : (s7_recip_c_lead_reg == 5'd1) ? _s8_fi_c_next_2 : (s7_recip_c_lead_reg == 5'd2) ? _s8_fi_c_next_4 : (s7_recip_c_lead_reg == 5'd3) ? _s8_fi_c_next_6 : (s7_recip_c_lead_reg == 5'd4) ? _s8_fi_c_next_8 : (s7_recip_c_lead_reg == 5'd5) ? _s8_fi_c_next_10 : (s7_recip_c_lead_reg == 5'd6) ? _s8_fi_c_next_12 : (s7_recip_c_lead_reg == 5'd7) ? _s8_fi_c_next_14 : (s7_recip_c_lead_reg == 5'd8) ? _s8_fi_c_next_16 : (s7_recip_c_lead_reg == 5'd9) ? _s8_fi_c_next_18 : (s7_recip_c_lead_reg == 5'd10) ? _s8_fi_c_next_20 : (s7_recip_c_lead_reg == 5'd11) ? _s8_fi_c_next_22 : (s7_recip_c_lead_reg == 5'd12) ? _s8_fi_c_next_24 : (s7_recip_c_lead_reg == 5'd13) ? _s8_fi_c_next_26 : (s7_recip_c_lead_reg == 5'd14) ? _s8_fi_c_next_28 : (s7_recip_c_lead_reg == 5'd15) ? _s8_fi_c_next_30 : (s7_recip_c_lead_reg == 5'd16) ? _s8_fi_c_next_32 : (s7_recip_c_lead_reg == 5'd17) ? _s8_fi_c_next_34 : (s7_recip_c_lead_reg == 5'd18) ? _s8_fi_c_next_36 : (s7_recip_c_lead_reg == 5'd19) ? _s8_fi_c_next_38 : (s7_recip_c_lead_reg == 5'd20) ? _s8_fi_c_next_40 : (s7_recip_c_lead_reg == 5'd21) ? _s8_fi_c_next_42 : (s7_recip_c_lead_reg == 5'd22) ? _s8_fi_c_next_44 : (s7_recip_c_lead_reg == 5'd23) ? _s8_fi_c_next_46 : (s7_recip_c_lead_reg == 5'd24) ? _s8_fi_c_next_48 : (s7_recip_c_lead_reg == 5'd25) ? _s8_fi_c_next_50 : _s8_fi_c_next_52;
-wire [11:0] _s9_fi_inc_next_0 = s8_fi_c_reg[38:27];
-wire _s9_fi_inc_next_1 = |_s9_fi_inc_next_0;
-wire [26:0] _s9_fi_inc_next_2 = s8_fi_c_reg[26:0];
-wire [26:0] fi_inc = _s9_fi_inc_next_1 ? 27'h7ffffff : _s9_fi_inc_next_2;
+wire [17:0] _s2_t_5_next_0 = trtt_minus_rtt[17:0];
+wire [35:0] _s2_t_5_next_1 = {18'h0, _s2_t_5_next_0};
+wire [17:0] _s11_mi_num_pp00_next_0 = s10_mi_base_reg[17:0];
+wire [35:0] _s11_mi_num_pp00_next_1 = {18'h0, _s11_mi_num_pp00_next_0};
+wire [35:0] mi_num_pp00 = _s11_mi_num_pp00_next_1 * s10_t_reg;
+wire [1:0] _s2_t_6_next_0 = trtt_minus_rtt[19:18];
+wire [19:0] _s2_t_6_next_1 = {18'h0, _s2_t_6_next_0};
+wire [19:0] _s11_mi_num_pp01_next_0 = {2'd0, _s11_mi_num_pp00_next_0};
+wire [19:0] mi_num_pp01 = _s11_mi_num_pp01_next_0 * s10_t_2_reg;
+wire [35:0] _s2_t_7_next_0 = {18'h0, _s2_t_5_next_0};
+wire [17:0] _s11_mi_num_pp10_next_0 = s10_mi_base_reg[35:18];
+wire [35:0] _s11_mi_num_pp10_next_1 = {18'h0, _s11_mi_num_pp10_next_0};
+wire [35:0] mi_num_pp10 = _s11_mi_num_pp10_next_1 * s10_t_3_reg;
+wire [19:0] _s2_t_8_next_0 = {18'h0, _s2_t_6_next_0};
+wire [19:0] _s11_mi_num_pp11_next_0 = {2'd0, _s11_mi_num_pp10_next_0};
+wire [19:0] mi_num_pp11 = _s11_mi_num_pp11_next_0 * s10_t_4_reg;
+wire [23:0] _s2_t_9_next_0 = {6'd0, _s2_t_5_next_0};
+wire [5:0] _s11_mi_num_pp20_next_0 = s10_mi_base_reg[41:36];
+wire [23:0] _s11_mi_num_pp20_next_1 = {18'h0, _s11_mi_num_pp20_next_0};
+wire [23:0] mi_num_pp20 = _s11_mi_num_pp20_next_1 * s10_t_5_reg;
+wire [7:0] _s2_t_10_next_0 = {6'd0, _s2_t_6_next_0};
+wire [7:0] _s11_mi_num_pp21_next_0 = {2'd0, _s11_mi_num_pp20_next_0};
+wire [7:0] mi_num_pp21 = _s11_mi_num_pp21_next_0 * s10_t_6_reg;
+wire [61:0] _s12_mi_num_next_0 = {26'h0, s11_mi_num_pp00_reg};
+wire [37:0] _s12_mi_num_next_1 = {s11_mi_num_pp01_reg, 18'h0};
+wire [61:0] _s12_mi_num_next_2 = {24'h0, _s12_mi_num_next_1};
+wire [61:0] _s12_mi_num_next_3 = _s12_mi_num_next_0 + _s12_mi_num_next_2;
+wire [53:0] _s12_mi_num_next_4 = {s11_mi_num_pp10_reg, 18'h0};
+wire [61:0] _s12_mi_num_next_5 = {8'd0, _s12_mi_num_next_4};
+wire [61:0] _s12_mi_num_next_6 = _s12_mi_num_next_3 + _s12_mi_num_next_5;
+wire [55:0] _s12_mi_num_next_7 = {s11_mi_num_pp11_reg, 36'h0};
+wire [61:0] _s12_mi_num_next_8 = {6'd0, _s12_mi_num_next_7};
+wire [61:0] _s12_mi_num_next_9 = _s12_mi_num_next_6 + _s12_mi_num_next_8;
+wire [59:0] _s12_mi_num_next_10 = {s11_mi_num_pp20_reg, 36'h0};
+wire [61:0] _s12_mi_num_next_11 = {2'd0, _s12_mi_num_next_10};
+wire [61:0] _s12_mi_num_next_12 = _s12_mi_num_next_9 + _s12_mi_num_next_11;
+wire [61:0] _s12_mi_num_next_13 = {s11_mi_num_pp21_reg, 54'h0};
+wire [61:0] mi_num = _s12_mi_num_next_12 + _s12_mi_num_next_13;
+wire [28:0] _s5_t_11_next_0 = {18'h0, s4_recip_rtt_t_reg};
+wire [17:0] _s13_mi_raw_prod_pp00_next_0 = s12_mi_num_reg[17:0];
+wire [28:0] _s13_mi_raw_prod_pp00_next_1 = {11'd0, _s13_mi_raw_prod_pp00_next_0};
+wire [28:0] mi_raw_prod_pp00 = _s13_mi_raw_prod_pp00_next_1 * s12_t_reg;
+wire [28:0] _s5_t_12_next_0 = {18'h0, s4_recip_rtt_t_reg};
+wire [17:0] _s13_mi_raw_prod_pp10_next_0 = s12_mi_num_reg[35:18];
+wire [28:0] _s13_mi_raw_prod_pp10_next_1 = {11'd0, _s13_mi_raw_prod_pp10_next_0};
+wire [28:0] mi_raw_prod_pp10 = _s13_mi_raw_prod_pp10_next_1 * s12_t_2_reg;
+wire [28:0] _s5_t_13_next_0 = {18'h0, s4_recip_rtt_t_reg};
+wire [17:0] _s13_mi_raw_prod_pp20_next_0 = s12_mi_num_reg[53:36];
+wire [28:0] _s13_mi_raw_prod_pp20_next_1 = {11'd0, _s13_mi_raw_prod_pp20_next_0};
+wire [28:0] mi_raw_prod_pp20 = _s13_mi_raw_prod_pp20_next_1 * s12_t_3_reg;
+wire [18:0] _s5_t_14_next_0 = {8'd0, s4_recip_rtt_t_reg};
+wire [7:0] _s13_mi_raw_prod_pp30_next_0 = s12_mi_num_reg[61:54];
+wire [18:0] _s13_mi_raw_prod_pp30_next_1 = {11'd0, _s13_mi_raw_prod_pp30_next_0};
+wire [18:0] mi_raw_prod_pp30 = _s13_mi_raw_prod_pp30_next_1 * s12_t_4_reg;
+wire [72:0] _s14_mi_raw_prod_next_0 = {44'h0, s13_mi_raw_prod_pp00_reg};
+wire [46:0] _s14_mi_raw_prod_next_1 = {s13_mi_raw_prod_pp10_reg, 18'h0};
+wire [72:0] _s14_mi_raw_prod_next_2 = {26'h0, _s14_mi_raw_prod_next_1};
+wire [72:0] _s14_mi_raw_prod_next_3 = _s14_mi_raw_prod_next_0 + _s14_mi_raw_prod_next_2;
+wire [64:0] _s14_mi_raw_prod_next_4 = {s13_mi_raw_prod_pp20_reg, 36'h0};
+wire [72:0] _s14_mi_raw_prod_next_5 = {8'd0, _s14_mi_raw_prod_next_4};
+wire [72:0] _s14_mi_raw_prod_next_6 = _s14_mi_raw_prod_next_3 + _s14_mi_raw_prod_next_5;
+wire [72:0] _s14_mi_raw_prod_next_7 = {s13_mi_raw_prod_pp30_reg, 54'h0};
+wire [72:0] mi_raw_prod = _s14_mi_raw_prod_next_6 + _s14_mi_raw_prod_next_7;
+wire [61:0] _s15_mi_raw_next_0 = s14_mi_raw_prod_reg[72:11];
+wire [60:0] _s15_mi_raw_next_1 = s14_mi_raw_prod_reg[72:12];
+wire [61:0] _s15_mi_raw_next_2 = {1'd0, _s15_mi_raw_next_1};
+wire [59:0] _s15_mi_raw_next_3 = s14_mi_raw_prod_reg[72:13];
+wire [61:0] _s15_mi_raw_next_4 = {2'd0, _s15_mi_raw_next_3};
+wire [58:0] _s15_mi_raw_next_5 = s14_mi_raw_prod_reg[72:14];
+wire [61:0] _s15_mi_raw_next_6 = {3'd0, _s15_mi_raw_next_5};
+wire [57:0] _s15_mi_raw_next_7 = s14_mi_raw_prod_reg[72:15];
+wire [61:0] _s15_mi_raw_next_8 = {4'd0, _s15_mi_raw_next_7};
+wire [56:0] _s15_mi_raw_next_9 = s14_mi_raw_prod_reg[72:16];
+wire [61:0] _s15_mi_raw_next_10 = {5'd0, _s15_mi_raw_next_9};
+wire [55:0] _s15_mi_raw_next_11 = s14_mi_raw_prod_reg[72:17];
+wire [61:0] _s15_mi_raw_next_12 = {6'd0, _s15_mi_raw_next_11};
+wire [54:0] _s15_mi_raw_next_13 = s14_mi_raw_prod_reg[72:18];
+wire [61:0] _s15_mi_raw_next_14 = {7'd0, _s15_mi_raw_next_13};
+wire [53:0] _s15_mi_raw_next_15 = s14_mi_raw_prod_reg[72:19];
+wire [61:0] _s15_mi_raw_next_16 = {8'd0, _s15_mi_raw_next_15};
+wire [52:0] _s15_mi_raw_next_17 = s14_mi_raw_prod_reg[72:20];
+wire [61:0] _s15_mi_raw_next_18 = {9'd0, _s15_mi_raw_next_17};
+wire [51:0] _s15_mi_raw_next_19 = s14_mi_raw_prod_reg[72:21];
+wire [61:0] _s15_mi_raw_next_20 = {10'd0, _s15_mi_raw_next_19};
+wire [50:0] _s15_mi_raw_next_21 = s14_mi_raw_prod_reg[72:22];
+wire [61:0] _s15_mi_raw_next_22 = {11'd0, _s15_mi_raw_next_21};
+wire [49:0] _s15_mi_raw_next_23 = s14_mi_raw_prod_reg[72:23];
+wire [61:0] _s15_mi_raw_next_24 = {12'd0, _s15_mi_raw_next_23};
+wire [48:0] _s15_mi_raw_next_25 = s14_mi_raw_prod_reg[72:24];
+wire [61:0] _s15_mi_raw_next_26 = {13'd0, _s15_mi_raw_next_25};
+wire [47:0] _s15_mi_raw_next_27 = s14_mi_raw_prod_reg[72:25];
+wire [61:0] _s15_mi_raw_next_28 = {14'd0, _s15_mi_raw_next_27};
+wire [46:0] _s15_mi_raw_next_29 = s14_mi_raw_prod_reg[72:26];
+wire [61:0] _s15_mi_raw_next_30 = {15'd0, _s15_mi_raw_next_29};
+wire [45:0] _s15_mi_raw_next_31 = s14_mi_raw_prod_reg[72:27];
+wire [61:0] _s15_mi_raw_next_32 = {16'd0, _s15_mi_raw_next_31};
+wire [44:0] _s15_mi_raw_next_33 = s14_mi_raw_prod_reg[72:28];
+wire [61:0] _s15_mi_raw_next_34 = {17'h0, _s15_mi_raw_next_33};
+wire [43:0] _s15_mi_raw_next_35 = s14_mi_raw_prod_reg[72:29];
+wire [61:0] _s15_mi_raw_next_36 = {18'h0, _s15_mi_raw_next_35};
+wire [42:0] _s15_mi_raw_next_37 = s14_mi_raw_prod_reg[72:30];
+wire [61:0] _s15_mi_raw_next_38 = {19'h0, _s15_mi_raw_next_37};
+wire [61:0] mi_raw = (s14_recip_rtt_lead_reg == 5'd0) ? _s15_mi_raw_next_0 : (s14_recip_rtt_lead_reg == 5'd1) ? _s15_mi_raw_next_2 : (s14_recip_rtt_lead_reg == 5'd2) ? _s15_mi_raw_next_4 : (s14_recip_rtt_lead_reg == 5'd3) ? _s15_mi_raw_next_6 : (s14_recip_rtt_lead_reg == 5'd4) ? _s15_mi_raw_next_8 : (s14_recip_rtt_lead_reg == 5'd5) ? _s15_mi_raw_next_10 : (s14_recip_rtt_lead_reg == 5'd6) ? _s15_mi_raw_next_12 : (s14_recip_rtt_lead_reg == 5'd7) ? _s15_mi_raw_next_14 : (s14_recip_rtt_lead_reg == 5'd8) ? _s15_mi_raw_next_16 : (s14_recip_rtt_lead_reg == 5'd9) ? _s15_mi_raw_next_18 : (s14_recip_rtt_lead_reg == 5'd10) ? _s15_mi_raw_next_20 : (s14_recip_rtt_lead_reg == 5'd11) ? _s15_mi_raw_next_22 : (s14_recip_rtt_lead_reg == 5'd12) ? _s15_mi_raw_next_24 : (s14_recip_rtt_lead_reg == 5'd13) ? _s15_mi_raw_next_26 : (s14_recip_rtt_lead_reg == 5'd14) ? _s15_mi_raw_next_28 : (s14_recip_rtt_lead_reg == 5'd15) ? _s15_mi_raw_next_30 : (s14_recip_rtt_lead_reg == 5'd16) ? _s15_mi_raw_next_32 : (s14_recip_rtt_lead_reg == 5'd17) ? _s15_mi_raw_next_34 : (s14_recip_rtt_lead_reg == 5'd18) ? _s15_mi_raw_next_36 : _s15_mi_raw_next_38;
+wire [34:0] _s16_mi_inc_next_0 = s15_mi_raw_reg[61:27];
+wire _s16_mi_inc_next_1 = |_s16_mi_inc_next_0;
+wire [26:0] _s16_mi_inc_next_2 = s15_mi_raw_reg[26:0];
+wire [26:0] _s16_mi_inc_next_3 = _s16_mi_inc_next_1 ? 27'h7ffffff : _s16_mi_inc_next_2;
+wire _s16_mi_inc_next_4 = _s16_mi_inc_next_3 < s15_size_c_reg;
+wire [26:0] mi_inc = _s16_mi_inc_next_4 ? _s16_mi_inc_next_3 : s15_size_c_reg;
+wire [31:0] _s2_size_kfi_pp00_next_0 = {18'h0, s1_size_reg};
+wire [31:0] size_kfi_pp00 = _s2_size_kfi_pp00_next_0 * 32'h2eeef;
+wire [20:0] _s2_size_kfi_pp01_next_0 = {7'd0, s1_size_reg};
+wire [20:0] size_kfi_pp01 = _s2_size_kfi_pp01_next_0 * 21'h5b;
+wire [38:0] _s3_size_kfi_next_0 = {7'd0, s2_size_kfi_pp00_reg};
+wire [38:0] _s3_size_kfi_next_1 = {s2_size_kfi_pp01_reg, 18'h0};
+wire [38:0] size_kfi = _s3_size_kfi_next_0 + _s3_size_kfi_next_1;
+wire [17:0] _s4_t_14_next_0 = s3_size_kfi_reg[17:0];
+wire [28:0] _s4_t_14_next_1 = {11'd0, _s4_t_14_next_0};
+wire [28:0] _s8_fi_c_prod_pp00_next_0 = {18'h0, s7_recip_c_t_reg};
+wire [28:0] fi_c_prod_pp00 = s7_t_15_reg * _s8_fi_c_prod_pp00_next_0;
+wire [17:0] _s4_t_15_next_0 = s3_size_kfi_reg[35:18];
+wire [28:0] _s4_t_15_next_1 = {11'd0, _s4_t_15_next_0};
+wire [28:0] _s8_fi_c_prod_pp10_next_0 = {18'h0, s7_recip_c_t_reg};
+wire [28:0] fi_c_prod_pp10 = s7_t_16_reg * _s8_fi_c_prod_pp10_next_0;
+wire [2:0] _s4_t_16_next_0 = s3_size_kfi_reg[38:36];
+wire [13:0] _s4_t_16_next_1 = {11'd0, _s4_t_16_next_0};
+wire [13:0] _s8_fi_c_prod_pp20_next_0 = {3'd0, s7_recip_c_t_reg};
+wire [13:0] fi_c_prod_pp20 = s7_t_17_reg * _s8_fi_c_prod_pp20_next_0;
+wire [49:0] _s9_fi_c_prod_next_0 = {21'h0, s8_fi_c_prod_pp00_reg};
+wire [46:0] _s9_fi_c_prod_next_1 = {s8_fi_c_prod_pp10_reg, 18'h0};
+wire [49:0] _s9_fi_c_prod_next_2 = {3'd0, _s9_fi_c_prod_next_1};
+wire [49:0] _s9_fi_c_prod_next_3 = _s9_fi_c_prod_next_0 + _s9_fi_c_prod_next_2;
+wire [49:0] _s9_fi_c_prod_next_4 = {s8_fi_c_prod_pp20_reg, 36'h0};
+wire [49:0] fi_c_prod = _s9_fi_c_prod_next_3 + _s9_fi_c_prod_next_4;
+wire [38:0] _s10_fi_c_next_0 = s9_fi_c_prod_reg[49:11];
+wire [37:0] _s10_fi_c_next_1 = s9_fi_c_prod_reg[49:12];
+wire [38:0] _s10_fi_c_next_2 = {1'd0, _s10_fi_c_next_1};
+wire [36:0] _s10_fi_c_next_3 = s9_fi_c_prod_reg[49:13];
+wire [38:0] _s10_fi_c_next_4 = {2'd0, _s10_fi_c_next_3};
+wire [35:0] _s10_fi_c_next_5 = s9_fi_c_prod_reg[49:14];
+wire [38:0] _s10_fi_c_next_6 = {3'd0, _s10_fi_c_next_5};
+wire [34:0] _s10_fi_c_next_7 = s9_fi_c_prod_reg[49:15];
+wire [38:0] _s10_fi_c_next_8 = {4'd0, _s10_fi_c_next_7};
+wire [33:0] _s10_fi_c_next_9 = s9_fi_c_prod_reg[49:16];
+wire [38:0] _s10_fi_c_next_10 = {5'd0, _s10_fi_c_next_9};
+wire [32:0] _s10_fi_c_next_11 = s9_fi_c_prod_reg[49:17];
+wire [38:0] _s10_fi_c_next_12 = {6'd0, _s10_fi_c_next_11};
+wire [31:0] _s10_fi_c_next_13 = s9_fi_c_prod_reg[49:18];
+wire [38:0] _s10_fi_c_next_14 = {7'd0, _s10_fi_c_next_13};
+wire [30:0] _s10_fi_c_next_15 = s9_fi_c_prod_reg[49:19];
+wire [38:0] _s10_fi_c_next_16 = {8'd0, _s10_fi_c_next_15};
+wire [29:0] _s10_fi_c_next_17 = s9_fi_c_prod_reg[49:20];
+wire [38:0] _s10_fi_c_next_18 = {9'd0, _s10_fi_c_next_17};
+wire [28:0] _s10_fi_c_next_19 = s9_fi_c_prod_reg[49:21];
+wire [38:0] _s10_fi_c_next_20 = {10'd0, _s10_fi_c_next_19};
+wire [27:0] _s10_fi_c_next_21 = s9_fi_c_prod_reg[49:22];
+wire [38:0] _s10_fi_c_next_22 = {11'd0, _s10_fi_c_next_21};
+wire [26:0] _s10_fi_c_next_23 = s9_fi_c_prod_reg[49:23];
+wire [38:0] _s10_fi_c_next_24 = {12'd0, _s10_fi_c_next_23};
+wire [25:0] _s10_fi_c_next_25 = s9_fi_c_prod_reg[49:24];
+wire [38:0] _s10_fi_c_next_26 = {13'd0, _s10_fi_c_next_25};
+wire [24:0] _s10_fi_c_next_27 = s9_fi_c_prod_reg[49:25];
+wire [38:0] _s10_fi_c_next_28 = {14'd0, _s10_fi_c_next_27};
+wire [23:0] _s10_fi_c_next_29 = s9_fi_c_prod_reg[49:26];
+wire [38:0] _s10_fi_c_next_30 = {15'd0, _s10_fi_c_next_29};
+wire [22:0] _s10_fi_c_next_31 = s9_fi_c_prod_reg[49:27];
+wire [38:0] _s10_fi_c_next_32 = {16'd0, _s10_fi_c_next_31};
+wire [21:0] _s10_fi_c_next_33 = s9_fi_c_prod_reg[49:28];
+wire [38:0] _s10_fi_c_next_34 = {17'h0, _s10_fi_c_next_33};
+wire [20:0] _s10_fi_c_next_35 = s9_fi_c_prod_reg[49:29];
+wire [38:0] _s10_fi_c_next_36 = {18'h0, _s10_fi_c_next_35};
+wire [19:0] _s10_fi_c_next_37 = s9_fi_c_prod_reg[49:30];
+wire [38:0] _s10_fi_c_next_38 = {19'h0, _s10_fi_c_next_37};
+wire [18:0] _s10_fi_c_next_39 = s9_fi_c_prod_reg[49:31];
+wire [38:0] _s10_fi_c_next_40 = {20'h0, _s10_fi_c_next_39};
+wire [17:0] _s10_fi_c_next_41 = s9_fi_c_prod_reg[49:32];
+wire [38:0] _s10_fi_c_next_42 = {21'h0, _s10_fi_c_next_41};
+wire [16:0] _s10_fi_c_next_43 = s9_fi_c_prod_reg[49:33];
+wire [38:0] _s10_fi_c_next_44 = {22'h0, _s10_fi_c_next_43};
+wire [15:0] _s10_fi_c_next_45 = s9_fi_c_prod_reg[49:34];
+wire [38:0] _s10_fi_c_next_46 = {23'h0, _s10_fi_c_next_45};
+wire [14:0] _s10_fi_c_next_47 = s9_fi_c_prod_reg[49:35];
+wire [38:0] _s10_fi_c_next_48 = {24'h0, _s10_fi_c_next_47};
+wire [13:0] _s10_fi_c_next_49 = s9_fi_c_prod_reg[49:36];
+wire [38:0] _s10_fi_c_next_50 = {25'h0, _s10_fi_c_next_49};
+wire [12:0] _s10_fi_c_next_51 = s9_fi_c_prod_reg[49:37];
+wire [38:0] _s10_fi_c_next_52 = {26'h0, _s10_fi_c_next_51};
+wire [38:0] fi_c = (s9_recip_c_lead_reg == 5'd0) ? _s10_fi_c_next_0 : (s9_recip_c_lead_reg == 5'd1) ? _s10_fi_c_next_2 : (s9_recip_c_lead_reg == 5'd2) ? _s10_fi_c_next_4 : (s9_recip_c_lead_reg == 5'd3) ? _s10_fi_c_next_6 : (s9_recip_c_lead_reg == 5'd4) ? _s10_fi_c_next_8 : (s9_recip_c_lead_reg == 5'd5) ? _s10_fi_c_next_10 : (s9_recip_c_lead_reg == 5'd6) ? _s10_fi_c_next_12 : (s9_recip_c_lead_reg == 5'd7) ? _s10_fi_c_next_14 : (s9_recip_c_lead_reg == 5'd8) ? _s10_fi_c_next_16 : (s9_recip_c_lead_reg == 5'd9) ? _s10_fi_c_next_18 : (s9_recip_c_lead_reg == 5'd10) ? _s10_fi_c_next_20 : (s9_recip_c_lead_reg == 5'd11) ? _s10_fi_c_next_22 : (s9_recip_c_lead_reg == 5'd12) ? _s10_fi_c_next_24 : (s9_recip_c_lead_reg == 5'd13) ? _s10_fi_c_next_26 : (s9_recip_c_lead_reg == 5'd14) ? _s10_fi_c_next_28 : (s9_recip_c_lead_reg == 5'd15) ? _s10_fi_c_next_30 : (s9_recip_c_lead_reg == 5'd16) ? _s10_fi_c_next_32 : (s9_recip_c_lead_reg == 5'd17) ? _s10_fi_c_next_34 : (s9_recip_c_lead_reg == 5'd18) ? _s10_fi_c_next_36 : (s9_recip_c_lead_reg == 5'd19) ? _s10_fi_c_next_38 : (s9_recip_c_lead_reg == 5'd20) ? _s10_fi_c_next_40 : (s9_recip_c_lead_reg == 5'd21) ? _s10_fi_c_next_42 : (s9_recip_c_lead_reg == 5'd22) ? _s10_fi_c_next_44 : (s9_recip_c_lead_reg == 5'd23) ? _s10_fi_c_next_46 : (s9_recip_c_lead_reg == 5'd24) ? _s10_fi_c_next_48 : (s9_recip_c_lead_reg == 5'd25) ? _s10_fi_c_next_50 : _s10_fi_c_next_52;
+wire [11:0] _s11_fi_inc_next_0 = s10_fi_c_reg[38:27];
+wire _s11_fi_inc_next_1 = |_s11_fi_inc_next_0;
+wire [26:0] _s11_fi_inc_next_2 = s10_fi_c_reg[26:0];
+wire [26:0] fi_inc = _s11_fi_inc_next_1 ? 27'h7ffffff : _s11_fi_inc_next_2;
 wire [19:0] rtt_minus_trtt = s1_rtt_reg - 20'h3264;
-wire [33:0] _s2_md_ds_next_0 = {14'd0, rtt_minus_trtt};
-wire [33:0] _s2_md_ds_next_1 = {20'h0, s1_size_reg};
-wire [33:0] md_ds = _s2_md_ds_next_0 * _s2_md_ds_next_1;
-wire [41:0] _s3_md_num_next_0 = {8'd0, s2_md_ds_reg};
-wire [41:0] md_num = _s3_md_num_next_0 * 42'h80;
-wire [52:0] _s4_md_raw_prod_next_0 = {11'd0, s3_md_num_reg};
-wire [52:0] _s4_md_raw_prod_next_1 = {42'h0, s3_recip_rtt_recip_reg};
-wire [52:0] md_raw_prod = _s4_md_raw_prod_next_0 * _s4_md_raw_prod_next_1;
-wire [41:0] _s5_md_raw_next_0 = s4_md_raw_prod_reg[52:11];
-wire [40:0] _s5_md_raw_next_1 = s4_md_raw_prod_reg[52:12];
-wire [41:0] _s5_md_raw_next_2 = {1'd0, _s5_md_raw_next_1};
-wire [39:0] _s5_md_raw_next_3 = s4_md_raw_prod_reg[52:13];
-wire [41:0] _s5_md_raw_next_4 = {2'd0, _s5_md_raw_next_3};
-wire [38:0] _s5_md_raw_next_5 = s4_md_raw_prod_reg[52:14];
-wire [41:0] _s5_md_raw_next_6 = {3'd0, _s5_md_raw_next_5};
-wire [37:0] _s5_md_raw_next_7 = s4_md_raw_prod_reg[52:15];
-wire [41:0] _s5_md_raw_next_8 = {4'd0, _s5_md_raw_next_7};
-wire [36:0] _s5_md_raw_next_9 = s4_md_raw_prod_reg[52:16];
-wire [41:0] _s5_md_raw_next_10 = {5'd0, _s5_md_raw_next_9};
-wire [35:0] _s5_md_raw_next_11 = s4_md_raw_prod_reg[52:17];
-wire [41:0] _s5_md_raw_next_12 = {6'd0, _s5_md_raw_next_11};
-wire [34:0] _s5_md_raw_next_13 = s4_md_raw_prod_reg[52:18];
-wire [41:0] _s5_md_raw_next_14 = {7'd0, _s5_md_raw_next_13};
-wire [33:0] _s5_md_raw_next_15 = s4_md_raw_prod_reg[52:19];
-wire [41:0] _s5_md_raw_next_16 = {8'd0, _s5_md_raw_next_15};
-wire [32:0] _s5_md_raw_next_17 = s4_md_raw_prod_reg[52:20];
-wire [41:0] _s5_md_raw_next_18 = {9'd0, _s5_md_raw_next_17};
-wire [31:0] _s5_md_raw_next_19 = s4_md_raw_prod_reg[52:21];
-wire [41:0] _s5_md_raw_next_20 = {10'd0, _s5_md_raw_next_19};
-wire [30:0] _s5_md_raw_next_21 = s4_md_raw_prod_reg[52:22];
-wire [41:0] _s5_md_raw_next_22 = {11'd0, _s5_md_raw_next_21};
-wire [29:0] _s5_md_raw_next_23 = s4_md_raw_prod_reg[52:23];
-wire [41:0] _s5_md_raw_next_24 = {12'd0, _s5_md_raw_next_23};
-wire [28:0] _s5_md_raw_next_25 = s4_md_raw_prod_reg[52:24];
-wire [41:0] _s5_md_raw_next_26 = {13'd0, _s5_md_raw_next_25};
-wire [27:0] _s5_md_raw_next_27 = s4_md_raw_prod_reg[52:25];
-wire [41:0] _s5_md_raw_next_28 = {14'd0, _s5_md_raw_next_27};
-wire [26:0] _s5_md_raw_next_29 = s4_md_raw_prod_reg[52:26];
-wire [41:0] _s5_md_raw_next_30 = {15'd0, _s5_md_raw_next_29};
-wire [25:0] _s5_md_raw_next_31 = s4_md_raw_prod_reg[52:27];
-wire [41:0] _s5_md_raw_next_32 = {16'd0, _s5_md_raw_next_31};
-wire [24:0] _s5_md_raw_next_33 = s4_md_raw_prod_reg[52:28];
-wire [41:0] _s5_md_raw_next_34 = {17'h0, _s5_md_raw_next_33};
-wire [23:0] _s5_md_raw_next_35 = s4_md_raw_prod_reg[52:29];
-wire [41:0] _s5_md_raw_next_36 = {18'h0, _s5_md_raw_next_35};
-wire [22:0] _s5_md_raw_next_37 = s4_md_raw_prod_reg[52:30];
-wire [41:0] _s5_md_raw_next_38 = {19'h0, _s5_md_raw_next_37};
-wire [41:0] md_raw = (s4_recip_rtt_lead_reg == 5'd0) ? _s5_md_raw_next_0 : (s4_recip_rtt_lead_reg == 5'd1) ? _s5_md_raw_next_2 : (s4_recip_rtt_lead_reg == 5'd2) ? _s5_md_raw_next_4 : (s4_recip_rtt_lead_reg == 5'd3) ? _s5_md_raw_next_6 : (s4_recip_rtt_lead_reg == 5'd4) ? _s5_md_raw_next_8 : (s4_recip_rtt_lead_reg == 5'd5) ? _s5_md_raw_next_10 : (s4_recip_rtt_lead_reg == 5'd6) ? _s5_md_raw_next_12 : (s4_recip_rtt_lead_reg == 5'd7) ? _s5_md_raw_next_14 : (s4_recip_rtt_lead_reg == 5'd8) ? _s5_md_raw_next_16 : (s4_recip_rtt_lead_reg == 5'd9) ? _s5_md_raw_next_18 : (s4_recip_rtt_lead_reg == 5'd10) ? _s5_md_raw_next_20 : (s4_recip_rtt_lead_reg == 5'd11) ? _s5_md_raw_next_22 : (s4_recip_rtt_lead_reg == 5'd12) ? _s5_md_raw_next_24 : (s4_recip_rtt_lead_reg == 5'd13) ? _s5_md_raw_next_26 : (s4_recip_rtt_lead_reg == 5'd14) ? _s5_md_raw_next_28 : (s4_recip_rtt_lead_reg == 5'd15) ? _s5_md_raw_next_30 : (s4_recip_rtt_lead_reg == 5'd16) ? _s5_md_raw_next_32 : (s4_recip_rtt_lead_reg == 5'd17) ? _s5_md_raw_next_34 : (s4_recip_rtt_lead_reg == 5'd18) ? _s5_md_raw_next_36 : _s5_md_raw_next_38;
-wire [27:0] _s5_t_5_next_0 = {1'd0, cur_c};
-wire [40:0] _s2_t_2_next_0 = {27'h0, s1_size_reg};
-wire [14:0] _s6_c_md_fd_xs_next_0 = s5_md_raw_reg[41:27];
-wire _s6_c_md_fd_xs_next_1 = |_s6_c_md_fd_xs_next_0;
-wire [26:0] _s6_c_md_fd_xs_next_2 = s5_md_raw_reg[26:0];
-wire [26:0] _s6_c_md_fd_xs_next_3 = _s6_c_md_fd_xs_next_1 ? 27'h7ffffff : _s6_c_md_fd_xs_next_2;
-wire _s6_c_md_fd_xs_next_4 = _s6_c_md_fd_xs_next_3 < s5_size_c_reg;
-wire [26:0] md_dec = _s6_c_md_fd_xs_next_4 ? _s6_c_md_fd_xs_next_3 : s5_size_c_reg;
-wire [27:0] _s6_c_md_fd_xs_next_5 = {1'd0, md_dec};
-wire [27:0] _s6_c_md_fd_xs_next_6 = s5_t_5_reg - _s6_c_md_fd_xs_next_5;
-wire _s6_c_md_fd_xs_next_7 = _s6_c_md_fd_xs_next_6[27];
-wire [26:0] _s6_c_md_fd_xs_next_8 = _s6_c_md_fd_xs_next_6[26:0];
-wire [26:0] _s6_c_md_fd_xs_next_9 = _s6_c_md_fd_xs_next_7 ? 27'h0 : _s6_c_md_fd_xs_next_8;
-wire [40:0] _s6_c_md_fd_xs_next_10 = {14'd0, _s6_c_md_fd_xs_next_9};
-wire [40:0] c_md_fd_xs = _s6_c_md_fd_xs_next_10 * s5_t_6_reg;
-wire [60:0] _s7_c_md_fd_prod_next_0 = {20'h0, s6_c_md_fd_xs_reg};
-wire [60:0] c_md_fd_prod = _s7_c_md_fd_prod_next_0 * 61'hf9b52;
-wire [40:0] _s2_t_3_next_0 = {27'h0, s1_size_reg};
-wire [40:0] _s5_c_fd_xs_next_0 = {14'd0, cur_c};
-wire [40:0] c_fd_xs = _s5_c_fd_xs_next_0 * s4_t_6_reg;
-wire [60:0] _s6_c_fd_prod_next_0 = {20'h0, s5_c_fd_xs_reg};
-wire [60:0] c_fd_prod = _s6_c_fd_prod_next_0 * 61'hf9b52;
-wire [27:0] _s5_t_7_next_0 = {1'd0, cur_c};
-wire [27:0] _s13_c_mi_sat_next_0 = {1'd0, s12_mi_inc_reg};
-wire [27:0] c_mi = s12_t_reg + _s13_c_mi_sat_next_0;
-wire _s13_c_mi_sat_next_1 = c_mi[27];
-wire _s13_c_mi_sat_next_2 = _s13_c_mi_sat_next_1;
-wire [26:0] _s13_c_mi_sat_next_3 = c_mi[26:0];
-wire [26:0] c_mi_sat = _s13_c_mi_sat_next_2 ? 27'h7ffffff : _s13_c_mi_sat_next_3;
-wire _s14_recip_mi_lead_next_0 = s13_c_mi_sat_reg[26];
-wire _s14_recip_mi_lead_next_1 = s13_c_mi_sat_reg[25];
-wire _s14_recip_mi_lead_next_2 = s13_c_mi_sat_reg[24];
-wire _s14_recip_mi_lead_next_3 = s13_c_mi_sat_reg[23];
-wire _s14_recip_mi_lead_next_4 = s13_c_mi_sat_reg[22];
-wire _s14_recip_mi_lead_next_5 = s13_c_mi_sat_reg[21];
-wire _s14_recip_mi_lead_next_6 = s13_c_mi_sat_reg[20];
-wire _s14_recip_mi_lead_next_7 = s13_c_mi_sat_reg[19];
-wire _s14_recip_mi_lead_next_8 = s13_c_mi_sat_reg[18];
-wire _s14_recip_mi_lead_next_9 = s13_c_mi_sat_reg[17];
-wire _s14_recip_mi_lead_next_10 = s13_c_mi_sat_reg[16];
-wire _s14_recip_mi_lead_next_11 = s13_c_mi_sat_reg[15];
-wire _s14_recip_mi_lead_next_12 = s13_c_mi_sat_reg[14];
-wire _s14_recip_mi_lead_next_13 = s13_c_mi_sat_reg[13];
-wire _s14_recip_mi_lead_next_14 = s13_c_mi_sat_reg[12];
-wire _s14_recip_mi_lead_next_15 = s13_c_mi_sat_reg[11];
-wire _s14_recip_mi_lead_next_16 = s13_c_mi_sat_reg[10];
-wire _s14_recip_mi_lead_next_17 = s13_c_mi_sat_reg[9];
-wire _s14_recip_mi_lead_next_18 = s13_c_mi_sat_reg[8];
-wire _s14_recip_mi_lead_next_19 = s13_c_mi_sat_reg[7];
-wire _s14_recip_mi_lead_next_20 = s13_c_mi_sat_reg[6];
-wire _s14_recip_mi_lead_next_21 = s13_c_mi_sat_reg[5];
-wire _s14_recip_mi_lead_next_22 = s13_c_mi_sat_reg[4];
-wire _s14_recip_mi_lead_next_23 = s13_c_mi_sat_reg[3];
-wire _s14_recip_mi_lead_next_24 = s13_c_mi_sat_reg[2];
-wire _s14_recip_mi_lead_next_25 = s13_c_mi_sat_reg[1];
-wire [4:0] _s14_recip_mi_lead_next_26 = _s14_recip_mi_lead_next_25 ? 5'd1 : 5'd0;
-wire [4:0] _s14_recip_mi_lead_next_27 = _s14_recip_mi_lead_next_24 ? 5'd2 : _s14_recip_mi_lead_next_26;
-wire [4:0] _s14_recip_mi_lead_next_28 = _s14_recip_mi_lead_next_23 ? 5'd3 : _s14_recip_mi_lead_next_27;
-wire [4:0] _s14_recip_mi_lead_next_29 = _s14_recip_mi_lead_next_22 ? 5'd4 : _s14_recip_mi_lead_next_28;
-wire [4:0] _s14_recip_mi_lead_next_30 = _s14_recip_mi_lead_next_21 ? 5'd5 : _s14_recip_mi_lead_next_29;
-wire [4:0] _s14_recip_mi_lead_next_31 = _s14_recip_mi_lead_next_20 ? 5'd6 : _s14_recip_mi_lead_next_30;
-wire [4:0] _s14_recip_mi_lead_next_32 = _s14_recip_mi_lead_next_19 ? 5'd7 : _s14_recip_mi_lead_next_31;
-wire [4:0] _s14_recip_mi_lead_next_33 = _s14_recip_mi_lead_next_18 ? 5'd8 : _s14_recip_mi_lead_next_32;
-wire [4:0] _s14_recip_mi_lead_next_34 = _s14_recip_mi_lead_next_17 ? 5'd9 : _s14_recip_mi_lead_next_33;
-wire [4:0] _s14_recip_mi_lead_next_35 = _s14_recip_mi_lead_next_16 ? 5'd10 : _s14_recip_mi_lead_next_34;
-wire [4:0] _s14_recip_mi_lead_next_36 = _s14_recip_mi_lead_next_15 ? 5'd11 : _s14_recip_mi_lead_next_35;
-wire [4:0] _s14_recip_mi_lead_next_37 = _s14_recip_mi_lead_next_14 ? 5'd12 : _s14_recip_mi_lead_next_36;
-wire [4:0] _s14_recip_mi_lead_next_38 = _s14_recip_mi_lead_next_13 ? 5'd13 : _s14_recip_mi_lead_next_37;
-wire [4:0] _s14_recip_mi_lead_next_39 = _s14_recip_mi_lead_next_12 ? 5'd14 : _s14_recip_mi_lead_next_38;
-wire [4:0] _s14_recip_mi_lead_next_40 = _s14_recip_mi_lead_next_11 ? 5'd15 : _s14_recip_mi_lead_next_39;
-wire [4:0] _s14_recip_mi_lead_next_41 = _s14_recip_mi_lead_next_10 ? 5'd16 : _s14_recip_mi_lead_next_40;
-wire [4:0] _s14_recip_mi_lead_next_42 = _s14_recip_mi_lead_next_9 ? 5'd17 : _s14_recip_mi_lead_next_41;
-wire [4:0] _s14_recip_mi_lead_next_43 = _s14_recip_mi_lead_next_8 ? 5'd18 : _s14_recip_mi_lead_next_42;
-wire [4:0] _s14_recip_mi_lead_next_44 = _s14_recip_mi_lead_next_7 ? 5'd19 : _s14_recip_mi_lead_next_43;
-wire [4:0] _s14_recip_mi_lead_next_45 = _s14_recip_mi_lead_next_6 ? 5'd20 : _s14_recip_mi_lead_next_44;
-wire [4:0] _s14_recip_mi_lead_next_46 = _s14_recip_mi_lead_next_5 ? 5'd21 : _s14_recip_mi_lead_next_45;
-wire [4:0] _s14_recip_mi_lead_next_47 = _s14_recip_mi_lead_next_4 ? 5'd22 : _s14_recip_mi_lead_next_46;
-wire [4:0] _s14_recip_mi_lead_next_48 = _s14_recip_mi_lead_next_3 ? 5'd23 : _s14_recip_mi_lead_next_47;
-wire [4:0] _s14_recip_mi_lead_next_49 = _s14_recip_mi_lead_next_2 ? 5'd24 : _s14_recip_mi_lead_next_48;
-wire [4:0] _s14_recip_mi_lead_next_50 = _s14_recip_mi_lead_next_1 ? 5'd25 : _s14_recip_mi_lead_next_49;
-wire [4:0] recip_mi_lead = _s14_recip_mi_lead_next_0 ? 5'd26 : _s14_recip_mi_lead_next_50;
-wire _s14_recip_mi_mantissa_next_0 = s13_c_mi_sat_reg[0];
-wire [9:0] _s14_recip_mi_mantissa_next_1 = {_s14_recip_mi_mantissa_next_0, 9'd0};
-wire [1:0] _s14_recip_mi_mantissa_next_2 = s13_c_mi_sat_reg[1:0];
-wire [9:0] _s14_recip_mi_mantissa_next_3 = {_s14_recip_mi_mantissa_next_2, 8'd0};
-wire [2:0] _s14_recip_mi_mantissa_next_4 = s13_c_mi_sat_reg[2:0];
-wire [9:0] _s14_recip_mi_mantissa_next_5 = {_s14_recip_mi_mantissa_next_4, 7'd0};
-wire [3:0] _s14_recip_mi_mantissa_next_6 = s13_c_mi_sat_reg[3:0];
-wire [9:0] _s14_recip_mi_mantissa_next_7 = {_s14_recip_mi_mantissa_next_6, 6'd0};
-wire [4:0] _s14_recip_mi_mantissa_next_8 = s13_c_mi_sat_reg[4:0];
-wire [9:0] _s14_recip_mi_mantissa_next_9 = {_s14_recip_mi_mantissa_next_8, 5'd0};
-wire [5:0] _s14_recip_mi_mantissa_next_10 = s13_c_mi_sat_reg[5:0];
-wire [9:0] _s14_recip_mi_mantissa_next_11 = {_s14_recip_mi_mantissa_next_10, 4'd0};
-wire [6:0] _s14_recip_mi_mantissa_next_12 = s13_c_mi_sat_reg[6:0];
-wire [9:0] _s14_recip_mi_mantissa_next_13 = {_s14_recip_mi_mantissa_next_12, 3'd0};
-wire [7:0] _s14_recip_mi_mantissa_next_14 = s13_c_mi_sat_reg[7:0];
-wire [9:0] _s14_recip_mi_mantissa_next_15 = {_s14_recip_mi_mantissa_next_14, 2'd0};
-wire [8:0] _s14_recip_mi_mantissa_next_16 = s13_c_mi_sat_reg[8:0];
-wire [9:0] _s14_recip_mi_mantissa_next_17 = {_s14_recip_mi_mantissa_next_16, 1'd0};
-wire [9:0] _s14_recip_mi_mantissa_next_18 = s13_c_mi_sat_reg[9:0];
-wire [9:0] _s14_recip_mi_mantissa_next_19 = s13_c_mi_sat_reg[10:1];
-wire [9:0] _s14_recip_mi_mantissa_next_20 = s13_c_mi_sat_reg[11:2];
-wire [9:0] _s14_recip_mi_mantissa_next_21 = s13_c_mi_sat_reg[12:3];
-wire [9:0] _s14_recip_mi_mantissa_next_22 = s13_c_mi_sat_reg[13:4];
-wire [9:0] _s14_recip_mi_mantissa_next_23 = s13_c_mi_sat_reg[14:5];
-wire [9:0] _s14_recip_mi_mantissa_next_24 = s13_c_mi_sat_reg[15:6];
-wire [9:0] _s14_recip_mi_mantissa_next_25 = s13_c_mi_sat_reg[16:7];
-wire [9:0] _s14_recip_mi_mantissa_next_26 = s13_c_mi_sat_reg[17:8];
-wire [9:0] _s14_recip_mi_mantissa_next_27 = s13_c_mi_sat_reg[18:9];
-wire [9:0] _s14_recip_mi_mantissa_next_28 = s13_c_mi_sat_reg[19:10];
-wire [9:0] _s14_recip_mi_mantissa_next_29 = s13_c_mi_sat_reg[20:11];
-wire [9:0] _s14_recip_mi_mantissa_next_30 = s13_c_mi_sat_reg[21:12];
-wire [9:0] _s14_recip_mi_mantissa_next_31 = s13_c_mi_sat_reg[22:13];
-wire [9:0] _s14_recip_mi_mantissa_next_32 = s13_c_mi_sat_reg[23:14];
-wire [9:0] _s14_recip_mi_mantissa_next_33 = s13_c_mi_sat_reg[24:15];
-wire [9:0] _s14_recip_mi_mantissa_next_34 = s13_c_mi_sat_reg[25:16];
-wire [9:0] recip_mi_mantissa = (recip_mi_lead == 5'd0) ? 10'd0 : (recip_mi_lead == 5'd1) ? _s14_recip_mi_mantissa_next_1 : (recip_mi_lead == 5'd2) ? _s14_recip_mi_mantissa_next_3 : (recip_mi_lead == 5'd3) ? _s14_recip_mi_mantissa_next_5 : (recip_mi_lead == 5'd4) ? _s14_recip_mi_mantissa_next_7 : (recip_mi_lead == 5'd5) ? _s14_recip_mi_mantissa_next_9 : (recip_mi_lead == 5'd6) ? _s14_recip_mi_mantissa_next_11 : (recip_mi_lead == 5'd7) ? _s14_recip_mi_mantissa_next_13 : (recip_mi_lead == 5'd8) ? _s14_recip_mi_mantissa_next_15 : (recip_mi_lead == 5'd9) ? _s14_recip_mi_mantissa_next_17 : (recip_mi_lead == 5'd10) ? _s14_recip_mi_mantissa_next_18 : (recip_mi_lead == 5'd11) ? _s14_recip_mi_mantissa_next_19 : (recip_mi_lead == 5'd12) ? _s14_recip_mi_mantissa_next_20 : (recip_mi_lead == 5'd13) ? _s14_recip_mi_mantissa_next_21 : (recip_mi_lead == 5'd14) ? _s14_recip_mi_mantissa_next_22 : (recip_mi_lead == 5'd15) ? _s14_recip_mi_mantissa_next_23 : (recip_mi_lead == 5'd16) ? _s14_recip_mi_mantissa_next_24 : (recip_mi_lead == 5'd17) ? _s14_recip_mi_mantissa_next_25 : (recip_mi_lead == 5'd18) ? _s14_recip_mi_mantissa_next_26 : (recip_mi_lead == 5'd19) ? _s14_recip_mi_mantissa_next_27 : (recip_mi_lead == 5'd20) ? _s14_recip_mi_mantissa_next_28 : (recip_mi_lead == 5'd21) ? _s14_recip_mi_mantissa_next_29 : (recip_mi_lead == 5'd22) ? _s14_recip_mi_mantissa_next_30 : (recip_mi_lead == 5'd23) ? _s14_recip_mi_mantissa_next_31 : (recip_mi_lead == 5'd24) ? _s14_recip_mi_mantissa_next_32 : (recip_mi_lead == 5'd25) ? _s14_recip_mi_mantissa_next_33 : _s14_recip_mi_mantissa_next_34;
+wire [17:0] _s2_md_ds_pp00_next_0 = rtt_minus_trtt[17:0];
+wire [31:0] _s2_md_ds_pp00_next_1 = {14'd0, _s2_md_ds_pp00_next_0};
+wire [31:0] _s2_md_ds_pp00_next_2 = {18'h0, s1_size_reg};
+wire [31:0] md_ds_pp00 = _s2_md_ds_pp00_next_1 * _s2_md_ds_pp00_next_2;
+wire [1:0] _s2_md_ds_pp10_next_0 = rtt_minus_trtt[19:18];
+wire [15:0] _s2_md_ds_pp10_next_1 = {14'd0, _s2_md_ds_pp10_next_0};
+wire [15:0] _s2_md_ds_pp10_next_2 = {2'd0, s1_size_reg};
+wire [15:0] md_ds_pp10 = _s2_md_ds_pp10_next_1 * _s2_md_ds_pp10_next_2;
+wire [33:0] _s3_md_ds_next_0 = {2'd0, s2_md_ds_pp00_reg};
+wire [33:0] _s3_md_ds_next_1 = {s2_md_ds_pp10_reg, 18'h0};
+wire [33:0] md_ds = _s3_md_ds_next_0 + _s3_md_ds_next_1;
+wire [17:0] _s4_md_num_pp00_next_0 = s3_md_ds_reg[17:0];
+wire [25:0] _s4_md_num_pp00_next_1 = {8'd0, _s4_md_num_pp00_next_0};
+wire [25:0] md_num_pp00 = _s4_md_num_pp00_next_1 * 26'h80;
+wire [15:0] _s4_md_num_pp10_next_0 = s3_md_ds_reg[33:18];
+wire [23:0] _s4_md_num_pp10_next_1 = {8'd0, _s4_md_num_pp10_next_0};
+wire [23:0] md_num_pp10 = _s4_md_num_pp10_next_1 * 24'h80;
+wire [41:0] _s5_md_num_next_0 = {16'd0, s4_md_num_pp00_reg};
+wire [41:0] _s5_md_num_next_1 = {s4_md_num_pp10_reg, 18'h0};
+wire [41:0] md_num = _s5_md_num_next_0 + _s5_md_num_next_1;
+wire [28:0] _s5_t_18_next_0 = {18'h0, s4_recip_rtt_t_reg};
+wire [17:0] _s6_md_raw_prod_pp00_next_0 = s5_md_num_reg[17:0];
+wire [28:0] _s6_md_raw_prod_pp00_next_1 = {11'd0, _s6_md_raw_prod_pp00_next_0};
+wire [28:0] md_raw_prod_pp00 = _s6_md_raw_prod_pp00_next_1 * s5_t_18_reg;
+wire [28:0] _s5_t_19_next_0 = {18'h0, s4_recip_rtt_t_reg};
+wire [17:0] _s6_md_raw_prod_pp10_next_0 = s5_md_num_reg[35:18];
+wire [28:0] _s6_md_raw_prod_pp10_next_1 = {11'd0, _s6_md_raw_prod_pp10_next_0};
+wire [28:0] md_raw_prod_pp10 = _s6_md_raw_prod_pp10_next_1 * s5_t_19_reg;
+wire [16:0] _s5_t_20_next_0 = {6'd0, s4_recip_rtt_t_reg};
+wire [5:0] _s6_md_raw_prod_pp20_next_0 = s5_md_num_reg[41:36];
+wire [16:0] _s6_md_raw_prod_pp20_next_1 = {11'd0, _s6_md_raw_prod_pp20_next_0};
+wire [16:0] md_raw_prod_pp20 = _s6_md_raw_prod_pp20_next_1 * s5_t_20_reg;
+wire [52:0] _s7_md_raw_prod_next_0 = {24'h0, s6_md_raw_prod_pp00_reg};
+wire [46:0] _s7_md_raw_prod_next_1 = {s6_md_raw_prod_pp10_reg, 18'h0};
+wire [52:0] _s7_md_raw_prod_next_2 = {6'd0, _s7_md_raw_prod_next_1};
+wire [52:0] _s7_md_raw_prod_next_3 = _s7_md_raw_prod_next_0 + _s7_md_raw_prod_next_2;
+wire [52:0] _s7_md_raw_prod_next_4 = {s6_md_raw_prod_pp20_reg, 36'h0};
+wire [52:0] md_raw_prod = _s7_md_raw_prod_next_3 + _s7_md_raw_prod_next_4;
+wire [41:0] _s8_md_raw_next_0 = s7_md_raw_prod_reg[52:11];
+wire [40:0] _s8_md_raw_next_1 = s7_md_raw_prod_reg[52:12];
+wire [41:0] _s8_md_raw_next_2 = {1'd0, _s8_md_raw_next_1};
+wire [39:0] _s8_md_raw_next_3 = s7_md_raw_prod_reg[52:13];
+wire [41:0] _s8_md_raw_next_4 = {2'd0, _s8_md_raw_next_3};
+wire [38:0] _s8_md_raw_next_5 = s7_md_raw_prod_reg[52:14];
+wire [41:0] _s8_md_raw_next_6 = {3'd0, _s8_md_raw_next_5};
+wire [37:0] _s8_md_raw_next_7 = s7_md_raw_prod_reg[52:15];
+wire [41:0] _s8_md_raw_next_8 = {4'd0, _s8_md_raw_next_7};
+wire [36:0] _s8_md_raw_next_9 = s7_md_raw_prod_reg[52:16];
+wire [41:0] _s8_md_raw_next_10 = {5'd0, _s8_md_raw_next_9};
+wire [35:0] _s8_md_raw_next_11 = s7_md_raw_prod_reg[52:17];
+wire [41:0] _s8_md_raw_next_12 = {6'd0, _s8_md_raw_next_11};
+wire [34:0] _s8_md_raw_next_13 = s7_md_raw_prod_reg[52:18];
+wire [41:0] _s8_md_raw_next_14 = {7'd0, _s8_md_raw_next_13};
+wire [33:0] _s8_md_raw_next_15 = s7_md_raw_prod_reg[52:19];
+wire [41:0] _s8_md_raw_next_16 = {8'd0, _s8_md_raw_next_15};
+wire [32:0] _s8_md_raw_next_17 = s7_md_raw_prod_reg[52:20];
+wire [41:0] _s8_md_raw_next_18 = {9'd0, _s8_md_raw_next_17};
+wire [31:0] _s8_md_raw_next_19 = s7_md_raw_prod_reg[52:21];
+wire [41:0] _s8_md_raw_next_20 = {10'd0, _s8_md_raw_next_19};
+wire [30:0] _s8_md_raw_next_21 = s7_md_raw_prod_reg[52:22];
+wire [41:0] _s8_md_raw_next_22 = {11'd0, _s8_md_raw_next_21};
+wire [29:0] _s8_md_raw_next_23 = s7_md_raw_prod_reg[52:23];
+wire [41:0] _s8_md_raw_next_24 = {12'd0, _s8_md_raw_next_23};
+wire [28:0] _s8_md_raw_next_25 = s7_md_raw_prod_reg[52:24];
+wire [41:0] _s8_md_raw_next_26 = {13'd0, _s8_md_raw_next_25};
+wire [27:0] _s8_md_raw_next_27 = s7_md_raw_prod_reg[52:25];
+wire [41:0] _s8_md_raw_next_28 = {14'd0, _s8_md_raw_next_27};
+wire [26:0] _s8_md_raw_next_29 = s7_md_raw_prod_reg[52:26];
+wire [41:0] _s8_md_raw_next_30 = {15'd0, _s8_md_raw_next_29};
+wire [25:0] _s8_md_raw_next_31 = s7_md_raw_prod_reg[52:27];
+wire [41:0] _s8_md_raw_next_32 = {16'd0, _s8_md_raw_next_31};
+wire [24:0] _s8_md_raw_next_33 = s7_md_raw_prod_reg[52:28];
+wire [41:0] _s8_md_raw_next_34 = {17'h0, _s8_md_raw_next_33};
+wire [23:0] _s8_md_raw_next_35 = s7_md_raw_prod_reg[52:29];
+wire [41:0] _s8_md_raw_next_36 = {18'h0, _s8_md_raw_next_35};
+wire [22:0] _s8_md_raw_next_37 = s7_md_raw_prod_reg[52:30];
+wire [41:0] _s8_md_raw_next_38 = {19'h0, _s8_md_raw_next_37};
+wire [41:0] md_raw = (s7_recip_rtt_lead_reg == 5'd0) ? _s8_md_raw_next_0 : (s7_recip_rtt_lead_reg == 5'd1) ? _s8_md_raw_next_2 : (s7_recip_rtt_lead_reg == 5'd2) ? _s8_md_raw_next_4 : (s7_recip_rtt_lead_reg == 5'd3) ? _s8_md_raw_next_6 : (s7_recip_rtt_lead_reg == 5'd4) ? _s8_md_raw_next_8 : (s7_recip_rtt_lead_reg == 5'd5) ? _s8_md_raw_next_10 : (s7_recip_rtt_lead_reg == 5'd6) ? _s8_md_raw_next_12 : (s7_recip_rtt_lead_reg == 5'd7) ? _s8_md_raw_next_14 : (s7_recip_rtt_lead_reg == 5'd8) ? _s8_md_raw_next_16 : (s7_recip_rtt_lead_reg == 5'd9) ? _s8_md_raw_next_18 : (s7_recip_rtt_lead_reg == 5'd10) ? _s8_md_raw_next_20 : (s7_recip_rtt_lead_reg == 5'd11) ? _s8_md_raw_next_22 : (s7_recip_rtt_lead_reg == 5'd12) ? _s8_md_raw_next_24 : (s7_recip_rtt_lead_reg == 5'd13) ? _s8_md_raw_next_26 : (s7_recip_rtt_lead_reg == 5'd14) ? _s8_md_raw_next_28 : (s7_recip_rtt_lead_reg == 5'd15) ? _s8_md_raw_next_30 : (s7_recip_rtt_lead_reg == 5'd16) ? _s8_md_raw_next_32 : (s7_recip_rtt_lead_reg == 5'd17) ? _s8_md_raw_next_34 : (s7_recip_rtt_lead_reg == 5'd18) ? _s8_md_raw_next_36 : _s8_md_raw_next_38;
+wire [27:0] _s5_t_21_next_0 = {1'd0, cur_c};
+wire [31:0] _s2_t_11_next_0 = {18'h0, s1_size_reg};
+wire [14:0] _s9_c_md_fd_xs_pp00_next_0 = s8_md_raw_reg[41:27];
+wire _s9_c_md_fd_xs_pp00_next_1 = |_s9_c_md_fd_xs_pp00_next_0;
+wire [26:0] _s9_c_md_fd_xs_pp00_next_2 = s8_md_raw_reg[26:0];
+wire [26:0] _s9_c_md_fd_xs_pp00_next_3 = _s9_c_md_fd_xs_pp00_next_1 ? 27'h7ffffff : _s9_c_md_fd_xs_pp00_next_2;
+wire _s9_c_md_fd_xs_pp00_next_4 = _s9_c_md_fd_xs_pp00_next_3 < s8_size_c_reg;
+wire [26:0] md_dec = _s9_c_md_fd_xs_pp00_next_4 ? _s9_c_md_fd_xs_pp00_next_3 : s8_size_c_reg;
+wire [27:0] _s9_c_md_fd_xs_pp00_next_5 = {1'd0, md_dec};
+wire [27:0] _s9_c_md_fd_xs_pp00_next_6 = s8_t_11_reg - _s9_c_md_fd_xs_pp00_next_5;
+wire _s9_c_md_fd_xs_pp00_next_7 = _s9_c_md_fd_xs_pp00_next_6[27];
+wire [26:0] _s9_c_md_fd_xs_pp00_next_8 = _s9_c_md_fd_xs_pp00_next_6[26:0];
+wire [26:0] _s9_c_md_fd_xs_pp00_next_9 = _s9_c_md_fd_xs_pp00_next_7 ? 27'h0 : _s9_c_md_fd_xs_pp00_next_8;
+wire [17:0] _s9_c_md_fd_xs_pp00_next_10 = _s9_c_md_fd_xs_pp00_next_9[17:0];
+wire [31:0] _s9_c_md_fd_xs_pp00_next_11 = {14'd0, _s9_c_md_fd_xs_pp00_next_10};
+wire [31:0] c_md_fd_xs_pp00 = _s9_c_md_fd_xs_pp00_next_11 * s8_t_12_reg;
+wire [22:0] _s2_t_12_next_0 = {9'd0, s1_size_reg};
+wire [8:0] _s9_c_md_fd_xs_pp10_next_0 = _s9_c_md_fd_xs_pp00_next_9[26:18];
+wire [22:0] _s9_c_md_fd_xs_pp10_next_1 = {14'd0, _s9_c_md_fd_xs_pp10_next_0};
+wire [22:0] c_md_fd_xs_pp10 = _s9_c_md_fd_xs_pp10_next_1 * s8_t_13_reg;
+wire [40:0] _s10_c_md_fd_xs_next_0 = {9'd0, s9_c_md_fd_xs_pp00_reg};
+wire [40:0] _s10_c_md_fd_xs_next_1 = {s9_c_md_fd_xs_pp10_reg, 18'h0};
+wire [40:0] c_md_fd_xs = _s10_c_md_fd_xs_next_0 + _s10_c_md_fd_xs_next_1;
+wire [17:0] _s11_c_md_fd_prod_pp00_next_0 = s10_c_md_fd_xs_reg[17:0];
+wire [35:0] _s11_c_md_fd_prod_pp00_next_1 = {18'h0, _s11_c_md_fd_prod_pp00_next_0};
+wire [35:0] c_md_fd_prod_pp00 = _s11_c_md_fd_prod_pp00_next_1 * 36'h39b52;
+wire [19:0] _s11_c_md_fd_prod_pp01_next_0 = {2'd0, _s11_c_md_fd_prod_pp00_next_0};
+wire [19:0] c_md_fd_prod_pp01 = _s11_c_md_fd_prod_pp01_next_0 * 20'h3;
+wire [17:0] _s11_c_md_fd_prod_pp10_next_0 = s10_c_md_fd_xs_reg[35:18];
+wire [35:0] _s11_c_md_fd_prod_pp10_next_1 = {18'h0, _s11_c_md_fd_prod_pp10_next_0};
+wire [35:0] c_md_fd_prod_pp10 = _s11_c_md_fd_prod_pp10_next_1 * 36'h39b52;
+wire [19:0] _s11_c_md_fd_prod_pp11_next_0 = {2'd0, _s11_c_md_fd_prod_pp10_next_0};
+wire [19:0] c_md_fd_prod_pp11 = _s11_c_md_fd_prod_pp11_next_0 * 20'h3;
+wire [4:0] _s11_c_md_fd_prod_pp20_next_0 = s10_c_md_fd_xs_reg[40:36];
+wire [22:0] _s11_c_md_fd_prod_pp20_next_1 = {18'h0, _s11_c_md_fd_prod_pp20_next_0};
+wire [22:0] c_md_fd_prod_pp20 = _s11_c_md_fd_prod_pp20_next_1 * 23'h39b52;
+wire [6:0] _s11_c_md_fd_prod_pp21_next_0 = {2'd0, _s11_c_md_fd_prod_pp20_next_0};
+wire [6:0] c_md_fd_prod_pp21 = _s11_c_md_fd_prod_pp21_next_0 * 7'd3;
+wire [60:0] _s12_c_md_fd_prod_next_0 = {25'h0, s11_c_md_fd_prod_pp00_reg};
+wire [37:0] _s12_c_md_fd_prod_next_1 = {s11_c_md_fd_prod_pp01_reg, 18'h0};
+wire [60:0] _s12_c_md_fd_prod_next_2 = {23'h0, _s12_c_md_fd_prod_next_1};
+wire [60:0] _s12_c_md_fd_prod_next_3 = _s12_c_md_fd_prod_next_0 + _s12_c_md_fd_prod_next_2;
+wire [53:0] _s12_c_md_fd_prod_next_4 = {s11_c_md_fd_prod_pp10_reg, 18'h0};
+wire [60:0] _s12_c_md_fd_prod_next_5 = {7'd0, _s12_c_md_fd_prod_next_4};
+wire [60:0] _s12_c_md_fd_prod_next_6 = _s12_c_md_fd_prod_next_3 + _s12_c_md_fd_prod_next_5;
+wire [55:0] _s12_c_md_fd_prod_next_7 = {s11_c_md_fd_prod_pp11_reg, 36'h0};
+wire [60:0] _s12_c_md_fd_prod_next_8 = {5'd0, _s12_c_md_fd_prod_next_7};
+wire [60:0] _s12_c_md_fd_prod_next_9 = _s12_c_md_fd_prod_next_6 + _s12_c_md_fd_prod_next_8;
+wire [58:0] _s12_c_md_fd_prod_next_10 = {s11_c_md_fd_prod_pp20_reg, 36'h0};
+wire [60:0] _s12_c_md_fd_prod_next_11 = {2'd0, _s12_c_md_fd_prod_next_10};
+wire [60:0] _s12_c_md_fd_prod_next_12 = _s12_c_md_fd_prod_next_9 + _s12_c_md_fd_prod_next_11;
+wire [60:0] _s12_c_md_fd_prod_next_13 = {s11_c_md_fd_prod_pp21_reg, 54'h0};
+wire [60:0] c_md_fd_prod = _s12_c_md_fd_prod_next_12 + _s12_c_md_fd_prod_next_13;
+wire [31:0] _s2_t_13_next_0 = {18'h0, s1_size_reg};
+wire [17:0] _s5_c_fd_xs_pp00_next_0 = cur_c[17:0];
+wire [31:0] _s5_c_fd_xs_pp00_next_1 = {14'd0, _s5_c_fd_xs_pp00_next_0};
+wire [31:0] c_fd_xs_pp00 = _s5_c_fd_xs_pp00_next_1 * s4_t_19_reg;
+wire [22:0] _s2_t_14_next_0 = {9'd0, s1_size_reg};
+wire [8:0] _s5_c_fd_xs_pp10_next_0 = cur_c[26:18];
+wire [22:0] _s5_c_fd_xs_pp10_next_1 = {14'd0, _s5_c_fd_xs_pp10_next_0};
+wire [22:0] c_fd_xs_pp10 = _s5_c_fd_xs_pp10_next_1 * s4_t_20_reg;
+wire [40:0] _s6_c_fd_xs_next_0 = {9'd0, s5_c_fd_xs_pp00_reg};
+wire [40:0] _s6_c_fd_xs_next_1 = {s5_c_fd_xs_pp10_reg, 18'h0};
+wire [40:0] c_fd_xs = _s6_c_fd_xs_next_0 + _s6_c_fd_xs_next_1;
+wire [17:0] _s7_c_fd_prod_pp00_next_0 = s6_c_fd_xs_reg[17:0];
+wire [35:0] _s7_c_fd_prod_pp00_next_1 = {18'h0, _s7_c_fd_prod_pp00_next_0};
+wire [35:0] c_fd_prod_pp00 = _s7_c_fd_prod_pp00_next_1 * 36'h39b52;
+wire [19:0] _s7_c_fd_prod_pp01_next_0 = {2'd0, _s7_c_fd_prod_pp00_next_0};
+wire [19:0] c_fd_prod_pp01 = _s7_c_fd_prod_pp01_next_0 * 20'h3;
+wire [17:0] _s7_c_fd_prod_pp10_next_0 = s6_c_fd_xs_reg[35:18];
+wire [35:0] _s7_c_fd_prod_pp10_next_1 = {18'h0, _s7_c_fd_prod_pp10_next_0};
+wire [35:0] c_fd_prod_pp10 = _s7_c_fd_prod_pp10_next_1 * 36'h39b52;
+wire [19:0] _s7_c_fd_prod_pp11_next_0 = {2'd0, _s7_c_fd_prod_pp10_next_0};
+wire [19:0] c_fd_prod_pp11 = _s7_c_fd_prod_pp11_next_0 * 20'h3;
+wire [4:0] _s7_c_fd_prod_pp20_next_0 = s6_c_fd_xs_reg[40:36];
+wire [22:0] _s7_c_fd_prod_pp20_next_1 = {18'h0, _s7_c_fd_prod_pp20_next_0};
+wire [22:0] c_fd_prod_pp20 = _s7_c_fd_prod_pp20_next_1 * 23'h39b52;
+wire [6:0] _s7_c_fd_prod_pp21_next_0 = {2'd0, _s7_c_fd_prod_pp20_next_0};
+wire [6:0] c_fd_prod_pp21 = _s7_c_fd_prod_pp21_next_0 * 7'd3;
+wire [60:0] _s8_c_fd_prod_next_0 = {25'h0, s7_c_fd_prod_pp00_reg};
+wire [37:0] _s8_c_fd_prod_next_1 = {s7_c_fd_prod_pp01_reg, 18'h0};
+wire [60:0] _s8_c_fd_prod_next_2 = {23'h0, _s8_c_fd_prod_next_1};
+wire [60:0] _s8_c_fd_prod_next_3 = _s8_c_fd_prod_next_0 + _s8_c_fd_prod_next_2;
+wire [53:0] _s8_c_fd_prod_next_4 = {s7_c_fd_prod_pp10_reg, 18'h0};
+wire [60:0] _s8_c_fd_prod_next_5 = {7'd0, _s8_c_fd_prod_next_4};
+wire [60:0] _s8_c_fd_prod_next_6 = _s8_c_fd_prod_next_3 + _s8_c_fd_prod_next_5;
+wire [55:0] _s8_c_fd_prod_next_7 = {s7_c_fd_prod_pp11_reg, 36'h0};
+wire [60:0] _s8_c_fd_prod_next_8 = {5'd0, _s8_c_fd_prod_next_7};
+wire [60:0] _s8_c_fd_prod_next_9 = _s8_c_fd_prod_next_6 + _s8_c_fd_prod_next_8;
+wire [58:0] _s8_c_fd_prod_next_10 = {s7_c_fd_prod_pp20_reg, 36'h0};
+wire [60:0] _s8_c_fd_prod_next_11 = {2'd0, _s8_c_fd_prod_next_10};
+wire [60:0] _s8_c_fd_prod_next_12 = _s8_c_fd_prod_next_9 + _s8_c_fd_prod_next_11;
+wire [60:0] _s8_c_fd_prod_next_13 = {s7_c_fd_prod_pp21_reg, 54'h0};
+wire [60:0] c_fd_prod = _s8_c_fd_prod_next_12 + _s8_c_fd_prod_next_13;
+wire [27:0] _s5_t_24_next_0 = {1'd0, cur_c};
+wire [27:0] _s17_c_mi_sat_next_0 = {1'd0, s16_mi_inc_reg};
+wire [27:0] c_mi = s16_t_reg + _s17_c_mi_sat_next_0;
+wire _s17_c_mi_sat_next_1 = c_mi[27];
+wire _s17_c_mi_sat_next_2 = _s17_c_mi_sat_next_1;
+wire [26:0] _s17_c_mi_sat_next_3 = c_mi[26:0];
+wire [26:0] c_mi_sat = _s17_c_mi_sat_next_2 ? 27'h7ffffff : _s17_c_mi_sat_next_3;
+wire _s18_recip_mi_lead_next_0 = s17_c_mi_sat_reg[26];
+wire _s18_recip_mi_lead_next_1 = s17_c_mi_sat_reg[25];
+wire _s18_recip_mi_lead_next_2 = s17_c_mi_sat_reg[24];
+wire _s18_recip_mi_lead_next_3 = s17_c_mi_sat_reg[23];
+wire _s18_recip_mi_lead_next_4 = s17_c_mi_sat_reg[22];
+wire _s18_recip_mi_lead_next_5 = s17_c_mi_sat_reg[21];
+wire _s18_recip_mi_lead_next_6 = s17_c_mi_sat_reg[20];
+wire _s18_recip_mi_lead_next_7 = s17_c_mi_sat_reg[19];
+wire _s18_recip_mi_lead_next_8 = s17_c_mi_sat_reg[18];
+wire _s18_recip_mi_lead_next_9 = s17_c_mi_sat_reg[17];
+wire _s18_recip_mi_lead_next_10 = s17_c_mi_sat_reg[16];
+wire _s18_recip_mi_lead_next_11 = s17_c_mi_sat_reg[15];
+wire _s18_recip_mi_lead_next_12 = s17_c_mi_sat_reg[14];
+wire _s18_recip_mi_lead_next_13 = s17_c_mi_sat_reg[13];
+wire _s18_recip_mi_lead_next_14 = s17_c_mi_sat_reg[12];
+wire _s18_recip_mi_lead_next_15 = s17_c_mi_sat_reg[11];
+wire _s18_recip_mi_lead_next_16 = s17_c_mi_sat_reg[10];
+wire _s18_recip_mi_lead_next_17 = s17_c_mi_sat_reg[9];
+wire _s18_recip_mi_lead_next_18 = s17_c_mi_sat_reg[8];
+wire _s18_recip_mi_lead_next_19 = s17_c_mi_sat_reg[7];
+wire _s18_recip_mi_lead_next_20 = s17_c_mi_sat_reg[6];
+wire _s18_recip_mi_lead_next_21 = s17_c_mi_sat_reg[5];
+wire _s18_recip_mi_lead_next_22 = s17_c_mi_sat_reg[4];
+wire _s18_recip_mi_lead_next_23 = s17_c_mi_sat_reg[3];
+wire _s18_recip_mi_lead_next_24 = s17_c_mi_sat_reg[2];
+wire _s18_recip_mi_lead_next_25 = s17_c_mi_sat_reg[1];
+wire [4:0] _s18_recip_mi_lead_next_26 = _s18_recip_mi_lead_next_25 ? 5'd1 : 5'd0;
+wire [4:0] _s18_recip_mi_lead_next_27 = _s18_recip_mi_lead_next_24 ? 5'd2 : _s18_recip_mi_lead_next_26;
+wire [4:0] _s18_recip_mi_lead_next_28 = _s18_recip_mi_lead_next_23 ? 5'd3 : _s18_recip_mi_lead_next_27;
+wire [4:0] _s18_recip_mi_lead_next_29 = _s18_recip_mi_lead_next_22 ? 5'd4 : _s18_recip_mi_lead_next_28;
+wire [4:0] _s18_recip_mi_lead_next_30 = _s18_recip_mi_lead_next_21 ? 5'd5 : _s18_recip_mi_lead_next_29;
+wire [4:0] _s18_recip_mi_lead_next_31 = _s18_recip_mi_lead_next_20 ? 5'd6 : _s18_recip_mi_lead_next_30;
+wire [4:0] _s18_recip_mi_lead_next_32 = _s18_recip_mi_lead_next_19 ? 5'd7 : _s18_recip_mi_lead_next_31;
+wire [4:0] _s18_recip_mi_lead_next_33 = _s18_recip_mi_lead_next_18 ? 5'd8 : _s18_recip_mi_lead_next_32;
+wire [4:0] _s18_recip_mi_lead_next_34 = _s18_recip_mi_lead_next_17 ? 5'd9 : _s18_recip_mi_lead_next_33;
+wire [4:0] _s18_recip_mi_lead_next_35 = _s18_recip_mi_lead_next_16 ? 5'd10 : _s18_recip_mi_lead_next_34;
+wire [4:0] _s18_recip_mi_lead_next_36 = _s18_recip_mi_lead_next_15 ? 5'd11 : _s18_recip_mi_lead_next_35;
+wire [4:0] _s18_recip_mi_lead_next_37 = _s18_recip_mi_lead_next_14 ? 5'd12 : _s18_recip_mi_lead_next_36;
+wire [4:0] _s18_recip_mi_lead_next_38 = _s18_recip_mi_lead_next_13 ? 5'd13 : _s18_recip_mi_lead_next_37;
+wire [4:0] _s18_recip_mi_lead_next_39 = _s18_recip_mi_lead_next_12 ? 5'd14 : _s18_recip_mi_lead_next_38;
+wire [4:0] _s18_recip_mi_lead_next_40 = _s18_recip_mi_lead_next_11 ? 5'd15 : _s18_recip_mi_lead_next_39;
+wire [4:0] _s18_recip_mi_lead_next_41 = _s18_recip_mi_lead_next_10 ? 5'd16 : _s18_recip_mi_lead_next_40;
+wire [4:0] _s18_recip_mi_lead_next_42 = _s18_recip_mi_lead_next_9 ? 5'd17 : _s18_recip_mi_lead_next_41;
+wire [4:0] _s18_recip_mi_lead_next_43 = _s18_recip_mi_lead_next_8 ? 5'd18 : _s18_recip_mi_lead_next_42;
+wire [4:0] _s18_recip_mi_lead_next_44 = _s18_recip_mi_lead_next_7 ? 5'd19 : _s18_recip_mi_lead_next_43;
+wire [4:0] _s18_recip_mi_lead_next_45 = _s18_recip_mi_lead_next_6 ? 5'd20 : _s18_recip_mi_lead_next_44;
+wire [4:0] _s18_recip_mi_lead_next_46 = _s18_recip_mi_lead_next_5 ? 5'd21 : _s18_recip_mi_lead_next_45;
+wire [4:0] _s18_recip_mi_lead_next_47 = _s18_recip_mi_lead_next_4 ? 5'd22 : _s18_recip_mi_lead_next_46;
+wire [4:0] _s18_recip_mi_lead_next_48 = _s18_recip_mi_lead_next_3 ? 5'd23 : _s18_recip_mi_lead_next_47;
+wire [4:0] _s18_recip_mi_lead_next_49 = _s18_recip_mi_lead_next_2 ? 5'd24 : _s18_recip_mi_lead_next_48;
+wire [4:0] _s18_recip_mi_lead_next_50 = _s18_recip_mi_lead_next_1 ? 5'd25 : _s18_recip_mi_lead_next_49;
+wire [4:0] recip_mi_lead = _s18_recip_mi_lead_next_0 ? 5'd26 : _s18_recip_mi_lead_next_50;
+wire _s18_recip_mi_mantissa_next_0 = s17_c_mi_sat_reg[0];
+wire [9:0] _s18_recip_mi_mantissa_next_1 = {_s18_recip_mi_mantissa_next_0, 9'd0};
+wire [1:0] _s18_recip_mi_mantissa_next_2 = s17_c_mi_sat_reg[1:0];
+wire [9:0] _s18_recip_mi_mantissa_next_3 = {_s18_recip_mi_mantissa_next_2, 8'd0};
+wire [2:0] _s18_recip_mi_mantissa_next_4 = s17_c_mi_sat_reg[2:0];
+wire [9:0] _s18_recip_mi_mantissa_next_5 = {_s18_recip_mi_mantissa_next_4, 7'd0};
+wire [3:0] _s18_recip_mi_mantissa_next_6 = s17_c_mi_sat_reg[3:0];
+wire [9:0] _s18_recip_mi_mantissa_next_7 = {_s18_recip_mi_mantissa_next_6, 6'd0};
+wire [4:0] _s18_recip_mi_mantissa_next_8 = s17_c_mi_sat_reg[4:0];
+wire [9:0] _s18_recip_mi_mantissa_next_9 = {_s18_recip_mi_mantissa_next_8, 5'd0};
+wire [5:0] _s18_recip_mi_mantissa_next_10 = s17_c_mi_sat_reg[5:0];
+wire [9:0] _s18_recip_mi_mantissa_next_11 = {_s18_recip_mi_mantissa_next_10, 4'd0};
+wire [6:0] _s18_recip_mi_mantissa_next_12 = s17_c_mi_sat_reg[6:0];
+wire [9:0] _s18_recip_mi_mantissa_next_13 = {_s18_recip_mi_mantissa_next_12, 3'd0};
+wire [7:0] _s18_recip_mi_mantissa_next_14 = s17_c_mi_sat_reg[7:0];
+wire [9:0] _s18_recip_mi_mantissa_next_15 = {_s18_recip_mi_mantissa_next_14, 2'd0};
+wire [8:0] _s18_recip_mi_mantissa_next_16 = s17_c_mi_sat_reg[8:0];
+wire [9:0] _s18_recip_mi_mantissa_next_17 = {_s18_recip_mi_mantissa_next_16, 1'd0};
+wire [9:0] _s18_recip_mi_mantissa_next_18 = s17_c_mi_sat_reg[9:0];
+wire [9:0] _s18_recip_mi_mantissa_next_19 = s17_c_mi_sat_reg[10:1];
+wire [9:0] _s18_recip_mi_mantissa_next_20 = s17_c_mi_sat_reg[11:2];
+wire [9:0] _s18_recip_mi_mantissa_next_21 = s17_c_mi_sat_reg[12:3];
+wire [9:0] _s18_recip_mi_mantissa_next_22 = s17_c_mi_sat_reg[13:4];
+wire [9:0] _s18_recip_mi_mantissa_next_23 = s17_c_mi_sat_reg[14:5];
+wire [9:0] _s18_recip_mi_mantissa_next_24 = s17_c_mi_sat_reg[15:6];
+wire [9:0] _s18_recip_mi_mantissa_next_25 = s17_c_mi_sat_reg[16:7];
+wire [9:0] _s18_recip_mi_mantissa_next_26 = s17_c_mi_sat_reg[17:8];
+wire [9:0] _s18_recip_mi_mantissa_next_27 = s17_c_mi_sat_reg[18:9];
+wire [9:0] _s18_recip_mi_mantissa_next_28 = s17_c_mi_sat_reg[19:10];
+wire [9:0] _s18_recip_mi_mantissa_next_29 = s17_c_mi_sat_reg[20:11];
+wire [9:0] _s18_recip_mi_mantissa_next_30 = s17_c_mi_sat_reg[21:12];
+wire [9:0] _s18_recip_mi_mantissa_next_31 = s17_c_mi_sat_reg[22:13];
+wire [9:0] _s18_recip_mi_mantissa_next_32 = s17_c_mi_sat_reg[23:14];
+wire [9:0] _s18_recip_mi_mantissa_next_33 = s17_c_mi_sat_reg[24:15];
+wire [9:0] _s18_recip_mi_mantissa_next_34 = s17_c_mi_sat_reg[25:16];
+wire [9:0] recip_mi_mantissa = (recip_mi_lead == 5'd0) ? 10'd0 : (recip_mi_lead == 5'd1) ? _s18_recip_mi_mantissa_next_1 : (recip_mi_lead == 5'd2) ? _s18_recip_mi_mantissa_next_3 : (recip_mi_lead == 5'd3) ? _s18_recip_mi_mantissa_next_5 : (recip_mi_lead == 5'd4) ? _s18_recip_mi_mantissa_next_7 : (recip_mi_lead == 5'd5) ? _s18_recip_mi_mantissa_next_9 : (recip_mi_lead == 5'd6) ? _s18_recip_mi_mantissa_next_11 : (recip_mi_lead == 5'd7) ? _s18_recip_mi_mantissa_next_13 : (recip_mi_lead == 5'd8) ? _s18_recip_mi_mantissa_next_15 : (recip_mi_lead == 5'd9) ? _s18_recip_mi_mantissa_next_17 : (recip_mi_lead == 5'd10) ? _s18_recip_mi_mantissa_next_18 : (recip_mi_lead == 5'd11) ? _s18_recip_mi_mantissa_next_19 : (recip_mi_lead == 5'd12) ? _s18_recip_mi_mantissa_next_20 : (recip_mi_lead == 5'd13) ? _s18_recip_mi_mantissa_next_21 : (recip_mi_lead == 5'd14) ? _s18_recip_mi_mantissa_next_22 : (recip_mi_lead == 5'd15) ? _s18_recip_mi_mantissa_next_23 : (recip_mi_lead == 5'd16) ? _s18_recip_mi_mantissa_next_24 : (recip_mi_lead == 5'd17) ? _s18_recip_mi_mantissa_next_25 : (recip_mi_lead == 5'd18) ? _s18_recip_mi_mantissa_next_26 : (recip_mi_lead == 5'd19) ? _s18_recip_mi_mantissa_next_27 : (recip_mi_lead == 5'd20) ? _s18_recip_mi_mantissa_next_28 : (recip_mi_lead == 5'd21) ? _s18_recip_mi_mantissa_next_29 : (recip_mi_lead == 5'd22) ? _s18_recip_mi_mantissa_next_30 : (recip_mi_lead == 5'd23) ? _s18_recip_mi_mantissa_next_31 : (recip_mi_lead == 5'd24) ? _s18_recip_mi_mantissa_next_32 : (recip_mi_lead == 5'd25) ? _s18_recip_mi_mantissa_next_33 : _s18_recip_mi_mantissa_next_34;
 reg  [10:0] recip_mi_recip;
 always @* begin
-    case (s14_recip_mi_mantissa_reg)
+    case (s18_recip_mi_mantissa_reg)
         10'd0: recip_mi_recip = 11'd2047;
         10'd1: recip_mi_recip = 11'd2045;
         10'd2: recip_mi_recip = 11'd2043;
@@ -5113,184 +6246,177 @@ always @* begin
         10'd1023: recip_mi_recip = 11'd1024;
     endcase
 end
-wire [49:0] _s3_t_6_next_0 = {11'd0, s2_size_kfi_reg};
-wire [49:0] _s16_fi_mi_prod_next_0 = {39'h0, s15_recip_mi_recip_reg};
-wire [49:0] fi_mi_prod = s15_t_reg * _s16_fi_mi_prod_next_0;
-wire [38:0] _s17_fi_mi_next_0 = s16_fi_mi_prod_reg[49:11];
-wire [37:0] _s17_fi_mi_next_1 = s16_fi_mi_prod_reg[49:12];
-wire [38:0] _s17_fi_mi_next_2 = {1'd0, _s17_fi_mi_next_1};
-wire [36:0] _s17_fi_mi_next_3 = s16_fi_mi_prod_reg[49:13];
-wire [38:0] _s17_fi_mi_next_4 = {2'd0, _s17_fi_mi_next_3};
-wire [35:0] _s17_fi_mi_next_5 = s16_fi_mi_prod_reg[49:14];
-wire [38:0] _s17_fi_mi_next_6 = {3'd0, _s17_fi_mi_next_5};
-wire [34:0] _s17_fi_mi_next_7 = s16_fi_mi_prod_reg[49:15];
-wire [38:0] _s17_fi_mi_next_8 = {4'd0, _s17_fi_mi_next_7};
-wire [33:0] _s17_fi_mi_next_9 = s16_fi_mi_prod_reg[49:16];
-wire [38:0] _s17_fi_mi_next_10 = {5'd0, _s17_fi_mi_next_9};
-wire [32:0] _s17_fi_mi_next_11 = s16_fi_mi_prod_reg[49:17];
-wire [38:0] _s17_fi_mi_next_12 = {6'd0, _s17_fi_mi_next_11};
-wire [31:0] _s17_fi_mi_next_13 = s16_fi_mi_prod_reg[49:18];
-wire [38:0] _s17_fi_mi_next_14 = {7'd0, _s17_fi_mi_next_13};
-wire [30:0] _s17_fi_mi_next_15 = s16_fi_mi_prod_reg[49:19];
-wire [38:0] _s17_fi_mi_next_16 = {8'd0, _s17_fi_mi_next_15};
-wire [29:0] _s17_fi_mi_next_17 = s16_fi_mi_prod_reg[49:20];
-wire [38:0] _s17_fi_mi_next_18 = {9'd0, _s17_fi_mi_next_17};
-wire [28:0] _s17_fi_mi_next_19 = s16_fi_mi_prod_reg[49:21];
-wire [38:0] _s17_fi_mi_next_20 = {10'd0, _s17_fi_mi_next_19};
-wire [27:0] _s17_fi_mi_next_21 = s16_fi_mi_prod_reg[49:22];
-wire [38:0] _s17_fi_mi_next_22 = {11'd0, _s17_fi_mi_next_21};
-wire [26:0] _s17_fi_mi_next_23 = s16_fi_mi_prod_reg[49:23];
-wire [38:0] _s17_fi_mi_next_24 = {12'd0, _s17_fi_mi_next_23};
-wire [25:0] _s17_fi_mi_next_25 = s16_fi_mi_prod_reg[49:24];
-wire [38:0] _s17_fi_mi_next_26 = {13'd0, _s17_fi_mi_next_25};
-wire [24:0] _s17_fi_mi_next_27 = s16_fi_mi_prod_reg[49:25];
-wire [38:0] _s17_fi_mi_next_28 = {14'd0, _s17_fi_mi_next_27};
-wire [23:0] _s17_fi_mi_next_29 = s16_fi_mi_prod_reg[49:26];
-wire [38:0] _s17_fi_mi_next_30 = {15'd0, _s17_fi_mi_next_29};
-wire [22:0] _s17_fi_mi_next_31 = s16_fi_mi_prod_reg[49:27];
-wire [38:0] _s17_fi_mi_next_32 = {16'd0, _s17_fi_mi_next_31};
-wire [21:0] _s17_fi_mi_next_33 = s16_fi_mi_prod_reg[49:28];
-wire [38:0] _s17_fi_mi_next_34 = {17'h0, _s17_fi_mi_next_33};
-wire [20:0] _s17_fi_mi_next_35 = s16_fi_mi_prod_reg[49:29];
-wire [38:0] _s17_fi_mi_next_36 = {18'h0, _s17_fi_mi_next_35};
-wire [19:0] _s17_fi_mi_next_37 = s16_fi_mi_prod_reg[49:30];
-wire [38:0] _s17_fi_mi_next_38 = {19'h0, _s17_fi_mi_next_37};
-wire [18:0] _s17_fi_mi_next_39 = s16_fi_mi_prod_reg[49:31];
-wire [38:0] _s17_fi_mi_next_40 = {20'h0, _s17_fi_mi_next_39};
-wire [17:0] _s17_fi_mi_next_41 = s16_fi_mi_prod_reg[49:32];
-wire [38:0] _s17_fi_mi_next_42 = {21'h0, _s17_fi_mi_next_41};
-wire [16:0] _s17_fi_mi_next_43 = s16_fi_mi_prod_reg[49:33];
-wire [38:0] _s17_fi_mi_next_44 = {22'h0, _s17_fi_mi_next_43};
-wire [15:0] _s17_fi_mi_next_45 = s16_fi_mi_prod_reg[49:34];
-wire [38:0] _s17_fi_mi_next_46 = {23'h0, _s17_fi_mi_next_45};
-wire [14:0] _s17_fi_mi_next_47 = s16_fi_mi_prod_reg[49:35];
-wire [38:0] _s17_fi_mi_next_48 = {24'h0, _s17_fi_mi_next_47};
-wire [13:0] _s17_fi_mi_next_49 = s16_fi_mi_prod_reg[49:36];
-wire [38:0] _s17_fi_mi_next_50 = {25'h0, _s17_fi_mi_next_49};
-wire [12:0] _s17_fi_mi_next_51 = s16_fi_mi_prod_reg[49:37];
-wire [38:0] _s17_fi_mi_next_52 = {26'h0, _s17_fi_mi_next_51};
-wire [38:0] fi_mi = (s16_recip_mi_lead_reg == 5'd0) ? _s17_fi_mi_next_0 : (s16_recip_mi_lead_reg == 5'd1) ? _s17_fi_mi_next_2 : (s16_recip_mi_lead_reg == 5'd2) ? _s17_fi_mi_next_4 : (s16_recip_mi_lead_reg == 5'd3) ? _s17_fi_mi_next_6 : (s16_recip_mi_lead_reg == 5'd4) ? _s17_fi_mi_next_8 : (s16_recip_mi_lead_reg == 5'd5) ? _s17_fi_mi_next_10 : (s16_recip_mi_lead_reg == 5'd6) ? _s17_fi_mi_next_12 : (s16_recip_mi_lead_reg == 5'd7) ? _s17_fi_mi_next_14 : (s16_recip_mi_lead_reg == 5'd8) ? _s17_fi_mi_next_16 : (s16_recip_mi_lead_reg == 5'd9) ? _s17_fi_mi_next_18 : (s16_recip_mi_lead_reg == 5'd10) ? _s17_fi_mi_next_20 : (s16_recip_mi_lead_reg == 5'd11) ? _s17_fi_mi_next_22 : (s16_recip_mi_lead_reg == 5'd12) ? _s17_fi_mi_next_24 : (s16_recip_mi_lead_reg == 5'd13) ? _s17_fi_mi_next_26 : (s16_recip_mi_lead_reg == 5'd14) ? _s17_fi_mi_next_28 : (s16_recip_mi_lead_reg == 5'd15) ? _s17_fi_mi_next_30 : (s16_recip_mi_lead_reg == 5'd16) ? _s17_fi_mi_next_32 : (s16_recip_mi_lead_reg == 5'd17) ? _s17_fi_mi_next_34 : (s16_recip_mi_lead_reg == 5'd18) ? _s17_fi_mi_next_36 : (s16_recip_mi_lead_reg == 5'd19) ? _s17_fi_mi_next_38 : (s16_recip_mi_lead_reg == 5'd20) ? _s17_fi_mi_next_40 : (s16_recip_mi_lead_reg == 5'd21) ? _s17_fi_mi_next_42 : (s16_recip_mi_lead_reg == 5'd22) ? _s17_fi_mi_next_44 : (s16_recip_mi_lead_reg == 5'd23) ? _s17_fi_mi_next_46 : (s16_recip_mi_lead_reg == 5'd24) ? _s17_fi_mi_next_48 : (s16_recip_mi_lead_reg == 5'd25) ? _s17_fi_mi_next_50 : _s17_fi_mi_next_52;
-wire [27:0] _s5_t_9_next_0 = {1'd0, cur_c};
-wire [27:0] _s6_t_8_next_0 = {1'd0, _s6_c_md_fd_xs_next_9};
+wire [17:0] _s4_t_21_next_0 = s3_size_kfi_reg[17:0];
+wire [28:0] _s4_t_21_next_1 = {11'd0, _s4_t_21_next_0};
+wire [28:0] _s21_fi_mi_prod_pp00_next_0 = {18'h0, s20_recip_mi_t_reg};
+wire [28:0] fi_mi_prod_pp00 = s20_t_reg * _s21_fi_mi_prod_pp00_next_0;
+wire [17:0] _s4_t_22_next_0 = s3_size_kfi_reg[35:18];
+wire [28:0] _s4_t_22_next_1 = {11'd0, _s4_t_22_next_0};
+wire [28:0] _s21_fi_mi_prod_pp10_next_0 = {18'h0, s20_recip_mi_t_reg};
+wire [28:0] fi_mi_prod_pp10 = s20_t_2_reg * _s21_fi_mi_prod_pp10_next_0;
+wire [2:0] _s4_t_23_next_0 = s3_size_kfi_reg[38:36];
+wire [13:0] _s4_t_23_next_1 = {11'd0, _s4_t_23_next_0};
+wire [13:0] _s21_fi_mi_prod_pp20_next_0 = {3'd0, s20_recip_mi_t_reg};
+wire [13:0] fi_mi_prod_pp20 = s20_t_3_reg * _s21_fi_mi_prod_pp20_next_0;
+wire [49:0] _s22_fi_mi_prod_next_0 = {21'h0, s21_fi_mi_prod_pp00_reg};
+wire [46:0] _s22_fi_mi_prod_next_1 = {s21_fi_mi_prod_pp10_reg, 18'h0};
+wire [49:0] _s22_fi_mi_prod_next_2 = {3'd0, _s22_fi_mi_prod_next_1};
+wire [49:0] _s22_fi_mi_prod_next_3 = _s22_fi_mi_prod_next_0 + _s22_fi_mi_prod_next_2;
+wire [49:0] _s22_fi_mi_prod_next_4 = {s21_fi_mi_prod_pp20_reg, 36'h0};
+wire [49:0] fi_mi_prod = _s22_fi_mi_prod_next_3 + _s22_fi_mi_prod_next_4;
+wire [38:0] _s23_fi_mi_next_0 = s22_fi_mi_prod_reg[49:11];
+wire [37:0] _s23_fi_mi_next_1 = s22_fi_mi_prod_reg[49:12];
+wire [38:0] _s23_fi_mi_next_2 = {1'd0, _s23_fi_mi_next_1};
+wire [36:0] _s23_fi_mi_next_3 = s22_fi_mi_prod_reg[49:13];
+wire [38:0] _s23_fi_mi_next_4 = {2'd0, _s23_fi_mi_next_3};
+wire [35:0] _s23_fi_mi_next_5 = s22_fi_mi_prod_reg[49:14];
+wire [38:0] _s23_fi_mi_next_6 = {3'd0, _s23_fi_mi_next_5};
+wire [34:0] _s23_fi_mi_next_7 = s22_fi_mi_prod_reg[49:15];
+wire [38:0] _s23_fi_mi_next_8 = {4'd0, _s23_fi_mi_next_7};
+wire [33:0] _s23_fi_mi_next_9 = s22_fi_mi_prod_reg[49:16];
+wire [38:0] _s23_fi_mi_next_10 = {5'd0, _s23_fi_mi_next_9};
+wire [32:0] _s23_fi_mi_next_11 = s22_fi_mi_prod_reg[49:17];
+wire [38:0] _s23_fi_mi_next_12 = {6'd0, _s23_fi_mi_next_11};
+wire [31:0] _s23_fi_mi_next_13 = s22_fi_mi_prod_reg[49:18];
+wire [38:0] _s23_fi_mi_next_14 = {7'd0, _s23_fi_mi_next_13};
+wire [30:0] _s23_fi_mi_next_15 = s22_fi_mi_prod_reg[49:19];
+wire [38:0] _s23_fi_mi_next_16 = {8'd0, _s23_fi_mi_next_15};
+wire [29:0] _s23_fi_mi_next_17 = s22_fi_mi_prod_reg[49:20];
+wire [38:0] _s23_fi_mi_next_18 = {9'd0, _s23_fi_mi_next_17};
+wire [28:0] _s23_fi_mi_next_19 = s22_fi_mi_prod_reg[49:21];
+wire [38:0] _s23_fi_mi_next_20 = {10'd0, _s23_fi_mi_next_19};
+wire [27:0] _s23_fi_mi_next_21 = s22_fi_mi_prod_reg[49:22];
+wire [38:0] _s23_fi_mi_next_22 = {11'd0, _s23_fi_mi_next_21};
+wire [26:0] _s23_fi_mi_next_23 = s22_fi_mi_prod_reg[49:23];
+wire [38:0] _s23_fi_mi_next_24 = {12'd0, _s23_fi_mi_next_23};
+wire [25:0] _s23_fi_mi_next_25 = s22_fi_mi_prod_reg[49:24];
+wire [38:0] _s23_fi_mi_next_26 = {13'd0, _s23_fi_mi_next_25};
+wire [24:0] _s23_fi_mi_next_27 = s22_fi_mi_prod_reg[49:25];
+wire [38:0] _s23_fi_mi_next_28 = {14'd0, _s23_fi_mi_next_27};
+wire [23:0] _s23_fi_mi_next_29 = s22_fi_mi_prod_reg[49:26];
+wire [38:0] _s23_fi_mi_next_30 = {15'd0, _s23_fi_mi_next_29};
+wire [22:0] _s23_fi_mi_next_31 = s22_fi_mi_prod_reg[49:27];
+wire [38:0] _s23_fi_mi_next_32 = {16'd0, _s23_fi_mi_next_31};
+wire [21:0] _s23_fi_mi_next_33 = s22_fi_mi_prod_reg[49:28];
+wire [38:0] _s23_fi_mi_next_34 = {17'h0, _s23_fi_mi_next_33};
+wire [20:0] _s23_fi_mi_next_35 = s22_fi_mi_prod_reg[49:29];
+wire [38:0] _s23_fi_mi_next_36 = {18'h0, _s23_fi_mi_next_35};
+wire [19:0] _s23_fi_mi_next_37 = s22_fi_mi_prod_reg[49:30];
+wire [38:0] _s23_fi_mi_next_38 = {19'h0, _s23_fi_mi_next_37};
+wire [18:0] _s23_fi_mi_next_39 = s22_fi_mi_prod_reg[49:31];
+wire [38:0] _s23_fi_mi_next_40 = {20'h0, _s23_fi_mi_next_39};
+wire [17:0] _s23_fi_mi_next_41 = s22_fi_mi_prod_reg[49:32];
+wire [38:0] _s23_fi_mi_next_42 = {21'h0, _s23_fi_mi_next_41};
+wire [16:0] _s23_fi_mi_next_43 = s22_fi_mi_prod_reg[49:33];
+wire [38:0] _s23_fi_mi_next_44 = {22'h0, _s23_fi_mi_next_43};
+wire [15:0] _s23_fi_mi_next_45 = s22_fi_mi_prod_reg[49:34];
+wire [38:0] _s23_fi_mi_next_46 = {23'h0, _s23_fi_mi_next_45};
+wire [14:0] _s23_fi_mi_next_47 = s22_fi_mi_prod_reg[49:35];
+wire [38:0] _s23_fi_mi_next_48 = {24'h0, _s23_fi_mi_next_47};
+wire [13:0] _s23_fi_mi_next_49 = s22_fi_mi_prod_reg[49:36];
+wire [38:0] _s23_fi_mi_next_50 = {25'h0, _s23_fi_mi_next_49};
+wire [12:0] _s23_fi_mi_next_51 = s22_fi_mi_prod_reg[49:37];
+wire [38:0] _s23_fi_mi_next_52 = {26'h0, _s23_fi_mi_next_51};
+wire [38:0] fi_mi = (s22_recip_mi_lead_reg == 5'd0) ? _s23_fi_mi_next_0 : (s22_recip_mi_lead_reg == 5'd1) ? _s23_fi_mi_next_2 : (s22_recip_mi_lead_reg == 5'd2) ? _s23_fi_mi_next_4 : (s22_recip_mi_lead_reg == 5'd3) ? _s23_fi_mi_next_6 : (s22_recip_mi_lead_reg == 5'd4) ? _s23_fi_mi_next_8 : (s22_recip_mi_lead_reg == 5'd5) ? _s23_fi_mi_next_10 : (s22_recip_mi_lead_reg == 5'd6) ? _s23_fi_mi_next_12 : (s22_recip_mi_lead_reg == 5'd7) ? _s23_fi_mi_next_14 : (s22_recip_mi_lead_reg == 5'd8) ? _s23_fi_mi_next_16 : (s22_recip_mi_lead_reg == 5'd9) ? _s23_fi_mi_next_18 : (s22_recip_mi_lead_reg == 5'd10) ? _s23_fi_mi_next_20 : (s22_recip_mi_lead_reg == 5'd11) ? _s23_fi_mi_next_22 : (s22_recip_mi_lead_reg == 5'd12) ? _s23_fi_mi_next_24 : (s22_recip_mi_lead_reg == 5'd13) ? _s23_fi_mi_next_26 : (s22_recip_mi_lead_reg == 5'd14) ? _s23_fi_mi_next_28 : (s22_recip_mi_lead_reg == 5'd15) ? _s23_fi_mi_next_30 : (s22_recip_mi_lead_reg == 5'd16) ? _s23_fi_mi_next_32 : (s22_recip_mi_lead_reg == 5'd17) ? _s23_fi_mi_next_34 : (s22_recip_mi_lead_reg == 5'd18) ? _s23_fi_mi_next_36 : (s22_recip_mi_lead_reg == 5'd19) ? _s23_fi_mi_next_38 : (s22_recip_mi_lead_reg == 5'd20) ? _s23_fi_mi_next_40 : (s22_recip_mi_lead_reg == 5'd21) ? _s23_fi_mi_next_42 : (s22_recip_mi_lead_reg == 5'd22) ? _s23_fi_mi_next_44 : (s22_recip_mi_lead_reg == 5'd23) ? _s23_fi_mi_next_46 : (s22_recip_mi_lead_reg == 5'd24) ? _s23_fi_mi_next_48 : (s22_recip_mi_lead_reg == 5'd25) ? _s23_fi_mi_next_50 : _s23_fi_mi_next_52;
+wire [27:0] _s5_t_28_next_0 = {1'd0, cur_c};
+wire [27:0] _s9_t_15_next_0 = {1'd0, _s9_c_md_fd_xs_pp00_next_9};
 wire rtt_le_trtt = s1_rtt_reg <= 20'h3264;
-wire [20:0] _s7_c_fd_next_0 = s6_c_fd_prod_reg[60:40];
-wire [26:0] _s7_c_fd_next_1 = {6'd0, _s7_c_fd_next_0};
-wire [27:0] _s7_c_fd_next_2 = {1'd0, _s7_c_fd_next_1};
-wire [27:0] _s7_c_fd_next_3 = s6_t_7_reg - _s7_c_fd_next_2;
-wire _s7_c_fd_next_4 = _s7_c_fd_next_3[27];
-wire [26:0] _s7_c_fd_next_5 = _s7_c_fd_next_3[26:0];
-wire [26:0] c_fd = _s7_c_fd_next_4 ? 27'h0 : _s7_c_fd_next_5;
-wire [27:0] _s14_t_2_next_0 = {1'd0, s13_c_mi_sat_reg};
-wire [27:0] _s5_t_10_next_0 = {1'd0, cur_c};
-wire [27:0] _s10_c_fi_next_0 = {1'd0, s9_fi_inc_reg};
-wire [27:0] c_fi = s9_t_4_reg + _s10_c_fi_next_0;
-wire [20:0] _s8_t_6_next_0 = s7_c_md_fd_prod_reg[60:40];
-wire [26:0] _s8_t_6_next_1 = {6'd0, _s8_t_6_next_0};
-wire [27:0] _s8_t_6_next_2 = {1'd0, _s8_t_6_next_1};
-wire [27:0] _s8_t_6_next_3 = s7_t_5_reg - _s8_t_6_next_2;
-wire _s8_t_6_next_4 = _s8_t_6_next_3[27];
-wire [26:0] _s8_t_6_next_5 = _s8_t_6_next_3[26:0];
-wire [26:0] c_md_fd = _s8_t_6_next_4 ? 27'h0 : _s8_t_6_next_5;
-wire [26:0] _s8_t_6_next_6 = s7_rtt_le_trtt_reg ? s7_c_fd_reg : c_md_fd;
-wire [26:0] _s8_t_6_next_7 = s7_u_wtd_can_decrease_reg ? _s8_t_6_next_6 : s7_cur_c_reg;
-wire [27:0] _s8_t_6_next_8 = {1'd0, _s8_t_6_next_7};
-wire [11:0] _s18_core_c_next_0 = s17_fi_mi_reg[38:27];
-wire _s18_core_c_next_1 = |_s18_core_c_next_0;
-wire [26:0] _s18_core_c_next_2 = s17_fi_mi_reg[26:0];
-wire [26:0] _s18_core_c_next_3 = _s18_core_c_next_1 ? 27'h7ffffff : _s18_core_c_next_2;
-wire [27:0] _s18_core_c_next_4 = {1'd0, _s18_core_c_next_3};
-wire [27:0] c_mi_fi = s17_t_reg + _s18_core_c_next_4;
-wire [27:0] _s18_core_c_next_5 = s17_rtt_le_trtt_reg ? c_mi_fi : s17_c_fi_reg;
-wire [27:0] core_c = s17_ecn_reg ? s17_t_2_reg : _s18_core_c_next_5;
-wire [21:0] _s2_t_4_next_0 = {8'd0, s1_size_reg};
-wire _s2_t_5_next_0 = s1_kind_reg == 3'd1;
-wire [27:0] _s2_t_6_next_0 = {1'd0, size_c};
-wire _s2_is_loss_next_0 = s1_kind_reg == 3'd2;
-wire _s2_is_loss_next_1 = s1_kind_reg == 3'd3;
-wire is_loss = _s2_is_loss_next_0 | _s2_is_loss_next_1;
-wire [21:0] _s2_t_7_next_0 = {8'd0, s1_size_reg};
-wire [23:0] nowq = s1_now_reg[27:4];
-wire _s2_t_8_next_0 = s1_kind_reg == 3'd0;
-wire _s2_t_8_next_1 = ~_s2_t_8_next_0;
+wire [20:0] _s9_c_fd_next_0 = s8_c_fd_prod_reg[60:40];
+wire [26:0] _s9_c_fd_next_1 = {6'd0, _s9_c_fd_next_0};
+wire [27:0] _s9_c_fd_next_2 = {1'd0, _s9_c_fd_next_1};
+wire [27:0] _s9_c_fd_next_3 = s8_t_18_reg - _s9_c_fd_next_2;
+wire _s9_c_fd_next_4 = _s9_c_fd_next_3[27];
+wire [26:0] _s9_c_fd_next_5 = _s9_c_fd_next_3[26:0];
+wire [26:0] c_fd = _s9_c_fd_next_4 ? 27'h0 : _s9_c_fd_next_5;
+wire [27:0] _s18_t_4_next_0 = {1'd0, s17_c_mi_sat_reg};
+wire [27:0] _s5_t_29_next_0 = {1'd0, cur_c};
+wire [27:0] _s12_c_fi_next_0 = {1'd0, s11_fi_inc_reg};
+wire [27:0] c_fi = s11_t_10_reg + _s12_c_fi_next_0;
+wire [20:0] _s13_t_5_next_0 = s12_c_md_fd_prod_reg[60:40];
+wire [26:0] _s13_t_5_next_1 = {6'd0, _s13_t_5_next_0};
+wire [27:0] _s13_t_5_next_2 = {1'd0, _s13_t_5_next_1};
+wire [27:0] _s13_t_5_next_3 = s12_t_9_reg - _s13_t_5_next_2;
+wire _s13_t_5_next_4 = _s13_t_5_next_3[27];
+wire [26:0] _s13_t_5_next_5 = _s13_t_5_next_3[26:0];
+wire [26:0] c_md_fd = _s13_t_5_next_4 ? 27'h0 : _s13_t_5_next_5;
+wire [26:0] _s13_t_5_next_6 = s12_rtt_le_trtt_reg ? s12_c_fd_reg : c_md_fd;
+wire [26:0] _s13_t_5_next_7 = s12_u_wtd_can_decrease_reg ? _s13_t_5_next_6 : s12_cur_c_reg;
+wire [27:0] _s13_t_5_next_8 = {1'd0, _s13_t_5_next_7};
+wire [11:0] _s24_core_c_next_0 = s23_fi_mi_reg[38:27];
+wire _s24_core_c_next_1 = |_s24_core_c_next_0;
+wire [26:0] _s24_core_c_next_2 = s23_fi_mi_reg[26:0];
+wire [26:0] _s24_core_c_next_3 = _s24_core_c_next_1 ? 27'h7ffffff : _s24_core_c_next_2;
+wire [27:0] _s24_core_c_next_4 = {1'd0, _s24_core_c_next_3};
+wire [27:0] c_mi_fi = s23_t_reg + _s24_core_c_next_4;
+wire [27:0] _s24_core_c_next_5 = s23_rtt_le_trtt_reg ? c_mi_fi : s23_c_fi_reg;
+wire [27:0] core_c = s23_ecn_reg ? s23_t_2_reg : _s24_core_c_next_5;
+wire [21:0] _s2_t_15_next_0 = {8'd0, s1_size_reg};
+wire _s2_t_16_next_0 = s1_kind_reg == 3'd0;
+wire _s2_t_16_next_1 = ~_s2_t_16_next_0;
 wire [20:0] cur_ignore_left = s4_cur_reg[68:48];
-wire [21:0] _s5_early_next_0 = {1'd0, cur_ignore_left};
-wire qa_called = _s5_early_next_0 <= s4_t_8_reg;
-wire ack_run = s4_t_9_reg & qa_called;
-wire _s5_early_next_1 = u_qa_fired & qa_called;
-wire qa_fired = _s5_early_next_1 & s4_t_12_reg;
-wire fi_fired = u_fastinc_fired & ack_run;
-wire _s5_early_next_2 = qa_fired | fi_fired;
-wire early = ack_run & _s5_early_next_2;
-wire [27:0] _s5_c_early_next_0 = {1'd0, u_qa_c_out};
-wire [27:0] c_early = fi_fired ? u_fastinc_c_out : _s5_c_early_next_0;
-wire [27:0] _s19_c_ack_clamped_next_0 = s18_early_reg ? s18_c_early_reg : s18_core_c_reg;
-wire _s19_c_ack_clamped_next_1 = _s19_c_ack_clamped_next_0 < 28'h419ce00;
-wire [27:0] _s19_c_ack_clamped_next_2 = _s19_c_ack_clamped_next_1 ? _s19_c_ack_clamped_next_0 : 28'h419ce00;
-wire _s19_c_ack_clamped_next_3 = _s19_c_ack_clamped_next_2 < 28'h40000;
-wire [27:0] _s19_c_ack_clamped_next_4 = _s19_c_ack_clamped_next_3 ? 28'h40000 : _s19_c_ack_clamped_next_2;
-wire [26:0] c_ack_window = _s19_c_ack_clamped_next_4[26:0];
-wire _s2_t_9_next_0 = ~_s2_t_8_next_0;
-wire [21:0] _s2_t_10_next_0 = {8'd0, s1_size_reg};
-wire qa_used = qa_called & s4_t_13_reg;
-wire [27:0] _s5_c_loss_all_next_0 = {1'd0, cur_c};
-wire [27:0] _s5_c_loss_all_next_1 = _s5_c_loss_all_next_0 - s4_t_10_reg;
-wire _s5_c_loss_all_next_2 = _s5_c_loss_all_next_1[27];
-wire [26:0] _s5_c_loss_all_next_3 = _s5_c_loss_all_next_1[26:0];
-wire [26:0] c_loss = _s5_c_loss_all_next_2 ? 27'h0 : _s5_c_loss_all_next_3;
-wire [26:0] _s5_c_loss_all_next_4 = qa_used ? u_qa_c_out : c_loss;
-wire [27:0] _s5_c_loss_all_next_5 = {1'd0, _s5_c_loss_all_next_4};
-wire _s5_c_loss_all_next_6 = _s5_c_loss_all_next_5 < 28'h419ce00;
-wire [27:0] _s5_c_loss_all_next_7 = _s5_c_loss_all_next_6 ? _s5_c_loss_all_next_5 : 28'h419ce00;
-wire _s5_c_loss_all_next_8 = _s5_c_loss_all_next_7 < 28'h40000;
-wire [27:0] _s5_c_loss_all_next_9 = _s5_c_loss_all_next_8 ? 28'h40000 : _s5_c_loss_all_next_7;
-wire [26:0] c_loss_all = _s5_c_loss_all_next_9[26:0];
+wire [21:0] _s5_ack_run_next_0 = {1'd0, cur_ignore_left};
+wire qa_called = _s5_ack_run_next_0 <= s4_t_24_reg;
+wire ack_run = s4_t_2_reg & qa_called;
+wire _s5_qa_fired_next_0 = qa_fire & qa_called;
+wire qa_fired = _s5_qa_fired_next_0 & s4_t_25_reg;
+wire [27:0] _s9_t_17_next_0 = {1'd0, s8_c_qa_reg};
+wire [27:0] _s9_t_17_next_1 = _s9_t_17_next_0 + 28'h80000;
+wire [27:0] _s9_t_19_next_0 = {1'd0, s8_c_qa_reg};
+wire fi_fired = s9_fi_fire_reg & s9_ack_run_reg;
+wire _s10_early_next_0 = s9_qa_fired_reg | fi_fired;
+wire early = s9_ack_run_reg & _s10_early_next_0;
+wire [27:0] _s10_c_early_next_0 = s9_fi_fire_reg ? s9_t_17_reg : s9_t_18_reg;
+wire [27:0] c_early = fi_fired ? _s10_c_early_next_0 : s9_t_19_reg;
+wire [27:0] _s25_c_ack_clamped_next_0 = s24_early_reg ? s24_c_early_reg : s24_core_c_reg;
+wire _s25_c_ack_clamped_next_1 = _s25_c_ack_clamped_next_0 < 28'h419ce00;
+wire [27:0] _s25_c_ack_clamped_next_2 = _s25_c_ack_clamped_next_1 ? _s25_c_ack_clamped_next_0 : 28'h419ce00;
+wire _s25_c_ack_clamped_next_3 = _s25_c_ack_clamped_next_2 < 28'h40000;
+wire [27:0] _s25_c_ack_clamped_next_4 = _s25_c_ack_clamped_next_3 ? 28'h40000 : _s25_c_ack_clamped_next_2;
+wire [26:0] c_ack_window = _s25_c_ack_clamped_next_4[26:0];
+wire _s2_t_17_next_0 = ~_s2_t_16_next_0;
+wire [23:0] _s2_t_18_next_0 = nowq + 24'h327;
+wire [21:0] _s2_t_19_next_0 = {8'd0, s1_size_reg};
+wire qa_used = qa_called & s4_t_26_reg;
+wire [26:0] _s9_c_loss_all_next_0 = s8_qa_used_reg ? s8_c_qa_reg : s8_c_loss_reg;
+wire [27:0] _s9_c_loss_all_next_1 = {1'd0, _s9_c_loss_all_next_0};
+wire _s9_c_loss_all_next_2 = _s9_c_loss_all_next_1 < 28'h419ce00;
+wire [27:0] _s9_c_loss_all_next_3 = _s9_c_loss_all_next_2 ? _s9_c_loss_all_next_1 : 28'h419ce00;
+wire _s9_c_loss_all_next_4 = _s9_c_loss_all_next_3 < 28'h40000;
+wire [27:0] _s9_c_loss_all_next_5 = _s9_c_loss_all_next_4 ? 28'h40000 : _s9_c_loss_all_next_3;
+wire [26:0] c_loss_all = _s9_c_loss_all_next_5[26:0];
 wire [11:0] cur_avg_wtd = s4_cur_reg[127:116];
-wire [11:0] _s5_t_11_next_0 = ack_run ? u_wtd_avg_out : cur_avg_wtd;
-wire cur_increase = s4_cur_reg[115];
-wire _s5_t_12_next_0 = ack_run ? u_fastinc_increase_out : cur_increase;
-wire cur_trigger = s4_cur_reg[114];
-wire _s5_t_13_next_0 = cur_trigger | s4_is_loss_reg;
-wire _s5_t_13_next_1 = qa_used ? u_qa_trigger_out : _s5_t_13_next_0;
-wire [23:0] cur_win_end = s4_cur_reg[113:90];
-wire [23:0] _s5_t_14_next_0 = qa_used ? u_qa_win_end_out : cur_win_end;
-wire [20:0] cur_count = s4_cur_reg[89:69];
-wire [20:0] _s5_t_15_next_0 = ack_run ? u_fastinc_count_out : cur_count;
-wire [21:0] _s5_t_16_next_0 = {1'd0, cur_ignore_left};
-wire [21:0] ignore_diff = _s5_t_16_next_0 - s4_t_14_reg;
-wire _s5_t_16_next_1 = ignore_diff[21];
-wire [20:0] _s5_t_16_next_2 = ignore_diff[20:0];
-wire [20:0] ignore_left1 = _s5_t_16_next_1 ? 21'h0 : _s5_t_16_next_2;
-wire [20:0] _s5_t_16_next_3 = qa_fired ? u_qa_ignore_out : ignore_left1;
-wire [20:0] cur_acked = s4_cur_reg[47:27];
-wire [21:0] _s5_t_17_next_0 = {1'd0, cur_acked};
-wire [21:0] acked_no_wrap_sum = _s5_t_17_next_0 + s4_t_11_reg;
-wire _s5_t_17_next_1 = acked_no_wrap_sum[21];
-wire _s5_t_17_next_2 = _s5_t_17_next_1;
-wire [20:0] _s5_t_17_next_3 = acked_no_wrap_sum[20:0];
-wire [20:0] acked1 = _s5_t_17_next_2 ? 21'h1fffff : _s5_t_17_next_3;
-wire [20:0] acked_in = s4_t_9_reg ? acked1 : cur_acked;
-wire [20:0] _s5_t_17_next_4 = qa_used ? u_qa_acked_out : acked_in;
-wire [2:0] _s2_t_12_next_0 = rtt_le_trtt ? 3'd1 : 3'd2;
-wire [2:0] _s2_t_12_next_1 = rtt_le_trtt ? 3'd4 : 3'd3;
-wire [2:0] _s2_t_12_next_2 = s1_ecn_reg ? _s2_t_12_next_0 : _s2_t_12_next_1;
-wire [2:0] _s5_t_19_next_0 = qa_fired ? 3'd5 : 3'd7;
-wire _s5_t_19_next_1 = ~u_wtd_can_decrease;
-wire _s5_t_19_next_2 = s4_u_wtd_ecn_reg & _s5_t_19_next_1;
-wire [2:0] core_case = _s5_t_19_next_2 ? 3'd0 : s4_t_16_reg;
-wire [2:0] _s5_t_19_next_3 = fi_fired ? 3'd6 : core_case;
-wire [2:0] _s5_t_19_next_4 = qa_fired ? 3'd5 : _s5_t_19_next_3;
-wire [2:0] _s5_t_19_next_5 = ack_run ? _s5_t_19_next_4 : 3'd0;
-wire [2:0] _s5_t_19_next_6 = s4_is_loss_reg ? _s5_t_19_next_0 : _s5_t_19_next_5;
-wire [2:0] _s5_t_19_next_7 = s4_t_15_reg ? 3'd0 : _s5_t_19_next_6;
-wire _s5_t_20_next_0 = s4_t_15_reg ? 1'd0 : _s5_t_12_next_0;
+wire [11:0] _s5_t_30_next_0 = ack_run ? u_wtd_avg_out : cur_avg_wtd;
+wire _s10_t_18_next_0 = s9_ack_run_reg ? s9_fi_fire_reg : s9_cur_increase_reg;
+wire _s5_t_31_next_0 = ~qa_fire;
+wire _s5_t_31_next_1 = _s5_qa_fire_next_5 & _s5_t_31_next_0;
+wire _s5_t_31_next_2 = cur_trigger | s4_is_loss_reg;
+wire _s5_t_31_next_3 = qa_used ? _s5_t_31_next_1 : _s5_t_31_next_2;
+wire [23:0] _s5_t_32_next_0 = qa_roll ? s4_t_27_reg : cur_win_end;
+wire [23:0] _s5_t_32_next_1 = qa_used ? _s5_t_32_next_0 : cur_win_end;
+wire [20:0] _s6_t_30_next_0 = s5_fi_uncongested_reg ? s5_fi_count_sum_reg : 21'h0;
+wire [20:0] _s6_t_30_next_1 = s5_ack_run_reg ? _s6_t_30_next_0 : s5_cur_count_reg;
+wire [21:0] _s5_t_33_next_0 = {1'd0, cur_ignore_left};
+wire [21:0] ignore_diff = _s5_t_33_next_0 - s4_t_28_reg;
+wire _s5_t_33_next_1 = ignore_diff[21];
+wire [20:0] _s5_t_33_next_2 = ignore_diff[20:0];
+wire [20:0] ignore_left1 = _s5_t_33_next_1 ? 21'h0 : _s5_t_33_next_2;
+wire [20:0] _s5_t_33_next_3 = qa_fired ? s4_unacked_reg : ignore_left1;
+wire [20:0] _s6_t_32_next_0 = s5_qa_roll_reg ? 21'h0 : s5_acked1_reg;
+wire [20:0] _s6_t_32_next_1 = s5_qa_used_reg ? _s6_t_32_next_0 : s5_acked1_reg;
+wire [2:0] _s2_t_21_next_0 = rtt_le_trtt ? 3'd1 : 3'd2;
+wire [2:0] _s2_t_21_next_1 = rtt_le_trtt ? 3'd4 : 3'd3;
+wire [2:0] _s2_t_21_next_2 = s1_ecn_reg ? _s2_t_21_next_0 : _s2_t_21_next_1;
+wire _s5_core_case_next_0 = ~u_wtd_can_decrease;
+wire _s5_core_case_next_1 = s4_u_wtd_ecn_reg & _s5_core_case_next_0;
+wire [2:0] core_case = _s5_core_case_next_1 ? 3'd0 : s4_t_30_reg;
+wire [2:0] _s5_t_35_next_0 = qa_fired ? 3'd5 : 3'd7;
+wire [2:0] _s10_t_25_next_0 = fi_fired ? 3'd6 : s9_core_case_reg;
+wire [2:0] _s10_t_25_next_1 = s9_qa_fired_reg ? 3'd5 : _s10_t_25_next_0;
+wire [2:0] _s10_t_25_next_2 = s9_ack_run_reg ? _s10_t_25_next_1 : 3'd0;
+wire [2:0] _s10_t_25_next_3 = s9_is_loss_reg ? s9_t_27_reg : _s10_t_25_next_2;
+wire [2:0] _s10_t_25_next_4 = s9_t_26_reg ? 3'd0 : _s10_t_25_next_3;
+wire _s10_t_26_next_0 = s9_t_26_reg ? 1'd0 : _s10_t_18_next_0;
 wire out_nonempty = |out_count_reg;
-wire [15:0] _m_result_conn_0 = (out_rd_ptr_reg == 5'd0) ? out0_conn_reg : (out_rd_ptr_reg == 5'd1) ? out1_conn_reg : (out_rd_ptr_reg == 5'd2) ? out2_conn_reg : (out_rd_ptr_reg == 5'd3) ? out3_conn_reg : (out_rd_ptr_reg == 5'd4) ? out4_conn_reg : (out_rd_ptr_reg == 5'd5) ? out5_conn_reg : (out_rd_ptr_reg == 5'd6) ? out6_conn_reg : (out_rd_ptr_reg == 5'd7) ? out7_conn_reg : (out_rd_ptr_reg == 5'd8) ? out8_conn_reg : (out_rd_ptr_reg == 5'd9) ? out9_conn_reg : (out_rd_ptr_reg == 5'd10) ? out10_conn_reg : (out_rd_ptr_reg == 5'd11) ? out11_conn_reg : (out_rd_ptr_reg == 5'd12) ? out12_conn_reg : (out_rd_ptr_reg == 5'd13) ? out13_conn_reg : (out_rd_ptr_reg == 5'd14) ? out14_conn_reg : (out_rd_ptr_reg == 5'd15) ? out15_conn_reg : (out_rd_ptr_reg == 5'd16) ? out16_conn_reg : (out_rd_ptr_reg == 5'd17) ? out17_conn_reg : (out_rd_ptr_reg == 5'd18) ? out18_conn_reg : (out_rd_ptr_reg == 5'd19) ? out19_conn_reg : out20_conn_reg;
-wire [2:0] _m_result_kind_0 = (out_rd_ptr_reg == 5'd0) ? out0_kind_reg : (out_rd_ptr_reg == 5'd1) ? out1_kind_reg : (out_rd_ptr_reg == 5'd2) ? out2_kind_reg : (out_rd_ptr_reg == 5'd3) ? out3_kind_reg : (out_rd_ptr_reg == 5'd4) ? out4_kind_reg : (out_rd_ptr_reg == 5'd5) ? out5_kind_reg : (out_rd_ptr_reg == 5'd6) ? out6_kind_reg : (out_rd_ptr_reg == 5'd7) ? out7_kind_reg : (out_rd_ptr_reg == 5'd8) ? out8_kind_reg : (out_rd_ptr_reg == 5'd9) ? out9_kind_reg : (out_rd_ptr_reg == 5'd10) ? out10_kind_reg : (out_rd_ptr_reg == 5'd11) ? out11_kind_reg : (out_rd_ptr_reg == 5'd12) ? out12_kind_reg : (out_rd_ptr_reg == 5'd13) ? out13_kind_reg : (out_rd_ptr_reg == 5'd14) ? out14_kind_reg : (out_rd_ptr_reg == 5'd15) ? out15_kind_reg : (out_rd_ptr_reg == 5'd16) ? out16_kind_reg : (out_rd_ptr_reg == 5'd17) ? out17_kind_reg : (out_rd_ptr_reg == 5'd18) ? out18_kind_reg : (out_rd_ptr_reg == 5'd19) ? out19_kind_reg : out20_kind_reg;
-wire [20:0] _m_result_cwnd_0 = (out_rd_ptr_reg == 5'd0) ? out0_cwnd_reg : (out_rd_ptr_reg == 5'd1) ? out1_cwnd_reg : (out_rd_ptr_reg == 5'd2) ? out2_cwnd_reg : (out_rd_ptr_reg == 5'd3) ? out3_cwnd_reg : (out_rd_ptr_reg == 5'd4) ? out4_cwnd_reg : (out_rd_ptr_reg == 5'd5) ? out5_cwnd_reg : (out_rd_ptr_reg == 5'd6) ? out6_cwnd_reg : (out_rd_ptr_reg == 5'd7) ? out7_cwnd_reg : (out_rd_ptr_reg == 5'd8) ? out8_cwnd_reg : (out_rd_ptr_reg == 5'd9) ? out9_cwnd_reg : (out_rd_ptr_reg == 5'd10) ? out10_cwnd_reg : (out_rd_ptr_reg == 5'd11) ? out11_cwnd_reg : (out_rd_ptr_reg == 5'd12) ? out12_cwnd_reg : (out_rd_ptr_reg == 5'd13) ? out13_cwnd_reg : (out_rd_ptr_reg == 5'd14) ? out14_cwnd_reg : (out_rd_ptr_reg == 5'd15) ? out15_cwnd_reg : (out_rd_ptr_reg == 5'd16) ? out16_cwnd_reg : (out_rd_ptr_reg == 5'd17) ? out17_cwnd_reg : (out_rd_ptr_reg == 5'd18) ? out18_cwnd_reg : (out_rd_ptr_reg == 5'd19) ? out19_cwnd_reg : out20_cwnd_reg;
-wire [2:0] _m_result_case_0 = (out_rd_ptr_reg == 5'd0) ? out0_case_reg : (out_rd_ptr_reg == 5'd1) ? out1_case_reg : (out_rd_ptr_reg == 5'd2) ? out2_case_reg : (out_rd_ptr_reg == 5'd3) ? out3_case_reg : (out_rd_ptr_reg == 5'd4) ? out4_case_reg : (out_rd_ptr_reg == 5'd5) ? out5_case_reg : (out_rd_ptr_reg == 5'd6) ? out6_case_reg : (out_rd_ptr_reg == 5'd7) ? out7_case_reg : (out_rd_ptr_reg == 5'd8) ? out8_case_reg : (out_rd_ptr_reg == 5'd9) ? out9_case_reg : (out_rd_ptr_reg == 5'd10) ? out10_case_reg : (out_rd_ptr_reg == 5'd11) ? out11_case_reg : (out_rd_ptr_reg == 5'd12) ? out12_case_reg : (out_rd_ptr_reg == 5'd13) ? out13_case_reg : (out_rd_ptr_reg == 5'd14) ? out14_case_reg : (out_rd_ptr_reg == 5'd15) ? out15_case_reg : (out_rd_ptr_reg == 5'd16) ? out16_case_reg : (out_rd_ptr_reg == 5'd17) ? out17_case_reg : (out_rd_ptr_reg == 5'd18) ? out18_case_reg : (out_rd_ptr_reg == 5'd19) ? out19_case_reg : out20_case_reg;
-wire _m_result_qa_0 = (out_rd_ptr_reg == 5'd0) ? out0_qa_reg : (out_rd_ptr_reg == 5'd1) ? out1_qa_reg : (out_rd_ptr_reg == 5'd2) ? out2_qa_reg : (out_rd_ptr_reg == 5'd3) ? out3_qa_reg : (out_rd_ptr_reg == 5'd4) ? out4_qa_reg : (out_rd_ptr_reg == 5'd5) ? out5_qa_reg : (out_rd_ptr_reg == 5'd6) ? out6_qa_reg : (out_rd_ptr_reg == 5'd7) ? out7_qa_reg : (out_rd_ptr_reg == 5'd8) ? out8_qa_reg : (out_rd_ptr_reg == 5'd9) ? out9_qa_reg : (out_rd_ptr_reg == 5'd10) ? out10_qa_reg : (out_rd_ptr_reg == 5'd11) ? out11_qa_reg : (out_rd_ptr_reg == 5'd12) ? out12_qa_reg : (out_rd_ptr_reg == 5'd13) ? out13_qa_reg : (out_rd_ptr_reg == 5'd14) ? out14_qa_reg : (out_rd_ptr_reg == 5'd15) ? out15_qa_reg : (out_rd_ptr_reg == 5'd16) ? out16_qa_reg : (out_rd_ptr_reg == 5'd17) ? out17_qa_reg : (out_rd_ptr_reg == 5'd18) ? out18_qa_reg : (out_rd_ptr_reg == 5'd19) ? out19_qa_reg : out20_qa_reg;
-wire _m_result_fast_0 = (out_rd_ptr_reg == 5'd0) ? out0_fast_reg : (out_rd_ptr_reg == 5'd1) ? out1_fast_reg : (out_rd_ptr_reg == 5'd2) ? out2_fast_reg : (out_rd_ptr_reg == 5'd3) ? out3_fast_reg : (out_rd_ptr_reg == 5'd4) ? out4_fast_reg : (out_rd_ptr_reg == 5'd5) ? out5_fast_reg : (out_rd_ptr_reg == 5'd6) ? out6_fast_reg : (out_rd_ptr_reg == 5'd7) ? out7_fast_reg : (out_rd_ptr_reg == 5'd8) ? out8_fast_reg : (out_rd_ptr_reg == 5'd9) ? out9_fast_reg : (out_rd_ptr_reg == 5'd10) ? out10_fast_reg : (out_rd_ptr_reg == 5'd11) ? out11_fast_reg : (out_rd_ptr_reg == 5'd12) ? out12_fast_reg : (out_rd_ptr_reg == 5'd13) ? out13_fast_reg : (out_rd_ptr_reg == 5'd14) ? out14_fast_reg : (out_rd_ptr_reg == 5'd15) ? out15_fast_reg : (out_rd_ptr_reg == 5'd16) ? out16_fast_reg : (out_rd_ptr_reg == 5'd17) ? out17_fast_reg : (out_rd_ptr_reg == 5'd18) ? out18_fast_reg : (out_rd_ptr_reg == 5'd19) ? out19_fast_reg : out20_fast_reg;
-wire _m_result_error_0 = (out_rd_ptr_reg == 5'd0) ? out0_error_reg : (out_rd_ptr_reg == 5'd1) ? out1_error_reg : (out_rd_ptr_reg == 5'd2) ? out2_error_reg : (out_rd_ptr_reg == 5'd3) ? out3_error_reg : (out_rd_ptr_reg == 5'd4) ? out4_error_reg : (out_rd_ptr_reg == 5'd5) ? out5_error_reg : (out_rd_ptr_reg == 5'd6) ? out6_error_reg : (out_rd_ptr_reg == 5'd7) ? out7_error_reg : (out_rd_ptr_reg == 5'd8) ? out8_error_reg : (out_rd_ptr_reg == 5'd9) ? out9_error_reg : (out_rd_ptr_reg == 5'd10) ? out10_error_reg : (out_rd_ptr_reg == 5'd11) ? out11_error_reg : (out_rd_ptr_reg == 5'd12) ? out12_error_reg : (out_rd_ptr_reg == 5'd13) ? out13_error_reg : (out_rd_ptr_reg == 5'd14) ? out14_error_reg : (out_rd_ptr_reg == 5'd15) ? out15_error_reg : (out_rd_ptr_reg == 5'd16) ? out16_error_reg : (out_rd_ptr_reg == 5'd17) ? out17_error_reg : (out_rd_ptr_reg == 5'd18) ? out18_error_reg : (out_rd_ptr_reg == 5'd19) ? out19_error_reg : out20_error_reg;
 wire _shell_0 = ~hazard_reg;
 wire _shell_1 = in_valid_reg & _shell_0;
 wire _shell_2 = ~credits_out_reg;
@@ -5302,18 +6428,18 @@ wire [4:0] _shell_6 = occ_reg + _shell_5;
 wire out_pop = out_nonempty & m_result_ready;
 wire [4:0] _shell_7 = out_pop ? 5'd1 : 5'd0;
 wire [4:0] occ_update = _shell_6 - _shell_7;
-wire _shell_8 = ~s19_error_reg;
-wire wr_en = s19_valid_reg & _shell_8;
-wire [11:0] wr_addr = s19_conn_reg[11:0];
+wire _shell_8 = ~s25_error_reg;
+wire wr_en = s25_valid_reg & _shell_8;
+wire [11:0] wr_addr = s25_conn_reg[11:0];
 wire [11:0] _shell_9 = in_conn_reg[11:0];
 wire _shell_10 = wr_addr == _shell_9;
 wire snoop_in = wr_en & _shell_10;
 wire [26:0] c_open = 27'h419ce00;
 wire [127:0] _shell_11 = {12'd0, 1'd0, 1'd0, 24'h0, 21'h0, 21'h0, 21'h0, c_open};
-wire [26:0] c_ack = s19_ack_run_reg ? s19_c_ack_clamped_reg : s19_cur_c_reg;
-wire [26:0] c_new = s19_is_loss_reg ? s19_c_loss_all_reg : c_ack;
-wire [127:0] _shell_12 = {s19_t_reg, s19_t_2_reg, s19_t_3_reg, s19_t_4_reg, s19_t_5_reg, s19_t_6_reg, s19_t_7_reg, c_new};
-wire [127:0] new_word = s19_t_8_reg ? _shell_11 : _shell_12;
+wire [26:0] c_ack = s25_ack_run_reg ? s25_c_ack_clamped_reg : s25_cur_c_reg;
+wire [26:0] c_new = s25_is_loss_reg ? s25_c_loss_all_reg : c_ack;
+wire [127:0] _shell_12 = {s25_t_reg, s25_t_2_reg, s25_t_3_reg, s25_t_4_reg, s25_t_5_reg, s25_t_6_reg, s25_t_7_reg, c_new};
+wire [127:0] new_word = s25_t_8_reg ? _shell_11 : _shell_12;
 wire [11:0] _shell_13 = s1_conn_reg[11:0];
 wire _shell_14 = wr_addr == _shell_13;
 wire snoop_s1 = wr_en & _shell_14;
@@ -5331,11 +6457,11 @@ wire [127:0] s3_word = s3_fix_valid_reg ? s3_fix_word_reg : s3_ram_reg;
 wire [127:0] _shell_23 = snoop_s3 ? new_word : s3_word;
 wire _shell_24 = out_wr_ptr_reg == 5'd0;
 wire [20:0] cwnd_result = c_new[26:6];
-wire [20:0] _shell_25 = s19_t_8_reg ? 21'h106738 : cwnd_result;
-wire [20:0] res_cwnd = s19_error_reg ? 21'h0 : _shell_25;
-wire [2:0] res_case = s19_error_reg ? 3'd0 : s19_t_9_reg;
-wire res_qa = s19_error_reg ? 1'd0 : s19_qa_fired_reg;
-wire res_fast = s19_error_reg ? 1'd0 : s19_t_10_reg;
+wire [20:0] _shell_25 = s25_t_8_reg ? 21'h106738 : cwnd_result;
+wire [20:0] res_cwnd = s25_error_reg ? 21'h0 : _shell_25;
+wire [2:0] res_case = s25_error_reg ? 3'd0 : s25_t_9_reg;
+wire res_qa = s25_error_reg ? 1'd0 : s25_qa_fired_reg;
+wire res_fast = s25_error_reg ? 1'd0 : s25_t_10_reg;
 wire _shell_26 = out_wr_ptr_reg == 5'd1;
 wire _shell_27 = out_wr_ptr_reg == 5'd2;
 wire _shell_28 = out_wr_ptr_reg == 5'd3;
@@ -5356,16 +6482,32 @@ wire _shell_42 = out_wr_ptr_reg == 5'd17;
 wire _shell_43 = out_wr_ptr_reg == 5'd18;
 wire _shell_44 = out_wr_ptr_reg == 5'd19;
 wire _shell_45 = out_wr_ptr_reg == 5'd20;
-wire _shell_46 = out_wr_ptr_reg == 5'd20;
-wire [4:0] _shell_47 = out_wr_ptr_reg + 5'd1;
-wire [4:0] _shell_48 = _shell_46 ? 5'd0 : _shell_47;
-wire _shell_49 = out_rd_ptr_reg == 5'd20;
-wire [4:0] _shell_50 = out_rd_ptr_reg + 5'd1;
-wire [4:0] _shell_51 = _shell_49 ? 5'd0 : _shell_50;
-wire [4:0] _shell_52 = s19_valid_reg ? 5'd1 : 5'd0;
-wire [4:0] _shell_53 = out_count_reg + _shell_52;
-wire [4:0] _shell_54 = out_pop ? 5'd1 : 5'd0;
-wire [4:0] _shell_55 = _shell_53 - _shell_54;
+wire _shell_46 = out_wr_ptr_reg == 5'd21;
+wire _shell_47 = out_wr_ptr_reg == 5'd22;
+wire _shell_48 = out_wr_ptr_reg == 5'd23;
+wire _shell_49 = out_wr_ptr_reg == 5'd24;
+wire _shell_50 = out_wr_ptr_reg == 5'd25;
+wire _shell_51 = out_wr_ptr_reg == 5'd26;
+wire _shell_52 = out_wr_ptr_reg == 5'd26;
+wire [4:0] _shell_53 = out_wr_ptr_reg + 5'd1;
+wire [4:0] _shell_54 = _shell_52 ? 5'd0 : _shell_53;
+wire [4:0] out_head_ptr = out_pop ? out_rd_ptr_plus1_reg : out_rd_ptr_reg;
+wire _shell_55 = out_wr_ptr_reg == out_head_ptr;
+wire out_head_write = s25_valid_reg & _shell_55;
+wire [15:0] _shell_56 = (out_rd_ptr_plus1_reg == 5'd0) ? out0_conn_reg : (out_rd_ptr_plus1_reg == 5'd1) ? out1_conn_reg : (out_rd_ptr_plus1_reg == 5'd2) ? out2_conn_reg : (out_rd_ptr_plus1_reg == 5'd3) ? out3_conn_reg : (out_rd_ptr_plus1_reg == 5'd4) ? out4_conn_reg : (out_rd_ptr_plus1_reg == 5'd5) ? out5_conn_reg : (out_rd_ptr_plus1_reg == 5'd6) ? out6_conn_reg : (out_rd_ptr_plus1_reg == 5'd7) ? out7_conn_reg : (out_rd_ptr_plus1_reg == 5'd8) ? out8_conn_reg : (out_rd_ptr_plus1_reg == 5'd9) ? out9_conn_reg : (out_rd_ptr_plus1_reg == 5'd10) ? out10_conn_reg : (out_rd_ptr_plus1_reg == 5'd11) ? out11_conn_reg : (out_rd_ptr_plus1_reg == 5'd12) ? out12_conn_reg : (out_rd_ptr_plus1_reg == 5'd13) ? out13_conn_reg : (out_rd_ptr_plus1_reg == 5'd14) ? out14_conn_reg : (out_rd_ptr_plus1_reg == 5'd15) ? out15_conn_reg : (out_rd_ptr_plus1_reg == 5'd16) ? out16_conn_reg : (out_rd_ptr_plus1_reg == 5'd17) ? out17_conn_reg : (out_rd_ptr_plus1_reg == 5'd18) ? out18_conn_reg : (out_rd_ptr_plus1_reg == 5'd19) ? out19_conn_reg : (out_rd_ptr_plus1_reg == 5'd20) ? out20_conn_reg : (out_rd_ptr_plus1_reg == 5'd21) ? out21_conn_reg : (out_rd_ptr_plus1_reg == 5'd22) ? out22_conn_reg : (out_rd_ptr_plus1_reg == 5'd23) ? out23_conn_reg : (out_rd_ptr_plus1_reg == 5'd24) ? out24_conn_reg : (out_rd_ptr_plus1_reg == 5'd25) ? out25_conn_reg : out26_conn_reg;
+wire [2:0] _shell_57 = (out_rd_ptr_plus1_reg == 5'd0) ? out0_kind_reg : (out_rd_ptr_plus1_reg == 5'd1) ? out1_kind_reg : (out_rd_ptr_plus1_reg == 5'd2) ? out2_kind_reg : (out_rd_ptr_plus1_reg == 5'd3) ? out3_kind_reg : (out_rd_ptr_plus1_reg == 5'd4) ? out4_kind_reg : (out_rd_ptr_plus1_reg == 5'd5) ? out5_kind_reg : (out_rd_ptr_plus1_reg == 5'd6) ? out6_kind_reg : (out_rd_ptr_plus1_reg == 5'd7) ? out7_kind_reg : (out_rd_ptr_plus1_reg == 5'd8) ? out8_kind_reg : (out_rd_ptr_plus1_reg == 5'd9) ? out9_kind_reg : (out_rd_ptr_plus1_reg == 5'd10) ? out10_kind_reg : (out_rd_ptr_plus1_reg == 5'd11) ? out11_kind_reg : (out_rd_ptr_plus1_reg == 5'd12) ? out12_kind_reg : (out_rd_ptr_plus1_reg == 5'd13) ? out13_kind_reg : (out_rd_ptr_plus1_reg == 5'd14) ? out14_kind_reg : (out_rd_ptr_plus1_reg == 5'd15) ? out15_kind_reg : (out_rd_ptr_plus1_reg == 5'd16) ? out16_kind_reg : (out_rd_ptr_plus1_reg == 5'd17) ? out17_kind_reg : (out_rd_ptr_plus1_reg == 5'd18) ? out18_kind_reg : (out_rd_ptr_plus1_reg == 5'd19) ? out19_kind_reg : (out_rd_ptr_plus1_reg == 5'd20) ? out20_kind_reg : (out_rd_ptr_plus1_reg == 5'd21) ? out21_kind_reg : (out_rd_ptr_plus1_reg == 5'd22) ? out22_kind_reg : (out_rd_ptr_plus1_reg == 5'd23) ? out23_kind_reg : (out_rd_ptr_plus1_reg == 5'd24) ? out24_kind_reg : (out_rd_ptr_plus1_reg == 5'd25) ? out25_kind_reg : out26_kind_reg;
+wire [20:0] _shell_58 = (out_rd_ptr_plus1_reg == 5'd0) ? out0_cwnd_reg : (out_rd_ptr_plus1_reg == 5'd1) ? out1_cwnd_reg : (out_rd_ptr_plus1_reg == 5'd2) ? out2_cwnd_reg : (out_rd_ptr_plus1_reg == 5'd3) ? out3_cwnd_reg : (out_rd_ptr_plus1_reg == 5'd4) ? out4_cwnd_reg : (out_rd_ptr_plus1_reg == 5'd5) ? out5_cwnd_reg : (out_rd_ptr_plus1_reg == 5'd6) ? out6_cwnd_reg : (out_rd_ptr_plus1_reg == 5'd7) ? out7_cwnd_reg : (out_rd_ptr_plus1_reg == 5'd8) ? out8_cwnd_reg : (out_rd_ptr_plus1_reg == 5'd9) ? out9_cwnd_reg : (out_rd_ptr_plus1_reg == 5'd10) ? out10_cwnd_reg : (out_rd_ptr_plus1_reg == 5'd11) ? out11_cwnd_reg : (out_rd_ptr_plus1_reg == 5'd12) ? out12_cwnd_reg : (out_rd_ptr_plus1_reg == 5'd13) ? out13_cwnd_reg : (out_rd_ptr_plus1_reg == 5'd14) ? out14_cwnd_reg : (out_rd_ptr_plus1_reg == 5'd15) ? out15_cwnd_reg : (out_rd_ptr_plus1_reg == 5'd16) ? out16_cwnd_reg : (out_rd_ptr_plus1_reg == 5'd17) ? out17_cwnd_reg : (out_rd_ptr_plus1_reg == 5'd18) ? out18_cwnd_reg : (out_rd_ptr_plus1_reg == 5'd19) ? out19_cwnd_reg : (out_rd_ptr_plus1_reg == 5'd20) ? out20_cwnd_reg : (out_rd_ptr_plus1_reg == 5'd21) ? out21_cwnd_reg : (out_rd_ptr_plus1_reg == 5'd22) ? out22_cwnd_reg : (out_rd_ptr_plus1_reg == 5'd23) ? out23_cwnd_reg : (out_rd_ptr_plus1_reg == 5'd24) ? out24_cwnd_reg : (out_rd_ptr_plus1_reg == 5'd25) ? out25_cwnd_reg : out26_cwnd_reg;
+wire [2:0] _shell_59 = (out_rd_ptr_plus1_reg == 5'd0) ? out0_case_reg : (out_rd_ptr_plus1_reg == 5'd1) ? out1_case_reg : (out_rd_ptr_plus1_reg == 5'd2) ? out2_case_reg : (out_rd_ptr_plus1_reg == 5'd3) ? out3_case_reg : (out_rd_ptr_plus1_reg == 5'd4) ? out4_case_reg : (out_rd_ptr_plus1_reg == 5'd5) ? out5_case_reg : (out_rd_ptr_plus1_reg == 5'd6) ? out6_case_reg : (out_rd_ptr_plus1_reg == 5'd7) ? out7_case_reg : (out_rd_ptr_plus1_reg == 5'd8) ? out8_case_reg : (out_rd_ptr_plus1_reg == 5'd9) ? out9_case_reg : (out_rd_ptr_plus1_reg == 5'd10) ? out10_case_reg : (out_rd_ptr_plus1_reg == 5'd11) ? out11_case_reg : (out_rd_ptr_plus1_reg == 5'd12) ? out12_case_reg : (out_rd_ptr_plus1_reg == 5'd13) ? out13_case_reg : (out_rd_ptr_plus1_reg == 5'd14) ? out14_case_reg : (out_rd_ptr_plus1_reg == 5'd15) ? out15_case_reg : (out_rd_ptr_plus1_reg == 5'd16) ? out16_case_reg : (out_rd_ptr_plus1_reg == 5'd17) ? out17_case_reg : (out_rd_ptr_plus1_reg == 5'd18) ? out18_case_reg : (out_rd_ptr_plus1_reg == 5'd19) ? out19_case_reg : (out_rd_ptr_plus1_reg == 5'd20) ? out20_case_reg : (out_rd_ptr_plus1_reg == 5'd21) ? out21_case_reg : (out_rd_ptr_plus1_reg == 5'd22) ? out22_case_reg : (out_rd_ptr_plus1_reg == 5'd23) ? out23_case_reg : (out_rd_ptr_plus1_reg == 5'd24) ? out24_case_reg : (out_rd_ptr_plus1_reg == 5'd25) ? out25_case_reg : out26_case_reg;
+wire _shell_60 = (out_rd_ptr_plus1_reg == 5'd0) ? out0_qa_reg : (out_rd_ptr_plus1_reg == 5'd1) ? out1_qa_reg : (out_rd_ptr_plus1_reg == 5'd2) ? out2_qa_reg : (out_rd_ptr_plus1_reg == 5'd3) ? out3_qa_reg : (out_rd_ptr_plus1_reg == 5'd4) ? out4_qa_reg : (out_rd_ptr_plus1_reg == 5'd5) ? out5_qa_reg : (out_rd_ptr_plus1_reg == 5'd6) ? out6_qa_reg : (out_rd_ptr_plus1_reg == 5'd7) ? out7_qa_reg : (out_rd_ptr_plus1_reg == 5'd8) ? out8_qa_reg : (out_rd_ptr_plus1_reg == 5'd9) ? out9_qa_reg : (out_rd_ptr_plus1_reg == 5'd10) ? out10_qa_reg : (out_rd_ptr_plus1_reg == 5'd11) ? out11_qa_reg : (out_rd_ptr_plus1_reg == 5'd12) ? out12_qa_reg : (out_rd_ptr_plus1_reg == 5'd13) ? out13_qa_reg : (out_rd_ptr_plus1_reg == 5'd14) ? out14_qa_reg : (out_rd_ptr_plus1_reg == 5'd15) ? out15_qa_reg : (out_rd_ptr_plus1_reg == 5'd16) ? out16_qa_reg : (out_rd_ptr_plus1_reg == 5'd17) ? out17_qa_reg : (out_rd_ptr_plus1_reg == 5'd18) ? out18_qa_reg : (out_rd_ptr_plus1_reg == 5'd19) ? out19_qa_reg : (out_rd_ptr_plus1_reg == 5'd20) ? out20_qa_reg : (out_rd_ptr_plus1_reg == 5'd21) ? out21_qa_reg : (out_rd_ptr_plus1_reg == 5'd22) ? out22_qa_reg : (out_rd_ptr_plus1_reg == 5'd23) ? out23_qa_reg : (out_rd_ptr_plus1_reg == 5'd24) ? out24_qa_reg : (out_rd_ptr_plus1_reg == 5'd25) ? out25_qa_reg : out26_qa_reg;
+wire _shell_61 = (out_rd_ptr_plus1_reg == 5'd0) ? out0_fast_reg : (out_rd_ptr_plus1_reg == 5'd1) ? out1_fast_reg : (out_rd_ptr_plus1_reg == 5'd2) ? out2_fast_reg : (out_rd_ptr_plus1_reg == 5'd3) ? out3_fast_reg : (out_rd_ptr_plus1_reg == 5'd4) ? out4_fast_reg : (out_rd_ptr_plus1_reg == 5'd5) ? out5_fast_reg : (out_rd_ptr_plus1_reg == 5'd6) ? out6_fast_reg : (out_rd_ptr_plus1_reg == 5'd7) ? out7_fast_reg : (out_rd_ptr_plus1_reg == 5'd8) ? out8_fast_reg : (out_rd_ptr_plus1_reg == 5'd9) ? out9_fast_reg : (out_rd_ptr_plus1_reg == 5'd10) ? out10_fast_reg : (out_rd_ptr_plus1_reg == 5'd11) ? out11_fast_reg : (out_rd_ptr_plus1_reg == 5'd12) ? out12_fast_reg : (out_rd_ptr_plus1_reg == 5'd13) ? out13_fast_reg : (out_rd_ptr_plus1_reg == 5'd14) ? out14_fast_reg : (out_rd_ptr_plus1_reg == 5'd15) ? out15_fast_reg : (out_rd_ptr_plus1_reg == 5'd16) ? out16_fast_reg : (out_rd_ptr_plus1_reg == 5'd17) ? out17_fast_reg : (out_rd_ptr_plus1_reg == 5'd18) ? out18_fast_reg : (out_rd_ptr_plus1_reg == 5'd19) ? out19_fast_reg : (out_rd_ptr_plus1_reg == 5'd20) ? out20_fast_reg : (out_rd_ptr_plus1_reg == 5'd21) ? out21_fast_reg : (out_rd_ptr_plus1_reg == 5'd22) ? out22_fast_reg : (out_rd_ptr_plus1_reg == 5'd23) ? out23_fast_reg : (out_rd_ptr_plus1_reg == 5'd24) ? out24_fast_reg : (out_rd_ptr_plus1_reg == 5'd25) ? out25_fast_reg : out26_fast_reg;
+wire _shell_62 = (out_rd_ptr_plus1_reg == 5'd0) ? out0_error_reg : (out_rd_ptr_plus1_reg == 5'd1) ? out1_error_reg : (out_rd_ptr_plus1_reg == 5'd2) ? out2_error_reg : (out_rd_ptr_plus1_reg == 5'd3) ? out3_error_reg : (out_rd_ptr_plus1_reg == 5'd4) ? out4_error_reg : (out_rd_ptr_plus1_reg == 5'd5) ? out5_error_reg : (out_rd_ptr_plus1_reg == 5'd6) ? out6_error_reg : (out_rd_ptr_plus1_reg == 5'd7) ? out7_error_reg : (out_rd_ptr_plus1_reg == 5'd8) ? out8_error_reg : (out_rd_ptr_plus1_reg == 5'd9) ? out9_error_reg : (out_rd_ptr_plus1_reg == 5'd10) ? out10_error_reg : (out_rd_ptr_plus1_reg == 5'd11) ? out11_error_reg : (out_rd_ptr_plus1_reg == 5'd12) ? out12_error_reg : (out_rd_ptr_plus1_reg == 5'd13) ? out13_error_reg : (out_rd_ptr_plus1_reg == 5'd14) ? out14_error_reg : (out_rd_ptr_plus1_reg == 5'd15) ? out15_error_reg : (out_rd_ptr_plus1_reg == 5'd16) ? out16_error_reg : (out_rd_ptr_plus1_reg == 5'd17) ? out17_error_reg : (out_rd_ptr_plus1_reg == 5'd18) ? out18_error_reg : (out_rd_ptr_plus1_reg == 5'd19) ? out19_error_reg : (out_rd_ptr_plus1_reg == 5'd20) ? out20_error_reg : (out_rd_ptr_plus1_reg == 5'd21) ? out21_error_reg : (out_rd_ptr_plus1_reg == 5'd22) ? out22_error_reg : (out_rd_ptr_plus1_reg == 5'd23) ? out23_error_reg : (out_rd_ptr_plus1_reg == 5'd24) ? out24_error_reg : (out_rd_ptr_plus1_reg == 5'd25) ? out25_error_reg : out26_error_reg;
+wire _shell_63 = out_rd_ptr_plus1_reg == 5'd26;
+wire [4:0] _shell_64 = out_rd_ptr_plus1_reg + 5'd1;
+wire [4:0] _shell_65 = _shell_63 ? 5'd0 : _shell_64;
+wire [4:0] _shell_66 = s25_valid_reg ? 5'd1 : 5'd0;
+wire [4:0] _shell_67 = out_count_reg + _shell_66;
+wire [4:0] _shell_68 = out_pop ? 5'd1 : 5'd0;
+wire [4:0] _shell_69 = _shell_67 - _shell_68;
 wire _issue_next_0 = issue & skid_valid_reg;
 wire _issue_next_1 = in_conn_reg == skid_conn_reg;
 wire hazard_issued_skid = issue & _issue_next_1;
@@ -5411,101 +6553,155 @@ wire _issue_next_40 = _issue_next_37 | _issue_next_39;
 wire _issue_next_41 = s14_conn_reg == skid_conn_reg;
 wire _issue_next_42 = s14_valid_reg & _issue_next_41;
 wire _issue_next_43 = _issue_next_40 | _issue_next_42;
-wire _issue_next_44 = ~skid_valid_reg;
-wire _issue_next_45 = issue & _issue_next_44;
-wire _issue_next_46 = ~in_valid_reg;
-wire _issue_next_47 = _issue_next_45 | _issue_next_46;
-wire _issue_next_48 = in_conn_reg == s_event_conn;
-wire hazard_issued_in = issue & _issue_next_48;
-wire _issue_next_49 = s1_conn_reg == s_event_conn;
-wire _issue_next_50 = s1_valid_reg & _issue_next_49;
-wire _issue_next_51 = hazard_issued_in | _issue_next_50;
-wire _issue_next_52 = s2_conn_reg == s_event_conn;
-wire _issue_next_53 = s2_valid_reg & _issue_next_52;
-wire _issue_next_54 = _issue_next_51 | _issue_next_53;
-wire _issue_next_55 = s3_conn_reg == s_event_conn;
-wire _issue_next_56 = s3_valid_reg & _issue_next_55;
-wire _issue_next_57 = _issue_next_54 | _issue_next_56;
-wire _issue_next_58 = s4_conn_reg == s_event_conn;
-wire _issue_next_59 = s4_valid_reg & _issue_next_58;
-wire _issue_next_60 = _issue_next_57 | _issue_next_59;
-wire _issue_next_61 = s5_conn_reg == s_event_conn;
-wire _issue_next_62 = s5_valid_reg & _issue_next_61;
-wire _issue_next_63 = _issue_next_60 | _issue_next_62;
-wire _issue_next_64 = s6_conn_reg == s_event_conn;
-wire _issue_next_65 = s6_valid_reg & _issue_next_64;
-wire _issue_next_66 = _issue_next_63 | _issue_next_65;
-wire _issue_next_67 = s7_conn_reg == s_event_conn;
-wire _issue_next_68 = s7_valid_reg & _issue_next_67;
-wire _issue_next_69 = _issue_next_66 | _issue_next_68;
-wire _issue_next_70 = s8_conn_reg == s_event_conn;
-wire _issue_next_71 = s8_valid_reg & _issue_next_70;
+wire _issue_next_44 = s15_conn_reg == skid_conn_reg;
+wire _issue_next_45 = s15_valid_reg & _issue_next_44;
+wire _issue_next_46 = _issue_next_43 | _issue_next_45;
+wire _issue_next_47 = s16_conn_reg == skid_conn_reg;
+wire _issue_next_48 = s16_valid_reg & _issue_next_47;
+wire _issue_next_49 = _issue_next_46 | _issue_next_48;
+wire _issue_next_50 = s17_conn_reg == skid_conn_reg;
+wire _issue_next_51 = s17_valid_reg & _issue_next_50;
+wire _issue_next_52 = _issue_next_49 | _issue_next_51;
+wire _issue_next_53 = s18_conn_reg == skid_conn_reg;
+wire _issue_next_54 = s18_valid_reg & _issue_next_53;
+wire _issue_next_55 = _issue_next_52 | _issue_next_54;
+wire _issue_next_56 = s19_conn_reg == skid_conn_reg;
+wire _issue_next_57 = s19_valid_reg & _issue_next_56;
+wire _issue_next_58 = _issue_next_55 | _issue_next_57;
+wire _issue_next_59 = s20_conn_reg == skid_conn_reg;
+wire _issue_next_60 = s20_valid_reg & _issue_next_59;
+wire _issue_next_61 = _issue_next_58 | _issue_next_60;
+wire _issue_next_62 = ~skid_valid_reg;
+wire _issue_next_63 = issue & _issue_next_62;
+wire _issue_next_64 = ~in_valid_reg;
+wire _issue_next_65 = _issue_next_63 | _issue_next_64;
+wire _issue_next_66 = in_conn_reg == s_event_conn;
+wire hazard_issued_in = issue & _issue_next_66;
+wire _issue_next_67 = s1_conn_reg == s_event_conn;
+wire _issue_next_68 = s1_valid_reg & _issue_next_67;
+wire _issue_next_69 = hazard_issued_in | _issue_next_68;
+wire _issue_next_70 = s2_conn_reg == s_event_conn;
+wire _issue_next_71 = s2_valid_reg & _issue_next_70;
 wire _issue_next_72 = _issue_next_69 | _issue_next_71;
-wire _issue_next_73 = s9_conn_reg == s_event_conn;
-wire _issue_next_74 = s9_valid_reg & _issue_next_73;
+wire _issue_next_73 = s3_conn_reg == s_event_conn;
+wire _issue_next_74 = s3_valid_reg & _issue_next_73;
 wire _issue_next_75 = _issue_next_72 | _issue_next_74;
-wire _issue_next_76 = s10_conn_reg == s_event_conn;
-wire _issue_next_77 = s10_valid_reg & _issue_next_76;
+wire _issue_next_76 = s4_conn_reg == s_event_conn;
+wire _issue_next_77 = s4_valid_reg & _issue_next_76;
 wire _issue_next_78 = _issue_next_75 | _issue_next_77;
-wire _issue_next_79 = s11_conn_reg == s_event_conn;
-wire _issue_next_80 = s11_valid_reg & _issue_next_79;
+wire _issue_next_79 = s5_conn_reg == s_event_conn;
+wire _issue_next_80 = s5_valid_reg & _issue_next_79;
 wire _issue_next_81 = _issue_next_78 | _issue_next_80;
-wire _issue_next_82 = s12_conn_reg == s_event_conn;
-wire _issue_next_83 = s12_valid_reg & _issue_next_82;
+wire _issue_next_82 = s6_conn_reg == s_event_conn;
+wire _issue_next_83 = s6_valid_reg & _issue_next_82;
 wire _issue_next_84 = _issue_next_81 | _issue_next_83;
-wire _issue_next_85 = s13_conn_reg == s_event_conn;
-wire _issue_next_86 = s13_valid_reg & _issue_next_85;
+wire _issue_next_85 = s7_conn_reg == s_event_conn;
+wire _issue_next_86 = s7_valid_reg & _issue_next_85;
 wire _issue_next_87 = _issue_next_84 | _issue_next_86;
-wire _issue_next_88 = s14_conn_reg == s_event_conn;
-wire _issue_next_89 = s14_valid_reg & _issue_next_88;
+wire _issue_next_88 = s8_conn_reg == s_event_conn;
+wire _issue_next_89 = s8_valid_reg & _issue_next_88;
 wire _issue_next_90 = _issue_next_87 | _issue_next_89;
-wire _issue_next_91 = in_conn_reg == in_conn_reg;
-wire hazard_issued_head = issue & _issue_next_91;
-wire _issue_next_92 = s1_conn_reg == in_conn_reg;
-wire _issue_next_93 = s1_valid_reg & _issue_next_92;
-wire _issue_next_94 = hazard_issued_head | _issue_next_93;
-wire _issue_next_95 = s2_conn_reg == in_conn_reg;
-wire _issue_next_96 = s2_valid_reg & _issue_next_95;
-wire _issue_next_97 = _issue_next_94 | _issue_next_96;
-wire _issue_next_98 = s3_conn_reg == in_conn_reg;
-wire _issue_next_99 = s3_valid_reg & _issue_next_98;
-wire _issue_next_100 = _issue_next_97 | _issue_next_99;
-wire _issue_next_101 = s4_conn_reg == in_conn_reg;
-wire _issue_next_102 = s4_valid_reg & _issue_next_101;
-wire _issue_next_103 = _issue_next_100 | _issue_next_102;
-wire _issue_next_104 = s5_conn_reg == in_conn_reg;
-wire _issue_next_105 = s5_valid_reg & _issue_next_104;
-wire _issue_next_106 = _issue_next_103 | _issue_next_105;
-wire _issue_next_107 = s6_conn_reg == in_conn_reg;
-wire _issue_next_108 = s6_valid_reg & _issue_next_107;
-wire _issue_next_109 = _issue_next_106 | _issue_next_108;
-wire _issue_next_110 = s7_conn_reg == in_conn_reg;
-wire _issue_next_111 = s7_valid_reg & _issue_next_110;
-wire _issue_next_112 = _issue_next_109 | _issue_next_111;
-wire _issue_next_113 = s8_conn_reg == in_conn_reg;
-wire _issue_next_114 = s8_valid_reg & _issue_next_113;
-wire _issue_next_115 = _issue_next_112 | _issue_next_114;
-wire _issue_next_116 = s9_conn_reg == in_conn_reg;
-wire _issue_next_117 = s9_valid_reg & _issue_next_116;
-wire _issue_next_118 = _issue_next_115 | _issue_next_117;
-wire _issue_next_119 = s10_conn_reg == in_conn_reg;
-wire _issue_next_120 = s10_valid_reg & _issue_next_119;
-wire _issue_next_121 = _issue_next_118 | _issue_next_120;
-wire _issue_next_122 = s11_conn_reg == in_conn_reg;
-wire _issue_next_123 = s11_valid_reg & _issue_next_122;
-wire _issue_next_124 = _issue_next_121 | _issue_next_123;
-wire _issue_next_125 = s12_conn_reg == in_conn_reg;
-wire _issue_next_126 = s12_valid_reg & _issue_next_125;
-wire _issue_next_127 = _issue_next_124 | _issue_next_126;
-wire _issue_next_128 = s13_conn_reg == in_conn_reg;
-wire _issue_next_129 = s13_valid_reg & _issue_next_128;
-wire _issue_next_130 = _issue_next_127 | _issue_next_129;
-wire _issue_next_131 = s14_conn_reg == in_conn_reg;
-wire _issue_next_132 = s14_valid_reg & _issue_next_131;
+wire _issue_next_91 = s9_conn_reg == s_event_conn;
+wire _issue_next_92 = s9_valid_reg & _issue_next_91;
+wire _issue_next_93 = _issue_next_90 | _issue_next_92;
+wire _issue_next_94 = s10_conn_reg == s_event_conn;
+wire _issue_next_95 = s10_valid_reg & _issue_next_94;
+wire _issue_next_96 = _issue_next_93 | _issue_next_95;
+wire _issue_next_97 = s11_conn_reg == s_event_conn;
+wire _issue_next_98 = s11_valid_reg & _issue_next_97;
+wire _issue_next_99 = _issue_next_96 | _issue_next_98;
+wire _issue_next_100 = s12_conn_reg == s_event_conn;
+wire _issue_next_101 = s12_valid_reg & _issue_next_100;
+wire _issue_next_102 = _issue_next_99 | _issue_next_101;
+wire _issue_next_103 = s13_conn_reg == s_event_conn;
+wire _issue_next_104 = s13_valid_reg & _issue_next_103;
+wire _issue_next_105 = _issue_next_102 | _issue_next_104;
+wire _issue_next_106 = s14_conn_reg == s_event_conn;
+wire _issue_next_107 = s14_valid_reg & _issue_next_106;
+wire _issue_next_108 = _issue_next_105 | _issue_next_107;
+wire _issue_next_109 = s15_conn_reg == s_event_conn;
+wire _issue_next_110 = s15_valid_reg & _issue_next_109;
+wire _issue_next_111 = _issue_next_108 | _issue_next_110;
+wire _issue_next_112 = s16_conn_reg == s_event_conn;
+wire _issue_next_113 = s16_valid_reg & _issue_next_112;
+wire _issue_next_114 = _issue_next_111 | _issue_next_113;
+wire _issue_next_115 = s17_conn_reg == s_event_conn;
+wire _issue_next_116 = s17_valid_reg & _issue_next_115;
+wire _issue_next_117 = _issue_next_114 | _issue_next_116;
+wire _issue_next_118 = s18_conn_reg == s_event_conn;
+wire _issue_next_119 = s18_valid_reg & _issue_next_118;
+wire _issue_next_120 = _issue_next_117 | _issue_next_119;
+wire _issue_next_121 = s19_conn_reg == s_event_conn;
+wire _issue_next_122 = s19_valid_reg & _issue_next_121;
+wire _issue_next_123 = _issue_next_120 | _issue_next_122;
+wire _issue_next_124 = s20_conn_reg == s_event_conn;
+wire _issue_next_125 = s20_valid_reg & _issue_next_124;
+wire _issue_next_126 = _issue_next_123 | _issue_next_125;
+wire _issue_next_127 = in_conn_reg == in_conn_reg;
+wire hazard_issued_head = issue & _issue_next_127;
+wire _issue_next_128 = s1_conn_reg == in_conn_reg;
+wire _issue_next_129 = s1_valid_reg & _issue_next_128;
+wire _issue_next_130 = hazard_issued_head | _issue_next_129;
+wire _issue_next_131 = s2_conn_reg == in_conn_reg;
+wire _issue_next_132 = s2_valid_reg & _issue_next_131;
 wire _issue_next_133 = _issue_next_130 | _issue_next_132;
-wire _issue_next_134 = _issue_next_47 ? _issue_next_90 : _issue_next_133;
-wire hazard_ahead = _issue_next_0 ? _issue_next_43 : _issue_next_134;
-wire full_ahead = 5'd21 <= occ_update;
+wire _issue_next_134 = s3_conn_reg == in_conn_reg;
+wire _issue_next_135 = s3_valid_reg & _issue_next_134;
+wire _issue_next_136 = _issue_next_133 | _issue_next_135;
+wire _issue_next_137 = s4_conn_reg == in_conn_reg;
+wire _issue_next_138 = s4_valid_reg & _issue_next_137;
+wire _issue_next_139 = _issue_next_136 | _issue_next_138;
+wire _issue_next_140 = s5_conn_reg == in_conn_reg;
+wire _issue_next_141 = s5_valid_reg & _issue_next_140;
+wire _issue_next_142 = _issue_next_139 | _issue_next_141;
+wire _issue_next_143 = s6_conn_reg == in_conn_reg;
+wire _issue_next_144 = s6_valid_reg & _issue_next_143;
+wire _issue_next_145 = _issue_next_142 | _issue_next_144;
+wire _issue_next_146 = s7_conn_reg == in_conn_reg;
+wire _issue_next_147 = s7_valid_reg & _issue_next_146;
+wire _issue_next_148 = _issue_next_145 | _issue_next_147;
+wire _issue_next_149 = s8_conn_reg == in_conn_reg;
+wire _issue_next_150 = s8_valid_reg & _issue_next_149;
+wire _issue_next_151 = _issue_next_148 | _issue_next_150;
+wire _issue_next_152 = s9_conn_reg == in_conn_reg;
+wire _issue_next_153 = s9_valid_reg & _issue_next_152;
+wire _issue_next_154 = _issue_next_151 | _issue_next_153;
+wire _issue_next_155 = s10_conn_reg == in_conn_reg;
+wire _issue_next_156 = s10_valid_reg & _issue_next_155;
+wire _issue_next_157 = _issue_next_154 | _issue_next_156;
+wire _issue_next_158 = s11_conn_reg == in_conn_reg;
+wire _issue_next_159 = s11_valid_reg & _issue_next_158;
+wire _issue_next_160 = _issue_next_157 | _issue_next_159;
+wire _issue_next_161 = s12_conn_reg == in_conn_reg;
+wire _issue_next_162 = s12_valid_reg & _issue_next_161;
+wire _issue_next_163 = _issue_next_160 | _issue_next_162;
+wire _issue_next_164 = s13_conn_reg == in_conn_reg;
+wire _issue_next_165 = s13_valid_reg & _issue_next_164;
+wire _issue_next_166 = _issue_next_163 | _issue_next_165;
+wire _issue_next_167 = s14_conn_reg == in_conn_reg;
+wire _issue_next_168 = s14_valid_reg & _issue_next_167;
+wire _issue_next_169 = _issue_next_166 | _issue_next_168;
+wire _issue_next_170 = s15_conn_reg == in_conn_reg;
+wire _issue_next_171 = s15_valid_reg & _issue_next_170;
+wire _issue_next_172 = _issue_next_169 | _issue_next_171;
+wire _issue_next_173 = s16_conn_reg == in_conn_reg;
+wire _issue_next_174 = s16_valid_reg & _issue_next_173;
+wire _issue_next_175 = _issue_next_172 | _issue_next_174;
+wire _issue_next_176 = s17_conn_reg == in_conn_reg;
+wire _issue_next_177 = s17_valid_reg & _issue_next_176;
+wire _issue_next_178 = _issue_next_175 | _issue_next_177;
+wire _issue_next_179 = s18_conn_reg == in_conn_reg;
+wire _issue_next_180 = s18_valid_reg & _issue_next_179;
+wire _issue_next_181 = _issue_next_178 | _issue_next_180;
+wire _issue_next_182 = s19_conn_reg == in_conn_reg;
+wire _issue_next_183 = s19_valid_reg & _issue_next_182;
+wire _issue_next_184 = _issue_next_181 | _issue_next_183;
+wire _issue_next_185 = s20_conn_reg == in_conn_reg;
+wire _issue_next_186 = s20_valid_reg & _issue_next_185;
+wire _issue_next_187 = _issue_next_184 | _issue_next_186;
+wire _issue_next_188 = _issue_next_65 ? _issue_next_126 : _issue_next_187;
+wire hazard_ahead = _issue_next_0 ? _issue_next_61 : _issue_next_188;
+wire full_ahead = 5'd27 <= occ_update;
 wire _ready_0 = ~issue;
 wire _ready_1 = in_valid_reg & _ready_0;
 wire _ready_2 = _ready_1 & _shell_3;
@@ -5517,40 +6713,8 @@ wire _ready_7 = _ready_6 & _shell_3;
 wire _ready_8 = _ready_5 | _ready_7;
 wire _ready_9 = ~_ready_8;
 wire [11:0] _state_rd_0 = in_conn_reg[11:0];
-wire [26:0] _u_qa_c_0 = s4_is_loss_reg ? c_loss : cur_c;
-wire _u_qa_trigger_0 = cur_trigger | s4_is_loss_reg;
 // bits dropped on purpose (rounding, wrap-around)
-wire _unused = ^{s7_mi_base_prod_reg[10:0], s10_mi_raw_prod_reg[10:0], s7_fi_c_prod_reg[10:0], s4_md_raw_prod_reg[10:0], s16_fi_mi_prod_reg[10:0], s6_c_fd_prod_reg[39:0], s7_c_md_fd_prod_reg[39:0], s1_now_reg[31:28], s1_now_reg[3:0], _s19_c_ack_clamped_next_4[27], _s5_c_loss_all_next_9[27]};
-
-smartt_qa
-u_qa (
-    .c(_u_qa_c_0),
-    .acked(acked_in),
-    .trigger(_u_qa_trigger_0),
-    .win_end(cur_win_end),
-    .nowq(s4_u_qa_nowq_reg),
-    .unacked(s4_u_qa_unacked_reg),
-    .fired(u_qa_fired),
-    .c_out(u_qa_c_out),
-    .acked_out(u_qa_acked_out),
-    .ignore_out(u_qa_ignore_out),
-    .trigger_out(u_qa_trigger_out),
-    .win_end_out(u_qa_win_end_out)
-);
-
-smartt_fastinc
-u_fastinc (
-    .c(u_qa_c_out),
-    .count(cur_count),
-    .increase(cur_increase),
-    .size(s4_u_fastinc_size_reg),
-    .rtt(s4_u_fastinc_rtt_reg),
-    .ecn(s4_u_wtd_ecn_reg),
-    .fired(u_fastinc_fired),
-    .c_out(u_fastinc_c_out),
-    .count_out(u_fastinc_count_out),
-    .increase_out(u_fastinc_increase_out)
-);
+wire _unused = ^{s1_now_reg[31:28], s1_now_reg[3:0], s7_qa_scaled_reg[37], s7_qa_scaled_reg[9:0], s9_mi_base_prod_reg[10:0], s14_mi_raw_prod_reg[10:0], s9_fi_c_prod_reg[10:0], s7_md_raw_prod_reg[10:0], s22_fi_mi_prod_reg[10:0], s8_c_fd_prod_reg[39:0], s12_c_md_fd_prod_reg[39:0], _s25_c_ack_clamped_next_4[27], _s9_c_loss_all_next_5[27]};
 
 smartt_wtd
 u_wtd (
@@ -5579,36 +6743,187 @@ assign s16_error_next = s15_error_reg;
 assign s17_error_next = s16_error_reg;
 assign s18_error_next = s17_error_reg;
 assign s19_error_next = s18_error_reg;
+assign s20_error_next = s19_error_reg;
+assign s21_error_next = s20_error_reg;
+assign s22_error_next = s21_error_reg;
+assign s23_error_next = s22_error_reg;
+assign s24_error_next = s23_error_reg;
+assign s25_error_next = s24_error_reg;
+assign s2_t_next = _s2_t_next_0;
+assign s3_t_next = s2_t_reg;
+assign s4_t_next = s3_t_reg;
+assign s2_t_2_next = _s2_t_2_next_0;
+assign s3_t_2_next = s2_t_2_reg;
+assign s4_t_2_next = s3_t_2_reg;
+assign s5_acked1_next = acked_in;
+assign s6_qa_scaled_pp00_next = qa_scaled_pp00;
+assign s6_qa_scaled_pp10_next = qa_scaled_pp10;
+assign s7_qa_scaled_next = qa_scaled;
+assign s2_nowq_next = nowq;
+assign s3_nowq_next = s2_nowq_reg;
+assign s4_nowq_next = s3_nowq_reg;
+assign s2_is_loss_next = is_loss;
+assign s3_is_loss_next = s2_is_loss_reg;
+assign s4_is_loss_next = s3_is_loss_reg;
+assign s2_t_3_next = _s2_t_3_next_1;
+assign s3_t_3_next = s2_t_3_reg;
+assign s4_t_3_next = s3_t_3_reg;
+assign s5_qa_fire_next = qa_fire;
+assign s6_qa_fire_next = s5_qa_fire_reg;
+assign s7_qa_fire_next = s6_qa_fire_reg;
+assign s5_t_next = _s5_t_next_4;
+assign s6_t_next = s5_t_reg;
+assign s7_t_next = s6_t_reg;
+assign s8_c_qa_next = _s8_c_qa_next_1;
+assign s2_t_4_next = _s2_t_4_next_0;
+assign s3_t_4_next = s2_t_4_reg;
+assign s4_t_4_next = s3_t_4_reg;
+assign s5_fi_count_sum_next = fi_count_sum;
+assign s6_fi_count_sum_next = s5_fi_count_sum_reg;
+assign s7_fi_count_sum_next = s6_fi_count_sum_reg;
+assign s8_fi_count_sum_next = s7_fi_count_sum_reg;
+assign s5_cur_increase_next = cur_increase;
+assign s6_cur_increase_next = s5_cur_increase_reg;
+assign s7_cur_increase_next = s6_cur_increase_reg;
+assign s8_cur_increase_next = s7_cur_increase_reg;
+assign s2_fi_uncongested_next = fi_uncongested;
+assign s3_fi_uncongested_next = s2_fi_uncongested_reg;
+assign s4_fi_uncongested_next = s3_fi_uncongested_reg;
+assign s5_fi_uncongested_next = s4_fi_uncongested_reg;
+assign s6_fi_uncongested_next = s5_fi_uncongested_reg;
+assign s7_fi_uncongested_next = s6_fi_uncongested_reg;
+assign s8_fi_uncongested_next = s7_fi_uncongested_reg;
+assign s9_fi_fire_next = fi_fire;
 assign s5_recip_c_lead_next = recip_c_lead;
 assign s5_recip_c_mantissa_next = recip_c_mantissa;
 assign s6_recip_c_recip_next = recip_c_recip;
+assign s7_recip_c_t_next = s6_recip_c_recip_reg;
 assign s2_recip_rtt_lead_next = recip_rtt_lead;
 assign s2_recip_rtt_mantissa_next = recip_rtt_mantissa;
 assign s3_recip_rtt_recip_next = recip_rtt_recip;
-assign s2_size_kmi_next = size_kmi;
-assign s3_t_next = _s3_t_next_0;
-assign s4_t_next = s3_t_reg;
-assign s5_t_next = s4_t_reg;
-assign s6_t_next = s5_t_reg;
-assign s7_mi_base_prod_next = mi_base_prod;
+assign s4_recip_rtt_t_next = s3_recip_rtt_recip_reg;
+assign s2_size_kmi_pp00_next = size_kmi_pp00;
+assign s2_size_kmi_pp01_next = size_kmi_pp01;
+assign s3_size_kmi_next = size_kmi;
+assign s4_t_5_next = _s4_t_5_next_1;
+assign s5_t_2_next = s4_t_5_reg;
+assign s6_t_2_next = s5_t_2_reg;
+assign s7_t_2_next = s6_t_2_reg;
+assign s8_mi_base_prod_pp00_next = mi_base_prod_pp00;
+assign s4_t_6_next = _s4_t_6_next_1;
+assign s5_t_3_next = s4_t_6_reg;
+assign s6_t_3_next = s5_t_3_reg;
+assign s7_t_3_next = s6_t_3_reg;
+assign s8_mi_base_prod_pp10_next = mi_base_prod_pp10;
+assign s4_t_7_next = _s4_t_7_next_1;
+assign s5_t_4_next = s4_t_7_reg;
+assign s6_t_4_next = s5_t_4_reg;
+assign s7_t_4_next = s6_t_4_reg;
+assign s8_mi_base_prod_pp20_next = mi_base_prod_pp20;
+assign s9_mi_base_prod_next = mi_base_prod;
 assign s6_recip_c_lead_next = s5_recip_c_lead_reg;
 assign s7_recip_c_lead_next = s6_recip_c_lead_reg;
-assign s8_mi_base_next = mi_base;
-assign s2_t_next = _s2_t_next_0;
-assign s3_t_2_next = s2_t_reg;
-assign s4_t_2_next = s3_t_2_reg;
-assign s5_t_2_next = s4_t_2_reg;
-assign s6_t_2_next = s5_t_2_reg;
-assign s7_t_next = s6_t_2_reg;
-assign s8_t_next = s7_t_reg;
-assign s9_mi_num_next = mi_num;
-assign s4_t_3_next = _s4_t_3_next_0;
-assign s5_t_3_next = s4_t_3_reg;
-assign s6_t_3_next = s5_t_3_reg;
-assign s7_t_2_next = s6_t_3_reg;
-assign s8_t_2_next = s7_t_2_reg;
-assign s9_t_next = s8_t_2_reg;
-assign s10_mi_raw_prod_next = mi_raw_prod;
+assign s8_recip_c_lead_next = s7_recip_c_lead_reg;
+assign s9_recip_c_lead_next = s8_recip_c_lead_reg;
+assign s10_mi_base_next = mi_base;
+assign s2_t_5_next = _s2_t_5_next_1;
+assign s3_t_5_next = s2_t_5_reg;
+assign s4_t_8_next = s3_t_5_reg;
+assign s5_t_5_next = s4_t_8_reg;
+assign s6_t_5_next = s5_t_5_reg;
+assign s7_t_5_next = s6_t_5_reg;
+assign s8_t_next = s7_t_5_reg;
+assign s9_t_next = s8_t_reg;
+assign s10_t_next = s9_t_reg;
+assign s11_mi_num_pp00_next = mi_num_pp00;
+assign s2_t_6_next = _s2_t_6_next_1;
+assign s3_t_6_next = s2_t_6_reg;
+assign s4_t_9_next = s3_t_6_reg;
+assign s5_t_6_next = s4_t_9_reg;
+assign s6_t_6_next = s5_t_6_reg;
+assign s7_t_6_next = s6_t_6_reg;
+assign s8_t_2_next = s7_t_6_reg;
+assign s9_t_2_next = s8_t_2_reg;
+assign s10_t_2_next = s9_t_2_reg;
+assign s11_mi_num_pp01_next = mi_num_pp01;
+assign s2_t_7_next = _s2_t_7_next_0;
+assign s3_t_7_next = s2_t_7_reg;
+assign s4_t_10_next = s3_t_7_reg;
+assign s5_t_7_next = s4_t_10_reg;
+assign s6_t_7_next = s5_t_7_reg;
+assign s7_t_7_next = s6_t_7_reg;
+assign s8_t_3_next = s7_t_7_reg;
+assign s9_t_3_next = s8_t_3_reg;
+assign s10_t_3_next = s9_t_3_reg;
+assign s11_mi_num_pp10_next = mi_num_pp10;
+assign s2_t_8_next = _s2_t_8_next_0;
+assign s3_t_8_next = s2_t_8_reg;
+assign s4_t_11_next = s3_t_8_reg;
+assign s5_t_8_next = s4_t_11_reg;
+assign s6_t_8_next = s5_t_8_reg;
+assign s7_t_8_next = s6_t_8_reg;
+assign s8_t_4_next = s7_t_8_reg;
+assign s9_t_4_next = s8_t_4_reg;
+assign s10_t_4_next = s9_t_4_reg;
+assign s11_mi_num_pp11_next = mi_num_pp11;
+assign s2_t_9_next = _s2_t_9_next_0;
+assign s3_t_9_next = s2_t_9_reg;
+assign s4_t_12_next = s3_t_9_reg;
+assign s5_t_9_next = s4_t_12_reg;
+assign s6_t_9_next = s5_t_9_reg;
+assign s7_t_9_next = s6_t_9_reg;
+assign s8_t_5_next = s7_t_9_reg;
+assign s9_t_5_next = s8_t_5_reg;
+assign s10_t_5_next = s9_t_5_reg;
+assign s11_mi_num_pp20_next = mi_num_pp20;
+assign s2_t_10_next = _s2_t_10_next_0;
+assign s3_t_10_next = s2_t_10_reg;
+assign s4_t_13_next = s3_t_10_reg;
+assign s5_t_10_next = s4_t_13_reg;
+assign s6_t_10_next = s5_t_10_reg;
+assign s7_t_10_next = s6_t_10_reg;
+assign s8_t_6_next = s7_t_10_reg;
+assign s9_t_6_next = s8_t_6_reg;
+assign s10_t_6_next = s9_t_6_reg;
+assign s11_mi_num_pp21_next = mi_num_pp21;
+assign s12_mi_num_next = mi_num;
+assign s5_t_11_next = _s5_t_11_next_0;
+assign s6_t_11_next = s5_t_11_reg;
+assign s7_t_11_next = s6_t_11_reg;
+assign s8_t_7_next = s7_t_11_reg;
+assign s9_t_7_next = s8_t_7_reg;
+assign s10_t_7_next = s9_t_7_reg;
+assign s11_t_next = s10_t_7_reg;
+assign s12_t_next = s11_t_reg;
+assign s13_mi_raw_prod_pp00_next = mi_raw_prod_pp00;
+assign s5_t_12_next = _s5_t_12_next_0;
+assign s6_t_12_next = s5_t_12_reg;
+assign s7_t_12_next = s6_t_12_reg;
+assign s8_t_8_next = s7_t_12_reg;
+assign s9_t_8_next = s8_t_8_reg;
+assign s10_t_8_next = s9_t_8_reg;
+assign s11_t_2_next = s10_t_8_reg;
+assign s12_t_2_next = s11_t_2_reg;
+assign s13_mi_raw_prod_pp10_next = mi_raw_prod_pp10;
+assign s5_t_13_next = _s5_t_13_next_0;
+assign s6_t_13_next = s5_t_13_reg;
+assign s7_t_13_next = s6_t_13_reg;
+assign s8_t_9_next = s7_t_13_reg;
+assign s9_t_9_next = s8_t_9_reg;
+assign s10_t_9_next = s9_t_9_reg;
+assign s11_t_3_next = s10_t_9_reg;
+assign s12_t_3_next = s11_t_3_reg;
+assign s13_mi_raw_prod_pp20_next = mi_raw_prod_pp20;
+assign s5_t_14_next = _s5_t_14_next_0;
+assign s6_t_14_next = s5_t_14_reg;
+assign s7_t_14_next = s6_t_14_reg;
+assign s8_t_10_next = s7_t_14_reg;
+assign s9_t_10_next = s8_t_10_reg;
+assign s10_t_10_next = s9_t_10_reg;
+assign s11_t_4_next = s10_t_10_reg;
+assign s12_t_4_next = s11_t_4_reg;
+assign s13_mi_raw_prod_pp30_next = mi_raw_prod_pp30;
+assign s14_mi_raw_prod_next = mi_raw_prod;
 assign s3_recip_rtt_lead_next = s2_recip_rtt_lead_reg;
 assign s4_recip_rtt_lead_next = s3_recip_rtt_lead_reg;
 assign s5_recip_rtt_lead_next = s4_recip_rtt_lead_reg;
@@ -5617,7 +6932,11 @@ assign s7_recip_rtt_lead_next = s6_recip_rtt_lead_reg;
 assign s8_recip_rtt_lead_next = s7_recip_rtt_lead_reg;
 assign s9_recip_rtt_lead_next = s8_recip_rtt_lead_reg;
 assign s10_recip_rtt_lead_next = s9_recip_rtt_lead_reg;
-assign s11_mi_raw_next = mi_raw;
+assign s11_recip_rtt_lead_next = s10_recip_rtt_lead_reg;
+assign s12_recip_rtt_lead_next = s11_recip_rtt_lead_reg;
+assign s13_recip_rtt_lead_next = s12_recip_rtt_lead_reg;
+assign s14_recip_rtt_lead_next = s13_recip_rtt_lead_reg;
+assign s15_mi_raw_next = mi_raw;
 assign s2_size_c_next = size_c;
 assign s3_size_c_next = s2_size_c_reg;
 assign s4_size_c_next = s3_size_c_reg;
@@ -5628,107 +6947,245 @@ assign s8_size_c_next = s7_size_c_reg;
 assign s9_size_c_next = s8_size_c_reg;
 assign s10_size_c_next = s9_size_c_reg;
 assign s11_size_c_next = s10_size_c_reg;
-assign s12_mi_inc_next = mi_inc;
-assign s2_size_kfi_next = size_kfi;
-assign s3_t_3_next = _s3_t_3_next_0;
-assign s4_t_4_next = s3_t_3_reg;
-assign s5_t_4_next = s4_t_4_reg;
-assign s6_t_4_next = s5_t_4_reg;
-assign s7_fi_c_prod_next = fi_c_prod;
-assign s8_fi_c_next = fi_c;
-assign s9_fi_inc_next = fi_inc;
-assign s2_md_ds_next = md_ds;
-assign s3_md_num_next = md_num;
-assign s4_md_raw_prod_next = md_raw_prod;
-assign s5_md_raw_next = md_raw;
-assign s5_t_5_next = _s5_t_5_next_0;
-assign s2_t_2_next = _s2_t_2_next_0;
-assign s3_t_4_next = s2_t_2_reg;
-assign s4_t_5_next = s3_t_4_reg;
-assign s5_t_6_next = s4_t_5_reg;
-assign s6_c_md_fd_xs_next = c_md_fd_xs;
-assign s7_c_md_fd_prod_next = c_md_fd_prod;
-assign s2_t_3_next = _s2_t_3_next_0;
-assign s3_t_5_next = s2_t_3_reg;
-assign s4_t_6_next = s3_t_5_reg;
-assign s5_c_fd_xs_next = c_fd_xs;
-assign s6_c_fd_prod_next = c_fd_prod;
-assign s5_t_7_next = _s5_t_7_next_0;
-assign s6_t_5_next = s5_t_7_reg;
-assign s7_t_3_next = s6_t_5_reg;
-assign s8_t_3_next = s7_t_3_reg;
-assign s9_t_2_next = s8_t_3_reg;
-assign s10_t_next = s9_t_2_reg;
-assign s11_t_next = s10_t_reg;
-assign s12_t_next = s11_t_reg;
-assign s13_c_mi_sat_next = c_mi_sat;
-assign s14_recip_mi_lead_next = recip_mi_lead;
-assign s14_recip_mi_mantissa_next = recip_mi_mantissa;
-assign s15_recip_mi_recip_next = recip_mi_recip;
-assign s3_t_6_next = _s3_t_6_next_0;
-assign s4_t_7_next = s3_t_6_reg;
-assign s5_t_8_next = s4_t_7_reg;
-assign s6_t_6_next = s5_t_8_reg;
-assign s7_t_4_next = s6_t_6_reg;
-assign s8_t_4_next = s7_t_4_reg;
-assign s9_t_3_next = s8_t_4_reg;
-assign s10_t_2_next = s9_t_3_reg;
-assign s11_t_2_next = s10_t_2_reg;
-assign s12_t_2_next = s11_t_2_reg;
-assign s13_t_next = s12_t_2_reg;
+assign s12_size_c_next = s11_size_c_reg;
+assign s13_size_c_next = s12_size_c_reg;
+assign s14_size_c_next = s13_size_c_reg;
+assign s15_size_c_next = s14_size_c_reg;
+assign s16_mi_inc_next = mi_inc;
+assign s2_size_kfi_pp00_next = size_kfi_pp00;
+assign s2_size_kfi_pp01_next = size_kfi_pp01;
+assign s3_size_kfi_next = size_kfi;
+assign s4_t_14_next = _s4_t_14_next_1;
+assign s5_t_15_next = s4_t_14_reg;
+assign s6_t_15_next = s5_t_15_reg;
+assign s7_t_15_next = s6_t_15_reg;
+assign s8_fi_c_prod_pp00_next = fi_c_prod_pp00;
+assign s4_t_15_next = _s4_t_15_next_1;
+assign s5_t_16_next = s4_t_15_reg;
+assign s6_t_16_next = s5_t_16_reg;
+assign s7_t_16_next = s6_t_16_reg;
+assign s8_fi_c_prod_pp10_next = fi_c_prod_pp10;
+assign s4_t_16_next = _s4_t_16_next_1;
+assign s5_t_17_next = s4_t_16_reg;
+assign s6_t_17_next = s5_t_17_reg;
+assign s7_t_17_next = s6_t_17_reg;
+assign s8_fi_c_prod_pp20_next = fi_c_prod_pp20;
+assign s9_fi_c_prod_next = fi_c_prod;
+assign s10_fi_c_next = fi_c;
+assign s11_fi_inc_next = fi_inc;
+assign s2_md_ds_pp00_next = md_ds_pp00;
+assign s2_md_ds_pp10_next = md_ds_pp10;
+assign s3_md_ds_next = md_ds;
+assign s4_md_num_pp00_next = md_num_pp00;
+assign s4_md_num_pp10_next = md_num_pp10;
+assign s5_md_num_next = md_num;
+assign s5_t_18_next = _s5_t_18_next_0;
+assign s6_md_raw_prod_pp00_next = md_raw_prod_pp00;
+assign s5_t_19_next = _s5_t_19_next_0;
+assign s6_md_raw_prod_pp10_next = md_raw_prod_pp10;
+assign s5_t_20_next = _s5_t_20_next_0;
+assign s6_md_raw_prod_pp20_next = md_raw_prod_pp20;
+assign s7_md_raw_prod_next = md_raw_prod;
+assign s8_md_raw_next = md_raw;
+assign s5_t_21_next = _s5_t_21_next_0;
+assign s6_t_18_next = s5_t_21_reg;
+assign s7_t_18_next = s6_t_18_reg;
+assign s8_t_11_next = s7_t_18_reg;
+assign s2_t_11_next = _s2_t_11_next_0;
+assign s3_t_11_next = s2_t_11_reg;
+assign s4_t_17_next = s3_t_11_reg;
+assign s5_t_22_next = s4_t_17_reg;
+assign s6_t_19_next = s5_t_22_reg;
+assign s7_t_19_next = s6_t_19_reg;
+assign s8_t_12_next = s7_t_19_reg;
+assign s9_c_md_fd_xs_pp00_next = c_md_fd_xs_pp00;
+assign s2_t_12_next = _s2_t_12_next_0;
+assign s3_t_12_next = s2_t_12_reg;
+assign s4_t_18_next = s3_t_12_reg;
+assign s5_t_23_next = s4_t_18_reg;
+assign s6_t_20_next = s5_t_23_reg;
+assign s7_t_20_next = s6_t_20_reg;
+assign s8_t_13_next = s7_t_20_reg;
+assign s9_c_md_fd_xs_pp10_next = c_md_fd_xs_pp10;
+assign s10_c_md_fd_xs_next = c_md_fd_xs;
+assign s11_c_md_fd_prod_pp00_next = c_md_fd_prod_pp00;
+assign s11_c_md_fd_prod_pp01_next = c_md_fd_prod_pp01;
+assign s11_c_md_fd_prod_pp10_next = c_md_fd_prod_pp10;
+assign s11_c_md_fd_prod_pp11_next = c_md_fd_prod_pp11;
+assign s11_c_md_fd_prod_pp20_next = c_md_fd_prod_pp20;
+assign s11_c_md_fd_prod_pp21_next = c_md_fd_prod_pp21;
+assign s12_c_md_fd_prod_next = c_md_fd_prod;
+assign s2_t_13_next = _s2_t_13_next_0;
+assign s3_t_13_next = s2_t_13_reg;
+assign s4_t_19_next = s3_t_13_reg;
+assign s5_c_fd_xs_pp00_next = c_fd_xs_pp00;
+assign s2_t_14_next = _s2_t_14_next_0;
+assign s3_t_14_next = s2_t_14_reg;
+assign s4_t_20_next = s3_t_14_reg;
+assign s5_c_fd_xs_pp10_next = c_fd_xs_pp10;
+assign s6_c_fd_xs_next = c_fd_xs;
+assign s7_c_fd_prod_pp00_next = c_fd_prod_pp00;
+assign s7_c_fd_prod_pp01_next = c_fd_prod_pp01;
+assign s7_c_fd_prod_pp10_next = c_fd_prod_pp10;
+assign s7_c_fd_prod_pp11_next = c_fd_prod_pp11;
+assign s7_c_fd_prod_pp20_next = c_fd_prod_pp20;
+assign s7_c_fd_prod_pp21_next = c_fd_prod_pp21;
+assign s8_c_fd_prod_next = c_fd_prod;
+assign s5_t_24_next = _s5_t_24_next_0;
+assign s6_t_21_next = s5_t_24_reg;
+assign s7_t_21_next = s6_t_21_reg;
+assign s8_t_14_next = s7_t_21_reg;
+assign s9_t_11_next = s8_t_14_reg;
+assign s10_t_11_next = s9_t_11_reg;
+assign s11_t_5_next = s10_t_11_reg;
+assign s12_t_5_next = s11_t_5_reg;
+assign s13_t_next = s12_t_5_reg;
 assign s14_t_next = s13_t_reg;
 assign s15_t_next = s14_t_reg;
-assign s16_fi_mi_prod_next = fi_mi_prod;
-assign s15_recip_mi_lead_next = s14_recip_mi_lead_reg;
-assign s16_recip_mi_lead_next = s15_recip_mi_lead_reg;
-assign s17_fi_mi_next = fi_mi;
+assign s16_t_next = s15_t_reg;
+assign s17_c_mi_sat_next = c_mi_sat;
+assign s18_recip_mi_lead_next = recip_mi_lead;
+assign s18_recip_mi_mantissa_next = recip_mi_mantissa;
+assign s19_recip_mi_recip_next = recip_mi_recip;
+assign s20_recip_mi_t_next = s19_recip_mi_recip_reg;
+assign s4_t_21_next = _s4_t_21_next_1;
+assign s5_t_25_next = s4_t_21_reg;
+assign s6_t_22_next = s5_t_25_reg;
+assign s7_t_22_next = s6_t_22_reg;
+assign s8_t_15_next = s7_t_22_reg;
+assign s9_t_12_next = s8_t_15_reg;
+assign s10_t_12_next = s9_t_12_reg;
+assign s11_t_6_next = s10_t_12_reg;
+assign s12_t_6_next = s11_t_6_reg;
+assign s13_t_2_next = s12_t_6_reg;
+assign s14_t_2_next = s13_t_2_reg;
+assign s15_t_2_next = s14_t_2_reg;
+assign s16_t_2_next = s15_t_2_reg;
+assign s17_t_next = s16_t_2_reg;
+assign s18_t_next = s17_t_reg;
+assign s19_t_next = s18_t_reg;
+assign s20_t_next = s19_t_reg;
+assign s21_fi_mi_prod_pp00_next = fi_mi_prod_pp00;
+assign s4_t_22_next = _s4_t_22_next_1;
+assign s5_t_26_next = s4_t_22_reg;
+assign s6_t_23_next = s5_t_26_reg;
+assign s7_t_23_next = s6_t_23_reg;
+assign s8_t_16_next = s7_t_23_reg;
+assign s9_t_13_next = s8_t_16_reg;
+assign s10_t_13_next = s9_t_13_reg;
+assign s11_t_7_next = s10_t_13_reg;
+assign s12_t_7_next = s11_t_7_reg;
+assign s13_t_3_next = s12_t_7_reg;
+assign s14_t_3_next = s13_t_3_reg;
+assign s15_t_3_next = s14_t_3_reg;
+assign s16_t_3_next = s15_t_3_reg;
+assign s17_t_2_next = s16_t_3_reg;
+assign s18_t_2_next = s17_t_2_reg;
+assign s19_t_2_next = s18_t_2_reg;
+assign s20_t_2_next = s19_t_2_reg;
+assign s21_fi_mi_prod_pp10_next = fi_mi_prod_pp10;
+assign s4_t_23_next = _s4_t_23_next_1;
+assign s5_t_27_next = s4_t_23_reg;
+assign s6_t_24_next = s5_t_27_reg;
+assign s7_t_24_next = s6_t_24_reg;
+assign s8_t_17_next = s7_t_24_reg;
+assign s9_t_14_next = s8_t_17_reg;
+assign s10_t_14_next = s9_t_14_reg;
+assign s11_t_8_next = s10_t_14_reg;
+assign s12_t_8_next = s11_t_8_reg;
+assign s13_t_4_next = s12_t_8_reg;
+assign s14_t_4_next = s13_t_4_reg;
+assign s15_t_4_next = s14_t_4_reg;
+assign s16_t_4_next = s15_t_4_reg;
+assign s17_t_3_next = s16_t_4_reg;
+assign s18_t_3_next = s17_t_3_reg;
+assign s19_t_3_next = s18_t_3_reg;
+assign s20_t_3_next = s19_t_3_reg;
+assign s21_fi_mi_prod_pp20_next = fi_mi_prod_pp20;
+assign s22_fi_mi_prod_next = fi_mi_prod;
+assign s19_recip_mi_lead_next = s18_recip_mi_lead_reg;
+assign s20_recip_mi_lead_next = s19_recip_mi_lead_reg;
+assign s21_recip_mi_lead_next = s20_recip_mi_lead_reg;
+assign s22_recip_mi_lead_next = s21_recip_mi_lead_reg;
+assign s23_fi_mi_next = fi_mi;
 assign s2_u_wtd_ecn_next = s1_ecn_reg;
 assign s3_u_wtd_ecn_next = s2_u_wtd_ecn_reg;
 assign s4_u_wtd_ecn_next = s3_u_wtd_ecn_reg;
-assign s5_t_9_next = _s5_t_9_next_0;
-assign s6_t_7_next = s5_t_9_reg;
-assign s6_t_8_next = _s6_t_8_next_0;
-assign s7_t_5_next = s6_t_8_reg;
+assign s5_t_28_next = _s5_t_28_next_0;
+assign s6_t_25_next = s5_t_28_reg;
+assign s7_t_25_next = s6_t_25_reg;
+assign s8_t_18_next = s7_t_25_reg;
+assign s9_t_15_next = _s9_t_15_next_0;
+assign s10_t_15_next = s9_t_15_reg;
+assign s11_t_9_next = s10_t_15_reg;
+assign s12_t_9_next = s11_t_9_reg;
 assign s2_rtt_le_trtt_next = rtt_le_trtt;
 assign s3_rtt_le_trtt_next = s2_rtt_le_trtt_reg;
 assign s4_rtt_le_trtt_next = s3_rtt_le_trtt_reg;
 assign s5_rtt_le_trtt_next = s4_rtt_le_trtt_reg;
 assign s6_rtt_le_trtt_next = s5_rtt_le_trtt_reg;
 assign s7_rtt_le_trtt_next = s6_rtt_le_trtt_reg;
-assign s7_c_fd_next = c_fd;
-assign s5_u_wtd_can_decrease_next = u_wtd_can_decrease;
-assign s6_u_wtd_can_decrease_next = s5_u_wtd_can_decrease_reg;
-assign s7_u_wtd_can_decrease_next = s6_u_wtd_can_decrease_reg;
-assign s5_cur_c_next = cur_c;
-assign s6_cur_c_next = s5_cur_c_reg;
-assign s7_cur_c_next = s6_cur_c_reg;
-assign s14_t_2_next = _s14_t_2_next_0;
-assign s15_t_2_next = s14_t_2_reg;
-assign s16_t_next = s15_t_2_reg;
-assign s17_t_next = s16_t_reg;
-assign s5_t_10_next = _s5_t_10_next_0;
-assign s6_t_9_next = s5_t_10_reg;
-assign s7_t_6_next = s6_t_9_reg;
-assign s8_t_5_next = s7_t_6_reg;
-assign s9_t_4_next = s8_t_5_reg;
 assign s8_rtt_le_trtt_next = s7_rtt_le_trtt_reg;
 assign s9_rtt_le_trtt_next = s8_rtt_le_trtt_reg;
 assign s10_rtt_le_trtt_next = s9_rtt_le_trtt_reg;
 assign s11_rtt_le_trtt_next = s10_rtt_le_trtt_reg;
 assign s12_rtt_le_trtt_next = s11_rtt_le_trtt_reg;
+assign s9_c_fd_next = c_fd;
+assign s10_c_fd_next = s9_c_fd_reg;
+assign s11_c_fd_next = s10_c_fd_reg;
+assign s12_c_fd_next = s11_c_fd_reg;
+assign s5_u_wtd_can_decrease_next = u_wtd_can_decrease;
+assign s6_u_wtd_can_decrease_next = s5_u_wtd_can_decrease_reg;
+assign s7_u_wtd_can_decrease_next = s6_u_wtd_can_decrease_reg;
+assign s8_u_wtd_can_decrease_next = s7_u_wtd_can_decrease_reg;
+assign s9_u_wtd_can_decrease_next = s8_u_wtd_can_decrease_reg;
+assign s10_u_wtd_can_decrease_next = s9_u_wtd_can_decrease_reg;
+assign s11_u_wtd_can_decrease_next = s10_u_wtd_can_decrease_reg;
+assign s12_u_wtd_can_decrease_next = s11_u_wtd_can_decrease_reg;
+assign s5_cur_c_next = cur_c;
+assign s6_cur_c_next = s5_cur_c_reg;
+assign s7_cur_c_next = s6_cur_c_reg;
+assign s8_cur_c_next = s7_cur_c_reg;
+assign s9_cur_c_next = s8_cur_c_reg;
+assign s10_cur_c_next = s9_cur_c_reg;
+assign s11_cur_c_next = s10_cur_c_reg;
+assign s12_cur_c_next = s11_cur_c_reg;
+assign s18_t_4_next = _s18_t_4_next_0;
+assign s19_t_4_next = s18_t_4_reg;
+assign s20_t_4_next = s19_t_4_reg;
+assign s21_t_next = s20_t_4_reg;
+assign s22_t_next = s21_t_reg;
+assign s23_t_next = s22_t_reg;
+assign s5_t_29_next = _s5_t_29_next_0;
+assign s6_t_26_next = s5_t_29_reg;
+assign s7_t_26_next = s6_t_26_reg;
+assign s8_t_19_next = s7_t_26_reg;
+assign s9_t_16_next = s8_t_19_reg;
+assign s10_t_16_next = s9_t_16_reg;
+assign s11_t_10_next = s10_t_16_reg;
 assign s13_rtt_le_trtt_next = s12_rtt_le_trtt_reg;
 assign s14_rtt_le_trtt_next = s13_rtt_le_trtt_reg;
 assign s15_rtt_le_trtt_next = s14_rtt_le_trtt_reg;
 assign s16_rtt_le_trtt_next = s15_rtt_le_trtt_reg;
 assign s17_rtt_le_trtt_next = s16_rtt_le_trtt_reg;
-assign s10_c_fi_next = c_fi;
-assign s11_c_fi_next = s10_c_fi_reg;
-assign s12_c_fi_next = s11_c_fi_reg;
+assign s18_rtt_le_trtt_next = s17_rtt_le_trtt_reg;
+assign s19_rtt_le_trtt_next = s18_rtt_le_trtt_reg;
+assign s20_rtt_le_trtt_next = s19_rtt_le_trtt_reg;
+assign s21_rtt_le_trtt_next = s20_rtt_le_trtt_reg;
+assign s22_rtt_le_trtt_next = s21_rtt_le_trtt_reg;
+assign s23_rtt_le_trtt_next = s22_rtt_le_trtt_reg;
+assign s12_c_fi_next = c_fi;
 assign s13_c_fi_next = s12_c_fi_reg;
 assign s14_c_fi_next = s13_c_fi_reg;
 assign s15_c_fi_next = s14_c_fi_reg;
 assign s16_c_fi_next = s15_c_fi_reg;
 assign s17_c_fi_next = s16_c_fi_reg;
+assign s18_c_fi_next = s17_c_fi_reg;
+assign s19_c_fi_next = s18_c_fi_reg;
+assign s20_c_fi_next = s19_c_fi_reg;
+assign s21_c_fi_next = s20_c_fi_reg;
+assign s22_c_fi_next = s21_c_fi_reg;
+assign s23_c_fi_next = s22_c_fi_reg;
 assign s5_ecn_next = s4_u_wtd_ecn_reg;
 assign s6_ecn_next = s5_ecn_reg;
 assign s7_ecn_next = s6_ecn_reg;
@@ -5742,53 +7199,44 @@ assign s14_ecn_next = s13_ecn_reg;
 assign s15_ecn_next = s14_ecn_reg;
 assign s16_ecn_next = s15_ecn_reg;
 assign s17_ecn_next = s16_ecn_reg;
-assign s8_t_6_next = _s8_t_6_next_8;
-assign s9_t_5_next = s8_t_6_reg;
-assign s10_t_3_next = s9_t_5_reg;
-assign s11_t_3_next = s10_t_3_reg;
-assign s12_t_3_next = s11_t_3_reg;
-assign s13_t_2_next = s12_t_3_reg;
-assign s14_t_3_next = s13_t_2_reg;
-assign s15_t_3_next = s14_t_3_reg;
-assign s16_t_2_next = s15_t_3_reg;
-assign s17_t_2_next = s16_t_2_reg;
-assign s18_core_c_next = core_c;
-assign s2_t_4_next = _s2_t_4_next_0;
-assign s3_t_7_next = s2_t_4_reg;
-assign s4_t_8_next = s3_t_7_reg;
-assign s2_t_5_next = _s2_t_5_next_0;
-assign s3_t_8_next = s2_t_5_reg;
-assign s4_t_9_next = s3_t_8_reg;
-assign s2_t_6_next = _s2_t_6_next_0;
-assign s3_t_9_next = s2_t_6_reg;
-assign s4_t_10_next = s3_t_9_reg;
-assign s2_is_loss_next = is_loss;
-assign s3_is_loss_next = s2_is_loss_reg;
-assign s4_is_loss_next = s3_is_loss_reg;
-assign s2_t_7_next = _s2_t_7_next_0;
-assign s3_t_10_next = s2_t_7_reg;
-assign s4_t_11_next = s3_t_10_reg;
-assign s2_u_qa_nowq_next = nowq;
-assign s3_u_qa_nowq_next = s2_u_qa_nowq_reg;
-assign s4_u_qa_nowq_next = s3_u_qa_nowq_reg;
-assign s2_u_qa_unacked_next = s1_unacked_reg;
-assign s3_u_qa_unacked_next = s2_u_qa_unacked_reg;
-assign s4_u_qa_unacked_next = s3_u_qa_unacked_reg;
-assign s2_t_8_next = _s2_t_8_next_1;
-assign s3_t_11_next = s2_t_8_reg;
-assign s4_t_12_next = s3_t_11_reg;
-assign s2_u_fastinc_size_next = s1_size_reg;
-assign s3_u_fastinc_size_next = s2_u_fastinc_size_reg;
-assign s4_u_fastinc_size_next = s3_u_fastinc_size_reg;
-assign s2_u_fastinc_rtt_next = s1_rtt_reg;
-assign s3_u_fastinc_rtt_next = s2_u_fastinc_rtt_reg;
-assign s4_u_fastinc_rtt_next = s3_u_fastinc_rtt_reg;
-assign s5_early_next = early;
-assign s6_early_next = s5_early_reg;
-assign s7_early_next = s6_early_reg;
-assign s8_early_next = s7_early_reg;
-assign s9_early_next = s8_early_reg;
-assign s10_early_next = s9_early_reg;
+assign s18_ecn_next = s17_ecn_reg;
+assign s19_ecn_next = s18_ecn_reg;
+assign s20_ecn_next = s19_ecn_reg;
+assign s21_ecn_next = s20_ecn_reg;
+assign s22_ecn_next = s21_ecn_reg;
+assign s23_ecn_next = s22_ecn_reg;
+assign s13_t_5_next = _s13_t_5_next_8;
+assign s14_t_5_next = s13_t_5_reg;
+assign s15_t_5_next = s14_t_5_reg;
+assign s16_t_5_next = s15_t_5_reg;
+assign s17_t_4_next = s16_t_5_reg;
+assign s18_t_5_next = s17_t_4_reg;
+assign s19_t_5_next = s18_t_5_reg;
+assign s20_t_5_next = s19_t_5_reg;
+assign s21_t_2_next = s20_t_5_reg;
+assign s22_t_2_next = s21_t_2_reg;
+assign s23_t_2_next = s22_t_2_reg;
+assign s24_core_c_next = core_c;
+assign s2_t_15_next = _s2_t_15_next_0;
+assign s3_t_15_next = s2_t_15_reg;
+assign s4_t_24_next = s3_t_15_reg;
+assign s2_t_16_next = _s2_t_16_next_1;
+assign s3_t_16_next = s2_t_16_reg;
+assign s4_t_25_next = s3_t_16_reg;
+assign s5_ack_run_next = ack_run;
+assign s6_ack_run_next = s5_ack_run_reg;
+assign s7_ack_run_next = s6_ack_run_reg;
+assign s8_ack_run_next = s7_ack_run_reg;
+assign s9_ack_run_next = s8_ack_run_reg;
+assign s5_qa_fired_next = qa_fired;
+assign s6_qa_fired_next = s5_qa_fired_reg;
+assign s7_qa_fired_next = s6_qa_fired_reg;
+assign s8_qa_fired_next = s7_qa_fired_reg;
+assign s9_qa_fired_next = s8_qa_fired_reg;
+assign s9_t_17_next = _s9_t_17_next_1;
+assign s9_t_18_next = _s9_t_17_next_0;
+assign s9_t_19_next = _s9_t_19_next_0;
+assign s10_early_next = early;
 assign s11_early_next = s10_early_reg;
 assign s12_early_next = s11_early_reg;
 assign s13_early_next = s12_early_reg;
@@ -5797,12 +7245,13 @@ assign s15_early_next = s14_early_reg;
 assign s16_early_next = s15_early_reg;
 assign s17_early_next = s16_early_reg;
 assign s18_early_next = s17_early_reg;
-assign s5_c_early_next = c_early;
-assign s6_c_early_next = s5_c_early_reg;
-assign s7_c_early_next = s6_c_early_reg;
-assign s8_c_early_next = s7_c_early_reg;
-assign s9_c_early_next = s8_c_early_reg;
-assign s10_c_early_next = s9_c_early_reg;
+assign s19_early_next = s18_early_reg;
+assign s20_early_next = s19_early_reg;
+assign s21_early_next = s20_early_reg;
+assign s22_early_next = s21_early_reg;
+assign s23_early_next = s22_early_reg;
+assign s24_early_next = s23_early_reg;
+assign s10_c_early_next = c_early;
 assign s11_c_early_next = s10_c_early_reg;
 assign s12_c_early_next = s11_c_early_reg;
 assign s13_c_early_next = s12_c_early_reg;
@@ -5811,18 +7260,36 @@ assign s15_c_early_next = s14_c_early_reg;
 assign s16_c_early_next = s15_c_early_reg;
 assign s17_c_early_next = s16_c_early_reg;
 assign s18_c_early_next = s17_c_early_reg;
-assign s19_c_ack_clamped_next = c_ack_window;
-assign s2_t_9_next = _s2_t_9_next_0;
-assign s3_t_12_next = s2_t_9_reg;
-assign s4_t_13_next = s3_t_12_reg;
-assign s2_t_10_next = _s2_t_10_next_0;
-assign s3_t_13_next = s2_t_10_reg;
-assign s4_t_14_next = s3_t_13_reg;
-assign s5_ack_run_next = ack_run;
-assign s6_ack_run_next = s5_ack_run_reg;
-assign s7_ack_run_next = s6_ack_run_reg;
-assign s8_ack_run_next = s7_ack_run_reg;
-assign s9_ack_run_next = s8_ack_run_reg;
+assign s19_c_early_next = s18_c_early_reg;
+assign s20_c_early_next = s19_c_early_reg;
+assign s21_c_early_next = s20_c_early_reg;
+assign s22_c_early_next = s21_c_early_reg;
+assign s23_c_early_next = s22_c_early_reg;
+assign s24_c_early_next = s23_c_early_reg;
+assign s25_c_ack_clamped_next = c_ack_window;
+assign s9_cur_increase_next = s8_cur_increase_reg;
+assign s2_t_17_next = _s2_t_17_next_0;
+assign s3_t_17_next = s2_t_17_reg;
+assign s4_t_26_next = s3_t_17_reg;
+assign s2_t_18_next = _s2_t_18_next_0;
+assign s3_t_18_next = s2_t_18_reg;
+assign s4_t_27_next = s3_t_18_reg;
+assign s5_cur_count_next = cur_count;
+assign s2_t_19_next = _s2_t_19_next_0;
+assign s3_t_19_next = s2_t_19_reg;
+assign s4_t_28_next = s3_t_19_reg;
+assign s2_unacked_next = s1_unacked_reg;
+assign s3_unacked_next = s2_unacked_reg;
+assign s4_unacked_next = s3_unacked_reg;
+assign s5_qa_roll_next = qa_roll;
+assign s5_qa_used_next = qa_used;
+assign s6_qa_used_next = s5_qa_used_reg;
+assign s7_qa_used_next = s6_qa_used_reg;
+assign s8_qa_used_next = s7_qa_used_reg;
+assign s5_c_loss_next = c_loss;
+assign s6_c_loss_next = s5_c_loss_reg;
+assign s7_c_loss_next = s6_c_loss_reg;
+assign s8_c_loss_next = s7_c_loss_reg;
 assign s10_ack_run_next = s9_ack_run_reg;
 assign s11_ack_run_next = s10_ack_run_reg;
 assign s12_ack_run_next = s11_ack_run_reg;
@@ -5833,11 +7300,12 @@ assign s16_ack_run_next = s15_ack_run_reg;
 assign s17_ack_run_next = s16_ack_run_reg;
 assign s18_ack_run_next = s17_ack_run_reg;
 assign s19_ack_run_next = s18_ack_run_reg;
-assign s8_cur_c_next = s7_cur_c_reg;
-assign s9_cur_c_next = s8_cur_c_reg;
-assign s10_cur_c_next = s9_cur_c_reg;
-assign s11_cur_c_next = s10_cur_c_reg;
-assign s12_cur_c_next = s11_cur_c_reg;
+assign s20_ack_run_next = s19_ack_run_reg;
+assign s21_ack_run_next = s20_ack_run_reg;
+assign s22_ack_run_next = s21_ack_run_reg;
+assign s23_ack_run_next = s22_ack_run_reg;
+assign s24_ack_run_next = s23_ack_run_reg;
+assign s25_ack_run_next = s24_ack_run_reg;
 assign s13_cur_c_next = s12_cur_c_reg;
 assign s14_cur_c_next = s13_cur_c_reg;
 assign s15_cur_c_next = s14_cur_c_reg;
@@ -5845,6 +7313,12 @@ assign s16_cur_c_next = s15_cur_c_reg;
 assign s17_cur_c_next = s16_cur_c_reg;
 assign s18_cur_c_next = s17_cur_c_reg;
 assign s19_cur_c_next = s18_cur_c_reg;
+assign s20_cur_c_next = s19_cur_c_reg;
+assign s21_cur_c_next = s20_cur_c_reg;
+assign s22_cur_c_next = s21_cur_c_reg;
+assign s23_cur_c_next = s22_cur_c_reg;
+assign s24_cur_c_next = s23_cur_c_reg;
+assign s25_cur_c_next = s24_cur_c_reg;
 assign s5_is_loss_next = s4_is_loss_reg;
 assign s6_is_loss_next = s5_is_loss_reg;
 assign s7_is_loss_next = s6_is_loss_reg;
@@ -5860,11 +7334,13 @@ assign s16_is_loss_next = s15_is_loss_reg;
 assign s17_is_loss_next = s16_is_loss_reg;
 assign s18_is_loss_next = s17_is_loss_reg;
 assign s19_is_loss_next = s18_is_loss_reg;
-assign s5_c_loss_all_next = c_loss_all;
-assign s6_c_loss_all_next = s5_c_loss_all_reg;
-assign s7_c_loss_all_next = s6_c_loss_all_reg;
-assign s8_c_loss_all_next = s7_c_loss_all_reg;
-assign s9_c_loss_all_next = s8_c_loss_all_reg;
+assign s20_is_loss_next = s19_is_loss_reg;
+assign s21_is_loss_next = s20_is_loss_reg;
+assign s22_is_loss_next = s21_is_loss_reg;
+assign s23_is_loss_next = s22_is_loss_reg;
+assign s24_is_loss_next = s23_is_loss_reg;
+assign s25_is_loss_next = s24_is_loss_reg;
+assign s9_c_loss_all_next = c_loss_all;
 assign s10_c_loss_all_next = s9_c_loss_all_reg;
 assign s11_c_loss_all_next = s10_c_loss_all_reg;
 assign s12_c_loss_all_next = s11_c_loss_all_reg;
@@ -5875,132 +7351,189 @@ assign s16_c_loss_all_next = s15_c_loss_all_reg;
 assign s17_c_loss_all_next = s16_c_loss_all_reg;
 assign s18_c_loss_all_next = s17_c_loss_all_reg;
 assign s19_c_loss_all_next = s18_c_loss_all_reg;
-assign s5_t_11_next = _s5_t_11_next_0;
-assign s6_t_10_next = s5_t_11_reg;
-assign s7_t_7_next = s6_t_10_reg;
-assign s8_t_7_next = s7_t_7_reg;
-assign s9_t_6_next = s8_t_7_reg;
-assign s10_t_4_next = s9_t_6_reg;
-assign s11_t_4_next = s10_t_4_reg;
-assign s12_t_4_next = s11_t_4_reg;
-assign s13_t_3_next = s12_t_4_reg;
-assign s14_t_4_next = s13_t_3_reg;
-assign s15_t_4_next = s14_t_4_reg;
-assign s16_t_3_next = s15_t_4_reg;
-assign s17_t_3_next = s16_t_3_reg;
-assign s18_t_next = s17_t_3_reg;
-assign s19_t_next = s18_t_reg;
-assign s5_t_12_next = _s5_t_12_next_0;
-assign s6_t_11_next = s5_t_12_reg;
-assign s7_t_8_next = s6_t_11_reg;
-assign s8_t_8_next = s7_t_8_reg;
-assign s9_t_7_next = s8_t_8_reg;
-assign s10_t_5_next = s9_t_7_reg;
-assign s11_t_5_next = s10_t_5_reg;
-assign s12_t_5_next = s11_t_5_reg;
-assign s13_t_4_next = s12_t_5_reg;
-assign s14_t_5_next = s13_t_4_reg;
-assign s15_t_5_next = s14_t_5_reg;
-assign s16_t_4_next = s15_t_5_reg;
-assign s17_t_4_next = s16_t_4_reg;
-assign s18_t_2_next = s17_t_4_reg;
-assign s19_t_2_next = s18_t_2_reg;
-assign s5_t_13_next = _s5_t_13_next_1;
-assign s6_t_12_next = s5_t_13_reg;
-assign s7_t_9_next = s6_t_12_reg;
-assign s8_t_9_next = s7_t_9_reg;
-assign s9_t_8_next = s8_t_9_reg;
-assign s10_t_6_next = s9_t_8_reg;
-assign s11_t_6_next = s10_t_6_reg;
-assign s12_t_6_next = s11_t_6_reg;
-assign s13_t_5_next = s12_t_6_reg;
-assign s14_t_6_next = s13_t_5_reg;
+assign s20_c_loss_all_next = s19_c_loss_all_reg;
+assign s21_c_loss_all_next = s20_c_loss_all_reg;
+assign s22_c_loss_all_next = s21_c_loss_all_reg;
+assign s23_c_loss_all_next = s22_c_loss_all_reg;
+assign s24_c_loss_all_next = s23_c_loss_all_reg;
+assign s25_c_loss_all_next = s24_c_loss_all_reg;
+assign s5_t_30_next = _s5_t_30_next_0;
+assign s6_t_27_next = s5_t_30_reg;
+assign s7_t_27_next = s6_t_27_reg;
+assign s8_t_20_next = s7_t_27_reg;
+assign s9_t_20_next = s8_t_20_reg;
+assign s10_t_17_next = s9_t_20_reg;
+assign s11_t_11_next = s10_t_17_reg;
+assign s12_t_10_next = s11_t_11_reg;
+assign s13_t_6_next = s12_t_10_reg;
+assign s14_t_6_next = s13_t_6_reg;
 assign s15_t_6_next = s14_t_6_reg;
-assign s16_t_5_next = s15_t_6_reg;
-assign s17_t_5_next = s16_t_5_reg;
-assign s18_t_3_next = s17_t_5_reg;
-assign s19_t_3_next = s18_t_3_reg;
-assign s5_t_14_next = _s5_t_14_next_0;
-assign s6_t_13_next = s5_t_14_reg;
-assign s7_t_10_next = s6_t_13_reg;
-assign s8_t_10_next = s7_t_10_reg;
-assign s9_t_9_next = s8_t_10_reg;
-assign s10_t_7_next = s9_t_9_reg;
-assign s11_t_7_next = s10_t_7_reg;
-assign s12_t_7_next = s11_t_7_reg;
-assign s13_t_6_next = s12_t_7_reg;
-assign s14_t_7_next = s13_t_6_reg;
-assign s15_t_7_next = s14_t_7_reg;
-assign s16_t_6_next = s15_t_7_reg;
-assign s17_t_6_next = s16_t_6_reg;
-assign s18_t_4_next = s17_t_6_reg;
-assign s19_t_4_next = s18_t_4_reg;
-assign s5_t_15_next = _s5_t_15_next_0;
-assign s6_t_14_next = s5_t_15_reg;
-assign s7_t_11_next = s6_t_14_reg;
-assign s8_t_11_next = s7_t_11_reg;
-assign s9_t_10_next = s8_t_11_reg;
-assign s10_t_8_next = s9_t_10_reg;
-assign s11_t_8_next = s10_t_8_reg;
-assign s12_t_8_next = s11_t_8_reg;
-assign s13_t_7_next = s12_t_8_reg;
-assign s14_t_8_next = s13_t_7_reg;
-assign s15_t_8_next = s14_t_8_reg;
-assign s16_t_7_next = s15_t_8_reg;
-assign s17_t_7_next = s16_t_7_reg;
-assign s18_t_5_next = s17_t_7_reg;
-assign s19_t_5_next = s18_t_5_reg;
-assign s5_t_16_next = _s5_t_16_next_3;
-assign s6_t_15_next = s5_t_16_reg;
-assign s7_t_12_next = s6_t_15_reg;
-assign s8_t_12_next = s7_t_12_reg;
-assign s9_t_11_next = s8_t_12_reg;
-assign s10_t_9_next = s9_t_11_reg;
-assign s11_t_9_next = s10_t_9_reg;
-assign s12_t_9_next = s11_t_9_reg;
-assign s13_t_8_next = s12_t_9_reg;
-assign s14_t_9_next = s13_t_8_reg;
-assign s15_t_9_next = s14_t_9_reg;
-assign s16_t_8_next = s15_t_9_reg;
-assign s17_t_8_next = s16_t_8_reg;
-assign s18_t_6_next = s17_t_8_reg;
+assign s16_t_6_next = s15_t_6_reg;
+assign s17_t_5_next = s16_t_6_reg;
+assign s18_t_6_next = s17_t_5_reg;
 assign s19_t_6_next = s18_t_6_reg;
-assign s5_t_17_next = _s5_t_17_next_4;
-assign s6_t_16_next = s5_t_17_reg;
-assign s7_t_13_next = s6_t_16_reg;
-assign s8_t_13_next = s7_t_13_reg;
-assign s9_t_12_next = s8_t_13_reg;
-assign s10_t_10_next = s9_t_12_reg;
-assign s11_t_10_next = s10_t_10_reg;
-assign s12_t_10_next = s11_t_10_reg;
-assign s13_t_9_next = s12_t_10_reg;
-assign s14_t_10_next = s13_t_9_reg;
-assign s15_t_10_next = s14_t_10_reg;
-assign s16_t_9_next = s15_t_10_reg;
-assign s17_t_9_next = s16_t_9_reg;
-assign s18_t_7_next = s17_t_9_reg;
+assign s20_t_6_next = s19_t_6_reg;
+assign s21_t_3_next = s20_t_6_reg;
+assign s22_t_3_next = s21_t_3_reg;
+assign s23_t_3_next = s22_t_3_reg;
+assign s24_t_next = s23_t_3_reg;
+assign s25_t_next = s24_t_reg;
+assign s10_t_18_next = _s10_t_18_next_0;
+assign s11_t_12_next = s10_t_18_reg;
+assign s12_t_11_next = s11_t_12_reg;
+assign s13_t_7_next = s12_t_11_reg;
+assign s14_t_7_next = s13_t_7_reg;
+assign s15_t_7_next = s14_t_7_reg;
+assign s16_t_7_next = s15_t_7_reg;
+assign s17_t_6_next = s16_t_7_reg;
+assign s18_t_7_next = s17_t_6_reg;
 assign s19_t_7_next = s18_t_7_reg;
-assign s2_t_11_next = _s2_t_8_next_0;
-assign s3_t_14_next = s2_t_11_reg;
-assign s4_t_15_next = s3_t_14_reg;
-assign s5_t_18_next = s4_t_15_reg;
-assign s6_t_17_next = s5_t_18_reg;
-assign s7_t_14_next = s6_t_17_reg;
-assign s8_t_14_next = s7_t_14_reg;
-assign s9_t_13_next = s8_t_14_reg;
-assign s10_t_11_next = s9_t_13_reg;
-assign s11_t_11_next = s10_t_11_reg;
-assign s12_t_11_next = s11_t_11_reg;
-assign s13_t_10_next = s12_t_11_reg;
-assign s14_t_11_next = s13_t_10_reg;
-assign s15_t_11_next = s14_t_11_reg;
-assign s16_t_10_next = s15_t_11_reg;
-assign s17_t_10_next = s16_t_10_reg;
-assign s18_t_8_next = s17_t_10_reg;
+assign s20_t_7_next = s19_t_7_reg;
+assign s21_t_4_next = s20_t_7_reg;
+assign s22_t_4_next = s21_t_4_reg;
+assign s23_t_4_next = s22_t_4_reg;
+assign s24_t_2_next = s23_t_4_reg;
+assign s25_t_2_next = s24_t_2_reg;
+assign s5_t_31_next = _s5_t_31_next_3;
+assign s6_t_28_next = s5_t_31_reg;
+assign s7_t_28_next = s6_t_28_reg;
+assign s8_t_21_next = s7_t_28_reg;
+assign s9_t_21_next = s8_t_21_reg;
+assign s10_t_19_next = s9_t_21_reg;
+assign s11_t_13_next = s10_t_19_reg;
+assign s12_t_12_next = s11_t_13_reg;
+assign s13_t_8_next = s12_t_12_reg;
+assign s14_t_8_next = s13_t_8_reg;
+assign s15_t_8_next = s14_t_8_reg;
+assign s16_t_8_next = s15_t_8_reg;
+assign s17_t_7_next = s16_t_8_reg;
+assign s18_t_8_next = s17_t_7_reg;
 assign s19_t_8_next = s18_t_8_reg;
-assign s2_t_12_next = _s2_t_12_next_2;
-assign s3_t_15_next = s2_t_12_reg;
-assign s4_t_16_next = s3_t_15_reg;
+assign s20_t_8_next = s19_t_8_reg;
+assign s21_t_5_next = s20_t_8_reg;
+assign s22_t_5_next = s21_t_5_reg;
+assign s23_t_5_next = s22_t_5_reg;
+assign s24_t_3_next = s23_t_5_reg;
+assign s25_t_3_next = s24_t_3_reg;
+assign s5_t_32_next = _s5_t_32_next_1;
+assign s6_t_29_next = s5_t_32_reg;
+assign s7_t_29_next = s6_t_29_reg;
+assign s8_t_22_next = s7_t_29_reg;
+assign s9_t_22_next = s8_t_22_reg;
+assign s10_t_20_next = s9_t_22_reg;
+assign s11_t_14_next = s10_t_20_reg;
+assign s12_t_13_next = s11_t_14_reg;
+assign s13_t_9_next = s12_t_13_reg;
+assign s14_t_9_next = s13_t_9_reg;
+assign s15_t_9_next = s14_t_9_reg;
+assign s16_t_9_next = s15_t_9_reg;
+assign s17_t_8_next = s16_t_9_reg;
+assign s18_t_9_next = s17_t_8_reg;
+assign s19_t_9_next = s18_t_9_reg;
+assign s20_t_9_next = s19_t_9_reg;
+assign s21_t_6_next = s20_t_9_reg;
+assign s22_t_6_next = s21_t_6_reg;
+assign s23_t_6_next = s22_t_6_reg;
+assign s24_t_4_next = s23_t_6_reg;
+assign s25_t_4_next = s24_t_4_reg;
+assign s6_t_30_next = _s6_t_30_next_1;
+assign s7_t_30_next = s6_t_30_reg;
+assign s8_t_23_next = s7_t_30_reg;
+assign s9_t_23_next = s8_t_23_reg;
+assign s10_t_21_next = s9_t_23_reg;
+assign s11_t_15_next = s10_t_21_reg;
+assign s12_t_14_next = s11_t_15_reg;
+assign s13_t_10_next = s12_t_14_reg;
+assign s14_t_10_next = s13_t_10_reg;
+assign s15_t_10_next = s14_t_10_reg;
+assign s16_t_10_next = s15_t_10_reg;
+assign s17_t_9_next = s16_t_10_reg;
+assign s18_t_10_next = s17_t_9_reg;
+assign s19_t_10_next = s18_t_10_reg;
+assign s20_t_10_next = s19_t_10_reg;
+assign s21_t_7_next = s20_t_10_reg;
+assign s22_t_7_next = s21_t_7_reg;
+assign s23_t_7_next = s22_t_7_reg;
+assign s24_t_5_next = s23_t_7_reg;
+assign s25_t_5_next = s24_t_5_reg;
+assign s5_t_33_next = _s5_t_33_next_3;
+assign s6_t_31_next = s5_t_33_reg;
+assign s7_t_31_next = s6_t_31_reg;
+assign s8_t_24_next = s7_t_31_reg;
+assign s9_t_24_next = s8_t_24_reg;
+assign s10_t_22_next = s9_t_24_reg;
+assign s11_t_16_next = s10_t_22_reg;
+assign s12_t_15_next = s11_t_16_reg;
+assign s13_t_11_next = s12_t_15_reg;
+assign s14_t_11_next = s13_t_11_reg;
+assign s15_t_11_next = s14_t_11_reg;
+assign s16_t_11_next = s15_t_11_reg;
+assign s17_t_10_next = s16_t_11_reg;
+assign s18_t_11_next = s17_t_10_reg;
+assign s19_t_11_next = s18_t_11_reg;
+assign s20_t_11_next = s19_t_11_reg;
+assign s21_t_8_next = s20_t_11_reg;
+assign s22_t_8_next = s21_t_8_reg;
+assign s23_t_8_next = s22_t_8_reg;
+assign s24_t_6_next = s23_t_8_reg;
+assign s25_t_6_next = s24_t_6_reg;
+assign s6_t_32_next = _s6_t_32_next_1;
+assign s7_t_32_next = s6_t_32_reg;
+assign s8_t_25_next = s7_t_32_reg;
+assign s9_t_25_next = s8_t_25_reg;
+assign s10_t_23_next = s9_t_25_reg;
+assign s11_t_17_next = s10_t_23_reg;
+assign s12_t_16_next = s11_t_17_reg;
+assign s13_t_12_next = s12_t_16_reg;
+assign s14_t_12_next = s13_t_12_reg;
+assign s15_t_12_next = s14_t_12_reg;
+assign s16_t_12_next = s15_t_12_reg;
+assign s17_t_11_next = s16_t_12_reg;
+assign s18_t_12_next = s17_t_11_reg;
+assign s19_t_12_next = s18_t_12_reg;
+assign s20_t_12_next = s19_t_12_reg;
+assign s21_t_9_next = s20_t_12_reg;
+assign s22_t_9_next = s21_t_9_reg;
+assign s23_t_9_next = s22_t_9_reg;
+assign s24_t_7_next = s23_t_9_reg;
+assign s25_t_7_next = s24_t_7_reg;
+assign s2_t_20_next = _s2_t_16_next_0;
+assign s3_t_20_next = s2_t_20_reg;
+assign s4_t_29_next = s3_t_20_reg;
+assign s5_t_34_next = s4_t_29_reg;
+assign s6_t_33_next = s5_t_34_reg;
+assign s7_t_33_next = s6_t_33_reg;
+assign s8_t_26_next = s7_t_33_reg;
+assign s9_t_26_next = s8_t_26_reg;
+assign s10_t_24_next = s9_t_26_reg;
+assign s11_t_18_next = s10_t_24_reg;
+assign s12_t_17_next = s11_t_18_reg;
+assign s13_t_13_next = s12_t_17_reg;
+assign s14_t_13_next = s13_t_13_reg;
+assign s15_t_13_next = s14_t_13_reg;
+assign s16_t_13_next = s15_t_13_reg;
+assign s17_t_12_next = s16_t_13_reg;
+assign s18_t_13_next = s17_t_12_reg;
+assign s19_t_13_next = s18_t_13_reg;
+assign s20_t_13_next = s19_t_13_reg;
+assign s21_t_10_next = s20_t_13_reg;
+assign s22_t_10_next = s21_t_10_reg;
+assign s23_t_10_next = s22_t_10_reg;
+assign s24_t_8_next = s23_t_10_reg;
+assign s25_t_8_next = s24_t_8_reg;
+assign s2_t_21_next = _s2_t_21_next_2;
+assign s3_t_21_next = s2_t_21_reg;
+assign s4_t_30_next = s3_t_21_reg;
+assign s5_core_case_next = core_case;
+assign s6_core_case_next = s5_core_case_reg;
+assign s7_core_case_next = s6_core_case_reg;
+assign s8_core_case_next = s7_core_case_reg;
+assign s9_core_case_next = s8_core_case_reg;
+assign s5_t_35_next = _s5_t_35_next_0;
+assign s6_t_34_next = s5_t_35_reg;
+assign s7_t_34_next = s6_t_34_reg;
+assign s8_t_27_next = s7_t_34_reg;
+assign s9_t_27_next = s8_t_27_reg;
 assign s2_kind_next = s1_kind_reg;
 assign s3_kind_next = s2_kind_reg;
 assign s4_kind_next = s3_kind_reg;
@@ -6019,26 +7552,28 @@ assign s16_kind_next = s15_kind_reg;
 assign s17_kind_next = s16_kind_reg;
 assign s18_kind_next = s17_kind_reg;
 assign s19_kind_next = s18_kind_reg;
-assign s5_t_19_next = _s5_t_19_next_7;
-assign s6_t_18_next = s5_t_19_reg;
-assign s7_t_15_next = s6_t_18_reg;
-assign s8_t_15_next = s7_t_15_reg;
-assign s9_t_14_next = s8_t_15_reg;
-assign s10_t_12_next = s9_t_14_reg;
-assign s11_t_12_next = s10_t_12_reg;
-assign s12_t_12_next = s11_t_12_reg;
-assign s13_t_11_next = s12_t_12_reg;
-assign s14_t_12_next = s13_t_11_reg;
-assign s15_t_12_next = s14_t_12_reg;
-assign s16_t_11_next = s15_t_12_reg;
-assign s17_t_11_next = s16_t_11_reg;
-assign s18_t_9_next = s17_t_11_reg;
-assign s19_t_9_next = s18_t_9_reg;
-assign s5_qa_fired_next = qa_fired;
-assign s6_qa_fired_next = s5_qa_fired_reg;
-assign s7_qa_fired_next = s6_qa_fired_reg;
-assign s8_qa_fired_next = s7_qa_fired_reg;
-assign s9_qa_fired_next = s8_qa_fired_reg;
+assign s20_kind_next = s19_kind_reg;
+assign s21_kind_next = s20_kind_reg;
+assign s22_kind_next = s21_kind_reg;
+assign s23_kind_next = s22_kind_reg;
+assign s24_kind_next = s23_kind_reg;
+assign s25_kind_next = s24_kind_reg;
+assign s10_t_25_next = _s10_t_25_next_4;
+assign s11_t_19_next = s10_t_25_reg;
+assign s12_t_18_next = s11_t_19_reg;
+assign s13_t_14_next = s12_t_18_reg;
+assign s14_t_14_next = s13_t_14_reg;
+assign s15_t_14_next = s14_t_14_reg;
+assign s16_t_14_next = s15_t_14_reg;
+assign s17_t_13_next = s16_t_14_reg;
+assign s18_t_14_next = s17_t_13_reg;
+assign s19_t_14_next = s18_t_14_reg;
+assign s20_t_14_next = s19_t_14_reg;
+assign s21_t_11_next = s20_t_14_reg;
+assign s22_t_11_next = s21_t_11_reg;
+assign s23_t_11_next = s22_t_11_reg;
+assign s24_t_9_next = s23_t_11_reg;
+assign s25_t_9_next = s24_t_9_reg;
 assign s10_qa_fired_next = s9_qa_fired_reg;
 assign s11_qa_fired_next = s10_qa_fired_reg;
 assign s12_qa_fired_next = s11_qa_fired_reg;
@@ -6049,29 +7584,36 @@ assign s16_qa_fired_next = s15_qa_fired_reg;
 assign s17_qa_fired_next = s16_qa_fired_reg;
 assign s18_qa_fired_next = s17_qa_fired_reg;
 assign s19_qa_fired_next = s18_qa_fired_reg;
-assign s5_t_20_next = _s5_t_20_next_0;
-assign s6_t_19_next = s5_t_20_reg;
-assign s7_t_16_next = s6_t_19_reg;
-assign s8_t_16_next = s7_t_16_reg;
-assign s9_t_15_next = s8_t_16_reg;
-assign s10_t_13_next = s9_t_15_reg;
-assign s11_t_13_next = s10_t_13_reg;
-assign s12_t_13_next = s11_t_13_reg;
-assign s13_t_12_next = s12_t_13_reg;
-assign s14_t_13_next = s13_t_12_reg;
-assign s15_t_13_next = s14_t_13_reg;
-assign s16_t_12_next = s15_t_13_reg;
-assign s17_t_12_next = s16_t_12_reg;
-assign s18_t_10_next = s17_t_12_reg;
-assign s19_t_10_next = s18_t_10_reg;
+assign s20_qa_fired_next = s19_qa_fired_reg;
+assign s21_qa_fired_next = s20_qa_fired_reg;
+assign s22_qa_fired_next = s21_qa_fired_reg;
+assign s23_qa_fired_next = s22_qa_fired_reg;
+assign s24_qa_fired_next = s23_qa_fired_reg;
+assign s25_qa_fired_next = s24_qa_fired_reg;
+assign s10_t_26_next = _s10_t_26_next_0;
+assign s11_t_20_next = s10_t_26_reg;
+assign s12_t_19_next = s11_t_20_reg;
+assign s13_t_15_next = s12_t_19_reg;
+assign s14_t_15_next = s13_t_15_reg;
+assign s15_t_15_next = s14_t_15_reg;
+assign s16_t_15_next = s15_t_15_reg;
+assign s17_t_14_next = s16_t_15_reg;
+assign s18_t_15_next = s17_t_14_reg;
+assign s19_t_15_next = s18_t_15_reg;
+assign s20_t_15_next = s19_t_15_reg;
+assign s21_t_12_next = s20_t_15_reg;
+assign s22_t_12_next = s21_t_12_reg;
+assign s23_t_12_next = s22_t_12_reg;
+assign s24_t_10_next = s23_t_12_reg;
+assign s25_t_10_next = s24_t_10_reg;
 assign m_result_valid = out_nonempty;
-assign m_result_conn = _m_result_conn_0;
-assign m_result_kind = _m_result_kind_0;
-assign m_result_cwnd = _m_result_cwnd_0;
-assign m_result_case = _m_result_case_0;
-assign m_result_qa = _m_result_qa_0;
-assign m_result_fast = _m_result_fast_0;
-assign m_result_error = _m_result_error_0;
+assign m_result_conn = out_head_conn_reg;
+assign m_result_kind = out_head_kind_reg;
+assign m_result_cwnd = out_head_cwnd_reg;
+assign m_result_case = out_head_case_reg;
+assign m_result_qa = out_head_qa_reg;
+assign m_result_fast = out_head_fast_reg;
+assign m_result_error = out_head_error_reg;
 
 // shell
 always @* begin
@@ -6130,6 +7672,18 @@ always @* begin
     s18_conn_next = s18_conn_reg;
     s19_valid_next = s19_valid_reg;
     s19_conn_next = s19_conn_reg;
+    s20_valid_next = s20_valid_reg;
+    s20_conn_next = s20_conn_reg;
+    s21_valid_next = s21_valid_reg;
+    s21_conn_next = s21_conn_reg;
+    s22_valid_next = s22_valid_reg;
+    s22_conn_next = s22_conn_reg;
+    s23_valid_next = s23_valid_reg;
+    s23_conn_next = s23_conn_reg;
+    s24_valid_next = s24_valid_reg;
+    s24_conn_next = s24_conn_reg;
+    s25_valid_next = s25_valid_reg;
+    s25_conn_next = s25_conn_reg;
     s1_kind_next = s1_kind_reg;
     s1_size_next = s1_size_reg;
     s1_ecn_next = s1_ecn_reg;
@@ -6294,6 +7848,56 @@ always @* begin
     out20_qa_next = out20_qa_reg;
     out20_fast_next = out20_fast_reg;
     out20_error_next = out20_error_reg;
+    out21_conn_next = out21_conn_reg;
+    out21_kind_next = out21_kind_reg;
+    out21_cwnd_next = out21_cwnd_reg;
+    out21_case_next = out21_case_reg;
+    out21_qa_next = out21_qa_reg;
+    out21_fast_next = out21_fast_reg;
+    out21_error_next = out21_error_reg;
+    out22_conn_next = out22_conn_reg;
+    out22_kind_next = out22_kind_reg;
+    out22_cwnd_next = out22_cwnd_reg;
+    out22_case_next = out22_case_reg;
+    out22_qa_next = out22_qa_reg;
+    out22_fast_next = out22_fast_reg;
+    out22_error_next = out22_error_reg;
+    out23_conn_next = out23_conn_reg;
+    out23_kind_next = out23_kind_reg;
+    out23_cwnd_next = out23_cwnd_reg;
+    out23_case_next = out23_case_reg;
+    out23_qa_next = out23_qa_reg;
+    out23_fast_next = out23_fast_reg;
+    out23_error_next = out23_error_reg;
+    out24_conn_next = out24_conn_reg;
+    out24_kind_next = out24_kind_reg;
+    out24_cwnd_next = out24_cwnd_reg;
+    out24_case_next = out24_case_reg;
+    out24_qa_next = out24_qa_reg;
+    out24_fast_next = out24_fast_reg;
+    out24_error_next = out24_error_reg;
+    out25_conn_next = out25_conn_reg;
+    out25_kind_next = out25_kind_reg;
+    out25_cwnd_next = out25_cwnd_reg;
+    out25_case_next = out25_case_reg;
+    out25_qa_next = out25_qa_reg;
+    out25_fast_next = out25_fast_reg;
+    out25_error_next = out25_error_reg;
+    out26_conn_next = out26_conn_reg;
+    out26_kind_next = out26_kind_reg;
+    out26_cwnd_next = out26_cwnd_reg;
+    out26_case_next = out26_case_reg;
+    out26_qa_next = out26_qa_reg;
+    out26_fast_next = out26_fast_reg;
+    out26_error_next = out26_error_reg;
+    out_head_conn_next = out_head_conn_reg;
+    out_head_kind_next = out_head_kind_reg;
+    out_head_cwnd_next = out_head_cwnd_reg;
+    out_head_case_next = out_head_case_reg;
+    out_head_qa_next = out_head_qa_reg;
+    out_head_fast_next = out_head_fast_reg;
+    out_head_error_next = out_head_error_reg;
+    out_rd_ptr_plus1_next = out_rd_ptr_plus1_reg;
     if (issue) begin
         if (skid_valid_reg) begin
             in_conn_next = skid_conn_reg;
@@ -6391,6 +7995,18 @@ always @* begin
     s18_conn_next = s17_conn_reg;
     s19_valid_next = s18_valid_reg;
     s19_conn_next = s18_conn_reg;
+    s20_valid_next = s19_valid_reg;
+    s20_conn_next = s19_conn_reg;
+    s21_valid_next = s20_valid_reg;
+    s21_conn_next = s20_conn_reg;
+    s22_valid_next = s21_valid_reg;
+    s22_conn_next = s21_conn_reg;
+    s23_valid_next = s22_valid_reg;
+    s23_conn_next = s22_conn_reg;
+    s24_valid_next = s23_valid_reg;
+    s24_conn_next = s23_conn_reg;
+    s25_valid_next = s24_valid_reg;
+    s25_conn_next = s24_conn_reg;
     s1_fix_valid_next = snoop_in;
     s1_fix_word_next = new_word;
     s2_fix_valid_next = _shell_15;
@@ -6399,202 +8015,274 @@ always @* begin
     s3_fix_valid_next = _shell_19;
     s3_fix_word_next = _shell_20;
     s4_cur_next = _shell_23;
-    if (s19_valid_reg) begin
+    if (s25_valid_reg) begin
         if (_shell_24) begin
-            out0_conn_next = s19_conn_reg;
-            out0_kind_next = s19_kind_reg;
+            out0_conn_next = s25_conn_reg;
+            out0_kind_next = s25_kind_reg;
             out0_cwnd_next = res_cwnd;
             out0_case_next = res_case;
             out0_qa_next = res_qa;
             out0_fast_next = res_fast;
-            out0_error_next = s19_error_reg;
+            out0_error_next = s25_error_reg;
         end
         if (_shell_26) begin
-            out1_conn_next = s19_conn_reg;
-            out1_kind_next = s19_kind_reg;
+            out1_conn_next = s25_conn_reg;
+            out1_kind_next = s25_kind_reg;
             out1_cwnd_next = res_cwnd;
             out1_case_next = res_case;
             out1_qa_next = res_qa;
             out1_fast_next = res_fast;
-            out1_error_next = s19_error_reg;
+            out1_error_next = s25_error_reg;
         end
         if (_shell_27) begin
-            out2_conn_next = s19_conn_reg;
-            out2_kind_next = s19_kind_reg;
+            out2_conn_next = s25_conn_reg;
+            out2_kind_next = s25_kind_reg;
             out2_cwnd_next = res_cwnd;
             out2_case_next = res_case;
             out2_qa_next = res_qa;
             out2_fast_next = res_fast;
-            out2_error_next = s19_error_reg;
+            out2_error_next = s25_error_reg;
         end
         if (_shell_28) begin
-            out3_conn_next = s19_conn_reg;
-            out3_kind_next = s19_kind_reg;
+            out3_conn_next = s25_conn_reg;
+            out3_kind_next = s25_kind_reg;
             out3_cwnd_next = res_cwnd;
             out3_case_next = res_case;
             out3_qa_next = res_qa;
             out3_fast_next = res_fast;
-            out3_error_next = s19_error_reg;
+            out3_error_next = s25_error_reg;
         end
         if (_shell_29) begin
-            out4_conn_next = s19_conn_reg;
-            out4_kind_next = s19_kind_reg;
+            out4_conn_next = s25_conn_reg;
+            out4_kind_next = s25_kind_reg;
             out4_cwnd_next = res_cwnd;
             out4_case_next = res_case;
             out4_qa_next = res_qa;
             out4_fast_next = res_fast;
-            out4_error_next = s19_error_reg;
+            out4_error_next = s25_error_reg;
         end
         if (_shell_30) begin
-            out5_conn_next = s19_conn_reg;
-            out5_kind_next = s19_kind_reg;
+            out5_conn_next = s25_conn_reg;
+            out5_kind_next = s25_kind_reg;
             out5_cwnd_next = res_cwnd;
             out5_case_next = res_case;
             out5_qa_next = res_qa;
             out5_fast_next = res_fast;
-            out5_error_next = s19_error_reg;
+            out5_error_next = s25_error_reg;
         end
         if (_shell_31) begin
-            out6_conn_next = s19_conn_reg;
-            out6_kind_next = s19_kind_reg;
+            out6_conn_next = s25_conn_reg;
+            out6_kind_next = s25_kind_reg;
             out6_cwnd_next = res_cwnd;
             out6_case_next = res_case;
             out6_qa_next = res_qa;
             out6_fast_next = res_fast;
-            out6_error_next = s19_error_reg;
+            out6_error_next = s25_error_reg;
         end
         if (_shell_32) begin
-            out7_conn_next = s19_conn_reg;
-            out7_kind_next = s19_kind_reg;
+            out7_conn_next = s25_conn_reg;
+            out7_kind_next = s25_kind_reg;
             out7_cwnd_next = res_cwnd;
             out7_case_next = res_case;
             out7_qa_next = res_qa;
             out7_fast_next = res_fast;
-            out7_error_next = s19_error_reg;
+            out7_error_next = s25_error_reg;
         end
         if (_shell_33) begin
-            out8_conn_next = s19_conn_reg;
-            out8_kind_next = s19_kind_reg;
+            out8_conn_next = s25_conn_reg;
+            out8_kind_next = s25_kind_reg;
             out8_cwnd_next = res_cwnd;
             out8_case_next = res_case;
             out8_qa_next = res_qa;
             out8_fast_next = res_fast;
-            out8_error_next = s19_error_reg;
+            out8_error_next = s25_error_reg;
         end
         if (_shell_34) begin
-            out9_conn_next = s19_conn_reg;
-            out9_kind_next = s19_kind_reg;
+            out9_conn_next = s25_conn_reg;
+            out9_kind_next = s25_kind_reg;
             out9_cwnd_next = res_cwnd;
             out9_case_next = res_case;
             out9_qa_next = res_qa;
             out9_fast_next = res_fast;
-            out9_error_next = s19_error_reg;
+            out9_error_next = s25_error_reg;
         end
         if (_shell_35) begin
-            out10_conn_next = s19_conn_reg;
-            out10_kind_next = s19_kind_reg;
+            out10_conn_next = s25_conn_reg;
+            out10_kind_next = s25_kind_reg;
             out10_cwnd_next = res_cwnd;
             out10_case_next = res_case;
             out10_qa_next = res_qa;
             out10_fast_next = res_fast;
-            out10_error_next = s19_error_reg;
+            out10_error_next = s25_error_reg;
         end
         if (_shell_36) begin
-            out11_conn_next = s19_conn_reg;
-            out11_kind_next = s19_kind_reg;
+            out11_conn_next = s25_conn_reg;
+            out11_kind_next = s25_kind_reg;
             out11_cwnd_next = res_cwnd;
             out11_case_next = res_case;
             out11_qa_next = res_qa;
             out11_fast_next = res_fast;
-            out11_error_next = s19_error_reg;
+            out11_error_next = s25_error_reg;
         end
         if (_shell_37) begin
-            out12_conn_next = s19_conn_reg;
-            out12_kind_next = s19_kind_reg;
+            out12_conn_next = s25_conn_reg;
+            out12_kind_next = s25_kind_reg;
             out12_cwnd_next = res_cwnd;
             out12_case_next = res_case;
             out12_qa_next = res_qa;
             out12_fast_next = res_fast;
-            out12_error_next = s19_error_reg;
+            out12_error_next = s25_error_reg;
         end
         if (_shell_38) begin
-            out13_conn_next = s19_conn_reg;
-            out13_kind_next = s19_kind_reg;
+            out13_conn_next = s25_conn_reg;
+            out13_kind_next = s25_kind_reg;
             out13_cwnd_next = res_cwnd;
             out13_case_next = res_case;
             out13_qa_next = res_qa;
             out13_fast_next = res_fast;
-            out13_error_next = s19_error_reg;
+            out13_error_next = s25_error_reg;
         end
         if (_shell_39) begin
-            out14_conn_next = s19_conn_reg;
-            out14_kind_next = s19_kind_reg;
+            out14_conn_next = s25_conn_reg;
+            out14_kind_next = s25_kind_reg;
             out14_cwnd_next = res_cwnd;
             out14_case_next = res_case;
             out14_qa_next = res_qa;
             out14_fast_next = res_fast;
-            out14_error_next = s19_error_reg;
+            out14_error_next = s25_error_reg;
         end
         if (_shell_40) begin
-            out15_conn_next = s19_conn_reg;
-            out15_kind_next = s19_kind_reg;
+            out15_conn_next = s25_conn_reg;
+            out15_kind_next = s25_kind_reg;
             out15_cwnd_next = res_cwnd;
             out15_case_next = res_case;
             out15_qa_next = res_qa;
             out15_fast_next = res_fast;
-            out15_error_next = s19_error_reg;
+            out15_error_next = s25_error_reg;
         end
         if (_shell_41) begin
-            out16_conn_next = s19_conn_reg;
-            out16_kind_next = s19_kind_reg;
+            out16_conn_next = s25_conn_reg;
+            out16_kind_next = s25_kind_reg;
             out16_cwnd_next = res_cwnd;
             out16_case_next = res_case;
             out16_qa_next = res_qa;
             out16_fast_next = res_fast;
-            out16_error_next = s19_error_reg;
+            out16_error_next = s25_error_reg;
         end
         if (_shell_42) begin
-            out17_conn_next = s19_conn_reg;
-            out17_kind_next = s19_kind_reg;
+            out17_conn_next = s25_conn_reg;
+            out17_kind_next = s25_kind_reg;
             out17_cwnd_next = res_cwnd;
             out17_case_next = res_case;
             out17_qa_next = res_qa;
             out17_fast_next = res_fast;
-            out17_error_next = s19_error_reg;
+            out17_error_next = s25_error_reg;
         end
         if (_shell_43) begin
-            out18_conn_next = s19_conn_reg;
-            out18_kind_next = s19_kind_reg;
+            out18_conn_next = s25_conn_reg;
+            out18_kind_next = s25_kind_reg;
             out18_cwnd_next = res_cwnd;
             out18_case_next = res_case;
             out18_qa_next = res_qa;
             out18_fast_next = res_fast;
-            out18_error_next = s19_error_reg;
+            out18_error_next = s25_error_reg;
         end
         if (_shell_44) begin
-            out19_conn_next = s19_conn_reg;
-            out19_kind_next = s19_kind_reg;
+            out19_conn_next = s25_conn_reg;
+            out19_kind_next = s25_kind_reg;
             out19_cwnd_next = res_cwnd;
             out19_case_next = res_case;
             out19_qa_next = res_qa;
             out19_fast_next = res_fast;
-            out19_error_next = s19_error_reg;
+            out19_error_next = s25_error_reg;
         end
         if (_shell_45) begin
-            out20_conn_next = s19_conn_reg;
-            out20_kind_next = s19_kind_reg;
+            out20_conn_next = s25_conn_reg;
+            out20_kind_next = s25_kind_reg;
             out20_cwnd_next = res_cwnd;
             out20_case_next = res_case;
             out20_qa_next = res_qa;
             out20_fast_next = res_fast;
-            out20_error_next = s19_error_reg;
+            out20_error_next = s25_error_reg;
         end
-        out_wr_ptr_next = _shell_48;
+        if (_shell_46) begin
+            out21_conn_next = s25_conn_reg;
+            out21_kind_next = s25_kind_reg;
+            out21_cwnd_next = res_cwnd;
+            out21_case_next = res_case;
+            out21_qa_next = res_qa;
+            out21_fast_next = res_fast;
+            out21_error_next = s25_error_reg;
+        end
+        if (_shell_47) begin
+            out22_conn_next = s25_conn_reg;
+            out22_kind_next = s25_kind_reg;
+            out22_cwnd_next = res_cwnd;
+            out22_case_next = res_case;
+            out22_qa_next = res_qa;
+            out22_fast_next = res_fast;
+            out22_error_next = s25_error_reg;
+        end
+        if (_shell_48) begin
+            out23_conn_next = s25_conn_reg;
+            out23_kind_next = s25_kind_reg;
+            out23_cwnd_next = res_cwnd;
+            out23_case_next = res_case;
+            out23_qa_next = res_qa;
+            out23_fast_next = res_fast;
+            out23_error_next = s25_error_reg;
+        end
+        if (_shell_49) begin
+            out24_conn_next = s25_conn_reg;
+            out24_kind_next = s25_kind_reg;
+            out24_cwnd_next = res_cwnd;
+            out24_case_next = res_case;
+            out24_qa_next = res_qa;
+            out24_fast_next = res_fast;
+            out24_error_next = s25_error_reg;
+        end
+        if (_shell_50) begin
+            out25_conn_next = s25_conn_reg;
+            out25_kind_next = s25_kind_reg;
+            out25_cwnd_next = res_cwnd;
+            out25_case_next = res_case;
+            out25_qa_next = res_qa;
+            out25_fast_next = res_fast;
+            out25_error_next = s25_error_reg;
+        end
+        if (_shell_51) begin
+            out26_conn_next = s25_conn_reg;
+            out26_kind_next = s25_kind_reg;
+            out26_cwnd_next = res_cwnd;
+            out26_case_next = res_case;
+            out26_qa_next = res_qa;
+            out26_fast_next = res_fast;
+            out26_error_next = s25_error_reg;
+        end
+        out_wr_ptr_next = _shell_54;
+    end
+    if (out_head_write) begin
+        out_head_conn_next = s25_conn_reg;
+        out_head_kind_next = s25_kind_reg;
+        out_head_cwnd_next = res_cwnd;
+        out_head_case_next = res_case;
+        out_head_qa_next = res_qa;
+        out_head_fast_next = res_fast;
+        out_head_error_next = s25_error_reg;
+    end else if (out_pop) begin
+        out_head_conn_next = _shell_56;
+        out_head_kind_next = _shell_57;
+        out_head_cwnd_next = _shell_58;
+        out_head_case_next = _shell_59;
+        out_head_qa_next = _shell_60;
+        out_head_fast_next = _shell_61;
+        out_head_error_next = _shell_62;
     end
     if (out_pop) begin
-        out_rd_ptr_next = _shell_51;
+        out_rd_ptr_next = out_rd_ptr_plus1_reg;
+        out_rd_ptr_plus1_next = _shell_65;
     end
-    out_count_next = _shell_55;
+    out_count_next = _shell_69;
 end
 
 // issue_next
@@ -6668,6 +8356,18 @@ always @(posedge clk) begin
     s18_conn_reg <= s18_conn_next;
     s19_valid_reg <= s19_valid_next;
     s19_conn_reg <= s19_conn_next;
+    s20_valid_reg <= s20_valid_next;
+    s20_conn_reg <= s20_conn_next;
+    s21_valid_reg <= s21_valid_next;
+    s21_conn_reg <= s21_conn_next;
+    s22_valid_reg <= s22_valid_next;
+    s22_conn_reg <= s22_conn_next;
+    s23_valid_reg <= s23_valid_next;
+    s23_conn_reg <= s23_conn_next;
+    s24_valid_reg <= s24_valid_next;
+    s24_conn_reg <= s24_conn_next;
+    s25_valid_reg <= s25_valid_next;
+    s25_conn_reg <= s25_conn_next;
     hazard_reg <= hazard_next;
     credits_out_reg <= credits_out_next;
     s1_kind_reg <= s1_kind_next;
@@ -6702,36 +8402,187 @@ always @(posedge clk) begin
     s17_error_reg <= s17_error_next;
     s18_error_reg <= s18_error_next;
     s19_error_reg <= s19_error_next;
+    s20_error_reg <= s20_error_next;
+    s21_error_reg <= s21_error_next;
+    s22_error_reg <= s22_error_next;
+    s23_error_reg <= s23_error_next;
+    s24_error_reg <= s24_error_next;
+    s25_error_reg <= s25_error_next;
+    s2_t_reg <= s2_t_next;
+    s3_t_reg <= s3_t_next;
+    s4_t_reg <= s4_t_next;
+    s2_t_2_reg <= s2_t_2_next;
+    s3_t_2_reg <= s3_t_2_next;
+    s4_t_2_reg <= s4_t_2_next;
+    s5_acked1_reg <= s5_acked1_next;
+    s6_qa_scaled_pp00_reg <= s6_qa_scaled_pp00_next;
+    s6_qa_scaled_pp10_reg <= s6_qa_scaled_pp10_next;
+    s7_qa_scaled_reg <= s7_qa_scaled_next;
+    s2_nowq_reg <= s2_nowq_next;
+    s3_nowq_reg <= s3_nowq_next;
+    s4_nowq_reg <= s4_nowq_next;
+    s2_is_loss_reg <= s2_is_loss_next;
+    s3_is_loss_reg <= s3_is_loss_next;
+    s4_is_loss_reg <= s4_is_loss_next;
+    s2_t_3_reg <= s2_t_3_next;
+    s3_t_3_reg <= s3_t_3_next;
+    s4_t_3_reg <= s4_t_3_next;
+    s5_qa_fire_reg <= s5_qa_fire_next;
+    s6_qa_fire_reg <= s6_qa_fire_next;
+    s7_qa_fire_reg <= s7_qa_fire_next;
+    s5_t_reg <= s5_t_next;
+    s6_t_reg <= s6_t_next;
+    s7_t_reg <= s7_t_next;
+    s8_c_qa_reg <= s8_c_qa_next;
+    s2_t_4_reg <= s2_t_4_next;
+    s3_t_4_reg <= s3_t_4_next;
+    s4_t_4_reg <= s4_t_4_next;
+    s5_fi_count_sum_reg <= s5_fi_count_sum_next;
+    s6_fi_count_sum_reg <= s6_fi_count_sum_next;
+    s7_fi_count_sum_reg <= s7_fi_count_sum_next;
+    s8_fi_count_sum_reg <= s8_fi_count_sum_next;
+    s5_cur_increase_reg <= s5_cur_increase_next;
+    s6_cur_increase_reg <= s6_cur_increase_next;
+    s7_cur_increase_reg <= s7_cur_increase_next;
+    s8_cur_increase_reg <= s8_cur_increase_next;
+    s2_fi_uncongested_reg <= s2_fi_uncongested_next;
+    s3_fi_uncongested_reg <= s3_fi_uncongested_next;
+    s4_fi_uncongested_reg <= s4_fi_uncongested_next;
+    s5_fi_uncongested_reg <= s5_fi_uncongested_next;
+    s6_fi_uncongested_reg <= s6_fi_uncongested_next;
+    s7_fi_uncongested_reg <= s7_fi_uncongested_next;
+    s8_fi_uncongested_reg <= s8_fi_uncongested_next;
+    s9_fi_fire_reg <= s9_fi_fire_next;
     s5_recip_c_lead_reg <= s5_recip_c_lead_next;
     s5_recip_c_mantissa_reg <= s5_recip_c_mantissa_next;
     s6_recip_c_recip_reg <= s6_recip_c_recip_next;
+    s7_recip_c_t_reg <= s7_recip_c_t_next;
     s2_recip_rtt_lead_reg <= s2_recip_rtt_lead_next;
     s2_recip_rtt_mantissa_reg <= s2_recip_rtt_mantissa_next;
     s3_recip_rtt_recip_reg <= s3_recip_rtt_recip_next;
-    s2_size_kmi_reg <= s2_size_kmi_next;
-    s3_t_reg <= s3_t_next;
-    s4_t_reg <= s4_t_next;
-    s5_t_reg <= s5_t_next;
-    s6_t_reg <= s6_t_next;
-    s7_mi_base_prod_reg <= s7_mi_base_prod_next;
-    s6_recip_c_lead_reg <= s6_recip_c_lead_next;
-    s7_recip_c_lead_reg <= s7_recip_c_lead_next;
-    s8_mi_base_reg <= s8_mi_base_next;
-    s2_t_reg <= s2_t_next;
-    s3_t_2_reg <= s3_t_2_next;
-    s4_t_2_reg <= s4_t_2_next;
+    s4_recip_rtt_t_reg <= s4_recip_rtt_t_next;
+    s2_size_kmi_pp00_reg <= s2_size_kmi_pp00_next;
+    s2_size_kmi_pp01_reg <= s2_size_kmi_pp01_next;
+    s3_size_kmi_reg <= s3_size_kmi_next;
+    s4_t_5_reg <= s4_t_5_next;
     s5_t_2_reg <= s5_t_2_next;
     s6_t_2_reg <= s6_t_2_next;
-    s7_t_reg <= s7_t_next;
-    s8_t_reg <= s8_t_next;
-    s9_mi_num_reg <= s9_mi_num_next;
-    s4_t_3_reg <= s4_t_3_next;
+    s7_t_2_reg <= s7_t_2_next;
+    s8_mi_base_prod_pp00_reg <= s8_mi_base_prod_pp00_next;
+    s4_t_6_reg <= s4_t_6_next;
     s5_t_3_reg <= s5_t_3_next;
     s6_t_3_reg <= s6_t_3_next;
-    s7_t_2_reg <= s7_t_2_next;
-    s8_t_2_reg <= s8_t_2_next;
+    s7_t_3_reg <= s7_t_3_next;
+    s8_mi_base_prod_pp10_reg <= s8_mi_base_prod_pp10_next;
+    s4_t_7_reg <= s4_t_7_next;
+    s5_t_4_reg <= s5_t_4_next;
+    s6_t_4_reg <= s6_t_4_next;
+    s7_t_4_reg <= s7_t_4_next;
+    s8_mi_base_prod_pp20_reg <= s8_mi_base_prod_pp20_next;
+    s9_mi_base_prod_reg <= s9_mi_base_prod_next;
+    s6_recip_c_lead_reg <= s6_recip_c_lead_next;
+    s7_recip_c_lead_reg <= s7_recip_c_lead_next;
+    s8_recip_c_lead_reg <= s8_recip_c_lead_next;
+    s9_recip_c_lead_reg <= s9_recip_c_lead_next;
+    s10_mi_base_reg <= s10_mi_base_next;
+    s2_t_5_reg <= s2_t_5_next;
+    s3_t_5_reg <= s3_t_5_next;
+    s4_t_8_reg <= s4_t_8_next;
+    s5_t_5_reg <= s5_t_5_next;
+    s6_t_5_reg <= s6_t_5_next;
+    s7_t_5_reg <= s7_t_5_next;
+    s8_t_reg <= s8_t_next;
     s9_t_reg <= s9_t_next;
-    s10_mi_raw_prod_reg <= s10_mi_raw_prod_next;
+    s10_t_reg <= s10_t_next;
+    s11_mi_num_pp00_reg <= s11_mi_num_pp00_next;
+    s2_t_6_reg <= s2_t_6_next;
+    s3_t_6_reg <= s3_t_6_next;
+    s4_t_9_reg <= s4_t_9_next;
+    s5_t_6_reg <= s5_t_6_next;
+    s6_t_6_reg <= s6_t_6_next;
+    s7_t_6_reg <= s7_t_6_next;
+    s8_t_2_reg <= s8_t_2_next;
+    s9_t_2_reg <= s9_t_2_next;
+    s10_t_2_reg <= s10_t_2_next;
+    s11_mi_num_pp01_reg <= s11_mi_num_pp01_next;
+    s2_t_7_reg <= s2_t_7_next;
+    s3_t_7_reg <= s3_t_7_next;
+    s4_t_10_reg <= s4_t_10_next;
+    s5_t_7_reg <= s5_t_7_next;
+    s6_t_7_reg <= s6_t_7_next;
+    s7_t_7_reg <= s7_t_7_next;
+    s8_t_3_reg <= s8_t_3_next;
+    s9_t_3_reg <= s9_t_3_next;
+    s10_t_3_reg <= s10_t_3_next;
+    s11_mi_num_pp10_reg <= s11_mi_num_pp10_next;
+    s2_t_8_reg <= s2_t_8_next;
+    s3_t_8_reg <= s3_t_8_next;
+    s4_t_11_reg <= s4_t_11_next;
+    s5_t_8_reg <= s5_t_8_next;
+    s6_t_8_reg <= s6_t_8_next;
+    s7_t_8_reg <= s7_t_8_next;
+    s8_t_4_reg <= s8_t_4_next;
+    s9_t_4_reg <= s9_t_4_next;
+    s10_t_4_reg <= s10_t_4_next;
+    s11_mi_num_pp11_reg <= s11_mi_num_pp11_next;
+    s2_t_9_reg <= s2_t_9_next;
+    s3_t_9_reg <= s3_t_9_next;
+    s4_t_12_reg <= s4_t_12_next;
+    s5_t_9_reg <= s5_t_9_next;
+    s6_t_9_reg <= s6_t_9_next;
+    s7_t_9_reg <= s7_t_9_next;
+    s8_t_5_reg <= s8_t_5_next;
+    s9_t_5_reg <= s9_t_5_next;
+    s10_t_5_reg <= s10_t_5_next;
+    s11_mi_num_pp20_reg <= s11_mi_num_pp20_next;
+    s2_t_10_reg <= s2_t_10_next;
+    s3_t_10_reg <= s3_t_10_next;
+    s4_t_13_reg <= s4_t_13_next;
+    s5_t_10_reg <= s5_t_10_next;
+    s6_t_10_reg <= s6_t_10_next;
+    s7_t_10_reg <= s7_t_10_next;
+    s8_t_6_reg <= s8_t_6_next;
+    s9_t_6_reg <= s9_t_6_next;
+    s10_t_6_reg <= s10_t_6_next;
+    s11_mi_num_pp21_reg <= s11_mi_num_pp21_next;
+    s12_mi_num_reg <= s12_mi_num_next;
+    s5_t_11_reg <= s5_t_11_next;
+    s6_t_11_reg <= s6_t_11_next;
+    s7_t_11_reg <= s7_t_11_next;
+    s8_t_7_reg <= s8_t_7_next;
+    s9_t_7_reg <= s9_t_7_next;
+    s10_t_7_reg <= s10_t_7_next;
+    s11_t_reg <= s11_t_next;
+    s12_t_reg <= s12_t_next;
+    s13_mi_raw_prod_pp00_reg <= s13_mi_raw_prod_pp00_next;
+    s5_t_12_reg <= s5_t_12_next;
+    s6_t_12_reg <= s6_t_12_next;
+    s7_t_12_reg <= s7_t_12_next;
+    s8_t_8_reg <= s8_t_8_next;
+    s9_t_8_reg <= s9_t_8_next;
+    s10_t_8_reg <= s10_t_8_next;
+    s11_t_2_reg <= s11_t_2_next;
+    s12_t_2_reg <= s12_t_2_next;
+    s13_mi_raw_prod_pp10_reg <= s13_mi_raw_prod_pp10_next;
+    s5_t_13_reg <= s5_t_13_next;
+    s6_t_13_reg <= s6_t_13_next;
+    s7_t_13_reg <= s7_t_13_next;
+    s8_t_9_reg <= s8_t_9_next;
+    s9_t_9_reg <= s9_t_9_next;
+    s10_t_9_reg <= s10_t_9_next;
+    s11_t_3_reg <= s11_t_3_next;
+    s12_t_3_reg <= s12_t_3_next;
+    s13_mi_raw_prod_pp20_reg <= s13_mi_raw_prod_pp20_next;
+    s5_t_14_reg <= s5_t_14_next;
+    s6_t_14_reg <= s6_t_14_next;
+    s7_t_14_reg <= s7_t_14_next;
+    s8_t_10_reg <= s8_t_10_next;
+    s9_t_10_reg <= s9_t_10_next;
+    s10_t_10_reg <= s10_t_10_next;
+    s11_t_4_reg <= s11_t_4_next;
+    s12_t_4_reg <= s12_t_4_next;
+    s13_mi_raw_prod_pp30_reg <= s13_mi_raw_prod_pp30_next;
+    s14_mi_raw_prod_reg <= s14_mi_raw_prod_next;
     s3_recip_rtt_lead_reg <= s3_recip_rtt_lead_next;
     s4_recip_rtt_lead_reg <= s4_recip_rtt_lead_next;
     s5_recip_rtt_lead_reg <= s5_recip_rtt_lead_next;
@@ -6740,7 +8591,11 @@ always @(posedge clk) begin
     s8_recip_rtt_lead_reg <= s8_recip_rtt_lead_next;
     s9_recip_rtt_lead_reg <= s9_recip_rtt_lead_next;
     s10_recip_rtt_lead_reg <= s10_recip_rtt_lead_next;
-    s11_mi_raw_reg <= s11_mi_raw_next;
+    s11_recip_rtt_lead_reg <= s11_recip_rtt_lead_next;
+    s12_recip_rtt_lead_reg <= s12_recip_rtt_lead_next;
+    s13_recip_rtt_lead_reg <= s13_recip_rtt_lead_next;
+    s14_recip_rtt_lead_reg <= s14_recip_rtt_lead_next;
+    s15_mi_raw_reg <= s15_mi_raw_next;
     s2_size_c_reg <= s2_size_c_next;
     s3_size_c_reg <= s3_size_c_next;
     s4_size_c_reg <= s4_size_c_next;
@@ -6751,107 +8606,245 @@ always @(posedge clk) begin
     s9_size_c_reg <= s9_size_c_next;
     s10_size_c_reg <= s10_size_c_next;
     s11_size_c_reg <= s11_size_c_next;
-    s12_mi_inc_reg <= s12_mi_inc_next;
-    s2_size_kfi_reg <= s2_size_kfi_next;
-    s3_t_3_reg <= s3_t_3_next;
-    s4_t_4_reg <= s4_t_4_next;
-    s5_t_4_reg <= s5_t_4_next;
-    s6_t_4_reg <= s6_t_4_next;
-    s7_fi_c_prod_reg <= s7_fi_c_prod_next;
-    s8_fi_c_reg <= s8_fi_c_next;
-    s9_fi_inc_reg <= s9_fi_inc_next;
-    s2_md_ds_reg <= s2_md_ds_next;
-    s3_md_num_reg <= s3_md_num_next;
-    s4_md_raw_prod_reg <= s4_md_raw_prod_next;
-    s5_md_raw_reg <= s5_md_raw_next;
-    s5_t_5_reg <= s5_t_5_next;
-    s2_t_2_reg <= s2_t_2_next;
-    s3_t_4_reg <= s3_t_4_next;
-    s4_t_5_reg <= s4_t_5_next;
-    s5_t_6_reg <= s5_t_6_next;
-    s6_c_md_fd_xs_reg <= s6_c_md_fd_xs_next;
-    s7_c_md_fd_prod_reg <= s7_c_md_fd_prod_next;
-    s2_t_3_reg <= s2_t_3_next;
-    s3_t_5_reg <= s3_t_5_next;
-    s4_t_6_reg <= s4_t_6_next;
-    s5_c_fd_xs_reg <= s5_c_fd_xs_next;
-    s6_c_fd_prod_reg <= s6_c_fd_prod_next;
-    s5_t_7_reg <= s5_t_7_next;
-    s6_t_5_reg <= s6_t_5_next;
-    s7_t_3_reg <= s7_t_3_next;
-    s8_t_3_reg <= s8_t_3_next;
-    s9_t_2_reg <= s9_t_2_next;
-    s10_t_reg <= s10_t_next;
-    s11_t_reg <= s11_t_next;
-    s12_t_reg <= s12_t_next;
-    s13_c_mi_sat_reg <= s13_c_mi_sat_next;
-    s14_recip_mi_lead_reg <= s14_recip_mi_lead_next;
-    s14_recip_mi_mantissa_reg <= s14_recip_mi_mantissa_next;
-    s15_recip_mi_recip_reg <= s15_recip_mi_recip_next;
-    s3_t_6_reg <= s3_t_6_next;
-    s4_t_7_reg <= s4_t_7_next;
-    s5_t_8_reg <= s5_t_8_next;
-    s6_t_6_reg <= s6_t_6_next;
-    s7_t_4_reg <= s7_t_4_next;
-    s8_t_4_reg <= s8_t_4_next;
-    s9_t_3_reg <= s9_t_3_next;
-    s10_t_2_reg <= s10_t_2_next;
-    s11_t_2_reg <= s11_t_2_next;
-    s12_t_2_reg <= s12_t_2_next;
+    s12_size_c_reg <= s12_size_c_next;
+    s13_size_c_reg <= s13_size_c_next;
+    s14_size_c_reg <= s14_size_c_next;
+    s15_size_c_reg <= s15_size_c_next;
+    s16_mi_inc_reg <= s16_mi_inc_next;
+    s2_size_kfi_pp00_reg <= s2_size_kfi_pp00_next;
+    s2_size_kfi_pp01_reg <= s2_size_kfi_pp01_next;
+    s3_size_kfi_reg <= s3_size_kfi_next;
+    s4_t_14_reg <= s4_t_14_next;
+    s5_t_15_reg <= s5_t_15_next;
+    s6_t_15_reg <= s6_t_15_next;
+    s7_t_15_reg <= s7_t_15_next;
+    s8_fi_c_prod_pp00_reg <= s8_fi_c_prod_pp00_next;
+    s4_t_15_reg <= s4_t_15_next;
+    s5_t_16_reg <= s5_t_16_next;
+    s6_t_16_reg <= s6_t_16_next;
+    s7_t_16_reg <= s7_t_16_next;
+    s8_fi_c_prod_pp10_reg <= s8_fi_c_prod_pp10_next;
+    s4_t_16_reg <= s4_t_16_next;
+    s5_t_17_reg <= s5_t_17_next;
+    s6_t_17_reg <= s6_t_17_next;
+    s7_t_17_reg <= s7_t_17_next;
+    s8_fi_c_prod_pp20_reg <= s8_fi_c_prod_pp20_next;
+    s9_fi_c_prod_reg <= s9_fi_c_prod_next;
+    s10_fi_c_reg <= s10_fi_c_next;
+    s11_fi_inc_reg <= s11_fi_inc_next;
+    s2_md_ds_pp00_reg <= s2_md_ds_pp00_next;
+    s2_md_ds_pp10_reg <= s2_md_ds_pp10_next;
+    s3_md_ds_reg <= s3_md_ds_next;
+    s4_md_num_pp00_reg <= s4_md_num_pp00_next;
+    s4_md_num_pp10_reg <= s4_md_num_pp10_next;
+    s5_md_num_reg <= s5_md_num_next;
+    s5_t_18_reg <= s5_t_18_next;
+    s6_md_raw_prod_pp00_reg <= s6_md_raw_prod_pp00_next;
+    s5_t_19_reg <= s5_t_19_next;
+    s6_md_raw_prod_pp10_reg <= s6_md_raw_prod_pp10_next;
+    s5_t_20_reg <= s5_t_20_next;
+    s6_md_raw_prod_pp20_reg <= s6_md_raw_prod_pp20_next;
+    s7_md_raw_prod_reg <= s7_md_raw_prod_next;
+    s8_md_raw_reg <= s8_md_raw_next;
+    s5_t_21_reg <= s5_t_21_next;
+    s6_t_18_reg <= s6_t_18_next;
+    s7_t_18_reg <= s7_t_18_next;
+    s8_t_11_reg <= s8_t_11_next;
+    s2_t_11_reg <= s2_t_11_next;
+    s3_t_11_reg <= s3_t_11_next;
+    s4_t_17_reg <= s4_t_17_next;
+    s5_t_22_reg <= s5_t_22_next;
+    s6_t_19_reg <= s6_t_19_next;
+    s7_t_19_reg <= s7_t_19_next;
+    s8_t_12_reg <= s8_t_12_next;
+    s9_c_md_fd_xs_pp00_reg <= s9_c_md_fd_xs_pp00_next;
+    s2_t_12_reg <= s2_t_12_next;
+    s3_t_12_reg <= s3_t_12_next;
+    s4_t_18_reg <= s4_t_18_next;
+    s5_t_23_reg <= s5_t_23_next;
+    s6_t_20_reg <= s6_t_20_next;
+    s7_t_20_reg <= s7_t_20_next;
+    s8_t_13_reg <= s8_t_13_next;
+    s9_c_md_fd_xs_pp10_reg <= s9_c_md_fd_xs_pp10_next;
+    s10_c_md_fd_xs_reg <= s10_c_md_fd_xs_next;
+    s11_c_md_fd_prod_pp00_reg <= s11_c_md_fd_prod_pp00_next;
+    s11_c_md_fd_prod_pp01_reg <= s11_c_md_fd_prod_pp01_next;
+    s11_c_md_fd_prod_pp10_reg <= s11_c_md_fd_prod_pp10_next;
+    s11_c_md_fd_prod_pp11_reg <= s11_c_md_fd_prod_pp11_next;
+    s11_c_md_fd_prod_pp20_reg <= s11_c_md_fd_prod_pp20_next;
+    s11_c_md_fd_prod_pp21_reg <= s11_c_md_fd_prod_pp21_next;
+    s12_c_md_fd_prod_reg <= s12_c_md_fd_prod_next;
+    s2_t_13_reg <= s2_t_13_next;
+    s3_t_13_reg <= s3_t_13_next;
+    s4_t_19_reg <= s4_t_19_next;
+    s5_c_fd_xs_pp00_reg <= s5_c_fd_xs_pp00_next;
+    s2_t_14_reg <= s2_t_14_next;
+    s3_t_14_reg <= s3_t_14_next;
+    s4_t_20_reg <= s4_t_20_next;
+    s5_c_fd_xs_pp10_reg <= s5_c_fd_xs_pp10_next;
+    s6_c_fd_xs_reg <= s6_c_fd_xs_next;
+    s7_c_fd_prod_pp00_reg <= s7_c_fd_prod_pp00_next;
+    s7_c_fd_prod_pp01_reg <= s7_c_fd_prod_pp01_next;
+    s7_c_fd_prod_pp10_reg <= s7_c_fd_prod_pp10_next;
+    s7_c_fd_prod_pp11_reg <= s7_c_fd_prod_pp11_next;
+    s7_c_fd_prod_pp20_reg <= s7_c_fd_prod_pp20_next;
+    s7_c_fd_prod_pp21_reg <= s7_c_fd_prod_pp21_next;
+    s8_c_fd_prod_reg <= s8_c_fd_prod_next;
+    s5_t_24_reg <= s5_t_24_next;
+    s6_t_21_reg <= s6_t_21_next;
+    s7_t_21_reg <= s7_t_21_next;
+    s8_t_14_reg <= s8_t_14_next;
+    s9_t_11_reg <= s9_t_11_next;
+    s10_t_11_reg <= s10_t_11_next;
+    s11_t_5_reg <= s11_t_5_next;
+    s12_t_5_reg <= s12_t_5_next;
     s13_t_reg <= s13_t_next;
     s14_t_reg <= s14_t_next;
     s15_t_reg <= s15_t_next;
-    s16_fi_mi_prod_reg <= s16_fi_mi_prod_next;
-    s15_recip_mi_lead_reg <= s15_recip_mi_lead_next;
-    s16_recip_mi_lead_reg <= s16_recip_mi_lead_next;
-    s17_fi_mi_reg <= s17_fi_mi_next;
+    s16_t_reg <= s16_t_next;
+    s17_c_mi_sat_reg <= s17_c_mi_sat_next;
+    s18_recip_mi_lead_reg <= s18_recip_mi_lead_next;
+    s18_recip_mi_mantissa_reg <= s18_recip_mi_mantissa_next;
+    s19_recip_mi_recip_reg <= s19_recip_mi_recip_next;
+    s20_recip_mi_t_reg <= s20_recip_mi_t_next;
+    s4_t_21_reg <= s4_t_21_next;
+    s5_t_25_reg <= s5_t_25_next;
+    s6_t_22_reg <= s6_t_22_next;
+    s7_t_22_reg <= s7_t_22_next;
+    s8_t_15_reg <= s8_t_15_next;
+    s9_t_12_reg <= s9_t_12_next;
+    s10_t_12_reg <= s10_t_12_next;
+    s11_t_6_reg <= s11_t_6_next;
+    s12_t_6_reg <= s12_t_6_next;
+    s13_t_2_reg <= s13_t_2_next;
+    s14_t_2_reg <= s14_t_2_next;
+    s15_t_2_reg <= s15_t_2_next;
+    s16_t_2_reg <= s16_t_2_next;
+    s17_t_reg <= s17_t_next;
+    s18_t_reg <= s18_t_next;
+    s19_t_reg <= s19_t_next;
+    s20_t_reg <= s20_t_next;
+    s21_fi_mi_prod_pp00_reg <= s21_fi_mi_prod_pp00_next;
+    s4_t_22_reg <= s4_t_22_next;
+    s5_t_26_reg <= s5_t_26_next;
+    s6_t_23_reg <= s6_t_23_next;
+    s7_t_23_reg <= s7_t_23_next;
+    s8_t_16_reg <= s8_t_16_next;
+    s9_t_13_reg <= s9_t_13_next;
+    s10_t_13_reg <= s10_t_13_next;
+    s11_t_7_reg <= s11_t_7_next;
+    s12_t_7_reg <= s12_t_7_next;
+    s13_t_3_reg <= s13_t_3_next;
+    s14_t_3_reg <= s14_t_3_next;
+    s15_t_3_reg <= s15_t_3_next;
+    s16_t_3_reg <= s16_t_3_next;
+    s17_t_2_reg <= s17_t_2_next;
+    s18_t_2_reg <= s18_t_2_next;
+    s19_t_2_reg <= s19_t_2_next;
+    s20_t_2_reg <= s20_t_2_next;
+    s21_fi_mi_prod_pp10_reg <= s21_fi_mi_prod_pp10_next;
+    s4_t_23_reg <= s4_t_23_next;
+    s5_t_27_reg <= s5_t_27_next;
+    s6_t_24_reg <= s6_t_24_next;
+    s7_t_24_reg <= s7_t_24_next;
+    s8_t_17_reg <= s8_t_17_next;
+    s9_t_14_reg <= s9_t_14_next;
+    s10_t_14_reg <= s10_t_14_next;
+    s11_t_8_reg <= s11_t_8_next;
+    s12_t_8_reg <= s12_t_8_next;
+    s13_t_4_reg <= s13_t_4_next;
+    s14_t_4_reg <= s14_t_4_next;
+    s15_t_4_reg <= s15_t_4_next;
+    s16_t_4_reg <= s16_t_4_next;
+    s17_t_3_reg <= s17_t_3_next;
+    s18_t_3_reg <= s18_t_3_next;
+    s19_t_3_reg <= s19_t_3_next;
+    s20_t_3_reg <= s20_t_3_next;
+    s21_fi_mi_prod_pp20_reg <= s21_fi_mi_prod_pp20_next;
+    s22_fi_mi_prod_reg <= s22_fi_mi_prod_next;
+    s19_recip_mi_lead_reg <= s19_recip_mi_lead_next;
+    s20_recip_mi_lead_reg <= s20_recip_mi_lead_next;
+    s21_recip_mi_lead_reg <= s21_recip_mi_lead_next;
+    s22_recip_mi_lead_reg <= s22_recip_mi_lead_next;
+    s23_fi_mi_reg <= s23_fi_mi_next;
     s2_u_wtd_ecn_reg <= s2_u_wtd_ecn_next;
     s3_u_wtd_ecn_reg <= s3_u_wtd_ecn_next;
     s4_u_wtd_ecn_reg <= s4_u_wtd_ecn_next;
-    s5_t_9_reg <= s5_t_9_next;
-    s6_t_7_reg <= s6_t_7_next;
-    s6_t_8_reg <= s6_t_8_next;
-    s7_t_5_reg <= s7_t_5_next;
+    s5_t_28_reg <= s5_t_28_next;
+    s6_t_25_reg <= s6_t_25_next;
+    s7_t_25_reg <= s7_t_25_next;
+    s8_t_18_reg <= s8_t_18_next;
+    s9_t_15_reg <= s9_t_15_next;
+    s10_t_15_reg <= s10_t_15_next;
+    s11_t_9_reg <= s11_t_9_next;
+    s12_t_9_reg <= s12_t_9_next;
     s2_rtt_le_trtt_reg <= s2_rtt_le_trtt_next;
     s3_rtt_le_trtt_reg <= s3_rtt_le_trtt_next;
     s4_rtt_le_trtt_reg <= s4_rtt_le_trtt_next;
     s5_rtt_le_trtt_reg <= s5_rtt_le_trtt_next;
     s6_rtt_le_trtt_reg <= s6_rtt_le_trtt_next;
     s7_rtt_le_trtt_reg <= s7_rtt_le_trtt_next;
-    s7_c_fd_reg <= s7_c_fd_next;
-    s5_u_wtd_can_decrease_reg <= s5_u_wtd_can_decrease_next;
-    s6_u_wtd_can_decrease_reg <= s6_u_wtd_can_decrease_next;
-    s7_u_wtd_can_decrease_reg <= s7_u_wtd_can_decrease_next;
-    s5_cur_c_reg <= s5_cur_c_next;
-    s6_cur_c_reg <= s6_cur_c_next;
-    s7_cur_c_reg <= s7_cur_c_next;
-    s14_t_2_reg <= s14_t_2_next;
-    s15_t_2_reg <= s15_t_2_next;
-    s16_t_reg <= s16_t_next;
-    s17_t_reg <= s17_t_next;
-    s5_t_10_reg <= s5_t_10_next;
-    s6_t_9_reg <= s6_t_9_next;
-    s7_t_6_reg <= s7_t_6_next;
-    s8_t_5_reg <= s8_t_5_next;
-    s9_t_4_reg <= s9_t_4_next;
     s8_rtt_le_trtt_reg <= s8_rtt_le_trtt_next;
     s9_rtt_le_trtt_reg <= s9_rtt_le_trtt_next;
     s10_rtt_le_trtt_reg <= s10_rtt_le_trtt_next;
     s11_rtt_le_trtt_reg <= s11_rtt_le_trtt_next;
     s12_rtt_le_trtt_reg <= s12_rtt_le_trtt_next;
+    s9_c_fd_reg <= s9_c_fd_next;
+    s10_c_fd_reg <= s10_c_fd_next;
+    s11_c_fd_reg <= s11_c_fd_next;
+    s12_c_fd_reg <= s12_c_fd_next;
+    s5_u_wtd_can_decrease_reg <= s5_u_wtd_can_decrease_next;
+    s6_u_wtd_can_decrease_reg <= s6_u_wtd_can_decrease_next;
+    s7_u_wtd_can_decrease_reg <= s7_u_wtd_can_decrease_next;
+    s8_u_wtd_can_decrease_reg <= s8_u_wtd_can_decrease_next;
+    s9_u_wtd_can_decrease_reg <= s9_u_wtd_can_decrease_next;
+    s10_u_wtd_can_decrease_reg <= s10_u_wtd_can_decrease_next;
+    s11_u_wtd_can_decrease_reg <= s11_u_wtd_can_decrease_next;
+    s12_u_wtd_can_decrease_reg <= s12_u_wtd_can_decrease_next;
+    s5_cur_c_reg <= s5_cur_c_next;
+    s6_cur_c_reg <= s6_cur_c_next;
+    s7_cur_c_reg <= s7_cur_c_next;
+    s8_cur_c_reg <= s8_cur_c_next;
+    s9_cur_c_reg <= s9_cur_c_next;
+    s10_cur_c_reg <= s10_cur_c_next;
+    s11_cur_c_reg <= s11_cur_c_next;
+    s12_cur_c_reg <= s12_cur_c_next;
+    s18_t_4_reg <= s18_t_4_next;
+    s19_t_4_reg <= s19_t_4_next;
+    s20_t_4_reg <= s20_t_4_next;
+    s21_t_reg <= s21_t_next;
+    s22_t_reg <= s22_t_next;
+    s23_t_reg <= s23_t_next;
+    s5_t_29_reg <= s5_t_29_next;
+    s6_t_26_reg <= s6_t_26_next;
+    s7_t_26_reg <= s7_t_26_next;
+    s8_t_19_reg <= s8_t_19_next;
+    s9_t_16_reg <= s9_t_16_next;
+    s10_t_16_reg <= s10_t_16_next;
+    s11_t_10_reg <= s11_t_10_next;
     s13_rtt_le_trtt_reg <= s13_rtt_le_trtt_next;
     s14_rtt_le_trtt_reg <= s14_rtt_le_trtt_next;
     s15_rtt_le_trtt_reg <= s15_rtt_le_trtt_next;
     s16_rtt_le_trtt_reg <= s16_rtt_le_trtt_next;
     s17_rtt_le_trtt_reg <= s17_rtt_le_trtt_next;
-    s10_c_fi_reg <= s10_c_fi_next;
-    s11_c_fi_reg <= s11_c_fi_next;
+    s18_rtt_le_trtt_reg <= s18_rtt_le_trtt_next;
+    s19_rtt_le_trtt_reg <= s19_rtt_le_trtt_next;
+    s20_rtt_le_trtt_reg <= s20_rtt_le_trtt_next;
+    s21_rtt_le_trtt_reg <= s21_rtt_le_trtt_next;
+    s22_rtt_le_trtt_reg <= s22_rtt_le_trtt_next;
+    s23_rtt_le_trtt_reg <= s23_rtt_le_trtt_next;
     s12_c_fi_reg <= s12_c_fi_next;
     s13_c_fi_reg <= s13_c_fi_next;
     s14_c_fi_reg <= s14_c_fi_next;
     s15_c_fi_reg <= s15_c_fi_next;
     s16_c_fi_reg <= s16_c_fi_next;
     s17_c_fi_reg <= s17_c_fi_next;
+    s18_c_fi_reg <= s18_c_fi_next;
+    s19_c_fi_reg <= s19_c_fi_next;
+    s20_c_fi_reg <= s20_c_fi_next;
+    s21_c_fi_reg <= s21_c_fi_next;
+    s22_c_fi_reg <= s22_c_fi_next;
+    s23_c_fi_reg <= s23_c_fi_next;
     s5_ecn_reg <= s5_ecn_next;
     s6_ecn_reg <= s6_ecn_next;
     s7_ecn_reg <= s7_ecn_next;
@@ -6865,52 +8858,43 @@ always @(posedge clk) begin
     s15_ecn_reg <= s15_ecn_next;
     s16_ecn_reg <= s16_ecn_next;
     s17_ecn_reg <= s17_ecn_next;
-    s8_t_6_reg <= s8_t_6_next;
-    s9_t_5_reg <= s9_t_5_next;
-    s10_t_3_reg <= s10_t_3_next;
-    s11_t_3_reg <= s11_t_3_next;
-    s12_t_3_reg <= s12_t_3_next;
-    s13_t_2_reg <= s13_t_2_next;
-    s14_t_3_reg <= s14_t_3_next;
-    s15_t_3_reg <= s15_t_3_next;
-    s16_t_2_reg <= s16_t_2_next;
-    s17_t_2_reg <= s17_t_2_next;
-    s18_core_c_reg <= s18_core_c_next;
-    s2_t_4_reg <= s2_t_4_next;
-    s3_t_7_reg <= s3_t_7_next;
-    s4_t_8_reg <= s4_t_8_next;
-    s2_t_5_reg <= s2_t_5_next;
-    s3_t_8_reg <= s3_t_8_next;
-    s4_t_9_reg <= s4_t_9_next;
-    s2_t_6_reg <= s2_t_6_next;
-    s3_t_9_reg <= s3_t_9_next;
-    s4_t_10_reg <= s4_t_10_next;
-    s2_is_loss_reg <= s2_is_loss_next;
-    s3_is_loss_reg <= s3_is_loss_next;
-    s4_is_loss_reg <= s4_is_loss_next;
-    s2_t_7_reg <= s2_t_7_next;
-    s3_t_10_reg <= s3_t_10_next;
-    s4_t_11_reg <= s4_t_11_next;
-    s2_u_qa_nowq_reg <= s2_u_qa_nowq_next;
-    s3_u_qa_nowq_reg <= s3_u_qa_nowq_next;
-    s4_u_qa_nowq_reg <= s4_u_qa_nowq_next;
-    s2_u_qa_unacked_reg <= s2_u_qa_unacked_next;
-    s3_u_qa_unacked_reg <= s3_u_qa_unacked_next;
-    s4_u_qa_unacked_reg <= s4_u_qa_unacked_next;
-    s2_t_8_reg <= s2_t_8_next;
-    s3_t_11_reg <= s3_t_11_next;
-    s4_t_12_reg <= s4_t_12_next;
-    s2_u_fastinc_size_reg <= s2_u_fastinc_size_next;
-    s3_u_fastinc_size_reg <= s3_u_fastinc_size_next;
-    s4_u_fastinc_size_reg <= s4_u_fastinc_size_next;
-    s2_u_fastinc_rtt_reg <= s2_u_fastinc_rtt_next;
-    s3_u_fastinc_rtt_reg <= s3_u_fastinc_rtt_next;
-    s4_u_fastinc_rtt_reg <= s4_u_fastinc_rtt_next;
-    s5_early_reg <= s5_early_next;
-    s6_early_reg <= s6_early_next;
-    s7_early_reg <= s7_early_next;
-    s8_early_reg <= s8_early_next;
-    s9_early_reg <= s9_early_next;
+    s18_ecn_reg <= s18_ecn_next;
+    s19_ecn_reg <= s19_ecn_next;
+    s20_ecn_reg <= s20_ecn_next;
+    s21_ecn_reg <= s21_ecn_next;
+    s22_ecn_reg <= s22_ecn_next;
+    s23_ecn_reg <= s23_ecn_next;
+    s13_t_5_reg <= s13_t_5_next;
+    s14_t_5_reg <= s14_t_5_next;
+    s15_t_5_reg <= s15_t_5_next;
+    s16_t_5_reg <= s16_t_5_next;
+    s17_t_4_reg <= s17_t_4_next;
+    s18_t_5_reg <= s18_t_5_next;
+    s19_t_5_reg <= s19_t_5_next;
+    s20_t_5_reg <= s20_t_5_next;
+    s21_t_2_reg <= s21_t_2_next;
+    s22_t_2_reg <= s22_t_2_next;
+    s23_t_2_reg <= s23_t_2_next;
+    s24_core_c_reg <= s24_core_c_next;
+    s2_t_15_reg <= s2_t_15_next;
+    s3_t_15_reg <= s3_t_15_next;
+    s4_t_24_reg <= s4_t_24_next;
+    s2_t_16_reg <= s2_t_16_next;
+    s3_t_16_reg <= s3_t_16_next;
+    s4_t_25_reg <= s4_t_25_next;
+    s5_ack_run_reg <= s5_ack_run_next;
+    s6_ack_run_reg <= s6_ack_run_next;
+    s7_ack_run_reg <= s7_ack_run_next;
+    s8_ack_run_reg <= s8_ack_run_next;
+    s9_ack_run_reg <= s9_ack_run_next;
+    s5_qa_fired_reg <= s5_qa_fired_next;
+    s6_qa_fired_reg <= s6_qa_fired_next;
+    s7_qa_fired_reg <= s7_qa_fired_next;
+    s8_qa_fired_reg <= s8_qa_fired_next;
+    s9_qa_fired_reg <= s9_qa_fired_next;
+    s9_t_17_reg <= s9_t_17_next;
+    s9_t_18_reg <= s9_t_18_next;
+    s9_t_19_reg <= s9_t_19_next;
     s10_early_reg <= s10_early_next;
     s11_early_reg <= s11_early_next;
     s12_early_reg <= s12_early_next;
@@ -6920,11 +8904,12 @@ always @(posedge clk) begin
     s16_early_reg <= s16_early_next;
     s17_early_reg <= s17_early_next;
     s18_early_reg <= s18_early_next;
-    s5_c_early_reg <= s5_c_early_next;
-    s6_c_early_reg <= s6_c_early_next;
-    s7_c_early_reg <= s7_c_early_next;
-    s8_c_early_reg <= s8_c_early_next;
-    s9_c_early_reg <= s9_c_early_next;
+    s19_early_reg <= s19_early_next;
+    s20_early_reg <= s20_early_next;
+    s21_early_reg <= s21_early_next;
+    s22_early_reg <= s22_early_next;
+    s23_early_reg <= s23_early_next;
+    s24_early_reg <= s24_early_next;
     s10_c_early_reg <= s10_c_early_next;
     s11_c_early_reg <= s11_c_early_next;
     s12_c_early_reg <= s12_c_early_next;
@@ -6934,18 +8919,36 @@ always @(posedge clk) begin
     s16_c_early_reg <= s16_c_early_next;
     s17_c_early_reg <= s17_c_early_next;
     s18_c_early_reg <= s18_c_early_next;
-    s19_c_ack_clamped_reg <= s19_c_ack_clamped_next;
-    s2_t_9_reg <= s2_t_9_next;
-    s3_t_12_reg <= s3_t_12_next;
-    s4_t_13_reg <= s4_t_13_next;
-    s2_t_10_reg <= s2_t_10_next;
-    s3_t_13_reg <= s3_t_13_next;
-    s4_t_14_reg <= s4_t_14_next;
-    s5_ack_run_reg <= s5_ack_run_next;
-    s6_ack_run_reg <= s6_ack_run_next;
-    s7_ack_run_reg <= s7_ack_run_next;
-    s8_ack_run_reg <= s8_ack_run_next;
-    s9_ack_run_reg <= s9_ack_run_next;
+    s19_c_early_reg <= s19_c_early_next;
+    s20_c_early_reg <= s20_c_early_next;
+    s21_c_early_reg <= s21_c_early_next;
+    s22_c_early_reg <= s22_c_early_next;
+    s23_c_early_reg <= s23_c_early_next;
+    s24_c_early_reg <= s24_c_early_next;
+    s25_c_ack_clamped_reg <= s25_c_ack_clamped_next;
+    s9_cur_increase_reg <= s9_cur_increase_next;
+    s2_t_17_reg <= s2_t_17_next;
+    s3_t_17_reg <= s3_t_17_next;
+    s4_t_26_reg <= s4_t_26_next;
+    s2_t_18_reg <= s2_t_18_next;
+    s3_t_18_reg <= s3_t_18_next;
+    s4_t_27_reg <= s4_t_27_next;
+    s5_cur_count_reg <= s5_cur_count_next;
+    s2_t_19_reg <= s2_t_19_next;
+    s3_t_19_reg <= s3_t_19_next;
+    s4_t_28_reg <= s4_t_28_next;
+    s2_unacked_reg <= s2_unacked_next;
+    s3_unacked_reg <= s3_unacked_next;
+    s4_unacked_reg <= s4_unacked_next;
+    s5_qa_roll_reg <= s5_qa_roll_next;
+    s5_qa_used_reg <= s5_qa_used_next;
+    s6_qa_used_reg <= s6_qa_used_next;
+    s7_qa_used_reg <= s7_qa_used_next;
+    s8_qa_used_reg <= s8_qa_used_next;
+    s5_c_loss_reg <= s5_c_loss_next;
+    s6_c_loss_reg <= s6_c_loss_next;
+    s7_c_loss_reg <= s7_c_loss_next;
+    s8_c_loss_reg <= s8_c_loss_next;
     s10_ack_run_reg <= s10_ack_run_next;
     s11_ack_run_reg <= s11_ack_run_next;
     s12_ack_run_reg <= s12_ack_run_next;
@@ -6956,11 +8959,12 @@ always @(posedge clk) begin
     s17_ack_run_reg <= s17_ack_run_next;
     s18_ack_run_reg <= s18_ack_run_next;
     s19_ack_run_reg <= s19_ack_run_next;
-    s8_cur_c_reg <= s8_cur_c_next;
-    s9_cur_c_reg <= s9_cur_c_next;
-    s10_cur_c_reg <= s10_cur_c_next;
-    s11_cur_c_reg <= s11_cur_c_next;
-    s12_cur_c_reg <= s12_cur_c_next;
+    s20_ack_run_reg <= s20_ack_run_next;
+    s21_ack_run_reg <= s21_ack_run_next;
+    s22_ack_run_reg <= s22_ack_run_next;
+    s23_ack_run_reg <= s23_ack_run_next;
+    s24_ack_run_reg <= s24_ack_run_next;
+    s25_ack_run_reg <= s25_ack_run_next;
     s13_cur_c_reg <= s13_cur_c_next;
     s14_cur_c_reg <= s14_cur_c_next;
     s15_cur_c_reg <= s15_cur_c_next;
@@ -6968,6 +8972,12 @@ always @(posedge clk) begin
     s17_cur_c_reg <= s17_cur_c_next;
     s18_cur_c_reg <= s18_cur_c_next;
     s19_cur_c_reg <= s19_cur_c_next;
+    s20_cur_c_reg <= s20_cur_c_next;
+    s21_cur_c_reg <= s21_cur_c_next;
+    s22_cur_c_reg <= s22_cur_c_next;
+    s23_cur_c_reg <= s23_cur_c_next;
+    s24_cur_c_reg <= s24_cur_c_next;
+    s25_cur_c_reg <= s25_cur_c_next;
     s5_is_loss_reg <= s5_is_loss_next;
     s6_is_loss_reg <= s6_is_loss_next;
     s7_is_loss_reg <= s7_is_loss_next;
@@ -6983,10 +8993,12 @@ always @(posedge clk) begin
     s17_is_loss_reg <= s17_is_loss_next;
     s18_is_loss_reg <= s18_is_loss_next;
     s19_is_loss_reg <= s19_is_loss_next;
-    s5_c_loss_all_reg <= s5_c_loss_all_next;
-    s6_c_loss_all_reg <= s6_c_loss_all_next;
-    s7_c_loss_all_reg <= s7_c_loss_all_next;
-    s8_c_loss_all_reg <= s8_c_loss_all_next;
+    s20_is_loss_reg <= s20_is_loss_next;
+    s21_is_loss_reg <= s21_is_loss_next;
+    s22_is_loss_reg <= s22_is_loss_next;
+    s23_is_loss_reg <= s23_is_loss_next;
+    s24_is_loss_reg <= s24_is_loss_next;
+    s25_is_loss_reg <= s25_is_loss_next;
     s9_c_loss_all_reg <= s9_c_loss_all_next;
     s10_c_loss_all_reg <= s10_c_loss_all_next;
     s11_c_loss_all_reg <= s11_c_loss_all_next;
@@ -6998,132 +9010,189 @@ always @(posedge clk) begin
     s17_c_loss_all_reg <= s17_c_loss_all_next;
     s18_c_loss_all_reg <= s18_c_loss_all_next;
     s19_c_loss_all_reg <= s19_c_loss_all_next;
-    s5_t_11_reg <= s5_t_11_next;
-    s6_t_10_reg <= s6_t_10_next;
-    s7_t_7_reg <= s7_t_7_next;
-    s8_t_7_reg <= s8_t_7_next;
-    s9_t_6_reg <= s9_t_6_next;
-    s10_t_4_reg <= s10_t_4_next;
-    s11_t_4_reg <= s11_t_4_next;
-    s12_t_4_reg <= s12_t_4_next;
-    s13_t_3_reg <= s13_t_3_next;
-    s14_t_4_reg <= s14_t_4_next;
-    s15_t_4_reg <= s15_t_4_next;
-    s16_t_3_reg <= s16_t_3_next;
-    s17_t_3_reg <= s17_t_3_next;
-    s18_t_reg <= s18_t_next;
-    s19_t_reg <= s19_t_next;
-    s5_t_12_reg <= s5_t_12_next;
-    s6_t_11_reg <= s6_t_11_next;
-    s7_t_8_reg <= s7_t_8_next;
-    s8_t_8_reg <= s8_t_8_next;
-    s9_t_7_reg <= s9_t_7_next;
-    s10_t_5_reg <= s10_t_5_next;
-    s11_t_5_reg <= s11_t_5_next;
-    s12_t_5_reg <= s12_t_5_next;
-    s13_t_4_reg <= s13_t_4_next;
-    s14_t_5_reg <= s14_t_5_next;
-    s15_t_5_reg <= s15_t_5_next;
-    s16_t_4_reg <= s16_t_4_next;
-    s17_t_4_reg <= s17_t_4_next;
-    s18_t_2_reg <= s18_t_2_next;
-    s19_t_2_reg <= s19_t_2_next;
-    s5_t_13_reg <= s5_t_13_next;
-    s6_t_12_reg <= s6_t_12_next;
-    s7_t_9_reg <= s7_t_9_next;
-    s8_t_9_reg <= s8_t_9_next;
-    s9_t_8_reg <= s9_t_8_next;
-    s10_t_6_reg <= s10_t_6_next;
-    s11_t_6_reg <= s11_t_6_next;
-    s12_t_6_reg <= s12_t_6_next;
-    s13_t_5_reg <= s13_t_5_next;
+    s20_c_loss_all_reg <= s20_c_loss_all_next;
+    s21_c_loss_all_reg <= s21_c_loss_all_next;
+    s22_c_loss_all_reg <= s22_c_loss_all_next;
+    s23_c_loss_all_reg <= s23_c_loss_all_next;
+    s24_c_loss_all_reg <= s24_c_loss_all_next;
+    s25_c_loss_all_reg <= s25_c_loss_all_next;
+    s5_t_30_reg <= s5_t_30_next;
+    s6_t_27_reg <= s6_t_27_next;
+    s7_t_27_reg <= s7_t_27_next;
+    s8_t_20_reg <= s8_t_20_next;
+    s9_t_20_reg <= s9_t_20_next;
+    s10_t_17_reg <= s10_t_17_next;
+    s11_t_11_reg <= s11_t_11_next;
+    s12_t_10_reg <= s12_t_10_next;
+    s13_t_6_reg <= s13_t_6_next;
     s14_t_6_reg <= s14_t_6_next;
     s15_t_6_reg <= s15_t_6_next;
-    s16_t_5_reg <= s16_t_5_next;
-    s17_t_5_reg <= s17_t_5_next;
-    s18_t_3_reg <= s18_t_3_next;
-    s19_t_3_reg <= s19_t_3_next;
-    s5_t_14_reg <= s5_t_14_next;
-    s6_t_13_reg <= s6_t_13_next;
-    s7_t_10_reg <= s7_t_10_next;
-    s8_t_10_reg <= s8_t_10_next;
-    s9_t_9_reg <= s9_t_9_next;
-    s10_t_7_reg <= s10_t_7_next;
-    s11_t_7_reg <= s11_t_7_next;
-    s12_t_7_reg <= s12_t_7_next;
-    s13_t_6_reg <= s13_t_6_next;
-    s14_t_7_reg <= s14_t_7_next;
-    s15_t_7_reg <= s15_t_7_next;
     s16_t_6_reg <= s16_t_6_next;
-    s17_t_6_reg <= s17_t_6_next;
-    s18_t_4_reg <= s18_t_4_next;
-    s19_t_4_reg <= s19_t_4_next;
-    s5_t_15_reg <= s5_t_15_next;
-    s6_t_14_reg <= s6_t_14_next;
-    s7_t_11_reg <= s7_t_11_next;
-    s8_t_11_reg <= s8_t_11_next;
-    s9_t_10_reg <= s9_t_10_next;
-    s10_t_8_reg <= s10_t_8_next;
-    s11_t_8_reg <= s11_t_8_next;
-    s12_t_8_reg <= s12_t_8_next;
-    s13_t_7_reg <= s13_t_7_next;
-    s14_t_8_reg <= s14_t_8_next;
-    s15_t_8_reg <= s15_t_8_next;
-    s16_t_7_reg <= s16_t_7_next;
-    s17_t_7_reg <= s17_t_7_next;
-    s18_t_5_reg <= s18_t_5_next;
-    s19_t_5_reg <= s19_t_5_next;
-    s5_t_16_reg <= s5_t_16_next;
-    s6_t_15_reg <= s6_t_15_next;
-    s7_t_12_reg <= s7_t_12_next;
-    s8_t_12_reg <= s8_t_12_next;
-    s9_t_11_reg <= s9_t_11_next;
-    s10_t_9_reg <= s10_t_9_next;
-    s11_t_9_reg <= s11_t_9_next;
-    s12_t_9_reg <= s12_t_9_next;
-    s13_t_8_reg <= s13_t_8_next;
-    s14_t_9_reg <= s14_t_9_next;
-    s15_t_9_reg <= s15_t_9_next;
-    s16_t_8_reg <= s16_t_8_next;
-    s17_t_8_reg <= s17_t_8_next;
+    s17_t_5_reg <= s17_t_5_next;
     s18_t_6_reg <= s18_t_6_next;
     s19_t_6_reg <= s19_t_6_next;
-    s5_t_17_reg <= s5_t_17_next;
-    s6_t_16_reg <= s6_t_16_next;
-    s7_t_13_reg <= s7_t_13_next;
-    s8_t_13_reg <= s8_t_13_next;
-    s9_t_12_reg <= s9_t_12_next;
-    s10_t_10_reg <= s10_t_10_next;
-    s11_t_10_reg <= s11_t_10_next;
-    s12_t_10_reg <= s12_t_10_next;
-    s13_t_9_reg <= s13_t_9_next;
-    s14_t_10_reg <= s14_t_10_next;
-    s15_t_10_reg <= s15_t_10_next;
-    s16_t_9_reg <= s16_t_9_next;
-    s17_t_9_reg <= s17_t_9_next;
+    s20_t_6_reg <= s20_t_6_next;
+    s21_t_3_reg <= s21_t_3_next;
+    s22_t_3_reg <= s22_t_3_next;
+    s23_t_3_reg <= s23_t_3_next;
+    s24_t_reg <= s24_t_next;
+    s25_t_reg <= s25_t_next;
+    s10_t_18_reg <= s10_t_18_next;
+    s11_t_12_reg <= s11_t_12_next;
+    s12_t_11_reg <= s12_t_11_next;
+    s13_t_7_reg <= s13_t_7_next;
+    s14_t_7_reg <= s14_t_7_next;
+    s15_t_7_reg <= s15_t_7_next;
+    s16_t_7_reg <= s16_t_7_next;
+    s17_t_6_reg <= s17_t_6_next;
     s18_t_7_reg <= s18_t_7_next;
     s19_t_7_reg <= s19_t_7_next;
-    s2_t_11_reg <= s2_t_11_next;
-    s3_t_14_reg <= s3_t_14_next;
-    s4_t_15_reg <= s4_t_15_next;
-    s5_t_18_reg <= s5_t_18_next;
-    s6_t_17_reg <= s6_t_17_next;
-    s7_t_14_reg <= s7_t_14_next;
-    s8_t_14_reg <= s8_t_14_next;
-    s9_t_13_reg <= s9_t_13_next;
-    s10_t_11_reg <= s10_t_11_next;
-    s11_t_11_reg <= s11_t_11_next;
-    s12_t_11_reg <= s12_t_11_next;
-    s13_t_10_reg <= s13_t_10_next;
-    s14_t_11_reg <= s14_t_11_next;
-    s15_t_11_reg <= s15_t_11_next;
-    s16_t_10_reg <= s16_t_10_next;
-    s17_t_10_reg <= s17_t_10_next;
+    s20_t_7_reg <= s20_t_7_next;
+    s21_t_4_reg <= s21_t_4_next;
+    s22_t_4_reg <= s22_t_4_next;
+    s23_t_4_reg <= s23_t_4_next;
+    s24_t_2_reg <= s24_t_2_next;
+    s25_t_2_reg <= s25_t_2_next;
+    s5_t_31_reg <= s5_t_31_next;
+    s6_t_28_reg <= s6_t_28_next;
+    s7_t_28_reg <= s7_t_28_next;
+    s8_t_21_reg <= s8_t_21_next;
+    s9_t_21_reg <= s9_t_21_next;
+    s10_t_19_reg <= s10_t_19_next;
+    s11_t_13_reg <= s11_t_13_next;
+    s12_t_12_reg <= s12_t_12_next;
+    s13_t_8_reg <= s13_t_8_next;
+    s14_t_8_reg <= s14_t_8_next;
+    s15_t_8_reg <= s15_t_8_next;
+    s16_t_8_reg <= s16_t_8_next;
+    s17_t_7_reg <= s17_t_7_next;
     s18_t_8_reg <= s18_t_8_next;
     s19_t_8_reg <= s19_t_8_next;
-    s2_t_12_reg <= s2_t_12_next;
-    s3_t_15_reg <= s3_t_15_next;
-    s4_t_16_reg <= s4_t_16_next;
+    s20_t_8_reg <= s20_t_8_next;
+    s21_t_5_reg <= s21_t_5_next;
+    s22_t_5_reg <= s22_t_5_next;
+    s23_t_5_reg <= s23_t_5_next;
+    s24_t_3_reg <= s24_t_3_next;
+    s25_t_3_reg <= s25_t_3_next;
+    s5_t_32_reg <= s5_t_32_next;
+    s6_t_29_reg <= s6_t_29_next;
+    s7_t_29_reg <= s7_t_29_next;
+    s8_t_22_reg <= s8_t_22_next;
+    s9_t_22_reg <= s9_t_22_next;
+    s10_t_20_reg <= s10_t_20_next;
+    s11_t_14_reg <= s11_t_14_next;
+    s12_t_13_reg <= s12_t_13_next;
+    s13_t_9_reg <= s13_t_9_next;
+    s14_t_9_reg <= s14_t_9_next;
+    s15_t_9_reg <= s15_t_9_next;
+    s16_t_9_reg <= s16_t_9_next;
+    s17_t_8_reg <= s17_t_8_next;
+    s18_t_9_reg <= s18_t_9_next;
+    s19_t_9_reg <= s19_t_9_next;
+    s20_t_9_reg <= s20_t_9_next;
+    s21_t_6_reg <= s21_t_6_next;
+    s22_t_6_reg <= s22_t_6_next;
+    s23_t_6_reg <= s23_t_6_next;
+    s24_t_4_reg <= s24_t_4_next;
+    s25_t_4_reg <= s25_t_4_next;
+    s6_t_30_reg <= s6_t_30_next;
+    s7_t_30_reg <= s7_t_30_next;
+    s8_t_23_reg <= s8_t_23_next;
+    s9_t_23_reg <= s9_t_23_next;
+    s10_t_21_reg <= s10_t_21_next;
+    s11_t_15_reg <= s11_t_15_next;
+    s12_t_14_reg <= s12_t_14_next;
+    s13_t_10_reg <= s13_t_10_next;
+    s14_t_10_reg <= s14_t_10_next;
+    s15_t_10_reg <= s15_t_10_next;
+    s16_t_10_reg <= s16_t_10_next;
+    s17_t_9_reg <= s17_t_9_next;
+    s18_t_10_reg <= s18_t_10_next;
+    s19_t_10_reg <= s19_t_10_next;
+    s20_t_10_reg <= s20_t_10_next;
+    s21_t_7_reg <= s21_t_7_next;
+    s22_t_7_reg <= s22_t_7_next;
+    s23_t_7_reg <= s23_t_7_next;
+    s24_t_5_reg <= s24_t_5_next;
+    s25_t_5_reg <= s25_t_5_next;
+    s5_t_33_reg <= s5_t_33_next;
+    s6_t_31_reg <= s6_t_31_next;
+    s7_t_31_reg <= s7_t_31_next;
+    s8_t_24_reg <= s8_t_24_next;
+    s9_t_24_reg <= s9_t_24_next;
+    s10_t_22_reg <= s10_t_22_next;
+    s11_t_16_reg <= s11_t_16_next;
+    s12_t_15_reg <= s12_t_15_next;
+    s13_t_11_reg <= s13_t_11_next;
+    s14_t_11_reg <= s14_t_11_next;
+    s15_t_11_reg <= s15_t_11_next;
+    s16_t_11_reg <= s16_t_11_next;
+    s17_t_10_reg <= s17_t_10_next;
+    s18_t_11_reg <= s18_t_11_next;
+    s19_t_11_reg <= s19_t_11_next;
+    s20_t_11_reg <= s20_t_11_next;
+    s21_t_8_reg <= s21_t_8_next;
+    s22_t_8_reg <= s22_t_8_next;
+    s23_t_8_reg <= s23_t_8_next;
+    s24_t_6_reg <= s24_t_6_next;
+    s25_t_6_reg <= s25_t_6_next;
+    s6_t_32_reg <= s6_t_32_next;
+    s7_t_32_reg <= s7_t_32_next;
+    s8_t_25_reg <= s8_t_25_next;
+    s9_t_25_reg <= s9_t_25_next;
+    s10_t_23_reg <= s10_t_23_next;
+    s11_t_17_reg <= s11_t_17_next;
+    s12_t_16_reg <= s12_t_16_next;
+    s13_t_12_reg <= s13_t_12_next;
+    s14_t_12_reg <= s14_t_12_next;
+    s15_t_12_reg <= s15_t_12_next;
+    s16_t_12_reg <= s16_t_12_next;
+    s17_t_11_reg <= s17_t_11_next;
+    s18_t_12_reg <= s18_t_12_next;
+    s19_t_12_reg <= s19_t_12_next;
+    s20_t_12_reg <= s20_t_12_next;
+    s21_t_9_reg <= s21_t_9_next;
+    s22_t_9_reg <= s22_t_9_next;
+    s23_t_9_reg <= s23_t_9_next;
+    s24_t_7_reg <= s24_t_7_next;
+    s25_t_7_reg <= s25_t_7_next;
+    s2_t_20_reg <= s2_t_20_next;
+    s3_t_20_reg <= s3_t_20_next;
+    s4_t_29_reg <= s4_t_29_next;
+    s5_t_34_reg <= s5_t_34_next;
+    s6_t_33_reg <= s6_t_33_next;
+    s7_t_33_reg <= s7_t_33_next;
+    s8_t_26_reg <= s8_t_26_next;
+    s9_t_26_reg <= s9_t_26_next;
+    s10_t_24_reg <= s10_t_24_next;
+    s11_t_18_reg <= s11_t_18_next;
+    s12_t_17_reg <= s12_t_17_next;
+    s13_t_13_reg <= s13_t_13_next;
+    s14_t_13_reg <= s14_t_13_next;
+    s15_t_13_reg <= s15_t_13_next;
+    s16_t_13_reg <= s16_t_13_next;
+    s17_t_12_reg <= s17_t_12_next;
+    s18_t_13_reg <= s18_t_13_next;
+    s19_t_13_reg <= s19_t_13_next;
+    s20_t_13_reg <= s20_t_13_next;
+    s21_t_10_reg <= s21_t_10_next;
+    s22_t_10_reg <= s22_t_10_next;
+    s23_t_10_reg <= s23_t_10_next;
+    s24_t_8_reg <= s24_t_8_next;
+    s25_t_8_reg <= s25_t_8_next;
+    s2_t_21_reg <= s2_t_21_next;
+    s3_t_21_reg <= s3_t_21_next;
+    s4_t_30_reg <= s4_t_30_next;
+    s5_core_case_reg <= s5_core_case_next;
+    s6_core_case_reg <= s6_core_case_next;
+    s7_core_case_reg <= s7_core_case_next;
+    s8_core_case_reg <= s8_core_case_next;
+    s9_core_case_reg <= s9_core_case_next;
+    s5_t_35_reg <= s5_t_35_next;
+    s6_t_34_reg <= s6_t_34_next;
+    s7_t_34_reg <= s7_t_34_next;
+    s8_t_27_reg <= s8_t_27_next;
+    s9_t_27_reg <= s9_t_27_next;
     s2_kind_reg <= s2_kind_next;
     s3_kind_reg <= s3_kind_next;
     s4_kind_reg <= s4_kind_next;
@@ -7142,26 +9211,28 @@ always @(posedge clk) begin
     s17_kind_reg <= s17_kind_next;
     s18_kind_reg <= s18_kind_next;
     s19_kind_reg <= s19_kind_next;
-    s5_t_19_reg <= s5_t_19_next;
-    s6_t_18_reg <= s6_t_18_next;
-    s7_t_15_reg <= s7_t_15_next;
-    s8_t_15_reg <= s8_t_15_next;
-    s9_t_14_reg <= s9_t_14_next;
-    s10_t_12_reg <= s10_t_12_next;
-    s11_t_12_reg <= s11_t_12_next;
-    s12_t_12_reg <= s12_t_12_next;
-    s13_t_11_reg <= s13_t_11_next;
-    s14_t_12_reg <= s14_t_12_next;
-    s15_t_12_reg <= s15_t_12_next;
-    s16_t_11_reg <= s16_t_11_next;
-    s17_t_11_reg <= s17_t_11_next;
-    s18_t_9_reg <= s18_t_9_next;
-    s19_t_9_reg <= s19_t_9_next;
-    s5_qa_fired_reg <= s5_qa_fired_next;
-    s6_qa_fired_reg <= s6_qa_fired_next;
-    s7_qa_fired_reg <= s7_qa_fired_next;
-    s8_qa_fired_reg <= s8_qa_fired_next;
-    s9_qa_fired_reg <= s9_qa_fired_next;
+    s20_kind_reg <= s20_kind_next;
+    s21_kind_reg <= s21_kind_next;
+    s22_kind_reg <= s22_kind_next;
+    s23_kind_reg <= s23_kind_next;
+    s24_kind_reg <= s24_kind_next;
+    s25_kind_reg <= s25_kind_next;
+    s10_t_25_reg <= s10_t_25_next;
+    s11_t_19_reg <= s11_t_19_next;
+    s12_t_18_reg <= s12_t_18_next;
+    s13_t_14_reg <= s13_t_14_next;
+    s14_t_14_reg <= s14_t_14_next;
+    s15_t_14_reg <= s15_t_14_next;
+    s16_t_14_reg <= s16_t_14_next;
+    s17_t_13_reg <= s17_t_13_next;
+    s18_t_14_reg <= s18_t_14_next;
+    s19_t_14_reg <= s19_t_14_next;
+    s20_t_14_reg <= s20_t_14_next;
+    s21_t_11_reg <= s21_t_11_next;
+    s22_t_11_reg <= s22_t_11_next;
+    s23_t_11_reg <= s23_t_11_next;
+    s24_t_9_reg <= s24_t_9_next;
+    s25_t_9_reg <= s25_t_9_next;
     s10_qa_fired_reg <= s10_qa_fired_next;
     s11_qa_fired_reg <= s11_qa_fired_next;
     s12_qa_fired_reg <= s12_qa_fired_next;
@@ -7172,21 +9243,28 @@ always @(posedge clk) begin
     s17_qa_fired_reg <= s17_qa_fired_next;
     s18_qa_fired_reg <= s18_qa_fired_next;
     s19_qa_fired_reg <= s19_qa_fired_next;
-    s5_t_20_reg <= s5_t_20_next;
-    s6_t_19_reg <= s6_t_19_next;
-    s7_t_16_reg <= s7_t_16_next;
-    s8_t_16_reg <= s8_t_16_next;
-    s9_t_15_reg <= s9_t_15_next;
-    s10_t_13_reg <= s10_t_13_next;
-    s11_t_13_reg <= s11_t_13_next;
-    s12_t_13_reg <= s12_t_13_next;
-    s13_t_12_reg <= s13_t_12_next;
-    s14_t_13_reg <= s14_t_13_next;
-    s15_t_13_reg <= s15_t_13_next;
-    s16_t_12_reg <= s16_t_12_next;
-    s17_t_12_reg <= s17_t_12_next;
-    s18_t_10_reg <= s18_t_10_next;
-    s19_t_10_reg <= s19_t_10_next;
+    s20_qa_fired_reg <= s20_qa_fired_next;
+    s21_qa_fired_reg <= s21_qa_fired_next;
+    s22_qa_fired_reg <= s22_qa_fired_next;
+    s23_qa_fired_reg <= s23_qa_fired_next;
+    s24_qa_fired_reg <= s24_qa_fired_next;
+    s25_qa_fired_reg <= s25_qa_fired_next;
+    s10_t_26_reg <= s10_t_26_next;
+    s11_t_20_reg <= s11_t_20_next;
+    s12_t_19_reg <= s12_t_19_next;
+    s13_t_15_reg <= s13_t_15_next;
+    s14_t_15_reg <= s14_t_15_next;
+    s15_t_15_reg <= s15_t_15_next;
+    s16_t_15_reg <= s16_t_15_next;
+    s17_t_14_reg <= s17_t_14_next;
+    s18_t_15_reg <= s18_t_15_next;
+    s19_t_15_reg <= s19_t_15_next;
+    s20_t_15_reg <= s20_t_15_next;
+    s21_t_12_reg <= s21_t_12_next;
+    s22_t_12_reg <= s22_t_12_next;
+    s23_t_12_reg <= s23_t_12_next;
+    s24_t_10_reg <= s24_t_10_next;
+    s25_t_10_reg <= s25_t_10_next;
     out_rd_ptr_reg <= out_rd_ptr_next;
     out_wr_ptr_reg <= out_wr_ptr_next;
     out_count_reg <= out_count_next;
@@ -7337,6 +9415,56 @@ always @(posedge clk) begin
     out20_qa_reg <= out20_qa_next;
     out20_fast_reg <= out20_fast_next;
     out20_error_reg <= out20_error_next;
+    out21_conn_reg <= out21_conn_next;
+    out21_kind_reg <= out21_kind_next;
+    out21_cwnd_reg <= out21_cwnd_next;
+    out21_case_reg <= out21_case_next;
+    out21_qa_reg <= out21_qa_next;
+    out21_fast_reg <= out21_fast_next;
+    out21_error_reg <= out21_error_next;
+    out22_conn_reg <= out22_conn_next;
+    out22_kind_reg <= out22_kind_next;
+    out22_cwnd_reg <= out22_cwnd_next;
+    out22_case_reg <= out22_case_next;
+    out22_qa_reg <= out22_qa_next;
+    out22_fast_reg <= out22_fast_next;
+    out22_error_reg <= out22_error_next;
+    out23_conn_reg <= out23_conn_next;
+    out23_kind_reg <= out23_kind_next;
+    out23_cwnd_reg <= out23_cwnd_next;
+    out23_case_reg <= out23_case_next;
+    out23_qa_reg <= out23_qa_next;
+    out23_fast_reg <= out23_fast_next;
+    out23_error_reg <= out23_error_next;
+    out24_conn_reg <= out24_conn_next;
+    out24_kind_reg <= out24_kind_next;
+    out24_cwnd_reg <= out24_cwnd_next;
+    out24_case_reg <= out24_case_next;
+    out24_qa_reg <= out24_qa_next;
+    out24_fast_reg <= out24_fast_next;
+    out24_error_reg <= out24_error_next;
+    out25_conn_reg <= out25_conn_next;
+    out25_kind_reg <= out25_kind_next;
+    out25_cwnd_reg <= out25_cwnd_next;
+    out25_case_reg <= out25_case_next;
+    out25_qa_reg <= out25_qa_next;
+    out25_fast_reg <= out25_fast_next;
+    out25_error_reg <= out25_error_next;
+    out26_conn_reg <= out26_conn_next;
+    out26_kind_reg <= out26_kind_next;
+    out26_cwnd_reg <= out26_cwnd_next;
+    out26_case_reg <= out26_case_next;
+    out26_qa_reg <= out26_qa_next;
+    out26_fast_reg <= out26_fast_next;
+    out26_error_reg <= out26_error_next;
+    out_head_conn_reg <= out_head_conn_next;
+    out_head_kind_reg <= out_head_kind_next;
+    out_head_cwnd_reg <= out_head_cwnd_next;
+    out_head_case_reg <= out_head_case_next;
+    out_head_qa_reg <= out_head_qa_next;
+    out_head_fast_reg <= out_head_fast_next;
+    out_head_error_reg <= out_head_error_next;
+    out_rd_ptr_plus1_reg <= out_rd_ptr_plus1_next;
 
     if (rst) begin
         in_valid_reg <= 1'd0;
@@ -7362,11 +9490,18 @@ always @(posedge clk) begin
         s17_valid_reg <= 1'd0;
         s18_valid_reg <= 1'd0;
         s19_valid_reg <= 1'd0;
+        s20_valid_reg <= 1'd0;
+        s21_valid_reg <= 1'd0;
+        s22_valid_reg <= 1'd0;
+        s23_valid_reg <= 1'd0;
+        s24_valid_reg <= 1'd0;
+        s25_valid_reg <= 1'd0;
         hazard_reg <= 1'd0;
         credits_out_reg <= 1'd0;
         out_rd_ptr_reg <= 5'd0;
         out_wr_ptr_reg <= 5'd0;
         out_count_reg <= 5'd0;
+        out_rd_ptr_plus1_reg <= 5'd1;
     end
 end
 
