@@ -151,15 +151,55 @@ func rhs(n *node) string {
 	case opMux:
 		return ref(a[0]) + " ? " + ref(a[1]) + " : " + ref(a[2])
 	case opIndex:
-		sel, opts := a[0], a[1:]
-		var b strings.Builder
-		for i := 0; i < len(opts)-1; i++ {
-			fmt.Fprintf(&b, "(%s == %s) ? %s : ", ref(sel), literal(sel.width, uint64(i)), ref(opts[i]))
-		}
-		b.WriteString(ref(opts[len(opts)-1]))
-		return b.String()
+		return indexTree(a[0], a[1:])
 	}
 	panic(fmt.Sprintf("hdlgen: no Verilog for op %v", n.op))
+}
+
+// indexTree writes options[sel] (the last option for every sel past it) as
+// a balanced tree of 2:1 selections on the bits of sel, most significant
+// first: log2(options) mux levels, which an FPGA maps to LUTs and its
+// wide-mux primitives, where a chain of comparisons would be as deep as
+// the options are many.
+func indexTree(sel *node, opts []*node) string {
+	last := len(opts) - 1
+	if last == 0 {
+		return ref(opts[0])
+	}
+	if sel.op == opConst {
+		return ref(opts[min(sel.value, uint64(last))])
+	}
+	bits := 0
+	for uint64(1)<<uint(bits) <= uint64(last) {
+		bits++
+	}
+	bit := func(i int) string {
+		if sel.width == 1 {
+			return ref(sel)
+		}
+		return fmt.Sprintf("%s[%d]", ref(sel), i)
+	}
+	var tree func(lo uint64, level int) string
+	tree = func(lo uint64, level int) string {
+		if lo >= uint64(last) {
+			return ref(opts[last])
+		}
+		if level < 0 {
+			return ref(opts[lo])
+		}
+		hi := tree(lo+uint64(1)<<uint(level), level-1)
+		return "(" + bit(level) + " ? " + hi + " : " + tree(lo, level-1) + ")"
+	}
+	t := tree(0, bits-1)
+	if sel.width > bits {
+		above := fmt.Sprintf("%s[%d:%d]", ref(sel), sel.width-1, bits)
+		if sel.width-1 == bits {
+			above = fmt.Sprintf("%s[%d]", ref(sel), bits)
+		}
+		return "(|" + above + ") ? " + ref(opts[last]) + " : " + t
+	}
+	t = strings.TrimSuffix(strings.TrimPrefix(t, "("), ")")
+	return t
 }
 
 func emitModule(m *Module, o EmitOptions) string {
@@ -285,6 +325,14 @@ func emitDecls(w *writer, m *Module) {
 			decl = "reg  "
 			if s.kind == kindMemRd && s.memReg {
 				continue // declared with its table
+			}
+			if s.kind == kindReg && s.reg != nil && m.dspRegs()[s.reg] {
+				w.line(0, "`ifdef NICGEN_ECP5", Loc{})
+				w.line(0, "wire "+rangeOf(s.width)+s.name+";  // "+s.doc+" (MULT18X18D output register)", s.loc)
+				w.line(0, "`else", Loc{})
+				w.line(0, "reg  "+rangeOf(s.width)+s.name+";  // "+s.doc, s.loc)
+				w.line(0, "`endif", Loc{})
+				continue
 			}
 		case kindNext:
 			decl = "wire "
@@ -486,7 +534,14 @@ func emitRegisters(w *writer, m *Module) {
 		return
 	}
 	w.line(0, "always @(posedge clk) begin", Loc{})
+	dsp := m.dspRegs()
 	for _, r := range m.regs {
+		if dsp[r] {
+			w.line(0, "`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)", Loc{})
+			w.line(1, fmt.Sprintf("%s <= %s;", r.Signal.name, r.Next.name), Loc{})
+			w.line(0, "`endif", Loc{})
+			continue
+		}
 		w.line(1, fmt.Sprintf("%s <= %s;", r.Signal.name, r.Next.name), Loc{})
 	}
 	var reset []*Reg
@@ -508,6 +563,148 @@ func emitRegisters(w *writer, m *Module) {
 		w.line(1, "end", Loc{})
 	}
 	w.line(0, "end", Loc{})
+	w.raw("\n")
+	emitDSP(w, m)
+}
+
+// dspRegs are the pipeline registers that take an unsigned product whose
+// operands have at most 18 significant bits each (zero-extended values,
+// constants, copies of them through pipeline registers): one MULT18X18D.
+func (m *Module) dspRegs() map[*Reg]bool {
+	if m.dsp != nil {
+		return m.dsp
+	}
+	m.dsp = map[*Reg]bool{}
+	next := map[*Signal]*node{}
+	for _, a := range m.assigns {
+		next[a.target] = a.value
+	}
+	memo := map[*node]int{}
+	var sig func(n *node) int // bits that may be non-zero
+	sig = func(n *node) int {
+		if v, ok := memo[n]; ok {
+			return v
+		}
+		memo[n] = n.width // a loop through registers: assume all
+		v := n.width
+		switch n.op {
+		case opConst:
+			v = 0
+			for x := n.value; x != 0; x >>= 1 {
+				v++
+			}
+		case opCast:
+			v = sig(n.args[0])
+		case opConcat:
+			v = 0
+			for i, a := range n.args { // most significant first
+				if a.op == opConst && a.value == 0 {
+					continue
+				}
+				rest := 0
+				for _, b := range n.args[i+1:] {
+					rest += b.width
+				}
+				v = rest + sig(a)
+				break
+			}
+		case opSig:
+			if r := n.sig.reg; r != nil && n.sig == r.Signal && !r.hasReset {
+				if d := next[r.Next]; d != nil {
+					v = sig(d)
+				}
+			}
+		}
+		v = min(v, n.width)
+		memo[n] = v
+		return v
+	}
+	for _, r := range m.regs {
+		if r.dsp == nil {
+			continue
+		}
+		a, b := sig(r.dsp.args[0]), sig(r.dsp.args[1])
+		x, y := r.dsp.args[0], r.dsp.args[1]
+		pow2 := func(n *node) bool { return n.op == opConst && n.value&(n.value-1) == 0 } // a shift, no multiplier
+		bothConst := x.op == opConst && y.op == opConst || pow2(x) || pow2(y)
+		if a > 0 && b > 0 && a <= 18 && b <= 18 && !bothConst {
+			m.dsp[r] = true
+		}
+	}
+	return m.dsp
+}
+
+// emitDSP writes, under `ifdef NICGEN_ECP5, an ECP5 MULT18X18D for every
+// pipeline register that takes a product directly: the multiplier's own
+// output register (REG_OUTPUT_CLK, no reset, always enabled, as the
+// pipeline register) replaces the fabric one, so that the stage holds the
+// multiplier and its input routing only. The portable branch is the
+// register above; both compute the same unsigned product.
+func emitDSP(w *writer, m *Module) {
+	var rs []*Reg
+	dsp := m.dspRegs()
+	for _, r := range m.regs {
+		if dsp[r] {
+			rs = append(rs, r)
+		}
+	}
+	if len(rs) == 0 {
+		return
+	}
+	w.line(0, "`ifdef NICGEN_ECP5", Loc{})
+	w.line(0, "// products on Lattice ECP5 MULT18X18D multipliers, each through its output register", Loc{})
+	for _, r := range rs {
+		a, b := r.dsp.args[0], r.dsp.args[1]
+		pin := func(n *node, i int) string {
+			switch {
+			case i >= n.width:
+				return "1'b0"
+			case n.op == opConst:
+				return fmt.Sprintf("1'b%d", (n.value>>uint(i))&1)
+			case n.width == 1:
+				return ref(n)
+			}
+			return fmt.Sprintf("%s[%d]", ref(n), i)
+		}
+		bus := func(port string, f func(i int) string) string {
+			var ps []string
+			for i := 17; i >= 0; i-- {
+				ps = append(ps, fmt.Sprintf(".%s%d(%s)", port, i, f(i)))
+			}
+			return strings.Join(ps, ", ")
+		}
+		zero := func(int) string { return "1'b0" }
+		w.line(0, "MULT18X18D #(", Loc{})
+		w.line(1, ".REG_INPUTA_CLK(\"NONE\"), .REG_INPUTB_CLK(\"NONE\"), .REG_PIPELINE_CLK(\"NONE\"),", Loc{})
+		w.line(1, ".REG_OUTPUT_CLK(\"CLK0\"), .REG_OUTPUT_CE(\"CE0\"), .REG_OUTPUT_RST(\"RST0\"),", Loc{})
+		w.line(1, ".GSR(\"DISABLED\"), .RESETMODE(\"SYNC\")", Loc{})
+		w.line(0, fmt.Sprintf(") %s_mult (  // %s = %s * %s", strings.TrimSuffix(r.Signal.name, "_reg"), r.Signal.name, ref(a), ref(b)), r.Signal.loc)
+		w.line(1, bus("A", func(i int) string { return pin(a, i) })+",", Loc{})
+		w.line(1, bus("B", func(i int) string { return pin(b, i) })+",", Loc{})
+		w.line(1, bus("C", zero)+",", Loc{})
+		w.line(1, ".SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),", Loc{})
+		// the cascade (SRIA, SRIB) and the other clock, enable and reset pins
+		// stay open, as in Yosys's own mapping: tying them makes constant
+		// nets nextpnr-ecp5 cannot route
+		w.line(1, ".CLK0(clk), .CE0(1'b1), .RST0(1'b0),", Loc{})
+		var ps []string
+		for i := 35; i >= 0; i-- {
+			v := ""
+			if i < r.Signal.width {
+				v = r.Signal.name
+				if r.Signal.width > 1 {
+					v = fmt.Sprintf("%s[%d]", r.Signal.name, i)
+				}
+			}
+			ps = append(ps, fmt.Sprintf(".P%d(%s)", i, v))
+		}
+		w.line(1, strings.Join(ps, ", "), Loc{})
+		w.raw(");\n")
+		if r.Signal.width > 36 { // above the product's 36 bits
+			w.line(0, fmt.Sprintf("assign %s[%d:36] = %d'd0;", r.Signal.name, r.Signal.width-1, r.Signal.width-36), Loc{})
+		}
+	}
+	w.line(0, "`endif", Loc{})
 	w.raw("\n")
 }
 

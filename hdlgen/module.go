@@ -59,6 +59,10 @@ type Reg struct {
 	reset      uint64
 	resetParam *Signal // reset to a Verilog parameter instead of a constant
 	state      bool    // architectural state: counted by the budget as global state
+	// dsp is the product this pipeline register takes directly (unsigned,
+	// operands of at most 18 bits): under `ifdef NICGEN_ECP5 the register
+	// is the output register of an ECP5 MULT18X18D (emitDSP)
+	dsp *node
 }
 
 // RegOpt configures a register.
@@ -98,6 +102,7 @@ type Module struct {
 	errs     []Error
 	usesClk  bool
 	curGroup string
+	dsp      map[*Reg]bool // dspRegs, once the module is complete
 }
 
 type assign struct {

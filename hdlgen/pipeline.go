@@ -216,6 +216,9 @@ func (p *Pipeline) delay(n *node, s int, name string) *node {
 	r := p.m.Reg(regName, n.width, fmt.Sprintf("stage %d copy of %s", s, trimStage(name)), NoReset())
 	r.Signal.loc, r.Next.loc = n.loc, n.loc
 	p.m.assigns = append(p.m.assigns, &assign{target: r.Next, value: prev, loc: n.loc})
+	if prev == n && dspCandidate(n) {
+		r.dsp = n
+	}
 	out := r.Signal.Expr.n
 	if n.signed {
 		out = Expr{out}.AsSigned().n
@@ -224,6 +227,13 @@ func (p *Pipeline) delay(n *node, s int, name string) *node {
 	p.delays[delayKey{n, s}] = out
 	p.max = max(p.max, s)
 	return out
+}
+
+// dspCandidate reports whether n is an unsigned product: a pipeline
+// register taking it directly may be a multiplier's output register
+// (Module.dspRegs decides, from the operands' significant bits).
+func dspCandidate(n *node) bool {
+	return n.op == opMul && !n.signed && len(n.args) == 2 && !n.args[0].signed && !n.args[1].signed
 }
 
 // trimStage drops a leading s<digits>_ and trailing _reg so that a value

@@ -631,7 +631,7 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 }
 
 // MaxDepth is the deepest datapath the shell builds.
-const MaxDepth = 24
+const MaxDepth = 32
 
 type checkedWord struct {
 	when hdlgen.Expr

@@ -31,8 +31,7 @@ func nsccCore(m *hdlgen.Module, p Params, d Derived, st connpipe.Step, nowq, c, 
 	excess := st.Cut("avg_excess", avg.Sub(trtt).Named("avg_excess")) // valid when avg > trtt
 	frac := divAvg.div(mul(st.Cut, "md_cx", c, excess), "md_frac")
 	red := mul(st.Cut, "md_red_prod", frac, cst(17, d.MdGain))
-	redC := satTo(red.Keep(red.Width()-1, 16), cw)
-	cut := st.Cut("md_cut", minU(redC, c.Shr(1)).Named("md_cut"))
+	cut := st.Cut("md_cut", minSat(red.Keep(red.Width()-1, 16), cw, c.Shr(1)).Named("md_cut"))
 	c2 := st.Cut("c_core", hdlgen.Mux(mdOK, c.Sub(cut), c).Named("c_core"))
 
 	// increases: Fair Increase, or Proportional Increase then Fair Increase

@@ -39,6 +39,18 @@ func units(p Params, x hdlgen.Expr, name string) hdlgen.Expr {
 	return x.ZExt(w).Add(cst(w, 1<<uint(p.ByteShift)-1)).Keep(w-1, p.ByteShift).Named(name)
 }
 
+// minSat is min(satTo(a, w), b) for b < 2^w: a saturates to all ones,
+// which b never exceeds, so the saturation test (a's high bits) and the
+// comparison of a's low bits with b are made side by side.
+func minSat(a hdlgen.Expr, w int, b hdlgen.Expr) hdlgen.Expr {
+	if a.Width() <= w {
+		return minU(a.ZExt(w), b)
+	}
+	over := a.Slice(a.Width()-1, w).Any()
+	lo := a.Trunc(w)
+	return hdlgen.Mux(over.Or(b.Lt(lo)), b, lo)
+}
+
 // satAdd is a + b saturating at the width of a (b no wider than a).
 func satAdd(a, b hdlgen.Expr) hdlgen.Expr { return a.AddSat(b.ZExt(a.Width())) }
 

@@ -45,12 +45,13 @@ type cutFn func(name string, v hdlgen.Value) hdlgen.Expr
 func recipLogic(x hdlgen.Expr, k int, prefix string, cut cutFn) (e, t hdlgen.Expr) {
 	w := x.Width()
 	ew := hdlgen.BitsFor(uint64(w - 1))
-	// leading one: the highest set bit wins
-	e = hdlgen.Const(ew, 0)
-	for i := 1; i < w; i++ {
-		e = hdlgen.Mux(x.Bit(i), hdlgen.Const(ew, uint64(i)), e)
-	}
+	// leading one: the highest set bit wins, found by halves (a tree of
+	// log2(w) levels, not a chain of w)
+	_, e = leadingOne(x, 0, 1<<uint(ew))
 	e = e.Named(prefix + "lead")
+	if prefix != "" {
+		e = cut(prefix+"lead", e)
+	}
 	// the K bits below the leading one, zero-filled when x is short
 	var opts []hdlgen.Value
 	for i := 0; i < w; i++ {
@@ -67,7 +68,7 @@ func recipLogic(x hdlgen.Expr, k int, prefix string, cut cutFn) (e, t hdlgen.Exp
 	}
 	frac := hdlgen.Index(e, opts...).Named(prefix + "mantissa")
 	if prefix != "" {
-		e, frac = cut(prefix+"lead", e), cut(prefix+"mantissa", frac)
+		frac = cut(prefix+"mantissa", frac)
 	}
 	t = hdlgen.ROM(frac, k+1, RecipTable(k)).Named(prefix + "recip")
 	if prefix != "" {
@@ -77,6 +78,25 @@ func recipLogic(x hdlgen.Expr, k int, prefix string, cut cutFn) (e, t hdlgen.Exp
 		t = cut(prefix+"t", cut(prefix+"recip", t))
 	}
 	return e, t
+}
+
+// leadingOne of the n bits of x from bit lo (n a power of two; bits past
+// x's width read as 0): whether any is set, and the index of the highest
+// set one relative to lo (0 when none is), log2(n) bits.
+func leadingOne(x hdlgen.Expr, lo, n int) (any, idx hdlgen.Expr) {
+	if n == 1 {
+		if lo >= x.Width() {
+			return hdlgen.False(), hdlgen.Expr{}
+		}
+		return x.Bit(lo), hdlgen.Expr{}
+	}
+	h := n / 2
+	anyHi, hi := leadingOne(x, lo+h, h)
+	anyLo, low := leadingOne(x, lo, h)
+	if h == 1 {
+		return anyHi.Or(anyLo), anyHi
+	}
+	return anyHi.Or(anyLo), hdlgen.Cat(anyHi, hdlgen.Mux(anyHi, hi, low))
 }
 
 // divider is a reciprocal inside a block's datapath with the block-side
@@ -99,20 +119,41 @@ func newDivider(cut cutFn, name string, x hdlgen.Expr, k int) divider {
 // dropped on purpose (truncation).
 func (d divider) div(n hdlgen.Expr, name string) hdlgen.Expr {
 	p := mul(d.cut, name+"_prod", n, d.t)
-	w := n.Width()
-	pw := p.Width()
-	var opts []hdlgen.Value
-	for e := 0; e < d.xw; e++ {
-		lo := d.k + 1 + e
-		hi := lo + w - 1
+	return d.cut(name, shrVar(d.cut, name, p, d.k+1, d.e, d.xw, n.Width()))
+}
+
+// shrVar is bits [lo0+e, lo0+e+w) of p (0 past p's top) for e < n: the
+// contract's truncating shift. Up to 8 values of e make one 8:1 selection;
+// more are shifted in two steps, by e's high bits to a register (w+7 bits
+// wide) and then by its low three, so that each step is one selection of at
+// most eight words.
+func shrVar(cut cutFn, name string, p hdlgen.Expr, lo0 int, e hdlgen.Expr, n, w int) hdlgen.Expr {
+	bitsOf := func(v hdlgen.Expr, lo, w int) hdlgen.Expr {
+		vw := v.Width()
 		switch {
-		case lo >= pw:
-			opts = append(opts, hdlgen.Const(w, 0))
-		case hi >= pw:
-			opts = append(opts, p.Keep(pw-1, lo).ZExt(w))
+		case lo >= vw:
+			return hdlgen.Const(w, 0)
+		case lo+w-1 >= vw:
+			return v.Keep(vw-1, lo).ZExt(w)
 		default:
-			opts = append(opts, p.Keep(hi, lo))
+			return v.Keep(lo+w-1, lo)
 		}
 	}
-	return d.cut(name, hdlgen.Index(d.e, opts...).Named(name))
+	if e.Width() <= 3 {
+		var opts []hdlgen.Value
+		for i := 0; i < n; i++ {
+			opts = append(opts, bitsOf(p, lo0+i, w))
+		}
+		return hdlgen.Index(e, opts...).Named(name)
+	}
+	var coarse []hdlgen.Value
+	for i := 0; i*8 < n; i++ {
+		coarse = append(coarse, bitsOf(p, lo0+8*i, w+7))
+	}
+	q := cut(name+"_coarse", hdlgen.Index(e.Slice(e.Width()-1, 3), coarse...).Named(name+"_coarse"))
+	var fine []hdlgen.Value
+	for i := 0; i < 8; i++ {
+		fine = append(fine, bitsOf(q, i, w))
+	}
+	return hdlgen.Index(e.Slice(2, 0), fine...).Named(name)
 }

@@ -57,9 +57,22 @@ func passed(p Params, nowq, stamp hdlgen.Expr, dur uint64) hdlgen.Expr {
 // windowOpen is 1 while the QuickAdapt window ending at end is open at
 // nowq: end lies 1..TrttQ units ahead, (end - nowq) mod 2^StampW in
 // [1, TrttQ]; with ZeroStampExpired an end of 0 is no window.
+//
+// It is computed as end in [nowq + 1, nowq + TrttQ] (mod 2^StampW): both
+// bounds come from the event's time alone, so the pipeline computes them
+// before the state word arrives, and end is compared with each side by
+// side, not subtracted first and then compared.
 func windowOpen(p Params, d Derived, nowq, end hdlgen.Expr, prefix string) hdlgen.Expr {
-	ahead := end.Sub(nowq).Named(prefix + "win_ahead")
-	open := ahead.Any().And(ahead.Le(cst(p.StampW, d.TrttQ)))
+	var open hdlgen.Expr
+	if d.TrttQ == 0 {
+		open = hdlgen.False()
+	} else {
+		lo := nowq.Add(cst(p.StampW, 1)).Named(prefix + "win_lo")
+		hi := nowq.Add(cst(p.StampW, d.TrttQ)).Named(prefix + "win_hi")
+		wraps := hi.Lt(lo).Named(prefix + "win_wraps")
+		aboveLo, belowHi := end.Ge(lo), end.Le(hi)
+		open = hdlgen.Mux(wraps, aboveLo.Or(belowHi), aboveLo.And(belowHi)).Named(prefix + "win_open")
+	}
 	if p.ZeroStampExpired {
 		open = open.And(end.Any())
 	}
@@ -119,8 +132,13 @@ func clampWindow(p Params, d Derived, x hdlgen.Fixed) hdlgen.Fixed {
 	w := x.Width()
 	maxW := hdlgen.FixedConst(w, p.F, float64(d.MaxCwnd), hdlgen.Truncate)
 	mtu := hdlgen.FixedConst(w, p.F, float64(p.Net.MTU), hdlgen.Truncate)
-	hi := hdlgen.FixedMux(x.Lt(maxW), x, maxW)
-	return hdlgen.FixedMux(hi.Lt(mtu), mtu, hi).WrapTo(p.cw()) // below 2^cw after the min
+	if d.MaxCwnd < uint64(p.Net.MTU) { // Validate refuses it; the general form
+		hi := hdlgen.FixedMux(x.Lt(maxW), x, maxW)
+		return hdlgen.FixedMux(hi.Lt(mtu), mtu, hi).WrapTo(p.cw())
+	}
+	// max(MTU, min(x, MaxCwnd)) with both comparisons made on x side by
+	// side (MTU <= MaxCwnd), not the second on the first's result
+	return hdlgen.FixedMux(x.Lt(mtu), mtu, hdlgen.FixedMux(x.Lt(maxW), x, maxW)).WrapTo(p.cw()) // below 2^cw after the min
 }
 
 // window reads a value of window units (bytes with F fraction bits).
@@ -209,7 +227,7 @@ func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st con
 	upDelta := trttR.Sub(rtt).Named("trtt_minus_rtt") // valid when rtt <= trtt
 	miNum := mul(st.Cut, "mi_num", perAck, upDelta)
 	miRaw := divRTT.div(miNum, "mi_raw")
-	miInc := st.Cut("mi_inc", minU(satTo(miRaw, cw), sizeC).Named("mi_inc"))
+	miInc := st.Cut("mi_inc", minSat(miRaw, cw, sizeC).Named("mi_inc"))
 	kfi := mul(st.Cut, "size_kfi", size, cst(bitsFor(d.KFi), d.KFi))
 	fiOnC := st.Cut("fi_inc", satTo(divC.div(kfi, "fi_c"), cw).Named("fi_inc"))
 
@@ -228,7 +246,7 @@ func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st con
 		downDelta := rtt.Sub(trttR).Named("rtt_minus_trtt") // valid when rtt > trtt
 		mdDs := mul(st.Cut, "md_ds", downDelta, size)
 		mdNum := mul(st.Cut, "md_num", mdDs, cst(bitsFor(d.KMd), d.KMd))
-		mdDec := minU(satTo(divRTT.div(mdNum, "md_raw"), cw), sizeC).Named("md_dec")
+		mdDec := minSat(divRTT.div(mdNum, "md_raw"), cw, sizeC).Named("md_dec")
 		cMD := fd(subFloor(c, mdDec), "c_md_fd")
 		cFD := fd(c, "c_fd")
 		cFI := c.ZExt(cw + 1).Add(fiOnC.ZExt(cw + 1)).Named("c_fi")

@@ -6,8 +6,8 @@
  * link 800 Gb/s, MTU 4096 B, base RTT 8600 ns: BDP 860000 B, target RTT 12900 ns, gamma 5.7333, max window 1290000 B
  * KFi 375740, KMi 3005918, KMd 16, KFd 1022802 (>> 40), qa_scaling 65536/65536, FastIncrease rtt <= 9600 ns
  * NumConn 4096, F 3, K 10, ClampOnEarlyReturn true, TimeoutsReplaceTrims false, AdjustPeriod true, DelayQA false, TrimsCountAsAcked false
- * pipeline: 17 datapath stages (stages 4..20), latency 22 cycles, same connection every 17 cycles
- * pipeline: the datapath's cuts end in stage 20 of 20
+ * pipeline: 20 datapath stages (stages 4..23), latency 25 cycles, same connection every 20 cycles
+ * pipeline: the datapath's cuts end in stage 23 of 23
  */
 
 `resetall
@@ -176,9 +176,21 @@ reg  s20_valid_reg;  // stage 20 holds an event
 reg  s20_valid_next;
 reg  [15:0] s20_conn_reg;  // stage 20 connection id
 reg  [15:0] s20_conn_next;
+reg  s21_valid_reg;  // stage 21 holds an event
+reg  s21_valid_next;
+reg  [15:0] s21_conn_reg;  // stage 21 connection id
+reg  [15:0] s21_conn_next;
+reg  s22_valid_reg;  // stage 22 holds an event
+reg  s22_valid_next;
+reg  [15:0] s22_conn_reg;  // stage 22 connection id
+reg  [15:0] s22_conn_next;
+reg  s23_valid_reg;  // stage 23 holds an event
+reg  s23_valid_next;
+reg  [15:0] s23_conn_reg;  // stage 23 connection id
+reg  [15:0] s23_conn_next;
 reg  hazard_reg;  // the head's connection is in stages 1..depth-1
 reg  hazard_next;
-reg  credits_out_reg;  // 22 events are issued and not yet taken: no credit left
+reg  credits_out_reg;  // 25 events are issued and not yet taken: no credit left
 reg  credits_out_next;
 reg  [2:0] s1_kind_reg;  // stage 1 event kind
 reg  [2:0] s1_kind_next;
@@ -246,6 +258,12 @@ reg  s19_error_reg;  // stage 19 copy of error
 wire s19_error_next;
 reg  s20_error_reg;  // stage 20 copy of error
 wire s20_error_next;
+reg  s21_error_reg;  // stage 21 copy of error
+wire s21_error_next;
+reg  s22_error_reg;  // stage 22 copy of error
+wire s22_error_next;
+reg  s23_error_reg;  // stage 23 copy of error
+wire s23_error_next;
 reg  [15:0] s2_t_reg;  // stage 2 copy of t
 wire [15:0] s2_t_next;
 reg  [15:0] s3_t_reg;  // stage 3 copy of t
@@ -266,12 +284,24 @@ reg  [19:0] s6_qa_scaled_pp10_reg;  // stage 6 copy of qa_scaled_pp10
 wire [19:0] s6_qa_scaled_pp10_next;
 reg  [37:0] s7_qa_scaled_reg;  // stage 7 copy of qa_scaled
 wire [37:0] s7_qa_scaled_next;
-reg  [10:0] s2_nowq_reg;  // stage 2 copy of nowq
-wire [10:0] s2_nowq_next;
-reg  [10:0] s3_nowq_reg;  // stage 3 copy of nowq
-wire [10:0] s3_nowq_next;
-reg  [10:0] s4_nowq_reg;  // stage 4 copy of nowq
-wire [10:0] s4_nowq_next;
+reg  [10:0] s2_qa_win_lo_reg;  // stage 2 copy of qa_win_lo
+wire [10:0] s2_qa_win_lo_next;
+reg  [10:0] s3_qa_win_lo_reg;  // stage 3 copy of qa_win_lo
+wire [10:0] s3_qa_win_lo_next;
+reg  [10:0] s4_qa_win_lo_reg;  // stage 4 copy of qa_win_lo
+wire [10:0] s4_qa_win_lo_next;
+reg  [10:0] s2_qa_win_hi_reg;  // stage 2 copy of qa_win_hi
+wire [10:0] s2_qa_win_hi_next;
+reg  [10:0] s3_qa_win_hi_reg;  // stage 3 copy of qa_win_hi
+wire [10:0] s3_qa_win_hi_next;
+reg  [10:0] s4_qa_win_hi_reg;  // stage 4 copy of qa_win_hi
+wire [10:0] s4_qa_win_hi_next;
+reg  s2_qa_win_wraps_reg;  // stage 2 copy of qa_win_wraps
+wire s2_qa_win_wraps_next;
+reg  s3_qa_win_wraps_reg;  // stage 3 copy of qa_win_wraps
+wire s3_qa_win_wraps_next;
+reg  s4_qa_win_wraps_reg;  // stage 4 copy of qa_win_wraps
+wire s4_qa_win_wraps_next;
 reg  s2_t_3_reg;  // stage 2 copy of t
 wire s2_t_3_next;
 reg  s3_t_3_reg;  // stage 3 copy of t
@@ -356,240 +386,452 @@ reg  s9_fi_fire_reg;  // stage 9 copy of fi_fire
 wire s9_fi_fire_next;
 reg  [4:0] s5_recip_c_lead_reg;  // stage 5 copy of recip_c_lead
 wire [4:0] s5_recip_c_lead_next;
-reg  [9:0] s5_recip_c_mantissa_reg;  // stage 5 copy of recip_c_mantissa
-wire [9:0] s5_recip_c_mantissa_next;
-reg  [10:0] s6_recip_c_recip_reg;  // stage 6 copy of recip_c_recip
-wire [10:0] s6_recip_c_recip_next;
-reg  [10:0] s7_recip_c_t_reg;  // stage 7 copy of recip_c_t
-wire [10:0] s7_recip_c_t_next;
+reg  [9:0] s5_t_2_reg;  // stage 5 copy of t
+wire [9:0] s5_t_2_next;
+reg  [9:0] s5_t_3_reg;  // stage 5 copy of t
+wire [9:0] s5_t_3_next;
+reg  [9:0] s5_t_4_reg;  // stage 5 copy of t
+wire [9:0] s5_t_4_next;
+reg  [9:0] s5_t_5_reg;  // stage 5 copy of t
+wire [9:0] s5_t_5_next;
+reg  [9:0] s5_t_6_reg;  // stage 5 copy of t
+wire [9:0] s5_t_6_next;
+reg  [9:0] s5_t_7_reg;  // stage 5 copy of t
+wire [9:0] s5_t_7_next;
+reg  [9:0] s5_t_8_reg;  // stage 5 copy of t
+wire [9:0] s5_t_8_next;
+reg  [9:0] s5_t_9_reg;  // stage 5 copy of t
+wire [9:0] s5_t_9_next;
+reg  [9:0] s5_t_10_reg;  // stage 5 copy of t
+wire [9:0] s5_t_10_next;
+reg  [9:0] s5_t_11_reg;  // stage 5 copy of t
+wire [9:0] s5_t_11_next;
+reg  [9:0] s5_t_12_reg;  // stage 5 copy of t
+wire [9:0] s5_t_12_next;
+reg  [9:0] s5_t_13_reg;  // stage 5 copy of t
+wire [9:0] s5_t_13_next;
+reg  [9:0] s5_t_14_reg;  // stage 5 copy of t
+wire [9:0] s5_t_14_next;
+reg  [9:0] s5_t_15_reg;  // stage 5 copy of t
+wire [9:0] s5_t_15_next;
+reg  [9:0] s5_t_16_reg;  // stage 5 copy of t
+wire [9:0] s5_t_16_next;
+reg  [9:0] s5_t_17_reg;  // stage 5 copy of t
+wire [9:0] s5_t_17_next;
+reg  [9:0] s5_t_18_reg;  // stage 5 copy of t
+wire [9:0] s5_t_18_next;
+reg  [9:0] s5_t_19_reg;  // stage 5 copy of t
+wire [9:0] s5_t_19_next;
+reg  [9:0] s5_t_20_reg;  // stage 5 copy of t
+wire [9:0] s5_t_20_next;
+reg  [9:0] s5_t_21_reg;  // stage 5 copy of t
+wire [9:0] s5_t_21_next;
+reg  [9:0] s5_t_22_reg;  // stage 5 copy of t
+wire [9:0] s5_t_22_next;
+reg  [9:0] s5_t_23_reg;  // stage 5 copy of t
+wire [9:0] s5_t_23_next;
+reg  [9:0] s5_t_24_reg;  // stage 5 copy of t
+wire [9:0] s5_t_24_next;
+reg  [9:0] s6_recip_c_mantissa_reg;  // stage 6 copy of recip_c_mantissa
+wire [9:0] s6_recip_c_mantissa_next;
+reg  [10:0] s7_recip_c_recip_reg;  // stage 7 copy of recip_c_recip
+wire [10:0] s7_recip_c_recip_next;
+reg  [10:0] s8_recip_c_t_reg;  // stage 8 copy of recip_c_t
+wire [10:0] s8_recip_c_t_next;
 reg  [4:0] s2_recip_rtt_lead_reg;  // stage 2 copy of recip_rtt_lead
 wire [4:0] s2_recip_rtt_lead_next;
-reg  [9:0] s2_recip_rtt_mantissa_reg;  // stage 2 copy of recip_rtt_mantissa
-wire [9:0] s2_recip_rtt_mantissa_next;
-reg  [10:0] s3_recip_rtt_recip_reg;  // stage 3 copy of recip_rtt_recip
-wire [10:0] s3_recip_rtt_recip_next;
-reg  [10:0] s4_recip_rtt_t_reg;  // stage 4 copy of recip_rtt_t
-wire [10:0] s4_recip_rtt_t_next;
+reg  [9:0] s2_t_8_reg;  // stage 2 copy of t
+wire [9:0] s2_t_8_next;
+reg  [9:0] s2_t_9_reg;  // stage 2 copy of t
+wire [9:0] s2_t_9_next;
+reg  [9:0] s2_t_10_reg;  // stage 2 copy of t
+wire [9:0] s2_t_10_next;
+reg  [9:0] s2_t_11_reg;  // stage 2 copy of t
+wire [9:0] s2_t_11_next;
+reg  [9:0] s2_t_12_reg;  // stage 2 copy of t
+wire [9:0] s2_t_12_next;
+reg  [9:0] s2_t_13_reg;  // stage 2 copy of t
+wire [9:0] s2_t_13_next;
+reg  [9:0] s2_t_14_reg;  // stage 2 copy of t
+wire [9:0] s2_t_14_next;
+reg  [9:0] s2_t_15_reg;  // stage 2 copy of t
+wire [9:0] s2_t_15_next;
+reg  [9:0] s2_t_16_reg;  // stage 2 copy of t
+wire [9:0] s2_t_16_next;
+reg  [9:0] s2_t_17_reg;  // stage 2 copy of t
+wire [9:0] s2_t_17_next;
+reg  [9:0] s2_t_18_reg;  // stage 2 copy of t
+wire [9:0] s2_t_18_next;
+reg  [9:0] s2_t_19_reg;  // stage 2 copy of t
+wire [9:0] s2_t_19_next;
+reg  [9:0] s2_t_20_reg;  // stage 2 copy of t
+wire [9:0] s2_t_20_next;
+reg  [9:0] s2_t_21_reg;  // stage 2 copy of t
+wire [9:0] s2_t_21_next;
+reg  [9:0] s2_t_22_reg;  // stage 2 copy of t
+wire [9:0] s2_t_22_next;
+reg  [9:0] s2_t_23_reg;  // stage 2 copy of t
+wire [9:0] s2_t_23_next;
+reg  [9:0] s2_t_24_reg;  // stage 2 copy of t
+wire [9:0] s2_t_24_next;
+reg  [9:0] s2_t_25_reg;  // stage 2 copy of t
+wire [9:0] s2_t_25_next;
+reg  [9:0] s2_t_26_reg;  // stage 2 copy of t
+wire [9:0] s2_t_26_next;
+reg  [9:0] s3_recip_rtt_mantissa_reg;  // stage 3 copy of recip_rtt_mantissa
+wire [9:0] s3_recip_rtt_mantissa_next;
+reg  [10:0] s4_recip_rtt_recip_reg;  // stage 4 copy of recip_rtt_recip
+wire [10:0] s4_recip_rtt_recip_next;
+reg  [10:0] s5_recip_rtt_t_reg;  // stage 5 copy of recip_rtt_t
+wire [10:0] s5_recip_rtt_t_next;
+`ifdef NICGEN_ECP5
+wire [31:0] s2_size_kmi_pp00_reg;  // stage 2 copy of size_kmi_pp00 (MULT18X18D output register)
+`else
 reg  [31:0] s2_size_kmi_pp00_reg;  // stage 2 copy of size_kmi_pp00
+`endif
 wire [31:0] s2_size_kmi_pp00_next;
+`ifdef NICGEN_ECP5
+wire [17:0] s2_size_kmi_pp01_reg;  // stage 2 copy of size_kmi_pp01 (MULT18X18D output register)
+`else
 reg  [17:0] s2_size_kmi_pp01_reg;  // stage 2 copy of size_kmi_pp01
+`endif
 wire [17:0] s2_size_kmi_pp01_next;
 reg  [35:0] s3_size_kmi_reg;  // stage 3 copy of size_kmi
 wire [35:0] s3_size_kmi_next;
 reg  [28:0] s4_t_8_reg;  // stage 4 copy of t
 wire [28:0] s4_t_8_next;
-reg  [28:0] s5_t_2_reg;  // stage 5 copy of t
-wire [28:0] s5_t_2_next;
+reg  [28:0] s5_t_25_reg;  // stage 5 copy of t
+wire [28:0] s5_t_25_next;
 reg  [28:0] s6_t_2_reg;  // stage 6 copy of t
 wire [28:0] s6_t_2_next;
 reg  [28:0] s7_t_2_reg;  // stage 7 copy of t
 wire [28:0] s7_t_2_next;
-reg  [28:0] s8_mi_base_prod_pp00_reg;  // stage 8 copy of mi_base_prod_pp00
-wire [28:0] s8_mi_base_prod_pp00_next;
+reg  [28:0] s8_t_reg;  // stage 8 copy of t
+wire [28:0] s8_t_next;
+`ifdef NICGEN_ECP5
+wire [28:0] s9_mi_base_prod_pp00_reg;  // stage 9 copy of mi_base_prod_pp00 (MULT18X18D output register)
+`else
+reg  [28:0] s9_mi_base_prod_pp00_reg;  // stage 9 copy of mi_base_prod_pp00
+`endif
+wire [28:0] s9_mi_base_prod_pp00_next;
 reg  [28:0] s4_t_9_reg;  // stage 4 copy of t
 wire [28:0] s4_t_9_next;
-reg  [28:0] s5_t_3_reg;  // stage 5 copy of t
-wire [28:0] s5_t_3_next;
+reg  [28:0] s5_t_26_reg;  // stage 5 copy of t
+wire [28:0] s5_t_26_next;
 reg  [28:0] s6_t_3_reg;  // stage 6 copy of t
 wire [28:0] s6_t_3_next;
 reg  [28:0] s7_t_3_reg;  // stage 7 copy of t
 wire [28:0] s7_t_3_next;
-reg  [28:0] s8_mi_base_prod_pp10_reg;  // stage 8 copy of mi_base_prod_pp10
-wire [28:0] s8_mi_base_prod_pp10_next;
-reg  [46:0] s9_mi_base_prod_reg;  // stage 9 copy of mi_base_prod
-wire [46:0] s9_mi_base_prod_next;
-reg  [4:0] s6_recip_c_lead_reg;  // stage 6 copy of recip_c_lead
-wire [4:0] s6_recip_c_lead_next;
-reg  [4:0] s7_recip_c_lead_reg;  // stage 7 copy of recip_c_lead
-wire [4:0] s7_recip_c_lead_next;
-reg  [4:0] s8_recip_c_lead_reg;  // stage 8 copy of recip_c_lead
-wire [4:0] s8_recip_c_lead_next;
-reg  [4:0] s9_recip_c_lead_reg;  // stage 9 copy of recip_c_lead
-wire [4:0] s9_recip_c_lead_next;
-reg  [35:0] s10_mi_base_reg;  // stage 10 copy of mi_base
-wire [35:0] s10_mi_base_next;
-reg  [35:0] s2_t_8_reg;  // stage 2 copy of t
-wire [35:0] s2_t_8_next;
+reg  [28:0] s8_t_2_reg;  // stage 8 copy of t
+wire [28:0] s8_t_2_next;
+`ifdef NICGEN_ECP5
+wire [28:0] s9_mi_base_prod_pp10_reg;  // stage 9 copy of mi_base_prod_pp10 (MULT18X18D output register)
+`else
+reg  [28:0] s9_mi_base_prod_pp10_reg;  // stage 9 copy of mi_base_prod_pp10
+`endif
+wire [28:0] s9_mi_base_prod_pp10_next;
+reg  [46:0] s10_mi_base_prod_reg;  // stage 10 copy of mi_base_prod
+wire [46:0] s10_mi_base_prod_next;
+reg  [1:0] s6_t_4_reg;  // stage 6 copy of t
+wire [1:0] s6_t_4_next;
+reg  [1:0] s7_t_4_reg;  // stage 7 copy of t
+wire [1:0] s7_t_4_next;
+reg  [1:0] s8_t_3_reg;  // stage 8 copy of t
+wire [1:0] s8_t_3_next;
+reg  [1:0] s9_t_reg;  // stage 9 copy of t
+wire [1:0] s9_t_next;
+reg  [1:0] s10_t_reg;  // stage 10 copy of t
+wire [1:0] s10_t_next;
+reg  [42:0] s11_mi_base_coarse_reg;  // stage 11 copy of mi_base_coarse
+wire [42:0] s11_mi_base_coarse_next;
+reg  [2:0] s6_t_5_reg;  // stage 6 copy of t
+wire [2:0] s6_t_5_next;
+reg  [2:0] s7_t_5_reg;  // stage 7 copy of t
+wire [2:0] s7_t_5_next;
+reg  [2:0] s8_t_4_reg;  // stage 8 copy of t
+wire [2:0] s8_t_4_next;
+reg  [2:0] s9_t_2_reg;  // stage 9 copy of t
+wire [2:0] s9_t_2_next;
+reg  [2:0] s10_t_2_reg;  // stage 10 copy of t
+wire [2:0] s10_t_2_next;
+reg  [2:0] s11_t_reg;  // stage 11 copy of t
+wire [2:0] s11_t_next;
+reg  [35:0] s12_mi_base_reg;  // stage 12 copy of mi_base
+wire [35:0] s12_mi_base_next;
+reg  [35:0] s2_t_27_reg;  // stage 2 copy of t
+wire [35:0] s2_t_27_next;
 reg  [35:0] s3_t_8_reg;  // stage 3 copy of t
 wire [35:0] s3_t_8_next;
 reg  [35:0] s4_t_10_reg;  // stage 4 copy of t
 wire [35:0] s4_t_10_next;
-reg  [35:0] s5_t_4_reg;  // stage 5 copy of t
-wire [35:0] s5_t_4_next;
-reg  [35:0] s6_t_4_reg;  // stage 6 copy of t
-wire [35:0] s6_t_4_next;
-reg  [35:0] s7_t_4_reg;  // stage 7 copy of t
-wire [35:0] s7_t_4_next;
-reg  [35:0] s8_t_reg;  // stage 8 copy of t
-wire [35:0] s8_t_next;
-reg  [35:0] s9_t_reg;  // stage 9 copy of t
-wire [35:0] s9_t_next;
-reg  [35:0] s10_t_reg;  // stage 10 copy of t
-wire [35:0] s10_t_next;
-reg  [35:0] s11_mi_num_pp00_reg;  // stage 11 copy of mi_num_pp00
-wire [35:0] s11_mi_num_pp00_next;
-reg  [19:0] s2_t_9_reg;  // stage 2 copy of t
-wire [19:0] s2_t_9_next;
-reg  [19:0] s3_t_9_reg;  // stage 3 copy of t
-wire [19:0] s3_t_9_next;
-reg  [19:0] s4_t_11_reg;  // stage 4 copy of t
-wire [19:0] s4_t_11_next;
-reg  [19:0] s5_t_5_reg;  // stage 5 copy of t
-wire [19:0] s5_t_5_next;
-reg  [19:0] s6_t_5_reg;  // stage 6 copy of t
-wire [19:0] s6_t_5_next;
-reg  [19:0] s7_t_5_reg;  // stage 7 copy of t
-wire [19:0] s7_t_5_next;
-reg  [19:0] s8_t_2_reg;  // stage 8 copy of t
-wire [19:0] s8_t_2_next;
-reg  [19:0] s9_t_2_reg;  // stage 9 copy of t
-wire [19:0] s9_t_2_next;
-reg  [19:0] s10_t_2_reg;  // stage 10 copy of t
-wire [19:0] s10_t_2_next;
-reg  [19:0] s11_mi_num_pp01_reg;  // stage 11 copy of mi_num_pp01
-wire [19:0] s11_mi_num_pp01_next;
-reg  [35:0] s2_t_10_reg;  // stage 2 copy of t
-wire [35:0] s2_t_10_next;
-reg  [35:0] s3_t_10_reg;  // stage 3 copy of t
-wire [35:0] s3_t_10_next;
-reg  [35:0] s4_t_12_reg;  // stage 4 copy of t
-wire [35:0] s4_t_12_next;
-reg  [35:0] s5_t_6_reg;  // stage 5 copy of t
-wire [35:0] s5_t_6_next;
+reg  [35:0] s5_t_27_reg;  // stage 5 copy of t
+wire [35:0] s5_t_27_next;
 reg  [35:0] s6_t_6_reg;  // stage 6 copy of t
 wire [35:0] s6_t_6_next;
 reg  [35:0] s7_t_6_reg;  // stage 7 copy of t
 wire [35:0] s7_t_6_next;
-reg  [35:0] s8_t_3_reg;  // stage 8 copy of t
-wire [35:0] s8_t_3_next;
+reg  [35:0] s8_t_5_reg;  // stage 8 copy of t
+wire [35:0] s8_t_5_next;
 reg  [35:0] s9_t_3_reg;  // stage 9 copy of t
 wire [35:0] s9_t_3_next;
 reg  [35:0] s10_t_3_reg;  // stage 10 copy of t
 wire [35:0] s10_t_3_next;
-reg  [35:0] s11_mi_num_pp10_reg;  // stage 11 copy of mi_num_pp10
-wire [35:0] s11_mi_num_pp10_next;
-reg  [19:0] s2_t_11_reg;  // stage 2 copy of t
-wire [19:0] s2_t_11_next;
-reg  [19:0] s3_t_11_reg;  // stage 3 copy of t
-wire [19:0] s3_t_11_next;
-reg  [19:0] s4_t_13_reg;  // stage 4 copy of t
-wire [19:0] s4_t_13_next;
-reg  [19:0] s5_t_7_reg;  // stage 5 copy of t
-wire [19:0] s5_t_7_next;
+reg  [35:0] s11_t_2_reg;  // stage 11 copy of t
+wire [35:0] s11_t_2_next;
+reg  [35:0] s12_t_reg;  // stage 12 copy of t
+wire [35:0] s12_t_next;
+`ifdef NICGEN_ECP5
+wire [35:0] s13_mi_num_pp00_reg;  // stage 13 copy of mi_num_pp00 (MULT18X18D output register)
+`else
+reg  [35:0] s13_mi_num_pp00_reg;  // stage 13 copy of mi_num_pp00
+`endif
+wire [35:0] s13_mi_num_pp00_next;
+reg  [19:0] s2_t_28_reg;  // stage 2 copy of t
+wire [19:0] s2_t_28_next;
+reg  [19:0] s3_t_9_reg;  // stage 3 copy of t
+wire [19:0] s3_t_9_next;
+reg  [19:0] s4_t_11_reg;  // stage 4 copy of t
+wire [19:0] s4_t_11_next;
+reg  [19:0] s5_t_28_reg;  // stage 5 copy of t
+wire [19:0] s5_t_28_next;
 reg  [19:0] s6_t_7_reg;  // stage 6 copy of t
 wire [19:0] s6_t_7_next;
 reg  [19:0] s7_t_7_reg;  // stage 7 copy of t
 wire [19:0] s7_t_7_next;
-reg  [19:0] s8_t_4_reg;  // stage 8 copy of t
-wire [19:0] s8_t_4_next;
+reg  [19:0] s8_t_6_reg;  // stage 8 copy of t
+wire [19:0] s8_t_6_next;
 reg  [19:0] s9_t_4_reg;  // stage 9 copy of t
 wire [19:0] s9_t_4_next;
 reg  [19:0] s10_t_4_reg;  // stage 10 copy of t
 wire [19:0] s10_t_4_next;
-reg  [19:0] s11_mi_num_pp11_reg;  // stage 11 copy of mi_num_pp11
-wire [19:0] s11_mi_num_pp11_next;
-reg  [55:0] s12_mi_num_reg;  // stage 12 copy of mi_num
-wire [55:0] s12_mi_num_next;
-reg  [28:0] s5_t_8_reg;  // stage 5 copy of t
-wire [28:0] s5_t_8_next;
-reg  [28:0] s6_t_8_reg;  // stage 6 copy of t
-wire [28:0] s6_t_8_next;
-reg  [28:0] s7_t_8_reg;  // stage 7 copy of t
-wire [28:0] s7_t_8_next;
-reg  [28:0] s8_t_5_reg;  // stage 8 copy of t
-wire [28:0] s8_t_5_next;
-reg  [28:0] s9_t_5_reg;  // stage 9 copy of t
-wire [28:0] s9_t_5_next;
-reg  [28:0] s10_t_5_reg;  // stage 10 copy of t
-wire [28:0] s10_t_5_next;
-reg  [28:0] s11_t_reg;  // stage 11 copy of t
-wire [28:0] s11_t_next;
-reg  [28:0] s12_t_reg;  // stage 12 copy of t
-wire [28:0] s12_t_next;
-reg  [28:0] s13_mi_raw_prod_pp00_reg;  // stage 13 copy of mi_raw_prod_pp00
-wire [28:0] s13_mi_raw_prod_pp00_next;
-reg  [28:0] s5_t_9_reg;  // stage 5 copy of t
-wire [28:0] s5_t_9_next;
-reg  [28:0] s6_t_9_reg;  // stage 6 copy of t
-wire [28:0] s6_t_9_next;
-reg  [28:0] s7_t_9_reg;  // stage 7 copy of t
-wire [28:0] s7_t_9_next;
-reg  [28:0] s8_t_6_reg;  // stage 8 copy of t
-wire [28:0] s8_t_6_next;
-reg  [28:0] s9_t_6_reg;  // stage 9 copy of t
-wire [28:0] s9_t_6_next;
-reg  [28:0] s10_t_6_reg;  // stage 10 copy of t
-wire [28:0] s10_t_6_next;
-reg  [28:0] s11_t_2_reg;  // stage 11 copy of t
-wire [28:0] s11_t_2_next;
-reg  [28:0] s12_t_2_reg;  // stage 12 copy of t
-wire [28:0] s12_t_2_next;
-reg  [28:0] s13_mi_raw_prod_pp10_reg;  // stage 13 copy of mi_raw_prod_pp10
-wire [28:0] s13_mi_raw_prod_pp10_next;
-reg  [28:0] s5_t_10_reg;  // stage 5 copy of t
-wire [28:0] s5_t_10_next;
+reg  [19:0] s11_t_3_reg;  // stage 11 copy of t
+wire [19:0] s11_t_3_next;
+reg  [19:0] s12_t_2_reg;  // stage 12 copy of t
+wire [19:0] s12_t_2_next;
+`ifdef NICGEN_ECP5
+wire [19:0] s13_mi_num_pp01_reg;  // stage 13 copy of mi_num_pp01 (MULT18X18D output register)
+`else
+reg  [19:0] s13_mi_num_pp01_reg;  // stage 13 copy of mi_num_pp01
+`endif
+wire [19:0] s13_mi_num_pp01_next;
+reg  [35:0] s2_t_29_reg;  // stage 2 copy of t
+wire [35:0] s2_t_29_next;
+reg  [35:0] s3_t_10_reg;  // stage 3 copy of t
+wire [35:0] s3_t_10_next;
+reg  [35:0] s4_t_12_reg;  // stage 4 copy of t
+wire [35:0] s4_t_12_next;
+reg  [35:0] s5_t_29_reg;  // stage 5 copy of t
+wire [35:0] s5_t_29_next;
+reg  [35:0] s6_t_8_reg;  // stage 6 copy of t
+wire [35:0] s6_t_8_next;
+reg  [35:0] s7_t_8_reg;  // stage 7 copy of t
+wire [35:0] s7_t_8_next;
+reg  [35:0] s8_t_7_reg;  // stage 8 copy of t
+wire [35:0] s8_t_7_next;
+reg  [35:0] s9_t_5_reg;  // stage 9 copy of t
+wire [35:0] s9_t_5_next;
+reg  [35:0] s10_t_5_reg;  // stage 10 copy of t
+wire [35:0] s10_t_5_next;
+reg  [35:0] s11_t_4_reg;  // stage 11 copy of t
+wire [35:0] s11_t_4_next;
+reg  [35:0] s12_t_3_reg;  // stage 12 copy of t
+wire [35:0] s12_t_3_next;
+`ifdef NICGEN_ECP5
+wire [35:0] s13_mi_num_pp10_reg;  // stage 13 copy of mi_num_pp10 (MULT18X18D output register)
+`else
+reg  [35:0] s13_mi_num_pp10_reg;  // stage 13 copy of mi_num_pp10
+`endif
+wire [35:0] s13_mi_num_pp10_next;
+reg  [19:0] s2_t_30_reg;  // stage 2 copy of t
+wire [19:0] s2_t_30_next;
+reg  [19:0] s3_t_11_reg;  // stage 3 copy of t
+wire [19:0] s3_t_11_next;
+reg  [19:0] s4_t_13_reg;  // stage 4 copy of t
+wire [19:0] s4_t_13_next;
+reg  [19:0] s5_t_30_reg;  // stage 5 copy of t
+wire [19:0] s5_t_30_next;
+reg  [19:0] s6_t_9_reg;  // stage 6 copy of t
+wire [19:0] s6_t_9_next;
+reg  [19:0] s7_t_9_reg;  // stage 7 copy of t
+wire [19:0] s7_t_9_next;
+reg  [19:0] s8_t_8_reg;  // stage 8 copy of t
+wire [19:0] s8_t_8_next;
+reg  [19:0] s9_t_6_reg;  // stage 9 copy of t
+wire [19:0] s9_t_6_next;
+reg  [19:0] s10_t_6_reg;  // stage 10 copy of t
+wire [19:0] s10_t_6_next;
+reg  [19:0] s11_t_5_reg;  // stage 11 copy of t
+wire [19:0] s11_t_5_next;
+reg  [19:0] s12_t_4_reg;  // stage 12 copy of t
+wire [19:0] s12_t_4_next;
+`ifdef NICGEN_ECP5
+wire [19:0] s13_mi_num_pp11_reg;  // stage 13 copy of mi_num_pp11 (MULT18X18D output register)
+`else
+reg  [19:0] s13_mi_num_pp11_reg;  // stage 13 copy of mi_num_pp11
+`endif
+wire [19:0] s13_mi_num_pp11_next;
+reg  [55:0] s14_mi_num_reg;  // stage 14 copy of mi_num
+wire [55:0] s14_mi_num_next;
 reg  [28:0] s6_t_10_reg;  // stage 6 copy of t
 wire [28:0] s6_t_10_next;
 reg  [28:0] s7_t_10_reg;  // stage 7 copy of t
 wire [28:0] s7_t_10_next;
-reg  [28:0] s8_t_7_reg;  // stage 8 copy of t
-wire [28:0] s8_t_7_next;
+reg  [28:0] s8_t_9_reg;  // stage 8 copy of t
+wire [28:0] s8_t_9_next;
 reg  [28:0] s9_t_7_reg;  // stage 9 copy of t
 wire [28:0] s9_t_7_next;
 reg  [28:0] s10_t_7_reg;  // stage 10 copy of t
 wire [28:0] s10_t_7_next;
-reg  [28:0] s11_t_3_reg;  // stage 11 copy of t
-wire [28:0] s11_t_3_next;
-reg  [28:0] s12_t_3_reg;  // stage 12 copy of t
-wire [28:0] s12_t_3_next;
-reg  [28:0] s13_mi_raw_prod_pp20_reg;  // stage 13 copy of mi_raw_prod_pp20
-wire [28:0] s13_mi_raw_prod_pp20_next;
-reg  [12:0] s5_t_11_reg;  // stage 5 copy of t
-wire [12:0] s5_t_11_next;
-reg  [12:0] s6_t_11_reg;  // stage 6 copy of t
-wire [12:0] s6_t_11_next;
-reg  [12:0] s7_t_11_reg;  // stage 7 copy of t
-wire [12:0] s7_t_11_next;
-reg  [12:0] s8_t_8_reg;  // stage 8 copy of t
-wire [12:0] s8_t_8_next;
-reg  [12:0] s9_t_8_reg;  // stage 9 copy of t
-wire [12:0] s9_t_8_next;
-reg  [12:0] s10_t_8_reg;  // stage 10 copy of t
-wire [12:0] s10_t_8_next;
-reg  [12:0] s11_t_4_reg;  // stage 11 copy of t
-wire [12:0] s11_t_4_next;
-reg  [12:0] s12_t_4_reg;  // stage 12 copy of t
-wire [12:0] s12_t_4_next;
-reg  [12:0] s13_mi_raw_prod_pp30_reg;  // stage 13 copy of mi_raw_prod_pp30
-wire [12:0] s13_mi_raw_prod_pp30_next;
-reg  [66:0] s14_mi_raw_prod_reg;  // stage 14 copy of mi_raw_prod
-wire [66:0] s14_mi_raw_prod_next;
-reg  [4:0] s3_recip_rtt_lead_reg;  // stage 3 copy of recip_rtt_lead
-wire [4:0] s3_recip_rtt_lead_next;
-reg  [4:0] s4_recip_rtt_lead_reg;  // stage 4 copy of recip_rtt_lead
-wire [4:0] s4_recip_rtt_lead_next;
-reg  [4:0] s5_recip_rtt_lead_reg;  // stage 5 copy of recip_rtt_lead
-wire [4:0] s5_recip_rtt_lead_next;
-reg  [4:0] s6_recip_rtt_lead_reg;  // stage 6 copy of recip_rtt_lead
-wire [4:0] s6_recip_rtt_lead_next;
-reg  [4:0] s7_recip_rtt_lead_reg;  // stage 7 copy of recip_rtt_lead
-wire [4:0] s7_recip_rtt_lead_next;
-reg  [4:0] s8_recip_rtt_lead_reg;  // stage 8 copy of recip_rtt_lead
-wire [4:0] s8_recip_rtt_lead_next;
-reg  [4:0] s9_recip_rtt_lead_reg;  // stage 9 copy of recip_rtt_lead
-wire [4:0] s9_recip_rtt_lead_next;
-reg  [4:0] s10_recip_rtt_lead_reg;  // stage 10 copy of recip_rtt_lead
-wire [4:0] s10_recip_rtt_lead_next;
-reg  [4:0] s11_recip_rtt_lead_reg;  // stage 11 copy of recip_rtt_lead
-wire [4:0] s11_recip_rtt_lead_next;
-reg  [4:0] s12_recip_rtt_lead_reg;  // stage 12 copy of recip_rtt_lead
-wire [4:0] s12_recip_rtt_lead_next;
-reg  [4:0] s13_recip_rtt_lead_reg;  // stage 13 copy of recip_rtt_lead
-wire [4:0] s13_recip_rtt_lead_next;
-reg  [4:0] s14_recip_rtt_lead_reg;  // stage 14 copy of recip_rtt_lead
-wire [4:0] s14_recip_rtt_lead_next;
-reg  [55:0] s15_mi_raw_reg;  // stage 15 copy of mi_raw
-wire [55:0] s15_mi_raw_next;
+reg  [28:0] s11_t_6_reg;  // stage 11 copy of t
+wire [28:0] s11_t_6_next;
+reg  [28:0] s12_t_5_reg;  // stage 12 copy of t
+wire [28:0] s12_t_5_next;
+reg  [28:0] s13_t_reg;  // stage 13 copy of t
+wire [28:0] s13_t_next;
+reg  [28:0] s14_t_reg;  // stage 14 copy of t
+wire [28:0] s14_t_next;
+`ifdef NICGEN_ECP5
+wire [28:0] s15_mi_raw_prod_pp00_reg;  // stage 15 copy of mi_raw_prod_pp00 (MULT18X18D output register)
+`else
+reg  [28:0] s15_mi_raw_prod_pp00_reg;  // stage 15 copy of mi_raw_prod_pp00
+`endif
+wire [28:0] s15_mi_raw_prod_pp00_next;
+reg  [28:0] s6_t_11_reg;  // stage 6 copy of t
+wire [28:0] s6_t_11_next;
+reg  [28:0] s7_t_11_reg;  // stage 7 copy of t
+wire [28:0] s7_t_11_next;
+reg  [28:0] s8_t_10_reg;  // stage 8 copy of t
+wire [28:0] s8_t_10_next;
+reg  [28:0] s9_t_8_reg;  // stage 9 copy of t
+wire [28:0] s9_t_8_next;
+reg  [28:0] s10_t_8_reg;  // stage 10 copy of t
+wire [28:0] s10_t_8_next;
+reg  [28:0] s11_t_7_reg;  // stage 11 copy of t
+wire [28:0] s11_t_7_next;
+reg  [28:0] s12_t_6_reg;  // stage 12 copy of t
+wire [28:0] s12_t_6_next;
+reg  [28:0] s13_t_2_reg;  // stage 13 copy of t
+wire [28:0] s13_t_2_next;
+reg  [28:0] s14_t_2_reg;  // stage 14 copy of t
+wire [28:0] s14_t_2_next;
+`ifdef NICGEN_ECP5
+wire [28:0] s15_mi_raw_prod_pp10_reg;  // stage 15 copy of mi_raw_prod_pp10 (MULT18X18D output register)
+`else
+reg  [28:0] s15_mi_raw_prod_pp10_reg;  // stage 15 copy of mi_raw_prod_pp10
+`endif
+wire [28:0] s15_mi_raw_prod_pp10_next;
+reg  [28:0] s6_t_12_reg;  // stage 6 copy of t
+wire [28:0] s6_t_12_next;
+reg  [28:0] s7_t_12_reg;  // stage 7 copy of t
+wire [28:0] s7_t_12_next;
+reg  [28:0] s8_t_11_reg;  // stage 8 copy of t
+wire [28:0] s8_t_11_next;
+reg  [28:0] s9_t_9_reg;  // stage 9 copy of t
+wire [28:0] s9_t_9_next;
+reg  [28:0] s10_t_9_reg;  // stage 10 copy of t
+wire [28:0] s10_t_9_next;
+reg  [28:0] s11_t_8_reg;  // stage 11 copy of t
+wire [28:0] s11_t_8_next;
+reg  [28:0] s12_t_7_reg;  // stage 12 copy of t
+wire [28:0] s12_t_7_next;
+reg  [28:0] s13_t_3_reg;  // stage 13 copy of t
+wire [28:0] s13_t_3_next;
+reg  [28:0] s14_t_3_reg;  // stage 14 copy of t
+wire [28:0] s14_t_3_next;
+`ifdef NICGEN_ECP5
+wire [28:0] s15_mi_raw_prod_pp20_reg;  // stage 15 copy of mi_raw_prod_pp20 (MULT18X18D output register)
+`else
+reg  [28:0] s15_mi_raw_prod_pp20_reg;  // stage 15 copy of mi_raw_prod_pp20
+`endif
+wire [28:0] s15_mi_raw_prod_pp20_next;
+reg  [12:0] s6_t_13_reg;  // stage 6 copy of t
+wire [12:0] s6_t_13_next;
+reg  [12:0] s7_t_13_reg;  // stage 7 copy of t
+wire [12:0] s7_t_13_next;
+reg  [12:0] s8_t_12_reg;  // stage 8 copy of t
+wire [12:0] s8_t_12_next;
+reg  [12:0] s9_t_10_reg;  // stage 9 copy of t
+wire [12:0] s9_t_10_next;
+reg  [12:0] s10_t_10_reg;  // stage 10 copy of t
+wire [12:0] s10_t_10_next;
+reg  [12:0] s11_t_9_reg;  // stage 11 copy of t
+wire [12:0] s11_t_9_next;
+reg  [12:0] s12_t_8_reg;  // stage 12 copy of t
+wire [12:0] s12_t_8_next;
+reg  [12:0] s13_t_4_reg;  // stage 13 copy of t
+wire [12:0] s13_t_4_next;
+reg  [12:0] s14_t_4_reg;  // stage 14 copy of t
+wire [12:0] s14_t_4_next;
+`ifdef NICGEN_ECP5
+wire [12:0] s15_mi_raw_prod_pp30_reg;  // stage 15 copy of mi_raw_prod_pp30 (MULT18X18D output register)
+`else
+reg  [12:0] s15_mi_raw_prod_pp30_reg;  // stage 15 copy of mi_raw_prod_pp30
+`endif
+wire [12:0] s15_mi_raw_prod_pp30_next;
+reg  [66:0] s16_mi_raw_prod_reg;  // stage 16 copy of mi_raw_prod
+wire [66:0] s16_mi_raw_prod_next;
+reg  [1:0] s3_t_12_reg;  // stage 3 copy of t
+wire [1:0] s3_t_12_next;
+reg  [1:0] s4_t_14_reg;  // stage 4 copy of t
+wire [1:0] s4_t_14_next;
+reg  [1:0] s5_t_31_reg;  // stage 5 copy of t
+wire [1:0] s5_t_31_next;
+reg  [1:0] s6_t_14_reg;  // stage 6 copy of t
+wire [1:0] s6_t_14_next;
+reg  [1:0] s7_t_14_reg;  // stage 7 copy of t
+wire [1:0] s7_t_14_next;
+reg  [1:0] s8_t_13_reg;  // stage 8 copy of t
+wire [1:0] s8_t_13_next;
+reg  [1:0] s9_t_11_reg;  // stage 9 copy of t
+wire [1:0] s9_t_11_next;
+reg  [1:0] s10_t_11_reg;  // stage 10 copy of t
+wire [1:0] s10_t_11_next;
+reg  [1:0] s11_t_10_reg;  // stage 11 copy of t
+wire [1:0] s11_t_10_next;
+reg  [1:0] s12_t_9_reg;  // stage 12 copy of t
+wire [1:0] s12_t_9_next;
+reg  [1:0] s13_t_5_reg;  // stage 13 copy of t
+wire [1:0] s13_t_5_next;
+reg  [1:0] s14_t_5_reg;  // stage 14 copy of t
+wire [1:0] s14_t_5_next;
+reg  [1:0] s15_t_reg;  // stage 15 copy of t
+wire [1:0] s15_t_next;
+reg  [1:0] s16_t_reg;  // stage 16 copy of t
+wire [1:0] s16_t_next;
+reg  [62:0] s17_mi_raw_coarse_reg;  // stage 17 copy of mi_raw_coarse
+wire [62:0] s17_mi_raw_coarse_next;
+reg  [2:0] s3_t_13_reg;  // stage 3 copy of t
+wire [2:0] s3_t_13_next;
+reg  [2:0] s4_t_15_reg;  // stage 4 copy of t
+wire [2:0] s4_t_15_next;
+reg  [2:0] s5_t_32_reg;  // stage 5 copy of t
+wire [2:0] s5_t_32_next;
+reg  [2:0] s6_t_15_reg;  // stage 6 copy of t
+wire [2:0] s6_t_15_next;
+reg  [2:0] s7_t_15_reg;  // stage 7 copy of t
+wire [2:0] s7_t_15_next;
+reg  [2:0] s8_t_14_reg;  // stage 8 copy of t
+wire [2:0] s8_t_14_next;
+reg  [2:0] s9_t_12_reg;  // stage 9 copy of t
+wire [2:0] s9_t_12_next;
+reg  [2:0] s10_t_12_reg;  // stage 10 copy of t
+wire [2:0] s10_t_12_next;
+reg  [2:0] s11_t_11_reg;  // stage 11 copy of t
+wire [2:0] s11_t_11_next;
+reg  [2:0] s12_t_10_reg;  // stage 12 copy of t
+wire [2:0] s12_t_10_next;
+reg  [2:0] s13_t_6_reg;  // stage 13 copy of t
+wire [2:0] s13_t_6_next;
+reg  [2:0] s14_t_6_reg;  // stage 14 copy of t
+wire [2:0] s14_t_6_next;
+reg  [2:0] s15_t_2_reg;  // stage 15 copy of t
+wire [2:0] s15_t_2_next;
+reg  [2:0] s16_t_2_reg;  // stage 16 copy of t
+wire [2:0] s16_t_2_next;
+reg  [2:0] s17_t_reg;  // stage 17 copy of t
+wire [2:0] s17_t_next;
+reg  [55:0] s18_mi_raw_reg;  // stage 18 copy of mi_raw
+wire [55:0] s18_mi_raw_next;
 reg  [23:0] s2_size_c_reg;  // stage 2 copy of size_c
 wire [23:0] s2_size_c_next;
 reg  [23:0] s3_size_c_reg;  // stage 3 copy of size_c
@@ -618,138 +860,294 @@ reg  [23:0] s14_size_c_reg;  // stage 14 copy of size_c
 wire [23:0] s14_size_c_next;
 reg  [23:0] s15_size_c_reg;  // stage 15 copy of size_c
 wire [23:0] s15_size_c_next;
-reg  [23:0] s16_mi_inc_reg;  // stage 16 copy of mi_inc
-wire [23:0] s16_mi_inc_next;
+reg  [23:0] s16_size_c_reg;  // stage 16 copy of size_c
+wire [23:0] s16_size_c_next;
+reg  [23:0] s17_size_c_reg;  // stage 17 copy of size_c
+wire [23:0] s17_size_c_next;
+reg  [23:0] s18_size_c_reg;  // stage 18 copy of size_c
+wire [23:0] s18_size_c_next;
+reg  [23:0] s19_mi_inc_reg;  // stage 19 copy of mi_inc
+wire [23:0] s19_mi_inc_next;
+`ifdef NICGEN_ECP5
+wire [31:0] s2_size_kfi_pp00_reg;  // stage 2 copy of size_kfi_pp00 (MULT18X18D output register)
+`else
 reg  [31:0] s2_size_kfi_pp00_reg;  // stage 2 copy of size_kfi_pp00
+`endif
 wire [31:0] s2_size_kfi_pp00_next;
 reg  [14:0] s2_size_kfi_pp01_reg;  // stage 2 copy of size_kfi_pp01
 wire [14:0] s2_size_kfi_pp01_next;
 reg  [32:0] s3_size_kfi_reg;  // stage 3 copy of size_kfi
 wire [32:0] s3_size_kfi_next;
-reg  [28:0] s4_t_14_reg;  // stage 4 copy of t
-wire [28:0] s4_t_14_next;
-reg  [28:0] s5_t_12_reg;  // stage 5 copy of t
-wire [28:0] s5_t_12_next;
-reg  [28:0] s6_t_12_reg;  // stage 6 copy of t
-wire [28:0] s6_t_12_next;
-reg  [28:0] s7_t_12_reg;  // stage 7 copy of t
-wire [28:0] s7_t_12_next;
-reg  [28:0] s8_fi_c_prod_pp00_reg;  // stage 8 copy of fi_c_prod_pp00
-wire [28:0] s8_fi_c_prod_pp00_next;
-reg  [25:0] s4_t_15_reg;  // stage 4 copy of t
-wire [25:0] s4_t_15_next;
-reg  [25:0] s5_t_13_reg;  // stage 5 copy of t
-wire [25:0] s5_t_13_next;
-reg  [25:0] s6_t_13_reg;  // stage 6 copy of t
-wire [25:0] s6_t_13_next;
-reg  [25:0] s7_t_13_reg;  // stage 7 copy of t
-wire [25:0] s7_t_13_next;
-reg  [25:0] s8_fi_c_prod_pp10_reg;  // stage 8 copy of fi_c_prod_pp10
-wire [25:0] s8_fi_c_prod_pp10_next;
-reg  [43:0] s9_fi_c_prod_reg;  // stage 9 copy of fi_c_prod
-wire [43:0] s9_fi_c_prod_next;
-reg  [32:0] s10_fi_c_reg;  // stage 10 copy of fi_c
-wire [32:0] s10_fi_c_next;
-reg  [23:0] s11_fi_inc_reg;  // stage 11 copy of fi_inc
-wire [23:0] s11_fi_inc_next;
-reg  [20:0] s2_t_12_reg;  // stage 2 copy of t
-wire [20:0] s2_t_12_next;
-reg  [20:0] s3_t_12_reg;  // stage 3 copy of t
-wire [20:0] s3_t_12_next;
-reg  [20:0] s4_t_16_reg;  // stage 4 copy of t
-wire [20:0] s4_t_16_next;
+reg  [28:0] s4_t_16_reg;  // stage 4 copy of t
+wire [28:0] s4_t_16_next;
+reg  [28:0] s5_t_33_reg;  // stage 5 copy of t
+wire [28:0] s5_t_33_next;
+reg  [28:0] s6_t_16_reg;  // stage 6 copy of t
+wire [28:0] s6_t_16_next;
+reg  [28:0] s7_t_16_reg;  // stage 7 copy of t
+wire [28:0] s7_t_16_next;
+reg  [28:0] s8_t_15_reg;  // stage 8 copy of t
+wire [28:0] s8_t_15_next;
+`ifdef NICGEN_ECP5
+wire [28:0] s9_fi_c_prod_pp00_reg;  // stage 9 copy of fi_c_prod_pp00 (MULT18X18D output register)
+`else
+reg  [28:0] s9_fi_c_prod_pp00_reg;  // stage 9 copy of fi_c_prod_pp00
+`endif
+wire [28:0] s9_fi_c_prod_pp00_next;
+reg  [25:0] s4_t_17_reg;  // stage 4 copy of t
+wire [25:0] s4_t_17_next;
+reg  [25:0] s5_t_34_reg;  // stage 5 copy of t
+wire [25:0] s5_t_34_next;
+reg  [25:0] s6_t_17_reg;  // stage 6 copy of t
+wire [25:0] s6_t_17_next;
+reg  [25:0] s7_t_17_reg;  // stage 7 copy of t
+wire [25:0] s7_t_17_next;
+reg  [25:0] s8_t_16_reg;  // stage 8 copy of t
+wire [25:0] s8_t_16_next;
+`ifdef NICGEN_ECP5
+wire [25:0] s9_fi_c_prod_pp10_reg;  // stage 9 copy of fi_c_prod_pp10 (MULT18X18D output register)
+`else
+reg  [25:0] s9_fi_c_prod_pp10_reg;  // stage 9 copy of fi_c_prod_pp10
+`endif
+wire [25:0] s9_fi_c_prod_pp10_next;
+reg  [43:0] s10_fi_c_prod_reg;  // stage 10 copy of fi_c_prod
+wire [43:0] s10_fi_c_prod_next;
+reg  [1:0] s6_t_18_reg;  // stage 6 copy of t
+wire [1:0] s6_t_18_next;
+reg  [1:0] s7_t_18_reg;  // stage 7 copy of t
+wire [1:0] s7_t_18_next;
+reg  [1:0] s8_t_17_reg;  // stage 8 copy of t
+wire [1:0] s8_t_17_next;
+reg  [1:0] s9_t_13_reg;  // stage 9 copy of t
+wire [1:0] s9_t_13_next;
+reg  [1:0] s10_t_13_reg;  // stage 10 copy of t
+wire [1:0] s10_t_13_next;
+reg  [39:0] s11_fi_c_coarse_reg;  // stage 11 copy of fi_c_coarse
+wire [39:0] s11_fi_c_coarse_next;
+reg  [2:0] s6_t_19_reg;  // stage 6 copy of t
+wire [2:0] s6_t_19_next;
+reg  [2:0] s7_t_19_reg;  // stage 7 copy of t
+wire [2:0] s7_t_19_next;
+reg  [2:0] s8_t_18_reg;  // stage 8 copy of t
+wire [2:0] s8_t_18_next;
+reg  [2:0] s9_t_14_reg;  // stage 9 copy of t
+wire [2:0] s9_t_14_next;
+reg  [2:0] s10_t_14_reg;  // stage 10 copy of t
+wire [2:0] s10_t_14_next;
+reg  [2:0] s11_t_12_reg;  // stage 11 copy of t
+wire [2:0] s11_t_12_next;
+reg  [32:0] s12_fi_c_reg;  // stage 12 copy of fi_c
+wire [32:0] s12_fi_c_next;
+reg  [23:0] s13_fi_inc_reg;  // stage 13 copy of fi_inc
+wire [23:0] s13_fi_inc_next;
+reg  [20:0] s2_t_31_reg;  // stage 2 copy of t
+wire [20:0] s2_t_31_next;
+reg  [20:0] s3_t_14_reg;  // stage 3 copy of t
+wire [20:0] s3_t_14_next;
+reg  [20:0] s4_t_18_reg;  // stage 4 copy of t
+wire [20:0] s4_t_18_next;
 reg  [15:0] s5_avg_new_reg;  // stage 5 copy of avg_new
 wire [15:0] s5_avg_new_next;
 reg  [4:0] s6_recip_avg_lead_reg;  // stage 6 copy of recip_avg_lead
 wire [4:0] s6_recip_avg_lead_next;
-reg  [9:0] s6_recip_avg_mantissa_reg;  // stage 6 copy of recip_avg_mantissa
-wire [9:0] s6_recip_avg_mantissa_next;
-reg  [10:0] s7_recip_avg_recip_reg;  // stage 7 copy of recip_avg_recip
-wire [10:0] s7_recip_avg_recip_next;
-reg  [10:0] s8_recip_avg_t_reg;  // stage 8 copy of recip_avg_t
-wire [10:0] s8_recip_avg_t_next;
+reg  [9:0] s6_t_20_reg;  // stage 6 copy of t
+wire [9:0] s6_t_20_next;
+reg  [9:0] s6_t_21_reg;  // stage 6 copy of t
+wire [9:0] s6_t_21_next;
+reg  [9:0] s6_t_22_reg;  // stage 6 copy of t
+wire [9:0] s6_t_22_next;
+reg  [9:0] s6_t_23_reg;  // stage 6 copy of t
+wire [9:0] s6_t_23_next;
+reg  [9:0] s6_t_24_reg;  // stage 6 copy of t
+wire [9:0] s6_t_24_next;
+reg  [9:0] s6_t_25_reg;  // stage 6 copy of t
+wire [9:0] s6_t_25_next;
+reg  [9:0] s6_t_26_reg;  // stage 6 copy of t
+wire [9:0] s6_t_26_next;
+reg  [9:0] s6_t_27_reg;  // stage 6 copy of t
+wire [9:0] s6_t_27_next;
+reg  [9:0] s6_t_28_reg;  // stage 6 copy of t
+wire [9:0] s6_t_28_next;
+reg  [9:0] s6_t_29_reg;  // stage 6 copy of t
+wire [9:0] s6_t_29_next;
+reg  [9:0] s6_t_30_reg;  // stage 6 copy of t
+wire [9:0] s6_t_30_next;
+reg  [9:0] s6_t_31_reg;  // stage 6 copy of t
+wire [9:0] s6_t_31_next;
+reg  [9:0] s6_t_32_reg;  // stage 6 copy of t
+wire [9:0] s6_t_32_next;
+reg  [9:0] s6_t_33_reg;  // stage 6 copy of t
+wire [9:0] s6_t_33_next;
+reg  [9:0] s6_t_34_reg;  // stage 6 copy of t
+wire [9:0] s6_t_34_next;
+reg  [9:0] s6_t_35_reg;  // stage 6 copy of t
+wire [9:0] s6_t_35_next;
+reg  [9:0] s6_t_36_reg;  // stage 6 copy of t
+wire [9:0] s6_t_36_next;
+reg  [9:0] s6_t_37_reg;  // stage 6 copy of t
+wire [9:0] s6_t_37_next;
+reg  [9:0] s6_t_38_reg;  // stage 6 copy of t
+wire [9:0] s6_t_38_next;
+reg  [9:0] s7_recip_avg_mantissa_reg;  // stage 7 copy of recip_avg_mantissa
+wire [9:0] s7_recip_avg_mantissa_next;
+reg  [10:0] s8_recip_avg_recip_reg;  // stage 8 copy of recip_avg_recip
+wire [10:0] s8_recip_avg_recip_next;
+reg  [10:0] s9_recip_avg_t_reg;  // stage 9 copy of recip_avg_t
+wire [10:0] s9_recip_avg_t_next;
 reg  [19:0] s6_avg_excess_reg;  // stage 6 copy of avg_excess
 wire [19:0] s6_avg_excess_next;
-reg  [35:0] s5_t_14_reg;  // stage 5 copy of t
-wire [35:0] s5_t_14_next;
-reg  [35:0] s6_t_14_reg;  // stage 6 copy of t
-wire [35:0] s6_t_14_next;
+reg  [35:0] s5_t_35_reg;  // stage 5 copy of t
+wire [35:0] s5_t_35_next;
+reg  [35:0] s6_t_39_reg;  // stage 6 copy of t
+wire [35:0] s6_t_39_next;
+`ifdef NICGEN_ECP5
+wire [35:0] s7_md_cx_pp00_reg;  // stage 7 copy of md_cx_pp00 (MULT18X18D output register)
+`else
 reg  [35:0] s7_md_cx_pp00_reg;  // stage 7 copy of md_cx_pp00
+`endif
 wire [35:0] s7_md_cx_pp00_next;
-reg  [19:0] s5_t_15_reg;  // stage 5 copy of t
-wire [19:0] s5_t_15_next;
-reg  [19:0] s6_t_15_reg;  // stage 6 copy of t
-wire [19:0] s6_t_15_next;
+reg  [19:0] s5_t_36_reg;  // stage 5 copy of t
+wire [19:0] s5_t_36_next;
+reg  [19:0] s6_t_40_reg;  // stage 6 copy of t
+wire [19:0] s6_t_40_next;
+`ifdef NICGEN_ECP5
+wire [19:0] s7_md_cx_pp01_reg;  // stage 7 copy of md_cx_pp01 (MULT18X18D output register)
+`else
 reg  [19:0] s7_md_cx_pp01_reg;  // stage 7 copy of md_cx_pp01
+`endif
 wire [19:0] s7_md_cx_pp01_next;
-reg  [23:0] s5_t_16_reg;  // stage 5 copy of t
-wire [23:0] s5_t_16_next;
-reg  [23:0] s6_t_16_reg;  // stage 6 copy of t
-wire [23:0] s6_t_16_next;
+reg  [23:0] s5_t_37_reg;  // stage 5 copy of t
+wire [23:0] s5_t_37_next;
+reg  [23:0] s6_t_41_reg;  // stage 6 copy of t
+wire [23:0] s6_t_41_next;
+`ifdef NICGEN_ECP5
+wire [23:0] s7_md_cx_pp10_reg;  // stage 7 copy of md_cx_pp10 (MULT18X18D output register)
+`else
 reg  [23:0] s7_md_cx_pp10_reg;  // stage 7 copy of md_cx_pp10
+`endif
 wire [23:0] s7_md_cx_pp10_next;
-reg  [7:0] s5_t_17_reg;  // stage 5 copy of t
-wire [7:0] s5_t_17_next;
-reg  [7:0] s6_t_17_reg;  // stage 6 copy of t
-wire [7:0] s6_t_17_next;
+reg  [7:0] s5_t_38_reg;  // stage 5 copy of t
+wire [7:0] s5_t_38_next;
+reg  [7:0] s6_t_42_reg;  // stage 6 copy of t
+wire [7:0] s6_t_42_next;
+`ifdef NICGEN_ECP5
+wire [7:0] s7_md_cx_pp11_reg;  // stage 7 copy of md_cx_pp11 (MULT18X18D output register)
+`else
 reg  [7:0] s7_md_cx_pp11_reg;  // stage 7 copy of md_cx_pp11
+`endif
 wire [7:0] s7_md_cx_pp11_next;
 reg  [43:0] s8_md_cx_reg;  // stage 8 copy of md_cx
 wire [43:0] s8_md_cx_next;
-reg  [28:0] s9_md_frac_prod_pp00_reg;  // stage 9 copy of md_frac_prod_pp00
-wire [28:0] s9_md_frac_prod_pp00_next;
-reg  [28:0] s9_md_frac_prod_pp10_reg;  // stage 9 copy of md_frac_prod_pp10
-wire [28:0] s9_md_frac_prod_pp10_next;
-reg  [18:0] s9_md_frac_prod_pp20_reg;  // stage 9 copy of md_frac_prod_pp20
-wire [18:0] s9_md_frac_prod_pp20_next;
-reg  [54:0] s10_md_frac_prod_reg;  // stage 10 copy of md_frac_prod
-wire [54:0] s10_md_frac_prod_next;
-reg  [4:0] s7_recip_avg_lead_reg;  // stage 7 copy of recip_avg_lead
-wire [4:0] s7_recip_avg_lead_next;
-reg  [4:0] s8_recip_avg_lead_reg;  // stage 8 copy of recip_avg_lead
-wire [4:0] s8_recip_avg_lead_next;
-reg  [4:0] s9_recip_avg_lead_reg;  // stage 9 copy of recip_avg_lead
-wire [4:0] s9_recip_avg_lead_next;
-reg  [4:0] s10_recip_avg_lead_reg;  // stage 10 copy of recip_avg_lead
-wire [4:0] s10_recip_avg_lead_next;
-reg  [43:0] s11_md_frac_reg;  // stage 11 copy of md_frac
-wire [43:0] s11_md_frac_next;
-reg  [34:0] s12_md_red_prod_pp00_reg;  // stage 12 copy of md_red_prod_pp00
-wire [34:0] s12_md_red_prod_pp00_next;
-reg  [34:0] s12_md_red_prod_pp10_reg;  // stage 12 copy of md_red_prod_pp10
-wire [34:0] s12_md_red_prod_pp10_next;
-reg  [24:0] s12_md_red_prod_pp20_reg;  // stage 12 copy of md_red_prod_pp20
-wire [24:0] s12_md_red_prod_pp20_next;
-reg  [60:0] s13_md_red_prod_reg;  // stage 13 copy of md_red_prod
-wire [60:0] s13_md_red_prod_next;
-reg  [23:0] s5_t_18_reg;  // stage 5 copy of t
-wire [23:0] s5_t_18_next;
-reg  [23:0] s6_t_18_reg;  // stage 6 copy of t
-wire [23:0] s6_t_18_next;
-reg  [23:0] s7_t_14_reg;  // stage 7 copy of t
-wire [23:0] s7_t_14_next;
-reg  [23:0] s8_t_9_reg;  // stage 8 copy of t
-wire [23:0] s8_t_9_next;
-reg  [23:0] s9_t_9_reg;  // stage 9 copy of t
-wire [23:0] s9_t_9_next;
-reg  [23:0] s10_t_9_reg;  // stage 10 copy of t
-wire [23:0] s10_t_9_next;
-reg  [23:0] s11_t_5_reg;  // stage 11 copy of t
-wire [23:0] s11_t_5_next;
-reg  [23:0] s12_t_5_reg;  // stage 12 copy of t
-wire [23:0] s12_t_5_next;
-reg  [23:0] s13_t_reg;  // stage 13 copy of t
-wire [23:0] s13_t_next;
-reg  [23:0] s14_md_cut_reg;  // stage 14 copy of md_cut
-wire [23:0] s14_md_cut_next;
-reg  s2_t_13_reg;  // stage 2 copy of t
-wire s2_t_13_next;
-reg  s3_t_13_reg;  // stage 3 copy of t
-wire s3_t_13_next;
-reg  s4_t_17_reg;  // stage 4 copy of t
-wire s4_t_17_next;
-reg  s5_t_19_reg;  // stage 5 copy of t
-wire s5_t_19_next;
+reg  [28:0] s9_t_15_reg;  // stage 9 copy of t
+wire [28:0] s9_t_15_next;
+`ifdef NICGEN_ECP5
+wire [28:0] s10_md_frac_prod_pp00_reg;  // stage 10 copy of md_frac_prod_pp00 (MULT18X18D output register)
+`else
+reg  [28:0] s10_md_frac_prod_pp00_reg;  // stage 10 copy of md_frac_prod_pp00
+`endif
+wire [28:0] s10_md_frac_prod_pp00_next;
+reg  [28:0] s9_t_16_reg;  // stage 9 copy of t
+wire [28:0] s9_t_16_next;
+`ifdef NICGEN_ECP5
+wire [28:0] s10_md_frac_prod_pp10_reg;  // stage 10 copy of md_frac_prod_pp10 (MULT18X18D output register)
+`else
+reg  [28:0] s10_md_frac_prod_pp10_reg;  // stage 10 copy of md_frac_prod_pp10
+`endif
+wire [28:0] s10_md_frac_prod_pp10_next;
+reg  [18:0] s9_t_17_reg;  // stage 9 copy of t
+wire [18:0] s9_t_17_next;
+`ifdef NICGEN_ECP5
+wire [18:0] s10_md_frac_prod_pp20_reg;  // stage 10 copy of md_frac_prod_pp20 (MULT18X18D output register)
+`else
+reg  [18:0] s10_md_frac_prod_pp20_reg;  // stage 10 copy of md_frac_prod_pp20
+`endif
+wire [18:0] s10_md_frac_prod_pp20_next;
+reg  [54:0] s11_md_frac_prod_reg;  // stage 11 copy of md_frac_prod
+wire [54:0] s11_md_frac_prod_next;
+reg  [1:0] s7_t_20_reg;  // stage 7 copy of t
+wire [1:0] s7_t_20_next;
+reg  [1:0] s8_t_19_reg;  // stage 8 copy of t
+wire [1:0] s8_t_19_next;
+reg  [1:0] s9_t_18_reg;  // stage 9 copy of t
+wire [1:0] s9_t_18_next;
+reg  [1:0] s10_t_15_reg;  // stage 10 copy of t
+wire [1:0] s10_t_15_next;
+reg  [1:0] s11_t_13_reg;  // stage 11 copy of t
+wire [1:0] s11_t_13_next;
+reg  [50:0] s12_md_frac_coarse_reg;  // stage 12 copy of md_frac_coarse
+wire [50:0] s12_md_frac_coarse_next;
+reg  [2:0] s7_t_21_reg;  // stage 7 copy of t
+wire [2:0] s7_t_21_next;
+reg  [2:0] s8_t_20_reg;  // stage 8 copy of t
+wire [2:0] s8_t_20_next;
+reg  [2:0] s9_t_19_reg;  // stage 9 copy of t
+wire [2:0] s9_t_19_next;
+reg  [2:0] s10_t_16_reg;  // stage 10 copy of t
+wire [2:0] s10_t_16_next;
+reg  [2:0] s11_t_14_reg;  // stage 11 copy of t
+wire [2:0] s11_t_14_next;
+reg  [2:0] s12_t_11_reg;  // stage 12 copy of t
+wire [2:0] s12_t_11_next;
+reg  [43:0] s13_md_frac_reg;  // stage 13 copy of md_frac
+wire [43:0] s13_md_frac_next;
+`ifdef NICGEN_ECP5
+wire [34:0] s14_md_red_prod_pp00_reg;  // stage 14 copy of md_red_prod_pp00 (MULT18X18D output register)
+`else
+reg  [34:0] s14_md_red_prod_pp00_reg;  // stage 14 copy of md_red_prod_pp00
+`endif
+wire [34:0] s14_md_red_prod_pp00_next;
+`ifdef NICGEN_ECP5
+wire [34:0] s14_md_red_prod_pp10_reg;  // stage 14 copy of md_red_prod_pp10 (MULT18X18D output register)
+`else
+reg  [34:0] s14_md_red_prod_pp10_reg;  // stage 14 copy of md_red_prod_pp10
+`endif
+wire [34:0] s14_md_red_prod_pp10_next;
+`ifdef NICGEN_ECP5
+wire [24:0] s14_md_red_prod_pp20_reg;  // stage 14 copy of md_red_prod_pp20 (MULT18X18D output register)
+`else
+reg  [24:0] s14_md_red_prod_pp20_reg;  // stage 14 copy of md_red_prod_pp20
+`endif
+wire [24:0] s14_md_red_prod_pp20_next;
+reg  [60:0] s15_md_red_prod_reg;  // stage 15 copy of md_red_prod
+wire [60:0] s15_md_red_prod_next;
+reg  [23:0] s5_t_39_reg;  // stage 5 copy of t
+wire [23:0] s5_t_39_next;
+reg  [23:0] s6_t_43_reg;  // stage 6 copy of t
+wire [23:0] s6_t_43_next;
+reg  [23:0] s7_t_22_reg;  // stage 7 copy of t
+wire [23:0] s7_t_22_next;
+reg  [23:0] s8_t_21_reg;  // stage 8 copy of t
+wire [23:0] s8_t_21_next;
+reg  [23:0] s9_t_20_reg;  // stage 9 copy of t
+wire [23:0] s9_t_20_next;
+reg  [23:0] s10_t_17_reg;  // stage 10 copy of t
+wire [23:0] s10_t_17_next;
+reg  [23:0] s11_t_15_reg;  // stage 11 copy of t
+wire [23:0] s11_t_15_next;
+reg  [23:0] s12_t_12_reg;  // stage 12 copy of t
+wire [23:0] s12_t_12_next;
+reg  [23:0] s13_t_7_reg;  // stage 13 copy of t
+wire [23:0] s13_t_7_next;
+reg  [23:0] s14_t_7_reg;  // stage 14 copy of t
+wire [23:0] s14_t_7_next;
+reg  [23:0] s15_t_3_reg;  // stage 15 copy of t
+wire [23:0] s15_t_3_next;
+reg  [23:0] s16_md_cut_reg;  // stage 16 copy of md_cut
+wire [23:0] s16_md_cut_next;
+reg  [10:0] s2_nowq_reg;  // stage 2 copy of nowq
+wire [10:0] s2_nowq_next;
+reg  [10:0] s3_nowq_reg;  // stage 3 copy of nowq
+wire [10:0] s3_nowq_next;
+reg  [10:0] s4_nowq_reg;  // stage 4 copy of nowq
+wire [10:0] s4_nowq_next;
+reg  s2_t_32_reg;  // stage 2 copy of t
+wire s2_t_32_next;
+reg  s3_t_15_reg;  // stage 3 copy of t
+wire s3_t_15_next;
+reg  s4_t_19_reg;  // stage 4 copy of t
+wire s4_t_19_next;
+reg  s5_t_40_reg;  // stage 5 copy of t
+wire s5_t_40_next;
 reg  [23:0] s5_cur_c_reg;  // stage 5 copy of cur_c
 wire [23:0] s5_cur_c_next;
 reg  [23:0] s6_cur_c_reg;  // stage 6 copy of cur_c
@@ -770,6 +1168,10 @@ reg  [23:0] s13_cur_c_reg;  // stage 13 copy of cur_c
 wire [23:0] s13_cur_c_next;
 reg  [23:0] s14_cur_c_reg;  // stage 14 copy of cur_c
 wire [23:0] s14_cur_c_next;
+reg  [23:0] s15_cur_c_reg;  // stage 15 copy of cur_c
+wire [23:0] s15_cur_c_next;
+reg  [23:0] s16_cur_c_reg;  // stage 16 copy of cur_c
+wire [23:0] s16_cur_c_next;
 reg  s6_md_ok_reg;  // stage 6 copy of md_ok
 wire s6_md_ok_next;
 reg  s7_md_ok_reg;  // stage 7 copy of md_ok
@@ -788,18 +1190,24 @@ reg  s13_md_ok_reg;  // stage 13 copy of md_ok
 wire s13_md_ok_next;
 reg  s14_md_ok_reg;  // stage 14 copy of md_ok
 wire s14_md_ok_next;
-reg  [23:0] s15_c_core_reg;  // stage 15 copy of c_core
-wire [23:0] s15_c_core_next;
-reg  [24:0] s12_t_6_reg;  // stage 12 copy of t
-wire [24:0] s12_t_6_next;
-reg  [24:0] s13_t_2_reg;  // stage 13 copy of t
-wire [24:0] s13_t_2_next;
-reg  [24:0] s14_t_reg;  // stage 14 copy of t
-wire [24:0] s14_t_next;
-reg  [24:0] s15_t_reg;  // stage 15 copy of t
-wire [24:0] s15_t_next;
-reg  [24:0] s16_t_reg;  // stage 16 copy of t
-wire [24:0] s16_t_next;
+reg  s15_md_ok_reg;  // stage 15 copy of md_ok
+wire s15_md_ok_next;
+reg  s16_md_ok_reg;  // stage 16 copy of md_ok
+wire s16_md_ok_next;
+reg  [23:0] s17_c_core_reg;  // stage 17 copy of c_core
+wire [23:0] s17_c_core_next;
+reg  [24:0] s14_t_8_reg;  // stage 14 copy of t
+wire [24:0] s14_t_8_next;
+reg  [24:0] s15_t_4_reg;  // stage 15 copy of t
+wire [24:0] s15_t_4_next;
+reg  [24:0] s16_t_3_reg;  // stage 16 copy of t
+wire [24:0] s16_t_3_next;
+reg  [24:0] s17_t_2_reg;  // stage 17 copy of t
+wire [24:0] s17_t_2_next;
+reg  [24:0] s18_t_reg;  // stage 18 copy of t
+wire [24:0] s18_t_next;
+reg  [24:0] s19_t_reg;  // stage 19 copy of t
+wire [24:0] s19_t_next;
 reg  s2_rtt_le_trtt_reg;  // stage 2 copy of rtt_le_trtt
 wire s2_rtt_le_trtt_next;
 reg  s3_rtt_le_trtt_reg;  // stage 3 copy of rtt_le_trtt
@@ -830,76 +1238,96 @@ reg  s15_rtt_le_trtt_reg;  // stage 15 copy of rtt_le_trtt
 wire s15_rtt_le_trtt_next;
 reg  s16_rtt_le_trtt_reg;  // stage 16 copy of rtt_le_trtt
 wire s16_rtt_le_trtt_next;
-reg  [23:0] s12_fi_inc_reg;  // stage 12 copy of fi_inc
-wire [23:0] s12_fi_inc_next;
-reg  [23:0] s13_fi_inc_reg;  // stage 13 copy of fi_inc
-wire [23:0] s13_fi_inc_next;
+reg  s17_rtt_le_trtt_reg;  // stage 17 copy of rtt_le_trtt
+wire s17_rtt_le_trtt_next;
+reg  s18_rtt_le_trtt_reg;  // stage 18 copy of rtt_le_trtt
+wire s18_rtt_le_trtt_next;
+reg  s19_rtt_le_trtt_reg;  // stage 19 copy of rtt_le_trtt
+wire s19_rtt_le_trtt_next;
 reg  [23:0] s14_fi_inc_reg;  // stage 14 copy of fi_inc
 wire [23:0] s14_fi_inc_next;
 reg  [23:0] s15_fi_inc_reg;  // stage 15 copy of fi_inc
 wire [23:0] s15_fi_inc_next;
 reg  [23:0] s16_fi_inc_reg;  // stage 16 copy of fi_inc
 wire [23:0] s16_fi_inc_next;
-reg  [23:0] s17_incs_reg;  // stage 17 copy of incs
-wire [23:0] s17_incs_next;
-reg  [20:0] s5_t_20_reg;  // stage 5 copy of t
-wire [20:0] s5_t_20_next;
-reg  [20:0] s6_t_19_reg;  // stage 6 copy of t
-wire [20:0] s6_t_19_next;
-reg  [20:0] s7_t_15_reg;  // stage 7 copy of t
-wire [20:0] s7_t_15_next;
-reg  [20:0] s8_t_10_reg;  // stage 8 copy of t
-wire [20:0] s8_t_10_next;
-reg  [20:0] s9_t_10_reg;  // stage 9 copy of t
-wire [20:0] s9_t_10_next;
-reg  [20:0] s10_t_10_reg;  // stage 10 copy of t
-wire [20:0] s10_t_10_next;
-reg  [20:0] s11_t_6_reg;  // stage 11 copy of t
-wire [20:0] s11_t_6_next;
-reg  [20:0] s12_t_7_reg;  // stage 12 copy of t
-wire [20:0] s12_t_7_next;
-reg  [20:0] s13_t_3_reg;  // stage 13 copy of t
-wire [20:0] s13_t_3_next;
-reg  [20:0] s14_t_2_reg;  // stage 14 copy of t
-wire [20:0] s14_t_2_next;
-reg  [20:0] s15_t_2_reg;  // stage 15 copy of t
-wire [20:0] s15_t_2_next;
-reg  [20:0] s16_t_2_reg;  // stage 16 copy of t
-wire [20:0] s16_t_2_next;
-reg  [20:0] s17_t_reg;  // stage 17 copy of t
-wire [20:0] s17_t_next;
-reg  s2_t_14_reg;  // stage 2 copy of t
-wire s2_t_14_next;
-reg  s3_t_14_reg;  // stage 3 copy of t
-wire s3_t_14_next;
-reg  s4_t_18_reg;  // stage 4 copy of t
-wire s4_t_18_next;
-reg  s5_t_21_reg;  // stage 5 copy of t
-wire s5_t_21_next;
-reg  s6_t_20_reg;  // stage 6 copy of t
-wire s6_t_20_next;
-reg  s7_t_16_reg;  // stage 7 copy of t
-wire s7_t_16_next;
-reg  s8_t_11_reg;  // stage 8 copy of t
-wire s8_t_11_next;
-reg  s9_t_11_reg;  // stage 9 copy of t
-wire s9_t_11_next;
-reg  s10_t_11_reg;  // stage 10 copy of t
-wire s10_t_11_next;
-reg  s11_t_7_reg;  // stage 11 copy of t
-wire s11_t_7_next;
-reg  s12_t_8_reg;  // stage 12 copy of t
-wire s12_t_8_next;
-reg  s13_t_4_reg;  // stage 13 copy of t
-wire s13_t_4_next;
-reg  s14_t_3_reg;  // stage 14 copy of t
-wire s14_t_3_next;
-reg  s15_t_3_reg;  // stage 15 copy of t
-wire s15_t_3_next;
-reg  s16_t_3_reg;  // stage 16 copy of t
-wire s16_t_3_next;
-reg  s17_t_2_reg;  // stage 17 copy of t
-wire s17_t_2_next;
+reg  [23:0] s17_fi_inc_reg;  // stage 17 copy of fi_inc
+wire [23:0] s17_fi_inc_next;
+reg  [23:0] s18_fi_inc_reg;  // stage 18 copy of fi_inc
+wire [23:0] s18_fi_inc_next;
+reg  [23:0] s19_fi_inc_reg;  // stage 19 copy of fi_inc
+wire [23:0] s19_fi_inc_next;
+reg  [23:0] s20_incs_reg;  // stage 20 copy of incs
+wire [23:0] s20_incs_next;
+reg  [20:0] s5_t_41_reg;  // stage 5 copy of t
+wire [20:0] s5_t_41_next;
+reg  [20:0] s6_t_44_reg;  // stage 6 copy of t
+wire [20:0] s6_t_44_next;
+reg  [20:0] s7_t_23_reg;  // stage 7 copy of t
+wire [20:0] s7_t_23_next;
+reg  [20:0] s8_t_22_reg;  // stage 8 copy of t
+wire [20:0] s8_t_22_next;
+reg  [20:0] s9_t_21_reg;  // stage 9 copy of t
+wire [20:0] s9_t_21_next;
+reg  [20:0] s10_t_18_reg;  // stage 10 copy of t
+wire [20:0] s10_t_18_next;
+reg  [20:0] s11_t_16_reg;  // stage 11 copy of t
+wire [20:0] s11_t_16_next;
+reg  [20:0] s12_t_13_reg;  // stage 12 copy of t
+wire [20:0] s12_t_13_next;
+reg  [20:0] s13_t_8_reg;  // stage 13 copy of t
+wire [20:0] s13_t_8_next;
+reg  [20:0] s14_t_9_reg;  // stage 14 copy of t
+wire [20:0] s14_t_9_next;
+reg  [20:0] s15_t_5_reg;  // stage 15 copy of t
+wire [20:0] s15_t_5_next;
+reg  [20:0] s16_t_4_reg;  // stage 16 copy of t
+wire [20:0] s16_t_4_next;
+reg  [20:0] s17_t_3_reg;  // stage 17 copy of t
+wire [20:0] s17_t_3_next;
+reg  [20:0] s18_t_2_reg;  // stage 18 copy of t
+wire [20:0] s18_t_2_next;
+reg  [20:0] s19_t_2_reg;  // stage 19 copy of t
+wire [20:0] s19_t_2_next;
+reg  [20:0] s20_t_reg;  // stage 20 copy of t
+wire [20:0] s20_t_next;
+reg  s2_t_33_reg;  // stage 2 copy of t
+wire s2_t_33_next;
+reg  s3_t_16_reg;  // stage 3 copy of t
+wire s3_t_16_next;
+reg  s4_t_20_reg;  // stage 4 copy of t
+wire s4_t_20_next;
+reg  s5_t_42_reg;  // stage 5 copy of t
+wire s5_t_42_next;
+reg  s6_t_45_reg;  // stage 6 copy of t
+wire s6_t_45_next;
+reg  s7_t_24_reg;  // stage 7 copy of t
+wire s7_t_24_next;
+reg  s8_t_23_reg;  // stage 8 copy of t
+wire s8_t_23_next;
+reg  s9_t_22_reg;  // stage 9 copy of t
+wire s9_t_22_next;
+reg  s10_t_19_reg;  // stage 10 copy of t
+wire s10_t_19_next;
+reg  s11_t_17_reg;  // stage 11 copy of t
+wire s11_t_17_next;
+reg  s12_t_14_reg;  // stage 12 copy of t
+wire s12_t_14_next;
+reg  s13_t_9_reg;  // stage 13 copy of t
+wire s13_t_9_next;
+reg  s14_t_10_reg;  // stage 14 copy of t
+wire s14_t_10_next;
+reg  s15_t_6_reg;  // stage 15 copy of t
+wire s15_t_6_next;
+reg  s16_t_5_reg;  // stage 16 copy of t
+wire s16_t_5_next;
+reg  s17_t_4_reg;  // stage 17 copy of t
+wire s17_t_4_next;
+reg  s18_t_3_reg;  // stage 18 copy of t
+wire s18_t_3_next;
+reg  s19_t_3_reg;  // stage 19 copy of t
+wire s19_t_3_next;
+reg  s20_t_2_reg;  // stage 20 copy of t
+wire s20_t_2_next;
 reg  [19:0] s5_cur_inc_reg;  // stage 5 copy of cur_inc
 wire [19:0] s5_cur_inc_next;
 reg  [19:0] s6_cur_inc_reg;  // stage 6 copy of cur_inc
@@ -926,20 +1354,28 @@ reg  [19:0] s16_cur_inc_reg;  // stage 16 copy of cur_inc
 wire [19:0] s16_cur_inc_next;
 reg  [19:0] s17_cur_inc_reg;  // stage 17 copy of cur_inc
 wire [19:0] s17_cur_inc_next;
-reg  [19:0] s18_inc_acc_reg;  // stage 18 copy of inc_acc
-wire [19:0] s18_inc_acc_next;
-reg  [10:0] s2_t_15_reg;  // stage 2 copy of t
-wire [10:0] s2_t_15_next;
-reg  [10:0] s3_t_15_reg;  // stage 3 copy of t
-wire [10:0] s3_t_15_next;
-reg  [10:0] s4_t_19_reg;  // stage 4 copy of t
-wire [10:0] s4_t_19_next;
-reg  [24:0] s16_t_4_reg;  // stage 16 copy of t
-wire [24:0] s16_t_4_next;
-reg  [24:0] s17_t_3_reg;  // stage 17 copy of t
-wire [24:0] s17_t_3_next;
-reg  [24:0] s18_t_reg;  // stage 18 copy of t
-wire [24:0] s18_t_next;
+reg  [19:0] s18_cur_inc_reg;  // stage 18 copy of cur_inc
+wire [19:0] s18_cur_inc_next;
+reg  [19:0] s19_cur_inc_reg;  // stage 19 copy of cur_inc
+wire [19:0] s19_cur_inc_next;
+reg  [19:0] s20_cur_inc_reg;  // stage 20 copy of cur_inc
+wire [19:0] s20_cur_inc_next;
+reg  [19:0] s21_inc_acc_reg;  // stage 21 copy of inc_acc
+wire [19:0] s21_inc_acc_next;
+reg  [10:0] s2_t_34_reg;  // stage 2 copy of t
+wire [10:0] s2_t_34_next;
+reg  [10:0] s3_t_17_reg;  // stage 3 copy of t
+wire [10:0] s3_t_17_next;
+reg  [10:0] s4_t_21_reg;  // stage 4 copy of t
+wire [10:0] s4_t_21_next;
+reg  [24:0] s18_t_4_reg;  // stage 18 copy of t
+wire [24:0] s18_t_4_next;
+reg  [24:0] s19_t_4_reg;  // stage 19 copy of t
+wire [24:0] s19_t_4_next;
+reg  [24:0] s20_t_3_reg;  // stage 20 copy of t
+wire [24:0] s20_t_3_next;
+reg  [24:0] s21_t_reg;  // stage 21 copy of t
+wire [24:0] s21_t_next;
 reg  s5_fulfill_reg;  // stage 5 copy of fulfill
 wire s5_fulfill_next;
 reg  s6_fulfill_reg;  // stage 6 copy of fulfill
@@ -968,26 +1404,34 @@ reg  s17_fulfill_reg;  // stage 17 copy of fulfill
 wire s17_fulfill_next;
 reg  s18_fulfill_reg;  // stage 18 copy of fulfill
 wire s18_fulfill_next;
-reg  [24:0] s16_t_5_reg;  // stage 16 copy of t
-wire [24:0] s16_t_5_next;
-reg  [24:0] s17_t_4_reg;  // stage 17 copy of t
-wire [24:0] s17_t_4_next;
-reg  [24:0] s18_t_2_reg;  // stage 18 copy of t
-wire [24:0] s18_t_2_next;
-reg  [24:0] s19_core_c_reg;  // stage 19 copy of core_c
-wire [24:0] s19_core_c_next;
-reg  s2_t_16_reg;  // stage 2 copy of t
-wire s2_t_16_next;
-reg  s3_t_16_reg;  // stage 3 copy of t
-wire s3_t_16_next;
-reg  s4_t_20_reg;  // stage 4 copy of t
-wire s4_t_20_next;
-reg  s2_t_17_reg;  // stage 2 copy of t
-wire s2_t_17_next;
-reg  s3_t_17_reg;  // stage 3 copy of t
-wire s3_t_17_next;
-reg  s4_t_21_reg;  // stage 4 copy of t
-wire s4_t_21_next;
+reg  s19_fulfill_reg;  // stage 19 copy of fulfill
+wire s19_fulfill_next;
+reg  s20_fulfill_reg;  // stage 20 copy of fulfill
+wire s20_fulfill_next;
+reg  s21_fulfill_reg;  // stage 21 copy of fulfill
+wire s21_fulfill_next;
+reg  [24:0] s18_t_5_reg;  // stage 18 copy of t
+wire [24:0] s18_t_5_next;
+reg  [24:0] s19_t_5_reg;  // stage 19 copy of t
+wire [24:0] s19_t_5_next;
+reg  [24:0] s20_t_4_reg;  // stage 20 copy of t
+wire [24:0] s20_t_4_next;
+reg  [24:0] s21_t_2_reg;  // stage 21 copy of t
+wire [24:0] s21_t_2_next;
+reg  [24:0] s22_core_c_reg;  // stage 22 copy of core_c
+wire [24:0] s22_core_c_next;
+reg  s2_t_35_reg;  // stage 2 copy of t
+wire s2_t_35_next;
+reg  s3_t_18_reg;  // stage 3 copy of t
+wire s3_t_18_next;
+reg  s4_t_22_reg;  // stage 4 copy of t
+wire s4_t_22_next;
+reg  s2_t_36_reg;  // stage 2 copy of t
+wire s2_t_36_next;
+reg  s3_t_19_reg;  // stage 3 copy of t
+wire s3_t_19_next;
+reg  s4_t_23_reg;  // stage 4 copy of t
+wire s4_t_23_next;
 reg  s5_ack_run_reg;  // stage 5 copy of ack_run
 wire s5_ack_run_next;
 reg  s6_ack_run_reg;  // stage 6 copy of ack_run
@@ -1008,12 +1452,12 @@ reg  s8_qa_fired_nscc_reg;  // stage 8 copy of qa_fired_nscc
 wire s8_qa_fired_nscc_next;
 reg  s9_qa_fired_nscc_reg;  // stage 9 copy of qa_fired_nscc
 wire s9_qa_fired_nscc_next;
-reg  [24:0] s9_t_12_reg;  // stage 9 copy of t
-wire [24:0] s9_t_12_next;
-reg  [24:0] s9_t_13_reg;  // stage 9 copy of t
-wire [24:0] s9_t_13_next;
-reg  [24:0] s9_t_14_reg;  // stage 9 copy of t
-wire [24:0] s9_t_14_next;
+reg  [24:0] s9_t_23_reg;  // stage 9 copy of t
+wire [24:0] s9_t_23_next;
+reg  [24:0] s9_t_24_reg;  // stage 9 copy of t
+wire [24:0] s9_t_24_next;
+reg  [24:0] s9_t_25_reg;  // stage 9 copy of t
+wire [24:0] s9_t_25_next;
 reg  s10_early_reg;  // stage 10 copy of early
 wire s10_early_next;
 reg  s11_early_reg;  // stage 11 copy of early
@@ -1034,6 +1478,12 @@ reg  s18_early_reg;  // stage 18 copy of early
 wire s18_early_next;
 reg  s19_early_reg;  // stage 19 copy of early
 wire s19_early_next;
+reg  s20_early_reg;  // stage 20 copy of early
+wire s20_early_next;
+reg  s21_early_reg;  // stage 21 copy of early
+wire s21_early_next;
+reg  s22_early_reg;  // stage 22 copy of early
+wire s22_early_next;
 reg  [24:0] s10_c_early_reg;  // stage 10 copy of c_early
 wire [24:0] s10_c_early_next;
 reg  [24:0] s11_c_early_reg;  // stage 11 copy of c_early
@@ -1054,8 +1504,14 @@ reg  [24:0] s18_c_early_reg;  // stage 18 copy of c_early
 wire [24:0] s18_c_early_next;
 reg  [24:0] s19_c_early_reg;  // stage 19 copy of c_early
 wire [24:0] s19_c_early_next;
-reg  [23:0] s20_c_ack_clamped_reg;  // stage 20 copy of c_ack_clamped
-wire [23:0] s20_c_ack_clamped_next;
+reg  [24:0] s20_c_early_reg;  // stage 20 copy of c_early
+wire [24:0] s20_c_early_next;
+reg  [24:0] s21_c_early_reg;  // stage 21 copy of c_early
+wire [24:0] s21_c_early_next;
+reg  [24:0] s22_c_early_reg;  // stage 22 copy of c_early
+wire [24:0] s22_c_early_next;
+reg  [23:0] s23_c_ack_clamped_reg;  // stage 23 copy of c_ack_clamped
+wire [23:0] s23_c_ack_clamped_next;
 reg  [10:0] s5_nowq_reg;  // stage 5 copy of nowq
 wire [10:0] s5_nowq_next;
 reg  [10:0] s6_nowq_reg;  // stage 6 copy of nowq
@@ -1076,16 +1532,16 @@ reg  [10:0] s8_cur_last_adj_reg;  // stage 8 copy of cur_last_adj
 wire [10:0] s8_cur_last_adj_next;
 reg  [10:0] s9_cur_last_adj_reg;  // stage 9 copy of cur_last_adj
 wire [10:0] s9_cur_last_adj_next;
-reg  [9:0] s5_t_22_reg;  // stage 5 copy of t
-wire [9:0] s5_t_22_next;
-reg  [9:0] s6_t_21_reg;  // stage 6 copy of t
-wire [9:0] s6_t_21_next;
-reg  [9:0] s7_t_17_reg;  // stage 7 copy of t
-wire [9:0] s7_t_17_next;
-reg  [9:0] s8_t_12_reg;  // stage 8 copy of t
-wire [9:0] s8_t_12_next;
-reg  [9:0] s9_t_15_reg;  // stage 9 copy of t
-wire [9:0] s9_t_15_next;
+reg  [9:0] s5_t_43_reg;  // stage 5 copy of t
+wire [9:0] s5_t_43_next;
+reg  [9:0] s6_t_46_reg;  // stage 6 copy of t
+wire [9:0] s6_t_46_next;
+reg  [9:0] s7_t_25_reg;  // stage 7 copy of t
+wire [9:0] s7_t_25_next;
+reg  [9:0] s8_t_24_reg;  // stage 8 copy of t
+wire [9:0] s8_t_24_next;
+reg  [9:0] s9_t_26_reg;  // stage 9 copy of t
+wire [9:0] s9_t_26_next;
 reg  [9:0] s5_cur_recv_reg;  // stage 5 copy of cur_recv
 wire [9:0] s5_cur_recv_next;
 reg  [9:0] s6_cur_recv_reg;  // stage 6 copy of cur_recv
@@ -1114,8 +1570,14 @@ reg  s17_core_step_reg;  // stage 17 copy of core_step
 wire s17_core_step_next;
 reg  s18_core_step_reg;  // stage 18 copy of core_step
 wire s18_core_step_next;
-reg  [19:0] s18_cur_inc_reg;  // stage 18 copy of cur_inc
-wire [19:0] s18_cur_inc_next;
+reg  s19_core_step_reg;  // stage 19 copy of core_step
+wire s19_core_step_next;
+reg  s20_core_step_reg;  // stage 20 copy of core_step
+wire s20_core_step_next;
+reg  s21_core_step_reg;  // stage 21 copy of core_step
+wire s21_core_step_next;
+reg  [19:0] s21_cur_inc_reg;  // stage 21 copy of cur_inc
+wire [19:0] s21_cur_inc_next;
 reg  s10_qa_fired_nscc_reg;  // stage 10 copy of qa_fired_nscc
 wire s10_qa_fired_nscc_next;
 reg  s11_qa_fired_nscc_reg;  // stage 11 copy of qa_fired_nscc
@@ -1134,6 +1596,12 @@ reg  s17_qa_fired_nscc_reg;  // stage 17 copy of qa_fired_nscc
 wire s17_qa_fired_nscc_next;
 reg  s18_qa_fired_nscc_reg;  // stage 18 copy of qa_fired_nscc
 wire s18_qa_fired_nscc_next;
+reg  s19_qa_fired_nscc_reg;  // stage 19 copy of qa_fired_nscc
+wire s19_qa_fired_nscc_next;
+reg  s20_qa_fired_nscc_reg;  // stage 20 copy of qa_fired_nscc
+wire s20_qa_fired_nscc_next;
+reg  s21_qa_fired_nscc_reg;  // stage 21 copy of qa_fired_nscc
+wire s21_qa_fired_nscc_next;
 reg  [10:0] s5_cur_last_md_reg;  // stage 5 copy of cur_last_md
 wire [10:0] s5_cur_last_md_next;
 reg  [10:0] s6_cur_last_md_reg;  // stage 6 copy of cur_last_md
@@ -1148,46 +1616,46 @@ reg  [15:0] s5_cur_avg_rtt_reg;  // stage 5 copy of cur_avg_rtt
 wire [15:0] s5_cur_avg_rtt_next;
 reg  s9_cur_increase_reg;  // stage 9 copy of cur_increase
 wire s9_cur_increase_next;
-reg  s2_t_18_reg;  // stage 2 copy of t
-wire s2_t_18_next;
-reg  s3_t_18_reg;  // stage 3 copy of t
-wire s3_t_18_next;
-reg  s4_t_22_reg;  // stage 4 copy of t
-wire s4_t_22_next;
-reg  s2_t_19_reg;  // stage 2 copy of t
-wire s2_t_19_next;
-reg  s3_t_19_reg;  // stage 3 copy of t
-wire s3_t_19_next;
-reg  s4_t_23_reg;  // stage 4 copy of t
-wire s4_t_23_next;
-reg  [10:0] s2_t_20_reg;  // stage 2 copy of t
-wire [10:0] s2_t_20_next;
-reg  [10:0] s3_t_20_reg;  // stage 3 copy of t
-wire [10:0] s3_t_20_next;
-reg  [10:0] s4_t_24_reg;  // stage 4 copy of t
-wire [10:0] s4_t_24_next;
+reg  s2_t_37_reg;  // stage 2 copy of t
+wire s2_t_37_next;
+reg  s3_t_20_reg;  // stage 3 copy of t
+wire s3_t_20_next;
+reg  s4_t_24_reg;  // stage 4 copy of t
+wire s4_t_24_next;
+reg  s2_t_38_reg;  // stage 2 copy of t
+wire s2_t_38_next;
+reg  s3_t_21_reg;  // stage 3 copy of t
+wire s3_t_21_next;
+reg  s4_t_25_reg;  // stage 4 copy of t
+wire s4_t_25_next;
+reg  [10:0] s2_t_39_reg;  // stage 2 copy of t
+wire [10:0] s2_t_39_next;
+reg  [10:0] s3_t_22_reg;  // stage 3 copy of t
+wire [10:0] s3_t_22_next;
+reg  [10:0] s4_t_26_reg;  // stage 4 copy of t
+wire [10:0] s4_t_26_next;
 reg  [14:0] s5_cur_count_reg;  // stage 5 copy of cur_count
 wire [14:0] s5_cur_count_next;
-reg  [14:0] s6_t_22_reg;  // stage 6 copy of t
-wire [14:0] s6_t_22_next;
-reg  [14:0] s7_t_18_reg;  // stage 7 copy of t
-wire [14:0] s7_t_18_next;
-reg  [14:0] s8_t_13_reg;  // stage 8 copy of t
-wire [14:0] s8_t_13_next;
-reg  [14:0] s9_t_16_reg;  // stage 9 copy of t
-wire [14:0] s9_t_16_next;
-reg  [15:0] s2_t_21_reg;  // stage 2 copy of t
-wire [15:0] s2_t_21_next;
-reg  [15:0] s3_t_21_reg;  // stage 3 copy of t
-wire [15:0] s3_t_21_next;
-reg  [15:0] s4_t_25_reg;  // stage 4 copy of t
-wire [15:0] s4_t_25_next;
-reg  [14:0] s2_t_22_reg;  // stage 2 copy of t
-wire [14:0] s2_t_22_next;
-reg  [14:0] s3_t_22_reg;  // stage 3 copy of t
-wire [14:0] s3_t_22_next;
-reg  [14:0] s4_t_26_reg;  // stage 4 copy of t
-wire [14:0] s4_t_26_next;
+reg  [14:0] s6_t_47_reg;  // stage 6 copy of t
+wire [14:0] s6_t_47_next;
+reg  [14:0] s7_t_26_reg;  // stage 7 copy of t
+wire [14:0] s7_t_26_next;
+reg  [14:0] s8_t_25_reg;  // stage 8 copy of t
+wire [14:0] s8_t_25_next;
+reg  [14:0] s9_t_27_reg;  // stage 9 copy of t
+wire [14:0] s9_t_27_next;
+reg  [15:0] s2_t_40_reg;  // stage 2 copy of t
+wire [15:0] s2_t_40_next;
+reg  [15:0] s3_t_23_reg;  // stage 3 copy of t
+wire [15:0] s3_t_23_next;
+reg  [15:0] s4_t_27_reg;  // stage 4 copy of t
+wire [15:0] s4_t_27_next;
+reg  [14:0] s2_t_41_reg;  // stage 2 copy of t
+wire [14:0] s2_t_41_next;
+reg  [14:0] s3_t_24_reg;  // stage 3 copy of t
+wire [14:0] s3_t_24_next;
+reg  [14:0] s4_t_28_reg;  // stage 4 copy of t
+wire [14:0] s4_t_28_next;
 reg  s5_qa_roll_reg;  // stage 5 copy of qa_roll
 wire s5_qa_roll_next;
 reg  s5_qa_used_nscc_reg;  // stage 5 copy of qa_used_nscc
@@ -1228,10 +1696,12 @@ reg  s19_ack_run_reg;  // stage 19 copy of ack_run
 wire s19_ack_run_next;
 reg  s20_ack_run_reg;  // stage 20 copy of ack_run
 wire s20_ack_run_next;
-reg  [23:0] s15_cur_c_reg;  // stage 15 copy of cur_c
-wire [23:0] s15_cur_c_next;
-reg  [23:0] s16_cur_c_reg;  // stage 16 copy of cur_c
-wire [23:0] s16_cur_c_next;
+reg  s21_ack_run_reg;  // stage 21 copy of ack_run
+wire s21_ack_run_next;
+reg  s22_ack_run_reg;  // stage 22 copy of ack_run
+wire s22_ack_run_next;
+reg  s23_ack_run_reg;  // stage 23 copy of ack_run
+wire s23_ack_run_next;
 reg  [23:0] s17_cur_c_reg;  // stage 17 copy of cur_c
 wire [23:0] s17_cur_c_next;
 reg  [23:0] s18_cur_c_reg;  // stage 18 copy of cur_c
@@ -1240,6 +1710,12 @@ reg  [23:0] s19_cur_c_reg;  // stage 19 copy of cur_c
 wire [23:0] s19_cur_c_next;
 reg  [23:0] s20_cur_c_reg;  // stage 20 copy of cur_c
 wire [23:0] s20_cur_c_next;
+reg  [23:0] s21_cur_c_reg;  // stage 21 copy of cur_c
+wire [23:0] s21_cur_c_next;
+reg  [23:0] s22_cur_c_reg;  // stage 22 copy of cur_c
+wire [23:0] s22_cur_c_next;
+reg  [23:0] s23_cur_c_reg;  // stage 23 copy of cur_c
+wire [23:0] s23_cur_c_next;
 reg  s5_is_loss_reg;  // stage 5 copy of is_loss
 wire s5_is_loss_next;
 reg  s6_is_loss_reg;  // stage 6 copy of is_loss
@@ -1272,6 +1748,12 @@ reg  s19_is_loss_reg;  // stage 19 copy of is_loss
 wire s19_is_loss_next;
 reg  s20_is_loss_reg;  // stage 20 copy of is_loss
 wire s20_is_loss_next;
+reg  s21_is_loss_reg;  // stage 21 copy of is_loss
+wire s21_is_loss_next;
+reg  s22_is_loss_reg;  // stage 22 copy of is_loss
+wire s22_is_loss_next;
+reg  s23_is_loss_reg;  // stage 23 copy of is_loss
+wire s23_is_loss_next;
 reg  [23:0] s9_c_loss_all_reg;  // stage 9 copy of c_loss_all
 wire [23:0] s9_c_loss_all_next;
 reg  [23:0] s10_c_loss_all_reg;  // stage 10 copy of c_loss_all
@@ -1296,314 +1778,386 @@ reg  [23:0] s19_c_loss_all_reg;  // stage 19 copy of c_loss_all
 wire [23:0] s19_c_loss_all_next;
 reg  [23:0] s20_c_loss_all_reg;  // stage 20 copy of c_loss_all
 wire [23:0] s20_c_loss_all_next;
-reg  [10:0] s10_t_12_reg;  // stage 10 copy of t
-wire [10:0] s10_t_12_next;
-reg  [10:0] s11_t_8_reg;  // stage 11 copy of t
-wire [10:0] s11_t_8_next;
-reg  [10:0] s12_t_9_reg;  // stage 12 copy of t
-wire [10:0] s12_t_9_next;
-reg  [10:0] s13_t_5_reg;  // stage 13 copy of t
-wire [10:0] s13_t_5_next;
-reg  [10:0] s14_t_4_reg;  // stage 14 copy of t
-wire [10:0] s14_t_4_next;
-reg  [10:0] s15_t_4_reg;  // stage 15 copy of t
-wire [10:0] s15_t_4_next;
+reg  [23:0] s21_c_loss_all_reg;  // stage 21 copy of c_loss_all
+wire [23:0] s21_c_loss_all_next;
+reg  [23:0] s22_c_loss_all_reg;  // stage 22 copy of c_loss_all
+wire [23:0] s22_c_loss_all_next;
+reg  [23:0] s23_c_loss_all_reg;  // stage 23 copy of c_loss_all
+wire [23:0] s23_c_loss_all_next;
+reg  [10:0] s10_t_20_reg;  // stage 10 copy of t
+wire [10:0] s10_t_20_next;
+reg  [10:0] s11_t_18_reg;  // stage 11 copy of t
+wire [10:0] s11_t_18_next;
+reg  [10:0] s12_t_15_reg;  // stage 12 copy of t
+wire [10:0] s12_t_15_next;
+reg  [10:0] s13_t_10_reg;  // stage 13 copy of t
+wire [10:0] s13_t_10_next;
+reg  [10:0] s14_t_11_reg;  // stage 14 copy of t
+wire [10:0] s14_t_11_next;
+reg  [10:0] s15_t_7_reg;  // stage 15 copy of t
+wire [10:0] s15_t_7_next;
 reg  [10:0] s16_t_6_reg;  // stage 16 copy of t
 wire [10:0] s16_t_6_next;
 reg  [10:0] s17_t_5_reg;  // stage 17 copy of t
 wire [10:0] s17_t_5_next;
-reg  [10:0] s18_t_3_reg;  // stage 18 copy of t
-wire [10:0] s18_t_3_next;
-reg  [10:0] s19_t_reg;  // stage 19 copy of t
-wire [10:0] s19_t_next;
-reg  [10:0] s20_t_reg;  // stage 20 copy of t
-wire [10:0] s20_t_next;
-reg  [9:0] s10_t_13_reg;  // stage 10 copy of t
-wire [9:0] s10_t_13_next;
-reg  [9:0] s11_t_9_reg;  // stage 11 copy of t
-wire [9:0] s11_t_9_next;
-reg  [9:0] s12_t_10_reg;  // stage 12 copy of t
-wire [9:0] s12_t_10_next;
-reg  [9:0] s13_t_6_reg;  // stage 13 copy of t
-wire [9:0] s13_t_6_next;
-reg  [9:0] s14_t_5_reg;  // stage 14 copy of t
-wire [9:0] s14_t_5_next;
-reg  [9:0] s15_t_5_reg;  // stage 15 copy of t
-wire [9:0] s15_t_5_next;
+reg  [10:0] s18_t_6_reg;  // stage 18 copy of t
+wire [10:0] s18_t_6_next;
+reg  [10:0] s19_t_6_reg;  // stage 19 copy of t
+wire [10:0] s19_t_6_next;
+reg  [10:0] s20_t_5_reg;  // stage 20 copy of t
+wire [10:0] s20_t_5_next;
+reg  [10:0] s21_t_3_reg;  // stage 21 copy of t
+wire [10:0] s21_t_3_next;
+reg  [10:0] s22_t_reg;  // stage 22 copy of t
+wire [10:0] s22_t_next;
+reg  [10:0] s23_t_reg;  // stage 23 copy of t
+wire [10:0] s23_t_next;
+reg  [9:0] s10_t_21_reg;  // stage 10 copy of t
+wire [9:0] s10_t_21_next;
+reg  [9:0] s11_t_19_reg;  // stage 11 copy of t
+wire [9:0] s11_t_19_next;
+reg  [9:0] s12_t_16_reg;  // stage 12 copy of t
+wire [9:0] s12_t_16_next;
+reg  [9:0] s13_t_11_reg;  // stage 13 copy of t
+wire [9:0] s13_t_11_next;
+reg  [9:0] s14_t_12_reg;  // stage 14 copy of t
+wire [9:0] s14_t_12_next;
+reg  [9:0] s15_t_8_reg;  // stage 15 copy of t
+wire [9:0] s15_t_8_next;
 reg  [9:0] s16_t_7_reg;  // stage 16 copy of t
 wire [9:0] s16_t_7_next;
 reg  [9:0] s17_t_6_reg;  // stage 17 copy of t
 wire [9:0] s17_t_6_next;
-reg  [9:0] s18_t_4_reg;  // stage 18 copy of t
-wire [9:0] s18_t_4_next;
-reg  [9:0] s19_t_2_reg;  // stage 19 copy of t
-wire [9:0] s19_t_2_next;
-reg  [9:0] s20_t_2_reg;  // stage 20 copy of t
-wire [9:0] s20_t_2_next;
-reg  [19:0] s19_t_3_reg;  // stage 19 copy of t
-wire [19:0] s19_t_3_next;
-reg  [19:0] s20_t_3_reg;  // stage 20 copy of t
-wire [19:0] s20_t_3_next;
-reg  [10:0] s10_t_14_reg;  // stage 10 copy of t
-wire [10:0] s10_t_14_next;
-reg  [10:0] s11_t_10_reg;  // stage 11 copy of t
-wire [10:0] s11_t_10_next;
-reg  [10:0] s12_t_11_reg;  // stage 12 copy of t
-wire [10:0] s12_t_11_next;
-reg  [10:0] s13_t_7_reg;  // stage 13 copy of t
-wire [10:0] s13_t_7_next;
-reg  [10:0] s14_t_6_reg;  // stage 14 copy of t
-wire [10:0] s14_t_6_next;
-reg  [10:0] s15_t_6_reg;  // stage 15 copy of t
-wire [10:0] s15_t_6_next;
+reg  [9:0] s18_t_7_reg;  // stage 18 copy of t
+wire [9:0] s18_t_7_next;
+reg  [9:0] s19_t_7_reg;  // stage 19 copy of t
+wire [9:0] s19_t_7_next;
+reg  [9:0] s20_t_6_reg;  // stage 20 copy of t
+wire [9:0] s20_t_6_next;
+reg  [9:0] s21_t_4_reg;  // stage 21 copy of t
+wire [9:0] s21_t_4_next;
+reg  [9:0] s22_t_2_reg;  // stage 22 copy of t
+wire [9:0] s22_t_2_next;
+reg  [9:0] s23_t_2_reg;  // stage 23 copy of t
+wire [9:0] s23_t_2_next;
+reg  [19:0] s22_t_3_reg;  // stage 22 copy of t
+wire [19:0] s22_t_3_next;
+reg  [19:0] s23_t_3_reg;  // stage 23 copy of t
+wire [19:0] s23_t_3_next;
+reg  [10:0] s10_t_22_reg;  // stage 10 copy of t
+wire [10:0] s10_t_22_next;
+reg  [10:0] s11_t_20_reg;  // stage 11 copy of t
+wire [10:0] s11_t_20_next;
+reg  [10:0] s12_t_17_reg;  // stage 12 copy of t
+wire [10:0] s12_t_17_next;
+reg  [10:0] s13_t_12_reg;  // stage 13 copy of t
+wire [10:0] s13_t_12_next;
+reg  [10:0] s14_t_13_reg;  // stage 14 copy of t
+wire [10:0] s14_t_13_next;
+reg  [10:0] s15_t_9_reg;  // stage 15 copy of t
+wire [10:0] s15_t_9_next;
 reg  [10:0] s16_t_8_reg;  // stage 16 copy of t
 wire [10:0] s16_t_8_next;
 reg  [10:0] s17_t_7_reg;  // stage 17 copy of t
 wire [10:0] s17_t_7_next;
-reg  [10:0] s18_t_5_reg;  // stage 18 copy of t
-wire [10:0] s18_t_5_next;
-reg  [10:0] s19_t_4_reg;  // stage 19 copy of t
-wire [10:0] s19_t_4_next;
-reg  [10:0] s20_t_4_reg;  // stage 20 copy of t
-wire [10:0] s20_t_4_next;
-reg  [15:0] s6_t_23_reg;  // stage 6 copy of t
-wire [15:0] s6_t_23_next;
-reg  [15:0] s7_t_19_reg;  // stage 7 copy of t
-wire [15:0] s7_t_19_next;
-reg  [15:0] s8_t_14_reg;  // stage 8 copy of t
-wire [15:0] s8_t_14_next;
-reg  [15:0] s9_t_17_reg;  // stage 9 copy of t
-wire [15:0] s9_t_17_next;
-reg  [15:0] s10_t_15_reg;  // stage 10 copy of t
-wire [15:0] s10_t_15_next;
-reg  [15:0] s11_t_11_reg;  // stage 11 copy of t
-wire [15:0] s11_t_11_next;
-reg  [15:0] s12_t_12_reg;  // stage 12 copy of t
-wire [15:0] s12_t_12_next;
-reg  [15:0] s13_t_8_reg;  // stage 13 copy of t
-wire [15:0] s13_t_8_next;
-reg  [15:0] s14_t_7_reg;  // stage 14 copy of t
-wire [15:0] s14_t_7_next;
-reg  [15:0] s15_t_7_reg;  // stage 15 copy of t
-wire [15:0] s15_t_7_next;
+reg  [10:0] s18_t_8_reg;  // stage 18 copy of t
+wire [10:0] s18_t_8_next;
+reg  [10:0] s19_t_8_reg;  // stage 19 copy of t
+wire [10:0] s19_t_8_next;
+reg  [10:0] s20_t_7_reg;  // stage 20 copy of t
+wire [10:0] s20_t_7_next;
+reg  [10:0] s21_t_5_reg;  // stage 21 copy of t
+wire [10:0] s21_t_5_next;
+reg  [10:0] s22_t_4_reg;  // stage 22 copy of t
+wire [10:0] s22_t_4_next;
+reg  [10:0] s23_t_4_reg;  // stage 23 copy of t
+wire [10:0] s23_t_4_next;
+reg  [15:0] s6_t_48_reg;  // stage 6 copy of t
+wire [15:0] s6_t_48_next;
+reg  [15:0] s7_t_27_reg;  // stage 7 copy of t
+wire [15:0] s7_t_27_next;
+reg  [15:0] s8_t_26_reg;  // stage 8 copy of t
+wire [15:0] s8_t_26_next;
+reg  [15:0] s9_t_28_reg;  // stage 9 copy of t
+wire [15:0] s9_t_28_next;
+reg  [15:0] s10_t_23_reg;  // stage 10 copy of t
+wire [15:0] s10_t_23_next;
+reg  [15:0] s11_t_21_reg;  // stage 11 copy of t
+wire [15:0] s11_t_21_next;
+reg  [15:0] s12_t_18_reg;  // stage 12 copy of t
+wire [15:0] s12_t_18_next;
+reg  [15:0] s13_t_13_reg;  // stage 13 copy of t
+wire [15:0] s13_t_13_next;
+reg  [15:0] s14_t_14_reg;  // stage 14 copy of t
+wire [15:0] s14_t_14_next;
+reg  [15:0] s15_t_10_reg;  // stage 15 copy of t
+wire [15:0] s15_t_10_next;
 reg  [15:0] s16_t_9_reg;  // stage 16 copy of t
 wire [15:0] s16_t_9_next;
 reg  [15:0] s17_t_8_reg;  // stage 17 copy of t
 wire [15:0] s17_t_8_next;
-reg  [15:0] s18_t_6_reg;  // stage 18 copy of t
-wire [15:0] s18_t_6_next;
-reg  [15:0] s19_t_5_reg;  // stage 19 copy of t
-wire [15:0] s19_t_5_next;
-reg  [15:0] s20_t_5_reg;  // stage 20 copy of t
-wire [15:0] s20_t_5_next;
-reg  s10_t_16_reg;  // stage 10 copy of t
-wire s10_t_16_next;
-reg  s11_t_12_reg;  // stage 11 copy of t
-wire s11_t_12_next;
-reg  s12_t_13_reg;  // stage 12 copy of t
-wire s12_t_13_next;
-reg  s13_t_9_reg;  // stage 13 copy of t
-wire s13_t_9_next;
-reg  s14_t_8_reg;  // stage 14 copy of t
-wire s14_t_8_next;
-reg  s15_t_8_reg;  // stage 15 copy of t
-wire s15_t_8_next;
+reg  [15:0] s18_t_9_reg;  // stage 18 copy of t
+wire [15:0] s18_t_9_next;
+reg  [15:0] s19_t_9_reg;  // stage 19 copy of t
+wire [15:0] s19_t_9_next;
+reg  [15:0] s20_t_8_reg;  // stage 20 copy of t
+wire [15:0] s20_t_8_next;
+reg  [15:0] s21_t_6_reg;  // stage 21 copy of t
+wire [15:0] s21_t_6_next;
+reg  [15:0] s22_t_5_reg;  // stage 22 copy of t
+wire [15:0] s22_t_5_next;
+reg  [15:0] s23_t_5_reg;  // stage 23 copy of t
+wire [15:0] s23_t_5_next;
+reg  s10_t_24_reg;  // stage 10 copy of t
+wire s10_t_24_next;
+reg  s11_t_22_reg;  // stage 11 copy of t
+wire s11_t_22_next;
+reg  s12_t_19_reg;  // stage 12 copy of t
+wire s12_t_19_next;
+reg  s13_t_14_reg;  // stage 13 copy of t
+wire s13_t_14_next;
+reg  s14_t_15_reg;  // stage 14 copy of t
+wire s14_t_15_next;
+reg  s15_t_11_reg;  // stage 15 copy of t
+wire s15_t_11_next;
 reg  s16_t_10_reg;  // stage 16 copy of t
 wire s16_t_10_next;
 reg  s17_t_9_reg;  // stage 17 copy of t
 wire s17_t_9_next;
-reg  s18_t_7_reg;  // stage 18 copy of t
-wire s18_t_7_next;
-reg  s19_t_6_reg;  // stage 19 copy of t
-wire s19_t_6_next;
-reg  s20_t_6_reg;  // stage 20 copy of t
-wire s20_t_6_next;
-reg  s5_t_23_reg;  // stage 5 copy of t
-wire s5_t_23_next;
-reg  s6_t_24_reg;  // stage 6 copy of t
-wire s6_t_24_next;
-reg  s7_t_20_reg;  // stage 7 copy of t
-wire s7_t_20_next;
-reg  s8_t_15_reg;  // stage 8 copy of t
-wire s8_t_15_next;
-reg  s9_t_18_reg;  // stage 9 copy of t
-wire s9_t_18_next;
-reg  s10_t_17_reg;  // stage 10 copy of t
-wire s10_t_17_next;
-reg  s11_t_13_reg;  // stage 11 copy of t
-wire s11_t_13_next;
-reg  s12_t_14_reg;  // stage 12 copy of t
-wire s12_t_14_next;
-reg  s13_t_10_reg;  // stage 13 copy of t
-wire s13_t_10_next;
-reg  s14_t_9_reg;  // stage 14 copy of t
-wire s14_t_9_next;
-reg  s15_t_9_reg;  // stage 15 copy of t
-wire s15_t_9_next;
+reg  s18_t_10_reg;  // stage 18 copy of t
+wire s18_t_10_next;
+reg  s19_t_10_reg;  // stage 19 copy of t
+wire s19_t_10_next;
+reg  s20_t_9_reg;  // stage 20 copy of t
+wire s20_t_9_next;
+reg  s21_t_7_reg;  // stage 21 copy of t
+wire s21_t_7_next;
+reg  s22_t_6_reg;  // stage 22 copy of t
+wire s22_t_6_next;
+reg  s23_t_6_reg;  // stage 23 copy of t
+wire s23_t_6_next;
+reg  s5_t_44_reg;  // stage 5 copy of t
+wire s5_t_44_next;
+reg  s6_t_49_reg;  // stage 6 copy of t
+wire s6_t_49_next;
+reg  s7_t_28_reg;  // stage 7 copy of t
+wire s7_t_28_next;
+reg  s8_t_27_reg;  // stage 8 copy of t
+wire s8_t_27_next;
+reg  s9_t_29_reg;  // stage 9 copy of t
+wire s9_t_29_next;
+reg  s10_t_25_reg;  // stage 10 copy of t
+wire s10_t_25_next;
+reg  s11_t_23_reg;  // stage 11 copy of t
+wire s11_t_23_next;
+reg  s12_t_20_reg;  // stage 12 copy of t
+wire s12_t_20_next;
+reg  s13_t_15_reg;  // stage 13 copy of t
+wire s13_t_15_next;
+reg  s14_t_16_reg;  // stage 14 copy of t
+wire s14_t_16_next;
+reg  s15_t_12_reg;  // stage 15 copy of t
+wire s15_t_12_next;
 reg  s16_t_11_reg;  // stage 16 copy of t
 wire s16_t_11_next;
 reg  s17_t_10_reg;  // stage 17 copy of t
 wire s17_t_10_next;
-reg  s18_t_8_reg;  // stage 18 copy of t
-wire s18_t_8_next;
-reg  s19_t_7_reg;  // stage 19 copy of t
-wire s19_t_7_next;
-reg  s20_t_7_reg;  // stage 20 copy of t
-wire s20_t_7_next;
-reg  [10:0] s5_t_24_reg;  // stage 5 copy of t
-wire [10:0] s5_t_24_next;
-reg  [10:0] s6_t_25_reg;  // stage 6 copy of t
-wire [10:0] s6_t_25_next;
-reg  [10:0] s7_t_21_reg;  // stage 7 copy of t
-wire [10:0] s7_t_21_next;
-reg  [10:0] s8_t_16_reg;  // stage 8 copy of t
-wire [10:0] s8_t_16_next;
-reg  [10:0] s9_t_19_reg;  // stage 9 copy of t
-wire [10:0] s9_t_19_next;
-reg  [10:0] s10_t_18_reg;  // stage 10 copy of t
-wire [10:0] s10_t_18_next;
-reg  [10:0] s11_t_14_reg;  // stage 11 copy of t
-wire [10:0] s11_t_14_next;
-reg  [10:0] s12_t_15_reg;  // stage 12 copy of t
-wire [10:0] s12_t_15_next;
-reg  [10:0] s13_t_11_reg;  // stage 13 copy of t
-wire [10:0] s13_t_11_next;
-reg  [10:0] s14_t_10_reg;  // stage 14 copy of t
-wire [10:0] s14_t_10_next;
-reg  [10:0] s15_t_10_reg;  // stage 15 copy of t
-wire [10:0] s15_t_10_next;
+reg  s18_t_11_reg;  // stage 18 copy of t
+wire s18_t_11_next;
+reg  s19_t_11_reg;  // stage 19 copy of t
+wire s19_t_11_next;
+reg  s20_t_10_reg;  // stage 20 copy of t
+wire s20_t_10_next;
+reg  s21_t_8_reg;  // stage 21 copy of t
+wire s21_t_8_next;
+reg  s22_t_7_reg;  // stage 22 copy of t
+wire s22_t_7_next;
+reg  s23_t_7_reg;  // stage 23 copy of t
+wire s23_t_7_next;
+reg  [10:0] s5_t_45_reg;  // stage 5 copy of t
+wire [10:0] s5_t_45_next;
+reg  [10:0] s6_t_50_reg;  // stage 6 copy of t
+wire [10:0] s6_t_50_next;
+reg  [10:0] s7_t_29_reg;  // stage 7 copy of t
+wire [10:0] s7_t_29_next;
+reg  [10:0] s8_t_28_reg;  // stage 8 copy of t
+wire [10:0] s8_t_28_next;
+reg  [10:0] s9_t_30_reg;  // stage 9 copy of t
+wire [10:0] s9_t_30_next;
+reg  [10:0] s10_t_26_reg;  // stage 10 copy of t
+wire [10:0] s10_t_26_next;
+reg  [10:0] s11_t_24_reg;  // stage 11 copy of t
+wire [10:0] s11_t_24_next;
+reg  [10:0] s12_t_21_reg;  // stage 12 copy of t
+wire [10:0] s12_t_21_next;
+reg  [10:0] s13_t_16_reg;  // stage 13 copy of t
+wire [10:0] s13_t_16_next;
+reg  [10:0] s14_t_17_reg;  // stage 14 copy of t
+wire [10:0] s14_t_17_next;
+reg  [10:0] s15_t_13_reg;  // stage 15 copy of t
+wire [10:0] s15_t_13_next;
 reg  [10:0] s16_t_12_reg;  // stage 16 copy of t
 wire [10:0] s16_t_12_next;
 reg  [10:0] s17_t_11_reg;  // stage 17 copy of t
 wire [10:0] s17_t_11_next;
-reg  [10:0] s18_t_9_reg;  // stage 18 copy of t
-wire [10:0] s18_t_9_next;
-reg  [10:0] s19_t_8_reg;  // stage 19 copy of t
-wire [10:0] s19_t_8_next;
-reg  [10:0] s20_t_8_reg;  // stage 20 copy of t
-wire [10:0] s20_t_8_next;
-reg  [14:0] s10_t_19_reg;  // stage 10 copy of t
-wire [14:0] s10_t_19_next;
-reg  [14:0] s11_t_15_reg;  // stage 11 copy of t
-wire [14:0] s11_t_15_next;
-reg  [14:0] s12_t_16_reg;  // stage 12 copy of t
-wire [14:0] s12_t_16_next;
-reg  [14:0] s13_t_12_reg;  // stage 13 copy of t
-wire [14:0] s13_t_12_next;
-reg  [14:0] s14_t_11_reg;  // stage 14 copy of t
-wire [14:0] s14_t_11_next;
-reg  [14:0] s15_t_11_reg;  // stage 15 copy of t
-wire [14:0] s15_t_11_next;
+reg  [10:0] s18_t_12_reg;  // stage 18 copy of t
+wire [10:0] s18_t_12_next;
+reg  [10:0] s19_t_12_reg;  // stage 19 copy of t
+wire [10:0] s19_t_12_next;
+reg  [10:0] s20_t_11_reg;  // stage 20 copy of t
+wire [10:0] s20_t_11_next;
+reg  [10:0] s21_t_9_reg;  // stage 21 copy of t
+wire [10:0] s21_t_9_next;
+reg  [10:0] s22_t_8_reg;  // stage 22 copy of t
+wire [10:0] s22_t_8_next;
+reg  [10:0] s23_t_8_reg;  // stage 23 copy of t
+wire [10:0] s23_t_8_next;
+reg  [14:0] s10_t_27_reg;  // stage 10 copy of t
+wire [14:0] s10_t_27_next;
+reg  [14:0] s11_t_25_reg;  // stage 11 copy of t
+wire [14:0] s11_t_25_next;
+reg  [14:0] s12_t_22_reg;  // stage 12 copy of t
+wire [14:0] s12_t_22_next;
+reg  [14:0] s13_t_17_reg;  // stage 13 copy of t
+wire [14:0] s13_t_17_next;
+reg  [14:0] s14_t_18_reg;  // stage 14 copy of t
+wire [14:0] s14_t_18_next;
+reg  [14:0] s15_t_14_reg;  // stage 15 copy of t
+wire [14:0] s15_t_14_next;
 reg  [14:0] s16_t_13_reg;  // stage 16 copy of t
 wire [14:0] s16_t_13_next;
 reg  [14:0] s17_t_12_reg;  // stage 17 copy of t
 wire [14:0] s17_t_12_next;
-reg  [14:0] s18_t_10_reg;  // stage 18 copy of t
-wire [14:0] s18_t_10_next;
-reg  [14:0] s19_t_9_reg;  // stage 19 copy of t
-wire [14:0] s19_t_9_next;
-reg  [14:0] s20_t_9_reg;  // stage 20 copy of t
-wire [14:0] s20_t_9_next;
-reg  [14:0] s5_t_25_reg;  // stage 5 copy of t
-wire [14:0] s5_t_25_next;
-reg  [14:0] s6_t_26_reg;  // stage 6 copy of t
-wire [14:0] s6_t_26_next;
-reg  [14:0] s7_t_22_reg;  // stage 7 copy of t
-wire [14:0] s7_t_22_next;
-reg  [14:0] s8_t_17_reg;  // stage 8 copy of t
-wire [14:0] s8_t_17_next;
-reg  [14:0] s9_t_20_reg;  // stage 9 copy of t
-wire [14:0] s9_t_20_next;
-reg  [14:0] s10_t_20_reg;  // stage 10 copy of t
-wire [14:0] s10_t_20_next;
-reg  [14:0] s11_t_16_reg;  // stage 11 copy of t
-wire [14:0] s11_t_16_next;
-reg  [14:0] s12_t_17_reg;  // stage 12 copy of t
-wire [14:0] s12_t_17_next;
-reg  [14:0] s13_t_13_reg;  // stage 13 copy of t
-wire [14:0] s13_t_13_next;
-reg  [14:0] s14_t_12_reg;  // stage 14 copy of t
-wire [14:0] s14_t_12_next;
-reg  [14:0] s15_t_12_reg;  // stage 15 copy of t
-wire [14:0] s15_t_12_next;
+reg  [14:0] s18_t_13_reg;  // stage 18 copy of t
+wire [14:0] s18_t_13_next;
+reg  [14:0] s19_t_13_reg;  // stage 19 copy of t
+wire [14:0] s19_t_13_next;
+reg  [14:0] s20_t_12_reg;  // stage 20 copy of t
+wire [14:0] s20_t_12_next;
+reg  [14:0] s21_t_10_reg;  // stage 21 copy of t
+wire [14:0] s21_t_10_next;
+reg  [14:0] s22_t_9_reg;  // stage 22 copy of t
+wire [14:0] s22_t_9_next;
+reg  [14:0] s23_t_9_reg;  // stage 23 copy of t
+wire [14:0] s23_t_9_next;
+reg  [14:0] s5_t_46_reg;  // stage 5 copy of t
+wire [14:0] s5_t_46_next;
+reg  [14:0] s6_t_51_reg;  // stage 6 copy of t
+wire [14:0] s6_t_51_next;
+reg  [14:0] s7_t_30_reg;  // stage 7 copy of t
+wire [14:0] s7_t_30_next;
+reg  [14:0] s8_t_29_reg;  // stage 8 copy of t
+wire [14:0] s8_t_29_next;
+reg  [14:0] s9_t_31_reg;  // stage 9 copy of t
+wire [14:0] s9_t_31_next;
+reg  [14:0] s10_t_28_reg;  // stage 10 copy of t
+wire [14:0] s10_t_28_next;
+reg  [14:0] s11_t_26_reg;  // stage 11 copy of t
+wire [14:0] s11_t_26_next;
+reg  [14:0] s12_t_23_reg;  // stage 12 copy of t
+wire [14:0] s12_t_23_next;
+reg  [14:0] s13_t_18_reg;  // stage 13 copy of t
+wire [14:0] s13_t_18_next;
+reg  [14:0] s14_t_19_reg;  // stage 14 copy of t
+wire [14:0] s14_t_19_next;
+reg  [14:0] s15_t_15_reg;  // stage 15 copy of t
+wire [14:0] s15_t_15_next;
 reg  [14:0] s16_t_14_reg;  // stage 16 copy of t
 wire [14:0] s16_t_14_next;
 reg  [14:0] s17_t_13_reg;  // stage 17 copy of t
 wire [14:0] s17_t_13_next;
-reg  [14:0] s18_t_11_reg;  // stage 18 copy of t
-wire [14:0] s18_t_11_next;
-reg  [14:0] s19_t_10_reg;  // stage 19 copy of t
-wire [14:0] s19_t_10_next;
-reg  [14:0] s20_t_10_reg;  // stage 20 copy of t
-wire [14:0] s20_t_10_next;
-reg  [14:0] s6_t_27_reg;  // stage 6 copy of t
-wire [14:0] s6_t_27_next;
-reg  [14:0] s7_t_23_reg;  // stage 7 copy of t
-wire [14:0] s7_t_23_next;
-reg  [14:0] s8_t_18_reg;  // stage 8 copy of t
-wire [14:0] s8_t_18_next;
-reg  [14:0] s9_t_21_reg;  // stage 9 copy of t
-wire [14:0] s9_t_21_next;
-reg  [14:0] s10_t_21_reg;  // stage 10 copy of t
-wire [14:0] s10_t_21_next;
-reg  [14:0] s11_t_17_reg;  // stage 11 copy of t
-wire [14:0] s11_t_17_next;
-reg  [14:0] s12_t_18_reg;  // stage 12 copy of t
-wire [14:0] s12_t_18_next;
-reg  [14:0] s13_t_14_reg;  // stage 13 copy of t
-wire [14:0] s13_t_14_next;
-reg  [14:0] s14_t_13_reg;  // stage 14 copy of t
-wire [14:0] s14_t_13_next;
-reg  [14:0] s15_t_13_reg;  // stage 15 copy of t
-wire [14:0] s15_t_13_next;
+reg  [14:0] s18_t_14_reg;  // stage 18 copy of t
+wire [14:0] s18_t_14_next;
+reg  [14:0] s19_t_14_reg;  // stage 19 copy of t
+wire [14:0] s19_t_14_next;
+reg  [14:0] s20_t_13_reg;  // stage 20 copy of t
+wire [14:0] s20_t_13_next;
+reg  [14:0] s21_t_11_reg;  // stage 21 copy of t
+wire [14:0] s21_t_11_next;
+reg  [14:0] s22_t_10_reg;  // stage 22 copy of t
+wire [14:0] s22_t_10_next;
+reg  [14:0] s23_t_10_reg;  // stage 23 copy of t
+wire [14:0] s23_t_10_next;
+reg  [14:0] s6_t_52_reg;  // stage 6 copy of t
+wire [14:0] s6_t_52_next;
+reg  [14:0] s7_t_31_reg;  // stage 7 copy of t
+wire [14:0] s7_t_31_next;
+reg  [14:0] s8_t_30_reg;  // stage 8 copy of t
+wire [14:0] s8_t_30_next;
+reg  [14:0] s9_t_32_reg;  // stage 9 copy of t
+wire [14:0] s9_t_32_next;
+reg  [14:0] s10_t_29_reg;  // stage 10 copy of t
+wire [14:0] s10_t_29_next;
+reg  [14:0] s11_t_27_reg;  // stage 11 copy of t
+wire [14:0] s11_t_27_next;
+reg  [14:0] s12_t_24_reg;  // stage 12 copy of t
+wire [14:0] s12_t_24_next;
+reg  [14:0] s13_t_19_reg;  // stage 13 copy of t
+wire [14:0] s13_t_19_next;
+reg  [14:0] s14_t_20_reg;  // stage 14 copy of t
+wire [14:0] s14_t_20_next;
+reg  [14:0] s15_t_16_reg;  // stage 15 copy of t
+wire [14:0] s15_t_16_next;
 reg  [14:0] s16_t_15_reg;  // stage 16 copy of t
 wire [14:0] s16_t_15_next;
 reg  [14:0] s17_t_14_reg;  // stage 17 copy of t
 wire [14:0] s17_t_14_next;
-reg  [14:0] s18_t_12_reg;  // stage 18 copy of t
-wire [14:0] s18_t_12_next;
-reg  [14:0] s19_t_11_reg;  // stage 19 copy of t
-wire [14:0] s19_t_11_next;
-reg  [14:0] s20_t_11_reg;  // stage 20 copy of t
-wire [14:0] s20_t_11_next;
-reg  s2_t_23_reg;  // stage 2 copy of t
-wire s2_t_23_next;
-reg  s3_t_23_reg;  // stage 3 copy of t
-wire s3_t_23_next;
-reg  s4_t_27_reg;  // stage 4 copy of t
-wire s4_t_27_next;
-reg  s5_t_26_reg;  // stage 5 copy of t
-wire s5_t_26_next;
-reg  s6_t_28_reg;  // stage 6 copy of t
-wire s6_t_28_next;
-reg  s7_t_24_reg;  // stage 7 copy of t
-wire s7_t_24_next;
-reg  s8_t_19_reg;  // stage 8 copy of t
-wire s8_t_19_next;
-reg  s9_t_22_reg;  // stage 9 copy of t
-wire s9_t_22_next;
-reg  s10_t_22_reg;  // stage 10 copy of t
-wire s10_t_22_next;
-reg  s11_t_18_reg;  // stage 11 copy of t
-wire s11_t_18_next;
-reg  s12_t_19_reg;  // stage 12 copy of t
-wire s12_t_19_next;
-reg  s13_t_15_reg;  // stage 13 copy of t
-wire s13_t_15_next;
-reg  s14_t_14_reg;  // stage 14 copy of t
-wire s14_t_14_next;
-reg  s15_t_14_reg;  // stage 15 copy of t
-wire s15_t_14_next;
+reg  [14:0] s18_t_15_reg;  // stage 18 copy of t
+wire [14:0] s18_t_15_next;
+reg  [14:0] s19_t_15_reg;  // stage 19 copy of t
+wire [14:0] s19_t_15_next;
+reg  [14:0] s20_t_14_reg;  // stage 20 copy of t
+wire [14:0] s20_t_14_next;
+reg  [14:0] s21_t_12_reg;  // stage 21 copy of t
+wire [14:0] s21_t_12_next;
+reg  [14:0] s22_t_11_reg;  // stage 22 copy of t
+wire [14:0] s22_t_11_next;
+reg  [14:0] s23_t_11_reg;  // stage 23 copy of t
+wire [14:0] s23_t_11_next;
+reg  s2_t_42_reg;  // stage 2 copy of t
+wire s2_t_42_next;
+reg  s3_t_25_reg;  // stage 3 copy of t
+wire s3_t_25_next;
+reg  s4_t_29_reg;  // stage 4 copy of t
+wire s4_t_29_next;
+reg  s5_t_47_reg;  // stage 5 copy of t
+wire s5_t_47_next;
+reg  s6_t_53_reg;  // stage 6 copy of t
+wire s6_t_53_next;
+reg  s7_t_32_reg;  // stage 7 copy of t
+wire s7_t_32_next;
+reg  s8_t_31_reg;  // stage 8 copy of t
+wire s8_t_31_next;
+reg  s9_t_33_reg;  // stage 9 copy of t
+wire s9_t_33_next;
+reg  s10_t_30_reg;  // stage 10 copy of t
+wire s10_t_30_next;
+reg  s11_t_28_reg;  // stage 11 copy of t
+wire s11_t_28_next;
+reg  s12_t_25_reg;  // stage 12 copy of t
+wire s12_t_25_next;
+reg  s13_t_20_reg;  // stage 13 copy of t
+wire s13_t_20_next;
+reg  s14_t_21_reg;  // stage 14 copy of t
+wire s14_t_21_next;
+reg  s15_t_17_reg;  // stage 15 copy of t
+wire s15_t_17_next;
 reg  s16_t_16_reg;  // stage 16 copy of t
 wire s16_t_16_next;
 reg  s17_t_15_reg;  // stage 17 copy of t
 wire s17_t_15_next;
-reg  s18_t_13_reg;  // stage 18 copy of t
-wire s18_t_13_next;
-reg  s19_t_12_reg;  // stage 19 copy of t
-wire s19_t_12_next;
-reg  s20_t_12_reg;  // stage 20 copy of t
-wire s20_t_12_next;
+reg  s18_t_16_reg;  // stage 18 copy of t
+wire s18_t_16_next;
+reg  s19_t_16_reg;  // stage 19 copy of t
+wire s19_t_16_next;
+reg  s20_t_15_reg;  // stage 20 copy of t
+wire s20_t_15_next;
+reg  s21_t_13_reg;  // stage 21 copy of t
+wire s21_t_13_next;
+reg  s22_t_12_reg;  // stage 22 copy of t
+wire s22_t_12_next;
+reg  s23_t_12_reg;  // stage 23 copy of t
+wire s23_t_12_next;
 reg  s2_ecn_reg;  // stage 2 copy of ecn
 wire s2_ecn_next;
 reg  s3_ecn_reg;  // stage 3 copy of ecn
@@ -1612,14 +2166,14 @@ reg  s4_ecn_reg;  // stage 4 copy of ecn
 wire s4_ecn_next;
 reg  s5_ecn_reg;  // stage 5 copy of ecn
 wire s5_ecn_next;
-reg  [2:0] s2_t_24_reg;  // stage 2 copy of t
-wire [2:0] s2_t_24_next;
-reg  [2:0] s3_t_24_reg;  // stage 3 copy of t
-wire [2:0] s3_t_24_next;
-reg  [2:0] s4_t_28_reg;  // stage 4 copy of t
-wire [2:0] s4_t_28_next;
-reg  [2:0] s5_t_27_reg;  // stage 5 copy of t
-wire [2:0] s5_t_27_next;
+reg  [2:0] s2_t_43_reg;  // stage 2 copy of t
+wire [2:0] s2_t_43_next;
+reg  [2:0] s3_t_26_reg;  // stage 3 copy of t
+wire [2:0] s3_t_26_next;
+reg  [2:0] s4_t_30_reg;  // stage 4 copy of t
+wire [2:0] s4_t_30_next;
+reg  [2:0] s5_t_48_reg;  // stage 5 copy of t
+wire [2:0] s5_t_48_next;
 reg  [2:0] s6_core_case_reg;  // stage 6 copy of core_case
 wire [2:0] s6_core_case_next;
 reg  [2:0] s7_core_case_reg;  // stage 7 copy of core_case
@@ -1628,16 +2182,16 @@ reg  [2:0] s8_core_case_reg;  // stage 8 copy of core_case
 wire [2:0] s8_core_case_next;
 reg  [2:0] s9_core_case_reg;  // stage 9 copy of core_case
 wire [2:0] s9_core_case_next;
-reg  [2:0] s5_t_28_reg;  // stage 5 copy of t
-wire [2:0] s5_t_28_next;
-reg  [2:0] s6_t_29_reg;  // stage 6 copy of t
-wire [2:0] s6_t_29_next;
-reg  [2:0] s7_t_25_reg;  // stage 7 copy of t
-wire [2:0] s7_t_25_next;
-reg  [2:0] s8_t_20_reg;  // stage 8 copy of t
-wire [2:0] s8_t_20_next;
-reg  [2:0] s9_t_23_reg;  // stage 9 copy of t
-wire [2:0] s9_t_23_next;
+reg  [2:0] s5_t_49_reg;  // stage 5 copy of t
+wire [2:0] s5_t_49_next;
+reg  [2:0] s6_t_54_reg;  // stage 6 copy of t
+wire [2:0] s6_t_54_next;
+reg  [2:0] s7_t_33_reg;  // stage 7 copy of t
+wire [2:0] s7_t_33_next;
+reg  [2:0] s8_t_32_reg;  // stage 8 copy of t
+wire [2:0] s8_t_32_next;
+reg  [2:0] s9_t_34_reg;  // stage 9 copy of t
+wire [2:0] s9_t_34_next;
 reg  [2:0] s2_kind_reg;  // stage 2 copy of kind
 wire [2:0] s2_kind_next;
 reg  [2:0] s3_kind_reg;  // stage 3 copy of kind
@@ -1676,54 +2230,72 @@ reg  [2:0] s19_kind_reg;  // stage 19 copy of kind
 wire [2:0] s19_kind_next;
 reg  [2:0] s20_kind_reg;  // stage 20 copy of kind
 wire [2:0] s20_kind_next;
-reg  [2:0] s10_t_23_reg;  // stage 10 copy of t
-wire [2:0] s10_t_23_next;
-reg  [2:0] s11_t_19_reg;  // stage 11 copy of t
-wire [2:0] s11_t_19_next;
-reg  [2:0] s12_t_20_reg;  // stage 12 copy of t
-wire [2:0] s12_t_20_next;
-reg  [2:0] s13_t_16_reg;  // stage 13 copy of t
-wire [2:0] s13_t_16_next;
-reg  [2:0] s14_t_15_reg;  // stage 14 copy of t
-wire [2:0] s14_t_15_next;
-reg  [2:0] s15_t_15_reg;  // stage 15 copy of t
-wire [2:0] s15_t_15_next;
+reg  [2:0] s21_kind_reg;  // stage 21 copy of kind
+wire [2:0] s21_kind_next;
+reg  [2:0] s22_kind_reg;  // stage 22 copy of kind
+wire [2:0] s22_kind_next;
+reg  [2:0] s23_kind_reg;  // stage 23 copy of kind
+wire [2:0] s23_kind_next;
+reg  [2:0] s10_t_31_reg;  // stage 10 copy of t
+wire [2:0] s10_t_31_next;
+reg  [2:0] s11_t_29_reg;  // stage 11 copy of t
+wire [2:0] s11_t_29_next;
+reg  [2:0] s12_t_26_reg;  // stage 12 copy of t
+wire [2:0] s12_t_26_next;
+reg  [2:0] s13_t_21_reg;  // stage 13 copy of t
+wire [2:0] s13_t_21_next;
+reg  [2:0] s14_t_22_reg;  // stage 14 copy of t
+wire [2:0] s14_t_22_next;
+reg  [2:0] s15_t_18_reg;  // stage 15 copy of t
+wire [2:0] s15_t_18_next;
 reg  [2:0] s16_t_17_reg;  // stage 16 copy of t
 wire [2:0] s16_t_17_next;
 reg  [2:0] s17_t_16_reg;  // stage 17 copy of t
 wire [2:0] s17_t_16_next;
-reg  [2:0] s18_t_14_reg;  // stage 18 copy of t
-wire [2:0] s18_t_14_next;
-reg  [2:0] s19_t_13_reg;  // stage 19 copy of t
-wire [2:0] s19_t_13_next;
-reg  [2:0] s20_t_13_reg;  // stage 20 copy of t
-wire [2:0] s20_t_13_next;
-reg  s19_qa_fired_nscc_reg;  // stage 19 copy of qa_fired_nscc
-wire s19_qa_fired_nscc_next;
-reg  s20_qa_fired_nscc_reg;  // stage 20 copy of qa_fired_nscc
-wire s20_qa_fired_nscc_next;
-reg  s10_t_24_reg;  // stage 10 copy of t
-wire s10_t_24_next;
-reg  s11_t_20_reg;  // stage 11 copy of t
-wire s11_t_20_next;
-reg  s12_t_21_reg;  // stage 12 copy of t
-wire s12_t_21_next;
-reg  s13_t_17_reg;  // stage 13 copy of t
-wire s13_t_17_next;
-reg  s14_t_16_reg;  // stage 14 copy of t
-wire s14_t_16_next;
-reg  s15_t_16_reg;  // stage 15 copy of t
-wire s15_t_16_next;
+reg  [2:0] s18_t_17_reg;  // stage 18 copy of t
+wire [2:0] s18_t_17_next;
+reg  [2:0] s19_t_17_reg;  // stage 19 copy of t
+wire [2:0] s19_t_17_next;
+reg  [2:0] s20_t_16_reg;  // stage 20 copy of t
+wire [2:0] s20_t_16_next;
+reg  [2:0] s21_t_14_reg;  // stage 21 copy of t
+wire [2:0] s21_t_14_next;
+reg  [2:0] s22_t_13_reg;  // stage 22 copy of t
+wire [2:0] s22_t_13_next;
+reg  [2:0] s23_t_13_reg;  // stage 23 copy of t
+wire [2:0] s23_t_13_next;
+reg  s22_qa_fired_nscc_reg;  // stage 22 copy of qa_fired_nscc
+wire s22_qa_fired_nscc_next;
+reg  s23_qa_fired_nscc_reg;  // stage 23 copy of qa_fired_nscc
+wire s23_qa_fired_nscc_next;
+reg  s10_t_32_reg;  // stage 10 copy of t
+wire s10_t_32_next;
+reg  s11_t_30_reg;  // stage 11 copy of t
+wire s11_t_30_next;
+reg  s12_t_27_reg;  // stage 12 copy of t
+wire s12_t_27_next;
+reg  s13_t_22_reg;  // stage 13 copy of t
+wire s13_t_22_next;
+reg  s14_t_23_reg;  // stage 14 copy of t
+wire s14_t_23_next;
+reg  s15_t_19_reg;  // stage 15 copy of t
+wire s15_t_19_next;
 reg  s16_t_18_reg;  // stage 16 copy of t
 wire s16_t_18_next;
 reg  s17_t_17_reg;  // stage 17 copy of t
 wire s17_t_17_next;
-reg  s18_t_15_reg;  // stage 18 copy of t
-wire s18_t_15_next;
-reg  s19_t_14_reg;  // stage 19 copy of t
-wire s19_t_14_next;
-reg  s20_t_14_reg;  // stage 20 copy of t
-wire s20_t_14_next;
+reg  s18_t_18_reg;  // stage 18 copy of t
+wire s18_t_18_next;
+reg  s19_t_18_reg;  // stage 19 copy of t
+wire s19_t_18_next;
+reg  s20_t_17_reg;  // stage 20 copy of t
+wire s20_t_17_next;
+reg  s21_t_15_reg;  // stage 21 copy of t
+wire s21_t_15_next;
+reg  s22_t_14_reg;  // stage 22 copy of t
+wire s22_t_14_next;
+reg  s23_t_14_reg;  // stage 23 copy of t
+wire s23_t_14_next;
 reg  [4:0] out_rd_ptr_reg;  // result buffer head
 reg  [4:0] out_rd_ptr_next;
 reg  [4:0] out_wr_ptr_reg;  // result buffer next free entry
@@ -2038,6 +2610,48 @@ reg  out21_fast_reg;  // result buffer entry 21 fast
 reg  out21_fast_next;
 reg  out21_error_reg;  // result buffer entry 21 error
 reg  out21_error_next;
+reg  [15:0] out22_conn_reg;  // result buffer entry 22 connection id
+reg  [15:0] out22_conn_next;
+reg  [2:0] out22_kind_reg;  // result buffer entry 22 kind
+reg  [2:0] out22_kind_next;
+reg  [20:0] out22_cwnd_reg;  // result buffer entry 22 cwnd
+reg  [20:0] out22_cwnd_next;
+reg  [2:0] out22_case_reg;  // result buffer entry 22 case
+reg  [2:0] out22_case_next;
+reg  out22_qa_reg;  // result buffer entry 22 qa
+reg  out22_qa_next;
+reg  out22_fast_reg;  // result buffer entry 22 fast
+reg  out22_fast_next;
+reg  out22_error_reg;  // result buffer entry 22 error
+reg  out22_error_next;
+reg  [15:0] out23_conn_reg;  // result buffer entry 23 connection id
+reg  [15:0] out23_conn_next;
+reg  [2:0] out23_kind_reg;  // result buffer entry 23 kind
+reg  [2:0] out23_kind_next;
+reg  [20:0] out23_cwnd_reg;  // result buffer entry 23 cwnd
+reg  [20:0] out23_cwnd_next;
+reg  [2:0] out23_case_reg;  // result buffer entry 23 case
+reg  [2:0] out23_case_next;
+reg  out23_qa_reg;  // result buffer entry 23 qa
+reg  out23_qa_next;
+reg  out23_fast_reg;  // result buffer entry 23 fast
+reg  out23_fast_next;
+reg  out23_error_reg;  // result buffer entry 23 error
+reg  out23_error_next;
+reg  [15:0] out24_conn_reg;  // result buffer entry 24 connection id
+reg  [15:0] out24_conn_next;
+reg  [2:0] out24_kind_reg;  // result buffer entry 24 kind
+reg  [2:0] out24_kind_next;
+reg  [20:0] out24_cwnd_reg;  // result buffer entry 24 cwnd
+reg  [20:0] out24_cwnd_next;
+reg  [2:0] out24_case_reg;  // result buffer entry 24 case
+reg  [2:0] out24_case_next;
+reg  out24_qa_reg;  // result buffer entry 24 qa
+reg  out24_qa_next;
+reg  out24_fast_reg;  // result buffer entry 24 fast
+reg  out24_fast_next;
+reg  out24_error_reg;  // result buffer entry 24 error
+reg  out24_error_next;
 reg  [15:0] out_head_conn_reg;  // result buffer head connection id (the entry at out_rd_ptr)
 reg  [15:0] out_head_conn_next;
 reg  [2:0] out_head_kind_reg;  // result buffer head kind
@@ -2085,6 +2699,9 @@ wire [37:0] _s7_qa_scaled_next_0 = {3'd0, s6_qa_scaled_pp00_reg};
 wire [37:0] _s7_qa_scaled_next_1 = {s6_qa_scaled_pp10_reg, 18'h0};
 wire [37:0] qa_scaled = _s7_qa_scaled_next_0 + _s7_qa_scaled_next_1;
 wire [10:0] nowq = s1_now_reg[18:8];
+wire [10:0] qa_win_lo = nowq + 11'd1;
+wire [10:0] qa_win_hi = nowq + 11'd51;
+wire qa_win_wraps = qa_win_hi < qa_win_lo;
 wire _s2_t_3_next_0 = s1_kind_reg == 3'd2;
 wire [15:0] _s2_t_4_next_0 = {7'd0, size_units};
 wire _s2_t_5_next_0 = s1_kind_reg == 3'd3;
@@ -2095,18 +2712,19 @@ wire _s2_is_loss_next_0 = s1_kind_reg == 3'd2;
 wire _s2_is_loss_next_1 = s1_kind_reg == 3'd3;
 wire is_loss = _s2_is_loss_next_0 | _s2_is_loss_next_1;
 wire [10:0] cur_win_end = s4_cur_reg[79:69];
-wire [10:0] qa_win_ahead = cur_win_end - s4_nowq_reg;
-wire _s5_qa_fire_next_0 = |qa_win_ahead;
-wire _s5_qa_fire_next_1 = qa_win_ahead <= 11'd51;
-wire _s5_qa_fire_next_2 = _s5_qa_fire_next_0 & _s5_qa_fire_next_1;
-wire _s5_qa_fire_next_3 = |cur_win_end;
-wire _s5_qa_fire_next_4 = _s5_qa_fire_next_2 & _s5_qa_fire_next_3;
-wire qa_roll = ~_s5_qa_fire_next_4;
+wire _s5_qa_fire_next_0 = s4_qa_win_lo_reg <= cur_win_end;
+wire _s5_qa_fire_next_1 = cur_win_end <= s4_qa_win_hi_reg;
+wire _s5_qa_fire_next_2 = _s5_qa_fire_next_0 | _s5_qa_fire_next_1;
+wire _s5_qa_fire_next_3 = _s5_qa_fire_next_0 & _s5_qa_fire_next_1;
+wire qa_win_open = s4_qa_win_wraps_reg ? _s5_qa_fire_next_2 : _s5_qa_fire_next_3;
+wire _s5_qa_fire_next_4 = |cur_win_end;
+wire _s5_qa_fire_next_5 = qa_win_open & _s5_qa_fire_next_4;
+wire qa_roll = ~_s5_qa_fire_next_5;
 wire cur_trigger = s4_cur_reg[80];
-wire _s5_qa_fire_next_5 = cur_trigger | s4_t_3_reg;
-wire _s5_qa_fire_next_6 = _s5_qa_fire_next_5 | 1'd0;
-wire _s5_qa_fire_next_7 = |cur_win_end;
-wire qa_asked = _s5_qa_fire_next_6 & _s5_qa_fire_next_7;
+wire _s5_qa_fire_next_6 = cur_trigger | s4_t_3_reg;
+wire _s5_qa_fire_next_7 = _s5_qa_fire_next_6 | 1'd0;
+wire _s5_qa_fire_next_8 = |cur_win_end;
+wire qa_asked = _s5_qa_fire_next_7 & _s5_qa_fire_next_8;
 wire qa_fire = qa_roll & qa_asked;
 wire [14:0] cur_ignore_left = s4_cur_reg[53:39];
 wire [15:0] _s5_t_next_0 = {1'd0, cur_ignore_left};
@@ -2142,88 +2760,121 @@ wire [14:0] _s9_fi_fire_next_0 = s8_c_qa_reg[23:9];
 wire _s9_fi_fire_next_1 = _s9_fi_fire_next_0 < s8_fi_count_sum_reg;
 wire _s9_fi_fire_next_2 = _s9_fi_fire_next_1 | s8_cur_increase_reg;
 wire fi_fire = s8_fi_uncongested_reg & _s9_fi_fire_next_2;
-wire _s5_recip_c_lead_next_0 = cur_c[23];
-wire _s5_recip_c_lead_next_1 = cur_c[22];
-wire _s5_recip_c_lead_next_2 = cur_c[21];
-wire _s5_recip_c_lead_next_3 = cur_c[20];
-wire _s5_recip_c_lead_next_4 = cur_c[19];
-wire _s5_recip_c_lead_next_5 = cur_c[18];
-wire _s5_recip_c_lead_next_6 = cur_c[17];
-wire _s5_recip_c_lead_next_7 = cur_c[16];
-wire _s5_recip_c_lead_next_8 = cur_c[15];
-wire _s5_recip_c_lead_next_9 = cur_c[14];
-wire _s5_recip_c_lead_next_10 = cur_c[13];
-wire _s5_recip_c_lead_next_11 = cur_c[12];
-wire _s5_recip_c_lead_next_12 = cur_c[11];
-wire _s5_recip_c_lead_next_13 = cur_c[10];
-wire _s5_recip_c_lead_next_14 = cur_c[9];
-wire _s5_recip_c_lead_next_15 = cur_c[8];
-wire _s5_recip_c_lead_next_16 = cur_c[7];
-wire _s5_recip_c_lead_next_17 = cur_c[6];
-wire _s5_recip_c_lead_next_18 = cur_c[5];
-wire _s5_recip_c_lead_next_19 = cur_c[4];
-wire _s5_recip_c_lead_next_20 = cur_c[3];
-wire _s5_recip_c_lead_next_21 = cur_c[2];
-wire _s5_recip_c_lead_next_22 = cur_c[1];
-wire [4:0] _s5_recip_c_lead_next_23 = _s5_recip_c_lead_next_22 ? 5'd1 : 5'd0;
-wire [4:0] _s5_recip_c_lead_next_24 = _s5_recip_c_lead_next_21 ? 5'd2 : _s5_recip_c_lead_next_23;
-wire [4:0] _s5_recip_c_lead_next_25 = _s5_recip_c_lead_next_20 ? 5'd3 : _s5_recip_c_lead_next_24;
-wire [4:0] _s5_recip_c_lead_next_26 = _s5_recip_c_lead_next_19 ? 5'd4 : _s5_recip_c_lead_next_25;
-wire [4:0] _s5_recip_c_lead_next_27 = _s5_recip_c_lead_next_18 ? 5'd5 : _s5_recip_c_lead_next_26;
-wire [4:0] _s5_recip_c_lead_next_28 = _s5_recip_c_lead_next_17 ? 5'd6 : _s5_recip_c_lead_next_27;
-wire [4:0] _s5_recip_c_lead_next_29 = _s5_recip_c_lead_next_16 ? 5'd7 : _s5_recip_c_lead_next_28;
-wire [4:0] _s5_recip_c_lead_next_30 = _s5_recip_c_lead_next_15 ? 5'd8 : _s5_recip_c_lead_next_29;
-wire [4:0] _s5_recip_c_lead_next_31 = _s5_recip_c_lead_next_14 ? 5'd9 : _s5_recip_c_lead_next_30;
-wire [4:0] _s5_recip_c_lead_next_32 = _s5_recip_c_lead_next_13 ? 5'd10 : _s5_recip_c_lead_next_31;
-wire [4:0] _s5_recip_c_lead_next_33 = _s5_recip_c_lead_next_12 ? 5'd11 : _s5_recip_c_lead_next_32;
-wire [4:0] _s5_recip_c_lead_next_34 = _s5_recip_c_lead_next_11 ? 5'd12 : _s5_recip_c_lead_next_33;
-wire [4:0] _s5_recip_c_lead_next_35 = _s5_recip_c_lead_next_10 ? 5'd13 : _s5_recip_c_lead_next_34;
-wire [4:0] _s5_recip_c_lead_next_36 = _s5_recip_c_lead_next_9 ? 5'd14 : _s5_recip_c_lead_next_35;
-wire [4:0] _s5_recip_c_lead_next_37 = _s5_recip_c_lead_next_8 ? 5'd15 : _s5_recip_c_lead_next_36;
-wire [4:0] _s5_recip_c_lead_next_38 = _s5_recip_c_lead_next_7 ? 5'd16 : _s5_recip_c_lead_next_37;
-wire [4:0] _s5_recip_c_lead_next_39 = _s5_recip_c_lead_next_6 ? 5'd17 : _s5_recip_c_lead_next_38;
-wire [4:0] _s5_recip_c_lead_next_40 = _s5_recip_c_lead_next_5 ? 5'd18 : _s5_recip_c_lead_next_39;
-wire [4:0] _s5_recip_c_lead_next_41 = _s5_recip_c_lead_next_4 ? 5'd19 : _s5_recip_c_lead_next_40;
-wire [4:0] _s5_recip_c_lead_next_42 = _s5_recip_c_lead_next_3 ? 5'd20 : _s5_recip_c_lead_next_41;
-wire [4:0] _s5_recip_c_lead_next_43 = _s5_recip_c_lead_next_2 ? 5'd21 : _s5_recip_c_lead_next_42;
-wire [4:0] _s5_recip_c_lead_next_44 = _s5_recip_c_lead_next_1 ? 5'd22 : _s5_recip_c_lead_next_43;
-wire [4:0] recip_c_lead = _s5_recip_c_lead_next_0 ? 5'd23 : _s5_recip_c_lead_next_44;
-wire _s5_recip_c_mantissa_next_0 = cur_c[0];
-wire [9:0] _s5_recip_c_mantissa_next_1 = {_s5_recip_c_mantissa_next_0, 9'd0};
-wire [1:0] _s5_recip_c_mantissa_next_2 = cur_c[1:0];
-wire [9:0] _s5_recip_c_mantissa_next_3 = {_s5_recip_c_mantissa_next_2, 8'd0};
-wire [2:0] _s5_recip_c_mantissa_next_4 = cur_c[2:0];
-wire [9:0] _s5_recip_c_mantissa_next_5 = {_s5_recip_c_mantissa_next_4, 7'd0};
-wire [3:0] _s5_recip_c_mantissa_next_6 = cur_c[3:0];
-wire [9:0] _s5_recip_c_mantissa_next_7 = {_s5_recip_c_mantissa_next_6, 6'd0};
-wire [4:0] _s5_recip_c_mantissa_next_8 = cur_c[4:0];
-wire [9:0] _s5_recip_c_mantissa_next_9 = {_s5_recip_c_mantissa_next_8, 5'd0};
-wire [5:0] _s5_recip_c_mantissa_next_10 = cur_c[5:0];
-wire [9:0] _s5_recip_c_mantissa_next_11 = {_s5_recip_c_mantissa_next_10, 4'd0};
-wire [6:0] _s5_recip_c_mantissa_next_12 = cur_c[6:0];
-wire [9:0] _s5_recip_c_mantissa_next_13 = {_s5_recip_c_mantissa_next_12, 3'd0};
-wire [7:0] _s5_recip_c_mantissa_next_14 = cur_c[7:0];
-wire [9:0] _s5_recip_c_mantissa_next_15 = {_s5_recip_c_mantissa_next_14, 2'd0};
-wire [8:0] _s5_recip_c_mantissa_next_16 = cur_c[8:0];
-wire [9:0] _s5_recip_c_mantissa_next_17 = {_s5_recip_c_mantissa_next_16, 1'd0};
-wire [9:0] _s5_recip_c_mantissa_next_18 = cur_c[9:0];
-wire [9:0] _s5_recip_c_mantissa_next_19 = cur_c[10:1];
-wire [9:0] _s5_recip_c_mantissa_next_20 = cur_c[11:2];
-wire [9:0] _s5_recip_c_mantissa_next_21 = cur_c[12:3];
-wire [9:0] _s5_recip_c_mantissa_next_22 = cur_c[13:4];
-wire [9:0] _s5_recip_c_mantissa_next_23 = cur_c[14:5];
-wire [9:0] _s5_recip_c_mantissa_next_24 = cur_c[15:6];
-wire [9:0] _s5_recip_c_mantissa_next_25 = cur_c[16:7];
-wire [9:0] _s5_recip_c_mantissa_next_26 = cur_c[17:8];
-wire [9:0] _s5_recip_c_mantissa_next_27 = cur_c[18:9];
-wire [9:0] _s5_recip_c_mantissa_next_28 = cur_c[19:10];
-wire [9:0] _s5_recip_c_mantissa_next_29 = cur_c[20:11];
-wire [9:0] _s5_recip_c_mantissa_next_30 = cur_c[21:12];
-wire [9:0] _s5_recip_c_mantissa_next_31 = cur_c[22:13];
-wire [9:0] recip_c_mantissa = (recip_c_lead == 5'd0) ? 10'd0 : (recip_c_lead == 5'd1) ? _s5_recip_c_mantissa_next_1 : (recip_c_lead == 5'd2) ? _s5_recip_c_mantissa_next_3 : (recip_c_lead == 5'd3) ? _s5_recip_c_mantissa_next_5 : (recip_c_lead == 5'd4) ? _s5_recip_c_mantissa_next_7 : (recip_c_lead == 5'd5) ? _s5_recip_c_mantissa_next_9 : (recip_c_lead == 5'd6) ? _s5_recip_c_mantissa_next_11 : (recip_c_lead == 5'd7) ? _s5_recip_c_mantissa_next_13 : (recip_c_lead == 5'd8) ? _s5_recip_c_mantissa_next_15 : (recip_c_lead == 5'd9) ? _s5_recip_c_mantissa_next_17 : (recip_c_lead == 5'd10) ? _s5_recip_c_mantissa_next_18 : (recip_c_lead == 5'd11) ? _s5_recip_c_mantissa_next_19 : (recip_c_lead == 5'd12) ? _s5_recip_c_mantissa_next_20 : (recip_c_lead == 5'd13) ? _s5_recip_c_mantissa_next_21 : (recip_c_lead == 5'd14) ? _s5_recip_c_mantissa_next_22 : (recip_c_lead == 5'd15) ? _s5_recip_c_mantissa_next_23 : (recip_c_lead == 5'd16) ? _s5_recip_c_mantissa_next_24 : (recip_c_lead == 5'd17) ? _s5_recip_c_mantissa_next_25 : (recip_c_lead == 5'd18) ? _s5_recip_c_mantissa_next_26 : (recip_c_lead == 5'd19) ? _s5_recip_c_mantissa_next_27 : (recip_c_lead == 5'd20) ? _s5_recip_c_mantissa_next_28 : (recip_c_lead == 5'd21) ? _s5_recip_c_mantissa_next_29 : (recip_c_lead == 5'd22) ? _s5_recip_c_mantissa_next_30 : _s5_recip_c_mantissa_next_31;
+wire _s5_recip_c_lead_next_0 = 1'd0 | 1'd0;
+wire _s5_recip_c_lead_next_1 = 1'd0 | 1'd0;
+wire _s5_recip_c_lead_next_2 = _s5_recip_c_lead_next_0 | _s5_recip_c_lead_next_1;
+wire _s5_recip_c_lead_next_3 = 1'd0 | 1'd0;
+wire _s5_recip_c_lead_next_4 = 1'd0 | 1'd0;
+wire _s5_recip_c_lead_next_5 = _s5_recip_c_lead_next_3 | _s5_recip_c_lead_next_4;
+wire _s5_recip_c_lead_next_6 = _s5_recip_c_lead_next_2 | _s5_recip_c_lead_next_5;
+wire _s5_recip_c_lead_next_7 = cur_c[23];
+wire _s5_recip_c_lead_next_8 = cur_c[22];
+wire _s5_recip_c_lead_next_9 = _s5_recip_c_lead_next_7 | _s5_recip_c_lead_next_8;
+wire _s5_recip_c_lead_next_10 = cur_c[21];
+wire _s5_recip_c_lead_next_11 = cur_c[20];
+wire _s5_recip_c_lead_next_12 = _s5_recip_c_lead_next_10 | _s5_recip_c_lead_next_11;
+wire _s5_recip_c_lead_next_13 = _s5_recip_c_lead_next_9 | _s5_recip_c_lead_next_12;
+wire _s5_recip_c_lead_next_14 = cur_c[19];
+wire _s5_recip_c_lead_next_15 = cur_c[18];
+wire _s5_recip_c_lead_next_16 = _s5_recip_c_lead_next_14 | _s5_recip_c_lead_next_15;
+wire _s5_recip_c_lead_next_17 = cur_c[17];
+wire _s5_recip_c_lead_next_18 = cur_c[16];
+wire _s5_recip_c_lead_next_19 = _s5_recip_c_lead_next_17 | _s5_recip_c_lead_next_18;
+wire _s5_recip_c_lead_next_20 = _s5_recip_c_lead_next_16 | _s5_recip_c_lead_next_19;
+wire _s5_recip_c_lead_next_21 = _s5_recip_c_lead_next_13 | _s5_recip_c_lead_next_20;
+wire _s5_recip_c_lead_next_22 = _s5_recip_c_lead_next_6 | _s5_recip_c_lead_next_21;
+wire _s5_recip_c_lead_next_23 = _s5_recip_c_lead_next_0 ? 1'd0 : 1'd0;
+wire [1:0] _s5_recip_c_lead_next_24 = {_s5_recip_c_lead_next_0, _s5_recip_c_lead_next_23};
+wire _s5_recip_c_lead_next_25 = _s5_recip_c_lead_next_3 ? 1'd0 : 1'd0;
+wire [1:0] _s5_recip_c_lead_next_26 = {_s5_recip_c_lead_next_3, _s5_recip_c_lead_next_25};
+wire [1:0] _s5_recip_c_lead_next_27 = _s5_recip_c_lead_next_2 ? _s5_recip_c_lead_next_24 : _s5_recip_c_lead_next_26;
+wire [2:0] _s5_recip_c_lead_next_28 = {_s5_recip_c_lead_next_2, _s5_recip_c_lead_next_27};
+wire _s5_recip_c_lead_next_29 = _s5_recip_c_lead_next_9 ? _s5_recip_c_lead_next_7 : _s5_recip_c_lead_next_10;
+wire [1:0] _s5_recip_c_lead_next_30 = {_s5_recip_c_lead_next_9, _s5_recip_c_lead_next_29};
+wire _s5_recip_c_lead_next_31 = _s5_recip_c_lead_next_16 ? _s5_recip_c_lead_next_14 : _s5_recip_c_lead_next_17;
+wire [1:0] _s5_recip_c_lead_next_32 = {_s5_recip_c_lead_next_16, _s5_recip_c_lead_next_31};
+wire [1:0] _s5_recip_c_lead_next_33 = _s5_recip_c_lead_next_13 ? _s5_recip_c_lead_next_30 : _s5_recip_c_lead_next_32;
+wire [2:0] _s5_recip_c_lead_next_34 = {_s5_recip_c_lead_next_13, _s5_recip_c_lead_next_33};
+wire [2:0] _s5_recip_c_lead_next_35 = _s5_recip_c_lead_next_6 ? _s5_recip_c_lead_next_28 : _s5_recip_c_lead_next_34;
+wire [3:0] _s5_recip_c_lead_next_36 = {_s5_recip_c_lead_next_6, _s5_recip_c_lead_next_35};
+wire _s5_recip_c_lead_next_37 = cur_c[15];
+wire _s5_recip_c_lead_next_38 = cur_c[14];
+wire _s5_recip_c_lead_next_39 = _s5_recip_c_lead_next_37 | _s5_recip_c_lead_next_38;
+wire _s5_recip_c_lead_next_40 = cur_c[13];
+wire _s5_recip_c_lead_next_41 = cur_c[12];
+wire _s5_recip_c_lead_next_42 = _s5_recip_c_lead_next_40 | _s5_recip_c_lead_next_41;
+wire _s5_recip_c_lead_next_43 = _s5_recip_c_lead_next_39 | _s5_recip_c_lead_next_42;
+wire _s5_recip_c_lead_next_44 = cur_c[11];
+wire _s5_recip_c_lead_next_45 = cur_c[10];
+wire _s5_recip_c_lead_next_46 = _s5_recip_c_lead_next_44 | _s5_recip_c_lead_next_45;
+wire _s5_recip_c_lead_next_47 = cur_c[9];
+wire _s5_recip_c_lead_next_48 = cur_c[8];
+wire _s5_recip_c_lead_next_49 = _s5_recip_c_lead_next_47 | _s5_recip_c_lead_next_48;
+wire _s5_recip_c_lead_next_50 = _s5_recip_c_lead_next_46 | _s5_recip_c_lead_next_49;
+wire _s5_recip_c_lead_next_51 = _s5_recip_c_lead_next_43 | _s5_recip_c_lead_next_50;
+wire _s5_recip_c_lead_next_52 = _s5_recip_c_lead_next_39 ? _s5_recip_c_lead_next_37 : _s5_recip_c_lead_next_40;
+wire [1:0] _s5_recip_c_lead_next_53 = {_s5_recip_c_lead_next_39, _s5_recip_c_lead_next_52};
+wire _s5_recip_c_lead_next_54 = _s5_recip_c_lead_next_46 ? _s5_recip_c_lead_next_44 : _s5_recip_c_lead_next_47;
+wire [1:0] _s5_recip_c_lead_next_55 = {_s5_recip_c_lead_next_46, _s5_recip_c_lead_next_54};
+wire [1:0] _s5_recip_c_lead_next_56 = _s5_recip_c_lead_next_43 ? _s5_recip_c_lead_next_53 : _s5_recip_c_lead_next_55;
+wire [2:0] _s5_recip_c_lead_next_57 = {_s5_recip_c_lead_next_43, _s5_recip_c_lead_next_56};
+wire _s5_recip_c_lead_next_58 = cur_c[7];
+wire _s5_recip_c_lead_next_59 = cur_c[6];
+wire _s5_recip_c_lead_next_60 = _s5_recip_c_lead_next_58 | _s5_recip_c_lead_next_59;
+wire _s5_recip_c_lead_next_61 = cur_c[5];
+wire _s5_recip_c_lead_next_62 = cur_c[4];
+wire _s5_recip_c_lead_next_63 = _s5_recip_c_lead_next_61 | _s5_recip_c_lead_next_62;
+wire _s5_recip_c_lead_next_64 = _s5_recip_c_lead_next_60 | _s5_recip_c_lead_next_63;
+wire _s5_recip_c_lead_next_65 = _s5_recip_c_lead_next_60 ? _s5_recip_c_lead_next_58 : _s5_recip_c_lead_next_61;
+wire [1:0] _s5_recip_c_lead_next_66 = {_s5_recip_c_lead_next_60, _s5_recip_c_lead_next_65};
+wire _s5_recip_c_lead_next_67 = cur_c[3];
+wire _s5_recip_c_lead_next_68 = cur_c[2];
+wire _s5_recip_c_lead_next_69 = _s5_recip_c_lead_next_67 | _s5_recip_c_lead_next_68;
+wire _s5_recip_c_lead_next_70 = cur_c[1];
+wire _s5_recip_c_lead_next_71 = _s5_recip_c_lead_next_69 ? _s5_recip_c_lead_next_67 : _s5_recip_c_lead_next_70;
+wire [1:0] _s5_recip_c_lead_next_72 = {_s5_recip_c_lead_next_69, _s5_recip_c_lead_next_71};
+wire [1:0] _s5_recip_c_lead_next_73 = _s5_recip_c_lead_next_64 ? _s5_recip_c_lead_next_66 : _s5_recip_c_lead_next_72;
+wire [2:0] _s5_recip_c_lead_next_74 = {_s5_recip_c_lead_next_64, _s5_recip_c_lead_next_73};
+wire [2:0] _s5_recip_c_lead_next_75 = _s5_recip_c_lead_next_51 ? _s5_recip_c_lead_next_57 : _s5_recip_c_lead_next_74;
+wire [3:0] _s5_recip_c_lead_next_76 = {_s5_recip_c_lead_next_51, _s5_recip_c_lead_next_75};
+wire [3:0] _s5_recip_c_lead_next_77 = _s5_recip_c_lead_next_22 ? _s5_recip_c_lead_next_36 : _s5_recip_c_lead_next_76;
+wire [4:0] recip_c_lead = {_s5_recip_c_lead_next_22, _s5_recip_c_lead_next_77};
+wire _s5_t_2_next_0 = cur_c[0];
+wire [9:0] _s5_t_2_next_1 = {_s5_t_2_next_0, 9'd0};
+wire [1:0] _s5_t_3_next_0 = cur_c[1:0];
+wire [9:0] _s5_t_3_next_1 = {_s5_t_3_next_0, 8'd0};
+wire [2:0] _s5_t_4_next_0 = cur_c[2:0];
+wire [9:0] _s5_t_4_next_1 = {_s5_t_4_next_0, 7'd0};
+wire [3:0] _s5_t_5_next_0 = cur_c[3:0];
+wire [9:0] _s5_t_5_next_1 = {_s5_t_5_next_0, 6'd0};
+wire [4:0] _s5_t_6_next_0 = cur_c[4:0];
+wire [9:0] _s5_t_6_next_1 = {_s5_t_6_next_0, 5'd0};
+wire [5:0] _s5_t_7_next_0 = cur_c[5:0];
+wire [9:0] _s5_t_7_next_1 = {_s5_t_7_next_0, 4'd0};
+wire [6:0] _s5_t_8_next_0 = cur_c[6:0];
+wire [9:0] _s5_t_8_next_1 = {_s5_t_8_next_0, 3'd0};
+wire [7:0] _s5_t_9_next_0 = cur_c[7:0];
+wire [9:0] _s5_t_9_next_1 = {_s5_t_9_next_0, 2'd0};
+wire [8:0] _s5_t_10_next_0 = cur_c[8:0];
+wire [9:0] _s5_t_10_next_1 = {_s5_t_10_next_0, 1'd0};
+wire [9:0] _s5_t_11_next_0 = cur_c[9:0];
+wire [9:0] _s5_t_12_next_0 = cur_c[10:1];
+wire [9:0] _s5_t_13_next_0 = cur_c[11:2];
+wire [9:0] _s5_t_14_next_0 = cur_c[12:3];
+wire [9:0] _s5_t_15_next_0 = cur_c[13:4];
+wire [9:0] _s5_t_16_next_0 = cur_c[14:5];
+wire [9:0] _s5_t_17_next_0 = cur_c[15:6];
+wire [9:0] _s5_t_18_next_0 = cur_c[16:7];
+wire [9:0] _s5_t_19_next_0 = cur_c[17:8];
+wire [9:0] _s5_t_20_next_0 = cur_c[18:9];
+wire [9:0] _s5_t_21_next_0 = cur_c[19:10];
+wire [9:0] _s5_t_22_next_0 = cur_c[20:11];
+wire [9:0] _s5_t_23_next_0 = cur_c[21:12];
+wire [9:0] _s5_t_24_next_0 = cur_c[22:13];
+wire [9:0] recip_c_mantissa = s5_recip_c_lead_reg[4] ? (s5_recip_c_lead_reg[3] ? s5_t_24_reg : (s5_recip_c_lead_reg[2] ? (s5_recip_c_lead_reg[1] ? (s5_recip_c_lead_reg[0] ? s5_t_24_reg : s5_t_23_reg) : (s5_recip_c_lead_reg[0] ? s5_t_22_reg : s5_t_21_reg)) : (s5_recip_c_lead_reg[1] ? (s5_recip_c_lead_reg[0] ? s5_t_20_reg : s5_t_19_reg) : (s5_recip_c_lead_reg[0] ? s5_t_18_reg : s5_t_17_reg)))) : (s5_recip_c_lead_reg[3] ? (s5_recip_c_lead_reg[2] ? (s5_recip_c_lead_reg[1] ? (s5_recip_c_lead_reg[0] ? s5_t_16_reg : s5_t_15_reg) : (s5_recip_c_lead_reg[0] ? s5_t_14_reg : s5_t_13_reg)) : (s5_recip_c_lead_reg[1] ? (s5_recip_c_lead_reg[0] ? s5_t_12_reg : s5_t_11_reg) : (s5_recip_c_lead_reg[0] ? s5_t_10_reg : s5_t_9_reg))) : (s5_recip_c_lead_reg[2] ? (s5_recip_c_lead_reg[1] ? (s5_recip_c_lead_reg[0] ? s5_t_8_reg : s5_t_7_reg) : (s5_recip_c_lead_reg[0] ? s5_t_6_reg : s5_t_5_reg)) : (s5_recip_c_lead_reg[1] ? (s5_recip_c_lead_reg[0] ? s5_t_4_reg : s5_t_3_reg) : (s5_recip_c_lead_reg[0] ? s5_t_2_reg : 10'd0))));
 reg  [10:0] recip_c_recip;
 always @* begin
-    case (s5_recip_c_mantissa_reg)
+    case (s6_recip_c_mantissa_reg)
         10'd0: recip_c_recip = 11'd2047;
         10'd1: recip_c_recip = 11'd2045;
         10'd2: recip_c_recip = 11'd2043;
@@ -3250,76 +3901,113 @@ always @* begin
         10'd1023: recip_c_recip = 11'd1024;
     endcase
 end
-wire _s2_recip_rtt_lead_next_0 = s1_rtt_reg[19];
-wire _s2_recip_rtt_lead_next_1 = s1_rtt_reg[18];
-wire _s2_recip_rtt_lead_next_2 = s1_rtt_reg[17];
-wire _s2_recip_rtt_lead_next_3 = s1_rtt_reg[16];
-wire _s2_recip_rtt_lead_next_4 = s1_rtt_reg[15];
-wire _s2_recip_rtt_lead_next_5 = s1_rtt_reg[14];
-wire _s2_recip_rtt_lead_next_6 = s1_rtt_reg[13];
-wire _s2_recip_rtt_lead_next_7 = s1_rtt_reg[12];
-wire _s2_recip_rtt_lead_next_8 = s1_rtt_reg[11];
-wire _s2_recip_rtt_lead_next_9 = s1_rtt_reg[10];
-wire _s2_recip_rtt_lead_next_10 = s1_rtt_reg[9];
-wire _s2_recip_rtt_lead_next_11 = s1_rtt_reg[8];
-wire _s2_recip_rtt_lead_next_12 = s1_rtt_reg[7];
-wire _s2_recip_rtt_lead_next_13 = s1_rtt_reg[6];
-wire _s2_recip_rtt_lead_next_14 = s1_rtt_reg[5];
-wire _s2_recip_rtt_lead_next_15 = s1_rtt_reg[4];
-wire _s2_recip_rtt_lead_next_16 = s1_rtt_reg[3];
-wire _s2_recip_rtt_lead_next_17 = s1_rtt_reg[2];
-wire _s2_recip_rtt_lead_next_18 = s1_rtt_reg[1];
-wire [4:0] _s2_recip_rtt_lead_next_19 = _s2_recip_rtt_lead_next_18 ? 5'd1 : 5'd0;
-wire [4:0] _s2_recip_rtt_lead_next_20 = _s2_recip_rtt_lead_next_17 ? 5'd2 : _s2_recip_rtt_lead_next_19;
-wire [4:0] _s2_recip_rtt_lead_next_21 = _s2_recip_rtt_lead_next_16 ? 5'd3 : _s2_recip_rtt_lead_next_20;
-wire [4:0] _s2_recip_rtt_lead_next_22 = _s2_recip_rtt_lead_next_15 ? 5'd4 : _s2_recip_rtt_lead_next_21;
-wire [4:0] _s2_recip_rtt_lead_next_23 = _s2_recip_rtt_lead_next_14 ? 5'd5 : _s2_recip_rtt_lead_next_22;
-wire [4:0] _s2_recip_rtt_lead_next_24 = _s2_recip_rtt_lead_next_13 ? 5'd6 : _s2_recip_rtt_lead_next_23;
-wire [4:0] _s2_recip_rtt_lead_next_25 = _s2_recip_rtt_lead_next_12 ? 5'd7 : _s2_recip_rtt_lead_next_24;
-wire [4:0] _s2_recip_rtt_lead_next_26 = _s2_recip_rtt_lead_next_11 ? 5'd8 : _s2_recip_rtt_lead_next_25;
-wire [4:0] _s2_recip_rtt_lead_next_27 = _s2_recip_rtt_lead_next_10 ? 5'd9 : _s2_recip_rtt_lead_next_26;
-wire [4:0] _s2_recip_rtt_lead_next_28 = _s2_recip_rtt_lead_next_9 ? 5'd10 : _s2_recip_rtt_lead_next_27;
-wire [4:0] _s2_recip_rtt_lead_next_29 = _s2_recip_rtt_lead_next_8 ? 5'd11 : _s2_recip_rtt_lead_next_28;
-wire [4:0] _s2_recip_rtt_lead_next_30 = _s2_recip_rtt_lead_next_7 ? 5'd12 : _s2_recip_rtt_lead_next_29;
-wire [4:0] _s2_recip_rtt_lead_next_31 = _s2_recip_rtt_lead_next_6 ? 5'd13 : _s2_recip_rtt_lead_next_30;
-wire [4:0] _s2_recip_rtt_lead_next_32 = _s2_recip_rtt_lead_next_5 ? 5'd14 : _s2_recip_rtt_lead_next_31;
-wire [4:0] _s2_recip_rtt_lead_next_33 = _s2_recip_rtt_lead_next_4 ? 5'd15 : _s2_recip_rtt_lead_next_32;
-wire [4:0] _s2_recip_rtt_lead_next_34 = _s2_recip_rtt_lead_next_3 ? 5'd16 : _s2_recip_rtt_lead_next_33;
-wire [4:0] _s2_recip_rtt_lead_next_35 = _s2_recip_rtt_lead_next_2 ? 5'd17 : _s2_recip_rtt_lead_next_34;
-wire [4:0] _s2_recip_rtt_lead_next_36 = _s2_recip_rtt_lead_next_1 ? 5'd18 : _s2_recip_rtt_lead_next_35;
-wire [4:0] recip_rtt_lead = _s2_recip_rtt_lead_next_0 ? 5'd19 : _s2_recip_rtt_lead_next_36;
-wire _s2_recip_rtt_mantissa_next_0 = s1_rtt_reg[0];
-wire [9:0] _s2_recip_rtt_mantissa_next_1 = {_s2_recip_rtt_mantissa_next_0, 9'd0};
-wire [1:0] _s2_recip_rtt_mantissa_next_2 = s1_rtt_reg[1:0];
-wire [9:0] _s2_recip_rtt_mantissa_next_3 = {_s2_recip_rtt_mantissa_next_2, 8'd0};
-wire [2:0] _s2_recip_rtt_mantissa_next_4 = s1_rtt_reg[2:0];
-wire [9:0] _s2_recip_rtt_mantissa_next_5 = {_s2_recip_rtt_mantissa_next_4, 7'd0};
-wire [3:0] _s2_recip_rtt_mantissa_next_6 = s1_rtt_reg[3:0];
-wire [9:0] _s2_recip_rtt_mantissa_next_7 = {_s2_recip_rtt_mantissa_next_6, 6'd0};
-wire [4:0] _s2_recip_rtt_mantissa_next_8 = s1_rtt_reg[4:0];
-wire [9:0] _s2_recip_rtt_mantissa_next_9 = {_s2_recip_rtt_mantissa_next_8, 5'd0};
-wire [5:0] _s2_recip_rtt_mantissa_next_10 = s1_rtt_reg[5:0];
-wire [9:0] _s2_recip_rtt_mantissa_next_11 = {_s2_recip_rtt_mantissa_next_10, 4'd0};
-wire [6:0] _s2_recip_rtt_mantissa_next_12 = s1_rtt_reg[6:0];
-wire [9:0] _s2_recip_rtt_mantissa_next_13 = {_s2_recip_rtt_mantissa_next_12, 3'd0};
-wire [7:0] _s2_recip_rtt_mantissa_next_14 = s1_rtt_reg[7:0];
-wire [9:0] _s2_recip_rtt_mantissa_next_15 = {_s2_recip_rtt_mantissa_next_14, 2'd0};
-wire [8:0] _s2_recip_rtt_mantissa_next_16 = s1_rtt_reg[8:0];
-wire [9:0] _s2_recip_rtt_mantissa_next_17 = {_s2_recip_rtt_mantissa_next_16, 1'd0};
-wire [9:0] _s2_recip_rtt_mantissa_next_18 = s1_rtt_reg[9:0];
-wire [9:0] _s2_recip_rtt_mantissa_next_19 = s1_rtt_reg[10:1];
-wire [9:0] _s2_recip_rtt_mantissa_next_20 = s1_rtt_reg[11:2];
-wire [9:0] _s2_recip_rtt_mantissa_next_21 = s1_rtt_reg[12:3];
-wire [9:0] _s2_recip_rtt_mantissa_next_22 = s1_rtt_reg[13:4];
-wire [9:0] _s2_recip_rtt_mantissa_next_23 = s1_rtt_reg[14:5];
-wire [9:0] _s2_recip_rtt_mantissa_next_24 = s1_rtt_reg[15:6];
-wire [9:0] _s2_recip_rtt_mantissa_next_25 = s1_rtt_reg[16:7];
-wire [9:0] _s2_recip_rtt_mantissa_next_26 = s1_rtt_reg[17:8];
-wire [9:0] _s2_recip_rtt_mantissa_next_27 = s1_rtt_reg[18:9];
-wire [9:0] recip_rtt_mantissa = (recip_rtt_lead == 5'd0) ? 10'd0 : (recip_rtt_lead == 5'd1) ? _s2_recip_rtt_mantissa_next_1 : (recip_rtt_lead == 5'd2) ? _s2_recip_rtt_mantissa_next_3 : (recip_rtt_lead == 5'd3) ? _s2_recip_rtt_mantissa_next_5 : (recip_rtt_lead == 5'd4) ? _s2_recip_rtt_mantissa_next_7 : (recip_rtt_lead == 5'd5) ? _s2_recip_rtt_mantissa_next_9 : (recip_rtt_lead == 5'd6) ? _s2_recip_rtt_mantissa_next_11 : (recip_rtt_lead == 5'd7) ? _s2_recip_rtt_mantissa_next_13 : (recip_rtt_lead == 5'd8) ? _s2_recip_rtt_mantissa_next_15 : (recip_rtt_lead == 5'd9) ? _s2_recip_rtt_mantissa_next_17 : (recip_rtt_lead == 5'd10) ? _s2_recip_rtt_mantissa_next_18 : (recip_rtt_lead == 5'd11) ? _s2_recip_rtt_mantissa_next_19 : (recip_rtt_lead == 5'd12) ? _s2_recip_rtt_mantissa_next_20 : (recip_rtt_lead == 5'd13) ? _s2_recip_rtt_mantissa_next_21 : (recip_rtt_lead == 5'd14) ? _s2_recip_rtt_mantissa_next_22 : (recip_rtt_lead == 5'd15) ? _s2_recip_rtt_mantissa_next_23 : (recip_rtt_lead == 5'd16) ? _s2_recip_rtt_mantissa_next_24 : (recip_rtt_lead == 5'd17) ? _s2_recip_rtt_mantissa_next_25 : (recip_rtt_lead == 5'd18) ? _s2_recip_rtt_mantissa_next_26 : _s2_recip_rtt_mantissa_next_27;
+wire _s2_recip_rtt_lead_next_0 = 1'd0 | 1'd0;
+wire _s2_recip_rtt_lead_next_1 = 1'd0 | 1'd0;
+wire _s2_recip_rtt_lead_next_2 = _s2_recip_rtt_lead_next_0 | _s2_recip_rtt_lead_next_1;
+wire _s2_recip_rtt_lead_next_3 = 1'd0 | 1'd0;
+wire _s2_recip_rtt_lead_next_4 = 1'd0 | 1'd0;
+wire _s2_recip_rtt_lead_next_5 = _s2_recip_rtt_lead_next_3 | _s2_recip_rtt_lead_next_4;
+wire _s2_recip_rtt_lead_next_6 = _s2_recip_rtt_lead_next_2 | _s2_recip_rtt_lead_next_5;
+wire _s2_recip_rtt_lead_next_7 = 1'd0 | 1'd0;
+wire _s2_recip_rtt_lead_next_8 = 1'd0 | 1'd0;
+wire _s2_recip_rtt_lead_next_9 = _s2_recip_rtt_lead_next_7 | _s2_recip_rtt_lead_next_8;
+wire _s2_recip_rtt_lead_next_10 = s1_rtt_reg[19];
+wire _s2_recip_rtt_lead_next_11 = s1_rtt_reg[18];
+wire _s2_recip_rtt_lead_next_12 = _s2_recip_rtt_lead_next_10 | _s2_recip_rtt_lead_next_11;
+wire _s2_recip_rtt_lead_next_13 = s1_rtt_reg[17];
+wire _s2_recip_rtt_lead_next_14 = s1_rtt_reg[16];
+wire _s2_recip_rtt_lead_next_15 = _s2_recip_rtt_lead_next_13 | _s2_recip_rtt_lead_next_14;
+wire _s2_recip_rtt_lead_next_16 = _s2_recip_rtt_lead_next_12 | _s2_recip_rtt_lead_next_15;
+wire _s2_recip_rtt_lead_next_17 = _s2_recip_rtt_lead_next_9 | _s2_recip_rtt_lead_next_16;
+wire _s2_recip_rtt_lead_next_18 = _s2_recip_rtt_lead_next_6 | _s2_recip_rtt_lead_next_17;
+wire _s2_recip_rtt_lead_next_19 = _s2_recip_rtt_lead_next_0 ? 1'd0 : 1'd0;
+wire [1:0] _s2_recip_rtt_lead_next_20 = {_s2_recip_rtt_lead_next_0, _s2_recip_rtt_lead_next_19};
+wire _s2_recip_rtt_lead_next_21 = _s2_recip_rtt_lead_next_3 ? 1'd0 : 1'd0;
+wire [1:0] _s2_recip_rtt_lead_next_22 = {_s2_recip_rtt_lead_next_3, _s2_recip_rtt_lead_next_21};
+wire [1:0] _s2_recip_rtt_lead_next_23 = _s2_recip_rtt_lead_next_2 ? _s2_recip_rtt_lead_next_20 : _s2_recip_rtt_lead_next_22;
+wire [2:0] _s2_recip_rtt_lead_next_24 = {_s2_recip_rtt_lead_next_2, _s2_recip_rtt_lead_next_23};
+wire _s2_recip_rtt_lead_next_25 = _s2_recip_rtt_lead_next_7 ? 1'd0 : 1'd0;
+wire [1:0] _s2_recip_rtt_lead_next_26 = {_s2_recip_rtt_lead_next_7, _s2_recip_rtt_lead_next_25};
+wire _s2_recip_rtt_lead_next_27 = _s2_recip_rtt_lead_next_12 ? _s2_recip_rtt_lead_next_10 : _s2_recip_rtt_lead_next_13;
+wire [1:0] _s2_recip_rtt_lead_next_28 = {_s2_recip_rtt_lead_next_12, _s2_recip_rtt_lead_next_27};
+wire [1:0] _s2_recip_rtt_lead_next_29 = _s2_recip_rtt_lead_next_9 ? _s2_recip_rtt_lead_next_26 : _s2_recip_rtt_lead_next_28;
+wire [2:0] _s2_recip_rtt_lead_next_30 = {_s2_recip_rtt_lead_next_9, _s2_recip_rtt_lead_next_29};
+wire [2:0] _s2_recip_rtt_lead_next_31 = _s2_recip_rtt_lead_next_6 ? _s2_recip_rtt_lead_next_24 : _s2_recip_rtt_lead_next_30;
+wire [3:0] _s2_recip_rtt_lead_next_32 = {_s2_recip_rtt_lead_next_6, _s2_recip_rtt_lead_next_31};
+wire _s2_recip_rtt_lead_next_33 = s1_rtt_reg[15];
+wire _s2_recip_rtt_lead_next_34 = s1_rtt_reg[14];
+wire _s2_recip_rtt_lead_next_35 = _s2_recip_rtt_lead_next_33 | _s2_recip_rtt_lead_next_34;
+wire _s2_recip_rtt_lead_next_36 = s1_rtt_reg[13];
+wire _s2_recip_rtt_lead_next_37 = s1_rtt_reg[12];
+wire _s2_recip_rtt_lead_next_38 = _s2_recip_rtt_lead_next_36 | _s2_recip_rtt_lead_next_37;
+wire _s2_recip_rtt_lead_next_39 = _s2_recip_rtt_lead_next_35 | _s2_recip_rtt_lead_next_38;
+wire _s2_recip_rtt_lead_next_40 = s1_rtt_reg[11];
+wire _s2_recip_rtt_lead_next_41 = s1_rtt_reg[10];
+wire _s2_recip_rtt_lead_next_42 = _s2_recip_rtt_lead_next_40 | _s2_recip_rtt_lead_next_41;
+wire _s2_recip_rtt_lead_next_43 = s1_rtt_reg[9];
+wire _s2_recip_rtt_lead_next_44 = s1_rtt_reg[8];
+wire _s2_recip_rtt_lead_next_45 = _s2_recip_rtt_lead_next_43 | _s2_recip_rtt_lead_next_44;
+wire _s2_recip_rtt_lead_next_46 = _s2_recip_rtt_lead_next_42 | _s2_recip_rtt_lead_next_45;
+wire _s2_recip_rtt_lead_next_47 = _s2_recip_rtt_lead_next_39 | _s2_recip_rtt_lead_next_46;
+wire _s2_recip_rtt_lead_next_48 = _s2_recip_rtt_lead_next_35 ? _s2_recip_rtt_lead_next_33 : _s2_recip_rtt_lead_next_36;
+wire [1:0] _s2_recip_rtt_lead_next_49 = {_s2_recip_rtt_lead_next_35, _s2_recip_rtt_lead_next_48};
+wire _s2_recip_rtt_lead_next_50 = _s2_recip_rtt_lead_next_42 ? _s2_recip_rtt_lead_next_40 : _s2_recip_rtt_lead_next_43;
+wire [1:0] _s2_recip_rtt_lead_next_51 = {_s2_recip_rtt_lead_next_42, _s2_recip_rtt_lead_next_50};
+wire [1:0] _s2_recip_rtt_lead_next_52 = _s2_recip_rtt_lead_next_39 ? _s2_recip_rtt_lead_next_49 : _s2_recip_rtt_lead_next_51;
+wire [2:0] _s2_recip_rtt_lead_next_53 = {_s2_recip_rtt_lead_next_39, _s2_recip_rtt_lead_next_52};
+wire _s2_recip_rtt_lead_next_54 = s1_rtt_reg[7];
+wire _s2_recip_rtt_lead_next_55 = s1_rtt_reg[6];
+wire _s2_recip_rtt_lead_next_56 = _s2_recip_rtt_lead_next_54 | _s2_recip_rtt_lead_next_55;
+wire _s2_recip_rtt_lead_next_57 = s1_rtt_reg[5];
+wire _s2_recip_rtt_lead_next_58 = s1_rtt_reg[4];
+wire _s2_recip_rtt_lead_next_59 = _s2_recip_rtt_lead_next_57 | _s2_recip_rtt_lead_next_58;
+wire _s2_recip_rtt_lead_next_60 = _s2_recip_rtt_lead_next_56 | _s2_recip_rtt_lead_next_59;
+wire _s2_recip_rtt_lead_next_61 = _s2_recip_rtt_lead_next_56 ? _s2_recip_rtt_lead_next_54 : _s2_recip_rtt_lead_next_57;
+wire [1:0] _s2_recip_rtt_lead_next_62 = {_s2_recip_rtt_lead_next_56, _s2_recip_rtt_lead_next_61};
+wire _s2_recip_rtt_lead_next_63 = s1_rtt_reg[3];
+wire _s2_recip_rtt_lead_next_64 = s1_rtt_reg[2];
+wire _s2_recip_rtt_lead_next_65 = _s2_recip_rtt_lead_next_63 | _s2_recip_rtt_lead_next_64;
+wire _s2_recip_rtt_lead_next_66 = s1_rtt_reg[1];
+wire _s2_recip_rtt_lead_next_67 = _s2_recip_rtt_lead_next_65 ? _s2_recip_rtt_lead_next_63 : _s2_recip_rtt_lead_next_66;
+wire [1:0] _s2_recip_rtt_lead_next_68 = {_s2_recip_rtt_lead_next_65, _s2_recip_rtt_lead_next_67};
+wire [1:0] _s2_recip_rtt_lead_next_69 = _s2_recip_rtt_lead_next_60 ? _s2_recip_rtt_lead_next_62 : _s2_recip_rtt_lead_next_68;
+wire [2:0] _s2_recip_rtt_lead_next_70 = {_s2_recip_rtt_lead_next_60, _s2_recip_rtt_lead_next_69};
+wire [2:0] _s2_recip_rtt_lead_next_71 = _s2_recip_rtt_lead_next_47 ? _s2_recip_rtt_lead_next_53 : _s2_recip_rtt_lead_next_70;
+wire [3:0] _s2_recip_rtt_lead_next_72 = {_s2_recip_rtt_lead_next_47, _s2_recip_rtt_lead_next_71};
+wire [3:0] _s2_recip_rtt_lead_next_73 = _s2_recip_rtt_lead_next_18 ? _s2_recip_rtt_lead_next_32 : _s2_recip_rtt_lead_next_72;
+wire [4:0] recip_rtt_lead = {_s2_recip_rtt_lead_next_18, _s2_recip_rtt_lead_next_73};
+wire _s2_t_8_next_0 = s1_rtt_reg[0];
+wire [9:0] _s2_t_8_next_1 = {_s2_t_8_next_0, 9'd0};
+wire [1:0] _s2_t_9_next_0 = s1_rtt_reg[1:0];
+wire [9:0] _s2_t_9_next_1 = {_s2_t_9_next_0, 8'd0};
+wire [2:0] _s2_t_10_next_0 = s1_rtt_reg[2:0];
+wire [9:0] _s2_t_10_next_1 = {_s2_t_10_next_0, 7'd0};
+wire [3:0] _s2_t_11_next_0 = s1_rtt_reg[3:0];
+wire [9:0] _s2_t_11_next_1 = {_s2_t_11_next_0, 6'd0};
+wire [4:0] _s2_t_12_next_0 = s1_rtt_reg[4:0];
+wire [9:0] _s2_t_12_next_1 = {_s2_t_12_next_0, 5'd0};
+wire [5:0] _s2_t_13_next_0 = s1_rtt_reg[5:0];
+wire [9:0] _s2_t_13_next_1 = {_s2_t_13_next_0, 4'd0};
+wire [6:0] _s2_t_14_next_0 = s1_rtt_reg[6:0];
+wire [9:0] _s2_t_14_next_1 = {_s2_t_14_next_0, 3'd0};
+wire [7:0] _s2_t_15_next_0 = s1_rtt_reg[7:0];
+wire [9:0] _s2_t_15_next_1 = {_s2_t_15_next_0, 2'd0};
+wire [8:0] _s2_t_16_next_0 = s1_rtt_reg[8:0];
+wire [9:0] _s2_t_16_next_1 = {_s2_t_16_next_0, 1'd0};
+wire [9:0] _s2_t_17_next_0 = s1_rtt_reg[9:0];
+wire [9:0] _s2_t_18_next_0 = s1_rtt_reg[10:1];
+wire [9:0] _s2_t_19_next_0 = s1_rtt_reg[11:2];
+wire [9:0] _s2_t_20_next_0 = s1_rtt_reg[12:3];
+wire [9:0] _s2_t_21_next_0 = s1_rtt_reg[13:4];
+wire [9:0] _s2_t_22_next_0 = s1_rtt_reg[14:5];
+wire [9:0] _s2_t_23_next_0 = s1_rtt_reg[15:6];
+wire [9:0] _s2_t_24_next_0 = s1_rtt_reg[16:7];
+wire [9:0] _s2_t_25_next_0 = s1_rtt_reg[17:8];
+wire [9:0] _s2_t_26_next_0 = s1_rtt_reg[18:9];
+wire [9:0] recip_rtt_mantissa = s2_recip_rtt_lead_reg[4] ? (s2_recip_rtt_lead_reg[3] ? s2_t_26_reg : (s2_recip_rtt_lead_reg[2] ? s2_t_26_reg : (s2_recip_rtt_lead_reg[1] ? (s2_recip_rtt_lead_reg[0] ? s2_t_26_reg : s2_t_25_reg) : (s2_recip_rtt_lead_reg[0] ? s2_t_24_reg : s2_t_23_reg)))) : (s2_recip_rtt_lead_reg[3] ? (s2_recip_rtt_lead_reg[2] ? (s2_recip_rtt_lead_reg[1] ? (s2_recip_rtt_lead_reg[0] ? s2_t_22_reg : s2_t_21_reg) : (s2_recip_rtt_lead_reg[0] ? s2_t_20_reg : s2_t_19_reg)) : (s2_recip_rtt_lead_reg[1] ? (s2_recip_rtt_lead_reg[0] ? s2_t_18_reg : s2_t_17_reg) : (s2_recip_rtt_lead_reg[0] ? s2_t_16_reg : s2_t_15_reg))) : (s2_recip_rtt_lead_reg[2] ? (s2_recip_rtt_lead_reg[1] ? (s2_recip_rtt_lead_reg[0] ? s2_t_14_reg : s2_t_13_reg) : (s2_recip_rtt_lead_reg[0] ? s2_t_12_reg : s2_t_11_reg)) : (s2_recip_rtt_lead_reg[1] ? (s2_recip_rtt_lead_reg[0] ? s2_t_10_reg : s2_t_9_reg) : (s2_recip_rtt_lead_reg[0] ? s2_t_8_reg : 10'd0))));
 reg  [10:0] recip_rtt_recip;
 always @* begin
-    case (s2_recip_rtt_mantissa_reg)
+    case (s3_recip_rtt_mantissa_reg)
         10'd0: recip_rtt_recip = 11'd2047;
         10'd1: recip_rtt_recip = 11'd2045;
         10'd2: recip_rtt_recip = 11'd2043;
@@ -4355,160 +5043,108 @@ wire [35:0] _s3_size_kmi_next_1 = {s2_size_kmi_pp01_reg, 18'h0};
 wire [35:0] size_kmi = _s3_size_kmi_next_0 + _s3_size_kmi_next_1;
 wire [17:0] _s4_t_8_next_0 = s3_size_kmi_reg[17:0];
 wire [28:0] _s4_t_8_next_1 = {11'd0, _s4_t_8_next_0};
-wire [28:0] _s8_mi_base_prod_pp00_next_0 = {18'h0, s7_recip_c_t_reg};
-wire [28:0] mi_base_prod_pp00 = s7_t_2_reg * _s8_mi_base_prod_pp00_next_0;
+wire [28:0] _s9_mi_base_prod_pp00_next_0 = {18'h0, s8_recip_c_t_reg};
+wire [28:0] mi_base_prod_pp00 = s8_t_reg * _s9_mi_base_prod_pp00_next_0;
 wire [17:0] _s4_t_9_next_0 = s3_size_kmi_reg[35:18];
 wire [28:0] _s4_t_9_next_1 = {11'd0, _s4_t_9_next_0};
-wire [28:0] _s8_mi_base_prod_pp10_next_0 = {18'h0, s7_recip_c_t_reg};
-wire [28:0] mi_base_prod_pp10 = s7_t_3_reg * _s8_mi_base_prod_pp10_next_0;
-wire [46:0] _s9_mi_base_prod_next_0 = {18'h0, s8_mi_base_prod_pp00_reg};
-wire [46:0] _s9_mi_base_prod_next_1 = {s8_mi_base_prod_pp10_reg, 18'h0};
-wire [46:0] mi_base_prod = _s9_mi_base_prod_next_0 + _s9_mi_base_prod_next_1;
-wire [35:0] _s10_mi_base_next_0 = s9_mi_base_prod_reg[46:11];
-wire [34:0] _s10_mi_base_next_1 = s9_mi_base_prod_reg[46:12];
-wire [35:0] _s10_mi_base_next_2 = {1'd0, _s10_mi_base_next_1};
-wire [33:0] _s10_mi_base_next_3 = s9_mi_base_prod_reg[46:13];
-wire [35:0] _s10_mi_base_next_4 = {2'd0, _s10_mi_base_next_3};
-wire [32:0] _s10_mi_base_next_5 = s9_mi_base_prod_reg[46:14];
-wire [35:0] _s10_mi_base_next_6 = {3'd0, _s10_mi_base_next_5};
-wire [31:0] _s10_mi_base_next_7 = s9_mi_base_prod_reg[46:15];
-wire [35:0] _s10_mi_base_next_8 = {4'd0, _s10_mi_base_next_7};
-wire [30:0] _s10_mi_base_next_9 = s9_mi_base_prod_reg[46:16];
-wire [35:0] _s10_mi_base_next_10 = {5'd0, _s10_mi_base_next_9};
-wire [29:0] _s10_mi_base_next_11 = s9_mi_base_prod_reg[46:17];
-wire [35:0] _s10_mi_base_next_12 = {6'd0, _s10_mi_base_next_11};
-wire [28:0] _s10_mi_base_next_13 = s9_mi_base_prod_reg[46:18];
-wire [35:0] _s10_mi_base_next_14 = {7'd0, _s10_mi_base_next_13};
-wire [27:0] _s10_mi_base_next_15 = s9_mi_base_prod_reg[46:19];
-wire [35:0] _s10_mi_base_next_16 = {8'd0, _s10_mi_base_next_15};
-wire [26:0] _s10_mi_base_next_17 = s9_mi_base_prod_reg[46:20];
-wire [35:0] _s10_mi_base_next_18 = {9'd0, _s10_mi_base_next_17};
-wire [25:0] _s10_mi_base_next_19 = s9_mi_base_prod_reg[46:21];
-wire [35:0] _s10_mi_base_next_20 = {10'd0, _s10_mi_base_next_19};
-wire [24:0] _s10_mi_base_next_21 = s9_mi_base_prod_reg[46:22];
-wire [35:0] _s10_mi_base_next_22 = {11'd0, _s10_mi_base_next_21};
-wire [23:0] _s10_mi_base_next_23 = s9_mi_base_prod_reg[46:23];
-wire [35:0] _s10_mi_base_next_24 = {12'd0, _s10_mi_base_next_23};
-wire [22:0] _s10_mi_base_next_25 = s9_mi_base_prod_reg[46:24];
-wire [35:0] _s10_mi_base_next_26 = {13'd0, _s10_mi_base_next_25};
-wire [21:0] _s10_mi_base_next_27 = s9_mi_base_prod_reg[46:25];
-wire [35:0] _s10_mi_base_next_28 = {14'd0, _s10_mi_base_next_27};
-wire [20:0] _s10_mi_base_next_29 = s9_mi_base_prod_reg[46:26];
-wire [35:0] _s10_mi_base_next_30 = {15'd0, _s10_mi_base_next_29};
-wire [19:0] _s10_mi_base_next_31 = s9_mi_base_prod_reg[46:27];
-wire [35:0] _s10_mi_base_next_32 = {16'd0, _s10_mi_base_next_31};
-wire [18:0] _s10_mi_base_next_33 = s9_mi_base_prod_reg[46:28];
-wire [35:0] _s10_mi_base_next_34 = {17'h0, _s10_mi_base_next_33};
-wire [17:0] _s10_mi_base_next_35 = s9_mi_base_prod_reg[46:29];
-wire [35:0] _s10_mi_base_next_36 = {18'h0, _s10_mi_base_next_35};
-wire [16:0] _s10_mi_base_next_37 = s9_mi_base_prod_reg[46:30];
-wire [35:0] _s10_mi_base_next_38 = {19'h0, _s10_mi_base_next_37};
-wire [15:0] _s10_mi_base_next_39 = s9_mi_base_prod_reg[46:31];
-wire [35:0] _s10_mi_base_next_40 = {20'h0, _s10_mi_base_next_39};
-wire [14:0] _s10_mi_base_next_41 = s9_mi_base_prod_reg[46:32];
-wire [35:0] _s10_mi_base_next_42 = {21'h0, _s10_mi_base_next_41};
-wire [13:0] _s10_mi_base_next_43 = s9_mi_base_prod_reg[46:33];
-wire [35:0] _s10_mi_base_next_44 = {22'h0, _s10_mi_base_next_43};
-wire [12:0] _s10_mi_base_next_45 = s9_mi_base_prod_reg[46:34];
-wire [35:0] _s10_mi_base_next_46 = {23'h0, _s10_mi_base_next_45};
-wire [35:0] mi_base = (s9_recip_c_lead_reg == 5'd0) ? _s10_mi_base_next_0 : (s9_recip_c_lead_reg == 5'd1) ? _s10_mi_base_next_2 : (s9_recip_c_lead_reg == 5'd2) ? _s10_mi_base_next_4 : (s9_recip_c_lead_reg == 5'd3) ? _s10_mi_base_next_6 : (s9_recip_c_lead_reg == 5'd4) ? _s10_mi_base_next_8 : (s9_recip_c_lead_reg == 5'd5) ? _s10_mi_base_next_10 : (s9_recip_c_lead_reg == 5'd6) ? _s10_mi_base_next_12 : (s9_recip_c_lead_reg == 5'd7) ? _s10_mi_base_next_14 : (s9_recip_c_lead_reg == 5'd8) ? _s10_mi_base_next_16 : (s9_recip_c_lead_reg == 5'd9) ? _s10_mi_base_next_18 : (s9_recip_c_lead_reg == 5'd10) ? _s10_mi_base_next_20 : (s9_recip_c_lead_reg == 5'd11) ? _s10_mi_base_next_22 : (s9_recip_c_lead_reg == 5'd12) ? _s10_mi_base_next_24 : (s9_recip_c_lead_reg == 5'd13) ? _s10_mi_base_next_26 : (s9_recip_c_lead_reg == 5'd14) ? _s10_mi_base_next_28 : (s9_recip_c_lead_reg == 5'd15) ? _s10_mi_base_next_30 : (s9_recip_c_lead_reg == 5'd16) ? _s10_mi_base_next_32 : (s9_recip_c_lead_reg == 5'd17) ? _s10_mi_base_next_34 : (s9_recip_c_lead_reg == 5'd18) ? _s10_mi_base_next_36 : (s9_recip_c_lead_reg == 5'd19) ? _s10_mi_base_next_38 : (s9_recip_c_lead_reg == 5'd20) ? _s10_mi_base_next_40 : (s9_recip_c_lead_reg == 5'd21) ? _s10_mi_base_next_42 : (s9_recip_c_lead_reg == 5'd22) ? _s10_mi_base_next_44 : _s10_mi_base_next_46;
+wire [28:0] _s9_mi_base_prod_pp10_next_0 = {18'h0, s8_recip_c_t_reg};
+wire [28:0] mi_base_prod_pp10 = s8_t_2_reg * _s9_mi_base_prod_pp10_next_0;
+wire [46:0] _s10_mi_base_prod_next_0 = {18'h0, s9_mi_base_prod_pp00_reg};
+wire [46:0] _s10_mi_base_prod_next_1 = {s9_mi_base_prod_pp10_reg, 18'h0};
+wire [46:0] mi_base_prod = _s10_mi_base_prod_next_0 + _s10_mi_base_prod_next_1;
+wire [1:0] _s6_t_4_next_0 = s5_recip_c_lead_reg[4:3];
+wire [35:0] _s11_mi_base_coarse_next_0 = s10_mi_base_prod_reg[46:11];
+wire [42:0] _s11_mi_base_coarse_next_1 = {7'd0, _s11_mi_base_coarse_next_0};
+wire [27:0] _s11_mi_base_coarse_next_2 = s10_mi_base_prod_reg[46:19];
+wire [42:0] _s11_mi_base_coarse_next_3 = {15'd0, _s11_mi_base_coarse_next_2};
+wire [19:0] _s11_mi_base_coarse_next_4 = s10_mi_base_prod_reg[46:27];
+wire [42:0] _s11_mi_base_coarse_next_5 = {23'h0, _s11_mi_base_coarse_next_4};
+wire [42:0] mi_base_coarse = s10_t_reg[1] ? _s11_mi_base_coarse_next_5 : (s10_t_reg[0] ? _s11_mi_base_coarse_next_3 : _s11_mi_base_coarse_next_1);
+wire [2:0] _s6_t_5_next_0 = s5_recip_c_lead_reg[2:0];
+wire [35:0] _s12_mi_base_next_0 = s11_mi_base_coarse_reg[35:0];
+wire [35:0] _s12_mi_base_next_1 = s11_mi_base_coarse_reg[36:1];
+wire [35:0] _s12_mi_base_next_2 = s11_mi_base_coarse_reg[37:2];
+wire [35:0] _s12_mi_base_next_3 = s11_mi_base_coarse_reg[38:3];
+wire [35:0] _s12_mi_base_next_4 = s11_mi_base_coarse_reg[39:4];
+wire [35:0] _s12_mi_base_next_5 = s11_mi_base_coarse_reg[40:5];
+wire [35:0] _s12_mi_base_next_6 = s11_mi_base_coarse_reg[41:6];
+wire [35:0] _s12_mi_base_next_7 = s11_mi_base_coarse_reg[42:7];
+wire [35:0] mi_base = s11_t_reg[2] ? (s11_t_reg[1] ? (s11_t_reg[0] ? _s12_mi_base_next_7 : _s12_mi_base_next_6) : (s11_t_reg[0] ? _s12_mi_base_next_5 : _s12_mi_base_next_4)) : (s11_t_reg[1] ? (s11_t_reg[0] ? _s12_mi_base_next_3 : _s12_mi_base_next_2) : (s11_t_reg[0] ? _s12_mi_base_next_1 : _s12_mi_base_next_0));
 wire [19:0] trtt_minus_rtt = 20'h3264 - s1_rtt_reg;
-wire [17:0] _s2_t_8_next_0 = trtt_minus_rtt[17:0];
-wire [35:0] _s2_t_8_next_1 = {18'h0, _s2_t_8_next_0};
-wire [17:0] _s11_mi_num_pp00_next_0 = s10_mi_base_reg[17:0];
-wire [35:0] _s11_mi_num_pp00_next_1 = {18'h0, _s11_mi_num_pp00_next_0};
-wire [35:0] mi_num_pp00 = _s11_mi_num_pp00_next_1 * s10_t_reg;
-wire [1:0] _s2_t_9_next_0 = trtt_minus_rtt[19:18];
-wire [19:0] _s2_t_9_next_1 = {18'h0, _s2_t_9_next_0};
-wire [19:0] _s11_mi_num_pp01_next_0 = {2'd0, _s11_mi_num_pp00_next_0};
-wire [19:0] mi_num_pp01 = _s11_mi_num_pp01_next_0 * s10_t_2_reg;
-wire [35:0] _s2_t_10_next_0 = {18'h0, _s2_t_8_next_0};
-wire [17:0] _s11_mi_num_pp10_next_0 = s10_mi_base_reg[35:18];
-wire [35:0] _s11_mi_num_pp10_next_1 = {18'h0, _s11_mi_num_pp10_next_0};
-wire [35:0] mi_num_pp10 = _s11_mi_num_pp10_next_1 * s10_t_3_reg;
-wire [19:0] _s2_t_11_next_0 = {18'h0, _s2_t_9_next_0};
-wire [19:0] _s11_mi_num_pp11_next_0 = {2'd0, _s11_mi_num_pp10_next_0};
-wire [19:0] mi_num_pp11 = _s11_mi_num_pp11_next_0 * s10_t_4_reg;
-wire [55:0] _s12_mi_num_next_0 = {20'h0, s11_mi_num_pp00_reg};
-wire [37:0] _s12_mi_num_next_1 = {s11_mi_num_pp01_reg, 18'h0};
-wire [55:0] _s12_mi_num_next_2 = {18'h0, _s12_mi_num_next_1};
-wire [55:0] _s12_mi_num_next_3 = _s12_mi_num_next_0 + _s12_mi_num_next_2;
-wire [53:0] _s12_mi_num_next_4 = {s11_mi_num_pp10_reg, 18'h0};
-wire [55:0] _s12_mi_num_next_5 = {2'd0, _s12_mi_num_next_4};
-wire [55:0] _s12_mi_num_next_6 = _s12_mi_num_next_3 + _s12_mi_num_next_5;
-wire [55:0] _s12_mi_num_next_7 = {s11_mi_num_pp11_reg, 36'h0};
-wire [55:0] mi_num = _s12_mi_num_next_6 + _s12_mi_num_next_7;
-wire [28:0] _s5_t_8_next_0 = {18'h0, s4_recip_rtt_t_reg};
-wire [17:0] _s13_mi_raw_prod_pp00_next_0 = s12_mi_num_reg[17:0];
-wire [28:0] _s13_mi_raw_prod_pp00_next_1 = {11'd0, _s13_mi_raw_prod_pp00_next_0};
-wire [28:0] mi_raw_prod_pp00 = _s13_mi_raw_prod_pp00_next_1 * s12_t_reg;
-wire [28:0] _s5_t_9_next_0 = {18'h0, s4_recip_rtt_t_reg};
-wire [17:0] _s13_mi_raw_prod_pp10_next_0 = s12_mi_num_reg[35:18];
-wire [28:0] _s13_mi_raw_prod_pp10_next_1 = {11'd0, _s13_mi_raw_prod_pp10_next_0};
-wire [28:0] mi_raw_prod_pp10 = _s13_mi_raw_prod_pp10_next_1 * s12_t_2_reg;
-wire [28:0] _s5_t_10_next_0 = {18'h0, s4_recip_rtt_t_reg};
-wire [17:0] _s13_mi_raw_prod_pp20_next_0 = s12_mi_num_reg[53:36];
-wire [28:0] _s13_mi_raw_prod_pp20_next_1 = {11'd0, _s13_mi_raw_prod_pp20_next_0};
-wire [28:0] mi_raw_prod_pp20 = _s13_mi_raw_prod_pp20_next_1 * s12_t_3_reg;
-wire [12:0] _s5_t_11_next_0 = {2'd0, s4_recip_rtt_t_reg};
-wire [1:0] _s13_mi_raw_prod_pp30_next_0 = s12_mi_num_reg[55:54];
-wire [12:0] _s13_mi_raw_prod_pp30_next_1 = {11'd0, _s13_mi_raw_prod_pp30_next_0};
-wire [12:0] mi_raw_prod_pp30 = _s13_mi_raw_prod_pp30_next_1 * s12_t_4_reg;
-wire [66:0] _s14_mi_raw_prod_next_0 = {38'h0, s13_mi_raw_prod_pp00_reg};
-wire [46:0] _s14_mi_raw_prod_next_1 = {s13_mi_raw_prod_pp10_reg, 18'h0};
-wire [66:0] _s14_mi_raw_prod_next_2 = {20'h0, _s14_mi_raw_prod_next_1};
-wire [66:0] _s14_mi_raw_prod_next_3 = _s14_mi_raw_prod_next_0 + _s14_mi_raw_prod_next_2;
-wire [64:0] _s14_mi_raw_prod_next_4 = {s13_mi_raw_prod_pp20_reg, 36'h0};
-wire [66:0] _s14_mi_raw_prod_next_5 = {2'd0, _s14_mi_raw_prod_next_4};
-wire [66:0] _s14_mi_raw_prod_next_6 = _s14_mi_raw_prod_next_3 + _s14_mi_raw_prod_next_5;
-wire [66:0] _s14_mi_raw_prod_next_7 = {s13_mi_raw_prod_pp30_reg, 54'h0};
-wire [66:0] mi_raw_prod = _s14_mi_raw_prod_next_6 + _s14_mi_raw_prod_next_7;
-wire [55:0] _s15_mi_raw_next_0 = s14_mi_raw_prod_reg[66:11];
-wire [54:0] _s15_mi_raw_next_1 = s14_mi_raw_prod_reg[66:12];
-wire [55:0] _s15_mi_raw_next_2 = {1'd0, _s15_mi_raw_next_1};
-wire [53:0] _s15_mi_raw_next_3 = s14_mi_raw_prod_reg[66:13];
-wire [55:0] _s15_mi_raw_next_4 = {2'd0, _s15_mi_raw_next_3};
-wire [52:0] _s15_mi_raw_next_5 = s14_mi_raw_prod_reg[66:14];
-wire [55:0] _s15_mi_raw_next_6 = {3'd0, _s15_mi_raw_next_5};
-wire [51:0] _s15_mi_raw_next_7 = s14_mi_raw_prod_reg[66:15];
-wire [55:0] _s15_mi_raw_next_8 = {4'd0, _s15_mi_raw_next_7};
-wire [50:0] _s15_mi_raw_next_9 = s14_mi_raw_prod_reg[66:16];
-wire [55:0] _s15_mi_raw_next_10 = {5'd0, _s15_mi_raw_next_9};
-wire [49:0] _s15_mi_raw_next_11 = s14_mi_raw_prod_reg[66:17];
-wire [55:0] _s15_mi_raw_next_12 = {6'd0, _s15_mi_raw_next_11};
-wire [48:0] _s15_mi_raw_next_13 = s14_mi_raw_prod_reg[66:18];
-wire [55:0] _s15_mi_raw_next_14 = {7'd0, _s15_mi_raw_next_13};
-wire [47:0] _s15_mi_raw_next_15 = s14_mi_raw_prod_reg[66:19];
-wire [55:0] _s15_mi_raw_next_16 = {8'd0, _s15_mi_raw_next_15};
-wire [46:0] _s15_mi_raw_next_17 = s14_mi_raw_prod_reg[66:20];
-wire [55:0] _s15_mi_raw_next_18 = {9'd0, _s15_mi_raw_next_17};
-wire [45:0] _s15_mi_raw_next_19 = s14_mi_raw_prod_reg[66:21];
-wire [55:0] _s15_mi_raw_next_20 = {10'd0, _s15_mi_raw_next_19};
-wire [44:0] _s15_mi_raw_next_21 = s14_mi_raw_prod_reg[66:22];
-wire [55:0] _s15_mi_raw_next_22 = {11'd0, _s15_mi_raw_next_21};
-wire [43:0] _s15_mi_raw_next_23 = s14_mi_raw_prod_reg[66:23];
-wire [55:0] _s15_mi_raw_next_24 = {12'd0, _s15_mi_raw_next_23};
-wire [42:0] _s15_mi_raw_next_25 = s14_mi_raw_prod_reg[66:24];
-wire [55:0] _s15_mi_raw_next_26 = {13'd0, _s15_mi_raw_next_25};
-wire [41:0] _s15_mi_raw_next_27 = s14_mi_raw_prod_reg[66:25];
-wire [55:0] _s15_mi_raw_next_28 = {14'd0, _s15_mi_raw_next_27};
-wire [40:0] _s15_mi_raw_next_29 = s14_mi_raw_prod_reg[66:26];
-wire [55:0] _s15_mi_raw_next_30 = {15'd0, _s15_mi_raw_next_29};
-wire [39:0] _s15_mi_raw_next_31 = s14_mi_raw_prod_reg[66:27];
-wire [55:0] _s15_mi_raw_next_32 = {16'd0, _s15_mi_raw_next_31};
-wire [38:0] _s15_mi_raw_next_33 = s14_mi_raw_prod_reg[66:28];
-wire [55:0] _s15_mi_raw_next_34 = {17'h0, _s15_mi_raw_next_33};
-wire [37:0] _s15_mi_raw_next_35 = s14_mi_raw_prod_reg[66:29];
-wire [55:0] _s15_mi_raw_next_36 = {18'h0, _s15_mi_raw_next_35};
-wire [36:0] _s15_mi_raw_next_37 = s14_mi_raw_prod_reg[66:30];
-wire [55:0] _s15_mi_raw_next_38 = {19'h0, _s15_mi_raw_next_37};
-wire [55:0] mi_raw = (s14_recip_rtt_lead_reg == 5'd0) ? _s15_mi_raw_next_0 : (s14_recip_rtt_lead_reg == 5'd1) ? _s15_mi_raw_next_2 : (s14_recip_rtt_lead_reg == 5'd2) ? _s15_mi_raw_next_4 : (s14_recip_rtt_lead_reg == 5'd3) ? _s15_mi_raw_next_6 : (s14_recip_rtt_lead_reg == 5'd4) ? _s15_mi_raw_next_8 : (s14_recip_rtt_lead_reg == 5'd5) ? _s15_mi_raw_next_10 : (s14_recip_rtt_lead_reg == 5'd6) ? _s15_mi_raw_next_12 : (s14_recip_rtt_lead_reg == 5'd7) ? _s15_mi_raw_next_14 : (s14_recip_rtt_lead_reg == 5'd8) ? _s15_mi_raw_next_16 : (s14_recip_rtt_lead_reg == 5'd9) ? _s15_mi_raw_next_18 : (s14_recip_rtt_lead_reg == 5'd10) ? _s15_mi_raw_next_20 : (s14_recip_rtt_lead_reg == 5'd11) ? _s15_mi_raw_next_22 : (s14_recip_rtt_lead_reg == 5'd12) ? _s15_mi_raw_next_24 : (s14_recip_rtt_lead_reg == 5'd13) ? _s15_mi_raw_next_26 : (s14_recip_rtt_lead_reg == 5'd14) ? _s15_mi_raw_next_28 : (s14_recip_rtt_lead_reg == 5'd15) ? _s15_mi_raw_next_30 : (s14_recip_rtt_lead_reg == 5'd16) ? _s15_mi_raw_next_32 : (s14_recip_rtt_lead_reg == 5'd17) ? _s15_mi_raw_next_34 : (s14_recip_rtt_lead_reg == 5'd18) ? _s15_mi_raw_next_36 : _s15_mi_raw_next_38;
-wire [31:0] _s16_mi_inc_next_0 = s15_mi_raw_reg[55:24];
-wire _s16_mi_inc_next_1 = |_s16_mi_inc_next_0;
-wire [23:0] _s16_mi_inc_next_2 = s15_mi_raw_reg[23:0];
-wire [23:0] _s16_mi_inc_next_3 = _s16_mi_inc_next_1 ? 24'hffffff : _s16_mi_inc_next_2;
-wire _s16_mi_inc_next_4 = _s16_mi_inc_next_3 < s15_size_c_reg;
-wire [23:0] mi_inc = _s16_mi_inc_next_4 ? _s16_mi_inc_next_3 : s15_size_c_reg;
+wire [17:0] _s2_t_27_next_0 = trtt_minus_rtt[17:0];
+wire [35:0] _s2_t_27_next_1 = {18'h0, _s2_t_27_next_0};
+wire [17:0] _s13_mi_num_pp00_next_0 = s12_mi_base_reg[17:0];
+wire [35:0] _s13_mi_num_pp00_next_1 = {18'h0, _s13_mi_num_pp00_next_0};
+wire [35:0] mi_num_pp00 = _s13_mi_num_pp00_next_1 * s12_t_reg;
+wire [1:0] _s2_t_28_next_0 = trtt_minus_rtt[19:18];
+wire [19:0] _s2_t_28_next_1 = {18'h0, _s2_t_28_next_0};
+wire [19:0] _s13_mi_num_pp01_next_0 = {2'd0, _s13_mi_num_pp00_next_0};
+wire [19:0] mi_num_pp01 = _s13_mi_num_pp01_next_0 * s12_t_2_reg;
+wire [35:0] _s2_t_29_next_0 = {18'h0, _s2_t_27_next_0};
+wire [17:0] _s13_mi_num_pp10_next_0 = s12_mi_base_reg[35:18];
+wire [35:0] _s13_mi_num_pp10_next_1 = {18'h0, _s13_mi_num_pp10_next_0};
+wire [35:0] mi_num_pp10 = _s13_mi_num_pp10_next_1 * s12_t_3_reg;
+wire [19:0] _s2_t_30_next_0 = {18'h0, _s2_t_28_next_0};
+wire [19:0] _s13_mi_num_pp11_next_0 = {2'd0, _s13_mi_num_pp10_next_0};
+wire [19:0] mi_num_pp11 = _s13_mi_num_pp11_next_0 * s12_t_4_reg;
+wire [55:0] _s14_mi_num_next_0 = {20'h0, s13_mi_num_pp00_reg};
+wire [37:0] _s14_mi_num_next_1 = {s13_mi_num_pp01_reg, 18'h0};
+wire [55:0] _s14_mi_num_next_2 = {18'h0, _s14_mi_num_next_1};
+wire [55:0] _s14_mi_num_next_3 = _s14_mi_num_next_0 + _s14_mi_num_next_2;
+wire [53:0] _s14_mi_num_next_4 = {s13_mi_num_pp10_reg, 18'h0};
+wire [55:0] _s14_mi_num_next_5 = {2'd0, _s14_mi_num_next_4};
+wire [55:0] _s14_mi_num_next_6 = _s14_mi_num_next_3 + _s14_mi_num_next_5;
+wire [55:0] _s14_mi_num_next_7 = {s13_mi_num_pp11_reg, 36'h0};
+wire [55:0] mi_num = _s14_mi_num_next_6 + _s14_mi_num_next_7;
+wire [28:0] _s6_t_10_next_0 = {18'h0, s5_recip_rtt_t_reg};
+wire [17:0] _s15_mi_raw_prod_pp00_next_0 = s14_mi_num_reg[17:0];
+wire [28:0] _s15_mi_raw_prod_pp00_next_1 = {11'd0, _s15_mi_raw_prod_pp00_next_0};
+wire [28:0] mi_raw_prod_pp00 = _s15_mi_raw_prod_pp00_next_1 * s14_t_reg;
+wire [28:0] _s6_t_11_next_0 = {18'h0, s5_recip_rtt_t_reg};
+wire [17:0] _s15_mi_raw_prod_pp10_next_0 = s14_mi_num_reg[35:18];
+wire [28:0] _s15_mi_raw_prod_pp10_next_1 = {11'd0, _s15_mi_raw_prod_pp10_next_0};
+wire [28:0] mi_raw_prod_pp10 = _s15_mi_raw_prod_pp10_next_1 * s14_t_2_reg;
+wire [28:0] _s6_t_12_next_0 = {18'h0, s5_recip_rtt_t_reg};
+wire [17:0] _s15_mi_raw_prod_pp20_next_0 = s14_mi_num_reg[53:36];
+wire [28:0] _s15_mi_raw_prod_pp20_next_1 = {11'd0, _s15_mi_raw_prod_pp20_next_0};
+wire [28:0] mi_raw_prod_pp20 = _s15_mi_raw_prod_pp20_next_1 * s14_t_3_reg;
+wire [12:0] _s6_t_13_next_0 = {2'd0, s5_recip_rtt_t_reg};
+wire [1:0] _s15_mi_raw_prod_pp30_next_0 = s14_mi_num_reg[55:54];
+wire [12:0] _s15_mi_raw_prod_pp30_next_1 = {11'd0, _s15_mi_raw_prod_pp30_next_0};
+wire [12:0] mi_raw_prod_pp30 = _s15_mi_raw_prod_pp30_next_1 * s14_t_4_reg;
+wire [66:0] _s16_mi_raw_prod_next_0 = {38'h0, s15_mi_raw_prod_pp00_reg};
+wire [46:0] _s16_mi_raw_prod_next_1 = {s15_mi_raw_prod_pp10_reg, 18'h0};
+wire [66:0] _s16_mi_raw_prod_next_2 = {20'h0, _s16_mi_raw_prod_next_1};
+wire [66:0] _s16_mi_raw_prod_next_3 = _s16_mi_raw_prod_next_0 + _s16_mi_raw_prod_next_2;
+wire [64:0] _s16_mi_raw_prod_next_4 = {s15_mi_raw_prod_pp20_reg, 36'h0};
+wire [66:0] _s16_mi_raw_prod_next_5 = {2'd0, _s16_mi_raw_prod_next_4};
+wire [66:0] _s16_mi_raw_prod_next_6 = _s16_mi_raw_prod_next_3 + _s16_mi_raw_prod_next_5;
+wire [66:0] _s16_mi_raw_prod_next_7 = {s15_mi_raw_prod_pp30_reg, 54'h0};
+wire [66:0] mi_raw_prod = _s16_mi_raw_prod_next_6 + _s16_mi_raw_prod_next_7;
+wire [1:0] _s3_t_12_next_0 = s2_recip_rtt_lead_reg[4:3];
+wire [55:0] _s17_mi_raw_coarse_next_0 = s16_mi_raw_prod_reg[66:11];
+wire [62:0] _s17_mi_raw_coarse_next_1 = {7'd0, _s17_mi_raw_coarse_next_0};
+wire [47:0] _s17_mi_raw_coarse_next_2 = s16_mi_raw_prod_reg[66:19];
+wire [62:0] _s17_mi_raw_coarse_next_3 = {15'd0, _s17_mi_raw_coarse_next_2};
+wire [39:0] _s17_mi_raw_coarse_next_4 = s16_mi_raw_prod_reg[66:27];
+wire [62:0] _s17_mi_raw_coarse_next_5 = {23'h0, _s17_mi_raw_coarse_next_4};
+wire [62:0] mi_raw_coarse = s16_t_reg[1] ? _s17_mi_raw_coarse_next_5 : (s16_t_reg[0] ? _s17_mi_raw_coarse_next_3 : _s17_mi_raw_coarse_next_1);
+wire [2:0] _s3_t_13_next_0 = s2_recip_rtt_lead_reg[2:0];
+wire [55:0] _s18_mi_raw_next_0 = s17_mi_raw_coarse_reg[55:0];
+wire [55:0] _s18_mi_raw_next_1 = s17_mi_raw_coarse_reg[56:1];
+wire [55:0] _s18_mi_raw_next_2 = s17_mi_raw_coarse_reg[57:2];
+wire [55:0] _s18_mi_raw_next_3 = s17_mi_raw_coarse_reg[58:3];
+wire [55:0] _s18_mi_raw_next_4 = s17_mi_raw_coarse_reg[59:4];
+wire [55:0] _s18_mi_raw_next_5 = s17_mi_raw_coarse_reg[60:5];
+wire [55:0] _s18_mi_raw_next_6 = s17_mi_raw_coarse_reg[61:6];
+wire [55:0] _s18_mi_raw_next_7 = s17_mi_raw_coarse_reg[62:7];
+wire [55:0] mi_raw = s17_t_reg[2] ? (s17_t_reg[1] ? (s17_t_reg[0] ? _s18_mi_raw_next_7 : _s18_mi_raw_next_6) : (s17_t_reg[0] ? _s18_mi_raw_next_5 : _s18_mi_raw_next_4)) : (s17_t_reg[1] ? (s17_t_reg[0] ? _s18_mi_raw_next_3 : _s18_mi_raw_next_2) : (s17_t_reg[0] ? _s18_mi_raw_next_1 : _s18_mi_raw_next_0));
+wire [31:0] _s19_mi_inc_next_0 = s18_mi_raw_reg[55:24];
+wire _s19_mi_inc_next_1 = |_s19_mi_inc_next_0;
+wire [23:0] _s19_mi_inc_next_2 = s18_mi_raw_reg[23:0];
+wire _s19_mi_inc_next_3 = s18_size_c_reg < _s19_mi_inc_next_2;
+wire _s19_mi_inc_next_4 = _s19_mi_inc_next_1 | _s19_mi_inc_next_3;
+wire [23:0] mi_inc = _s19_mi_inc_next_4 ? s18_size_c_reg : _s19_mi_inc_next_2;
 wire [31:0] _s2_size_kfi_pp00_next_0 = {18'h0, s1_size_reg};
 wire [31:0] size_kfi_pp00 = _s2_size_kfi_pp00_next_0 * 32'h1bbbc;
 wire [14:0] _s2_size_kfi_pp01_next_0 = {1'd0, s1_size_reg};
@@ -4516,75 +5152,45 @@ wire [14:0] size_kfi_pp01 = _s2_size_kfi_pp01_next_0 * 15'd1;
 wire [32:0] _s3_size_kfi_next_0 = {1'd0, s2_size_kfi_pp00_reg};
 wire [32:0] _s3_size_kfi_next_1 = {s2_size_kfi_pp01_reg, 18'h0};
 wire [32:0] size_kfi = _s3_size_kfi_next_0 + _s3_size_kfi_next_1;
-wire [17:0] _s4_t_14_next_0 = s3_size_kfi_reg[17:0];
-wire [28:0] _s4_t_14_next_1 = {11'd0, _s4_t_14_next_0};
-wire [28:0] _s8_fi_c_prod_pp00_next_0 = {18'h0, s7_recip_c_t_reg};
-wire [28:0] fi_c_prod_pp00 = s7_t_12_reg * _s8_fi_c_prod_pp00_next_0;
-wire [14:0] _s4_t_15_next_0 = s3_size_kfi_reg[32:18];
-wire [25:0] _s4_t_15_next_1 = {11'd0, _s4_t_15_next_0};
-wire [25:0] _s8_fi_c_prod_pp10_next_0 = {15'd0, s7_recip_c_t_reg};
-wire [25:0] fi_c_prod_pp10 = s7_t_13_reg * _s8_fi_c_prod_pp10_next_0;
-wire [43:0] _s9_fi_c_prod_next_0 = {15'd0, s8_fi_c_prod_pp00_reg};
-wire [43:0] _s9_fi_c_prod_next_1 = {s8_fi_c_prod_pp10_reg, 18'h0};
-wire [43:0] fi_c_prod = _s9_fi_c_prod_next_0 + _s9_fi_c_prod_next_1;
-wire [32:0] _s10_fi_c_next_0 = s9_fi_c_prod_reg[43:11];
-wire [31:0] _s10_fi_c_next_1 = s9_fi_c_prod_reg[43:12];
-wire [32:0] _s10_fi_c_next_2 = {1'd0, _s10_fi_c_next_1};
-wire [30:0] _s10_fi_c_next_3 = s9_fi_c_prod_reg[43:13];
-wire [32:0] _s10_fi_c_next_4 = {2'd0, _s10_fi_c_next_3};
-wire [29:0] _s10_fi_c_next_5 = s9_fi_c_prod_reg[43:14];
-wire [32:0] _s10_fi_c_next_6 = {3'd0, _s10_fi_c_next_5};
-wire [28:0] _s10_fi_c_next_7 = s9_fi_c_prod_reg[43:15];
-wire [32:0] _s10_fi_c_next_8 = {4'd0, _s10_fi_c_next_7};
-wire [27:0] _s10_fi_c_next_9 = s9_fi_c_prod_reg[43:16];
-wire [32:0] _s10_fi_c_next_10 = {5'd0, _s10_fi_c_next_9};
-wire [26:0] _s10_fi_c_next_11 = s9_fi_c_prod_reg[43:17];
-wire [32:0] _s10_fi_c_next_12 = {6'd0, _s10_fi_c_next_11};
-wire [25:0] _s10_fi_c_next_13 = s9_fi_c_prod_reg[43:18];
-wire [32:0] _s10_fi_c_next_14 = {7'd0, _s10_fi_c_next_13};
-wire [24:0] _s10_fi_c_next_15 = s9_fi_c_prod_reg[43:19];
-wire [32:0] _s10_fi_c_next_16 = {8'd0, _s10_fi_c_next_15};
-wire [23:0] _s10_fi_c_next_17 = s9_fi_c_prod_reg[43:20];
-wire [32:0] _s10_fi_c_next_18 = {9'd0, _s10_fi_c_next_17};
-wire [22:0] _s10_fi_c_next_19 = s9_fi_c_prod_reg[43:21];
-wire [32:0] _s10_fi_c_next_20 = {10'd0, _s10_fi_c_next_19};
-wire [21:0] _s10_fi_c_next_21 = s9_fi_c_prod_reg[43:22];
-wire [32:0] _s10_fi_c_next_22 = {11'd0, _s10_fi_c_next_21};
-wire [20:0] _s10_fi_c_next_23 = s9_fi_c_prod_reg[43:23];
-wire [32:0] _s10_fi_c_next_24 = {12'd0, _s10_fi_c_next_23};
-wire [19:0] _s10_fi_c_next_25 = s9_fi_c_prod_reg[43:24];
-wire [32:0] _s10_fi_c_next_26 = {13'd0, _s10_fi_c_next_25};
-wire [18:0] _s10_fi_c_next_27 = s9_fi_c_prod_reg[43:25];
-wire [32:0] _s10_fi_c_next_28 = {14'd0, _s10_fi_c_next_27};
-wire [17:0] _s10_fi_c_next_29 = s9_fi_c_prod_reg[43:26];
-wire [32:0] _s10_fi_c_next_30 = {15'd0, _s10_fi_c_next_29};
-wire [16:0] _s10_fi_c_next_31 = s9_fi_c_prod_reg[43:27];
-wire [32:0] _s10_fi_c_next_32 = {16'd0, _s10_fi_c_next_31};
-wire [15:0] _s10_fi_c_next_33 = s9_fi_c_prod_reg[43:28];
-wire [32:0] _s10_fi_c_next_34 = {17'h0, _s10_fi_c_next_33};
-wire [14:0] _s10_fi_c_next_35 = s9_fi_c_prod_reg[43:29];
-wire [32:0] _s10_fi_c_next_36 = {18'h0, _s10_fi_c_next_35};
-wire [13:0] _s10_fi_c_next_37 = s9_fi_c_prod_reg[43:30];
-wire [32:0] _s10_fi_c_next_38 = {19'h0, _s10_fi_c_next_37};
-wire [12:0] _s10_fi_c_next_39 = s9_fi_c_prod_reg[43:31];
-wire [32:0] _s10_fi_c_next_40 = {20'h0, _s10_fi_c_next_39};
-wire [11:0] _s10_fi_c_next_41 = s9_fi_c_prod_reg[43:32];
-wire [32:0] _s10_fi_c_next_42 = {21'h0, _s10_fi_c_next_41};
-wire [10:0] _s10_fi_c_next_43 = s9_fi_c_prod_reg[43:33];
-wire [32:0] _s10_fi_c_next_44 = {22'h0, _s10_fi_c_next_43};
-wire [9:0] _s10_fi_c_next_45 = s9_fi_c_prod_reg[43:34];
-wire [32:0] _s10_fi_c_next_46 = {23'h0, _s10_fi_c_next_45};
-wire [32:0] fi_c = (s9_recip_c_lead_reg == 5'd0) ? _s10_fi_c_next_0 : (s9_recip_c_lead_reg == 5'd1) ? _s10_fi_c_next_2 : (s9_recip_c_lead_reg == 5'd2) ? _s10_fi_c_next_4 : (s9_recip_c_lead_reg == 5'd3) ? _s10_fi_c_next_6 : (s9_recip_c_lead_reg == 5'd4) ? _s10_fi_c_next_8 : (s9_recip_c_lead_reg == 5'd5) ? _s10_fi_c_next_10 : (s9_recip_c_lead_reg == 5'd6) ? _s10_fi_c_next_12 : (s9_recip_c_lead_reg == 5'd7) ? _s10_fi_c_next_14 : (s9_recip_c_lead_reg == 5'd8) ? _s10_fi_c_next_16 : (s9_recip_c_lead_reg == 5'd9) ? _s10_fi_c_next_18 : (s9_recip_c_lead_reg == 5'd10) ? _s10_fi_c_next_20 : (s9_recip_c_lead_reg == 5'd11) ? _s10_fi_c_next_22 : (s9_recip_c_lead_reg == 5'd12) ? _s10_fi_c_next_24 : (s9_recip_c_lead_reg == 5'd13) ? _s10_fi_c_next_26 : (s9_recip_c_lead_reg == 5'd14) ? _s10_fi_c_next_28 : (s9_recip_c_lead_reg == 5'd15) ? _s10_fi_c_next_30 : (s9_recip_c_lead_reg == 5'd16) ? _s10_fi_c_next_32 : (s9_recip_c_lead_reg == 5'd17) ? _s10_fi_c_next_34 : (s9_recip_c_lead_reg == 5'd18) ? _s10_fi_c_next_36 : (s9_recip_c_lead_reg == 5'd19) ? _s10_fi_c_next_38 : (s9_recip_c_lead_reg == 5'd20) ? _s10_fi_c_next_40 : (s9_recip_c_lead_reg == 5'd21) ? _s10_fi_c_next_42 : (s9_recip_c_lead_reg == 5'd22) ? _s10_fi_c_next_44 : _s10_fi_c_next_46;
-wire [8:0] _s11_fi_inc_next_0 = s10_fi_c_reg[32:24];
-wire _s11_fi_inc_next_1 = |_s11_fi_inc_next_0;
-wire [23:0] _s11_fi_inc_next_2 = s10_fi_c_reg[23:0];
-wire [23:0] fi_inc = _s11_fi_inc_next_1 ? 24'hffffff : _s11_fi_inc_next_2;
-wire [20:0] _s2_t_12_next_0 = {1'd0, s1_rtt_reg};
+wire [17:0] _s4_t_16_next_0 = s3_size_kfi_reg[17:0];
+wire [28:0] _s4_t_16_next_1 = {11'd0, _s4_t_16_next_0};
+wire [28:0] _s9_fi_c_prod_pp00_next_0 = {18'h0, s8_recip_c_t_reg};
+wire [28:0] fi_c_prod_pp00 = s8_t_15_reg * _s9_fi_c_prod_pp00_next_0;
+wire [14:0] _s4_t_17_next_0 = s3_size_kfi_reg[32:18];
+wire [25:0] _s4_t_17_next_1 = {11'd0, _s4_t_17_next_0};
+wire [25:0] _s9_fi_c_prod_pp10_next_0 = {15'd0, s8_recip_c_t_reg};
+wire [25:0] fi_c_prod_pp10 = s8_t_16_reg * _s9_fi_c_prod_pp10_next_0;
+wire [43:0] _s10_fi_c_prod_next_0 = {15'd0, s9_fi_c_prod_pp00_reg};
+wire [43:0] _s10_fi_c_prod_next_1 = {s9_fi_c_prod_pp10_reg, 18'h0};
+wire [43:0] fi_c_prod = _s10_fi_c_prod_next_0 + _s10_fi_c_prod_next_1;
+wire [1:0] _s6_t_18_next_0 = s5_recip_c_lead_reg[4:3];
+wire [32:0] _s11_fi_c_coarse_next_0 = s10_fi_c_prod_reg[43:11];
+wire [39:0] _s11_fi_c_coarse_next_1 = {7'd0, _s11_fi_c_coarse_next_0};
+wire [24:0] _s11_fi_c_coarse_next_2 = s10_fi_c_prod_reg[43:19];
+wire [39:0] _s11_fi_c_coarse_next_3 = {15'd0, _s11_fi_c_coarse_next_2};
+wire [16:0] _s11_fi_c_coarse_next_4 = s10_fi_c_prod_reg[43:27];
+wire [39:0] _s11_fi_c_coarse_next_5 = {23'h0, _s11_fi_c_coarse_next_4};
+wire [39:0] fi_c_coarse = s10_t_13_reg[1] ? _s11_fi_c_coarse_next_5 : (s10_t_13_reg[0] ? _s11_fi_c_coarse_next_3 : _s11_fi_c_coarse_next_1);
+wire [2:0] _s6_t_19_next_0 = s5_recip_c_lead_reg[2:0];
+wire [32:0] _s12_fi_c_next_0 = s11_fi_c_coarse_reg[32:0];
+wire [32:0] _s12_fi_c_next_1 = s11_fi_c_coarse_reg[33:1];
+wire [32:0] _s12_fi_c_next_2 = s11_fi_c_coarse_reg[34:2];
+wire [32:0] _s12_fi_c_next_3 = s11_fi_c_coarse_reg[35:3];
+wire [32:0] _s12_fi_c_next_4 = s11_fi_c_coarse_reg[36:4];
+wire [32:0] _s12_fi_c_next_5 = s11_fi_c_coarse_reg[37:5];
+wire [32:0] _s12_fi_c_next_6 = s11_fi_c_coarse_reg[38:6];
+wire [32:0] _s12_fi_c_next_7 = s11_fi_c_coarse_reg[39:7];
+wire [32:0] fi_c = s11_t_12_reg[2] ? (s11_t_12_reg[1] ? (s11_t_12_reg[0] ? _s12_fi_c_next_7 : _s12_fi_c_next_6) : (s11_t_12_reg[0] ? _s12_fi_c_next_5 : _s12_fi_c_next_4)) : (s11_t_12_reg[1] ? (s11_t_12_reg[0] ? _s12_fi_c_next_3 : _s12_fi_c_next_2) : (s11_t_12_reg[0] ? _s12_fi_c_next_1 : _s12_fi_c_next_0));
+wire [8:0] _s13_fi_inc_next_0 = s12_fi_c_reg[32:24];
+wire _s13_fi_inc_next_1 = |_s13_fi_inc_next_0;
+wire [23:0] _s13_fi_inc_next_2 = s12_fi_c_reg[23:0];
+wire [23:0] fi_inc = _s13_fi_inc_next_1 ? 24'hffffff : _s13_fi_inc_next_2;
+wire [20:0] _s2_t_31_next_0 = {1'd0, s1_rtt_reg};
 wire [15:0] cur_avg_rtt = s4_cur_reg[97:82];
 wire [19:0] _s5_avg_new_next_0 = {4'd0, cur_avg_rtt};
 wire [20:0] _s5_avg_new_next_1 = {1'd0, _s5_avg_new_next_0};
 wire [20:0] _s5_avg_new_next_2 = {1'd0, _s5_avg_new_next_0};
-wire [20:0] rtt_diff = s4_t_16_reg - _s5_avg_new_next_2;
+wire [20:0] rtt_diff = s4_t_18_reg - _s5_avg_new_next_2;
 wire [20:0] _s5_avg_new_next_3 = $signed(rtt_diff) >>> 3;
 wire [20:0] avg_sum = _s5_avg_new_next_1 + _s5_avg_new_next_3;
 wire [19:0] _s5_avg_new_next_4 = avg_sum[19:0];
@@ -4592,77 +5198,114 @@ wire [3:0] _s5_avg_new_next_5 = _s5_avg_new_next_4[19:16];
 wire _s5_avg_new_next_6 = |_s5_avg_new_next_5;
 wire [15:0] _s5_avg_new_next_7 = _s5_avg_new_next_4[15:0];
 wire [15:0] avg_new = _s5_avg_new_next_6 ? 16'd65535 : _s5_avg_new_next_7;
-wire [19:0] _s6_recip_avg_lead_next_0 = {4'd0, s5_avg_new_reg};
-wire _s6_recip_avg_lead_next_1 = _s6_recip_avg_lead_next_0[19];
-wire _s6_recip_avg_lead_next_2 = _s6_recip_avg_lead_next_0[18];
-wire _s6_recip_avg_lead_next_3 = _s6_recip_avg_lead_next_0[17];
-wire _s6_recip_avg_lead_next_4 = _s6_recip_avg_lead_next_0[16];
-wire _s6_recip_avg_lead_next_5 = _s6_recip_avg_lead_next_0[15];
-wire _s6_recip_avg_lead_next_6 = _s6_recip_avg_lead_next_0[14];
-wire _s6_recip_avg_lead_next_7 = _s6_recip_avg_lead_next_0[13];
-wire _s6_recip_avg_lead_next_8 = _s6_recip_avg_lead_next_0[12];
-wire _s6_recip_avg_lead_next_9 = _s6_recip_avg_lead_next_0[11];
-wire _s6_recip_avg_lead_next_10 = _s6_recip_avg_lead_next_0[10];
-wire _s6_recip_avg_lead_next_11 = _s6_recip_avg_lead_next_0[9];
-wire _s6_recip_avg_lead_next_12 = _s6_recip_avg_lead_next_0[8];
-wire _s6_recip_avg_lead_next_13 = _s6_recip_avg_lead_next_0[7];
-wire _s6_recip_avg_lead_next_14 = _s6_recip_avg_lead_next_0[6];
-wire _s6_recip_avg_lead_next_15 = _s6_recip_avg_lead_next_0[5];
-wire _s6_recip_avg_lead_next_16 = _s6_recip_avg_lead_next_0[4];
-wire _s6_recip_avg_lead_next_17 = _s6_recip_avg_lead_next_0[3];
-wire _s6_recip_avg_lead_next_18 = _s6_recip_avg_lead_next_0[2];
-wire _s6_recip_avg_lead_next_19 = _s6_recip_avg_lead_next_0[1];
-wire [4:0] _s6_recip_avg_lead_next_20 = _s6_recip_avg_lead_next_19 ? 5'd1 : 5'd0;
-wire [4:0] _s6_recip_avg_lead_next_21 = _s6_recip_avg_lead_next_18 ? 5'd2 : _s6_recip_avg_lead_next_20;
-wire [4:0] _s6_recip_avg_lead_next_22 = _s6_recip_avg_lead_next_17 ? 5'd3 : _s6_recip_avg_lead_next_21;
-wire [4:0] _s6_recip_avg_lead_next_23 = _s6_recip_avg_lead_next_16 ? 5'd4 : _s6_recip_avg_lead_next_22;
-wire [4:0] _s6_recip_avg_lead_next_24 = _s6_recip_avg_lead_next_15 ? 5'd5 : _s6_recip_avg_lead_next_23;
-wire [4:0] _s6_recip_avg_lead_next_25 = _s6_recip_avg_lead_next_14 ? 5'd6 : _s6_recip_avg_lead_next_24;
-wire [4:0] _s6_recip_avg_lead_next_26 = _s6_recip_avg_lead_next_13 ? 5'd7 : _s6_recip_avg_lead_next_25;
-wire [4:0] _s6_recip_avg_lead_next_27 = _s6_recip_avg_lead_next_12 ? 5'd8 : _s6_recip_avg_lead_next_26;
-wire [4:0] _s6_recip_avg_lead_next_28 = _s6_recip_avg_lead_next_11 ? 5'd9 : _s6_recip_avg_lead_next_27;
-wire [4:0] _s6_recip_avg_lead_next_29 = _s6_recip_avg_lead_next_10 ? 5'd10 : _s6_recip_avg_lead_next_28;
-wire [4:0] _s6_recip_avg_lead_next_30 = _s6_recip_avg_lead_next_9 ? 5'd11 : _s6_recip_avg_lead_next_29;
-wire [4:0] _s6_recip_avg_lead_next_31 = _s6_recip_avg_lead_next_8 ? 5'd12 : _s6_recip_avg_lead_next_30;
-wire [4:0] _s6_recip_avg_lead_next_32 = _s6_recip_avg_lead_next_7 ? 5'd13 : _s6_recip_avg_lead_next_31;
-wire [4:0] _s6_recip_avg_lead_next_33 = _s6_recip_avg_lead_next_6 ? 5'd14 : _s6_recip_avg_lead_next_32;
-wire [4:0] _s6_recip_avg_lead_next_34 = _s6_recip_avg_lead_next_5 ? 5'd15 : _s6_recip_avg_lead_next_33;
-wire [4:0] _s6_recip_avg_lead_next_35 = _s6_recip_avg_lead_next_4 ? 5'd16 : _s6_recip_avg_lead_next_34;
-wire [4:0] _s6_recip_avg_lead_next_36 = _s6_recip_avg_lead_next_3 ? 5'd17 : _s6_recip_avg_lead_next_35;
-wire [4:0] _s6_recip_avg_lead_next_37 = _s6_recip_avg_lead_next_2 ? 5'd18 : _s6_recip_avg_lead_next_36;
-wire [4:0] recip_avg_lead = _s6_recip_avg_lead_next_1 ? 5'd19 : _s6_recip_avg_lead_next_37;
-wire _s6_recip_avg_mantissa_next_0 = _s6_recip_avg_lead_next_0[0];
-wire [9:0] _s6_recip_avg_mantissa_next_1 = {_s6_recip_avg_mantissa_next_0, 9'd0};
-wire [1:0] _s6_recip_avg_mantissa_next_2 = _s6_recip_avg_lead_next_0[1:0];
-wire [9:0] _s6_recip_avg_mantissa_next_3 = {_s6_recip_avg_mantissa_next_2, 8'd0};
-wire [2:0] _s6_recip_avg_mantissa_next_4 = _s6_recip_avg_lead_next_0[2:0];
-wire [9:0] _s6_recip_avg_mantissa_next_5 = {_s6_recip_avg_mantissa_next_4, 7'd0};
-wire [3:0] _s6_recip_avg_mantissa_next_6 = _s6_recip_avg_lead_next_0[3:0];
-wire [9:0] _s6_recip_avg_mantissa_next_7 = {_s6_recip_avg_mantissa_next_6, 6'd0};
-wire [4:0] _s6_recip_avg_mantissa_next_8 = _s6_recip_avg_lead_next_0[4:0];
-wire [9:0] _s6_recip_avg_mantissa_next_9 = {_s6_recip_avg_mantissa_next_8, 5'd0};
-wire [5:0] _s6_recip_avg_mantissa_next_10 = _s6_recip_avg_lead_next_0[5:0];
-wire [9:0] _s6_recip_avg_mantissa_next_11 = {_s6_recip_avg_mantissa_next_10, 4'd0};
-wire [6:0] _s6_recip_avg_mantissa_next_12 = _s6_recip_avg_lead_next_0[6:0];
-wire [9:0] _s6_recip_avg_mantissa_next_13 = {_s6_recip_avg_mantissa_next_12, 3'd0};
-wire [7:0] _s6_recip_avg_mantissa_next_14 = _s6_recip_avg_lead_next_0[7:0];
-wire [9:0] _s6_recip_avg_mantissa_next_15 = {_s6_recip_avg_mantissa_next_14, 2'd0};
-wire [8:0] _s6_recip_avg_mantissa_next_16 = _s6_recip_avg_lead_next_0[8:0];
-wire [9:0] _s6_recip_avg_mantissa_next_17 = {_s6_recip_avg_mantissa_next_16, 1'd0};
-wire [9:0] _s6_recip_avg_mantissa_next_18 = _s6_recip_avg_lead_next_0[9:0];
-wire [9:0] _s6_recip_avg_mantissa_next_19 = _s6_recip_avg_lead_next_0[10:1];
-wire [9:0] _s6_recip_avg_mantissa_next_20 = _s6_recip_avg_lead_next_0[11:2];
-wire [9:0] _s6_recip_avg_mantissa_next_21 = _s6_recip_avg_lead_next_0[12:3];
-wire [9:0] _s6_recip_avg_mantissa_next_22 = _s6_recip_avg_lead_next_0[13:4];
-wire [9:0] _s6_recip_avg_mantissa_next_23 = _s6_recip_avg_lead_next_0[14:5];
-wire [9:0] _s6_recip_avg_mantissa_next_24 = _s6_recip_avg_lead_next_0[15:6];
-wire [9:0] _s6_recip_avg_mantissa_next_25 = _s6_recip_avg_lead_next_0[16:7];
-wire [9:0] _s6_recip_avg_mantissa_next_26 = _s6_recip_avg_lead_next_0[17:8];
-wire [9:0] _s6_recip_avg_mantissa_next_27 = _s6_recip_avg_lead_next_0[18:9];
-wire [9:0] recip_avg_mantissa = (recip_avg_lead == 5'd0) ? 10'd0 : (recip_avg_lead == 5'd1) ? _s6_recip_avg_mantissa_next_1 : (recip_avg_lead == 5'd2) ? _s6_recip_avg_mantissa_next_3 : (recip_avg_lead == 5'd3) ? _s6_recip_avg_mantissa_next_5 : (recip_avg_lead == 5'd4) ? _s6_recip_avg_mantissa_next_7 : (recip_avg_lead == 5'd5) ? _s6_recip_avg_mantissa_next_9 : (recip_avg_lead == 5'd6) ? _s6_recip_avg_mantissa_next_11 : (recip_avg_lead == 5'd7) ? _s6_recip_avg_mantissa_next_13 : (recip_avg_lead == 5'd8) ? _s6_recip_avg_mantissa_next_15 : (recip_avg_lead == 5'd9) ? _s6_recip_avg_mantissa_next_17 : (recip_avg_lead == 5'd10) ? _s6_recip_avg_mantissa_next_18 : (recip_avg_lead == 5'd11) ? _s6_recip_avg_mantissa_next_19 : (recip_avg_lead == 5'd12) ? _s6_recip_avg_mantissa_next_20 : (recip_avg_lead == 5'd13) ? _s6_recip_avg_mantissa_next_21 : (recip_avg_lead == 5'd14) ? _s6_recip_avg_mantissa_next_22 : (recip_avg_lead == 5'd15) ? _s6_recip_avg_mantissa_next_23 : (recip_avg_lead == 5'd16) ? _s6_recip_avg_mantissa_next_24 : (recip_avg_lead == 5'd17) ? _s6_recip_avg_mantissa_next_25 : (recip_avg_lead == 5'd18) ? _s6_recip_avg_mantissa_next_26 : _s6_recip_avg_mantissa_next_27;
+wire _s6_recip_avg_lead_next_0 = 1'd0 | 1'd0;
+wire _s6_recip_avg_lead_next_1 = 1'd0 | 1'd0;
+wire _s6_recip_avg_lead_next_2 = _s6_recip_avg_lead_next_0 | _s6_recip_avg_lead_next_1;
+wire _s6_recip_avg_lead_next_3 = 1'd0 | 1'd0;
+wire _s6_recip_avg_lead_next_4 = 1'd0 | 1'd0;
+wire _s6_recip_avg_lead_next_5 = _s6_recip_avg_lead_next_3 | _s6_recip_avg_lead_next_4;
+wire _s6_recip_avg_lead_next_6 = _s6_recip_avg_lead_next_2 | _s6_recip_avg_lead_next_5;
+wire _s6_recip_avg_lead_next_7 = 1'd0 | 1'd0;
+wire _s6_recip_avg_lead_next_8 = 1'd0 | 1'd0;
+wire _s6_recip_avg_lead_next_9 = _s6_recip_avg_lead_next_7 | _s6_recip_avg_lead_next_8;
+wire [19:0] _s6_recip_avg_lead_next_10 = {4'd0, s5_avg_new_reg};
+wire _s6_recip_avg_lead_next_11 = _s6_recip_avg_lead_next_10[19];
+wire _s6_recip_avg_lead_next_12 = _s6_recip_avg_lead_next_10[18];
+wire _s6_recip_avg_lead_next_13 = _s6_recip_avg_lead_next_11 | _s6_recip_avg_lead_next_12;
+wire _s6_recip_avg_lead_next_14 = _s6_recip_avg_lead_next_10[17];
+wire _s6_recip_avg_lead_next_15 = _s6_recip_avg_lead_next_10[16];
+wire _s6_recip_avg_lead_next_16 = _s6_recip_avg_lead_next_14 | _s6_recip_avg_lead_next_15;
+wire _s6_recip_avg_lead_next_17 = _s6_recip_avg_lead_next_13 | _s6_recip_avg_lead_next_16;
+wire _s6_recip_avg_lead_next_18 = _s6_recip_avg_lead_next_9 | _s6_recip_avg_lead_next_17;
+wire _s6_recip_avg_lead_next_19 = _s6_recip_avg_lead_next_6 | _s6_recip_avg_lead_next_18;
+wire _s6_recip_avg_lead_next_20 = _s6_recip_avg_lead_next_0 ? 1'd0 : 1'd0;
+wire [1:0] _s6_recip_avg_lead_next_21 = {_s6_recip_avg_lead_next_0, _s6_recip_avg_lead_next_20};
+wire _s6_recip_avg_lead_next_22 = _s6_recip_avg_lead_next_3 ? 1'd0 : 1'd0;
+wire [1:0] _s6_recip_avg_lead_next_23 = {_s6_recip_avg_lead_next_3, _s6_recip_avg_lead_next_22};
+wire [1:0] _s6_recip_avg_lead_next_24 = _s6_recip_avg_lead_next_2 ? _s6_recip_avg_lead_next_21 : _s6_recip_avg_lead_next_23;
+wire [2:0] _s6_recip_avg_lead_next_25 = {_s6_recip_avg_lead_next_2, _s6_recip_avg_lead_next_24};
+wire _s6_recip_avg_lead_next_26 = _s6_recip_avg_lead_next_7 ? 1'd0 : 1'd0;
+wire [1:0] _s6_recip_avg_lead_next_27 = {_s6_recip_avg_lead_next_7, _s6_recip_avg_lead_next_26};
+wire _s6_recip_avg_lead_next_28 = _s6_recip_avg_lead_next_13 ? _s6_recip_avg_lead_next_11 : _s6_recip_avg_lead_next_14;
+wire [1:0] _s6_recip_avg_lead_next_29 = {_s6_recip_avg_lead_next_13, _s6_recip_avg_lead_next_28};
+wire [1:0] _s6_recip_avg_lead_next_30 = _s6_recip_avg_lead_next_9 ? _s6_recip_avg_lead_next_27 : _s6_recip_avg_lead_next_29;
+wire [2:0] _s6_recip_avg_lead_next_31 = {_s6_recip_avg_lead_next_9, _s6_recip_avg_lead_next_30};
+wire [2:0] _s6_recip_avg_lead_next_32 = _s6_recip_avg_lead_next_6 ? _s6_recip_avg_lead_next_25 : _s6_recip_avg_lead_next_31;
+wire [3:0] _s6_recip_avg_lead_next_33 = {_s6_recip_avg_lead_next_6, _s6_recip_avg_lead_next_32};
+wire _s6_recip_avg_lead_next_34 = _s6_recip_avg_lead_next_10[15];
+wire _s6_recip_avg_lead_next_35 = _s6_recip_avg_lead_next_10[14];
+wire _s6_recip_avg_lead_next_36 = _s6_recip_avg_lead_next_34 | _s6_recip_avg_lead_next_35;
+wire _s6_recip_avg_lead_next_37 = _s6_recip_avg_lead_next_10[13];
+wire _s6_recip_avg_lead_next_38 = _s6_recip_avg_lead_next_10[12];
+wire _s6_recip_avg_lead_next_39 = _s6_recip_avg_lead_next_37 | _s6_recip_avg_lead_next_38;
+wire _s6_recip_avg_lead_next_40 = _s6_recip_avg_lead_next_36 | _s6_recip_avg_lead_next_39;
+wire _s6_recip_avg_lead_next_41 = _s6_recip_avg_lead_next_10[11];
+wire _s6_recip_avg_lead_next_42 = _s6_recip_avg_lead_next_10[10];
+wire _s6_recip_avg_lead_next_43 = _s6_recip_avg_lead_next_41 | _s6_recip_avg_lead_next_42;
+wire _s6_recip_avg_lead_next_44 = _s6_recip_avg_lead_next_10[9];
+wire _s6_recip_avg_lead_next_45 = _s6_recip_avg_lead_next_10[8];
+wire _s6_recip_avg_lead_next_46 = _s6_recip_avg_lead_next_44 | _s6_recip_avg_lead_next_45;
+wire _s6_recip_avg_lead_next_47 = _s6_recip_avg_lead_next_43 | _s6_recip_avg_lead_next_46;
+wire _s6_recip_avg_lead_next_48 = _s6_recip_avg_lead_next_40 | _s6_recip_avg_lead_next_47;
+wire _s6_recip_avg_lead_next_49 = _s6_recip_avg_lead_next_36 ? _s6_recip_avg_lead_next_34 : _s6_recip_avg_lead_next_37;
+wire [1:0] _s6_recip_avg_lead_next_50 = {_s6_recip_avg_lead_next_36, _s6_recip_avg_lead_next_49};
+wire _s6_recip_avg_lead_next_51 = _s6_recip_avg_lead_next_43 ? _s6_recip_avg_lead_next_41 : _s6_recip_avg_lead_next_44;
+wire [1:0] _s6_recip_avg_lead_next_52 = {_s6_recip_avg_lead_next_43, _s6_recip_avg_lead_next_51};
+wire [1:0] _s6_recip_avg_lead_next_53 = _s6_recip_avg_lead_next_40 ? _s6_recip_avg_lead_next_50 : _s6_recip_avg_lead_next_52;
+wire [2:0] _s6_recip_avg_lead_next_54 = {_s6_recip_avg_lead_next_40, _s6_recip_avg_lead_next_53};
+wire _s6_recip_avg_lead_next_55 = _s6_recip_avg_lead_next_10[7];
+wire _s6_recip_avg_lead_next_56 = _s6_recip_avg_lead_next_10[6];
+wire _s6_recip_avg_lead_next_57 = _s6_recip_avg_lead_next_55 | _s6_recip_avg_lead_next_56;
+wire _s6_recip_avg_lead_next_58 = _s6_recip_avg_lead_next_10[5];
+wire _s6_recip_avg_lead_next_59 = _s6_recip_avg_lead_next_10[4];
+wire _s6_recip_avg_lead_next_60 = _s6_recip_avg_lead_next_58 | _s6_recip_avg_lead_next_59;
+wire _s6_recip_avg_lead_next_61 = _s6_recip_avg_lead_next_57 | _s6_recip_avg_lead_next_60;
+wire _s6_recip_avg_lead_next_62 = _s6_recip_avg_lead_next_57 ? _s6_recip_avg_lead_next_55 : _s6_recip_avg_lead_next_58;
+wire [1:0] _s6_recip_avg_lead_next_63 = {_s6_recip_avg_lead_next_57, _s6_recip_avg_lead_next_62};
+wire _s6_recip_avg_lead_next_64 = _s6_recip_avg_lead_next_10[3];
+wire _s6_recip_avg_lead_next_65 = _s6_recip_avg_lead_next_10[2];
+wire _s6_recip_avg_lead_next_66 = _s6_recip_avg_lead_next_64 | _s6_recip_avg_lead_next_65;
+wire _s6_recip_avg_lead_next_67 = _s6_recip_avg_lead_next_10[1];
+wire _s6_recip_avg_lead_next_68 = _s6_recip_avg_lead_next_66 ? _s6_recip_avg_lead_next_64 : _s6_recip_avg_lead_next_67;
+wire [1:0] _s6_recip_avg_lead_next_69 = {_s6_recip_avg_lead_next_66, _s6_recip_avg_lead_next_68};
+wire [1:0] _s6_recip_avg_lead_next_70 = _s6_recip_avg_lead_next_61 ? _s6_recip_avg_lead_next_63 : _s6_recip_avg_lead_next_69;
+wire [2:0] _s6_recip_avg_lead_next_71 = {_s6_recip_avg_lead_next_61, _s6_recip_avg_lead_next_70};
+wire [2:0] _s6_recip_avg_lead_next_72 = _s6_recip_avg_lead_next_48 ? _s6_recip_avg_lead_next_54 : _s6_recip_avg_lead_next_71;
+wire [3:0] _s6_recip_avg_lead_next_73 = {_s6_recip_avg_lead_next_48, _s6_recip_avg_lead_next_72};
+wire [3:0] _s6_recip_avg_lead_next_74 = _s6_recip_avg_lead_next_19 ? _s6_recip_avg_lead_next_33 : _s6_recip_avg_lead_next_73;
+wire [4:0] recip_avg_lead = {_s6_recip_avg_lead_next_19, _s6_recip_avg_lead_next_74};
+wire _s6_t_20_next_0 = _s6_recip_avg_lead_next_10[0];
+wire [9:0] _s6_t_20_next_1 = {_s6_t_20_next_0, 9'd0};
+wire [1:0] _s6_t_21_next_0 = _s6_recip_avg_lead_next_10[1:0];
+wire [9:0] _s6_t_21_next_1 = {_s6_t_21_next_0, 8'd0};
+wire [2:0] _s6_t_22_next_0 = _s6_recip_avg_lead_next_10[2:0];
+wire [9:0] _s6_t_22_next_1 = {_s6_t_22_next_0, 7'd0};
+wire [3:0] _s6_t_23_next_0 = _s6_recip_avg_lead_next_10[3:0];
+wire [9:0] _s6_t_23_next_1 = {_s6_t_23_next_0, 6'd0};
+wire [4:0] _s6_t_24_next_0 = _s6_recip_avg_lead_next_10[4:0];
+wire [9:0] _s6_t_24_next_1 = {_s6_t_24_next_0, 5'd0};
+wire [5:0] _s6_t_25_next_0 = _s6_recip_avg_lead_next_10[5:0];
+wire [9:0] _s6_t_25_next_1 = {_s6_t_25_next_0, 4'd0};
+wire [6:0] _s6_t_26_next_0 = _s6_recip_avg_lead_next_10[6:0];
+wire [9:0] _s6_t_26_next_1 = {_s6_t_26_next_0, 3'd0};
+wire [7:0] _s6_t_27_next_0 = _s6_recip_avg_lead_next_10[7:0];
+wire [9:0] _s6_t_27_next_1 = {_s6_t_27_next_0, 2'd0};
+wire [8:0] _s6_t_28_next_0 = _s6_recip_avg_lead_next_10[8:0];
+wire [9:0] _s6_t_28_next_1 = {_s6_t_28_next_0, 1'd0};
+wire [9:0] _s6_t_29_next_0 = _s6_recip_avg_lead_next_10[9:0];
+wire [9:0] _s6_t_30_next_0 = _s6_recip_avg_lead_next_10[10:1];
+wire [9:0] _s6_t_31_next_0 = _s6_recip_avg_lead_next_10[11:2];
+wire [9:0] _s6_t_32_next_0 = _s6_recip_avg_lead_next_10[12:3];
+wire [9:0] _s6_t_33_next_0 = _s6_recip_avg_lead_next_10[13:4];
+wire [9:0] _s6_t_34_next_0 = _s6_recip_avg_lead_next_10[14:5];
+wire [9:0] _s6_t_35_next_0 = _s6_recip_avg_lead_next_10[15:6];
+wire [9:0] _s6_t_36_next_0 = _s6_recip_avg_lead_next_10[16:7];
+wire [9:0] _s6_t_37_next_0 = _s6_recip_avg_lead_next_10[17:8];
+wire [9:0] _s6_t_38_next_0 = _s6_recip_avg_lead_next_10[18:9];
+wire [9:0] recip_avg_mantissa = s6_recip_avg_lead_reg[4] ? (s6_recip_avg_lead_reg[3] ? s6_t_38_reg : (s6_recip_avg_lead_reg[2] ? s6_t_38_reg : (s6_recip_avg_lead_reg[1] ? (s6_recip_avg_lead_reg[0] ? s6_t_38_reg : s6_t_37_reg) : (s6_recip_avg_lead_reg[0] ? s6_t_36_reg : s6_t_35_reg)))) : (s6_recip_avg_lead_reg[3] ? (s6_recip_avg_lead_reg[2] ? (s6_recip_avg_lead_reg[1] ? (s6_recip_avg_lead_reg[0] ? s6_t_34_reg : s6_t_33_reg) : (s6_recip_avg_lead_reg[0] ? s6_t_32_reg : s6_t_31_reg)) : (s6_recip_avg_lead_reg[1] ? (s6_recip_avg_lead_reg[0] ? s6_t_30_reg : s6_t_29_reg) : (s6_recip_avg_lead_reg[0] ? s6_t_28_reg : s6_t_27_reg))) : (s6_recip_avg_lead_reg[2] ? (s6_recip_avg_lead_reg[1] ? (s6_recip_avg_lead_reg[0] ? s6_t_26_reg : s6_t_25_reg) : (s6_recip_avg_lead_reg[0] ? s6_t_24_reg : s6_t_23_reg)) : (s6_recip_avg_lead_reg[1] ? (s6_recip_avg_lead_reg[0] ? s6_t_22_reg : s6_t_21_reg) : (s6_recip_avg_lead_reg[0] ? s6_t_20_reg : 10'd0))));
 reg  [10:0] recip_avg_recip;
 always @* begin
-    case (s6_recip_avg_mantissa_reg)
+    case (s7_recip_avg_mantissa_reg)
         10'd0: recip_avg_recip = 11'd2047;
         10'd1: recip_avg_recip = 11'd2045;
         10'd2: recip_avg_recip = 11'd2043;
@@ -5689,23 +6332,23 @@ always @* begin
         10'd1023: recip_avg_recip = 11'd1024;
     endcase
 end
-wire [19:0] avg_excess = _s6_recip_avg_lead_next_0 - 20'h3264;
-wire [17:0] _s5_t_14_next_0 = cur_c[17:0];
-wire [35:0] _s5_t_14_next_1 = {18'h0, _s5_t_14_next_0};
+wire [19:0] avg_excess = _s6_recip_avg_lead_next_10 - 20'h3264;
+wire [17:0] _s5_t_35_next_0 = cur_c[17:0];
+wire [35:0] _s5_t_35_next_1 = {18'h0, _s5_t_35_next_0};
 wire [17:0] _s7_md_cx_pp00_next_0 = s6_avg_excess_reg[17:0];
 wire [35:0] _s7_md_cx_pp00_next_1 = {18'h0, _s7_md_cx_pp00_next_0};
-wire [35:0] md_cx_pp00 = s6_t_14_reg * _s7_md_cx_pp00_next_1;
-wire [19:0] _s5_t_15_next_0 = {2'd0, _s5_t_14_next_0};
+wire [35:0] md_cx_pp00 = s6_t_39_reg * _s7_md_cx_pp00_next_1;
+wire [19:0] _s5_t_36_next_0 = {2'd0, _s5_t_35_next_0};
 wire [1:0] _s7_md_cx_pp01_next_0 = s6_avg_excess_reg[19:18];
 wire [19:0] _s7_md_cx_pp01_next_1 = {18'h0, _s7_md_cx_pp01_next_0};
-wire [19:0] md_cx_pp01 = s6_t_15_reg * _s7_md_cx_pp01_next_1;
-wire [5:0] _s5_t_16_next_0 = cur_c[23:18];
-wire [23:0] _s5_t_16_next_1 = {18'h0, _s5_t_16_next_0};
+wire [19:0] md_cx_pp01 = s6_t_40_reg * _s7_md_cx_pp01_next_1;
+wire [5:0] _s5_t_37_next_0 = cur_c[23:18];
+wire [23:0] _s5_t_37_next_1 = {18'h0, _s5_t_37_next_0};
 wire [23:0] _s7_md_cx_pp10_next_0 = {6'd0, _s7_md_cx_pp00_next_0};
-wire [23:0] md_cx_pp10 = s6_t_16_reg * _s7_md_cx_pp10_next_0;
-wire [7:0] _s5_t_17_next_0 = {2'd0, _s5_t_16_next_0};
+wire [23:0] md_cx_pp10 = s6_t_41_reg * _s7_md_cx_pp10_next_0;
+wire [7:0] _s5_t_38_next_0 = {2'd0, _s5_t_37_next_0};
 wire [7:0] _s7_md_cx_pp11_next_0 = {6'd0, _s7_md_cx_pp01_next_0};
-wire [7:0] md_cx_pp11 = s6_t_17_reg * _s7_md_cx_pp11_next_0;
+wire [7:0] md_cx_pp11 = s6_t_42_reg * _s7_md_cx_pp11_next_0;
 wire [43:0] _s8_md_cx_next_0 = {8'd0, s7_md_cx_pp00_reg};
 wire [37:0] _s8_md_cx_next_1 = {s7_md_cx_pp01_reg, 18'h0};
 wire [43:0] _s8_md_cx_next_2 = {6'd0, _s8_md_cx_next_1};
@@ -5715,129 +6358,107 @@ wire [43:0] _s8_md_cx_next_5 = {2'd0, _s8_md_cx_next_4};
 wire [43:0] _s8_md_cx_next_6 = _s8_md_cx_next_3 + _s8_md_cx_next_5;
 wire [43:0] _s8_md_cx_next_7 = {s7_md_cx_pp11_reg, 36'h0};
 wire [43:0] md_cx = _s8_md_cx_next_6 + _s8_md_cx_next_7;
-wire [17:0] _s9_md_frac_prod_pp00_next_0 = s8_md_cx_reg[17:0];
-wire [28:0] _s9_md_frac_prod_pp00_next_1 = {11'd0, _s9_md_frac_prod_pp00_next_0};
-wire [28:0] _s9_md_frac_prod_pp00_next_2 = {18'h0, s8_recip_avg_t_reg};
-wire [28:0] md_frac_prod_pp00 = _s9_md_frac_prod_pp00_next_1 * _s9_md_frac_prod_pp00_next_2;
-wire [17:0] _s9_md_frac_prod_pp10_next_0 = s8_md_cx_reg[35:18];
-wire [28:0] _s9_md_frac_prod_pp10_next_1 = {11'd0, _s9_md_frac_prod_pp10_next_0};
-wire [28:0] _s9_md_frac_prod_pp10_next_2 = {18'h0, s8_recip_avg_t_reg};
-wire [28:0] md_frac_prod_pp10 = _s9_md_frac_prod_pp10_next_1 * _s9_md_frac_prod_pp10_next_2;
-wire [7:0] _s9_md_frac_prod_pp20_next_0 = s8_md_cx_reg[43:36];
-wire [18:0] _s9_md_frac_prod_pp20_next_1 = {11'd0, _s9_md_frac_prod_pp20_next_0};
-wire [18:0] _s9_md_frac_prod_pp20_next_2 = {8'd0, s8_recip_avg_t_reg};
-wire [18:0] md_frac_prod_pp20 = _s9_md_frac_prod_pp20_next_1 * _s9_md_frac_prod_pp20_next_2;
-wire [54:0] _s10_md_frac_prod_next_0 = {26'h0, s9_md_frac_prod_pp00_reg};
-wire [46:0] _s10_md_frac_prod_next_1 = {s9_md_frac_prod_pp10_reg, 18'h0};
-wire [54:0] _s10_md_frac_prod_next_2 = {8'd0, _s10_md_frac_prod_next_1};
-wire [54:0] _s10_md_frac_prod_next_3 = _s10_md_frac_prod_next_0 + _s10_md_frac_prod_next_2;
-wire [54:0] _s10_md_frac_prod_next_4 = {s9_md_frac_prod_pp20_reg, 36'h0};
-wire [54:0] md_frac_prod = _s10_md_frac_prod_next_3 + _s10_md_frac_prod_next_4;
-wire [43:0] _s11_md_frac_next_0 = s10_md_frac_prod_reg[54:11];
-wire [42:0] _s11_md_frac_next_1 = s10_md_frac_prod_reg[54:12];
-wire [43:0] _s11_md_frac_next_2 = {1'd0, _s11_md_frac_next_1};
-wire [41:0] _s11_md_frac_next_3 = s10_md_frac_prod_reg[54:13];
-wire [43:0] _s11_md_frac_next_4 = {2'd0, _s11_md_frac_next_3};
-wire [40:0] _s11_md_frac_next_5 = s10_md_frac_prod_reg[54:14];
-wire [43:0] _s11_md_frac_next_6 = {3'd0, _s11_md_frac_next_5};
-wire [39:0] _s11_md_frac_next_7 = s10_md_frac_prod_reg[54:15];
-wire [43:0] _s11_md_frac_next_8 = {4'd0, _s11_md_frac_next_7};
-wire [38:0] _s11_md_frac_next_9 = s10_md_frac_prod_reg[54:16];
-wire [43:0] _s11_md_frac_next_10 = {5'd0, _s11_md_frac_next_9};
-wire [37:0] _s11_md_frac_next_11 = s10_md_frac_prod_reg[54:17];
-wire [43:0] _s11_md_frac_next_12 = {6'd0, _s11_md_frac_next_11};
-wire [36:0] _s11_md_frac_next_13 = s10_md_frac_prod_reg[54:18];
-wire [43:0] _s11_md_frac_next_14 = {7'd0, _s11_md_frac_next_13};
-wire [35:0] _s11_md_frac_next_15 = s10_md_frac_prod_reg[54:19];
-wire [43:0] _s11_md_frac_next_16 = {8'd0, _s11_md_frac_next_15};
-wire [34:0] _s11_md_frac_next_17 = s10_md_frac_prod_reg[54:20];
-wire [43:0] _s11_md_frac_next_18 = {9'd0, _s11_md_frac_next_17};
-wire [33:0] _s11_md_frac_next_19 = s10_md_frac_prod_reg[54:21];
-wire [43:0] _s11_md_frac_next_20 = {10'd0, _s11_md_frac_next_19};
-wire [32:0] _s11_md_frac_next_21 = s10_md_frac_prod_reg[54:22];
-wire [43:0] _s11_md_frac_next_22 = {11'd0, _s11_md_frac_next_21};
-wire [31:0] _s11_md_frac_next_23 = s10_md_frac_prod_reg[54:23];
-wire [43:0] _s11_md_frac_next_24 = {12'd0, _s11_md_frac_next_23};
-wire [30:0] _s11_md_frac_next_25 = s10_md_frac_prod_reg[54:24];
-wire [43:0] _s11_md_frac_next_26 = {13'd0, _s11_md_frac_next_25};
-wire [29:0] _s11_md_frac_next_27 = s10_md_frac_prod_reg[54:25];
-wire [43:0] _s11_md_frac_next_28 = {14'd0, _s11_md_frac_next_27};
-wire [28:0] _s11_md_frac_next_29 = s10_md_frac_prod_reg[54:26];
-wire [43:0] _s11_md_frac_next_30 = {15'd0, _s11_md_frac_next_29};
-wire [27:0] _s11_md_frac_next_31 = s10_md_frac_prod_reg[54:27];
-wire [43:0] _s11_md_frac_next_32 = {16'd0, _s11_md_frac_next_31};
-wire [26:0] _s11_md_frac_next_33 = s10_md_frac_prod_reg[54:28];
-wire [43:0] _s11_md_frac_next_34 = {17'h0, _s11_md_frac_next_33};
-wire [25:0] _s11_md_frac_next_35 = s10_md_frac_prod_reg[54:29];
-wire [43:0] _s11_md_frac_next_36 = {18'h0, _s11_md_frac_next_35};
-wire [24:0] _s11_md_frac_next_37 = s10_md_frac_prod_reg[54:30];
-wire [43:0] _s11_md_frac_next_38 = {19'h0, _s11_md_frac_next_37};
-wire [43:0] md_frac = (s10_recip_avg_lead_reg == 5'd0) ? _s11_md_frac_next_0 : (s10_recip_avg_lead_reg == 5'd1) ? _s11_md_frac_next_2 : (s10_recip_avg_lead_reg == 5'd2) ? _s11_md_frac_next_4 : (s10_recip_avg_lead_reg == 5'd3) ? _s11_md_frac_next_6 : (s10_recip_avg_lead_reg == 5'd4) ? _s11_md_frac_next_8 : (s10_recip_avg_lead_reg == 5'd5) ? _s11_md_frac_next_10 : (s10_recip_avg_lead_reg == 5'd6) ? _s11_md_frac_next_12 : (s10_recip_avg_lead_reg == 5'd7) ? _s11_md_frac_next_14 : (s10_recip_avg_lead_reg == 5'd8) ? _s11_md_frac_next_16 : (s10_recip_avg_lead_reg == 5'd9) ? _s11_md_frac_next_18 : (s10_recip_avg_lead_reg == 5'd10) ? _s11_md_frac_next_20 : (s10_recip_avg_lead_reg == 5'd11) ? _s11_md_frac_next_22 : (s10_recip_avg_lead_reg == 5'd12) ? _s11_md_frac_next_24 : (s10_recip_avg_lead_reg == 5'd13) ? _s11_md_frac_next_26 : (s10_recip_avg_lead_reg == 5'd14) ? _s11_md_frac_next_28 : (s10_recip_avg_lead_reg == 5'd15) ? _s11_md_frac_next_30 : (s10_recip_avg_lead_reg == 5'd16) ? _s11_md_frac_next_32 : (s10_recip_avg_lead_reg == 5'd17) ? _s11_md_frac_next_34 : (s10_recip_avg_lead_reg == 5'd18) ? _s11_md_frac_next_36 : _s11_md_frac_next_38;
-wire [17:0] _s12_md_red_prod_pp00_next_0 = s11_md_frac_reg[17:0];
-wire [34:0] _s12_md_red_prod_pp00_next_1 = {17'h0, _s12_md_red_prod_pp00_next_0};
-wire [34:0] md_red_prod_pp00 = _s12_md_red_prod_pp00_next_1 * 35'hcccd;
-wire [17:0] _s12_md_red_prod_pp10_next_0 = s11_md_frac_reg[35:18];
-wire [34:0] _s12_md_red_prod_pp10_next_1 = {17'h0, _s12_md_red_prod_pp10_next_0};
-wire [34:0] md_red_prod_pp10 = _s12_md_red_prod_pp10_next_1 * 35'hcccd;
-wire [7:0] _s12_md_red_prod_pp20_next_0 = s11_md_frac_reg[43:36];
-wire [24:0] _s12_md_red_prod_pp20_next_1 = {17'h0, _s12_md_red_prod_pp20_next_0};
-wire [24:0] md_red_prod_pp20 = _s12_md_red_prod_pp20_next_1 * 25'hcccd;
-wire [60:0] _s13_md_red_prod_next_0 = {26'h0, s12_md_red_prod_pp00_reg};
-wire [52:0] _s13_md_red_prod_next_1 = {s12_md_red_prod_pp10_reg, 18'h0};
-wire [60:0] _s13_md_red_prod_next_2 = {8'd0, _s13_md_red_prod_next_1};
-wire [60:0] _s13_md_red_prod_next_3 = _s13_md_red_prod_next_0 + _s13_md_red_prod_next_2;
-wire [60:0] _s13_md_red_prod_next_4 = {s12_md_red_prod_pp20_reg, 36'h0};
-wire [60:0] md_red_prod = _s13_md_red_prod_next_3 + _s13_md_red_prod_next_4;
-wire [23:0] _s5_t_18_next_0 = cur_c >> 1;
-wire [44:0] _s14_md_cut_next_0 = s13_md_red_prod_reg[60:16];
-wire [20:0] _s14_md_cut_next_1 = _s14_md_cut_next_0[44:24];
-wire _s14_md_cut_next_2 = |_s14_md_cut_next_1;
-wire [23:0] _s14_md_cut_next_3 = _s14_md_cut_next_0[23:0];
-wire [23:0] _s14_md_cut_next_4 = _s14_md_cut_next_2 ? 24'hffffff : _s14_md_cut_next_3;
-wire _s14_md_cut_next_5 = _s14_md_cut_next_4 < s13_t_reg;
-wire [23:0] md_cut = _s14_md_cut_next_5 ? _s14_md_cut_next_4 : s13_t_reg;
+wire [17:0] _s9_t_15_next_0 = s8_md_cx_reg[17:0];
+wire [28:0] _s9_t_15_next_1 = {11'd0, _s9_t_15_next_0};
+wire [28:0] _s10_md_frac_prod_pp00_next_0 = {18'h0, s9_recip_avg_t_reg};
+wire [28:0] md_frac_prod_pp00 = s9_t_15_reg * _s10_md_frac_prod_pp00_next_0;
+wire [17:0] _s9_t_16_next_0 = s8_md_cx_reg[35:18];
+wire [28:0] _s9_t_16_next_1 = {11'd0, _s9_t_16_next_0};
+wire [28:0] _s10_md_frac_prod_pp10_next_0 = {18'h0, s9_recip_avg_t_reg};
+wire [28:0] md_frac_prod_pp10 = s9_t_16_reg * _s10_md_frac_prod_pp10_next_0;
+wire [7:0] _s9_t_17_next_0 = s8_md_cx_reg[43:36];
+wire [18:0] _s9_t_17_next_1 = {11'd0, _s9_t_17_next_0};
+wire [18:0] _s10_md_frac_prod_pp20_next_0 = {8'd0, s9_recip_avg_t_reg};
+wire [18:0] md_frac_prod_pp20 = s9_t_17_reg * _s10_md_frac_prod_pp20_next_0;
+wire [54:0] _s11_md_frac_prod_next_0 = {26'h0, s10_md_frac_prod_pp00_reg};
+wire [46:0] _s11_md_frac_prod_next_1 = {s10_md_frac_prod_pp10_reg, 18'h0};
+wire [54:0] _s11_md_frac_prod_next_2 = {8'd0, _s11_md_frac_prod_next_1};
+wire [54:0] _s11_md_frac_prod_next_3 = _s11_md_frac_prod_next_0 + _s11_md_frac_prod_next_2;
+wire [54:0] _s11_md_frac_prod_next_4 = {s10_md_frac_prod_pp20_reg, 36'h0};
+wire [54:0] md_frac_prod = _s11_md_frac_prod_next_3 + _s11_md_frac_prod_next_4;
+wire [1:0] _s7_t_20_next_0 = s6_recip_avg_lead_reg[4:3];
+wire [43:0] _s12_md_frac_coarse_next_0 = s11_md_frac_prod_reg[54:11];
+wire [50:0] _s12_md_frac_coarse_next_1 = {7'd0, _s12_md_frac_coarse_next_0};
+wire [35:0] _s12_md_frac_coarse_next_2 = s11_md_frac_prod_reg[54:19];
+wire [50:0] _s12_md_frac_coarse_next_3 = {15'd0, _s12_md_frac_coarse_next_2};
+wire [27:0] _s12_md_frac_coarse_next_4 = s11_md_frac_prod_reg[54:27];
+wire [50:0] _s12_md_frac_coarse_next_5 = {23'h0, _s12_md_frac_coarse_next_4};
+wire [50:0] md_frac_coarse = s11_t_13_reg[1] ? _s12_md_frac_coarse_next_5 : (s11_t_13_reg[0] ? _s12_md_frac_coarse_next_3 : _s12_md_frac_coarse_next_1);
+wire [2:0] _s7_t_21_next_0 = s6_recip_avg_lead_reg[2:0];
+wire [43:0] _s13_md_frac_next_0 = s12_md_frac_coarse_reg[43:0];
+wire [43:0] _s13_md_frac_next_1 = s12_md_frac_coarse_reg[44:1];
+wire [43:0] _s13_md_frac_next_2 = s12_md_frac_coarse_reg[45:2];
+wire [43:0] _s13_md_frac_next_3 = s12_md_frac_coarse_reg[46:3];
+wire [43:0] _s13_md_frac_next_4 = s12_md_frac_coarse_reg[47:4];
+wire [43:0] _s13_md_frac_next_5 = s12_md_frac_coarse_reg[48:5];
+wire [43:0] _s13_md_frac_next_6 = s12_md_frac_coarse_reg[49:6];
+wire [43:0] _s13_md_frac_next_7 = s12_md_frac_coarse_reg[50:7];
+wire [43:0] md_frac = s12_t_11_reg[2] ? (s12_t_11_reg[1] ? (s12_t_11_reg[0] ? _s13_md_frac_next_7 : _s13_md_frac_next_6) : (s12_t_11_reg[0] ? _s13_md_frac_next_5 : _s13_md_frac_next_4)) : (s12_t_11_reg[1] ? (s12_t_11_reg[0] ? _s13_md_frac_next_3 : _s13_md_frac_next_2) : (s12_t_11_reg[0] ? _s13_md_frac_next_1 : _s13_md_frac_next_0));
+wire [17:0] _s14_md_red_prod_pp00_next_0 = s13_md_frac_reg[17:0];
+wire [34:0] _s14_md_red_prod_pp00_next_1 = {17'h0, _s14_md_red_prod_pp00_next_0};
+wire [34:0] md_red_prod_pp00 = _s14_md_red_prod_pp00_next_1 * 35'hcccd;
+wire [17:0] _s14_md_red_prod_pp10_next_0 = s13_md_frac_reg[35:18];
+wire [34:0] _s14_md_red_prod_pp10_next_1 = {17'h0, _s14_md_red_prod_pp10_next_0};
+wire [34:0] md_red_prod_pp10 = _s14_md_red_prod_pp10_next_1 * 35'hcccd;
+wire [7:0] _s14_md_red_prod_pp20_next_0 = s13_md_frac_reg[43:36];
+wire [24:0] _s14_md_red_prod_pp20_next_1 = {17'h0, _s14_md_red_prod_pp20_next_0};
+wire [24:0] md_red_prod_pp20 = _s14_md_red_prod_pp20_next_1 * 25'hcccd;
+wire [60:0] _s15_md_red_prod_next_0 = {26'h0, s14_md_red_prod_pp00_reg};
+wire [52:0] _s15_md_red_prod_next_1 = {s14_md_red_prod_pp10_reg, 18'h0};
+wire [60:0] _s15_md_red_prod_next_2 = {8'd0, _s15_md_red_prod_next_1};
+wire [60:0] _s15_md_red_prod_next_3 = _s15_md_red_prod_next_0 + _s15_md_red_prod_next_2;
+wire [60:0] _s15_md_red_prod_next_4 = {s14_md_red_prod_pp20_reg, 36'h0};
+wire [60:0] md_red_prod = _s15_md_red_prod_next_3 + _s15_md_red_prod_next_4;
+wire [23:0] _s5_t_39_next_0 = cur_c >> 1;
+wire [44:0] _s16_md_cut_next_0 = s15_md_red_prod_reg[60:16];
+wire [20:0] _s16_md_cut_next_1 = _s16_md_cut_next_0[44:24];
+wire _s16_md_cut_next_2 = |_s16_md_cut_next_1;
+wire [23:0] _s16_md_cut_next_3 = _s16_md_cut_next_0[23:0];
+wire _s16_md_cut_next_4 = s15_t_3_reg < _s16_md_cut_next_3;
+wire _s16_md_cut_next_5 = _s16_md_cut_next_2 | _s16_md_cut_next_4;
+wire [23:0] md_cut = _s16_md_cut_next_5 ? s15_t_3_reg : _s16_md_cut_next_3;
 wire rtt_le_trtt = s1_rtt_reg <= 20'h3264;
-wire _s2_t_13_next_0 = ~rtt_le_trtt;
-wire _s2_t_13_next_1 = s1_ecn_reg & _s2_t_13_next_0;
+wire _s2_t_32_next_0 = ~rtt_le_trtt;
+wire _s2_t_32_next_1 = s1_ecn_reg & _s2_t_32_next_0;
 wire [10:0] cur_last_md = s4_cur_reg[108:98];
-wire [10:0] _s5_t_19_next_0 = s4_nowq_reg - cur_last_md;
-wire _s5_t_19_next_1 = 11'd34 < _s5_t_19_next_0;
-wire _s5_t_19_next_2 = |cur_last_md;
-wire _s5_t_19_next_3 = ~_s5_t_19_next_2;
-wire _s5_t_19_next_4 = _s5_t_19_next_1 | _s5_t_19_next_3;
-wire _s5_t_19_next_5 = s4_t_17_reg & _s5_t_19_next_4;
-wire _s6_md_ok_next_0 = 20'h3264 < _s6_recip_avg_lead_next_0;
-wire md_ok = s5_t_19_reg & _s6_md_ok_next_0;
-wire [23:0] _s15_c_core_next_0 = s14_cur_c_reg - s14_md_cut_reg;
-wire [23:0] c_core = s14_md_ok_reg ? _s15_c_core_next_0 : s14_cur_c_reg;
-wire [24:0] _s12_t_6_next_0 = {1'd0, s11_fi_inc_reg};
-wire [24:0] _s17_incs_next_0 = {1'd0, s16_mi_inc_reg};
-wire [24:0] _s17_incs_next_1 = _s17_incs_next_0 + s16_t_reg;
-wire _s17_incs_next_2 = _s17_incs_next_1[24];
-wire [23:0] _s17_incs_next_3 = _s17_incs_next_1[23:0];
-wire [23:0] _s17_incs_next_4 = _s17_incs_next_2 ? 24'hffffff : _s17_incs_next_3;
-wire [23:0] _s17_incs_next_5 = s16_rtt_le_trtt_reg ? _s17_incs_next_4 : s16_fi_inc_reg;
+wire [10:0] _s5_t_40_next_0 = s4_nowq_reg - cur_last_md;
+wire _s5_t_40_next_1 = 11'd34 < _s5_t_40_next_0;
+wire _s5_t_40_next_2 = |cur_last_md;
+wire _s5_t_40_next_3 = ~_s5_t_40_next_2;
+wire _s5_t_40_next_4 = _s5_t_40_next_1 | _s5_t_40_next_3;
+wire _s5_t_40_next_5 = s4_t_19_reg & _s5_t_40_next_4;
+wire _s6_md_ok_next_0 = 20'h3264 < _s6_recip_avg_lead_next_10;
+wire md_ok = s5_t_40_reg & _s6_md_ok_next_0;
+wire [23:0] _s17_c_core_next_0 = s16_cur_c_reg - s16_md_cut_reg;
+wire [23:0] c_core = s16_md_ok_reg ? _s17_c_core_next_0 : s16_cur_c_reg;
+wire [24:0] _s14_t_8_next_0 = {1'd0, s13_fi_inc_reg};
+wire [24:0] _s20_incs_next_0 = {1'd0, s19_mi_inc_reg};
+wire [24:0] _s20_incs_next_1 = _s20_incs_next_0 + s19_t_reg;
+wire _s20_incs_next_2 = _s20_incs_next_1[24];
+wire [23:0] _s20_incs_next_3 = _s20_incs_next_1[23:0];
+wire [23:0] _s20_incs_next_4 = _s20_incs_next_2 ? 24'hffffff : _s20_incs_next_3;
+wire [23:0] _s20_incs_next_5 = s19_rtt_le_trtt_reg ? _s20_incs_next_4 : s19_fi_inc_reg;
 wire [19:0] cur_inc = s4_cur_reg[128:109];
-wire [20:0] _s5_t_20_next_0 = {1'd0, cur_inc};
-wire _s2_t_14_next_0 = ~s1_ecn_reg;
-wire [3:0] _s18_inc_acc_next_0 = s17_incs_reg[23:20];
-wire _s18_inc_acc_next_1 = |_s18_inc_acc_next_0;
-wire [19:0] _s18_inc_acc_next_2 = s17_incs_reg[19:0];
-wire [19:0] _s18_inc_acc_next_3 = _s18_inc_acc_next_1 ? 20'hfffff : _s18_inc_acc_next_2;
-wire [20:0] _s18_inc_acc_next_4 = {1'd0, _s18_inc_acc_next_3};
-wire [20:0] _s18_inc_acc_next_5 = s17_t_reg + _s18_inc_acc_next_4;
-wire _s18_inc_acc_next_6 = _s18_inc_acc_next_5[20];
-wire [19:0] _s18_inc_acc_next_7 = _s18_inc_acc_next_5[19:0];
-wire [19:0] _s18_inc_acc_next_8 = _s18_inc_acc_next_6 ? 20'hfffff : _s18_inc_acc_next_7;
-wire [19:0] inc_acc = s17_t_2_reg ? _s18_inc_acc_next_8 : s17_cur_inc_reg;
-wire [14:0] _s2_t_15_next_0 = {1'd0, s1_size_reg};
-wire [14:0] _s2_t_15_next_1 = _s2_t_15_next_0 + 15'd63;
-wire [8:0] recv_units = _s2_t_15_next_1[14:6];
-wire [10:0] _s2_t_15_next_2 = {2'd0, recv_units};
-wire [24:0] _s16_t_4_next_0 = {1'd0, s15_c_core_reg};
+wire [20:0] _s5_t_41_next_0 = {1'd0, cur_inc};
+wire _s2_t_33_next_0 = ~s1_ecn_reg;
+wire [3:0] _s21_inc_acc_next_0 = s20_incs_reg[23:20];
+wire _s21_inc_acc_next_1 = |_s21_inc_acc_next_0;
+wire [19:0] _s21_inc_acc_next_2 = s20_incs_reg[19:0];
+wire [19:0] _s21_inc_acc_next_3 = _s21_inc_acc_next_1 ? 20'hfffff : _s21_inc_acc_next_2;
+wire [20:0] _s21_inc_acc_next_4 = {1'd0, _s21_inc_acc_next_3};
+wire [20:0] _s21_inc_acc_next_5 = s20_t_reg + _s21_inc_acc_next_4;
+wire _s21_inc_acc_next_6 = _s21_inc_acc_next_5[20];
+wire [19:0] _s21_inc_acc_next_7 = _s21_inc_acc_next_5[19:0];
+wire [19:0] _s21_inc_acc_next_8 = _s21_inc_acc_next_6 ? 20'hfffff : _s21_inc_acc_next_7;
+wire [19:0] inc_acc = s20_t_2_reg ? _s21_inc_acc_next_8 : s20_cur_inc_reg;
+wire [14:0] _s2_t_34_next_0 = {1'd0, s1_size_reg};
+wire [14:0] _s2_t_34_next_1 = _s2_t_34_next_0 + 15'd63;
+wire [8:0] recv_units = _s2_t_34_next_1[14:6];
+wire [10:0] _s2_t_34_next_2 = {2'd0, recv_units};
+wire [24:0] _s18_t_4_next_0 = {1'd0, s17_c_core_reg};
 wire [9:0] cur_recv = s4_cur_reg[138:129];
 wire [10:0] _s5_fulfill_next_0 = {1'd0, cur_recv};
-wire [10:0] recv_no_wrap_sum = _s5_fulfill_next_0 + s4_t_19_reg;
+wire [10:0] recv_no_wrap_sum = _s5_fulfill_next_0 + s4_t_21_reg;
 wire _s5_fulfill_next_1 = recv_no_wrap_sum[10];
 wire _s5_fulfill_next_2 = _s5_fulfill_next_1;
 wire [9:0] _s5_fulfill_next_3 = recv_no_wrap_sum[9:0];
@@ -5850,97 +6471,97 @@ wire _s5_fulfill_next_7 = |cur_last_adj;
 wire _s5_fulfill_next_8 = ~_s5_fulfill_next_7;
 wire _s5_fulfill_next_9 = _s5_fulfill_next_6 | _s5_fulfill_next_8;
 wire fulfill = _s5_fulfill_next_4 | _s5_fulfill_next_9;
-wire [24:0] _s16_t_5_next_0 = {1'd0, s15_c_core_reg};
-wire [24:0] _s19_core_c_next_0 = {5'd0, s18_inc_acc_reg};
-wire [24:0] _s19_core_c_next_1 = s18_t_reg + _s19_core_c_next_0;
-wire [24:0] core_c = s18_fulfill_reg ? _s19_core_c_next_1 : s18_t_2_reg;
-wire _s2_t_16_next_0 = s1_kind_reg == 3'd0;
-wire _s2_t_16_next_1 = ~_s2_t_16_next_0;
-wire _s2_t_17_next_0 = s1_kind_reg == 3'd3;
-wire _s2_t_17_next_1 = ~_s2_t_17_next_0;
+wire [24:0] _s18_t_5_next_0 = {1'd0, s17_c_core_reg};
+wire [24:0] _s22_core_c_next_0 = {5'd0, s21_inc_acc_reg};
+wire [24:0] _s22_core_c_next_1 = s21_t_reg + _s22_core_c_next_0;
+wire [24:0] core_c = s21_fulfill_reg ? _s22_core_c_next_1 : s21_t_2_reg;
+wire _s2_t_35_next_0 = s1_kind_reg == 3'd0;
+wire _s2_t_35_next_1 = ~_s2_t_35_next_0;
+wire _s2_t_36_next_0 = s1_kind_reg == 3'd3;
+wire _s2_t_36_next_1 = ~_s2_t_36_next_0;
 wire ack_run = s4_t_2_reg & qa_called;
 wire _s5_qa_fired_nscc_next_0 = qa_fire & qa_called;
-wire qa_fired = _s5_qa_fired_nscc_next_0 & s4_t_20_reg;
-wire qa_fired_nscc = qa_fired & s4_t_21_reg;
-wire [24:0] _s9_t_12_next_0 = {1'd0, s8_c_qa_reg};
-wire [24:0] _s9_t_12_next_1 = _s9_t_12_next_0 + 25'h10000;
-wire [24:0] _s9_t_14_next_0 = {1'd0, s8_c_qa_reg};
+wire qa_fired = _s5_qa_fired_nscc_next_0 & s4_t_22_reg;
+wire qa_fired_nscc = qa_fired & s4_t_23_reg;
+wire [24:0] _s9_t_23_next_0 = {1'd0, s8_c_qa_reg};
+wire [24:0] _s9_t_23_next_1 = _s9_t_23_next_0 + 25'h10000;
+wire [24:0] _s9_t_25_next_0 = {1'd0, s8_c_qa_reg};
 wire fi_fired = s9_fi_fire_reg & s9_ack_run_reg;
 wire _s10_early_next_0 = s9_qa_fired_nscc_reg | fi_fired;
 wire early = s9_ack_run_reg & _s10_early_next_0;
-wire [24:0] _s10_c_early_next_0 = s9_fi_fire_reg ? s9_t_12_reg : s9_t_13_reg;
-wire [24:0] c_early = fi_fired ? _s10_c_early_next_0 : s9_t_14_reg;
-wire [24:0] _s20_c_ack_clamped_next_0 = s19_early_reg ? s19_c_early_reg : s19_core_c_reg;
-wire _s20_c_ack_clamped_next_1 = _s20_c_ack_clamped_next_0 < 25'h9d7880;
-wire [24:0] _s20_c_ack_clamped_next_2 = _s20_c_ack_clamped_next_1 ? _s20_c_ack_clamped_next_0 : 25'h9d7880;
-wire _s20_c_ack_clamped_next_3 = _s20_c_ack_clamped_next_2 < 25'h8000;
-wire [24:0] _s20_c_ack_clamped_next_4 = _s20_c_ack_clamped_next_3 ? 25'h8000 : _s20_c_ack_clamped_next_2;
-wire [23:0] c_ack_window = _s20_c_ack_clamped_next_4[23:0];
-wire [9:0] _s5_t_22_next_0 = fulfill ? 10'd0 : recv_sum;
+wire [24:0] _s10_c_early_next_0 = s9_fi_fire_reg ? s9_t_23_reg : s9_t_24_reg;
+wire [24:0] c_early = fi_fired ? _s10_c_early_next_0 : s9_t_25_reg;
+wire [24:0] _s23_c_ack_clamped_next_0 = s22_early_reg ? s22_c_early_reg : s22_core_c_reg;
+wire _s23_c_ack_clamped_next_1 = _s23_c_ack_clamped_next_0 < 25'h8000;
+wire _s23_c_ack_clamped_next_2 = _s23_c_ack_clamped_next_0 < 25'h9d7880;
+wire [24:0] _s23_c_ack_clamped_next_3 = _s23_c_ack_clamped_next_2 ? _s23_c_ack_clamped_next_0 : 25'h9d7880;
+wire [24:0] _s23_c_ack_clamped_next_4 = _s23_c_ack_clamped_next_1 ? 25'h8000 : _s23_c_ack_clamped_next_3;
+wire [23:0] c_ack_window = _s23_c_ack_clamped_next_4[23:0];
+wire [9:0] _s5_t_43_next_0 = fulfill ? 10'd0 : recv_sum;
 wire _s10_core_step_next_0 = ~early;
 wire core_step = s9_ack_run_reg & _s10_core_step_next_0;
-wire _s2_t_18_next_0 = ~_s2_t_16_next_0;
-wire _s2_t_19_next_0 = s1_kind_reg == 3'd3;
-wire _s2_t_19_next_1 = ~_s2_t_19_next_0;
-wire [10:0] _s2_t_20_next_0 = nowq + 11'd51;
-wire [14:0] _s6_t_22_next_0 = s5_fi_uncongested_reg ? s5_fi_count_sum_reg : 15'd0;
-wire [14:0] _s6_t_22_next_1 = s5_ack_run_reg ? _s6_t_22_next_0 : s5_cur_count_reg;
-wire [15:0] _s2_t_21_next_0 = {7'd0, size_units};
-wire [21:0] _s2_t_22_next_0 = {1'd0, s1_unacked_reg};
-wire [21:0] _s2_t_22_next_1 = _s2_t_22_next_0 + 22'h3f;
-wire [15:0] qa_unacked_units = _s2_t_22_next_1[21:6];
-wire _s2_t_22_next_2 = qa_unacked_units[15];
-wire _s2_t_22_next_3 = _s2_t_22_next_2;
-wire [14:0] _s2_t_22_next_4 = qa_unacked_units[14:0];
-wire [14:0] _s2_t_22_next_5 = _s2_t_22_next_3 ? 15'd32767 : _s2_t_22_next_4;
-wire qa_used = qa_called & s4_t_22_reg;
-wire qa_used_nscc = qa_used & s4_t_23_reg;
+wire _s2_t_37_next_0 = ~_s2_t_35_next_0;
+wire _s2_t_38_next_0 = s1_kind_reg == 3'd3;
+wire _s2_t_38_next_1 = ~_s2_t_38_next_0;
+wire [10:0] _s2_t_39_next_0 = nowq + 11'd51;
+wire [14:0] _s6_t_47_next_0 = s5_fi_uncongested_reg ? s5_fi_count_sum_reg : 15'd0;
+wire [14:0] _s6_t_47_next_1 = s5_ack_run_reg ? _s6_t_47_next_0 : s5_cur_count_reg;
+wire [15:0] _s2_t_40_next_0 = {7'd0, size_units};
+wire [21:0] _s2_t_41_next_0 = {1'd0, s1_unacked_reg};
+wire [21:0] _s2_t_41_next_1 = _s2_t_41_next_0 + 22'h3f;
+wire [15:0] qa_unacked_units = _s2_t_41_next_1[21:6];
+wire _s2_t_41_next_2 = qa_unacked_units[15];
+wire _s2_t_41_next_3 = _s2_t_41_next_2;
+wire [14:0] _s2_t_41_next_4 = qa_unacked_units[14:0];
+wire [14:0] _s2_t_41_next_5 = _s2_t_41_next_3 ? 15'd32767 : _s2_t_41_next_4;
+wire qa_used = qa_called & s4_t_24_reg;
+wire qa_used_nscc = qa_used & s4_t_25_reg;
 wire [23:0] _s9_c_loss_all_next_0 = s8_qa_used_nscc_reg ? s8_c_qa_reg : s8_c_loss_nscc_reg;
 wire [24:0] _s9_c_loss_all_next_1 = {1'd0, _s9_c_loss_all_next_0};
-wire _s9_c_loss_all_next_2 = _s9_c_loss_all_next_1 < 25'h9d7880;
-wire [24:0] _s9_c_loss_all_next_3 = _s9_c_loss_all_next_2 ? _s9_c_loss_all_next_1 : 25'h9d7880;
-wire _s9_c_loss_all_next_4 = _s9_c_loss_all_next_3 < 25'h8000;
-wire [24:0] _s9_c_loss_all_next_5 = _s9_c_loss_all_next_4 ? 25'h8000 : _s9_c_loss_all_next_3;
+wire _s9_c_loss_all_next_2 = _s9_c_loss_all_next_1 < 25'h8000;
+wire _s9_c_loss_all_next_3 = _s9_c_loss_all_next_1 < 25'h9d7880;
+wire [24:0] _s9_c_loss_all_next_4 = _s9_c_loss_all_next_3 ? _s9_c_loss_all_next_1 : 25'h9d7880;
+wire [24:0] _s9_c_loss_all_next_5 = _s9_c_loss_all_next_2 ? 25'h8000 : _s9_c_loss_all_next_4;
 wire [23:0] c_loss_all = _s9_c_loss_all_next_5[23:0];
-wire _s10_t_12_next_0 = core_step & s9_fulfill_reg;
-wire [10:0] _s10_t_12_next_1 = _s10_t_12_next_0 ? s9_nowq_reg : s9_cur_last_adj_reg;
-wire [9:0] _s10_t_13_next_0 = core_step ? s9_t_15_reg : s9_cur_recv_reg;
-wire [9:0] _s10_t_13_next_1 = s9_qa_fired_nscc_reg ? 10'd0 : _s10_t_13_next_0;
-wire [19:0] _s19_t_3_next_0 = s18_fulfill_reg ? 20'h0 : s18_inc_acc_reg;
-wire [19:0] _s19_t_3_next_1 = s18_core_step_reg ? _s19_t_3_next_0 : s18_cur_inc_reg;
-wire [19:0] _s19_t_3_next_2 = s18_qa_fired_nscc_reg ? 20'h0 : _s19_t_3_next_1;
+wire _s10_t_20_next_0 = core_step & s9_fulfill_reg;
+wire [10:0] _s10_t_20_next_1 = _s10_t_20_next_0 ? s9_nowq_reg : s9_cur_last_adj_reg;
+wire [9:0] _s10_t_21_next_0 = core_step ? s9_t_26_reg : s9_cur_recv_reg;
+wire [9:0] _s10_t_21_next_1 = s9_qa_fired_nscc_reg ? 10'd0 : _s10_t_21_next_0;
+wire [19:0] _s22_t_3_next_0 = s21_fulfill_reg ? 20'h0 : s21_inc_acc_reg;
+wire [19:0] _s22_t_3_next_1 = s21_core_step_reg ? _s22_t_3_next_0 : s21_cur_inc_reg;
+wire [19:0] _s22_t_3_next_2 = s21_qa_fired_nscc_reg ? 20'h0 : _s22_t_3_next_1;
 wire md_fired = core_step & s9_md_ok_reg;
-wire [10:0] _s10_t_14_next_0 = md_fired ? s9_nowq_reg : s9_cur_last_md_reg;
-wire [15:0] _s6_t_23_next_0 = s5_ack_run_reg ? s5_avg_new_reg : s5_cur_avg_rtt_reg;
-wire _s10_t_16_next_0 = s9_ack_run_reg ? s9_fi_fire_reg : s9_cur_increase_reg;
-wire _s10_t_16_next_1 = ~md_fired;
-wire _s10_t_16_next_2 = _s10_t_16_next_0 & _s10_t_16_next_1;
-wire _s5_t_23_next_0 = ~qa_fire;
-wire _s5_t_23_next_1 = _s5_qa_fire_next_5 & _s5_t_23_next_0;
-wire _s5_t_23_next_2 = cur_trigger | s4_t_3_reg;
-wire _s5_t_23_next_3 = qa_used_nscc ? _s5_t_23_next_1 : _s5_t_23_next_2;
-wire [10:0] _s5_t_24_next_0 = qa_roll ? s4_t_24_reg : cur_win_end;
-wire [10:0] _s5_t_24_next_1 = qa_used_nscc ? _s5_t_24_next_0 : cur_win_end;
-wire [14:0] _s10_t_19_next_0 = md_fired ? 15'd0 : s9_t_16_reg;
-wire [15:0] _s5_t_25_next_0 = {1'd0, cur_ignore_left};
-wire [15:0] ignore_diff = _s5_t_25_next_0 - s4_t_25_reg;
-wire _s5_t_25_next_1 = ignore_diff[15];
-wire [14:0] _s5_t_25_next_2 = ignore_diff[14:0];
-wire [14:0] ignore_left1 = _s5_t_25_next_1 ? 15'd0 : _s5_t_25_next_2;
-wire [14:0] _s5_t_25_next_3 = qa_fired_nscc ? s4_t_26_reg : ignore_left1;
-wire [14:0] _s6_t_27_next_0 = s5_qa_roll_reg ? 15'd0 : s5_acked1_reg;
-wire [14:0] _s6_t_27_next_1 = s5_qa_used_nscc_reg ? _s6_t_27_next_0 : s5_acked1_reg;
-wire [2:0] _s2_t_24_next_0 = rtt_le_trtt ? 3'd4 : 3'd3;
+wire [10:0] _s10_t_22_next_0 = md_fired ? s9_nowq_reg : s9_cur_last_md_reg;
+wire [15:0] _s6_t_48_next_0 = s5_ack_run_reg ? s5_avg_new_reg : s5_cur_avg_rtt_reg;
+wire _s10_t_24_next_0 = s9_ack_run_reg ? s9_fi_fire_reg : s9_cur_increase_reg;
+wire _s10_t_24_next_1 = ~md_fired;
+wire _s10_t_24_next_2 = _s10_t_24_next_0 & _s10_t_24_next_1;
+wire _s5_t_44_next_0 = ~qa_fire;
+wire _s5_t_44_next_1 = _s5_qa_fire_next_6 & _s5_t_44_next_0;
+wire _s5_t_44_next_2 = cur_trigger | s4_t_3_reg;
+wire _s5_t_44_next_3 = qa_used_nscc ? _s5_t_44_next_1 : _s5_t_44_next_2;
+wire [10:0] _s5_t_45_next_0 = qa_roll ? s4_t_26_reg : cur_win_end;
+wire [10:0] _s5_t_45_next_1 = qa_used_nscc ? _s5_t_45_next_0 : cur_win_end;
+wire [14:0] _s10_t_27_next_0 = md_fired ? 15'd0 : s9_t_27_reg;
+wire [15:0] _s5_t_46_next_0 = {1'd0, cur_ignore_left};
+wire [15:0] ignore_diff = _s5_t_46_next_0 - s4_t_27_reg;
+wire _s5_t_46_next_1 = ignore_diff[15];
+wire [14:0] _s5_t_46_next_2 = ignore_diff[14:0];
+wire [14:0] ignore_left1 = _s5_t_46_next_1 ? 15'd0 : _s5_t_46_next_2;
+wire [14:0] _s5_t_46_next_3 = qa_fired_nscc ? s4_t_28_reg : ignore_left1;
+wire [14:0] _s6_t_52_next_0 = s5_qa_roll_reg ? 15'd0 : s5_acked1_reg;
+wire [14:0] _s6_t_52_next_1 = s5_qa_used_nscc_reg ? _s6_t_52_next_0 : s5_acked1_reg;
+wire [2:0] _s2_t_43_next_0 = rtt_le_trtt ? 3'd4 : 3'd3;
 wire [2:0] _s6_core_case_next_0 = md_ok ? 3'd2 : 3'd0;
-wire [2:0] core_case = s5_ecn_reg ? _s6_core_case_next_0 : s5_t_27_reg;
-wire [2:0] _s5_t_28_next_0 = timeout_ignored ? 3'd0 : 3'd7;
-wire [2:0] _s5_t_28_next_1 = qa_fired_nscc ? 3'd5 : _s5_t_28_next_0;
-wire [2:0] _s10_t_23_next_0 = fi_fired ? 3'd6 : s9_core_case_reg;
-wire [2:0] _s10_t_23_next_1 = s9_qa_fired_nscc_reg ? 3'd5 : _s10_t_23_next_0;
-wire [2:0] _s10_t_23_next_2 = s9_ack_run_reg ? _s10_t_23_next_1 : 3'd0;
-wire [2:0] _s10_t_23_next_3 = s9_is_loss_reg ? s9_t_23_reg : _s10_t_23_next_2;
-wire [2:0] _s10_t_23_next_4 = s9_t_22_reg ? 3'd0 : _s10_t_23_next_3;
-wire _s10_t_24_next_0 = s9_t_22_reg ? 1'd0 : _s10_t_16_next_2;
+wire [2:0] core_case = s5_ecn_reg ? _s6_core_case_next_0 : s5_t_48_reg;
+wire [2:0] _s5_t_49_next_0 = timeout_ignored ? 3'd0 : 3'd7;
+wire [2:0] _s5_t_49_next_1 = qa_fired_nscc ? 3'd5 : _s5_t_49_next_0;
+wire [2:0] _s10_t_31_next_0 = fi_fired ? 3'd6 : s9_core_case_reg;
+wire [2:0] _s10_t_31_next_1 = s9_qa_fired_nscc_reg ? 3'd5 : _s10_t_31_next_0;
+wire [2:0] _s10_t_31_next_2 = s9_ack_run_reg ? _s10_t_31_next_1 : 3'd0;
+wire [2:0] _s10_t_31_next_3 = s9_is_loss_reg ? s9_t_34_reg : _s10_t_31_next_2;
+wire [2:0] _s10_t_31_next_4 = s9_t_33_reg ? 3'd0 : _s10_t_31_next_3;
+wire _s10_t_32_next_0 = s9_t_33_reg ? 1'd0 : _s10_t_24_next_2;
 wire out_nonempty = |out_count_reg;
 wire _shell_0 = ~hazard_reg;
 wire _shell_1 = in_valid_reg & _shell_0;
@@ -5953,18 +6574,18 @@ wire [4:0] _shell_6 = occ_reg + _shell_5;
 wire out_pop = out_nonempty & m_result_ready;
 wire [4:0] _shell_7 = out_pop ? 5'd1 : 5'd0;
 wire [4:0] occ_update = _shell_6 - _shell_7;
-wire _shell_8 = ~s20_error_reg;
-wire wr_en = s20_valid_reg & _shell_8;
-wire [11:0] wr_addr = s20_conn_reg[11:0];
+wire _shell_8 = ~s23_error_reg;
+wire wr_en = s23_valid_reg & _shell_8;
+wire [11:0] wr_addr = s23_conn_reg[11:0];
 wire [11:0] _shell_9 = in_conn_reg[11:0];
 wire _shell_10 = wr_addr == _shell_9;
 wire snoop_in = wr_en & _shell_10;
 wire [23:0] c_open = 24'h9d7880;
 wire [149:0] _shell_11 = {11'd0, 10'd0, 20'h0, 11'd0, 16'd8600, 1'd0, 1'd0, 11'd0, 15'd0, 15'd0, 15'd0, c_open};
-wire [23:0] c_ack = s20_ack_run_reg ? s20_c_ack_clamped_reg : s20_cur_c_reg;
-wire [23:0] c_new = s20_is_loss_reg ? s20_c_loss_all_reg : c_ack;
-wire [149:0] _shell_12 = {s20_t_reg, s20_t_2_reg, s20_t_3_reg, s20_t_4_reg, s20_t_5_reg, s20_t_6_reg, s20_t_7_reg, s20_t_8_reg, s20_t_9_reg, s20_t_10_reg, s20_t_11_reg, c_new};
-wire [149:0] new_word = s20_t_12_reg ? _shell_11 : _shell_12;
+wire [23:0] c_ack = s23_ack_run_reg ? s23_c_ack_clamped_reg : s23_cur_c_reg;
+wire [23:0] c_new = s23_is_loss_reg ? s23_c_loss_all_reg : c_ack;
+wire [149:0] _shell_12 = {s23_t_reg, s23_t_2_reg, s23_t_3_reg, s23_t_4_reg, s23_t_5_reg, s23_t_6_reg, s23_t_7_reg, s23_t_8_reg, s23_t_9_reg, s23_t_10_reg, s23_t_11_reg, c_new};
+wire [149:0] new_word = s23_t_12_reg ? _shell_11 : _shell_12;
 wire [11:0] _shell_13 = s1_conn_reg[11:0];
 wire _shell_14 = wr_addr == _shell_13;
 wire snoop_s1 = wr_en & _shell_14;
@@ -5982,11 +6603,11 @@ wire [149:0] s3_word = s3_fix_valid_reg ? s3_fix_word_reg : s3_ram_reg;
 wire [149:0] _shell_23 = snoop_s3 ? new_word : s3_word;
 wire _shell_24 = out_wr_ptr_reg == 5'd0;
 wire [20:0] cwnd_result = c_new[23:3];
-wire [20:0] _shell_25 = s20_t_12_reg ? 21'h13af10 : cwnd_result;
-wire [20:0] res_cwnd = s20_error_reg ? 21'h0 : _shell_25;
-wire [2:0] res_case = s20_error_reg ? 3'd0 : s20_t_13_reg;
-wire res_qa = s20_error_reg ? 1'd0 : s20_qa_fired_nscc_reg;
-wire res_fast = s20_error_reg ? 1'd0 : s20_t_14_reg;
+wire [20:0] _shell_25 = s23_t_12_reg ? 21'h13af10 : cwnd_result;
+wire [20:0] res_cwnd = s23_error_reg ? 21'h0 : _shell_25;
+wire [2:0] res_case = s23_error_reg ? 3'd0 : s23_t_13_reg;
+wire res_qa = s23_error_reg ? 1'd0 : s23_qa_fired_nscc_reg;
+wire res_fast = s23_error_reg ? 1'd0 : s23_t_14_reg;
 wire _shell_26 = out_wr_ptr_reg == 5'd1;
 wire _shell_27 = out_wr_ptr_reg == 5'd2;
 wire _shell_28 = out_wr_ptr_reg == 5'd3;
@@ -6008,26 +6629,29 @@ wire _shell_43 = out_wr_ptr_reg == 5'd18;
 wire _shell_44 = out_wr_ptr_reg == 5'd19;
 wire _shell_45 = out_wr_ptr_reg == 5'd20;
 wire _shell_46 = out_wr_ptr_reg == 5'd21;
-wire _shell_47 = out_wr_ptr_reg == 5'd21;
-wire [4:0] _shell_48 = out_wr_ptr_reg + 5'd1;
-wire [4:0] _shell_49 = _shell_47 ? 5'd0 : _shell_48;
+wire _shell_47 = out_wr_ptr_reg == 5'd22;
+wire _shell_48 = out_wr_ptr_reg == 5'd23;
+wire _shell_49 = out_wr_ptr_reg == 5'd24;
+wire _shell_50 = out_wr_ptr_reg == 5'd24;
+wire [4:0] _shell_51 = out_wr_ptr_reg + 5'd1;
+wire [4:0] _shell_52 = _shell_50 ? 5'd0 : _shell_51;
 wire [4:0] out_head_ptr = out_pop ? out_rd_ptr_plus1_reg : out_rd_ptr_reg;
-wire _shell_50 = out_wr_ptr_reg == out_head_ptr;
-wire out_head_write = s20_valid_reg & _shell_50;
-wire [15:0] _shell_51 = (out_rd_ptr_plus1_reg == 5'd0) ? out0_conn_reg : (out_rd_ptr_plus1_reg == 5'd1) ? out1_conn_reg : (out_rd_ptr_plus1_reg == 5'd2) ? out2_conn_reg : (out_rd_ptr_plus1_reg == 5'd3) ? out3_conn_reg : (out_rd_ptr_plus1_reg == 5'd4) ? out4_conn_reg : (out_rd_ptr_plus1_reg == 5'd5) ? out5_conn_reg : (out_rd_ptr_plus1_reg == 5'd6) ? out6_conn_reg : (out_rd_ptr_plus1_reg == 5'd7) ? out7_conn_reg : (out_rd_ptr_plus1_reg == 5'd8) ? out8_conn_reg : (out_rd_ptr_plus1_reg == 5'd9) ? out9_conn_reg : (out_rd_ptr_plus1_reg == 5'd10) ? out10_conn_reg : (out_rd_ptr_plus1_reg == 5'd11) ? out11_conn_reg : (out_rd_ptr_plus1_reg == 5'd12) ? out12_conn_reg : (out_rd_ptr_plus1_reg == 5'd13) ? out13_conn_reg : (out_rd_ptr_plus1_reg == 5'd14) ? out14_conn_reg : (out_rd_ptr_plus1_reg == 5'd15) ? out15_conn_reg : (out_rd_ptr_plus1_reg == 5'd16) ? out16_conn_reg : (out_rd_ptr_plus1_reg == 5'd17) ? out17_conn_reg : (out_rd_ptr_plus1_reg == 5'd18) ? out18_conn_reg : (out_rd_ptr_plus1_reg == 5'd19) ? out19_conn_reg : (out_rd_ptr_plus1_reg == 5'd20) ? out20_conn_reg : out21_conn_reg;
-wire [2:0] _shell_52 = (out_rd_ptr_plus1_reg == 5'd0) ? out0_kind_reg : (out_rd_ptr_plus1_reg == 5'd1) ? out1_kind_reg : (out_rd_ptr_plus1_reg == 5'd2) ? out2_kind_reg : (out_rd_ptr_plus1_reg == 5'd3) ? out3_kind_reg : (out_rd_ptr_plus1_reg == 5'd4) ? out4_kind_reg : (out_rd_ptr_plus1_reg == 5'd5) ? out5_kind_reg : (out_rd_ptr_plus1_reg == 5'd6) ? out6_kind_reg : (out_rd_ptr_plus1_reg == 5'd7) ? out7_kind_reg : (out_rd_ptr_plus1_reg == 5'd8) ? out8_kind_reg : (out_rd_ptr_plus1_reg == 5'd9) ? out9_kind_reg : (out_rd_ptr_plus1_reg == 5'd10) ? out10_kind_reg : (out_rd_ptr_plus1_reg == 5'd11) ? out11_kind_reg : (out_rd_ptr_plus1_reg == 5'd12) ? out12_kind_reg : (out_rd_ptr_plus1_reg == 5'd13) ? out13_kind_reg : (out_rd_ptr_plus1_reg == 5'd14) ? out14_kind_reg : (out_rd_ptr_plus1_reg == 5'd15) ? out15_kind_reg : (out_rd_ptr_plus1_reg == 5'd16) ? out16_kind_reg : (out_rd_ptr_plus1_reg == 5'd17) ? out17_kind_reg : (out_rd_ptr_plus1_reg == 5'd18) ? out18_kind_reg : (out_rd_ptr_plus1_reg == 5'd19) ? out19_kind_reg : (out_rd_ptr_plus1_reg == 5'd20) ? out20_kind_reg : out21_kind_reg;
-wire [20:0] _shell_53 = (out_rd_ptr_plus1_reg == 5'd0) ? out0_cwnd_reg : (out_rd_ptr_plus1_reg == 5'd1) ? out1_cwnd_reg : (out_rd_ptr_plus1_reg == 5'd2) ? out2_cwnd_reg : (out_rd_ptr_plus1_reg == 5'd3) ? out3_cwnd_reg : (out_rd_ptr_plus1_reg == 5'd4) ? out4_cwnd_reg : (out_rd_ptr_plus1_reg == 5'd5) ? out5_cwnd_reg : (out_rd_ptr_plus1_reg == 5'd6) ? out6_cwnd_reg : (out_rd_ptr_plus1_reg == 5'd7) ? out7_cwnd_reg : (out_rd_ptr_plus1_reg == 5'd8) ? out8_cwnd_reg : (out_rd_ptr_plus1_reg == 5'd9) ? out9_cwnd_reg : (out_rd_ptr_plus1_reg == 5'd10) ? out10_cwnd_reg : (out_rd_ptr_plus1_reg == 5'd11) ? out11_cwnd_reg : (out_rd_ptr_plus1_reg == 5'd12) ? out12_cwnd_reg : (out_rd_ptr_plus1_reg == 5'd13) ? out13_cwnd_reg : (out_rd_ptr_plus1_reg == 5'd14) ? out14_cwnd_reg : (out_rd_ptr_plus1_reg == 5'd15) ? out15_cwnd_reg : (out_rd_ptr_plus1_reg == 5'd16) ? out16_cwnd_reg : (out_rd_ptr_plus1_reg == 5'd17) ? out17_cwnd_reg : (out_rd_ptr_plus1_reg == 5'd18) ? out18_cwnd_reg : (out_rd_ptr_plus1_reg == 5'd19) ? out19_cwnd_reg : (out_rd_ptr_plus1_reg == 5'd20) ? out20_cwnd_reg : out21_cwnd_reg;
-wire [2:0] _shell_54 = (out_rd_ptr_plus1_reg == 5'd0) ? out0_case_reg : (out_rd_ptr_plus1_reg == 5'd1) ? out1_case_reg : (out_rd_ptr_plus1_reg == 5'd2) ? out2_case_reg : (out_rd_ptr_plus1_reg == 5'd3) ? out3_case_reg : (out_rd_ptr_plus1_reg == 5'd4) ? out4_case_reg : (out_rd_ptr_plus1_reg == 5'd5) ? out5_case_reg : (out_rd_ptr_plus1_reg == 5'd6) ? out6_case_reg : (out_rd_ptr_plus1_reg == 5'd7) ? out7_case_reg : (out_rd_ptr_plus1_reg == 5'd8) ? out8_case_reg : (out_rd_ptr_plus1_reg == 5'd9) ? out9_case_reg : (out_rd_ptr_plus1_reg == 5'd10) ? out10_case_reg : (out_rd_ptr_plus1_reg == 5'd11) ? out11_case_reg : (out_rd_ptr_plus1_reg == 5'd12) ? out12_case_reg : (out_rd_ptr_plus1_reg == 5'd13) ? out13_case_reg : (out_rd_ptr_plus1_reg == 5'd14) ? out14_case_reg : (out_rd_ptr_plus1_reg == 5'd15) ? out15_case_reg : (out_rd_ptr_plus1_reg == 5'd16) ? out16_case_reg : (out_rd_ptr_plus1_reg == 5'd17) ? out17_case_reg : (out_rd_ptr_plus1_reg == 5'd18) ? out18_case_reg : (out_rd_ptr_plus1_reg == 5'd19) ? out19_case_reg : (out_rd_ptr_plus1_reg == 5'd20) ? out20_case_reg : out21_case_reg;
-wire _shell_55 = (out_rd_ptr_plus1_reg == 5'd0) ? out0_qa_reg : (out_rd_ptr_plus1_reg == 5'd1) ? out1_qa_reg : (out_rd_ptr_plus1_reg == 5'd2) ? out2_qa_reg : (out_rd_ptr_plus1_reg == 5'd3) ? out3_qa_reg : (out_rd_ptr_plus1_reg == 5'd4) ? out4_qa_reg : (out_rd_ptr_plus1_reg == 5'd5) ? out5_qa_reg : (out_rd_ptr_plus1_reg == 5'd6) ? out6_qa_reg : (out_rd_ptr_plus1_reg == 5'd7) ? out7_qa_reg : (out_rd_ptr_plus1_reg == 5'd8) ? out8_qa_reg : (out_rd_ptr_plus1_reg == 5'd9) ? out9_qa_reg : (out_rd_ptr_plus1_reg == 5'd10) ? out10_qa_reg : (out_rd_ptr_plus1_reg == 5'd11) ? out11_qa_reg : (out_rd_ptr_plus1_reg == 5'd12) ? out12_qa_reg : (out_rd_ptr_plus1_reg == 5'd13) ? out13_qa_reg : (out_rd_ptr_plus1_reg == 5'd14) ? out14_qa_reg : (out_rd_ptr_plus1_reg == 5'd15) ? out15_qa_reg : (out_rd_ptr_plus1_reg == 5'd16) ? out16_qa_reg : (out_rd_ptr_plus1_reg == 5'd17) ? out17_qa_reg : (out_rd_ptr_plus1_reg == 5'd18) ? out18_qa_reg : (out_rd_ptr_plus1_reg == 5'd19) ? out19_qa_reg : (out_rd_ptr_plus1_reg == 5'd20) ? out20_qa_reg : out21_qa_reg;
-wire _shell_56 = (out_rd_ptr_plus1_reg == 5'd0) ? out0_fast_reg : (out_rd_ptr_plus1_reg == 5'd1) ? out1_fast_reg : (out_rd_ptr_plus1_reg == 5'd2) ? out2_fast_reg : (out_rd_ptr_plus1_reg == 5'd3) ? out3_fast_reg : (out_rd_ptr_plus1_reg == 5'd4) ? out4_fast_reg : (out_rd_ptr_plus1_reg == 5'd5) ? out5_fast_reg : (out_rd_ptr_plus1_reg == 5'd6) ? out6_fast_reg : (out_rd_ptr_plus1_reg == 5'd7) ? out7_fast_reg : (out_rd_ptr_plus1_reg == 5'd8) ? out8_fast_reg : (out_rd_ptr_plus1_reg == 5'd9) ? out9_fast_reg : (out_rd_ptr_plus1_reg == 5'd10) ? out10_fast_reg : (out_rd_ptr_plus1_reg == 5'd11) ? out11_fast_reg : (out_rd_ptr_plus1_reg == 5'd12) ? out12_fast_reg : (out_rd_ptr_plus1_reg == 5'd13) ? out13_fast_reg : (out_rd_ptr_plus1_reg == 5'd14) ? out14_fast_reg : (out_rd_ptr_plus1_reg == 5'd15) ? out15_fast_reg : (out_rd_ptr_plus1_reg == 5'd16) ? out16_fast_reg : (out_rd_ptr_plus1_reg == 5'd17) ? out17_fast_reg : (out_rd_ptr_plus1_reg == 5'd18) ? out18_fast_reg : (out_rd_ptr_plus1_reg == 5'd19) ? out19_fast_reg : (out_rd_ptr_plus1_reg == 5'd20) ? out20_fast_reg : out21_fast_reg;
-wire _shell_57 = (out_rd_ptr_plus1_reg == 5'd0) ? out0_error_reg : (out_rd_ptr_plus1_reg == 5'd1) ? out1_error_reg : (out_rd_ptr_plus1_reg == 5'd2) ? out2_error_reg : (out_rd_ptr_plus1_reg == 5'd3) ? out3_error_reg : (out_rd_ptr_plus1_reg == 5'd4) ? out4_error_reg : (out_rd_ptr_plus1_reg == 5'd5) ? out5_error_reg : (out_rd_ptr_plus1_reg == 5'd6) ? out6_error_reg : (out_rd_ptr_plus1_reg == 5'd7) ? out7_error_reg : (out_rd_ptr_plus1_reg == 5'd8) ? out8_error_reg : (out_rd_ptr_plus1_reg == 5'd9) ? out9_error_reg : (out_rd_ptr_plus1_reg == 5'd10) ? out10_error_reg : (out_rd_ptr_plus1_reg == 5'd11) ? out11_error_reg : (out_rd_ptr_plus1_reg == 5'd12) ? out12_error_reg : (out_rd_ptr_plus1_reg == 5'd13) ? out13_error_reg : (out_rd_ptr_plus1_reg == 5'd14) ? out14_error_reg : (out_rd_ptr_plus1_reg == 5'd15) ? out15_error_reg : (out_rd_ptr_plus1_reg == 5'd16) ? out16_error_reg : (out_rd_ptr_plus1_reg == 5'd17) ? out17_error_reg : (out_rd_ptr_plus1_reg == 5'd18) ? out18_error_reg : (out_rd_ptr_plus1_reg == 5'd19) ? out19_error_reg : (out_rd_ptr_plus1_reg == 5'd20) ? out20_error_reg : out21_error_reg;
-wire _shell_58 = out_rd_ptr_plus1_reg == 5'd21;
-wire [4:0] _shell_59 = out_rd_ptr_plus1_reg + 5'd1;
-wire [4:0] _shell_60 = _shell_58 ? 5'd0 : _shell_59;
-wire [4:0] _shell_61 = s20_valid_reg ? 5'd1 : 5'd0;
-wire [4:0] _shell_62 = out_count_reg + _shell_61;
-wire [4:0] _shell_63 = out_pop ? 5'd1 : 5'd0;
-wire [4:0] _shell_64 = _shell_62 - _shell_63;
+wire _shell_53 = out_wr_ptr_reg == out_head_ptr;
+wire out_head_write = s23_valid_reg & _shell_53;
+wire [15:0] _shell_54 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? out24_conn_reg : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_conn_reg : out22_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out21_conn_reg : out20_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_conn_reg : out18_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out17_conn_reg : out16_conn_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_conn_reg : out14_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out13_conn_reg : out12_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_conn_reg : out10_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out9_conn_reg : out8_conn_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_conn_reg : out6_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out5_conn_reg : out4_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_conn_reg : out2_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out1_conn_reg : out0_conn_reg))));
+wire [2:0] _shell_55 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? out24_kind_reg : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_kind_reg : out22_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out21_kind_reg : out20_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_kind_reg : out18_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out17_kind_reg : out16_kind_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_kind_reg : out14_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out13_kind_reg : out12_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_kind_reg : out10_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out9_kind_reg : out8_kind_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_kind_reg : out6_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out5_kind_reg : out4_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_kind_reg : out2_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out1_kind_reg : out0_kind_reg))));
+wire [20:0] _shell_56 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? out24_cwnd_reg : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_cwnd_reg : out22_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out21_cwnd_reg : out20_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_cwnd_reg : out18_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out17_cwnd_reg : out16_cwnd_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_cwnd_reg : out14_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out13_cwnd_reg : out12_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_cwnd_reg : out10_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out9_cwnd_reg : out8_cwnd_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_cwnd_reg : out6_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out5_cwnd_reg : out4_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_cwnd_reg : out2_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out1_cwnd_reg : out0_cwnd_reg))));
+wire [2:0] _shell_57 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? out24_case_reg : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_case_reg : out22_case_reg) : (out_rd_ptr_plus1_reg[0] ? out21_case_reg : out20_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_case_reg : out18_case_reg) : (out_rd_ptr_plus1_reg[0] ? out17_case_reg : out16_case_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_case_reg : out14_case_reg) : (out_rd_ptr_plus1_reg[0] ? out13_case_reg : out12_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_case_reg : out10_case_reg) : (out_rd_ptr_plus1_reg[0] ? out9_case_reg : out8_case_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_case_reg : out6_case_reg) : (out_rd_ptr_plus1_reg[0] ? out5_case_reg : out4_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_case_reg : out2_case_reg) : (out_rd_ptr_plus1_reg[0] ? out1_case_reg : out0_case_reg))));
+wire _shell_58 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? out24_qa_reg : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_qa_reg : out22_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out21_qa_reg : out20_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_qa_reg : out18_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out17_qa_reg : out16_qa_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_qa_reg : out14_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out13_qa_reg : out12_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_qa_reg : out10_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out9_qa_reg : out8_qa_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_qa_reg : out6_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out5_qa_reg : out4_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_qa_reg : out2_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out1_qa_reg : out0_qa_reg))));
+wire _shell_59 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? out24_fast_reg : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_fast_reg : out22_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out21_fast_reg : out20_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_fast_reg : out18_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out17_fast_reg : out16_fast_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_fast_reg : out14_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out13_fast_reg : out12_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_fast_reg : out10_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out9_fast_reg : out8_fast_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_fast_reg : out6_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out5_fast_reg : out4_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_fast_reg : out2_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out1_fast_reg : out0_fast_reg))));
+wire _shell_60 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? out24_error_reg : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_error_reg : out22_error_reg) : (out_rd_ptr_plus1_reg[0] ? out21_error_reg : out20_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_error_reg : out18_error_reg) : (out_rd_ptr_plus1_reg[0] ? out17_error_reg : out16_error_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_error_reg : out14_error_reg) : (out_rd_ptr_plus1_reg[0] ? out13_error_reg : out12_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_error_reg : out10_error_reg) : (out_rd_ptr_plus1_reg[0] ? out9_error_reg : out8_error_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_error_reg : out6_error_reg) : (out_rd_ptr_plus1_reg[0] ? out5_error_reg : out4_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_error_reg : out2_error_reg) : (out_rd_ptr_plus1_reg[0] ? out1_error_reg : out0_error_reg))));
+wire _shell_61 = out_rd_ptr_plus1_reg == 5'd24;
+wire [4:0] _shell_62 = out_rd_ptr_plus1_reg + 5'd1;
+wire [4:0] _shell_63 = _shell_61 ? 5'd0 : _shell_62;
+wire [4:0] _shell_64 = s23_valid_reg ? 5'd1 : 5'd0;
+wire [4:0] _shell_65 = out_count_reg + _shell_64;
+wire [4:0] _shell_66 = out_pop ? 5'd1 : 5'd0;
+wire [4:0] _shell_67 = _shell_65 - _shell_66;
 wire _issue_next_0 = issue & skid_valid_reg;
 wire _issue_next_1 = in_conn_reg == skid_conn_reg;
 wire hazard_issued_skid = issue & _issue_next_1;
@@ -6076,107 +6700,134 @@ wire _issue_next_43 = _issue_next_40 | _issue_next_42;
 wire _issue_next_44 = s15_conn_reg == skid_conn_reg;
 wire _issue_next_45 = s15_valid_reg & _issue_next_44;
 wire _issue_next_46 = _issue_next_43 | _issue_next_45;
-wire _issue_next_47 = ~skid_valid_reg;
-wire _issue_next_48 = issue & _issue_next_47;
-wire _issue_next_49 = ~in_valid_reg;
-wire _issue_next_50 = _issue_next_48 | _issue_next_49;
-wire _issue_next_51 = in_conn_reg == s_event_conn;
-wire hazard_issued_in = issue & _issue_next_51;
-wire _issue_next_52 = s1_conn_reg == s_event_conn;
-wire _issue_next_53 = s1_valid_reg & _issue_next_52;
-wire _issue_next_54 = hazard_issued_in | _issue_next_53;
-wire _issue_next_55 = s2_conn_reg == s_event_conn;
-wire _issue_next_56 = s2_valid_reg & _issue_next_55;
-wire _issue_next_57 = _issue_next_54 | _issue_next_56;
-wire _issue_next_58 = s3_conn_reg == s_event_conn;
-wire _issue_next_59 = s3_valid_reg & _issue_next_58;
-wire _issue_next_60 = _issue_next_57 | _issue_next_59;
-wire _issue_next_61 = s4_conn_reg == s_event_conn;
-wire _issue_next_62 = s4_valid_reg & _issue_next_61;
-wire _issue_next_63 = _issue_next_60 | _issue_next_62;
-wire _issue_next_64 = s5_conn_reg == s_event_conn;
-wire _issue_next_65 = s5_valid_reg & _issue_next_64;
+wire _issue_next_47 = s16_conn_reg == skid_conn_reg;
+wire _issue_next_48 = s16_valid_reg & _issue_next_47;
+wire _issue_next_49 = _issue_next_46 | _issue_next_48;
+wire _issue_next_50 = s17_conn_reg == skid_conn_reg;
+wire _issue_next_51 = s17_valid_reg & _issue_next_50;
+wire _issue_next_52 = _issue_next_49 | _issue_next_51;
+wire _issue_next_53 = s18_conn_reg == skid_conn_reg;
+wire _issue_next_54 = s18_valid_reg & _issue_next_53;
+wire _issue_next_55 = _issue_next_52 | _issue_next_54;
+wire _issue_next_56 = ~skid_valid_reg;
+wire _issue_next_57 = issue & _issue_next_56;
+wire _issue_next_58 = ~in_valid_reg;
+wire _issue_next_59 = _issue_next_57 | _issue_next_58;
+wire _issue_next_60 = in_conn_reg == s_event_conn;
+wire hazard_issued_in = issue & _issue_next_60;
+wire _issue_next_61 = s1_conn_reg == s_event_conn;
+wire _issue_next_62 = s1_valid_reg & _issue_next_61;
+wire _issue_next_63 = hazard_issued_in | _issue_next_62;
+wire _issue_next_64 = s2_conn_reg == s_event_conn;
+wire _issue_next_65 = s2_valid_reg & _issue_next_64;
 wire _issue_next_66 = _issue_next_63 | _issue_next_65;
-wire _issue_next_67 = s6_conn_reg == s_event_conn;
-wire _issue_next_68 = s6_valid_reg & _issue_next_67;
+wire _issue_next_67 = s3_conn_reg == s_event_conn;
+wire _issue_next_68 = s3_valid_reg & _issue_next_67;
 wire _issue_next_69 = _issue_next_66 | _issue_next_68;
-wire _issue_next_70 = s7_conn_reg == s_event_conn;
-wire _issue_next_71 = s7_valid_reg & _issue_next_70;
+wire _issue_next_70 = s4_conn_reg == s_event_conn;
+wire _issue_next_71 = s4_valid_reg & _issue_next_70;
 wire _issue_next_72 = _issue_next_69 | _issue_next_71;
-wire _issue_next_73 = s8_conn_reg == s_event_conn;
-wire _issue_next_74 = s8_valid_reg & _issue_next_73;
+wire _issue_next_73 = s5_conn_reg == s_event_conn;
+wire _issue_next_74 = s5_valid_reg & _issue_next_73;
 wire _issue_next_75 = _issue_next_72 | _issue_next_74;
-wire _issue_next_76 = s9_conn_reg == s_event_conn;
-wire _issue_next_77 = s9_valid_reg & _issue_next_76;
+wire _issue_next_76 = s6_conn_reg == s_event_conn;
+wire _issue_next_77 = s6_valid_reg & _issue_next_76;
 wire _issue_next_78 = _issue_next_75 | _issue_next_77;
-wire _issue_next_79 = s10_conn_reg == s_event_conn;
-wire _issue_next_80 = s10_valid_reg & _issue_next_79;
+wire _issue_next_79 = s7_conn_reg == s_event_conn;
+wire _issue_next_80 = s7_valid_reg & _issue_next_79;
 wire _issue_next_81 = _issue_next_78 | _issue_next_80;
-wire _issue_next_82 = s11_conn_reg == s_event_conn;
-wire _issue_next_83 = s11_valid_reg & _issue_next_82;
+wire _issue_next_82 = s8_conn_reg == s_event_conn;
+wire _issue_next_83 = s8_valid_reg & _issue_next_82;
 wire _issue_next_84 = _issue_next_81 | _issue_next_83;
-wire _issue_next_85 = s12_conn_reg == s_event_conn;
-wire _issue_next_86 = s12_valid_reg & _issue_next_85;
+wire _issue_next_85 = s9_conn_reg == s_event_conn;
+wire _issue_next_86 = s9_valid_reg & _issue_next_85;
 wire _issue_next_87 = _issue_next_84 | _issue_next_86;
-wire _issue_next_88 = s13_conn_reg == s_event_conn;
-wire _issue_next_89 = s13_valid_reg & _issue_next_88;
+wire _issue_next_88 = s10_conn_reg == s_event_conn;
+wire _issue_next_89 = s10_valid_reg & _issue_next_88;
 wire _issue_next_90 = _issue_next_87 | _issue_next_89;
-wire _issue_next_91 = s14_conn_reg == s_event_conn;
-wire _issue_next_92 = s14_valid_reg & _issue_next_91;
+wire _issue_next_91 = s11_conn_reg == s_event_conn;
+wire _issue_next_92 = s11_valid_reg & _issue_next_91;
 wire _issue_next_93 = _issue_next_90 | _issue_next_92;
-wire _issue_next_94 = s15_conn_reg == s_event_conn;
-wire _issue_next_95 = s15_valid_reg & _issue_next_94;
+wire _issue_next_94 = s12_conn_reg == s_event_conn;
+wire _issue_next_95 = s12_valid_reg & _issue_next_94;
 wire _issue_next_96 = _issue_next_93 | _issue_next_95;
-wire _issue_next_97 = in_conn_reg == in_conn_reg;
-wire hazard_issued_head = issue & _issue_next_97;
-wire _issue_next_98 = s1_conn_reg == in_conn_reg;
-wire _issue_next_99 = s1_valid_reg & _issue_next_98;
-wire _issue_next_100 = hazard_issued_head | _issue_next_99;
-wire _issue_next_101 = s2_conn_reg == in_conn_reg;
-wire _issue_next_102 = s2_valid_reg & _issue_next_101;
-wire _issue_next_103 = _issue_next_100 | _issue_next_102;
-wire _issue_next_104 = s3_conn_reg == in_conn_reg;
-wire _issue_next_105 = s3_valid_reg & _issue_next_104;
-wire _issue_next_106 = _issue_next_103 | _issue_next_105;
-wire _issue_next_107 = s4_conn_reg == in_conn_reg;
-wire _issue_next_108 = s4_valid_reg & _issue_next_107;
-wire _issue_next_109 = _issue_next_106 | _issue_next_108;
-wire _issue_next_110 = s5_conn_reg == in_conn_reg;
-wire _issue_next_111 = s5_valid_reg & _issue_next_110;
-wire _issue_next_112 = _issue_next_109 | _issue_next_111;
-wire _issue_next_113 = s6_conn_reg == in_conn_reg;
-wire _issue_next_114 = s6_valid_reg & _issue_next_113;
-wire _issue_next_115 = _issue_next_112 | _issue_next_114;
-wire _issue_next_116 = s7_conn_reg == in_conn_reg;
-wire _issue_next_117 = s7_valid_reg & _issue_next_116;
-wire _issue_next_118 = _issue_next_115 | _issue_next_117;
-wire _issue_next_119 = s8_conn_reg == in_conn_reg;
-wire _issue_next_120 = s8_valid_reg & _issue_next_119;
+wire _issue_next_97 = s13_conn_reg == s_event_conn;
+wire _issue_next_98 = s13_valid_reg & _issue_next_97;
+wire _issue_next_99 = _issue_next_96 | _issue_next_98;
+wire _issue_next_100 = s14_conn_reg == s_event_conn;
+wire _issue_next_101 = s14_valid_reg & _issue_next_100;
+wire _issue_next_102 = _issue_next_99 | _issue_next_101;
+wire _issue_next_103 = s15_conn_reg == s_event_conn;
+wire _issue_next_104 = s15_valid_reg & _issue_next_103;
+wire _issue_next_105 = _issue_next_102 | _issue_next_104;
+wire _issue_next_106 = s16_conn_reg == s_event_conn;
+wire _issue_next_107 = s16_valid_reg & _issue_next_106;
+wire _issue_next_108 = _issue_next_105 | _issue_next_107;
+wire _issue_next_109 = s17_conn_reg == s_event_conn;
+wire _issue_next_110 = s17_valid_reg & _issue_next_109;
+wire _issue_next_111 = _issue_next_108 | _issue_next_110;
+wire _issue_next_112 = s18_conn_reg == s_event_conn;
+wire _issue_next_113 = s18_valid_reg & _issue_next_112;
+wire _issue_next_114 = _issue_next_111 | _issue_next_113;
+wire _issue_next_115 = in_conn_reg == in_conn_reg;
+wire hazard_issued_head = issue & _issue_next_115;
+wire _issue_next_116 = s1_conn_reg == in_conn_reg;
+wire _issue_next_117 = s1_valid_reg & _issue_next_116;
+wire _issue_next_118 = hazard_issued_head | _issue_next_117;
+wire _issue_next_119 = s2_conn_reg == in_conn_reg;
+wire _issue_next_120 = s2_valid_reg & _issue_next_119;
 wire _issue_next_121 = _issue_next_118 | _issue_next_120;
-wire _issue_next_122 = s9_conn_reg == in_conn_reg;
-wire _issue_next_123 = s9_valid_reg & _issue_next_122;
+wire _issue_next_122 = s3_conn_reg == in_conn_reg;
+wire _issue_next_123 = s3_valid_reg & _issue_next_122;
 wire _issue_next_124 = _issue_next_121 | _issue_next_123;
-wire _issue_next_125 = s10_conn_reg == in_conn_reg;
-wire _issue_next_126 = s10_valid_reg & _issue_next_125;
+wire _issue_next_125 = s4_conn_reg == in_conn_reg;
+wire _issue_next_126 = s4_valid_reg & _issue_next_125;
 wire _issue_next_127 = _issue_next_124 | _issue_next_126;
-wire _issue_next_128 = s11_conn_reg == in_conn_reg;
-wire _issue_next_129 = s11_valid_reg & _issue_next_128;
+wire _issue_next_128 = s5_conn_reg == in_conn_reg;
+wire _issue_next_129 = s5_valid_reg & _issue_next_128;
 wire _issue_next_130 = _issue_next_127 | _issue_next_129;
-wire _issue_next_131 = s12_conn_reg == in_conn_reg;
-wire _issue_next_132 = s12_valid_reg & _issue_next_131;
+wire _issue_next_131 = s6_conn_reg == in_conn_reg;
+wire _issue_next_132 = s6_valid_reg & _issue_next_131;
 wire _issue_next_133 = _issue_next_130 | _issue_next_132;
-wire _issue_next_134 = s13_conn_reg == in_conn_reg;
-wire _issue_next_135 = s13_valid_reg & _issue_next_134;
+wire _issue_next_134 = s7_conn_reg == in_conn_reg;
+wire _issue_next_135 = s7_valid_reg & _issue_next_134;
 wire _issue_next_136 = _issue_next_133 | _issue_next_135;
-wire _issue_next_137 = s14_conn_reg == in_conn_reg;
-wire _issue_next_138 = s14_valid_reg & _issue_next_137;
+wire _issue_next_137 = s8_conn_reg == in_conn_reg;
+wire _issue_next_138 = s8_valid_reg & _issue_next_137;
 wire _issue_next_139 = _issue_next_136 | _issue_next_138;
-wire _issue_next_140 = s15_conn_reg == in_conn_reg;
-wire _issue_next_141 = s15_valid_reg & _issue_next_140;
+wire _issue_next_140 = s9_conn_reg == in_conn_reg;
+wire _issue_next_141 = s9_valid_reg & _issue_next_140;
 wire _issue_next_142 = _issue_next_139 | _issue_next_141;
-wire _issue_next_143 = _issue_next_50 ? _issue_next_96 : _issue_next_142;
-wire hazard_ahead = _issue_next_0 ? _issue_next_46 : _issue_next_143;
-wire full_ahead = 5'd22 <= occ_update;
+wire _issue_next_143 = s10_conn_reg == in_conn_reg;
+wire _issue_next_144 = s10_valid_reg & _issue_next_143;
+wire _issue_next_145 = _issue_next_142 | _issue_next_144;
+wire _issue_next_146 = s11_conn_reg == in_conn_reg;
+wire _issue_next_147 = s11_valid_reg & _issue_next_146;
+wire _issue_next_148 = _issue_next_145 | _issue_next_147;
+wire _issue_next_149 = s12_conn_reg == in_conn_reg;
+wire _issue_next_150 = s12_valid_reg & _issue_next_149;
+wire _issue_next_151 = _issue_next_148 | _issue_next_150;
+wire _issue_next_152 = s13_conn_reg == in_conn_reg;
+wire _issue_next_153 = s13_valid_reg & _issue_next_152;
+wire _issue_next_154 = _issue_next_151 | _issue_next_153;
+wire _issue_next_155 = s14_conn_reg == in_conn_reg;
+wire _issue_next_156 = s14_valid_reg & _issue_next_155;
+wire _issue_next_157 = _issue_next_154 | _issue_next_156;
+wire _issue_next_158 = s15_conn_reg == in_conn_reg;
+wire _issue_next_159 = s15_valid_reg & _issue_next_158;
+wire _issue_next_160 = _issue_next_157 | _issue_next_159;
+wire _issue_next_161 = s16_conn_reg == in_conn_reg;
+wire _issue_next_162 = s16_valid_reg & _issue_next_161;
+wire _issue_next_163 = _issue_next_160 | _issue_next_162;
+wire _issue_next_164 = s17_conn_reg == in_conn_reg;
+wire _issue_next_165 = s17_valid_reg & _issue_next_164;
+wire _issue_next_166 = _issue_next_163 | _issue_next_165;
+wire _issue_next_167 = s18_conn_reg == in_conn_reg;
+wire _issue_next_168 = s18_valid_reg & _issue_next_167;
+wire _issue_next_169 = _issue_next_166 | _issue_next_168;
+wire _issue_next_170 = _issue_next_59 ? _issue_next_114 : _issue_next_169;
+wire hazard_ahead = _issue_next_0 ? _issue_next_55 : _issue_next_170;
+wire full_ahead = 5'd25 <= occ_update;
 wire _ready_0 = ~issue;
 wire _ready_1 = in_valid_reg & _ready_0;
 wire _ready_2 = _ready_1 & _shell_3;
@@ -6189,7 +6840,7 @@ wire _ready_8 = _ready_5 | _ready_7;
 wire _ready_9 = ~_ready_8;
 wire [11:0] _state_rd_0 = in_conn_reg[11:0];
 // bits dropped on purpose (rounding, wrap-around)
-wire _unused = ^{_s2_t_next_1[5:0], s1_now_reg[31:19], s1_now_reg[7:0], s7_qa_scaled_reg[37], s7_qa_scaled_reg[12:0], _s2_t_7_next_1[5:0], s8_c_qa_reg[8:0], s9_mi_base_prod_reg[10:0], s14_mi_raw_prod_reg[10:0], s9_fi_c_prod_reg[10:0], avg_sum[20], s10_md_frac_prod_reg[10:0], s13_md_red_prod_reg[15:0], _s2_t_15_next_1[5:0], _s20_c_ack_clamped_next_4[24], _s2_t_22_next_1[5:0], _s9_c_loss_all_next_5[24]};
+wire _unused = ^{_s2_t_next_1[5:0], s1_now_reg[31:19], s1_now_reg[7:0], s7_qa_scaled_reg[37], s7_qa_scaled_reg[12:0], _s2_t_7_next_1[5:0], s8_c_qa_reg[8:0], s10_mi_base_prod_reg[10:0], s16_mi_raw_prod_reg[10:0], s10_fi_c_prod_reg[10:0], avg_sum[20], s11_md_frac_prod_reg[10:0], s15_md_red_prod_reg[15:0], _s2_t_34_next_1[5:0], _s23_c_ack_clamped_next_4[24], _s2_t_41_next_1[5:0], _s9_c_loss_all_next_5[24]};
 
 assign s_event_ready = in_ready_reg;
 assign s2_error_next = s1_error;
@@ -6211,6 +6862,9 @@ assign s17_error_next = s16_error_reg;
 assign s18_error_next = s17_error_reg;
 assign s19_error_next = s18_error_reg;
 assign s20_error_next = s19_error_reg;
+assign s21_error_next = s20_error_reg;
+assign s22_error_next = s21_error_reg;
+assign s23_error_next = s22_error_reg;
 assign s2_t_next = _s2_t_next_2;
 assign s3_t_next = s2_t_reg;
 assign s4_t_next = s3_t_reg;
@@ -6221,9 +6875,15 @@ assign s5_acked1_next = acked_in;
 assign s6_qa_scaled_pp00_next = qa_scaled_pp00;
 assign s6_qa_scaled_pp10_next = qa_scaled_pp10;
 assign s7_qa_scaled_next = qa_scaled;
-assign s2_nowq_next = nowq;
-assign s3_nowq_next = s2_nowq_reg;
-assign s4_nowq_next = s3_nowq_reg;
+assign s2_qa_win_lo_next = qa_win_lo;
+assign s3_qa_win_lo_next = s2_qa_win_lo_reg;
+assign s4_qa_win_lo_next = s3_qa_win_lo_reg;
+assign s2_qa_win_hi_next = qa_win_hi;
+assign s3_qa_win_hi_next = s2_qa_win_hi_reg;
+assign s4_qa_win_hi_next = s3_qa_win_hi_reg;
+assign s2_qa_win_wraps_next = qa_win_wraps;
+assign s3_qa_win_wraps_next = s2_qa_win_wraps_reg;
+assign s4_qa_win_wraps_next = s3_qa_win_wraps_reg;
 assign s2_t_3_next = _s2_t_3_next_0;
 assign s3_t_3_next = s2_t_3_reg;
 assign s4_t_3_next = s3_t_3_reg;
@@ -6266,123 +6926,205 @@ assign s7_fi_uncongested_next = s6_fi_uncongested_reg;
 assign s8_fi_uncongested_next = s7_fi_uncongested_reg;
 assign s9_fi_fire_next = fi_fire;
 assign s5_recip_c_lead_next = recip_c_lead;
-assign s5_recip_c_mantissa_next = recip_c_mantissa;
-assign s6_recip_c_recip_next = recip_c_recip;
-assign s7_recip_c_t_next = s6_recip_c_recip_reg;
+assign s5_t_2_next = _s5_t_2_next_1;
+assign s5_t_3_next = _s5_t_3_next_1;
+assign s5_t_4_next = _s5_t_4_next_1;
+assign s5_t_5_next = _s5_t_5_next_1;
+assign s5_t_6_next = _s5_t_6_next_1;
+assign s5_t_7_next = _s5_t_7_next_1;
+assign s5_t_8_next = _s5_t_8_next_1;
+assign s5_t_9_next = _s5_t_9_next_1;
+assign s5_t_10_next = _s5_t_10_next_1;
+assign s5_t_11_next = _s5_t_11_next_0;
+assign s5_t_12_next = _s5_t_12_next_0;
+assign s5_t_13_next = _s5_t_13_next_0;
+assign s5_t_14_next = _s5_t_14_next_0;
+assign s5_t_15_next = _s5_t_15_next_0;
+assign s5_t_16_next = _s5_t_16_next_0;
+assign s5_t_17_next = _s5_t_17_next_0;
+assign s5_t_18_next = _s5_t_18_next_0;
+assign s5_t_19_next = _s5_t_19_next_0;
+assign s5_t_20_next = _s5_t_20_next_0;
+assign s5_t_21_next = _s5_t_21_next_0;
+assign s5_t_22_next = _s5_t_22_next_0;
+assign s5_t_23_next = _s5_t_23_next_0;
+assign s5_t_24_next = _s5_t_24_next_0;
+assign s6_recip_c_mantissa_next = recip_c_mantissa;
+assign s7_recip_c_recip_next = recip_c_recip;
+assign s8_recip_c_t_next = s7_recip_c_recip_reg;
 assign s2_recip_rtt_lead_next = recip_rtt_lead;
-assign s2_recip_rtt_mantissa_next = recip_rtt_mantissa;
-assign s3_recip_rtt_recip_next = recip_rtt_recip;
-assign s4_recip_rtt_t_next = s3_recip_rtt_recip_reg;
+assign s2_t_8_next = _s2_t_8_next_1;
+assign s2_t_9_next = _s2_t_9_next_1;
+assign s2_t_10_next = _s2_t_10_next_1;
+assign s2_t_11_next = _s2_t_11_next_1;
+assign s2_t_12_next = _s2_t_12_next_1;
+assign s2_t_13_next = _s2_t_13_next_1;
+assign s2_t_14_next = _s2_t_14_next_1;
+assign s2_t_15_next = _s2_t_15_next_1;
+assign s2_t_16_next = _s2_t_16_next_1;
+assign s2_t_17_next = _s2_t_17_next_0;
+assign s2_t_18_next = _s2_t_18_next_0;
+assign s2_t_19_next = _s2_t_19_next_0;
+assign s2_t_20_next = _s2_t_20_next_0;
+assign s2_t_21_next = _s2_t_21_next_0;
+assign s2_t_22_next = _s2_t_22_next_0;
+assign s2_t_23_next = _s2_t_23_next_0;
+assign s2_t_24_next = _s2_t_24_next_0;
+assign s2_t_25_next = _s2_t_25_next_0;
+assign s2_t_26_next = _s2_t_26_next_0;
+assign s3_recip_rtt_mantissa_next = recip_rtt_mantissa;
+assign s4_recip_rtt_recip_next = recip_rtt_recip;
+assign s5_recip_rtt_t_next = s4_recip_rtt_recip_reg;
 assign s2_size_kmi_pp00_next = size_kmi_pp00;
 assign s2_size_kmi_pp01_next = size_kmi_pp01;
 assign s3_size_kmi_next = size_kmi;
 assign s4_t_8_next = _s4_t_8_next_1;
-assign s5_t_2_next = s4_t_8_reg;
-assign s6_t_2_next = s5_t_2_reg;
+assign s5_t_25_next = s4_t_8_reg;
+assign s6_t_2_next = s5_t_25_reg;
 assign s7_t_2_next = s6_t_2_reg;
-assign s8_mi_base_prod_pp00_next = mi_base_prod_pp00;
+assign s8_t_next = s7_t_2_reg;
+assign s9_mi_base_prod_pp00_next = mi_base_prod_pp00;
 assign s4_t_9_next = _s4_t_9_next_1;
-assign s5_t_3_next = s4_t_9_reg;
-assign s6_t_3_next = s5_t_3_reg;
+assign s5_t_26_next = s4_t_9_reg;
+assign s6_t_3_next = s5_t_26_reg;
 assign s7_t_3_next = s6_t_3_reg;
-assign s8_mi_base_prod_pp10_next = mi_base_prod_pp10;
-assign s9_mi_base_prod_next = mi_base_prod;
-assign s6_recip_c_lead_next = s5_recip_c_lead_reg;
-assign s7_recip_c_lead_next = s6_recip_c_lead_reg;
-assign s8_recip_c_lead_next = s7_recip_c_lead_reg;
-assign s9_recip_c_lead_next = s8_recip_c_lead_reg;
-assign s10_mi_base_next = mi_base;
-assign s2_t_8_next = _s2_t_8_next_1;
-assign s3_t_8_next = s2_t_8_reg;
-assign s4_t_10_next = s3_t_8_reg;
-assign s5_t_4_next = s4_t_10_reg;
-assign s6_t_4_next = s5_t_4_reg;
+assign s8_t_2_next = s7_t_3_reg;
+assign s9_mi_base_prod_pp10_next = mi_base_prod_pp10;
+assign s10_mi_base_prod_next = mi_base_prod;
+assign s6_t_4_next = _s6_t_4_next_0;
 assign s7_t_4_next = s6_t_4_reg;
-assign s8_t_next = s7_t_4_reg;
-assign s9_t_next = s8_t_reg;
+assign s8_t_3_next = s7_t_4_reg;
+assign s9_t_next = s8_t_3_reg;
 assign s10_t_next = s9_t_reg;
-assign s11_mi_num_pp00_next = mi_num_pp00;
-assign s2_t_9_next = _s2_t_9_next_1;
-assign s3_t_9_next = s2_t_9_reg;
-assign s4_t_11_next = s3_t_9_reg;
-assign s5_t_5_next = s4_t_11_reg;
-assign s6_t_5_next = s5_t_5_reg;
+assign s11_mi_base_coarse_next = mi_base_coarse;
+assign s6_t_5_next = _s6_t_5_next_0;
 assign s7_t_5_next = s6_t_5_reg;
-assign s8_t_2_next = s7_t_5_reg;
-assign s9_t_2_next = s8_t_2_reg;
+assign s8_t_4_next = s7_t_5_reg;
+assign s9_t_2_next = s8_t_4_reg;
 assign s10_t_2_next = s9_t_2_reg;
-assign s11_mi_num_pp01_next = mi_num_pp01;
-assign s2_t_10_next = _s2_t_10_next_0;
-assign s3_t_10_next = s2_t_10_reg;
-assign s4_t_12_next = s3_t_10_reg;
-assign s5_t_6_next = s4_t_12_reg;
-assign s6_t_6_next = s5_t_6_reg;
+assign s11_t_next = s10_t_2_reg;
+assign s12_mi_base_next = mi_base;
+assign s2_t_27_next = _s2_t_27_next_1;
+assign s3_t_8_next = s2_t_27_reg;
+assign s4_t_10_next = s3_t_8_reg;
+assign s5_t_27_next = s4_t_10_reg;
+assign s6_t_6_next = s5_t_27_reg;
 assign s7_t_6_next = s6_t_6_reg;
-assign s8_t_3_next = s7_t_6_reg;
-assign s9_t_3_next = s8_t_3_reg;
+assign s8_t_5_next = s7_t_6_reg;
+assign s9_t_3_next = s8_t_5_reg;
 assign s10_t_3_next = s9_t_3_reg;
-assign s11_mi_num_pp10_next = mi_num_pp10;
-assign s2_t_11_next = _s2_t_11_next_0;
-assign s3_t_11_next = s2_t_11_reg;
-assign s4_t_13_next = s3_t_11_reg;
-assign s5_t_7_next = s4_t_13_reg;
-assign s6_t_7_next = s5_t_7_reg;
+assign s11_t_2_next = s10_t_3_reg;
+assign s12_t_next = s11_t_2_reg;
+assign s13_mi_num_pp00_next = mi_num_pp00;
+assign s2_t_28_next = _s2_t_28_next_1;
+assign s3_t_9_next = s2_t_28_reg;
+assign s4_t_11_next = s3_t_9_reg;
+assign s5_t_28_next = s4_t_11_reg;
+assign s6_t_7_next = s5_t_28_reg;
 assign s7_t_7_next = s6_t_7_reg;
-assign s8_t_4_next = s7_t_7_reg;
-assign s9_t_4_next = s8_t_4_reg;
+assign s8_t_6_next = s7_t_7_reg;
+assign s9_t_4_next = s8_t_6_reg;
 assign s10_t_4_next = s9_t_4_reg;
-assign s11_mi_num_pp11_next = mi_num_pp11;
-assign s12_mi_num_next = mi_num;
-assign s5_t_8_next = _s5_t_8_next_0;
-assign s6_t_8_next = s5_t_8_reg;
+assign s11_t_3_next = s10_t_4_reg;
+assign s12_t_2_next = s11_t_3_reg;
+assign s13_mi_num_pp01_next = mi_num_pp01;
+assign s2_t_29_next = _s2_t_29_next_0;
+assign s3_t_10_next = s2_t_29_reg;
+assign s4_t_12_next = s3_t_10_reg;
+assign s5_t_29_next = s4_t_12_reg;
+assign s6_t_8_next = s5_t_29_reg;
 assign s7_t_8_next = s6_t_8_reg;
-assign s8_t_5_next = s7_t_8_reg;
-assign s9_t_5_next = s8_t_5_reg;
+assign s8_t_7_next = s7_t_8_reg;
+assign s9_t_5_next = s8_t_7_reg;
 assign s10_t_5_next = s9_t_5_reg;
-assign s11_t_next = s10_t_5_reg;
-assign s12_t_next = s11_t_reg;
-assign s13_mi_raw_prod_pp00_next = mi_raw_prod_pp00;
-assign s5_t_9_next = _s5_t_9_next_0;
-assign s6_t_9_next = s5_t_9_reg;
+assign s11_t_4_next = s10_t_5_reg;
+assign s12_t_3_next = s11_t_4_reg;
+assign s13_mi_num_pp10_next = mi_num_pp10;
+assign s2_t_30_next = _s2_t_30_next_0;
+assign s3_t_11_next = s2_t_30_reg;
+assign s4_t_13_next = s3_t_11_reg;
+assign s5_t_30_next = s4_t_13_reg;
+assign s6_t_9_next = s5_t_30_reg;
 assign s7_t_9_next = s6_t_9_reg;
-assign s8_t_6_next = s7_t_9_reg;
-assign s9_t_6_next = s8_t_6_reg;
+assign s8_t_8_next = s7_t_9_reg;
+assign s9_t_6_next = s8_t_8_reg;
 assign s10_t_6_next = s9_t_6_reg;
-assign s11_t_2_next = s10_t_6_reg;
-assign s12_t_2_next = s11_t_2_reg;
-assign s13_mi_raw_prod_pp10_next = mi_raw_prod_pp10;
-assign s5_t_10_next = _s5_t_10_next_0;
-assign s6_t_10_next = s5_t_10_reg;
+assign s11_t_5_next = s10_t_6_reg;
+assign s12_t_4_next = s11_t_5_reg;
+assign s13_mi_num_pp11_next = mi_num_pp11;
+assign s14_mi_num_next = mi_num;
+assign s6_t_10_next = _s6_t_10_next_0;
 assign s7_t_10_next = s6_t_10_reg;
-assign s8_t_7_next = s7_t_10_reg;
-assign s9_t_7_next = s8_t_7_reg;
+assign s8_t_9_next = s7_t_10_reg;
+assign s9_t_7_next = s8_t_9_reg;
 assign s10_t_7_next = s9_t_7_reg;
-assign s11_t_3_next = s10_t_7_reg;
-assign s12_t_3_next = s11_t_3_reg;
-assign s13_mi_raw_prod_pp20_next = mi_raw_prod_pp20;
-assign s5_t_11_next = _s5_t_11_next_0;
-assign s6_t_11_next = s5_t_11_reg;
+assign s11_t_6_next = s10_t_7_reg;
+assign s12_t_5_next = s11_t_6_reg;
+assign s13_t_next = s12_t_5_reg;
+assign s14_t_next = s13_t_reg;
+assign s15_mi_raw_prod_pp00_next = mi_raw_prod_pp00;
+assign s6_t_11_next = _s6_t_11_next_0;
 assign s7_t_11_next = s6_t_11_reg;
-assign s8_t_8_next = s7_t_11_reg;
-assign s9_t_8_next = s8_t_8_reg;
+assign s8_t_10_next = s7_t_11_reg;
+assign s9_t_8_next = s8_t_10_reg;
 assign s10_t_8_next = s9_t_8_reg;
-assign s11_t_4_next = s10_t_8_reg;
-assign s12_t_4_next = s11_t_4_reg;
-assign s13_mi_raw_prod_pp30_next = mi_raw_prod_pp30;
-assign s14_mi_raw_prod_next = mi_raw_prod;
-assign s3_recip_rtt_lead_next = s2_recip_rtt_lead_reg;
-assign s4_recip_rtt_lead_next = s3_recip_rtt_lead_reg;
-assign s5_recip_rtt_lead_next = s4_recip_rtt_lead_reg;
-assign s6_recip_rtt_lead_next = s5_recip_rtt_lead_reg;
-assign s7_recip_rtt_lead_next = s6_recip_rtt_lead_reg;
-assign s8_recip_rtt_lead_next = s7_recip_rtt_lead_reg;
-assign s9_recip_rtt_lead_next = s8_recip_rtt_lead_reg;
-assign s10_recip_rtt_lead_next = s9_recip_rtt_lead_reg;
-assign s11_recip_rtt_lead_next = s10_recip_rtt_lead_reg;
-assign s12_recip_rtt_lead_next = s11_recip_rtt_lead_reg;
-assign s13_recip_rtt_lead_next = s12_recip_rtt_lead_reg;
-assign s14_recip_rtt_lead_next = s13_recip_rtt_lead_reg;
-assign s15_mi_raw_next = mi_raw;
+assign s11_t_7_next = s10_t_8_reg;
+assign s12_t_6_next = s11_t_7_reg;
+assign s13_t_2_next = s12_t_6_reg;
+assign s14_t_2_next = s13_t_2_reg;
+assign s15_mi_raw_prod_pp10_next = mi_raw_prod_pp10;
+assign s6_t_12_next = _s6_t_12_next_0;
+assign s7_t_12_next = s6_t_12_reg;
+assign s8_t_11_next = s7_t_12_reg;
+assign s9_t_9_next = s8_t_11_reg;
+assign s10_t_9_next = s9_t_9_reg;
+assign s11_t_8_next = s10_t_9_reg;
+assign s12_t_7_next = s11_t_8_reg;
+assign s13_t_3_next = s12_t_7_reg;
+assign s14_t_3_next = s13_t_3_reg;
+assign s15_mi_raw_prod_pp20_next = mi_raw_prod_pp20;
+assign s6_t_13_next = _s6_t_13_next_0;
+assign s7_t_13_next = s6_t_13_reg;
+assign s8_t_12_next = s7_t_13_reg;
+assign s9_t_10_next = s8_t_12_reg;
+assign s10_t_10_next = s9_t_10_reg;
+assign s11_t_9_next = s10_t_10_reg;
+assign s12_t_8_next = s11_t_9_reg;
+assign s13_t_4_next = s12_t_8_reg;
+assign s14_t_4_next = s13_t_4_reg;
+assign s15_mi_raw_prod_pp30_next = mi_raw_prod_pp30;
+assign s16_mi_raw_prod_next = mi_raw_prod;
+assign s3_t_12_next = _s3_t_12_next_0;
+assign s4_t_14_next = s3_t_12_reg;
+assign s5_t_31_next = s4_t_14_reg;
+assign s6_t_14_next = s5_t_31_reg;
+assign s7_t_14_next = s6_t_14_reg;
+assign s8_t_13_next = s7_t_14_reg;
+assign s9_t_11_next = s8_t_13_reg;
+assign s10_t_11_next = s9_t_11_reg;
+assign s11_t_10_next = s10_t_11_reg;
+assign s12_t_9_next = s11_t_10_reg;
+assign s13_t_5_next = s12_t_9_reg;
+assign s14_t_5_next = s13_t_5_reg;
+assign s15_t_next = s14_t_5_reg;
+assign s16_t_next = s15_t_reg;
+assign s17_mi_raw_coarse_next = mi_raw_coarse;
+assign s3_t_13_next = _s3_t_13_next_0;
+assign s4_t_15_next = s3_t_13_reg;
+assign s5_t_32_next = s4_t_15_reg;
+assign s6_t_15_next = s5_t_32_reg;
+assign s7_t_15_next = s6_t_15_reg;
+assign s8_t_14_next = s7_t_15_reg;
+assign s9_t_12_next = s8_t_14_reg;
+assign s10_t_12_next = s9_t_12_reg;
+assign s11_t_11_next = s10_t_12_reg;
+assign s12_t_10_next = s11_t_11_reg;
+assign s13_t_6_next = s12_t_10_reg;
+assign s14_t_6_next = s13_t_6_reg;
+assign s15_t_2_next = s14_t_6_reg;
+assign s16_t_2_next = s15_t_2_reg;
+assign s17_t_next = s16_t_2_reg;
+assign s18_mi_raw_next = mi_raw;
 assign s2_size_c_next = size_c;
 assign s3_size_c_next = s2_size_c_reg;
 assign s4_size_c_next = s3_size_c_reg;
@@ -6397,72 +7139,124 @@ assign s12_size_c_next = s11_size_c_reg;
 assign s13_size_c_next = s12_size_c_reg;
 assign s14_size_c_next = s13_size_c_reg;
 assign s15_size_c_next = s14_size_c_reg;
-assign s16_mi_inc_next = mi_inc;
+assign s16_size_c_next = s15_size_c_reg;
+assign s17_size_c_next = s16_size_c_reg;
+assign s18_size_c_next = s17_size_c_reg;
+assign s19_mi_inc_next = mi_inc;
 assign s2_size_kfi_pp00_next = size_kfi_pp00;
 assign s2_size_kfi_pp01_next = size_kfi_pp01;
 assign s3_size_kfi_next = size_kfi;
-assign s4_t_14_next = _s4_t_14_next_1;
-assign s5_t_12_next = s4_t_14_reg;
-assign s6_t_12_next = s5_t_12_reg;
-assign s7_t_12_next = s6_t_12_reg;
-assign s8_fi_c_prod_pp00_next = fi_c_prod_pp00;
-assign s4_t_15_next = _s4_t_15_next_1;
-assign s5_t_13_next = s4_t_15_reg;
-assign s6_t_13_next = s5_t_13_reg;
-assign s7_t_13_next = s6_t_13_reg;
-assign s8_fi_c_prod_pp10_next = fi_c_prod_pp10;
-assign s9_fi_c_prod_next = fi_c_prod;
-assign s10_fi_c_next = fi_c;
-assign s11_fi_inc_next = fi_inc;
-assign s2_t_12_next = _s2_t_12_next_0;
-assign s3_t_12_next = s2_t_12_reg;
-assign s4_t_16_next = s3_t_12_reg;
+assign s4_t_16_next = _s4_t_16_next_1;
+assign s5_t_33_next = s4_t_16_reg;
+assign s6_t_16_next = s5_t_33_reg;
+assign s7_t_16_next = s6_t_16_reg;
+assign s8_t_15_next = s7_t_16_reg;
+assign s9_fi_c_prod_pp00_next = fi_c_prod_pp00;
+assign s4_t_17_next = _s4_t_17_next_1;
+assign s5_t_34_next = s4_t_17_reg;
+assign s6_t_17_next = s5_t_34_reg;
+assign s7_t_17_next = s6_t_17_reg;
+assign s8_t_16_next = s7_t_17_reg;
+assign s9_fi_c_prod_pp10_next = fi_c_prod_pp10;
+assign s10_fi_c_prod_next = fi_c_prod;
+assign s6_t_18_next = _s6_t_18_next_0;
+assign s7_t_18_next = s6_t_18_reg;
+assign s8_t_17_next = s7_t_18_reg;
+assign s9_t_13_next = s8_t_17_reg;
+assign s10_t_13_next = s9_t_13_reg;
+assign s11_fi_c_coarse_next = fi_c_coarse;
+assign s6_t_19_next = _s6_t_19_next_0;
+assign s7_t_19_next = s6_t_19_reg;
+assign s8_t_18_next = s7_t_19_reg;
+assign s9_t_14_next = s8_t_18_reg;
+assign s10_t_14_next = s9_t_14_reg;
+assign s11_t_12_next = s10_t_14_reg;
+assign s12_fi_c_next = fi_c;
+assign s13_fi_inc_next = fi_inc;
+assign s2_t_31_next = _s2_t_31_next_0;
+assign s3_t_14_next = s2_t_31_reg;
+assign s4_t_18_next = s3_t_14_reg;
 assign s5_avg_new_next = avg_new;
 assign s6_recip_avg_lead_next = recip_avg_lead;
-assign s6_recip_avg_mantissa_next = recip_avg_mantissa;
-assign s7_recip_avg_recip_next = recip_avg_recip;
-assign s8_recip_avg_t_next = s7_recip_avg_recip_reg;
+assign s6_t_20_next = _s6_t_20_next_1;
+assign s6_t_21_next = _s6_t_21_next_1;
+assign s6_t_22_next = _s6_t_22_next_1;
+assign s6_t_23_next = _s6_t_23_next_1;
+assign s6_t_24_next = _s6_t_24_next_1;
+assign s6_t_25_next = _s6_t_25_next_1;
+assign s6_t_26_next = _s6_t_26_next_1;
+assign s6_t_27_next = _s6_t_27_next_1;
+assign s6_t_28_next = _s6_t_28_next_1;
+assign s6_t_29_next = _s6_t_29_next_0;
+assign s6_t_30_next = _s6_t_30_next_0;
+assign s6_t_31_next = _s6_t_31_next_0;
+assign s6_t_32_next = _s6_t_32_next_0;
+assign s6_t_33_next = _s6_t_33_next_0;
+assign s6_t_34_next = _s6_t_34_next_0;
+assign s6_t_35_next = _s6_t_35_next_0;
+assign s6_t_36_next = _s6_t_36_next_0;
+assign s6_t_37_next = _s6_t_37_next_0;
+assign s6_t_38_next = _s6_t_38_next_0;
+assign s7_recip_avg_mantissa_next = recip_avg_mantissa;
+assign s8_recip_avg_recip_next = recip_avg_recip;
+assign s9_recip_avg_t_next = s8_recip_avg_recip_reg;
 assign s6_avg_excess_next = avg_excess;
-assign s5_t_14_next = _s5_t_14_next_1;
-assign s6_t_14_next = s5_t_14_reg;
+assign s5_t_35_next = _s5_t_35_next_1;
+assign s6_t_39_next = s5_t_35_reg;
 assign s7_md_cx_pp00_next = md_cx_pp00;
-assign s5_t_15_next = _s5_t_15_next_0;
-assign s6_t_15_next = s5_t_15_reg;
+assign s5_t_36_next = _s5_t_36_next_0;
+assign s6_t_40_next = s5_t_36_reg;
 assign s7_md_cx_pp01_next = md_cx_pp01;
-assign s5_t_16_next = _s5_t_16_next_1;
-assign s6_t_16_next = s5_t_16_reg;
+assign s5_t_37_next = _s5_t_37_next_1;
+assign s6_t_41_next = s5_t_37_reg;
 assign s7_md_cx_pp10_next = md_cx_pp10;
-assign s5_t_17_next = _s5_t_17_next_0;
-assign s6_t_17_next = s5_t_17_reg;
+assign s5_t_38_next = _s5_t_38_next_0;
+assign s6_t_42_next = s5_t_38_reg;
 assign s7_md_cx_pp11_next = md_cx_pp11;
 assign s8_md_cx_next = md_cx;
-assign s9_md_frac_prod_pp00_next = md_frac_prod_pp00;
-assign s9_md_frac_prod_pp10_next = md_frac_prod_pp10;
-assign s9_md_frac_prod_pp20_next = md_frac_prod_pp20;
-assign s10_md_frac_prod_next = md_frac_prod;
-assign s7_recip_avg_lead_next = s6_recip_avg_lead_reg;
-assign s8_recip_avg_lead_next = s7_recip_avg_lead_reg;
-assign s9_recip_avg_lead_next = s8_recip_avg_lead_reg;
-assign s10_recip_avg_lead_next = s9_recip_avg_lead_reg;
-assign s11_md_frac_next = md_frac;
-assign s12_md_red_prod_pp00_next = md_red_prod_pp00;
-assign s12_md_red_prod_pp10_next = md_red_prod_pp10;
-assign s12_md_red_prod_pp20_next = md_red_prod_pp20;
-assign s13_md_red_prod_next = md_red_prod;
-assign s5_t_18_next = _s5_t_18_next_0;
-assign s6_t_18_next = s5_t_18_reg;
-assign s7_t_14_next = s6_t_18_reg;
-assign s8_t_9_next = s7_t_14_reg;
-assign s9_t_9_next = s8_t_9_reg;
-assign s10_t_9_next = s9_t_9_reg;
-assign s11_t_5_next = s10_t_9_reg;
-assign s12_t_5_next = s11_t_5_reg;
-assign s13_t_next = s12_t_5_reg;
-assign s14_md_cut_next = md_cut;
-assign s2_t_13_next = _s2_t_13_next_1;
-assign s3_t_13_next = s2_t_13_reg;
-assign s4_t_17_next = s3_t_13_reg;
-assign s5_t_19_next = _s5_t_19_next_5;
+assign s9_t_15_next = _s9_t_15_next_1;
+assign s10_md_frac_prod_pp00_next = md_frac_prod_pp00;
+assign s9_t_16_next = _s9_t_16_next_1;
+assign s10_md_frac_prod_pp10_next = md_frac_prod_pp10;
+assign s9_t_17_next = _s9_t_17_next_1;
+assign s10_md_frac_prod_pp20_next = md_frac_prod_pp20;
+assign s11_md_frac_prod_next = md_frac_prod;
+assign s7_t_20_next = _s7_t_20_next_0;
+assign s8_t_19_next = s7_t_20_reg;
+assign s9_t_18_next = s8_t_19_reg;
+assign s10_t_15_next = s9_t_18_reg;
+assign s11_t_13_next = s10_t_15_reg;
+assign s12_md_frac_coarse_next = md_frac_coarse;
+assign s7_t_21_next = _s7_t_21_next_0;
+assign s8_t_20_next = s7_t_21_reg;
+assign s9_t_19_next = s8_t_20_reg;
+assign s10_t_16_next = s9_t_19_reg;
+assign s11_t_14_next = s10_t_16_reg;
+assign s12_t_11_next = s11_t_14_reg;
+assign s13_md_frac_next = md_frac;
+assign s14_md_red_prod_pp00_next = md_red_prod_pp00;
+assign s14_md_red_prod_pp10_next = md_red_prod_pp10;
+assign s14_md_red_prod_pp20_next = md_red_prod_pp20;
+assign s15_md_red_prod_next = md_red_prod;
+assign s5_t_39_next = _s5_t_39_next_0;
+assign s6_t_43_next = s5_t_39_reg;
+assign s7_t_22_next = s6_t_43_reg;
+assign s8_t_21_next = s7_t_22_reg;
+assign s9_t_20_next = s8_t_21_reg;
+assign s10_t_17_next = s9_t_20_reg;
+assign s11_t_15_next = s10_t_17_reg;
+assign s12_t_12_next = s11_t_15_reg;
+assign s13_t_7_next = s12_t_12_reg;
+assign s14_t_7_next = s13_t_7_reg;
+assign s15_t_3_next = s14_t_7_reg;
+assign s16_md_cut_next = md_cut;
+assign s2_nowq_next = nowq;
+assign s3_nowq_next = s2_nowq_reg;
+assign s4_nowq_next = s3_nowq_reg;
+assign s2_t_32_next = _s2_t_32_next_1;
+assign s3_t_15_next = s2_t_32_reg;
+assign s4_t_19_next = s3_t_15_reg;
+assign s5_t_40_next = _s5_t_40_next_5;
 assign s5_cur_c_next = cur_c;
 assign s6_cur_c_next = s5_cur_c_reg;
 assign s7_cur_c_next = s6_cur_c_reg;
@@ -6473,6 +7267,8 @@ assign s11_cur_c_next = s10_cur_c_reg;
 assign s12_cur_c_next = s11_cur_c_reg;
 assign s13_cur_c_next = s12_cur_c_reg;
 assign s14_cur_c_next = s13_cur_c_reg;
+assign s15_cur_c_next = s14_cur_c_reg;
+assign s16_cur_c_next = s15_cur_c_reg;
 assign s6_md_ok_next = md_ok;
 assign s7_md_ok_next = s6_md_ok_reg;
 assign s8_md_ok_next = s7_md_ok_reg;
@@ -6482,12 +7278,15 @@ assign s11_md_ok_next = s10_md_ok_reg;
 assign s12_md_ok_next = s11_md_ok_reg;
 assign s13_md_ok_next = s12_md_ok_reg;
 assign s14_md_ok_next = s13_md_ok_reg;
-assign s15_c_core_next = c_core;
-assign s12_t_6_next = _s12_t_6_next_0;
-assign s13_t_2_next = s12_t_6_reg;
-assign s14_t_next = s13_t_2_reg;
-assign s15_t_next = s14_t_reg;
-assign s16_t_next = s15_t_reg;
+assign s15_md_ok_next = s14_md_ok_reg;
+assign s16_md_ok_next = s15_md_ok_reg;
+assign s17_c_core_next = c_core;
+assign s14_t_8_next = _s14_t_8_next_0;
+assign s15_t_4_next = s14_t_8_reg;
+assign s16_t_3_next = s15_t_4_reg;
+assign s17_t_2_next = s16_t_3_reg;
+assign s18_t_next = s17_t_2_reg;
+assign s19_t_next = s18_t_reg;
 assign s2_rtt_le_trtt_next = rtt_le_trtt;
 assign s3_rtt_le_trtt_next = s2_rtt_le_trtt_reg;
 assign s4_rtt_le_trtt_next = s3_rtt_le_trtt_reg;
@@ -6503,41 +7302,51 @@ assign s13_rtt_le_trtt_next = s12_rtt_le_trtt_reg;
 assign s14_rtt_le_trtt_next = s13_rtt_le_trtt_reg;
 assign s15_rtt_le_trtt_next = s14_rtt_le_trtt_reg;
 assign s16_rtt_le_trtt_next = s15_rtt_le_trtt_reg;
-assign s12_fi_inc_next = s11_fi_inc_reg;
-assign s13_fi_inc_next = s12_fi_inc_reg;
+assign s17_rtt_le_trtt_next = s16_rtt_le_trtt_reg;
+assign s18_rtt_le_trtt_next = s17_rtt_le_trtt_reg;
+assign s19_rtt_le_trtt_next = s18_rtt_le_trtt_reg;
 assign s14_fi_inc_next = s13_fi_inc_reg;
 assign s15_fi_inc_next = s14_fi_inc_reg;
 assign s16_fi_inc_next = s15_fi_inc_reg;
-assign s17_incs_next = _s17_incs_next_5;
-assign s5_t_20_next = _s5_t_20_next_0;
-assign s6_t_19_next = s5_t_20_reg;
-assign s7_t_15_next = s6_t_19_reg;
-assign s8_t_10_next = s7_t_15_reg;
-assign s9_t_10_next = s8_t_10_reg;
-assign s10_t_10_next = s9_t_10_reg;
-assign s11_t_6_next = s10_t_10_reg;
-assign s12_t_7_next = s11_t_6_reg;
-assign s13_t_3_next = s12_t_7_reg;
-assign s14_t_2_next = s13_t_3_reg;
-assign s15_t_2_next = s14_t_2_reg;
-assign s16_t_2_next = s15_t_2_reg;
-assign s17_t_next = s16_t_2_reg;
-assign s2_t_14_next = _s2_t_14_next_0;
-assign s3_t_14_next = s2_t_14_reg;
-assign s4_t_18_next = s3_t_14_reg;
-assign s5_t_21_next = s4_t_18_reg;
-assign s6_t_20_next = s5_t_21_reg;
-assign s7_t_16_next = s6_t_20_reg;
-assign s8_t_11_next = s7_t_16_reg;
-assign s9_t_11_next = s8_t_11_reg;
-assign s10_t_11_next = s9_t_11_reg;
-assign s11_t_7_next = s10_t_11_reg;
-assign s12_t_8_next = s11_t_7_reg;
-assign s13_t_4_next = s12_t_8_reg;
-assign s14_t_3_next = s13_t_4_reg;
-assign s15_t_3_next = s14_t_3_reg;
-assign s16_t_3_next = s15_t_3_reg;
-assign s17_t_2_next = s16_t_3_reg;
+assign s17_fi_inc_next = s16_fi_inc_reg;
+assign s18_fi_inc_next = s17_fi_inc_reg;
+assign s19_fi_inc_next = s18_fi_inc_reg;
+assign s20_incs_next = _s20_incs_next_5;
+assign s5_t_41_next = _s5_t_41_next_0;
+assign s6_t_44_next = s5_t_41_reg;
+assign s7_t_23_next = s6_t_44_reg;
+assign s8_t_22_next = s7_t_23_reg;
+assign s9_t_21_next = s8_t_22_reg;
+assign s10_t_18_next = s9_t_21_reg;
+assign s11_t_16_next = s10_t_18_reg;
+assign s12_t_13_next = s11_t_16_reg;
+assign s13_t_8_next = s12_t_13_reg;
+assign s14_t_9_next = s13_t_8_reg;
+assign s15_t_5_next = s14_t_9_reg;
+assign s16_t_4_next = s15_t_5_reg;
+assign s17_t_3_next = s16_t_4_reg;
+assign s18_t_2_next = s17_t_3_reg;
+assign s19_t_2_next = s18_t_2_reg;
+assign s20_t_next = s19_t_2_reg;
+assign s2_t_33_next = _s2_t_33_next_0;
+assign s3_t_16_next = s2_t_33_reg;
+assign s4_t_20_next = s3_t_16_reg;
+assign s5_t_42_next = s4_t_20_reg;
+assign s6_t_45_next = s5_t_42_reg;
+assign s7_t_24_next = s6_t_45_reg;
+assign s8_t_23_next = s7_t_24_reg;
+assign s9_t_22_next = s8_t_23_reg;
+assign s10_t_19_next = s9_t_22_reg;
+assign s11_t_17_next = s10_t_19_reg;
+assign s12_t_14_next = s11_t_17_reg;
+assign s13_t_9_next = s12_t_14_reg;
+assign s14_t_10_next = s13_t_9_reg;
+assign s15_t_6_next = s14_t_10_reg;
+assign s16_t_5_next = s15_t_6_reg;
+assign s17_t_4_next = s16_t_5_reg;
+assign s18_t_3_next = s17_t_4_reg;
+assign s19_t_3_next = s18_t_3_reg;
+assign s20_t_2_next = s19_t_3_reg;
 assign s5_cur_inc_next = cur_inc;
 assign s6_cur_inc_next = s5_cur_inc_reg;
 assign s7_cur_inc_next = s6_cur_inc_reg;
@@ -6551,13 +7360,17 @@ assign s14_cur_inc_next = s13_cur_inc_reg;
 assign s15_cur_inc_next = s14_cur_inc_reg;
 assign s16_cur_inc_next = s15_cur_inc_reg;
 assign s17_cur_inc_next = s16_cur_inc_reg;
-assign s18_inc_acc_next = inc_acc;
-assign s2_t_15_next = _s2_t_15_next_2;
-assign s3_t_15_next = s2_t_15_reg;
-assign s4_t_19_next = s3_t_15_reg;
-assign s16_t_4_next = _s16_t_4_next_0;
-assign s17_t_3_next = s16_t_4_reg;
-assign s18_t_next = s17_t_3_reg;
+assign s18_cur_inc_next = s17_cur_inc_reg;
+assign s19_cur_inc_next = s18_cur_inc_reg;
+assign s20_cur_inc_next = s19_cur_inc_reg;
+assign s21_inc_acc_next = inc_acc;
+assign s2_t_34_next = _s2_t_34_next_2;
+assign s3_t_17_next = s2_t_34_reg;
+assign s4_t_21_next = s3_t_17_reg;
+assign s18_t_4_next = _s18_t_4_next_0;
+assign s19_t_4_next = s18_t_4_reg;
+assign s20_t_3_next = s19_t_4_reg;
+assign s21_t_next = s20_t_3_reg;
 assign s5_fulfill_next = fulfill;
 assign s6_fulfill_next = s5_fulfill_reg;
 assign s7_fulfill_next = s6_fulfill_reg;
@@ -6572,16 +7385,20 @@ assign s15_fulfill_next = s14_fulfill_reg;
 assign s16_fulfill_next = s15_fulfill_reg;
 assign s17_fulfill_next = s16_fulfill_reg;
 assign s18_fulfill_next = s17_fulfill_reg;
-assign s16_t_5_next = _s16_t_5_next_0;
-assign s17_t_4_next = s16_t_5_reg;
-assign s18_t_2_next = s17_t_4_reg;
-assign s19_core_c_next = core_c;
-assign s2_t_16_next = _s2_t_16_next_1;
-assign s3_t_16_next = s2_t_16_reg;
-assign s4_t_20_next = s3_t_16_reg;
-assign s2_t_17_next = _s2_t_17_next_1;
-assign s3_t_17_next = s2_t_17_reg;
-assign s4_t_21_next = s3_t_17_reg;
+assign s19_fulfill_next = s18_fulfill_reg;
+assign s20_fulfill_next = s19_fulfill_reg;
+assign s21_fulfill_next = s20_fulfill_reg;
+assign s18_t_5_next = _s18_t_5_next_0;
+assign s19_t_5_next = s18_t_5_reg;
+assign s20_t_4_next = s19_t_5_reg;
+assign s21_t_2_next = s20_t_4_reg;
+assign s22_core_c_next = core_c;
+assign s2_t_35_next = _s2_t_35_next_1;
+assign s3_t_18_next = s2_t_35_reg;
+assign s4_t_22_next = s3_t_18_reg;
+assign s2_t_36_next = _s2_t_36_next_1;
+assign s3_t_19_next = s2_t_36_reg;
+assign s4_t_23_next = s3_t_19_reg;
 assign s5_ack_run_next = ack_run;
 assign s6_ack_run_next = s5_ack_run_reg;
 assign s7_ack_run_next = s6_ack_run_reg;
@@ -6592,9 +7409,9 @@ assign s6_qa_fired_nscc_next = s5_qa_fired_nscc_reg;
 assign s7_qa_fired_nscc_next = s6_qa_fired_nscc_reg;
 assign s8_qa_fired_nscc_next = s7_qa_fired_nscc_reg;
 assign s9_qa_fired_nscc_next = s8_qa_fired_nscc_reg;
-assign s9_t_12_next = _s9_t_12_next_1;
-assign s9_t_13_next = _s9_t_12_next_0;
-assign s9_t_14_next = _s9_t_14_next_0;
+assign s9_t_23_next = _s9_t_23_next_1;
+assign s9_t_24_next = _s9_t_23_next_0;
+assign s9_t_25_next = _s9_t_25_next_0;
 assign s10_early_next = early;
 assign s11_early_next = s10_early_reg;
 assign s12_early_next = s11_early_reg;
@@ -6605,6 +7422,9 @@ assign s16_early_next = s15_early_reg;
 assign s17_early_next = s16_early_reg;
 assign s18_early_next = s17_early_reg;
 assign s19_early_next = s18_early_reg;
+assign s20_early_next = s19_early_reg;
+assign s21_early_next = s20_early_reg;
+assign s22_early_next = s21_early_reg;
 assign s10_c_early_next = c_early;
 assign s11_c_early_next = s10_c_early_reg;
 assign s12_c_early_next = s11_c_early_reg;
@@ -6615,7 +7435,10 @@ assign s16_c_early_next = s15_c_early_reg;
 assign s17_c_early_next = s16_c_early_reg;
 assign s18_c_early_next = s17_c_early_reg;
 assign s19_c_early_next = s18_c_early_reg;
-assign s20_c_ack_clamped_next = c_ack_window;
+assign s20_c_early_next = s19_c_early_reg;
+assign s21_c_early_next = s20_c_early_reg;
+assign s22_c_early_next = s21_c_early_reg;
+assign s23_c_ack_clamped_next = c_ack_window;
 assign s5_nowq_next = s4_nowq_reg;
 assign s6_nowq_next = s5_nowq_reg;
 assign s7_nowq_next = s6_nowq_reg;
@@ -6626,11 +7449,11 @@ assign s6_cur_last_adj_next = s5_cur_last_adj_reg;
 assign s7_cur_last_adj_next = s6_cur_last_adj_reg;
 assign s8_cur_last_adj_next = s7_cur_last_adj_reg;
 assign s9_cur_last_adj_next = s8_cur_last_adj_reg;
-assign s5_t_22_next = _s5_t_22_next_0;
-assign s6_t_21_next = s5_t_22_reg;
-assign s7_t_17_next = s6_t_21_reg;
-assign s8_t_12_next = s7_t_17_reg;
-assign s9_t_15_next = s8_t_12_reg;
+assign s5_t_43_next = _s5_t_43_next_0;
+assign s6_t_46_next = s5_t_43_reg;
+assign s7_t_25_next = s6_t_46_reg;
+assign s8_t_24_next = s7_t_25_reg;
+assign s9_t_26_next = s8_t_24_reg;
 assign s5_cur_recv_next = cur_recv;
 assign s6_cur_recv_next = s5_cur_recv_reg;
 assign s7_cur_recv_next = s6_cur_recv_reg;
@@ -6645,7 +7468,10 @@ assign s15_core_step_next = s14_core_step_reg;
 assign s16_core_step_next = s15_core_step_reg;
 assign s17_core_step_next = s16_core_step_reg;
 assign s18_core_step_next = s17_core_step_reg;
-assign s18_cur_inc_next = s17_cur_inc_reg;
+assign s19_core_step_next = s18_core_step_reg;
+assign s20_core_step_next = s19_core_step_reg;
+assign s21_core_step_next = s20_core_step_reg;
+assign s21_cur_inc_next = s20_cur_inc_reg;
 assign s10_qa_fired_nscc_next = s9_qa_fired_nscc_reg;
 assign s11_qa_fired_nscc_next = s10_qa_fired_nscc_reg;
 assign s12_qa_fired_nscc_next = s11_qa_fired_nscc_reg;
@@ -6655,6 +7481,9 @@ assign s15_qa_fired_nscc_next = s14_qa_fired_nscc_reg;
 assign s16_qa_fired_nscc_next = s15_qa_fired_nscc_reg;
 assign s17_qa_fired_nscc_next = s16_qa_fired_nscc_reg;
 assign s18_qa_fired_nscc_next = s17_qa_fired_nscc_reg;
+assign s19_qa_fired_nscc_next = s18_qa_fired_nscc_reg;
+assign s20_qa_fired_nscc_next = s19_qa_fired_nscc_reg;
+assign s21_qa_fired_nscc_next = s20_qa_fired_nscc_reg;
 assign s5_cur_last_md_next = cur_last_md;
 assign s6_cur_last_md_next = s5_cur_last_md_reg;
 assign s7_cur_last_md_next = s6_cur_last_md_reg;
@@ -6662,26 +7491,26 @@ assign s8_cur_last_md_next = s7_cur_last_md_reg;
 assign s9_cur_last_md_next = s8_cur_last_md_reg;
 assign s5_cur_avg_rtt_next = cur_avg_rtt;
 assign s9_cur_increase_next = s8_cur_increase_reg;
-assign s2_t_18_next = _s2_t_18_next_0;
-assign s3_t_18_next = s2_t_18_reg;
-assign s4_t_22_next = s3_t_18_reg;
-assign s2_t_19_next = _s2_t_19_next_1;
-assign s3_t_19_next = s2_t_19_reg;
-assign s4_t_23_next = s3_t_19_reg;
-assign s2_t_20_next = _s2_t_20_next_0;
-assign s3_t_20_next = s2_t_20_reg;
+assign s2_t_37_next = _s2_t_37_next_0;
+assign s3_t_20_next = s2_t_37_reg;
 assign s4_t_24_next = s3_t_20_reg;
-assign s5_cur_count_next = cur_count;
-assign s6_t_22_next = _s6_t_22_next_1;
-assign s7_t_18_next = s6_t_22_reg;
-assign s8_t_13_next = s7_t_18_reg;
-assign s9_t_16_next = s8_t_13_reg;
-assign s2_t_21_next = _s2_t_21_next_0;
-assign s3_t_21_next = s2_t_21_reg;
+assign s2_t_38_next = _s2_t_38_next_1;
+assign s3_t_21_next = s2_t_38_reg;
 assign s4_t_25_next = s3_t_21_reg;
-assign s2_t_22_next = _s2_t_22_next_5;
-assign s3_t_22_next = s2_t_22_reg;
+assign s2_t_39_next = _s2_t_39_next_0;
+assign s3_t_22_next = s2_t_39_reg;
 assign s4_t_26_next = s3_t_22_reg;
+assign s5_cur_count_next = cur_count;
+assign s6_t_47_next = _s6_t_47_next_1;
+assign s7_t_26_next = s6_t_47_reg;
+assign s8_t_25_next = s7_t_26_reg;
+assign s9_t_27_next = s8_t_25_reg;
+assign s2_t_40_next = _s2_t_40_next_0;
+assign s3_t_23_next = s2_t_40_reg;
+assign s4_t_27_next = s3_t_23_reg;
+assign s2_t_41_next = _s2_t_41_next_5;
+assign s3_t_24_next = s2_t_41_reg;
+assign s4_t_28_next = s3_t_24_reg;
 assign s5_qa_roll_next = qa_roll;
 assign s5_qa_used_nscc_next = qa_used_nscc;
 assign s6_qa_used_nscc_next = s5_qa_used_nscc_reg;
@@ -6702,12 +7531,16 @@ assign s17_ack_run_next = s16_ack_run_reg;
 assign s18_ack_run_next = s17_ack_run_reg;
 assign s19_ack_run_next = s18_ack_run_reg;
 assign s20_ack_run_next = s19_ack_run_reg;
-assign s15_cur_c_next = s14_cur_c_reg;
-assign s16_cur_c_next = s15_cur_c_reg;
+assign s21_ack_run_next = s20_ack_run_reg;
+assign s22_ack_run_next = s21_ack_run_reg;
+assign s23_ack_run_next = s22_ack_run_reg;
 assign s17_cur_c_next = s16_cur_c_reg;
 assign s18_cur_c_next = s17_cur_c_reg;
 assign s19_cur_c_next = s18_cur_c_reg;
 assign s20_cur_c_next = s19_cur_c_reg;
+assign s21_cur_c_next = s20_cur_c_reg;
+assign s22_cur_c_next = s21_cur_c_reg;
+assign s23_cur_c_next = s22_cur_c_reg;
 assign s5_is_loss_next = s4_is_loss_reg;
 assign s6_is_loss_next = s5_is_loss_reg;
 assign s7_is_loss_next = s6_is_loss_reg;
@@ -6724,6 +7557,9 @@ assign s17_is_loss_next = s16_is_loss_reg;
 assign s18_is_loss_next = s17_is_loss_reg;
 assign s19_is_loss_next = s18_is_loss_reg;
 assign s20_is_loss_next = s19_is_loss_reg;
+assign s21_is_loss_next = s20_is_loss_reg;
+assign s22_is_loss_next = s21_is_loss_reg;
+assign s23_is_loss_next = s22_is_loss_reg;
 assign s9_c_loss_all_next = c_loss_all;
 assign s10_c_loss_all_next = s9_c_loss_all_reg;
 assign s11_c_loss_all_next = s10_c_loss_all_reg;
@@ -6736,177 +7572,213 @@ assign s17_c_loss_all_next = s16_c_loss_all_reg;
 assign s18_c_loss_all_next = s17_c_loss_all_reg;
 assign s19_c_loss_all_next = s18_c_loss_all_reg;
 assign s20_c_loss_all_next = s19_c_loss_all_reg;
-assign s10_t_12_next = _s10_t_12_next_1;
-assign s11_t_8_next = s10_t_12_reg;
-assign s12_t_9_next = s11_t_8_reg;
-assign s13_t_5_next = s12_t_9_reg;
-assign s14_t_4_next = s13_t_5_reg;
-assign s15_t_4_next = s14_t_4_reg;
-assign s16_t_6_next = s15_t_4_reg;
+assign s21_c_loss_all_next = s20_c_loss_all_reg;
+assign s22_c_loss_all_next = s21_c_loss_all_reg;
+assign s23_c_loss_all_next = s22_c_loss_all_reg;
+assign s10_t_20_next = _s10_t_20_next_1;
+assign s11_t_18_next = s10_t_20_reg;
+assign s12_t_15_next = s11_t_18_reg;
+assign s13_t_10_next = s12_t_15_reg;
+assign s14_t_11_next = s13_t_10_reg;
+assign s15_t_7_next = s14_t_11_reg;
+assign s16_t_6_next = s15_t_7_reg;
 assign s17_t_5_next = s16_t_6_reg;
-assign s18_t_3_next = s17_t_5_reg;
-assign s19_t_next = s18_t_3_reg;
-assign s20_t_next = s19_t_reg;
-assign s10_t_13_next = _s10_t_13_next_1;
-assign s11_t_9_next = s10_t_13_reg;
-assign s12_t_10_next = s11_t_9_reg;
-assign s13_t_6_next = s12_t_10_reg;
-assign s14_t_5_next = s13_t_6_reg;
-assign s15_t_5_next = s14_t_5_reg;
-assign s16_t_7_next = s15_t_5_reg;
+assign s18_t_6_next = s17_t_5_reg;
+assign s19_t_6_next = s18_t_6_reg;
+assign s20_t_5_next = s19_t_6_reg;
+assign s21_t_3_next = s20_t_5_reg;
+assign s22_t_next = s21_t_3_reg;
+assign s23_t_next = s22_t_reg;
+assign s10_t_21_next = _s10_t_21_next_1;
+assign s11_t_19_next = s10_t_21_reg;
+assign s12_t_16_next = s11_t_19_reg;
+assign s13_t_11_next = s12_t_16_reg;
+assign s14_t_12_next = s13_t_11_reg;
+assign s15_t_8_next = s14_t_12_reg;
+assign s16_t_7_next = s15_t_8_reg;
 assign s17_t_6_next = s16_t_7_reg;
-assign s18_t_4_next = s17_t_6_reg;
-assign s19_t_2_next = s18_t_4_reg;
-assign s20_t_2_next = s19_t_2_reg;
-assign s19_t_3_next = _s19_t_3_next_2;
-assign s20_t_3_next = s19_t_3_reg;
-assign s10_t_14_next = _s10_t_14_next_0;
-assign s11_t_10_next = s10_t_14_reg;
-assign s12_t_11_next = s11_t_10_reg;
-assign s13_t_7_next = s12_t_11_reg;
-assign s14_t_6_next = s13_t_7_reg;
-assign s15_t_6_next = s14_t_6_reg;
-assign s16_t_8_next = s15_t_6_reg;
+assign s18_t_7_next = s17_t_6_reg;
+assign s19_t_7_next = s18_t_7_reg;
+assign s20_t_6_next = s19_t_7_reg;
+assign s21_t_4_next = s20_t_6_reg;
+assign s22_t_2_next = s21_t_4_reg;
+assign s23_t_2_next = s22_t_2_reg;
+assign s22_t_3_next = _s22_t_3_next_2;
+assign s23_t_3_next = s22_t_3_reg;
+assign s10_t_22_next = _s10_t_22_next_0;
+assign s11_t_20_next = s10_t_22_reg;
+assign s12_t_17_next = s11_t_20_reg;
+assign s13_t_12_next = s12_t_17_reg;
+assign s14_t_13_next = s13_t_12_reg;
+assign s15_t_9_next = s14_t_13_reg;
+assign s16_t_8_next = s15_t_9_reg;
 assign s17_t_7_next = s16_t_8_reg;
-assign s18_t_5_next = s17_t_7_reg;
-assign s19_t_4_next = s18_t_5_reg;
-assign s20_t_4_next = s19_t_4_reg;
-assign s6_t_23_next = _s6_t_23_next_0;
-assign s7_t_19_next = s6_t_23_reg;
-assign s8_t_14_next = s7_t_19_reg;
-assign s9_t_17_next = s8_t_14_reg;
-assign s10_t_15_next = s9_t_17_reg;
-assign s11_t_11_next = s10_t_15_reg;
-assign s12_t_12_next = s11_t_11_reg;
-assign s13_t_8_next = s12_t_12_reg;
-assign s14_t_7_next = s13_t_8_reg;
-assign s15_t_7_next = s14_t_7_reg;
-assign s16_t_9_next = s15_t_7_reg;
+assign s18_t_8_next = s17_t_7_reg;
+assign s19_t_8_next = s18_t_8_reg;
+assign s20_t_7_next = s19_t_8_reg;
+assign s21_t_5_next = s20_t_7_reg;
+assign s22_t_4_next = s21_t_5_reg;
+assign s23_t_4_next = s22_t_4_reg;
+assign s6_t_48_next = _s6_t_48_next_0;
+assign s7_t_27_next = s6_t_48_reg;
+assign s8_t_26_next = s7_t_27_reg;
+assign s9_t_28_next = s8_t_26_reg;
+assign s10_t_23_next = s9_t_28_reg;
+assign s11_t_21_next = s10_t_23_reg;
+assign s12_t_18_next = s11_t_21_reg;
+assign s13_t_13_next = s12_t_18_reg;
+assign s14_t_14_next = s13_t_13_reg;
+assign s15_t_10_next = s14_t_14_reg;
+assign s16_t_9_next = s15_t_10_reg;
 assign s17_t_8_next = s16_t_9_reg;
-assign s18_t_6_next = s17_t_8_reg;
-assign s19_t_5_next = s18_t_6_reg;
-assign s20_t_5_next = s19_t_5_reg;
-assign s10_t_16_next = _s10_t_16_next_2;
-assign s11_t_12_next = s10_t_16_reg;
-assign s12_t_13_next = s11_t_12_reg;
-assign s13_t_9_next = s12_t_13_reg;
-assign s14_t_8_next = s13_t_9_reg;
-assign s15_t_8_next = s14_t_8_reg;
-assign s16_t_10_next = s15_t_8_reg;
+assign s18_t_9_next = s17_t_8_reg;
+assign s19_t_9_next = s18_t_9_reg;
+assign s20_t_8_next = s19_t_9_reg;
+assign s21_t_6_next = s20_t_8_reg;
+assign s22_t_5_next = s21_t_6_reg;
+assign s23_t_5_next = s22_t_5_reg;
+assign s10_t_24_next = _s10_t_24_next_2;
+assign s11_t_22_next = s10_t_24_reg;
+assign s12_t_19_next = s11_t_22_reg;
+assign s13_t_14_next = s12_t_19_reg;
+assign s14_t_15_next = s13_t_14_reg;
+assign s15_t_11_next = s14_t_15_reg;
+assign s16_t_10_next = s15_t_11_reg;
 assign s17_t_9_next = s16_t_10_reg;
-assign s18_t_7_next = s17_t_9_reg;
-assign s19_t_6_next = s18_t_7_reg;
-assign s20_t_6_next = s19_t_6_reg;
-assign s5_t_23_next = _s5_t_23_next_3;
-assign s6_t_24_next = s5_t_23_reg;
-assign s7_t_20_next = s6_t_24_reg;
-assign s8_t_15_next = s7_t_20_reg;
-assign s9_t_18_next = s8_t_15_reg;
-assign s10_t_17_next = s9_t_18_reg;
-assign s11_t_13_next = s10_t_17_reg;
-assign s12_t_14_next = s11_t_13_reg;
-assign s13_t_10_next = s12_t_14_reg;
-assign s14_t_9_next = s13_t_10_reg;
-assign s15_t_9_next = s14_t_9_reg;
-assign s16_t_11_next = s15_t_9_reg;
+assign s18_t_10_next = s17_t_9_reg;
+assign s19_t_10_next = s18_t_10_reg;
+assign s20_t_9_next = s19_t_10_reg;
+assign s21_t_7_next = s20_t_9_reg;
+assign s22_t_6_next = s21_t_7_reg;
+assign s23_t_6_next = s22_t_6_reg;
+assign s5_t_44_next = _s5_t_44_next_3;
+assign s6_t_49_next = s5_t_44_reg;
+assign s7_t_28_next = s6_t_49_reg;
+assign s8_t_27_next = s7_t_28_reg;
+assign s9_t_29_next = s8_t_27_reg;
+assign s10_t_25_next = s9_t_29_reg;
+assign s11_t_23_next = s10_t_25_reg;
+assign s12_t_20_next = s11_t_23_reg;
+assign s13_t_15_next = s12_t_20_reg;
+assign s14_t_16_next = s13_t_15_reg;
+assign s15_t_12_next = s14_t_16_reg;
+assign s16_t_11_next = s15_t_12_reg;
 assign s17_t_10_next = s16_t_11_reg;
-assign s18_t_8_next = s17_t_10_reg;
-assign s19_t_7_next = s18_t_8_reg;
-assign s20_t_7_next = s19_t_7_reg;
-assign s5_t_24_next = _s5_t_24_next_1;
-assign s6_t_25_next = s5_t_24_reg;
-assign s7_t_21_next = s6_t_25_reg;
-assign s8_t_16_next = s7_t_21_reg;
-assign s9_t_19_next = s8_t_16_reg;
-assign s10_t_18_next = s9_t_19_reg;
-assign s11_t_14_next = s10_t_18_reg;
-assign s12_t_15_next = s11_t_14_reg;
-assign s13_t_11_next = s12_t_15_reg;
-assign s14_t_10_next = s13_t_11_reg;
-assign s15_t_10_next = s14_t_10_reg;
-assign s16_t_12_next = s15_t_10_reg;
+assign s18_t_11_next = s17_t_10_reg;
+assign s19_t_11_next = s18_t_11_reg;
+assign s20_t_10_next = s19_t_11_reg;
+assign s21_t_8_next = s20_t_10_reg;
+assign s22_t_7_next = s21_t_8_reg;
+assign s23_t_7_next = s22_t_7_reg;
+assign s5_t_45_next = _s5_t_45_next_1;
+assign s6_t_50_next = s5_t_45_reg;
+assign s7_t_29_next = s6_t_50_reg;
+assign s8_t_28_next = s7_t_29_reg;
+assign s9_t_30_next = s8_t_28_reg;
+assign s10_t_26_next = s9_t_30_reg;
+assign s11_t_24_next = s10_t_26_reg;
+assign s12_t_21_next = s11_t_24_reg;
+assign s13_t_16_next = s12_t_21_reg;
+assign s14_t_17_next = s13_t_16_reg;
+assign s15_t_13_next = s14_t_17_reg;
+assign s16_t_12_next = s15_t_13_reg;
 assign s17_t_11_next = s16_t_12_reg;
-assign s18_t_9_next = s17_t_11_reg;
-assign s19_t_8_next = s18_t_9_reg;
-assign s20_t_8_next = s19_t_8_reg;
-assign s10_t_19_next = _s10_t_19_next_0;
-assign s11_t_15_next = s10_t_19_reg;
-assign s12_t_16_next = s11_t_15_reg;
-assign s13_t_12_next = s12_t_16_reg;
-assign s14_t_11_next = s13_t_12_reg;
-assign s15_t_11_next = s14_t_11_reg;
-assign s16_t_13_next = s15_t_11_reg;
+assign s18_t_12_next = s17_t_11_reg;
+assign s19_t_12_next = s18_t_12_reg;
+assign s20_t_11_next = s19_t_12_reg;
+assign s21_t_9_next = s20_t_11_reg;
+assign s22_t_8_next = s21_t_9_reg;
+assign s23_t_8_next = s22_t_8_reg;
+assign s10_t_27_next = _s10_t_27_next_0;
+assign s11_t_25_next = s10_t_27_reg;
+assign s12_t_22_next = s11_t_25_reg;
+assign s13_t_17_next = s12_t_22_reg;
+assign s14_t_18_next = s13_t_17_reg;
+assign s15_t_14_next = s14_t_18_reg;
+assign s16_t_13_next = s15_t_14_reg;
 assign s17_t_12_next = s16_t_13_reg;
-assign s18_t_10_next = s17_t_12_reg;
-assign s19_t_9_next = s18_t_10_reg;
-assign s20_t_9_next = s19_t_9_reg;
-assign s5_t_25_next = _s5_t_25_next_3;
-assign s6_t_26_next = s5_t_25_reg;
-assign s7_t_22_next = s6_t_26_reg;
-assign s8_t_17_next = s7_t_22_reg;
-assign s9_t_20_next = s8_t_17_reg;
-assign s10_t_20_next = s9_t_20_reg;
-assign s11_t_16_next = s10_t_20_reg;
-assign s12_t_17_next = s11_t_16_reg;
-assign s13_t_13_next = s12_t_17_reg;
-assign s14_t_12_next = s13_t_13_reg;
-assign s15_t_12_next = s14_t_12_reg;
-assign s16_t_14_next = s15_t_12_reg;
+assign s18_t_13_next = s17_t_12_reg;
+assign s19_t_13_next = s18_t_13_reg;
+assign s20_t_12_next = s19_t_13_reg;
+assign s21_t_10_next = s20_t_12_reg;
+assign s22_t_9_next = s21_t_10_reg;
+assign s23_t_9_next = s22_t_9_reg;
+assign s5_t_46_next = _s5_t_46_next_3;
+assign s6_t_51_next = s5_t_46_reg;
+assign s7_t_30_next = s6_t_51_reg;
+assign s8_t_29_next = s7_t_30_reg;
+assign s9_t_31_next = s8_t_29_reg;
+assign s10_t_28_next = s9_t_31_reg;
+assign s11_t_26_next = s10_t_28_reg;
+assign s12_t_23_next = s11_t_26_reg;
+assign s13_t_18_next = s12_t_23_reg;
+assign s14_t_19_next = s13_t_18_reg;
+assign s15_t_15_next = s14_t_19_reg;
+assign s16_t_14_next = s15_t_15_reg;
 assign s17_t_13_next = s16_t_14_reg;
-assign s18_t_11_next = s17_t_13_reg;
-assign s19_t_10_next = s18_t_11_reg;
-assign s20_t_10_next = s19_t_10_reg;
-assign s6_t_27_next = _s6_t_27_next_1;
-assign s7_t_23_next = s6_t_27_reg;
-assign s8_t_18_next = s7_t_23_reg;
-assign s9_t_21_next = s8_t_18_reg;
-assign s10_t_21_next = s9_t_21_reg;
-assign s11_t_17_next = s10_t_21_reg;
-assign s12_t_18_next = s11_t_17_reg;
-assign s13_t_14_next = s12_t_18_reg;
-assign s14_t_13_next = s13_t_14_reg;
-assign s15_t_13_next = s14_t_13_reg;
-assign s16_t_15_next = s15_t_13_reg;
+assign s18_t_14_next = s17_t_13_reg;
+assign s19_t_14_next = s18_t_14_reg;
+assign s20_t_13_next = s19_t_14_reg;
+assign s21_t_11_next = s20_t_13_reg;
+assign s22_t_10_next = s21_t_11_reg;
+assign s23_t_10_next = s22_t_10_reg;
+assign s6_t_52_next = _s6_t_52_next_1;
+assign s7_t_31_next = s6_t_52_reg;
+assign s8_t_30_next = s7_t_31_reg;
+assign s9_t_32_next = s8_t_30_reg;
+assign s10_t_29_next = s9_t_32_reg;
+assign s11_t_27_next = s10_t_29_reg;
+assign s12_t_24_next = s11_t_27_reg;
+assign s13_t_19_next = s12_t_24_reg;
+assign s14_t_20_next = s13_t_19_reg;
+assign s15_t_16_next = s14_t_20_reg;
+assign s16_t_15_next = s15_t_16_reg;
 assign s17_t_14_next = s16_t_15_reg;
-assign s18_t_12_next = s17_t_14_reg;
-assign s19_t_11_next = s18_t_12_reg;
-assign s20_t_11_next = s19_t_11_reg;
-assign s2_t_23_next = _s2_t_16_next_0;
-assign s3_t_23_next = s2_t_23_reg;
-assign s4_t_27_next = s3_t_23_reg;
-assign s5_t_26_next = s4_t_27_reg;
-assign s6_t_28_next = s5_t_26_reg;
-assign s7_t_24_next = s6_t_28_reg;
-assign s8_t_19_next = s7_t_24_reg;
-assign s9_t_22_next = s8_t_19_reg;
-assign s10_t_22_next = s9_t_22_reg;
-assign s11_t_18_next = s10_t_22_reg;
-assign s12_t_19_next = s11_t_18_reg;
-assign s13_t_15_next = s12_t_19_reg;
-assign s14_t_14_next = s13_t_15_reg;
-assign s15_t_14_next = s14_t_14_reg;
-assign s16_t_16_next = s15_t_14_reg;
+assign s18_t_15_next = s17_t_14_reg;
+assign s19_t_15_next = s18_t_15_reg;
+assign s20_t_14_next = s19_t_15_reg;
+assign s21_t_12_next = s20_t_14_reg;
+assign s22_t_11_next = s21_t_12_reg;
+assign s23_t_11_next = s22_t_11_reg;
+assign s2_t_42_next = _s2_t_35_next_0;
+assign s3_t_25_next = s2_t_42_reg;
+assign s4_t_29_next = s3_t_25_reg;
+assign s5_t_47_next = s4_t_29_reg;
+assign s6_t_53_next = s5_t_47_reg;
+assign s7_t_32_next = s6_t_53_reg;
+assign s8_t_31_next = s7_t_32_reg;
+assign s9_t_33_next = s8_t_31_reg;
+assign s10_t_30_next = s9_t_33_reg;
+assign s11_t_28_next = s10_t_30_reg;
+assign s12_t_25_next = s11_t_28_reg;
+assign s13_t_20_next = s12_t_25_reg;
+assign s14_t_21_next = s13_t_20_reg;
+assign s15_t_17_next = s14_t_21_reg;
+assign s16_t_16_next = s15_t_17_reg;
 assign s17_t_15_next = s16_t_16_reg;
-assign s18_t_13_next = s17_t_15_reg;
-assign s19_t_12_next = s18_t_13_reg;
-assign s20_t_12_next = s19_t_12_reg;
+assign s18_t_16_next = s17_t_15_reg;
+assign s19_t_16_next = s18_t_16_reg;
+assign s20_t_15_next = s19_t_16_reg;
+assign s21_t_13_next = s20_t_15_reg;
+assign s22_t_12_next = s21_t_13_reg;
+assign s23_t_12_next = s22_t_12_reg;
 assign s2_ecn_next = s1_ecn_reg;
 assign s3_ecn_next = s2_ecn_reg;
 assign s4_ecn_next = s3_ecn_reg;
 assign s5_ecn_next = s4_ecn_reg;
-assign s2_t_24_next = _s2_t_24_next_0;
-assign s3_t_24_next = s2_t_24_reg;
-assign s4_t_28_next = s3_t_24_reg;
-assign s5_t_27_next = s4_t_28_reg;
+assign s2_t_43_next = _s2_t_43_next_0;
+assign s3_t_26_next = s2_t_43_reg;
+assign s4_t_30_next = s3_t_26_reg;
+assign s5_t_48_next = s4_t_30_reg;
 assign s6_core_case_next = core_case;
 assign s7_core_case_next = s6_core_case_reg;
 assign s8_core_case_next = s7_core_case_reg;
 assign s9_core_case_next = s8_core_case_reg;
-assign s5_t_28_next = _s5_t_28_next_1;
-assign s6_t_29_next = s5_t_28_reg;
-assign s7_t_25_next = s6_t_29_reg;
-assign s8_t_20_next = s7_t_25_reg;
-assign s9_t_23_next = s8_t_20_reg;
+assign s5_t_49_next = _s5_t_49_next_1;
+assign s6_t_54_next = s5_t_49_reg;
+assign s7_t_33_next = s6_t_54_reg;
+assign s8_t_32_next = s7_t_33_reg;
+assign s9_t_34_next = s8_t_32_reg;
 assign s2_kind_next = s1_kind_reg;
 assign s3_kind_next = s2_kind_reg;
 assign s4_kind_next = s3_kind_reg;
@@ -6926,30 +7798,39 @@ assign s17_kind_next = s16_kind_reg;
 assign s18_kind_next = s17_kind_reg;
 assign s19_kind_next = s18_kind_reg;
 assign s20_kind_next = s19_kind_reg;
-assign s10_t_23_next = _s10_t_23_next_4;
-assign s11_t_19_next = s10_t_23_reg;
-assign s12_t_20_next = s11_t_19_reg;
-assign s13_t_16_next = s12_t_20_reg;
-assign s14_t_15_next = s13_t_16_reg;
-assign s15_t_15_next = s14_t_15_reg;
-assign s16_t_17_next = s15_t_15_reg;
+assign s21_kind_next = s20_kind_reg;
+assign s22_kind_next = s21_kind_reg;
+assign s23_kind_next = s22_kind_reg;
+assign s10_t_31_next = _s10_t_31_next_4;
+assign s11_t_29_next = s10_t_31_reg;
+assign s12_t_26_next = s11_t_29_reg;
+assign s13_t_21_next = s12_t_26_reg;
+assign s14_t_22_next = s13_t_21_reg;
+assign s15_t_18_next = s14_t_22_reg;
+assign s16_t_17_next = s15_t_18_reg;
 assign s17_t_16_next = s16_t_17_reg;
-assign s18_t_14_next = s17_t_16_reg;
-assign s19_t_13_next = s18_t_14_reg;
-assign s20_t_13_next = s19_t_13_reg;
-assign s19_qa_fired_nscc_next = s18_qa_fired_nscc_reg;
-assign s20_qa_fired_nscc_next = s19_qa_fired_nscc_reg;
-assign s10_t_24_next = _s10_t_24_next_0;
-assign s11_t_20_next = s10_t_24_reg;
-assign s12_t_21_next = s11_t_20_reg;
-assign s13_t_17_next = s12_t_21_reg;
-assign s14_t_16_next = s13_t_17_reg;
-assign s15_t_16_next = s14_t_16_reg;
-assign s16_t_18_next = s15_t_16_reg;
+assign s18_t_17_next = s17_t_16_reg;
+assign s19_t_17_next = s18_t_17_reg;
+assign s20_t_16_next = s19_t_17_reg;
+assign s21_t_14_next = s20_t_16_reg;
+assign s22_t_13_next = s21_t_14_reg;
+assign s23_t_13_next = s22_t_13_reg;
+assign s22_qa_fired_nscc_next = s21_qa_fired_nscc_reg;
+assign s23_qa_fired_nscc_next = s22_qa_fired_nscc_reg;
+assign s10_t_32_next = _s10_t_32_next_0;
+assign s11_t_30_next = s10_t_32_reg;
+assign s12_t_27_next = s11_t_30_reg;
+assign s13_t_22_next = s12_t_27_reg;
+assign s14_t_23_next = s13_t_22_reg;
+assign s15_t_19_next = s14_t_23_reg;
+assign s16_t_18_next = s15_t_19_reg;
 assign s17_t_17_next = s16_t_18_reg;
-assign s18_t_15_next = s17_t_17_reg;
-assign s19_t_14_next = s18_t_15_reg;
-assign s20_t_14_next = s19_t_14_reg;
+assign s18_t_18_next = s17_t_17_reg;
+assign s19_t_18_next = s18_t_18_reg;
+assign s20_t_17_next = s19_t_18_reg;
+assign s21_t_15_next = s20_t_17_reg;
+assign s22_t_14_next = s21_t_15_reg;
+assign s23_t_14_next = s22_t_14_reg;
 assign m_result_valid = out_nonempty;
 assign m_result_conn = out_head_conn_reg;
 assign m_result_kind = out_head_kind_reg;
@@ -7018,6 +7899,12 @@ always @* begin
     s19_conn_next = s19_conn_reg;
     s20_valid_next = s20_valid_reg;
     s20_conn_next = s20_conn_reg;
+    s21_valid_next = s21_valid_reg;
+    s21_conn_next = s21_conn_reg;
+    s22_valid_next = s22_valid_reg;
+    s22_conn_next = s22_conn_reg;
+    s23_valid_next = s23_valid_reg;
+    s23_conn_next = s23_conn_reg;
     s1_kind_next = s1_kind_reg;
     s1_size_next = s1_size_reg;
     s1_ecn_next = s1_ecn_reg;
@@ -7189,6 +8076,27 @@ always @* begin
     out21_qa_next = out21_qa_reg;
     out21_fast_next = out21_fast_reg;
     out21_error_next = out21_error_reg;
+    out22_conn_next = out22_conn_reg;
+    out22_kind_next = out22_kind_reg;
+    out22_cwnd_next = out22_cwnd_reg;
+    out22_case_next = out22_case_reg;
+    out22_qa_next = out22_qa_reg;
+    out22_fast_next = out22_fast_reg;
+    out22_error_next = out22_error_reg;
+    out23_conn_next = out23_conn_reg;
+    out23_kind_next = out23_kind_reg;
+    out23_cwnd_next = out23_cwnd_reg;
+    out23_case_next = out23_case_reg;
+    out23_qa_next = out23_qa_reg;
+    out23_fast_next = out23_fast_reg;
+    out23_error_next = out23_error_reg;
+    out24_conn_next = out24_conn_reg;
+    out24_kind_next = out24_kind_reg;
+    out24_cwnd_next = out24_cwnd_reg;
+    out24_case_next = out24_case_reg;
+    out24_qa_next = out24_qa_reg;
+    out24_fast_next = out24_fast_reg;
+    out24_error_next = out24_error_reg;
     out_head_conn_next = out_head_conn_reg;
     out_head_kind_next = out_head_kind_reg;
     out_head_cwnd_next = out_head_cwnd_reg;
@@ -7296,6 +8204,12 @@ always @* begin
     s19_conn_next = s18_conn_reg;
     s20_valid_next = s19_valid_reg;
     s20_conn_next = s19_conn_reg;
+    s21_valid_next = s20_valid_reg;
+    s21_conn_next = s20_conn_reg;
+    s22_valid_next = s21_valid_reg;
+    s22_conn_next = s21_conn_reg;
+    s23_valid_next = s22_valid_reg;
+    s23_conn_next = s22_conn_reg;
     s1_fix_valid_next = snoop_in;
     s1_fix_word_next = new_word;
     s2_fix_valid_next = _shell_15;
@@ -7304,229 +8218,256 @@ always @* begin
     s3_fix_valid_next = _shell_19;
     s3_fix_word_next = _shell_20;
     s4_cur_next = _shell_23;
-    if (s20_valid_reg) begin
+    if (s23_valid_reg) begin
         if (_shell_24) begin
-            out0_conn_next = s20_conn_reg;
-            out0_kind_next = s20_kind_reg;
+            out0_conn_next = s23_conn_reg;
+            out0_kind_next = s23_kind_reg;
             out0_cwnd_next = res_cwnd;
             out0_case_next = res_case;
             out0_qa_next = res_qa;
             out0_fast_next = res_fast;
-            out0_error_next = s20_error_reg;
+            out0_error_next = s23_error_reg;
         end
         if (_shell_26) begin
-            out1_conn_next = s20_conn_reg;
-            out1_kind_next = s20_kind_reg;
+            out1_conn_next = s23_conn_reg;
+            out1_kind_next = s23_kind_reg;
             out1_cwnd_next = res_cwnd;
             out1_case_next = res_case;
             out1_qa_next = res_qa;
             out1_fast_next = res_fast;
-            out1_error_next = s20_error_reg;
+            out1_error_next = s23_error_reg;
         end
         if (_shell_27) begin
-            out2_conn_next = s20_conn_reg;
-            out2_kind_next = s20_kind_reg;
+            out2_conn_next = s23_conn_reg;
+            out2_kind_next = s23_kind_reg;
             out2_cwnd_next = res_cwnd;
             out2_case_next = res_case;
             out2_qa_next = res_qa;
             out2_fast_next = res_fast;
-            out2_error_next = s20_error_reg;
+            out2_error_next = s23_error_reg;
         end
         if (_shell_28) begin
-            out3_conn_next = s20_conn_reg;
-            out3_kind_next = s20_kind_reg;
+            out3_conn_next = s23_conn_reg;
+            out3_kind_next = s23_kind_reg;
             out3_cwnd_next = res_cwnd;
             out3_case_next = res_case;
             out3_qa_next = res_qa;
             out3_fast_next = res_fast;
-            out3_error_next = s20_error_reg;
+            out3_error_next = s23_error_reg;
         end
         if (_shell_29) begin
-            out4_conn_next = s20_conn_reg;
-            out4_kind_next = s20_kind_reg;
+            out4_conn_next = s23_conn_reg;
+            out4_kind_next = s23_kind_reg;
             out4_cwnd_next = res_cwnd;
             out4_case_next = res_case;
             out4_qa_next = res_qa;
             out4_fast_next = res_fast;
-            out4_error_next = s20_error_reg;
+            out4_error_next = s23_error_reg;
         end
         if (_shell_30) begin
-            out5_conn_next = s20_conn_reg;
-            out5_kind_next = s20_kind_reg;
+            out5_conn_next = s23_conn_reg;
+            out5_kind_next = s23_kind_reg;
             out5_cwnd_next = res_cwnd;
             out5_case_next = res_case;
             out5_qa_next = res_qa;
             out5_fast_next = res_fast;
-            out5_error_next = s20_error_reg;
+            out5_error_next = s23_error_reg;
         end
         if (_shell_31) begin
-            out6_conn_next = s20_conn_reg;
-            out6_kind_next = s20_kind_reg;
+            out6_conn_next = s23_conn_reg;
+            out6_kind_next = s23_kind_reg;
             out6_cwnd_next = res_cwnd;
             out6_case_next = res_case;
             out6_qa_next = res_qa;
             out6_fast_next = res_fast;
-            out6_error_next = s20_error_reg;
+            out6_error_next = s23_error_reg;
         end
         if (_shell_32) begin
-            out7_conn_next = s20_conn_reg;
-            out7_kind_next = s20_kind_reg;
+            out7_conn_next = s23_conn_reg;
+            out7_kind_next = s23_kind_reg;
             out7_cwnd_next = res_cwnd;
             out7_case_next = res_case;
             out7_qa_next = res_qa;
             out7_fast_next = res_fast;
-            out7_error_next = s20_error_reg;
+            out7_error_next = s23_error_reg;
         end
         if (_shell_33) begin
-            out8_conn_next = s20_conn_reg;
-            out8_kind_next = s20_kind_reg;
+            out8_conn_next = s23_conn_reg;
+            out8_kind_next = s23_kind_reg;
             out8_cwnd_next = res_cwnd;
             out8_case_next = res_case;
             out8_qa_next = res_qa;
             out8_fast_next = res_fast;
-            out8_error_next = s20_error_reg;
+            out8_error_next = s23_error_reg;
         end
         if (_shell_34) begin
-            out9_conn_next = s20_conn_reg;
-            out9_kind_next = s20_kind_reg;
+            out9_conn_next = s23_conn_reg;
+            out9_kind_next = s23_kind_reg;
             out9_cwnd_next = res_cwnd;
             out9_case_next = res_case;
             out9_qa_next = res_qa;
             out9_fast_next = res_fast;
-            out9_error_next = s20_error_reg;
+            out9_error_next = s23_error_reg;
         end
         if (_shell_35) begin
-            out10_conn_next = s20_conn_reg;
-            out10_kind_next = s20_kind_reg;
+            out10_conn_next = s23_conn_reg;
+            out10_kind_next = s23_kind_reg;
             out10_cwnd_next = res_cwnd;
             out10_case_next = res_case;
             out10_qa_next = res_qa;
             out10_fast_next = res_fast;
-            out10_error_next = s20_error_reg;
+            out10_error_next = s23_error_reg;
         end
         if (_shell_36) begin
-            out11_conn_next = s20_conn_reg;
-            out11_kind_next = s20_kind_reg;
+            out11_conn_next = s23_conn_reg;
+            out11_kind_next = s23_kind_reg;
             out11_cwnd_next = res_cwnd;
             out11_case_next = res_case;
             out11_qa_next = res_qa;
             out11_fast_next = res_fast;
-            out11_error_next = s20_error_reg;
+            out11_error_next = s23_error_reg;
         end
         if (_shell_37) begin
-            out12_conn_next = s20_conn_reg;
-            out12_kind_next = s20_kind_reg;
+            out12_conn_next = s23_conn_reg;
+            out12_kind_next = s23_kind_reg;
             out12_cwnd_next = res_cwnd;
             out12_case_next = res_case;
             out12_qa_next = res_qa;
             out12_fast_next = res_fast;
-            out12_error_next = s20_error_reg;
+            out12_error_next = s23_error_reg;
         end
         if (_shell_38) begin
-            out13_conn_next = s20_conn_reg;
-            out13_kind_next = s20_kind_reg;
+            out13_conn_next = s23_conn_reg;
+            out13_kind_next = s23_kind_reg;
             out13_cwnd_next = res_cwnd;
             out13_case_next = res_case;
             out13_qa_next = res_qa;
             out13_fast_next = res_fast;
-            out13_error_next = s20_error_reg;
+            out13_error_next = s23_error_reg;
         end
         if (_shell_39) begin
-            out14_conn_next = s20_conn_reg;
-            out14_kind_next = s20_kind_reg;
+            out14_conn_next = s23_conn_reg;
+            out14_kind_next = s23_kind_reg;
             out14_cwnd_next = res_cwnd;
             out14_case_next = res_case;
             out14_qa_next = res_qa;
             out14_fast_next = res_fast;
-            out14_error_next = s20_error_reg;
+            out14_error_next = s23_error_reg;
         end
         if (_shell_40) begin
-            out15_conn_next = s20_conn_reg;
-            out15_kind_next = s20_kind_reg;
+            out15_conn_next = s23_conn_reg;
+            out15_kind_next = s23_kind_reg;
             out15_cwnd_next = res_cwnd;
             out15_case_next = res_case;
             out15_qa_next = res_qa;
             out15_fast_next = res_fast;
-            out15_error_next = s20_error_reg;
+            out15_error_next = s23_error_reg;
         end
         if (_shell_41) begin
-            out16_conn_next = s20_conn_reg;
-            out16_kind_next = s20_kind_reg;
+            out16_conn_next = s23_conn_reg;
+            out16_kind_next = s23_kind_reg;
             out16_cwnd_next = res_cwnd;
             out16_case_next = res_case;
             out16_qa_next = res_qa;
             out16_fast_next = res_fast;
-            out16_error_next = s20_error_reg;
+            out16_error_next = s23_error_reg;
         end
         if (_shell_42) begin
-            out17_conn_next = s20_conn_reg;
-            out17_kind_next = s20_kind_reg;
+            out17_conn_next = s23_conn_reg;
+            out17_kind_next = s23_kind_reg;
             out17_cwnd_next = res_cwnd;
             out17_case_next = res_case;
             out17_qa_next = res_qa;
             out17_fast_next = res_fast;
-            out17_error_next = s20_error_reg;
+            out17_error_next = s23_error_reg;
         end
         if (_shell_43) begin
-            out18_conn_next = s20_conn_reg;
-            out18_kind_next = s20_kind_reg;
+            out18_conn_next = s23_conn_reg;
+            out18_kind_next = s23_kind_reg;
             out18_cwnd_next = res_cwnd;
             out18_case_next = res_case;
             out18_qa_next = res_qa;
             out18_fast_next = res_fast;
-            out18_error_next = s20_error_reg;
+            out18_error_next = s23_error_reg;
         end
         if (_shell_44) begin
-            out19_conn_next = s20_conn_reg;
-            out19_kind_next = s20_kind_reg;
+            out19_conn_next = s23_conn_reg;
+            out19_kind_next = s23_kind_reg;
             out19_cwnd_next = res_cwnd;
             out19_case_next = res_case;
             out19_qa_next = res_qa;
             out19_fast_next = res_fast;
-            out19_error_next = s20_error_reg;
+            out19_error_next = s23_error_reg;
         end
         if (_shell_45) begin
-            out20_conn_next = s20_conn_reg;
-            out20_kind_next = s20_kind_reg;
+            out20_conn_next = s23_conn_reg;
+            out20_kind_next = s23_kind_reg;
             out20_cwnd_next = res_cwnd;
             out20_case_next = res_case;
             out20_qa_next = res_qa;
             out20_fast_next = res_fast;
-            out20_error_next = s20_error_reg;
+            out20_error_next = s23_error_reg;
         end
         if (_shell_46) begin
-            out21_conn_next = s20_conn_reg;
-            out21_kind_next = s20_kind_reg;
+            out21_conn_next = s23_conn_reg;
+            out21_kind_next = s23_kind_reg;
             out21_cwnd_next = res_cwnd;
             out21_case_next = res_case;
             out21_qa_next = res_qa;
             out21_fast_next = res_fast;
-            out21_error_next = s20_error_reg;
+            out21_error_next = s23_error_reg;
         end
-        out_wr_ptr_next = _shell_49;
+        if (_shell_47) begin
+            out22_conn_next = s23_conn_reg;
+            out22_kind_next = s23_kind_reg;
+            out22_cwnd_next = res_cwnd;
+            out22_case_next = res_case;
+            out22_qa_next = res_qa;
+            out22_fast_next = res_fast;
+            out22_error_next = s23_error_reg;
+        end
+        if (_shell_48) begin
+            out23_conn_next = s23_conn_reg;
+            out23_kind_next = s23_kind_reg;
+            out23_cwnd_next = res_cwnd;
+            out23_case_next = res_case;
+            out23_qa_next = res_qa;
+            out23_fast_next = res_fast;
+            out23_error_next = s23_error_reg;
+        end
+        if (_shell_49) begin
+            out24_conn_next = s23_conn_reg;
+            out24_kind_next = s23_kind_reg;
+            out24_cwnd_next = res_cwnd;
+            out24_case_next = res_case;
+            out24_qa_next = res_qa;
+            out24_fast_next = res_fast;
+            out24_error_next = s23_error_reg;
+        end
+        out_wr_ptr_next = _shell_52;
     end
     if (out_head_write) begin
-        out_head_conn_next = s20_conn_reg;
-        out_head_kind_next = s20_kind_reg;
+        out_head_conn_next = s23_conn_reg;
+        out_head_kind_next = s23_kind_reg;
         out_head_cwnd_next = res_cwnd;
         out_head_case_next = res_case;
         out_head_qa_next = res_qa;
         out_head_fast_next = res_fast;
-        out_head_error_next = s20_error_reg;
+        out_head_error_next = s23_error_reg;
     end else if (out_pop) begin
-        out_head_conn_next = _shell_51;
-        out_head_kind_next = _shell_52;
-        out_head_cwnd_next = _shell_53;
-        out_head_case_next = _shell_54;
-        out_head_qa_next = _shell_55;
-        out_head_fast_next = _shell_56;
-        out_head_error_next = _shell_57;
+        out_head_conn_next = _shell_54;
+        out_head_kind_next = _shell_55;
+        out_head_cwnd_next = _shell_56;
+        out_head_case_next = _shell_57;
+        out_head_qa_next = _shell_58;
+        out_head_fast_next = _shell_59;
+        out_head_error_next = _shell_60;
     end
     if (out_pop) begin
         out_rd_ptr_next = out_rd_ptr_plus1_reg;
-        out_rd_ptr_plus1_next = _shell_60;
+        out_rd_ptr_plus1_next = _shell_63;
     end
-    out_count_next = _shell_64;
+    out_count_next = _shell_67;
 end
 
 // issue_next
@@ -7602,6 +8543,12 @@ always @(posedge clk) begin
     s19_conn_reg <= s19_conn_next;
     s20_valid_reg <= s20_valid_next;
     s20_conn_reg <= s20_conn_next;
+    s21_valid_reg <= s21_valid_next;
+    s21_conn_reg <= s21_conn_next;
+    s22_valid_reg <= s22_valid_next;
+    s22_conn_reg <= s22_conn_next;
+    s23_valid_reg <= s23_valid_next;
+    s23_conn_reg <= s23_conn_next;
     hazard_reg <= hazard_next;
     credits_out_reg <= credits_out_next;
     s1_kind_reg <= s1_kind_next;
@@ -7637,6 +8584,9 @@ always @(posedge clk) begin
     s18_error_reg <= s18_error_next;
     s19_error_reg <= s19_error_next;
     s20_error_reg <= s20_error_next;
+    s21_error_reg <= s21_error_next;
+    s22_error_reg <= s22_error_next;
+    s23_error_reg <= s23_error_next;
     s2_t_reg <= s2_t_next;
     s3_t_reg <= s3_t_next;
     s4_t_reg <= s4_t_next;
@@ -7647,9 +8597,15 @@ always @(posedge clk) begin
     s6_qa_scaled_pp00_reg <= s6_qa_scaled_pp00_next;
     s6_qa_scaled_pp10_reg <= s6_qa_scaled_pp10_next;
     s7_qa_scaled_reg <= s7_qa_scaled_next;
-    s2_nowq_reg <= s2_nowq_next;
-    s3_nowq_reg <= s3_nowq_next;
-    s4_nowq_reg <= s4_nowq_next;
+    s2_qa_win_lo_reg <= s2_qa_win_lo_next;
+    s3_qa_win_lo_reg <= s3_qa_win_lo_next;
+    s4_qa_win_lo_reg <= s4_qa_win_lo_next;
+    s2_qa_win_hi_reg <= s2_qa_win_hi_next;
+    s3_qa_win_hi_reg <= s3_qa_win_hi_next;
+    s4_qa_win_hi_reg <= s4_qa_win_hi_next;
+    s2_qa_win_wraps_reg <= s2_qa_win_wraps_next;
+    s3_qa_win_wraps_reg <= s3_qa_win_wraps_next;
+    s4_qa_win_wraps_reg <= s4_qa_win_wraps_next;
     s2_t_3_reg <= s2_t_3_next;
     s3_t_3_reg <= s3_t_3_next;
     s4_t_3_reg <= s4_t_3_next;
@@ -7692,123 +8648,229 @@ always @(posedge clk) begin
     s8_fi_uncongested_reg <= s8_fi_uncongested_next;
     s9_fi_fire_reg <= s9_fi_fire_next;
     s5_recip_c_lead_reg <= s5_recip_c_lead_next;
-    s5_recip_c_mantissa_reg <= s5_recip_c_mantissa_next;
-    s6_recip_c_recip_reg <= s6_recip_c_recip_next;
-    s7_recip_c_t_reg <= s7_recip_c_t_next;
+    s5_t_2_reg <= s5_t_2_next;
+    s5_t_3_reg <= s5_t_3_next;
+    s5_t_4_reg <= s5_t_4_next;
+    s5_t_5_reg <= s5_t_5_next;
+    s5_t_6_reg <= s5_t_6_next;
+    s5_t_7_reg <= s5_t_7_next;
+    s5_t_8_reg <= s5_t_8_next;
+    s5_t_9_reg <= s5_t_9_next;
+    s5_t_10_reg <= s5_t_10_next;
+    s5_t_11_reg <= s5_t_11_next;
+    s5_t_12_reg <= s5_t_12_next;
+    s5_t_13_reg <= s5_t_13_next;
+    s5_t_14_reg <= s5_t_14_next;
+    s5_t_15_reg <= s5_t_15_next;
+    s5_t_16_reg <= s5_t_16_next;
+    s5_t_17_reg <= s5_t_17_next;
+    s5_t_18_reg <= s5_t_18_next;
+    s5_t_19_reg <= s5_t_19_next;
+    s5_t_20_reg <= s5_t_20_next;
+    s5_t_21_reg <= s5_t_21_next;
+    s5_t_22_reg <= s5_t_22_next;
+    s5_t_23_reg <= s5_t_23_next;
+    s5_t_24_reg <= s5_t_24_next;
+    s6_recip_c_mantissa_reg <= s6_recip_c_mantissa_next;
+    s7_recip_c_recip_reg <= s7_recip_c_recip_next;
+    s8_recip_c_t_reg <= s8_recip_c_t_next;
     s2_recip_rtt_lead_reg <= s2_recip_rtt_lead_next;
-    s2_recip_rtt_mantissa_reg <= s2_recip_rtt_mantissa_next;
-    s3_recip_rtt_recip_reg <= s3_recip_rtt_recip_next;
-    s4_recip_rtt_t_reg <= s4_recip_rtt_t_next;
+    s2_t_8_reg <= s2_t_8_next;
+    s2_t_9_reg <= s2_t_9_next;
+    s2_t_10_reg <= s2_t_10_next;
+    s2_t_11_reg <= s2_t_11_next;
+    s2_t_12_reg <= s2_t_12_next;
+    s2_t_13_reg <= s2_t_13_next;
+    s2_t_14_reg <= s2_t_14_next;
+    s2_t_15_reg <= s2_t_15_next;
+    s2_t_16_reg <= s2_t_16_next;
+    s2_t_17_reg <= s2_t_17_next;
+    s2_t_18_reg <= s2_t_18_next;
+    s2_t_19_reg <= s2_t_19_next;
+    s2_t_20_reg <= s2_t_20_next;
+    s2_t_21_reg <= s2_t_21_next;
+    s2_t_22_reg <= s2_t_22_next;
+    s2_t_23_reg <= s2_t_23_next;
+    s2_t_24_reg <= s2_t_24_next;
+    s2_t_25_reg <= s2_t_25_next;
+    s2_t_26_reg <= s2_t_26_next;
+    s3_recip_rtt_mantissa_reg <= s3_recip_rtt_mantissa_next;
+    s4_recip_rtt_recip_reg <= s4_recip_rtt_recip_next;
+    s5_recip_rtt_t_reg <= s5_recip_rtt_t_next;
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s2_size_kmi_pp00_reg <= s2_size_kmi_pp00_next;
+`endif
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s2_size_kmi_pp01_reg <= s2_size_kmi_pp01_next;
+`endif
     s3_size_kmi_reg <= s3_size_kmi_next;
     s4_t_8_reg <= s4_t_8_next;
-    s5_t_2_reg <= s5_t_2_next;
+    s5_t_25_reg <= s5_t_25_next;
     s6_t_2_reg <= s6_t_2_next;
     s7_t_2_reg <= s7_t_2_next;
-    s8_mi_base_prod_pp00_reg <= s8_mi_base_prod_pp00_next;
+    s8_t_reg <= s8_t_next;
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
+    s9_mi_base_prod_pp00_reg <= s9_mi_base_prod_pp00_next;
+`endif
     s4_t_9_reg <= s4_t_9_next;
-    s5_t_3_reg <= s5_t_3_next;
+    s5_t_26_reg <= s5_t_26_next;
     s6_t_3_reg <= s6_t_3_next;
     s7_t_3_reg <= s7_t_3_next;
-    s8_mi_base_prod_pp10_reg <= s8_mi_base_prod_pp10_next;
-    s9_mi_base_prod_reg <= s9_mi_base_prod_next;
-    s6_recip_c_lead_reg <= s6_recip_c_lead_next;
-    s7_recip_c_lead_reg <= s7_recip_c_lead_next;
-    s8_recip_c_lead_reg <= s8_recip_c_lead_next;
-    s9_recip_c_lead_reg <= s9_recip_c_lead_next;
-    s10_mi_base_reg <= s10_mi_base_next;
-    s2_t_8_reg <= s2_t_8_next;
-    s3_t_8_reg <= s3_t_8_next;
-    s4_t_10_reg <= s4_t_10_next;
-    s5_t_4_reg <= s5_t_4_next;
+    s8_t_2_reg <= s8_t_2_next;
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
+    s9_mi_base_prod_pp10_reg <= s9_mi_base_prod_pp10_next;
+`endif
+    s10_mi_base_prod_reg <= s10_mi_base_prod_next;
     s6_t_4_reg <= s6_t_4_next;
     s7_t_4_reg <= s7_t_4_next;
-    s8_t_reg <= s8_t_next;
+    s8_t_3_reg <= s8_t_3_next;
     s9_t_reg <= s9_t_next;
     s10_t_reg <= s10_t_next;
-    s11_mi_num_pp00_reg <= s11_mi_num_pp00_next;
-    s2_t_9_reg <= s2_t_9_next;
-    s3_t_9_reg <= s3_t_9_next;
-    s4_t_11_reg <= s4_t_11_next;
-    s5_t_5_reg <= s5_t_5_next;
+    s11_mi_base_coarse_reg <= s11_mi_base_coarse_next;
     s6_t_5_reg <= s6_t_5_next;
     s7_t_5_reg <= s7_t_5_next;
-    s8_t_2_reg <= s8_t_2_next;
+    s8_t_4_reg <= s8_t_4_next;
     s9_t_2_reg <= s9_t_2_next;
     s10_t_2_reg <= s10_t_2_next;
-    s11_mi_num_pp01_reg <= s11_mi_num_pp01_next;
-    s2_t_10_reg <= s2_t_10_next;
-    s3_t_10_reg <= s3_t_10_next;
-    s4_t_12_reg <= s4_t_12_next;
-    s5_t_6_reg <= s5_t_6_next;
+    s11_t_reg <= s11_t_next;
+    s12_mi_base_reg <= s12_mi_base_next;
+    s2_t_27_reg <= s2_t_27_next;
+    s3_t_8_reg <= s3_t_8_next;
+    s4_t_10_reg <= s4_t_10_next;
+    s5_t_27_reg <= s5_t_27_next;
     s6_t_6_reg <= s6_t_6_next;
     s7_t_6_reg <= s7_t_6_next;
-    s8_t_3_reg <= s8_t_3_next;
+    s8_t_5_reg <= s8_t_5_next;
     s9_t_3_reg <= s9_t_3_next;
     s10_t_3_reg <= s10_t_3_next;
-    s11_mi_num_pp10_reg <= s11_mi_num_pp10_next;
-    s2_t_11_reg <= s2_t_11_next;
-    s3_t_11_reg <= s3_t_11_next;
-    s4_t_13_reg <= s4_t_13_next;
-    s5_t_7_reg <= s5_t_7_next;
+    s11_t_2_reg <= s11_t_2_next;
+    s12_t_reg <= s12_t_next;
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
+    s13_mi_num_pp00_reg <= s13_mi_num_pp00_next;
+`endif
+    s2_t_28_reg <= s2_t_28_next;
+    s3_t_9_reg <= s3_t_9_next;
+    s4_t_11_reg <= s4_t_11_next;
+    s5_t_28_reg <= s5_t_28_next;
     s6_t_7_reg <= s6_t_7_next;
     s7_t_7_reg <= s7_t_7_next;
-    s8_t_4_reg <= s8_t_4_next;
+    s8_t_6_reg <= s8_t_6_next;
     s9_t_4_reg <= s9_t_4_next;
     s10_t_4_reg <= s10_t_4_next;
-    s11_mi_num_pp11_reg <= s11_mi_num_pp11_next;
-    s12_mi_num_reg <= s12_mi_num_next;
-    s5_t_8_reg <= s5_t_8_next;
+    s11_t_3_reg <= s11_t_3_next;
+    s12_t_2_reg <= s12_t_2_next;
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
+    s13_mi_num_pp01_reg <= s13_mi_num_pp01_next;
+`endif
+    s2_t_29_reg <= s2_t_29_next;
+    s3_t_10_reg <= s3_t_10_next;
+    s4_t_12_reg <= s4_t_12_next;
+    s5_t_29_reg <= s5_t_29_next;
     s6_t_8_reg <= s6_t_8_next;
     s7_t_8_reg <= s7_t_8_next;
-    s8_t_5_reg <= s8_t_5_next;
+    s8_t_7_reg <= s8_t_7_next;
     s9_t_5_reg <= s9_t_5_next;
     s10_t_5_reg <= s10_t_5_next;
-    s11_t_reg <= s11_t_next;
-    s12_t_reg <= s12_t_next;
-    s13_mi_raw_prod_pp00_reg <= s13_mi_raw_prod_pp00_next;
-    s5_t_9_reg <= s5_t_9_next;
+    s11_t_4_reg <= s11_t_4_next;
+    s12_t_3_reg <= s12_t_3_next;
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
+    s13_mi_num_pp10_reg <= s13_mi_num_pp10_next;
+`endif
+    s2_t_30_reg <= s2_t_30_next;
+    s3_t_11_reg <= s3_t_11_next;
+    s4_t_13_reg <= s4_t_13_next;
+    s5_t_30_reg <= s5_t_30_next;
     s6_t_9_reg <= s6_t_9_next;
     s7_t_9_reg <= s7_t_9_next;
-    s8_t_6_reg <= s8_t_6_next;
+    s8_t_8_reg <= s8_t_8_next;
     s9_t_6_reg <= s9_t_6_next;
     s10_t_6_reg <= s10_t_6_next;
-    s11_t_2_reg <= s11_t_2_next;
-    s12_t_2_reg <= s12_t_2_next;
-    s13_mi_raw_prod_pp10_reg <= s13_mi_raw_prod_pp10_next;
-    s5_t_10_reg <= s5_t_10_next;
+    s11_t_5_reg <= s11_t_5_next;
+    s12_t_4_reg <= s12_t_4_next;
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
+    s13_mi_num_pp11_reg <= s13_mi_num_pp11_next;
+`endif
+    s14_mi_num_reg <= s14_mi_num_next;
     s6_t_10_reg <= s6_t_10_next;
     s7_t_10_reg <= s7_t_10_next;
-    s8_t_7_reg <= s8_t_7_next;
+    s8_t_9_reg <= s8_t_9_next;
     s9_t_7_reg <= s9_t_7_next;
     s10_t_7_reg <= s10_t_7_next;
-    s11_t_3_reg <= s11_t_3_next;
-    s12_t_3_reg <= s12_t_3_next;
-    s13_mi_raw_prod_pp20_reg <= s13_mi_raw_prod_pp20_next;
-    s5_t_11_reg <= s5_t_11_next;
+    s11_t_6_reg <= s11_t_6_next;
+    s12_t_5_reg <= s12_t_5_next;
+    s13_t_reg <= s13_t_next;
+    s14_t_reg <= s14_t_next;
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
+    s15_mi_raw_prod_pp00_reg <= s15_mi_raw_prod_pp00_next;
+`endif
     s6_t_11_reg <= s6_t_11_next;
     s7_t_11_reg <= s7_t_11_next;
-    s8_t_8_reg <= s8_t_8_next;
+    s8_t_10_reg <= s8_t_10_next;
     s9_t_8_reg <= s9_t_8_next;
     s10_t_8_reg <= s10_t_8_next;
-    s11_t_4_reg <= s11_t_4_next;
-    s12_t_4_reg <= s12_t_4_next;
-    s13_mi_raw_prod_pp30_reg <= s13_mi_raw_prod_pp30_next;
-    s14_mi_raw_prod_reg <= s14_mi_raw_prod_next;
-    s3_recip_rtt_lead_reg <= s3_recip_rtt_lead_next;
-    s4_recip_rtt_lead_reg <= s4_recip_rtt_lead_next;
-    s5_recip_rtt_lead_reg <= s5_recip_rtt_lead_next;
-    s6_recip_rtt_lead_reg <= s6_recip_rtt_lead_next;
-    s7_recip_rtt_lead_reg <= s7_recip_rtt_lead_next;
-    s8_recip_rtt_lead_reg <= s8_recip_rtt_lead_next;
-    s9_recip_rtt_lead_reg <= s9_recip_rtt_lead_next;
-    s10_recip_rtt_lead_reg <= s10_recip_rtt_lead_next;
-    s11_recip_rtt_lead_reg <= s11_recip_rtt_lead_next;
-    s12_recip_rtt_lead_reg <= s12_recip_rtt_lead_next;
-    s13_recip_rtt_lead_reg <= s13_recip_rtt_lead_next;
-    s14_recip_rtt_lead_reg <= s14_recip_rtt_lead_next;
-    s15_mi_raw_reg <= s15_mi_raw_next;
+    s11_t_7_reg <= s11_t_7_next;
+    s12_t_6_reg <= s12_t_6_next;
+    s13_t_2_reg <= s13_t_2_next;
+    s14_t_2_reg <= s14_t_2_next;
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
+    s15_mi_raw_prod_pp10_reg <= s15_mi_raw_prod_pp10_next;
+`endif
+    s6_t_12_reg <= s6_t_12_next;
+    s7_t_12_reg <= s7_t_12_next;
+    s8_t_11_reg <= s8_t_11_next;
+    s9_t_9_reg <= s9_t_9_next;
+    s10_t_9_reg <= s10_t_9_next;
+    s11_t_8_reg <= s11_t_8_next;
+    s12_t_7_reg <= s12_t_7_next;
+    s13_t_3_reg <= s13_t_3_next;
+    s14_t_3_reg <= s14_t_3_next;
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
+    s15_mi_raw_prod_pp20_reg <= s15_mi_raw_prod_pp20_next;
+`endif
+    s6_t_13_reg <= s6_t_13_next;
+    s7_t_13_reg <= s7_t_13_next;
+    s8_t_12_reg <= s8_t_12_next;
+    s9_t_10_reg <= s9_t_10_next;
+    s10_t_10_reg <= s10_t_10_next;
+    s11_t_9_reg <= s11_t_9_next;
+    s12_t_8_reg <= s12_t_8_next;
+    s13_t_4_reg <= s13_t_4_next;
+    s14_t_4_reg <= s14_t_4_next;
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
+    s15_mi_raw_prod_pp30_reg <= s15_mi_raw_prod_pp30_next;
+`endif
+    s16_mi_raw_prod_reg <= s16_mi_raw_prod_next;
+    s3_t_12_reg <= s3_t_12_next;
+    s4_t_14_reg <= s4_t_14_next;
+    s5_t_31_reg <= s5_t_31_next;
+    s6_t_14_reg <= s6_t_14_next;
+    s7_t_14_reg <= s7_t_14_next;
+    s8_t_13_reg <= s8_t_13_next;
+    s9_t_11_reg <= s9_t_11_next;
+    s10_t_11_reg <= s10_t_11_next;
+    s11_t_10_reg <= s11_t_10_next;
+    s12_t_9_reg <= s12_t_9_next;
+    s13_t_5_reg <= s13_t_5_next;
+    s14_t_5_reg <= s14_t_5_next;
+    s15_t_reg <= s15_t_next;
+    s16_t_reg <= s16_t_next;
+    s17_mi_raw_coarse_reg <= s17_mi_raw_coarse_next;
+    s3_t_13_reg <= s3_t_13_next;
+    s4_t_15_reg <= s4_t_15_next;
+    s5_t_32_reg <= s5_t_32_next;
+    s6_t_15_reg <= s6_t_15_next;
+    s7_t_15_reg <= s7_t_15_next;
+    s8_t_14_reg <= s8_t_14_next;
+    s9_t_12_reg <= s9_t_12_next;
+    s10_t_12_reg <= s10_t_12_next;
+    s11_t_11_reg <= s11_t_11_next;
+    s12_t_10_reg <= s12_t_10_next;
+    s13_t_6_reg <= s13_t_6_next;
+    s14_t_6_reg <= s14_t_6_next;
+    s15_t_2_reg <= s15_t_2_next;
+    s16_t_2_reg <= s16_t_2_next;
+    s17_t_reg <= s17_t_next;
+    s18_mi_raw_reg <= s18_mi_raw_next;
     s2_size_c_reg <= s2_size_c_next;
     s3_size_c_reg <= s3_size_c_next;
     s4_size_c_reg <= s4_size_c_next;
@@ -7823,72 +8885,150 @@ always @(posedge clk) begin
     s13_size_c_reg <= s13_size_c_next;
     s14_size_c_reg <= s14_size_c_next;
     s15_size_c_reg <= s15_size_c_next;
-    s16_mi_inc_reg <= s16_mi_inc_next;
+    s16_size_c_reg <= s16_size_c_next;
+    s17_size_c_reg <= s17_size_c_next;
+    s18_size_c_reg <= s18_size_c_next;
+    s19_mi_inc_reg <= s19_mi_inc_next;
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s2_size_kfi_pp00_reg <= s2_size_kfi_pp00_next;
+`endif
     s2_size_kfi_pp01_reg <= s2_size_kfi_pp01_next;
     s3_size_kfi_reg <= s3_size_kfi_next;
-    s4_t_14_reg <= s4_t_14_next;
-    s5_t_12_reg <= s5_t_12_next;
-    s6_t_12_reg <= s6_t_12_next;
-    s7_t_12_reg <= s7_t_12_next;
-    s8_fi_c_prod_pp00_reg <= s8_fi_c_prod_pp00_next;
-    s4_t_15_reg <= s4_t_15_next;
-    s5_t_13_reg <= s5_t_13_next;
-    s6_t_13_reg <= s6_t_13_next;
-    s7_t_13_reg <= s7_t_13_next;
-    s8_fi_c_prod_pp10_reg <= s8_fi_c_prod_pp10_next;
-    s9_fi_c_prod_reg <= s9_fi_c_prod_next;
-    s10_fi_c_reg <= s10_fi_c_next;
-    s11_fi_inc_reg <= s11_fi_inc_next;
-    s2_t_12_reg <= s2_t_12_next;
-    s3_t_12_reg <= s3_t_12_next;
     s4_t_16_reg <= s4_t_16_next;
+    s5_t_33_reg <= s5_t_33_next;
+    s6_t_16_reg <= s6_t_16_next;
+    s7_t_16_reg <= s7_t_16_next;
+    s8_t_15_reg <= s8_t_15_next;
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
+    s9_fi_c_prod_pp00_reg <= s9_fi_c_prod_pp00_next;
+`endif
+    s4_t_17_reg <= s4_t_17_next;
+    s5_t_34_reg <= s5_t_34_next;
+    s6_t_17_reg <= s6_t_17_next;
+    s7_t_17_reg <= s7_t_17_next;
+    s8_t_16_reg <= s8_t_16_next;
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
+    s9_fi_c_prod_pp10_reg <= s9_fi_c_prod_pp10_next;
+`endif
+    s10_fi_c_prod_reg <= s10_fi_c_prod_next;
+    s6_t_18_reg <= s6_t_18_next;
+    s7_t_18_reg <= s7_t_18_next;
+    s8_t_17_reg <= s8_t_17_next;
+    s9_t_13_reg <= s9_t_13_next;
+    s10_t_13_reg <= s10_t_13_next;
+    s11_fi_c_coarse_reg <= s11_fi_c_coarse_next;
+    s6_t_19_reg <= s6_t_19_next;
+    s7_t_19_reg <= s7_t_19_next;
+    s8_t_18_reg <= s8_t_18_next;
+    s9_t_14_reg <= s9_t_14_next;
+    s10_t_14_reg <= s10_t_14_next;
+    s11_t_12_reg <= s11_t_12_next;
+    s12_fi_c_reg <= s12_fi_c_next;
+    s13_fi_inc_reg <= s13_fi_inc_next;
+    s2_t_31_reg <= s2_t_31_next;
+    s3_t_14_reg <= s3_t_14_next;
+    s4_t_18_reg <= s4_t_18_next;
     s5_avg_new_reg <= s5_avg_new_next;
     s6_recip_avg_lead_reg <= s6_recip_avg_lead_next;
-    s6_recip_avg_mantissa_reg <= s6_recip_avg_mantissa_next;
-    s7_recip_avg_recip_reg <= s7_recip_avg_recip_next;
-    s8_recip_avg_t_reg <= s8_recip_avg_t_next;
+    s6_t_20_reg <= s6_t_20_next;
+    s6_t_21_reg <= s6_t_21_next;
+    s6_t_22_reg <= s6_t_22_next;
+    s6_t_23_reg <= s6_t_23_next;
+    s6_t_24_reg <= s6_t_24_next;
+    s6_t_25_reg <= s6_t_25_next;
+    s6_t_26_reg <= s6_t_26_next;
+    s6_t_27_reg <= s6_t_27_next;
+    s6_t_28_reg <= s6_t_28_next;
+    s6_t_29_reg <= s6_t_29_next;
+    s6_t_30_reg <= s6_t_30_next;
+    s6_t_31_reg <= s6_t_31_next;
+    s6_t_32_reg <= s6_t_32_next;
+    s6_t_33_reg <= s6_t_33_next;
+    s6_t_34_reg <= s6_t_34_next;
+    s6_t_35_reg <= s6_t_35_next;
+    s6_t_36_reg <= s6_t_36_next;
+    s6_t_37_reg <= s6_t_37_next;
+    s6_t_38_reg <= s6_t_38_next;
+    s7_recip_avg_mantissa_reg <= s7_recip_avg_mantissa_next;
+    s8_recip_avg_recip_reg <= s8_recip_avg_recip_next;
+    s9_recip_avg_t_reg <= s9_recip_avg_t_next;
     s6_avg_excess_reg <= s6_avg_excess_next;
-    s5_t_14_reg <= s5_t_14_next;
-    s6_t_14_reg <= s6_t_14_next;
+    s5_t_35_reg <= s5_t_35_next;
+    s6_t_39_reg <= s6_t_39_next;
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s7_md_cx_pp00_reg <= s7_md_cx_pp00_next;
-    s5_t_15_reg <= s5_t_15_next;
-    s6_t_15_reg <= s6_t_15_next;
+`endif
+    s5_t_36_reg <= s5_t_36_next;
+    s6_t_40_reg <= s6_t_40_next;
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s7_md_cx_pp01_reg <= s7_md_cx_pp01_next;
-    s5_t_16_reg <= s5_t_16_next;
-    s6_t_16_reg <= s6_t_16_next;
+`endif
+    s5_t_37_reg <= s5_t_37_next;
+    s6_t_41_reg <= s6_t_41_next;
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s7_md_cx_pp10_reg <= s7_md_cx_pp10_next;
-    s5_t_17_reg <= s5_t_17_next;
-    s6_t_17_reg <= s6_t_17_next;
+`endif
+    s5_t_38_reg <= s5_t_38_next;
+    s6_t_42_reg <= s6_t_42_next;
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s7_md_cx_pp11_reg <= s7_md_cx_pp11_next;
+`endif
     s8_md_cx_reg <= s8_md_cx_next;
-    s9_md_frac_prod_pp00_reg <= s9_md_frac_prod_pp00_next;
-    s9_md_frac_prod_pp10_reg <= s9_md_frac_prod_pp10_next;
-    s9_md_frac_prod_pp20_reg <= s9_md_frac_prod_pp20_next;
-    s10_md_frac_prod_reg <= s10_md_frac_prod_next;
-    s7_recip_avg_lead_reg <= s7_recip_avg_lead_next;
-    s8_recip_avg_lead_reg <= s8_recip_avg_lead_next;
-    s9_recip_avg_lead_reg <= s9_recip_avg_lead_next;
-    s10_recip_avg_lead_reg <= s10_recip_avg_lead_next;
-    s11_md_frac_reg <= s11_md_frac_next;
-    s12_md_red_prod_pp00_reg <= s12_md_red_prod_pp00_next;
-    s12_md_red_prod_pp10_reg <= s12_md_red_prod_pp10_next;
-    s12_md_red_prod_pp20_reg <= s12_md_red_prod_pp20_next;
-    s13_md_red_prod_reg <= s13_md_red_prod_next;
-    s5_t_18_reg <= s5_t_18_next;
-    s6_t_18_reg <= s6_t_18_next;
-    s7_t_14_reg <= s7_t_14_next;
-    s8_t_9_reg <= s8_t_9_next;
-    s9_t_9_reg <= s9_t_9_next;
-    s10_t_9_reg <= s10_t_9_next;
-    s11_t_5_reg <= s11_t_5_next;
-    s12_t_5_reg <= s12_t_5_next;
-    s13_t_reg <= s13_t_next;
-    s14_md_cut_reg <= s14_md_cut_next;
-    s2_t_13_reg <= s2_t_13_next;
-    s3_t_13_reg <= s3_t_13_next;
-    s4_t_17_reg <= s4_t_17_next;
-    s5_t_19_reg <= s5_t_19_next;
+    s9_t_15_reg <= s9_t_15_next;
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
+    s10_md_frac_prod_pp00_reg <= s10_md_frac_prod_pp00_next;
+`endif
+    s9_t_16_reg <= s9_t_16_next;
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
+    s10_md_frac_prod_pp10_reg <= s10_md_frac_prod_pp10_next;
+`endif
+    s9_t_17_reg <= s9_t_17_next;
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
+    s10_md_frac_prod_pp20_reg <= s10_md_frac_prod_pp20_next;
+`endif
+    s11_md_frac_prod_reg <= s11_md_frac_prod_next;
+    s7_t_20_reg <= s7_t_20_next;
+    s8_t_19_reg <= s8_t_19_next;
+    s9_t_18_reg <= s9_t_18_next;
+    s10_t_15_reg <= s10_t_15_next;
+    s11_t_13_reg <= s11_t_13_next;
+    s12_md_frac_coarse_reg <= s12_md_frac_coarse_next;
+    s7_t_21_reg <= s7_t_21_next;
+    s8_t_20_reg <= s8_t_20_next;
+    s9_t_19_reg <= s9_t_19_next;
+    s10_t_16_reg <= s10_t_16_next;
+    s11_t_14_reg <= s11_t_14_next;
+    s12_t_11_reg <= s12_t_11_next;
+    s13_md_frac_reg <= s13_md_frac_next;
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
+    s14_md_red_prod_pp00_reg <= s14_md_red_prod_pp00_next;
+`endif
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
+    s14_md_red_prod_pp10_reg <= s14_md_red_prod_pp10_next;
+`endif
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
+    s14_md_red_prod_pp20_reg <= s14_md_red_prod_pp20_next;
+`endif
+    s15_md_red_prod_reg <= s15_md_red_prod_next;
+    s5_t_39_reg <= s5_t_39_next;
+    s6_t_43_reg <= s6_t_43_next;
+    s7_t_22_reg <= s7_t_22_next;
+    s8_t_21_reg <= s8_t_21_next;
+    s9_t_20_reg <= s9_t_20_next;
+    s10_t_17_reg <= s10_t_17_next;
+    s11_t_15_reg <= s11_t_15_next;
+    s12_t_12_reg <= s12_t_12_next;
+    s13_t_7_reg <= s13_t_7_next;
+    s14_t_7_reg <= s14_t_7_next;
+    s15_t_3_reg <= s15_t_3_next;
+    s16_md_cut_reg <= s16_md_cut_next;
+    s2_nowq_reg <= s2_nowq_next;
+    s3_nowq_reg <= s3_nowq_next;
+    s4_nowq_reg <= s4_nowq_next;
+    s2_t_32_reg <= s2_t_32_next;
+    s3_t_15_reg <= s3_t_15_next;
+    s4_t_19_reg <= s4_t_19_next;
+    s5_t_40_reg <= s5_t_40_next;
     s5_cur_c_reg <= s5_cur_c_next;
     s6_cur_c_reg <= s6_cur_c_next;
     s7_cur_c_reg <= s7_cur_c_next;
@@ -7899,6 +9039,8 @@ always @(posedge clk) begin
     s12_cur_c_reg <= s12_cur_c_next;
     s13_cur_c_reg <= s13_cur_c_next;
     s14_cur_c_reg <= s14_cur_c_next;
+    s15_cur_c_reg <= s15_cur_c_next;
+    s16_cur_c_reg <= s16_cur_c_next;
     s6_md_ok_reg <= s6_md_ok_next;
     s7_md_ok_reg <= s7_md_ok_next;
     s8_md_ok_reg <= s8_md_ok_next;
@@ -7908,12 +9050,15 @@ always @(posedge clk) begin
     s12_md_ok_reg <= s12_md_ok_next;
     s13_md_ok_reg <= s13_md_ok_next;
     s14_md_ok_reg <= s14_md_ok_next;
-    s15_c_core_reg <= s15_c_core_next;
-    s12_t_6_reg <= s12_t_6_next;
-    s13_t_2_reg <= s13_t_2_next;
-    s14_t_reg <= s14_t_next;
-    s15_t_reg <= s15_t_next;
-    s16_t_reg <= s16_t_next;
+    s15_md_ok_reg <= s15_md_ok_next;
+    s16_md_ok_reg <= s16_md_ok_next;
+    s17_c_core_reg <= s17_c_core_next;
+    s14_t_8_reg <= s14_t_8_next;
+    s15_t_4_reg <= s15_t_4_next;
+    s16_t_3_reg <= s16_t_3_next;
+    s17_t_2_reg <= s17_t_2_next;
+    s18_t_reg <= s18_t_next;
+    s19_t_reg <= s19_t_next;
     s2_rtt_le_trtt_reg <= s2_rtt_le_trtt_next;
     s3_rtt_le_trtt_reg <= s3_rtt_le_trtt_next;
     s4_rtt_le_trtt_reg <= s4_rtt_le_trtt_next;
@@ -7929,41 +9074,51 @@ always @(posedge clk) begin
     s14_rtt_le_trtt_reg <= s14_rtt_le_trtt_next;
     s15_rtt_le_trtt_reg <= s15_rtt_le_trtt_next;
     s16_rtt_le_trtt_reg <= s16_rtt_le_trtt_next;
-    s12_fi_inc_reg <= s12_fi_inc_next;
-    s13_fi_inc_reg <= s13_fi_inc_next;
+    s17_rtt_le_trtt_reg <= s17_rtt_le_trtt_next;
+    s18_rtt_le_trtt_reg <= s18_rtt_le_trtt_next;
+    s19_rtt_le_trtt_reg <= s19_rtt_le_trtt_next;
     s14_fi_inc_reg <= s14_fi_inc_next;
     s15_fi_inc_reg <= s15_fi_inc_next;
     s16_fi_inc_reg <= s16_fi_inc_next;
-    s17_incs_reg <= s17_incs_next;
-    s5_t_20_reg <= s5_t_20_next;
-    s6_t_19_reg <= s6_t_19_next;
-    s7_t_15_reg <= s7_t_15_next;
-    s8_t_10_reg <= s8_t_10_next;
-    s9_t_10_reg <= s9_t_10_next;
-    s10_t_10_reg <= s10_t_10_next;
-    s11_t_6_reg <= s11_t_6_next;
-    s12_t_7_reg <= s12_t_7_next;
-    s13_t_3_reg <= s13_t_3_next;
-    s14_t_2_reg <= s14_t_2_next;
-    s15_t_2_reg <= s15_t_2_next;
-    s16_t_2_reg <= s16_t_2_next;
-    s17_t_reg <= s17_t_next;
-    s2_t_14_reg <= s2_t_14_next;
-    s3_t_14_reg <= s3_t_14_next;
-    s4_t_18_reg <= s4_t_18_next;
-    s5_t_21_reg <= s5_t_21_next;
-    s6_t_20_reg <= s6_t_20_next;
-    s7_t_16_reg <= s7_t_16_next;
-    s8_t_11_reg <= s8_t_11_next;
-    s9_t_11_reg <= s9_t_11_next;
-    s10_t_11_reg <= s10_t_11_next;
-    s11_t_7_reg <= s11_t_7_next;
-    s12_t_8_reg <= s12_t_8_next;
-    s13_t_4_reg <= s13_t_4_next;
-    s14_t_3_reg <= s14_t_3_next;
-    s15_t_3_reg <= s15_t_3_next;
-    s16_t_3_reg <= s16_t_3_next;
-    s17_t_2_reg <= s17_t_2_next;
+    s17_fi_inc_reg <= s17_fi_inc_next;
+    s18_fi_inc_reg <= s18_fi_inc_next;
+    s19_fi_inc_reg <= s19_fi_inc_next;
+    s20_incs_reg <= s20_incs_next;
+    s5_t_41_reg <= s5_t_41_next;
+    s6_t_44_reg <= s6_t_44_next;
+    s7_t_23_reg <= s7_t_23_next;
+    s8_t_22_reg <= s8_t_22_next;
+    s9_t_21_reg <= s9_t_21_next;
+    s10_t_18_reg <= s10_t_18_next;
+    s11_t_16_reg <= s11_t_16_next;
+    s12_t_13_reg <= s12_t_13_next;
+    s13_t_8_reg <= s13_t_8_next;
+    s14_t_9_reg <= s14_t_9_next;
+    s15_t_5_reg <= s15_t_5_next;
+    s16_t_4_reg <= s16_t_4_next;
+    s17_t_3_reg <= s17_t_3_next;
+    s18_t_2_reg <= s18_t_2_next;
+    s19_t_2_reg <= s19_t_2_next;
+    s20_t_reg <= s20_t_next;
+    s2_t_33_reg <= s2_t_33_next;
+    s3_t_16_reg <= s3_t_16_next;
+    s4_t_20_reg <= s4_t_20_next;
+    s5_t_42_reg <= s5_t_42_next;
+    s6_t_45_reg <= s6_t_45_next;
+    s7_t_24_reg <= s7_t_24_next;
+    s8_t_23_reg <= s8_t_23_next;
+    s9_t_22_reg <= s9_t_22_next;
+    s10_t_19_reg <= s10_t_19_next;
+    s11_t_17_reg <= s11_t_17_next;
+    s12_t_14_reg <= s12_t_14_next;
+    s13_t_9_reg <= s13_t_9_next;
+    s14_t_10_reg <= s14_t_10_next;
+    s15_t_6_reg <= s15_t_6_next;
+    s16_t_5_reg <= s16_t_5_next;
+    s17_t_4_reg <= s17_t_4_next;
+    s18_t_3_reg <= s18_t_3_next;
+    s19_t_3_reg <= s19_t_3_next;
+    s20_t_2_reg <= s20_t_2_next;
     s5_cur_inc_reg <= s5_cur_inc_next;
     s6_cur_inc_reg <= s6_cur_inc_next;
     s7_cur_inc_reg <= s7_cur_inc_next;
@@ -7977,13 +9132,17 @@ always @(posedge clk) begin
     s15_cur_inc_reg <= s15_cur_inc_next;
     s16_cur_inc_reg <= s16_cur_inc_next;
     s17_cur_inc_reg <= s17_cur_inc_next;
-    s18_inc_acc_reg <= s18_inc_acc_next;
-    s2_t_15_reg <= s2_t_15_next;
-    s3_t_15_reg <= s3_t_15_next;
-    s4_t_19_reg <= s4_t_19_next;
-    s16_t_4_reg <= s16_t_4_next;
-    s17_t_3_reg <= s17_t_3_next;
-    s18_t_reg <= s18_t_next;
+    s18_cur_inc_reg <= s18_cur_inc_next;
+    s19_cur_inc_reg <= s19_cur_inc_next;
+    s20_cur_inc_reg <= s20_cur_inc_next;
+    s21_inc_acc_reg <= s21_inc_acc_next;
+    s2_t_34_reg <= s2_t_34_next;
+    s3_t_17_reg <= s3_t_17_next;
+    s4_t_21_reg <= s4_t_21_next;
+    s18_t_4_reg <= s18_t_4_next;
+    s19_t_4_reg <= s19_t_4_next;
+    s20_t_3_reg <= s20_t_3_next;
+    s21_t_reg <= s21_t_next;
     s5_fulfill_reg <= s5_fulfill_next;
     s6_fulfill_reg <= s6_fulfill_next;
     s7_fulfill_reg <= s7_fulfill_next;
@@ -7998,16 +9157,20 @@ always @(posedge clk) begin
     s16_fulfill_reg <= s16_fulfill_next;
     s17_fulfill_reg <= s17_fulfill_next;
     s18_fulfill_reg <= s18_fulfill_next;
-    s16_t_5_reg <= s16_t_5_next;
-    s17_t_4_reg <= s17_t_4_next;
-    s18_t_2_reg <= s18_t_2_next;
-    s19_core_c_reg <= s19_core_c_next;
-    s2_t_16_reg <= s2_t_16_next;
-    s3_t_16_reg <= s3_t_16_next;
-    s4_t_20_reg <= s4_t_20_next;
-    s2_t_17_reg <= s2_t_17_next;
-    s3_t_17_reg <= s3_t_17_next;
-    s4_t_21_reg <= s4_t_21_next;
+    s19_fulfill_reg <= s19_fulfill_next;
+    s20_fulfill_reg <= s20_fulfill_next;
+    s21_fulfill_reg <= s21_fulfill_next;
+    s18_t_5_reg <= s18_t_5_next;
+    s19_t_5_reg <= s19_t_5_next;
+    s20_t_4_reg <= s20_t_4_next;
+    s21_t_2_reg <= s21_t_2_next;
+    s22_core_c_reg <= s22_core_c_next;
+    s2_t_35_reg <= s2_t_35_next;
+    s3_t_18_reg <= s3_t_18_next;
+    s4_t_22_reg <= s4_t_22_next;
+    s2_t_36_reg <= s2_t_36_next;
+    s3_t_19_reg <= s3_t_19_next;
+    s4_t_23_reg <= s4_t_23_next;
     s5_ack_run_reg <= s5_ack_run_next;
     s6_ack_run_reg <= s6_ack_run_next;
     s7_ack_run_reg <= s7_ack_run_next;
@@ -8018,9 +9181,9 @@ always @(posedge clk) begin
     s7_qa_fired_nscc_reg <= s7_qa_fired_nscc_next;
     s8_qa_fired_nscc_reg <= s8_qa_fired_nscc_next;
     s9_qa_fired_nscc_reg <= s9_qa_fired_nscc_next;
-    s9_t_12_reg <= s9_t_12_next;
-    s9_t_13_reg <= s9_t_13_next;
-    s9_t_14_reg <= s9_t_14_next;
+    s9_t_23_reg <= s9_t_23_next;
+    s9_t_24_reg <= s9_t_24_next;
+    s9_t_25_reg <= s9_t_25_next;
     s10_early_reg <= s10_early_next;
     s11_early_reg <= s11_early_next;
     s12_early_reg <= s12_early_next;
@@ -8031,6 +9194,9 @@ always @(posedge clk) begin
     s17_early_reg <= s17_early_next;
     s18_early_reg <= s18_early_next;
     s19_early_reg <= s19_early_next;
+    s20_early_reg <= s20_early_next;
+    s21_early_reg <= s21_early_next;
+    s22_early_reg <= s22_early_next;
     s10_c_early_reg <= s10_c_early_next;
     s11_c_early_reg <= s11_c_early_next;
     s12_c_early_reg <= s12_c_early_next;
@@ -8041,7 +9207,10 @@ always @(posedge clk) begin
     s17_c_early_reg <= s17_c_early_next;
     s18_c_early_reg <= s18_c_early_next;
     s19_c_early_reg <= s19_c_early_next;
-    s20_c_ack_clamped_reg <= s20_c_ack_clamped_next;
+    s20_c_early_reg <= s20_c_early_next;
+    s21_c_early_reg <= s21_c_early_next;
+    s22_c_early_reg <= s22_c_early_next;
+    s23_c_ack_clamped_reg <= s23_c_ack_clamped_next;
     s5_nowq_reg <= s5_nowq_next;
     s6_nowq_reg <= s6_nowq_next;
     s7_nowq_reg <= s7_nowq_next;
@@ -8052,11 +9221,11 @@ always @(posedge clk) begin
     s7_cur_last_adj_reg <= s7_cur_last_adj_next;
     s8_cur_last_adj_reg <= s8_cur_last_adj_next;
     s9_cur_last_adj_reg <= s9_cur_last_adj_next;
-    s5_t_22_reg <= s5_t_22_next;
-    s6_t_21_reg <= s6_t_21_next;
-    s7_t_17_reg <= s7_t_17_next;
-    s8_t_12_reg <= s8_t_12_next;
-    s9_t_15_reg <= s9_t_15_next;
+    s5_t_43_reg <= s5_t_43_next;
+    s6_t_46_reg <= s6_t_46_next;
+    s7_t_25_reg <= s7_t_25_next;
+    s8_t_24_reg <= s8_t_24_next;
+    s9_t_26_reg <= s9_t_26_next;
     s5_cur_recv_reg <= s5_cur_recv_next;
     s6_cur_recv_reg <= s6_cur_recv_next;
     s7_cur_recv_reg <= s7_cur_recv_next;
@@ -8071,7 +9240,10 @@ always @(posedge clk) begin
     s16_core_step_reg <= s16_core_step_next;
     s17_core_step_reg <= s17_core_step_next;
     s18_core_step_reg <= s18_core_step_next;
-    s18_cur_inc_reg <= s18_cur_inc_next;
+    s19_core_step_reg <= s19_core_step_next;
+    s20_core_step_reg <= s20_core_step_next;
+    s21_core_step_reg <= s21_core_step_next;
+    s21_cur_inc_reg <= s21_cur_inc_next;
     s10_qa_fired_nscc_reg <= s10_qa_fired_nscc_next;
     s11_qa_fired_nscc_reg <= s11_qa_fired_nscc_next;
     s12_qa_fired_nscc_reg <= s12_qa_fired_nscc_next;
@@ -8081,6 +9253,9 @@ always @(posedge clk) begin
     s16_qa_fired_nscc_reg <= s16_qa_fired_nscc_next;
     s17_qa_fired_nscc_reg <= s17_qa_fired_nscc_next;
     s18_qa_fired_nscc_reg <= s18_qa_fired_nscc_next;
+    s19_qa_fired_nscc_reg <= s19_qa_fired_nscc_next;
+    s20_qa_fired_nscc_reg <= s20_qa_fired_nscc_next;
+    s21_qa_fired_nscc_reg <= s21_qa_fired_nscc_next;
     s5_cur_last_md_reg <= s5_cur_last_md_next;
     s6_cur_last_md_reg <= s6_cur_last_md_next;
     s7_cur_last_md_reg <= s7_cur_last_md_next;
@@ -8088,26 +9263,26 @@ always @(posedge clk) begin
     s9_cur_last_md_reg <= s9_cur_last_md_next;
     s5_cur_avg_rtt_reg <= s5_cur_avg_rtt_next;
     s9_cur_increase_reg <= s9_cur_increase_next;
-    s2_t_18_reg <= s2_t_18_next;
-    s3_t_18_reg <= s3_t_18_next;
-    s4_t_22_reg <= s4_t_22_next;
-    s2_t_19_reg <= s2_t_19_next;
-    s3_t_19_reg <= s3_t_19_next;
-    s4_t_23_reg <= s4_t_23_next;
-    s2_t_20_reg <= s2_t_20_next;
+    s2_t_37_reg <= s2_t_37_next;
     s3_t_20_reg <= s3_t_20_next;
     s4_t_24_reg <= s4_t_24_next;
-    s5_cur_count_reg <= s5_cur_count_next;
-    s6_t_22_reg <= s6_t_22_next;
-    s7_t_18_reg <= s7_t_18_next;
-    s8_t_13_reg <= s8_t_13_next;
-    s9_t_16_reg <= s9_t_16_next;
-    s2_t_21_reg <= s2_t_21_next;
+    s2_t_38_reg <= s2_t_38_next;
     s3_t_21_reg <= s3_t_21_next;
     s4_t_25_reg <= s4_t_25_next;
-    s2_t_22_reg <= s2_t_22_next;
+    s2_t_39_reg <= s2_t_39_next;
     s3_t_22_reg <= s3_t_22_next;
     s4_t_26_reg <= s4_t_26_next;
+    s5_cur_count_reg <= s5_cur_count_next;
+    s6_t_47_reg <= s6_t_47_next;
+    s7_t_26_reg <= s7_t_26_next;
+    s8_t_25_reg <= s8_t_25_next;
+    s9_t_27_reg <= s9_t_27_next;
+    s2_t_40_reg <= s2_t_40_next;
+    s3_t_23_reg <= s3_t_23_next;
+    s4_t_27_reg <= s4_t_27_next;
+    s2_t_41_reg <= s2_t_41_next;
+    s3_t_24_reg <= s3_t_24_next;
+    s4_t_28_reg <= s4_t_28_next;
     s5_qa_roll_reg <= s5_qa_roll_next;
     s5_qa_used_nscc_reg <= s5_qa_used_nscc_next;
     s6_qa_used_nscc_reg <= s6_qa_used_nscc_next;
@@ -8128,12 +9303,16 @@ always @(posedge clk) begin
     s18_ack_run_reg <= s18_ack_run_next;
     s19_ack_run_reg <= s19_ack_run_next;
     s20_ack_run_reg <= s20_ack_run_next;
-    s15_cur_c_reg <= s15_cur_c_next;
-    s16_cur_c_reg <= s16_cur_c_next;
+    s21_ack_run_reg <= s21_ack_run_next;
+    s22_ack_run_reg <= s22_ack_run_next;
+    s23_ack_run_reg <= s23_ack_run_next;
     s17_cur_c_reg <= s17_cur_c_next;
     s18_cur_c_reg <= s18_cur_c_next;
     s19_cur_c_reg <= s19_cur_c_next;
     s20_cur_c_reg <= s20_cur_c_next;
+    s21_cur_c_reg <= s21_cur_c_next;
+    s22_cur_c_reg <= s22_cur_c_next;
+    s23_cur_c_reg <= s23_cur_c_next;
     s5_is_loss_reg <= s5_is_loss_next;
     s6_is_loss_reg <= s6_is_loss_next;
     s7_is_loss_reg <= s7_is_loss_next;
@@ -8150,6 +9329,9 @@ always @(posedge clk) begin
     s18_is_loss_reg <= s18_is_loss_next;
     s19_is_loss_reg <= s19_is_loss_next;
     s20_is_loss_reg <= s20_is_loss_next;
+    s21_is_loss_reg <= s21_is_loss_next;
+    s22_is_loss_reg <= s22_is_loss_next;
+    s23_is_loss_reg <= s23_is_loss_next;
     s9_c_loss_all_reg <= s9_c_loss_all_next;
     s10_c_loss_all_reg <= s10_c_loss_all_next;
     s11_c_loss_all_reg <= s11_c_loss_all_next;
@@ -8162,177 +9344,213 @@ always @(posedge clk) begin
     s18_c_loss_all_reg <= s18_c_loss_all_next;
     s19_c_loss_all_reg <= s19_c_loss_all_next;
     s20_c_loss_all_reg <= s20_c_loss_all_next;
-    s10_t_12_reg <= s10_t_12_next;
-    s11_t_8_reg <= s11_t_8_next;
-    s12_t_9_reg <= s12_t_9_next;
-    s13_t_5_reg <= s13_t_5_next;
-    s14_t_4_reg <= s14_t_4_next;
-    s15_t_4_reg <= s15_t_4_next;
+    s21_c_loss_all_reg <= s21_c_loss_all_next;
+    s22_c_loss_all_reg <= s22_c_loss_all_next;
+    s23_c_loss_all_reg <= s23_c_loss_all_next;
+    s10_t_20_reg <= s10_t_20_next;
+    s11_t_18_reg <= s11_t_18_next;
+    s12_t_15_reg <= s12_t_15_next;
+    s13_t_10_reg <= s13_t_10_next;
+    s14_t_11_reg <= s14_t_11_next;
+    s15_t_7_reg <= s15_t_7_next;
     s16_t_6_reg <= s16_t_6_next;
     s17_t_5_reg <= s17_t_5_next;
-    s18_t_3_reg <= s18_t_3_next;
-    s19_t_reg <= s19_t_next;
-    s20_t_reg <= s20_t_next;
-    s10_t_13_reg <= s10_t_13_next;
-    s11_t_9_reg <= s11_t_9_next;
-    s12_t_10_reg <= s12_t_10_next;
-    s13_t_6_reg <= s13_t_6_next;
-    s14_t_5_reg <= s14_t_5_next;
-    s15_t_5_reg <= s15_t_5_next;
+    s18_t_6_reg <= s18_t_6_next;
+    s19_t_6_reg <= s19_t_6_next;
+    s20_t_5_reg <= s20_t_5_next;
+    s21_t_3_reg <= s21_t_3_next;
+    s22_t_reg <= s22_t_next;
+    s23_t_reg <= s23_t_next;
+    s10_t_21_reg <= s10_t_21_next;
+    s11_t_19_reg <= s11_t_19_next;
+    s12_t_16_reg <= s12_t_16_next;
+    s13_t_11_reg <= s13_t_11_next;
+    s14_t_12_reg <= s14_t_12_next;
+    s15_t_8_reg <= s15_t_8_next;
     s16_t_7_reg <= s16_t_7_next;
     s17_t_6_reg <= s17_t_6_next;
-    s18_t_4_reg <= s18_t_4_next;
-    s19_t_2_reg <= s19_t_2_next;
-    s20_t_2_reg <= s20_t_2_next;
-    s19_t_3_reg <= s19_t_3_next;
-    s20_t_3_reg <= s20_t_3_next;
-    s10_t_14_reg <= s10_t_14_next;
-    s11_t_10_reg <= s11_t_10_next;
-    s12_t_11_reg <= s12_t_11_next;
-    s13_t_7_reg <= s13_t_7_next;
-    s14_t_6_reg <= s14_t_6_next;
-    s15_t_6_reg <= s15_t_6_next;
+    s18_t_7_reg <= s18_t_7_next;
+    s19_t_7_reg <= s19_t_7_next;
+    s20_t_6_reg <= s20_t_6_next;
+    s21_t_4_reg <= s21_t_4_next;
+    s22_t_2_reg <= s22_t_2_next;
+    s23_t_2_reg <= s23_t_2_next;
+    s22_t_3_reg <= s22_t_3_next;
+    s23_t_3_reg <= s23_t_3_next;
+    s10_t_22_reg <= s10_t_22_next;
+    s11_t_20_reg <= s11_t_20_next;
+    s12_t_17_reg <= s12_t_17_next;
+    s13_t_12_reg <= s13_t_12_next;
+    s14_t_13_reg <= s14_t_13_next;
+    s15_t_9_reg <= s15_t_9_next;
     s16_t_8_reg <= s16_t_8_next;
     s17_t_7_reg <= s17_t_7_next;
-    s18_t_5_reg <= s18_t_5_next;
-    s19_t_4_reg <= s19_t_4_next;
-    s20_t_4_reg <= s20_t_4_next;
-    s6_t_23_reg <= s6_t_23_next;
-    s7_t_19_reg <= s7_t_19_next;
-    s8_t_14_reg <= s8_t_14_next;
-    s9_t_17_reg <= s9_t_17_next;
-    s10_t_15_reg <= s10_t_15_next;
-    s11_t_11_reg <= s11_t_11_next;
-    s12_t_12_reg <= s12_t_12_next;
-    s13_t_8_reg <= s13_t_8_next;
-    s14_t_7_reg <= s14_t_7_next;
-    s15_t_7_reg <= s15_t_7_next;
+    s18_t_8_reg <= s18_t_8_next;
+    s19_t_8_reg <= s19_t_8_next;
+    s20_t_7_reg <= s20_t_7_next;
+    s21_t_5_reg <= s21_t_5_next;
+    s22_t_4_reg <= s22_t_4_next;
+    s23_t_4_reg <= s23_t_4_next;
+    s6_t_48_reg <= s6_t_48_next;
+    s7_t_27_reg <= s7_t_27_next;
+    s8_t_26_reg <= s8_t_26_next;
+    s9_t_28_reg <= s9_t_28_next;
+    s10_t_23_reg <= s10_t_23_next;
+    s11_t_21_reg <= s11_t_21_next;
+    s12_t_18_reg <= s12_t_18_next;
+    s13_t_13_reg <= s13_t_13_next;
+    s14_t_14_reg <= s14_t_14_next;
+    s15_t_10_reg <= s15_t_10_next;
     s16_t_9_reg <= s16_t_9_next;
     s17_t_8_reg <= s17_t_8_next;
-    s18_t_6_reg <= s18_t_6_next;
-    s19_t_5_reg <= s19_t_5_next;
-    s20_t_5_reg <= s20_t_5_next;
-    s10_t_16_reg <= s10_t_16_next;
-    s11_t_12_reg <= s11_t_12_next;
-    s12_t_13_reg <= s12_t_13_next;
-    s13_t_9_reg <= s13_t_9_next;
-    s14_t_8_reg <= s14_t_8_next;
-    s15_t_8_reg <= s15_t_8_next;
+    s18_t_9_reg <= s18_t_9_next;
+    s19_t_9_reg <= s19_t_9_next;
+    s20_t_8_reg <= s20_t_8_next;
+    s21_t_6_reg <= s21_t_6_next;
+    s22_t_5_reg <= s22_t_5_next;
+    s23_t_5_reg <= s23_t_5_next;
+    s10_t_24_reg <= s10_t_24_next;
+    s11_t_22_reg <= s11_t_22_next;
+    s12_t_19_reg <= s12_t_19_next;
+    s13_t_14_reg <= s13_t_14_next;
+    s14_t_15_reg <= s14_t_15_next;
+    s15_t_11_reg <= s15_t_11_next;
     s16_t_10_reg <= s16_t_10_next;
     s17_t_9_reg <= s17_t_9_next;
-    s18_t_7_reg <= s18_t_7_next;
-    s19_t_6_reg <= s19_t_6_next;
-    s20_t_6_reg <= s20_t_6_next;
-    s5_t_23_reg <= s5_t_23_next;
-    s6_t_24_reg <= s6_t_24_next;
-    s7_t_20_reg <= s7_t_20_next;
-    s8_t_15_reg <= s8_t_15_next;
-    s9_t_18_reg <= s9_t_18_next;
-    s10_t_17_reg <= s10_t_17_next;
-    s11_t_13_reg <= s11_t_13_next;
-    s12_t_14_reg <= s12_t_14_next;
-    s13_t_10_reg <= s13_t_10_next;
-    s14_t_9_reg <= s14_t_9_next;
-    s15_t_9_reg <= s15_t_9_next;
+    s18_t_10_reg <= s18_t_10_next;
+    s19_t_10_reg <= s19_t_10_next;
+    s20_t_9_reg <= s20_t_9_next;
+    s21_t_7_reg <= s21_t_7_next;
+    s22_t_6_reg <= s22_t_6_next;
+    s23_t_6_reg <= s23_t_6_next;
+    s5_t_44_reg <= s5_t_44_next;
+    s6_t_49_reg <= s6_t_49_next;
+    s7_t_28_reg <= s7_t_28_next;
+    s8_t_27_reg <= s8_t_27_next;
+    s9_t_29_reg <= s9_t_29_next;
+    s10_t_25_reg <= s10_t_25_next;
+    s11_t_23_reg <= s11_t_23_next;
+    s12_t_20_reg <= s12_t_20_next;
+    s13_t_15_reg <= s13_t_15_next;
+    s14_t_16_reg <= s14_t_16_next;
+    s15_t_12_reg <= s15_t_12_next;
     s16_t_11_reg <= s16_t_11_next;
     s17_t_10_reg <= s17_t_10_next;
-    s18_t_8_reg <= s18_t_8_next;
-    s19_t_7_reg <= s19_t_7_next;
-    s20_t_7_reg <= s20_t_7_next;
-    s5_t_24_reg <= s5_t_24_next;
-    s6_t_25_reg <= s6_t_25_next;
-    s7_t_21_reg <= s7_t_21_next;
-    s8_t_16_reg <= s8_t_16_next;
-    s9_t_19_reg <= s9_t_19_next;
-    s10_t_18_reg <= s10_t_18_next;
-    s11_t_14_reg <= s11_t_14_next;
-    s12_t_15_reg <= s12_t_15_next;
-    s13_t_11_reg <= s13_t_11_next;
-    s14_t_10_reg <= s14_t_10_next;
-    s15_t_10_reg <= s15_t_10_next;
+    s18_t_11_reg <= s18_t_11_next;
+    s19_t_11_reg <= s19_t_11_next;
+    s20_t_10_reg <= s20_t_10_next;
+    s21_t_8_reg <= s21_t_8_next;
+    s22_t_7_reg <= s22_t_7_next;
+    s23_t_7_reg <= s23_t_7_next;
+    s5_t_45_reg <= s5_t_45_next;
+    s6_t_50_reg <= s6_t_50_next;
+    s7_t_29_reg <= s7_t_29_next;
+    s8_t_28_reg <= s8_t_28_next;
+    s9_t_30_reg <= s9_t_30_next;
+    s10_t_26_reg <= s10_t_26_next;
+    s11_t_24_reg <= s11_t_24_next;
+    s12_t_21_reg <= s12_t_21_next;
+    s13_t_16_reg <= s13_t_16_next;
+    s14_t_17_reg <= s14_t_17_next;
+    s15_t_13_reg <= s15_t_13_next;
     s16_t_12_reg <= s16_t_12_next;
     s17_t_11_reg <= s17_t_11_next;
-    s18_t_9_reg <= s18_t_9_next;
-    s19_t_8_reg <= s19_t_8_next;
-    s20_t_8_reg <= s20_t_8_next;
-    s10_t_19_reg <= s10_t_19_next;
-    s11_t_15_reg <= s11_t_15_next;
-    s12_t_16_reg <= s12_t_16_next;
-    s13_t_12_reg <= s13_t_12_next;
-    s14_t_11_reg <= s14_t_11_next;
-    s15_t_11_reg <= s15_t_11_next;
+    s18_t_12_reg <= s18_t_12_next;
+    s19_t_12_reg <= s19_t_12_next;
+    s20_t_11_reg <= s20_t_11_next;
+    s21_t_9_reg <= s21_t_9_next;
+    s22_t_8_reg <= s22_t_8_next;
+    s23_t_8_reg <= s23_t_8_next;
+    s10_t_27_reg <= s10_t_27_next;
+    s11_t_25_reg <= s11_t_25_next;
+    s12_t_22_reg <= s12_t_22_next;
+    s13_t_17_reg <= s13_t_17_next;
+    s14_t_18_reg <= s14_t_18_next;
+    s15_t_14_reg <= s15_t_14_next;
     s16_t_13_reg <= s16_t_13_next;
     s17_t_12_reg <= s17_t_12_next;
-    s18_t_10_reg <= s18_t_10_next;
-    s19_t_9_reg <= s19_t_9_next;
-    s20_t_9_reg <= s20_t_9_next;
-    s5_t_25_reg <= s5_t_25_next;
-    s6_t_26_reg <= s6_t_26_next;
-    s7_t_22_reg <= s7_t_22_next;
-    s8_t_17_reg <= s8_t_17_next;
-    s9_t_20_reg <= s9_t_20_next;
-    s10_t_20_reg <= s10_t_20_next;
-    s11_t_16_reg <= s11_t_16_next;
-    s12_t_17_reg <= s12_t_17_next;
-    s13_t_13_reg <= s13_t_13_next;
-    s14_t_12_reg <= s14_t_12_next;
-    s15_t_12_reg <= s15_t_12_next;
+    s18_t_13_reg <= s18_t_13_next;
+    s19_t_13_reg <= s19_t_13_next;
+    s20_t_12_reg <= s20_t_12_next;
+    s21_t_10_reg <= s21_t_10_next;
+    s22_t_9_reg <= s22_t_9_next;
+    s23_t_9_reg <= s23_t_9_next;
+    s5_t_46_reg <= s5_t_46_next;
+    s6_t_51_reg <= s6_t_51_next;
+    s7_t_30_reg <= s7_t_30_next;
+    s8_t_29_reg <= s8_t_29_next;
+    s9_t_31_reg <= s9_t_31_next;
+    s10_t_28_reg <= s10_t_28_next;
+    s11_t_26_reg <= s11_t_26_next;
+    s12_t_23_reg <= s12_t_23_next;
+    s13_t_18_reg <= s13_t_18_next;
+    s14_t_19_reg <= s14_t_19_next;
+    s15_t_15_reg <= s15_t_15_next;
     s16_t_14_reg <= s16_t_14_next;
     s17_t_13_reg <= s17_t_13_next;
-    s18_t_11_reg <= s18_t_11_next;
-    s19_t_10_reg <= s19_t_10_next;
-    s20_t_10_reg <= s20_t_10_next;
-    s6_t_27_reg <= s6_t_27_next;
-    s7_t_23_reg <= s7_t_23_next;
-    s8_t_18_reg <= s8_t_18_next;
-    s9_t_21_reg <= s9_t_21_next;
-    s10_t_21_reg <= s10_t_21_next;
-    s11_t_17_reg <= s11_t_17_next;
-    s12_t_18_reg <= s12_t_18_next;
-    s13_t_14_reg <= s13_t_14_next;
-    s14_t_13_reg <= s14_t_13_next;
-    s15_t_13_reg <= s15_t_13_next;
+    s18_t_14_reg <= s18_t_14_next;
+    s19_t_14_reg <= s19_t_14_next;
+    s20_t_13_reg <= s20_t_13_next;
+    s21_t_11_reg <= s21_t_11_next;
+    s22_t_10_reg <= s22_t_10_next;
+    s23_t_10_reg <= s23_t_10_next;
+    s6_t_52_reg <= s6_t_52_next;
+    s7_t_31_reg <= s7_t_31_next;
+    s8_t_30_reg <= s8_t_30_next;
+    s9_t_32_reg <= s9_t_32_next;
+    s10_t_29_reg <= s10_t_29_next;
+    s11_t_27_reg <= s11_t_27_next;
+    s12_t_24_reg <= s12_t_24_next;
+    s13_t_19_reg <= s13_t_19_next;
+    s14_t_20_reg <= s14_t_20_next;
+    s15_t_16_reg <= s15_t_16_next;
     s16_t_15_reg <= s16_t_15_next;
     s17_t_14_reg <= s17_t_14_next;
-    s18_t_12_reg <= s18_t_12_next;
-    s19_t_11_reg <= s19_t_11_next;
-    s20_t_11_reg <= s20_t_11_next;
-    s2_t_23_reg <= s2_t_23_next;
-    s3_t_23_reg <= s3_t_23_next;
-    s4_t_27_reg <= s4_t_27_next;
-    s5_t_26_reg <= s5_t_26_next;
-    s6_t_28_reg <= s6_t_28_next;
-    s7_t_24_reg <= s7_t_24_next;
-    s8_t_19_reg <= s8_t_19_next;
-    s9_t_22_reg <= s9_t_22_next;
-    s10_t_22_reg <= s10_t_22_next;
-    s11_t_18_reg <= s11_t_18_next;
-    s12_t_19_reg <= s12_t_19_next;
-    s13_t_15_reg <= s13_t_15_next;
-    s14_t_14_reg <= s14_t_14_next;
-    s15_t_14_reg <= s15_t_14_next;
+    s18_t_15_reg <= s18_t_15_next;
+    s19_t_15_reg <= s19_t_15_next;
+    s20_t_14_reg <= s20_t_14_next;
+    s21_t_12_reg <= s21_t_12_next;
+    s22_t_11_reg <= s22_t_11_next;
+    s23_t_11_reg <= s23_t_11_next;
+    s2_t_42_reg <= s2_t_42_next;
+    s3_t_25_reg <= s3_t_25_next;
+    s4_t_29_reg <= s4_t_29_next;
+    s5_t_47_reg <= s5_t_47_next;
+    s6_t_53_reg <= s6_t_53_next;
+    s7_t_32_reg <= s7_t_32_next;
+    s8_t_31_reg <= s8_t_31_next;
+    s9_t_33_reg <= s9_t_33_next;
+    s10_t_30_reg <= s10_t_30_next;
+    s11_t_28_reg <= s11_t_28_next;
+    s12_t_25_reg <= s12_t_25_next;
+    s13_t_20_reg <= s13_t_20_next;
+    s14_t_21_reg <= s14_t_21_next;
+    s15_t_17_reg <= s15_t_17_next;
     s16_t_16_reg <= s16_t_16_next;
     s17_t_15_reg <= s17_t_15_next;
-    s18_t_13_reg <= s18_t_13_next;
-    s19_t_12_reg <= s19_t_12_next;
-    s20_t_12_reg <= s20_t_12_next;
+    s18_t_16_reg <= s18_t_16_next;
+    s19_t_16_reg <= s19_t_16_next;
+    s20_t_15_reg <= s20_t_15_next;
+    s21_t_13_reg <= s21_t_13_next;
+    s22_t_12_reg <= s22_t_12_next;
+    s23_t_12_reg <= s23_t_12_next;
     s2_ecn_reg <= s2_ecn_next;
     s3_ecn_reg <= s3_ecn_next;
     s4_ecn_reg <= s4_ecn_next;
     s5_ecn_reg <= s5_ecn_next;
-    s2_t_24_reg <= s2_t_24_next;
-    s3_t_24_reg <= s3_t_24_next;
-    s4_t_28_reg <= s4_t_28_next;
-    s5_t_27_reg <= s5_t_27_next;
+    s2_t_43_reg <= s2_t_43_next;
+    s3_t_26_reg <= s3_t_26_next;
+    s4_t_30_reg <= s4_t_30_next;
+    s5_t_48_reg <= s5_t_48_next;
     s6_core_case_reg <= s6_core_case_next;
     s7_core_case_reg <= s7_core_case_next;
     s8_core_case_reg <= s8_core_case_next;
     s9_core_case_reg <= s9_core_case_next;
-    s5_t_28_reg <= s5_t_28_next;
-    s6_t_29_reg <= s6_t_29_next;
-    s7_t_25_reg <= s7_t_25_next;
-    s8_t_20_reg <= s8_t_20_next;
-    s9_t_23_reg <= s9_t_23_next;
+    s5_t_49_reg <= s5_t_49_next;
+    s6_t_54_reg <= s6_t_54_next;
+    s7_t_33_reg <= s7_t_33_next;
+    s8_t_32_reg <= s8_t_32_next;
+    s9_t_34_reg <= s9_t_34_next;
     s2_kind_reg <= s2_kind_next;
     s3_kind_reg <= s3_kind_next;
     s4_kind_reg <= s4_kind_next;
@@ -8352,30 +9570,39 @@ always @(posedge clk) begin
     s18_kind_reg <= s18_kind_next;
     s19_kind_reg <= s19_kind_next;
     s20_kind_reg <= s20_kind_next;
-    s10_t_23_reg <= s10_t_23_next;
-    s11_t_19_reg <= s11_t_19_next;
-    s12_t_20_reg <= s12_t_20_next;
-    s13_t_16_reg <= s13_t_16_next;
-    s14_t_15_reg <= s14_t_15_next;
-    s15_t_15_reg <= s15_t_15_next;
+    s21_kind_reg <= s21_kind_next;
+    s22_kind_reg <= s22_kind_next;
+    s23_kind_reg <= s23_kind_next;
+    s10_t_31_reg <= s10_t_31_next;
+    s11_t_29_reg <= s11_t_29_next;
+    s12_t_26_reg <= s12_t_26_next;
+    s13_t_21_reg <= s13_t_21_next;
+    s14_t_22_reg <= s14_t_22_next;
+    s15_t_18_reg <= s15_t_18_next;
     s16_t_17_reg <= s16_t_17_next;
     s17_t_16_reg <= s17_t_16_next;
-    s18_t_14_reg <= s18_t_14_next;
-    s19_t_13_reg <= s19_t_13_next;
-    s20_t_13_reg <= s20_t_13_next;
-    s19_qa_fired_nscc_reg <= s19_qa_fired_nscc_next;
-    s20_qa_fired_nscc_reg <= s20_qa_fired_nscc_next;
-    s10_t_24_reg <= s10_t_24_next;
-    s11_t_20_reg <= s11_t_20_next;
-    s12_t_21_reg <= s12_t_21_next;
-    s13_t_17_reg <= s13_t_17_next;
-    s14_t_16_reg <= s14_t_16_next;
-    s15_t_16_reg <= s15_t_16_next;
+    s18_t_17_reg <= s18_t_17_next;
+    s19_t_17_reg <= s19_t_17_next;
+    s20_t_16_reg <= s20_t_16_next;
+    s21_t_14_reg <= s21_t_14_next;
+    s22_t_13_reg <= s22_t_13_next;
+    s23_t_13_reg <= s23_t_13_next;
+    s22_qa_fired_nscc_reg <= s22_qa_fired_nscc_next;
+    s23_qa_fired_nscc_reg <= s23_qa_fired_nscc_next;
+    s10_t_32_reg <= s10_t_32_next;
+    s11_t_30_reg <= s11_t_30_next;
+    s12_t_27_reg <= s12_t_27_next;
+    s13_t_22_reg <= s13_t_22_next;
+    s14_t_23_reg <= s14_t_23_next;
+    s15_t_19_reg <= s15_t_19_next;
     s16_t_18_reg <= s16_t_18_next;
     s17_t_17_reg <= s17_t_17_next;
-    s18_t_15_reg <= s18_t_15_next;
-    s19_t_14_reg <= s19_t_14_next;
-    s20_t_14_reg <= s20_t_14_next;
+    s18_t_18_reg <= s18_t_18_next;
+    s19_t_18_reg <= s19_t_18_next;
+    s20_t_17_reg <= s20_t_17_next;
+    s21_t_15_reg <= s21_t_15_next;
+    s22_t_14_reg <= s22_t_14_next;
+    s23_t_14_reg <= s23_t_14_next;
     out_rd_ptr_reg <= out_rd_ptr_next;
     out_wr_ptr_reg <= out_wr_ptr_next;
     out_count_reg <= out_count_next;
@@ -8533,6 +9760,27 @@ always @(posedge clk) begin
     out21_qa_reg <= out21_qa_next;
     out21_fast_reg <= out21_fast_next;
     out21_error_reg <= out21_error_next;
+    out22_conn_reg <= out22_conn_next;
+    out22_kind_reg <= out22_kind_next;
+    out22_cwnd_reg <= out22_cwnd_next;
+    out22_case_reg <= out22_case_next;
+    out22_qa_reg <= out22_qa_next;
+    out22_fast_reg <= out22_fast_next;
+    out22_error_reg <= out22_error_next;
+    out23_conn_reg <= out23_conn_next;
+    out23_kind_reg <= out23_kind_next;
+    out23_cwnd_reg <= out23_cwnd_next;
+    out23_case_reg <= out23_case_next;
+    out23_qa_reg <= out23_qa_next;
+    out23_fast_reg <= out23_fast_next;
+    out23_error_reg <= out23_error_next;
+    out24_conn_reg <= out24_conn_next;
+    out24_kind_reg <= out24_kind_next;
+    out24_cwnd_reg <= out24_cwnd_next;
+    out24_case_reg <= out24_case_next;
+    out24_qa_reg <= out24_qa_next;
+    out24_fast_reg <= out24_fast_next;
+    out24_error_reg <= out24_error_next;
     out_head_conn_reg <= out_head_conn_next;
     out_head_kind_reg <= out_head_kind_next;
     out_head_cwnd_reg <= out_head_cwnd_next;
@@ -8567,6 +9815,9 @@ always @(posedge clk) begin
         s18_valid_reg <= 1'd0;
         s19_valid_reg <= 1'd0;
         s20_valid_reg <= 1'd0;
+        s21_valid_reg <= 1'd0;
+        s22_valid_reg <= 1'd0;
+        s23_valid_reg <= 1'd0;
         hazard_reg <= 1'd0;
         credits_out_reg <= 1'd0;
         out_rd_ptr_reg <= 5'd0;
@@ -8575,6 +9826,310 @@ always @(posedge clk) begin
         out_rd_ptr_plus1_reg <= 5'd1;
     end
 end
+
+`ifdef NICGEN_ECP5
+// products on Lattice ECP5 MULT18X18D multipliers, each through its output register
+MULT18X18D #(
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
+    .GSR("DISABLED"), .RESETMODE("SYNC")
+) s2_size_kmi_pp00_mult (  // s2_size_kmi_pp00_reg = _s2_size_kmi_pp00_next_0 * 32'h1ddde
+    .A17(_s2_size_kmi_pp00_next_0[17]), .A16(_s2_size_kmi_pp00_next_0[16]), .A15(_s2_size_kmi_pp00_next_0[15]), .A14(_s2_size_kmi_pp00_next_0[14]), .A13(_s2_size_kmi_pp00_next_0[13]), .A12(_s2_size_kmi_pp00_next_0[12]), .A11(_s2_size_kmi_pp00_next_0[11]), .A10(_s2_size_kmi_pp00_next_0[10]), .A9(_s2_size_kmi_pp00_next_0[9]), .A8(_s2_size_kmi_pp00_next_0[8]), .A7(_s2_size_kmi_pp00_next_0[7]), .A6(_s2_size_kmi_pp00_next_0[6]), .A5(_s2_size_kmi_pp00_next_0[5]), .A4(_s2_size_kmi_pp00_next_0[4]), .A3(_s2_size_kmi_pp00_next_0[3]), .A2(_s2_size_kmi_pp00_next_0[2]), .A1(_s2_size_kmi_pp00_next_0[1]), .A0(_s2_size_kmi_pp00_next_0[0]),
+    .B17(1'b0), .B16(1'b1), .B15(1'b1), .B14(1'b1), .B13(1'b0), .B12(1'b1), .B11(1'b1), .B10(1'b1), .B9(1'b0), .B8(1'b1), .B7(1'b1), .B6(1'b1), .B5(1'b0), .B4(1'b1), .B3(1'b1), .B2(1'b1), .B1(1'b1), .B0(1'b0),
+    .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
+    .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
+    .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
+    .P35(), .P34(), .P33(), .P32(), .P31(s2_size_kmi_pp00_reg[31]), .P30(s2_size_kmi_pp00_reg[30]), .P29(s2_size_kmi_pp00_reg[29]), .P28(s2_size_kmi_pp00_reg[28]), .P27(s2_size_kmi_pp00_reg[27]), .P26(s2_size_kmi_pp00_reg[26]), .P25(s2_size_kmi_pp00_reg[25]), .P24(s2_size_kmi_pp00_reg[24]), .P23(s2_size_kmi_pp00_reg[23]), .P22(s2_size_kmi_pp00_reg[22]), .P21(s2_size_kmi_pp00_reg[21]), .P20(s2_size_kmi_pp00_reg[20]), .P19(s2_size_kmi_pp00_reg[19]), .P18(s2_size_kmi_pp00_reg[18]), .P17(s2_size_kmi_pp00_reg[17]), .P16(s2_size_kmi_pp00_reg[16]), .P15(s2_size_kmi_pp00_reg[15]), .P14(s2_size_kmi_pp00_reg[14]), .P13(s2_size_kmi_pp00_reg[13]), .P12(s2_size_kmi_pp00_reg[12]), .P11(s2_size_kmi_pp00_reg[11]), .P10(s2_size_kmi_pp00_reg[10]), .P9(s2_size_kmi_pp00_reg[9]), .P8(s2_size_kmi_pp00_reg[8]), .P7(s2_size_kmi_pp00_reg[7]), .P6(s2_size_kmi_pp00_reg[6]), .P5(s2_size_kmi_pp00_reg[5]), .P4(s2_size_kmi_pp00_reg[4]), .P3(s2_size_kmi_pp00_reg[3]), .P2(s2_size_kmi_pp00_reg[2]), .P1(s2_size_kmi_pp00_reg[1]), .P0(s2_size_kmi_pp00_reg[0])
+);
+MULT18X18D #(
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
+    .GSR("DISABLED"), .RESETMODE("SYNC")
+) s2_size_kmi_pp01_mult (  // s2_size_kmi_pp01_reg = _s2_size_kmi_pp01_next_0 * 18'hb
+    .A17(_s2_size_kmi_pp01_next_0[17]), .A16(_s2_size_kmi_pp01_next_0[16]), .A15(_s2_size_kmi_pp01_next_0[15]), .A14(_s2_size_kmi_pp01_next_0[14]), .A13(_s2_size_kmi_pp01_next_0[13]), .A12(_s2_size_kmi_pp01_next_0[12]), .A11(_s2_size_kmi_pp01_next_0[11]), .A10(_s2_size_kmi_pp01_next_0[10]), .A9(_s2_size_kmi_pp01_next_0[9]), .A8(_s2_size_kmi_pp01_next_0[8]), .A7(_s2_size_kmi_pp01_next_0[7]), .A6(_s2_size_kmi_pp01_next_0[6]), .A5(_s2_size_kmi_pp01_next_0[5]), .A4(_s2_size_kmi_pp01_next_0[4]), .A3(_s2_size_kmi_pp01_next_0[3]), .A2(_s2_size_kmi_pp01_next_0[2]), .A1(_s2_size_kmi_pp01_next_0[1]), .A0(_s2_size_kmi_pp01_next_0[0]),
+    .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(1'b0), .B11(1'b0), .B10(1'b0), .B9(1'b0), .B8(1'b0), .B7(1'b0), .B6(1'b0), .B5(1'b0), .B4(1'b0), .B3(1'b1), .B2(1'b0), .B1(1'b1), .B0(1'b1),
+    .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
+    .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
+    .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(), .P18(), .P17(s2_size_kmi_pp01_reg[17]), .P16(s2_size_kmi_pp01_reg[16]), .P15(s2_size_kmi_pp01_reg[15]), .P14(s2_size_kmi_pp01_reg[14]), .P13(s2_size_kmi_pp01_reg[13]), .P12(s2_size_kmi_pp01_reg[12]), .P11(s2_size_kmi_pp01_reg[11]), .P10(s2_size_kmi_pp01_reg[10]), .P9(s2_size_kmi_pp01_reg[9]), .P8(s2_size_kmi_pp01_reg[8]), .P7(s2_size_kmi_pp01_reg[7]), .P6(s2_size_kmi_pp01_reg[6]), .P5(s2_size_kmi_pp01_reg[5]), .P4(s2_size_kmi_pp01_reg[4]), .P3(s2_size_kmi_pp01_reg[3]), .P2(s2_size_kmi_pp01_reg[2]), .P1(s2_size_kmi_pp01_reg[1]), .P0(s2_size_kmi_pp01_reg[0])
+);
+MULT18X18D #(
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
+    .GSR("DISABLED"), .RESETMODE("SYNC")
+) s9_mi_base_prod_pp00_mult (  // s9_mi_base_prod_pp00_reg = s8_t_reg * _s9_mi_base_prod_pp00_next_0
+    .A17(s8_t_reg[17]), .A16(s8_t_reg[16]), .A15(s8_t_reg[15]), .A14(s8_t_reg[14]), .A13(s8_t_reg[13]), .A12(s8_t_reg[12]), .A11(s8_t_reg[11]), .A10(s8_t_reg[10]), .A9(s8_t_reg[9]), .A8(s8_t_reg[8]), .A7(s8_t_reg[7]), .A6(s8_t_reg[6]), .A5(s8_t_reg[5]), .A4(s8_t_reg[4]), .A3(s8_t_reg[3]), .A2(s8_t_reg[2]), .A1(s8_t_reg[1]), .A0(s8_t_reg[0]),
+    .B17(_s9_mi_base_prod_pp00_next_0[17]), .B16(_s9_mi_base_prod_pp00_next_0[16]), .B15(_s9_mi_base_prod_pp00_next_0[15]), .B14(_s9_mi_base_prod_pp00_next_0[14]), .B13(_s9_mi_base_prod_pp00_next_0[13]), .B12(_s9_mi_base_prod_pp00_next_0[12]), .B11(_s9_mi_base_prod_pp00_next_0[11]), .B10(_s9_mi_base_prod_pp00_next_0[10]), .B9(_s9_mi_base_prod_pp00_next_0[9]), .B8(_s9_mi_base_prod_pp00_next_0[8]), .B7(_s9_mi_base_prod_pp00_next_0[7]), .B6(_s9_mi_base_prod_pp00_next_0[6]), .B5(_s9_mi_base_prod_pp00_next_0[5]), .B4(_s9_mi_base_prod_pp00_next_0[4]), .B3(_s9_mi_base_prod_pp00_next_0[3]), .B2(_s9_mi_base_prod_pp00_next_0[2]), .B1(_s9_mi_base_prod_pp00_next_0[1]), .B0(_s9_mi_base_prod_pp00_next_0[0]),
+    .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
+    .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
+    .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(s9_mi_base_prod_pp00_reg[28]), .P27(s9_mi_base_prod_pp00_reg[27]), .P26(s9_mi_base_prod_pp00_reg[26]), .P25(s9_mi_base_prod_pp00_reg[25]), .P24(s9_mi_base_prod_pp00_reg[24]), .P23(s9_mi_base_prod_pp00_reg[23]), .P22(s9_mi_base_prod_pp00_reg[22]), .P21(s9_mi_base_prod_pp00_reg[21]), .P20(s9_mi_base_prod_pp00_reg[20]), .P19(s9_mi_base_prod_pp00_reg[19]), .P18(s9_mi_base_prod_pp00_reg[18]), .P17(s9_mi_base_prod_pp00_reg[17]), .P16(s9_mi_base_prod_pp00_reg[16]), .P15(s9_mi_base_prod_pp00_reg[15]), .P14(s9_mi_base_prod_pp00_reg[14]), .P13(s9_mi_base_prod_pp00_reg[13]), .P12(s9_mi_base_prod_pp00_reg[12]), .P11(s9_mi_base_prod_pp00_reg[11]), .P10(s9_mi_base_prod_pp00_reg[10]), .P9(s9_mi_base_prod_pp00_reg[9]), .P8(s9_mi_base_prod_pp00_reg[8]), .P7(s9_mi_base_prod_pp00_reg[7]), .P6(s9_mi_base_prod_pp00_reg[6]), .P5(s9_mi_base_prod_pp00_reg[5]), .P4(s9_mi_base_prod_pp00_reg[4]), .P3(s9_mi_base_prod_pp00_reg[3]), .P2(s9_mi_base_prod_pp00_reg[2]), .P1(s9_mi_base_prod_pp00_reg[1]), .P0(s9_mi_base_prod_pp00_reg[0])
+);
+MULT18X18D #(
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
+    .GSR("DISABLED"), .RESETMODE("SYNC")
+) s9_mi_base_prod_pp10_mult (  // s9_mi_base_prod_pp10_reg = s8_t_2_reg * _s9_mi_base_prod_pp10_next_0
+    .A17(s8_t_2_reg[17]), .A16(s8_t_2_reg[16]), .A15(s8_t_2_reg[15]), .A14(s8_t_2_reg[14]), .A13(s8_t_2_reg[13]), .A12(s8_t_2_reg[12]), .A11(s8_t_2_reg[11]), .A10(s8_t_2_reg[10]), .A9(s8_t_2_reg[9]), .A8(s8_t_2_reg[8]), .A7(s8_t_2_reg[7]), .A6(s8_t_2_reg[6]), .A5(s8_t_2_reg[5]), .A4(s8_t_2_reg[4]), .A3(s8_t_2_reg[3]), .A2(s8_t_2_reg[2]), .A1(s8_t_2_reg[1]), .A0(s8_t_2_reg[0]),
+    .B17(_s9_mi_base_prod_pp10_next_0[17]), .B16(_s9_mi_base_prod_pp10_next_0[16]), .B15(_s9_mi_base_prod_pp10_next_0[15]), .B14(_s9_mi_base_prod_pp10_next_0[14]), .B13(_s9_mi_base_prod_pp10_next_0[13]), .B12(_s9_mi_base_prod_pp10_next_0[12]), .B11(_s9_mi_base_prod_pp10_next_0[11]), .B10(_s9_mi_base_prod_pp10_next_0[10]), .B9(_s9_mi_base_prod_pp10_next_0[9]), .B8(_s9_mi_base_prod_pp10_next_0[8]), .B7(_s9_mi_base_prod_pp10_next_0[7]), .B6(_s9_mi_base_prod_pp10_next_0[6]), .B5(_s9_mi_base_prod_pp10_next_0[5]), .B4(_s9_mi_base_prod_pp10_next_0[4]), .B3(_s9_mi_base_prod_pp10_next_0[3]), .B2(_s9_mi_base_prod_pp10_next_0[2]), .B1(_s9_mi_base_prod_pp10_next_0[1]), .B0(_s9_mi_base_prod_pp10_next_0[0]),
+    .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
+    .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
+    .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(s9_mi_base_prod_pp10_reg[28]), .P27(s9_mi_base_prod_pp10_reg[27]), .P26(s9_mi_base_prod_pp10_reg[26]), .P25(s9_mi_base_prod_pp10_reg[25]), .P24(s9_mi_base_prod_pp10_reg[24]), .P23(s9_mi_base_prod_pp10_reg[23]), .P22(s9_mi_base_prod_pp10_reg[22]), .P21(s9_mi_base_prod_pp10_reg[21]), .P20(s9_mi_base_prod_pp10_reg[20]), .P19(s9_mi_base_prod_pp10_reg[19]), .P18(s9_mi_base_prod_pp10_reg[18]), .P17(s9_mi_base_prod_pp10_reg[17]), .P16(s9_mi_base_prod_pp10_reg[16]), .P15(s9_mi_base_prod_pp10_reg[15]), .P14(s9_mi_base_prod_pp10_reg[14]), .P13(s9_mi_base_prod_pp10_reg[13]), .P12(s9_mi_base_prod_pp10_reg[12]), .P11(s9_mi_base_prod_pp10_reg[11]), .P10(s9_mi_base_prod_pp10_reg[10]), .P9(s9_mi_base_prod_pp10_reg[9]), .P8(s9_mi_base_prod_pp10_reg[8]), .P7(s9_mi_base_prod_pp10_reg[7]), .P6(s9_mi_base_prod_pp10_reg[6]), .P5(s9_mi_base_prod_pp10_reg[5]), .P4(s9_mi_base_prod_pp10_reg[4]), .P3(s9_mi_base_prod_pp10_reg[3]), .P2(s9_mi_base_prod_pp10_reg[2]), .P1(s9_mi_base_prod_pp10_reg[1]), .P0(s9_mi_base_prod_pp10_reg[0])
+);
+MULT18X18D #(
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
+    .GSR("DISABLED"), .RESETMODE("SYNC")
+) s13_mi_num_pp00_mult (  // s13_mi_num_pp00_reg = _s13_mi_num_pp00_next_1 * s12_t_reg
+    .A17(_s13_mi_num_pp00_next_1[17]), .A16(_s13_mi_num_pp00_next_1[16]), .A15(_s13_mi_num_pp00_next_1[15]), .A14(_s13_mi_num_pp00_next_1[14]), .A13(_s13_mi_num_pp00_next_1[13]), .A12(_s13_mi_num_pp00_next_1[12]), .A11(_s13_mi_num_pp00_next_1[11]), .A10(_s13_mi_num_pp00_next_1[10]), .A9(_s13_mi_num_pp00_next_1[9]), .A8(_s13_mi_num_pp00_next_1[8]), .A7(_s13_mi_num_pp00_next_1[7]), .A6(_s13_mi_num_pp00_next_1[6]), .A5(_s13_mi_num_pp00_next_1[5]), .A4(_s13_mi_num_pp00_next_1[4]), .A3(_s13_mi_num_pp00_next_1[3]), .A2(_s13_mi_num_pp00_next_1[2]), .A1(_s13_mi_num_pp00_next_1[1]), .A0(_s13_mi_num_pp00_next_1[0]),
+    .B17(s12_t_reg[17]), .B16(s12_t_reg[16]), .B15(s12_t_reg[15]), .B14(s12_t_reg[14]), .B13(s12_t_reg[13]), .B12(s12_t_reg[12]), .B11(s12_t_reg[11]), .B10(s12_t_reg[10]), .B9(s12_t_reg[9]), .B8(s12_t_reg[8]), .B7(s12_t_reg[7]), .B6(s12_t_reg[6]), .B5(s12_t_reg[5]), .B4(s12_t_reg[4]), .B3(s12_t_reg[3]), .B2(s12_t_reg[2]), .B1(s12_t_reg[1]), .B0(s12_t_reg[0]),
+    .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
+    .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
+    .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
+    .P35(s13_mi_num_pp00_reg[35]), .P34(s13_mi_num_pp00_reg[34]), .P33(s13_mi_num_pp00_reg[33]), .P32(s13_mi_num_pp00_reg[32]), .P31(s13_mi_num_pp00_reg[31]), .P30(s13_mi_num_pp00_reg[30]), .P29(s13_mi_num_pp00_reg[29]), .P28(s13_mi_num_pp00_reg[28]), .P27(s13_mi_num_pp00_reg[27]), .P26(s13_mi_num_pp00_reg[26]), .P25(s13_mi_num_pp00_reg[25]), .P24(s13_mi_num_pp00_reg[24]), .P23(s13_mi_num_pp00_reg[23]), .P22(s13_mi_num_pp00_reg[22]), .P21(s13_mi_num_pp00_reg[21]), .P20(s13_mi_num_pp00_reg[20]), .P19(s13_mi_num_pp00_reg[19]), .P18(s13_mi_num_pp00_reg[18]), .P17(s13_mi_num_pp00_reg[17]), .P16(s13_mi_num_pp00_reg[16]), .P15(s13_mi_num_pp00_reg[15]), .P14(s13_mi_num_pp00_reg[14]), .P13(s13_mi_num_pp00_reg[13]), .P12(s13_mi_num_pp00_reg[12]), .P11(s13_mi_num_pp00_reg[11]), .P10(s13_mi_num_pp00_reg[10]), .P9(s13_mi_num_pp00_reg[9]), .P8(s13_mi_num_pp00_reg[8]), .P7(s13_mi_num_pp00_reg[7]), .P6(s13_mi_num_pp00_reg[6]), .P5(s13_mi_num_pp00_reg[5]), .P4(s13_mi_num_pp00_reg[4]), .P3(s13_mi_num_pp00_reg[3]), .P2(s13_mi_num_pp00_reg[2]), .P1(s13_mi_num_pp00_reg[1]), .P0(s13_mi_num_pp00_reg[0])
+);
+MULT18X18D #(
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
+    .GSR("DISABLED"), .RESETMODE("SYNC")
+) s13_mi_num_pp01_mult (  // s13_mi_num_pp01_reg = _s13_mi_num_pp01_next_0 * s12_t_2_reg
+    .A17(_s13_mi_num_pp01_next_0[17]), .A16(_s13_mi_num_pp01_next_0[16]), .A15(_s13_mi_num_pp01_next_0[15]), .A14(_s13_mi_num_pp01_next_0[14]), .A13(_s13_mi_num_pp01_next_0[13]), .A12(_s13_mi_num_pp01_next_0[12]), .A11(_s13_mi_num_pp01_next_0[11]), .A10(_s13_mi_num_pp01_next_0[10]), .A9(_s13_mi_num_pp01_next_0[9]), .A8(_s13_mi_num_pp01_next_0[8]), .A7(_s13_mi_num_pp01_next_0[7]), .A6(_s13_mi_num_pp01_next_0[6]), .A5(_s13_mi_num_pp01_next_0[5]), .A4(_s13_mi_num_pp01_next_0[4]), .A3(_s13_mi_num_pp01_next_0[3]), .A2(_s13_mi_num_pp01_next_0[2]), .A1(_s13_mi_num_pp01_next_0[1]), .A0(_s13_mi_num_pp01_next_0[0]),
+    .B17(s12_t_2_reg[17]), .B16(s12_t_2_reg[16]), .B15(s12_t_2_reg[15]), .B14(s12_t_2_reg[14]), .B13(s12_t_2_reg[13]), .B12(s12_t_2_reg[12]), .B11(s12_t_2_reg[11]), .B10(s12_t_2_reg[10]), .B9(s12_t_2_reg[9]), .B8(s12_t_2_reg[8]), .B7(s12_t_2_reg[7]), .B6(s12_t_2_reg[6]), .B5(s12_t_2_reg[5]), .B4(s12_t_2_reg[4]), .B3(s12_t_2_reg[3]), .B2(s12_t_2_reg[2]), .B1(s12_t_2_reg[1]), .B0(s12_t_2_reg[0]),
+    .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
+    .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
+    .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(s13_mi_num_pp01_reg[19]), .P18(s13_mi_num_pp01_reg[18]), .P17(s13_mi_num_pp01_reg[17]), .P16(s13_mi_num_pp01_reg[16]), .P15(s13_mi_num_pp01_reg[15]), .P14(s13_mi_num_pp01_reg[14]), .P13(s13_mi_num_pp01_reg[13]), .P12(s13_mi_num_pp01_reg[12]), .P11(s13_mi_num_pp01_reg[11]), .P10(s13_mi_num_pp01_reg[10]), .P9(s13_mi_num_pp01_reg[9]), .P8(s13_mi_num_pp01_reg[8]), .P7(s13_mi_num_pp01_reg[7]), .P6(s13_mi_num_pp01_reg[6]), .P5(s13_mi_num_pp01_reg[5]), .P4(s13_mi_num_pp01_reg[4]), .P3(s13_mi_num_pp01_reg[3]), .P2(s13_mi_num_pp01_reg[2]), .P1(s13_mi_num_pp01_reg[1]), .P0(s13_mi_num_pp01_reg[0])
+);
+MULT18X18D #(
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
+    .GSR("DISABLED"), .RESETMODE("SYNC")
+) s13_mi_num_pp10_mult (  // s13_mi_num_pp10_reg = _s13_mi_num_pp10_next_1 * s12_t_3_reg
+    .A17(_s13_mi_num_pp10_next_1[17]), .A16(_s13_mi_num_pp10_next_1[16]), .A15(_s13_mi_num_pp10_next_1[15]), .A14(_s13_mi_num_pp10_next_1[14]), .A13(_s13_mi_num_pp10_next_1[13]), .A12(_s13_mi_num_pp10_next_1[12]), .A11(_s13_mi_num_pp10_next_1[11]), .A10(_s13_mi_num_pp10_next_1[10]), .A9(_s13_mi_num_pp10_next_1[9]), .A8(_s13_mi_num_pp10_next_1[8]), .A7(_s13_mi_num_pp10_next_1[7]), .A6(_s13_mi_num_pp10_next_1[6]), .A5(_s13_mi_num_pp10_next_1[5]), .A4(_s13_mi_num_pp10_next_1[4]), .A3(_s13_mi_num_pp10_next_1[3]), .A2(_s13_mi_num_pp10_next_1[2]), .A1(_s13_mi_num_pp10_next_1[1]), .A0(_s13_mi_num_pp10_next_1[0]),
+    .B17(s12_t_3_reg[17]), .B16(s12_t_3_reg[16]), .B15(s12_t_3_reg[15]), .B14(s12_t_3_reg[14]), .B13(s12_t_3_reg[13]), .B12(s12_t_3_reg[12]), .B11(s12_t_3_reg[11]), .B10(s12_t_3_reg[10]), .B9(s12_t_3_reg[9]), .B8(s12_t_3_reg[8]), .B7(s12_t_3_reg[7]), .B6(s12_t_3_reg[6]), .B5(s12_t_3_reg[5]), .B4(s12_t_3_reg[4]), .B3(s12_t_3_reg[3]), .B2(s12_t_3_reg[2]), .B1(s12_t_3_reg[1]), .B0(s12_t_3_reg[0]),
+    .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
+    .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
+    .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
+    .P35(s13_mi_num_pp10_reg[35]), .P34(s13_mi_num_pp10_reg[34]), .P33(s13_mi_num_pp10_reg[33]), .P32(s13_mi_num_pp10_reg[32]), .P31(s13_mi_num_pp10_reg[31]), .P30(s13_mi_num_pp10_reg[30]), .P29(s13_mi_num_pp10_reg[29]), .P28(s13_mi_num_pp10_reg[28]), .P27(s13_mi_num_pp10_reg[27]), .P26(s13_mi_num_pp10_reg[26]), .P25(s13_mi_num_pp10_reg[25]), .P24(s13_mi_num_pp10_reg[24]), .P23(s13_mi_num_pp10_reg[23]), .P22(s13_mi_num_pp10_reg[22]), .P21(s13_mi_num_pp10_reg[21]), .P20(s13_mi_num_pp10_reg[20]), .P19(s13_mi_num_pp10_reg[19]), .P18(s13_mi_num_pp10_reg[18]), .P17(s13_mi_num_pp10_reg[17]), .P16(s13_mi_num_pp10_reg[16]), .P15(s13_mi_num_pp10_reg[15]), .P14(s13_mi_num_pp10_reg[14]), .P13(s13_mi_num_pp10_reg[13]), .P12(s13_mi_num_pp10_reg[12]), .P11(s13_mi_num_pp10_reg[11]), .P10(s13_mi_num_pp10_reg[10]), .P9(s13_mi_num_pp10_reg[9]), .P8(s13_mi_num_pp10_reg[8]), .P7(s13_mi_num_pp10_reg[7]), .P6(s13_mi_num_pp10_reg[6]), .P5(s13_mi_num_pp10_reg[5]), .P4(s13_mi_num_pp10_reg[4]), .P3(s13_mi_num_pp10_reg[3]), .P2(s13_mi_num_pp10_reg[2]), .P1(s13_mi_num_pp10_reg[1]), .P0(s13_mi_num_pp10_reg[0])
+);
+MULT18X18D #(
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
+    .GSR("DISABLED"), .RESETMODE("SYNC")
+) s13_mi_num_pp11_mult (  // s13_mi_num_pp11_reg = _s13_mi_num_pp11_next_0 * s12_t_4_reg
+    .A17(_s13_mi_num_pp11_next_0[17]), .A16(_s13_mi_num_pp11_next_0[16]), .A15(_s13_mi_num_pp11_next_0[15]), .A14(_s13_mi_num_pp11_next_0[14]), .A13(_s13_mi_num_pp11_next_0[13]), .A12(_s13_mi_num_pp11_next_0[12]), .A11(_s13_mi_num_pp11_next_0[11]), .A10(_s13_mi_num_pp11_next_0[10]), .A9(_s13_mi_num_pp11_next_0[9]), .A8(_s13_mi_num_pp11_next_0[8]), .A7(_s13_mi_num_pp11_next_0[7]), .A6(_s13_mi_num_pp11_next_0[6]), .A5(_s13_mi_num_pp11_next_0[5]), .A4(_s13_mi_num_pp11_next_0[4]), .A3(_s13_mi_num_pp11_next_0[3]), .A2(_s13_mi_num_pp11_next_0[2]), .A1(_s13_mi_num_pp11_next_0[1]), .A0(_s13_mi_num_pp11_next_0[0]),
+    .B17(s12_t_4_reg[17]), .B16(s12_t_4_reg[16]), .B15(s12_t_4_reg[15]), .B14(s12_t_4_reg[14]), .B13(s12_t_4_reg[13]), .B12(s12_t_4_reg[12]), .B11(s12_t_4_reg[11]), .B10(s12_t_4_reg[10]), .B9(s12_t_4_reg[9]), .B8(s12_t_4_reg[8]), .B7(s12_t_4_reg[7]), .B6(s12_t_4_reg[6]), .B5(s12_t_4_reg[5]), .B4(s12_t_4_reg[4]), .B3(s12_t_4_reg[3]), .B2(s12_t_4_reg[2]), .B1(s12_t_4_reg[1]), .B0(s12_t_4_reg[0]),
+    .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
+    .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
+    .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(s13_mi_num_pp11_reg[19]), .P18(s13_mi_num_pp11_reg[18]), .P17(s13_mi_num_pp11_reg[17]), .P16(s13_mi_num_pp11_reg[16]), .P15(s13_mi_num_pp11_reg[15]), .P14(s13_mi_num_pp11_reg[14]), .P13(s13_mi_num_pp11_reg[13]), .P12(s13_mi_num_pp11_reg[12]), .P11(s13_mi_num_pp11_reg[11]), .P10(s13_mi_num_pp11_reg[10]), .P9(s13_mi_num_pp11_reg[9]), .P8(s13_mi_num_pp11_reg[8]), .P7(s13_mi_num_pp11_reg[7]), .P6(s13_mi_num_pp11_reg[6]), .P5(s13_mi_num_pp11_reg[5]), .P4(s13_mi_num_pp11_reg[4]), .P3(s13_mi_num_pp11_reg[3]), .P2(s13_mi_num_pp11_reg[2]), .P1(s13_mi_num_pp11_reg[1]), .P0(s13_mi_num_pp11_reg[0])
+);
+MULT18X18D #(
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
+    .GSR("DISABLED"), .RESETMODE("SYNC")
+) s15_mi_raw_prod_pp00_mult (  // s15_mi_raw_prod_pp00_reg = _s15_mi_raw_prod_pp00_next_1 * s14_t_reg
+    .A17(_s15_mi_raw_prod_pp00_next_1[17]), .A16(_s15_mi_raw_prod_pp00_next_1[16]), .A15(_s15_mi_raw_prod_pp00_next_1[15]), .A14(_s15_mi_raw_prod_pp00_next_1[14]), .A13(_s15_mi_raw_prod_pp00_next_1[13]), .A12(_s15_mi_raw_prod_pp00_next_1[12]), .A11(_s15_mi_raw_prod_pp00_next_1[11]), .A10(_s15_mi_raw_prod_pp00_next_1[10]), .A9(_s15_mi_raw_prod_pp00_next_1[9]), .A8(_s15_mi_raw_prod_pp00_next_1[8]), .A7(_s15_mi_raw_prod_pp00_next_1[7]), .A6(_s15_mi_raw_prod_pp00_next_1[6]), .A5(_s15_mi_raw_prod_pp00_next_1[5]), .A4(_s15_mi_raw_prod_pp00_next_1[4]), .A3(_s15_mi_raw_prod_pp00_next_1[3]), .A2(_s15_mi_raw_prod_pp00_next_1[2]), .A1(_s15_mi_raw_prod_pp00_next_1[1]), .A0(_s15_mi_raw_prod_pp00_next_1[0]),
+    .B17(s14_t_reg[17]), .B16(s14_t_reg[16]), .B15(s14_t_reg[15]), .B14(s14_t_reg[14]), .B13(s14_t_reg[13]), .B12(s14_t_reg[12]), .B11(s14_t_reg[11]), .B10(s14_t_reg[10]), .B9(s14_t_reg[9]), .B8(s14_t_reg[8]), .B7(s14_t_reg[7]), .B6(s14_t_reg[6]), .B5(s14_t_reg[5]), .B4(s14_t_reg[4]), .B3(s14_t_reg[3]), .B2(s14_t_reg[2]), .B1(s14_t_reg[1]), .B0(s14_t_reg[0]),
+    .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
+    .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
+    .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(s15_mi_raw_prod_pp00_reg[28]), .P27(s15_mi_raw_prod_pp00_reg[27]), .P26(s15_mi_raw_prod_pp00_reg[26]), .P25(s15_mi_raw_prod_pp00_reg[25]), .P24(s15_mi_raw_prod_pp00_reg[24]), .P23(s15_mi_raw_prod_pp00_reg[23]), .P22(s15_mi_raw_prod_pp00_reg[22]), .P21(s15_mi_raw_prod_pp00_reg[21]), .P20(s15_mi_raw_prod_pp00_reg[20]), .P19(s15_mi_raw_prod_pp00_reg[19]), .P18(s15_mi_raw_prod_pp00_reg[18]), .P17(s15_mi_raw_prod_pp00_reg[17]), .P16(s15_mi_raw_prod_pp00_reg[16]), .P15(s15_mi_raw_prod_pp00_reg[15]), .P14(s15_mi_raw_prod_pp00_reg[14]), .P13(s15_mi_raw_prod_pp00_reg[13]), .P12(s15_mi_raw_prod_pp00_reg[12]), .P11(s15_mi_raw_prod_pp00_reg[11]), .P10(s15_mi_raw_prod_pp00_reg[10]), .P9(s15_mi_raw_prod_pp00_reg[9]), .P8(s15_mi_raw_prod_pp00_reg[8]), .P7(s15_mi_raw_prod_pp00_reg[7]), .P6(s15_mi_raw_prod_pp00_reg[6]), .P5(s15_mi_raw_prod_pp00_reg[5]), .P4(s15_mi_raw_prod_pp00_reg[4]), .P3(s15_mi_raw_prod_pp00_reg[3]), .P2(s15_mi_raw_prod_pp00_reg[2]), .P1(s15_mi_raw_prod_pp00_reg[1]), .P0(s15_mi_raw_prod_pp00_reg[0])
+);
+MULT18X18D #(
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
+    .GSR("DISABLED"), .RESETMODE("SYNC")
+) s15_mi_raw_prod_pp10_mult (  // s15_mi_raw_prod_pp10_reg = _s15_mi_raw_prod_pp10_next_1 * s14_t_2_reg
+    .A17(_s15_mi_raw_prod_pp10_next_1[17]), .A16(_s15_mi_raw_prod_pp10_next_1[16]), .A15(_s15_mi_raw_prod_pp10_next_1[15]), .A14(_s15_mi_raw_prod_pp10_next_1[14]), .A13(_s15_mi_raw_prod_pp10_next_1[13]), .A12(_s15_mi_raw_prod_pp10_next_1[12]), .A11(_s15_mi_raw_prod_pp10_next_1[11]), .A10(_s15_mi_raw_prod_pp10_next_1[10]), .A9(_s15_mi_raw_prod_pp10_next_1[9]), .A8(_s15_mi_raw_prod_pp10_next_1[8]), .A7(_s15_mi_raw_prod_pp10_next_1[7]), .A6(_s15_mi_raw_prod_pp10_next_1[6]), .A5(_s15_mi_raw_prod_pp10_next_1[5]), .A4(_s15_mi_raw_prod_pp10_next_1[4]), .A3(_s15_mi_raw_prod_pp10_next_1[3]), .A2(_s15_mi_raw_prod_pp10_next_1[2]), .A1(_s15_mi_raw_prod_pp10_next_1[1]), .A0(_s15_mi_raw_prod_pp10_next_1[0]),
+    .B17(s14_t_2_reg[17]), .B16(s14_t_2_reg[16]), .B15(s14_t_2_reg[15]), .B14(s14_t_2_reg[14]), .B13(s14_t_2_reg[13]), .B12(s14_t_2_reg[12]), .B11(s14_t_2_reg[11]), .B10(s14_t_2_reg[10]), .B9(s14_t_2_reg[9]), .B8(s14_t_2_reg[8]), .B7(s14_t_2_reg[7]), .B6(s14_t_2_reg[6]), .B5(s14_t_2_reg[5]), .B4(s14_t_2_reg[4]), .B3(s14_t_2_reg[3]), .B2(s14_t_2_reg[2]), .B1(s14_t_2_reg[1]), .B0(s14_t_2_reg[0]),
+    .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
+    .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
+    .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(s15_mi_raw_prod_pp10_reg[28]), .P27(s15_mi_raw_prod_pp10_reg[27]), .P26(s15_mi_raw_prod_pp10_reg[26]), .P25(s15_mi_raw_prod_pp10_reg[25]), .P24(s15_mi_raw_prod_pp10_reg[24]), .P23(s15_mi_raw_prod_pp10_reg[23]), .P22(s15_mi_raw_prod_pp10_reg[22]), .P21(s15_mi_raw_prod_pp10_reg[21]), .P20(s15_mi_raw_prod_pp10_reg[20]), .P19(s15_mi_raw_prod_pp10_reg[19]), .P18(s15_mi_raw_prod_pp10_reg[18]), .P17(s15_mi_raw_prod_pp10_reg[17]), .P16(s15_mi_raw_prod_pp10_reg[16]), .P15(s15_mi_raw_prod_pp10_reg[15]), .P14(s15_mi_raw_prod_pp10_reg[14]), .P13(s15_mi_raw_prod_pp10_reg[13]), .P12(s15_mi_raw_prod_pp10_reg[12]), .P11(s15_mi_raw_prod_pp10_reg[11]), .P10(s15_mi_raw_prod_pp10_reg[10]), .P9(s15_mi_raw_prod_pp10_reg[9]), .P8(s15_mi_raw_prod_pp10_reg[8]), .P7(s15_mi_raw_prod_pp10_reg[7]), .P6(s15_mi_raw_prod_pp10_reg[6]), .P5(s15_mi_raw_prod_pp10_reg[5]), .P4(s15_mi_raw_prod_pp10_reg[4]), .P3(s15_mi_raw_prod_pp10_reg[3]), .P2(s15_mi_raw_prod_pp10_reg[2]), .P1(s15_mi_raw_prod_pp10_reg[1]), .P0(s15_mi_raw_prod_pp10_reg[0])
+);
+MULT18X18D #(
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
+    .GSR("DISABLED"), .RESETMODE("SYNC")
+) s15_mi_raw_prod_pp20_mult (  // s15_mi_raw_prod_pp20_reg = _s15_mi_raw_prod_pp20_next_1 * s14_t_3_reg
+    .A17(_s15_mi_raw_prod_pp20_next_1[17]), .A16(_s15_mi_raw_prod_pp20_next_1[16]), .A15(_s15_mi_raw_prod_pp20_next_1[15]), .A14(_s15_mi_raw_prod_pp20_next_1[14]), .A13(_s15_mi_raw_prod_pp20_next_1[13]), .A12(_s15_mi_raw_prod_pp20_next_1[12]), .A11(_s15_mi_raw_prod_pp20_next_1[11]), .A10(_s15_mi_raw_prod_pp20_next_1[10]), .A9(_s15_mi_raw_prod_pp20_next_1[9]), .A8(_s15_mi_raw_prod_pp20_next_1[8]), .A7(_s15_mi_raw_prod_pp20_next_1[7]), .A6(_s15_mi_raw_prod_pp20_next_1[6]), .A5(_s15_mi_raw_prod_pp20_next_1[5]), .A4(_s15_mi_raw_prod_pp20_next_1[4]), .A3(_s15_mi_raw_prod_pp20_next_1[3]), .A2(_s15_mi_raw_prod_pp20_next_1[2]), .A1(_s15_mi_raw_prod_pp20_next_1[1]), .A0(_s15_mi_raw_prod_pp20_next_1[0]),
+    .B17(s14_t_3_reg[17]), .B16(s14_t_3_reg[16]), .B15(s14_t_3_reg[15]), .B14(s14_t_3_reg[14]), .B13(s14_t_3_reg[13]), .B12(s14_t_3_reg[12]), .B11(s14_t_3_reg[11]), .B10(s14_t_3_reg[10]), .B9(s14_t_3_reg[9]), .B8(s14_t_3_reg[8]), .B7(s14_t_3_reg[7]), .B6(s14_t_3_reg[6]), .B5(s14_t_3_reg[5]), .B4(s14_t_3_reg[4]), .B3(s14_t_3_reg[3]), .B2(s14_t_3_reg[2]), .B1(s14_t_3_reg[1]), .B0(s14_t_3_reg[0]),
+    .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
+    .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
+    .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(s15_mi_raw_prod_pp20_reg[28]), .P27(s15_mi_raw_prod_pp20_reg[27]), .P26(s15_mi_raw_prod_pp20_reg[26]), .P25(s15_mi_raw_prod_pp20_reg[25]), .P24(s15_mi_raw_prod_pp20_reg[24]), .P23(s15_mi_raw_prod_pp20_reg[23]), .P22(s15_mi_raw_prod_pp20_reg[22]), .P21(s15_mi_raw_prod_pp20_reg[21]), .P20(s15_mi_raw_prod_pp20_reg[20]), .P19(s15_mi_raw_prod_pp20_reg[19]), .P18(s15_mi_raw_prod_pp20_reg[18]), .P17(s15_mi_raw_prod_pp20_reg[17]), .P16(s15_mi_raw_prod_pp20_reg[16]), .P15(s15_mi_raw_prod_pp20_reg[15]), .P14(s15_mi_raw_prod_pp20_reg[14]), .P13(s15_mi_raw_prod_pp20_reg[13]), .P12(s15_mi_raw_prod_pp20_reg[12]), .P11(s15_mi_raw_prod_pp20_reg[11]), .P10(s15_mi_raw_prod_pp20_reg[10]), .P9(s15_mi_raw_prod_pp20_reg[9]), .P8(s15_mi_raw_prod_pp20_reg[8]), .P7(s15_mi_raw_prod_pp20_reg[7]), .P6(s15_mi_raw_prod_pp20_reg[6]), .P5(s15_mi_raw_prod_pp20_reg[5]), .P4(s15_mi_raw_prod_pp20_reg[4]), .P3(s15_mi_raw_prod_pp20_reg[3]), .P2(s15_mi_raw_prod_pp20_reg[2]), .P1(s15_mi_raw_prod_pp20_reg[1]), .P0(s15_mi_raw_prod_pp20_reg[0])
+);
+MULT18X18D #(
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
+    .GSR("DISABLED"), .RESETMODE("SYNC")
+) s15_mi_raw_prod_pp30_mult (  // s15_mi_raw_prod_pp30_reg = _s15_mi_raw_prod_pp30_next_1 * s14_t_4_reg
+    .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(1'b0), .A12(_s15_mi_raw_prod_pp30_next_1[12]), .A11(_s15_mi_raw_prod_pp30_next_1[11]), .A10(_s15_mi_raw_prod_pp30_next_1[10]), .A9(_s15_mi_raw_prod_pp30_next_1[9]), .A8(_s15_mi_raw_prod_pp30_next_1[8]), .A7(_s15_mi_raw_prod_pp30_next_1[7]), .A6(_s15_mi_raw_prod_pp30_next_1[6]), .A5(_s15_mi_raw_prod_pp30_next_1[5]), .A4(_s15_mi_raw_prod_pp30_next_1[4]), .A3(_s15_mi_raw_prod_pp30_next_1[3]), .A2(_s15_mi_raw_prod_pp30_next_1[2]), .A1(_s15_mi_raw_prod_pp30_next_1[1]), .A0(_s15_mi_raw_prod_pp30_next_1[0]),
+    .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(s14_t_4_reg[12]), .B11(s14_t_4_reg[11]), .B10(s14_t_4_reg[10]), .B9(s14_t_4_reg[9]), .B8(s14_t_4_reg[8]), .B7(s14_t_4_reg[7]), .B6(s14_t_4_reg[6]), .B5(s14_t_4_reg[5]), .B4(s14_t_4_reg[4]), .B3(s14_t_4_reg[3]), .B2(s14_t_4_reg[2]), .B1(s14_t_4_reg[1]), .B0(s14_t_4_reg[0]),
+    .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
+    .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
+    .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(), .P18(), .P17(), .P16(), .P15(), .P14(), .P13(), .P12(s15_mi_raw_prod_pp30_reg[12]), .P11(s15_mi_raw_prod_pp30_reg[11]), .P10(s15_mi_raw_prod_pp30_reg[10]), .P9(s15_mi_raw_prod_pp30_reg[9]), .P8(s15_mi_raw_prod_pp30_reg[8]), .P7(s15_mi_raw_prod_pp30_reg[7]), .P6(s15_mi_raw_prod_pp30_reg[6]), .P5(s15_mi_raw_prod_pp30_reg[5]), .P4(s15_mi_raw_prod_pp30_reg[4]), .P3(s15_mi_raw_prod_pp30_reg[3]), .P2(s15_mi_raw_prod_pp30_reg[2]), .P1(s15_mi_raw_prod_pp30_reg[1]), .P0(s15_mi_raw_prod_pp30_reg[0])
+);
+MULT18X18D #(
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
+    .GSR("DISABLED"), .RESETMODE("SYNC")
+) s2_size_kfi_pp00_mult (  // s2_size_kfi_pp00_reg = _s2_size_kfi_pp00_next_0 * 32'h1bbbc
+    .A17(_s2_size_kfi_pp00_next_0[17]), .A16(_s2_size_kfi_pp00_next_0[16]), .A15(_s2_size_kfi_pp00_next_0[15]), .A14(_s2_size_kfi_pp00_next_0[14]), .A13(_s2_size_kfi_pp00_next_0[13]), .A12(_s2_size_kfi_pp00_next_0[12]), .A11(_s2_size_kfi_pp00_next_0[11]), .A10(_s2_size_kfi_pp00_next_0[10]), .A9(_s2_size_kfi_pp00_next_0[9]), .A8(_s2_size_kfi_pp00_next_0[8]), .A7(_s2_size_kfi_pp00_next_0[7]), .A6(_s2_size_kfi_pp00_next_0[6]), .A5(_s2_size_kfi_pp00_next_0[5]), .A4(_s2_size_kfi_pp00_next_0[4]), .A3(_s2_size_kfi_pp00_next_0[3]), .A2(_s2_size_kfi_pp00_next_0[2]), .A1(_s2_size_kfi_pp00_next_0[1]), .A0(_s2_size_kfi_pp00_next_0[0]),
+    .B17(1'b0), .B16(1'b1), .B15(1'b1), .B14(1'b0), .B13(1'b1), .B12(1'b1), .B11(1'b1), .B10(1'b0), .B9(1'b1), .B8(1'b1), .B7(1'b1), .B6(1'b0), .B5(1'b1), .B4(1'b1), .B3(1'b1), .B2(1'b1), .B1(1'b0), .B0(1'b0),
+    .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
+    .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
+    .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
+    .P35(), .P34(), .P33(), .P32(), .P31(s2_size_kfi_pp00_reg[31]), .P30(s2_size_kfi_pp00_reg[30]), .P29(s2_size_kfi_pp00_reg[29]), .P28(s2_size_kfi_pp00_reg[28]), .P27(s2_size_kfi_pp00_reg[27]), .P26(s2_size_kfi_pp00_reg[26]), .P25(s2_size_kfi_pp00_reg[25]), .P24(s2_size_kfi_pp00_reg[24]), .P23(s2_size_kfi_pp00_reg[23]), .P22(s2_size_kfi_pp00_reg[22]), .P21(s2_size_kfi_pp00_reg[21]), .P20(s2_size_kfi_pp00_reg[20]), .P19(s2_size_kfi_pp00_reg[19]), .P18(s2_size_kfi_pp00_reg[18]), .P17(s2_size_kfi_pp00_reg[17]), .P16(s2_size_kfi_pp00_reg[16]), .P15(s2_size_kfi_pp00_reg[15]), .P14(s2_size_kfi_pp00_reg[14]), .P13(s2_size_kfi_pp00_reg[13]), .P12(s2_size_kfi_pp00_reg[12]), .P11(s2_size_kfi_pp00_reg[11]), .P10(s2_size_kfi_pp00_reg[10]), .P9(s2_size_kfi_pp00_reg[9]), .P8(s2_size_kfi_pp00_reg[8]), .P7(s2_size_kfi_pp00_reg[7]), .P6(s2_size_kfi_pp00_reg[6]), .P5(s2_size_kfi_pp00_reg[5]), .P4(s2_size_kfi_pp00_reg[4]), .P3(s2_size_kfi_pp00_reg[3]), .P2(s2_size_kfi_pp00_reg[2]), .P1(s2_size_kfi_pp00_reg[1]), .P0(s2_size_kfi_pp00_reg[0])
+);
+MULT18X18D #(
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
+    .GSR("DISABLED"), .RESETMODE("SYNC")
+) s9_fi_c_prod_pp00_mult (  // s9_fi_c_prod_pp00_reg = s8_t_15_reg * _s9_fi_c_prod_pp00_next_0
+    .A17(s8_t_15_reg[17]), .A16(s8_t_15_reg[16]), .A15(s8_t_15_reg[15]), .A14(s8_t_15_reg[14]), .A13(s8_t_15_reg[13]), .A12(s8_t_15_reg[12]), .A11(s8_t_15_reg[11]), .A10(s8_t_15_reg[10]), .A9(s8_t_15_reg[9]), .A8(s8_t_15_reg[8]), .A7(s8_t_15_reg[7]), .A6(s8_t_15_reg[6]), .A5(s8_t_15_reg[5]), .A4(s8_t_15_reg[4]), .A3(s8_t_15_reg[3]), .A2(s8_t_15_reg[2]), .A1(s8_t_15_reg[1]), .A0(s8_t_15_reg[0]),
+    .B17(_s9_fi_c_prod_pp00_next_0[17]), .B16(_s9_fi_c_prod_pp00_next_0[16]), .B15(_s9_fi_c_prod_pp00_next_0[15]), .B14(_s9_fi_c_prod_pp00_next_0[14]), .B13(_s9_fi_c_prod_pp00_next_0[13]), .B12(_s9_fi_c_prod_pp00_next_0[12]), .B11(_s9_fi_c_prod_pp00_next_0[11]), .B10(_s9_fi_c_prod_pp00_next_0[10]), .B9(_s9_fi_c_prod_pp00_next_0[9]), .B8(_s9_fi_c_prod_pp00_next_0[8]), .B7(_s9_fi_c_prod_pp00_next_0[7]), .B6(_s9_fi_c_prod_pp00_next_0[6]), .B5(_s9_fi_c_prod_pp00_next_0[5]), .B4(_s9_fi_c_prod_pp00_next_0[4]), .B3(_s9_fi_c_prod_pp00_next_0[3]), .B2(_s9_fi_c_prod_pp00_next_0[2]), .B1(_s9_fi_c_prod_pp00_next_0[1]), .B0(_s9_fi_c_prod_pp00_next_0[0]),
+    .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
+    .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
+    .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(s9_fi_c_prod_pp00_reg[28]), .P27(s9_fi_c_prod_pp00_reg[27]), .P26(s9_fi_c_prod_pp00_reg[26]), .P25(s9_fi_c_prod_pp00_reg[25]), .P24(s9_fi_c_prod_pp00_reg[24]), .P23(s9_fi_c_prod_pp00_reg[23]), .P22(s9_fi_c_prod_pp00_reg[22]), .P21(s9_fi_c_prod_pp00_reg[21]), .P20(s9_fi_c_prod_pp00_reg[20]), .P19(s9_fi_c_prod_pp00_reg[19]), .P18(s9_fi_c_prod_pp00_reg[18]), .P17(s9_fi_c_prod_pp00_reg[17]), .P16(s9_fi_c_prod_pp00_reg[16]), .P15(s9_fi_c_prod_pp00_reg[15]), .P14(s9_fi_c_prod_pp00_reg[14]), .P13(s9_fi_c_prod_pp00_reg[13]), .P12(s9_fi_c_prod_pp00_reg[12]), .P11(s9_fi_c_prod_pp00_reg[11]), .P10(s9_fi_c_prod_pp00_reg[10]), .P9(s9_fi_c_prod_pp00_reg[9]), .P8(s9_fi_c_prod_pp00_reg[8]), .P7(s9_fi_c_prod_pp00_reg[7]), .P6(s9_fi_c_prod_pp00_reg[6]), .P5(s9_fi_c_prod_pp00_reg[5]), .P4(s9_fi_c_prod_pp00_reg[4]), .P3(s9_fi_c_prod_pp00_reg[3]), .P2(s9_fi_c_prod_pp00_reg[2]), .P1(s9_fi_c_prod_pp00_reg[1]), .P0(s9_fi_c_prod_pp00_reg[0])
+);
+MULT18X18D #(
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
+    .GSR("DISABLED"), .RESETMODE("SYNC")
+) s9_fi_c_prod_pp10_mult (  // s9_fi_c_prod_pp10_reg = s8_t_16_reg * _s9_fi_c_prod_pp10_next_0
+    .A17(s8_t_16_reg[17]), .A16(s8_t_16_reg[16]), .A15(s8_t_16_reg[15]), .A14(s8_t_16_reg[14]), .A13(s8_t_16_reg[13]), .A12(s8_t_16_reg[12]), .A11(s8_t_16_reg[11]), .A10(s8_t_16_reg[10]), .A9(s8_t_16_reg[9]), .A8(s8_t_16_reg[8]), .A7(s8_t_16_reg[7]), .A6(s8_t_16_reg[6]), .A5(s8_t_16_reg[5]), .A4(s8_t_16_reg[4]), .A3(s8_t_16_reg[3]), .A2(s8_t_16_reg[2]), .A1(s8_t_16_reg[1]), .A0(s8_t_16_reg[0]),
+    .B17(_s9_fi_c_prod_pp10_next_0[17]), .B16(_s9_fi_c_prod_pp10_next_0[16]), .B15(_s9_fi_c_prod_pp10_next_0[15]), .B14(_s9_fi_c_prod_pp10_next_0[14]), .B13(_s9_fi_c_prod_pp10_next_0[13]), .B12(_s9_fi_c_prod_pp10_next_0[12]), .B11(_s9_fi_c_prod_pp10_next_0[11]), .B10(_s9_fi_c_prod_pp10_next_0[10]), .B9(_s9_fi_c_prod_pp10_next_0[9]), .B8(_s9_fi_c_prod_pp10_next_0[8]), .B7(_s9_fi_c_prod_pp10_next_0[7]), .B6(_s9_fi_c_prod_pp10_next_0[6]), .B5(_s9_fi_c_prod_pp10_next_0[5]), .B4(_s9_fi_c_prod_pp10_next_0[4]), .B3(_s9_fi_c_prod_pp10_next_0[3]), .B2(_s9_fi_c_prod_pp10_next_0[2]), .B1(_s9_fi_c_prod_pp10_next_0[1]), .B0(_s9_fi_c_prod_pp10_next_0[0]),
+    .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
+    .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
+    .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(s9_fi_c_prod_pp10_reg[25]), .P24(s9_fi_c_prod_pp10_reg[24]), .P23(s9_fi_c_prod_pp10_reg[23]), .P22(s9_fi_c_prod_pp10_reg[22]), .P21(s9_fi_c_prod_pp10_reg[21]), .P20(s9_fi_c_prod_pp10_reg[20]), .P19(s9_fi_c_prod_pp10_reg[19]), .P18(s9_fi_c_prod_pp10_reg[18]), .P17(s9_fi_c_prod_pp10_reg[17]), .P16(s9_fi_c_prod_pp10_reg[16]), .P15(s9_fi_c_prod_pp10_reg[15]), .P14(s9_fi_c_prod_pp10_reg[14]), .P13(s9_fi_c_prod_pp10_reg[13]), .P12(s9_fi_c_prod_pp10_reg[12]), .P11(s9_fi_c_prod_pp10_reg[11]), .P10(s9_fi_c_prod_pp10_reg[10]), .P9(s9_fi_c_prod_pp10_reg[9]), .P8(s9_fi_c_prod_pp10_reg[8]), .P7(s9_fi_c_prod_pp10_reg[7]), .P6(s9_fi_c_prod_pp10_reg[6]), .P5(s9_fi_c_prod_pp10_reg[5]), .P4(s9_fi_c_prod_pp10_reg[4]), .P3(s9_fi_c_prod_pp10_reg[3]), .P2(s9_fi_c_prod_pp10_reg[2]), .P1(s9_fi_c_prod_pp10_reg[1]), .P0(s9_fi_c_prod_pp10_reg[0])
+);
+MULT18X18D #(
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
+    .GSR("DISABLED"), .RESETMODE("SYNC")
+) s7_md_cx_pp00_mult (  // s7_md_cx_pp00_reg = s6_t_39_reg * _s7_md_cx_pp00_next_1
+    .A17(s6_t_39_reg[17]), .A16(s6_t_39_reg[16]), .A15(s6_t_39_reg[15]), .A14(s6_t_39_reg[14]), .A13(s6_t_39_reg[13]), .A12(s6_t_39_reg[12]), .A11(s6_t_39_reg[11]), .A10(s6_t_39_reg[10]), .A9(s6_t_39_reg[9]), .A8(s6_t_39_reg[8]), .A7(s6_t_39_reg[7]), .A6(s6_t_39_reg[6]), .A5(s6_t_39_reg[5]), .A4(s6_t_39_reg[4]), .A3(s6_t_39_reg[3]), .A2(s6_t_39_reg[2]), .A1(s6_t_39_reg[1]), .A0(s6_t_39_reg[0]),
+    .B17(_s7_md_cx_pp00_next_1[17]), .B16(_s7_md_cx_pp00_next_1[16]), .B15(_s7_md_cx_pp00_next_1[15]), .B14(_s7_md_cx_pp00_next_1[14]), .B13(_s7_md_cx_pp00_next_1[13]), .B12(_s7_md_cx_pp00_next_1[12]), .B11(_s7_md_cx_pp00_next_1[11]), .B10(_s7_md_cx_pp00_next_1[10]), .B9(_s7_md_cx_pp00_next_1[9]), .B8(_s7_md_cx_pp00_next_1[8]), .B7(_s7_md_cx_pp00_next_1[7]), .B6(_s7_md_cx_pp00_next_1[6]), .B5(_s7_md_cx_pp00_next_1[5]), .B4(_s7_md_cx_pp00_next_1[4]), .B3(_s7_md_cx_pp00_next_1[3]), .B2(_s7_md_cx_pp00_next_1[2]), .B1(_s7_md_cx_pp00_next_1[1]), .B0(_s7_md_cx_pp00_next_1[0]),
+    .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
+    .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
+    .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
+    .P35(s7_md_cx_pp00_reg[35]), .P34(s7_md_cx_pp00_reg[34]), .P33(s7_md_cx_pp00_reg[33]), .P32(s7_md_cx_pp00_reg[32]), .P31(s7_md_cx_pp00_reg[31]), .P30(s7_md_cx_pp00_reg[30]), .P29(s7_md_cx_pp00_reg[29]), .P28(s7_md_cx_pp00_reg[28]), .P27(s7_md_cx_pp00_reg[27]), .P26(s7_md_cx_pp00_reg[26]), .P25(s7_md_cx_pp00_reg[25]), .P24(s7_md_cx_pp00_reg[24]), .P23(s7_md_cx_pp00_reg[23]), .P22(s7_md_cx_pp00_reg[22]), .P21(s7_md_cx_pp00_reg[21]), .P20(s7_md_cx_pp00_reg[20]), .P19(s7_md_cx_pp00_reg[19]), .P18(s7_md_cx_pp00_reg[18]), .P17(s7_md_cx_pp00_reg[17]), .P16(s7_md_cx_pp00_reg[16]), .P15(s7_md_cx_pp00_reg[15]), .P14(s7_md_cx_pp00_reg[14]), .P13(s7_md_cx_pp00_reg[13]), .P12(s7_md_cx_pp00_reg[12]), .P11(s7_md_cx_pp00_reg[11]), .P10(s7_md_cx_pp00_reg[10]), .P9(s7_md_cx_pp00_reg[9]), .P8(s7_md_cx_pp00_reg[8]), .P7(s7_md_cx_pp00_reg[7]), .P6(s7_md_cx_pp00_reg[6]), .P5(s7_md_cx_pp00_reg[5]), .P4(s7_md_cx_pp00_reg[4]), .P3(s7_md_cx_pp00_reg[3]), .P2(s7_md_cx_pp00_reg[2]), .P1(s7_md_cx_pp00_reg[1]), .P0(s7_md_cx_pp00_reg[0])
+);
+MULT18X18D #(
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
+    .GSR("DISABLED"), .RESETMODE("SYNC")
+) s7_md_cx_pp01_mult (  // s7_md_cx_pp01_reg = s6_t_40_reg * _s7_md_cx_pp01_next_1
+    .A17(s6_t_40_reg[17]), .A16(s6_t_40_reg[16]), .A15(s6_t_40_reg[15]), .A14(s6_t_40_reg[14]), .A13(s6_t_40_reg[13]), .A12(s6_t_40_reg[12]), .A11(s6_t_40_reg[11]), .A10(s6_t_40_reg[10]), .A9(s6_t_40_reg[9]), .A8(s6_t_40_reg[8]), .A7(s6_t_40_reg[7]), .A6(s6_t_40_reg[6]), .A5(s6_t_40_reg[5]), .A4(s6_t_40_reg[4]), .A3(s6_t_40_reg[3]), .A2(s6_t_40_reg[2]), .A1(s6_t_40_reg[1]), .A0(s6_t_40_reg[0]),
+    .B17(_s7_md_cx_pp01_next_1[17]), .B16(_s7_md_cx_pp01_next_1[16]), .B15(_s7_md_cx_pp01_next_1[15]), .B14(_s7_md_cx_pp01_next_1[14]), .B13(_s7_md_cx_pp01_next_1[13]), .B12(_s7_md_cx_pp01_next_1[12]), .B11(_s7_md_cx_pp01_next_1[11]), .B10(_s7_md_cx_pp01_next_1[10]), .B9(_s7_md_cx_pp01_next_1[9]), .B8(_s7_md_cx_pp01_next_1[8]), .B7(_s7_md_cx_pp01_next_1[7]), .B6(_s7_md_cx_pp01_next_1[6]), .B5(_s7_md_cx_pp01_next_1[5]), .B4(_s7_md_cx_pp01_next_1[4]), .B3(_s7_md_cx_pp01_next_1[3]), .B2(_s7_md_cx_pp01_next_1[2]), .B1(_s7_md_cx_pp01_next_1[1]), .B0(_s7_md_cx_pp01_next_1[0]),
+    .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
+    .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
+    .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(s7_md_cx_pp01_reg[19]), .P18(s7_md_cx_pp01_reg[18]), .P17(s7_md_cx_pp01_reg[17]), .P16(s7_md_cx_pp01_reg[16]), .P15(s7_md_cx_pp01_reg[15]), .P14(s7_md_cx_pp01_reg[14]), .P13(s7_md_cx_pp01_reg[13]), .P12(s7_md_cx_pp01_reg[12]), .P11(s7_md_cx_pp01_reg[11]), .P10(s7_md_cx_pp01_reg[10]), .P9(s7_md_cx_pp01_reg[9]), .P8(s7_md_cx_pp01_reg[8]), .P7(s7_md_cx_pp01_reg[7]), .P6(s7_md_cx_pp01_reg[6]), .P5(s7_md_cx_pp01_reg[5]), .P4(s7_md_cx_pp01_reg[4]), .P3(s7_md_cx_pp01_reg[3]), .P2(s7_md_cx_pp01_reg[2]), .P1(s7_md_cx_pp01_reg[1]), .P0(s7_md_cx_pp01_reg[0])
+);
+MULT18X18D #(
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
+    .GSR("DISABLED"), .RESETMODE("SYNC")
+) s7_md_cx_pp10_mult (  // s7_md_cx_pp10_reg = s6_t_41_reg * _s7_md_cx_pp10_next_0
+    .A17(s6_t_41_reg[17]), .A16(s6_t_41_reg[16]), .A15(s6_t_41_reg[15]), .A14(s6_t_41_reg[14]), .A13(s6_t_41_reg[13]), .A12(s6_t_41_reg[12]), .A11(s6_t_41_reg[11]), .A10(s6_t_41_reg[10]), .A9(s6_t_41_reg[9]), .A8(s6_t_41_reg[8]), .A7(s6_t_41_reg[7]), .A6(s6_t_41_reg[6]), .A5(s6_t_41_reg[5]), .A4(s6_t_41_reg[4]), .A3(s6_t_41_reg[3]), .A2(s6_t_41_reg[2]), .A1(s6_t_41_reg[1]), .A0(s6_t_41_reg[0]),
+    .B17(_s7_md_cx_pp10_next_0[17]), .B16(_s7_md_cx_pp10_next_0[16]), .B15(_s7_md_cx_pp10_next_0[15]), .B14(_s7_md_cx_pp10_next_0[14]), .B13(_s7_md_cx_pp10_next_0[13]), .B12(_s7_md_cx_pp10_next_0[12]), .B11(_s7_md_cx_pp10_next_0[11]), .B10(_s7_md_cx_pp10_next_0[10]), .B9(_s7_md_cx_pp10_next_0[9]), .B8(_s7_md_cx_pp10_next_0[8]), .B7(_s7_md_cx_pp10_next_0[7]), .B6(_s7_md_cx_pp10_next_0[6]), .B5(_s7_md_cx_pp10_next_0[5]), .B4(_s7_md_cx_pp10_next_0[4]), .B3(_s7_md_cx_pp10_next_0[3]), .B2(_s7_md_cx_pp10_next_0[2]), .B1(_s7_md_cx_pp10_next_0[1]), .B0(_s7_md_cx_pp10_next_0[0]),
+    .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
+    .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
+    .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(s7_md_cx_pp10_reg[23]), .P22(s7_md_cx_pp10_reg[22]), .P21(s7_md_cx_pp10_reg[21]), .P20(s7_md_cx_pp10_reg[20]), .P19(s7_md_cx_pp10_reg[19]), .P18(s7_md_cx_pp10_reg[18]), .P17(s7_md_cx_pp10_reg[17]), .P16(s7_md_cx_pp10_reg[16]), .P15(s7_md_cx_pp10_reg[15]), .P14(s7_md_cx_pp10_reg[14]), .P13(s7_md_cx_pp10_reg[13]), .P12(s7_md_cx_pp10_reg[12]), .P11(s7_md_cx_pp10_reg[11]), .P10(s7_md_cx_pp10_reg[10]), .P9(s7_md_cx_pp10_reg[9]), .P8(s7_md_cx_pp10_reg[8]), .P7(s7_md_cx_pp10_reg[7]), .P6(s7_md_cx_pp10_reg[6]), .P5(s7_md_cx_pp10_reg[5]), .P4(s7_md_cx_pp10_reg[4]), .P3(s7_md_cx_pp10_reg[3]), .P2(s7_md_cx_pp10_reg[2]), .P1(s7_md_cx_pp10_reg[1]), .P0(s7_md_cx_pp10_reg[0])
+);
+MULT18X18D #(
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
+    .GSR("DISABLED"), .RESETMODE("SYNC")
+) s7_md_cx_pp11_mult (  // s7_md_cx_pp11_reg = s6_t_42_reg * _s7_md_cx_pp11_next_0
+    .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(1'b0), .A12(1'b0), .A11(1'b0), .A10(1'b0), .A9(1'b0), .A8(1'b0), .A7(s6_t_42_reg[7]), .A6(s6_t_42_reg[6]), .A5(s6_t_42_reg[5]), .A4(s6_t_42_reg[4]), .A3(s6_t_42_reg[3]), .A2(s6_t_42_reg[2]), .A1(s6_t_42_reg[1]), .A0(s6_t_42_reg[0]),
+    .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(1'b0), .B11(1'b0), .B10(1'b0), .B9(1'b0), .B8(1'b0), .B7(_s7_md_cx_pp11_next_0[7]), .B6(_s7_md_cx_pp11_next_0[6]), .B5(_s7_md_cx_pp11_next_0[5]), .B4(_s7_md_cx_pp11_next_0[4]), .B3(_s7_md_cx_pp11_next_0[3]), .B2(_s7_md_cx_pp11_next_0[2]), .B1(_s7_md_cx_pp11_next_0[1]), .B0(_s7_md_cx_pp11_next_0[0]),
+    .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
+    .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
+    .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(), .P18(), .P17(), .P16(), .P15(), .P14(), .P13(), .P12(), .P11(), .P10(), .P9(), .P8(), .P7(s7_md_cx_pp11_reg[7]), .P6(s7_md_cx_pp11_reg[6]), .P5(s7_md_cx_pp11_reg[5]), .P4(s7_md_cx_pp11_reg[4]), .P3(s7_md_cx_pp11_reg[3]), .P2(s7_md_cx_pp11_reg[2]), .P1(s7_md_cx_pp11_reg[1]), .P0(s7_md_cx_pp11_reg[0])
+);
+MULT18X18D #(
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
+    .GSR("DISABLED"), .RESETMODE("SYNC")
+) s10_md_frac_prod_pp00_mult (  // s10_md_frac_prod_pp00_reg = s9_t_15_reg * _s10_md_frac_prod_pp00_next_0
+    .A17(s9_t_15_reg[17]), .A16(s9_t_15_reg[16]), .A15(s9_t_15_reg[15]), .A14(s9_t_15_reg[14]), .A13(s9_t_15_reg[13]), .A12(s9_t_15_reg[12]), .A11(s9_t_15_reg[11]), .A10(s9_t_15_reg[10]), .A9(s9_t_15_reg[9]), .A8(s9_t_15_reg[8]), .A7(s9_t_15_reg[7]), .A6(s9_t_15_reg[6]), .A5(s9_t_15_reg[5]), .A4(s9_t_15_reg[4]), .A3(s9_t_15_reg[3]), .A2(s9_t_15_reg[2]), .A1(s9_t_15_reg[1]), .A0(s9_t_15_reg[0]),
+    .B17(_s10_md_frac_prod_pp00_next_0[17]), .B16(_s10_md_frac_prod_pp00_next_0[16]), .B15(_s10_md_frac_prod_pp00_next_0[15]), .B14(_s10_md_frac_prod_pp00_next_0[14]), .B13(_s10_md_frac_prod_pp00_next_0[13]), .B12(_s10_md_frac_prod_pp00_next_0[12]), .B11(_s10_md_frac_prod_pp00_next_0[11]), .B10(_s10_md_frac_prod_pp00_next_0[10]), .B9(_s10_md_frac_prod_pp00_next_0[9]), .B8(_s10_md_frac_prod_pp00_next_0[8]), .B7(_s10_md_frac_prod_pp00_next_0[7]), .B6(_s10_md_frac_prod_pp00_next_0[6]), .B5(_s10_md_frac_prod_pp00_next_0[5]), .B4(_s10_md_frac_prod_pp00_next_0[4]), .B3(_s10_md_frac_prod_pp00_next_0[3]), .B2(_s10_md_frac_prod_pp00_next_0[2]), .B1(_s10_md_frac_prod_pp00_next_0[1]), .B0(_s10_md_frac_prod_pp00_next_0[0]),
+    .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
+    .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
+    .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(s10_md_frac_prod_pp00_reg[28]), .P27(s10_md_frac_prod_pp00_reg[27]), .P26(s10_md_frac_prod_pp00_reg[26]), .P25(s10_md_frac_prod_pp00_reg[25]), .P24(s10_md_frac_prod_pp00_reg[24]), .P23(s10_md_frac_prod_pp00_reg[23]), .P22(s10_md_frac_prod_pp00_reg[22]), .P21(s10_md_frac_prod_pp00_reg[21]), .P20(s10_md_frac_prod_pp00_reg[20]), .P19(s10_md_frac_prod_pp00_reg[19]), .P18(s10_md_frac_prod_pp00_reg[18]), .P17(s10_md_frac_prod_pp00_reg[17]), .P16(s10_md_frac_prod_pp00_reg[16]), .P15(s10_md_frac_prod_pp00_reg[15]), .P14(s10_md_frac_prod_pp00_reg[14]), .P13(s10_md_frac_prod_pp00_reg[13]), .P12(s10_md_frac_prod_pp00_reg[12]), .P11(s10_md_frac_prod_pp00_reg[11]), .P10(s10_md_frac_prod_pp00_reg[10]), .P9(s10_md_frac_prod_pp00_reg[9]), .P8(s10_md_frac_prod_pp00_reg[8]), .P7(s10_md_frac_prod_pp00_reg[7]), .P6(s10_md_frac_prod_pp00_reg[6]), .P5(s10_md_frac_prod_pp00_reg[5]), .P4(s10_md_frac_prod_pp00_reg[4]), .P3(s10_md_frac_prod_pp00_reg[3]), .P2(s10_md_frac_prod_pp00_reg[2]), .P1(s10_md_frac_prod_pp00_reg[1]), .P0(s10_md_frac_prod_pp00_reg[0])
+);
+MULT18X18D #(
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
+    .GSR("DISABLED"), .RESETMODE("SYNC")
+) s10_md_frac_prod_pp10_mult (  // s10_md_frac_prod_pp10_reg = s9_t_16_reg * _s10_md_frac_prod_pp10_next_0
+    .A17(s9_t_16_reg[17]), .A16(s9_t_16_reg[16]), .A15(s9_t_16_reg[15]), .A14(s9_t_16_reg[14]), .A13(s9_t_16_reg[13]), .A12(s9_t_16_reg[12]), .A11(s9_t_16_reg[11]), .A10(s9_t_16_reg[10]), .A9(s9_t_16_reg[9]), .A8(s9_t_16_reg[8]), .A7(s9_t_16_reg[7]), .A6(s9_t_16_reg[6]), .A5(s9_t_16_reg[5]), .A4(s9_t_16_reg[4]), .A3(s9_t_16_reg[3]), .A2(s9_t_16_reg[2]), .A1(s9_t_16_reg[1]), .A0(s9_t_16_reg[0]),
+    .B17(_s10_md_frac_prod_pp10_next_0[17]), .B16(_s10_md_frac_prod_pp10_next_0[16]), .B15(_s10_md_frac_prod_pp10_next_0[15]), .B14(_s10_md_frac_prod_pp10_next_0[14]), .B13(_s10_md_frac_prod_pp10_next_0[13]), .B12(_s10_md_frac_prod_pp10_next_0[12]), .B11(_s10_md_frac_prod_pp10_next_0[11]), .B10(_s10_md_frac_prod_pp10_next_0[10]), .B9(_s10_md_frac_prod_pp10_next_0[9]), .B8(_s10_md_frac_prod_pp10_next_0[8]), .B7(_s10_md_frac_prod_pp10_next_0[7]), .B6(_s10_md_frac_prod_pp10_next_0[6]), .B5(_s10_md_frac_prod_pp10_next_0[5]), .B4(_s10_md_frac_prod_pp10_next_0[4]), .B3(_s10_md_frac_prod_pp10_next_0[3]), .B2(_s10_md_frac_prod_pp10_next_0[2]), .B1(_s10_md_frac_prod_pp10_next_0[1]), .B0(_s10_md_frac_prod_pp10_next_0[0]),
+    .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
+    .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
+    .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(s10_md_frac_prod_pp10_reg[28]), .P27(s10_md_frac_prod_pp10_reg[27]), .P26(s10_md_frac_prod_pp10_reg[26]), .P25(s10_md_frac_prod_pp10_reg[25]), .P24(s10_md_frac_prod_pp10_reg[24]), .P23(s10_md_frac_prod_pp10_reg[23]), .P22(s10_md_frac_prod_pp10_reg[22]), .P21(s10_md_frac_prod_pp10_reg[21]), .P20(s10_md_frac_prod_pp10_reg[20]), .P19(s10_md_frac_prod_pp10_reg[19]), .P18(s10_md_frac_prod_pp10_reg[18]), .P17(s10_md_frac_prod_pp10_reg[17]), .P16(s10_md_frac_prod_pp10_reg[16]), .P15(s10_md_frac_prod_pp10_reg[15]), .P14(s10_md_frac_prod_pp10_reg[14]), .P13(s10_md_frac_prod_pp10_reg[13]), .P12(s10_md_frac_prod_pp10_reg[12]), .P11(s10_md_frac_prod_pp10_reg[11]), .P10(s10_md_frac_prod_pp10_reg[10]), .P9(s10_md_frac_prod_pp10_reg[9]), .P8(s10_md_frac_prod_pp10_reg[8]), .P7(s10_md_frac_prod_pp10_reg[7]), .P6(s10_md_frac_prod_pp10_reg[6]), .P5(s10_md_frac_prod_pp10_reg[5]), .P4(s10_md_frac_prod_pp10_reg[4]), .P3(s10_md_frac_prod_pp10_reg[3]), .P2(s10_md_frac_prod_pp10_reg[2]), .P1(s10_md_frac_prod_pp10_reg[1]), .P0(s10_md_frac_prod_pp10_reg[0])
+);
+MULT18X18D #(
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
+    .GSR("DISABLED"), .RESETMODE("SYNC")
+) s10_md_frac_prod_pp20_mult (  // s10_md_frac_prod_pp20_reg = s9_t_17_reg * _s10_md_frac_prod_pp20_next_0
+    .A17(s9_t_17_reg[17]), .A16(s9_t_17_reg[16]), .A15(s9_t_17_reg[15]), .A14(s9_t_17_reg[14]), .A13(s9_t_17_reg[13]), .A12(s9_t_17_reg[12]), .A11(s9_t_17_reg[11]), .A10(s9_t_17_reg[10]), .A9(s9_t_17_reg[9]), .A8(s9_t_17_reg[8]), .A7(s9_t_17_reg[7]), .A6(s9_t_17_reg[6]), .A5(s9_t_17_reg[5]), .A4(s9_t_17_reg[4]), .A3(s9_t_17_reg[3]), .A2(s9_t_17_reg[2]), .A1(s9_t_17_reg[1]), .A0(s9_t_17_reg[0]),
+    .B17(_s10_md_frac_prod_pp20_next_0[17]), .B16(_s10_md_frac_prod_pp20_next_0[16]), .B15(_s10_md_frac_prod_pp20_next_0[15]), .B14(_s10_md_frac_prod_pp20_next_0[14]), .B13(_s10_md_frac_prod_pp20_next_0[13]), .B12(_s10_md_frac_prod_pp20_next_0[12]), .B11(_s10_md_frac_prod_pp20_next_0[11]), .B10(_s10_md_frac_prod_pp20_next_0[10]), .B9(_s10_md_frac_prod_pp20_next_0[9]), .B8(_s10_md_frac_prod_pp20_next_0[8]), .B7(_s10_md_frac_prod_pp20_next_0[7]), .B6(_s10_md_frac_prod_pp20_next_0[6]), .B5(_s10_md_frac_prod_pp20_next_0[5]), .B4(_s10_md_frac_prod_pp20_next_0[4]), .B3(_s10_md_frac_prod_pp20_next_0[3]), .B2(_s10_md_frac_prod_pp20_next_0[2]), .B1(_s10_md_frac_prod_pp20_next_0[1]), .B0(_s10_md_frac_prod_pp20_next_0[0]),
+    .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
+    .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
+    .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(), .P18(s10_md_frac_prod_pp20_reg[18]), .P17(s10_md_frac_prod_pp20_reg[17]), .P16(s10_md_frac_prod_pp20_reg[16]), .P15(s10_md_frac_prod_pp20_reg[15]), .P14(s10_md_frac_prod_pp20_reg[14]), .P13(s10_md_frac_prod_pp20_reg[13]), .P12(s10_md_frac_prod_pp20_reg[12]), .P11(s10_md_frac_prod_pp20_reg[11]), .P10(s10_md_frac_prod_pp20_reg[10]), .P9(s10_md_frac_prod_pp20_reg[9]), .P8(s10_md_frac_prod_pp20_reg[8]), .P7(s10_md_frac_prod_pp20_reg[7]), .P6(s10_md_frac_prod_pp20_reg[6]), .P5(s10_md_frac_prod_pp20_reg[5]), .P4(s10_md_frac_prod_pp20_reg[4]), .P3(s10_md_frac_prod_pp20_reg[3]), .P2(s10_md_frac_prod_pp20_reg[2]), .P1(s10_md_frac_prod_pp20_reg[1]), .P0(s10_md_frac_prod_pp20_reg[0])
+);
+MULT18X18D #(
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
+    .GSR("DISABLED"), .RESETMODE("SYNC")
+) s14_md_red_prod_pp00_mult (  // s14_md_red_prod_pp00_reg = _s14_md_red_prod_pp00_next_1 * 35'hcccd
+    .A17(_s14_md_red_prod_pp00_next_1[17]), .A16(_s14_md_red_prod_pp00_next_1[16]), .A15(_s14_md_red_prod_pp00_next_1[15]), .A14(_s14_md_red_prod_pp00_next_1[14]), .A13(_s14_md_red_prod_pp00_next_1[13]), .A12(_s14_md_red_prod_pp00_next_1[12]), .A11(_s14_md_red_prod_pp00_next_1[11]), .A10(_s14_md_red_prod_pp00_next_1[10]), .A9(_s14_md_red_prod_pp00_next_1[9]), .A8(_s14_md_red_prod_pp00_next_1[8]), .A7(_s14_md_red_prod_pp00_next_1[7]), .A6(_s14_md_red_prod_pp00_next_1[6]), .A5(_s14_md_red_prod_pp00_next_1[5]), .A4(_s14_md_red_prod_pp00_next_1[4]), .A3(_s14_md_red_prod_pp00_next_1[3]), .A2(_s14_md_red_prod_pp00_next_1[2]), .A1(_s14_md_red_prod_pp00_next_1[1]), .A0(_s14_md_red_prod_pp00_next_1[0]),
+    .B17(1'b0), .B16(1'b0), .B15(1'b1), .B14(1'b1), .B13(1'b0), .B12(1'b0), .B11(1'b1), .B10(1'b1), .B9(1'b0), .B8(1'b0), .B7(1'b1), .B6(1'b1), .B5(1'b0), .B4(1'b0), .B3(1'b1), .B2(1'b1), .B1(1'b0), .B0(1'b1),
+    .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
+    .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
+    .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
+    .P35(), .P34(s14_md_red_prod_pp00_reg[34]), .P33(s14_md_red_prod_pp00_reg[33]), .P32(s14_md_red_prod_pp00_reg[32]), .P31(s14_md_red_prod_pp00_reg[31]), .P30(s14_md_red_prod_pp00_reg[30]), .P29(s14_md_red_prod_pp00_reg[29]), .P28(s14_md_red_prod_pp00_reg[28]), .P27(s14_md_red_prod_pp00_reg[27]), .P26(s14_md_red_prod_pp00_reg[26]), .P25(s14_md_red_prod_pp00_reg[25]), .P24(s14_md_red_prod_pp00_reg[24]), .P23(s14_md_red_prod_pp00_reg[23]), .P22(s14_md_red_prod_pp00_reg[22]), .P21(s14_md_red_prod_pp00_reg[21]), .P20(s14_md_red_prod_pp00_reg[20]), .P19(s14_md_red_prod_pp00_reg[19]), .P18(s14_md_red_prod_pp00_reg[18]), .P17(s14_md_red_prod_pp00_reg[17]), .P16(s14_md_red_prod_pp00_reg[16]), .P15(s14_md_red_prod_pp00_reg[15]), .P14(s14_md_red_prod_pp00_reg[14]), .P13(s14_md_red_prod_pp00_reg[13]), .P12(s14_md_red_prod_pp00_reg[12]), .P11(s14_md_red_prod_pp00_reg[11]), .P10(s14_md_red_prod_pp00_reg[10]), .P9(s14_md_red_prod_pp00_reg[9]), .P8(s14_md_red_prod_pp00_reg[8]), .P7(s14_md_red_prod_pp00_reg[7]), .P6(s14_md_red_prod_pp00_reg[6]), .P5(s14_md_red_prod_pp00_reg[5]), .P4(s14_md_red_prod_pp00_reg[4]), .P3(s14_md_red_prod_pp00_reg[3]), .P2(s14_md_red_prod_pp00_reg[2]), .P1(s14_md_red_prod_pp00_reg[1]), .P0(s14_md_red_prod_pp00_reg[0])
+);
+MULT18X18D #(
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
+    .GSR("DISABLED"), .RESETMODE("SYNC")
+) s14_md_red_prod_pp10_mult (  // s14_md_red_prod_pp10_reg = _s14_md_red_prod_pp10_next_1 * 35'hcccd
+    .A17(_s14_md_red_prod_pp10_next_1[17]), .A16(_s14_md_red_prod_pp10_next_1[16]), .A15(_s14_md_red_prod_pp10_next_1[15]), .A14(_s14_md_red_prod_pp10_next_1[14]), .A13(_s14_md_red_prod_pp10_next_1[13]), .A12(_s14_md_red_prod_pp10_next_1[12]), .A11(_s14_md_red_prod_pp10_next_1[11]), .A10(_s14_md_red_prod_pp10_next_1[10]), .A9(_s14_md_red_prod_pp10_next_1[9]), .A8(_s14_md_red_prod_pp10_next_1[8]), .A7(_s14_md_red_prod_pp10_next_1[7]), .A6(_s14_md_red_prod_pp10_next_1[6]), .A5(_s14_md_red_prod_pp10_next_1[5]), .A4(_s14_md_red_prod_pp10_next_1[4]), .A3(_s14_md_red_prod_pp10_next_1[3]), .A2(_s14_md_red_prod_pp10_next_1[2]), .A1(_s14_md_red_prod_pp10_next_1[1]), .A0(_s14_md_red_prod_pp10_next_1[0]),
+    .B17(1'b0), .B16(1'b0), .B15(1'b1), .B14(1'b1), .B13(1'b0), .B12(1'b0), .B11(1'b1), .B10(1'b1), .B9(1'b0), .B8(1'b0), .B7(1'b1), .B6(1'b1), .B5(1'b0), .B4(1'b0), .B3(1'b1), .B2(1'b1), .B1(1'b0), .B0(1'b1),
+    .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
+    .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
+    .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
+    .P35(), .P34(s14_md_red_prod_pp10_reg[34]), .P33(s14_md_red_prod_pp10_reg[33]), .P32(s14_md_red_prod_pp10_reg[32]), .P31(s14_md_red_prod_pp10_reg[31]), .P30(s14_md_red_prod_pp10_reg[30]), .P29(s14_md_red_prod_pp10_reg[29]), .P28(s14_md_red_prod_pp10_reg[28]), .P27(s14_md_red_prod_pp10_reg[27]), .P26(s14_md_red_prod_pp10_reg[26]), .P25(s14_md_red_prod_pp10_reg[25]), .P24(s14_md_red_prod_pp10_reg[24]), .P23(s14_md_red_prod_pp10_reg[23]), .P22(s14_md_red_prod_pp10_reg[22]), .P21(s14_md_red_prod_pp10_reg[21]), .P20(s14_md_red_prod_pp10_reg[20]), .P19(s14_md_red_prod_pp10_reg[19]), .P18(s14_md_red_prod_pp10_reg[18]), .P17(s14_md_red_prod_pp10_reg[17]), .P16(s14_md_red_prod_pp10_reg[16]), .P15(s14_md_red_prod_pp10_reg[15]), .P14(s14_md_red_prod_pp10_reg[14]), .P13(s14_md_red_prod_pp10_reg[13]), .P12(s14_md_red_prod_pp10_reg[12]), .P11(s14_md_red_prod_pp10_reg[11]), .P10(s14_md_red_prod_pp10_reg[10]), .P9(s14_md_red_prod_pp10_reg[9]), .P8(s14_md_red_prod_pp10_reg[8]), .P7(s14_md_red_prod_pp10_reg[7]), .P6(s14_md_red_prod_pp10_reg[6]), .P5(s14_md_red_prod_pp10_reg[5]), .P4(s14_md_red_prod_pp10_reg[4]), .P3(s14_md_red_prod_pp10_reg[3]), .P2(s14_md_red_prod_pp10_reg[2]), .P1(s14_md_red_prod_pp10_reg[1]), .P0(s14_md_red_prod_pp10_reg[0])
+);
+MULT18X18D #(
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
+    .GSR("DISABLED"), .RESETMODE("SYNC")
+) s14_md_red_prod_pp20_mult (  // s14_md_red_prod_pp20_reg = _s14_md_red_prod_pp20_next_1 * 25'hcccd
+    .A17(_s14_md_red_prod_pp20_next_1[17]), .A16(_s14_md_red_prod_pp20_next_1[16]), .A15(_s14_md_red_prod_pp20_next_1[15]), .A14(_s14_md_red_prod_pp20_next_1[14]), .A13(_s14_md_red_prod_pp20_next_1[13]), .A12(_s14_md_red_prod_pp20_next_1[12]), .A11(_s14_md_red_prod_pp20_next_1[11]), .A10(_s14_md_red_prod_pp20_next_1[10]), .A9(_s14_md_red_prod_pp20_next_1[9]), .A8(_s14_md_red_prod_pp20_next_1[8]), .A7(_s14_md_red_prod_pp20_next_1[7]), .A6(_s14_md_red_prod_pp20_next_1[6]), .A5(_s14_md_red_prod_pp20_next_1[5]), .A4(_s14_md_red_prod_pp20_next_1[4]), .A3(_s14_md_red_prod_pp20_next_1[3]), .A2(_s14_md_red_prod_pp20_next_1[2]), .A1(_s14_md_red_prod_pp20_next_1[1]), .A0(_s14_md_red_prod_pp20_next_1[0]),
+    .B17(1'b0), .B16(1'b0), .B15(1'b1), .B14(1'b1), .B13(1'b0), .B12(1'b0), .B11(1'b1), .B10(1'b1), .B9(1'b0), .B8(1'b0), .B7(1'b1), .B6(1'b1), .B5(1'b0), .B4(1'b0), .B3(1'b1), .B2(1'b1), .B1(1'b0), .B0(1'b1),
+    .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
+    .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
+    .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(s14_md_red_prod_pp20_reg[24]), .P23(s14_md_red_prod_pp20_reg[23]), .P22(s14_md_red_prod_pp20_reg[22]), .P21(s14_md_red_prod_pp20_reg[21]), .P20(s14_md_red_prod_pp20_reg[20]), .P19(s14_md_red_prod_pp20_reg[19]), .P18(s14_md_red_prod_pp20_reg[18]), .P17(s14_md_red_prod_pp20_reg[17]), .P16(s14_md_red_prod_pp20_reg[16]), .P15(s14_md_red_prod_pp20_reg[15]), .P14(s14_md_red_prod_pp20_reg[14]), .P13(s14_md_red_prod_pp20_reg[13]), .P12(s14_md_red_prod_pp20_reg[12]), .P11(s14_md_red_prod_pp20_reg[11]), .P10(s14_md_red_prod_pp20_reg[10]), .P9(s14_md_red_prod_pp20_reg[9]), .P8(s14_md_red_prod_pp20_reg[8]), .P7(s14_md_red_prod_pp20_reg[7]), .P6(s14_md_red_prod_pp20_reg[6]), .P5(s14_md_red_prod_pp20_reg[5]), .P4(s14_md_red_prod_pp20_reg[4]), .P3(s14_md_red_prod_pp20_reg[3]), .P2(s14_md_red_prod_pp20_reg[2]), .P1(s14_md_red_prod_pp20_reg[1]), .P0(s14_md_red_prod_pp20_reg[0])
+);
+`endif
 
 `ifdef NICGEN_ECP5
 // state: 38 Lattice ECP5 DP16KD block RAMs of 4096 x 4, port A writes, port B reads

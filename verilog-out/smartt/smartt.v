@@ -6,8 +6,8 @@
  * link 800 Gb/s, MTU 4096 B, base RTT 8600 ns: BDP 860000 B, target RTT 12900 ns, gamma 5.7333, max window 1075000 B
  * KFi 24047343, KMi 192378743, KMd 128, KFd 1022802 (>> 40), qa_scaling 52429/65536, FastIncrease rtt <= 9600 ns
  * NumConn 4096, F 6, K 10, ClampOnEarlyReturn true, TimeoutsReplaceTrims false, AdjustPeriod true, DelayQA false, TrimsCountAsAcked false
- * pipeline: 22 datapath stages (stages 4..25), latency 27 cycles, same connection every 22 cycles
- * pipeline: the datapath's cuts end in stage 25 of 25
+ * pipeline: 27 datapath stages (stages 4..30), latency 32 cycles, same connection every 27 cycles
+ * pipeline: the datapath's cuts end in stage 30 of 30
  */
 
 `resetall
@@ -94,8 +94,8 @@ reg  [31:0] skid_now_reg;  // input buffer second entry now
 reg  [31:0] skid_now_next;
 reg  in_ready_reg;  // s_event_ready: the input buffer holds at most one event
 reg  in_ready_next;
-reg  [4:0] occ_reg;  // events issued and not yet taken from the result stream
-reg  [4:0] occ_next;
+reg  [5:0] occ_reg;  // events issued and not yet taken from the result stream
+reg  [5:0] occ_next;
 reg  s1_valid_reg;  // stage 1 holds an event
 reg  s1_valid_next;
 reg  [15:0] s1_conn_reg;  // stage 1 connection id
@@ -196,9 +196,29 @@ reg  s25_valid_reg;  // stage 25 holds an event
 reg  s25_valid_next;
 reg  [15:0] s25_conn_reg;  // stage 25 connection id
 reg  [15:0] s25_conn_next;
+reg  s26_valid_reg;  // stage 26 holds an event
+reg  s26_valid_next;
+reg  [15:0] s26_conn_reg;  // stage 26 connection id
+reg  [15:0] s26_conn_next;
+reg  s27_valid_reg;  // stage 27 holds an event
+reg  s27_valid_next;
+reg  [15:0] s27_conn_reg;  // stage 27 connection id
+reg  [15:0] s27_conn_next;
+reg  s28_valid_reg;  // stage 28 holds an event
+reg  s28_valid_next;
+reg  [15:0] s28_conn_reg;  // stage 28 connection id
+reg  [15:0] s28_conn_next;
+reg  s29_valid_reg;  // stage 29 holds an event
+reg  s29_valid_next;
+reg  [15:0] s29_conn_reg;  // stage 29 connection id
+reg  [15:0] s29_conn_next;
+reg  s30_valid_reg;  // stage 30 holds an event
+reg  s30_valid_next;
+reg  [15:0] s30_conn_reg;  // stage 30 connection id
+reg  [15:0] s30_conn_next;
 reg  hazard_reg;  // the head's connection is in stages 1..depth-1
 reg  hazard_next;
-reg  credits_out_reg;  // 27 events are issued and not yet taken: no credit left
+reg  credits_out_reg;  // 32 events are issued and not yet taken: no credit left
 reg  credits_out_next;
 reg  [2:0] s1_kind_reg;  // stage 1 event kind
 reg  [2:0] s1_kind_next;
@@ -276,6 +296,16 @@ reg  s24_error_reg;  // stage 24 copy of error
 wire s24_error_next;
 reg  s25_error_reg;  // stage 25 copy of error
 wire s25_error_next;
+reg  s26_error_reg;  // stage 26 copy of error
+wire s26_error_next;
+reg  s27_error_reg;  // stage 27 copy of error
+wire s27_error_next;
+reg  s28_error_reg;  // stage 28 copy of error
+wire s28_error_next;
+reg  s29_error_reg;  // stage 29 copy of error
+wire s29_error_next;
+reg  s30_error_reg;  // stage 30 copy of error
+wire s30_error_next;
 reg  [21:0] s2_t_reg;  // stage 2 copy of t
 wire [21:0] s2_t_next;
 reg  [21:0] s3_t_reg;  // stage 3 copy of t
@@ -290,18 +320,38 @@ reg  s4_t_2_reg;  // stage 4 copy of t
 wire s4_t_2_next;
 reg  [20:0] s5_acked1_reg;  // stage 5 copy of acked1
 wire [20:0] s5_acked1_next;
+`ifdef NICGEN_ECP5
+wire [34:0] s6_qa_scaled_pp00_reg;  // stage 6 copy of qa_scaled_pp00 (MULT18X18D output register)
+`else
 reg  [34:0] s6_qa_scaled_pp00_reg;  // stage 6 copy of qa_scaled_pp00
+`endif
 wire [34:0] s6_qa_scaled_pp00_next;
+`ifdef NICGEN_ECP5
+wire [19:0] s6_qa_scaled_pp10_reg;  // stage 6 copy of qa_scaled_pp10 (MULT18X18D output register)
+`else
 reg  [19:0] s6_qa_scaled_pp10_reg;  // stage 6 copy of qa_scaled_pp10
+`endif
 wire [19:0] s6_qa_scaled_pp10_next;
 reg  [37:0] s7_qa_scaled_reg;  // stage 7 copy of qa_scaled
 wire [37:0] s7_qa_scaled_next;
-reg  [23:0] s2_nowq_reg;  // stage 2 copy of nowq
-wire [23:0] s2_nowq_next;
-reg  [23:0] s3_nowq_reg;  // stage 3 copy of nowq
-wire [23:0] s3_nowq_next;
-reg  [23:0] s4_nowq_reg;  // stage 4 copy of nowq
-wire [23:0] s4_nowq_next;
+reg  [23:0] s2_qa_win_lo_reg;  // stage 2 copy of qa_win_lo
+wire [23:0] s2_qa_win_lo_next;
+reg  [23:0] s3_qa_win_lo_reg;  // stage 3 copy of qa_win_lo
+wire [23:0] s3_qa_win_lo_next;
+reg  [23:0] s4_qa_win_lo_reg;  // stage 4 copy of qa_win_lo
+wire [23:0] s4_qa_win_lo_next;
+reg  [23:0] s2_qa_win_hi_reg;  // stage 2 copy of qa_win_hi
+wire [23:0] s2_qa_win_hi_next;
+reg  [23:0] s3_qa_win_hi_reg;  // stage 3 copy of qa_win_hi
+wire [23:0] s3_qa_win_hi_next;
+reg  [23:0] s4_qa_win_hi_reg;  // stage 4 copy of qa_win_hi
+wire [23:0] s4_qa_win_hi_next;
+reg  s2_qa_win_wraps_reg;  // stage 2 copy of qa_win_wraps
+wire s2_qa_win_wraps_next;
+reg  s3_qa_win_wraps_reg;  // stage 3 copy of qa_win_wraps
+wire s3_qa_win_wraps_next;
+reg  s4_qa_win_wraps_reg;  // stage 4 copy of qa_win_wraps
+wire s4_qa_win_wraps_next;
 reg  s2_is_loss_reg;  // stage 2 copy of is_loss
 wire s2_is_loss_next;
 reg  s3_is_loss_reg;  // stage 3 copy of is_loss
@@ -368,290 +418,530 @@ reg  s9_fi_fire_reg;  // stage 9 copy of fi_fire
 wire s9_fi_fire_next;
 reg  [4:0] s5_recip_c_lead_reg;  // stage 5 copy of recip_c_lead
 wire [4:0] s5_recip_c_lead_next;
-reg  [9:0] s5_recip_c_mantissa_reg;  // stage 5 copy of recip_c_mantissa
-wire [9:0] s5_recip_c_mantissa_next;
-reg  [10:0] s6_recip_c_recip_reg;  // stage 6 copy of recip_c_recip
-wire [10:0] s6_recip_c_recip_next;
-reg  [10:0] s7_recip_c_t_reg;  // stage 7 copy of recip_c_t
-wire [10:0] s7_recip_c_t_next;
+reg  [9:0] s5_t_2_reg;  // stage 5 copy of t
+wire [9:0] s5_t_2_next;
+reg  [9:0] s5_t_3_reg;  // stage 5 copy of t
+wire [9:0] s5_t_3_next;
+reg  [9:0] s5_t_4_reg;  // stage 5 copy of t
+wire [9:0] s5_t_4_next;
+reg  [9:0] s5_t_5_reg;  // stage 5 copy of t
+wire [9:0] s5_t_5_next;
+reg  [9:0] s5_t_6_reg;  // stage 5 copy of t
+wire [9:0] s5_t_6_next;
+reg  [9:0] s5_t_7_reg;  // stage 5 copy of t
+wire [9:0] s5_t_7_next;
+reg  [9:0] s5_t_8_reg;  // stage 5 copy of t
+wire [9:0] s5_t_8_next;
+reg  [9:0] s5_t_9_reg;  // stage 5 copy of t
+wire [9:0] s5_t_9_next;
+reg  [9:0] s5_t_10_reg;  // stage 5 copy of t
+wire [9:0] s5_t_10_next;
+reg  [9:0] s5_t_11_reg;  // stage 5 copy of t
+wire [9:0] s5_t_11_next;
+reg  [9:0] s5_t_12_reg;  // stage 5 copy of t
+wire [9:0] s5_t_12_next;
+reg  [9:0] s5_t_13_reg;  // stage 5 copy of t
+wire [9:0] s5_t_13_next;
+reg  [9:0] s5_t_14_reg;  // stage 5 copy of t
+wire [9:0] s5_t_14_next;
+reg  [9:0] s5_t_15_reg;  // stage 5 copy of t
+wire [9:0] s5_t_15_next;
+reg  [9:0] s5_t_16_reg;  // stage 5 copy of t
+wire [9:0] s5_t_16_next;
+reg  [9:0] s5_t_17_reg;  // stage 5 copy of t
+wire [9:0] s5_t_17_next;
+reg  [9:0] s5_t_18_reg;  // stage 5 copy of t
+wire [9:0] s5_t_18_next;
+reg  [9:0] s5_t_19_reg;  // stage 5 copy of t
+wire [9:0] s5_t_19_next;
+reg  [9:0] s5_t_20_reg;  // stage 5 copy of t
+wire [9:0] s5_t_20_next;
+reg  [9:0] s5_t_21_reg;  // stage 5 copy of t
+wire [9:0] s5_t_21_next;
+reg  [9:0] s5_t_22_reg;  // stage 5 copy of t
+wire [9:0] s5_t_22_next;
+reg  [9:0] s5_t_23_reg;  // stage 5 copy of t
+wire [9:0] s5_t_23_next;
+reg  [9:0] s5_t_24_reg;  // stage 5 copy of t
+wire [9:0] s5_t_24_next;
+reg  [9:0] s5_t_25_reg;  // stage 5 copy of t
+wire [9:0] s5_t_25_next;
+reg  [9:0] s5_t_26_reg;  // stage 5 copy of t
+wire [9:0] s5_t_26_next;
+reg  [9:0] s5_t_27_reg;  // stage 5 copy of t
+wire [9:0] s5_t_27_next;
+reg  [9:0] s6_recip_c_mantissa_reg;  // stage 6 copy of recip_c_mantissa
+wire [9:0] s6_recip_c_mantissa_next;
+reg  [10:0] s7_recip_c_recip_reg;  // stage 7 copy of recip_c_recip
+wire [10:0] s7_recip_c_recip_next;
+reg  [10:0] s8_recip_c_t_reg;  // stage 8 copy of recip_c_t
+wire [10:0] s8_recip_c_t_next;
 reg  [4:0] s2_recip_rtt_lead_reg;  // stage 2 copy of recip_rtt_lead
 wire [4:0] s2_recip_rtt_lead_next;
-reg  [9:0] s2_recip_rtt_mantissa_reg;  // stage 2 copy of recip_rtt_mantissa
-wire [9:0] s2_recip_rtt_mantissa_next;
-reg  [10:0] s3_recip_rtt_recip_reg;  // stage 3 copy of recip_rtt_recip
-wire [10:0] s3_recip_rtt_recip_next;
-reg  [10:0] s4_recip_rtt_t_reg;  // stage 4 copy of recip_rtt_t
-wire [10:0] s4_recip_rtt_t_next;
+reg  [9:0] s2_t_5_reg;  // stage 2 copy of t
+wire [9:0] s2_t_5_next;
+reg  [9:0] s2_t_6_reg;  // stage 2 copy of t
+wire [9:0] s2_t_6_next;
+reg  [9:0] s2_t_7_reg;  // stage 2 copy of t
+wire [9:0] s2_t_7_next;
+reg  [9:0] s2_t_8_reg;  // stage 2 copy of t
+wire [9:0] s2_t_8_next;
+reg  [9:0] s2_t_9_reg;  // stage 2 copy of t
+wire [9:0] s2_t_9_next;
+reg  [9:0] s2_t_10_reg;  // stage 2 copy of t
+wire [9:0] s2_t_10_next;
+reg  [9:0] s2_t_11_reg;  // stage 2 copy of t
+wire [9:0] s2_t_11_next;
+reg  [9:0] s2_t_12_reg;  // stage 2 copy of t
+wire [9:0] s2_t_12_next;
+reg  [9:0] s2_t_13_reg;  // stage 2 copy of t
+wire [9:0] s2_t_13_next;
+reg  [9:0] s2_t_14_reg;  // stage 2 copy of t
+wire [9:0] s2_t_14_next;
+reg  [9:0] s2_t_15_reg;  // stage 2 copy of t
+wire [9:0] s2_t_15_next;
+reg  [9:0] s2_t_16_reg;  // stage 2 copy of t
+wire [9:0] s2_t_16_next;
+reg  [9:0] s2_t_17_reg;  // stage 2 copy of t
+wire [9:0] s2_t_17_next;
+reg  [9:0] s2_t_18_reg;  // stage 2 copy of t
+wire [9:0] s2_t_18_next;
+reg  [9:0] s2_t_19_reg;  // stage 2 copy of t
+wire [9:0] s2_t_19_next;
+reg  [9:0] s2_t_20_reg;  // stage 2 copy of t
+wire [9:0] s2_t_20_next;
+reg  [9:0] s2_t_21_reg;  // stage 2 copy of t
+wire [9:0] s2_t_21_next;
+reg  [9:0] s2_t_22_reg;  // stage 2 copy of t
+wire [9:0] s2_t_22_next;
+reg  [9:0] s2_t_23_reg;  // stage 2 copy of t
+wire [9:0] s2_t_23_next;
+reg  [9:0] s3_recip_rtt_mantissa_reg;  // stage 3 copy of recip_rtt_mantissa
+wire [9:0] s3_recip_rtt_mantissa_next;
+reg  [10:0] s4_recip_rtt_recip_reg;  // stage 4 copy of recip_rtt_recip
+wire [10:0] s4_recip_rtt_recip_next;
+reg  [10:0] s5_recip_rtt_t_reg;  // stage 5 copy of recip_rtt_t
+wire [10:0] s5_recip_rtt_t_next;
+`ifdef NICGEN_ECP5
+wire [31:0] s2_size_kmi_pp00_reg;  // stage 2 copy of size_kmi_pp00 (MULT18X18D output register)
+`else
 reg  [31:0] s2_size_kmi_pp00_reg;  // stage 2 copy of size_kmi_pp00
+`endif
 wire [31:0] s2_size_kmi_pp00_next;
+`ifdef NICGEN_ECP5
+wire [23:0] s2_size_kmi_pp01_reg;  // stage 2 copy of size_kmi_pp01 (MULT18X18D output register)
+`else
 reg  [23:0] s2_size_kmi_pp01_reg;  // stage 2 copy of size_kmi_pp01
+`endif
 wire [23:0] s2_size_kmi_pp01_next;
 reg  [41:0] s3_size_kmi_reg;  // stage 3 copy of size_kmi
 wire [41:0] s3_size_kmi_next;
 reg  [28:0] s4_t_5_reg;  // stage 4 copy of t
 wire [28:0] s4_t_5_next;
-reg  [28:0] s5_t_2_reg;  // stage 5 copy of t
-wire [28:0] s5_t_2_next;
+reg  [28:0] s5_t_28_reg;  // stage 5 copy of t
+wire [28:0] s5_t_28_next;
 reg  [28:0] s6_t_2_reg;  // stage 6 copy of t
 wire [28:0] s6_t_2_next;
 reg  [28:0] s7_t_2_reg;  // stage 7 copy of t
 wire [28:0] s7_t_2_next;
-reg  [28:0] s8_mi_base_prod_pp00_reg;  // stage 8 copy of mi_base_prod_pp00
-wire [28:0] s8_mi_base_prod_pp00_next;
+reg  [28:0] s8_t_reg;  // stage 8 copy of t
+wire [28:0] s8_t_next;
+`ifdef NICGEN_ECP5
+wire [28:0] s9_mi_base_prod_pp00_reg;  // stage 9 copy of mi_base_prod_pp00 (MULT18X18D output register)
+`else
+reg  [28:0] s9_mi_base_prod_pp00_reg;  // stage 9 copy of mi_base_prod_pp00
+`endif
+wire [28:0] s9_mi_base_prod_pp00_next;
 reg  [28:0] s4_t_6_reg;  // stage 4 copy of t
 wire [28:0] s4_t_6_next;
-reg  [28:0] s5_t_3_reg;  // stage 5 copy of t
-wire [28:0] s5_t_3_next;
+reg  [28:0] s5_t_29_reg;  // stage 5 copy of t
+wire [28:0] s5_t_29_next;
 reg  [28:0] s6_t_3_reg;  // stage 6 copy of t
 wire [28:0] s6_t_3_next;
 reg  [28:0] s7_t_3_reg;  // stage 7 copy of t
 wire [28:0] s7_t_3_next;
-reg  [28:0] s8_mi_base_prod_pp10_reg;  // stage 8 copy of mi_base_prod_pp10
-wire [28:0] s8_mi_base_prod_pp10_next;
+reg  [28:0] s8_t_2_reg;  // stage 8 copy of t
+wire [28:0] s8_t_2_next;
+`ifdef NICGEN_ECP5
+wire [28:0] s9_mi_base_prod_pp10_reg;  // stage 9 copy of mi_base_prod_pp10 (MULT18X18D output register)
+`else
+reg  [28:0] s9_mi_base_prod_pp10_reg;  // stage 9 copy of mi_base_prod_pp10
+`endif
+wire [28:0] s9_mi_base_prod_pp10_next;
 reg  [16:0] s4_t_7_reg;  // stage 4 copy of t
 wire [16:0] s4_t_7_next;
-reg  [16:0] s5_t_4_reg;  // stage 5 copy of t
-wire [16:0] s5_t_4_next;
+reg  [16:0] s5_t_30_reg;  // stage 5 copy of t
+wire [16:0] s5_t_30_next;
 reg  [16:0] s6_t_4_reg;  // stage 6 copy of t
 wire [16:0] s6_t_4_next;
 reg  [16:0] s7_t_4_reg;  // stage 7 copy of t
 wire [16:0] s7_t_4_next;
-reg  [16:0] s8_mi_base_prod_pp20_reg;  // stage 8 copy of mi_base_prod_pp20
-wire [16:0] s8_mi_base_prod_pp20_next;
-reg  [52:0] s9_mi_base_prod_reg;  // stage 9 copy of mi_base_prod
-wire [52:0] s9_mi_base_prod_next;
-reg  [4:0] s6_recip_c_lead_reg;  // stage 6 copy of recip_c_lead
-wire [4:0] s6_recip_c_lead_next;
-reg  [4:0] s7_recip_c_lead_reg;  // stage 7 copy of recip_c_lead
-wire [4:0] s7_recip_c_lead_next;
-reg  [4:0] s8_recip_c_lead_reg;  // stage 8 copy of recip_c_lead
-wire [4:0] s8_recip_c_lead_next;
-reg  [4:0] s9_recip_c_lead_reg;  // stage 9 copy of recip_c_lead
-wire [4:0] s9_recip_c_lead_next;
-reg  [41:0] s10_mi_base_reg;  // stage 10 copy of mi_base
-wire [41:0] s10_mi_base_next;
-reg  [35:0] s2_t_5_reg;  // stage 2 copy of t
-wire [35:0] s2_t_5_next;
+reg  [16:0] s8_t_3_reg;  // stage 8 copy of t
+wire [16:0] s8_t_3_next;
+`ifdef NICGEN_ECP5
+wire [16:0] s9_mi_base_prod_pp20_reg;  // stage 9 copy of mi_base_prod_pp20 (MULT18X18D output register)
+`else
+reg  [16:0] s9_mi_base_prod_pp20_reg;  // stage 9 copy of mi_base_prod_pp20
+`endif
+wire [16:0] s9_mi_base_prod_pp20_next;
+reg  [52:0] s10_mi_base_prod_reg;  // stage 10 copy of mi_base_prod
+wire [52:0] s10_mi_base_prod_next;
+reg  [1:0] s6_t_5_reg;  // stage 6 copy of t
+wire [1:0] s6_t_5_next;
+reg  [1:0] s7_t_5_reg;  // stage 7 copy of t
+wire [1:0] s7_t_5_next;
+reg  [1:0] s8_t_4_reg;  // stage 8 copy of t
+wire [1:0] s8_t_4_next;
+reg  [1:0] s9_t_reg;  // stage 9 copy of t
+wire [1:0] s9_t_next;
+reg  [1:0] s10_t_reg;  // stage 10 copy of t
+wire [1:0] s10_t_next;
+reg  [48:0] s11_mi_base_coarse_reg;  // stage 11 copy of mi_base_coarse
+wire [48:0] s11_mi_base_coarse_next;
+reg  [2:0] s6_t_6_reg;  // stage 6 copy of t
+wire [2:0] s6_t_6_next;
+reg  [2:0] s7_t_6_reg;  // stage 7 copy of t
+wire [2:0] s7_t_6_next;
+reg  [2:0] s8_t_5_reg;  // stage 8 copy of t
+wire [2:0] s8_t_5_next;
+reg  [2:0] s9_t_2_reg;  // stage 9 copy of t
+wire [2:0] s9_t_2_next;
+reg  [2:0] s10_t_2_reg;  // stage 10 copy of t
+wire [2:0] s10_t_2_next;
+reg  [2:0] s11_t_reg;  // stage 11 copy of t
+wire [2:0] s11_t_next;
+reg  [41:0] s12_mi_base_reg;  // stage 12 copy of mi_base
+wire [41:0] s12_mi_base_next;
+reg  [35:0] s2_t_24_reg;  // stage 2 copy of t
+wire [35:0] s2_t_24_next;
 reg  [35:0] s3_t_5_reg;  // stage 3 copy of t
 wire [35:0] s3_t_5_next;
 reg  [35:0] s4_t_8_reg;  // stage 4 copy of t
 wire [35:0] s4_t_8_next;
-reg  [35:0] s5_t_5_reg;  // stage 5 copy of t
-wire [35:0] s5_t_5_next;
-reg  [35:0] s6_t_5_reg;  // stage 6 copy of t
-wire [35:0] s6_t_5_next;
-reg  [35:0] s7_t_5_reg;  // stage 7 copy of t
-wire [35:0] s7_t_5_next;
-reg  [35:0] s8_t_reg;  // stage 8 copy of t
-wire [35:0] s8_t_next;
-reg  [35:0] s9_t_reg;  // stage 9 copy of t
-wire [35:0] s9_t_next;
-reg  [35:0] s10_t_reg;  // stage 10 copy of t
-wire [35:0] s10_t_next;
-reg  [35:0] s11_mi_num_pp00_reg;  // stage 11 copy of mi_num_pp00
-wire [35:0] s11_mi_num_pp00_next;
-reg  [19:0] s2_t_6_reg;  // stage 2 copy of t
-wire [19:0] s2_t_6_next;
-reg  [19:0] s3_t_6_reg;  // stage 3 copy of t
-wire [19:0] s3_t_6_next;
-reg  [19:0] s4_t_9_reg;  // stage 4 copy of t
-wire [19:0] s4_t_9_next;
-reg  [19:0] s5_t_6_reg;  // stage 5 copy of t
-wire [19:0] s5_t_6_next;
-reg  [19:0] s6_t_6_reg;  // stage 6 copy of t
-wire [19:0] s6_t_6_next;
-reg  [19:0] s7_t_6_reg;  // stage 7 copy of t
-wire [19:0] s7_t_6_next;
-reg  [19:0] s8_t_2_reg;  // stage 8 copy of t
-wire [19:0] s8_t_2_next;
-reg  [19:0] s9_t_2_reg;  // stage 9 copy of t
-wire [19:0] s9_t_2_next;
-reg  [19:0] s10_t_2_reg;  // stage 10 copy of t
-wire [19:0] s10_t_2_next;
-reg  [19:0] s11_mi_num_pp01_reg;  // stage 11 copy of mi_num_pp01
-wire [19:0] s11_mi_num_pp01_next;
-reg  [35:0] s2_t_7_reg;  // stage 2 copy of t
-wire [35:0] s2_t_7_next;
-reg  [35:0] s3_t_7_reg;  // stage 3 copy of t
-wire [35:0] s3_t_7_next;
-reg  [35:0] s4_t_10_reg;  // stage 4 copy of t
-wire [35:0] s4_t_10_next;
-reg  [35:0] s5_t_7_reg;  // stage 5 copy of t
-wire [35:0] s5_t_7_next;
+reg  [35:0] s5_t_31_reg;  // stage 5 copy of t
+wire [35:0] s5_t_31_next;
 reg  [35:0] s6_t_7_reg;  // stage 6 copy of t
 wire [35:0] s6_t_7_next;
 reg  [35:0] s7_t_7_reg;  // stage 7 copy of t
 wire [35:0] s7_t_7_next;
-reg  [35:0] s8_t_3_reg;  // stage 8 copy of t
-wire [35:0] s8_t_3_next;
+reg  [35:0] s8_t_6_reg;  // stage 8 copy of t
+wire [35:0] s8_t_6_next;
 reg  [35:0] s9_t_3_reg;  // stage 9 copy of t
 wire [35:0] s9_t_3_next;
 reg  [35:0] s10_t_3_reg;  // stage 10 copy of t
 wire [35:0] s10_t_3_next;
-reg  [35:0] s11_mi_num_pp10_reg;  // stage 11 copy of mi_num_pp10
-wire [35:0] s11_mi_num_pp10_next;
-reg  [19:0] s2_t_8_reg;  // stage 2 copy of t
-wire [19:0] s2_t_8_next;
-reg  [19:0] s3_t_8_reg;  // stage 3 copy of t
-wire [19:0] s3_t_8_next;
-reg  [19:0] s4_t_11_reg;  // stage 4 copy of t
-wire [19:0] s4_t_11_next;
-reg  [19:0] s5_t_8_reg;  // stage 5 copy of t
-wire [19:0] s5_t_8_next;
+reg  [35:0] s11_t_2_reg;  // stage 11 copy of t
+wire [35:0] s11_t_2_next;
+reg  [35:0] s12_t_reg;  // stage 12 copy of t
+wire [35:0] s12_t_next;
+`ifdef NICGEN_ECP5
+wire [35:0] s13_mi_num_pp00_reg;  // stage 13 copy of mi_num_pp00 (MULT18X18D output register)
+`else
+reg  [35:0] s13_mi_num_pp00_reg;  // stage 13 copy of mi_num_pp00
+`endif
+wire [35:0] s13_mi_num_pp00_next;
+reg  [19:0] s2_t_25_reg;  // stage 2 copy of t
+wire [19:0] s2_t_25_next;
+reg  [19:0] s3_t_6_reg;  // stage 3 copy of t
+wire [19:0] s3_t_6_next;
+reg  [19:0] s4_t_9_reg;  // stage 4 copy of t
+wire [19:0] s4_t_9_next;
+reg  [19:0] s5_t_32_reg;  // stage 5 copy of t
+wire [19:0] s5_t_32_next;
 reg  [19:0] s6_t_8_reg;  // stage 6 copy of t
 wire [19:0] s6_t_8_next;
 reg  [19:0] s7_t_8_reg;  // stage 7 copy of t
 wire [19:0] s7_t_8_next;
-reg  [19:0] s8_t_4_reg;  // stage 8 copy of t
-wire [19:0] s8_t_4_next;
+reg  [19:0] s8_t_7_reg;  // stage 8 copy of t
+wire [19:0] s8_t_7_next;
 reg  [19:0] s9_t_4_reg;  // stage 9 copy of t
 wire [19:0] s9_t_4_next;
 reg  [19:0] s10_t_4_reg;  // stage 10 copy of t
 wire [19:0] s10_t_4_next;
-reg  [19:0] s11_mi_num_pp11_reg;  // stage 11 copy of mi_num_pp11
-wire [19:0] s11_mi_num_pp11_next;
-reg  [23:0] s2_t_9_reg;  // stage 2 copy of t
-wire [23:0] s2_t_9_next;
+reg  [19:0] s11_t_3_reg;  // stage 11 copy of t
+wire [19:0] s11_t_3_next;
+reg  [19:0] s12_t_2_reg;  // stage 12 copy of t
+wire [19:0] s12_t_2_next;
+`ifdef NICGEN_ECP5
+wire [19:0] s13_mi_num_pp01_reg;  // stage 13 copy of mi_num_pp01 (MULT18X18D output register)
+`else
+reg  [19:0] s13_mi_num_pp01_reg;  // stage 13 copy of mi_num_pp01
+`endif
+wire [19:0] s13_mi_num_pp01_next;
+reg  [35:0] s2_t_26_reg;  // stage 2 copy of t
+wire [35:0] s2_t_26_next;
+reg  [35:0] s3_t_7_reg;  // stage 3 copy of t
+wire [35:0] s3_t_7_next;
+reg  [35:0] s4_t_10_reg;  // stage 4 copy of t
+wire [35:0] s4_t_10_next;
+reg  [35:0] s5_t_33_reg;  // stage 5 copy of t
+wire [35:0] s5_t_33_next;
+reg  [35:0] s6_t_9_reg;  // stage 6 copy of t
+wire [35:0] s6_t_9_next;
+reg  [35:0] s7_t_9_reg;  // stage 7 copy of t
+wire [35:0] s7_t_9_next;
+reg  [35:0] s8_t_8_reg;  // stage 8 copy of t
+wire [35:0] s8_t_8_next;
+reg  [35:0] s9_t_5_reg;  // stage 9 copy of t
+wire [35:0] s9_t_5_next;
+reg  [35:0] s10_t_5_reg;  // stage 10 copy of t
+wire [35:0] s10_t_5_next;
+reg  [35:0] s11_t_4_reg;  // stage 11 copy of t
+wire [35:0] s11_t_4_next;
+reg  [35:0] s12_t_3_reg;  // stage 12 copy of t
+wire [35:0] s12_t_3_next;
+`ifdef NICGEN_ECP5
+wire [35:0] s13_mi_num_pp10_reg;  // stage 13 copy of mi_num_pp10 (MULT18X18D output register)
+`else
+reg  [35:0] s13_mi_num_pp10_reg;  // stage 13 copy of mi_num_pp10
+`endif
+wire [35:0] s13_mi_num_pp10_next;
+reg  [19:0] s2_t_27_reg;  // stage 2 copy of t
+wire [19:0] s2_t_27_next;
+reg  [19:0] s3_t_8_reg;  // stage 3 copy of t
+wire [19:0] s3_t_8_next;
+reg  [19:0] s4_t_11_reg;  // stage 4 copy of t
+wire [19:0] s4_t_11_next;
+reg  [19:0] s5_t_34_reg;  // stage 5 copy of t
+wire [19:0] s5_t_34_next;
+reg  [19:0] s6_t_10_reg;  // stage 6 copy of t
+wire [19:0] s6_t_10_next;
+reg  [19:0] s7_t_10_reg;  // stage 7 copy of t
+wire [19:0] s7_t_10_next;
+reg  [19:0] s8_t_9_reg;  // stage 8 copy of t
+wire [19:0] s8_t_9_next;
+reg  [19:0] s9_t_6_reg;  // stage 9 copy of t
+wire [19:0] s9_t_6_next;
+reg  [19:0] s10_t_6_reg;  // stage 10 copy of t
+wire [19:0] s10_t_6_next;
+reg  [19:0] s11_t_5_reg;  // stage 11 copy of t
+wire [19:0] s11_t_5_next;
+reg  [19:0] s12_t_4_reg;  // stage 12 copy of t
+wire [19:0] s12_t_4_next;
+`ifdef NICGEN_ECP5
+wire [19:0] s13_mi_num_pp11_reg;  // stage 13 copy of mi_num_pp11 (MULT18X18D output register)
+`else
+reg  [19:0] s13_mi_num_pp11_reg;  // stage 13 copy of mi_num_pp11
+`endif
+wire [19:0] s13_mi_num_pp11_next;
+reg  [23:0] s2_t_28_reg;  // stage 2 copy of t
+wire [23:0] s2_t_28_next;
 reg  [23:0] s3_t_9_reg;  // stage 3 copy of t
 wire [23:0] s3_t_9_next;
 reg  [23:0] s4_t_12_reg;  // stage 4 copy of t
 wire [23:0] s4_t_12_next;
-reg  [23:0] s5_t_9_reg;  // stage 5 copy of t
-wire [23:0] s5_t_9_next;
-reg  [23:0] s6_t_9_reg;  // stage 6 copy of t
-wire [23:0] s6_t_9_next;
-reg  [23:0] s7_t_9_reg;  // stage 7 copy of t
-wire [23:0] s7_t_9_next;
-reg  [23:0] s8_t_5_reg;  // stage 8 copy of t
-wire [23:0] s8_t_5_next;
-reg  [23:0] s9_t_5_reg;  // stage 9 copy of t
-wire [23:0] s9_t_5_next;
-reg  [23:0] s10_t_5_reg;  // stage 10 copy of t
-wire [23:0] s10_t_5_next;
-reg  [23:0] s11_mi_num_pp20_reg;  // stage 11 copy of mi_num_pp20
-wire [23:0] s11_mi_num_pp20_next;
-reg  [7:0] s2_t_10_reg;  // stage 2 copy of t
-wire [7:0] s2_t_10_next;
+reg  [23:0] s5_t_35_reg;  // stage 5 copy of t
+wire [23:0] s5_t_35_next;
+reg  [23:0] s6_t_11_reg;  // stage 6 copy of t
+wire [23:0] s6_t_11_next;
+reg  [23:0] s7_t_11_reg;  // stage 7 copy of t
+wire [23:0] s7_t_11_next;
+reg  [23:0] s8_t_10_reg;  // stage 8 copy of t
+wire [23:0] s8_t_10_next;
+reg  [23:0] s9_t_7_reg;  // stage 9 copy of t
+wire [23:0] s9_t_7_next;
+reg  [23:0] s10_t_7_reg;  // stage 10 copy of t
+wire [23:0] s10_t_7_next;
+reg  [23:0] s11_t_6_reg;  // stage 11 copy of t
+wire [23:0] s11_t_6_next;
+reg  [23:0] s12_t_5_reg;  // stage 12 copy of t
+wire [23:0] s12_t_5_next;
+`ifdef NICGEN_ECP5
+wire [23:0] s13_mi_num_pp20_reg;  // stage 13 copy of mi_num_pp20 (MULT18X18D output register)
+`else
+reg  [23:0] s13_mi_num_pp20_reg;  // stage 13 copy of mi_num_pp20
+`endif
+wire [23:0] s13_mi_num_pp20_next;
+reg  [7:0] s2_t_29_reg;  // stage 2 copy of t
+wire [7:0] s2_t_29_next;
 reg  [7:0] s3_t_10_reg;  // stage 3 copy of t
 wire [7:0] s3_t_10_next;
 reg  [7:0] s4_t_13_reg;  // stage 4 copy of t
 wire [7:0] s4_t_13_next;
-reg  [7:0] s5_t_10_reg;  // stage 5 copy of t
-wire [7:0] s5_t_10_next;
-reg  [7:0] s6_t_10_reg;  // stage 6 copy of t
-wire [7:0] s6_t_10_next;
-reg  [7:0] s7_t_10_reg;  // stage 7 copy of t
-wire [7:0] s7_t_10_next;
-reg  [7:0] s8_t_6_reg;  // stage 8 copy of t
-wire [7:0] s8_t_6_next;
-reg  [7:0] s9_t_6_reg;  // stage 9 copy of t
-wire [7:0] s9_t_6_next;
-reg  [7:0] s10_t_6_reg;  // stage 10 copy of t
-wire [7:0] s10_t_6_next;
-reg  [7:0] s11_mi_num_pp21_reg;  // stage 11 copy of mi_num_pp21
-wire [7:0] s11_mi_num_pp21_next;
-reg  [61:0] s12_mi_num_reg;  // stage 12 copy of mi_num
-wire [61:0] s12_mi_num_next;
-reg  [28:0] s5_t_11_reg;  // stage 5 copy of t
-wire [28:0] s5_t_11_next;
-reg  [28:0] s6_t_11_reg;  // stage 6 copy of t
-wire [28:0] s6_t_11_next;
-reg  [28:0] s7_t_11_reg;  // stage 7 copy of t
-wire [28:0] s7_t_11_next;
-reg  [28:0] s8_t_7_reg;  // stage 8 copy of t
-wire [28:0] s8_t_7_next;
-reg  [28:0] s9_t_7_reg;  // stage 9 copy of t
-wire [28:0] s9_t_7_next;
-reg  [28:0] s10_t_7_reg;  // stage 10 copy of t
-wire [28:0] s10_t_7_next;
-reg  [28:0] s11_t_reg;  // stage 11 copy of t
-wire [28:0] s11_t_next;
-reg  [28:0] s12_t_reg;  // stage 12 copy of t
-wire [28:0] s12_t_next;
-reg  [28:0] s13_mi_raw_prod_pp00_reg;  // stage 13 copy of mi_raw_prod_pp00
-wire [28:0] s13_mi_raw_prod_pp00_next;
-reg  [28:0] s5_t_12_reg;  // stage 5 copy of t
-wire [28:0] s5_t_12_next;
-reg  [28:0] s6_t_12_reg;  // stage 6 copy of t
-wire [28:0] s6_t_12_next;
-reg  [28:0] s7_t_12_reg;  // stage 7 copy of t
-wire [28:0] s7_t_12_next;
-reg  [28:0] s8_t_8_reg;  // stage 8 copy of t
-wire [28:0] s8_t_8_next;
-reg  [28:0] s9_t_8_reg;  // stage 9 copy of t
-wire [28:0] s9_t_8_next;
-reg  [28:0] s10_t_8_reg;  // stage 10 copy of t
-wire [28:0] s10_t_8_next;
-reg  [28:0] s11_t_2_reg;  // stage 11 copy of t
-wire [28:0] s11_t_2_next;
-reg  [28:0] s12_t_2_reg;  // stage 12 copy of t
-wire [28:0] s12_t_2_next;
-reg  [28:0] s13_mi_raw_prod_pp10_reg;  // stage 13 copy of mi_raw_prod_pp10
-wire [28:0] s13_mi_raw_prod_pp10_next;
-reg  [28:0] s5_t_13_reg;  // stage 5 copy of t
-wire [28:0] s5_t_13_next;
+reg  [7:0] s5_t_36_reg;  // stage 5 copy of t
+wire [7:0] s5_t_36_next;
+reg  [7:0] s6_t_12_reg;  // stage 6 copy of t
+wire [7:0] s6_t_12_next;
+reg  [7:0] s7_t_12_reg;  // stage 7 copy of t
+wire [7:0] s7_t_12_next;
+reg  [7:0] s8_t_11_reg;  // stage 8 copy of t
+wire [7:0] s8_t_11_next;
+reg  [7:0] s9_t_8_reg;  // stage 9 copy of t
+wire [7:0] s9_t_8_next;
+reg  [7:0] s10_t_8_reg;  // stage 10 copy of t
+wire [7:0] s10_t_8_next;
+reg  [7:0] s11_t_7_reg;  // stage 11 copy of t
+wire [7:0] s11_t_7_next;
+reg  [7:0] s12_t_6_reg;  // stage 12 copy of t
+wire [7:0] s12_t_6_next;
+`ifdef NICGEN_ECP5
+wire [7:0] s13_mi_num_pp21_reg;  // stage 13 copy of mi_num_pp21 (MULT18X18D output register)
+`else
+reg  [7:0] s13_mi_num_pp21_reg;  // stage 13 copy of mi_num_pp21
+`endif
+wire [7:0] s13_mi_num_pp21_next;
+reg  [61:0] s14_mi_num_reg;  // stage 14 copy of mi_num
+wire [61:0] s14_mi_num_next;
 reg  [28:0] s6_t_13_reg;  // stage 6 copy of t
 wire [28:0] s6_t_13_next;
 reg  [28:0] s7_t_13_reg;  // stage 7 copy of t
 wire [28:0] s7_t_13_next;
-reg  [28:0] s8_t_9_reg;  // stage 8 copy of t
-wire [28:0] s8_t_9_next;
+reg  [28:0] s8_t_12_reg;  // stage 8 copy of t
+wire [28:0] s8_t_12_next;
 reg  [28:0] s9_t_9_reg;  // stage 9 copy of t
 wire [28:0] s9_t_9_next;
 reg  [28:0] s10_t_9_reg;  // stage 10 copy of t
 wire [28:0] s10_t_9_next;
-reg  [28:0] s11_t_3_reg;  // stage 11 copy of t
-wire [28:0] s11_t_3_next;
-reg  [28:0] s12_t_3_reg;  // stage 12 copy of t
-wire [28:0] s12_t_3_next;
-reg  [28:0] s13_mi_raw_prod_pp20_reg;  // stage 13 copy of mi_raw_prod_pp20
-wire [28:0] s13_mi_raw_prod_pp20_next;
-reg  [18:0] s5_t_14_reg;  // stage 5 copy of t
-wire [18:0] s5_t_14_next;
-reg  [18:0] s6_t_14_reg;  // stage 6 copy of t
-wire [18:0] s6_t_14_next;
-reg  [18:0] s7_t_14_reg;  // stage 7 copy of t
-wire [18:0] s7_t_14_next;
-reg  [18:0] s8_t_10_reg;  // stage 8 copy of t
-wire [18:0] s8_t_10_next;
-reg  [18:0] s9_t_10_reg;  // stage 9 copy of t
-wire [18:0] s9_t_10_next;
-reg  [18:0] s10_t_10_reg;  // stage 10 copy of t
-wire [18:0] s10_t_10_next;
-reg  [18:0] s11_t_4_reg;  // stage 11 copy of t
-wire [18:0] s11_t_4_next;
-reg  [18:0] s12_t_4_reg;  // stage 12 copy of t
-wire [18:0] s12_t_4_next;
-reg  [18:0] s13_mi_raw_prod_pp30_reg;  // stage 13 copy of mi_raw_prod_pp30
-wire [18:0] s13_mi_raw_prod_pp30_next;
-reg  [72:0] s14_mi_raw_prod_reg;  // stage 14 copy of mi_raw_prod
-wire [72:0] s14_mi_raw_prod_next;
-reg  [4:0] s3_recip_rtt_lead_reg;  // stage 3 copy of recip_rtt_lead
-wire [4:0] s3_recip_rtt_lead_next;
-reg  [4:0] s4_recip_rtt_lead_reg;  // stage 4 copy of recip_rtt_lead
-wire [4:0] s4_recip_rtt_lead_next;
-reg  [4:0] s5_recip_rtt_lead_reg;  // stage 5 copy of recip_rtt_lead
-wire [4:0] s5_recip_rtt_lead_next;
-reg  [4:0] s6_recip_rtt_lead_reg;  // stage 6 copy of recip_rtt_lead
-wire [4:0] s6_recip_rtt_lead_next;
-reg  [4:0] s7_recip_rtt_lead_reg;  // stage 7 copy of recip_rtt_lead
-wire [4:0] s7_recip_rtt_lead_next;
-reg  [4:0] s8_recip_rtt_lead_reg;  // stage 8 copy of recip_rtt_lead
-wire [4:0] s8_recip_rtt_lead_next;
-reg  [4:0] s9_recip_rtt_lead_reg;  // stage 9 copy of recip_rtt_lead
-wire [4:0] s9_recip_rtt_lead_next;
-reg  [4:0] s10_recip_rtt_lead_reg;  // stage 10 copy of recip_rtt_lead
-wire [4:0] s10_recip_rtt_lead_next;
-reg  [4:0] s11_recip_rtt_lead_reg;  // stage 11 copy of recip_rtt_lead
-wire [4:0] s11_recip_rtt_lead_next;
-reg  [4:0] s12_recip_rtt_lead_reg;  // stage 12 copy of recip_rtt_lead
-wire [4:0] s12_recip_rtt_lead_next;
-reg  [4:0] s13_recip_rtt_lead_reg;  // stage 13 copy of recip_rtt_lead
-wire [4:0] s13_recip_rtt_lead_next;
-reg  [4:0] s14_recip_rtt_lead_reg;  // stage 14 copy of recip_rtt_lead
-wire [4:0] s14_recip_rtt_lead_next;
-reg  [61:0] s15_mi_raw_reg;  // stage 15 copy of mi_raw
-wire [61:0] s15_mi_raw_next;
+reg  [28:0] s11_t_8_reg;  // stage 11 copy of t
+wire [28:0] s11_t_8_next;
+reg  [28:0] s12_t_7_reg;  // stage 12 copy of t
+wire [28:0] s12_t_7_next;
+reg  [28:0] s13_t_reg;  // stage 13 copy of t
+wire [28:0] s13_t_next;
+reg  [28:0] s14_t_reg;  // stage 14 copy of t
+wire [28:0] s14_t_next;
+`ifdef NICGEN_ECP5
+wire [28:0] s15_mi_raw_prod_pp00_reg;  // stage 15 copy of mi_raw_prod_pp00 (MULT18X18D output register)
+`else
+reg  [28:0] s15_mi_raw_prod_pp00_reg;  // stage 15 copy of mi_raw_prod_pp00
+`endif
+wire [28:0] s15_mi_raw_prod_pp00_next;
+reg  [28:0] s6_t_14_reg;  // stage 6 copy of t
+wire [28:0] s6_t_14_next;
+reg  [28:0] s7_t_14_reg;  // stage 7 copy of t
+wire [28:0] s7_t_14_next;
+reg  [28:0] s8_t_13_reg;  // stage 8 copy of t
+wire [28:0] s8_t_13_next;
+reg  [28:0] s9_t_10_reg;  // stage 9 copy of t
+wire [28:0] s9_t_10_next;
+reg  [28:0] s10_t_10_reg;  // stage 10 copy of t
+wire [28:0] s10_t_10_next;
+reg  [28:0] s11_t_9_reg;  // stage 11 copy of t
+wire [28:0] s11_t_9_next;
+reg  [28:0] s12_t_8_reg;  // stage 12 copy of t
+wire [28:0] s12_t_8_next;
+reg  [28:0] s13_t_2_reg;  // stage 13 copy of t
+wire [28:0] s13_t_2_next;
+reg  [28:0] s14_t_2_reg;  // stage 14 copy of t
+wire [28:0] s14_t_2_next;
+`ifdef NICGEN_ECP5
+wire [28:0] s15_mi_raw_prod_pp10_reg;  // stage 15 copy of mi_raw_prod_pp10 (MULT18X18D output register)
+`else
+reg  [28:0] s15_mi_raw_prod_pp10_reg;  // stage 15 copy of mi_raw_prod_pp10
+`endif
+wire [28:0] s15_mi_raw_prod_pp10_next;
+reg  [28:0] s6_t_15_reg;  // stage 6 copy of t
+wire [28:0] s6_t_15_next;
+reg  [28:0] s7_t_15_reg;  // stage 7 copy of t
+wire [28:0] s7_t_15_next;
+reg  [28:0] s8_t_14_reg;  // stage 8 copy of t
+wire [28:0] s8_t_14_next;
+reg  [28:0] s9_t_11_reg;  // stage 9 copy of t
+wire [28:0] s9_t_11_next;
+reg  [28:0] s10_t_11_reg;  // stage 10 copy of t
+wire [28:0] s10_t_11_next;
+reg  [28:0] s11_t_10_reg;  // stage 11 copy of t
+wire [28:0] s11_t_10_next;
+reg  [28:0] s12_t_9_reg;  // stage 12 copy of t
+wire [28:0] s12_t_9_next;
+reg  [28:0] s13_t_3_reg;  // stage 13 copy of t
+wire [28:0] s13_t_3_next;
+reg  [28:0] s14_t_3_reg;  // stage 14 copy of t
+wire [28:0] s14_t_3_next;
+`ifdef NICGEN_ECP5
+wire [28:0] s15_mi_raw_prod_pp20_reg;  // stage 15 copy of mi_raw_prod_pp20 (MULT18X18D output register)
+`else
+reg  [28:0] s15_mi_raw_prod_pp20_reg;  // stage 15 copy of mi_raw_prod_pp20
+`endif
+wire [28:0] s15_mi_raw_prod_pp20_next;
+reg  [18:0] s6_t_16_reg;  // stage 6 copy of t
+wire [18:0] s6_t_16_next;
+reg  [18:0] s7_t_16_reg;  // stage 7 copy of t
+wire [18:0] s7_t_16_next;
+reg  [18:0] s8_t_15_reg;  // stage 8 copy of t
+wire [18:0] s8_t_15_next;
+reg  [18:0] s9_t_12_reg;  // stage 9 copy of t
+wire [18:0] s9_t_12_next;
+reg  [18:0] s10_t_12_reg;  // stage 10 copy of t
+wire [18:0] s10_t_12_next;
+reg  [18:0] s11_t_11_reg;  // stage 11 copy of t
+wire [18:0] s11_t_11_next;
+reg  [18:0] s12_t_10_reg;  // stage 12 copy of t
+wire [18:0] s12_t_10_next;
+reg  [18:0] s13_t_4_reg;  // stage 13 copy of t
+wire [18:0] s13_t_4_next;
+reg  [18:0] s14_t_4_reg;  // stage 14 copy of t
+wire [18:0] s14_t_4_next;
+`ifdef NICGEN_ECP5
+wire [18:0] s15_mi_raw_prod_pp30_reg;  // stage 15 copy of mi_raw_prod_pp30 (MULT18X18D output register)
+`else
+reg  [18:0] s15_mi_raw_prod_pp30_reg;  // stage 15 copy of mi_raw_prod_pp30
+`endif
+wire [18:0] s15_mi_raw_prod_pp30_next;
+reg  [72:0] s16_mi_raw_prod_reg;  // stage 16 copy of mi_raw_prod
+wire [72:0] s16_mi_raw_prod_next;
+reg  [1:0] s3_t_11_reg;  // stage 3 copy of t
+wire [1:0] s3_t_11_next;
+reg  [1:0] s4_t_14_reg;  // stage 4 copy of t
+wire [1:0] s4_t_14_next;
+reg  [1:0] s5_t_37_reg;  // stage 5 copy of t
+wire [1:0] s5_t_37_next;
+reg  [1:0] s6_t_17_reg;  // stage 6 copy of t
+wire [1:0] s6_t_17_next;
+reg  [1:0] s7_t_17_reg;  // stage 7 copy of t
+wire [1:0] s7_t_17_next;
+reg  [1:0] s8_t_16_reg;  // stage 8 copy of t
+wire [1:0] s8_t_16_next;
+reg  [1:0] s9_t_13_reg;  // stage 9 copy of t
+wire [1:0] s9_t_13_next;
+reg  [1:0] s10_t_13_reg;  // stage 10 copy of t
+wire [1:0] s10_t_13_next;
+reg  [1:0] s11_t_12_reg;  // stage 11 copy of t
+wire [1:0] s11_t_12_next;
+reg  [1:0] s12_t_11_reg;  // stage 12 copy of t
+wire [1:0] s12_t_11_next;
+reg  [1:0] s13_t_5_reg;  // stage 13 copy of t
+wire [1:0] s13_t_5_next;
+reg  [1:0] s14_t_5_reg;  // stage 14 copy of t
+wire [1:0] s14_t_5_next;
+reg  [1:0] s15_t_reg;  // stage 15 copy of t
+wire [1:0] s15_t_next;
+reg  [1:0] s16_t_reg;  // stage 16 copy of t
+wire [1:0] s16_t_next;
+reg  [68:0] s17_mi_raw_coarse_reg;  // stage 17 copy of mi_raw_coarse
+wire [68:0] s17_mi_raw_coarse_next;
+reg  [2:0] s3_t_12_reg;  // stage 3 copy of t
+wire [2:0] s3_t_12_next;
+reg  [2:0] s4_t_15_reg;  // stage 4 copy of t
+wire [2:0] s4_t_15_next;
+reg  [2:0] s5_t_38_reg;  // stage 5 copy of t
+wire [2:0] s5_t_38_next;
+reg  [2:0] s6_t_18_reg;  // stage 6 copy of t
+wire [2:0] s6_t_18_next;
+reg  [2:0] s7_t_18_reg;  // stage 7 copy of t
+wire [2:0] s7_t_18_next;
+reg  [2:0] s8_t_17_reg;  // stage 8 copy of t
+wire [2:0] s8_t_17_next;
+reg  [2:0] s9_t_14_reg;  // stage 9 copy of t
+wire [2:0] s9_t_14_next;
+reg  [2:0] s10_t_14_reg;  // stage 10 copy of t
+wire [2:0] s10_t_14_next;
+reg  [2:0] s11_t_13_reg;  // stage 11 copy of t
+wire [2:0] s11_t_13_next;
+reg  [2:0] s12_t_12_reg;  // stage 12 copy of t
+wire [2:0] s12_t_12_next;
+reg  [2:0] s13_t_6_reg;  // stage 13 copy of t
+wire [2:0] s13_t_6_next;
+reg  [2:0] s14_t_6_reg;  // stage 14 copy of t
+wire [2:0] s14_t_6_next;
+reg  [2:0] s15_t_2_reg;  // stage 15 copy of t
+wire [2:0] s15_t_2_next;
+reg  [2:0] s16_t_2_reg;  // stage 16 copy of t
+wire [2:0] s16_t_2_next;
+reg  [2:0] s17_t_reg;  // stage 17 copy of t
+wire [2:0] s17_t_next;
+reg  [61:0] s18_mi_raw_reg;  // stage 18 copy of mi_raw
+wire [61:0] s18_mi_raw_next;
 reg  [26:0] s2_size_c_reg;  // stage 2 copy of size_c
 wire [26:0] s2_size_c_next;
 reg  [26:0] s3_size_c_reg;  // stage 3 copy of size_c
@@ -680,54 +970,118 @@ reg  [26:0] s14_size_c_reg;  // stage 14 copy of size_c
 wire [26:0] s14_size_c_next;
 reg  [26:0] s15_size_c_reg;  // stage 15 copy of size_c
 wire [26:0] s15_size_c_next;
-reg  [26:0] s16_mi_inc_reg;  // stage 16 copy of mi_inc
-wire [26:0] s16_mi_inc_next;
+reg  [26:0] s16_size_c_reg;  // stage 16 copy of size_c
+wire [26:0] s16_size_c_next;
+reg  [26:0] s17_size_c_reg;  // stage 17 copy of size_c
+wire [26:0] s17_size_c_next;
+reg  [26:0] s18_size_c_reg;  // stage 18 copy of size_c
+wire [26:0] s18_size_c_next;
+reg  [26:0] s19_mi_inc_reg;  // stage 19 copy of mi_inc
+wire [26:0] s19_mi_inc_next;
+`ifdef NICGEN_ECP5
+wire [31:0] s2_size_kfi_pp00_reg;  // stage 2 copy of size_kfi_pp00 (MULT18X18D output register)
+`else
 reg  [31:0] s2_size_kfi_pp00_reg;  // stage 2 copy of size_kfi_pp00
+`endif
 wire [31:0] s2_size_kfi_pp00_next;
+`ifdef NICGEN_ECP5
+wire [20:0] s2_size_kfi_pp01_reg;  // stage 2 copy of size_kfi_pp01 (MULT18X18D output register)
+`else
 reg  [20:0] s2_size_kfi_pp01_reg;  // stage 2 copy of size_kfi_pp01
+`endif
 wire [20:0] s2_size_kfi_pp01_next;
 reg  [38:0] s3_size_kfi_reg;  // stage 3 copy of size_kfi
 wire [38:0] s3_size_kfi_next;
-reg  [28:0] s4_t_14_reg;  // stage 4 copy of t
-wire [28:0] s4_t_14_next;
-reg  [28:0] s5_t_15_reg;  // stage 5 copy of t
-wire [28:0] s5_t_15_next;
-reg  [28:0] s6_t_15_reg;  // stage 6 copy of t
-wire [28:0] s6_t_15_next;
-reg  [28:0] s7_t_15_reg;  // stage 7 copy of t
-wire [28:0] s7_t_15_next;
-reg  [28:0] s8_fi_c_prod_pp00_reg;  // stage 8 copy of fi_c_prod_pp00
-wire [28:0] s8_fi_c_prod_pp00_next;
-reg  [28:0] s4_t_15_reg;  // stage 4 copy of t
-wire [28:0] s4_t_15_next;
-reg  [28:0] s5_t_16_reg;  // stage 5 copy of t
-wire [28:0] s5_t_16_next;
-reg  [28:0] s6_t_16_reg;  // stage 6 copy of t
-wire [28:0] s6_t_16_next;
-reg  [28:0] s7_t_16_reg;  // stage 7 copy of t
-wire [28:0] s7_t_16_next;
-reg  [28:0] s8_fi_c_prod_pp10_reg;  // stage 8 copy of fi_c_prod_pp10
-wire [28:0] s8_fi_c_prod_pp10_next;
-reg  [13:0] s4_t_16_reg;  // stage 4 copy of t
-wire [13:0] s4_t_16_next;
-reg  [13:0] s5_t_17_reg;  // stage 5 copy of t
-wire [13:0] s5_t_17_next;
-reg  [13:0] s6_t_17_reg;  // stage 6 copy of t
-wire [13:0] s6_t_17_next;
-reg  [13:0] s7_t_17_reg;  // stage 7 copy of t
-wire [13:0] s7_t_17_next;
-reg  [13:0] s8_fi_c_prod_pp20_reg;  // stage 8 copy of fi_c_prod_pp20
-wire [13:0] s8_fi_c_prod_pp20_next;
-reg  [49:0] s9_fi_c_prod_reg;  // stage 9 copy of fi_c_prod
-wire [49:0] s9_fi_c_prod_next;
-reg  [38:0] s10_fi_c_reg;  // stage 10 copy of fi_c
-wire [38:0] s10_fi_c_next;
-reg  [26:0] s11_fi_inc_reg;  // stage 11 copy of fi_inc
-wire [26:0] s11_fi_inc_next;
+reg  [28:0] s4_t_16_reg;  // stage 4 copy of t
+wire [28:0] s4_t_16_next;
+reg  [28:0] s5_t_39_reg;  // stage 5 copy of t
+wire [28:0] s5_t_39_next;
+reg  [28:0] s6_t_19_reg;  // stage 6 copy of t
+wire [28:0] s6_t_19_next;
+reg  [28:0] s7_t_19_reg;  // stage 7 copy of t
+wire [28:0] s7_t_19_next;
+reg  [28:0] s8_t_18_reg;  // stage 8 copy of t
+wire [28:0] s8_t_18_next;
+`ifdef NICGEN_ECP5
+wire [28:0] s9_fi_c_prod_pp00_reg;  // stage 9 copy of fi_c_prod_pp00 (MULT18X18D output register)
+`else
+reg  [28:0] s9_fi_c_prod_pp00_reg;  // stage 9 copy of fi_c_prod_pp00
+`endif
+wire [28:0] s9_fi_c_prod_pp00_next;
+reg  [28:0] s4_t_17_reg;  // stage 4 copy of t
+wire [28:0] s4_t_17_next;
+reg  [28:0] s5_t_40_reg;  // stage 5 copy of t
+wire [28:0] s5_t_40_next;
+reg  [28:0] s6_t_20_reg;  // stage 6 copy of t
+wire [28:0] s6_t_20_next;
+reg  [28:0] s7_t_20_reg;  // stage 7 copy of t
+wire [28:0] s7_t_20_next;
+reg  [28:0] s8_t_19_reg;  // stage 8 copy of t
+wire [28:0] s8_t_19_next;
+`ifdef NICGEN_ECP5
+wire [28:0] s9_fi_c_prod_pp10_reg;  // stage 9 copy of fi_c_prod_pp10 (MULT18X18D output register)
+`else
+reg  [28:0] s9_fi_c_prod_pp10_reg;  // stage 9 copy of fi_c_prod_pp10
+`endif
+wire [28:0] s9_fi_c_prod_pp10_next;
+reg  [13:0] s4_t_18_reg;  // stage 4 copy of t
+wire [13:0] s4_t_18_next;
+reg  [13:0] s5_t_41_reg;  // stage 5 copy of t
+wire [13:0] s5_t_41_next;
+reg  [13:0] s6_t_21_reg;  // stage 6 copy of t
+wire [13:0] s6_t_21_next;
+reg  [13:0] s7_t_21_reg;  // stage 7 copy of t
+wire [13:0] s7_t_21_next;
+reg  [13:0] s8_t_20_reg;  // stage 8 copy of t
+wire [13:0] s8_t_20_next;
+`ifdef NICGEN_ECP5
+wire [13:0] s9_fi_c_prod_pp20_reg;  // stage 9 copy of fi_c_prod_pp20 (MULT18X18D output register)
+`else
+reg  [13:0] s9_fi_c_prod_pp20_reg;  // stage 9 copy of fi_c_prod_pp20
+`endif
+wire [13:0] s9_fi_c_prod_pp20_next;
+reg  [49:0] s10_fi_c_prod_reg;  // stage 10 copy of fi_c_prod
+wire [49:0] s10_fi_c_prod_next;
+reg  [1:0] s6_t_22_reg;  // stage 6 copy of t
+wire [1:0] s6_t_22_next;
+reg  [1:0] s7_t_22_reg;  // stage 7 copy of t
+wire [1:0] s7_t_22_next;
+reg  [1:0] s8_t_21_reg;  // stage 8 copy of t
+wire [1:0] s8_t_21_next;
+reg  [1:0] s9_t_15_reg;  // stage 9 copy of t
+wire [1:0] s9_t_15_next;
+reg  [1:0] s10_t_15_reg;  // stage 10 copy of t
+wire [1:0] s10_t_15_next;
+reg  [45:0] s11_fi_c_coarse_reg;  // stage 11 copy of fi_c_coarse
+wire [45:0] s11_fi_c_coarse_next;
+reg  [2:0] s6_t_23_reg;  // stage 6 copy of t
+wire [2:0] s6_t_23_next;
+reg  [2:0] s7_t_23_reg;  // stage 7 copy of t
+wire [2:0] s7_t_23_next;
+reg  [2:0] s8_t_22_reg;  // stage 8 copy of t
+wire [2:0] s8_t_22_next;
+reg  [2:0] s9_t_16_reg;  // stage 9 copy of t
+wire [2:0] s9_t_16_next;
+reg  [2:0] s10_t_16_reg;  // stage 10 copy of t
+wire [2:0] s10_t_16_next;
+reg  [2:0] s11_t_14_reg;  // stage 11 copy of t
+wire [2:0] s11_t_14_next;
+reg  [38:0] s12_fi_c_reg;  // stage 12 copy of fi_c
+wire [38:0] s12_fi_c_next;
+reg  [26:0] s13_fi_inc_reg;  // stage 13 copy of fi_inc
+wire [26:0] s13_fi_inc_next;
 wire u_wtd_can_decrease;
+`ifdef NICGEN_ECP5
+wire [31:0] s2_md_ds_pp00_reg;  // stage 2 copy of md_ds_pp00 (MULT18X18D output register)
+`else
 reg  [31:0] s2_md_ds_pp00_reg;  // stage 2 copy of md_ds_pp00
+`endif
 wire [31:0] s2_md_ds_pp00_next;
+`ifdef NICGEN_ECP5
+wire [15:0] s2_md_ds_pp10_reg;  // stage 2 copy of md_ds_pp10 (MULT18X18D output register)
+`else
 reg  [15:0] s2_md_ds_pp10_reg;  // stage 2 copy of md_ds_pp10
+`endif
 wire [15:0] s2_md_ds_pp10_next;
 reg  [33:0] s3_md_ds_reg;  // stage 3 copy of md_ds
 wire [33:0] s3_md_ds_next;
@@ -737,286 +1091,496 @@ reg  [23:0] s4_md_num_pp10_reg;  // stage 4 copy of md_num_pp10
 wire [23:0] s4_md_num_pp10_next;
 reg  [41:0] s5_md_num_reg;  // stage 5 copy of md_num
 wire [41:0] s5_md_num_next;
-reg  [28:0] s5_t_18_reg;  // stage 5 copy of t
-wire [28:0] s5_t_18_next;
+`ifdef NICGEN_ECP5
+wire [28:0] s6_md_raw_prod_pp00_reg;  // stage 6 copy of md_raw_prod_pp00 (MULT18X18D output register)
+`else
 reg  [28:0] s6_md_raw_prod_pp00_reg;  // stage 6 copy of md_raw_prod_pp00
+`endif
 wire [28:0] s6_md_raw_prod_pp00_next;
-reg  [28:0] s5_t_19_reg;  // stage 5 copy of t
-wire [28:0] s5_t_19_next;
+`ifdef NICGEN_ECP5
+wire [28:0] s6_md_raw_prod_pp10_reg;  // stage 6 copy of md_raw_prod_pp10 (MULT18X18D output register)
+`else
 reg  [28:0] s6_md_raw_prod_pp10_reg;  // stage 6 copy of md_raw_prod_pp10
+`endif
 wire [28:0] s6_md_raw_prod_pp10_next;
-reg  [16:0] s5_t_20_reg;  // stage 5 copy of t
-wire [16:0] s5_t_20_next;
+`ifdef NICGEN_ECP5
+wire [16:0] s6_md_raw_prod_pp20_reg;  // stage 6 copy of md_raw_prod_pp20 (MULT18X18D output register)
+`else
 reg  [16:0] s6_md_raw_prod_pp20_reg;  // stage 6 copy of md_raw_prod_pp20
+`endif
 wire [16:0] s6_md_raw_prod_pp20_next;
 reg  [52:0] s7_md_raw_prod_reg;  // stage 7 copy of md_raw_prod
 wire [52:0] s7_md_raw_prod_next;
-reg  [41:0] s8_md_raw_reg;  // stage 8 copy of md_raw
-wire [41:0] s8_md_raw_next;
-reg  [27:0] s5_t_21_reg;  // stage 5 copy of t
-wire [27:0] s5_t_21_next;
-reg  [27:0] s6_t_18_reg;  // stage 6 copy of t
-wire [27:0] s6_t_18_next;
-reg  [27:0] s7_t_18_reg;  // stage 7 copy of t
-wire [27:0] s7_t_18_next;
-reg  [27:0] s8_t_11_reg;  // stage 8 copy of t
-wire [27:0] s8_t_11_next;
-reg  [31:0] s2_t_11_reg;  // stage 2 copy of t
-wire [31:0] s2_t_11_next;
-reg  [31:0] s3_t_11_reg;  // stage 3 copy of t
-wire [31:0] s3_t_11_next;
-reg  [31:0] s4_t_17_reg;  // stage 4 copy of t
-wire [31:0] s4_t_17_next;
-reg  [31:0] s5_t_22_reg;  // stage 5 copy of t
-wire [31:0] s5_t_22_next;
-reg  [31:0] s6_t_19_reg;  // stage 6 copy of t
-wire [31:0] s6_t_19_next;
-reg  [31:0] s7_t_19_reg;  // stage 7 copy of t
-wire [31:0] s7_t_19_next;
-reg  [31:0] s8_t_12_reg;  // stage 8 copy of t
-wire [31:0] s8_t_12_next;
-reg  [31:0] s9_c_md_fd_xs_pp00_reg;  // stage 9 copy of c_md_fd_xs_pp00
-wire [31:0] s9_c_md_fd_xs_pp00_next;
-reg  [22:0] s2_t_12_reg;  // stage 2 copy of t
-wire [22:0] s2_t_12_next;
-reg  [22:0] s3_t_12_reg;  // stage 3 copy of t
-wire [22:0] s3_t_12_next;
-reg  [22:0] s4_t_18_reg;  // stage 4 copy of t
-wire [22:0] s4_t_18_next;
-reg  [22:0] s5_t_23_reg;  // stage 5 copy of t
-wire [22:0] s5_t_23_next;
-reg  [22:0] s6_t_20_reg;  // stage 6 copy of t
-wire [22:0] s6_t_20_next;
-reg  [22:0] s7_t_20_reg;  // stage 7 copy of t
-wire [22:0] s7_t_20_next;
-reg  [22:0] s8_t_13_reg;  // stage 8 copy of t
-wire [22:0] s8_t_13_next;
-reg  [22:0] s9_c_md_fd_xs_pp10_reg;  // stage 9 copy of c_md_fd_xs_pp10
-wire [22:0] s9_c_md_fd_xs_pp10_next;
-reg  [40:0] s10_c_md_fd_xs_reg;  // stage 10 copy of c_md_fd_xs
-wire [40:0] s10_c_md_fd_xs_next;
-reg  [35:0] s11_c_md_fd_prod_pp00_reg;  // stage 11 copy of c_md_fd_prod_pp00
-wire [35:0] s11_c_md_fd_prod_pp00_next;
-reg  [19:0] s11_c_md_fd_prod_pp01_reg;  // stage 11 copy of c_md_fd_prod_pp01
-wire [19:0] s11_c_md_fd_prod_pp01_next;
-reg  [35:0] s11_c_md_fd_prod_pp10_reg;  // stage 11 copy of c_md_fd_prod_pp10
-wire [35:0] s11_c_md_fd_prod_pp10_next;
-reg  [19:0] s11_c_md_fd_prod_pp11_reg;  // stage 11 copy of c_md_fd_prod_pp11
-wire [19:0] s11_c_md_fd_prod_pp11_next;
-reg  [22:0] s11_c_md_fd_prod_pp20_reg;  // stage 11 copy of c_md_fd_prod_pp20
-wire [22:0] s11_c_md_fd_prod_pp20_next;
-reg  [6:0] s11_c_md_fd_prod_pp21_reg;  // stage 11 copy of c_md_fd_prod_pp21
-wire [6:0] s11_c_md_fd_prod_pp21_next;
-reg  [60:0] s12_c_md_fd_prod_reg;  // stage 12 copy of c_md_fd_prod
-wire [60:0] s12_c_md_fd_prod_next;
-reg  [31:0] s2_t_13_reg;  // stage 2 copy of t
-wire [31:0] s2_t_13_next;
-reg  [31:0] s3_t_13_reg;  // stage 3 copy of t
-wire [31:0] s3_t_13_next;
-reg  [31:0] s4_t_19_reg;  // stage 4 copy of t
-wire [31:0] s4_t_19_next;
+reg  [1:0] s3_t_13_reg;  // stage 3 copy of t
+wire [1:0] s3_t_13_next;
+reg  [1:0] s4_t_19_reg;  // stage 4 copy of t
+wire [1:0] s4_t_19_next;
+reg  [1:0] s5_t_42_reg;  // stage 5 copy of t
+wire [1:0] s5_t_42_next;
+reg  [1:0] s6_t_24_reg;  // stage 6 copy of t
+wire [1:0] s6_t_24_next;
+reg  [1:0] s7_t_24_reg;  // stage 7 copy of t
+wire [1:0] s7_t_24_next;
+reg  [48:0] s8_md_raw_coarse_reg;  // stage 8 copy of md_raw_coarse
+wire [48:0] s8_md_raw_coarse_next;
+reg  [2:0] s3_t_14_reg;  // stage 3 copy of t
+wire [2:0] s3_t_14_next;
+reg  [2:0] s4_t_20_reg;  // stage 4 copy of t
+wire [2:0] s4_t_20_next;
+reg  [2:0] s5_t_43_reg;  // stage 5 copy of t
+wire [2:0] s5_t_43_next;
+reg  [2:0] s6_t_25_reg;  // stage 6 copy of t
+wire [2:0] s6_t_25_next;
+reg  [2:0] s7_t_25_reg;  // stage 7 copy of t
+wire [2:0] s7_t_25_next;
+reg  [2:0] s8_t_23_reg;  // stage 8 copy of t
+wire [2:0] s8_t_23_next;
+reg  [41:0] s9_md_raw_reg;  // stage 9 copy of md_raw
+wire [41:0] s9_md_raw_next;
+reg  [27:0] s5_t_44_reg;  // stage 5 copy of t
+wire [27:0] s5_t_44_next;
+reg  [27:0] s6_t_26_reg;  // stage 6 copy of t
+wire [27:0] s6_t_26_next;
+reg  [27:0] s7_t_26_reg;  // stage 7 copy of t
+wire [27:0] s7_t_26_next;
+reg  [27:0] s8_t_24_reg;  // stage 8 copy of t
+wire [27:0] s8_t_24_next;
+reg  [27:0] s9_t_17_reg;  // stage 9 copy of t
+wire [27:0] s9_t_17_next;
+reg  [31:0] s2_t_30_reg;  // stage 2 copy of t
+wire [31:0] s2_t_30_next;
+reg  [31:0] s3_t_15_reg;  // stage 3 copy of t
+wire [31:0] s3_t_15_next;
+reg  [31:0] s4_t_21_reg;  // stage 4 copy of t
+wire [31:0] s4_t_21_next;
+reg  [31:0] s5_t_45_reg;  // stage 5 copy of t
+wire [31:0] s5_t_45_next;
+reg  [31:0] s6_t_27_reg;  // stage 6 copy of t
+wire [31:0] s6_t_27_next;
+reg  [31:0] s7_t_27_reg;  // stage 7 copy of t
+wire [31:0] s7_t_27_next;
+reg  [31:0] s8_t_25_reg;  // stage 8 copy of t
+wire [31:0] s8_t_25_next;
+reg  [31:0] s9_t_18_reg;  // stage 9 copy of t
+wire [31:0] s9_t_18_next;
+`ifdef NICGEN_ECP5
+wire [31:0] s10_c_md_fd_xs_pp00_reg;  // stage 10 copy of c_md_fd_xs_pp00 (MULT18X18D output register)
+`else
+reg  [31:0] s10_c_md_fd_xs_pp00_reg;  // stage 10 copy of c_md_fd_xs_pp00
+`endif
+wire [31:0] s10_c_md_fd_xs_pp00_next;
+reg  [22:0] s2_t_31_reg;  // stage 2 copy of t
+wire [22:0] s2_t_31_next;
+reg  [22:0] s3_t_16_reg;  // stage 3 copy of t
+wire [22:0] s3_t_16_next;
+reg  [22:0] s4_t_22_reg;  // stage 4 copy of t
+wire [22:0] s4_t_22_next;
+reg  [22:0] s5_t_46_reg;  // stage 5 copy of t
+wire [22:0] s5_t_46_next;
+reg  [22:0] s6_t_28_reg;  // stage 6 copy of t
+wire [22:0] s6_t_28_next;
+reg  [22:0] s7_t_28_reg;  // stage 7 copy of t
+wire [22:0] s7_t_28_next;
+reg  [22:0] s8_t_26_reg;  // stage 8 copy of t
+wire [22:0] s8_t_26_next;
+reg  [22:0] s9_t_19_reg;  // stage 9 copy of t
+wire [22:0] s9_t_19_next;
+`ifdef NICGEN_ECP5
+wire [22:0] s10_c_md_fd_xs_pp10_reg;  // stage 10 copy of c_md_fd_xs_pp10 (MULT18X18D output register)
+`else
+reg  [22:0] s10_c_md_fd_xs_pp10_reg;  // stage 10 copy of c_md_fd_xs_pp10
+`endif
+wire [22:0] s10_c_md_fd_xs_pp10_next;
+reg  [40:0] s11_c_md_fd_xs_reg;  // stage 11 copy of c_md_fd_xs
+wire [40:0] s11_c_md_fd_xs_next;
+`ifdef NICGEN_ECP5
+wire [35:0] s12_c_md_fd_prod_pp00_reg;  // stage 12 copy of c_md_fd_prod_pp00 (MULT18X18D output register)
+`else
+reg  [35:0] s12_c_md_fd_prod_pp00_reg;  // stage 12 copy of c_md_fd_prod_pp00
+`endif
+wire [35:0] s12_c_md_fd_prod_pp00_next;
+`ifdef NICGEN_ECP5
+wire [19:0] s12_c_md_fd_prod_pp01_reg;  // stage 12 copy of c_md_fd_prod_pp01 (MULT18X18D output register)
+`else
+reg  [19:0] s12_c_md_fd_prod_pp01_reg;  // stage 12 copy of c_md_fd_prod_pp01
+`endif
+wire [19:0] s12_c_md_fd_prod_pp01_next;
+`ifdef NICGEN_ECP5
+wire [35:0] s12_c_md_fd_prod_pp10_reg;  // stage 12 copy of c_md_fd_prod_pp10 (MULT18X18D output register)
+`else
+reg  [35:0] s12_c_md_fd_prod_pp10_reg;  // stage 12 copy of c_md_fd_prod_pp10
+`endif
+wire [35:0] s12_c_md_fd_prod_pp10_next;
+`ifdef NICGEN_ECP5
+wire [19:0] s12_c_md_fd_prod_pp11_reg;  // stage 12 copy of c_md_fd_prod_pp11 (MULT18X18D output register)
+`else
+reg  [19:0] s12_c_md_fd_prod_pp11_reg;  // stage 12 copy of c_md_fd_prod_pp11
+`endif
+wire [19:0] s12_c_md_fd_prod_pp11_next;
+`ifdef NICGEN_ECP5
+wire [22:0] s12_c_md_fd_prod_pp20_reg;  // stage 12 copy of c_md_fd_prod_pp20 (MULT18X18D output register)
+`else
+reg  [22:0] s12_c_md_fd_prod_pp20_reg;  // stage 12 copy of c_md_fd_prod_pp20
+`endif
+wire [22:0] s12_c_md_fd_prod_pp20_next;
+`ifdef NICGEN_ECP5
+wire [6:0] s12_c_md_fd_prod_pp21_reg;  // stage 12 copy of c_md_fd_prod_pp21 (MULT18X18D output register)
+`else
+reg  [6:0] s12_c_md_fd_prod_pp21_reg;  // stage 12 copy of c_md_fd_prod_pp21
+`endif
+wire [6:0] s12_c_md_fd_prod_pp21_next;
+reg  [60:0] s13_c_md_fd_prod_reg;  // stage 13 copy of c_md_fd_prod
+wire [60:0] s13_c_md_fd_prod_next;
+reg  [31:0] s2_t_32_reg;  // stage 2 copy of t
+wire [31:0] s2_t_32_next;
+reg  [31:0] s3_t_17_reg;  // stage 3 copy of t
+wire [31:0] s3_t_17_next;
+reg  [31:0] s4_t_23_reg;  // stage 4 copy of t
+wire [31:0] s4_t_23_next;
+`ifdef NICGEN_ECP5
+wire [31:0] s5_c_fd_xs_pp00_reg;  // stage 5 copy of c_fd_xs_pp00 (MULT18X18D output register)
+`else
 reg  [31:0] s5_c_fd_xs_pp00_reg;  // stage 5 copy of c_fd_xs_pp00
+`endif
 wire [31:0] s5_c_fd_xs_pp00_next;
-reg  [22:0] s2_t_14_reg;  // stage 2 copy of t
-wire [22:0] s2_t_14_next;
-reg  [22:0] s3_t_14_reg;  // stage 3 copy of t
-wire [22:0] s3_t_14_next;
-reg  [22:0] s4_t_20_reg;  // stage 4 copy of t
-wire [22:0] s4_t_20_next;
+reg  [22:0] s2_t_33_reg;  // stage 2 copy of t
+wire [22:0] s2_t_33_next;
+reg  [22:0] s3_t_18_reg;  // stage 3 copy of t
+wire [22:0] s3_t_18_next;
+reg  [22:0] s4_t_24_reg;  // stage 4 copy of t
+wire [22:0] s4_t_24_next;
+`ifdef NICGEN_ECP5
+wire [22:0] s5_c_fd_xs_pp10_reg;  // stage 5 copy of c_fd_xs_pp10 (MULT18X18D output register)
+`else
 reg  [22:0] s5_c_fd_xs_pp10_reg;  // stage 5 copy of c_fd_xs_pp10
+`endif
 wire [22:0] s5_c_fd_xs_pp10_next;
 reg  [40:0] s6_c_fd_xs_reg;  // stage 6 copy of c_fd_xs
 wire [40:0] s6_c_fd_xs_next;
+`ifdef NICGEN_ECP5
+wire [35:0] s7_c_fd_prod_pp00_reg;  // stage 7 copy of c_fd_prod_pp00 (MULT18X18D output register)
+`else
 reg  [35:0] s7_c_fd_prod_pp00_reg;  // stage 7 copy of c_fd_prod_pp00
+`endif
 wire [35:0] s7_c_fd_prod_pp00_next;
+`ifdef NICGEN_ECP5
+wire [19:0] s7_c_fd_prod_pp01_reg;  // stage 7 copy of c_fd_prod_pp01 (MULT18X18D output register)
+`else
 reg  [19:0] s7_c_fd_prod_pp01_reg;  // stage 7 copy of c_fd_prod_pp01
+`endif
 wire [19:0] s7_c_fd_prod_pp01_next;
+`ifdef NICGEN_ECP5
+wire [35:0] s7_c_fd_prod_pp10_reg;  // stage 7 copy of c_fd_prod_pp10 (MULT18X18D output register)
+`else
 reg  [35:0] s7_c_fd_prod_pp10_reg;  // stage 7 copy of c_fd_prod_pp10
+`endif
 wire [35:0] s7_c_fd_prod_pp10_next;
+`ifdef NICGEN_ECP5
+wire [19:0] s7_c_fd_prod_pp11_reg;  // stage 7 copy of c_fd_prod_pp11 (MULT18X18D output register)
+`else
 reg  [19:0] s7_c_fd_prod_pp11_reg;  // stage 7 copy of c_fd_prod_pp11
+`endif
 wire [19:0] s7_c_fd_prod_pp11_next;
+`ifdef NICGEN_ECP5
+wire [22:0] s7_c_fd_prod_pp20_reg;  // stage 7 copy of c_fd_prod_pp20 (MULT18X18D output register)
+`else
 reg  [22:0] s7_c_fd_prod_pp20_reg;  // stage 7 copy of c_fd_prod_pp20
+`endif
 wire [22:0] s7_c_fd_prod_pp20_next;
+`ifdef NICGEN_ECP5
+wire [6:0] s7_c_fd_prod_pp21_reg;  // stage 7 copy of c_fd_prod_pp21 (MULT18X18D output register)
+`else
 reg  [6:0] s7_c_fd_prod_pp21_reg;  // stage 7 copy of c_fd_prod_pp21
+`endif
 wire [6:0] s7_c_fd_prod_pp21_next;
 reg  [60:0] s8_c_fd_prod_reg;  // stage 8 copy of c_fd_prod
 wire [60:0] s8_c_fd_prod_next;
-reg  [27:0] s5_t_24_reg;  // stage 5 copy of t
-wire [27:0] s5_t_24_next;
-reg  [27:0] s6_t_21_reg;  // stage 6 copy of t
-wire [27:0] s6_t_21_next;
-reg  [27:0] s7_t_21_reg;  // stage 7 copy of t
-wire [27:0] s7_t_21_next;
-reg  [27:0] s8_t_14_reg;  // stage 8 copy of t
-wire [27:0] s8_t_14_next;
-reg  [27:0] s9_t_11_reg;  // stage 9 copy of t
-wire [27:0] s9_t_11_next;
-reg  [27:0] s10_t_11_reg;  // stage 10 copy of t
-wire [27:0] s10_t_11_next;
-reg  [27:0] s11_t_5_reg;  // stage 11 copy of t
-wire [27:0] s11_t_5_next;
-reg  [27:0] s12_t_5_reg;  // stage 12 copy of t
-wire [27:0] s12_t_5_next;
-reg  [27:0] s13_t_reg;  // stage 13 copy of t
-wire [27:0] s13_t_next;
-reg  [27:0] s14_t_reg;  // stage 14 copy of t
-wire [27:0] s14_t_next;
-reg  [27:0] s15_t_reg;  // stage 15 copy of t
-wire [27:0] s15_t_next;
-reg  [27:0] s16_t_reg;  // stage 16 copy of t
-wire [27:0] s16_t_next;
-reg  [26:0] s17_c_mi_sat_reg;  // stage 17 copy of c_mi_sat
-wire [26:0] s17_c_mi_sat_next;
-reg  [4:0] s18_recip_mi_lead_reg;  // stage 18 copy of recip_mi_lead
-wire [4:0] s18_recip_mi_lead_next;
-reg  [9:0] s18_recip_mi_mantissa_reg;  // stage 18 copy of recip_mi_mantissa
-wire [9:0] s18_recip_mi_mantissa_next;
-reg  [10:0] s19_recip_mi_recip_reg;  // stage 19 copy of recip_mi_recip
-wire [10:0] s19_recip_mi_recip_next;
-reg  [10:0] s20_recip_mi_t_reg;  // stage 20 copy of recip_mi_t
-wire [10:0] s20_recip_mi_t_next;
-reg  [28:0] s4_t_21_reg;  // stage 4 copy of t
-wire [28:0] s4_t_21_next;
-reg  [28:0] s5_t_25_reg;  // stage 5 copy of t
-wire [28:0] s5_t_25_next;
-reg  [28:0] s6_t_22_reg;  // stage 6 copy of t
-wire [28:0] s6_t_22_next;
-reg  [28:0] s7_t_22_reg;  // stage 7 copy of t
-wire [28:0] s7_t_22_next;
-reg  [28:0] s8_t_15_reg;  // stage 8 copy of t
-wire [28:0] s8_t_15_next;
-reg  [28:0] s9_t_12_reg;  // stage 9 copy of t
-wire [28:0] s9_t_12_next;
-reg  [28:0] s10_t_12_reg;  // stage 10 copy of t
-wire [28:0] s10_t_12_next;
-reg  [28:0] s11_t_6_reg;  // stage 11 copy of t
-wire [28:0] s11_t_6_next;
-reg  [28:0] s12_t_6_reg;  // stage 12 copy of t
-wire [28:0] s12_t_6_next;
-reg  [28:0] s13_t_2_reg;  // stage 13 copy of t
-wire [28:0] s13_t_2_next;
-reg  [28:0] s14_t_2_reg;  // stage 14 copy of t
-wire [28:0] s14_t_2_next;
-reg  [28:0] s15_t_2_reg;  // stage 15 copy of t
-wire [28:0] s15_t_2_next;
-reg  [28:0] s16_t_2_reg;  // stage 16 copy of t
-wire [28:0] s16_t_2_next;
-reg  [28:0] s17_t_reg;  // stage 17 copy of t
-wire [28:0] s17_t_next;
-reg  [28:0] s18_t_reg;  // stage 18 copy of t
-wire [28:0] s18_t_next;
-reg  [28:0] s19_t_reg;  // stage 19 copy of t
-wire [28:0] s19_t_next;
-reg  [28:0] s20_t_reg;  // stage 20 copy of t
-wire [28:0] s20_t_next;
-reg  [28:0] s21_fi_mi_prod_pp00_reg;  // stage 21 copy of fi_mi_prod_pp00
-wire [28:0] s21_fi_mi_prod_pp00_next;
-reg  [28:0] s4_t_22_reg;  // stage 4 copy of t
-wire [28:0] s4_t_22_next;
-reg  [28:0] s5_t_26_reg;  // stage 5 copy of t
-wire [28:0] s5_t_26_next;
-reg  [28:0] s6_t_23_reg;  // stage 6 copy of t
-wire [28:0] s6_t_23_next;
-reg  [28:0] s7_t_23_reg;  // stage 7 copy of t
-wire [28:0] s7_t_23_next;
-reg  [28:0] s8_t_16_reg;  // stage 8 copy of t
-wire [28:0] s8_t_16_next;
-reg  [28:0] s9_t_13_reg;  // stage 9 copy of t
-wire [28:0] s9_t_13_next;
-reg  [28:0] s10_t_13_reg;  // stage 10 copy of t
-wire [28:0] s10_t_13_next;
-reg  [28:0] s11_t_7_reg;  // stage 11 copy of t
-wire [28:0] s11_t_7_next;
-reg  [28:0] s12_t_7_reg;  // stage 12 copy of t
-wire [28:0] s12_t_7_next;
-reg  [28:0] s13_t_3_reg;  // stage 13 copy of t
-wire [28:0] s13_t_3_next;
-reg  [28:0] s14_t_3_reg;  // stage 14 copy of t
-wire [28:0] s14_t_3_next;
-reg  [28:0] s15_t_3_reg;  // stage 15 copy of t
-wire [28:0] s15_t_3_next;
-reg  [28:0] s16_t_3_reg;  // stage 16 copy of t
-wire [28:0] s16_t_3_next;
-reg  [28:0] s17_t_2_reg;  // stage 17 copy of t
-wire [28:0] s17_t_2_next;
+reg  [27:0] s5_t_47_reg;  // stage 5 copy of t
+wire [27:0] s5_t_47_next;
+reg  [27:0] s6_t_29_reg;  // stage 6 copy of t
+wire [27:0] s6_t_29_next;
+reg  [27:0] s7_t_29_reg;  // stage 7 copy of t
+wire [27:0] s7_t_29_next;
+reg  [27:0] s8_t_27_reg;  // stage 8 copy of t
+wire [27:0] s8_t_27_next;
+reg  [27:0] s9_t_20_reg;  // stage 9 copy of t
+wire [27:0] s9_t_20_next;
+reg  [27:0] s10_t_17_reg;  // stage 10 copy of t
+wire [27:0] s10_t_17_next;
+reg  [27:0] s11_t_15_reg;  // stage 11 copy of t
+wire [27:0] s11_t_15_next;
+reg  [27:0] s12_t_13_reg;  // stage 12 copy of t
+wire [27:0] s12_t_13_next;
+reg  [27:0] s13_t_7_reg;  // stage 13 copy of t
+wire [27:0] s13_t_7_next;
+reg  [27:0] s14_t_7_reg;  // stage 14 copy of t
+wire [27:0] s14_t_7_next;
+reg  [27:0] s15_t_3_reg;  // stage 15 copy of t
+wire [27:0] s15_t_3_next;
+reg  [27:0] s16_t_3_reg;  // stage 16 copy of t
+wire [27:0] s16_t_3_next;
+reg  [27:0] s17_t_2_reg;  // stage 17 copy of t
+wire [27:0] s17_t_2_next;
+reg  [27:0] s18_t_reg;  // stage 18 copy of t
+wire [27:0] s18_t_next;
+reg  [27:0] s19_t_reg;  // stage 19 copy of t
+wire [27:0] s19_t_next;
+reg  [26:0] s20_c_mi_sat_reg;  // stage 20 copy of c_mi_sat
+wire [26:0] s20_c_mi_sat_next;
+reg  [4:0] s21_recip_mi_lead_reg;  // stage 21 copy of recip_mi_lead
+wire [4:0] s21_recip_mi_lead_next;
+reg  [9:0] s21_t_reg;  // stage 21 copy of t
+wire [9:0] s21_t_next;
+reg  [9:0] s21_t_2_reg;  // stage 21 copy of t
+wire [9:0] s21_t_2_next;
+reg  [9:0] s21_t_3_reg;  // stage 21 copy of t
+wire [9:0] s21_t_3_next;
+reg  [9:0] s21_t_4_reg;  // stage 21 copy of t
+wire [9:0] s21_t_4_next;
+reg  [9:0] s21_t_5_reg;  // stage 21 copy of t
+wire [9:0] s21_t_5_next;
+reg  [9:0] s21_t_6_reg;  // stage 21 copy of t
+wire [9:0] s21_t_6_next;
+reg  [9:0] s21_t_7_reg;  // stage 21 copy of t
+wire [9:0] s21_t_7_next;
+reg  [9:0] s21_t_8_reg;  // stage 21 copy of t
+wire [9:0] s21_t_8_next;
+reg  [9:0] s21_t_9_reg;  // stage 21 copy of t
+wire [9:0] s21_t_9_next;
+reg  [9:0] s21_t_10_reg;  // stage 21 copy of t
+wire [9:0] s21_t_10_next;
+reg  [9:0] s21_t_11_reg;  // stage 21 copy of t
+wire [9:0] s21_t_11_next;
+reg  [9:0] s21_t_12_reg;  // stage 21 copy of t
+wire [9:0] s21_t_12_next;
+reg  [9:0] s21_t_13_reg;  // stage 21 copy of t
+wire [9:0] s21_t_13_next;
+reg  [9:0] s21_t_14_reg;  // stage 21 copy of t
+wire [9:0] s21_t_14_next;
+reg  [9:0] s21_t_15_reg;  // stage 21 copy of t
+wire [9:0] s21_t_15_next;
+reg  [9:0] s21_t_16_reg;  // stage 21 copy of t
+wire [9:0] s21_t_16_next;
+reg  [9:0] s21_t_17_reg;  // stage 21 copy of t
+wire [9:0] s21_t_17_next;
+reg  [9:0] s21_t_18_reg;  // stage 21 copy of t
+wire [9:0] s21_t_18_next;
+reg  [9:0] s21_t_19_reg;  // stage 21 copy of t
+wire [9:0] s21_t_19_next;
+reg  [9:0] s21_t_20_reg;  // stage 21 copy of t
+wire [9:0] s21_t_20_next;
+reg  [9:0] s21_t_21_reg;  // stage 21 copy of t
+wire [9:0] s21_t_21_next;
+reg  [9:0] s21_t_22_reg;  // stage 21 copy of t
+wire [9:0] s21_t_22_next;
+reg  [9:0] s21_t_23_reg;  // stage 21 copy of t
+wire [9:0] s21_t_23_next;
+reg  [9:0] s21_t_24_reg;  // stage 21 copy of t
+wire [9:0] s21_t_24_next;
+reg  [9:0] s21_t_25_reg;  // stage 21 copy of t
+wire [9:0] s21_t_25_next;
+reg  [9:0] s21_t_26_reg;  // stage 21 copy of t
+wire [9:0] s21_t_26_next;
+reg  [9:0] s22_recip_mi_mantissa_reg;  // stage 22 copy of recip_mi_mantissa
+wire [9:0] s22_recip_mi_mantissa_next;
+reg  [10:0] s23_recip_mi_recip_reg;  // stage 23 copy of recip_mi_recip
+wire [10:0] s23_recip_mi_recip_next;
+reg  [10:0] s24_recip_mi_t_reg;  // stage 24 copy of recip_mi_t
+wire [10:0] s24_recip_mi_t_next;
+reg  [28:0] s4_t_25_reg;  // stage 4 copy of t
+wire [28:0] s4_t_25_next;
+reg  [28:0] s5_t_48_reg;  // stage 5 copy of t
+wire [28:0] s5_t_48_next;
+reg  [28:0] s6_t_30_reg;  // stage 6 copy of t
+wire [28:0] s6_t_30_next;
+reg  [28:0] s7_t_30_reg;  // stage 7 copy of t
+wire [28:0] s7_t_30_next;
+reg  [28:0] s8_t_28_reg;  // stage 8 copy of t
+wire [28:0] s8_t_28_next;
+reg  [28:0] s9_t_21_reg;  // stage 9 copy of t
+wire [28:0] s9_t_21_next;
+reg  [28:0] s10_t_18_reg;  // stage 10 copy of t
+wire [28:0] s10_t_18_next;
+reg  [28:0] s11_t_16_reg;  // stage 11 copy of t
+wire [28:0] s11_t_16_next;
+reg  [28:0] s12_t_14_reg;  // stage 12 copy of t
+wire [28:0] s12_t_14_next;
+reg  [28:0] s13_t_8_reg;  // stage 13 copy of t
+wire [28:0] s13_t_8_next;
+reg  [28:0] s14_t_8_reg;  // stage 14 copy of t
+wire [28:0] s14_t_8_next;
+reg  [28:0] s15_t_4_reg;  // stage 15 copy of t
+wire [28:0] s15_t_4_next;
+reg  [28:0] s16_t_4_reg;  // stage 16 copy of t
+wire [28:0] s16_t_4_next;
+reg  [28:0] s17_t_3_reg;  // stage 17 copy of t
+wire [28:0] s17_t_3_next;
 reg  [28:0] s18_t_2_reg;  // stage 18 copy of t
 wire [28:0] s18_t_2_next;
 reg  [28:0] s19_t_2_reg;  // stage 19 copy of t
 wire [28:0] s19_t_2_next;
+reg  [28:0] s20_t_reg;  // stage 20 copy of t
+wire [28:0] s20_t_next;
+reg  [28:0] s21_t_27_reg;  // stage 21 copy of t
+wire [28:0] s21_t_27_next;
+reg  [28:0] s22_t_reg;  // stage 22 copy of t
+wire [28:0] s22_t_next;
+reg  [28:0] s23_t_reg;  // stage 23 copy of t
+wire [28:0] s23_t_next;
+reg  [28:0] s24_t_reg;  // stage 24 copy of t
+wire [28:0] s24_t_next;
+`ifdef NICGEN_ECP5
+wire [28:0] s25_fi_mi_prod_pp00_reg;  // stage 25 copy of fi_mi_prod_pp00 (MULT18X18D output register)
+`else
+reg  [28:0] s25_fi_mi_prod_pp00_reg;  // stage 25 copy of fi_mi_prod_pp00
+`endif
+wire [28:0] s25_fi_mi_prod_pp00_next;
+reg  [28:0] s4_t_26_reg;  // stage 4 copy of t
+wire [28:0] s4_t_26_next;
+reg  [28:0] s5_t_49_reg;  // stage 5 copy of t
+wire [28:0] s5_t_49_next;
+reg  [28:0] s6_t_31_reg;  // stage 6 copy of t
+wire [28:0] s6_t_31_next;
+reg  [28:0] s7_t_31_reg;  // stage 7 copy of t
+wire [28:0] s7_t_31_next;
+reg  [28:0] s8_t_29_reg;  // stage 8 copy of t
+wire [28:0] s8_t_29_next;
+reg  [28:0] s9_t_22_reg;  // stage 9 copy of t
+wire [28:0] s9_t_22_next;
+reg  [28:0] s10_t_19_reg;  // stage 10 copy of t
+wire [28:0] s10_t_19_next;
+reg  [28:0] s11_t_17_reg;  // stage 11 copy of t
+wire [28:0] s11_t_17_next;
+reg  [28:0] s12_t_15_reg;  // stage 12 copy of t
+wire [28:0] s12_t_15_next;
+reg  [28:0] s13_t_9_reg;  // stage 13 copy of t
+wire [28:0] s13_t_9_next;
+reg  [28:0] s14_t_9_reg;  // stage 14 copy of t
+wire [28:0] s14_t_9_next;
+reg  [28:0] s15_t_5_reg;  // stage 15 copy of t
+wire [28:0] s15_t_5_next;
+reg  [28:0] s16_t_5_reg;  // stage 16 copy of t
+wire [28:0] s16_t_5_next;
+reg  [28:0] s17_t_4_reg;  // stage 17 copy of t
+wire [28:0] s17_t_4_next;
+reg  [28:0] s18_t_3_reg;  // stage 18 copy of t
+wire [28:0] s18_t_3_next;
+reg  [28:0] s19_t_3_reg;  // stage 19 copy of t
+wire [28:0] s19_t_3_next;
 reg  [28:0] s20_t_2_reg;  // stage 20 copy of t
 wire [28:0] s20_t_2_next;
-reg  [28:0] s21_fi_mi_prod_pp10_reg;  // stage 21 copy of fi_mi_prod_pp10
-wire [28:0] s21_fi_mi_prod_pp10_next;
-reg  [13:0] s4_t_23_reg;  // stage 4 copy of t
-wire [13:0] s4_t_23_next;
-reg  [13:0] s5_t_27_reg;  // stage 5 copy of t
-wire [13:0] s5_t_27_next;
-reg  [13:0] s6_t_24_reg;  // stage 6 copy of t
-wire [13:0] s6_t_24_next;
-reg  [13:0] s7_t_24_reg;  // stage 7 copy of t
-wire [13:0] s7_t_24_next;
-reg  [13:0] s8_t_17_reg;  // stage 8 copy of t
-wire [13:0] s8_t_17_next;
-reg  [13:0] s9_t_14_reg;  // stage 9 copy of t
-wire [13:0] s9_t_14_next;
-reg  [13:0] s10_t_14_reg;  // stage 10 copy of t
-wire [13:0] s10_t_14_next;
-reg  [13:0] s11_t_8_reg;  // stage 11 copy of t
-wire [13:0] s11_t_8_next;
-reg  [13:0] s12_t_8_reg;  // stage 12 copy of t
-wire [13:0] s12_t_8_next;
-reg  [13:0] s13_t_4_reg;  // stage 13 copy of t
-wire [13:0] s13_t_4_next;
-reg  [13:0] s14_t_4_reg;  // stage 14 copy of t
-wire [13:0] s14_t_4_next;
-reg  [13:0] s15_t_4_reg;  // stage 15 copy of t
-wire [13:0] s15_t_4_next;
-reg  [13:0] s16_t_4_reg;  // stage 16 copy of t
-wire [13:0] s16_t_4_next;
-reg  [13:0] s17_t_3_reg;  // stage 17 copy of t
-wire [13:0] s17_t_3_next;
-reg  [13:0] s18_t_3_reg;  // stage 18 copy of t
-wire [13:0] s18_t_3_next;
-reg  [13:0] s19_t_3_reg;  // stage 19 copy of t
-wire [13:0] s19_t_3_next;
+reg  [28:0] s21_t_28_reg;  // stage 21 copy of t
+wire [28:0] s21_t_28_next;
+reg  [28:0] s22_t_2_reg;  // stage 22 copy of t
+wire [28:0] s22_t_2_next;
+reg  [28:0] s23_t_2_reg;  // stage 23 copy of t
+wire [28:0] s23_t_2_next;
+reg  [28:0] s24_t_2_reg;  // stage 24 copy of t
+wire [28:0] s24_t_2_next;
+`ifdef NICGEN_ECP5
+wire [28:0] s25_fi_mi_prod_pp10_reg;  // stage 25 copy of fi_mi_prod_pp10 (MULT18X18D output register)
+`else
+reg  [28:0] s25_fi_mi_prod_pp10_reg;  // stage 25 copy of fi_mi_prod_pp10
+`endif
+wire [28:0] s25_fi_mi_prod_pp10_next;
+reg  [13:0] s4_t_27_reg;  // stage 4 copy of t
+wire [13:0] s4_t_27_next;
+reg  [13:0] s5_t_50_reg;  // stage 5 copy of t
+wire [13:0] s5_t_50_next;
+reg  [13:0] s6_t_32_reg;  // stage 6 copy of t
+wire [13:0] s6_t_32_next;
+reg  [13:0] s7_t_32_reg;  // stage 7 copy of t
+wire [13:0] s7_t_32_next;
+reg  [13:0] s8_t_30_reg;  // stage 8 copy of t
+wire [13:0] s8_t_30_next;
+reg  [13:0] s9_t_23_reg;  // stage 9 copy of t
+wire [13:0] s9_t_23_next;
+reg  [13:0] s10_t_20_reg;  // stage 10 copy of t
+wire [13:0] s10_t_20_next;
+reg  [13:0] s11_t_18_reg;  // stage 11 copy of t
+wire [13:0] s11_t_18_next;
+reg  [13:0] s12_t_16_reg;  // stage 12 copy of t
+wire [13:0] s12_t_16_next;
+reg  [13:0] s13_t_10_reg;  // stage 13 copy of t
+wire [13:0] s13_t_10_next;
+reg  [13:0] s14_t_10_reg;  // stage 14 copy of t
+wire [13:0] s14_t_10_next;
+reg  [13:0] s15_t_6_reg;  // stage 15 copy of t
+wire [13:0] s15_t_6_next;
+reg  [13:0] s16_t_6_reg;  // stage 16 copy of t
+wire [13:0] s16_t_6_next;
+reg  [13:0] s17_t_5_reg;  // stage 17 copy of t
+wire [13:0] s17_t_5_next;
+reg  [13:0] s18_t_4_reg;  // stage 18 copy of t
+wire [13:0] s18_t_4_next;
+reg  [13:0] s19_t_4_reg;  // stage 19 copy of t
+wire [13:0] s19_t_4_next;
 reg  [13:0] s20_t_3_reg;  // stage 20 copy of t
 wire [13:0] s20_t_3_next;
-reg  [13:0] s21_fi_mi_prod_pp20_reg;  // stage 21 copy of fi_mi_prod_pp20
-wire [13:0] s21_fi_mi_prod_pp20_next;
-reg  [49:0] s22_fi_mi_prod_reg;  // stage 22 copy of fi_mi_prod
-wire [49:0] s22_fi_mi_prod_next;
-reg  [4:0] s19_recip_mi_lead_reg;  // stage 19 copy of recip_mi_lead
-wire [4:0] s19_recip_mi_lead_next;
-reg  [4:0] s20_recip_mi_lead_reg;  // stage 20 copy of recip_mi_lead
-wire [4:0] s20_recip_mi_lead_next;
-reg  [4:0] s21_recip_mi_lead_reg;  // stage 21 copy of recip_mi_lead
-wire [4:0] s21_recip_mi_lead_next;
-reg  [4:0] s22_recip_mi_lead_reg;  // stage 22 copy of recip_mi_lead
-wire [4:0] s22_recip_mi_lead_next;
-reg  [38:0] s23_fi_mi_reg;  // stage 23 copy of fi_mi
-wire [38:0] s23_fi_mi_next;
+reg  [13:0] s21_t_29_reg;  // stage 21 copy of t
+wire [13:0] s21_t_29_next;
+reg  [13:0] s22_t_3_reg;  // stage 22 copy of t
+wire [13:0] s22_t_3_next;
+reg  [13:0] s23_t_3_reg;  // stage 23 copy of t
+wire [13:0] s23_t_3_next;
+reg  [13:0] s24_t_3_reg;  // stage 24 copy of t
+wire [13:0] s24_t_3_next;
+`ifdef NICGEN_ECP5
+wire [13:0] s25_fi_mi_prod_pp20_reg;  // stage 25 copy of fi_mi_prod_pp20 (MULT18X18D output register)
+`else
+reg  [13:0] s25_fi_mi_prod_pp20_reg;  // stage 25 copy of fi_mi_prod_pp20
+`endif
+wire [13:0] s25_fi_mi_prod_pp20_next;
+reg  [49:0] s26_fi_mi_prod_reg;  // stage 26 copy of fi_mi_prod
+wire [49:0] s26_fi_mi_prod_next;
+reg  [1:0] s22_t_4_reg;  // stage 22 copy of t
+wire [1:0] s22_t_4_next;
+reg  [1:0] s23_t_4_reg;  // stage 23 copy of t
+wire [1:0] s23_t_4_next;
+reg  [1:0] s24_t_4_reg;  // stage 24 copy of t
+wire [1:0] s24_t_4_next;
+reg  [1:0] s25_t_reg;  // stage 25 copy of t
+wire [1:0] s25_t_next;
+reg  [1:0] s26_t_reg;  // stage 26 copy of t
+wire [1:0] s26_t_next;
+reg  [45:0] s27_fi_mi_coarse_reg;  // stage 27 copy of fi_mi_coarse
+wire [45:0] s27_fi_mi_coarse_next;
+reg  [2:0] s22_t_5_reg;  // stage 22 copy of t
+wire [2:0] s22_t_5_next;
+reg  [2:0] s23_t_5_reg;  // stage 23 copy of t
+wire [2:0] s23_t_5_next;
+reg  [2:0] s24_t_5_reg;  // stage 24 copy of t
+wire [2:0] s24_t_5_next;
+reg  [2:0] s25_t_2_reg;  // stage 25 copy of t
+wire [2:0] s25_t_2_next;
+reg  [2:0] s26_t_2_reg;  // stage 26 copy of t
+wire [2:0] s26_t_2_next;
+reg  [2:0] s27_t_reg;  // stage 27 copy of t
+wire [2:0] s27_t_next;
+reg  [38:0] s28_fi_mi_reg;  // stage 28 copy of fi_mi
+wire [38:0] s28_fi_mi_next;
 reg  s2_u_wtd_ecn_reg;  // stage 2 copy of u_wtd_ecn
 wire s2_u_wtd_ecn_next;
 reg  s3_u_wtd_ecn_reg;  // stage 3 copy of u_wtd_ecn
 wire s3_u_wtd_ecn_next;
 reg  s4_u_wtd_ecn_reg;  // stage 4 copy of u_wtd_ecn
 wire s4_u_wtd_ecn_next;
-reg  [27:0] s5_t_28_reg;  // stage 5 copy of t
-wire [27:0] s5_t_28_next;
-reg  [27:0] s6_t_25_reg;  // stage 6 copy of t
-wire [27:0] s6_t_25_next;
-reg  [27:0] s7_t_25_reg;  // stage 7 copy of t
-wire [27:0] s7_t_25_next;
-reg  [27:0] s8_t_18_reg;  // stage 8 copy of t
-wire [27:0] s8_t_18_next;
-reg  [27:0] s9_t_15_reg;  // stage 9 copy of t
-wire [27:0] s9_t_15_next;
-reg  [27:0] s10_t_15_reg;  // stage 10 copy of t
-wire [27:0] s10_t_15_next;
-reg  [27:0] s11_t_9_reg;  // stage 11 copy of t
-wire [27:0] s11_t_9_next;
-reg  [27:0] s12_t_9_reg;  // stage 12 copy of t
-wire [27:0] s12_t_9_next;
+reg  [27:0] s5_t_51_reg;  // stage 5 copy of t
+wire [27:0] s5_t_51_next;
+reg  [27:0] s6_t_33_reg;  // stage 6 copy of t
+wire [27:0] s6_t_33_next;
+reg  [27:0] s7_t_33_reg;  // stage 7 copy of t
+wire [27:0] s7_t_33_next;
+reg  [27:0] s8_t_31_reg;  // stage 8 copy of t
+wire [27:0] s8_t_31_next;
+reg  [27:0] s10_t_21_reg;  // stage 10 copy of t
+wire [27:0] s10_t_21_next;
+reg  [27:0] s11_t_19_reg;  // stage 11 copy of t
+wire [27:0] s11_t_19_next;
+reg  [27:0] s12_t_17_reg;  // stage 12 copy of t
+wire [27:0] s12_t_17_next;
+reg  [27:0] s13_t_11_reg;  // stage 13 copy of t
+wire [27:0] s13_t_11_next;
 reg  s2_rtt_le_trtt_reg;  // stage 2 copy of rtt_le_trtt
 wire s2_rtt_le_trtt_next;
 reg  s3_rtt_le_trtt_reg;  // stage 3 copy of rtt_le_trtt
@@ -1039,6 +1603,8 @@ reg  s11_rtt_le_trtt_reg;  // stage 11 copy of rtt_le_trtt
 wire s11_rtt_le_trtt_next;
 reg  s12_rtt_le_trtt_reg;  // stage 12 copy of rtt_le_trtt
 wire s12_rtt_le_trtt_next;
+reg  s13_rtt_le_trtt_reg;  // stage 13 copy of rtt_le_trtt
+wire s13_rtt_le_trtt_next;
 reg  [26:0] s9_c_fd_reg;  // stage 9 copy of c_fd
 wire [26:0] s9_c_fd_next;
 reg  [26:0] s10_c_fd_reg;  // stage 10 copy of c_fd
@@ -1047,6 +1613,8 @@ reg  [26:0] s11_c_fd_reg;  // stage 11 copy of c_fd
 wire [26:0] s11_c_fd_next;
 reg  [26:0] s12_c_fd_reg;  // stage 12 copy of c_fd
 wire [26:0] s12_c_fd_next;
+reg  [26:0] s13_c_fd_reg;  // stage 13 copy of c_fd
+wire [26:0] s13_c_fd_next;
 reg  s5_u_wtd_can_decrease_reg;  // stage 5 copy of u_wtd_can_decrease
 wire s5_u_wtd_can_decrease_next;
 reg  s6_u_wtd_can_decrease_reg;  // stage 6 copy of u_wtd_can_decrease
@@ -1063,6 +1631,8 @@ reg  s11_u_wtd_can_decrease_reg;  // stage 11 copy of u_wtd_can_decrease
 wire s11_u_wtd_can_decrease_next;
 reg  s12_u_wtd_can_decrease_reg;  // stage 12 copy of u_wtd_can_decrease
 wire s12_u_wtd_can_decrease_next;
+reg  s13_u_wtd_can_decrease_reg;  // stage 13 copy of u_wtd_can_decrease
+wire s13_u_wtd_can_decrease_next;
 reg  [26:0] s5_cur_c_reg;  // stage 5 copy of cur_c
 wire [26:0] s5_cur_c_next;
 reg  [26:0] s6_cur_c_reg;  // stage 6 copy of cur_c
@@ -1079,34 +1649,42 @@ reg  [26:0] s11_cur_c_reg;  // stage 11 copy of cur_c
 wire [26:0] s11_cur_c_next;
 reg  [26:0] s12_cur_c_reg;  // stage 12 copy of cur_c
 wire [26:0] s12_cur_c_next;
-reg  [27:0] s18_t_4_reg;  // stage 18 copy of t
-wire [27:0] s18_t_4_next;
-reg  [27:0] s19_t_4_reg;  // stage 19 copy of t
-wire [27:0] s19_t_4_next;
-reg  [27:0] s20_t_4_reg;  // stage 20 copy of t
-wire [27:0] s20_t_4_next;
-reg  [27:0] s21_t_reg;  // stage 21 copy of t
-wire [27:0] s21_t_next;
-reg  [27:0] s22_t_reg;  // stage 22 copy of t
-wire [27:0] s22_t_next;
-reg  [27:0] s23_t_reg;  // stage 23 copy of t
-wire [27:0] s23_t_next;
-reg  [27:0] s5_t_29_reg;  // stage 5 copy of t
-wire [27:0] s5_t_29_next;
-reg  [27:0] s6_t_26_reg;  // stage 6 copy of t
-wire [27:0] s6_t_26_next;
-reg  [27:0] s7_t_26_reg;  // stage 7 copy of t
-wire [27:0] s7_t_26_next;
-reg  [27:0] s8_t_19_reg;  // stage 8 copy of t
-wire [27:0] s8_t_19_next;
-reg  [27:0] s9_t_16_reg;  // stage 9 copy of t
-wire [27:0] s9_t_16_next;
-reg  [27:0] s10_t_16_reg;  // stage 10 copy of t
-wire [27:0] s10_t_16_next;
-reg  [27:0] s11_t_10_reg;  // stage 11 copy of t
-wire [27:0] s11_t_10_next;
-reg  s13_rtt_le_trtt_reg;  // stage 13 copy of rtt_le_trtt
-wire s13_rtt_le_trtt_next;
+reg  [26:0] s13_cur_c_reg;  // stage 13 copy of cur_c
+wire [26:0] s13_cur_c_next;
+reg  [27:0] s21_t_30_reg;  // stage 21 copy of t
+wire [27:0] s21_t_30_next;
+reg  [27:0] s22_t_6_reg;  // stage 22 copy of t
+wire [27:0] s22_t_6_next;
+reg  [27:0] s23_t_6_reg;  // stage 23 copy of t
+wire [27:0] s23_t_6_next;
+reg  [27:0] s24_t_6_reg;  // stage 24 copy of t
+wire [27:0] s24_t_6_next;
+reg  [27:0] s25_t_3_reg;  // stage 25 copy of t
+wire [27:0] s25_t_3_next;
+reg  [27:0] s26_t_3_reg;  // stage 26 copy of t
+wire [27:0] s26_t_3_next;
+reg  [27:0] s27_t_2_reg;  // stage 27 copy of t
+wire [27:0] s27_t_2_next;
+reg  [27:0] s28_t_reg;  // stage 28 copy of t
+wire [27:0] s28_t_next;
+reg  [27:0] s5_t_52_reg;  // stage 5 copy of t
+wire [27:0] s5_t_52_next;
+reg  [27:0] s6_t_34_reg;  // stage 6 copy of t
+wire [27:0] s6_t_34_next;
+reg  [27:0] s7_t_34_reg;  // stage 7 copy of t
+wire [27:0] s7_t_34_next;
+reg  [27:0] s8_t_32_reg;  // stage 8 copy of t
+wire [27:0] s8_t_32_next;
+reg  [27:0] s9_t_24_reg;  // stage 9 copy of t
+wire [27:0] s9_t_24_next;
+reg  [27:0] s10_t_22_reg;  // stage 10 copy of t
+wire [27:0] s10_t_22_next;
+reg  [27:0] s11_t_20_reg;  // stage 11 copy of t
+wire [27:0] s11_t_20_next;
+reg  [27:0] s12_t_18_reg;  // stage 12 copy of t
+wire [27:0] s12_t_18_next;
+reg  [27:0] s13_t_12_reg;  // stage 13 copy of t
+wire [27:0] s13_t_12_next;
 reg  s14_rtt_le_trtt_reg;  // stage 14 copy of rtt_le_trtt
 wire s14_rtt_le_trtt_next;
 reg  s15_rtt_le_trtt_reg;  // stage 15 copy of rtt_le_trtt
@@ -1127,10 +1705,16 @@ reg  s22_rtt_le_trtt_reg;  // stage 22 copy of rtt_le_trtt
 wire s22_rtt_le_trtt_next;
 reg  s23_rtt_le_trtt_reg;  // stage 23 copy of rtt_le_trtt
 wire s23_rtt_le_trtt_next;
-reg  [27:0] s12_c_fi_reg;  // stage 12 copy of c_fi
-wire [27:0] s12_c_fi_next;
-reg  [27:0] s13_c_fi_reg;  // stage 13 copy of c_fi
-wire [27:0] s13_c_fi_next;
+reg  s24_rtt_le_trtt_reg;  // stage 24 copy of rtt_le_trtt
+wire s24_rtt_le_trtt_next;
+reg  s25_rtt_le_trtt_reg;  // stage 25 copy of rtt_le_trtt
+wire s25_rtt_le_trtt_next;
+reg  s26_rtt_le_trtt_reg;  // stage 26 copy of rtt_le_trtt
+wire s26_rtt_le_trtt_next;
+reg  s27_rtt_le_trtt_reg;  // stage 27 copy of rtt_le_trtt
+wire s27_rtt_le_trtt_next;
+reg  s28_rtt_le_trtt_reg;  // stage 28 copy of rtt_le_trtt
+wire s28_rtt_le_trtt_next;
 reg  [27:0] s14_c_fi_reg;  // stage 14 copy of c_fi
 wire [27:0] s14_c_fi_next;
 reg  [27:0] s15_c_fi_reg;  // stage 15 copy of c_fi
@@ -1151,6 +1735,16 @@ reg  [27:0] s22_c_fi_reg;  // stage 22 copy of c_fi
 wire [27:0] s22_c_fi_next;
 reg  [27:0] s23_c_fi_reg;  // stage 23 copy of c_fi
 wire [27:0] s23_c_fi_next;
+reg  [27:0] s24_c_fi_reg;  // stage 24 copy of c_fi
+wire [27:0] s24_c_fi_next;
+reg  [27:0] s25_c_fi_reg;  // stage 25 copy of c_fi
+wire [27:0] s25_c_fi_next;
+reg  [27:0] s26_c_fi_reg;  // stage 26 copy of c_fi
+wire [27:0] s26_c_fi_next;
+reg  [27:0] s27_c_fi_reg;  // stage 27 copy of c_fi
+wire [27:0] s27_c_fi_next;
+reg  [27:0] s28_c_fi_reg;  // stage 28 copy of c_fi
+wire [27:0] s28_c_fi_next;
 reg  s5_ecn_reg;  // stage 5 copy of ecn
 wire s5_ecn_next;
 reg  s6_ecn_reg;  // stage 6 copy of ecn
@@ -1189,43 +1783,61 @@ reg  s22_ecn_reg;  // stage 22 copy of ecn
 wire s22_ecn_next;
 reg  s23_ecn_reg;  // stage 23 copy of ecn
 wire s23_ecn_next;
-reg  [27:0] s13_t_5_reg;  // stage 13 copy of t
-wire [27:0] s13_t_5_next;
-reg  [27:0] s14_t_5_reg;  // stage 14 copy of t
-wire [27:0] s14_t_5_next;
-reg  [27:0] s15_t_5_reg;  // stage 15 copy of t
-wire [27:0] s15_t_5_next;
-reg  [27:0] s16_t_5_reg;  // stage 16 copy of t
-wire [27:0] s16_t_5_next;
-reg  [27:0] s17_t_4_reg;  // stage 17 copy of t
-wire [27:0] s17_t_4_next;
+reg  s24_ecn_reg;  // stage 24 copy of ecn
+wire s24_ecn_next;
+reg  s25_ecn_reg;  // stage 25 copy of ecn
+wire s25_ecn_next;
+reg  s26_ecn_reg;  // stage 26 copy of ecn
+wire s26_ecn_next;
+reg  s27_ecn_reg;  // stage 27 copy of ecn
+wire s27_ecn_next;
+reg  s28_ecn_reg;  // stage 28 copy of ecn
+wire s28_ecn_next;
+reg  [27:0] s14_t_11_reg;  // stage 14 copy of t
+wire [27:0] s14_t_11_next;
+reg  [27:0] s15_t_7_reg;  // stage 15 copy of t
+wire [27:0] s15_t_7_next;
+reg  [27:0] s16_t_7_reg;  // stage 16 copy of t
+wire [27:0] s16_t_7_next;
+reg  [27:0] s17_t_6_reg;  // stage 17 copy of t
+wire [27:0] s17_t_6_next;
 reg  [27:0] s18_t_5_reg;  // stage 18 copy of t
 wire [27:0] s18_t_5_next;
 reg  [27:0] s19_t_5_reg;  // stage 19 copy of t
 wire [27:0] s19_t_5_next;
-reg  [27:0] s20_t_5_reg;  // stage 20 copy of t
-wire [27:0] s20_t_5_next;
-reg  [27:0] s21_t_2_reg;  // stage 21 copy of t
-wire [27:0] s21_t_2_next;
-reg  [27:0] s22_t_2_reg;  // stage 22 copy of t
-wire [27:0] s22_t_2_next;
-reg  [27:0] s23_t_2_reg;  // stage 23 copy of t
-wire [27:0] s23_t_2_next;
-reg  [27:0] s24_core_c_reg;  // stage 24 copy of core_c
-wire [27:0] s24_core_c_next;
+reg  [27:0] s20_t_4_reg;  // stage 20 copy of t
+wire [27:0] s20_t_4_next;
+reg  [27:0] s21_t_31_reg;  // stage 21 copy of t
+wire [27:0] s21_t_31_next;
+reg  [27:0] s22_t_7_reg;  // stage 22 copy of t
+wire [27:0] s22_t_7_next;
+reg  [27:0] s23_t_7_reg;  // stage 23 copy of t
+wire [27:0] s23_t_7_next;
+reg  [27:0] s24_t_7_reg;  // stage 24 copy of t
+wire [27:0] s24_t_7_next;
+reg  [27:0] s25_t_4_reg;  // stage 25 copy of t
+wire [27:0] s25_t_4_next;
+reg  [27:0] s26_t_4_reg;  // stage 26 copy of t
+wire [27:0] s26_t_4_next;
+reg  [27:0] s27_t_3_reg;  // stage 27 copy of t
+wire [27:0] s27_t_3_next;
+reg  [27:0] s28_t_2_reg;  // stage 28 copy of t
+wire [27:0] s28_t_2_next;
+reg  [27:0] s29_core_c_reg;  // stage 29 copy of core_c
+wire [27:0] s29_core_c_next;
 wire [11:0] u_wtd_avg_out;
-reg  [21:0] s2_t_15_reg;  // stage 2 copy of t
-wire [21:0] s2_t_15_next;
-reg  [21:0] s3_t_15_reg;  // stage 3 copy of t
-wire [21:0] s3_t_15_next;
-reg  [21:0] s4_t_24_reg;  // stage 4 copy of t
-wire [21:0] s4_t_24_next;
-reg  s2_t_16_reg;  // stage 2 copy of t
-wire s2_t_16_next;
-reg  s3_t_16_reg;  // stage 3 copy of t
-wire s3_t_16_next;
-reg  s4_t_25_reg;  // stage 4 copy of t
-wire s4_t_25_next;
+reg  [21:0] s2_t_34_reg;  // stage 2 copy of t
+wire [21:0] s2_t_34_next;
+reg  [21:0] s3_t_19_reg;  // stage 3 copy of t
+wire [21:0] s3_t_19_next;
+reg  [21:0] s4_t_28_reg;  // stage 4 copy of t
+wire [21:0] s4_t_28_next;
+reg  s2_t_35_reg;  // stage 2 copy of t
+wire s2_t_35_next;
+reg  s3_t_20_reg;  // stage 3 copy of t
+wire s3_t_20_next;
+reg  s4_t_29_reg;  // stage 4 copy of t
+wire s4_t_29_next;
 reg  s5_ack_run_reg;  // stage 5 copy of ack_run
 wire s5_ack_run_next;
 reg  s6_ack_run_reg;  // stage 6 copy of ack_run
@@ -1246,12 +1858,12 @@ reg  s8_qa_fired_reg;  // stage 8 copy of qa_fired
 wire s8_qa_fired_next;
 reg  s9_qa_fired_reg;  // stage 9 copy of qa_fired
 wire s9_qa_fired_next;
-reg  [27:0] s9_t_17_reg;  // stage 9 copy of t
-wire [27:0] s9_t_17_next;
-reg  [27:0] s9_t_18_reg;  // stage 9 copy of t
-wire [27:0] s9_t_18_next;
-reg  [27:0] s9_t_19_reg;  // stage 9 copy of t
-wire [27:0] s9_t_19_next;
+reg  [27:0] s9_t_25_reg;  // stage 9 copy of t
+wire [27:0] s9_t_25_next;
+reg  [27:0] s9_t_26_reg;  // stage 9 copy of t
+wire [27:0] s9_t_26_next;
+reg  [27:0] s9_t_27_reg;  // stage 9 copy of t
+wire [27:0] s9_t_27_next;
 reg  s10_early_reg;  // stage 10 copy of early
 wire s10_early_next;
 reg  s11_early_reg;  // stage 11 copy of early
@@ -1282,6 +1894,16 @@ reg  s23_early_reg;  // stage 23 copy of early
 wire s23_early_next;
 reg  s24_early_reg;  // stage 24 copy of early
 wire s24_early_next;
+reg  s25_early_reg;  // stage 25 copy of early
+wire s25_early_next;
+reg  s26_early_reg;  // stage 26 copy of early
+wire s26_early_next;
+reg  s27_early_reg;  // stage 27 copy of early
+wire s27_early_next;
+reg  s28_early_reg;  // stage 28 copy of early
+wire s28_early_next;
+reg  s29_early_reg;  // stage 29 copy of early
+wire s29_early_next;
 reg  [27:0] s10_c_early_reg;  // stage 10 copy of c_early
 wire [27:0] s10_c_early_next;
 reg  [27:0] s11_c_early_reg;  // stage 11 copy of c_early
@@ -1312,30 +1934,40 @@ reg  [27:0] s23_c_early_reg;  // stage 23 copy of c_early
 wire [27:0] s23_c_early_next;
 reg  [27:0] s24_c_early_reg;  // stage 24 copy of c_early
 wire [27:0] s24_c_early_next;
-reg  [26:0] s25_c_ack_clamped_reg;  // stage 25 copy of c_ack_clamped
-wire [26:0] s25_c_ack_clamped_next;
+reg  [27:0] s25_c_early_reg;  // stage 25 copy of c_early
+wire [27:0] s25_c_early_next;
+reg  [27:0] s26_c_early_reg;  // stage 26 copy of c_early
+wire [27:0] s26_c_early_next;
+reg  [27:0] s27_c_early_reg;  // stage 27 copy of c_early
+wire [27:0] s27_c_early_next;
+reg  [27:0] s28_c_early_reg;  // stage 28 copy of c_early
+wire [27:0] s28_c_early_next;
+reg  [27:0] s29_c_early_reg;  // stage 29 copy of c_early
+wire [27:0] s29_c_early_next;
+reg  [26:0] s30_c_ack_clamped_reg;  // stage 30 copy of c_ack_clamped
+wire [26:0] s30_c_ack_clamped_next;
 reg  s9_cur_increase_reg;  // stage 9 copy of cur_increase
 wire s9_cur_increase_next;
-reg  s2_t_17_reg;  // stage 2 copy of t
-wire s2_t_17_next;
-reg  s3_t_17_reg;  // stage 3 copy of t
-wire s3_t_17_next;
-reg  s4_t_26_reg;  // stage 4 copy of t
-wire s4_t_26_next;
-reg  [23:0] s2_t_18_reg;  // stage 2 copy of t
-wire [23:0] s2_t_18_next;
-reg  [23:0] s3_t_18_reg;  // stage 3 copy of t
-wire [23:0] s3_t_18_next;
-reg  [23:0] s4_t_27_reg;  // stage 4 copy of t
-wire [23:0] s4_t_27_next;
+reg  s2_t_36_reg;  // stage 2 copy of t
+wire s2_t_36_next;
+reg  s3_t_21_reg;  // stage 3 copy of t
+wire s3_t_21_next;
+reg  s4_t_30_reg;  // stage 4 copy of t
+wire s4_t_30_next;
+reg  [23:0] s2_t_37_reg;  // stage 2 copy of t
+wire [23:0] s2_t_37_next;
+reg  [23:0] s3_t_22_reg;  // stage 3 copy of t
+wire [23:0] s3_t_22_next;
+reg  [23:0] s4_t_31_reg;  // stage 4 copy of t
+wire [23:0] s4_t_31_next;
 reg  [20:0] s5_cur_count_reg;  // stage 5 copy of cur_count
 wire [20:0] s5_cur_count_next;
-reg  [21:0] s2_t_19_reg;  // stage 2 copy of t
-wire [21:0] s2_t_19_next;
-reg  [21:0] s3_t_19_reg;  // stage 3 copy of t
-wire [21:0] s3_t_19_next;
-reg  [21:0] s4_t_28_reg;  // stage 4 copy of t
-wire [21:0] s4_t_28_next;
+reg  [21:0] s2_t_38_reg;  // stage 2 copy of t
+wire [21:0] s2_t_38_next;
+reg  [21:0] s3_t_23_reg;  // stage 3 copy of t
+wire [21:0] s3_t_23_next;
+reg  [21:0] s4_t_32_reg;  // stage 4 copy of t
+wire [21:0] s4_t_32_next;
 reg  [20:0] s2_unacked_reg;  // stage 2 copy of unacked
 wire [20:0] s2_unacked_next;
 reg  [20:0] s3_unacked_reg;  // stage 3 copy of unacked
@@ -1392,8 +2024,16 @@ reg  s24_ack_run_reg;  // stage 24 copy of ack_run
 wire s24_ack_run_next;
 reg  s25_ack_run_reg;  // stage 25 copy of ack_run
 wire s25_ack_run_next;
-reg  [26:0] s13_cur_c_reg;  // stage 13 copy of cur_c
-wire [26:0] s13_cur_c_next;
+reg  s26_ack_run_reg;  // stage 26 copy of ack_run
+wire s26_ack_run_next;
+reg  s27_ack_run_reg;  // stage 27 copy of ack_run
+wire s27_ack_run_next;
+reg  s28_ack_run_reg;  // stage 28 copy of ack_run
+wire s28_ack_run_next;
+reg  s29_ack_run_reg;  // stage 29 copy of ack_run
+wire s29_ack_run_next;
+reg  s30_ack_run_reg;  // stage 30 copy of ack_run
+wire s30_ack_run_next;
 reg  [26:0] s14_cur_c_reg;  // stage 14 copy of cur_c
 wire [26:0] s14_cur_c_next;
 reg  [26:0] s15_cur_c_reg;  // stage 15 copy of cur_c
@@ -1418,6 +2058,16 @@ reg  [26:0] s24_cur_c_reg;  // stage 24 copy of cur_c
 wire [26:0] s24_cur_c_next;
 reg  [26:0] s25_cur_c_reg;  // stage 25 copy of cur_c
 wire [26:0] s25_cur_c_next;
+reg  [26:0] s26_cur_c_reg;  // stage 26 copy of cur_c
+wire [26:0] s26_cur_c_next;
+reg  [26:0] s27_cur_c_reg;  // stage 27 copy of cur_c
+wire [26:0] s27_cur_c_next;
+reg  [26:0] s28_cur_c_reg;  // stage 28 copy of cur_c
+wire [26:0] s28_cur_c_next;
+reg  [26:0] s29_cur_c_reg;  // stage 29 copy of cur_c
+wire [26:0] s29_cur_c_next;
+reg  [26:0] s30_cur_c_reg;  // stage 30 copy of cur_c
+wire [26:0] s30_cur_c_next;
 reg  s5_is_loss_reg;  // stage 5 copy of is_loss
 wire s5_is_loss_next;
 reg  s6_is_loss_reg;  // stage 6 copy of is_loss
@@ -1460,6 +2110,16 @@ reg  s24_is_loss_reg;  // stage 24 copy of is_loss
 wire s24_is_loss_next;
 reg  s25_is_loss_reg;  // stage 25 copy of is_loss
 wire s25_is_loss_next;
+reg  s26_is_loss_reg;  // stage 26 copy of is_loss
+wire s26_is_loss_next;
+reg  s27_is_loss_reg;  // stage 27 copy of is_loss
+wire s27_is_loss_next;
+reg  s28_is_loss_reg;  // stage 28 copy of is_loss
+wire s28_is_loss_next;
+reg  s29_is_loss_reg;  // stage 29 copy of is_loss
+wire s29_is_loss_next;
+reg  s30_is_loss_reg;  // stage 30 copy of is_loss
+wire s30_is_loss_next;
 reg  [26:0] s9_c_loss_all_reg;  // stage 9 copy of c_loss_all
 wire [26:0] s9_c_loss_all_next;
 reg  [26:0] s10_c_loss_all_reg;  // stage 10 copy of c_loss_all
@@ -1494,340 +2154,430 @@ reg  [26:0] s24_c_loss_all_reg;  // stage 24 copy of c_loss_all
 wire [26:0] s24_c_loss_all_next;
 reg  [26:0] s25_c_loss_all_reg;  // stage 25 copy of c_loss_all
 wire [26:0] s25_c_loss_all_next;
-reg  [11:0] s5_t_30_reg;  // stage 5 copy of t
-wire [11:0] s5_t_30_next;
-reg  [11:0] s6_t_27_reg;  // stage 6 copy of t
-wire [11:0] s6_t_27_next;
-reg  [11:0] s7_t_27_reg;  // stage 7 copy of t
-wire [11:0] s7_t_27_next;
-reg  [11:0] s8_t_20_reg;  // stage 8 copy of t
-wire [11:0] s8_t_20_next;
-reg  [11:0] s9_t_20_reg;  // stage 9 copy of t
-wire [11:0] s9_t_20_next;
-reg  [11:0] s10_t_17_reg;  // stage 10 copy of t
-wire [11:0] s10_t_17_next;
-reg  [11:0] s11_t_11_reg;  // stage 11 copy of t
-wire [11:0] s11_t_11_next;
-reg  [11:0] s12_t_10_reg;  // stage 12 copy of t
-wire [11:0] s12_t_10_next;
-reg  [11:0] s13_t_6_reg;  // stage 13 copy of t
-wire [11:0] s13_t_6_next;
-reg  [11:0] s14_t_6_reg;  // stage 14 copy of t
-wire [11:0] s14_t_6_next;
-reg  [11:0] s15_t_6_reg;  // stage 15 copy of t
-wire [11:0] s15_t_6_next;
-reg  [11:0] s16_t_6_reg;  // stage 16 copy of t
-wire [11:0] s16_t_6_next;
-reg  [11:0] s17_t_5_reg;  // stage 17 copy of t
-wire [11:0] s17_t_5_next;
+reg  [26:0] s26_c_loss_all_reg;  // stage 26 copy of c_loss_all
+wire [26:0] s26_c_loss_all_next;
+reg  [26:0] s27_c_loss_all_reg;  // stage 27 copy of c_loss_all
+wire [26:0] s27_c_loss_all_next;
+reg  [26:0] s28_c_loss_all_reg;  // stage 28 copy of c_loss_all
+wire [26:0] s28_c_loss_all_next;
+reg  [26:0] s29_c_loss_all_reg;  // stage 29 copy of c_loss_all
+wire [26:0] s29_c_loss_all_next;
+reg  [26:0] s30_c_loss_all_reg;  // stage 30 copy of c_loss_all
+wire [26:0] s30_c_loss_all_next;
+reg  [11:0] s5_t_53_reg;  // stage 5 copy of t
+wire [11:0] s5_t_53_next;
+reg  [11:0] s6_t_35_reg;  // stage 6 copy of t
+wire [11:0] s6_t_35_next;
+reg  [11:0] s7_t_35_reg;  // stage 7 copy of t
+wire [11:0] s7_t_35_next;
+reg  [11:0] s8_t_33_reg;  // stage 8 copy of t
+wire [11:0] s8_t_33_next;
+reg  [11:0] s9_t_28_reg;  // stage 9 copy of t
+wire [11:0] s9_t_28_next;
+reg  [11:0] s10_t_23_reg;  // stage 10 copy of t
+wire [11:0] s10_t_23_next;
+reg  [11:0] s11_t_21_reg;  // stage 11 copy of t
+wire [11:0] s11_t_21_next;
+reg  [11:0] s12_t_19_reg;  // stage 12 copy of t
+wire [11:0] s12_t_19_next;
+reg  [11:0] s13_t_13_reg;  // stage 13 copy of t
+wire [11:0] s13_t_13_next;
+reg  [11:0] s14_t_12_reg;  // stage 14 copy of t
+wire [11:0] s14_t_12_next;
+reg  [11:0] s15_t_8_reg;  // stage 15 copy of t
+wire [11:0] s15_t_8_next;
+reg  [11:0] s16_t_8_reg;  // stage 16 copy of t
+wire [11:0] s16_t_8_next;
+reg  [11:0] s17_t_7_reg;  // stage 17 copy of t
+wire [11:0] s17_t_7_next;
 reg  [11:0] s18_t_6_reg;  // stage 18 copy of t
 wire [11:0] s18_t_6_next;
 reg  [11:0] s19_t_6_reg;  // stage 19 copy of t
 wire [11:0] s19_t_6_next;
-reg  [11:0] s20_t_6_reg;  // stage 20 copy of t
-wire [11:0] s20_t_6_next;
-reg  [11:0] s21_t_3_reg;  // stage 21 copy of t
-wire [11:0] s21_t_3_next;
-reg  [11:0] s22_t_3_reg;  // stage 22 copy of t
-wire [11:0] s22_t_3_next;
-reg  [11:0] s23_t_3_reg;  // stage 23 copy of t
-wire [11:0] s23_t_3_next;
-reg  [11:0] s24_t_reg;  // stage 24 copy of t
-wire [11:0] s24_t_next;
-reg  [11:0] s25_t_reg;  // stage 25 copy of t
-wire [11:0] s25_t_next;
-reg  s10_t_18_reg;  // stage 10 copy of t
-wire s10_t_18_next;
-reg  s11_t_12_reg;  // stage 11 copy of t
-wire s11_t_12_next;
-reg  s12_t_11_reg;  // stage 12 copy of t
-wire s12_t_11_next;
-reg  s13_t_7_reg;  // stage 13 copy of t
-wire s13_t_7_next;
-reg  s14_t_7_reg;  // stage 14 copy of t
-wire s14_t_7_next;
-reg  s15_t_7_reg;  // stage 15 copy of t
-wire s15_t_7_next;
-reg  s16_t_7_reg;  // stage 16 copy of t
-wire s16_t_7_next;
-reg  s17_t_6_reg;  // stage 17 copy of t
-wire s17_t_6_next;
+reg  [11:0] s20_t_5_reg;  // stage 20 copy of t
+wire [11:0] s20_t_5_next;
+reg  [11:0] s21_t_32_reg;  // stage 21 copy of t
+wire [11:0] s21_t_32_next;
+reg  [11:0] s22_t_8_reg;  // stage 22 copy of t
+wire [11:0] s22_t_8_next;
+reg  [11:0] s23_t_8_reg;  // stage 23 copy of t
+wire [11:0] s23_t_8_next;
+reg  [11:0] s24_t_8_reg;  // stage 24 copy of t
+wire [11:0] s24_t_8_next;
+reg  [11:0] s25_t_5_reg;  // stage 25 copy of t
+wire [11:0] s25_t_5_next;
+reg  [11:0] s26_t_5_reg;  // stage 26 copy of t
+wire [11:0] s26_t_5_next;
+reg  [11:0] s27_t_4_reg;  // stage 27 copy of t
+wire [11:0] s27_t_4_next;
+reg  [11:0] s28_t_3_reg;  // stage 28 copy of t
+wire [11:0] s28_t_3_next;
+reg  [11:0] s29_t_reg;  // stage 29 copy of t
+wire [11:0] s29_t_next;
+reg  [11:0] s30_t_reg;  // stage 30 copy of t
+wire [11:0] s30_t_next;
+reg  s10_t_24_reg;  // stage 10 copy of t
+wire s10_t_24_next;
+reg  s11_t_22_reg;  // stage 11 copy of t
+wire s11_t_22_next;
+reg  s12_t_20_reg;  // stage 12 copy of t
+wire s12_t_20_next;
+reg  s13_t_14_reg;  // stage 13 copy of t
+wire s13_t_14_next;
+reg  s14_t_13_reg;  // stage 14 copy of t
+wire s14_t_13_next;
+reg  s15_t_9_reg;  // stage 15 copy of t
+wire s15_t_9_next;
+reg  s16_t_9_reg;  // stage 16 copy of t
+wire s16_t_9_next;
+reg  s17_t_8_reg;  // stage 17 copy of t
+wire s17_t_8_next;
 reg  s18_t_7_reg;  // stage 18 copy of t
 wire s18_t_7_next;
 reg  s19_t_7_reg;  // stage 19 copy of t
 wire s19_t_7_next;
-reg  s20_t_7_reg;  // stage 20 copy of t
-wire s20_t_7_next;
-reg  s21_t_4_reg;  // stage 21 copy of t
-wire s21_t_4_next;
-reg  s22_t_4_reg;  // stage 22 copy of t
-wire s22_t_4_next;
-reg  s23_t_4_reg;  // stage 23 copy of t
-wire s23_t_4_next;
-reg  s24_t_2_reg;  // stage 24 copy of t
-wire s24_t_2_next;
-reg  s25_t_2_reg;  // stage 25 copy of t
-wire s25_t_2_next;
-reg  s5_t_31_reg;  // stage 5 copy of t
-wire s5_t_31_next;
-reg  s6_t_28_reg;  // stage 6 copy of t
-wire s6_t_28_next;
-reg  s7_t_28_reg;  // stage 7 copy of t
-wire s7_t_28_next;
-reg  s8_t_21_reg;  // stage 8 copy of t
-wire s8_t_21_next;
-reg  s9_t_21_reg;  // stage 9 copy of t
-wire s9_t_21_next;
-reg  s10_t_19_reg;  // stage 10 copy of t
-wire s10_t_19_next;
-reg  s11_t_13_reg;  // stage 11 copy of t
-wire s11_t_13_next;
-reg  s12_t_12_reg;  // stage 12 copy of t
-wire s12_t_12_next;
-reg  s13_t_8_reg;  // stage 13 copy of t
-wire s13_t_8_next;
-reg  s14_t_8_reg;  // stage 14 copy of t
-wire s14_t_8_next;
-reg  s15_t_8_reg;  // stage 15 copy of t
-wire s15_t_8_next;
-reg  s16_t_8_reg;  // stage 16 copy of t
-wire s16_t_8_next;
-reg  s17_t_7_reg;  // stage 17 copy of t
-wire s17_t_7_next;
+reg  s20_t_6_reg;  // stage 20 copy of t
+wire s20_t_6_next;
+reg  s21_t_33_reg;  // stage 21 copy of t
+wire s21_t_33_next;
+reg  s22_t_9_reg;  // stage 22 copy of t
+wire s22_t_9_next;
+reg  s23_t_9_reg;  // stage 23 copy of t
+wire s23_t_9_next;
+reg  s24_t_9_reg;  // stage 24 copy of t
+wire s24_t_9_next;
+reg  s25_t_6_reg;  // stage 25 copy of t
+wire s25_t_6_next;
+reg  s26_t_6_reg;  // stage 26 copy of t
+wire s26_t_6_next;
+reg  s27_t_5_reg;  // stage 27 copy of t
+wire s27_t_5_next;
+reg  s28_t_4_reg;  // stage 28 copy of t
+wire s28_t_4_next;
+reg  s29_t_2_reg;  // stage 29 copy of t
+wire s29_t_2_next;
+reg  s30_t_2_reg;  // stage 30 copy of t
+wire s30_t_2_next;
+reg  s5_t_54_reg;  // stage 5 copy of t
+wire s5_t_54_next;
+reg  s6_t_36_reg;  // stage 6 copy of t
+wire s6_t_36_next;
+reg  s7_t_36_reg;  // stage 7 copy of t
+wire s7_t_36_next;
+reg  s8_t_34_reg;  // stage 8 copy of t
+wire s8_t_34_next;
+reg  s9_t_29_reg;  // stage 9 copy of t
+wire s9_t_29_next;
+reg  s10_t_25_reg;  // stage 10 copy of t
+wire s10_t_25_next;
+reg  s11_t_23_reg;  // stage 11 copy of t
+wire s11_t_23_next;
+reg  s12_t_21_reg;  // stage 12 copy of t
+wire s12_t_21_next;
+reg  s13_t_15_reg;  // stage 13 copy of t
+wire s13_t_15_next;
+reg  s14_t_14_reg;  // stage 14 copy of t
+wire s14_t_14_next;
+reg  s15_t_10_reg;  // stage 15 copy of t
+wire s15_t_10_next;
+reg  s16_t_10_reg;  // stage 16 copy of t
+wire s16_t_10_next;
+reg  s17_t_9_reg;  // stage 17 copy of t
+wire s17_t_9_next;
 reg  s18_t_8_reg;  // stage 18 copy of t
 wire s18_t_8_next;
 reg  s19_t_8_reg;  // stage 19 copy of t
 wire s19_t_8_next;
-reg  s20_t_8_reg;  // stage 20 copy of t
-wire s20_t_8_next;
-reg  s21_t_5_reg;  // stage 21 copy of t
-wire s21_t_5_next;
-reg  s22_t_5_reg;  // stage 22 copy of t
-wire s22_t_5_next;
-reg  s23_t_5_reg;  // stage 23 copy of t
-wire s23_t_5_next;
-reg  s24_t_3_reg;  // stage 24 copy of t
-wire s24_t_3_next;
-reg  s25_t_3_reg;  // stage 25 copy of t
-wire s25_t_3_next;
-reg  [23:0] s5_t_32_reg;  // stage 5 copy of t
-wire [23:0] s5_t_32_next;
-reg  [23:0] s6_t_29_reg;  // stage 6 copy of t
-wire [23:0] s6_t_29_next;
-reg  [23:0] s7_t_29_reg;  // stage 7 copy of t
-wire [23:0] s7_t_29_next;
-reg  [23:0] s8_t_22_reg;  // stage 8 copy of t
-wire [23:0] s8_t_22_next;
-reg  [23:0] s9_t_22_reg;  // stage 9 copy of t
-wire [23:0] s9_t_22_next;
-reg  [23:0] s10_t_20_reg;  // stage 10 copy of t
-wire [23:0] s10_t_20_next;
-reg  [23:0] s11_t_14_reg;  // stage 11 copy of t
-wire [23:0] s11_t_14_next;
-reg  [23:0] s12_t_13_reg;  // stage 12 copy of t
-wire [23:0] s12_t_13_next;
-reg  [23:0] s13_t_9_reg;  // stage 13 copy of t
-wire [23:0] s13_t_9_next;
-reg  [23:0] s14_t_9_reg;  // stage 14 copy of t
-wire [23:0] s14_t_9_next;
-reg  [23:0] s15_t_9_reg;  // stage 15 copy of t
-wire [23:0] s15_t_9_next;
-reg  [23:0] s16_t_9_reg;  // stage 16 copy of t
-wire [23:0] s16_t_9_next;
-reg  [23:0] s17_t_8_reg;  // stage 17 copy of t
-wire [23:0] s17_t_8_next;
+reg  s20_t_7_reg;  // stage 20 copy of t
+wire s20_t_7_next;
+reg  s21_t_34_reg;  // stage 21 copy of t
+wire s21_t_34_next;
+reg  s22_t_10_reg;  // stage 22 copy of t
+wire s22_t_10_next;
+reg  s23_t_10_reg;  // stage 23 copy of t
+wire s23_t_10_next;
+reg  s24_t_10_reg;  // stage 24 copy of t
+wire s24_t_10_next;
+reg  s25_t_7_reg;  // stage 25 copy of t
+wire s25_t_7_next;
+reg  s26_t_7_reg;  // stage 26 copy of t
+wire s26_t_7_next;
+reg  s27_t_6_reg;  // stage 27 copy of t
+wire s27_t_6_next;
+reg  s28_t_5_reg;  // stage 28 copy of t
+wire s28_t_5_next;
+reg  s29_t_3_reg;  // stage 29 copy of t
+wire s29_t_3_next;
+reg  s30_t_3_reg;  // stage 30 copy of t
+wire s30_t_3_next;
+reg  [23:0] s5_t_55_reg;  // stage 5 copy of t
+wire [23:0] s5_t_55_next;
+reg  [23:0] s6_t_37_reg;  // stage 6 copy of t
+wire [23:0] s6_t_37_next;
+reg  [23:0] s7_t_37_reg;  // stage 7 copy of t
+wire [23:0] s7_t_37_next;
+reg  [23:0] s8_t_35_reg;  // stage 8 copy of t
+wire [23:0] s8_t_35_next;
+reg  [23:0] s9_t_30_reg;  // stage 9 copy of t
+wire [23:0] s9_t_30_next;
+reg  [23:0] s10_t_26_reg;  // stage 10 copy of t
+wire [23:0] s10_t_26_next;
+reg  [23:0] s11_t_24_reg;  // stage 11 copy of t
+wire [23:0] s11_t_24_next;
+reg  [23:0] s12_t_22_reg;  // stage 12 copy of t
+wire [23:0] s12_t_22_next;
+reg  [23:0] s13_t_16_reg;  // stage 13 copy of t
+wire [23:0] s13_t_16_next;
+reg  [23:0] s14_t_15_reg;  // stage 14 copy of t
+wire [23:0] s14_t_15_next;
+reg  [23:0] s15_t_11_reg;  // stage 15 copy of t
+wire [23:0] s15_t_11_next;
+reg  [23:0] s16_t_11_reg;  // stage 16 copy of t
+wire [23:0] s16_t_11_next;
+reg  [23:0] s17_t_10_reg;  // stage 17 copy of t
+wire [23:0] s17_t_10_next;
 reg  [23:0] s18_t_9_reg;  // stage 18 copy of t
 wire [23:0] s18_t_9_next;
 reg  [23:0] s19_t_9_reg;  // stage 19 copy of t
 wire [23:0] s19_t_9_next;
-reg  [23:0] s20_t_9_reg;  // stage 20 copy of t
-wire [23:0] s20_t_9_next;
-reg  [23:0] s21_t_6_reg;  // stage 21 copy of t
-wire [23:0] s21_t_6_next;
-reg  [23:0] s22_t_6_reg;  // stage 22 copy of t
-wire [23:0] s22_t_6_next;
-reg  [23:0] s23_t_6_reg;  // stage 23 copy of t
-wire [23:0] s23_t_6_next;
-reg  [23:0] s24_t_4_reg;  // stage 24 copy of t
-wire [23:0] s24_t_4_next;
-reg  [23:0] s25_t_4_reg;  // stage 25 copy of t
-wire [23:0] s25_t_4_next;
-reg  [20:0] s6_t_30_reg;  // stage 6 copy of t
-wire [20:0] s6_t_30_next;
-reg  [20:0] s7_t_30_reg;  // stage 7 copy of t
-wire [20:0] s7_t_30_next;
-reg  [20:0] s8_t_23_reg;  // stage 8 copy of t
-wire [20:0] s8_t_23_next;
-reg  [20:0] s9_t_23_reg;  // stage 9 copy of t
-wire [20:0] s9_t_23_next;
-reg  [20:0] s10_t_21_reg;  // stage 10 copy of t
-wire [20:0] s10_t_21_next;
-reg  [20:0] s11_t_15_reg;  // stage 11 copy of t
-wire [20:0] s11_t_15_next;
-reg  [20:0] s12_t_14_reg;  // stage 12 copy of t
-wire [20:0] s12_t_14_next;
-reg  [20:0] s13_t_10_reg;  // stage 13 copy of t
-wire [20:0] s13_t_10_next;
-reg  [20:0] s14_t_10_reg;  // stage 14 copy of t
-wire [20:0] s14_t_10_next;
-reg  [20:0] s15_t_10_reg;  // stage 15 copy of t
-wire [20:0] s15_t_10_next;
-reg  [20:0] s16_t_10_reg;  // stage 16 copy of t
-wire [20:0] s16_t_10_next;
-reg  [20:0] s17_t_9_reg;  // stage 17 copy of t
-wire [20:0] s17_t_9_next;
-reg  [20:0] s18_t_10_reg;  // stage 18 copy of t
-wire [20:0] s18_t_10_next;
-reg  [20:0] s19_t_10_reg;  // stage 19 copy of t
-wire [20:0] s19_t_10_next;
-reg  [20:0] s20_t_10_reg;  // stage 20 copy of t
-wire [20:0] s20_t_10_next;
-reg  [20:0] s21_t_7_reg;  // stage 21 copy of t
-wire [20:0] s21_t_7_next;
-reg  [20:0] s22_t_7_reg;  // stage 22 copy of t
-wire [20:0] s22_t_7_next;
-reg  [20:0] s23_t_7_reg;  // stage 23 copy of t
-wire [20:0] s23_t_7_next;
-reg  [20:0] s24_t_5_reg;  // stage 24 copy of t
-wire [20:0] s24_t_5_next;
-reg  [20:0] s25_t_5_reg;  // stage 25 copy of t
-wire [20:0] s25_t_5_next;
-reg  [20:0] s5_t_33_reg;  // stage 5 copy of t
-wire [20:0] s5_t_33_next;
-reg  [20:0] s6_t_31_reg;  // stage 6 copy of t
-wire [20:0] s6_t_31_next;
-reg  [20:0] s7_t_31_reg;  // stage 7 copy of t
-wire [20:0] s7_t_31_next;
-reg  [20:0] s8_t_24_reg;  // stage 8 copy of t
-wire [20:0] s8_t_24_next;
-reg  [20:0] s9_t_24_reg;  // stage 9 copy of t
-wire [20:0] s9_t_24_next;
-reg  [20:0] s10_t_22_reg;  // stage 10 copy of t
-wire [20:0] s10_t_22_next;
-reg  [20:0] s11_t_16_reg;  // stage 11 copy of t
-wire [20:0] s11_t_16_next;
-reg  [20:0] s12_t_15_reg;  // stage 12 copy of t
-wire [20:0] s12_t_15_next;
-reg  [20:0] s13_t_11_reg;  // stage 13 copy of t
-wire [20:0] s13_t_11_next;
-reg  [20:0] s14_t_11_reg;  // stage 14 copy of t
-wire [20:0] s14_t_11_next;
-reg  [20:0] s15_t_11_reg;  // stage 15 copy of t
-wire [20:0] s15_t_11_next;
-reg  [20:0] s16_t_11_reg;  // stage 16 copy of t
-wire [20:0] s16_t_11_next;
-reg  [20:0] s17_t_10_reg;  // stage 17 copy of t
-wire [20:0] s17_t_10_next;
-reg  [20:0] s18_t_11_reg;  // stage 18 copy of t
-wire [20:0] s18_t_11_next;
-reg  [20:0] s19_t_11_reg;  // stage 19 copy of t
-wire [20:0] s19_t_11_next;
-reg  [20:0] s20_t_11_reg;  // stage 20 copy of t
-wire [20:0] s20_t_11_next;
-reg  [20:0] s21_t_8_reg;  // stage 21 copy of t
-wire [20:0] s21_t_8_next;
-reg  [20:0] s22_t_8_reg;  // stage 22 copy of t
-wire [20:0] s22_t_8_next;
-reg  [20:0] s23_t_8_reg;  // stage 23 copy of t
-wire [20:0] s23_t_8_next;
-reg  [20:0] s24_t_6_reg;  // stage 24 copy of t
-wire [20:0] s24_t_6_next;
-reg  [20:0] s25_t_6_reg;  // stage 25 copy of t
-wire [20:0] s25_t_6_next;
-reg  [20:0] s6_t_32_reg;  // stage 6 copy of t
-wire [20:0] s6_t_32_next;
-reg  [20:0] s7_t_32_reg;  // stage 7 copy of t
-wire [20:0] s7_t_32_next;
-reg  [20:0] s8_t_25_reg;  // stage 8 copy of t
-wire [20:0] s8_t_25_next;
-reg  [20:0] s9_t_25_reg;  // stage 9 copy of t
-wire [20:0] s9_t_25_next;
-reg  [20:0] s10_t_23_reg;  // stage 10 copy of t
-wire [20:0] s10_t_23_next;
-reg  [20:0] s11_t_17_reg;  // stage 11 copy of t
-wire [20:0] s11_t_17_next;
-reg  [20:0] s12_t_16_reg;  // stage 12 copy of t
-wire [20:0] s12_t_16_next;
-reg  [20:0] s13_t_12_reg;  // stage 13 copy of t
-wire [20:0] s13_t_12_next;
-reg  [20:0] s14_t_12_reg;  // stage 14 copy of t
-wire [20:0] s14_t_12_next;
+reg  [23:0] s20_t_8_reg;  // stage 20 copy of t
+wire [23:0] s20_t_8_next;
+reg  [23:0] s21_t_35_reg;  // stage 21 copy of t
+wire [23:0] s21_t_35_next;
+reg  [23:0] s22_t_11_reg;  // stage 22 copy of t
+wire [23:0] s22_t_11_next;
+reg  [23:0] s23_t_11_reg;  // stage 23 copy of t
+wire [23:0] s23_t_11_next;
+reg  [23:0] s24_t_11_reg;  // stage 24 copy of t
+wire [23:0] s24_t_11_next;
+reg  [23:0] s25_t_8_reg;  // stage 25 copy of t
+wire [23:0] s25_t_8_next;
+reg  [23:0] s26_t_8_reg;  // stage 26 copy of t
+wire [23:0] s26_t_8_next;
+reg  [23:0] s27_t_7_reg;  // stage 27 copy of t
+wire [23:0] s27_t_7_next;
+reg  [23:0] s28_t_6_reg;  // stage 28 copy of t
+wire [23:0] s28_t_6_next;
+reg  [23:0] s29_t_4_reg;  // stage 29 copy of t
+wire [23:0] s29_t_4_next;
+reg  [23:0] s30_t_4_reg;  // stage 30 copy of t
+wire [23:0] s30_t_4_next;
+reg  [20:0] s6_t_38_reg;  // stage 6 copy of t
+wire [20:0] s6_t_38_next;
+reg  [20:0] s7_t_38_reg;  // stage 7 copy of t
+wire [20:0] s7_t_38_next;
+reg  [20:0] s8_t_36_reg;  // stage 8 copy of t
+wire [20:0] s8_t_36_next;
+reg  [20:0] s9_t_31_reg;  // stage 9 copy of t
+wire [20:0] s9_t_31_next;
+reg  [20:0] s10_t_27_reg;  // stage 10 copy of t
+wire [20:0] s10_t_27_next;
+reg  [20:0] s11_t_25_reg;  // stage 11 copy of t
+wire [20:0] s11_t_25_next;
+reg  [20:0] s12_t_23_reg;  // stage 12 copy of t
+wire [20:0] s12_t_23_next;
+reg  [20:0] s13_t_17_reg;  // stage 13 copy of t
+wire [20:0] s13_t_17_next;
+reg  [20:0] s14_t_16_reg;  // stage 14 copy of t
+wire [20:0] s14_t_16_next;
 reg  [20:0] s15_t_12_reg;  // stage 15 copy of t
 wire [20:0] s15_t_12_next;
 reg  [20:0] s16_t_12_reg;  // stage 16 copy of t
 wire [20:0] s16_t_12_next;
 reg  [20:0] s17_t_11_reg;  // stage 17 copy of t
 wire [20:0] s17_t_11_next;
+reg  [20:0] s18_t_10_reg;  // stage 18 copy of t
+wire [20:0] s18_t_10_next;
+reg  [20:0] s19_t_10_reg;  // stage 19 copy of t
+wire [20:0] s19_t_10_next;
+reg  [20:0] s20_t_9_reg;  // stage 20 copy of t
+wire [20:0] s20_t_9_next;
+reg  [20:0] s21_t_36_reg;  // stage 21 copy of t
+wire [20:0] s21_t_36_next;
+reg  [20:0] s22_t_12_reg;  // stage 22 copy of t
+wire [20:0] s22_t_12_next;
+reg  [20:0] s23_t_12_reg;  // stage 23 copy of t
+wire [20:0] s23_t_12_next;
+reg  [20:0] s24_t_12_reg;  // stage 24 copy of t
+wire [20:0] s24_t_12_next;
+reg  [20:0] s25_t_9_reg;  // stage 25 copy of t
+wire [20:0] s25_t_9_next;
+reg  [20:0] s26_t_9_reg;  // stage 26 copy of t
+wire [20:0] s26_t_9_next;
+reg  [20:0] s27_t_8_reg;  // stage 27 copy of t
+wire [20:0] s27_t_8_next;
+reg  [20:0] s28_t_7_reg;  // stage 28 copy of t
+wire [20:0] s28_t_7_next;
+reg  [20:0] s29_t_5_reg;  // stage 29 copy of t
+wire [20:0] s29_t_5_next;
+reg  [20:0] s30_t_5_reg;  // stage 30 copy of t
+wire [20:0] s30_t_5_next;
+reg  [20:0] s5_t_56_reg;  // stage 5 copy of t
+wire [20:0] s5_t_56_next;
+reg  [20:0] s6_t_39_reg;  // stage 6 copy of t
+wire [20:0] s6_t_39_next;
+reg  [20:0] s7_t_39_reg;  // stage 7 copy of t
+wire [20:0] s7_t_39_next;
+reg  [20:0] s8_t_37_reg;  // stage 8 copy of t
+wire [20:0] s8_t_37_next;
+reg  [20:0] s9_t_32_reg;  // stage 9 copy of t
+wire [20:0] s9_t_32_next;
+reg  [20:0] s10_t_28_reg;  // stage 10 copy of t
+wire [20:0] s10_t_28_next;
+reg  [20:0] s11_t_26_reg;  // stage 11 copy of t
+wire [20:0] s11_t_26_next;
+reg  [20:0] s12_t_24_reg;  // stage 12 copy of t
+wire [20:0] s12_t_24_next;
+reg  [20:0] s13_t_18_reg;  // stage 13 copy of t
+wire [20:0] s13_t_18_next;
+reg  [20:0] s14_t_17_reg;  // stage 14 copy of t
+wire [20:0] s14_t_17_next;
+reg  [20:0] s15_t_13_reg;  // stage 15 copy of t
+wire [20:0] s15_t_13_next;
+reg  [20:0] s16_t_13_reg;  // stage 16 copy of t
+wire [20:0] s16_t_13_next;
+reg  [20:0] s17_t_12_reg;  // stage 17 copy of t
+wire [20:0] s17_t_12_next;
+reg  [20:0] s18_t_11_reg;  // stage 18 copy of t
+wire [20:0] s18_t_11_next;
+reg  [20:0] s19_t_11_reg;  // stage 19 copy of t
+wire [20:0] s19_t_11_next;
+reg  [20:0] s20_t_10_reg;  // stage 20 copy of t
+wire [20:0] s20_t_10_next;
+reg  [20:0] s21_t_37_reg;  // stage 21 copy of t
+wire [20:0] s21_t_37_next;
+reg  [20:0] s22_t_13_reg;  // stage 22 copy of t
+wire [20:0] s22_t_13_next;
+reg  [20:0] s23_t_13_reg;  // stage 23 copy of t
+wire [20:0] s23_t_13_next;
+reg  [20:0] s24_t_13_reg;  // stage 24 copy of t
+wire [20:0] s24_t_13_next;
+reg  [20:0] s25_t_10_reg;  // stage 25 copy of t
+wire [20:0] s25_t_10_next;
+reg  [20:0] s26_t_10_reg;  // stage 26 copy of t
+wire [20:0] s26_t_10_next;
+reg  [20:0] s27_t_9_reg;  // stage 27 copy of t
+wire [20:0] s27_t_9_next;
+reg  [20:0] s28_t_8_reg;  // stage 28 copy of t
+wire [20:0] s28_t_8_next;
+reg  [20:0] s29_t_6_reg;  // stage 29 copy of t
+wire [20:0] s29_t_6_next;
+reg  [20:0] s30_t_6_reg;  // stage 30 copy of t
+wire [20:0] s30_t_6_next;
+reg  [20:0] s6_t_40_reg;  // stage 6 copy of t
+wire [20:0] s6_t_40_next;
+reg  [20:0] s7_t_40_reg;  // stage 7 copy of t
+wire [20:0] s7_t_40_next;
+reg  [20:0] s8_t_38_reg;  // stage 8 copy of t
+wire [20:0] s8_t_38_next;
+reg  [20:0] s9_t_33_reg;  // stage 9 copy of t
+wire [20:0] s9_t_33_next;
+reg  [20:0] s10_t_29_reg;  // stage 10 copy of t
+wire [20:0] s10_t_29_next;
+reg  [20:0] s11_t_27_reg;  // stage 11 copy of t
+wire [20:0] s11_t_27_next;
+reg  [20:0] s12_t_25_reg;  // stage 12 copy of t
+wire [20:0] s12_t_25_next;
+reg  [20:0] s13_t_19_reg;  // stage 13 copy of t
+wire [20:0] s13_t_19_next;
+reg  [20:0] s14_t_18_reg;  // stage 14 copy of t
+wire [20:0] s14_t_18_next;
+reg  [20:0] s15_t_14_reg;  // stage 15 copy of t
+wire [20:0] s15_t_14_next;
+reg  [20:0] s16_t_14_reg;  // stage 16 copy of t
+wire [20:0] s16_t_14_next;
+reg  [20:0] s17_t_13_reg;  // stage 17 copy of t
+wire [20:0] s17_t_13_next;
 reg  [20:0] s18_t_12_reg;  // stage 18 copy of t
 wire [20:0] s18_t_12_next;
 reg  [20:0] s19_t_12_reg;  // stage 19 copy of t
 wire [20:0] s19_t_12_next;
-reg  [20:0] s20_t_12_reg;  // stage 20 copy of t
-wire [20:0] s20_t_12_next;
-reg  [20:0] s21_t_9_reg;  // stage 21 copy of t
-wire [20:0] s21_t_9_next;
-reg  [20:0] s22_t_9_reg;  // stage 22 copy of t
-wire [20:0] s22_t_9_next;
-reg  [20:0] s23_t_9_reg;  // stage 23 copy of t
-wire [20:0] s23_t_9_next;
-reg  [20:0] s24_t_7_reg;  // stage 24 copy of t
-wire [20:0] s24_t_7_next;
-reg  [20:0] s25_t_7_reg;  // stage 25 copy of t
-wire [20:0] s25_t_7_next;
-reg  s2_t_20_reg;  // stage 2 copy of t
-wire s2_t_20_next;
-reg  s3_t_20_reg;  // stage 3 copy of t
-wire s3_t_20_next;
-reg  s4_t_29_reg;  // stage 4 copy of t
-wire s4_t_29_next;
-reg  s5_t_34_reg;  // stage 5 copy of t
-wire s5_t_34_next;
-reg  s6_t_33_reg;  // stage 6 copy of t
-wire s6_t_33_next;
-reg  s7_t_33_reg;  // stage 7 copy of t
-wire s7_t_33_next;
-reg  s8_t_26_reg;  // stage 8 copy of t
-wire s8_t_26_next;
-reg  s9_t_26_reg;  // stage 9 copy of t
-wire s9_t_26_next;
-reg  s10_t_24_reg;  // stage 10 copy of t
-wire s10_t_24_next;
-reg  s11_t_18_reg;  // stage 11 copy of t
-wire s11_t_18_next;
-reg  s12_t_17_reg;  // stage 12 copy of t
-wire s12_t_17_next;
-reg  s13_t_13_reg;  // stage 13 copy of t
-wire s13_t_13_next;
-reg  s14_t_13_reg;  // stage 14 copy of t
-wire s14_t_13_next;
-reg  s15_t_13_reg;  // stage 15 copy of t
-wire s15_t_13_next;
-reg  s16_t_13_reg;  // stage 16 copy of t
-wire s16_t_13_next;
-reg  s17_t_12_reg;  // stage 17 copy of t
-wire s17_t_12_next;
+reg  [20:0] s20_t_11_reg;  // stage 20 copy of t
+wire [20:0] s20_t_11_next;
+reg  [20:0] s21_t_38_reg;  // stage 21 copy of t
+wire [20:0] s21_t_38_next;
+reg  [20:0] s22_t_14_reg;  // stage 22 copy of t
+wire [20:0] s22_t_14_next;
+reg  [20:0] s23_t_14_reg;  // stage 23 copy of t
+wire [20:0] s23_t_14_next;
+reg  [20:0] s24_t_14_reg;  // stage 24 copy of t
+wire [20:0] s24_t_14_next;
+reg  [20:0] s25_t_11_reg;  // stage 25 copy of t
+wire [20:0] s25_t_11_next;
+reg  [20:0] s26_t_11_reg;  // stage 26 copy of t
+wire [20:0] s26_t_11_next;
+reg  [20:0] s27_t_10_reg;  // stage 27 copy of t
+wire [20:0] s27_t_10_next;
+reg  [20:0] s28_t_9_reg;  // stage 28 copy of t
+wire [20:0] s28_t_9_next;
+reg  [20:0] s29_t_7_reg;  // stage 29 copy of t
+wire [20:0] s29_t_7_next;
+reg  [20:0] s30_t_7_reg;  // stage 30 copy of t
+wire [20:0] s30_t_7_next;
+reg  s2_t_39_reg;  // stage 2 copy of t
+wire s2_t_39_next;
+reg  s3_t_24_reg;  // stage 3 copy of t
+wire s3_t_24_next;
+reg  s4_t_33_reg;  // stage 4 copy of t
+wire s4_t_33_next;
+reg  s5_t_57_reg;  // stage 5 copy of t
+wire s5_t_57_next;
+reg  s6_t_41_reg;  // stage 6 copy of t
+wire s6_t_41_next;
+reg  s7_t_41_reg;  // stage 7 copy of t
+wire s7_t_41_next;
+reg  s8_t_39_reg;  // stage 8 copy of t
+wire s8_t_39_next;
+reg  s9_t_34_reg;  // stage 9 copy of t
+wire s9_t_34_next;
+reg  s10_t_30_reg;  // stage 10 copy of t
+wire s10_t_30_next;
+reg  s11_t_28_reg;  // stage 11 copy of t
+wire s11_t_28_next;
+reg  s12_t_26_reg;  // stage 12 copy of t
+wire s12_t_26_next;
+reg  s13_t_20_reg;  // stage 13 copy of t
+wire s13_t_20_next;
+reg  s14_t_19_reg;  // stage 14 copy of t
+wire s14_t_19_next;
+reg  s15_t_15_reg;  // stage 15 copy of t
+wire s15_t_15_next;
+reg  s16_t_15_reg;  // stage 16 copy of t
+wire s16_t_15_next;
+reg  s17_t_14_reg;  // stage 17 copy of t
+wire s17_t_14_next;
 reg  s18_t_13_reg;  // stage 18 copy of t
 wire s18_t_13_next;
 reg  s19_t_13_reg;  // stage 19 copy of t
 wire s19_t_13_next;
-reg  s20_t_13_reg;  // stage 20 copy of t
-wire s20_t_13_next;
-reg  s21_t_10_reg;  // stage 21 copy of t
-wire s21_t_10_next;
-reg  s22_t_10_reg;  // stage 22 copy of t
-wire s22_t_10_next;
-reg  s23_t_10_reg;  // stage 23 copy of t
-wire s23_t_10_next;
-reg  s24_t_8_reg;  // stage 24 copy of t
-wire s24_t_8_next;
-reg  s25_t_8_reg;  // stage 25 copy of t
-wire s25_t_8_next;
-reg  [2:0] s2_t_21_reg;  // stage 2 copy of t
-wire [2:0] s2_t_21_next;
-reg  [2:0] s3_t_21_reg;  // stage 3 copy of t
-wire [2:0] s3_t_21_next;
-reg  [2:0] s4_t_30_reg;  // stage 4 copy of t
-wire [2:0] s4_t_30_next;
+reg  s20_t_12_reg;  // stage 20 copy of t
+wire s20_t_12_next;
+reg  s21_t_39_reg;  // stage 21 copy of t
+wire s21_t_39_next;
+reg  s22_t_15_reg;  // stage 22 copy of t
+wire s22_t_15_next;
+reg  s23_t_15_reg;  // stage 23 copy of t
+wire s23_t_15_next;
+reg  s24_t_15_reg;  // stage 24 copy of t
+wire s24_t_15_next;
+reg  s25_t_12_reg;  // stage 25 copy of t
+wire s25_t_12_next;
+reg  s26_t_12_reg;  // stage 26 copy of t
+wire s26_t_12_next;
+reg  s27_t_11_reg;  // stage 27 copy of t
+wire s27_t_11_next;
+reg  s28_t_10_reg;  // stage 28 copy of t
+wire s28_t_10_next;
+reg  s29_t_8_reg;  // stage 29 copy of t
+wire s29_t_8_next;
+reg  s30_t_8_reg;  // stage 30 copy of t
+wire s30_t_8_next;
+reg  [2:0] s2_t_40_reg;  // stage 2 copy of t
+wire [2:0] s2_t_40_next;
+reg  [2:0] s3_t_25_reg;  // stage 3 copy of t
+wire [2:0] s3_t_25_next;
+reg  [2:0] s4_t_34_reg;  // stage 4 copy of t
+wire [2:0] s4_t_34_next;
 reg  [2:0] s5_core_case_reg;  // stage 5 copy of core_case
 wire [2:0] s5_core_case_next;
 reg  [2:0] s6_core_case_reg;  // stage 6 copy of core_case
@@ -1838,16 +2588,16 @@ reg  [2:0] s8_core_case_reg;  // stage 8 copy of core_case
 wire [2:0] s8_core_case_next;
 reg  [2:0] s9_core_case_reg;  // stage 9 copy of core_case
 wire [2:0] s9_core_case_next;
-reg  [2:0] s5_t_35_reg;  // stage 5 copy of t
-wire [2:0] s5_t_35_next;
-reg  [2:0] s6_t_34_reg;  // stage 6 copy of t
-wire [2:0] s6_t_34_next;
-reg  [2:0] s7_t_34_reg;  // stage 7 copy of t
-wire [2:0] s7_t_34_next;
-reg  [2:0] s8_t_27_reg;  // stage 8 copy of t
-wire [2:0] s8_t_27_next;
-reg  [2:0] s9_t_27_reg;  // stage 9 copy of t
-wire [2:0] s9_t_27_next;
+reg  [2:0] s5_t_58_reg;  // stage 5 copy of t
+wire [2:0] s5_t_58_next;
+reg  [2:0] s6_t_42_reg;  // stage 6 copy of t
+wire [2:0] s6_t_42_next;
+reg  [2:0] s7_t_42_reg;  // stage 7 copy of t
+wire [2:0] s7_t_42_next;
+reg  [2:0] s8_t_40_reg;  // stage 8 copy of t
+wire [2:0] s8_t_40_next;
+reg  [2:0] s9_t_35_reg;  // stage 9 copy of t
+wire [2:0] s9_t_35_next;
 reg  [2:0] s2_kind_reg;  // stage 2 copy of kind
 wire [2:0] s2_kind_next;
 reg  [2:0] s3_kind_reg;  // stage 3 copy of kind
@@ -1896,38 +2646,58 @@ reg  [2:0] s24_kind_reg;  // stage 24 copy of kind
 wire [2:0] s24_kind_next;
 reg  [2:0] s25_kind_reg;  // stage 25 copy of kind
 wire [2:0] s25_kind_next;
-reg  [2:0] s10_t_25_reg;  // stage 10 copy of t
-wire [2:0] s10_t_25_next;
-reg  [2:0] s11_t_19_reg;  // stage 11 copy of t
-wire [2:0] s11_t_19_next;
-reg  [2:0] s12_t_18_reg;  // stage 12 copy of t
-wire [2:0] s12_t_18_next;
-reg  [2:0] s13_t_14_reg;  // stage 13 copy of t
-wire [2:0] s13_t_14_next;
-reg  [2:0] s14_t_14_reg;  // stage 14 copy of t
-wire [2:0] s14_t_14_next;
-reg  [2:0] s15_t_14_reg;  // stage 15 copy of t
-wire [2:0] s15_t_14_next;
-reg  [2:0] s16_t_14_reg;  // stage 16 copy of t
-wire [2:0] s16_t_14_next;
-reg  [2:0] s17_t_13_reg;  // stage 17 copy of t
-wire [2:0] s17_t_13_next;
+reg  [2:0] s26_kind_reg;  // stage 26 copy of kind
+wire [2:0] s26_kind_next;
+reg  [2:0] s27_kind_reg;  // stage 27 copy of kind
+wire [2:0] s27_kind_next;
+reg  [2:0] s28_kind_reg;  // stage 28 copy of kind
+wire [2:0] s28_kind_next;
+reg  [2:0] s29_kind_reg;  // stage 29 copy of kind
+wire [2:0] s29_kind_next;
+reg  [2:0] s30_kind_reg;  // stage 30 copy of kind
+wire [2:0] s30_kind_next;
+reg  [2:0] s10_t_31_reg;  // stage 10 copy of t
+wire [2:0] s10_t_31_next;
+reg  [2:0] s11_t_29_reg;  // stage 11 copy of t
+wire [2:0] s11_t_29_next;
+reg  [2:0] s12_t_27_reg;  // stage 12 copy of t
+wire [2:0] s12_t_27_next;
+reg  [2:0] s13_t_21_reg;  // stage 13 copy of t
+wire [2:0] s13_t_21_next;
+reg  [2:0] s14_t_20_reg;  // stage 14 copy of t
+wire [2:0] s14_t_20_next;
+reg  [2:0] s15_t_16_reg;  // stage 15 copy of t
+wire [2:0] s15_t_16_next;
+reg  [2:0] s16_t_16_reg;  // stage 16 copy of t
+wire [2:0] s16_t_16_next;
+reg  [2:0] s17_t_15_reg;  // stage 17 copy of t
+wire [2:0] s17_t_15_next;
 reg  [2:0] s18_t_14_reg;  // stage 18 copy of t
 wire [2:0] s18_t_14_next;
 reg  [2:0] s19_t_14_reg;  // stage 19 copy of t
 wire [2:0] s19_t_14_next;
-reg  [2:0] s20_t_14_reg;  // stage 20 copy of t
-wire [2:0] s20_t_14_next;
-reg  [2:0] s21_t_11_reg;  // stage 21 copy of t
-wire [2:0] s21_t_11_next;
-reg  [2:0] s22_t_11_reg;  // stage 22 copy of t
-wire [2:0] s22_t_11_next;
-reg  [2:0] s23_t_11_reg;  // stage 23 copy of t
-wire [2:0] s23_t_11_next;
-reg  [2:0] s24_t_9_reg;  // stage 24 copy of t
-wire [2:0] s24_t_9_next;
-reg  [2:0] s25_t_9_reg;  // stage 25 copy of t
-wire [2:0] s25_t_9_next;
+reg  [2:0] s20_t_13_reg;  // stage 20 copy of t
+wire [2:0] s20_t_13_next;
+reg  [2:0] s21_t_40_reg;  // stage 21 copy of t
+wire [2:0] s21_t_40_next;
+reg  [2:0] s22_t_16_reg;  // stage 22 copy of t
+wire [2:0] s22_t_16_next;
+reg  [2:0] s23_t_16_reg;  // stage 23 copy of t
+wire [2:0] s23_t_16_next;
+reg  [2:0] s24_t_16_reg;  // stage 24 copy of t
+wire [2:0] s24_t_16_next;
+reg  [2:0] s25_t_13_reg;  // stage 25 copy of t
+wire [2:0] s25_t_13_next;
+reg  [2:0] s26_t_13_reg;  // stage 26 copy of t
+wire [2:0] s26_t_13_next;
+reg  [2:0] s27_t_12_reg;  // stage 27 copy of t
+wire [2:0] s27_t_12_next;
+reg  [2:0] s28_t_11_reg;  // stage 28 copy of t
+wire [2:0] s28_t_11_next;
+reg  [2:0] s29_t_9_reg;  // stage 29 copy of t
+wire [2:0] s29_t_9_next;
+reg  [2:0] s30_t_9_reg;  // stage 30 copy of t
+wire [2:0] s30_t_9_next;
 reg  s10_qa_fired_reg;  // stage 10 copy of qa_fired
 wire s10_qa_fired_next;
 reg  s11_qa_fired_reg;  // stage 11 copy of qa_fired
@@ -1960,44 +2730,64 @@ reg  s24_qa_fired_reg;  // stage 24 copy of qa_fired
 wire s24_qa_fired_next;
 reg  s25_qa_fired_reg;  // stage 25 copy of qa_fired
 wire s25_qa_fired_next;
-reg  s10_t_26_reg;  // stage 10 copy of t
-wire s10_t_26_next;
-reg  s11_t_20_reg;  // stage 11 copy of t
-wire s11_t_20_next;
-reg  s12_t_19_reg;  // stage 12 copy of t
-wire s12_t_19_next;
-reg  s13_t_15_reg;  // stage 13 copy of t
-wire s13_t_15_next;
-reg  s14_t_15_reg;  // stage 14 copy of t
-wire s14_t_15_next;
-reg  s15_t_15_reg;  // stage 15 copy of t
-wire s15_t_15_next;
-reg  s16_t_15_reg;  // stage 16 copy of t
-wire s16_t_15_next;
-reg  s17_t_14_reg;  // stage 17 copy of t
-wire s17_t_14_next;
+reg  s26_qa_fired_reg;  // stage 26 copy of qa_fired
+wire s26_qa_fired_next;
+reg  s27_qa_fired_reg;  // stage 27 copy of qa_fired
+wire s27_qa_fired_next;
+reg  s28_qa_fired_reg;  // stage 28 copy of qa_fired
+wire s28_qa_fired_next;
+reg  s29_qa_fired_reg;  // stage 29 copy of qa_fired
+wire s29_qa_fired_next;
+reg  s30_qa_fired_reg;  // stage 30 copy of qa_fired
+wire s30_qa_fired_next;
+reg  s10_t_32_reg;  // stage 10 copy of t
+wire s10_t_32_next;
+reg  s11_t_30_reg;  // stage 11 copy of t
+wire s11_t_30_next;
+reg  s12_t_28_reg;  // stage 12 copy of t
+wire s12_t_28_next;
+reg  s13_t_22_reg;  // stage 13 copy of t
+wire s13_t_22_next;
+reg  s14_t_21_reg;  // stage 14 copy of t
+wire s14_t_21_next;
+reg  s15_t_17_reg;  // stage 15 copy of t
+wire s15_t_17_next;
+reg  s16_t_17_reg;  // stage 16 copy of t
+wire s16_t_17_next;
+reg  s17_t_16_reg;  // stage 17 copy of t
+wire s17_t_16_next;
 reg  s18_t_15_reg;  // stage 18 copy of t
 wire s18_t_15_next;
 reg  s19_t_15_reg;  // stage 19 copy of t
 wire s19_t_15_next;
-reg  s20_t_15_reg;  // stage 20 copy of t
-wire s20_t_15_next;
-reg  s21_t_12_reg;  // stage 21 copy of t
-wire s21_t_12_next;
-reg  s22_t_12_reg;  // stage 22 copy of t
-wire s22_t_12_next;
-reg  s23_t_12_reg;  // stage 23 copy of t
-wire s23_t_12_next;
-reg  s24_t_10_reg;  // stage 24 copy of t
-wire s24_t_10_next;
-reg  s25_t_10_reg;  // stage 25 copy of t
-wire s25_t_10_next;
+reg  s20_t_14_reg;  // stage 20 copy of t
+wire s20_t_14_next;
+reg  s21_t_41_reg;  // stage 21 copy of t
+wire s21_t_41_next;
+reg  s22_t_17_reg;  // stage 22 copy of t
+wire s22_t_17_next;
+reg  s23_t_17_reg;  // stage 23 copy of t
+wire s23_t_17_next;
+reg  s24_t_17_reg;  // stage 24 copy of t
+wire s24_t_17_next;
+reg  s25_t_14_reg;  // stage 25 copy of t
+wire s25_t_14_next;
+reg  s26_t_14_reg;  // stage 26 copy of t
+wire s26_t_14_next;
+reg  s27_t_13_reg;  // stage 27 copy of t
+wire s27_t_13_next;
+reg  s28_t_12_reg;  // stage 28 copy of t
+wire s28_t_12_next;
+reg  s29_t_10_reg;  // stage 29 copy of t
+wire s29_t_10_next;
+reg  s30_t_10_reg;  // stage 30 copy of t
+wire s30_t_10_next;
 reg  [4:0] out_rd_ptr_reg;  // result buffer head
 reg  [4:0] out_rd_ptr_next;
 reg  [4:0] out_wr_ptr_reg;  // result buffer next free entry
 reg  [4:0] out_wr_ptr_next;
-reg  [4:0] out_count_reg;  // results in the result buffer
-reg  [4:0] out_count_next;
+reg  [5:0] out_count_reg;  // results in the result buffer
+reg  [5:0] out_count_next;
 reg  [15:0] out0_conn_reg;  // result buffer entry 0 connection id
 reg  [15:0] out0_conn_next;
 reg  [2:0] out0_kind_reg;  // result buffer entry 0 kind
@@ -2376,6 +3166,76 @@ reg  out26_fast_reg;  // result buffer entry 26 fast
 reg  out26_fast_next;
 reg  out26_error_reg;  // result buffer entry 26 error
 reg  out26_error_next;
+reg  [15:0] out27_conn_reg;  // result buffer entry 27 connection id
+reg  [15:0] out27_conn_next;
+reg  [2:0] out27_kind_reg;  // result buffer entry 27 kind
+reg  [2:0] out27_kind_next;
+reg  [20:0] out27_cwnd_reg;  // result buffer entry 27 cwnd
+reg  [20:0] out27_cwnd_next;
+reg  [2:0] out27_case_reg;  // result buffer entry 27 case
+reg  [2:0] out27_case_next;
+reg  out27_qa_reg;  // result buffer entry 27 qa
+reg  out27_qa_next;
+reg  out27_fast_reg;  // result buffer entry 27 fast
+reg  out27_fast_next;
+reg  out27_error_reg;  // result buffer entry 27 error
+reg  out27_error_next;
+reg  [15:0] out28_conn_reg;  // result buffer entry 28 connection id
+reg  [15:0] out28_conn_next;
+reg  [2:0] out28_kind_reg;  // result buffer entry 28 kind
+reg  [2:0] out28_kind_next;
+reg  [20:0] out28_cwnd_reg;  // result buffer entry 28 cwnd
+reg  [20:0] out28_cwnd_next;
+reg  [2:0] out28_case_reg;  // result buffer entry 28 case
+reg  [2:0] out28_case_next;
+reg  out28_qa_reg;  // result buffer entry 28 qa
+reg  out28_qa_next;
+reg  out28_fast_reg;  // result buffer entry 28 fast
+reg  out28_fast_next;
+reg  out28_error_reg;  // result buffer entry 28 error
+reg  out28_error_next;
+reg  [15:0] out29_conn_reg;  // result buffer entry 29 connection id
+reg  [15:0] out29_conn_next;
+reg  [2:0] out29_kind_reg;  // result buffer entry 29 kind
+reg  [2:0] out29_kind_next;
+reg  [20:0] out29_cwnd_reg;  // result buffer entry 29 cwnd
+reg  [20:0] out29_cwnd_next;
+reg  [2:0] out29_case_reg;  // result buffer entry 29 case
+reg  [2:0] out29_case_next;
+reg  out29_qa_reg;  // result buffer entry 29 qa
+reg  out29_qa_next;
+reg  out29_fast_reg;  // result buffer entry 29 fast
+reg  out29_fast_next;
+reg  out29_error_reg;  // result buffer entry 29 error
+reg  out29_error_next;
+reg  [15:0] out30_conn_reg;  // result buffer entry 30 connection id
+reg  [15:0] out30_conn_next;
+reg  [2:0] out30_kind_reg;  // result buffer entry 30 kind
+reg  [2:0] out30_kind_next;
+reg  [20:0] out30_cwnd_reg;  // result buffer entry 30 cwnd
+reg  [20:0] out30_cwnd_next;
+reg  [2:0] out30_case_reg;  // result buffer entry 30 case
+reg  [2:0] out30_case_next;
+reg  out30_qa_reg;  // result buffer entry 30 qa
+reg  out30_qa_next;
+reg  out30_fast_reg;  // result buffer entry 30 fast
+reg  out30_fast_next;
+reg  out30_error_reg;  // result buffer entry 30 error
+reg  out30_error_next;
+reg  [15:0] out31_conn_reg;  // result buffer entry 31 connection id
+reg  [15:0] out31_conn_next;
+reg  [2:0] out31_kind_reg;  // result buffer entry 31 kind
+reg  [2:0] out31_kind_next;
+reg  [20:0] out31_cwnd_reg;  // result buffer entry 31 cwnd
+reg  [20:0] out31_cwnd_next;
+reg  [2:0] out31_case_reg;  // result buffer entry 31 case
+reg  [2:0] out31_case_next;
+reg  out31_qa_reg;  // result buffer entry 31 qa
+reg  out31_qa_next;
+reg  out31_fast_reg;  // result buffer entry 31 fast
+reg  out31_fast_next;
+reg  out31_error_reg;  // result buffer entry 31 error
+reg  out31_error_next;
 reg  [15:0] out_head_conn_reg;  // result buffer head connection id (the entry at out_rd_ptr)
 reg  [15:0] out_head_conn_next;
 reg  [2:0] out_head_kind_reg;  // result buffer head kind
@@ -2419,6 +3279,9 @@ wire [37:0] _s7_qa_scaled_next_0 = {3'd0, s6_qa_scaled_pp00_reg};
 wire [37:0] _s7_qa_scaled_next_1 = {s6_qa_scaled_pp10_reg, 18'h0};
 wire [37:0] qa_scaled = _s7_qa_scaled_next_0 + _s7_qa_scaled_next_1;
 wire [23:0] nowq = s1_now_reg[27:4];
+wire [23:0] qa_win_lo = nowq + 24'h1;
+wire [23:0] qa_win_hi = nowq + 24'h327;
+wire qa_win_wraps = qa_win_hi < qa_win_lo;
 wire _s2_is_loss_next_0 = s1_kind_reg == 3'd2;
 wire _s2_is_loss_next_1 = s1_kind_reg == 3'd3;
 wire is_loss = _s2_is_loss_next_0 | _s2_is_loss_next_1;
@@ -2426,18 +3289,19 @@ wire [19:0] _s2_t_3_next_0 = {s1_size_reg, 6'd0};
 wire [26:0] size_c = {7'd0, _s2_t_3_next_0};
 wire [27:0] _s2_t_3_next_1 = {1'd0, size_c};
 wire [23:0] cur_win_end = s4_cur_reg[113:90];
-wire [23:0] qa_win_ahead = cur_win_end - s4_nowq_reg;
-wire _s5_qa_fire_next_0 = |qa_win_ahead;
-wire _s5_qa_fire_next_1 = qa_win_ahead <= 24'h327;
-wire _s5_qa_fire_next_2 = _s5_qa_fire_next_0 & _s5_qa_fire_next_1;
-wire _s5_qa_fire_next_3 = |cur_win_end;
-wire _s5_qa_fire_next_4 = _s5_qa_fire_next_2 & _s5_qa_fire_next_3;
-wire qa_roll = ~_s5_qa_fire_next_4;
+wire _s5_qa_fire_next_0 = s4_qa_win_lo_reg <= cur_win_end;
+wire _s5_qa_fire_next_1 = cur_win_end <= s4_qa_win_hi_reg;
+wire _s5_qa_fire_next_2 = _s5_qa_fire_next_0 | _s5_qa_fire_next_1;
+wire _s5_qa_fire_next_3 = _s5_qa_fire_next_0 & _s5_qa_fire_next_1;
+wire qa_win_open = s4_qa_win_wraps_reg ? _s5_qa_fire_next_2 : _s5_qa_fire_next_3;
+wire _s5_qa_fire_next_4 = |cur_win_end;
+wire _s5_qa_fire_next_5 = qa_win_open & _s5_qa_fire_next_4;
+wire qa_roll = ~_s5_qa_fire_next_5;
 wire cur_trigger = s4_cur_reg[114];
-wire _s5_qa_fire_next_5 = cur_trigger | s4_is_loss_reg;
-wire _s5_qa_fire_next_6 = _s5_qa_fire_next_5 | 1'd0;
-wire _s5_qa_fire_next_7 = |cur_win_end;
-wire qa_asked = _s5_qa_fire_next_6 & _s5_qa_fire_next_7;
+wire _s5_qa_fire_next_6 = cur_trigger | s4_is_loss_reg;
+wire _s5_qa_fire_next_7 = _s5_qa_fire_next_6 | 1'd0;
+wire _s5_qa_fire_next_8 = |cur_win_end;
+wire qa_asked = _s5_qa_fire_next_7 & _s5_qa_fire_next_8;
 wire qa_fire = qa_roll & qa_asked;
 wire [26:0] cur_c = s4_cur_reg[26:0];
 wire [27:0] _s5_t_next_0 = {1'd0, cur_c};
@@ -2464,97 +3328,127 @@ wire [20:0] _s9_fi_fire_next_0 = s8_c_qa_reg[26:6];
 wire _s9_fi_fire_next_1 = _s9_fi_fire_next_0 < s8_fi_count_sum_reg;
 wire _s9_fi_fire_next_2 = _s9_fi_fire_next_1 | s8_cur_increase_reg;
 wire fi_fire = s8_fi_uncongested_reg & _s9_fi_fire_next_2;
-wire _s5_recip_c_lead_next_0 = cur_c[26];
-wire _s5_recip_c_lead_next_1 = cur_c[25];
-wire _s5_recip_c_lead_next_2 = cur_c[24];
-wire _s5_recip_c_lead_next_3 = cur_c[23];
-wire _s5_recip_c_lead_next_4 = cur_c[22];
-wire _s5_recip_c_lead_next_5 = cur_c[21];
-wire _s5_recip_c_lead_next_6 = cur_c[20];
-wire _s5_recip_c_lead_next_7 = cur_c[19];
-wire _s5_recip_c_lead_next_8 = cur_c[18];
-wire _s5_recip_c_lead_next_9 = cur_c[17];
-wire _s5_recip_c_lead_next_10 = cur_c[16];
-wire _s5_recip_c_lead_next_11 = cur_c[15];
-wire _s5_recip_c_lead_next_12 = cur_c[14];
-wire _s5_recip_c_lead_next_13 = cur_c[13];
-wire _s5_recip_c_lead_next_14 = cur_c[12];
-wire _s5_recip_c_lead_next_15 = cur_c[11];
-wire _s5_recip_c_lead_next_16 = cur_c[10];
-wire _s5_recip_c_lead_next_17 = cur_c[9];
-wire _s5_recip_c_lead_next_18 = cur_c[8];
-wire _s5_recip_c_lead_next_19 = cur_c[7];
-wire _s5_recip_c_lead_next_20 = cur_c[6];
-wire _s5_recip_c_lead_next_21 = cur_c[5];
-wire _s5_recip_c_lead_next_22 = cur_c[4];
-wire _s5_recip_c_lead_next_23 = cur_c[3];
-wire _s5_recip_c_lead_next_24 = cur_c[2];
-wire _s5_recip_c_lead_next_25 = cur_c[1];
-wire [4:0] _s5_recip_c_lead_next_26 = _s5_recip_c_lead_next_25 ? 5'd1 : 5'd0;
-wire [4:0] _s5_recip_c_lead_next_27 = _s5_recip_c_lead_next_24 ? 5'd2 : _s5_recip_c_lead_next_26;
-wire [4:0] _s5_recip_c_lead_next_28 = _s5_recip_c_lead_next_23 ? 5'd3 : _s5_recip_c_lead_next_27;
-wire [4:0] _s5_recip_c_lead_next_29 = _s5_recip_c_lead_next_22 ? 5'd4 : _s5_recip_c_lead_next_28;
-wire [4:0] _s5_recip_c_lead_next_30 = _s5_recip_c_lead_next_21 ? 5'd5 : _s5_recip_c_lead_next_29;
-wire [4:0] _s5_recip_c_lead_next_31 = _s5_recip_c_lead_next_20 ? 5'd6 : _s5_recip_c_lead_next_30;
-wire [4:0] _s5_recip_c_lead_next_32 = _s5_recip_c_lead_next_19 ? 5'd7 : _s5_recip_c_lead_next_31;
-wire [4:0] _s5_recip_c_lead_next_33 = _s5_recip_c_lead_next_18 ? 5'd8 : _s5_recip_c_lead_next_32;
-wire [4:0] _s5_recip_c_lead_next_34 = _s5_recip_c_lead_next_17 ? 5'd9 : _s5_recip_c_lead_next_33;
-wire [4:0] _s5_recip_c_lead_next_35 = _s5_recip_c_lead_next_16 ? 5'd10 : _s5_recip_c_lead_next_34;
-wire [4:0] _s5_recip_c_lead_next_36 = _s5_recip_c_lead_next_15 ? 5'd11 : _s5_recip_c_lead_next_35;
-wire [4:0] _s5_recip_c_lead_next_37 = _s5_recip_c_lead_next_14 ? 5'd12 : _s5_recip_c_lead_next_36;
-wire [4:0] _s5_recip_c_lead_next_38 = _s5_recip_c_lead_next_13 ? 5'd13 : _s5_recip_c_lead_next_37;
-wire [4:0] _s5_recip_c_lead_next_39 = _s5_recip_c_lead_next_12 ? 5'd14 : _s5_recip_c_lead_next_38;
-wire [4:0] _s5_recip_c_lead_next_40 = _s5_recip_c_lead_next_11 ? 5'd15 : _s5_recip_c_lead_next_39;
-wire [4:0] _s5_recip_c_lead_next_41 = _s5_recip_c_lead_next_10 ? 5'd16 : _s5_recip_c_lead_next_40;
-wire [4:0] _s5_recip_c_lead_next_42 = _s5_recip_c_lead_next_9 ? 5'd17 : _s5_recip_c_lead_next_41;
-wire [4:0] _s5_recip_c_lead_next_43 = _s5_recip_c_lead_next_8 ? 5'd18 : _s5_recip_c_lead_next_42;
-wire [4:0] _s5_recip_c_lead_next_44 = _s5_recip_c_lead_next_7 ? 5'd19 : _s5_recip_c_lead_next_43;
-wire [4:0] _s5_recip_c_lead_next_45 = _s5_recip_c_lead_next_6 ? 5'd20 : _s5_recip_c_lead_next_44;
-wire [4:0] _s5_recip_c_lead_next_46 = _s5_recip_c_lead_next_5 ? 5'd21 : _s5_recip_c_lead_next_45;
-wire [4:0] _s5_recip_c_lead_next_47 = _s5_recip_c_lead_next_4 ? 5'd22 : _s5_recip_c_lead_next_46;
-wire [4:0] _s5_recip_c_lead_next_48 = _s5_recip_c_lead_next_3 ? 5'd23 : _s5_recip_c_lead_next_47;
-wire [4:0] _s5_recip_c_lead_next_49 = _s5_recip_c_lead_next_2 ? 5'd24 : _s5_recip_c_lead_next_48;
-wire [4:0] _s5_recip_c_lead_next_50 = _s5_recip_c_lead_next_1 ? 5'd25 : _s5_recip_c_lead_next_49;
-wire [4:0] recip_c_lead = _s5_recip_c_lead_next_0 ? 5'd26 : _s5_recip_c_lead_next_50;
-wire _s5_recip_c_mantissa_next_0 = cur_c[0];
-wire [9:0] _s5_recip_c_mantissa_next_1 = {_s5_recip_c_mantissa_next_0, 9'd0};
-wire [1:0] _s5_recip_c_mantissa_next_2 = cur_c[1:0];
-wire [9:0] _s5_recip_c_mantissa_next_3 = {_s5_recip_c_mantissa_next_2, 8'd0};
-wire [2:0] _s5_recip_c_mantissa_next_4 = cur_c[2:0];
-wire [9:0] _s5_recip_c_mantissa_next_5 = {_s5_recip_c_mantissa_next_4, 7'd0};
-wire [3:0] _s5_recip_c_mantissa_next_6 = cur_c[3:0];
-wire [9:0] _s5_recip_c_mantissa_next_7 = {_s5_recip_c_mantissa_next_6, 6'd0};
-wire [4:0] _s5_recip_c_mantissa_next_8 = cur_c[4:0];
-wire [9:0] _s5_recip_c_mantissa_next_9 = {_s5_recip_c_mantissa_next_8, 5'd0};
-wire [5:0] _s5_recip_c_mantissa_next_10 = cur_c[5:0];
-wire [9:0] _s5_recip_c_mantissa_next_11 = {_s5_recip_c_mantissa_next_10, 4'd0};
-wire [6:0] _s5_recip_c_mantissa_next_12 = cur_c[6:0];
-wire [9:0] _s5_recip_c_mantissa_next_13 = {_s5_recip_c_mantissa_next_12, 3'd0};
-wire [7:0] _s5_recip_c_mantissa_next_14 = cur_c[7:0];
-wire [9:0] _s5_recip_c_mantissa_next_15 = {_s5_recip_c_mantissa_next_14, 2'd0};
-wire [8:0] _s5_recip_c_mantissa_next_16 = cur_c[8:0];
-wire [9:0] _s5_recip_c_mantissa_next_17 = {_s5_recip_c_mantissa_next_16, 1'd0};
-wire [9:0] _s5_recip_c_mantissa_next_18 = cur_c[9:0];
-wire [9:0] _s5_recip_c_mantissa_next_19 = cur_c[10:1];
-wire [9:0] _s5_recip_c_mantissa_next_20 = cur_c[11:2];
-wire [9:0] _s5_recip_c_mantissa_next_21 = cur_c[12:3];
-wire [9:0] _s5_recip_c_mantissa_next_22 = cur_c[13:4];
-wire [9:0] _s5_recip_c_mantissa_next_23 = cur_c[14:5];
-wire [9:0] _s5_recip_c_mantissa_next_24 = cur_c[15:6];
-wire [9:0] _s5_recip_c_mantissa_next_25 = cur_c[16:7];
-wire [9:0] _s5_recip_c_mantissa_next_26 = cur_c[17:8];
-wire [9:0] _s5_recip_c_mantissa_next_27 = cur_c[18:9];
-wire [9:0] _s5_recip_c_mantissa_next_28 = cur_c[19:10];
-wire [9:0] _s5_recip_c_mantissa_next_29 = cur_c[20:11];
-wire [9:0] _s5_recip_c_mantissa_next_30 = cur_c[21:12];
-wire [9:0] _s5_recip_c_mantissa_next_31 = cur_c[22:13];
-wire [9:0] _s5_recip_c_mantissa_next_32 = cur_c[23:14];
-wire [9:0] _s5_recip_c_mantissa_next_33 = cur_c[24:15];
-wire [9:0] _s5_recip_c_mantissa_next_34 = cur_c[25:16];
-wire [9:0] recip_c_mantissa = (recip_c_lead == 5'd0) ? 10'd0 : (recip_c_lead == 5'd1) ? _s5_recip_c_mantissa_next_1 : (recip_c_lead == 5'd2) ? _s5_recip_c_mantissa_next_3 : (recip_c_lead == 5'd3) ? _s5_recip_c_mantissa_next_5 : (recip_c_lead == 5'd4) ? _s5_recip_c_mantissa_next_7 : (recip_c_lead == 5'd5) ? _s5_recip_c_mantissa_next_9 : (recip_c_lead == 5'd6) ? _s5_recip_c_mantissa_next_11 : (recip_c_lead == 5'd7) ? _s5_recip_c_mantissa_next_13 : (recip_c_lead == 5'd8) ? _s5_recip_c_mantissa_next_15 : (recip_c_lead == 5'd9) ? _s5_recip_c_mantissa_next_17 : (recip_c_lead == 5'd10) ? _s5_recip_c_mantissa_next_18 : (recip_c_lead == 5'd11) ? _s5_recip_c_mantissa_next_19 : (recip_c_lead == 5'd12) ? _s5_recip_c_mantissa_next_20 : (recip_c_lead == 5'd13) ? _s5_recip_c_mantissa_next_21 : (recip_c_lead == 5'd14) ? _s5_recip_c_mantissa_next_22 : (recip_c_lead == 5'd15) ? _s5_recip_c_mantissa_next_23 : (recip_c_lead == 5'd16) ? _s5_recip_c_mantissa_next_24 : (recip_c_lead == 5'd17) ? _s5_recip_c_mantissa_next_25 : (recip_c_lead == 5'd18) ? _s5_recip_c_mantissa_next_26 : (recip_c_lead == 5'd19) ? _s5_recip_c_mantissa_next_27 : (recip_c_lead == 5'd20) ? _s5_recip_c_mantissa_next_28 : (recip_c_lead == 5'd21) ? _s5_recip_c_mantissa_next_29 : (recip_c_lead == 5'd22) ? _s5_recip_c_mantissa_next_30 : (recip_c_lead == 5'd23) ? _s5_recip_c_mantissa_next_31 : (recip_c_lead == 5'd24) ? _s5_recip_c_mantissa_next_32 : (recip_c_lead == 5'd25) ? _s5_recip_c_mantissa_next_33 : _s5_recip_c_mantissa_next_34;
+wire _s5_recip_c_lead_next_0 = 1'd0 | 1'd0;
+wire _s5_recip_c_lead_next_1 = 1'd0 | 1'd0;
+wire _s5_recip_c_lead_next_2 = _s5_recip_c_lead_next_0 | _s5_recip_c_lead_next_1;
+wire _s5_recip_c_lead_next_3 = cur_c[26];
+wire _s5_recip_c_lead_next_4 = 1'd0 | _s5_recip_c_lead_next_3;
+wire _s5_recip_c_lead_next_5 = cur_c[25];
+wire _s5_recip_c_lead_next_6 = cur_c[24];
+wire _s5_recip_c_lead_next_7 = _s5_recip_c_lead_next_5 | _s5_recip_c_lead_next_6;
+wire _s5_recip_c_lead_next_8 = _s5_recip_c_lead_next_4 | _s5_recip_c_lead_next_7;
+wire _s5_recip_c_lead_next_9 = _s5_recip_c_lead_next_2 | _s5_recip_c_lead_next_8;
+wire _s5_recip_c_lead_next_10 = cur_c[23];
+wire _s5_recip_c_lead_next_11 = cur_c[22];
+wire _s5_recip_c_lead_next_12 = _s5_recip_c_lead_next_10 | _s5_recip_c_lead_next_11;
+wire _s5_recip_c_lead_next_13 = cur_c[21];
+wire _s5_recip_c_lead_next_14 = cur_c[20];
+wire _s5_recip_c_lead_next_15 = _s5_recip_c_lead_next_13 | _s5_recip_c_lead_next_14;
+wire _s5_recip_c_lead_next_16 = _s5_recip_c_lead_next_12 | _s5_recip_c_lead_next_15;
+wire _s5_recip_c_lead_next_17 = cur_c[19];
+wire _s5_recip_c_lead_next_18 = cur_c[18];
+wire _s5_recip_c_lead_next_19 = _s5_recip_c_lead_next_17 | _s5_recip_c_lead_next_18;
+wire _s5_recip_c_lead_next_20 = cur_c[17];
+wire _s5_recip_c_lead_next_21 = cur_c[16];
+wire _s5_recip_c_lead_next_22 = _s5_recip_c_lead_next_20 | _s5_recip_c_lead_next_21;
+wire _s5_recip_c_lead_next_23 = _s5_recip_c_lead_next_19 | _s5_recip_c_lead_next_22;
+wire _s5_recip_c_lead_next_24 = _s5_recip_c_lead_next_16 | _s5_recip_c_lead_next_23;
+wire _s5_recip_c_lead_next_25 = _s5_recip_c_lead_next_9 | _s5_recip_c_lead_next_24;
+wire _s5_recip_c_lead_next_26 = _s5_recip_c_lead_next_0 ? 1'd0 : 1'd0;
+wire [1:0] _s5_recip_c_lead_next_27 = {_s5_recip_c_lead_next_0, _s5_recip_c_lead_next_26};
+wire _s5_recip_c_lead_next_28 = _s5_recip_c_lead_next_4 ? 1'd0 : _s5_recip_c_lead_next_5;
+wire [1:0] _s5_recip_c_lead_next_29 = {_s5_recip_c_lead_next_4, _s5_recip_c_lead_next_28};
+wire [1:0] _s5_recip_c_lead_next_30 = _s5_recip_c_lead_next_2 ? _s5_recip_c_lead_next_27 : _s5_recip_c_lead_next_29;
+wire [2:0] _s5_recip_c_lead_next_31 = {_s5_recip_c_lead_next_2, _s5_recip_c_lead_next_30};
+wire _s5_recip_c_lead_next_32 = _s5_recip_c_lead_next_12 ? _s5_recip_c_lead_next_10 : _s5_recip_c_lead_next_13;
+wire [1:0] _s5_recip_c_lead_next_33 = {_s5_recip_c_lead_next_12, _s5_recip_c_lead_next_32};
+wire _s5_recip_c_lead_next_34 = _s5_recip_c_lead_next_19 ? _s5_recip_c_lead_next_17 : _s5_recip_c_lead_next_20;
+wire [1:0] _s5_recip_c_lead_next_35 = {_s5_recip_c_lead_next_19, _s5_recip_c_lead_next_34};
+wire [1:0] _s5_recip_c_lead_next_36 = _s5_recip_c_lead_next_16 ? _s5_recip_c_lead_next_33 : _s5_recip_c_lead_next_35;
+wire [2:0] _s5_recip_c_lead_next_37 = {_s5_recip_c_lead_next_16, _s5_recip_c_lead_next_36};
+wire [2:0] _s5_recip_c_lead_next_38 = _s5_recip_c_lead_next_9 ? _s5_recip_c_lead_next_31 : _s5_recip_c_lead_next_37;
+wire [3:0] _s5_recip_c_lead_next_39 = {_s5_recip_c_lead_next_9, _s5_recip_c_lead_next_38};
+wire _s5_recip_c_lead_next_40 = cur_c[15];
+wire _s5_recip_c_lead_next_41 = cur_c[14];
+wire _s5_recip_c_lead_next_42 = _s5_recip_c_lead_next_40 | _s5_recip_c_lead_next_41;
+wire _s5_recip_c_lead_next_43 = cur_c[13];
+wire _s5_recip_c_lead_next_44 = cur_c[12];
+wire _s5_recip_c_lead_next_45 = _s5_recip_c_lead_next_43 | _s5_recip_c_lead_next_44;
+wire _s5_recip_c_lead_next_46 = _s5_recip_c_lead_next_42 | _s5_recip_c_lead_next_45;
+wire _s5_recip_c_lead_next_47 = cur_c[11];
+wire _s5_recip_c_lead_next_48 = cur_c[10];
+wire _s5_recip_c_lead_next_49 = _s5_recip_c_lead_next_47 | _s5_recip_c_lead_next_48;
+wire _s5_recip_c_lead_next_50 = cur_c[9];
+wire _s5_recip_c_lead_next_51 = cur_c[8];
+wire _s5_recip_c_lead_next_52 = _s5_recip_c_lead_next_50 | _s5_recip_c_lead_next_51;
+wire _s5_recip_c_lead_next_53 = _s5_recip_c_lead_next_49 | _s5_recip_c_lead_next_52;
+wire _s5_recip_c_lead_next_54 = _s5_recip_c_lead_next_46 | _s5_recip_c_lead_next_53;
+wire _s5_recip_c_lead_next_55 = _s5_recip_c_lead_next_42 ? _s5_recip_c_lead_next_40 : _s5_recip_c_lead_next_43;
+wire [1:0] _s5_recip_c_lead_next_56 = {_s5_recip_c_lead_next_42, _s5_recip_c_lead_next_55};
+wire _s5_recip_c_lead_next_57 = _s5_recip_c_lead_next_49 ? _s5_recip_c_lead_next_47 : _s5_recip_c_lead_next_50;
+wire [1:0] _s5_recip_c_lead_next_58 = {_s5_recip_c_lead_next_49, _s5_recip_c_lead_next_57};
+wire [1:0] _s5_recip_c_lead_next_59 = _s5_recip_c_lead_next_46 ? _s5_recip_c_lead_next_56 : _s5_recip_c_lead_next_58;
+wire [2:0] _s5_recip_c_lead_next_60 = {_s5_recip_c_lead_next_46, _s5_recip_c_lead_next_59};
+wire _s5_recip_c_lead_next_61 = cur_c[7];
+wire _s5_recip_c_lead_next_62 = cur_c[6];
+wire _s5_recip_c_lead_next_63 = _s5_recip_c_lead_next_61 | _s5_recip_c_lead_next_62;
+wire _s5_recip_c_lead_next_64 = cur_c[5];
+wire _s5_recip_c_lead_next_65 = cur_c[4];
+wire _s5_recip_c_lead_next_66 = _s5_recip_c_lead_next_64 | _s5_recip_c_lead_next_65;
+wire _s5_recip_c_lead_next_67 = _s5_recip_c_lead_next_63 | _s5_recip_c_lead_next_66;
+wire _s5_recip_c_lead_next_68 = _s5_recip_c_lead_next_63 ? _s5_recip_c_lead_next_61 : _s5_recip_c_lead_next_64;
+wire [1:0] _s5_recip_c_lead_next_69 = {_s5_recip_c_lead_next_63, _s5_recip_c_lead_next_68};
+wire _s5_recip_c_lead_next_70 = cur_c[3];
+wire _s5_recip_c_lead_next_71 = cur_c[2];
+wire _s5_recip_c_lead_next_72 = _s5_recip_c_lead_next_70 | _s5_recip_c_lead_next_71;
+wire _s5_recip_c_lead_next_73 = cur_c[1];
+wire _s5_recip_c_lead_next_74 = _s5_recip_c_lead_next_72 ? _s5_recip_c_lead_next_70 : _s5_recip_c_lead_next_73;
+wire [1:0] _s5_recip_c_lead_next_75 = {_s5_recip_c_lead_next_72, _s5_recip_c_lead_next_74};
+wire [1:0] _s5_recip_c_lead_next_76 = _s5_recip_c_lead_next_67 ? _s5_recip_c_lead_next_69 : _s5_recip_c_lead_next_75;
+wire [2:0] _s5_recip_c_lead_next_77 = {_s5_recip_c_lead_next_67, _s5_recip_c_lead_next_76};
+wire [2:0] _s5_recip_c_lead_next_78 = _s5_recip_c_lead_next_54 ? _s5_recip_c_lead_next_60 : _s5_recip_c_lead_next_77;
+wire [3:0] _s5_recip_c_lead_next_79 = {_s5_recip_c_lead_next_54, _s5_recip_c_lead_next_78};
+wire [3:0] _s5_recip_c_lead_next_80 = _s5_recip_c_lead_next_25 ? _s5_recip_c_lead_next_39 : _s5_recip_c_lead_next_79;
+wire [4:0] recip_c_lead = {_s5_recip_c_lead_next_25, _s5_recip_c_lead_next_80};
+wire _s5_t_2_next_0 = cur_c[0];
+wire [9:0] _s5_t_2_next_1 = {_s5_t_2_next_0, 9'd0};
+wire [1:0] _s5_t_3_next_0 = cur_c[1:0];
+wire [9:0] _s5_t_3_next_1 = {_s5_t_3_next_0, 8'd0};
+wire [2:0] _s5_t_4_next_0 = cur_c[2:0];
+wire [9:0] _s5_t_4_next_1 = {_s5_t_4_next_0, 7'd0};
+wire [3:0] _s5_t_5_next_0 = cur_c[3:0];
+wire [9:0] _s5_t_5_next_1 = {_s5_t_5_next_0, 6'd0};
+wire [4:0] _s5_t_6_next_0 = cur_c[4:0];
+wire [9:0] _s5_t_6_next_1 = {_s5_t_6_next_0, 5'd0};
+wire [5:0] _s5_t_7_next_0 = cur_c[5:0];
+wire [9:0] _s5_t_7_next_1 = {_s5_t_7_next_0, 4'd0};
+wire [6:0] _s5_t_8_next_0 = cur_c[6:0];
+wire [9:0] _s5_t_8_next_1 = {_s5_t_8_next_0, 3'd0};
+wire [7:0] _s5_t_9_next_0 = cur_c[7:0];
+wire [9:0] _s5_t_9_next_1 = {_s5_t_9_next_0, 2'd0};
+wire [8:0] _s5_t_10_next_0 = cur_c[8:0];
+wire [9:0] _s5_t_10_next_1 = {_s5_t_10_next_0, 1'd0};
+wire [9:0] _s5_t_11_next_0 = cur_c[9:0];
+wire [9:0] _s5_t_12_next_0 = cur_c[10:1];
+wire [9:0] _s5_t_13_next_0 = cur_c[11:2];
+wire [9:0] _s5_t_14_next_0 = cur_c[12:3];
+wire [9:0] _s5_t_15_next_0 = cur_c[13:4];
+wire [9:0] _s5_t_16_next_0 = cur_c[14:5];
+wire [9:0] _s5_t_17_next_0 = cur_c[15:6];
+wire [9:0] _s5_t_18_next_0 = cur_c[16:7];
+wire [9:0] _s5_t_19_next_0 = cur_c[17:8];
+wire [9:0] _s5_t_20_next_0 = cur_c[18:9];
+wire [9:0] _s5_t_21_next_0 = cur_c[19:10];
+wire [9:0] _s5_t_22_next_0 = cur_c[20:11];
+wire [9:0] _s5_t_23_next_0 = cur_c[21:12];
+wire [9:0] _s5_t_24_next_0 = cur_c[22:13];
+wire [9:0] _s5_t_25_next_0 = cur_c[23:14];
+wire [9:0] _s5_t_26_next_0 = cur_c[24:15];
+wire [9:0] _s5_t_27_next_0 = cur_c[25:16];
+wire [9:0] recip_c_mantissa = s5_recip_c_lead_reg[4] ? (s5_recip_c_lead_reg[3] ? (s5_recip_c_lead_reg[2] ? s5_t_27_reg : (s5_recip_c_lead_reg[1] ? s5_t_27_reg : (s5_recip_c_lead_reg[0] ? s5_t_26_reg : s5_t_25_reg))) : (s5_recip_c_lead_reg[2] ? (s5_recip_c_lead_reg[1] ? (s5_recip_c_lead_reg[0] ? s5_t_24_reg : s5_t_23_reg) : (s5_recip_c_lead_reg[0] ? s5_t_22_reg : s5_t_21_reg)) : (s5_recip_c_lead_reg[1] ? (s5_recip_c_lead_reg[0] ? s5_t_20_reg : s5_t_19_reg) : (s5_recip_c_lead_reg[0] ? s5_t_18_reg : s5_t_17_reg)))) : (s5_recip_c_lead_reg[3] ? (s5_recip_c_lead_reg[2] ? (s5_recip_c_lead_reg[1] ? (s5_recip_c_lead_reg[0] ? s5_t_16_reg : s5_t_15_reg) : (s5_recip_c_lead_reg[0] ? s5_t_14_reg : s5_t_13_reg)) : (s5_recip_c_lead_reg[1] ? (s5_recip_c_lead_reg[0] ? s5_t_12_reg : s5_t_11_reg) : (s5_recip_c_lead_reg[0] ? s5_t_10_reg : s5_t_9_reg))) : (s5_recip_c_lead_reg[2] ? (s5_recip_c_lead_reg[1] ? (s5_recip_c_lead_reg[0] ? s5_t_8_reg : s5_t_7_reg) : (s5_recip_c_lead_reg[0] ? s5_t_6_reg : s5_t_5_reg)) : (s5_recip_c_lead_reg[1] ? (s5_recip_c_lead_reg[0] ? s5_t_4_reg : s5_t_3_reg) : (s5_recip_c_lead_reg[0] ? s5_t_2_reg : 10'd0))));
 reg  [10:0] recip_c_recip;
 always @* begin
-    case (s5_recip_c_mantissa_reg)
+    case (s6_recip_c_mantissa_reg)
         10'd0: recip_c_recip = 11'd2047;
         10'd1: recip_c_recip = 11'd2045;
         10'd2: recip_c_recip = 11'd2043;
@@ -3581,76 +4475,113 @@ always @* begin
         10'd1023: recip_c_recip = 11'd1024;
     endcase
 end
-wire _s2_recip_rtt_lead_next_0 = s1_rtt_reg[19];
-wire _s2_recip_rtt_lead_next_1 = s1_rtt_reg[18];
-wire _s2_recip_rtt_lead_next_2 = s1_rtt_reg[17];
-wire _s2_recip_rtt_lead_next_3 = s1_rtt_reg[16];
-wire _s2_recip_rtt_lead_next_4 = s1_rtt_reg[15];
-wire _s2_recip_rtt_lead_next_5 = s1_rtt_reg[14];
-wire _s2_recip_rtt_lead_next_6 = s1_rtt_reg[13];
-wire _s2_recip_rtt_lead_next_7 = s1_rtt_reg[12];
-wire _s2_recip_rtt_lead_next_8 = s1_rtt_reg[11];
-wire _s2_recip_rtt_lead_next_9 = s1_rtt_reg[10];
-wire _s2_recip_rtt_lead_next_10 = s1_rtt_reg[9];
-wire _s2_recip_rtt_lead_next_11 = s1_rtt_reg[8];
-wire _s2_recip_rtt_lead_next_12 = s1_rtt_reg[7];
-wire _s2_recip_rtt_lead_next_13 = s1_rtt_reg[6];
-wire _s2_recip_rtt_lead_next_14 = s1_rtt_reg[5];
-wire _s2_recip_rtt_lead_next_15 = s1_rtt_reg[4];
-wire _s2_recip_rtt_lead_next_16 = s1_rtt_reg[3];
-wire _s2_recip_rtt_lead_next_17 = s1_rtt_reg[2];
-wire _s2_recip_rtt_lead_next_18 = s1_rtt_reg[1];
-wire [4:0] _s2_recip_rtt_lead_next_19 = _s2_recip_rtt_lead_next_18 ? 5'd1 : 5'd0;
-wire [4:0] _s2_recip_rtt_lead_next_20 = _s2_recip_rtt_lead_next_17 ? 5'd2 : _s2_recip_rtt_lead_next_19;
-wire [4:0] _s2_recip_rtt_lead_next_21 = _s2_recip_rtt_lead_next_16 ? 5'd3 : _s2_recip_rtt_lead_next_20;
-wire [4:0] _s2_recip_rtt_lead_next_22 = _s2_recip_rtt_lead_next_15 ? 5'd4 : _s2_recip_rtt_lead_next_21;
-wire [4:0] _s2_recip_rtt_lead_next_23 = _s2_recip_rtt_lead_next_14 ? 5'd5 : _s2_recip_rtt_lead_next_22;
-wire [4:0] _s2_recip_rtt_lead_next_24 = _s2_recip_rtt_lead_next_13 ? 5'd6 : _s2_recip_rtt_lead_next_23;
-wire [4:0] _s2_recip_rtt_lead_next_25 = _s2_recip_rtt_lead_next_12 ? 5'd7 : _s2_recip_rtt_lead_next_24;
-wire [4:0] _s2_recip_rtt_lead_next_26 = _s2_recip_rtt_lead_next_11 ? 5'd8 : _s2_recip_rtt_lead_next_25;
-wire [4:0] _s2_recip_rtt_lead_next_27 = _s2_recip_rtt_lead_next_10 ? 5'd9 : _s2_recip_rtt_lead_next_26;
-wire [4:0] _s2_recip_rtt_lead_next_28 = _s2_recip_rtt_lead_next_9 ? 5'd10 : _s2_recip_rtt_lead_next_27;
-wire [4:0] _s2_recip_rtt_lead_next_29 = _s2_recip_rtt_lead_next_8 ? 5'd11 : _s2_recip_rtt_lead_next_28;
-wire [4:0] _s2_recip_rtt_lead_next_30 = _s2_recip_rtt_lead_next_7 ? 5'd12 : _s2_recip_rtt_lead_next_29;
-wire [4:0] _s2_recip_rtt_lead_next_31 = _s2_recip_rtt_lead_next_6 ? 5'd13 : _s2_recip_rtt_lead_next_30;
-wire [4:0] _s2_recip_rtt_lead_next_32 = _s2_recip_rtt_lead_next_5 ? 5'd14 : _s2_recip_rtt_lead_next_31;
-wire [4:0] _s2_recip_rtt_lead_next_33 = _s2_recip_rtt_lead_next_4 ? 5'd15 : _s2_recip_rtt_lead_next_32;
-wire [4:0] _s2_recip_rtt_lead_next_34 = _s2_recip_rtt_lead_next_3 ? 5'd16 : _s2_recip_rtt_lead_next_33;
-wire [4:0] _s2_recip_rtt_lead_next_35 = _s2_recip_rtt_lead_next_2 ? 5'd17 : _s2_recip_rtt_lead_next_34;
-wire [4:0] _s2_recip_rtt_lead_next_36 = _s2_recip_rtt_lead_next_1 ? 5'd18 : _s2_recip_rtt_lead_next_35;
-wire [4:0] recip_rtt_lead = _s2_recip_rtt_lead_next_0 ? 5'd19 : _s2_recip_rtt_lead_next_36;
-wire _s2_recip_rtt_mantissa_next_0 = s1_rtt_reg[0];
-wire [9:0] _s2_recip_rtt_mantissa_next_1 = {_s2_recip_rtt_mantissa_next_0, 9'd0};
-wire [1:0] _s2_recip_rtt_mantissa_next_2 = s1_rtt_reg[1:0];
-wire [9:0] _s2_recip_rtt_mantissa_next_3 = {_s2_recip_rtt_mantissa_next_2, 8'd0};
-wire [2:0] _s2_recip_rtt_mantissa_next_4 = s1_rtt_reg[2:0];
-wire [9:0] _s2_recip_rtt_mantissa_next_5 = {_s2_recip_rtt_mantissa_next_4, 7'd0};
-wire [3:0] _s2_recip_rtt_mantissa_next_6 = s1_rtt_reg[3:0];
-wire [9:0] _s2_recip_rtt_mantissa_next_7 = {_s2_recip_rtt_mantissa_next_6, 6'd0};
-wire [4:0] _s2_recip_rtt_mantissa_next_8 = s1_rtt_reg[4:0];
-wire [9:0] _s2_recip_rtt_mantissa_next_9 = {_s2_recip_rtt_mantissa_next_8, 5'd0};
-wire [5:0] _s2_recip_rtt_mantissa_next_10 = s1_rtt_reg[5:0];
-wire [9:0] _s2_recip_rtt_mantissa_next_11 = {_s2_recip_rtt_mantissa_next_10, 4'd0};
-wire [6:0] _s2_recip_rtt_mantissa_next_12 = s1_rtt_reg[6:0];
-wire [9:0] _s2_recip_rtt_mantissa_next_13 = {_s2_recip_rtt_mantissa_next_12, 3'd0};
-wire [7:0] _s2_recip_rtt_mantissa_next_14 = s1_rtt_reg[7:0];
-wire [9:0] _s2_recip_rtt_mantissa_next_15 = {_s2_recip_rtt_mantissa_next_14, 2'd0};
-wire [8:0] _s2_recip_rtt_mantissa_next_16 = s1_rtt_reg[8:0];
-wire [9:0] _s2_recip_rtt_mantissa_next_17 = {_s2_recip_rtt_mantissa_next_16, 1'd0};
-wire [9:0] _s2_recip_rtt_mantissa_next_18 = s1_rtt_reg[9:0];
-wire [9:0] _s2_recip_rtt_mantissa_next_19 = s1_rtt_reg[10:1];
-wire [9:0] _s2_recip_rtt_mantissa_next_20 = s1_rtt_reg[11:2];
-wire [9:0] _s2_recip_rtt_mantissa_next_21 = s1_rtt_reg[12:3];
-wire [9:0] _s2_recip_rtt_mantissa_next_22 = s1_rtt_reg[13:4];
-wire [9:0] _s2_recip_rtt_mantissa_next_23 = s1_rtt_reg[14:5];
-wire [9:0] _s2_recip_rtt_mantissa_next_24 = s1_rtt_reg[15:6];
-wire [9:0] _s2_recip_rtt_mantissa_next_25 = s1_rtt_reg[16:7];
-wire [9:0] _s2_recip_rtt_mantissa_next_26 = s1_rtt_reg[17:8];
-wire [9:0] _s2_recip_rtt_mantissa_next_27 = s1_rtt_reg[18:9];
-wire [9:0] recip_rtt_mantissa = (recip_rtt_lead == 5'd0) ? 10'd0 : (recip_rtt_lead == 5'd1) ? _s2_recip_rtt_mantissa_next_1 : (recip_rtt_lead == 5'd2) ? _s2_recip_rtt_mantissa_next_3 : (recip_rtt_lead == 5'd3) ? _s2_recip_rtt_mantissa_next_5 : (recip_rtt_lead == 5'd4) ? _s2_recip_rtt_mantissa_next_7 : (recip_rtt_lead == 5'd5) ? _s2_recip_rtt_mantissa_next_9 : (recip_rtt_lead == 5'd6) ? _s2_recip_rtt_mantissa_next_11 : (recip_rtt_lead == 5'd7) ? _s2_recip_rtt_mantissa_next_13 : (recip_rtt_lead == 5'd8) ? _s2_recip_rtt_mantissa_next_15 : (recip_rtt_lead == 5'd9) ? _s2_recip_rtt_mantissa_next_17 : (recip_rtt_lead == 5'd10) ? _s2_recip_rtt_mantissa_next_18 : (recip_rtt_lead == 5'd11) ? _s2_recip_rtt_mantissa_next_19 : (recip_rtt_lead == 5'd12) ? _s2_recip_rtt_mantissa_next_20 : (recip_rtt_lead == 5'd13) ? _s2_recip_rtt_mantissa_next_21 : (recip_rtt_lead == 5'd14) ? _s2_recip_rtt_mantissa_next_22 : (recip_rtt_lead == 5'd15) ? _s2_recip_rtt_mantissa_next_23 : (recip_rtt_lead == 5'd16) ? _s2_recip_rtt_mantissa_next_24 : (recip_rtt_lead == 5'd17) ? _s2_recip_rtt_mantissa_next_25 : (recip_rtt_lead == 5'd18) ? _s2_recip_rtt_mantissa_next_26 : _s2_recip_rtt_mantissa_next_27;
+wire _s2_recip_rtt_lead_next_0 = 1'd0 | 1'd0;
+wire _s2_recip_rtt_lead_next_1 = 1'd0 | 1'd0;
+wire _s2_recip_rtt_lead_next_2 = _s2_recip_rtt_lead_next_0 | _s2_recip_rtt_lead_next_1;
+wire _s2_recip_rtt_lead_next_3 = 1'd0 | 1'd0;
+wire _s2_recip_rtt_lead_next_4 = 1'd0 | 1'd0;
+wire _s2_recip_rtt_lead_next_5 = _s2_recip_rtt_lead_next_3 | _s2_recip_rtt_lead_next_4;
+wire _s2_recip_rtt_lead_next_6 = _s2_recip_rtt_lead_next_2 | _s2_recip_rtt_lead_next_5;
+wire _s2_recip_rtt_lead_next_7 = 1'd0 | 1'd0;
+wire _s2_recip_rtt_lead_next_8 = 1'd0 | 1'd0;
+wire _s2_recip_rtt_lead_next_9 = _s2_recip_rtt_lead_next_7 | _s2_recip_rtt_lead_next_8;
+wire _s2_recip_rtt_lead_next_10 = s1_rtt_reg[19];
+wire _s2_recip_rtt_lead_next_11 = s1_rtt_reg[18];
+wire _s2_recip_rtt_lead_next_12 = _s2_recip_rtt_lead_next_10 | _s2_recip_rtt_lead_next_11;
+wire _s2_recip_rtt_lead_next_13 = s1_rtt_reg[17];
+wire _s2_recip_rtt_lead_next_14 = s1_rtt_reg[16];
+wire _s2_recip_rtt_lead_next_15 = _s2_recip_rtt_lead_next_13 | _s2_recip_rtt_lead_next_14;
+wire _s2_recip_rtt_lead_next_16 = _s2_recip_rtt_lead_next_12 | _s2_recip_rtt_lead_next_15;
+wire _s2_recip_rtt_lead_next_17 = _s2_recip_rtt_lead_next_9 | _s2_recip_rtt_lead_next_16;
+wire _s2_recip_rtt_lead_next_18 = _s2_recip_rtt_lead_next_6 | _s2_recip_rtt_lead_next_17;
+wire _s2_recip_rtt_lead_next_19 = _s2_recip_rtt_lead_next_0 ? 1'd0 : 1'd0;
+wire [1:0] _s2_recip_rtt_lead_next_20 = {_s2_recip_rtt_lead_next_0, _s2_recip_rtt_lead_next_19};
+wire _s2_recip_rtt_lead_next_21 = _s2_recip_rtt_lead_next_3 ? 1'd0 : 1'd0;
+wire [1:0] _s2_recip_rtt_lead_next_22 = {_s2_recip_rtt_lead_next_3, _s2_recip_rtt_lead_next_21};
+wire [1:0] _s2_recip_rtt_lead_next_23 = _s2_recip_rtt_lead_next_2 ? _s2_recip_rtt_lead_next_20 : _s2_recip_rtt_lead_next_22;
+wire [2:0] _s2_recip_rtt_lead_next_24 = {_s2_recip_rtt_lead_next_2, _s2_recip_rtt_lead_next_23};
+wire _s2_recip_rtt_lead_next_25 = _s2_recip_rtt_lead_next_7 ? 1'd0 : 1'd0;
+wire [1:0] _s2_recip_rtt_lead_next_26 = {_s2_recip_rtt_lead_next_7, _s2_recip_rtt_lead_next_25};
+wire _s2_recip_rtt_lead_next_27 = _s2_recip_rtt_lead_next_12 ? _s2_recip_rtt_lead_next_10 : _s2_recip_rtt_lead_next_13;
+wire [1:0] _s2_recip_rtt_lead_next_28 = {_s2_recip_rtt_lead_next_12, _s2_recip_rtt_lead_next_27};
+wire [1:0] _s2_recip_rtt_lead_next_29 = _s2_recip_rtt_lead_next_9 ? _s2_recip_rtt_lead_next_26 : _s2_recip_rtt_lead_next_28;
+wire [2:0] _s2_recip_rtt_lead_next_30 = {_s2_recip_rtt_lead_next_9, _s2_recip_rtt_lead_next_29};
+wire [2:0] _s2_recip_rtt_lead_next_31 = _s2_recip_rtt_lead_next_6 ? _s2_recip_rtt_lead_next_24 : _s2_recip_rtt_lead_next_30;
+wire [3:0] _s2_recip_rtt_lead_next_32 = {_s2_recip_rtt_lead_next_6, _s2_recip_rtt_lead_next_31};
+wire _s2_recip_rtt_lead_next_33 = s1_rtt_reg[15];
+wire _s2_recip_rtt_lead_next_34 = s1_rtt_reg[14];
+wire _s2_recip_rtt_lead_next_35 = _s2_recip_rtt_lead_next_33 | _s2_recip_rtt_lead_next_34;
+wire _s2_recip_rtt_lead_next_36 = s1_rtt_reg[13];
+wire _s2_recip_rtt_lead_next_37 = s1_rtt_reg[12];
+wire _s2_recip_rtt_lead_next_38 = _s2_recip_rtt_lead_next_36 | _s2_recip_rtt_lead_next_37;
+wire _s2_recip_rtt_lead_next_39 = _s2_recip_rtt_lead_next_35 | _s2_recip_rtt_lead_next_38;
+wire _s2_recip_rtt_lead_next_40 = s1_rtt_reg[11];
+wire _s2_recip_rtt_lead_next_41 = s1_rtt_reg[10];
+wire _s2_recip_rtt_lead_next_42 = _s2_recip_rtt_lead_next_40 | _s2_recip_rtt_lead_next_41;
+wire _s2_recip_rtt_lead_next_43 = s1_rtt_reg[9];
+wire _s2_recip_rtt_lead_next_44 = s1_rtt_reg[8];
+wire _s2_recip_rtt_lead_next_45 = _s2_recip_rtt_lead_next_43 | _s2_recip_rtt_lead_next_44;
+wire _s2_recip_rtt_lead_next_46 = _s2_recip_rtt_lead_next_42 | _s2_recip_rtt_lead_next_45;
+wire _s2_recip_rtt_lead_next_47 = _s2_recip_rtt_lead_next_39 | _s2_recip_rtt_lead_next_46;
+wire _s2_recip_rtt_lead_next_48 = _s2_recip_rtt_lead_next_35 ? _s2_recip_rtt_lead_next_33 : _s2_recip_rtt_lead_next_36;
+wire [1:0] _s2_recip_rtt_lead_next_49 = {_s2_recip_rtt_lead_next_35, _s2_recip_rtt_lead_next_48};
+wire _s2_recip_rtt_lead_next_50 = _s2_recip_rtt_lead_next_42 ? _s2_recip_rtt_lead_next_40 : _s2_recip_rtt_lead_next_43;
+wire [1:0] _s2_recip_rtt_lead_next_51 = {_s2_recip_rtt_lead_next_42, _s2_recip_rtt_lead_next_50};
+wire [1:0] _s2_recip_rtt_lead_next_52 = _s2_recip_rtt_lead_next_39 ? _s2_recip_rtt_lead_next_49 : _s2_recip_rtt_lead_next_51;
+wire [2:0] _s2_recip_rtt_lead_next_53 = {_s2_recip_rtt_lead_next_39, _s2_recip_rtt_lead_next_52};
+wire _s2_recip_rtt_lead_next_54 = s1_rtt_reg[7];
+wire _s2_recip_rtt_lead_next_55 = s1_rtt_reg[6];
+wire _s2_recip_rtt_lead_next_56 = _s2_recip_rtt_lead_next_54 | _s2_recip_rtt_lead_next_55;
+wire _s2_recip_rtt_lead_next_57 = s1_rtt_reg[5];
+wire _s2_recip_rtt_lead_next_58 = s1_rtt_reg[4];
+wire _s2_recip_rtt_lead_next_59 = _s2_recip_rtt_lead_next_57 | _s2_recip_rtt_lead_next_58;
+wire _s2_recip_rtt_lead_next_60 = _s2_recip_rtt_lead_next_56 | _s2_recip_rtt_lead_next_59;
+wire _s2_recip_rtt_lead_next_61 = _s2_recip_rtt_lead_next_56 ? _s2_recip_rtt_lead_next_54 : _s2_recip_rtt_lead_next_57;
+wire [1:0] _s2_recip_rtt_lead_next_62 = {_s2_recip_rtt_lead_next_56, _s2_recip_rtt_lead_next_61};
+wire _s2_recip_rtt_lead_next_63 = s1_rtt_reg[3];
+wire _s2_recip_rtt_lead_next_64 = s1_rtt_reg[2];
+wire _s2_recip_rtt_lead_next_65 = _s2_recip_rtt_lead_next_63 | _s2_recip_rtt_lead_next_64;
+wire _s2_recip_rtt_lead_next_66 = s1_rtt_reg[1];
+wire _s2_recip_rtt_lead_next_67 = _s2_recip_rtt_lead_next_65 ? _s2_recip_rtt_lead_next_63 : _s2_recip_rtt_lead_next_66;
+wire [1:0] _s2_recip_rtt_lead_next_68 = {_s2_recip_rtt_lead_next_65, _s2_recip_rtt_lead_next_67};
+wire [1:0] _s2_recip_rtt_lead_next_69 = _s2_recip_rtt_lead_next_60 ? _s2_recip_rtt_lead_next_62 : _s2_recip_rtt_lead_next_68;
+wire [2:0] _s2_recip_rtt_lead_next_70 = {_s2_recip_rtt_lead_next_60, _s2_recip_rtt_lead_next_69};
+wire [2:0] _s2_recip_rtt_lead_next_71 = _s2_recip_rtt_lead_next_47 ? _s2_recip_rtt_lead_next_53 : _s2_recip_rtt_lead_next_70;
+wire [3:0] _s2_recip_rtt_lead_next_72 = {_s2_recip_rtt_lead_next_47, _s2_recip_rtt_lead_next_71};
+wire [3:0] _s2_recip_rtt_lead_next_73 = _s2_recip_rtt_lead_next_18 ? _s2_recip_rtt_lead_next_32 : _s2_recip_rtt_lead_next_72;
+wire [4:0] recip_rtt_lead = {_s2_recip_rtt_lead_next_18, _s2_recip_rtt_lead_next_73};
+wire _s2_t_5_next_0 = s1_rtt_reg[0];
+wire [9:0] _s2_t_5_next_1 = {_s2_t_5_next_0, 9'd0};
+wire [1:0] _s2_t_6_next_0 = s1_rtt_reg[1:0];
+wire [9:0] _s2_t_6_next_1 = {_s2_t_6_next_0, 8'd0};
+wire [2:0] _s2_t_7_next_0 = s1_rtt_reg[2:0];
+wire [9:0] _s2_t_7_next_1 = {_s2_t_7_next_0, 7'd0};
+wire [3:0] _s2_t_8_next_0 = s1_rtt_reg[3:0];
+wire [9:0] _s2_t_8_next_1 = {_s2_t_8_next_0, 6'd0};
+wire [4:0] _s2_t_9_next_0 = s1_rtt_reg[4:0];
+wire [9:0] _s2_t_9_next_1 = {_s2_t_9_next_0, 5'd0};
+wire [5:0] _s2_t_10_next_0 = s1_rtt_reg[5:0];
+wire [9:0] _s2_t_10_next_1 = {_s2_t_10_next_0, 4'd0};
+wire [6:0] _s2_t_11_next_0 = s1_rtt_reg[6:0];
+wire [9:0] _s2_t_11_next_1 = {_s2_t_11_next_0, 3'd0};
+wire [7:0] _s2_t_12_next_0 = s1_rtt_reg[7:0];
+wire [9:0] _s2_t_12_next_1 = {_s2_t_12_next_0, 2'd0};
+wire [8:0] _s2_t_13_next_0 = s1_rtt_reg[8:0];
+wire [9:0] _s2_t_13_next_1 = {_s2_t_13_next_0, 1'd0};
+wire [9:0] _s2_t_14_next_0 = s1_rtt_reg[9:0];
+wire [9:0] _s2_t_15_next_0 = s1_rtt_reg[10:1];
+wire [9:0] _s2_t_16_next_0 = s1_rtt_reg[11:2];
+wire [9:0] _s2_t_17_next_0 = s1_rtt_reg[12:3];
+wire [9:0] _s2_t_18_next_0 = s1_rtt_reg[13:4];
+wire [9:0] _s2_t_19_next_0 = s1_rtt_reg[14:5];
+wire [9:0] _s2_t_20_next_0 = s1_rtt_reg[15:6];
+wire [9:0] _s2_t_21_next_0 = s1_rtt_reg[16:7];
+wire [9:0] _s2_t_22_next_0 = s1_rtt_reg[17:8];
+wire [9:0] _s2_t_23_next_0 = s1_rtt_reg[18:9];
+wire [9:0] recip_rtt_mantissa = s2_recip_rtt_lead_reg[4] ? (s2_recip_rtt_lead_reg[3] ? s2_t_23_reg : (s2_recip_rtt_lead_reg[2] ? s2_t_23_reg : (s2_recip_rtt_lead_reg[1] ? (s2_recip_rtt_lead_reg[0] ? s2_t_23_reg : s2_t_22_reg) : (s2_recip_rtt_lead_reg[0] ? s2_t_21_reg : s2_t_20_reg)))) : (s2_recip_rtt_lead_reg[3] ? (s2_recip_rtt_lead_reg[2] ? (s2_recip_rtt_lead_reg[1] ? (s2_recip_rtt_lead_reg[0] ? s2_t_19_reg : s2_t_18_reg) : (s2_recip_rtt_lead_reg[0] ? s2_t_17_reg : s2_t_16_reg)) : (s2_recip_rtt_lead_reg[1] ? (s2_recip_rtt_lead_reg[0] ? s2_t_15_reg : s2_t_14_reg) : (s2_recip_rtt_lead_reg[0] ? s2_t_13_reg : s2_t_12_reg))) : (s2_recip_rtt_lead_reg[2] ? (s2_recip_rtt_lead_reg[1] ? (s2_recip_rtt_lead_reg[0] ? s2_t_11_reg : s2_t_10_reg) : (s2_recip_rtt_lead_reg[0] ? s2_t_9_reg : s2_t_8_reg)) : (s2_recip_rtt_lead_reg[1] ? (s2_recip_rtt_lead_reg[0] ? s2_t_7_reg : s2_t_6_reg) : (s2_recip_rtt_lead_reg[0] ? s2_t_5_reg : 10'd0))));
 reg  [10:0] recip_rtt_recip;
 always @* begin
-    case (s2_recip_rtt_mantissa_reg)
+    case (s3_recip_rtt_mantissa_reg)
         10'd0: recip_rtt_recip = 11'd2047;
         10'd1: recip_rtt_recip = 11'd2045;
         10'd2: recip_rtt_recip = 11'd2043;
@@ -4686,186 +5617,130 @@ wire [41:0] _s3_size_kmi_next_1 = {s2_size_kmi_pp01_reg, 18'h0};
 wire [41:0] size_kmi = _s3_size_kmi_next_0 + _s3_size_kmi_next_1;
 wire [17:0] _s4_t_5_next_0 = s3_size_kmi_reg[17:0];
 wire [28:0] _s4_t_5_next_1 = {11'd0, _s4_t_5_next_0};
-wire [28:0] _s8_mi_base_prod_pp00_next_0 = {18'h0, s7_recip_c_t_reg};
-wire [28:0] mi_base_prod_pp00 = s7_t_2_reg * _s8_mi_base_prod_pp00_next_0;
+wire [28:0] _s9_mi_base_prod_pp00_next_0 = {18'h0, s8_recip_c_t_reg};
+wire [28:0] mi_base_prod_pp00 = s8_t_reg * _s9_mi_base_prod_pp00_next_0;
 wire [17:0] _s4_t_6_next_0 = s3_size_kmi_reg[35:18];
 wire [28:0] _s4_t_6_next_1 = {11'd0, _s4_t_6_next_0};
-wire [28:0] _s8_mi_base_prod_pp10_next_0 = {18'h0, s7_recip_c_t_reg};
-wire [28:0] mi_base_prod_pp10 = s7_t_3_reg * _s8_mi_base_prod_pp10_next_0;
+wire [28:0] _s9_mi_base_prod_pp10_next_0 = {18'h0, s8_recip_c_t_reg};
+wire [28:0] mi_base_prod_pp10 = s8_t_2_reg * _s9_mi_base_prod_pp10_next_0;
 wire [5:0] _s4_t_7_next_0 = s3_size_kmi_reg[41:36];
 wire [16:0] _s4_t_7_next_1 = {11'd0, _s4_t_7_next_0};
-wire [16:0] _s8_mi_base_prod_pp20_next_0 = {6'd0, s7_recip_c_t_reg};
-wire [16:0] mi_base_prod_pp20 = s7_t_4_reg * _s8_mi_base_prod_pp20_next_0;
-wire [52:0] _s9_mi_base_prod_next_0 = {24'h0, s8_mi_base_prod_pp00_reg};
-wire [46:0] _s9_mi_base_prod_next_1 = {s8_mi_base_prod_pp10_reg, 18'h0};
-wire [52:0] _s9_mi_base_prod_next_2 = {6'd0, _s9_mi_base_prod_next_1};
-wire [52:0] _s9_mi_base_prod_next_3 = _s9_mi_base_prod_next_0 + _s9_mi_base_prod_next_2;
-wire [52:0] _s9_mi_base_prod_next_4 = {s8_mi_base_prod_pp20_reg, 36'h0};
-wire [52:0] mi_base_prod = _s9_mi_base_prod_next_3 + _s9_mi_base_prod_next_4;
-wire [41:0] _s10_mi_base_next_0 = s9_mi_base_prod_reg[52:11];
-wire [40:0] _s10_mi_base_next_1 = s9_mi_base_prod_reg[52:12];
-wire [41:0] _s10_mi_base_next_2 = {1'd0, _s10_mi_base_next_1};
-wire [39:0] _s10_mi_base_next_3 = s9_mi_base_prod_reg[52:13];
-wire [41:0] _s10_mi_base_next_4 = {2'd0, _s10_mi_base_next_3};
-wire [38:0] _s10_mi_base_next_5 = s9_mi_base_prod_reg[52:14];
-wire [41:0] _s10_mi_base_next_6 = {3'd0, _s10_mi_base_next_5};
-wire [37:0] _s10_mi_base_next_7 = s9_mi_base_prod_reg[52:15];
-wire [41:0] _s10_mi_base_next_8 = {4'd0, _s10_mi_base_next_7};
-wire [36:0] _s10_mi_base_next_9 = s9_mi_base_prod_reg[52:16];
-wire [41:0] _s10_mi_base_next_10 = {5'd0, _s10_mi_base_next_9};
-wire [35:0] _s10_mi_base_next_11 = s9_mi_base_prod_reg[52:17];
-wire [41:0] _s10_mi_base_next_12 = {6'd0, _s10_mi_base_next_11};
-wire [34:0] _s10_mi_base_next_13 = s9_mi_base_prod_reg[52:18];
-wire [41:0] _s10_mi_base_next_14 = {7'd0, _s10_mi_base_next_13};
-wire [33:0] _s10_mi_base_next_15 = s9_mi_base_prod_reg[52:19];
-wire [41:0] _s10_mi_base_next_16 = {8'd0, _s10_mi_base_next_15};
-wire [32:0] _s10_mi_base_next_17 = s9_mi_base_prod_reg[52:20];
-wire [41:0] _s10_mi_base_next_18 = {9'd0, _s10_mi_base_next_17};
-wire [31:0] _s10_mi_base_next_19 = s9_mi_base_prod_reg[52:21];
-wire [41:0] _s10_mi_base_next_20 = {10'd0, _s10_mi_base_next_19};
-wire [30:0] _s10_mi_base_next_21 = s9_mi_base_prod_reg[52:22];
-wire [41:0] _s10_mi_base_next_22 = {11'd0, _s10_mi_base_next_21};
-wire [29:0] _s10_mi_base_next_23 = s9_mi_base_prod_reg[52:23];
-wire [41:0] _s10_mi_base_next_24 = {12'd0, _s10_mi_base_next_23};
-wire [28:0] _s10_mi_base_next_25 = s9_mi_base_prod_reg[52:24];
-wire [41:0] _s10_mi_base_next_26 = {13'd0, _s10_mi_base_next_25};
-wire [27:0] _s10_mi_base_next_27 = s9_mi_base_prod_reg[52:25];
-wire [41:0] _s10_mi_base_next_28 = {14'd0, _s10_mi_base_next_27};
-wire [26:0] _s10_mi_base_next_29 = s9_mi_base_prod_reg[52:26];
-wire [41:0] _s10_mi_base_next_30 = {15'd0, _s10_mi_base_next_29};
-wire [25:0] _s10_mi_base_next_31 = s9_mi_base_prod_reg[52:27];
-wire [41:0] _s10_mi_base_next_32 = {16'd0, _s10_mi_base_next_31};
-wire [24:0] _s10_mi_base_next_33 = s9_mi_base_prod_reg[52:28];
-wire [41:0] _s10_mi_base_next_34 = {17'h0, _s10_mi_base_next_33};
-wire [23:0] _s10_mi_base_next_35 = s9_mi_base_prod_reg[52:29];
-wire [41:0] _s10_mi_base_next_36 = {18'h0, _s10_mi_base_next_35};
-wire [22:0] _s10_mi_base_next_37 = s9_mi_base_prod_reg[52:30];
-wire [41:0] _s10_mi_base_next_38 = {19'h0, _s10_mi_base_next_37};
-wire [21:0] _s10_mi_base_next_39 = s9_mi_base_prod_reg[52:31];
-wire [41:0] _s10_mi_base_next_40 = {20'h0, _s10_mi_base_next_39};
-wire [20:0] _s10_mi_base_next_41 = s9_mi_base_prod_reg[52:32];
-wire [41:0] _s10_mi_base_next_42 = {21'h0, _s10_mi_base_next_41};
-wire [19:0] _s10_mi_base_next_43 = s9_mi_base_prod_reg[52:33];
-wire [41:0] _s10_mi_base_next_44 = {22'h0, _s10_mi_base_next_43};
-wire [18:0] _s10_mi_base_next_45 = s9_mi_base_prod_reg[52:34];
-wire [41:0] _s10_mi_base_next_46 = {23'h0, _s10_mi_base_next_45};
-wire [17:0] _s10_mi_base_next_47 = s9_mi_base_prod_reg[52:35];
-wire [41:0] _s10_mi_base_next_48 = {24'h0, _s10_mi_base_next_47};
-wire [16:0] _s10_mi_base_next_49 = s9_mi_base_prod_reg[52:36];
-wire [41:0] _s10_mi_base_next_50 = {25'h0, _s10_mi_base_next_49};
-wire [15:0] _s10_mi_base_next_51 = s9_mi_base_prod_reg[52:37];
-wire [41:0] _s10_mi_base_next_52 = {26'h0, _s10_mi_base_next_51};
-wire [41:0] mi_base = (s9_recip_c_lead_reg == 5'd0) ? _s10_mi_base_next_0 : (s9_recip_c_lead_reg == 5'd1) ? _s10_mi_base_next_2 : (s9_recip_c_lead_reg == 5'd2) ? _s10_mi_base_next_4 : (s9_recip_c_lead_reg == 5'd3) ? _s10_mi_base_next_6 : (s9_recip_c_lead_reg == 5'd4) ? _s10_mi_base_next_8 : (s9_recip_c_lead_reg == 5'd5) ? _s10_mi_base_next_10 : (s9_recip_c_lead_reg == 5'd6) ? _s10_mi_base_next_12 : (s9_recip_c_lead_reg == 5'd7) ? _s10_mi_base_next_14 : (s9_recip_c_lead_reg == 5'd8) ? _s10_mi_base_next_16 : (s9_recip_c_lead_reg == 5'd9) ? _s10_mi_base_next_18 : (s9_recip_c_lead_reg == 5'd10) ? _s10_mi_base_next_20 : (s9_recip_c_lead_reg == 5'd11) ? _s10_mi_base_next_22 : (s9_recip_c_lead_reg == 5'd12) ? _s10_mi_base_next_24 : (s9_recip_c_lead_reg == 5'd13) ? _s10_mi_base_next_26 : (s9_recip_c_lead_reg == 5'd14) ? _s10_mi_base_next_28 : (s9_recip_c_lead_reg == 5'd15) ? _s10_mi_base_next_30 : (s9_recip_c_lead_reg == 5'd16) ? _s10_mi_base_next_32 : (s9_recip_c_lead_reg == 5'd17) ? _s10_mi_base_next_34 : (s9_recip_c_lead_reg == 5'd18) ? _s10_mi_base_next_36 : (s9_recip_c_lead_reg == 5'd19) ? _s10_mi_base_next_38 : (s9_recip_c_lead_reg == 5'd20) ? _s10_mi_base_next_40 : (s9_recip_c_lead_reg == 5'd21) ? _s10_mi_base_next_42 : (s9_recip_c_lead_reg == 5'd22) ? _s10_mi_base_next_44 : (s9_recip_c_lead_reg == 5'd23) ? _s10_mi_base_next_46 : (s9_recip_c_lead_reg == 5'd24) ? _s10_mi_base_next_48 : (s9_recip_c_lead_reg == 5'd25) ? _s10_mi_base_next_50 : _s10_mi_base_next_52;
+wire [16:0] _s9_mi_base_prod_pp20_next_0 = {6'd0, s8_recip_c_t_reg};
+wire [16:0] mi_base_prod_pp20 = s8_t_3_reg * _s9_mi_base_prod_pp20_next_0;
+wire [52:0] _s10_mi_base_prod_next_0 = {24'h0, s9_mi_base_prod_pp00_reg};
+wire [46:0] _s10_mi_base_prod_next_1 = {s9_mi_base_prod_pp10_reg, 18'h0};
+wire [52:0] _s10_mi_base_prod_next_2 = {6'd0, _s10_mi_base_prod_next_1};
+wire [52:0] _s10_mi_base_prod_next_3 = _s10_mi_base_prod_next_0 + _s10_mi_base_prod_next_2;
+wire [52:0] _s10_mi_base_prod_next_4 = {s9_mi_base_prod_pp20_reg, 36'h0};
+wire [52:0] mi_base_prod = _s10_mi_base_prod_next_3 + _s10_mi_base_prod_next_4;
+wire [1:0] _s6_t_5_next_0 = s5_recip_c_lead_reg[4:3];
+wire [41:0] _s11_mi_base_coarse_next_0 = s10_mi_base_prod_reg[52:11];
+wire [48:0] _s11_mi_base_coarse_next_1 = {7'd0, _s11_mi_base_coarse_next_0};
+wire [33:0] _s11_mi_base_coarse_next_2 = s10_mi_base_prod_reg[52:19];
+wire [48:0] _s11_mi_base_coarse_next_3 = {15'd0, _s11_mi_base_coarse_next_2};
+wire [25:0] _s11_mi_base_coarse_next_4 = s10_mi_base_prod_reg[52:27];
+wire [48:0] _s11_mi_base_coarse_next_5 = {23'h0, _s11_mi_base_coarse_next_4};
+wire [17:0] _s11_mi_base_coarse_next_6 = s10_mi_base_prod_reg[52:35];
+wire [48:0] _s11_mi_base_coarse_next_7 = {31'h0, _s11_mi_base_coarse_next_6};
+wire [48:0] mi_base_coarse = s10_t_reg[1] ? (s10_t_reg[0] ? _s11_mi_base_coarse_next_7 : _s11_mi_base_coarse_next_5) : (s10_t_reg[0] ? _s11_mi_base_coarse_next_3 : _s11_mi_base_coarse_next_1);
+wire [2:0] _s6_t_6_next_0 = s5_recip_c_lead_reg[2:0];
+wire [41:0] _s12_mi_base_next_0 = s11_mi_base_coarse_reg[41:0];
+wire [41:0] _s12_mi_base_next_1 = s11_mi_base_coarse_reg[42:1];
+wire [41:0] _s12_mi_base_next_2 = s11_mi_base_coarse_reg[43:2];
+wire [41:0] _s12_mi_base_next_3 = s11_mi_base_coarse_reg[44:3];
+wire [41:0] _s12_mi_base_next_4 = s11_mi_base_coarse_reg[45:4];
+wire [41:0] _s12_mi_base_next_5 = s11_mi_base_coarse_reg[46:5];
+wire [41:0] _s12_mi_base_next_6 = s11_mi_base_coarse_reg[47:6];
+wire [41:0] _s12_mi_base_next_7 = s11_mi_base_coarse_reg[48:7];
+wire [41:0] mi_base = s11_t_reg[2] ? (s11_t_reg[1] ? (s11_t_reg[0] ? _s12_mi_base_next_7 : _s12_mi_base_next_6) : (s11_t_reg[0] ? _s12_mi_base_next_5 : _s12_mi_base_next_4)) : (s11_t_reg[1] ? (s11_t_reg[0] ? _s12_mi_base_next_3 : _s12_mi_base_next_2) : (s11_t_reg[0] ? _s12_mi_base_next_1 : _s12_mi_base_next_0));
 wire [19:0] trtt_minus_rtt = 20'h3264 - s1_rtt_reg;
-wire [17:0] _s2_t_5_next_0 = trtt_minus_rtt[17:0];
-wire [35:0] _s2_t_5_next_1 = {18'h0, _s2_t_5_next_0};
-wire [17:0] _s11_mi_num_pp00_next_0 = s10_mi_base_reg[17:0];
-wire [35:0] _s11_mi_num_pp00_next_1 = {18'h0, _s11_mi_num_pp00_next_0};
-wire [35:0] mi_num_pp00 = _s11_mi_num_pp00_next_1 * s10_t_reg;
-wire [1:0] _s2_t_6_next_0 = trtt_minus_rtt[19:18];
-wire [19:0] _s2_t_6_next_1 = {18'h0, _s2_t_6_next_0};
-wire [19:0] _s11_mi_num_pp01_next_0 = {2'd0, _s11_mi_num_pp00_next_0};
-wire [19:0] mi_num_pp01 = _s11_mi_num_pp01_next_0 * s10_t_2_reg;
-wire [35:0] _s2_t_7_next_0 = {18'h0, _s2_t_5_next_0};
-wire [17:0] _s11_mi_num_pp10_next_0 = s10_mi_base_reg[35:18];
-wire [35:0] _s11_mi_num_pp10_next_1 = {18'h0, _s11_mi_num_pp10_next_0};
-wire [35:0] mi_num_pp10 = _s11_mi_num_pp10_next_1 * s10_t_3_reg;
-wire [19:0] _s2_t_8_next_0 = {18'h0, _s2_t_6_next_0};
-wire [19:0] _s11_mi_num_pp11_next_0 = {2'd0, _s11_mi_num_pp10_next_0};
-wire [19:0] mi_num_pp11 = _s11_mi_num_pp11_next_0 * s10_t_4_reg;
-wire [23:0] _s2_t_9_next_0 = {6'd0, _s2_t_5_next_0};
-wire [5:0] _s11_mi_num_pp20_next_0 = s10_mi_base_reg[41:36];
-wire [23:0] _s11_mi_num_pp20_next_1 = {18'h0, _s11_mi_num_pp20_next_0};
-wire [23:0] mi_num_pp20 = _s11_mi_num_pp20_next_1 * s10_t_5_reg;
-wire [7:0] _s2_t_10_next_0 = {6'd0, _s2_t_6_next_0};
-wire [7:0] _s11_mi_num_pp21_next_0 = {2'd0, _s11_mi_num_pp20_next_0};
-wire [7:0] mi_num_pp21 = _s11_mi_num_pp21_next_0 * s10_t_6_reg;
-wire [61:0] _s12_mi_num_next_0 = {26'h0, s11_mi_num_pp00_reg};
-wire [37:0] _s12_mi_num_next_1 = {s11_mi_num_pp01_reg, 18'h0};
-wire [61:0] _s12_mi_num_next_2 = {24'h0, _s12_mi_num_next_1};
-wire [61:0] _s12_mi_num_next_3 = _s12_mi_num_next_0 + _s12_mi_num_next_2;
-wire [53:0] _s12_mi_num_next_4 = {s11_mi_num_pp10_reg, 18'h0};
-wire [61:0] _s12_mi_num_next_5 = {8'd0, _s12_mi_num_next_4};
-wire [61:0] _s12_mi_num_next_6 = _s12_mi_num_next_3 + _s12_mi_num_next_5;
-wire [55:0] _s12_mi_num_next_7 = {s11_mi_num_pp11_reg, 36'h0};
-wire [61:0] _s12_mi_num_next_8 = {6'd0, _s12_mi_num_next_7};
-wire [61:0] _s12_mi_num_next_9 = _s12_mi_num_next_6 + _s12_mi_num_next_8;
-wire [59:0] _s12_mi_num_next_10 = {s11_mi_num_pp20_reg, 36'h0};
-wire [61:0] _s12_mi_num_next_11 = {2'd0, _s12_mi_num_next_10};
-wire [61:0] _s12_mi_num_next_12 = _s12_mi_num_next_9 + _s12_mi_num_next_11;
-wire [61:0] _s12_mi_num_next_13 = {s11_mi_num_pp21_reg, 54'h0};
-wire [61:0] mi_num = _s12_mi_num_next_12 + _s12_mi_num_next_13;
-wire [28:0] _s5_t_11_next_0 = {18'h0, s4_recip_rtt_t_reg};
-wire [17:0] _s13_mi_raw_prod_pp00_next_0 = s12_mi_num_reg[17:0];
-wire [28:0] _s13_mi_raw_prod_pp00_next_1 = {11'd0, _s13_mi_raw_prod_pp00_next_0};
-wire [28:0] mi_raw_prod_pp00 = _s13_mi_raw_prod_pp00_next_1 * s12_t_reg;
-wire [28:0] _s5_t_12_next_0 = {18'h0, s4_recip_rtt_t_reg};
-wire [17:0] _s13_mi_raw_prod_pp10_next_0 = s12_mi_num_reg[35:18];
-wire [28:0] _s13_mi_raw_prod_pp10_next_1 = {11'd0, _s13_mi_raw_prod_pp10_next_0};
-wire [28:0] mi_raw_prod_pp10 = _s13_mi_raw_prod_pp10_next_1 * s12_t_2_reg;
-wire [28:0] _s5_t_13_next_0 = {18'h0, s4_recip_rtt_t_reg};
-wire [17:0] _s13_mi_raw_prod_pp20_next_0 = s12_mi_num_reg[53:36];
-wire [28:0] _s13_mi_raw_prod_pp20_next_1 = {11'd0, _s13_mi_raw_prod_pp20_next_0};
-wire [28:0] mi_raw_prod_pp20 = _s13_mi_raw_prod_pp20_next_1 * s12_t_3_reg;
-wire [18:0] _s5_t_14_next_0 = {8'd0, s4_recip_rtt_t_reg};
-wire [7:0] _s13_mi_raw_prod_pp30_next_0 = s12_mi_num_reg[61:54];
-wire [18:0] _s13_mi_raw_prod_pp30_next_1 = {11'd0, _s13_mi_raw_prod_pp30_next_0};
-wire [18:0] mi_raw_prod_pp30 = _s13_mi_raw_prod_pp30_next_1 * s12_t_4_reg;
-wire [72:0] _s14_mi_raw_prod_next_0 = {44'h0, s13_mi_raw_prod_pp00_reg};
-wire [46:0] _s14_mi_raw_prod_next_1 = {s13_mi_raw_prod_pp10_reg, 18'h0};
-wire [72:0] _s14_mi_raw_prod_next_2 = {26'h0, _s14_mi_raw_prod_next_1};
-wire [72:0] _s14_mi_raw_prod_next_3 = _s14_mi_raw_prod_next_0 + _s14_mi_raw_prod_next_2;
-wire [64:0] _s14_mi_raw_prod_next_4 = {s13_mi_raw_prod_pp20_reg, 36'h0};
-wire [72:0] _s14_mi_raw_prod_next_5 = {8'd0, _s14_mi_raw_prod_next_4};
-wire [72:0] _s14_mi_raw_prod_next_6 = _s14_mi_raw_prod_next_3 + _s14_mi_raw_prod_next_5;
-wire [72:0] _s14_mi_raw_prod_next_7 = {s13_mi_raw_prod_pp30_reg, 54'h0};
-wire [72:0] mi_raw_prod = _s14_mi_raw_prod_next_6 + _s14_mi_raw_prod_next_7;
-wire [61:0] _s15_mi_raw_next_0 = s14_mi_raw_prod_reg[72:11];
-wire [60:0] _s15_mi_raw_next_1 = s14_mi_raw_prod_reg[72:12];
-wire [61:0] _s15_mi_raw_next_2 = {1'd0, _s15_mi_raw_next_1};
-wire [59:0] _s15_mi_raw_next_3 = s14_mi_raw_prod_reg[72:13];
-wire [61:0] _s15_mi_raw_next_4 = {2'd0, _s15_mi_raw_next_3};
-wire [58:0] _s15_mi_raw_next_5 = s14_mi_raw_prod_reg[72:14];
-wire [61:0] _s15_mi_raw_next_6 = {3'd0, _s15_mi_raw_next_5};
-wire [57:0] _s15_mi_raw_next_7 = s14_mi_raw_prod_reg[72:15];
-wire [61:0] _s15_mi_raw_next_8 = {4'd0, _s15_mi_raw_next_7};
-wire [56:0] _s15_mi_raw_next_9 = s14_mi_raw_prod_reg[72:16];
-wire [61:0] _s15_mi_raw_next_10 = {5'd0, _s15_mi_raw_next_9};
-wire [55:0] _s15_mi_raw_next_11 = s14_mi_raw_prod_reg[72:17];
-wire [61:0] _s15_mi_raw_next_12 = {6'd0, _s15_mi_raw_next_11};
-wire [54:0] _s15_mi_raw_next_13 = s14_mi_raw_prod_reg[72:18];
-wire [61:0] _s15_mi_raw_next_14 = {7'd0, _s15_mi_raw_next_13};
-wire [53:0] _s15_mi_raw_next_15 = s14_mi_raw_prod_reg[72:19];
-wire [61:0] _s15_mi_raw_next_16 = {8'd0, _s15_mi_raw_next_15};
-wire [52:0] _s15_mi_raw_next_17 = s14_mi_raw_prod_reg[72:20];
-wire [61:0] _s15_mi_raw_next_18 = {9'd0, _s15_mi_raw_next_17};
-wire [51:0] _s15_mi_raw_next_19 = s14_mi_raw_prod_reg[72:21];
-wire [61:0] _s15_mi_raw_next_20 = {10'd0, _s15_mi_raw_next_19};
-wire [50:0] _s15_mi_raw_next_21 = s14_mi_raw_prod_reg[72:22];
-wire [61:0] _s15_mi_raw_next_22 = {11'd0, _s15_mi_raw_next_21};
-wire [49:0] _s15_mi_raw_next_23 = s14_mi_raw_prod_reg[72:23];
-wire [61:0] _s15_mi_raw_next_24 = {12'd0, _s15_mi_raw_next_23};
-wire [48:0] _s15_mi_raw_next_25 = s14_mi_raw_prod_reg[72:24];
-wire [61:0] _s15_mi_raw_next_26 = {13'd0, _s15_mi_raw_next_25};
-wire [47:0] _s15_mi_raw_next_27 = s14_mi_raw_prod_reg[72:25];
-wire [61:0] _s15_mi_raw_next_28 = {14'd0, _s15_mi_raw_next_27};
-wire [46:0] _s15_mi_raw_next_29 = s14_mi_raw_prod_reg[72:26];
-wire [61:0] _s15_mi_raw_next_30 = {15'd0, _s15_mi_raw_next_29};
-wire [45:0] _s15_mi_raw_next_31 = s14_mi_raw_prod_reg[72:27];
-wire [61:0] _s15_mi_raw_next_32 = {16'd0, _s15_mi_raw_next_31};
-wire [44:0] _s15_mi_raw_next_33 = s14_mi_raw_prod_reg[72:28];
-wire [61:0] _s15_mi_raw_next_34 = {17'h0, _s15_mi_raw_next_33};
-wire [43:0] _s15_mi_raw_next_35 = s14_mi_raw_prod_reg[72:29];
-wire [61:0] _s15_mi_raw_next_36 = {18'h0, _s15_mi_raw_next_35};
-wire [42:0] _s15_mi_raw_next_37 = s14_mi_raw_prod_reg[72:30];
-wire [61:0] _s15_mi_raw_next_38 = {19'h0, _s15_mi_raw_next_37};
-wire [61:0] mi_raw = (s14_recip_rtt_lead_reg == 5'd0) ? _s15_mi_raw_next_0 : (s14_recip_rtt_lead_reg == 5'd1) ? _s15_mi_raw_next_2 : (s14_recip_rtt_lead_reg == 5'd2) ? _s15_mi_raw_next_4 : (s14_recip_rtt_lead_reg == 5'd3) ? _s15_mi_raw_next_6 : (s14_recip_rtt_lead_reg == 5'd4) ? _s15_mi_raw_next_8 : (s14_recip_rtt_lead_reg == 5'd5) ? _s15_mi_raw_next_10 : (s14_recip_rtt_lead_reg == 5'd6) ? _s15_mi_raw_next_12 : (s14_recip_rtt_lead_reg == 5'd7) ? _s15_mi_raw_next_14 : (s14_recip_rtt_lead_reg == 5'd8) ? _s15_mi_raw_next_16 : (s14_recip_rtt_lead_reg == 5'd9) ? _s15_mi_raw_next_18 : (s14_recip_rtt_lead_reg == 5'd10) ? _s15_mi_raw_next_20 : (s14_recip_rtt_lead_reg == 5'd11) ? _s15_mi_raw_next_22 : (s14_recip_rtt_lead_reg == 5'd12) ? _s15_mi_raw_next_24 : (s14_recip_rtt_lead_reg == 5'd13) ? _s15_mi_raw_next_26 : (s14_recip_rtt_lead_reg == 5'd14) ? _s15_mi_raw_next_28 : (s14_recip_rtt_lead_reg == 5'd15) ? _s15_mi_raw_next_30 : (s14_recip_rtt_lead_reg == 5'd16) ? _s15_mi_raw_next_32 : (s14_recip_rtt_lead_reg == 5'd17) ? _s15_mi_raw_next_34 : (s14_recip_rtt_lead_reg == 5'd18) ? _s15_mi_raw_next_36 : _s15_mi_raw_next_38;
-wire [34:0] _s16_mi_inc_next_0 = s15_mi_raw_reg[61:27];
-wire _s16_mi_inc_next_1 = |_s16_mi_inc_next_0;
-wire [26:0] _s16_mi_inc_next_2 = s15_mi_raw_reg[26:0];
-wire [26:0] _s16_mi_inc_next_3 = _s16_mi_inc_next_1 ? 27'h7ffffff : _s16_mi_inc_next_2;
-wire _s16_mi_inc_next_4 = _s16_mi_inc_next_3 < s15_size_c_reg;
-wire [26:0] mi_inc = _s16_mi_inc_next_4 ? _s16_mi_inc_next_3 : s15_size_c_reg;
+wire [17:0] _s2_t_24_next_0 = trtt_minus_rtt[17:0];
+wire [35:0] _s2_t_24_next_1 = {18'h0, _s2_t_24_next_0};
+wire [17:0] _s13_mi_num_pp00_next_0 = s12_mi_base_reg[17:0];
+wire [35:0] _s13_mi_num_pp00_next_1 = {18'h0, _s13_mi_num_pp00_next_0};
+wire [35:0] mi_num_pp00 = _s13_mi_num_pp00_next_1 * s12_t_reg;
+wire [1:0] _s2_t_25_next_0 = trtt_minus_rtt[19:18];
+wire [19:0] _s2_t_25_next_1 = {18'h0, _s2_t_25_next_0};
+wire [19:0] _s13_mi_num_pp01_next_0 = {2'd0, _s13_mi_num_pp00_next_0};
+wire [19:0] mi_num_pp01 = _s13_mi_num_pp01_next_0 * s12_t_2_reg;
+wire [35:0] _s2_t_26_next_0 = {18'h0, _s2_t_24_next_0};
+wire [17:0] _s13_mi_num_pp10_next_0 = s12_mi_base_reg[35:18];
+wire [35:0] _s13_mi_num_pp10_next_1 = {18'h0, _s13_mi_num_pp10_next_0};
+wire [35:0] mi_num_pp10 = _s13_mi_num_pp10_next_1 * s12_t_3_reg;
+wire [19:0] _s2_t_27_next_0 = {18'h0, _s2_t_25_next_0};
+wire [19:0] _s13_mi_num_pp11_next_0 = {2'd0, _s13_mi_num_pp10_next_0};
+wire [19:0] mi_num_pp11 = _s13_mi_num_pp11_next_0 * s12_t_4_reg;
+wire [23:0] _s2_t_28_next_0 = {6'd0, _s2_t_24_next_0};
+wire [5:0] _s13_mi_num_pp20_next_0 = s12_mi_base_reg[41:36];
+wire [23:0] _s13_mi_num_pp20_next_1 = {18'h0, _s13_mi_num_pp20_next_0};
+wire [23:0] mi_num_pp20 = _s13_mi_num_pp20_next_1 * s12_t_5_reg;
+wire [7:0] _s2_t_29_next_0 = {6'd0, _s2_t_25_next_0};
+wire [7:0] _s13_mi_num_pp21_next_0 = {2'd0, _s13_mi_num_pp20_next_0};
+wire [7:0] mi_num_pp21 = _s13_mi_num_pp21_next_0 * s12_t_6_reg;
+wire [61:0] _s14_mi_num_next_0 = {26'h0, s13_mi_num_pp00_reg};
+wire [37:0] _s14_mi_num_next_1 = {s13_mi_num_pp01_reg, 18'h0};
+wire [61:0] _s14_mi_num_next_2 = {24'h0, _s14_mi_num_next_1};
+wire [61:0] _s14_mi_num_next_3 = _s14_mi_num_next_0 + _s14_mi_num_next_2;
+wire [53:0] _s14_mi_num_next_4 = {s13_mi_num_pp10_reg, 18'h0};
+wire [61:0] _s14_mi_num_next_5 = {8'd0, _s14_mi_num_next_4};
+wire [61:0] _s14_mi_num_next_6 = _s14_mi_num_next_3 + _s14_mi_num_next_5;
+wire [55:0] _s14_mi_num_next_7 = {s13_mi_num_pp11_reg, 36'h0};
+wire [61:0] _s14_mi_num_next_8 = {6'd0, _s14_mi_num_next_7};
+wire [61:0] _s14_mi_num_next_9 = _s14_mi_num_next_6 + _s14_mi_num_next_8;
+wire [59:0] _s14_mi_num_next_10 = {s13_mi_num_pp20_reg, 36'h0};
+wire [61:0] _s14_mi_num_next_11 = {2'd0, _s14_mi_num_next_10};
+wire [61:0] _s14_mi_num_next_12 = _s14_mi_num_next_9 + _s14_mi_num_next_11;
+wire [61:0] _s14_mi_num_next_13 = {s13_mi_num_pp21_reg, 54'h0};
+wire [61:0] mi_num = _s14_mi_num_next_12 + _s14_mi_num_next_13;
+wire [28:0] _s6_t_13_next_0 = {18'h0, s5_recip_rtt_t_reg};
+wire [17:0] _s15_mi_raw_prod_pp00_next_0 = s14_mi_num_reg[17:0];
+wire [28:0] _s15_mi_raw_prod_pp00_next_1 = {11'd0, _s15_mi_raw_prod_pp00_next_0};
+wire [28:0] mi_raw_prod_pp00 = _s15_mi_raw_prod_pp00_next_1 * s14_t_reg;
+wire [28:0] _s6_t_14_next_0 = {18'h0, s5_recip_rtt_t_reg};
+wire [17:0] _s15_mi_raw_prod_pp10_next_0 = s14_mi_num_reg[35:18];
+wire [28:0] _s15_mi_raw_prod_pp10_next_1 = {11'd0, _s15_mi_raw_prod_pp10_next_0};
+wire [28:0] mi_raw_prod_pp10 = _s15_mi_raw_prod_pp10_next_1 * s14_t_2_reg;
+wire [28:0] _s6_t_15_next_0 = {18'h0, s5_recip_rtt_t_reg};
+wire [17:0] _s15_mi_raw_prod_pp20_next_0 = s14_mi_num_reg[53:36];
+wire [28:0] _s15_mi_raw_prod_pp20_next_1 = {11'd0, _s15_mi_raw_prod_pp20_next_0};
+wire [28:0] mi_raw_prod_pp20 = _s15_mi_raw_prod_pp20_next_1 * s14_t_3_reg;
+wire [18:0] _s6_t_16_next_0 = {8'd0, s5_recip_rtt_t_reg};
+wire [7:0] _s15_mi_raw_prod_pp30_next_0 = s14_mi_num_reg[61:54];
+wire [18:0] _s15_mi_raw_prod_pp30_next_1 = {11'd0, _s15_mi_raw_prod_pp30_next_0};
+wire [18:0] mi_raw_prod_pp30 = _s15_mi_raw_prod_pp30_next_1 * s14_t_4_reg;
+wire [72:0] _s16_mi_raw_prod_next_0 = {44'h0, s15_mi_raw_prod_pp00_reg};
+wire [46:0] _s16_mi_raw_prod_next_1 = {s15_mi_raw_prod_pp10_reg, 18'h0};
+wire [72:0] _s16_mi_raw_prod_next_2 = {26'h0, _s16_mi_raw_prod_next_1};
+wire [72:0] _s16_mi_raw_prod_next_3 = _s16_mi_raw_prod_next_0 + _s16_mi_raw_prod_next_2;
+wire [64:0] _s16_mi_raw_prod_next_4 = {s15_mi_raw_prod_pp20_reg, 36'h0};
+wire [72:0] _s16_mi_raw_prod_next_5 = {8'd0, _s16_mi_raw_prod_next_4};
+wire [72:0] _s16_mi_raw_prod_next_6 = _s16_mi_raw_prod_next_3 + _s16_mi_raw_prod_next_5;
+wire [72:0] _s16_mi_raw_prod_next_7 = {s15_mi_raw_prod_pp30_reg, 54'h0};
+wire [72:0] mi_raw_prod = _s16_mi_raw_prod_next_6 + _s16_mi_raw_prod_next_7;
+wire [1:0] _s3_t_11_next_0 = s2_recip_rtt_lead_reg[4:3];
+wire [61:0] _s17_mi_raw_coarse_next_0 = s16_mi_raw_prod_reg[72:11];
+wire [68:0] _s17_mi_raw_coarse_next_1 = {7'd0, _s17_mi_raw_coarse_next_0};
+wire [53:0] _s17_mi_raw_coarse_next_2 = s16_mi_raw_prod_reg[72:19];
+wire [68:0] _s17_mi_raw_coarse_next_3 = {15'd0, _s17_mi_raw_coarse_next_2};
+wire [45:0] _s17_mi_raw_coarse_next_4 = s16_mi_raw_prod_reg[72:27];
+wire [68:0] _s17_mi_raw_coarse_next_5 = {23'h0, _s17_mi_raw_coarse_next_4};
+wire [68:0] mi_raw_coarse = s16_t_reg[1] ? _s17_mi_raw_coarse_next_5 : (s16_t_reg[0] ? _s17_mi_raw_coarse_next_3 : _s17_mi_raw_coarse_next_1);
+wire [2:0] _s3_t_12_next_0 = s2_recip_rtt_lead_reg[2:0];
+wire [61:0] _s18_mi_raw_next_0 = s17_mi_raw_coarse_reg[61:0];
+wire [61:0] _s18_mi_raw_next_1 = s17_mi_raw_coarse_reg[62:1];
+wire [61:0] _s18_mi_raw_next_2 = s17_mi_raw_coarse_reg[63:2];
+wire [61:0] _s18_mi_raw_next_3 = s17_mi_raw_coarse_reg[64:3];
+wire [61:0] _s18_mi_raw_next_4 = s17_mi_raw_coarse_reg[65:4];
+wire [61:0] _s18_mi_raw_next_5 = s17_mi_raw_coarse_reg[66:5];
+wire [61:0] _s18_mi_raw_next_6 = s17_mi_raw_coarse_reg[67:6];
+wire [61:0] _s18_mi_raw_next_7 = s17_mi_raw_coarse_reg[68:7];
+wire [61:0] mi_raw = s17_t_reg[2] ? (s17_t_reg[1] ? (s17_t_reg[0] ? _s18_mi_raw_next_7 : _s18_mi_raw_next_6) : (s17_t_reg[0] ? _s18_mi_raw_next_5 : _s18_mi_raw_next_4)) : (s17_t_reg[1] ? (s17_t_reg[0] ? _s18_mi_raw_next_3 : _s18_mi_raw_next_2) : (s17_t_reg[0] ? _s18_mi_raw_next_1 : _s18_mi_raw_next_0));
+wire [34:0] _s19_mi_inc_next_0 = s18_mi_raw_reg[61:27];
+wire _s19_mi_inc_next_1 = |_s19_mi_inc_next_0;
+wire [26:0] _s19_mi_inc_next_2 = s18_mi_raw_reg[26:0];
+wire _s19_mi_inc_next_3 = s18_size_c_reg < _s19_mi_inc_next_2;
+wire _s19_mi_inc_next_4 = _s19_mi_inc_next_1 | _s19_mi_inc_next_3;
+wire [26:0] mi_inc = _s19_mi_inc_next_4 ? s18_size_c_reg : _s19_mi_inc_next_2;
 wire [31:0] _s2_size_kfi_pp00_next_0 = {18'h0, s1_size_reg};
 wire [31:0] size_kfi_pp00 = _s2_size_kfi_pp00_next_0 * 32'h2eeef;
 wire [20:0] _s2_size_kfi_pp01_next_0 = {7'd0, s1_size_reg};
@@ -4873,82 +5748,48 @@ wire [20:0] size_kfi_pp01 = _s2_size_kfi_pp01_next_0 * 21'h5b;
 wire [38:0] _s3_size_kfi_next_0 = {7'd0, s2_size_kfi_pp00_reg};
 wire [38:0] _s3_size_kfi_next_1 = {s2_size_kfi_pp01_reg, 18'h0};
 wire [38:0] size_kfi = _s3_size_kfi_next_0 + _s3_size_kfi_next_1;
-wire [17:0] _s4_t_14_next_0 = s3_size_kfi_reg[17:0];
-wire [28:0] _s4_t_14_next_1 = {11'd0, _s4_t_14_next_0};
-wire [28:0] _s8_fi_c_prod_pp00_next_0 = {18'h0, s7_recip_c_t_reg};
-wire [28:0] fi_c_prod_pp00 = s7_t_15_reg * _s8_fi_c_prod_pp00_next_0;
-wire [17:0] _s4_t_15_next_0 = s3_size_kfi_reg[35:18];
-wire [28:0] _s4_t_15_next_1 = {11'd0, _s4_t_15_next_0};
-wire [28:0] _s8_fi_c_prod_pp10_next_0 = {18'h0, s7_recip_c_t_reg};
-wire [28:0] fi_c_prod_pp10 = s7_t_16_reg * _s8_fi_c_prod_pp10_next_0;
-wire [2:0] _s4_t_16_next_0 = s3_size_kfi_reg[38:36];
-wire [13:0] _s4_t_16_next_1 = {11'd0, _s4_t_16_next_0};
-wire [13:0] _s8_fi_c_prod_pp20_next_0 = {3'd0, s7_recip_c_t_reg};
-wire [13:0] fi_c_prod_pp20 = s7_t_17_reg * _s8_fi_c_prod_pp20_next_0;
-wire [49:0] _s9_fi_c_prod_next_0 = {21'h0, s8_fi_c_prod_pp00_reg};
-wire [46:0] _s9_fi_c_prod_next_1 = {s8_fi_c_prod_pp10_reg, 18'h0};
-wire [49:0] _s9_fi_c_prod_next_2 = {3'd0, _s9_fi_c_prod_next_1};
-wire [49:0] _s9_fi_c_prod_next_3 = _s9_fi_c_prod_next_0 + _s9_fi_c_prod_next_2;
-wire [49:0] _s9_fi_c_prod_next_4 = {s8_fi_c_prod_pp20_reg, 36'h0};
-wire [49:0] fi_c_prod = _s9_fi_c_prod_next_3 + _s9_fi_c_prod_next_4;
-wire [38:0] _s10_fi_c_next_0 = s9_fi_c_prod_reg[49:11];
-wire [37:0] _s10_fi_c_next_1 = s9_fi_c_prod_reg[49:12];
-wire [38:0] _s10_fi_c_next_2 = {1'd0, _s10_fi_c_next_1};
-wire [36:0] _s10_fi_c_next_3 = s9_fi_c_prod_reg[49:13];
-wire [38:0] _s10_fi_c_next_4 = {2'd0, _s10_fi_c_next_3};
-wire [35:0] _s10_fi_c_next_5 = s9_fi_c_prod_reg[49:14];
-wire [38:0] _s10_fi_c_next_6 = {3'd0, _s10_fi_c_next_5};
-wire [34:0] _s10_fi_c_next_7 = s9_fi_c_prod_reg[49:15];
-wire [38:0] _s10_fi_c_next_8 = {4'd0, _s10_fi_c_next_7};
-wire [33:0] _s10_fi_c_next_9 = s9_fi_c_prod_reg[49:16];
-wire [38:0] _s10_fi_c_next_10 = {5'd0, _s10_fi_c_next_9};
-wire [32:0] _s10_fi_c_next_11 = s9_fi_c_prod_reg[49:17];
-wire [38:0] _s10_fi_c_next_12 = {6'd0, _s10_fi_c_next_11};
-wire [31:0] _s10_fi_c_next_13 = s9_fi_c_prod_reg[49:18];
-wire [38:0] _s10_fi_c_next_14 = {7'd0, _s10_fi_c_next_13};
-wire [30:0] _s10_fi_c_next_15 = s9_fi_c_prod_reg[49:19];
-wire [38:0] _s10_fi_c_next_16 = {8'd0, _s10_fi_c_next_15};
-wire [29:0] _s10_fi_c_next_17 = s9_fi_c_prod_reg[49:20];
-wire [38:0] _s10_fi_c_next_18 = {9'd0, _s10_fi_c_next_17};
-wire [28:0] _s10_fi_c_next_19 = s9_fi_c_prod_reg[49:21];
-wire [38:0] _s10_fi_c_next_20 = {10'd0, _s10_fi_c_next_19};
-wire [27:0] _s10_fi_c_next_21 = s9_fi_c_prod_reg[49:22];
-wire [38:0] _s10_fi_c_next_22 = {11'd0, _s10_fi_c_next_21};
-wire [26:0] _s10_fi_c_next_23 = s9_fi_c_prod_reg[49:23];
-wire [38:0] _s10_fi_c_next_24 = {12'd0, _s10_fi_c_next_23};
-wire [25:0] _s10_fi_c_next_25 = s9_fi_c_prod_reg[49:24];
-wire [38:0] _s10_fi_c_next_26 = {13'd0, _s10_fi_c_next_25};
-wire [24:0] _s10_fi_c_next_27 = s9_fi_c_prod_reg[49:25];
-wire [38:0] _s10_fi_c_next_28 = {14'd0, _s10_fi_c_next_27};
-wire [23:0] _s10_fi_c_next_29 = s9_fi_c_prod_reg[49:26];
-wire [38:0] _s10_fi_c_next_30 = {15'd0, _s10_fi_c_next_29};
-wire [22:0] _s10_fi_c_next_31 = s9_fi_c_prod_reg[49:27];
-wire [38:0] _s10_fi_c_next_32 = {16'd0, _s10_fi_c_next_31};
-wire [21:0] _s10_fi_c_next_33 = s9_fi_c_prod_reg[49:28];
-wire [38:0] _s10_fi_c_next_34 = {17'h0, _s10_fi_c_next_33};
-wire [20:0] _s10_fi_c_next_35 = s9_fi_c_prod_reg[49:29];
-wire [38:0] _s10_fi_c_next_36 = {18'h0, _s10_fi_c_next_35};
-wire [19:0] _s10_fi_c_next_37 = s9_fi_c_prod_reg[49:30];
-wire [38:0] _s10_fi_c_next_38 = {19'h0, _s10_fi_c_next_37};
-wire [18:0] _s10_fi_c_next_39 = s9_fi_c_prod_reg[49:31];
-wire [38:0] _s10_fi_c_next_40 = {20'h0, _s10_fi_c_next_39};
-wire [17:0] _s10_fi_c_next_41 = s9_fi_c_prod_reg[49:32];
-wire [38:0] _s10_fi_c_next_42 = {21'h0, _s10_fi_c_next_41};
-wire [16:0] _s10_fi_c_next_43 = s9_fi_c_prod_reg[49:33];
-wire [38:0] _s10_fi_c_next_44 = {22'h0, _s10_fi_c_next_43};
-wire [15:0] _s10_fi_c_next_45 = s9_fi_c_prod_reg[49:34];
-wire [38:0] _s10_fi_c_next_46 = {23'h0, _s10_fi_c_next_45};
-wire [14:0] _s10_fi_c_next_47 = s9_fi_c_prod_reg[49:35];
-wire [38:0] _s10_fi_c_next_48 = {24'h0, _s10_fi_c_next_47};
-wire [13:0] _s10_fi_c_next_49 = s9_fi_c_prod_reg[49:36];
-wire [38:0] _s10_fi_c_next_50 = {25'h0, _s10_fi_c_next_49};
-wire [12:0] _s10_fi_c_next_51 = s9_fi_c_prod_reg[49:37];
-wire [38:0] _s10_fi_c_next_52 = {26'h0, _s10_fi_c_next_51};
-wire [38:0] fi_c = (s9_recip_c_lead_reg == 5'd0) ? _s10_fi_c_next_0 : (s9_recip_c_lead_reg == 5'd1) ? _s10_fi_c_next_2 : (s9_recip_c_lead_reg == 5'd2) ? _s10_fi_c_next_4 : (s9_recip_c_lead_reg == 5'd3) ? _s10_fi_c_next_6 : (s9_recip_c_lead_reg == 5'd4) ? _s10_fi_c_next_8 : (s9_recip_c_lead_reg == 5'd5) ? _s10_fi_c_next_10 : (s9_recip_c_lead_reg == 5'd6) ? _s10_fi_c_next_12 : (s9_recip_c_lead_reg == 5'd7) ? _s10_fi_c_next_14 : (s9_recip_c_lead_reg == 5'd8) ? _s10_fi_c_next_16 : (s9_recip_c_lead_reg == 5'd9) ? _s10_fi_c_next_18 : (s9_recip_c_lead_reg == 5'd10) ? _s10_fi_c_next_20 : (s9_recip_c_lead_reg == 5'd11) ? _s10_fi_c_next_22 : (s9_recip_c_lead_reg == 5'd12) ? _s10_fi_c_next_24 : (s9_recip_c_lead_reg == 5'd13) ? _s10_fi_c_next_26 : (s9_recip_c_lead_reg == 5'd14) ? _s10_fi_c_next_28 : (s9_recip_c_lead_reg == 5'd15) ? _s10_fi_c_next_30 : (s9_recip_c_lead_reg == 5'd16) ? _s10_fi_c_next_32 : (s9_recip_c_lead_reg == 5'd17) ? _s10_fi_c_next_34 : (s9_recip_c_lead_reg == 5'd18) ? _s10_fi_c_next_36 : (s9_recip_c_lead_reg == 5'd19) ? _s10_fi_c_next_38 : (s9_recip_c_lead_reg == 5'd20) ? _s10_fi_c_next_40 : (s9_recip_c_lead_reg == 5'd21) ? _s10_fi_c_next_42 : (s9_recip_c_lead_reg == 5'd22) ? _s10_fi_c_next_44 : (s9_recip_c_lead_reg == 5'd23) ? _s10_fi_c_next_46 : (s9_recip_c_lead_reg == 5'd24) ? _s10_fi_c_next_48 : (s9_recip_c_lead_reg == 5'd25) ? _s10_fi_c_next_50 : _s10_fi_c_next_52;
-wire [11:0] _s11_fi_inc_next_0 = s10_fi_c_reg[38:27];
-wire _s11_fi_inc_next_1 = |_s11_fi_inc_next_0;
-wire [26:0] _s11_fi_inc_next_2 = s10_fi_c_reg[26:0];
-wire [26:0] fi_inc = _s11_fi_inc_next_1 ? 27'h7ffffff : _s11_fi_inc_next_2;
+wire [17:0] _s4_t_16_next_0 = s3_size_kfi_reg[17:0];
+wire [28:0] _s4_t_16_next_1 = {11'd0, _s4_t_16_next_0};
+wire [28:0] _s9_fi_c_prod_pp00_next_0 = {18'h0, s8_recip_c_t_reg};
+wire [28:0] fi_c_prod_pp00 = s8_t_18_reg * _s9_fi_c_prod_pp00_next_0;
+wire [17:0] _s4_t_17_next_0 = s3_size_kfi_reg[35:18];
+wire [28:0] _s4_t_17_next_1 = {11'd0, _s4_t_17_next_0};
+wire [28:0] _s9_fi_c_prod_pp10_next_0 = {18'h0, s8_recip_c_t_reg};
+wire [28:0] fi_c_prod_pp10 = s8_t_19_reg * _s9_fi_c_prod_pp10_next_0;
+wire [2:0] _s4_t_18_next_0 = s3_size_kfi_reg[38:36];
+wire [13:0] _s4_t_18_next_1 = {11'd0, _s4_t_18_next_0};
+wire [13:0] _s9_fi_c_prod_pp20_next_0 = {3'd0, s8_recip_c_t_reg};
+wire [13:0] fi_c_prod_pp20 = s8_t_20_reg * _s9_fi_c_prod_pp20_next_0;
+wire [49:0] _s10_fi_c_prod_next_0 = {21'h0, s9_fi_c_prod_pp00_reg};
+wire [46:0] _s10_fi_c_prod_next_1 = {s9_fi_c_prod_pp10_reg, 18'h0};
+wire [49:0] _s10_fi_c_prod_next_2 = {3'd0, _s10_fi_c_prod_next_1};
+wire [49:0] _s10_fi_c_prod_next_3 = _s10_fi_c_prod_next_0 + _s10_fi_c_prod_next_2;
+wire [49:0] _s10_fi_c_prod_next_4 = {s9_fi_c_prod_pp20_reg, 36'h0};
+wire [49:0] fi_c_prod = _s10_fi_c_prod_next_3 + _s10_fi_c_prod_next_4;
+wire [1:0] _s6_t_22_next_0 = s5_recip_c_lead_reg[4:3];
+wire [38:0] _s11_fi_c_coarse_next_0 = s10_fi_c_prod_reg[49:11];
+wire [45:0] _s11_fi_c_coarse_next_1 = {7'd0, _s11_fi_c_coarse_next_0};
+wire [30:0] _s11_fi_c_coarse_next_2 = s10_fi_c_prod_reg[49:19];
+wire [45:0] _s11_fi_c_coarse_next_3 = {15'd0, _s11_fi_c_coarse_next_2};
+wire [22:0] _s11_fi_c_coarse_next_4 = s10_fi_c_prod_reg[49:27];
+wire [45:0] _s11_fi_c_coarse_next_5 = {23'h0, _s11_fi_c_coarse_next_4};
+wire [14:0] _s11_fi_c_coarse_next_6 = s10_fi_c_prod_reg[49:35];
+wire [45:0] _s11_fi_c_coarse_next_7 = {31'h0, _s11_fi_c_coarse_next_6};
+wire [45:0] fi_c_coarse = s10_t_15_reg[1] ? (s10_t_15_reg[0] ? _s11_fi_c_coarse_next_7 : _s11_fi_c_coarse_next_5) : (s10_t_15_reg[0] ? _s11_fi_c_coarse_next_3 : _s11_fi_c_coarse_next_1);
+wire [2:0] _s6_t_23_next_0 = s5_recip_c_lead_reg[2:0];
+wire [38:0] _s12_fi_c_next_0 = s11_fi_c_coarse_reg[38:0];
+wire [38:0] _s12_fi_c_next_1 = s11_fi_c_coarse_reg[39:1];
+wire [38:0] _s12_fi_c_next_2 = s11_fi_c_coarse_reg[40:2];
+wire [38:0] _s12_fi_c_next_3 = s11_fi_c_coarse_reg[41:3];
+wire [38:0] _s12_fi_c_next_4 = s11_fi_c_coarse_reg[42:4];
+wire [38:0] _s12_fi_c_next_5 = s11_fi_c_coarse_reg[43:5];
+wire [38:0] _s12_fi_c_next_6 = s11_fi_c_coarse_reg[44:6];
+wire [38:0] _s12_fi_c_next_7 = s11_fi_c_coarse_reg[45:7];
+wire [38:0] fi_c = s11_t_14_reg[2] ? (s11_t_14_reg[1] ? (s11_t_14_reg[0] ? _s12_fi_c_next_7 : _s12_fi_c_next_6) : (s11_t_14_reg[0] ? _s12_fi_c_next_5 : _s12_fi_c_next_4)) : (s11_t_14_reg[1] ? (s11_t_14_reg[0] ? _s12_fi_c_next_3 : _s12_fi_c_next_2) : (s11_t_14_reg[0] ? _s12_fi_c_next_1 : _s12_fi_c_next_0));
+wire [11:0] _s13_fi_inc_next_0 = s12_fi_c_reg[38:27];
+wire _s13_fi_inc_next_1 = |_s13_fi_inc_next_0;
+wire [26:0] _s13_fi_inc_next_2 = s12_fi_c_reg[26:0];
+wire [26:0] fi_inc = _s13_fi_inc_next_1 ? 27'h7ffffff : _s13_fi_inc_next_2;
 wire [19:0] rtt_minus_trtt = s1_rtt_reg - 20'h3264;
 wire [17:0] _s2_md_ds_pp00_next_0 = rtt_minus_trtt[17:0];
 wire [31:0] _s2_md_ds_pp00_next_1 = {14'd0, _s2_md_ds_pp00_next_0};
@@ -4970,125 +5811,103 @@ wire [23:0] md_num_pp10 = _s4_md_num_pp10_next_1 * 24'h80;
 wire [41:0] _s5_md_num_next_0 = {16'd0, s4_md_num_pp00_reg};
 wire [41:0] _s5_md_num_next_1 = {s4_md_num_pp10_reg, 18'h0};
 wire [41:0] md_num = _s5_md_num_next_0 + _s5_md_num_next_1;
-wire [28:0] _s5_t_18_next_0 = {18'h0, s4_recip_rtt_t_reg};
 wire [17:0] _s6_md_raw_prod_pp00_next_0 = s5_md_num_reg[17:0];
 wire [28:0] _s6_md_raw_prod_pp00_next_1 = {11'd0, _s6_md_raw_prod_pp00_next_0};
-wire [28:0] md_raw_prod_pp00 = _s6_md_raw_prod_pp00_next_1 * s5_t_18_reg;
-wire [28:0] _s5_t_19_next_0 = {18'h0, s4_recip_rtt_t_reg};
+wire [28:0] _s6_md_raw_prod_pp00_next_2 = {18'h0, s5_recip_rtt_t_reg};
+wire [28:0] md_raw_prod_pp00 = _s6_md_raw_prod_pp00_next_1 * _s6_md_raw_prod_pp00_next_2;
 wire [17:0] _s6_md_raw_prod_pp10_next_0 = s5_md_num_reg[35:18];
 wire [28:0] _s6_md_raw_prod_pp10_next_1 = {11'd0, _s6_md_raw_prod_pp10_next_0};
-wire [28:0] md_raw_prod_pp10 = _s6_md_raw_prod_pp10_next_1 * s5_t_19_reg;
-wire [16:0] _s5_t_20_next_0 = {6'd0, s4_recip_rtt_t_reg};
+wire [28:0] _s6_md_raw_prod_pp10_next_2 = {18'h0, s5_recip_rtt_t_reg};
+wire [28:0] md_raw_prod_pp10 = _s6_md_raw_prod_pp10_next_1 * _s6_md_raw_prod_pp10_next_2;
 wire [5:0] _s6_md_raw_prod_pp20_next_0 = s5_md_num_reg[41:36];
 wire [16:0] _s6_md_raw_prod_pp20_next_1 = {11'd0, _s6_md_raw_prod_pp20_next_0};
-wire [16:0] md_raw_prod_pp20 = _s6_md_raw_prod_pp20_next_1 * s5_t_20_reg;
+wire [16:0] _s6_md_raw_prod_pp20_next_2 = {6'd0, s5_recip_rtt_t_reg};
+wire [16:0] md_raw_prod_pp20 = _s6_md_raw_prod_pp20_next_1 * _s6_md_raw_prod_pp20_next_2;
 wire [52:0] _s7_md_raw_prod_next_0 = {24'h0, s6_md_raw_prod_pp00_reg};
 wire [46:0] _s7_md_raw_prod_next_1 = {s6_md_raw_prod_pp10_reg, 18'h0};
 wire [52:0] _s7_md_raw_prod_next_2 = {6'd0, _s7_md_raw_prod_next_1};
 wire [52:0] _s7_md_raw_prod_next_3 = _s7_md_raw_prod_next_0 + _s7_md_raw_prod_next_2;
 wire [52:0] _s7_md_raw_prod_next_4 = {s6_md_raw_prod_pp20_reg, 36'h0};
 wire [52:0] md_raw_prod = _s7_md_raw_prod_next_3 + _s7_md_raw_prod_next_4;
-wire [41:0] _s8_md_raw_next_0 = s7_md_raw_prod_reg[52:11];
-wire [40:0] _s8_md_raw_next_1 = s7_md_raw_prod_reg[52:12];
-wire [41:0] _s8_md_raw_next_2 = {1'd0, _s8_md_raw_next_1};
-wire [39:0] _s8_md_raw_next_3 = s7_md_raw_prod_reg[52:13];
-wire [41:0] _s8_md_raw_next_4 = {2'd0, _s8_md_raw_next_3};
-wire [38:0] _s8_md_raw_next_5 = s7_md_raw_prod_reg[52:14];
-wire [41:0] _s8_md_raw_next_6 = {3'd0, _s8_md_raw_next_5};
-wire [37:0] _s8_md_raw_next_7 = s7_md_raw_prod_reg[52:15];
-wire [41:0] _s8_md_raw_next_8 = {4'd0, _s8_md_raw_next_7};
-wire [36:0] _s8_md_raw_next_9 = s7_md_raw_prod_reg[52:16];
-wire [41:0] _s8_md_raw_next_10 = {5'd0, _s8_md_raw_next_9};
-wire [35:0] _s8_md_raw_next_11 = s7_md_raw_prod_reg[52:17];
-wire [41:0] _s8_md_raw_next_12 = {6'd0, _s8_md_raw_next_11};
-wire [34:0] _s8_md_raw_next_13 = s7_md_raw_prod_reg[52:18];
-wire [41:0] _s8_md_raw_next_14 = {7'd0, _s8_md_raw_next_13};
-wire [33:0] _s8_md_raw_next_15 = s7_md_raw_prod_reg[52:19];
-wire [41:0] _s8_md_raw_next_16 = {8'd0, _s8_md_raw_next_15};
-wire [32:0] _s8_md_raw_next_17 = s7_md_raw_prod_reg[52:20];
-wire [41:0] _s8_md_raw_next_18 = {9'd0, _s8_md_raw_next_17};
-wire [31:0] _s8_md_raw_next_19 = s7_md_raw_prod_reg[52:21];
-wire [41:0] _s8_md_raw_next_20 = {10'd0, _s8_md_raw_next_19};
-wire [30:0] _s8_md_raw_next_21 = s7_md_raw_prod_reg[52:22];
-wire [41:0] _s8_md_raw_next_22 = {11'd0, _s8_md_raw_next_21};
-wire [29:0] _s8_md_raw_next_23 = s7_md_raw_prod_reg[52:23];
-wire [41:0] _s8_md_raw_next_24 = {12'd0, _s8_md_raw_next_23};
-wire [28:0] _s8_md_raw_next_25 = s7_md_raw_prod_reg[52:24];
-wire [41:0] _s8_md_raw_next_26 = {13'd0, _s8_md_raw_next_25};
-wire [27:0] _s8_md_raw_next_27 = s7_md_raw_prod_reg[52:25];
-wire [41:0] _s8_md_raw_next_28 = {14'd0, _s8_md_raw_next_27};
-wire [26:0] _s8_md_raw_next_29 = s7_md_raw_prod_reg[52:26];
-wire [41:0] _s8_md_raw_next_30 = {15'd0, _s8_md_raw_next_29};
-wire [25:0] _s8_md_raw_next_31 = s7_md_raw_prod_reg[52:27];
-wire [41:0] _s8_md_raw_next_32 = {16'd0, _s8_md_raw_next_31};
-wire [24:0] _s8_md_raw_next_33 = s7_md_raw_prod_reg[52:28];
-wire [41:0] _s8_md_raw_next_34 = {17'h0, _s8_md_raw_next_33};
-wire [23:0] _s8_md_raw_next_35 = s7_md_raw_prod_reg[52:29];
-wire [41:0] _s8_md_raw_next_36 = {18'h0, _s8_md_raw_next_35};
-wire [22:0] _s8_md_raw_next_37 = s7_md_raw_prod_reg[52:30];
-wire [41:0] _s8_md_raw_next_38 = {19'h0, _s8_md_raw_next_37};
-wire [41:0] md_raw = (s7_recip_rtt_lead_reg == 5'd0) ? _s8_md_raw_next_0 : (s7_recip_rtt_lead_reg == 5'd1) ? _s8_md_raw_next_2 : (s7_recip_rtt_lead_reg == 5'd2) ? _s8_md_raw_next_4 : (s7_recip_rtt_lead_reg == 5'd3) ? _s8_md_raw_next_6 : (s7_recip_rtt_lead_reg == 5'd4) ? _s8_md_raw_next_8 : (s7_recip_rtt_lead_reg == 5'd5) ? _s8_md_raw_next_10 : (s7_recip_rtt_lead_reg == 5'd6) ? _s8_md_raw_next_12 : (s7_recip_rtt_lead_reg == 5'd7) ? _s8_md_raw_next_14 : (s7_recip_rtt_lead_reg == 5'd8) ? _s8_md_raw_next_16 : (s7_recip_rtt_lead_reg == 5'd9) ? _s8_md_raw_next_18 : (s7_recip_rtt_lead_reg == 5'd10) ? _s8_md_raw_next_20 : (s7_recip_rtt_lead_reg == 5'd11) ? _s8_md_raw_next_22 : (s7_recip_rtt_lead_reg == 5'd12) ? _s8_md_raw_next_24 : (s7_recip_rtt_lead_reg == 5'd13) ? _s8_md_raw_next_26 : (s7_recip_rtt_lead_reg == 5'd14) ? _s8_md_raw_next_28 : (s7_recip_rtt_lead_reg == 5'd15) ? _s8_md_raw_next_30 : (s7_recip_rtt_lead_reg == 5'd16) ? _s8_md_raw_next_32 : (s7_recip_rtt_lead_reg == 5'd17) ? _s8_md_raw_next_34 : (s7_recip_rtt_lead_reg == 5'd18) ? _s8_md_raw_next_36 : _s8_md_raw_next_38;
-wire [27:0] _s5_t_21_next_0 = {1'd0, cur_c};
-wire [31:0] _s2_t_11_next_0 = {18'h0, s1_size_reg};
-wire [14:0] _s9_c_md_fd_xs_pp00_next_0 = s8_md_raw_reg[41:27];
-wire _s9_c_md_fd_xs_pp00_next_1 = |_s9_c_md_fd_xs_pp00_next_0;
-wire [26:0] _s9_c_md_fd_xs_pp00_next_2 = s8_md_raw_reg[26:0];
-wire [26:0] _s9_c_md_fd_xs_pp00_next_3 = _s9_c_md_fd_xs_pp00_next_1 ? 27'h7ffffff : _s9_c_md_fd_xs_pp00_next_2;
-wire _s9_c_md_fd_xs_pp00_next_4 = _s9_c_md_fd_xs_pp00_next_3 < s8_size_c_reg;
-wire [26:0] md_dec = _s9_c_md_fd_xs_pp00_next_4 ? _s9_c_md_fd_xs_pp00_next_3 : s8_size_c_reg;
-wire [27:0] _s9_c_md_fd_xs_pp00_next_5 = {1'd0, md_dec};
-wire [27:0] _s9_c_md_fd_xs_pp00_next_6 = s8_t_11_reg - _s9_c_md_fd_xs_pp00_next_5;
-wire _s9_c_md_fd_xs_pp00_next_7 = _s9_c_md_fd_xs_pp00_next_6[27];
-wire [26:0] _s9_c_md_fd_xs_pp00_next_8 = _s9_c_md_fd_xs_pp00_next_6[26:0];
-wire [26:0] _s9_c_md_fd_xs_pp00_next_9 = _s9_c_md_fd_xs_pp00_next_7 ? 27'h0 : _s9_c_md_fd_xs_pp00_next_8;
-wire [17:0] _s9_c_md_fd_xs_pp00_next_10 = _s9_c_md_fd_xs_pp00_next_9[17:0];
-wire [31:0] _s9_c_md_fd_xs_pp00_next_11 = {14'd0, _s9_c_md_fd_xs_pp00_next_10};
-wire [31:0] c_md_fd_xs_pp00 = _s9_c_md_fd_xs_pp00_next_11 * s8_t_12_reg;
-wire [22:0] _s2_t_12_next_0 = {9'd0, s1_size_reg};
-wire [8:0] _s9_c_md_fd_xs_pp10_next_0 = _s9_c_md_fd_xs_pp00_next_9[26:18];
-wire [22:0] _s9_c_md_fd_xs_pp10_next_1 = {14'd0, _s9_c_md_fd_xs_pp10_next_0};
-wire [22:0] c_md_fd_xs_pp10 = _s9_c_md_fd_xs_pp10_next_1 * s8_t_13_reg;
-wire [40:0] _s10_c_md_fd_xs_next_0 = {9'd0, s9_c_md_fd_xs_pp00_reg};
-wire [40:0] _s10_c_md_fd_xs_next_1 = {s9_c_md_fd_xs_pp10_reg, 18'h0};
-wire [40:0] c_md_fd_xs = _s10_c_md_fd_xs_next_0 + _s10_c_md_fd_xs_next_1;
-wire [17:0] _s11_c_md_fd_prod_pp00_next_0 = s10_c_md_fd_xs_reg[17:0];
-wire [35:0] _s11_c_md_fd_prod_pp00_next_1 = {18'h0, _s11_c_md_fd_prod_pp00_next_0};
-wire [35:0] c_md_fd_prod_pp00 = _s11_c_md_fd_prod_pp00_next_1 * 36'h39b52;
-wire [19:0] _s11_c_md_fd_prod_pp01_next_0 = {2'd0, _s11_c_md_fd_prod_pp00_next_0};
-wire [19:0] c_md_fd_prod_pp01 = _s11_c_md_fd_prod_pp01_next_0 * 20'h3;
-wire [17:0] _s11_c_md_fd_prod_pp10_next_0 = s10_c_md_fd_xs_reg[35:18];
-wire [35:0] _s11_c_md_fd_prod_pp10_next_1 = {18'h0, _s11_c_md_fd_prod_pp10_next_0};
-wire [35:0] c_md_fd_prod_pp10 = _s11_c_md_fd_prod_pp10_next_1 * 36'h39b52;
-wire [19:0] _s11_c_md_fd_prod_pp11_next_0 = {2'd0, _s11_c_md_fd_prod_pp10_next_0};
-wire [19:0] c_md_fd_prod_pp11 = _s11_c_md_fd_prod_pp11_next_0 * 20'h3;
-wire [4:0] _s11_c_md_fd_prod_pp20_next_0 = s10_c_md_fd_xs_reg[40:36];
-wire [22:0] _s11_c_md_fd_prod_pp20_next_1 = {18'h0, _s11_c_md_fd_prod_pp20_next_0};
-wire [22:0] c_md_fd_prod_pp20 = _s11_c_md_fd_prod_pp20_next_1 * 23'h39b52;
-wire [6:0] _s11_c_md_fd_prod_pp21_next_0 = {2'd0, _s11_c_md_fd_prod_pp20_next_0};
-wire [6:0] c_md_fd_prod_pp21 = _s11_c_md_fd_prod_pp21_next_0 * 7'd3;
-wire [60:0] _s12_c_md_fd_prod_next_0 = {25'h0, s11_c_md_fd_prod_pp00_reg};
-wire [37:0] _s12_c_md_fd_prod_next_1 = {s11_c_md_fd_prod_pp01_reg, 18'h0};
-wire [60:0] _s12_c_md_fd_prod_next_2 = {23'h0, _s12_c_md_fd_prod_next_1};
-wire [60:0] _s12_c_md_fd_prod_next_3 = _s12_c_md_fd_prod_next_0 + _s12_c_md_fd_prod_next_2;
-wire [53:0] _s12_c_md_fd_prod_next_4 = {s11_c_md_fd_prod_pp10_reg, 18'h0};
-wire [60:0] _s12_c_md_fd_prod_next_5 = {7'd0, _s12_c_md_fd_prod_next_4};
-wire [60:0] _s12_c_md_fd_prod_next_6 = _s12_c_md_fd_prod_next_3 + _s12_c_md_fd_prod_next_5;
-wire [55:0] _s12_c_md_fd_prod_next_7 = {s11_c_md_fd_prod_pp11_reg, 36'h0};
-wire [60:0] _s12_c_md_fd_prod_next_8 = {5'd0, _s12_c_md_fd_prod_next_7};
-wire [60:0] _s12_c_md_fd_prod_next_9 = _s12_c_md_fd_prod_next_6 + _s12_c_md_fd_prod_next_8;
-wire [58:0] _s12_c_md_fd_prod_next_10 = {s11_c_md_fd_prod_pp20_reg, 36'h0};
-wire [60:0] _s12_c_md_fd_prod_next_11 = {2'd0, _s12_c_md_fd_prod_next_10};
-wire [60:0] _s12_c_md_fd_prod_next_12 = _s12_c_md_fd_prod_next_9 + _s12_c_md_fd_prod_next_11;
-wire [60:0] _s12_c_md_fd_prod_next_13 = {s11_c_md_fd_prod_pp21_reg, 54'h0};
-wire [60:0] c_md_fd_prod = _s12_c_md_fd_prod_next_12 + _s12_c_md_fd_prod_next_13;
-wire [31:0] _s2_t_13_next_0 = {18'h0, s1_size_reg};
+wire [1:0] _s3_t_13_next_0 = s2_recip_rtt_lead_reg[4:3];
+wire [41:0] _s8_md_raw_coarse_next_0 = s7_md_raw_prod_reg[52:11];
+wire [48:0] _s8_md_raw_coarse_next_1 = {7'd0, _s8_md_raw_coarse_next_0};
+wire [33:0] _s8_md_raw_coarse_next_2 = s7_md_raw_prod_reg[52:19];
+wire [48:0] _s8_md_raw_coarse_next_3 = {15'd0, _s8_md_raw_coarse_next_2};
+wire [25:0] _s8_md_raw_coarse_next_4 = s7_md_raw_prod_reg[52:27];
+wire [48:0] _s8_md_raw_coarse_next_5 = {23'h0, _s8_md_raw_coarse_next_4};
+wire [48:0] md_raw_coarse = s7_t_24_reg[1] ? _s8_md_raw_coarse_next_5 : (s7_t_24_reg[0] ? _s8_md_raw_coarse_next_3 : _s8_md_raw_coarse_next_1);
+wire [2:0] _s3_t_14_next_0 = s2_recip_rtt_lead_reg[2:0];
+wire [41:0] _s9_md_raw_next_0 = s8_md_raw_coarse_reg[41:0];
+wire [41:0] _s9_md_raw_next_1 = s8_md_raw_coarse_reg[42:1];
+wire [41:0] _s9_md_raw_next_2 = s8_md_raw_coarse_reg[43:2];
+wire [41:0] _s9_md_raw_next_3 = s8_md_raw_coarse_reg[44:3];
+wire [41:0] _s9_md_raw_next_4 = s8_md_raw_coarse_reg[45:4];
+wire [41:0] _s9_md_raw_next_5 = s8_md_raw_coarse_reg[46:5];
+wire [41:0] _s9_md_raw_next_6 = s8_md_raw_coarse_reg[47:6];
+wire [41:0] _s9_md_raw_next_7 = s8_md_raw_coarse_reg[48:7];
+wire [41:0] md_raw = s8_t_23_reg[2] ? (s8_t_23_reg[1] ? (s8_t_23_reg[0] ? _s9_md_raw_next_7 : _s9_md_raw_next_6) : (s8_t_23_reg[0] ? _s9_md_raw_next_5 : _s9_md_raw_next_4)) : (s8_t_23_reg[1] ? (s8_t_23_reg[0] ? _s9_md_raw_next_3 : _s9_md_raw_next_2) : (s8_t_23_reg[0] ? _s9_md_raw_next_1 : _s9_md_raw_next_0));
+wire [27:0] _s5_t_44_next_0 = {1'd0, cur_c};
+wire [31:0] _s2_t_30_next_0 = {18'h0, s1_size_reg};
+wire [14:0] _s10_c_md_fd_xs_pp00_next_0 = s9_md_raw_reg[41:27];
+wire _s10_c_md_fd_xs_pp00_next_1 = |_s10_c_md_fd_xs_pp00_next_0;
+wire [26:0] _s10_c_md_fd_xs_pp00_next_2 = s9_md_raw_reg[26:0];
+wire _s10_c_md_fd_xs_pp00_next_3 = s9_size_c_reg < _s10_c_md_fd_xs_pp00_next_2;
+wire _s10_c_md_fd_xs_pp00_next_4 = _s10_c_md_fd_xs_pp00_next_1 | _s10_c_md_fd_xs_pp00_next_3;
+wire [26:0] md_dec = _s10_c_md_fd_xs_pp00_next_4 ? s9_size_c_reg : _s10_c_md_fd_xs_pp00_next_2;
+wire [27:0] _s10_c_md_fd_xs_pp00_next_5 = {1'd0, md_dec};
+wire [27:0] _s10_c_md_fd_xs_pp00_next_6 = s9_t_17_reg - _s10_c_md_fd_xs_pp00_next_5;
+wire _s10_c_md_fd_xs_pp00_next_7 = _s10_c_md_fd_xs_pp00_next_6[27];
+wire [26:0] _s10_c_md_fd_xs_pp00_next_8 = _s10_c_md_fd_xs_pp00_next_6[26:0];
+wire [26:0] _s10_c_md_fd_xs_pp00_next_9 = _s10_c_md_fd_xs_pp00_next_7 ? 27'h0 : _s10_c_md_fd_xs_pp00_next_8;
+wire [17:0] _s10_c_md_fd_xs_pp00_next_10 = _s10_c_md_fd_xs_pp00_next_9[17:0];
+wire [31:0] _s10_c_md_fd_xs_pp00_next_11 = {14'd0, _s10_c_md_fd_xs_pp00_next_10};
+wire [31:0] c_md_fd_xs_pp00 = _s10_c_md_fd_xs_pp00_next_11 * s9_t_18_reg;
+wire [22:0] _s2_t_31_next_0 = {9'd0, s1_size_reg};
+wire [8:0] _s10_c_md_fd_xs_pp10_next_0 = _s10_c_md_fd_xs_pp00_next_9[26:18];
+wire [22:0] _s10_c_md_fd_xs_pp10_next_1 = {14'd0, _s10_c_md_fd_xs_pp10_next_0};
+wire [22:0] c_md_fd_xs_pp10 = _s10_c_md_fd_xs_pp10_next_1 * s9_t_19_reg;
+wire [40:0] _s11_c_md_fd_xs_next_0 = {9'd0, s10_c_md_fd_xs_pp00_reg};
+wire [40:0] _s11_c_md_fd_xs_next_1 = {s10_c_md_fd_xs_pp10_reg, 18'h0};
+wire [40:0] c_md_fd_xs = _s11_c_md_fd_xs_next_0 + _s11_c_md_fd_xs_next_1;
+wire [17:0] _s12_c_md_fd_prod_pp00_next_0 = s11_c_md_fd_xs_reg[17:0];
+wire [35:0] _s12_c_md_fd_prod_pp00_next_1 = {18'h0, _s12_c_md_fd_prod_pp00_next_0};
+wire [35:0] c_md_fd_prod_pp00 = _s12_c_md_fd_prod_pp00_next_1 * 36'h39b52;
+wire [19:0] _s12_c_md_fd_prod_pp01_next_0 = {2'd0, _s12_c_md_fd_prod_pp00_next_0};
+wire [19:0] c_md_fd_prod_pp01 = _s12_c_md_fd_prod_pp01_next_0 * 20'h3;
+wire [17:0] _s12_c_md_fd_prod_pp10_next_0 = s11_c_md_fd_xs_reg[35:18];
+wire [35:0] _s12_c_md_fd_prod_pp10_next_1 = {18'h0, _s12_c_md_fd_prod_pp10_next_0};
+wire [35:0] c_md_fd_prod_pp10 = _s12_c_md_fd_prod_pp10_next_1 * 36'h39b52;
+wire [19:0] _s12_c_md_fd_prod_pp11_next_0 = {2'd0, _s12_c_md_fd_prod_pp10_next_0};
+wire [19:0] c_md_fd_prod_pp11 = _s12_c_md_fd_prod_pp11_next_0 * 20'h3;
+wire [4:0] _s12_c_md_fd_prod_pp20_next_0 = s11_c_md_fd_xs_reg[40:36];
+wire [22:0] _s12_c_md_fd_prod_pp20_next_1 = {18'h0, _s12_c_md_fd_prod_pp20_next_0};
+wire [22:0] c_md_fd_prod_pp20 = _s12_c_md_fd_prod_pp20_next_1 * 23'h39b52;
+wire [6:0] _s12_c_md_fd_prod_pp21_next_0 = {2'd0, _s12_c_md_fd_prod_pp20_next_0};
+wire [6:0] c_md_fd_prod_pp21 = _s12_c_md_fd_prod_pp21_next_0 * 7'd3;
+wire [60:0] _s13_c_md_fd_prod_next_0 = {25'h0, s12_c_md_fd_prod_pp00_reg};
+wire [37:0] _s13_c_md_fd_prod_next_1 = {s12_c_md_fd_prod_pp01_reg, 18'h0};
+wire [60:0] _s13_c_md_fd_prod_next_2 = {23'h0, _s13_c_md_fd_prod_next_1};
+wire [60:0] _s13_c_md_fd_prod_next_3 = _s13_c_md_fd_prod_next_0 + _s13_c_md_fd_prod_next_2;
+wire [53:0] _s13_c_md_fd_prod_next_4 = {s12_c_md_fd_prod_pp10_reg, 18'h0};
+wire [60:0] _s13_c_md_fd_prod_next_5 = {7'd0, _s13_c_md_fd_prod_next_4};
+wire [60:0] _s13_c_md_fd_prod_next_6 = _s13_c_md_fd_prod_next_3 + _s13_c_md_fd_prod_next_5;
+wire [55:0] _s13_c_md_fd_prod_next_7 = {s12_c_md_fd_prod_pp11_reg, 36'h0};
+wire [60:0] _s13_c_md_fd_prod_next_8 = {5'd0, _s13_c_md_fd_prod_next_7};
+wire [60:0] _s13_c_md_fd_prod_next_9 = _s13_c_md_fd_prod_next_6 + _s13_c_md_fd_prod_next_8;
+wire [58:0] _s13_c_md_fd_prod_next_10 = {s12_c_md_fd_prod_pp20_reg, 36'h0};
+wire [60:0] _s13_c_md_fd_prod_next_11 = {2'd0, _s13_c_md_fd_prod_next_10};
+wire [60:0] _s13_c_md_fd_prod_next_12 = _s13_c_md_fd_prod_next_9 + _s13_c_md_fd_prod_next_11;
+wire [60:0] _s13_c_md_fd_prod_next_13 = {s12_c_md_fd_prod_pp21_reg, 54'h0};
+wire [60:0] c_md_fd_prod = _s13_c_md_fd_prod_next_12 + _s13_c_md_fd_prod_next_13;
+wire [31:0] _s2_t_32_next_0 = {18'h0, s1_size_reg};
 wire [17:0] _s5_c_fd_xs_pp00_next_0 = cur_c[17:0];
 wire [31:0] _s5_c_fd_xs_pp00_next_1 = {14'd0, _s5_c_fd_xs_pp00_next_0};
-wire [31:0] c_fd_xs_pp00 = _s5_c_fd_xs_pp00_next_1 * s4_t_19_reg;
-wire [22:0] _s2_t_14_next_0 = {9'd0, s1_size_reg};
+wire [31:0] c_fd_xs_pp00 = _s5_c_fd_xs_pp00_next_1 * s4_t_23_reg;
+wire [22:0] _s2_t_33_next_0 = {9'd0, s1_size_reg};
 wire [8:0] _s5_c_fd_xs_pp10_next_0 = cur_c[26:18];
 wire [22:0] _s5_c_fd_xs_pp10_next_1 = {14'd0, _s5_c_fd_xs_pp10_next_0};
-wire [22:0] c_fd_xs_pp10 = _s5_c_fd_xs_pp10_next_1 * s4_t_20_reg;
+wire [22:0] c_fd_xs_pp10 = _s5_c_fd_xs_pp10_next_1 * s4_t_24_reg;
 wire [40:0] _s6_c_fd_xs_next_0 = {9'd0, s5_c_fd_xs_pp00_reg};
 wire [40:0] _s6_c_fd_xs_next_1 = {s5_c_fd_xs_pp10_reg, 18'h0};
 wire [40:0] c_fd_xs = _s6_c_fd_xs_next_0 + _s6_c_fd_xs_next_1;
@@ -5122,104 +5941,134 @@ wire [60:0] _s8_c_fd_prod_next_11 = {2'd0, _s8_c_fd_prod_next_10};
 wire [60:0] _s8_c_fd_prod_next_12 = _s8_c_fd_prod_next_9 + _s8_c_fd_prod_next_11;
 wire [60:0] _s8_c_fd_prod_next_13 = {s7_c_fd_prod_pp21_reg, 54'h0};
 wire [60:0] c_fd_prod = _s8_c_fd_prod_next_12 + _s8_c_fd_prod_next_13;
-wire [27:0] _s5_t_24_next_0 = {1'd0, cur_c};
-wire [27:0] _s17_c_mi_sat_next_0 = {1'd0, s16_mi_inc_reg};
-wire [27:0] c_mi = s16_t_reg + _s17_c_mi_sat_next_0;
-wire _s17_c_mi_sat_next_1 = c_mi[27];
-wire _s17_c_mi_sat_next_2 = _s17_c_mi_sat_next_1;
-wire [26:0] _s17_c_mi_sat_next_3 = c_mi[26:0];
-wire [26:0] c_mi_sat = _s17_c_mi_sat_next_2 ? 27'h7ffffff : _s17_c_mi_sat_next_3;
-wire _s18_recip_mi_lead_next_0 = s17_c_mi_sat_reg[26];
-wire _s18_recip_mi_lead_next_1 = s17_c_mi_sat_reg[25];
-wire _s18_recip_mi_lead_next_2 = s17_c_mi_sat_reg[24];
-wire _s18_recip_mi_lead_next_3 = s17_c_mi_sat_reg[23];
-wire _s18_recip_mi_lead_next_4 = s17_c_mi_sat_reg[22];
-wire _s18_recip_mi_lead_next_5 = s17_c_mi_sat_reg[21];
-wire _s18_recip_mi_lead_next_6 = s17_c_mi_sat_reg[20];
-wire _s18_recip_mi_lead_next_7 = s17_c_mi_sat_reg[19];
-wire _s18_recip_mi_lead_next_8 = s17_c_mi_sat_reg[18];
-wire _s18_recip_mi_lead_next_9 = s17_c_mi_sat_reg[17];
-wire _s18_recip_mi_lead_next_10 = s17_c_mi_sat_reg[16];
-wire _s18_recip_mi_lead_next_11 = s17_c_mi_sat_reg[15];
-wire _s18_recip_mi_lead_next_12 = s17_c_mi_sat_reg[14];
-wire _s18_recip_mi_lead_next_13 = s17_c_mi_sat_reg[13];
-wire _s18_recip_mi_lead_next_14 = s17_c_mi_sat_reg[12];
-wire _s18_recip_mi_lead_next_15 = s17_c_mi_sat_reg[11];
-wire _s18_recip_mi_lead_next_16 = s17_c_mi_sat_reg[10];
-wire _s18_recip_mi_lead_next_17 = s17_c_mi_sat_reg[9];
-wire _s18_recip_mi_lead_next_18 = s17_c_mi_sat_reg[8];
-wire _s18_recip_mi_lead_next_19 = s17_c_mi_sat_reg[7];
-wire _s18_recip_mi_lead_next_20 = s17_c_mi_sat_reg[6];
-wire _s18_recip_mi_lead_next_21 = s17_c_mi_sat_reg[5];
-wire _s18_recip_mi_lead_next_22 = s17_c_mi_sat_reg[4];
-wire _s18_recip_mi_lead_next_23 = s17_c_mi_sat_reg[3];
-wire _s18_recip_mi_lead_next_24 = s17_c_mi_sat_reg[2];
-wire _s18_recip_mi_lead_next_25 = s17_c_mi_sat_reg[1];
-wire [4:0] _s18_recip_mi_lead_next_26 = _s18_recip_mi_lead_next_25 ? 5'd1 : 5'd0;
-wire [4:0] _s18_recip_mi_lead_next_27 = _s18_recip_mi_lead_next_24 ? 5'd2 : _s18_recip_mi_lead_next_26;
-wire [4:0] _s18_recip_mi_lead_next_28 = _s18_recip_mi_lead_next_23 ? 5'd3 : _s18_recip_mi_lead_next_27;
-wire [4:0] _s18_recip_mi_lead_next_29 = _s18_recip_mi_lead_next_22 ? 5'd4 : _s18_recip_mi_lead_next_28;
-wire [4:0] _s18_recip_mi_lead_next_30 = _s18_recip_mi_lead_next_21 ? 5'd5 : _s18_recip_mi_lead_next_29;
-wire [4:0] _s18_recip_mi_lead_next_31 = _s18_recip_mi_lead_next_20 ? 5'd6 : _s18_recip_mi_lead_next_30;
-wire [4:0] _s18_recip_mi_lead_next_32 = _s18_recip_mi_lead_next_19 ? 5'd7 : _s18_recip_mi_lead_next_31;
-wire [4:0] _s18_recip_mi_lead_next_33 = _s18_recip_mi_lead_next_18 ? 5'd8 : _s18_recip_mi_lead_next_32;
-wire [4:0] _s18_recip_mi_lead_next_34 = _s18_recip_mi_lead_next_17 ? 5'd9 : _s18_recip_mi_lead_next_33;
-wire [4:0] _s18_recip_mi_lead_next_35 = _s18_recip_mi_lead_next_16 ? 5'd10 : _s18_recip_mi_lead_next_34;
-wire [4:0] _s18_recip_mi_lead_next_36 = _s18_recip_mi_lead_next_15 ? 5'd11 : _s18_recip_mi_lead_next_35;
-wire [4:0] _s18_recip_mi_lead_next_37 = _s18_recip_mi_lead_next_14 ? 5'd12 : _s18_recip_mi_lead_next_36;
-wire [4:0] _s18_recip_mi_lead_next_38 = _s18_recip_mi_lead_next_13 ? 5'd13 : _s18_recip_mi_lead_next_37;
-wire [4:0] _s18_recip_mi_lead_next_39 = _s18_recip_mi_lead_next_12 ? 5'd14 : _s18_recip_mi_lead_next_38;
-wire [4:0] _s18_recip_mi_lead_next_40 = _s18_recip_mi_lead_next_11 ? 5'd15 : _s18_recip_mi_lead_next_39;
-wire [4:0] _s18_recip_mi_lead_next_41 = _s18_recip_mi_lead_next_10 ? 5'd16 : _s18_recip_mi_lead_next_40;
-wire [4:0] _s18_recip_mi_lead_next_42 = _s18_recip_mi_lead_next_9 ? 5'd17 : _s18_recip_mi_lead_next_41;
-wire [4:0] _s18_recip_mi_lead_next_43 = _s18_recip_mi_lead_next_8 ? 5'd18 : _s18_recip_mi_lead_next_42;
-wire [4:0] _s18_recip_mi_lead_next_44 = _s18_recip_mi_lead_next_7 ? 5'd19 : _s18_recip_mi_lead_next_43;
-wire [4:0] _s18_recip_mi_lead_next_45 = _s18_recip_mi_lead_next_6 ? 5'd20 : _s18_recip_mi_lead_next_44;
-wire [4:0] _s18_recip_mi_lead_next_46 = _s18_recip_mi_lead_next_5 ? 5'd21 : _s18_recip_mi_lead_next_45;
-wire [4:0] _s18_recip_mi_lead_next_47 = _s18_recip_mi_lead_next_4 ? 5'd22 : _s18_recip_mi_lead_next_46;
-wire [4:0] _s18_recip_mi_lead_next_48 = _s18_recip_mi_lead_next_3 ? 5'd23 : _s18_recip_mi_lead_next_47;
-wire [4:0] _s18_recip_mi_lead_next_49 = _s18_recip_mi_lead_next_2 ? 5'd24 : _s18_recip_mi_lead_next_48;
-wire [4:0] _s18_recip_mi_lead_next_50 = _s18_recip_mi_lead_next_1 ? 5'd25 : _s18_recip_mi_lead_next_49;
-wire [4:0] recip_mi_lead = _s18_recip_mi_lead_next_0 ? 5'd26 : _s18_recip_mi_lead_next_50;
-wire _s18_recip_mi_mantissa_next_0 = s17_c_mi_sat_reg[0];
-wire [9:0] _s18_recip_mi_mantissa_next_1 = {_s18_recip_mi_mantissa_next_0, 9'd0};
-wire [1:0] _s18_recip_mi_mantissa_next_2 = s17_c_mi_sat_reg[1:0];
-wire [9:0] _s18_recip_mi_mantissa_next_3 = {_s18_recip_mi_mantissa_next_2, 8'd0};
-wire [2:0] _s18_recip_mi_mantissa_next_4 = s17_c_mi_sat_reg[2:0];
-wire [9:0] _s18_recip_mi_mantissa_next_5 = {_s18_recip_mi_mantissa_next_4, 7'd0};
-wire [3:0] _s18_recip_mi_mantissa_next_6 = s17_c_mi_sat_reg[3:0];
-wire [9:0] _s18_recip_mi_mantissa_next_7 = {_s18_recip_mi_mantissa_next_6, 6'd0};
-wire [4:0] _s18_recip_mi_mantissa_next_8 = s17_c_mi_sat_reg[4:0];
-wire [9:0] _s18_recip_mi_mantissa_next_9 = {_s18_recip_mi_mantissa_next_8, 5'd0};
-wire [5:0] _s18_recip_mi_mantissa_next_10 = s17_c_mi_sat_reg[5:0];
-wire [9:0] _s18_recip_mi_mantissa_next_11 = {_s18_recip_mi_mantissa_next_10, 4'd0};
-wire [6:0] _s18_recip_mi_mantissa_next_12 = s17_c_mi_sat_reg[6:0];
-wire [9:0] _s18_recip_mi_mantissa_next_13 = {_s18_recip_mi_mantissa_next_12, 3'd0};
-wire [7:0] _s18_recip_mi_mantissa_next_14 = s17_c_mi_sat_reg[7:0];
-wire [9:0] _s18_recip_mi_mantissa_next_15 = {_s18_recip_mi_mantissa_next_14, 2'd0};
-wire [8:0] _s18_recip_mi_mantissa_next_16 = s17_c_mi_sat_reg[8:0];
-wire [9:0] _s18_recip_mi_mantissa_next_17 = {_s18_recip_mi_mantissa_next_16, 1'd0};
-wire [9:0] _s18_recip_mi_mantissa_next_18 = s17_c_mi_sat_reg[9:0];
-wire [9:0] _s18_recip_mi_mantissa_next_19 = s17_c_mi_sat_reg[10:1];
-wire [9:0] _s18_recip_mi_mantissa_next_20 = s17_c_mi_sat_reg[11:2];
-wire [9:0] _s18_recip_mi_mantissa_next_21 = s17_c_mi_sat_reg[12:3];
-wire [9:0] _s18_recip_mi_mantissa_next_22 = s17_c_mi_sat_reg[13:4];
-wire [9:0] _s18_recip_mi_mantissa_next_23 = s17_c_mi_sat_reg[14:5];
-wire [9:0] _s18_recip_mi_mantissa_next_24 = s17_c_mi_sat_reg[15:6];
-wire [9:0] _s18_recip_mi_mantissa_next_25 = s17_c_mi_sat_reg[16:7];
-wire [9:0] _s18_recip_mi_mantissa_next_26 = s17_c_mi_sat_reg[17:8];
-wire [9:0] _s18_recip_mi_mantissa_next_27 = s17_c_mi_sat_reg[18:9];
-wire [9:0] _s18_recip_mi_mantissa_next_28 = s17_c_mi_sat_reg[19:10];
-wire [9:0] _s18_recip_mi_mantissa_next_29 = s17_c_mi_sat_reg[20:11];
-wire [9:0] _s18_recip_mi_mantissa_next_30 = s17_c_mi_sat_reg[21:12];
-wire [9:0] _s18_recip_mi_mantissa_next_31 = s17_c_mi_sat_reg[22:13];
-wire [9:0] _s18_recip_mi_mantissa_next_32 = s17_c_mi_sat_reg[23:14];
-wire [9:0] _s18_recip_mi_mantissa_next_33 = s17_c_mi_sat_reg[24:15];
-wire [9:0] _s18_recip_mi_mantissa_next_34 = s17_c_mi_sat_reg[25:16];
-wire [9:0] recip_mi_mantissa = (recip_mi_lead == 5'd0) ? 10'd0 : (recip_mi_lead == 5'd1) ? _s18_recip_mi_mantissa_next_1 : (recip_mi_lead == 5'd2) ? _s18_recip_mi_mantissa_next_3 : (recip_mi_lead == 5'd3) ? _s18_recip_mi_mantissa_next_5 : (recip_mi_lead == 5'd4) ? _s18_recip_mi_mantissa_next_7 : (recip_mi_lead == 5'd5) ? _s18_recip_mi_mantissa_next_9 : (recip_mi_lead == 5'd6) ? _s18_recip_mi_mantissa_next_11 : (recip_mi_lead == 5'd7) ? _s18_recip_mi_mantissa_next_13 : (recip_mi_lead == 5'd8) ? _s18_recip_mi_mantissa_next_15 : (recip_mi_lead == 5'd9) ? _s18_recip_mi_mantissa_next_17 : (recip_mi_lead == 5'd10) ? _s18_recip_mi_mantissa_next_18 : (recip_mi_lead == 5'd11) ? _s18_recip_mi_mantissa_next_19 : (recip_mi_lead == 5'd12) ? _s18_recip_mi_mantissa_next_20 : (recip_mi_lead == 5'd13) ? _s18_recip_mi_mantissa_next_21 : (recip_mi_lead == 5'd14) ? _s18_recip_mi_mantissa_next_22 : (recip_mi_lead == 5'd15) ? _s18_recip_mi_mantissa_next_23 : (recip_mi_lead == 5'd16) ? _s18_recip_mi_mantissa_next_24 : (recip_mi_lead == 5'd17) ? _s18_recip_mi_mantissa_next_25 : (recip_mi_lead == 5'd18) ? _s18_recip_mi_mantissa_next_26 : (recip_mi_lead == 5'd19) ? _s18_recip_mi_mantissa_next_27 : (recip_mi_lead == 5'd20) ? _s18_recip_mi_mantissa_next_28 : (recip_mi_lead == 5'd21) ? _s18_recip_mi_mantissa_next_29 : (recip_mi_lead == 5'd22) ? _s18_recip_mi_mantissa_next_30 : (recip_mi_lead == 5'd23) ? _s18_recip_mi_mantissa_next_31 : (recip_mi_lead == 5'd24) ? _s18_recip_mi_mantissa_next_32 : (recip_mi_lead == 5'd25) ? _s18_recip_mi_mantissa_next_33 : _s18_recip_mi_mantissa_next_34;
+wire [27:0] _s5_t_47_next_0 = {1'd0, cur_c};
+wire [27:0] _s20_c_mi_sat_next_0 = {1'd0, s19_mi_inc_reg};
+wire [27:0] c_mi = s19_t_reg + _s20_c_mi_sat_next_0;
+wire _s20_c_mi_sat_next_1 = c_mi[27];
+wire _s20_c_mi_sat_next_2 = _s20_c_mi_sat_next_1;
+wire [26:0] _s20_c_mi_sat_next_3 = c_mi[26:0];
+wire [26:0] c_mi_sat = _s20_c_mi_sat_next_2 ? 27'h7ffffff : _s20_c_mi_sat_next_3;
+wire _s21_recip_mi_lead_next_0 = 1'd0 | 1'd0;
+wire _s21_recip_mi_lead_next_1 = 1'd0 | 1'd0;
+wire _s21_recip_mi_lead_next_2 = _s21_recip_mi_lead_next_0 | _s21_recip_mi_lead_next_1;
+wire _s21_recip_mi_lead_next_3 = s20_c_mi_sat_reg[26];
+wire _s21_recip_mi_lead_next_4 = 1'd0 | _s21_recip_mi_lead_next_3;
+wire _s21_recip_mi_lead_next_5 = s20_c_mi_sat_reg[25];
+wire _s21_recip_mi_lead_next_6 = s20_c_mi_sat_reg[24];
+wire _s21_recip_mi_lead_next_7 = _s21_recip_mi_lead_next_5 | _s21_recip_mi_lead_next_6;
+wire _s21_recip_mi_lead_next_8 = _s21_recip_mi_lead_next_4 | _s21_recip_mi_lead_next_7;
+wire _s21_recip_mi_lead_next_9 = _s21_recip_mi_lead_next_2 | _s21_recip_mi_lead_next_8;
+wire _s21_recip_mi_lead_next_10 = s20_c_mi_sat_reg[23];
+wire _s21_recip_mi_lead_next_11 = s20_c_mi_sat_reg[22];
+wire _s21_recip_mi_lead_next_12 = _s21_recip_mi_lead_next_10 | _s21_recip_mi_lead_next_11;
+wire _s21_recip_mi_lead_next_13 = s20_c_mi_sat_reg[21];
+wire _s21_recip_mi_lead_next_14 = s20_c_mi_sat_reg[20];
+wire _s21_recip_mi_lead_next_15 = _s21_recip_mi_lead_next_13 | _s21_recip_mi_lead_next_14;
+wire _s21_recip_mi_lead_next_16 = _s21_recip_mi_lead_next_12 | _s21_recip_mi_lead_next_15;
+wire _s21_recip_mi_lead_next_17 = s20_c_mi_sat_reg[19];
+wire _s21_recip_mi_lead_next_18 = s20_c_mi_sat_reg[18];
+wire _s21_recip_mi_lead_next_19 = _s21_recip_mi_lead_next_17 | _s21_recip_mi_lead_next_18;
+wire _s21_recip_mi_lead_next_20 = s20_c_mi_sat_reg[17];
+wire _s21_recip_mi_lead_next_21 = s20_c_mi_sat_reg[16];
+wire _s21_recip_mi_lead_next_22 = _s21_recip_mi_lead_next_20 | _s21_recip_mi_lead_next_21;
+wire _s21_recip_mi_lead_next_23 = _s21_recip_mi_lead_next_19 | _s21_recip_mi_lead_next_22;
+wire _s21_recip_mi_lead_next_24 = _s21_recip_mi_lead_next_16 | _s21_recip_mi_lead_next_23;
+wire _s21_recip_mi_lead_next_25 = _s21_recip_mi_lead_next_9 | _s21_recip_mi_lead_next_24;
+wire _s21_recip_mi_lead_next_26 = _s21_recip_mi_lead_next_0 ? 1'd0 : 1'd0;
+wire [1:0] _s21_recip_mi_lead_next_27 = {_s21_recip_mi_lead_next_0, _s21_recip_mi_lead_next_26};
+wire _s21_recip_mi_lead_next_28 = _s21_recip_mi_lead_next_4 ? 1'd0 : _s21_recip_mi_lead_next_5;
+wire [1:0] _s21_recip_mi_lead_next_29 = {_s21_recip_mi_lead_next_4, _s21_recip_mi_lead_next_28};
+wire [1:0] _s21_recip_mi_lead_next_30 = _s21_recip_mi_lead_next_2 ? _s21_recip_mi_lead_next_27 : _s21_recip_mi_lead_next_29;
+wire [2:0] _s21_recip_mi_lead_next_31 = {_s21_recip_mi_lead_next_2, _s21_recip_mi_lead_next_30};
+wire _s21_recip_mi_lead_next_32 = _s21_recip_mi_lead_next_12 ? _s21_recip_mi_lead_next_10 : _s21_recip_mi_lead_next_13;
+wire [1:0] _s21_recip_mi_lead_next_33 = {_s21_recip_mi_lead_next_12, _s21_recip_mi_lead_next_32};
+wire _s21_recip_mi_lead_next_34 = _s21_recip_mi_lead_next_19 ? _s21_recip_mi_lead_next_17 : _s21_recip_mi_lead_next_20;
+wire [1:0] _s21_recip_mi_lead_next_35 = {_s21_recip_mi_lead_next_19, _s21_recip_mi_lead_next_34};
+wire [1:0] _s21_recip_mi_lead_next_36 = _s21_recip_mi_lead_next_16 ? _s21_recip_mi_lead_next_33 : _s21_recip_mi_lead_next_35;
+wire [2:0] _s21_recip_mi_lead_next_37 = {_s21_recip_mi_lead_next_16, _s21_recip_mi_lead_next_36};
+wire [2:0] _s21_recip_mi_lead_next_38 = _s21_recip_mi_lead_next_9 ? _s21_recip_mi_lead_next_31 : _s21_recip_mi_lead_next_37;
+wire [3:0] _s21_recip_mi_lead_next_39 = {_s21_recip_mi_lead_next_9, _s21_recip_mi_lead_next_38};
+wire _s21_recip_mi_lead_next_40 = s20_c_mi_sat_reg[15];
+wire _s21_recip_mi_lead_next_41 = s20_c_mi_sat_reg[14];
+wire _s21_recip_mi_lead_next_42 = _s21_recip_mi_lead_next_40 | _s21_recip_mi_lead_next_41;
+wire _s21_recip_mi_lead_next_43 = s20_c_mi_sat_reg[13];
+wire _s21_recip_mi_lead_next_44 = s20_c_mi_sat_reg[12];
+wire _s21_recip_mi_lead_next_45 = _s21_recip_mi_lead_next_43 | _s21_recip_mi_lead_next_44;
+wire _s21_recip_mi_lead_next_46 = _s21_recip_mi_lead_next_42 | _s21_recip_mi_lead_next_45;
+wire _s21_recip_mi_lead_next_47 = s20_c_mi_sat_reg[11];
+wire _s21_recip_mi_lead_next_48 = s20_c_mi_sat_reg[10];
+wire _s21_recip_mi_lead_next_49 = _s21_recip_mi_lead_next_47 | _s21_recip_mi_lead_next_48;
+wire _s21_recip_mi_lead_next_50 = s20_c_mi_sat_reg[9];
+wire _s21_recip_mi_lead_next_51 = s20_c_mi_sat_reg[8];
+wire _s21_recip_mi_lead_next_52 = _s21_recip_mi_lead_next_50 | _s21_recip_mi_lead_next_51;
+wire _s21_recip_mi_lead_next_53 = _s21_recip_mi_lead_next_49 | _s21_recip_mi_lead_next_52;
+wire _s21_recip_mi_lead_next_54 = _s21_recip_mi_lead_next_46 | _s21_recip_mi_lead_next_53;
+wire _s21_recip_mi_lead_next_55 = _s21_recip_mi_lead_next_42 ? _s21_recip_mi_lead_next_40 : _s21_recip_mi_lead_next_43;
+wire [1:0] _s21_recip_mi_lead_next_56 = {_s21_recip_mi_lead_next_42, _s21_recip_mi_lead_next_55};
+wire _s21_recip_mi_lead_next_57 = _s21_recip_mi_lead_next_49 ? _s21_recip_mi_lead_next_47 : _s21_recip_mi_lead_next_50;
+wire [1:0] _s21_recip_mi_lead_next_58 = {_s21_recip_mi_lead_next_49, _s21_recip_mi_lead_next_57};
+wire [1:0] _s21_recip_mi_lead_next_59 = _s21_recip_mi_lead_next_46 ? _s21_recip_mi_lead_next_56 : _s21_recip_mi_lead_next_58;
+wire [2:0] _s21_recip_mi_lead_next_60 = {_s21_recip_mi_lead_next_46, _s21_recip_mi_lead_next_59};
+wire _s21_recip_mi_lead_next_61 = s20_c_mi_sat_reg[7];
+wire _s21_recip_mi_lead_next_62 = s20_c_mi_sat_reg[6];
+wire _s21_recip_mi_lead_next_63 = _s21_recip_mi_lead_next_61 | _s21_recip_mi_lead_next_62;
+wire _s21_recip_mi_lead_next_64 = s20_c_mi_sat_reg[5];
+wire _s21_recip_mi_lead_next_65 = s20_c_mi_sat_reg[4];
+wire _s21_recip_mi_lead_next_66 = _s21_recip_mi_lead_next_64 | _s21_recip_mi_lead_next_65;
+wire _s21_recip_mi_lead_next_67 = _s21_recip_mi_lead_next_63 | _s21_recip_mi_lead_next_66;
+wire _s21_recip_mi_lead_next_68 = _s21_recip_mi_lead_next_63 ? _s21_recip_mi_lead_next_61 : _s21_recip_mi_lead_next_64;
+wire [1:0] _s21_recip_mi_lead_next_69 = {_s21_recip_mi_lead_next_63, _s21_recip_mi_lead_next_68};
+wire _s21_recip_mi_lead_next_70 = s20_c_mi_sat_reg[3];
+wire _s21_recip_mi_lead_next_71 = s20_c_mi_sat_reg[2];
+wire _s21_recip_mi_lead_next_72 = _s21_recip_mi_lead_next_70 | _s21_recip_mi_lead_next_71;
+wire _s21_recip_mi_lead_next_73 = s20_c_mi_sat_reg[1];
+wire _s21_recip_mi_lead_next_74 = _s21_recip_mi_lead_next_72 ? _s21_recip_mi_lead_next_70 : _s21_recip_mi_lead_next_73;
+wire [1:0] _s21_recip_mi_lead_next_75 = {_s21_recip_mi_lead_next_72, _s21_recip_mi_lead_next_74};
+wire [1:0] _s21_recip_mi_lead_next_76 = _s21_recip_mi_lead_next_67 ? _s21_recip_mi_lead_next_69 : _s21_recip_mi_lead_next_75;
+wire [2:0] _s21_recip_mi_lead_next_77 = {_s21_recip_mi_lead_next_67, _s21_recip_mi_lead_next_76};
+wire [2:0] _s21_recip_mi_lead_next_78 = _s21_recip_mi_lead_next_54 ? _s21_recip_mi_lead_next_60 : _s21_recip_mi_lead_next_77;
+wire [3:0] _s21_recip_mi_lead_next_79 = {_s21_recip_mi_lead_next_54, _s21_recip_mi_lead_next_78};
+wire [3:0] _s21_recip_mi_lead_next_80 = _s21_recip_mi_lead_next_25 ? _s21_recip_mi_lead_next_39 : _s21_recip_mi_lead_next_79;
+wire [4:0] recip_mi_lead = {_s21_recip_mi_lead_next_25, _s21_recip_mi_lead_next_80};
+wire _s21_t_next_0 = s20_c_mi_sat_reg[0];
+wire [9:0] _s21_t_next_1 = {_s21_t_next_0, 9'd0};
+wire [1:0] _s21_t_2_next_0 = s20_c_mi_sat_reg[1:0];
+wire [9:0] _s21_t_2_next_1 = {_s21_t_2_next_0, 8'd0};
+wire [2:0] _s21_t_3_next_0 = s20_c_mi_sat_reg[2:0];
+wire [9:0] _s21_t_3_next_1 = {_s21_t_3_next_0, 7'd0};
+wire [3:0] _s21_t_4_next_0 = s20_c_mi_sat_reg[3:0];
+wire [9:0] _s21_t_4_next_1 = {_s21_t_4_next_0, 6'd0};
+wire [4:0] _s21_t_5_next_0 = s20_c_mi_sat_reg[4:0];
+wire [9:0] _s21_t_5_next_1 = {_s21_t_5_next_0, 5'd0};
+wire [5:0] _s21_t_6_next_0 = s20_c_mi_sat_reg[5:0];
+wire [9:0] _s21_t_6_next_1 = {_s21_t_6_next_0, 4'd0};
+wire [6:0] _s21_t_7_next_0 = s20_c_mi_sat_reg[6:0];
+wire [9:0] _s21_t_7_next_1 = {_s21_t_7_next_0, 3'd0};
+wire [7:0] _s21_t_8_next_0 = s20_c_mi_sat_reg[7:0];
+wire [9:0] _s21_t_8_next_1 = {_s21_t_8_next_0, 2'd0};
+wire [8:0] _s21_t_9_next_0 = s20_c_mi_sat_reg[8:0];
+wire [9:0] _s21_t_9_next_1 = {_s21_t_9_next_0, 1'd0};
+wire [9:0] _s21_t_10_next_0 = s20_c_mi_sat_reg[9:0];
+wire [9:0] _s21_t_11_next_0 = s20_c_mi_sat_reg[10:1];
+wire [9:0] _s21_t_12_next_0 = s20_c_mi_sat_reg[11:2];
+wire [9:0] _s21_t_13_next_0 = s20_c_mi_sat_reg[12:3];
+wire [9:0] _s21_t_14_next_0 = s20_c_mi_sat_reg[13:4];
+wire [9:0] _s21_t_15_next_0 = s20_c_mi_sat_reg[14:5];
+wire [9:0] _s21_t_16_next_0 = s20_c_mi_sat_reg[15:6];
+wire [9:0] _s21_t_17_next_0 = s20_c_mi_sat_reg[16:7];
+wire [9:0] _s21_t_18_next_0 = s20_c_mi_sat_reg[17:8];
+wire [9:0] _s21_t_19_next_0 = s20_c_mi_sat_reg[18:9];
+wire [9:0] _s21_t_20_next_0 = s20_c_mi_sat_reg[19:10];
+wire [9:0] _s21_t_21_next_0 = s20_c_mi_sat_reg[20:11];
+wire [9:0] _s21_t_22_next_0 = s20_c_mi_sat_reg[21:12];
+wire [9:0] _s21_t_23_next_0 = s20_c_mi_sat_reg[22:13];
+wire [9:0] _s21_t_24_next_0 = s20_c_mi_sat_reg[23:14];
+wire [9:0] _s21_t_25_next_0 = s20_c_mi_sat_reg[24:15];
+wire [9:0] _s21_t_26_next_0 = s20_c_mi_sat_reg[25:16];
+wire [9:0] recip_mi_mantissa = s21_recip_mi_lead_reg[4] ? (s21_recip_mi_lead_reg[3] ? (s21_recip_mi_lead_reg[2] ? s21_t_26_reg : (s21_recip_mi_lead_reg[1] ? s21_t_26_reg : (s21_recip_mi_lead_reg[0] ? s21_t_25_reg : s21_t_24_reg))) : (s21_recip_mi_lead_reg[2] ? (s21_recip_mi_lead_reg[1] ? (s21_recip_mi_lead_reg[0] ? s21_t_23_reg : s21_t_22_reg) : (s21_recip_mi_lead_reg[0] ? s21_t_21_reg : s21_t_20_reg)) : (s21_recip_mi_lead_reg[1] ? (s21_recip_mi_lead_reg[0] ? s21_t_19_reg : s21_t_18_reg) : (s21_recip_mi_lead_reg[0] ? s21_t_17_reg : s21_t_16_reg)))) : (s21_recip_mi_lead_reg[3] ? (s21_recip_mi_lead_reg[2] ? (s21_recip_mi_lead_reg[1] ? (s21_recip_mi_lead_reg[0] ? s21_t_15_reg : s21_t_14_reg) : (s21_recip_mi_lead_reg[0] ? s21_t_13_reg : s21_t_12_reg)) : (s21_recip_mi_lead_reg[1] ? (s21_recip_mi_lead_reg[0] ? s21_t_11_reg : s21_t_10_reg) : (s21_recip_mi_lead_reg[0] ? s21_t_9_reg : s21_t_8_reg))) : (s21_recip_mi_lead_reg[2] ? (s21_recip_mi_lead_reg[1] ? (s21_recip_mi_lead_reg[0] ? s21_t_7_reg : s21_t_6_reg) : (s21_recip_mi_lead_reg[0] ? s21_t_5_reg : s21_t_4_reg)) : (s21_recip_mi_lead_reg[1] ? (s21_recip_mi_lead_reg[0] ? s21_t_3_reg : s21_t_2_reg) : (s21_recip_mi_lead_reg[0] ? s21_t_reg : 10'd0))));
 reg  [10:0] recip_mi_recip;
 always @* begin
-    case (s18_recip_mi_mantissa_reg)
+    case (s22_recip_mi_mantissa_reg)
         10'd0: recip_mi_recip = 11'd2047;
         10'd1: recip_mi_recip = 11'd2045;
         10'd2: recip_mi_recip = 11'd2043;
@@ -6246,176 +7095,142 @@ always @* begin
         10'd1023: recip_mi_recip = 11'd1024;
     endcase
 end
-wire [17:0] _s4_t_21_next_0 = s3_size_kfi_reg[17:0];
-wire [28:0] _s4_t_21_next_1 = {11'd0, _s4_t_21_next_0};
-wire [28:0] _s21_fi_mi_prod_pp00_next_0 = {18'h0, s20_recip_mi_t_reg};
-wire [28:0] fi_mi_prod_pp00 = s20_t_reg * _s21_fi_mi_prod_pp00_next_0;
-wire [17:0] _s4_t_22_next_0 = s3_size_kfi_reg[35:18];
-wire [28:0] _s4_t_22_next_1 = {11'd0, _s4_t_22_next_0};
-wire [28:0] _s21_fi_mi_prod_pp10_next_0 = {18'h0, s20_recip_mi_t_reg};
-wire [28:0] fi_mi_prod_pp10 = s20_t_2_reg * _s21_fi_mi_prod_pp10_next_0;
-wire [2:0] _s4_t_23_next_0 = s3_size_kfi_reg[38:36];
-wire [13:0] _s4_t_23_next_1 = {11'd0, _s4_t_23_next_0};
-wire [13:0] _s21_fi_mi_prod_pp20_next_0 = {3'd0, s20_recip_mi_t_reg};
-wire [13:0] fi_mi_prod_pp20 = s20_t_3_reg * _s21_fi_mi_prod_pp20_next_0;
-wire [49:0] _s22_fi_mi_prod_next_0 = {21'h0, s21_fi_mi_prod_pp00_reg};
-wire [46:0] _s22_fi_mi_prod_next_1 = {s21_fi_mi_prod_pp10_reg, 18'h0};
-wire [49:0] _s22_fi_mi_prod_next_2 = {3'd0, _s22_fi_mi_prod_next_1};
-wire [49:0] _s22_fi_mi_prod_next_3 = _s22_fi_mi_prod_next_0 + _s22_fi_mi_prod_next_2;
-wire [49:0] _s22_fi_mi_prod_next_4 = {s21_fi_mi_prod_pp20_reg, 36'h0};
-wire [49:0] fi_mi_prod = _s22_fi_mi_prod_next_3 + _s22_fi_mi_prod_next_4;
-wire [38:0] _s23_fi_mi_next_0 = s22_fi_mi_prod_reg[49:11];
-wire [37:0] _s23_fi_mi_next_1 = s22_fi_mi_prod_reg[49:12];
-wire [38:0] _s23_fi_mi_next_2 = {1'd0, _s23_fi_mi_next_1};
-wire [36:0] _s23_fi_mi_next_3 = s22_fi_mi_prod_reg[49:13];
-wire [38:0] _s23_fi_mi_next_4 = {2'd0, _s23_fi_mi_next_3};
-wire [35:0] _s23_fi_mi_next_5 = s22_fi_mi_prod_reg[49:14];
-wire [38:0] _s23_fi_mi_next_6 = {3'd0, _s23_fi_mi_next_5};
-wire [34:0] _s23_fi_mi_next_7 = s22_fi_mi_prod_reg[49:15];
-wire [38:0] _s23_fi_mi_next_8 = {4'd0, _s23_fi_mi_next_7};
-wire [33:0] _s23_fi_mi_next_9 = s22_fi_mi_prod_reg[49:16];
-wire [38:0] _s23_fi_mi_next_10 = {5'd0, _s23_fi_mi_next_9};
-wire [32:0] _s23_fi_mi_next_11 = s22_fi_mi_prod_reg[49:17];
-wire [38:0] _s23_fi_mi_next_12 = {6'd0, _s23_fi_mi_next_11};
-wire [31:0] _s23_fi_mi_next_13 = s22_fi_mi_prod_reg[49:18];
-wire [38:0] _s23_fi_mi_next_14 = {7'd0, _s23_fi_mi_next_13};
-wire [30:0] _s23_fi_mi_next_15 = s22_fi_mi_prod_reg[49:19];
-wire [38:0] _s23_fi_mi_next_16 = {8'd0, _s23_fi_mi_next_15};
-wire [29:0] _s23_fi_mi_next_17 = s22_fi_mi_prod_reg[49:20];
-wire [38:0] _s23_fi_mi_next_18 = {9'd0, _s23_fi_mi_next_17};
-wire [28:0] _s23_fi_mi_next_19 = s22_fi_mi_prod_reg[49:21];
-wire [38:0] _s23_fi_mi_next_20 = {10'd0, _s23_fi_mi_next_19};
-wire [27:0] _s23_fi_mi_next_21 = s22_fi_mi_prod_reg[49:22];
-wire [38:0] _s23_fi_mi_next_22 = {11'd0, _s23_fi_mi_next_21};
-wire [26:0] _s23_fi_mi_next_23 = s22_fi_mi_prod_reg[49:23];
-wire [38:0] _s23_fi_mi_next_24 = {12'd0, _s23_fi_mi_next_23};
-wire [25:0] _s23_fi_mi_next_25 = s22_fi_mi_prod_reg[49:24];
-wire [38:0] _s23_fi_mi_next_26 = {13'd0, _s23_fi_mi_next_25};
-wire [24:0] _s23_fi_mi_next_27 = s22_fi_mi_prod_reg[49:25];
-wire [38:0] _s23_fi_mi_next_28 = {14'd0, _s23_fi_mi_next_27};
-wire [23:0] _s23_fi_mi_next_29 = s22_fi_mi_prod_reg[49:26];
-wire [38:0] _s23_fi_mi_next_30 = {15'd0, _s23_fi_mi_next_29};
-wire [22:0] _s23_fi_mi_next_31 = s22_fi_mi_prod_reg[49:27];
-wire [38:0] _s23_fi_mi_next_32 = {16'd0, _s23_fi_mi_next_31};
-wire [21:0] _s23_fi_mi_next_33 = s22_fi_mi_prod_reg[49:28];
-wire [38:0] _s23_fi_mi_next_34 = {17'h0, _s23_fi_mi_next_33};
-wire [20:0] _s23_fi_mi_next_35 = s22_fi_mi_prod_reg[49:29];
-wire [38:0] _s23_fi_mi_next_36 = {18'h0, _s23_fi_mi_next_35};
-wire [19:0] _s23_fi_mi_next_37 = s22_fi_mi_prod_reg[49:30];
-wire [38:0] _s23_fi_mi_next_38 = {19'h0, _s23_fi_mi_next_37};
-wire [18:0] _s23_fi_mi_next_39 = s22_fi_mi_prod_reg[49:31];
-wire [38:0] _s23_fi_mi_next_40 = {20'h0, _s23_fi_mi_next_39};
-wire [17:0] _s23_fi_mi_next_41 = s22_fi_mi_prod_reg[49:32];
-wire [38:0] _s23_fi_mi_next_42 = {21'h0, _s23_fi_mi_next_41};
-wire [16:0] _s23_fi_mi_next_43 = s22_fi_mi_prod_reg[49:33];
-wire [38:0] _s23_fi_mi_next_44 = {22'h0, _s23_fi_mi_next_43};
-wire [15:0] _s23_fi_mi_next_45 = s22_fi_mi_prod_reg[49:34];
-wire [38:0] _s23_fi_mi_next_46 = {23'h0, _s23_fi_mi_next_45};
-wire [14:0] _s23_fi_mi_next_47 = s22_fi_mi_prod_reg[49:35];
-wire [38:0] _s23_fi_mi_next_48 = {24'h0, _s23_fi_mi_next_47};
-wire [13:0] _s23_fi_mi_next_49 = s22_fi_mi_prod_reg[49:36];
-wire [38:0] _s23_fi_mi_next_50 = {25'h0, _s23_fi_mi_next_49};
-wire [12:0] _s23_fi_mi_next_51 = s22_fi_mi_prod_reg[49:37];
-wire [38:0] _s23_fi_mi_next_52 = {26'h0, _s23_fi_mi_next_51};
-wire [38:0] fi_mi = (s22_recip_mi_lead_reg == 5'd0) ? _s23_fi_mi_next_0 : (s22_recip_mi_lead_reg == 5'd1) ? _s23_fi_mi_next_2 : (s22_recip_mi_lead_reg == 5'd2) ? _s23_fi_mi_next_4 : (s22_recip_mi_lead_reg == 5'd3) ? _s23_fi_mi_next_6 : (s22_recip_mi_lead_reg == 5'd4) ? _s23_fi_mi_next_8 : (s22_recip_mi_lead_reg == 5'd5) ? _s23_fi_mi_next_10 : (s22_recip_mi_lead_reg == 5'd6) ? _s23_fi_mi_next_12 : (s22_recip_mi_lead_reg == 5'd7) ? _s23_fi_mi_next_14 : (s22_recip_mi_lead_reg == 5'd8) ? _s23_fi_mi_next_16 : (s22_recip_mi_lead_reg == 5'd9) ? _s23_fi_mi_next_18 : (s22_recip_mi_lead_reg == 5'd10) ? _s23_fi_mi_next_20 : (s22_recip_mi_lead_reg == 5'd11) ? _s23_fi_mi_next_22 : (s22_recip_mi_lead_reg == 5'd12) ? _s23_fi_mi_next_24 : (s22_recip_mi_lead_reg == 5'd13) ? _s23_fi_mi_next_26 : (s22_recip_mi_lead_reg == 5'd14) ? _s23_fi_mi_next_28 : (s22_recip_mi_lead_reg == 5'd15) ? _s23_fi_mi_next_30 : (s22_recip_mi_lead_reg == 5'd16) ? _s23_fi_mi_next_32 : (s22_recip_mi_lead_reg == 5'd17) ? _s23_fi_mi_next_34 : (s22_recip_mi_lead_reg == 5'd18) ? _s23_fi_mi_next_36 : (s22_recip_mi_lead_reg == 5'd19) ? _s23_fi_mi_next_38 : (s22_recip_mi_lead_reg == 5'd20) ? _s23_fi_mi_next_40 : (s22_recip_mi_lead_reg == 5'd21) ? _s23_fi_mi_next_42 : (s22_recip_mi_lead_reg == 5'd22) ? _s23_fi_mi_next_44 : (s22_recip_mi_lead_reg == 5'd23) ? _s23_fi_mi_next_46 : (s22_recip_mi_lead_reg == 5'd24) ? _s23_fi_mi_next_48 : (s22_recip_mi_lead_reg == 5'd25) ? _s23_fi_mi_next_50 : _s23_fi_mi_next_52;
-wire [27:0] _s5_t_28_next_0 = {1'd0, cur_c};
-wire [27:0] _s9_t_15_next_0 = {1'd0, _s9_c_md_fd_xs_pp00_next_9};
+wire [17:0] _s4_t_25_next_0 = s3_size_kfi_reg[17:0];
+wire [28:0] _s4_t_25_next_1 = {11'd0, _s4_t_25_next_0};
+wire [28:0] _s25_fi_mi_prod_pp00_next_0 = {18'h0, s24_recip_mi_t_reg};
+wire [28:0] fi_mi_prod_pp00 = s24_t_reg * _s25_fi_mi_prod_pp00_next_0;
+wire [17:0] _s4_t_26_next_0 = s3_size_kfi_reg[35:18];
+wire [28:0] _s4_t_26_next_1 = {11'd0, _s4_t_26_next_0};
+wire [28:0] _s25_fi_mi_prod_pp10_next_0 = {18'h0, s24_recip_mi_t_reg};
+wire [28:0] fi_mi_prod_pp10 = s24_t_2_reg * _s25_fi_mi_prod_pp10_next_0;
+wire [2:0] _s4_t_27_next_0 = s3_size_kfi_reg[38:36];
+wire [13:0] _s4_t_27_next_1 = {11'd0, _s4_t_27_next_0};
+wire [13:0] _s25_fi_mi_prod_pp20_next_0 = {3'd0, s24_recip_mi_t_reg};
+wire [13:0] fi_mi_prod_pp20 = s24_t_3_reg * _s25_fi_mi_prod_pp20_next_0;
+wire [49:0] _s26_fi_mi_prod_next_0 = {21'h0, s25_fi_mi_prod_pp00_reg};
+wire [46:0] _s26_fi_mi_prod_next_1 = {s25_fi_mi_prod_pp10_reg, 18'h0};
+wire [49:0] _s26_fi_mi_prod_next_2 = {3'd0, _s26_fi_mi_prod_next_1};
+wire [49:0] _s26_fi_mi_prod_next_3 = _s26_fi_mi_prod_next_0 + _s26_fi_mi_prod_next_2;
+wire [49:0] _s26_fi_mi_prod_next_4 = {s25_fi_mi_prod_pp20_reg, 36'h0};
+wire [49:0] fi_mi_prod = _s26_fi_mi_prod_next_3 + _s26_fi_mi_prod_next_4;
+wire [1:0] _s22_t_4_next_0 = s21_recip_mi_lead_reg[4:3];
+wire [38:0] _s27_fi_mi_coarse_next_0 = s26_fi_mi_prod_reg[49:11];
+wire [45:0] _s27_fi_mi_coarse_next_1 = {7'd0, _s27_fi_mi_coarse_next_0};
+wire [30:0] _s27_fi_mi_coarse_next_2 = s26_fi_mi_prod_reg[49:19];
+wire [45:0] _s27_fi_mi_coarse_next_3 = {15'd0, _s27_fi_mi_coarse_next_2};
+wire [22:0] _s27_fi_mi_coarse_next_4 = s26_fi_mi_prod_reg[49:27];
+wire [45:0] _s27_fi_mi_coarse_next_5 = {23'h0, _s27_fi_mi_coarse_next_4};
+wire [14:0] _s27_fi_mi_coarse_next_6 = s26_fi_mi_prod_reg[49:35];
+wire [45:0] _s27_fi_mi_coarse_next_7 = {31'h0, _s27_fi_mi_coarse_next_6};
+wire [45:0] fi_mi_coarse = s26_t_reg[1] ? (s26_t_reg[0] ? _s27_fi_mi_coarse_next_7 : _s27_fi_mi_coarse_next_5) : (s26_t_reg[0] ? _s27_fi_mi_coarse_next_3 : _s27_fi_mi_coarse_next_1);
+wire [2:0] _s22_t_5_next_0 = s21_recip_mi_lead_reg[2:0];
+wire [38:0] _s28_fi_mi_next_0 = s27_fi_mi_coarse_reg[38:0];
+wire [38:0] _s28_fi_mi_next_1 = s27_fi_mi_coarse_reg[39:1];
+wire [38:0] _s28_fi_mi_next_2 = s27_fi_mi_coarse_reg[40:2];
+wire [38:0] _s28_fi_mi_next_3 = s27_fi_mi_coarse_reg[41:3];
+wire [38:0] _s28_fi_mi_next_4 = s27_fi_mi_coarse_reg[42:4];
+wire [38:0] _s28_fi_mi_next_5 = s27_fi_mi_coarse_reg[43:5];
+wire [38:0] _s28_fi_mi_next_6 = s27_fi_mi_coarse_reg[44:6];
+wire [38:0] _s28_fi_mi_next_7 = s27_fi_mi_coarse_reg[45:7];
+wire [38:0] fi_mi = s27_t_reg[2] ? (s27_t_reg[1] ? (s27_t_reg[0] ? _s28_fi_mi_next_7 : _s28_fi_mi_next_6) : (s27_t_reg[0] ? _s28_fi_mi_next_5 : _s28_fi_mi_next_4)) : (s27_t_reg[1] ? (s27_t_reg[0] ? _s28_fi_mi_next_3 : _s28_fi_mi_next_2) : (s27_t_reg[0] ? _s28_fi_mi_next_1 : _s28_fi_mi_next_0));
+wire [27:0] _s5_t_51_next_0 = {1'd0, cur_c};
+wire [27:0] _s10_t_21_next_0 = {1'd0, _s10_c_md_fd_xs_pp00_next_9};
 wire rtt_le_trtt = s1_rtt_reg <= 20'h3264;
 wire [20:0] _s9_c_fd_next_0 = s8_c_fd_prod_reg[60:40];
 wire [26:0] _s9_c_fd_next_1 = {6'd0, _s9_c_fd_next_0};
 wire [27:0] _s9_c_fd_next_2 = {1'd0, _s9_c_fd_next_1};
-wire [27:0] _s9_c_fd_next_3 = s8_t_18_reg - _s9_c_fd_next_2;
+wire [27:0] _s9_c_fd_next_3 = s8_t_31_reg - _s9_c_fd_next_2;
 wire _s9_c_fd_next_4 = _s9_c_fd_next_3[27];
 wire [26:0] _s9_c_fd_next_5 = _s9_c_fd_next_3[26:0];
 wire [26:0] c_fd = _s9_c_fd_next_4 ? 27'h0 : _s9_c_fd_next_5;
-wire [27:0] _s18_t_4_next_0 = {1'd0, s17_c_mi_sat_reg};
-wire [27:0] _s5_t_29_next_0 = {1'd0, cur_c};
-wire [27:0] _s12_c_fi_next_0 = {1'd0, s11_fi_inc_reg};
-wire [27:0] c_fi = s11_t_10_reg + _s12_c_fi_next_0;
-wire [20:0] _s13_t_5_next_0 = s12_c_md_fd_prod_reg[60:40];
-wire [26:0] _s13_t_5_next_1 = {6'd0, _s13_t_5_next_0};
-wire [27:0] _s13_t_5_next_2 = {1'd0, _s13_t_5_next_1};
-wire [27:0] _s13_t_5_next_3 = s12_t_9_reg - _s13_t_5_next_2;
-wire _s13_t_5_next_4 = _s13_t_5_next_3[27];
-wire [26:0] _s13_t_5_next_5 = _s13_t_5_next_3[26:0];
-wire [26:0] c_md_fd = _s13_t_5_next_4 ? 27'h0 : _s13_t_5_next_5;
-wire [26:0] _s13_t_5_next_6 = s12_rtt_le_trtt_reg ? s12_c_fd_reg : c_md_fd;
-wire [26:0] _s13_t_5_next_7 = s12_u_wtd_can_decrease_reg ? _s13_t_5_next_6 : s12_cur_c_reg;
-wire [27:0] _s13_t_5_next_8 = {1'd0, _s13_t_5_next_7};
-wire [11:0] _s24_core_c_next_0 = s23_fi_mi_reg[38:27];
-wire _s24_core_c_next_1 = |_s24_core_c_next_0;
-wire [26:0] _s24_core_c_next_2 = s23_fi_mi_reg[26:0];
-wire [26:0] _s24_core_c_next_3 = _s24_core_c_next_1 ? 27'h7ffffff : _s24_core_c_next_2;
-wire [27:0] _s24_core_c_next_4 = {1'd0, _s24_core_c_next_3};
-wire [27:0] c_mi_fi = s23_t_reg + _s24_core_c_next_4;
-wire [27:0] _s24_core_c_next_5 = s23_rtt_le_trtt_reg ? c_mi_fi : s23_c_fi_reg;
-wire [27:0] core_c = s23_ecn_reg ? s23_t_2_reg : _s24_core_c_next_5;
-wire [21:0] _s2_t_15_next_0 = {8'd0, s1_size_reg};
-wire _s2_t_16_next_0 = s1_kind_reg == 3'd0;
-wire _s2_t_16_next_1 = ~_s2_t_16_next_0;
+wire [27:0] _s21_t_30_next_0 = {1'd0, s20_c_mi_sat_reg};
+wire [27:0] _s5_t_52_next_0 = {1'd0, cur_c};
+wire [27:0] _s14_c_fi_next_0 = {1'd0, s13_fi_inc_reg};
+wire [27:0] c_fi = s13_t_12_reg + _s14_c_fi_next_0;
+wire [20:0] _s14_t_11_next_0 = s13_c_md_fd_prod_reg[60:40];
+wire [26:0] _s14_t_11_next_1 = {6'd0, _s14_t_11_next_0};
+wire [27:0] _s14_t_11_next_2 = {1'd0, _s14_t_11_next_1};
+wire [27:0] _s14_t_11_next_3 = s13_t_11_reg - _s14_t_11_next_2;
+wire _s14_t_11_next_4 = _s14_t_11_next_3[27];
+wire [26:0] _s14_t_11_next_5 = _s14_t_11_next_3[26:0];
+wire [26:0] c_md_fd = _s14_t_11_next_4 ? 27'h0 : _s14_t_11_next_5;
+wire [26:0] _s14_t_11_next_6 = s13_rtt_le_trtt_reg ? s13_c_fd_reg : c_md_fd;
+wire [26:0] _s14_t_11_next_7 = s13_u_wtd_can_decrease_reg ? _s14_t_11_next_6 : s13_cur_c_reg;
+wire [27:0] _s14_t_11_next_8 = {1'd0, _s14_t_11_next_7};
+wire [11:0] _s29_core_c_next_0 = s28_fi_mi_reg[38:27];
+wire _s29_core_c_next_1 = |_s29_core_c_next_0;
+wire [26:0] _s29_core_c_next_2 = s28_fi_mi_reg[26:0];
+wire [26:0] _s29_core_c_next_3 = _s29_core_c_next_1 ? 27'h7ffffff : _s29_core_c_next_2;
+wire [27:0] _s29_core_c_next_4 = {1'd0, _s29_core_c_next_3};
+wire [27:0] c_mi_fi = s28_t_reg + _s29_core_c_next_4;
+wire [27:0] _s29_core_c_next_5 = s28_rtt_le_trtt_reg ? c_mi_fi : s28_c_fi_reg;
+wire [27:0] core_c = s28_ecn_reg ? s28_t_2_reg : _s29_core_c_next_5;
+wire [21:0] _s2_t_34_next_0 = {8'd0, s1_size_reg};
+wire _s2_t_35_next_0 = s1_kind_reg == 3'd0;
+wire _s2_t_35_next_1 = ~_s2_t_35_next_0;
 wire [20:0] cur_ignore_left = s4_cur_reg[68:48];
 wire [21:0] _s5_ack_run_next_0 = {1'd0, cur_ignore_left};
-wire qa_called = _s5_ack_run_next_0 <= s4_t_24_reg;
+wire qa_called = _s5_ack_run_next_0 <= s4_t_28_reg;
 wire ack_run = s4_t_2_reg & qa_called;
 wire _s5_qa_fired_next_0 = qa_fire & qa_called;
-wire qa_fired = _s5_qa_fired_next_0 & s4_t_25_reg;
-wire [27:0] _s9_t_17_next_0 = {1'd0, s8_c_qa_reg};
-wire [27:0] _s9_t_17_next_1 = _s9_t_17_next_0 + 28'h80000;
-wire [27:0] _s9_t_19_next_0 = {1'd0, s8_c_qa_reg};
+wire qa_fired = _s5_qa_fired_next_0 & s4_t_29_reg;
+wire [27:0] _s9_t_25_next_0 = {1'd0, s8_c_qa_reg};
+wire [27:0] _s9_t_25_next_1 = _s9_t_25_next_0 + 28'h80000;
+wire [27:0] _s9_t_27_next_0 = {1'd0, s8_c_qa_reg};
 wire fi_fired = s9_fi_fire_reg & s9_ack_run_reg;
 wire _s10_early_next_0 = s9_qa_fired_reg | fi_fired;
 wire early = s9_ack_run_reg & _s10_early_next_0;
-wire [27:0] _s10_c_early_next_0 = s9_fi_fire_reg ? s9_t_17_reg : s9_t_18_reg;
-wire [27:0] c_early = fi_fired ? _s10_c_early_next_0 : s9_t_19_reg;
-wire [27:0] _s25_c_ack_clamped_next_0 = s24_early_reg ? s24_c_early_reg : s24_core_c_reg;
-wire _s25_c_ack_clamped_next_1 = _s25_c_ack_clamped_next_0 < 28'h419ce00;
-wire [27:0] _s25_c_ack_clamped_next_2 = _s25_c_ack_clamped_next_1 ? _s25_c_ack_clamped_next_0 : 28'h419ce00;
-wire _s25_c_ack_clamped_next_3 = _s25_c_ack_clamped_next_2 < 28'h40000;
-wire [27:0] _s25_c_ack_clamped_next_4 = _s25_c_ack_clamped_next_3 ? 28'h40000 : _s25_c_ack_clamped_next_2;
-wire [26:0] c_ack_window = _s25_c_ack_clamped_next_4[26:0];
-wire _s2_t_17_next_0 = ~_s2_t_16_next_0;
-wire [23:0] _s2_t_18_next_0 = nowq + 24'h327;
-wire [21:0] _s2_t_19_next_0 = {8'd0, s1_size_reg};
-wire qa_used = qa_called & s4_t_26_reg;
+wire [27:0] _s10_c_early_next_0 = s9_fi_fire_reg ? s9_t_25_reg : s9_t_26_reg;
+wire [27:0] c_early = fi_fired ? _s10_c_early_next_0 : s9_t_27_reg;
+wire [27:0] _s30_c_ack_clamped_next_0 = s29_early_reg ? s29_c_early_reg : s29_core_c_reg;
+wire _s30_c_ack_clamped_next_1 = _s30_c_ack_clamped_next_0 < 28'h40000;
+wire _s30_c_ack_clamped_next_2 = _s30_c_ack_clamped_next_0 < 28'h419ce00;
+wire [27:0] _s30_c_ack_clamped_next_3 = _s30_c_ack_clamped_next_2 ? _s30_c_ack_clamped_next_0 : 28'h419ce00;
+wire [27:0] _s30_c_ack_clamped_next_4 = _s30_c_ack_clamped_next_1 ? 28'h40000 : _s30_c_ack_clamped_next_3;
+wire [26:0] c_ack_window = _s30_c_ack_clamped_next_4[26:0];
+wire _s2_t_36_next_0 = ~_s2_t_35_next_0;
+wire [23:0] _s2_t_37_next_0 = nowq + 24'h327;
+wire [21:0] _s2_t_38_next_0 = {8'd0, s1_size_reg};
+wire qa_used = qa_called & s4_t_30_reg;
 wire [26:0] _s9_c_loss_all_next_0 = s8_qa_used_reg ? s8_c_qa_reg : s8_c_loss_reg;
 wire [27:0] _s9_c_loss_all_next_1 = {1'd0, _s9_c_loss_all_next_0};
-wire _s9_c_loss_all_next_2 = _s9_c_loss_all_next_1 < 28'h419ce00;
-wire [27:0] _s9_c_loss_all_next_3 = _s9_c_loss_all_next_2 ? _s9_c_loss_all_next_1 : 28'h419ce00;
-wire _s9_c_loss_all_next_4 = _s9_c_loss_all_next_3 < 28'h40000;
-wire [27:0] _s9_c_loss_all_next_5 = _s9_c_loss_all_next_4 ? 28'h40000 : _s9_c_loss_all_next_3;
+wire _s9_c_loss_all_next_2 = _s9_c_loss_all_next_1 < 28'h40000;
+wire _s9_c_loss_all_next_3 = _s9_c_loss_all_next_1 < 28'h419ce00;
+wire [27:0] _s9_c_loss_all_next_4 = _s9_c_loss_all_next_3 ? _s9_c_loss_all_next_1 : 28'h419ce00;
+wire [27:0] _s9_c_loss_all_next_5 = _s9_c_loss_all_next_2 ? 28'h40000 : _s9_c_loss_all_next_4;
 wire [26:0] c_loss_all = _s9_c_loss_all_next_5[26:0];
 wire [11:0] cur_avg_wtd = s4_cur_reg[127:116];
-wire [11:0] _s5_t_30_next_0 = ack_run ? u_wtd_avg_out : cur_avg_wtd;
-wire _s10_t_18_next_0 = s9_ack_run_reg ? s9_fi_fire_reg : s9_cur_increase_reg;
-wire _s5_t_31_next_0 = ~qa_fire;
-wire _s5_t_31_next_1 = _s5_qa_fire_next_5 & _s5_t_31_next_0;
-wire _s5_t_31_next_2 = cur_trigger | s4_is_loss_reg;
-wire _s5_t_31_next_3 = qa_used ? _s5_t_31_next_1 : _s5_t_31_next_2;
-wire [23:0] _s5_t_32_next_0 = qa_roll ? s4_t_27_reg : cur_win_end;
-wire [23:0] _s5_t_32_next_1 = qa_used ? _s5_t_32_next_0 : cur_win_end;
-wire [20:0] _s6_t_30_next_0 = s5_fi_uncongested_reg ? s5_fi_count_sum_reg : 21'h0;
-wire [20:0] _s6_t_30_next_1 = s5_ack_run_reg ? _s6_t_30_next_0 : s5_cur_count_reg;
-wire [21:0] _s5_t_33_next_0 = {1'd0, cur_ignore_left};
-wire [21:0] ignore_diff = _s5_t_33_next_0 - s4_t_28_reg;
-wire _s5_t_33_next_1 = ignore_diff[21];
-wire [20:0] _s5_t_33_next_2 = ignore_diff[20:0];
-wire [20:0] ignore_left1 = _s5_t_33_next_1 ? 21'h0 : _s5_t_33_next_2;
-wire [20:0] _s5_t_33_next_3 = qa_fired ? s4_unacked_reg : ignore_left1;
-wire [20:0] _s6_t_32_next_0 = s5_qa_roll_reg ? 21'h0 : s5_acked1_reg;
-wire [20:0] _s6_t_32_next_1 = s5_qa_used_reg ? _s6_t_32_next_0 : s5_acked1_reg;
-wire [2:0] _s2_t_21_next_0 = rtt_le_trtt ? 3'd1 : 3'd2;
-wire [2:0] _s2_t_21_next_1 = rtt_le_trtt ? 3'd4 : 3'd3;
-wire [2:0] _s2_t_21_next_2 = s1_ecn_reg ? _s2_t_21_next_0 : _s2_t_21_next_1;
+wire [11:0] _s5_t_53_next_0 = ack_run ? u_wtd_avg_out : cur_avg_wtd;
+wire _s10_t_24_next_0 = s9_ack_run_reg ? s9_fi_fire_reg : s9_cur_increase_reg;
+wire _s5_t_54_next_0 = ~qa_fire;
+wire _s5_t_54_next_1 = _s5_qa_fire_next_6 & _s5_t_54_next_0;
+wire _s5_t_54_next_2 = cur_trigger | s4_is_loss_reg;
+wire _s5_t_54_next_3 = qa_used ? _s5_t_54_next_1 : _s5_t_54_next_2;
+wire [23:0] _s5_t_55_next_0 = qa_roll ? s4_t_31_reg : cur_win_end;
+wire [23:0] _s5_t_55_next_1 = qa_used ? _s5_t_55_next_0 : cur_win_end;
+wire [20:0] _s6_t_38_next_0 = s5_fi_uncongested_reg ? s5_fi_count_sum_reg : 21'h0;
+wire [20:0] _s6_t_38_next_1 = s5_ack_run_reg ? _s6_t_38_next_0 : s5_cur_count_reg;
+wire [21:0] _s5_t_56_next_0 = {1'd0, cur_ignore_left};
+wire [21:0] ignore_diff = _s5_t_56_next_0 - s4_t_32_reg;
+wire _s5_t_56_next_1 = ignore_diff[21];
+wire [20:0] _s5_t_56_next_2 = ignore_diff[20:0];
+wire [20:0] ignore_left1 = _s5_t_56_next_1 ? 21'h0 : _s5_t_56_next_2;
+wire [20:0] _s5_t_56_next_3 = qa_fired ? s4_unacked_reg : ignore_left1;
+wire [20:0] _s6_t_40_next_0 = s5_qa_roll_reg ? 21'h0 : s5_acked1_reg;
+wire [20:0] _s6_t_40_next_1 = s5_qa_used_reg ? _s6_t_40_next_0 : s5_acked1_reg;
+wire [2:0] _s2_t_40_next_0 = rtt_le_trtt ? 3'd1 : 3'd2;
+wire [2:0] _s2_t_40_next_1 = rtt_le_trtt ? 3'd4 : 3'd3;
+wire [2:0] _s2_t_40_next_2 = s1_ecn_reg ? _s2_t_40_next_0 : _s2_t_40_next_1;
 wire _s5_core_case_next_0 = ~u_wtd_can_decrease;
 wire _s5_core_case_next_1 = s4_u_wtd_ecn_reg & _s5_core_case_next_0;
-wire [2:0] core_case = _s5_core_case_next_1 ? 3'd0 : s4_t_30_reg;
-wire [2:0] _s5_t_35_next_0 = qa_fired ? 3'd5 : 3'd7;
-wire [2:0] _s10_t_25_next_0 = fi_fired ? 3'd6 : s9_core_case_reg;
-wire [2:0] _s10_t_25_next_1 = s9_qa_fired_reg ? 3'd5 : _s10_t_25_next_0;
-wire [2:0] _s10_t_25_next_2 = s9_ack_run_reg ? _s10_t_25_next_1 : 3'd0;
-wire [2:0] _s10_t_25_next_3 = s9_is_loss_reg ? s9_t_27_reg : _s10_t_25_next_2;
-wire [2:0] _s10_t_25_next_4 = s9_t_26_reg ? 3'd0 : _s10_t_25_next_3;
-wire _s10_t_26_next_0 = s9_t_26_reg ? 1'd0 : _s10_t_18_next_0;
+wire [2:0] core_case = _s5_core_case_next_1 ? 3'd0 : s4_t_34_reg;
+wire [2:0] _s5_t_58_next_0 = qa_fired ? 3'd5 : 3'd7;
+wire [2:0] _s10_t_31_next_0 = fi_fired ? 3'd6 : s9_core_case_reg;
+wire [2:0] _s10_t_31_next_1 = s9_qa_fired_reg ? 3'd5 : _s10_t_31_next_0;
+wire [2:0] _s10_t_31_next_2 = s9_ack_run_reg ? _s10_t_31_next_1 : 3'd0;
+wire [2:0] _s10_t_31_next_3 = s9_is_loss_reg ? s9_t_35_reg : _s10_t_31_next_2;
+wire [2:0] _s10_t_31_next_4 = s9_t_34_reg ? 3'd0 : _s10_t_31_next_3;
+wire _s10_t_32_next_0 = s9_t_34_reg ? 1'd0 : _s10_t_24_next_0;
 wire out_nonempty = |out_count_reg;
 wire _shell_0 = ~hazard_reg;
 wire _shell_1 = in_valid_reg & _shell_0;
@@ -6423,23 +7238,23 @@ wire _shell_2 = ~credits_out_reg;
 wire issue = _shell_1 & _shell_2;
 wire _shell_3 = s_event_valid & in_ready_reg;
 wire _shell_4 = ~in_valid_reg;
-wire [4:0] _shell_5 = issue ? 5'd1 : 5'd0;
-wire [4:0] _shell_6 = occ_reg + _shell_5;
+wire [5:0] _shell_5 = issue ? 6'd1 : 6'd0;
+wire [5:0] _shell_6 = occ_reg + _shell_5;
 wire out_pop = out_nonempty & m_result_ready;
-wire [4:0] _shell_7 = out_pop ? 5'd1 : 5'd0;
-wire [4:0] occ_update = _shell_6 - _shell_7;
-wire _shell_8 = ~s25_error_reg;
-wire wr_en = s25_valid_reg & _shell_8;
-wire [11:0] wr_addr = s25_conn_reg[11:0];
+wire [5:0] _shell_7 = out_pop ? 6'd1 : 6'd0;
+wire [5:0] occ_update = _shell_6 - _shell_7;
+wire _shell_8 = ~s30_error_reg;
+wire wr_en = s30_valid_reg & _shell_8;
+wire [11:0] wr_addr = s30_conn_reg[11:0];
 wire [11:0] _shell_9 = in_conn_reg[11:0];
 wire _shell_10 = wr_addr == _shell_9;
 wire snoop_in = wr_en & _shell_10;
 wire [26:0] c_open = 27'h419ce00;
 wire [127:0] _shell_11 = {12'd0, 1'd0, 1'd0, 24'h0, 21'h0, 21'h0, 21'h0, c_open};
-wire [26:0] c_ack = s25_ack_run_reg ? s25_c_ack_clamped_reg : s25_cur_c_reg;
-wire [26:0] c_new = s25_is_loss_reg ? s25_c_loss_all_reg : c_ack;
-wire [127:0] _shell_12 = {s25_t_reg, s25_t_2_reg, s25_t_3_reg, s25_t_4_reg, s25_t_5_reg, s25_t_6_reg, s25_t_7_reg, c_new};
-wire [127:0] new_word = s25_t_8_reg ? _shell_11 : _shell_12;
+wire [26:0] c_ack = s30_ack_run_reg ? s30_c_ack_clamped_reg : s30_cur_c_reg;
+wire [26:0] c_new = s30_is_loss_reg ? s30_c_loss_all_reg : c_ack;
+wire [127:0] _shell_12 = {s30_t_reg, s30_t_2_reg, s30_t_3_reg, s30_t_4_reg, s30_t_5_reg, s30_t_6_reg, s30_t_7_reg, c_new};
+wire [127:0] new_word = s30_t_8_reg ? _shell_11 : _shell_12;
 wire [11:0] _shell_13 = s1_conn_reg[11:0];
 wire _shell_14 = wr_addr == _shell_13;
 wire snoop_s1 = wr_en & _shell_14;
@@ -6457,11 +7272,11 @@ wire [127:0] s3_word = s3_fix_valid_reg ? s3_fix_word_reg : s3_ram_reg;
 wire [127:0] _shell_23 = snoop_s3 ? new_word : s3_word;
 wire _shell_24 = out_wr_ptr_reg == 5'd0;
 wire [20:0] cwnd_result = c_new[26:6];
-wire [20:0] _shell_25 = s25_t_8_reg ? 21'h106738 : cwnd_result;
-wire [20:0] res_cwnd = s25_error_reg ? 21'h0 : _shell_25;
-wire [2:0] res_case = s25_error_reg ? 3'd0 : s25_t_9_reg;
-wire res_qa = s25_error_reg ? 1'd0 : s25_qa_fired_reg;
-wire res_fast = s25_error_reg ? 1'd0 : s25_t_10_reg;
+wire [20:0] _shell_25 = s30_t_8_reg ? 21'h106738 : cwnd_result;
+wire [20:0] res_cwnd = s30_error_reg ? 21'h0 : _shell_25;
+wire [2:0] res_case = s30_error_reg ? 3'd0 : s30_t_9_reg;
+wire res_qa = s30_error_reg ? 1'd0 : s30_qa_fired_reg;
+wire res_fast = s30_error_reg ? 1'd0 : s30_t_10_reg;
 wire _shell_26 = out_wr_ptr_reg == 5'd1;
 wire _shell_27 = out_wr_ptr_reg == 5'd2;
 wire _shell_28 = out_wr_ptr_reg == 5'd3;
@@ -6488,26 +7303,27 @@ wire _shell_48 = out_wr_ptr_reg == 5'd23;
 wire _shell_49 = out_wr_ptr_reg == 5'd24;
 wire _shell_50 = out_wr_ptr_reg == 5'd25;
 wire _shell_51 = out_wr_ptr_reg == 5'd26;
-wire _shell_52 = out_wr_ptr_reg == 5'd26;
-wire [4:0] _shell_53 = out_wr_ptr_reg + 5'd1;
-wire [4:0] _shell_54 = _shell_52 ? 5'd0 : _shell_53;
+wire _shell_52 = out_wr_ptr_reg == 5'd27;
+wire _shell_53 = out_wr_ptr_reg == 5'd28;
+wire _shell_54 = out_wr_ptr_reg == 5'd29;
+wire _shell_55 = out_wr_ptr_reg == 5'd30;
+wire _shell_56 = out_wr_ptr_reg == 5'd31;
+wire [4:0] _shell_57 = out_wr_ptr_reg + 5'd1;
 wire [4:0] out_head_ptr = out_pop ? out_rd_ptr_plus1_reg : out_rd_ptr_reg;
-wire _shell_55 = out_wr_ptr_reg == out_head_ptr;
-wire out_head_write = s25_valid_reg & _shell_55;
-wire [15:0] _shell_56 = (out_rd_ptr_plus1_reg == 5'd0) ? out0_conn_reg : (out_rd_ptr_plus1_reg == 5'd1) ? out1_conn_reg : (out_rd_ptr_plus1_reg == 5'd2) ? out2_conn_reg : (out_rd_ptr_plus1_reg == 5'd3) ? out3_conn_reg : (out_rd_ptr_plus1_reg == 5'd4) ? out4_conn_reg : (out_rd_ptr_plus1_reg == 5'd5) ? out5_conn_reg : (out_rd_ptr_plus1_reg == 5'd6) ? out6_conn_reg : (out_rd_ptr_plus1_reg == 5'd7) ? out7_conn_reg : (out_rd_ptr_plus1_reg == 5'd8) ? out8_conn_reg : (out_rd_ptr_plus1_reg == 5'd9) ? out9_conn_reg : (out_rd_ptr_plus1_reg == 5'd10) ? out10_conn_reg : (out_rd_ptr_plus1_reg == 5'd11) ? out11_conn_reg : (out_rd_ptr_plus1_reg == 5'd12) ? out12_conn_reg : (out_rd_ptr_plus1_reg == 5'd13) ? out13_conn_reg : (out_rd_ptr_plus1_reg == 5'd14) ? out14_conn_reg : (out_rd_ptr_plus1_reg == 5'd15) ? out15_conn_reg : (out_rd_ptr_plus1_reg == 5'd16) ? out16_conn_reg : (out_rd_ptr_plus1_reg == 5'd17) ? out17_conn_reg : (out_rd_ptr_plus1_reg == 5'd18) ? out18_conn_reg : (out_rd_ptr_plus1_reg == 5'd19) ? out19_conn_reg : (out_rd_ptr_plus1_reg == 5'd20) ? out20_conn_reg : (out_rd_ptr_plus1_reg == 5'd21) ? out21_conn_reg : (out_rd_ptr_plus1_reg == 5'd22) ? out22_conn_reg : (out_rd_ptr_plus1_reg == 5'd23) ? out23_conn_reg : (out_rd_ptr_plus1_reg == 5'd24) ? out24_conn_reg : (out_rd_ptr_plus1_reg == 5'd25) ? out25_conn_reg : out26_conn_reg;
-wire [2:0] _shell_57 = (out_rd_ptr_plus1_reg == 5'd0) ? out0_kind_reg : (out_rd_ptr_plus1_reg == 5'd1) ? out1_kind_reg : (out_rd_ptr_plus1_reg == 5'd2) ? out2_kind_reg : (out_rd_ptr_plus1_reg == 5'd3) ? out3_kind_reg : (out_rd_ptr_plus1_reg == 5'd4) ? out4_kind_reg : (out_rd_ptr_plus1_reg == 5'd5) ? out5_kind_reg : (out_rd_ptr_plus1_reg == 5'd6) ? out6_kind_reg : (out_rd_ptr_plus1_reg == 5'd7) ? out7_kind_reg : (out_rd_ptr_plus1_reg == 5'd8) ? out8_kind_reg : (out_rd_ptr_plus1_reg == 5'd9) ? out9_kind_reg : (out_rd_ptr_plus1_reg == 5'd10) ? out10_kind_reg : (out_rd_ptr_plus1_reg == 5'd11) ? out11_kind_reg : (out_rd_ptr_plus1_reg == 5'd12) ? out12_kind_reg : (out_rd_ptr_plus1_reg == 5'd13) ? out13_kind_reg : (out_rd_ptr_plus1_reg == 5'd14) ? out14_kind_reg : (out_rd_ptr_plus1_reg == 5'd15) ? out15_kind_reg : (out_rd_ptr_plus1_reg == 5'd16) ? out16_kind_reg : (out_rd_ptr_plus1_reg == 5'd17) ? out17_kind_reg : (out_rd_ptr_plus1_reg == 5'd18) ? out18_kind_reg : (out_rd_ptr_plus1_reg == 5'd19) ? out19_kind_reg : (out_rd_ptr_plus1_reg == 5'd20) ? out20_kind_reg : (out_rd_ptr_plus1_reg == 5'd21) ? out21_kind_reg : (out_rd_ptr_plus1_reg == 5'd22) ? out22_kind_reg : (out_rd_ptr_plus1_reg == 5'd23) ? out23_kind_reg : (out_rd_ptr_plus1_reg == 5'd24) ? out24_kind_reg : (out_rd_ptr_plus1_reg == 5'd25) ? out25_kind_reg : out26_kind_reg;
-wire [20:0] _shell_58 = (out_rd_ptr_plus1_reg == 5'd0) ? out0_cwnd_reg : (out_rd_ptr_plus1_reg == 5'd1) ? out1_cwnd_reg : (out_rd_ptr_plus1_reg == 5'd2) ? out2_cwnd_reg : (out_rd_ptr_plus1_reg == 5'd3) ? out3_cwnd_reg : (out_rd_ptr_plus1_reg == 5'd4) ? out4_cwnd_reg : (out_rd_ptr_plus1_reg == 5'd5) ? out5_cwnd_reg : (out_rd_ptr_plus1_reg == 5'd6) ? out6_cwnd_reg : (out_rd_ptr_plus1_reg == 5'd7) ? out7_cwnd_reg : (out_rd_ptr_plus1_reg == 5'd8) ? out8_cwnd_reg : (out_rd_ptr_plus1_reg == 5'd9) ? out9_cwnd_reg : (out_rd_ptr_plus1_reg == 5'd10) ? out10_cwnd_reg : (out_rd_ptr_plus1_reg == 5'd11) ? out11_cwnd_reg : (out_rd_ptr_plus1_reg == 5'd12) ? out12_cwnd_reg : (out_rd_ptr_plus1_reg == 5'd13) ? out13_cwnd_reg : (out_rd_ptr_plus1_reg == 5'd14) ? out14_cwnd_reg : (out_rd_ptr_plus1_reg == 5'd15) ? out15_cwnd_reg : (out_rd_ptr_plus1_reg == 5'd16) ? out16_cwnd_reg : (out_rd_ptr_plus1_reg == 5'd17) ? out17_cwnd_reg : (out_rd_ptr_plus1_reg == 5'd18) ? out18_cwnd_reg : (out_rd_ptr_plus1_reg == 5'd19) ? out19_cwnd_reg : (out_rd_ptr_plus1_reg == 5'd20) ? out20_cwnd_reg : (out_rd_ptr_plus1_reg == 5'd21) ? out21_cwnd_reg : (out_rd_ptr_plus1_reg == 5'd22) ? out22_cwnd_reg : (out_rd_ptr_plus1_reg == 5'd23) ? out23_cwnd_reg : (out_rd_ptr_plus1_reg == 5'd24) ? out24_cwnd_reg : (out_rd_ptr_plus1_reg == 5'd25) ? out25_cwnd_reg : out26_cwnd_reg;
-wire [2:0] _shell_59 = (out_rd_ptr_plus1_reg == 5'd0) ? out0_case_reg : (out_rd_ptr_plus1_reg == 5'd1) ? out1_case_reg : (out_rd_ptr_plus1_reg == 5'd2) ? out2_case_reg : (out_rd_ptr_plus1_reg == 5'd3) ? out3_case_reg : (out_rd_ptr_plus1_reg == 5'd4) ? out4_case_reg : (out_rd_ptr_plus1_reg == 5'd5) ? out5_case_reg : (out_rd_ptr_plus1_reg == 5'd6) ? out6_case_reg : (out_rd_ptr_plus1_reg == 5'd7) ? out7_case_reg : (out_rd_ptr_plus1_reg == 5'd8) ? out8_case_reg : (out_rd_ptr_plus1_reg == 5'd9) ? out9_case_reg : (out_rd_ptr_plus1_reg == 5'd10) ? out10_case_reg : (out_rd_ptr_plus1_reg == 5'd11) ? out11_case_reg : (out_rd_ptr_plus1_reg == 5'd12) ? out12_case_reg : (out_rd_ptr_plus1_reg == 5'd13) ? out13_case_reg : (out_rd_ptr_plus1_reg == 5'd14) ? out14_case_reg : (out_rd_ptr_plus1_reg == 5'd15) ? out15_case_reg : (out_rd_ptr_plus1_reg == 5'd16) ? out16_case_reg : (out_rd_ptr_plus1_reg == 5'd17) ? out17_case_reg : (out_rd_ptr_plus1_reg == 5'd18) ? out18_case_reg : (out_rd_ptr_plus1_reg == 5'd19) ? out19_case_reg : (out_rd_ptr_plus1_reg == 5'd20) ? out20_case_reg : (out_rd_ptr_plus1_reg == 5'd21) ? out21_case_reg : (out_rd_ptr_plus1_reg == 5'd22) ? out22_case_reg : (out_rd_ptr_plus1_reg == 5'd23) ? out23_case_reg : (out_rd_ptr_plus1_reg == 5'd24) ? out24_case_reg : (out_rd_ptr_plus1_reg == 5'd25) ? out25_case_reg : out26_case_reg;
-wire _shell_60 = (out_rd_ptr_plus1_reg == 5'd0) ? out0_qa_reg : (out_rd_ptr_plus1_reg == 5'd1) ? out1_qa_reg : (out_rd_ptr_plus1_reg == 5'd2) ? out2_qa_reg : (out_rd_ptr_plus1_reg == 5'd3) ? out3_qa_reg : (out_rd_ptr_plus1_reg == 5'd4) ? out4_qa_reg : (out_rd_ptr_plus1_reg == 5'd5) ? out5_qa_reg : (out_rd_ptr_plus1_reg == 5'd6) ? out6_qa_reg : (out_rd_ptr_plus1_reg == 5'd7) ? out7_qa_reg : (out_rd_ptr_plus1_reg == 5'd8) ? out8_qa_reg : (out_rd_ptr_plus1_reg == 5'd9) ? out9_qa_reg : (out_rd_ptr_plus1_reg == 5'd10) ? out10_qa_reg : (out_rd_ptr_plus1_reg == 5'd11) ? out11_qa_reg : (out_rd_ptr_plus1_reg == 5'd12) ? out12_qa_reg : (out_rd_ptr_plus1_reg == 5'd13) ? out13_qa_reg : (out_rd_ptr_plus1_reg == 5'd14) ? out14_qa_reg : (out_rd_ptr_plus1_reg == 5'd15) ? out15_qa_reg : (out_rd_ptr_plus1_reg == 5'd16) ? out16_qa_reg : (out_rd_ptr_plus1_reg == 5'd17) ? out17_qa_reg : (out_rd_ptr_plus1_reg == 5'd18) ? out18_qa_reg : (out_rd_ptr_plus1_reg == 5'd19) ? out19_qa_reg : (out_rd_ptr_plus1_reg == 5'd20) ? out20_qa_reg : (out_rd_ptr_plus1_reg == 5'd21) ? out21_qa_reg : (out_rd_ptr_plus1_reg == 5'd22) ? out22_qa_reg : (out_rd_ptr_plus1_reg == 5'd23) ? out23_qa_reg : (out_rd_ptr_plus1_reg == 5'd24) ? out24_qa_reg : (out_rd_ptr_plus1_reg == 5'd25) ? out25_qa_reg : out26_qa_reg;
-wire _shell_61 = (out_rd_ptr_plus1_reg == 5'd0) ? out0_fast_reg : (out_rd_ptr_plus1_reg == 5'd1) ? out1_fast_reg : (out_rd_ptr_plus1_reg == 5'd2) ? out2_fast_reg : (out_rd_ptr_plus1_reg == 5'd3) ? out3_fast_reg : (out_rd_ptr_plus1_reg == 5'd4) ? out4_fast_reg : (out_rd_ptr_plus1_reg == 5'd5) ? out5_fast_reg : (out_rd_ptr_plus1_reg == 5'd6) ? out6_fast_reg : (out_rd_ptr_plus1_reg == 5'd7) ? out7_fast_reg : (out_rd_ptr_plus1_reg == 5'd8) ? out8_fast_reg : (out_rd_ptr_plus1_reg == 5'd9) ? out9_fast_reg : (out_rd_ptr_plus1_reg == 5'd10) ? out10_fast_reg : (out_rd_ptr_plus1_reg == 5'd11) ? out11_fast_reg : (out_rd_ptr_plus1_reg == 5'd12) ? out12_fast_reg : (out_rd_ptr_plus1_reg == 5'd13) ? out13_fast_reg : (out_rd_ptr_plus1_reg == 5'd14) ? out14_fast_reg : (out_rd_ptr_plus1_reg == 5'd15) ? out15_fast_reg : (out_rd_ptr_plus1_reg == 5'd16) ? out16_fast_reg : (out_rd_ptr_plus1_reg == 5'd17) ? out17_fast_reg : (out_rd_ptr_plus1_reg == 5'd18) ? out18_fast_reg : (out_rd_ptr_plus1_reg == 5'd19) ? out19_fast_reg : (out_rd_ptr_plus1_reg == 5'd20) ? out20_fast_reg : (out_rd_ptr_plus1_reg == 5'd21) ? out21_fast_reg : (out_rd_ptr_plus1_reg == 5'd22) ? out22_fast_reg : (out_rd_ptr_plus1_reg == 5'd23) ? out23_fast_reg : (out_rd_ptr_plus1_reg == 5'd24) ? out24_fast_reg : (out_rd_ptr_plus1_reg == 5'd25) ? out25_fast_reg : out26_fast_reg;
-wire _shell_62 = (out_rd_ptr_plus1_reg == 5'd0) ? out0_error_reg : (out_rd_ptr_plus1_reg == 5'd1) ? out1_error_reg : (out_rd_ptr_plus1_reg == 5'd2) ? out2_error_reg : (out_rd_ptr_plus1_reg == 5'd3) ? out3_error_reg : (out_rd_ptr_plus1_reg == 5'd4) ? out4_error_reg : (out_rd_ptr_plus1_reg == 5'd5) ? out5_error_reg : (out_rd_ptr_plus1_reg == 5'd6) ? out6_error_reg : (out_rd_ptr_plus1_reg == 5'd7) ? out7_error_reg : (out_rd_ptr_plus1_reg == 5'd8) ? out8_error_reg : (out_rd_ptr_plus1_reg == 5'd9) ? out9_error_reg : (out_rd_ptr_plus1_reg == 5'd10) ? out10_error_reg : (out_rd_ptr_plus1_reg == 5'd11) ? out11_error_reg : (out_rd_ptr_plus1_reg == 5'd12) ? out12_error_reg : (out_rd_ptr_plus1_reg == 5'd13) ? out13_error_reg : (out_rd_ptr_plus1_reg == 5'd14) ? out14_error_reg : (out_rd_ptr_plus1_reg == 5'd15) ? out15_error_reg : (out_rd_ptr_plus1_reg == 5'd16) ? out16_error_reg : (out_rd_ptr_plus1_reg == 5'd17) ? out17_error_reg : (out_rd_ptr_plus1_reg == 5'd18) ? out18_error_reg : (out_rd_ptr_plus1_reg == 5'd19) ? out19_error_reg : (out_rd_ptr_plus1_reg == 5'd20) ? out20_error_reg : (out_rd_ptr_plus1_reg == 5'd21) ? out21_error_reg : (out_rd_ptr_plus1_reg == 5'd22) ? out22_error_reg : (out_rd_ptr_plus1_reg == 5'd23) ? out23_error_reg : (out_rd_ptr_plus1_reg == 5'd24) ? out24_error_reg : (out_rd_ptr_plus1_reg == 5'd25) ? out25_error_reg : out26_error_reg;
-wire _shell_63 = out_rd_ptr_plus1_reg == 5'd26;
-wire [4:0] _shell_64 = out_rd_ptr_plus1_reg + 5'd1;
-wire [4:0] _shell_65 = _shell_63 ? 5'd0 : _shell_64;
-wire [4:0] _shell_66 = s25_valid_reg ? 5'd1 : 5'd0;
-wire [4:0] _shell_67 = out_count_reg + _shell_66;
-wire [4:0] _shell_68 = out_pop ? 5'd1 : 5'd0;
-wire [4:0] _shell_69 = _shell_67 - _shell_68;
+wire _shell_58 = out_wr_ptr_reg == out_head_ptr;
+wire out_head_write = s30_valid_reg & _shell_58;
+wire [15:0] _shell_59 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_conn_reg : out30_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out29_conn_reg : out28_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_conn_reg : out26_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out25_conn_reg : out24_conn_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_conn_reg : out22_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out21_conn_reg : out20_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_conn_reg : out18_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out17_conn_reg : out16_conn_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_conn_reg : out14_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out13_conn_reg : out12_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_conn_reg : out10_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out9_conn_reg : out8_conn_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_conn_reg : out6_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out5_conn_reg : out4_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_conn_reg : out2_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out1_conn_reg : out0_conn_reg))));
+wire [2:0] _shell_60 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_kind_reg : out30_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out29_kind_reg : out28_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_kind_reg : out26_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out25_kind_reg : out24_kind_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_kind_reg : out22_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out21_kind_reg : out20_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_kind_reg : out18_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out17_kind_reg : out16_kind_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_kind_reg : out14_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out13_kind_reg : out12_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_kind_reg : out10_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out9_kind_reg : out8_kind_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_kind_reg : out6_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out5_kind_reg : out4_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_kind_reg : out2_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out1_kind_reg : out0_kind_reg))));
+wire [20:0] _shell_61 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_cwnd_reg : out30_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out29_cwnd_reg : out28_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_cwnd_reg : out26_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out25_cwnd_reg : out24_cwnd_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_cwnd_reg : out22_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out21_cwnd_reg : out20_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_cwnd_reg : out18_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out17_cwnd_reg : out16_cwnd_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_cwnd_reg : out14_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out13_cwnd_reg : out12_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_cwnd_reg : out10_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out9_cwnd_reg : out8_cwnd_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_cwnd_reg : out6_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out5_cwnd_reg : out4_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_cwnd_reg : out2_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out1_cwnd_reg : out0_cwnd_reg))));
+wire [2:0] _shell_62 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_case_reg : out30_case_reg) : (out_rd_ptr_plus1_reg[0] ? out29_case_reg : out28_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_case_reg : out26_case_reg) : (out_rd_ptr_plus1_reg[0] ? out25_case_reg : out24_case_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_case_reg : out22_case_reg) : (out_rd_ptr_plus1_reg[0] ? out21_case_reg : out20_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_case_reg : out18_case_reg) : (out_rd_ptr_plus1_reg[0] ? out17_case_reg : out16_case_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_case_reg : out14_case_reg) : (out_rd_ptr_plus1_reg[0] ? out13_case_reg : out12_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_case_reg : out10_case_reg) : (out_rd_ptr_plus1_reg[0] ? out9_case_reg : out8_case_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_case_reg : out6_case_reg) : (out_rd_ptr_plus1_reg[0] ? out5_case_reg : out4_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_case_reg : out2_case_reg) : (out_rd_ptr_plus1_reg[0] ? out1_case_reg : out0_case_reg))));
+wire _shell_63 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_qa_reg : out30_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out29_qa_reg : out28_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_qa_reg : out26_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out25_qa_reg : out24_qa_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_qa_reg : out22_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out21_qa_reg : out20_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_qa_reg : out18_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out17_qa_reg : out16_qa_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_qa_reg : out14_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out13_qa_reg : out12_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_qa_reg : out10_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out9_qa_reg : out8_qa_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_qa_reg : out6_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out5_qa_reg : out4_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_qa_reg : out2_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out1_qa_reg : out0_qa_reg))));
+wire _shell_64 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_fast_reg : out30_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out29_fast_reg : out28_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_fast_reg : out26_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out25_fast_reg : out24_fast_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_fast_reg : out22_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out21_fast_reg : out20_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_fast_reg : out18_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out17_fast_reg : out16_fast_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_fast_reg : out14_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out13_fast_reg : out12_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_fast_reg : out10_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out9_fast_reg : out8_fast_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_fast_reg : out6_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out5_fast_reg : out4_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_fast_reg : out2_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out1_fast_reg : out0_fast_reg))));
+wire _shell_65 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_error_reg : out30_error_reg) : (out_rd_ptr_plus1_reg[0] ? out29_error_reg : out28_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_error_reg : out26_error_reg) : (out_rd_ptr_plus1_reg[0] ? out25_error_reg : out24_error_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_error_reg : out22_error_reg) : (out_rd_ptr_plus1_reg[0] ? out21_error_reg : out20_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_error_reg : out18_error_reg) : (out_rd_ptr_plus1_reg[0] ? out17_error_reg : out16_error_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_error_reg : out14_error_reg) : (out_rd_ptr_plus1_reg[0] ? out13_error_reg : out12_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_error_reg : out10_error_reg) : (out_rd_ptr_plus1_reg[0] ? out9_error_reg : out8_error_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_error_reg : out6_error_reg) : (out_rd_ptr_plus1_reg[0] ? out5_error_reg : out4_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_error_reg : out2_error_reg) : (out_rd_ptr_plus1_reg[0] ? out1_error_reg : out0_error_reg))));
+wire [4:0] _shell_66 = out_rd_ptr_plus1_reg + 5'd1;
+wire [5:0] _shell_67 = s30_valid_reg ? 6'd1 : 6'd0;
+wire [5:0] _shell_68 = out_count_reg + _shell_67;
+wire [5:0] _shell_69 = out_pop ? 6'd1 : 6'd0;
+wire [5:0] _shell_70 = _shell_68 - _shell_69;
 wire _issue_next_0 = issue & skid_valid_reg;
 wire _issue_next_1 = in_conn_reg == skid_conn_reg;
 wire hazard_issued_skid = issue & _issue_next_1;
@@ -6571,137 +7387,182 @@ wire _issue_next_58 = _issue_next_55 | _issue_next_57;
 wire _issue_next_59 = s20_conn_reg == skid_conn_reg;
 wire _issue_next_60 = s20_valid_reg & _issue_next_59;
 wire _issue_next_61 = _issue_next_58 | _issue_next_60;
-wire _issue_next_62 = ~skid_valid_reg;
-wire _issue_next_63 = issue & _issue_next_62;
-wire _issue_next_64 = ~in_valid_reg;
-wire _issue_next_65 = _issue_next_63 | _issue_next_64;
-wire _issue_next_66 = in_conn_reg == s_event_conn;
-wire hazard_issued_in = issue & _issue_next_66;
-wire _issue_next_67 = s1_conn_reg == s_event_conn;
-wire _issue_next_68 = s1_valid_reg & _issue_next_67;
-wire _issue_next_69 = hazard_issued_in | _issue_next_68;
-wire _issue_next_70 = s2_conn_reg == s_event_conn;
-wire _issue_next_71 = s2_valid_reg & _issue_next_70;
-wire _issue_next_72 = _issue_next_69 | _issue_next_71;
-wire _issue_next_73 = s3_conn_reg == s_event_conn;
-wire _issue_next_74 = s3_valid_reg & _issue_next_73;
-wire _issue_next_75 = _issue_next_72 | _issue_next_74;
-wire _issue_next_76 = s4_conn_reg == s_event_conn;
-wire _issue_next_77 = s4_valid_reg & _issue_next_76;
-wire _issue_next_78 = _issue_next_75 | _issue_next_77;
-wire _issue_next_79 = s5_conn_reg == s_event_conn;
-wire _issue_next_80 = s5_valid_reg & _issue_next_79;
-wire _issue_next_81 = _issue_next_78 | _issue_next_80;
-wire _issue_next_82 = s6_conn_reg == s_event_conn;
-wire _issue_next_83 = s6_valid_reg & _issue_next_82;
-wire _issue_next_84 = _issue_next_81 | _issue_next_83;
-wire _issue_next_85 = s7_conn_reg == s_event_conn;
-wire _issue_next_86 = s7_valid_reg & _issue_next_85;
+wire _issue_next_62 = s21_conn_reg == skid_conn_reg;
+wire _issue_next_63 = s21_valid_reg & _issue_next_62;
+wire _issue_next_64 = _issue_next_61 | _issue_next_63;
+wire _issue_next_65 = s22_conn_reg == skid_conn_reg;
+wire _issue_next_66 = s22_valid_reg & _issue_next_65;
+wire _issue_next_67 = _issue_next_64 | _issue_next_66;
+wire _issue_next_68 = s23_conn_reg == skid_conn_reg;
+wire _issue_next_69 = s23_valid_reg & _issue_next_68;
+wire _issue_next_70 = _issue_next_67 | _issue_next_69;
+wire _issue_next_71 = s24_conn_reg == skid_conn_reg;
+wire _issue_next_72 = s24_valid_reg & _issue_next_71;
+wire _issue_next_73 = _issue_next_70 | _issue_next_72;
+wire _issue_next_74 = s25_conn_reg == skid_conn_reg;
+wire _issue_next_75 = s25_valid_reg & _issue_next_74;
+wire _issue_next_76 = _issue_next_73 | _issue_next_75;
+wire _issue_next_77 = ~skid_valid_reg;
+wire _issue_next_78 = issue & _issue_next_77;
+wire _issue_next_79 = ~in_valid_reg;
+wire _issue_next_80 = _issue_next_78 | _issue_next_79;
+wire _issue_next_81 = in_conn_reg == s_event_conn;
+wire hazard_issued_in = issue & _issue_next_81;
+wire _issue_next_82 = s1_conn_reg == s_event_conn;
+wire _issue_next_83 = s1_valid_reg & _issue_next_82;
+wire _issue_next_84 = hazard_issued_in | _issue_next_83;
+wire _issue_next_85 = s2_conn_reg == s_event_conn;
+wire _issue_next_86 = s2_valid_reg & _issue_next_85;
 wire _issue_next_87 = _issue_next_84 | _issue_next_86;
-wire _issue_next_88 = s8_conn_reg == s_event_conn;
-wire _issue_next_89 = s8_valid_reg & _issue_next_88;
+wire _issue_next_88 = s3_conn_reg == s_event_conn;
+wire _issue_next_89 = s3_valid_reg & _issue_next_88;
 wire _issue_next_90 = _issue_next_87 | _issue_next_89;
-wire _issue_next_91 = s9_conn_reg == s_event_conn;
-wire _issue_next_92 = s9_valid_reg & _issue_next_91;
+wire _issue_next_91 = s4_conn_reg == s_event_conn;
+wire _issue_next_92 = s4_valid_reg & _issue_next_91;
 wire _issue_next_93 = _issue_next_90 | _issue_next_92;
-wire _issue_next_94 = s10_conn_reg == s_event_conn;
-wire _issue_next_95 = s10_valid_reg & _issue_next_94;
+wire _issue_next_94 = s5_conn_reg == s_event_conn;
+wire _issue_next_95 = s5_valid_reg & _issue_next_94;
 wire _issue_next_96 = _issue_next_93 | _issue_next_95;
-wire _issue_next_97 = s11_conn_reg == s_event_conn;
-wire _issue_next_98 = s11_valid_reg & _issue_next_97;
+wire _issue_next_97 = s6_conn_reg == s_event_conn;
+wire _issue_next_98 = s6_valid_reg & _issue_next_97;
 wire _issue_next_99 = _issue_next_96 | _issue_next_98;
-wire _issue_next_100 = s12_conn_reg == s_event_conn;
-wire _issue_next_101 = s12_valid_reg & _issue_next_100;
+wire _issue_next_100 = s7_conn_reg == s_event_conn;
+wire _issue_next_101 = s7_valid_reg & _issue_next_100;
 wire _issue_next_102 = _issue_next_99 | _issue_next_101;
-wire _issue_next_103 = s13_conn_reg == s_event_conn;
-wire _issue_next_104 = s13_valid_reg & _issue_next_103;
+wire _issue_next_103 = s8_conn_reg == s_event_conn;
+wire _issue_next_104 = s8_valid_reg & _issue_next_103;
 wire _issue_next_105 = _issue_next_102 | _issue_next_104;
-wire _issue_next_106 = s14_conn_reg == s_event_conn;
-wire _issue_next_107 = s14_valid_reg & _issue_next_106;
+wire _issue_next_106 = s9_conn_reg == s_event_conn;
+wire _issue_next_107 = s9_valid_reg & _issue_next_106;
 wire _issue_next_108 = _issue_next_105 | _issue_next_107;
-wire _issue_next_109 = s15_conn_reg == s_event_conn;
-wire _issue_next_110 = s15_valid_reg & _issue_next_109;
+wire _issue_next_109 = s10_conn_reg == s_event_conn;
+wire _issue_next_110 = s10_valid_reg & _issue_next_109;
 wire _issue_next_111 = _issue_next_108 | _issue_next_110;
-wire _issue_next_112 = s16_conn_reg == s_event_conn;
-wire _issue_next_113 = s16_valid_reg & _issue_next_112;
+wire _issue_next_112 = s11_conn_reg == s_event_conn;
+wire _issue_next_113 = s11_valid_reg & _issue_next_112;
 wire _issue_next_114 = _issue_next_111 | _issue_next_113;
-wire _issue_next_115 = s17_conn_reg == s_event_conn;
-wire _issue_next_116 = s17_valid_reg & _issue_next_115;
+wire _issue_next_115 = s12_conn_reg == s_event_conn;
+wire _issue_next_116 = s12_valid_reg & _issue_next_115;
 wire _issue_next_117 = _issue_next_114 | _issue_next_116;
-wire _issue_next_118 = s18_conn_reg == s_event_conn;
-wire _issue_next_119 = s18_valid_reg & _issue_next_118;
+wire _issue_next_118 = s13_conn_reg == s_event_conn;
+wire _issue_next_119 = s13_valid_reg & _issue_next_118;
 wire _issue_next_120 = _issue_next_117 | _issue_next_119;
-wire _issue_next_121 = s19_conn_reg == s_event_conn;
-wire _issue_next_122 = s19_valid_reg & _issue_next_121;
+wire _issue_next_121 = s14_conn_reg == s_event_conn;
+wire _issue_next_122 = s14_valid_reg & _issue_next_121;
 wire _issue_next_123 = _issue_next_120 | _issue_next_122;
-wire _issue_next_124 = s20_conn_reg == s_event_conn;
-wire _issue_next_125 = s20_valid_reg & _issue_next_124;
+wire _issue_next_124 = s15_conn_reg == s_event_conn;
+wire _issue_next_125 = s15_valid_reg & _issue_next_124;
 wire _issue_next_126 = _issue_next_123 | _issue_next_125;
-wire _issue_next_127 = in_conn_reg == in_conn_reg;
-wire hazard_issued_head = issue & _issue_next_127;
-wire _issue_next_128 = s1_conn_reg == in_conn_reg;
-wire _issue_next_129 = s1_valid_reg & _issue_next_128;
-wire _issue_next_130 = hazard_issued_head | _issue_next_129;
-wire _issue_next_131 = s2_conn_reg == in_conn_reg;
-wire _issue_next_132 = s2_valid_reg & _issue_next_131;
-wire _issue_next_133 = _issue_next_130 | _issue_next_132;
-wire _issue_next_134 = s3_conn_reg == in_conn_reg;
-wire _issue_next_135 = s3_valid_reg & _issue_next_134;
-wire _issue_next_136 = _issue_next_133 | _issue_next_135;
-wire _issue_next_137 = s4_conn_reg == in_conn_reg;
-wire _issue_next_138 = s4_valid_reg & _issue_next_137;
-wire _issue_next_139 = _issue_next_136 | _issue_next_138;
-wire _issue_next_140 = s5_conn_reg == in_conn_reg;
-wire _issue_next_141 = s5_valid_reg & _issue_next_140;
-wire _issue_next_142 = _issue_next_139 | _issue_next_141;
-wire _issue_next_143 = s6_conn_reg == in_conn_reg;
-wire _issue_next_144 = s6_valid_reg & _issue_next_143;
-wire _issue_next_145 = _issue_next_142 | _issue_next_144;
-wire _issue_next_146 = s7_conn_reg == in_conn_reg;
-wire _issue_next_147 = s7_valid_reg & _issue_next_146;
-wire _issue_next_148 = _issue_next_145 | _issue_next_147;
-wire _issue_next_149 = s8_conn_reg == in_conn_reg;
-wire _issue_next_150 = s8_valid_reg & _issue_next_149;
-wire _issue_next_151 = _issue_next_148 | _issue_next_150;
-wire _issue_next_152 = s9_conn_reg == in_conn_reg;
-wire _issue_next_153 = s9_valid_reg & _issue_next_152;
-wire _issue_next_154 = _issue_next_151 | _issue_next_153;
-wire _issue_next_155 = s10_conn_reg == in_conn_reg;
-wire _issue_next_156 = s10_valid_reg & _issue_next_155;
-wire _issue_next_157 = _issue_next_154 | _issue_next_156;
-wire _issue_next_158 = s11_conn_reg == in_conn_reg;
-wire _issue_next_159 = s11_valid_reg & _issue_next_158;
-wire _issue_next_160 = _issue_next_157 | _issue_next_159;
-wire _issue_next_161 = s12_conn_reg == in_conn_reg;
-wire _issue_next_162 = s12_valid_reg & _issue_next_161;
+wire _issue_next_127 = s16_conn_reg == s_event_conn;
+wire _issue_next_128 = s16_valid_reg & _issue_next_127;
+wire _issue_next_129 = _issue_next_126 | _issue_next_128;
+wire _issue_next_130 = s17_conn_reg == s_event_conn;
+wire _issue_next_131 = s17_valid_reg & _issue_next_130;
+wire _issue_next_132 = _issue_next_129 | _issue_next_131;
+wire _issue_next_133 = s18_conn_reg == s_event_conn;
+wire _issue_next_134 = s18_valid_reg & _issue_next_133;
+wire _issue_next_135 = _issue_next_132 | _issue_next_134;
+wire _issue_next_136 = s19_conn_reg == s_event_conn;
+wire _issue_next_137 = s19_valid_reg & _issue_next_136;
+wire _issue_next_138 = _issue_next_135 | _issue_next_137;
+wire _issue_next_139 = s20_conn_reg == s_event_conn;
+wire _issue_next_140 = s20_valid_reg & _issue_next_139;
+wire _issue_next_141 = _issue_next_138 | _issue_next_140;
+wire _issue_next_142 = s21_conn_reg == s_event_conn;
+wire _issue_next_143 = s21_valid_reg & _issue_next_142;
+wire _issue_next_144 = _issue_next_141 | _issue_next_143;
+wire _issue_next_145 = s22_conn_reg == s_event_conn;
+wire _issue_next_146 = s22_valid_reg & _issue_next_145;
+wire _issue_next_147 = _issue_next_144 | _issue_next_146;
+wire _issue_next_148 = s23_conn_reg == s_event_conn;
+wire _issue_next_149 = s23_valid_reg & _issue_next_148;
+wire _issue_next_150 = _issue_next_147 | _issue_next_149;
+wire _issue_next_151 = s24_conn_reg == s_event_conn;
+wire _issue_next_152 = s24_valid_reg & _issue_next_151;
+wire _issue_next_153 = _issue_next_150 | _issue_next_152;
+wire _issue_next_154 = s25_conn_reg == s_event_conn;
+wire _issue_next_155 = s25_valid_reg & _issue_next_154;
+wire _issue_next_156 = _issue_next_153 | _issue_next_155;
+wire _issue_next_157 = in_conn_reg == in_conn_reg;
+wire hazard_issued_head = issue & _issue_next_157;
+wire _issue_next_158 = s1_conn_reg == in_conn_reg;
+wire _issue_next_159 = s1_valid_reg & _issue_next_158;
+wire _issue_next_160 = hazard_issued_head | _issue_next_159;
+wire _issue_next_161 = s2_conn_reg == in_conn_reg;
+wire _issue_next_162 = s2_valid_reg & _issue_next_161;
 wire _issue_next_163 = _issue_next_160 | _issue_next_162;
-wire _issue_next_164 = s13_conn_reg == in_conn_reg;
-wire _issue_next_165 = s13_valid_reg & _issue_next_164;
+wire _issue_next_164 = s3_conn_reg == in_conn_reg;
+wire _issue_next_165 = s3_valid_reg & _issue_next_164;
 wire _issue_next_166 = _issue_next_163 | _issue_next_165;
-wire _issue_next_167 = s14_conn_reg == in_conn_reg;
-wire _issue_next_168 = s14_valid_reg & _issue_next_167;
+wire _issue_next_167 = s4_conn_reg == in_conn_reg;
+wire _issue_next_168 = s4_valid_reg & _issue_next_167;
 wire _issue_next_169 = _issue_next_166 | _issue_next_168;
-wire _issue_next_170 = s15_conn_reg == in_conn_reg;
-wire _issue_next_171 = s15_valid_reg & _issue_next_170;
+wire _issue_next_170 = s5_conn_reg == in_conn_reg;
+wire _issue_next_171 = s5_valid_reg & _issue_next_170;
 wire _issue_next_172 = _issue_next_169 | _issue_next_171;
-wire _issue_next_173 = s16_conn_reg == in_conn_reg;
-wire _issue_next_174 = s16_valid_reg & _issue_next_173;
+wire _issue_next_173 = s6_conn_reg == in_conn_reg;
+wire _issue_next_174 = s6_valid_reg & _issue_next_173;
 wire _issue_next_175 = _issue_next_172 | _issue_next_174;
-wire _issue_next_176 = s17_conn_reg == in_conn_reg;
-wire _issue_next_177 = s17_valid_reg & _issue_next_176;
+wire _issue_next_176 = s7_conn_reg == in_conn_reg;
+wire _issue_next_177 = s7_valid_reg & _issue_next_176;
 wire _issue_next_178 = _issue_next_175 | _issue_next_177;
-wire _issue_next_179 = s18_conn_reg == in_conn_reg;
-wire _issue_next_180 = s18_valid_reg & _issue_next_179;
+wire _issue_next_179 = s8_conn_reg == in_conn_reg;
+wire _issue_next_180 = s8_valid_reg & _issue_next_179;
 wire _issue_next_181 = _issue_next_178 | _issue_next_180;
-wire _issue_next_182 = s19_conn_reg == in_conn_reg;
-wire _issue_next_183 = s19_valid_reg & _issue_next_182;
+wire _issue_next_182 = s9_conn_reg == in_conn_reg;
+wire _issue_next_183 = s9_valid_reg & _issue_next_182;
 wire _issue_next_184 = _issue_next_181 | _issue_next_183;
-wire _issue_next_185 = s20_conn_reg == in_conn_reg;
-wire _issue_next_186 = s20_valid_reg & _issue_next_185;
+wire _issue_next_185 = s10_conn_reg == in_conn_reg;
+wire _issue_next_186 = s10_valid_reg & _issue_next_185;
 wire _issue_next_187 = _issue_next_184 | _issue_next_186;
-wire _issue_next_188 = _issue_next_65 ? _issue_next_126 : _issue_next_187;
-wire hazard_ahead = _issue_next_0 ? _issue_next_61 : _issue_next_188;
-wire full_ahead = 5'd27 <= occ_update;
+wire _issue_next_188 = s11_conn_reg == in_conn_reg;
+wire _issue_next_189 = s11_valid_reg & _issue_next_188;
+wire _issue_next_190 = _issue_next_187 | _issue_next_189;
+wire _issue_next_191 = s12_conn_reg == in_conn_reg;
+wire _issue_next_192 = s12_valid_reg & _issue_next_191;
+wire _issue_next_193 = _issue_next_190 | _issue_next_192;
+wire _issue_next_194 = s13_conn_reg == in_conn_reg;
+wire _issue_next_195 = s13_valid_reg & _issue_next_194;
+wire _issue_next_196 = _issue_next_193 | _issue_next_195;
+wire _issue_next_197 = s14_conn_reg == in_conn_reg;
+wire _issue_next_198 = s14_valid_reg & _issue_next_197;
+wire _issue_next_199 = _issue_next_196 | _issue_next_198;
+wire _issue_next_200 = s15_conn_reg == in_conn_reg;
+wire _issue_next_201 = s15_valid_reg & _issue_next_200;
+wire _issue_next_202 = _issue_next_199 | _issue_next_201;
+wire _issue_next_203 = s16_conn_reg == in_conn_reg;
+wire _issue_next_204 = s16_valid_reg & _issue_next_203;
+wire _issue_next_205 = _issue_next_202 | _issue_next_204;
+wire _issue_next_206 = s17_conn_reg == in_conn_reg;
+wire _issue_next_207 = s17_valid_reg & _issue_next_206;
+wire _issue_next_208 = _issue_next_205 | _issue_next_207;
+wire _issue_next_209 = s18_conn_reg == in_conn_reg;
+wire _issue_next_210 = s18_valid_reg & _issue_next_209;
+wire _issue_next_211 = _issue_next_208 | _issue_next_210;
+wire _issue_next_212 = s19_conn_reg == in_conn_reg;
+wire _issue_next_213 = s19_valid_reg & _issue_next_212;
+wire _issue_next_214 = _issue_next_211 | _issue_next_213;
+wire _issue_next_215 = s20_conn_reg == in_conn_reg;
+wire _issue_next_216 = s20_valid_reg & _issue_next_215;
+wire _issue_next_217 = _issue_next_214 | _issue_next_216;
+wire _issue_next_218 = s21_conn_reg == in_conn_reg;
+wire _issue_next_219 = s21_valid_reg & _issue_next_218;
+wire _issue_next_220 = _issue_next_217 | _issue_next_219;
+wire _issue_next_221 = s22_conn_reg == in_conn_reg;
+wire _issue_next_222 = s22_valid_reg & _issue_next_221;
+wire _issue_next_223 = _issue_next_220 | _issue_next_222;
+wire _issue_next_224 = s23_conn_reg == in_conn_reg;
+wire _issue_next_225 = s23_valid_reg & _issue_next_224;
+wire _issue_next_226 = _issue_next_223 | _issue_next_225;
+wire _issue_next_227 = s24_conn_reg == in_conn_reg;
+wire _issue_next_228 = s24_valid_reg & _issue_next_227;
+wire _issue_next_229 = _issue_next_226 | _issue_next_228;
+wire _issue_next_230 = s25_conn_reg == in_conn_reg;
+wire _issue_next_231 = s25_valid_reg & _issue_next_230;
+wire _issue_next_232 = _issue_next_229 | _issue_next_231;
+wire _issue_next_233 = _issue_next_80 ? _issue_next_156 : _issue_next_232;
+wire hazard_ahead = _issue_next_0 ? _issue_next_76 : _issue_next_233;
+wire full_ahead = 6'd32 <= occ_update;
 wire _ready_0 = ~issue;
 wire _ready_1 = in_valid_reg & _ready_0;
 wire _ready_2 = _ready_1 & _shell_3;
@@ -6714,7 +7575,7 @@ wire _ready_8 = _ready_5 | _ready_7;
 wire _ready_9 = ~_ready_8;
 wire [11:0] _state_rd_0 = in_conn_reg[11:0];
 // bits dropped on purpose (rounding, wrap-around)
-wire _unused = ^{s1_now_reg[31:28], s1_now_reg[3:0], s7_qa_scaled_reg[37], s7_qa_scaled_reg[9:0], s9_mi_base_prod_reg[10:0], s14_mi_raw_prod_reg[10:0], s9_fi_c_prod_reg[10:0], s7_md_raw_prod_reg[10:0], s22_fi_mi_prod_reg[10:0], s8_c_fd_prod_reg[39:0], s12_c_md_fd_prod_reg[39:0], _s25_c_ack_clamped_next_4[27], _s9_c_loss_all_next_5[27]};
+wire _unused = ^{s1_now_reg[31:28], s1_now_reg[3:0], s7_qa_scaled_reg[37], s7_qa_scaled_reg[9:0], s10_mi_base_prod_reg[10:0], s16_mi_raw_prod_reg[10:0], s10_fi_c_prod_reg[10:0], s7_md_raw_prod_reg[10:0], s26_fi_mi_prod_reg[10:0], s8_c_fd_prod_reg[39:0], s13_c_md_fd_prod_reg[39:0], _s30_c_ack_clamped_next_4[27], _s9_c_loss_all_next_5[27]};
 
 smartt_wtd
 u_wtd (
@@ -6749,6 +7610,11 @@ assign s22_error_next = s21_error_reg;
 assign s23_error_next = s22_error_reg;
 assign s24_error_next = s23_error_reg;
 assign s25_error_next = s24_error_reg;
+assign s26_error_next = s25_error_reg;
+assign s27_error_next = s26_error_reg;
+assign s28_error_next = s27_error_reg;
+assign s29_error_next = s28_error_reg;
+assign s30_error_next = s29_error_reg;
 assign s2_t_next = _s2_t_next_0;
 assign s3_t_next = s2_t_reg;
 assign s4_t_next = s3_t_reg;
@@ -6759,9 +7625,15 @@ assign s5_acked1_next = acked_in;
 assign s6_qa_scaled_pp00_next = qa_scaled_pp00;
 assign s6_qa_scaled_pp10_next = qa_scaled_pp10;
 assign s7_qa_scaled_next = qa_scaled;
-assign s2_nowq_next = nowq;
-assign s3_nowq_next = s2_nowq_reg;
-assign s4_nowq_next = s3_nowq_reg;
+assign s2_qa_win_lo_next = qa_win_lo;
+assign s3_qa_win_lo_next = s2_qa_win_lo_reg;
+assign s4_qa_win_lo_next = s3_qa_win_lo_reg;
+assign s2_qa_win_hi_next = qa_win_hi;
+assign s3_qa_win_hi_next = s2_qa_win_hi_reg;
+assign s4_qa_win_hi_next = s3_qa_win_hi_reg;
+assign s2_qa_win_wraps_next = qa_win_wraps;
+assign s3_qa_win_wraps_next = s2_qa_win_wraps_reg;
+assign s4_qa_win_wraps_next = s3_qa_win_wraps_reg;
 assign s2_is_loss_next = is_loss;
 assign s3_is_loss_next = s2_is_loss_reg;
 assign s4_is_loss_next = s3_is_loss_reg;
@@ -6795,148 +7667,238 @@ assign s7_fi_uncongested_next = s6_fi_uncongested_reg;
 assign s8_fi_uncongested_next = s7_fi_uncongested_reg;
 assign s9_fi_fire_next = fi_fire;
 assign s5_recip_c_lead_next = recip_c_lead;
-assign s5_recip_c_mantissa_next = recip_c_mantissa;
-assign s6_recip_c_recip_next = recip_c_recip;
-assign s7_recip_c_t_next = s6_recip_c_recip_reg;
+assign s5_t_2_next = _s5_t_2_next_1;
+assign s5_t_3_next = _s5_t_3_next_1;
+assign s5_t_4_next = _s5_t_4_next_1;
+assign s5_t_5_next = _s5_t_5_next_1;
+assign s5_t_6_next = _s5_t_6_next_1;
+assign s5_t_7_next = _s5_t_7_next_1;
+assign s5_t_8_next = _s5_t_8_next_1;
+assign s5_t_9_next = _s5_t_9_next_1;
+assign s5_t_10_next = _s5_t_10_next_1;
+assign s5_t_11_next = _s5_t_11_next_0;
+assign s5_t_12_next = _s5_t_12_next_0;
+assign s5_t_13_next = _s5_t_13_next_0;
+assign s5_t_14_next = _s5_t_14_next_0;
+assign s5_t_15_next = _s5_t_15_next_0;
+assign s5_t_16_next = _s5_t_16_next_0;
+assign s5_t_17_next = _s5_t_17_next_0;
+assign s5_t_18_next = _s5_t_18_next_0;
+assign s5_t_19_next = _s5_t_19_next_0;
+assign s5_t_20_next = _s5_t_20_next_0;
+assign s5_t_21_next = _s5_t_21_next_0;
+assign s5_t_22_next = _s5_t_22_next_0;
+assign s5_t_23_next = _s5_t_23_next_0;
+assign s5_t_24_next = _s5_t_24_next_0;
+assign s5_t_25_next = _s5_t_25_next_0;
+assign s5_t_26_next = _s5_t_26_next_0;
+assign s5_t_27_next = _s5_t_27_next_0;
+assign s6_recip_c_mantissa_next = recip_c_mantissa;
+assign s7_recip_c_recip_next = recip_c_recip;
+assign s8_recip_c_t_next = s7_recip_c_recip_reg;
 assign s2_recip_rtt_lead_next = recip_rtt_lead;
-assign s2_recip_rtt_mantissa_next = recip_rtt_mantissa;
-assign s3_recip_rtt_recip_next = recip_rtt_recip;
-assign s4_recip_rtt_t_next = s3_recip_rtt_recip_reg;
+assign s2_t_5_next = _s2_t_5_next_1;
+assign s2_t_6_next = _s2_t_6_next_1;
+assign s2_t_7_next = _s2_t_7_next_1;
+assign s2_t_8_next = _s2_t_8_next_1;
+assign s2_t_9_next = _s2_t_9_next_1;
+assign s2_t_10_next = _s2_t_10_next_1;
+assign s2_t_11_next = _s2_t_11_next_1;
+assign s2_t_12_next = _s2_t_12_next_1;
+assign s2_t_13_next = _s2_t_13_next_1;
+assign s2_t_14_next = _s2_t_14_next_0;
+assign s2_t_15_next = _s2_t_15_next_0;
+assign s2_t_16_next = _s2_t_16_next_0;
+assign s2_t_17_next = _s2_t_17_next_0;
+assign s2_t_18_next = _s2_t_18_next_0;
+assign s2_t_19_next = _s2_t_19_next_0;
+assign s2_t_20_next = _s2_t_20_next_0;
+assign s2_t_21_next = _s2_t_21_next_0;
+assign s2_t_22_next = _s2_t_22_next_0;
+assign s2_t_23_next = _s2_t_23_next_0;
+assign s3_recip_rtt_mantissa_next = recip_rtt_mantissa;
+assign s4_recip_rtt_recip_next = recip_rtt_recip;
+assign s5_recip_rtt_t_next = s4_recip_rtt_recip_reg;
 assign s2_size_kmi_pp00_next = size_kmi_pp00;
 assign s2_size_kmi_pp01_next = size_kmi_pp01;
 assign s3_size_kmi_next = size_kmi;
 assign s4_t_5_next = _s4_t_5_next_1;
-assign s5_t_2_next = s4_t_5_reg;
-assign s6_t_2_next = s5_t_2_reg;
+assign s5_t_28_next = s4_t_5_reg;
+assign s6_t_2_next = s5_t_28_reg;
 assign s7_t_2_next = s6_t_2_reg;
-assign s8_mi_base_prod_pp00_next = mi_base_prod_pp00;
+assign s8_t_next = s7_t_2_reg;
+assign s9_mi_base_prod_pp00_next = mi_base_prod_pp00;
 assign s4_t_6_next = _s4_t_6_next_1;
-assign s5_t_3_next = s4_t_6_reg;
-assign s6_t_3_next = s5_t_3_reg;
+assign s5_t_29_next = s4_t_6_reg;
+assign s6_t_3_next = s5_t_29_reg;
 assign s7_t_3_next = s6_t_3_reg;
-assign s8_mi_base_prod_pp10_next = mi_base_prod_pp10;
+assign s8_t_2_next = s7_t_3_reg;
+assign s9_mi_base_prod_pp10_next = mi_base_prod_pp10;
 assign s4_t_7_next = _s4_t_7_next_1;
-assign s5_t_4_next = s4_t_7_reg;
-assign s6_t_4_next = s5_t_4_reg;
+assign s5_t_30_next = s4_t_7_reg;
+assign s6_t_4_next = s5_t_30_reg;
 assign s7_t_4_next = s6_t_4_reg;
-assign s8_mi_base_prod_pp20_next = mi_base_prod_pp20;
-assign s9_mi_base_prod_next = mi_base_prod;
-assign s6_recip_c_lead_next = s5_recip_c_lead_reg;
-assign s7_recip_c_lead_next = s6_recip_c_lead_reg;
-assign s8_recip_c_lead_next = s7_recip_c_lead_reg;
-assign s9_recip_c_lead_next = s8_recip_c_lead_reg;
-assign s10_mi_base_next = mi_base;
-assign s2_t_5_next = _s2_t_5_next_1;
-assign s3_t_5_next = s2_t_5_reg;
-assign s4_t_8_next = s3_t_5_reg;
-assign s5_t_5_next = s4_t_8_reg;
-assign s6_t_5_next = s5_t_5_reg;
+assign s8_t_3_next = s7_t_4_reg;
+assign s9_mi_base_prod_pp20_next = mi_base_prod_pp20;
+assign s10_mi_base_prod_next = mi_base_prod;
+assign s6_t_5_next = _s6_t_5_next_0;
 assign s7_t_5_next = s6_t_5_reg;
-assign s8_t_next = s7_t_5_reg;
-assign s9_t_next = s8_t_reg;
+assign s8_t_4_next = s7_t_5_reg;
+assign s9_t_next = s8_t_4_reg;
 assign s10_t_next = s9_t_reg;
-assign s11_mi_num_pp00_next = mi_num_pp00;
-assign s2_t_6_next = _s2_t_6_next_1;
-assign s3_t_6_next = s2_t_6_reg;
-assign s4_t_9_next = s3_t_6_reg;
-assign s5_t_6_next = s4_t_9_reg;
-assign s6_t_6_next = s5_t_6_reg;
+assign s11_mi_base_coarse_next = mi_base_coarse;
+assign s6_t_6_next = _s6_t_6_next_0;
 assign s7_t_6_next = s6_t_6_reg;
-assign s8_t_2_next = s7_t_6_reg;
-assign s9_t_2_next = s8_t_2_reg;
+assign s8_t_5_next = s7_t_6_reg;
+assign s9_t_2_next = s8_t_5_reg;
 assign s10_t_2_next = s9_t_2_reg;
-assign s11_mi_num_pp01_next = mi_num_pp01;
-assign s2_t_7_next = _s2_t_7_next_0;
-assign s3_t_7_next = s2_t_7_reg;
-assign s4_t_10_next = s3_t_7_reg;
-assign s5_t_7_next = s4_t_10_reg;
-assign s6_t_7_next = s5_t_7_reg;
+assign s11_t_next = s10_t_2_reg;
+assign s12_mi_base_next = mi_base;
+assign s2_t_24_next = _s2_t_24_next_1;
+assign s3_t_5_next = s2_t_24_reg;
+assign s4_t_8_next = s3_t_5_reg;
+assign s5_t_31_next = s4_t_8_reg;
+assign s6_t_7_next = s5_t_31_reg;
 assign s7_t_7_next = s6_t_7_reg;
-assign s8_t_3_next = s7_t_7_reg;
-assign s9_t_3_next = s8_t_3_reg;
+assign s8_t_6_next = s7_t_7_reg;
+assign s9_t_3_next = s8_t_6_reg;
 assign s10_t_3_next = s9_t_3_reg;
-assign s11_mi_num_pp10_next = mi_num_pp10;
-assign s2_t_8_next = _s2_t_8_next_0;
-assign s3_t_8_next = s2_t_8_reg;
-assign s4_t_11_next = s3_t_8_reg;
-assign s5_t_8_next = s4_t_11_reg;
-assign s6_t_8_next = s5_t_8_reg;
+assign s11_t_2_next = s10_t_3_reg;
+assign s12_t_next = s11_t_2_reg;
+assign s13_mi_num_pp00_next = mi_num_pp00;
+assign s2_t_25_next = _s2_t_25_next_1;
+assign s3_t_6_next = s2_t_25_reg;
+assign s4_t_9_next = s3_t_6_reg;
+assign s5_t_32_next = s4_t_9_reg;
+assign s6_t_8_next = s5_t_32_reg;
 assign s7_t_8_next = s6_t_8_reg;
-assign s8_t_4_next = s7_t_8_reg;
-assign s9_t_4_next = s8_t_4_reg;
+assign s8_t_7_next = s7_t_8_reg;
+assign s9_t_4_next = s8_t_7_reg;
 assign s10_t_4_next = s9_t_4_reg;
-assign s11_mi_num_pp11_next = mi_num_pp11;
-assign s2_t_9_next = _s2_t_9_next_0;
-assign s3_t_9_next = s2_t_9_reg;
-assign s4_t_12_next = s3_t_9_reg;
-assign s5_t_9_next = s4_t_12_reg;
-assign s6_t_9_next = s5_t_9_reg;
+assign s11_t_3_next = s10_t_4_reg;
+assign s12_t_2_next = s11_t_3_reg;
+assign s13_mi_num_pp01_next = mi_num_pp01;
+assign s2_t_26_next = _s2_t_26_next_0;
+assign s3_t_7_next = s2_t_26_reg;
+assign s4_t_10_next = s3_t_7_reg;
+assign s5_t_33_next = s4_t_10_reg;
+assign s6_t_9_next = s5_t_33_reg;
 assign s7_t_9_next = s6_t_9_reg;
-assign s8_t_5_next = s7_t_9_reg;
-assign s9_t_5_next = s8_t_5_reg;
+assign s8_t_8_next = s7_t_9_reg;
+assign s9_t_5_next = s8_t_8_reg;
 assign s10_t_5_next = s9_t_5_reg;
-assign s11_mi_num_pp20_next = mi_num_pp20;
-assign s2_t_10_next = _s2_t_10_next_0;
-assign s3_t_10_next = s2_t_10_reg;
-assign s4_t_13_next = s3_t_10_reg;
-assign s5_t_10_next = s4_t_13_reg;
-assign s6_t_10_next = s5_t_10_reg;
+assign s11_t_4_next = s10_t_5_reg;
+assign s12_t_3_next = s11_t_4_reg;
+assign s13_mi_num_pp10_next = mi_num_pp10;
+assign s2_t_27_next = _s2_t_27_next_0;
+assign s3_t_8_next = s2_t_27_reg;
+assign s4_t_11_next = s3_t_8_reg;
+assign s5_t_34_next = s4_t_11_reg;
+assign s6_t_10_next = s5_t_34_reg;
 assign s7_t_10_next = s6_t_10_reg;
-assign s8_t_6_next = s7_t_10_reg;
-assign s9_t_6_next = s8_t_6_reg;
+assign s8_t_9_next = s7_t_10_reg;
+assign s9_t_6_next = s8_t_9_reg;
 assign s10_t_6_next = s9_t_6_reg;
-assign s11_mi_num_pp21_next = mi_num_pp21;
-assign s12_mi_num_next = mi_num;
-assign s5_t_11_next = _s5_t_11_next_0;
-assign s6_t_11_next = s5_t_11_reg;
+assign s11_t_5_next = s10_t_6_reg;
+assign s12_t_4_next = s11_t_5_reg;
+assign s13_mi_num_pp11_next = mi_num_pp11;
+assign s2_t_28_next = _s2_t_28_next_0;
+assign s3_t_9_next = s2_t_28_reg;
+assign s4_t_12_next = s3_t_9_reg;
+assign s5_t_35_next = s4_t_12_reg;
+assign s6_t_11_next = s5_t_35_reg;
 assign s7_t_11_next = s6_t_11_reg;
-assign s8_t_7_next = s7_t_11_reg;
-assign s9_t_7_next = s8_t_7_reg;
+assign s8_t_10_next = s7_t_11_reg;
+assign s9_t_7_next = s8_t_10_reg;
 assign s10_t_7_next = s9_t_7_reg;
-assign s11_t_next = s10_t_7_reg;
-assign s12_t_next = s11_t_reg;
-assign s13_mi_raw_prod_pp00_next = mi_raw_prod_pp00;
-assign s5_t_12_next = _s5_t_12_next_0;
-assign s6_t_12_next = s5_t_12_reg;
+assign s11_t_6_next = s10_t_7_reg;
+assign s12_t_5_next = s11_t_6_reg;
+assign s13_mi_num_pp20_next = mi_num_pp20;
+assign s2_t_29_next = _s2_t_29_next_0;
+assign s3_t_10_next = s2_t_29_reg;
+assign s4_t_13_next = s3_t_10_reg;
+assign s5_t_36_next = s4_t_13_reg;
+assign s6_t_12_next = s5_t_36_reg;
 assign s7_t_12_next = s6_t_12_reg;
-assign s8_t_8_next = s7_t_12_reg;
-assign s9_t_8_next = s8_t_8_reg;
+assign s8_t_11_next = s7_t_12_reg;
+assign s9_t_8_next = s8_t_11_reg;
 assign s10_t_8_next = s9_t_8_reg;
-assign s11_t_2_next = s10_t_8_reg;
-assign s12_t_2_next = s11_t_2_reg;
-assign s13_mi_raw_prod_pp10_next = mi_raw_prod_pp10;
-assign s5_t_13_next = _s5_t_13_next_0;
-assign s6_t_13_next = s5_t_13_reg;
+assign s11_t_7_next = s10_t_8_reg;
+assign s12_t_6_next = s11_t_7_reg;
+assign s13_mi_num_pp21_next = mi_num_pp21;
+assign s14_mi_num_next = mi_num;
+assign s6_t_13_next = _s6_t_13_next_0;
 assign s7_t_13_next = s6_t_13_reg;
-assign s8_t_9_next = s7_t_13_reg;
-assign s9_t_9_next = s8_t_9_reg;
+assign s8_t_12_next = s7_t_13_reg;
+assign s9_t_9_next = s8_t_12_reg;
 assign s10_t_9_next = s9_t_9_reg;
-assign s11_t_3_next = s10_t_9_reg;
-assign s12_t_3_next = s11_t_3_reg;
-assign s13_mi_raw_prod_pp20_next = mi_raw_prod_pp20;
-assign s5_t_14_next = _s5_t_14_next_0;
-assign s6_t_14_next = s5_t_14_reg;
+assign s11_t_8_next = s10_t_9_reg;
+assign s12_t_7_next = s11_t_8_reg;
+assign s13_t_next = s12_t_7_reg;
+assign s14_t_next = s13_t_reg;
+assign s15_mi_raw_prod_pp00_next = mi_raw_prod_pp00;
+assign s6_t_14_next = _s6_t_14_next_0;
 assign s7_t_14_next = s6_t_14_reg;
-assign s8_t_10_next = s7_t_14_reg;
-assign s9_t_10_next = s8_t_10_reg;
+assign s8_t_13_next = s7_t_14_reg;
+assign s9_t_10_next = s8_t_13_reg;
 assign s10_t_10_next = s9_t_10_reg;
-assign s11_t_4_next = s10_t_10_reg;
-assign s12_t_4_next = s11_t_4_reg;
-assign s13_mi_raw_prod_pp30_next = mi_raw_prod_pp30;
-assign s14_mi_raw_prod_next = mi_raw_prod;
-assign s3_recip_rtt_lead_next = s2_recip_rtt_lead_reg;
-assign s4_recip_rtt_lead_next = s3_recip_rtt_lead_reg;
-assign s5_recip_rtt_lead_next = s4_recip_rtt_lead_reg;
-assign s6_recip_rtt_lead_next = s5_recip_rtt_lead_reg;
-assign s7_recip_rtt_lead_next = s6_recip_rtt_lead_reg;
-assign s8_recip_rtt_lead_next = s7_recip_rtt_lead_reg;
-assign s9_recip_rtt_lead_next = s8_recip_rtt_lead_reg;
-assign s10_recip_rtt_lead_next = s9_recip_rtt_lead_reg;
-assign s11_recip_rtt_lead_next = s10_recip_rtt_lead_reg;
-assign s12_recip_rtt_lead_next = s11_recip_rtt_lead_reg;
-assign s13_recip_rtt_lead_next = s12_recip_rtt_lead_reg;
-assign s14_recip_rtt_lead_next = s13_recip_rtt_lead_reg;
-assign s15_mi_raw_next = mi_raw;
+assign s11_t_9_next = s10_t_10_reg;
+assign s12_t_8_next = s11_t_9_reg;
+assign s13_t_2_next = s12_t_8_reg;
+assign s14_t_2_next = s13_t_2_reg;
+assign s15_mi_raw_prod_pp10_next = mi_raw_prod_pp10;
+assign s6_t_15_next = _s6_t_15_next_0;
+assign s7_t_15_next = s6_t_15_reg;
+assign s8_t_14_next = s7_t_15_reg;
+assign s9_t_11_next = s8_t_14_reg;
+assign s10_t_11_next = s9_t_11_reg;
+assign s11_t_10_next = s10_t_11_reg;
+assign s12_t_9_next = s11_t_10_reg;
+assign s13_t_3_next = s12_t_9_reg;
+assign s14_t_3_next = s13_t_3_reg;
+assign s15_mi_raw_prod_pp20_next = mi_raw_prod_pp20;
+assign s6_t_16_next = _s6_t_16_next_0;
+assign s7_t_16_next = s6_t_16_reg;
+assign s8_t_15_next = s7_t_16_reg;
+assign s9_t_12_next = s8_t_15_reg;
+assign s10_t_12_next = s9_t_12_reg;
+assign s11_t_11_next = s10_t_12_reg;
+assign s12_t_10_next = s11_t_11_reg;
+assign s13_t_4_next = s12_t_10_reg;
+assign s14_t_4_next = s13_t_4_reg;
+assign s15_mi_raw_prod_pp30_next = mi_raw_prod_pp30;
+assign s16_mi_raw_prod_next = mi_raw_prod;
+assign s3_t_11_next = _s3_t_11_next_0;
+assign s4_t_14_next = s3_t_11_reg;
+assign s5_t_37_next = s4_t_14_reg;
+assign s6_t_17_next = s5_t_37_reg;
+assign s7_t_17_next = s6_t_17_reg;
+assign s8_t_16_next = s7_t_17_reg;
+assign s9_t_13_next = s8_t_16_reg;
+assign s10_t_13_next = s9_t_13_reg;
+assign s11_t_12_next = s10_t_13_reg;
+assign s12_t_11_next = s11_t_12_reg;
+assign s13_t_5_next = s12_t_11_reg;
+assign s14_t_5_next = s13_t_5_reg;
+assign s15_t_next = s14_t_5_reg;
+assign s16_t_next = s15_t_reg;
+assign s17_mi_raw_coarse_next = mi_raw_coarse;
+assign s3_t_12_next = _s3_t_12_next_0;
+assign s4_t_15_next = s3_t_12_reg;
+assign s5_t_38_next = s4_t_15_reg;
+assign s6_t_18_next = s5_t_38_reg;
+assign s7_t_18_next = s6_t_18_reg;
+assign s8_t_17_next = s7_t_18_reg;
+assign s9_t_14_next = s8_t_17_reg;
+assign s10_t_14_next = s9_t_14_reg;
+assign s11_t_13_next = s10_t_14_reg;
+assign s12_t_12_next = s11_t_13_reg;
+assign s13_t_6_next = s12_t_12_reg;
+assign s14_t_6_next = s13_t_6_reg;
+assign s15_t_2_next = s14_t_6_reg;
+assign s16_t_2_next = s15_t_2_reg;
+assign s17_t_next = s16_t_2_reg;
+assign s18_mi_raw_next = mi_raw;
 assign s2_size_c_next = size_c;
 assign s3_size_c_next = s2_size_c_reg;
 assign s4_size_c_next = s3_size_c_reg;
@@ -6951,77 +7913,107 @@ assign s12_size_c_next = s11_size_c_reg;
 assign s13_size_c_next = s12_size_c_reg;
 assign s14_size_c_next = s13_size_c_reg;
 assign s15_size_c_next = s14_size_c_reg;
-assign s16_mi_inc_next = mi_inc;
+assign s16_size_c_next = s15_size_c_reg;
+assign s17_size_c_next = s16_size_c_reg;
+assign s18_size_c_next = s17_size_c_reg;
+assign s19_mi_inc_next = mi_inc;
 assign s2_size_kfi_pp00_next = size_kfi_pp00;
 assign s2_size_kfi_pp01_next = size_kfi_pp01;
 assign s3_size_kfi_next = size_kfi;
-assign s4_t_14_next = _s4_t_14_next_1;
-assign s5_t_15_next = s4_t_14_reg;
-assign s6_t_15_next = s5_t_15_reg;
-assign s7_t_15_next = s6_t_15_reg;
-assign s8_fi_c_prod_pp00_next = fi_c_prod_pp00;
-assign s4_t_15_next = _s4_t_15_next_1;
-assign s5_t_16_next = s4_t_15_reg;
-assign s6_t_16_next = s5_t_16_reg;
-assign s7_t_16_next = s6_t_16_reg;
-assign s8_fi_c_prod_pp10_next = fi_c_prod_pp10;
 assign s4_t_16_next = _s4_t_16_next_1;
-assign s5_t_17_next = s4_t_16_reg;
-assign s6_t_17_next = s5_t_17_reg;
-assign s7_t_17_next = s6_t_17_reg;
-assign s8_fi_c_prod_pp20_next = fi_c_prod_pp20;
-assign s9_fi_c_prod_next = fi_c_prod;
-assign s10_fi_c_next = fi_c;
-assign s11_fi_inc_next = fi_inc;
+assign s5_t_39_next = s4_t_16_reg;
+assign s6_t_19_next = s5_t_39_reg;
+assign s7_t_19_next = s6_t_19_reg;
+assign s8_t_18_next = s7_t_19_reg;
+assign s9_fi_c_prod_pp00_next = fi_c_prod_pp00;
+assign s4_t_17_next = _s4_t_17_next_1;
+assign s5_t_40_next = s4_t_17_reg;
+assign s6_t_20_next = s5_t_40_reg;
+assign s7_t_20_next = s6_t_20_reg;
+assign s8_t_19_next = s7_t_20_reg;
+assign s9_fi_c_prod_pp10_next = fi_c_prod_pp10;
+assign s4_t_18_next = _s4_t_18_next_1;
+assign s5_t_41_next = s4_t_18_reg;
+assign s6_t_21_next = s5_t_41_reg;
+assign s7_t_21_next = s6_t_21_reg;
+assign s8_t_20_next = s7_t_21_reg;
+assign s9_fi_c_prod_pp20_next = fi_c_prod_pp20;
+assign s10_fi_c_prod_next = fi_c_prod;
+assign s6_t_22_next = _s6_t_22_next_0;
+assign s7_t_22_next = s6_t_22_reg;
+assign s8_t_21_next = s7_t_22_reg;
+assign s9_t_15_next = s8_t_21_reg;
+assign s10_t_15_next = s9_t_15_reg;
+assign s11_fi_c_coarse_next = fi_c_coarse;
+assign s6_t_23_next = _s6_t_23_next_0;
+assign s7_t_23_next = s6_t_23_reg;
+assign s8_t_22_next = s7_t_23_reg;
+assign s9_t_16_next = s8_t_22_reg;
+assign s10_t_16_next = s9_t_16_reg;
+assign s11_t_14_next = s10_t_16_reg;
+assign s12_fi_c_next = fi_c;
+assign s13_fi_inc_next = fi_inc;
 assign s2_md_ds_pp00_next = md_ds_pp00;
 assign s2_md_ds_pp10_next = md_ds_pp10;
 assign s3_md_ds_next = md_ds;
 assign s4_md_num_pp00_next = md_num_pp00;
 assign s4_md_num_pp10_next = md_num_pp10;
 assign s5_md_num_next = md_num;
-assign s5_t_18_next = _s5_t_18_next_0;
 assign s6_md_raw_prod_pp00_next = md_raw_prod_pp00;
-assign s5_t_19_next = _s5_t_19_next_0;
 assign s6_md_raw_prod_pp10_next = md_raw_prod_pp10;
-assign s5_t_20_next = _s5_t_20_next_0;
 assign s6_md_raw_prod_pp20_next = md_raw_prod_pp20;
 assign s7_md_raw_prod_next = md_raw_prod;
-assign s8_md_raw_next = md_raw;
-assign s5_t_21_next = _s5_t_21_next_0;
-assign s6_t_18_next = s5_t_21_reg;
-assign s7_t_18_next = s6_t_18_reg;
-assign s8_t_11_next = s7_t_18_reg;
-assign s2_t_11_next = _s2_t_11_next_0;
-assign s3_t_11_next = s2_t_11_reg;
-assign s4_t_17_next = s3_t_11_reg;
-assign s5_t_22_next = s4_t_17_reg;
-assign s6_t_19_next = s5_t_22_reg;
-assign s7_t_19_next = s6_t_19_reg;
-assign s8_t_12_next = s7_t_19_reg;
-assign s9_c_md_fd_xs_pp00_next = c_md_fd_xs_pp00;
-assign s2_t_12_next = _s2_t_12_next_0;
-assign s3_t_12_next = s2_t_12_reg;
-assign s4_t_18_next = s3_t_12_reg;
-assign s5_t_23_next = s4_t_18_reg;
-assign s6_t_20_next = s5_t_23_reg;
-assign s7_t_20_next = s6_t_20_reg;
-assign s8_t_13_next = s7_t_20_reg;
-assign s9_c_md_fd_xs_pp10_next = c_md_fd_xs_pp10;
-assign s10_c_md_fd_xs_next = c_md_fd_xs;
-assign s11_c_md_fd_prod_pp00_next = c_md_fd_prod_pp00;
-assign s11_c_md_fd_prod_pp01_next = c_md_fd_prod_pp01;
-assign s11_c_md_fd_prod_pp10_next = c_md_fd_prod_pp10;
-assign s11_c_md_fd_prod_pp11_next = c_md_fd_prod_pp11;
-assign s11_c_md_fd_prod_pp20_next = c_md_fd_prod_pp20;
-assign s11_c_md_fd_prod_pp21_next = c_md_fd_prod_pp21;
-assign s12_c_md_fd_prod_next = c_md_fd_prod;
-assign s2_t_13_next = _s2_t_13_next_0;
-assign s3_t_13_next = s2_t_13_reg;
+assign s3_t_13_next = _s3_t_13_next_0;
 assign s4_t_19_next = s3_t_13_reg;
-assign s5_c_fd_xs_pp00_next = c_fd_xs_pp00;
-assign s2_t_14_next = _s2_t_14_next_0;
-assign s3_t_14_next = s2_t_14_reg;
+assign s5_t_42_next = s4_t_19_reg;
+assign s6_t_24_next = s5_t_42_reg;
+assign s7_t_24_next = s6_t_24_reg;
+assign s8_md_raw_coarse_next = md_raw_coarse;
+assign s3_t_14_next = _s3_t_14_next_0;
 assign s4_t_20_next = s3_t_14_reg;
+assign s5_t_43_next = s4_t_20_reg;
+assign s6_t_25_next = s5_t_43_reg;
+assign s7_t_25_next = s6_t_25_reg;
+assign s8_t_23_next = s7_t_25_reg;
+assign s9_md_raw_next = md_raw;
+assign s5_t_44_next = _s5_t_44_next_0;
+assign s6_t_26_next = s5_t_44_reg;
+assign s7_t_26_next = s6_t_26_reg;
+assign s8_t_24_next = s7_t_26_reg;
+assign s9_t_17_next = s8_t_24_reg;
+assign s2_t_30_next = _s2_t_30_next_0;
+assign s3_t_15_next = s2_t_30_reg;
+assign s4_t_21_next = s3_t_15_reg;
+assign s5_t_45_next = s4_t_21_reg;
+assign s6_t_27_next = s5_t_45_reg;
+assign s7_t_27_next = s6_t_27_reg;
+assign s8_t_25_next = s7_t_27_reg;
+assign s9_t_18_next = s8_t_25_reg;
+assign s10_c_md_fd_xs_pp00_next = c_md_fd_xs_pp00;
+assign s2_t_31_next = _s2_t_31_next_0;
+assign s3_t_16_next = s2_t_31_reg;
+assign s4_t_22_next = s3_t_16_reg;
+assign s5_t_46_next = s4_t_22_reg;
+assign s6_t_28_next = s5_t_46_reg;
+assign s7_t_28_next = s6_t_28_reg;
+assign s8_t_26_next = s7_t_28_reg;
+assign s9_t_19_next = s8_t_26_reg;
+assign s10_c_md_fd_xs_pp10_next = c_md_fd_xs_pp10;
+assign s11_c_md_fd_xs_next = c_md_fd_xs;
+assign s12_c_md_fd_prod_pp00_next = c_md_fd_prod_pp00;
+assign s12_c_md_fd_prod_pp01_next = c_md_fd_prod_pp01;
+assign s12_c_md_fd_prod_pp10_next = c_md_fd_prod_pp10;
+assign s12_c_md_fd_prod_pp11_next = c_md_fd_prod_pp11;
+assign s12_c_md_fd_prod_pp20_next = c_md_fd_prod_pp20;
+assign s12_c_md_fd_prod_pp21_next = c_md_fd_prod_pp21;
+assign s13_c_md_fd_prod_next = c_md_fd_prod;
+assign s2_t_32_next = _s2_t_32_next_0;
+assign s3_t_17_next = s2_t_32_reg;
+assign s4_t_23_next = s3_t_17_reg;
+assign s5_c_fd_xs_pp00_next = c_fd_xs_pp00;
+assign s2_t_33_next = _s2_t_33_next_0;
+assign s3_t_18_next = s2_t_33_reg;
+assign s4_t_24_next = s3_t_18_reg;
 assign s5_c_fd_xs_pp10_next = c_fd_xs_pp10;
 assign s6_c_fd_xs_next = c_fd_xs;
 assign s7_c_fd_prod_pp00_next = c_fd_prod_pp00;
@@ -7031,94 +8023,143 @@ assign s7_c_fd_prod_pp11_next = c_fd_prod_pp11;
 assign s7_c_fd_prod_pp20_next = c_fd_prod_pp20;
 assign s7_c_fd_prod_pp21_next = c_fd_prod_pp21;
 assign s8_c_fd_prod_next = c_fd_prod;
-assign s5_t_24_next = _s5_t_24_next_0;
-assign s6_t_21_next = s5_t_24_reg;
-assign s7_t_21_next = s6_t_21_reg;
-assign s8_t_14_next = s7_t_21_reg;
-assign s9_t_11_next = s8_t_14_reg;
-assign s10_t_11_next = s9_t_11_reg;
-assign s11_t_5_next = s10_t_11_reg;
-assign s12_t_5_next = s11_t_5_reg;
-assign s13_t_next = s12_t_5_reg;
-assign s14_t_next = s13_t_reg;
-assign s15_t_next = s14_t_reg;
-assign s16_t_next = s15_t_reg;
-assign s17_c_mi_sat_next = c_mi_sat;
-assign s18_recip_mi_lead_next = recip_mi_lead;
-assign s18_recip_mi_mantissa_next = recip_mi_mantissa;
-assign s19_recip_mi_recip_next = recip_mi_recip;
-assign s20_recip_mi_t_next = s19_recip_mi_recip_reg;
-assign s4_t_21_next = _s4_t_21_next_1;
-assign s5_t_25_next = s4_t_21_reg;
-assign s6_t_22_next = s5_t_25_reg;
-assign s7_t_22_next = s6_t_22_reg;
-assign s8_t_15_next = s7_t_22_reg;
-assign s9_t_12_next = s8_t_15_reg;
-assign s10_t_12_next = s9_t_12_reg;
-assign s11_t_6_next = s10_t_12_reg;
-assign s12_t_6_next = s11_t_6_reg;
-assign s13_t_2_next = s12_t_6_reg;
-assign s14_t_2_next = s13_t_2_reg;
-assign s15_t_2_next = s14_t_2_reg;
-assign s16_t_2_next = s15_t_2_reg;
-assign s17_t_next = s16_t_2_reg;
-assign s18_t_next = s17_t_reg;
-assign s19_t_next = s18_t_reg;
-assign s20_t_next = s19_t_reg;
-assign s21_fi_mi_prod_pp00_next = fi_mi_prod_pp00;
-assign s4_t_22_next = _s4_t_22_next_1;
-assign s5_t_26_next = s4_t_22_reg;
-assign s6_t_23_next = s5_t_26_reg;
-assign s7_t_23_next = s6_t_23_reg;
-assign s8_t_16_next = s7_t_23_reg;
-assign s9_t_13_next = s8_t_16_reg;
-assign s10_t_13_next = s9_t_13_reg;
-assign s11_t_7_next = s10_t_13_reg;
-assign s12_t_7_next = s11_t_7_reg;
-assign s13_t_3_next = s12_t_7_reg;
-assign s14_t_3_next = s13_t_3_reg;
-assign s15_t_3_next = s14_t_3_reg;
+assign s5_t_47_next = _s5_t_47_next_0;
+assign s6_t_29_next = s5_t_47_reg;
+assign s7_t_29_next = s6_t_29_reg;
+assign s8_t_27_next = s7_t_29_reg;
+assign s9_t_20_next = s8_t_27_reg;
+assign s10_t_17_next = s9_t_20_reg;
+assign s11_t_15_next = s10_t_17_reg;
+assign s12_t_13_next = s11_t_15_reg;
+assign s13_t_7_next = s12_t_13_reg;
+assign s14_t_7_next = s13_t_7_reg;
+assign s15_t_3_next = s14_t_7_reg;
 assign s16_t_3_next = s15_t_3_reg;
 assign s17_t_2_next = s16_t_3_reg;
-assign s18_t_2_next = s17_t_2_reg;
-assign s19_t_2_next = s18_t_2_reg;
-assign s20_t_2_next = s19_t_2_reg;
-assign s21_fi_mi_prod_pp10_next = fi_mi_prod_pp10;
-assign s4_t_23_next = _s4_t_23_next_1;
-assign s5_t_27_next = s4_t_23_reg;
-assign s6_t_24_next = s5_t_27_reg;
-assign s7_t_24_next = s6_t_24_reg;
-assign s8_t_17_next = s7_t_24_reg;
-assign s9_t_14_next = s8_t_17_reg;
-assign s10_t_14_next = s9_t_14_reg;
-assign s11_t_8_next = s10_t_14_reg;
-assign s12_t_8_next = s11_t_8_reg;
-assign s13_t_4_next = s12_t_8_reg;
-assign s14_t_4_next = s13_t_4_reg;
-assign s15_t_4_next = s14_t_4_reg;
+assign s18_t_next = s17_t_2_reg;
+assign s19_t_next = s18_t_reg;
+assign s20_c_mi_sat_next = c_mi_sat;
+assign s21_recip_mi_lead_next = recip_mi_lead;
+assign s21_t_next = _s21_t_next_1;
+assign s21_t_2_next = _s21_t_2_next_1;
+assign s21_t_3_next = _s21_t_3_next_1;
+assign s21_t_4_next = _s21_t_4_next_1;
+assign s21_t_5_next = _s21_t_5_next_1;
+assign s21_t_6_next = _s21_t_6_next_1;
+assign s21_t_7_next = _s21_t_7_next_1;
+assign s21_t_8_next = _s21_t_8_next_1;
+assign s21_t_9_next = _s21_t_9_next_1;
+assign s21_t_10_next = _s21_t_10_next_0;
+assign s21_t_11_next = _s21_t_11_next_0;
+assign s21_t_12_next = _s21_t_12_next_0;
+assign s21_t_13_next = _s21_t_13_next_0;
+assign s21_t_14_next = _s21_t_14_next_0;
+assign s21_t_15_next = _s21_t_15_next_0;
+assign s21_t_16_next = _s21_t_16_next_0;
+assign s21_t_17_next = _s21_t_17_next_0;
+assign s21_t_18_next = _s21_t_18_next_0;
+assign s21_t_19_next = _s21_t_19_next_0;
+assign s21_t_20_next = _s21_t_20_next_0;
+assign s21_t_21_next = _s21_t_21_next_0;
+assign s21_t_22_next = _s21_t_22_next_0;
+assign s21_t_23_next = _s21_t_23_next_0;
+assign s21_t_24_next = _s21_t_24_next_0;
+assign s21_t_25_next = _s21_t_25_next_0;
+assign s21_t_26_next = _s21_t_26_next_0;
+assign s22_recip_mi_mantissa_next = recip_mi_mantissa;
+assign s23_recip_mi_recip_next = recip_mi_recip;
+assign s24_recip_mi_t_next = s23_recip_mi_recip_reg;
+assign s4_t_25_next = _s4_t_25_next_1;
+assign s5_t_48_next = s4_t_25_reg;
+assign s6_t_30_next = s5_t_48_reg;
+assign s7_t_30_next = s6_t_30_reg;
+assign s8_t_28_next = s7_t_30_reg;
+assign s9_t_21_next = s8_t_28_reg;
+assign s10_t_18_next = s9_t_21_reg;
+assign s11_t_16_next = s10_t_18_reg;
+assign s12_t_14_next = s11_t_16_reg;
+assign s13_t_8_next = s12_t_14_reg;
+assign s14_t_8_next = s13_t_8_reg;
+assign s15_t_4_next = s14_t_8_reg;
 assign s16_t_4_next = s15_t_4_reg;
 assign s17_t_3_next = s16_t_4_reg;
-assign s18_t_3_next = s17_t_3_reg;
+assign s18_t_2_next = s17_t_3_reg;
+assign s19_t_2_next = s18_t_2_reg;
+assign s20_t_next = s19_t_2_reg;
+assign s21_t_27_next = s20_t_reg;
+assign s22_t_next = s21_t_27_reg;
+assign s23_t_next = s22_t_reg;
+assign s24_t_next = s23_t_reg;
+assign s25_fi_mi_prod_pp00_next = fi_mi_prod_pp00;
+assign s4_t_26_next = _s4_t_26_next_1;
+assign s5_t_49_next = s4_t_26_reg;
+assign s6_t_31_next = s5_t_49_reg;
+assign s7_t_31_next = s6_t_31_reg;
+assign s8_t_29_next = s7_t_31_reg;
+assign s9_t_22_next = s8_t_29_reg;
+assign s10_t_19_next = s9_t_22_reg;
+assign s11_t_17_next = s10_t_19_reg;
+assign s12_t_15_next = s11_t_17_reg;
+assign s13_t_9_next = s12_t_15_reg;
+assign s14_t_9_next = s13_t_9_reg;
+assign s15_t_5_next = s14_t_9_reg;
+assign s16_t_5_next = s15_t_5_reg;
+assign s17_t_4_next = s16_t_5_reg;
+assign s18_t_3_next = s17_t_4_reg;
 assign s19_t_3_next = s18_t_3_reg;
-assign s20_t_3_next = s19_t_3_reg;
-assign s21_fi_mi_prod_pp20_next = fi_mi_prod_pp20;
-assign s22_fi_mi_prod_next = fi_mi_prod;
-assign s19_recip_mi_lead_next = s18_recip_mi_lead_reg;
-assign s20_recip_mi_lead_next = s19_recip_mi_lead_reg;
-assign s21_recip_mi_lead_next = s20_recip_mi_lead_reg;
-assign s22_recip_mi_lead_next = s21_recip_mi_lead_reg;
-assign s23_fi_mi_next = fi_mi;
+assign s20_t_2_next = s19_t_3_reg;
+assign s21_t_28_next = s20_t_2_reg;
+assign s22_t_2_next = s21_t_28_reg;
+assign s23_t_2_next = s22_t_2_reg;
+assign s24_t_2_next = s23_t_2_reg;
+assign s25_fi_mi_prod_pp10_next = fi_mi_prod_pp10;
+assign s4_t_27_next = _s4_t_27_next_1;
+assign s5_t_50_next = s4_t_27_reg;
+assign s6_t_32_next = s5_t_50_reg;
+assign s7_t_32_next = s6_t_32_reg;
+assign s8_t_30_next = s7_t_32_reg;
+assign s9_t_23_next = s8_t_30_reg;
+assign s10_t_20_next = s9_t_23_reg;
+assign s11_t_18_next = s10_t_20_reg;
+assign s12_t_16_next = s11_t_18_reg;
+assign s13_t_10_next = s12_t_16_reg;
+assign s14_t_10_next = s13_t_10_reg;
+assign s15_t_6_next = s14_t_10_reg;
+assign s16_t_6_next = s15_t_6_reg;
+assign s17_t_5_next = s16_t_6_reg;
+assign s18_t_4_next = s17_t_5_reg;
+assign s19_t_4_next = s18_t_4_reg;
+assign s20_t_3_next = s19_t_4_reg;
+assign s21_t_29_next = s20_t_3_reg;
+assign s22_t_3_next = s21_t_29_reg;
+assign s23_t_3_next = s22_t_3_reg;
+assign s24_t_3_next = s23_t_3_reg;
+assign s25_fi_mi_prod_pp20_next = fi_mi_prod_pp20;
+assign s26_fi_mi_prod_next = fi_mi_prod;
+assign s22_t_4_next = _s22_t_4_next_0;
+assign s23_t_4_next = s22_t_4_reg;
+assign s24_t_4_next = s23_t_4_reg;
+assign s25_t_next = s24_t_4_reg;
+assign s26_t_next = s25_t_reg;
+assign s27_fi_mi_coarse_next = fi_mi_coarse;
+assign s22_t_5_next = _s22_t_5_next_0;
+assign s23_t_5_next = s22_t_5_reg;
+assign s24_t_5_next = s23_t_5_reg;
+assign s25_t_2_next = s24_t_5_reg;
+assign s26_t_2_next = s25_t_2_reg;
+assign s27_t_next = s26_t_2_reg;
+assign s28_fi_mi_next = fi_mi;
 assign s2_u_wtd_ecn_next = s1_ecn_reg;
 assign s3_u_wtd_ecn_next = s2_u_wtd_ecn_reg;
 assign s4_u_wtd_ecn_next = s3_u_wtd_ecn_reg;
-assign s5_t_28_next = _s5_t_28_next_0;
-assign s6_t_25_next = s5_t_28_reg;
-assign s7_t_25_next = s6_t_25_reg;
-assign s8_t_18_next = s7_t_25_reg;
-assign s9_t_15_next = _s9_t_15_next_0;
-assign s10_t_15_next = s9_t_15_reg;
-assign s11_t_9_next = s10_t_15_reg;
-assign s12_t_9_next = s11_t_9_reg;
+assign s5_t_51_next = _s5_t_51_next_0;
+assign s6_t_33_next = s5_t_51_reg;
+assign s7_t_33_next = s6_t_33_reg;
+assign s8_t_31_next = s7_t_33_reg;
+assign s10_t_21_next = _s10_t_21_next_0;
+assign s11_t_19_next = s10_t_21_reg;
+assign s12_t_17_next = s11_t_19_reg;
+assign s13_t_11_next = s12_t_17_reg;
 assign s2_rtt_le_trtt_next = rtt_le_trtt;
 assign s3_rtt_le_trtt_next = s2_rtt_le_trtt_reg;
 assign s4_rtt_le_trtt_next = s3_rtt_le_trtt_reg;
@@ -7130,10 +8171,12 @@ assign s9_rtt_le_trtt_next = s8_rtt_le_trtt_reg;
 assign s10_rtt_le_trtt_next = s9_rtt_le_trtt_reg;
 assign s11_rtt_le_trtt_next = s10_rtt_le_trtt_reg;
 assign s12_rtt_le_trtt_next = s11_rtt_le_trtt_reg;
+assign s13_rtt_le_trtt_next = s12_rtt_le_trtt_reg;
 assign s9_c_fd_next = c_fd;
 assign s10_c_fd_next = s9_c_fd_reg;
 assign s11_c_fd_next = s10_c_fd_reg;
 assign s12_c_fd_next = s11_c_fd_reg;
+assign s13_c_fd_next = s12_c_fd_reg;
 assign s5_u_wtd_can_decrease_next = u_wtd_can_decrease;
 assign s6_u_wtd_can_decrease_next = s5_u_wtd_can_decrease_reg;
 assign s7_u_wtd_can_decrease_next = s6_u_wtd_can_decrease_reg;
@@ -7142,6 +8185,7 @@ assign s9_u_wtd_can_decrease_next = s8_u_wtd_can_decrease_reg;
 assign s10_u_wtd_can_decrease_next = s9_u_wtd_can_decrease_reg;
 assign s11_u_wtd_can_decrease_next = s10_u_wtd_can_decrease_reg;
 assign s12_u_wtd_can_decrease_next = s11_u_wtd_can_decrease_reg;
+assign s13_u_wtd_can_decrease_next = s12_u_wtd_can_decrease_reg;
 assign s5_cur_c_next = cur_c;
 assign s6_cur_c_next = s5_cur_c_reg;
 assign s7_cur_c_next = s6_cur_c_reg;
@@ -7150,20 +8194,24 @@ assign s9_cur_c_next = s8_cur_c_reg;
 assign s10_cur_c_next = s9_cur_c_reg;
 assign s11_cur_c_next = s10_cur_c_reg;
 assign s12_cur_c_next = s11_cur_c_reg;
-assign s18_t_4_next = _s18_t_4_next_0;
-assign s19_t_4_next = s18_t_4_reg;
-assign s20_t_4_next = s19_t_4_reg;
-assign s21_t_next = s20_t_4_reg;
-assign s22_t_next = s21_t_reg;
-assign s23_t_next = s22_t_reg;
-assign s5_t_29_next = _s5_t_29_next_0;
-assign s6_t_26_next = s5_t_29_reg;
-assign s7_t_26_next = s6_t_26_reg;
-assign s8_t_19_next = s7_t_26_reg;
-assign s9_t_16_next = s8_t_19_reg;
-assign s10_t_16_next = s9_t_16_reg;
-assign s11_t_10_next = s10_t_16_reg;
-assign s13_rtt_le_trtt_next = s12_rtt_le_trtt_reg;
+assign s13_cur_c_next = s12_cur_c_reg;
+assign s21_t_30_next = _s21_t_30_next_0;
+assign s22_t_6_next = s21_t_30_reg;
+assign s23_t_6_next = s22_t_6_reg;
+assign s24_t_6_next = s23_t_6_reg;
+assign s25_t_3_next = s24_t_6_reg;
+assign s26_t_3_next = s25_t_3_reg;
+assign s27_t_2_next = s26_t_3_reg;
+assign s28_t_next = s27_t_2_reg;
+assign s5_t_52_next = _s5_t_52_next_0;
+assign s6_t_34_next = s5_t_52_reg;
+assign s7_t_34_next = s6_t_34_reg;
+assign s8_t_32_next = s7_t_34_reg;
+assign s9_t_24_next = s8_t_32_reg;
+assign s10_t_22_next = s9_t_24_reg;
+assign s11_t_20_next = s10_t_22_reg;
+assign s12_t_18_next = s11_t_20_reg;
+assign s13_t_12_next = s12_t_18_reg;
 assign s14_rtt_le_trtt_next = s13_rtt_le_trtt_reg;
 assign s15_rtt_le_trtt_next = s14_rtt_le_trtt_reg;
 assign s16_rtt_le_trtt_next = s15_rtt_le_trtt_reg;
@@ -7174,9 +8222,12 @@ assign s20_rtt_le_trtt_next = s19_rtt_le_trtt_reg;
 assign s21_rtt_le_trtt_next = s20_rtt_le_trtt_reg;
 assign s22_rtt_le_trtt_next = s21_rtt_le_trtt_reg;
 assign s23_rtt_le_trtt_next = s22_rtt_le_trtt_reg;
-assign s12_c_fi_next = c_fi;
-assign s13_c_fi_next = s12_c_fi_reg;
-assign s14_c_fi_next = s13_c_fi_reg;
+assign s24_rtt_le_trtt_next = s23_rtt_le_trtt_reg;
+assign s25_rtt_le_trtt_next = s24_rtt_le_trtt_reg;
+assign s26_rtt_le_trtt_next = s25_rtt_le_trtt_reg;
+assign s27_rtt_le_trtt_next = s26_rtt_le_trtt_reg;
+assign s28_rtt_le_trtt_next = s27_rtt_le_trtt_reg;
+assign s14_c_fi_next = c_fi;
 assign s15_c_fi_next = s14_c_fi_reg;
 assign s16_c_fi_next = s15_c_fi_reg;
 assign s17_c_fi_next = s16_c_fi_reg;
@@ -7186,6 +8237,11 @@ assign s20_c_fi_next = s19_c_fi_reg;
 assign s21_c_fi_next = s20_c_fi_reg;
 assign s22_c_fi_next = s21_c_fi_reg;
 assign s23_c_fi_next = s22_c_fi_reg;
+assign s24_c_fi_next = s23_c_fi_reg;
+assign s25_c_fi_next = s24_c_fi_reg;
+assign s26_c_fi_next = s25_c_fi_reg;
+assign s27_c_fi_next = s26_c_fi_reg;
+assign s28_c_fi_next = s27_c_fi_reg;
 assign s5_ecn_next = s4_u_wtd_ecn_reg;
 assign s6_ecn_next = s5_ecn_reg;
 assign s7_ecn_next = s6_ecn_reg;
@@ -7205,24 +8261,33 @@ assign s20_ecn_next = s19_ecn_reg;
 assign s21_ecn_next = s20_ecn_reg;
 assign s22_ecn_next = s21_ecn_reg;
 assign s23_ecn_next = s22_ecn_reg;
-assign s13_t_5_next = _s13_t_5_next_8;
-assign s14_t_5_next = s13_t_5_reg;
-assign s15_t_5_next = s14_t_5_reg;
-assign s16_t_5_next = s15_t_5_reg;
-assign s17_t_4_next = s16_t_5_reg;
-assign s18_t_5_next = s17_t_4_reg;
+assign s24_ecn_next = s23_ecn_reg;
+assign s25_ecn_next = s24_ecn_reg;
+assign s26_ecn_next = s25_ecn_reg;
+assign s27_ecn_next = s26_ecn_reg;
+assign s28_ecn_next = s27_ecn_reg;
+assign s14_t_11_next = _s14_t_11_next_8;
+assign s15_t_7_next = s14_t_11_reg;
+assign s16_t_7_next = s15_t_7_reg;
+assign s17_t_6_next = s16_t_7_reg;
+assign s18_t_5_next = s17_t_6_reg;
 assign s19_t_5_next = s18_t_5_reg;
-assign s20_t_5_next = s19_t_5_reg;
-assign s21_t_2_next = s20_t_5_reg;
-assign s22_t_2_next = s21_t_2_reg;
-assign s23_t_2_next = s22_t_2_reg;
-assign s24_core_c_next = core_c;
-assign s2_t_15_next = _s2_t_15_next_0;
-assign s3_t_15_next = s2_t_15_reg;
-assign s4_t_24_next = s3_t_15_reg;
-assign s2_t_16_next = _s2_t_16_next_1;
-assign s3_t_16_next = s2_t_16_reg;
-assign s4_t_25_next = s3_t_16_reg;
+assign s20_t_4_next = s19_t_5_reg;
+assign s21_t_31_next = s20_t_4_reg;
+assign s22_t_7_next = s21_t_31_reg;
+assign s23_t_7_next = s22_t_7_reg;
+assign s24_t_7_next = s23_t_7_reg;
+assign s25_t_4_next = s24_t_7_reg;
+assign s26_t_4_next = s25_t_4_reg;
+assign s27_t_3_next = s26_t_4_reg;
+assign s28_t_2_next = s27_t_3_reg;
+assign s29_core_c_next = core_c;
+assign s2_t_34_next = _s2_t_34_next_0;
+assign s3_t_19_next = s2_t_34_reg;
+assign s4_t_28_next = s3_t_19_reg;
+assign s2_t_35_next = _s2_t_35_next_1;
+assign s3_t_20_next = s2_t_35_reg;
+assign s4_t_29_next = s3_t_20_reg;
 assign s5_ack_run_next = ack_run;
 assign s6_ack_run_next = s5_ack_run_reg;
 assign s7_ack_run_next = s6_ack_run_reg;
@@ -7233,9 +8298,9 @@ assign s6_qa_fired_next = s5_qa_fired_reg;
 assign s7_qa_fired_next = s6_qa_fired_reg;
 assign s8_qa_fired_next = s7_qa_fired_reg;
 assign s9_qa_fired_next = s8_qa_fired_reg;
-assign s9_t_17_next = _s9_t_17_next_1;
-assign s9_t_18_next = _s9_t_17_next_0;
-assign s9_t_19_next = _s9_t_19_next_0;
+assign s9_t_25_next = _s9_t_25_next_1;
+assign s9_t_26_next = _s9_t_25_next_0;
+assign s9_t_27_next = _s9_t_27_next_0;
 assign s10_early_next = early;
 assign s11_early_next = s10_early_reg;
 assign s12_early_next = s11_early_reg;
@@ -7251,6 +8316,11 @@ assign s21_early_next = s20_early_reg;
 assign s22_early_next = s21_early_reg;
 assign s23_early_next = s22_early_reg;
 assign s24_early_next = s23_early_reg;
+assign s25_early_next = s24_early_reg;
+assign s26_early_next = s25_early_reg;
+assign s27_early_next = s26_early_reg;
+assign s28_early_next = s27_early_reg;
+assign s29_early_next = s28_early_reg;
 assign s10_c_early_next = c_early;
 assign s11_c_early_next = s10_c_early_reg;
 assign s12_c_early_next = s11_c_early_reg;
@@ -7266,18 +8336,23 @@ assign s21_c_early_next = s20_c_early_reg;
 assign s22_c_early_next = s21_c_early_reg;
 assign s23_c_early_next = s22_c_early_reg;
 assign s24_c_early_next = s23_c_early_reg;
-assign s25_c_ack_clamped_next = c_ack_window;
+assign s25_c_early_next = s24_c_early_reg;
+assign s26_c_early_next = s25_c_early_reg;
+assign s27_c_early_next = s26_c_early_reg;
+assign s28_c_early_next = s27_c_early_reg;
+assign s29_c_early_next = s28_c_early_reg;
+assign s30_c_ack_clamped_next = c_ack_window;
 assign s9_cur_increase_next = s8_cur_increase_reg;
-assign s2_t_17_next = _s2_t_17_next_0;
-assign s3_t_17_next = s2_t_17_reg;
-assign s4_t_26_next = s3_t_17_reg;
-assign s2_t_18_next = _s2_t_18_next_0;
-assign s3_t_18_next = s2_t_18_reg;
-assign s4_t_27_next = s3_t_18_reg;
+assign s2_t_36_next = _s2_t_36_next_0;
+assign s3_t_21_next = s2_t_36_reg;
+assign s4_t_30_next = s3_t_21_reg;
+assign s2_t_37_next = _s2_t_37_next_0;
+assign s3_t_22_next = s2_t_37_reg;
+assign s4_t_31_next = s3_t_22_reg;
 assign s5_cur_count_next = cur_count;
-assign s2_t_19_next = _s2_t_19_next_0;
-assign s3_t_19_next = s2_t_19_reg;
-assign s4_t_28_next = s3_t_19_reg;
+assign s2_t_38_next = _s2_t_38_next_0;
+assign s3_t_23_next = s2_t_38_reg;
+assign s4_t_32_next = s3_t_23_reg;
 assign s2_unacked_next = s1_unacked_reg;
 assign s3_unacked_next = s2_unacked_reg;
 assign s4_unacked_next = s3_unacked_reg;
@@ -7306,7 +8381,11 @@ assign s22_ack_run_next = s21_ack_run_reg;
 assign s23_ack_run_next = s22_ack_run_reg;
 assign s24_ack_run_next = s23_ack_run_reg;
 assign s25_ack_run_next = s24_ack_run_reg;
-assign s13_cur_c_next = s12_cur_c_reg;
+assign s26_ack_run_next = s25_ack_run_reg;
+assign s27_ack_run_next = s26_ack_run_reg;
+assign s28_ack_run_next = s27_ack_run_reg;
+assign s29_ack_run_next = s28_ack_run_reg;
+assign s30_ack_run_next = s29_ack_run_reg;
 assign s14_cur_c_next = s13_cur_c_reg;
 assign s15_cur_c_next = s14_cur_c_reg;
 assign s16_cur_c_next = s15_cur_c_reg;
@@ -7319,6 +8398,11 @@ assign s22_cur_c_next = s21_cur_c_reg;
 assign s23_cur_c_next = s22_cur_c_reg;
 assign s24_cur_c_next = s23_cur_c_reg;
 assign s25_cur_c_next = s24_cur_c_reg;
+assign s26_cur_c_next = s25_cur_c_reg;
+assign s27_cur_c_next = s26_cur_c_reg;
+assign s28_cur_c_next = s27_cur_c_reg;
+assign s29_cur_c_next = s28_cur_c_reg;
+assign s30_cur_c_next = s29_cur_c_reg;
 assign s5_is_loss_next = s4_is_loss_reg;
 assign s6_is_loss_next = s5_is_loss_reg;
 assign s7_is_loss_next = s6_is_loss_reg;
@@ -7340,6 +8424,11 @@ assign s22_is_loss_next = s21_is_loss_reg;
 assign s23_is_loss_next = s22_is_loss_reg;
 assign s24_is_loss_next = s23_is_loss_reg;
 assign s25_is_loss_next = s24_is_loss_reg;
+assign s26_is_loss_next = s25_is_loss_reg;
+assign s27_is_loss_next = s26_is_loss_reg;
+assign s28_is_loss_next = s27_is_loss_reg;
+assign s29_is_loss_next = s28_is_loss_reg;
+assign s30_is_loss_next = s29_is_loss_reg;
 assign s9_c_loss_all_next = c_loss_all;
 assign s10_c_loss_all_next = s9_c_loss_all_reg;
 assign s11_c_loss_all_next = s10_c_loss_all_reg;
@@ -7357,183 +8446,228 @@ assign s22_c_loss_all_next = s21_c_loss_all_reg;
 assign s23_c_loss_all_next = s22_c_loss_all_reg;
 assign s24_c_loss_all_next = s23_c_loss_all_reg;
 assign s25_c_loss_all_next = s24_c_loss_all_reg;
-assign s5_t_30_next = _s5_t_30_next_0;
-assign s6_t_27_next = s5_t_30_reg;
-assign s7_t_27_next = s6_t_27_reg;
-assign s8_t_20_next = s7_t_27_reg;
-assign s9_t_20_next = s8_t_20_reg;
-assign s10_t_17_next = s9_t_20_reg;
-assign s11_t_11_next = s10_t_17_reg;
-assign s12_t_10_next = s11_t_11_reg;
-assign s13_t_6_next = s12_t_10_reg;
-assign s14_t_6_next = s13_t_6_reg;
-assign s15_t_6_next = s14_t_6_reg;
-assign s16_t_6_next = s15_t_6_reg;
-assign s17_t_5_next = s16_t_6_reg;
-assign s18_t_6_next = s17_t_5_reg;
-assign s19_t_6_next = s18_t_6_reg;
-assign s20_t_6_next = s19_t_6_reg;
-assign s21_t_3_next = s20_t_6_reg;
-assign s22_t_3_next = s21_t_3_reg;
-assign s23_t_3_next = s22_t_3_reg;
-assign s24_t_next = s23_t_3_reg;
-assign s25_t_next = s24_t_reg;
-assign s10_t_18_next = _s10_t_18_next_0;
-assign s11_t_12_next = s10_t_18_reg;
-assign s12_t_11_next = s11_t_12_reg;
-assign s13_t_7_next = s12_t_11_reg;
-assign s14_t_7_next = s13_t_7_reg;
-assign s15_t_7_next = s14_t_7_reg;
-assign s16_t_7_next = s15_t_7_reg;
-assign s17_t_6_next = s16_t_7_reg;
-assign s18_t_7_next = s17_t_6_reg;
-assign s19_t_7_next = s18_t_7_reg;
-assign s20_t_7_next = s19_t_7_reg;
-assign s21_t_4_next = s20_t_7_reg;
-assign s22_t_4_next = s21_t_4_reg;
-assign s23_t_4_next = s22_t_4_reg;
-assign s24_t_2_next = s23_t_4_reg;
-assign s25_t_2_next = s24_t_2_reg;
-assign s5_t_31_next = _s5_t_31_next_3;
-assign s6_t_28_next = s5_t_31_reg;
-assign s7_t_28_next = s6_t_28_reg;
-assign s8_t_21_next = s7_t_28_reg;
-assign s9_t_21_next = s8_t_21_reg;
-assign s10_t_19_next = s9_t_21_reg;
-assign s11_t_13_next = s10_t_19_reg;
-assign s12_t_12_next = s11_t_13_reg;
-assign s13_t_8_next = s12_t_12_reg;
-assign s14_t_8_next = s13_t_8_reg;
-assign s15_t_8_next = s14_t_8_reg;
+assign s26_c_loss_all_next = s25_c_loss_all_reg;
+assign s27_c_loss_all_next = s26_c_loss_all_reg;
+assign s28_c_loss_all_next = s27_c_loss_all_reg;
+assign s29_c_loss_all_next = s28_c_loss_all_reg;
+assign s30_c_loss_all_next = s29_c_loss_all_reg;
+assign s5_t_53_next = _s5_t_53_next_0;
+assign s6_t_35_next = s5_t_53_reg;
+assign s7_t_35_next = s6_t_35_reg;
+assign s8_t_33_next = s7_t_35_reg;
+assign s9_t_28_next = s8_t_33_reg;
+assign s10_t_23_next = s9_t_28_reg;
+assign s11_t_21_next = s10_t_23_reg;
+assign s12_t_19_next = s11_t_21_reg;
+assign s13_t_13_next = s12_t_19_reg;
+assign s14_t_12_next = s13_t_13_reg;
+assign s15_t_8_next = s14_t_12_reg;
 assign s16_t_8_next = s15_t_8_reg;
 assign s17_t_7_next = s16_t_8_reg;
-assign s18_t_8_next = s17_t_7_reg;
-assign s19_t_8_next = s18_t_8_reg;
-assign s20_t_8_next = s19_t_8_reg;
-assign s21_t_5_next = s20_t_8_reg;
-assign s22_t_5_next = s21_t_5_reg;
-assign s23_t_5_next = s22_t_5_reg;
-assign s24_t_3_next = s23_t_5_reg;
-assign s25_t_3_next = s24_t_3_reg;
-assign s5_t_32_next = _s5_t_32_next_1;
-assign s6_t_29_next = s5_t_32_reg;
-assign s7_t_29_next = s6_t_29_reg;
-assign s8_t_22_next = s7_t_29_reg;
-assign s9_t_22_next = s8_t_22_reg;
-assign s10_t_20_next = s9_t_22_reg;
-assign s11_t_14_next = s10_t_20_reg;
-assign s12_t_13_next = s11_t_14_reg;
-assign s13_t_9_next = s12_t_13_reg;
-assign s14_t_9_next = s13_t_9_reg;
-assign s15_t_9_next = s14_t_9_reg;
+assign s18_t_6_next = s17_t_7_reg;
+assign s19_t_6_next = s18_t_6_reg;
+assign s20_t_5_next = s19_t_6_reg;
+assign s21_t_32_next = s20_t_5_reg;
+assign s22_t_8_next = s21_t_32_reg;
+assign s23_t_8_next = s22_t_8_reg;
+assign s24_t_8_next = s23_t_8_reg;
+assign s25_t_5_next = s24_t_8_reg;
+assign s26_t_5_next = s25_t_5_reg;
+assign s27_t_4_next = s26_t_5_reg;
+assign s28_t_3_next = s27_t_4_reg;
+assign s29_t_next = s28_t_3_reg;
+assign s30_t_next = s29_t_reg;
+assign s10_t_24_next = _s10_t_24_next_0;
+assign s11_t_22_next = s10_t_24_reg;
+assign s12_t_20_next = s11_t_22_reg;
+assign s13_t_14_next = s12_t_20_reg;
+assign s14_t_13_next = s13_t_14_reg;
+assign s15_t_9_next = s14_t_13_reg;
 assign s16_t_9_next = s15_t_9_reg;
 assign s17_t_8_next = s16_t_9_reg;
-assign s18_t_9_next = s17_t_8_reg;
-assign s19_t_9_next = s18_t_9_reg;
-assign s20_t_9_next = s19_t_9_reg;
-assign s21_t_6_next = s20_t_9_reg;
-assign s22_t_6_next = s21_t_6_reg;
-assign s23_t_6_next = s22_t_6_reg;
-assign s24_t_4_next = s23_t_6_reg;
-assign s25_t_4_next = s24_t_4_reg;
-assign s6_t_30_next = _s6_t_30_next_1;
-assign s7_t_30_next = s6_t_30_reg;
-assign s8_t_23_next = s7_t_30_reg;
-assign s9_t_23_next = s8_t_23_reg;
-assign s10_t_21_next = s9_t_23_reg;
-assign s11_t_15_next = s10_t_21_reg;
-assign s12_t_14_next = s11_t_15_reg;
-assign s13_t_10_next = s12_t_14_reg;
-assign s14_t_10_next = s13_t_10_reg;
-assign s15_t_10_next = s14_t_10_reg;
+assign s18_t_7_next = s17_t_8_reg;
+assign s19_t_7_next = s18_t_7_reg;
+assign s20_t_6_next = s19_t_7_reg;
+assign s21_t_33_next = s20_t_6_reg;
+assign s22_t_9_next = s21_t_33_reg;
+assign s23_t_9_next = s22_t_9_reg;
+assign s24_t_9_next = s23_t_9_reg;
+assign s25_t_6_next = s24_t_9_reg;
+assign s26_t_6_next = s25_t_6_reg;
+assign s27_t_5_next = s26_t_6_reg;
+assign s28_t_4_next = s27_t_5_reg;
+assign s29_t_2_next = s28_t_4_reg;
+assign s30_t_2_next = s29_t_2_reg;
+assign s5_t_54_next = _s5_t_54_next_3;
+assign s6_t_36_next = s5_t_54_reg;
+assign s7_t_36_next = s6_t_36_reg;
+assign s8_t_34_next = s7_t_36_reg;
+assign s9_t_29_next = s8_t_34_reg;
+assign s10_t_25_next = s9_t_29_reg;
+assign s11_t_23_next = s10_t_25_reg;
+assign s12_t_21_next = s11_t_23_reg;
+assign s13_t_15_next = s12_t_21_reg;
+assign s14_t_14_next = s13_t_15_reg;
+assign s15_t_10_next = s14_t_14_reg;
 assign s16_t_10_next = s15_t_10_reg;
 assign s17_t_9_next = s16_t_10_reg;
-assign s18_t_10_next = s17_t_9_reg;
-assign s19_t_10_next = s18_t_10_reg;
-assign s20_t_10_next = s19_t_10_reg;
-assign s21_t_7_next = s20_t_10_reg;
-assign s22_t_7_next = s21_t_7_reg;
-assign s23_t_7_next = s22_t_7_reg;
-assign s24_t_5_next = s23_t_7_reg;
-assign s25_t_5_next = s24_t_5_reg;
-assign s5_t_33_next = _s5_t_33_next_3;
-assign s6_t_31_next = s5_t_33_reg;
-assign s7_t_31_next = s6_t_31_reg;
-assign s8_t_24_next = s7_t_31_reg;
-assign s9_t_24_next = s8_t_24_reg;
-assign s10_t_22_next = s9_t_24_reg;
-assign s11_t_16_next = s10_t_22_reg;
-assign s12_t_15_next = s11_t_16_reg;
-assign s13_t_11_next = s12_t_15_reg;
-assign s14_t_11_next = s13_t_11_reg;
-assign s15_t_11_next = s14_t_11_reg;
+assign s18_t_8_next = s17_t_9_reg;
+assign s19_t_8_next = s18_t_8_reg;
+assign s20_t_7_next = s19_t_8_reg;
+assign s21_t_34_next = s20_t_7_reg;
+assign s22_t_10_next = s21_t_34_reg;
+assign s23_t_10_next = s22_t_10_reg;
+assign s24_t_10_next = s23_t_10_reg;
+assign s25_t_7_next = s24_t_10_reg;
+assign s26_t_7_next = s25_t_7_reg;
+assign s27_t_6_next = s26_t_7_reg;
+assign s28_t_5_next = s27_t_6_reg;
+assign s29_t_3_next = s28_t_5_reg;
+assign s30_t_3_next = s29_t_3_reg;
+assign s5_t_55_next = _s5_t_55_next_1;
+assign s6_t_37_next = s5_t_55_reg;
+assign s7_t_37_next = s6_t_37_reg;
+assign s8_t_35_next = s7_t_37_reg;
+assign s9_t_30_next = s8_t_35_reg;
+assign s10_t_26_next = s9_t_30_reg;
+assign s11_t_24_next = s10_t_26_reg;
+assign s12_t_22_next = s11_t_24_reg;
+assign s13_t_16_next = s12_t_22_reg;
+assign s14_t_15_next = s13_t_16_reg;
+assign s15_t_11_next = s14_t_15_reg;
 assign s16_t_11_next = s15_t_11_reg;
 assign s17_t_10_next = s16_t_11_reg;
-assign s18_t_11_next = s17_t_10_reg;
-assign s19_t_11_next = s18_t_11_reg;
-assign s20_t_11_next = s19_t_11_reg;
-assign s21_t_8_next = s20_t_11_reg;
-assign s22_t_8_next = s21_t_8_reg;
-assign s23_t_8_next = s22_t_8_reg;
-assign s24_t_6_next = s23_t_8_reg;
-assign s25_t_6_next = s24_t_6_reg;
-assign s6_t_32_next = _s6_t_32_next_1;
-assign s7_t_32_next = s6_t_32_reg;
-assign s8_t_25_next = s7_t_32_reg;
-assign s9_t_25_next = s8_t_25_reg;
-assign s10_t_23_next = s9_t_25_reg;
-assign s11_t_17_next = s10_t_23_reg;
-assign s12_t_16_next = s11_t_17_reg;
-assign s13_t_12_next = s12_t_16_reg;
-assign s14_t_12_next = s13_t_12_reg;
-assign s15_t_12_next = s14_t_12_reg;
+assign s18_t_9_next = s17_t_10_reg;
+assign s19_t_9_next = s18_t_9_reg;
+assign s20_t_8_next = s19_t_9_reg;
+assign s21_t_35_next = s20_t_8_reg;
+assign s22_t_11_next = s21_t_35_reg;
+assign s23_t_11_next = s22_t_11_reg;
+assign s24_t_11_next = s23_t_11_reg;
+assign s25_t_8_next = s24_t_11_reg;
+assign s26_t_8_next = s25_t_8_reg;
+assign s27_t_7_next = s26_t_8_reg;
+assign s28_t_6_next = s27_t_7_reg;
+assign s29_t_4_next = s28_t_6_reg;
+assign s30_t_4_next = s29_t_4_reg;
+assign s6_t_38_next = _s6_t_38_next_1;
+assign s7_t_38_next = s6_t_38_reg;
+assign s8_t_36_next = s7_t_38_reg;
+assign s9_t_31_next = s8_t_36_reg;
+assign s10_t_27_next = s9_t_31_reg;
+assign s11_t_25_next = s10_t_27_reg;
+assign s12_t_23_next = s11_t_25_reg;
+assign s13_t_17_next = s12_t_23_reg;
+assign s14_t_16_next = s13_t_17_reg;
+assign s15_t_12_next = s14_t_16_reg;
 assign s16_t_12_next = s15_t_12_reg;
 assign s17_t_11_next = s16_t_12_reg;
-assign s18_t_12_next = s17_t_11_reg;
-assign s19_t_12_next = s18_t_12_reg;
-assign s20_t_12_next = s19_t_12_reg;
-assign s21_t_9_next = s20_t_12_reg;
-assign s22_t_9_next = s21_t_9_reg;
-assign s23_t_9_next = s22_t_9_reg;
-assign s24_t_7_next = s23_t_9_reg;
-assign s25_t_7_next = s24_t_7_reg;
-assign s2_t_20_next = _s2_t_16_next_0;
-assign s3_t_20_next = s2_t_20_reg;
-assign s4_t_29_next = s3_t_20_reg;
-assign s5_t_34_next = s4_t_29_reg;
-assign s6_t_33_next = s5_t_34_reg;
-assign s7_t_33_next = s6_t_33_reg;
-assign s8_t_26_next = s7_t_33_reg;
-assign s9_t_26_next = s8_t_26_reg;
-assign s10_t_24_next = s9_t_26_reg;
-assign s11_t_18_next = s10_t_24_reg;
-assign s12_t_17_next = s11_t_18_reg;
-assign s13_t_13_next = s12_t_17_reg;
-assign s14_t_13_next = s13_t_13_reg;
-assign s15_t_13_next = s14_t_13_reg;
+assign s18_t_10_next = s17_t_11_reg;
+assign s19_t_10_next = s18_t_10_reg;
+assign s20_t_9_next = s19_t_10_reg;
+assign s21_t_36_next = s20_t_9_reg;
+assign s22_t_12_next = s21_t_36_reg;
+assign s23_t_12_next = s22_t_12_reg;
+assign s24_t_12_next = s23_t_12_reg;
+assign s25_t_9_next = s24_t_12_reg;
+assign s26_t_9_next = s25_t_9_reg;
+assign s27_t_8_next = s26_t_9_reg;
+assign s28_t_7_next = s27_t_8_reg;
+assign s29_t_5_next = s28_t_7_reg;
+assign s30_t_5_next = s29_t_5_reg;
+assign s5_t_56_next = _s5_t_56_next_3;
+assign s6_t_39_next = s5_t_56_reg;
+assign s7_t_39_next = s6_t_39_reg;
+assign s8_t_37_next = s7_t_39_reg;
+assign s9_t_32_next = s8_t_37_reg;
+assign s10_t_28_next = s9_t_32_reg;
+assign s11_t_26_next = s10_t_28_reg;
+assign s12_t_24_next = s11_t_26_reg;
+assign s13_t_18_next = s12_t_24_reg;
+assign s14_t_17_next = s13_t_18_reg;
+assign s15_t_13_next = s14_t_17_reg;
 assign s16_t_13_next = s15_t_13_reg;
 assign s17_t_12_next = s16_t_13_reg;
-assign s18_t_13_next = s17_t_12_reg;
+assign s18_t_11_next = s17_t_12_reg;
+assign s19_t_11_next = s18_t_11_reg;
+assign s20_t_10_next = s19_t_11_reg;
+assign s21_t_37_next = s20_t_10_reg;
+assign s22_t_13_next = s21_t_37_reg;
+assign s23_t_13_next = s22_t_13_reg;
+assign s24_t_13_next = s23_t_13_reg;
+assign s25_t_10_next = s24_t_13_reg;
+assign s26_t_10_next = s25_t_10_reg;
+assign s27_t_9_next = s26_t_10_reg;
+assign s28_t_8_next = s27_t_9_reg;
+assign s29_t_6_next = s28_t_8_reg;
+assign s30_t_6_next = s29_t_6_reg;
+assign s6_t_40_next = _s6_t_40_next_1;
+assign s7_t_40_next = s6_t_40_reg;
+assign s8_t_38_next = s7_t_40_reg;
+assign s9_t_33_next = s8_t_38_reg;
+assign s10_t_29_next = s9_t_33_reg;
+assign s11_t_27_next = s10_t_29_reg;
+assign s12_t_25_next = s11_t_27_reg;
+assign s13_t_19_next = s12_t_25_reg;
+assign s14_t_18_next = s13_t_19_reg;
+assign s15_t_14_next = s14_t_18_reg;
+assign s16_t_14_next = s15_t_14_reg;
+assign s17_t_13_next = s16_t_14_reg;
+assign s18_t_12_next = s17_t_13_reg;
+assign s19_t_12_next = s18_t_12_reg;
+assign s20_t_11_next = s19_t_12_reg;
+assign s21_t_38_next = s20_t_11_reg;
+assign s22_t_14_next = s21_t_38_reg;
+assign s23_t_14_next = s22_t_14_reg;
+assign s24_t_14_next = s23_t_14_reg;
+assign s25_t_11_next = s24_t_14_reg;
+assign s26_t_11_next = s25_t_11_reg;
+assign s27_t_10_next = s26_t_11_reg;
+assign s28_t_9_next = s27_t_10_reg;
+assign s29_t_7_next = s28_t_9_reg;
+assign s30_t_7_next = s29_t_7_reg;
+assign s2_t_39_next = _s2_t_35_next_0;
+assign s3_t_24_next = s2_t_39_reg;
+assign s4_t_33_next = s3_t_24_reg;
+assign s5_t_57_next = s4_t_33_reg;
+assign s6_t_41_next = s5_t_57_reg;
+assign s7_t_41_next = s6_t_41_reg;
+assign s8_t_39_next = s7_t_41_reg;
+assign s9_t_34_next = s8_t_39_reg;
+assign s10_t_30_next = s9_t_34_reg;
+assign s11_t_28_next = s10_t_30_reg;
+assign s12_t_26_next = s11_t_28_reg;
+assign s13_t_20_next = s12_t_26_reg;
+assign s14_t_19_next = s13_t_20_reg;
+assign s15_t_15_next = s14_t_19_reg;
+assign s16_t_15_next = s15_t_15_reg;
+assign s17_t_14_next = s16_t_15_reg;
+assign s18_t_13_next = s17_t_14_reg;
 assign s19_t_13_next = s18_t_13_reg;
-assign s20_t_13_next = s19_t_13_reg;
-assign s21_t_10_next = s20_t_13_reg;
-assign s22_t_10_next = s21_t_10_reg;
-assign s23_t_10_next = s22_t_10_reg;
-assign s24_t_8_next = s23_t_10_reg;
-assign s25_t_8_next = s24_t_8_reg;
-assign s2_t_21_next = _s2_t_21_next_2;
-assign s3_t_21_next = s2_t_21_reg;
-assign s4_t_30_next = s3_t_21_reg;
+assign s20_t_12_next = s19_t_13_reg;
+assign s21_t_39_next = s20_t_12_reg;
+assign s22_t_15_next = s21_t_39_reg;
+assign s23_t_15_next = s22_t_15_reg;
+assign s24_t_15_next = s23_t_15_reg;
+assign s25_t_12_next = s24_t_15_reg;
+assign s26_t_12_next = s25_t_12_reg;
+assign s27_t_11_next = s26_t_12_reg;
+assign s28_t_10_next = s27_t_11_reg;
+assign s29_t_8_next = s28_t_10_reg;
+assign s30_t_8_next = s29_t_8_reg;
+assign s2_t_40_next = _s2_t_40_next_2;
+assign s3_t_25_next = s2_t_40_reg;
+assign s4_t_34_next = s3_t_25_reg;
 assign s5_core_case_next = core_case;
 assign s6_core_case_next = s5_core_case_reg;
 assign s7_core_case_next = s6_core_case_reg;
 assign s8_core_case_next = s7_core_case_reg;
 assign s9_core_case_next = s8_core_case_reg;
-assign s5_t_35_next = _s5_t_35_next_0;
-assign s6_t_34_next = s5_t_35_reg;
-assign s7_t_34_next = s6_t_34_reg;
-assign s8_t_27_next = s7_t_34_reg;
-assign s9_t_27_next = s8_t_27_reg;
+assign s5_t_58_next = _s5_t_58_next_0;
+assign s6_t_42_next = s5_t_58_reg;
+assign s7_t_42_next = s6_t_42_reg;
+assign s8_t_40_next = s7_t_42_reg;
+assign s9_t_35_next = s8_t_40_reg;
 assign s2_kind_next = s1_kind_reg;
 assign s3_kind_next = s2_kind_reg;
 assign s4_kind_next = s3_kind_reg;
@@ -7558,22 +8692,32 @@ assign s22_kind_next = s21_kind_reg;
 assign s23_kind_next = s22_kind_reg;
 assign s24_kind_next = s23_kind_reg;
 assign s25_kind_next = s24_kind_reg;
-assign s10_t_25_next = _s10_t_25_next_4;
-assign s11_t_19_next = s10_t_25_reg;
-assign s12_t_18_next = s11_t_19_reg;
-assign s13_t_14_next = s12_t_18_reg;
-assign s14_t_14_next = s13_t_14_reg;
-assign s15_t_14_next = s14_t_14_reg;
-assign s16_t_14_next = s15_t_14_reg;
-assign s17_t_13_next = s16_t_14_reg;
-assign s18_t_14_next = s17_t_13_reg;
+assign s26_kind_next = s25_kind_reg;
+assign s27_kind_next = s26_kind_reg;
+assign s28_kind_next = s27_kind_reg;
+assign s29_kind_next = s28_kind_reg;
+assign s30_kind_next = s29_kind_reg;
+assign s10_t_31_next = _s10_t_31_next_4;
+assign s11_t_29_next = s10_t_31_reg;
+assign s12_t_27_next = s11_t_29_reg;
+assign s13_t_21_next = s12_t_27_reg;
+assign s14_t_20_next = s13_t_21_reg;
+assign s15_t_16_next = s14_t_20_reg;
+assign s16_t_16_next = s15_t_16_reg;
+assign s17_t_15_next = s16_t_16_reg;
+assign s18_t_14_next = s17_t_15_reg;
 assign s19_t_14_next = s18_t_14_reg;
-assign s20_t_14_next = s19_t_14_reg;
-assign s21_t_11_next = s20_t_14_reg;
-assign s22_t_11_next = s21_t_11_reg;
-assign s23_t_11_next = s22_t_11_reg;
-assign s24_t_9_next = s23_t_11_reg;
-assign s25_t_9_next = s24_t_9_reg;
+assign s20_t_13_next = s19_t_14_reg;
+assign s21_t_40_next = s20_t_13_reg;
+assign s22_t_16_next = s21_t_40_reg;
+assign s23_t_16_next = s22_t_16_reg;
+assign s24_t_16_next = s23_t_16_reg;
+assign s25_t_13_next = s24_t_16_reg;
+assign s26_t_13_next = s25_t_13_reg;
+assign s27_t_12_next = s26_t_13_reg;
+assign s28_t_11_next = s27_t_12_reg;
+assign s29_t_9_next = s28_t_11_reg;
+assign s30_t_9_next = s29_t_9_reg;
 assign s10_qa_fired_next = s9_qa_fired_reg;
 assign s11_qa_fired_next = s10_qa_fired_reg;
 assign s12_qa_fired_next = s11_qa_fired_reg;
@@ -7590,22 +8734,32 @@ assign s22_qa_fired_next = s21_qa_fired_reg;
 assign s23_qa_fired_next = s22_qa_fired_reg;
 assign s24_qa_fired_next = s23_qa_fired_reg;
 assign s25_qa_fired_next = s24_qa_fired_reg;
-assign s10_t_26_next = _s10_t_26_next_0;
-assign s11_t_20_next = s10_t_26_reg;
-assign s12_t_19_next = s11_t_20_reg;
-assign s13_t_15_next = s12_t_19_reg;
-assign s14_t_15_next = s13_t_15_reg;
-assign s15_t_15_next = s14_t_15_reg;
-assign s16_t_15_next = s15_t_15_reg;
-assign s17_t_14_next = s16_t_15_reg;
-assign s18_t_15_next = s17_t_14_reg;
+assign s26_qa_fired_next = s25_qa_fired_reg;
+assign s27_qa_fired_next = s26_qa_fired_reg;
+assign s28_qa_fired_next = s27_qa_fired_reg;
+assign s29_qa_fired_next = s28_qa_fired_reg;
+assign s30_qa_fired_next = s29_qa_fired_reg;
+assign s10_t_32_next = _s10_t_32_next_0;
+assign s11_t_30_next = s10_t_32_reg;
+assign s12_t_28_next = s11_t_30_reg;
+assign s13_t_22_next = s12_t_28_reg;
+assign s14_t_21_next = s13_t_22_reg;
+assign s15_t_17_next = s14_t_21_reg;
+assign s16_t_17_next = s15_t_17_reg;
+assign s17_t_16_next = s16_t_17_reg;
+assign s18_t_15_next = s17_t_16_reg;
 assign s19_t_15_next = s18_t_15_reg;
-assign s20_t_15_next = s19_t_15_reg;
-assign s21_t_12_next = s20_t_15_reg;
-assign s22_t_12_next = s21_t_12_reg;
-assign s23_t_12_next = s22_t_12_reg;
-assign s24_t_10_next = s23_t_12_reg;
-assign s25_t_10_next = s24_t_10_reg;
+assign s20_t_14_next = s19_t_15_reg;
+assign s21_t_41_next = s20_t_14_reg;
+assign s22_t_17_next = s21_t_41_reg;
+assign s23_t_17_next = s22_t_17_reg;
+assign s24_t_17_next = s23_t_17_reg;
+assign s25_t_14_next = s24_t_17_reg;
+assign s26_t_14_next = s25_t_14_reg;
+assign s27_t_13_next = s26_t_14_reg;
+assign s28_t_12_next = s27_t_13_reg;
+assign s29_t_10_next = s28_t_12_reg;
+assign s30_t_10_next = s29_t_10_reg;
 assign m_result_valid = out_nonempty;
 assign m_result_conn = out_head_conn_reg;
 assign m_result_kind = out_head_kind_reg;
@@ -7684,6 +8838,16 @@ always @* begin
     s24_conn_next = s24_conn_reg;
     s25_valid_next = s25_valid_reg;
     s25_conn_next = s25_conn_reg;
+    s26_valid_next = s26_valid_reg;
+    s26_conn_next = s26_conn_reg;
+    s27_valid_next = s27_valid_reg;
+    s27_conn_next = s27_conn_reg;
+    s28_valid_next = s28_valid_reg;
+    s28_conn_next = s28_conn_reg;
+    s29_valid_next = s29_valid_reg;
+    s29_conn_next = s29_conn_reg;
+    s30_valid_next = s30_valid_reg;
+    s30_conn_next = s30_conn_reg;
     s1_kind_next = s1_kind_reg;
     s1_size_next = s1_size_reg;
     s1_ecn_next = s1_ecn_reg;
@@ -7890,6 +9054,41 @@ always @* begin
     out26_qa_next = out26_qa_reg;
     out26_fast_next = out26_fast_reg;
     out26_error_next = out26_error_reg;
+    out27_conn_next = out27_conn_reg;
+    out27_kind_next = out27_kind_reg;
+    out27_cwnd_next = out27_cwnd_reg;
+    out27_case_next = out27_case_reg;
+    out27_qa_next = out27_qa_reg;
+    out27_fast_next = out27_fast_reg;
+    out27_error_next = out27_error_reg;
+    out28_conn_next = out28_conn_reg;
+    out28_kind_next = out28_kind_reg;
+    out28_cwnd_next = out28_cwnd_reg;
+    out28_case_next = out28_case_reg;
+    out28_qa_next = out28_qa_reg;
+    out28_fast_next = out28_fast_reg;
+    out28_error_next = out28_error_reg;
+    out29_conn_next = out29_conn_reg;
+    out29_kind_next = out29_kind_reg;
+    out29_cwnd_next = out29_cwnd_reg;
+    out29_case_next = out29_case_reg;
+    out29_qa_next = out29_qa_reg;
+    out29_fast_next = out29_fast_reg;
+    out29_error_next = out29_error_reg;
+    out30_conn_next = out30_conn_reg;
+    out30_kind_next = out30_kind_reg;
+    out30_cwnd_next = out30_cwnd_reg;
+    out30_case_next = out30_case_reg;
+    out30_qa_next = out30_qa_reg;
+    out30_fast_next = out30_fast_reg;
+    out30_error_next = out30_error_reg;
+    out31_conn_next = out31_conn_reg;
+    out31_kind_next = out31_kind_reg;
+    out31_cwnd_next = out31_cwnd_reg;
+    out31_case_next = out31_case_reg;
+    out31_qa_next = out31_qa_reg;
+    out31_fast_next = out31_fast_reg;
+    out31_error_next = out31_error_reg;
     out_head_conn_next = out_head_conn_reg;
     out_head_kind_next = out_head_kind_reg;
     out_head_cwnd_next = out_head_cwnd_reg;
@@ -8007,6 +9206,16 @@ always @* begin
     s24_conn_next = s23_conn_reg;
     s25_valid_next = s24_valid_reg;
     s25_conn_next = s24_conn_reg;
+    s26_valid_next = s25_valid_reg;
+    s26_conn_next = s25_conn_reg;
+    s27_valid_next = s26_valid_reg;
+    s27_conn_next = s26_conn_reg;
+    s28_valid_next = s27_valid_reg;
+    s28_conn_next = s27_conn_reg;
+    s29_valid_next = s28_valid_reg;
+    s29_conn_next = s28_conn_reg;
+    s30_valid_next = s29_valid_reg;
+    s30_conn_next = s29_conn_reg;
     s1_fix_valid_next = snoop_in;
     s1_fix_word_next = new_word;
     s2_fix_valid_next = _shell_15;
@@ -8015,274 +9224,319 @@ always @* begin
     s3_fix_valid_next = _shell_19;
     s3_fix_word_next = _shell_20;
     s4_cur_next = _shell_23;
-    if (s25_valid_reg) begin
+    if (s30_valid_reg) begin
         if (_shell_24) begin
-            out0_conn_next = s25_conn_reg;
-            out0_kind_next = s25_kind_reg;
+            out0_conn_next = s30_conn_reg;
+            out0_kind_next = s30_kind_reg;
             out0_cwnd_next = res_cwnd;
             out0_case_next = res_case;
             out0_qa_next = res_qa;
             out0_fast_next = res_fast;
-            out0_error_next = s25_error_reg;
+            out0_error_next = s30_error_reg;
         end
         if (_shell_26) begin
-            out1_conn_next = s25_conn_reg;
-            out1_kind_next = s25_kind_reg;
+            out1_conn_next = s30_conn_reg;
+            out1_kind_next = s30_kind_reg;
             out1_cwnd_next = res_cwnd;
             out1_case_next = res_case;
             out1_qa_next = res_qa;
             out1_fast_next = res_fast;
-            out1_error_next = s25_error_reg;
+            out1_error_next = s30_error_reg;
         end
         if (_shell_27) begin
-            out2_conn_next = s25_conn_reg;
-            out2_kind_next = s25_kind_reg;
+            out2_conn_next = s30_conn_reg;
+            out2_kind_next = s30_kind_reg;
             out2_cwnd_next = res_cwnd;
             out2_case_next = res_case;
             out2_qa_next = res_qa;
             out2_fast_next = res_fast;
-            out2_error_next = s25_error_reg;
+            out2_error_next = s30_error_reg;
         end
         if (_shell_28) begin
-            out3_conn_next = s25_conn_reg;
-            out3_kind_next = s25_kind_reg;
+            out3_conn_next = s30_conn_reg;
+            out3_kind_next = s30_kind_reg;
             out3_cwnd_next = res_cwnd;
             out3_case_next = res_case;
             out3_qa_next = res_qa;
             out3_fast_next = res_fast;
-            out3_error_next = s25_error_reg;
+            out3_error_next = s30_error_reg;
         end
         if (_shell_29) begin
-            out4_conn_next = s25_conn_reg;
-            out4_kind_next = s25_kind_reg;
+            out4_conn_next = s30_conn_reg;
+            out4_kind_next = s30_kind_reg;
             out4_cwnd_next = res_cwnd;
             out4_case_next = res_case;
             out4_qa_next = res_qa;
             out4_fast_next = res_fast;
-            out4_error_next = s25_error_reg;
+            out4_error_next = s30_error_reg;
         end
         if (_shell_30) begin
-            out5_conn_next = s25_conn_reg;
-            out5_kind_next = s25_kind_reg;
+            out5_conn_next = s30_conn_reg;
+            out5_kind_next = s30_kind_reg;
             out5_cwnd_next = res_cwnd;
             out5_case_next = res_case;
             out5_qa_next = res_qa;
             out5_fast_next = res_fast;
-            out5_error_next = s25_error_reg;
+            out5_error_next = s30_error_reg;
         end
         if (_shell_31) begin
-            out6_conn_next = s25_conn_reg;
-            out6_kind_next = s25_kind_reg;
+            out6_conn_next = s30_conn_reg;
+            out6_kind_next = s30_kind_reg;
             out6_cwnd_next = res_cwnd;
             out6_case_next = res_case;
             out6_qa_next = res_qa;
             out6_fast_next = res_fast;
-            out6_error_next = s25_error_reg;
+            out6_error_next = s30_error_reg;
         end
         if (_shell_32) begin
-            out7_conn_next = s25_conn_reg;
-            out7_kind_next = s25_kind_reg;
+            out7_conn_next = s30_conn_reg;
+            out7_kind_next = s30_kind_reg;
             out7_cwnd_next = res_cwnd;
             out7_case_next = res_case;
             out7_qa_next = res_qa;
             out7_fast_next = res_fast;
-            out7_error_next = s25_error_reg;
+            out7_error_next = s30_error_reg;
         end
         if (_shell_33) begin
-            out8_conn_next = s25_conn_reg;
-            out8_kind_next = s25_kind_reg;
+            out8_conn_next = s30_conn_reg;
+            out8_kind_next = s30_kind_reg;
             out8_cwnd_next = res_cwnd;
             out8_case_next = res_case;
             out8_qa_next = res_qa;
             out8_fast_next = res_fast;
-            out8_error_next = s25_error_reg;
+            out8_error_next = s30_error_reg;
         end
         if (_shell_34) begin
-            out9_conn_next = s25_conn_reg;
-            out9_kind_next = s25_kind_reg;
+            out9_conn_next = s30_conn_reg;
+            out9_kind_next = s30_kind_reg;
             out9_cwnd_next = res_cwnd;
             out9_case_next = res_case;
             out9_qa_next = res_qa;
             out9_fast_next = res_fast;
-            out9_error_next = s25_error_reg;
+            out9_error_next = s30_error_reg;
         end
         if (_shell_35) begin
-            out10_conn_next = s25_conn_reg;
-            out10_kind_next = s25_kind_reg;
+            out10_conn_next = s30_conn_reg;
+            out10_kind_next = s30_kind_reg;
             out10_cwnd_next = res_cwnd;
             out10_case_next = res_case;
             out10_qa_next = res_qa;
             out10_fast_next = res_fast;
-            out10_error_next = s25_error_reg;
+            out10_error_next = s30_error_reg;
         end
         if (_shell_36) begin
-            out11_conn_next = s25_conn_reg;
-            out11_kind_next = s25_kind_reg;
+            out11_conn_next = s30_conn_reg;
+            out11_kind_next = s30_kind_reg;
             out11_cwnd_next = res_cwnd;
             out11_case_next = res_case;
             out11_qa_next = res_qa;
             out11_fast_next = res_fast;
-            out11_error_next = s25_error_reg;
+            out11_error_next = s30_error_reg;
         end
         if (_shell_37) begin
-            out12_conn_next = s25_conn_reg;
-            out12_kind_next = s25_kind_reg;
+            out12_conn_next = s30_conn_reg;
+            out12_kind_next = s30_kind_reg;
             out12_cwnd_next = res_cwnd;
             out12_case_next = res_case;
             out12_qa_next = res_qa;
             out12_fast_next = res_fast;
-            out12_error_next = s25_error_reg;
+            out12_error_next = s30_error_reg;
         end
         if (_shell_38) begin
-            out13_conn_next = s25_conn_reg;
-            out13_kind_next = s25_kind_reg;
+            out13_conn_next = s30_conn_reg;
+            out13_kind_next = s30_kind_reg;
             out13_cwnd_next = res_cwnd;
             out13_case_next = res_case;
             out13_qa_next = res_qa;
             out13_fast_next = res_fast;
-            out13_error_next = s25_error_reg;
+            out13_error_next = s30_error_reg;
         end
         if (_shell_39) begin
-            out14_conn_next = s25_conn_reg;
-            out14_kind_next = s25_kind_reg;
+            out14_conn_next = s30_conn_reg;
+            out14_kind_next = s30_kind_reg;
             out14_cwnd_next = res_cwnd;
             out14_case_next = res_case;
             out14_qa_next = res_qa;
             out14_fast_next = res_fast;
-            out14_error_next = s25_error_reg;
+            out14_error_next = s30_error_reg;
         end
         if (_shell_40) begin
-            out15_conn_next = s25_conn_reg;
-            out15_kind_next = s25_kind_reg;
+            out15_conn_next = s30_conn_reg;
+            out15_kind_next = s30_kind_reg;
             out15_cwnd_next = res_cwnd;
             out15_case_next = res_case;
             out15_qa_next = res_qa;
             out15_fast_next = res_fast;
-            out15_error_next = s25_error_reg;
+            out15_error_next = s30_error_reg;
         end
         if (_shell_41) begin
-            out16_conn_next = s25_conn_reg;
-            out16_kind_next = s25_kind_reg;
+            out16_conn_next = s30_conn_reg;
+            out16_kind_next = s30_kind_reg;
             out16_cwnd_next = res_cwnd;
             out16_case_next = res_case;
             out16_qa_next = res_qa;
             out16_fast_next = res_fast;
-            out16_error_next = s25_error_reg;
+            out16_error_next = s30_error_reg;
         end
         if (_shell_42) begin
-            out17_conn_next = s25_conn_reg;
-            out17_kind_next = s25_kind_reg;
+            out17_conn_next = s30_conn_reg;
+            out17_kind_next = s30_kind_reg;
             out17_cwnd_next = res_cwnd;
             out17_case_next = res_case;
             out17_qa_next = res_qa;
             out17_fast_next = res_fast;
-            out17_error_next = s25_error_reg;
+            out17_error_next = s30_error_reg;
         end
         if (_shell_43) begin
-            out18_conn_next = s25_conn_reg;
-            out18_kind_next = s25_kind_reg;
+            out18_conn_next = s30_conn_reg;
+            out18_kind_next = s30_kind_reg;
             out18_cwnd_next = res_cwnd;
             out18_case_next = res_case;
             out18_qa_next = res_qa;
             out18_fast_next = res_fast;
-            out18_error_next = s25_error_reg;
+            out18_error_next = s30_error_reg;
         end
         if (_shell_44) begin
-            out19_conn_next = s25_conn_reg;
-            out19_kind_next = s25_kind_reg;
+            out19_conn_next = s30_conn_reg;
+            out19_kind_next = s30_kind_reg;
             out19_cwnd_next = res_cwnd;
             out19_case_next = res_case;
             out19_qa_next = res_qa;
             out19_fast_next = res_fast;
-            out19_error_next = s25_error_reg;
+            out19_error_next = s30_error_reg;
         end
         if (_shell_45) begin
-            out20_conn_next = s25_conn_reg;
-            out20_kind_next = s25_kind_reg;
+            out20_conn_next = s30_conn_reg;
+            out20_kind_next = s30_kind_reg;
             out20_cwnd_next = res_cwnd;
             out20_case_next = res_case;
             out20_qa_next = res_qa;
             out20_fast_next = res_fast;
-            out20_error_next = s25_error_reg;
+            out20_error_next = s30_error_reg;
         end
         if (_shell_46) begin
-            out21_conn_next = s25_conn_reg;
-            out21_kind_next = s25_kind_reg;
+            out21_conn_next = s30_conn_reg;
+            out21_kind_next = s30_kind_reg;
             out21_cwnd_next = res_cwnd;
             out21_case_next = res_case;
             out21_qa_next = res_qa;
             out21_fast_next = res_fast;
-            out21_error_next = s25_error_reg;
+            out21_error_next = s30_error_reg;
         end
         if (_shell_47) begin
-            out22_conn_next = s25_conn_reg;
-            out22_kind_next = s25_kind_reg;
+            out22_conn_next = s30_conn_reg;
+            out22_kind_next = s30_kind_reg;
             out22_cwnd_next = res_cwnd;
             out22_case_next = res_case;
             out22_qa_next = res_qa;
             out22_fast_next = res_fast;
-            out22_error_next = s25_error_reg;
+            out22_error_next = s30_error_reg;
         end
         if (_shell_48) begin
-            out23_conn_next = s25_conn_reg;
-            out23_kind_next = s25_kind_reg;
+            out23_conn_next = s30_conn_reg;
+            out23_kind_next = s30_kind_reg;
             out23_cwnd_next = res_cwnd;
             out23_case_next = res_case;
             out23_qa_next = res_qa;
             out23_fast_next = res_fast;
-            out23_error_next = s25_error_reg;
+            out23_error_next = s30_error_reg;
         end
         if (_shell_49) begin
-            out24_conn_next = s25_conn_reg;
-            out24_kind_next = s25_kind_reg;
+            out24_conn_next = s30_conn_reg;
+            out24_kind_next = s30_kind_reg;
             out24_cwnd_next = res_cwnd;
             out24_case_next = res_case;
             out24_qa_next = res_qa;
             out24_fast_next = res_fast;
-            out24_error_next = s25_error_reg;
+            out24_error_next = s30_error_reg;
         end
         if (_shell_50) begin
-            out25_conn_next = s25_conn_reg;
-            out25_kind_next = s25_kind_reg;
+            out25_conn_next = s30_conn_reg;
+            out25_kind_next = s30_kind_reg;
             out25_cwnd_next = res_cwnd;
             out25_case_next = res_case;
             out25_qa_next = res_qa;
             out25_fast_next = res_fast;
-            out25_error_next = s25_error_reg;
+            out25_error_next = s30_error_reg;
         end
         if (_shell_51) begin
-            out26_conn_next = s25_conn_reg;
-            out26_kind_next = s25_kind_reg;
+            out26_conn_next = s30_conn_reg;
+            out26_kind_next = s30_kind_reg;
             out26_cwnd_next = res_cwnd;
             out26_case_next = res_case;
             out26_qa_next = res_qa;
             out26_fast_next = res_fast;
-            out26_error_next = s25_error_reg;
+            out26_error_next = s30_error_reg;
         end
-        out_wr_ptr_next = _shell_54;
+        if (_shell_52) begin
+            out27_conn_next = s30_conn_reg;
+            out27_kind_next = s30_kind_reg;
+            out27_cwnd_next = res_cwnd;
+            out27_case_next = res_case;
+            out27_qa_next = res_qa;
+            out27_fast_next = res_fast;
+            out27_error_next = s30_error_reg;
+        end
+        if (_shell_53) begin
+            out28_conn_next = s30_conn_reg;
+            out28_kind_next = s30_kind_reg;
+            out28_cwnd_next = res_cwnd;
+            out28_case_next = res_case;
+            out28_qa_next = res_qa;
+            out28_fast_next = res_fast;
+            out28_error_next = s30_error_reg;
+        end
+        if (_shell_54) begin
+            out29_conn_next = s30_conn_reg;
+            out29_kind_next = s30_kind_reg;
+            out29_cwnd_next = res_cwnd;
+            out29_case_next = res_case;
+            out29_qa_next = res_qa;
+            out29_fast_next = res_fast;
+            out29_error_next = s30_error_reg;
+        end
+        if (_shell_55) begin
+            out30_conn_next = s30_conn_reg;
+            out30_kind_next = s30_kind_reg;
+            out30_cwnd_next = res_cwnd;
+            out30_case_next = res_case;
+            out30_qa_next = res_qa;
+            out30_fast_next = res_fast;
+            out30_error_next = s30_error_reg;
+        end
+        if (_shell_56) begin
+            out31_conn_next = s30_conn_reg;
+            out31_kind_next = s30_kind_reg;
+            out31_cwnd_next = res_cwnd;
+            out31_case_next = res_case;
+            out31_qa_next = res_qa;
+            out31_fast_next = res_fast;
+            out31_error_next = s30_error_reg;
+        end
+        out_wr_ptr_next = _shell_57;
     end
     if (out_head_write) begin
-        out_head_conn_next = s25_conn_reg;
-        out_head_kind_next = s25_kind_reg;
+        out_head_conn_next = s30_conn_reg;
+        out_head_kind_next = s30_kind_reg;
         out_head_cwnd_next = res_cwnd;
         out_head_case_next = res_case;
         out_head_qa_next = res_qa;
         out_head_fast_next = res_fast;
-        out_head_error_next = s25_error_reg;
+        out_head_error_next = s30_error_reg;
     end else if (out_pop) begin
-        out_head_conn_next = _shell_56;
-        out_head_kind_next = _shell_57;
-        out_head_cwnd_next = _shell_58;
-        out_head_case_next = _shell_59;
-        out_head_qa_next = _shell_60;
-        out_head_fast_next = _shell_61;
-        out_head_error_next = _shell_62;
+        out_head_conn_next = _shell_59;
+        out_head_kind_next = _shell_60;
+        out_head_cwnd_next = _shell_61;
+        out_head_case_next = _shell_62;
+        out_head_qa_next = _shell_63;
+        out_head_fast_next = _shell_64;
+        out_head_error_next = _shell_65;
     end
     if (out_pop) begin
         out_rd_ptr_next = out_rd_ptr_plus1_reg;
-        out_rd_ptr_plus1_next = _shell_65;
+        out_rd_ptr_plus1_next = _shell_66;
     end
-    out_count_next = _shell_69;
+    out_count_next = _shell_70;
 end
 
 // issue_next
@@ -8368,6 +9622,16 @@ always @(posedge clk) begin
     s24_conn_reg <= s24_conn_next;
     s25_valid_reg <= s25_valid_next;
     s25_conn_reg <= s25_conn_next;
+    s26_valid_reg <= s26_valid_next;
+    s26_conn_reg <= s26_conn_next;
+    s27_valid_reg <= s27_valid_next;
+    s27_conn_reg <= s27_conn_next;
+    s28_valid_reg <= s28_valid_next;
+    s28_conn_reg <= s28_conn_next;
+    s29_valid_reg <= s29_valid_next;
+    s29_conn_reg <= s29_conn_next;
+    s30_valid_reg <= s30_valid_next;
+    s30_conn_reg <= s30_conn_next;
     hazard_reg <= hazard_next;
     credits_out_reg <= credits_out_next;
     s1_kind_reg <= s1_kind_next;
@@ -8408,6 +9672,11 @@ always @(posedge clk) begin
     s23_error_reg <= s23_error_next;
     s24_error_reg <= s24_error_next;
     s25_error_reg <= s25_error_next;
+    s26_error_reg <= s26_error_next;
+    s27_error_reg <= s27_error_next;
+    s28_error_reg <= s28_error_next;
+    s29_error_reg <= s29_error_next;
+    s30_error_reg <= s30_error_next;
     s2_t_reg <= s2_t_next;
     s3_t_reg <= s3_t_next;
     s4_t_reg <= s4_t_next;
@@ -8415,12 +9684,22 @@ always @(posedge clk) begin
     s3_t_2_reg <= s3_t_2_next;
     s4_t_2_reg <= s4_t_2_next;
     s5_acked1_reg <= s5_acked1_next;
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s6_qa_scaled_pp00_reg <= s6_qa_scaled_pp00_next;
+`endif
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s6_qa_scaled_pp10_reg <= s6_qa_scaled_pp10_next;
+`endif
     s7_qa_scaled_reg <= s7_qa_scaled_next;
-    s2_nowq_reg <= s2_nowq_next;
-    s3_nowq_reg <= s3_nowq_next;
-    s4_nowq_reg <= s4_nowq_next;
+    s2_qa_win_lo_reg <= s2_qa_win_lo_next;
+    s3_qa_win_lo_reg <= s3_qa_win_lo_next;
+    s4_qa_win_lo_reg <= s4_qa_win_lo_next;
+    s2_qa_win_hi_reg <= s2_qa_win_hi_next;
+    s3_qa_win_hi_reg <= s3_qa_win_hi_next;
+    s4_qa_win_hi_reg <= s4_qa_win_hi_next;
+    s2_qa_win_wraps_reg <= s2_qa_win_wraps_next;
+    s3_qa_win_wraps_reg <= s3_qa_win_wraps_next;
+    s4_qa_win_wraps_reg <= s4_qa_win_wraps_next;
     s2_is_loss_reg <= s2_is_loss_next;
     s3_is_loss_reg <= s3_is_loss_next;
     s4_is_loss_reg <= s4_is_loss_next;
@@ -8454,148 +9733,268 @@ always @(posedge clk) begin
     s8_fi_uncongested_reg <= s8_fi_uncongested_next;
     s9_fi_fire_reg <= s9_fi_fire_next;
     s5_recip_c_lead_reg <= s5_recip_c_lead_next;
-    s5_recip_c_mantissa_reg <= s5_recip_c_mantissa_next;
-    s6_recip_c_recip_reg <= s6_recip_c_recip_next;
-    s7_recip_c_t_reg <= s7_recip_c_t_next;
+    s5_t_2_reg <= s5_t_2_next;
+    s5_t_3_reg <= s5_t_3_next;
+    s5_t_4_reg <= s5_t_4_next;
+    s5_t_5_reg <= s5_t_5_next;
+    s5_t_6_reg <= s5_t_6_next;
+    s5_t_7_reg <= s5_t_7_next;
+    s5_t_8_reg <= s5_t_8_next;
+    s5_t_9_reg <= s5_t_9_next;
+    s5_t_10_reg <= s5_t_10_next;
+    s5_t_11_reg <= s5_t_11_next;
+    s5_t_12_reg <= s5_t_12_next;
+    s5_t_13_reg <= s5_t_13_next;
+    s5_t_14_reg <= s5_t_14_next;
+    s5_t_15_reg <= s5_t_15_next;
+    s5_t_16_reg <= s5_t_16_next;
+    s5_t_17_reg <= s5_t_17_next;
+    s5_t_18_reg <= s5_t_18_next;
+    s5_t_19_reg <= s5_t_19_next;
+    s5_t_20_reg <= s5_t_20_next;
+    s5_t_21_reg <= s5_t_21_next;
+    s5_t_22_reg <= s5_t_22_next;
+    s5_t_23_reg <= s5_t_23_next;
+    s5_t_24_reg <= s5_t_24_next;
+    s5_t_25_reg <= s5_t_25_next;
+    s5_t_26_reg <= s5_t_26_next;
+    s5_t_27_reg <= s5_t_27_next;
+    s6_recip_c_mantissa_reg <= s6_recip_c_mantissa_next;
+    s7_recip_c_recip_reg <= s7_recip_c_recip_next;
+    s8_recip_c_t_reg <= s8_recip_c_t_next;
     s2_recip_rtt_lead_reg <= s2_recip_rtt_lead_next;
-    s2_recip_rtt_mantissa_reg <= s2_recip_rtt_mantissa_next;
-    s3_recip_rtt_recip_reg <= s3_recip_rtt_recip_next;
-    s4_recip_rtt_t_reg <= s4_recip_rtt_t_next;
+    s2_t_5_reg <= s2_t_5_next;
+    s2_t_6_reg <= s2_t_6_next;
+    s2_t_7_reg <= s2_t_7_next;
+    s2_t_8_reg <= s2_t_8_next;
+    s2_t_9_reg <= s2_t_9_next;
+    s2_t_10_reg <= s2_t_10_next;
+    s2_t_11_reg <= s2_t_11_next;
+    s2_t_12_reg <= s2_t_12_next;
+    s2_t_13_reg <= s2_t_13_next;
+    s2_t_14_reg <= s2_t_14_next;
+    s2_t_15_reg <= s2_t_15_next;
+    s2_t_16_reg <= s2_t_16_next;
+    s2_t_17_reg <= s2_t_17_next;
+    s2_t_18_reg <= s2_t_18_next;
+    s2_t_19_reg <= s2_t_19_next;
+    s2_t_20_reg <= s2_t_20_next;
+    s2_t_21_reg <= s2_t_21_next;
+    s2_t_22_reg <= s2_t_22_next;
+    s2_t_23_reg <= s2_t_23_next;
+    s3_recip_rtt_mantissa_reg <= s3_recip_rtt_mantissa_next;
+    s4_recip_rtt_recip_reg <= s4_recip_rtt_recip_next;
+    s5_recip_rtt_t_reg <= s5_recip_rtt_t_next;
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s2_size_kmi_pp00_reg <= s2_size_kmi_pp00_next;
+`endif
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s2_size_kmi_pp01_reg <= s2_size_kmi_pp01_next;
+`endif
     s3_size_kmi_reg <= s3_size_kmi_next;
     s4_t_5_reg <= s4_t_5_next;
-    s5_t_2_reg <= s5_t_2_next;
+    s5_t_28_reg <= s5_t_28_next;
     s6_t_2_reg <= s6_t_2_next;
     s7_t_2_reg <= s7_t_2_next;
-    s8_mi_base_prod_pp00_reg <= s8_mi_base_prod_pp00_next;
+    s8_t_reg <= s8_t_next;
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
+    s9_mi_base_prod_pp00_reg <= s9_mi_base_prod_pp00_next;
+`endif
     s4_t_6_reg <= s4_t_6_next;
-    s5_t_3_reg <= s5_t_3_next;
+    s5_t_29_reg <= s5_t_29_next;
     s6_t_3_reg <= s6_t_3_next;
     s7_t_3_reg <= s7_t_3_next;
-    s8_mi_base_prod_pp10_reg <= s8_mi_base_prod_pp10_next;
+    s8_t_2_reg <= s8_t_2_next;
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
+    s9_mi_base_prod_pp10_reg <= s9_mi_base_prod_pp10_next;
+`endif
     s4_t_7_reg <= s4_t_7_next;
-    s5_t_4_reg <= s5_t_4_next;
+    s5_t_30_reg <= s5_t_30_next;
     s6_t_4_reg <= s6_t_4_next;
     s7_t_4_reg <= s7_t_4_next;
-    s8_mi_base_prod_pp20_reg <= s8_mi_base_prod_pp20_next;
-    s9_mi_base_prod_reg <= s9_mi_base_prod_next;
-    s6_recip_c_lead_reg <= s6_recip_c_lead_next;
-    s7_recip_c_lead_reg <= s7_recip_c_lead_next;
-    s8_recip_c_lead_reg <= s8_recip_c_lead_next;
-    s9_recip_c_lead_reg <= s9_recip_c_lead_next;
-    s10_mi_base_reg <= s10_mi_base_next;
-    s2_t_5_reg <= s2_t_5_next;
-    s3_t_5_reg <= s3_t_5_next;
-    s4_t_8_reg <= s4_t_8_next;
-    s5_t_5_reg <= s5_t_5_next;
+    s8_t_3_reg <= s8_t_3_next;
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
+    s9_mi_base_prod_pp20_reg <= s9_mi_base_prod_pp20_next;
+`endif
+    s10_mi_base_prod_reg <= s10_mi_base_prod_next;
     s6_t_5_reg <= s6_t_5_next;
     s7_t_5_reg <= s7_t_5_next;
-    s8_t_reg <= s8_t_next;
+    s8_t_4_reg <= s8_t_4_next;
     s9_t_reg <= s9_t_next;
     s10_t_reg <= s10_t_next;
-    s11_mi_num_pp00_reg <= s11_mi_num_pp00_next;
-    s2_t_6_reg <= s2_t_6_next;
-    s3_t_6_reg <= s3_t_6_next;
-    s4_t_9_reg <= s4_t_9_next;
-    s5_t_6_reg <= s5_t_6_next;
+    s11_mi_base_coarse_reg <= s11_mi_base_coarse_next;
     s6_t_6_reg <= s6_t_6_next;
     s7_t_6_reg <= s7_t_6_next;
-    s8_t_2_reg <= s8_t_2_next;
+    s8_t_5_reg <= s8_t_5_next;
     s9_t_2_reg <= s9_t_2_next;
     s10_t_2_reg <= s10_t_2_next;
-    s11_mi_num_pp01_reg <= s11_mi_num_pp01_next;
-    s2_t_7_reg <= s2_t_7_next;
-    s3_t_7_reg <= s3_t_7_next;
-    s4_t_10_reg <= s4_t_10_next;
-    s5_t_7_reg <= s5_t_7_next;
+    s11_t_reg <= s11_t_next;
+    s12_mi_base_reg <= s12_mi_base_next;
+    s2_t_24_reg <= s2_t_24_next;
+    s3_t_5_reg <= s3_t_5_next;
+    s4_t_8_reg <= s4_t_8_next;
+    s5_t_31_reg <= s5_t_31_next;
     s6_t_7_reg <= s6_t_7_next;
     s7_t_7_reg <= s7_t_7_next;
-    s8_t_3_reg <= s8_t_3_next;
+    s8_t_6_reg <= s8_t_6_next;
     s9_t_3_reg <= s9_t_3_next;
     s10_t_3_reg <= s10_t_3_next;
-    s11_mi_num_pp10_reg <= s11_mi_num_pp10_next;
-    s2_t_8_reg <= s2_t_8_next;
-    s3_t_8_reg <= s3_t_8_next;
-    s4_t_11_reg <= s4_t_11_next;
-    s5_t_8_reg <= s5_t_8_next;
+    s11_t_2_reg <= s11_t_2_next;
+    s12_t_reg <= s12_t_next;
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
+    s13_mi_num_pp00_reg <= s13_mi_num_pp00_next;
+`endif
+    s2_t_25_reg <= s2_t_25_next;
+    s3_t_6_reg <= s3_t_6_next;
+    s4_t_9_reg <= s4_t_9_next;
+    s5_t_32_reg <= s5_t_32_next;
     s6_t_8_reg <= s6_t_8_next;
     s7_t_8_reg <= s7_t_8_next;
-    s8_t_4_reg <= s8_t_4_next;
+    s8_t_7_reg <= s8_t_7_next;
     s9_t_4_reg <= s9_t_4_next;
     s10_t_4_reg <= s10_t_4_next;
-    s11_mi_num_pp11_reg <= s11_mi_num_pp11_next;
-    s2_t_9_reg <= s2_t_9_next;
-    s3_t_9_reg <= s3_t_9_next;
-    s4_t_12_reg <= s4_t_12_next;
-    s5_t_9_reg <= s5_t_9_next;
+    s11_t_3_reg <= s11_t_3_next;
+    s12_t_2_reg <= s12_t_2_next;
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
+    s13_mi_num_pp01_reg <= s13_mi_num_pp01_next;
+`endif
+    s2_t_26_reg <= s2_t_26_next;
+    s3_t_7_reg <= s3_t_7_next;
+    s4_t_10_reg <= s4_t_10_next;
+    s5_t_33_reg <= s5_t_33_next;
     s6_t_9_reg <= s6_t_9_next;
     s7_t_9_reg <= s7_t_9_next;
-    s8_t_5_reg <= s8_t_5_next;
+    s8_t_8_reg <= s8_t_8_next;
     s9_t_5_reg <= s9_t_5_next;
     s10_t_5_reg <= s10_t_5_next;
-    s11_mi_num_pp20_reg <= s11_mi_num_pp20_next;
-    s2_t_10_reg <= s2_t_10_next;
-    s3_t_10_reg <= s3_t_10_next;
-    s4_t_13_reg <= s4_t_13_next;
-    s5_t_10_reg <= s5_t_10_next;
+    s11_t_4_reg <= s11_t_4_next;
+    s12_t_3_reg <= s12_t_3_next;
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
+    s13_mi_num_pp10_reg <= s13_mi_num_pp10_next;
+`endif
+    s2_t_27_reg <= s2_t_27_next;
+    s3_t_8_reg <= s3_t_8_next;
+    s4_t_11_reg <= s4_t_11_next;
+    s5_t_34_reg <= s5_t_34_next;
     s6_t_10_reg <= s6_t_10_next;
     s7_t_10_reg <= s7_t_10_next;
-    s8_t_6_reg <= s8_t_6_next;
+    s8_t_9_reg <= s8_t_9_next;
     s9_t_6_reg <= s9_t_6_next;
     s10_t_6_reg <= s10_t_6_next;
-    s11_mi_num_pp21_reg <= s11_mi_num_pp21_next;
-    s12_mi_num_reg <= s12_mi_num_next;
-    s5_t_11_reg <= s5_t_11_next;
+    s11_t_5_reg <= s11_t_5_next;
+    s12_t_4_reg <= s12_t_4_next;
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
+    s13_mi_num_pp11_reg <= s13_mi_num_pp11_next;
+`endif
+    s2_t_28_reg <= s2_t_28_next;
+    s3_t_9_reg <= s3_t_9_next;
+    s4_t_12_reg <= s4_t_12_next;
+    s5_t_35_reg <= s5_t_35_next;
     s6_t_11_reg <= s6_t_11_next;
     s7_t_11_reg <= s7_t_11_next;
-    s8_t_7_reg <= s8_t_7_next;
+    s8_t_10_reg <= s8_t_10_next;
     s9_t_7_reg <= s9_t_7_next;
     s10_t_7_reg <= s10_t_7_next;
-    s11_t_reg <= s11_t_next;
-    s12_t_reg <= s12_t_next;
-    s13_mi_raw_prod_pp00_reg <= s13_mi_raw_prod_pp00_next;
-    s5_t_12_reg <= s5_t_12_next;
+    s11_t_6_reg <= s11_t_6_next;
+    s12_t_5_reg <= s12_t_5_next;
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
+    s13_mi_num_pp20_reg <= s13_mi_num_pp20_next;
+`endif
+    s2_t_29_reg <= s2_t_29_next;
+    s3_t_10_reg <= s3_t_10_next;
+    s4_t_13_reg <= s4_t_13_next;
+    s5_t_36_reg <= s5_t_36_next;
     s6_t_12_reg <= s6_t_12_next;
     s7_t_12_reg <= s7_t_12_next;
-    s8_t_8_reg <= s8_t_8_next;
+    s8_t_11_reg <= s8_t_11_next;
     s9_t_8_reg <= s9_t_8_next;
     s10_t_8_reg <= s10_t_8_next;
-    s11_t_2_reg <= s11_t_2_next;
-    s12_t_2_reg <= s12_t_2_next;
-    s13_mi_raw_prod_pp10_reg <= s13_mi_raw_prod_pp10_next;
-    s5_t_13_reg <= s5_t_13_next;
+    s11_t_7_reg <= s11_t_7_next;
+    s12_t_6_reg <= s12_t_6_next;
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
+    s13_mi_num_pp21_reg <= s13_mi_num_pp21_next;
+`endif
+    s14_mi_num_reg <= s14_mi_num_next;
     s6_t_13_reg <= s6_t_13_next;
     s7_t_13_reg <= s7_t_13_next;
-    s8_t_9_reg <= s8_t_9_next;
+    s8_t_12_reg <= s8_t_12_next;
     s9_t_9_reg <= s9_t_9_next;
     s10_t_9_reg <= s10_t_9_next;
-    s11_t_3_reg <= s11_t_3_next;
-    s12_t_3_reg <= s12_t_3_next;
-    s13_mi_raw_prod_pp20_reg <= s13_mi_raw_prod_pp20_next;
-    s5_t_14_reg <= s5_t_14_next;
+    s11_t_8_reg <= s11_t_8_next;
+    s12_t_7_reg <= s12_t_7_next;
+    s13_t_reg <= s13_t_next;
+    s14_t_reg <= s14_t_next;
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
+    s15_mi_raw_prod_pp00_reg <= s15_mi_raw_prod_pp00_next;
+`endif
     s6_t_14_reg <= s6_t_14_next;
     s7_t_14_reg <= s7_t_14_next;
-    s8_t_10_reg <= s8_t_10_next;
+    s8_t_13_reg <= s8_t_13_next;
     s9_t_10_reg <= s9_t_10_next;
     s10_t_10_reg <= s10_t_10_next;
-    s11_t_4_reg <= s11_t_4_next;
-    s12_t_4_reg <= s12_t_4_next;
-    s13_mi_raw_prod_pp30_reg <= s13_mi_raw_prod_pp30_next;
-    s14_mi_raw_prod_reg <= s14_mi_raw_prod_next;
-    s3_recip_rtt_lead_reg <= s3_recip_rtt_lead_next;
-    s4_recip_rtt_lead_reg <= s4_recip_rtt_lead_next;
-    s5_recip_rtt_lead_reg <= s5_recip_rtt_lead_next;
-    s6_recip_rtt_lead_reg <= s6_recip_rtt_lead_next;
-    s7_recip_rtt_lead_reg <= s7_recip_rtt_lead_next;
-    s8_recip_rtt_lead_reg <= s8_recip_rtt_lead_next;
-    s9_recip_rtt_lead_reg <= s9_recip_rtt_lead_next;
-    s10_recip_rtt_lead_reg <= s10_recip_rtt_lead_next;
-    s11_recip_rtt_lead_reg <= s11_recip_rtt_lead_next;
-    s12_recip_rtt_lead_reg <= s12_recip_rtt_lead_next;
-    s13_recip_rtt_lead_reg <= s13_recip_rtt_lead_next;
-    s14_recip_rtt_lead_reg <= s14_recip_rtt_lead_next;
-    s15_mi_raw_reg <= s15_mi_raw_next;
+    s11_t_9_reg <= s11_t_9_next;
+    s12_t_8_reg <= s12_t_8_next;
+    s13_t_2_reg <= s13_t_2_next;
+    s14_t_2_reg <= s14_t_2_next;
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
+    s15_mi_raw_prod_pp10_reg <= s15_mi_raw_prod_pp10_next;
+`endif
+    s6_t_15_reg <= s6_t_15_next;
+    s7_t_15_reg <= s7_t_15_next;
+    s8_t_14_reg <= s8_t_14_next;
+    s9_t_11_reg <= s9_t_11_next;
+    s10_t_11_reg <= s10_t_11_next;
+    s11_t_10_reg <= s11_t_10_next;
+    s12_t_9_reg <= s12_t_9_next;
+    s13_t_3_reg <= s13_t_3_next;
+    s14_t_3_reg <= s14_t_3_next;
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
+    s15_mi_raw_prod_pp20_reg <= s15_mi_raw_prod_pp20_next;
+`endif
+    s6_t_16_reg <= s6_t_16_next;
+    s7_t_16_reg <= s7_t_16_next;
+    s8_t_15_reg <= s8_t_15_next;
+    s9_t_12_reg <= s9_t_12_next;
+    s10_t_12_reg <= s10_t_12_next;
+    s11_t_11_reg <= s11_t_11_next;
+    s12_t_10_reg <= s12_t_10_next;
+    s13_t_4_reg <= s13_t_4_next;
+    s14_t_4_reg <= s14_t_4_next;
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
+    s15_mi_raw_prod_pp30_reg <= s15_mi_raw_prod_pp30_next;
+`endif
+    s16_mi_raw_prod_reg <= s16_mi_raw_prod_next;
+    s3_t_11_reg <= s3_t_11_next;
+    s4_t_14_reg <= s4_t_14_next;
+    s5_t_37_reg <= s5_t_37_next;
+    s6_t_17_reg <= s6_t_17_next;
+    s7_t_17_reg <= s7_t_17_next;
+    s8_t_16_reg <= s8_t_16_next;
+    s9_t_13_reg <= s9_t_13_next;
+    s10_t_13_reg <= s10_t_13_next;
+    s11_t_12_reg <= s11_t_12_next;
+    s12_t_11_reg <= s12_t_11_next;
+    s13_t_5_reg <= s13_t_5_next;
+    s14_t_5_reg <= s14_t_5_next;
+    s15_t_reg <= s15_t_next;
+    s16_t_reg <= s16_t_next;
+    s17_mi_raw_coarse_reg <= s17_mi_raw_coarse_next;
+    s3_t_12_reg <= s3_t_12_next;
+    s4_t_15_reg <= s4_t_15_next;
+    s5_t_38_reg <= s5_t_38_next;
+    s6_t_18_reg <= s6_t_18_next;
+    s7_t_18_reg <= s7_t_18_next;
+    s8_t_17_reg <= s8_t_17_next;
+    s9_t_14_reg <= s9_t_14_next;
+    s10_t_14_reg <= s10_t_14_next;
+    s11_t_13_reg <= s11_t_13_next;
+    s12_t_12_reg <= s12_t_12_next;
+    s13_t_6_reg <= s13_t_6_next;
+    s14_t_6_reg <= s14_t_6_next;
+    s15_t_2_reg <= s15_t_2_next;
+    s16_t_2_reg <= s16_t_2_next;
+    s17_t_reg <= s17_t_next;
+    s18_mi_raw_reg <= s18_mi_raw_next;
     s2_size_c_reg <= s2_size_c_next;
     s3_size_c_reg <= s3_size_c_next;
     s4_size_c_reg <= s4_size_c_next;
@@ -8610,174 +10009,311 @@ always @(posedge clk) begin
     s13_size_c_reg <= s13_size_c_next;
     s14_size_c_reg <= s14_size_c_next;
     s15_size_c_reg <= s15_size_c_next;
-    s16_mi_inc_reg <= s16_mi_inc_next;
+    s16_size_c_reg <= s16_size_c_next;
+    s17_size_c_reg <= s17_size_c_next;
+    s18_size_c_reg <= s18_size_c_next;
+    s19_mi_inc_reg <= s19_mi_inc_next;
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s2_size_kfi_pp00_reg <= s2_size_kfi_pp00_next;
+`endif
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s2_size_kfi_pp01_reg <= s2_size_kfi_pp01_next;
+`endif
     s3_size_kfi_reg <= s3_size_kfi_next;
-    s4_t_14_reg <= s4_t_14_next;
-    s5_t_15_reg <= s5_t_15_next;
-    s6_t_15_reg <= s6_t_15_next;
-    s7_t_15_reg <= s7_t_15_next;
-    s8_fi_c_prod_pp00_reg <= s8_fi_c_prod_pp00_next;
-    s4_t_15_reg <= s4_t_15_next;
-    s5_t_16_reg <= s5_t_16_next;
-    s6_t_16_reg <= s6_t_16_next;
-    s7_t_16_reg <= s7_t_16_next;
-    s8_fi_c_prod_pp10_reg <= s8_fi_c_prod_pp10_next;
     s4_t_16_reg <= s4_t_16_next;
-    s5_t_17_reg <= s5_t_17_next;
-    s6_t_17_reg <= s6_t_17_next;
-    s7_t_17_reg <= s7_t_17_next;
-    s8_fi_c_prod_pp20_reg <= s8_fi_c_prod_pp20_next;
-    s9_fi_c_prod_reg <= s9_fi_c_prod_next;
-    s10_fi_c_reg <= s10_fi_c_next;
-    s11_fi_inc_reg <= s11_fi_inc_next;
+    s5_t_39_reg <= s5_t_39_next;
+    s6_t_19_reg <= s6_t_19_next;
+    s7_t_19_reg <= s7_t_19_next;
+    s8_t_18_reg <= s8_t_18_next;
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
+    s9_fi_c_prod_pp00_reg <= s9_fi_c_prod_pp00_next;
+`endif
+    s4_t_17_reg <= s4_t_17_next;
+    s5_t_40_reg <= s5_t_40_next;
+    s6_t_20_reg <= s6_t_20_next;
+    s7_t_20_reg <= s7_t_20_next;
+    s8_t_19_reg <= s8_t_19_next;
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
+    s9_fi_c_prod_pp10_reg <= s9_fi_c_prod_pp10_next;
+`endif
+    s4_t_18_reg <= s4_t_18_next;
+    s5_t_41_reg <= s5_t_41_next;
+    s6_t_21_reg <= s6_t_21_next;
+    s7_t_21_reg <= s7_t_21_next;
+    s8_t_20_reg <= s8_t_20_next;
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
+    s9_fi_c_prod_pp20_reg <= s9_fi_c_prod_pp20_next;
+`endif
+    s10_fi_c_prod_reg <= s10_fi_c_prod_next;
+    s6_t_22_reg <= s6_t_22_next;
+    s7_t_22_reg <= s7_t_22_next;
+    s8_t_21_reg <= s8_t_21_next;
+    s9_t_15_reg <= s9_t_15_next;
+    s10_t_15_reg <= s10_t_15_next;
+    s11_fi_c_coarse_reg <= s11_fi_c_coarse_next;
+    s6_t_23_reg <= s6_t_23_next;
+    s7_t_23_reg <= s7_t_23_next;
+    s8_t_22_reg <= s8_t_22_next;
+    s9_t_16_reg <= s9_t_16_next;
+    s10_t_16_reg <= s10_t_16_next;
+    s11_t_14_reg <= s11_t_14_next;
+    s12_fi_c_reg <= s12_fi_c_next;
+    s13_fi_inc_reg <= s13_fi_inc_next;
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s2_md_ds_pp00_reg <= s2_md_ds_pp00_next;
+`endif
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s2_md_ds_pp10_reg <= s2_md_ds_pp10_next;
+`endif
     s3_md_ds_reg <= s3_md_ds_next;
     s4_md_num_pp00_reg <= s4_md_num_pp00_next;
     s4_md_num_pp10_reg <= s4_md_num_pp10_next;
     s5_md_num_reg <= s5_md_num_next;
-    s5_t_18_reg <= s5_t_18_next;
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s6_md_raw_prod_pp00_reg <= s6_md_raw_prod_pp00_next;
-    s5_t_19_reg <= s5_t_19_next;
+`endif
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s6_md_raw_prod_pp10_reg <= s6_md_raw_prod_pp10_next;
-    s5_t_20_reg <= s5_t_20_next;
+`endif
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s6_md_raw_prod_pp20_reg <= s6_md_raw_prod_pp20_next;
+`endif
     s7_md_raw_prod_reg <= s7_md_raw_prod_next;
-    s8_md_raw_reg <= s8_md_raw_next;
-    s5_t_21_reg <= s5_t_21_next;
-    s6_t_18_reg <= s6_t_18_next;
-    s7_t_18_reg <= s7_t_18_next;
-    s8_t_11_reg <= s8_t_11_next;
-    s2_t_11_reg <= s2_t_11_next;
-    s3_t_11_reg <= s3_t_11_next;
-    s4_t_17_reg <= s4_t_17_next;
-    s5_t_22_reg <= s5_t_22_next;
-    s6_t_19_reg <= s6_t_19_next;
-    s7_t_19_reg <= s7_t_19_next;
-    s8_t_12_reg <= s8_t_12_next;
-    s9_c_md_fd_xs_pp00_reg <= s9_c_md_fd_xs_pp00_next;
-    s2_t_12_reg <= s2_t_12_next;
-    s3_t_12_reg <= s3_t_12_next;
-    s4_t_18_reg <= s4_t_18_next;
-    s5_t_23_reg <= s5_t_23_next;
-    s6_t_20_reg <= s6_t_20_next;
-    s7_t_20_reg <= s7_t_20_next;
-    s8_t_13_reg <= s8_t_13_next;
-    s9_c_md_fd_xs_pp10_reg <= s9_c_md_fd_xs_pp10_next;
-    s10_c_md_fd_xs_reg <= s10_c_md_fd_xs_next;
-    s11_c_md_fd_prod_pp00_reg <= s11_c_md_fd_prod_pp00_next;
-    s11_c_md_fd_prod_pp01_reg <= s11_c_md_fd_prod_pp01_next;
-    s11_c_md_fd_prod_pp10_reg <= s11_c_md_fd_prod_pp10_next;
-    s11_c_md_fd_prod_pp11_reg <= s11_c_md_fd_prod_pp11_next;
-    s11_c_md_fd_prod_pp20_reg <= s11_c_md_fd_prod_pp20_next;
-    s11_c_md_fd_prod_pp21_reg <= s11_c_md_fd_prod_pp21_next;
-    s12_c_md_fd_prod_reg <= s12_c_md_fd_prod_next;
-    s2_t_13_reg <= s2_t_13_next;
     s3_t_13_reg <= s3_t_13_next;
     s4_t_19_reg <= s4_t_19_next;
-    s5_c_fd_xs_pp00_reg <= s5_c_fd_xs_pp00_next;
-    s2_t_14_reg <= s2_t_14_next;
+    s5_t_42_reg <= s5_t_42_next;
+    s6_t_24_reg <= s6_t_24_next;
+    s7_t_24_reg <= s7_t_24_next;
+    s8_md_raw_coarse_reg <= s8_md_raw_coarse_next;
     s3_t_14_reg <= s3_t_14_next;
     s4_t_20_reg <= s4_t_20_next;
-    s5_c_fd_xs_pp10_reg <= s5_c_fd_xs_pp10_next;
-    s6_c_fd_xs_reg <= s6_c_fd_xs_next;
-    s7_c_fd_prod_pp00_reg <= s7_c_fd_prod_pp00_next;
-    s7_c_fd_prod_pp01_reg <= s7_c_fd_prod_pp01_next;
-    s7_c_fd_prod_pp10_reg <= s7_c_fd_prod_pp10_next;
-    s7_c_fd_prod_pp11_reg <= s7_c_fd_prod_pp11_next;
-    s7_c_fd_prod_pp20_reg <= s7_c_fd_prod_pp20_next;
-    s7_c_fd_prod_pp21_reg <= s7_c_fd_prod_pp21_next;
-    s8_c_fd_prod_reg <= s8_c_fd_prod_next;
-    s5_t_24_reg <= s5_t_24_next;
-    s6_t_21_reg <= s6_t_21_next;
-    s7_t_21_reg <= s7_t_21_next;
-    s8_t_14_reg <= s8_t_14_next;
-    s9_t_11_reg <= s9_t_11_next;
-    s10_t_11_reg <= s10_t_11_next;
-    s11_t_5_reg <= s11_t_5_next;
-    s12_t_5_reg <= s12_t_5_next;
-    s13_t_reg <= s13_t_next;
-    s14_t_reg <= s14_t_next;
-    s15_t_reg <= s15_t_next;
-    s16_t_reg <= s16_t_next;
-    s17_c_mi_sat_reg <= s17_c_mi_sat_next;
-    s18_recip_mi_lead_reg <= s18_recip_mi_lead_next;
-    s18_recip_mi_mantissa_reg <= s18_recip_mi_mantissa_next;
-    s19_recip_mi_recip_reg <= s19_recip_mi_recip_next;
-    s20_recip_mi_t_reg <= s20_recip_mi_t_next;
+    s5_t_43_reg <= s5_t_43_next;
+    s6_t_25_reg <= s6_t_25_next;
+    s7_t_25_reg <= s7_t_25_next;
+    s8_t_23_reg <= s8_t_23_next;
+    s9_md_raw_reg <= s9_md_raw_next;
+    s5_t_44_reg <= s5_t_44_next;
+    s6_t_26_reg <= s6_t_26_next;
+    s7_t_26_reg <= s7_t_26_next;
+    s8_t_24_reg <= s8_t_24_next;
+    s9_t_17_reg <= s9_t_17_next;
+    s2_t_30_reg <= s2_t_30_next;
+    s3_t_15_reg <= s3_t_15_next;
     s4_t_21_reg <= s4_t_21_next;
-    s5_t_25_reg <= s5_t_25_next;
-    s6_t_22_reg <= s6_t_22_next;
-    s7_t_22_reg <= s7_t_22_next;
-    s8_t_15_reg <= s8_t_15_next;
-    s9_t_12_reg <= s9_t_12_next;
-    s10_t_12_reg <= s10_t_12_next;
-    s11_t_6_reg <= s11_t_6_next;
-    s12_t_6_reg <= s12_t_6_next;
-    s13_t_2_reg <= s13_t_2_next;
-    s14_t_2_reg <= s14_t_2_next;
-    s15_t_2_reg <= s15_t_2_next;
-    s16_t_2_reg <= s16_t_2_next;
-    s17_t_reg <= s17_t_next;
-    s18_t_reg <= s18_t_next;
-    s19_t_reg <= s19_t_next;
-    s20_t_reg <= s20_t_next;
-    s21_fi_mi_prod_pp00_reg <= s21_fi_mi_prod_pp00_next;
+    s5_t_45_reg <= s5_t_45_next;
+    s6_t_27_reg <= s6_t_27_next;
+    s7_t_27_reg <= s7_t_27_next;
+    s8_t_25_reg <= s8_t_25_next;
+    s9_t_18_reg <= s9_t_18_next;
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
+    s10_c_md_fd_xs_pp00_reg <= s10_c_md_fd_xs_pp00_next;
+`endif
+    s2_t_31_reg <= s2_t_31_next;
+    s3_t_16_reg <= s3_t_16_next;
     s4_t_22_reg <= s4_t_22_next;
-    s5_t_26_reg <= s5_t_26_next;
-    s6_t_23_reg <= s6_t_23_next;
-    s7_t_23_reg <= s7_t_23_next;
-    s8_t_16_reg <= s8_t_16_next;
-    s9_t_13_reg <= s9_t_13_next;
-    s10_t_13_reg <= s10_t_13_next;
-    s11_t_7_reg <= s11_t_7_next;
-    s12_t_7_reg <= s12_t_7_next;
-    s13_t_3_reg <= s13_t_3_next;
-    s14_t_3_reg <= s14_t_3_next;
+    s5_t_46_reg <= s5_t_46_next;
+    s6_t_28_reg <= s6_t_28_next;
+    s7_t_28_reg <= s7_t_28_next;
+    s8_t_26_reg <= s8_t_26_next;
+    s9_t_19_reg <= s9_t_19_next;
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
+    s10_c_md_fd_xs_pp10_reg <= s10_c_md_fd_xs_pp10_next;
+`endif
+    s11_c_md_fd_xs_reg <= s11_c_md_fd_xs_next;
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
+    s12_c_md_fd_prod_pp00_reg <= s12_c_md_fd_prod_pp00_next;
+`endif
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
+    s12_c_md_fd_prod_pp01_reg <= s12_c_md_fd_prod_pp01_next;
+`endif
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
+    s12_c_md_fd_prod_pp10_reg <= s12_c_md_fd_prod_pp10_next;
+`endif
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
+    s12_c_md_fd_prod_pp11_reg <= s12_c_md_fd_prod_pp11_next;
+`endif
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
+    s12_c_md_fd_prod_pp20_reg <= s12_c_md_fd_prod_pp20_next;
+`endif
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
+    s12_c_md_fd_prod_pp21_reg <= s12_c_md_fd_prod_pp21_next;
+`endif
+    s13_c_md_fd_prod_reg <= s13_c_md_fd_prod_next;
+    s2_t_32_reg <= s2_t_32_next;
+    s3_t_17_reg <= s3_t_17_next;
+    s4_t_23_reg <= s4_t_23_next;
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
+    s5_c_fd_xs_pp00_reg <= s5_c_fd_xs_pp00_next;
+`endif
+    s2_t_33_reg <= s2_t_33_next;
+    s3_t_18_reg <= s3_t_18_next;
+    s4_t_24_reg <= s4_t_24_next;
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
+    s5_c_fd_xs_pp10_reg <= s5_c_fd_xs_pp10_next;
+`endif
+    s6_c_fd_xs_reg <= s6_c_fd_xs_next;
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
+    s7_c_fd_prod_pp00_reg <= s7_c_fd_prod_pp00_next;
+`endif
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
+    s7_c_fd_prod_pp01_reg <= s7_c_fd_prod_pp01_next;
+`endif
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
+    s7_c_fd_prod_pp10_reg <= s7_c_fd_prod_pp10_next;
+`endif
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
+    s7_c_fd_prod_pp11_reg <= s7_c_fd_prod_pp11_next;
+`endif
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
+    s7_c_fd_prod_pp20_reg <= s7_c_fd_prod_pp20_next;
+`endif
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
+    s7_c_fd_prod_pp21_reg <= s7_c_fd_prod_pp21_next;
+`endif
+    s8_c_fd_prod_reg <= s8_c_fd_prod_next;
+    s5_t_47_reg <= s5_t_47_next;
+    s6_t_29_reg <= s6_t_29_next;
+    s7_t_29_reg <= s7_t_29_next;
+    s8_t_27_reg <= s8_t_27_next;
+    s9_t_20_reg <= s9_t_20_next;
+    s10_t_17_reg <= s10_t_17_next;
+    s11_t_15_reg <= s11_t_15_next;
+    s12_t_13_reg <= s12_t_13_next;
+    s13_t_7_reg <= s13_t_7_next;
+    s14_t_7_reg <= s14_t_7_next;
     s15_t_3_reg <= s15_t_3_next;
     s16_t_3_reg <= s16_t_3_next;
     s17_t_2_reg <= s17_t_2_next;
-    s18_t_2_reg <= s18_t_2_next;
-    s19_t_2_reg <= s19_t_2_next;
-    s20_t_2_reg <= s20_t_2_next;
-    s21_fi_mi_prod_pp10_reg <= s21_fi_mi_prod_pp10_next;
-    s4_t_23_reg <= s4_t_23_next;
-    s5_t_27_reg <= s5_t_27_next;
-    s6_t_24_reg <= s6_t_24_next;
-    s7_t_24_reg <= s7_t_24_next;
-    s8_t_17_reg <= s8_t_17_next;
-    s9_t_14_reg <= s9_t_14_next;
-    s10_t_14_reg <= s10_t_14_next;
-    s11_t_8_reg <= s11_t_8_next;
-    s12_t_8_reg <= s12_t_8_next;
-    s13_t_4_reg <= s13_t_4_next;
-    s14_t_4_reg <= s14_t_4_next;
+    s18_t_reg <= s18_t_next;
+    s19_t_reg <= s19_t_next;
+    s20_c_mi_sat_reg <= s20_c_mi_sat_next;
+    s21_recip_mi_lead_reg <= s21_recip_mi_lead_next;
+    s21_t_reg <= s21_t_next;
+    s21_t_2_reg <= s21_t_2_next;
+    s21_t_3_reg <= s21_t_3_next;
+    s21_t_4_reg <= s21_t_4_next;
+    s21_t_5_reg <= s21_t_5_next;
+    s21_t_6_reg <= s21_t_6_next;
+    s21_t_7_reg <= s21_t_7_next;
+    s21_t_8_reg <= s21_t_8_next;
+    s21_t_9_reg <= s21_t_9_next;
+    s21_t_10_reg <= s21_t_10_next;
+    s21_t_11_reg <= s21_t_11_next;
+    s21_t_12_reg <= s21_t_12_next;
+    s21_t_13_reg <= s21_t_13_next;
+    s21_t_14_reg <= s21_t_14_next;
+    s21_t_15_reg <= s21_t_15_next;
+    s21_t_16_reg <= s21_t_16_next;
+    s21_t_17_reg <= s21_t_17_next;
+    s21_t_18_reg <= s21_t_18_next;
+    s21_t_19_reg <= s21_t_19_next;
+    s21_t_20_reg <= s21_t_20_next;
+    s21_t_21_reg <= s21_t_21_next;
+    s21_t_22_reg <= s21_t_22_next;
+    s21_t_23_reg <= s21_t_23_next;
+    s21_t_24_reg <= s21_t_24_next;
+    s21_t_25_reg <= s21_t_25_next;
+    s21_t_26_reg <= s21_t_26_next;
+    s22_recip_mi_mantissa_reg <= s22_recip_mi_mantissa_next;
+    s23_recip_mi_recip_reg <= s23_recip_mi_recip_next;
+    s24_recip_mi_t_reg <= s24_recip_mi_t_next;
+    s4_t_25_reg <= s4_t_25_next;
+    s5_t_48_reg <= s5_t_48_next;
+    s6_t_30_reg <= s6_t_30_next;
+    s7_t_30_reg <= s7_t_30_next;
+    s8_t_28_reg <= s8_t_28_next;
+    s9_t_21_reg <= s9_t_21_next;
+    s10_t_18_reg <= s10_t_18_next;
+    s11_t_16_reg <= s11_t_16_next;
+    s12_t_14_reg <= s12_t_14_next;
+    s13_t_8_reg <= s13_t_8_next;
+    s14_t_8_reg <= s14_t_8_next;
     s15_t_4_reg <= s15_t_4_next;
     s16_t_4_reg <= s16_t_4_next;
     s17_t_3_reg <= s17_t_3_next;
+    s18_t_2_reg <= s18_t_2_next;
+    s19_t_2_reg <= s19_t_2_next;
+    s20_t_reg <= s20_t_next;
+    s21_t_27_reg <= s21_t_27_next;
+    s22_t_reg <= s22_t_next;
+    s23_t_reg <= s23_t_next;
+    s24_t_reg <= s24_t_next;
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
+    s25_fi_mi_prod_pp00_reg <= s25_fi_mi_prod_pp00_next;
+`endif
+    s4_t_26_reg <= s4_t_26_next;
+    s5_t_49_reg <= s5_t_49_next;
+    s6_t_31_reg <= s6_t_31_next;
+    s7_t_31_reg <= s7_t_31_next;
+    s8_t_29_reg <= s8_t_29_next;
+    s9_t_22_reg <= s9_t_22_next;
+    s10_t_19_reg <= s10_t_19_next;
+    s11_t_17_reg <= s11_t_17_next;
+    s12_t_15_reg <= s12_t_15_next;
+    s13_t_9_reg <= s13_t_9_next;
+    s14_t_9_reg <= s14_t_9_next;
+    s15_t_5_reg <= s15_t_5_next;
+    s16_t_5_reg <= s16_t_5_next;
+    s17_t_4_reg <= s17_t_4_next;
     s18_t_3_reg <= s18_t_3_next;
     s19_t_3_reg <= s19_t_3_next;
+    s20_t_2_reg <= s20_t_2_next;
+    s21_t_28_reg <= s21_t_28_next;
+    s22_t_2_reg <= s22_t_2_next;
+    s23_t_2_reg <= s23_t_2_next;
+    s24_t_2_reg <= s24_t_2_next;
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
+    s25_fi_mi_prod_pp10_reg <= s25_fi_mi_prod_pp10_next;
+`endif
+    s4_t_27_reg <= s4_t_27_next;
+    s5_t_50_reg <= s5_t_50_next;
+    s6_t_32_reg <= s6_t_32_next;
+    s7_t_32_reg <= s7_t_32_next;
+    s8_t_30_reg <= s8_t_30_next;
+    s9_t_23_reg <= s9_t_23_next;
+    s10_t_20_reg <= s10_t_20_next;
+    s11_t_18_reg <= s11_t_18_next;
+    s12_t_16_reg <= s12_t_16_next;
+    s13_t_10_reg <= s13_t_10_next;
+    s14_t_10_reg <= s14_t_10_next;
+    s15_t_6_reg <= s15_t_6_next;
+    s16_t_6_reg <= s16_t_6_next;
+    s17_t_5_reg <= s17_t_5_next;
+    s18_t_4_reg <= s18_t_4_next;
+    s19_t_4_reg <= s19_t_4_next;
     s20_t_3_reg <= s20_t_3_next;
-    s21_fi_mi_prod_pp20_reg <= s21_fi_mi_prod_pp20_next;
-    s22_fi_mi_prod_reg <= s22_fi_mi_prod_next;
-    s19_recip_mi_lead_reg <= s19_recip_mi_lead_next;
-    s20_recip_mi_lead_reg <= s20_recip_mi_lead_next;
-    s21_recip_mi_lead_reg <= s21_recip_mi_lead_next;
-    s22_recip_mi_lead_reg <= s22_recip_mi_lead_next;
-    s23_fi_mi_reg <= s23_fi_mi_next;
+    s21_t_29_reg <= s21_t_29_next;
+    s22_t_3_reg <= s22_t_3_next;
+    s23_t_3_reg <= s23_t_3_next;
+    s24_t_3_reg <= s24_t_3_next;
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
+    s25_fi_mi_prod_pp20_reg <= s25_fi_mi_prod_pp20_next;
+`endif
+    s26_fi_mi_prod_reg <= s26_fi_mi_prod_next;
+    s22_t_4_reg <= s22_t_4_next;
+    s23_t_4_reg <= s23_t_4_next;
+    s24_t_4_reg <= s24_t_4_next;
+    s25_t_reg <= s25_t_next;
+    s26_t_reg <= s26_t_next;
+    s27_fi_mi_coarse_reg <= s27_fi_mi_coarse_next;
+    s22_t_5_reg <= s22_t_5_next;
+    s23_t_5_reg <= s23_t_5_next;
+    s24_t_5_reg <= s24_t_5_next;
+    s25_t_2_reg <= s25_t_2_next;
+    s26_t_2_reg <= s26_t_2_next;
+    s27_t_reg <= s27_t_next;
+    s28_fi_mi_reg <= s28_fi_mi_next;
     s2_u_wtd_ecn_reg <= s2_u_wtd_ecn_next;
     s3_u_wtd_ecn_reg <= s3_u_wtd_ecn_next;
     s4_u_wtd_ecn_reg <= s4_u_wtd_ecn_next;
-    s5_t_28_reg <= s5_t_28_next;
-    s6_t_25_reg <= s6_t_25_next;
-    s7_t_25_reg <= s7_t_25_next;
-    s8_t_18_reg <= s8_t_18_next;
-    s9_t_15_reg <= s9_t_15_next;
-    s10_t_15_reg <= s10_t_15_next;
-    s11_t_9_reg <= s11_t_9_next;
-    s12_t_9_reg <= s12_t_9_next;
+    s5_t_51_reg <= s5_t_51_next;
+    s6_t_33_reg <= s6_t_33_next;
+    s7_t_33_reg <= s7_t_33_next;
+    s8_t_31_reg <= s8_t_31_next;
+    s10_t_21_reg <= s10_t_21_next;
+    s11_t_19_reg <= s11_t_19_next;
+    s12_t_17_reg <= s12_t_17_next;
+    s13_t_11_reg <= s13_t_11_next;
     s2_rtt_le_trtt_reg <= s2_rtt_le_trtt_next;
     s3_rtt_le_trtt_reg <= s3_rtt_le_trtt_next;
     s4_rtt_le_trtt_reg <= s4_rtt_le_trtt_next;
@@ -8789,10 +10325,12 @@ always @(posedge clk) begin
     s10_rtt_le_trtt_reg <= s10_rtt_le_trtt_next;
     s11_rtt_le_trtt_reg <= s11_rtt_le_trtt_next;
     s12_rtt_le_trtt_reg <= s12_rtt_le_trtt_next;
+    s13_rtt_le_trtt_reg <= s13_rtt_le_trtt_next;
     s9_c_fd_reg <= s9_c_fd_next;
     s10_c_fd_reg <= s10_c_fd_next;
     s11_c_fd_reg <= s11_c_fd_next;
     s12_c_fd_reg <= s12_c_fd_next;
+    s13_c_fd_reg <= s13_c_fd_next;
     s5_u_wtd_can_decrease_reg <= s5_u_wtd_can_decrease_next;
     s6_u_wtd_can_decrease_reg <= s6_u_wtd_can_decrease_next;
     s7_u_wtd_can_decrease_reg <= s7_u_wtd_can_decrease_next;
@@ -8801,6 +10339,7 @@ always @(posedge clk) begin
     s10_u_wtd_can_decrease_reg <= s10_u_wtd_can_decrease_next;
     s11_u_wtd_can_decrease_reg <= s11_u_wtd_can_decrease_next;
     s12_u_wtd_can_decrease_reg <= s12_u_wtd_can_decrease_next;
+    s13_u_wtd_can_decrease_reg <= s13_u_wtd_can_decrease_next;
     s5_cur_c_reg <= s5_cur_c_next;
     s6_cur_c_reg <= s6_cur_c_next;
     s7_cur_c_reg <= s7_cur_c_next;
@@ -8809,20 +10348,24 @@ always @(posedge clk) begin
     s10_cur_c_reg <= s10_cur_c_next;
     s11_cur_c_reg <= s11_cur_c_next;
     s12_cur_c_reg <= s12_cur_c_next;
-    s18_t_4_reg <= s18_t_4_next;
-    s19_t_4_reg <= s19_t_4_next;
-    s20_t_4_reg <= s20_t_4_next;
-    s21_t_reg <= s21_t_next;
-    s22_t_reg <= s22_t_next;
-    s23_t_reg <= s23_t_next;
-    s5_t_29_reg <= s5_t_29_next;
-    s6_t_26_reg <= s6_t_26_next;
-    s7_t_26_reg <= s7_t_26_next;
-    s8_t_19_reg <= s8_t_19_next;
-    s9_t_16_reg <= s9_t_16_next;
-    s10_t_16_reg <= s10_t_16_next;
-    s11_t_10_reg <= s11_t_10_next;
-    s13_rtt_le_trtt_reg <= s13_rtt_le_trtt_next;
+    s13_cur_c_reg <= s13_cur_c_next;
+    s21_t_30_reg <= s21_t_30_next;
+    s22_t_6_reg <= s22_t_6_next;
+    s23_t_6_reg <= s23_t_6_next;
+    s24_t_6_reg <= s24_t_6_next;
+    s25_t_3_reg <= s25_t_3_next;
+    s26_t_3_reg <= s26_t_3_next;
+    s27_t_2_reg <= s27_t_2_next;
+    s28_t_reg <= s28_t_next;
+    s5_t_52_reg <= s5_t_52_next;
+    s6_t_34_reg <= s6_t_34_next;
+    s7_t_34_reg <= s7_t_34_next;
+    s8_t_32_reg <= s8_t_32_next;
+    s9_t_24_reg <= s9_t_24_next;
+    s10_t_22_reg <= s10_t_22_next;
+    s11_t_20_reg <= s11_t_20_next;
+    s12_t_18_reg <= s12_t_18_next;
+    s13_t_12_reg <= s13_t_12_next;
     s14_rtt_le_trtt_reg <= s14_rtt_le_trtt_next;
     s15_rtt_le_trtt_reg <= s15_rtt_le_trtt_next;
     s16_rtt_le_trtt_reg <= s16_rtt_le_trtt_next;
@@ -8833,8 +10376,11 @@ always @(posedge clk) begin
     s21_rtt_le_trtt_reg <= s21_rtt_le_trtt_next;
     s22_rtt_le_trtt_reg <= s22_rtt_le_trtt_next;
     s23_rtt_le_trtt_reg <= s23_rtt_le_trtt_next;
-    s12_c_fi_reg <= s12_c_fi_next;
-    s13_c_fi_reg <= s13_c_fi_next;
+    s24_rtt_le_trtt_reg <= s24_rtt_le_trtt_next;
+    s25_rtt_le_trtt_reg <= s25_rtt_le_trtt_next;
+    s26_rtt_le_trtt_reg <= s26_rtt_le_trtt_next;
+    s27_rtt_le_trtt_reg <= s27_rtt_le_trtt_next;
+    s28_rtt_le_trtt_reg <= s28_rtt_le_trtt_next;
     s14_c_fi_reg <= s14_c_fi_next;
     s15_c_fi_reg <= s15_c_fi_next;
     s16_c_fi_reg <= s16_c_fi_next;
@@ -8845,6 +10391,11 @@ always @(posedge clk) begin
     s21_c_fi_reg <= s21_c_fi_next;
     s22_c_fi_reg <= s22_c_fi_next;
     s23_c_fi_reg <= s23_c_fi_next;
+    s24_c_fi_reg <= s24_c_fi_next;
+    s25_c_fi_reg <= s25_c_fi_next;
+    s26_c_fi_reg <= s26_c_fi_next;
+    s27_c_fi_reg <= s27_c_fi_next;
+    s28_c_fi_reg <= s28_c_fi_next;
     s5_ecn_reg <= s5_ecn_next;
     s6_ecn_reg <= s6_ecn_next;
     s7_ecn_reg <= s7_ecn_next;
@@ -8864,24 +10415,33 @@ always @(posedge clk) begin
     s21_ecn_reg <= s21_ecn_next;
     s22_ecn_reg <= s22_ecn_next;
     s23_ecn_reg <= s23_ecn_next;
-    s13_t_5_reg <= s13_t_5_next;
-    s14_t_5_reg <= s14_t_5_next;
-    s15_t_5_reg <= s15_t_5_next;
-    s16_t_5_reg <= s16_t_5_next;
-    s17_t_4_reg <= s17_t_4_next;
+    s24_ecn_reg <= s24_ecn_next;
+    s25_ecn_reg <= s25_ecn_next;
+    s26_ecn_reg <= s26_ecn_next;
+    s27_ecn_reg <= s27_ecn_next;
+    s28_ecn_reg <= s28_ecn_next;
+    s14_t_11_reg <= s14_t_11_next;
+    s15_t_7_reg <= s15_t_7_next;
+    s16_t_7_reg <= s16_t_7_next;
+    s17_t_6_reg <= s17_t_6_next;
     s18_t_5_reg <= s18_t_5_next;
     s19_t_5_reg <= s19_t_5_next;
-    s20_t_5_reg <= s20_t_5_next;
-    s21_t_2_reg <= s21_t_2_next;
-    s22_t_2_reg <= s22_t_2_next;
-    s23_t_2_reg <= s23_t_2_next;
-    s24_core_c_reg <= s24_core_c_next;
-    s2_t_15_reg <= s2_t_15_next;
-    s3_t_15_reg <= s3_t_15_next;
-    s4_t_24_reg <= s4_t_24_next;
-    s2_t_16_reg <= s2_t_16_next;
-    s3_t_16_reg <= s3_t_16_next;
-    s4_t_25_reg <= s4_t_25_next;
+    s20_t_4_reg <= s20_t_4_next;
+    s21_t_31_reg <= s21_t_31_next;
+    s22_t_7_reg <= s22_t_7_next;
+    s23_t_7_reg <= s23_t_7_next;
+    s24_t_7_reg <= s24_t_7_next;
+    s25_t_4_reg <= s25_t_4_next;
+    s26_t_4_reg <= s26_t_4_next;
+    s27_t_3_reg <= s27_t_3_next;
+    s28_t_2_reg <= s28_t_2_next;
+    s29_core_c_reg <= s29_core_c_next;
+    s2_t_34_reg <= s2_t_34_next;
+    s3_t_19_reg <= s3_t_19_next;
+    s4_t_28_reg <= s4_t_28_next;
+    s2_t_35_reg <= s2_t_35_next;
+    s3_t_20_reg <= s3_t_20_next;
+    s4_t_29_reg <= s4_t_29_next;
     s5_ack_run_reg <= s5_ack_run_next;
     s6_ack_run_reg <= s6_ack_run_next;
     s7_ack_run_reg <= s7_ack_run_next;
@@ -8892,9 +10452,9 @@ always @(posedge clk) begin
     s7_qa_fired_reg <= s7_qa_fired_next;
     s8_qa_fired_reg <= s8_qa_fired_next;
     s9_qa_fired_reg <= s9_qa_fired_next;
-    s9_t_17_reg <= s9_t_17_next;
-    s9_t_18_reg <= s9_t_18_next;
-    s9_t_19_reg <= s9_t_19_next;
+    s9_t_25_reg <= s9_t_25_next;
+    s9_t_26_reg <= s9_t_26_next;
+    s9_t_27_reg <= s9_t_27_next;
     s10_early_reg <= s10_early_next;
     s11_early_reg <= s11_early_next;
     s12_early_reg <= s12_early_next;
@@ -8910,6 +10470,11 @@ always @(posedge clk) begin
     s22_early_reg <= s22_early_next;
     s23_early_reg <= s23_early_next;
     s24_early_reg <= s24_early_next;
+    s25_early_reg <= s25_early_next;
+    s26_early_reg <= s26_early_next;
+    s27_early_reg <= s27_early_next;
+    s28_early_reg <= s28_early_next;
+    s29_early_reg <= s29_early_next;
     s10_c_early_reg <= s10_c_early_next;
     s11_c_early_reg <= s11_c_early_next;
     s12_c_early_reg <= s12_c_early_next;
@@ -8925,18 +10490,23 @@ always @(posedge clk) begin
     s22_c_early_reg <= s22_c_early_next;
     s23_c_early_reg <= s23_c_early_next;
     s24_c_early_reg <= s24_c_early_next;
-    s25_c_ack_clamped_reg <= s25_c_ack_clamped_next;
+    s25_c_early_reg <= s25_c_early_next;
+    s26_c_early_reg <= s26_c_early_next;
+    s27_c_early_reg <= s27_c_early_next;
+    s28_c_early_reg <= s28_c_early_next;
+    s29_c_early_reg <= s29_c_early_next;
+    s30_c_ack_clamped_reg <= s30_c_ack_clamped_next;
     s9_cur_increase_reg <= s9_cur_increase_next;
-    s2_t_17_reg <= s2_t_17_next;
-    s3_t_17_reg <= s3_t_17_next;
-    s4_t_26_reg <= s4_t_26_next;
-    s2_t_18_reg <= s2_t_18_next;
-    s3_t_18_reg <= s3_t_18_next;
-    s4_t_27_reg <= s4_t_27_next;
+    s2_t_36_reg <= s2_t_36_next;
+    s3_t_21_reg <= s3_t_21_next;
+    s4_t_30_reg <= s4_t_30_next;
+    s2_t_37_reg <= s2_t_37_next;
+    s3_t_22_reg <= s3_t_22_next;
+    s4_t_31_reg <= s4_t_31_next;
     s5_cur_count_reg <= s5_cur_count_next;
-    s2_t_19_reg <= s2_t_19_next;
-    s3_t_19_reg <= s3_t_19_next;
-    s4_t_28_reg <= s4_t_28_next;
+    s2_t_38_reg <= s2_t_38_next;
+    s3_t_23_reg <= s3_t_23_next;
+    s4_t_32_reg <= s4_t_32_next;
     s2_unacked_reg <= s2_unacked_next;
     s3_unacked_reg <= s3_unacked_next;
     s4_unacked_reg <= s4_unacked_next;
@@ -8965,7 +10535,11 @@ always @(posedge clk) begin
     s23_ack_run_reg <= s23_ack_run_next;
     s24_ack_run_reg <= s24_ack_run_next;
     s25_ack_run_reg <= s25_ack_run_next;
-    s13_cur_c_reg <= s13_cur_c_next;
+    s26_ack_run_reg <= s26_ack_run_next;
+    s27_ack_run_reg <= s27_ack_run_next;
+    s28_ack_run_reg <= s28_ack_run_next;
+    s29_ack_run_reg <= s29_ack_run_next;
+    s30_ack_run_reg <= s30_ack_run_next;
     s14_cur_c_reg <= s14_cur_c_next;
     s15_cur_c_reg <= s15_cur_c_next;
     s16_cur_c_reg <= s16_cur_c_next;
@@ -8978,6 +10552,11 @@ always @(posedge clk) begin
     s23_cur_c_reg <= s23_cur_c_next;
     s24_cur_c_reg <= s24_cur_c_next;
     s25_cur_c_reg <= s25_cur_c_next;
+    s26_cur_c_reg <= s26_cur_c_next;
+    s27_cur_c_reg <= s27_cur_c_next;
+    s28_cur_c_reg <= s28_cur_c_next;
+    s29_cur_c_reg <= s29_cur_c_next;
+    s30_cur_c_reg <= s30_cur_c_next;
     s5_is_loss_reg <= s5_is_loss_next;
     s6_is_loss_reg <= s6_is_loss_next;
     s7_is_loss_reg <= s7_is_loss_next;
@@ -8999,6 +10578,11 @@ always @(posedge clk) begin
     s23_is_loss_reg <= s23_is_loss_next;
     s24_is_loss_reg <= s24_is_loss_next;
     s25_is_loss_reg <= s25_is_loss_next;
+    s26_is_loss_reg <= s26_is_loss_next;
+    s27_is_loss_reg <= s27_is_loss_next;
+    s28_is_loss_reg <= s28_is_loss_next;
+    s29_is_loss_reg <= s29_is_loss_next;
+    s30_is_loss_reg <= s30_is_loss_next;
     s9_c_loss_all_reg <= s9_c_loss_all_next;
     s10_c_loss_all_reg <= s10_c_loss_all_next;
     s11_c_loss_all_reg <= s11_c_loss_all_next;
@@ -9016,183 +10600,228 @@ always @(posedge clk) begin
     s23_c_loss_all_reg <= s23_c_loss_all_next;
     s24_c_loss_all_reg <= s24_c_loss_all_next;
     s25_c_loss_all_reg <= s25_c_loss_all_next;
-    s5_t_30_reg <= s5_t_30_next;
-    s6_t_27_reg <= s6_t_27_next;
-    s7_t_27_reg <= s7_t_27_next;
-    s8_t_20_reg <= s8_t_20_next;
-    s9_t_20_reg <= s9_t_20_next;
-    s10_t_17_reg <= s10_t_17_next;
-    s11_t_11_reg <= s11_t_11_next;
-    s12_t_10_reg <= s12_t_10_next;
-    s13_t_6_reg <= s13_t_6_next;
-    s14_t_6_reg <= s14_t_6_next;
-    s15_t_6_reg <= s15_t_6_next;
-    s16_t_6_reg <= s16_t_6_next;
-    s17_t_5_reg <= s17_t_5_next;
-    s18_t_6_reg <= s18_t_6_next;
-    s19_t_6_reg <= s19_t_6_next;
-    s20_t_6_reg <= s20_t_6_next;
-    s21_t_3_reg <= s21_t_3_next;
-    s22_t_3_reg <= s22_t_3_next;
-    s23_t_3_reg <= s23_t_3_next;
-    s24_t_reg <= s24_t_next;
-    s25_t_reg <= s25_t_next;
-    s10_t_18_reg <= s10_t_18_next;
-    s11_t_12_reg <= s11_t_12_next;
-    s12_t_11_reg <= s12_t_11_next;
-    s13_t_7_reg <= s13_t_7_next;
-    s14_t_7_reg <= s14_t_7_next;
-    s15_t_7_reg <= s15_t_7_next;
-    s16_t_7_reg <= s16_t_7_next;
-    s17_t_6_reg <= s17_t_6_next;
-    s18_t_7_reg <= s18_t_7_next;
-    s19_t_7_reg <= s19_t_7_next;
-    s20_t_7_reg <= s20_t_7_next;
-    s21_t_4_reg <= s21_t_4_next;
-    s22_t_4_reg <= s22_t_4_next;
-    s23_t_4_reg <= s23_t_4_next;
-    s24_t_2_reg <= s24_t_2_next;
-    s25_t_2_reg <= s25_t_2_next;
-    s5_t_31_reg <= s5_t_31_next;
-    s6_t_28_reg <= s6_t_28_next;
-    s7_t_28_reg <= s7_t_28_next;
-    s8_t_21_reg <= s8_t_21_next;
-    s9_t_21_reg <= s9_t_21_next;
-    s10_t_19_reg <= s10_t_19_next;
-    s11_t_13_reg <= s11_t_13_next;
-    s12_t_12_reg <= s12_t_12_next;
-    s13_t_8_reg <= s13_t_8_next;
-    s14_t_8_reg <= s14_t_8_next;
+    s26_c_loss_all_reg <= s26_c_loss_all_next;
+    s27_c_loss_all_reg <= s27_c_loss_all_next;
+    s28_c_loss_all_reg <= s28_c_loss_all_next;
+    s29_c_loss_all_reg <= s29_c_loss_all_next;
+    s30_c_loss_all_reg <= s30_c_loss_all_next;
+    s5_t_53_reg <= s5_t_53_next;
+    s6_t_35_reg <= s6_t_35_next;
+    s7_t_35_reg <= s7_t_35_next;
+    s8_t_33_reg <= s8_t_33_next;
+    s9_t_28_reg <= s9_t_28_next;
+    s10_t_23_reg <= s10_t_23_next;
+    s11_t_21_reg <= s11_t_21_next;
+    s12_t_19_reg <= s12_t_19_next;
+    s13_t_13_reg <= s13_t_13_next;
+    s14_t_12_reg <= s14_t_12_next;
     s15_t_8_reg <= s15_t_8_next;
     s16_t_8_reg <= s16_t_8_next;
     s17_t_7_reg <= s17_t_7_next;
-    s18_t_8_reg <= s18_t_8_next;
-    s19_t_8_reg <= s19_t_8_next;
-    s20_t_8_reg <= s20_t_8_next;
-    s21_t_5_reg <= s21_t_5_next;
-    s22_t_5_reg <= s22_t_5_next;
-    s23_t_5_reg <= s23_t_5_next;
-    s24_t_3_reg <= s24_t_3_next;
-    s25_t_3_reg <= s25_t_3_next;
-    s5_t_32_reg <= s5_t_32_next;
-    s6_t_29_reg <= s6_t_29_next;
-    s7_t_29_reg <= s7_t_29_next;
-    s8_t_22_reg <= s8_t_22_next;
-    s9_t_22_reg <= s9_t_22_next;
-    s10_t_20_reg <= s10_t_20_next;
-    s11_t_14_reg <= s11_t_14_next;
-    s12_t_13_reg <= s12_t_13_next;
-    s13_t_9_reg <= s13_t_9_next;
-    s14_t_9_reg <= s14_t_9_next;
+    s18_t_6_reg <= s18_t_6_next;
+    s19_t_6_reg <= s19_t_6_next;
+    s20_t_5_reg <= s20_t_5_next;
+    s21_t_32_reg <= s21_t_32_next;
+    s22_t_8_reg <= s22_t_8_next;
+    s23_t_8_reg <= s23_t_8_next;
+    s24_t_8_reg <= s24_t_8_next;
+    s25_t_5_reg <= s25_t_5_next;
+    s26_t_5_reg <= s26_t_5_next;
+    s27_t_4_reg <= s27_t_4_next;
+    s28_t_3_reg <= s28_t_3_next;
+    s29_t_reg <= s29_t_next;
+    s30_t_reg <= s30_t_next;
+    s10_t_24_reg <= s10_t_24_next;
+    s11_t_22_reg <= s11_t_22_next;
+    s12_t_20_reg <= s12_t_20_next;
+    s13_t_14_reg <= s13_t_14_next;
+    s14_t_13_reg <= s14_t_13_next;
     s15_t_9_reg <= s15_t_9_next;
     s16_t_9_reg <= s16_t_9_next;
     s17_t_8_reg <= s17_t_8_next;
-    s18_t_9_reg <= s18_t_9_next;
-    s19_t_9_reg <= s19_t_9_next;
-    s20_t_9_reg <= s20_t_9_next;
-    s21_t_6_reg <= s21_t_6_next;
-    s22_t_6_reg <= s22_t_6_next;
-    s23_t_6_reg <= s23_t_6_next;
-    s24_t_4_reg <= s24_t_4_next;
-    s25_t_4_reg <= s25_t_4_next;
-    s6_t_30_reg <= s6_t_30_next;
-    s7_t_30_reg <= s7_t_30_next;
-    s8_t_23_reg <= s8_t_23_next;
-    s9_t_23_reg <= s9_t_23_next;
-    s10_t_21_reg <= s10_t_21_next;
-    s11_t_15_reg <= s11_t_15_next;
-    s12_t_14_reg <= s12_t_14_next;
-    s13_t_10_reg <= s13_t_10_next;
-    s14_t_10_reg <= s14_t_10_next;
+    s18_t_7_reg <= s18_t_7_next;
+    s19_t_7_reg <= s19_t_7_next;
+    s20_t_6_reg <= s20_t_6_next;
+    s21_t_33_reg <= s21_t_33_next;
+    s22_t_9_reg <= s22_t_9_next;
+    s23_t_9_reg <= s23_t_9_next;
+    s24_t_9_reg <= s24_t_9_next;
+    s25_t_6_reg <= s25_t_6_next;
+    s26_t_6_reg <= s26_t_6_next;
+    s27_t_5_reg <= s27_t_5_next;
+    s28_t_4_reg <= s28_t_4_next;
+    s29_t_2_reg <= s29_t_2_next;
+    s30_t_2_reg <= s30_t_2_next;
+    s5_t_54_reg <= s5_t_54_next;
+    s6_t_36_reg <= s6_t_36_next;
+    s7_t_36_reg <= s7_t_36_next;
+    s8_t_34_reg <= s8_t_34_next;
+    s9_t_29_reg <= s9_t_29_next;
+    s10_t_25_reg <= s10_t_25_next;
+    s11_t_23_reg <= s11_t_23_next;
+    s12_t_21_reg <= s12_t_21_next;
+    s13_t_15_reg <= s13_t_15_next;
+    s14_t_14_reg <= s14_t_14_next;
     s15_t_10_reg <= s15_t_10_next;
     s16_t_10_reg <= s16_t_10_next;
     s17_t_9_reg <= s17_t_9_next;
-    s18_t_10_reg <= s18_t_10_next;
-    s19_t_10_reg <= s19_t_10_next;
-    s20_t_10_reg <= s20_t_10_next;
-    s21_t_7_reg <= s21_t_7_next;
-    s22_t_7_reg <= s22_t_7_next;
-    s23_t_7_reg <= s23_t_7_next;
-    s24_t_5_reg <= s24_t_5_next;
-    s25_t_5_reg <= s25_t_5_next;
-    s5_t_33_reg <= s5_t_33_next;
-    s6_t_31_reg <= s6_t_31_next;
-    s7_t_31_reg <= s7_t_31_next;
-    s8_t_24_reg <= s8_t_24_next;
-    s9_t_24_reg <= s9_t_24_next;
-    s10_t_22_reg <= s10_t_22_next;
-    s11_t_16_reg <= s11_t_16_next;
-    s12_t_15_reg <= s12_t_15_next;
-    s13_t_11_reg <= s13_t_11_next;
-    s14_t_11_reg <= s14_t_11_next;
+    s18_t_8_reg <= s18_t_8_next;
+    s19_t_8_reg <= s19_t_8_next;
+    s20_t_7_reg <= s20_t_7_next;
+    s21_t_34_reg <= s21_t_34_next;
+    s22_t_10_reg <= s22_t_10_next;
+    s23_t_10_reg <= s23_t_10_next;
+    s24_t_10_reg <= s24_t_10_next;
+    s25_t_7_reg <= s25_t_7_next;
+    s26_t_7_reg <= s26_t_7_next;
+    s27_t_6_reg <= s27_t_6_next;
+    s28_t_5_reg <= s28_t_5_next;
+    s29_t_3_reg <= s29_t_3_next;
+    s30_t_3_reg <= s30_t_3_next;
+    s5_t_55_reg <= s5_t_55_next;
+    s6_t_37_reg <= s6_t_37_next;
+    s7_t_37_reg <= s7_t_37_next;
+    s8_t_35_reg <= s8_t_35_next;
+    s9_t_30_reg <= s9_t_30_next;
+    s10_t_26_reg <= s10_t_26_next;
+    s11_t_24_reg <= s11_t_24_next;
+    s12_t_22_reg <= s12_t_22_next;
+    s13_t_16_reg <= s13_t_16_next;
+    s14_t_15_reg <= s14_t_15_next;
     s15_t_11_reg <= s15_t_11_next;
     s16_t_11_reg <= s16_t_11_next;
     s17_t_10_reg <= s17_t_10_next;
-    s18_t_11_reg <= s18_t_11_next;
-    s19_t_11_reg <= s19_t_11_next;
-    s20_t_11_reg <= s20_t_11_next;
-    s21_t_8_reg <= s21_t_8_next;
-    s22_t_8_reg <= s22_t_8_next;
-    s23_t_8_reg <= s23_t_8_next;
-    s24_t_6_reg <= s24_t_6_next;
-    s25_t_6_reg <= s25_t_6_next;
-    s6_t_32_reg <= s6_t_32_next;
-    s7_t_32_reg <= s7_t_32_next;
-    s8_t_25_reg <= s8_t_25_next;
-    s9_t_25_reg <= s9_t_25_next;
-    s10_t_23_reg <= s10_t_23_next;
-    s11_t_17_reg <= s11_t_17_next;
-    s12_t_16_reg <= s12_t_16_next;
-    s13_t_12_reg <= s13_t_12_next;
-    s14_t_12_reg <= s14_t_12_next;
+    s18_t_9_reg <= s18_t_9_next;
+    s19_t_9_reg <= s19_t_9_next;
+    s20_t_8_reg <= s20_t_8_next;
+    s21_t_35_reg <= s21_t_35_next;
+    s22_t_11_reg <= s22_t_11_next;
+    s23_t_11_reg <= s23_t_11_next;
+    s24_t_11_reg <= s24_t_11_next;
+    s25_t_8_reg <= s25_t_8_next;
+    s26_t_8_reg <= s26_t_8_next;
+    s27_t_7_reg <= s27_t_7_next;
+    s28_t_6_reg <= s28_t_6_next;
+    s29_t_4_reg <= s29_t_4_next;
+    s30_t_4_reg <= s30_t_4_next;
+    s6_t_38_reg <= s6_t_38_next;
+    s7_t_38_reg <= s7_t_38_next;
+    s8_t_36_reg <= s8_t_36_next;
+    s9_t_31_reg <= s9_t_31_next;
+    s10_t_27_reg <= s10_t_27_next;
+    s11_t_25_reg <= s11_t_25_next;
+    s12_t_23_reg <= s12_t_23_next;
+    s13_t_17_reg <= s13_t_17_next;
+    s14_t_16_reg <= s14_t_16_next;
     s15_t_12_reg <= s15_t_12_next;
     s16_t_12_reg <= s16_t_12_next;
     s17_t_11_reg <= s17_t_11_next;
-    s18_t_12_reg <= s18_t_12_next;
-    s19_t_12_reg <= s19_t_12_next;
-    s20_t_12_reg <= s20_t_12_next;
-    s21_t_9_reg <= s21_t_9_next;
-    s22_t_9_reg <= s22_t_9_next;
-    s23_t_9_reg <= s23_t_9_next;
-    s24_t_7_reg <= s24_t_7_next;
-    s25_t_7_reg <= s25_t_7_next;
-    s2_t_20_reg <= s2_t_20_next;
-    s3_t_20_reg <= s3_t_20_next;
-    s4_t_29_reg <= s4_t_29_next;
-    s5_t_34_reg <= s5_t_34_next;
-    s6_t_33_reg <= s6_t_33_next;
-    s7_t_33_reg <= s7_t_33_next;
-    s8_t_26_reg <= s8_t_26_next;
-    s9_t_26_reg <= s9_t_26_next;
-    s10_t_24_reg <= s10_t_24_next;
-    s11_t_18_reg <= s11_t_18_next;
-    s12_t_17_reg <= s12_t_17_next;
-    s13_t_13_reg <= s13_t_13_next;
-    s14_t_13_reg <= s14_t_13_next;
+    s18_t_10_reg <= s18_t_10_next;
+    s19_t_10_reg <= s19_t_10_next;
+    s20_t_9_reg <= s20_t_9_next;
+    s21_t_36_reg <= s21_t_36_next;
+    s22_t_12_reg <= s22_t_12_next;
+    s23_t_12_reg <= s23_t_12_next;
+    s24_t_12_reg <= s24_t_12_next;
+    s25_t_9_reg <= s25_t_9_next;
+    s26_t_9_reg <= s26_t_9_next;
+    s27_t_8_reg <= s27_t_8_next;
+    s28_t_7_reg <= s28_t_7_next;
+    s29_t_5_reg <= s29_t_5_next;
+    s30_t_5_reg <= s30_t_5_next;
+    s5_t_56_reg <= s5_t_56_next;
+    s6_t_39_reg <= s6_t_39_next;
+    s7_t_39_reg <= s7_t_39_next;
+    s8_t_37_reg <= s8_t_37_next;
+    s9_t_32_reg <= s9_t_32_next;
+    s10_t_28_reg <= s10_t_28_next;
+    s11_t_26_reg <= s11_t_26_next;
+    s12_t_24_reg <= s12_t_24_next;
+    s13_t_18_reg <= s13_t_18_next;
+    s14_t_17_reg <= s14_t_17_next;
     s15_t_13_reg <= s15_t_13_next;
     s16_t_13_reg <= s16_t_13_next;
     s17_t_12_reg <= s17_t_12_next;
+    s18_t_11_reg <= s18_t_11_next;
+    s19_t_11_reg <= s19_t_11_next;
+    s20_t_10_reg <= s20_t_10_next;
+    s21_t_37_reg <= s21_t_37_next;
+    s22_t_13_reg <= s22_t_13_next;
+    s23_t_13_reg <= s23_t_13_next;
+    s24_t_13_reg <= s24_t_13_next;
+    s25_t_10_reg <= s25_t_10_next;
+    s26_t_10_reg <= s26_t_10_next;
+    s27_t_9_reg <= s27_t_9_next;
+    s28_t_8_reg <= s28_t_8_next;
+    s29_t_6_reg <= s29_t_6_next;
+    s30_t_6_reg <= s30_t_6_next;
+    s6_t_40_reg <= s6_t_40_next;
+    s7_t_40_reg <= s7_t_40_next;
+    s8_t_38_reg <= s8_t_38_next;
+    s9_t_33_reg <= s9_t_33_next;
+    s10_t_29_reg <= s10_t_29_next;
+    s11_t_27_reg <= s11_t_27_next;
+    s12_t_25_reg <= s12_t_25_next;
+    s13_t_19_reg <= s13_t_19_next;
+    s14_t_18_reg <= s14_t_18_next;
+    s15_t_14_reg <= s15_t_14_next;
+    s16_t_14_reg <= s16_t_14_next;
+    s17_t_13_reg <= s17_t_13_next;
+    s18_t_12_reg <= s18_t_12_next;
+    s19_t_12_reg <= s19_t_12_next;
+    s20_t_11_reg <= s20_t_11_next;
+    s21_t_38_reg <= s21_t_38_next;
+    s22_t_14_reg <= s22_t_14_next;
+    s23_t_14_reg <= s23_t_14_next;
+    s24_t_14_reg <= s24_t_14_next;
+    s25_t_11_reg <= s25_t_11_next;
+    s26_t_11_reg <= s26_t_11_next;
+    s27_t_10_reg <= s27_t_10_next;
+    s28_t_9_reg <= s28_t_9_next;
+    s29_t_7_reg <= s29_t_7_next;
+    s30_t_7_reg <= s30_t_7_next;
+    s2_t_39_reg <= s2_t_39_next;
+    s3_t_24_reg <= s3_t_24_next;
+    s4_t_33_reg <= s4_t_33_next;
+    s5_t_57_reg <= s5_t_57_next;
+    s6_t_41_reg <= s6_t_41_next;
+    s7_t_41_reg <= s7_t_41_next;
+    s8_t_39_reg <= s8_t_39_next;
+    s9_t_34_reg <= s9_t_34_next;
+    s10_t_30_reg <= s10_t_30_next;
+    s11_t_28_reg <= s11_t_28_next;
+    s12_t_26_reg <= s12_t_26_next;
+    s13_t_20_reg <= s13_t_20_next;
+    s14_t_19_reg <= s14_t_19_next;
+    s15_t_15_reg <= s15_t_15_next;
+    s16_t_15_reg <= s16_t_15_next;
+    s17_t_14_reg <= s17_t_14_next;
     s18_t_13_reg <= s18_t_13_next;
     s19_t_13_reg <= s19_t_13_next;
-    s20_t_13_reg <= s20_t_13_next;
-    s21_t_10_reg <= s21_t_10_next;
-    s22_t_10_reg <= s22_t_10_next;
-    s23_t_10_reg <= s23_t_10_next;
-    s24_t_8_reg <= s24_t_8_next;
-    s25_t_8_reg <= s25_t_8_next;
-    s2_t_21_reg <= s2_t_21_next;
-    s3_t_21_reg <= s3_t_21_next;
-    s4_t_30_reg <= s4_t_30_next;
+    s20_t_12_reg <= s20_t_12_next;
+    s21_t_39_reg <= s21_t_39_next;
+    s22_t_15_reg <= s22_t_15_next;
+    s23_t_15_reg <= s23_t_15_next;
+    s24_t_15_reg <= s24_t_15_next;
+    s25_t_12_reg <= s25_t_12_next;
+    s26_t_12_reg <= s26_t_12_next;
+    s27_t_11_reg <= s27_t_11_next;
+    s28_t_10_reg <= s28_t_10_next;
+    s29_t_8_reg <= s29_t_8_next;
+    s30_t_8_reg <= s30_t_8_next;
+    s2_t_40_reg <= s2_t_40_next;
+    s3_t_25_reg <= s3_t_25_next;
+    s4_t_34_reg <= s4_t_34_next;
     s5_core_case_reg <= s5_core_case_next;
     s6_core_case_reg <= s6_core_case_next;
     s7_core_case_reg <= s7_core_case_next;
     s8_core_case_reg <= s8_core_case_next;
     s9_core_case_reg <= s9_core_case_next;
-    s5_t_35_reg <= s5_t_35_next;
-    s6_t_34_reg <= s6_t_34_next;
-    s7_t_34_reg <= s7_t_34_next;
-    s8_t_27_reg <= s8_t_27_next;
-    s9_t_27_reg <= s9_t_27_next;
+    s5_t_58_reg <= s5_t_58_next;
+    s6_t_42_reg <= s6_t_42_next;
+    s7_t_42_reg <= s7_t_42_next;
+    s8_t_40_reg <= s8_t_40_next;
+    s9_t_35_reg <= s9_t_35_next;
     s2_kind_reg <= s2_kind_next;
     s3_kind_reg <= s3_kind_next;
     s4_kind_reg <= s4_kind_next;
@@ -9217,22 +10846,32 @@ always @(posedge clk) begin
     s23_kind_reg <= s23_kind_next;
     s24_kind_reg <= s24_kind_next;
     s25_kind_reg <= s25_kind_next;
-    s10_t_25_reg <= s10_t_25_next;
-    s11_t_19_reg <= s11_t_19_next;
-    s12_t_18_reg <= s12_t_18_next;
-    s13_t_14_reg <= s13_t_14_next;
-    s14_t_14_reg <= s14_t_14_next;
-    s15_t_14_reg <= s15_t_14_next;
-    s16_t_14_reg <= s16_t_14_next;
-    s17_t_13_reg <= s17_t_13_next;
+    s26_kind_reg <= s26_kind_next;
+    s27_kind_reg <= s27_kind_next;
+    s28_kind_reg <= s28_kind_next;
+    s29_kind_reg <= s29_kind_next;
+    s30_kind_reg <= s30_kind_next;
+    s10_t_31_reg <= s10_t_31_next;
+    s11_t_29_reg <= s11_t_29_next;
+    s12_t_27_reg <= s12_t_27_next;
+    s13_t_21_reg <= s13_t_21_next;
+    s14_t_20_reg <= s14_t_20_next;
+    s15_t_16_reg <= s15_t_16_next;
+    s16_t_16_reg <= s16_t_16_next;
+    s17_t_15_reg <= s17_t_15_next;
     s18_t_14_reg <= s18_t_14_next;
     s19_t_14_reg <= s19_t_14_next;
-    s20_t_14_reg <= s20_t_14_next;
-    s21_t_11_reg <= s21_t_11_next;
-    s22_t_11_reg <= s22_t_11_next;
-    s23_t_11_reg <= s23_t_11_next;
-    s24_t_9_reg <= s24_t_9_next;
-    s25_t_9_reg <= s25_t_9_next;
+    s20_t_13_reg <= s20_t_13_next;
+    s21_t_40_reg <= s21_t_40_next;
+    s22_t_16_reg <= s22_t_16_next;
+    s23_t_16_reg <= s23_t_16_next;
+    s24_t_16_reg <= s24_t_16_next;
+    s25_t_13_reg <= s25_t_13_next;
+    s26_t_13_reg <= s26_t_13_next;
+    s27_t_12_reg <= s27_t_12_next;
+    s28_t_11_reg <= s28_t_11_next;
+    s29_t_9_reg <= s29_t_9_next;
+    s30_t_9_reg <= s30_t_9_next;
     s10_qa_fired_reg <= s10_qa_fired_next;
     s11_qa_fired_reg <= s11_qa_fired_next;
     s12_qa_fired_reg <= s12_qa_fired_next;
@@ -9249,22 +10888,32 @@ always @(posedge clk) begin
     s23_qa_fired_reg <= s23_qa_fired_next;
     s24_qa_fired_reg <= s24_qa_fired_next;
     s25_qa_fired_reg <= s25_qa_fired_next;
-    s10_t_26_reg <= s10_t_26_next;
-    s11_t_20_reg <= s11_t_20_next;
-    s12_t_19_reg <= s12_t_19_next;
-    s13_t_15_reg <= s13_t_15_next;
-    s14_t_15_reg <= s14_t_15_next;
-    s15_t_15_reg <= s15_t_15_next;
-    s16_t_15_reg <= s16_t_15_next;
-    s17_t_14_reg <= s17_t_14_next;
+    s26_qa_fired_reg <= s26_qa_fired_next;
+    s27_qa_fired_reg <= s27_qa_fired_next;
+    s28_qa_fired_reg <= s28_qa_fired_next;
+    s29_qa_fired_reg <= s29_qa_fired_next;
+    s30_qa_fired_reg <= s30_qa_fired_next;
+    s10_t_32_reg <= s10_t_32_next;
+    s11_t_30_reg <= s11_t_30_next;
+    s12_t_28_reg <= s12_t_28_next;
+    s13_t_22_reg <= s13_t_22_next;
+    s14_t_21_reg <= s14_t_21_next;
+    s15_t_17_reg <= s15_t_17_next;
+    s16_t_17_reg <= s16_t_17_next;
+    s17_t_16_reg <= s17_t_16_next;
     s18_t_15_reg <= s18_t_15_next;
     s19_t_15_reg <= s19_t_15_next;
-    s20_t_15_reg <= s20_t_15_next;
-    s21_t_12_reg <= s21_t_12_next;
-    s22_t_12_reg <= s22_t_12_next;
-    s23_t_12_reg <= s23_t_12_next;
-    s24_t_10_reg <= s24_t_10_next;
-    s25_t_10_reg <= s25_t_10_next;
+    s20_t_14_reg <= s20_t_14_next;
+    s21_t_41_reg <= s21_t_41_next;
+    s22_t_17_reg <= s22_t_17_next;
+    s23_t_17_reg <= s23_t_17_next;
+    s24_t_17_reg <= s24_t_17_next;
+    s25_t_14_reg <= s25_t_14_next;
+    s26_t_14_reg <= s26_t_14_next;
+    s27_t_13_reg <= s27_t_13_next;
+    s28_t_12_reg <= s28_t_12_next;
+    s29_t_10_reg <= s29_t_10_next;
+    s30_t_10_reg <= s30_t_10_next;
     out_rd_ptr_reg <= out_rd_ptr_next;
     out_wr_ptr_reg <= out_wr_ptr_next;
     out_count_reg <= out_count_next;
@@ -9457,6 +11106,41 @@ always @(posedge clk) begin
     out26_qa_reg <= out26_qa_next;
     out26_fast_reg <= out26_fast_next;
     out26_error_reg <= out26_error_next;
+    out27_conn_reg <= out27_conn_next;
+    out27_kind_reg <= out27_kind_next;
+    out27_cwnd_reg <= out27_cwnd_next;
+    out27_case_reg <= out27_case_next;
+    out27_qa_reg <= out27_qa_next;
+    out27_fast_reg <= out27_fast_next;
+    out27_error_reg <= out27_error_next;
+    out28_conn_reg <= out28_conn_next;
+    out28_kind_reg <= out28_kind_next;
+    out28_cwnd_reg <= out28_cwnd_next;
+    out28_case_reg <= out28_case_next;
+    out28_qa_reg <= out28_qa_next;
+    out28_fast_reg <= out28_fast_next;
+    out28_error_reg <= out28_error_next;
+    out29_conn_reg <= out29_conn_next;
+    out29_kind_reg <= out29_kind_next;
+    out29_cwnd_reg <= out29_cwnd_next;
+    out29_case_reg <= out29_case_next;
+    out29_qa_reg <= out29_qa_next;
+    out29_fast_reg <= out29_fast_next;
+    out29_error_reg <= out29_error_next;
+    out30_conn_reg <= out30_conn_next;
+    out30_kind_reg <= out30_kind_next;
+    out30_cwnd_reg <= out30_cwnd_next;
+    out30_case_reg <= out30_case_next;
+    out30_qa_reg <= out30_qa_next;
+    out30_fast_reg <= out30_fast_next;
+    out30_error_reg <= out30_error_next;
+    out31_conn_reg <= out31_conn_next;
+    out31_kind_reg <= out31_kind_next;
+    out31_cwnd_reg <= out31_cwnd_next;
+    out31_case_reg <= out31_case_next;
+    out31_qa_reg <= out31_qa_next;
+    out31_fast_reg <= out31_fast_next;
+    out31_error_reg <= out31_error_next;
     out_head_conn_reg <= out_head_conn_next;
     out_head_kind_reg <= out_head_kind_next;
     out_head_cwnd_reg <= out_head_cwnd_next;
@@ -9470,7 +11154,7 @@ always @(posedge clk) begin
         in_valid_reg <= 1'd0;
         skid_valid_reg <= 1'd0;
         in_ready_reg <= 1'd1;
-        occ_reg <= 5'd0;
+        occ_reg <= 6'd0;
         s1_valid_reg <= 1'd0;
         s2_valid_reg <= 1'd0;
         s3_valid_reg <= 1'd0;
@@ -9496,14 +11180,575 @@ always @(posedge clk) begin
         s23_valid_reg <= 1'd0;
         s24_valid_reg <= 1'd0;
         s25_valid_reg <= 1'd0;
+        s26_valid_reg <= 1'd0;
+        s27_valid_reg <= 1'd0;
+        s28_valid_reg <= 1'd0;
+        s29_valid_reg <= 1'd0;
+        s30_valid_reg <= 1'd0;
         hazard_reg <= 1'd0;
         credits_out_reg <= 1'd0;
         out_rd_ptr_reg <= 5'd0;
         out_wr_ptr_reg <= 5'd0;
-        out_count_reg <= 5'd0;
+        out_count_reg <= 6'd0;
         out_rd_ptr_plus1_reg <= 5'd1;
     end
 end
+
+`ifdef NICGEN_ECP5
+// products on Lattice ECP5 MULT18X18D multipliers, each through its output register
+MULT18X18D #(
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
+    .GSR("DISABLED"), .RESETMODE("SYNC")
+) s6_qa_scaled_pp00_mult (  // s6_qa_scaled_pp00_reg = _s6_qa_scaled_pp00_next_2 * 35'hcccd
+    .A17(_s6_qa_scaled_pp00_next_2[17]), .A16(_s6_qa_scaled_pp00_next_2[16]), .A15(_s6_qa_scaled_pp00_next_2[15]), .A14(_s6_qa_scaled_pp00_next_2[14]), .A13(_s6_qa_scaled_pp00_next_2[13]), .A12(_s6_qa_scaled_pp00_next_2[12]), .A11(_s6_qa_scaled_pp00_next_2[11]), .A10(_s6_qa_scaled_pp00_next_2[10]), .A9(_s6_qa_scaled_pp00_next_2[9]), .A8(_s6_qa_scaled_pp00_next_2[8]), .A7(_s6_qa_scaled_pp00_next_2[7]), .A6(_s6_qa_scaled_pp00_next_2[6]), .A5(_s6_qa_scaled_pp00_next_2[5]), .A4(_s6_qa_scaled_pp00_next_2[4]), .A3(_s6_qa_scaled_pp00_next_2[3]), .A2(_s6_qa_scaled_pp00_next_2[2]), .A1(_s6_qa_scaled_pp00_next_2[1]), .A0(_s6_qa_scaled_pp00_next_2[0]),
+    .B17(1'b0), .B16(1'b0), .B15(1'b1), .B14(1'b1), .B13(1'b0), .B12(1'b0), .B11(1'b1), .B10(1'b1), .B9(1'b0), .B8(1'b0), .B7(1'b1), .B6(1'b1), .B5(1'b0), .B4(1'b0), .B3(1'b1), .B2(1'b1), .B1(1'b0), .B0(1'b1),
+    .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
+    .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
+    .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
+    .P35(), .P34(s6_qa_scaled_pp00_reg[34]), .P33(s6_qa_scaled_pp00_reg[33]), .P32(s6_qa_scaled_pp00_reg[32]), .P31(s6_qa_scaled_pp00_reg[31]), .P30(s6_qa_scaled_pp00_reg[30]), .P29(s6_qa_scaled_pp00_reg[29]), .P28(s6_qa_scaled_pp00_reg[28]), .P27(s6_qa_scaled_pp00_reg[27]), .P26(s6_qa_scaled_pp00_reg[26]), .P25(s6_qa_scaled_pp00_reg[25]), .P24(s6_qa_scaled_pp00_reg[24]), .P23(s6_qa_scaled_pp00_reg[23]), .P22(s6_qa_scaled_pp00_reg[22]), .P21(s6_qa_scaled_pp00_reg[21]), .P20(s6_qa_scaled_pp00_reg[20]), .P19(s6_qa_scaled_pp00_reg[19]), .P18(s6_qa_scaled_pp00_reg[18]), .P17(s6_qa_scaled_pp00_reg[17]), .P16(s6_qa_scaled_pp00_reg[16]), .P15(s6_qa_scaled_pp00_reg[15]), .P14(s6_qa_scaled_pp00_reg[14]), .P13(s6_qa_scaled_pp00_reg[13]), .P12(s6_qa_scaled_pp00_reg[12]), .P11(s6_qa_scaled_pp00_reg[11]), .P10(s6_qa_scaled_pp00_reg[10]), .P9(s6_qa_scaled_pp00_reg[9]), .P8(s6_qa_scaled_pp00_reg[8]), .P7(s6_qa_scaled_pp00_reg[7]), .P6(s6_qa_scaled_pp00_reg[6]), .P5(s6_qa_scaled_pp00_reg[5]), .P4(s6_qa_scaled_pp00_reg[4]), .P3(s6_qa_scaled_pp00_reg[3]), .P2(s6_qa_scaled_pp00_reg[2]), .P1(s6_qa_scaled_pp00_reg[1]), .P0(s6_qa_scaled_pp00_reg[0])
+);
+MULT18X18D #(
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
+    .GSR("DISABLED"), .RESETMODE("SYNC")
+) s6_qa_scaled_pp10_mult (  // s6_qa_scaled_pp10_reg = _s6_qa_scaled_pp10_next_1 * 20'hcccd
+    .A17(_s6_qa_scaled_pp10_next_1[17]), .A16(_s6_qa_scaled_pp10_next_1[16]), .A15(_s6_qa_scaled_pp10_next_1[15]), .A14(_s6_qa_scaled_pp10_next_1[14]), .A13(_s6_qa_scaled_pp10_next_1[13]), .A12(_s6_qa_scaled_pp10_next_1[12]), .A11(_s6_qa_scaled_pp10_next_1[11]), .A10(_s6_qa_scaled_pp10_next_1[10]), .A9(_s6_qa_scaled_pp10_next_1[9]), .A8(_s6_qa_scaled_pp10_next_1[8]), .A7(_s6_qa_scaled_pp10_next_1[7]), .A6(_s6_qa_scaled_pp10_next_1[6]), .A5(_s6_qa_scaled_pp10_next_1[5]), .A4(_s6_qa_scaled_pp10_next_1[4]), .A3(_s6_qa_scaled_pp10_next_1[3]), .A2(_s6_qa_scaled_pp10_next_1[2]), .A1(_s6_qa_scaled_pp10_next_1[1]), .A0(_s6_qa_scaled_pp10_next_1[0]),
+    .B17(1'b0), .B16(1'b0), .B15(1'b1), .B14(1'b1), .B13(1'b0), .B12(1'b0), .B11(1'b1), .B10(1'b1), .B9(1'b0), .B8(1'b0), .B7(1'b1), .B6(1'b1), .B5(1'b0), .B4(1'b0), .B3(1'b1), .B2(1'b1), .B1(1'b0), .B0(1'b1),
+    .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
+    .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
+    .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(s6_qa_scaled_pp10_reg[19]), .P18(s6_qa_scaled_pp10_reg[18]), .P17(s6_qa_scaled_pp10_reg[17]), .P16(s6_qa_scaled_pp10_reg[16]), .P15(s6_qa_scaled_pp10_reg[15]), .P14(s6_qa_scaled_pp10_reg[14]), .P13(s6_qa_scaled_pp10_reg[13]), .P12(s6_qa_scaled_pp10_reg[12]), .P11(s6_qa_scaled_pp10_reg[11]), .P10(s6_qa_scaled_pp10_reg[10]), .P9(s6_qa_scaled_pp10_reg[9]), .P8(s6_qa_scaled_pp10_reg[8]), .P7(s6_qa_scaled_pp10_reg[7]), .P6(s6_qa_scaled_pp10_reg[6]), .P5(s6_qa_scaled_pp10_reg[5]), .P4(s6_qa_scaled_pp10_reg[4]), .P3(s6_qa_scaled_pp10_reg[3]), .P2(s6_qa_scaled_pp10_reg[2]), .P1(s6_qa_scaled_pp10_reg[1]), .P0(s6_qa_scaled_pp10_reg[0])
+);
+MULT18X18D #(
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
+    .GSR("DISABLED"), .RESETMODE("SYNC")
+) s2_size_kmi_pp00_mult (  // s2_size_kmi_pp00_reg = _s2_size_kmi_pp00_next_0 * 32'h37777
+    .A17(_s2_size_kmi_pp00_next_0[17]), .A16(_s2_size_kmi_pp00_next_0[16]), .A15(_s2_size_kmi_pp00_next_0[15]), .A14(_s2_size_kmi_pp00_next_0[14]), .A13(_s2_size_kmi_pp00_next_0[13]), .A12(_s2_size_kmi_pp00_next_0[12]), .A11(_s2_size_kmi_pp00_next_0[11]), .A10(_s2_size_kmi_pp00_next_0[10]), .A9(_s2_size_kmi_pp00_next_0[9]), .A8(_s2_size_kmi_pp00_next_0[8]), .A7(_s2_size_kmi_pp00_next_0[7]), .A6(_s2_size_kmi_pp00_next_0[6]), .A5(_s2_size_kmi_pp00_next_0[5]), .A4(_s2_size_kmi_pp00_next_0[4]), .A3(_s2_size_kmi_pp00_next_0[3]), .A2(_s2_size_kmi_pp00_next_0[2]), .A1(_s2_size_kmi_pp00_next_0[1]), .A0(_s2_size_kmi_pp00_next_0[0]),
+    .B17(1'b1), .B16(1'b1), .B15(1'b0), .B14(1'b1), .B13(1'b1), .B12(1'b1), .B11(1'b0), .B10(1'b1), .B9(1'b1), .B8(1'b1), .B7(1'b0), .B6(1'b1), .B5(1'b1), .B4(1'b1), .B3(1'b0), .B2(1'b1), .B1(1'b1), .B0(1'b1),
+    .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
+    .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
+    .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
+    .P35(), .P34(), .P33(), .P32(), .P31(s2_size_kmi_pp00_reg[31]), .P30(s2_size_kmi_pp00_reg[30]), .P29(s2_size_kmi_pp00_reg[29]), .P28(s2_size_kmi_pp00_reg[28]), .P27(s2_size_kmi_pp00_reg[27]), .P26(s2_size_kmi_pp00_reg[26]), .P25(s2_size_kmi_pp00_reg[25]), .P24(s2_size_kmi_pp00_reg[24]), .P23(s2_size_kmi_pp00_reg[23]), .P22(s2_size_kmi_pp00_reg[22]), .P21(s2_size_kmi_pp00_reg[21]), .P20(s2_size_kmi_pp00_reg[20]), .P19(s2_size_kmi_pp00_reg[19]), .P18(s2_size_kmi_pp00_reg[18]), .P17(s2_size_kmi_pp00_reg[17]), .P16(s2_size_kmi_pp00_reg[16]), .P15(s2_size_kmi_pp00_reg[15]), .P14(s2_size_kmi_pp00_reg[14]), .P13(s2_size_kmi_pp00_reg[13]), .P12(s2_size_kmi_pp00_reg[12]), .P11(s2_size_kmi_pp00_reg[11]), .P10(s2_size_kmi_pp00_reg[10]), .P9(s2_size_kmi_pp00_reg[9]), .P8(s2_size_kmi_pp00_reg[8]), .P7(s2_size_kmi_pp00_reg[7]), .P6(s2_size_kmi_pp00_reg[6]), .P5(s2_size_kmi_pp00_reg[5]), .P4(s2_size_kmi_pp00_reg[4]), .P3(s2_size_kmi_pp00_reg[3]), .P2(s2_size_kmi_pp00_reg[2]), .P1(s2_size_kmi_pp00_reg[1]), .P0(s2_size_kmi_pp00_reg[0])
+);
+MULT18X18D #(
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
+    .GSR("DISABLED"), .RESETMODE("SYNC")
+) s2_size_kmi_pp01_mult (  // s2_size_kmi_pp01_reg = _s2_size_kmi_pp01_next_0 * 24'h2dd
+    .A17(_s2_size_kmi_pp01_next_0[17]), .A16(_s2_size_kmi_pp01_next_0[16]), .A15(_s2_size_kmi_pp01_next_0[15]), .A14(_s2_size_kmi_pp01_next_0[14]), .A13(_s2_size_kmi_pp01_next_0[13]), .A12(_s2_size_kmi_pp01_next_0[12]), .A11(_s2_size_kmi_pp01_next_0[11]), .A10(_s2_size_kmi_pp01_next_0[10]), .A9(_s2_size_kmi_pp01_next_0[9]), .A8(_s2_size_kmi_pp01_next_0[8]), .A7(_s2_size_kmi_pp01_next_0[7]), .A6(_s2_size_kmi_pp01_next_0[6]), .A5(_s2_size_kmi_pp01_next_0[5]), .A4(_s2_size_kmi_pp01_next_0[4]), .A3(_s2_size_kmi_pp01_next_0[3]), .A2(_s2_size_kmi_pp01_next_0[2]), .A1(_s2_size_kmi_pp01_next_0[1]), .A0(_s2_size_kmi_pp01_next_0[0]),
+    .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(1'b0), .B11(1'b0), .B10(1'b0), .B9(1'b1), .B8(1'b0), .B7(1'b1), .B6(1'b1), .B5(1'b0), .B4(1'b1), .B3(1'b1), .B2(1'b1), .B1(1'b0), .B0(1'b1),
+    .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
+    .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
+    .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(s2_size_kmi_pp01_reg[23]), .P22(s2_size_kmi_pp01_reg[22]), .P21(s2_size_kmi_pp01_reg[21]), .P20(s2_size_kmi_pp01_reg[20]), .P19(s2_size_kmi_pp01_reg[19]), .P18(s2_size_kmi_pp01_reg[18]), .P17(s2_size_kmi_pp01_reg[17]), .P16(s2_size_kmi_pp01_reg[16]), .P15(s2_size_kmi_pp01_reg[15]), .P14(s2_size_kmi_pp01_reg[14]), .P13(s2_size_kmi_pp01_reg[13]), .P12(s2_size_kmi_pp01_reg[12]), .P11(s2_size_kmi_pp01_reg[11]), .P10(s2_size_kmi_pp01_reg[10]), .P9(s2_size_kmi_pp01_reg[9]), .P8(s2_size_kmi_pp01_reg[8]), .P7(s2_size_kmi_pp01_reg[7]), .P6(s2_size_kmi_pp01_reg[6]), .P5(s2_size_kmi_pp01_reg[5]), .P4(s2_size_kmi_pp01_reg[4]), .P3(s2_size_kmi_pp01_reg[3]), .P2(s2_size_kmi_pp01_reg[2]), .P1(s2_size_kmi_pp01_reg[1]), .P0(s2_size_kmi_pp01_reg[0])
+);
+MULT18X18D #(
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
+    .GSR("DISABLED"), .RESETMODE("SYNC")
+) s9_mi_base_prod_pp00_mult (  // s9_mi_base_prod_pp00_reg = s8_t_reg * _s9_mi_base_prod_pp00_next_0
+    .A17(s8_t_reg[17]), .A16(s8_t_reg[16]), .A15(s8_t_reg[15]), .A14(s8_t_reg[14]), .A13(s8_t_reg[13]), .A12(s8_t_reg[12]), .A11(s8_t_reg[11]), .A10(s8_t_reg[10]), .A9(s8_t_reg[9]), .A8(s8_t_reg[8]), .A7(s8_t_reg[7]), .A6(s8_t_reg[6]), .A5(s8_t_reg[5]), .A4(s8_t_reg[4]), .A3(s8_t_reg[3]), .A2(s8_t_reg[2]), .A1(s8_t_reg[1]), .A0(s8_t_reg[0]),
+    .B17(_s9_mi_base_prod_pp00_next_0[17]), .B16(_s9_mi_base_prod_pp00_next_0[16]), .B15(_s9_mi_base_prod_pp00_next_0[15]), .B14(_s9_mi_base_prod_pp00_next_0[14]), .B13(_s9_mi_base_prod_pp00_next_0[13]), .B12(_s9_mi_base_prod_pp00_next_0[12]), .B11(_s9_mi_base_prod_pp00_next_0[11]), .B10(_s9_mi_base_prod_pp00_next_0[10]), .B9(_s9_mi_base_prod_pp00_next_0[9]), .B8(_s9_mi_base_prod_pp00_next_0[8]), .B7(_s9_mi_base_prod_pp00_next_0[7]), .B6(_s9_mi_base_prod_pp00_next_0[6]), .B5(_s9_mi_base_prod_pp00_next_0[5]), .B4(_s9_mi_base_prod_pp00_next_0[4]), .B3(_s9_mi_base_prod_pp00_next_0[3]), .B2(_s9_mi_base_prod_pp00_next_0[2]), .B1(_s9_mi_base_prod_pp00_next_0[1]), .B0(_s9_mi_base_prod_pp00_next_0[0]),
+    .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
+    .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
+    .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(s9_mi_base_prod_pp00_reg[28]), .P27(s9_mi_base_prod_pp00_reg[27]), .P26(s9_mi_base_prod_pp00_reg[26]), .P25(s9_mi_base_prod_pp00_reg[25]), .P24(s9_mi_base_prod_pp00_reg[24]), .P23(s9_mi_base_prod_pp00_reg[23]), .P22(s9_mi_base_prod_pp00_reg[22]), .P21(s9_mi_base_prod_pp00_reg[21]), .P20(s9_mi_base_prod_pp00_reg[20]), .P19(s9_mi_base_prod_pp00_reg[19]), .P18(s9_mi_base_prod_pp00_reg[18]), .P17(s9_mi_base_prod_pp00_reg[17]), .P16(s9_mi_base_prod_pp00_reg[16]), .P15(s9_mi_base_prod_pp00_reg[15]), .P14(s9_mi_base_prod_pp00_reg[14]), .P13(s9_mi_base_prod_pp00_reg[13]), .P12(s9_mi_base_prod_pp00_reg[12]), .P11(s9_mi_base_prod_pp00_reg[11]), .P10(s9_mi_base_prod_pp00_reg[10]), .P9(s9_mi_base_prod_pp00_reg[9]), .P8(s9_mi_base_prod_pp00_reg[8]), .P7(s9_mi_base_prod_pp00_reg[7]), .P6(s9_mi_base_prod_pp00_reg[6]), .P5(s9_mi_base_prod_pp00_reg[5]), .P4(s9_mi_base_prod_pp00_reg[4]), .P3(s9_mi_base_prod_pp00_reg[3]), .P2(s9_mi_base_prod_pp00_reg[2]), .P1(s9_mi_base_prod_pp00_reg[1]), .P0(s9_mi_base_prod_pp00_reg[0])
+);
+MULT18X18D #(
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
+    .GSR("DISABLED"), .RESETMODE("SYNC")
+) s9_mi_base_prod_pp10_mult (  // s9_mi_base_prod_pp10_reg = s8_t_2_reg * _s9_mi_base_prod_pp10_next_0
+    .A17(s8_t_2_reg[17]), .A16(s8_t_2_reg[16]), .A15(s8_t_2_reg[15]), .A14(s8_t_2_reg[14]), .A13(s8_t_2_reg[13]), .A12(s8_t_2_reg[12]), .A11(s8_t_2_reg[11]), .A10(s8_t_2_reg[10]), .A9(s8_t_2_reg[9]), .A8(s8_t_2_reg[8]), .A7(s8_t_2_reg[7]), .A6(s8_t_2_reg[6]), .A5(s8_t_2_reg[5]), .A4(s8_t_2_reg[4]), .A3(s8_t_2_reg[3]), .A2(s8_t_2_reg[2]), .A1(s8_t_2_reg[1]), .A0(s8_t_2_reg[0]),
+    .B17(_s9_mi_base_prod_pp10_next_0[17]), .B16(_s9_mi_base_prod_pp10_next_0[16]), .B15(_s9_mi_base_prod_pp10_next_0[15]), .B14(_s9_mi_base_prod_pp10_next_0[14]), .B13(_s9_mi_base_prod_pp10_next_0[13]), .B12(_s9_mi_base_prod_pp10_next_0[12]), .B11(_s9_mi_base_prod_pp10_next_0[11]), .B10(_s9_mi_base_prod_pp10_next_0[10]), .B9(_s9_mi_base_prod_pp10_next_0[9]), .B8(_s9_mi_base_prod_pp10_next_0[8]), .B7(_s9_mi_base_prod_pp10_next_0[7]), .B6(_s9_mi_base_prod_pp10_next_0[6]), .B5(_s9_mi_base_prod_pp10_next_0[5]), .B4(_s9_mi_base_prod_pp10_next_0[4]), .B3(_s9_mi_base_prod_pp10_next_0[3]), .B2(_s9_mi_base_prod_pp10_next_0[2]), .B1(_s9_mi_base_prod_pp10_next_0[1]), .B0(_s9_mi_base_prod_pp10_next_0[0]),
+    .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
+    .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
+    .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(s9_mi_base_prod_pp10_reg[28]), .P27(s9_mi_base_prod_pp10_reg[27]), .P26(s9_mi_base_prod_pp10_reg[26]), .P25(s9_mi_base_prod_pp10_reg[25]), .P24(s9_mi_base_prod_pp10_reg[24]), .P23(s9_mi_base_prod_pp10_reg[23]), .P22(s9_mi_base_prod_pp10_reg[22]), .P21(s9_mi_base_prod_pp10_reg[21]), .P20(s9_mi_base_prod_pp10_reg[20]), .P19(s9_mi_base_prod_pp10_reg[19]), .P18(s9_mi_base_prod_pp10_reg[18]), .P17(s9_mi_base_prod_pp10_reg[17]), .P16(s9_mi_base_prod_pp10_reg[16]), .P15(s9_mi_base_prod_pp10_reg[15]), .P14(s9_mi_base_prod_pp10_reg[14]), .P13(s9_mi_base_prod_pp10_reg[13]), .P12(s9_mi_base_prod_pp10_reg[12]), .P11(s9_mi_base_prod_pp10_reg[11]), .P10(s9_mi_base_prod_pp10_reg[10]), .P9(s9_mi_base_prod_pp10_reg[9]), .P8(s9_mi_base_prod_pp10_reg[8]), .P7(s9_mi_base_prod_pp10_reg[7]), .P6(s9_mi_base_prod_pp10_reg[6]), .P5(s9_mi_base_prod_pp10_reg[5]), .P4(s9_mi_base_prod_pp10_reg[4]), .P3(s9_mi_base_prod_pp10_reg[3]), .P2(s9_mi_base_prod_pp10_reg[2]), .P1(s9_mi_base_prod_pp10_reg[1]), .P0(s9_mi_base_prod_pp10_reg[0])
+);
+MULT18X18D #(
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
+    .GSR("DISABLED"), .RESETMODE("SYNC")
+) s9_mi_base_prod_pp20_mult (  // s9_mi_base_prod_pp20_reg = s8_t_3_reg * _s9_mi_base_prod_pp20_next_0
+    .A17(1'b0), .A16(s8_t_3_reg[16]), .A15(s8_t_3_reg[15]), .A14(s8_t_3_reg[14]), .A13(s8_t_3_reg[13]), .A12(s8_t_3_reg[12]), .A11(s8_t_3_reg[11]), .A10(s8_t_3_reg[10]), .A9(s8_t_3_reg[9]), .A8(s8_t_3_reg[8]), .A7(s8_t_3_reg[7]), .A6(s8_t_3_reg[6]), .A5(s8_t_3_reg[5]), .A4(s8_t_3_reg[4]), .A3(s8_t_3_reg[3]), .A2(s8_t_3_reg[2]), .A1(s8_t_3_reg[1]), .A0(s8_t_3_reg[0]),
+    .B17(1'b0), .B16(_s9_mi_base_prod_pp20_next_0[16]), .B15(_s9_mi_base_prod_pp20_next_0[15]), .B14(_s9_mi_base_prod_pp20_next_0[14]), .B13(_s9_mi_base_prod_pp20_next_0[13]), .B12(_s9_mi_base_prod_pp20_next_0[12]), .B11(_s9_mi_base_prod_pp20_next_0[11]), .B10(_s9_mi_base_prod_pp20_next_0[10]), .B9(_s9_mi_base_prod_pp20_next_0[9]), .B8(_s9_mi_base_prod_pp20_next_0[8]), .B7(_s9_mi_base_prod_pp20_next_0[7]), .B6(_s9_mi_base_prod_pp20_next_0[6]), .B5(_s9_mi_base_prod_pp20_next_0[5]), .B4(_s9_mi_base_prod_pp20_next_0[4]), .B3(_s9_mi_base_prod_pp20_next_0[3]), .B2(_s9_mi_base_prod_pp20_next_0[2]), .B1(_s9_mi_base_prod_pp20_next_0[1]), .B0(_s9_mi_base_prod_pp20_next_0[0]),
+    .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
+    .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
+    .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(), .P18(), .P17(), .P16(s9_mi_base_prod_pp20_reg[16]), .P15(s9_mi_base_prod_pp20_reg[15]), .P14(s9_mi_base_prod_pp20_reg[14]), .P13(s9_mi_base_prod_pp20_reg[13]), .P12(s9_mi_base_prod_pp20_reg[12]), .P11(s9_mi_base_prod_pp20_reg[11]), .P10(s9_mi_base_prod_pp20_reg[10]), .P9(s9_mi_base_prod_pp20_reg[9]), .P8(s9_mi_base_prod_pp20_reg[8]), .P7(s9_mi_base_prod_pp20_reg[7]), .P6(s9_mi_base_prod_pp20_reg[6]), .P5(s9_mi_base_prod_pp20_reg[5]), .P4(s9_mi_base_prod_pp20_reg[4]), .P3(s9_mi_base_prod_pp20_reg[3]), .P2(s9_mi_base_prod_pp20_reg[2]), .P1(s9_mi_base_prod_pp20_reg[1]), .P0(s9_mi_base_prod_pp20_reg[0])
+);
+MULT18X18D #(
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
+    .GSR("DISABLED"), .RESETMODE("SYNC")
+) s13_mi_num_pp00_mult (  // s13_mi_num_pp00_reg = _s13_mi_num_pp00_next_1 * s12_t_reg
+    .A17(_s13_mi_num_pp00_next_1[17]), .A16(_s13_mi_num_pp00_next_1[16]), .A15(_s13_mi_num_pp00_next_1[15]), .A14(_s13_mi_num_pp00_next_1[14]), .A13(_s13_mi_num_pp00_next_1[13]), .A12(_s13_mi_num_pp00_next_1[12]), .A11(_s13_mi_num_pp00_next_1[11]), .A10(_s13_mi_num_pp00_next_1[10]), .A9(_s13_mi_num_pp00_next_1[9]), .A8(_s13_mi_num_pp00_next_1[8]), .A7(_s13_mi_num_pp00_next_1[7]), .A6(_s13_mi_num_pp00_next_1[6]), .A5(_s13_mi_num_pp00_next_1[5]), .A4(_s13_mi_num_pp00_next_1[4]), .A3(_s13_mi_num_pp00_next_1[3]), .A2(_s13_mi_num_pp00_next_1[2]), .A1(_s13_mi_num_pp00_next_1[1]), .A0(_s13_mi_num_pp00_next_1[0]),
+    .B17(s12_t_reg[17]), .B16(s12_t_reg[16]), .B15(s12_t_reg[15]), .B14(s12_t_reg[14]), .B13(s12_t_reg[13]), .B12(s12_t_reg[12]), .B11(s12_t_reg[11]), .B10(s12_t_reg[10]), .B9(s12_t_reg[9]), .B8(s12_t_reg[8]), .B7(s12_t_reg[7]), .B6(s12_t_reg[6]), .B5(s12_t_reg[5]), .B4(s12_t_reg[4]), .B3(s12_t_reg[3]), .B2(s12_t_reg[2]), .B1(s12_t_reg[1]), .B0(s12_t_reg[0]),
+    .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
+    .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
+    .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
+    .P35(s13_mi_num_pp00_reg[35]), .P34(s13_mi_num_pp00_reg[34]), .P33(s13_mi_num_pp00_reg[33]), .P32(s13_mi_num_pp00_reg[32]), .P31(s13_mi_num_pp00_reg[31]), .P30(s13_mi_num_pp00_reg[30]), .P29(s13_mi_num_pp00_reg[29]), .P28(s13_mi_num_pp00_reg[28]), .P27(s13_mi_num_pp00_reg[27]), .P26(s13_mi_num_pp00_reg[26]), .P25(s13_mi_num_pp00_reg[25]), .P24(s13_mi_num_pp00_reg[24]), .P23(s13_mi_num_pp00_reg[23]), .P22(s13_mi_num_pp00_reg[22]), .P21(s13_mi_num_pp00_reg[21]), .P20(s13_mi_num_pp00_reg[20]), .P19(s13_mi_num_pp00_reg[19]), .P18(s13_mi_num_pp00_reg[18]), .P17(s13_mi_num_pp00_reg[17]), .P16(s13_mi_num_pp00_reg[16]), .P15(s13_mi_num_pp00_reg[15]), .P14(s13_mi_num_pp00_reg[14]), .P13(s13_mi_num_pp00_reg[13]), .P12(s13_mi_num_pp00_reg[12]), .P11(s13_mi_num_pp00_reg[11]), .P10(s13_mi_num_pp00_reg[10]), .P9(s13_mi_num_pp00_reg[9]), .P8(s13_mi_num_pp00_reg[8]), .P7(s13_mi_num_pp00_reg[7]), .P6(s13_mi_num_pp00_reg[6]), .P5(s13_mi_num_pp00_reg[5]), .P4(s13_mi_num_pp00_reg[4]), .P3(s13_mi_num_pp00_reg[3]), .P2(s13_mi_num_pp00_reg[2]), .P1(s13_mi_num_pp00_reg[1]), .P0(s13_mi_num_pp00_reg[0])
+);
+MULT18X18D #(
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
+    .GSR("DISABLED"), .RESETMODE("SYNC")
+) s13_mi_num_pp01_mult (  // s13_mi_num_pp01_reg = _s13_mi_num_pp01_next_0 * s12_t_2_reg
+    .A17(_s13_mi_num_pp01_next_0[17]), .A16(_s13_mi_num_pp01_next_0[16]), .A15(_s13_mi_num_pp01_next_0[15]), .A14(_s13_mi_num_pp01_next_0[14]), .A13(_s13_mi_num_pp01_next_0[13]), .A12(_s13_mi_num_pp01_next_0[12]), .A11(_s13_mi_num_pp01_next_0[11]), .A10(_s13_mi_num_pp01_next_0[10]), .A9(_s13_mi_num_pp01_next_0[9]), .A8(_s13_mi_num_pp01_next_0[8]), .A7(_s13_mi_num_pp01_next_0[7]), .A6(_s13_mi_num_pp01_next_0[6]), .A5(_s13_mi_num_pp01_next_0[5]), .A4(_s13_mi_num_pp01_next_0[4]), .A3(_s13_mi_num_pp01_next_0[3]), .A2(_s13_mi_num_pp01_next_0[2]), .A1(_s13_mi_num_pp01_next_0[1]), .A0(_s13_mi_num_pp01_next_0[0]),
+    .B17(s12_t_2_reg[17]), .B16(s12_t_2_reg[16]), .B15(s12_t_2_reg[15]), .B14(s12_t_2_reg[14]), .B13(s12_t_2_reg[13]), .B12(s12_t_2_reg[12]), .B11(s12_t_2_reg[11]), .B10(s12_t_2_reg[10]), .B9(s12_t_2_reg[9]), .B8(s12_t_2_reg[8]), .B7(s12_t_2_reg[7]), .B6(s12_t_2_reg[6]), .B5(s12_t_2_reg[5]), .B4(s12_t_2_reg[4]), .B3(s12_t_2_reg[3]), .B2(s12_t_2_reg[2]), .B1(s12_t_2_reg[1]), .B0(s12_t_2_reg[0]),
+    .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
+    .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
+    .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(s13_mi_num_pp01_reg[19]), .P18(s13_mi_num_pp01_reg[18]), .P17(s13_mi_num_pp01_reg[17]), .P16(s13_mi_num_pp01_reg[16]), .P15(s13_mi_num_pp01_reg[15]), .P14(s13_mi_num_pp01_reg[14]), .P13(s13_mi_num_pp01_reg[13]), .P12(s13_mi_num_pp01_reg[12]), .P11(s13_mi_num_pp01_reg[11]), .P10(s13_mi_num_pp01_reg[10]), .P9(s13_mi_num_pp01_reg[9]), .P8(s13_mi_num_pp01_reg[8]), .P7(s13_mi_num_pp01_reg[7]), .P6(s13_mi_num_pp01_reg[6]), .P5(s13_mi_num_pp01_reg[5]), .P4(s13_mi_num_pp01_reg[4]), .P3(s13_mi_num_pp01_reg[3]), .P2(s13_mi_num_pp01_reg[2]), .P1(s13_mi_num_pp01_reg[1]), .P0(s13_mi_num_pp01_reg[0])
+);
+MULT18X18D #(
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
+    .GSR("DISABLED"), .RESETMODE("SYNC")
+) s13_mi_num_pp10_mult (  // s13_mi_num_pp10_reg = _s13_mi_num_pp10_next_1 * s12_t_3_reg
+    .A17(_s13_mi_num_pp10_next_1[17]), .A16(_s13_mi_num_pp10_next_1[16]), .A15(_s13_mi_num_pp10_next_1[15]), .A14(_s13_mi_num_pp10_next_1[14]), .A13(_s13_mi_num_pp10_next_1[13]), .A12(_s13_mi_num_pp10_next_1[12]), .A11(_s13_mi_num_pp10_next_1[11]), .A10(_s13_mi_num_pp10_next_1[10]), .A9(_s13_mi_num_pp10_next_1[9]), .A8(_s13_mi_num_pp10_next_1[8]), .A7(_s13_mi_num_pp10_next_1[7]), .A6(_s13_mi_num_pp10_next_1[6]), .A5(_s13_mi_num_pp10_next_1[5]), .A4(_s13_mi_num_pp10_next_1[4]), .A3(_s13_mi_num_pp10_next_1[3]), .A2(_s13_mi_num_pp10_next_1[2]), .A1(_s13_mi_num_pp10_next_1[1]), .A0(_s13_mi_num_pp10_next_1[0]),
+    .B17(s12_t_3_reg[17]), .B16(s12_t_3_reg[16]), .B15(s12_t_3_reg[15]), .B14(s12_t_3_reg[14]), .B13(s12_t_3_reg[13]), .B12(s12_t_3_reg[12]), .B11(s12_t_3_reg[11]), .B10(s12_t_3_reg[10]), .B9(s12_t_3_reg[9]), .B8(s12_t_3_reg[8]), .B7(s12_t_3_reg[7]), .B6(s12_t_3_reg[6]), .B5(s12_t_3_reg[5]), .B4(s12_t_3_reg[4]), .B3(s12_t_3_reg[3]), .B2(s12_t_3_reg[2]), .B1(s12_t_3_reg[1]), .B0(s12_t_3_reg[0]),
+    .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
+    .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
+    .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
+    .P35(s13_mi_num_pp10_reg[35]), .P34(s13_mi_num_pp10_reg[34]), .P33(s13_mi_num_pp10_reg[33]), .P32(s13_mi_num_pp10_reg[32]), .P31(s13_mi_num_pp10_reg[31]), .P30(s13_mi_num_pp10_reg[30]), .P29(s13_mi_num_pp10_reg[29]), .P28(s13_mi_num_pp10_reg[28]), .P27(s13_mi_num_pp10_reg[27]), .P26(s13_mi_num_pp10_reg[26]), .P25(s13_mi_num_pp10_reg[25]), .P24(s13_mi_num_pp10_reg[24]), .P23(s13_mi_num_pp10_reg[23]), .P22(s13_mi_num_pp10_reg[22]), .P21(s13_mi_num_pp10_reg[21]), .P20(s13_mi_num_pp10_reg[20]), .P19(s13_mi_num_pp10_reg[19]), .P18(s13_mi_num_pp10_reg[18]), .P17(s13_mi_num_pp10_reg[17]), .P16(s13_mi_num_pp10_reg[16]), .P15(s13_mi_num_pp10_reg[15]), .P14(s13_mi_num_pp10_reg[14]), .P13(s13_mi_num_pp10_reg[13]), .P12(s13_mi_num_pp10_reg[12]), .P11(s13_mi_num_pp10_reg[11]), .P10(s13_mi_num_pp10_reg[10]), .P9(s13_mi_num_pp10_reg[9]), .P8(s13_mi_num_pp10_reg[8]), .P7(s13_mi_num_pp10_reg[7]), .P6(s13_mi_num_pp10_reg[6]), .P5(s13_mi_num_pp10_reg[5]), .P4(s13_mi_num_pp10_reg[4]), .P3(s13_mi_num_pp10_reg[3]), .P2(s13_mi_num_pp10_reg[2]), .P1(s13_mi_num_pp10_reg[1]), .P0(s13_mi_num_pp10_reg[0])
+);
+MULT18X18D #(
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
+    .GSR("DISABLED"), .RESETMODE("SYNC")
+) s13_mi_num_pp11_mult (  // s13_mi_num_pp11_reg = _s13_mi_num_pp11_next_0 * s12_t_4_reg
+    .A17(_s13_mi_num_pp11_next_0[17]), .A16(_s13_mi_num_pp11_next_0[16]), .A15(_s13_mi_num_pp11_next_0[15]), .A14(_s13_mi_num_pp11_next_0[14]), .A13(_s13_mi_num_pp11_next_0[13]), .A12(_s13_mi_num_pp11_next_0[12]), .A11(_s13_mi_num_pp11_next_0[11]), .A10(_s13_mi_num_pp11_next_0[10]), .A9(_s13_mi_num_pp11_next_0[9]), .A8(_s13_mi_num_pp11_next_0[8]), .A7(_s13_mi_num_pp11_next_0[7]), .A6(_s13_mi_num_pp11_next_0[6]), .A5(_s13_mi_num_pp11_next_0[5]), .A4(_s13_mi_num_pp11_next_0[4]), .A3(_s13_mi_num_pp11_next_0[3]), .A2(_s13_mi_num_pp11_next_0[2]), .A1(_s13_mi_num_pp11_next_0[1]), .A0(_s13_mi_num_pp11_next_0[0]),
+    .B17(s12_t_4_reg[17]), .B16(s12_t_4_reg[16]), .B15(s12_t_4_reg[15]), .B14(s12_t_4_reg[14]), .B13(s12_t_4_reg[13]), .B12(s12_t_4_reg[12]), .B11(s12_t_4_reg[11]), .B10(s12_t_4_reg[10]), .B9(s12_t_4_reg[9]), .B8(s12_t_4_reg[8]), .B7(s12_t_4_reg[7]), .B6(s12_t_4_reg[6]), .B5(s12_t_4_reg[5]), .B4(s12_t_4_reg[4]), .B3(s12_t_4_reg[3]), .B2(s12_t_4_reg[2]), .B1(s12_t_4_reg[1]), .B0(s12_t_4_reg[0]),
+    .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
+    .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
+    .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(s13_mi_num_pp11_reg[19]), .P18(s13_mi_num_pp11_reg[18]), .P17(s13_mi_num_pp11_reg[17]), .P16(s13_mi_num_pp11_reg[16]), .P15(s13_mi_num_pp11_reg[15]), .P14(s13_mi_num_pp11_reg[14]), .P13(s13_mi_num_pp11_reg[13]), .P12(s13_mi_num_pp11_reg[12]), .P11(s13_mi_num_pp11_reg[11]), .P10(s13_mi_num_pp11_reg[10]), .P9(s13_mi_num_pp11_reg[9]), .P8(s13_mi_num_pp11_reg[8]), .P7(s13_mi_num_pp11_reg[7]), .P6(s13_mi_num_pp11_reg[6]), .P5(s13_mi_num_pp11_reg[5]), .P4(s13_mi_num_pp11_reg[4]), .P3(s13_mi_num_pp11_reg[3]), .P2(s13_mi_num_pp11_reg[2]), .P1(s13_mi_num_pp11_reg[1]), .P0(s13_mi_num_pp11_reg[0])
+);
+MULT18X18D #(
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
+    .GSR("DISABLED"), .RESETMODE("SYNC")
+) s13_mi_num_pp20_mult (  // s13_mi_num_pp20_reg = _s13_mi_num_pp20_next_1 * s12_t_5_reg
+    .A17(_s13_mi_num_pp20_next_1[17]), .A16(_s13_mi_num_pp20_next_1[16]), .A15(_s13_mi_num_pp20_next_1[15]), .A14(_s13_mi_num_pp20_next_1[14]), .A13(_s13_mi_num_pp20_next_1[13]), .A12(_s13_mi_num_pp20_next_1[12]), .A11(_s13_mi_num_pp20_next_1[11]), .A10(_s13_mi_num_pp20_next_1[10]), .A9(_s13_mi_num_pp20_next_1[9]), .A8(_s13_mi_num_pp20_next_1[8]), .A7(_s13_mi_num_pp20_next_1[7]), .A6(_s13_mi_num_pp20_next_1[6]), .A5(_s13_mi_num_pp20_next_1[5]), .A4(_s13_mi_num_pp20_next_1[4]), .A3(_s13_mi_num_pp20_next_1[3]), .A2(_s13_mi_num_pp20_next_1[2]), .A1(_s13_mi_num_pp20_next_1[1]), .A0(_s13_mi_num_pp20_next_1[0]),
+    .B17(s12_t_5_reg[17]), .B16(s12_t_5_reg[16]), .B15(s12_t_5_reg[15]), .B14(s12_t_5_reg[14]), .B13(s12_t_5_reg[13]), .B12(s12_t_5_reg[12]), .B11(s12_t_5_reg[11]), .B10(s12_t_5_reg[10]), .B9(s12_t_5_reg[9]), .B8(s12_t_5_reg[8]), .B7(s12_t_5_reg[7]), .B6(s12_t_5_reg[6]), .B5(s12_t_5_reg[5]), .B4(s12_t_5_reg[4]), .B3(s12_t_5_reg[3]), .B2(s12_t_5_reg[2]), .B1(s12_t_5_reg[1]), .B0(s12_t_5_reg[0]),
+    .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
+    .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
+    .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(s13_mi_num_pp20_reg[23]), .P22(s13_mi_num_pp20_reg[22]), .P21(s13_mi_num_pp20_reg[21]), .P20(s13_mi_num_pp20_reg[20]), .P19(s13_mi_num_pp20_reg[19]), .P18(s13_mi_num_pp20_reg[18]), .P17(s13_mi_num_pp20_reg[17]), .P16(s13_mi_num_pp20_reg[16]), .P15(s13_mi_num_pp20_reg[15]), .P14(s13_mi_num_pp20_reg[14]), .P13(s13_mi_num_pp20_reg[13]), .P12(s13_mi_num_pp20_reg[12]), .P11(s13_mi_num_pp20_reg[11]), .P10(s13_mi_num_pp20_reg[10]), .P9(s13_mi_num_pp20_reg[9]), .P8(s13_mi_num_pp20_reg[8]), .P7(s13_mi_num_pp20_reg[7]), .P6(s13_mi_num_pp20_reg[6]), .P5(s13_mi_num_pp20_reg[5]), .P4(s13_mi_num_pp20_reg[4]), .P3(s13_mi_num_pp20_reg[3]), .P2(s13_mi_num_pp20_reg[2]), .P1(s13_mi_num_pp20_reg[1]), .P0(s13_mi_num_pp20_reg[0])
+);
+MULT18X18D #(
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
+    .GSR("DISABLED"), .RESETMODE("SYNC")
+) s13_mi_num_pp21_mult (  // s13_mi_num_pp21_reg = _s13_mi_num_pp21_next_0 * s12_t_6_reg
+    .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(1'b0), .A12(1'b0), .A11(1'b0), .A10(1'b0), .A9(1'b0), .A8(1'b0), .A7(_s13_mi_num_pp21_next_0[7]), .A6(_s13_mi_num_pp21_next_0[6]), .A5(_s13_mi_num_pp21_next_0[5]), .A4(_s13_mi_num_pp21_next_0[4]), .A3(_s13_mi_num_pp21_next_0[3]), .A2(_s13_mi_num_pp21_next_0[2]), .A1(_s13_mi_num_pp21_next_0[1]), .A0(_s13_mi_num_pp21_next_0[0]),
+    .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(1'b0), .B11(1'b0), .B10(1'b0), .B9(1'b0), .B8(1'b0), .B7(s12_t_6_reg[7]), .B6(s12_t_6_reg[6]), .B5(s12_t_6_reg[5]), .B4(s12_t_6_reg[4]), .B3(s12_t_6_reg[3]), .B2(s12_t_6_reg[2]), .B1(s12_t_6_reg[1]), .B0(s12_t_6_reg[0]),
+    .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
+    .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
+    .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(), .P18(), .P17(), .P16(), .P15(), .P14(), .P13(), .P12(), .P11(), .P10(), .P9(), .P8(), .P7(s13_mi_num_pp21_reg[7]), .P6(s13_mi_num_pp21_reg[6]), .P5(s13_mi_num_pp21_reg[5]), .P4(s13_mi_num_pp21_reg[4]), .P3(s13_mi_num_pp21_reg[3]), .P2(s13_mi_num_pp21_reg[2]), .P1(s13_mi_num_pp21_reg[1]), .P0(s13_mi_num_pp21_reg[0])
+);
+MULT18X18D #(
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
+    .GSR("DISABLED"), .RESETMODE("SYNC")
+) s15_mi_raw_prod_pp00_mult (  // s15_mi_raw_prod_pp00_reg = _s15_mi_raw_prod_pp00_next_1 * s14_t_reg
+    .A17(_s15_mi_raw_prod_pp00_next_1[17]), .A16(_s15_mi_raw_prod_pp00_next_1[16]), .A15(_s15_mi_raw_prod_pp00_next_1[15]), .A14(_s15_mi_raw_prod_pp00_next_1[14]), .A13(_s15_mi_raw_prod_pp00_next_1[13]), .A12(_s15_mi_raw_prod_pp00_next_1[12]), .A11(_s15_mi_raw_prod_pp00_next_1[11]), .A10(_s15_mi_raw_prod_pp00_next_1[10]), .A9(_s15_mi_raw_prod_pp00_next_1[9]), .A8(_s15_mi_raw_prod_pp00_next_1[8]), .A7(_s15_mi_raw_prod_pp00_next_1[7]), .A6(_s15_mi_raw_prod_pp00_next_1[6]), .A5(_s15_mi_raw_prod_pp00_next_1[5]), .A4(_s15_mi_raw_prod_pp00_next_1[4]), .A3(_s15_mi_raw_prod_pp00_next_1[3]), .A2(_s15_mi_raw_prod_pp00_next_1[2]), .A1(_s15_mi_raw_prod_pp00_next_1[1]), .A0(_s15_mi_raw_prod_pp00_next_1[0]),
+    .B17(s14_t_reg[17]), .B16(s14_t_reg[16]), .B15(s14_t_reg[15]), .B14(s14_t_reg[14]), .B13(s14_t_reg[13]), .B12(s14_t_reg[12]), .B11(s14_t_reg[11]), .B10(s14_t_reg[10]), .B9(s14_t_reg[9]), .B8(s14_t_reg[8]), .B7(s14_t_reg[7]), .B6(s14_t_reg[6]), .B5(s14_t_reg[5]), .B4(s14_t_reg[4]), .B3(s14_t_reg[3]), .B2(s14_t_reg[2]), .B1(s14_t_reg[1]), .B0(s14_t_reg[0]),
+    .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
+    .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
+    .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(s15_mi_raw_prod_pp00_reg[28]), .P27(s15_mi_raw_prod_pp00_reg[27]), .P26(s15_mi_raw_prod_pp00_reg[26]), .P25(s15_mi_raw_prod_pp00_reg[25]), .P24(s15_mi_raw_prod_pp00_reg[24]), .P23(s15_mi_raw_prod_pp00_reg[23]), .P22(s15_mi_raw_prod_pp00_reg[22]), .P21(s15_mi_raw_prod_pp00_reg[21]), .P20(s15_mi_raw_prod_pp00_reg[20]), .P19(s15_mi_raw_prod_pp00_reg[19]), .P18(s15_mi_raw_prod_pp00_reg[18]), .P17(s15_mi_raw_prod_pp00_reg[17]), .P16(s15_mi_raw_prod_pp00_reg[16]), .P15(s15_mi_raw_prod_pp00_reg[15]), .P14(s15_mi_raw_prod_pp00_reg[14]), .P13(s15_mi_raw_prod_pp00_reg[13]), .P12(s15_mi_raw_prod_pp00_reg[12]), .P11(s15_mi_raw_prod_pp00_reg[11]), .P10(s15_mi_raw_prod_pp00_reg[10]), .P9(s15_mi_raw_prod_pp00_reg[9]), .P8(s15_mi_raw_prod_pp00_reg[8]), .P7(s15_mi_raw_prod_pp00_reg[7]), .P6(s15_mi_raw_prod_pp00_reg[6]), .P5(s15_mi_raw_prod_pp00_reg[5]), .P4(s15_mi_raw_prod_pp00_reg[4]), .P3(s15_mi_raw_prod_pp00_reg[3]), .P2(s15_mi_raw_prod_pp00_reg[2]), .P1(s15_mi_raw_prod_pp00_reg[1]), .P0(s15_mi_raw_prod_pp00_reg[0])
+);
+MULT18X18D #(
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
+    .GSR("DISABLED"), .RESETMODE("SYNC")
+) s15_mi_raw_prod_pp10_mult (  // s15_mi_raw_prod_pp10_reg = _s15_mi_raw_prod_pp10_next_1 * s14_t_2_reg
+    .A17(_s15_mi_raw_prod_pp10_next_1[17]), .A16(_s15_mi_raw_prod_pp10_next_1[16]), .A15(_s15_mi_raw_prod_pp10_next_1[15]), .A14(_s15_mi_raw_prod_pp10_next_1[14]), .A13(_s15_mi_raw_prod_pp10_next_1[13]), .A12(_s15_mi_raw_prod_pp10_next_1[12]), .A11(_s15_mi_raw_prod_pp10_next_1[11]), .A10(_s15_mi_raw_prod_pp10_next_1[10]), .A9(_s15_mi_raw_prod_pp10_next_1[9]), .A8(_s15_mi_raw_prod_pp10_next_1[8]), .A7(_s15_mi_raw_prod_pp10_next_1[7]), .A6(_s15_mi_raw_prod_pp10_next_1[6]), .A5(_s15_mi_raw_prod_pp10_next_1[5]), .A4(_s15_mi_raw_prod_pp10_next_1[4]), .A3(_s15_mi_raw_prod_pp10_next_1[3]), .A2(_s15_mi_raw_prod_pp10_next_1[2]), .A1(_s15_mi_raw_prod_pp10_next_1[1]), .A0(_s15_mi_raw_prod_pp10_next_1[0]),
+    .B17(s14_t_2_reg[17]), .B16(s14_t_2_reg[16]), .B15(s14_t_2_reg[15]), .B14(s14_t_2_reg[14]), .B13(s14_t_2_reg[13]), .B12(s14_t_2_reg[12]), .B11(s14_t_2_reg[11]), .B10(s14_t_2_reg[10]), .B9(s14_t_2_reg[9]), .B8(s14_t_2_reg[8]), .B7(s14_t_2_reg[7]), .B6(s14_t_2_reg[6]), .B5(s14_t_2_reg[5]), .B4(s14_t_2_reg[4]), .B3(s14_t_2_reg[3]), .B2(s14_t_2_reg[2]), .B1(s14_t_2_reg[1]), .B0(s14_t_2_reg[0]),
+    .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
+    .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
+    .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(s15_mi_raw_prod_pp10_reg[28]), .P27(s15_mi_raw_prod_pp10_reg[27]), .P26(s15_mi_raw_prod_pp10_reg[26]), .P25(s15_mi_raw_prod_pp10_reg[25]), .P24(s15_mi_raw_prod_pp10_reg[24]), .P23(s15_mi_raw_prod_pp10_reg[23]), .P22(s15_mi_raw_prod_pp10_reg[22]), .P21(s15_mi_raw_prod_pp10_reg[21]), .P20(s15_mi_raw_prod_pp10_reg[20]), .P19(s15_mi_raw_prod_pp10_reg[19]), .P18(s15_mi_raw_prod_pp10_reg[18]), .P17(s15_mi_raw_prod_pp10_reg[17]), .P16(s15_mi_raw_prod_pp10_reg[16]), .P15(s15_mi_raw_prod_pp10_reg[15]), .P14(s15_mi_raw_prod_pp10_reg[14]), .P13(s15_mi_raw_prod_pp10_reg[13]), .P12(s15_mi_raw_prod_pp10_reg[12]), .P11(s15_mi_raw_prod_pp10_reg[11]), .P10(s15_mi_raw_prod_pp10_reg[10]), .P9(s15_mi_raw_prod_pp10_reg[9]), .P8(s15_mi_raw_prod_pp10_reg[8]), .P7(s15_mi_raw_prod_pp10_reg[7]), .P6(s15_mi_raw_prod_pp10_reg[6]), .P5(s15_mi_raw_prod_pp10_reg[5]), .P4(s15_mi_raw_prod_pp10_reg[4]), .P3(s15_mi_raw_prod_pp10_reg[3]), .P2(s15_mi_raw_prod_pp10_reg[2]), .P1(s15_mi_raw_prod_pp10_reg[1]), .P0(s15_mi_raw_prod_pp10_reg[0])
+);
+MULT18X18D #(
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
+    .GSR("DISABLED"), .RESETMODE("SYNC")
+) s15_mi_raw_prod_pp20_mult (  // s15_mi_raw_prod_pp20_reg = _s15_mi_raw_prod_pp20_next_1 * s14_t_3_reg
+    .A17(_s15_mi_raw_prod_pp20_next_1[17]), .A16(_s15_mi_raw_prod_pp20_next_1[16]), .A15(_s15_mi_raw_prod_pp20_next_1[15]), .A14(_s15_mi_raw_prod_pp20_next_1[14]), .A13(_s15_mi_raw_prod_pp20_next_1[13]), .A12(_s15_mi_raw_prod_pp20_next_1[12]), .A11(_s15_mi_raw_prod_pp20_next_1[11]), .A10(_s15_mi_raw_prod_pp20_next_1[10]), .A9(_s15_mi_raw_prod_pp20_next_1[9]), .A8(_s15_mi_raw_prod_pp20_next_1[8]), .A7(_s15_mi_raw_prod_pp20_next_1[7]), .A6(_s15_mi_raw_prod_pp20_next_1[6]), .A5(_s15_mi_raw_prod_pp20_next_1[5]), .A4(_s15_mi_raw_prod_pp20_next_1[4]), .A3(_s15_mi_raw_prod_pp20_next_1[3]), .A2(_s15_mi_raw_prod_pp20_next_1[2]), .A1(_s15_mi_raw_prod_pp20_next_1[1]), .A0(_s15_mi_raw_prod_pp20_next_1[0]),
+    .B17(s14_t_3_reg[17]), .B16(s14_t_3_reg[16]), .B15(s14_t_3_reg[15]), .B14(s14_t_3_reg[14]), .B13(s14_t_3_reg[13]), .B12(s14_t_3_reg[12]), .B11(s14_t_3_reg[11]), .B10(s14_t_3_reg[10]), .B9(s14_t_3_reg[9]), .B8(s14_t_3_reg[8]), .B7(s14_t_3_reg[7]), .B6(s14_t_3_reg[6]), .B5(s14_t_3_reg[5]), .B4(s14_t_3_reg[4]), .B3(s14_t_3_reg[3]), .B2(s14_t_3_reg[2]), .B1(s14_t_3_reg[1]), .B0(s14_t_3_reg[0]),
+    .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
+    .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
+    .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(s15_mi_raw_prod_pp20_reg[28]), .P27(s15_mi_raw_prod_pp20_reg[27]), .P26(s15_mi_raw_prod_pp20_reg[26]), .P25(s15_mi_raw_prod_pp20_reg[25]), .P24(s15_mi_raw_prod_pp20_reg[24]), .P23(s15_mi_raw_prod_pp20_reg[23]), .P22(s15_mi_raw_prod_pp20_reg[22]), .P21(s15_mi_raw_prod_pp20_reg[21]), .P20(s15_mi_raw_prod_pp20_reg[20]), .P19(s15_mi_raw_prod_pp20_reg[19]), .P18(s15_mi_raw_prod_pp20_reg[18]), .P17(s15_mi_raw_prod_pp20_reg[17]), .P16(s15_mi_raw_prod_pp20_reg[16]), .P15(s15_mi_raw_prod_pp20_reg[15]), .P14(s15_mi_raw_prod_pp20_reg[14]), .P13(s15_mi_raw_prod_pp20_reg[13]), .P12(s15_mi_raw_prod_pp20_reg[12]), .P11(s15_mi_raw_prod_pp20_reg[11]), .P10(s15_mi_raw_prod_pp20_reg[10]), .P9(s15_mi_raw_prod_pp20_reg[9]), .P8(s15_mi_raw_prod_pp20_reg[8]), .P7(s15_mi_raw_prod_pp20_reg[7]), .P6(s15_mi_raw_prod_pp20_reg[6]), .P5(s15_mi_raw_prod_pp20_reg[5]), .P4(s15_mi_raw_prod_pp20_reg[4]), .P3(s15_mi_raw_prod_pp20_reg[3]), .P2(s15_mi_raw_prod_pp20_reg[2]), .P1(s15_mi_raw_prod_pp20_reg[1]), .P0(s15_mi_raw_prod_pp20_reg[0])
+);
+MULT18X18D #(
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
+    .GSR("DISABLED"), .RESETMODE("SYNC")
+) s15_mi_raw_prod_pp30_mult (  // s15_mi_raw_prod_pp30_reg = _s15_mi_raw_prod_pp30_next_1 * s14_t_4_reg
+    .A17(_s15_mi_raw_prod_pp30_next_1[17]), .A16(_s15_mi_raw_prod_pp30_next_1[16]), .A15(_s15_mi_raw_prod_pp30_next_1[15]), .A14(_s15_mi_raw_prod_pp30_next_1[14]), .A13(_s15_mi_raw_prod_pp30_next_1[13]), .A12(_s15_mi_raw_prod_pp30_next_1[12]), .A11(_s15_mi_raw_prod_pp30_next_1[11]), .A10(_s15_mi_raw_prod_pp30_next_1[10]), .A9(_s15_mi_raw_prod_pp30_next_1[9]), .A8(_s15_mi_raw_prod_pp30_next_1[8]), .A7(_s15_mi_raw_prod_pp30_next_1[7]), .A6(_s15_mi_raw_prod_pp30_next_1[6]), .A5(_s15_mi_raw_prod_pp30_next_1[5]), .A4(_s15_mi_raw_prod_pp30_next_1[4]), .A3(_s15_mi_raw_prod_pp30_next_1[3]), .A2(_s15_mi_raw_prod_pp30_next_1[2]), .A1(_s15_mi_raw_prod_pp30_next_1[1]), .A0(_s15_mi_raw_prod_pp30_next_1[0]),
+    .B17(s14_t_4_reg[17]), .B16(s14_t_4_reg[16]), .B15(s14_t_4_reg[15]), .B14(s14_t_4_reg[14]), .B13(s14_t_4_reg[13]), .B12(s14_t_4_reg[12]), .B11(s14_t_4_reg[11]), .B10(s14_t_4_reg[10]), .B9(s14_t_4_reg[9]), .B8(s14_t_4_reg[8]), .B7(s14_t_4_reg[7]), .B6(s14_t_4_reg[6]), .B5(s14_t_4_reg[5]), .B4(s14_t_4_reg[4]), .B3(s14_t_4_reg[3]), .B2(s14_t_4_reg[2]), .B1(s14_t_4_reg[1]), .B0(s14_t_4_reg[0]),
+    .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
+    .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
+    .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(), .P18(s15_mi_raw_prod_pp30_reg[18]), .P17(s15_mi_raw_prod_pp30_reg[17]), .P16(s15_mi_raw_prod_pp30_reg[16]), .P15(s15_mi_raw_prod_pp30_reg[15]), .P14(s15_mi_raw_prod_pp30_reg[14]), .P13(s15_mi_raw_prod_pp30_reg[13]), .P12(s15_mi_raw_prod_pp30_reg[12]), .P11(s15_mi_raw_prod_pp30_reg[11]), .P10(s15_mi_raw_prod_pp30_reg[10]), .P9(s15_mi_raw_prod_pp30_reg[9]), .P8(s15_mi_raw_prod_pp30_reg[8]), .P7(s15_mi_raw_prod_pp30_reg[7]), .P6(s15_mi_raw_prod_pp30_reg[6]), .P5(s15_mi_raw_prod_pp30_reg[5]), .P4(s15_mi_raw_prod_pp30_reg[4]), .P3(s15_mi_raw_prod_pp30_reg[3]), .P2(s15_mi_raw_prod_pp30_reg[2]), .P1(s15_mi_raw_prod_pp30_reg[1]), .P0(s15_mi_raw_prod_pp30_reg[0])
+);
+MULT18X18D #(
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
+    .GSR("DISABLED"), .RESETMODE("SYNC")
+) s2_size_kfi_pp00_mult (  // s2_size_kfi_pp00_reg = _s2_size_kfi_pp00_next_0 * 32'h2eeef
+    .A17(_s2_size_kfi_pp00_next_0[17]), .A16(_s2_size_kfi_pp00_next_0[16]), .A15(_s2_size_kfi_pp00_next_0[15]), .A14(_s2_size_kfi_pp00_next_0[14]), .A13(_s2_size_kfi_pp00_next_0[13]), .A12(_s2_size_kfi_pp00_next_0[12]), .A11(_s2_size_kfi_pp00_next_0[11]), .A10(_s2_size_kfi_pp00_next_0[10]), .A9(_s2_size_kfi_pp00_next_0[9]), .A8(_s2_size_kfi_pp00_next_0[8]), .A7(_s2_size_kfi_pp00_next_0[7]), .A6(_s2_size_kfi_pp00_next_0[6]), .A5(_s2_size_kfi_pp00_next_0[5]), .A4(_s2_size_kfi_pp00_next_0[4]), .A3(_s2_size_kfi_pp00_next_0[3]), .A2(_s2_size_kfi_pp00_next_0[2]), .A1(_s2_size_kfi_pp00_next_0[1]), .A0(_s2_size_kfi_pp00_next_0[0]),
+    .B17(1'b1), .B16(1'b0), .B15(1'b1), .B14(1'b1), .B13(1'b1), .B12(1'b0), .B11(1'b1), .B10(1'b1), .B9(1'b1), .B8(1'b0), .B7(1'b1), .B6(1'b1), .B5(1'b1), .B4(1'b0), .B3(1'b1), .B2(1'b1), .B1(1'b1), .B0(1'b1),
+    .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
+    .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
+    .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
+    .P35(), .P34(), .P33(), .P32(), .P31(s2_size_kfi_pp00_reg[31]), .P30(s2_size_kfi_pp00_reg[30]), .P29(s2_size_kfi_pp00_reg[29]), .P28(s2_size_kfi_pp00_reg[28]), .P27(s2_size_kfi_pp00_reg[27]), .P26(s2_size_kfi_pp00_reg[26]), .P25(s2_size_kfi_pp00_reg[25]), .P24(s2_size_kfi_pp00_reg[24]), .P23(s2_size_kfi_pp00_reg[23]), .P22(s2_size_kfi_pp00_reg[22]), .P21(s2_size_kfi_pp00_reg[21]), .P20(s2_size_kfi_pp00_reg[20]), .P19(s2_size_kfi_pp00_reg[19]), .P18(s2_size_kfi_pp00_reg[18]), .P17(s2_size_kfi_pp00_reg[17]), .P16(s2_size_kfi_pp00_reg[16]), .P15(s2_size_kfi_pp00_reg[15]), .P14(s2_size_kfi_pp00_reg[14]), .P13(s2_size_kfi_pp00_reg[13]), .P12(s2_size_kfi_pp00_reg[12]), .P11(s2_size_kfi_pp00_reg[11]), .P10(s2_size_kfi_pp00_reg[10]), .P9(s2_size_kfi_pp00_reg[9]), .P8(s2_size_kfi_pp00_reg[8]), .P7(s2_size_kfi_pp00_reg[7]), .P6(s2_size_kfi_pp00_reg[6]), .P5(s2_size_kfi_pp00_reg[5]), .P4(s2_size_kfi_pp00_reg[4]), .P3(s2_size_kfi_pp00_reg[3]), .P2(s2_size_kfi_pp00_reg[2]), .P1(s2_size_kfi_pp00_reg[1]), .P0(s2_size_kfi_pp00_reg[0])
+);
+MULT18X18D #(
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
+    .GSR("DISABLED"), .RESETMODE("SYNC")
+) s2_size_kfi_pp01_mult (  // s2_size_kfi_pp01_reg = _s2_size_kfi_pp01_next_0 * 21'h5b
+    .A17(_s2_size_kfi_pp01_next_0[17]), .A16(_s2_size_kfi_pp01_next_0[16]), .A15(_s2_size_kfi_pp01_next_0[15]), .A14(_s2_size_kfi_pp01_next_0[14]), .A13(_s2_size_kfi_pp01_next_0[13]), .A12(_s2_size_kfi_pp01_next_0[12]), .A11(_s2_size_kfi_pp01_next_0[11]), .A10(_s2_size_kfi_pp01_next_0[10]), .A9(_s2_size_kfi_pp01_next_0[9]), .A8(_s2_size_kfi_pp01_next_0[8]), .A7(_s2_size_kfi_pp01_next_0[7]), .A6(_s2_size_kfi_pp01_next_0[6]), .A5(_s2_size_kfi_pp01_next_0[5]), .A4(_s2_size_kfi_pp01_next_0[4]), .A3(_s2_size_kfi_pp01_next_0[3]), .A2(_s2_size_kfi_pp01_next_0[2]), .A1(_s2_size_kfi_pp01_next_0[1]), .A0(_s2_size_kfi_pp01_next_0[0]),
+    .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(1'b0), .B11(1'b0), .B10(1'b0), .B9(1'b0), .B8(1'b0), .B7(1'b0), .B6(1'b1), .B5(1'b0), .B4(1'b1), .B3(1'b1), .B2(1'b0), .B1(1'b1), .B0(1'b1),
+    .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
+    .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
+    .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(s2_size_kfi_pp01_reg[20]), .P19(s2_size_kfi_pp01_reg[19]), .P18(s2_size_kfi_pp01_reg[18]), .P17(s2_size_kfi_pp01_reg[17]), .P16(s2_size_kfi_pp01_reg[16]), .P15(s2_size_kfi_pp01_reg[15]), .P14(s2_size_kfi_pp01_reg[14]), .P13(s2_size_kfi_pp01_reg[13]), .P12(s2_size_kfi_pp01_reg[12]), .P11(s2_size_kfi_pp01_reg[11]), .P10(s2_size_kfi_pp01_reg[10]), .P9(s2_size_kfi_pp01_reg[9]), .P8(s2_size_kfi_pp01_reg[8]), .P7(s2_size_kfi_pp01_reg[7]), .P6(s2_size_kfi_pp01_reg[6]), .P5(s2_size_kfi_pp01_reg[5]), .P4(s2_size_kfi_pp01_reg[4]), .P3(s2_size_kfi_pp01_reg[3]), .P2(s2_size_kfi_pp01_reg[2]), .P1(s2_size_kfi_pp01_reg[1]), .P0(s2_size_kfi_pp01_reg[0])
+);
+MULT18X18D #(
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
+    .GSR("DISABLED"), .RESETMODE("SYNC")
+) s9_fi_c_prod_pp00_mult (  // s9_fi_c_prod_pp00_reg = s8_t_18_reg * _s9_fi_c_prod_pp00_next_0
+    .A17(s8_t_18_reg[17]), .A16(s8_t_18_reg[16]), .A15(s8_t_18_reg[15]), .A14(s8_t_18_reg[14]), .A13(s8_t_18_reg[13]), .A12(s8_t_18_reg[12]), .A11(s8_t_18_reg[11]), .A10(s8_t_18_reg[10]), .A9(s8_t_18_reg[9]), .A8(s8_t_18_reg[8]), .A7(s8_t_18_reg[7]), .A6(s8_t_18_reg[6]), .A5(s8_t_18_reg[5]), .A4(s8_t_18_reg[4]), .A3(s8_t_18_reg[3]), .A2(s8_t_18_reg[2]), .A1(s8_t_18_reg[1]), .A0(s8_t_18_reg[0]),
+    .B17(_s9_fi_c_prod_pp00_next_0[17]), .B16(_s9_fi_c_prod_pp00_next_0[16]), .B15(_s9_fi_c_prod_pp00_next_0[15]), .B14(_s9_fi_c_prod_pp00_next_0[14]), .B13(_s9_fi_c_prod_pp00_next_0[13]), .B12(_s9_fi_c_prod_pp00_next_0[12]), .B11(_s9_fi_c_prod_pp00_next_0[11]), .B10(_s9_fi_c_prod_pp00_next_0[10]), .B9(_s9_fi_c_prod_pp00_next_0[9]), .B8(_s9_fi_c_prod_pp00_next_0[8]), .B7(_s9_fi_c_prod_pp00_next_0[7]), .B6(_s9_fi_c_prod_pp00_next_0[6]), .B5(_s9_fi_c_prod_pp00_next_0[5]), .B4(_s9_fi_c_prod_pp00_next_0[4]), .B3(_s9_fi_c_prod_pp00_next_0[3]), .B2(_s9_fi_c_prod_pp00_next_0[2]), .B1(_s9_fi_c_prod_pp00_next_0[1]), .B0(_s9_fi_c_prod_pp00_next_0[0]),
+    .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
+    .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
+    .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(s9_fi_c_prod_pp00_reg[28]), .P27(s9_fi_c_prod_pp00_reg[27]), .P26(s9_fi_c_prod_pp00_reg[26]), .P25(s9_fi_c_prod_pp00_reg[25]), .P24(s9_fi_c_prod_pp00_reg[24]), .P23(s9_fi_c_prod_pp00_reg[23]), .P22(s9_fi_c_prod_pp00_reg[22]), .P21(s9_fi_c_prod_pp00_reg[21]), .P20(s9_fi_c_prod_pp00_reg[20]), .P19(s9_fi_c_prod_pp00_reg[19]), .P18(s9_fi_c_prod_pp00_reg[18]), .P17(s9_fi_c_prod_pp00_reg[17]), .P16(s9_fi_c_prod_pp00_reg[16]), .P15(s9_fi_c_prod_pp00_reg[15]), .P14(s9_fi_c_prod_pp00_reg[14]), .P13(s9_fi_c_prod_pp00_reg[13]), .P12(s9_fi_c_prod_pp00_reg[12]), .P11(s9_fi_c_prod_pp00_reg[11]), .P10(s9_fi_c_prod_pp00_reg[10]), .P9(s9_fi_c_prod_pp00_reg[9]), .P8(s9_fi_c_prod_pp00_reg[8]), .P7(s9_fi_c_prod_pp00_reg[7]), .P6(s9_fi_c_prod_pp00_reg[6]), .P5(s9_fi_c_prod_pp00_reg[5]), .P4(s9_fi_c_prod_pp00_reg[4]), .P3(s9_fi_c_prod_pp00_reg[3]), .P2(s9_fi_c_prod_pp00_reg[2]), .P1(s9_fi_c_prod_pp00_reg[1]), .P0(s9_fi_c_prod_pp00_reg[0])
+);
+MULT18X18D #(
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
+    .GSR("DISABLED"), .RESETMODE("SYNC")
+) s9_fi_c_prod_pp10_mult (  // s9_fi_c_prod_pp10_reg = s8_t_19_reg * _s9_fi_c_prod_pp10_next_0
+    .A17(s8_t_19_reg[17]), .A16(s8_t_19_reg[16]), .A15(s8_t_19_reg[15]), .A14(s8_t_19_reg[14]), .A13(s8_t_19_reg[13]), .A12(s8_t_19_reg[12]), .A11(s8_t_19_reg[11]), .A10(s8_t_19_reg[10]), .A9(s8_t_19_reg[9]), .A8(s8_t_19_reg[8]), .A7(s8_t_19_reg[7]), .A6(s8_t_19_reg[6]), .A5(s8_t_19_reg[5]), .A4(s8_t_19_reg[4]), .A3(s8_t_19_reg[3]), .A2(s8_t_19_reg[2]), .A1(s8_t_19_reg[1]), .A0(s8_t_19_reg[0]),
+    .B17(_s9_fi_c_prod_pp10_next_0[17]), .B16(_s9_fi_c_prod_pp10_next_0[16]), .B15(_s9_fi_c_prod_pp10_next_0[15]), .B14(_s9_fi_c_prod_pp10_next_0[14]), .B13(_s9_fi_c_prod_pp10_next_0[13]), .B12(_s9_fi_c_prod_pp10_next_0[12]), .B11(_s9_fi_c_prod_pp10_next_0[11]), .B10(_s9_fi_c_prod_pp10_next_0[10]), .B9(_s9_fi_c_prod_pp10_next_0[9]), .B8(_s9_fi_c_prod_pp10_next_0[8]), .B7(_s9_fi_c_prod_pp10_next_0[7]), .B6(_s9_fi_c_prod_pp10_next_0[6]), .B5(_s9_fi_c_prod_pp10_next_0[5]), .B4(_s9_fi_c_prod_pp10_next_0[4]), .B3(_s9_fi_c_prod_pp10_next_0[3]), .B2(_s9_fi_c_prod_pp10_next_0[2]), .B1(_s9_fi_c_prod_pp10_next_0[1]), .B0(_s9_fi_c_prod_pp10_next_0[0]),
+    .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
+    .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
+    .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(s9_fi_c_prod_pp10_reg[28]), .P27(s9_fi_c_prod_pp10_reg[27]), .P26(s9_fi_c_prod_pp10_reg[26]), .P25(s9_fi_c_prod_pp10_reg[25]), .P24(s9_fi_c_prod_pp10_reg[24]), .P23(s9_fi_c_prod_pp10_reg[23]), .P22(s9_fi_c_prod_pp10_reg[22]), .P21(s9_fi_c_prod_pp10_reg[21]), .P20(s9_fi_c_prod_pp10_reg[20]), .P19(s9_fi_c_prod_pp10_reg[19]), .P18(s9_fi_c_prod_pp10_reg[18]), .P17(s9_fi_c_prod_pp10_reg[17]), .P16(s9_fi_c_prod_pp10_reg[16]), .P15(s9_fi_c_prod_pp10_reg[15]), .P14(s9_fi_c_prod_pp10_reg[14]), .P13(s9_fi_c_prod_pp10_reg[13]), .P12(s9_fi_c_prod_pp10_reg[12]), .P11(s9_fi_c_prod_pp10_reg[11]), .P10(s9_fi_c_prod_pp10_reg[10]), .P9(s9_fi_c_prod_pp10_reg[9]), .P8(s9_fi_c_prod_pp10_reg[8]), .P7(s9_fi_c_prod_pp10_reg[7]), .P6(s9_fi_c_prod_pp10_reg[6]), .P5(s9_fi_c_prod_pp10_reg[5]), .P4(s9_fi_c_prod_pp10_reg[4]), .P3(s9_fi_c_prod_pp10_reg[3]), .P2(s9_fi_c_prod_pp10_reg[2]), .P1(s9_fi_c_prod_pp10_reg[1]), .P0(s9_fi_c_prod_pp10_reg[0])
+);
+MULT18X18D #(
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
+    .GSR("DISABLED"), .RESETMODE("SYNC")
+) s9_fi_c_prod_pp20_mult (  // s9_fi_c_prod_pp20_reg = s8_t_20_reg * _s9_fi_c_prod_pp20_next_0
+    .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(s8_t_20_reg[13]), .A12(s8_t_20_reg[12]), .A11(s8_t_20_reg[11]), .A10(s8_t_20_reg[10]), .A9(s8_t_20_reg[9]), .A8(s8_t_20_reg[8]), .A7(s8_t_20_reg[7]), .A6(s8_t_20_reg[6]), .A5(s8_t_20_reg[5]), .A4(s8_t_20_reg[4]), .A3(s8_t_20_reg[3]), .A2(s8_t_20_reg[2]), .A1(s8_t_20_reg[1]), .A0(s8_t_20_reg[0]),
+    .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(_s9_fi_c_prod_pp20_next_0[13]), .B12(_s9_fi_c_prod_pp20_next_0[12]), .B11(_s9_fi_c_prod_pp20_next_0[11]), .B10(_s9_fi_c_prod_pp20_next_0[10]), .B9(_s9_fi_c_prod_pp20_next_0[9]), .B8(_s9_fi_c_prod_pp20_next_0[8]), .B7(_s9_fi_c_prod_pp20_next_0[7]), .B6(_s9_fi_c_prod_pp20_next_0[6]), .B5(_s9_fi_c_prod_pp20_next_0[5]), .B4(_s9_fi_c_prod_pp20_next_0[4]), .B3(_s9_fi_c_prod_pp20_next_0[3]), .B2(_s9_fi_c_prod_pp20_next_0[2]), .B1(_s9_fi_c_prod_pp20_next_0[1]), .B0(_s9_fi_c_prod_pp20_next_0[0]),
+    .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
+    .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
+    .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(), .P18(), .P17(), .P16(), .P15(), .P14(), .P13(s9_fi_c_prod_pp20_reg[13]), .P12(s9_fi_c_prod_pp20_reg[12]), .P11(s9_fi_c_prod_pp20_reg[11]), .P10(s9_fi_c_prod_pp20_reg[10]), .P9(s9_fi_c_prod_pp20_reg[9]), .P8(s9_fi_c_prod_pp20_reg[8]), .P7(s9_fi_c_prod_pp20_reg[7]), .P6(s9_fi_c_prod_pp20_reg[6]), .P5(s9_fi_c_prod_pp20_reg[5]), .P4(s9_fi_c_prod_pp20_reg[4]), .P3(s9_fi_c_prod_pp20_reg[3]), .P2(s9_fi_c_prod_pp20_reg[2]), .P1(s9_fi_c_prod_pp20_reg[1]), .P0(s9_fi_c_prod_pp20_reg[0])
+);
+MULT18X18D #(
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
+    .GSR("DISABLED"), .RESETMODE("SYNC")
+) s2_md_ds_pp00_mult (  // s2_md_ds_pp00_reg = _s2_md_ds_pp00_next_1 * _s2_md_ds_pp00_next_2
+    .A17(_s2_md_ds_pp00_next_1[17]), .A16(_s2_md_ds_pp00_next_1[16]), .A15(_s2_md_ds_pp00_next_1[15]), .A14(_s2_md_ds_pp00_next_1[14]), .A13(_s2_md_ds_pp00_next_1[13]), .A12(_s2_md_ds_pp00_next_1[12]), .A11(_s2_md_ds_pp00_next_1[11]), .A10(_s2_md_ds_pp00_next_1[10]), .A9(_s2_md_ds_pp00_next_1[9]), .A8(_s2_md_ds_pp00_next_1[8]), .A7(_s2_md_ds_pp00_next_1[7]), .A6(_s2_md_ds_pp00_next_1[6]), .A5(_s2_md_ds_pp00_next_1[5]), .A4(_s2_md_ds_pp00_next_1[4]), .A3(_s2_md_ds_pp00_next_1[3]), .A2(_s2_md_ds_pp00_next_1[2]), .A1(_s2_md_ds_pp00_next_1[1]), .A0(_s2_md_ds_pp00_next_1[0]),
+    .B17(_s2_md_ds_pp00_next_2[17]), .B16(_s2_md_ds_pp00_next_2[16]), .B15(_s2_md_ds_pp00_next_2[15]), .B14(_s2_md_ds_pp00_next_2[14]), .B13(_s2_md_ds_pp00_next_2[13]), .B12(_s2_md_ds_pp00_next_2[12]), .B11(_s2_md_ds_pp00_next_2[11]), .B10(_s2_md_ds_pp00_next_2[10]), .B9(_s2_md_ds_pp00_next_2[9]), .B8(_s2_md_ds_pp00_next_2[8]), .B7(_s2_md_ds_pp00_next_2[7]), .B6(_s2_md_ds_pp00_next_2[6]), .B5(_s2_md_ds_pp00_next_2[5]), .B4(_s2_md_ds_pp00_next_2[4]), .B3(_s2_md_ds_pp00_next_2[3]), .B2(_s2_md_ds_pp00_next_2[2]), .B1(_s2_md_ds_pp00_next_2[1]), .B0(_s2_md_ds_pp00_next_2[0]),
+    .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
+    .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
+    .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
+    .P35(), .P34(), .P33(), .P32(), .P31(s2_md_ds_pp00_reg[31]), .P30(s2_md_ds_pp00_reg[30]), .P29(s2_md_ds_pp00_reg[29]), .P28(s2_md_ds_pp00_reg[28]), .P27(s2_md_ds_pp00_reg[27]), .P26(s2_md_ds_pp00_reg[26]), .P25(s2_md_ds_pp00_reg[25]), .P24(s2_md_ds_pp00_reg[24]), .P23(s2_md_ds_pp00_reg[23]), .P22(s2_md_ds_pp00_reg[22]), .P21(s2_md_ds_pp00_reg[21]), .P20(s2_md_ds_pp00_reg[20]), .P19(s2_md_ds_pp00_reg[19]), .P18(s2_md_ds_pp00_reg[18]), .P17(s2_md_ds_pp00_reg[17]), .P16(s2_md_ds_pp00_reg[16]), .P15(s2_md_ds_pp00_reg[15]), .P14(s2_md_ds_pp00_reg[14]), .P13(s2_md_ds_pp00_reg[13]), .P12(s2_md_ds_pp00_reg[12]), .P11(s2_md_ds_pp00_reg[11]), .P10(s2_md_ds_pp00_reg[10]), .P9(s2_md_ds_pp00_reg[9]), .P8(s2_md_ds_pp00_reg[8]), .P7(s2_md_ds_pp00_reg[7]), .P6(s2_md_ds_pp00_reg[6]), .P5(s2_md_ds_pp00_reg[5]), .P4(s2_md_ds_pp00_reg[4]), .P3(s2_md_ds_pp00_reg[3]), .P2(s2_md_ds_pp00_reg[2]), .P1(s2_md_ds_pp00_reg[1]), .P0(s2_md_ds_pp00_reg[0])
+);
+MULT18X18D #(
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
+    .GSR("DISABLED"), .RESETMODE("SYNC")
+) s2_md_ds_pp10_mult (  // s2_md_ds_pp10_reg = _s2_md_ds_pp10_next_1 * _s2_md_ds_pp10_next_2
+    .A17(1'b0), .A16(1'b0), .A15(_s2_md_ds_pp10_next_1[15]), .A14(_s2_md_ds_pp10_next_1[14]), .A13(_s2_md_ds_pp10_next_1[13]), .A12(_s2_md_ds_pp10_next_1[12]), .A11(_s2_md_ds_pp10_next_1[11]), .A10(_s2_md_ds_pp10_next_1[10]), .A9(_s2_md_ds_pp10_next_1[9]), .A8(_s2_md_ds_pp10_next_1[8]), .A7(_s2_md_ds_pp10_next_1[7]), .A6(_s2_md_ds_pp10_next_1[6]), .A5(_s2_md_ds_pp10_next_1[5]), .A4(_s2_md_ds_pp10_next_1[4]), .A3(_s2_md_ds_pp10_next_1[3]), .A2(_s2_md_ds_pp10_next_1[2]), .A1(_s2_md_ds_pp10_next_1[1]), .A0(_s2_md_ds_pp10_next_1[0]),
+    .B17(1'b0), .B16(1'b0), .B15(_s2_md_ds_pp10_next_2[15]), .B14(_s2_md_ds_pp10_next_2[14]), .B13(_s2_md_ds_pp10_next_2[13]), .B12(_s2_md_ds_pp10_next_2[12]), .B11(_s2_md_ds_pp10_next_2[11]), .B10(_s2_md_ds_pp10_next_2[10]), .B9(_s2_md_ds_pp10_next_2[9]), .B8(_s2_md_ds_pp10_next_2[8]), .B7(_s2_md_ds_pp10_next_2[7]), .B6(_s2_md_ds_pp10_next_2[6]), .B5(_s2_md_ds_pp10_next_2[5]), .B4(_s2_md_ds_pp10_next_2[4]), .B3(_s2_md_ds_pp10_next_2[3]), .B2(_s2_md_ds_pp10_next_2[2]), .B1(_s2_md_ds_pp10_next_2[1]), .B0(_s2_md_ds_pp10_next_2[0]),
+    .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
+    .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
+    .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(), .P18(), .P17(), .P16(), .P15(s2_md_ds_pp10_reg[15]), .P14(s2_md_ds_pp10_reg[14]), .P13(s2_md_ds_pp10_reg[13]), .P12(s2_md_ds_pp10_reg[12]), .P11(s2_md_ds_pp10_reg[11]), .P10(s2_md_ds_pp10_reg[10]), .P9(s2_md_ds_pp10_reg[9]), .P8(s2_md_ds_pp10_reg[8]), .P7(s2_md_ds_pp10_reg[7]), .P6(s2_md_ds_pp10_reg[6]), .P5(s2_md_ds_pp10_reg[5]), .P4(s2_md_ds_pp10_reg[4]), .P3(s2_md_ds_pp10_reg[3]), .P2(s2_md_ds_pp10_reg[2]), .P1(s2_md_ds_pp10_reg[1]), .P0(s2_md_ds_pp10_reg[0])
+);
+MULT18X18D #(
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
+    .GSR("DISABLED"), .RESETMODE("SYNC")
+) s6_md_raw_prod_pp00_mult (  // s6_md_raw_prod_pp00_reg = _s6_md_raw_prod_pp00_next_1 * _s6_md_raw_prod_pp00_next_2
+    .A17(_s6_md_raw_prod_pp00_next_1[17]), .A16(_s6_md_raw_prod_pp00_next_1[16]), .A15(_s6_md_raw_prod_pp00_next_1[15]), .A14(_s6_md_raw_prod_pp00_next_1[14]), .A13(_s6_md_raw_prod_pp00_next_1[13]), .A12(_s6_md_raw_prod_pp00_next_1[12]), .A11(_s6_md_raw_prod_pp00_next_1[11]), .A10(_s6_md_raw_prod_pp00_next_1[10]), .A9(_s6_md_raw_prod_pp00_next_1[9]), .A8(_s6_md_raw_prod_pp00_next_1[8]), .A7(_s6_md_raw_prod_pp00_next_1[7]), .A6(_s6_md_raw_prod_pp00_next_1[6]), .A5(_s6_md_raw_prod_pp00_next_1[5]), .A4(_s6_md_raw_prod_pp00_next_1[4]), .A3(_s6_md_raw_prod_pp00_next_1[3]), .A2(_s6_md_raw_prod_pp00_next_1[2]), .A1(_s6_md_raw_prod_pp00_next_1[1]), .A0(_s6_md_raw_prod_pp00_next_1[0]),
+    .B17(_s6_md_raw_prod_pp00_next_2[17]), .B16(_s6_md_raw_prod_pp00_next_2[16]), .B15(_s6_md_raw_prod_pp00_next_2[15]), .B14(_s6_md_raw_prod_pp00_next_2[14]), .B13(_s6_md_raw_prod_pp00_next_2[13]), .B12(_s6_md_raw_prod_pp00_next_2[12]), .B11(_s6_md_raw_prod_pp00_next_2[11]), .B10(_s6_md_raw_prod_pp00_next_2[10]), .B9(_s6_md_raw_prod_pp00_next_2[9]), .B8(_s6_md_raw_prod_pp00_next_2[8]), .B7(_s6_md_raw_prod_pp00_next_2[7]), .B6(_s6_md_raw_prod_pp00_next_2[6]), .B5(_s6_md_raw_prod_pp00_next_2[5]), .B4(_s6_md_raw_prod_pp00_next_2[4]), .B3(_s6_md_raw_prod_pp00_next_2[3]), .B2(_s6_md_raw_prod_pp00_next_2[2]), .B1(_s6_md_raw_prod_pp00_next_2[1]), .B0(_s6_md_raw_prod_pp00_next_2[0]),
+    .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
+    .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
+    .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(s6_md_raw_prod_pp00_reg[28]), .P27(s6_md_raw_prod_pp00_reg[27]), .P26(s6_md_raw_prod_pp00_reg[26]), .P25(s6_md_raw_prod_pp00_reg[25]), .P24(s6_md_raw_prod_pp00_reg[24]), .P23(s6_md_raw_prod_pp00_reg[23]), .P22(s6_md_raw_prod_pp00_reg[22]), .P21(s6_md_raw_prod_pp00_reg[21]), .P20(s6_md_raw_prod_pp00_reg[20]), .P19(s6_md_raw_prod_pp00_reg[19]), .P18(s6_md_raw_prod_pp00_reg[18]), .P17(s6_md_raw_prod_pp00_reg[17]), .P16(s6_md_raw_prod_pp00_reg[16]), .P15(s6_md_raw_prod_pp00_reg[15]), .P14(s6_md_raw_prod_pp00_reg[14]), .P13(s6_md_raw_prod_pp00_reg[13]), .P12(s6_md_raw_prod_pp00_reg[12]), .P11(s6_md_raw_prod_pp00_reg[11]), .P10(s6_md_raw_prod_pp00_reg[10]), .P9(s6_md_raw_prod_pp00_reg[9]), .P8(s6_md_raw_prod_pp00_reg[8]), .P7(s6_md_raw_prod_pp00_reg[7]), .P6(s6_md_raw_prod_pp00_reg[6]), .P5(s6_md_raw_prod_pp00_reg[5]), .P4(s6_md_raw_prod_pp00_reg[4]), .P3(s6_md_raw_prod_pp00_reg[3]), .P2(s6_md_raw_prod_pp00_reg[2]), .P1(s6_md_raw_prod_pp00_reg[1]), .P0(s6_md_raw_prod_pp00_reg[0])
+);
+MULT18X18D #(
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
+    .GSR("DISABLED"), .RESETMODE("SYNC")
+) s6_md_raw_prod_pp10_mult (  // s6_md_raw_prod_pp10_reg = _s6_md_raw_prod_pp10_next_1 * _s6_md_raw_prod_pp10_next_2
+    .A17(_s6_md_raw_prod_pp10_next_1[17]), .A16(_s6_md_raw_prod_pp10_next_1[16]), .A15(_s6_md_raw_prod_pp10_next_1[15]), .A14(_s6_md_raw_prod_pp10_next_1[14]), .A13(_s6_md_raw_prod_pp10_next_1[13]), .A12(_s6_md_raw_prod_pp10_next_1[12]), .A11(_s6_md_raw_prod_pp10_next_1[11]), .A10(_s6_md_raw_prod_pp10_next_1[10]), .A9(_s6_md_raw_prod_pp10_next_1[9]), .A8(_s6_md_raw_prod_pp10_next_1[8]), .A7(_s6_md_raw_prod_pp10_next_1[7]), .A6(_s6_md_raw_prod_pp10_next_1[6]), .A5(_s6_md_raw_prod_pp10_next_1[5]), .A4(_s6_md_raw_prod_pp10_next_1[4]), .A3(_s6_md_raw_prod_pp10_next_1[3]), .A2(_s6_md_raw_prod_pp10_next_1[2]), .A1(_s6_md_raw_prod_pp10_next_1[1]), .A0(_s6_md_raw_prod_pp10_next_1[0]),
+    .B17(_s6_md_raw_prod_pp10_next_2[17]), .B16(_s6_md_raw_prod_pp10_next_2[16]), .B15(_s6_md_raw_prod_pp10_next_2[15]), .B14(_s6_md_raw_prod_pp10_next_2[14]), .B13(_s6_md_raw_prod_pp10_next_2[13]), .B12(_s6_md_raw_prod_pp10_next_2[12]), .B11(_s6_md_raw_prod_pp10_next_2[11]), .B10(_s6_md_raw_prod_pp10_next_2[10]), .B9(_s6_md_raw_prod_pp10_next_2[9]), .B8(_s6_md_raw_prod_pp10_next_2[8]), .B7(_s6_md_raw_prod_pp10_next_2[7]), .B6(_s6_md_raw_prod_pp10_next_2[6]), .B5(_s6_md_raw_prod_pp10_next_2[5]), .B4(_s6_md_raw_prod_pp10_next_2[4]), .B3(_s6_md_raw_prod_pp10_next_2[3]), .B2(_s6_md_raw_prod_pp10_next_2[2]), .B1(_s6_md_raw_prod_pp10_next_2[1]), .B0(_s6_md_raw_prod_pp10_next_2[0]),
+    .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
+    .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
+    .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(s6_md_raw_prod_pp10_reg[28]), .P27(s6_md_raw_prod_pp10_reg[27]), .P26(s6_md_raw_prod_pp10_reg[26]), .P25(s6_md_raw_prod_pp10_reg[25]), .P24(s6_md_raw_prod_pp10_reg[24]), .P23(s6_md_raw_prod_pp10_reg[23]), .P22(s6_md_raw_prod_pp10_reg[22]), .P21(s6_md_raw_prod_pp10_reg[21]), .P20(s6_md_raw_prod_pp10_reg[20]), .P19(s6_md_raw_prod_pp10_reg[19]), .P18(s6_md_raw_prod_pp10_reg[18]), .P17(s6_md_raw_prod_pp10_reg[17]), .P16(s6_md_raw_prod_pp10_reg[16]), .P15(s6_md_raw_prod_pp10_reg[15]), .P14(s6_md_raw_prod_pp10_reg[14]), .P13(s6_md_raw_prod_pp10_reg[13]), .P12(s6_md_raw_prod_pp10_reg[12]), .P11(s6_md_raw_prod_pp10_reg[11]), .P10(s6_md_raw_prod_pp10_reg[10]), .P9(s6_md_raw_prod_pp10_reg[9]), .P8(s6_md_raw_prod_pp10_reg[8]), .P7(s6_md_raw_prod_pp10_reg[7]), .P6(s6_md_raw_prod_pp10_reg[6]), .P5(s6_md_raw_prod_pp10_reg[5]), .P4(s6_md_raw_prod_pp10_reg[4]), .P3(s6_md_raw_prod_pp10_reg[3]), .P2(s6_md_raw_prod_pp10_reg[2]), .P1(s6_md_raw_prod_pp10_reg[1]), .P0(s6_md_raw_prod_pp10_reg[0])
+);
+MULT18X18D #(
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
+    .GSR("DISABLED"), .RESETMODE("SYNC")
+) s6_md_raw_prod_pp20_mult (  // s6_md_raw_prod_pp20_reg = _s6_md_raw_prod_pp20_next_1 * _s6_md_raw_prod_pp20_next_2
+    .A17(1'b0), .A16(_s6_md_raw_prod_pp20_next_1[16]), .A15(_s6_md_raw_prod_pp20_next_1[15]), .A14(_s6_md_raw_prod_pp20_next_1[14]), .A13(_s6_md_raw_prod_pp20_next_1[13]), .A12(_s6_md_raw_prod_pp20_next_1[12]), .A11(_s6_md_raw_prod_pp20_next_1[11]), .A10(_s6_md_raw_prod_pp20_next_1[10]), .A9(_s6_md_raw_prod_pp20_next_1[9]), .A8(_s6_md_raw_prod_pp20_next_1[8]), .A7(_s6_md_raw_prod_pp20_next_1[7]), .A6(_s6_md_raw_prod_pp20_next_1[6]), .A5(_s6_md_raw_prod_pp20_next_1[5]), .A4(_s6_md_raw_prod_pp20_next_1[4]), .A3(_s6_md_raw_prod_pp20_next_1[3]), .A2(_s6_md_raw_prod_pp20_next_1[2]), .A1(_s6_md_raw_prod_pp20_next_1[1]), .A0(_s6_md_raw_prod_pp20_next_1[0]),
+    .B17(1'b0), .B16(_s6_md_raw_prod_pp20_next_2[16]), .B15(_s6_md_raw_prod_pp20_next_2[15]), .B14(_s6_md_raw_prod_pp20_next_2[14]), .B13(_s6_md_raw_prod_pp20_next_2[13]), .B12(_s6_md_raw_prod_pp20_next_2[12]), .B11(_s6_md_raw_prod_pp20_next_2[11]), .B10(_s6_md_raw_prod_pp20_next_2[10]), .B9(_s6_md_raw_prod_pp20_next_2[9]), .B8(_s6_md_raw_prod_pp20_next_2[8]), .B7(_s6_md_raw_prod_pp20_next_2[7]), .B6(_s6_md_raw_prod_pp20_next_2[6]), .B5(_s6_md_raw_prod_pp20_next_2[5]), .B4(_s6_md_raw_prod_pp20_next_2[4]), .B3(_s6_md_raw_prod_pp20_next_2[3]), .B2(_s6_md_raw_prod_pp20_next_2[2]), .B1(_s6_md_raw_prod_pp20_next_2[1]), .B0(_s6_md_raw_prod_pp20_next_2[0]),
+    .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
+    .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
+    .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(), .P18(), .P17(), .P16(s6_md_raw_prod_pp20_reg[16]), .P15(s6_md_raw_prod_pp20_reg[15]), .P14(s6_md_raw_prod_pp20_reg[14]), .P13(s6_md_raw_prod_pp20_reg[13]), .P12(s6_md_raw_prod_pp20_reg[12]), .P11(s6_md_raw_prod_pp20_reg[11]), .P10(s6_md_raw_prod_pp20_reg[10]), .P9(s6_md_raw_prod_pp20_reg[9]), .P8(s6_md_raw_prod_pp20_reg[8]), .P7(s6_md_raw_prod_pp20_reg[7]), .P6(s6_md_raw_prod_pp20_reg[6]), .P5(s6_md_raw_prod_pp20_reg[5]), .P4(s6_md_raw_prod_pp20_reg[4]), .P3(s6_md_raw_prod_pp20_reg[3]), .P2(s6_md_raw_prod_pp20_reg[2]), .P1(s6_md_raw_prod_pp20_reg[1]), .P0(s6_md_raw_prod_pp20_reg[0])
+);
+MULT18X18D #(
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
+    .GSR("DISABLED"), .RESETMODE("SYNC")
+) s10_c_md_fd_xs_pp00_mult (  // s10_c_md_fd_xs_pp00_reg = _s10_c_md_fd_xs_pp00_next_11 * s9_t_18_reg
+    .A17(_s10_c_md_fd_xs_pp00_next_11[17]), .A16(_s10_c_md_fd_xs_pp00_next_11[16]), .A15(_s10_c_md_fd_xs_pp00_next_11[15]), .A14(_s10_c_md_fd_xs_pp00_next_11[14]), .A13(_s10_c_md_fd_xs_pp00_next_11[13]), .A12(_s10_c_md_fd_xs_pp00_next_11[12]), .A11(_s10_c_md_fd_xs_pp00_next_11[11]), .A10(_s10_c_md_fd_xs_pp00_next_11[10]), .A9(_s10_c_md_fd_xs_pp00_next_11[9]), .A8(_s10_c_md_fd_xs_pp00_next_11[8]), .A7(_s10_c_md_fd_xs_pp00_next_11[7]), .A6(_s10_c_md_fd_xs_pp00_next_11[6]), .A5(_s10_c_md_fd_xs_pp00_next_11[5]), .A4(_s10_c_md_fd_xs_pp00_next_11[4]), .A3(_s10_c_md_fd_xs_pp00_next_11[3]), .A2(_s10_c_md_fd_xs_pp00_next_11[2]), .A1(_s10_c_md_fd_xs_pp00_next_11[1]), .A0(_s10_c_md_fd_xs_pp00_next_11[0]),
+    .B17(s9_t_18_reg[17]), .B16(s9_t_18_reg[16]), .B15(s9_t_18_reg[15]), .B14(s9_t_18_reg[14]), .B13(s9_t_18_reg[13]), .B12(s9_t_18_reg[12]), .B11(s9_t_18_reg[11]), .B10(s9_t_18_reg[10]), .B9(s9_t_18_reg[9]), .B8(s9_t_18_reg[8]), .B7(s9_t_18_reg[7]), .B6(s9_t_18_reg[6]), .B5(s9_t_18_reg[5]), .B4(s9_t_18_reg[4]), .B3(s9_t_18_reg[3]), .B2(s9_t_18_reg[2]), .B1(s9_t_18_reg[1]), .B0(s9_t_18_reg[0]),
+    .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
+    .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
+    .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
+    .P35(), .P34(), .P33(), .P32(), .P31(s10_c_md_fd_xs_pp00_reg[31]), .P30(s10_c_md_fd_xs_pp00_reg[30]), .P29(s10_c_md_fd_xs_pp00_reg[29]), .P28(s10_c_md_fd_xs_pp00_reg[28]), .P27(s10_c_md_fd_xs_pp00_reg[27]), .P26(s10_c_md_fd_xs_pp00_reg[26]), .P25(s10_c_md_fd_xs_pp00_reg[25]), .P24(s10_c_md_fd_xs_pp00_reg[24]), .P23(s10_c_md_fd_xs_pp00_reg[23]), .P22(s10_c_md_fd_xs_pp00_reg[22]), .P21(s10_c_md_fd_xs_pp00_reg[21]), .P20(s10_c_md_fd_xs_pp00_reg[20]), .P19(s10_c_md_fd_xs_pp00_reg[19]), .P18(s10_c_md_fd_xs_pp00_reg[18]), .P17(s10_c_md_fd_xs_pp00_reg[17]), .P16(s10_c_md_fd_xs_pp00_reg[16]), .P15(s10_c_md_fd_xs_pp00_reg[15]), .P14(s10_c_md_fd_xs_pp00_reg[14]), .P13(s10_c_md_fd_xs_pp00_reg[13]), .P12(s10_c_md_fd_xs_pp00_reg[12]), .P11(s10_c_md_fd_xs_pp00_reg[11]), .P10(s10_c_md_fd_xs_pp00_reg[10]), .P9(s10_c_md_fd_xs_pp00_reg[9]), .P8(s10_c_md_fd_xs_pp00_reg[8]), .P7(s10_c_md_fd_xs_pp00_reg[7]), .P6(s10_c_md_fd_xs_pp00_reg[6]), .P5(s10_c_md_fd_xs_pp00_reg[5]), .P4(s10_c_md_fd_xs_pp00_reg[4]), .P3(s10_c_md_fd_xs_pp00_reg[3]), .P2(s10_c_md_fd_xs_pp00_reg[2]), .P1(s10_c_md_fd_xs_pp00_reg[1]), .P0(s10_c_md_fd_xs_pp00_reg[0])
+);
+MULT18X18D #(
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
+    .GSR("DISABLED"), .RESETMODE("SYNC")
+) s10_c_md_fd_xs_pp10_mult (  // s10_c_md_fd_xs_pp10_reg = _s10_c_md_fd_xs_pp10_next_1 * s9_t_19_reg
+    .A17(_s10_c_md_fd_xs_pp10_next_1[17]), .A16(_s10_c_md_fd_xs_pp10_next_1[16]), .A15(_s10_c_md_fd_xs_pp10_next_1[15]), .A14(_s10_c_md_fd_xs_pp10_next_1[14]), .A13(_s10_c_md_fd_xs_pp10_next_1[13]), .A12(_s10_c_md_fd_xs_pp10_next_1[12]), .A11(_s10_c_md_fd_xs_pp10_next_1[11]), .A10(_s10_c_md_fd_xs_pp10_next_1[10]), .A9(_s10_c_md_fd_xs_pp10_next_1[9]), .A8(_s10_c_md_fd_xs_pp10_next_1[8]), .A7(_s10_c_md_fd_xs_pp10_next_1[7]), .A6(_s10_c_md_fd_xs_pp10_next_1[6]), .A5(_s10_c_md_fd_xs_pp10_next_1[5]), .A4(_s10_c_md_fd_xs_pp10_next_1[4]), .A3(_s10_c_md_fd_xs_pp10_next_1[3]), .A2(_s10_c_md_fd_xs_pp10_next_1[2]), .A1(_s10_c_md_fd_xs_pp10_next_1[1]), .A0(_s10_c_md_fd_xs_pp10_next_1[0]),
+    .B17(s9_t_19_reg[17]), .B16(s9_t_19_reg[16]), .B15(s9_t_19_reg[15]), .B14(s9_t_19_reg[14]), .B13(s9_t_19_reg[13]), .B12(s9_t_19_reg[12]), .B11(s9_t_19_reg[11]), .B10(s9_t_19_reg[10]), .B9(s9_t_19_reg[9]), .B8(s9_t_19_reg[8]), .B7(s9_t_19_reg[7]), .B6(s9_t_19_reg[6]), .B5(s9_t_19_reg[5]), .B4(s9_t_19_reg[4]), .B3(s9_t_19_reg[3]), .B2(s9_t_19_reg[2]), .B1(s9_t_19_reg[1]), .B0(s9_t_19_reg[0]),
+    .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
+    .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
+    .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(s10_c_md_fd_xs_pp10_reg[22]), .P21(s10_c_md_fd_xs_pp10_reg[21]), .P20(s10_c_md_fd_xs_pp10_reg[20]), .P19(s10_c_md_fd_xs_pp10_reg[19]), .P18(s10_c_md_fd_xs_pp10_reg[18]), .P17(s10_c_md_fd_xs_pp10_reg[17]), .P16(s10_c_md_fd_xs_pp10_reg[16]), .P15(s10_c_md_fd_xs_pp10_reg[15]), .P14(s10_c_md_fd_xs_pp10_reg[14]), .P13(s10_c_md_fd_xs_pp10_reg[13]), .P12(s10_c_md_fd_xs_pp10_reg[12]), .P11(s10_c_md_fd_xs_pp10_reg[11]), .P10(s10_c_md_fd_xs_pp10_reg[10]), .P9(s10_c_md_fd_xs_pp10_reg[9]), .P8(s10_c_md_fd_xs_pp10_reg[8]), .P7(s10_c_md_fd_xs_pp10_reg[7]), .P6(s10_c_md_fd_xs_pp10_reg[6]), .P5(s10_c_md_fd_xs_pp10_reg[5]), .P4(s10_c_md_fd_xs_pp10_reg[4]), .P3(s10_c_md_fd_xs_pp10_reg[3]), .P2(s10_c_md_fd_xs_pp10_reg[2]), .P1(s10_c_md_fd_xs_pp10_reg[1]), .P0(s10_c_md_fd_xs_pp10_reg[0])
+);
+MULT18X18D #(
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
+    .GSR("DISABLED"), .RESETMODE("SYNC")
+) s12_c_md_fd_prod_pp00_mult (  // s12_c_md_fd_prod_pp00_reg = _s12_c_md_fd_prod_pp00_next_1 * 36'h39b52
+    .A17(_s12_c_md_fd_prod_pp00_next_1[17]), .A16(_s12_c_md_fd_prod_pp00_next_1[16]), .A15(_s12_c_md_fd_prod_pp00_next_1[15]), .A14(_s12_c_md_fd_prod_pp00_next_1[14]), .A13(_s12_c_md_fd_prod_pp00_next_1[13]), .A12(_s12_c_md_fd_prod_pp00_next_1[12]), .A11(_s12_c_md_fd_prod_pp00_next_1[11]), .A10(_s12_c_md_fd_prod_pp00_next_1[10]), .A9(_s12_c_md_fd_prod_pp00_next_1[9]), .A8(_s12_c_md_fd_prod_pp00_next_1[8]), .A7(_s12_c_md_fd_prod_pp00_next_1[7]), .A6(_s12_c_md_fd_prod_pp00_next_1[6]), .A5(_s12_c_md_fd_prod_pp00_next_1[5]), .A4(_s12_c_md_fd_prod_pp00_next_1[4]), .A3(_s12_c_md_fd_prod_pp00_next_1[3]), .A2(_s12_c_md_fd_prod_pp00_next_1[2]), .A1(_s12_c_md_fd_prod_pp00_next_1[1]), .A0(_s12_c_md_fd_prod_pp00_next_1[0]),
+    .B17(1'b1), .B16(1'b1), .B15(1'b1), .B14(1'b0), .B13(1'b0), .B12(1'b1), .B11(1'b1), .B10(1'b0), .B9(1'b1), .B8(1'b1), .B7(1'b0), .B6(1'b1), .B5(1'b0), .B4(1'b1), .B3(1'b0), .B2(1'b0), .B1(1'b1), .B0(1'b0),
+    .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
+    .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
+    .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
+    .P35(s12_c_md_fd_prod_pp00_reg[35]), .P34(s12_c_md_fd_prod_pp00_reg[34]), .P33(s12_c_md_fd_prod_pp00_reg[33]), .P32(s12_c_md_fd_prod_pp00_reg[32]), .P31(s12_c_md_fd_prod_pp00_reg[31]), .P30(s12_c_md_fd_prod_pp00_reg[30]), .P29(s12_c_md_fd_prod_pp00_reg[29]), .P28(s12_c_md_fd_prod_pp00_reg[28]), .P27(s12_c_md_fd_prod_pp00_reg[27]), .P26(s12_c_md_fd_prod_pp00_reg[26]), .P25(s12_c_md_fd_prod_pp00_reg[25]), .P24(s12_c_md_fd_prod_pp00_reg[24]), .P23(s12_c_md_fd_prod_pp00_reg[23]), .P22(s12_c_md_fd_prod_pp00_reg[22]), .P21(s12_c_md_fd_prod_pp00_reg[21]), .P20(s12_c_md_fd_prod_pp00_reg[20]), .P19(s12_c_md_fd_prod_pp00_reg[19]), .P18(s12_c_md_fd_prod_pp00_reg[18]), .P17(s12_c_md_fd_prod_pp00_reg[17]), .P16(s12_c_md_fd_prod_pp00_reg[16]), .P15(s12_c_md_fd_prod_pp00_reg[15]), .P14(s12_c_md_fd_prod_pp00_reg[14]), .P13(s12_c_md_fd_prod_pp00_reg[13]), .P12(s12_c_md_fd_prod_pp00_reg[12]), .P11(s12_c_md_fd_prod_pp00_reg[11]), .P10(s12_c_md_fd_prod_pp00_reg[10]), .P9(s12_c_md_fd_prod_pp00_reg[9]), .P8(s12_c_md_fd_prod_pp00_reg[8]), .P7(s12_c_md_fd_prod_pp00_reg[7]), .P6(s12_c_md_fd_prod_pp00_reg[6]), .P5(s12_c_md_fd_prod_pp00_reg[5]), .P4(s12_c_md_fd_prod_pp00_reg[4]), .P3(s12_c_md_fd_prod_pp00_reg[3]), .P2(s12_c_md_fd_prod_pp00_reg[2]), .P1(s12_c_md_fd_prod_pp00_reg[1]), .P0(s12_c_md_fd_prod_pp00_reg[0])
+);
+MULT18X18D #(
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
+    .GSR("DISABLED"), .RESETMODE("SYNC")
+) s12_c_md_fd_prod_pp01_mult (  // s12_c_md_fd_prod_pp01_reg = _s12_c_md_fd_prod_pp01_next_0 * 20'h3
+    .A17(_s12_c_md_fd_prod_pp01_next_0[17]), .A16(_s12_c_md_fd_prod_pp01_next_0[16]), .A15(_s12_c_md_fd_prod_pp01_next_0[15]), .A14(_s12_c_md_fd_prod_pp01_next_0[14]), .A13(_s12_c_md_fd_prod_pp01_next_0[13]), .A12(_s12_c_md_fd_prod_pp01_next_0[12]), .A11(_s12_c_md_fd_prod_pp01_next_0[11]), .A10(_s12_c_md_fd_prod_pp01_next_0[10]), .A9(_s12_c_md_fd_prod_pp01_next_0[9]), .A8(_s12_c_md_fd_prod_pp01_next_0[8]), .A7(_s12_c_md_fd_prod_pp01_next_0[7]), .A6(_s12_c_md_fd_prod_pp01_next_0[6]), .A5(_s12_c_md_fd_prod_pp01_next_0[5]), .A4(_s12_c_md_fd_prod_pp01_next_0[4]), .A3(_s12_c_md_fd_prod_pp01_next_0[3]), .A2(_s12_c_md_fd_prod_pp01_next_0[2]), .A1(_s12_c_md_fd_prod_pp01_next_0[1]), .A0(_s12_c_md_fd_prod_pp01_next_0[0]),
+    .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(1'b0), .B11(1'b0), .B10(1'b0), .B9(1'b0), .B8(1'b0), .B7(1'b0), .B6(1'b0), .B5(1'b0), .B4(1'b0), .B3(1'b0), .B2(1'b0), .B1(1'b1), .B0(1'b1),
+    .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
+    .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
+    .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(s12_c_md_fd_prod_pp01_reg[19]), .P18(s12_c_md_fd_prod_pp01_reg[18]), .P17(s12_c_md_fd_prod_pp01_reg[17]), .P16(s12_c_md_fd_prod_pp01_reg[16]), .P15(s12_c_md_fd_prod_pp01_reg[15]), .P14(s12_c_md_fd_prod_pp01_reg[14]), .P13(s12_c_md_fd_prod_pp01_reg[13]), .P12(s12_c_md_fd_prod_pp01_reg[12]), .P11(s12_c_md_fd_prod_pp01_reg[11]), .P10(s12_c_md_fd_prod_pp01_reg[10]), .P9(s12_c_md_fd_prod_pp01_reg[9]), .P8(s12_c_md_fd_prod_pp01_reg[8]), .P7(s12_c_md_fd_prod_pp01_reg[7]), .P6(s12_c_md_fd_prod_pp01_reg[6]), .P5(s12_c_md_fd_prod_pp01_reg[5]), .P4(s12_c_md_fd_prod_pp01_reg[4]), .P3(s12_c_md_fd_prod_pp01_reg[3]), .P2(s12_c_md_fd_prod_pp01_reg[2]), .P1(s12_c_md_fd_prod_pp01_reg[1]), .P0(s12_c_md_fd_prod_pp01_reg[0])
+);
+MULT18X18D #(
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
+    .GSR("DISABLED"), .RESETMODE("SYNC")
+) s12_c_md_fd_prod_pp10_mult (  // s12_c_md_fd_prod_pp10_reg = _s12_c_md_fd_prod_pp10_next_1 * 36'h39b52
+    .A17(_s12_c_md_fd_prod_pp10_next_1[17]), .A16(_s12_c_md_fd_prod_pp10_next_1[16]), .A15(_s12_c_md_fd_prod_pp10_next_1[15]), .A14(_s12_c_md_fd_prod_pp10_next_1[14]), .A13(_s12_c_md_fd_prod_pp10_next_1[13]), .A12(_s12_c_md_fd_prod_pp10_next_1[12]), .A11(_s12_c_md_fd_prod_pp10_next_1[11]), .A10(_s12_c_md_fd_prod_pp10_next_1[10]), .A9(_s12_c_md_fd_prod_pp10_next_1[9]), .A8(_s12_c_md_fd_prod_pp10_next_1[8]), .A7(_s12_c_md_fd_prod_pp10_next_1[7]), .A6(_s12_c_md_fd_prod_pp10_next_1[6]), .A5(_s12_c_md_fd_prod_pp10_next_1[5]), .A4(_s12_c_md_fd_prod_pp10_next_1[4]), .A3(_s12_c_md_fd_prod_pp10_next_1[3]), .A2(_s12_c_md_fd_prod_pp10_next_1[2]), .A1(_s12_c_md_fd_prod_pp10_next_1[1]), .A0(_s12_c_md_fd_prod_pp10_next_1[0]),
+    .B17(1'b1), .B16(1'b1), .B15(1'b1), .B14(1'b0), .B13(1'b0), .B12(1'b1), .B11(1'b1), .B10(1'b0), .B9(1'b1), .B8(1'b1), .B7(1'b0), .B6(1'b1), .B5(1'b0), .B4(1'b1), .B3(1'b0), .B2(1'b0), .B1(1'b1), .B0(1'b0),
+    .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
+    .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
+    .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
+    .P35(s12_c_md_fd_prod_pp10_reg[35]), .P34(s12_c_md_fd_prod_pp10_reg[34]), .P33(s12_c_md_fd_prod_pp10_reg[33]), .P32(s12_c_md_fd_prod_pp10_reg[32]), .P31(s12_c_md_fd_prod_pp10_reg[31]), .P30(s12_c_md_fd_prod_pp10_reg[30]), .P29(s12_c_md_fd_prod_pp10_reg[29]), .P28(s12_c_md_fd_prod_pp10_reg[28]), .P27(s12_c_md_fd_prod_pp10_reg[27]), .P26(s12_c_md_fd_prod_pp10_reg[26]), .P25(s12_c_md_fd_prod_pp10_reg[25]), .P24(s12_c_md_fd_prod_pp10_reg[24]), .P23(s12_c_md_fd_prod_pp10_reg[23]), .P22(s12_c_md_fd_prod_pp10_reg[22]), .P21(s12_c_md_fd_prod_pp10_reg[21]), .P20(s12_c_md_fd_prod_pp10_reg[20]), .P19(s12_c_md_fd_prod_pp10_reg[19]), .P18(s12_c_md_fd_prod_pp10_reg[18]), .P17(s12_c_md_fd_prod_pp10_reg[17]), .P16(s12_c_md_fd_prod_pp10_reg[16]), .P15(s12_c_md_fd_prod_pp10_reg[15]), .P14(s12_c_md_fd_prod_pp10_reg[14]), .P13(s12_c_md_fd_prod_pp10_reg[13]), .P12(s12_c_md_fd_prod_pp10_reg[12]), .P11(s12_c_md_fd_prod_pp10_reg[11]), .P10(s12_c_md_fd_prod_pp10_reg[10]), .P9(s12_c_md_fd_prod_pp10_reg[9]), .P8(s12_c_md_fd_prod_pp10_reg[8]), .P7(s12_c_md_fd_prod_pp10_reg[7]), .P6(s12_c_md_fd_prod_pp10_reg[6]), .P5(s12_c_md_fd_prod_pp10_reg[5]), .P4(s12_c_md_fd_prod_pp10_reg[4]), .P3(s12_c_md_fd_prod_pp10_reg[3]), .P2(s12_c_md_fd_prod_pp10_reg[2]), .P1(s12_c_md_fd_prod_pp10_reg[1]), .P0(s12_c_md_fd_prod_pp10_reg[0])
+);
+MULT18X18D #(
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
+    .GSR("DISABLED"), .RESETMODE("SYNC")
+) s12_c_md_fd_prod_pp11_mult (  // s12_c_md_fd_prod_pp11_reg = _s12_c_md_fd_prod_pp11_next_0 * 20'h3
+    .A17(_s12_c_md_fd_prod_pp11_next_0[17]), .A16(_s12_c_md_fd_prod_pp11_next_0[16]), .A15(_s12_c_md_fd_prod_pp11_next_0[15]), .A14(_s12_c_md_fd_prod_pp11_next_0[14]), .A13(_s12_c_md_fd_prod_pp11_next_0[13]), .A12(_s12_c_md_fd_prod_pp11_next_0[12]), .A11(_s12_c_md_fd_prod_pp11_next_0[11]), .A10(_s12_c_md_fd_prod_pp11_next_0[10]), .A9(_s12_c_md_fd_prod_pp11_next_0[9]), .A8(_s12_c_md_fd_prod_pp11_next_0[8]), .A7(_s12_c_md_fd_prod_pp11_next_0[7]), .A6(_s12_c_md_fd_prod_pp11_next_0[6]), .A5(_s12_c_md_fd_prod_pp11_next_0[5]), .A4(_s12_c_md_fd_prod_pp11_next_0[4]), .A3(_s12_c_md_fd_prod_pp11_next_0[3]), .A2(_s12_c_md_fd_prod_pp11_next_0[2]), .A1(_s12_c_md_fd_prod_pp11_next_0[1]), .A0(_s12_c_md_fd_prod_pp11_next_0[0]),
+    .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(1'b0), .B11(1'b0), .B10(1'b0), .B9(1'b0), .B8(1'b0), .B7(1'b0), .B6(1'b0), .B5(1'b0), .B4(1'b0), .B3(1'b0), .B2(1'b0), .B1(1'b1), .B0(1'b1),
+    .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
+    .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
+    .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(s12_c_md_fd_prod_pp11_reg[19]), .P18(s12_c_md_fd_prod_pp11_reg[18]), .P17(s12_c_md_fd_prod_pp11_reg[17]), .P16(s12_c_md_fd_prod_pp11_reg[16]), .P15(s12_c_md_fd_prod_pp11_reg[15]), .P14(s12_c_md_fd_prod_pp11_reg[14]), .P13(s12_c_md_fd_prod_pp11_reg[13]), .P12(s12_c_md_fd_prod_pp11_reg[12]), .P11(s12_c_md_fd_prod_pp11_reg[11]), .P10(s12_c_md_fd_prod_pp11_reg[10]), .P9(s12_c_md_fd_prod_pp11_reg[9]), .P8(s12_c_md_fd_prod_pp11_reg[8]), .P7(s12_c_md_fd_prod_pp11_reg[7]), .P6(s12_c_md_fd_prod_pp11_reg[6]), .P5(s12_c_md_fd_prod_pp11_reg[5]), .P4(s12_c_md_fd_prod_pp11_reg[4]), .P3(s12_c_md_fd_prod_pp11_reg[3]), .P2(s12_c_md_fd_prod_pp11_reg[2]), .P1(s12_c_md_fd_prod_pp11_reg[1]), .P0(s12_c_md_fd_prod_pp11_reg[0])
+);
+MULT18X18D #(
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
+    .GSR("DISABLED"), .RESETMODE("SYNC")
+) s12_c_md_fd_prod_pp20_mult (  // s12_c_md_fd_prod_pp20_reg = _s12_c_md_fd_prod_pp20_next_1 * 23'h39b52
+    .A17(_s12_c_md_fd_prod_pp20_next_1[17]), .A16(_s12_c_md_fd_prod_pp20_next_1[16]), .A15(_s12_c_md_fd_prod_pp20_next_1[15]), .A14(_s12_c_md_fd_prod_pp20_next_1[14]), .A13(_s12_c_md_fd_prod_pp20_next_1[13]), .A12(_s12_c_md_fd_prod_pp20_next_1[12]), .A11(_s12_c_md_fd_prod_pp20_next_1[11]), .A10(_s12_c_md_fd_prod_pp20_next_1[10]), .A9(_s12_c_md_fd_prod_pp20_next_1[9]), .A8(_s12_c_md_fd_prod_pp20_next_1[8]), .A7(_s12_c_md_fd_prod_pp20_next_1[7]), .A6(_s12_c_md_fd_prod_pp20_next_1[6]), .A5(_s12_c_md_fd_prod_pp20_next_1[5]), .A4(_s12_c_md_fd_prod_pp20_next_1[4]), .A3(_s12_c_md_fd_prod_pp20_next_1[3]), .A2(_s12_c_md_fd_prod_pp20_next_1[2]), .A1(_s12_c_md_fd_prod_pp20_next_1[1]), .A0(_s12_c_md_fd_prod_pp20_next_1[0]),
+    .B17(1'b1), .B16(1'b1), .B15(1'b1), .B14(1'b0), .B13(1'b0), .B12(1'b1), .B11(1'b1), .B10(1'b0), .B9(1'b1), .B8(1'b1), .B7(1'b0), .B6(1'b1), .B5(1'b0), .B4(1'b1), .B3(1'b0), .B2(1'b0), .B1(1'b1), .B0(1'b0),
+    .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
+    .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
+    .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(s12_c_md_fd_prod_pp20_reg[22]), .P21(s12_c_md_fd_prod_pp20_reg[21]), .P20(s12_c_md_fd_prod_pp20_reg[20]), .P19(s12_c_md_fd_prod_pp20_reg[19]), .P18(s12_c_md_fd_prod_pp20_reg[18]), .P17(s12_c_md_fd_prod_pp20_reg[17]), .P16(s12_c_md_fd_prod_pp20_reg[16]), .P15(s12_c_md_fd_prod_pp20_reg[15]), .P14(s12_c_md_fd_prod_pp20_reg[14]), .P13(s12_c_md_fd_prod_pp20_reg[13]), .P12(s12_c_md_fd_prod_pp20_reg[12]), .P11(s12_c_md_fd_prod_pp20_reg[11]), .P10(s12_c_md_fd_prod_pp20_reg[10]), .P9(s12_c_md_fd_prod_pp20_reg[9]), .P8(s12_c_md_fd_prod_pp20_reg[8]), .P7(s12_c_md_fd_prod_pp20_reg[7]), .P6(s12_c_md_fd_prod_pp20_reg[6]), .P5(s12_c_md_fd_prod_pp20_reg[5]), .P4(s12_c_md_fd_prod_pp20_reg[4]), .P3(s12_c_md_fd_prod_pp20_reg[3]), .P2(s12_c_md_fd_prod_pp20_reg[2]), .P1(s12_c_md_fd_prod_pp20_reg[1]), .P0(s12_c_md_fd_prod_pp20_reg[0])
+);
+MULT18X18D #(
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
+    .GSR("DISABLED"), .RESETMODE("SYNC")
+) s12_c_md_fd_prod_pp21_mult (  // s12_c_md_fd_prod_pp21_reg = _s12_c_md_fd_prod_pp21_next_0 * 7'd3
+    .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(1'b0), .A12(1'b0), .A11(1'b0), .A10(1'b0), .A9(1'b0), .A8(1'b0), .A7(1'b0), .A6(_s12_c_md_fd_prod_pp21_next_0[6]), .A5(_s12_c_md_fd_prod_pp21_next_0[5]), .A4(_s12_c_md_fd_prod_pp21_next_0[4]), .A3(_s12_c_md_fd_prod_pp21_next_0[3]), .A2(_s12_c_md_fd_prod_pp21_next_0[2]), .A1(_s12_c_md_fd_prod_pp21_next_0[1]), .A0(_s12_c_md_fd_prod_pp21_next_0[0]),
+    .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(1'b0), .B11(1'b0), .B10(1'b0), .B9(1'b0), .B8(1'b0), .B7(1'b0), .B6(1'b0), .B5(1'b0), .B4(1'b0), .B3(1'b0), .B2(1'b0), .B1(1'b1), .B0(1'b1),
+    .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
+    .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
+    .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(), .P18(), .P17(), .P16(), .P15(), .P14(), .P13(), .P12(), .P11(), .P10(), .P9(), .P8(), .P7(), .P6(s12_c_md_fd_prod_pp21_reg[6]), .P5(s12_c_md_fd_prod_pp21_reg[5]), .P4(s12_c_md_fd_prod_pp21_reg[4]), .P3(s12_c_md_fd_prod_pp21_reg[3]), .P2(s12_c_md_fd_prod_pp21_reg[2]), .P1(s12_c_md_fd_prod_pp21_reg[1]), .P0(s12_c_md_fd_prod_pp21_reg[0])
+);
+MULT18X18D #(
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
+    .GSR("DISABLED"), .RESETMODE("SYNC")
+) s5_c_fd_xs_pp00_mult (  // s5_c_fd_xs_pp00_reg = _s5_c_fd_xs_pp00_next_1 * s4_t_23_reg
+    .A17(_s5_c_fd_xs_pp00_next_1[17]), .A16(_s5_c_fd_xs_pp00_next_1[16]), .A15(_s5_c_fd_xs_pp00_next_1[15]), .A14(_s5_c_fd_xs_pp00_next_1[14]), .A13(_s5_c_fd_xs_pp00_next_1[13]), .A12(_s5_c_fd_xs_pp00_next_1[12]), .A11(_s5_c_fd_xs_pp00_next_1[11]), .A10(_s5_c_fd_xs_pp00_next_1[10]), .A9(_s5_c_fd_xs_pp00_next_1[9]), .A8(_s5_c_fd_xs_pp00_next_1[8]), .A7(_s5_c_fd_xs_pp00_next_1[7]), .A6(_s5_c_fd_xs_pp00_next_1[6]), .A5(_s5_c_fd_xs_pp00_next_1[5]), .A4(_s5_c_fd_xs_pp00_next_1[4]), .A3(_s5_c_fd_xs_pp00_next_1[3]), .A2(_s5_c_fd_xs_pp00_next_1[2]), .A1(_s5_c_fd_xs_pp00_next_1[1]), .A0(_s5_c_fd_xs_pp00_next_1[0]),
+    .B17(s4_t_23_reg[17]), .B16(s4_t_23_reg[16]), .B15(s4_t_23_reg[15]), .B14(s4_t_23_reg[14]), .B13(s4_t_23_reg[13]), .B12(s4_t_23_reg[12]), .B11(s4_t_23_reg[11]), .B10(s4_t_23_reg[10]), .B9(s4_t_23_reg[9]), .B8(s4_t_23_reg[8]), .B7(s4_t_23_reg[7]), .B6(s4_t_23_reg[6]), .B5(s4_t_23_reg[5]), .B4(s4_t_23_reg[4]), .B3(s4_t_23_reg[3]), .B2(s4_t_23_reg[2]), .B1(s4_t_23_reg[1]), .B0(s4_t_23_reg[0]),
+    .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
+    .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
+    .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
+    .P35(), .P34(), .P33(), .P32(), .P31(s5_c_fd_xs_pp00_reg[31]), .P30(s5_c_fd_xs_pp00_reg[30]), .P29(s5_c_fd_xs_pp00_reg[29]), .P28(s5_c_fd_xs_pp00_reg[28]), .P27(s5_c_fd_xs_pp00_reg[27]), .P26(s5_c_fd_xs_pp00_reg[26]), .P25(s5_c_fd_xs_pp00_reg[25]), .P24(s5_c_fd_xs_pp00_reg[24]), .P23(s5_c_fd_xs_pp00_reg[23]), .P22(s5_c_fd_xs_pp00_reg[22]), .P21(s5_c_fd_xs_pp00_reg[21]), .P20(s5_c_fd_xs_pp00_reg[20]), .P19(s5_c_fd_xs_pp00_reg[19]), .P18(s5_c_fd_xs_pp00_reg[18]), .P17(s5_c_fd_xs_pp00_reg[17]), .P16(s5_c_fd_xs_pp00_reg[16]), .P15(s5_c_fd_xs_pp00_reg[15]), .P14(s5_c_fd_xs_pp00_reg[14]), .P13(s5_c_fd_xs_pp00_reg[13]), .P12(s5_c_fd_xs_pp00_reg[12]), .P11(s5_c_fd_xs_pp00_reg[11]), .P10(s5_c_fd_xs_pp00_reg[10]), .P9(s5_c_fd_xs_pp00_reg[9]), .P8(s5_c_fd_xs_pp00_reg[8]), .P7(s5_c_fd_xs_pp00_reg[7]), .P6(s5_c_fd_xs_pp00_reg[6]), .P5(s5_c_fd_xs_pp00_reg[5]), .P4(s5_c_fd_xs_pp00_reg[4]), .P3(s5_c_fd_xs_pp00_reg[3]), .P2(s5_c_fd_xs_pp00_reg[2]), .P1(s5_c_fd_xs_pp00_reg[1]), .P0(s5_c_fd_xs_pp00_reg[0])
+);
+MULT18X18D #(
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
+    .GSR("DISABLED"), .RESETMODE("SYNC")
+) s5_c_fd_xs_pp10_mult (  // s5_c_fd_xs_pp10_reg = _s5_c_fd_xs_pp10_next_1 * s4_t_24_reg
+    .A17(_s5_c_fd_xs_pp10_next_1[17]), .A16(_s5_c_fd_xs_pp10_next_1[16]), .A15(_s5_c_fd_xs_pp10_next_1[15]), .A14(_s5_c_fd_xs_pp10_next_1[14]), .A13(_s5_c_fd_xs_pp10_next_1[13]), .A12(_s5_c_fd_xs_pp10_next_1[12]), .A11(_s5_c_fd_xs_pp10_next_1[11]), .A10(_s5_c_fd_xs_pp10_next_1[10]), .A9(_s5_c_fd_xs_pp10_next_1[9]), .A8(_s5_c_fd_xs_pp10_next_1[8]), .A7(_s5_c_fd_xs_pp10_next_1[7]), .A6(_s5_c_fd_xs_pp10_next_1[6]), .A5(_s5_c_fd_xs_pp10_next_1[5]), .A4(_s5_c_fd_xs_pp10_next_1[4]), .A3(_s5_c_fd_xs_pp10_next_1[3]), .A2(_s5_c_fd_xs_pp10_next_1[2]), .A1(_s5_c_fd_xs_pp10_next_1[1]), .A0(_s5_c_fd_xs_pp10_next_1[0]),
+    .B17(s4_t_24_reg[17]), .B16(s4_t_24_reg[16]), .B15(s4_t_24_reg[15]), .B14(s4_t_24_reg[14]), .B13(s4_t_24_reg[13]), .B12(s4_t_24_reg[12]), .B11(s4_t_24_reg[11]), .B10(s4_t_24_reg[10]), .B9(s4_t_24_reg[9]), .B8(s4_t_24_reg[8]), .B7(s4_t_24_reg[7]), .B6(s4_t_24_reg[6]), .B5(s4_t_24_reg[5]), .B4(s4_t_24_reg[4]), .B3(s4_t_24_reg[3]), .B2(s4_t_24_reg[2]), .B1(s4_t_24_reg[1]), .B0(s4_t_24_reg[0]),
+    .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
+    .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
+    .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(s5_c_fd_xs_pp10_reg[22]), .P21(s5_c_fd_xs_pp10_reg[21]), .P20(s5_c_fd_xs_pp10_reg[20]), .P19(s5_c_fd_xs_pp10_reg[19]), .P18(s5_c_fd_xs_pp10_reg[18]), .P17(s5_c_fd_xs_pp10_reg[17]), .P16(s5_c_fd_xs_pp10_reg[16]), .P15(s5_c_fd_xs_pp10_reg[15]), .P14(s5_c_fd_xs_pp10_reg[14]), .P13(s5_c_fd_xs_pp10_reg[13]), .P12(s5_c_fd_xs_pp10_reg[12]), .P11(s5_c_fd_xs_pp10_reg[11]), .P10(s5_c_fd_xs_pp10_reg[10]), .P9(s5_c_fd_xs_pp10_reg[9]), .P8(s5_c_fd_xs_pp10_reg[8]), .P7(s5_c_fd_xs_pp10_reg[7]), .P6(s5_c_fd_xs_pp10_reg[6]), .P5(s5_c_fd_xs_pp10_reg[5]), .P4(s5_c_fd_xs_pp10_reg[4]), .P3(s5_c_fd_xs_pp10_reg[3]), .P2(s5_c_fd_xs_pp10_reg[2]), .P1(s5_c_fd_xs_pp10_reg[1]), .P0(s5_c_fd_xs_pp10_reg[0])
+);
+MULT18X18D #(
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
+    .GSR("DISABLED"), .RESETMODE("SYNC")
+) s7_c_fd_prod_pp00_mult (  // s7_c_fd_prod_pp00_reg = _s7_c_fd_prod_pp00_next_1 * 36'h39b52
+    .A17(_s7_c_fd_prod_pp00_next_1[17]), .A16(_s7_c_fd_prod_pp00_next_1[16]), .A15(_s7_c_fd_prod_pp00_next_1[15]), .A14(_s7_c_fd_prod_pp00_next_1[14]), .A13(_s7_c_fd_prod_pp00_next_1[13]), .A12(_s7_c_fd_prod_pp00_next_1[12]), .A11(_s7_c_fd_prod_pp00_next_1[11]), .A10(_s7_c_fd_prod_pp00_next_1[10]), .A9(_s7_c_fd_prod_pp00_next_1[9]), .A8(_s7_c_fd_prod_pp00_next_1[8]), .A7(_s7_c_fd_prod_pp00_next_1[7]), .A6(_s7_c_fd_prod_pp00_next_1[6]), .A5(_s7_c_fd_prod_pp00_next_1[5]), .A4(_s7_c_fd_prod_pp00_next_1[4]), .A3(_s7_c_fd_prod_pp00_next_1[3]), .A2(_s7_c_fd_prod_pp00_next_1[2]), .A1(_s7_c_fd_prod_pp00_next_1[1]), .A0(_s7_c_fd_prod_pp00_next_1[0]),
+    .B17(1'b1), .B16(1'b1), .B15(1'b1), .B14(1'b0), .B13(1'b0), .B12(1'b1), .B11(1'b1), .B10(1'b0), .B9(1'b1), .B8(1'b1), .B7(1'b0), .B6(1'b1), .B5(1'b0), .B4(1'b1), .B3(1'b0), .B2(1'b0), .B1(1'b1), .B0(1'b0),
+    .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
+    .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
+    .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
+    .P35(s7_c_fd_prod_pp00_reg[35]), .P34(s7_c_fd_prod_pp00_reg[34]), .P33(s7_c_fd_prod_pp00_reg[33]), .P32(s7_c_fd_prod_pp00_reg[32]), .P31(s7_c_fd_prod_pp00_reg[31]), .P30(s7_c_fd_prod_pp00_reg[30]), .P29(s7_c_fd_prod_pp00_reg[29]), .P28(s7_c_fd_prod_pp00_reg[28]), .P27(s7_c_fd_prod_pp00_reg[27]), .P26(s7_c_fd_prod_pp00_reg[26]), .P25(s7_c_fd_prod_pp00_reg[25]), .P24(s7_c_fd_prod_pp00_reg[24]), .P23(s7_c_fd_prod_pp00_reg[23]), .P22(s7_c_fd_prod_pp00_reg[22]), .P21(s7_c_fd_prod_pp00_reg[21]), .P20(s7_c_fd_prod_pp00_reg[20]), .P19(s7_c_fd_prod_pp00_reg[19]), .P18(s7_c_fd_prod_pp00_reg[18]), .P17(s7_c_fd_prod_pp00_reg[17]), .P16(s7_c_fd_prod_pp00_reg[16]), .P15(s7_c_fd_prod_pp00_reg[15]), .P14(s7_c_fd_prod_pp00_reg[14]), .P13(s7_c_fd_prod_pp00_reg[13]), .P12(s7_c_fd_prod_pp00_reg[12]), .P11(s7_c_fd_prod_pp00_reg[11]), .P10(s7_c_fd_prod_pp00_reg[10]), .P9(s7_c_fd_prod_pp00_reg[9]), .P8(s7_c_fd_prod_pp00_reg[8]), .P7(s7_c_fd_prod_pp00_reg[7]), .P6(s7_c_fd_prod_pp00_reg[6]), .P5(s7_c_fd_prod_pp00_reg[5]), .P4(s7_c_fd_prod_pp00_reg[4]), .P3(s7_c_fd_prod_pp00_reg[3]), .P2(s7_c_fd_prod_pp00_reg[2]), .P1(s7_c_fd_prod_pp00_reg[1]), .P0(s7_c_fd_prod_pp00_reg[0])
+);
+MULT18X18D #(
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
+    .GSR("DISABLED"), .RESETMODE("SYNC")
+) s7_c_fd_prod_pp01_mult (  // s7_c_fd_prod_pp01_reg = _s7_c_fd_prod_pp01_next_0 * 20'h3
+    .A17(_s7_c_fd_prod_pp01_next_0[17]), .A16(_s7_c_fd_prod_pp01_next_0[16]), .A15(_s7_c_fd_prod_pp01_next_0[15]), .A14(_s7_c_fd_prod_pp01_next_0[14]), .A13(_s7_c_fd_prod_pp01_next_0[13]), .A12(_s7_c_fd_prod_pp01_next_0[12]), .A11(_s7_c_fd_prod_pp01_next_0[11]), .A10(_s7_c_fd_prod_pp01_next_0[10]), .A9(_s7_c_fd_prod_pp01_next_0[9]), .A8(_s7_c_fd_prod_pp01_next_0[8]), .A7(_s7_c_fd_prod_pp01_next_0[7]), .A6(_s7_c_fd_prod_pp01_next_0[6]), .A5(_s7_c_fd_prod_pp01_next_0[5]), .A4(_s7_c_fd_prod_pp01_next_0[4]), .A3(_s7_c_fd_prod_pp01_next_0[3]), .A2(_s7_c_fd_prod_pp01_next_0[2]), .A1(_s7_c_fd_prod_pp01_next_0[1]), .A0(_s7_c_fd_prod_pp01_next_0[0]),
+    .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(1'b0), .B11(1'b0), .B10(1'b0), .B9(1'b0), .B8(1'b0), .B7(1'b0), .B6(1'b0), .B5(1'b0), .B4(1'b0), .B3(1'b0), .B2(1'b0), .B1(1'b1), .B0(1'b1),
+    .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
+    .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
+    .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(s7_c_fd_prod_pp01_reg[19]), .P18(s7_c_fd_prod_pp01_reg[18]), .P17(s7_c_fd_prod_pp01_reg[17]), .P16(s7_c_fd_prod_pp01_reg[16]), .P15(s7_c_fd_prod_pp01_reg[15]), .P14(s7_c_fd_prod_pp01_reg[14]), .P13(s7_c_fd_prod_pp01_reg[13]), .P12(s7_c_fd_prod_pp01_reg[12]), .P11(s7_c_fd_prod_pp01_reg[11]), .P10(s7_c_fd_prod_pp01_reg[10]), .P9(s7_c_fd_prod_pp01_reg[9]), .P8(s7_c_fd_prod_pp01_reg[8]), .P7(s7_c_fd_prod_pp01_reg[7]), .P6(s7_c_fd_prod_pp01_reg[6]), .P5(s7_c_fd_prod_pp01_reg[5]), .P4(s7_c_fd_prod_pp01_reg[4]), .P3(s7_c_fd_prod_pp01_reg[3]), .P2(s7_c_fd_prod_pp01_reg[2]), .P1(s7_c_fd_prod_pp01_reg[1]), .P0(s7_c_fd_prod_pp01_reg[0])
+);
+MULT18X18D #(
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
+    .GSR("DISABLED"), .RESETMODE("SYNC")
+) s7_c_fd_prod_pp10_mult (  // s7_c_fd_prod_pp10_reg = _s7_c_fd_prod_pp10_next_1 * 36'h39b52
+    .A17(_s7_c_fd_prod_pp10_next_1[17]), .A16(_s7_c_fd_prod_pp10_next_1[16]), .A15(_s7_c_fd_prod_pp10_next_1[15]), .A14(_s7_c_fd_prod_pp10_next_1[14]), .A13(_s7_c_fd_prod_pp10_next_1[13]), .A12(_s7_c_fd_prod_pp10_next_1[12]), .A11(_s7_c_fd_prod_pp10_next_1[11]), .A10(_s7_c_fd_prod_pp10_next_1[10]), .A9(_s7_c_fd_prod_pp10_next_1[9]), .A8(_s7_c_fd_prod_pp10_next_1[8]), .A7(_s7_c_fd_prod_pp10_next_1[7]), .A6(_s7_c_fd_prod_pp10_next_1[6]), .A5(_s7_c_fd_prod_pp10_next_1[5]), .A4(_s7_c_fd_prod_pp10_next_1[4]), .A3(_s7_c_fd_prod_pp10_next_1[3]), .A2(_s7_c_fd_prod_pp10_next_1[2]), .A1(_s7_c_fd_prod_pp10_next_1[1]), .A0(_s7_c_fd_prod_pp10_next_1[0]),
+    .B17(1'b1), .B16(1'b1), .B15(1'b1), .B14(1'b0), .B13(1'b0), .B12(1'b1), .B11(1'b1), .B10(1'b0), .B9(1'b1), .B8(1'b1), .B7(1'b0), .B6(1'b1), .B5(1'b0), .B4(1'b1), .B3(1'b0), .B2(1'b0), .B1(1'b1), .B0(1'b0),
+    .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
+    .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
+    .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
+    .P35(s7_c_fd_prod_pp10_reg[35]), .P34(s7_c_fd_prod_pp10_reg[34]), .P33(s7_c_fd_prod_pp10_reg[33]), .P32(s7_c_fd_prod_pp10_reg[32]), .P31(s7_c_fd_prod_pp10_reg[31]), .P30(s7_c_fd_prod_pp10_reg[30]), .P29(s7_c_fd_prod_pp10_reg[29]), .P28(s7_c_fd_prod_pp10_reg[28]), .P27(s7_c_fd_prod_pp10_reg[27]), .P26(s7_c_fd_prod_pp10_reg[26]), .P25(s7_c_fd_prod_pp10_reg[25]), .P24(s7_c_fd_prod_pp10_reg[24]), .P23(s7_c_fd_prod_pp10_reg[23]), .P22(s7_c_fd_prod_pp10_reg[22]), .P21(s7_c_fd_prod_pp10_reg[21]), .P20(s7_c_fd_prod_pp10_reg[20]), .P19(s7_c_fd_prod_pp10_reg[19]), .P18(s7_c_fd_prod_pp10_reg[18]), .P17(s7_c_fd_prod_pp10_reg[17]), .P16(s7_c_fd_prod_pp10_reg[16]), .P15(s7_c_fd_prod_pp10_reg[15]), .P14(s7_c_fd_prod_pp10_reg[14]), .P13(s7_c_fd_prod_pp10_reg[13]), .P12(s7_c_fd_prod_pp10_reg[12]), .P11(s7_c_fd_prod_pp10_reg[11]), .P10(s7_c_fd_prod_pp10_reg[10]), .P9(s7_c_fd_prod_pp10_reg[9]), .P8(s7_c_fd_prod_pp10_reg[8]), .P7(s7_c_fd_prod_pp10_reg[7]), .P6(s7_c_fd_prod_pp10_reg[6]), .P5(s7_c_fd_prod_pp10_reg[5]), .P4(s7_c_fd_prod_pp10_reg[4]), .P3(s7_c_fd_prod_pp10_reg[3]), .P2(s7_c_fd_prod_pp10_reg[2]), .P1(s7_c_fd_prod_pp10_reg[1]), .P0(s7_c_fd_prod_pp10_reg[0])
+);
+MULT18X18D #(
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
+    .GSR("DISABLED"), .RESETMODE("SYNC")
+) s7_c_fd_prod_pp11_mult (  // s7_c_fd_prod_pp11_reg = _s7_c_fd_prod_pp11_next_0 * 20'h3
+    .A17(_s7_c_fd_prod_pp11_next_0[17]), .A16(_s7_c_fd_prod_pp11_next_0[16]), .A15(_s7_c_fd_prod_pp11_next_0[15]), .A14(_s7_c_fd_prod_pp11_next_0[14]), .A13(_s7_c_fd_prod_pp11_next_0[13]), .A12(_s7_c_fd_prod_pp11_next_0[12]), .A11(_s7_c_fd_prod_pp11_next_0[11]), .A10(_s7_c_fd_prod_pp11_next_0[10]), .A9(_s7_c_fd_prod_pp11_next_0[9]), .A8(_s7_c_fd_prod_pp11_next_0[8]), .A7(_s7_c_fd_prod_pp11_next_0[7]), .A6(_s7_c_fd_prod_pp11_next_0[6]), .A5(_s7_c_fd_prod_pp11_next_0[5]), .A4(_s7_c_fd_prod_pp11_next_0[4]), .A3(_s7_c_fd_prod_pp11_next_0[3]), .A2(_s7_c_fd_prod_pp11_next_0[2]), .A1(_s7_c_fd_prod_pp11_next_0[1]), .A0(_s7_c_fd_prod_pp11_next_0[0]),
+    .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(1'b0), .B11(1'b0), .B10(1'b0), .B9(1'b0), .B8(1'b0), .B7(1'b0), .B6(1'b0), .B5(1'b0), .B4(1'b0), .B3(1'b0), .B2(1'b0), .B1(1'b1), .B0(1'b1),
+    .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
+    .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
+    .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(s7_c_fd_prod_pp11_reg[19]), .P18(s7_c_fd_prod_pp11_reg[18]), .P17(s7_c_fd_prod_pp11_reg[17]), .P16(s7_c_fd_prod_pp11_reg[16]), .P15(s7_c_fd_prod_pp11_reg[15]), .P14(s7_c_fd_prod_pp11_reg[14]), .P13(s7_c_fd_prod_pp11_reg[13]), .P12(s7_c_fd_prod_pp11_reg[12]), .P11(s7_c_fd_prod_pp11_reg[11]), .P10(s7_c_fd_prod_pp11_reg[10]), .P9(s7_c_fd_prod_pp11_reg[9]), .P8(s7_c_fd_prod_pp11_reg[8]), .P7(s7_c_fd_prod_pp11_reg[7]), .P6(s7_c_fd_prod_pp11_reg[6]), .P5(s7_c_fd_prod_pp11_reg[5]), .P4(s7_c_fd_prod_pp11_reg[4]), .P3(s7_c_fd_prod_pp11_reg[3]), .P2(s7_c_fd_prod_pp11_reg[2]), .P1(s7_c_fd_prod_pp11_reg[1]), .P0(s7_c_fd_prod_pp11_reg[0])
+);
+MULT18X18D #(
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
+    .GSR("DISABLED"), .RESETMODE("SYNC")
+) s7_c_fd_prod_pp20_mult (  // s7_c_fd_prod_pp20_reg = _s7_c_fd_prod_pp20_next_1 * 23'h39b52
+    .A17(_s7_c_fd_prod_pp20_next_1[17]), .A16(_s7_c_fd_prod_pp20_next_1[16]), .A15(_s7_c_fd_prod_pp20_next_1[15]), .A14(_s7_c_fd_prod_pp20_next_1[14]), .A13(_s7_c_fd_prod_pp20_next_1[13]), .A12(_s7_c_fd_prod_pp20_next_1[12]), .A11(_s7_c_fd_prod_pp20_next_1[11]), .A10(_s7_c_fd_prod_pp20_next_1[10]), .A9(_s7_c_fd_prod_pp20_next_1[9]), .A8(_s7_c_fd_prod_pp20_next_1[8]), .A7(_s7_c_fd_prod_pp20_next_1[7]), .A6(_s7_c_fd_prod_pp20_next_1[6]), .A5(_s7_c_fd_prod_pp20_next_1[5]), .A4(_s7_c_fd_prod_pp20_next_1[4]), .A3(_s7_c_fd_prod_pp20_next_1[3]), .A2(_s7_c_fd_prod_pp20_next_1[2]), .A1(_s7_c_fd_prod_pp20_next_1[1]), .A0(_s7_c_fd_prod_pp20_next_1[0]),
+    .B17(1'b1), .B16(1'b1), .B15(1'b1), .B14(1'b0), .B13(1'b0), .B12(1'b1), .B11(1'b1), .B10(1'b0), .B9(1'b1), .B8(1'b1), .B7(1'b0), .B6(1'b1), .B5(1'b0), .B4(1'b1), .B3(1'b0), .B2(1'b0), .B1(1'b1), .B0(1'b0),
+    .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
+    .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
+    .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(s7_c_fd_prod_pp20_reg[22]), .P21(s7_c_fd_prod_pp20_reg[21]), .P20(s7_c_fd_prod_pp20_reg[20]), .P19(s7_c_fd_prod_pp20_reg[19]), .P18(s7_c_fd_prod_pp20_reg[18]), .P17(s7_c_fd_prod_pp20_reg[17]), .P16(s7_c_fd_prod_pp20_reg[16]), .P15(s7_c_fd_prod_pp20_reg[15]), .P14(s7_c_fd_prod_pp20_reg[14]), .P13(s7_c_fd_prod_pp20_reg[13]), .P12(s7_c_fd_prod_pp20_reg[12]), .P11(s7_c_fd_prod_pp20_reg[11]), .P10(s7_c_fd_prod_pp20_reg[10]), .P9(s7_c_fd_prod_pp20_reg[9]), .P8(s7_c_fd_prod_pp20_reg[8]), .P7(s7_c_fd_prod_pp20_reg[7]), .P6(s7_c_fd_prod_pp20_reg[6]), .P5(s7_c_fd_prod_pp20_reg[5]), .P4(s7_c_fd_prod_pp20_reg[4]), .P3(s7_c_fd_prod_pp20_reg[3]), .P2(s7_c_fd_prod_pp20_reg[2]), .P1(s7_c_fd_prod_pp20_reg[1]), .P0(s7_c_fd_prod_pp20_reg[0])
+);
+MULT18X18D #(
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
+    .GSR("DISABLED"), .RESETMODE("SYNC")
+) s7_c_fd_prod_pp21_mult (  // s7_c_fd_prod_pp21_reg = _s7_c_fd_prod_pp21_next_0 * 7'd3
+    .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(1'b0), .A12(1'b0), .A11(1'b0), .A10(1'b0), .A9(1'b0), .A8(1'b0), .A7(1'b0), .A6(_s7_c_fd_prod_pp21_next_0[6]), .A5(_s7_c_fd_prod_pp21_next_0[5]), .A4(_s7_c_fd_prod_pp21_next_0[4]), .A3(_s7_c_fd_prod_pp21_next_0[3]), .A2(_s7_c_fd_prod_pp21_next_0[2]), .A1(_s7_c_fd_prod_pp21_next_0[1]), .A0(_s7_c_fd_prod_pp21_next_0[0]),
+    .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(1'b0), .B11(1'b0), .B10(1'b0), .B9(1'b0), .B8(1'b0), .B7(1'b0), .B6(1'b0), .B5(1'b0), .B4(1'b0), .B3(1'b0), .B2(1'b0), .B1(1'b1), .B0(1'b1),
+    .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
+    .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
+    .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(), .P18(), .P17(), .P16(), .P15(), .P14(), .P13(), .P12(), .P11(), .P10(), .P9(), .P8(), .P7(), .P6(s7_c_fd_prod_pp21_reg[6]), .P5(s7_c_fd_prod_pp21_reg[5]), .P4(s7_c_fd_prod_pp21_reg[4]), .P3(s7_c_fd_prod_pp21_reg[3]), .P2(s7_c_fd_prod_pp21_reg[2]), .P1(s7_c_fd_prod_pp21_reg[1]), .P0(s7_c_fd_prod_pp21_reg[0])
+);
+MULT18X18D #(
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
+    .GSR("DISABLED"), .RESETMODE("SYNC")
+) s25_fi_mi_prod_pp00_mult (  // s25_fi_mi_prod_pp00_reg = s24_t_reg * _s25_fi_mi_prod_pp00_next_0
+    .A17(s24_t_reg[17]), .A16(s24_t_reg[16]), .A15(s24_t_reg[15]), .A14(s24_t_reg[14]), .A13(s24_t_reg[13]), .A12(s24_t_reg[12]), .A11(s24_t_reg[11]), .A10(s24_t_reg[10]), .A9(s24_t_reg[9]), .A8(s24_t_reg[8]), .A7(s24_t_reg[7]), .A6(s24_t_reg[6]), .A5(s24_t_reg[5]), .A4(s24_t_reg[4]), .A3(s24_t_reg[3]), .A2(s24_t_reg[2]), .A1(s24_t_reg[1]), .A0(s24_t_reg[0]),
+    .B17(_s25_fi_mi_prod_pp00_next_0[17]), .B16(_s25_fi_mi_prod_pp00_next_0[16]), .B15(_s25_fi_mi_prod_pp00_next_0[15]), .B14(_s25_fi_mi_prod_pp00_next_0[14]), .B13(_s25_fi_mi_prod_pp00_next_0[13]), .B12(_s25_fi_mi_prod_pp00_next_0[12]), .B11(_s25_fi_mi_prod_pp00_next_0[11]), .B10(_s25_fi_mi_prod_pp00_next_0[10]), .B9(_s25_fi_mi_prod_pp00_next_0[9]), .B8(_s25_fi_mi_prod_pp00_next_0[8]), .B7(_s25_fi_mi_prod_pp00_next_0[7]), .B6(_s25_fi_mi_prod_pp00_next_0[6]), .B5(_s25_fi_mi_prod_pp00_next_0[5]), .B4(_s25_fi_mi_prod_pp00_next_0[4]), .B3(_s25_fi_mi_prod_pp00_next_0[3]), .B2(_s25_fi_mi_prod_pp00_next_0[2]), .B1(_s25_fi_mi_prod_pp00_next_0[1]), .B0(_s25_fi_mi_prod_pp00_next_0[0]),
+    .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
+    .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
+    .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(s25_fi_mi_prod_pp00_reg[28]), .P27(s25_fi_mi_prod_pp00_reg[27]), .P26(s25_fi_mi_prod_pp00_reg[26]), .P25(s25_fi_mi_prod_pp00_reg[25]), .P24(s25_fi_mi_prod_pp00_reg[24]), .P23(s25_fi_mi_prod_pp00_reg[23]), .P22(s25_fi_mi_prod_pp00_reg[22]), .P21(s25_fi_mi_prod_pp00_reg[21]), .P20(s25_fi_mi_prod_pp00_reg[20]), .P19(s25_fi_mi_prod_pp00_reg[19]), .P18(s25_fi_mi_prod_pp00_reg[18]), .P17(s25_fi_mi_prod_pp00_reg[17]), .P16(s25_fi_mi_prod_pp00_reg[16]), .P15(s25_fi_mi_prod_pp00_reg[15]), .P14(s25_fi_mi_prod_pp00_reg[14]), .P13(s25_fi_mi_prod_pp00_reg[13]), .P12(s25_fi_mi_prod_pp00_reg[12]), .P11(s25_fi_mi_prod_pp00_reg[11]), .P10(s25_fi_mi_prod_pp00_reg[10]), .P9(s25_fi_mi_prod_pp00_reg[9]), .P8(s25_fi_mi_prod_pp00_reg[8]), .P7(s25_fi_mi_prod_pp00_reg[7]), .P6(s25_fi_mi_prod_pp00_reg[6]), .P5(s25_fi_mi_prod_pp00_reg[5]), .P4(s25_fi_mi_prod_pp00_reg[4]), .P3(s25_fi_mi_prod_pp00_reg[3]), .P2(s25_fi_mi_prod_pp00_reg[2]), .P1(s25_fi_mi_prod_pp00_reg[1]), .P0(s25_fi_mi_prod_pp00_reg[0])
+);
+MULT18X18D #(
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
+    .GSR("DISABLED"), .RESETMODE("SYNC")
+) s25_fi_mi_prod_pp10_mult (  // s25_fi_mi_prod_pp10_reg = s24_t_2_reg * _s25_fi_mi_prod_pp10_next_0
+    .A17(s24_t_2_reg[17]), .A16(s24_t_2_reg[16]), .A15(s24_t_2_reg[15]), .A14(s24_t_2_reg[14]), .A13(s24_t_2_reg[13]), .A12(s24_t_2_reg[12]), .A11(s24_t_2_reg[11]), .A10(s24_t_2_reg[10]), .A9(s24_t_2_reg[9]), .A8(s24_t_2_reg[8]), .A7(s24_t_2_reg[7]), .A6(s24_t_2_reg[6]), .A5(s24_t_2_reg[5]), .A4(s24_t_2_reg[4]), .A3(s24_t_2_reg[3]), .A2(s24_t_2_reg[2]), .A1(s24_t_2_reg[1]), .A0(s24_t_2_reg[0]),
+    .B17(_s25_fi_mi_prod_pp10_next_0[17]), .B16(_s25_fi_mi_prod_pp10_next_0[16]), .B15(_s25_fi_mi_prod_pp10_next_0[15]), .B14(_s25_fi_mi_prod_pp10_next_0[14]), .B13(_s25_fi_mi_prod_pp10_next_0[13]), .B12(_s25_fi_mi_prod_pp10_next_0[12]), .B11(_s25_fi_mi_prod_pp10_next_0[11]), .B10(_s25_fi_mi_prod_pp10_next_0[10]), .B9(_s25_fi_mi_prod_pp10_next_0[9]), .B8(_s25_fi_mi_prod_pp10_next_0[8]), .B7(_s25_fi_mi_prod_pp10_next_0[7]), .B6(_s25_fi_mi_prod_pp10_next_0[6]), .B5(_s25_fi_mi_prod_pp10_next_0[5]), .B4(_s25_fi_mi_prod_pp10_next_0[4]), .B3(_s25_fi_mi_prod_pp10_next_0[3]), .B2(_s25_fi_mi_prod_pp10_next_0[2]), .B1(_s25_fi_mi_prod_pp10_next_0[1]), .B0(_s25_fi_mi_prod_pp10_next_0[0]),
+    .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
+    .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
+    .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(s25_fi_mi_prod_pp10_reg[28]), .P27(s25_fi_mi_prod_pp10_reg[27]), .P26(s25_fi_mi_prod_pp10_reg[26]), .P25(s25_fi_mi_prod_pp10_reg[25]), .P24(s25_fi_mi_prod_pp10_reg[24]), .P23(s25_fi_mi_prod_pp10_reg[23]), .P22(s25_fi_mi_prod_pp10_reg[22]), .P21(s25_fi_mi_prod_pp10_reg[21]), .P20(s25_fi_mi_prod_pp10_reg[20]), .P19(s25_fi_mi_prod_pp10_reg[19]), .P18(s25_fi_mi_prod_pp10_reg[18]), .P17(s25_fi_mi_prod_pp10_reg[17]), .P16(s25_fi_mi_prod_pp10_reg[16]), .P15(s25_fi_mi_prod_pp10_reg[15]), .P14(s25_fi_mi_prod_pp10_reg[14]), .P13(s25_fi_mi_prod_pp10_reg[13]), .P12(s25_fi_mi_prod_pp10_reg[12]), .P11(s25_fi_mi_prod_pp10_reg[11]), .P10(s25_fi_mi_prod_pp10_reg[10]), .P9(s25_fi_mi_prod_pp10_reg[9]), .P8(s25_fi_mi_prod_pp10_reg[8]), .P7(s25_fi_mi_prod_pp10_reg[7]), .P6(s25_fi_mi_prod_pp10_reg[6]), .P5(s25_fi_mi_prod_pp10_reg[5]), .P4(s25_fi_mi_prod_pp10_reg[4]), .P3(s25_fi_mi_prod_pp10_reg[3]), .P2(s25_fi_mi_prod_pp10_reg[2]), .P1(s25_fi_mi_prod_pp10_reg[1]), .P0(s25_fi_mi_prod_pp10_reg[0])
+);
+MULT18X18D #(
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
+    .GSR("DISABLED"), .RESETMODE("SYNC")
+) s25_fi_mi_prod_pp20_mult (  // s25_fi_mi_prod_pp20_reg = s24_t_3_reg * _s25_fi_mi_prod_pp20_next_0
+    .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(s24_t_3_reg[13]), .A12(s24_t_3_reg[12]), .A11(s24_t_3_reg[11]), .A10(s24_t_3_reg[10]), .A9(s24_t_3_reg[9]), .A8(s24_t_3_reg[8]), .A7(s24_t_3_reg[7]), .A6(s24_t_3_reg[6]), .A5(s24_t_3_reg[5]), .A4(s24_t_3_reg[4]), .A3(s24_t_3_reg[3]), .A2(s24_t_3_reg[2]), .A1(s24_t_3_reg[1]), .A0(s24_t_3_reg[0]),
+    .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(_s25_fi_mi_prod_pp20_next_0[13]), .B12(_s25_fi_mi_prod_pp20_next_0[12]), .B11(_s25_fi_mi_prod_pp20_next_0[11]), .B10(_s25_fi_mi_prod_pp20_next_0[10]), .B9(_s25_fi_mi_prod_pp20_next_0[9]), .B8(_s25_fi_mi_prod_pp20_next_0[8]), .B7(_s25_fi_mi_prod_pp20_next_0[7]), .B6(_s25_fi_mi_prod_pp20_next_0[6]), .B5(_s25_fi_mi_prod_pp20_next_0[5]), .B4(_s25_fi_mi_prod_pp20_next_0[4]), .B3(_s25_fi_mi_prod_pp20_next_0[3]), .B2(_s25_fi_mi_prod_pp20_next_0[2]), .B1(_s25_fi_mi_prod_pp20_next_0[1]), .B0(_s25_fi_mi_prod_pp20_next_0[0]),
+    .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
+    .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
+    .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(), .P18(), .P17(), .P16(), .P15(), .P14(), .P13(s25_fi_mi_prod_pp20_reg[13]), .P12(s25_fi_mi_prod_pp20_reg[12]), .P11(s25_fi_mi_prod_pp20_reg[11]), .P10(s25_fi_mi_prod_pp20_reg[10]), .P9(s25_fi_mi_prod_pp20_reg[9]), .P8(s25_fi_mi_prod_pp20_reg[8]), .P7(s25_fi_mi_prod_pp20_reg[7]), .P6(s25_fi_mi_prod_pp20_reg[6]), .P5(s25_fi_mi_prod_pp20_reg[5]), .P4(s25_fi_mi_prod_pp20_reg[4]), .P3(s25_fi_mi_prod_pp20_reg[3]), .P2(s25_fi_mi_prod_pp20_reg[2]), .P1(s25_fi_mi_prod_pp20_reg[1]), .P0(s25_fi_mi_prod_pp20_reg[0])
+);
+`endif
 
 `ifdef NICGEN_ECP5
 // state: 32 Lattice ECP5 DP16KD block RAMs of 4096 x 4, port A writes, port B reads

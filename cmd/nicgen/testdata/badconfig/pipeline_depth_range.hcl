@@ -1,4 +1,4 @@
-# a pipeline deeper than the shell builds (connpipe.MaxDepth = 24)
+# a pipeline deeper than the shell builds (connpipe.MaxDepth = 32)
 name = "x"
 network {
   link_gbps = 800
@@ -10,5 +10,5 @@ hardware {
   connections = 4096
 }
 block "reps" {
-  pipeline_depth = 25
+  pipeline_depth = 33
 }
