@@ -277,7 +277,10 @@ func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st con
 		cAck = st.Cut("c_ack_clamped", hdlgen.Mux(early, satTo(cEarly, cw), clamp(coreC)).Named("c_ack_window"))
 	}
 	cAckAll := hdlgen.Mux(ackRun, cAck, c).Named("c_ack")
-	cLossAll := clamp(hdlgen.Mux(qaUsed, cQA, cLoss).ZExt(cw + 1)).Named("c_loss_all")
+	// clamp(QuickAdapt ? cQA : cLoss), each clamped where it is computed
+	// (the loss window from its own register: not in the stage that
+	// computes it)
+	cLossAll := hdlgen.Mux(qaUsed, clamp(cQA.ZExt(cw+1)), clamp(st.Cut("c_loss", cLoss).ZExt(cw+1))).Named("c_loss_all")
 	newC := hdlgen.Mux(isLoss, cLossAll, cAckAll).Named("c_new")
 
 	ackCase := hdlgen.Mux(ackRun, hdlgen.Mux(qaFired, cst(3, CaseQA), hdlgen.Mux(fiFired, cst(3, CaseFast), coreCase)), cst(3, CaseNone))

@@ -1512,6 +1512,8 @@ reg  [24:0] s22_c_early_reg;  // stage 22 copy of c_early
 wire [24:0] s22_c_early_next;
 reg  [23:0] s23_c_ack_clamped_reg;  // stage 23 copy of c_ack_clamped
 wire [23:0] s23_c_ack_clamped_next;
+reg  [23:0] s5_c_loss_reg;  // stage 5 copy of c_loss
+wire [23:0] s5_c_loss_next;
 reg  [10:0] s5_nowq_reg;  // stage 5 copy of nowq
 wire [10:0] s5_nowq_next;
 reg  [10:0] s6_nowq_reg;  // stage 6 copy of nowq
@@ -1666,14 +1668,12 @@ reg  s7_qa_used_nscc_reg;  // stage 7 copy of qa_used_nscc
 wire s7_qa_used_nscc_next;
 reg  s8_qa_used_nscc_reg;  // stage 8 copy of qa_used_nscc
 wire s8_qa_used_nscc_next;
-reg  [23:0] s5_c_loss_nscc_reg;  // stage 5 copy of c_loss_nscc
-wire [23:0] s5_c_loss_nscc_next;
-reg  [23:0] s6_c_loss_nscc_reg;  // stage 6 copy of c_loss_nscc
-wire [23:0] s6_c_loss_nscc_next;
-reg  [23:0] s7_c_loss_nscc_reg;  // stage 7 copy of c_loss_nscc
-wire [23:0] s7_c_loss_nscc_next;
-reg  [23:0] s8_c_loss_nscc_reg;  // stage 8 copy of c_loss_nscc
-wire [23:0] s8_c_loss_nscc_next;
+reg  [23:0] s6_t_48_reg;  // stage 6 copy of t
+wire [23:0] s6_t_48_next;
+reg  [23:0] s7_t_27_reg;  // stage 7 copy of t
+wire [23:0] s7_t_27_next;
+reg  [23:0] s8_t_26_reg;  // stage 8 copy of t
+wire [23:0] s8_t_26_next;
 reg  s10_ack_run_reg;  // stage 10 copy of ack_run
 wire s10_ack_run_next;
 reg  s11_ack_run_reg;  // stage 11 copy of ack_run
@@ -1872,12 +1872,12 @@ reg  [10:0] s22_t_4_reg;  // stage 22 copy of t
 wire [10:0] s22_t_4_next;
 reg  [10:0] s23_t_4_reg;  // stage 23 copy of t
 wire [10:0] s23_t_4_next;
-reg  [15:0] s6_t_48_reg;  // stage 6 copy of t
-wire [15:0] s6_t_48_next;
-reg  [15:0] s7_t_27_reg;  // stage 7 copy of t
-wire [15:0] s7_t_27_next;
-reg  [15:0] s8_t_26_reg;  // stage 8 copy of t
-wire [15:0] s8_t_26_next;
+reg  [15:0] s6_t_49_reg;  // stage 6 copy of t
+wire [15:0] s6_t_49_next;
+reg  [15:0] s7_t_28_reg;  // stage 7 copy of t
+wire [15:0] s7_t_28_next;
+reg  [15:0] s8_t_27_reg;  // stage 8 copy of t
+wire [15:0] s8_t_27_next;
 reg  [15:0] s9_t_28_reg;  // stage 9 copy of t
 wire [15:0] s9_t_28_next;
 reg  [15:0] s10_t_23_reg;  // stage 10 copy of t
@@ -1938,12 +1938,12 @@ reg  s23_t_6_reg;  // stage 23 copy of t
 wire s23_t_6_next;
 reg  s5_t_44_reg;  // stage 5 copy of t
 wire s5_t_44_next;
-reg  s6_t_49_reg;  // stage 6 copy of t
-wire s6_t_49_next;
-reg  s7_t_28_reg;  // stage 7 copy of t
-wire s7_t_28_next;
-reg  s8_t_27_reg;  // stage 8 copy of t
-wire s8_t_27_next;
+reg  s6_t_50_reg;  // stage 6 copy of t
+wire s6_t_50_next;
+reg  s7_t_29_reg;  // stage 7 copy of t
+wire s7_t_29_next;
+reg  s8_t_28_reg;  // stage 8 copy of t
+wire s8_t_28_next;
 reg  s9_t_29_reg;  // stage 9 copy of t
 wire s9_t_29_next;
 reg  s10_t_25_reg;  // stage 10 copy of t
@@ -1976,12 +1976,12 @@ reg  s23_t_7_reg;  // stage 23 copy of t
 wire s23_t_7_next;
 reg  [10:0] s5_t_45_reg;  // stage 5 copy of t
 wire [10:0] s5_t_45_next;
-reg  [10:0] s6_t_50_reg;  // stage 6 copy of t
-wire [10:0] s6_t_50_next;
-reg  [10:0] s7_t_29_reg;  // stage 7 copy of t
-wire [10:0] s7_t_29_next;
-reg  [10:0] s8_t_28_reg;  // stage 8 copy of t
-wire [10:0] s8_t_28_next;
+reg  [10:0] s6_t_51_reg;  // stage 6 copy of t
+wire [10:0] s6_t_51_next;
+reg  [10:0] s7_t_30_reg;  // stage 7 copy of t
+wire [10:0] s7_t_30_next;
+reg  [10:0] s8_t_29_reg;  // stage 8 copy of t
+wire [10:0] s8_t_29_next;
 reg  [10:0] s9_t_30_reg;  // stage 9 copy of t
 wire [10:0] s9_t_30_next;
 reg  [10:0] s10_t_26_reg;  // stage 10 copy of t
@@ -2042,12 +2042,12 @@ reg  [14:0] s23_t_9_reg;  // stage 23 copy of t
 wire [14:0] s23_t_9_next;
 reg  [14:0] s5_t_46_reg;  // stage 5 copy of t
 wire [14:0] s5_t_46_next;
-reg  [14:0] s6_t_51_reg;  // stage 6 copy of t
-wire [14:0] s6_t_51_next;
-reg  [14:0] s7_t_30_reg;  // stage 7 copy of t
-wire [14:0] s7_t_30_next;
-reg  [14:0] s8_t_29_reg;  // stage 8 copy of t
-wire [14:0] s8_t_29_next;
+reg  [14:0] s6_t_52_reg;  // stage 6 copy of t
+wire [14:0] s6_t_52_next;
+reg  [14:0] s7_t_31_reg;  // stage 7 copy of t
+wire [14:0] s7_t_31_next;
+reg  [14:0] s8_t_30_reg;  // stage 8 copy of t
+wire [14:0] s8_t_30_next;
 reg  [14:0] s9_t_31_reg;  // stage 9 copy of t
 wire [14:0] s9_t_31_next;
 reg  [14:0] s10_t_28_reg;  // stage 10 copy of t
@@ -2078,12 +2078,12 @@ reg  [14:0] s22_t_10_reg;  // stage 22 copy of t
 wire [14:0] s22_t_10_next;
 reg  [14:0] s23_t_10_reg;  // stage 23 copy of t
 wire [14:0] s23_t_10_next;
-reg  [14:0] s6_t_52_reg;  // stage 6 copy of t
-wire [14:0] s6_t_52_next;
-reg  [14:0] s7_t_31_reg;  // stage 7 copy of t
-wire [14:0] s7_t_31_next;
-reg  [14:0] s8_t_30_reg;  // stage 8 copy of t
-wire [14:0] s8_t_30_next;
+reg  [14:0] s6_t_53_reg;  // stage 6 copy of t
+wire [14:0] s6_t_53_next;
+reg  [14:0] s7_t_32_reg;  // stage 7 copy of t
+wire [14:0] s7_t_32_next;
+reg  [14:0] s8_t_31_reg;  // stage 8 copy of t
+wire [14:0] s8_t_31_next;
 reg  [14:0] s9_t_32_reg;  // stage 9 copy of t
 wire [14:0] s9_t_32_next;
 reg  [14:0] s10_t_29_reg;  // stage 10 copy of t
@@ -2122,12 +2122,12 @@ reg  s4_t_29_reg;  // stage 4 copy of t
 wire s4_t_29_next;
 reg  s5_t_47_reg;  // stage 5 copy of t
 wire s5_t_47_next;
-reg  s6_t_53_reg;  // stage 6 copy of t
-wire s6_t_53_next;
-reg  s7_t_32_reg;  // stage 7 copy of t
-wire s7_t_32_next;
-reg  s8_t_31_reg;  // stage 8 copy of t
-wire s8_t_31_next;
+reg  s6_t_54_reg;  // stage 6 copy of t
+wire s6_t_54_next;
+reg  s7_t_33_reg;  // stage 7 copy of t
+wire s7_t_33_next;
+reg  s8_t_32_reg;  // stage 8 copy of t
+wire s8_t_32_next;
 reg  s9_t_33_reg;  // stage 9 copy of t
 wire s9_t_33_next;
 reg  s10_t_30_reg;  // stage 10 copy of t
@@ -2184,12 +2184,12 @@ reg  [2:0] s9_core_case_reg;  // stage 9 copy of core_case
 wire [2:0] s9_core_case_next;
 reg  [2:0] s5_t_49_reg;  // stage 5 copy of t
 wire [2:0] s5_t_49_next;
-reg  [2:0] s6_t_54_reg;  // stage 6 copy of t
-wire [2:0] s6_t_54_next;
-reg  [2:0] s7_t_33_reg;  // stage 7 copy of t
-wire [2:0] s7_t_33_next;
-reg  [2:0] s8_t_32_reg;  // stage 8 copy of t
-wire [2:0] s8_t_32_next;
+reg  [2:0] s6_t_55_reg;  // stage 6 copy of t
+wire [2:0] s6_t_55_next;
+reg  [2:0] s7_t_34_reg;  // stage 7 copy of t
+wire [2:0] s7_t_34_next;
+reg  [2:0] s8_t_33_reg;  // stage 8 copy of t
+wire [2:0] s8_t_33_next;
 reg  [2:0] s9_t_34_reg;  // stage 9 copy of t
 wire [2:0] s9_t_34_next;
 reg  [2:0] s2_kind_reg;  // stage 2 copy of kind
@@ -6516,13 +6516,19 @@ wire [14:0] _s2_t_41_next_4 = qa_unacked_units[14:0];
 wire [14:0] _s2_t_41_next_5 = _s2_t_41_next_3 ? 15'd32767 : _s2_t_41_next_4;
 wire qa_used = qa_called & s4_t_24_reg;
 wire qa_used_nscc = qa_used & s4_t_25_reg;
-wire [23:0] _s9_c_loss_all_next_0 = s8_qa_used_nscc_reg ? s8_c_qa_reg : s8_c_loss_nscc_reg;
-wire [24:0] _s9_c_loss_all_next_1 = {1'd0, _s9_c_loss_all_next_0};
-wire _s9_c_loss_all_next_2 = _s9_c_loss_all_next_1 < 25'h8000;
-wire _s9_c_loss_all_next_3 = _s9_c_loss_all_next_1 < 25'h9d7880;
-wire [24:0] _s9_c_loss_all_next_4 = _s9_c_loss_all_next_3 ? _s9_c_loss_all_next_1 : 25'h9d7880;
-wire [24:0] _s9_c_loss_all_next_5 = _s9_c_loss_all_next_2 ? 25'h8000 : _s9_c_loss_all_next_4;
-wire [23:0] c_loss_all = _s9_c_loss_all_next_5[23:0];
+wire [24:0] _s6_t_48_next_0 = {1'd0, s5_c_loss_reg};
+wire _s6_t_48_next_1 = _s6_t_48_next_0 < 25'h8000;
+wire _s6_t_48_next_2 = _s6_t_48_next_0 < 25'h9d7880;
+wire [24:0] _s6_t_48_next_3 = _s6_t_48_next_2 ? _s6_t_48_next_0 : 25'h9d7880;
+wire [24:0] _s6_t_48_next_4 = _s6_t_48_next_1 ? 25'h8000 : _s6_t_48_next_3;
+wire [23:0] _s6_t_48_next_5 = _s6_t_48_next_4[23:0];
+wire [24:0] _s9_c_loss_all_next_0 = {1'd0, s8_c_qa_reg};
+wire _s9_c_loss_all_next_1 = _s9_c_loss_all_next_0 < 25'h8000;
+wire _s9_c_loss_all_next_2 = _s9_c_loss_all_next_0 < 25'h9d7880;
+wire [24:0] _s9_c_loss_all_next_3 = _s9_c_loss_all_next_2 ? _s9_c_loss_all_next_0 : 25'h9d7880;
+wire [24:0] _s9_c_loss_all_next_4 = _s9_c_loss_all_next_1 ? 25'h8000 : _s9_c_loss_all_next_3;
+wire [23:0] _s9_c_loss_all_next_5 = _s9_c_loss_all_next_4[23:0];
+wire [23:0] c_loss_all = s8_qa_used_nscc_reg ? _s9_c_loss_all_next_5 : s8_t_26_reg;
 wire _s10_t_20_next_0 = core_step & s9_fulfill_reg;
 wire [10:0] _s10_t_20_next_1 = _s10_t_20_next_0 ? s9_nowq_reg : s9_cur_last_adj_reg;
 wire [9:0] _s10_t_21_next_0 = core_step ? s9_t_26_reg : s9_cur_recv_reg;
@@ -6532,7 +6538,7 @@ wire [19:0] _s22_t_3_next_1 = s21_core_step_reg ? _s22_t_3_next_0 : s21_cur_inc_
 wire [19:0] _s22_t_3_next_2 = s21_qa_fired_nscc_reg ? 20'h0 : _s22_t_3_next_1;
 wire md_fired = core_step & s9_md_ok_reg;
 wire [10:0] _s10_t_22_next_0 = md_fired ? s9_nowq_reg : s9_cur_last_md_reg;
-wire [15:0] _s6_t_48_next_0 = s5_ack_run_reg ? s5_avg_new_reg : s5_cur_avg_rtt_reg;
+wire [15:0] _s6_t_49_next_0 = s5_ack_run_reg ? s5_avg_new_reg : s5_cur_avg_rtt_reg;
 wire _s10_t_24_next_0 = s9_ack_run_reg ? s9_fi_fire_reg : s9_cur_increase_reg;
 wire _s10_t_24_next_1 = ~md_fired;
 wire _s10_t_24_next_2 = _s10_t_24_next_0 & _s10_t_24_next_1;
@@ -6549,8 +6555,8 @@ wire _s5_t_46_next_1 = ignore_diff[15];
 wire [14:0] _s5_t_46_next_2 = ignore_diff[14:0];
 wire [14:0] ignore_left1 = _s5_t_46_next_1 ? 15'd0 : _s5_t_46_next_2;
 wire [14:0] _s5_t_46_next_3 = qa_fired_nscc ? s4_t_28_reg : ignore_left1;
-wire [14:0] _s6_t_52_next_0 = s5_qa_roll_reg ? 15'd0 : s5_acked1_reg;
-wire [14:0] _s6_t_52_next_1 = s5_qa_used_nscc_reg ? _s6_t_52_next_0 : s5_acked1_reg;
+wire [14:0] _s6_t_53_next_0 = s5_qa_roll_reg ? 15'd0 : s5_acked1_reg;
+wire [14:0] _s6_t_53_next_1 = s5_qa_used_nscc_reg ? _s6_t_53_next_0 : s5_acked1_reg;
 wire [2:0] _s2_t_43_next_0 = rtt_le_trtt ? 3'd4 : 3'd3;
 wire [2:0] _s6_core_case_next_0 = md_ok ? 3'd2 : 3'd0;
 wire [2:0] core_case = s5_ecn_reg ? _s6_core_case_next_0 : s5_t_48_reg;
@@ -6840,7 +6846,7 @@ wire _ready_8 = _ready_5 | _ready_7;
 wire _ready_9 = ~_ready_8;
 wire [11:0] _state_rd_0 = in_conn_reg[11:0];
 // bits dropped on purpose (rounding, wrap-around)
-wire _unused = ^{_s2_t_next_1[5:0], s1_now_reg[31:19], s1_now_reg[7:0], s7_qa_scaled_reg[37], s7_qa_scaled_reg[12:0], _s2_t_7_next_1[5:0], s8_c_qa_reg[8:0], s10_mi_base_prod_reg[10:0], s16_mi_raw_prod_reg[10:0], s10_fi_c_prod_reg[10:0], avg_sum[20], s11_md_frac_prod_reg[10:0], s15_md_red_prod_reg[15:0], _s2_t_34_next_1[5:0], _s23_c_ack_clamped_next_4[24], _s2_t_41_next_1[5:0], _s9_c_loss_all_next_5[24]};
+wire _unused = ^{_s2_t_next_1[5:0], s1_now_reg[31:19], s1_now_reg[7:0], s7_qa_scaled_reg[37], s7_qa_scaled_reg[12:0], _s2_t_7_next_1[5:0], s8_c_qa_reg[8:0], s10_mi_base_prod_reg[10:0], s16_mi_raw_prod_reg[10:0], s10_fi_c_prod_reg[10:0], avg_sum[20], s11_md_frac_prod_reg[10:0], s15_md_red_prod_reg[15:0], _s2_t_34_next_1[5:0], _s23_c_ack_clamped_next_4[24], _s2_t_41_next_1[5:0], _s6_t_48_next_4[24], _s9_c_loss_all_next_4[24]};
 
 assign s_event_ready = in_ready_reg;
 assign s2_error_next = s1_error;
@@ -7439,6 +7445,7 @@ assign s20_c_early_next = s19_c_early_reg;
 assign s21_c_early_next = s20_c_early_reg;
 assign s22_c_early_next = s21_c_early_reg;
 assign s23_c_ack_clamped_next = c_ack_window;
+assign s5_c_loss_next = c_loss_nscc;
 assign s5_nowq_next = s4_nowq_reg;
 assign s6_nowq_next = s5_nowq_reg;
 assign s7_nowq_next = s6_nowq_reg;
@@ -7516,10 +7523,9 @@ assign s5_qa_used_nscc_next = qa_used_nscc;
 assign s6_qa_used_nscc_next = s5_qa_used_nscc_reg;
 assign s7_qa_used_nscc_next = s6_qa_used_nscc_reg;
 assign s8_qa_used_nscc_next = s7_qa_used_nscc_reg;
-assign s5_c_loss_nscc_next = c_loss_nscc;
-assign s6_c_loss_nscc_next = s5_c_loss_nscc_reg;
-assign s7_c_loss_nscc_next = s6_c_loss_nscc_reg;
-assign s8_c_loss_nscc_next = s7_c_loss_nscc_reg;
+assign s6_t_48_next = _s6_t_48_next_5;
+assign s7_t_27_next = s6_t_48_reg;
+assign s8_t_26_next = s7_t_27_reg;
 assign s10_ack_run_next = s9_ack_run_reg;
 assign s11_ack_run_next = s10_ack_run_reg;
 assign s12_ack_run_next = s11_ack_run_reg;
@@ -7619,10 +7625,10 @@ assign s20_t_7_next = s19_t_8_reg;
 assign s21_t_5_next = s20_t_7_reg;
 assign s22_t_4_next = s21_t_5_reg;
 assign s23_t_4_next = s22_t_4_reg;
-assign s6_t_48_next = _s6_t_48_next_0;
-assign s7_t_27_next = s6_t_48_reg;
-assign s8_t_26_next = s7_t_27_reg;
-assign s9_t_28_next = s8_t_26_reg;
+assign s6_t_49_next = _s6_t_49_next_0;
+assign s7_t_28_next = s6_t_49_reg;
+assign s8_t_27_next = s7_t_28_reg;
+assign s9_t_28_next = s8_t_27_reg;
 assign s10_t_23_next = s9_t_28_reg;
 assign s11_t_21_next = s10_t_23_reg;
 assign s12_t_18_next = s11_t_21_reg;
@@ -7652,10 +7658,10 @@ assign s21_t_7_next = s20_t_9_reg;
 assign s22_t_6_next = s21_t_7_reg;
 assign s23_t_6_next = s22_t_6_reg;
 assign s5_t_44_next = _s5_t_44_next_3;
-assign s6_t_49_next = s5_t_44_reg;
-assign s7_t_28_next = s6_t_49_reg;
-assign s8_t_27_next = s7_t_28_reg;
-assign s9_t_29_next = s8_t_27_reg;
+assign s6_t_50_next = s5_t_44_reg;
+assign s7_t_29_next = s6_t_50_reg;
+assign s8_t_28_next = s7_t_29_reg;
+assign s9_t_29_next = s8_t_28_reg;
 assign s10_t_25_next = s9_t_29_reg;
 assign s11_t_23_next = s10_t_25_reg;
 assign s12_t_20_next = s11_t_23_reg;
@@ -7671,10 +7677,10 @@ assign s21_t_8_next = s20_t_10_reg;
 assign s22_t_7_next = s21_t_8_reg;
 assign s23_t_7_next = s22_t_7_reg;
 assign s5_t_45_next = _s5_t_45_next_1;
-assign s6_t_50_next = s5_t_45_reg;
-assign s7_t_29_next = s6_t_50_reg;
-assign s8_t_28_next = s7_t_29_reg;
-assign s9_t_30_next = s8_t_28_reg;
+assign s6_t_51_next = s5_t_45_reg;
+assign s7_t_30_next = s6_t_51_reg;
+assign s8_t_29_next = s7_t_30_reg;
+assign s9_t_30_next = s8_t_29_reg;
 assign s10_t_26_next = s9_t_30_reg;
 assign s11_t_24_next = s10_t_26_reg;
 assign s12_t_21_next = s11_t_24_reg;
@@ -7704,10 +7710,10 @@ assign s21_t_10_next = s20_t_12_reg;
 assign s22_t_9_next = s21_t_10_reg;
 assign s23_t_9_next = s22_t_9_reg;
 assign s5_t_46_next = _s5_t_46_next_3;
-assign s6_t_51_next = s5_t_46_reg;
-assign s7_t_30_next = s6_t_51_reg;
-assign s8_t_29_next = s7_t_30_reg;
-assign s9_t_31_next = s8_t_29_reg;
+assign s6_t_52_next = s5_t_46_reg;
+assign s7_t_31_next = s6_t_52_reg;
+assign s8_t_30_next = s7_t_31_reg;
+assign s9_t_31_next = s8_t_30_reg;
 assign s10_t_28_next = s9_t_31_reg;
 assign s11_t_26_next = s10_t_28_reg;
 assign s12_t_23_next = s11_t_26_reg;
@@ -7722,10 +7728,10 @@ assign s20_t_13_next = s19_t_14_reg;
 assign s21_t_11_next = s20_t_13_reg;
 assign s22_t_10_next = s21_t_11_reg;
 assign s23_t_10_next = s22_t_10_reg;
-assign s6_t_52_next = _s6_t_52_next_1;
-assign s7_t_31_next = s6_t_52_reg;
-assign s8_t_30_next = s7_t_31_reg;
-assign s9_t_32_next = s8_t_30_reg;
+assign s6_t_53_next = _s6_t_53_next_1;
+assign s7_t_32_next = s6_t_53_reg;
+assign s8_t_31_next = s7_t_32_reg;
+assign s9_t_32_next = s8_t_31_reg;
 assign s10_t_29_next = s9_t_32_reg;
 assign s11_t_27_next = s10_t_29_reg;
 assign s12_t_24_next = s11_t_27_reg;
@@ -7744,10 +7750,10 @@ assign s2_t_42_next = _s2_t_35_next_0;
 assign s3_t_25_next = s2_t_42_reg;
 assign s4_t_29_next = s3_t_25_reg;
 assign s5_t_47_next = s4_t_29_reg;
-assign s6_t_53_next = s5_t_47_reg;
-assign s7_t_32_next = s6_t_53_reg;
-assign s8_t_31_next = s7_t_32_reg;
-assign s9_t_33_next = s8_t_31_reg;
+assign s6_t_54_next = s5_t_47_reg;
+assign s7_t_33_next = s6_t_54_reg;
+assign s8_t_32_next = s7_t_33_reg;
+assign s9_t_33_next = s8_t_32_reg;
 assign s10_t_30_next = s9_t_33_reg;
 assign s11_t_28_next = s10_t_30_reg;
 assign s12_t_25_next = s11_t_28_reg;
@@ -7775,10 +7781,10 @@ assign s7_core_case_next = s6_core_case_reg;
 assign s8_core_case_next = s7_core_case_reg;
 assign s9_core_case_next = s8_core_case_reg;
 assign s5_t_49_next = _s5_t_49_next_1;
-assign s6_t_54_next = s5_t_49_reg;
-assign s7_t_33_next = s6_t_54_reg;
-assign s8_t_32_next = s7_t_33_reg;
-assign s9_t_34_next = s8_t_32_reg;
+assign s6_t_55_next = s5_t_49_reg;
+assign s7_t_34_next = s6_t_55_reg;
+assign s8_t_33_next = s7_t_34_reg;
+assign s9_t_34_next = s8_t_33_reg;
 assign s2_kind_next = s1_kind_reg;
 assign s3_kind_next = s2_kind_reg;
 assign s4_kind_next = s3_kind_reg;
@@ -9211,6 +9217,7 @@ always @(posedge clk) begin
     s21_c_early_reg <= s21_c_early_next;
     s22_c_early_reg <= s22_c_early_next;
     s23_c_ack_clamped_reg <= s23_c_ack_clamped_next;
+    s5_c_loss_reg <= s5_c_loss_next;
     s5_nowq_reg <= s5_nowq_next;
     s6_nowq_reg <= s6_nowq_next;
     s7_nowq_reg <= s7_nowq_next;
@@ -9288,10 +9295,9 @@ always @(posedge clk) begin
     s6_qa_used_nscc_reg <= s6_qa_used_nscc_next;
     s7_qa_used_nscc_reg <= s7_qa_used_nscc_next;
     s8_qa_used_nscc_reg <= s8_qa_used_nscc_next;
-    s5_c_loss_nscc_reg <= s5_c_loss_nscc_next;
-    s6_c_loss_nscc_reg <= s6_c_loss_nscc_next;
-    s7_c_loss_nscc_reg <= s7_c_loss_nscc_next;
-    s8_c_loss_nscc_reg <= s8_c_loss_nscc_next;
+    s6_t_48_reg <= s6_t_48_next;
+    s7_t_27_reg <= s7_t_27_next;
+    s8_t_26_reg <= s8_t_26_next;
     s10_ack_run_reg <= s10_ack_run_next;
     s11_ack_run_reg <= s11_ack_run_next;
     s12_ack_run_reg <= s12_ack_run_next;
@@ -9391,9 +9397,9 @@ always @(posedge clk) begin
     s21_t_5_reg <= s21_t_5_next;
     s22_t_4_reg <= s22_t_4_next;
     s23_t_4_reg <= s23_t_4_next;
-    s6_t_48_reg <= s6_t_48_next;
-    s7_t_27_reg <= s7_t_27_next;
-    s8_t_26_reg <= s8_t_26_next;
+    s6_t_49_reg <= s6_t_49_next;
+    s7_t_28_reg <= s7_t_28_next;
+    s8_t_27_reg <= s8_t_27_next;
     s9_t_28_reg <= s9_t_28_next;
     s10_t_23_reg <= s10_t_23_next;
     s11_t_21_reg <= s11_t_21_next;
@@ -9424,9 +9430,9 @@ always @(posedge clk) begin
     s22_t_6_reg <= s22_t_6_next;
     s23_t_6_reg <= s23_t_6_next;
     s5_t_44_reg <= s5_t_44_next;
-    s6_t_49_reg <= s6_t_49_next;
-    s7_t_28_reg <= s7_t_28_next;
-    s8_t_27_reg <= s8_t_27_next;
+    s6_t_50_reg <= s6_t_50_next;
+    s7_t_29_reg <= s7_t_29_next;
+    s8_t_28_reg <= s8_t_28_next;
     s9_t_29_reg <= s9_t_29_next;
     s10_t_25_reg <= s10_t_25_next;
     s11_t_23_reg <= s11_t_23_next;
@@ -9443,9 +9449,9 @@ always @(posedge clk) begin
     s22_t_7_reg <= s22_t_7_next;
     s23_t_7_reg <= s23_t_7_next;
     s5_t_45_reg <= s5_t_45_next;
-    s6_t_50_reg <= s6_t_50_next;
-    s7_t_29_reg <= s7_t_29_next;
-    s8_t_28_reg <= s8_t_28_next;
+    s6_t_51_reg <= s6_t_51_next;
+    s7_t_30_reg <= s7_t_30_next;
+    s8_t_29_reg <= s8_t_29_next;
     s9_t_30_reg <= s9_t_30_next;
     s10_t_26_reg <= s10_t_26_next;
     s11_t_24_reg <= s11_t_24_next;
@@ -9476,9 +9482,9 @@ always @(posedge clk) begin
     s22_t_9_reg <= s22_t_9_next;
     s23_t_9_reg <= s23_t_9_next;
     s5_t_46_reg <= s5_t_46_next;
-    s6_t_51_reg <= s6_t_51_next;
-    s7_t_30_reg <= s7_t_30_next;
-    s8_t_29_reg <= s8_t_29_next;
+    s6_t_52_reg <= s6_t_52_next;
+    s7_t_31_reg <= s7_t_31_next;
+    s8_t_30_reg <= s8_t_30_next;
     s9_t_31_reg <= s9_t_31_next;
     s10_t_28_reg <= s10_t_28_next;
     s11_t_26_reg <= s11_t_26_next;
@@ -9494,9 +9500,9 @@ always @(posedge clk) begin
     s21_t_11_reg <= s21_t_11_next;
     s22_t_10_reg <= s22_t_10_next;
     s23_t_10_reg <= s23_t_10_next;
-    s6_t_52_reg <= s6_t_52_next;
-    s7_t_31_reg <= s7_t_31_next;
-    s8_t_30_reg <= s8_t_30_next;
+    s6_t_53_reg <= s6_t_53_next;
+    s7_t_32_reg <= s7_t_32_next;
+    s8_t_31_reg <= s8_t_31_next;
     s9_t_32_reg <= s9_t_32_next;
     s10_t_29_reg <= s10_t_29_next;
     s11_t_27_reg <= s11_t_27_next;
@@ -9516,9 +9522,9 @@ always @(posedge clk) begin
     s3_t_25_reg <= s3_t_25_next;
     s4_t_29_reg <= s4_t_29_next;
     s5_t_47_reg <= s5_t_47_next;
-    s6_t_53_reg <= s6_t_53_next;
-    s7_t_32_reg <= s7_t_32_next;
-    s8_t_31_reg <= s8_t_31_next;
+    s6_t_54_reg <= s6_t_54_next;
+    s7_t_33_reg <= s7_t_33_next;
+    s8_t_32_reg <= s8_t_32_next;
     s9_t_33_reg <= s9_t_33_next;
     s10_t_30_reg <= s10_t_30_next;
     s11_t_28_reg <= s11_t_28_next;
@@ -9547,9 +9553,9 @@ always @(posedge clk) begin
     s8_core_case_reg <= s8_core_case_next;
     s9_core_case_reg <= s9_core_case_next;
     s5_t_49_reg <= s5_t_49_next;
-    s6_t_54_reg <= s6_t_54_next;
-    s7_t_33_reg <= s7_t_33_next;
-    s8_t_32_reg <= s8_t_32_next;
+    s6_t_55_reg <= s6_t_55_next;
+    s7_t_34_reg <= s7_t_34_next;
+    s8_t_33_reg <= s8_t_33_next;
     s9_t_34_reg <= s9_t_34_next;
     s2_kind_reg <= s2_kind_next;
     s3_kind_reg <= s3_kind_next;

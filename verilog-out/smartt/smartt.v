@@ -1946,6 +1946,8 @@ reg  [27:0] s29_c_early_reg;  // stage 29 copy of c_early
 wire [27:0] s29_c_early_next;
 reg  [26:0] s30_c_ack_clamped_reg;  // stage 30 copy of c_ack_clamped
 wire [26:0] s30_c_ack_clamped_next;
+reg  [26:0] s5_c_loss_reg;  // stage 5 copy of c_loss
+wire [26:0] s5_c_loss_next;
 reg  s9_cur_increase_reg;  // stage 9 copy of cur_increase
 wire s9_cur_increase_next;
 reg  s2_t_36_reg;  // stage 2 copy of t
@@ -1984,14 +1986,12 @@ reg  s7_qa_used_reg;  // stage 7 copy of qa_used
 wire s7_qa_used_next;
 reg  s8_qa_used_reg;  // stage 8 copy of qa_used
 wire s8_qa_used_next;
-reg  [26:0] s5_c_loss_reg;  // stage 5 copy of c_loss
-wire [26:0] s5_c_loss_next;
-reg  [26:0] s6_c_loss_reg;  // stage 6 copy of c_loss
-wire [26:0] s6_c_loss_next;
-reg  [26:0] s7_c_loss_reg;  // stage 7 copy of c_loss
-wire [26:0] s7_c_loss_next;
-reg  [26:0] s8_c_loss_reg;  // stage 8 copy of c_loss
-wire [26:0] s8_c_loss_next;
+reg  [26:0] s6_t_35_reg;  // stage 6 copy of t
+wire [26:0] s6_t_35_next;
+reg  [26:0] s7_t_35_reg;  // stage 7 copy of t
+wire [26:0] s7_t_35_next;
+reg  [26:0] s8_t_33_reg;  // stage 8 copy of t
+wire [26:0] s8_t_33_next;
 reg  s10_ack_run_reg;  // stage 10 copy of ack_run
 wire s10_ack_run_next;
 reg  s11_ack_run_reg;  // stage 11 copy of ack_run
@@ -2166,12 +2166,12 @@ reg  [26:0] s30_c_loss_all_reg;  // stage 30 copy of c_loss_all
 wire [26:0] s30_c_loss_all_next;
 reg  [11:0] s5_t_53_reg;  // stage 5 copy of t
 wire [11:0] s5_t_53_next;
-reg  [11:0] s6_t_35_reg;  // stage 6 copy of t
-wire [11:0] s6_t_35_next;
-reg  [11:0] s7_t_35_reg;  // stage 7 copy of t
-wire [11:0] s7_t_35_next;
-reg  [11:0] s8_t_33_reg;  // stage 8 copy of t
-wire [11:0] s8_t_33_next;
+reg  [11:0] s6_t_36_reg;  // stage 6 copy of t
+wire [11:0] s6_t_36_next;
+reg  [11:0] s7_t_36_reg;  // stage 7 copy of t
+wire [11:0] s7_t_36_next;
+reg  [11:0] s8_t_34_reg;  // stage 8 copy of t
+wire [11:0] s8_t_34_next;
 reg  [11:0] s9_t_28_reg;  // stage 9 copy of t
 wire [11:0] s9_t_28_next;
 reg  [11:0] s10_t_23_reg;  // stage 10 copy of t
@@ -2260,12 +2260,12 @@ reg  s30_t_2_reg;  // stage 30 copy of t
 wire s30_t_2_next;
 reg  s5_t_54_reg;  // stage 5 copy of t
 wire s5_t_54_next;
-reg  s6_t_36_reg;  // stage 6 copy of t
-wire s6_t_36_next;
-reg  s7_t_36_reg;  // stage 7 copy of t
-wire s7_t_36_next;
-reg  s8_t_34_reg;  // stage 8 copy of t
-wire s8_t_34_next;
+reg  s6_t_37_reg;  // stage 6 copy of t
+wire s6_t_37_next;
+reg  s7_t_37_reg;  // stage 7 copy of t
+wire s7_t_37_next;
+reg  s8_t_35_reg;  // stage 8 copy of t
+wire s8_t_35_next;
 reg  s9_t_29_reg;  // stage 9 copy of t
 wire s9_t_29_next;
 reg  s10_t_25_reg;  // stage 10 copy of t
@@ -2312,12 +2312,12 @@ reg  s30_t_3_reg;  // stage 30 copy of t
 wire s30_t_3_next;
 reg  [23:0] s5_t_55_reg;  // stage 5 copy of t
 wire [23:0] s5_t_55_next;
-reg  [23:0] s6_t_37_reg;  // stage 6 copy of t
-wire [23:0] s6_t_37_next;
-reg  [23:0] s7_t_37_reg;  // stage 7 copy of t
-wire [23:0] s7_t_37_next;
-reg  [23:0] s8_t_35_reg;  // stage 8 copy of t
-wire [23:0] s8_t_35_next;
+reg  [23:0] s6_t_38_reg;  // stage 6 copy of t
+wire [23:0] s6_t_38_next;
+reg  [23:0] s7_t_38_reg;  // stage 7 copy of t
+wire [23:0] s7_t_38_next;
+reg  [23:0] s8_t_36_reg;  // stage 8 copy of t
+wire [23:0] s8_t_36_next;
 reg  [23:0] s9_t_30_reg;  // stage 9 copy of t
 wire [23:0] s9_t_30_next;
 reg  [23:0] s10_t_26_reg;  // stage 10 copy of t
@@ -2362,12 +2362,12 @@ reg  [23:0] s29_t_4_reg;  // stage 29 copy of t
 wire [23:0] s29_t_4_next;
 reg  [23:0] s30_t_4_reg;  // stage 30 copy of t
 wire [23:0] s30_t_4_next;
-reg  [20:0] s6_t_38_reg;  // stage 6 copy of t
-wire [20:0] s6_t_38_next;
-reg  [20:0] s7_t_38_reg;  // stage 7 copy of t
-wire [20:0] s7_t_38_next;
-reg  [20:0] s8_t_36_reg;  // stage 8 copy of t
-wire [20:0] s8_t_36_next;
+reg  [20:0] s6_t_39_reg;  // stage 6 copy of t
+wire [20:0] s6_t_39_next;
+reg  [20:0] s7_t_39_reg;  // stage 7 copy of t
+wire [20:0] s7_t_39_next;
+reg  [20:0] s8_t_37_reg;  // stage 8 copy of t
+wire [20:0] s8_t_37_next;
 reg  [20:0] s9_t_31_reg;  // stage 9 copy of t
 wire [20:0] s9_t_31_next;
 reg  [20:0] s10_t_27_reg;  // stage 10 copy of t
@@ -2414,12 +2414,12 @@ reg  [20:0] s30_t_5_reg;  // stage 30 copy of t
 wire [20:0] s30_t_5_next;
 reg  [20:0] s5_t_56_reg;  // stage 5 copy of t
 wire [20:0] s5_t_56_next;
-reg  [20:0] s6_t_39_reg;  // stage 6 copy of t
-wire [20:0] s6_t_39_next;
-reg  [20:0] s7_t_39_reg;  // stage 7 copy of t
-wire [20:0] s7_t_39_next;
-reg  [20:0] s8_t_37_reg;  // stage 8 copy of t
-wire [20:0] s8_t_37_next;
+reg  [20:0] s6_t_40_reg;  // stage 6 copy of t
+wire [20:0] s6_t_40_next;
+reg  [20:0] s7_t_40_reg;  // stage 7 copy of t
+wire [20:0] s7_t_40_next;
+reg  [20:0] s8_t_38_reg;  // stage 8 copy of t
+wire [20:0] s8_t_38_next;
 reg  [20:0] s9_t_32_reg;  // stage 9 copy of t
 wire [20:0] s9_t_32_next;
 reg  [20:0] s10_t_28_reg;  // stage 10 copy of t
@@ -2464,12 +2464,12 @@ reg  [20:0] s29_t_6_reg;  // stage 29 copy of t
 wire [20:0] s29_t_6_next;
 reg  [20:0] s30_t_6_reg;  // stage 30 copy of t
 wire [20:0] s30_t_6_next;
-reg  [20:0] s6_t_40_reg;  // stage 6 copy of t
-wire [20:0] s6_t_40_next;
-reg  [20:0] s7_t_40_reg;  // stage 7 copy of t
-wire [20:0] s7_t_40_next;
-reg  [20:0] s8_t_38_reg;  // stage 8 copy of t
-wire [20:0] s8_t_38_next;
+reg  [20:0] s6_t_41_reg;  // stage 6 copy of t
+wire [20:0] s6_t_41_next;
+reg  [20:0] s7_t_41_reg;  // stage 7 copy of t
+wire [20:0] s7_t_41_next;
+reg  [20:0] s8_t_39_reg;  // stage 8 copy of t
+wire [20:0] s8_t_39_next;
 reg  [20:0] s9_t_33_reg;  // stage 9 copy of t
 wire [20:0] s9_t_33_next;
 reg  [20:0] s10_t_29_reg;  // stage 10 copy of t
@@ -2522,12 +2522,12 @@ reg  s4_t_33_reg;  // stage 4 copy of t
 wire s4_t_33_next;
 reg  s5_t_57_reg;  // stage 5 copy of t
 wire s5_t_57_next;
-reg  s6_t_41_reg;  // stage 6 copy of t
-wire s6_t_41_next;
-reg  s7_t_41_reg;  // stage 7 copy of t
-wire s7_t_41_next;
-reg  s8_t_39_reg;  // stage 8 copy of t
-wire s8_t_39_next;
+reg  s6_t_42_reg;  // stage 6 copy of t
+wire s6_t_42_next;
+reg  s7_t_42_reg;  // stage 7 copy of t
+wire s7_t_42_next;
+reg  s8_t_40_reg;  // stage 8 copy of t
+wire s8_t_40_next;
 reg  s9_t_34_reg;  // stage 9 copy of t
 wire s9_t_34_next;
 reg  s10_t_30_reg;  // stage 10 copy of t
@@ -2590,12 +2590,12 @@ reg  [2:0] s9_core_case_reg;  // stage 9 copy of core_case
 wire [2:0] s9_core_case_next;
 reg  [2:0] s5_t_58_reg;  // stage 5 copy of t
 wire [2:0] s5_t_58_next;
-reg  [2:0] s6_t_42_reg;  // stage 6 copy of t
-wire [2:0] s6_t_42_next;
-reg  [2:0] s7_t_42_reg;  // stage 7 copy of t
-wire [2:0] s7_t_42_next;
-reg  [2:0] s8_t_40_reg;  // stage 8 copy of t
-wire [2:0] s8_t_40_next;
+reg  [2:0] s6_t_43_reg;  // stage 6 copy of t
+wire [2:0] s6_t_43_next;
+reg  [2:0] s7_t_43_reg;  // stage 7 copy of t
+wire [2:0] s7_t_43_next;
+reg  [2:0] s8_t_41_reg;  // stage 8 copy of t
+wire [2:0] s8_t_41_next;
 reg  [2:0] s9_t_35_reg;  // stage 9 copy of t
 wire [2:0] s9_t_35_next;
 reg  [2:0] s2_kind_reg;  // stage 2 copy of kind
@@ -7192,13 +7192,19 @@ wire _s2_t_36_next_0 = ~_s2_t_35_next_0;
 wire [23:0] _s2_t_37_next_0 = nowq + 24'h327;
 wire [21:0] _s2_t_38_next_0 = {8'd0, s1_size_reg};
 wire qa_used = qa_called & s4_t_30_reg;
-wire [26:0] _s9_c_loss_all_next_0 = s8_qa_used_reg ? s8_c_qa_reg : s8_c_loss_reg;
-wire [27:0] _s9_c_loss_all_next_1 = {1'd0, _s9_c_loss_all_next_0};
-wire _s9_c_loss_all_next_2 = _s9_c_loss_all_next_1 < 28'h40000;
-wire _s9_c_loss_all_next_3 = _s9_c_loss_all_next_1 < 28'h419ce00;
-wire [27:0] _s9_c_loss_all_next_4 = _s9_c_loss_all_next_3 ? _s9_c_loss_all_next_1 : 28'h419ce00;
-wire [27:0] _s9_c_loss_all_next_5 = _s9_c_loss_all_next_2 ? 28'h40000 : _s9_c_loss_all_next_4;
-wire [26:0] c_loss_all = _s9_c_loss_all_next_5[26:0];
+wire [27:0] _s6_t_35_next_0 = {1'd0, s5_c_loss_reg};
+wire _s6_t_35_next_1 = _s6_t_35_next_0 < 28'h40000;
+wire _s6_t_35_next_2 = _s6_t_35_next_0 < 28'h419ce00;
+wire [27:0] _s6_t_35_next_3 = _s6_t_35_next_2 ? _s6_t_35_next_0 : 28'h419ce00;
+wire [27:0] _s6_t_35_next_4 = _s6_t_35_next_1 ? 28'h40000 : _s6_t_35_next_3;
+wire [26:0] _s6_t_35_next_5 = _s6_t_35_next_4[26:0];
+wire [27:0] _s9_c_loss_all_next_0 = {1'd0, s8_c_qa_reg};
+wire _s9_c_loss_all_next_1 = _s9_c_loss_all_next_0 < 28'h40000;
+wire _s9_c_loss_all_next_2 = _s9_c_loss_all_next_0 < 28'h419ce00;
+wire [27:0] _s9_c_loss_all_next_3 = _s9_c_loss_all_next_2 ? _s9_c_loss_all_next_0 : 28'h419ce00;
+wire [27:0] _s9_c_loss_all_next_4 = _s9_c_loss_all_next_1 ? 28'h40000 : _s9_c_loss_all_next_3;
+wire [26:0] _s9_c_loss_all_next_5 = _s9_c_loss_all_next_4[26:0];
+wire [26:0] c_loss_all = s8_qa_used_reg ? _s9_c_loss_all_next_5 : s8_t_33_reg;
 wire [11:0] cur_avg_wtd = s4_cur_reg[127:116];
 wire [11:0] _s5_t_53_next_0 = ack_run ? u_wtd_avg_out : cur_avg_wtd;
 wire _s10_t_24_next_0 = s9_ack_run_reg ? s9_fi_fire_reg : s9_cur_increase_reg;
@@ -7208,16 +7214,16 @@ wire _s5_t_54_next_2 = cur_trigger | s4_is_loss_reg;
 wire _s5_t_54_next_3 = qa_used ? _s5_t_54_next_1 : _s5_t_54_next_2;
 wire [23:0] _s5_t_55_next_0 = qa_roll ? s4_t_31_reg : cur_win_end;
 wire [23:0] _s5_t_55_next_1 = qa_used ? _s5_t_55_next_0 : cur_win_end;
-wire [20:0] _s6_t_38_next_0 = s5_fi_uncongested_reg ? s5_fi_count_sum_reg : 21'h0;
-wire [20:0] _s6_t_38_next_1 = s5_ack_run_reg ? _s6_t_38_next_0 : s5_cur_count_reg;
+wire [20:0] _s6_t_39_next_0 = s5_fi_uncongested_reg ? s5_fi_count_sum_reg : 21'h0;
+wire [20:0] _s6_t_39_next_1 = s5_ack_run_reg ? _s6_t_39_next_0 : s5_cur_count_reg;
 wire [21:0] _s5_t_56_next_0 = {1'd0, cur_ignore_left};
 wire [21:0] ignore_diff = _s5_t_56_next_0 - s4_t_32_reg;
 wire _s5_t_56_next_1 = ignore_diff[21];
 wire [20:0] _s5_t_56_next_2 = ignore_diff[20:0];
 wire [20:0] ignore_left1 = _s5_t_56_next_1 ? 21'h0 : _s5_t_56_next_2;
 wire [20:0] _s5_t_56_next_3 = qa_fired ? s4_unacked_reg : ignore_left1;
-wire [20:0] _s6_t_40_next_0 = s5_qa_roll_reg ? 21'h0 : s5_acked1_reg;
-wire [20:0] _s6_t_40_next_1 = s5_qa_used_reg ? _s6_t_40_next_0 : s5_acked1_reg;
+wire [20:0] _s6_t_41_next_0 = s5_qa_roll_reg ? 21'h0 : s5_acked1_reg;
+wire [20:0] _s6_t_41_next_1 = s5_qa_used_reg ? _s6_t_41_next_0 : s5_acked1_reg;
 wire [2:0] _s2_t_40_next_0 = rtt_le_trtt ? 3'd1 : 3'd2;
 wire [2:0] _s2_t_40_next_1 = rtt_le_trtt ? 3'd4 : 3'd3;
 wire [2:0] _s2_t_40_next_2 = s1_ecn_reg ? _s2_t_40_next_0 : _s2_t_40_next_1;
@@ -7575,7 +7581,7 @@ wire _ready_8 = _ready_5 | _ready_7;
 wire _ready_9 = ~_ready_8;
 wire [11:0] _state_rd_0 = in_conn_reg[11:0];
 // bits dropped on purpose (rounding, wrap-around)
-wire _unused = ^{s1_now_reg[31:28], s1_now_reg[3:0], s7_qa_scaled_reg[37], s7_qa_scaled_reg[9:0], s10_mi_base_prod_reg[10:0], s16_mi_raw_prod_reg[10:0], s10_fi_c_prod_reg[10:0], s7_md_raw_prod_reg[10:0], s26_fi_mi_prod_reg[10:0], s8_c_fd_prod_reg[39:0], s13_c_md_fd_prod_reg[39:0], _s30_c_ack_clamped_next_4[27], _s9_c_loss_all_next_5[27]};
+wire _unused = ^{s1_now_reg[31:28], s1_now_reg[3:0], s7_qa_scaled_reg[37], s7_qa_scaled_reg[9:0], s10_mi_base_prod_reg[10:0], s16_mi_raw_prod_reg[10:0], s10_fi_c_prod_reg[10:0], s7_md_raw_prod_reg[10:0], s26_fi_mi_prod_reg[10:0], s8_c_fd_prod_reg[39:0], s13_c_md_fd_prod_reg[39:0], _s30_c_ack_clamped_next_4[27], _s6_t_35_next_4[27], _s9_c_loss_all_next_4[27]};
 
 smartt_wtd
 u_wtd (
@@ -8342,6 +8348,7 @@ assign s27_c_early_next = s26_c_early_reg;
 assign s28_c_early_next = s27_c_early_reg;
 assign s29_c_early_next = s28_c_early_reg;
 assign s30_c_ack_clamped_next = c_ack_window;
+assign s5_c_loss_next = c_loss;
 assign s9_cur_increase_next = s8_cur_increase_reg;
 assign s2_t_36_next = _s2_t_36_next_0;
 assign s3_t_21_next = s2_t_36_reg;
@@ -8361,10 +8368,9 @@ assign s5_qa_used_next = qa_used;
 assign s6_qa_used_next = s5_qa_used_reg;
 assign s7_qa_used_next = s6_qa_used_reg;
 assign s8_qa_used_next = s7_qa_used_reg;
-assign s5_c_loss_next = c_loss;
-assign s6_c_loss_next = s5_c_loss_reg;
-assign s7_c_loss_next = s6_c_loss_reg;
-assign s8_c_loss_next = s7_c_loss_reg;
+assign s6_t_35_next = _s6_t_35_next_5;
+assign s7_t_35_next = s6_t_35_reg;
+assign s8_t_33_next = s7_t_35_reg;
 assign s10_ack_run_next = s9_ack_run_reg;
 assign s11_ack_run_next = s10_ack_run_reg;
 assign s12_ack_run_next = s11_ack_run_reg;
@@ -8452,10 +8458,10 @@ assign s28_c_loss_all_next = s27_c_loss_all_reg;
 assign s29_c_loss_all_next = s28_c_loss_all_reg;
 assign s30_c_loss_all_next = s29_c_loss_all_reg;
 assign s5_t_53_next = _s5_t_53_next_0;
-assign s6_t_35_next = s5_t_53_reg;
-assign s7_t_35_next = s6_t_35_reg;
-assign s8_t_33_next = s7_t_35_reg;
-assign s9_t_28_next = s8_t_33_reg;
+assign s6_t_36_next = s5_t_53_reg;
+assign s7_t_36_next = s6_t_36_reg;
+assign s8_t_34_next = s7_t_36_reg;
+assign s9_t_28_next = s8_t_34_reg;
 assign s10_t_23_next = s9_t_28_reg;
 assign s11_t_21_next = s10_t_23_reg;
 assign s12_t_19_next = s11_t_21_reg;
@@ -8499,10 +8505,10 @@ assign s28_t_4_next = s27_t_5_reg;
 assign s29_t_2_next = s28_t_4_reg;
 assign s30_t_2_next = s29_t_2_reg;
 assign s5_t_54_next = _s5_t_54_next_3;
-assign s6_t_36_next = s5_t_54_reg;
-assign s7_t_36_next = s6_t_36_reg;
-assign s8_t_34_next = s7_t_36_reg;
-assign s9_t_29_next = s8_t_34_reg;
+assign s6_t_37_next = s5_t_54_reg;
+assign s7_t_37_next = s6_t_37_reg;
+assign s8_t_35_next = s7_t_37_reg;
+assign s9_t_29_next = s8_t_35_reg;
 assign s10_t_25_next = s9_t_29_reg;
 assign s11_t_23_next = s10_t_25_reg;
 assign s12_t_21_next = s11_t_23_reg;
@@ -8525,10 +8531,10 @@ assign s28_t_5_next = s27_t_6_reg;
 assign s29_t_3_next = s28_t_5_reg;
 assign s30_t_3_next = s29_t_3_reg;
 assign s5_t_55_next = _s5_t_55_next_1;
-assign s6_t_37_next = s5_t_55_reg;
-assign s7_t_37_next = s6_t_37_reg;
-assign s8_t_35_next = s7_t_37_reg;
-assign s9_t_30_next = s8_t_35_reg;
+assign s6_t_38_next = s5_t_55_reg;
+assign s7_t_38_next = s6_t_38_reg;
+assign s8_t_36_next = s7_t_38_reg;
+assign s9_t_30_next = s8_t_36_reg;
 assign s10_t_26_next = s9_t_30_reg;
 assign s11_t_24_next = s10_t_26_reg;
 assign s12_t_22_next = s11_t_24_reg;
@@ -8550,10 +8556,10 @@ assign s27_t_7_next = s26_t_8_reg;
 assign s28_t_6_next = s27_t_7_reg;
 assign s29_t_4_next = s28_t_6_reg;
 assign s30_t_4_next = s29_t_4_reg;
-assign s6_t_38_next = _s6_t_38_next_1;
-assign s7_t_38_next = s6_t_38_reg;
-assign s8_t_36_next = s7_t_38_reg;
-assign s9_t_31_next = s8_t_36_reg;
+assign s6_t_39_next = _s6_t_39_next_1;
+assign s7_t_39_next = s6_t_39_reg;
+assign s8_t_37_next = s7_t_39_reg;
+assign s9_t_31_next = s8_t_37_reg;
 assign s10_t_27_next = s9_t_31_reg;
 assign s11_t_25_next = s10_t_27_reg;
 assign s12_t_23_next = s11_t_25_reg;
@@ -8576,10 +8582,10 @@ assign s28_t_7_next = s27_t_8_reg;
 assign s29_t_5_next = s28_t_7_reg;
 assign s30_t_5_next = s29_t_5_reg;
 assign s5_t_56_next = _s5_t_56_next_3;
-assign s6_t_39_next = s5_t_56_reg;
-assign s7_t_39_next = s6_t_39_reg;
-assign s8_t_37_next = s7_t_39_reg;
-assign s9_t_32_next = s8_t_37_reg;
+assign s6_t_40_next = s5_t_56_reg;
+assign s7_t_40_next = s6_t_40_reg;
+assign s8_t_38_next = s7_t_40_reg;
+assign s9_t_32_next = s8_t_38_reg;
 assign s10_t_28_next = s9_t_32_reg;
 assign s11_t_26_next = s10_t_28_reg;
 assign s12_t_24_next = s11_t_26_reg;
@@ -8601,10 +8607,10 @@ assign s27_t_9_next = s26_t_10_reg;
 assign s28_t_8_next = s27_t_9_reg;
 assign s29_t_6_next = s28_t_8_reg;
 assign s30_t_6_next = s29_t_6_reg;
-assign s6_t_40_next = _s6_t_40_next_1;
-assign s7_t_40_next = s6_t_40_reg;
-assign s8_t_38_next = s7_t_40_reg;
-assign s9_t_33_next = s8_t_38_reg;
+assign s6_t_41_next = _s6_t_41_next_1;
+assign s7_t_41_next = s6_t_41_reg;
+assign s8_t_39_next = s7_t_41_reg;
+assign s9_t_33_next = s8_t_39_reg;
 assign s10_t_29_next = s9_t_33_reg;
 assign s11_t_27_next = s10_t_29_reg;
 assign s12_t_25_next = s11_t_27_reg;
@@ -8630,10 +8636,10 @@ assign s2_t_39_next = _s2_t_35_next_0;
 assign s3_t_24_next = s2_t_39_reg;
 assign s4_t_33_next = s3_t_24_reg;
 assign s5_t_57_next = s4_t_33_reg;
-assign s6_t_41_next = s5_t_57_reg;
-assign s7_t_41_next = s6_t_41_reg;
-assign s8_t_39_next = s7_t_41_reg;
-assign s9_t_34_next = s8_t_39_reg;
+assign s6_t_42_next = s5_t_57_reg;
+assign s7_t_42_next = s6_t_42_reg;
+assign s8_t_40_next = s7_t_42_reg;
+assign s9_t_34_next = s8_t_40_reg;
 assign s10_t_30_next = s9_t_34_reg;
 assign s11_t_28_next = s10_t_30_reg;
 assign s12_t_26_next = s11_t_28_reg;
@@ -8664,10 +8670,10 @@ assign s7_core_case_next = s6_core_case_reg;
 assign s8_core_case_next = s7_core_case_reg;
 assign s9_core_case_next = s8_core_case_reg;
 assign s5_t_58_next = _s5_t_58_next_0;
-assign s6_t_42_next = s5_t_58_reg;
-assign s7_t_42_next = s6_t_42_reg;
-assign s8_t_40_next = s7_t_42_reg;
-assign s9_t_35_next = s8_t_40_reg;
+assign s6_t_43_next = s5_t_58_reg;
+assign s7_t_43_next = s6_t_43_reg;
+assign s8_t_41_next = s7_t_43_reg;
+assign s9_t_35_next = s8_t_41_reg;
 assign s2_kind_next = s1_kind_reg;
 assign s3_kind_next = s2_kind_reg;
 assign s4_kind_next = s3_kind_reg;
@@ -10496,6 +10502,7 @@ always @(posedge clk) begin
     s28_c_early_reg <= s28_c_early_next;
     s29_c_early_reg <= s29_c_early_next;
     s30_c_ack_clamped_reg <= s30_c_ack_clamped_next;
+    s5_c_loss_reg <= s5_c_loss_next;
     s9_cur_increase_reg <= s9_cur_increase_next;
     s2_t_36_reg <= s2_t_36_next;
     s3_t_21_reg <= s3_t_21_next;
@@ -10515,10 +10522,9 @@ always @(posedge clk) begin
     s6_qa_used_reg <= s6_qa_used_next;
     s7_qa_used_reg <= s7_qa_used_next;
     s8_qa_used_reg <= s8_qa_used_next;
-    s5_c_loss_reg <= s5_c_loss_next;
-    s6_c_loss_reg <= s6_c_loss_next;
-    s7_c_loss_reg <= s7_c_loss_next;
-    s8_c_loss_reg <= s8_c_loss_next;
+    s6_t_35_reg <= s6_t_35_next;
+    s7_t_35_reg <= s7_t_35_next;
+    s8_t_33_reg <= s8_t_33_next;
     s10_ack_run_reg <= s10_ack_run_next;
     s11_ack_run_reg <= s11_ack_run_next;
     s12_ack_run_reg <= s12_ack_run_next;
@@ -10606,9 +10612,9 @@ always @(posedge clk) begin
     s29_c_loss_all_reg <= s29_c_loss_all_next;
     s30_c_loss_all_reg <= s30_c_loss_all_next;
     s5_t_53_reg <= s5_t_53_next;
-    s6_t_35_reg <= s6_t_35_next;
-    s7_t_35_reg <= s7_t_35_next;
-    s8_t_33_reg <= s8_t_33_next;
+    s6_t_36_reg <= s6_t_36_next;
+    s7_t_36_reg <= s7_t_36_next;
+    s8_t_34_reg <= s8_t_34_next;
     s9_t_28_reg <= s9_t_28_next;
     s10_t_23_reg <= s10_t_23_next;
     s11_t_21_reg <= s11_t_21_next;
@@ -10653,9 +10659,9 @@ always @(posedge clk) begin
     s29_t_2_reg <= s29_t_2_next;
     s30_t_2_reg <= s30_t_2_next;
     s5_t_54_reg <= s5_t_54_next;
-    s6_t_36_reg <= s6_t_36_next;
-    s7_t_36_reg <= s7_t_36_next;
-    s8_t_34_reg <= s8_t_34_next;
+    s6_t_37_reg <= s6_t_37_next;
+    s7_t_37_reg <= s7_t_37_next;
+    s8_t_35_reg <= s8_t_35_next;
     s9_t_29_reg <= s9_t_29_next;
     s10_t_25_reg <= s10_t_25_next;
     s11_t_23_reg <= s11_t_23_next;
@@ -10679,9 +10685,9 @@ always @(posedge clk) begin
     s29_t_3_reg <= s29_t_3_next;
     s30_t_3_reg <= s30_t_3_next;
     s5_t_55_reg <= s5_t_55_next;
-    s6_t_37_reg <= s6_t_37_next;
-    s7_t_37_reg <= s7_t_37_next;
-    s8_t_35_reg <= s8_t_35_next;
+    s6_t_38_reg <= s6_t_38_next;
+    s7_t_38_reg <= s7_t_38_next;
+    s8_t_36_reg <= s8_t_36_next;
     s9_t_30_reg <= s9_t_30_next;
     s10_t_26_reg <= s10_t_26_next;
     s11_t_24_reg <= s11_t_24_next;
@@ -10704,9 +10710,9 @@ always @(posedge clk) begin
     s28_t_6_reg <= s28_t_6_next;
     s29_t_4_reg <= s29_t_4_next;
     s30_t_4_reg <= s30_t_4_next;
-    s6_t_38_reg <= s6_t_38_next;
-    s7_t_38_reg <= s7_t_38_next;
-    s8_t_36_reg <= s8_t_36_next;
+    s6_t_39_reg <= s6_t_39_next;
+    s7_t_39_reg <= s7_t_39_next;
+    s8_t_37_reg <= s8_t_37_next;
     s9_t_31_reg <= s9_t_31_next;
     s10_t_27_reg <= s10_t_27_next;
     s11_t_25_reg <= s11_t_25_next;
@@ -10730,9 +10736,9 @@ always @(posedge clk) begin
     s29_t_5_reg <= s29_t_5_next;
     s30_t_5_reg <= s30_t_5_next;
     s5_t_56_reg <= s5_t_56_next;
-    s6_t_39_reg <= s6_t_39_next;
-    s7_t_39_reg <= s7_t_39_next;
-    s8_t_37_reg <= s8_t_37_next;
+    s6_t_40_reg <= s6_t_40_next;
+    s7_t_40_reg <= s7_t_40_next;
+    s8_t_38_reg <= s8_t_38_next;
     s9_t_32_reg <= s9_t_32_next;
     s10_t_28_reg <= s10_t_28_next;
     s11_t_26_reg <= s11_t_26_next;
@@ -10755,9 +10761,9 @@ always @(posedge clk) begin
     s28_t_8_reg <= s28_t_8_next;
     s29_t_6_reg <= s29_t_6_next;
     s30_t_6_reg <= s30_t_6_next;
-    s6_t_40_reg <= s6_t_40_next;
-    s7_t_40_reg <= s7_t_40_next;
-    s8_t_38_reg <= s8_t_38_next;
+    s6_t_41_reg <= s6_t_41_next;
+    s7_t_41_reg <= s7_t_41_next;
+    s8_t_39_reg <= s8_t_39_next;
     s9_t_33_reg <= s9_t_33_next;
     s10_t_29_reg <= s10_t_29_next;
     s11_t_27_reg <= s11_t_27_next;
@@ -10784,9 +10790,9 @@ always @(posedge clk) begin
     s3_t_24_reg <= s3_t_24_next;
     s4_t_33_reg <= s4_t_33_next;
     s5_t_57_reg <= s5_t_57_next;
-    s6_t_41_reg <= s6_t_41_next;
-    s7_t_41_reg <= s7_t_41_next;
-    s8_t_39_reg <= s8_t_39_next;
+    s6_t_42_reg <= s6_t_42_next;
+    s7_t_42_reg <= s7_t_42_next;
+    s8_t_40_reg <= s8_t_40_next;
     s9_t_34_reg <= s9_t_34_next;
     s10_t_30_reg <= s10_t_30_next;
     s11_t_28_reg <= s11_t_28_next;
@@ -10818,9 +10824,9 @@ always @(posedge clk) begin
     s8_core_case_reg <= s8_core_case_next;
     s9_core_case_reg <= s9_core_case_next;
     s5_t_58_reg <= s5_t_58_next;
-    s6_t_42_reg <= s6_t_42_next;
-    s7_t_42_reg <= s7_t_42_next;
-    s8_t_40_reg <= s8_t_40_next;
+    s6_t_43_reg <= s6_t_43_next;
+    s7_t_43_reg <= s7_t_43_next;
+    s8_t_41_reg <= s8_t_41_next;
     s9_t_35_reg <= s9_t_35_next;
     s2_kind_reg <= s2_kind_next;
     s3_kind_reg <= s3_kind_next;
