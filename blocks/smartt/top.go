@@ -247,7 +247,9 @@ func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st con
 		mdDs := mul(st.Cut, "md_ds", downDelta, size)
 		mdNum := mul(st.Cut, "md_num", mdDs, cst(bitsFor(d.KMd), d.KMd))
 		mdDec := minSat(divRTT.div(mdNum, "md_raw"), cw, sizeC).Named("md_dec")
-		cMD := fd(subFloor(c, mdDec), "c_md_fd")
+		// the decreased window from a register: a multiplier's stage holds
+		// the multiplier and its routing only
+		cMD := fd(st.Cut("c_md", subFloor(c, mdDec).Named("c_md")), "c_md_fd")
 		cFD := fd(c, "c_fd")
 		cFI := c.ZExt(cw + 1).Add(fiOnC.ZExt(cw + 1)).Named("c_fi")
 		cMI := c.ZExt(cw + 1).Add(miInc.ZExt(cw + 1)).Named("c_mi")

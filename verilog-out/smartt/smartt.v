@@ -1147,6 +1147,8 @@ reg  [27:0] s8_t_24_reg;  // stage 8 copy of t
 wire [27:0] s8_t_24_next;
 reg  [27:0] s9_t_17_reg;  // stage 9 copy of t
 wire [27:0] s9_t_17_next;
+reg  [26:0] s10_c_md_reg;  // stage 10 copy of c_md
+wire [26:0] s10_c_md_next;
 reg  [31:0] s2_t_30_reg;  // stage 2 copy of t
 wire [31:0] s2_t_30_next;
 reg  [31:0] s3_t_15_reg;  // stage 3 copy of t
@@ -1163,12 +1165,14 @@ reg  [31:0] s8_t_25_reg;  // stage 8 copy of t
 wire [31:0] s8_t_25_next;
 reg  [31:0] s9_t_18_reg;  // stage 9 copy of t
 wire [31:0] s9_t_18_next;
+reg  [31:0] s10_t_17_reg;  // stage 10 copy of t
+wire [31:0] s10_t_17_next;
 `ifdef NICGEN_ECP5
-wire [31:0] s10_c_md_fd_xs_pp00_reg;  // stage 10 copy of c_md_fd_xs_pp00 (MULT18X18D output register)
+wire [31:0] s11_c_md_fd_xs_pp00_reg;  // stage 11 copy of c_md_fd_xs_pp00 (MULT18X18D output register)
 `else
-reg  [31:0] s10_c_md_fd_xs_pp00_reg;  // stage 10 copy of c_md_fd_xs_pp00
+reg  [31:0] s11_c_md_fd_xs_pp00_reg;  // stage 11 copy of c_md_fd_xs_pp00
 `endif
-wire [31:0] s10_c_md_fd_xs_pp00_next;
+wire [31:0] s11_c_md_fd_xs_pp00_next;
 reg  [22:0] s2_t_31_reg;  // stage 2 copy of t
 wire [22:0] s2_t_31_next;
 reg  [22:0] s3_t_16_reg;  // stage 3 copy of t
@@ -1185,52 +1189,54 @@ reg  [22:0] s8_t_26_reg;  // stage 8 copy of t
 wire [22:0] s8_t_26_next;
 reg  [22:0] s9_t_19_reg;  // stage 9 copy of t
 wire [22:0] s9_t_19_next;
+reg  [22:0] s10_t_18_reg;  // stage 10 copy of t
+wire [22:0] s10_t_18_next;
 `ifdef NICGEN_ECP5
-wire [22:0] s10_c_md_fd_xs_pp10_reg;  // stage 10 copy of c_md_fd_xs_pp10 (MULT18X18D output register)
+wire [22:0] s11_c_md_fd_xs_pp10_reg;  // stage 11 copy of c_md_fd_xs_pp10 (MULT18X18D output register)
 `else
-reg  [22:0] s10_c_md_fd_xs_pp10_reg;  // stage 10 copy of c_md_fd_xs_pp10
+reg  [22:0] s11_c_md_fd_xs_pp10_reg;  // stage 11 copy of c_md_fd_xs_pp10
 `endif
-wire [22:0] s10_c_md_fd_xs_pp10_next;
-reg  [40:0] s11_c_md_fd_xs_reg;  // stage 11 copy of c_md_fd_xs
-wire [40:0] s11_c_md_fd_xs_next;
+wire [22:0] s11_c_md_fd_xs_pp10_next;
+reg  [40:0] s12_c_md_fd_xs_reg;  // stage 12 copy of c_md_fd_xs
+wire [40:0] s12_c_md_fd_xs_next;
 `ifdef NICGEN_ECP5
-wire [35:0] s12_c_md_fd_prod_pp00_reg;  // stage 12 copy of c_md_fd_prod_pp00 (MULT18X18D output register)
+wire [35:0] s13_c_md_fd_prod_pp00_reg;  // stage 13 copy of c_md_fd_prod_pp00 (MULT18X18D output register)
 `else
-reg  [35:0] s12_c_md_fd_prod_pp00_reg;  // stage 12 copy of c_md_fd_prod_pp00
+reg  [35:0] s13_c_md_fd_prod_pp00_reg;  // stage 13 copy of c_md_fd_prod_pp00
 `endif
-wire [35:0] s12_c_md_fd_prod_pp00_next;
+wire [35:0] s13_c_md_fd_prod_pp00_next;
 `ifdef NICGEN_ECP5
-wire [19:0] s12_c_md_fd_prod_pp01_reg;  // stage 12 copy of c_md_fd_prod_pp01 (MULT18X18D output register)
+wire [19:0] s13_c_md_fd_prod_pp01_reg;  // stage 13 copy of c_md_fd_prod_pp01 (MULT18X18D output register)
 `else
-reg  [19:0] s12_c_md_fd_prod_pp01_reg;  // stage 12 copy of c_md_fd_prod_pp01
+reg  [19:0] s13_c_md_fd_prod_pp01_reg;  // stage 13 copy of c_md_fd_prod_pp01
 `endif
-wire [19:0] s12_c_md_fd_prod_pp01_next;
+wire [19:0] s13_c_md_fd_prod_pp01_next;
 `ifdef NICGEN_ECP5
-wire [35:0] s12_c_md_fd_prod_pp10_reg;  // stage 12 copy of c_md_fd_prod_pp10 (MULT18X18D output register)
+wire [35:0] s13_c_md_fd_prod_pp10_reg;  // stage 13 copy of c_md_fd_prod_pp10 (MULT18X18D output register)
 `else
-reg  [35:0] s12_c_md_fd_prod_pp10_reg;  // stage 12 copy of c_md_fd_prod_pp10
+reg  [35:0] s13_c_md_fd_prod_pp10_reg;  // stage 13 copy of c_md_fd_prod_pp10
 `endif
-wire [35:0] s12_c_md_fd_prod_pp10_next;
+wire [35:0] s13_c_md_fd_prod_pp10_next;
 `ifdef NICGEN_ECP5
-wire [19:0] s12_c_md_fd_prod_pp11_reg;  // stage 12 copy of c_md_fd_prod_pp11 (MULT18X18D output register)
+wire [19:0] s13_c_md_fd_prod_pp11_reg;  // stage 13 copy of c_md_fd_prod_pp11 (MULT18X18D output register)
 `else
-reg  [19:0] s12_c_md_fd_prod_pp11_reg;  // stage 12 copy of c_md_fd_prod_pp11
+reg  [19:0] s13_c_md_fd_prod_pp11_reg;  // stage 13 copy of c_md_fd_prod_pp11
 `endif
-wire [19:0] s12_c_md_fd_prod_pp11_next;
+wire [19:0] s13_c_md_fd_prod_pp11_next;
 `ifdef NICGEN_ECP5
-wire [22:0] s12_c_md_fd_prod_pp20_reg;  // stage 12 copy of c_md_fd_prod_pp20 (MULT18X18D output register)
+wire [22:0] s13_c_md_fd_prod_pp20_reg;  // stage 13 copy of c_md_fd_prod_pp20 (MULT18X18D output register)
 `else
-reg  [22:0] s12_c_md_fd_prod_pp20_reg;  // stage 12 copy of c_md_fd_prod_pp20
+reg  [22:0] s13_c_md_fd_prod_pp20_reg;  // stage 13 copy of c_md_fd_prod_pp20
 `endif
-wire [22:0] s12_c_md_fd_prod_pp20_next;
+wire [22:0] s13_c_md_fd_prod_pp20_next;
 `ifdef NICGEN_ECP5
-wire [6:0] s12_c_md_fd_prod_pp21_reg;  // stage 12 copy of c_md_fd_prod_pp21 (MULT18X18D output register)
+wire [6:0] s13_c_md_fd_prod_pp21_reg;  // stage 13 copy of c_md_fd_prod_pp21 (MULT18X18D output register)
 `else
-reg  [6:0] s12_c_md_fd_prod_pp21_reg;  // stage 12 copy of c_md_fd_prod_pp21
+reg  [6:0] s13_c_md_fd_prod_pp21_reg;  // stage 13 copy of c_md_fd_prod_pp21
 `endif
-wire [6:0] s12_c_md_fd_prod_pp21_next;
-reg  [60:0] s13_c_md_fd_prod_reg;  // stage 13 copy of c_md_fd_prod
-wire [60:0] s13_c_md_fd_prod_next;
+wire [6:0] s13_c_md_fd_prod_pp21_next;
+reg  [60:0] s14_c_md_fd_prod_reg;  // stage 14 copy of c_md_fd_prod
+wire [60:0] s14_c_md_fd_prod_next;
 reg  [31:0] s2_t_32_reg;  // stage 2 copy of t
 wire [31:0] s2_t_32_next;
 reg  [31:0] s3_t_17_reg;  // stage 3 copy of t
@@ -1305,8 +1311,8 @@ reg  [27:0] s8_t_27_reg;  // stage 8 copy of t
 wire [27:0] s8_t_27_next;
 reg  [27:0] s9_t_20_reg;  // stage 9 copy of t
 wire [27:0] s9_t_20_next;
-reg  [27:0] s10_t_17_reg;  // stage 10 copy of t
-wire [27:0] s10_t_17_next;
+reg  [27:0] s10_t_19_reg;  // stage 10 copy of t
+wire [27:0] s10_t_19_next;
 reg  [27:0] s11_t_15_reg;  // stage 11 copy of t
 wire [27:0] s11_t_15_next;
 reg  [27:0] s12_t_13_reg;  // stage 12 copy of t
@@ -1399,8 +1405,8 @@ reg  [28:0] s8_t_28_reg;  // stage 8 copy of t
 wire [28:0] s8_t_28_next;
 reg  [28:0] s9_t_21_reg;  // stage 9 copy of t
 wire [28:0] s9_t_21_next;
-reg  [28:0] s10_t_18_reg;  // stage 10 copy of t
-wire [28:0] s10_t_18_next;
+reg  [28:0] s10_t_20_reg;  // stage 10 copy of t
+wire [28:0] s10_t_20_next;
 reg  [28:0] s11_t_16_reg;  // stage 11 copy of t
 wire [28:0] s11_t_16_next;
 reg  [28:0] s12_t_14_reg;  // stage 12 copy of t
@@ -1447,8 +1453,8 @@ reg  [28:0] s8_t_29_reg;  // stage 8 copy of t
 wire [28:0] s8_t_29_next;
 reg  [28:0] s9_t_22_reg;  // stage 9 copy of t
 wire [28:0] s9_t_22_next;
-reg  [28:0] s10_t_19_reg;  // stage 10 copy of t
-wire [28:0] s10_t_19_next;
+reg  [28:0] s10_t_21_reg;  // stage 10 copy of t
+wire [28:0] s10_t_21_next;
 reg  [28:0] s11_t_17_reg;  // stage 11 copy of t
 wire [28:0] s11_t_17_next;
 reg  [28:0] s12_t_15_reg;  // stage 12 copy of t
@@ -1495,8 +1501,8 @@ reg  [13:0] s8_t_30_reg;  // stage 8 copy of t
 wire [13:0] s8_t_30_next;
 reg  [13:0] s9_t_23_reg;  // stage 9 copy of t
 wire [13:0] s9_t_23_next;
-reg  [13:0] s10_t_20_reg;  // stage 10 copy of t
-wire [13:0] s10_t_20_next;
+reg  [13:0] s10_t_22_reg;  // stage 10 copy of t
+wire [13:0] s10_t_22_next;
 reg  [13:0] s11_t_18_reg;  // stage 11 copy of t
 wire [13:0] s11_t_18_next;
 reg  [13:0] s12_t_16_reg;  // stage 12 copy of t
@@ -1573,14 +1579,14 @@ reg  [27:0] s7_t_33_reg;  // stage 7 copy of t
 wire [27:0] s7_t_33_next;
 reg  [27:0] s8_t_31_reg;  // stage 8 copy of t
 wire [27:0] s8_t_31_next;
-reg  [27:0] s10_t_21_reg;  // stage 10 copy of t
-wire [27:0] s10_t_21_next;
 reg  [27:0] s11_t_19_reg;  // stage 11 copy of t
 wire [27:0] s11_t_19_next;
 reg  [27:0] s12_t_17_reg;  // stage 12 copy of t
 wire [27:0] s12_t_17_next;
 reg  [27:0] s13_t_11_reg;  // stage 13 copy of t
 wire [27:0] s13_t_11_next;
+reg  [27:0] s14_t_11_reg;  // stage 14 copy of t
+wire [27:0] s14_t_11_next;
 reg  s2_rtt_le_trtt_reg;  // stage 2 copy of rtt_le_trtt
 wire s2_rtt_le_trtt_next;
 reg  s3_rtt_le_trtt_reg;  // stage 3 copy of rtt_le_trtt
@@ -1605,6 +1611,8 @@ reg  s12_rtt_le_trtt_reg;  // stage 12 copy of rtt_le_trtt
 wire s12_rtt_le_trtt_next;
 reg  s13_rtt_le_trtt_reg;  // stage 13 copy of rtt_le_trtt
 wire s13_rtt_le_trtt_next;
+reg  s14_rtt_le_trtt_reg;  // stage 14 copy of rtt_le_trtt
+wire s14_rtt_le_trtt_next;
 reg  [26:0] s9_c_fd_reg;  // stage 9 copy of c_fd
 wire [26:0] s9_c_fd_next;
 reg  [26:0] s10_c_fd_reg;  // stage 10 copy of c_fd
@@ -1615,6 +1623,8 @@ reg  [26:0] s12_c_fd_reg;  // stage 12 copy of c_fd
 wire [26:0] s12_c_fd_next;
 reg  [26:0] s13_c_fd_reg;  // stage 13 copy of c_fd
 wire [26:0] s13_c_fd_next;
+reg  [26:0] s14_c_fd_reg;  // stage 14 copy of c_fd
+wire [26:0] s14_c_fd_next;
 reg  s5_u_wtd_can_decrease_reg;  // stage 5 copy of u_wtd_can_decrease
 wire s5_u_wtd_can_decrease_next;
 reg  s6_u_wtd_can_decrease_reg;  // stage 6 copy of u_wtd_can_decrease
@@ -1633,6 +1643,8 @@ reg  s12_u_wtd_can_decrease_reg;  // stage 12 copy of u_wtd_can_decrease
 wire s12_u_wtd_can_decrease_next;
 reg  s13_u_wtd_can_decrease_reg;  // stage 13 copy of u_wtd_can_decrease
 wire s13_u_wtd_can_decrease_next;
+reg  s14_u_wtd_can_decrease_reg;  // stage 14 copy of u_wtd_can_decrease
+wire s14_u_wtd_can_decrease_next;
 reg  [26:0] s5_cur_c_reg;  // stage 5 copy of cur_c
 wire [26:0] s5_cur_c_next;
 reg  [26:0] s6_cur_c_reg;  // stage 6 copy of cur_c
@@ -1651,6 +1663,8 @@ reg  [26:0] s12_cur_c_reg;  // stage 12 copy of cur_c
 wire [26:0] s12_cur_c_next;
 reg  [26:0] s13_cur_c_reg;  // stage 13 copy of cur_c
 wire [26:0] s13_cur_c_next;
+reg  [26:0] s14_cur_c_reg;  // stage 14 copy of cur_c
+wire [26:0] s14_cur_c_next;
 reg  [27:0] s21_t_30_reg;  // stage 21 copy of t
 wire [27:0] s21_t_30_next;
 reg  [27:0] s22_t_6_reg;  // stage 22 copy of t
@@ -1677,16 +1691,14 @@ reg  [27:0] s8_t_32_reg;  // stage 8 copy of t
 wire [27:0] s8_t_32_next;
 reg  [27:0] s9_t_24_reg;  // stage 9 copy of t
 wire [27:0] s9_t_24_next;
-reg  [27:0] s10_t_22_reg;  // stage 10 copy of t
-wire [27:0] s10_t_22_next;
+reg  [27:0] s10_t_23_reg;  // stage 10 copy of t
+wire [27:0] s10_t_23_next;
 reg  [27:0] s11_t_20_reg;  // stage 11 copy of t
 wire [27:0] s11_t_20_next;
 reg  [27:0] s12_t_18_reg;  // stage 12 copy of t
 wire [27:0] s12_t_18_next;
 reg  [27:0] s13_t_12_reg;  // stage 13 copy of t
 wire [27:0] s13_t_12_next;
-reg  s14_rtt_le_trtt_reg;  // stage 14 copy of rtt_le_trtt
-wire s14_rtt_le_trtt_next;
 reg  s15_rtt_le_trtt_reg;  // stage 15 copy of rtt_le_trtt
 wire s15_rtt_le_trtt_next;
 reg  s16_rtt_le_trtt_reg;  // stage 16 copy of rtt_le_trtt
@@ -1793,8 +1805,6 @@ reg  s27_ecn_reg;  // stage 27 copy of ecn
 wire s27_ecn_next;
 reg  s28_ecn_reg;  // stage 28 copy of ecn
 wire s28_ecn_next;
-reg  [27:0] s14_t_11_reg;  // stage 14 copy of t
-wire [27:0] s14_t_11_next;
 reg  [27:0] s15_t_7_reg;  // stage 15 copy of t
 wire [27:0] s15_t_7_next;
 reg  [27:0] s16_t_7_reg;  // stage 16 copy of t
@@ -2034,8 +2044,6 @@ reg  s29_ack_run_reg;  // stage 29 copy of ack_run
 wire s29_ack_run_next;
 reg  s30_ack_run_reg;  // stage 30 copy of ack_run
 wire s30_ack_run_next;
-reg  [26:0] s14_cur_c_reg;  // stage 14 copy of cur_c
-wire [26:0] s14_cur_c_next;
 reg  [26:0] s15_cur_c_reg;  // stage 15 copy of cur_c
 wire [26:0] s15_cur_c_next;
 reg  [26:0] s16_cur_c_reg;  // stage 16 copy of cur_c
@@ -2174,8 +2182,8 @@ reg  [11:0] s8_t_34_reg;  // stage 8 copy of t
 wire [11:0] s8_t_34_next;
 reg  [11:0] s9_t_28_reg;  // stage 9 copy of t
 wire [11:0] s9_t_28_next;
-reg  [11:0] s10_t_23_reg;  // stage 10 copy of t
-wire [11:0] s10_t_23_next;
+reg  [11:0] s10_t_24_reg;  // stage 10 copy of t
+wire [11:0] s10_t_24_next;
 reg  [11:0] s11_t_21_reg;  // stage 11 copy of t
 wire [11:0] s11_t_21_next;
 reg  [11:0] s12_t_19_reg;  // stage 12 copy of t
@@ -2216,8 +2224,8 @@ reg  [11:0] s29_t_reg;  // stage 29 copy of t
 wire [11:0] s29_t_next;
 reg  [11:0] s30_t_reg;  // stage 30 copy of t
 wire [11:0] s30_t_next;
-reg  s10_t_24_reg;  // stage 10 copy of t
-wire s10_t_24_next;
+reg  s10_t_25_reg;  // stage 10 copy of t
+wire s10_t_25_next;
 reg  s11_t_22_reg;  // stage 11 copy of t
 wire s11_t_22_next;
 reg  s12_t_20_reg;  // stage 12 copy of t
@@ -2268,8 +2276,8 @@ reg  s8_t_35_reg;  // stage 8 copy of t
 wire s8_t_35_next;
 reg  s9_t_29_reg;  // stage 9 copy of t
 wire s9_t_29_next;
-reg  s10_t_25_reg;  // stage 10 copy of t
-wire s10_t_25_next;
+reg  s10_t_26_reg;  // stage 10 copy of t
+wire s10_t_26_next;
 reg  s11_t_23_reg;  // stage 11 copy of t
 wire s11_t_23_next;
 reg  s12_t_21_reg;  // stage 12 copy of t
@@ -2320,8 +2328,8 @@ reg  [23:0] s8_t_36_reg;  // stage 8 copy of t
 wire [23:0] s8_t_36_next;
 reg  [23:0] s9_t_30_reg;  // stage 9 copy of t
 wire [23:0] s9_t_30_next;
-reg  [23:0] s10_t_26_reg;  // stage 10 copy of t
-wire [23:0] s10_t_26_next;
+reg  [23:0] s10_t_27_reg;  // stage 10 copy of t
+wire [23:0] s10_t_27_next;
 reg  [23:0] s11_t_24_reg;  // stage 11 copy of t
 wire [23:0] s11_t_24_next;
 reg  [23:0] s12_t_22_reg;  // stage 12 copy of t
@@ -2370,8 +2378,8 @@ reg  [20:0] s8_t_37_reg;  // stage 8 copy of t
 wire [20:0] s8_t_37_next;
 reg  [20:0] s9_t_31_reg;  // stage 9 copy of t
 wire [20:0] s9_t_31_next;
-reg  [20:0] s10_t_27_reg;  // stage 10 copy of t
-wire [20:0] s10_t_27_next;
+reg  [20:0] s10_t_28_reg;  // stage 10 copy of t
+wire [20:0] s10_t_28_next;
 reg  [20:0] s11_t_25_reg;  // stage 11 copy of t
 wire [20:0] s11_t_25_next;
 reg  [20:0] s12_t_23_reg;  // stage 12 copy of t
@@ -2422,8 +2430,8 @@ reg  [20:0] s8_t_38_reg;  // stage 8 copy of t
 wire [20:0] s8_t_38_next;
 reg  [20:0] s9_t_32_reg;  // stage 9 copy of t
 wire [20:0] s9_t_32_next;
-reg  [20:0] s10_t_28_reg;  // stage 10 copy of t
-wire [20:0] s10_t_28_next;
+reg  [20:0] s10_t_29_reg;  // stage 10 copy of t
+wire [20:0] s10_t_29_next;
 reg  [20:0] s11_t_26_reg;  // stage 11 copy of t
 wire [20:0] s11_t_26_next;
 reg  [20:0] s12_t_24_reg;  // stage 12 copy of t
@@ -2472,8 +2480,8 @@ reg  [20:0] s8_t_39_reg;  // stage 8 copy of t
 wire [20:0] s8_t_39_next;
 reg  [20:0] s9_t_33_reg;  // stage 9 copy of t
 wire [20:0] s9_t_33_next;
-reg  [20:0] s10_t_29_reg;  // stage 10 copy of t
-wire [20:0] s10_t_29_next;
+reg  [20:0] s10_t_30_reg;  // stage 10 copy of t
+wire [20:0] s10_t_30_next;
 reg  [20:0] s11_t_27_reg;  // stage 11 copy of t
 wire [20:0] s11_t_27_next;
 reg  [20:0] s12_t_25_reg;  // stage 12 copy of t
@@ -2530,8 +2538,8 @@ reg  s8_t_40_reg;  // stage 8 copy of t
 wire s8_t_40_next;
 reg  s9_t_34_reg;  // stage 9 copy of t
 wire s9_t_34_next;
-reg  s10_t_30_reg;  // stage 10 copy of t
-wire s10_t_30_next;
+reg  s10_t_31_reg;  // stage 10 copy of t
+wire s10_t_31_next;
 reg  s11_t_28_reg;  // stage 11 copy of t
 wire s11_t_28_next;
 reg  s12_t_26_reg;  // stage 12 copy of t
@@ -2656,8 +2664,8 @@ reg  [2:0] s29_kind_reg;  // stage 29 copy of kind
 wire [2:0] s29_kind_next;
 reg  [2:0] s30_kind_reg;  // stage 30 copy of kind
 wire [2:0] s30_kind_next;
-reg  [2:0] s10_t_31_reg;  // stage 10 copy of t
-wire [2:0] s10_t_31_next;
+reg  [2:0] s10_t_32_reg;  // stage 10 copy of t
+wire [2:0] s10_t_32_next;
 reg  [2:0] s11_t_29_reg;  // stage 11 copy of t
 wire [2:0] s11_t_29_next;
 reg  [2:0] s12_t_27_reg;  // stage 12 copy of t
@@ -2740,8 +2748,8 @@ reg  s29_qa_fired_reg;  // stage 29 copy of qa_fired
 wire s29_qa_fired_next;
 reg  s30_qa_fired_reg;  // stage 30 copy of qa_fired
 wire s30_qa_fired_next;
-reg  s10_t_32_reg;  // stage 10 copy of t
-wire s10_t_32_next;
+reg  s10_t_33_reg;  // stage 10 copy of t
+wire s10_t_33_next;
 reg  s11_t_30_reg;  // stage 11 copy of t
 wire s11_t_30_next;
 reg  s12_t_28_reg;  // stage 12 copy of t
@@ -5848,58 +5856,58 @@ wire [41:0] _s9_md_raw_next_6 = s8_md_raw_coarse_reg[47:6];
 wire [41:0] _s9_md_raw_next_7 = s8_md_raw_coarse_reg[48:7];
 wire [41:0] md_raw = s8_t_23_reg[2] ? (s8_t_23_reg[1] ? (s8_t_23_reg[0] ? _s9_md_raw_next_7 : _s9_md_raw_next_6) : (s8_t_23_reg[0] ? _s9_md_raw_next_5 : _s9_md_raw_next_4)) : (s8_t_23_reg[1] ? (s8_t_23_reg[0] ? _s9_md_raw_next_3 : _s9_md_raw_next_2) : (s8_t_23_reg[0] ? _s9_md_raw_next_1 : _s9_md_raw_next_0));
 wire [27:0] _s5_t_44_next_0 = {1'd0, cur_c};
+wire [14:0] _s10_c_md_next_0 = s9_md_raw_reg[41:27];
+wire _s10_c_md_next_1 = |_s10_c_md_next_0;
+wire [26:0] _s10_c_md_next_2 = s9_md_raw_reg[26:0];
+wire _s10_c_md_next_3 = s9_size_c_reg < _s10_c_md_next_2;
+wire _s10_c_md_next_4 = _s10_c_md_next_1 | _s10_c_md_next_3;
+wire [26:0] md_dec = _s10_c_md_next_4 ? s9_size_c_reg : _s10_c_md_next_2;
+wire [27:0] _s10_c_md_next_5 = {1'd0, md_dec};
+wire [27:0] _s10_c_md_next_6 = s9_t_17_reg - _s10_c_md_next_5;
+wire _s10_c_md_next_7 = _s10_c_md_next_6[27];
+wire [26:0] _s10_c_md_next_8 = _s10_c_md_next_6[26:0];
+wire [26:0] c_md = _s10_c_md_next_7 ? 27'h0 : _s10_c_md_next_8;
 wire [31:0] _s2_t_30_next_0 = {18'h0, s1_size_reg};
-wire [14:0] _s10_c_md_fd_xs_pp00_next_0 = s9_md_raw_reg[41:27];
-wire _s10_c_md_fd_xs_pp00_next_1 = |_s10_c_md_fd_xs_pp00_next_0;
-wire [26:0] _s10_c_md_fd_xs_pp00_next_2 = s9_md_raw_reg[26:0];
-wire _s10_c_md_fd_xs_pp00_next_3 = s9_size_c_reg < _s10_c_md_fd_xs_pp00_next_2;
-wire _s10_c_md_fd_xs_pp00_next_4 = _s10_c_md_fd_xs_pp00_next_1 | _s10_c_md_fd_xs_pp00_next_3;
-wire [26:0] md_dec = _s10_c_md_fd_xs_pp00_next_4 ? s9_size_c_reg : _s10_c_md_fd_xs_pp00_next_2;
-wire [27:0] _s10_c_md_fd_xs_pp00_next_5 = {1'd0, md_dec};
-wire [27:0] _s10_c_md_fd_xs_pp00_next_6 = s9_t_17_reg - _s10_c_md_fd_xs_pp00_next_5;
-wire _s10_c_md_fd_xs_pp00_next_7 = _s10_c_md_fd_xs_pp00_next_6[27];
-wire [26:0] _s10_c_md_fd_xs_pp00_next_8 = _s10_c_md_fd_xs_pp00_next_6[26:0];
-wire [26:0] _s10_c_md_fd_xs_pp00_next_9 = _s10_c_md_fd_xs_pp00_next_7 ? 27'h0 : _s10_c_md_fd_xs_pp00_next_8;
-wire [17:0] _s10_c_md_fd_xs_pp00_next_10 = _s10_c_md_fd_xs_pp00_next_9[17:0];
-wire [31:0] _s10_c_md_fd_xs_pp00_next_11 = {14'd0, _s10_c_md_fd_xs_pp00_next_10};
-wire [31:0] c_md_fd_xs_pp00 = _s10_c_md_fd_xs_pp00_next_11 * s9_t_18_reg;
+wire [17:0] _s11_c_md_fd_xs_pp00_next_0 = s10_c_md_reg[17:0];
+wire [31:0] _s11_c_md_fd_xs_pp00_next_1 = {14'd0, _s11_c_md_fd_xs_pp00_next_0};
+wire [31:0] c_md_fd_xs_pp00 = _s11_c_md_fd_xs_pp00_next_1 * s10_t_17_reg;
 wire [22:0] _s2_t_31_next_0 = {9'd0, s1_size_reg};
-wire [8:0] _s10_c_md_fd_xs_pp10_next_0 = _s10_c_md_fd_xs_pp00_next_9[26:18];
-wire [22:0] _s10_c_md_fd_xs_pp10_next_1 = {14'd0, _s10_c_md_fd_xs_pp10_next_0};
-wire [22:0] c_md_fd_xs_pp10 = _s10_c_md_fd_xs_pp10_next_1 * s9_t_19_reg;
-wire [40:0] _s11_c_md_fd_xs_next_0 = {9'd0, s10_c_md_fd_xs_pp00_reg};
-wire [40:0] _s11_c_md_fd_xs_next_1 = {s10_c_md_fd_xs_pp10_reg, 18'h0};
-wire [40:0] c_md_fd_xs = _s11_c_md_fd_xs_next_0 + _s11_c_md_fd_xs_next_1;
-wire [17:0] _s12_c_md_fd_prod_pp00_next_0 = s11_c_md_fd_xs_reg[17:0];
-wire [35:0] _s12_c_md_fd_prod_pp00_next_1 = {18'h0, _s12_c_md_fd_prod_pp00_next_0};
-wire [35:0] c_md_fd_prod_pp00 = _s12_c_md_fd_prod_pp00_next_1 * 36'h39b52;
-wire [19:0] _s12_c_md_fd_prod_pp01_next_0 = {2'd0, _s12_c_md_fd_prod_pp00_next_0};
-wire [19:0] c_md_fd_prod_pp01 = _s12_c_md_fd_prod_pp01_next_0 * 20'h3;
-wire [17:0] _s12_c_md_fd_prod_pp10_next_0 = s11_c_md_fd_xs_reg[35:18];
-wire [35:0] _s12_c_md_fd_prod_pp10_next_1 = {18'h0, _s12_c_md_fd_prod_pp10_next_0};
-wire [35:0] c_md_fd_prod_pp10 = _s12_c_md_fd_prod_pp10_next_1 * 36'h39b52;
-wire [19:0] _s12_c_md_fd_prod_pp11_next_0 = {2'd0, _s12_c_md_fd_prod_pp10_next_0};
-wire [19:0] c_md_fd_prod_pp11 = _s12_c_md_fd_prod_pp11_next_0 * 20'h3;
-wire [4:0] _s12_c_md_fd_prod_pp20_next_0 = s11_c_md_fd_xs_reg[40:36];
-wire [22:0] _s12_c_md_fd_prod_pp20_next_1 = {18'h0, _s12_c_md_fd_prod_pp20_next_0};
-wire [22:0] c_md_fd_prod_pp20 = _s12_c_md_fd_prod_pp20_next_1 * 23'h39b52;
-wire [6:0] _s12_c_md_fd_prod_pp21_next_0 = {2'd0, _s12_c_md_fd_prod_pp20_next_0};
-wire [6:0] c_md_fd_prod_pp21 = _s12_c_md_fd_prod_pp21_next_0 * 7'd3;
-wire [60:0] _s13_c_md_fd_prod_next_0 = {25'h0, s12_c_md_fd_prod_pp00_reg};
-wire [37:0] _s13_c_md_fd_prod_next_1 = {s12_c_md_fd_prod_pp01_reg, 18'h0};
-wire [60:0] _s13_c_md_fd_prod_next_2 = {23'h0, _s13_c_md_fd_prod_next_1};
-wire [60:0] _s13_c_md_fd_prod_next_3 = _s13_c_md_fd_prod_next_0 + _s13_c_md_fd_prod_next_2;
-wire [53:0] _s13_c_md_fd_prod_next_4 = {s12_c_md_fd_prod_pp10_reg, 18'h0};
-wire [60:0] _s13_c_md_fd_prod_next_5 = {7'd0, _s13_c_md_fd_prod_next_4};
-wire [60:0] _s13_c_md_fd_prod_next_6 = _s13_c_md_fd_prod_next_3 + _s13_c_md_fd_prod_next_5;
-wire [55:0] _s13_c_md_fd_prod_next_7 = {s12_c_md_fd_prod_pp11_reg, 36'h0};
-wire [60:0] _s13_c_md_fd_prod_next_8 = {5'd0, _s13_c_md_fd_prod_next_7};
-wire [60:0] _s13_c_md_fd_prod_next_9 = _s13_c_md_fd_prod_next_6 + _s13_c_md_fd_prod_next_8;
-wire [58:0] _s13_c_md_fd_prod_next_10 = {s12_c_md_fd_prod_pp20_reg, 36'h0};
-wire [60:0] _s13_c_md_fd_prod_next_11 = {2'd0, _s13_c_md_fd_prod_next_10};
-wire [60:0] _s13_c_md_fd_prod_next_12 = _s13_c_md_fd_prod_next_9 + _s13_c_md_fd_prod_next_11;
-wire [60:0] _s13_c_md_fd_prod_next_13 = {s12_c_md_fd_prod_pp21_reg, 54'h0};
-wire [60:0] c_md_fd_prod = _s13_c_md_fd_prod_next_12 + _s13_c_md_fd_prod_next_13;
+wire [8:0] _s11_c_md_fd_xs_pp10_next_0 = s10_c_md_reg[26:18];
+wire [22:0] _s11_c_md_fd_xs_pp10_next_1 = {14'd0, _s11_c_md_fd_xs_pp10_next_0};
+wire [22:0] c_md_fd_xs_pp10 = _s11_c_md_fd_xs_pp10_next_1 * s10_t_18_reg;
+wire [40:0] _s12_c_md_fd_xs_next_0 = {9'd0, s11_c_md_fd_xs_pp00_reg};
+wire [40:0] _s12_c_md_fd_xs_next_1 = {s11_c_md_fd_xs_pp10_reg, 18'h0};
+wire [40:0] c_md_fd_xs = _s12_c_md_fd_xs_next_0 + _s12_c_md_fd_xs_next_1;
+wire [17:0] _s13_c_md_fd_prod_pp00_next_0 = s12_c_md_fd_xs_reg[17:0];
+wire [35:0] _s13_c_md_fd_prod_pp00_next_1 = {18'h0, _s13_c_md_fd_prod_pp00_next_0};
+wire [35:0] c_md_fd_prod_pp00 = _s13_c_md_fd_prod_pp00_next_1 * 36'h39b52;
+wire [19:0] _s13_c_md_fd_prod_pp01_next_0 = {2'd0, _s13_c_md_fd_prod_pp00_next_0};
+wire [19:0] c_md_fd_prod_pp01 = _s13_c_md_fd_prod_pp01_next_0 * 20'h3;
+wire [17:0] _s13_c_md_fd_prod_pp10_next_0 = s12_c_md_fd_xs_reg[35:18];
+wire [35:0] _s13_c_md_fd_prod_pp10_next_1 = {18'h0, _s13_c_md_fd_prod_pp10_next_0};
+wire [35:0] c_md_fd_prod_pp10 = _s13_c_md_fd_prod_pp10_next_1 * 36'h39b52;
+wire [19:0] _s13_c_md_fd_prod_pp11_next_0 = {2'd0, _s13_c_md_fd_prod_pp10_next_0};
+wire [19:0] c_md_fd_prod_pp11 = _s13_c_md_fd_prod_pp11_next_0 * 20'h3;
+wire [4:0] _s13_c_md_fd_prod_pp20_next_0 = s12_c_md_fd_xs_reg[40:36];
+wire [22:0] _s13_c_md_fd_prod_pp20_next_1 = {18'h0, _s13_c_md_fd_prod_pp20_next_0};
+wire [22:0] c_md_fd_prod_pp20 = _s13_c_md_fd_prod_pp20_next_1 * 23'h39b52;
+wire [6:0] _s13_c_md_fd_prod_pp21_next_0 = {2'd0, _s13_c_md_fd_prod_pp20_next_0};
+wire [6:0] c_md_fd_prod_pp21 = _s13_c_md_fd_prod_pp21_next_0 * 7'd3;
+wire [60:0] _s14_c_md_fd_prod_next_0 = {25'h0, s13_c_md_fd_prod_pp00_reg};
+wire [37:0] _s14_c_md_fd_prod_next_1 = {s13_c_md_fd_prod_pp01_reg, 18'h0};
+wire [60:0] _s14_c_md_fd_prod_next_2 = {23'h0, _s14_c_md_fd_prod_next_1};
+wire [60:0] _s14_c_md_fd_prod_next_3 = _s14_c_md_fd_prod_next_0 + _s14_c_md_fd_prod_next_2;
+wire [53:0] _s14_c_md_fd_prod_next_4 = {s13_c_md_fd_prod_pp10_reg, 18'h0};
+wire [60:0] _s14_c_md_fd_prod_next_5 = {7'd0, _s14_c_md_fd_prod_next_4};
+wire [60:0] _s14_c_md_fd_prod_next_6 = _s14_c_md_fd_prod_next_3 + _s14_c_md_fd_prod_next_5;
+wire [55:0] _s14_c_md_fd_prod_next_7 = {s13_c_md_fd_prod_pp11_reg, 36'h0};
+wire [60:0] _s14_c_md_fd_prod_next_8 = {5'd0, _s14_c_md_fd_prod_next_7};
+wire [60:0] _s14_c_md_fd_prod_next_9 = _s14_c_md_fd_prod_next_6 + _s14_c_md_fd_prod_next_8;
+wire [58:0] _s14_c_md_fd_prod_next_10 = {s13_c_md_fd_prod_pp20_reg, 36'h0};
+wire [60:0] _s14_c_md_fd_prod_next_11 = {2'd0, _s14_c_md_fd_prod_next_10};
+wire [60:0] _s14_c_md_fd_prod_next_12 = _s14_c_md_fd_prod_next_9 + _s14_c_md_fd_prod_next_11;
+wire [60:0] _s14_c_md_fd_prod_next_13 = {s13_c_md_fd_prod_pp21_reg, 54'h0};
+wire [60:0] c_md_fd_prod = _s14_c_md_fd_prod_next_12 + _s14_c_md_fd_prod_next_13;
 wire [31:0] _s2_t_32_next_0 = {18'h0, s1_size_reg};
 wire [17:0] _s5_c_fd_xs_pp00_next_0 = cur_c[17:0];
 wire [31:0] _s5_c_fd_xs_pp00_next_1 = {14'd0, _s5_c_fd_xs_pp00_next_0};
@@ -7134,7 +7142,7 @@ wire [38:0] _s28_fi_mi_next_6 = s27_fi_mi_coarse_reg[44:6];
 wire [38:0] _s28_fi_mi_next_7 = s27_fi_mi_coarse_reg[45:7];
 wire [38:0] fi_mi = s27_t_reg[2] ? (s27_t_reg[1] ? (s27_t_reg[0] ? _s28_fi_mi_next_7 : _s28_fi_mi_next_6) : (s27_t_reg[0] ? _s28_fi_mi_next_5 : _s28_fi_mi_next_4)) : (s27_t_reg[1] ? (s27_t_reg[0] ? _s28_fi_mi_next_3 : _s28_fi_mi_next_2) : (s27_t_reg[0] ? _s28_fi_mi_next_1 : _s28_fi_mi_next_0));
 wire [27:0] _s5_t_51_next_0 = {1'd0, cur_c};
-wire [27:0] _s10_t_21_next_0 = {1'd0, _s10_c_md_fd_xs_pp00_next_9};
+wire [27:0] _s11_t_19_next_0 = {1'd0, s10_c_md_reg};
 wire rtt_le_trtt = s1_rtt_reg <= 20'h3264;
 wire [20:0] _s9_c_fd_next_0 = s8_c_fd_prod_reg[60:40];
 wire [26:0] _s9_c_fd_next_1 = {6'd0, _s9_c_fd_next_0};
@@ -7147,16 +7155,16 @@ wire [27:0] _s21_t_30_next_0 = {1'd0, s20_c_mi_sat_reg};
 wire [27:0] _s5_t_52_next_0 = {1'd0, cur_c};
 wire [27:0] _s14_c_fi_next_0 = {1'd0, s13_fi_inc_reg};
 wire [27:0] c_fi = s13_t_12_reg + _s14_c_fi_next_0;
-wire [20:0] _s14_t_11_next_0 = s13_c_md_fd_prod_reg[60:40];
-wire [26:0] _s14_t_11_next_1 = {6'd0, _s14_t_11_next_0};
-wire [27:0] _s14_t_11_next_2 = {1'd0, _s14_t_11_next_1};
-wire [27:0] _s14_t_11_next_3 = s13_t_11_reg - _s14_t_11_next_2;
-wire _s14_t_11_next_4 = _s14_t_11_next_3[27];
-wire [26:0] _s14_t_11_next_5 = _s14_t_11_next_3[26:0];
-wire [26:0] c_md_fd = _s14_t_11_next_4 ? 27'h0 : _s14_t_11_next_5;
-wire [26:0] _s14_t_11_next_6 = s13_rtt_le_trtt_reg ? s13_c_fd_reg : c_md_fd;
-wire [26:0] _s14_t_11_next_7 = s13_u_wtd_can_decrease_reg ? _s14_t_11_next_6 : s13_cur_c_reg;
-wire [27:0] _s14_t_11_next_8 = {1'd0, _s14_t_11_next_7};
+wire [20:0] _s15_t_7_next_0 = s14_c_md_fd_prod_reg[60:40];
+wire [26:0] _s15_t_7_next_1 = {6'd0, _s15_t_7_next_0};
+wire [27:0] _s15_t_7_next_2 = {1'd0, _s15_t_7_next_1};
+wire [27:0] _s15_t_7_next_3 = s14_t_11_reg - _s15_t_7_next_2;
+wire _s15_t_7_next_4 = _s15_t_7_next_3[27];
+wire [26:0] _s15_t_7_next_5 = _s15_t_7_next_3[26:0];
+wire [26:0] c_md_fd = _s15_t_7_next_4 ? 27'h0 : _s15_t_7_next_5;
+wire [26:0] _s15_t_7_next_6 = s14_rtt_le_trtt_reg ? s14_c_fd_reg : c_md_fd;
+wire [26:0] _s15_t_7_next_7 = s14_u_wtd_can_decrease_reg ? _s15_t_7_next_6 : s14_cur_c_reg;
+wire [27:0] _s15_t_7_next_8 = {1'd0, _s15_t_7_next_7};
 wire [11:0] _s29_core_c_next_0 = s28_fi_mi_reg[38:27];
 wire _s29_core_c_next_1 = |_s29_core_c_next_0;
 wire [26:0] _s29_core_c_next_2 = s28_fi_mi_reg[26:0];
@@ -7207,7 +7215,7 @@ wire [26:0] _s9_c_loss_all_next_5 = _s9_c_loss_all_next_4[26:0];
 wire [26:0] c_loss_all = s8_qa_used_reg ? _s9_c_loss_all_next_5 : s8_t_33_reg;
 wire [11:0] cur_avg_wtd = s4_cur_reg[127:116];
 wire [11:0] _s5_t_53_next_0 = ack_run ? u_wtd_avg_out : cur_avg_wtd;
-wire _s10_t_24_next_0 = s9_ack_run_reg ? s9_fi_fire_reg : s9_cur_increase_reg;
+wire _s10_t_25_next_0 = s9_ack_run_reg ? s9_fi_fire_reg : s9_cur_increase_reg;
 wire _s5_t_54_next_0 = ~qa_fire;
 wire _s5_t_54_next_1 = _s5_qa_fire_next_6 & _s5_t_54_next_0;
 wire _s5_t_54_next_2 = cur_trigger | s4_is_loss_reg;
@@ -7231,12 +7239,12 @@ wire _s5_core_case_next_0 = ~u_wtd_can_decrease;
 wire _s5_core_case_next_1 = s4_u_wtd_ecn_reg & _s5_core_case_next_0;
 wire [2:0] core_case = _s5_core_case_next_1 ? 3'd0 : s4_t_34_reg;
 wire [2:0] _s5_t_58_next_0 = qa_fired ? 3'd5 : 3'd7;
-wire [2:0] _s10_t_31_next_0 = fi_fired ? 3'd6 : s9_core_case_reg;
-wire [2:0] _s10_t_31_next_1 = s9_qa_fired_reg ? 3'd5 : _s10_t_31_next_0;
-wire [2:0] _s10_t_31_next_2 = s9_ack_run_reg ? _s10_t_31_next_1 : 3'd0;
-wire [2:0] _s10_t_31_next_3 = s9_is_loss_reg ? s9_t_35_reg : _s10_t_31_next_2;
-wire [2:0] _s10_t_31_next_4 = s9_t_34_reg ? 3'd0 : _s10_t_31_next_3;
-wire _s10_t_32_next_0 = s9_t_34_reg ? 1'd0 : _s10_t_24_next_0;
+wire [2:0] _s10_t_32_next_0 = fi_fired ? 3'd6 : s9_core_case_reg;
+wire [2:0] _s10_t_32_next_1 = s9_qa_fired_reg ? 3'd5 : _s10_t_32_next_0;
+wire [2:0] _s10_t_32_next_2 = s9_ack_run_reg ? _s10_t_32_next_1 : 3'd0;
+wire [2:0] _s10_t_32_next_3 = s9_is_loss_reg ? s9_t_35_reg : _s10_t_32_next_2;
+wire [2:0] _s10_t_32_next_4 = s9_t_34_reg ? 3'd0 : _s10_t_32_next_3;
+wire _s10_t_33_next_0 = s9_t_34_reg ? 1'd0 : _s10_t_25_next_0;
 wire out_nonempty = |out_count_reg;
 wire _shell_0 = ~hazard_reg;
 wire _shell_1 = in_valid_reg & _shell_0;
@@ -7581,7 +7589,7 @@ wire _ready_8 = _ready_5 | _ready_7;
 wire _ready_9 = ~_ready_8;
 wire [11:0] _state_rd_0 = in_conn_reg[11:0];
 // bits dropped on purpose (rounding, wrap-around)
-wire _unused = ^{s1_now_reg[31:28], s1_now_reg[3:0], s7_qa_scaled_reg[37], s7_qa_scaled_reg[9:0], s10_mi_base_prod_reg[10:0], s16_mi_raw_prod_reg[10:0], s10_fi_c_prod_reg[10:0], s7_md_raw_prod_reg[10:0], s26_fi_mi_prod_reg[10:0], s8_c_fd_prod_reg[39:0], s13_c_md_fd_prod_reg[39:0], _s30_c_ack_clamped_next_4[27], _s6_t_35_next_4[27], _s9_c_loss_all_next_4[27]};
+wire _unused = ^{s1_now_reg[31:28], s1_now_reg[3:0], s7_qa_scaled_reg[37], s7_qa_scaled_reg[9:0], s10_mi_base_prod_reg[10:0], s16_mi_raw_prod_reg[10:0], s10_fi_c_prod_reg[10:0], s7_md_raw_prod_reg[10:0], s26_fi_mi_prod_reg[10:0], s8_c_fd_prod_reg[39:0], s14_c_md_fd_prod_reg[39:0], _s30_c_ack_clamped_next_4[27], _s6_t_35_next_4[27], _s9_c_loss_all_next_4[27]};
 
 smartt_wtd
 u_wtd (
@@ -7987,6 +7995,7 @@ assign s6_t_26_next = s5_t_44_reg;
 assign s7_t_26_next = s6_t_26_reg;
 assign s8_t_24_next = s7_t_26_reg;
 assign s9_t_17_next = s8_t_24_reg;
+assign s10_c_md_next = c_md;
 assign s2_t_30_next = _s2_t_30_next_0;
 assign s3_t_15_next = s2_t_30_reg;
 assign s4_t_21_next = s3_t_15_reg;
@@ -7995,7 +8004,8 @@ assign s6_t_27_next = s5_t_45_reg;
 assign s7_t_27_next = s6_t_27_reg;
 assign s8_t_25_next = s7_t_27_reg;
 assign s9_t_18_next = s8_t_25_reg;
-assign s10_c_md_fd_xs_pp00_next = c_md_fd_xs_pp00;
+assign s10_t_17_next = s9_t_18_reg;
+assign s11_c_md_fd_xs_pp00_next = c_md_fd_xs_pp00;
 assign s2_t_31_next = _s2_t_31_next_0;
 assign s3_t_16_next = s2_t_31_reg;
 assign s4_t_22_next = s3_t_16_reg;
@@ -8004,15 +8014,16 @@ assign s6_t_28_next = s5_t_46_reg;
 assign s7_t_28_next = s6_t_28_reg;
 assign s8_t_26_next = s7_t_28_reg;
 assign s9_t_19_next = s8_t_26_reg;
-assign s10_c_md_fd_xs_pp10_next = c_md_fd_xs_pp10;
-assign s11_c_md_fd_xs_next = c_md_fd_xs;
-assign s12_c_md_fd_prod_pp00_next = c_md_fd_prod_pp00;
-assign s12_c_md_fd_prod_pp01_next = c_md_fd_prod_pp01;
-assign s12_c_md_fd_prod_pp10_next = c_md_fd_prod_pp10;
-assign s12_c_md_fd_prod_pp11_next = c_md_fd_prod_pp11;
-assign s12_c_md_fd_prod_pp20_next = c_md_fd_prod_pp20;
-assign s12_c_md_fd_prod_pp21_next = c_md_fd_prod_pp21;
-assign s13_c_md_fd_prod_next = c_md_fd_prod;
+assign s10_t_18_next = s9_t_19_reg;
+assign s11_c_md_fd_xs_pp10_next = c_md_fd_xs_pp10;
+assign s12_c_md_fd_xs_next = c_md_fd_xs;
+assign s13_c_md_fd_prod_pp00_next = c_md_fd_prod_pp00;
+assign s13_c_md_fd_prod_pp01_next = c_md_fd_prod_pp01;
+assign s13_c_md_fd_prod_pp10_next = c_md_fd_prod_pp10;
+assign s13_c_md_fd_prod_pp11_next = c_md_fd_prod_pp11;
+assign s13_c_md_fd_prod_pp20_next = c_md_fd_prod_pp20;
+assign s13_c_md_fd_prod_pp21_next = c_md_fd_prod_pp21;
+assign s14_c_md_fd_prod_next = c_md_fd_prod;
 assign s2_t_32_next = _s2_t_32_next_0;
 assign s3_t_17_next = s2_t_32_reg;
 assign s4_t_23_next = s3_t_17_reg;
@@ -8034,8 +8045,8 @@ assign s6_t_29_next = s5_t_47_reg;
 assign s7_t_29_next = s6_t_29_reg;
 assign s8_t_27_next = s7_t_29_reg;
 assign s9_t_20_next = s8_t_27_reg;
-assign s10_t_17_next = s9_t_20_reg;
-assign s11_t_15_next = s10_t_17_reg;
+assign s10_t_19_next = s9_t_20_reg;
+assign s11_t_15_next = s10_t_19_reg;
 assign s12_t_13_next = s11_t_15_reg;
 assign s13_t_7_next = s12_t_13_reg;
 assign s14_t_7_next = s13_t_7_reg;
@@ -8081,8 +8092,8 @@ assign s6_t_30_next = s5_t_48_reg;
 assign s7_t_30_next = s6_t_30_reg;
 assign s8_t_28_next = s7_t_30_reg;
 assign s9_t_21_next = s8_t_28_reg;
-assign s10_t_18_next = s9_t_21_reg;
-assign s11_t_16_next = s10_t_18_reg;
+assign s10_t_20_next = s9_t_21_reg;
+assign s11_t_16_next = s10_t_20_reg;
 assign s12_t_14_next = s11_t_16_reg;
 assign s13_t_8_next = s12_t_14_reg;
 assign s14_t_8_next = s13_t_8_reg;
@@ -8103,8 +8114,8 @@ assign s6_t_31_next = s5_t_49_reg;
 assign s7_t_31_next = s6_t_31_reg;
 assign s8_t_29_next = s7_t_31_reg;
 assign s9_t_22_next = s8_t_29_reg;
-assign s10_t_19_next = s9_t_22_reg;
-assign s11_t_17_next = s10_t_19_reg;
+assign s10_t_21_next = s9_t_22_reg;
+assign s11_t_17_next = s10_t_21_reg;
 assign s12_t_15_next = s11_t_17_reg;
 assign s13_t_9_next = s12_t_15_reg;
 assign s14_t_9_next = s13_t_9_reg;
@@ -8125,8 +8136,8 @@ assign s6_t_32_next = s5_t_50_reg;
 assign s7_t_32_next = s6_t_32_reg;
 assign s8_t_30_next = s7_t_32_reg;
 assign s9_t_23_next = s8_t_30_reg;
-assign s10_t_20_next = s9_t_23_reg;
-assign s11_t_18_next = s10_t_20_reg;
+assign s10_t_22_next = s9_t_23_reg;
+assign s11_t_18_next = s10_t_22_reg;
 assign s12_t_16_next = s11_t_18_reg;
 assign s13_t_10_next = s12_t_16_reg;
 assign s14_t_10_next = s13_t_10_reg;
@@ -8162,10 +8173,10 @@ assign s5_t_51_next = _s5_t_51_next_0;
 assign s6_t_33_next = s5_t_51_reg;
 assign s7_t_33_next = s6_t_33_reg;
 assign s8_t_31_next = s7_t_33_reg;
-assign s10_t_21_next = _s10_t_21_next_0;
-assign s11_t_19_next = s10_t_21_reg;
+assign s11_t_19_next = _s11_t_19_next_0;
 assign s12_t_17_next = s11_t_19_reg;
 assign s13_t_11_next = s12_t_17_reg;
+assign s14_t_11_next = s13_t_11_reg;
 assign s2_rtt_le_trtt_next = rtt_le_trtt;
 assign s3_rtt_le_trtt_next = s2_rtt_le_trtt_reg;
 assign s4_rtt_le_trtt_next = s3_rtt_le_trtt_reg;
@@ -8178,11 +8189,13 @@ assign s10_rtt_le_trtt_next = s9_rtt_le_trtt_reg;
 assign s11_rtt_le_trtt_next = s10_rtt_le_trtt_reg;
 assign s12_rtt_le_trtt_next = s11_rtt_le_trtt_reg;
 assign s13_rtt_le_trtt_next = s12_rtt_le_trtt_reg;
+assign s14_rtt_le_trtt_next = s13_rtt_le_trtt_reg;
 assign s9_c_fd_next = c_fd;
 assign s10_c_fd_next = s9_c_fd_reg;
 assign s11_c_fd_next = s10_c_fd_reg;
 assign s12_c_fd_next = s11_c_fd_reg;
 assign s13_c_fd_next = s12_c_fd_reg;
+assign s14_c_fd_next = s13_c_fd_reg;
 assign s5_u_wtd_can_decrease_next = u_wtd_can_decrease;
 assign s6_u_wtd_can_decrease_next = s5_u_wtd_can_decrease_reg;
 assign s7_u_wtd_can_decrease_next = s6_u_wtd_can_decrease_reg;
@@ -8192,6 +8205,7 @@ assign s10_u_wtd_can_decrease_next = s9_u_wtd_can_decrease_reg;
 assign s11_u_wtd_can_decrease_next = s10_u_wtd_can_decrease_reg;
 assign s12_u_wtd_can_decrease_next = s11_u_wtd_can_decrease_reg;
 assign s13_u_wtd_can_decrease_next = s12_u_wtd_can_decrease_reg;
+assign s14_u_wtd_can_decrease_next = s13_u_wtd_can_decrease_reg;
 assign s5_cur_c_next = cur_c;
 assign s6_cur_c_next = s5_cur_c_reg;
 assign s7_cur_c_next = s6_cur_c_reg;
@@ -8201,6 +8215,7 @@ assign s10_cur_c_next = s9_cur_c_reg;
 assign s11_cur_c_next = s10_cur_c_reg;
 assign s12_cur_c_next = s11_cur_c_reg;
 assign s13_cur_c_next = s12_cur_c_reg;
+assign s14_cur_c_next = s13_cur_c_reg;
 assign s21_t_30_next = _s21_t_30_next_0;
 assign s22_t_6_next = s21_t_30_reg;
 assign s23_t_6_next = s22_t_6_reg;
@@ -8214,11 +8229,10 @@ assign s6_t_34_next = s5_t_52_reg;
 assign s7_t_34_next = s6_t_34_reg;
 assign s8_t_32_next = s7_t_34_reg;
 assign s9_t_24_next = s8_t_32_reg;
-assign s10_t_22_next = s9_t_24_reg;
-assign s11_t_20_next = s10_t_22_reg;
+assign s10_t_23_next = s9_t_24_reg;
+assign s11_t_20_next = s10_t_23_reg;
 assign s12_t_18_next = s11_t_20_reg;
 assign s13_t_12_next = s12_t_18_reg;
-assign s14_rtt_le_trtt_next = s13_rtt_le_trtt_reg;
 assign s15_rtt_le_trtt_next = s14_rtt_le_trtt_reg;
 assign s16_rtt_le_trtt_next = s15_rtt_le_trtt_reg;
 assign s17_rtt_le_trtt_next = s16_rtt_le_trtt_reg;
@@ -8272,8 +8286,7 @@ assign s25_ecn_next = s24_ecn_reg;
 assign s26_ecn_next = s25_ecn_reg;
 assign s27_ecn_next = s26_ecn_reg;
 assign s28_ecn_next = s27_ecn_reg;
-assign s14_t_11_next = _s14_t_11_next_8;
-assign s15_t_7_next = s14_t_11_reg;
+assign s15_t_7_next = _s15_t_7_next_8;
 assign s16_t_7_next = s15_t_7_reg;
 assign s17_t_6_next = s16_t_7_reg;
 assign s18_t_5_next = s17_t_6_reg;
@@ -8392,7 +8405,6 @@ assign s27_ack_run_next = s26_ack_run_reg;
 assign s28_ack_run_next = s27_ack_run_reg;
 assign s29_ack_run_next = s28_ack_run_reg;
 assign s30_ack_run_next = s29_ack_run_reg;
-assign s14_cur_c_next = s13_cur_c_reg;
 assign s15_cur_c_next = s14_cur_c_reg;
 assign s16_cur_c_next = s15_cur_c_reg;
 assign s17_cur_c_next = s16_cur_c_reg;
@@ -8462,8 +8474,8 @@ assign s6_t_36_next = s5_t_53_reg;
 assign s7_t_36_next = s6_t_36_reg;
 assign s8_t_34_next = s7_t_36_reg;
 assign s9_t_28_next = s8_t_34_reg;
-assign s10_t_23_next = s9_t_28_reg;
-assign s11_t_21_next = s10_t_23_reg;
+assign s10_t_24_next = s9_t_28_reg;
+assign s11_t_21_next = s10_t_24_reg;
 assign s12_t_19_next = s11_t_21_reg;
 assign s13_t_13_next = s12_t_19_reg;
 assign s14_t_12_next = s13_t_13_reg;
@@ -8483,8 +8495,8 @@ assign s27_t_4_next = s26_t_5_reg;
 assign s28_t_3_next = s27_t_4_reg;
 assign s29_t_next = s28_t_3_reg;
 assign s30_t_next = s29_t_reg;
-assign s10_t_24_next = _s10_t_24_next_0;
-assign s11_t_22_next = s10_t_24_reg;
+assign s10_t_25_next = _s10_t_25_next_0;
+assign s11_t_22_next = s10_t_25_reg;
 assign s12_t_20_next = s11_t_22_reg;
 assign s13_t_14_next = s12_t_20_reg;
 assign s14_t_13_next = s13_t_14_reg;
@@ -8509,8 +8521,8 @@ assign s6_t_37_next = s5_t_54_reg;
 assign s7_t_37_next = s6_t_37_reg;
 assign s8_t_35_next = s7_t_37_reg;
 assign s9_t_29_next = s8_t_35_reg;
-assign s10_t_25_next = s9_t_29_reg;
-assign s11_t_23_next = s10_t_25_reg;
+assign s10_t_26_next = s9_t_29_reg;
+assign s11_t_23_next = s10_t_26_reg;
 assign s12_t_21_next = s11_t_23_reg;
 assign s13_t_15_next = s12_t_21_reg;
 assign s14_t_14_next = s13_t_15_reg;
@@ -8535,8 +8547,8 @@ assign s6_t_38_next = s5_t_55_reg;
 assign s7_t_38_next = s6_t_38_reg;
 assign s8_t_36_next = s7_t_38_reg;
 assign s9_t_30_next = s8_t_36_reg;
-assign s10_t_26_next = s9_t_30_reg;
-assign s11_t_24_next = s10_t_26_reg;
+assign s10_t_27_next = s9_t_30_reg;
+assign s11_t_24_next = s10_t_27_reg;
 assign s12_t_22_next = s11_t_24_reg;
 assign s13_t_16_next = s12_t_22_reg;
 assign s14_t_15_next = s13_t_16_reg;
@@ -8560,8 +8572,8 @@ assign s6_t_39_next = _s6_t_39_next_1;
 assign s7_t_39_next = s6_t_39_reg;
 assign s8_t_37_next = s7_t_39_reg;
 assign s9_t_31_next = s8_t_37_reg;
-assign s10_t_27_next = s9_t_31_reg;
-assign s11_t_25_next = s10_t_27_reg;
+assign s10_t_28_next = s9_t_31_reg;
+assign s11_t_25_next = s10_t_28_reg;
 assign s12_t_23_next = s11_t_25_reg;
 assign s13_t_17_next = s12_t_23_reg;
 assign s14_t_16_next = s13_t_17_reg;
@@ -8586,8 +8598,8 @@ assign s6_t_40_next = s5_t_56_reg;
 assign s7_t_40_next = s6_t_40_reg;
 assign s8_t_38_next = s7_t_40_reg;
 assign s9_t_32_next = s8_t_38_reg;
-assign s10_t_28_next = s9_t_32_reg;
-assign s11_t_26_next = s10_t_28_reg;
+assign s10_t_29_next = s9_t_32_reg;
+assign s11_t_26_next = s10_t_29_reg;
 assign s12_t_24_next = s11_t_26_reg;
 assign s13_t_18_next = s12_t_24_reg;
 assign s14_t_17_next = s13_t_18_reg;
@@ -8611,8 +8623,8 @@ assign s6_t_41_next = _s6_t_41_next_1;
 assign s7_t_41_next = s6_t_41_reg;
 assign s8_t_39_next = s7_t_41_reg;
 assign s9_t_33_next = s8_t_39_reg;
-assign s10_t_29_next = s9_t_33_reg;
-assign s11_t_27_next = s10_t_29_reg;
+assign s10_t_30_next = s9_t_33_reg;
+assign s11_t_27_next = s10_t_30_reg;
 assign s12_t_25_next = s11_t_27_reg;
 assign s13_t_19_next = s12_t_25_reg;
 assign s14_t_18_next = s13_t_19_reg;
@@ -8640,8 +8652,8 @@ assign s6_t_42_next = s5_t_57_reg;
 assign s7_t_42_next = s6_t_42_reg;
 assign s8_t_40_next = s7_t_42_reg;
 assign s9_t_34_next = s8_t_40_reg;
-assign s10_t_30_next = s9_t_34_reg;
-assign s11_t_28_next = s10_t_30_reg;
+assign s10_t_31_next = s9_t_34_reg;
+assign s11_t_28_next = s10_t_31_reg;
 assign s12_t_26_next = s11_t_28_reg;
 assign s13_t_20_next = s12_t_26_reg;
 assign s14_t_19_next = s13_t_20_reg;
@@ -8703,8 +8715,8 @@ assign s27_kind_next = s26_kind_reg;
 assign s28_kind_next = s27_kind_reg;
 assign s29_kind_next = s28_kind_reg;
 assign s30_kind_next = s29_kind_reg;
-assign s10_t_31_next = _s10_t_31_next_4;
-assign s11_t_29_next = s10_t_31_reg;
+assign s10_t_32_next = _s10_t_32_next_4;
+assign s11_t_29_next = s10_t_32_reg;
 assign s12_t_27_next = s11_t_29_reg;
 assign s13_t_21_next = s12_t_27_reg;
 assign s14_t_20_next = s13_t_21_reg;
@@ -8745,8 +8757,8 @@ assign s27_qa_fired_next = s26_qa_fired_reg;
 assign s28_qa_fired_next = s27_qa_fired_reg;
 assign s29_qa_fired_next = s28_qa_fired_reg;
 assign s30_qa_fired_next = s29_qa_fired_reg;
-assign s10_t_32_next = _s10_t_32_next_0;
-assign s11_t_30_next = s10_t_32_reg;
+assign s10_t_33_next = _s10_t_33_next_0;
+assign s11_t_30_next = s10_t_33_reg;
 assign s12_t_28_next = s11_t_30_reg;
 assign s13_t_22_next = s12_t_28_reg;
 assign s14_t_21_next = s13_t_22_reg;
@@ -10103,6 +10115,7 @@ always @(posedge clk) begin
     s7_t_26_reg <= s7_t_26_next;
     s8_t_24_reg <= s8_t_24_next;
     s9_t_17_reg <= s9_t_17_next;
+    s10_c_md_reg <= s10_c_md_next;
     s2_t_30_reg <= s2_t_30_next;
     s3_t_15_reg <= s3_t_15_next;
     s4_t_21_reg <= s4_t_21_next;
@@ -10111,8 +10124,9 @@ always @(posedge clk) begin
     s7_t_27_reg <= s7_t_27_next;
     s8_t_25_reg <= s8_t_25_next;
     s9_t_18_reg <= s9_t_18_next;
+    s10_t_17_reg <= s10_t_17_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s10_c_md_fd_xs_pp00_reg <= s10_c_md_fd_xs_pp00_next;
+    s11_c_md_fd_xs_pp00_reg <= s11_c_md_fd_xs_pp00_next;
 `endif
     s2_t_31_reg <= s2_t_31_next;
     s3_t_16_reg <= s3_t_16_next;
@@ -10122,29 +10136,30 @@ always @(posedge clk) begin
     s7_t_28_reg <= s7_t_28_next;
     s8_t_26_reg <= s8_t_26_next;
     s9_t_19_reg <= s9_t_19_next;
+    s10_t_18_reg <= s10_t_18_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s10_c_md_fd_xs_pp10_reg <= s10_c_md_fd_xs_pp10_next;
+    s11_c_md_fd_xs_pp10_reg <= s11_c_md_fd_xs_pp10_next;
 `endif
-    s11_c_md_fd_xs_reg <= s11_c_md_fd_xs_next;
+    s12_c_md_fd_xs_reg <= s12_c_md_fd_xs_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s12_c_md_fd_prod_pp00_reg <= s12_c_md_fd_prod_pp00_next;
-`endif
-`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s12_c_md_fd_prod_pp01_reg <= s12_c_md_fd_prod_pp01_next;
+    s13_c_md_fd_prod_pp00_reg <= s13_c_md_fd_prod_pp00_next;
 `endif
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s12_c_md_fd_prod_pp10_reg <= s12_c_md_fd_prod_pp10_next;
+    s13_c_md_fd_prod_pp01_reg <= s13_c_md_fd_prod_pp01_next;
 `endif
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s12_c_md_fd_prod_pp11_reg <= s12_c_md_fd_prod_pp11_next;
+    s13_c_md_fd_prod_pp10_reg <= s13_c_md_fd_prod_pp10_next;
 `endif
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s12_c_md_fd_prod_pp20_reg <= s12_c_md_fd_prod_pp20_next;
+    s13_c_md_fd_prod_pp11_reg <= s13_c_md_fd_prod_pp11_next;
 `endif
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s12_c_md_fd_prod_pp21_reg <= s12_c_md_fd_prod_pp21_next;
+    s13_c_md_fd_prod_pp20_reg <= s13_c_md_fd_prod_pp20_next;
 `endif
-    s13_c_md_fd_prod_reg <= s13_c_md_fd_prod_next;
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
+    s13_c_md_fd_prod_pp21_reg <= s13_c_md_fd_prod_pp21_next;
+`endif
+    s14_c_md_fd_prod_reg <= s14_c_md_fd_prod_next;
     s2_t_32_reg <= s2_t_32_next;
     s3_t_17_reg <= s3_t_17_next;
     s4_t_23_reg <= s4_t_23_next;
@@ -10182,7 +10197,7 @@ always @(posedge clk) begin
     s7_t_29_reg <= s7_t_29_next;
     s8_t_27_reg <= s8_t_27_next;
     s9_t_20_reg <= s9_t_20_next;
-    s10_t_17_reg <= s10_t_17_next;
+    s10_t_19_reg <= s10_t_19_next;
     s11_t_15_reg <= s11_t_15_next;
     s12_t_13_reg <= s12_t_13_next;
     s13_t_7_reg <= s13_t_7_next;
@@ -10229,7 +10244,7 @@ always @(posedge clk) begin
     s7_t_30_reg <= s7_t_30_next;
     s8_t_28_reg <= s8_t_28_next;
     s9_t_21_reg <= s9_t_21_next;
-    s10_t_18_reg <= s10_t_18_next;
+    s10_t_20_reg <= s10_t_20_next;
     s11_t_16_reg <= s11_t_16_next;
     s12_t_14_reg <= s12_t_14_next;
     s13_t_8_reg <= s13_t_8_next;
@@ -10253,7 +10268,7 @@ always @(posedge clk) begin
     s7_t_31_reg <= s7_t_31_next;
     s8_t_29_reg <= s8_t_29_next;
     s9_t_22_reg <= s9_t_22_next;
-    s10_t_19_reg <= s10_t_19_next;
+    s10_t_21_reg <= s10_t_21_next;
     s11_t_17_reg <= s11_t_17_next;
     s12_t_15_reg <= s12_t_15_next;
     s13_t_9_reg <= s13_t_9_next;
@@ -10277,7 +10292,7 @@ always @(posedge clk) begin
     s7_t_32_reg <= s7_t_32_next;
     s8_t_30_reg <= s8_t_30_next;
     s9_t_23_reg <= s9_t_23_next;
-    s10_t_20_reg <= s10_t_20_next;
+    s10_t_22_reg <= s10_t_22_next;
     s11_t_18_reg <= s11_t_18_next;
     s12_t_16_reg <= s12_t_16_next;
     s13_t_10_reg <= s13_t_10_next;
@@ -10316,10 +10331,10 @@ always @(posedge clk) begin
     s6_t_33_reg <= s6_t_33_next;
     s7_t_33_reg <= s7_t_33_next;
     s8_t_31_reg <= s8_t_31_next;
-    s10_t_21_reg <= s10_t_21_next;
     s11_t_19_reg <= s11_t_19_next;
     s12_t_17_reg <= s12_t_17_next;
     s13_t_11_reg <= s13_t_11_next;
+    s14_t_11_reg <= s14_t_11_next;
     s2_rtt_le_trtt_reg <= s2_rtt_le_trtt_next;
     s3_rtt_le_trtt_reg <= s3_rtt_le_trtt_next;
     s4_rtt_le_trtt_reg <= s4_rtt_le_trtt_next;
@@ -10332,11 +10347,13 @@ always @(posedge clk) begin
     s11_rtt_le_trtt_reg <= s11_rtt_le_trtt_next;
     s12_rtt_le_trtt_reg <= s12_rtt_le_trtt_next;
     s13_rtt_le_trtt_reg <= s13_rtt_le_trtt_next;
+    s14_rtt_le_trtt_reg <= s14_rtt_le_trtt_next;
     s9_c_fd_reg <= s9_c_fd_next;
     s10_c_fd_reg <= s10_c_fd_next;
     s11_c_fd_reg <= s11_c_fd_next;
     s12_c_fd_reg <= s12_c_fd_next;
     s13_c_fd_reg <= s13_c_fd_next;
+    s14_c_fd_reg <= s14_c_fd_next;
     s5_u_wtd_can_decrease_reg <= s5_u_wtd_can_decrease_next;
     s6_u_wtd_can_decrease_reg <= s6_u_wtd_can_decrease_next;
     s7_u_wtd_can_decrease_reg <= s7_u_wtd_can_decrease_next;
@@ -10346,6 +10363,7 @@ always @(posedge clk) begin
     s11_u_wtd_can_decrease_reg <= s11_u_wtd_can_decrease_next;
     s12_u_wtd_can_decrease_reg <= s12_u_wtd_can_decrease_next;
     s13_u_wtd_can_decrease_reg <= s13_u_wtd_can_decrease_next;
+    s14_u_wtd_can_decrease_reg <= s14_u_wtd_can_decrease_next;
     s5_cur_c_reg <= s5_cur_c_next;
     s6_cur_c_reg <= s6_cur_c_next;
     s7_cur_c_reg <= s7_cur_c_next;
@@ -10355,6 +10373,7 @@ always @(posedge clk) begin
     s11_cur_c_reg <= s11_cur_c_next;
     s12_cur_c_reg <= s12_cur_c_next;
     s13_cur_c_reg <= s13_cur_c_next;
+    s14_cur_c_reg <= s14_cur_c_next;
     s21_t_30_reg <= s21_t_30_next;
     s22_t_6_reg <= s22_t_6_next;
     s23_t_6_reg <= s23_t_6_next;
@@ -10368,11 +10387,10 @@ always @(posedge clk) begin
     s7_t_34_reg <= s7_t_34_next;
     s8_t_32_reg <= s8_t_32_next;
     s9_t_24_reg <= s9_t_24_next;
-    s10_t_22_reg <= s10_t_22_next;
+    s10_t_23_reg <= s10_t_23_next;
     s11_t_20_reg <= s11_t_20_next;
     s12_t_18_reg <= s12_t_18_next;
     s13_t_12_reg <= s13_t_12_next;
-    s14_rtt_le_trtt_reg <= s14_rtt_le_trtt_next;
     s15_rtt_le_trtt_reg <= s15_rtt_le_trtt_next;
     s16_rtt_le_trtt_reg <= s16_rtt_le_trtt_next;
     s17_rtt_le_trtt_reg <= s17_rtt_le_trtt_next;
@@ -10426,7 +10444,6 @@ always @(posedge clk) begin
     s26_ecn_reg <= s26_ecn_next;
     s27_ecn_reg <= s27_ecn_next;
     s28_ecn_reg <= s28_ecn_next;
-    s14_t_11_reg <= s14_t_11_next;
     s15_t_7_reg <= s15_t_7_next;
     s16_t_7_reg <= s16_t_7_next;
     s17_t_6_reg <= s17_t_6_next;
@@ -10546,7 +10563,6 @@ always @(posedge clk) begin
     s28_ack_run_reg <= s28_ack_run_next;
     s29_ack_run_reg <= s29_ack_run_next;
     s30_ack_run_reg <= s30_ack_run_next;
-    s14_cur_c_reg <= s14_cur_c_next;
     s15_cur_c_reg <= s15_cur_c_next;
     s16_cur_c_reg <= s16_cur_c_next;
     s17_cur_c_reg <= s17_cur_c_next;
@@ -10616,7 +10632,7 @@ always @(posedge clk) begin
     s7_t_36_reg <= s7_t_36_next;
     s8_t_34_reg <= s8_t_34_next;
     s9_t_28_reg <= s9_t_28_next;
-    s10_t_23_reg <= s10_t_23_next;
+    s10_t_24_reg <= s10_t_24_next;
     s11_t_21_reg <= s11_t_21_next;
     s12_t_19_reg <= s12_t_19_next;
     s13_t_13_reg <= s13_t_13_next;
@@ -10637,7 +10653,7 @@ always @(posedge clk) begin
     s28_t_3_reg <= s28_t_3_next;
     s29_t_reg <= s29_t_next;
     s30_t_reg <= s30_t_next;
-    s10_t_24_reg <= s10_t_24_next;
+    s10_t_25_reg <= s10_t_25_next;
     s11_t_22_reg <= s11_t_22_next;
     s12_t_20_reg <= s12_t_20_next;
     s13_t_14_reg <= s13_t_14_next;
@@ -10663,7 +10679,7 @@ always @(posedge clk) begin
     s7_t_37_reg <= s7_t_37_next;
     s8_t_35_reg <= s8_t_35_next;
     s9_t_29_reg <= s9_t_29_next;
-    s10_t_25_reg <= s10_t_25_next;
+    s10_t_26_reg <= s10_t_26_next;
     s11_t_23_reg <= s11_t_23_next;
     s12_t_21_reg <= s12_t_21_next;
     s13_t_15_reg <= s13_t_15_next;
@@ -10689,7 +10705,7 @@ always @(posedge clk) begin
     s7_t_38_reg <= s7_t_38_next;
     s8_t_36_reg <= s8_t_36_next;
     s9_t_30_reg <= s9_t_30_next;
-    s10_t_26_reg <= s10_t_26_next;
+    s10_t_27_reg <= s10_t_27_next;
     s11_t_24_reg <= s11_t_24_next;
     s12_t_22_reg <= s12_t_22_next;
     s13_t_16_reg <= s13_t_16_next;
@@ -10714,7 +10730,7 @@ always @(posedge clk) begin
     s7_t_39_reg <= s7_t_39_next;
     s8_t_37_reg <= s8_t_37_next;
     s9_t_31_reg <= s9_t_31_next;
-    s10_t_27_reg <= s10_t_27_next;
+    s10_t_28_reg <= s10_t_28_next;
     s11_t_25_reg <= s11_t_25_next;
     s12_t_23_reg <= s12_t_23_next;
     s13_t_17_reg <= s13_t_17_next;
@@ -10740,7 +10756,7 @@ always @(posedge clk) begin
     s7_t_40_reg <= s7_t_40_next;
     s8_t_38_reg <= s8_t_38_next;
     s9_t_32_reg <= s9_t_32_next;
-    s10_t_28_reg <= s10_t_28_next;
+    s10_t_29_reg <= s10_t_29_next;
     s11_t_26_reg <= s11_t_26_next;
     s12_t_24_reg <= s12_t_24_next;
     s13_t_18_reg <= s13_t_18_next;
@@ -10765,7 +10781,7 @@ always @(posedge clk) begin
     s7_t_41_reg <= s7_t_41_next;
     s8_t_39_reg <= s8_t_39_next;
     s9_t_33_reg <= s9_t_33_next;
-    s10_t_29_reg <= s10_t_29_next;
+    s10_t_30_reg <= s10_t_30_next;
     s11_t_27_reg <= s11_t_27_next;
     s12_t_25_reg <= s12_t_25_next;
     s13_t_19_reg <= s13_t_19_next;
@@ -10794,7 +10810,7 @@ always @(posedge clk) begin
     s7_t_42_reg <= s7_t_42_next;
     s8_t_40_reg <= s8_t_40_next;
     s9_t_34_reg <= s9_t_34_next;
-    s10_t_30_reg <= s10_t_30_next;
+    s10_t_31_reg <= s10_t_31_next;
     s11_t_28_reg <= s11_t_28_next;
     s12_t_26_reg <= s12_t_26_next;
     s13_t_20_reg <= s13_t_20_next;
@@ -10857,7 +10873,7 @@ always @(posedge clk) begin
     s28_kind_reg <= s28_kind_next;
     s29_kind_reg <= s29_kind_next;
     s30_kind_reg <= s30_kind_next;
-    s10_t_31_reg <= s10_t_31_next;
+    s10_t_32_reg <= s10_t_32_next;
     s11_t_29_reg <= s11_t_29_next;
     s12_t_27_reg <= s12_t_27_next;
     s13_t_21_reg <= s13_t_21_next;
@@ -10899,7 +10915,7 @@ always @(posedge clk) begin
     s28_qa_fired_reg <= s28_qa_fired_next;
     s29_qa_fired_reg <= s29_qa_fired_next;
     s30_qa_fired_reg <= s30_qa_fired_next;
-    s10_t_32_reg <= s10_t_32_next;
+    s10_t_33_reg <= s10_t_33_next;
     s11_t_30_reg <= s11_t_30_next;
     s12_t_28_reg <= s12_t_28_next;
     s13_t_22_reg <= s13_t_22_next;
@@ -11530,97 +11546,97 @@ MULT18X18D #(
     .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s10_c_md_fd_xs_pp00_mult (  // s10_c_md_fd_xs_pp00_reg = _s10_c_md_fd_xs_pp00_next_11 * s9_t_18_reg
-    .A17(_s10_c_md_fd_xs_pp00_next_11[17]), .A16(_s10_c_md_fd_xs_pp00_next_11[16]), .A15(_s10_c_md_fd_xs_pp00_next_11[15]), .A14(_s10_c_md_fd_xs_pp00_next_11[14]), .A13(_s10_c_md_fd_xs_pp00_next_11[13]), .A12(_s10_c_md_fd_xs_pp00_next_11[12]), .A11(_s10_c_md_fd_xs_pp00_next_11[11]), .A10(_s10_c_md_fd_xs_pp00_next_11[10]), .A9(_s10_c_md_fd_xs_pp00_next_11[9]), .A8(_s10_c_md_fd_xs_pp00_next_11[8]), .A7(_s10_c_md_fd_xs_pp00_next_11[7]), .A6(_s10_c_md_fd_xs_pp00_next_11[6]), .A5(_s10_c_md_fd_xs_pp00_next_11[5]), .A4(_s10_c_md_fd_xs_pp00_next_11[4]), .A3(_s10_c_md_fd_xs_pp00_next_11[3]), .A2(_s10_c_md_fd_xs_pp00_next_11[2]), .A1(_s10_c_md_fd_xs_pp00_next_11[1]), .A0(_s10_c_md_fd_xs_pp00_next_11[0]),
-    .B17(s9_t_18_reg[17]), .B16(s9_t_18_reg[16]), .B15(s9_t_18_reg[15]), .B14(s9_t_18_reg[14]), .B13(s9_t_18_reg[13]), .B12(s9_t_18_reg[12]), .B11(s9_t_18_reg[11]), .B10(s9_t_18_reg[10]), .B9(s9_t_18_reg[9]), .B8(s9_t_18_reg[8]), .B7(s9_t_18_reg[7]), .B6(s9_t_18_reg[6]), .B5(s9_t_18_reg[5]), .B4(s9_t_18_reg[4]), .B3(s9_t_18_reg[3]), .B2(s9_t_18_reg[2]), .B1(s9_t_18_reg[1]), .B0(s9_t_18_reg[0]),
+) s11_c_md_fd_xs_pp00_mult (  // s11_c_md_fd_xs_pp00_reg = _s11_c_md_fd_xs_pp00_next_1 * s10_t_17_reg
+    .A17(_s11_c_md_fd_xs_pp00_next_1[17]), .A16(_s11_c_md_fd_xs_pp00_next_1[16]), .A15(_s11_c_md_fd_xs_pp00_next_1[15]), .A14(_s11_c_md_fd_xs_pp00_next_1[14]), .A13(_s11_c_md_fd_xs_pp00_next_1[13]), .A12(_s11_c_md_fd_xs_pp00_next_1[12]), .A11(_s11_c_md_fd_xs_pp00_next_1[11]), .A10(_s11_c_md_fd_xs_pp00_next_1[10]), .A9(_s11_c_md_fd_xs_pp00_next_1[9]), .A8(_s11_c_md_fd_xs_pp00_next_1[8]), .A7(_s11_c_md_fd_xs_pp00_next_1[7]), .A6(_s11_c_md_fd_xs_pp00_next_1[6]), .A5(_s11_c_md_fd_xs_pp00_next_1[5]), .A4(_s11_c_md_fd_xs_pp00_next_1[4]), .A3(_s11_c_md_fd_xs_pp00_next_1[3]), .A2(_s11_c_md_fd_xs_pp00_next_1[2]), .A1(_s11_c_md_fd_xs_pp00_next_1[1]), .A0(_s11_c_md_fd_xs_pp00_next_1[0]),
+    .B17(s10_t_17_reg[17]), .B16(s10_t_17_reg[16]), .B15(s10_t_17_reg[15]), .B14(s10_t_17_reg[14]), .B13(s10_t_17_reg[13]), .B12(s10_t_17_reg[12]), .B11(s10_t_17_reg[11]), .B10(s10_t_17_reg[10]), .B9(s10_t_17_reg[9]), .B8(s10_t_17_reg[8]), .B7(s10_t_17_reg[7]), .B6(s10_t_17_reg[6]), .B5(s10_t_17_reg[5]), .B4(s10_t_17_reg[4]), .B3(s10_t_17_reg[3]), .B2(s10_t_17_reg[2]), .B1(s10_t_17_reg[1]), .B0(s10_t_17_reg[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
-    .P35(), .P34(), .P33(), .P32(), .P31(s10_c_md_fd_xs_pp00_reg[31]), .P30(s10_c_md_fd_xs_pp00_reg[30]), .P29(s10_c_md_fd_xs_pp00_reg[29]), .P28(s10_c_md_fd_xs_pp00_reg[28]), .P27(s10_c_md_fd_xs_pp00_reg[27]), .P26(s10_c_md_fd_xs_pp00_reg[26]), .P25(s10_c_md_fd_xs_pp00_reg[25]), .P24(s10_c_md_fd_xs_pp00_reg[24]), .P23(s10_c_md_fd_xs_pp00_reg[23]), .P22(s10_c_md_fd_xs_pp00_reg[22]), .P21(s10_c_md_fd_xs_pp00_reg[21]), .P20(s10_c_md_fd_xs_pp00_reg[20]), .P19(s10_c_md_fd_xs_pp00_reg[19]), .P18(s10_c_md_fd_xs_pp00_reg[18]), .P17(s10_c_md_fd_xs_pp00_reg[17]), .P16(s10_c_md_fd_xs_pp00_reg[16]), .P15(s10_c_md_fd_xs_pp00_reg[15]), .P14(s10_c_md_fd_xs_pp00_reg[14]), .P13(s10_c_md_fd_xs_pp00_reg[13]), .P12(s10_c_md_fd_xs_pp00_reg[12]), .P11(s10_c_md_fd_xs_pp00_reg[11]), .P10(s10_c_md_fd_xs_pp00_reg[10]), .P9(s10_c_md_fd_xs_pp00_reg[9]), .P8(s10_c_md_fd_xs_pp00_reg[8]), .P7(s10_c_md_fd_xs_pp00_reg[7]), .P6(s10_c_md_fd_xs_pp00_reg[6]), .P5(s10_c_md_fd_xs_pp00_reg[5]), .P4(s10_c_md_fd_xs_pp00_reg[4]), .P3(s10_c_md_fd_xs_pp00_reg[3]), .P2(s10_c_md_fd_xs_pp00_reg[2]), .P1(s10_c_md_fd_xs_pp00_reg[1]), .P0(s10_c_md_fd_xs_pp00_reg[0])
+    .P35(), .P34(), .P33(), .P32(), .P31(s11_c_md_fd_xs_pp00_reg[31]), .P30(s11_c_md_fd_xs_pp00_reg[30]), .P29(s11_c_md_fd_xs_pp00_reg[29]), .P28(s11_c_md_fd_xs_pp00_reg[28]), .P27(s11_c_md_fd_xs_pp00_reg[27]), .P26(s11_c_md_fd_xs_pp00_reg[26]), .P25(s11_c_md_fd_xs_pp00_reg[25]), .P24(s11_c_md_fd_xs_pp00_reg[24]), .P23(s11_c_md_fd_xs_pp00_reg[23]), .P22(s11_c_md_fd_xs_pp00_reg[22]), .P21(s11_c_md_fd_xs_pp00_reg[21]), .P20(s11_c_md_fd_xs_pp00_reg[20]), .P19(s11_c_md_fd_xs_pp00_reg[19]), .P18(s11_c_md_fd_xs_pp00_reg[18]), .P17(s11_c_md_fd_xs_pp00_reg[17]), .P16(s11_c_md_fd_xs_pp00_reg[16]), .P15(s11_c_md_fd_xs_pp00_reg[15]), .P14(s11_c_md_fd_xs_pp00_reg[14]), .P13(s11_c_md_fd_xs_pp00_reg[13]), .P12(s11_c_md_fd_xs_pp00_reg[12]), .P11(s11_c_md_fd_xs_pp00_reg[11]), .P10(s11_c_md_fd_xs_pp00_reg[10]), .P9(s11_c_md_fd_xs_pp00_reg[9]), .P8(s11_c_md_fd_xs_pp00_reg[8]), .P7(s11_c_md_fd_xs_pp00_reg[7]), .P6(s11_c_md_fd_xs_pp00_reg[6]), .P5(s11_c_md_fd_xs_pp00_reg[5]), .P4(s11_c_md_fd_xs_pp00_reg[4]), .P3(s11_c_md_fd_xs_pp00_reg[3]), .P2(s11_c_md_fd_xs_pp00_reg[2]), .P1(s11_c_md_fd_xs_pp00_reg[1]), .P0(s11_c_md_fd_xs_pp00_reg[0])
 );
 MULT18X18D #(
     .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s10_c_md_fd_xs_pp10_mult (  // s10_c_md_fd_xs_pp10_reg = _s10_c_md_fd_xs_pp10_next_1 * s9_t_19_reg
-    .A17(_s10_c_md_fd_xs_pp10_next_1[17]), .A16(_s10_c_md_fd_xs_pp10_next_1[16]), .A15(_s10_c_md_fd_xs_pp10_next_1[15]), .A14(_s10_c_md_fd_xs_pp10_next_1[14]), .A13(_s10_c_md_fd_xs_pp10_next_1[13]), .A12(_s10_c_md_fd_xs_pp10_next_1[12]), .A11(_s10_c_md_fd_xs_pp10_next_1[11]), .A10(_s10_c_md_fd_xs_pp10_next_1[10]), .A9(_s10_c_md_fd_xs_pp10_next_1[9]), .A8(_s10_c_md_fd_xs_pp10_next_1[8]), .A7(_s10_c_md_fd_xs_pp10_next_1[7]), .A6(_s10_c_md_fd_xs_pp10_next_1[6]), .A5(_s10_c_md_fd_xs_pp10_next_1[5]), .A4(_s10_c_md_fd_xs_pp10_next_1[4]), .A3(_s10_c_md_fd_xs_pp10_next_1[3]), .A2(_s10_c_md_fd_xs_pp10_next_1[2]), .A1(_s10_c_md_fd_xs_pp10_next_1[1]), .A0(_s10_c_md_fd_xs_pp10_next_1[0]),
-    .B17(s9_t_19_reg[17]), .B16(s9_t_19_reg[16]), .B15(s9_t_19_reg[15]), .B14(s9_t_19_reg[14]), .B13(s9_t_19_reg[13]), .B12(s9_t_19_reg[12]), .B11(s9_t_19_reg[11]), .B10(s9_t_19_reg[10]), .B9(s9_t_19_reg[9]), .B8(s9_t_19_reg[8]), .B7(s9_t_19_reg[7]), .B6(s9_t_19_reg[6]), .B5(s9_t_19_reg[5]), .B4(s9_t_19_reg[4]), .B3(s9_t_19_reg[3]), .B2(s9_t_19_reg[2]), .B1(s9_t_19_reg[1]), .B0(s9_t_19_reg[0]),
+) s11_c_md_fd_xs_pp10_mult (  // s11_c_md_fd_xs_pp10_reg = _s11_c_md_fd_xs_pp10_next_1 * s10_t_18_reg
+    .A17(_s11_c_md_fd_xs_pp10_next_1[17]), .A16(_s11_c_md_fd_xs_pp10_next_1[16]), .A15(_s11_c_md_fd_xs_pp10_next_1[15]), .A14(_s11_c_md_fd_xs_pp10_next_1[14]), .A13(_s11_c_md_fd_xs_pp10_next_1[13]), .A12(_s11_c_md_fd_xs_pp10_next_1[12]), .A11(_s11_c_md_fd_xs_pp10_next_1[11]), .A10(_s11_c_md_fd_xs_pp10_next_1[10]), .A9(_s11_c_md_fd_xs_pp10_next_1[9]), .A8(_s11_c_md_fd_xs_pp10_next_1[8]), .A7(_s11_c_md_fd_xs_pp10_next_1[7]), .A6(_s11_c_md_fd_xs_pp10_next_1[6]), .A5(_s11_c_md_fd_xs_pp10_next_1[5]), .A4(_s11_c_md_fd_xs_pp10_next_1[4]), .A3(_s11_c_md_fd_xs_pp10_next_1[3]), .A2(_s11_c_md_fd_xs_pp10_next_1[2]), .A1(_s11_c_md_fd_xs_pp10_next_1[1]), .A0(_s11_c_md_fd_xs_pp10_next_1[0]),
+    .B17(s10_t_18_reg[17]), .B16(s10_t_18_reg[16]), .B15(s10_t_18_reg[15]), .B14(s10_t_18_reg[14]), .B13(s10_t_18_reg[13]), .B12(s10_t_18_reg[12]), .B11(s10_t_18_reg[11]), .B10(s10_t_18_reg[10]), .B9(s10_t_18_reg[9]), .B8(s10_t_18_reg[8]), .B7(s10_t_18_reg[7]), .B6(s10_t_18_reg[6]), .B5(s10_t_18_reg[5]), .B4(s10_t_18_reg[4]), .B3(s10_t_18_reg[3]), .B2(s10_t_18_reg[2]), .B1(s10_t_18_reg[1]), .B0(s10_t_18_reg[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
-    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(s10_c_md_fd_xs_pp10_reg[22]), .P21(s10_c_md_fd_xs_pp10_reg[21]), .P20(s10_c_md_fd_xs_pp10_reg[20]), .P19(s10_c_md_fd_xs_pp10_reg[19]), .P18(s10_c_md_fd_xs_pp10_reg[18]), .P17(s10_c_md_fd_xs_pp10_reg[17]), .P16(s10_c_md_fd_xs_pp10_reg[16]), .P15(s10_c_md_fd_xs_pp10_reg[15]), .P14(s10_c_md_fd_xs_pp10_reg[14]), .P13(s10_c_md_fd_xs_pp10_reg[13]), .P12(s10_c_md_fd_xs_pp10_reg[12]), .P11(s10_c_md_fd_xs_pp10_reg[11]), .P10(s10_c_md_fd_xs_pp10_reg[10]), .P9(s10_c_md_fd_xs_pp10_reg[9]), .P8(s10_c_md_fd_xs_pp10_reg[8]), .P7(s10_c_md_fd_xs_pp10_reg[7]), .P6(s10_c_md_fd_xs_pp10_reg[6]), .P5(s10_c_md_fd_xs_pp10_reg[5]), .P4(s10_c_md_fd_xs_pp10_reg[4]), .P3(s10_c_md_fd_xs_pp10_reg[3]), .P2(s10_c_md_fd_xs_pp10_reg[2]), .P1(s10_c_md_fd_xs_pp10_reg[1]), .P0(s10_c_md_fd_xs_pp10_reg[0])
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(s11_c_md_fd_xs_pp10_reg[22]), .P21(s11_c_md_fd_xs_pp10_reg[21]), .P20(s11_c_md_fd_xs_pp10_reg[20]), .P19(s11_c_md_fd_xs_pp10_reg[19]), .P18(s11_c_md_fd_xs_pp10_reg[18]), .P17(s11_c_md_fd_xs_pp10_reg[17]), .P16(s11_c_md_fd_xs_pp10_reg[16]), .P15(s11_c_md_fd_xs_pp10_reg[15]), .P14(s11_c_md_fd_xs_pp10_reg[14]), .P13(s11_c_md_fd_xs_pp10_reg[13]), .P12(s11_c_md_fd_xs_pp10_reg[12]), .P11(s11_c_md_fd_xs_pp10_reg[11]), .P10(s11_c_md_fd_xs_pp10_reg[10]), .P9(s11_c_md_fd_xs_pp10_reg[9]), .P8(s11_c_md_fd_xs_pp10_reg[8]), .P7(s11_c_md_fd_xs_pp10_reg[7]), .P6(s11_c_md_fd_xs_pp10_reg[6]), .P5(s11_c_md_fd_xs_pp10_reg[5]), .P4(s11_c_md_fd_xs_pp10_reg[4]), .P3(s11_c_md_fd_xs_pp10_reg[3]), .P2(s11_c_md_fd_xs_pp10_reg[2]), .P1(s11_c_md_fd_xs_pp10_reg[1]), .P0(s11_c_md_fd_xs_pp10_reg[0])
 );
 MULT18X18D #(
     .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s12_c_md_fd_prod_pp00_mult (  // s12_c_md_fd_prod_pp00_reg = _s12_c_md_fd_prod_pp00_next_1 * 36'h39b52
-    .A17(_s12_c_md_fd_prod_pp00_next_1[17]), .A16(_s12_c_md_fd_prod_pp00_next_1[16]), .A15(_s12_c_md_fd_prod_pp00_next_1[15]), .A14(_s12_c_md_fd_prod_pp00_next_1[14]), .A13(_s12_c_md_fd_prod_pp00_next_1[13]), .A12(_s12_c_md_fd_prod_pp00_next_1[12]), .A11(_s12_c_md_fd_prod_pp00_next_1[11]), .A10(_s12_c_md_fd_prod_pp00_next_1[10]), .A9(_s12_c_md_fd_prod_pp00_next_1[9]), .A8(_s12_c_md_fd_prod_pp00_next_1[8]), .A7(_s12_c_md_fd_prod_pp00_next_1[7]), .A6(_s12_c_md_fd_prod_pp00_next_1[6]), .A5(_s12_c_md_fd_prod_pp00_next_1[5]), .A4(_s12_c_md_fd_prod_pp00_next_1[4]), .A3(_s12_c_md_fd_prod_pp00_next_1[3]), .A2(_s12_c_md_fd_prod_pp00_next_1[2]), .A1(_s12_c_md_fd_prod_pp00_next_1[1]), .A0(_s12_c_md_fd_prod_pp00_next_1[0]),
+) s13_c_md_fd_prod_pp00_mult (  // s13_c_md_fd_prod_pp00_reg = _s13_c_md_fd_prod_pp00_next_1 * 36'h39b52
+    .A17(_s13_c_md_fd_prod_pp00_next_1[17]), .A16(_s13_c_md_fd_prod_pp00_next_1[16]), .A15(_s13_c_md_fd_prod_pp00_next_1[15]), .A14(_s13_c_md_fd_prod_pp00_next_1[14]), .A13(_s13_c_md_fd_prod_pp00_next_1[13]), .A12(_s13_c_md_fd_prod_pp00_next_1[12]), .A11(_s13_c_md_fd_prod_pp00_next_1[11]), .A10(_s13_c_md_fd_prod_pp00_next_1[10]), .A9(_s13_c_md_fd_prod_pp00_next_1[9]), .A8(_s13_c_md_fd_prod_pp00_next_1[8]), .A7(_s13_c_md_fd_prod_pp00_next_1[7]), .A6(_s13_c_md_fd_prod_pp00_next_1[6]), .A5(_s13_c_md_fd_prod_pp00_next_1[5]), .A4(_s13_c_md_fd_prod_pp00_next_1[4]), .A3(_s13_c_md_fd_prod_pp00_next_1[3]), .A2(_s13_c_md_fd_prod_pp00_next_1[2]), .A1(_s13_c_md_fd_prod_pp00_next_1[1]), .A0(_s13_c_md_fd_prod_pp00_next_1[0]),
     .B17(1'b1), .B16(1'b1), .B15(1'b1), .B14(1'b0), .B13(1'b0), .B12(1'b1), .B11(1'b1), .B10(1'b0), .B9(1'b1), .B8(1'b1), .B7(1'b0), .B6(1'b1), .B5(1'b0), .B4(1'b1), .B3(1'b0), .B2(1'b0), .B1(1'b1), .B0(1'b0),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
-    .P35(s12_c_md_fd_prod_pp00_reg[35]), .P34(s12_c_md_fd_prod_pp00_reg[34]), .P33(s12_c_md_fd_prod_pp00_reg[33]), .P32(s12_c_md_fd_prod_pp00_reg[32]), .P31(s12_c_md_fd_prod_pp00_reg[31]), .P30(s12_c_md_fd_prod_pp00_reg[30]), .P29(s12_c_md_fd_prod_pp00_reg[29]), .P28(s12_c_md_fd_prod_pp00_reg[28]), .P27(s12_c_md_fd_prod_pp00_reg[27]), .P26(s12_c_md_fd_prod_pp00_reg[26]), .P25(s12_c_md_fd_prod_pp00_reg[25]), .P24(s12_c_md_fd_prod_pp00_reg[24]), .P23(s12_c_md_fd_prod_pp00_reg[23]), .P22(s12_c_md_fd_prod_pp00_reg[22]), .P21(s12_c_md_fd_prod_pp00_reg[21]), .P20(s12_c_md_fd_prod_pp00_reg[20]), .P19(s12_c_md_fd_prod_pp00_reg[19]), .P18(s12_c_md_fd_prod_pp00_reg[18]), .P17(s12_c_md_fd_prod_pp00_reg[17]), .P16(s12_c_md_fd_prod_pp00_reg[16]), .P15(s12_c_md_fd_prod_pp00_reg[15]), .P14(s12_c_md_fd_prod_pp00_reg[14]), .P13(s12_c_md_fd_prod_pp00_reg[13]), .P12(s12_c_md_fd_prod_pp00_reg[12]), .P11(s12_c_md_fd_prod_pp00_reg[11]), .P10(s12_c_md_fd_prod_pp00_reg[10]), .P9(s12_c_md_fd_prod_pp00_reg[9]), .P8(s12_c_md_fd_prod_pp00_reg[8]), .P7(s12_c_md_fd_prod_pp00_reg[7]), .P6(s12_c_md_fd_prod_pp00_reg[6]), .P5(s12_c_md_fd_prod_pp00_reg[5]), .P4(s12_c_md_fd_prod_pp00_reg[4]), .P3(s12_c_md_fd_prod_pp00_reg[3]), .P2(s12_c_md_fd_prod_pp00_reg[2]), .P1(s12_c_md_fd_prod_pp00_reg[1]), .P0(s12_c_md_fd_prod_pp00_reg[0])
+    .P35(s13_c_md_fd_prod_pp00_reg[35]), .P34(s13_c_md_fd_prod_pp00_reg[34]), .P33(s13_c_md_fd_prod_pp00_reg[33]), .P32(s13_c_md_fd_prod_pp00_reg[32]), .P31(s13_c_md_fd_prod_pp00_reg[31]), .P30(s13_c_md_fd_prod_pp00_reg[30]), .P29(s13_c_md_fd_prod_pp00_reg[29]), .P28(s13_c_md_fd_prod_pp00_reg[28]), .P27(s13_c_md_fd_prod_pp00_reg[27]), .P26(s13_c_md_fd_prod_pp00_reg[26]), .P25(s13_c_md_fd_prod_pp00_reg[25]), .P24(s13_c_md_fd_prod_pp00_reg[24]), .P23(s13_c_md_fd_prod_pp00_reg[23]), .P22(s13_c_md_fd_prod_pp00_reg[22]), .P21(s13_c_md_fd_prod_pp00_reg[21]), .P20(s13_c_md_fd_prod_pp00_reg[20]), .P19(s13_c_md_fd_prod_pp00_reg[19]), .P18(s13_c_md_fd_prod_pp00_reg[18]), .P17(s13_c_md_fd_prod_pp00_reg[17]), .P16(s13_c_md_fd_prod_pp00_reg[16]), .P15(s13_c_md_fd_prod_pp00_reg[15]), .P14(s13_c_md_fd_prod_pp00_reg[14]), .P13(s13_c_md_fd_prod_pp00_reg[13]), .P12(s13_c_md_fd_prod_pp00_reg[12]), .P11(s13_c_md_fd_prod_pp00_reg[11]), .P10(s13_c_md_fd_prod_pp00_reg[10]), .P9(s13_c_md_fd_prod_pp00_reg[9]), .P8(s13_c_md_fd_prod_pp00_reg[8]), .P7(s13_c_md_fd_prod_pp00_reg[7]), .P6(s13_c_md_fd_prod_pp00_reg[6]), .P5(s13_c_md_fd_prod_pp00_reg[5]), .P4(s13_c_md_fd_prod_pp00_reg[4]), .P3(s13_c_md_fd_prod_pp00_reg[3]), .P2(s13_c_md_fd_prod_pp00_reg[2]), .P1(s13_c_md_fd_prod_pp00_reg[1]), .P0(s13_c_md_fd_prod_pp00_reg[0])
 );
 MULT18X18D #(
     .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s12_c_md_fd_prod_pp01_mult (  // s12_c_md_fd_prod_pp01_reg = _s12_c_md_fd_prod_pp01_next_0 * 20'h3
-    .A17(_s12_c_md_fd_prod_pp01_next_0[17]), .A16(_s12_c_md_fd_prod_pp01_next_0[16]), .A15(_s12_c_md_fd_prod_pp01_next_0[15]), .A14(_s12_c_md_fd_prod_pp01_next_0[14]), .A13(_s12_c_md_fd_prod_pp01_next_0[13]), .A12(_s12_c_md_fd_prod_pp01_next_0[12]), .A11(_s12_c_md_fd_prod_pp01_next_0[11]), .A10(_s12_c_md_fd_prod_pp01_next_0[10]), .A9(_s12_c_md_fd_prod_pp01_next_0[9]), .A8(_s12_c_md_fd_prod_pp01_next_0[8]), .A7(_s12_c_md_fd_prod_pp01_next_0[7]), .A6(_s12_c_md_fd_prod_pp01_next_0[6]), .A5(_s12_c_md_fd_prod_pp01_next_0[5]), .A4(_s12_c_md_fd_prod_pp01_next_0[4]), .A3(_s12_c_md_fd_prod_pp01_next_0[3]), .A2(_s12_c_md_fd_prod_pp01_next_0[2]), .A1(_s12_c_md_fd_prod_pp01_next_0[1]), .A0(_s12_c_md_fd_prod_pp01_next_0[0]),
+) s13_c_md_fd_prod_pp01_mult (  // s13_c_md_fd_prod_pp01_reg = _s13_c_md_fd_prod_pp01_next_0 * 20'h3
+    .A17(_s13_c_md_fd_prod_pp01_next_0[17]), .A16(_s13_c_md_fd_prod_pp01_next_0[16]), .A15(_s13_c_md_fd_prod_pp01_next_0[15]), .A14(_s13_c_md_fd_prod_pp01_next_0[14]), .A13(_s13_c_md_fd_prod_pp01_next_0[13]), .A12(_s13_c_md_fd_prod_pp01_next_0[12]), .A11(_s13_c_md_fd_prod_pp01_next_0[11]), .A10(_s13_c_md_fd_prod_pp01_next_0[10]), .A9(_s13_c_md_fd_prod_pp01_next_0[9]), .A8(_s13_c_md_fd_prod_pp01_next_0[8]), .A7(_s13_c_md_fd_prod_pp01_next_0[7]), .A6(_s13_c_md_fd_prod_pp01_next_0[6]), .A5(_s13_c_md_fd_prod_pp01_next_0[5]), .A4(_s13_c_md_fd_prod_pp01_next_0[4]), .A3(_s13_c_md_fd_prod_pp01_next_0[3]), .A2(_s13_c_md_fd_prod_pp01_next_0[2]), .A1(_s13_c_md_fd_prod_pp01_next_0[1]), .A0(_s13_c_md_fd_prod_pp01_next_0[0]),
     .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(1'b0), .B11(1'b0), .B10(1'b0), .B9(1'b0), .B8(1'b0), .B7(1'b0), .B6(1'b0), .B5(1'b0), .B4(1'b0), .B3(1'b0), .B2(1'b0), .B1(1'b1), .B0(1'b1),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
-    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(s12_c_md_fd_prod_pp01_reg[19]), .P18(s12_c_md_fd_prod_pp01_reg[18]), .P17(s12_c_md_fd_prod_pp01_reg[17]), .P16(s12_c_md_fd_prod_pp01_reg[16]), .P15(s12_c_md_fd_prod_pp01_reg[15]), .P14(s12_c_md_fd_prod_pp01_reg[14]), .P13(s12_c_md_fd_prod_pp01_reg[13]), .P12(s12_c_md_fd_prod_pp01_reg[12]), .P11(s12_c_md_fd_prod_pp01_reg[11]), .P10(s12_c_md_fd_prod_pp01_reg[10]), .P9(s12_c_md_fd_prod_pp01_reg[9]), .P8(s12_c_md_fd_prod_pp01_reg[8]), .P7(s12_c_md_fd_prod_pp01_reg[7]), .P6(s12_c_md_fd_prod_pp01_reg[6]), .P5(s12_c_md_fd_prod_pp01_reg[5]), .P4(s12_c_md_fd_prod_pp01_reg[4]), .P3(s12_c_md_fd_prod_pp01_reg[3]), .P2(s12_c_md_fd_prod_pp01_reg[2]), .P1(s12_c_md_fd_prod_pp01_reg[1]), .P0(s12_c_md_fd_prod_pp01_reg[0])
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(s13_c_md_fd_prod_pp01_reg[19]), .P18(s13_c_md_fd_prod_pp01_reg[18]), .P17(s13_c_md_fd_prod_pp01_reg[17]), .P16(s13_c_md_fd_prod_pp01_reg[16]), .P15(s13_c_md_fd_prod_pp01_reg[15]), .P14(s13_c_md_fd_prod_pp01_reg[14]), .P13(s13_c_md_fd_prod_pp01_reg[13]), .P12(s13_c_md_fd_prod_pp01_reg[12]), .P11(s13_c_md_fd_prod_pp01_reg[11]), .P10(s13_c_md_fd_prod_pp01_reg[10]), .P9(s13_c_md_fd_prod_pp01_reg[9]), .P8(s13_c_md_fd_prod_pp01_reg[8]), .P7(s13_c_md_fd_prod_pp01_reg[7]), .P6(s13_c_md_fd_prod_pp01_reg[6]), .P5(s13_c_md_fd_prod_pp01_reg[5]), .P4(s13_c_md_fd_prod_pp01_reg[4]), .P3(s13_c_md_fd_prod_pp01_reg[3]), .P2(s13_c_md_fd_prod_pp01_reg[2]), .P1(s13_c_md_fd_prod_pp01_reg[1]), .P0(s13_c_md_fd_prod_pp01_reg[0])
 );
 MULT18X18D #(
     .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s12_c_md_fd_prod_pp10_mult (  // s12_c_md_fd_prod_pp10_reg = _s12_c_md_fd_prod_pp10_next_1 * 36'h39b52
-    .A17(_s12_c_md_fd_prod_pp10_next_1[17]), .A16(_s12_c_md_fd_prod_pp10_next_1[16]), .A15(_s12_c_md_fd_prod_pp10_next_1[15]), .A14(_s12_c_md_fd_prod_pp10_next_1[14]), .A13(_s12_c_md_fd_prod_pp10_next_1[13]), .A12(_s12_c_md_fd_prod_pp10_next_1[12]), .A11(_s12_c_md_fd_prod_pp10_next_1[11]), .A10(_s12_c_md_fd_prod_pp10_next_1[10]), .A9(_s12_c_md_fd_prod_pp10_next_1[9]), .A8(_s12_c_md_fd_prod_pp10_next_1[8]), .A7(_s12_c_md_fd_prod_pp10_next_1[7]), .A6(_s12_c_md_fd_prod_pp10_next_1[6]), .A5(_s12_c_md_fd_prod_pp10_next_1[5]), .A4(_s12_c_md_fd_prod_pp10_next_1[4]), .A3(_s12_c_md_fd_prod_pp10_next_1[3]), .A2(_s12_c_md_fd_prod_pp10_next_1[2]), .A1(_s12_c_md_fd_prod_pp10_next_1[1]), .A0(_s12_c_md_fd_prod_pp10_next_1[0]),
+) s13_c_md_fd_prod_pp10_mult (  // s13_c_md_fd_prod_pp10_reg = _s13_c_md_fd_prod_pp10_next_1 * 36'h39b52
+    .A17(_s13_c_md_fd_prod_pp10_next_1[17]), .A16(_s13_c_md_fd_prod_pp10_next_1[16]), .A15(_s13_c_md_fd_prod_pp10_next_1[15]), .A14(_s13_c_md_fd_prod_pp10_next_1[14]), .A13(_s13_c_md_fd_prod_pp10_next_1[13]), .A12(_s13_c_md_fd_prod_pp10_next_1[12]), .A11(_s13_c_md_fd_prod_pp10_next_1[11]), .A10(_s13_c_md_fd_prod_pp10_next_1[10]), .A9(_s13_c_md_fd_prod_pp10_next_1[9]), .A8(_s13_c_md_fd_prod_pp10_next_1[8]), .A7(_s13_c_md_fd_prod_pp10_next_1[7]), .A6(_s13_c_md_fd_prod_pp10_next_1[6]), .A5(_s13_c_md_fd_prod_pp10_next_1[5]), .A4(_s13_c_md_fd_prod_pp10_next_1[4]), .A3(_s13_c_md_fd_prod_pp10_next_1[3]), .A2(_s13_c_md_fd_prod_pp10_next_1[2]), .A1(_s13_c_md_fd_prod_pp10_next_1[1]), .A0(_s13_c_md_fd_prod_pp10_next_1[0]),
     .B17(1'b1), .B16(1'b1), .B15(1'b1), .B14(1'b0), .B13(1'b0), .B12(1'b1), .B11(1'b1), .B10(1'b0), .B9(1'b1), .B8(1'b1), .B7(1'b0), .B6(1'b1), .B5(1'b0), .B4(1'b1), .B3(1'b0), .B2(1'b0), .B1(1'b1), .B0(1'b0),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
-    .P35(s12_c_md_fd_prod_pp10_reg[35]), .P34(s12_c_md_fd_prod_pp10_reg[34]), .P33(s12_c_md_fd_prod_pp10_reg[33]), .P32(s12_c_md_fd_prod_pp10_reg[32]), .P31(s12_c_md_fd_prod_pp10_reg[31]), .P30(s12_c_md_fd_prod_pp10_reg[30]), .P29(s12_c_md_fd_prod_pp10_reg[29]), .P28(s12_c_md_fd_prod_pp10_reg[28]), .P27(s12_c_md_fd_prod_pp10_reg[27]), .P26(s12_c_md_fd_prod_pp10_reg[26]), .P25(s12_c_md_fd_prod_pp10_reg[25]), .P24(s12_c_md_fd_prod_pp10_reg[24]), .P23(s12_c_md_fd_prod_pp10_reg[23]), .P22(s12_c_md_fd_prod_pp10_reg[22]), .P21(s12_c_md_fd_prod_pp10_reg[21]), .P20(s12_c_md_fd_prod_pp10_reg[20]), .P19(s12_c_md_fd_prod_pp10_reg[19]), .P18(s12_c_md_fd_prod_pp10_reg[18]), .P17(s12_c_md_fd_prod_pp10_reg[17]), .P16(s12_c_md_fd_prod_pp10_reg[16]), .P15(s12_c_md_fd_prod_pp10_reg[15]), .P14(s12_c_md_fd_prod_pp10_reg[14]), .P13(s12_c_md_fd_prod_pp10_reg[13]), .P12(s12_c_md_fd_prod_pp10_reg[12]), .P11(s12_c_md_fd_prod_pp10_reg[11]), .P10(s12_c_md_fd_prod_pp10_reg[10]), .P9(s12_c_md_fd_prod_pp10_reg[9]), .P8(s12_c_md_fd_prod_pp10_reg[8]), .P7(s12_c_md_fd_prod_pp10_reg[7]), .P6(s12_c_md_fd_prod_pp10_reg[6]), .P5(s12_c_md_fd_prod_pp10_reg[5]), .P4(s12_c_md_fd_prod_pp10_reg[4]), .P3(s12_c_md_fd_prod_pp10_reg[3]), .P2(s12_c_md_fd_prod_pp10_reg[2]), .P1(s12_c_md_fd_prod_pp10_reg[1]), .P0(s12_c_md_fd_prod_pp10_reg[0])
+    .P35(s13_c_md_fd_prod_pp10_reg[35]), .P34(s13_c_md_fd_prod_pp10_reg[34]), .P33(s13_c_md_fd_prod_pp10_reg[33]), .P32(s13_c_md_fd_prod_pp10_reg[32]), .P31(s13_c_md_fd_prod_pp10_reg[31]), .P30(s13_c_md_fd_prod_pp10_reg[30]), .P29(s13_c_md_fd_prod_pp10_reg[29]), .P28(s13_c_md_fd_prod_pp10_reg[28]), .P27(s13_c_md_fd_prod_pp10_reg[27]), .P26(s13_c_md_fd_prod_pp10_reg[26]), .P25(s13_c_md_fd_prod_pp10_reg[25]), .P24(s13_c_md_fd_prod_pp10_reg[24]), .P23(s13_c_md_fd_prod_pp10_reg[23]), .P22(s13_c_md_fd_prod_pp10_reg[22]), .P21(s13_c_md_fd_prod_pp10_reg[21]), .P20(s13_c_md_fd_prod_pp10_reg[20]), .P19(s13_c_md_fd_prod_pp10_reg[19]), .P18(s13_c_md_fd_prod_pp10_reg[18]), .P17(s13_c_md_fd_prod_pp10_reg[17]), .P16(s13_c_md_fd_prod_pp10_reg[16]), .P15(s13_c_md_fd_prod_pp10_reg[15]), .P14(s13_c_md_fd_prod_pp10_reg[14]), .P13(s13_c_md_fd_prod_pp10_reg[13]), .P12(s13_c_md_fd_prod_pp10_reg[12]), .P11(s13_c_md_fd_prod_pp10_reg[11]), .P10(s13_c_md_fd_prod_pp10_reg[10]), .P9(s13_c_md_fd_prod_pp10_reg[9]), .P8(s13_c_md_fd_prod_pp10_reg[8]), .P7(s13_c_md_fd_prod_pp10_reg[7]), .P6(s13_c_md_fd_prod_pp10_reg[6]), .P5(s13_c_md_fd_prod_pp10_reg[5]), .P4(s13_c_md_fd_prod_pp10_reg[4]), .P3(s13_c_md_fd_prod_pp10_reg[3]), .P2(s13_c_md_fd_prod_pp10_reg[2]), .P1(s13_c_md_fd_prod_pp10_reg[1]), .P0(s13_c_md_fd_prod_pp10_reg[0])
 );
 MULT18X18D #(
     .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s12_c_md_fd_prod_pp11_mult (  // s12_c_md_fd_prod_pp11_reg = _s12_c_md_fd_prod_pp11_next_0 * 20'h3
-    .A17(_s12_c_md_fd_prod_pp11_next_0[17]), .A16(_s12_c_md_fd_prod_pp11_next_0[16]), .A15(_s12_c_md_fd_prod_pp11_next_0[15]), .A14(_s12_c_md_fd_prod_pp11_next_0[14]), .A13(_s12_c_md_fd_prod_pp11_next_0[13]), .A12(_s12_c_md_fd_prod_pp11_next_0[12]), .A11(_s12_c_md_fd_prod_pp11_next_0[11]), .A10(_s12_c_md_fd_prod_pp11_next_0[10]), .A9(_s12_c_md_fd_prod_pp11_next_0[9]), .A8(_s12_c_md_fd_prod_pp11_next_0[8]), .A7(_s12_c_md_fd_prod_pp11_next_0[7]), .A6(_s12_c_md_fd_prod_pp11_next_0[6]), .A5(_s12_c_md_fd_prod_pp11_next_0[5]), .A4(_s12_c_md_fd_prod_pp11_next_0[4]), .A3(_s12_c_md_fd_prod_pp11_next_0[3]), .A2(_s12_c_md_fd_prod_pp11_next_0[2]), .A1(_s12_c_md_fd_prod_pp11_next_0[1]), .A0(_s12_c_md_fd_prod_pp11_next_0[0]),
+) s13_c_md_fd_prod_pp11_mult (  // s13_c_md_fd_prod_pp11_reg = _s13_c_md_fd_prod_pp11_next_0 * 20'h3
+    .A17(_s13_c_md_fd_prod_pp11_next_0[17]), .A16(_s13_c_md_fd_prod_pp11_next_0[16]), .A15(_s13_c_md_fd_prod_pp11_next_0[15]), .A14(_s13_c_md_fd_prod_pp11_next_0[14]), .A13(_s13_c_md_fd_prod_pp11_next_0[13]), .A12(_s13_c_md_fd_prod_pp11_next_0[12]), .A11(_s13_c_md_fd_prod_pp11_next_0[11]), .A10(_s13_c_md_fd_prod_pp11_next_0[10]), .A9(_s13_c_md_fd_prod_pp11_next_0[9]), .A8(_s13_c_md_fd_prod_pp11_next_0[8]), .A7(_s13_c_md_fd_prod_pp11_next_0[7]), .A6(_s13_c_md_fd_prod_pp11_next_0[6]), .A5(_s13_c_md_fd_prod_pp11_next_0[5]), .A4(_s13_c_md_fd_prod_pp11_next_0[4]), .A3(_s13_c_md_fd_prod_pp11_next_0[3]), .A2(_s13_c_md_fd_prod_pp11_next_0[2]), .A1(_s13_c_md_fd_prod_pp11_next_0[1]), .A0(_s13_c_md_fd_prod_pp11_next_0[0]),
     .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(1'b0), .B11(1'b0), .B10(1'b0), .B9(1'b0), .B8(1'b0), .B7(1'b0), .B6(1'b0), .B5(1'b0), .B4(1'b0), .B3(1'b0), .B2(1'b0), .B1(1'b1), .B0(1'b1),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
-    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(s12_c_md_fd_prod_pp11_reg[19]), .P18(s12_c_md_fd_prod_pp11_reg[18]), .P17(s12_c_md_fd_prod_pp11_reg[17]), .P16(s12_c_md_fd_prod_pp11_reg[16]), .P15(s12_c_md_fd_prod_pp11_reg[15]), .P14(s12_c_md_fd_prod_pp11_reg[14]), .P13(s12_c_md_fd_prod_pp11_reg[13]), .P12(s12_c_md_fd_prod_pp11_reg[12]), .P11(s12_c_md_fd_prod_pp11_reg[11]), .P10(s12_c_md_fd_prod_pp11_reg[10]), .P9(s12_c_md_fd_prod_pp11_reg[9]), .P8(s12_c_md_fd_prod_pp11_reg[8]), .P7(s12_c_md_fd_prod_pp11_reg[7]), .P6(s12_c_md_fd_prod_pp11_reg[6]), .P5(s12_c_md_fd_prod_pp11_reg[5]), .P4(s12_c_md_fd_prod_pp11_reg[4]), .P3(s12_c_md_fd_prod_pp11_reg[3]), .P2(s12_c_md_fd_prod_pp11_reg[2]), .P1(s12_c_md_fd_prod_pp11_reg[1]), .P0(s12_c_md_fd_prod_pp11_reg[0])
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(s13_c_md_fd_prod_pp11_reg[19]), .P18(s13_c_md_fd_prod_pp11_reg[18]), .P17(s13_c_md_fd_prod_pp11_reg[17]), .P16(s13_c_md_fd_prod_pp11_reg[16]), .P15(s13_c_md_fd_prod_pp11_reg[15]), .P14(s13_c_md_fd_prod_pp11_reg[14]), .P13(s13_c_md_fd_prod_pp11_reg[13]), .P12(s13_c_md_fd_prod_pp11_reg[12]), .P11(s13_c_md_fd_prod_pp11_reg[11]), .P10(s13_c_md_fd_prod_pp11_reg[10]), .P9(s13_c_md_fd_prod_pp11_reg[9]), .P8(s13_c_md_fd_prod_pp11_reg[8]), .P7(s13_c_md_fd_prod_pp11_reg[7]), .P6(s13_c_md_fd_prod_pp11_reg[6]), .P5(s13_c_md_fd_prod_pp11_reg[5]), .P4(s13_c_md_fd_prod_pp11_reg[4]), .P3(s13_c_md_fd_prod_pp11_reg[3]), .P2(s13_c_md_fd_prod_pp11_reg[2]), .P1(s13_c_md_fd_prod_pp11_reg[1]), .P0(s13_c_md_fd_prod_pp11_reg[0])
 );
 MULT18X18D #(
     .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s12_c_md_fd_prod_pp20_mult (  // s12_c_md_fd_prod_pp20_reg = _s12_c_md_fd_prod_pp20_next_1 * 23'h39b52
-    .A17(_s12_c_md_fd_prod_pp20_next_1[17]), .A16(_s12_c_md_fd_prod_pp20_next_1[16]), .A15(_s12_c_md_fd_prod_pp20_next_1[15]), .A14(_s12_c_md_fd_prod_pp20_next_1[14]), .A13(_s12_c_md_fd_prod_pp20_next_1[13]), .A12(_s12_c_md_fd_prod_pp20_next_1[12]), .A11(_s12_c_md_fd_prod_pp20_next_1[11]), .A10(_s12_c_md_fd_prod_pp20_next_1[10]), .A9(_s12_c_md_fd_prod_pp20_next_1[9]), .A8(_s12_c_md_fd_prod_pp20_next_1[8]), .A7(_s12_c_md_fd_prod_pp20_next_1[7]), .A6(_s12_c_md_fd_prod_pp20_next_1[6]), .A5(_s12_c_md_fd_prod_pp20_next_1[5]), .A4(_s12_c_md_fd_prod_pp20_next_1[4]), .A3(_s12_c_md_fd_prod_pp20_next_1[3]), .A2(_s12_c_md_fd_prod_pp20_next_1[2]), .A1(_s12_c_md_fd_prod_pp20_next_1[1]), .A0(_s12_c_md_fd_prod_pp20_next_1[0]),
+) s13_c_md_fd_prod_pp20_mult (  // s13_c_md_fd_prod_pp20_reg = _s13_c_md_fd_prod_pp20_next_1 * 23'h39b52
+    .A17(_s13_c_md_fd_prod_pp20_next_1[17]), .A16(_s13_c_md_fd_prod_pp20_next_1[16]), .A15(_s13_c_md_fd_prod_pp20_next_1[15]), .A14(_s13_c_md_fd_prod_pp20_next_1[14]), .A13(_s13_c_md_fd_prod_pp20_next_1[13]), .A12(_s13_c_md_fd_prod_pp20_next_1[12]), .A11(_s13_c_md_fd_prod_pp20_next_1[11]), .A10(_s13_c_md_fd_prod_pp20_next_1[10]), .A9(_s13_c_md_fd_prod_pp20_next_1[9]), .A8(_s13_c_md_fd_prod_pp20_next_1[8]), .A7(_s13_c_md_fd_prod_pp20_next_1[7]), .A6(_s13_c_md_fd_prod_pp20_next_1[6]), .A5(_s13_c_md_fd_prod_pp20_next_1[5]), .A4(_s13_c_md_fd_prod_pp20_next_1[4]), .A3(_s13_c_md_fd_prod_pp20_next_1[3]), .A2(_s13_c_md_fd_prod_pp20_next_1[2]), .A1(_s13_c_md_fd_prod_pp20_next_1[1]), .A0(_s13_c_md_fd_prod_pp20_next_1[0]),
     .B17(1'b1), .B16(1'b1), .B15(1'b1), .B14(1'b0), .B13(1'b0), .B12(1'b1), .B11(1'b1), .B10(1'b0), .B9(1'b1), .B8(1'b1), .B7(1'b0), .B6(1'b1), .B5(1'b0), .B4(1'b1), .B3(1'b0), .B2(1'b0), .B1(1'b1), .B0(1'b0),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
-    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(s12_c_md_fd_prod_pp20_reg[22]), .P21(s12_c_md_fd_prod_pp20_reg[21]), .P20(s12_c_md_fd_prod_pp20_reg[20]), .P19(s12_c_md_fd_prod_pp20_reg[19]), .P18(s12_c_md_fd_prod_pp20_reg[18]), .P17(s12_c_md_fd_prod_pp20_reg[17]), .P16(s12_c_md_fd_prod_pp20_reg[16]), .P15(s12_c_md_fd_prod_pp20_reg[15]), .P14(s12_c_md_fd_prod_pp20_reg[14]), .P13(s12_c_md_fd_prod_pp20_reg[13]), .P12(s12_c_md_fd_prod_pp20_reg[12]), .P11(s12_c_md_fd_prod_pp20_reg[11]), .P10(s12_c_md_fd_prod_pp20_reg[10]), .P9(s12_c_md_fd_prod_pp20_reg[9]), .P8(s12_c_md_fd_prod_pp20_reg[8]), .P7(s12_c_md_fd_prod_pp20_reg[7]), .P6(s12_c_md_fd_prod_pp20_reg[6]), .P5(s12_c_md_fd_prod_pp20_reg[5]), .P4(s12_c_md_fd_prod_pp20_reg[4]), .P3(s12_c_md_fd_prod_pp20_reg[3]), .P2(s12_c_md_fd_prod_pp20_reg[2]), .P1(s12_c_md_fd_prod_pp20_reg[1]), .P0(s12_c_md_fd_prod_pp20_reg[0])
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(s13_c_md_fd_prod_pp20_reg[22]), .P21(s13_c_md_fd_prod_pp20_reg[21]), .P20(s13_c_md_fd_prod_pp20_reg[20]), .P19(s13_c_md_fd_prod_pp20_reg[19]), .P18(s13_c_md_fd_prod_pp20_reg[18]), .P17(s13_c_md_fd_prod_pp20_reg[17]), .P16(s13_c_md_fd_prod_pp20_reg[16]), .P15(s13_c_md_fd_prod_pp20_reg[15]), .P14(s13_c_md_fd_prod_pp20_reg[14]), .P13(s13_c_md_fd_prod_pp20_reg[13]), .P12(s13_c_md_fd_prod_pp20_reg[12]), .P11(s13_c_md_fd_prod_pp20_reg[11]), .P10(s13_c_md_fd_prod_pp20_reg[10]), .P9(s13_c_md_fd_prod_pp20_reg[9]), .P8(s13_c_md_fd_prod_pp20_reg[8]), .P7(s13_c_md_fd_prod_pp20_reg[7]), .P6(s13_c_md_fd_prod_pp20_reg[6]), .P5(s13_c_md_fd_prod_pp20_reg[5]), .P4(s13_c_md_fd_prod_pp20_reg[4]), .P3(s13_c_md_fd_prod_pp20_reg[3]), .P2(s13_c_md_fd_prod_pp20_reg[2]), .P1(s13_c_md_fd_prod_pp20_reg[1]), .P0(s13_c_md_fd_prod_pp20_reg[0])
 );
 MULT18X18D #(
     .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s12_c_md_fd_prod_pp21_mult (  // s12_c_md_fd_prod_pp21_reg = _s12_c_md_fd_prod_pp21_next_0 * 7'd3
-    .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(1'b0), .A12(1'b0), .A11(1'b0), .A10(1'b0), .A9(1'b0), .A8(1'b0), .A7(1'b0), .A6(_s12_c_md_fd_prod_pp21_next_0[6]), .A5(_s12_c_md_fd_prod_pp21_next_0[5]), .A4(_s12_c_md_fd_prod_pp21_next_0[4]), .A3(_s12_c_md_fd_prod_pp21_next_0[3]), .A2(_s12_c_md_fd_prod_pp21_next_0[2]), .A1(_s12_c_md_fd_prod_pp21_next_0[1]), .A0(_s12_c_md_fd_prod_pp21_next_0[0]),
+) s13_c_md_fd_prod_pp21_mult (  // s13_c_md_fd_prod_pp21_reg = _s13_c_md_fd_prod_pp21_next_0 * 7'd3
+    .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(1'b0), .A12(1'b0), .A11(1'b0), .A10(1'b0), .A9(1'b0), .A8(1'b0), .A7(1'b0), .A6(_s13_c_md_fd_prod_pp21_next_0[6]), .A5(_s13_c_md_fd_prod_pp21_next_0[5]), .A4(_s13_c_md_fd_prod_pp21_next_0[4]), .A3(_s13_c_md_fd_prod_pp21_next_0[3]), .A2(_s13_c_md_fd_prod_pp21_next_0[2]), .A1(_s13_c_md_fd_prod_pp21_next_0[1]), .A0(_s13_c_md_fd_prod_pp21_next_0[0]),
     .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(1'b0), .B11(1'b0), .B10(1'b0), .B9(1'b0), .B8(1'b0), .B7(1'b0), .B6(1'b0), .B5(1'b0), .B4(1'b0), .B3(1'b0), .B2(1'b0), .B1(1'b1), .B0(1'b1),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
-    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(), .P18(), .P17(), .P16(), .P15(), .P14(), .P13(), .P12(), .P11(), .P10(), .P9(), .P8(), .P7(), .P6(s12_c_md_fd_prod_pp21_reg[6]), .P5(s12_c_md_fd_prod_pp21_reg[5]), .P4(s12_c_md_fd_prod_pp21_reg[4]), .P3(s12_c_md_fd_prod_pp21_reg[3]), .P2(s12_c_md_fd_prod_pp21_reg[2]), .P1(s12_c_md_fd_prod_pp21_reg[1]), .P0(s12_c_md_fd_prod_pp21_reg[0])
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(), .P18(), .P17(), .P16(), .P15(), .P14(), .P13(), .P12(), .P11(), .P10(), .P9(), .P8(), .P7(), .P6(s13_c_md_fd_prod_pp21_reg[6]), .P5(s13_c_md_fd_prod_pp21_reg[5]), .P4(s13_c_md_fd_prod_pp21_reg[4]), .P3(s13_c_md_fd_prod_pp21_reg[3]), .P2(s13_c_md_fd_prod_pp21_reg[2]), .P1(s13_c_md_fd_prod_pp21_reg[1]), .P0(s13_c_md_fd_prod_pp21_reg[0])
 );
 MULT18X18D #(
     .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
