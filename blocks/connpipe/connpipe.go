@@ -605,7 +605,12 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 	hazardNext := hdlgen.Mux(fromSkid, matchNext(skid.conn, "skid"), hdlgen.Mux(fromIn, matchNext(inConn, "in"), matchNext(head.conn, "head"))).Named("hazard_ahead")
 	m.Comb("issue_next", func(p *hdlgen.Process) {
 		p.Set(hazardReg, hazardNext)
-		p.Set(fullReg, occNext.Ge(hdlgen.Const(occW, uint64(credits))).Named("full_ahead"))
+		// occ_update >= credits, decided by comparing occ itself with
+		// credits - 1, credits and credits + 1 beside the up/down select,
+		// not after the counter's add and subtract
+		geC := func(c int) hdlgen.Expr { return occ.Ge(hdlgen.Const(occW, uint64(c))) }
+		up, down := issue.And(pop.Not()), pop.And(issue.Not())
+		p.Set(fullReg, hdlgen.Mux(up, geC(credits-1), hdlgen.Mux(down, geC(credits+1), geC(credits))).Named("full_ahead"))
 	})
 	if s.Formal.Invariants {
 		// the registered hazard and credit are the rule itself

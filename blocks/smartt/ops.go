@@ -51,6 +51,20 @@ func minSat(a hdlgen.Expr, w int, b hdlgen.Expr) hdlgen.Expr {
 	return hdlgen.Mux(over.Or(b.Lt(lo)), b, lo)
 }
 
+// subMinSatFloor is subFloor(c, minSat(raw, w, b)) for c and b of w bits:
+// c - min(sat_w(raw), b), floored at 0. The two floored differences, the
+// saturation test and the comparison run side by side and one select
+// picks (c - b does not depend on raw, so the pipeline computes it early).
+func subMinSatFloor(c, raw hdlgen.Expr, w int, b hdlgen.Expr) hdlgen.Expr {
+	if raw.Width() <= w {
+		return subFloor(c, minU(raw.ZExt(w), b))
+	}
+	over := raw.Slice(raw.Width()-1, w).Any()
+	lo := raw.Trunc(w)
+	useLo := over.Not().And(lo.Lt(b))
+	return hdlgen.Mux(useLo, subFloor(c, lo), subFloor(c, b))
+}
+
 // satAdd is a + b saturating at the width of a (b no wider than a).
 func satAdd(a, b hdlgen.Expr) hdlgen.Expr { return a.AddSat(b.ZExt(a.Width())) }
 

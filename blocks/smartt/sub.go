@@ -61,15 +61,21 @@ func quickAdapt(p Params, d Derived, in qaIn, prefix string, cut cutFn) qaOut {
 	cw, bw := p.cw(), p.cntW()
 	// the window has ended unless its end lies 1..TrttQ units ahead; with
 	// ZeroStampExpired a 0 stamp is "never": long past
-	roll := windowOpen(p, d, in.nowq, in.end, prefix).Not().Named(prefix + "roll")
+	// the decision ends a stage: the window's product and its clamp come
+	// later anyway, and the word's QuickAdapt fields it selects are written
+	// back at the end
+	roll0 := windowOpen(p, d, in.nowq, in.end, prefix).Not().Named(prefix + "roll")
 	asked := in.trigger.Or(in.extra).And(in.end.Any()).Named(prefix + "asked")
-	fire := roll.And(asked).Named(prefix + "fire")
+	fire := cut(prefix+"fire", roll0.And(asked).Named(prefix+"fire"))
+	roll := cut(prefix+"roll", roll0)
 	// acked counts units of 2^ByteShift bytes
 	ackedBytes := in.acked
 	if p.ByteShift > 0 {
 		ackedBytes = hdlgen.Cat(in.acked, cst(p.ByteShift, 0)).Named(prefix + "acked_bytes")
 	}
-	base := maxU(ackedBytes, cst(ackedBytes.Width(), uint64(p.Net.MTU))).Named(prefix + "base")
+	// max(acked, MTU) from a register of its own: the multiplier's stage
+	// holds the multiplier only
+	base := cut(prefix+"base", maxU(ackedBytes, cst(ackedBytes.Width(), uint64(p.Net.MTU))).Named(prefix+"base"))
 	scaled := mul(cut, prefix+"scaled", base, cst(17, d.QaScale))
 	shift := 16 - p.F
 	var qc hdlgen.Expr
@@ -157,10 +163,17 @@ func WaitToDecrease(p Params) *hdlgen.Module {
 	avgOut := m.Output("avg_out", WtdW, "avg_wtd after the ACK")
 	can := m.Output("can_decrease", 1, "avg_wtd after the ACK >= 0.25")
 	step := uint64(1<<WtdW) >> uint(p.WtdShift)
-	decayed := avg.ZExt(WtdW + 1).Sub(avg.Shr(p.WtdShift).ZExt(WtdW + 1))
+	decayed := avg.ZExt(WtdW + 1).Sub(avg.Shr(p.WtdShift).ZExt(WtdW + 1)).Named("decayed")
 	sum := decayed.Add(hdlgen.Mux(ecn, cst(WtdW+1, step), cst(WtdW+1, 0))).Named("sum")
 	next := hdlgen.Mux(sum.Bit(WtdW), hdlgen.Ones(WtdW), sum.Trunc(WtdW)).Named("next")
 	m.Assign(avgOut, next)
-	m.Assign(can, next.Ge(cst(WtdW, d.WtdThresh)))
+	// next >= threshold, decided on the decayed value beside the ECN add:
+	// the sum saturates only above every threshold of WtdW bits, so
+	// next >= T iff decayed + (ecn ? step : 0) >= T
+	geAfterMark := hdlgen.True()
+	if d.WtdThresh > step {
+		geAfterMark = decayed.Ge(cst(WtdW+1, d.WtdThresh-step))
+	}
+	m.Assign(can, hdlgen.Mux(ecn, geAfterMark, decayed.Ge(cst(WtdW+1, d.WtdThresh))).Named("can"))
 	return m
 }

@@ -69,7 +69,10 @@ func windowOpen(p Params, d Derived, nowq, end hdlgen.Expr, prefix string) hdlge
 	} else {
 		lo := nowq.Add(cst(p.StampW, 1)).Named(prefix + "win_lo")
 		hi := nowq.Add(cst(p.StampW, d.TrttQ)).Named(prefix + "win_hi")
-		wraps := hi.Lt(lo).Named(prefix + "win_wraps")
+		// hi < lo: nowq + TrttQ passes 2^StampW while nowq + 1 does not,
+		// tested on nowq itself beside the two adds
+		top := uint64(1)<<uint(p.StampW) - 1
+		wraps := nowq.Ge(cst(p.StampW, top+1-d.TrttQ)).And(nowq.Ne(cst(p.StampW, top))).Named(prefix + "win_wraps")
 		aboveLo, belowHi := end.Ge(lo), end.Le(hi)
 		open = hdlgen.Mux(wraps, aboveLo.Or(belowHi), aboveLo.And(belowHi)).Named(prefix + "win_open")
 	}
@@ -246,10 +249,11 @@ func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st con
 		downDelta := rtt.Sub(trttR).Named("rtt_minus_trtt") // valid when rtt > trtt
 		mdDs := mul(st.Cut, "md_ds", downDelta, size)
 		mdNum := mul(st.Cut, "md_num", mdDs, cst(bitsFor(d.KMd), d.KMd))
-		mdDec := minSat(divRTT.div(mdNum, "md_raw"), cw, sizeC).Named("md_dec")
+
 		// the decreased window from a register: a multiplier's stage holds
 		// the multiplier and its routing only
-		cMD := fd(st.Cut("c_md", subFloor(c, mdDec).Named("c_md")), "c_md_fd")
+		// c - md_dec, md_dec = min(MD step saturated, the packet's size)
+		cMD := fd(st.Cut("c_md", subMinSatFloor(c, divRTT.div(mdNum, "md_raw"), cw, sizeC).Named("c_md")), "c_md_fd")
 		cFD := fd(c, "c_fd")
 		cFI := c.ZExt(cw + 1).Add(fiOnC.ZExt(cw + 1)).Named("c_fi")
 		cMI := c.ZExt(cw + 1).Add(miInc.ZExt(cw + 1)).Named("c_mi")

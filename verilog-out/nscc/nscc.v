@@ -278,12 +278,6 @@ reg  s4_t_2_reg;  // stage 4 copy of t
 wire s4_t_2_next;
 reg  [14:0] s5_acked1_reg;  // stage 5 copy of acked1
 wire [14:0] s5_acked1_next;
-reg  [34:0] s6_qa_scaled_pp00_reg;  // stage 6 copy of qa_scaled_pp00
-wire [34:0] s6_qa_scaled_pp00_next;
-reg  [19:0] s6_qa_scaled_pp10_reg;  // stage 6 copy of qa_scaled_pp10
-wire [19:0] s6_qa_scaled_pp10_next;
-reg  [37:0] s7_qa_scaled_reg;  // stage 7 copy of qa_scaled
-wire [37:0] s7_qa_scaled_next;
 reg  [10:0] s2_qa_win_lo_reg;  // stage 2 copy of qa_win_lo
 wire [10:0] s2_qa_win_lo_next;
 reg  [10:0] s3_qa_win_lo_reg;  // stage 3 copy of qa_win_lo
@@ -308,6 +302,18 @@ reg  s3_t_3_reg;  // stage 3 copy of t
 wire s3_t_3_next;
 reg  s4_t_3_reg;  // stage 4 copy of t
 wire s4_t_3_next;
+reg  s5_qa_fire_reg;  // stage 5 copy of qa_fire
+wire s5_qa_fire_next;
+reg  s5_qa_roll_reg;  // stage 5 copy of qa_roll
+wire s5_qa_roll_next;
+reg  [20:0] s6_qa_base_reg;  // stage 6 copy of qa_base
+wire [20:0] s6_qa_base_next;
+reg  [34:0] s7_qa_scaled_pp00_reg;  // stage 7 copy of qa_scaled_pp00
+wire [34:0] s7_qa_scaled_pp00_next;
+reg  [19:0] s7_qa_scaled_pp10_reg;  // stage 7 copy of qa_scaled_pp10
+wire [19:0] s7_qa_scaled_pp10_next;
+reg  [37:0] s8_qa_scaled_reg;  // stage 8 copy of qa_scaled
+wire [37:0] s8_qa_scaled_next;
 reg  [15:0] s2_t_4_reg;  // stage 2 copy of t
 wire [15:0] s2_t_4_next;
 reg  [15:0] s3_t_4_reg;  // stage 3 copy of t
@@ -332,20 +338,22 @@ reg  s3_is_loss_reg;  // stage 3 copy of is_loss
 wire s3_is_loss_next;
 reg  s4_is_loss_reg;  // stage 4 copy of is_loss
 wire s4_is_loss_next;
-reg  s5_qa_fire_reg;  // stage 5 copy of qa_fire
-wire s5_qa_fire_next;
 reg  s6_qa_fire_reg;  // stage 6 copy of qa_fire
 wire s6_qa_fire_next;
 reg  s7_qa_fire_reg;  // stage 7 copy of qa_fire
 wire s7_qa_fire_next;
+reg  s8_qa_fire_reg;  // stage 8 copy of qa_fire
+wire s8_qa_fire_next;
 reg  [23:0] s5_t_reg;  // stage 5 copy of t
 wire [23:0] s5_t_next;
 reg  [23:0] s6_t_reg;  // stage 6 copy of t
 wire [23:0] s6_t_next;
 reg  [23:0] s7_t_reg;  // stage 7 copy of t
 wire [23:0] s7_t_next;
-reg  [23:0] s8_c_qa_reg;  // stage 8 copy of c_qa
-wire [23:0] s8_c_qa_next;
+reg  [23:0] s8_t_reg;  // stage 8 copy of t
+wire [23:0] s8_t_next;
+reg  [23:0] s9_c_qa_reg;  // stage 9 copy of c_qa
+wire [23:0] s9_c_qa_next;
 reg  [15:0] s2_t_7_reg;  // stage 2 copy of t
 wire [15:0] s2_t_7_next;
 reg  [15:0] s3_t_7_reg;  // stage 3 copy of t
@@ -360,6 +368,8 @@ reg  [14:0] s7_fi_count_sum_reg;  // stage 7 copy of fi_count_sum
 wire [14:0] s7_fi_count_sum_next;
 reg  [14:0] s8_fi_count_sum_reg;  // stage 8 copy of fi_count_sum
 wire [14:0] s8_fi_count_sum_next;
+reg  [14:0] s9_fi_count_sum_reg;  // stage 9 copy of fi_count_sum
+wire [14:0] s9_fi_count_sum_next;
 reg  s5_cur_increase_reg;  // stage 5 copy of cur_increase
 wire s5_cur_increase_next;
 reg  s6_cur_increase_reg;  // stage 6 copy of cur_increase
@@ -368,6 +378,8 @@ reg  s7_cur_increase_reg;  // stage 7 copy of cur_increase
 wire s7_cur_increase_next;
 reg  s8_cur_increase_reg;  // stage 8 copy of cur_increase
 wire s8_cur_increase_next;
+reg  s9_cur_increase_reg;  // stage 9 copy of cur_increase
+wire s9_cur_increase_next;
 reg  s2_fi_uncongested_reg;  // stage 2 copy of fi_uncongested
 wire s2_fi_uncongested_next;
 reg  s3_fi_uncongested_reg;  // stage 3 copy of fi_uncongested
@@ -382,8 +394,10 @@ reg  s7_fi_uncongested_reg;  // stage 7 copy of fi_uncongested
 wire s7_fi_uncongested_next;
 reg  s8_fi_uncongested_reg;  // stage 8 copy of fi_uncongested
 wire s8_fi_uncongested_next;
-reg  s9_fi_fire_reg;  // stage 9 copy of fi_fire
-wire s9_fi_fire_next;
+reg  s9_fi_uncongested_reg;  // stage 9 copy of fi_uncongested
+wire s9_fi_uncongested_next;
+reg  s10_fi_fire_reg;  // stage 10 copy of fi_fire
+wire s10_fi_fire_next;
 reg  [4:0] s5_recip_c_lead_reg;  // stage 5 copy of recip_c_lead
 wire [4:0] s5_recip_c_lead_next;
 reg  [9:0] s5_t_2_reg;  // stage 5 copy of t
@@ -506,8 +520,8 @@ reg  [28:0] s6_t_2_reg;  // stage 6 copy of t
 wire [28:0] s6_t_2_next;
 reg  [28:0] s7_t_2_reg;  // stage 7 copy of t
 wire [28:0] s7_t_2_next;
-reg  [28:0] s8_t_reg;  // stage 8 copy of t
-wire [28:0] s8_t_next;
+reg  [28:0] s8_t_2_reg;  // stage 8 copy of t
+wire [28:0] s8_t_2_next;
 `ifdef NICGEN_ECP5
 wire [28:0] s9_mi_base_prod_pp00_reg;  // stage 9 copy of mi_base_prod_pp00 (MULT18X18D output register)
 `else
@@ -522,8 +536,8 @@ reg  [28:0] s6_t_3_reg;  // stage 6 copy of t
 wire [28:0] s6_t_3_next;
 reg  [28:0] s7_t_3_reg;  // stage 7 copy of t
 wire [28:0] s7_t_3_next;
-reg  [28:0] s8_t_2_reg;  // stage 8 copy of t
-wire [28:0] s8_t_2_next;
+reg  [28:0] s8_t_3_reg;  // stage 8 copy of t
+wire [28:0] s8_t_3_next;
 `ifdef NICGEN_ECP5
 wire [28:0] s9_mi_base_prod_pp10_reg;  // stage 9 copy of mi_base_prod_pp10 (MULT18X18D output register)
 `else
@@ -536,8 +550,8 @@ reg  [1:0] s6_t_4_reg;  // stage 6 copy of t
 wire [1:0] s6_t_4_next;
 reg  [1:0] s7_t_4_reg;  // stage 7 copy of t
 wire [1:0] s7_t_4_next;
-reg  [1:0] s8_t_3_reg;  // stage 8 copy of t
-wire [1:0] s8_t_3_next;
+reg  [1:0] s8_t_4_reg;  // stage 8 copy of t
+wire [1:0] s8_t_4_next;
 reg  [1:0] s9_t_reg;  // stage 9 copy of t
 wire [1:0] s9_t_next;
 reg  [1:0] s10_t_reg;  // stage 10 copy of t
@@ -548,8 +562,8 @@ reg  [2:0] s6_t_5_reg;  // stage 6 copy of t
 wire [2:0] s6_t_5_next;
 reg  [2:0] s7_t_5_reg;  // stage 7 copy of t
 wire [2:0] s7_t_5_next;
-reg  [2:0] s8_t_4_reg;  // stage 8 copy of t
-wire [2:0] s8_t_4_next;
+reg  [2:0] s8_t_5_reg;  // stage 8 copy of t
+wire [2:0] s8_t_5_next;
 reg  [2:0] s9_t_2_reg;  // stage 9 copy of t
 wire [2:0] s9_t_2_next;
 reg  [2:0] s10_t_2_reg;  // stage 10 copy of t
@@ -570,8 +584,8 @@ reg  [35:0] s6_t_6_reg;  // stage 6 copy of t
 wire [35:0] s6_t_6_next;
 reg  [35:0] s7_t_6_reg;  // stage 7 copy of t
 wire [35:0] s7_t_6_next;
-reg  [35:0] s8_t_5_reg;  // stage 8 copy of t
-wire [35:0] s8_t_5_next;
+reg  [35:0] s8_t_6_reg;  // stage 8 copy of t
+wire [35:0] s8_t_6_next;
 reg  [35:0] s9_t_3_reg;  // stage 9 copy of t
 wire [35:0] s9_t_3_next;
 reg  [35:0] s10_t_3_reg;  // stage 10 copy of t
@@ -598,8 +612,8 @@ reg  [19:0] s6_t_7_reg;  // stage 6 copy of t
 wire [19:0] s6_t_7_next;
 reg  [19:0] s7_t_7_reg;  // stage 7 copy of t
 wire [19:0] s7_t_7_next;
-reg  [19:0] s8_t_6_reg;  // stage 8 copy of t
-wire [19:0] s8_t_6_next;
+reg  [19:0] s8_t_7_reg;  // stage 8 copy of t
+wire [19:0] s8_t_7_next;
 reg  [19:0] s9_t_4_reg;  // stage 9 copy of t
 wire [19:0] s9_t_4_next;
 reg  [19:0] s10_t_4_reg;  // stage 10 copy of t
@@ -626,8 +640,8 @@ reg  [35:0] s6_t_8_reg;  // stage 6 copy of t
 wire [35:0] s6_t_8_next;
 reg  [35:0] s7_t_8_reg;  // stage 7 copy of t
 wire [35:0] s7_t_8_next;
-reg  [35:0] s8_t_7_reg;  // stage 8 copy of t
-wire [35:0] s8_t_7_next;
+reg  [35:0] s8_t_8_reg;  // stage 8 copy of t
+wire [35:0] s8_t_8_next;
 reg  [35:0] s9_t_5_reg;  // stage 9 copy of t
 wire [35:0] s9_t_5_next;
 reg  [35:0] s10_t_5_reg;  // stage 10 copy of t
@@ -654,8 +668,8 @@ reg  [19:0] s6_t_9_reg;  // stage 6 copy of t
 wire [19:0] s6_t_9_next;
 reg  [19:0] s7_t_9_reg;  // stage 7 copy of t
 wire [19:0] s7_t_9_next;
-reg  [19:0] s8_t_8_reg;  // stage 8 copy of t
-wire [19:0] s8_t_8_next;
+reg  [19:0] s8_t_9_reg;  // stage 8 copy of t
+wire [19:0] s8_t_9_next;
 reg  [19:0] s9_t_6_reg;  // stage 9 copy of t
 wire [19:0] s9_t_6_next;
 reg  [19:0] s10_t_6_reg;  // stage 10 copy of t
@@ -676,8 +690,8 @@ reg  [28:0] s6_t_10_reg;  // stage 6 copy of t
 wire [28:0] s6_t_10_next;
 reg  [28:0] s7_t_10_reg;  // stage 7 copy of t
 wire [28:0] s7_t_10_next;
-reg  [28:0] s8_t_9_reg;  // stage 8 copy of t
-wire [28:0] s8_t_9_next;
+reg  [28:0] s8_t_10_reg;  // stage 8 copy of t
+wire [28:0] s8_t_10_next;
 reg  [28:0] s9_t_7_reg;  // stage 9 copy of t
 wire [28:0] s9_t_7_next;
 reg  [28:0] s10_t_7_reg;  // stage 10 copy of t
@@ -700,8 +714,8 @@ reg  [28:0] s6_t_11_reg;  // stage 6 copy of t
 wire [28:0] s6_t_11_next;
 reg  [28:0] s7_t_11_reg;  // stage 7 copy of t
 wire [28:0] s7_t_11_next;
-reg  [28:0] s8_t_10_reg;  // stage 8 copy of t
-wire [28:0] s8_t_10_next;
+reg  [28:0] s8_t_11_reg;  // stage 8 copy of t
+wire [28:0] s8_t_11_next;
 reg  [28:0] s9_t_8_reg;  // stage 9 copy of t
 wire [28:0] s9_t_8_next;
 reg  [28:0] s10_t_8_reg;  // stage 10 copy of t
@@ -724,8 +738,8 @@ reg  [28:0] s6_t_12_reg;  // stage 6 copy of t
 wire [28:0] s6_t_12_next;
 reg  [28:0] s7_t_12_reg;  // stage 7 copy of t
 wire [28:0] s7_t_12_next;
-reg  [28:0] s8_t_11_reg;  // stage 8 copy of t
-wire [28:0] s8_t_11_next;
+reg  [28:0] s8_t_12_reg;  // stage 8 copy of t
+wire [28:0] s8_t_12_next;
 reg  [28:0] s9_t_9_reg;  // stage 9 copy of t
 wire [28:0] s9_t_9_next;
 reg  [28:0] s10_t_9_reg;  // stage 10 copy of t
@@ -748,8 +762,8 @@ reg  [12:0] s6_t_13_reg;  // stage 6 copy of t
 wire [12:0] s6_t_13_next;
 reg  [12:0] s7_t_13_reg;  // stage 7 copy of t
 wire [12:0] s7_t_13_next;
-reg  [12:0] s8_t_12_reg;  // stage 8 copy of t
-wire [12:0] s8_t_12_next;
+reg  [12:0] s8_t_13_reg;  // stage 8 copy of t
+wire [12:0] s8_t_13_next;
 reg  [12:0] s9_t_10_reg;  // stage 9 copy of t
 wire [12:0] s9_t_10_next;
 reg  [12:0] s10_t_10_reg;  // stage 10 copy of t
@@ -780,8 +794,8 @@ reg  [1:0] s6_t_14_reg;  // stage 6 copy of t
 wire [1:0] s6_t_14_next;
 reg  [1:0] s7_t_14_reg;  // stage 7 copy of t
 wire [1:0] s7_t_14_next;
-reg  [1:0] s8_t_13_reg;  // stage 8 copy of t
-wire [1:0] s8_t_13_next;
+reg  [1:0] s8_t_14_reg;  // stage 8 copy of t
+wire [1:0] s8_t_14_next;
 reg  [1:0] s9_t_11_reg;  // stage 9 copy of t
 wire [1:0] s9_t_11_next;
 reg  [1:0] s10_t_11_reg;  // stage 10 copy of t
@@ -810,8 +824,8 @@ reg  [2:0] s6_t_15_reg;  // stage 6 copy of t
 wire [2:0] s6_t_15_next;
 reg  [2:0] s7_t_15_reg;  // stage 7 copy of t
 wire [2:0] s7_t_15_next;
-reg  [2:0] s8_t_14_reg;  // stage 8 copy of t
-wire [2:0] s8_t_14_next;
+reg  [2:0] s8_t_15_reg;  // stage 8 copy of t
+wire [2:0] s8_t_15_next;
 reg  [2:0] s9_t_12_reg;  // stage 9 copy of t
 wire [2:0] s9_t_12_next;
 reg  [2:0] s10_t_12_reg;  // stage 10 copy of t
@@ -886,8 +900,8 @@ reg  [28:0] s6_t_16_reg;  // stage 6 copy of t
 wire [28:0] s6_t_16_next;
 reg  [28:0] s7_t_16_reg;  // stage 7 copy of t
 wire [28:0] s7_t_16_next;
-reg  [28:0] s8_t_15_reg;  // stage 8 copy of t
-wire [28:0] s8_t_15_next;
+reg  [28:0] s8_t_16_reg;  // stage 8 copy of t
+wire [28:0] s8_t_16_next;
 `ifdef NICGEN_ECP5
 wire [28:0] s9_fi_c_prod_pp00_reg;  // stage 9 copy of fi_c_prod_pp00 (MULT18X18D output register)
 `else
@@ -902,8 +916,8 @@ reg  [25:0] s6_t_17_reg;  // stage 6 copy of t
 wire [25:0] s6_t_17_next;
 reg  [25:0] s7_t_17_reg;  // stage 7 copy of t
 wire [25:0] s7_t_17_next;
-reg  [25:0] s8_t_16_reg;  // stage 8 copy of t
-wire [25:0] s8_t_16_next;
+reg  [25:0] s8_t_17_reg;  // stage 8 copy of t
+wire [25:0] s8_t_17_next;
 `ifdef NICGEN_ECP5
 wire [25:0] s9_fi_c_prod_pp10_reg;  // stage 9 copy of fi_c_prod_pp10 (MULT18X18D output register)
 `else
@@ -916,8 +930,8 @@ reg  [1:0] s6_t_18_reg;  // stage 6 copy of t
 wire [1:0] s6_t_18_next;
 reg  [1:0] s7_t_18_reg;  // stage 7 copy of t
 wire [1:0] s7_t_18_next;
-reg  [1:0] s8_t_17_reg;  // stage 8 copy of t
-wire [1:0] s8_t_17_next;
+reg  [1:0] s8_t_18_reg;  // stage 8 copy of t
+wire [1:0] s8_t_18_next;
 reg  [1:0] s9_t_13_reg;  // stage 9 copy of t
 wire [1:0] s9_t_13_next;
 reg  [1:0] s10_t_13_reg;  // stage 10 copy of t
@@ -928,8 +942,8 @@ reg  [2:0] s6_t_19_reg;  // stage 6 copy of t
 wire [2:0] s6_t_19_next;
 reg  [2:0] s7_t_19_reg;  // stage 7 copy of t
 wire [2:0] s7_t_19_next;
-reg  [2:0] s8_t_18_reg;  // stage 8 copy of t
-wire [2:0] s8_t_18_next;
+reg  [2:0] s8_t_19_reg;  // stage 8 copy of t
+wire [2:0] s8_t_19_next;
 reg  [2:0] s9_t_14_reg;  // stage 9 copy of t
 wire [2:0] s9_t_14_next;
 reg  [2:0] s10_t_14_reg;  // stage 10 copy of t
@@ -1066,8 +1080,8 @@ reg  [54:0] s11_md_frac_prod_reg;  // stage 11 copy of md_frac_prod
 wire [54:0] s11_md_frac_prod_next;
 reg  [1:0] s7_t_20_reg;  // stage 7 copy of t
 wire [1:0] s7_t_20_next;
-reg  [1:0] s8_t_19_reg;  // stage 8 copy of t
-wire [1:0] s8_t_19_next;
+reg  [1:0] s8_t_20_reg;  // stage 8 copy of t
+wire [1:0] s8_t_20_next;
 reg  [1:0] s9_t_18_reg;  // stage 9 copy of t
 wire [1:0] s9_t_18_next;
 reg  [1:0] s10_t_15_reg;  // stage 10 copy of t
@@ -1078,8 +1092,8 @@ reg  [50:0] s12_md_frac_coarse_reg;  // stage 12 copy of md_frac_coarse
 wire [50:0] s12_md_frac_coarse_next;
 reg  [2:0] s7_t_21_reg;  // stage 7 copy of t
 wire [2:0] s7_t_21_next;
-reg  [2:0] s8_t_20_reg;  // stage 8 copy of t
-wire [2:0] s8_t_20_next;
+reg  [2:0] s8_t_21_reg;  // stage 8 copy of t
+wire [2:0] s8_t_21_next;
 reg  [2:0] s9_t_19_reg;  // stage 9 copy of t
 wire [2:0] s9_t_19_next;
 reg  [2:0] s10_t_16_reg;  // stage 10 copy of t
@@ -1116,8 +1130,8 @@ reg  [23:0] s6_t_43_reg;  // stage 6 copy of t
 wire [23:0] s6_t_43_next;
 reg  [23:0] s7_t_22_reg;  // stage 7 copy of t
 wire [23:0] s7_t_22_next;
-reg  [23:0] s8_t_21_reg;  // stage 8 copy of t
-wire [23:0] s8_t_21_next;
+reg  [23:0] s8_t_22_reg;  // stage 8 copy of t
+wire [23:0] s8_t_22_next;
 reg  [23:0] s9_t_20_reg;  // stage 9 copy of t
 wire [23:0] s9_t_20_next;
 reg  [23:0] s10_t_17_reg;  // stage 10 copy of t
@@ -1264,8 +1278,8 @@ reg  [20:0] s6_t_44_reg;  // stage 6 copy of t
 wire [20:0] s6_t_44_next;
 reg  [20:0] s7_t_23_reg;  // stage 7 copy of t
 wire [20:0] s7_t_23_next;
-reg  [20:0] s8_t_22_reg;  // stage 8 copy of t
-wire [20:0] s8_t_22_next;
+reg  [20:0] s8_t_23_reg;  // stage 8 copy of t
+wire [20:0] s8_t_23_next;
 reg  [20:0] s9_t_21_reg;  // stage 9 copy of t
 wire [20:0] s9_t_21_next;
 reg  [20:0] s10_t_18_reg;  // stage 10 copy of t
@@ -1302,8 +1316,8 @@ reg  s6_t_45_reg;  // stage 6 copy of t
 wire s6_t_45_next;
 reg  s7_t_24_reg;  // stage 7 copy of t
 wire s7_t_24_next;
-reg  s8_t_23_reg;  // stage 8 copy of t
-wire s8_t_23_next;
+reg  s8_t_24_reg;  // stage 8 copy of t
+wire s8_t_24_next;
 reg  s9_t_22_reg;  // stage 9 copy of t
 wire s9_t_22_next;
 reg  s10_t_19_reg;  // stage 10 copy of t
@@ -1420,18 +1434,24 @@ reg  [24:0] s21_t_2_reg;  // stage 21 copy of t
 wire [24:0] s21_t_2_next;
 reg  [24:0] s22_core_c_reg;  // stage 22 copy of core_c
 wire [24:0] s22_core_c_next;
+reg  s5_qa_called_reg;  // stage 5 copy of qa_called
+wire s5_qa_called_next;
 reg  s2_t_35_reg;  // stage 2 copy of t
 wire s2_t_35_next;
 reg  s3_t_18_reg;  // stage 3 copy of t
 wire s3_t_18_next;
 reg  s4_t_22_reg;  // stage 4 copy of t
 wire s4_t_22_next;
+reg  s5_t_43_reg;  // stage 5 copy of t
+wire s5_t_43_next;
 reg  s2_t_36_reg;  // stage 2 copy of t
 wire s2_t_36_next;
 reg  s3_t_19_reg;  // stage 3 copy of t
 wire s3_t_19_next;
 reg  s4_t_23_reg;  // stage 4 copy of t
 wire s4_t_23_next;
+reg  s5_t_44_reg;  // stage 5 copy of t
+wire s5_t_44_next;
 reg  s5_ack_run_reg;  // stage 5 copy of ack_run
 wire s5_ack_run_next;
 reg  s6_ack_run_reg;  // stage 6 copy of ack_run
@@ -1442,8 +1462,8 @@ reg  s8_ack_run_reg;  // stage 8 copy of ack_run
 wire s8_ack_run_next;
 reg  s9_ack_run_reg;  // stage 9 copy of ack_run
 wire s9_ack_run_next;
-reg  s5_qa_fired_nscc_reg;  // stage 5 copy of qa_fired_nscc
-wire s5_qa_fired_nscc_next;
+reg  s10_ack_run_reg;  // stage 10 copy of ack_run
+wire s10_ack_run_next;
 reg  s6_qa_fired_nscc_reg;  // stage 6 copy of qa_fired_nscc
 wire s6_qa_fired_nscc_next;
 reg  s7_qa_fired_nscc_reg;  // stage 7 copy of qa_fired_nscc
@@ -1452,14 +1472,14 @@ reg  s8_qa_fired_nscc_reg;  // stage 8 copy of qa_fired_nscc
 wire s8_qa_fired_nscc_next;
 reg  s9_qa_fired_nscc_reg;  // stage 9 copy of qa_fired_nscc
 wire s9_qa_fired_nscc_next;
-reg  [24:0] s9_t_23_reg;  // stage 9 copy of t
-wire [24:0] s9_t_23_next;
-reg  [24:0] s9_t_24_reg;  // stage 9 copy of t
-wire [24:0] s9_t_24_next;
-reg  [24:0] s9_t_25_reg;  // stage 9 copy of t
-wire [24:0] s9_t_25_next;
-reg  s10_early_reg;  // stage 10 copy of early
-wire s10_early_next;
+reg  s10_qa_fired_nscc_reg;  // stage 10 copy of qa_fired_nscc
+wire s10_qa_fired_nscc_next;
+reg  [24:0] s10_t_20_reg;  // stage 10 copy of t
+wire [24:0] s10_t_20_next;
+reg  [24:0] s10_t_21_reg;  // stage 10 copy of t
+wire [24:0] s10_t_21_next;
+reg  [24:0] s10_t_22_reg;  // stage 10 copy of t
+wire [24:0] s10_t_22_next;
 reg  s11_early_reg;  // stage 11 copy of early
 wire s11_early_next;
 reg  s12_early_reg;  // stage 12 copy of early
@@ -1484,8 +1504,6 @@ reg  s21_early_reg;  // stage 21 copy of early
 wire s21_early_next;
 reg  s22_early_reg;  // stage 22 copy of early
 wire s22_early_next;
-reg  [24:0] s10_c_early_reg;  // stage 10 copy of c_early
-wire [24:0] s10_c_early_next;
 reg  [24:0] s11_c_early_reg;  // stage 11 copy of c_early
 wire [24:0] s11_c_early_next;
 reg  [24:0] s12_c_early_reg;  // stage 12 copy of c_early
@@ -1524,6 +1542,8 @@ reg  [10:0] s8_nowq_reg;  // stage 8 copy of nowq
 wire [10:0] s8_nowq_next;
 reg  [10:0] s9_nowq_reg;  // stage 9 copy of nowq
 wire [10:0] s9_nowq_next;
+reg  [10:0] s10_nowq_reg;  // stage 10 copy of nowq
+wire [10:0] s10_nowq_next;
 reg  [10:0] s5_cur_last_adj_reg;  // stage 5 copy of cur_last_adj
 wire [10:0] s5_cur_last_adj_next;
 reg  [10:0] s6_cur_last_adj_reg;  // stage 6 copy of cur_last_adj
@@ -1534,16 +1554,20 @@ reg  [10:0] s8_cur_last_adj_reg;  // stage 8 copy of cur_last_adj
 wire [10:0] s8_cur_last_adj_next;
 reg  [10:0] s9_cur_last_adj_reg;  // stage 9 copy of cur_last_adj
 wire [10:0] s9_cur_last_adj_next;
-reg  [9:0] s5_t_43_reg;  // stage 5 copy of t
-wire [9:0] s5_t_43_next;
+reg  [10:0] s10_cur_last_adj_reg;  // stage 10 copy of cur_last_adj
+wire [10:0] s10_cur_last_adj_next;
+reg  [9:0] s5_t_45_reg;  // stage 5 copy of t
+wire [9:0] s5_t_45_next;
 reg  [9:0] s6_t_46_reg;  // stage 6 copy of t
 wire [9:0] s6_t_46_next;
 reg  [9:0] s7_t_25_reg;  // stage 7 copy of t
 wire [9:0] s7_t_25_next;
-reg  [9:0] s8_t_24_reg;  // stage 8 copy of t
-wire [9:0] s8_t_24_next;
-reg  [9:0] s9_t_26_reg;  // stage 9 copy of t
-wire [9:0] s9_t_26_next;
+reg  [9:0] s8_t_25_reg;  // stage 8 copy of t
+wire [9:0] s8_t_25_next;
+reg  [9:0] s9_t_23_reg;  // stage 9 copy of t
+wire [9:0] s9_t_23_next;
+reg  [9:0] s10_t_23_reg;  // stage 10 copy of t
+wire [9:0] s10_t_23_next;
 reg  [9:0] s5_cur_recv_reg;  // stage 5 copy of cur_recv
 wire [9:0] s5_cur_recv_next;
 reg  [9:0] s6_cur_recv_reg;  // stage 6 copy of cur_recv
@@ -1554,8 +1578,8 @@ reg  [9:0] s8_cur_recv_reg;  // stage 8 copy of cur_recv
 wire [9:0] s8_cur_recv_next;
 reg  [9:0] s9_cur_recv_reg;  // stage 9 copy of cur_recv
 wire [9:0] s9_cur_recv_next;
-reg  s10_core_step_reg;  // stage 10 copy of core_step
-wire s10_core_step_next;
+reg  [9:0] s10_cur_recv_reg;  // stage 10 copy of cur_recv
+wire [9:0] s10_cur_recv_next;
 reg  s11_core_step_reg;  // stage 11 copy of core_step
 wire s11_core_step_next;
 reg  s12_core_step_reg;  // stage 12 copy of core_step
@@ -1580,8 +1604,6 @@ reg  s21_core_step_reg;  // stage 21 copy of core_step
 wire s21_core_step_next;
 reg  [19:0] s21_cur_inc_reg;  // stage 21 copy of cur_inc
 wire [19:0] s21_cur_inc_next;
-reg  s10_qa_fired_nscc_reg;  // stage 10 copy of qa_fired_nscc
-wire s10_qa_fired_nscc_next;
 reg  s11_qa_fired_nscc_reg;  // stage 11 copy of qa_fired_nscc
 wire s11_qa_fired_nscc_next;
 reg  s12_qa_fired_nscc_reg;  // stage 12 copy of qa_fired_nscc
@@ -1614,10 +1636,12 @@ reg  [10:0] s8_cur_last_md_reg;  // stage 8 copy of cur_last_md
 wire [10:0] s8_cur_last_md_next;
 reg  [10:0] s9_cur_last_md_reg;  // stage 9 copy of cur_last_md
 wire [10:0] s9_cur_last_md_next;
+reg  [10:0] s10_cur_last_md_reg;  // stage 10 copy of cur_last_md
+wire [10:0] s10_cur_last_md_next;
 reg  [15:0] s5_cur_avg_rtt_reg;  // stage 5 copy of cur_avg_rtt
 wire [15:0] s5_cur_avg_rtt_next;
-reg  s9_cur_increase_reg;  // stage 9 copy of cur_increase
-wire s9_cur_increase_next;
+reg  s10_cur_increase_reg;  // stage 10 copy of cur_increase
+wire s10_cur_increase_next;
 reg  s2_t_37_reg;  // stage 2 copy of t
 wire s2_t_37_next;
 reg  s3_t_20_reg;  // stage 3 copy of t
@@ -1630,22 +1654,34 @@ reg  s3_t_21_reg;  // stage 3 copy of t
 wire s3_t_21_next;
 reg  s4_t_25_reg;  // stage 4 copy of t
 wire s4_t_25_next;
+reg  s5_t_46_reg;  // stage 5 copy of t
+wire s5_t_46_next;
+reg  s5_qa_used_nscc_reg;  // stage 5 copy of qa_used_nscc
+wire s5_qa_used_nscc_next;
+reg  s5_t_47_reg;  // stage 5 copy of t
+wire s5_t_47_next;
 reg  [10:0] s2_t_39_reg;  // stage 2 copy of t
 wire [10:0] s2_t_39_next;
 reg  [10:0] s3_t_22_reg;  // stage 3 copy of t
 wire [10:0] s3_t_22_next;
 reg  [10:0] s4_t_26_reg;  // stage 4 copy of t
 wire [10:0] s4_t_26_next;
+reg  [10:0] s5_t_48_reg;  // stage 5 copy of t
+wire [10:0] s5_t_48_next;
+reg  [10:0] s5_cur_win_end_reg;  // stage 5 copy of cur_win_end
+wire [10:0] s5_cur_win_end_next;
 reg  [14:0] s5_cur_count_reg;  // stage 5 copy of cur_count
 wire [14:0] s5_cur_count_next;
 reg  [14:0] s6_t_47_reg;  // stage 6 copy of t
 wire [14:0] s6_t_47_next;
 reg  [14:0] s7_t_26_reg;  // stage 7 copy of t
 wire [14:0] s7_t_26_next;
-reg  [14:0] s8_t_25_reg;  // stage 8 copy of t
-wire [14:0] s8_t_25_next;
-reg  [14:0] s9_t_27_reg;  // stage 9 copy of t
-wire [14:0] s9_t_27_next;
+reg  [14:0] s8_t_26_reg;  // stage 8 copy of t
+wire [14:0] s8_t_26_next;
+reg  [14:0] s9_t_24_reg;  // stage 9 copy of t
+wire [14:0] s9_t_24_next;
+reg  [14:0] s10_t_24_reg;  // stage 10 copy of t
+wire [14:0] s10_t_24_next;
 reg  [15:0] s2_t_40_reg;  // stage 2 copy of t
 wire [15:0] s2_t_40_next;
 reg  [15:0] s3_t_23_reg;  // stage 3 copy of t
@@ -1658,24 +1694,26 @@ reg  [14:0] s3_t_24_reg;  // stage 3 copy of t
 wire [14:0] s3_t_24_next;
 reg  [14:0] s4_t_28_reg;  // stage 4 copy of t
 wire [14:0] s4_t_28_next;
-reg  s5_qa_roll_reg;  // stage 5 copy of qa_roll
-wire s5_qa_roll_next;
-reg  s5_qa_used_nscc_reg;  // stage 5 copy of qa_used_nscc
-wire s5_qa_used_nscc_next;
+reg  [14:0] s5_t_49_reg;  // stage 5 copy of t
+wire [14:0] s5_t_49_next;
+reg  [14:0] s5_ignore_left1_reg;  // stage 5 copy of ignore_left1
+wire [14:0] s5_ignore_left1_next;
 reg  s6_qa_used_nscc_reg;  // stage 6 copy of qa_used_nscc
 wire s6_qa_used_nscc_next;
 reg  s7_qa_used_nscc_reg;  // stage 7 copy of qa_used_nscc
 wire s7_qa_used_nscc_next;
 reg  s8_qa_used_nscc_reg;  // stage 8 copy of qa_used_nscc
 wire s8_qa_used_nscc_next;
+reg  s9_qa_used_nscc_reg;  // stage 9 copy of qa_used_nscc
+wire s9_qa_used_nscc_next;
 reg  [23:0] s6_t_48_reg;  // stage 6 copy of t
 wire [23:0] s6_t_48_next;
 reg  [23:0] s7_t_27_reg;  // stage 7 copy of t
 wire [23:0] s7_t_27_next;
-reg  [23:0] s8_t_26_reg;  // stage 8 copy of t
-wire [23:0] s8_t_26_next;
-reg  s10_ack_run_reg;  // stage 10 copy of ack_run
-wire s10_ack_run_next;
+reg  [23:0] s8_t_27_reg;  // stage 8 copy of t
+wire [23:0] s8_t_27_next;
+reg  [23:0] s9_t_25_reg;  // stage 9 copy of t
+wire [23:0] s9_t_25_next;
 reg  s11_ack_run_reg;  // stage 11 copy of ack_run
 wire s11_ack_run_next;
 reg  s12_ack_run_reg;  // stage 12 copy of ack_run
@@ -1754,8 +1792,6 @@ reg  s22_is_loss_reg;  // stage 22 copy of is_loss
 wire s22_is_loss_next;
 reg  s23_is_loss_reg;  // stage 23 copy of is_loss
 wire s23_is_loss_next;
-reg  [23:0] s9_c_loss_all_reg;  // stage 9 copy of c_loss_all
-wire [23:0] s9_c_loss_all_next;
 reg  [23:0] s10_c_loss_all_reg;  // stage 10 copy of c_loss_all
 wire [23:0] s10_c_loss_all_next;
 reg  [23:0] s11_c_loss_all_reg;  // stage 11 copy of c_loss_all
@@ -1784,8 +1820,6 @@ reg  [23:0] s22_c_loss_all_reg;  // stage 22 copy of c_loss_all
 wire [23:0] s22_c_loss_all_next;
 reg  [23:0] s23_c_loss_all_reg;  // stage 23 copy of c_loss_all
 wire [23:0] s23_c_loss_all_next;
-reg  [10:0] s10_t_20_reg;  // stage 10 copy of t
-wire [10:0] s10_t_20_next;
 reg  [10:0] s11_t_18_reg;  // stage 11 copy of t
 wire [10:0] s11_t_18_next;
 reg  [10:0] s12_t_15_reg;  // stage 12 copy of t
@@ -1812,8 +1846,6 @@ reg  [10:0] s22_t_reg;  // stage 22 copy of t
 wire [10:0] s22_t_next;
 reg  [10:0] s23_t_reg;  // stage 23 copy of t
 wire [10:0] s23_t_next;
-reg  [9:0] s10_t_21_reg;  // stage 10 copy of t
-wire [9:0] s10_t_21_next;
 reg  [9:0] s11_t_19_reg;  // stage 11 copy of t
 wire [9:0] s11_t_19_next;
 reg  [9:0] s12_t_16_reg;  // stage 12 copy of t
@@ -1844,8 +1876,6 @@ reg  [19:0] s22_t_3_reg;  // stage 22 copy of t
 wire [19:0] s22_t_3_next;
 reg  [19:0] s23_t_3_reg;  // stage 23 copy of t
 wire [19:0] s23_t_3_next;
-reg  [10:0] s10_t_22_reg;  // stage 10 copy of t
-wire [10:0] s10_t_22_next;
 reg  [10:0] s11_t_20_reg;  // stage 11 copy of t
 wire [10:0] s11_t_20_next;
 reg  [10:0] s12_t_17_reg;  // stage 12 copy of t
@@ -1876,12 +1906,12 @@ reg  [15:0] s6_t_49_reg;  // stage 6 copy of t
 wire [15:0] s6_t_49_next;
 reg  [15:0] s7_t_28_reg;  // stage 7 copy of t
 wire [15:0] s7_t_28_next;
-reg  [15:0] s8_t_27_reg;  // stage 8 copy of t
-wire [15:0] s8_t_27_next;
-reg  [15:0] s9_t_28_reg;  // stage 9 copy of t
-wire [15:0] s9_t_28_next;
-reg  [15:0] s10_t_23_reg;  // stage 10 copy of t
-wire [15:0] s10_t_23_next;
+reg  [15:0] s8_t_28_reg;  // stage 8 copy of t
+wire [15:0] s8_t_28_next;
+reg  [15:0] s9_t_26_reg;  // stage 9 copy of t
+wire [15:0] s9_t_26_next;
+reg  [15:0] s10_t_25_reg;  // stage 10 copy of t
+wire [15:0] s10_t_25_next;
 reg  [15:0] s11_t_21_reg;  // stage 11 copy of t
 wire [15:0] s11_t_21_next;
 reg  [15:0] s12_t_18_reg;  // stage 12 copy of t
@@ -1908,8 +1938,6 @@ reg  [15:0] s22_t_5_reg;  // stage 22 copy of t
 wire [15:0] s22_t_5_next;
 reg  [15:0] s23_t_5_reg;  // stage 23 copy of t
 wire [15:0] s23_t_5_next;
-reg  s10_t_24_reg;  // stage 10 copy of t
-wire s10_t_24_next;
 reg  s11_t_22_reg;  // stage 11 copy of t
 wire s11_t_22_next;
 reg  s12_t_19_reg;  // stage 12 copy of t
@@ -1936,18 +1964,16 @@ reg  s22_t_6_reg;  // stage 22 copy of t
 wire s22_t_6_next;
 reg  s23_t_6_reg;  // stage 23 copy of t
 wire s23_t_6_next;
-reg  s5_t_44_reg;  // stage 5 copy of t
-wire s5_t_44_next;
 reg  s6_t_50_reg;  // stage 6 copy of t
 wire s6_t_50_next;
 reg  s7_t_29_reg;  // stage 7 copy of t
 wire s7_t_29_next;
-reg  s8_t_28_reg;  // stage 8 copy of t
-wire s8_t_28_next;
-reg  s9_t_29_reg;  // stage 9 copy of t
-wire s9_t_29_next;
-reg  s10_t_25_reg;  // stage 10 copy of t
-wire s10_t_25_next;
+reg  s8_t_29_reg;  // stage 8 copy of t
+wire s8_t_29_next;
+reg  s9_t_27_reg;  // stage 9 copy of t
+wire s9_t_27_next;
+reg  s10_t_26_reg;  // stage 10 copy of t
+wire s10_t_26_next;
 reg  s11_t_23_reg;  // stage 11 copy of t
 wire s11_t_23_next;
 reg  s12_t_20_reg;  // stage 12 copy of t
@@ -1974,18 +2000,16 @@ reg  s22_t_7_reg;  // stage 22 copy of t
 wire s22_t_7_next;
 reg  s23_t_7_reg;  // stage 23 copy of t
 wire s23_t_7_next;
-reg  [10:0] s5_t_45_reg;  // stage 5 copy of t
-wire [10:0] s5_t_45_next;
 reg  [10:0] s6_t_51_reg;  // stage 6 copy of t
 wire [10:0] s6_t_51_next;
 reg  [10:0] s7_t_30_reg;  // stage 7 copy of t
 wire [10:0] s7_t_30_next;
-reg  [10:0] s8_t_29_reg;  // stage 8 copy of t
-wire [10:0] s8_t_29_next;
-reg  [10:0] s9_t_30_reg;  // stage 9 copy of t
-wire [10:0] s9_t_30_next;
-reg  [10:0] s10_t_26_reg;  // stage 10 copy of t
-wire [10:0] s10_t_26_next;
+reg  [10:0] s8_t_30_reg;  // stage 8 copy of t
+wire [10:0] s8_t_30_next;
+reg  [10:0] s9_t_28_reg;  // stage 9 copy of t
+wire [10:0] s9_t_28_next;
+reg  [10:0] s10_t_27_reg;  // stage 10 copy of t
+wire [10:0] s10_t_27_next;
 reg  [10:0] s11_t_24_reg;  // stage 11 copy of t
 wire [10:0] s11_t_24_next;
 reg  [10:0] s12_t_21_reg;  // stage 12 copy of t
@@ -2012,8 +2036,6 @@ reg  [10:0] s22_t_8_reg;  // stage 22 copy of t
 wire [10:0] s22_t_8_next;
 reg  [10:0] s23_t_8_reg;  // stage 23 copy of t
 wire [10:0] s23_t_8_next;
-reg  [14:0] s10_t_27_reg;  // stage 10 copy of t
-wire [14:0] s10_t_27_next;
 reg  [14:0] s11_t_25_reg;  // stage 11 copy of t
 wire [14:0] s11_t_25_next;
 reg  [14:0] s12_t_22_reg;  // stage 12 copy of t
@@ -2040,16 +2062,14 @@ reg  [14:0] s22_t_9_reg;  // stage 22 copy of t
 wire [14:0] s22_t_9_next;
 reg  [14:0] s23_t_9_reg;  // stage 23 copy of t
 wire [14:0] s23_t_9_next;
-reg  [14:0] s5_t_46_reg;  // stage 5 copy of t
-wire [14:0] s5_t_46_next;
 reg  [14:0] s6_t_52_reg;  // stage 6 copy of t
 wire [14:0] s6_t_52_next;
 reg  [14:0] s7_t_31_reg;  // stage 7 copy of t
 wire [14:0] s7_t_31_next;
-reg  [14:0] s8_t_30_reg;  // stage 8 copy of t
-wire [14:0] s8_t_30_next;
-reg  [14:0] s9_t_31_reg;  // stage 9 copy of t
-wire [14:0] s9_t_31_next;
+reg  [14:0] s8_t_31_reg;  // stage 8 copy of t
+wire [14:0] s8_t_31_next;
+reg  [14:0] s9_t_29_reg;  // stage 9 copy of t
+wire [14:0] s9_t_29_next;
 reg  [14:0] s10_t_28_reg;  // stage 10 copy of t
 wire [14:0] s10_t_28_next;
 reg  [14:0] s11_t_26_reg;  // stage 11 copy of t
@@ -2082,10 +2102,10 @@ reg  [14:0] s6_t_53_reg;  // stage 6 copy of t
 wire [14:0] s6_t_53_next;
 reg  [14:0] s7_t_32_reg;  // stage 7 copy of t
 wire [14:0] s7_t_32_next;
-reg  [14:0] s8_t_31_reg;  // stage 8 copy of t
-wire [14:0] s8_t_31_next;
-reg  [14:0] s9_t_32_reg;  // stage 9 copy of t
-wire [14:0] s9_t_32_next;
+reg  [14:0] s8_t_32_reg;  // stage 8 copy of t
+wire [14:0] s8_t_32_next;
+reg  [14:0] s9_t_30_reg;  // stage 9 copy of t
+wire [14:0] s9_t_30_next;
 reg  [14:0] s10_t_29_reg;  // stage 10 copy of t
 wire [14:0] s10_t_29_next;
 reg  [14:0] s11_t_27_reg;  // stage 11 copy of t
@@ -2120,16 +2140,16 @@ reg  s3_t_25_reg;  // stage 3 copy of t
 wire s3_t_25_next;
 reg  s4_t_29_reg;  // stage 4 copy of t
 wire s4_t_29_next;
-reg  s5_t_47_reg;  // stage 5 copy of t
-wire s5_t_47_next;
+reg  s5_t_50_reg;  // stage 5 copy of t
+wire s5_t_50_next;
 reg  s6_t_54_reg;  // stage 6 copy of t
 wire s6_t_54_next;
 reg  s7_t_33_reg;  // stage 7 copy of t
 wire s7_t_33_next;
-reg  s8_t_32_reg;  // stage 8 copy of t
-wire s8_t_32_next;
-reg  s9_t_33_reg;  // stage 9 copy of t
-wire s9_t_33_next;
+reg  s8_t_33_reg;  // stage 8 copy of t
+wire s8_t_33_next;
+reg  s9_t_31_reg;  // stage 9 copy of t
+wire s9_t_31_next;
 reg  s10_t_30_reg;  // stage 10 copy of t
 wire s10_t_30_next;
 reg  s11_t_28_reg;  // stage 11 copy of t
@@ -2158,6 +2178,8 @@ reg  s22_t_12_reg;  // stage 22 copy of t
 wire s22_t_12_next;
 reg  s23_t_12_reg;  // stage 23 copy of t
 wire s23_t_12_next;
+reg  [2:0] s5_t_51_reg;  // stage 5 copy of t
+wire [2:0] s5_t_51_next;
 reg  s2_ecn_reg;  // stage 2 copy of ecn
 wire s2_ecn_next;
 reg  s3_ecn_reg;  // stage 3 copy of ecn
@@ -2172,8 +2194,8 @@ reg  [2:0] s3_t_26_reg;  // stage 3 copy of t
 wire [2:0] s3_t_26_next;
 reg  [2:0] s4_t_30_reg;  // stage 4 copy of t
 wire [2:0] s4_t_30_next;
-reg  [2:0] s5_t_48_reg;  // stage 5 copy of t
-wire [2:0] s5_t_48_next;
+reg  [2:0] s5_t_52_reg;  // stage 5 copy of t
+wire [2:0] s5_t_52_next;
 reg  [2:0] s6_core_case_reg;  // stage 6 copy of core_case
 wire [2:0] s6_core_case_next;
 reg  [2:0] s7_core_case_reg;  // stage 7 copy of core_case
@@ -2182,16 +2204,18 @@ reg  [2:0] s8_core_case_reg;  // stage 8 copy of core_case
 wire [2:0] s8_core_case_next;
 reg  [2:0] s9_core_case_reg;  // stage 9 copy of core_case
 wire [2:0] s9_core_case_next;
-reg  [2:0] s5_t_49_reg;  // stage 5 copy of t
-wire [2:0] s5_t_49_next;
+reg  [2:0] s10_core_case_reg;  // stage 10 copy of core_case
+wire [2:0] s10_core_case_next;
 reg  [2:0] s6_t_55_reg;  // stage 6 copy of t
 wire [2:0] s6_t_55_next;
 reg  [2:0] s7_t_34_reg;  // stage 7 copy of t
 wire [2:0] s7_t_34_next;
-reg  [2:0] s8_t_33_reg;  // stage 8 copy of t
-wire [2:0] s8_t_33_next;
-reg  [2:0] s9_t_34_reg;  // stage 9 copy of t
-wire [2:0] s9_t_34_next;
+reg  [2:0] s8_t_34_reg;  // stage 8 copy of t
+wire [2:0] s8_t_34_next;
+reg  [2:0] s9_t_32_reg;  // stage 9 copy of t
+wire [2:0] s9_t_32_next;
+reg  [2:0] s10_t_31_reg;  // stage 10 copy of t
+wire [2:0] s10_t_31_next;
 reg  [2:0] s2_kind_reg;  // stage 2 copy of kind
 wire [2:0] s2_kind_next;
 reg  [2:0] s3_kind_reg;  // stage 3 copy of kind
@@ -2236,8 +2260,6 @@ reg  [2:0] s22_kind_reg;  // stage 22 copy of kind
 wire [2:0] s22_kind_next;
 reg  [2:0] s23_kind_reg;  // stage 23 copy of kind
 wire [2:0] s23_kind_next;
-reg  [2:0] s10_t_31_reg;  // stage 10 copy of t
-wire [2:0] s10_t_31_next;
 reg  [2:0] s11_t_29_reg;  // stage 11 copy of t
 wire [2:0] s11_t_29_next;
 reg  [2:0] s12_t_26_reg;  // stage 12 copy of t
@@ -2268,8 +2290,6 @@ reg  s22_qa_fired_nscc_reg;  // stage 22 copy of qa_fired_nscc
 wire s22_qa_fired_nscc_next;
 reg  s23_qa_fired_nscc_reg;  // stage 23 copy of qa_fired_nscc
 wire s23_qa_fired_nscc_next;
-reg  s10_t_32_reg;  // stage 10 copy of t
-wire s10_t_32_next;
 reg  s11_t_30_reg;  // stage 11 copy of t
 wire s11_t_30_next;
 reg  s12_t_27_reg;  // stage 12 copy of t
@@ -2686,31 +2706,13 @@ wire _s5_acked1_next_2 = _s5_acked1_next_1;
 wire [14:0] _s5_acked1_next_3 = acked_no_wrap_sum[14:0];
 wire [14:0] acked1 = _s5_acked1_next_2 ? 15'd32767 : _s5_acked1_next_3;
 wire [14:0] acked_in = s4_t_2_reg ? acked1 : cur_acked;
-wire [20:0] qa_acked_bytes = {s5_acked1_reg, 6'd0};
-wire _s6_qa_scaled_pp00_next_0 = qa_acked_bytes < 21'h1000;
-wire [20:0] qa_base = _s6_qa_scaled_pp00_next_0 ? 21'h1000 : qa_acked_bytes;
-wire [17:0] _s6_qa_scaled_pp00_next_1 = qa_base[17:0];
-wire [34:0] _s6_qa_scaled_pp00_next_2 = {17'h0, _s6_qa_scaled_pp00_next_1};
-wire [34:0] qa_scaled_pp00 = _s6_qa_scaled_pp00_next_2 * 35'h10000;
-wire [2:0] _s6_qa_scaled_pp10_next_0 = qa_base[20:18];
-wire [19:0] _s6_qa_scaled_pp10_next_1 = {17'h0, _s6_qa_scaled_pp10_next_0};
-wire [19:0] qa_scaled_pp10 = _s6_qa_scaled_pp10_next_1 * 20'h10000;
-wire [37:0] _s7_qa_scaled_next_0 = {3'd0, s6_qa_scaled_pp00_reg};
-wire [37:0] _s7_qa_scaled_next_1 = {s6_qa_scaled_pp10_reg, 18'h0};
-wire [37:0] qa_scaled = _s7_qa_scaled_next_0 + _s7_qa_scaled_next_1;
 wire [10:0] nowq = s1_now_reg[18:8];
 wire [10:0] qa_win_lo = nowq + 11'd1;
 wire [10:0] qa_win_hi = nowq + 11'd51;
-wire qa_win_wraps = qa_win_hi < qa_win_lo;
+wire _s2_qa_win_wraps_next_0 = 11'd1997 <= nowq;
+wire _s2_qa_win_wraps_next_1 = nowq != 11'd2047;
+wire qa_win_wraps = _s2_qa_win_wraps_next_0 & _s2_qa_win_wraps_next_1;
 wire _s2_t_3_next_0 = s1_kind_reg == 3'd2;
-wire [15:0] _s2_t_4_next_0 = {7'd0, size_units};
-wire _s2_t_5_next_0 = s1_kind_reg == 3'd3;
-wire [16:0] _s2_t_6_next_0 = {s1_size_reg, 3'd0};
-wire [23:0] size_c = {7'd0, _s2_t_6_next_0};
-wire [24:0] _s2_t_6_next_1 = {1'd0, size_c};
-wire _s2_is_loss_next_0 = s1_kind_reg == 3'd2;
-wire _s2_is_loss_next_1 = s1_kind_reg == 3'd3;
-wire is_loss = _s2_is_loss_next_0 | _s2_is_loss_next_1;
 wire [10:0] cur_win_end = s4_cur_reg[79:69];
 wire _s5_qa_fire_next_0 = s4_qa_win_lo_reg <= cur_win_end;
 wire _s5_qa_fire_next_1 = cur_win_end <= s4_qa_win_hi_reg;
@@ -2726,6 +2728,26 @@ wire _s5_qa_fire_next_7 = _s5_qa_fire_next_6 | 1'd0;
 wire _s5_qa_fire_next_8 = |cur_win_end;
 wire qa_asked = _s5_qa_fire_next_7 & _s5_qa_fire_next_8;
 wire qa_fire = qa_roll & qa_asked;
+wire [20:0] qa_acked_bytes = {s5_acked1_reg, 6'd0};
+wire _s6_qa_base_next_0 = qa_acked_bytes < 21'h1000;
+wire [20:0] qa_base = _s6_qa_base_next_0 ? 21'h1000 : qa_acked_bytes;
+wire [17:0] _s7_qa_scaled_pp00_next_0 = s6_qa_base_reg[17:0];
+wire [34:0] _s7_qa_scaled_pp00_next_1 = {17'h0, _s7_qa_scaled_pp00_next_0};
+wire [34:0] qa_scaled_pp00 = _s7_qa_scaled_pp00_next_1 * 35'h10000;
+wire [2:0] _s7_qa_scaled_pp10_next_0 = s6_qa_base_reg[20:18];
+wire [19:0] _s7_qa_scaled_pp10_next_1 = {17'h0, _s7_qa_scaled_pp10_next_0};
+wire [19:0] qa_scaled_pp10 = _s7_qa_scaled_pp10_next_1 * 20'h10000;
+wire [37:0] _s8_qa_scaled_next_0 = {3'd0, s7_qa_scaled_pp00_reg};
+wire [37:0] _s8_qa_scaled_next_1 = {s7_qa_scaled_pp10_reg, 18'h0};
+wire [37:0] qa_scaled = _s8_qa_scaled_next_0 + _s8_qa_scaled_next_1;
+wire [15:0] _s2_t_4_next_0 = {7'd0, size_units};
+wire _s2_t_5_next_0 = s1_kind_reg == 3'd3;
+wire [16:0] _s2_t_6_next_0 = {s1_size_reg, 3'd0};
+wire [23:0] size_c = {7'd0, _s2_t_6_next_0};
+wire [24:0] _s2_t_6_next_1 = {1'd0, size_c};
+wire _s2_is_loss_next_0 = s1_kind_reg == 3'd2;
+wire _s2_is_loss_next_1 = s1_kind_reg == 3'd3;
+wire is_loss = _s2_is_loss_next_0 | _s2_is_loss_next_1;
 wire [14:0] cur_ignore_left = s4_cur_reg[53:39];
 wire [15:0] _s5_t_next_0 = {1'd0, cur_ignore_left};
 wire qa_called = _s5_t_next_0 <= s4_t_4_reg;
@@ -2739,8 +2761,8 @@ wire [23:0] _s5_t_next_5 = _s5_t_next_3[23:0];
 wire [23:0] c_loss = _s5_t_next_4 ? 24'h0 : _s5_t_next_5;
 wire [23:0] c_loss_nscc = timeout_ignored ? cur_c : c_loss;
 wire [23:0] _s5_t_next_6 = s4_is_loss_reg ? c_loss_nscc : cur_c;
-wire [23:0] _s8_c_qa_next_0 = s7_qa_scaled_reg[36:13];
-wire [23:0] _s8_c_qa_next_1 = s7_qa_fire_reg ? _s8_c_qa_next_0 : s7_t_reg;
+wire [23:0] _s9_c_qa_next_0 = s8_qa_scaled_reg[36:13];
+wire [23:0] _s9_c_qa_next_1 = s8_qa_fire_reg ? _s9_c_qa_next_0 : s8_t_reg;
 wire [14:0] _s2_t_7_next_0 = {1'd0, s1_size_reg};
 wire [14:0] _s2_t_7_next_1 = _s2_t_7_next_0 + 15'd63;
 wire [8:0] fi_size_units = _s2_t_7_next_1[14:6];
@@ -2756,10 +2778,10 @@ wire cur_increase = s4_cur_reg[81];
 wire _s2_fi_uncongested_next_0 = s1_rtt_reg <= 20'h2580;
 wire _s2_fi_uncongested_next_1 = ~s1_ecn_reg;
 wire fi_uncongested = _s2_fi_uncongested_next_0 & _s2_fi_uncongested_next_1;
-wire [14:0] _s9_fi_fire_next_0 = s8_c_qa_reg[23:9];
-wire _s9_fi_fire_next_1 = _s9_fi_fire_next_0 < s8_fi_count_sum_reg;
-wire _s9_fi_fire_next_2 = _s9_fi_fire_next_1 | s8_cur_increase_reg;
-wire fi_fire = s8_fi_uncongested_reg & _s9_fi_fire_next_2;
+wire [14:0] _s10_fi_fire_next_0 = s9_c_qa_reg[23:9];
+wire _s10_fi_fire_next_1 = _s10_fi_fire_next_0 < s9_fi_count_sum_reg;
+wire _s10_fi_fire_next_2 = _s10_fi_fire_next_1 | s9_cur_increase_reg;
+wire fi_fire = s9_fi_uncongested_reg & _s10_fi_fire_next_2;
 wire _s5_recip_c_lead_next_0 = 1'd0 | 1'd0;
 wire _s5_recip_c_lead_next_1 = 1'd0 | 1'd0;
 wire _s5_recip_c_lead_next_2 = _s5_recip_c_lead_next_0 | _s5_recip_c_lead_next_1;
@@ -5044,11 +5066,11 @@ wire [35:0] size_kmi = _s3_size_kmi_next_0 + _s3_size_kmi_next_1;
 wire [17:0] _s4_t_8_next_0 = s3_size_kmi_reg[17:0];
 wire [28:0] _s4_t_8_next_1 = {11'd0, _s4_t_8_next_0};
 wire [28:0] _s9_mi_base_prod_pp00_next_0 = {18'h0, s8_recip_c_t_reg};
-wire [28:0] mi_base_prod_pp00 = s8_t_reg * _s9_mi_base_prod_pp00_next_0;
+wire [28:0] mi_base_prod_pp00 = s8_t_2_reg * _s9_mi_base_prod_pp00_next_0;
 wire [17:0] _s4_t_9_next_0 = s3_size_kmi_reg[35:18];
 wire [28:0] _s4_t_9_next_1 = {11'd0, _s4_t_9_next_0};
 wire [28:0] _s9_mi_base_prod_pp10_next_0 = {18'h0, s8_recip_c_t_reg};
-wire [28:0] mi_base_prod_pp10 = s8_t_2_reg * _s9_mi_base_prod_pp10_next_0;
+wire [28:0] mi_base_prod_pp10 = s8_t_3_reg * _s9_mi_base_prod_pp10_next_0;
 wire [46:0] _s10_mi_base_prod_next_0 = {18'h0, s9_mi_base_prod_pp00_reg};
 wire [46:0] _s10_mi_base_prod_next_1 = {s9_mi_base_prod_pp10_reg, 18'h0};
 wire [46:0] mi_base_prod = _s10_mi_base_prod_next_0 + _s10_mi_base_prod_next_1;
@@ -5155,11 +5177,11 @@ wire [32:0] size_kfi = _s3_size_kfi_next_0 + _s3_size_kfi_next_1;
 wire [17:0] _s4_t_16_next_0 = s3_size_kfi_reg[17:0];
 wire [28:0] _s4_t_16_next_1 = {11'd0, _s4_t_16_next_0};
 wire [28:0] _s9_fi_c_prod_pp00_next_0 = {18'h0, s8_recip_c_t_reg};
-wire [28:0] fi_c_prod_pp00 = s8_t_15_reg * _s9_fi_c_prod_pp00_next_0;
+wire [28:0] fi_c_prod_pp00 = s8_t_16_reg * _s9_fi_c_prod_pp00_next_0;
 wire [14:0] _s4_t_17_next_0 = s3_size_kfi_reg[32:18];
 wire [25:0] _s4_t_17_next_1 = {11'd0, _s4_t_17_next_0};
 wire [25:0] _s9_fi_c_prod_pp10_next_0 = {15'd0, s8_recip_c_t_reg};
-wire [25:0] fi_c_prod_pp10 = s8_t_16_reg * _s9_fi_c_prod_pp10_next_0;
+wire [25:0] fi_c_prod_pp10 = s8_t_17_reg * _s9_fi_c_prod_pp10_next_0;
 wire [43:0] _s10_fi_c_prod_next_0 = {15'd0, s9_fi_c_prod_pp00_reg};
 wire [43:0] _s10_fi_c_prod_next_1 = {s9_fi_c_prod_pp10_reg, 18'h0};
 wire [43:0] fi_c_prod = _s10_fi_c_prod_next_0 + _s10_fi_c_prod_next_1;
@@ -6480,29 +6502,32 @@ wire _s2_t_35_next_1 = ~_s2_t_35_next_0;
 wire _s2_t_36_next_0 = s1_kind_reg == 3'd3;
 wire _s2_t_36_next_1 = ~_s2_t_36_next_0;
 wire ack_run = s4_t_2_reg & qa_called;
-wire _s5_qa_fired_nscc_next_0 = qa_fire & qa_called;
-wire qa_fired = _s5_qa_fired_nscc_next_0 & s4_t_22_reg;
-wire qa_fired_nscc = qa_fired & s4_t_23_reg;
-wire [24:0] _s9_t_23_next_0 = {1'd0, s8_c_qa_reg};
-wire [24:0] _s9_t_23_next_1 = _s9_t_23_next_0 + 25'h10000;
-wire [24:0] _s9_t_25_next_0 = {1'd0, s8_c_qa_reg};
-wire fi_fired = s9_fi_fire_reg & s9_ack_run_reg;
-wire _s10_early_next_0 = s9_qa_fired_nscc_reg | fi_fired;
-wire early = s9_ack_run_reg & _s10_early_next_0;
-wire [24:0] _s10_c_early_next_0 = s9_fi_fire_reg ? s9_t_23_reg : s9_t_24_reg;
-wire [24:0] c_early = fi_fired ? _s10_c_early_next_0 : s9_t_25_reg;
+wire _s6_qa_fired_nscc_next_0 = s5_qa_fire_reg & s5_qa_called_reg;
+wire qa_fired = _s6_qa_fired_nscc_next_0 & s5_t_43_reg;
+wire qa_fired_nscc = qa_fired & s5_t_44_reg;
+wire [24:0] _s10_t_20_next_0 = {1'd0, s9_c_qa_reg};
+wire [24:0] _s10_t_20_next_1 = _s10_t_20_next_0 + 25'h10000;
+wire [24:0] _s10_t_22_next_0 = {1'd0, s9_c_qa_reg};
+wire fi_fired = s10_fi_fire_reg & s10_ack_run_reg;
+wire _s11_early_next_0 = s10_qa_fired_nscc_reg | fi_fired;
+wire early = s10_ack_run_reg & _s11_early_next_0;
+wire [24:0] _s11_c_early_next_0 = s10_fi_fire_reg ? s10_t_20_reg : s10_t_21_reg;
+wire [24:0] c_early = fi_fired ? _s11_c_early_next_0 : s10_t_22_reg;
 wire [24:0] _s23_c_ack_clamped_next_0 = s22_early_reg ? s22_c_early_reg : s22_core_c_reg;
 wire _s23_c_ack_clamped_next_1 = _s23_c_ack_clamped_next_0 < 25'h8000;
 wire _s23_c_ack_clamped_next_2 = _s23_c_ack_clamped_next_0 < 25'h9d7880;
 wire [24:0] _s23_c_ack_clamped_next_3 = _s23_c_ack_clamped_next_2 ? _s23_c_ack_clamped_next_0 : 25'h9d7880;
 wire [24:0] _s23_c_ack_clamped_next_4 = _s23_c_ack_clamped_next_1 ? 25'h8000 : _s23_c_ack_clamped_next_3;
 wire [23:0] c_ack_window = _s23_c_ack_clamped_next_4[23:0];
-wire [9:0] _s5_t_43_next_0 = fulfill ? 10'd0 : recv_sum;
-wire _s10_core_step_next_0 = ~early;
-wire core_step = s9_ack_run_reg & _s10_core_step_next_0;
+wire [9:0] _s5_t_45_next_0 = fulfill ? 10'd0 : recv_sum;
+wire _s11_core_step_next_0 = ~early;
+wire core_step = s10_ack_run_reg & _s11_core_step_next_0;
 wire _s2_t_37_next_0 = ~_s2_t_35_next_0;
 wire _s2_t_38_next_0 = s1_kind_reg == 3'd3;
 wire _s2_t_38_next_1 = ~_s2_t_38_next_0;
+wire qa_used = qa_called & s4_t_24_reg;
+wire qa_used_nscc = qa_used & s4_t_25_reg;
+wire _s5_t_47_next_0 = cur_trigger | s4_t_3_reg;
 wire [10:0] _s2_t_39_next_0 = nowq + 11'd51;
 wire [14:0] _s6_t_47_next_0 = s5_fi_uncongested_reg ? s5_fi_count_sum_reg : 15'd0;
 wire [14:0] _s6_t_47_next_1 = s5_ack_run_reg ? _s6_t_47_next_0 : s5_cur_count_reg;
@@ -6514,60 +6539,57 @@ wire _s2_t_41_next_2 = qa_unacked_units[15];
 wire _s2_t_41_next_3 = _s2_t_41_next_2;
 wire [14:0] _s2_t_41_next_4 = qa_unacked_units[14:0];
 wire [14:0] _s2_t_41_next_5 = _s2_t_41_next_3 ? 15'd32767 : _s2_t_41_next_4;
-wire qa_used = qa_called & s4_t_24_reg;
-wire qa_used_nscc = qa_used & s4_t_25_reg;
+wire [15:0] _s5_ignore_left1_next_0 = {1'd0, cur_ignore_left};
+wire [15:0] ignore_diff = _s5_ignore_left1_next_0 - s4_t_27_reg;
+wire _s5_ignore_left1_next_1 = ignore_diff[15];
+wire [14:0] _s5_ignore_left1_next_2 = ignore_diff[14:0];
+wire [14:0] ignore_left1 = _s5_ignore_left1_next_1 ? 15'd0 : _s5_ignore_left1_next_2;
 wire [24:0] _s6_t_48_next_0 = {1'd0, s5_c_loss_reg};
 wire _s6_t_48_next_1 = _s6_t_48_next_0 < 25'h8000;
 wire _s6_t_48_next_2 = _s6_t_48_next_0 < 25'h9d7880;
 wire [24:0] _s6_t_48_next_3 = _s6_t_48_next_2 ? _s6_t_48_next_0 : 25'h9d7880;
 wire [24:0] _s6_t_48_next_4 = _s6_t_48_next_1 ? 25'h8000 : _s6_t_48_next_3;
 wire [23:0] _s6_t_48_next_5 = _s6_t_48_next_4[23:0];
-wire [24:0] _s9_c_loss_all_next_0 = {1'd0, s8_c_qa_reg};
-wire _s9_c_loss_all_next_1 = _s9_c_loss_all_next_0 < 25'h8000;
-wire _s9_c_loss_all_next_2 = _s9_c_loss_all_next_0 < 25'h9d7880;
-wire [24:0] _s9_c_loss_all_next_3 = _s9_c_loss_all_next_2 ? _s9_c_loss_all_next_0 : 25'h9d7880;
-wire [24:0] _s9_c_loss_all_next_4 = _s9_c_loss_all_next_1 ? 25'h8000 : _s9_c_loss_all_next_3;
-wire [23:0] _s9_c_loss_all_next_5 = _s9_c_loss_all_next_4[23:0];
-wire [23:0] c_loss_all = s8_qa_used_nscc_reg ? _s9_c_loss_all_next_5 : s8_t_26_reg;
-wire _s10_t_20_next_0 = core_step & s9_fulfill_reg;
-wire [10:0] _s10_t_20_next_1 = _s10_t_20_next_0 ? s9_nowq_reg : s9_cur_last_adj_reg;
-wire [9:0] _s10_t_21_next_0 = core_step ? s9_t_26_reg : s9_cur_recv_reg;
-wire [9:0] _s10_t_21_next_1 = s9_qa_fired_nscc_reg ? 10'd0 : _s10_t_21_next_0;
+wire [24:0] _s10_c_loss_all_next_0 = {1'd0, s9_c_qa_reg};
+wire _s10_c_loss_all_next_1 = _s10_c_loss_all_next_0 < 25'h8000;
+wire _s10_c_loss_all_next_2 = _s10_c_loss_all_next_0 < 25'h9d7880;
+wire [24:0] _s10_c_loss_all_next_3 = _s10_c_loss_all_next_2 ? _s10_c_loss_all_next_0 : 25'h9d7880;
+wire [24:0] _s10_c_loss_all_next_4 = _s10_c_loss_all_next_1 ? 25'h8000 : _s10_c_loss_all_next_3;
+wire [23:0] _s10_c_loss_all_next_5 = _s10_c_loss_all_next_4[23:0];
+wire [23:0] c_loss_all = s9_qa_used_nscc_reg ? _s10_c_loss_all_next_5 : s9_t_25_reg;
+wire _s11_t_18_next_0 = core_step & s10_fulfill_reg;
+wire [10:0] _s11_t_18_next_1 = _s11_t_18_next_0 ? s10_nowq_reg : s10_cur_last_adj_reg;
+wire [9:0] _s11_t_19_next_0 = core_step ? s10_t_23_reg : s10_cur_recv_reg;
+wire [9:0] _s11_t_19_next_1 = s10_qa_fired_nscc_reg ? 10'd0 : _s11_t_19_next_0;
 wire [19:0] _s22_t_3_next_0 = s21_fulfill_reg ? 20'h0 : s21_inc_acc_reg;
 wire [19:0] _s22_t_3_next_1 = s21_core_step_reg ? _s22_t_3_next_0 : s21_cur_inc_reg;
 wire [19:0] _s22_t_3_next_2 = s21_qa_fired_nscc_reg ? 20'h0 : _s22_t_3_next_1;
-wire md_fired = core_step & s9_md_ok_reg;
-wire [10:0] _s10_t_22_next_0 = md_fired ? s9_nowq_reg : s9_cur_last_md_reg;
+wire md_fired = core_step & s10_md_ok_reg;
+wire [10:0] _s11_t_20_next_0 = md_fired ? s10_nowq_reg : s10_cur_last_md_reg;
 wire [15:0] _s6_t_49_next_0 = s5_ack_run_reg ? s5_avg_new_reg : s5_cur_avg_rtt_reg;
-wire _s10_t_24_next_0 = s9_ack_run_reg ? s9_fi_fire_reg : s9_cur_increase_reg;
-wire _s10_t_24_next_1 = ~md_fired;
-wire _s10_t_24_next_2 = _s10_t_24_next_0 & _s10_t_24_next_1;
-wire _s5_t_44_next_0 = ~qa_fire;
-wire _s5_t_44_next_1 = _s5_qa_fire_next_6 & _s5_t_44_next_0;
-wire _s5_t_44_next_2 = cur_trigger | s4_t_3_reg;
-wire _s5_t_44_next_3 = qa_used_nscc ? _s5_t_44_next_1 : _s5_t_44_next_2;
-wire [10:0] _s5_t_45_next_0 = qa_roll ? s4_t_26_reg : cur_win_end;
-wire [10:0] _s5_t_45_next_1 = qa_used_nscc ? _s5_t_45_next_0 : cur_win_end;
-wire [14:0] _s10_t_27_next_0 = md_fired ? 15'd0 : s9_t_27_reg;
-wire [15:0] _s5_t_46_next_0 = {1'd0, cur_ignore_left};
-wire [15:0] ignore_diff = _s5_t_46_next_0 - s4_t_27_reg;
-wire _s5_t_46_next_1 = ignore_diff[15];
-wire [14:0] _s5_t_46_next_2 = ignore_diff[14:0];
-wire [14:0] ignore_left1 = _s5_t_46_next_1 ? 15'd0 : _s5_t_46_next_2;
-wire [14:0] _s5_t_46_next_3 = qa_fired_nscc ? s4_t_28_reg : ignore_left1;
+wire _s11_t_22_next_0 = s10_ack_run_reg ? s10_fi_fire_reg : s10_cur_increase_reg;
+wire _s11_t_22_next_1 = ~md_fired;
+wire _s11_t_22_next_2 = _s11_t_22_next_0 & _s11_t_22_next_1;
+wire _s6_t_50_next_0 = ~s5_qa_fire_reg;
+wire _s6_t_50_next_1 = s5_t_46_reg & _s6_t_50_next_0;
+wire _s6_t_50_next_2 = s5_qa_used_nscc_reg ? _s6_t_50_next_1 : s5_t_47_reg;
+wire [10:0] _s6_t_51_next_0 = s5_qa_roll_reg ? s5_t_48_reg : s5_cur_win_end_reg;
+wire [10:0] _s6_t_51_next_1 = s5_qa_used_nscc_reg ? _s6_t_51_next_0 : s5_cur_win_end_reg;
+wire [14:0] _s11_t_25_next_0 = md_fired ? 15'd0 : s10_t_24_reg;
+wire [14:0] _s6_t_52_next_0 = qa_fired_nscc ? s5_t_49_reg : s5_ignore_left1_reg;
 wire [14:0] _s6_t_53_next_0 = s5_qa_roll_reg ? 15'd0 : s5_acked1_reg;
 wire [14:0] _s6_t_53_next_1 = s5_qa_used_nscc_reg ? _s6_t_53_next_0 : s5_acked1_reg;
+wire [2:0] _s5_t_51_next_0 = timeout_ignored ? 3'd0 : 3'd7;
 wire [2:0] _s2_t_43_next_0 = rtt_le_trtt ? 3'd4 : 3'd3;
 wire [2:0] _s6_core_case_next_0 = md_ok ? 3'd2 : 3'd0;
-wire [2:0] core_case = s5_ecn_reg ? _s6_core_case_next_0 : s5_t_48_reg;
-wire [2:0] _s5_t_49_next_0 = timeout_ignored ? 3'd0 : 3'd7;
-wire [2:0] _s5_t_49_next_1 = qa_fired_nscc ? 3'd5 : _s5_t_49_next_0;
-wire [2:0] _s10_t_31_next_0 = fi_fired ? 3'd6 : s9_core_case_reg;
-wire [2:0] _s10_t_31_next_1 = s9_qa_fired_nscc_reg ? 3'd5 : _s10_t_31_next_0;
-wire [2:0] _s10_t_31_next_2 = s9_ack_run_reg ? _s10_t_31_next_1 : 3'd0;
-wire [2:0] _s10_t_31_next_3 = s9_is_loss_reg ? s9_t_34_reg : _s10_t_31_next_2;
-wire [2:0] _s10_t_31_next_4 = s9_t_33_reg ? 3'd0 : _s10_t_31_next_3;
-wire _s10_t_32_next_0 = s9_t_33_reg ? 1'd0 : _s10_t_24_next_2;
+wire [2:0] core_case = s5_ecn_reg ? _s6_core_case_next_0 : s5_t_52_reg;
+wire [2:0] _s6_t_55_next_0 = qa_fired_nscc ? 3'd5 : s5_t_51_reg;
+wire [2:0] _s11_t_29_next_0 = fi_fired ? 3'd6 : s10_core_case_reg;
+wire [2:0] _s11_t_29_next_1 = s10_qa_fired_nscc_reg ? 3'd5 : _s11_t_29_next_0;
+wire [2:0] _s11_t_29_next_2 = s10_ack_run_reg ? _s11_t_29_next_1 : 3'd0;
+wire [2:0] _s11_t_29_next_3 = s10_is_loss_reg ? s10_t_31_reg : _s11_t_29_next_2;
+wire [2:0] _s11_t_29_next_4 = s10_t_30_reg ? 3'd0 : _s11_t_29_next_3;
+wire _s11_t_30_next_0 = s10_t_30_reg ? 1'd0 : _s11_t_22_next_2;
 wire out_nonempty = |out_count_reg;
 wire _shell_0 = ~hazard_reg;
 wire _shell_1 = in_valid_reg & _shell_0;
@@ -6833,7 +6855,15 @@ wire _issue_next_168 = s18_valid_reg & _issue_next_167;
 wire _issue_next_169 = _issue_next_166 | _issue_next_168;
 wire _issue_next_170 = _issue_next_59 ? _issue_next_114 : _issue_next_169;
 wire hazard_ahead = _issue_next_0 ? _issue_next_55 : _issue_next_170;
-wire full_ahead = 5'd25 <= occ_update;
+wire _issue_next_171 = ~out_pop;
+wire _issue_next_172 = issue & _issue_next_171;
+wire _issue_next_173 = 5'd24 <= occ_reg;
+wire _issue_next_174 = ~issue;
+wire _issue_next_175 = out_pop & _issue_next_174;
+wire _issue_next_176 = 5'd26 <= occ_reg;
+wire _issue_next_177 = 5'd25 <= occ_reg;
+wire _issue_next_178 = _issue_next_175 ? _issue_next_176 : _issue_next_177;
+wire full_ahead = _issue_next_172 ? _issue_next_173 : _issue_next_178;
 wire _ready_0 = ~issue;
 wire _ready_1 = in_valid_reg & _ready_0;
 wire _ready_2 = _ready_1 & _shell_3;
@@ -6846,7 +6876,7 @@ wire _ready_8 = _ready_5 | _ready_7;
 wire _ready_9 = ~_ready_8;
 wire [11:0] _state_rd_0 = in_conn_reg[11:0];
 // bits dropped on purpose (rounding, wrap-around)
-wire _unused = ^{_s2_t_next_1[5:0], s1_now_reg[31:19], s1_now_reg[7:0], s7_qa_scaled_reg[37], s7_qa_scaled_reg[12:0], _s2_t_7_next_1[5:0], s8_c_qa_reg[8:0], s10_mi_base_prod_reg[10:0], s16_mi_raw_prod_reg[10:0], s10_fi_c_prod_reg[10:0], avg_sum[20], s11_md_frac_prod_reg[10:0], s15_md_red_prod_reg[15:0], _s2_t_34_next_1[5:0], _s23_c_ack_clamped_next_4[24], _s2_t_41_next_1[5:0], _s6_t_48_next_4[24], _s9_c_loss_all_next_4[24]};
+wire _unused = ^{_s2_t_next_1[5:0], s1_now_reg[31:19], s1_now_reg[7:0], s8_qa_scaled_reg[37], s8_qa_scaled_reg[12:0], _s2_t_7_next_1[5:0], s9_c_qa_reg[8:0], s10_mi_base_prod_reg[10:0], s16_mi_raw_prod_reg[10:0], s10_fi_c_prod_reg[10:0], avg_sum[20], s11_md_frac_prod_reg[10:0], s15_md_red_prod_reg[15:0], _s2_t_34_next_1[5:0], _s23_c_ack_clamped_next_4[24], _s2_t_41_next_1[5:0], _s6_t_48_next_4[24], _s10_c_loss_all_next_4[24]};
 
 assign s_event_ready = in_ready_reg;
 assign s2_error_next = s1_error;
@@ -6878,9 +6908,6 @@ assign s2_t_2_next = _s2_t_2_next_0;
 assign s3_t_2_next = s2_t_2_reg;
 assign s4_t_2_next = s3_t_2_reg;
 assign s5_acked1_next = acked_in;
-assign s6_qa_scaled_pp00_next = qa_scaled_pp00;
-assign s6_qa_scaled_pp10_next = qa_scaled_pp10;
-assign s7_qa_scaled_next = qa_scaled;
 assign s2_qa_win_lo_next = qa_win_lo;
 assign s3_qa_win_lo_next = s2_qa_win_lo_reg;
 assign s4_qa_win_lo_next = s3_qa_win_lo_reg;
@@ -6893,6 +6920,12 @@ assign s4_qa_win_wraps_next = s3_qa_win_wraps_reg;
 assign s2_t_3_next = _s2_t_3_next_0;
 assign s3_t_3_next = s2_t_3_reg;
 assign s4_t_3_next = s3_t_3_reg;
+assign s5_qa_fire_next = qa_fire;
+assign s5_qa_roll_next = qa_roll;
+assign s6_qa_base_next = qa_base;
+assign s7_qa_scaled_pp00_next = qa_scaled_pp00;
+assign s7_qa_scaled_pp10_next = qa_scaled_pp10;
+assign s8_qa_scaled_next = qa_scaled;
 assign s2_t_4_next = _s2_t_4_next_0;
 assign s3_t_4_next = s2_t_4_reg;
 assign s4_t_4_next = s3_t_4_reg;
@@ -6905,13 +6938,14 @@ assign s4_t_6_next = s3_t_6_reg;
 assign s2_is_loss_next = is_loss;
 assign s3_is_loss_next = s2_is_loss_reg;
 assign s4_is_loss_next = s3_is_loss_reg;
-assign s5_qa_fire_next = qa_fire;
 assign s6_qa_fire_next = s5_qa_fire_reg;
 assign s7_qa_fire_next = s6_qa_fire_reg;
+assign s8_qa_fire_next = s7_qa_fire_reg;
 assign s5_t_next = _s5_t_next_6;
 assign s6_t_next = s5_t_reg;
 assign s7_t_next = s6_t_reg;
-assign s8_c_qa_next = _s8_c_qa_next_1;
+assign s8_t_next = s7_t_reg;
+assign s9_c_qa_next = _s9_c_qa_next_1;
 assign s2_t_7_next = _s2_t_7_next_2;
 assign s3_t_7_next = s2_t_7_reg;
 assign s4_t_7_next = s3_t_7_reg;
@@ -6919,10 +6953,12 @@ assign s5_fi_count_sum_next = fi_count_sum;
 assign s6_fi_count_sum_next = s5_fi_count_sum_reg;
 assign s7_fi_count_sum_next = s6_fi_count_sum_reg;
 assign s8_fi_count_sum_next = s7_fi_count_sum_reg;
+assign s9_fi_count_sum_next = s8_fi_count_sum_reg;
 assign s5_cur_increase_next = cur_increase;
 assign s6_cur_increase_next = s5_cur_increase_reg;
 assign s7_cur_increase_next = s6_cur_increase_reg;
 assign s8_cur_increase_next = s7_cur_increase_reg;
+assign s9_cur_increase_next = s8_cur_increase_reg;
 assign s2_fi_uncongested_next = fi_uncongested;
 assign s3_fi_uncongested_next = s2_fi_uncongested_reg;
 assign s4_fi_uncongested_next = s3_fi_uncongested_reg;
@@ -6930,7 +6966,8 @@ assign s5_fi_uncongested_next = s4_fi_uncongested_reg;
 assign s6_fi_uncongested_next = s5_fi_uncongested_reg;
 assign s7_fi_uncongested_next = s6_fi_uncongested_reg;
 assign s8_fi_uncongested_next = s7_fi_uncongested_reg;
-assign s9_fi_fire_next = fi_fire;
+assign s9_fi_uncongested_next = s8_fi_uncongested_reg;
+assign s10_fi_fire_next = fi_fire;
 assign s5_recip_c_lead_next = recip_c_lead;
 assign s5_t_2_next = _s5_t_2_next_1;
 assign s5_t_3_next = _s5_t_3_next_1;
@@ -6988,25 +7025,25 @@ assign s4_t_8_next = _s4_t_8_next_1;
 assign s5_t_25_next = s4_t_8_reg;
 assign s6_t_2_next = s5_t_25_reg;
 assign s7_t_2_next = s6_t_2_reg;
-assign s8_t_next = s7_t_2_reg;
+assign s8_t_2_next = s7_t_2_reg;
 assign s9_mi_base_prod_pp00_next = mi_base_prod_pp00;
 assign s4_t_9_next = _s4_t_9_next_1;
 assign s5_t_26_next = s4_t_9_reg;
 assign s6_t_3_next = s5_t_26_reg;
 assign s7_t_3_next = s6_t_3_reg;
-assign s8_t_2_next = s7_t_3_reg;
+assign s8_t_3_next = s7_t_3_reg;
 assign s9_mi_base_prod_pp10_next = mi_base_prod_pp10;
 assign s10_mi_base_prod_next = mi_base_prod;
 assign s6_t_4_next = _s6_t_4_next_0;
 assign s7_t_4_next = s6_t_4_reg;
-assign s8_t_3_next = s7_t_4_reg;
-assign s9_t_next = s8_t_3_reg;
+assign s8_t_4_next = s7_t_4_reg;
+assign s9_t_next = s8_t_4_reg;
 assign s10_t_next = s9_t_reg;
 assign s11_mi_base_coarse_next = mi_base_coarse;
 assign s6_t_5_next = _s6_t_5_next_0;
 assign s7_t_5_next = s6_t_5_reg;
-assign s8_t_4_next = s7_t_5_reg;
-assign s9_t_2_next = s8_t_4_reg;
+assign s8_t_5_next = s7_t_5_reg;
+assign s9_t_2_next = s8_t_5_reg;
 assign s10_t_2_next = s9_t_2_reg;
 assign s11_t_next = s10_t_2_reg;
 assign s12_mi_base_next = mi_base;
@@ -7016,8 +7053,8 @@ assign s4_t_10_next = s3_t_8_reg;
 assign s5_t_27_next = s4_t_10_reg;
 assign s6_t_6_next = s5_t_27_reg;
 assign s7_t_6_next = s6_t_6_reg;
-assign s8_t_5_next = s7_t_6_reg;
-assign s9_t_3_next = s8_t_5_reg;
+assign s8_t_6_next = s7_t_6_reg;
+assign s9_t_3_next = s8_t_6_reg;
 assign s10_t_3_next = s9_t_3_reg;
 assign s11_t_2_next = s10_t_3_reg;
 assign s12_t_next = s11_t_2_reg;
@@ -7028,8 +7065,8 @@ assign s4_t_11_next = s3_t_9_reg;
 assign s5_t_28_next = s4_t_11_reg;
 assign s6_t_7_next = s5_t_28_reg;
 assign s7_t_7_next = s6_t_7_reg;
-assign s8_t_6_next = s7_t_7_reg;
-assign s9_t_4_next = s8_t_6_reg;
+assign s8_t_7_next = s7_t_7_reg;
+assign s9_t_4_next = s8_t_7_reg;
 assign s10_t_4_next = s9_t_4_reg;
 assign s11_t_3_next = s10_t_4_reg;
 assign s12_t_2_next = s11_t_3_reg;
@@ -7040,8 +7077,8 @@ assign s4_t_12_next = s3_t_10_reg;
 assign s5_t_29_next = s4_t_12_reg;
 assign s6_t_8_next = s5_t_29_reg;
 assign s7_t_8_next = s6_t_8_reg;
-assign s8_t_7_next = s7_t_8_reg;
-assign s9_t_5_next = s8_t_7_reg;
+assign s8_t_8_next = s7_t_8_reg;
+assign s9_t_5_next = s8_t_8_reg;
 assign s10_t_5_next = s9_t_5_reg;
 assign s11_t_4_next = s10_t_5_reg;
 assign s12_t_3_next = s11_t_4_reg;
@@ -7052,8 +7089,8 @@ assign s4_t_13_next = s3_t_11_reg;
 assign s5_t_30_next = s4_t_13_reg;
 assign s6_t_9_next = s5_t_30_reg;
 assign s7_t_9_next = s6_t_9_reg;
-assign s8_t_8_next = s7_t_9_reg;
-assign s9_t_6_next = s8_t_8_reg;
+assign s8_t_9_next = s7_t_9_reg;
+assign s9_t_6_next = s8_t_9_reg;
 assign s10_t_6_next = s9_t_6_reg;
 assign s11_t_5_next = s10_t_6_reg;
 assign s12_t_4_next = s11_t_5_reg;
@@ -7061,8 +7098,8 @@ assign s13_mi_num_pp11_next = mi_num_pp11;
 assign s14_mi_num_next = mi_num;
 assign s6_t_10_next = _s6_t_10_next_0;
 assign s7_t_10_next = s6_t_10_reg;
-assign s8_t_9_next = s7_t_10_reg;
-assign s9_t_7_next = s8_t_9_reg;
+assign s8_t_10_next = s7_t_10_reg;
+assign s9_t_7_next = s8_t_10_reg;
 assign s10_t_7_next = s9_t_7_reg;
 assign s11_t_6_next = s10_t_7_reg;
 assign s12_t_5_next = s11_t_6_reg;
@@ -7071,8 +7108,8 @@ assign s14_t_next = s13_t_reg;
 assign s15_mi_raw_prod_pp00_next = mi_raw_prod_pp00;
 assign s6_t_11_next = _s6_t_11_next_0;
 assign s7_t_11_next = s6_t_11_reg;
-assign s8_t_10_next = s7_t_11_reg;
-assign s9_t_8_next = s8_t_10_reg;
+assign s8_t_11_next = s7_t_11_reg;
+assign s9_t_8_next = s8_t_11_reg;
 assign s10_t_8_next = s9_t_8_reg;
 assign s11_t_7_next = s10_t_8_reg;
 assign s12_t_6_next = s11_t_7_reg;
@@ -7081,8 +7118,8 @@ assign s14_t_2_next = s13_t_2_reg;
 assign s15_mi_raw_prod_pp10_next = mi_raw_prod_pp10;
 assign s6_t_12_next = _s6_t_12_next_0;
 assign s7_t_12_next = s6_t_12_reg;
-assign s8_t_11_next = s7_t_12_reg;
-assign s9_t_9_next = s8_t_11_reg;
+assign s8_t_12_next = s7_t_12_reg;
+assign s9_t_9_next = s8_t_12_reg;
 assign s10_t_9_next = s9_t_9_reg;
 assign s11_t_8_next = s10_t_9_reg;
 assign s12_t_7_next = s11_t_8_reg;
@@ -7091,8 +7128,8 @@ assign s14_t_3_next = s13_t_3_reg;
 assign s15_mi_raw_prod_pp20_next = mi_raw_prod_pp20;
 assign s6_t_13_next = _s6_t_13_next_0;
 assign s7_t_13_next = s6_t_13_reg;
-assign s8_t_12_next = s7_t_13_reg;
-assign s9_t_10_next = s8_t_12_reg;
+assign s8_t_13_next = s7_t_13_reg;
+assign s9_t_10_next = s8_t_13_reg;
 assign s10_t_10_next = s9_t_10_reg;
 assign s11_t_9_next = s10_t_10_reg;
 assign s12_t_8_next = s11_t_9_reg;
@@ -7105,8 +7142,8 @@ assign s4_t_14_next = s3_t_12_reg;
 assign s5_t_31_next = s4_t_14_reg;
 assign s6_t_14_next = s5_t_31_reg;
 assign s7_t_14_next = s6_t_14_reg;
-assign s8_t_13_next = s7_t_14_reg;
-assign s9_t_11_next = s8_t_13_reg;
+assign s8_t_14_next = s7_t_14_reg;
+assign s9_t_11_next = s8_t_14_reg;
 assign s10_t_11_next = s9_t_11_reg;
 assign s11_t_10_next = s10_t_11_reg;
 assign s12_t_9_next = s11_t_10_reg;
@@ -7120,8 +7157,8 @@ assign s4_t_15_next = s3_t_13_reg;
 assign s5_t_32_next = s4_t_15_reg;
 assign s6_t_15_next = s5_t_32_reg;
 assign s7_t_15_next = s6_t_15_reg;
-assign s8_t_14_next = s7_t_15_reg;
-assign s9_t_12_next = s8_t_14_reg;
+assign s8_t_15_next = s7_t_15_reg;
+assign s9_t_12_next = s8_t_15_reg;
 assign s10_t_12_next = s9_t_12_reg;
 assign s11_t_11_next = s10_t_12_reg;
 assign s12_t_10_next = s11_t_11_reg;
@@ -7156,25 +7193,25 @@ assign s4_t_16_next = _s4_t_16_next_1;
 assign s5_t_33_next = s4_t_16_reg;
 assign s6_t_16_next = s5_t_33_reg;
 assign s7_t_16_next = s6_t_16_reg;
-assign s8_t_15_next = s7_t_16_reg;
+assign s8_t_16_next = s7_t_16_reg;
 assign s9_fi_c_prod_pp00_next = fi_c_prod_pp00;
 assign s4_t_17_next = _s4_t_17_next_1;
 assign s5_t_34_next = s4_t_17_reg;
 assign s6_t_17_next = s5_t_34_reg;
 assign s7_t_17_next = s6_t_17_reg;
-assign s8_t_16_next = s7_t_17_reg;
+assign s8_t_17_next = s7_t_17_reg;
 assign s9_fi_c_prod_pp10_next = fi_c_prod_pp10;
 assign s10_fi_c_prod_next = fi_c_prod;
 assign s6_t_18_next = _s6_t_18_next_0;
 assign s7_t_18_next = s6_t_18_reg;
-assign s8_t_17_next = s7_t_18_reg;
-assign s9_t_13_next = s8_t_17_reg;
+assign s8_t_18_next = s7_t_18_reg;
+assign s9_t_13_next = s8_t_18_reg;
 assign s10_t_13_next = s9_t_13_reg;
 assign s11_fi_c_coarse_next = fi_c_coarse;
 assign s6_t_19_next = _s6_t_19_next_0;
 assign s7_t_19_next = s6_t_19_reg;
-assign s8_t_18_next = s7_t_19_reg;
-assign s9_t_14_next = s8_t_18_reg;
+assign s8_t_19_next = s7_t_19_reg;
+assign s9_t_14_next = s8_t_19_reg;
 assign s10_t_14_next = s9_t_14_reg;
 assign s11_t_12_next = s10_t_14_reg;
 assign s12_fi_c_next = fi_c;
@@ -7228,14 +7265,14 @@ assign s9_t_17_next = _s9_t_17_next_1;
 assign s10_md_frac_prod_pp20_next = md_frac_prod_pp20;
 assign s11_md_frac_prod_next = md_frac_prod;
 assign s7_t_20_next = _s7_t_20_next_0;
-assign s8_t_19_next = s7_t_20_reg;
-assign s9_t_18_next = s8_t_19_reg;
+assign s8_t_20_next = s7_t_20_reg;
+assign s9_t_18_next = s8_t_20_reg;
 assign s10_t_15_next = s9_t_18_reg;
 assign s11_t_13_next = s10_t_15_reg;
 assign s12_md_frac_coarse_next = md_frac_coarse;
 assign s7_t_21_next = _s7_t_21_next_0;
-assign s8_t_20_next = s7_t_21_reg;
-assign s9_t_19_next = s8_t_20_reg;
+assign s8_t_21_next = s7_t_21_reg;
+assign s9_t_19_next = s8_t_21_reg;
 assign s10_t_16_next = s9_t_19_reg;
 assign s11_t_14_next = s10_t_16_reg;
 assign s12_t_11_next = s11_t_14_reg;
@@ -7247,8 +7284,8 @@ assign s15_md_red_prod_next = md_red_prod;
 assign s5_t_39_next = _s5_t_39_next_0;
 assign s6_t_43_next = s5_t_39_reg;
 assign s7_t_22_next = s6_t_43_reg;
-assign s8_t_21_next = s7_t_22_reg;
-assign s9_t_20_next = s8_t_21_reg;
+assign s8_t_22_next = s7_t_22_reg;
+assign s9_t_20_next = s8_t_22_reg;
 assign s10_t_17_next = s9_t_20_reg;
 assign s11_t_15_next = s10_t_17_reg;
 assign s12_t_12_next = s11_t_15_reg;
@@ -7321,8 +7358,8 @@ assign s20_incs_next = _s20_incs_next_5;
 assign s5_t_41_next = _s5_t_41_next_0;
 assign s6_t_44_next = s5_t_41_reg;
 assign s7_t_23_next = s6_t_44_reg;
-assign s8_t_22_next = s7_t_23_reg;
-assign s9_t_21_next = s8_t_22_reg;
+assign s8_t_23_next = s7_t_23_reg;
+assign s9_t_21_next = s8_t_23_reg;
 assign s10_t_18_next = s9_t_21_reg;
 assign s11_t_16_next = s10_t_18_reg;
 assign s12_t_13_next = s11_t_16_reg;
@@ -7340,8 +7377,8 @@ assign s4_t_20_next = s3_t_16_reg;
 assign s5_t_42_next = s4_t_20_reg;
 assign s6_t_45_next = s5_t_42_reg;
 assign s7_t_24_next = s6_t_45_reg;
-assign s8_t_23_next = s7_t_24_reg;
-assign s9_t_22_next = s8_t_23_reg;
+assign s8_t_24_next = s7_t_24_reg;
+assign s9_t_22_next = s8_t_24_reg;
 assign s10_t_19_next = s9_t_22_reg;
 assign s11_t_17_next = s10_t_19_reg;
 assign s12_t_14_next = s11_t_17_reg;
@@ -7399,27 +7436,30 @@ assign s19_t_5_next = s18_t_5_reg;
 assign s20_t_4_next = s19_t_5_reg;
 assign s21_t_2_next = s20_t_4_reg;
 assign s22_core_c_next = core_c;
+assign s5_qa_called_next = qa_called;
 assign s2_t_35_next = _s2_t_35_next_1;
 assign s3_t_18_next = s2_t_35_reg;
 assign s4_t_22_next = s3_t_18_reg;
+assign s5_t_43_next = s4_t_22_reg;
 assign s2_t_36_next = _s2_t_36_next_1;
 assign s3_t_19_next = s2_t_36_reg;
 assign s4_t_23_next = s3_t_19_reg;
+assign s5_t_44_next = s4_t_23_reg;
 assign s5_ack_run_next = ack_run;
 assign s6_ack_run_next = s5_ack_run_reg;
 assign s7_ack_run_next = s6_ack_run_reg;
 assign s8_ack_run_next = s7_ack_run_reg;
 assign s9_ack_run_next = s8_ack_run_reg;
-assign s5_qa_fired_nscc_next = qa_fired_nscc;
-assign s6_qa_fired_nscc_next = s5_qa_fired_nscc_reg;
+assign s10_ack_run_next = s9_ack_run_reg;
+assign s6_qa_fired_nscc_next = qa_fired_nscc;
 assign s7_qa_fired_nscc_next = s6_qa_fired_nscc_reg;
 assign s8_qa_fired_nscc_next = s7_qa_fired_nscc_reg;
 assign s9_qa_fired_nscc_next = s8_qa_fired_nscc_reg;
-assign s9_t_23_next = _s9_t_23_next_1;
-assign s9_t_24_next = _s9_t_23_next_0;
-assign s9_t_25_next = _s9_t_25_next_0;
-assign s10_early_next = early;
-assign s11_early_next = s10_early_reg;
+assign s10_qa_fired_nscc_next = s9_qa_fired_nscc_reg;
+assign s10_t_20_next = _s10_t_20_next_1;
+assign s10_t_21_next = _s10_t_20_next_0;
+assign s10_t_22_next = _s10_t_22_next_0;
+assign s11_early_next = early;
 assign s12_early_next = s11_early_reg;
 assign s13_early_next = s12_early_reg;
 assign s14_early_next = s13_early_reg;
@@ -7431,8 +7471,7 @@ assign s19_early_next = s18_early_reg;
 assign s20_early_next = s19_early_reg;
 assign s21_early_next = s20_early_reg;
 assign s22_early_next = s21_early_reg;
-assign s10_c_early_next = c_early;
-assign s11_c_early_next = s10_c_early_reg;
+assign s11_c_early_next = c_early;
 assign s12_c_early_next = s11_c_early_reg;
 assign s13_c_early_next = s12_c_early_reg;
 assign s14_c_early_next = s13_c_early_reg;
@@ -7451,23 +7490,26 @@ assign s6_nowq_next = s5_nowq_reg;
 assign s7_nowq_next = s6_nowq_reg;
 assign s8_nowq_next = s7_nowq_reg;
 assign s9_nowq_next = s8_nowq_reg;
+assign s10_nowq_next = s9_nowq_reg;
 assign s5_cur_last_adj_next = cur_last_adj;
 assign s6_cur_last_adj_next = s5_cur_last_adj_reg;
 assign s7_cur_last_adj_next = s6_cur_last_adj_reg;
 assign s8_cur_last_adj_next = s7_cur_last_adj_reg;
 assign s9_cur_last_adj_next = s8_cur_last_adj_reg;
-assign s5_t_43_next = _s5_t_43_next_0;
-assign s6_t_46_next = s5_t_43_reg;
+assign s10_cur_last_adj_next = s9_cur_last_adj_reg;
+assign s5_t_45_next = _s5_t_45_next_0;
+assign s6_t_46_next = s5_t_45_reg;
 assign s7_t_25_next = s6_t_46_reg;
-assign s8_t_24_next = s7_t_25_reg;
-assign s9_t_26_next = s8_t_24_reg;
+assign s8_t_25_next = s7_t_25_reg;
+assign s9_t_23_next = s8_t_25_reg;
+assign s10_t_23_next = s9_t_23_reg;
 assign s5_cur_recv_next = cur_recv;
 assign s6_cur_recv_next = s5_cur_recv_reg;
 assign s7_cur_recv_next = s6_cur_recv_reg;
 assign s8_cur_recv_next = s7_cur_recv_reg;
 assign s9_cur_recv_next = s8_cur_recv_reg;
-assign s10_core_step_next = core_step;
-assign s11_core_step_next = s10_core_step_reg;
+assign s10_cur_recv_next = s9_cur_recv_reg;
+assign s11_core_step_next = core_step;
 assign s12_core_step_next = s11_core_step_reg;
 assign s13_core_step_next = s12_core_step_reg;
 assign s14_core_step_next = s13_core_step_reg;
@@ -7479,7 +7521,6 @@ assign s19_core_step_next = s18_core_step_reg;
 assign s20_core_step_next = s19_core_step_reg;
 assign s21_core_step_next = s20_core_step_reg;
 assign s21_cur_inc_next = s20_cur_inc_reg;
-assign s10_qa_fired_nscc_next = s9_qa_fired_nscc_reg;
 assign s11_qa_fired_nscc_next = s10_qa_fired_nscc_reg;
 assign s12_qa_fired_nscc_next = s11_qa_fired_nscc_reg;
 assign s13_qa_fired_nscc_next = s12_qa_fired_nscc_reg;
@@ -7496,37 +7537,45 @@ assign s6_cur_last_md_next = s5_cur_last_md_reg;
 assign s7_cur_last_md_next = s6_cur_last_md_reg;
 assign s8_cur_last_md_next = s7_cur_last_md_reg;
 assign s9_cur_last_md_next = s8_cur_last_md_reg;
+assign s10_cur_last_md_next = s9_cur_last_md_reg;
 assign s5_cur_avg_rtt_next = cur_avg_rtt;
-assign s9_cur_increase_next = s8_cur_increase_reg;
+assign s10_cur_increase_next = s9_cur_increase_reg;
 assign s2_t_37_next = _s2_t_37_next_0;
 assign s3_t_20_next = s2_t_37_reg;
 assign s4_t_24_next = s3_t_20_reg;
 assign s2_t_38_next = _s2_t_38_next_1;
 assign s3_t_21_next = s2_t_38_reg;
 assign s4_t_25_next = s3_t_21_reg;
+assign s5_t_46_next = _s5_qa_fire_next_6;
+assign s5_qa_used_nscc_next = qa_used_nscc;
+assign s5_t_47_next = _s5_t_47_next_0;
 assign s2_t_39_next = _s2_t_39_next_0;
 assign s3_t_22_next = s2_t_39_reg;
 assign s4_t_26_next = s3_t_22_reg;
+assign s5_t_48_next = s4_t_26_reg;
+assign s5_cur_win_end_next = cur_win_end;
 assign s5_cur_count_next = cur_count;
 assign s6_t_47_next = _s6_t_47_next_1;
 assign s7_t_26_next = s6_t_47_reg;
-assign s8_t_25_next = s7_t_26_reg;
-assign s9_t_27_next = s8_t_25_reg;
+assign s8_t_26_next = s7_t_26_reg;
+assign s9_t_24_next = s8_t_26_reg;
+assign s10_t_24_next = s9_t_24_reg;
 assign s2_t_40_next = _s2_t_40_next_0;
 assign s3_t_23_next = s2_t_40_reg;
 assign s4_t_27_next = s3_t_23_reg;
 assign s2_t_41_next = _s2_t_41_next_5;
 assign s3_t_24_next = s2_t_41_reg;
 assign s4_t_28_next = s3_t_24_reg;
-assign s5_qa_roll_next = qa_roll;
-assign s5_qa_used_nscc_next = qa_used_nscc;
+assign s5_t_49_next = s4_t_28_reg;
+assign s5_ignore_left1_next = ignore_left1;
 assign s6_qa_used_nscc_next = s5_qa_used_nscc_reg;
 assign s7_qa_used_nscc_next = s6_qa_used_nscc_reg;
 assign s8_qa_used_nscc_next = s7_qa_used_nscc_reg;
+assign s9_qa_used_nscc_next = s8_qa_used_nscc_reg;
 assign s6_t_48_next = _s6_t_48_next_5;
 assign s7_t_27_next = s6_t_48_reg;
-assign s8_t_26_next = s7_t_27_reg;
-assign s10_ack_run_next = s9_ack_run_reg;
+assign s8_t_27_next = s7_t_27_reg;
+assign s9_t_25_next = s8_t_27_reg;
 assign s11_ack_run_next = s10_ack_run_reg;
 assign s12_ack_run_next = s11_ack_run_reg;
 assign s13_ack_run_next = s12_ack_run_reg;
@@ -7566,8 +7615,7 @@ assign s20_is_loss_next = s19_is_loss_reg;
 assign s21_is_loss_next = s20_is_loss_reg;
 assign s22_is_loss_next = s21_is_loss_reg;
 assign s23_is_loss_next = s22_is_loss_reg;
-assign s9_c_loss_all_next = c_loss_all;
-assign s10_c_loss_all_next = s9_c_loss_all_reg;
+assign s10_c_loss_all_next = c_loss_all;
 assign s11_c_loss_all_next = s10_c_loss_all_reg;
 assign s12_c_loss_all_next = s11_c_loss_all_reg;
 assign s13_c_loss_all_next = s12_c_loss_all_reg;
@@ -7581,8 +7629,7 @@ assign s20_c_loss_all_next = s19_c_loss_all_reg;
 assign s21_c_loss_all_next = s20_c_loss_all_reg;
 assign s22_c_loss_all_next = s21_c_loss_all_reg;
 assign s23_c_loss_all_next = s22_c_loss_all_reg;
-assign s10_t_20_next = _s10_t_20_next_1;
-assign s11_t_18_next = s10_t_20_reg;
+assign s11_t_18_next = _s11_t_18_next_1;
 assign s12_t_15_next = s11_t_18_reg;
 assign s13_t_10_next = s12_t_15_reg;
 assign s14_t_11_next = s13_t_10_reg;
@@ -7595,8 +7642,7 @@ assign s20_t_5_next = s19_t_6_reg;
 assign s21_t_3_next = s20_t_5_reg;
 assign s22_t_next = s21_t_3_reg;
 assign s23_t_next = s22_t_reg;
-assign s10_t_21_next = _s10_t_21_next_1;
-assign s11_t_19_next = s10_t_21_reg;
+assign s11_t_19_next = _s11_t_19_next_1;
 assign s12_t_16_next = s11_t_19_reg;
 assign s13_t_11_next = s12_t_16_reg;
 assign s14_t_12_next = s13_t_11_reg;
@@ -7611,8 +7657,7 @@ assign s22_t_2_next = s21_t_4_reg;
 assign s23_t_2_next = s22_t_2_reg;
 assign s22_t_3_next = _s22_t_3_next_2;
 assign s23_t_3_next = s22_t_3_reg;
-assign s10_t_22_next = _s10_t_22_next_0;
-assign s11_t_20_next = s10_t_22_reg;
+assign s11_t_20_next = _s11_t_20_next_0;
 assign s12_t_17_next = s11_t_20_reg;
 assign s13_t_12_next = s12_t_17_reg;
 assign s14_t_13_next = s13_t_12_reg;
@@ -7627,10 +7672,10 @@ assign s22_t_4_next = s21_t_5_reg;
 assign s23_t_4_next = s22_t_4_reg;
 assign s6_t_49_next = _s6_t_49_next_0;
 assign s7_t_28_next = s6_t_49_reg;
-assign s8_t_27_next = s7_t_28_reg;
-assign s9_t_28_next = s8_t_27_reg;
-assign s10_t_23_next = s9_t_28_reg;
-assign s11_t_21_next = s10_t_23_reg;
+assign s8_t_28_next = s7_t_28_reg;
+assign s9_t_26_next = s8_t_28_reg;
+assign s10_t_25_next = s9_t_26_reg;
+assign s11_t_21_next = s10_t_25_reg;
 assign s12_t_18_next = s11_t_21_reg;
 assign s13_t_13_next = s12_t_18_reg;
 assign s14_t_14_next = s13_t_13_reg;
@@ -7643,8 +7688,7 @@ assign s20_t_8_next = s19_t_9_reg;
 assign s21_t_6_next = s20_t_8_reg;
 assign s22_t_5_next = s21_t_6_reg;
 assign s23_t_5_next = s22_t_5_reg;
-assign s10_t_24_next = _s10_t_24_next_2;
-assign s11_t_22_next = s10_t_24_reg;
+assign s11_t_22_next = _s11_t_22_next_2;
 assign s12_t_19_next = s11_t_22_reg;
 assign s13_t_14_next = s12_t_19_reg;
 assign s14_t_15_next = s13_t_14_reg;
@@ -7657,13 +7701,12 @@ assign s20_t_9_next = s19_t_10_reg;
 assign s21_t_7_next = s20_t_9_reg;
 assign s22_t_6_next = s21_t_7_reg;
 assign s23_t_6_next = s22_t_6_reg;
-assign s5_t_44_next = _s5_t_44_next_3;
-assign s6_t_50_next = s5_t_44_reg;
+assign s6_t_50_next = _s6_t_50_next_2;
 assign s7_t_29_next = s6_t_50_reg;
-assign s8_t_28_next = s7_t_29_reg;
-assign s9_t_29_next = s8_t_28_reg;
-assign s10_t_25_next = s9_t_29_reg;
-assign s11_t_23_next = s10_t_25_reg;
+assign s8_t_29_next = s7_t_29_reg;
+assign s9_t_27_next = s8_t_29_reg;
+assign s10_t_26_next = s9_t_27_reg;
+assign s11_t_23_next = s10_t_26_reg;
 assign s12_t_20_next = s11_t_23_reg;
 assign s13_t_15_next = s12_t_20_reg;
 assign s14_t_16_next = s13_t_15_reg;
@@ -7676,13 +7719,12 @@ assign s20_t_10_next = s19_t_11_reg;
 assign s21_t_8_next = s20_t_10_reg;
 assign s22_t_7_next = s21_t_8_reg;
 assign s23_t_7_next = s22_t_7_reg;
-assign s5_t_45_next = _s5_t_45_next_1;
-assign s6_t_51_next = s5_t_45_reg;
+assign s6_t_51_next = _s6_t_51_next_1;
 assign s7_t_30_next = s6_t_51_reg;
-assign s8_t_29_next = s7_t_30_reg;
-assign s9_t_30_next = s8_t_29_reg;
-assign s10_t_26_next = s9_t_30_reg;
-assign s11_t_24_next = s10_t_26_reg;
+assign s8_t_30_next = s7_t_30_reg;
+assign s9_t_28_next = s8_t_30_reg;
+assign s10_t_27_next = s9_t_28_reg;
+assign s11_t_24_next = s10_t_27_reg;
 assign s12_t_21_next = s11_t_24_reg;
 assign s13_t_16_next = s12_t_21_reg;
 assign s14_t_17_next = s13_t_16_reg;
@@ -7695,8 +7737,7 @@ assign s20_t_11_next = s19_t_12_reg;
 assign s21_t_9_next = s20_t_11_reg;
 assign s22_t_8_next = s21_t_9_reg;
 assign s23_t_8_next = s22_t_8_reg;
-assign s10_t_27_next = _s10_t_27_next_0;
-assign s11_t_25_next = s10_t_27_reg;
+assign s11_t_25_next = _s11_t_25_next_0;
 assign s12_t_22_next = s11_t_25_reg;
 assign s13_t_17_next = s12_t_22_reg;
 assign s14_t_18_next = s13_t_17_reg;
@@ -7709,12 +7750,11 @@ assign s20_t_12_next = s19_t_13_reg;
 assign s21_t_10_next = s20_t_12_reg;
 assign s22_t_9_next = s21_t_10_reg;
 assign s23_t_9_next = s22_t_9_reg;
-assign s5_t_46_next = _s5_t_46_next_3;
-assign s6_t_52_next = s5_t_46_reg;
+assign s6_t_52_next = _s6_t_52_next_0;
 assign s7_t_31_next = s6_t_52_reg;
-assign s8_t_30_next = s7_t_31_reg;
-assign s9_t_31_next = s8_t_30_reg;
-assign s10_t_28_next = s9_t_31_reg;
+assign s8_t_31_next = s7_t_31_reg;
+assign s9_t_29_next = s8_t_31_reg;
+assign s10_t_28_next = s9_t_29_reg;
 assign s11_t_26_next = s10_t_28_reg;
 assign s12_t_23_next = s11_t_26_reg;
 assign s13_t_18_next = s12_t_23_reg;
@@ -7730,9 +7770,9 @@ assign s22_t_10_next = s21_t_11_reg;
 assign s23_t_10_next = s22_t_10_reg;
 assign s6_t_53_next = _s6_t_53_next_1;
 assign s7_t_32_next = s6_t_53_reg;
-assign s8_t_31_next = s7_t_32_reg;
-assign s9_t_32_next = s8_t_31_reg;
-assign s10_t_29_next = s9_t_32_reg;
+assign s8_t_32_next = s7_t_32_reg;
+assign s9_t_30_next = s8_t_32_reg;
+assign s10_t_29_next = s9_t_30_reg;
 assign s11_t_27_next = s10_t_29_reg;
 assign s12_t_24_next = s11_t_27_reg;
 assign s13_t_19_next = s12_t_24_reg;
@@ -7749,12 +7789,12 @@ assign s23_t_11_next = s22_t_11_reg;
 assign s2_t_42_next = _s2_t_35_next_0;
 assign s3_t_25_next = s2_t_42_reg;
 assign s4_t_29_next = s3_t_25_reg;
-assign s5_t_47_next = s4_t_29_reg;
-assign s6_t_54_next = s5_t_47_reg;
+assign s5_t_50_next = s4_t_29_reg;
+assign s6_t_54_next = s5_t_50_reg;
 assign s7_t_33_next = s6_t_54_reg;
-assign s8_t_32_next = s7_t_33_reg;
-assign s9_t_33_next = s8_t_32_reg;
-assign s10_t_30_next = s9_t_33_reg;
+assign s8_t_33_next = s7_t_33_reg;
+assign s9_t_31_next = s8_t_33_reg;
+assign s10_t_30_next = s9_t_31_reg;
 assign s11_t_28_next = s10_t_30_reg;
 assign s12_t_25_next = s11_t_28_reg;
 assign s13_t_20_next = s12_t_25_reg;
@@ -7768,6 +7808,7 @@ assign s20_t_15_next = s19_t_16_reg;
 assign s21_t_13_next = s20_t_15_reg;
 assign s22_t_12_next = s21_t_13_reg;
 assign s23_t_12_next = s22_t_12_reg;
+assign s5_t_51_next = _s5_t_51_next_0;
 assign s2_ecn_next = s1_ecn_reg;
 assign s3_ecn_next = s2_ecn_reg;
 assign s4_ecn_next = s3_ecn_reg;
@@ -7775,16 +7816,17 @@ assign s5_ecn_next = s4_ecn_reg;
 assign s2_t_43_next = _s2_t_43_next_0;
 assign s3_t_26_next = s2_t_43_reg;
 assign s4_t_30_next = s3_t_26_reg;
-assign s5_t_48_next = s4_t_30_reg;
+assign s5_t_52_next = s4_t_30_reg;
 assign s6_core_case_next = core_case;
 assign s7_core_case_next = s6_core_case_reg;
 assign s8_core_case_next = s7_core_case_reg;
 assign s9_core_case_next = s8_core_case_reg;
-assign s5_t_49_next = _s5_t_49_next_1;
-assign s6_t_55_next = s5_t_49_reg;
+assign s10_core_case_next = s9_core_case_reg;
+assign s6_t_55_next = _s6_t_55_next_0;
 assign s7_t_34_next = s6_t_55_reg;
-assign s8_t_33_next = s7_t_34_reg;
-assign s9_t_34_next = s8_t_33_reg;
+assign s8_t_34_next = s7_t_34_reg;
+assign s9_t_32_next = s8_t_34_reg;
+assign s10_t_31_next = s9_t_32_reg;
 assign s2_kind_next = s1_kind_reg;
 assign s3_kind_next = s2_kind_reg;
 assign s4_kind_next = s3_kind_reg;
@@ -7807,8 +7849,7 @@ assign s20_kind_next = s19_kind_reg;
 assign s21_kind_next = s20_kind_reg;
 assign s22_kind_next = s21_kind_reg;
 assign s23_kind_next = s22_kind_reg;
-assign s10_t_31_next = _s10_t_31_next_4;
-assign s11_t_29_next = s10_t_31_reg;
+assign s11_t_29_next = _s11_t_29_next_4;
 assign s12_t_26_next = s11_t_29_reg;
 assign s13_t_21_next = s12_t_26_reg;
 assign s14_t_22_next = s13_t_21_reg;
@@ -7823,8 +7864,7 @@ assign s22_t_13_next = s21_t_14_reg;
 assign s23_t_13_next = s22_t_13_reg;
 assign s22_qa_fired_nscc_next = s21_qa_fired_nscc_reg;
 assign s23_qa_fired_nscc_next = s22_qa_fired_nscc_reg;
-assign s10_t_32_next = _s10_t_32_next_0;
-assign s11_t_30_next = s10_t_32_reg;
+assign s11_t_30_next = _s11_t_30_next_0;
 assign s12_t_27_next = s11_t_30_reg;
 assign s13_t_22_next = s12_t_27_reg;
 assign s14_t_23_next = s13_t_22_reg;
@@ -8600,9 +8640,6 @@ always @(posedge clk) begin
     s3_t_2_reg <= s3_t_2_next;
     s4_t_2_reg <= s4_t_2_next;
     s5_acked1_reg <= s5_acked1_next;
-    s6_qa_scaled_pp00_reg <= s6_qa_scaled_pp00_next;
-    s6_qa_scaled_pp10_reg <= s6_qa_scaled_pp10_next;
-    s7_qa_scaled_reg <= s7_qa_scaled_next;
     s2_qa_win_lo_reg <= s2_qa_win_lo_next;
     s3_qa_win_lo_reg <= s3_qa_win_lo_next;
     s4_qa_win_lo_reg <= s4_qa_win_lo_next;
@@ -8615,6 +8652,12 @@ always @(posedge clk) begin
     s2_t_3_reg <= s2_t_3_next;
     s3_t_3_reg <= s3_t_3_next;
     s4_t_3_reg <= s4_t_3_next;
+    s5_qa_fire_reg <= s5_qa_fire_next;
+    s5_qa_roll_reg <= s5_qa_roll_next;
+    s6_qa_base_reg <= s6_qa_base_next;
+    s7_qa_scaled_pp00_reg <= s7_qa_scaled_pp00_next;
+    s7_qa_scaled_pp10_reg <= s7_qa_scaled_pp10_next;
+    s8_qa_scaled_reg <= s8_qa_scaled_next;
     s2_t_4_reg <= s2_t_4_next;
     s3_t_4_reg <= s3_t_4_next;
     s4_t_4_reg <= s4_t_4_next;
@@ -8627,13 +8670,14 @@ always @(posedge clk) begin
     s2_is_loss_reg <= s2_is_loss_next;
     s3_is_loss_reg <= s3_is_loss_next;
     s4_is_loss_reg <= s4_is_loss_next;
-    s5_qa_fire_reg <= s5_qa_fire_next;
     s6_qa_fire_reg <= s6_qa_fire_next;
     s7_qa_fire_reg <= s7_qa_fire_next;
+    s8_qa_fire_reg <= s8_qa_fire_next;
     s5_t_reg <= s5_t_next;
     s6_t_reg <= s6_t_next;
     s7_t_reg <= s7_t_next;
-    s8_c_qa_reg <= s8_c_qa_next;
+    s8_t_reg <= s8_t_next;
+    s9_c_qa_reg <= s9_c_qa_next;
     s2_t_7_reg <= s2_t_7_next;
     s3_t_7_reg <= s3_t_7_next;
     s4_t_7_reg <= s4_t_7_next;
@@ -8641,10 +8685,12 @@ always @(posedge clk) begin
     s6_fi_count_sum_reg <= s6_fi_count_sum_next;
     s7_fi_count_sum_reg <= s7_fi_count_sum_next;
     s8_fi_count_sum_reg <= s8_fi_count_sum_next;
+    s9_fi_count_sum_reg <= s9_fi_count_sum_next;
     s5_cur_increase_reg <= s5_cur_increase_next;
     s6_cur_increase_reg <= s6_cur_increase_next;
     s7_cur_increase_reg <= s7_cur_increase_next;
     s8_cur_increase_reg <= s8_cur_increase_next;
+    s9_cur_increase_reg <= s9_cur_increase_next;
     s2_fi_uncongested_reg <= s2_fi_uncongested_next;
     s3_fi_uncongested_reg <= s3_fi_uncongested_next;
     s4_fi_uncongested_reg <= s4_fi_uncongested_next;
@@ -8652,7 +8698,8 @@ always @(posedge clk) begin
     s6_fi_uncongested_reg <= s6_fi_uncongested_next;
     s7_fi_uncongested_reg <= s7_fi_uncongested_next;
     s8_fi_uncongested_reg <= s8_fi_uncongested_next;
-    s9_fi_fire_reg <= s9_fi_fire_next;
+    s9_fi_uncongested_reg <= s9_fi_uncongested_next;
+    s10_fi_fire_reg <= s10_fi_fire_next;
     s5_recip_c_lead_reg <= s5_recip_c_lead_next;
     s5_t_2_reg <= s5_t_2_next;
     s5_t_3_reg <= s5_t_3_next;
@@ -8714,7 +8761,7 @@ always @(posedge clk) begin
     s5_t_25_reg <= s5_t_25_next;
     s6_t_2_reg <= s6_t_2_next;
     s7_t_2_reg <= s7_t_2_next;
-    s8_t_reg <= s8_t_next;
+    s8_t_2_reg <= s8_t_2_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s9_mi_base_prod_pp00_reg <= s9_mi_base_prod_pp00_next;
 `endif
@@ -8722,20 +8769,20 @@ always @(posedge clk) begin
     s5_t_26_reg <= s5_t_26_next;
     s6_t_3_reg <= s6_t_3_next;
     s7_t_3_reg <= s7_t_3_next;
-    s8_t_2_reg <= s8_t_2_next;
+    s8_t_3_reg <= s8_t_3_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s9_mi_base_prod_pp10_reg <= s9_mi_base_prod_pp10_next;
 `endif
     s10_mi_base_prod_reg <= s10_mi_base_prod_next;
     s6_t_4_reg <= s6_t_4_next;
     s7_t_4_reg <= s7_t_4_next;
-    s8_t_3_reg <= s8_t_3_next;
+    s8_t_4_reg <= s8_t_4_next;
     s9_t_reg <= s9_t_next;
     s10_t_reg <= s10_t_next;
     s11_mi_base_coarse_reg <= s11_mi_base_coarse_next;
     s6_t_5_reg <= s6_t_5_next;
     s7_t_5_reg <= s7_t_5_next;
-    s8_t_4_reg <= s8_t_4_next;
+    s8_t_5_reg <= s8_t_5_next;
     s9_t_2_reg <= s9_t_2_next;
     s10_t_2_reg <= s10_t_2_next;
     s11_t_reg <= s11_t_next;
@@ -8746,7 +8793,7 @@ always @(posedge clk) begin
     s5_t_27_reg <= s5_t_27_next;
     s6_t_6_reg <= s6_t_6_next;
     s7_t_6_reg <= s7_t_6_next;
-    s8_t_5_reg <= s8_t_5_next;
+    s8_t_6_reg <= s8_t_6_next;
     s9_t_3_reg <= s9_t_3_next;
     s10_t_3_reg <= s10_t_3_next;
     s11_t_2_reg <= s11_t_2_next;
@@ -8760,7 +8807,7 @@ always @(posedge clk) begin
     s5_t_28_reg <= s5_t_28_next;
     s6_t_7_reg <= s6_t_7_next;
     s7_t_7_reg <= s7_t_7_next;
-    s8_t_6_reg <= s8_t_6_next;
+    s8_t_7_reg <= s8_t_7_next;
     s9_t_4_reg <= s9_t_4_next;
     s10_t_4_reg <= s10_t_4_next;
     s11_t_3_reg <= s11_t_3_next;
@@ -8774,7 +8821,7 @@ always @(posedge clk) begin
     s5_t_29_reg <= s5_t_29_next;
     s6_t_8_reg <= s6_t_8_next;
     s7_t_8_reg <= s7_t_8_next;
-    s8_t_7_reg <= s8_t_7_next;
+    s8_t_8_reg <= s8_t_8_next;
     s9_t_5_reg <= s9_t_5_next;
     s10_t_5_reg <= s10_t_5_next;
     s11_t_4_reg <= s11_t_4_next;
@@ -8788,7 +8835,7 @@ always @(posedge clk) begin
     s5_t_30_reg <= s5_t_30_next;
     s6_t_9_reg <= s6_t_9_next;
     s7_t_9_reg <= s7_t_9_next;
-    s8_t_8_reg <= s8_t_8_next;
+    s8_t_9_reg <= s8_t_9_next;
     s9_t_6_reg <= s9_t_6_next;
     s10_t_6_reg <= s10_t_6_next;
     s11_t_5_reg <= s11_t_5_next;
@@ -8799,7 +8846,7 @@ always @(posedge clk) begin
     s14_mi_num_reg <= s14_mi_num_next;
     s6_t_10_reg <= s6_t_10_next;
     s7_t_10_reg <= s7_t_10_next;
-    s8_t_9_reg <= s8_t_9_next;
+    s8_t_10_reg <= s8_t_10_next;
     s9_t_7_reg <= s9_t_7_next;
     s10_t_7_reg <= s10_t_7_next;
     s11_t_6_reg <= s11_t_6_next;
@@ -8811,7 +8858,7 @@ always @(posedge clk) begin
 `endif
     s6_t_11_reg <= s6_t_11_next;
     s7_t_11_reg <= s7_t_11_next;
-    s8_t_10_reg <= s8_t_10_next;
+    s8_t_11_reg <= s8_t_11_next;
     s9_t_8_reg <= s9_t_8_next;
     s10_t_8_reg <= s10_t_8_next;
     s11_t_7_reg <= s11_t_7_next;
@@ -8823,7 +8870,7 @@ always @(posedge clk) begin
 `endif
     s6_t_12_reg <= s6_t_12_next;
     s7_t_12_reg <= s7_t_12_next;
-    s8_t_11_reg <= s8_t_11_next;
+    s8_t_12_reg <= s8_t_12_next;
     s9_t_9_reg <= s9_t_9_next;
     s10_t_9_reg <= s10_t_9_next;
     s11_t_8_reg <= s11_t_8_next;
@@ -8835,7 +8882,7 @@ always @(posedge clk) begin
 `endif
     s6_t_13_reg <= s6_t_13_next;
     s7_t_13_reg <= s7_t_13_next;
-    s8_t_12_reg <= s8_t_12_next;
+    s8_t_13_reg <= s8_t_13_next;
     s9_t_10_reg <= s9_t_10_next;
     s10_t_10_reg <= s10_t_10_next;
     s11_t_9_reg <= s11_t_9_next;
@@ -8851,7 +8898,7 @@ always @(posedge clk) begin
     s5_t_31_reg <= s5_t_31_next;
     s6_t_14_reg <= s6_t_14_next;
     s7_t_14_reg <= s7_t_14_next;
-    s8_t_13_reg <= s8_t_13_next;
+    s8_t_14_reg <= s8_t_14_next;
     s9_t_11_reg <= s9_t_11_next;
     s10_t_11_reg <= s10_t_11_next;
     s11_t_10_reg <= s11_t_10_next;
@@ -8866,7 +8913,7 @@ always @(posedge clk) begin
     s5_t_32_reg <= s5_t_32_next;
     s6_t_15_reg <= s6_t_15_next;
     s7_t_15_reg <= s7_t_15_next;
-    s8_t_14_reg <= s8_t_14_next;
+    s8_t_15_reg <= s8_t_15_next;
     s9_t_12_reg <= s9_t_12_next;
     s10_t_12_reg <= s10_t_12_next;
     s11_t_11_reg <= s11_t_11_next;
@@ -8904,7 +8951,7 @@ always @(posedge clk) begin
     s5_t_33_reg <= s5_t_33_next;
     s6_t_16_reg <= s6_t_16_next;
     s7_t_16_reg <= s7_t_16_next;
-    s8_t_15_reg <= s8_t_15_next;
+    s8_t_16_reg <= s8_t_16_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s9_fi_c_prod_pp00_reg <= s9_fi_c_prod_pp00_next;
 `endif
@@ -8912,20 +8959,20 @@ always @(posedge clk) begin
     s5_t_34_reg <= s5_t_34_next;
     s6_t_17_reg <= s6_t_17_next;
     s7_t_17_reg <= s7_t_17_next;
-    s8_t_16_reg <= s8_t_16_next;
+    s8_t_17_reg <= s8_t_17_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s9_fi_c_prod_pp10_reg <= s9_fi_c_prod_pp10_next;
 `endif
     s10_fi_c_prod_reg <= s10_fi_c_prod_next;
     s6_t_18_reg <= s6_t_18_next;
     s7_t_18_reg <= s7_t_18_next;
-    s8_t_17_reg <= s8_t_17_next;
+    s8_t_18_reg <= s8_t_18_next;
     s9_t_13_reg <= s9_t_13_next;
     s10_t_13_reg <= s10_t_13_next;
     s11_fi_c_coarse_reg <= s11_fi_c_coarse_next;
     s6_t_19_reg <= s6_t_19_next;
     s7_t_19_reg <= s7_t_19_next;
-    s8_t_18_reg <= s8_t_18_next;
+    s8_t_19_reg <= s8_t_19_next;
     s9_t_14_reg <= s9_t_14_next;
     s10_t_14_reg <= s10_t_14_next;
     s11_t_12_reg <= s11_t_12_next;
@@ -8994,13 +9041,13 @@ always @(posedge clk) begin
 `endif
     s11_md_frac_prod_reg <= s11_md_frac_prod_next;
     s7_t_20_reg <= s7_t_20_next;
-    s8_t_19_reg <= s8_t_19_next;
+    s8_t_20_reg <= s8_t_20_next;
     s9_t_18_reg <= s9_t_18_next;
     s10_t_15_reg <= s10_t_15_next;
     s11_t_13_reg <= s11_t_13_next;
     s12_md_frac_coarse_reg <= s12_md_frac_coarse_next;
     s7_t_21_reg <= s7_t_21_next;
-    s8_t_20_reg <= s8_t_20_next;
+    s8_t_21_reg <= s8_t_21_next;
     s9_t_19_reg <= s9_t_19_next;
     s10_t_16_reg <= s10_t_16_next;
     s11_t_14_reg <= s11_t_14_next;
@@ -9019,7 +9066,7 @@ always @(posedge clk) begin
     s5_t_39_reg <= s5_t_39_next;
     s6_t_43_reg <= s6_t_43_next;
     s7_t_22_reg <= s7_t_22_next;
-    s8_t_21_reg <= s8_t_21_next;
+    s8_t_22_reg <= s8_t_22_next;
     s9_t_20_reg <= s9_t_20_next;
     s10_t_17_reg <= s10_t_17_next;
     s11_t_15_reg <= s11_t_15_next;
@@ -9093,7 +9140,7 @@ always @(posedge clk) begin
     s5_t_41_reg <= s5_t_41_next;
     s6_t_44_reg <= s6_t_44_next;
     s7_t_23_reg <= s7_t_23_next;
-    s8_t_22_reg <= s8_t_22_next;
+    s8_t_23_reg <= s8_t_23_next;
     s9_t_21_reg <= s9_t_21_next;
     s10_t_18_reg <= s10_t_18_next;
     s11_t_16_reg <= s11_t_16_next;
@@ -9112,7 +9159,7 @@ always @(posedge clk) begin
     s5_t_42_reg <= s5_t_42_next;
     s6_t_45_reg <= s6_t_45_next;
     s7_t_24_reg <= s7_t_24_next;
-    s8_t_23_reg <= s8_t_23_next;
+    s8_t_24_reg <= s8_t_24_next;
     s9_t_22_reg <= s9_t_22_next;
     s10_t_19_reg <= s10_t_19_next;
     s11_t_17_reg <= s11_t_17_next;
@@ -9171,26 +9218,29 @@ always @(posedge clk) begin
     s20_t_4_reg <= s20_t_4_next;
     s21_t_2_reg <= s21_t_2_next;
     s22_core_c_reg <= s22_core_c_next;
+    s5_qa_called_reg <= s5_qa_called_next;
     s2_t_35_reg <= s2_t_35_next;
     s3_t_18_reg <= s3_t_18_next;
     s4_t_22_reg <= s4_t_22_next;
+    s5_t_43_reg <= s5_t_43_next;
     s2_t_36_reg <= s2_t_36_next;
     s3_t_19_reg <= s3_t_19_next;
     s4_t_23_reg <= s4_t_23_next;
+    s5_t_44_reg <= s5_t_44_next;
     s5_ack_run_reg <= s5_ack_run_next;
     s6_ack_run_reg <= s6_ack_run_next;
     s7_ack_run_reg <= s7_ack_run_next;
     s8_ack_run_reg <= s8_ack_run_next;
     s9_ack_run_reg <= s9_ack_run_next;
-    s5_qa_fired_nscc_reg <= s5_qa_fired_nscc_next;
+    s10_ack_run_reg <= s10_ack_run_next;
     s6_qa_fired_nscc_reg <= s6_qa_fired_nscc_next;
     s7_qa_fired_nscc_reg <= s7_qa_fired_nscc_next;
     s8_qa_fired_nscc_reg <= s8_qa_fired_nscc_next;
     s9_qa_fired_nscc_reg <= s9_qa_fired_nscc_next;
-    s9_t_23_reg <= s9_t_23_next;
-    s9_t_24_reg <= s9_t_24_next;
-    s9_t_25_reg <= s9_t_25_next;
-    s10_early_reg <= s10_early_next;
+    s10_qa_fired_nscc_reg <= s10_qa_fired_nscc_next;
+    s10_t_20_reg <= s10_t_20_next;
+    s10_t_21_reg <= s10_t_21_next;
+    s10_t_22_reg <= s10_t_22_next;
     s11_early_reg <= s11_early_next;
     s12_early_reg <= s12_early_next;
     s13_early_reg <= s13_early_next;
@@ -9203,7 +9253,6 @@ always @(posedge clk) begin
     s20_early_reg <= s20_early_next;
     s21_early_reg <= s21_early_next;
     s22_early_reg <= s22_early_next;
-    s10_c_early_reg <= s10_c_early_next;
     s11_c_early_reg <= s11_c_early_next;
     s12_c_early_reg <= s12_c_early_next;
     s13_c_early_reg <= s13_c_early_next;
@@ -9223,22 +9272,25 @@ always @(posedge clk) begin
     s7_nowq_reg <= s7_nowq_next;
     s8_nowq_reg <= s8_nowq_next;
     s9_nowq_reg <= s9_nowq_next;
+    s10_nowq_reg <= s10_nowq_next;
     s5_cur_last_adj_reg <= s5_cur_last_adj_next;
     s6_cur_last_adj_reg <= s6_cur_last_adj_next;
     s7_cur_last_adj_reg <= s7_cur_last_adj_next;
     s8_cur_last_adj_reg <= s8_cur_last_adj_next;
     s9_cur_last_adj_reg <= s9_cur_last_adj_next;
-    s5_t_43_reg <= s5_t_43_next;
+    s10_cur_last_adj_reg <= s10_cur_last_adj_next;
+    s5_t_45_reg <= s5_t_45_next;
     s6_t_46_reg <= s6_t_46_next;
     s7_t_25_reg <= s7_t_25_next;
-    s8_t_24_reg <= s8_t_24_next;
-    s9_t_26_reg <= s9_t_26_next;
+    s8_t_25_reg <= s8_t_25_next;
+    s9_t_23_reg <= s9_t_23_next;
+    s10_t_23_reg <= s10_t_23_next;
     s5_cur_recv_reg <= s5_cur_recv_next;
     s6_cur_recv_reg <= s6_cur_recv_next;
     s7_cur_recv_reg <= s7_cur_recv_next;
     s8_cur_recv_reg <= s8_cur_recv_next;
     s9_cur_recv_reg <= s9_cur_recv_next;
-    s10_core_step_reg <= s10_core_step_next;
+    s10_cur_recv_reg <= s10_cur_recv_next;
     s11_core_step_reg <= s11_core_step_next;
     s12_core_step_reg <= s12_core_step_next;
     s13_core_step_reg <= s13_core_step_next;
@@ -9251,7 +9303,6 @@ always @(posedge clk) begin
     s20_core_step_reg <= s20_core_step_next;
     s21_core_step_reg <= s21_core_step_next;
     s21_cur_inc_reg <= s21_cur_inc_next;
-    s10_qa_fired_nscc_reg <= s10_qa_fired_nscc_next;
     s11_qa_fired_nscc_reg <= s11_qa_fired_nscc_next;
     s12_qa_fired_nscc_reg <= s12_qa_fired_nscc_next;
     s13_qa_fired_nscc_reg <= s13_qa_fired_nscc_next;
@@ -9268,37 +9319,45 @@ always @(posedge clk) begin
     s7_cur_last_md_reg <= s7_cur_last_md_next;
     s8_cur_last_md_reg <= s8_cur_last_md_next;
     s9_cur_last_md_reg <= s9_cur_last_md_next;
+    s10_cur_last_md_reg <= s10_cur_last_md_next;
     s5_cur_avg_rtt_reg <= s5_cur_avg_rtt_next;
-    s9_cur_increase_reg <= s9_cur_increase_next;
+    s10_cur_increase_reg <= s10_cur_increase_next;
     s2_t_37_reg <= s2_t_37_next;
     s3_t_20_reg <= s3_t_20_next;
     s4_t_24_reg <= s4_t_24_next;
     s2_t_38_reg <= s2_t_38_next;
     s3_t_21_reg <= s3_t_21_next;
     s4_t_25_reg <= s4_t_25_next;
+    s5_t_46_reg <= s5_t_46_next;
+    s5_qa_used_nscc_reg <= s5_qa_used_nscc_next;
+    s5_t_47_reg <= s5_t_47_next;
     s2_t_39_reg <= s2_t_39_next;
     s3_t_22_reg <= s3_t_22_next;
     s4_t_26_reg <= s4_t_26_next;
+    s5_t_48_reg <= s5_t_48_next;
+    s5_cur_win_end_reg <= s5_cur_win_end_next;
     s5_cur_count_reg <= s5_cur_count_next;
     s6_t_47_reg <= s6_t_47_next;
     s7_t_26_reg <= s7_t_26_next;
-    s8_t_25_reg <= s8_t_25_next;
-    s9_t_27_reg <= s9_t_27_next;
+    s8_t_26_reg <= s8_t_26_next;
+    s9_t_24_reg <= s9_t_24_next;
+    s10_t_24_reg <= s10_t_24_next;
     s2_t_40_reg <= s2_t_40_next;
     s3_t_23_reg <= s3_t_23_next;
     s4_t_27_reg <= s4_t_27_next;
     s2_t_41_reg <= s2_t_41_next;
     s3_t_24_reg <= s3_t_24_next;
     s4_t_28_reg <= s4_t_28_next;
-    s5_qa_roll_reg <= s5_qa_roll_next;
-    s5_qa_used_nscc_reg <= s5_qa_used_nscc_next;
+    s5_t_49_reg <= s5_t_49_next;
+    s5_ignore_left1_reg <= s5_ignore_left1_next;
     s6_qa_used_nscc_reg <= s6_qa_used_nscc_next;
     s7_qa_used_nscc_reg <= s7_qa_used_nscc_next;
     s8_qa_used_nscc_reg <= s8_qa_used_nscc_next;
+    s9_qa_used_nscc_reg <= s9_qa_used_nscc_next;
     s6_t_48_reg <= s6_t_48_next;
     s7_t_27_reg <= s7_t_27_next;
-    s8_t_26_reg <= s8_t_26_next;
-    s10_ack_run_reg <= s10_ack_run_next;
+    s8_t_27_reg <= s8_t_27_next;
+    s9_t_25_reg <= s9_t_25_next;
     s11_ack_run_reg <= s11_ack_run_next;
     s12_ack_run_reg <= s12_ack_run_next;
     s13_ack_run_reg <= s13_ack_run_next;
@@ -9338,7 +9397,6 @@ always @(posedge clk) begin
     s21_is_loss_reg <= s21_is_loss_next;
     s22_is_loss_reg <= s22_is_loss_next;
     s23_is_loss_reg <= s23_is_loss_next;
-    s9_c_loss_all_reg <= s9_c_loss_all_next;
     s10_c_loss_all_reg <= s10_c_loss_all_next;
     s11_c_loss_all_reg <= s11_c_loss_all_next;
     s12_c_loss_all_reg <= s12_c_loss_all_next;
@@ -9353,7 +9411,6 @@ always @(posedge clk) begin
     s21_c_loss_all_reg <= s21_c_loss_all_next;
     s22_c_loss_all_reg <= s22_c_loss_all_next;
     s23_c_loss_all_reg <= s23_c_loss_all_next;
-    s10_t_20_reg <= s10_t_20_next;
     s11_t_18_reg <= s11_t_18_next;
     s12_t_15_reg <= s12_t_15_next;
     s13_t_10_reg <= s13_t_10_next;
@@ -9367,7 +9424,6 @@ always @(posedge clk) begin
     s21_t_3_reg <= s21_t_3_next;
     s22_t_reg <= s22_t_next;
     s23_t_reg <= s23_t_next;
-    s10_t_21_reg <= s10_t_21_next;
     s11_t_19_reg <= s11_t_19_next;
     s12_t_16_reg <= s12_t_16_next;
     s13_t_11_reg <= s13_t_11_next;
@@ -9383,7 +9439,6 @@ always @(posedge clk) begin
     s23_t_2_reg <= s23_t_2_next;
     s22_t_3_reg <= s22_t_3_next;
     s23_t_3_reg <= s23_t_3_next;
-    s10_t_22_reg <= s10_t_22_next;
     s11_t_20_reg <= s11_t_20_next;
     s12_t_17_reg <= s12_t_17_next;
     s13_t_12_reg <= s13_t_12_next;
@@ -9399,9 +9454,9 @@ always @(posedge clk) begin
     s23_t_4_reg <= s23_t_4_next;
     s6_t_49_reg <= s6_t_49_next;
     s7_t_28_reg <= s7_t_28_next;
-    s8_t_27_reg <= s8_t_27_next;
-    s9_t_28_reg <= s9_t_28_next;
-    s10_t_23_reg <= s10_t_23_next;
+    s8_t_28_reg <= s8_t_28_next;
+    s9_t_26_reg <= s9_t_26_next;
+    s10_t_25_reg <= s10_t_25_next;
     s11_t_21_reg <= s11_t_21_next;
     s12_t_18_reg <= s12_t_18_next;
     s13_t_13_reg <= s13_t_13_next;
@@ -9415,7 +9470,6 @@ always @(posedge clk) begin
     s21_t_6_reg <= s21_t_6_next;
     s22_t_5_reg <= s22_t_5_next;
     s23_t_5_reg <= s23_t_5_next;
-    s10_t_24_reg <= s10_t_24_next;
     s11_t_22_reg <= s11_t_22_next;
     s12_t_19_reg <= s12_t_19_next;
     s13_t_14_reg <= s13_t_14_next;
@@ -9429,12 +9483,11 @@ always @(posedge clk) begin
     s21_t_7_reg <= s21_t_7_next;
     s22_t_6_reg <= s22_t_6_next;
     s23_t_6_reg <= s23_t_6_next;
-    s5_t_44_reg <= s5_t_44_next;
     s6_t_50_reg <= s6_t_50_next;
     s7_t_29_reg <= s7_t_29_next;
-    s8_t_28_reg <= s8_t_28_next;
-    s9_t_29_reg <= s9_t_29_next;
-    s10_t_25_reg <= s10_t_25_next;
+    s8_t_29_reg <= s8_t_29_next;
+    s9_t_27_reg <= s9_t_27_next;
+    s10_t_26_reg <= s10_t_26_next;
     s11_t_23_reg <= s11_t_23_next;
     s12_t_20_reg <= s12_t_20_next;
     s13_t_15_reg <= s13_t_15_next;
@@ -9448,12 +9501,11 @@ always @(posedge clk) begin
     s21_t_8_reg <= s21_t_8_next;
     s22_t_7_reg <= s22_t_7_next;
     s23_t_7_reg <= s23_t_7_next;
-    s5_t_45_reg <= s5_t_45_next;
     s6_t_51_reg <= s6_t_51_next;
     s7_t_30_reg <= s7_t_30_next;
-    s8_t_29_reg <= s8_t_29_next;
-    s9_t_30_reg <= s9_t_30_next;
-    s10_t_26_reg <= s10_t_26_next;
+    s8_t_30_reg <= s8_t_30_next;
+    s9_t_28_reg <= s9_t_28_next;
+    s10_t_27_reg <= s10_t_27_next;
     s11_t_24_reg <= s11_t_24_next;
     s12_t_21_reg <= s12_t_21_next;
     s13_t_16_reg <= s13_t_16_next;
@@ -9467,7 +9519,6 @@ always @(posedge clk) begin
     s21_t_9_reg <= s21_t_9_next;
     s22_t_8_reg <= s22_t_8_next;
     s23_t_8_reg <= s23_t_8_next;
-    s10_t_27_reg <= s10_t_27_next;
     s11_t_25_reg <= s11_t_25_next;
     s12_t_22_reg <= s12_t_22_next;
     s13_t_17_reg <= s13_t_17_next;
@@ -9481,11 +9532,10 @@ always @(posedge clk) begin
     s21_t_10_reg <= s21_t_10_next;
     s22_t_9_reg <= s22_t_9_next;
     s23_t_9_reg <= s23_t_9_next;
-    s5_t_46_reg <= s5_t_46_next;
     s6_t_52_reg <= s6_t_52_next;
     s7_t_31_reg <= s7_t_31_next;
-    s8_t_30_reg <= s8_t_30_next;
-    s9_t_31_reg <= s9_t_31_next;
+    s8_t_31_reg <= s8_t_31_next;
+    s9_t_29_reg <= s9_t_29_next;
     s10_t_28_reg <= s10_t_28_next;
     s11_t_26_reg <= s11_t_26_next;
     s12_t_23_reg <= s12_t_23_next;
@@ -9502,8 +9552,8 @@ always @(posedge clk) begin
     s23_t_10_reg <= s23_t_10_next;
     s6_t_53_reg <= s6_t_53_next;
     s7_t_32_reg <= s7_t_32_next;
-    s8_t_31_reg <= s8_t_31_next;
-    s9_t_32_reg <= s9_t_32_next;
+    s8_t_32_reg <= s8_t_32_next;
+    s9_t_30_reg <= s9_t_30_next;
     s10_t_29_reg <= s10_t_29_next;
     s11_t_27_reg <= s11_t_27_next;
     s12_t_24_reg <= s12_t_24_next;
@@ -9521,11 +9571,11 @@ always @(posedge clk) begin
     s2_t_42_reg <= s2_t_42_next;
     s3_t_25_reg <= s3_t_25_next;
     s4_t_29_reg <= s4_t_29_next;
-    s5_t_47_reg <= s5_t_47_next;
+    s5_t_50_reg <= s5_t_50_next;
     s6_t_54_reg <= s6_t_54_next;
     s7_t_33_reg <= s7_t_33_next;
-    s8_t_32_reg <= s8_t_32_next;
-    s9_t_33_reg <= s9_t_33_next;
+    s8_t_33_reg <= s8_t_33_next;
+    s9_t_31_reg <= s9_t_31_next;
     s10_t_30_reg <= s10_t_30_next;
     s11_t_28_reg <= s11_t_28_next;
     s12_t_25_reg <= s12_t_25_next;
@@ -9540,6 +9590,7 @@ always @(posedge clk) begin
     s21_t_13_reg <= s21_t_13_next;
     s22_t_12_reg <= s22_t_12_next;
     s23_t_12_reg <= s23_t_12_next;
+    s5_t_51_reg <= s5_t_51_next;
     s2_ecn_reg <= s2_ecn_next;
     s3_ecn_reg <= s3_ecn_next;
     s4_ecn_reg <= s4_ecn_next;
@@ -9547,16 +9598,17 @@ always @(posedge clk) begin
     s2_t_43_reg <= s2_t_43_next;
     s3_t_26_reg <= s3_t_26_next;
     s4_t_30_reg <= s4_t_30_next;
-    s5_t_48_reg <= s5_t_48_next;
+    s5_t_52_reg <= s5_t_52_next;
     s6_core_case_reg <= s6_core_case_next;
     s7_core_case_reg <= s7_core_case_next;
     s8_core_case_reg <= s8_core_case_next;
     s9_core_case_reg <= s9_core_case_next;
-    s5_t_49_reg <= s5_t_49_next;
+    s10_core_case_reg <= s10_core_case_next;
     s6_t_55_reg <= s6_t_55_next;
     s7_t_34_reg <= s7_t_34_next;
-    s8_t_33_reg <= s8_t_33_next;
-    s9_t_34_reg <= s9_t_34_next;
+    s8_t_34_reg <= s8_t_34_next;
+    s9_t_32_reg <= s9_t_32_next;
+    s10_t_31_reg <= s10_t_31_next;
     s2_kind_reg <= s2_kind_next;
     s3_kind_reg <= s3_kind_next;
     s4_kind_reg <= s4_kind_next;
@@ -9579,7 +9631,6 @@ always @(posedge clk) begin
     s21_kind_reg <= s21_kind_next;
     s22_kind_reg <= s22_kind_next;
     s23_kind_reg <= s23_kind_next;
-    s10_t_31_reg <= s10_t_31_next;
     s11_t_29_reg <= s11_t_29_next;
     s12_t_26_reg <= s12_t_26_next;
     s13_t_21_reg <= s13_t_21_next;
@@ -9595,7 +9646,6 @@ always @(posedge clk) begin
     s23_t_13_reg <= s23_t_13_next;
     s22_qa_fired_nscc_reg <= s22_qa_fired_nscc_next;
     s23_qa_fired_nscc_reg <= s23_qa_fired_nscc_next;
-    s10_t_32_reg <= s10_t_32_next;
     s11_t_30_reg <= s11_t_30_next;
     s12_t_27_reg <= s12_t_27_next;
     s13_t_22_reg <= s13_t_22_next;
@@ -9863,8 +9913,8 @@ MULT18X18D #(
     .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s9_mi_base_prod_pp00_mult (  // s9_mi_base_prod_pp00_reg = s8_t_reg * _s9_mi_base_prod_pp00_next_0
-    .A17(s8_t_reg[17]), .A16(s8_t_reg[16]), .A15(s8_t_reg[15]), .A14(s8_t_reg[14]), .A13(s8_t_reg[13]), .A12(s8_t_reg[12]), .A11(s8_t_reg[11]), .A10(s8_t_reg[10]), .A9(s8_t_reg[9]), .A8(s8_t_reg[8]), .A7(s8_t_reg[7]), .A6(s8_t_reg[6]), .A5(s8_t_reg[5]), .A4(s8_t_reg[4]), .A3(s8_t_reg[3]), .A2(s8_t_reg[2]), .A1(s8_t_reg[1]), .A0(s8_t_reg[0]),
+) s9_mi_base_prod_pp00_mult (  // s9_mi_base_prod_pp00_reg = s8_t_2_reg * _s9_mi_base_prod_pp00_next_0
+    .A17(s8_t_2_reg[17]), .A16(s8_t_2_reg[16]), .A15(s8_t_2_reg[15]), .A14(s8_t_2_reg[14]), .A13(s8_t_2_reg[13]), .A12(s8_t_2_reg[12]), .A11(s8_t_2_reg[11]), .A10(s8_t_2_reg[10]), .A9(s8_t_2_reg[9]), .A8(s8_t_2_reg[8]), .A7(s8_t_2_reg[7]), .A6(s8_t_2_reg[6]), .A5(s8_t_2_reg[5]), .A4(s8_t_2_reg[4]), .A3(s8_t_2_reg[3]), .A2(s8_t_2_reg[2]), .A1(s8_t_2_reg[1]), .A0(s8_t_2_reg[0]),
     .B17(_s9_mi_base_prod_pp00_next_0[17]), .B16(_s9_mi_base_prod_pp00_next_0[16]), .B15(_s9_mi_base_prod_pp00_next_0[15]), .B14(_s9_mi_base_prod_pp00_next_0[14]), .B13(_s9_mi_base_prod_pp00_next_0[13]), .B12(_s9_mi_base_prod_pp00_next_0[12]), .B11(_s9_mi_base_prod_pp00_next_0[11]), .B10(_s9_mi_base_prod_pp00_next_0[10]), .B9(_s9_mi_base_prod_pp00_next_0[9]), .B8(_s9_mi_base_prod_pp00_next_0[8]), .B7(_s9_mi_base_prod_pp00_next_0[7]), .B6(_s9_mi_base_prod_pp00_next_0[6]), .B5(_s9_mi_base_prod_pp00_next_0[5]), .B4(_s9_mi_base_prod_pp00_next_0[4]), .B3(_s9_mi_base_prod_pp00_next_0[3]), .B2(_s9_mi_base_prod_pp00_next_0[2]), .B1(_s9_mi_base_prod_pp00_next_0[1]), .B0(_s9_mi_base_prod_pp00_next_0[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
@@ -9875,8 +9925,8 @@ MULT18X18D #(
     .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s9_mi_base_prod_pp10_mult (  // s9_mi_base_prod_pp10_reg = s8_t_2_reg * _s9_mi_base_prod_pp10_next_0
-    .A17(s8_t_2_reg[17]), .A16(s8_t_2_reg[16]), .A15(s8_t_2_reg[15]), .A14(s8_t_2_reg[14]), .A13(s8_t_2_reg[13]), .A12(s8_t_2_reg[12]), .A11(s8_t_2_reg[11]), .A10(s8_t_2_reg[10]), .A9(s8_t_2_reg[9]), .A8(s8_t_2_reg[8]), .A7(s8_t_2_reg[7]), .A6(s8_t_2_reg[6]), .A5(s8_t_2_reg[5]), .A4(s8_t_2_reg[4]), .A3(s8_t_2_reg[3]), .A2(s8_t_2_reg[2]), .A1(s8_t_2_reg[1]), .A0(s8_t_2_reg[0]),
+) s9_mi_base_prod_pp10_mult (  // s9_mi_base_prod_pp10_reg = s8_t_3_reg * _s9_mi_base_prod_pp10_next_0
+    .A17(s8_t_3_reg[17]), .A16(s8_t_3_reg[16]), .A15(s8_t_3_reg[15]), .A14(s8_t_3_reg[14]), .A13(s8_t_3_reg[13]), .A12(s8_t_3_reg[12]), .A11(s8_t_3_reg[11]), .A10(s8_t_3_reg[10]), .A9(s8_t_3_reg[9]), .A8(s8_t_3_reg[8]), .A7(s8_t_3_reg[7]), .A6(s8_t_3_reg[6]), .A5(s8_t_3_reg[5]), .A4(s8_t_3_reg[4]), .A3(s8_t_3_reg[3]), .A2(s8_t_3_reg[2]), .A1(s8_t_3_reg[1]), .A0(s8_t_3_reg[0]),
     .B17(_s9_mi_base_prod_pp10_next_0[17]), .B16(_s9_mi_base_prod_pp10_next_0[16]), .B15(_s9_mi_base_prod_pp10_next_0[15]), .B14(_s9_mi_base_prod_pp10_next_0[14]), .B13(_s9_mi_base_prod_pp10_next_0[13]), .B12(_s9_mi_base_prod_pp10_next_0[12]), .B11(_s9_mi_base_prod_pp10_next_0[11]), .B10(_s9_mi_base_prod_pp10_next_0[10]), .B9(_s9_mi_base_prod_pp10_next_0[9]), .B8(_s9_mi_base_prod_pp10_next_0[8]), .B7(_s9_mi_base_prod_pp10_next_0[7]), .B6(_s9_mi_base_prod_pp10_next_0[6]), .B5(_s9_mi_base_prod_pp10_next_0[5]), .B4(_s9_mi_base_prod_pp10_next_0[4]), .B3(_s9_mi_base_prod_pp10_next_0[3]), .B2(_s9_mi_base_prod_pp10_next_0[2]), .B1(_s9_mi_base_prod_pp10_next_0[1]), .B0(_s9_mi_base_prod_pp10_next_0[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
@@ -9995,8 +10045,8 @@ MULT18X18D #(
     .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s9_fi_c_prod_pp00_mult (  // s9_fi_c_prod_pp00_reg = s8_t_15_reg * _s9_fi_c_prod_pp00_next_0
-    .A17(s8_t_15_reg[17]), .A16(s8_t_15_reg[16]), .A15(s8_t_15_reg[15]), .A14(s8_t_15_reg[14]), .A13(s8_t_15_reg[13]), .A12(s8_t_15_reg[12]), .A11(s8_t_15_reg[11]), .A10(s8_t_15_reg[10]), .A9(s8_t_15_reg[9]), .A8(s8_t_15_reg[8]), .A7(s8_t_15_reg[7]), .A6(s8_t_15_reg[6]), .A5(s8_t_15_reg[5]), .A4(s8_t_15_reg[4]), .A3(s8_t_15_reg[3]), .A2(s8_t_15_reg[2]), .A1(s8_t_15_reg[1]), .A0(s8_t_15_reg[0]),
+) s9_fi_c_prod_pp00_mult (  // s9_fi_c_prod_pp00_reg = s8_t_16_reg * _s9_fi_c_prod_pp00_next_0
+    .A17(s8_t_16_reg[17]), .A16(s8_t_16_reg[16]), .A15(s8_t_16_reg[15]), .A14(s8_t_16_reg[14]), .A13(s8_t_16_reg[13]), .A12(s8_t_16_reg[12]), .A11(s8_t_16_reg[11]), .A10(s8_t_16_reg[10]), .A9(s8_t_16_reg[9]), .A8(s8_t_16_reg[8]), .A7(s8_t_16_reg[7]), .A6(s8_t_16_reg[6]), .A5(s8_t_16_reg[5]), .A4(s8_t_16_reg[4]), .A3(s8_t_16_reg[3]), .A2(s8_t_16_reg[2]), .A1(s8_t_16_reg[1]), .A0(s8_t_16_reg[0]),
     .B17(_s9_fi_c_prod_pp00_next_0[17]), .B16(_s9_fi_c_prod_pp00_next_0[16]), .B15(_s9_fi_c_prod_pp00_next_0[15]), .B14(_s9_fi_c_prod_pp00_next_0[14]), .B13(_s9_fi_c_prod_pp00_next_0[13]), .B12(_s9_fi_c_prod_pp00_next_0[12]), .B11(_s9_fi_c_prod_pp00_next_0[11]), .B10(_s9_fi_c_prod_pp00_next_0[10]), .B9(_s9_fi_c_prod_pp00_next_0[9]), .B8(_s9_fi_c_prod_pp00_next_0[8]), .B7(_s9_fi_c_prod_pp00_next_0[7]), .B6(_s9_fi_c_prod_pp00_next_0[6]), .B5(_s9_fi_c_prod_pp00_next_0[5]), .B4(_s9_fi_c_prod_pp00_next_0[4]), .B3(_s9_fi_c_prod_pp00_next_0[3]), .B2(_s9_fi_c_prod_pp00_next_0[2]), .B1(_s9_fi_c_prod_pp00_next_0[1]), .B0(_s9_fi_c_prod_pp00_next_0[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
@@ -10007,8 +10057,8 @@ MULT18X18D #(
     .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s9_fi_c_prod_pp10_mult (  // s9_fi_c_prod_pp10_reg = s8_t_16_reg * _s9_fi_c_prod_pp10_next_0
-    .A17(s8_t_16_reg[17]), .A16(s8_t_16_reg[16]), .A15(s8_t_16_reg[15]), .A14(s8_t_16_reg[14]), .A13(s8_t_16_reg[13]), .A12(s8_t_16_reg[12]), .A11(s8_t_16_reg[11]), .A10(s8_t_16_reg[10]), .A9(s8_t_16_reg[9]), .A8(s8_t_16_reg[8]), .A7(s8_t_16_reg[7]), .A6(s8_t_16_reg[6]), .A5(s8_t_16_reg[5]), .A4(s8_t_16_reg[4]), .A3(s8_t_16_reg[3]), .A2(s8_t_16_reg[2]), .A1(s8_t_16_reg[1]), .A0(s8_t_16_reg[0]),
+) s9_fi_c_prod_pp10_mult (  // s9_fi_c_prod_pp10_reg = s8_t_17_reg * _s9_fi_c_prod_pp10_next_0
+    .A17(s8_t_17_reg[17]), .A16(s8_t_17_reg[16]), .A15(s8_t_17_reg[15]), .A14(s8_t_17_reg[14]), .A13(s8_t_17_reg[13]), .A12(s8_t_17_reg[12]), .A11(s8_t_17_reg[11]), .A10(s8_t_17_reg[10]), .A9(s8_t_17_reg[9]), .A8(s8_t_17_reg[8]), .A7(s8_t_17_reg[7]), .A6(s8_t_17_reg[6]), .A5(s8_t_17_reg[5]), .A4(s8_t_17_reg[4]), .A3(s8_t_17_reg[3]), .A2(s8_t_17_reg[2]), .A1(s8_t_17_reg[1]), .A0(s8_t_17_reg[0]),
     .B17(_s9_fi_c_prod_pp10_next_0[17]), .B16(_s9_fi_c_prod_pp10_next_0[16]), .B15(_s9_fi_c_prod_pp10_next_0[15]), .B14(_s9_fi_c_prod_pp10_next_0[14]), .B13(_s9_fi_c_prod_pp10_next_0[13]), .B12(_s9_fi_c_prod_pp10_next_0[12]), .B11(_s9_fi_c_prod_pp10_next_0[11]), .B10(_s9_fi_c_prod_pp10_next_0[10]), .B9(_s9_fi_c_prod_pp10_next_0[9]), .B8(_s9_fi_c_prod_pp10_next_0[8]), .B7(_s9_fi_c_prod_pp10_next_0[7]), .B6(_s9_fi_c_prod_pp10_next_0[6]), .B5(_s9_fi_c_prod_pp10_next_0[5]), .B4(_s9_fi_c_prod_pp10_next_0[4]), .B3(_s9_fi_c_prod_pp10_next_0[3]), .B2(_s9_fi_c_prod_pp10_next_0[2]), .B1(_s9_fi_c_prod_pp10_next_0[1]), .B0(_s9_fi_c_prod_pp10_next_0[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),

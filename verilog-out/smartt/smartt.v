@@ -320,20 +320,6 @@ reg  s4_t_2_reg;  // stage 4 copy of t
 wire s4_t_2_next;
 reg  [20:0] s5_acked1_reg;  // stage 5 copy of acked1
 wire [20:0] s5_acked1_next;
-`ifdef NICGEN_ECP5
-wire [34:0] s6_qa_scaled_pp00_reg;  // stage 6 copy of qa_scaled_pp00 (MULT18X18D output register)
-`else
-reg  [34:0] s6_qa_scaled_pp00_reg;  // stage 6 copy of qa_scaled_pp00
-`endif
-wire [34:0] s6_qa_scaled_pp00_next;
-`ifdef NICGEN_ECP5
-wire [19:0] s6_qa_scaled_pp10_reg;  // stage 6 copy of qa_scaled_pp10 (MULT18X18D output register)
-`else
-reg  [19:0] s6_qa_scaled_pp10_reg;  // stage 6 copy of qa_scaled_pp10
-`endif
-wire [19:0] s6_qa_scaled_pp10_next;
-reg  [37:0] s7_qa_scaled_reg;  // stage 7 copy of qa_scaled
-wire [37:0] s7_qa_scaled_next;
 reg  [23:0] s2_qa_win_lo_reg;  // stage 2 copy of qa_win_lo
 wire [23:0] s2_qa_win_lo_next;
 reg  [23:0] s3_qa_win_lo_reg;  // stage 3 copy of qa_win_lo
@@ -358,26 +344,48 @@ reg  s3_is_loss_reg;  // stage 3 copy of is_loss
 wire s3_is_loss_next;
 reg  s4_is_loss_reg;  // stage 4 copy of is_loss
 wire s4_is_loss_next;
+reg  s5_qa_fire_reg;  // stage 5 copy of qa_fire
+wire s5_qa_fire_next;
+reg  s5_qa_roll_reg;  // stage 5 copy of qa_roll
+wire s5_qa_roll_next;
+reg  [20:0] s6_qa_base_reg;  // stage 6 copy of qa_base
+wire [20:0] s6_qa_base_next;
+`ifdef NICGEN_ECP5
+wire [34:0] s7_qa_scaled_pp00_reg;  // stage 7 copy of qa_scaled_pp00 (MULT18X18D output register)
+`else
+reg  [34:0] s7_qa_scaled_pp00_reg;  // stage 7 copy of qa_scaled_pp00
+`endif
+wire [34:0] s7_qa_scaled_pp00_next;
+`ifdef NICGEN_ECP5
+wire [19:0] s7_qa_scaled_pp10_reg;  // stage 7 copy of qa_scaled_pp10 (MULT18X18D output register)
+`else
+reg  [19:0] s7_qa_scaled_pp10_reg;  // stage 7 copy of qa_scaled_pp10
+`endif
+wire [19:0] s7_qa_scaled_pp10_next;
+reg  [37:0] s8_qa_scaled_reg;  // stage 8 copy of qa_scaled
+wire [37:0] s8_qa_scaled_next;
 reg  [27:0] s2_t_3_reg;  // stage 2 copy of t
 wire [27:0] s2_t_3_next;
 reg  [27:0] s3_t_3_reg;  // stage 3 copy of t
 wire [27:0] s3_t_3_next;
 reg  [27:0] s4_t_3_reg;  // stage 4 copy of t
 wire [27:0] s4_t_3_next;
-reg  s5_qa_fire_reg;  // stage 5 copy of qa_fire
-wire s5_qa_fire_next;
 reg  s6_qa_fire_reg;  // stage 6 copy of qa_fire
 wire s6_qa_fire_next;
 reg  s7_qa_fire_reg;  // stage 7 copy of qa_fire
 wire s7_qa_fire_next;
+reg  s8_qa_fire_reg;  // stage 8 copy of qa_fire
+wire s8_qa_fire_next;
 reg  [26:0] s5_t_reg;  // stage 5 copy of t
 wire [26:0] s5_t_next;
 reg  [26:0] s6_t_reg;  // stage 6 copy of t
 wire [26:0] s6_t_next;
 reg  [26:0] s7_t_reg;  // stage 7 copy of t
 wire [26:0] s7_t_next;
-reg  [26:0] s8_c_qa_reg;  // stage 8 copy of c_qa
-wire [26:0] s8_c_qa_next;
+reg  [26:0] s8_t_reg;  // stage 8 copy of t
+wire [26:0] s8_t_next;
+reg  [26:0] s9_c_qa_reg;  // stage 9 copy of c_qa
+wire [26:0] s9_c_qa_next;
 reg  [21:0] s2_t_4_reg;  // stage 2 copy of t
 wire [21:0] s2_t_4_next;
 reg  [21:0] s3_t_4_reg;  // stage 3 copy of t
@@ -392,6 +400,8 @@ reg  [20:0] s7_fi_count_sum_reg;  // stage 7 copy of fi_count_sum
 wire [20:0] s7_fi_count_sum_next;
 reg  [20:0] s8_fi_count_sum_reg;  // stage 8 copy of fi_count_sum
 wire [20:0] s8_fi_count_sum_next;
+reg  [20:0] s9_fi_count_sum_reg;  // stage 9 copy of fi_count_sum
+wire [20:0] s9_fi_count_sum_next;
 reg  s5_cur_increase_reg;  // stage 5 copy of cur_increase
 wire s5_cur_increase_next;
 reg  s6_cur_increase_reg;  // stage 6 copy of cur_increase
@@ -400,6 +410,8 @@ reg  s7_cur_increase_reg;  // stage 7 copy of cur_increase
 wire s7_cur_increase_next;
 reg  s8_cur_increase_reg;  // stage 8 copy of cur_increase
 wire s8_cur_increase_next;
+reg  s9_cur_increase_reg;  // stage 9 copy of cur_increase
+wire s9_cur_increase_next;
 reg  s2_fi_uncongested_reg;  // stage 2 copy of fi_uncongested
 wire s2_fi_uncongested_next;
 reg  s3_fi_uncongested_reg;  // stage 3 copy of fi_uncongested
@@ -414,8 +426,10 @@ reg  s7_fi_uncongested_reg;  // stage 7 copy of fi_uncongested
 wire s7_fi_uncongested_next;
 reg  s8_fi_uncongested_reg;  // stage 8 copy of fi_uncongested
 wire s8_fi_uncongested_next;
-reg  s9_fi_fire_reg;  // stage 9 copy of fi_fire
-wire s9_fi_fire_next;
+reg  s9_fi_uncongested_reg;  // stage 9 copy of fi_uncongested
+wire s9_fi_uncongested_next;
+reg  s10_fi_fire_reg;  // stage 10 copy of fi_fire
+wire s10_fi_fire_next;
 reg  [4:0] s5_recip_c_lead_reg;  // stage 5 copy of recip_c_lead
 wire [4:0] s5_recip_c_lead_next;
 reg  [9:0] s5_t_2_reg;  // stage 5 copy of t
@@ -544,8 +558,8 @@ reg  [28:0] s6_t_2_reg;  // stage 6 copy of t
 wire [28:0] s6_t_2_next;
 reg  [28:0] s7_t_2_reg;  // stage 7 copy of t
 wire [28:0] s7_t_2_next;
-reg  [28:0] s8_t_reg;  // stage 8 copy of t
-wire [28:0] s8_t_next;
+reg  [28:0] s8_t_2_reg;  // stage 8 copy of t
+wire [28:0] s8_t_2_next;
 `ifdef NICGEN_ECP5
 wire [28:0] s9_mi_base_prod_pp00_reg;  // stage 9 copy of mi_base_prod_pp00 (MULT18X18D output register)
 `else
@@ -560,8 +574,8 @@ reg  [28:0] s6_t_3_reg;  // stage 6 copy of t
 wire [28:0] s6_t_3_next;
 reg  [28:0] s7_t_3_reg;  // stage 7 copy of t
 wire [28:0] s7_t_3_next;
-reg  [28:0] s8_t_2_reg;  // stage 8 copy of t
-wire [28:0] s8_t_2_next;
+reg  [28:0] s8_t_3_reg;  // stage 8 copy of t
+wire [28:0] s8_t_3_next;
 `ifdef NICGEN_ECP5
 wire [28:0] s9_mi_base_prod_pp10_reg;  // stage 9 copy of mi_base_prod_pp10 (MULT18X18D output register)
 `else
@@ -576,8 +590,8 @@ reg  [16:0] s6_t_4_reg;  // stage 6 copy of t
 wire [16:0] s6_t_4_next;
 reg  [16:0] s7_t_4_reg;  // stage 7 copy of t
 wire [16:0] s7_t_4_next;
-reg  [16:0] s8_t_3_reg;  // stage 8 copy of t
-wire [16:0] s8_t_3_next;
+reg  [16:0] s8_t_4_reg;  // stage 8 copy of t
+wire [16:0] s8_t_4_next;
 `ifdef NICGEN_ECP5
 wire [16:0] s9_mi_base_prod_pp20_reg;  // stage 9 copy of mi_base_prod_pp20 (MULT18X18D output register)
 `else
@@ -590,8 +604,8 @@ reg  [1:0] s6_t_5_reg;  // stage 6 copy of t
 wire [1:0] s6_t_5_next;
 reg  [1:0] s7_t_5_reg;  // stage 7 copy of t
 wire [1:0] s7_t_5_next;
-reg  [1:0] s8_t_4_reg;  // stage 8 copy of t
-wire [1:0] s8_t_4_next;
+reg  [1:0] s8_t_5_reg;  // stage 8 copy of t
+wire [1:0] s8_t_5_next;
 reg  [1:0] s9_t_reg;  // stage 9 copy of t
 wire [1:0] s9_t_next;
 reg  [1:0] s10_t_reg;  // stage 10 copy of t
@@ -602,8 +616,8 @@ reg  [2:0] s6_t_6_reg;  // stage 6 copy of t
 wire [2:0] s6_t_6_next;
 reg  [2:0] s7_t_6_reg;  // stage 7 copy of t
 wire [2:0] s7_t_6_next;
-reg  [2:0] s8_t_5_reg;  // stage 8 copy of t
-wire [2:0] s8_t_5_next;
+reg  [2:0] s8_t_6_reg;  // stage 8 copy of t
+wire [2:0] s8_t_6_next;
 reg  [2:0] s9_t_2_reg;  // stage 9 copy of t
 wire [2:0] s9_t_2_next;
 reg  [2:0] s10_t_2_reg;  // stage 10 copy of t
@@ -624,8 +638,8 @@ reg  [35:0] s6_t_7_reg;  // stage 6 copy of t
 wire [35:0] s6_t_7_next;
 reg  [35:0] s7_t_7_reg;  // stage 7 copy of t
 wire [35:0] s7_t_7_next;
-reg  [35:0] s8_t_6_reg;  // stage 8 copy of t
-wire [35:0] s8_t_6_next;
+reg  [35:0] s8_t_7_reg;  // stage 8 copy of t
+wire [35:0] s8_t_7_next;
 reg  [35:0] s9_t_3_reg;  // stage 9 copy of t
 wire [35:0] s9_t_3_next;
 reg  [35:0] s10_t_3_reg;  // stage 10 copy of t
@@ -652,8 +666,8 @@ reg  [19:0] s6_t_8_reg;  // stage 6 copy of t
 wire [19:0] s6_t_8_next;
 reg  [19:0] s7_t_8_reg;  // stage 7 copy of t
 wire [19:0] s7_t_8_next;
-reg  [19:0] s8_t_7_reg;  // stage 8 copy of t
-wire [19:0] s8_t_7_next;
+reg  [19:0] s8_t_8_reg;  // stage 8 copy of t
+wire [19:0] s8_t_8_next;
 reg  [19:0] s9_t_4_reg;  // stage 9 copy of t
 wire [19:0] s9_t_4_next;
 reg  [19:0] s10_t_4_reg;  // stage 10 copy of t
@@ -680,8 +694,8 @@ reg  [35:0] s6_t_9_reg;  // stage 6 copy of t
 wire [35:0] s6_t_9_next;
 reg  [35:0] s7_t_9_reg;  // stage 7 copy of t
 wire [35:0] s7_t_9_next;
-reg  [35:0] s8_t_8_reg;  // stage 8 copy of t
-wire [35:0] s8_t_8_next;
+reg  [35:0] s8_t_9_reg;  // stage 8 copy of t
+wire [35:0] s8_t_9_next;
 reg  [35:0] s9_t_5_reg;  // stage 9 copy of t
 wire [35:0] s9_t_5_next;
 reg  [35:0] s10_t_5_reg;  // stage 10 copy of t
@@ -708,8 +722,8 @@ reg  [19:0] s6_t_10_reg;  // stage 6 copy of t
 wire [19:0] s6_t_10_next;
 reg  [19:0] s7_t_10_reg;  // stage 7 copy of t
 wire [19:0] s7_t_10_next;
-reg  [19:0] s8_t_9_reg;  // stage 8 copy of t
-wire [19:0] s8_t_9_next;
+reg  [19:0] s8_t_10_reg;  // stage 8 copy of t
+wire [19:0] s8_t_10_next;
 reg  [19:0] s9_t_6_reg;  // stage 9 copy of t
 wire [19:0] s9_t_6_next;
 reg  [19:0] s10_t_6_reg;  // stage 10 copy of t
@@ -736,8 +750,8 @@ reg  [23:0] s6_t_11_reg;  // stage 6 copy of t
 wire [23:0] s6_t_11_next;
 reg  [23:0] s7_t_11_reg;  // stage 7 copy of t
 wire [23:0] s7_t_11_next;
-reg  [23:0] s8_t_10_reg;  // stage 8 copy of t
-wire [23:0] s8_t_10_next;
+reg  [23:0] s8_t_11_reg;  // stage 8 copy of t
+wire [23:0] s8_t_11_next;
 reg  [23:0] s9_t_7_reg;  // stage 9 copy of t
 wire [23:0] s9_t_7_next;
 reg  [23:0] s10_t_7_reg;  // stage 10 copy of t
@@ -764,8 +778,8 @@ reg  [7:0] s6_t_12_reg;  // stage 6 copy of t
 wire [7:0] s6_t_12_next;
 reg  [7:0] s7_t_12_reg;  // stage 7 copy of t
 wire [7:0] s7_t_12_next;
-reg  [7:0] s8_t_11_reg;  // stage 8 copy of t
-wire [7:0] s8_t_11_next;
+reg  [7:0] s8_t_12_reg;  // stage 8 copy of t
+wire [7:0] s8_t_12_next;
 reg  [7:0] s9_t_8_reg;  // stage 9 copy of t
 wire [7:0] s9_t_8_next;
 reg  [7:0] s10_t_8_reg;  // stage 10 copy of t
@@ -786,8 +800,8 @@ reg  [28:0] s6_t_13_reg;  // stage 6 copy of t
 wire [28:0] s6_t_13_next;
 reg  [28:0] s7_t_13_reg;  // stage 7 copy of t
 wire [28:0] s7_t_13_next;
-reg  [28:0] s8_t_12_reg;  // stage 8 copy of t
-wire [28:0] s8_t_12_next;
+reg  [28:0] s8_t_13_reg;  // stage 8 copy of t
+wire [28:0] s8_t_13_next;
 reg  [28:0] s9_t_9_reg;  // stage 9 copy of t
 wire [28:0] s9_t_9_next;
 reg  [28:0] s10_t_9_reg;  // stage 10 copy of t
@@ -810,8 +824,8 @@ reg  [28:0] s6_t_14_reg;  // stage 6 copy of t
 wire [28:0] s6_t_14_next;
 reg  [28:0] s7_t_14_reg;  // stage 7 copy of t
 wire [28:0] s7_t_14_next;
-reg  [28:0] s8_t_13_reg;  // stage 8 copy of t
-wire [28:0] s8_t_13_next;
+reg  [28:0] s8_t_14_reg;  // stage 8 copy of t
+wire [28:0] s8_t_14_next;
 reg  [28:0] s9_t_10_reg;  // stage 9 copy of t
 wire [28:0] s9_t_10_next;
 reg  [28:0] s10_t_10_reg;  // stage 10 copy of t
@@ -834,8 +848,8 @@ reg  [28:0] s6_t_15_reg;  // stage 6 copy of t
 wire [28:0] s6_t_15_next;
 reg  [28:0] s7_t_15_reg;  // stage 7 copy of t
 wire [28:0] s7_t_15_next;
-reg  [28:0] s8_t_14_reg;  // stage 8 copy of t
-wire [28:0] s8_t_14_next;
+reg  [28:0] s8_t_15_reg;  // stage 8 copy of t
+wire [28:0] s8_t_15_next;
 reg  [28:0] s9_t_11_reg;  // stage 9 copy of t
 wire [28:0] s9_t_11_next;
 reg  [28:0] s10_t_11_reg;  // stage 10 copy of t
@@ -858,8 +872,8 @@ reg  [18:0] s6_t_16_reg;  // stage 6 copy of t
 wire [18:0] s6_t_16_next;
 reg  [18:0] s7_t_16_reg;  // stage 7 copy of t
 wire [18:0] s7_t_16_next;
-reg  [18:0] s8_t_15_reg;  // stage 8 copy of t
-wire [18:0] s8_t_15_next;
+reg  [18:0] s8_t_16_reg;  // stage 8 copy of t
+wire [18:0] s8_t_16_next;
 reg  [18:0] s9_t_12_reg;  // stage 9 copy of t
 wire [18:0] s9_t_12_next;
 reg  [18:0] s10_t_12_reg;  // stage 10 copy of t
@@ -890,8 +904,8 @@ reg  [1:0] s6_t_17_reg;  // stage 6 copy of t
 wire [1:0] s6_t_17_next;
 reg  [1:0] s7_t_17_reg;  // stage 7 copy of t
 wire [1:0] s7_t_17_next;
-reg  [1:0] s8_t_16_reg;  // stage 8 copy of t
-wire [1:0] s8_t_16_next;
+reg  [1:0] s8_t_17_reg;  // stage 8 copy of t
+wire [1:0] s8_t_17_next;
 reg  [1:0] s9_t_13_reg;  // stage 9 copy of t
 wire [1:0] s9_t_13_next;
 reg  [1:0] s10_t_13_reg;  // stage 10 copy of t
@@ -920,8 +934,8 @@ reg  [2:0] s6_t_18_reg;  // stage 6 copy of t
 wire [2:0] s6_t_18_next;
 reg  [2:0] s7_t_18_reg;  // stage 7 copy of t
 wire [2:0] s7_t_18_next;
-reg  [2:0] s8_t_17_reg;  // stage 8 copy of t
-wire [2:0] s8_t_17_next;
+reg  [2:0] s8_t_18_reg;  // stage 8 copy of t
+wire [2:0] s8_t_18_next;
 reg  [2:0] s9_t_14_reg;  // stage 9 copy of t
 wire [2:0] s9_t_14_next;
 reg  [2:0] s10_t_14_reg;  // stage 10 copy of t
@@ -1000,8 +1014,8 @@ reg  [28:0] s6_t_19_reg;  // stage 6 copy of t
 wire [28:0] s6_t_19_next;
 reg  [28:0] s7_t_19_reg;  // stage 7 copy of t
 wire [28:0] s7_t_19_next;
-reg  [28:0] s8_t_18_reg;  // stage 8 copy of t
-wire [28:0] s8_t_18_next;
+reg  [28:0] s8_t_19_reg;  // stage 8 copy of t
+wire [28:0] s8_t_19_next;
 `ifdef NICGEN_ECP5
 wire [28:0] s9_fi_c_prod_pp00_reg;  // stage 9 copy of fi_c_prod_pp00 (MULT18X18D output register)
 `else
@@ -1016,8 +1030,8 @@ reg  [28:0] s6_t_20_reg;  // stage 6 copy of t
 wire [28:0] s6_t_20_next;
 reg  [28:0] s7_t_20_reg;  // stage 7 copy of t
 wire [28:0] s7_t_20_next;
-reg  [28:0] s8_t_19_reg;  // stage 8 copy of t
-wire [28:0] s8_t_19_next;
+reg  [28:0] s8_t_20_reg;  // stage 8 copy of t
+wire [28:0] s8_t_20_next;
 `ifdef NICGEN_ECP5
 wire [28:0] s9_fi_c_prod_pp10_reg;  // stage 9 copy of fi_c_prod_pp10 (MULT18X18D output register)
 `else
@@ -1032,8 +1046,8 @@ reg  [13:0] s6_t_21_reg;  // stage 6 copy of t
 wire [13:0] s6_t_21_next;
 reg  [13:0] s7_t_21_reg;  // stage 7 copy of t
 wire [13:0] s7_t_21_next;
-reg  [13:0] s8_t_20_reg;  // stage 8 copy of t
-wire [13:0] s8_t_20_next;
+reg  [13:0] s8_t_21_reg;  // stage 8 copy of t
+wire [13:0] s8_t_21_next;
 `ifdef NICGEN_ECP5
 wire [13:0] s9_fi_c_prod_pp20_reg;  // stage 9 copy of fi_c_prod_pp20 (MULT18X18D output register)
 `else
@@ -1046,8 +1060,8 @@ reg  [1:0] s6_t_22_reg;  // stage 6 copy of t
 wire [1:0] s6_t_22_next;
 reg  [1:0] s7_t_22_reg;  // stage 7 copy of t
 wire [1:0] s7_t_22_next;
-reg  [1:0] s8_t_21_reg;  // stage 8 copy of t
-wire [1:0] s8_t_21_next;
+reg  [1:0] s8_t_22_reg;  // stage 8 copy of t
+wire [1:0] s8_t_22_next;
 reg  [1:0] s9_t_15_reg;  // stage 9 copy of t
 wire [1:0] s9_t_15_next;
 reg  [1:0] s10_t_15_reg;  // stage 10 copy of t
@@ -1058,8 +1072,8 @@ reg  [2:0] s6_t_23_reg;  // stage 6 copy of t
 wire [2:0] s6_t_23_next;
 reg  [2:0] s7_t_23_reg;  // stage 7 copy of t
 wire [2:0] s7_t_23_next;
-reg  [2:0] s8_t_22_reg;  // stage 8 copy of t
-wire [2:0] s8_t_22_next;
+reg  [2:0] s8_t_23_reg;  // stage 8 copy of t
+wire [2:0] s8_t_23_next;
 reg  [2:0] s9_t_16_reg;  // stage 9 copy of t
 wire [2:0] s9_t_16_next;
 reg  [2:0] s10_t_16_reg;  // stage 10 copy of t
@@ -1133,8 +1147,8 @@ reg  [2:0] s6_t_25_reg;  // stage 6 copy of t
 wire [2:0] s6_t_25_next;
 reg  [2:0] s7_t_25_reg;  // stage 7 copy of t
 wire [2:0] s7_t_25_next;
-reg  [2:0] s8_t_23_reg;  // stage 8 copy of t
-wire [2:0] s8_t_23_next;
+reg  [2:0] s8_t_24_reg;  // stage 8 copy of t
+wire [2:0] s8_t_24_next;
 reg  [41:0] s9_md_raw_reg;  // stage 9 copy of md_raw
 wire [41:0] s9_md_raw_next;
 reg  [27:0] s5_t_44_reg;  // stage 5 copy of t
@@ -1143,28 +1157,44 @@ reg  [27:0] s6_t_26_reg;  // stage 6 copy of t
 wire [27:0] s6_t_26_next;
 reg  [27:0] s7_t_26_reg;  // stage 7 copy of t
 wire [27:0] s7_t_26_next;
-reg  [27:0] s8_t_24_reg;  // stage 8 copy of t
-wire [27:0] s8_t_24_next;
+reg  [27:0] s8_t_25_reg;  // stage 8 copy of t
+wire [27:0] s8_t_25_next;
 reg  [27:0] s9_t_17_reg;  // stage 9 copy of t
 wire [27:0] s9_t_17_next;
+reg  [27:0] s2_t_30_reg;  // stage 2 copy of t
+wire [27:0] s2_t_30_next;
+reg  [27:0] s3_t_15_reg;  // stage 3 copy of t
+wire [27:0] s3_t_15_next;
+reg  [27:0] s4_t_21_reg;  // stage 4 copy of t
+wire [27:0] s4_t_21_next;
+reg  [26:0] s5_t_45_reg;  // stage 5 copy of t
+wire [26:0] s5_t_45_next;
+reg  [26:0] s6_t_27_reg;  // stage 6 copy of t
+wire [26:0] s6_t_27_next;
+reg  [26:0] s7_t_27_reg;  // stage 7 copy of t
+wire [26:0] s7_t_27_next;
+reg  [26:0] s8_t_26_reg;  // stage 8 copy of t
+wire [26:0] s8_t_26_next;
+reg  [26:0] s9_t_18_reg;  // stage 9 copy of t
+wire [26:0] s9_t_18_next;
 reg  [26:0] s10_c_md_reg;  // stage 10 copy of c_md
 wire [26:0] s10_c_md_next;
-reg  [31:0] s2_t_30_reg;  // stage 2 copy of t
-wire [31:0] s2_t_30_next;
-reg  [31:0] s3_t_15_reg;  // stage 3 copy of t
-wire [31:0] s3_t_15_next;
-reg  [31:0] s4_t_21_reg;  // stage 4 copy of t
-wire [31:0] s4_t_21_next;
-reg  [31:0] s5_t_45_reg;  // stage 5 copy of t
-wire [31:0] s5_t_45_next;
-reg  [31:0] s6_t_27_reg;  // stage 6 copy of t
-wire [31:0] s6_t_27_next;
-reg  [31:0] s7_t_27_reg;  // stage 7 copy of t
-wire [31:0] s7_t_27_next;
-reg  [31:0] s8_t_25_reg;  // stage 8 copy of t
-wire [31:0] s8_t_25_next;
-reg  [31:0] s9_t_18_reg;  // stage 9 copy of t
-wire [31:0] s9_t_18_next;
+reg  [31:0] s2_t_31_reg;  // stage 2 copy of t
+wire [31:0] s2_t_31_next;
+reg  [31:0] s3_t_16_reg;  // stage 3 copy of t
+wire [31:0] s3_t_16_next;
+reg  [31:0] s4_t_22_reg;  // stage 4 copy of t
+wire [31:0] s4_t_22_next;
+reg  [31:0] s5_t_46_reg;  // stage 5 copy of t
+wire [31:0] s5_t_46_next;
+reg  [31:0] s6_t_28_reg;  // stage 6 copy of t
+wire [31:0] s6_t_28_next;
+reg  [31:0] s7_t_28_reg;  // stage 7 copy of t
+wire [31:0] s7_t_28_next;
+reg  [31:0] s8_t_27_reg;  // stage 8 copy of t
+wire [31:0] s8_t_27_next;
+reg  [31:0] s9_t_19_reg;  // stage 9 copy of t
+wire [31:0] s9_t_19_next;
 reg  [31:0] s10_t_17_reg;  // stage 10 copy of t
 wire [31:0] s10_t_17_next;
 `ifdef NICGEN_ECP5
@@ -1173,22 +1203,22 @@ wire [31:0] s11_c_md_fd_xs_pp00_reg;  // stage 11 copy of c_md_fd_xs_pp00 (MULT1
 reg  [31:0] s11_c_md_fd_xs_pp00_reg;  // stage 11 copy of c_md_fd_xs_pp00
 `endif
 wire [31:0] s11_c_md_fd_xs_pp00_next;
-reg  [22:0] s2_t_31_reg;  // stage 2 copy of t
-wire [22:0] s2_t_31_next;
-reg  [22:0] s3_t_16_reg;  // stage 3 copy of t
-wire [22:0] s3_t_16_next;
-reg  [22:0] s4_t_22_reg;  // stage 4 copy of t
-wire [22:0] s4_t_22_next;
-reg  [22:0] s5_t_46_reg;  // stage 5 copy of t
-wire [22:0] s5_t_46_next;
-reg  [22:0] s6_t_28_reg;  // stage 6 copy of t
-wire [22:0] s6_t_28_next;
-reg  [22:0] s7_t_28_reg;  // stage 7 copy of t
-wire [22:0] s7_t_28_next;
-reg  [22:0] s8_t_26_reg;  // stage 8 copy of t
-wire [22:0] s8_t_26_next;
-reg  [22:0] s9_t_19_reg;  // stage 9 copy of t
-wire [22:0] s9_t_19_next;
+reg  [22:0] s2_t_32_reg;  // stage 2 copy of t
+wire [22:0] s2_t_32_next;
+reg  [22:0] s3_t_17_reg;  // stage 3 copy of t
+wire [22:0] s3_t_17_next;
+reg  [22:0] s4_t_23_reg;  // stage 4 copy of t
+wire [22:0] s4_t_23_next;
+reg  [22:0] s5_t_47_reg;  // stage 5 copy of t
+wire [22:0] s5_t_47_next;
+reg  [22:0] s6_t_29_reg;  // stage 6 copy of t
+wire [22:0] s6_t_29_next;
+reg  [22:0] s7_t_29_reg;  // stage 7 copy of t
+wire [22:0] s7_t_29_next;
+reg  [22:0] s8_t_28_reg;  // stage 8 copy of t
+wire [22:0] s8_t_28_next;
+reg  [22:0] s9_t_20_reg;  // stage 9 copy of t
+wire [22:0] s9_t_20_next;
 reg  [22:0] s10_t_18_reg;  // stage 10 copy of t
 wire [22:0] s10_t_18_next;
 `ifdef NICGEN_ECP5
@@ -1237,24 +1267,24 @@ reg  [6:0] s13_c_md_fd_prod_pp21_reg;  // stage 13 copy of c_md_fd_prod_pp21
 wire [6:0] s13_c_md_fd_prod_pp21_next;
 reg  [60:0] s14_c_md_fd_prod_reg;  // stage 14 copy of c_md_fd_prod
 wire [60:0] s14_c_md_fd_prod_next;
-reg  [31:0] s2_t_32_reg;  // stage 2 copy of t
-wire [31:0] s2_t_32_next;
-reg  [31:0] s3_t_17_reg;  // stage 3 copy of t
-wire [31:0] s3_t_17_next;
-reg  [31:0] s4_t_23_reg;  // stage 4 copy of t
-wire [31:0] s4_t_23_next;
+reg  [31:0] s2_t_33_reg;  // stage 2 copy of t
+wire [31:0] s2_t_33_next;
+reg  [31:0] s3_t_18_reg;  // stage 3 copy of t
+wire [31:0] s3_t_18_next;
+reg  [31:0] s4_t_24_reg;  // stage 4 copy of t
+wire [31:0] s4_t_24_next;
 `ifdef NICGEN_ECP5
 wire [31:0] s5_c_fd_xs_pp00_reg;  // stage 5 copy of c_fd_xs_pp00 (MULT18X18D output register)
 `else
 reg  [31:0] s5_c_fd_xs_pp00_reg;  // stage 5 copy of c_fd_xs_pp00
 `endif
 wire [31:0] s5_c_fd_xs_pp00_next;
-reg  [22:0] s2_t_33_reg;  // stage 2 copy of t
-wire [22:0] s2_t_33_next;
-reg  [22:0] s3_t_18_reg;  // stage 3 copy of t
-wire [22:0] s3_t_18_next;
-reg  [22:0] s4_t_24_reg;  // stage 4 copy of t
-wire [22:0] s4_t_24_next;
+reg  [22:0] s2_t_34_reg;  // stage 2 copy of t
+wire [22:0] s2_t_34_next;
+reg  [22:0] s3_t_19_reg;  // stage 3 copy of t
+wire [22:0] s3_t_19_next;
+reg  [22:0] s4_t_25_reg;  // stage 4 copy of t
+wire [22:0] s4_t_25_next;
 `ifdef NICGEN_ECP5
 wire [22:0] s5_c_fd_xs_pp10_reg;  // stage 5 copy of c_fd_xs_pp10 (MULT18X18D output register)
 `else
@@ -1301,16 +1331,16 @@ reg  [6:0] s7_c_fd_prod_pp21_reg;  // stage 7 copy of c_fd_prod_pp21
 wire [6:0] s7_c_fd_prod_pp21_next;
 reg  [60:0] s8_c_fd_prod_reg;  // stage 8 copy of c_fd_prod
 wire [60:0] s8_c_fd_prod_next;
-reg  [27:0] s5_t_47_reg;  // stage 5 copy of t
-wire [27:0] s5_t_47_next;
-reg  [27:0] s6_t_29_reg;  // stage 6 copy of t
-wire [27:0] s6_t_29_next;
-reg  [27:0] s7_t_29_reg;  // stage 7 copy of t
-wire [27:0] s7_t_29_next;
-reg  [27:0] s8_t_27_reg;  // stage 8 copy of t
-wire [27:0] s8_t_27_next;
-reg  [27:0] s9_t_20_reg;  // stage 9 copy of t
-wire [27:0] s9_t_20_next;
+reg  [27:0] s5_t_48_reg;  // stage 5 copy of t
+wire [27:0] s5_t_48_next;
+reg  [27:0] s6_t_30_reg;  // stage 6 copy of t
+wire [27:0] s6_t_30_next;
+reg  [27:0] s7_t_30_reg;  // stage 7 copy of t
+wire [27:0] s7_t_30_next;
+reg  [27:0] s8_t_29_reg;  // stage 8 copy of t
+wire [27:0] s8_t_29_next;
+reg  [27:0] s9_t_21_reg;  // stage 9 copy of t
+wire [27:0] s9_t_21_next;
 reg  [27:0] s10_t_19_reg;  // stage 10 copy of t
 wire [27:0] s10_t_19_next;
 reg  [27:0] s11_t_15_reg;  // stage 11 copy of t
@@ -1393,18 +1423,18 @@ reg  [10:0] s23_recip_mi_recip_reg;  // stage 23 copy of recip_mi_recip
 wire [10:0] s23_recip_mi_recip_next;
 reg  [10:0] s24_recip_mi_t_reg;  // stage 24 copy of recip_mi_t
 wire [10:0] s24_recip_mi_t_next;
-reg  [28:0] s4_t_25_reg;  // stage 4 copy of t
-wire [28:0] s4_t_25_next;
-reg  [28:0] s5_t_48_reg;  // stage 5 copy of t
-wire [28:0] s5_t_48_next;
-reg  [28:0] s6_t_30_reg;  // stage 6 copy of t
-wire [28:0] s6_t_30_next;
-reg  [28:0] s7_t_30_reg;  // stage 7 copy of t
-wire [28:0] s7_t_30_next;
-reg  [28:0] s8_t_28_reg;  // stage 8 copy of t
-wire [28:0] s8_t_28_next;
-reg  [28:0] s9_t_21_reg;  // stage 9 copy of t
-wire [28:0] s9_t_21_next;
+reg  [28:0] s4_t_26_reg;  // stage 4 copy of t
+wire [28:0] s4_t_26_next;
+reg  [28:0] s5_t_49_reg;  // stage 5 copy of t
+wire [28:0] s5_t_49_next;
+reg  [28:0] s6_t_31_reg;  // stage 6 copy of t
+wire [28:0] s6_t_31_next;
+reg  [28:0] s7_t_31_reg;  // stage 7 copy of t
+wire [28:0] s7_t_31_next;
+reg  [28:0] s8_t_30_reg;  // stage 8 copy of t
+wire [28:0] s8_t_30_next;
+reg  [28:0] s9_t_22_reg;  // stage 9 copy of t
+wire [28:0] s9_t_22_next;
 reg  [28:0] s10_t_20_reg;  // stage 10 copy of t
 wire [28:0] s10_t_20_next;
 reg  [28:0] s11_t_16_reg;  // stage 11 copy of t
@@ -1441,18 +1471,18 @@ wire [28:0] s25_fi_mi_prod_pp00_reg;  // stage 25 copy of fi_mi_prod_pp00 (MULT1
 reg  [28:0] s25_fi_mi_prod_pp00_reg;  // stage 25 copy of fi_mi_prod_pp00
 `endif
 wire [28:0] s25_fi_mi_prod_pp00_next;
-reg  [28:0] s4_t_26_reg;  // stage 4 copy of t
-wire [28:0] s4_t_26_next;
-reg  [28:0] s5_t_49_reg;  // stage 5 copy of t
-wire [28:0] s5_t_49_next;
-reg  [28:0] s6_t_31_reg;  // stage 6 copy of t
-wire [28:0] s6_t_31_next;
-reg  [28:0] s7_t_31_reg;  // stage 7 copy of t
-wire [28:0] s7_t_31_next;
-reg  [28:0] s8_t_29_reg;  // stage 8 copy of t
-wire [28:0] s8_t_29_next;
-reg  [28:0] s9_t_22_reg;  // stage 9 copy of t
-wire [28:0] s9_t_22_next;
+reg  [28:0] s4_t_27_reg;  // stage 4 copy of t
+wire [28:0] s4_t_27_next;
+reg  [28:0] s5_t_50_reg;  // stage 5 copy of t
+wire [28:0] s5_t_50_next;
+reg  [28:0] s6_t_32_reg;  // stage 6 copy of t
+wire [28:0] s6_t_32_next;
+reg  [28:0] s7_t_32_reg;  // stage 7 copy of t
+wire [28:0] s7_t_32_next;
+reg  [28:0] s8_t_31_reg;  // stage 8 copy of t
+wire [28:0] s8_t_31_next;
+reg  [28:0] s9_t_23_reg;  // stage 9 copy of t
+wire [28:0] s9_t_23_next;
 reg  [28:0] s10_t_21_reg;  // stage 10 copy of t
 wire [28:0] s10_t_21_next;
 reg  [28:0] s11_t_17_reg;  // stage 11 copy of t
@@ -1489,18 +1519,18 @@ wire [28:0] s25_fi_mi_prod_pp10_reg;  // stage 25 copy of fi_mi_prod_pp10 (MULT1
 reg  [28:0] s25_fi_mi_prod_pp10_reg;  // stage 25 copy of fi_mi_prod_pp10
 `endif
 wire [28:0] s25_fi_mi_prod_pp10_next;
-reg  [13:0] s4_t_27_reg;  // stage 4 copy of t
-wire [13:0] s4_t_27_next;
-reg  [13:0] s5_t_50_reg;  // stage 5 copy of t
-wire [13:0] s5_t_50_next;
-reg  [13:0] s6_t_32_reg;  // stage 6 copy of t
-wire [13:0] s6_t_32_next;
-reg  [13:0] s7_t_32_reg;  // stage 7 copy of t
-wire [13:0] s7_t_32_next;
-reg  [13:0] s8_t_30_reg;  // stage 8 copy of t
-wire [13:0] s8_t_30_next;
-reg  [13:0] s9_t_23_reg;  // stage 9 copy of t
-wire [13:0] s9_t_23_next;
+reg  [13:0] s4_t_28_reg;  // stage 4 copy of t
+wire [13:0] s4_t_28_next;
+reg  [13:0] s5_t_51_reg;  // stage 5 copy of t
+wire [13:0] s5_t_51_next;
+reg  [13:0] s6_t_33_reg;  // stage 6 copy of t
+wire [13:0] s6_t_33_next;
+reg  [13:0] s7_t_33_reg;  // stage 7 copy of t
+wire [13:0] s7_t_33_next;
+reg  [13:0] s8_t_32_reg;  // stage 8 copy of t
+wire [13:0] s8_t_32_next;
+reg  [13:0] s9_t_24_reg;  // stage 9 copy of t
+wire [13:0] s9_t_24_next;
 reg  [13:0] s10_t_22_reg;  // stage 10 copy of t
 wire [13:0] s10_t_22_next;
 reg  [13:0] s11_t_18_reg;  // stage 11 copy of t
@@ -1571,14 +1601,14 @@ reg  s3_u_wtd_ecn_reg;  // stage 3 copy of u_wtd_ecn
 wire s3_u_wtd_ecn_next;
 reg  s4_u_wtd_ecn_reg;  // stage 4 copy of u_wtd_ecn
 wire s4_u_wtd_ecn_next;
-reg  [27:0] s5_t_51_reg;  // stage 5 copy of t
-wire [27:0] s5_t_51_next;
-reg  [27:0] s6_t_33_reg;  // stage 6 copy of t
-wire [27:0] s6_t_33_next;
-reg  [27:0] s7_t_33_reg;  // stage 7 copy of t
-wire [27:0] s7_t_33_next;
-reg  [27:0] s8_t_31_reg;  // stage 8 copy of t
-wire [27:0] s8_t_31_next;
+reg  [27:0] s5_t_52_reg;  // stage 5 copy of t
+wire [27:0] s5_t_52_next;
+reg  [27:0] s6_t_34_reg;  // stage 6 copy of t
+wire [27:0] s6_t_34_next;
+reg  [27:0] s7_t_34_reg;  // stage 7 copy of t
+wire [27:0] s7_t_34_next;
+reg  [27:0] s8_t_33_reg;  // stage 8 copy of t
+wire [27:0] s8_t_33_next;
 reg  [27:0] s11_t_19_reg;  // stage 11 copy of t
 wire [27:0] s11_t_19_next;
 reg  [27:0] s12_t_17_reg;  // stage 12 copy of t
@@ -1681,16 +1711,16 @@ reg  [27:0] s27_t_2_reg;  // stage 27 copy of t
 wire [27:0] s27_t_2_next;
 reg  [27:0] s28_t_reg;  // stage 28 copy of t
 wire [27:0] s28_t_next;
-reg  [27:0] s5_t_52_reg;  // stage 5 copy of t
-wire [27:0] s5_t_52_next;
-reg  [27:0] s6_t_34_reg;  // stage 6 copy of t
-wire [27:0] s6_t_34_next;
-reg  [27:0] s7_t_34_reg;  // stage 7 copy of t
-wire [27:0] s7_t_34_next;
-reg  [27:0] s8_t_32_reg;  // stage 8 copy of t
-wire [27:0] s8_t_32_next;
-reg  [27:0] s9_t_24_reg;  // stage 9 copy of t
-wire [27:0] s9_t_24_next;
+reg  [27:0] s5_t_53_reg;  // stage 5 copy of t
+wire [27:0] s5_t_53_next;
+reg  [27:0] s6_t_35_reg;  // stage 6 copy of t
+wire [27:0] s6_t_35_next;
+reg  [27:0] s7_t_35_reg;  // stage 7 copy of t
+wire [27:0] s7_t_35_next;
+reg  [27:0] s8_t_34_reg;  // stage 8 copy of t
+wire [27:0] s8_t_34_next;
+reg  [27:0] s9_t_25_reg;  // stage 9 copy of t
+wire [27:0] s9_t_25_next;
 reg  [27:0] s10_t_23_reg;  // stage 10 copy of t
 wire [27:0] s10_t_23_next;
 reg  [27:0] s11_t_20_reg;  // stage 11 copy of t
@@ -1836,18 +1866,22 @@ wire [27:0] s28_t_2_next;
 reg  [27:0] s29_core_c_reg;  // stage 29 copy of core_c
 wire [27:0] s29_core_c_next;
 wire [11:0] u_wtd_avg_out;
-reg  [21:0] s2_t_34_reg;  // stage 2 copy of t
-wire [21:0] s2_t_34_next;
-reg  [21:0] s3_t_19_reg;  // stage 3 copy of t
-wire [21:0] s3_t_19_next;
-reg  [21:0] s4_t_28_reg;  // stage 4 copy of t
-wire [21:0] s4_t_28_next;
-reg  s2_t_35_reg;  // stage 2 copy of t
-wire s2_t_35_next;
-reg  s3_t_20_reg;  // stage 3 copy of t
-wire s3_t_20_next;
-reg  s4_t_29_reg;  // stage 4 copy of t
-wire s4_t_29_next;
+reg  [21:0] s2_t_35_reg;  // stage 2 copy of t
+wire [21:0] s2_t_35_next;
+reg  [21:0] s3_t_20_reg;  // stage 3 copy of t
+wire [21:0] s3_t_20_next;
+reg  [21:0] s4_t_29_reg;  // stage 4 copy of t
+wire [21:0] s4_t_29_next;
+reg  s5_qa_called_reg;  // stage 5 copy of qa_called
+wire s5_qa_called_next;
+reg  s2_t_36_reg;  // stage 2 copy of t
+wire s2_t_36_next;
+reg  s3_t_21_reg;  // stage 3 copy of t
+wire s3_t_21_next;
+reg  s4_t_30_reg;  // stage 4 copy of t
+wire s4_t_30_next;
+reg  s5_t_54_reg;  // stage 5 copy of t
+wire s5_t_54_next;
 reg  s5_ack_run_reg;  // stage 5 copy of ack_run
 wire s5_ack_run_next;
 reg  s6_ack_run_reg;  // stage 6 copy of ack_run
@@ -1858,8 +1892,8 @@ reg  s8_ack_run_reg;  // stage 8 copy of ack_run
 wire s8_ack_run_next;
 reg  s9_ack_run_reg;  // stage 9 copy of ack_run
 wire s9_ack_run_next;
-reg  s5_qa_fired_reg;  // stage 5 copy of qa_fired
-wire s5_qa_fired_next;
+reg  s10_ack_run_reg;  // stage 10 copy of ack_run
+wire s10_ack_run_next;
 reg  s6_qa_fired_reg;  // stage 6 copy of qa_fired
 wire s6_qa_fired_next;
 reg  s7_qa_fired_reg;  // stage 7 copy of qa_fired
@@ -1868,14 +1902,14 @@ reg  s8_qa_fired_reg;  // stage 8 copy of qa_fired
 wire s8_qa_fired_next;
 reg  s9_qa_fired_reg;  // stage 9 copy of qa_fired
 wire s9_qa_fired_next;
-reg  [27:0] s9_t_25_reg;  // stage 9 copy of t
-wire [27:0] s9_t_25_next;
-reg  [27:0] s9_t_26_reg;  // stage 9 copy of t
-wire [27:0] s9_t_26_next;
-reg  [27:0] s9_t_27_reg;  // stage 9 copy of t
-wire [27:0] s9_t_27_next;
-reg  s10_early_reg;  // stage 10 copy of early
-wire s10_early_next;
+reg  s10_qa_fired_reg;  // stage 10 copy of qa_fired
+wire s10_qa_fired_next;
+reg  [27:0] s10_t_24_reg;  // stage 10 copy of t
+wire [27:0] s10_t_24_next;
+reg  [27:0] s10_t_25_reg;  // stage 10 copy of t
+wire [27:0] s10_t_25_next;
+reg  [27:0] s10_t_26_reg;  // stage 10 copy of t
+wire [27:0] s10_t_26_next;
 reg  s11_early_reg;  // stage 11 copy of early
 wire s11_early_next;
 reg  s12_early_reg;  // stage 12 copy of early
@@ -1914,8 +1948,6 @@ reg  s28_early_reg;  // stage 28 copy of early
 wire s28_early_next;
 reg  s29_early_reg;  // stage 29 copy of early
 wire s29_early_next;
-reg  [27:0] s10_c_early_reg;  // stage 10 copy of c_early
-wire [27:0] s10_c_early_next;
 reg  [27:0] s11_c_early_reg;  // stage 11 copy of c_early
 wire [27:0] s11_c_early_next;
 reg  [27:0] s12_c_early_reg;  // stage 12 copy of c_early
@@ -1958,52 +1990,64 @@ reg  [26:0] s30_c_ack_clamped_reg;  // stage 30 copy of c_ack_clamped
 wire [26:0] s30_c_ack_clamped_next;
 reg  [26:0] s5_c_loss_reg;  // stage 5 copy of c_loss
 wire [26:0] s5_c_loss_next;
-reg  s9_cur_increase_reg;  // stage 9 copy of cur_increase
-wire s9_cur_increase_next;
-reg  s2_t_36_reg;  // stage 2 copy of t
-wire s2_t_36_next;
-reg  s3_t_21_reg;  // stage 3 copy of t
-wire s3_t_21_next;
-reg  s4_t_30_reg;  // stage 4 copy of t
-wire s4_t_30_next;
-reg  [23:0] s2_t_37_reg;  // stage 2 copy of t
-wire [23:0] s2_t_37_next;
-reg  [23:0] s3_t_22_reg;  // stage 3 copy of t
-wire [23:0] s3_t_22_next;
-reg  [23:0] s4_t_31_reg;  // stage 4 copy of t
-wire [23:0] s4_t_31_next;
+reg  s10_cur_increase_reg;  // stage 10 copy of cur_increase
+wire s10_cur_increase_next;
+reg  s2_t_37_reg;  // stage 2 copy of t
+wire s2_t_37_next;
+reg  s3_t_22_reg;  // stage 3 copy of t
+wire s3_t_22_next;
+reg  s4_t_31_reg;  // stage 4 copy of t
+wire s4_t_31_next;
+reg  s5_t_55_reg;  // stage 5 copy of t
+wire s5_t_55_next;
+reg  s5_qa_used_reg;  // stage 5 copy of qa_used
+wire s5_qa_used_next;
+reg  s5_t_56_reg;  // stage 5 copy of t
+wire s5_t_56_next;
+reg  [23:0] s2_t_38_reg;  // stage 2 copy of t
+wire [23:0] s2_t_38_next;
+reg  [23:0] s3_t_23_reg;  // stage 3 copy of t
+wire [23:0] s3_t_23_next;
+reg  [23:0] s4_t_32_reg;  // stage 4 copy of t
+wire [23:0] s4_t_32_next;
+reg  [23:0] s5_t_57_reg;  // stage 5 copy of t
+wire [23:0] s5_t_57_next;
+reg  [23:0] s5_cur_win_end_reg;  // stage 5 copy of cur_win_end
+wire [23:0] s5_cur_win_end_next;
 reg  [20:0] s5_cur_count_reg;  // stage 5 copy of cur_count
 wire [20:0] s5_cur_count_next;
-reg  [21:0] s2_t_38_reg;  // stage 2 copy of t
-wire [21:0] s2_t_38_next;
-reg  [21:0] s3_t_23_reg;  // stage 3 copy of t
-wire [21:0] s3_t_23_next;
-reg  [21:0] s4_t_32_reg;  // stage 4 copy of t
-wire [21:0] s4_t_32_next;
+reg  [21:0] s2_t_39_reg;  // stage 2 copy of t
+wire [21:0] s2_t_39_next;
+reg  [21:0] s3_t_24_reg;  // stage 3 copy of t
+wire [21:0] s3_t_24_next;
+reg  [21:0] s4_t_33_reg;  // stage 4 copy of t
+wire [21:0] s4_t_33_next;
 reg  [20:0] s2_unacked_reg;  // stage 2 copy of unacked
 wire [20:0] s2_unacked_next;
 reg  [20:0] s3_unacked_reg;  // stage 3 copy of unacked
 wire [20:0] s3_unacked_next;
 reg  [20:0] s4_unacked_reg;  // stage 4 copy of unacked
 wire [20:0] s4_unacked_next;
-reg  s5_qa_roll_reg;  // stage 5 copy of qa_roll
-wire s5_qa_roll_next;
-reg  s5_qa_used_reg;  // stage 5 copy of qa_used
-wire s5_qa_used_next;
+reg  [20:0] s5_unacked_reg;  // stage 5 copy of unacked
+wire [20:0] s5_unacked_next;
+reg  [20:0] s5_ignore_left1_reg;  // stage 5 copy of ignore_left1
+wire [20:0] s5_ignore_left1_next;
 reg  s6_qa_used_reg;  // stage 6 copy of qa_used
 wire s6_qa_used_next;
 reg  s7_qa_used_reg;  // stage 7 copy of qa_used
 wire s7_qa_used_next;
 reg  s8_qa_used_reg;  // stage 8 copy of qa_used
 wire s8_qa_used_next;
-reg  [26:0] s6_t_35_reg;  // stage 6 copy of t
-wire [26:0] s6_t_35_next;
-reg  [26:0] s7_t_35_reg;  // stage 7 copy of t
-wire [26:0] s7_t_35_next;
-reg  [26:0] s8_t_33_reg;  // stage 8 copy of t
-wire [26:0] s8_t_33_next;
-reg  s10_ack_run_reg;  // stage 10 copy of ack_run
-wire s10_ack_run_next;
+reg  s9_qa_used_reg;  // stage 9 copy of qa_used
+wire s9_qa_used_next;
+reg  [26:0] s6_t_36_reg;  // stage 6 copy of t
+wire [26:0] s6_t_36_next;
+reg  [26:0] s7_t_36_reg;  // stage 7 copy of t
+wire [26:0] s7_t_36_next;
+reg  [26:0] s8_t_35_reg;  // stage 8 copy of t
+wire [26:0] s8_t_35_next;
+reg  [26:0] s9_t_26_reg;  // stage 9 copy of t
+wire [26:0] s9_t_26_next;
 reg  s11_ack_run_reg;  // stage 11 copy of ack_run
 wire s11_ack_run_next;
 reg  s12_ack_run_reg;  // stage 12 copy of ack_run
@@ -2128,8 +2172,6 @@ reg  s29_is_loss_reg;  // stage 29 copy of is_loss
 wire s29_is_loss_next;
 reg  s30_is_loss_reg;  // stage 30 copy of is_loss
 wire s30_is_loss_next;
-reg  [26:0] s9_c_loss_all_reg;  // stage 9 copy of c_loss_all
-wire [26:0] s9_c_loss_all_next;
 reg  [26:0] s10_c_loss_all_reg;  // stage 10 copy of c_loss_all
 wire [26:0] s10_c_loss_all_next;
 reg  [26:0] s11_c_loss_all_reg;  // stage 11 copy of c_loss_all
@@ -2172,18 +2214,18 @@ reg  [26:0] s29_c_loss_all_reg;  // stage 29 copy of c_loss_all
 wire [26:0] s29_c_loss_all_next;
 reg  [26:0] s30_c_loss_all_reg;  // stage 30 copy of c_loss_all
 wire [26:0] s30_c_loss_all_next;
-reg  [11:0] s5_t_53_reg;  // stage 5 copy of t
-wire [11:0] s5_t_53_next;
-reg  [11:0] s6_t_36_reg;  // stage 6 copy of t
-wire [11:0] s6_t_36_next;
-reg  [11:0] s7_t_36_reg;  // stage 7 copy of t
-wire [11:0] s7_t_36_next;
-reg  [11:0] s8_t_34_reg;  // stage 8 copy of t
-wire [11:0] s8_t_34_next;
-reg  [11:0] s9_t_28_reg;  // stage 9 copy of t
-wire [11:0] s9_t_28_next;
-reg  [11:0] s10_t_24_reg;  // stage 10 copy of t
-wire [11:0] s10_t_24_next;
+reg  [11:0] s5_t_58_reg;  // stage 5 copy of t
+wire [11:0] s5_t_58_next;
+reg  [11:0] s6_t_37_reg;  // stage 6 copy of t
+wire [11:0] s6_t_37_next;
+reg  [11:0] s7_t_37_reg;  // stage 7 copy of t
+wire [11:0] s7_t_37_next;
+reg  [11:0] s8_t_36_reg;  // stage 8 copy of t
+wire [11:0] s8_t_36_next;
+reg  [11:0] s9_t_27_reg;  // stage 9 copy of t
+wire [11:0] s9_t_27_next;
+reg  [11:0] s10_t_27_reg;  // stage 10 copy of t
+wire [11:0] s10_t_27_next;
 reg  [11:0] s11_t_21_reg;  // stage 11 copy of t
 wire [11:0] s11_t_21_next;
 reg  [11:0] s12_t_19_reg;  // stage 12 copy of t
@@ -2224,8 +2266,6 @@ reg  [11:0] s29_t_reg;  // stage 29 copy of t
 wire [11:0] s29_t_next;
 reg  [11:0] s30_t_reg;  // stage 30 copy of t
 wire [11:0] s30_t_next;
-reg  s10_t_25_reg;  // stage 10 copy of t
-wire s10_t_25_next;
 reg  s11_t_22_reg;  // stage 11 copy of t
 wire s11_t_22_next;
 reg  s12_t_20_reg;  // stage 12 copy of t
@@ -2266,18 +2306,16 @@ reg  s29_t_2_reg;  // stage 29 copy of t
 wire s29_t_2_next;
 reg  s30_t_2_reg;  // stage 30 copy of t
 wire s30_t_2_next;
-reg  s5_t_54_reg;  // stage 5 copy of t
-wire s5_t_54_next;
-reg  s6_t_37_reg;  // stage 6 copy of t
-wire s6_t_37_next;
-reg  s7_t_37_reg;  // stage 7 copy of t
-wire s7_t_37_next;
-reg  s8_t_35_reg;  // stage 8 copy of t
-wire s8_t_35_next;
-reg  s9_t_29_reg;  // stage 9 copy of t
-wire s9_t_29_next;
-reg  s10_t_26_reg;  // stage 10 copy of t
-wire s10_t_26_next;
+reg  s6_t_38_reg;  // stage 6 copy of t
+wire s6_t_38_next;
+reg  s7_t_38_reg;  // stage 7 copy of t
+wire s7_t_38_next;
+reg  s8_t_37_reg;  // stage 8 copy of t
+wire s8_t_37_next;
+reg  s9_t_28_reg;  // stage 9 copy of t
+wire s9_t_28_next;
+reg  s10_t_28_reg;  // stage 10 copy of t
+wire s10_t_28_next;
 reg  s11_t_23_reg;  // stage 11 copy of t
 wire s11_t_23_next;
 reg  s12_t_21_reg;  // stage 12 copy of t
@@ -2318,18 +2356,16 @@ reg  s29_t_3_reg;  // stage 29 copy of t
 wire s29_t_3_next;
 reg  s30_t_3_reg;  // stage 30 copy of t
 wire s30_t_3_next;
-reg  [23:0] s5_t_55_reg;  // stage 5 copy of t
-wire [23:0] s5_t_55_next;
-reg  [23:0] s6_t_38_reg;  // stage 6 copy of t
-wire [23:0] s6_t_38_next;
-reg  [23:0] s7_t_38_reg;  // stage 7 copy of t
-wire [23:0] s7_t_38_next;
-reg  [23:0] s8_t_36_reg;  // stage 8 copy of t
-wire [23:0] s8_t_36_next;
-reg  [23:0] s9_t_30_reg;  // stage 9 copy of t
-wire [23:0] s9_t_30_next;
-reg  [23:0] s10_t_27_reg;  // stage 10 copy of t
-wire [23:0] s10_t_27_next;
+reg  [23:0] s6_t_39_reg;  // stage 6 copy of t
+wire [23:0] s6_t_39_next;
+reg  [23:0] s7_t_39_reg;  // stage 7 copy of t
+wire [23:0] s7_t_39_next;
+reg  [23:0] s8_t_38_reg;  // stage 8 copy of t
+wire [23:0] s8_t_38_next;
+reg  [23:0] s9_t_29_reg;  // stage 9 copy of t
+wire [23:0] s9_t_29_next;
+reg  [23:0] s10_t_29_reg;  // stage 10 copy of t
+wire [23:0] s10_t_29_next;
 reg  [23:0] s11_t_24_reg;  // stage 11 copy of t
 wire [23:0] s11_t_24_next;
 reg  [23:0] s12_t_22_reg;  // stage 12 copy of t
@@ -2370,16 +2406,16 @@ reg  [23:0] s29_t_4_reg;  // stage 29 copy of t
 wire [23:0] s29_t_4_next;
 reg  [23:0] s30_t_4_reg;  // stage 30 copy of t
 wire [23:0] s30_t_4_next;
-reg  [20:0] s6_t_39_reg;  // stage 6 copy of t
-wire [20:0] s6_t_39_next;
-reg  [20:0] s7_t_39_reg;  // stage 7 copy of t
-wire [20:0] s7_t_39_next;
-reg  [20:0] s8_t_37_reg;  // stage 8 copy of t
-wire [20:0] s8_t_37_next;
-reg  [20:0] s9_t_31_reg;  // stage 9 copy of t
-wire [20:0] s9_t_31_next;
-reg  [20:0] s10_t_28_reg;  // stage 10 copy of t
-wire [20:0] s10_t_28_next;
+reg  [20:0] s6_t_40_reg;  // stage 6 copy of t
+wire [20:0] s6_t_40_next;
+reg  [20:0] s7_t_40_reg;  // stage 7 copy of t
+wire [20:0] s7_t_40_next;
+reg  [20:0] s8_t_39_reg;  // stage 8 copy of t
+wire [20:0] s8_t_39_next;
+reg  [20:0] s9_t_30_reg;  // stage 9 copy of t
+wire [20:0] s9_t_30_next;
+reg  [20:0] s10_t_30_reg;  // stage 10 copy of t
+wire [20:0] s10_t_30_next;
 reg  [20:0] s11_t_25_reg;  // stage 11 copy of t
 wire [20:0] s11_t_25_next;
 reg  [20:0] s12_t_23_reg;  // stage 12 copy of t
@@ -2420,18 +2456,16 @@ reg  [20:0] s29_t_5_reg;  // stage 29 copy of t
 wire [20:0] s29_t_5_next;
 reg  [20:0] s30_t_5_reg;  // stage 30 copy of t
 wire [20:0] s30_t_5_next;
-reg  [20:0] s5_t_56_reg;  // stage 5 copy of t
-wire [20:0] s5_t_56_next;
-reg  [20:0] s6_t_40_reg;  // stage 6 copy of t
-wire [20:0] s6_t_40_next;
-reg  [20:0] s7_t_40_reg;  // stage 7 copy of t
-wire [20:0] s7_t_40_next;
-reg  [20:0] s8_t_38_reg;  // stage 8 copy of t
-wire [20:0] s8_t_38_next;
-reg  [20:0] s9_t_32_reg;  // stage 9 copy of t
-wire [20:0] s9_t_32_next;
-reg  [20:0] s10_t_29_reg;  // stage 10 copy of t
-wire [20:0] s10_t_29_next;
+reg  [20:0] s6_t_41_reg;  // stage 6 copy of t
+wire [20:0] s6_t_41_next;
+reg  [20:0] s7_t_41_reg;  // stage 7 copy of t
+wire [20:0] s7_t_41_next;
+reg  [20:0] s8_t_40_reg;  // stage 8 copy of t
+wire [20:0] s8_t_40_next;
+reg  [20:0] s9_t_31_reg;  // stage 9 copy of t
+wire [20:0] s9_t_31_next;
+reg  [20:0] s10_t_31_reg;  // stage 10 copy of t
+wire [20:0] s10_t_31_next;
 reg  [20:0] s11_t_26_reg;  // stage 11 copy of t
 wire [20:0] s11_t_26_next;
 reg  [20:0] s12_t_24_reg;  // stage 12 copy of t
@@ -2472,16 +2506,16 @@ reg  [20:0] s29_t_6_reg;  // stage 29 copy of t
 wire [20:0] s29_t_6_next;
 reg  [20:0] s30_t_6_reg;  // stage 30 copy of t
 wire [20:0] s30_t_6_next;
-reg  [20:0] s6_t_41_reg;  // stage 6 copy of t
-wire [20:0] s6_t_41_next;
-reg  [20:0] s7_t_41_reg;  // stage 7 copy of t
-wire [20:0] s7_t_41_next;
-reg  [20:0] s8_t_39_reg;  // stage 8 copy of t
-wire [20:0] s8_t_39_next;
-reg  [20:0] s9_t_33_reg;  // stage 9 copy of t
-wire [20:0] s9_t_33_next;
-reg  [20:0] s10_t_30_reg;  // stage 10 copy of t
-wire [20:0] s10_t_30_next;
+reg  [20:0] s6_t_42_reg;  // stage 6 copy of t
+wire [20:0] s6_t_42_next;
+reg  [20:0] s7_t_42_reg;  // stage 7 copy of t
+wire [20:0] s7_t_42_next;
+reg  [20:0] s8_t_41_reg;  // stage 8 copy of t
+wire [20:0] s8_t_41_next;
+reg  [20:0] s9_t_32_reg;  // stage 9 copy of t
+wire [20:0] s9_t_32_next;
+reg  [20:0] s10_t_32_reg;  // stage 10 copy of t
+wire [20:0] s10_t_32_next;
 reg  [20:0] s11_t_27_reg;  // stage 11 copy of t
 wire [20:0] s11_t_27_next;
 reg  [20:0] s12_t_25_reg;  // stage 12 copy of t
@@ -2522,24 +2556,24 @@ reg  [20:0] s29_t_7_reg;  // stage 29 copy of t
 wire [20:0] s29_t_7_next;
 reg  [20:0] s30_t_7_reg;  // stage 30 copy of t
 wire [20:0] s30_t_7_next;
-reg  s2_t_39_reg;  // stage 2 copy of t
-wire s2_t_39_next;
-reg  s3_t_24_reg;  // stage 3 copy of t
-wire s3_t_24_next;
-reg  s4_t_33_reg;  // stage 4 copy of t
-wire s4_t_33_next;
-reg  s5_t_57_reg;  // stage 5 copy of t
-wire s5_t_57_next;
-reg  s6_t_42_reg;  // stage 6 copy of t
-wire s6_t_42_next;
-reg  s7_t_42_reg;  // stage 7 copy of t
-wire s7_t_42_next;
-reg  s8_t_40_reg;  // stage 8 copy of t
-wire s8_t_40_next;
-reg  s9_t_34_reg;  // stage 9 copy of t
-wire s9_t_34_next;
-reg  s10_t_31_reg;  // stage 10 copy of t
-wire s10_t_31_next;
+reg  s2_t_40_reg;  // stage 2 copy of t
+wire s2_t_40_next;
+reg  s3_t_25_reg;  // stage 3 copy of t
+wire s3_t_25_next;
+reg  s4_t_34_reg;  // stage 4 copy of t
+wire s4_t_34_next;
+reg  s5_t_59_reg;  // stage 5 copy of t
+wire s5_t_59_next;
+reg  s6_t_43_reg;  // stage 6 copy of t
+wire s6_t_43_next;
+reg  s7_t_43_reg;  // stage 7 copy of t
+wire s7_t_43_next;
+reg  s8_t_42_reg;  // stage 8 copy of t
+wire s8_t_42_next;
+reg  s9_t_33_reg;  // stage 9 copy of t
+wire s9_t_33_next;
+reg  s10_t_33_reg;  // stage 10 copy of t
+wire s10_t_33_next;
 reg  s11_t_28_reg;  // stage 11 copy of t
 wire s11_t_28_next;
 reg  s12_t_26_reg;  // stage 12 copy of t
@@ -2580,12 +2614,12 @@ reg  s29_t_8_reg;  // stage 29 copy of t
 wire s29_t_8_next;
 reg  s30_t_8_reg;  // stage 30 copy of t
 wire s30_t_8_next;
-reg  [2:0] s2_t_40_reg;  // stage 2 copy of t
-wire [2:0] s2_t_40_next;
-reg  [2:0] s3_t_25_reg;  // stage 3 copy of t
-wire [2:0] s3_t_25_next;
-reg  [2:0] s4_t_34_reg;  // stage 4 copy of t
-wire [2:0] s4_t_34_next;
+reg  [2:0] s2_t_41_reg;  // stage 2 copy of t
+wire [2:0] s2_t_41_next;
+reg  [2:0] s3_t_26_reg;  // stage 3 copy of t
+wire [2:0] s3_t_26_next;
+reg  [2:0] s4_t_35_reg;  // stage 4 copy of t
+wire [2:0] s4_t_35_next;
 reg  [2:0] s5_core_case_reg;  // stage 5 copy of core_case
 wire [2:0] s5_core_case_next;
 reg  [2:0] s6_core_case_reg;  // stage 6 copy of core_case
@@ -2596,16 +2630,18 @@ reg  [2:0] s8_core_case_reg;  // stage 8 copy of core_case
 wire [2:0] s8_core_case_next;
 reg  [2:0] s9_core_case_reg;  // stage 9 copy of core_case
 wire [2:0] s9_core_case_next;
-reg  [2:0] s5_t_58_reg;  // stage 5 copy of t
-wire [2:0] s5_t_58_next;
-reg  [2:0] s6_t_43_reg;  // stage 6 copy of t
-wire [2:0] s6_t_43_next;
-reg  [2:0] s7_t_43_reg;  // stage 7 copy of t
-wire [2:0] s7_t_43_next;
-reg  [2:0] s8_t_41_reg;  // stage 8 copy of t
-wire [2:0] s8_t_41_next;
-reg  [2:0] s9_t_35_reg;  // stage 9 copy of t
-wire [2:0] s9_t_35_next;
+reg  [2:0] s10_core_case_reg;  // stage 10 copy of core_case
+wire [2:0] s10_core_case_next;
+reg  [2:0] s6_t_44_reg;  // stage 6 copy of t
+wire [2:0] s6_t_44_next;
+reg  [2:0] s7_t_44_reg;  // stage 7 copy of t
+wire [2:0] s7_t_44_next;
+reg  [2:0] s8_t_43_reg;  // stage 8 copy of t
+wire [2:0] s8_t_43_next;
+reg  [2:0] s9_t_34_reg;  // stage 9 copy of t
+wire [2:0] s9_t_34_next;
+reg  [2:0] s10_t_34_reg;  // stage 10 copy of t
+wire [2:0] s10_t_34_next;
 reg  [2:0] s2_kind_reg;  // stage 2 copy of kind
 wire [2:0] s2_kind_next;
 reg  [2:0] s3_kind_reg;  // stage 3 copy of kind
@@ -2664,8 +2700,6 @@ reg  [2:0] s29_kind_reg;  // stage 29 copy of kind
 wire [2:0] s29_kind_next;
 reg  [2:0] s30_kind_reg;  // stage 30 copy of kind
 wire [2:0] s30_kind_next;
-reg  [2:0] s10_t_32_reg;  // stage 10 copy of t
-wire [2:0] s10_t_32_next;
 reg  [2:0] s11_t_29_reg;  // stage 11 copy of t
 wire [2:0] s11_t_29_next;
 reg  [2:0] s12_t_27_reg;  // stage 12 copy of t
@@ -2706,8 +2740,6 @@ reg  [2:0] s29_t_9_reg;  // stage 29 copy of t
 wire [2:0] s29_t_9_next;
 reg  [2:0] s30_t_9_reg;  // stage 30 copy of t
 wire [2:0] s30_t_9_next;
-reg  s10_qa_fired_reg;  // stage 10 copy of qa_fired
-wire s10_qa_fired_next;
 reg  s11_qa_fired_reg;  // stage 11 copy of qa_fired
 wire s11_qa_fired_next;
 reg  s12_qa_fired_reg;  // stage 12 copy of qa_fired
@@ -2748,8 +2780,6 @@ reg  s29_qa_fired_reg;  // stage 29 copy of qa_fired
 wire s29_qa_fired_next;
 reg  s30_qa_fired_reg;  // stage 30 copy of qa_fired
 wire s30_qa_fired_next;
-reg  s10_t_33_reg;  // stage 10 copy of t
-wire s10_t_33_next;
 reg  s11_t_30_reg;  // stage 11 copy of t
 wire s11_t_30_next;
 reg  s12_t_28_reg;  // stage 12 copy of t
@@ -3275,27 +3305,15 @@ wire _s5_acked1_next_2 = _s5_acked1_next_1;
 wire [20:0] _s5_acked1_next_3 = acked_no_wrap_sum[20:0];
 wire [20:0] acked1 = _s5_acked1_next_2 ? 21'h1fffff : _s5_acked1_next_3;
 wire [20:0] acked_in = s4_t_2_reg ? acked1 : cur_acked;
-wire _s6_qa_scaled_pp00_next_0 = s5_acked1_reg < 21'h1000;
-wire [20:0] qa_base = _s6_qa_scaled_pp00_next_0 ? 21'h1000 : s5_acked1_reg;
-wire [17:0] _s6_qa_scaled_pp00_next_1 = qa_base[17:0];
-wire [34:0] _s6_qa_scaled_pp00_next_2 = {17'h0, _s6_qa_scaled_pp00_next_1};
-wire [34:0] qa_scaled_pp00 = _s6_qa_scaled_pp00_next_2 * 35'hcccd;
-wire [2:0] _s6_qa_scaled_pp10_next_0 = qa_base[20:18];
-wire [19:0] _s6_qa_scaled_pp10_next_1 = {17'h0, _s6_qa_scaled_pp10_next_0};
-wire [19:0] qa_scaled_pp10 = _s6_qa_scaled_pp10_next_1 * 20'hcccd;
-wire [37:0] _s7_qa_scaled_next_0 = {3'd0, s6_qa_scaled_pp00_reg};
-wire [37:0] _s7_qa_scaled_next_1 = {s6_qa_scaled_pp10_reg, 18'h0};
-wire [37:0] qa_scaled = _s7_qa_scaled_next_0 + _s7_qa_scaled_next_1;
 wire [23:0] nowq = s1_now_reg[27:4];
 wire [23:0] qa_win_lo = nowq + 24'h1;
 wire [23:0] qa_win_hi = nowq + 24'h327;
-wire qa_win_wraps = qa_win_hi < qa_win_lo;
+wire _s2_qa_win_wraps_next_0 = 24'hfffcd9 <= nowq;
+wire _s2_qa_win_wraps_next_1 = nowq != 24'hffffff;
+wire qa_win_wraps = _s2_qa_win_wraps_next_0 & _s2_qa_win_wraps_next_1;
 wire _s2_is_loss_next_0 = s1_kind_reg == 3'd2;
 wire _s2_is_loss_next_1 = s1_kind_reg == 3'd3;
 wire is_loss = _s2_is_loss_next_0 | _s2_is_loss_next_1;
-wire [19:0] _s2_t_3_next_0 = {s1_size_reg, 6'd0};
-wire [26:0] size_c = {7'd0, _s2_t_3_next_0};
-wire [27:0] _s2_t_3_next_1 = {1'd0, size_c};
 wire [23:0] cur_win_end = s4_cur_reg[113:90];
 wire _s5_qa_fire_next_0 = s4_qa_win_lo_reg <= cur_win_end;
 wire _s5_qa_fire_next_1 = cur_win_end <= s4_qa_win_hi_reg;
@@ -3311,6 +3329,20 @@ wire _s5_qa_fire_next_7 = _s5_qa_fire_next_6 | 1'd0;
 wire _s5_qa_fire_next_8 = |cur_win_end;
 wire qa_asked = _s5_qa_fire_next_7 & _s5_qa_fire_next_8;
 wire qa_fire = qa_roll & qa_asked;
+wire _s6_qa_base_next_0 = s5_acked1_reg < 21'h1000;
+wire [20:0] qa_base = _s6_qa_base_next_0 ? 21'h1000 : s5_acked1_reg;
+wire [17:0] _s7_qa_scaled_pp00_next_0 = s6_qa_base_reg[17:0];
+wire [34:0] _s7_qa_scaled_pp00_next_1 = {17'h0, _s7_qa_scaled_pp00_next_0};
+wire [34:0] qa_scaled_pp00 = _s7_qa_scaled_pp00_next_1 * 35'hcccd;
+wire [2:0] _s7_qa_scaled_pp10_next_0 = s6_qa_base_reg[20:18];
+wire [19:0] _s7_qa_scaled_pp10_next_1 = {17'h0, _s7_qa_scaled_pp10_next_0};
+wire [19:0] qa_scaled_pp10 = _s7_qa_scaled_pp10_next_1 * 20'hcccd;
+wire [37:0] _s8_qa_scaled_next_0 = {3'd0, s7_qa_scaled_pp00_reg};
+wire [37:0] _s8_qa_scaled_next_1 = {s7_qa_scaled_pp10_reg, 18'h0};
+wire [37:0] qa_scaled = _s8_qa_scaled_next_0 + _s8_qa_scaled_next_1;
+wire [19:0] _s2_t_3_next_0 = {s1_size_reg, 6'd0};
+wire [26:0] size_c = {7'd0, _s2_t_3_next_0};
+wire [27:0] _s2_t_3_next_1 = {1'd0, size_c};
 wire [26:0] cur_c = s4_cur_reg[26:0];
 wire [27:0] _s5_t_next_0 = {1'd0, cur_c};
 wire [27:0] _s5_t_next_1 = _s5_t_next_0 - s4_t_3_reg;
@@ -3318,8 +3350,8 @@ wire _s5_t_next_2 = _s5_t_next_1[27];
 wire [26:0] _s5_t_next_3 = _s5_t_next_1[26:0];
 wire [26:0] c_loss = _s5_t_next_2 ? 27'h0 : _s5_t_next_3;
 wire [26:0] _s5_t_next_4 = s4_is_loss_reg ? c_loss : cur_c;
-wire [26:0] _s8_c_qa_next_0 = s7_qa_scaled_reg[36:10];
-wire [26:0] _s8_c_qa_next_1 = s7_qa_fire_reg ? _s8_c_qa_next_0 : s7_t_reg;
+wire [26:0] _s9_c_qa_next_0 = s8_qa_scaled_reg[36:10];
+wire [26:0] _s9_c_qa_next_1 = s8_qa_fire_reg ? _s9_c_qa_next_0 : s8_t_reg;
 wire [21:0] _s2_t_4_next_0 = {8'd0, s1_size_reg};
 wire [20:0] cur_count = s4_cur_reg[89:69];
 wire [21:0] _s5_fi_count_sum_next_0 = {1'd0, cur_count};
@@ -3332,10 +3364,10 @@ wire cur_increase = s4_cur_reg[115];
 wire _s2_fi_uncongested_next_0 = s1_rtt_reg <= 20'h2580;
 wire _s2_fi_uncongested_next_1 = ~s1_ecn_reg;
 wire fi_uncongested = _s2_fi_uncongested_next_0 & _s2_fi_uncongested_next_1;
-wire [20:0] _s9_fi_fire_next_0 = s8_c_qa_reg[26:6];
-wire _s9_fi_fire_next_1 = _s9_fi_fire_next_0 < s8_fi_count_sum_reg;
-wire _s9_fi_fire_next_2 = _s9_fi_fire_next_1 | s8_cur_increase_reg;
-wire fi_fire = s8_fi_uncongested_reg & _s9_fi_fire_next_2;
+wire [20:0] _s10_fi_fire_next_0 = s9_c_qa_reg[26:6];
+wire _s10_fi_fire_next_1 = _s10_fi_fire_next_0 < s9_fi_count_sum_reg;
+wire _s10_fi_fire_next_2 = _s10_fi_fire_next_1 | s9_cur_increase_reg;
+wire fi_fire = s9_fi_uncongested_reg & _s10_fi_fire_next_2;
 wire _s5_recip_c_lead_next_0 = 1'd0 | 1'd0;
 wire _s5_recip_c_lead_next_1 = 1'd0 | 1'd0;
 wire _s5_recip_c_lead_next_2 = _s5_recip_c_lead_next_0 | _s5_recip_c_lead_next_1;
@@ -5626,15 +5658,15 @@ wire [41:0] size_kmi = _s3_size_kmi_next_0 + _s3_size_kmi_next_1;
 wire [17:0] _s4_t_5_next_0 = s3_size_kmi_reg[17:0];
 wire [28:0] _s4_t_5_next_1 = {11'd0, _s4_t_5_next_0};
 wire [28:0] _s9_mi_base_prod_pp00_next_0 = {18'h0, s8_recip_c_t_reg};
-wire [28:0] mi_base_prod_pp00 = s8_t_reg * _s9_mi_base_prod_pp00_next_0;
+wire [28:0] mi_base_prod_pp00 = s8_t_2_reg * _s9_mi_base_prod_pp00_next_0;
 wire [17:0] _s4_t_6_next_0 = s3_size_kmi_reg[35:18];
 wire [28:0] _s4_t_6_next_1 = {11'd0, _s4_t_6_next_0};
 wire [28:0] _s9_mi_base_prod_pp10_next_0 = {18'h0, s8_recip_c_t_reg};
-wire [28:0] mi_base_prod_pp10 = s8_t_2_reg * _s9_mi_base_prod_pp10_next_0;
+wire [28:0] mi_base_prod_pp10 = s8_t_3_reg * _s9_mi_base_prod_pp10_next_0;
 wire [5:0] _s4_t_7_next_0 = s3_size_kmi_reg[41:36];
 wire [16:0] _s4_t_7_next_1 = {11'd0, _s4_t_7_next_0};
 wire [16:0] _s9_mi_base_prod_pp20_next_0 = {6'd0, s8_recip_c_t_reg};
-wire [16:0] mi_base_prod_pp20 = s8_t_3_reg * _s9_mi_base_prod_pp20_next_0;
+wire [16:0] mi_base_prod_pp20 = s8_t_4_reg * _s9_mi_base_prod_pp20_next_0;
 wire [52:0] _s10_mi_base_prod_next_0 = {24'h0, s9_mi_base_prod_pp00_reg};
 wire [46:0] _s10_mi_base_prod_next_1 = {s9_mi_base_prod_pp10_reg, 18'h0};
 wire [52:0] _s10_mi_base_prod_next_2 = {6'd0, _s10_mi_base_prod_next_1};
@@ -5759,15 +5791,15 @@ wire [38:0] size_kfi = _s3_size_kfi_next_0 + _s3_size_kfi_next_1;
 wire [17:0] _s4_t_16_next_0 = s3_size_kfi_reg[17:0];
 wire [28:0] _s4_t_16_next_1 = {11'd0, _s4_t_16_next_0};
 wire [28:0] _s9_fi_c_prod_pp00_next_0 = {18'h0, s8_recip_c_t_reg};
-wire [28:0] fi_c_prod_pp00 = s8_t_18_reg * _s9_fi_c_prod_pp00_next_0;
+wire [28:0] fi_c_prod_pp00 = s8_t_19_reg * _s9_fi_c_prod_pp00_next_0;
 wire [17:0] _s4_t_17_next_0 = s3_size_kfi_reg[35:18];
 wire [28:0] _s4_t_17_next_1 = {11'd0, _s4_t_17_next_0};
 wire [28:0] _s9_fi_c_prod_pp10_next_0 = {18'h0, s8_recip_c_t_reg};
-wire [28:0] fi_c_prod_pp10 = s8_t_19_reg * _s9_fi_c_prod_pp10_next_0;
+wire [28:0] fi_c_prod_pp10 = s8_t_20_reg * _s9_fi_c_prod_pp10_next_0;
 wire [2:0] _s4_t_18_next_0 = s3_size_kfi_reg[38:36];
 wire [13:0] _s4_t_18_next_1 = {11'd0, _s4_t_18_next_0};
 wire [13:0] _s9_fi_c_prod_pp20_next_0 = {3'd0, s8_recip_c_t_reg};
-wire [13:0] fi_c_prod_pp20 = s8_t_20_reg * _s9_fi_c_prod_pp20_next_0;
+wire [13:0] fi_c_prod_pp20 = s8_t_21_reg * _s9_fi_c_prod_pp20_next_0;
 wire [49:0] _s10_fi_c_prod_next_0 = {21'h0, s9_fi_c_prod_pp00_reg};
 wire [46:0] _s10_fi_c_prod_next_1 = {s9_fi_c_prod_pp10_reg, 18'h0};
 wire [49:0] _s10_fi_c_prod_next_2 = {3'd0, _s10_fi_c_prod_next_1};
@@ -5854,24 +5886,31 @@ wire [41:0] _s9_md_raw_next_4 = s8_md_raw_coarse_reg[45:4];
 wire [41:0] _s9_md_raw_next_5 = s8_md_raw_coarse_reg[46:5];
 wire [41:0] _s9_md_raw_next_6 = s8_md_raw_coarse_reg[47:6];
 wire [41:0] _s9_md_raw_next_7 = s8_md_raw_coarse_reg[48:7];
-wire [41:0] md_raw = s8_t_23_reg[2] ? (s8_t_23_reg[1] ? (s8_t_23_reg[0] ? _s9_md_raw_next_7 : _s9_md_raw_next_6) : (s8_t_23_reg[0] ? _s9_md_raw_next_5 : _s9_md_raw_next_4)) : (s8_t_23_reg[1] ? (s8_t_23_reg[0] ? _s9_md_raw_next_3 : _s9_md_raw_next_2) : (s8_t_23_reg[0] ? _s9_md_raw_next_1 : _s9_md_raw_next_0));
+wire [41:0] md_raw = s8_t_24_reg[2] ? (s8_t_24_reg[1] ? (s8_t_24_reg[0] ? _s9_md_raw_next_7 : _s9_md_raw_next_6) : (s8_t_24_reg[0] ? _s9_md_raw_next_5 : _s9_md_raw_next_4)) : (s8_t_24_reg[1] ? (s8_t_24_reg[0] ? _s9_md_raw_next_3 : _s9_md_raw_next_2) : (s8_t_24_reg[0] ? _s9_md_raw_next_1 : _s9_md_raw_next_0));
 wire [27:0] _s5_t_44_next_0 = {1'd0, cur_c};
+wire [27:0] _s2_t_30_next_0 = {1'd0, size_c};
+wire [27:0] _s5_t_45_next_0 = {1'd0, cur_c};
+wire [27:0] _s5_t_45_next_1 = _s5_t_45_next_0 - s4_t_21_reg;
+wire _s5_t_45_next_2 = _s5_t_45_next_1[27];
+wire [26:0] _s5_t_45_next_3 = _s5_t_45_next_1[26:0];
+wire [26:0] _s5_t_45_next_4 = _s5_t_45_next_2 ? 27'h0 : _s5_t_45_next_3;
 wire [14:0] _s10_c_md_next_0 = s9_md_raw_reg[41:27];
 wire _s10_c_md_next_1 = |_s10_c_md_next_0;
-wire [26:0] _s10_c_md_next_2 = s9_md_raw_reg[26:0];
-wire _s10_c_md_next_3 = s9_size_c_reg < _s10_c_md_next_2;
-wire _s10_c_md_next_4 = _s10_c_md_next_1 | _s10_c_md_next_3;
-wire [26:0] md_dec = _s10_c_md_next_4 ? s9_size_c_reg : _s10_c_md_next_2;
-wire [27:0] _s10_c_md_next_5 = {1'd0, md_dec};
-wire [27:0] _s10_c_md_next_6 = s9_t_17_reg - _s10_c_md_next_5;
-wire _s10_c_md_next_7 = _s10_c_md_next_6[27];
-wire [26:0] _s10_c_md_next_8 = _s10_c_md_next_6[26:0];
-wire [26:0] c_md = _s10_c_md_next_7 ? 27'h0 : _s10_c_md_next_8;
-wire [31:0] _s2_t_30_next_0 = {18'h0, s1_size_reg};
+wire _s10_c_md_next_2 = ~_s10_c_md_next_1;
+wire [26:0] _s10_c_md_next_3 = s9_md_raw_reg[26:0];
+wire _s10_c_md_next_4 = _s10_c_md_next_3 < s9_size_c_reg;
+wire _s10_c_md_next_5 = _s10_c_md_next_2 & _s10_c_md_next_4;
+wire [27:0] _s10_c_md_next_6 = {1'd0, _s10_c_md_next_3};
+wire [27:0] _s10_c_md_next_7 = s9_t_17_reg - _s10_c_md_next_6;
+wire _s10_c_md_next_8 = _s10_c_md_next_7[27];
+wire [26:0] _s10_c_md_next_9 = _s10_c_md_next_7[26:0];
+wire [26:0] _s10_c_md_next_10 = _s10_c_md_next_8 ? 27'h0 : _s10_c_md_next_9;
+wire [26:0] c_md = _s10_c_md_next_5 ? _s10_c_md_next_10 : s9_t_18_reg;
+wire [31:0] _s2_t_31_next_0 = {18'h0, s1_size_reg};
 wire [17:0] _s11_c_md_fd_xs_pp00_next_0 = s10_c_md_reg[17:0];
 wire [31:0] _s11_c_md_fd_xs_pp00_next_1 = {14'd0, _s11_c_md_fd_xs_pp00_next_0};
 wire [31:0] c_md_fd_xs_pp00 = _s11_c_md_fd_xs_pp00_next_1 * s10_t_17_reg;
-wire [22:0] _s2_t_31_next_0 = {9'd0, s1_size_reg};
+wire [22:0] _s2_t_32_next_0 = {9'd0, s1_size_reg};
 wire [8:0] _s11_c_md_fd_xs_pp10_next_0 = s10_c_md_reg[26:18];
 wire [22:0] _s11_c_md_fd_xs_pp10_next_1 = {14'd0, _s11_c_md_fd_xs_pp10_next_0};
 wire [22:0] c_md_fd_xs_pp10 = _s11_c_md_fd_xs_pp10_next_1 * s10_t_18_reg;
@@ -5908,14 +5947,14 @@ wire [60:0] _s14_c_md_fd_prod_next_11 = {2'd0, _s14_c_md_fd_prod_next_10};
 wire [60:0] _s14_c_md_fd_prod_next_12 = _s14_c_md_fd_prod_next_9 + _s14_c_md_fd_prod_next_11;
 wire [60:0] _s14_c_md_fd_prod_next_13 = {s13_c_md_fd_prod_pp21_reg, 54'h0};
 wire [60:0] c_md_fd_prod = _s14_c_md_fd_prod_next_12 + _s14_c_md_fd_prod_next_13;
-wire [31:0] _s2_t_32_next_0 = {18'h0, s1_size_reg};
+wire [31:0] _s2_t_33_next_0 = {18'h0, s1_size_reg};
 wire [17:0] _s5_c_fd_xs_pp00_next_0 = cur_c[17:0];
 wire [31:0] _s5_c_fd_xs_pp00_next_1 = {14'd0, _s5_c_fd_xs_pp00_next_0};
-wire [31:0] c_fd_xs_pp00 = _s5_c_fd_xs_pp00_next_1 * s4_t_23_reg;
-wire [22:0] _s2_t_33_next_0 = {9'd0, s1_size_reg};
+wire [31:0] c_fd_xs_pp00 = _s5_c_fd_xs_pp00_next_1 * s4_t_24_reg;
+wire [22:0] _s2_t_34_next_0 = {9'd0, s1_size_reg};
 wire [8:0] _s5_c_fd_xs_pp10_next_0 = cur_c[26:18];
 wire [22:0] _s5_c_fd_xs_pp10_next_1 = {14'd0, _s5_c_fd_xs_pp10_next_0};
-wire [22:0] c_fd_xs_pp10 = _s5_c_fd_xs_pp10_next_1 * s4_t_24_reg;
+wire [22:0] c_fd_xs_pp10 = _s5_c_fd_xs_pp10_next_1 * s4_t_25_reg;
 wire [40:0] _s6_c_fd_xs_next_0 = {9'd0, s5_c_fd_xs_pp00_reg};
 wire [40:0] _s6_c_fd_xs_next_1 = {s5_c_fd_xs_pp10_reg, 18'h0};
 wire [40:0] c_fd_xs = _s6_c_fd_xs_next_0 + _s6_c_fd_xs_next_1;
@@ -5949,7 +5988,7 @@ wire [60:0] _s8_c_fd_prod_next_11 = {2'd0, _s8_c_fd_prod_next_10};
 wire [60:0] _s8_c_fd_prod_next_12 = _s8_c_fd_prod_next_9 + _s8_c_fd_prod_next_11;
 wire [60:0] _s8_c_fd_prod_next_13 = {s7_c_fd_prod_pp21_reg, 54'h0};
 wire [60:0] c_fd_prod = _s8_c_fd_prod_next_12 + _s8_c_fd_prod_next_13;
-wire [27:0] _s5_t_47_next_0 = {1'd0, cur_c};
+wire [27:0] _s5_t_48_next_0 = {1'd0, cur_c};
 wire [27:0] _s20_c_mi_sat_next_0 = {1'd0, s19_mi_inc_reg};
 wire [27:0] c_mi = s19_t_reg + _s20_c_mi_sat_next_0;
 wire _s20_c_mi_sat_next_1 = c_mi[27];
@@ -7103,16 +7142,16 @@ always @* begin
         10'd1023: recip_mi_recip = 11'd1024;
     endcase
 end
-wire [17:0] _s4_t_25_next_0 = s3_size_kfi_reg[17:0];
-wire [28:0] _s4_t_25_next_1 = {11'd0, _s4_t_25_next_0};
+wire [17:0] _s4_t_26_next_0 = s3_size_kfi_reg[17:0];
+wire [28:0] _s4_t_26_next_1 = {11'd0, _s4_t_26_next_0};
 wire [28:0] _s25_fi_mi_prod_pp00_next_0 = {18'h0, s24_recip_mi_t_reg};
 wire [28:0] fi_mi_prod_pp00 = s24_t_reg * _s25_fi_mi_prod_pp00_next_0;
-wire [17:0] _s4_t_26_next_0 = s3_size_kfi_reg[35:18];
-wire [28:0] _s4_t_26_next_1 = {11'd0, _s4_t_26_next_0};
+wire [17:0] _s4_t_27_next_0 = s3_size_kfi_reg[35:18];
+wire [28:0] _s4_t_27_next_1 = {11'd0, _s4_t_27_next_0};
 wire [28:0] _s25_fi_mi_prod_pp10_next_0 = {18'h0, s24_recip_mi_t_reg};
 wire [28:0] fi_mi_prod_pp10 = s24_t_2_reg * _s25_fi_mi_prod_pp10_next_0;
-wire [2:0] _s4_t_27_next_0 = s3_size_kfi_reg[38:36];
-wire [13:0] _s4_t_27_next_1 = {11'd0, _s4_t_27_next_0};
+wire [2:0] _s4_t_28_next_0 = s3_size_kfi_reg[38:36];
+wire [13:0] _s4_t_28_next_1 = {11'd0, _s4_t_28_next_0};
 wire [13:0] _s25_fi_mi_prod_pp20_next_0 = {3'd0, s24_recip_mi_t_reg};
 wire [13:0] fi_mi_prod_pp20 = s24_t_3_reg * _s25_fi_mi_prod_pp20_next_0;
 wire [49:0] _s26_fi_mi_prod_next_0 = {21'h0, s25_fi_mi_prod_pp00_reg};
@@ -7141,18 +7180,18 @@ wire [38:0] _s28_fi_mi_next_5 = s27_fi_mi_coarse_reg[43:5];
 wire [38:0] _s28_fi_mi_next_6 = s27_fi_mi_coarse_reg[44:6];
 wire [38:0] _s28_fi_mi_next_7 = s27_fi_mi_coarse_reg[45:7];
 wire [38:0] fi_mi = s27_t_reg[2] ? (s27_t_reg[1] ? (s27_t_reg[0] ? _s28_fi_mi_next_7 : _s28_fi_mi_next_6) : (s27_t_reg[0] ? _s28_fi_mi_next_5 : _s28_fi_mi_next_4)) : (s27_t_reg[1] ? (s27_t_reg[0] ? _s28_fi_mi_next_3 : _s28_fi_mi_next_2) : (s27_t_reg[0] ? _s28_fi_mi_next_1 : _s28_fi_mi_next_0));
-wire [27:0] _s5_t_51_next_0 = {1'd0, cur_c};
+wire [27:0] _s5_t_52_next_0 = {1'd0, cur_c};
 wire [27:0] _s11_t_19_next_0 = {1'd0, s10_c_md_reg};
 wire rtt_le_trtt = s1_rtt_reg <= 20'h3264;
 wire [20:0] _s9_c_fd_next_0 = s8_c_fd_prod_reg[60:40];
 wire [26:0] _s9_c_fd_next_1 = {6'd0, _s9_c_fd_next_0};
 wire [27:0] _s9_c_fd_next_2 = {1'd0, _s9_c_fd_next_1};
-wire [27:0] _s9_c_fd_next_3 = s8_t_31_reg - _s9_c_fd_next_2;
+wire [27:0] _s9_c_fd_next_3 = s8_t_33_reg - _s9_c_fd_next_2;
 wire _s9_c_fd_next_4 = _s9_c_fd_next_3[27];
 wire [26:0] _s9_c_fd_next_5 = _s9_c_fd_next_3[26:0];
 wire [26:0] c_fd = _s9_c_fd_next_4 ? 27'h0 : _s9_c_fd_next_5;
 wire [27:0] _s21_t_30_next_0 = {1'd0, s20_c_mi_sat_reg};
-wire [27:0] _s5_t_52_next_0 = {1'd0, cur_c};
+wire [27:0] _s5_t_53_next_0 = {1'd0, cur_c};
 wire [27:0] _s14_c_fi_next_0 = {1'd0, s13_fi_inc_reg};
 wire [27:0] c_fi = s13_t_12_reg + _s14_c_fi_next_0;
 wire [20:0] _s15_t_7_next_0 = s14_c_md_fd_prod_reg[60:40];
@@ -7173,78 +7212,78 @@ wire [27:0] _s29_core_c_next_4 = {1'd0, _s29_core_c_next_3};
 wire [27:0] c_mi_fi = s28_t_reg + _s29_core_c_next_4;
 wire [27:0] _s29_core_c_next_5 = s28_rtt_le_trtt_reg ? c_mi_fi : s28_c_fi_reg;
 wire [27:0] core_c = s28_ecn_reg ? s28_t_2_reg : _s29_core_c_next_5;
-wire [21:0] _s2_t_34_next_0 = {8'd0, s1_size_reg};
-wire _s2_t_35_next_0 = s1_kind_reg == 3'd0;
-wire _s2_t_35_next_1 = ~_s2_t_35_next_0;
+wire [21:0] _s2_t_35_next_0 = {8'd0, s1_size_reg};
 wire [20:0] cur_ignore_left = s4_cur_reg[68:48];
-wire [21:0] _s5_ack_run_next_0 = {1'd0, cur_ignore_left};
-wire qa_called = _s5_ack_run_next_0 <= s4_t_28_reg;
+wire [21:0] _s5_qa_called_next_0 = {1'd0, cur_ignore_left};
+wire qa_called = _s5_qa_called_next_0 <= s4_t_29_reg;
+wire _s2_t_36_next_0 = s1_kind_reg == 3'd0;
+wire _s2_t_36_next_1 = ~_s2_t_36_next_0;
 wire ack_run = s4_t_2_reg & qa_called;
-wire _s5_qa_fired_next_0 = qa_fire & qa_called;
-wire qa_fired = _s5_qa_fired_next_0 & s4_t_29_reg;
-wire [27:0] _s9_t_25_next_0 = {1'd0, s8_c_qa_reg};
-wire [27:0] _s9_t_25_next_1 = _s9_t_25_next_0 + 28'h80000;
-wire [27:0] _s9_t_27_next_0 = {1'd0, s8_c_qa_reg};
-wire fi_fired = s9_fi_fire_reg & s9_ack_run_reg;
-wire _s10_early_next_0 = s9_qa_fired_reg | fi_fired;
-wire early = s9_ack_run_reg & _s10_early_next_0;
-wire [27:0] _s10_c_early_next_0 = s9_fi_fire_reg ? s9_t_25_reg : s9_t_26_reg;
-wire [27:0] c_early = fi_fired ? _s10_c_early_next_0 : s9_t_27_reg;
+wire _s6_qa_fired_next_0 = s5_qa_fire_reg & s5_qa_called_reg;
+wire qa_fired = _s6_qa_fired_next_0 & s5_t_54_reg;
+wire [27:0] _s10_t_24_next_0 = {1'd0, s9_c_qa_reg};
+wire [27:0] _s10_t_24_next_1 = _s10_t_24_next_0 + 28'h80000;
+wire [27:0] _s10_t_26_next_0 = {1'd0, s9_c_qa_reg};
+wire fi_fired = s10_fi_fire_reg & s10_ack_run_reg;
+wire _s11_early_next_0 = s10_qa_fired_reg | fi_fired;
+wire early = s10_ack_run_reg & _s11_early_next_0;
+wire [27:0] _s11_c_early_next_0 = s10_fi_fire_reg ? s10_t_24_reg : s10_t_25_reg;
+wire [27:0] c_early = fi_fired ? _s11_c_early_next_0 : s10_t_26_reg;
 wire [27:0] _s30_c_ack_clamped_next_0 = s29_early_reg ? s29_c_early_reg : s29_core_c_reg;
 wire _s30_c_ack_clamped_next_1 = _s30_c_ack_clamped_next_0 < 28'h40000;
 wire _s30_c_ack_clamped_next_2 = _s30_c_ack_clamped_next_0 < 28'h419ce00;
 wire [27:0] _s30_c_ack_clamped_next_3 = _s30_c_ack_clamped_next_2 ? _s30_c_ack_clamped_next_0 : 28'h419ce00;
 wire [27:0] _s30_c_ack_clamped_next_4 = _s30_c_ack_clamped_next_1 ? 28'h40000 : _s30_c_ack_clamped_next_3;
 wire [26:0] c_ack_window = _s30_c_ack_clamped_next_4[26:0];
-wire _s2_t_36_next_0 = ~_s2_t_35_next_0;
-wire [23:0] _s2_t_37_next_0 = nowq + 24'h327;
-wire [21:0] _s2_t_38_next_0 = {8'd0, s1_size_reg};
-wire qa_used = qa_called & s4_t_30_reg;
-wire [27:0] _s6_t_35_next_0 = {1'd0, s5_c_loss_reg};
-wire _s6_t_35_next_1 = _s6_t_35_next_0 < 28'h40000;
-wire _s6_t_35_next_2 = _s6_t_35_next_0 < 28'h419ce00;
-wire [27:0] _s6_t_35_next_3 = _s6_t_35_next_2 ? _s6_t_35_next_0 : 28'h419ce00;
-wire [27:0] _s6_t_35_next_4 = _s6_t_35_next_1 ? 28'h40000 : _s6_t_35_next_3;
-wire [26:0] _s6_t_35_next_5 = _s6_t_35_next_4[26:0];
-wire [27:0] _s9_c_loss_all_next_0 = {1'd0, s8_c_qa_reg};
-wire _s9_c_loss_all_next_1 = _s9_c_loss_all_next_0 < 28'h40000;
-wire _s9_c_loss_all_next_2 = _s9_c_loss_all_next_0 < 28'h419ce00;
-wire [27:0] _s9_c_loss_all_next_3 = _s9_c_loss_all_next_2 ? _s9_c_loss_all_next_0 : 28'h419ce00;
-wire [27:0] _s9_c_loss_all_next_4 = _s9_c_loss_all_next_1 ? 28'h40000 : _s9_c_loss_all_next_3;
-wire [26:0] _s9_c_loss_all_next_5 = _s9_c_loss_all_next_4[26:0];
-wire [26:0] c_loss_all = s8_qa_used_reg ? _s9_c_loss_all_next_5 : s8_t_33_reg;
+wire _s2_t_37_next_0 = ~_s2_t_36_next_0;
+wire qa_used = qa_called & s4_t_31_reg;
+wire _s5_t_56_next_0 = cur_trigger | s4_is_loss_reg;
+wire [23:0] _s2_t_38_next_0 = nowq + 24'h327;
+wire [21:0] _s2_t_39_next_0 = {8'd0, s1_size_reg};
+wire [21:0] _s5_ignore_left1_next_0 = {1'd0, cur_ignore_left};
+wire [21:0] ignore_diff = _s5_ignore_left1_next_0 - s4_t_33_reg;
+wire _s5_ignore_left1_next_1 = ignore_diff[21];
+wire [20:0] _s5_ignore_left1_next_2 = ignore_diff[20:0];
+wire [20:0] ignore_left1 = _s5_ignore_left1_next_1 ? 21'h0 : _s5_ignore_left1_next_2;
+wire [27:0] _s6_t_36_next_0 = {1'd0, s5_c_loss_reg};
+wire _s6_t_36_next_1 = _s6_t_36_next_0 < 28'h40000;
+wire _s6_t_36_next_2 = _s6_t_36_next_0 < 28'h419ce00;
+wire [27:0] _s6_t_36_next_3 = _s6_t_36_next_2 ? _s6_t_36_next_0 : 28'h419ce00;
+wire [27:0] _s6_t_36_next_4 = _s6_t_36_next_1 ? 28'h40000 : _s6_t_36_next_3;
+wire [26:0] _s6_t_36_next_5 = _s6_t_36_next_4[26:0];
+wire [27:0] _s10_c_loss_all_next_0 = {1'd0, s9_c_qa_reg};
+wire _s10_c_loss_all_next_1 = _s10_c_loss_all_next_0 < 28'h40000;
+wire _s10_c_loss_all_next_2 = _s10_c_loss_all_next_0 < 28'h419ce00;
+wire [27:0] _s10_c_loss_all_next_3 = _s10_c_loss_all_next_2 ? _s10_c_loss_all_next_0 : 28'h419ce00;
+wire [27:0] _s10_c_loss_all_next_4 = _s10_c_loss_all_next_1 ? 28'h40000 : _s10_c_loss_all_next_3;
+wire [26:0] _s10_c_loss_all_next_5 = _s10_c_loss_all_next_4[26:0];
+wire [26:0] c_loss_all = s9_qa_used_reg ? _s10_c_loss_all_next_5 : s9_t_26_reg;
 wire [11:0] cur_avg_wtd = s4_cur_reg[127:116];
-wire [11:0] _s5_t_53_next_0 = ack_run ? u_wtd_avg_out : cur_avg_wtd;
-wire _s10_t_25_next_0 = s9_ack_run_reg ? s9_fi_fire_reg : s9_cur_increase_reg;
-wire _s5_t_54_next_0 = ~qa_fire;
-wire _s5_t_54_next_1 = _s5_qa_fire_next_6 & _s5_t_54_next_0;
-wire _s5_t_54_next_2 = cur_trigger | s4_is_loss_reg;
-wire _s5_t_54_next_3 = qa_used ? _s5_t_54_next_1 : _s5_t_54_next_2;
-wire [23:0] _s5_t_55_next_0 = qa_roll ? s4_t_31_reg : cur_win_end;
-wire [23:0] _s5_t_55_next_1 = qa_used ? _s5_t_55_next_0 : cur_win_end;
-wire [20:0] _s6_t_39_next_0 = s5_fi_uncongested_reg ? s5_fi_count_sum_reg : 21'h0;
-wire [20:0] _s6_t_39_next_1 = s5_ack_run_reg ? _s6_t_39_next_0 : s5_cur_count_reg;
-wire [21:0] _s5_t_56_next_0 = {1'd0, cur_ignore_left};
-wire [21:0] ignore_diff = _s5_t_56_next_0 - s4_t_32_reg;
-wire _s5_t_56_next_1 = ignore_diff[21];
-wire [20:0] _s5_t_56_next_2 = ignore_diff[20:0];
-wire [20:0] ignore_left1 = _s5_t_56_next_1 ? 21'h0 : _s5_t_56_next_2;
-wire [20:0] _s5_t_56_next_3 = qa_fired ? s4_unacked_reg : ignore_left1;
-wire [20:0] _s6_t_41_next_0 = s5_qa_roll_reg ? 21'h0 : s5_acked1_reg;
-wire [20:0] _s6_t_41_next_1 = s5_qa_used_reg ? _s6_t_41_next_0 : s5_acked1_reg;
-wire [2:0] _s2_t_40_next_0 = rtt_le_trtt ? 3'd1 : 3'd2;
-wire [2:0] _s2_t_40_next_1 = rtt_le_trtt ? 3'd4 : 3'd3;
-wire [2:0] _s2_t_40_next_2 = s1_ecn_reg ? _s2_t_40_next_0 : _s2_t_40_next_1;
+wire [11:0] _s5_t_58_next_0 = ack_run ? u_wtd_avg_out : cur_avg_wtd;
+wire _s11_t_22_next_0 = s10_ack_run_reg ? s10_fi_fire_reg : s10_cur_increase_reg;
+wire _s6_t_38_next_0 = ~s5_qa_fire_reg;
+wire _s6_t_38_next_1 = s5_t_55_reg & _s6_t_38_next_0;
+wire _s6_t_38_next_2 = s5_qa_used_reg ? _s6_t_38_next_1 : s5_t_56_reg;
+wire [23:0] _s6_t_39_next_0 = s5_qa_roll_reg ? s5_t_57_reg : s5_cur_win_end_reg;
+wire [23:0] _s6_t_39_next_1 = s5_qa_used_reg ? _s6_t_39_next_0 : s5_cur_win_end_reg;
+wire [20:0] _s6_t_40_next_0 = s5_fi_uncongested_reg ? s5_fi_count_sum_reg : 21'h0;
+wire [20:0] _s6_t_40_next_1 = s5_ack_run_reg ? _s6_t_40_next_0 : s5_cur_count_reg;
+wire [20:0] _s6_t_41_next_0 = qa_fired ? s5_unacked_reg : s5_ignore_left1_reg;
+wire [20:0] _s6_t_42_next_0 = s5_qa_roll_reg ? 21'h0 : s5_acked1_reg;
+wire [20:0] _s6_t_42_next_1 = s5_qa_used_reg ? _s6_t_42_next_0 : s5_acked1_reg;
+wire [2:0] _s2_t_41_next_0 = rtt_le_trtt ? 3'd1 : 3'd2;
+wire [2:0] _s2_t_41_next_1 = rtt_le_trtt ? 3'd4 : 3'd3;
+wire [2:0] _s2_t_41_next_2 = s1_ecn_reg ? _s2_t_41_next_0 : _s2_t_41_next_1;
 wire _s5_core_case_next_0 = ~u_wtd_can_decrease;
 wire _s5_core_case_next_1 = s4_u_wtd_ecn_reg & _s5_core_case_next_0;
-wire [2:0] core_case = _s5_core_case_next_1 ? 3'd0 : s4_t_34_reg;
-wire [2:0] _s5_t_58_next_0 = qa_fired ? 3'd5 : 3'd7;
-wire [2:0] _s10_t_32_next_0 = fi_fired ? 3'd6 : s9_core_case_reg;
-wire [2:0] _s10_t_32_next_1 = s9_qa_fired_reg ? 3'd5 : _s10_t_32_next_0;
-wire [2:0] _s10_t_32_next_2 = s9_ack_run_reg ? _s10_t_32_next_1 : 3'd0;
-wire [2:0] _s10_t_32_next_3 = s9_is_loss_reg ? s9_t_35_reg : _s10_t_32_next_2;
-wire [2:0] _s10_t_32_next_4 = s9_t_34_reg ? 3'd0 : _s10_t_32_next_3;
-wire _s10_t_33_next_0 = s9_t_34_reg ? 1'd0 : _s10_t_25_next_0;
+wire [2:0] core_case = _s5_core_case_next_1 ? 3'd0 : s4_t_35_reg;
+wire [2:0] _s6_t_44_next_0 = qa_fired ? 3'd5 : 3'd7;
+wire [2:0] _s11_t_29_next_0 = fi_fired ? 3'd6 : s10_core_case_reg;
+wire [2:0] _s11_t_29_next_1 = s10_qa_fired_reg ? 3'd5 : _s11_t_29_next_0;
+wire [2:0] _s11_t_29_next_2 = s10_ack_run_reg ? _s11_t_29_next_1 : 3'd0;
+wire [2:0] _s11_t_29_next_3 = s10_is_loss_reg ? s10_t_34_reg : _s11_t_29_next_2;
+wire [2:0] _s11_t_29_next_4 = s10_t_33_reg ? 3'd0 : _s11_t_29_next_3;
+wire _s11_t_30_next_0 = s10_t_33_reg ? 1'd0 : _s11_t_22_next_0;
 wire out_nonempty = |out_count_reg;
 wire _shell_0 = ~hazard_reg;
 wire _shell_1 = in_valid_reg & _shell_0;
@@ -7576,7 +7615,15 @@ wire _issue_next_231 = s25_valid_reg & _issue_next_230;
 wire _issue_next_232 = _issue_next_229 | _issue_next_231;
 wire _issue_next_233 = _issue_next_80 ? _issue_next_156 : _issue_next_232;
 wire hazard_ahead = _issue_next_0 ? _issue_next_76 : _issue_next_233;
-wire full_ahead = 6'd32 <= occ_update;
+wire _issue_next_234 = ~out_pop;
+wire _issue_next_235 = issue & _issue_next_234;
+wire _issue_next_236 = 6'd31 <= occ_reg;
+wire _issue_next_237 = ~issue;
+wire _issue_next_238 = out_pop & _issue_next_237;
+wire _issue_next_239 = 6'd33 <= occ_reg;
+wire _issue_next_240 = 6'd32 <= occ_reg;
+wire _issue_next_241 = _issue_next_238 ? _issue_next_239 : _issue_next_240;
+wire full_ahead = _issue_next_235 ? _issue_next_236 : _issue_next_241;
 wire _ready_0 = ~issue;
 wire _ready_1 = in_valid_reg & _ready_0;
 wire _ready_2 = _ready_1 & _shell_3;
@@ -7589,7 +7636,7 @@ wire _ready_8 = _ready_5 | _ready_7;
 wire _ready_9 = ~_ready_8;
 wire [11:0] _state_rd_0 = in_conn_reg[11:0];
 // bits dropped on purpose (rounding, wrap-around)
-wire _unused = ^{s1_now_reg[31:28], s1_now_reg[3:0], s7_qa_scaled_reg[37], s7_qa_scaled_reg[9:0], s10_mi_base_prod_reg[10:0], s16_mi_raw_prod_reg[10:0], s10_fi_c_prod_reg[10:0], s7_md_raw_prod_reg[10:0], s26_fi_mi_prod_reg[10:0], s8_c_fd_prod_reg[39:0], s14_c_md_fd_prod_reg[39:0], _s30_c_ack_clamped_next_4[27], _s6_t_35_next_4[27], _s9_c_loss_all_next_4[27]};
+wire _unused = ^{s1_now_reg[31:28], s1_now_reg[3:0], s8_qa_scaled_reg[37], s8_qa_scaled_reg[9:0], s10_mi_base_prod_reg[10:0], s16_mi_raw_prod_reg[10:0], s10_fi_c_prod_reg[10:0], s7_md_raw_prod_reg[10:0], s26_fi_mi_prod_reg[10:0], s8_c_fd_prod_reg[39:0], s14_c_md_fd_prod_reg[39:0], _s30_c_ack_clamped_next_4[27], _s6_t_36_next_4[27], _s10_c_loss_all_next_4[27]};
 
 smartt_wtd
 u_wtd (
@@ -7636,9 +7683,6 @@ assign s2_t_2_next = _s2_t_2_next_0;
 assign s3_t_2_next = s2_t_2_reg;
 assign s4_t_2_next = s3_t_2_reg;
 assign s5_acked1_next = acked_in;
-assign s6_qa_scaled_pp00_next = qa_scaled_pp00;
-assign s6_qa_scaled_pp10_next = qa_scaled_pp10;
-assign s7_qa_scaled_next = qa_scaled;
 assign s2_qa_win_lo_next = qa_win_lo;
 assign s3_qa_win_lo_next = s2_qa_win_lo_reg;
 assign s4_qa_win_lo_next = s3_qa_win_lo_reg;
@@ -7651,16 +7695,23 @@ assign s4_qa_win_wraps_next = s3_qa_win_wraps_reg;
 assign s2_is_loss_next = is_loss;
 assign s3_is_loss_next = s2_is_loss_reg;
 assign s4_is_loss_next = s3_is_loss_reg;
+assign s5_qa_fire_next = qa_fire;
+assign s5_qa_roll_next = qa_roll;
+assign s6_qa_base_next = qa_base;
+assign s7_qa_scaled_pp00_next = qa_scaled_pp00;
+assign s7_qa_scaled_pp10_next = qa_scaled_pp10;
+assign s8_qa_scaled_next = qa_scaled;
 assign s2_t_3_next = _s2_t_3_next_1;
 assign s3_t_3_next = s2_t_3_reg;
 assign s4_t_3_next = s3_t_3_reg;
-assign s5_qa_fire_next = qa_fire;
 assign s6_qa_fire_next = s5_qa_fire_reg;
 assign s7_qa_fire_next = s6_qa_fire_reg;
+assign s8_qa_fire_next = s7_qa_fire_reg;
 assign s5_t_next = _s5_t_next_4;
 assign s6_t_next = s5_t_reg;
 assign s7_t_next = s6_t_reg;
-assign s8_c_qa_next = _s8_c_qa_next_1;
+assign s8_t_next = s7_t_reg;
+assign s9_c_qa_next = _s9_c_qa_next_1;
 assign s2_t_4_next = _s2_t_4_next_0;
 assign s3_t_4_next = s2_t_4_reg;
 assign s4_t_4_next = s3_t_4_reg;
@@ -7668,10 +7719,12 @@ assign s5_fi_count_sum_next = fi_count_sum;
 assign s6_fi_count_sum_next = s5_fi_count_sum_reg;
 assign s7_fi_count_sum_next = s6_fi_count_sum_reg;
 assign s8_fi_count_sum_next = s7_fi_count_sum_reg;
+assign s9_fi_count_sum_next = s8_fi_count_sum_reg;
 assign s5_cur_increase_next = cur_increase;
 assign s6_cur_increase_next = s5_cur_increase_reg;
 assign s7_cur_increase_next = s6_cur_increase_reg;
 assign s8_cur_increase_next = s7_cur_increase_reg;
+assign s9_cur_increase_next = s8_cur_increase_reg;
 assign s2_fi_uncongested_next = fi_uncongested;
 assign s3_fi_uncongested_next = s2_fi_uncongested_reg;
 assign s4_fi_uncongested_next = s3_fi_uncongested_reg;
@@ -7679,7 +7732,8 @@ assign s5_fi_uncongested_next = s4_fi_uncongested_reg;
 assign s6_fi_uncongested_next = s5_fi_uncongested_reg;
 assign s7_fi_uncongested_next = s6_fi_uncongested_reg;
 assign s8_fi_uncongested_next = s7_fi_uncongested_reg;
-assign s9_fi_fire_next = fi_fire;
+assign s9_fi_uncongested_next = s8_fi_uncongested_reg;
+assign s10_fi_fire_next = fi_fire;
 assign s5_recip_c_lead_next = recip_c_lead;
 assign s5_t_2_next = _s5_t_2_next_1;
 assign s5_t_3_next = _s5_t_3_next_1;
@@ -7740,31 +7794,31 @@ assign s4_t_5_next = _s4_t_5_next_1;
 assign s5_t_28_next = s4_t_5_reg;
 assign s6_t_2_next = s5_t_28_reg;
 assign s7_t_2_next = s6_t_2_reg;
-assign s8_t_next = s7_t_2_reg;
+assign s8_t_2_next = s7_t_2_reg;
 assign s9_mi_base_prod_pp00_next = mi_base_prod_pp00;
 assign s4_t_6_next = _s4_t_6_next_1;
 assign s5_t_29_next = s4_t_6_reg;
 assign s6_t_3_next = s5_t_29_reg;
 assign s7_t_3_next = s6_t_3_reg;
-assign s8_t_2_next = s7_t_3_reg;
+assign s8_t_3_next = s7_t_3_reg;
 assign s9_mi_base_prod_pp10_next = mi_base_prod_pp10;
 assign s4_t_7_next = _s4_t_7_next_1;
 assign s5_t_30_next = s4_t_7_reg;
 assign s6_t_4_next = s5_t_30_reg;
 assign s7_t_4_next = s6_t_4_reg;
-assign s8_t_3_next = s7_t_4_reg;
+assign s8_t_4_next = s7_t_4_reg;
 assign s9_mi_base_prod_pp20_next = mi_base_prod_pp20;
 assign s10_mi_base_prod_next = mi_base_prod;
 assign s6_t_5_next = _s6_t_5_next_0;
 assign s7_t_5_next = s6_t_5_reg;
-assign s8_t_4_next = s7_t_5_reg;
-assign s9_t_next = s8_t_4_reg;
+assign s8_t_5_next = s7_t_5_reg;
+assign s9_t_next = s8_t_5_reg;
 assign s10_t_next = s9_t_reg;
 assign s11_mi_base_coarse_next = mi_base_coarse;
 assign s6_t_6_next = _s6_t_6_next_0;
 assign s7_t_6_next = s6_t_6_reg;
-assign s8_t_5_next = s7_t_6_reg;
-assign s9_t_2_next = s8_t_5_reg;
+assign s8_t_6_next = s7_t_6_reg;
+assign s9_t_2_next = s8_t_6_reg;
 assign s10_t_2_next = s9_t_2_reg;
 assign s11_t_next = s10_t_2_reg;
 assign s12_mi_base_next = mi_base;
@@ -7774,8 +7828,8 @@ assign s4_t_8_next = s3_t_5_reg;
 assign s5_t_31_next = s4_t_8_reg;
 assign s6_t_7_next = s5_t_31_reg;
 assign s7_t_7_next = s6_t_7_reg;
-assign s8_t_6_next = s7_t_7_reg;
-assign s9_t_3_next = s8_t_6_reg;
+assign s8_t_7_next = s7_t_7_reg;
+assign s9_t_3_next = s8_t_7_reg;
 assign s10_t_3_next = s9_t_3_reg;
 assign s11_t_2_next = s10_t_3_reg;
 assign s12_t_next = s11_t_2_reg;
@@ -7786,8 +7840,8 @@ assign s4_t_9_next = s3_t_6_reg;
 assign s5_t_32_next = s4_t_9_reg;
 assign s6_t_8_next = s5_t_32_reg;
 assign s7_t_8_next = s6_t_8_reg;
-assign s8_t_7_next = s7_t_8_reg;
-assign s9_t_4_next = s8_t_7_reg;
+assign s8_t_8_next = s7_t_8_reg;
+assign s9_t_4_next = s8_t_8_reg;
 assign s10_t_4_next = s9_t_4_reg;
 assign s11_t_3_next = s10_t_4_reg;
 assign s12_t_2_next = s11_t_3_reg;
@@ -7798,8 +7852,8 @@ assign s4_t_10_next = s3_t_7_reg;
 assign s5_t_33_next = s4_t_10_reg;
 assign s6_t_9_next = s5_t_33_reg;
 assign s7_t_9_next = s6_t_9_reg;
-assign s8_t_8_next = s7_t_9_reg;
-assign s9_t_5_next = s8_t_8_reg;
+assign s8_t_9_next = s7_t_9_reg;
+assign s9_t_5_next = s8_t_9_reg;
 assign s10_t_5_next = s9_t_5_reg;
 assign s11_t_4_next = s10_t_5_reg;
 assign s12_t_3_next = s11_t_4_reg;
@@ -7810,8 +7864,8 @@ assign s4_t_11_next = s3_t_8_reg;
 assign s5_t_34_next = s4_t_11_reg;
 assign s6_t_10_next = s5_t_34_reg;
 assign s7_t_10_next = s6_t_10_reg;
-assign s8_t_9_next = s7_t_10_reg;
-assign s9_t_6_next = s8_t_9_reg;
+assign s8_t_10_next = s7_t_10_reg;
+assign s9_t_6_next = s8_t_10_reg;
 assign s10_t_6_next = s9_t_6_reg;
 assign s11_t_5_next = s10_t_6_reg;
 assign s12_t_4_next = s11_t_5_reg;
@@ -7822,8 +7876,8 @@ assign s4_t_12_next = s3_t_9_reg;
 assign s5_t_35_next = s4_t_12_reg;
 assign s6_t_11_next = s5_t_35_reg;
 assign s7_t_11_next = s6_t_11_reg;
-assign s8_t_10_next = s7_t_11_reg;
-assign s9_t_7_next = s8_t_10_reg;
+assign s8_t_11_next = s7_t_11_reg;
+assign s9_t_7_next = s8_t_11_reg;
 assign s10_t_7_next = s9_t_7_reg;
 assign s11_t_6_next = s10_t_7_reg;
 assign s12_t_5_next = s11_t_6_reg;
@@ -7834,8 +7888,8 @@ assign s4_t_13_next = s3_t_10_reg;
 assign s5_t_36_next = s4_t_13_reg;
 assign s6_t_12_next = s5_t_36_reg;
 assign s7_t_12_next = s6_t_12_reg;
-assign s8_t_11_next = s7_t_12_reg;
-assign s9_t_8_next = s8_t_11_reg;
+assign s8_t_12_next = s7_t_12_reg;
+assign s9_t_8_next = s8_t_12_reg;
 assign s10_t_8_next = s9_t_8_reg;
 assign s11_t_7_next = s10_t_8_reg;
 assign s12_t_6_next = s11_t_7_reg;
@@ -7843,8 +7897,8 @@ assign s13_mi_num_pp21_next = mi_num_pp21;
 assign s14_mi_num_next = mi_num;
 assign s6_t_13_next = _s6_t_13_next_0;
 assign s7_t_13_next = s6_t_13_reg;
-assign s8_t_12_next = s7_t_13_reg;
-assign s9_t_9_next = s8_t_12_reg;
+assign s8_t_13_next = s7_t_13_reg;
+assign s9_t_9_next = s8_t_13_reg;
 assign s10_t_9_next = s9_t_9_reg;
 assign s11_t_8_next = s10_t_9_reg;
 assign s12_t_7_next = s11_t_8_reg;
@@ -7853,8 +7907,8 @@ assign s14_t_next = s13_t_reg;
 assign s15_mi_raw_prod_pp00_next = mi_raw_prod_pp00;
 assign s6_t_14_next = _s6_t_14_next_0;
 assign s7_t_14_next = s6_t_14_reg;
-assign s8_t_13_next = s7_t_14_reg;
-assign s9_t_10_next = s8_t_13_reg;
+assign s8_t_14_next = s7_t_14_reg;
+assign s9_t_10_next = s8_t_14_reg;
 assign s10_t_10_next = s9_t_10_reg;
 assign s11_t_9_next = s10_t_10_reg;
 assign s12_t_8_next = s11_t_9_reg;
@@ -7863,8 +7917,8 @@ assign s14_t_2_next = s13_t_2_reg;
 assign s15_mi_raw_prod_pp10_next = mi_raw_prod_pp10;
 assign s6_t_15_next = _s6_t_15_next_0;
 assign s7_t_15_next = s6_t_15_reg;
-assign s8_t_14_next = s7_t_15_reg;
-assign s9_t_11_next = s8_t_14_reg;
+assign s8_t_15_next = s7_t_15_reg;
+assign s9_t_11_next = s8_t_15_reg;
 assign s10_t_11_next = s9_t_11_reg;
 assign s11_t_10_next = s10_t_11_reg;
 assign s12_t_9_next = s11_t_10_reg;
@@ -7873,8 +7927,8 @@ assign s14_t_3_next = s13_t_3_reg;
 assign s15_mi_raw_prod_pp20_next = mi_raw_prod_pp20;
 assign s6_t_16_next = _s6_t_16_next_0;
 assign s7_t_16_next = s6_t_16_reg;
-assign s8_t_15_next = s7_t_16_reg;
-assign s9_t_12_next = s8_t_15_reg;
+assign s8_t_16_next = s7_t_16_reg;
+assign s9_t_12_next = s8_t_16_reg;
 assign s10_t_12_next = s9_t_12_reg;
 assign s11_t_11_next = s10_t_12_reg;
 assign s12_t_10_next = s11_t_11_reg;
@@ -7887,8 +7941,8 @@ assign s4_t_14_next = s3_t_11_reg;
 assign s5_t_37_next = s4_t_14_reg;
 assign s6_t_17_next = s5_t_37_reg;
 assign s7_t_17_next = s6_t_17_reg;
-assign s8_t_16_next = s7_t_17_reg;
-assign s9_t_13_next = s8_t_16_reg;
+assign s8_t_17_next = s7_t_17_reg;
+assign s9_t_13_next = s8_t_17_reg;
 assign s10_t_13_next = s9_t_13_reg;
 assign s11_t_12_next = s10_t_13_reg;
 assign s12_t_11_next = s11_t_12_reg;
@@ -7902,8 +7956,8 @@ assign s4_t_15_next = s3_t_12_reg;
 assign s5_t_38_next = s4_t_15_reg;
 assign s6_t_18_next = s5_t_38_reg;
 assign s7_t_18_next = s6_t_18_reg;
-assign s8_t_17_next = s7_t_18_reg;
-assign s9_t_14_next = s8_t_17_reg;
+assign s8_t_18_next = s7_t_18_reg;
+assign s9_t_14_next = s8_t_18_reg;
 assign s10_t_14_next = s9_t_14_reg;
 assign s11_t_13_next = s10_t_14_reg;
 assign s12_t_12_next = s11_t_13_reg;
@@ -7938,31 +7992,31 @@ assign s4_t_16_next = _s4_t_16_next_1;
 assign s5_t_39_next = s4_t_16_reg;
 assign s6_t_19_next = s5_t_39_reg;
 assign s7_t_19_next = s6_t_19_reg;
-assign s8_t_18_next = s7_t_19_reg;
+assign s8_t_19_next = s7_t_19_reg;
 assign s9_fi_c_prod_pp00_next = fi_c_prod_pp00;
 assign s4_t_17_next = _s4_t_17_next_1;
 assign s5_t_40_next = s4_t_17_reg;
 assign s6_t_20_next = s5_t_40_reg;
 assign s7_t_20_next = s6_t_20_reg;
-assign s8_t_19_next = s7_t_20_reg;
+assign s8_t_20_next = s7_t_20_reg;
 assign s9_fi_c_prod_pp10_next = fi_c_prod_pp10;
 assign s4_t_18_next = _s4_t_18_next_1;
 assign s5_t_41_next = s4_t_18_reg;
 assign s6_t_21_next = s5_t_41_reg;
 assign s7_t_21_next = s6_t_21_reg;
-assign s8_t_20_next = s7_t_21_reg;
+assign s8_t_21_next = s7_t_21_reg;
 assign s9_fi_c_prod_pp20_next = fi_c_prod_pp20;
 assign s10_fi_c_prod_next = fi_c_prod;
 assign s6_t_22_next = _s6_t_22_next_0;
 assign s7_t_22_next = s6_t_22_reg;
-assign s8_t_21_next = s7_t_22_reg;
-assign s9_t_15_next = s8_t_21_reg;
+assign s8_t_22_next = s7_t_22_reg;
+assign s9_t_15_next = s8_t_22_reg;
 assign s10_t_15_next = s9_t_15_reg;
 assign s11_fi_c_coarse_next = fi_c_coarse;
 assign s6_t_23_next = _s6_t_23_next_0;
 assign s7_t_23_next = s6_t_23_reg;
-assign s8_t_22_next = s7_t_23_reg;
-assign s9_t_16_next = s8_t_22_reg;
+assign s8_t_23_next = s7_t_23_reg;
+assign s9_t_16_next = s8_t_23_reg;
 assign s10_t_16_next = s9_t_16_reg;
 assign s11_t_14_next = s10_t_16_reg;
 assign s12_fi_c_next = fi_c;
@@ -7988,33 +8042,41 @@ assign s4_t_20_next = s3_t_14_reg;
 assign s5_t_43_next = s4_t_20_reg;
 assign s6_t_25_next = s5_t_43_reg;
 assign s7_t_25_next = s6_t_25_reg;
-assign s8_t_23_next = s7_t_25_reg;
+assign s8_t_24_next = s7_t_25_reg;
 assign s9_md_raw_next = md_raw;
 assign s5_t_44_next = _s5_t_44_next_0;
 assign s6_t_26_next = s5_t_44_reg;
 assign s7_t_26_next = s6_t_26_reg;
-assign s8_t_24_next = s7_t_26_reg;
-assign s9_t_17_next = s8_t_24_reg;
-assign s10_c_md_next = c_md;
+assign s8_t_25_next = s7_t_26_reg;
+assign s9_t_17_next = s8_t_25_reg;
 assign s2_t_30_next = _s2_t_30_next_0;
 assign s3_t_15_next = s2_t_30_reg;
 assign s4_t_21_next = s3_t_15_reg;
-assign s5_t_45_next = s4_t_21_reg;
+assign s5_t_45_next = _s5_t_45_next_4;
 assign s6_t_27_next = s5_t_45_reg;
 assign s7_t_27_next = s6_t_27_reg;
-assign s8_t_25_next = s7_t_27_reg;
-assign s9_t_18_next = s8_t_25_reg;
-assign s10_t_17_next = s9_t_18_reg;
-assign s11_c_md_fd_xs_pp00_next = c_md_fd_xs_pp00;
+assign s8_t_26_next = s7_t_27_reg;
+assign s9_t_18_next = s8_t_26_reg;
+assign s10_c_md_next = c_md;
 assign s2_t_31_next = _s2_t_31_next_0;
 assign s3_t_16_next = s2_t_31_reg;
 assign s4_t_22_next = s3_t_16_reg;
 assign s5_t_46_next = s4_t_22_reg;
 assign s6_t_28_next = s5_t_46_reg;
 assign s7_t_28_next = s6_t_28_reg;
-assign s8_t_26_next = s7_t_28_reg;
-assign s9_t_19_next = s8_t_26_reg;
-assign s10_t_18_next = s9_t_19_reg;
+assign s8_t_27_next = s7_t_28_reg;
+assign s9_t_19_next = s8_t_27_reg;
+assign s10_t_17_next = s9_t_19_reg;
+assign s11_c_md_fd_xs_pp00_next = c_md_fd_xs_pp00;
+assign s2_t_32_next = _s2_t_32_next_0;
+assign s3_t_17_next = s2_t_32_reg;
+assign s4_t_23_next = s3_t_17_reg;
+assign s5_t_47_next = s4_t_23_reg;
+assign s6_t_29_next = s5_t_47_reg;
+assign s7_t_29_next = s6_t_29_reg;
+assign s8_t_28_next = s7_t_29_reg;
+assign s9_t_20_next = s8_t_28_reg;
+assign s10_t_18_next = s9_t_20_reg;
 assign s11_c_md_fd_xs_pp10_next = c_md_fd_xs_pp10;
 assign s12_c_md_fd_xs_next = c_md_fd_xs;
 assign s13_c_md_fd_prod_pp00_next = c_md_fd_prod_pp00;
@@ -8024,13 +8086,13 @@ assign s13_c_md_fd_prod_pp11_next = c_md_fd_prod_pp11;
 assign s13_c_md_fd_prod_pp20_next = c_md_fd_prod_pp20;
 assign s13_c_md_fd_prod_pp21_next = c_md_fd_prod_pp21;
 assign s14_c_md_fd_prod_next = c_md_fd_prod;
-assign s2_t_32_next = _s2_t_32_next_0;
-assign s3_t_17_next = s2_t_32_reg;
-assign s4_t_23_next = s3_t_17_reg;
-assign s5_c_fd_xs_pp00_next = c_fd_xs_pp00;
 assign s2_t_33_next = _s2_t_33_next_0;
 assign s3_t_18_next = s2_t_33_reg;
 assign s4_t_24_next = s3_t_18_reg;
+assign s5_c_fd_xs_pp00_next = c_fd_xs_pp00;
+assign s2_t_34_next = _s2_t_34_next_0;
+assign s3_t_19_next = s2_t_34_reg;
+assign s4_t_25_next = s3_t_19_reg;
 assign s5_c_fd_xs_pp10_next = c_fd_xs_pp10;
 assign s6_c_fd_xs_next = c_fd_xs;
 assign s7_c_fd_prod_pp00_next = c_fd_prod_pp00;
@@ -8040,12 +8102,12 @@ assign s7_c_fd_prod_pp11_next = c_fd_prod_pp11;
 assign s7_c_fd_prod_pp20_next = c_fd_prod_pp20;
 assign s7_c_fd_prod_pp21_next = c_fd_prod_pp21;
 assign s8_c_fd_prod_next = c_fd_prod;
-assign s5_t_47_next = _s5_t_47_next_0;
-assign s6_t_29_next = s5_t_47_reg;
-assign s7_t_29_next = s6_t_29_reg;
-assign s8_t_27_next = s7_t_29_reg;
-assign s9_t_20_next = s8_t_27_reg;
-assign s10_t_19_next = s9_t_20_reg;
+assign s5_t_48_next = _s5_t_48_next_0;
+assign s6_t_30_next = s5_t_48_reg;
+assign s7_t_30_next = s6_t_30_reg;
+assign s8_t_29_next = s7_t_30_reg;
+assign s9_t_21_next = s8_t_29_reg;
+assign s10_t_19_next = s9_t_21_reg;
 assign s11_t_15_next = s10_t_19_reg;
 assign s12_t_13_next = s11_t_15_reg;
 assign s13_t_7_next = s12_t_13_reg;
@@ -8086,13 +8148,13 @@ assign s21_t_26_next = _s21_t_26_next_0;
 assign s22_recip_mi_mantissa_next = recip_mi_mantissa;
 assign s23_recip_mi_recip_next = recip_mi_recip;
 assign s24_recip_mi_t_next = s23_recip_mi_recip_reg;
-assign s4_t_25_next = _s4_t_25_next_1;
-assign s5_t_48_next = s4_t_25_reg;
-assign s6_t_30_next = s5_t_48_reg;
-assign s7_t_30_next = s6_t_30_reg;
-assign s8_t_28_next = s7_t_30_reg;
-assign s9_t_21_next = s8_t_28_reg;
-assign s10_t_20_next = s9_t_21_reg;
+assign s4_t_26_next = _s4_t_26_next_1;
+assign s5_t_49_next = s4_t_26_reg;
+assign s6_t_31_next = s5_t_49_reg;
+assign s7_t_31_next = s6_t_31_reg;
+assign s8_t_30_next = s7_t_31_reg;
+assign s9_t_22_next = s8_t_30_reg;
+assign s10_t_20_next = s9_t_22_reg;
 assign s11_t_16_next = s10_t_20_reg;
 assign s12_t_14_next = s11_t_16_reg;
 assign s13_t_8_next = s12_t_14_reg;
@@ -8108,13 +8170,13 @@ assign s22_t_next = s21_t_27_reg;
 assign s23_t_next = s22_t_reg;
 assign s24_t_next = s23_t_reg;
 assign s25_fi_mi_prod_pp00_next = fi_mi_prod_pp00;
-assign s4_t_26_next = _s4_t_26_next_1;
-assign s5_t_49_next = s4_t_26_reg;
-assign s6_t_31_next = s5_t_49_reg;
-assign s7_t_31_next = s6_t_31_reg;
-assign s8_t_29_next = s7_t_31_reg;
-assign s9_t_22_next = s8_t_29_reg;
-assign s10_t_21_next = s9_t_22_reg;
+assign s4_t_27_next = _s4_t_27_next_1;
+assign s5_t_50_next = s4_t_27_reg;
+assign s6_t_32_next = s5_t_50_reg;
+assign s7_t_32_next = s6_t_32_reg;
+assign s8_t_31_next = s7_t_32_reg;
+assign s9_t_23_next = s8_t_31_reg;
+assign s10_t_21_next = s9_t_23_reg;
 assign s11_t_17_next = s10_t_21_reg;
 assign s12_t_15_next = s11_t_17_reg;
 assign s13_t_9_next = s12_t_15_reg;
@@ -8130,13 +8192,13 @@ assign s22_t_2_next = s21_t_28_reg;
 assign s23_t_2_next = s22_t_2_reg;
 assign s24_t_2_next = s23_t_2_reg;
 assign s25_fi_mi_prod_pp10_next = fi_mi_prod_pp10;
-assign s4_t_27_next = _s4_t_27_next_1;
-assign s5_t_50_next = s4_t_27_reg;
-assign s6_t_32_next = s5_t_50_reg;
-assign s7_t_32_next = s6_t_32_reg;
-assign s8_t_30_next = s7_t_32_reg;
-assign s9_t_23_next = s8_t_30_reg;
-assign s10_t_22_next = s9_t_23_reg;
+assign s4_t_28_next = _s4_t_28_next_1;
+assign s5_t_51_next = s4_t_28_reg;
+assign s6_t_33_next = s5_t_51_reg;
+assign s7_t_33_next = s6_t_33_reg;
+assign s8_t_32_next = s7_t_33_reg;
+assign s9_t_24_next = s8_t_32_reg;
+assign s10_t_22_next = s9_t_24_reg;
 assign s11_t_18_next = s10_t_22_reg;
 assign s12_t_16_next = s11_t_18_reg;
 assign s13_t_10_next = s12_t_16_reg;
@@ -8169,10 +8231,10 @@ assign s28_fi_mi_next = fi_mi;
 assign s2_u_wtd_ecn_next = s1_ecn_reg;
 assign s3_u_wtd_ecn_next = s2_u_wtd_ecn_reg;
 assign s4_u_wtd_ecn_next = s3_u_wtd_ecn_reg;
-assign s5_t_51_next = _s5_t_51_next_0;
-assign s6_t_33_next = s5_t_51_reg;
-assign s7_t_33_next = s6_t_33_reg;
-assign s8_t_31_next = s7_t_33_reg;
+assign s5_t_52_next = _s5_t_52_next_0;
+assign s6_t_34_next = s5_t_52_reg;
+assign s7_t_34_next = s6_t_34_reg;
+assign s8_t_33_next = s7_t_34_reg;
 assign s11_t_19_next = _s11_t_19_next_0;
 assign s12_t_17_next = s11_t_19_reg;
 assign s13_t_11_next = s12_t_17_reg;
@@ -8224,12 +8286,12 @@ assign s25_t_3_next = s24_t_6_reg;
 assign s26_t_3_next = s25_t_3_reg;
 assign s27_t_2_next = s26_t_3_reg;
 assign s28_t_next = s27_t_2_reg;
-assign s5_t_52_next = _s5_t_52_next_0;
-assign s6_t_34_next = s5_t_52_reg;
-assign s7_t_34_next = s6_t_34_reg;
-assign s8_t_32_next = s7_t_34_reg;
-assign s9_t_24_next = s8_t_32_reg;
-assign s10_t_23_next = s9_t_24_reg;
+assign s5_t_53_next = _s5_t_53_next_0;
+assign s6_t_35_next = s5_t_53_reg;
+assign s7_t_35_next = s6_t_35_reg;
+assign s8_t_34_next = s7_t_35_reg;
+assign s9_t_25_next = s8_t_34_reg;
+assign s10_t_23_next = s9_t_25_reg;
 assign s11_t_20_next = s10_t_23_reg;
 assign s12_t_18_next = s11_t_20_reg;
 assign s13_t_12_next = s12_t_18_reg;
@@ -8301,27 +8363,29 @@ assign s26_t_4_next = s25_t_4_reg;
 assign s27_t_3_next = s26_t_4_reg;
 assign s28_t_2_next = s27_t_3_reg;
 assign s29_core_c_next = core_c;
-assign s2_t_34_next = _s2_t_34_next_0;
-assign s3_t_19_next = s2_t_34_reg;
-assign s4_t_28_next = s3_t_19_reg;
-assign s2_t_35_next = _s2_t_35_next_1;
+assign s2_t_35_next = _s2_t_35_next_0;
 assign s3_t_20_next = s2_t_35_reg;
 assign s4_t_29_next = s3_t_20_reg;
+assign s5_qa_called_next = qa_called;
+assign s2_t_36_next = _s2_t_36_next_1;
+assign s3_t_21_next = s2_t_36_reg;
+assign s4_t_30_next = s3_t_21_reg;
+assign s5_t_54_next = s4_t_30_reg;
 assign s5_ack_run_next = ack_run;
 assign s6_ack_run_next = s5_ack_run_reg;
 assign s7_ack_run_next = s6_ack_run_reg;
 assign s8_ack_run_next = s7_ack_run_reg;
 assign s9_ack_run_next = s8_ack_run_reg;
-assign s5_qa_fired_next = qa_fired;
-assign s6_qa_fired_next = s5_qa_fired_reg;
+assign s10_ack_run_next = s9_ack_run_reg;
+assign s6_qa_fired_next = qa_fired;
 assign s7_qa_fired_next = s6_qa_fired_reg;
 assign s8_qa_fired_next = s7_qa_fired_reg;
 assign s9_qa_fired_next = s8_qa_fired_reg;
-assign s9_t_25_next = _s9_t_25_next_1;
-assign s9_t_26_next = _s9_t_25_next_0;
-assign s9_t_27_next = _s9_t_27_next_0;
-assign s10_early_next = early;
-assign s11_early_next = s10_early_reg;
+assign s10_qa_fired_next = s9_qa_fired_reg;
+assign s10_t_24_next = _s10_t_24_next_1;
+assign s10_t_25_next = _s10_t_24_next_0;
+assign s10_t_26_next = _s10_t_26_next_0;
+assign s11_early_next = early;
 assign s12_early_next = s11_early_reg;
 assign s13_early_next = s12_early_reg;
 assign s14_early_next = s13_early_reg;
@@ -8340,8 +8404,7 @@ assign s26_early_next = s25_early_reg;
 assign s27_early_next = s26_early_reg;
 assign s28_early_next = s27_early_reg;
 assign s29_early_next = s28_early_reg;
-assign s10_c_early_next = c_early;
-assign s11_c_early_next = s10_c_early_reg;
+assign s11_c_early_next = c_early;
 assign s12_c_early_next = s11_c_early_reg;
 assign s13_c_early_next = s12_c_early_reg;
 assign s14_c_early_next = s13_c_early_reg;
@@ -8362,29 +8425,35 @@ assign s28_c_early_next = s27_c_early_reg;
 assign s29_c_early_next = s28_c_early_reg;
 assign s30_c_ack_clamped_next = c_ack_window;
 assign s5_c_loss_next = c_loss;
-assign s9_cur_increase_next = s8_cur_increase_reg;
-assign s2_t_36_next = _s2_t_36_next_0;
-assign s3_t_21_next = s2_t_36_reg;
-assign s4_t_30_next = s3_t_21_reg;
+assign s10_cur_increase_next = s9_cur_increase_reg;
 assign s2_t_37_next = _s2_t_37_next_0;
 assign s3_t_22_next = s2_t_37_reg;
 assign s4_t_31_next = s3_t_22_reg;
-assign s5_cur_count_next = cur_count;
+assign s5_t_55_next = _s5_qa_fire_next_6;
+assign s5_qa_used_next = qa_used;
+assign s5_t_56_next = _s5_t_56_next_0;
 assign s2_t_38_next = _s2_t_38_next_0;
 assign s3_t_23_next = s2_t_38_reg;
 assign s4_t_32_next = s3_t_23_reg;
+assign s5_t_57_next = s4_t_32_reg;
+assign s5_cur_win_end_next = cur_win_end;
+assign s5_cur_count_next = cur_count;
+assign s2_t_39_next = _s2_t_39_next_0;
+assign s3_t_24_next = s2_t_39_reg;
+assign s4_t_33_next = s3_t_24_reg;
 assign s2_unacked_next = s1_unacked_reg;
 assign s3_unacked_next = s2_unacked_reg;
 assign s4_unacked_next = s3_unacked_reg;
-assign s5_qa_roll_next = qa_roll;
-assign s5_qa_used_next = qa_used;
+assign s5_unacked_next = s4_unacked_reg;
+assign s5_ignore_left1_next = ignore_left1;
 assign s6_qa_used_next = s5_qa_used_reg;
 assign s7_qa_used_next = s6_qa_used_reg;
 assign s8_qa_used_next = s7_qa_used_reg;
-assign s6_t_35_next = _s6_t_35_next_5;
-assign s7_t_35_next = s6_t_35_reg;
-assign s8_t_33_next = s7_t_35_reg;
-assign s10_ack_run_next = s9_ack_run_reg;
+assign s9_qa_used_next = s8_qa_used_reg;
+assign s6_t_36_next = _s6_t_36_next_5;
+assign s7_t_36_next = s6_t_36_reg;
+assign s8_t_35_next = s7_t_36_reg;
+assign s9_t_26_next = s8_t_35_reg;
 assign s11_ack_run_next = s10_ack_run_reg;
 assign s12_ack_run_next = s11_ack_run_reg;
 assign s13_ack_run_next = s12_ack_run_reg;
@@ -8447,8 +8516,7 @@ assign s27_is_loss_next = s26_is_loss_reg;
 assign s28_is_loss_next = s27_is_loss_reg;
 assign s29_is_loss_next = s28_is_loss_reg;
 assign s30_is_loss_next = s29_is_loss_reg;
-assign s9_c_loss_all_next = c_loss_all;
-assign s10_c_loss_all_next = s9_c_loss_all_reg;
+assign s10_c_loss_all_next = c_loss_all;
 assign s11_c_loss_all_next = s10_c_loss_all_reg;
 assign s12_c_loss_all_next = s11_c_loss_all_reg;
 assign s13_c_loss_all_next = s12_c_loss_all_reg;
@@ -8469,13 +8537,13 @@ assign s27_c_loss_all_next = s26_c_loss_all_reg;
 assign s28_c_loss_all_next = s27_c_loss_all_reg;
 assign s29_c_loss_all_next = s28_c_loss_all_reg;
 assign s30_c_loss_all_next = s29_c_loss_all_reg;
-assign s5_t_53_next = _s5_t_53_next_0;
-assign s6_t_36_next = s5_t_53_reg;
-assign s7_t_36_next = s6_t_36_reg;
-assign s8_t_34_next = s7_t_36_reg;
-assign s9_t_28_next = s8_t_34_reg;
-assign s10_t_24_next = s9_t_28_reg;
-assign s11_t_21_next = s10_t_24_reg;
+assign s5_t_58_next = _s5_t_58_next_0;
+assign s6_t_37_next = s5_t_58_reg;
+assign s7_t_37_next = s6_t_37_reg;
+assign s8_t_36_next = s7_t_37_reg;
+assign s9_t_27_next = s8_t_36_reg;
+assign s10_t_27_next = s9_t_27_reg;
+assign s11_t_21_next = s10_t_27_reg;
 assign s12_t_19_next = s11_t_21_reg;
 assign s13_t_13_next = s12_t_19_reg;
 assign s14_t_12_next = s13_t_13_reg;
@@ -8495,8 +8563,7 @@ assign s27_t_4_next = s26_t_5_reg;
 assign s28_t_3_next = s27_t_4_reg;
 assign s29_t_next = s28_t_3_reg;
 assign s30_t_next = s29_t_reg;
-assign s10_t_25_next = _s10_t_25_next_0;
-assign s11_t_22_next = s10_t_25_reg;
+assign s11_t_22_next = _s11_t_22_next_0;
 assign s12_t_20_next = s11_t_22_reg;
 assign s13_t_14_next = s12_t_20_reg;
 assign s14_t_13_next = s13_t_14_reg;
@@ -8516,13 +8583,12 @@ assign s27_t_5_next = s26_t_6_reg;
 assign s28_t_4_next = s27_t_5_reg;
 assign s29_t_2_next = s28_t_4_reg;
 assign s30_t_2_next = s29_t_2_reg;
-assign s5_t_54_next = _s5_t_54_next_3;
-assign s6_t_37_next = s5_t_54_reg;
-assign s7_t_37_next = s6_t_37_reg;
-assign s8_t_35_next = s7_t_37_reg;
-assign s9_t_29_next = s8_t_35_reg;
-assign s10_t_26_next = s9_t_29_reg;
-assign s11_t_23_next = s10_t_26_reg;
+assign s6_t_38_next = _s6_t_38_next_2;
+assign s7_t_38_next = s6_t_38_reg;
+assign s8_t_37_next = s7_t_38_reg;
+assign s9_t_28_next = s8_t_37_reg;
+assign s10_t_28_next = s9_t_28_reg;
+assign s11_t_23_next = s10_t_28_reg;
 assign s12_t_21_next = s11_t_23_reg;
 assign s13_t_15_next = s12_t_21_reg;
 assign s14_t_14_next = s13_t_15_reg;
@@ -8542,13 +8608,12 @@ assign s27_t_6_next = s26_t_7_reg;
 assign s28_t_5_next = s27_t_6_reg;
 assign s29_t_3_next = s28_t_5_reg;
 assign s30_t_3_next = s29_t_3_reg;
-assign s5_t_55_next = _s5_t_55_next_1;
-assign s6_t_38_next = s5_t_55_reg;
-assign s7_t_38_next = s6_t_38_reg;
-assign s8_t_36_next = s7_t_38_reg;
-assign s9_t_30_next = s8_t_36_reg;
-assign s10_t_27_next = s9_t_30_reg;
-assign s11_t_24_next = s10_t_27_reg;
+assign s6_t_39_next = _s6_t_39_next_1;
+assign s7_t_39_next = s6_t_39_reg;
+assign s8_t_38_next = s7_t_39_reg;
+assign s9_t_29_next = s8_t_38_reg;
+assign s10_t_29_next = s9_t_29_reg;
+assign s11_t_24_next = s10_t_29_reg;
 assign s12_t_22_next = s11_t_24_reg;
 assign s13_t_16_next = s12_t_22_reg;
 assign s14_t_15_next = s13_t_16_reg;
@@ -8568,12 +8633,12 @@ assign s27_t_7_next = s26_t_8_reg;
 assign s28_t_6_next = s27_t_7_reg;
 assign s29_t_4_next = s28_t_6_reg;
 assign s30_t_4_next = s29_t_4_reg;
-assign s6_t_39_next = _s6_t_39_next_1;
-assign s7_t_39_next = s6_t_39_reg;
-assign s8_t_37_next = s7_t_39_reg;
-assign s9_t_31_next = s8_t_37_reg;
-assign s10_t_28_next = s9_t_31_reg;
-assign s11_t_25_next = s10_t_28_reg;
+assign s6_t_40_next = _s6_t_40_next_1;
+assign s7_t_40_next = s6_t_40_reg;
+assign s8_t_39_next = s7_t_40_reg;
+assign s9_t_30_next = s8_t_39_reg;
+assign s10_t_30_next = s9_t_30_reg;
+assign s11_t_25_next = s10_t_30_reg;
 assign s12_t_23_next = s11_t_25_reg;
 assign s13_t_17_next = s12_t_23_reg;
 assign s14_t_16_next = s13_t_17_reg;
@@ -8593,13 +8658,12 @@ assign s27_t_8_next = s26_t_9_reg;
 assign s28_t_7_next = s27_t_8_reg;
 assign s29_t_5_next = s28_t_7_reg;
 assign s30_t_5_next = s29_t_5_reg;
-assign s5_t_56_next = _s5_t_56_next_3;
-assign s6_t_40_next = s5_t_56_reg;
-assign s7_t_40_next = s6_t_40_reg;
-assign s8_t_38_next = s7_t_40_reg;
-assign s9_t_32_next = s8_t_38_reg;
-assign s10_t_29_next = s9_t_32_reg;
-assign s11_t_26_next = s10_t_29_reg;
+assign s6_t_41_next = _s6_t_41_next_0;
+assign s7_t_41_next = s6_t_41_reg;
+assign s8_t_40_next = s7_t_41_reg;
+assign s9_t_31_next = s8_t_40_reg;
+assign s10_t_31_next = s9_t_31_reg;
+assign s11_t_26_next = s10_t_31_reg;
 assign s12_t_24_next = s11_t_26_reg;
 assign s13_t_18_next = s12_t_24_reg;
 assign s14_t_17_next = s13_t_18_reg;
@@ -8619,12 +8683,12 @@ assign s27_t_9_next = s26_t_10_reg;
 assign s28_t_8_next = s27_t_9_reg;
 assign s29_t_6_next = s28_t_8_reg;
 assign s30_t_6_next = s29_t_6_reg;
-assign s6_t_41_next = _s6_t_41_next_1;
-assign s7_t_41_next = s6_t_41_reg;
-assign s8_t_39_next = s7_t_41_reg;
-assign s9_t_33_next = s8_t_39_reg;
-assign s10_t_30_next = s9_t_33_reg;
-assign s11_t_27_next = s10_t_30_reg;
+assign s6_t_42_next = _s6_t_42_next_1;
+assign s7_t_42_next = s6_t_42_reg;
+assign s8_t_41_next = s7_t_42_reg;
+assign s9_t_32_next = s8_t_41_reg;
+assign s10_t_32_next = s9_t_32_reg;
+assign s11_t_27_next = s10_t_32_reg;
 assign s12_t_25_next = s11_t_27_reg;
 assign s13_t_19_next = s12_t_25_reg;
 assign s14_t_18_next = s13_t_19_reg;
@@ -8644,16 +8708,16 @@ assign s27_t_10_next = s26_t_11_reg;
 assign s28_t_9_next = s27_t_10_reg;
 assign s29_t_7_next = s28_t_9_reg;
 assign s30_t_7_next = s29_t_7_reg;
-assign s2_t_39_next = _s2_t_35_next_0;
-assign s3_t_24_next = s2_t_39_reg;
-assign s4_t_33_next = s3_t_24_reg;
-assign s5_t_57_next = s4_t_33_reg;
-assign s6_t_42_next = s5_t_57_reg;
-assign s7_t_42_next = s6_t_42_reg;
-assign s8_t_40_next = s7_t_42_reg;
-assign s9_t_34_next = s8_t_40_reg;
-assign s10_t_31_next = s9_t_34_reg;
-assign s11_t_28_next = s10_t_31_reg;
+assign s2_t_40_next = _s2_t_36_next_0;
+assign s3_t_25_next = s2_t_40_reg;
+assign s4_t_34_next = s3_t_25_reg;
+assign s5_t_59_next = s4_t_34_reg;
+assign s6_t_43_next = s5_t_59_reg;
+assign s7_t_43_next = s6_t_43_reg;
+assign s8_t_42_next = s7_t_43_reg;
+assign s9_t_33_next = s8_t_42_reg;
+assign s10_t_33_next = s9_t_33_reg;
+assign s11_t_28_next = s10_t_33_reg;
 assign s12_t_26_next = s11_t_28_reg;
 assign s13_t_20_next = s12_t_26_reg;
 assign s14_t_19_next = s13_t_20_reg;
@@ -8673,19 +8737,20 @@ assign s27_t_11_next = s26_t_12_reg;
 assign s28_t_10_next = s27_t_11_reg;
 assign s29_t_8_next = s28_t_10_reg;
 assign s30_t_8_next = s29_t_8_reg;
-assign s2_t_40_next = _s2_t_40_next_2;
-assign s3_t_25_next = s2_t_40_reg;
-assign s4_t_34_next = s3_t_25_reg;
+assign s2_t_41_next = _s2_t_41_next_2;
+assign s3_t_26_next = s2_t_41_reg;
+assign s4_t_35_next = s3_t_26_reg;
 assign s5_core_case_next = core_case;
 assign s6_core_case_next = s5_core_case_reg;
 assign s7_core_case_next = s6_core_case_reg;
 assign s8_core_case_next = s7_core_case_reg;
 assign s9_core_case_next = s8_core_case_reg;
-assign s5_t_58_next = _s5_t_58_next_0;
-assign s6_t_43_next = s5_t_58_reg;
-assign s7_t_43_next = s6_t_43_reg;
-assign s8_t_41_next = s7_t_43_reg;
-assign s9_t_35_next = s8_t_41_reg;
+assign s10_core_case_next = s9_core_case_reg;
+assign s6_t_44_next = _s6_t_44_next_0;
+assign s7_t_44_next = s6_t_44_reg;
+assign s8_t_43_next = s7_t_44_reg;
+assign s9_t_34_next = s8_t_43_reg;
+assign s10_t_34_next = s9_t_34_reg;
 assign s2_kind_next = s1_kind_reg;
 assign s3_kind_next = s2_kind_reg;
 assign s4_kind_next = s3_kind_reg;
@@ -8715,8 +8780,7 @@ assign s27_kind_next = s26_kind_reg;
 assign s28_kind_next = s27_kind_reg;
 assign s29_kind_next = s28_kind_reg;
 assign s30_kind_next = s29_kind_reg;
-assign s10_t_32_next = _s10_t_32_next_4;
-assign s11_t_29_next = s10_t_32_reg;
+assign s11_t_29_next = _s11_t_29_next_4;
 assign s12_t_27_next = s11_t_29_reg;
 assign s13_t_21_next = s12_t_27_reg;
 assign s14_t_20_next = s13_t_21_reg;
@@ -8736,7 +8800,6 @@ assign s27_t_12_next = s26_t_13_reg;
 assign s28_t_11_next = s27_t_12_reg;
 assign s29_t_9_next = s28_t_11_reg;
 assign s30_t_9_next = s29_t_9_reg;
-assign s10_qa_fired_next = s9_qa_fired_reg;
 assign s11_qa_fired_next = s10_qa_fired_reg;
 assign s12_qa_fired_next = s11_qa_fired_reg;
 assign s13_qa_fired_next = s12_qa_fired_reg;
@@ -8757,8 +8820,7 @@ assign s27_qa_fired_next = s26_qa_fired_reg;
 assign s28_qa_fired_next = s27_qa_fired_reg;
 assign s29_qa_fired_next = s28_qa_fired_reg;
 assign s30_qa_fired_next = s29_qa_fired_reg;
-assign s10_t_33_next = _s10_t_33_next_0;
-assign s11_t_30_next = s10_t_33_reg;
+assign s11_t_30_next = _s11_t_30_next_0;
 assign s12_t_28_next = s11_t_30_reg;
 assign s13_t_22_next = s12_t_28_reg;
 assign s14_t_21_next = s13_t_22_reg;
@@ -9702,13 +9764,6 @@ always @(posedge clk) begin
     s3_t_2_reg <= s3_t_2_next;
     s4_t_2_reg <= s4_t_2_next;
     s5_acked1_reg <= s5_acked1_next;
-`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s6_qa_scaled_pp00_reg <= s6_qa_scaled_pp00_next;
-`endif
-`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s6_qa_scaled_pp10_reg <= s6_qa_scaled_pp10_next;
-`endif
-    s7_qa_scaled_reg <= s7_qa_scaled_next;
     s2_qa_win_lo_reg <= s2_qa_win_lo_next;
     s3_qa_win_lo_reg <= s3_qa_win_lo_next;
     s4_qa_win_lo_reg <= s4_qa_win_lo_next;
@@ -9721,16 +9776,27 @@ always @(posedge clk) begin
     s2_is_loss_reg <= s2_is_loss_next;
     s3_is_loss_reg <= s3_is_loss_next;
     s4_is_loss_reg <= s4_is_loss_next;
+    s5_qa_fire_reg <= s5_qa_fire_next;
+    s5_qa_roll_reg <= s5_qa_roll_next;
+    s6_qa_base_reg <= s6_qa_base_next;
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
+    s7_qa_scaled_pp00_reg <= s7_qa_scaled_pp00_next;
+`endif
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
+    s7_qa_scaled_pp10_reg <= s7_qa_scaled_pp10_next;
+`endif
+    s8_qa_scaled_reg <= s8_qa_scaled_next;
     s2_t_3_reg <= s2_t_3_next;
     s3_t_3_reg <= s3_t_3_next;
     s4_t_3_reg <= s4_t_3_next;
-    s5_qa_fire_reg <= s5_qa_fire_next;
     s6_qa_fire_reg <= s6_qa_fire_next;
     s7_qa_fire_reg <= s7_qa_fire_next;
+    s8_qa_fire_reg <= s8_qa_fire_next;
     s5_t_reg <= s5_t_next;
     s6_t_reg <= s6_t_next;
     s7_t_reg <= s7_t_next;
-    s8_c_qa_reg <= s8_c_qa_next;
+    s8_t_reg <= s8_t_next;
+    s9_c_qa_reg <= s9_c_qa_next;
     s2_t_4_reg <= s2_t_4_next;
     s3_t_4_reg <= s3_t_4_next;
     s4_t_4_reg <= s4_t_4_next;
@@ -9738,10 +9804,12 @@ always @(posedge clk) begin
     s6_fi_count_sum_reg <= s6_fi_count_sum_next;
     s7_fi_count_sum_reg <= s7_fi_count_sum_next;
     s8_fi_count_sum_reg <= s8_fi_count_sum_next;
+    s9_fi_count_sum_reg <= s9_fi_count_sum_next;
     s5_cur_increase_reg <= s5_cur_increase_next;
     s6_cur_increase_reg <= s6_cur_increase_next;
     s7_cur_increase_reg <= s7_cur_increase_next;
     s8_cur_increase_reg <= s8_cur_increase_next;
+    s9_cur_increase_reg <= s9_cur_increase_next;
     s2_fi_uncongested_reg <= s2_fi_uncongested_next;
     s3_fi_uncongested_reg <= s3_fi_uncongested_next;
     s4_fi_uncongested_reg <= s4_fi_uncongested_next;
@@ -9749,7 +9817,8 @@ always @(posedge clk) begin
     s6_fi_uncongested_reg <= s6_fi_uncongested_next;
     s7_fi_uncongested_reg <= s7_fi_uncongested_next;
     s8_fi_uncongested_reg <= s8_fi_uncongested_next;
-    s9_fi_fire_reg <= s9_fi_fire_next;
+    s9_fi_uncongested_reg <= s9_fi_uncongested_next;
+    s10_fi_fire_reg <= s10_fi_fire_next;
     s5_recip_c_lead_reg <= s5_recip_c_lead_next;
     s5_t_2_reg <= s5_t_2_next;
     s5_t_3_reg <= s5_t_3_next;
@@ -9814,7 +9883,7 @@ always @(posedge clk) begin
     s5_t_28_reg <= s5_t_28_next;
     s6_t_2_reg <= s6_t_2_next;
     s7_t_2_reg <= s7_t_2_next;
-    s8_t_reg <= s8_t_next;
+    s8_t_2_reg <= s8_t_2_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s9_mi_base_prod_pp00_reg <= s9_mi_base_prod_pp00_next;
 `endif
@@ -9822,7 +9891,7 @@ always @(posedge clk) begin
     s5_t_29_reg <= s5_t_29_next;
     s6_t_3_reg <= s6_t_3_next;
     s7_t_3_reg <= s7_t_3_next;
-    s8_t_2_reg <= s8_t_2_next;
+    s8_t_3_reg <= s8_t_3_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s9_mi_base_prod_pp10_reg <= s9_mi_base_prod_pp10_next;
 `endif
@@ -9830,20 +9899,20 @@ always @(posedge clk) begin
     s5_t_30_reg <= s5_t_30_next;
     s6_t_4_reg <= s6_t_4_next;
     s7_t_4_reg <= s7_t_4_next;
-    s8_t_3_reg <= s8_t_3_next;
+    s8_t_4_reg <= s8_t_4_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s9_mi_base_prod_pp20_reg <= s9_mi_base_prod_pp20_next;
 `endif
     s10_mi_base_prod_reg <= s10_mi_base_prod_next;
     s6_t_5_reg <= s6_t_5_next;
     s7_t_5_reg <= s7_t_5_next;
-    s8_t_4_reg <= s8_t_4_next;
+    s8_t_5_reg <= s8_t_5_next;
     s9_t_reg <= s9_t_next;
     s10_t_reg <= s10_t_next;
     s11_mi_base_coarse_reg <= s11_mi_base_coarse_next;
     s6_t_6_reg <= s6_t_6_next;
     s7_t_6_reg <= s7_t_6_next;
-    s8_t_5_reg <= s8_t_5_next;
+    s8_t_6_reg <= s8_t_6_next;
     s9_t_2_reg <= s9_t_2_next;
     s10_t_2_reg <= s10_t_2_next;
     s11_t_reg <= s11_t_next;
@@ -9854,7 +9923,7 @@ always @(posedge clk) begin
     s5_t_31_reg <= s5_t_31_next;
     s6_t_7_reg <= s6_t_7_next;
     s7_t_7_reg <= s7_t_7_next;
-    s8_t_6_reg <= s8_t_6_next;
+    s8_t_7_reg <= s8_t_7_next;
     s9_t_3_reg <= s9_t_3_next;
     s10_t_3_reg <= s10_t_3_next;
     s11_t_2_reg <= s11_t_2_next;
@@ -9868,7 +9937,7 @@ always @(posedge clk) begin
     s5_t_32_reg <= s5_t_32_next;
     s6_t_8_reg <= s6_t_8_next;
     s7_t_8_reg <= s7_t_8_next;
-    s8_t_7_reg <= s8_t_7_next;
+    s8_t_8_reg <= s8_t_8_next;
     s9_t_4_reg <= s9_t_4_next;
     s10_t_4_reg <= s10_t_4_next;
     s11_t_3_reg <= s11_t_3_next;
@@ -9882,7 +9951,7 @@ always @(posedge clk) begin
     s5_t_33_reg <= s5_t_33_next;
     s6_t_9_reg <= s6_t_9_next;
     s7_t_9_reg <= s7_t_9_next;
-    s8_t_8_reg <= s8_t_8_next;
+    s8_t_9_reg <= s8_t_9_next;
     s9_t_5_reg <= s9_t_5_next;
     s10_t_5_reg <= s10_t_5_next;
     s11_t_4_reg <= s11_t_4_next;
@@ -9896,7 +9965,7 @@ always @(posedge clk) begin
     s5_t_34_reg <= s5_t_34_next;
     s6_t_10_reg <= s6_t_10_next;
     s7_t_10_reg <= s7_t_10_next;
-    s8_t_9_reg <= s8_t_9_next;
+    s8_t_10_reg <= s8_t_10_next;
     s9_t_6_reg <= s9_t_6_next;
     s10_t_6_reg <= s10_t_6_next;
     s11_t_5_reg <= s11_t_5_next;
@@ -9910,7 +9979,7 @@ always @(posedge clk) begin
     s5_t_35_reg <= s5_t_35_next;
     s6_t_11_reg <= s6_t_11_next;
     s7_t_11_reg <= s7_t_11_next;
-    s8_t_10_reg <= s8_t_10_next;
+    s8_t_11_reg <= s8_t_11_next;
     s9_t_7_reg <= s9_t_7_next;
     s10_t_7_reg <= s10_t_7_next;
     s11_t_6_reg <= s11_t_6_next;
@@ -9924,7 +9993,7 @@ always @(posedge clk) begin
     s5_t_36_reg <= s5_t_36_next;
     s6_t_12_reg <= s6_t_12_next;
     s7_t_12_reg <= s7_t_12_next;
-    s8_t_11_reg <= s8_t_11_next;
+    s8_t_12_reg <= s8_t_12_next;
     s9_t_8_reg <= s9_t_8_next;
     s10_t_8_reg <= s10_t_8_next;
     s11_t_7_reg <= s11_t_7_next;
@@ -9935,7 +10004,7 @@ always @(posedge clk) begin
     s14_mi_num_reg <= s14_mi_num_next;
     s6_t_13_reg <= s6_t_13_next;
     s7_t_13_reg <= s7_t_13_next;
-    s8_t_12_reg <= s8_t_12_next;
+    s8_t_13_reg <= s8_t_13_next;
     s9_t_9_reg <= s9_t_9_next;
     s10_t_9_reg <= s10_t_9_next;
     s11_t_8_reg <= s11_t_8_next;
@@ -9947,7 +10016,7 @@ always @(posedge clk) begin
 `endif
     s6_t_14_reg <= s6_t_14_next;
     s7_t_14_reg <= s7_t_14_next;
-    s8_t_13_reg <= s8_t_13_next;
+    s8_t_14_reg <= s8_t_14_next;
     s9_t_10_reg <= s9_t_10_next;
     s10_t_10_reg <= s10_t_10_next;
     s11_t_9_reg <= s11_t_9_next;
@@ -9959,7 +10028,7 @@ always @(posedge clk) begin
 `endif
     s6_t_15_reg <= s6_t_15_next;
     s7_t_15_reg <= s7_t_15_next;
-    s8_t_14_reg <= s8_t_14_next;
+    s8_t_15_reg <= s8_t_15_next;
     s9_t_11_reg <= s9_t_11_next;
     s10_t_11_reg <= s10_t_11_next;
     s11_t_10_reg <= s11_t_10_next;
@@ -9971,7 +10040,7 @@ always @(posedge clk) begin
 `endif
     s6_t_16_reg <= s6_t_16_next;
     s7_t_16_reg <= s7_t_16_next;
-    s8_t_15_reg <= s8_t_15_next;
+    s8_t_16_reg <= s8_t_16_next;
     s9_t_12_reg <= s9_t_12_next;
     s10_t_12_reg <= s10_t_12_next;
     s11_t_11_reg <= s11_t_11_next;
@@ -9987,7 +10056,7 @@ always @(posedge clk) begin
     s5_t_37_reg <= s5_t_37_next;
     s6_t_17_reg <= s6_t_17_next;
     s7_t_17_reg <= s7_t_17_next;
-    s8_t_16_reg <= s8_t_16_next;
+    s8_t_17_reg <= s8_t_17_next;
     s9_t_13_reg <= s9_t_13_next;
     s10_t_13_reg <= s10_t_13_next;
     s11_t_12_reg <= s11_t_12_next;
@@ -10002,7 +10071,7 @@ always @(posedge clk) begin
     s5_t_38_reg <= s5_t_38_next;
     s6_t_18_reg <= s6_t_18_next;
     s7_t_18_reg <= s7_t_18_next;
-    s8_t_17_reg <= s8_t_17_next;
+    s8_t_18_reg <= s8_t_18_next;
     s9_t_14_reg <= s9_t_14_next;
     s10_t_14_reg <= s10_t_14_next;
     s11_t_13_reg <= s11_t_13_next;
@@ -10042,7 +10111,7 @@ always @(posedge clk) begin
     s5_t_39_reg <= s5_t_39_next;
     s6_t_19_reg <= s6_t_19_next;
     s7_t_19_reg <= s7_t_19_next;
-    s8_t_18_reg <= s8_t_18_next;
+    s8_t_19_reg <= s8_t_19_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s9_fi_c_prod_pp00_reg <= s9_fi_c_prod_pp00_next;
 `endif
@@ -10050,7 +10119,7 @@ always @(posedge clk) begin
     s5_t_40_reg <= s5_t_40_next;
     s6_t_20_reg <= s6_t_20_next;
     s7_t_20_reg <= s7_t_20_next;
-    s8_t_19_reg <= s8_t_19_next;
+    s8_t_20_reg <= s8_t_20_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s9_fi_c_prod_pp10_reg <= s9_fi_c_prod_pp10_next;
 `endif
@@ -10058,20 +10127,20 @@ always @(posedge clk) begin
     s5_t_41_reg <= s5_t_41_next;
     s6_t_21_reg <= s6_t_21_next;
     s7_t_21_reg <= s7_t_21_next;
-    s8_t_20_reg <= s8_t_20_next;
+    s8_t_21_reg <= s8_t_21_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s9_fi_c_prod_pp20_reg <= s9_fi_c_prod_pp20_next;
 `endif
     s10_fi_c_prod_reg <= s10_fi_c_prod_next;
     s6_t_22_reg <= s6_t_22_next;
     s7_t_22_reg <= s7_t_22_next;
-    s8_t_21_reg <= s8_t_21_next;
+    s8_t_22_reg <= s8_t_22_next;
     s9_t_15_reg <= s9_t_15_next;
     s10_t_15_reg <= s10_t_15_next;
     s11_fi_c_coarse_reg <= s11_fi_c_coarse_next;
     s6_t_23_reg <= s6_t_23_next;
     s7_t_23_reg <= s7_t_23_next;
-    s8_t_22_reg <= s8_t_22_next;
+    s8_t_23_reg <= s8_t_23_next;
     s9_t_16_reg <= s9_t_16_next;
     s10_t_16_reg <= s10_t_16_next;
     s11_t_14_reg <= s11_t_14_next;
@@ -10108,34 +10177,42 @@ always @(posedge clk) begin
     s5_t_43_reg <= s5_t_43_next;
     s6_t_25_reg <= s6_t_25_next;
     s7_t_25_reg <= s7_t_25_next;
-    s8_t_23_reg <= s8_t_23_next;
+    s8_t_24_reg <= s8_t_24_next;
     s9_md_raw_reg <= s9_md_raw_next;
     s5_t_44_reg <= s5_t_44_next;
     s6_t_26_reg <= s6_t_26_next;
     s7_t_26_reg <= s7_t_26_next;
-    s8_t_24_reg <= s8_t_24_next;
+    s8_t_25_reg <= s8_t_25_next;
     s9_t_17_reg <= s9_t_17_next;
-    s10_c_md_reg <= s10_c_md_next;
     s2_t_30_reg <= s2_t_30_next;
     s3_t_15_reg <= s3_t_15_next;
     s4_t_21_reg <= s4_t_21_next;
     s5_t_45_reg <= s5_t_45_next;
     s6_t_27_reg <= s6_t_27_next;
     s7_t_27_reg <= s7_t_27_next;
-    s8_t_25_reg <= s8_t_25_next;
+    s8_t_26_reg <= s8_t_26_next;
     s9_t_18_reg <= s9_t_18_next;
-    s10_t_17_reg <= s10_t_17_next;
-`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s11_c_md_fd_xs_pp00_reg <= s11_c_md_fd_xs_pp00_next;
-`endif
+    s10_c_md_reg <= s10_c_md_next;
     s2_t_31_reg <= s2_t_31_next;
     s3_t_16_reg <= s3_t_16_next;
     s4_t_22_reg <= s4_t_22_next;
     s5_t_46_reg <= s5_t_46_next;
     s6_t_28_reg <= s6_t_28_next;
     s7_t_28_reg <= s7_t_28_next;
-    s8_t_26_reg <= s8_t_26_next;
+    s8_t_27_reg <= s8_t_27_next;
     s9_t_19_reg <= s9_t_19_next;
+    s10_t_17_reg <= s10_t_17_next;
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
+    s11_c_md_fd_xs_pp00_reg <= s11_c_md_fd_xs_pp00_next;
+`endif
+    s2_t_32_reg <= s2_t_32_next;
+    s3_t_17_reg <= s3_t_17_next;
+    s4_t_23_reg <= s4_t_23_next;
+    s5_t_47_reg <= s5_t_47_next;
+    s6_t_29_reg <= s6_t_29_next;
+    s7_t_29_reg <= s7_t_29_next;
+    s8_t_28_reg <= s8_t_28_next;
+    s9_t_20_reg <= s9_t_20_next;
     s10_t_18_reg <= s10_t_18_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s11_c_md_fd_xs_pp10_reg <= s11_c_md_fd_xs_pp10_next;
@@ -10160,15 +10237,15 @@ always @(posedge clk) begin
     s13_c_md_fd_prod_pp21_reg <= s13_c_md_fd_prod_pp21_next;
 `endif
     s14_c_md_fd_prod_reg <= s14_c_md_fd_prod_next;
-    s2_t_32_reg <= s2_t_32_next;
-    s3_t_17_reg <= s3_t_17_next;
-    s4_t_23_reg <= s4_t_23_next;
-`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s5_c_fd_xs_pp00_reg <= s5_c_fd_xs_pp00_next;
-`endif
     s2_t_33_reg <= s2_t_33_next;
     s3_t_18_reg <= s3_t_18_next;
     s4_t_24_reg <= s4_t_24_next;
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
+    s5_c_fd_xs_pp00_reg <= s5_c_fd_xs_pp00_next;
+`endif
+    s2_t_34_reg <= s2_t_34_next;
+    s3_t_19_reg <= s3_t_19_next;
+    s4_t_25_reg <= s4_t_25_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s5_c_fd_xs_pp10_reg <= s5_c_fd_xs_pp10_next;
 `endif
@@ -10192,11 +10269,11 @@ always @(posedge clk) begin
     s7_c_fd_prod_pp21_reg <= s7_c_fd_prod_pp21_next;
 `endif
     s8_c_fd_prod_reg <= s8_c_fd_prod_next;
-    s5_t_47_reg <= s5_t_47_next;
-    s6_t_29_reg <= s6_t_29_next;
-    s7_t_29_reg <= s7_t_29_next;
-    s8_t_27_reg <= s8_t_27_next;
-    s9_t_20_reg <= s9_t_20_next;
+    s5_t_48_reg <= s5_t_48_next;
+    s6_t_30_reg <= s6_t_30_next;
+    s7_t_30_reg <= s7_t_30_next;
+    s8_t_29_reg <= s8_t_29_next;
+    s9_t_21_reg <= s9_t_21_next;
     s10_t_19_reg <= s10_t_19_next;
     s11_t_15_reg <= s11_t_15_next;
     s12_t_13_reg <= s12_t_13_next;
@@ -10238,12 +10315,12 @@ always @(posedge clk) begin
     s22_recip_mi_mantissa_reg <= s22_recip_mi_mantissa_next;
     s23_recip_mi_recip_reg <= s23_recip_mi_recip_next;
     s24_recip_mi_t_reg <= s24_recip_mi_t_next;
-    s4_t_25_reg <= s4_t_25_next;
-    s5_t_48_reg <= s5_t_48_next;
-    s6_t_30_reg <= s6_t_30_next;
-    s7_t_30_reg <= s7_t_30_next;
-    s8_t_28_reg <= s8_t_28_next;
-    s9_t_21_reg <= s9_t_21_next;
+    s4_t_26_reg <= s4_t_26_next;
+    s5_t_49_reg <= s5_t_49_next;
+    s6_t_31_reg <= s6_t_31_next;
+    s7_t_31_reg <= s7_t_31_next;
+    s8_t_30_reg <= s8_t_30_next;
+    s9_t_22_reg <= s9_t_22_next;
     s10_t_20_reg <= s10_t_20_next;
     s11_t_16_reg <= s11_t_16_next;
     s12_t_14_reg <= s12_t_14_next;
@@ -10262,12 +10339,12 @@ always @(posedge clk) begin
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s25_fi_mi_prod_pp00_reg <= s25_fi_mi_prod_pp00_next;
 `endif
-    s4_t_26_reg <= s4_t_26_next;
-    s5_t_49_reg <= s5_t_49_next;
-    s6_t_31_reg <= s6_t_31_next;
-    s7_t_31_reg <= s7_t_31_next;
-    s8_t_29_reg <= s8_t_29_next;
-    s9_t_22_reg <= s9_t_22_next;
+    s4_t_27_reg <= s4_t_27_next;
+    s5_t_50_reg <= s5_t_50_next;
+    s6_t_32_reg <= s6_t_32_next;
+    s7_t_32_reg <= s7_t_32_next;
+    s8_t_31_reg <= s8_t_31_next;
+    s9_t_23_reg <= s9_t_23_next;
     s10_t_21_reg <= s10_t_21_next;
     s11_t_17_reg <= s11_t_17_next;
     s12_t_15_reg <= s12_t_15_next;
@@ -10286,12 +10363,12 @@ always @(posedge clk) begin
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s25_fi_mi_prod_pp10_reg <= s25_fi_mi_prod_pp10_next;
 `endif
-    s4_t_27_reg <= s4_t_27_next;
-    s5_t_50_reg <= s5_t_50_next;
-    s6_t_32_reg <= s6_t_32_next;
-    s7_t_32_reg <= s7_t_32_next;
-    s8_t_30_reg <= s8_t_30_next;
-    s9_t_23_reg <= s9_t_23_next;
+    s4_t_28_reg <= s4_t_28_next;
+    s5_t_51_reg <= s5_t_51_next;
+    s6_t_33_reg <= s6_t_33_next;
+    s7_t_33_reg <= s7_t_33_next;
+    s8_t_32_reg <= s8_t_32_next;
+    s9_t_24_reg <= s9_t_24_next;
     s10_t_22_reg <= s10_t_22_next;
     s11_t_18_reg <= s11_t_18_next;
     s12_t_16_reg <= s12_t_16_next;
@@ -10327,10 +10404,10 @@ always @(posedge clk) begin
     s2_u_wtd_ecn_reg <= s2_u_wtd_ecn_next;
     s3_u_wtd_ecn_reg <= s3_u_wtd_ecn_next;
     s4_u_wtd_ecn_reg <= s4_u_wtd_ecn_next;
-    s5_t_51_reg <= s5_t_51_next;
-    s6_t_33_reg <= s6_t_33_next;
-    s7_t_33_reg <= s7_t_33_next;
-    s8_t_31_reg <= s8_t_31_next;
+    s5_t_52_reg <= s5_t_52_next;
+    s6_t_34_reg <= s6_t_34_next;
+    s7_t_34_reg <= s7_t_34_next;
+    s8_t_33_reg <= s8_t_33_next;
     s11_t_19_reg <= s11_t_19_next;
     s12_t_17_reg <= s12_t_17_next;
     s13_t_11_reg <= s13_t_11_next;
@@ -10382,11 +10459,11 @@ always @(posedge clk) begin
     s26_t_3_reg <= s26_t_3_next;
     s27_t_2_reg <= s27_t_2_next;
     s28_t_reg <= s28_t_next;
-    s5_t_52_reg <= s5_t_52_next;
-    s6_t_34_reg <= s6_t_34_next;
-    s7_t_34_reg <= s7_t_34_next;
-    s8_t_32_reg <= s8_t_32_next;
-    s9_t_24_reg <= s9_t_24_next;
+    s5_t_53_reg <= s5_t_53_next;
+    s6_t_35_reg <= s6_t_35_next;
+    s7_t_35_reg <= s7_t_35_next;
+    s8_t_34_reg <= s8_t_34_next;
+    s9_t_25_reg <= s9_t_25_next;
     s10_t_23_reg <= s10_t_23_next;
     s11_t_20_reg <= s11_t_20_next;
     s12_t_18_reg <= s12_t_18_next;
@@ -10459,26 +10536,28 @@ always @(posedge clk) begin
     s27_t_3_reg <= s27_t_3_next;
     s28_t_2_reg <= s28_t_2_next;
     s29_core_c_reg <= s29_core_c_next;
-    s2_t_34_reg <= s2_t_34_next;
-    s3_t_19_reg <= s3_t_19_next;
-    s4_t_28_reg <= s4_t_28_next;
     s2_t_35_reg <= s2_t_35_next;
     s3_t_20_reg <= s3_t_20_next;
     s4_t_29_reg <= s4_t_29_next;
+    s5_qa_called_reg <= s5_qa_called_next;
+    s2_t_36_reg <= s2_t_36_next;
+    s3_t_21_reg <= s3_t_21_next;
+    s4_t_30_reg <= s4_t_30_next;
+    s5_t_54_reg <= s5_t_54_next;
     s5_ack_run_reg <= s5_ack_run_next;
     s6_ack_run_reg <= s6_ack_run_next;
     s7_ack_run_reg <= s7_ack_run_next;
     s8_ack_run_reg <= s8_ack_run_next;
     s9_ack_run_reg <= s9_ack_run_next;
-    s5_qa_fired_reg <= s5_qa_fired_next;
+    s10_ack_run_reg <= s10_ack_run_next;
     s6_qa_fired_reg <= s6_qa_fired_next;
     s7_qa_fired_reg <= s7_qa_fired_next;
     s8_qa_fired_reg <= s8_qa_fired_next;
     s9_qa_fired_reg <= s9_qa_fired_next;
-    s9_t_25_reg <= s9_t_25_next;
-    s9_t_26_reg <= s9_t_26_next;
-    s9_t_27_reg <= s9_t_27_next;
-    s10_early_reg <= s10_early_next;
+    s10_qa_fired_reg <= s10_qa_fired_next;
+    s10_t_24_reg <= s10_t_24_next;
+    s10_t_25_reg <= s10_t_25_next;
+    s10_t_26_reg <= s10_t_26_next;
     s11_early_reg <= s11_early_next;
     s12_early_reg <= s12_early_next;
     s13_early_reg <= s13_early_next;
@@ -10498,7 +10577,6 @@ always @(posedge clk) begin
     s27_early_reg <= s27_early_next;
     s28_early_reg <= s28_early_next;
     s29_early_reg <= s29_early_next;
-    s10_c_early_reg <= s10_c_early_next;
     s11_c_early_reg <= s11_c_early_next;
     s12_c_early_reg <= s12_c_early_next;
     s13_c_early_reg <= s13_c_early_next;
@@ -10520,29 +10598,35 @@ always @(posedge clk) begin
     s29_c_early_reg <= s29_c_early_next;
     s30_c_ack_clamped_reg <= s30_c_ack_clamped_next;
     s5_c_loss_reg <= s5_c_loss_next;
-    s9_cur_increase_reg <= s9_cur_increase_next;
-    s2_t_36_reg <= s2_t_36_next;
-    s3_t_21_reg <= s3_t_21_next;
-    s4_t_30_reg <= s4_t_30_next;
+    s10_cur_increase_reg <= s10_cur_increase_next;
     s2_t_37_reg <= s2_t_37_next;
     s3_t_22_reg <= s3_t_22_next;
     s4_t_31_reg <= s4_t_31_next;
-    s5_cur_count_reg <= s5_cur_count_next;
+    s5_t_55_reg <= s5_t_55_next;
+    s5_qa_used_reg <= s5_qa_used_next;
+    s5_t_56_reg <= s5_t_56_next;
     s2_t_38_reg <= s2_t_38_next;
     s3_t_23_reg <= s3_t_23_next;
     s4_t_32_reg <= s4_t_32_next;
+    s5_t_57_reg <= s5_t_57_next;
+    s5_cur_win_end_reg <= s5_cur_win_end_next;
+    s5_cur_count_reg <= s5_cur_count_next;
+    s2_t_39_reg <= s2_t_39_next;
+    s3_t_24_reg <= s3_t_24_next;
+    s4_t_33_reg <= s4_t_33_next;
     s2_unacked_reg <= s2_unacked_next;
     s3_unacked_reg <= s3_unacked_next;
     s4_unacked_reg <= s4_unacked_next;
-    s5_qa_roll_reg <= s5_qa_roll_next;
-    s5_qa_used_reg <= s5_qa_used_next;
+    s5_unacked_reg <= s5_unacked_next;
+    s5_ignore_left1_reg <= s5_ignore_left1_next;
     s6_qa_used_reg <= s6_qa_used_next;
     s7_qa_used_reg <= s7_qa_used_next;
     s8_qa_used_reg <= s8_qa_used_next;
-    s6_t_35_reg <= s6_t_35_next;
-    s7_t_35_reg <= s7_t_35_next;
-    s8_t_33_reg <= s8_t_33_next;
-    s10_ack_run_reg <= s10_ack_run_next;
+    s9_qa_used_reg <= s9_qa_used_next;
+    s6_t_36_reg <= s6_t_36_next;
+    s7_t_36_reg <= s7_t_36_next;
+    s8_t_35_reg <= s8_t_35_next;
+    s9_t_26_reg <= s9_t_26_next;
     s11_ack_run_reg <= s11_ack_run_next;
     s12_ack_run_reg <= s12_ack_run_next;
     s13_ack_run_reg <= s13_ack_run_next;
@@ -10605,7 +10689,6 @@ always @(posedge clk) begin
     s28_is_loss_reg <= s28_is_loss_next;
     s29_is_loss_reg <= s29_is_loss_next;
     s30_is_loss_reg <= s30_is_loss_next;
-    s9_c_loss_all_reg <= s9_c_loss_all_next;
     s10_c_loss_all_reg <= s10_c_loss_all_next;
     s11_c_loss_all_reg <= s11_c_loss_all_next;
     s12_c_loss_all_reg <= s12_c_loss_all_next;
@@ -10627,12 +10710,12 @@ always @(posedge clk) begin
     s28_c_loss_all_reg <= s28_c_loss_all_next;
     s29_c_loss_all_reg <= s29_c_loss_all_next;
     s30_c_loss_all_reg <= s30_c_loss_all_next;
-    s5_t_53_reg <= s5_t_53_next;
-    s6_t_36_reg <= s6_t_36_next;
-    s7_t_36_reg <= s7_t_36_next;
-    s8_t_34_reg <= s8_t_34_next;
-    s9_t_28_reg <= s9_t_28_next;
-    s10_t_24_reg <= s10_t_24_next;
+    s5_t_58_reg <= s5_t_58_next;
+    s6_t_37_reg <= s6_t_37_next;
+    s7_t_37_reg <= s7_t_37_next;
+    s8_t_36_reg <= s8_t_36_next;
+    s9_t_27_reg <= s9_t_27_next;
+    s10_t_27_reg <= s10_t_27_next;
     s11_t_21_reg <= s11_t_21_next;
     s12_t_19_reg <= s12_t_19_next;
     s13_t_13_reg <= s13_t_13_next;
@@ -10653,7 +10736,6 @@ always @(posedge clk) begin
     s28_t_3_reg <= s28_t_3_next;
     s29_t_reg <= s29_t_next;
     s30_t_reg <= s30_t_next;
-    s10_t_25_reg <= s10_t_25_next;
     s11_t_22_reg <= s11_t_22_next;
     s12_t_20_reg <= s12_t_20_next;
     s13_t_14_reg <= s13_t_14_next;
@@ -10674,12 +10756,11 @@ always @(posedge clk) begin
     s28_t_4_reg <= s28_t_4_next;
     s29_t_2_reg <= s29_t_2_next;
     s30_t_2_reg <= s30_t_2_next;
-    s5_t_54_reg <= s5_t_54_next;
-    s6_t_37_reg <= s6_t_37_next;
-    s7_t_37_reg <= s7_t_37_next;
-    s8_t_35_reg <= s8_t_35_next;
-    s9_t_29_reg <= s9_t_29_next;
-    s10_t_26_reg <= s10_t_26_next;
+    s6_t_38_reg <= s6_t_38_next;
+    s7_t_38_reg <= s7_t_38_next;
+    s8_t_37_reg <= s8_t_37_next;
+    s9_t_28_reg <= s9_t_28_next;
+    s10_t_28_reg <= s10_t_28_next;
     s11_t_23_reg <= s11_t_23_next;
     s12_t_21_reg <= s12_t_21_next;
     s13_t_15_reg <= s13_t_15_next;
@@ -10700,12 +10781,11 @@ always @(posedge clk) begin
     s28_t_5_reg <= s28_t_5_next;
     s29_t_3_reg <= s29_t_3_next;
     s30_t_3_reg <= s30_t_3_next;
-    s5_t_55_reg <= s5_t_55_next;
-    s6_t_38_reg <= s6_t_38_next;
-    s7_t_38_reg <= s7_t_38_next;
-    s8_t_36_reg <= s8_t_36_next;
-    s9_t_30_reg <= s9_t_30_next;
-    s10_t_27_reg <= s10_t_27_next;
+    s6_t_39_reg <= s6_t_39_next;
+    s7_t_39_reg <= s7_t_39_next;
+    s8_t_38_reg <= s8_t_38_next;
+    s9_t_29_reg <= s9_t_29_next;
+    s10_t_29_reg <= s10_t_29_next;
     s11_t_24_reg <= s11_t_24_next;
     s12_t_22_reg <= s12_t_22_next;
     s13_t_16_reg <= s13_t_16_next;
@@ -10726,11 +10806,11 @@ always @(posedge clk) begin
     s28_t_6_reg <= s28_t_6_next;
     s29_t_4_reg <= s29_t_4_next;
     s30_t_4_reg <= s30_t_4_next;
-    s6_t_39_reg <= s6_t_39_next;
-    s7_t_39_reg <= s7_t_39_next;
-    s8_t_37_reg <= s8_t_37_next;
-    s9_t_31_reg <= s9_t_31_next;
-    s10_t_28_reg <= s10_t_28_next;
+    s6_t_40_reg <= s6_t_40_next;
+    s7_t_40_reg <= s7_t_40_next;
+    s8_t_39_reg <= s8_t_39_next;
+    s9_t_30_reg <= s9_t_30_next;
+    s10_t_30_reg <= s10_t_30_next;
     s11_t_25_reg <= s11_t_25_next;
     s12_t_23_reg <= s12_t_23_next;
     s13_t_17_reg <= s13_t_17_next;
@@ -10751,12 +10831,11 @@ always @(posedge clk) begin
     s28_t_7_reg <= s28_t_7_next;
     s29_t_5_reg <= s29_t_5_next;
     s30_t_5_reg <= s30_t_5_next;
-    s5_t_56_reg <= s5_t_56_next;
-    s6_t_40_reg <= s6_t_40_next;
-    s7_t_40_reg <= s7_t_40_next;
-    s8_t_38_reg <= s8_t_38_next;
-    s9_t_32_reg <= s9_t_32_next;
-    s10_t_29_reg <= s10_t_29_next;
+    s6_t_41_reg <= s6_t_41_next;
+    s7_t_41_reg <= s7_t_41_next;
+    s8_t_40_reg <= s8_t_40_next;
+    s9_t_31_reg <= s9_t_31_next;
+    s10_t_31_reg <= s10_t_31_next;
     s11_t_26_reg <= s11_t_26_next;
     s12_t_24_reg <= s12_t_24_next;
     s13_t_18_reg <= s13_t_18_next;
@@ -10777,11 +10856,11 @@ always @(posedge clk) begin
     s28_t_8_reg <= s28_t_8_next;
     s29_t_6_reg <= s29_t_6_next;
     s30_t_6_reg <= s30_t_6_next;
-    s6_t_41_reg <= s6_t_41_next;
-    s7_t_41_reg <= s7_t_41_next;
-    s8_t_39_reg <= s8_t_39_next;
-    s9_t_33_reg <= s9_t_33_next;
-    s10_t_30_reg <= s10_t_30_next;
+    s6_t_42_reg <= s6_t_42_next;
+    s7_t_42_reg <= s7_t_42_next;
+    s8_t_41_reg <= s8_t_41_next;
+    s9_t_32_reg <= s9_t_32_next;
+    s10_t_32_reg <= s10_t_32_next;
     s11_t_27_reg <= s11_t_27_next;
     s12_t_25_reg <= s12_t_25_next;
     s13_t_19_reg <= s13_t_19_next;
@@ -10802,15 +10881,15 @@ always @(posedge clk) begin
     s28_t_9_reg <= s28_t_9_next;
     s29_t_7_reg <= s29_t_7_next;
     s30_t_7_reg <= s30_t_7_next;
-    s2_t_39_reg <= s2_t_39_next;
-    s3_t_24_reg <= s3_t_24_next;
-    s4_t_33_reg <= s4_t_33_next;
-    s5_t_57_reg <= s5_t_57_next;
-    s6_t_42_reg <= s6_t_42_next;
-    s7_t_42_reg <= s7_t_42_next;
-    s8_t_40_reg <= s8_t_40_next;
-    s9_t_34_reg <= s9_t_34_next;
-    s10_t_31_reg <= s10_t_31_next;
+    s2_t_40_reg <= s2_t_40_next;
+    s3_t_25_reg <= s3_t_25_next;
+    s4_t_34_reg <= s4_t_34_next;
+    s5_t_59_reg <= s5_t_59_next;
+    s6_t_43_reg <= s6_t_43_next;
+    s7_t_43_reg <= s7_t_43_next;
+    s8_t_42_reg <= s8_t_42_next;
+    s9_t_33_reg <= s9_t_33_next;
+    s10_t_33_reg <= s10_t_33_next;
     s11_t_28_reg <= s11_t_28_next;
     s12_t_26_reg <= s12_t_26_next;
     s13_t_20_reg <= s13_t_20_next;
@@ -10831,19 +10910,20 @@ always @(posedge clk) begin
     s28_t_10_reg <= s28_t_10_next;
     s29_t_8_reg <= s29_t_8_next;
     s30_t_8_reg <= s30_t_8_next;
-    s2_t_40_reg <= s2_t_40_next;
-    s3_t_25_reg <= s3_t_25_next;
-    s4_t_34_reg <= s4_t_34_next;
+    s2_t_41_reg <= s2_t_41_next;
+    s3_t_26_reg <= s3_t_26_next;
+    s4_t_35_reg <= s4_t_35_next;
     s5_core_case_reg <= s5_core_case_next;
     s6_core_case_reg <= s6_core_case_next;
     s7_core_case_reg <= s7_core_case_next;
     s8_core_case_reg <= s8_core_case_next;
     s9_core_case_reg <= s9_core_case_next;
-    s5_t_58_reg <= s5_t_58_next;
-    s6_t_43_reg <= s6_t_43_next;
-    s7_t_43_reg <= s7_t_43_next;
-    s8_t_41_reg <= s8_t_41_next;
-    s9_t_35_reg <= s9_t_35_next;
+    s10_core_case_reg <= s10_core_case_next;
+    s6_t_44_reg <= s6_t_44_next;
+    s7_t_44_reg <= s7_t_44_next;
+    s8_t_43_reg <= s8_t_43_next;
+    s9_t_34_reg <= s9_t_34_next;
+    s10_t_34_reg <= s10_t_34_next;
     s2_kind_reg <= s2_kind_next;
     s3_kind_reg <= s3_kind_next;
     s4_kind_reg <= s4_kind_next;
@@ -10873,7 +10953,6 @@ always @(posedge clk) begin
     s28_kind_reg <= s28_kind_next;
     s29_kind_reg <= s29_kind_next;
     s30_kind_reg <= s30_kind_next;
-    s10_t_32_reg <= s10_t_32_next;
     s11_t_29_reg <= s11_t_29_next;
     s12_t_27_reg <= s12_t_27_next;
     s13_t_21_reg <= s13_t_21_next;
@@ -10894,7 +10973,6 @@ always @(posedge clk) begin
     s28_t_11_reg <= s28_t_11_next;
     s29_t_9_reg <= s29_t_9_next;
     s30_t_9_reg <= s30_t_9_next;
-    s10_qa_fired_reg <= s10_qa_fired_next;
     s11_qa_fired_reg <= s11_qa_fired_next;
     s12_qa_fired_reg <= s12_qa_fired_next;
     s13_qa_fired_reg <= s13_qa_fired_next;
@@ -10915,7 +10993,6 @@ always @(posedge clk) begin
     s28_qa_fired_reg <= s28_qa_fired_next;
     s29_qa_fired_reg <= s29_qa_fired_next;
     s30_qa_fired_reg <= s30_qa_fired_next;
-    s10_t_33_reg <= s10_t_33_next;
     s11_t_30_reg <= s11_t_30_next;
     s12_t_28_reg <= s12_t_28_next;
     s13_t_22_reg <= s13_t_22_next;
@@ -11222,25 +11299,25 @@ MULT18X18D #(
     .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s6_qa_scaled_pp00_mult (  // s6_qa_scaled_pp00_reg = _s6_qa_scaled_pp00_next_2 * 35'hcccd
-    .A17(_s6_qa_scaled_pp00_next_2[17]), .A16(_s6_qa_scaled_pp00_next_2[16]), .A15(_s6_qa_scaled_pp00_next_2[15]), .A14(_s6_qa_scaled_pp00_next_2[14]), .A13(_s6_qa_scaled_pp00_next_2[13]), .A12(_s6_qa_scaled_pp00_next_2[12]), .A11(_s6_qa_scaled_pp00_next_2[11]), .A10(_s6_qa_scaled_pp00_next_2[10]), .A9(_s6_qa_scaled_pp00_next_2[9]), .A8(_s6_qa_scaled_pp00_next_2[8]), .A7(_s6_qa_scaled_pp00_next_2[7]), .A6(_s6_qa_scaled_pp00_next_2[6]), .A5(_s6_qa_scaled_pp00_next_2[5]), .A4(_s6_qa_scaled_pp00_next_2[4]), .A3(_s6_qa_scaled_pp00_next_2[3]), .A2(_s6_qa_scaled_pp00_next_2[2]), .A1(_s6_qa_scaled_pp00_next_2[1]), .A0(_s6_qa_scaled_pp00_next_2[0]),
+) s7_qa_scaled_pp00_mult (  // s7_qa_scaled_pp00_reg = _s7_qa_scaled_pp00_next_1 * 35'hcccd
+    .A17(_s7_qa_scaled_pp00_next_1[17]), .A16(_s7_qa_scaled_pp00_next_1[16]), .A15(_s7_qa_scaled_pp00_next_1[15]), .A14(_s7_qa_scaled_pp00_next_1[14]), .A13(_s7_qa_scaled_pp00_next_1[13]), .A12(_s7_qa_scaled_pp00_next_1[12]), .A11(_s7_qa_scaled_pp00_next_1[11]), .A10(_s7_qa_scaled_pp00_next_1[10]), .A9(_s7_qa_scaled_pp00_next_1[9]), .A8(_s7_qa_scaled_pp00_next_1[8]), .A7(_s7_qa_scaled_pp00_next_1[7]), .A6(_s7_qa_scaled_pp00_next_1[6]), .A5(_s7_qa_scaled_pp00_next_1[5]), .A4(_s7_qa_scaled_pp00_next_1[4]), .A3(_s7_qa_scaled_pp00_next_1[3]), .A2(_s7_qa_scaled_pp00_next_1[2]), .A1(_s7_qa_scaled_pp00_next_1[1]), .A0(_s7_qa_scaled_pp00_next_1[0]),
     .B17(1'b0), .B16(1'b0), .B15(1'b1), .B14(1'b1), .B13(1'b0), .B12(1'b0), .B11(1'b1), .B10(1'b1), .B9(1'b0), .B8(1'b0), .B7(1'b1), .B6(1'b1), .B5(1'b0), .B4(1'b0), .B3(1'b1), .B2(1'b1), .B1(1'b0), .B0(1'b1),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
-    .P35(), .P34(s6_qa_scaled_pp00_reg[34]), .P33(s6_qa_scaled_pp00_reg[33]), .P32(s6_qa_scaled_pp00_reg[32]), .P31(s6_qa_scaled_pp00_reg[31]), .P30(s6_qa_scaled_pp00_reg[30]), .P29(s6_qa_scaled_pp00_reg[29]), .P28(s6_qa_scaled_pp00_reg[28]), .P27(s6_qa_scaled_pp00_reg[27]), .P26(s6_qa_scaled_pp00_reg[26]), .P25(s6_qa_scaled_pp00_reg[25]), .P24(s6_qa_scaled_pp00_reg[24]), .P23(s6_qa_scaled_pp00_reg[23]), .P22(s6_qa_scaled_pp00_reg[22]), .P21(s6_qa_scaled_pp00_reg[21]), .P20(s6_qa_scaled_pp00_reg[20]), .P19(s6_qa_scaled_pp00_reg[19]), .P18(s6_qa_scaled_pp00_reg[18]), .P17(s6_qa_scaled_pp00_reg[17]), .P16(s6_qa_scaled_pp00_reg[16]), .P15(s6_qa_scaled_pp00_reg[15]), .P14(s6_qa_scaled_pp00_reg[14]), .P13(s6_qa_scaled_pp00_reg[13]), .P12(s6_qa_scaled_pp00_reg[12]), .P11(s6_qa_scaled_pp00_reg[11]), .P10(s6_qa_scaled_pp00_reg[10]), .P9(s6_qa_scaled_pp00_reg[9]), .P8(s6_qa_scaled_pp00_reg[8]), .P7(s6_qa_scaled_pp00_reg[7]), .P6(s6_qa_scaled_pp00_reg[6]), .P5(s6_qa_scaled_pp00_reg[5]), .P4(s6_qa_scaled_pp00_reg[4]), .P3(s6_qa_scaled_pp00_reg[3]), .P2(s6_qa_scaled_pp00_reg[2]), .P1(s6_qa_scaled_pp00_reg[1]), .P0(s6_qa_scaled_pp00_reg[0])
+    .P35(), .P34(s7_qa_scaled_pp00_reg[34]), .P33(s7_qa_scaled_pp00_reg[33]), .P32(s7_qa_scaled_pp00_reg[32]), .P31(s7_qa_scaled_pp00_reg[31]), .P30(s7_qa_scaled_pp00_reg[30]), .P29(s7_qa_scaled_pp00_reg[29]), .P28(s7_qa_scaled_pp00_reg[28]), .P27(s7_qa_scaled_pp00_reg[27]), .P26(s7_qa_scaled_pp00_reg[26]), .P25(s7_qa_scaled_pp00_reg[25]), .P24(s7_qa_scaled_pp00_reg[24]), .P23(s7_qa_scaled_pp00_reg[23]), .P22(s7_qa_scaled_pp00_reg[22]), .P21(s7_qa_scaled_pp00_reg[21]), .P20(s7_qa_scaled_pp00_reg[20]), .P19(s7_qa_scaled_pp00_reg[19]), .P18(s7_qa_scaled_pp00_reg[18]), .P17(s7_qa_scaled_pp00_reg[17]), .P16(s7_qa_scaled_pp00_reg[16]), .P15(s7_qa_scaled_pp00_reg[15]), .P14(s7_qa_scaled_pp00_reg[14]), .P13(s7_qa_scaled_pp00_reg[13]), .P12(s7_qa_scaled_pp00_reg[12]), .P11(s7_qa_scaled_pp00_reg[11]), .P10(s7_qa_scaled_pp00_reg[10]), .P9(s7_qa_scaled_pp00_reg[9]), .P8(s7_qa_scaled_pp00_reg[8]), .P7(s7_qa_scaled_pp00_reg[7]), .P6(s7_qa_scaled_pp00_reg[6]), .P5(s7_qa_scaled_pp00_reg[5]), .P4(s7_qa_scaled_pp00_reg[4]), .P3(s7_qa_scaled_pp00_reg[3]), .P2(s7_qa_scaled_pp00_reg[2]), .P1(s7_qa_scaled_pp00_reg[1]), .P0(s7_qa_scaled_pp00_reg[0])
 );
 MULT18X18D #(
     .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s6_qa_scaled_pp10_mult (  // s6_qa_scaled_pp10_reg = _s6_qa_scaled_pp10_next_1 * 20'hcccd
-    .A17(_s6_qa_scaled_pp10_next_1[17]), .A16(_s6_qa_scaled_pp10_next_1[16]), .A15(_s6_qa_scaled_pp10_next_1[15]), .A14(_s6_qa_scaled_pp10_next_1[14]), .A13(_s6_qa_scaled_pp10_next_1[13]), .A12(_s6_qa_scaled_pp10_next_1[12]), .A11(_s6_qa_scaled_pp10_next_1[11]), .A10(_s6_qa_scaled_pp10_next_1[10]), .A9(_s6_qa_scaled_pp10_next_1[9]), .A8(_s6_qa_scaled_pp10_next_1[8]), .A7(_s6_qa_scaled_pp10_next_1[7]), .A6(_s6_qa_scaled_pp10_next_1[6]), .A5(_s6_qa_scaled_pp10_next_1[5]), .A4(_s6_qa_scaled_pp10_next_1[4]), .A3(_s6_qa_scaled_pp10_next_1[3]), .A2(_s6_qa_scaled_pp10_next_1[2]), .A1(_s6_qa_scaled_pp10_next_1[1]), .A0(_s6_qa_scaled_pp10_next_1[0]),
+) s7_qa_scaled_pp10_mult (  // s7_qa_scaled_pp10_reg = _s7_qa_scaled_pp10_next_1 * 20'hcccd
+    .A17(_s7_qa_scaled_pp10_next_1[17]), .A16(_s7_qa_scaled_pp10_next_1[16]), .A15(_s7_qa_scaled_pp10_next_1[15]), .A14(_s7_qa_scaled_pp10_next_1[14]), .A13(_s7_qa_scaled_pp10_next_1[13]), .A12(_s7_qa_scaled_pp10_next_1[12]), .A11(_s7_qa_scaled_pp10_next_1[11]), .A10(_s7_qa_scaled_pp10_next_1[10]), .A9(_s7_qa_scaled_pp10_next_1[9]), .A8(_s7_qa_scaled_pp10_next_1[8]), .A7(_s7_qa_scaled_pp10_next_1[7]), .A6(_s7_qa_scaled_pp10_next_1[6]), .A5(_s7_qa_scaled_pp10_next_1[5]), .A4(_s7_qa_scaled_pp10_next_1[4]), .A3(_s7_qa_scaled_pp10_next_1[3]), .A2(_s7_qa_scaled_pp10_next_1[2]), .A1(_s7_qa_scaled_pp10_next_1[1]), .A0(_s7_qa_scaled_pp10_next_1[0]),
     .B17(1'b0), .B16(1'b0), .B15(1'b1), .B14(1'b1), .B13(1'b0), .B12(1'b0), .B11(1'b1), .B10(1'b1), .B9(1'b0), .B8(1'b0), .B7(1'b1), .B6(1'b1), .B5(1'b0), .B4(1'b0), .B3(1'b1), .B2(1'b1), .B1(1'b0), .B0(1'b1),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
-    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(s6_qa_scaled_pp10_reg[19]), .P18(s6_qa_scaled_pp10_reg[18]), .P17(s6_qa_scaled_pp10_reg[17]), .P16(s6_qa_scaled_pp10_reg[16]), .P15(s6_qa_scaled_pp10_reg[15]), .P14(s6_qa_scaled_pp10_reg[14]), .P13(s6_qa_scaled_pp10_reg[13]), .P12(s6_qa_scaled_pp10_reg[12]), .P11(s6_qa_scaled_pp10_reg[11]), .P10(s6_qa_scaled_pp10_reg[10]), .P9(s6_qa_scaled_pp10_reg[9]), .P8(s6_qa_scaled_pp10_reg[8]), .P7(s6_qa_scaled_pp10_reg[7]), .P6(s6_qa_scaled_pp10_reg[6]), .P5(s6_qa_scaled_pp10_reg[5]), .P4(s6_qa_scaled_pp10_reg[4]), .P3(s6_qa_scaled_pp10_reg[3]), .P2(s6_qa_scaled_pp10_reg[2]), .P1(s6_qa_scaled_pp10_reg[1]), .P0(s6_qa_scaled_pp10_reg[0])
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(s7_qa_scaled_pp10_reg[19]), .P18(s7_qa_scaled_pp10_reg[18]), .P17(s7_qa_scaled_pp10_reg[17]), .P16(s7_qa_scaled_pp10_reg[16]), .P15(s7_qa_scaled_pp10_reg[15]), .P14(s7_qa_scaled_pp10_reg[14]), .P13(s7_qa_scaled_pp10_reg[13]), .P12(s7_qa_scaled_pp10_reg[12]), .P11(s7_qa_scaled_pp10_reg[11]), .P10(s7_qa_scaled_pp10_reg[10]), .P9(s7_qa_scaled_pp10_reg[9]), .P8(s7_qa_scaled_pp10_reg[8]), .P7(s7_qa_scaled_pp10_reg[7]), .P6(s7_qa_scaled_pp10_reg[6]), .P5(s7_qa_scaled_pp10_reg[5]), .P4(s7_qa_scaled_pp10_reg[4]), .P3(s7_qa_scaled_pp10_reg[3]), .P2(s7_qa_scaled_pp10_reg[2]), .P1(s7_qa_scaled_pp10_reg[1]), .P0(s7_qa_scaled_pp10_reg[0])
 );
 MULT18X18D #(
     .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
@@ -11270,8 +11347,8 @@ MULT18X18D #(
     .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s9_mi_base_prod_pp00_mult (  // s9_mi_base_prod_pp00_reg = s8_t_reg * _s9_mi_base_prod_pp00_next_0
-    .A17(s8_t_reg[17]), .A16(s8_t_reg[16]), .A15(s8_t_reg[15]), .A14(s8_t_reg[14]), .A13(s8_t_reg[13]), .A12(s8_t_reg[12]), .A11(s8_t_reg[11]), .A10(s8_t_reg[10]), .A9(s8_t_reg[9]), .A8(s8_t_reg[8]), .A7(s8_t_reg[7]), .A6(s8_t_reg[6]), .A5(s8_t_reg[5]), .A4(s8_t_reg[4]), .A3(s8_t_reg[3]), .A2(s8_t_reg[2]), .A1(s8_t_reg[1]), .A0(s8_t_reg[0]),
+) s9_mi_base_prod_pp00_mult (  // s9_mi_base_prod_pp00_reg = s8_t_2_reg * _s9_mi_base_prod_pp00_next_0
+    .A17(s8_t_2_reg[17]), .A16(s8_t_2_reg[16]), .A15(s8_t_2_reg[15]), .A14(s8_t_2_reg[14]), .A13(s8_t_2_reg[13]), .A12(s8_t_2_reg[12]), .A11(s8_t_2_reg[11]), .A10(s8_t_2_reg[10]), .A9(s8_t_2_reg[9]), .A8(s8_t_2_reg[8]), .A7(s8_t_2_reg[7]), .A6(s8_t_2_reg[6]), .A5(s8_t_2_reg[5]), .A4(s8_t_2_reg[4]), .A3(s8_t_2_reg[3]), .A2(s8_t_2_reg[2]), .A1(s8_t_2_reg[1]), .A0(s8_t_2_reg[0]),
     .B17(_s9_mi_base_prod_pp00_next_0[17]), .B16(_s9_mi_base_prod_pp00_next_0[16]), .B15(_s9_mi_base_prod_pp00_next_0[15]), .B14(_s9_mi_base_prod_pp00_next_0[14]), .B13(_s9_mi_base_prod_pp00_next_0[13]), .B12(_s9_mi_base_prod_pp00_next_0[12]), .B11(_s9_mi_base_prod_pp00_next_0[11]), .B10(_s9_mi_base_prod_pp00_next_0[10]), .B9(_s9_mi_base_prod_pp00_next_0[9]), .B8(_s9_mi_base_prod_pp00_next_0[8]), .B7(_s9_mi_base_prod_pp00_next_0[7]), .B6(_s9_mi_base_prod_pp00_next_0[6]), .B5(_s9_mi_base_prod_pp00_next_0[5]), .B4(_s9_mi_base_prod_pp00_next_0[4]), .B3(_s9_mi_base_prod_pp00_next_0[3]), .B2(_s9_mi_base_prod_pp00_next_0[2]), .B1(_s9_mi_base_prod_pp00_next_0[1]), .B0(_s9_mi_base_prod_pp00_next_0[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
@@ -11282,8 +11359,8 @@ MULT18X18D #(
     .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s9_mi_base_prod_pp10_mult (  // s9_mi_base_prod_pp10_reg = s8_t_2_reg * _s9_mi_base_prod_pp10_next_0
-    .A17(s8_t_2_reg[17]), .A16(s8_t_2_reg[16]), .A15(s8_t_2_reg[15]), .A14(s8_t_2_reg[14]), .A13(s8_t_2_reg[13]), .A12(s8_t_2_reg[12]), .A11(s8_t_2_reg[11]), .A10(s8_t_2_reg[10]), .A9(s8_t_2_reg[9]), .A8(s8_t_2_reg[8]), .A7(s8_t_2_reg[7]), .A6(s8_t_2_reg[6]), .A5(s8_t_2_reg[5]), .A4(s8_t_2_reg[4]), .A3(s8_t_2_reg[3]), .A2(s8_t_2_reg[2]), .A1(s8_t_2_reg[1]), .A0(s8_t_2_reg[0]),
+) s9_mi_base_prod_pp10_mult (  // s9_mi_base_prod_pp10_reg = s8_t_3_reg * _s9_mi_base_prod_pp10_next_0
+    .A17(s8_t_3_reg[17]), .A16(s8_t_3_reg[16]), .A15(s8_t_3_reg[15]), .A14(s8_t_3_reg[14]), .A13(s8_t_3_reg[13]), .A12(s8_t_3_reg[12]), .A11(s8_t_3_reg[11]), .A10(s8_t_3_reg[10]), .A9(s8_t_3_reg[9]), .A8(s8_t_3_reg[8]), .A7(s8_t_3_reg[7]), .A6(s8_t_3_reg[6]), .A5(s8_t_3_reg[5]), .A4(s8_t_3_reg[4]), .A3(s8_t_3_reg[3]), .A2(s8_t_3_reg[2]), .A1(s8_t_3_reg[1]), .A0(s8_t_3_reg[0]),
     .B17(_s9_mi_base_prod_pp10_next_0[17]), .B16(_s9_mi_base_prod_pp10_next_0[16]), .B15(_s9_mi_base_prod_pp10_next_0[15]), .B14(_s9_mi_base_prod_pp10_next_0[14]), .B13(_s9_mi_base_prod_pp10_next_0[13]), .B12(_s9_mi_base_prod_pp10_next_0[12]), .B11(_s9_mi_base_prod_pp10_next_0[11]), .B10(_s9_mi_base_prod_pp10_next_0[10]), .B9(_s9_mi_base_prod_pp10_next_0[9]), .B8(_s9_mi_base_prod_pp10_next_0[8]), .B7(_s9_mi_base_prod_pp10_next_0[7]), .B6(_s9_mi_base_prod_pp10_next_0[6]), .B5(_s9_mi_base_prod_pp10_next_0[5]), .B4(_s9_mi_base_prod_pp10_next_0[4]), .B3(_s9_mi_base_prod_pp10_next_0[3]), .B2(_s9_mi_base_prod_pp10_next_0[2]), .B1(_s9_mi_base_prod_pp10_next_0[1]), .B0(_s9_mi_base_prod_pp10_next_0[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
@@ -11294,8 +11371,8 @@ MULT18X18D #(
     .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s9_mi_base_prod_pp20_mult (  // s9_mi_base_prod_pp20_reg = s8_t_3_reg * _s9_mi_base_prod_pp20_next_0
-    .A17(1'b0), .A16(s8_t_3_reg[16]), .A15(s8_t_3_reg[15]), .A14(s8_t_3_reg[14]), .A13(s8_t_3_reg[13]), .A12(s8_t_3_reg[12]), .A11(s8_t_3_reg[11]), .A10(s8_t_3_reg[10]), .A9(s8_t_3_reg[9]), .A8(s8_t_3_reg[8]), .A7(s8_t_3_reg[7]), .A6(s8_t_3_reg[6]), .A5(s8_t_3_reg[5]), .A4(s8_t_3_reg[4]), .A3(s8_t_3_reg[3]), .A2(s8_t_3_reg[2]), .A1(s8_t_3_reg[1]), .A0(s8_t_3_reg[0]),
+) s9_mi_base_prod_pp20_mult (  // s9_mi_base_prod_pp20_reg = s8_t_4_reg * _s9_mi_base_prod_pp20_next_0
+    .A17(1'b0), .A16(s8_t_4_reg[16]), .A15(s8_t_4_reg[15]), .A14(s8_t_4_reg[14]), .A13(s8_t_4_reg[13]), .A12(s8_t_4_reg[12]), .A11(s8_t_4_reg[11]), .A10(s8_t_4_reg[10]), .A9(s8_t_4_reg[9]), .A8(s8_t_4_reg[8]), .A7(s8_t_4_reg[7]), .A6(s8_t_4_reg[6]), .A5(s8_t_4_reg[5]), .A4(s8_t_4_reg[4]), .A3(s8_t_4_reg[3]), .A2(s8_t_4_reg[2]), .A1(s8_t_4_reg[1]), .A0(s8_t_4_reg[0]),
     .B17(1'b0), .B16(_s9_mi_base_prod_pp20_next_0[16]), .B15(_s9_mi_base_prod_pp20_next_0[15]), .B14(_s9_mi_base_prod_pp20_next_0[14]), .B13(_s9_mi_base_prod_pp20_next_0[13]), .B12(_s9_mi_base_prod_pp20_next_0[12]), .B11(_s9_mi_base_prod_pp20_next_0[11]), .B10(_s9_mi_base_prod_pp20_next_0[10]), .B9(_s9_mi_base_prod_pp20_next_0[9]), .B8(_s9_mi_base_prod_pp20_next_0[8]), .B7(_s9_mi_base_prod_pp20_next_0[7]), .B6(_s9_mi_base_prod_pp20_next_0[6]), .B5(_s9_mi_base_prod_pp20_next_0[5]), .B4(_s9_mi_base_prod_pp20_next_0[4]), .B3(_s9_mi_base_prod_pp20_next_0[3]), .B2(_s9_mi_base_prod_pp20_next_0[2]), .B1(_s9_mi_base_prod_pp20_next_0[1]), .B0(_s9_mi_base_prod_pp20_next_0[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
@@ -11450,8 +11527,8 @@ MULT18X18D #(
     .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s9_fi_c_prod_pp00_mult (  // s9_fi_c_prod_pp00_reg = s8_t_18_reg * _s9_fi_c_prod_pp00_next_0
-    .A17(s8_t_18_reg[17]), .A16(s8_t_18_reg[16]), .A15(s8_t_18_reg[15]), .A14(s8_t_18_reg[14]), .A13(s8_t_18_reg[13]), .A12(s8_t_18_reg[12]), .A11(s8_t_18_reg[11]), .A10(s8_t_18_reg[10]), .A9(s8_t_18_reg[9]), .A8(s8_t_18_reg[8]), .A7(s8_t_18_reg[7]), .A6(s8_t_18_reg[6]), .A5(s8_t_18_reg[5]), .A4(s8_t_18_reg[4]), .A3(s8_t_18_reg[3]), .A2(s8_t_18_reg[2]), .A1(s8_t_18_reg[1]), .A0(s8_t_18_reg[0]),
+) s9_fi_c_prod_pp00_mult (  // s9_fi_c_prod_pp00_reg = s8_t_19_reg * _s9_fi_c_prod_pp00_next_0
+    .A17(s8_t_19_reg[17]), .A16(s8_t_19_reg[16]), .A15(s8_t_19_reg[15]), .A14(s8_t_19_reg[14]), .A13(s8_t_19_reg[13]), .A12(s8_t_19_reg[12]), .A11(s8_t_19_reg[11]), .A10(s8_t_19_reg[10]), .A9(s8_t_19_reg[9]), .A8(s8_t_19_reg[8]), .A7(s8_t_19_reg[7]), .A6(s8_t_19_reg[6]), .A5(s8_t_19_reg[5]), .A4(s8_t_19_reg[4]), .A3(s8_t_19_reg[3]), .A2(s8_t_19_reg[2]), .A1(s8_t_19_reg[1]), .A0(s8_t_19_reg[0]),
     .B17(_s9_fi_c_prod_pp00_next_0[17]), .B16(_s9_fi_c_prod_pp00_next_0[16]), .B15(_s9_fi_c_prod_pp00_next_0[15]), .B14(_s9_fi_c_prod_pp00_next_0[14]), .B13(_s9_fi_c_prod_pp00_next_0[13]), .B12(_s9_fi_c_prod_pp00_next_0[12]), .B11(_s9_fi_c_prod_pp00_next_0[11]), .B10(_s9_fi_c_prod_pp00_next_0[10]), .B9(_s9_fi_c_prod_pp00_next_0[9]), .B8(_s9_fi_c_prod_pp00_next_0[8]), .B7(_s9_fi_c_prod_pp00_next_0[7]), .B6(_s9_fi_c_prod_pp00_next_0[6]), .B5(_s9_fi_c_prod_pp00_next_0[5]), .B4(_s9_fi_c_prod_pp00_next_0[4]), .B3(_s9_fi_c_prod_pp00_next_0[3]), .B2(_s9_fi_c_prod_pp00_next_0[2]), .B1(_s9_fi_c_prod_pp00_next_0[1]), .B0(_s9_fi_c_prod_pp00_next_0[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
@@ -11462,8 +11539,8 @@ MULT18X18D #(
     .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s9_fi_c_prod_pp10_mult (  // s9_fi_c_prod_pp10_reg = s8_t_19_reg * _s9_fi_c_prod_pp10_next_0
-    .A17(s8_t_19_reg[17]), .A16(s8_t_19_reg[16]), .A15(s8_t_19_reg[15]), .A14(s8_t_19_reg[14]), .A13(s8_t_19_reg[13]), .A12(s8_t_19_reg[12]), .A11(s8_t_19_reg[11]), .A10(s8_t_19_reg[10]), .A9(s8_t_19_reg[9]), .A8(s8_t_19_reg[8]), .A7(s8_t_19_reg[7]), .A6(s8_t_19_reg[6]), .A5(s8_t_19_reg[5]), .A4(s8_t_19_reg[4]), .A3(s8_t_19_reg[3]), .A2(s8_t_19_reg[2]), .A1(s8_t_19_reg[1]), .A0(s8_t_19_reg[0]),
+) s9_fi_c_prod_pp10_mult (  // s9_fi_c_prod_pp10_reg = s8_t_20_reg * _s9_fi_c_prod_pp10_next_0
+    .A17(s8_t_20_reg[17]), .A16(s8_t_20_reg[16]), .A15(s8_t_20_reg[15]), .A14(s8_t_20_reg[14]), .A13(s8_t_20_reg[13]), .A12(s8_t_20_reg[12]), .A11(s8_t_20_reg[11]), .A10(s8_t_20_reg[10]), .A9(s8_t_20_reg[9]), .A8(s8_t_20_reg[8]), .A7(s8_t_20_reg[7]), .A6(s8_t_20_reg[6]), .A5(s8_t_20_reg[5]), .A4(s8_t_20_reg[4]), .A3(s8_t_20_reg[3]), .A2(s8_t_20_reg[2]), .A1(s8_t_20_reg[1]), .A0(s8_t_20_reg[0]),
     .B17(_s9_fi_c_prod_pp10_next_0[17]), .B16(_s9_fi_c_prod_pp10_next_0[16]), .B15(_s9_fi_c_prod_pp10_next_0[15]), .B14(_s9_fi_c_prod_pp10_next_0[14]), .B13(_s9_fi_c_prod_pp10_next_0[13]), .B12(_s9_fi_c_prod_pp10_next_0[12]), .B11(_s9_fi_c_prod_pp10_next_0[11]), .B10(_s9_fi_c_prod_pp10_next_0[10]), .B9(_s9_fi_c_prod_pp10_next_0[9]), .B8(_s9_fi_c_prod_pp10_next_0[8]), .B7(_s9_fi_c_prod_pp10_next_0[7]), .B6(_s9_fi_c_prod_pp10_next_0[6]), .B5(_s9_fi_c_prod_pp10_next_0[5]), .B4(_s9_fi_c_prod_pp10_next_0[4]), .B3(_s9_fi_c_prod_pp10_next_0[3]), .B2(_s9_fi_c_prod_pp10_next_0[2]), .B1(_s9_fi_c_prod_pp10_next_0[1]), .B0(_s9_fi_c_prod_pp10_next_0[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
@@ -11474,8 +11551,8 @@ MULT18X18D #(
     .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s9_fi_c_prod_pp20_mult (  // s9_fi_c_prod_pp20_reg = s8_t_20_reg * _s9_fi_c_prod_pp20_next_0
-    .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(s8_t_20_reg[13]), .A12(s8_t_20_reg[12]), .A11(s8_t_20_reg[11]), .A10(s8_t_20_reg[10]), .A9(s8_t_20_reg[9]), .A8(s8_t_20_reg[8]), .A7(s8_t_20_reg[7]), .A6(s8_t_20_reg[6]), .A5(s8_t_20_reg[5]), .A4(s8_t_20_reg[4]), .A3(s8_t_20_reg[3]), .A2(s8_t_20_reg[2]), .A1(s8_t_20_reg[1]), .A0(s8_t_20_reg[0]),
+) s9_fi_c_prod_pp20_mult (  // s9_fi_c_prod_pp20_reg = s8_t_21_reg * _s9_fi_c_prod_pp20_next_0
+    .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(s8_t_21_reg[13]), .A12(s8_t_21_reg[12]), .A11(s8_t_21_reg[11]), .A10(s8_t_21_reg[10]), .A9(s8_t_21_reg[9]), .A8(s8_t_21_reg[8]), .A7(s8_t_21_reg[7]), .A6(s8_t_21_reg[6]), .A5(s8_t_21_reg[5]), .A4(s8_t_21_reg[4]), .A3(s8_t_21_reg[3]), .A2(s8_t_21_reg[2]), .A1(s8_t_21_reg[1]), .A0(s8_t_21_reg[0]),
     .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(_s9_fi_c_prod_pp20_next_0[13]), .B12(_s9_fi_c_prod_pp20_next_0[12]), .B11(_s9_fi_c_prod_pp20_next_0[11]), .B10(_s9_fi_c_prod_pp20_next_0[10]), .B9(_s9_fi_c_prod_pp20_next_0[9]), .B8(_s9_fi_c_prod_pp20_next_0[8]), .B7(_s9_fi_c_prod_pp20_next_0[7]), .B6(_s9_fi_c_prod_pp20_next_0[6]), .B5(_s9_fi_c_prod_pp20_next_0[5]), .B4(_s9_fi_c_prod_pp20_next_0[4]), .B3(_s9_fi_c_prod_pp20_next_0[3]), .B2(_s9_fi_c_prod_pp20_next_0[2]), .B1(_s9_fi_c_prod_pp20_next_0[1]), .B0(_s9_fi_c_prod_pp20_next_0[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
@@ -11642,9 +11719,9 @@ MULT18X18D #(
     .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s5_c_fd_xs_pp00_mult (  // s5_c_fd_xs_pp00_reg = _s5_c_fd_xs_pp00_next_1 * s4_t_23_reg
+) s5_c_fd_xs_pp00_mult (  // s5_c_fd_xs_pp00_reg = _s5_c_fd_xs_pp00_next_1 * s4_t_24_reg
     .A17(_s5_c_fd_xs_pp00_next_1[17]), .A16(_s5_c_fd_xs_pp00_next_1[16]), .A15(_s5_c_fd_xs_pp00_next_1[15]), .A14(_s5_c_fd_xs_pp00_next_1[14]), .A13(_s5_c_fd_xs_pp00_next_1[13]), .A12(_s5_c_fd_xs_pp00_next_1[12]), .A11(_s5_c_fd_xs_pp00_next_1[11]), .A10(_s5_c_fd_xs_pp00_next_1[10]), .A9(_s5_c_fd_xs_pp00_next_1[9]), .A8(_s5_c_fd_xs_pp00_next_1[8]), .A7(_s5_c_fd_xs_pp00_next_1[7]), .A6(_s5_c_fd_xs_pp00_next_1[6]), .A5(_s5_c_fd_xs_pp00_next_1[5]), .A4(_s5_c_fd_xs_pp00_next_1[4]), .A3(_s5_c_fd_xs_pp00_next_1[3]), .A2(_s5_c_fd_xs_pp00_next_1[2]), .A1(_s5_c_fd_xs_pp00_next_1[1]), .A0(_s5_c_fd_xs_pp00_next_1[0]),
-    .B17(s4_t_23_reg[17]), .B16(s4_t_23_reg[16]), .B15(s4_t_23_reg[15]), .B14(s4_t_23_reg[14]), .B13(s4_t_23_reg[13]), .B12(s4_t_23_reg[12]), .B11(s4_t_23_reg[11]), .B10(s4_t_23_reg[10]), .B9(s4_t_23_reg[9]), .B8(s4_t_23_reg[8]), .B7(s4_t_23_reg[7]), .B6(s4_t_23_reg[6]), .B5(s4_t_23_reg[5]), .B4(s4_t_23_reg[4]), .B3(s4_t_23_reg[3]), .B2(s4_t_23_reg[2]), .B1(s4_t_23_reg[1]), .B0(s4_t_23_reg[0]),
+    .B17(s4_t_24_reg[17]), .B16(s4_t_24_reg[16]), .B15(s4_t_24_reg[15]), .B14(s4_t_24_reg[14]), .B13(s4_t_24_reg[13]), .B12(s4_t_24_reg[12]), .B11(s4_t_24_reg[11]), .B10(s4_t_24_reg[10]), .B9(s4_t_24_reg[9]), .B8(s4_t_24_reg[8]), .B7(s4_t_24_reg[7]), .B6(s4_t_24_reg[6]), .B5(s4_t_24_reg[5]), .B4(s4_t_24_reg[4]), .B3(s4_t_24_reg[3]), .B2(s4_t_24_reg[2]), .B1(s4_t_24_reg[1]), .B0(s4_t_24_reg[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
@@ -11654,9 +11731,9 @@ MULT18X18D #(
     .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s5_c_fd_xs_pp10_mult (  // s5_c_fd_xs_pp10_reg = _s5_c_fd_xs_pp10_next_1 * s4_t_24_reg
+) s5_c_fd_xs_pp10_mult (  // s5_c_fd_xs_pp10_reg = _s5_c_fd_xs_pp10_next_1 * s4_t_25_reg
     .A17(_s5_c_fd_xs_pp10_next_1[17]), .A16(_s5_c_fd_xs_pp10_next_1[16]), .A15(_s5_c_fd_xs_pp10_next_1[15]), .A14(_s5_c_fd_xs_pp10_next_1[14]), .A13(_s5_c_fd_xs_pp10_next_1[13]), .A12(_s5_c_fd_xs_pp10_next_1[12]), .A11(_s5_c_fd_xs_pp10_next_1[11]), .A10(_s5_c_fd_xs_pp10_next_1[10]), .A9(_s5_c_fd_xs_pp10_next_1[9]), .A8(_s5_c_fd_xs_pp10_next_1[8]), .A7(_s5_c_fd_xs_pp10_next_1[7]), .A6(_s5_c_fd_xs_pp10_next_1[6]), .A5(_s5_c_fd_xs_pp10_next_1[5]), .A4(_s5_c_fd_xs_pp10_next_1[4]), .A3(_s5_c_fd_xs_pp10_next_1[3]), .A2(_s5_c_fd_xs_pp10_next_1[2]), .A1(_s5_c_fd_xs_pp10_next_1[1]), .A0(_s5_c_fd_xs_pp10_next_1[0]),
-    .B17(s4_t_24_reg[17]), .B16(s4_t_24_reg[16]), .B15(s4_t_24_reg[15]), .B14(s4_t_24_reg[14]), .B13(s4_t_24_reg[13]), .B12(s4_t_24_reg[12]), .B11(s4_t_24_reg[11]), .B10(s4_t_24_reg[10]), .B9(s4_t_24_reg[9]), .B8(s4_t_24_reg[8]), .B7(s4_t_24_reg[7]), .B6(s4_t_24_reg[6]), .B5(s4_t_24_reg[5]), .B4(s4_t_24_reg[4]), .B3(s4_t_24_reg[3]), .B2(s4_t_24_reg[2]), .B1(s4_t_24_reg[1]), .B0(s4_t_24_reg[0]),
+    .B17(s4_t_25_reg[17]), .B16(s4_t_25_reg[16]), .B15(s4_t_25_reg[15]), .B14(s4_t_25_reg[14]), .B13(s4_t_25_reg[13]), .B12(s4_t_25_reg[12]), .B11(s4_t_25_reg[11]), .B10(s4_t_25_reg[10]), .B9(s4_t_25_reg[9]), .B8(s4_t_25_reg[8]), .B7(s4_t_25_reg[7]), .B6(s4_t_25_reg[6]), .B5(s4_t_25_reg[5]), .B4(s4_t_25_reg[4]), .B3(s4_t_25_reg[3]), .B2(s4_t_25_reg[2]), .B1(s4_t_25_reg[1]), .B0(s4_t_25_reg[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),

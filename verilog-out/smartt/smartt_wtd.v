@@ -26,16 +26,18 @@ module smartt_wtd
 wire [12:0] _avg_out_0 = {1'd0, avg};
 wire [11:0] _avg_out_1 = avg >> 4;
 wire [12:0] _avg_out_2 = {1'd0, _avg_out_1};
-wire [12:0] _avg_out_3 = _avg_out_0 - _avg_out_2;
-wire [12:0] _avg_out_4 = ecn ? 13'd256 : 13'd0;
-wire [12:0] sum = _avg_out_3 + _avg_out_4;
-wire _avg_out_5 = sum[12];
-wire [11:0] _avg_out_6 = sum[11:0];
-wire [11:0] next = _avg_out_5 ? 12'd4095 : _avg_out_6;
-wire _can_decrease_0 = 12'd1024 <= next;
+wire [12:0] decayed = _avg_out_0 - _avg_out_2;
+wire [12:0] _avg_out_3 = ecn ? 13'd256 : 13'd0;
+wire [12:0] sum = decayed + _avg_out_3;
+wire _avg_out_4 = sum[12];
+wire [11:0] _avg_out_5 = sum[11:0];
+wire [11:0] next = _avg_out_4 ? 12'd4095 : _avg_out_5;
+wire _can_decrease_0 = 13'd768 <= decayed;
+wire _can_decrease_1 = 13'd1024 <= decayed;
+wire can = ecn ? _can_decrease_0 : _can_decrease_1;
 
 assign avg_out = next;
-assign can_decrease = _can_decrease_0;
+assign can_decrease = can;
 
 endmodule
 
