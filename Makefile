@@ -39,7 +39,7 @@ test-go:
 # deliberately broken variant per invariant, which must fail: docs/formal.md.
 # Verdicts in build/formal/report.txt, counterexample traces beside them.
 formal: setup
-	NICGEN_FORMAL=1 $(GO) test -count=1 -timeout 10m ./cmd/nicgen/internal/formal/
+	NICGEN_FORMAL=1 $(GO) test -count=1 -timeout 25m ./cmd/nicgen/internal/formal/
 	@cat build/formal/report.txt
 
 # Everything: formatting and vet, Go unit tests, equivalence against the
