@@ -85,28 +85,22 @@ func mul(cut cutFn, name string, a, b hdlgen.Expr) hdlgen.Expr {
 	}
 	w := a.Width() + b.Width()
 	as, bs := pieces(a), pieces(b)
-	var terms []hdlgen.Expr
+	var sum hdlgen.Expr
 	for i, x := range as {
 		for j, y := range bs {
 			pp := cut(fmt.Sprintf("%s_pp%d%d", name, i, j), x.MulX(y).Named(fmt.Sprintf("%s_pp%d%d", name, i, j)))
 			if sh := dspW * (i + j); sh > 0 {
 				pp = hdlgen.Cat(pp, cst(sh, 0))
 			}
-			terms = append(terms, pp.ZExt(w))
+			pp = pp.ZExt(w)
+			if i == 0 && j == 0 {
+				sum = pp
+			} else {
+				sum = sum.Add(pp)
+			}
 		}
 	}
-	// the partial products summed pairwise (a tree of adders, not a chain)
-	for len(terms) > 1 {
-		var next []hdlgen.Expr
-		for k := 0; k+1 < len(terms); k += 2 {
-			next = append(next, terms[k].Add(terms[k+1]))
-		}
-		if len(terms)%2 == 1 {
-			next = append(next, terms[len(terms)-1])
-		}
-		terms = next
-	}
-	return cut(name, terms[0].Named(name))
+	return cut(name, sum.Named(name))
 }
 
 // pieces splits x into dspW-bit pieces, least significant first.
