@@ -607,10 +607,16 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 		p.Set(hazardReg, hazardNext)
 		// occ_update >= credits, decided by comparing occ itself with
 		// credits - 1, credits and credits + 1 beside the up/down select,
-		// not after the counter's add and subtract
+		// not after the counter's add and subtract; equal to it in every
+		// state, the counter's wrap-around included (occ at its top going
+		// up reads 0, occ at 0 going down reads its top), so that the
+		// induction of credit_exact needs no bound on occ
 		geC := func(c int) hdlgen.Expr { return occ.Ge(hdlgen.Const(occW, uint64(c))) }
+		top := hdlgen.Const(occW, uint64(1)<<uint(occW)-1)
 		up, down := issue.And(pop.Not()), pop.And(issue.Not())
-		p.Set(fullReg, hdlgen.Mux(up, geC(credits-1), hdlgen.Mux(down, geC(credits+1), geC(credits))).Named("full_ahead"))
+		upFull := geC(credits - 1).And(occ.Ne(top))
+		downFull := geC(credits + 1).Or(occ.IsZero())
+		p.Set(fullReg, hdlgen.Mux(up, upFull, hdlgen.Mux(down, downFull, geC(credits))).Named("full_ahead"))
 	})
 	if s.Formal.Invariants {
 		// the registered hazard and credit are the rule itself
