@@ -102,7 +102,6 @@ type Module struct {
 	errs     []Error
 	usesClk  bool
 	curGroup string
-	dsp      map[*Reg]bool // dspRegs, once the module is complete
 }
 
 type assign struct {

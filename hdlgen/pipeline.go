@@ -231,7 +231,7 @@ func (p *Pipeline) delay(n *node, s int, name string) *node {
 
 // dspCandidate reports whether n is an unsigned product: a pipeline
 // register taking it directly may be a multiplier's output register
-// (Module.dspRegs decides, from the operands' significant bits).
+// (dspRegs decides, at emission, from the operands' significant bits).
 func dspCandidate(n *node) bool {
 	return n.op == opMul && !n.signed && len(n.args) == 2 && !n.args[0].signed && !n.args[1].signed
 }
