@@ -672,13 +672,33 @@ func emitDSP(w *writer, m *Module) {
 			return strings.Join(ps, ", ")
 		}
 		zero := func(int) string { return "1'b0" }
+		// an operand read straight from pipeline registers (bits of
+		// free-running registers without reset, and constants) is taken
+		// from those registers' next values into the multiplier's input
+		// register, a copy of them: the stage's input routing then ends
+		// inside the multiplier (the fabric copy stays for other readers)
+		aIn, aReg := dspInput(a, dsp)
+		bIn, bReg := dspInput(b, dsp)
+		clk := func(reg bool) string {
+			if reg {
+				return "CLK0"
+			}
+			return "NONE"
+		}
 		w.line(0, "MULT18X18D #(", Loc{})
-		w.line(1, ".REG_INPUTA_CLK(\"NONE\"), .REG_INPUTB_CLK(\"NONE\"), .REG_PIPELINE_CLK(\"NONE\"),", Loc{})
+		w.line(1, fmt.Sprintf(".REG_INPUTA_CLK(\"%s\"), .REG_INPUTA_CE(\"CE0\"), .REG_INPUTA_RST(\"RST0\"),", clk(aReg)), Loc{})
+		w.line(1, fmt.Sprintf(".REG_INPUTB_CLK(\"%s\"), .REG_INPUTB_CE(\"CE0\"), .REG_INPUTB_RST(\"RST0\"), .REG_PIPELINE_CLK(\"NONE\"),", clk(bReg)), Loc{})
 		w.line(1, ".REG_OUTPUT_CLK(\"CLK0\"), .REG_OUTPUT_CE(\"CE0\"), .REG_OUTPUT_RST(\"RST0\"),", Loc{})
 		w.line(1, ".GSR(\"DISABLED\"), .RESETMODE(\"SYNC\")", Loc{})
 		w.line(0, fmt.Sprintf(") %s_mult (  // %s = %s * %s", strings.TrimSuffix(r.Signal.name, "_reg"), r.Signal.name, ref(a), ref(b)), r.Signal.loc)
-		w.line(1, bus("A", func(i int) string { return pin(a, i) })+",", Loc{})
-		w.line(1, bus("B", func(i int) string { return pin(b, i) })+",", Loc{})
+		port := func(n *node, in []string, reg bool) func(i int) string {
+			if reg {
+				return func(i int) string { return in[i] }
+			}
+			return func(i int) string { return pin(n, i) }
+		}
+		w.line(1, bus("A", port(a, aIn, aReg))+",", Loc{})
+		w.line(1, bus("B", port(b, bIn, bReg))+",", Loc{})
 		w.line(1, bus("C", zero)+",", Loc{})
 		w.line(1, ".SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),", Loc{})
 		// the cascade (SRIA, SRIB) and the other clock, enable and reset pins
@@ -704,6 +724,67 @@ func emitDSP(w *writer, m *Module) {
 	}
 	w.line(0, "`endif", Loc{})
 	w.raw("\n")
+}
+
+// dspInput traces the 18 bits of a multiplier operand n to constants and
+// to bits of registers that load their next value at every edge (no
+// reset, not themselves a multiplier's output register). When every bit
+// is such, it returns the Verilog for each bit read one edge earlier (the
+// register's next value, a constant as is) and true: a multiplier input
+// register fed with them holds what n holds. An operand of constants only
+// is left unregistered (false), as is any other.
+func dspInput(n *node, dsp map[*Reg]bool) ([]string, bool) {
+	out := make([]string, 18)
+	anyReg := false
+	for i := range out {
+		x, bit := n, i
+		for {
+			if bit >= x.width {
+				out[i] = "1'b0"
+				break
+			}
+			if x.op == opCast {
+				x = x.args[0]
+				continue
+			}
+			if x.op == opSlice {
+				x, bit = x.args[0], bit+x.lo
+				continue
+			}
+			if x.op == opConcat { // most significant first
+				found := false
+				for j := len(x.args) - 1; j >= 0; j-- {
+					if bit < x.args[j].width {
+						x, found = x.args[j], true
+						break
+					}
+					bit -= x.args[j].width
+				}
+				if !found {
+					return nil, false
+				}
+				continue
+			}
+			break
+		}
+		if out[i] != "" {
+			continue
+		}
+		switch {
+		case x.op == opConst:
+			out[i] = fmt.Sprintf("1'b%d", (x.value>>uint(bit))&1)
+		case x.op == opSig && x.sig.reg != nil && x.sig == x.sig.reg.Signal && !x.sig.reg.hasReset && !dsp[x.sig.reg] && x.sig.reg.Next != nil:
+			nx := x.sig.reg.Next
+			out[i] = nx.name
+			if nx.width > 1 {
+				out[i] = fmt.Sprintf("%s[%d]", nx.name, bit)
+			}
+			anyReg = true
+		default:
+			return nil, false
+		}
+	}
+	return out, anyReg
 }
 
 func emitMemories(w *writer, m *Module) {

@@ -1,6 +1,7 @@
 package hdlgen
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -103,6 +104,8 @@ func TestPipelineProcessMixesStages(t *testing.T) {
 // generated instances use are modelled.
 const mult18x18dModel = `
 module MULT18X18D #(parameter REG_INPUTA_CLK = "NONE", parameter REG_INPUTB_CLK = "NONE",
+  parameter REG_INPUTA_CE = "CE0", parameter REG_INPUTA_RST = "RST0",
+  parameter REG_INPUTB_CE = "CE0", parameter REG_INPUTB_RST = "RST0",
   parameter REG_PIPELINE_CLK = "NONE", parameter REG_OUTPUT_CLK = "NONE", parameter REG_OUTPUT_CE = "CE0",
   parameter REG_OUTPUT_RST = "RST0", parameter GSR = "ENABLED", parameter RESETMODE = "SYNC") (
   input A17, A16, A15, A14, A13, A12, A11, A10, A9, A8, A7, A6, A5, A4, A3, A2, A1, A0,
@@ -111,8 +114,12 @@ module MULT18X18D #(parameter REG_INPUTA_CLK = "NONE", parameter REG_INPUTB_CLK 
   input SIGNEDA, SIGNEDB, SOURCEA, SOURCEB, CLK0, CE0, RST0,
   output P35, P34, P33, P32, P31, P30, P29, P28, P27, P26, P25, P24, P23, P22, P21, P20, P19, P18,
   output P17, P16, P15, P14, P13, P12, P11, P10, P9, P8, P7, P6, P5, P4, P3, P2, P1, P0);
-  wire [17:0] a = {A17, A16, A15, A14, A13, A12, A11, A10, A9, A8, A7, A6, A5, A4, A3, A2, A1, A0};
-  wire [17:0] b = {B17, B16, B15, B14, B13, B12, B11, B10, B9, B8, B7, B6, B5, B4, B3, B2, B1, B0};
+  wire [17:0] a_in = {A17, A16, A15, A14, A13, A12, A11, A10, A9, A8, A7, A6, A5, A4, A3, A2, A1, A0};
+  wire [17:0] b_in = {B17, B16, B15, B14, B13, B12, B11, B10, B9, B8, B7, B6, B5, B4, B3, B2, B1, B0};
+  reg [17:0] a_reg, b_reg;
+  always @(posedge CLK0) if (CE0) begin a_reg <= RST0 ? 18'd0 : a_in; b_reg <= RST0 ? 18'd0 : b_in; end
+  wire [17:0] a = REG_INPUTA_CLK == "CLK0" ? a_reg : a_in;
+  wire [17:0] b = REG_INPUTB_CLK == "CLK0" ? b_reg : b_in;
   reg [35:0] p;
   always @(posedge CLK0) if (CE0) p <= RST0 ? 36'd0 : a * b;
   assign {P35, P34, P33, P32, P31, P30, P29, P28, P27, P26, P25, P24, P23, P22, P21, P20, P19, P18,
@@ -135,6 +142,7 @@ func TestPipelineProductOnECP5Multiplier(t *testing.T) {
 	z := m.Output("z", 27, "b * 1000")
 	u := m.Output("u", 31, "c * b (no multiplier: c is 19 bits)")
 	v := m.Output("v", 16, "a * 4 (a shift)")
+	x := m.Output("x", 28, "(a ^ b) * b: an operand computed in the stage")
 	ra := m.Reg("in_a", 16, "a", NoReset())
 	rb := m.Reg("in_b", 12, "b", NoReset())
 	rc := m.Reg("in_c", 19, "c", NoReset())
@@ -147,43 +155,69 @@ func TestPipelineProductOnECP5Multiplier(t *testing.T) {
 	p.Source(ra, 1)
 	p.Source(rb, 1)
 	p.Source(rc, 1)
-	var ey, ez, eu, ev Expr
+	var ey, ez, eu, ev, ex Expr
 	p.Within(func() {
 		ey = p.Cut("ab", ra.MulX(rb).Named("ab"))
 		ez = p.Cut("bk", rb.MulX(Const(15, 1000)).Named("bk"))
 		eu = p.Cut("cb", rc.MulX(rb).Named("cb"))
 		ev = p.Cut("a4", ra.Mul(Const(16, 4)).Named("a4"))
+		ex = p.Cut("axb", ra.Xor(rb.ZExt(16)).MulX(rb).Named("axb"))
 	})
 	m.Assign(y, ey)
 	m.Assign(z, ez.Xor(Mux(vr, Const(27, 0), Const(27, 0))))
 	m.Assign(u, eu)
 	m.Assign(v, ev)
+	m.Assign(x, ex)
 	d, err := Elaborate(m)
 	if err != nil {
 		t.Fatal(err)
 	}
 	src := string(Emit(d, EmitOptions{})["dsp_t.v"])
-	if n := strings.Count(src, "MULT18X18D #("); n != 2 {
-		t.Fatalf("%d MULT18X18D instances, want 2 (a*b, b*1000):\n%s", n, src)
+	if n := strings.Count(src, "MULT18X18D #("); n != 3 {
+		t.Fatalf("%d MULT18X18D instances, want 3 (a*b, b*1000, (a^b)*b):\n%s", n, src)
 	}
-	for _, want := range []string{") s2_ab_mult (", ") s2_bk_mult (", "wire [27:0] s2_ab_reg;"} {
+	for _, want := range []string{") s2_ab_mult (", ") s2_bk_mult (", ") s2_axb_mult (", "wire [27:0] s2_ab_reg;"} {
 		if !strings.Contains(src, want) {
 			t.Errorf("no %q in:\n%s", want, src)
 		}
+	}
+	// input registers: an operand read from pipeline registers is taken
+	// into the multiplier from their next values; a constant or an
+	// operand computed in the stage is not
+	params := func(inst string) string {
+		end := strings.Index(src, ") "+inst+" (")
+		start := strings.LastIndex(src[:max(end, 0)], "MULT18X18D #(")
+		if end < 0 || start < 0 {
+			t.Fatalf("no instance %s", inst)
+		}
+		return src[start:end]
+	}
+	for inst, want := range map[string][2]string{
+		"s2_ab_mult": {"CLK0", "CLK0"}, "s2_bk_mult": {"CLK0", "NONE"}, "s2_axb_mult": {"NONE", "CLK0"},
+	} {
+		ps := params(inst)
+		for i, port := range []string{"A", "B"} {
+			if w := fmt.Sprintf(".REG_INPUT%s_CLK(\"%s\")", port, want[i]); !strings.Contains(ps, w) {
+				t.Errorf("%s: no %s in %s", inst, w, ps)
+			}
+		}
+	}
+	if !strings.Contains(src, ".A0(in_b_next[0])") {
+		t.Errorf("b*1000 does not read in_b_next into its input register:\n%s", src)
 	}
 	dir := writeDesign(t, map[string][]byte{"dsp_t.v": []byte(src), "model.v": []byte(mult18x18dModel), "tb.v": []byte(`
 module tb;
   reg clk = 0, rst = 1;
   reg [15:0] a; reg [11:0] b; reg [18:0] c;
-  wire [27:0] y; wire [26:0] z; wire [30:0] u; wire [15:0] v;
-  dsp_t dut (.clk(clk), .rst(rst), .a(a), .b(b), .c(c), .y(y), .z(z), .u(u), .v(v));
+  wire [27:0] y; wire [26:0] z; wire [30:0] u; wire [15:0] v; wire [27:0] x;
+  dsp_t dut (.clk(clk), .rst(rst), .a(a), .b(b), .c(c), .y(y), .z(z), .u(u), .v(v), .x(x));
   integer i;
   initial begin
     for (i = 0; i < 400; i = i + 1) begin
       a = $random; b = $random; c = $random;
       if (i == 3) rst = 0;
       #1 clk = 1; #1 clk = 0;
-      if (i > 3) $display("%0d %h %h %h %h", i, y, z, u, v);
+      if (i > 3) $display("%0d %h %h %h %h %h", i, y, z, u, v, x);
     end
     $finish;
   end
@@ -210,7 +244,7 @@ endmodule
 	// the outputs move: a branch stuck at 0 would agree with nothing
 	seen := map[string]bool{}
 	for _, l := range strings.Split(portable, "\n") {
-		if f := strings.Fields(l); len(f) == 5 {
+		if f := strings.Fields(l); len(f) == 6 {
 			seen[f[1]+f[2]] = true
 		}
 	}

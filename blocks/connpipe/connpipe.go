@@ -91,8 +91,9 @@ func WithShellMutants(depth int, first string, own map[string][]hdlgen.Mutation)
 // ShellMutants are the broken variants of the shell's own assertions,
 // applied to the built design (hdlgen.Mutate; docs/formal.md): without a
 // hazard unit, with the issued head forgotten by the hazard unit, and with
-// one credit too many, and an error result carrying its first result
-// field (first) unmasked.
+// one credit too many, with m_result_valid dropped while a single result
+// waits, and an error result carrying its first result field (first)
+// unmasked.
 func ShellMutants(depth int, first string) map[string][]hdlgen.Mutation {
 	isFalse := func(hdlgen.Expr, func(string) hdlgen.Expr) hdlgen.Expr { return hdlgen.False() }
 	ms := map[string][]hdlgen.Mutation{
@@ -107,6 +108,8 @@ func ShellMutants(depth int, first string) map[string][]hdlgen.Mutation {
 			occ := get("occ_update")
 			return occ.Ge(hdlgen.Const(occ.Width(), uint64(Credits(depth)+1)))
 		}}},
+		// a single result held and not taken drops m_result_valid
+		"out_valid_exact": {{Node: "out_stays", With: isFalse}},
 	}
 	if depth >= 2 {
 		for _, w := range []string{"skid", "in", "head"} {
@@ -452,7 +455,11 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 		}
 		return hdlgen.Index(rdPtr1, opts...)
 	}
-	mValid := outCnt.Any().Named("out_nonempty")
+	// m_result_valid is a register of its own (out_count != 0), so that
+	// the pop decision is one gate after a register and not a reduction
+	// of the counter
+	outValidReg := m.Reg("out_valid", 1, "the result buffer holds a result (out_count != 0)", hdlgen.ResetTo(0))
+	mValid := outValidReg.Expr
 	m.Assign(outValid, mValid)
 	m.Assign(outConn, hd.conn)
 	m.Assign(outKind, hd.kind)
@@ -562,17 +569,22 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 			p.Set(wrPtr, inc(wrPtr))
 		})
 		// the head after the edge: the result written now if it lands at
-		// the new head, else the next entry when the head is taken
-		headPtr := hdlgen.Mux(pop, rdPtr1, rdPtr).Named("out_head_ptr")
-		p.If(push.And(wrPtr.Eq(headPtr)).Named("out_head_write"), func() {
+		// the new head, else the next entry when the head is taken. Both
+		// landings are decided from registers beside pop (the new head is
+		// entry out_rd_ptr_plus1 when the head is taken, out_rd_ptr when
+		// not), so that pop is the last select before the head registers
+		writeHead := func() {
 			p.Set(hd.conn, conn[W-1])
 			p.Set(hd.kind, resKind)
 			for _, f := range s.ResultFields {
 				p.Set(hd.fields[f.Name], resVals[f.Name])
 			}
 			p.Set(hd.err, wErr)
-		}).Else(func() {
-			p.If(pop, func() {
+		}
+		landsNext := push.And(wrPtr.Eq(rdPtr1)).Named("out_lands_next")
+		landsHead := push.And(wrPtr.Eq(rdPtr)).Named("out_lands_head")
+		p.If(pop, func() {
+			p.If(landsNext, writeHead).Else(func() {
 				p.Set(hd.conn, pick(func(e entry) *hdlgen.Reg { return e.conn }))
 				p.Set(hd.kind, pick(func(e entry) *hdlgen.Reg { return e.kind }))
 				for _, f := range s.ResultFields {
@@ -581,12 +593,18 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 				}
 				p.Set(hd.err, pick(func(e entry) *hdlgen.Reg { return e.err }))
 			})
+		}).Else(func() {
+			p.If(landsHead, writeHead)
 		})
 		p.If(pop, func() {
 			p.Set(rdPtr, rdPtr1)
 			p.Set(rdPtr1, inc(rdPtr1))
 		})
 		p.Set(outCnt, upDown(outCnt.Expr, push, pop))
+		// out_count after the edge is nonzero: a result arrives, or more
+		// than one is held, or one is held and stays
+		many := outCnt.Ge(hdlgen.Const(occW, 2))
+		p.Set(outValidReg, push.Or(many).Or(mValid.And(pop.Not()).Named("out_stays")))
 	})
 	// the hazard of the next head against the next stages 1..L-1: stages
 	// 2..L-1 will hold what stages 1..L-2 hold, stage 1 the issued head
@@ -628,6 +646,7 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 			m.Assert("hazard_exact", head.valid.Implies(hazardReg.Eq(hz)))
 		}
 		m.Assert("credit_exact", fullReg.Eq(occ.Ge(hdlgen.Const(occW, uint64(credits)))))
+		m.Assert("out_valid_exact", outValidReg.Eq(outCnt.Any()))
 	}
 
 	// s_event_ready for the next cycle: at most one event buffered

@@ -75,29 +75,51 @@ const dspW = 18
 // mul is the full product a*b (a.Width()+b.Width() bits, unsigned) ending
 // its stage. Operands no wider than one multiplier make one multiplier and
 // the register after it. Wider operands are cut into dspW-bit pieces: every
-// partial product is one multiplier ending a stage of its own, and their
-// shifted sum ends the next one, so that no stage holds a multiplier and
-// the carry chain that joins the pieces (docs/blocks/smartt.md, "Clock").
-// The product is exact either way.
+// partial product is one multiplier ending a stage of its own. When one
+// operand is a single piece, the shifted sum of the partial products ends
+// the next stage. When both are wider, each row (the pieces of b times one
+// piece of a) is summed in a stage of its own, and the rows' shifted sum
+// ends the stage after: one carry chain per stage after the multipliers,
+// whose outputs may be placed far from the adders (docs/blocks/smartt.md,
+// "Clock"). The product is exact either way.
 func mul(cut cutFn, name string, a, b hdlgen.Expr) hdlgen.Expr {
 	if (a.Width() <= dspW && b.Width() <= dspW) || a.Signed() || b.Signed() {
 		return cut(name, a.MulX(b).Named(name))
 	}
 	w := a.Width() + b.Width()
 	as, bs := pieces(a), pieces(b)
-	var sum hdlgen.Expr
+	shifted := func(x hdlgen.Expr, sh int) hdlgen.Expr {
+		if sh > 0 {
+			x = hdlgen.Cat(x, cst(sh, 0))
+		}
+		return x.ZExt(w)
+	}
+	rows := make([]hdlgen.Expr, len(as))
 	for i, x := range as {
 		for j, y := range bs {
 			pp := cut(fmt.Sprintf("%s_pp%d%d", name, i, j), x.MulX(y).Named(fmt.Sprintf("%s_pp%d%d", name, i, j)))
-			if sh := dspW * (i + j); sh > 0 {
-				pp = hdlgen.Cat(pp, cst(sh, 0))
-			}
-			pp = pp.ZExt(w)
-			if i == 0 && j == 0 {
-				sum = pp
+			pp = shifted(pp, dspW*(i+j))
+			if j == 0 {
+				rows[i] = pp
 			} else {
-				sum = sum.Add(pp)
+				rows[i] = rows[i].Add(pp)
 			}
+		}
+	}
+	if len(as) == 1 || len(bs) == 1 {
+		sum := rows[0]
+		for _, r := range rows[1:] {
+			sum = sum.Add(r)
+		}
+		return cut(name, sum.Named(name))
+	}
+	var sum hdlgen.Expr
+	for i, r := range rows {
+		r = cut(fmt.Sprintf("%s_row%d", name, i), r.Named(fmt.Sprintf("%s_row%d", name, i)))
+		if i == 0 {
+			sum = r
+		} else {
+			sum = sum.Add(r)
 		}
 	}
 	return cut(name, sum.Named(name))

@@ -246,7 +246,9 @@ func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st con
 			dec := satTo(prod.Keep(prod.Width()-1, FdShift), cw)
 			return subFloor(x, dec).Named(name)
 		}
-		downDelta := rtt.Sub(trttR).Named("rtt_minus_trtt") // valid when rtt > trtt
+		// valid when rtt > trtt; from a register of its own, so that the
+		// multiplier takes it into its input register
+		downDelta := st.Cut("rtt_minus_trtt", rtt.Sub(trttR).Named("rtt_minus_trtt"))
 		mdDs := mul(st.Cut, "md_ds", downDelta, size)
 		mdNum := mul(st.Cut, "md_num", mdDs, cst(bitsFor(d.KMd), d.KMd))
 

@@ -6,8 +6,8 @@
  * link 800 Gb/s, MTU 4096 B, base RTT 8600 ns: BDP 860000 B, target RTT 12900 ns, gamma 5.7333, max window 1290000 B
  * KFi 375740, KMi 3005918, KMd 16, KFd 1022802 (>> 40), qa_scaling 65536/65536, FastIncrease rtt <= 9600 ns
  * NumConn 4096, F 3, K 10, ClampOnEarlyReturn true, TimeoutsReplaceTrims false, AdjustPeriod true, DelayQA false, TrimsCountAsAcked false
- * pipeline: 20 datapath stages (stages 4..23), latency 25 cycles, same connection every 20 cycles
- * pipeline: the datapath's cuts end in stage 23 of 23
+ * pipeline: 21 datapath stages (stages 4..24), latency 26 cycles, same connection every 21 cycles
+ * pipeline: the datapath's cuts end in stage 24 of 24
  */
 
 `resetall
@@ -188,9 +188,13 @@ reg  s23_valid_reg;  // stage 23 holds an event
 reg  s23_valid_next;
 reg  [15:0] s23_conn_reg;  // stage 23 connection id
 reg  [15:0] s23_conn_next;
+reg  s24_valid_reg;  // stage 24 holds an event
+reg  s24_valid_next;
+reg  [15:0] s24_conn_reg;  // stage 24 connection id
+reg  [15:0] s24_conn_next;
 reg  hazard_reg;  // the head's connection is in stages 1..depth-1
 reg  hazard_next;
-reg  credits_out_reg;  // 25 events are issued and not yet taken: no credit left
+reg  credits_out_reg;  // 26 events are issued and not yet taken: no credit left
 reg  credits_out_next;
 reg  [2:0] s1_kind_reg;  // stage 1 event kind
 reg  [2:0] s1_kind_next;
@@ -264,6 +268,8 @@ reg  s22_error_reg;  // stage 22 copy of error
 wire s22_error_next;
 reg  s23_error_reg;  // stage 23 copy of error
 wire s23_error_next;
+reg  s24_error_reg;  // stage 24 copy of error
+wire s24_error_next;
 reg  [15:0] s2_t_reg;  // stage 2 copy of t
 wire [15:0] s2_t_next;
 reg  [15:0] s3_t_reg;  // stage 3 copy of t
@@ -684,8 +690,12 @@ wire [19:0] s13_mi_num_pp11_reg;  // stage 13 copy of mi_num_pp11 (MULT18X18D ou
 reg  [19:0] s13_mi_num_pp11_reg;  // stage 13 copy of mi_num_pp11
 `endif
 wire [19:0] s13_mi_num_pp11_next;
-reg  [55:0] s14_mi_num_reg;  // stage 14 copy of mi_num
-wire [55:0] s14_mi_num_next;
+reg  [55:0] s14_mi_num_row0_reg;  // stage 14 copy of mi_num_row0
+wire [55:0] s14_mi_num_row0_next;
+reg  [55:0] s14_mi_num_row1_reg;  // stage 14 copy of mi_num_row1
+wire [55:0] s14_mi_num_row1_next;
+reg  [55:0] s15_mi_num_reg;  // stage 15 copy of mi_num
+wire [55:0] s15_mi_num_next;
 reg  [28:0] s6_t_10_reg;  // stage 6 copy of t
 wire [28:0] s6_t_10_next;
 reg  [28:0] s7_t_10_reg;  // stage 7 copy of t
@@ -704,12 +714,14 @@ reg  [28:0] s13_t_reg;  // stage 13 copy of t
 wire [28:0] s13_t_next;
 reg  [28:0] s14_t_reg;  // stage 14 copy of t
 wire [28:0] s14_t_next;
+reg  [28:0] s15_t_reg;  // stage 15 copy of t
+wire [28:0] s15_t_next;
 `ifdef NICGEN_ECP5
-wire [28:0] s15_mi_raw_prod_pp00_reg;  // stage 15 copy of mi_raw_prod_pp00 (MULT18X18D output register)
+wire [28:0] s16_mi_raw_prod_pp00_reg;  // stage 16 copy of mi_raw_prod_pp00 (MULT18X18D output register)
 `else
-reg  [28:0] s15_mi_raw_prod_pp00_reg;  // stage 15 copy of mi_raw_prod_pp00
+reg  [28:0] s16_mi_raw_prod_pp00_reg;  // stage 16 copy of mi_raw_prod_pp00
 `endif
-wire [28:0] s15_mi_raw_prod_pp00_next;
+wire [28:0] s16_mi_raw_prod_pp00_next;
 reg  [28:0] s6_t_11_reg;  // stage 6 copy of t
 wire [28:0] s6_t_11_next;
 reg  [28:0] s7_t_11_reg;  // stage 7 copy of t
@@ -728,12 +740,14 @@ reg  [28:0] s13_t_2_reg;  // stage 13 copy of t
 wire [28:0] s13_t_2_next;
 reg  [28:0] s14_t_2_reg;  // stage 14 copy of t
 wire [28:0] s14_t_2_next;
+reg  [28:0] s15_t_2_reg;  // stage 15 copy of t
+wire [28:0] s15_t_2_next;
 `ifdef NICGEN_ECP5
-wire [28:0] s15_mi_raw_prod_pp10_reg;  // stage 15 copy of mi_raw_prod_pp10 (MULT18X18D output register)
+wire [28:0] s16_mi_raw_prod_pp10_reg;  // stage 16 copy of mi_raw_prod_pp10 (MULT18X18D output register)
 `else
-reg  [28:0] s15_mi_raw_prod_pp10_reg;  // stage 15 copy of mi_raw_prod_pp10
+reg  [28:0] s16_mi_raw_prod_pp10_reg;  // stage 16 copy of mi_raw_prod_pp10
 `endif
-wire [28:0] s15_mi_raw_prod_pp10_next;
+wire [28:0] s16_mi_raw_prod_pp10_next;
 reg  [28:0] s6_t_12_reg;  // stage 6 copy of t
 wire [28:0] s6_t_12_next;
 reg  [28:0] s7_t_12_reg;  // stage 7 copy of t
@@ -752,12 +766,14 @@ reg  [28:0] s13_t_3_reg;  // stage 13 copy of t
 wire [28:0] s13_t_3_next;
 reg  [28:0] s14_t_3_reg;  // stage 14 copy of t
 wire [28:0] s14_t_3_next;
+reg  [28:0] s15_t_3_reg;  // stage 15 copy of t
+wire [28:0] s15_t_3_next;
 `ifdef NICGEN_ECP5
-wire [28:0] s15_mi_raw_prod_pp20_reg;  // stage 15 copy of mi_raw_prod_pp20 (MULT18X18D output register)
+wire [28:0] s16_mi_raw_prod_pp20_reg;  // stage 16 copy of mi_raw_prod_pp20 (MULT18X18D output register)
 `else
-reg  [28:0] s15_mi_raw_prod_pp20_reg;  // stage 15 copy of mi_raw_prod_pp20
+reg  [28:0] s16_mi_raw_prod_pp20_reg;  // stage 16 copy of mi_raw_prod_pp20
 `endif
-wire [28:0] s15_mi_raw_prod_pp20_next;
+wire [28:0] s16_mi_raw_prod_pp20_next;
 reg  [12:0] s6_t_13_reg;  // stage 6 copy of t
 wire [12:0] s6_t_13_next;
 reg  [12:0] s7_t_13_reg;  // stage 7 copy of t
@@ -776,14 +792,16 @@ reg  [12:0] s13_t_4_reg;  // stage 13 copy of t
 wire [12:0] s13_t_4_next;
 reg  [12:0] s14_t_4_reg;  // stage 14 copy of t
 wire [12:0] s14_t_4_next;
+reg  [12:0] s15_t_4_reg;  // stage 15 copy of t
+wire [12:0] s15_t_4_next;
 `ifdef NICGEN_ECP5
-wire [12:0] s15_mi_raw_prod_pp30_reg;  // stage 15 copy of mi_raw_prod_pp30 (MULT18X18D output register)
+wire [12:0] s16_mi_raw_prod_pp30_reg;  // stage 16 copy of mi_raw_prod_pp30 (MULT18X18D output register)
 `else
-reg  [12:0] s15_mi_raw_prod_pp30_reg;  // stage 15 copy of mi_raw_prod_pp30
+reg  [12:0] s16_mi_raw_prod_pp30_reg;  // stage 16 copy of mi_raw_prod_pp30
 `endif
-wire [12:0] s15_mi_raw_prod_pp30_next;
-reg  [66:0] s16_mi_raw_prod_reg;  // stage 16 copy of mi_raw_prod
-wire [66:0] s16_mi_raw_prod_next;
+wire [12:0] s16_mi_raw_prod_pp30_next;
+reg  [66:0] s17_mi_raw_prod_reg;  // stage 17 copy of mi_raw_prod
+wire [66:0] s17_mi_raw_prod_next;
 reg  [1:0] s3_t_12_reg;  // stage 3 copy of t
 wire [1:0] s3_t_12_next;
 reg  [1:0] s4_t_14_reg;  // stage 4 copy of t
@@ -808,12 +826,14 @@ reg  [1:0] s13_t_5_reg;  // stage 13 copy of t
 wire [1:0] s13_t_5_next;
 reg  [1:0] s14_t_5_reg;  // stage 14 copy of t
 wire [1:0] s14_t_5_next;
-reg  [1:0] s15_t_reg;  // stage 15 copy of t
-wire [1:0] s15_t_next;
+reg  [1:0] s15_t_5_reg;  // stage 15 copy of t
+wire [1:0] s15_t_5_next;
 reg  [1:0] s16_t_reg;  // stage 16 copy of t
 wire [1:0] s16_t_next;
-reg  [62:0] s17_mi_raw_coarse_reg;  // stage 17 copy of mi_raw_coarse
-wire [62:0] s17_mi_raw_coarse_next;
+reg  [1:0] s17_t_reg;  // stage 17 copy of t
+wire [1:0] s17_t_next;
+reg  [62:0] s18_mi_raw_coarse_reg;  // stage 18 copy of mi_raw_coarse
+wire [62:0] s18_mi_raw_coarse_next;
 reg  [2:0] s3_t_13_reg;  // stage 3 copy of t
 wire [2:0] s3_t_13_next;
 reg  [2:0] s4_t_15_reg;  // stage 4 copy of t
@@ -838,14 +858,16 @@ reg  [2:0] s13_t_6_reg;  // stage 13 copy of t
 wire [2:0] s13_t_6_next;
 reg  [2:0] s14_t_6_reg;  // stage 14 copy of t
 wire [2:0] s14_t_6_next;
-reg  [2:0] s15_t_2_reg;  // stage 15 copy of t
-wire [2:0] s15_t_2_next;
+reg  [2:0] s15_t_6_reg;  // stage 15 copy of t
+wire [2:0] s15_t_6_next;
 reg  [2:0] s16_t_2_reg;  // stage 16 copy of t
 wire [2:0] s16_t_2_next;
-reg  [2:0] s17_t_reg;  // stage 17 copy of t
-wire [2:0] s17_t_next;
-reg  [55:0] s18_mi_raw_reg;  // stage 18 copy of mi_raw
-wire [55:0] s18_mi_raw_next;
+reg  [2:0] s17_t_2_reg;  // stage 17 copy of t
+wire [2:0] s17_t_2_next;
+reg  [2:0] s18_t_reg;  // stage 18 copy of t
+wire [2:0] s18_t_next;
+reg  [55:0] s19_mi_raw_reg;  // stage 19 copy of mi_raw
+wire [55:0] s19_mi_raw_next;
 reg  [23:0] s2_size_c_reg;  // stage 2 copy of size_c
 wire [23:0] s2_size_c_next;
 reg  [23:0] s3_size_c_reg;  // stage 3 copy of size_c
@@ -880,8 +902,10 @@ reg  [23:0] s17_size_c_reg;  // stage 17 copy of size_c
 wire [23:0] s17_size_c_next;
 reg  [23:0] s18_size_c_reg;  // stage 18 copy of size_c
 wire [23:0] s18_size_c_next;
-reg  [23:0] s19_mi_inc_reg;  // stage 19 copy of mi_inc
-wire [23:0] s19_mi_inc_next;
+reg  [23:0] s19_size_c_reg;  // stage 19 copy of size_c
+wire [23:0] s19_size_c_next;
+reg  [23:0] s20_mi_inc_reg;  // stage 20 copy of mi_inc
+wire [23:0] s20_mi_inc_next;
 `ifdef NICGEN_ECP5
 wire [31:0] s2_size_kfi_pp00_reg;  // stage 2 copy of size_kfi_pp00 (MULT18X18D output register)
 `else
@@ -1050,26 +1074,24 @@ wire [7:0] s7_md_cx_pp11_reg;  // stage 7 copy of md_cx_pp11 (MULT18X18D output 
 reg  [7:0] s7_md_cx_pp11_reg;  // stage 7 copy of md_cx_pp11
 `endif
 wire [7:0] s7_md_cx_pp11_next;
-reg  [43:0] s8_md_cx_reg;  // stage 8 copy of md_cx
-wire [43:0] s8_md_cx_next;
-reg  [28:0] s9_t_15_reg;  // stage 9 copy of t
-wire [28:0] s9_t_15_next;
+reg  [43:0] s8_md_cx_row0_reg;  // stage 8 copy of md_cx_row0
+wire [43:0] s8_md_cx_row0_next;
+reg  [43:0] s8_md_cx_row1_reg;  // stage 8 copy of md_cx_row1
+wire [43:0] s8_md_cx_row1_next;
+reg  [43:0] s9_md_cx_reg;  // stage 9 copy of md_cx
+wire [43:0] s9_md_cx_next;
 `ifdef NICGEN_ECP5
 wire [28:0] s10_md_frac_prod_pp00_reg;  // stage 10 copy of md_frac_prod_pp00 (MULT18X18D output register)
 `else
 reg  [28:0] s10_md_frac_prod_pp00_reg;  // stage 10 copy of md_frac_prod_pp00
 `endif
 wire [28:0] s10_md_frac_prod_pp00_next;
-reg  [28:0] s9_t_16_reg;  // stage 9 copy of t
-wire [28:0] s9_t_16_next;
 `ifdef NICGEN_ECP5
 wire [28:0] s10_md_frac_prod_pp10_reg;  // stage 10 copy of md_frac_prod_pp10 (MULT18X18D output register)
 `else
 reg  [28:0] s10_md_frac_prod_pp10_reg;  // stage 10 copy of md_frac_prod_pp10
 `endif
 wire [28:0] s10_md_frac_prod_pp10_next;
-reg  [18:0] s9_t_17_reg;  // stage 9 copy of t
-wire [18:0] s9_t_17_next;
 `ifdef NICGEN_ECP5
 wire [18:0] s10_md_frac_prod_pp20_reg;  // stage 10 copy of md_frac_prod_pp20 (MULT18X18D output register)
 `else
@@ -1082,8 +1104,8 @@ reg  [1:0] s7_t_20_reg;  // stage 7 copy of t
 wire [1:0] s7_t_20_next;
 reg  [1:0] s8_t_20_reg;  // stage 8 copy of t
 wire [1:0] s8_t_20_next;
-reg  [1:0] s9_t_18_reg;  // stage 9 copy of t
-wire [1:0] s9_t_18_next;
+reg  [1:0] s9_t_15_reg;  // stage 9 copy of t
+wire [1:0] s9_t_15_next;
 reg  [1:0] s10_t_15_reg;  // stage 10 copy of t
 wire [1:0] s10_t_15_next;
 reg  [1:0] s11_t_13_reg;  // stage 11 copy of t
@@ -1094,8 +1116,8 @@ reg  [2:0] s7_t_21_reg;  // stage 7 copy of t
 wire [2:0] s7_t_21_next;
 reg  [2:0] s8_t_21_reg;  // stage 8 copy of t
 wire [2:0] s8_t_21_next;
-reg  [2:0] s9_t_19_reg;  // stage 9 copy of t
-wire [2:0] s9_t_19_next;
+reg  [2:0] s9_t_16_reg;  // stage 9 copy of t
+wire [2:0] s9_t_16_next;
 reg  [2:0] s10_t_16_reg;  // stage 10 copy of t
 wire [2:0] s10_t_16_next;
 reg  [2:0] s11_t_14_reg;  // stage 11 copy of t
@@ -1132,8 +1154,8 @@ reg  [23:0] s7_t_22_reg;  // stage 7 copy of t
 wire [23:0] s7_t_22_next;
 reg  [23:0] s8_t_22_reg;  // stage 8 copy of t
 wire [23:0] s8_t_22_next;
-reg  [23:0] s9_t_20_reg;  // stage 9 copy of t
-wire [23:0] s9_t_20_next;
+reg  [23:0] s9_t_17_reg;  // stage 9 copy of t
+wire [23:0] s9_t_17_next;
 reg  [23:0] s10_t_17_reg;  // stage 10 copy of t
 wire [23:0] s10_t_17_next;
 reg  [23:0] s11_t_15_reg;  // stage 11 copy of t
@@ -1144,8 +1166,8 @@ reg  [23:0] s13_t_7_reg;  // stage 13 copy of t
 wire [23:0] s13_t_7_next;
 reg  [23:0] s14_t_7_reg;  // stage 14 copy of t
 wire [23:0] s14_t_7_next;
-reg  [23:0] s15_t_3_reg;  // stage 15 copy of t
-wire [23:0] s15_t_3_next;
+reg  [23:0] s15_t_7_reg;  // stage 15 copy of t
+wire [23:0] s15_t_7_next;
 reg  [23:0] s16_md_cut_reg;  // stage 16 copy of md_cut
 wire [23:0] s16_md_cut_next;
 reg  [10:0] s2_nowq_reg;  // stage 2 copy of nowq
@@ -1212,16 +1234,18 @@ reg  [23:0] s17_c_core_reg;  // stage 17 copy of c_core
 wire [23:0] s17_c_core_next;
 reg  [24:0] s14_t_8_reg;  // stage 14 copy of t
 wire [24:0] s14_t_8_next;
-reg  [24:0] s15_t_4_reg;  // stage 15 copy of t
-wire [24:0] s15_t_4_next;
+reg  [24:0] s15_t_8_reg;  // stage 15 copy of t
+wire [24:0] s15_t_8_next;
 reg  [24:0] s16_t_3_reg;  // stage 16 copy of t
 wire [24:0] s16_t_3_next;
-reg  [24:0] s17_t_2_reg;  // stage 17 copy of t
-wire [24:0] s17_t_2_next;
-reg  [24:0] s18_t_reg;  // stage 18 copy of t
-wire [24:0] s18_t_next;
+reg  [24:0] s17_t_3_reg;  // stage 17 copy of t
+wire [24:0] s17_t_3_next;
+reg  [24:0] s18_t_2_reg;  // stage 18 copy of t
+wire [24:0] s18_t_2_next;
 reg  [24:0] s19_t_reg;  // stage 19 copy of t
 wire [24:0] s19_t_next;
+reg  [24:0] s20_t_reg;  // stage 20 copy of t
+wire [24:0] s20_t_next;
 reg  s2_rtt_le_trtt_reg;  // stage 2 copy of rtt_le_trtt
 wire s2_rtt_le_trtt_next;
 reg  s3_rtt_le_trtt_reg;  // stage 3 copy of rtt_le_trtt
@@ -1258,6 +1282,8 @@ reg  s18_rtt_le_trtt_reg;  // stage 18 copy of rtt_le_trtt
 wire s18_rtt_le_trtt_next;
 reg  s19_rtt_le_trtt_reg;  // stage 19 copy of rtt_le_trtt
 wire s19_rtt_le_trtt_next;
+reg  s20_rtt_le_trtt_reg;  // stage 20 copy of rtt_le_trtt
+wire s20_rtt_le_trtt_next;
 reg  [23:0] s14_fi_inc_reg;  // stage 14 copy of fi_inc
 wire [23:0] s14_fi_inc_next;
 reg  [23:0] s15_fi_inc_reg;  // stage 15 copy of fi_inc
@@ -1270,8 +1296,10 @@ reg  [23:0] s18_fi_inc_reg;  // stage 18 copy of fi_inc
 wire [23:0] s18_fi_inc_next;
 reg  [23:0] s19_fi_inc_reg;  // stage 19 copy of fi_inc
 wire [23:0] s19_fi_inc_next;
-reg  [23:0] s20_incs_reg;  // stage 20 copy of incs
-wire [23:0] s20_incs_next;
+reg  [23:0] s20_fi_inc_reg;  // stage 20 copy of fi_inc
+wire [23:0] s20_fi_inc_next;
+reg  [23:0] s21_incs_reg;  // stage 21 copy of incs
+wire [23:0] s21_incs_next;
 reg  [20:0] s5_t_41_reg;  // stage 5 copy of t
 wire [20:0] s5_t_41_next;
 reg  [20:0] s6_t_44_reg;  // stage 6 copy of t
@@ -1280,8 +1308,8 @@ reg  [20:0] s7_t_23_reg;  // stage 7 copy of t
 wire [20:0] s7_t_23_next;
 reg  [20:0] s8_t_23_reg;  // stage 8 copy of t
 wire [20:0] s8_t_23_next;
-reg  [20:0] s9_t_21_reg;  // stage 9 copy of t
-wire [20:0] s9_t_21_next;
+reg  [20:0] s9_t_18_reg;  // stage 9 copy of t
+wire [20:0] s9_t_18_next;
 reg  [20:0] s10_t_18_reg;  // stage 10 copy of t
 wire [20:0] s10_t_18_next;
 reg  [20:0] s11_t_16_reg;  // stage 11 copy of t
@@ -1292,18 +1320,20 @@ reg  [20:0] s13_t_8_reg;  // stage 13 copy of t
 wire [20:0] s13_t_8_next;
 reg  [20:0] s14_t_9_reg;  // stage 14 copy of t
 wire [20:0] s14_t_9_next;
-reg  [20:0] s15_t_5_reg;  // stage 15 copy of t
-wire [20:0] s15_t_5_next;
+reg  [20:0] s15_t_9_reg;  // stage 15 copy of t
+wire [20:0] s15_t_9_next;
 reg  [20:0] s16_t_4_reg;  // stage 16 copy of t
 wire [20:0] s16_t_4_next;
-reg  [20:0] s17_t_3_reg;  // stage 17 copy of t
-wire [20:0] s17_t_3_next;
-reg  [20:0] s18_t_2_reg;  // stage 18 copy of t
-wire [20:0] s18_t_2_next;
+reg  [20:0] s17_t_4_reg;  // stage 17 copy of t
+wire [20:0] s17_t_4_next;
+reg  [20:0] s18_t_3_reg;  // stage 18 copy of t
+wire [20:0] s18_t_3_next;
 reg  [20:0] s19_t_2_reg;  // stage 19 copy of t
 wire [20:0] s19_t_2_next;
-reg  [20:0] s20_t_reg;  // stage 20 copy of t
-wire [20:0] s20_t_next;
+reg  [20:0] s20_t_2_reg;  // stage 20 copy of t
+wire [20:0] s20_t_2_next;
+reg  [20:0] s21_t_reg;  // stage 21 copy of t
+wire [20:0] s21_t_next;
 reg  s2_t_33_reg;  // stage 2 copy of t
 wire s2_t_33_next;
 reg  s3_t_16_reg;  // stage 3 copy of t
@@ -1318,8 +1348,8 @@ reg  s7_t_24_reg;  // stage 7 copy of t
 wire s7_t_24_next;
 reg  s8_t_24_reg;  // stage 8 copy of t
 wire s8_t_24_next;
-reg  s9_t_22_reg;  // stage 9 copy of t
-wire s9_t_22_next;
+reg  s9_t_19_reg;  // stage 9 copy of t
+wire s9_t_19_next;
 reg  s10_t_19_reg;  // stage 10 copy of t
 wire s10_t_19_next;
 reg  s11_t_17_reg;  // stage 11 copy of t
@@ -1330,18 +1360,20 @@ reg  s13_t_9_reg;  // stage 13 copy of t
 wire s13_t_9_next;
 reg  s14_t_10_reg;  // stage 14 copy of t
 wire s14_t_10_next;
-reg  s15_t_6_reg;  // stage 15 copy of t
-wire s15_t_6_next;
+reg  s15_t_10_reg;  // stage 15 copy of t
+wire s15_t_10_next;
 reg  s16_t_5_reg;  // stage 16 copy of t
 wire s16_t_5_next;
-reg  s17_t_4_reg;  // stage 17 copy of t
-wire s17_t_4_next;
-reg  s18_t_3_reg;  // stage 18 copy of t
-wire s18_t_3_next;
+reg  s17_t_5_reg;  // stage 17 copy of t
+wire s17_t_5_next;
+reg  s18_t_4_reg;  // stage 18 copy of t
+wire s18_t_4_next;
 reg  s19_t_3_reg;  // stage 19 copy of t
 wire s19_t_3_next;
-reg  s20_t_2_reg;  // stage 20 copy of t
-wire s20_t_2_next;
+reg  s20_t_3_reg;  // stage 20 copy of t
+wire s20_t_3_next;
+reg  s21_t_2_reg;  // stage 21 copy of t
+wire s21_t_2_next;
 reg  [19:0] s5_cur_inc_reg;  // stage 5 copy of cur_inc
 wire [19:0] s5_cur_inc_next;
 reg  [19:0] s6_cur_inc_reg;  // stage 6 copy of cur_inc
@@ -1374,22 +1406,26 @@ reg  [19:0] s19_cur_inc_reg;  // stage 19 copy of cur_inc
 wire [19:0] s19_cur_inc_next;
 reg  [19:0] s20_cur_inc_reg;  // stage 20 copy of cur_inc
 wire [19:0] s20_cur_inc_next;
-reg  [19:0] s21_inc_acc_reg;  // stage 21 copy of inc_acc
-wire [19:0] s21_inc_acc_next;
+reg  [19:0] s21_cur_inc_reg;  // stage 21 copy of cur_inc
+wire [19:0] s21_cur_inc_next;
+reg  [19:0] s22_inc_acc_reg;  // stage 22 copy of inc_acc
+wire [19:0] s22_inc_acc_next;
 reg  [10:0] s2_t_34_reg;  // stage 2 copy of t
 wire [10:0] s2_t_34_next;
 reg  [10:0] s3_t_17_reg;  // stage 3 copy of t
 wire [10:0] s3_t_17_next;
 reg  [10:0] s4_t_21_reg;  // stage 4 copy of t
 wire [10:0] s4_t_21_next;
-reg  [24:0] s18_t_4_reg;  // stage 18 copy of t
-wire [24:0] s18_t_4_next;
+reg  [24:0] s18_t_5_reg;  // stage 18 copy of t
+wire [24:0] s18_t_5_next;
 reg  [24:0] s19_t_4_reg;  // stage 19 copy of t
 wire [24:0] s19_t_4_next;
-reg  [24:0] s20_t_3_reg;  // stage 20 copy of t
-wire [24:0] s20_t_3_next;
-reg  [24:0] s21_t_reg;  // stage 21 copy of t
-wire [24:0] s21_t_next;
+reg  [24:0] s20_t_4_reg;  // stage 20 copy of t
+wire [24:0] s20_t_4_next;
+reg  [24:0] s21_t_3_reg;  // stage 21 copy of t
+wire [24:0] s21_t_3_next;
+reg  [24:0] s22_t_reg;  // stage 22 copy of t
+wire [24:0] s22_t_next;
 reg  s5_fulfill_reg;  // stage 5 copy of fulfill
 wire s5_fulfill_next;
 reg  s6_fulfill_reg;  // stage 6 copy of fulfill
@@ -1424,16 +1460,20 @@ reg  s20_fulfill_reg;  // stage 20 copy of fulfill
 wire s20_fulfill_next;
 reg  s21_fulfill_reg;  // stage 21 copy of fulfill
 wire s21_fulfill_next;
-reg  [24:0] s18_t_5_reg;  // stage 18 copy of t
-wire [24:0] s18_t_5_next;
+reg  s22_fulfill_reg;  // stage 22 copy of fulfill
+wire s22_fulfill_next;
+reg  [24:0] s18_t_6_reg;  // stage 18 copy of t
+wire [24:0] s18_t_6_next;
 reg  [24:0] s19_t_5_reg;  // stage 19 copy of t
 wire [24:0] s19_t_5_next;
-reg  [24:0] s20_t_4_reg;  // stage 20 copy of t
-wire [24:0] s20_t_4_next;
-reg  [24:0] s21_t_2_reg;  // stage 21 copy of t
-wire [24:0] s21_t_2_next;
-reg  [24:0] s22_core_c_reg;  // stage 22 copy of core_c
-wire [24:0] s22_core_c_next;
+reg  [24:0] s20_t_5_reg;  // stage 20 copy of t
+wire [24:0] s20_t_5_next;
+reg  [24:0] s21_t_4_reg;  // stage 21 copy of t
+wire [24:0] s21_t_4_next;
+reg  [24:0] s22_t_2_reg;  // stage 22 copy of t
+wire [24:0] s22_t_2_next;
+reg  [24:0] s23_core_c_reg;  // stage 23 copy of core_c
+wire [24:0] s23_core_c_next;
 reg  s5_qa_called_reg;  // stage 5 copy of qa_called
 wire s5_qa_called_next;
 reg  s2_t_35_reg;  // stage 2 copy of t
@@ -1504,6 +1544,8 @@ reg  s21_early_reg;  // stage 21 copy of early
 wire s21_early_next;
 reg  s22_early_reg;  // stage 22 copy of early
 wire s22_early_next;
+reg  s23_early_reg;  // stage 23 copy of early
+wire s23_early_next;
 reg  [24:0] s11_c_early_reg;  // stage 11 copy of c_early
 wire [24:0] s11_c_early_next;
 reg  [24:0] s12_c_early_reg;  // stage 12 copy of c_early
@@ -1528,8 +1570,10 @@ reg  [24:0] s21_c_early_reg;  // stage 21 copy of c_early
 wire [24:0] s21_c_early_next;
 reg  [24:0] s22_c_early_reg;  // stage 22 copy of c_early
 wire [24:0] s22_c_early_next;
-reg  [23:0] s23_c_ack_clamped_reg;  // stage 23 copy of c_ack_clamped
-wire [23:0] s23_c_ack_clamped_next;
+reg  [24:0] s23_c_early_reg;  // stage 23 copy of c_early
+wire [24:0] s23_c_early_next;
+reg  [23:0] s24_c_ack_clamped_reg;  // stage 24 copy of c_ack_clamped
+wire [23:0] s24_c_ack_clamped_next;
 reg  [23:0] s5_c_loss_reg;  // stage 5 copy of c_loss
 wire [23:0] s5_c_loss_next;
 reg  [10:0] s5_nowq_reg;  // stage 5 copy of nowq
@@ -1564,8 +1608,8 @@ reg  [9:0] s7_t_25_reg;  // stage 7 copy of t
 wire [9:0] s7_t_25_next;
 reg  [9:0] s8_t_25_reg;  // stage 8 copy of t
 wire [9:0] s8_t_25_next;
-reg  [9:0] s9_t_23_reg;  // stage 9 copy of t
-wire [9:0] s9_t_23_next;
+reg  [9:0] s9_t_20_reg;  // stage 9 copy of t
+wire [9:0] s9_t_20_next;
 reg  [9:0] s10_t_23_reg;  // stage 10 copy of t
 wire [9:0] s10_t_23_next;
 reg  [9:0] s5_cur_recv_reg;  // stage 5 copy of cur_recv
@@ -1602,8 +1646,10 @@ reg  s20_core_step_reg;  // stage 20 copy of core_step
 wire s20_core_step_next;
 reg  s21_core_step_reg;  // stage 21 copy of core_step
 wire s21_core_step_next;
-reg  [19:0] s21_cur_inc_reg;  // stage 21 copy of cur_inc
-wire [19:0] s21_cur_inc_next;
+reg  s22_core_step_reg;  // stage 22 copy of core_step
+wire s22_core_step_next;
+reg  [19:0] s22_cur_inc_reg;  // stage 22 copy of cur_inc
+wire [19:0] s22_cur_inc_next;
 reg  s11_qa_fired_nscc_reg;  // stage 11 copy of qa_fired_nscc
 wire s11_qa_fired_nscc_next;
 reg  s12_qa_fired_nscc_reg;  // stage 12 copy of qa_fired_nscc
@@ -1626,6 +1672,8 @@ reg  s20_qa_fired_nscc_reg;  // stage 20 copy of qa_fired_nscc
 wire s20_qa_fired_nscc_next;
 reg  s21_qa_fired_nscc_reg;  // stage 21 copy of qa_fired_nscc
 wire s21_qa_fired_nscc_next;
+reg  s22_qa_fired_nscc_reg;  // stage 22 copy of qa_fired_nscc
+wire s22_qa_fired_nscc_next;
 reg  [10:0] s5_cur_last_md_reg;  // stage 5 copy of cur_last_md
 wire [10:0] s5_cur_last_md_next;
 reg  [10:0] s6_cur_last_md_reg;  // stage 6 copy of cur_last_md
@@ -1678,8 +1726,8 @@ reg  [14:0] s7_t_26_reg;  // stage 7 copy of t
 wire [14:0] s7_t_26_next;
 reg  [14:0] s8_t_26_reg;  // stage 8 copy of t
 wire [14:0] s8_t_26_next;
-reg  [14:0] s9_t_24_reg;  // stage 9 copy of t
-wire [14:0] s9_t_24_next;
+reg  [14:0] s9_t_21_reg;  // stage 9 copy of t
+wire [14:0] s9_t_21_next;
 reg  [14:0] s10_t_24_reg;  // stage 10 copy of t
 wire [14:0] s10_t_24_next;
 reg  [15:0] s2_t_40_reg;  // stage 2 copy of t
@@ -1712,8 +1760,8 @@ reg  [23:0] s7_t_27_reg;  // stage 7 copy of t
 wire [23:0] s7_t_27_next;
 reg  [23:0] s8_t_27_reg;  // stage 8 copy of t
 wire [23:0] s8_t_27_next;
-reg  [23:0] s9_t_25_reg;  // stage 9 copy of t
-wire [23:0] s9_t_25_next;
+reg  [23:0] s9_t_22_reg;  // stage 9 copy of t
+wire [23:0] s9_t_22_next;
 reg  s11_ack_run_reg;  // stage 11 copy of ack_run
 wire s11_ack_run_next;
 reg  s12_ack_run_reg;  // stage 12 copy of ack_run
@@ -1740,6 +1788,8 @@ reg  s22_ack_run_reg;  // stage 22 copy of ack_run
 wire s22_ack_run_next;
 reg  s23_ack_run_reg;  // stage 23 copy of ack_run
 wire s23_ack_run_next;
+reg  s24_ack_run_reg;  // stage 24 copy of ack_run
+wire s24_ack_run_next;
 reg  [23:0] s17_cur_c_reg;  // stage 17 copy of cur_c
 wire [23:0] s17_cur_c_next;
 reg  [23:0] s18_cur_c_reg;  // stage 18 copy of cur_c
@@ -1754,6 +1804,8 @@ reg  [23:0] s22_cur_c_reg;  // stage 22 copy of cur_c
 wire [23:0] s22_cur_c_next;
 reg  [23:0] s23_cur_c_reg;  // stage 23 copy of cur_c
 wire [23:0] s23_cur_c_next;
+reg  [23:0] s24_cur_c_reg;  // stage 24 copy of cur_c
+wire [23:0] s24_cur_c_next;
 reg  s5_is_loss_reg;  // stage 5 copy of is_loss
 wire s5_is_loss_next;
 reg  s6_is_loss_reg;  // stage 6 copy of is_loss
@@ -1792,6 +1844,8 @@ reg  s22_is_loss_reg;  // stage 22 copy of is_loss
 wire s22_is_loss_next;
 reg  s23_is_loss_reg;  // stage 23 copy of is_loss
 wire s23_is_loss_next;
+reg  s24_is_loss_reg;  // stage 24 copy of is_loss
+wire s24_is_loss_next;
 reg  [23:0] s10_c_loss_all_reg;  // stage 10 copy of c_loss_all
 wire [23:0] s10_c_loss_all_next;
 reg  [23:0] s11_c_loss_all_reg;  // stage 11 copy of c_loss_all
@@ -1820,6 +1874,8 @@ reg  [23:0] s22_c_loss_all_reg;  // stage 22 copy of c_loss_all
 wire [23:0] s22_c_loss_all_next;
 reg  [23:0] s23_c_loss_all_reg;  // stage 23 copy of c_loss_all
 wire [23:0] s23_c_loss_all_next;
+reg  [23:0] s24_c_loss_all_reg;  // stage 24 copy of c_loss_all
+wire [23:0] s24_c_loss_all_next;
 reg  [10:0] s11_t_18_reg;  // stage 11 copy of t
 wire [10:0] s11_t_18_next;
 reg  [10:0] s12_t_15_reg;  // stage 12 copy of t
@@ -1828,24 +1884,26 @@ reg  [10:0] s13_t_10_reg;  // stage 13 copy of t
 wire [10:0] s13_t_10_next;
 reg  [10:0] s14_t_11_reg;  // stage 14 copy of t
 wire [10:0] s14_t_11_next;
-reg  [10:0] s15_t_7_reg;  // stage 15 copy of t
-wire [10:0] s15_t_7_next;
+reg  [10:0] s15_t_11_reg;  // stage 15 copy of t
+wire [10:0] s15_t_11_next;
 reg  [10:0] s16_t_6_reg;  // stage 16 copy of t
 wire [10:0] s16_t_6_next;
-reg  [10:0] s17_t_5_reg;  // stage 17 copy of t
-wire [10:0] s17_t_5_next;
-reg  [10:0] s18_t_6_reg;  // stage 18 copy of t
-wire [10:0] s18_t_6_next;
+reg  [10:0] s17_t_6_reg;  // stage 17 copy of t
+wire [10:0] s17_t_6_next;
+reg  [10:0] s18_t_7_reg;  // stage 18 copy of t
+wire [10:0] s18_t_7_next;
 reg  [10:0] s19_t_6_reg;  // stage 19 copy of t
 wire [10:0] s19_t_6_next;
-reg  [10:0] s20_t_5_reg;  // stage 20 copy of t
-wire [10:0] s20_t_5_next;
-reg  [10:0] s21_t_3_reg;  // stage 21 copy of t
-wire [10:0] s21_t_3_next;
-reg  [10:0] s22_t_reg;  // stage 22 copy of t
-wire [10:0] s22_t_next;
+reg  [10:0] s20_t_6_reg;  // stage 20 copy of t
+wire [10:0] s20_t_6_next;
+reg  [10:0] s21_t_5_reg;  // stage 21 copy of t
+wire [10:0] s21_t_5_next;
+reg  [10:0] s22_t_3_reg;  // stage 22 copy of t
+wire [10:0] s22_t_3_next;
 reg  [10:0] s23_t_reg;  // stage 23 copy of t
 wire [10:0] s23_t_next;
+reg  [10:0] s24_t_reg;  // stage 24 copy of t
+wire [10:0] s24_t_next;
 reg  [9:0] s11_t_19_reg;  // stage 11 copy of t
 wire [9:0] s11_t_19_next;
 reg  [9:0] s12_t_16_reg;  // stage 12 copy of t
@@ -1854,28 +1912,30 @@ reg  [9:0] s13_t_11_reg;  // stage 13 copy of t
 wire [9:0] s13_t_11_next;
 reg  [9:0] s14_t_12_reg;  // stage 14 copy of t
 wire [9:0] s14_t_12_next;
-reg  [9:0] s15_t_8_reg;  // stage 15 copy of t
-wire [9:0] s15_t_8_next;
+reg  [9:0] s15_t_12_reg;  // stage 15 copy of t
+wire [9:0] s15_t_12_next;
 reg  [9:0] s16_t_7_reg;  // stage 16 copy of t
 wire [9:0] s16_t_7_next;
-reg  [9:0] s17_t_6_reg;  // stage 17 copy of t
-wire [9:0] s17_t_6_next;
-reg  [9:0] s18_t_7_reg;  // stage 18 copy of t
-wire [9:0] s18_t_7_next;
+reg  [9:0] s17_t_7_reg;  // stage 17 copy of t
+wire [9:0] s17_t_7_next;
+reg  [9:0] s18_t_8_reg;  // stage 18 copy of t
+wire [9:0] s18_t_8_next;
 reg  [9:0] s19_t_7_reg;  // stage 19 copy of t
 wire [9:0] s19_t_7_next;
-reg  [9:0] s20_t_6_reg;  // stage 20 copy of t
-wire [9:0] s20_t_6_next;
-reg  [9:0] s21_t_4_reg;  // stage 21 copy of t
-wire [9:0] s21_t_4_next;
-reg  [9:0] s22_t_2_reg;  // stage 22 copy of t
-wire [9:0] s22_t_2_next;
+reg  [9:0] s20_t_7_reg;  // stage 20 copy of t
+wire [9:0] s20_t_7_next;
+reg  [9:0] s21_t_6_reg;  // stage 21 copy of t
+wire [9:0] s21_t_6_next;
+reg  [9:0] s22_t_4_reg;  // stage 22 copy of t
+wire [9:0] s22_t_4_next;
 reg  [9:0] s23_t_2_reg;  // stage 23 copy of t
 wire [9:0] s23_t_2_next;
-reg  [19:0] s22_t_3_reg;  // stage 22 copy of t
-wire [19:0] s22_t_3_next;
+reg  [9:0] s24_t_2_reg;  // stage 24 copy of t
+wire [9:0] s24_t_2_next;
 reg  [19:0] s23_t_3_reg;  // stage 23 copy of t
 wire [19:0] s23_t_3_next;
+reg  [19:0] s24_t_3_reg;  // stage 24 copy of t
+wire [19:0] s24_t_3_next;
 reg  [10:0] s11_t_20_reg;  // stage 11 copy of t
 wire [10:0] s11_t_20_next;
 reg  [10:0] s12_t_17_reg;  // stage 12 copy of t
@@ -1884,32 +1944,34 @@ reg  [10:0] s13_t_12_reg;  // stage 13 copy of t
 wire [10:0] s13_t_12_next;
 reg  [10:0] s14_t_13_reg;  // stage 14 copy of t
 wire [10:0] s14_t_13_next;
-reg  [10:0] s15_t_9_reg;  // stage 15 copy of t
-wire [10:0] s15_t_9_next;
+reg  [10:0] s15_t_13_reg;  // stage 15 copy of t
+wire [10:0] s15_t_13_next;
 reg  [10:0] s16_t_8_reg;  // stage 16 copy of t
 wire [10:0] s16_t_8_next;
-reg  [10:0] s17_t_7_reg;  // stage 17 copy of t
-wire [10:0] s17_t_7_next;
-reg  [10:0] s18_t_8_reg;  // stage 18 copy of t
-wire [10:0] s18_t_8_next;
+reg  [10:0] s17_t_8_reg;  // stage 17 copy of t
+wire [10:0] s17_t_8_next;
+reg  [10:0] s18_t_9_reg;  // stage 18 copy of t
+wire [10:0] s18_t_9_next;
 reg  [10:0] s19_t_8_reg;  // stage 19 copy of t
 wire [10:0] s19_t_8_next;
-reg  [10:0] s20_t_7_reg;  // stage 20 copy of t
-wire [10:0] s20_t_7_next;
-reg  [10:0] s21_t_5_reg;  // stage 21 copy of t
-wire [10:0] s21_t_5_next;
-reg  [10:0] s22_t_4_reg;  // stage 22 copy of t
-wire [10:0] s22_t_4_next;
+reg  [10:0] s20_t_8_reg;  // stage 20 copy of t
+wire [10:0] s20_t_8_next;
+reg  [10:0] s21_t_7_reg;  // stage 21 copy of t
+wire [10:0] s21_t_7_next;
+reg  [10:0] s22_t_5_reg;  // stage 22 copy of t
+wire [10:0] s22_t_5_next;
 reg  [10:0] s23_t_4_reg;  // stage 23 copy of t
 wire [10:0] s23_t_4_next;
+reg  [10:0] s24_t_4_reg;  // stage 24 copy of t
+wire [10:0] s24_t_4_next;
 reg  [15:0] s6_t_49_reg;  // stage 6 copy of t
 wire [15:0] s6_t_49_next;
 reg  [15:0] s7_t_28_reg;  // stage 7 copy of t
 wire [15:0] s7_t_28_next;
 reg  [15:0] s8_t_28_reg;  // stage 8 copy of t
 wire [15:0] s8_t_28_next;
-reg  [15:0] s9_t_26_reg;  // stage 9 copy of t
-wire [15:0] s9_t_26_next;
+reg  [15:0] s9_t_23_reg;  // stage 9 copy of t
+wire [15:0] s9_t_23_next;
 reg  [15:0] s10_t_25_reg;  // stage 10 copy of t
 wire [15:0] s10_t_25_next;
 reg  [15:0] s11_t_21_reg;  // stage 11 copy of t
@@ -1920,24 +1982,26 @@ reg  [15:0] s13_t_13_reg;  // stage 13 copy of t
 wire [15:0] s13_t_13_next;
 reg  [15:0] s14_t_14_reg;  // stage 14 copy of t
 wire [15:0] s14_t_14_next;
-reg  [15:0] s15_t_10_reg;  // stage 15 copy of t
-wire [15:0] s15_t_10_next;
+reg  [15:0] s15_t_14_reg;  // stage 15 copy of t
+wire [15:0] s15_t_14_next;
 reg  [15:0] s16_t_9_reg;  // stage 16 copy of t
 wire [15:0] s16_t_9_next;
-reg  [15:0] s17_t_8_reg;  // stage 17 copy of t
-wire [15:0] s17_t_8_next;
-reg  [15:0] s18_t_9_reg;  // stage 18 copy of t
-wire [15:0] s18_t_9_next;
+reg  [15:0] s17_t_9_reg;  // stage 17 copy of t
+wire [15:0] s17_t_9_next;
+reg  [15:0] s18_t_10_reg;  // stage 18 copy of t
+wire [15:0] s18_t_10_next;
 reg  [15:0] s19_t_9_reg;  // stage 19 copy of t
 wire [15:0] s19_t_9_next;
-reg  [15:0] s20_t_8_reg;  // stage 20 copy of t
-wire [15:0] s20_t_8_next;
-reg  [15:0] s21_t_6_reg;  // stage 21 copy of t
-wire [15:0] s21_t_6_next;
-reg  [15:0] s22_t_5_reg;  // stage 22 copy of t
-wire [15:0] s22_t_5_next;
+reg  [15:0] s20_t_9_reg;  // stage 20 copy of t
+wire [15:0] s20_t_9_next;
+reg  [15:0] s21_t_8_reg;  // stage 21 copy of t
+wire [15:0] s21_t_8_next;
+reg  [15:0] s22_t_6_reg;  // stage 22 copy of t
+wire [15:0] s22_t_6_next;
 reg  [15:0] s23_t_5_reg;  // stage 23 copy of t
 wire [15:0] s23_t_5_next;
+reg  [15:0] s24_t_5_reg;  // stage 24 copy of t
+wire [15:0] s24_t_5_next;
 reg  s11_t_22_reg;  // stage 11 copy of t
 wire s11_t_22_next;
 reg  s12_t_19_reg;  // stage 12 copy of t
@@ -1946,32 +2010,34 @@ reg  s13_t_14_reg;  // stage 13 copy of t
 wire s13_t_14_next;
 reg  s14_t_15_reg;  // stage 14 copy of t
 wire s14_t_15_next;
-reg  s15_t_11_reg;  // stage 15 copy of t
-wire s15_t_11_next;
+reg  s15_t_15_reg;  // stage 15 copy of t
+wire s15_t_15_next;
 reg  s16_t_10_reg;  // stage 16 copy of t
 wire s16_t_10_next;
-reg  s17_t_9_reg;  // stage 17 copy of t
-wire s17_t_9_next;
-reg  s18_t_10_reg;  // stage 18 copy of t
-wire s18_t_10_next;
+reg  s17_t_10_reg;  // stage 17 copy of t
+wire s17_t_10_next;
+reg  s18_t_11_reg;  // stage 18 copy of t
+wire s18_t_11_next;
 reg  s19_t_10_reg;  // stage 19 copy of t
 wire s19_t_10_next;
-reg  s20_t_9_reg;  // stage 20 copy of t
-wire s20_t_9_next;
-reg  s21_t_7_reg;  // stage 21 copy of t
-wire s21_t_7_next;
-reg  s22_t_6_reg;  // stage 22 copy of t
-wire s22_t_6_next;
+reg  s20_t_10_reg;  // stage 20 copy of t
+wire s20_t_10_next;
+reg  s21_t_9_reg;  // stage 21 copy of t
+wire s21_t_9_next;
+reg  s22_t_7_reg;  // stage 22 copy of t
+wire s22_t_7_next;
 reg  s23_t_6_reg;  // stage 23 copy of t
 wire s23_t_6_next;
+reg  s24_t_6_reg;  // stage 24 copy of t
+wire s24_t_6_next;
 reg  s6_t_50_reg;  // stage 6 copy of t
 wire s6_t_50_next;
 reg  s7_t_29_reg;  // stage 7 copy of t
 wire s7_t_29_next;
 reg  s8_t_29_reg;  // stage 8 copy of t
 wire s8_t_29_next;
-reg  s9_t_27_reg;  // stage 9 copy of t
-wire s9_t_27_next;
+reg  s9_t_24_reg;  // stage 9 copy of t
+wire s9_t_24_next;
 reg  s10_t_26_reg;  // stage 10 copy of t
 wire s10_t_26_next;
 reg  s11_t_23_reg;  // stage 11 copy of t
@@ -1982,32 +2048,34 @@ reg  s13_t_15_reg;  // stage 13 copy of t
 wire s13_t_15_next;
 reg  s14_t_16_reg;  // stage 14 copy of t
 wire s14_t_16_next;
-reg  s15_t_12_reg;  // stage 15 copy of t
-wire s15_t_12_next;
+reg  s15_t_16_reg;  // stage 15 copy of t
+wire s15_t_16_next;
 reg  s16_t_11_reg;  // stage 16 copy of t
 wire s16_t_11_next;
-reg  s17_t_10_reg;  // stage 17 copy of t
-wire s17_t_10_next;
-reg  s18_t_11_reg;  // stage 18 copy of t
-wire s18_t_11_next;
+reg  s17_t_11_reg;  // stage 17 copy of t
+wire s17_t_11_next;
+reg  s18_t_12_reg;  // stage 18 copy of t
+wire s18_t_12_next;
 reg  s19_t_11_reg;  // stage 19 copy of t
 wire s19_t_11_next;
-reg  s20_t_10_reg;  // stage 20 copy of t
-wire s20_t_10_next;
-reg  s21_t_8_reg;  // stage 21 copy of t
-wire s21_t_8_next;
-reg  s22_t_7_reg;  // stage 22 copy of t
-wire s22_t_7_next;
+reg  s20_t_11_reg;  // stage 20 copy of t
+wire s20_t_11_next;
+reg  s21_t_10_reg;  // stage 21 copy of t
+wire s21_t_10_next;
+reg  s22_t_8_reg;  // stage 22 copy of t
+wire s22_t_8_next;
 reg  s23_t_7_reg;  // stage 23 copy of t
 wire s23_t_7_next;
+reg  s24_t_7_reg;  // stage 24 copy of t
+wire s24_t_7_next;
 reg  [10:0] s6_t_51_reg;  // stage 6 copy of t
 wire [10:0] s6_t_51_next;
 reg  [10:0] s7_t_30_reg;  // stage 7 copy of t
 wire [10:0] s7_t_30_next;
 reg  [10:0] s8_t_30_reg;  // stage 8 copy of t
 wire [10:0] s8_t_30_next;
-reg  [10:0] s9_t_28_reg;  // stage 9 copy of t
-wire [10:0] s9_t_28_next;
+reg  [10:0] s9_t_25_reg;  // stage 9 copy of t
+wire [10:0] s9_t_25_next;
 reg  [10:0] s10_t_27_reg;  // stage 10 copy of t
 wire [10:0] s10_t_27_next;
 reg  [10:0] s11_t_24_reg;  // stage 11 copy of t
@@ -2018,24 +2086,26 @@ reg  [10:0] s13_t_16_reg;  // stage 13 copy of t
 wire [10:0] s13_t_16_next;
 reg  [10:0] s14_t_17_reg;  // stage 14 copy of t
 wire [10:0] s14_t_17_next;
-reg  [10:0] s15_t_13_reg;  // stage 15 copy of t
-wire [10:0] s15_t_13_next;
+reg  [10:0] s15_t_17_reg;  // stage 15 copy of t
+wire [10:0] s15_t_17_next;
 reg  [10:0] s16_t_12_reg;  // stage 16 copy of t
 wire [10:0] s16_t_12_next;
-reg  [10:0] s17_t_11_reg;  // stage 17 copy of t
-wire [10:0] s17_t_11_next;
-reg  [10:0] s18_t_12_reg;  // stage 18 copy of t
-wire [10:0] s18_t_12_next;
+reg  [10:0] s17_t_12_reg;  // stage 17 copy of t
+wire [10:0] s17_t_12_next;
+reg  [10:0] s18_t_13_reg;  // stage 18 copy of t
+wire [10:0] s18_t_13_next;
 reg  [10:0] s19_t_12_reg;  // stage 19 copy of t
 wire [10:0] s19_t_12_next;
-reg  [10:0] s20_t_11_reg;  // stage 20 copy of t
-wire [10:0] s20_t_11_next;
-reg  [10:0] s21_t_9_reg;  // stage 21 copy of t
-wire [10:0] s21_t_9_next;
-reg  [10:0] s22_t_8_reg;  // stage 22 copy of t
-wire [10:0] s22_t_8_next;
+reg  [10:0] s20_t_12_reg;  // stage 20 copy of t
+wire [10:0] s20_t_12_next;
+reg  [10:0] s21_t_11_reg;  // stage 21 copy of t
+wire [10:0] s21_t_11_next;
+reg  [10:0] s22_t_9_reg;  // stage 22 copy of t
+wire [10:0] s22_t_9_next;
 reg  [10:0] s23_t_8_reg;  // stage 23 copy of t
 wire [10:0] s23_t_8_next;
+reg  [10:0] s24_t_8_reg;  // stage 24 copy of t
+wire [10:0] s24_t_8_next;
 reg  [14:0] s11_t_25_reg;  // stage 11 copy of t
 wire [14:0] s11_t_25_next;
 reg  [14:0] s12_t_22_reg;  // stage 12 copy of t
@@ -2044,32 +2114,34 @@ reg  [14:0] s13_t_17_reg;  // stage 13 copy of t
 wire [14:0] s13_t_17_next;
 reg  [14:0] s14_t_18_reg;  // stage 14 copy of t
 wire [14:0] s14_t_18_next;
-reg  [14:0] s15_t_14_reg;  // stage 15 copy of t
-wire [14:0] s15_t_14_next;
+reg  [14:0] s15_t_18_reg;  // stage 15 copy of t
+wire [14:0] s15_t_18_next;
 reg  [14:0] s16_t_13_reg;  // stage 16 copy of t
 wire [14:0] s16_t_13_next;
-reg  [14:0] s17_t_12_reg;  // stage 17 copy of t
-wire [14:0] s17_t_12_next;
-reg  [14:0] s18_t_13_reg;  // stage 18 copy of t
-wire [14:0] s18_t_13_next;
+reg  [14:0] s17_t_13_reg;  // stage 17 copy of t
+wire [14:0] s17_t_13_next;
+reg  [14:0] s18_t_14_reg;  // stage 18 copy of t
+wire [14:0] s18_t_14_next;
 reg  [14:0] s19_t_13_reg;  // stage 19 copy of t
 wire [14:0] s19_t_13_next;
-reg  [14:0] s20_t_12_reg;  // stage 20 copy of t
-wire [14:0] s20_t_12_next;
-reg  [14:0] s21_t_10_reg;  // stage 21 copy of t
-wire [14:0] s21_t_10_next;
-reg  [14:0] s22_t_9_reg;  // stage 22 copy of t
-wire [14:0] s22_t_9_next;
+reg  [14:0] s20_t_13_reg;  // stage 20 copy of t
+wire [14:0] s20_t_13_next;
+reg  [14:0] s21_t_12_reg;  // stage 21 copy of t
+wire [14:0] s21_t_12_next;
+reg  [14:0] s22_t_10_reg;  // stage 22 copy of t
+wire [14:0] s22_t_10_next;
 reg  [14:0] s23_t_9_reg;  // stage 23 copy of t
 wire [14:0] s23_t_9_next;
+reg  [14:0] s24_t_9_reg;  // stage 24 copy of t
+wire [14:0] s24_t_9_next;
 reg  [14:0] s6_t_52_reg;  // stage 6 copy of t
 wire [14:0] s6_t_52_next;
 reg  [14:0] s7_t_31_reg;  // stage 7 copy of t
 wire [14:0] s7_t_31_next;
 reg  [14:0] s8_t_31_reg;  // stage 8 copy of t
 wire [14:0] s8_t_31_next;
-reg  [14:0] s9_t_29_reg;  // stage 9 copy of t
-wire [14:0] s9_t_29_next;
+reg  [14:0] s9_t_26_reg;  // stage 9 copy of t
+wire [14:0] s9_t_26_next;
 reg  [14:0] s10_t_28_reg;  // stage 10 copy of t
 wire [14:0] s10_t_28_next;
 reg  [14:0] s11_t_26_reg;  // stage 11 copy of t
@@ -2080,32 +2152,34 @@ reg  [14:0] s13_t_18_reg;  // stage 13 copy of t
 wire [14:0] s13_t_18_next;
 reg  [14:0] s14_t_19_reg;  // stage 14 copy of t
 wire [14:0] s14_t_19_next;
-reg  [14:0] s15_t_15_reg;  // stage 15 copy of t
-wire [14:0] s15_t_15_next;
+reg  [14:0] s15_t_19_reg;  // stage 15 copy of t
+wire [14:0] s15_t_19_next;
 reg  [14:0] s16_t_14_reg;  // stage 16 copy of t
 wire [14:0] s16_t_14_next;
-reg  [14:0] s17_t_13_reg;  // stage 17 copy of t
-wire [14:0] s17_t_13_next;
-reg  [14:0] s18_t_14_reg;  // stage 18 copy of t
-wire [14:0] s18_t_14_next;
+reg  [14:0] s17_t_14_reg;  // stage 17 copy of t
+wire [14:0] s17_t_14_next;
+reg  [14:0] s18_t_15_reg;  // stage 18 copy of t
+wire [14:0] s18_t_15_next;
 reg  [14:0] s19_t_14_reg;  // stage 19 copy of t
 wire [14:0] s19_t_14_next;
-reg  [14:0] s20_t_13_reg;  // stage 20 copy of t
-wire [14:0] s20_t_13_next;
-reg  [14:0] s21_t_11_reg;  // stage 21 copy of t
-wire [14:0] s21_t_11_next;
-reg  [14:0] s22_t_10_reg;  // stage 22 copy of t
-wire [14:0] s22_t_10_next;
+reg  [14:0] s20_t_14_reg;  // stage 20 copy of t
+wire [14:0] s20_t_14_next;
+reg  [14:0] s21_t_13_reg;  // stage 21 copy of t
+wire [14:0] s21_t_13_next;
+reg  [14:0] s22_t_11_reg;  // stage 22 copy of t
+wire [14:0] s22_t_11_next;
 reg  [14:0] s23_t_10_reg;  // stage 23 copy of t
 wire [14:0] s23_t_10_next;
+reg  [14:0] s24_t_10_reg;  // stage 24 copy of t
+wire [14:0] s24_t_10_next;
 reg  [14:0] s6_t_53_reg;  // stage 6 copy of t
 wire [14:0] s6_t_53_next;
 reg  [14:0] s7_t_32_reg;  // stage 7 copy of t
 wire [14:0] s7_t_32_next;
 reg  [14:0] s8_t_32_reg;  // stage 8 copy of t
 wire [14:0] s8_t_32_next;
-reg  [14:0] s9_t_30_reg;  // stage 9 copy of t
-wire [14:0] s9_t_30_next;
+reg  [14:0] s9_t_27_reg;  // stage 9 copy of t
+wire [14:0] s9_t_27_next;
 reg  [14:0] s10_t_29_reg;  // stage 10 copy of t
 wire [14:0] s10_t_29_next;
 reg  [14:0] s11_t_27_reg;  // stage 11 copy of t
@@ -2116,24 +2190,26 @@ reg  [14:0] s13_t_19_reg;  // stage 13 copy of t
 wire [14:0] s13_t_19_next;
 reg  [14:0] s14_t_20_reg;  // stage 14 copy of t
 wire [14:0] s14_t_20_next;
-reg  [14:0] s15_t_16_reg;  // stage 15 copy of t
-wire [14:0] s15_t_16_next;
+reg  [14:0] s15_t_20_reg;  // stage 15 copy of t
+wire [14:0] s15_t_20_next;
 reg  [14:0] s16_t_15_reg;  // stage 16 copy of t
 wire [14:0] s16_t_15_next;
-reg  [14:0] s17_t_14_reg;  // stage 17 copy of t
-wire [14:0] s17_t_14_next;
-reg  [14:0] s18_t_15_reg;  // stage 18 copy of t
-wire [14:0] s18_t_15_next;
+reg  [14:0] s17_t_15_reg;  // stage 17 copy of t
+wire [14:0] s17_t_15_next;
+reg  [14:0] s18_t_16_reg;  // stage 18 copy of t
+wire [14:0] s18_t_16_next;
 reg  [14:0] s19_t_15_reg;  // stage 19 copy of t
 wire [14:0] s19_t_15_next;
-reg  [14:0] s20_t_14_reg;  // stage 20 copy of t
-wire [14:0] s20_t_14_next;
-reg  [14:0] s21_t_12_reg;  // stage 21 copy of t
-wire [14:0] s21_t_12_next;
-reg  [14:0] s22_t_11_reg;  // stage 22 copy of t
-wire [14:0] s22_t_11_next;
+reg  [14:0] s20_t_15_reg;  // stage 20 copy of t
+wire [14:0] s20_t_15_next;
+reg  [14:0] s21_t_14_reg;  // stage 21 copy of t
+wire [14:0] s21_t_14_next;
+reg  [14:0] s22_t_12_reg;  // stage 22 copy of t
+wire [14:0] s22_t_12_next;
 reg  [14:0] s23_t_11_reg;  // stage 23 copy of t
 wire [14:0] s23_t_11_next;
+reg  [14:0] s24_t_11_reg;  // stage 24 copy of t
+wire [14:0] s24_t_11_next;
 reg  s2_t_42_reg;  // stage 2 copy of t
 wire s2_t_42_next;
 reg  s3_t_25_reg;  // stage 3 copy of t
@@ -2148,8 +2224,8 @@ reg  s7_t_33_reg;  // stage 7 copy of t
 wire s7_t_33_next;
 reg  s8_t_33_reg;  // stage 8 copy of t
 wire s8_t_33_next;
-reg  s9_t_31_reg;  // stage 9 copy of t
-wire s9_t_31_next;
+reg  s9_t_28_reg;  // stage 9 copy of t
+wire s9_t_28_next;
 reg  s10_t_30_reg;  // stage 10 copy of t
 wire s10_t_30_next;
 reg  s11_t_28_reg;  // stage 11 copy of t
@@ -2160,24 +2236,26 @@ reg  s13_t_20_reg;  // stage 13 copy of t
 wire s13_t_20_next;
 reg  s14_t_21_reg;  // stage 14 copy of t
 wire s14_t_21_next;
-reg  s15_t_17_reg;  // stage 15 copy of t
-wire s15_t_17_next;
+reg  s15_t_21_reg;  // stage 15 copy of t
+wire s15_t_21_next;
 reg  s16_t_16_reg;  // stage 16 copy of t
 wire s16_t_16_next;
-reg  s17_t_15_reg;  // stage 17 copy of t
-wire s17_t_15_next;
-reg  s18_t_16_reg;  // stage 18 copy of t
-wire s18_t_16_next;
+reg  s17_t_16_reg;  // stage 17 copy of t
+wire s17_t_16_next;
+reg  s18_t_17_reg;  // stage 18 copy of t
+wire s18_t_17_next;
 reg  s19_t_16_reg;  // stage 19 copy of t
 wire s19_t_16_next;
-reg  s20_t_15_reg;  // stage 20 copy of t
-wire s20_t_15_next;
-reg  s21_t_13_reg;  // stage 21 copy of t
-wire s21_t_13_next;
-reg  s22_t_12_reg;  // stage 22 copy of t
-wire s22_t_12_next;
+reg  s20_t_16_reg;  // stage 20 copy of t
+wire s20_t_16_next;
+reg  s21_t_15_reg;  // stage 21 copy of t
+wire s21_t_15_next;
+reg  s22_t_13_reg;  // stage 22 copy of t
+wire s22_t_13_next;
 reg  s23_t_12_reg;  // stage 23 copy of t
 wire s23_t_12_next;
+reg  s24_t_12_reg;  // stage 24 copy of t
+wire s24_t_12_next;
 reg  [2:0] s5_t_51_reg;  // stage 5 copy of t
 wire [2:0] s5_t_51_next;
 reg  s2_ecn_reg;  // stage 2 copy of ecn
@@ -2212,8 +2290,8 @@ reg  [2:0] s7_t_34_reg;  // stage 7 copy of t
 wire [2:0] s7_t_34_next;
 reg  [2:0] s8_t_34_reg;  // stage 8 copy of t
 wire [2:0] s8_t_34_next;
-reg  [2:0] s9_t_32_reg;  // stage 9 copy of t
-wire [2:0] s9_t_32_next;
+reg  [2:0] s9_t_29_reg;  // stage 9 copy of t
+wire [2:0] s9_t_29_next;
 reg  [2:0] s10_t_31_reg;  // stage 10 copy of t
 wire [2:0] s10_t_31_next;
 reg  [2:0] s2_kind_reg;  // stage 2 copy of kind
@@ -2260,6 +2338,8 @@ reg  [2:0] s22_kind_reg;  // stage 22 copy of kind
 wire [2:0] s22_kind_next;
 reg  [2:0] s23_kind_reg;  // stage 23 copy of kind
 wire [2:0] s23_kind_next;
+reg  [2:0] s24_kind_reg;  // stage 24 copy of kind
+wire [2:0] s24_kind_next;
 reg  [2:0] s11_t_29_reg;  // stage 11 copy of t
 wire [2:0] s11_t_29_next;
 reg  [2:0] s12_t_26_reg;  // stage 12 copy of t
@@ -2268,28 +2348,30 @@ reg  [2:0] s13_t_21_reg;  // stage 13 copy of t
 wire [2:0] s13_t_21_next;
 reg  [2:0] s14_t_22_reg;  // stage 14 copy of t
 wire [2:0] s14_t_22_next;
-reg  [2:0] s15_t_18_reg;  // stage 15 copy of t
-wire [2:0] s15_t_18_next;
+reg  [2:0] s15_t_22_reg;  // stage 15 copy of t
+wire [2:0] s15_t_22_next;
 reg  [2:0] s16_t_17_reg;  // stage 16 copy of t
 wire [2:0] s16_t_17_next;
-reg  [2:0] s17_t_16_reg;  // stage 17 copy of t
-wire [2:0] s17_t_16_next;
-reg  [2:0] s18_t_17_reg;  // stage 18 copy of t
-wire [2:0] s18_t_17_next;
+reg  [2:0] s17_t_17_reg;  // stage 17 copy of t
+wire [2:0] s17_t_17_next;
+reg  [2:0] s18_t_18_reg;  // stage 18 copy of t
+wire [2:0] s18_t_18_next;
 reg  [2:0] s19_t_17_reg;  // stage 19 copy of t
 wire [2:0] s19_t_17_next;
-reg  [2:0] s20_t_16_reg;  // stage 20 copy of t
-wire [2:0] s20_t_16_next;
-reg  [2:0] s21_t_14_reg;  // stage 21 copy of t
-wire [2:0] s21_t_14_next;
-reg  [2:0] s22_t_13_reg;  // stage 22 copy of t
-wire [2:0] s22_t_13_next;
+reg  [2:0] s20_t_17_reg;  // stage 20 copy of t
+wire [2:0] s20_t_17_next;
+reg  [2:0] s21_t_16_reg;  // stage 21 copy of t
+wire [2:0] s21_t_16_next;
+reg  [2:0] s22_t_14_reg;  // stage 22 copy of t
+wire [2:0] s22_t_14_next;
 reg  [2:0] s23_t_13_reg;  // stage 23 copy of t
 wire [2:0] s23_t_13_next;
-reg  s22_qa_fired_nscc_reg;  // stage 22 copy of qa_fired_nscc
-wire s22_qa_fired_nscc_next;
+reg  [2:0] s24_t_13_reg;  // stage 24 copy of t
+wire [2:0] s24_t_13_next;
 reg  s23_qa_fired_nscc_reg;  // stage 23 copy of qa_fired_nscc
 wire s23_qa_fired_nscc_next;
+reg  s24_qa_fired_nscc_reg;  // stage 24 copy of qa_fired_nscc
+wire s24_qa_fired_nscc_next;
 reg  s11_t_30_reg;  // stage 11 copy of t
 wire s11_t_30_next;
 reg  s12_t_27_reg;  // stage 12 copy of t
@@ -2298,24 +2380,26 @@ reg  s13_t_22_reg;  // stage 13 copy of t
 wire s13_t_22_next;
 reg  s14_t_23_reg;  // stage 14 copy of t
 wire s14_t_23_next;
-reg  s15_t_19_reg;  // stage 15 copy of t
-wire s15_t_19_next;
+reg  s15_t_23_reg;  // stage 15 copy of t
+wire s15_t_23_next;
 reg  s16_t_18_reg;  // stage 16 copy of t
 wire s16_t_18_next;
-reg  s17_t_17_reg;  // stage 17 copy of t
-wire s17_t_17_next;
-reg  s18_t_18_reg;  // stage 18 copy of t
-wire s18_t_18_next;
+reg  s17_t_18_reg;  // stage 17 copy of t
+wire s17_t_18_next;
+reg  s18_t_19_reg;  // stage 18 copy of t
+wire s18_t_19_next;
 reg  s19_t_18_reg;  // stage 19 copy of t
 wire s19_t_18_next;
-reg  s20_t_17_reg;  // stage 20 copy of t
-wire s20_t_17_next;
-reg  s21_t_15_reg;  // stage 21 copy of t
-wire s21_t_15_next;
-reg  s22_t_14_reg;  // stage 22 copy of t
-wire s22_t_14_next;
+reg  s20_t_18_reg;  // stage 20 copy of t
+wire s20_t_18_next;
+reg  s21_t_17_reg;  // stage 21 copy of t
+wire s21_t_17_next;
+reg  s22_t_15_reg;  // stage 22 copy of t
+wire s22_t_15_next;
 reg  s23_t_14_reg;  // stage 23 copy of t
 wire s23_t_14_next;
+reg  s24_t_14_reg;  // stage 24 copy of t
+wire s24_t_14_next;
 reg  [4:0] out_rd_ptr_reg;  // result buffer head
 reg  [4:0] out_rd_ptr_next;
 reg  [4:0] out_wr_ptr_reg;  // result buffer next free entry
@@ -2672,6 +2756,20 @@ reg  out24_fast_reg;  // result buffer entry 24 fast
 reg  out24_fast_next;
 reg  out24_error_reg;  // result buffer entry 24 error
 reg  out24_error_next;
+reg  [15:0] out25_conn_reg;  // result buffer entry 25 connection id
+reg  [15:0] out25_conn_next;
+reg  [2:0] out25_kind_reg;  // result buffer entry 25 kind
+reg  [2:0] out25_kind_next;
+reg  [20:0] out25_cwnd_reg;  // result buffer entry 25 cwnd
+reg  [20:0] out25_cwnd_next;
+reg  [2:0] out25_case_reg;  // result buffer entry 25 case
+reg  [2:0] out25_case_next;
+reg  out25_qa_reg;  // result buffer entry 25 qa
+reg  out25_qa_next;
+reg  out25_fast_reg;  // result buffer entry 25 fast
+reg  out25_fast_next;
+reg  out25_error_reg;  // result buffer entry 25 error
+reg  out25_error_next;
 reg  [15:0] out_head_conn_reg;  // result buffer head connection id (the entry at out_rd_ptr)
 reg  [15:0] out_head_conn_next;
 reg  [2:0] out_head_kind_reg;  // result buffer head kind
@@ -2688,6 +2786,8 @@ reg  out_head_error_reg;  // result buffer head error
 reg  out_head_error_next;
 reg  [4:0] out_rd_ptr_plus1_reg;  // result buffer entry after the head
 reg  [4:0] out_rd_ptr_plus1_next;
+reg  out_valid_reg;  // the result buffer holds a result (out_count != 0)
+reg  out_valid_next;
 
 // datapath
 wire _s2_error_next_0 = 3'd4 <= s1_kind_reg;
@@ -5109,64 +5209,64 @@ wire [35:0] mi_num_pp10 = _s13_mi_num_pp10_next_1 * s12_t_3_reg;
 wire [19:0] _s2_t_30_next_0 = {18'h0, _s2_t_28_next_0};
 wire [19:0] _s13_mi_num_pp11_next_0 = {2'd0, _s13_mi_num_pp10_next_0};
 wire [19:0] mi_num_pp11 = _s13_mi_num_pp11_next_0 * s12_t_4_reg;
-wire [55:0] _s14_mi_num_next_0 = {20'h0, s13_mi_num_pp00_reg};
-wire [37:0] _s14_mi_num_next_1 = {s13_mi_num_pp01_reg, 18'h0};
-wire [55:0] _s14_mi_num_next_2 = {18'h0, _s14_mi_num_next_1};
-wire [55:0] _s14_mi_num_next_3 = _s14_mi_num_next_0 + _s14_mi_num_next_2;
-wire [53:0] _s14_mi_num_next_4 = {s13_mi_num_pp10_reg, 18'h0};
-wire [55:0] _s14_mi_num_next_5 = {2'd0, _s14_mi_num_next_4};
-wire [55:0] _s14_mi_num_next_6 = _s14_mi_num_next_3 + _s14_mi_num_next_5;
-wire [55:0] _s14_mi_num_next_7 = {s13_mi_num_pp11_reg, 36'h0};
-wire [55:0] mi_num = _s14_mi_num_next_6 + _s14_mi_num_next_7;
+wire [55:0] _s14_mi_num_row0_next_0 = {20'h0, s13_mi_num_pp00_reg};
+wire [37:0] _s14_mi_num_row0_next_1 = {s13_mi_num_pp01_reg, 18'h0};
+wire [55:0] _s14_mi_num_row0_next_2 = {18'h0, _s14_mi_num_row0_next_1};
+wire [55:0] mi_num_row0 = _s14_mi_num_row0_next_0 + _s14_mi_num_row0_next_2;
+wire [53:0] _s14_mi_num_row1_next_0 = {s13_mi_num_pp10_reg, 18'h0};
+wire [55:0] _s14_mi_num_row1_next_1 = {2'd0, _s14_mi_num_row1_next_0};
+wire [55:0] _s14_mi_num_row1_next_2 = {s13_mi_num_pp11_reg, 36'h0};
+wire [55:0] mi_num_row1 = _s14_mi_num_row1_next_1 + _s14_mi_num_row1_next_2;
+wire [55:0] mi_num = s14_mi_num_row0_reg + s14_mi_num_row1_reg;
 wire [28:0] _s6_t_10_next_0 = {18'h0, s5_recip_rtt_t_reg};
-wire [17:0] _s15_mi_raw_prod_pp00_next_0 = s14_mi_num_reg[17:0];
-wire [28:0] _s15_mi_raw_prod_pp00_next_1 = {11'd0, _s15_mi_raw_prod_pp00_next_0};
-wire [28:0] mi_raw_prod_pp00 = _s15_mi_raw_prod_pp00_next_1 * s14_t_reg;
+wire [17:0] _s16_mi_raw_prod_pp00_next_0 = s15_mi_num_reg[17:0];
+wire [28:0] _s16_mi_raw_prod_pp00_next_1 = {11'd0, _s16_mi_raw_prod_pp00_next_0};
+wire [28:0] mi_raw_prod_pp00 = _s16_mi_raw_prod_pp00_next_1 * s15_t_reg;
 wire [28:0] _s6_t_11_next_0 = {18'h0, s5_recip_rtt_t_reg};
-wire [17:0] _s15_mi_raw_prod_pp10_next_0 = s14_mi_num_reg[35:18];
-wire [28:0] _s15_mi_raw_prod_pp10_next_1 = {11'd0, _s15_mi_raw_prod_pp10_next_0};
-wire [28:0] mi_raw_prod_pp10 = _s15_mi_raw_prod_pp10_next_1 * s14_t_2_reg;
+wire [17:0] _s16_mi_raw_prod_pp10_next_0 = s15_mi_num_reg[35:18];
+wire [28:0] _s16_mi_raw_prod_pp10_next_1 = {11'd0, _s16_mi_raw_prod_pp10_next_0};
+wire [28:0] mi_raw_prod_pp10 = _s16_mi_raw_prod_pp10_next_1 * s15_t_2_reg;
 wire [28:0] _s6_t_12_next_0 = {18'h0, s5_recip_rtt_t_reg};
-wire [17:0] _s15_mi_raw_prod_pp20_next_0 = s14_mi_num_reg[53:36];
-wire [28:0] _s15_mi_raw_prod_pp20_next_1 = {11'd0, _s15_mi_raw_prod_pp20_next_0};
-wire [28:0] mi_raw_prod_pp20 = _s15_mi_raw_prod_pp20_next_1 * s14_t_3_reg;
+wire [17:0] _s16_mi_raw_prod_pp20_next_0 = s15_mi_num_reg[53:36];
+wire [28:0] _s16_mi_raw_prod_pp20_next_1 = {11'd0, _s16_mi_raw_prod_pp20_next_0};
+wire [28:0] mi_raw_prod_pp20 = _s16_mi_raw_prod_pp20_next_1 * s15_t_3_reg;
 wire [12:0] _s6_t_13_next_0 = {2'd0, s5_recip_rtt_t_reg};
-wire [1:0] _s15_mi_raw_prod_pp30_next_0 = s14_mi_num_reg[55:54];
-wire [12:0] _s15_mi_raw_prod_pp30_next_1 = {11'd0, _s15_mi_raw_prod_pp30_next_0};
-wire [12:0] mi_raw_prod_pp30 = _s15_mi_raw_prod_pp30_next_1 * s14_t_4_reg;
-wire [66:0] _s16_mi_raw_prod_next_0 = {38'h0, s15_mi_raw_prod_pp00_reg};
-wire [46:0] _s16_mi_raw_prod_next_1 = {s15_mi_raw_prod_pp10_reg, 18'h0};
-wire [66:0] _s16_mi_raw_prod_next_2 = {20'h0, _s16_mi_raw_prod_next_1};
-wire [66:0] _s16_mi_raw_prod_next_3 = _s16_mi_raw_prod_next_0 + _s16_mi_raw_prod_next_2;
-wire [64:0] _s16_mi_raw_prod_next_4 = {s15_mi_raw_prod_pp20_reg, 36'h0};
-wire [66:0] _s16_mi_raw_prod_next_5 = {2'd0, _s16_mi_raw_prod_next_4};
-wire [66:0] _s16_mi_raw_prod_next_6 = _s16_mi_raw_prod_next_3 + _s16_mi_raw_prod_next_5;
-wire [66:0] _s16_mi_raw_prod_next_7 = {s15_mi_raw_prod_pp30_reg, 54'h0};
-wire [66:0] mi_raw_prod = _s16_mi_raw_prod_next_6 + _s16_mi_raw_prod_next_7;
+wire [1:0] _s16_mi_raw_prod_pp30_next_0 = s15_mi_num_reg[55:54];
+wire [12:0] _s16_mi_raw_prod_pp30_next_1 = {11'd0, _s16_mi_raw_prod_pp30_next_0};
+wire [12:0] mi_raw_prod_pp30 = _s16_mi_raw_prod_pp30_next_1 * s15_t_4_reg;
+wire [66:0] _s17_mi_raw_prod_next_0 = {38'h0, s16_mi_raw_prod_pp00_reg};
+wire [46:0] _s17_mi_raw_prod_next_1 = {s16_mi_raw_prod_pp10_reg, 18'h0};
+wire [66:0] _s17_mi_raw_prod_next_2 = {20'h0, _s17_mi_raw_prod_next_1};
+wire [66:0] _s17_mi_raw_prod_next_3 = _s17_mi_raw_prod_next_0 + _s17_mi_raw_prod_next_2;
+wire [64:0] _s17_mi_raw_prod_next_4 = {s16_mi_raw_prod_pp20_reg, 36'h0};
+wire [66:0] _s17_mi_raw_prod_next_5 = {2'd0, _s17_mi_raw_prod_next_4};
+wire [66:0] _s17_mi_raw_prod_next_6 = _s17_mi_raw_prod_next_3 + _s17_mi_raw_prod_next_5;
+wire [66:0] _s17_mi_raw_prod_next_7 = {s16_mi_raw_prod_pp30_reg, 54'h0};
+wire [66:0] mi_raw_prod = _s17_mi_raw_prod_next_6 + _s17_mi_raw_prod_next_7;
 wire [1:0] _s3_t_12_next_0 = s2_recip_rtt_lead_reg[4:3];
-wire [55:0] _s17_mi_raw_coarse_next_0 = s16_mi_raw_prod_reg[66:11];
-wire [62:0] _s17_mi_raw_coarse_next_1 = {7'd0, _s17_mi_raw_coarse_next_0};
-wire [47:0] _s17_mi_raw_coarse_next_2 = s16_mi_raw_prod_reg[66:19];
-wire [62:0] _s17_mi_raw_coarse_next_3 = {15'd0, _s17_mi_raw_coarse_next_2};
-wire [39:0] _s17_mi_raw_coarse_next_4 = s16_mi_raw_prod_reg[66:27];
-wire [62:0] _s17_mi_raw_coarse_next_5 = {23'h0, _s17_mi_raw_coarse_next_4};
-wire [62:0] mi_raw_coarse = s16_t_reg[1] ? _s17_mi_raw_coarse_next_5 : (s16_t_reg[0] ? _s17_mi_raw_coarse_next_3 : _s17_mi_raw_coarse_next_1);
+wire [55:0] _s18_mi_raw_coarse_next_0 = s17_mi_raw_prod_reg[66:11];
+wire [62:0] _s18_mi_raw_coarse_next_1 = {7'd0, _s18_mi_raw_coarse_next_0};
+wire [47:0] _s18_mi_raw_coarse_next_2 = s17_mi_raw_prod_reg[66:19];
+wire [62:0] _s18_mi_raw_coarse_next_3 = {15'd0, _s18_mi_raw_coarse_next_2};
+wire [39:0] _s18_mi_raw_coarse_next_4 = s17_mi_raw_prod_reg[66:27];
+wire [62:0] _s18_mi_raw_coarse_next_5 = {23'h0, _s18_mi_raw_coarse_next_4};
+wire [62:0] mi_raw_coarse = s17_t_reg[1] ? _s18_mi_raw_coarse_next_5 : (s17_t_reg[0] ? _s18_mi_raw_coarse_next_3 : _s18_mi_raw_coarse_next_1);
 wire [2:0] _s3_t_13_next_0 = s2_recip_rtt_lead_reg[2:0];
-wire [55:0] _s18_mi_raw_next_0 = s17_mi_raw_coarse_reg[55:0];
-wire [55:0] _s18_mi_raw_next_1 = s17_mi_raw_coarse_reg[56:1];
-wire [55:0] _s18_mi_raw_next_2 = s17_mi_raw_coarse_reg[57:2];
-wire [55:0] _s18_mi_raw_next_3 = s17_mi_raw_coarse_reg[58:3];
-wire [55:0] _s18_mi_raw_next_4 = s17_mi_raw_coarse_reg[59:4];
-wire [55:0] _s18_mi_raw_next_5 = s17_mi_raw_coarse_reg[60:5];
-wire [55:0] _s18_mi_raw_next_6 = s17_mi_raw_coarse_reg[61:6];
-wire [55:0] _s18_mi_raw_next_7 = s17_mi_raw_coarse_reg[62:7];
-wire [55:0] mi_raw = s17_t_reg[2] ? (s17_t_reg[1] ? (s17_t_reg[0] ? _s18_mi_raw_next_7 : _s18_mi_raw_next_6) : (s17_t_reg[0] ? _s18_mi_raw_next_5 : _s18_mi_raw_next_4)) : (s17_t_reg[1] ? (s17_t_reg[0] ? _s18_mi_raw_next_3 : _s18_mi_raw_next_2) : (s17_t_reg[0] ? _s18_mi_raw_next_1 : _s18_mi_raw_next_0));
-wire [31:0] _s19_mi_inc_next_0 = s18_mi_raw_reg[55:24];
-wire _s19_mi_inc_next_1 = |_s19_mi_inc_next_0;
-wire [23:0] _s19_mi_inc_next_2 = s18_mi_raw_reg[23:0];
-wire _s19_mi_inc_next_3 = s18_size_c_reg < _s19_mi_inc_next_2;
-wire _s19_mi_inc_next_4 = _s19_mi_inc_next_1 | _s19_mi_inc_next_3;
-wire [23:0] mi_inc = _s19_mi_inc_next_4 ? s18_size_c_reg : _s19_mi_inc_next_2;
+wire [55:0] _s19_mi_raw_next_0 = s18_mi_raw_coarse_reg[55:0];
+wire [55:0] _s19_mi_raw_next_1 = s18_mi_raw_coarse_reg[56:1];
+wire [55:0] _s19_mi_raw_next_2 = s18_mi_raw_coarse_reg[57:2];
+wire [55:0] _s19_mi_raw_next_3 = s18_mi_raw_coarse_reg[58:3];
+wire [55:0] _s19_mi_raw_next_4 = s18_mi_raw_coarse_reg[59:4];
+wire [55:0] _s19_mi_raw_next_5 = s18_mi_raw_coarse_reg[60:5];
+wire [55:0] _s19_mi_raw_next_6 = s18_mi_raw_coarse_reg[61:6];
+wire [55:0] _s19_mi_raw_next_7 = s18_mi_raw_coarse_reg[62:7];
+wire [55:0] mi_raw = s18_t_reg[2] ? (s18_t_reg[1] ? (s18_t_reg[0] ? _s19_mi_raw_next_7 : _s19_mi_raw_next_6) : (s18_t_reg[0] ? _s19_mi_raw_next_5 : _s19_mi_raw_next_4)) : (s18_t_reg[1] ? (s18_t_reg[0] ? _s19_mi_raw_next_3 : _s19_mi_raw_next_2) : (s18_t_reg[0] ? _s19_mi_raw_next_1 : _s19_mi_raw_next_0));
+wire [31:0] _s20_mi_inc_next_0 = s19_mi_raw_reg[55:24];
+wire _s20_mi_inc_next_1 = |_s20_mi_inc_next_0;
+wire [23:0] _s20_mi_inc_next_2 = s19_mi_raw_reg[23:0];
+wire _s20_mi_inc_next_3 = s19_size_c_reg < _s20_mi_inc_next_2;
+wire _s20_mi_inc_next_4 = _s20_mi_inc_next_1 | _s20_mi_inc_next_3;
+wire [23:0] mi_inc = _s20_mi_inc_next_4 ? s19_size_c_reg : _s20_mi_inc_next_2;
 wire [31:0] _s2_size_kfi_pp00_next_0 = {18'h0, s1_size_reg};
 wire [31:0] size_kfi_pp00 = _s2_size_kfi_pp00_next_0 * 32'h1bbbc;
 wire [14:0] _s2_size_kfi_pp01_next_0 = {1'd0, s1_size_reg};
@@ -6371,27 +6471,27 @@ wire [23:0] md_cx_pp10 = s6_t_41_reg * _s7_md_cx_pp10_next_0;
 wire [7:0] _s5_t_38_next_0 = {2'd0, _s5_t_37_next_0};
 wire [7:0] _s7_md_cx_pp11_next_0 = {6'd0, _s7_md_cx_pp01_next_0};
 wire [7:0] md_cx_pp11 = s6_t_42_reg * _s7_md_cx_pp11_next_0;
-wire [43:0] _s8_md_cx_next_0 = {8'd0, s7_md_cx_pp00_reg};
-wire [37:0] _s8_md_cx_next_1 = {s7_md_cx_pp01_reg, 18'h0};
-wire [43:0] _s8_md_cx_next_2 = {6'd0, _s8_md_cx_next_1};
-wire [43:0] _s8_md_cx_next_3 = _s8_md_cx_next_0 + _s8_md_cx_next_2;
-wire [41:0] _s8_md_cx_next_4 = {s7_md_cx_pp10_reg, 18'h0};
-wire [43:0] _s8_md_cx_next_5 = {2'd0, _s8_md_cx_next_4};
-wire [43:0] _s8_md_cx_next_6 = _s8_md_cx_next_3 + _s8_md_cx_next_5;
-wire [43:0] _s8_md_cx_next_7 = {s7_md_cx_pp11_reg, 36'h0};
-wire [43:0] md_cx = _s8_md_cx_next_6 + _s8_md_cx_next_7;
-wire [17:0] _s9_t_15_next_0 = s8_md_cx_reg[17:0];
-wire [28:0] _s9_t_15_next_1 = {11'd0, _s9_t_15_next_0};
-wire [28:0] _s10_md_frac_prod_pp00_next_0 = {18'h0, s9_recip_avg_t_reg};
-wire [28:0] md_frac_prod_pp00 = s9_t_15_reg * _s10_md_frac_prod_pp00_next_0;
-wire [17:0] _s9_t_16_next_0 = s8_md_cx_reg[35:18];
-wire [28:0] _s9_t_16_next_1 = {11'd0, _s9_t_16_next_0};
-wire [28:0] _s10_md_frac_prod_pp10_next_0 = {18'h0, s9_recip_avg_t_reg};
-wire [28:0] md_frac_prod_pp10 = s9_t_16_reg * _s10_md_frac_prod_pp10_next_0;
-wire [7:0] _s9_t_17_next_0 = s8_md_cx_reg[43:36];
-wire [18:0] _s9_t_17_next_1 = {11'd0, _s9_t_17_next_0};
-wire [18:0] _s10_md_frac_prod_pp20_next_0 = {8'd0, s9_recip_avg_t_reg};
-wire [18:0] md_frac_prod_pp20 = s9_t_17_reg * _s10_md_frac_prod_pp20_next_0;
+wire [43:0] _s8_md_cx_row0_next_0 = {8'd0, s7_md_cx_pp00_reg};
+wire [37:0] _s8_md_cx_row0_next_1 = {s7_md_cx_pp01_reg, 18'h0};
+wire [43:0] _s8_md_cx_row0_next_2 = {6'd0, _s8_md_cx_row0_next_1};
+wire [43:0] md_cx_row0 = _s8_md_cx_row0_next_0 + _s8_md_cx_row0_next_2;
+wire [41:0] _s8_md_cx_row1_next_0 = {s7_md_cx_pp10_reg, 18'h0};
+wire [43:0] _s8_md_cx_row1_next_1 = {2'd0, _s8_md_cx_row1_next_0};
+wire [43:0] _s8_md_cx_row1_next_2 = {s7_md_cx_pp11_reg, 36'h0};
+wire [43:0] md_cx_row1 = _s8_md_cx_row1_next_1 + _s8_md_cx_row1_next_2;
+wire [43:0] md_cx = s8_md_cx_row0_reg + s8_md_cx_row1_reg;
+wire [17:0] _s10_md_frac_prod_pp00_next_0 = s9_md_cx_reg[17:0];
+wire [28:0] _s10_md_frac_prod_pp00_next_1 = {11'd0, _s10_md_frac_prod_pp00_next_0};
+wire [28:0] _s10_md_frac_prod_pp00_next_2 = {18'h0, s9_recip_avg_t_reg};
+wire [28:0] md_frac_prod_pp00 = _s10_md_frac_prod_pp00_next_1 * _s10_md_frac_prod_pp00_next_2;
+wire [17:0] _s10_md_frac_prod_pp10_next_0 = s9_md_cx_reg[35:18];
+wire [28:0] _s10_md_frac_prod_pp10_next_1 = {11'd0, _s10_md_frac_prod_pp10_next_0};
+wire [28:0] _s10_md_frac_prod_pp10_next_2 = {18'h0, s9_recip_avg_t_reg};
+wire [28:0] md_frac_prod_pp10 = _s10_md_frac_prod_pp10_next_1 * _s10_md_frac_prod_pp10_next_2;
+wire [7:0] _s10_md_frac_prod_pp20_next_0 = s9_md_cx_reg[43:36];
+wire [18:0] _s10_md_frac_prod_pp20_next_1 = {11'd0, _s10_md_frac_prod_pp20_next_0};
+wire [18:0] _s10_md_frac_prod_pp20_next_2 = {8'd0, s9_recip_avg_t_reg};
+wire [18:0] md_frac_prod_pp20 = _s10_md_frac_prod_pp20_next_1 * _s10_md_frac_prod_pp20_next_2;
 wire [54:0] _s11_md_frac_prod_next_0 = {26'h0, s10_md_frac_prod_pp00_reg};
 wire [46:0] _s11_md_frac_prod_next_1 = {s10_md_frac_prod_pp10_reg, 18'h0};
 wire [54:0] _s11_md_frac_prod_next_2 = {8'd0, _s11_md_frac_prod_next_1};
@@ -6436,9 +6536,9 @@ wire [44:0] _s16_md_cut_next_0 = s15_md_red_prod_reg[60:16];
 wire [20:0] _s16_md_cut_next_1 = _s16_md_cut_next_0[44:24];
 wire _s16_md_cut_next_2 = |_s16_md_cut_next_1;
 wire [23:0] _s16_md_cut_next_3 = _s16_md_cut_next_0[23:0];
-wire _s16_md_cut_next_4 = s15_t_3_reg < _s16_md_cut_next_3;
+wire _s16_md_cut_next_4 = s15_t_7_reg < _s16_md_cut_next_3;
 wire _s16_md_cut_next_5 = _s16_md_cut_next_2 | _s16_md_cut_next_4;
-wire [23:0] md_cut = _s16_md_cut_next_5 ? s15_t_3_reg : _s16_md_cut_next_3;
+wire [23:0] md_cut = _s16_md_cut_next_5 ? s15_t_7_reg : _s16_md_cut_next_3;
 wire rtt_le_trtt = s1_rtt_reg <= 20'h3264;
 wire _s2_t_32_next_0 = ~rtt_le_trtt;
 wire _s2_t_32_next_1 = s1_ecn_reg & _s2_t_32_next_0;
@@ -6454,30 +6554,30 @@ wire md_ok = s5_t_40_reg & _s6_md_ok_next_0;
 wire [23:0] _s17_c_core_next_0 = s16_cur_c_reg - s16_md_cut_reg;
 wire [23:0] c_core = s16_md_ok_reg ? _s17_c_core_next_0 : s16_cur_c_reg;
 wire [24:0] _s14_t_8_next_0 = {1'd0, s13_fi_inc_reg};
-wire [24:0] _s20_incs_next_0 = {1'd0, s19_mi_inc_reg};
-wire [24:0] _s20_incs_next_1 = _s20_incs_next_0 + s19_t_reg;
-wire _s20_incs_next_2 = _s20_incs_next_1[24];
-wire [23:0] _s20_incs_next_3 = _s20_incs_next_1[23:0];
-wire [23:0] _s20_incs_next_4 = _s20_incs_next_2 ? 24'hffffff : _s20_incs_next_3;
-wire [23:0] _s20_incs_next_5 = s19_rtt_le_trtt_reg ? _s20_incs_next_4 : s19_fi_inc_reg;
+wire [24:0] _s21_incs_next_0 = {1'd0, s20_mi_inc_reg};
+wire [24:0] _s21_incs_next_1 = _s21_incs_next_0 + s20_t_reg;
+wire _s21_incs_next_2 = _s21_incs_next_1[24];
+wire [23:0] _s21_incs_next_3 = _s21_incs_next_1[23:0];
+wire [23:0] _s21_incs_next_4 = _s21_incs_next_2 ? 24'hffffff : _s21_incs_next_3;
+wire [23:0] _s21_incs_next_5 = s20_rtt_le_trtt_reg ? _s21_incs_next_4 : s20_fi_inc_reg;
 wire [19:0] cur_inc = s4_cur_reg[128:109];
 wire [20:0] _s5_t_41_next_0 = {1'd0, cur_inc};
 wire _s2_t_33_next_0 = ~s1_ecn_reg;
-wire [3:0] _s21_inc_acc_next_0 = s20_incs_reg[23:20];
-wire _s21_inc_acc_next_1 = |_s21_inc_acc_next_0;
-wire [19:0] _s21_inc_acc_next_2 = s20_incs_reg[19:0];
-wire [19:0] _s21_inc_acc_next_3 = _s21_inc_acc_next_1 ? 20'hfffff : _s21_inc_acc_next_2;
-wire [20:0] _s21_inc_acc_next_4 = {1'd0, _s21_inc_acc_next_3};
-wire [20:0] _s21_inc_acc_next_5 = s20_t_reg + _s21_inc_acc_next_4;
-wire _s21_inc_acc_next_6 = _s21_inc_acc_next_5[20];
-wire [19:0] _s21_inc_acc_next_7 = _s21_inc_acc_next_5[19:0];
-wire [19:0] _s21_inc_acc_next_8 = _s21_inc_acc_next_6 ? 20'hfffff : _s21_inc_acc_next_7;
-wire [19:0] inc_acc = s20_t_2_reg ? _s21_inc_acc_next_8 : s20_cur_inc_reg;
+wire [3:0] _s22_inc_acc_next_0 = s21_incs_reg[23:20];
+wire _s22_inc_acc_next_1 = |_s22_inc_acc_next_0;
+wire [19:0] _s22_inc_acc_next_2 = s21_incs_reg[19:0];
+wire [19:0] _s22_inc_acc_next_3 = _s22_inc_acc_next_1 ? 20'hfffff : _s22_inc_acc_next_2;
+wire [20:0] _s22_inc_acc_next_4 = {1'd0, _s22_inc_acc_next_3};
+wire [20:0] _s22_inc_acc_next_5 = s21_t_reg + _s22_inc_acc_next_4;
+wire _s22_inc_acc_next_6 = _s22_inc_acc_next_5[20];
+wire [19:0] _s22_inc_acc_next_7 = _s22_inc_acc_next_5[19:0];
+wire [19:0] _s22_inc_acc_next_8 = _s22_inc_acc_next_6 ? 20'hfffff : _s22_inc_acc_next_7;
+wire [19:0] inc_acc = s21_t_2_reg ? _s22_inc_acc_next_8 : s21_cur_inc_reg;
 wire [14:0] _s2_t_34_next_0 = {1'd0, s1_size_reg};
 wire [14:0] _s2_t_34_next_1 = _s2_t_34_next_0 + 15'd63;
 wire [8:0] recv_units = _s2_t_34_next_1[14:6];
 wire [10:0] _s2_t_34_next_2 = {2'd0, recv_units};
-wire [24:0] _s18_t_4_next_0 = {1'd0, s17_c_core_reg};
+wire [24:0] _s18_t_5_next_0 = {1'd0, s17_c_core_reg};
 wire [9:0] cur_recv = s4_cur_reg[138:129];
 wire [10:0] _s5_fulfill_next_0 = {1'd0, cur_recv};
 wire [10:0] recv_no_wrap_sum = _s5_fulfill_next_0 + s4_t_21_reg;
@@ -6493,10 +6593,10 @@ wire _s5_fulfill_next_7 = |cur_last_adj;
 wire _s5_fulfill_next_8 = ~_s5_fulfill_next_7;
 wire _s5_fulfill_next_9 = _s5_fulfill_next_6 | _s5_fulfill_next_8;
 wire fulfill = _s5_fulfill_next_4 | _s5_fulfill_next_9;
-wire [24:0] _s18_t_5_next_0 = {1'd0, s17_c_core_reg};
-wire [24:0] _s22_core_c_next_0 = {5'd0, s21_inc_acc_reg};
-wire [24:0] _s22_core_c_next_1 = s21_t_reg + _s22_core_c_next_0;
-wire [24:0] core_c = s21_fulfill_reg ? _s22_core_c_next_1 : s21_t_2_reg;
+wire [24:0] _s18_t_6_next_0 = {1'd0, s17_c_core_reg};
+wire [24:0] _s23_core_c_next_0 = {5'd0, s22_inc_acc_reg};
+wire [24:0] _s23_core_c_next_1 = s22_t_reg + _s23_core_c_next_0;
+wire [24:0] core_c = s22_fulfill_reg ? _s23_core_c_next_1 : s22_t_2_reg;
 wire _s2_t_35_next_0 = s1_kind_reg == 3'd0;
 wire _s2_t_35_next_1 = ~_s2_t_35_next_0;
 wire _s2_t_36_next_0 = s1_kind_reg == 3'd3;
@@ -6513,12 +6613,12 @@ wire _s11_early_next_0 = s10_qa_fired_nscc_reg | fi_fired;
 wire early = s10_ack_run_reg & _s11_early_next_0;
 wire [24:0] _s11_c_early_next_0 = s10_fi_fire_reg ? s10_t_20_reg : s10_t_21_reg;
 wire [24:0] c_early = fi_fired ? _s11_c_early_next_0 : s10_t_22_reg;
-wire [24:0] _s23_c_ack_clamped_next_0 = s22_early_reg ? s22_c_early_reg : s22_core_c_reg;
-wire _s23_c_ack_clamped_next_1 = _s23_c_ack_clamped_next_0 < 25'h8000;
-wire _s23_c_ack_clamped_next_2 = _s23_c_ack_clamped_next_0 < 25'h9d7880;
-wire [24:0] _s23_c_ack_clamped_next_3 = _s23_c_ack_clamped_next_2 ? _s23_c_ack_clamped_next_0 : 25'h9d7880;
-wire [24:0] _s23_c_ack_clamped_next_4 = _s23_c_ack_clamped_next_1 ? 25'h8000 : _s23_c_ack_clamped_next_3;
-wire [23:0] c_ack_window = _s23_c_ack_clamped_next_4[23:0];
+wire [24:0] _s24_c_ack_clamped_next_0 = s23_early_reg ? s23_c_early_reg : s23_core_c_reg;
+wire _s24_c_ack_clamped_next_1 = _s24_c_ack_clamped_next_0 < 25'h8000;
+wire _s24_c_ack_clamped_next_2 = _s24_c_ack_clamped_next_0 < 25'h9d7880;
+wire [24:0] _s24_c_ack_clamped_next_3 = _s24_c_ack_clamped_next_2 ? _s24_c_ack_clamped_next_0 : 25'h9d7880;
+wire [24:0] _s24_c_ack_clamped_next_4 = _s24_c_ack_clamped_next_1 ? 25'h8000 : _s24_c_ack_clamped_next_3;
+wire [23:0] c_ack_window = _s24_c_ack_clamped_next_4[23:0];
 wire [9:0] _s5_t_45_next_0 = fulfill ? 10'd0 : recv_sum;
 wire _s11_core_step_next_0 = ~early;
 wire core_step = s10_ack_run_reg & _s11_core_step_next_0;
@@ -6556,14 +6656,14 @@ wire _s10_c_loss_all_next_2 = _s10_c_loss_all_next_0 < 25'h9d7880;
 wire [24:0] _s10_c_loss_all_next_3 = _s10_c_loss_all_next_2 ? _s10_c_loss_all_next_0 : 25'h9d7880;
 wire [24:0] _s10_c_loss_all_next_4 = _s10_c_loss_all_next_1 ? 25'h8000 : _s10_c_loss_all_next_3;
 wire [23:0] _s10_c_loss_all_next_5 = _s10_c_loss_all_next_4[23:0];
-wire [23:0] c_loss_all = s9_qa_used_nscc_reg ? _s10_c_loss_all_next_5 : s9_t_25_reg;
+wire [23:0] c_loss_all = s9_qa_used_nscc_reg ? _s10_c_loss_all_next_5 : s9_t_22_reg;
 wire _s11_t_18_next_0 = core_step & s10_fulfill_reg;
 wire [10:0] _s11_t_18_next_1 = _s11_t_18_next_0 ? s10_nowq_reg : s10_cur_last_adj_reg;
 wire [9:0] _s11_t_19_next_0 = core_step ? s10_t_23_reg : s10_cur_recv_reg;
 wire [9:0] _s11_t_19_next_1 = s10_qa_fired_nscc_reg ? 10'd0 : _s11_t_19_next_0;
-wire [19:0] _s22_t_3_next_0 = s21_fulfill_reg ? 20'h0 : s21_inc_acc_reg;
-wire [19:0] _s22_t_3_next_1 = s21_core_step_reg ? _s22_t_3_next_0 : s21_cur_inc_reg;
-wire [19:0] _s22_t_3_next_2 = s21_qa_fired_nscc_reg ? 20'h0 : _s22_t_3_next_1;
+wire [19:0] _s23_t_3_next_0 = s22_fulfill_reg ? 20'h0 : s22_inc_acc_reg;
+wire [19:0] _s23_t_3_next_1 = s22_core_step_reg ? _s23_t_3_next_0 : s22_cur_inc_reg;
+wire [19:0] _s23_t_3_next_2 = s22_qa_fired_nscc_reg ? 20'h0 : _s23_t_3_next_1;
 wire md_fired = core_step & s10_md_ok_reg;
 wire [10:0] _s11_t_20_next_0 = md_fired ? s10_nowq_reg : s10_cur_last_md_reg;
 wire [15:0] _s6_t_49_next_0 = s5_ack_run_reg ? s5_avg_new_reg : s5_cur_avg_rtt_reg;
@@ -6590,7 +6690,6 @@ wire [2:0] _s11_t_29_next_2 = s10_ack_run_reg ? _s11_t_29_next_1 : 3'd0;
 wire [2:0] _s11_t_29_next_3 = s10_is_loss_reg ? s10_t_31_reg : _s11_t_29_next_2;
 wire [2:0] _s11_t_29_next_4 = s10_t_30_reg ? 3'd0 : _s11_t_29_next_3;
 wire _s11_t_30_next_0 = s10_t_30_reg ? 1'd0 : _s11_t_22_next_2;
-wire out_nonempty = |out_count_reg;
 wire _shell_0 = ~hazard_reg;
 wire _shell_1 = in_valid_reg & _shell_0;
 wire _shell_2 = ~credits_out_reg;
@@ -6599,21 +6698,21 @@ wire _shell_3 = s_event_valid & in_ready_reg;
 wire _shell_4 = ~in_valid_reg;
 wire [4:0] _shell_5 = issue ? 5'd1 : 5'd0;
 wire [4:0] _shell_6 = occ_reg + _shell_5;
-wire out_pop = out_nonempty & m_result_ready;
+wire out_pop = out_valid_reg & m_result_ready;
 wire [4:0] _shell_7 = out_pop ? 5'd1 : 5'd0;
 wire [4:0] occ_update = _shell_6 - _shell_7;
-wire _shell_8 = ~s23_error_reg;
-wire wr_en = s23_valid_reg & _shell_8;
-wire [11:0] wr_addr = s23_conn_reg[11:0];
+wire _shell_8 = ~s24_error_reg;
+wire wr_en = s24_valid_reg & _shell_8;
+wire [11:0] wr_addr = s24_conn_reg[11:0];
 wire [11:0] _shell_9 = in_conn_reg[11:0];
 wire _shell_10 = wr_addr == _shell_9;
 wire snoop_in = wr_en & _shell_10;
 wire [23:0] c_open = 24'h9d7880;
 wire [149:0] _shell_11 = {11'd0, 10'd0, 20'h0, 11'd0, 16'd8600, 1'd0, 1'd0, 11'd0, 15'd0, 15'd0, 15'd0, c_open};
-wire [23:0] c_ack = s23_ack_run_reg ? s23_c_ack_clamped_reg : s23_cur_c_reg;
-wire [23:0] c_new = s23_is_loss_reg ? s23_c_loss_all_reg : c_ack;
-wire [149:0] _shell_12 = {s23_t_reg, s23_t_2_reg, s23_t_3_reg, s23_t_4_reg, s23_t_5_reg, s23_t_6_reg, s23_t_7_reg, s23_t_8_reg, s23_t_9_reg, s23_t_10_reg, s23_t_11_reg, c_new};
-wire [149:0] new_word = s23_t_12_reg ? _shell_11 : _shell_12;
+wire [23:0] c_ack = s24_ack_run_reg ? s24_c_ack_clamped_reg : s24_cur_c_reg;
+wire [23:0] c_new = s24_is_loss_reg ? s24_c_loss_all_reg : c_ack;
+wire [149:0] _shell_12 = {s24_t_reg, s24_t_2_reg, s24_t_3_reg, s24_t_4_reg, s24_t_5_reg, s24_t_6_reg, s24_t_7_reg, s24_t_8_reg, s24_t_9_reg, s24_t_10_reg, s24_t_11_reg, c_new};
+wire [149:0] new_word = s24_t_12_reg ? _shell_11 : _shell_12;
 wire [11:0] _shell_13 = s1_conn_reg[11:0];
 wire _shell_14 = wr_addr == _shell_13;
 wire snoop_s1 = wr_en & _shell_14;
@@ -6631,11 +6730,11 @@ wire [149:0] s3_word = s3_fix_valid_reg ? s3_fix_word_reg : s3_ram_reg;
 wire [149:0] _shell_23 = snoop_s3 ? new_word : s3_word;
 wire _shell_24 = out_wr_ptr_reg == 5'd0;
 wire [20:0] cwnd_result = c_new[23:3];
-wire [20:0] _shell_25 = s23_t_12_reg ? 21'h13af10 : cwnd_result;
-wire [20:0] res_cwnd = s23_error_reg ? 21'h0 : _shell_25;
-wire [2:0] res_case = s23_error_reg ? 3'd0 : s23_t_13_reg;
-wire res_qa = s23_error_reg ? 1'd0 : s23_qa_fired_nscc_reg;
-wire res_fast = s23_error_reg ? 1'd0 : s23_t_14_reg;
+wire [20:0] _shell_25 = s24_t_12_reg ? 21'h13af10 : cwnd_result;
+wire [20:0] res_cwnd = s24_error_reg ? 21'h0 : _shell_25;
+wire [2:0] res_case = s24_error_reg ? 3'd0 : s24_t_13_reg;
+wire res_qa = s24_error_reg ? 1'd0 : s24_qa_fired_nscc_reg;
+wire res_fast = s24_error_reg ? 1'd0 : s24_t_14_reg;
 wire _shell_26 = out_wr_ptr_reg == 5'd1;
 wire _shell_27 = out_wr_ptr_reg == 5'd2;
 wire _shell_28 = out_wr_ptr_reg == 5'd3;
@@ -6660,26 +6759,33 @@ wire _shell_46 = out_wr_ptr_reg == 5'd21;
 wire _shell_47 = out_wr_ptr_reg == 5'd22;
 wire _shell_48 = out_wr_ptr_reg == 5'd23;
 wire _shell_49 = out_wr_ptr_reg == 5'd24;
-wire _shell_50 = out_wr_ptr_reg == 5'd24;
-wire [4:0] _shell_51 = out_wr_ptr_reg + 5'd1;
-wire [4:0] _shell_52 = _shell_50 ? 5'd0 : _shell_51;
-wire [4:0] out_head_ptr = out_pop ? out_rd_ptr_plus1_reg : out_rd_ptr_reg;
-wire _shell_53 = out_wr_ptr_reg == out_head_ptr;
-wire out_head_write = s23_valid_reg & _shell_53;
-wire [15:0] _shell_54 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? out24_conn_reg : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_conn_reg : out22_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out21_conn_reg : out20_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_conn_reg : out18_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out17_conn_reg : out16_conn_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_conn_reg : out14_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out13_conn_reg : out12_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_conn_reg : out10_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out9_conn_reg : out8_conn_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_conn_reg : out6_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out5_conn_reg : out4_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_conn_reg : out2_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out1_conn_reg : out0_conn_reg))));
-wire [2:0] _shell_55 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? out24_kind_reg : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_kind_reg : out22_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out21_kind_reg : out20_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_kind_reg : out18_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out17_kind_reg : out16_kind_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_kind_reg : out14_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out13_kind_reg : out12_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_kind_reg : out10_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out9_kind_reg : out8_kind_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_kind_reg : out6_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out5_kind_reg : out4_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_kind_reg : out2_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out1_kind_reg : out0_kind_reg))));
-wire [20:0] _shell_56 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? out24_cwnd_reg : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_cwnd_reg : out22_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out21_cwnd_reg : out20_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_cwnd_reg : out18_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out17_cwnd_reg : out16_cwnd_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_cwnd_reg : out14_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out13_cwnd_reg : out12_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_cwnd_reg : out10_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out9_cwnd_reg : out8_cwnd_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_cwnd_reg : out6_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out5_cwnd_reg : out4_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_cwnd_reg : out2_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out1_cwnd_reg : out0_cwnd_reg))));
-wire [2:0] _shell_57 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? out24_case_reg : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_case_reg : out22_case_reg) : (out_rd_ptr_plus1_reg[0] ? out21_case_reg : out20_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_case_reg : out18_case_reg) : (out_rd_ptr_plus1_reg[0] ? out17_case_reg : out16_case_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_case_reg : out14_case_reg) : (out_rd_ptr_plus1_reg[0] ? out13_case_reg : out12_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_case_reg : out10_case_reg) : (out_rd_ptr_plus1_reg[0] ? out9_case_reg : out8_case_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_case_reg : out6_case_reg) : (out_rd_ptr_plus1_reg[0] ? out5_case_reg : out4_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_case_reg : out2_case_reg) : (out_rd_ptr_plus1_reg[0] ? out1_case_reg : out0_case_reg))));
-wire _shell_58 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? out24_qa_reg : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_qa_reg : out22_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out21_qa_reg : out20_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_qa_reg : out18_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out17_qa_reg : out16_qa_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_qa_reg : out14_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out13_qa_reg : out12_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_qa_reg : out10_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out9_qa_reg : out8_qa_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_qa_reg : out6_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out5_qa_reg : out4_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_qa_reg : out2_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out1_qa_reg : out0_qa_reg))));
-wire _shell_59 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? out24_fast_reg : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_fast_reg : out22_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out21_fast_reg : out20_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_fast_reg : out18_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out17_fast_reg : out16_fast_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_fast_reg : out14_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out13_fast_reg : out12_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_fast_reg : out10_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out9_fast_reg : out8_fast_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_fast_reg : out6_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out5_fast_reg : out4_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_fast_reg : out2_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out1_fast_reg : out0_fast_reg))));
-wire _shell_60 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? out24_error_reg : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_error_reg : out22_error_reg) : (out_rd_ptr_plus1_reg[0] ? out21_error_reg : out20_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_error_reg : out18_error_reg) : (out_rd_ptr_plus1_reg[0] ? out17_error_reg : out16_error_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_error_reg : out14_error_reg) : (out_rd_ptr_plus1_reg[0] ? out13_error_reg : out12_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_error_reg : out10_error_reg) : (out_rd_ptr_plus1_reg[0] ? out9_error_reg : out8_error_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_error_reg : out6_error_reg) : (out_rd_ptr_plus1_reg[0] ? out5_error_reg : out4_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_error_reg : out2_error_reg) : (out_rd_ptr_plus1_reg[0] ? out1_error_reg : out0_error_reg))));
-wire _shell_61 = out_rd_ptr_plus1_reg == 5'd24;
-wire [4:0] _shell_62 = out_rd_ptr_plus1_reg + 5'd1;
-wire [4:0] _shell_63 = _shell_61 ? 5'd0 : _shell_62;
-wire [4:0] _shell_64 = s23_valid_reg ? 5'd1 : 5'd0;
-wire [4:0] _shell_65 = out_count_reg + _shell_64;
-wire [4:0] _shell_66 = out_pop ? 5'd1 : 5'd0;
-wire [4:0] _shell_67 = _shell_65 - _shell_66;
+wire _shell_50 = out_wr_ptr_reg == 5'd25;
+wire _shell_51 = out_wr_ptr_reg == 5'd25;
+wire [4:0] _shell_52 = out_wr_ptr_reg + 5'd1;
+wire [4:0] _shell_53 = _shell_51 ? 5'd0 : _shell_52;
+wire _shell_54 = out_wr_ptr_reg == out_rd_ptr_plus1_reg;
+wire out_lands_next = s24_valid_reg & _shell_54;
+wire [15:0] _shell_55 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out25_conn_reg : (out_rd_ptr_plus1_reg[1] ? out25_conn_reg : (out_rd_ptr_plus1_reg[0] ? out25_conn_reg : out24_conn_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_conn_reg : out22_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out21_conn_reg : out20_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_conn_reg : out18_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out17_conn_reg : out16_conn_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_conn_reg : out14_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out13_conn_reg : out12_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_conn_reg : out10_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out9_conn_reg : out8_conn_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_conn_reg : out6_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out5_conn_reg : out4_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_conn_reg : out2_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out1_conn_reg : out0_conn_reg))));
+wire [2:0] _shell_56 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out25_kind_reg : (out_rd_ptr_plus1_reg[1] ? out25_kind_reg : (out_rd_ptr_plus1_reg[0] ? out25_kind_reg : out24_kind_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_kind_reg : out22_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out21_kind_reg : out20_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_kind_reg : out18_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out17_kind_reg : out16_kind_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_kind_reg : out14_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out13_kind_reg : out12_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_kind_reg : out10_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out9_kind_reg : out8_kind_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_kind_reg : out6_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out5_kind_reg : out4_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_kind_reg : out2_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out1_kind_reg : out0_kind_reg))));
+wire [20:0] _shell_57 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out25_cwnd_reg : (out_rd_ptr_plus1_reg[1] ? out25_cwnd_reg : (out_rd_ptr_plus1_reg[0] ? out25_cwnd_reg : out24_cwnd_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_cwnd_reg : out22_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out21_cwnd_reg : out20_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_cwnd_reg : out18_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out17_cwnd_reg : out16_cwnd_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_cwnd_reg : out14_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out13_cwnd_reg : out12_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_cwnd_reg : out10_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out9_cwnd_reg : out8_cwnd_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_cwnd_reg : out6_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out5_cwnd_reg : out4_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_cwnd_reg : out2_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out1_cwnd_reg : out0_cwnd_reg))));
+wire [2:0] _shell_58 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out25_case_reg : (out_rd_ptr_plus1_reg[1] ? out25_case_reg : (out_rd_ptr_plus1_reg[0] ? out25_case_reg : out24_case_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_case_reg : out22_case_reg) : (out_rd_ptr_plus1_reg[0] ? out21_case_reg : out20_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_case_reg : out18_case_reg) : (out_rd_ptr_plus1_reg[0] ? out17_case_reg : out16_case_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_case_reg : out14_case_reg) : (out_rd_ptr_plus1_reg[0] ? out13_case_reg : out12_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_case_reg : out10_case_reg) : (out_rd_ptr_plus1_reg[0] ? out9_case_reg : out8_case_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_case_reg : out6_case_reg) : (out_rd_ptr_plus1_reg[0] ? out5_case_reg : out4_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_case_reg : out2_case_reg) : (out_rd_ptr_plus1_reg[0] ? out1_case_reg : out0_case_reg))));
+wire _shell_59 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out25_qa_reg : (out_rd_ptr_plus1_reg[1] ? out25_qa_reg : (out_rd_ptr_plus1_reg[0] ? out25_qa_reg : out24_qa_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_qa_reg : out22_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out21_qa_reg : out20_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_qa_reg : out18_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out17_qa_reg : out16_qa_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_qa_reg : out14_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out13_qa_reg : out12_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_qa_reg : out10_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out9_qa_reg : out8_qa_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_qa_reg : out6_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out5_qa_reg : out4_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_qa_reg : out2_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out1_qa_reg : out0_qa_reg))));
+wire _shell_60 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out25_fast_reg : (out_rd_ptr_plus1_reg[1] ? out25_fast_reg : (out_rd_ptr_plus1_reg[0] ? out25_fast_reg : out24_fast_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_fast_reg : out22_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out21_fast_reg : out20_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_fast_reg : out18_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out17_fast_reg : out16_fast_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_fast_reg : out14_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out13_fast_reg : out12_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_fast_reg : out10_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out9_fast_reg : out8_fast_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_fast_reg : out6_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out5_fast_reg : out4_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_fast_reg : out2_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out1_fast_reg : out0_fast_reg))));
+wire _shell_61 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out25_error_reg : (out_rd_ptr_plus1_reg[1] ? out25_error_reg : (out_rd_ptr_plus1_reg[0] ? out25_error_reg : out24_error_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_error_reg : out22_error_reg) : (out_rd_ptr_plus1_reg[0] ? out21_error_reg : out20_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_error_reg : out18_error_reg) : (out_rd_ptr_plus1_reg[0] ? out17_error_reg : out16_error_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_error_reg : out14_error_reg) : (out_rd_ptr_plus1_reg[0] ? out13_error_reg : out12_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_error_reg : out10_error_reg) : (out_rd_ptr_plus1_reg[0] ? out9_error_reg : out8_error_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_error_reg : out6_error_reg) : (out_rd_ptr_plus1_reg[0] ? out5_error_reg : out4_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_error_reg : out2_error_reg) : (out_rd_ptr_plus1_reg[0] ? out1_error_reg : out0_error_reg))));
+wire _shell_62 = out_wr_ptr_reg == out_rd_ptr_reg;
+wire out_lands_head = s24_valid_reg & _shell_62;
+wire _shell_63 = out_rd_ptr_plus1_reg == 5'd25;
+wire [4:0] _shell_64 = out_rd_ptr_plus1_reg + 5'd1;
+wire [4:0] _shell_65 = _shell_63 ? 5'd0 : _shell_64;
+wire [4:0] _shell_66 = s24_valid_reg ? 5'd1 : 5'd0;
+wire [4:0] _shell_67 = out_count_reg + _shell_66;
+wire [4:0] _shell_68 = out_pop ? 5'd1 : 5'd0;
+wire [4:0] _shell_69 = _shell_67 - _shell_68;
+wire _shell_70 = 5'd2 <= out_count_reg;
+wire _shell_71 = s24_valid_reg | _shell_70;
+wire _shell_72 = ~out_pop;
+wire out_stays = out_valid_reg & _shell_72;
+wire _shell_73 = _shell_71 | out_stays;
 wire _issue_next_0 = issue & skid_valid_reg;
 wire _issue_next_1 = in_conn_reg == skid_conn_reg;
 wire hazard_issued_skid = issue & _issue_next_1;
@@ -6737,138 +6843,147 @@ wire _issue_next_52 = _issue_next_49 | _issue_next_51;
 wire _issue_next_53 = s18_conn_reg == skid_conn_reg;
 wire _issue_next_54 = s18_valid_reg & _issue_next_53;
 wire _issue_next_55 = _issue_next_52 | _issue_next_54;
-wire _issue_next_56 = ~skid_valid_reg;
-wire _issue_next_57 = issue & _issue_next_56;
-wire _issue_next_58 = ~in_valid_reg;
-wire _issue_next_59 = _issue_next_57 | _issue_next_58;
-wire _issue_next_60 = in_conn_reg == s_event_conn;
-wire hazard_issued_in = issue & _issue_next_60;
-wire _issue_next_61 = s1_conn_reg == s_event_conn;
-wire _issue_next_62 = s1_valid_reg & _issue_next_61;
-wire _issue_next_63 = hazard_issued_in | _issue_next_62;
-wire _issue_next_64 = s2_conn_reg == s_event_conn;
-wire _issue_next_65 = s2_valid_reg & _issue_next_64;
-wire _issue_next_66 = _issue_next_63 | _issue_next_65;
-wire _issue_next_67 = s3_conn_reg == s_event_conn;
-wire _issue_next_68 = s3_valid_reg & _issue_next_67;
+wire _issue_next_56 = s19_conn_reg == skid_conn_reg;
+wire _issue_next_57 = s19_valid_reg & _issue_next_56;
+wire _issue_next_58 = _issue_next_55 | _issue_next_57;
+wire _issue_next_59 = ~skid_valid_reg;
+wire _issue_next_60 = issue & _issue_next_59;
+wire _issue_next_61 = ~in_valid_reg;
+wire _issue_next_62 = _issue_next_60 | _issue_next_61;
+wire _issue_next_63 = in_conn_reg == s_event_conn;
+wire hazard_issued_in = issue & _issue_next_63;
+wire _issue_next_64 = s1_conn_reg == s_event_conn;
+wire _issue_next_65 = s1_valid_reg & _issue_next_64;
+wire _issue_next_66 = hazard_issued_in | _issue_next_65;
+wire _issue_next_67 = s2_conn_reg == s_event_conn;
+wire _issue_next_68 = s2_valid_reg & _issue_next_67;
 wire _issue_next_69 = _issue_next_66 | _issue_next_68;
-wire _issue_next_70 = s4_conn_reg == s_event_conn;
-wire _issue_next_71 = s4_valid_reg & _issue_next_70;
+wire _issue_next_70 = s3_conn_reg == s_event_conn;
+wire _issue_next_71 = s3_valid_reg & _issue_next_70;
 wire _issue_next_72 = _issue_next_69 | _issue_next_71;
-wire _issue_next_73 = s5_conn_reg == s_event_conn;
-wire _issue_next_74 = s5_valid_reg & _issue_next_73;
+wire _issue_next_73 = s4_conn_reg == s_event_conn;
+wire _issue_next_74 = s4_valid_reg & _issue_next_73;
 wire _issue_next_75 = _issue_next_72 | _issue_next_74;
-wire _issue_next_76 = s6_conn_reg == s_event_conn;
-wire _issue_next_77 = s6_valid_reg & _issue_next_76;
+wire _issue_next_76 = s5_conn_reg == s_event_conn;
+wire _issue_next_77 = s5_valid_reg & _issue_next_76;
 wire _issue_next_78 = _issue_next_75 | _issue_next_77;
-wire _issue_next_79 = s7_conn_reg == s_event_conn;
-wire _issue_next_80 = s7_valid_reg & _issue_next_79;
+wire _issue_next_79 = s6_conn_reg == s_event_conn;
+wire _issue_next_80 = s6_valid_reg & _issue_next_79;
 wire _issue_next_81 = _issue_next_78 | _issue_next_80;
-wire _issue_next_82 = s8_conn_reg == s_event_conn;
-wire _issue_next_83 = s8_valid_reg & _issue_next_82;
+wire _issue_next_82 = s7_conn_reg == s_event_conn;
+wire _issue_next_83 = s7_valid_reg & _issue_next_82;
 wire _issue_next_84 = _issue_next_81 | _issue_next_83;
-wire _issue_next_85 = s9_conn_reg == s_event_conn;
-wire _issue_next_86 = s9_valid_reg & _issue_next_85;
+wire _issue_next_85 = s8_conn_reg == s_event_conn;
+wire _issue_next_86 = s8_valid_reg & _issue_next_85;
 wire _issue_next_87 = _issue_next_84 | _issue_next_86;
-wire _issue_next_88 = s10_conn_reg == s_event_conn;
-wire _issue_next_89 = s10_valid_reg & _issue_next_88;
+wire _issue_next_88 = s9_conn_reg == s_event_conn;
+wire _issue_next_89 = s9_valid_reg & _issue_next_88;
 wire _issue_next_90 = _issue_next_87 | _issue_next_89;
-wire _issue_next_91 = s11_conn_reg == s_event_conn;
-wire _issue_next_92 = s11_valid_reg & _issue_next_91;
+wire _issue_next_91 = s10_conn_reg == s_event_conn;
+wire _issue_next_92 = s10_valid_reg & _issue_next_91;
 wire _issue_next_93 = _issue_next_90 | _issue_next_92;
-wire _issue_next_94 = s12_conn_reg == s_event_conn;
-wire _issue_next_95 = s12_valid_reg & _issue_next_94;
+wire _issue_next_94 = s11_conn_reg == s_event_conn;
+wire _issue_next_95 = s11_valid_reg & _issue_next_94;
 wire _issue_next_96 = _issue_next_93 | _issue_next_95;
-wire _issue_next_97 = s13_conn_reg == s_event_conn;
-wire _issue_next_98 = s13_valid_reg & _issue_next_97;
+wire _issue_next_97 = s12_conn_reg == s_event_conn;
+wire _issue_next_98 = s12_valid_reg & _issue_next_97;
 wire _issue_next_99 = _issue_next_96 | _issue_next_98;
-wire _issue_next_100 = s14_conn_reg == s_event_conn;
-wire _issue_next_101 = s14_valid_reg & _issue_next_100;
+wire _issue_next_100 = s13_conn_reg == s_event_conn;
+wire _issue_next_101 = s13_valid_reg & _issue_next_100;
 wire _issue_next_102 = _issue_next_99 | _issue_next_101;
-wire _issue_next_103 = s15_conn_reg == s_event_conn;
-wire _issue_next_104 = s15_valid_reg & _issue_next_103;
+wire _issue_next_103 = s14_conn_reg == s_event_conn;
+wire _issue_next_104 = s14_valid_reg & _issue_next_103;
 wire _issue_next_105 = _issue_next_102 | _issue_next_104;
-wire _issue_next_106 = s16_conn_reg == s_event_conn;
-wire _issue_next_107 = s16_valid_reg & _issue_next_106;
+wire _issue_next_106 = s15_conn_reg == s_event_conn;
+wire _issue_next_107 = s15_valid_reg & _issue_next_106;
 wire _issue_next_108 = _issue_next_105 | _issue_next_107;
-wire _issue_next_109 = s17_conn_reg == s_event_conn;
-wire _issue_next_110 = s17_valid_reg & _issue_next_109;
+wire _issue_next_109 = s16_conn_reg == s_event_conn;
+wire _issue_next_110 = s16_valid_reg & _issue_next_109;
 wire _issue_next_111 = _issue_next_108 | _issue_next_110;
-wire _issue_next_112 = s18_conn_reg == s_event_conn;
-wire _issue_next_113 = s18_valid_reg & _issue_next_112;
+wire _issue_next_112 = s17_conn_reg == s_event_conn;
+wire _issue_next_113 = s17_valid_reg & _issue_next_112;
 wire _issue_next_114 = _issue_next_111 | _issue_next_113;
-wire _issue_next_115 = in_conn_reg == in_conn_reg;
-wire hazard_issued_head = issue & _issue_next_115;
-wire _issue_next_116 = s1_conn_reg == in_conn_reg;
-wire _issue_next_117 = s1_valid_reg & _issue_next_116;
-wire _issue_next_118 = hazard_issued_head | _issue_next_117;
-wire _issue_next_119 = s2_conn_reg == in_conn_reg;
-wire _issue_next_120 = s2_valid_reg & _issue_next_119;
-wire _issue_next_121 = _issue_next_118 | _issue_next_120;
-wire _issue_next_122 = s3_conn_reg == in_conn_reg;
-wire _issue_next_123 = s3_valid_reg & _issue_next_122;
-wire _issue_next_124 = _issue_next_121 | _issue_next_123;
-wire _issue_next_125 = s4_conn_reg == in_conn_reg;
-wire _issue_next_126 = s4_valid_reg & _issue_next_125;
+wire _issue_next_115 = s18_conn_reg == s_event_conn;
+wire _issue_next_116 = s18_valid_reg & _issue_next_115;
+wire _issue_next_117 = _issue_next_114 | _issue_next_116;
+wire _issue_next_118 = s19_conn_reg == s_event_conn;
+wire _issue_next_119 = s19_valid_reg & _issue_next_118;
+wire _issue_next_120 = _issue_next_117 | _issue_next_119;
+wire _issue_next_121 = in_conn_reg == in_conn_reg;
+wire hazard_issued_head = issue & _issue_next_121;
+wire _issue_next_122 = s1_conn_reg == in_conn_reg;
+wire _issue_next_123 = s1_valid_reg & _issue_next_122;
+wire _issue_next_124 = hazard_issued_head | _issue_next_123;
+wire _issue_next_125 = s2_conn_reg == in_conn_reg;
+wire _issue_next_126 = s2_valid_reg & _issue_next_125;
 wire _issue_next_127 = _issue_next_124 | _issue_next_126;
-wire _issue_next_128 = s5_conn_reg == in_conn_reg;
-wire _issue_next_129 = s5_valid_reg & _issue_next_128;
+wire _issue_next_128 = s3_conn_reg == in_conn_reg;
+wire _issue_next_129 = s3_valid_reg & _issue_next_128;
 wire _issue_next_130 = _issue_next_127 | _issue_next_129;
-wire _issue_next_131 = s6_conn_reg == in_conn_reg;
-wire _issue_next_132 = s6_valid_reg & _issue_next_131;
+wire _issue_next_131 = s4_conn_reg == in_conn_reg;
+wire _issue_next_132 = s4_valid_reg & _issue_next_131;
 wire _issue_next_133 = _issue_next_130 | _issue_next_132;
-wire _issue_next_134 = s7_conn_reg == in_conn_reg;
-wire _issue_next_135 = s7_valid_reg & _issue_next_134;
+wire _issue_next_134 = s5_conn_reg == in_conn_reg;
+wire _issue_next_135 = s5_valid_reg & _issue_next_134;
 wire _issue_next_136 = _issue_next_133 | _issue_next_135;
-wire _issue_next_137 = s8_conn_reg == in_conn_reg;
-wire _issue_next_138 = s8_valid_reg & _issue_next_137;
+wire _issue_next_137 = s6_conn_reg == in_conn_reg;
+wire _issue_next_138 = s6_valid_reg & _issue_next_137;
 wire _issue_next_139 = _issue_next_136 | _issue_next_138;
-wire _issue_next_140 = s9_conn_reg == in_conn_reg;
-wire _issue_next_141 = s9_valid_reg & _issue_next_140;
+wire _issue_next_140 = s7_conn_reg == in_conn_reg;
+wire _issue_next_141 = s7_valid_reg & _issue_next_140;
 wire _issue_next_142 = _issue_next_139 | _issue_next_141;
-wire _issue_next_143 = s10_conn_reg == in_conn_reg;
-wire _issue_next_144 = s10_valid_reg & _issue_next_143;
+wire _issue_next_143 = s8_conn_reg == in_conn_reg;
+wire _issue_next_144 = s8_valid_reg & _issue_next_143;
 wire _issue_next_145 = _issue_next_142 | _issue_next_144;
-wire _issue_next_146 = s11_conn_reg == in_conn_reg;
-wire _issue_next_147 = s11_valid_reg & _issue_next_146;
+wire _issue_next_146 = s9_conn_reg == in_conn_reg;
+wire _issue_next_147 = s9_valid_reg & _issue_next_146;
 wire _issue_next_148 = _issue_next_145 | _issue_next_147;
-wire _issue_next_149 = s12_conn_reg == in_conn_reg;
-wire _issue_next_150 = s12_valid_reg & _issue_next_149;
+wire _issue_next_149 = s10_conn_reg == in_conn_reg;
+wire _issue_next_150 = s10_valid_reg & _issue_next_149;
 wire _issue_next_151 = _issue_next_148 | _issue_next_150;
-wire _issue_next_152 = s13_conn_reg == in_conn_reg;
-wire _issue_next_153 = s13_valid_reg & _issue_next_152;
+wire _issue_next_152 = s11_conn_reg == in_conn_reg;
+wire _issue_next_153 = s11_valid_reg & _issue_next_152;
 wire _issue_next_154 = _issue_next_151 | _issue_next_153;
-wire _issue_next_155 = s14_conn_reg == in_conn_reg;
-wire _issue_next_156 = s14_valid_reg & _issue_next_155;
+wire _issue_next_155 = s12_conn_reg == in_conn_reg;
+wire _issue_next_156 = s12_valid_reg & _issue_next_155;
 wire _issue_next_157 = _issue_next_154 | _issue_next_156;
-wire _issue_next_158 = s15_conn_reg == in_conn_reg;
-wire _issue_next_159 = s15_valid_reg & _issue_next_158;
+wire _issue_next_158 = s13_conn_reg == in_conn_reg;
+wire _issue_next_159 = s13_valid_reg & _issue_next_158;
 wire _issue_next_160 = _issue_next_157 | _issue_next_159;
-wire _issue_next_161 = s16_conn_reg == in_conn_reg;
-wire _issue_next_162 = s16_valid_reg & _issue_next_161;
+wire _issue_next_161 = s14_conn_reg == in_conn_reg;
+wire _issue_next_162 = s14_valid_reg & _issue_next_161;
 wire _issue_next_163 = _issue_next_160 | _issue_next_162;
-wire _issue_next_164 = s17_conn_reg == in_conn_reg;
-wire _issue_next_165 = s17_valid_reg & _issue_next_164;
+wire _issue_next_164 = s15_conn_reg == in_conn_reg;
+wire _issue_next_165 = s15_valid_reg & _issue_next_164;
 wire _issue_next_166 = _issue_next_163 | _issue_next_165;
-wire _issue_next_167 = s18_conn_reg == in_conn_reg;
-wire _issue_next_168 = s18_valid_reg & _issue_next_167;
+wire _issue_next_167 = s16_conn_reg == in_conn_reg;
+wire _issue_next_168 = s16_valid_reg & _issue_next_167;
 wire _issue_next_169 = _issue_next_166 | _issue_next_168;
-wire _issue_next_170 = _issue_next_59 ? _issue_next_114 : _issue_next_169;
-wire hazard_ahead = _issue_next_0 ? _issue_next_55 : _issue_next_170;
-wire _issue_next_171 = ~out_pop;
-wire _issue_next_172 = issue & _issue_next_171;
-wire _issue_next_173 = 5'd24 <= occ_reg;
-wire _issue_next_174 = occ_reg != 5'd31;
-wire _issue_next_175 = _issue_next_173 & _issue_next_174;
-wire _issue_next_176 = ~issue;
-wire _issue_next_177 = out_pop & _issue_next_176;
-wire _issue_next_178 = 5'd26 <= occ_reg;
-wire _issue_next_179 = |occ_reg;
-wire _issue_next_180 = ~_issue_next_179;
-wire _issue_next_181 = _issue_next_178 | _issue_next_180;
+wire _issue_next_170 = s17_conn_reg == in_conn_reg;
+wire _issue_next_171 = s17_valid_reg & _issue_next_170;
+wire _issue_next_172 = _issue_next_169 | _issue_next_171;
+wire _issue_next_173 = s18_conn_reg == in_conn_reg;
+wire _issue_next_174 = s18_valid_reg & _issue_next_173;
+wire _issue_next_175 = _issue_next_172 | _issue_next_174;
+wire _issue_next_176 = s19_conn_reg == in_conn_reg;
+wire _issue_next_177 = s19_valid_reg & _issue_next_176;
+wire _issue_next_178 = _issue_next_175 | _issue_next_177;
+wire _issue_next_179 = _issue_next_62 ? _issue_next_120 : _issue_next_178;
+wire hazard_ahead = _issue_next_0 ? _issue_next_58 : _issue_next_179;
+wire _issue_next_180 = ~out_pop;
+wire _issue_next_181 = issue & _issue_next_180;
 wire _issue_next_182 = 5'd25 <= occ_reg;
-wire _issue_next_183 = _issue_next_177 ? _issue_next_181 : _issue_next_182;
-wire full_ahead = _issue_next_172 ? _issue_next_175 : _issue_next_183;
+wire _issue_next_183 = occ_reg != 5'd31;
+wire _issue_next_184 = _issue_next_182 & _issue_next_183;
+wire _issue_next_185 = ~issue;
+wire _issue_next_186 = out_pop & _issue_next_185;
+wire _issue_next_187 = 5'd27 <= occ_reg;
+wire _issue_next_188 = |occ_reg;
+wire _issue_next_189 = ~_issue_next_188;
+wire _issue_next_190 = _issue_next_187 | _issue_next_189;
+wire _issue_next_191 = 5'd26 <= occ_reg;
+wire _issue_next_192 = _issue_next_186 ? _issue_next_190 : _issue_next_191;
+wire full_ahead = _issue_next_181 ? _issue_next_184 : _issue_next_192;
 wire _ready_0 = ~issue;
 wire _ready_1 = in_valid_reg & _ready_0;
 wire _ready_2 = _ready_1 & _shell_3;
@@ -6881,7 +6996,7 @@ wire _ready_8 = _ready_5 | _ready_7;
 wire _ready_9 = ~_ready_8;
 wire [11:0] _state_rd_0 = in_conn_reg[11:0];
 // bits dropped on purpose (rounding, wrap-around)
-wire _unused = ^{_s2_t_next_1[5:0], s1_now_reg[31:19], s1_now_reg[7:0], s8_qa_scaled_reg[37], s8_qa_scaled_reg[12:0], _s2_t_7_next_1[5:0], s9_c_qa_reg[8:0], s10_mi_base_prod_reg[10:0], s16_mi_raw_prod_reg[10:0], s10_fi_c_prod_reg[10:0], avg_sum[20], s11_md_frac_prod_reg[10:0], s15_md_red_prod_reg[15:0], _s2_t_34_next_1[5:0], _s23_c_ack_clamped_next_4[24], _s2_t_41_next_1[5:0], _s6_t_48_next_4[24], _s10_c_loss_all_next_4[24]};
+wire _unused = ^{_s2_t_next_1[5:0], s1_now_reg[31:19], s1_now_reg[7:0], s8_qa_scaled_reg[37], s8_qa_scaled_reg[12:0], _s2_t_7_next_1[5:0], s9_c_qa_reg[8:0], s10_mi_base_prod_reg[10:0], s17_mi_raw_prod_reg[10:0], s10_fi_c_prod_reg[10:0], avg_sum[20], s11_md_frac_prod_reg[10:0], s15_md_red_prod_reg[15:0], _s2_t_34_next_1[5:0], _s24_c_ack_clamped_next_4[24], _s2_t_41_next_1[5:0], _s6_t_48_next_4[24], _s10_c_loss_all_next_4[24]};
 
 assign s_event_ready = in_ready_reg;
 assign s2_error_next = s1_error;
@@ -6906,6 +7021,7 @@ assign s20_error_next = s19_error_reg;
 assign s21_error_next = s20_error_reg;
 assign s22_error_next = s21_error_reg;
 assign s23_error_next = s22_error_reg;
+assign s24_error_next = s23_error_reg;
 assign s2_t_next = _s2_t_next_2;
 assign s3_t_next = s2_t_reg;
 assign s4_t_next = s3_t_reg;
@@ -7100,7 +7216,9 @@ assign s10_t_6_next = s9_t_6_reg;
 assign s11_t_5_next = s10_t_6_reg;
 assign s12_t_4_next = s11_t_5_reg;
 assign s13_mi_num_pp11_next = mi_num_pp11;
-assign s14_mi_num_next = mi_num;
+assign s14_mi_num_row0_next = mi_num_row0;
+assign s14_mi_num_row1_next = mi_num_row1;
+assign s15_mi_num_next = mi_num;
 assign s6_t_10_next = _s6_t_10_next_0;
 assign s7_t_10_next = s6_t_10_reg;
 assign s8_t_10_next = s7_t_10_reg;
@@ -7110,7 +7228,8 @@ assign s11_t_6_next = s10_t_7_reg;
 assign s12_t_5_next = s11_t_6_reg;
 assign s13_t_next = s12_t_5_reg;
 assign s14_t_next = s13_t_reg;
-assign s15_mi_raw_prod_pp00_next = mi_raw_prod_pp00;
+assign s15_t_next = s14_t_reg;
+assign s16_mi_raw_prod_pp00_next = mi_raw_prod_pp00;
 assign s6_t_11_next = _s6_t_11_next_0;
 assign s7_t_11_next = s6_t_11_reg;
 assign s8_t_11_next = s7_t_11_reg;
@@ -7120,7 +7239,8 @@ assign s11_t_7_next = s10_t_8_reg;
 assign s12_t_6_next = s11_t_7_reg;
 assign s13_t_2_next = s12_t_6_reg;
 assign s14_t_2_next = s13_t_2_reg;
-assign s15_mi_raw_prod_pp10_next = mi_raw_prod_pp10;
+assign s15_t_2_next = s14_t_2_reg;
+assign s16_mi_raw_prod_pp10_next = mi_raw_prod_pp10;
 assign s6_t_12_next = _s6_t_12_next_0;
 assign s7_t_12_next = s6_t_12_reg;
 assign s8_t_12_next = s7_t_12_reg;
@@ -7130,7 +7250,8 @@ assign s11_t_8_next = s10_t_9_reg;
 assign s12_t_7_next = s11_t_8_reg;
 assign s13_t_3_next = s12_t_7_reg;
 assign s14_t_3_next = s13_t_3_reg;
-assign s15_mi_raw_prod_pp20_next = mi_raw_prod_pp20;
+assign s15_t_3_next = s14_t_3_reg;
+assign s16_mi_raw_prod_pp20_next = mi_raw_prod_pp20;
 assign s6_t_13_next = _s6_t_13_next_0;
 assign s7_t_13_next = s6_t_13_reg;
 assign s8_t_13_next = s7_t_13_reg;
@@ -7140,8 +7261,9 @@ assign s11_t_9_next = s10_t_10_reg;
 assign s12_t_8_next = s11_t_9_reg;
 assign s13_t_4_next = s12_t_8_reg;
 assign s14_t_4_next = s13_t_4_reg;
-assign s15_mi_raw_prod_pp30_next = mi_raw_prod_pp30;
-assign s16_mi_raw_prod_next = mi_raw_prod;
+assign s15_t_4_next = s14_t_4_reg;
+assign s16_mi_raw_prod_pp30_next = mi_raw_prod_pp30;
+assign s17_mi_raw_prod_next = mi_raw_prod;
 assign s3_t_12_next = _s3_t_12_next_0;
 assign s4_t_14_next = s3_t_12_reg;
 assign s5_t_31_next = s4_t_14_reg;
@@ -7154,9 +7276,10 @@ assign s11_t_10_next = s10_t_11_reg;
 assign s12_t_9_next = s11_t_10_reg;
 assign s13_t_5_next = s12_t_9_reg;
 assign s14_t_5_next = s13_t_5_reg;
-assign s15_t_next = s14_t_5_reg;
-assign s16_t_next = s15_t_reg;
-assign s17_mi_raw_coarse_next = mi_raw_coarse;
+assign s15_t_5_next = s14_t_5_reg;
+assign s16_t_next = s15_t_5_reg;
+assign s17_t_next = s16_t_reg;
+assign s18_mi_raw_coarse_next = mi_raw_coarse;
 assign s3_t_13_next = _s3_t_13_next_0;
 assign s4_t_15_next = s3_t_13_reg;
 assign s5_t_32_next = s4_t_15_reg;
@@ -7169,10 +7292,11 @@ assign s11_t_11_next = s10_t_12_reg;
 assign s12_t_10_next = s11_t_11_reg;
 assign s13_t_6_next = s12_t_10_reg;
 assign s14_t_6_next = s13_t_6_reg;
-assign s15_t_2_next = s14_t_6_reg;
-assign s16_t_2_next = s15_t_2_reg;
-assign s17_t_next = s16_t_2_reg;
-assign s18_mi_raw_next = mi_raw;
+assign s15_t_6_next = s14_t_6_reg;
+assign s16_t_2_next = s15_t_6_reg;
+assign s17_t_2_next = s16_t_2_reg;
+assign s18_t_next = s17_t_2_reg;
+assign s19_mi_raw_next = mi_raw;
 assign s2_size_c_next = size_c;
 assign s3_size_c_next = s2_size_c_reg;
 assign s4_size_c_next = s3_size_c_reg;
@@ -7190,7 +7314,8 @@ assign s15_size_c_next = s14_size_c_reg;
 assign s16_size_c_next = s15_size_c_reg;
 assign s17_size_c_next = s16_size_c_reg;
 assign s18_size_c_next = s17_size_c_reg;
-assign s19_mi_inc_next = mi_inc;
+assign s19_size_c_next = s18_size_c_reg;
+assign s20_mi_inc_next = mi_inc;
 assign s2_size_kfi_pp00_next = size_kfi_pp00;
 assign s2_size_kfi_pp01_next = size_kfi_pp01;
 assign s3_size_kfi_next = size_kfi;
@@ -7261,24 +7386,23 @@ assign s7_md_cx_pp10_next = md_cx_pp10;
 assign s5_t_38_next = _s5_t_38_next_0;
 assign s6_t_42_next = s5_t_38_reg;
 assign s7_md_cx_pp11_next = md_cx_pp11;
-assign s8_md_cx_next = md_cx;
-assign s9_t_15_next = _s9_t_15_next_1;
+assign s8_md_cx_row0_next = md_cx_row0;
+assign s8_md_cx_row1_next = md_cx_row1;
+assign s9_md_cx_next = md_cx;
 assign s10_md_frac_prod_pp00_next = md_frac_prod_pp00;
-assign s9_t_16_next = _s9_t_16_next_1;
 assign s10_md_frac_prod_pp10_next = md_frac_prod_pp10;
-assign s9_t_17_next = _s9_t_17_next_1;
 assign s10_md_frac_prod_pp20_next = md_frac_prod_pp20;
 assign s11_md_frac_prod_next = md_frac_prod;
 assign s7_t_20_next = _s7_t_20_next_0;
 assign s8_t_20_next = s7_t_20_reg;
-assign s9_t_18_next = s8_t_20_reg;
-assign s10_t_15_next = s9_t_18_reg;
+assign s9_t_15_next = s8_t_20_reg;
+assign s10_t_15_next = s9_t_15_reg;
 assign s11_t_13_next = s10_t_15_reg;
 assign s12_md_frac_coarse_next = md_frac_coarse;
 assign s7_t_21_next = _s7_t_21_next_0;
 assign s8_t_21_next = s7_t_21_reg;
-assign s9_t_19_next = s8_t_21_reg;
-assign s10_t_16_next = s9_t_19_reg;
+assign s9_t_16_next = s8_t_21_reg;
+assign s10_t_16_next = s9_t_16_reg;
 assign s11_t_14_next = s10_t_16_reg;
 assign s12_t_11_next = s11_t_14_reg;
 assign s13_md_frac_next = md_frac;
@@ -7290,13 +7414,13 @@ assign s5_t_39_next = _s5_t_39_next_0;
 assign s6_t_43_next = s5_t_39_reg;
 assign s7_t_22_next = s6_t_43_reg;
 assign s8_t_22_next = s7_t_22_reg;
-assign s9_t_20_next = s8_t_22_reg;
-assign s10_t_17_next = s9_t_20_reg;
+assign s9_t_17_next = s8_t_22_reg;
+assign s10_t_17_next = s9_t_17_reg;
 assign s11_t_15_next = s10_t_17_reg;
 assign s12_t_12_next = s11_t_15_reg;
 assign s13_t_7_next = s12_t_12_reg;
 assign s14_t_7_next = s13_t_7_reg;
-assign s15_t_3_next = s14_t_7_reg;
+assign s15_t_7_next = s14_t_7_reg;
 assign s16_md_cut_next = md_cut;
 assign s2_nowq_next = nowq;
 assign s3_nowq_next = s2_nowq_reg;
@@ -7330,11 +7454,12 @@ assign s15_md_ok_next = s14_md_ok_reg;
 assign s16_md_ok_next = s15_md_ok_reg;
 assign s17_c_core_next = c_core;
 assign s14_t_8_next = _s14_t_8_next_0;
-assign s15_t_4_next = s14_t_8_reg;
-assign s16_t_3_next = s15_t_4_reg;
-assign s17_t_2_next = s16_t_3_reg;
-assign s18_t_next = s17_t_2_reg;
-assign s19_t_next = s18_t_reg;
+assign s15_t_8_next = s14_t_8_reg;
+assign s16_t_3_next = s15_t_8_reg;
+assign s17_t_3_next = s16_t_3_reg;
+assign s18_t_2_next = s17_t_3_reg;
+assign s19_t_next = s18_t_2_reg;
+assign s20_t_next = s19_t_reg;
 assign s2_rtt_le_trtt_next = rtt_le_trtt;
 assign s3_rtt_le_trtt_next = s2_rtt_le_trtt_reg;
 assign s4_rtt_le_trtt_next = s3_rtt_le_trtt_reg;
@@ -7353,29 +7478,32 @@ assign s16_rtt_le_trtt_next = s15_rtt_le_trtt_reg;
 assign s17_rtt_le_trtt_next = s16_rtt_le_trtt_reg;
 assign s18_rtt_le_trtt_next = s17_rtt_le_trtt_reg;
 assign s19_rtt_le_trtt_next = s18_rtt_le_trtt_reg;
+assign s20_rtt_le_trtt_next = s19_rtt_le_trtt_reg;
 assign s14_fi_inc_next = s13_fi_inc_reg;
 assign s15_fi_inc_next = s14_fi_inc_reg;
 assign s16_fi_inc_next = s15_fi_inc_reg;
 assign s17_fi_inc_next = s16_fi_inc_reg;
 assign s18_fi_inc_next = s17_fi_inc_reg;
 assign s19_fi_inc_next = s18_fi_inc_reg;
-assign s20_incs_next = _s20_incs_next_5;
+assign s20_fi_inc_next = s19_fi_inc_reg;
+assign s21_incs_next = _s21_incs_next_5;
 assign s5_t_41_next = _s5_t_41_next_0;
 assign s6_t_44_next = s5_t_41_reg;
 assign s7_t_23_next = s6_t_44_reg;
 assign s8_t_23_next = s7_t_23_reg;
-assign s9_t_21_next = s8_t_23_reg;
-assign s10_t_18_next = s9_t_21_reg;
+assign s9_t_18_next = s8_t_23_reg;
+assign s10_t_18_next = s9_t_18_reg;
 assign s11_t_16_next = s10_t_18_reg;
 assign s12_t_13_next = s11_t_16_reg;
 assign s13_t_8_next = s12_t_13_reg;
 assign s14_t_9_next = s13_t_8_reg;
-assign s15_t_5_next = s14_t_9_reg;
-assign s16_t_4_next = s15_t_5_reg;
-assign s17_t_3_next = s16_t_4_reg;
-assign s18_t_2_next = s17_t_3_reg;
-assign s19_t_2_next = s18_t_2_reg;
-assign s20_t_next = s19_t_2_reg;
+assign s15_t_9_next = s14_t_9_reg;
+assign s16_t_4_next = s15_t_9_reg;
+assign s17_t_4_next = s16_t_4_reg;
+assign s18_t_3_next = s17_t_4_reg;
+assign s19_t_2_next = s18_t_3_reg;
+assign s20_t_2_next = s19_t_2_reg;
+assign s21_t_next = s20_t_2_reg;
 assign s2_t_33_next = _s2_t_33_next_0;
 assign s3_t_16_next = s2_t_33_reg;
 assign s4_t_20_next = s3_t_16_reg;
@@ -7383,18 +7511,19 @@ assign s5_t_42_next = s4_t_20_reg;
 assign s6_t_45_next = s5_t_42_reg;
 assign s7_t_24_next = s6_t_45_reg;
 assign s8_t_24_next = s7_t_24_reg;
-assign s9_t_22_next = s8_t_24_reg;
-assign s10_t_19_next = s9_t_22_reg;
+assign s9_t_19_next = s8_t_24_reg;
+assign s10_t_19_next = s9_t_19_reg;
 assign s11_t_17_next = s10_t_19_reg;
 assign s12_t_14_next = s11_t_17_reg;
 assign s13_t_9_next = s12_t_14_reg;
 assign s14_t_10_next = s13_t_9_reg;
-assign s15_t_6_next = s14_t_10_reg;
-assign s16_t_5_next = s15_t_6_reg;
-assign s17_t_4_next = s16_t_5_reg;
-assign s18_t_3_next = s17_t_4_reg;
-assign s19_t_3_next = s18_t_3_reg;
-assign s20_t_2_next = s19_t_3_reg;
+assign s15_t_10_next = s14_t_10_reg;
+assign s16_t_5_next = s15_t_10_reg;
+assign s17_t_5_next = s16_t_5_reg;
+assign s18_t_4_next = s17_t_5_reg;
+assign s19_t_3_next = s18_t_4_reg;
+assign s20_t_3_next = s19_t_3_reg;
+assign s21_t_2_next = s20_t_3_reg;
 assign s5_cur_inc_next = cur_inc;
 assign s6_cur_inc_next = s5_cur_inc_reg;
 assign s7_cur_inc_next = s6_cur_inc_reg;
@@ -7411,14 +7540,16 @@ assign s17_cur_inc_next = s16_cur_inc_reg;
 assign s18_cur_inc_next = s17_cur_inc_reg;
 assign s19_cur_inc_next = s18_cur_inc_reg;
 assign s20_cur_inc_next = s19_cur_inc_reg;
-assign s21_inc_acc_next = inc_acc;
+assign s21_cur_inc_next = s20_cur_inc_reg;
+assign s22_inc_acc_next = inc_acc;
 assign s2_t_34_next = _s2_t_34_next_2;
 assign s3_t_17_next = s2_t_34_reg;
 assign s4_t_21_next = s3_t_17_reg;
-assign s18_t_4_next = _s18_t_4_next_0;
-assign s19_t_4_next = s18_t_4_reg;
-assign s20_t_3_next = s19_t_4_reg;
-assign s21_t_next = s20_t_3_reg;
+assign s18_t_5_next = _s18_t_5_next_0;
+assign s19_t_4_next = s18_t_5_reg;
+assign s20_t_4_next = s19_t_4_reg;
+assign s21_t_3_next = s20_t_4_reg;
+assign s22_t_next = s21_t_3_reg;
 assign s5_fulfill_next = fulfill;
 assign s6_fulfill_next = s5_fulfill_reg;
 assign s7_fulfill_next = s6_fulfill_reg;
@@ -7436,11 +7567,13 @@ assign s18_fulfill_next = s17_fulfill_reg;
 assign s19_fulfill_next = s18_fulfill_reg;
 assign s20_fulfill_next = s19_fulfill_reg;
 assign s21_fulfill_next = s20_fulfill_reg;
-assign s18_t_5_next = _s18_t_5_next_0;
-assign s19_t_5_next = s18_t_5_reg;
-assign s20_t_4_next = s19_t_5_reg;
-assign s21_t_2_next = s20_t_4_reg;
-assign s22_core_c_next = core_c;
+assign s22_fulfill_next = s21_fulfill_reg;
+assign s18_t_6_next = _s18_t_6_next_0;
+assign s19_t_5_next = s18_t_6_reg;
+assign s20_t_5_next = s19_t_5_reg;
+assign s21_t_4_next = s20_t_5_reg;
+assign s22_t_2_next = s21_t_4_reg;
+assign s23_core_c_next = core_c;
 assign s5_qa_called_next = qa_called;
 assign s2_t_35_next = _s2_t_35_next_1;
 assign s3_t_18_next = s2_t_35_reg;
@@ -7476,6 +7609,7 @@ assign s19_early_next = s18_early_reg;
 assign s20_early_next = s19_early_reg;
 assign s21_early_next = s20_early_reg;
 assign s22_early_next = s21_early_reg;
+assign s23_early_next = s22_early_reg;
 assign s11_c_early_next = c_early;
 assign s12_c_early_next = s11_c_early_reg;
 assign s13_c_early_next = s12_c_early_reg;
@@ -7488,7 +7622,8 @@ assign s19_c_early_next = s18_c_early_reg;
 assign s20_c_early_next = s19_c_early_reg;
 assign s21_c_early_next = s20_c_early_reg;
 assign s22_c_early_next = s21_c_early_reg;
-assign s23_c_ack_clamped_next = c_ack_window;
+assign s23_c_early_next = s22_c_early_reg;
+assign s24_c_ack_clamped_next = c_ack_window;
 assign s5_c_loss_next = c_loss_nscc;
 assign s5_nowq_next = s4_nowq_reg;
 assign s6_nowq_next = s5_nowq_reg;
@@ -7506,8 +7641,8 @@ assign s5_t_45_next = _s5_t_45_next_0;
 assign s6_t_46_next = s5_t_45_reg;
 assign s7_t_25_next = s6_t_46_reg;
 assign s8_t_25_next = s7_t_25_reg;
-assign s9_t_23_next = s8_t_25_reg;
-assign s10_t_23_next = s9_t_23_reg;
+assign s9_t_20_next = s8_t_25_reg;
+assign s10_t_23_next = s9_t_20_reg;
 assign s5_cur_recv_next = cur_recv;
 assign s6_cur_recv_next = s5_cur_recv_reg;
 assign s7_cur_recv_next = s6_cur_recv_reg;
@@ -7525,7 +7660,8 @@ assign s18_core_step_next = s17_core_step_reg;
 assign s19_core_step_next = s18_core_step_reg;
 assign s20_core_step_next = s19_core_step_reg;
 assign s21_core_step_next = s20_core_step_reg;
-assign s21_cur_inc_next = s20_cur_inc_reg;
+assign s22_core_step_next = s21_core_step_reg;
+assign s22_cur_inc_next = s21_cur_inc_reg;
 assign s11_qa_fired_nscc_next = s10_qa_fired_nscc_reg;
 assign s12_qa_fired_nscc_next = s11_qa_fired_nscc_reg;
 assign s13_qa_fired_nscc_next = s12_qa_fired_nscc_reg;
@@ -7537,6 +7673,7 @@ assign s18_qa_fired_nscc_next = s17_qa_fired_nscc_reg;
 assign s19_qa_fired_nscc_next = s18_qa_fired_nscc_reg;
 assign s20_qa_fired_nscc_next = s19_qa_fired_nscc_reg;
 assign s21_qa_fired_nscc_next = s20_qa_fired_nscc_reg;
+assign s22_qa_fired_nscc_next = s21_qa_fired_nscc_reg;
 assign s5_cur_last_md_next = cur_last_md;
 assign s6_cur_last_md_next = s5_cur_last_md_reg;
 assign s7_cur_last_md_next = s6_cur_last_md_reg;
@@ -7563,8 +7700,8 @@ assign s5_cur_count_next = cur_count;
 assign s6_t_47_next = _s6_t_47_next_1;
 assign s7_t_26_next = s6_t_47_reg;
 assign s8_t_26_next = s7_t_26_reg;
-assign s9_t_24_next = s8_t_26_reg;
-assign s10_t_24_next = s9_t_24_reg;
+assign s9_t_21_next = s8_t_26_reg;
+assign s10_t_24_next = s9_t_21_reg;
 assign s2_t_40_next = _s2_t_40_next_0;
 assign s3_t_23_next = s2_t_40_reg;
 assign s4_t_27_next = s3_t_23_reg;
@@ -7580,7 +7717,7 @@ assign s9_qa_used_nscc_next = s8_qa_used_nscc_reg;
 assign s6_t_48_next = _s6_t_48_next_5;
 assign s7_t_27_next = s6_t_48_reg;
 assign s8_t_27_next = s7_t_27_reg;
-assign s9_t_25_next = s8_t_27_reg;
+assign s9_t_22_next = s8_t_27_reg;
 assign s11_ack_run_next = s10_ack_run_reg;
 assign s12_ack_run_next = s11_ack_run_reg;
 assign s13_ack_run_next = s12_ack_run_reg;
@@ -7594,6 +7731,7 @@ assign s20_ack_run_next = s19_ack_run_reg;
 assign s21_ack_run_next = s20_ack_run_reg;
 assign s22_ack_run_next = s21_ack_run_reg;
 assign s23_ack_run_next = s22_ack_run_reg;
+assign s24_ack_run_next = s23_ack_run_reg;
 assign s17_cur_c_next = s16_cur_c_reg;
 assign s18_cur_c_next = s17_cur_c_reg;
 assign s19_cur_c_next = s18_cur_c_reg;
@@ -7601,6 +7739,7 @@ assign s20_cur_c_next = s19_cur_c_reg;
 assign s21_cur_c_next = s20_cur_c_reg;
 assign s22_cur_c_next = s21_cur_c_reg;
 assign s23_cur_c_next = s22_cur_c_reg;
+assign s24_cur_c_next = s23_cur_c_reg;
 assign s5_is_loss_next = s4_is_loss_reg;
 assign s6_is_loss_next = s5_is_loss_reg;
 assign s7_is_loss_next = s6_is_loss_reg;
@@ -7620,6 +7759,7 @@ assign s20_is_loss_next = s19_is_loss_reg;
 assign s21_is_loss_next = s20_is_loss_reg;
 assign s22_is_loss_next = s21_is_loss_reg;
 assign s23_is_loss_next = s22_is_loss_reg;
+assign s24_is_loss_next = s23_is_loss_reg;
 assign s10_c_loss_all_next = c_loss_all;
 assign s11_c_loss_all_next = s10_c_loss_all_reg;
 assign s12_c_loss_all_next = s11_c_loss_all_reg;
@@ -7634,163 +7774,174 @@ assign s20_c_loss_all_next = s19_c_loss_all_reg;
 assign s21_c_loss_all_next = s20_c_loss_all_reg;
 assign s22_c_loss_all_next = s21_c_loss_all_reg;
 assign s23_c_loss_all_next = s22_c_loss_all_reg;
+assign s24_c_loss_all_next = s23_c_loss_all_reg;
 assign s11_t_18_next = _s11_t_18_next_1;
 assign s12_t_15_next = s11_t_18_reg;
 assign s13_t_10_next = s12_t_15_reg;
 assign s14_t_11_next = s13_t_10_reg;
-assign s15_t_7_next = s14_t_11_reg;
-assign s16_t_6_next = s15_t_7_reg;
-assign s17_t_5_next = s16_t_6_reg;
-assign s18_t_6_next = s17_t_5_reg;
-assign s19_t_6_next = s18_t_6_reg;
-assign s20_t_5_next = s19_t_6_reg;
-assign s21_t_3_next = s20_t_5_reg;
-assign s22_t_next = s21_t_3_reg;
-assign s23_t_next = s22_t_reg;
+assign s15_t_11_next = s14_t_11_reg;
+assign s16_t_6_next = s15_t_11_reg;
+assign s17_t_6_next = s16_t_6_reg;
+assign s18_t_7_next = s17_t_6_reg;
+assign s19_t_6_next = s18_t_7_reg;
+assign s20_t_6_next = s19_t_6_reg;
+assign s21_t_5_next = s20_t_6_reg;
+assign s22_t_3_next = s21_t_5_reg;
+assign s23_t_next = s22_t_3_reg;
+assign s24_t_next = s23_t_reg;
 assign s11_t_19_next = _s11_t_19_next_1;
 assign s12_t_16_next = s11_t_19_reg;
 assign s13_t_11_next = s12_t_16_reg;
 assign s14_t_12_next = s13_t_11_reg;
-assign s15_t_8_next = s14_t_12_reg;
-assign s16_t_7_next = s15_t_8_reg;
-assign s17_t_6_next = s16_t_7_reg;
-assign s18_t_7_next = s17_t_6_reg;
-assign s19_t_7_next = s18_t_7_reg;
-assign s20_t_6_next = s19_t_7_reg;
-assign s21_t_4_next = s20_t_6_reg;
-assign s22_t_2_next = s21_t_4_reg;
-assign s23_t_2_next = s22_t_2_reg;
-assign s22_t_3_next = _s22_t_3_next_2;
-assign s23_t_3_next = s22_t_3_reg;
+assign s15_t_12_next = s14_t_12_reg;
+assign s16_t_7_next = s15_t_12_reg;
+assign s17_t_7_next = s16_t_7_reg;
+assign s18_t_8_next = s17_t_7_reg;
+assign s19_t_7_next = s18_t_8_reg;
+assign s20_t_7_next = s19_t_7_reg;
+assign s21_t_6_next = s20_t_7_reg;
+assign s22_t_4_next = s21_t_6_reg;
+assign s23_t_2_next = s22_t_4_reg;
+assign s24_t_2_next = s23_t_2_reg;
+assign s23_t_3_next = _s23_t_3_next_2;
+assign s24_t_3_next = s23_t_3_reg;
 assign s11_t_20_next = _s11_t_20_next_0;
 assign s12_t_17_next = s11_t_20_reg;
 assign s13_t_12_next = s12_t_17_reg;
 assign s14_t_13_next = s13_t_12_reg;
-assign s15_t_9_next = s14_t_13_reg;
-assign s16_t_8_next = s15_t_9_reg;
-assign s17_t_7_next = s16_t_8_reg;
-assign s18_t_8_next = s17_t_7_reg;
-assign s19_t_8_next = s18_t_8_reg;
-assign s20_t_7_next = s19_t_8_reg;
-assign s21_t_5_next = s20_t_7_reg;
-assign s22_t_4_next = s21_t_5_reg;
-assign s23_t_4_next = s22_t_4_reg;
+assign s15_t_13_next = s14_t_13_reg;
+assign s16_t_8_next = s15_t_13_reg;
+assign s17_t_8_next = s16_t_8_reg;
+assign s18_t_9_next = s17_t_8_reg;
+assign s19_t_8_next = s18_t_9_reg;
+assign s20_t_8_next = s19_t_8_reg;
+assign s21_t_7_next = s20_t_8_reg;
+assign s22_t_5_next = s21_t_7_reg;
+assign s23_t_4_next = s22_t_5_reg;
+assign s24_t_4_next = s23_t_4_reg;
 assign s6_t_49_next = _s6_t_49_next_0;
 assign s7_t_28_next = s6_t_49_reg;
 assign s8_t_28_next = s7_t_28_reg;
-assign s9_t_26_next = s8_t_28_reg;
-assign s10_t_25_next = s9_t_26_reg;
+assign s9_t_23_next = s8_t_28_reg;
+assign s10_t_25_next = s9_t_23_reg;
 assign s11_t_21_next = s10_t_25_reg;
 assign s12_t_18_next = s11_t_21_reg;
 assign s13_t_13_next = s12_t_18_reg;
 assign s14_t_14_next = s13_t_13_reg;
-assign s15_t_10_next = s14_t_14_reg;
-assign s16_t_9_next = s15_t_10_reg;
-assign s17_t_8_next = s16_t_9_reg;
-assign s18_t_9_next = s17_t_8_reg;
-assign s19_t_9_next = s18_t_9_reg;
-assign s20_t_8_next = s19_t_9_reg;
-assign s21_t_6_next = s20_t_8_reg;
-assign s22_t_5_next = s21_t_6_reg;
-assign s23_t_5_next = s22_t_5_reg;
+assign s15_t_14_next = s14_t_14_reg;
+assign s16_t_9_next = s15_t_14_reg;
+assign s17_t_9_next = s16_t_9_reg;
+assign s18_t_10_next = s17_t_9_reg;
+assign s19_t_9_next = s18_t_10_reg;
+assign s20_t_9_next = s19_t_9_reg;
+assign s21_t_8_next = s20_t_9_reg;
+assign s22_t_6_next = s21_t_8_reg;
+assign s23_t_5_next = s22_t_6_reg;
+assign s24_t_5_next = s23_t_5_reg;
 assign s11_t_22_next = _s11_t_22_next_2;
 assign s12_t_19_next = s11_t_22_reg;
 assign s13_t_14_next = s12_t_19_reg;
 assign s14_t_15_next = s13_t_14_reg;
-assign s15_t_11_next = s14_t_15_reg;
-assign s16_t_10_next = s15_t_11_reg;
-assign s17_t_9_next = s16_t_10_reg;
-assign s18_t_10_next = s17_t_9_reg;
-assign s19_t_10_next = s18_t_10_reg;
-assign s20_t_9_next = s19_t_10_reg;
-assign s21_t_7_next = s20_t_9_reg;
-assign s22_t_6_next = s21_t_7_reg;
-assign s23_t_6_next = s22_t_6_reg;
+assign s15_t_15_next = s14_t_15_reg;
+assign s16_t_10_next = s15_t_15_reg;
+assign s17_t_10_next = s16_t_10_reg;
+assign s18_t_11_next = s17_t_10_reg;
+assign s19_t_10_next = s18_t_11_reg;
+assign s20_t_10_next = s19_t_10_reg;
+assign s21_t_9_next = s20_t_10_reg;
+assign s22_t_7_next = s21_t_9_reg;
+assign s23_t_6_next = s22_t_7_reg;
+assign s24_t_6_next = s23_t_6_reg;
 assign s6_t_50_next = _s6_t_50_next_2;
 assign s7_t_29_next = s6_t_50_reg;
 assign s8_t_29_next = s7_t_29_reg;
-assign s9_t_27_next = s8_t_29_reg;
-assign s10_t_26_next = s9_t_27_reg;
+assign s9_t_24_next = s8_t_29_reg;
+assign s10_t_26_next = s9_t_24_reg;
 assign s11_t_23_next = s10_t_26_reg;
 assign s12_t_20_next = s11_t_23_reg;
 assign s13_t_15_next = s12_t_20_reg;
 assign s14_t_16_next = s13_t_15_reg;
-assign s15_t_12_next = s14_t_16_reg;
-assign s16_t_11_next = s15_t_12_reg;
-assign s17_t_10_next = s16_t_11_reg;
-assign s18_t_11_next = s17_t_10_reg;
-assign s19_t_11_next = s18_t_11_reg;
-assign s20_t_10_next = s19_t_11_reg;
-assign s21_t_8_next = s20_t_10_reg;
-assign s22_t_7_next = s21_t_8_reg;
-assign s23_t_7_next = s22_t_7_reg;
+assign s15_t_16_next = s14_t_16_reg;
+assign s16_t_11_next = s15_t_16_reg;
+assign s17_t_11_next = s16_t_11_reg;
+assign s18_t_12_next = s17_t_11_reg;
+assign s19_t_11_next = s18_t_12_reg;
+assign s20_t_11_next = s19_t_11_reg;
+assign s21_t_10_next = s20_t_11_reg;
+assign s22_t_8_next = s21_t_10_reg;
+assign s23_t_7_next = s22_t_8_reg;
+assign s24_t_7_next = s23_t_7_reg;
 assign s6_t_51_next = _s6_t_51_next_1;
 assign s7_t_30_next = s6_t_51_reg;
 assign s8_t_30_next = s7_t_30_reg;
-assign s9_t_28_next = s8_t_30_reg;
-assign s10_t_27_next = s9_t_28_reg;
+assign s9_t_25_next = s8_t_30_reg;
+assign s10_t_27_next = s9_t_25_reg;
 assign s11_t_24_next = s10_t_27_reg;
 assign s12_t_21_next = s11_t_24_reg;
 assign s13_t_16_next = s12_t_21_reg;
 assign s14_t_17_next = s13_t_16_reg;
-assign s15_t_13_next = s14_t_17_reg;
-assign s16_t_12_next = s15_t_13_reg;
-assign s17_t_11_next = s16_t_12_reg;
-assign s18_t_12_next = s17_t_11_reg;
-assign s19_t_12_next = s18_t_12_reg;
-assign s20_t_11_next = s19_t_12_reg;
-assign s21_t_9_next = s20_t_11_reg;
-assign s22_t_8_next = s21_t_9_reg;
-assign s23_t_8_next = s22_t_8_reg;
+assign s15_t_17_next = s14_t_17_reg;
+assign s16_t_12_next = s15_t_17_reg;
+assign s17_t_12_next = s16_t_12_reg;
+assign s18_t_13_next = s17_t_12_reg;
+assign s19_t_12_next = s18_t_13_reg;
+assign s20_t_12_next = s19_t_12_reg;
+assign s21_t_11_next = s20_t_12_reg;
+assign s22_t_9_next = s21_t_11_reg;
+assign s23_t_8_next = s22_t_9_reg;
+assign s24_t_8_next = s23_t_8_reg;
 assign s11_t_25_next = _s11_t_25_next_0;
 assign s12_t_22_next = s11_t_25_reg;
 assign s13_t_17_next = s12_t_22_reg;
 assign s14_t_18_next = s13_t_17_reg;
-assign s15_t_14_next = s14_t_18_reg;
-assign s16_t_13_next = s15_t_14_reg;
-assign s17_t_12_next = s16_t_13_reg;
-assign s18_t_13_next = s17_t_12_reg;
-assign s19_t_13_next = s18_t_13_reg;
-assign s20_t_12_next = s19_t_13_reg;
-assign s21_t_10_next = s20_t_12_reg;
-assign s22_t_9_next = s21_t_10_reg;
-assign s23_t_9_next = s22_t_9_reg;
+assign s15_t_18_next = s14_t_18_reg;
+assign s16_t_13_next = s15_t_18_reg;
+assign s17_t_13_next = s16_t_13_reg;
+assign s18_t_14_next = s17_t_13_reg;
+assign s19_t_13_next = s18_t_14_reg;
+assign s20_t_13_next = s19_t_13_reg;
+assign s21_t_12_next = s20_t_13_reg;
+assign s22_t_10_next = s21_t_12_reg;
+assign s23_t_9_next = s22_t_10_reg;
+assign s24_t_9_next = s23_t_9_reg;
 assign s6_t_52_next = _s6_t_52_next_0;
 assign s7_t_31_next = s6_t_52_reg;
 assign s8_t_31_next = s7_t_31_reg;
-assign s9_t_29_next = s8_t_31_reg;
-assign s10_t_28_next = s9_t_29_reg;
+assign s9_t_26_next = s8_t_31_reg;
+assign s10_t_28_next = s9_t_26_reg;
 assign s11_t_26_next = s10_t_28_reg;
 assign s12_t_23_next = s11_t_26_reg;
 assign s13_t_18_next = s12_t_23_reg;
 assign s14_t_19_next = s13_t_18_reg;
-assign s15_t_15_next = s14_t_19_reg;
-assign s16_t_14_next = s15_t_15_reg;
-assign s17_t_13_next = s16_t_14_reg;
-assign s18_t_14_next = s17_t_13_reg;
-assign s19_t_14_next = s18_t_14_reg;
-assign s20_t_13_next = s19_t_14_reg;
-assign s21_t_11_next = s20_t_13_reg;
-assign s22_t_10_next = s21_t_11_reg;
-assign s23_t_10_next = s22_t_10_reg;
+assign s15_t_19_next = s14_t_19_reg;
+assign s16_t_14_next = s15_t_19_reg;
+assign s17_t_14_next = s16_t_14_reg;
+assign s18_t_15_next = s17_t_14_reg;
+assign s19_t_14_next = s18_t_15_reg;
+assign s20_t_14_next = s19_t_14_reg;
+assign s21_t_13_next = s20_t_14_reg;
+assign s22_t_11_next = s21_t_13_reg;
+assign s23_t_10_next = s22_t_11_reg;
+assign s24_t_10_next = s23_t_10_reg;
 assign s6_t_53_next = _s6_t_53_next_1;
 assign s7_t_32_next = s6_t_53_reg;
 assign s8_t_32_next = s7_t_32_reg;
-assign s9_t_30_next = s8_t_32_reg;
-assign s10_t_29_next = s9_t_30_reg;
+assign s9_t_27_next = s8_t_32_reg;
+assign s10_t_29_next = s9_t_27_reg;
 assign s11_t_27_next = s10_t_29_reg;
 assign s12_t_24_next = s11_t_27_reg;
 assign s13_t_19_next = s12_t_24_reg;
 assign s14_t_20_next = s13_t_19_reg;
-assign s15_t_16_next = s14_t_20_reg;
-assign s16_t_15_next = s15_t_16_reg;
-assign s17_t_14_next = s16_t_15_reg;
-assign s18_t_15_next = s17_t_14_reg;
-assign s19_t_15_next = s18_t_15_reg;
-assign s20_t_14_next = s19_t_15_reg;
-assign s21_t_12_next = s20_t_14_reg;
-assign s22_t_11_next = s21_t_12_reg;
-assign s23_t_11_next = s22_t_11_reg;
+assign s15_t_20_next = s14_t_20_reg;
+assign s16_t_15_next = s15_t_20_reg;
+assign s17_t_15_next = s16_t_15_reg;
+assign s18_t_16_next = s17_t_15_reg;
+assign s19_t_15_next = s18_t_16_reg;
+assign s20_t_15_next = s19_t_15_reg;
+assign s21_t_14_next = s20_t_15_reg;
+assign s22_t_12_next = s21_t_14_reg;
+assign s23_t_11_next = s22_t_12_reg;
+assign s24_t_11_next = s23_t_11_reg;
 assign s2_t_42_next = _s2_t_35_next_0;
 assign s3_t_25_next = s2_t_42_reg;
 assign s4_t_29_next = s3_t_25_reg;
@@ -7798,21 +7949,22 @@ assign s5_t_50_next = s4_t_29_reg;
 assign s6_t_54_next = s5_t_50_reg;
 assign s7_t_33_next = s6_t_54_reg;
 assign s8_t_33_next = s7_t_33_reg;
-assign s9_t_31_next = s8_t_33_reg;
-assign s10_t_30_next = s9_t_31_reg;
+assign s9_t_28_next = s8_t_33_reg;
+assign s10_t_30_next = s9_t_28_reg;
 assign s11_t_28_next = s10_t_30_reg;
 assign s12_t_25_next = s11_t_28_reg;
 assign s13_t_20_next = s12_t_25_reg;
 assign s14_t_21_next = s13_t_20_reg;
-assign s15_t_17_next = s14_t_21_reg;
-assign s16_t_16_next = s15_t_17_reg;
-assign s17_t_15_next = s16_t_16_reg;
-assign s18_t_16_next = s17_t_15_reg;
-assign s19_t_16_next = s18_t_16_reg;
-assign s20_t_15_next = s19_t_16_reg;
-assign s21_t_13_next = s20_t_15_reg;
-assign s22_t_12_next = s21_t_13_reg;
-assign s23_t_12_next = s22_t_12_reg;
+assign s15_t_21_next = s14_t_21_reg;
+assign s16_t_16_next = s15_t_21_reg;
+assign s17_t_16_next = s16_t_16_reg;
+assign s18_t_17_next = s17_t_16_reg;
+assign s19_t_16_next = s18_t_17_reg;
+assign s20_t_16_next = s19_t_16_reg;
+assign s21_t_15_next = s20_t_16_reg;
+assign s22_t_13_next = s21_t_15_reg;
+assign s23_t_12_next = s22_t_13_reg;
+assign s24_t_12_next = s23_t_12_reg;
 assign s5_t_51_next = _s5_t_51_next_0;
 assign s2_ecn_next = s1_ecn_reg;
 assign s3_ecn_next = s2_ecn_reg;
@@ -7830,8 +7982,8 @@ assign s10_core_case_next = s9_core_case_reg;
 assign s6_t_55_next = _s6_t_55_next_0;
 assign s7_t_34_next = s6_t_55_reg;
 assign s8_t_34_next = s7_t_34_reg;
-assign s9_t_32_next = s8_t_34_reg;
-assign s10_t_31_next = s9_t_32_reg;
+assign s9_t_29_next = s8_t_34_reg;
+assign s10_t_31_next = s9_t_29_reg;
 assign s2_kind_next = s1_kind_reg;
 assign s3_kind_next = s2_kind_reg;
 assign s4_kind_next = s3_kind_reg;
@@ -7854,35 +8006,38 @@ assign s20_kind_next = s19_kind_reg;
 assign s21_kind_next = s20_kind_reg;
 assign s22_kind_next = s21_kind_reg;
 assign s23_kind_next = s22_kind_reg;
+assign s24_kind_next = s23_kind_reg;
 assign s11_t_29_next = _s11_t_29_next_4;
 assign s12_t_26_next = s11_t_29_reg;
 assign s13_t_21_next = s12_t_26_reg;
 assign s14_t_22_next = s13_t_21_reg;
-assign s15_t_18_next = s14_t_22_reg;
-assign s16_t_17_next = s15_t_18_reg;
-assign s17_t_16_next = s16_t_17_reg;
-assign s18_t_17_next = s17_t_16_reg;
-assign s19_t_17_next = s18_t_17_reg;
-assign s20_t_16_next = s19_t_17_reg;
-assign s21_t_14_next = s20_t_16_reg;
-assign s22_t_13_next = s21_t_14_reg;
-assign s23_t_13_next = s22_t_13_reg;
-assign s22_qa_fired_nscc_next = s21_qa_fired_nscc_reg;
+assign s15_t_22_next = s14_t_22_reg;
+assign s16_t_17_next = s15_t_22_reg;
+assign s17_t_17_next = s16_t_17_reg;
+assign s18_t_18_next = s17_t_17_reg;
+assign s19_t_17_next = s18_t_18_reg;
+assign s20_t_17_next = s19_t_17_reg;
+assign s21_t_16_next = s20_t_17_reg;
+assign s22_t_14_next = s21_t_16_reg;
+assign s23_t_13_next = s22_t_14_reg;
+assign s24_t_13_next = s23_t_13_reg;
 assign s23_qa_fired_nscc_next = s22_qa_fired_nscc_reg;
+assign s24_qa_fired_nscc_next = s23_qa_fired_nscc_reg;
 assign s11_t_30_next = _s11_t_30_next_0;
 assign s12_t_27_next = s11_t_30_reg;
 assign s13_t_22_next = s12_t_27_reg;
 assign s14_t_23_next = s13_t_22_reg;
-assign s15_t_19_next = s14_t_23_reg;
-assign s16_t_18_next = s15_t_19_reg;
-assign s17_t_17_next = s16_t_18_reg;
-assign s18_t_18_next = s17_t_17_reg;
-assign s19_t_18_next = s18_t_18_reg;
-assign s20_t_17_next = s19_t_18_reg;
-assign s21_t_15_next = s20_t_17_reg;
-assign s22_t_14_next = s21_t_15_reg;
-assign s23_t_14_next = s22_t_14_reg;
-assign m_result_valid = out_nonempty;
+assign s15_t_23_next = s14_t_23_reg;
+assign s16_t_18_next = s15_t_23_reg;
+assign s17_t_18_next = s16_t_18_reg;
+assign s18_t_19_next = s17_t_18_reg;
+assign s19_t_18_next = s18_t_19_reg;
+assign s20_t_18_next = s19_t_18_reg;
+assign s21_t_17_next = s20_t_18_reg;
+assign s22_t_15_next = s21_t_17_reg;
+assign s23_t_14_next = s22_t_15_reg;
+assign s24_t_14_next = s23_t_14_reg;
+assign m_result_valid = out_valid_reg;
 assign m_result_conn = out_head_conn_reg;
 assign m_result_kind = out_head_kind_reg;
 assign m_result_cwnd = out_head_cwnd_reg;
@@ -7956,6 +8111,8 @@ always @* begin
     s22_conn_next = s22_conn_reg;
     s23_valid_next = s23_valid_reg;
     s23_conn_next = s23_conn_reg;
+    s24_valid_next = s24_valid_reg;
+    s24_conn_next = s24_conn_reg;
     s1_kind_next = s1_kind_reg;
     s1_size_next = s1_size_reg;
     s1_ecn_next = s1_ecn_reg;
@@ -8148,6 +8305,13 @@ always @* begin
     out24_qa_next = out24_qa_reg;
     out24_fast_next = out24_fast_reg;
     out24_error_next = out24_error_reg;
+    out25_conn_next = out25_conn_reg;
+    out25_kind_next = out25_kind_reg;
+    out25_cwnd_next = out25_cwnd_reg;
+    out25_case_next = out25_case_reg;
+    out25_qa_next = out25_qa_reg;
+    out25_fast_next = out25_fast_reg;
+    out25_error_next = out25_error_reg;
     out_head_conn_next = out_head_conn_reg;
     out_head_kind_next = out_head_kind_reg;
     out_head_cwnd_next = out_head_cwnd_reg;
@@ -8156,6 +8320,7 @@ always @* begin
     out_head_fast_next = out_head_fast_reg;
     out_head_error_next = out_head_error_reg;
     out_rd_ptr_plus1_next = out_rd_ptr_plus1_reg;
+    out_valid_next = out_valid_reg;
     if (issue) begin
         if (skid_valid_reg) begin
             in_conn_next = skid_conn_reg;
@@ -8261,6 +8426,8 @@ always @* begin
     s22_conn_next = s21_conn_reg;
     s23_valid_next = s22_valid_reg;
     s23_conn_next = s22_conn_reg;
+    s24_valid_next = s23_valid_reg;
+    s24_conn_next = s23_conn_reg;
     s1_fix_valid_next = snoop_in;
     s1_fix_word_next = new_word;
     s2_fix_valid_next = _shell_15;
@@ -8269,256 +8436,276 @@ always @* begin
     s3_fix_valid_next = _shell_19;
     s3_fix_word_next = _shell_20;
     s4_cur_next = _shell_23;
-    if (s23_valid_reg) begin
+    if (s24_valid_reg) begin
         if (_shell_24) begin
-            out0_conn_next = s23_conn_reg;
-            out0_kind_next = s23_kind_reg;
+            out0_conn_next = s24_conn_reg;
+            out0_kind_next = s24_kind_reg;
             out0_cwnd_next = res_cwnd;
             out0_case_next = res_case;
             out0_qa_next = res_qa;
             out0_fast_next = res_fast;
-            out0_error_next = s23_error_reg;
+            out0_error_next = s24_error_reg;
         end
         if (_shell_26) begin
-            out1_conn_next = s23_conn_reg;
-            out1_kind_next = s23_kind_reg;
+            out1_conn_next = s24_conn_reg;
+            out1_kind_next = s24_kind_reg;
             out1_cwnd_next = res_cwnd;
             out1_case_next = res_case;
             out1_qa_next = res_qa;
             out1_fast_next = res_fast;
-            out1_error_next = s23_error_reg;
+            out1_error_next = s24_error_reg;
         end
         if (_shell_27) begin
-            out2_conn_next = s23_conn_reg;
-            out2_kind_next = s23_kind_reg;
+            out2_conn_next = s24_conn_reg;
+            out2_kind_next = s24_kind_reg;
             out2_cwnd_next = res_cwnd;
             out2_case_next = res_case;
             out2_qa_next = res_qa;
             out2_fast_next = res_fast;
-            out2_error_next = s23_error_reg;
+            out2_error_next = s24_error_reg;
         end
         if (_shell_28) begin
-            out3_conn_next = s23_conn_reg;
-            out3_kind_next = s23_kind_reg;
+            out3_conn_next = s24_conn_reg;
+            out3_kind_next = s24_kind_reg;
             out3_cwnd_next = res_cwnd;
             out3_case_next = res_case;
             out3_qa_next = res_qa;
             out3_fast_next = res_fast;
-            out3_error_next = s23_error_reg;
+            out3_error_next = s24_error_reg;
         end
         if (_shell_29) begin
-            out4_conn_next = s23_conn_reg;
-            out4_kind_next = s23_kind_reg;
+            out4_conn_next = s24_conn_reg;
+            out4_kind_next = s24_kind_reg;
             out4_cwnd_next = res_cwnd;
             out4_case_next = res_case;
             out4_qa_next = res_qa;
             out4_fast_next = res_fast;
-            out4_error_next = s23_error_reg;
+            out4_error_next = s24_error_reg;
         end
         if (_shell_30) begin
-            out5_conn_next = s23_conn_reg;
-            out5_kind_next = s23_kind_reg;
+            out5_conn_next = s24_conn_reg;
+            out5_kind_next = s24_kind_reg;
             out5_cwnd_next = res_cwnd;
             out5_case_next = res_case;
             out5_qa_next = res_qa;
             out5_fast_next = res_fast;
-            out5_error_next = s23_error_reg;
+            out5_error_next = s24_error_reg;
         end
         if (_shell_31) begin
-            out6_conn_next = s23_conn_reg;
-            out6_kind_next = s23_kind_reg;
+            out6_conn_next = s24_conn_reg;
+            out6_kind_next = s24_kind_reg;
             out6_cwnd_next = res_cwnd;
             out6_case_next = res_case;
             out6_qa_next = res_qa;
             out6_fast_next = res_fast;
-            out6_error_next = s23_error_reg;
+            out6_error_next = s24_error_reg;
         end
         if (_shell_32) begin
-            out7_conn_next = s23_conn_reg;
-            out7_kind_next = s23_kind_reg;
+            out7_conn_next = s24_conn_reg;
+            out7_kind_next = s24_kind_reg;
             out7_cwnd_next = res_cwnd;
             out7_case_next = res_case;
             out7_qa_next = res_qa;
             out7_fast_next = res_fast;
-            out7_error_next = s23_error_reg;
+            out7_error_next = s24_error_reg;
         end
         if (_shell_33) begin
-            out8_conn_next = s23_conn_reg;
-            out8_kind_next = s23_kind_reg;
+            out8_conn_next = s24_conn_reg;
+            out8_kind_next = s24_kind_reg;
             out8_cwnd_next = res_cwnd;
             out8_case_next = res_case;
             out8_qa_next = res_qa;
             out8_fast_next = res_fast;
-            out8_error_next = s23_error_reg;
+            out8_error_next = s24_error_reg;
         end
         if (_shell_34) begin
-            out9_conn_next = s23_conn_reg;
-            out9_kind_next = s23_kind_reg;
+            out9_conn_next = s24_conn_reg;
+            out9_kind_next = s24_kind_reg;
             out9_cwnd_next = res_cwnd;
             out9_case_next = res_case;
             out9_qa_next = res_qa;
             out9_fast_next = res_fast;
-            out9_error_next = s23_error_reg;
+            out9_error_next = s24_error_reg;
         end
         if (_shell_35) begin
-            out10_conn_next = s23_conn_reg;
-            out10_kind_next = s23_kind_reg;
+            out10_conn_next = s24_conn_reg;
+            out10_kind_next = s24_kind_reg;
             out10_cwnd_next = res_cwnd;
             out10_case_next = res_case;
             out10_qa_next = res_qa;
             out10_fast_next = res_fast;
-            out10_error_next = s23_error_reg;
+            out10_error_next = s24_error_reg;
         end
         if (_shell_36) begin
-            out11_conn_next = s23_conn_reg;
-            out11_kind_next = s23_kind_reg;
+            out11_conn_next = s24_conn_reg;
+            out11_kind_next = s24_kind_reg;
             out11_cwnd_next = res_cwnd;
             out11_case_next = res_case;
             out11_qa_next = res_qa;
             out11_fast_next = res_fast;
-            out11_error_next = s23_error_reg;
+            out11_error_next = s24_error_reg;
         end
         if (_shell_37) begin
-            out12_conn_next = s23_conn_reg;
-            out12_kind_next = s23_kind_reg;
+            out12_conn_next = s24_conn_reg;
+            out12_kind_next = s24_kind_reg;
             out12_cwnd_next = res_cwnd;
             out12_case_next = res_case;
             out12_qa_next = res_qa;
             out12_fast_next = res_fast;
-            out12_error_next = s23_error_reg;
+            out12_error_next = s24_error_reg;
         end
         if (_shell_38) begin
-            out13_conn_next = s23_conn_reg;
-            out13_kind_next = s23_kind_reg;
+            out13_conn_next = s24_conn_reg;
+            out13_kind_next = s24_kind_reg;
             out13_cwnd_next = res_cwnd;
             out13_case_next = res_case;
             out13_qa_next = res_qa;
             out13_fast_next = res_fast;
-            out13_error_next = s23_error_reg;
+            out13_error_next = s24_error_reg;
         end
         if (_shell_39) begin
-            out14_conn_next = s23_conn_reg;
-            out14_kind_next = s23_kind_reg;
+            out14_conn_next = s24_conn_reg;
+            out14_kind_next = s24_kind_reg;
             out14_cwnd_next = res_cwnd;
             out14_case_next = res_case;
             out14_qa_next = res_qa;
             out14_fast_next = res_fast;
-            out14_error_next = s23_error_reg;
+            out14_error_next = s24_error_reg;
         end
         if (_shell_40) begin
-            out15_conn_next = s23_conn_reg;
-            out15_kind_next = s23_kind_reg;
+            out15_conn_next = s24_conn_reg;
+            out15_kind_next = s24_kind_reg;
             out15_cwnd_next = res_cwnd;
             out15_case_next = res_case;
             out15_qa_next = res_qa;
             out15_fast_next = res_fast;
-            out15_error_next = s23_error_reg;
+            out15_error_next = s24_error_reg;
         end
         if (_shell_41) begin
-            out16_conn_next = s23_conn_reg;
-            out16_kind_next = s23_kind_reg;
+            out16_conn_next = s24_conn_reg;
+            out16_kind_next = s24_kind_reg;
             out16_cwnd_next = res_cwnd;
             out16_case_next = res_case;
             out16_qa_next = res_qa;
             out16_fast_next = res_fast;
-            out16_error_next = s23_error_reg;
+            out16_error_next = s24_error_reg;
         end
         if (_shell_42) begin
-            out17_conn_next = s23_conn_reg;
-            out17_kind_next = s23_kind_reg;
+            out17_conn_next = s24_conn_reg;
+            out17_kind_next = s24_kind_reg;
             out17_cwnd_next = res_cwnd;
             out17_case_next = res_case;
             out17_qa_next = res_qa;
             out17_fast_next = res_fast;
-            out17_error_next = s23_error_reg;
+            out17_error_next = s24_error_reg;
         end
         if (_shell_43) begin
-            out18_conn_next = s23_conn_reg;
-            out18_kind_next = s23_kind_reg;
+            out18_conn_next = s24_conn_reg;
+            out18_kind_next = s24_kind_reg;
             out18_cwnd_next = res_cwnd;
             out18_case_next = res_case;
             out18_qa_next = res_qa;
             out18_fast_next = res_fast;
-            out18_error_next = s23_error_reg;
+            out18_error_next = s24_error_reg;
         end
         if (_shell_44) begin
-            out19_conn_next = s23_conn_reg;
-            out19_kind_next = s23_kind_reg;
+            out19_conn_next = s24_conn_reg;
+            out19_kind_next = s24_kind_reg;
             out19_cwnd_next = res_cwnd;
             out19_case_next = res_case;
             out19_qa_next = res_qa;
             out19_fast_next = res_fast;
-            out19_error_next = s23_error_reg;
+            out19_error_next = s24_error_reg;
         end
         if (_shell_45) begin
-            out20_conn_next = s23_conn_reg;
-            out20_kind_next = s23_kind_reg;
+            out20_conn_next = s24_conn_reg;
+            out20_kind_next = s24_kind_reg;
             out20_cwnd_next = res_cwnd;
             out20_case_next = res_case;
             out20_qa_next = res_qa;
             out20_fast_next = res_fast;
-            out20_error_next = s23_error_reg;
+            out20_error_next = s24_error_reg;
         end
         if (_shell_46) begin
-            out21_conn_next = s23_conn_reg;
-            out21_kind_next = s23_kind_reg;
+            out21_conn_next = s24_conn_reg;
+            out21_kind_next = s24_kind_reg;
             out21_cwnd_next = res_cwnd;
             out21_case_next = res_case;
             out21_qa_next = res_qa;
             out21_fast_next = res_fast;
-            out21_error_next = s23_error_reg;
+            out21_error_next = s24_error_reg;
         end
         if (_shell_47) begin
-            out22_conn_next = s23_conn_reg;
-            out22_kind_next = s23_kind_reg;
+            out22_conn_next = s24_conn_reg;
+            out22_kind_next = s24_kind_reg;
             out22_cwnd_next = res_cwnd;
             out22_case_next = res_case;
             out22_qa_next = res_qa;
             out22_fast_next = res_fast;
-            out22_error_next = s23_error_reg;
+            out22_error_next = s24_error_reg;
         end
         if (_shell_48) begin
-            out23_conn_next = s23_conn_reg;
-            out23_kind_next = s23_kind_reg;
+            out23_conn_next = s24_conn_reg;
+            out23_kind_next = s24_kind_reg;
             out23_cwnd_next = res_cwnd;
             out23_case_next = res_case;
             out23_qa_next = res_qa;
             out23_fast_next = res_fast;
-            out23_error_next = s23_error_reg;
+            out23_error_next = s24_error_reg;
         end
         if (_shell_49) begin
-            out24_conn_next = s23_conn_reg;
-            out24_kind_next = s23_kind_reg;
+            out24_conn_next = s24_conn_reg;
+            out24_kind_next = s24_kind_reg;
             out24_cwnd_next = res_cwnd;
             out24_case_next = res_case;
             out24_qa_next = res_qa;
             out24_fast_next = res_fast;
-            out24_error_next = s23_error_reg;
+            out24_error_next = s24_error_reg;
         end
-        out_wr_ptr_next = _shell_52;
+        if (_shell_50) begin
+            out25_conn_next = s24_conn_reg;
+            out25_kind_next = s24_kind_reg;
+            out25_cwnd_next = res_cwnd;
+            out25_case_next = res_case;
+            out25_qa_next = res_qa;
+            out25_fast_next = res_fast;
+            out25_error_next = s24_error_reg;
+        end
+        out_wr_ptr_next = _shell_53;
     end
-    if (out_head_write) begin
-        out_head_conn_next = s23_conn_reg;
-        out_head_kind_next = s23_kind_reg;
+    if (out_pop) begin
+        if (out_lands_next) begin
+            out_head_conn_next = s24_conn_reg;
+            out_head_kind_next = s24_kind_reg;
+            out_head_cwnd_next = res_cwnd;
+            out_head_case_next = res_case;
+            out_head_qa_next = res_qa;
+            out_head_fast_next = res_fast;
+            out_head_error_next = s24_error_reg;
+        end else begin
+            out_head_conn_next = _shell_55;
+            out_head_kind_next = _shell_56;
+            out_head_cwnd_next = _shell_57;
+            out_head_case_next = _shell_58;
+            out_head_qa_next = _shell_59;
+            out_head_fast_next = _shell_60;
+            out_head_error_next = _shell_61;
+        end
+    end else if (out_lands_head) begin
+        out_head_conn_next = s24_conn_reg;
+        out_head_kind_next = s24_kind_reg;
         out_head_cwnd_next = res_cwnd;
         out_head_case_next = res_case;
         out_head_qa_next = res_qa;
         out_head_fast_next = res_fast;
-        out_head_error_next = s23_error_reg;
-    end else if (out_pop) begin
-        out_head_conn_next = _shell_54;
-        out_head_kind_next = _shell_55;
-        out_head_cwnd_next = _shell_56;
-        out_head_case_next = _shell_57;
-        out_head_qa_next = _shell_58;
-        out_head_fast_next = _shell_59;
-        out_head_error_next = _shell_60;
+        out_head_error_next = s24_error_reg;
     end
     if (out_pop) begin
         out_rd_ptr_next = out_rd_ptr_plus1_reg;
-        out_rd_ptr_plus1_next = _shell_63;
+        out_rd_ptr_plus1_next = _shell_65;
     end
-    out_count_next = _shell_67;
+    out_count_next = _shell_69;
+    out_valid_next = _shell_73;
 end
 
 // issue_next
@@ -8600,6 +8787,8 @@ always @(posedge clk) begin
     s22_conn_reg <= s22_conn_next;
     s23_valid_reg <= s23_valid_next;
     s23_conn_reg <= s23_conn_next;
+    s24_valid_reg <= s24_valid_next;
+    s24_conn_reg <= s24_conn_next;
     hazard_reg <= hazard_next;
     credits_out_reg <= credits_out_next;
     s1_kind_reg <= s1_kind_next;
@@ -8638,6 +8827,7 @@ always @(posedge clk) begin
     s21_error_reg <= s21_error_next;
     s22_error_reg <= s22_error_next;
     s23_error_reg <= s23_error_next;
+    s24_error_reg <= s24_error_next;
     s2_t_reg <= s2_t_next;
     s3_t_reg <= s3_t_next;
     s4_t_reg <= s4_t_next;
@@ -8848,7 +9038,9 @@ always @(posedge clk) begin
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s13_mi_num_pp11_reg <= s13_mi_num_pp11_next;
 `endif
-    s14_mi_num_reg <= s14_mi_num_next;
+    s14_mi_num_row0_reg <= s14_mi_num_row0_next;
+    s14_mi_num_row1_reg <= s14_mi_num_row1_next;
+    s15_mi_num_reg <= s15_mi_num_next;
     s6_t_10_reg <= s6_t_10_next;
     s7_t_10_reg <= s7_t_10_next;
     s8_t_10_reg <= s8_t_10_next;
@@ -8858,8 +9050,9 @@ always @(posedge clk) begin
     s12_t_5_reg <= s12_t_5_next;
     s13_t_reg <= s13_t_next;
     s14_t_reg <= s14_t_next;
+    s15_t_reg <= s15_t_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s15_mi_raw_prod_pp00_reg <= s15_mi_raw_prod_pp00_next;
+    s16_mi_raw_prod_pp00_reg <= s16_mi_raw_prod_pp00_next;
 `endif
     s6_t_11_reg <= s6_t_11_next;
     s7_t_11_reg <= s7_t_11_next;
@@ -8870,8 +9063,9 @@ always @(posedge clk) begin
     s12_t_6_reg <= s12_t_6_next;
     s13_t_2_reg <= s13_t_2_next;
     s14_t_2_reg <= s14_t_2_next;
+    s15_t_2_reg <= s15_t_2_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s15_mi_raw_prod_pp10_reg <= s15_mi_raw_prod_pp10_next;
+    s16_mi_raw_prod_pp10_reg <= s16_mi_raw_prod_pp10_next;
 `endif
     s6_t_12_reg <= s6_t_12_next;
     s7_t_12_reg <= s7_t_12_next;
@@ -8882,8 +9076,9 @@ always @(posedge clk) begin
     s12_t_7_reg <= s12_t_7_next;
     s13_t_3_reg <= s13_t_3_next;
     s14_t_3_reg <= s14_t_3_next;
+    s15_t_3_reg <= s15_t_3_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s15_mi_raw_prod_pp20_reg <= s15_mi_raw_prod_pp20_next;
+    s16_mi_raw_prod_pp20_reg <= s16_mi_raw_prod_pp20_next;
 `endif
     s6_t_13_reg <= s6_t_13_next;
     s7_t_13_reg <= s7_t_13_next;
@@ -8894,10 +9089,11 @@ always @(posedge clk) begin
     s12_t_8_reg <= s12_t_8_next;
     s13_t_4_reg <= s13_t_4_next;
     s14_t_4_reg <= s14_t_4_next;
+    s15_t_4_reg <= s15_t_4_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s15_mi_raw_prod_pp30_reg <= s15_mi_raw_prod_pp30_next;
+    s16_mi_raw_prod_pp30_reg <= s16_mi_raw_prod_pp30_next;
 `endif
-    s16_mi_raw_prod_reg <= s16_mi_raw_prod_next;
+    s17_mi_raw_prod_reg <= s17_mi_raw_prod_next;
     s3_t_12_reg <= s3_t_12_next;
     s4_t_14_reg <= s4_t_14_next;
     s5_t_31_reg <= s5_t_31_next;
@@ -8910,9 +9106,10 @@ always @(posedge clk) begin
     s12_t_9_reg <= s12_t_9_next;
     s13_t_5_reg <= s13_t_5_next;
     s14_t_5_reg <= s14_t_5_next;
-    s15_t_reg <= s15_t_next;
+    s15_t_5_reg <= s15_t_5_next;
     s16_t_reg <= s16_t_next;
-    s17_mi_raw_coarse_reg <= s17_mi_raw_coarse_next;
+    s17_t_reg <= s17_t_next;
+    s18_mi_raw_coarse_reg <= s18_mi_raw_coarse_next;
     s3_t_13_reg <= s3_t_13_next;
     s4_t_15_reg <= s4_t_15_next;
     s5_t_32_reg <= s5_t_32_next;
@@ -8925,10 +9122,11 @@ always @(posedge clk) begin
     s12_t_10_reg <= s12_t_10_next;
     s13_t_6_reg <= s13_t_6_next;
     s14_t_6_reg <= s14_t_6_next;
-    s15_t_2_reg <= s15_t_2_next;
+    s15_t_6_reg <= s15_t_6_next;
     s16_t_2_reg <= s16_t_2_next;
-    s17_t_reg <= s17_t_next;
-    s18_mi_raw_reg <= s18_mi_raw_next;
+    s17_t_2_reg <= s17_t_2_next;
+    s18_t_reg <= s18_t_next;
+    s19_mi_raw_reg <= s19_mi_raw_next;
     s2_size_c_reg <= s2_size_c_next;
     s3_size_c_reg <= s3_size_c_next;
     s4_size_c_reg <= s4_size_c_next;
@@ -8946,7 +9144,8 @@ always @(posedge clk) begin
     s16_size_c_reg <= s16_size_c_next;
     s17_size_c_reg <= s17_size_c_next;
     s18_size_c_reg <= s18_size_c_next;
-    s19_mi_inc_reg <= s19_mi_inc_next;
+    s19_size_c_reg <= s19_size_c_next;
+    s20_mi_inc_reg <= s20_mi_inc_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s2_size_kfi_pp00_reg <= s2_size_kfi_pp00_next;
 `endif
@@ -9031,29 +9230,28 @@ always @(posedge clk) begin
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s7_md_cx_pp11_reg <= s7_md_cx_pp11_next;
 `endif
-    s8_md_cx_reg <= s8_md_cx_next;
-    s9_t_15_reg <= s9_t_15_next;
+    s8_md_cx_row0_reg <= s8_md_cx_row0_next;
+    s8_md_cx_row1_reg <= s8_md_cx_row1_next;
+    s9_md_cx_reg <= s9_md_cx_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s10_md_frac_prod_pp00_reg <= s10_md_frac_prod_pp00_next;
 `endif
-    s9_t_16_reg <= s9_t_16_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s10_md_frac_prod_pp10_reg <= s10_md_frac_prod_pp10_next;
 `endif
-    s9_t_17_reg <= s9_t_17_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s10_md_frac_prod_pp20_reg <= s10_md_frac_prod_pp20_next;
 `endif
     s11_md_frac_prod_reg <= s11_md_frac_prod_next;
     s7_t_20_reg <= s7_t_20_next;
     s8_t_20_reg <= s8_t_20_next;
-    s9_t_18_reg <= s9_t_18_next;
+    s9_t_15_reg <= s9_t_15_next;
     s10_t_15_reg <= s10_t_15_next;
     s11_t_13_reg <= s11_t_13_next;
     s12_md_frac_coarse_reg <= s12_md_frac_coarse_next;
     s7_t_21_reg <= s7_t_21_next;
     s8_t_21_reg <= s8_t_21_next;
-    s9_t_19_reg <= s9_t_19_next;
+    s9_t_16_reg <= s9_t_16_next;
     s10_t_16_reg <= s10_t_16_next;
     s11_t_14_reg <= s11_t_14_next;
     s12_t_11_reg <= s12_t_11_next;
@@ -9072,13 +9270,13 @@ always @(posedge clk) begin
     s6_t_43_reg <= s6_t_43_next;
     s7_t_22_reg <= s7_t_22_next;
     s8_t_22_reg <= s8_t_22_next;
-    s9_t_20_reg <= s9_t_20_next;
+    s9_t_17_reg <= s9_t_17_next;
     s10_t_17_reg <= s10_t_17_next;
     s11_t_15_reg <= s11_t_15_next;
     s12_t_12_reg <= s12_t_12_next;
     s13_t_7_reg <= s13_t_7_next;
     s14_t_7_reg <= s14_t_7_next;
-    s15_t_3_reg <= s15_t_3_next;
+    s15_t_7_reg <= s15_t_7_next;
     s16_md_cut_reg <= s16_md_cut_next;
     s2_nowq_reg <= s2_nowq_next;
     s3_nowq_reg <= s3_nowq_next;
@@ -9112,11 +9310,12 @@ always @(posedge clk) begin
     s16_md_ok_reg <= s16_md_ok_next;
     s17_c_core_reg <= s17_c_core_next;
     s14_t_8_reg <= s14_t_8_next;
-    s15_t_4_reg <= s15_t_4_next;
+    s15_t_8_reg <= s15_t_8_next;
     s16_t_3_reg <= s16_t_3_next;
-    s17_t_2_reg <= s17_t_2_next;
-    s18_t_reg <= s18_t_next;
+    s17_t_3_reg <= s17_t_3_next;
+    s18_t_2_reg <= s18_t_2_next;
     s19_t_reg <= s19_t_next;
+    s20_t_reg <= s20_t_next;
     s2_rtt_le_trtt_reg <= s2_rtt_le_trtt_next;
     s3_rtt_le_trtt_reg <= s3_rtt_le_trtt_next;
     s4_rtt_le_trtt_reg <= s4_rtt_le_trtt_next;
@@ -9135,29 +9334,32 @@ always @(posedge clk) begin
     s17_rtt_le_trtt_reg <= s17_rtt_le_trtt_next;
     s18_rtt_le_trtt_reg <= s18_rtt_le_trtt_next;
     s19_rtt_le_trtt_reg <= s19_rtt_le_trtt_next;
+    s20_rtt_le_trtt_reg <= s20_rtt_le_trtt_next;
     s14_fi_inc_reg <= s14_fi_inc_next;
     s15_fi_inc_reg <= s15_fi_inc_next;
     s16_fi_inc_reg <= s16_fi_inc_next;
     s17_fi_inc_reg <= s17_fi_inc_next;
     s18_fi_inc_reg <= s18_fi_inc_next;
     s19_fi_inc_reg <= s19_fi_inc_next;
-    s20_incs_reg <= s20_incs_next;
+    s20_fi_inc_reg <= s20_fi_inc_next;
+    s21_incs_reg <= s21_incs_next;
     s5_t_41_reg <= s5_t_41_next;
     s6_t_44_reg <= s6_t_44_next;
     s7_t_23_reg <= s7_t_23_next;
     s8_t_23_reg <= s8_t_23_next;
-    s9_t_21_reg <= s9_t_21_next;
+    s9_t_18_reg <= s9_t_18_next;
     s10_t_18_reg <= s10_t_18_next;
     s11_t_16_reg <= s11_t_16_next;
     s12_t_13_reg <= s12_t_13_next;
     s13_t_8_reg <= s13_t_8_next;
     s14_t_9_reg <= s14_t_9_next;
-    s15_t_5_reg <= s15_t_5_next;
+    s15_t_9_reg <= s15_t_9_next;
     s16_t_4_reg <= s16_t_4_next;
-    s17_t_3_reg <= s17_t_3_next;
-    s18_t_2_reg <= s18_t_2_next;
+    s17_t_4_reg <= s17_t_4_next;
+    s18_t_3_reg <= s18_t_3_next;
     s19_t_2_reg <= s19_t_2_next;
-    s20_t_reg <= s20_t_next;
+    s20_t_2_reg <= s20_t_2_next;
+    s21_t_reg <= s21_t_next;
     s2_t_33_reg <= s2_t_33_next;
     s3_t_16_reg <= s3_t_16_next;
     s4_t_20_reg <= s4_t_20_next;
@@ -9165,18 +9367,19 @@ always @(posedge clk) begin
     s6_t_45_reg <= s6_t_45_next;
     s7_t_24_reg <= s7_t_24_next;
     s8_t_24_reg <= s8_t_24_next;
-    s9_t_22_reg <= s9_t_22_next;
+    s9_t_19_reg <= s9_t_19_next;
     s10_t_19_reg <= s10_t_19_next;
     s11_t_17_reg <= s11_t_17_next;
     s12_t_14_reg <= s12_t_14_next;
     s13_t_9_reg <= s13_t_9_next;
     s14_t_10_reg <= s14_t_10_next;
-    s15_t_6_reg <= s15_t_6_next;
+    s15_t_10_reg <= s15_t_10_next;
     s16_t_5_reg <= s16_t_5_next;
-    s17_t_4_reg <= s17_t_4_next;
-    s18_t_3_reg <= s18_t_3_next;
+    s17_t_5_reg <= s17_t_5_next;
+    s18_t_4_reg <= s18_t_4_next;
     s19_t_3_reg <= s19_t_3_next;
-    s20_t_2_reg <= s20_t_2_next;
+    s20_t_3_reg <= s20_t_3_next;
+    s21_t_2_reg <= s21_t_2_next;
     s5_cur_inc_reg <= s5_cur_inc_next;
     s6_cur_inc_reg <= s6_cur_inc_next;
     s7_cur_inc_reg <= s7_cur_inc_next;
@@ -9193,14 +9396,16 @@ always @(posedge clk) begin
     s18_cur_inc_reg <= s18_cur_inc_next;
     s19_cur_inc_reg <= s19_cur_inc_next;
     s20_cur_inc_reg <= s20_cur_inc_next;
-    s21_inc_acc_reg <= s21_inc_acc_next;
+    s21_cur_inc_reg <= s21_cur_inc_next;
+    s22_inc_acc_reg <= s22_inc_acc_next;
     s2_t_34_reg <= s2_t_34_next;
     s3_t_17_reg <= s3_t_17_next;
     s4_t_21_reg <= s4_t_21_next;
-    s18_t_4_reg <= s18_t_4_next;
+    s18_t_5_reg <= s18_t_5_next;
     s19_t_4_reg <= s19_t_4_next;
-    s20_t_3_reg <= s20_t_3_next;
-    s21_t_reg <= s21_t_next;
+    s20_t_4_reg <= s20_t_4_next;
+    s21_t_3_reg <= s21_t_3_next;
+    s22_t_reg <= s22_t_next;
     s5_fulfill_reg <= s5_fulfill_next;
     s6_fulfill_reg <= s6_fulfill_next;
     s7_fulfill_reg <= s7_fulfill_next;
@@ -9218,11 +9423,13 @@ always @(posedge clk) begin
     s19_fulfill_reg <= s19_fulfill_next;
     s20_fulfill_reg <= s20_fulfill_next;
     s21_fulfill_reg <= s21_fulfill_next;
-    s18_t_5_reg <= s18_t_5_next;
+    s22_fulfill_reg <= s22_fulfill_next;
+    s18_t_6_reg <= s18_t_6_next;
     s19_t_5_reg <= s19_t_5_next;
-    s20_t_4_reg <= s20_t_4_next;
-    s21_t_2_reg <= s21_t_2_next;
-    s22_core_c_reg <= s22_core_c_next;
+    s20_t_5_reg <= s20_t_5_next;
+    s21_t_4_reg <= s21_t_4_next;
+    s22_t_2_reg <= s22_t_2_next;
+    s23_core_c_reg <= s23_core_c_next;
     s5_qa_called_reg <= s5_qa_called_next;
     s2_t_35_reg <= s2_t_35_next;
     s3_t_18_reg <= s3_t_18_next;
@@ -9258,6 +9465,7 @@ always @(posedge clk) begin
     s20_early_reg <= s20_early_next;
     s21_early_reg <= s21_early_next;
     s22_early_reg <= s22_early_next;
+    s23_early_reg <= s23_early_next;
     s11_c_early_reg <= s11_c_early_next;
     s12_c_early_reg <= s12_c_early_next;
     s13_c_early_reg <= s13_c_early_next;
@@ -9270,7 +9478,8 @@ always @(posedge clk) begin
     s20_c_early_reg <= s20_c_early_next;
     s21_c_early_reg <= s21_c_early_next;
     s22_c_early_reg <= s22_c_early_next;
-    s23_c_ack_clamped_reg <= s23_c_ack_clamped_next;
+    s23_c_early_reg <= s23_c_early_next;
+    s24_c_ack_clamped_reg <= s24_c_ack_clamped_next;
     s5_c_loss_reg <= s5_c_loss_next;
     s5_nowq_reg <= s5_nowq_next;
     s6_nowq_reg <= s6_nowq_next;
@@ -9288,7 +9497,7 @@ always @(posedge clk) begin
     s6_t_46_reg <= s6_t_46_next;
     s7_t_25_reg <= s7_t_25_next;
     s8_t_25_reg <= s8_t_25_next;
-    s9_t_23_reg <= s9_t_23_next;
+    s9_t_20_reg <= s9_t_20_next;
     s10_t_23_reg <= s10_t_23_next;
     s5_cur_recv_reg <= s5_cur_recv_next;
     s6_cur_recv_reg <= s6_cur_recv_next;
@@ -9307,7 +9516,8 @@ always @(posedge clk) begin
     s19_core_step_reg <= s19_core_step_next;
     s20_core_step_reg <= s20_core_step_next;
     s21_core_step_reg <= s21_core_step_next;
-    s21_cur_inc_reg <= s21_cur_inc_next;
+    s22_core_step_reg <= s22_core_step_next;
+    s22_cur_inc_reg <= s22_cur_inc_next;
     s11_qa_fired_nscc_reg <= s11_qa_fired_nscc_next;
     s12_qa_fired_nscc_reg <= s12_qa_fired_nscc_next;
     s13_qa_fired_nscc_reg <= s13_qa_fired_nscc_next;
@@ -9319,6 +9529,7 @@ always @(posedge clk) begin
     s19_qa_fired_nscc_reg <= s19_qa_fired_nscc_next;
     s20_qa_fired_nscc_reg <= s20_qa_fired_nscc_next;
     s21_qa_fired_nscc_reg <= s21_qa_fired_nscc_next;
+    s22_qa_fired_nscc_reg <= s22_qa_fired_nscc_next;
     s5_cur_last_md_reg <= s5_cur_last_md_next;
     s6_cur_last_md_reg <= s6_cur_last_md_next;
     s7_cur_last_md_reg <= s7_cur_last_md_next;
@@ -9345,7 +9556,7 @@ always @(posedge clk) begin
     s6_t_47_reg <= s6_t_47_next;
     s7_t_26_reg <= s7_t_26_next;
     s8_t_26_reg <= s8_t_26_next;
-    s9_t_24_reg <= s9_t_24_next;
+    s9_t_21_reg <= s9_t_21_next;
     s10_t_24_reg <= s10_t_24_next;
     s2_t_40_reg <= s2_t_40_next;
     s3_t_23_reg <= s3_t_23_next;
@@ -9362,7 +9573,7 @@ always @(posedge clk) begin
     s6_t_48_reg <= s6_t_48_next;
     s7_t_27_reg <= s7_t_27_next;
     s8_t_27_reg <= s8_t_27_next;
-    s9_t_25_reg <= s9_t_25_next;
+    s9_t_22_reg <= s9_t_22_next;
     s11_ack_run_reg <= s11_ack_run_next;
     s12_ack_run_reg <= s12_ack_run_next;
     s13_ack_run_reg <= s13_ack_run_next;
@@ -9376,6 +9587,7 @@ always @(posedge clk) begin
     s21_ack_run_reg <= s21_ack_run_next;
     s22_ack_run_reg <= s22_ack_run_next;
     s23_ack_run_reg <= s23_ack_run_next;
+    s24_ack_run_reg <= s24_ack_run_next;
     s17_cur_c_reg <= s17_cur_c_next;
     s18_cur_c_reg <= s18_cur_c_next;
     s19_cur_c_reg <= s19_cur_c_next;
@@ -9383,6 +9595,7 @@ always @(posedge clk) begin
     s21_cur_c_reg <= s21_cur_c_next;
     s22_cur_c_reg <= s22_cur_c_next;
     s23_cur_c_reg <= s23_cur_c_next;
+    s24_cur_c_reg <= s24_cur_c_next;
     s5_is_loss_reg <= s5_is_loss_next;
     s6_is_loss_reg <= s6_is_loss_next;
     s7_is_loss_reg <= s7_is_loss_next;
@@ -9402,6 +9615,7 @@ always @(posedge clk) begin
     s21_is_loss_reg <= s21_is_loss_next;
     s22_is_loss_reg <= s22_is_loss_next;
     s23_is_loss_reg <= s23_is_loss_next;
+    s24_is_loss_reg <= s24_is_loss_next;
     s10_c_loss_all_reg <= s10_c_loss_all_next;
     s11_c_loss_all_reg <= s11_c_loss_all_next;
     s12_c_loss_all_reg <= s12_c_loss_all_next;
@@ -9416,163 +9630,174 @@ always @(posedge clk) begin
     s21_c_loss_all_reg <= s21_c_loss_all_next;
     s22_c_loss_all_reg <= s22_c_loss_all_next;
     s23_c_loss_all_reg <= s23_c_loss_all_next;
+    s24_c_loss_all_reg <= s24_c_loss_all_next;
     s11_t_18_reg <= s11_t_18_next;
     s12_t_15_reg <= s12_t_15_next;
     s13_t_10_reg <= s13_t_10_next;
     s14_t_11_reg <= s14_t_11_next;
-    s15_t_7_reg <= s15_t_7_next;
+    s15_t_11_reg <= s15_t_11_next;
     s16_t_6_reg <= s16_t_6_next;
-    s17_t_5_reg <= s17_t_5_next;
-    s18_t_6_reg <= s18_t_6_next;
+    s17_t_6_reg <= s17_t_6_next;
+    s18_t_7_reg <= s18_t_7_next;
     s19_t_6_reg <= s19_t_6_next;
-    s20_t_5_reg <= s20_t_5_next;
-    s21_t_3_reg <= s21_t_3_next;
-    s22_t_reg <= s22_t_next;
+    s20_t_6_reg <= s20_t_6_next;
+    s21_t_5_reg <= s21_t_5_next;
+    s22_t_3_reg <= s22_t_3_next;
     s23_t_reg <= s23_t_next;
+    s24_t_reg <= s24_t_next;
     s11_t_19_reg <= s11_t_19_next;
     s12_t_16_reg <= s12_t_16_next;
     s13_t_11_reg <= s13_t_11_next;
     s14_t_12_reg <= s14_t_12_next;
-    s15_t_8_reg <= s15_t_8_next;
+    s15_t_12_reg <= s15_t_12_next;
     s16_t_7_reg <= s16_t_7_next;
-    s17_t_6_reg <= s17_t_6_next;
-    s18_t_7_reg <= s18_t_7_next;
+    s17_t_7_reg <= s17_t_7_next;
+    s18_t_8_reg <= s18_t_8_next;
     s19_t_7_reg <= s19_t_7_next;
-    s20_t_6_reg <= s20_t_6_next;
-    s21_t_4_reg <= s21_t_4_next;
-    s22_t_2_reg <= s22_t_2_next;
+    s20_t_7_reg <= s20_t_7_next;
+    s21_t_6_reg <= s21_t_6_next;
+    s22_t_4_reg <= s22_t_4_next;
     s23_t_2_reg <= s23_t_2_next;
-    s22_t_3_reg <= s22_t_3_next;
+    s24_t_2_reg <= s24_t_2_next;
     s23_t_3_reg <= s23_t_3_next;
+    s24_t_3_reg <= s24_t_3_next;
     s11_t_20_reg <= s11_t_20_next;
     s12_t_17_reg <= s12_t_17_next;
     s13_t_12_reg <= s13_t_12_next;
     s14_t_13_reg <= s14_t_13_next;
-    s15_t_9_reg <= s15_t_9_next;
+    s15_t_13_reg <= s15_t_13_next;
     s16_t_8_reg <= s16_t_8_next;
-    s17_t_7_reg <= s17_t_7_next;
-    s18_t_8_reg <= s18_t_8_next;
+    s17_t_8_reg <= s17_t_8_next;
+    s18_t_9_reg <= s18_t_9_next;
     s19_t_8_reg <= s19_t_8_next;
-    s20_t_7_reg <= s20_t_7_next;
-    s21_t_5_reg <= s21_t_5_next;
-    s22_t_4_reg <= s22_t_4_next;
+    s20_t_8_reg <= s20_t_8_next;
+    s21_t_7_reg <= s21_t_7_next;
+    s22_t_5_reg <= s22_t_5_next;
     s23_t_4_reg <= s23_t_4_next;
+    s24_t_4_reg <= s24_t_4_next;
     s6_t_49_reg <= s6_t_49_next;
     s7_t_28_reg <= s7_t_28_next;
     s8_t_28_reg <= s8_t_28_next;
-    s9_t_26_reg <= s9_t_26_next;
+    s9_t_23_reg <= s9_t_23_next;
     s10_t_25_reg <= s10_t_25_next;
     s11_t_21_reg <= s11_t_21_next;
     s12_t_18_reg <= s12_t_18_next;
     s13_t_13_reg <= s13_t_13_next;
     s14_t_14_reg <= s14_t_14_next;
-    s15_t_10_reg <= s15_t_10_next;
+    s15_t_14_reg <= s15_t_14_next;
     s16_t_9_reg <= s16_t_9_next;
-    s17_t_8_reg <= s17_t_8_next;
-    s18_t_9_reg <= s18_t_9_next;
+    s17_t_9_reg <= s17_t_9_next;
+    s18_t_10_reg <= s18_t_10_next;
     s19_t_9_reg <= s19_t_9_next;
-    s20_t_8_reg <= s20_t_8_next;
-    s21_t_6_reg <= s21_t_6_next;
-    s22_t_5_reg <= s22_t_5_next;
+    s20_t_9_reg <= s20_t_9_next;
+    s21_t_8_reg <= s21_t_8_next;
+    s22_t_6_reg <= s22_t_6_next;
     s23_t_5_reg <= s23_t_5_next;
+    s24_t_5_reg <= s24_t_5_next;
     s11_t_22_reg <= s11_t_22_next;
     s12_t_19_reg <= s12_t_19_next;
     s13_t_14_reg <= s13_t_14_next;
     s14_t_15_reg <= s14_t_15_next;
-    s15_t_11_reg <= s15_t_11_next;
+    s15_t_15_reg <= s15_t_15_next;
     s16_t_10_reg <= s16_t_10_next;
-    s17_t_9_reg <= s17_t_9_next;
-    s18_t_10_reg <= s18_t_10_next;
+    s17_t_10_reg <= s17_t_10_next;
+    s18_t_11_reg <= s18_t_11_next;
     s19_t_10_reg <= s19_t_10_next;
-    s20_t_9_reg <= s20_t_9_next;
-    s21_t_7_reg <= s21_t_7_next;
-    s22_t_6_reg <= s22_t_6_next;
+    s20_t_10_reg <= s20_t_10_next;
+    s21_t_9_reg <= s21_t_9_next;
+    s22_t_7_reg <= s22_t_7_next;
     s23_t_6_reg <= s23_t_6_next;
+    s24_t_6_reg <= s24_t_6_next;
     s6_t_50_reg <= s6_t_50_next;
     s7_t_29_reg <= s7_t_29_next;
     s8_t_29_reg <= s8_t_29_next;
-    s9_t_27_reg <= s9_t_27_next;
+    s9_t_24_reg <= s9_t_24_next;
     s10_t_26_reg <= s10_t_26_next;
     s11_t_23_reg <= s11_t_23_next;
     s12_t_20_reg <= s12_t_20_next;
     s13_t_15_reg <= s13_t_15_next;
     s14_t_16_reg <= s14_t_16_next;
-    s15_t_12_reg <= s15_t_12_next;
+    s15_t_16_reg <= s15_t_16_next;
     s16_t_11_reg <= s16_t_11_next;
-    s17_t_10_reg <= s17_t_10_next;
-    s18_t_11_reg <= s18_t_11_next;
+    s17_t_11_reg <= s17_t_11_next;
+    s18_t_12_reg <= s18_t_12_next;
     s19_t_11_reg <= s19_t_11_next;
-    s20_t_10_reg <= s20_t_10_next;
-    s21_t_8_reg <= s21_t_8_next;
-    s22_t_7_reg <= s22_t_7_next;
+    s20_t_11_reg <= s20_t_11_next;
+    s21_t_10_reg <= s21_t_10_next;
+    s22_t_8_reg <= s22_t_8_next;
     s23_t_7_reg <= s23_t_7_next;
+    s24_t_7_reg <= s24_t_7_next;
     s6_t_51_reg <= s6_t_51_next;
     s7_t_30_reg <= s7_t_30_next;
     s8_t_30_reg <= s8_t_30_next;
-    s9_t_28_reg <= s9_t_28_next;
+    s9_t_25_reg <= s9_t_25_next;
     s10_t_27_reg <= s10_t_27_next;
     s11_t_24_reg <= s11_t_24_next;
     s12_t_21_reg <= s12_t_21_next;
     s13_t_16_reg <= s13_t_16_next;
     s14_t_17_reg <= s14_t_17_next;
-    s15_t_13_reg <= s15_t_13_next;
+    s15_t_17_reg <= s15_t_17_next;
     s16_t_12_reg <= s16_t_12_next;
-    s17_t_11_reg <= s17_t_11_next;
-    s18_t_12_reg <= s18_t_12_next;
+    s17_t_12_reg <= s17_t_12_next;
+    s18_t_13_reg <= s18_t_13_next;
     s19_t_12_reg <= s19_t_12_next;
-    s20_t_11_reg <= s20_t_11_next;
-    s21_t_9_reg <= s21_t_9_next;
-    s22_t_8_reg <= s22_t_8_next;
+    s20_t_12_reg <= s20_t_12_next;
+    s21_t_11_reg <= s21_t_11_next;
+    s22_t_9_reg <= s22_t_9_next;
     s23_t_8_reg <= s23_t_8_next;
+    s24_t_8_reg <= s24_t_8_next;
     s11_t_25_reg <= s11_t_25_next;
     s12_t_22_reg <= s12_t_22_next;
     s13_t_17_reg <= s13_t_17_next;
     s14_t_18_reg <= s14_t_18_next;
-    s15_t_14_reg <= s15_t_14_next;
+    s15_t_18_reg <= s15_t_18_next;
     s16_t_13_reg <= s16_t_13_next;
-    s17_t_12_reg <= s17_t_12_next;
-    s18_t_13_reg <= s18_t_13_next;
+    s17_t_13_reg <= s17_t_13_next;
+    s18_t_14_reg <= s18_t_14_next;
     s19_t_13_reg <= s19_t_13_next;
-    s20_t_12_reg <= s20_t_12_next;
-    s21_t_10_reg <= s21_t_10_next;
-    s22_t_9_reg <= s22_t_9_next;
+    s20_t_13_reg <= s20_t_13_next;
+    s21_t_12_reg <= s21_t_12_next;
+    s22_t_10_reg <= s22_t_10_next;
     s23_t_9_reg <= s23_t_9_next;
+    s24_t_9_reg <= s24_t_9_next;
     s6_t_52_reg <= s6_t_52_next;
     s7_t_31_reg <= s7_t_31_next;
     s8_t_31_reg <= s8_t_31_next;
-    s9_t_29_reg <= s9_t_29_next;
+    s9_t_26_reg <= s9_t_26_next;
     s10_t_28_reg <= s10_t_28_next;
     s11_t_26_reg <= s11_t_26_next;
     s12_t_23_reg <= s12_t_23_next;
     s13_t_18_reg <= s13_t_18_next;
     s14_t_19_reg <= s14_t_19_next;
-    s15_t_15_reg <= s15_t_15_next;
+    s15_t_19_reg <= s15_t_19_next;
     s16_t_14_reg <= s16_t_14_next;
-    s17_t_13_reg <= s17_t_13_next;
-    s18_t_14_reg <= s18_t_14_next;
+    s17_t_14_reg <= s17_t_14_next;
+    s18_t_15_reg <= s18_t_15_next;
     s19_t_14_reg <= s19_t_14_next;
-    s20_t_13_reg <= s20_t_13_next;
-    s21_t_11_reg <= s21_t_11_next;
-    s22_t_10_reg <= s22_t_10_next;
+    s20_t_14_reg <= s20_t_14_next;
+    s21_t_13_reg <= s21_t_13_next;
+    s22_t_11_reg <= s22_t_11_next;
     s23_t_10_reg <= s23_t_10_next;
+    s24_t_10_reg <= s24_t_10_next;
     s6_t_53_reg <= s6_t_53_next;
     s7_t_32_reg <= s7_t_32_next;
     s8_t_32_reg <= s8_t_32_next;
-    s9_t_30_reg <= s9_t_30_next;
+    s9_t_27_reg <= s9_t_27_next;
     s10_t_29_reg <= s10_t_29_next;
     s11_t_27_reg <= s11_t_27_next;
     s12_t_24_reg <= s12_t_24_next;
     s13_t_19_reg <= s13_t_19_next;
     s14_t_20_reg <= s14_t_20_next;
-    s15_t_16_reg <= s15_t_16_next;
+    s15_t_20_reg <= s15_t_20_next;
     s16_t_15_reg <= s16_t_15_next;
-    s17_t_14_reg <= s17_t_14_next;
-    s18_t_15_reg <= s18_t_15_next;
+    s17_t_15_reg <= s17_t_15_next;
+    s18_t_16_reg <= s18_t_16_next;
     s19_t_15_reg <= s19_t_15_next;
-    s20_t_14_reg <= s20_t_14_next;
-    s21_t_12_reg <= s21_t_12_next;
-    s22_t_11_reg <= s22_t_11_next;
+    s20_t_15_reg <= s20_t_15_next;
+    s21_t_14_reg <= s21_t_14_next;
+    s22_t_12_reg <= s22_t_12_next;
     s23_t_11_reg <= s23_t_11_next;
+    s24_t_11_reg <= s24_t_11_next;
     s2_t_42_reg <= s2_t_42_next;
     s3_t_25_reg <= s3_t_25_next;
     s4_t_29_reg <= s4_t_29_next;
@@ -9580,21 +9805,22 @@ always @(posedge clk) begin
     s6_t_54_reg <= s6_t_54_next;
     s7_t_33_reg <= s7_t_33_next;
     s8_t_33_reg <= s8_t_33_next;
-    s9_t_31_reg <= s9_t_31_next;
+    s9_t_28_reg <= s9_t_28_next;
     s10_t_30_reg <= s10_t_30_next;
     s11_t_28_reg <= s11_t_28_next;
     s12_t_25_reg <= s12_t_25_next;
     s13_t_20_reg <= s13_t_20_next;
     s14_t_21_reg <= s14_t_21_next;
-    s15_t_17_reg <= s15_t_17_next;
+    s15_t_21_reg <= s15_t_21_next;
     s16_t_16_reg <= s16_t_16_next;
-    s17_t_15_reg <= s17_t_15_next;
-    s18_t_16_reg <= s18_t_16_next;
+    s17_t_16_reg <= s17_t_16_next;
+    s18_t_17_reg <= s18_t_17_next;
     s19_t_16_reg <= s19_t_16_next;
-    s20_t_15_reg <= s20_t_15_next;
-    s21_t_13_reg <= s21_t_13_next;
-    s22_t_12_reg <= s22_t_12_next;
+    s20_t_16_reg <= s20_t_16_next;
+    s21_t_15_reg <= s21_t_15_next;
+    s22_t_13_reg <= s22_t_13_next;
     s23_t_12_reg <= s23_t_12_next;
+    s24_t_12_reg <= s24_t_12_next;
     s5_t_51_reg <= s5_t_51_next;
     s2_ecn_reg <= s2_ecn_next;
     s3_ecn_reg <= s3_ecn_next;
@@ -9612,7 +9838,7 @@ always @(posedge clk) begin
     s6_t_55_reg <= s6_t_55_next;
     s7_t_34_reg <= s7_t_34_next;
     s8_t_34_reg <= s8_t_34_next;
-    s9_t_32_reg <= s9_t_32_next;
+    s9_t_29_reg <= s9_t_29_next;
     s10_t_31_reg <= s10_t_31_next;
     s2_kind_reg <= s2_kind_next;
     s3_kind_reg <= s3_kind_next;
@@ -9636,34 +9862,37 @@ always @(posedge clk) begin
     s21_kind_reg <= s21_kind_next;
     s22_kind_reg <= s22_kind_next;
     s23_kind_reg <= s23_kind_next;
+    s24_kind_reg <= s24_kind_next;
     s11_t_29_reg <= s11_t_29_next;
     s12_t_26_reg <= s12_t_26_next;
     s13_t_21_reg <= s13_t_21_next;
     s14_t_22_reg <= s14_t_22_next;
-    s15_t_18_reg <= s15_t_18_next;
+    s15_t_22_reg <= s15_t_22_next;
     s16_t_17_reg <= s16_t_17_next;
-    s17_t_16_reg <= s17_t_16_next;
-    s18_t_17_reg <= s18_t_17_next;
+    s17_t_17_reg <= s17_t_17_next;
+    s18_t_18_reg <= s18_t_18_next;
     s19_t_17_reg <= s19_t_17_next;
-    s20_t_16_reg <= s20_t_16_next;
-    s21_t_14_reg <= s21_t_14_next;
-    s22_t_13_reg <= s22_t_13_next;
+    s20_t_17_reg <= s20_t_17_next;
+    s21_t_16_reg <= s21_t_16_next;
+    s22_t_14_reg <= s22_t_14_next;
     s23_t_13_reg <= s23_t_13_next;
-    s22_qa_fired_nscc_reg <= s22_qa_fired_nscc_next;
+    s24_t_13_reg <= s24_t_13_next;
     s23_qa_fired_nscc_reg <= s23_qa_fired_nscc_next;
+    s24_qa_fired_nscc_reg <= s24_qa_fired_nscc_next;
     s11_t_30_reg <= s11_t_30_next;
     s12_t_27_reg <= s12_t_27_next;
     s13_t_22_reg <= s13_t_22_next;
     s14_t_23_reg <= s14_t_23_next;
-    s15_t_19_reg <= s15_t_19_next;
+    s15_t_23_reg <= s15_t_23_next;
     s16_t_18_reg <= s16_t_18_next;
-    s17_t_17_reg <= s17_t_17_next;
-    s18_t_18_reg <= s18_t_18_next;
+    s17_t_18_reg <= s17_t_18_next;
+    s18_t_19_reg <= s18_t_19_next;
     s19_t_18_reg <= s19_t_18_next;
-    s20_t_17_reg <= s20_t_17_next;
-    s21_t_15_reg <= s21_t_15_next;
-    s22_t_14_reg <= s22_t_14_next;
+    s20_t_18_reg <= s20_t_18_next;
+    s21_t_17_reg <= s21_t_17_next;
+    s22_t_15_reg <= s22_t_15_next;
     s23_t_14_reg <= s23_t_14_next;
+    s24_t_14_reg <= s24_t_14_next;
     out_rd_ptr_reg <= out_rd_ptr_next;
     out_wr_ptr_reg <= out_wr_ptr_next;
     out_count_reg <= out_count_next;
@@ -9842,6 +10071,13 @@ always @(posedge clk) begin
     out24_qa_reg <= out24_qa_next;
     out24_fast_reg <= out24_fast_next;
     out24_error_reg <= out24_error_next;
+    out25_conn_reg <= out25_conn_next;
+    out25_kind_reg <= out25_kind_next;
+    out25_cwnd_reg <= out25_cwnd_next;
+    out25_case_reg <= out25_case_next;
+    out25_qa_reg <= out25_qa_next;
+    out25_fast_reg <= out25_fast_next;
+    out25_error_reg <= out25_error_next;
     out_head_conn_reg <= out_head_conn_next;
     out_head_kind_reg <= out_head_kind_next;
     out_head_cwnd_reg <= out_head_cwnd_next;
@@ -9850,6 +10086,7 @@ always @(posedge clk) begin
     out_head_fast_reg <= out_head_fast_next;
     out_head_error_reg <= out_head_error_next;
     out_rd_ptr_plus1_reg <= out_rd_ptr_plus1_next;
+    out_valid_reg <= out_valid_next;
 
     if (rst) begin
         in_valid_reg <= 1'd0;
@@ -9879,23 +10116,26 @@ always @(posedge clk) begin
         s21_valid_reg <= 1'd0;
         s22_valid_reg <= 1'd0;
         s23_valid_reg <= 1'd0;
+        s24_valid_reg <= 1'd0;
         hazard_reg <= 1'd0;
         credits_out_reg <= 1'd0;
         out_rd_ptr_reg <= 5'd0;
         out_wr_ptr_reg <= 5'd0;
         out_count_reg <= 5'd0;
         out_rd_ptr_plus1_reg <= 5'd1;
+        out_valid_reg <= 1'd0;
     end
 end
 
 `ifdef NICGEN_ECP5
 // products on Lattice ECP5 MULT18X18D multipliers, each through its output register
 MULT18X18D #(
-    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s2_size_kmi_pp00_mult (  // s2_size_kmi_pp00_reg = _s2_size_kmi_pp00_next_0 * 32'h1ddde
-    .A17(_s2_size_kmi_pp00_next_0[17]), .A16(_s2_size_kmi_pp00_next_0[16]), .A15(_s2_size_kmi_pp00_next_0[15]), .A14(_s2_size_kmi_pp00_next_0[14]), .A13(_s2_size_kmi_pp00_next_0[13]), .A12(_s2_size_kmi_pp00_next_0[12]), .A11(_s2_size_kmi_pp00_next_0[11]), .A10(_s2_size_kmi_pp00_next_0[10]), .A9(_s2_size_kmi_pp00_next_0[9]), .A8(_s2_size_kmi_pp00_next_0[8]), .A7(_s2_size_kmi_pp00_next_0[7]), .A6(_s2_size_kmi_pp00_next_0[6]), .A5(_s2_size_kmi_pp00_next_0[5]), .A4(_s2_size_kmi_pp00_next_0[4]), .A3(_s2_size_kmi_pp00_next_0[3]), .A2(_s2_size_kmi_pp00_next_0[2]), .A1(_s2_size_kmi_pp00_next_0[1]), .A0(_s2_size_kmi_pp00_next_0[0]),
+    .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(s1_size_next[13]), .A12(s1_size_next[12]), .A11(s1_size_next[11]), .A10(s1_size_next[10]), .A9(s1_size_next[9]), .A8(s1_size_next[8]), .A7(s1_size_next[7]), .A6(s1_size_next[6]), .A5(s1_size_next[5]), .A4(s1_size_next[4]), .A3(s1_size_next[3]), .A2(s1_size_next[2]), .A1(s1_size_next[1]), .A0(s1_size_next[0]),
     .B17(1'b0), .B16(1'b1), .B15(1'b1), .B14(1'b1), .B13(1'b0), .B12(1'b1), .B11(1'b1), .B10(1'b1), .B9(1'b0), .B8(1'b1), .B7(1'b1), .B6(1'b1), .B5(1'b0), .B4(1'b1), .B3(1'b1), .B2(1'b1), .B1(1'b1), .B0(1'b0),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
@@ -9903,11 +10143,12 @@ MULT18X18D #(
     .P35(), .P34(), .P33(), .P32(), .P31(s2_size_kmi_pp00_reg[31]), .P30(s2_size_kmi_pp00_reg[30]), .P29(s2_size_kmi_pp00_reg[29]), .P28(s2_size_kmi_pp00_reg[28]), .P27(s2_size_kmi_pp00_reg[27]), .P26(s2_size_kmi_pp00_reg[26]), .P25(s2_size_kmi_pp00_reg[25]), .P24(s2_size_kmi_pp00_reg[24]), .P23(s2_size_kmi_pp00_reg[23]), .P22(s2_size_kmi_pp00_reg[22]), .P21(s2_size_kmi_pp00_reg[21]), .P20(s2_size_kmi_pp00_reg[20]), .P19(s2_size_kmi_pp00_reg[19]), .P18(s2_size_kmi_pp00_reg[18]), .P17(s2_size_kmi_pp00_reg[17]), .P16(s2_size_kmi_pp00_reg[16]), .P15(s2_size_kmi_pp00_reg[15]), .P14(s2_size_kmi_pp00_reg[14]), .P13(s2_size_kmi_pp00_reg[13]), .P12(s2_size_kmi_pp00_reg[12]), .P11(s2_size_kmi_pp00_reg[11]), .P10(s2_size_kmi_pp00_reg[10]), .P9(s2_size_kmi_pp00_reg[9]), .P8(s2_size_kmi_pp00_reg[8]), .P7(s2_size_kmi_pp00_reg[7]), .P6(s2_size_kmi_pp00_reg[6]), .P5(s2_size_kmi_pp00_reg[5]), .P4(s2_size_kmi_pp00_reg[4]), .P3(s2_size_kmi_pp00_reg[3]), .P2(s2_size_kmi_pp00_reg[2]), .P1(s2_size_kmi_pp00_reg[1]), .P0(s2_size_kmi_pp00_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s2_size_kmi_pp01_mult (  // s2_size_kmi_pp01_reg = _s2_size_kmi_pp01_next_0 * 18'hb
-    .A17(_s2_size_kmi_pp01_next_0[17]), .A16(_s2_size_kmi_pp01_next_0[16]), .A15(_s2_size_kmi_pp01_next_0[15]), .A14(_s2_size_kmi_pp01_next_0[14]), .A13(_s2_size_kmi_pp01_next_0[13]), .A12(_s2_size_kmi_pp01_next_0[12]), .A11(_s2_size_kmi_pp01_next_0[11]), .A10(_s2_size_kmi_pp01_next_0[10]), .A9(_s2_size_kmi_pp01_next_0[9]), .A8(_s2_size_kmi_pp01_next_0[8]), .A7(_s2_size_kmi_pp01_next_0[7]), .A6(_s2_size_kmi_pp01_next_0[6]), .A5(_s2_size_kmi_pp01_next_0[5]), .A4(_s2_size_kmi_pp01_next_0[4]), .A3(_s2_size_kmi_pp01_next_0[3]), .A2(_s2_size_kmi_pp01_next_0[2]), .A1(_s2_size_kmi_pp01_next_0[1]), .A0(_s2_size_kmi_pp01_next_0[0]),
+    .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(s1_size_next[13]), .A12(s1_size_next[12]), .A11(s1_size_next[11]), .A10(s1_size_next[10]), .A9(s1_size_next[9]), .A8(s1_size_next[8]), .A7(s1_size_next[7]), .A6(s1_size_next[6]), .A5(s1_size_next[5]), .A4(s1_size_next[4]), .A3(s1_size_next[3]), .A2(s1_size_next[2]), .A1(s1_size_next[1]), .A0(s1_size_next[0]),
     .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(1'b0), .B11(1'b0), .B10(1'b0), .B9(1'b0), .B8(1'b0), .B7(1'b0), .B6(1'b0), .B5(1'b0), .B4(1'b0), .B3(1'b1), .B2(1'b0), .B1(1'b1), .B0(1'b1),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
@@ -9915,131 +10156,142 @@ MULT18X18D #(
     .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(), .P18(), .P17(s2_size_kmi_pp01_reg[17]), .P16(s2_size_kmi_pp01_reg[16]), .P15(s2_size_kmi_pp01_reg[15]), .P14(s2_size_kmi_pp01_reg[14]), .P13(s2_size_kmi_pp01_reg[13]), .P12(s2_size_kmi_pp01_reg[12]), .P11(s2_size_kmi_pp01_reg[11]), .P10(s2_size_kmi_pp01_reg[10]), .P9(s2_size_kmi_pp01_reg[9]), .P8(s2_size_kmi_pp01_reg[8]), .P7(s2_size_kmi_pp01_reg[7]), .P6(s2_size_kmi_pp01_reg[6]), .P5(s2_size_kmi_pp01_reg[5]), .P4(s2_size_kmi_pp01_reg[4]), .P3(s2_size_kmi_pp01_reg[3]), .P2(s2_size_kmi_pp01_reg[2]), .P1(s2_size_kmi_pp01_reg[1]), .P0(s2_size_kmi_pp01_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s9_mi_base_prod_pp00_mult (  // s9_mi_base_prod_pp00_reg = s8_t_2_reg * _s9_mi_base_prod_pp00_next_0
-    .A17(s8_t_2_reg[17]), .A16(s8_t_2_reg[16]), .A15(s8_t_2_reg[15]), .A14(s8_t_2_reg[14]), .A13(s8_t_2_reg[13]), .A12(s8_t_2_reg[12]), .A11(s8_t_2_reg[11]), .A10(s8_t_2_reg[10]), .A9(s8_t_2_reg[9]), .A8(s8_t_2_reg[8]), .A7(s8_t_2_reg[7]), .A6(s8_t_2_reg[6]), .A5(s8_t_2_reg[5]), .A4(s8_t_2_reg[4]), .A3(s8_t_2_reg[3]), .A2(s8_t_2_reg[2]), .A1(s8_t_2_reg[1]), .A0(s8_t_2_reg[0]),
-    .B17(_s9_mi_base_prod_pp00_next_0[17]), .B16(_s9_mi_base_prod_pp00_next_0[16]), .B15(_s9_mi_base_prod_pp00_next_0[15]), .B14(_s9_mi_base_prod_pp00_next_0[14]), .B13(_s9_mi_base_prod_pp00_next_0[13]), .B12(_s9_mi_base_prod_pp00_next_0[12]), .B11(_s9_mi_base_prod_pp00_next_0[11]), .B10(_s9_mi_base_prod_pp00_next_0[10]), .B9(_s9_mi_base_prod_pp00_next_0[9]), .B8(_s9_mi_base_prod_pp00_next_0[8]), .B7(_s9_mi_base_prod_pp00_next_0[7]), .B6(_s9_mi_base_prod_pp00_next_0[6]), .B5(_s9_mi_base_prod_pp00_next_0[5]), .B4(_s9_mi_base_prod_pp00_next_0[4]), .B3(_s9_mi_base_prod_pp00_next_0[3]), .B2(_s9_mi_base_prod_pp00_next_0[2]), .B1(_s9_mi_base_prod_pp00_next_0[1]), .B0(_s9_mi_base_prod_pp00_next_0[0]),
+    .A17(s8_t_2_next[17]), .A16(s8_t_2_next[16]), .A15(s8_t_2_next[15]), .A14(s8_t_2_next[14]), .A13(s8_t_2_next[13]), .A12(s8_t_2_next[12]), .A11(s8_t_2_next[11]), .A10(s8_t_2_next[10]), .A9(s8_t_2_next[9]), .A8(s8_t_2_next[8]), .A7(s8_t_2_next[7]), .A6(s8_t_2_next[6]), .A5(s8_t_2_next[5]), .A4(s8_t_2_next[4]), .A3(s8_t_2_next[3]), .A2(s8_t_2_next[2]), .A1(s8_t_2_next[1]), .A0(s8_t_2_next[0]),
+    .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(1'b0), .B11(1'b0), .B10(s8_recip_c_t_next[10]), .B9(s8_recip_c_t_next[9]), .B8(s8_recip_c_t_next[8]), .B7(s8_recip_c_t_next[7]), .B6(s8_recip_c_t_next[6]), .B5(s8_recip_c_t_next[5]), .B4(s8_recip_c_t_next[4]), .B3(s8_recip_c_t_next[3]), .B2(s8_recip_c_t_next[2]), .B1(s8_recip_c_t_next[1]), .B0(s8_recip_c_t_next[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
     .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(s9_mi_base_prod_pp00_reg[28]), .P27(s9_mi_base_prod_pp00_reg[27]), .P26(s9_mi_base_prod_pp00_reg[26]), .P25(s9_mi_base_prod_pp00_reg[25]), .P24(s9_mi_base_prod_pp00_reg[24]), .P23(s9_mi_base_prod_pp00_reg[23]), .P22(s9_mi_base_prod_pp00_reg[22]), .P21(s9_mi_base_prod_pp00_reg[21]), .P20(s9_mi_base_prod_pp00_reg[20]), .P19(s9_mi_base_prod_pp00_reg[19]), .P18(s9_mi_base_prod_pp00_reg[18]), .P17(s9_mi_base_prod_pp00_reg[17]), .P16(s9_mi_base_prod_pp00_reg[16]), .P15(s9_mi_base_prod_pp00_reg[15]), .P14(s9_mi_base_prod_pp00_reg[14]), .P13(s9_mi_base_prod_pp00_reg[13]), .P12(s9_mi_base_prod_pp00_reg[12]), .P11(s9_mi_base_prod_pp00_reg[11]), .P10(s9_mi_base_prod_pp00_reg[10]), .P9(s9_mi_base_prod_pp00_reg[9]), .P8(s9_mi_base_prod_pp00_reg[8]), .P7(s9_mi_base_prod_pp00_reg[7]), .P6(s9_mi_base_prod_pp00_reg[6]), .P5(s9_mi_base_prod_pp00_reg[5]), .P4(s9_mi_base_prod_pp00_reg[4]), .P3(s9_mi_base_prod_pp00_reg[3]), .P2(s9_mi_base_prod_pp00_reg[2]), .P1(s9_mi_base_prod_pp00_reg[1]), .P0(s9_mi_base_prod_pp00_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s9_mi_base_prod_pp10_mult (  // s9_mi_base_prod_pp10_reg = s8_t_3_reg * _s9_mi_base_prod_pp10_next_0
-    .A17(s8_t_3_reg[17]), .A16(s8_t_3_reg[16]), .A15(s8_t_3_reg[15]), .A14(s8_t_3_reg[14]), .A13(s8_t_3_reg[13]), .A12(s8_t_3_reg[12]), .A11(s8_t_3_reg[11]), .A10(s8_t_3_reg[10]), .A9(s8_t_3_reg[9]), .A8(s8_t_3_reg[8]), .A7(s8_t_3_reg[7]), .A6(s8_t_3_reg[6]), .A5(s8_t_3_reg[5]), .A4(s8_t_3_reg[4]), .A3(s8_t_3_reg[3]), .A2(s8_t_3_reg[2]), .A1(s8_t_3_reg[1]), .A0(s8_t_3_reg[0]),
-    .B17(_s9_mi_base_prod_pp10_next_0[17]), .B16(_s9_mi_base_prod_pp10_next_0[16]), .B15(_s9_mi_base_prod_pp10_next_0[15]), .B14(_s9_mi_base_prod_pp10_next_0[14]), .B13(_s9_mi_base_prod_pp10_next_0[13]), .B12(_s9_mi_base_prod_pp10_next_0[12]), .B11(_s9_mi_base_prod_pp10_next_0[11]), .B10(_s9_mi_base_prod_pp10_next_0[10]), .B9(_s9_mi_base_prod_pp10_next_0[9]), .B8(_s9_mi_base_prod_pp10_next_0[8]), .B7(_s9_mi_base_prod_pp10_next_0[7]), .B6(_s9_mi_base_prod_pp10_next_0[6]), .B5(_s9_mi_base_prod_pp10_next_0[5]), .B4(_s9_mi_base_prod_pp10_next_0[4]), .B3(_s9_mi_base_prod_pp10_next_0[3]), .B2(_s9_mi_base_prod_pp10_next_0[2]), .B1(_s9_mi_base_prod_pp10_next_0[1]), .B0(_s9_mi_base_prod_pp10_next_0[0]),
+    .A17(s8_t_3_next[17]), .A16(s8_t_3_next[16]), .A15(s8_t_3_next[15]), .A14(s8_t_3_next[14]), .A13(s8_t_3_next[13]), .A12(s8_t_3_next[12]), .A11(s8_t_3_next[11]), .A10(s8_t_3_next[10]), .A9(s8_t_3_next[9]), .A8(s8_t_3_next[8]), .A7(s8_t_3_next[7]), .A6(s8_t_3_next[6]), .A5(s8_t_3_next[5]), .A4(s8_t_3_next[4]), .A3(s8_t_3_next[3]), .A2(s8_t_3_next[2]), .A1(s8_t_3_next[1]), .A0(s8_t_3_next[0]),
+    .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(1'b0), .B11(1'b0), .B10(s8_recip_c_t_next[10]), .B9(s8_recip_c_t_next[9]), .B8(s8_recip_c_t_next[8]), .B7(s8_recip_c_t_next[7]), .B6(s8_recip_c_t_next[6]), .B5(s8_recip_c_t_next[5]), .B4(s8_recip_c_t_next[4]), .B3(s8_recip_c_t_next[3]), .B2(s8_recip_c_t_next[2]), .B1(s8_recip_c_t_next[1]), .B0(s8_recip_c_t_next[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
     .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(s9_mi_base_prod_pp10_reg[28]), .P27(s9_mi_base_prod_pp10_reg[27]), .P26(s9_mi_base_prod_pp10_reg[26]), .P25(s9_mi_base_prod_pp10_reg[25]), .P24(s9_mi_base_prod_pp10_reg[24]), .P23(s9_mi_base_prod_pp10_reg[23]), .P22(s9_mi_base_prod_pp10_reg[22]), .P21(s9_mi_base_prod_pp10_reg[21]), .P20(s9_mi_base_prod_pp10_reg[20]), .P19(s9_mi_base_prod_pp10_reg[19]), .P18(s9_mi_base_prod_pp10_reg[18]), .P17(s9_mi_base_prod_pp10_reg[17]), .P16(s9_mi_base_prod_pp10_reg[16]), .P15(s9_mi_base_prod_pp10_reg[15]), .P14(s9_mi_base_prod_pp10_reg[14]), .P13(s9_mi_base_prod_pp10_reg[13]), .P12(s9_mi_base_prod_pp10_reg[12]), .P11(s9_mi_base_prod_pp10_reg[11]), .P10(s9_mi_base_prod_pp10_reg[10]), .P9(s9_mi_base_prod_pp10_reg[9]), .P8(s9_mi_base_prod_pp10_reg[8]), .P7(s9_mi_base_prod_pp10_reg[7]), .P6(s9_mi_base_prod_pp10_reg[6]), .P5(s9_mi_base_prod_pp10_reg[5]), .P4(s9_mi_base_prod_pp10_reg[4]), .P3(s9_mi_base_prod_pp10_reg[3]), .P2(s9_mi_base_prod_pp10_reg[2]), .P1(s9_mi_base_prod_pp10_reg[1]), .P0(s9_mi_base_prod_pp10_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s13_mi_num_pp00_mult (  // s13_mi_num_pp00_reg = _s13_mi_num_pp00_next_1 * s12_t_reg
-    .A17(_s13_mi_num_pp00_next_1[17]), .A16(_s13_mi_num_pp00_next_1[16]), .A15(_s13_mi_num_pp00_next_1[15]), .A14(_s13_mi_num_pp00_next_1[14]), .A13(_s13_mi_num_pp00_next_1[13]), .A12(_s13_mi_num_pp00_next_1[12]), .A11(_s13_mi_num_pp00_next_1[11]), .A10(_s13_mi_num_pp00_next_1[10]), .A9(_s13_mi_num_pp00_next_1[9]), .A8(_s13_mi_num_pp00_next_1[8]), .A7(_s13_mi_num_pp00_next_1[7]), .A6(_s13_mi_num_pp00_next_1[6]), .A5(_s13_mi_num_pp00_next_1[5]), .A4(_s13_mi_num_pp00_next_1[4]), .A3(_s13_mi_num_pp00_next_1[3]), .A2(_s13_mi_num_pp00_next_1[2]), .A1(_s13_mi_num_pp00_next_1[1]), .A0(_s13_mi_num_pp00_next_1[0]),
-    .B17(s12_t_reg[17]), .B16(s12_t_reg[16]), .B15(s12_t_reg[15]), .B14(s12_t_reg[14]), .B13(s12_t_reg[13]), .B12(s12_t_reg[12]), .B11(s12_t_reg[11]), .B10(s12_t_reg[10]), .B9(s12_t_reg[9]), .B8(s12_t_reg[8]), .B7(s12_t_reg[7]), .B6(s12_t_reg[6]), .B5(s12_t_reg[5]), .B4(s12_t_reg[4]), .B3(s12_t_reg[3]), .B2(s12_t_reg[2]), .B1(s12_t_reg[1]), .B0(s12_t_reg[0]),
+    .A17(s12_mi_base_next[17]), .A16(s12_mi_base_next[16]), .A15(s12_mi_base_next[15]), .A14(s12_mi_base_next[14]), .A13(s12_mi_base_next[13]), .A12(s12_mi_base_next[12]), .A11(s12_mi_base_next[11]), .A10(s12_mi_base_next[10]), .A9(s12_mi_base_next[9]), .A8(s12_mi_base_next[8]), .A7(s12_mi_base_next[7]), .A6(s12_mi_base_next[6]), .A5(s12_mi_base_next[5]), .A4(s12_mi_base_next[4]), .A3(s12_mi_base_next[3]), .A2(s12_mi_base_next[2]), .A1(s12_mi_base_next[1]), .A0(s12_mi_base_next[0]),
+    .B17(s12_t_next[17]), .B16(s12_t_next[16]), .B15(s12_t_next[15]), .B14(s12_t_next[14]), .B13(s12_t_next[13]), .B12(s12_t_next[12]), .B11(s12_t_next[11]), .B10(s12_t_next[10]), .B9(s12_t_next[9]), .B8(s12_t_next[8]), .B7(s12_t_next[7]), .B6(s12_t_next[6]), .B5(s12_t_next[5]), .B4(s12_t_next[4]), .B3(s12_t_next[3]), .B2(s12_t_next[2]), .B1(s12_t_next[1]), .B0(s12_t_next[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
     .P35(s13_mi_num_pp00_reg[35]), .P34(s13_mi_num_pp00_reg[34]), .P33(s13_mi_num_pp00_reg[33]), .P32(s13_mi_num_pp00_reg[32]), .P31(s13_mi_num_pp00_reg[31]), .P30(s13_mi_num_pp00_reg[30]), .P29(s13_mi_num_pp00_reg[29]), .P28(s13_mi_num_pp00_reg[28]), .P27(s13_mi_num_pp00_reg[27]), .P26(s13_mi_num_pp00_reg[26]), .P25(s13_mi_num_pp00_reg[25]), .P24(s13_mi_num_pp00_reg[24]), .P23(s13_mi_num_pp00_reg[23]), .P22(s13_mi_num_pp00_reg[22]), .P21(s13_mi_num_pp00_reg[21]), .P20(s13_mi_num_pp00_reg[20]), .P19(s13_mi_num_pp00_reg[19]), .P18(s13_mi_num_pp00_reg[18]), .P17(s13_mi_num_pp00_reg[17]), .P16(s13_mi_num_pp00_reg[16]), .P15(s13_mi_num_pp00_reg[15]), .P14(s13_mi_num_pp00_reg[14]), .P13(s13_mi_num_pp00_reg[13]), .P12(s13_mi_num_pp00_reg[12]), .P11(s13_mi_num_pp00_reg[11]), .P10(s13_mi_num_pp00_reg[10]), .P9(s13_mi_num_pp00_reg[9]), .P8(s13_mi_num_pp00_reg[8]), .P7(s13_mi_num_pp00_reg[7]), .P6(s13_mi_num_pp00_reg[6]), .P5(s13_mi_num_pp00_reg[5]), .P4(s13_mi_num_pp00_reg[4]), .P3(s13_mi_num_pp00_reg[3]), .P2(s13_mi_num_pp00_reg[2]), .P1(s13_mi_num_pp00_reg[1]), .P0(s13_mi_num_pp00_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s13_mi_num_pp01_mult (  // s13_mi_num_pp01_reg = _s13_mi_num_pp01_next_0 * s12_t_2_reg
-    .A17(_s13_mi_num_pp01_next_0[17]), .A16(_s13_mi_num_pp01_next_0[16]), .A15(_s13_mi_num_pp01_next_0[15]), .A14(_s13_mi_num_pp01_next_0[14]), .A13(_s13_mi_num_pp01_next_0[13]), .A12(_s13_mi_num_pp01_next_0[12]), .A11(_s13_mi_num_pp01_next_0[11]), .A10(_s13_mi_num_pp01_next_0[10]), .A9(_s13_mi_num_pp01_next_0[9]), .A8(_s13_mi_num_pp01_next_0[8]), .A7(_s13_mi_num_pp01_next_0[7]), .A6(_s13_mi_num_pp01_next_0[6]), .A5(_s13_mi_num_pp01_next_0[5]), .A4(_s13_mi_num_pp01_next_0[4]), .A3(_s13_mi_num_pp01_next_0[3]), .A2(_s13_mi_num_pp01_next_0[2]), .A1(_s13_mi_num_pp01_next_0[1]), .A0(_s13_mi_num_pp01_next_0[0]),
-    .B17(s12_t_2_reg[17]), .B16(s12_t_2_reg[16]), .B15(s12_t_2_reg[15]), .B14(s12_t_2_reg[14]), .B13(s12_t_2_reg[13]), .B12(s12_t_2_reg[12]), .B11(s12_t_2_reg[11]), .B10(s12_t_2_reg[10]), .B9(s12_t_2_reg[9]), .B8(s12_t_2_reg[8]), .B7(s12_t_2_reg[7]), .B6(s12_t_2_reg[6]), .B5(s12_t_2_reg[5]), .B4(s12_t_2_reg[4]), .B3(s12_t_2_reg[3]), .B2(s12_t_2_reg[2]), .B1(s12_t_2_reg[1]), .B0(s12_t_2_reg[0]),
+    .A17(s12_mi_base_next[17]), .A16(s12_mi_base_next[16]), .A15(s12_mi_base_next[15]), .A14(s12_mi_base_next[14]), .A13(s12_mi_base_next[13]), .A12(s12_mi_base_next[12]), .A11(s12_mi_base_next[11]), .A10(s12_mi_base_next[10]), .A9(s12_mi_base_next[9]), .A8(s12_mi_base_next[8]), .A7(s12_mi_base_next[7]), .A6(s12_mi_base_next[6]), .A5(s12_mi_base_next[5]), .A4(s12_mi_base_next[4]), .A3(s12_mi_base_next[3]), .A2(s12_mi_base_next[2]), .A1(s12_mi_base_next[1]), .A0(s12_mi_base_next[0]),
+    .B17(s12_t_2_next[17]), .B16(s12_t_2_next[16]), .B15(s12_t_2_next[15]), .B14(s12_t_2_next[14]), .B13(s12_t_2_next[13]), .B12(s12_t_2_next[12]), .B11(s12_t_2_next[11]), .B10(s12_t_2_next[10]), .B9(s12_t_2_next[9]), .B8(s12_t_2_next[8]), .B7(s12_t_2_next[7]), .B6(s12_t_2_next[6]), .B5(s12_t_2_next[5]), .B4(s12_t_2_next[4]), .B3(s12_t_2_next[3]), .B2(s12_t_2_next[2]), .B1(s12_t_2_next[1]), .B0(s12_t_2_next[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
     .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(s13_mi_num_pp01_reg[19]), .P18(s13_mi_num_pp01_reg[18]), .P17(s13_mi_num_pp01_reg[17]), .P16(s13_mi_num_pp01_reg[16]), .P15(s13_mi_num_pp01_reg[15]), .P14(s13_mi_num_pp01_reg[14]), .P13(s13_mi_num_pp01_reg[13]), .P12(s13_mi_num_pp01_reg[12]), .P11(s13_mi_num_pp01_reg[11]), .P10(s13_mi_num_pp01_reg[10]), .P9(s13_mi_num_pp01_reg[9]), .P8(s13_mi_num_pp01_reg[8]), .P7(s13_mi_num_pp01_reg[7]), .P6(s13_mi_num_pp01_reg[6]), .P5(s13_mi_num_pp01_reg[5]), .P4(s13_mi_num_pp01_reg[4]), .P3(s13_mi_num_pp01_reg[3]), .P2(s13_mi_num_pp01_reg[2]), .P1(s13_mi_num_pp01_reg[1]), .P0(s13_mi_num_pp01_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s13_mi_num_pp10_mult (  // s13_mi_num_pp10_reg = _s13_mi_num_pp10_next_1 * s12_t_3_reg
-    .A17(_s13_mi_num_pp10_next_1[17]), .A16(_s13_mi_num_pp10_next_1[16]), .A15(_s13_mi_num_pp10_next_1[15]), .A14(_s13_mi_num_pp10_next_1[14]), .A13(_s13_mi_num_pp10_next_1[13]), .A12(_s13_mi_num_pp10_next_1[12]), .A11(_s13_mi_num_pp10_next_1[11]), .A10(_s13_mi_num_pp10_next_1[10]), .A9(_s13_mi_num_pp10_next_1[9]), .A8(_s13_mi_num_pp10_next_1[8]), .A7(_s13_mi_num_pp10_next_1[7]), .A6(_s13_mi_num_pp10_next_1[6]), .A5(_s13_mi_num_pp10_next_1[5]), .A4(_s13_mi_num_pp10_next_1[4]), .A3(_s13_mi_num_pp10_next_1[3]), .A2(_s13_mi_num_pp10_next_1[2]), .A1(_s13_mi_num_pp10_next_1[1]), .A0(_s13_mi_num_pp10_next_1[0]),
-    .B17(s12_t_3_reg[17]), .B16(s12_t_3_reg[16]), .B15(s12_t_3_reg[15]), .B14(s12_t_3_reg[14]), .B13(s12_t_3_reg[13]), .B12(s12_t_3_reg[12]), .B11(s12_t_3_reg[11]), .B10(s12_t_3_reg[10]), .B9(s12_t_3_reg[9]), .B8(s12_t_3_reg[8]), .B7(s12_t_3_reg[7]), .B6(s12_t_3_reg[6]), .B5(s12_t_3_reg[5]), .B4(s12_t_3_reg[4]), .B3(s12_t_3_reg[3]), .B2(s12_t_3_reg[2]), .B1(s12_t_3_reg[1]), .B0(s12_t_3_reg[0]),
+    .A17(s12_mi_base_next[35]), .A16(s12_mi_base_next[34]), .A15(s12_mi_base_next[33]), .A14(s12_mi_base_next[32]), .A13(s12_mi_base_next[31]), .A12(s12_mi_base_next[30]), .A11(s12_mi_base_next[29]), .A10(s12_mi_base_next[28]), .A9(s12_mi_base_next[27]), .A8(s12_mi_base_next[26]), .A7(s12_mi_base_next[25]), .A6(s12_mi_base_next[24]), .A5(s12_mi_base_next[23]), .A4(s12_mi_base_next[22]), .A3(s12_mi_base_next[21]), .A2(s12_mi_base_next[20]), .A1(s12_mi_base_next[19]), .A0(s12_mi_base_next[18]),
+    .B17(s12_t_3_next[17]), .B16(s12_t_3_next[16]), .B15(s12_t_3_next[15]), .B14(s12_t_3_next[14]), .B13(s12_t_3_next[13]), .B12(s12_t_3_next[12]), .B11(s12_t_3_next[11]), .B10(s12_t_3_next[10]), .B9(s12_t_3_next[9]), .B8(s12_t_3_next[8]), .B7(s12_t_3_next[7]), .B6(s12_t_3_next[6]), .B5(s12_t_3_next[5]), .B4(s12_t_3_next[4]), .B3(s12_t_3_next[3]), .B2(s12_t_3_next[2]), .B1(s12_t_3_next[1]), .B0(s12_t_3_next[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
     .P35(s13_mi_num_pp10_reg[35]), .P34(s13_mi_num_pp10_reg[34]), .P33(s13_mi_num_pp10_reg[33]), .P32(s13_mi_num_pp10_reg[32]), .P31(s13_mi_num_pp10_reg[31]), .P30(s13_mi_num_pp10_reg[30]), .P29(s13_mi_num_pp10_reg[29]), .P28(s13_mi_num_pp10_reg[28]), .P27(s13_mi_num_pp10_reg[27]), .P26(s13_mi_num_pp10_reg[26]), .P25(s13_mi_num_pp10_reg[25]), .P24(s13_mi_num_pp10_reg[24]), .P23(s13_mi_num_pp10_reg[23]), .P22(s13_mi_num_pp10_reg[22]), .P21(s13_mi_num_pp10_reg[21]), .P20(s13_mi_num_pp10_reg[20]), .P19(s13_mi_num_pp10_reg[19]), .P18(s13_mi_num_pp10_reg[18]), .P17(s13_mi_num_pp10_reg[17]), .P16(s13_mi_num_pp10_reg[16]), .P15(s13_mi_num_pp10_reg[15]), .P14(s13_mi_num_pp10_reg[14]), .P13(s13_mi_num_pp10_reg[13]), .P12(s13_mi_num_pp10_reg[12]), .P11(s13_mi_num_pp10_reg[11]), .P10(s13_mi_num_pp10_reg[10]), .P9(s13_mi_num_pp10_reg[9]), .P8(s13_mi_num_pp10_reg[8]), .P7(s13_mi_num_pp10_reg[7]), .P6(s13_mi_num_pp10_reg[6]), .P5(s13_mi_num_pp10_reg[5]), .P4(s13_mi_num_pp10_reg[4]), .P3(s13_mi_num_pp10_reg[3]), .P2(s13_mi_num_pp10_reg[2]), .P1(s13_mi_num_pp10_reg[1]), .P0(s13_mi_num_pp10_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s13_mi_num_pp11_mult (  // s13_mi_num_pp11_reg = _s13_mi_num_pp11_next_0 * s12_t_4_reg
-    .A17(_s13_mi_num_pp11_next_0[17]), .A16(_s13_mi_num_pp11_next_0[16]), .A15(_s13_mi_num_pp11_next_0[15]), .A14(_s13_mi_num_pp11_next_0[14]), .A13(_s13_mi_num_pp11_next_0[13]), .A12(_s13_mi_num_pp11_next_0[12]), .A11(_s13_mi_num_pp11_next_0[11]), .A10(_s13_mi_num_pp11_next_0[10]), .A9(_s13_mi_num_pp11_next_0[9]), .A8(_s13_mi_num_pp11_next_0[8]), .A7(_s13_mi_num_pp11_next_0[7]), .A6(_s13_mi_num_pp11_next_0[6]), .A5(_s13_mi_num_pp11_next_0[5]), .A4(_s13_mi_num_pp11_next_0[4]), .A3(_s13_mi_num_pp11_next_0[3]), .A2(_s13_mi_num_pp11_next_0[2]), .A1(_s13_mi_num_pp11_next_0[1]), .A0(_s13_mi_num_pp11_next_0[0]),
-    .B17(s12_t_4_reg[17]), .B16(s12_t_4_reg[16]), .B15(s12_t_4_reg[15]), .B14(s12_t_4_reg[14]), .B13(s12_t_4_reg[13]), .B12(s12_t_4_reg[12]), .B11(s12_t_4_reg[11]), .B10(s12_t_4_reg[10]), .B9(s12_t_4_reg[9]), .B8(s12_t_4_reg[8]), .B7(s12_t_4_reg[7]), .B6(s12_t_4_reg[6]), .B5(s12_t_4_reg[5]), .B4(s12_t_4_reg[4]), .B3(s12_t_4_reg[3]), .B2(s12_t_4_reg[2]), .B1(s12_t_4_reg[1]), .B0(s12_t_4_reg[0]),
+    .A17(s12_mi_base_next[35]), .A16(s12_mi_base_next[34]), .A15(s12_mi_base_next[33]), .A14(s12_mi_base_next[32]), .A13(s12_mi_base_next[31]), .A12(s12_mi_base_next[30]), .A11(s12_mi_base_next[29]), .A10(s12_mi_base_next[28]), .A9(s12_mi_base_next[27]), .A8(s12_mi_base_next[26]), .A7(s12_mi_base_next[25]), .A6(s12_mi_base_next[24]), .A5(s12_mi_base_next[23]), .A4(s12_mi_base_next[22]), .A3(s12_mi_base_next[21]), .A2(s12_mi_base_next[20]), .A1(s12_mi_base_next[19]), .A0(s12_mi_base_next[18]),
+    .B17(s12_t_4_next[17]), .B16(s12_t_4_next[16]), .B15(s12_t_4_next[15]), .B14(s12_t_4_next[14]), .B13(s12_t_4_next[13]), .B12(s12_t_4_next[12]), .B11(s12_t_4_next[11]), .B10(s12_t_4_next[10]), .B9(s12_t_4_next[9]), .B8(s12_t_4_next[8]), .B7(s12_t_4_next[7]), .B6(s12_t_4_next[6]), .B5(s12_t_4_next[5]), .B4(s12_t_4_next[4]), .B3(s12_t_4_next[3]), .B2(s12_t_4_next[2]), .B1(s12_t_4_next[1]), .B0(s12_t_4_next[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
     .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(s13_mi_num_pp11_reg[19]), .P18(s13_mi_num_pp11_reg[18]), .P17(s13_mi_num_pp11_reg[17]), .P16(s13_mi_num_pp11_reg[16]), .P15(s13_mi_num_pp11_reg[15]), .P14(s13_mi_num_pp11_reg[14]), .P13(s13_mi_num_pp11_reg[13]), .P12(s13_mi_num_pp11_reg[12]), .P11(s13_mi_num_pp11_reg[11]), .P10(s13_mi_num_pp11_reg[10]), .P9(s13_mi_num_pp11_reg[9]), .P8(s13_mi_num_pp11_reg[8]), .P7(s13_mi_num_pp11_reg[7]), .P6(s13_mi_num_pp11_reg[6]), .P5(s13_mi_num_pp11_reg[5]), .P4(s13_mi_num_pp11_reg[4]), .P3(s13_mi_num_pp11_reg[3]), .P2(s13_mi_num_pp11_reg[2]), .P1(s13_mi_num_pp11_reg[1]), .P0(s13_mi_num_pp11_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s15_mi_raw_prod_pp00_mult (  // s15_mi_raw_prod_pp00_reg = _s15_mi_raw_prod_pp00_next_1 * s14_t_reg
-    .A17(_s15_mi_raw_prod_pp00_next_1[17]), .A16(_s15_mi_raw_prod_pp00_next_1[16]), .A15(_s15_mi_raw_prod_pp00_next_1[15]), .A14(_s15_mi_raw_prod_pp00_next_1[14]), .A13(_s15_mi_raw_prod_pp00_next_1[13]), .A12(_s15_mi_raw_prod_pp00_next_1[12]), .A11(_s15_mi_raw_prod_pp00_next_1[11]), .A10(_s15_mi_raw_prod_pp00_next_1[10]), .A9(_s15_mi_raw_prod_pp00_next_1[9]), .A8(_s15_mi_raw_prod_pp00_next_1[8]), .A7(_s15_mi_raw_prod_pp00_next_1[7]), .A6(_s15_mi_raw_prod_pp00_next_1[6]), .A5(_s15_mi_raw_prod_pp00_next_1[5]), .A4(_s15_mi_raw_prod_pp00_next_1[4]), .A3(_s15_mi_raw_prod_pp00_next_1[3]), .A2(_s15_mi_raw_prod_pp00_next_1[2]), .A1(_s15_mi_raw_prod_pp00_next_1[1]), .A0(_s15_mi_raw_prod_pp00_next_1[0]),
-    .B17(s14_t_reg[17]), .B16(s14_t_reg[16]), .B15(s14_t_reg[15]), .B14(s14_t_reg[14]), .B13(s14_t_reg[13]), .B12(s14_t_reg[12]), .B11(s14_t_reg[11]), .B10(s14_t_reg[10]), .B9(s14_t_reg[9]), .B8(s14_t_reg[8]), .B7(s14_t_reg[7]), .B6(s14_t_reg[6]), .B5(s14_t_reg[5]), .B4(s14_t_reg[4]), .B3(s14_t_reg[3]), .B2(s14_t_reg[2]), .B1(s14_t_reg[1]), .B0(s14_t_reg[0]),
+) s16_mi_raw_prod_pp00_mult (  // s16_mi_raw_prod_pp00_reg = _s16_mi_raw_prod_pp00_next_1 * s15_t_reg
+    .A17(s15_mi_num_next[17]), .A16(s15_mi_num_next[16]), .A15(s15_mi_num_next[15]), .A14(s15_mi_num_next[14]), .A13(s15_mi_num_next[13]), .A12(s15_mi_num_next[12]), .A11(s15_mi_num_next[11]), .A10(s15_mi_num_next[10]), .A9(s15_mi_num_next[9]), .A8(s15_mi_num_next[8]), .A7(s15_mi_num_next[7]), .A6(s15_mi_num_next[6]), .A5(s15_mi_num_next[5]), .A4(s15_mi_num_next[4]), .A3(s15_mi_num_next[3]), .A2(s15_mi_num_next[2]), .A1(s15_mi_num_next[1]), .A0(s15_mi_num_next[0]),
+    .B17(s15_t_next[17]), .B16(s15_t_next[16]), .B15(s15_t_next[15]), .B14(s15_t_next[14]), .B13(s15_t_next[13]), .B12(s15_t_next[12]), .B11(s15_t_next[11]), .B10(s15_t_next[10]), .B9(s15_t_next[9]), .B8(s15_t_next[8]), .B7(s15_t_next[7]), .B6(s15_t_next[6]), .B5(s15_t_next[5]), .B4(s15_t_next[4]), .B3(s15_t_next[3]), .B2(s15_t_next[2]), .B1(s15_t_next[1]), .B0(s15_t_next[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
-    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(s15_mi_raw_prod_pp00_reg[28]), .P27(s15_mi_raw_prod_pp00_reg[27]), .P26(s15_mi_raw_prod_pp00_reg[26]), .P25(s15_mi_raw_prod_pp00_reg[25]), .P24(s15_mi_raw_prod_pp00_reg[24]), .P23(s15_mi_raw_prod_pp00_reg[23]), .P22(s15_mi_raw_prod_pp00_reg[22]), .P21(s15_mi_raw_prod_pp00_reg[21]), .P20(s15_mi_raw_prod_pp00_reg[20]), .P19(s15_mi_raw_prod_pp00_reg[19]), .P18(s15_mi_raw_prod_pp00_reg[18]), .P17(s15_mi_raw_prod_pp00_reg[17]), .P16(s15_mi_raw_prod_pp00_reg[16]), .P15(s15_mi_raw_prod_pp00_reg[15]), .P14(s15_mi_raw_prod_pp00_reg[14]), .P13(s15_mi_raw_prod_pp00_reg[13]), .P12(s15_mi_raw_prod_pp00_reg[12]), .P11(s15_mi_raw_prod_pp00_reg[11]), .P10(s15_mi_raw_prod_pp00_reg[10]), .P9(s15_mi_raw_prod_pp00_reg[9]), .P8(s15_mi_raw_prod_pp00_reg[8]), .P7(s15_mi_raw_prod_pp00_reg[7]), .P6(s15_mi_raw_prod_pp00_reg[6]), .P5(s15_mi_raw_prod_pp00_reg[5]), .P4(s15_mi_raw_prod_pp00_reg[4]), .P3(s15_mi_raw_prod_pp00_reg[3]), .P2(s15_mi_raw_prod_pp00_reg[2]), .P1(s15_mi_raw_prod_pp00_reg[1]), .P0(s15_mi_raw_prod_pp00_reg[0])
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(s16_mi_raw_prod_pp00_reg[28]), .P27(s16_mi_raw_prod_pp00_reg[27]), .P26(s16_mi_raw_prod_pp00_reg[26]), .P25(s16_mi_raw_prod_pp00_reg[25]), .P24(s16_mi_raw_prod_pp00_reg[24]), .P23(s16_mi_raw_prod_pp00_reg[23]), .P22(s16_mi_raw_prod_pp00_reg[22]), .P21(s16_mi_raw_prod_pp00_reg[21]), .P20(s16_mi_raw_prod_pp00_reg[20]), .P19(s16_mi_raw_prod_pp00_reg[19]), .P18(s16_mi_raw_prod_pp00_reg[18]), .P17(s16_mi_raw_prod_pp00_reg[17]), .P16(s16_mi_raw_prod_pp00_reg[16]), .P15(s16_mi_raw_prod_pp00_reg[15]), .P14(s16_mi_raw_prod_pp00_reg[14]), .P13(s16_mi_raw_prod_pp00_reg[13]), .P12(s16_mi_raw_prod_pp00_reg[12]), .P11(s16_mi_raw_prod_pp00_reg[11]), .P10(s16_mi_raw_prod_pp00_reg[10]), .P9(s16_mi_raw_prod_pp00_reg[9]), .P8(s16_mi_raw_prod_pp00_reg[8]), .P7(s16_mi_raw_prod_pp00_reg[7]), .P6(s16_mi_raw_prod_pp00_reg[6]), .P5(s16_mi_raw_prod_pp00_reg[5]), .P4(s16_mi_raw_prod_pp00_reg[4]), .P3(s16_mi_raw_prod_pp00_reg[3]), .P2(s16_mi_raw_prod_pp00_reg[2]), .P1(s16_mi_raw_prod_pp00_reg[1]), .P0(s16_mi_raw_prod_pp00_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s15_mi_raw_prod_pp10_mult (  // s15_mi_raw_prod_pp10_reg = _s15_mi_raw_prod_pp10_next_1 * s14_t_2_reg
-    .A17(_s15_mi_raw_prod_pp10_next_1[17]), .A16(_s15_mi_raw_prod_pp10_next_1[16]), .A15(_s15_mi_raw_prod_pp10_next_1[15]), .A14(_s15_mi_raw_prod_pp10_next_1[14]), .A13(_s15_mi_raw_prod_pp10_next_1[13]), .A12(_s15_mi_raw_prod_pp10_next_1[12]), .A11(_s15_mi_raw_prod_pp10_next_1[11]), .A10(_s15_mi_raw_prod_pp10_next_1[10]), .A9(_s15_mi_raw_prod_pp10_next_1[9]), .A8(_s15_mi_raw_prod_pp10_next_1[8]), .A7(_s15_mi_raw_prod_pp10_next_1[7]), .A6(_s15_mi_raw_prod_pp10_next_1[6]), .A5(_s15_mi_raw_prod_pp10_next_1[5]), .A4(_s15_mi_raw_prod_pp10_next_1[4]), .A3(_s15_mi_raw_prod_pp10_next_1[3]), .A2(_s15_mi_raw_prod_pp10_next_1[2]), .A1(_s15_mi_raw_prod_pp10_next_1[1]), .A0(_s15_mi_raw_prod_pp10_next_1[0]),
-    .B17(s14_t_2_reg[17]), .B16(s14_t_2_reg[16]), .B15(s14_t_2_reg[15]), .B14(s14_t_2_reg[14]), .B13(s14_t_2_reg[13]), .B12(s14_t_2_reg[12]), .B11(s14_t_2_reg[11]), .B10(s14_t_2_reg[10]), .B9(s14_t_2_reg[9]), .B8(s14_t_2_reg[8]), .B7(s14_t_2_reg[7]), .B6(s14_t_2_reg[6]), .B5(s14_t_2_reg[5]), .B4(s14_t_2_reg[4]), .B3(s14_t_2_reg[3]), .B2(s14_t_2_reg[2]), .B1(s14_t_2_reg[1]), .B0(s14_t_2_reg[0]),
+) s16_mi_raw_prod_pp10_mult (  // s16_mi_raw_prod_pp10_reg = _s16_mi_raw_prod_pp10_next_1 * s15_t_2_reg
+    .A17(s15_mi_num_next[35]), .A16(s15_mi_num_next[34]), .A15(s15_mi_num_next[33]), .A14(s15_mi_num_next[32]), .A13(s15_mi_num_next[31]), .A12(s15_mi_num_next[30]), .A11(s15_mi_num_next[29]), .A10(s15_mi_num_next[28]), .A9(s15_mi_num_next[27]), .A8(s15_mi_num_next[26]), .A7(s15_mi_num_next[25]), .A6(s15_mi_num_next[24]), .A5(s15_mi_num_next[23]), .A4(s15_mi_num_next[22]), .A3(s15_mi_num_next[21]), .A2(s15_mi_num_next[20]), .A1(s15_mi_num_next[19]), .A0(s15_mi_num_next[18]),
+    .B17(s15_t_2_next[17]), .B16(s15_t_2_next[16]), .B15(s15_t_2_next[15]), .B14(s15_t_2_next[14]), .B13(s15_t_2_next[13]), .B12(s15_t_2_next[12]), .B11(s15_t_2_next[11]), .B10(s15_t_2_next[10]), .B9(s15_t_2_next[9]), .B8(s15_t_2_next[8]), .B7(s15_t_2_next[7]), .B6(s15_t_2_next[6]), .B5(s15_t_2_next[5]), .B4(s15_t_2_next[4]), .B3(s15_t_2_next[3]), .B2(s15_t_2_next[2]), .B1(s15_t_2_next[1]), .B0(s15_t_2_next[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
-    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(s15_mi_raw_prod_pp10_reg[28]), .P27(s15_mi_raw_prod_pp10_reg[27]), .P26(s15_mi_raw_prod_pp10_reg[26]), .P25(s15_mi_raw_prod_pp10_reg[25]), .P24(s15_mi_raw_prod_pp10_reg[24]), .P23(s15_mi_raw_prod_pp10_reg[23]), .P22(s15_mi_raw_prod_pp10_reg[22]), .P21(s15_mi_raw_prod_pp10_reg[21]), .P20(s15_mi_raw_prod_pp10_reg[20]), .P19(s15_mi_raw_prod_pp10_reg[19]), .P18(s15_mi_raw_prod_pp10_reg[18]), .P17(s15_mi_raw_prod_pp10_reg[17]), .P16(s15_mi_raw_prod_pp10_reg[16]), .P15(s15_mi_raw_prod_pp10_reg[15]), .P14(s15_mi_raw_prod_pp10_reg[14]), .P13(s15_mi_raw_prod_pp10_reg[13]), .P12(s15_mi_raw_prod_pp10_reg[12]), .P11(s15_mi_raw_prod_pp10_reg[11]), .P10(s15_mi_raw_prod_pp10_reg[10]), .P9(s15_mi_raw_prod_pp10_reg[9]), .P8(s15_mi_raw_prod_pp10_reg[8]), .P7(s15_mi_raw_prod_pp10_reg[7]), .P6(s15_mi_raw_prod_pp10_reg[6]), .P5(s15_mi_raw_prod_pp10_reg[5]), .P4(s15_mi_raw_prod_pp10_reg[4]), .P3(s15_mi_raw_prod_pp10_reg[3]), .P2(s15_mi_raw_prod_pp10_reg[2]), .P1(s15_mi_raw_prod_pp10_reg[1]), .P0(s15_mi_raw_prod_pp10_reg[0])
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(s16_mi_raw_prod_pp10_reg[28]), .P27(s16_mi_raw_prod_pp10_reg[27]), .P26(s16_mi_raw_prod_pp10_reg[26]), .P25(s16_mi_raw_prod_pp10_reg[25]), .P24(s16_mi_raw_prod_pp10_reg[24]), .P23(s16_mi_raw_prod_pp10_reg[23]), .P22(s16_mi_raw_prod_pp10_reg[22]), .P21(s16_mi_raw_prod_pp10_reg[21]), .P20(s16_mi_raw_prod_pp10_reg[20]), .P19(s16_mi_raw_prod_pp10_reg[19]), .P18(s16_mi_raw_prod_pp10_reg[18]), .P17(s16_mi_raw_prod_pp10_reg[17]), .P16(s16_mi_raw_prod_pp10_reg[16]), .P15(s16_mi_raw_prod_pp10_reg[15]), .P14(s16_mi_raw_prod_pp10_reg[14]), .P13(s16_mi_raw_prod_pp10_reg[13]), .P12(s16_mi_raw_prod_pp10_reg[12]), .P11(s16_mi_raw_prod_pp10_reg[11]), .P10(s16_mi_raw_prod_pp10_reg[10]), .P9(s16_mi_raw_prod_pp10_reg[9]), .P8(s16_mi_raw_prod_pp10_reg[8]), .P7(s16_mi_raw_prod_pp10_reg[7]), .P6(s16_mi_raw_prod_pp10_reg[6]), .P5(s16_mi_raw_prod_pp10_reg[5]), .P4(s16_mi_raw_prod_pp10_reg[4]), .P3(s16_mi_raw_prod_pp10_reg[3]), .P2(s16_mi_raw_prod_pp10_reg[2]), .P1(s16_mi_raw_prod_pp10_reg[1]), .P0(s16_mi_raw_prod_pp10_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s15_mi_raw_prod_pp20_mult (  // s15_mi_raw_prod_pp20_reg = _s15_mi_raw_prod_pp20_next_1 * s14_t_3_reg
-    .A17(_s15_mi_raw_prod_pp20_next_1[17]), .A16(_s15_mi_raw_prod_pp20_next_1[16]), .A15(_s15_mi_raw_prod_pp20_next_1[15]), .A14(_s15_mi_raw_prod_pp20_next_1[14]), .A13(_s15_mi_raw_prod_pp20_next_1[13]), .A12(_s15_mi_raw_prod_pp20_next_1[12]), .A11(_s15_mi_raw_prod_pp20_next_1[11]), .A10(_s15_mi_raw_prod_pp20_next_1[10]), .A9(_s15_mi_raw_prod_pp20_next_1[9]), .A8(_s15_mi_raw_prod_pp20_next_1[8]), .A7(_s15_mi_raw_prod_pp20_next_1[7]), .A6(_s15_mi_raw_prod_pp20_next_1[6]), .A5(_s15_mi_raw_prod_pp20_next_1[5]), .A4(_s15_mi_raw_prod_pp20_next_1[4]), .A3(_s15_mi_raw_prod_pp20_next_1[3]), .A2(_s15_mi_raw_prod_pp20_next_1[2]), .A1(_s15_mi_raw_prod_pp20_next_1[1]), .A0(_s15_mi_raw_prod_pp20_next_1[0]),
-    .B17(s14_t_3_reg[17]), .B16(s14_t_3_reg[16]), .B15(s14_t_3_reg[15]), .B14(s14_t_3_reg[14]), .B13(s14_t_3_reg[13]), .B12(s14_t_3_reg[12]), .B11(s14_t_3_reg[11]), .B10(s14_t_3_reg[10]), .B9(s14_t_3_reg[9]), .B8(s14_t_3_reg[8]), .B7(s14_t_3_reg[7]), .B6(s14_t_3_reg[6]), .B5(s14_t_3_reg[5]), .B4(s14_t_3_reg[4]), .B3(s14_t_3_reg[3]), .B2(s14_t_3_reg[2]), .B1(s14_t_3_reg[1]), .B0(s14_t_3_reg[0]),
+) s16_mi_raw_prod_pp20_mult (  // s16_mi_raw_prod_pp20_reg = _s16_mi_raw_prod_pp20_next_1 * s15_t_3_reg
+    .A17(s15_mi_num_next[53]), .A16(s15_mi_num_next[52]), .A15(s15_mi_num_next[51]), .A14(s15_mi_num_next[50]), .A13(s15_mi_num_next[49]), .A12(s15_mi_num_next[48]), .A11(s15_mi_num_next[47]), .A10(s15_mi_num_next[46]), .A9(s15_mi_num_next[45]), .A8(s15_mi_num_next[44]), .A7(s15_mi_num_next[43]), .A6(s15_mi_num_next[42]), .A5(s15_mi_num_next[41]), .A4(s15_mi_num_next[40]), .A3(s15_mi_num_next[39]), .A2(s15_mi_num_next[38]), .A1(s15_mi_num_next[37]), .A0(s15_mi_num_next[36]),
+    .B17(s15_t_3_next[17]), .B16(s15_t_3_next[16]), .B15(s15_t_3_next[15]), .B14(s15_t_3_next[14]), .B13(s15_t_3_next[13]), .B12(s15_t_3_next[12]), .B11(s15_t_3_next[11]), .B10(s15_t_3_next[10]), .B9(s15_t_3_next[9]), .B8(s15_t_3_next[8]), .B7(s15_t_3_next[7]), .B6(s15_t_3_next[6]), .B5(s15_t_3_next[5]), .B4(s15_t_3_next[4]), .B3(s15_t_3_next[3]), .B2(s15_t_3_next[2]), .B1(s15_t_3_next[1]), .B0(s15_t_3_next[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
-    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(s15_mi_raw_prod_pp20_reg[28]), .P27(s15_mi_raw_prod_pp20_reg[27]), .P26(s15_mi_raw_prod_pp20_reg[26]), .P25(s15_mi_raw_prod_pp20_reg[25]), .P24(s15_mi_raw_prod_pp20_reg[24]), .P23(s15_mi_raw_prod_pp20_reg[23]), .P22(s15_mi_raw_prod_pp20_reg[22]), .P21(s15_mi_raw_prod_pp20_reg[21]), .P20(s15_mi_raw_prod_pp20_reg[20]), .P19(s15_mi_raw_prod_pp20_reg[19]), .P18(s15_mi_raw_prod_pp20_reg[18]), .P17(s15_mi_raw_prod_pp20_reg[17]), .P16(s15_mi_raw_prod_pp20_reg[16]), .P15(s15_mi_raw_prod_pp20_reg[15]), .P14(s15_mi_raw_prod_pp20_reg[14]), .P13(s15_mi_raw_prod_pp20_reg[13]), .P12(s15_mi_raw_prod_pp20_reg[12]), .P11(s15_mi_raw_prod_pp20_reg[11]), .P10(s15_mi_raw_prod_pp20_reg[10]), .P9(s15_mi_raw_prod_pp20_reg[9]), .P8(s15_mi_raw_prod_pp20_reg[8]), .P7(s15_mi_raw_prod_pp20_reg[7]), .P6(s15_mi_raw_prod_pp20_reg[6]), .P5(s15_mi_raw_prod_pp20_reg[5]), .P4(s15_mi_raw_prod_pp20_reg[4]), .P3(s15_mi_raw_prod_pp20_reg[3]), .P2(s15_mi_raw_prod_pp20_reg[2]), .P1(s15_mi_raw_prod_pp20_reg[1]), .P0(s15_mi_raw_prod_pp20_reg[0])
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(s16_mi_raw_prod_pp20_reg[28]), .P27(s16_mi_raw_prod_pp20_reg[27]), .P26(s16_mi_raw_prod_pp20_reg[26]), .P25(s16_mi_raw_prod_pp20_reg[25]), .P24(s16_mi_raw_prod_pp20_reg[24]), .P23(s16_mi_raw_prod_pp20_reg[23]), .P22(s16_mi_raw_prod_pp20_reg[22]), .P21(s16_mi_raw_prod_pp20_reg[21]), .P20(s16_mi_raw_prod_pp20_reg[20]), .P19(s16_mi_raw_prod_pp20_reg[19]), .P18(s16_mi_raw_prod_pp20_reg[18]), .P17(s16_mi_raw_prod_pp20_reg[17]), .P16(s16_mi_raw_prod_pp20_reg[16]), .P15(s16_mi_raw_prod_pp20_reg[15]), .P14(s16_mi_raw_prod_pp20_reg[14]), .P13(s16_mi_raw_prod_pp20_reg[13]), .P12(s16_mi_raw_prod_pp20_reg[12]), .P11(s16_mi_raw_prod_pp20_reg[11]), .P10(s16_mi_raw_prod_pp20_reg[10]), .P9(s16_mi_raw_prod_pp20_reg[9]), .P8(s16_mi_raw_prod_pp20_reg[8]), .P7(s16_mi_raw_prod_pp20_reg[7]), .P6(s16_mi_raw_prod_pp20_reg[6]), .P5(s16_mi_raw_prod_pp20_reg[5]), .P4(s16_mi_raw_prod_pp20_reg[4]), .P3(s16_mi_raw_prod_pp20_reg[3]), .P2(s16_mi_raw_prod_pp20_reg[2]), .P1(s16_mi_raw_prod_pp20_reg[1]), .P0(s16_mi_raw_prod_pp20_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s15_mi_raw_prod_pp30_mult (  // s15_mi_raw_prod_pp30_reg = _s15_mi_raw_prod_pp30_next_1 * s14_t_4_reg
-    .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(1'b0), .A12(_s15_mi_raw_prod_pp30_next_1[12]), .A11(_s15_mi_raw_prod_pp30_next_1[11]), .A10(_s15_mi_raw_prod_pp30_next_1[10]), .A9(_s15_mi_raw_prod_pp30_next_1[9]), .A8(_s15_mi_raw_prod_pp30_next_1[8]), .A7(_s15_mi_raw_prod_pp30_next_1[7]), .A6(_s15_mi_raw_prod_pp30_next_1[6]), .A5(_s15_mi_raw_prod_pp30_next_1[5]), .A4(_s15_mi_raw_prod_pp30_next_1[4]), .A3(_s15_mi_raw_prod_pp30_next_1[3]), .A2(_s15_mi_raw_prod_pp30_next_1[2]), .A1(_s15_mi_raw_prod_pp30_next_1[1]), .A0(_s15_mi_raw_prod_pp30_next_1[0]),
-    .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(s14_t_4_reg[12]), .B11(s14_t_4_reg[11]), .B10(s14_t_4_reg[10]), .B9(s14_t_4_reg[9]), .B8(s14_t_4_reg[8]), .B7(s14_t_4_reg[7]), .B6(s14_t_4_reg[6]), .B5(s14_t_4_reg[5]), .B4(s14_t_4_reg[4]), .B3(s14_t_4_reg[3]), .B2(s14_t_4_reg[2]), .B1(s14_t_4_reg[1]), .B0(s14_t_4_reg[0]),
+) s16_mi_raw_prod_pp30_mult (  // s16_mi_raw_prod_pp30_reg = _s16_mi_raw_prod_pp30_next_1 * s15_t_4_reg
+    .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(1'b0), .A12(1'b0), .A11(1'b0), .A10(1'b0), .A9(1'b0), .A8(1'b0), .A7(1'b0), .A6(1'b0), .A5(1'b0), .A4(1'b0), .A3(1'b0), .A2(1'b0), .A1(s15_mi_num_next[55]), .A0(s15_mi_num_next[54]),
+    .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(s15_t_4_next[12]), .B11(s15_t_4_next[11]), .B10(s15_t_4_next[10]), .B9(s15_t_4_next[9]), .B8(s15_t_4_next[8]), .B7(s15_t_4_next[7]), .B6(s15_t_4_next[6]), .B5(s15_t_4_next[5]), .B4(s15_t_4_next[4]), .B3(s15_t_4_next[3]), .B2(s15_t_4_next[2]), .B1(s15_t_4_next[1]), .B0(s15_t_4_next[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
-    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(), .P18(), .P17(), .P16(), .P15(), .P14(), .P13(), .P12(s15_mi_raw_prod_pp30_reg[12]), .P11(s15_mi_raw_prod_pp30_reg[11]), .P10(s15_mi_raw_prod_pp30_reg[10]), .P9(s15_mi_raw_prod_pp30_reg[9]), .P8(s15_mi_raw_prod_pp30_reg[8]), .P7(s15_mi_raw_prod_pp30_reg[7]), .P6(s15_mi_raw_prod_pp30_reg[6]), .P5(s15_mi_raw_prod_pp30_reg[5]), .P4(s15_mi_raw_prod_pp30_reg[4]), .P3(s15_mi_raw_prod_pp30_reg[3]), .P2(s15_mi_raw_prod_pp30_reg[2]), .P1(s15_mi_raw_prod_pp30_reg[1]), .P0(s15_mi_raw_prod_pp30_reg[0])
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(), .P18(), .P17(), .P16(), .P15(), .P14(), .P13(), .P12(s16_mi_raw_prod_pp30_reg[12]), .P11(s16_mi_raw_prod_pp30_reg[11]), .P10(s16_mi_raw_prod_pp30_reg[10]), .P9(s16_mi_raw_prod_pp30_reg[9]), .P8(s16_mi_raw_prod_pp30_reg[8]), .P7(s16_mi_raw_prod_pp30_reg[7]), .P6(s16_mi_raw_prod_pp30_reg[6]), .P5(s16_mi_raw_prod_pp30_reg[5]), .P4(s16_mi_raw_prod_pp30_reg[4]), .P3(s16_mi_raw_prod_pp30_reg[3]), .P2(s16_mi_raw_prod_pp30_reg[2]), .P1(s16_mi_raw_prod_pp30_reg[1]), .P0(s16_mi_raw_prod_pp30_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s2_size_kfi_pp00_mult (  // s2_size_kfi_pp00_reg = _s2_size_kfi_pp00_next_0 * 32'h1bbbc
-    .A17(_s2_size_kfi_pp00_next_0[17]), .A16(_s2_size_kfi_pp00_next_0[16]), .A15(_s2_size_kfi_pp00_next_0[15]), .A14(_s2_size_kfi_pp00_next_0[14]), .A13(_s2_size_kfi_pp00_next_0[13]), .A12(_s2_size_kfi_pp00_next_0[12]), .A11(_s2_size_kfi_pp00_next_0[11]), .A10(_s2_size_kfi_pp00_next_0[10]), .A9(_s2_size_kfi_pp00_next_0[9]), .A8(_s2_size_kfi_pp00_next_0[8]), .A7(_s2_size_kfi_pp00_next_0[7]), .A6(_s2_size_kfi_pp00_next_0[6]), .A5(_s2_size_kfi_pp00_next_0[5]), .A4(_s2_size_kfi_pp00_next_0[4]), .A3(_s2_size_kfi_pp00_next_0[3]), .A2(_s2_size_kfi_pp00_next_0[2]), .A1(_s2_size_kfi_pp00_next_0[1]), .A0(_s2_size_kfi_pp00_next_0[0]),
+    .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(s1_size_next[13]), .A12(s1_size_next[12]), .A11(s1_size_next[11]), .A10(s1_size_next[10]), .A9(s1_size_next[9]), .A8(s1_size_next[8]), .A7(s1_size_next[7]), .A6(s1_size_next[6]), .A5(s1_size_next[5]), .A4(s1_size_next[4]), .A3(s1_size_next[3]), .A2(s1_size_next[2]), .A1(s1_size_next[1]), .A0(s1_size_next[0]),
     .B17(1'b0), .B16(1'b1), .B15(1'b1), .B14(1'b0), .B13(1'b1), .B12(1'b1), .B11(1'b1), .B10(1'b0), .B9(1'b1), .B8(1'b1), .B7(1'b1), .B6(1'b0), .B5(1'b1), .B4(1'b1), .B3(1'b1), .B2(1'b1), .B1(1'b0), .B0(1'b0),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
@@ -10047,119 +10299,129 @@ MULT18X18D #(
     .P35(), .P34(), .P33(), .P32(), .P31(s2_size_kfi_pp00_reg[31]), .P30(s2_size_kfi_pp00_reg[30]), .P29(s2_size_kfi_pp00_reg[29]), .P28(s2_size_kfi_pp00_reg[28]), .P27(s2_size_kfi_pp00_reg[27]), .P26(s2_size_kfi_pp00_reg[26]), .P25(s2_size_kfi_pp00_reg[25]), .P24(s2_size_kfi_pp00_reg[24]), .P23(s2_size_kfi_pp00_reg[23]), .P22(s2_size_kfi_pp00_reg[22]), .P21(s2_size_kfi_pp00_reg[21]), .P20(s2_size_kfi_pp00_reg[20]), .P19(s2_size_kfi_pp00_reg[19]), .P18(s2_size_kfi_pp00_reg[18]), .P17(s2_size_kfi_pp00_reg[17]), .P16(s2_size_kfi_pp00_reg[16]), .P15(s2_size_kfi_pp00_reg[15]), .P14(s2_size_kfi_pp00_reg[14]), .P13(s2_size_kfi_pp00_reg[13]), .P12(s2_size_kfi_pp00_reg[12]), .P11(s2_size_kfi_pp00_reg[11]), .P10(s2_size_kfi_pp00_reg[10]), .P9(s2_size_kfi_pp00_reg[9]), .P8(s2_size_kfi_pp00_reg[8]), .P7(s2_size_kfi_pp00_reg[7]), .P6(s2_size_kfi_pp00_reg[6]), .P5(s2_size_kfi_pp00_reg[5]), .P4(s2_size_kfi_pp00_reg[4]), .P3(s2_size_kfi_pp00_reg[3]), .P2(s2_size_kfi_pp00_reg[2]), .P1(s2_size_kfi_pp00_reg[1]), .P0(s2_size_kfi_pp00_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s9_fi_c_prod_pp00_mult (  // s9_fi_c_prod_pp00_reg = s8_t_16_reg * _s9_fi_c_prod_pp00_next_0
-    .A17(s8_t_16_reg[17]), .A16(s8_t_16_reg[16]), .A15(s8_t_16_reg[15]), .A14(s8_t_16_reg[14]), .A13(s8_t_16_reg[13]), .A12(s8_t_16_reg[12]), .A11(s8_t_16_reg[11]), .A10(s8_t_16_reg[10]), .A9(s8_t_16_reg[9]), .A8(s8_t_16_reg[8]), .A7(s8_t_16_reg[7]), .A6(s8_t_16_reg[6]), .A5(s8_t_16_reg[5]), .A4(s8_t_16_reg[4]), .A3(s8_t_16_reg[3]), .A2(s8_t_16_reg[2]), .A1(s8_t_16_reg[1]), .A0(s8_t_16_reg[0]),
-    .B17(_s9_fi_c_prod_pp00_next_0[17]), .B16(_s9_fi_c_prod_pp00_next_0[16]), .B15(_s9_fi_c_prod_pp00_next_0[15]), .B14(_s9_fi_c_prod_pp00_next_0[14]), .B13(_s9_fi_c_prod_pp00_next_0[13]), .B12(_s9_fi_c_prod_pp00_next_0[12]), .B11(_s9_fi_c_prod_pp00_next_0[11]), .B10(_s9_fi_c_prod_pp00_next_0[10]), .B9(_s9_fi_c_prod_pp00_next_0[9]), .B8(_s9_fi_c_prod_pp00_next_0[8]), .B7(_s9_fi_c_prod_pp00_next_0[7]), .B6(_s9_fi_c_prod_pp00_next_0[6]), .B5(_s9_fi_c_prod_pp00_next_0[5]), .B4(_s9_fi_c_prod_pp00_next_0[4]), .B3(_s9_fi_c_prod_pp00_next_0[3]), .B2(_s9_fi_c_prod_pp00_next_0[2]), .B1(_s9_fi_c_prod_pp00_next_0[1]), .B0(_s9_fi_c_prod_pp00_next_0[0]),
+    .A17(s8_t_16_next[17]), .A16(s8_t_16_next[16]), .A15(s8_t_16_next[15]), .A14(s8_t_16_next[14]), .A13(s8_t_16_next[13]), .A12(s8_t_16_next[12]), .A11(s8_t_16_next[11]), .A10(s8_t_16_next[10]), .A9(s8_t_16_next[9]), .A8(s8_t_16_next[8]), .A7(s8_t_16_next[7]), .A6(s8_t_16_next[6]), .A5(s8_t_16_next[5]), .A4(s8_t_16_next[4]), .A3(s8_t_16_next[3]), .A2(s8_t_16_next[2]), .A1(s8_t_16_next[1]), .A0(s8_t_16_next[0]),
+    .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(1'b0), .B11(1'b0), .B10(s8_recip_c_t_next[10]), .B9(s8_recip_c_t_next[9]), .B8(s8_recip_c_t_next[8]), .B7(s8_recip_c_t_next[7]), .B6(s8_recip_c_t_next[6]), .B5(s8_recip_c_t_next[5]), .B4(s8_recip_c_t_next[4]), .B3(s8_recip_c_t_next[3]), .B2(s8_recip_c_t_next[2]), .B1(s8_recip_c_t_next[1]), .B0(s8_recip_c_t_next[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
     .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(s9_fi_c_prod_pp00_reg[28]), .P27(s9_fi_c_prod_pp00_reg[27]), .P26(s9_fi_c_prod_pp00_reg[26]), .P25(s9_fi_c_prod_pp00_reg[25]), .P24(s9_fi_c_prod_pp00_reg[24]), .P23(s9_fi_c_prod_pp00_reg[23]), .P22(s9_fi_c_prod_pp00_reg[22]), .P21(s9_fi_c_prod_pp00_reg[21]), .P20(s9_fi_c_prod_pp00_reg[20]), .P19(s9_fi_c_prod_pp00_reg[19]), .P18(s9_fi_c_prod_pp00_reg[18]), .P17(s9_fi_c_prod_pp00_reg[17]), .P16(s9_fi_c_prod_pp00_reg[16]), .P15(s9_fi_c_prod_pp00_reg[15]), .P14(s9_fi_c_prod_pp00_reg[14]), .P13(s9_fi_c_prod_pp00_reg[13]), .P12(s9_fi_c_prod_pp00_reg[12]), .P11(s9_fi_c_prod_pp00_reg[11]), .P10(s9_fi_c_prod_pp00_reg[10]), .P9(s9_fi_c_prod_pp00_reg[9]), .P8(s9_fi_c_prod_pp00_reg[8]), .P7(s9_fi_c_prod_pp00_reg[7]), .P6(s9_fi_c_prod_pp00_reg[6]), .P5(s9_fi_c_prod_pp00_reg[5]), .P4(s9_fi_c_prod_pp00_reg[4]), .P3(s9_fi_c_prod_pp00_reg[3]), .P2(s9_fi_c_prod_pp00_reg[2]), .P1(s9_fi_c_prod_pp00_reg[1]), .P0(s9_fi_c_prod_pp00_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s9_fi_c_prod_pp10_mult (  // s9_fi_c_prod_pp10_reg = s8_t_17_reg * _s9_fi_c_prod_pp10_next_0
-    .A17(s8_t_17_reg[17]), .A16(s8_t_17_reg[16]), .A15(s8_t_17_reg[15]), .A14(s8_t_17_reg[14]), .A13(s8_t_17_reg[13]), .A12(s8_t_17_reg[12]), .A11(s8_t_17_reg[11]), .A10(s8_t_17_reg[10]), .A9(s8_t_17_reg[9]), .A8(s8_t_17_reg[8]), .A7(s8_t_17_reg[7]), .A6(s8_t_17_reg[6]), .A5(s8_t_17_reg[5]), .A4(s8_t_17_reg[4]), .A3(s8_t_17_reg[3]), .A2(s8_t_17_reg[2]), .A1(s8_t_17_reg[1]), .A0(s8_t_17_reg[0]),
-    .B17(_s9_fi_c_prod_pp10_next_0[17]), .B16(_s9_fi_c_prod_pp10_next_0[16]), .B15(_s9_fi_c_prod_pp10_next_0[15]), .B14(_s9_fi_c_prod_pp10_next_0[14]), .B13(_s9_fi_c_prod_pp10_next_0[13]), .B12(_s9_fi_c_prod_pp10_next_0[12]), .B11(_s9_fi_c_prod_pp10_next_0[11]), .B10(_s9_fi_c_prod_pp10_next_0[10]), .B9(_s9_fi_c_prod_pp10_next_0[9]), .B8(_s9_fi_c_prod_pp10_next_0[8]), .B7(_s9_fi_c_prod_pp10_next_0[7]), .B6(_s9_fi_c_prod_pp10_next_0[6]), .B5(_s9_fi_c_prod_pp10_next_0[5]), .B4(_s9_fi_c_prod_pp10_next_0[4]), .B3(_s9_fi_c_prod_pp10_next_0[3]), .B2(_s9_fi_c_prod_pp10_next_0[2]), .B1(_s9_fi_c_prod_pp10_next_0[1]), .B0(_s9_fi_c_prod_pp10_next_0[0]),
+    .A17(s8_t_17_next[17]), .A16(s8_t_17_next[16]), .A15(s8_t_17_next[15]), .A14(s8_t_17_next[14]), .A13(s8_t_17_next[13]), .A12(s8_t_17_next[12]), .A11(s8_t_17_next[11]), .A10(s8_t_17_next[10]), .A9(s8_t_17_next[9]), .A8(s8_t_17_next[8]), .A7(s8_t_17_next[7]), .A6(s8_t_17_next[6]), .A5(s8_t_17_next[5]), .A4(s8_t_17_next[4]), .A3(s8_t_17_next[3]), .A2(s8_t_17_next[2]), .A1(s8_t_17_next[1]), .A0(s8_t_17_next[0]),
+    .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(1'b0), .B11(1'b0), .B10(s8_recip_c_t_next[10]), .B9(s8_recip_c_t_next[9]), .B8(s8_recip_c_t_next[8]), .B7(s8_recip_c_t_next[7]), .B6(s8_recip_c_t_next[6]), .B5(s8_recip_c_t_next[5]), .B4(s8_recip_c_t_next[4]), .B3(s8_recip_c_t_next[3]), .B2(s8_recip_c_t_next[2]), .B1(s8_recip_c_t_next[1]), .B0(s8_recip_c_t_next[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
     .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(s9_fi_c_prod_pp10_reg[25]), .P24(s9_fi_c_prod_pp10_reg[24]), .P23(s9_fi_c_prod_pp10_reg[23]), .P22(s9_fi_c_prod_pp10_reg[22]), .P21(s9_fi_c_prod_pp10_reg[21]), .P20(s9_fi_c_prod_pp10_reg[20]), .P19(s9_fi_c_prod_pp10_reg[19]), .P18(s9_fi_c_prod_pp10_reg[18]), .P17(s9_fi_c_prod_pp10_reg[17]), .P16(s9_fi_c_prod_pp10_reg[16]), .P15(s9_fi_c_prod_pp10_reg[15]), .P14(s9_fi_c_prod_pp10_reg[14]), .P13(s9_fi_c_prod_pp10_reg[13]), .P12(s9_fi_c_prod_pp10_reg[12]), .P11(s9_fi_c_prod_pp10_reg[11]), .P10(s9_fi_c_prod_pp10_reg[10]), .P9(s9_fi_c_prod_pp10_reg[9]), .P8(s9_fi_c_prod_pp10_reg[8]), .P7(s9_fi_c_prod_pp10_reg[7]), .P6(s9_fi_c_prod_pp10_reg[6]), .P5(s9_fi_c_prod_pp10_reg[5]), .P4(s9_fi_c_prod_pp10_reg[4]), .P3(s9_fi_c_prod_pp10_reg[3]), .P2(s9_fi_c_prod_pp10_reg[2]), .P1(s9_fi_c_prod_pp10_reg[1]), .P0(s9_fi_c_prod_pp10_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s7_md_cx_pp00_mult (  // s7_md_cx_pp00_reg = s6_t_39_reg * _s7_md_cx_pp00_next_1
-    .A17(s6_t_39_reg[17]), .A16(s6_t_39_reg[16]), .A15(s6_t_39_reg[15]), .A14(s6_t_39_reg[14]), .A13(s6_t_39_reg[13]), .A12(s6_t_39_reg[12]), .A11(s6_t_39_reg[11]), .A10(s6_t_39_reg[10]), .A9(s6_t_39_reg[9]), .A8(s6_t_39_reg[8]), .A7(s6_t_39_reg[7]), .A6(s6_t_39_reg[6]), .A5(s6_t_39_reg[5]), .A4(s6_t_39_reg[4]), .A3(s6_t_39_reg[3]), .A2(s6_t_39_reg[2]), .A1(s6_t_39_reg[1]), .A0(s6_t_39_reg[0]),
-    .B17(_s7_md_cx_pp00_next_1[17]), .B16(_s7_md_cx_pp00_next_1[16]), .B15(_s7_md_cx_pp00_next_1[15]), .B14(_s7_md_cx_pp00_next_1[14]), .B13(_s7_md_cx_pp00_next_1[13]), .B12(_s7_md_cx_pp00_next_1[12]), .B11(_s7_md_cx_pp00_next_1[11]), .B10(_s7_md_cx_pp00_next_1[10]), .B9(_s7_md_cx_pp00_next_1[9]), .B8(_s7_md_cx_pp00_next_1[8]), .B7(_s7_md_cx_pp00_next_1[7]), .B6(_s7_md_cx_pp00_next_1[6]), .B5(_s7_md_cx_pp00_next_1[5]), .B4(_s7_md_cx_pp00_next_1[4]), .B3(_s7_md_cx_pp00_next_1[3]), .B2(_s7_md_cx_pp00_next_1[2]), .B1(_s7_md_cx_pp00_next_1[1]), .B0(_s7_md_cx_pp00_next_1[0]),
+    .A17(s6_t_39_next[17]), .A16(s6_t_39_next[16]), .A15(s6_t_39_next[15]), .A14(s6_t_39_next[14]), .A13(s6_t_39_next[13]), .A12(s6_t_39_next[12]), .A11(s6_t_39_next[11]), .A10(s6_t_39_next[10]), .A9(s6_t_39_next[9]), .A8(s6_t_39_next[8]), .A7(s6_t_39_next[7]), .A6(s6_t_39_next[6]), .A5(s6_t_39_next[5]), .A4(s6_t_39_next[4]), .A3(s6_t_39_next[3]), .A2(s6_t_39_next[2]), .A1(s6_t_39_next[1]), .A0(s6_t_39_next[0]),
+    .B17(s6_avg_excess_next[17]), .B16(s6_avg_excess_next[16]), .B15(s6_avg_excess_next[15]), .B14(s6_avg_excess_next[14]), .B13(s6_avg_excess_next[13]), .B12(s6_avg_excess_next[12]), .B11(s6_avg_excess_next[11]), .B10(s6_avg_excess_next[10]), .B9(s6_avg_excess_next[9]), .B8(s6_avg_excess_next[8]), .B7(s6_avg_excess_next[7]), .B6(s6_avg_excess_next[6]), .B5(s6_avg_excess_next[5]), .B4(s6_avg_excess_next[4]), .B3(s6_avg_excess_next[3]), .B2(s6_avg_excess_next[2]), .B1(s6_avg_excess_next[1]), .B0(s6_avg_excess_next[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
     .P35(s7_md_cx_pp00_reg[35]), .P34(s7_md_cx_pp00_reg[34]), .P33(s7_md_cx_pp00_reg[33]), .P32(s7_md_cx_pp00_reg[32]), .P31(s7_md_cx_pp00_reg[31]), .P30(s7_md_cx_pp00_reg[30]), .P29(s7_md_cx_pp00_reg[29]), .P28(s7_md_cx_pp00_reg[28]), .P27(s7_md_cx_pp00_reg[27]), .P26(s7_md_cx_pp00_reg[26]), .P25(s7_md_cx_pp00_reg[25]), .P24(s7_md_cx_pp00_reg[24]), .P23(s7_md_cx_pp00_reg[23]), .P22(s7_md_cx_pp00_reg[22]), .P21(s7_md_cx_pp00_reg[21]), .P20(s7_md_cx_pp00_reg[20]), .P19(s7_md_cx_pp00_reg[19]), .P18(s7_md_cx_pp00_reg[18]), .P17(s7_md_cx_pp00_reg[17]), .P16(s7_md_cx_pp00_reg[16]), .P15(s7_md_cx_pp00_reg[15]), .P14(s7_md_cx_pp00_reg[14]), .P13(s7_md_cx_pp00_reg[13]), .P12(s7_md_cx_pp00_reg[12]), .P11(s7_md_cx_pp00_reg[11]), .P10(s7_md_cx_pp00_reg[10]), .P9(s7_md_cx_pp00_reg[9]), .P8(s7_md_cx_pp00_reg[8]), .P7(s7_md_cx_pp00_reg[7]), .P6(s7_md_cx_pp00_reg[6]), .P5(s7_md_cx_pp00_reg[5]), .P4(s7_md_cx_pp00_reg[4]), .P3(s7_md_cx_pp00_reg[3]), .P2(s7_md_cx_pp00_reg[2]), .P1(s7_md_cx_pp00_reg[1]), .P0(s7_md_cx_pp00_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s7_md_cx_pp01_mult (  // s7_md_cx_pp01_reg = s6_t_40_reg * _s7_md_cx_pp01_next_1
-    .A17(s6_t_40_reg[17]), .A16(s6_t_40_reg[16]), .A15(s6_t_40_reg[15]), .A14(s6_t_40_reg[14]), .A13(s6_t_40_reg[13]), .A12(s6_t_40_reg[12]), .A11(s6_t_40_reg[11]), .A10(s6_t_40_reg[10]), .A9(s6_t_40_reg[9]), .A8(s6_t_40_reg[8]), .A7(s6_t_40_reg[7]), .A6(s6_t_40_reg[6]), .A5(s6_t_40_reg[5]), .A4(s6_t_40_reg[4]), .A3(s6_t_40_reg[3]), .A2(s6_t_40_reg[2]), .A1(s6_t_40_reg[1]), .A0(s6_t_40_reg[0]),
-    .B17(_s7_md_cx_pp01_next_1[17]), .B16(_s7_md_cx_pp01_next_1[16]), .B15(_s7_md_cx_pp01_next_1[15]), .B14(_s7_md_cx_pp01_next_1[14]), .B13(_s7_md_cx_pp01_next_1[13]), .B12(_s7_md_cx_pp01_next_1[12]), .B11(_s7_md_cx_pp01_next_1[11]), .B10(_s7_md_cx_pp01_next_1[10]), .B9(_s7_md_cx_pp01_next_1[9]), .B8(_s7_md_cx_pp01_next_1[8]), .B7(_s7_md_cx_pp01_next_1[7]), .B6(_s7_md_cx_pp01_next_1[6]), .B5(_s7_md_cx_pp01_next_1[5]), .B4(_s7_md_cx_pp01_next_1[4]), .B3(_s7_md_cx_pp01_next_1[3]), .B2(_s7_md_cx_pp01_next_1[2]), .B1(_s7_md_cx_pp01_next_1[1]), .B0(_s7_md_cx_pp01_next_1[0]),
+    .A17(s6_t_40_next[17]), .A16(s6_t_40_next[16]), .A15(s6_t_40_next[15]), .A14(s6_t_40_next[14]), .A13(s6_t_40_next[13]), .A12(s6_t_40_next[12]), .A11(s6_t_40_next[11]), .A10(s6_t_40_next[10]), .A9(s6_t_40_next[9]), .A8(s6_t_40_next[8]), .A7(s6_t_40_next[7]), .A6(s6_t_40_next[6]), .A5(s6_t_40_next[5]), .A4(s6_t_40_next[4]), .A3(s6_t_40_next[3]), .A2(s6_t_40_next[2]), .A1(s6_t_40_next[1]), .A0(s6_t_40_next[0]),
+    .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(1'b0), .B11(1'b0), .B10(1'b0), .B9(1'b0), .B8(1'b0), .B7(1'b0), .B6(1'b0), .B5(1'b0), .B4(1'b0), .B3(1'b0), .B2(1'b0), .B1(s6_avg_excess_next[19]), .B0(s6_avg_excess_next[18]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
     .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(s7_md_cx_pp01_reg[19]), .P18(s7_md_cx_pp01_reg[18]), .P17(s7_md_cx_pp01_reg[17]), .P16(s7_md_cx_pp01_reg[16]), .P15(s7_md_cx_pp01_reg[15]), .P14(s7_md_cx_pp01_reg[14]), .P13(s7_md_cx_pp01_reg[13]), .P12(s7_md_cx_pp01_reg[12]), .P11(s7_md_cx_pp01_reg[11]), .P10(s7_md_cx_pp01_reg[10]), .P9(s7_md_cx_pp01_reg[9]), .P8(s7_md_cx_pp01_reg[8]), .P7(s7_md_cx_pp01_reg[7]), .P6(s7_md_cx_pp01_reg[6]), .P5(s7_md_cx_pp01_reg[5]), .P4(s7_md_cx_pp01_reg[4]), .P3(s7_md_cx_pp01_reg[3]), .P2(s7_md_cx_pp01_reg[2]), .P1(s7_md_cx_pp01_reg[1]), .P0(s7_md_cx_pp01_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s7_md_cx_pp10_mult (  // s7_md_cx_pp10_reg = s6_t_41_reg * _s7_md_cx_pp10_next_0
-    .A17(s6_t_41_reg[17]), .A16(s6_t_41_reg[16]), .A15(s6_t_41_reg[15]), .A14(s6_t_41_reg[14]), .A13(s6_t_41_reg[13]), .A12(s6_t_41_reg[12]), .A11(s6_t_41_reg[11]), .A10(s6_t_41_reg[10]), .A9(s6_t_41_reg[9]), .A8(s6_t_41_reg[8]), .A7(s6_t_41_reg[7]), .A6(s6_t_41_reg[6]), .A5(s6_t_41_reg[5]), .A4(s6_t_41_reg[4]), .A3(s6_t_41_reg[3]), .A2(s6_t_41_reg[2]), .A1(s6_t_41_reg[1]), .A0(s6_t_41_reg[0]),
-    .B17(_s7_md_cx_pp10_next_0[17]), .B16(_s7_md_cx_pp10_next_0[16]), .B15(_s7_md_cx_pp10_next_0[15]), .B14(_s7_md_cx_pp10_next_0[14]), .B13(_s7_md_cx_pp10_next_0[13]), .B12(_s7_md_cx_pp10_next_0[12]), .B11(_s7_md_cx_pp10_next_0[11]), .B10(_s7_md_cx_pp10_next_0[10]), .B9(_s7_md_cx_pp10_next_0[9]), .B8(_s7_md_cx_pp10_next_0[8]), .B7(_s7_md_cx_pp10_next_0[7]), .B6(_s7_md_cx_pp10_next_0[6]), .B5(_s7_md_cx_pp10_next_0[5]), .B4(_s7_md_cx_pp10_next_0[4]), .B3(_s7_md_cx_pp10_next_0[3]), .B2(_s7_md_cx_pp10_next_0[2]), .B1(_s7_md_cx_pp10_next_0[1]), .B0(_s7_md_cx_pp10_next_0[0]),
+    .A17(s6_t_41_next[17]), .A16(s6_t_41_next[16]), .A15(s6_t_41_next[15]), .A14(s6_t_41_next[14]), .A13(s6_t_41_next[13]), .A12(s6_t_41_next[12]), .A11(s6_t_41_next[11]), .A10(s6_t_41_next[10]), .A9(s6_t_41_next[9]), .A8(s6_t_41_next[8]), .A7(s6_t_41_next[7]), .A6(s6_t_41_next[6]), .A5(s6_t_41_next[5]), .A4(s6_t_41_next[4]), .A3(s6_t_41_next[3]), .A2(s6_t_41_next[2]), .A1(s6_t_41_next[1]), .A0(s6_t_41_next[0]),
+    .B17(s6_avg_excess_next[17]), .B16(s6_avg_excess_next[16]), .B15(s6_avg_excess_next[15]), .B14(s6_avg_excess_next[14]), .B13(s6_avg_excess_next[13]), .B12(s6_avg_excess_next[12]), .B11(s6_avg_excess_next[11]), .B10(s6_avg_excess_next[10]), .B9(s6_avg_excess_next[9]), .B8(s6_avg_excess_next[8]), .B7(s6_avg_excess_next[7]), .B6(s6_avg_excess_next[6]), .B5(s6_avg_excess_next[5]), .B4(s6_avg_excess_next[4]), .B3(s6_avg_excess_next[3]), .B2(s6_avg_excess_next[2]), .B1(s6_avg_excess_next[1]), .B0(s6_avg_excess_next[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
     .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(s7_md_cx_pp10_reg[23]), .P22(s7_md_cx_pp10_reg[22]), .P21(s7_md_cx_pp10_reg[21]), .P20(s7_md_cx_pp10_reg[20]), .P19(s7_md_cx_pp10_reg[19]), .P18(s7_md_cx_pp10_reg[18]), .P17(s7_md_cx_pp10_reg[17]), .P16(s7_md_cx_pp10_reg[16]), .P15(s7_md_cx_pp10_reg[15]), .P14(s7_md_cx_pp10_reg[14]), .P13(s7_md_cx_pp10_reg[13]), .P12(s7_md_cx_pp10_reg[12]), .P11(s7_md_cx_pp10_reg[11]), .P10(s7_md_cx_pp10_reg[10]), .P9(s7_md_cx_pp10_reg[9]), .P8(s7_md_cx_pp10_reg[8]), .P7(s7_md_cx_pp10_reg[7]), .P6(s7_md_cx_pp10_reg[6]), .P5(s7_md_cx_pp10_reg[5]), .P4(s7_md_cx_pp10_reg[4]), .P3(s7_md_cx_pp10_reg[3]), .P2(s7_md_cx_pp10_reg[2]), .P1(s7_md_cx_pp10_reg[1]), .P0(s7_md_cx_pp10_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s7_md_cx_pp11_mult (  // s7_md_cx_pp11_reg = s6_t_42_reg * _s7_md_cx_pp11_next_0
-    .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(1'b0), .A12(1'b0), .A11(1'b0), .A10(1'b0), .A9(1'b0), .A8(1'b0), .A7(s6_t_42_reg[7]), .A6(s6_t_42_reg[6]), .A5(s6_t_42_reg[5]), .A4(s6_t_42_reg[4]), .A3(s6_t_42_reg[3]), .A2(s6_t_42_reg[2]), .A1(s6_t_42_reg[1]), .A0(s6_t_42_reg[0]),
-    .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(1'b0), .B11(1'b0), .B10(1'b0), .B9(1'b0), .B8(1'b0), .B7(_s7_md_cx_pp11_next_0[7]), .B6(_s7_md_cx_pp11_next_0[6]), .B5(_s7_md_cx_pp11_next_0[5]), .B4(_s7_md_cx_pp11_next_0[4]), .B3(_s7_md_cx_pp11_next_0[3]), .B2(_s7_md_cx_pp11_next_0[2]), .B1(_s7_md_cx_pp11_next_0[1]), .B0(_s7_md_cx_pp11_next_0[0]),
+    .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(1'b0), .A12(1'b0), .A11(1'b0), .A10(1'b0), .A9(1'b0), .A8(1'b0), .A7(s6_t_42_next[7]), .A6(s6_t_42_next[6]), .A5(s6_t_42_next[5]), .A4(s6_t_42_next[4]), .A3(s6_t_42_next[3]), .A2(s6_t_42_next[2]), .A1(s6_t_42_next[1]), .A0(s6_t_42_next[0]),
+    .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(1'b0), .B11(1'b0), .B10(1'b0), .B9(1'b0), .B8(1'b0), .B7(1'b0), .B6(1'b0), .B5(1'b0), .B4(1'b0), .B3(1'b0), .B2(1'b0), .B1(s6_avg_excess_next[19]), .B0(s6_avg_excess_next[18]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
     .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(), .P18(), .P17(), .P16(), .P15(), .P14(), .P13(), .P12(), .P11(), .P10(), .P9(), .P8(), .P7(s7_md_cx_pp11_reg[7]), .P6(s7_md_cx_pp11_reg[6]), .P5(s7_md_cx_pp11_reg[5]), .P4(s7_md_cx_pp11_reg[4]), .P3(s7_md_cx_pp11_reg[3]), .P2(s7_md_cx_pp11_reg[2]), .P1(s7_md_cx_pp11_reg[1]), .P0(s7_md_cx_pp11_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s10_md_frac_prod_pp00_mult (  // s10_md_frac_prod_pp00_reg = s9_t_15_reg * _s10_md_frac_prod_pp00_next_0
-    .A17(s9_t_15_reg[17]), .A16(s9_t_15_reg[16]), .A15(s9_t_15_reg[15]), .A14(s9_t_15_reg[14]), .A13(s9_t_15_reg[13]), .A12(s9_t_15_reg[12]), .A11(s9_t_15_reg[11]), .A10(s9_t_15_reg[10]), .A9(s9_t_15_reg[9]), .A8(s9_t_15_reg[8]), .A7(s9_t_15_reg[7]), .A6(s9_t_15_reg[6]), .A5(s9_t_15_reg[5]), .A4(s9_t_15_reg[4]), .A3(s9_t_15_reg[3]), .A2(s9_t_15_reg[2]), .A1(s9_t_15_reg[1]), .A0(s9_t_15_reg[0]),
-    .B17(_s10_md_frac_prod_pp00_next_0[17]), .B16(_s10_md_frac_prod_pp00_next_0[16]), .B15(_s10_md_frac_prod_pp00_next_0[15]), .B14(_s10_md_frac_prod_pp00_next_0[14]), .B13(_s10_md_frac_prod_pp00_next_0[13]), .B12(_s10_md_frac_prod_pp00_next_0[12]), .B11(_s10_md_frac_prod_pp00_next_0[11]), .B10(_s10_md_frac_prod_pp00_next_0[10]), .B9(_s10_md_frac_prod_pp00_next_0[9]), .B8(_s10_md_frac_prod_pp00_next_0[8]), .B7(_s10_md_frac_prod_pp00_next_0[7]), .B6(_s10_md_frac_prod_pp00_next_0[6]), .B5(_s10_md_frac_prod_pp00_next_0[5]), .B4(_s10_md_frac_prod_pp00_next_0[4]), .B3(_s10_md_frac_prod_pp00_next_0[3]), .B2(_s10_md_frac_prod_pp00_next_0[2]), .B1(_s10_md_frac_prod_pp00_next_0[1]), .B0(_s10_md_frac_prod_pp00_next_0[0]),
+) s10_md_frac_prod_pp00_mult (  // s10_md_frac_prod_pp00_reg = _s10_md_frac_prod_pp00_next_1 * _s10_md_frac_prod_pp00_next_2
+    .A17(s9_md_cx_next[17]), .A16(s9_md_cx_next[16]), .A15(s9_md_cx_next[15]), .A14(s9_md_cx_next[14]), .A13(s9_md_cx_next[13]), .A12(s9_md_cx_next[12]), .A11(s9_md_cx_next[11]), .A10(s9_md_cx_next[10]), .A9(s9_md_cx_next[9]), .A8(s9_md_cx_next[8]), .A7(s9_md_cx_next[7]), .A6(s9_md_cx_next[6]), .A5(s9_md_cx_next[5]), .A4(s9_md_cx_next[4]), .A3(s9_md_cx_next[3]), .A2(s9_md_cx_next[2]), .A1(s9_md_cx_next[1]), .A0(s9_md_cx_next[0]),
+    .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(1'b0), .B11(1'b0), .B10(s9_recip_avg_t_next[10]), .B9(s9_recip_avg_t_next[9]), .B8(s9_recip_avg_t_next[8]), .B7(s9_recip_avg_t_next[7]), .B6(s9_recip_avg_t_next[6]), .B5(s9_recip_avg_t_next[5]), .B4(s9_recip_avg_t_next[4]), .B3(s9_recip_avg_t_next[3]), .B2(s9_recip_avg_t_next[2]), .B1(s9_recip_avg_t_next[1]), .B0(s9_recip_avg_t_next[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
     .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(s10_md_frac_prod_pp00_reg[28]), .P27(s10_md_frac_prod_pp00_reg[27]), .P26(s10_md_frac_prod_pp00_reg[26]), .P25(s10_md_frac_prod_pp00_reg[25]), .P24(s10_md_frac_prod_pp00_reg[24]), .P23(s10_md_frac_prod_pp00_reg[23]), .P22(s10_md_frac_prod_pp00_reg[22]), .P21(s10_md_frac_prod_pp00_reg[21]), .P20(s10_md_frac_prod_pp00_reg[20]), .P19(s10_md_frac_prod_pp00_reg[19]), .P18(s10_md_frac_prod_pp00_reg[18]), .P17(s10_md_frac_prod_pp00_reg[17]), .P16(s10_md_frac_prod_pp00_reg[16]), .P15(s10_md_frac_prod_pp00_reg[15]), .P14(s10_md_frac_prod_pp00_reg[14]), .P13(s10_md_frac_prod_pp00_reg[13]), .P12(s10_md_frac_prod_pp00_reg[12]), .P11(s10_md_frac_prod_pp00_reg[11]), .P10(s10_md_frac_prod_pp00_reg[10]), .P9(s10_md_frac_prod_pp00_reg[9]), .P8(s10_md_frac_prod_pp00_reg[8]), .P7(s10_md_frac_prod_pp00_reg[7]), .P6(s10_md_frac_prod_pp00_reg[6]), .P5(s10_md_frac_prod_pp00_reg[5]), .P4(s10_md_frac_prod_pp00_reg[4]), .P3(s10_md_frac_prod_pp00_reg[3]), .P2(s10_md_frac_prod_pp00_reg[2]), .P1(s10_md_frac_prod_pp00_reg[1]), .P0(s10_md_frac_prod_pp00_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s10_md_frac_prod_pp10_mult (  // s10_md_frac_prod_pp10_reg = s9_t_16_reg * _s10_md_frac_prod_pp10_next_0
-    .A17(s9_t_16_reg[17]), .A16(s9_t_16_reg[16]), .A15(s9_t_16_reg[15]), .A14(s9_t_16_reg[14]), .A13(s9_t_16_reg[13]), .A12(s9_t_16_reg[12]), .A11(s9_t_16_reg[11]), .A10(s9_t_16_reg[10]), .A9(s9_t_16_reg[9]), .A8(s9_t_16_reg[8]), .A7(s9_t_16_reg[7]), .A6(s9_t_16_reg[6]), .A5(s9_t_16_reg[5]), .A4(s9_t_16_reg[4]), .A3(s9_t_16_reg[3]), .A2(s9_t_16_reg[2]), .A1(s9_t_16_reg[1]), .A0(s9_t_16_reg[0]),
-    .B17(_s10_md_frac_prod_pp10_next_0[17]), .B16(_s10_md_frac_prod_pp10_next_0[16]), .B15(_s10_md_frac_prod_pp10_next_0[15]), .B14(_s10_md_frac_prod_pp10_next_0[14]), .B13(_s10_md_frac_prod_pp10_next_0[13]), .B12(_s10_md_frac_prod_pp10_next_0[12]), .B11(_s10_md_frac_prod_pp10_next_0[11]), .B10(_s10_md_frac_prod_pp10_next_0[10]), .B9(_s10_md_frac_prod_pp10_next_0[9]), .B8(_s10_md_frac_prod_pp10_next_0[8]), .B7(_s10_md_frac_prod_pp10_next_0[7]), .B6(_s10_md_frac_prod_pp10_next_0[6]), .B5(_s10_md_frac_prod_pp10_next_0[5]), .B4(_s10_md_frac_prod_pp10_next_0[4]), .B3(_s10_md_frac_prod_pp10_next_0[3]), .B2(_s10_md_frac_prod_pp10_next_0[2]), .B1(_s10_md_frac_prod_pp10_next_0[1]), .B0(_s10_md_frac_prod_pp10_next_0[0]),
+) s10_md_frac_prod_pp10_mult (  // s10_md_frac_prod_pp10_reg = _s10_md_frac_prod_pp10_next_1 * _s10_md_frac_prod_pp10_next_2
+    .A17(s9_md_cx_next[35]), .A16(s9_md_cx_next[34]), .A15(s9_md_cx_next[33]), .A14(s9_md_cx_next[32]), .A13(s9_md_cx_next[31]), .A12(s9_md_cx_next[30]), .A11(s9_md_cx_next[29]), .A10(s9_md_cx_next[28]), .A9(s9_md_cx_next[27]), .A8(s9_md_cx_next[26]), .A7(s9_md_cx_next[25]), .A6(s9_md_cx_next[24]), .A5(s9_md_cx_next[23]), .A4(s9_md_cx_next[22]), .A3(s9_md_cx_next[21]), .A2(s9_md_cx_next[20]), .A1(s9_md_cx_next[19]), .A0(s9_md_cx_next[18]),
+    .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(1'b0), .B11(1'b0), .B10(s9_recip_avg_t_next[10]), .B9(s9_recip_avg_t_next[9]), .B8(s9_recip_avg_t_next[8]), .B7(s9_recip_avg_t_next[7]), .B6(s9_recip_avg_t_next[6]), .B5(s9_recip_avg_t_next[5]), .B4(s9_recip_avg_t_next[4]), .B3(s9_recip_avg_t_next[3]), .B2(s9_recip_avg_t_next[2]), .B1(s9_recip_avg_t_next[1]), .B0(s9_recip_avg_t_next[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
     .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(s10_md_frac_prod_pp10_reg[28]), .P27(s10_md_frac_prod_pp10_reg[27]), .P26(s10_md_frac_prod_pp10_reg[26]), .P25(s10_md_frac_prod_pp10_reg[25]), .P24(s10_md_frac_prod_pp10_reg[24]), .P23(s10_md_frac_prod_pp10_reg[23]), .P22(s10_md_frac_prod_pp10_reg[22]), .P21(s10_md_frac_prod_pp10_reg[21]), .P20(s10_md_frac_prod_pp10_reg[20]), .P19(s10_md_frac_prod_pp10_reg[19]), .P18(s10_md_frac_prod_pp10_reg[18]), .P17(s10_md_frac_prod_pp10_reg[17]), .P16(s10_md_frac_prod_pp10_reg[16]), .P15(s10_md_frac_prod_pp10_reg[15]), .P14(s10_md_frac_prod_pp10_reg[14]), .P13(s10_md_frac_prod_pp10_reg[13]), .P12(s10_md_frac_prod_pp10_reg[12]), .P11(s10_md_frac_prod_pp10_reg[11]), .P10(s10_md_frac_prod_pp10_reg[10]), .P9(s10_md_frac_prod_pp10_reg[9]), .P8(s10_md_frac_prod_pp10_reg[8]), .P7(s10_md_frac_prod_pp10_reg[7]), .P6(s10_md_frac_prod_pp10_reg[6]), .P5(s10_md_frac_prod_pp10_reg[5]), .P4(s10_md_frac_prod_pp10_reg[4]), .P3(s10_md_frac_prod_pp10_reg[3]), .P2(s10_md_frac_prod_pp10_reg[2]), .P1(s10_md_frac_prod_pp10_reg[1]), .P0(s10_md_frac_prod_pp10_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s10_md_frac_prod_pp20_mult (  // s10_md_frac_prod_pp20_reg = s9_t_17_reg * _s10_md_frac_prod_pp20_next_0
-    .A17(s9_t_17_reg[17]), .A16(s9_t_17_reg[16]), .A15(s9_t_17_reg[15]), .A14(s9_t_17_reg[14]), .A13(s9_t_17_reg[13]), .A12(s9_t_17_reg[12]), .A11(s9_t_17_reg[11]), .A10(s9_t_17_reg[10]), .A9(s9_t_17_reg[9]), .A8(s9_t_17_reg[8]), .A7(s9_t_17_reg[7]), .A6(s9_t_17_reg[6]), .A5(s9_t_17_reg[5]), .A4(s9_t_17_reg[4]), .A3(s9_t_17_reg[3]), .A2(s9_t_17_reg[2]), .A1(s9_t_17_reg[1]), .A0(s9_t_17_reg[0]),
-    .B17(_s10_md_frac_prod_pp20_next_0[17]), .B16(_s10_md_frac_prod_pp20_next_0[16]), .B15(_s10_md_frac_prod_pp20_next_0[15]), .B14(_s10_md_frac_prod_pp20_next_0[14]), .B13(_s10_md_frac_prod_pp20_next_0[13]), .B12(_s10_md_frac_prod_pp20_next_0[12]), .B11(_s10_md_frac_prod_pp20_next_0[11]), .B10(_s10_md_frac_prod_pp20_next_0[10]), .B9(_s10_md_frac_prod_pp20_next_0[9]), .B8(_s10_md_frac_prod_pp20_next_0[8]), .B7(_s10_md_frac_prod_pp20_next_0[7]), .B6(_s10_md_frac_prod_pp20_next_0[6]), .B5(_s10_md_frac_prod_pp20_next_0[5]), .B4(_s10_md_frac_prod_pp20_next_0[4]), .B3(_s10_md_frac_prod_pp20_next_0[3]), .B2(_s10_md_frac_prod_pp20_next_0[2]), .B1(_s10_md_frac_prod_pp20_next_0[1]), .B0(_s10_md_frac_prod_pp20_next_0[0]),
+) s10_md_frac_prod_pp20_mult (  // s10_md_frac_prod_pp20_reg = _s10_md_frac_prod_pp20_next_1 * _s10_md_frac_prod_pp20_next_2
+    .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(1'b0), .A12(1'b0), .A11(1'b0), .A10(1'b0), .A9(1'b0), .A8(1'b0), .A7(s9_md_cx_next[43]), .A6(s9_md_cx_next[42]), .A5(s9_md_cx_next[41]), .A4(s9_md_cx_next[40]), .A3(s9_md_cx_next[39]), .A2(s9_md_cx_next[38]), .A1(s9_md_cx_next[37]), .A0(s9_md_cx_next[36]),
+    .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(1'b0), .B11(1'b0), .B10(s9_recip_avg_t_next[10]), .B9(s9_recip_avg_t_next[9]), .B8(s9_recip_avg_t_next[8]), .B7(s9_recip_avg_t_next[7]), .B6(s9_recip_avg_t_next[6]), .B5(s9_recip_avg_t_next[5]), .B4(s9_recip_avg_t_next[4]), .B3(s9_recip_avg_t_next[3]), .B2(s9_recip_avg_t_next[2]), .B1(s9_recip_avg_t_next[1]), .B0(s9_recip_avg_t_next[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
     .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(), .P18(s10_md_frac_prod_pp20_reg[18]), .P17(s10_md_frac_prod_pp20_reg[17]), .P16(s10_md_frac_prod_pp20_reg[16]), .P15(s10_md_frac_prod_pp20_reg[15]), .P14(s10_md_frac_prod_pp20_reg[14]), .P13(s10_md_frac_prod_pp20_reg[13]), .P12(s10_md_frac_prod_pp20_reg[12]), .P11(s10_md_frac_prod_pp20_reg[11]), .P10(s10_md_frac_prod_pp20_reg[10]), .P9(s10_md_frac_prod_pp20_reg[9]), .P8(s10_md_frac_prod_pp20_reg[8]), .P7(s10_md_frac_prod_pp20_reg[7]), .P6(s10_md_frac_prod_pp20_reg[6]), .P5(s10_md_frac_prod_pp20_reg[5]), .P4(s10_md_frac_prod_pp20_reg[4]), .P3(s10_md_frac_prod_pp20_reg[3]), .P2(s10_md_frac_prod_pp20_reg[2]), .P1(s10_md_frac_prod_pp20_reg[1]), .P0(s10_md_frac_prod_pp20_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s14_md_red_prod_pp00_mult (  // s14_md_red_prod_pp00_reg = _s14_md_red_prod_pp00_next_1 * 35'hcccd
-    .A17(_s14_md_red_prod_pp00_next_1[17]), .A16(_s14_md_red_prod_pp00_next_1[16]), .A15(_s14_md_red_prod_pp00_next_1[15]), .A14(_s14_md_red_prod_pp00_next_1[14]), .A13(_s14_md_red_prod_pp00_next_1[13]), .A12(_s14_md_red_prod_pp00_next_1[12]), .A11(_s14_md_red_prod_pp00_next_1[11]), .A10(_s14_md_red_prod_pp00_next_1[10]), .A9(_s14_md_red_prod_pp00_next_1[9]), .A8(_s14_md_red_prod_pp00_next_1[8]), .A7(_s14_md_red_prod_pp00_next_1[7]), .A6(_s14_md_red_prod_pp00_next_1[6]), .A5(_s14_md_red_prod_pp00_next_1[5]), .A4(_s14_md_red_prod_pp00_next_1[4]), .A3(_s14_md_red_prod_pp00_next_1[3]), .A2(_s14_md_red_prod_pp00_next_1[2]), .A1(_s14_md_red_prod_pp00_next_1[1]), .A0(_s14_md_red_prod_pp00_next_1[0]),
+    .A17(s13_md_frac_next[17]), .A16(s13_md_frac_next[16]), .A15(s13_md_frac_next[15]), .A14(s13_md_frac_next[14]), .A13(s13_md_frac_next[13]), .A12(s13_md_frac_next[12]), .A11(s13_md_frac_next[11]), .A10(s13_md_frac_next[10]), .A9(s13_md_frac_next[9]), .A8(s13_md_frac_next[8]), .A7(s13_md_frac_next[7]), .A6(s13_md_frac_next[6]), .A5(s13_md_frac_next[5]), .A4(s13_md_frac_next[4]), .A3(s13_md_frac_next[3]), .A2(s13_md_frac_next[2]), .A1(s13_md_frac_next[1]), .A0(s13_md_frac_next[0]),
     .B17(1'b0), .B16(1'b0), .B15(1'b1), .B14(1'b1), .B13(1'b0), .B12(1'b0), .B11(1'b1), .B10(1'b1), .B9(1'b0), .B8(1'b0), .B7(1'b1), .B6(1'b1), .B5(1'b0), .B4(1'b0), .B3(1'b1), .B2(1'b1), .B1(1'b0), .B0(1'b1),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
@@ -10167,11 +10429,12 @@ MULT18X18D #(
     .P35(), .P34(s14_md_red_prod_pp00_reg[34]), .P33(s14_md_red_prod_pp00_reg[33]), .P32(s14_md_red_prod_pp00_reg[32]), .P31(s14_md_red_prod_pp00_reg[31]), .P30(s14_md_red_prod_pp00_reg[30]), .P29(s14_md_red_prod_pp00_reg[29]), .P28(s14_md_red_prod_pp00_reg[28]), .P27(s14_md_red_prod_pp00_reg[27]), .P26(s14_md_red_prod_pp00_reg[26]), .P25(s14_md_red_prod_pp00_reg[25]), .P24(s14_md_red_prod_pp00_reg[24]), .P23(s14_md_red_prod_pp00_reg[23]), .P22(s14_md_red_prod_pp00_reg[22]), .P21(s14_md_red_prod_pp00_reg[21]), .P20(s14_md_red_prod_pp00_reg[20]), .P19(s14_md_red_prod_pp00_reg[19]), .P18(s14_md_red_prod_pp00_reg[18]), .P17(s14_md_red_prod_pp00_reg[17]), .P16(s14_md_red_prod_pp00_reg[16]), .P15(s14_md_red_prod_pp00_reg[15]), .P14(s14_md_red_prod_pp00_reg[14]), .P13(s14_md_red_prod_pp00_reg[13]), .P12(s14_md_red_prod_pp00_reg[12]), .P11(s14_md_red_prod_pp00_reg[11]), .P10(s14_md_red_prod_pp00_reg[10]), .P9(s14_md_red_prod_pp00_reg[9]), .P8(s14_md_red_prod_pp00_reg[8]), .P7(s14_md_red_prod_pp00_reg[7]), .P6(s14_md_red_prod_pp00_reg[6]), .P5(s14_md_red_prod_pp00_reg[5]), .P4(s14_md_red_prod_pp00_reg[4]), .P3(s14_md_red_prod_pp00_reg[3]), .P2(s14_md_red_prod_pp00_reg[2]), .P1(s14_md_red_prod_pp00_reg[1]), .P0(s14_md_red_prod_pp00_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s14_md_red_prod_pp10_mult (  // s14_md_red_prod_pp10_reg = _s14_md_red_prod_pp10_next_1 * 35'hcccd
-    .A17(_s14_md_red_prod_pp10_next_1[17]), .A16(_s14_md_red_prod_pp10_next_1[16]), .A15(_s14_md_red_prod_pp10_next_1[15]), .A14(_s14_md_red_prod_pp10_next_1[14]), .A13(_s14_md_red_prod_pp10_next_1[13]), .A12(_s14_md_red_prod_pp10_next_1[12]), .A11(_s14_md_red_prod_pp10_next_1[11]), .A10(_s14_md_red_prod_pp10_next_1[10]), .A9(_s14_md_red_prod_pp10_next_1[9]), .A8(_s14_md_red_prod_pp10_next_1[8]), .A7(_s14_md_red_prod_pp10_next_1[7]), .A6(_s14_md_red_prod_pp10_next_1[6]), .A5(_s14_md_red_prod_pp10_next_1[5]), .A4(_s14_md_red_prod_pp10_next_1[4]), .A3(_s14_md_red_prod_pp10_next_1[3]), .A2(_s14_md_red_prod_pp10_next_1[2]), .A1(_s14_md_red_prod_pp10_next_1[1]), .A0(_s14_md_red_prod_pp10_next_1[0]),
+    .A17(s13_md_frac_next[35]), .A16(s13_md_frac_next[34]), .A15(s13_md_frac_next[33]), .A14(s13_md_frac_next[32]), .A13(s13_md_frac_next[31]), .A12(s13_md_frac_next[30]), .A11(s13_md_frac_next[29]), .A10(s13_md_frac_next[28]), .A9(s13_md_frac_next[27]), .A8(s13_md_frac_next[26]), .A7(s13_md_frac_next[25]), .A6(s13_md_frac_next[24]), .A5(s13_md_frac_next[23]), .A4(s13_md_frac_next[22]), .A3(s13_md_frac_next[21]), .A2(s13_md_frac_next[20]), .A1(s13_md_frac_next[19]), .A0(s13_md_frac_next[18]),
     .B17(1'b0), .B16(1'b0), .B15(1'b1), .B14(1'b1), .B13(1'b0), .B12(1'b0), .B11(1'b1), .B10(1'b1), .B9(1'b0), .B8(1'b0), .B7(1'b1), .B6(1'b1), .B5(1'b0), .B4(1'b0), .B3(1'b1), .B2(1'b1), .B1(1'b0), .B0(1'b1),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
@@ -10179,11 +10442,12 @@ MULT18X18D #(
     .P35(), .P34(s14_md_red_prod_pp10_reg[34]), .P33(s14_md_red_prod_pp10_reg[33]), .P32(s14_md_red_prod_pp10_reg[32]), .P31(s14_md_red_prod_pp10_reg[31]), .P30(s14_md_red_prod_pp10_reg[30]), .P29(s14_md_red_prod_pp10_reg[29]), .P28(s14_md_red_prod_pp10_reg[28]), .P27(s14_md_red_prod_pp10_reg[27]), .P26(s14_md_red_prod_pp10_reg[26]), .P25(s14_md_red_prod_pp10_reg[25]), .P24(s14_md_red_prod_pp10_reg[24]), .P23(s14_md_red_prod_pp10_reg[23]), .P22(s14_md_red_prod_pp10_reg[22]), .P21(s14_md_red_prod_pp10_reg[21]), .P20(s14_md_red_prod_pp10_reg[20]), .P19(s14_md_red_prod_pp10_reg[19]), .P18(s14_md_red_prod_pp10_reg[18]), .P17(s14_md_red_prod_pp10_reg[17]), .P16(s14_md_red_prod_pp10_reg[16]), .P15(s14_md_red_prod_pp10_reg[15]), .P14(s14_md_red_prod_pp10_reg[14]), .P13(s14_md_red_prod_pp10_reg[13]), .P12(s14_md_red_prod_pp10_reg[12]), .P11(s14_md_red_prod_pp10_reg[11]), .P10(s14_md_red_prod_pp10_reg[10]), .P9(s14_md_red_prod_pp10_reg[9]), .P8(s14_md_red_prod_pp10_reg[8]), .P7(s14_md_red_prod_pp10_reg[7]), .P6(s14_md_red_prod_pp10_reg[6]), .P5(s14_md_red_prod_pp10_reg[5]), .P4(s14_md_red_prod_pp10_reg[4]), .P3(s14_md_red_prod_pp10_reg[3]), .P2(s14_md_red_prod_pp10_reg[2]), .P1(s14_md_red_prod_pp10_reg[1]), .P0(s14_md_red_prod_pp10_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s14_md_red_prod_pp20_mult (  // s14_md_red_prod_pp20_reg = _s14_md_red_prod_pp20_next_1 * 25'hcccd
-    .A17(_s14_md_red_prod_pp20_next_1[17]), .A16(_s14_md_red_prod_pp20_next_1[16]), .A15(_s14_md_red_prod_pp20_next_1[15]), .A14(_s14_md_red_prod_pp20_next_1[14]), .A13(_s14_md_red_prod_pp20_next_1[13]), .A12(_s14_md_red_prod_pp20_next_1[12]), .A11(_s14_md_red_prod_pp20_next_1[11]), .A10(_s14_md_red_prod_pp20_next_1[10]), .A9(_s14_md_red_prod_pp20_next_1[9]), .A8(_s14_md_red_prod_pp20_next_1[8]), .A7(_s14_md_red_prod_pp20_next_1[7]), .A6(_s14_md_red_prod_pp20_next_1[6]), .A5(_s14_md_red_prod_pp20_next_1[5]), .A4(_s14_md_red_prod_pp20_next_1[4]), .A3(_s14_md_red_prod_pp20_next_1[3]), .A2(_s14_md_red_prod_pp20_next_1[2]), .A1(_s14_md_red_prod_pp20_next_1[1]), .A0(_s14_md_red_prod_pp20_next_1[0]),
+    .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(1'b0), .A12(1'b0), .A11(1'b0), .A10(1'b0), .A9(1'b0), .A8(1'b0), .A7(s13_md_frac_next[43]), .A6(s13_md_frac_next[42]), .A5(s13_md_frac_next[41]), .A4(s13_md_frac_next[40]), .A3(s13_md_frac_next[39]), .A2(s13_md_frac_next[38]), .A1(s13_md_frac_next[37]), .A0(s13_md_frac_next[36]),
     .B17(1'b0), .B16(1'b0), .B15(1'b1), .B14(1'b1), .B13(1'b0), .B12(1'b0), .B11(1'b1), .B10(1'b1), .B9(1'b0), .B8(1'b0), .B7(1'b1), .B6(1'b1), .B5(1'b0), .B4(1'b0), .B3(1'b1), .B2(1'b1), .B1(1'b0), .B0(1'b1),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),

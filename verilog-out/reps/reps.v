@@ -380,6 +380,8 @@ reg  out_head_error_reg;  // result buffer head error
 reg  out_head_error_next;
 reg  [2:0] out_rd_ptr_plus1_reg;  // result buffer entry after the head
 reg  [2:0] out_rd_ptr_plus1_next;
+reg  out_valid_reg;  // the result buffer holds a result (out_count != 0)
+reg  out_valid_next;
 
 // datapath
 wire _s2_error_next_0 = 3'd5 <= s1_kind_reg;
@@ -416,7 +418,6 @@ wire [7:0] _s6_t_2_next_2 = _s6_t_2_next_0 ? _s6_t_2_next_1 : s5_explore1_reg;
 wire _s2_t_2_next_0 = s1_kind_reg == 3'd0;
 wire _s2_t_3_next_0 = ~_s2_t_2_next_0;
 wire _s6_t_4_next_0 = s5_frozen1_reg & s5_t_3_reg;
-wire out_nonempty = |out_count_reg;
 wire _lfsr_update_0 = ~s6_error_reg;
 wire s6_fire = s6_valid_reg & _lfsr_update_0;
 wire _lfsr_update_1 = ~s6_hit_reg;
@@ -495,7 +496,7 @@ wire _shell_3 = s_event_valid & in_ready_reg;
 wire _shell_4 = ~in_valid_reg;
 wire [3:0] _shell_5 = issue ? 4'd1 : 4'd0;
 wire [3:0] _shell_6 = occ_reg + _shell_5;
-wire out_pop = out_nonempty & m_result_ready;
+wire out_pop = out_valid_reg & m_result_ready;
 wire [3:0] _shell_7 = out_pop ? 4'd1 : 4'd0;
 wire [3:0] occ_update = _shell_6 - _shell_7;
 wire _shell_8 = ~s6_error_reg;
@@ -553,20 +554,26 @@ wire _shell_32 = out_wr_ptr_reg == 3'd5;
 wire _shell_33 = out_wr_ptr_reg == 3'd6;
 wire _shell_34 = out_wr_ptr_reg == 3'd7;
 wire [2:0] _shell_35 = out_wr_ptr_reg + 3'd1;
-wire [2:0] out_head_ptr = out_pop ? out_rd_ptr_plus1_reg : out_rd_ptr_reg;
-wire _shell_36 = out_wr_ptr_reg == out_head_ptr;
-wire out_head_write = s6_valid_reg & _shell_36;
+wire _shell_36 = out_wr_ptr_reg == out_rd_ptr_plus1_reg;
+wire out_lands_next = s6_valid_reg & _shell_36;
 wire [15:0] _shell_37 = out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_conn_reg : out6_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out5_conn_reg : out4_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_conn_reg : out2_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out1_conn_reg : out0_conn_reg));
 wire [2:0] _shell_38 = out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_kind_reg : out6_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out5_kind_reg : out4_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_kind_reg : out2_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out1_kind_reg : out0_kind_reg));
 wire [15:0] _shell_39 = out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_ev_reg : out6_ev_reg) : (out_rd_ptr_plus1_reg[0] ? out5_ev_reg : out4_ev_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_ev_reg : out2_ev_reg) : (out_rd_ptr_plus1_reg[0] ? out1_ev_reg : out0_ev_reg));
 wire _shell_40 = out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_explored_reg : out6_explored_reg) : (out_rd_ptr_plus1_reg[0] ? out5_explored_reg : out4_explored_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_explored_reg : out2_explored_reg) : (out_rd_ptr_plus1_reg[0] ? out1_explored_reg : out0_explored_reg));
 wire _shell_41 = out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_frozen_reg : out6_frozen_reg) : (out_rd_ptr_plus1_reg[0] ? out5_frozen_reg : out4_frozen_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_frozen_reg : out2_frozen_reg) : (out_rd_ptr_plus1_reg[0] ? out1_frozen_reg : out0_frozen_reg));
 wire _shell_42 = out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_error_reg : out6_error_reg) : (out_rd_ptr_plus1_reg[0] ? out5_error_reg : out4_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_error_reg : out2_error_reg) : (out_rd_ptr_plus1_reg[0] ? out1_error_reg : out0_error_reg));
-wire [2:0] _shell_43 = out_rd_ptr_plus1_reg + 3'd1;
-wire [3:0] _shell_44 = s6_valid_reg ? 4'd1 : 4'd0;
-wire [3:0] _shell_45 = out_count_reg + _shell_44;
-wire [3:0] _shell_46 = out_pop ? 4'd1 : 4'd0;
-wire [3:0] _shell_47 = _shell_45 - _shell_46;
+wire _shell_43 = out_wr_ptr_reg == out_rd_ptr_reg;
+wire out_lands_head = s6_valid_reg & _shell_43;
+wire [2:0] _shell_44 = out_rd_ptr_plus1_reg + 3'd1;
+wire [3:0] _shell_45 = s6_valid_reg ? 4'd1 : 4'd0;
+wire [3:0] _shell_46 = out_count_reg + _shell_45;
+wire [3:0] _shell_47 = out_pop ? 4'd1 : 4'd0;
+wire [3:0] _shell_48 = _shell_46 - _shell_47;
+wire _shell_49 = 4'd2 <= out_count_reg;
+wire _shell_50 = s6_valid_reg | _shell_49;
+wire _shell_51 = ~out_pop;
+wire out_stays = out_valid_reg & _shell_51;
+wire _shell_52 = _shell_50 | out_stays;
 wire _issue_next_0 = issue & skid_valid_reg;
 wire _issue_next_1 = in_conn_reg == skid_conn_reg;
 wire hazard_issued_skid = issue & _issue_next_1;
@@ -706,7 +713,7 @@ assign s4_kind_next = s3_kind_reg;
 assign s5_kind_next = s4_kind_reg;
 assign s6_kind_next = s5_kind_reg;
 assign s6_t_4_next = _s6_t_4_next_0;
-assign m_result_valid = out_nonempty;
+assign m_result_valid = out_valid_reg;
 assign m_result_conn = out_head_conn_reg;
 assign m_result_kind = out_head_kind_reg;
 assign m_result_ev = out_head_ev_reg;
@@ -819,6 +826,7 @@ always @* begin
     out_head_frozen_next = out_head_frozen_reg;
     out_head_error_next = out_head_error_reg;
     out_rd_ptr_plus1_next = out_rd_ptr_plus1_reg;
+    out_valid_next = out_valid_reg;
     if (issue) begin
         if (skid_valid_reg) begin
             in_conn_next = skid_conn_reg;
@@ -953,26 +961,36 @@ always @* begin
         end
         out_wr_ptr_next = _shell_35;
     end
-    if (out_head_write) begin
+    if (out_pop) begin
+        if (out_lands_next) begin
+            out_head_conn_next = s6_conn_reg;
+            out_head_kind_next = s6_kind_reg;
+            out_head_ev_next = res_ev;
+            out_head_explored_next = res_explored;
+            out_head_frozen_next = res_frozen;
+            out_head_error_next = s6_error_reg;
+        end else begin
+            out_head_conn_next = _shell_37;
+            out_head_kind_next = _shell_38;
+            out_head_ev_next = _shell_39;
+            out_head_explored_next = _shell_40;
+            out_head_frozen_next = _shell_41;
+            out_head_error_next = _shell_42;
+        end
+    end else if (out_lands_head) begin
         out_head_conn_next = s6_conn_reg;
         out_head_kind_next = s6_kind_reg;
         out_head_ev_next = res_ev;
         out_head_explored_next = res_explored;
         out_head_frozen_next = res_frozen;
         out_head_error_next = s6_error_reg;
-    end else if (out_pop) begin
-        out_head_conn_next = _shell_37;
-        out_head_kind_next = _shell_38;
-        out_head_ev_next = _shell_39;
-        out_head_explored_next = _shell_40;
-        out_head_frozen_next = _shell_41;
-        out_head_error_next = _shell_42;
     end
     if (out_pop) begin
         out_rd_ptr_next = out_rd_ptr_plus1_reg;
-        out_rd_ptr_plus1_next = _shell_43;
+        out_rd_ptr_plus1_next = _shell_44;
     end
-    out_count_next = _shell_47;
+    out_count_next = _shell_48;
+    out_valid_next = _shell_52;
 end
 
 // issue_next
@@ -1143,6 +1161,7 @@ always @(posedge clk) begin
     out_head_frozen_reg <= out_head_frozen_next;
     out_head_error_reg <= out_head_error_next;
     out_rd_ptr_plus1_reg <= out_rd_ptr_plus1_next;
+    out_valid_reg <= out_valid_next;
 
     if (rst) begin
         lfsr_reg <= LFSR_SEED;
@@ -1162,6 +1181,7 @@ always @(posedge clk) begin
         out_wr_ptr_reg <= 3'd0;
         out_count_reg <= 4'd0;
         out_rd_ptr_plus1_reg <= 3'd1;
+        out_valid_reg <= 1'd0;
     end
 end
 

@@ -243,6 +243,8 @@ reg  out_head_error_reg;  // result buffer head error
 reg  out_head_error_next;
 reg  [2:0] out_rd_ptr_plus1_reg;  // result buffer entry after the head
 reg  [2:0] out_rd_ptr_plus1_next;
+reg  out_valid_reg;  // the result buffer holds a result (out_count != 0)
+reg  out_valid_next;
 
 // datapath
 wire _s2_error_next_0 = 3'd5 <= s1_kind_reg;
@@ -252,7 +254,6 @@ wire _s2_t_next_0 = s1_kind_reg == 3'd1;
 wire _s2_ecn_ack_next_0 = s1_kind_reg == 3'd2;
 wire ecn_ack = _s2_ecn_ack_next_0 & s1_ecn_reg;
 wire _s2_t_3_next_0 = s1_kind_reg == 3'd0;
-wire out_nonempty = |out_count_reg;
 wire _shell_0 = ~hazard_reg;
 wire _shell_1 = in_valid_reg & _shell_0;
 wire _shell_2 = ~credits_out_reg;
@@ -261,7 +262,7 @@ wire _shell_3 = s_event_valid & in_ready_reg;
 wire _shell_4 = ~in_valid_reg;
 wire [2:0] _shell_5 = issue ? 3'd1 : 3'd0;
 wire [2:0] _shell_6 = occ_reg + _shell_5;
-wire out_pop = out_nonempty & m_result_ready;
+wire out_pop = out_valid_reg & m_result_ready;
 wire [2:0] _shell_7 = out_pop ? 3'd1 : 3'd0;
 wire [2:0] occ_update = _shell_6 - _shell_7;
 wire _shell_8 = ~s4_error_reg;
@@ -314,21 +315,27 @@ wire _shell_38 = out_wr_ptr_reg == 3'd5;
 wire _shell_39 = out_wr_ptr_reg == 3'd5;
 wire [2:0] _shell_40 = out_wr_ptr_reg + 3'd1;
 wire [2:0] _shell_41 = _shell_39 ? 3'd0 : _shell_40;
-wire [2:0] out_head_ptr = out_pop ? out_rd_ptr_plus1_reg : out_rd_ptr_reg;
-wire _shell_42 = out_wr_ptr_reg == out_head_ptr;
-wire out_head_write = s4_valid_reg & _shell_42;
+wire _shell_42 = out_wr_ptr_reg == out_rd_ptr_plus1_reg;
+wire out_lands_next = s4_valid_reg & _shell_42;
 wire [15:0] _shell_43 = out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? out5_conn_reg : (out_rd_ptr_plus1_reg[0] ? out5_conn_reg : out4_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_conn_reg : out2_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out1_conn_reg : out0_conn_reg));
 wire [2:0] _shell_44 = out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? out5_kind_reg : (out_rd_ptr_plus1_reg[0] ? out5_kind_reg : out4_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_kind_reg : out2_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out1_kind_reg : out0_kind_reg));
 wire [15:0] _shell_45 = out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? out5_ev_reg : (out_rd_ptr_plus1_reg[0] ? out5_ev_reg : out4_ev_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_ev_reg : out2_ev_reg) : (out_rd_ptr_plus1_reg[0] ? out1_ev_reg : out0_ev_reg));
 wire _shell_46 = out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? out5_explored_reg : (out_rd_ptr_plus1_reg[0] ? out5_explored_reg : out4_explored_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_explored_reg : out2_explored_reg) : (out_rd_ptr_plus1_reg[0] ? out1_explored_reg : out0_explored_reg));
 wire _shell_47 = out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? out5_error_reg : (out_rd_ptr_plus1_reg[0] ? out5_error_reg : out4_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_error_reg : out2_error_reg) : (out_rd_ptr_plus1_reg[0] ? out1_error_reg : out0_error_reg));
-wire _shell_48 = out_rd_ptr_plus1_reg == 3'd5;
-wire [2:0] _shell_49 = out_rd_ptr_plus1_reg + 3'd1;
-wire [2:0] _shell_50 = _shell_48 ? 3'd0 : _shell_49;
-wire [2:0] _shell_51 = s4_valid_reg ? 3'd1 : 3'd0;
-wire [2:0] _shell_52 = out_count_reg + _shell_51;
-wire [2:0] _shell_53 = out_pop ? 3'd1 : 3'd0;
-wire [2:0] _shell_54 = _shell_52 - _shell_53;
+wire _shell_48 = out_wr_ptr_reg == out_rd_ptr_reg;
+wire out_lands_head = s4_valid_reg & _shell_48;
+wire _shell_49 = out_rd_ptr_plus1_reg == 3'd5;
+wire [2:0] _shell_50 = out_rd_ptr_plus1_reg + 3'd1;
+wire [2:0] _shell_51 = _shell_49 ? 3'd0 : _shell_50;
+wire [2:0] _shell_52 = s4_valid_reg ? 3'd1 : 3'd0;
+wire [2:0] _shell_53 = out_count_reg + _shell_52;
+wire [2:0] _shell_54 = out_pop ? 3'd1 : 3'd0;
+wire [2:0] _shell_55 = _shell_53 - _shell_54;
+wire _shell_56 = 3'd2 <= out_count_reg;
+wire _shell_57 = s4_valid_reg | _shell_56;
+wire _shell_58 = ~out_pop;
+wire out_stays = out_valid_reg & _shell_58;
+wire _shell_59 = _shell_57 | out_stays;
 wire _issue_next_0 = issue & skid_valid_reg;
 wire _issue_next_1 = ~skid_valid_reg;
 wire _issue_next_2 = issue & _issue_next_1;
@@ -384,7 +391,7 @@ assign s4_t_3_next = s3_t_3_reg;
 assign s2_kind_next = s1_kind_reg;
 assign s3_kind_next = s2_kind_reg;
 assign s4_kind_next = s3_kind_reg;
-assign m_result_valid = out_nonempty;
+assign m_result_valid = out_valid_reg;
 assign m_result_conn = out_head_conn_reg;
 assign m_result_kind = out_head_kind_reg;
 assign m_result_ev = out_head_ev_reg;
@@ -462,6 +469,7 @@ always @* begin
     out_head_explored_next = out_head_explored_reg;
     out_head_error_next = out_head_error_reg;
     out_rd_ptr_plus1_next = out_rd_ptr_plus1_reg;
+    out_valid_next = out_valid_reg;
     if (issue) begin
         if (skid_valid_reg) begin
             in_conn_next = skid_conn_reg;
@@ -564,24 +572,33 @@ always @* begin
         end
         out_wr_ptr_next = _shell_41;
     end
-    if (out_head_write) begin
+    if (out_pop) begin
+        if (out_lands_next) begin
+            out_head_conn_next = s4_conn_reg;
+            out_head_kind_next = s4_kind_reg;
+            out_head_ev_next = res_ev;
+            out_head_explored_next = res_explored;
+            out_head_error_next = s4_error_reg;
+        end else begin
+            out_head_conn_next = _shell_43;
+            out_head_kind_next = _shell_44;
+            out_head_ev_next = _shell_45;
+            out_head_explored_next = _shell_46;
+            out_head_error_next = _shell_47;
+        end
+    end else if (out_lands_head) begin
         out_head_conn_next = s4_conn_reg;
         out_head_kind_next = s4_kind_reg;
         out_head_ev_next = res_ev;
         out_head_explored_next = res_explored;
         out_head_error_next = s4_error_reg;
-    end else if (out_pop) begin
-        out_head_conn_next = _shell_43;
-        out_head_kind_next = _shell_44;
-        out_head_ev_next = _shell_45;
-        out_head_explored_next = _shell_46;
-        out_head_error_next = _shell_47;
     end
     if (out_pop) begin
         out_rd_ptr_next = out_rd_ptr_plus1_reg;
-        out_rd_ptr_plus1_next = _shell_50;
+        out_rd_ptr_plus1_next = _shell_51;
     end
-    out_count_next = _shell_54;
+    out_count_next = _shell_55;
+    out_valid_next = _shell_59;
 end
 
 // issue_next
@@ -692,6 +709,7 @@ always @(posedge clk) begin
     out_head_explored_reg <= out_head_explored_next;
     out_head_error_reg <= out_head_error_next;
     out_rd_ptr_plus1_reg <= out_rd_ptr_plus1_next;
+    out_valid_reg <= out_valid_next;
 
     if (rst) begin
         in_valid_reg <= 1'd0;
@@ -708,6 +726,7 @@ always @(posedge clk) begin
         out_wr_ptr_reg <= 3'd0;
         out_count_reg <= 3'd0;
         out_rd_ptr_plus1_reg <= 3'd1;
+        out_valid_reg <= 1'd0;
     end
 end
 

@@ -6,8 +6,8 @@
  * link 800 Gb/s, MTU 4096 B, base RTT 8600 ns: BDP 860000 B, target RTT 12900 ns, gamma 5.7333, max window 1075000 B
  * KFi 24047343, KMi 192378743, KMd 128, KFd 1022802 (>> 40), qa_scaling 52429/65536, FastIncrease rtt <= 9600 ns
  * NumConn 4096, F 6, K 10, ClampOnEarlyReturn true, TimeoutsReplaceTrims false, AdjustPeriod true, DelayQA false, TrimsCountAsAcked false
- * pipeline: 27 datapath stages (stages 4..30), latency 32 cycles, same connection every 27 cycles
- * pipeline: the datapath's cuts end in stage 30 of 30
+ * pipeline: 28 datapath stages (stages 4..31), latency 33 cycles, same connection every 28 cycles
+ * pipeline: the datapath's cuts end in stage 31 of 31
  */
 
 `resetall
@@ -216,9 +216,13 @@ reg  s30_valid_reg;  // stage 30 holds an event
 reg  s30_valid_next;
 reg  [15:0] s30_conn_reg;  // stage 30 connection id
 reg  [15:0] s30_conn_next;
+reg  s31_valid_reg;  // stage 31 holds an event
+reg  s31_valid_next;
+reg  [15:0] s31_conn_reg;  // stage 31 connection id
+reg  [15:0] s31_conn_next;
 reg  hazard_reg;  // the head's connection is in stages 1..depth-1
 reg  hazard_next;
-reg  credits_out_reg;  // 32 events are issued and not yet taken: no credit left
+reg  credits_out_reg;  // 33 events are issued and not yet taken: no credit left
 reg  credits_out_next;
 reg  [2:0] s1_kind_reg;  // stage 1 event kind
 reg  [2:0] s1_kind_next;
@@ -306,6 +310,8 @@ reg  s29_error_reg;  // stage 29 copy of error
 wire s29_error_next;
 reg  s30_error_reg;  // stage 30 copy of error
 wire s30_error_next;
+reg  s31_error_reg;  // stage 31 copy of error
+wire s31_error_next;
 reg  [21:0] s2_t_reg;  // stage 2 copy of t
 wire [21:0] s2_t_next;
 reg  [21:0] s3_t_reg;  // stage 3 copy of t
@@ -794,8 +800,14 @@ wire [7:0] s13_mi_num_pp21_reg;  // stage 13 copy of mi_num_pp21 (MULT18X18D out
 reg  [7:0] s13_mi_num_pp21_reg;  // stage 13 copy of mi_num_pp21
 `endif
 wire [7:0] s13_mi_num_pp21_next;
-reg  [61:0] s14_mi_num_reg;  // stage 14 copy of mi_num
-wire [61:0] s14_mi_num_next;
+reg  [61:0] s14_mi_num_row0_reg;  // stage 14 copy of mi_num_row0
+wire [61:0] s14_mi_num_row0_next;
+reg  [61:0] s14_mi_num_row1_reg;  // stage 14 copy of mi_num_row1
+wire [61:0] s14_mi_num_row1_next;
+reg  [61:0] s14_mi_num_row2_reg;  // stage 14 copy of mi_num_row2
+wire [61:0] s14_mi_num_row2_next;
+reg  [61:0] s15_mi_num_reg;  // stage 15 copy of mi_num
+wire [61:0] s15_mi_num_next;
 reg  [28:0] s6_t_13_reg;  // stage 6 copy of t
 wire [28:0] s6_t_13_next;
 reg  [28:0] s7_t_13_reg;  // stage 7 copy of t
@@ -814,12 +826,14 @@ reg  [28:0] s13_t_reg;  // stage 13 copy of t
 wire [28:0] s13_t_next;
 reg  [28:0] s14_t_reg;  // stage 14 copy of t
 wire [28:0] s14_t_next;
+reg  [28:0] s15_t_reg;  // stage 15 copy of t
+wire [28:0] s15_t_next;
 `ifdef NICGEN_ECP5
-wire [28:0] s15_mi_raw_prod_pp00_reg;  // stage 15 copy of mi_raw_prod_pp00 (MULT18X18D output register)
+wire [28:0] s16_mi_raw_prod_pp00_reg;  // stage 16 copy of mi_raw_prod_pp00 (MULT18X18D output register)
 `else
-reg  [28:0] s15_mi_raw_prod_pp00_reg;  // stage 15 copy of mi_raw_prod_pp00
+reg  [28:0] s16_mi_raw_prod_pp00_reg;  // stage 16 copy of mi_raw_prod_pp00
 `endif
-wire [28:0] s15_mi_raw_prod_pp00_next;
+wire [28:0] s16_mi_raw_prod_pp00_next;
 reg  [28:0] s6_t_14_reg;  // stage 6 copy of t
 wire [28:0] s6_t_14_next;
 reg  [28:0] s7_t_14_reg;  // stage 7 copy of t
@@ -838,12 +852,14 @@ reg  [28:0] s13_t_2_reg;  // stage 13 copy of t
 wire [28:0] s13_t_2_next;
 reg  [28:0] s14_t_2_reg;  // stage 14 copy of t
 wire [28:0] s14_t_2_next;
+reg  [28:0] s15_t_2_reg;  // stage 15 copy of t
+wire [28:0] s15_t_2_next;
 `ifdef NICGEN_ECP5
-wire [28:0] s15_mi_raw_prod_pp10_reg;  // stage 15 copy of mi_raw_prod_pp10 (MULT18X18D output register)
+wire [28:0] s16_mi_raw_prod_pp10_reg;  // stage 16 copy of mi_raw_prod_pp10 (MULT18X18D output register)
 `else
-reg  [28:0] s15_mi_raw_prod_pp10_reg;  // stage 15 copy of mi_raw_prod_pp10
+reg  [28:0] s16_mi_raw_prod_pp10_reg;  // stage 16 copy of mi_raw_prod_pp10
 `endif
-wire [28:0] s15_mi_raw_prod_pp10_next;
+wire [28:0] s16_mi_raw_prod_pp10_next;
 reg  [28:0] s6_t_15_reg;  // stage 6 copy of t
 wire [28:0] s6_t_15_next;
 reg  [28:0] s7_t_15_reg;  // stage 7 copy of t
@@ -862,12 +878,14 @@ reg  [28:0] s13_t_3_reg;  // stage 13 copy of t
 wire [28:0] s13_t_3_next;
 reg  [28:0] s14_t_3_reg;  // stage 14 copy of t
 wire [28:0] s14_t_3_next;
+reg  [28:0] s15_t_3_reg;  // stage 15 copy of t
+wire [28:0] s15_t_3_next;
 `ifdef NICGEN_ECP5
-wire [28:0] s15_mi_raw_prod_pp20_reg;  // stage 15 copy of mi_raw_prod_pp20 (MULT18X18D output register)
+wire [28:0] s16_mi_raw_prod_pp20_reg;  // stage 16 copy of mi_raw_prod_pp20 (MULT18X18D output register)
 `else
-reg  [28:0] s15_mi_raw_prod_pp20_reg;  // stage 15 copy of mi_raw_prod_pp20
+reg  [28:0] s16_mi_raw_prod_pp20_reg;  // stage 16 copy of mi_raw_prod_pp20
 `endif
-wire [28:0] s15_mi_raw_prod_pp20_next;
+wire [28:0] s16_mi_raw_prod_pp20_next;
 reg  [18:0] s6_t_16_reg;  // stage 6 copy of t
 wire [18:0] s6_t_16_next;
 reg  [18:0] s7_t_16_reg;  // stage 7 copy of t
@@ -886,14 +904,16 @@ reg  [18:0] s13_t_4_reg;  // stage 13 copy of t
 wire [18:0] s13_t_4_next;
 reg  [18:0] s14_t_4_reg;  // stage 14 copy of t
 wire [18:0] s14_t_4_next;
+reg  [18:0] s15_t_4_reg;  // stage 15 copy of t
+wire [18:0] s15_t_4_next;
 `ifdef NICGEN_ECP5
-wire [18:0] s15_mi_raw_prod_pp30_reg;  // stage 15 copy of mi_raw_prod_pp30 (MULT18X18D output register)
+wire [18:0] s16_mi_raw_prod_pp30_reg;  // stage 16 copy of mi_raw_prod_pp30 (MULT18X18D output register)
 `else
-reg  [18:0] s15_mi_raw_prod_pp30_reg;  // stage 15 copy of mi_raw_prod_pp30
+reg  [18:0] s16_mi_raw_prod_pp30_reg;  // stage 16 copy of mi_raw_prod_pp30
 `endif
-wire [18:0] s15_mi_raw_prod_pp30_next;
-reg  [72:0] s16_mi_raw_prod_reg;  // stage 16 copy of mi_raw_prod
-wire [72:0] s16_mi_raw_prod_next;
+wire [18:0] s16_mi_raw_prod_pp30_next;
+reg  [72:0] s17_mi_raw_prod_reg;  // stage 17 copy of mi_raw_prod
+wire [72:0] s17_mi_raw_prod_next;
 reg  [1:0] s3_t_11_reg;  // stage 3 copy of t
 wire [1:0] s3_t_11_next;
 reg  [1:0] s4_t_14_reg;  // stage 4 copy of t
@@ -918,12 +938,14 @@ reg  [1:0] s13_t_5_reg;  // stage 13 copy of t
 wire [1:0] s13_t_5_next;
 reg  [1:0] s14_t_5_reg;  // stage 14 copy of t
 wire [1:0] s14_t_5_next;
-reg  [1:0] s15_t_reg;  // stage 15 copy of t
-wire [1:0] s15_t_next;
+reg  [1:0] s15_t_5_reg;  // stage 15 copy of t
+wire [1:0] s15_t_5_next;
 reg  [1:0] s16_t_reg;  // stage 16 copy of t
 wire [1:0] s16_t_next;
-reg  [68:0] s17_mi_raw_coarse_reg;  // stage 17 copy of mi_raw_coarse
-wire [68:0] s17_mi_raw_coarse_next;
+reg  [1:0] s17_t_reg;  // stage 17 copy of t
+wire [1:0] s17_t_next;
+reg  [68:0] s18_mi_raw_coarse_reg;  // stage 18 copy of mi_raw_coarse
+wire [68:0] s18_mi_raw_coarse_next;
 reg  [2:0] s3_t_12_reg;  // stage 3 copy of t
 wire [2:0] s3_t_12_next;
 reg  [2:0] s4_t_15_reg;  // stage 4 copy of t
@@ -948,14 +970,16 @@ reg  [2:0] s13_t_6_reg;  // stage 13 copy of t
 wire [2:0] s13_t_6_next;
 reg  [2:0] s14_t_6_reg;  // stage 14 copy of t
 wire [2:0] s14_t_6_next;
-reg  [2:0] s15_t_2_reg;  // stage 15 copy of t
-wire [2:0] s15_t_2_next;
+reg  [2:0] s15_t_6_reg;  // stage 15 copy of t
+wire [2:0] s15_t_6_next;
 reg  [2:0] s16_t_2_reg;  // stage 16 copy of t
 wire [2:0] s16_t_2_next;
-reg  [2:0] s17_t_reg;  // stage 17 copy of t
-wire [2:0] s17_t_next;
-reg  [61:0] s18_mi_raw_reg;  // stage 18 copy of mi_raw
-wire [61:0] s18_mi_raw_next;
+reg  [2:0] s17_t_2_reg;  // stage 17 copy of t
+wire [2:0] s17_t_2_next;
+reg  [2:0] s18_t_reg;  // stage 18 copy of t
+wire [2:0] s18_t_next;
+reg  [61:0] s19_mi_raw_reg;  // stage 19 copy of mi_raw
+wire [61:0] s19_mi_raw_next;
 reg  [26:0] s2_size_c_reg;  // stage 2 copy of size_c
 wire [26:0] s2_size_c_next;
 reg  [26:0] s3_size_c_reg;  // stage 3 copy of size_c
@@ -990,8 +1014,10 @@ reg  [26:0] s17_size_c_reg;  // stage 17 copy of size_c
 wire [26:0] s17_size_c_next;
 reg  [26:0] s18_size_c_reg;  // stage 18 copy of size_c
 wire [26:0] s18_size_c_next;
-reg  [26:0] s19_mi_inc_reg;  // stage 19 copy of mi_inc
-wire [26:0] s19_mi_inc_next;
+reg  [26:0] s19_size_c_reg;  // stage 19 copy of size_c
+wire [26:0] s19_size_c_next;
+reg  [26:0] s20_mi_inc_reg;  // stage 20 copy of mi_inc
+wire [26:0] s20_mi_inc_next;
 `ifdef NICGEN_ECP5
 wire [31:0] s2_size_kfi_pp00_reg;  // stage 2 copy of size_kfi_pp00 (MULT18X18D output register)
 `else
@@ -1085,190 +1111,220 @@ wire [38:0] s12_fi_c_next;
 reg  [26:0] s13_fi_inc_reg;  // stage 13 copy of fi_inc
 wire [26:0] s13_fi_inc_next;
 wire u_wtd_can_decrease;
+reg  [19:0] s2_rtt_minus_trtt_reg;  // stage 2 copy of rtt_minus_trtt
+wire [19:0] s2_rtt_minus_trtt_next;
+reg  [31:0] s2_t_30_reg;  // stage 2 copy of t
+wire [31:0] s2_t_30_next;
 `ifdef NICGEN_ECP5
-wire [31:0] s2_md_ds_pp00_reg;  // stage 2 copy of md_ds_pp00 (MULT18X18D output register)
+wire [31:0] s3_md_ds_pp00_reg;  // stage 3 copy of md_ds_pp00 (MULT18X18D output register)
 `else
-reg  [31:0] s2_md_ds_pp00_reg;  // stage 2 copy of md_ds_pp00
+reg  [31:0] s3_md_ds_pp00_reg;  // stage 3 copy of md_ds_pp00
 `endif
-wire [31:0] s2_md_ds_pp00_next;
+wire [31:0] s3_md_ds_pp00_next;
+reg  [15:0] s2_t_31_reg;  // stage 2 copy of t
+wire [15:0] s2_t_31_next;
 `ifdef NICGEN_ECP5
-wire [15:0] s2_md_ds_pp10_reg;  // stage 2 copy of md_ds_pp10 (MULT18X18D output register)
+wire [15:0] s3_md_ds_pp10_reg;  // stage 3 copy of md_ds_pp10 (MULT18X18D output register)
 `else
-reg  [15:0] s2_md_ds_pp10_reg;  // stage 2 copy of md_ds_pp10
+reg  [15:0] s3_md_ds_pp10_reg;  // stage 3 copy of md_ds_pp10
 `endif
-wire [15:0] s2_md_ds_pp10_next;
-reg  [33:0] s3_md_ds_reg;  // stage 3 copy of md_ds
-wire [33:0] s3_md_ds_next;
-reg  [25:0] s4_md_num_pp00_reg;  // stage 4 copy of md_num_pp00
-wire [25:0] s4_md_num_pp00_next;
-reg  [23:0] s4_md_num_pp10_reg;  // stage 4 copy of md_num_pp10
-wire [23:0] s4_md_num_pp10_next;
-reg  [41:0] s5_md_num_reg;  // stage 5 copy of md_num
-wire [41:0] s5_md_num_next;
+wire [15:0] s3_md_ds_pp10_next;
+reg  [33:0] s4_md_ds_reg;  // stage 4 copy of md_ds
+wire [33:0] s4_md_ds_next;
+reg  [25:0] s5_md_num_pp00_reg;  // stage 5 copy of md_num_pp00
+wire [25:0] s5_md_num_pp00_next;
+reg  [23:0] s5_md_num_pp10_reg;  // stage 5 copy of md_num_pp10
+wire [23:0] s5_md_num_pp10_next;
+reg  [41:0] s6_md_num_reg;  // stage 6 copy of md_num
+wire [41:0] s6_md_num_next;
+reg  [28:0] s6_t_24_reg;  // stage 6 copy of t
+wire [28:0] s6_t_24_next;
 `ifdef NICGEN_ECP5
-wire [28:0] s6_md_raw_prod_pp00_reg;  // stage 6 copy of md_raw_prod_pp00 (MULT18X18D output register)
+wire [28:0] s7_md_raw_prod_pp00_reg;  // stage 7 copy of md_raw_prod_pp00 (MULT18X18D output register)
 `else
-reg  [28:0] s6_md_raw_prod_pp00_reg;  // stage 6 copy of md_raw_prod_pp00
+reg  [28:0] s7_md_raw_prod_pp00_reg;  // stage 7 copy of md_raw_prod_pp00
 `endif
-wire [28:0] s6_md_raw_prod_pp00_next;
+wire [28:0] s7_md_raw_prod_pp00_next;
+reg  [28:0] s6_t_25_reg;  // stage 6 copy of t
+wire [28:0] s6_t_25_next;
 `ifdef NICGEN_ECP5
-wire [28:0] s6_md_raw_prod_pp10_reg;  // stage 6 copy of md_raw_prod_pp10 (MULT18X18D output register)
+wire [28:0] s7_md_raw_prod_pp10_reg;  // stage 7 copy of md_raw_prod_pp10 (MULT18X18D output register)
 `else
-reg  [28:0] s6_md_raw_prod_pp10_reg;  // stage 6 copy of md_raw_prod_pp10
+reg  [28:0] s7_md_raw_prod_pp10_reg;  // stage 7 copy of md_raw_prod_pp10
 `endif
-wire [28:0] s6_md_raw_prod_pp10_next;
+wire [28:0] s7_md_raw_prod_pp10_next;
+reg  [16:0] s6_t_26_reg;  // stage 6 copy of t
+wire [16:0] s6_t_26_next;
 `ifdef NICGEN_ECP5
-wire [16:0] s6_md_raw_prod_pp20_reg;  // stage 6 copy of md_raw_prod_pp20 (MULT18X18D output register)
+wire [16:0] s7_md_raw_prod_pp20_reg;  // stage 7 copy of md_raw_prod_pp20 (MULT18X18D output register)
 `else
-reg  [16:0] s6_md_raw_prod_pp20_reg;  // stage 6 copy of md_raw_prod_pp20
+reg  [16:0] s7_md_raw_prod_pp20_reg;  // stage 7 copy of md_raw_prod_pp20
 `endif
-wire [16:0] s6_md_raw_prod_pp20_next;
-reg  [52:0] s7_md_raw_prod_reg;  // stage 7 copy of md_raw_prod
-wire [52:0] s7_md_raw_prod_next;
+wire [16:0] s7_md_raw_prod_pp20_next;
+reg  [52:0] s8_md_raw_prod_reg;  // stage 8 copy of md_raw_prod
+wire [52:0] s8_md_raw_prod_next;
 reg  [1:0] s3_t_13_reg;  // stage 3 copy of t
 wire [1:0] s3_t_13_next;
 reg  [1:0] s4_t_19_reg;  // stage 4 copy of t
 wire [1:0] s4_t_19_next;
 reg  [1:0] s5_t_42_reg;  // stage 5 copy of t
 wire [1:0] s5_t_42_next;
-reg  [1:0] s6_t_24_reg;  // stage 6 copy of t
-wire [1:0] s6_t_24_next;
+reg  [1:0] s6_t_27_reg;  // stage 6 copy of t
+wire [1:0] s6_t_27_next;
 reg  [1:0] s7_t_24_reg;  // stage 7 copy of t
 wire [1:0] s7_t_24_next;
-reg  [48:0] s8_md_raw_coarse_reg;  // stage 8 copy of md_raw_coarse
-wire [48:0] s8_md_raw_coarse_next;
+reg  [1:0] s8_t_24_reg;  // stage 8 copy of t
+wire [1:0] s8_t_24_next;
+reg  [48:0] s9_md_raw_coarse_reg;  // stage 9 copy of md_raw_coarse
+wire [48:0] s9_md_raw_coarse_next;
 reg  [2:0] s3_t_14_reg;  // stage 3 copy of t
 wire [2:0] s3_t_14_next;
 reg  [2:0] s4_t_20_reg;  // stage 4 copy of t
 wire [2:0] s4_t_20_next;
 reg  [2:0] s5_t_43_reg;  // stage 5 copy of t
 wire [2:0] s5_t_43_next;
-reg  [2:0] s6_t_25_reg;  // stage 6 copy of t
-wire [2:0] s6_t_25_next;
+reg  [2:0] s6_t_28_reg;  // stage 6 copy of t
+wire [2:0] s6_t_28_next;
 reg  [2:0] s7_t_25_reg;  // stage 7 copy of t
 wire [2:0] s7_t_25_next;
-reg  [2:0] s8_t_24_reg;  // stage 8 copy of t
-wire [2:0] s8_t_24_next;
-reg  [41:0] s9_md_raw_reg;  // stage 9 copy of md_raw
-wire [41:0] s9_md_raw_next;
+reg  [2:0] s8_t_25_reg;  // stage 8 copy of t
+wire [2:0] s8_t_25_next;
+reg  [2:0] s9_t_17_reg;  // stage 9 copy of t
+wire [2:0] s9_t_17_next;
+reg  [41:0] s10_md_raw_reg;  // stage 10 copy of md_raw
+wire [41:0] s10_md_raw_next;
 reg  [27:0] s5_t_44_reg;  // stage 5 copy of t
 wire [27:0] s5_t_44_next;
-reg  [27:0] s6_t_26_reg;  // stage 6 copy of t
-wire [27:0] s6_t_26_next;
+reg  [27:0] s6_t_29_reg;  // stage 6 copy of t
+wire [27:0] s6_t_29_next;
 reg  [27:0] s7_t_26_reg;  // stage 7 copy of t
 wire [27:0] s7_t_26_next;
-reg  [27:0] s8_t_25_reg;  // stage 8 copy of t
-wire [27:0] s8_t_25_next;
-reg  [27:0] s9_t_17_reg;  // stage 9 copy of t
-wire [27:0] s9_t_17_next;
-reg  [27:0] s2_t_30_reg;  // stage 2 copy of t
-wire [27:0] s2_t_30_next;
+reg  [27:0] s8_t_26_reg;  // stage 8 copy of t
+wire [27:0] s8_t_26_next;
+reg  [27:0] s9_t_18_reg;  // stage 9 copy of t
+wire [27:0] s9_t_18_next;
+reg  [27:0] s10_t_17_reg;  // stage 10 copy of t
+wire [27:0] s10_t_17_next;
+reg  [27:0] s2_t_32_reg;  // stage 2 copy of t
+wire [27:0] s2_t_32_next;
 reg  [27:0] s3_t_15_reg;  // stage 3 copy of t
 wire [27:0] s3_t_15_next;
 reg  [27:0] s4_t_21_reg;  // stage 4 copy of t
 wire [27:0] s4_t_21_next;
 reg  [26:0] s5_t_45_reg;  // stage 5 copy of t
 wire [26:0] s5_t_45_next;
-reg  [26:0] s6_t_27_reg;  // stage 6 copy of t
-wire [26:0] s6_t_27_next;
+reg  [26:0] s6_t_30_reg;  // stage 6 copy of t
+wire [26:0] s6_t_30_next;
 reg  [26:0] s7_t_27_reg;  // stage 7 copy of t
 wire [26:0] s7_t_27_next;
-reg  [26:0] s8_t_26_reg;  // stage 8 copy of t
-wire [26:0] s8_t_26_next;
-reg  [26:0] s9_t_18_reg;  // stage 9 copy of t
-wire [26:0] s9_t_18_next;
-reg  [26:0] s10_c_md_reg;  // stage 10 copy of c_md
-wire [26:0] s10_c_md_next;
-reg  [31:0] s2_t_31_reg;  // stage 2 copy of t
-wire [31:0] s2_t_31_next;
+reg  [26:0] s8_t_27_reg;  // stage 8 copy of t
+wire [26:0] s8_t_27_next;
+reg  [26:0] s9_t_19_reg;  // stage 9 copy of t
+wire [26:0] s9_t_19_next;
+reg  [26:0] s10_t_18_reg;  // stage 10 copy of t
+wire [26:0] s10_t_18_next;
+reg  [26:0] s11_c_md_reg;  // stage 11 copy of c_md
+wire [26:0] s11_c_md_next;
+reg  [31:0] s2_t_33_reg;  // stage 2 copy of t
+wire [31:0] s2_t_33_next;
 reg  [31:0] s3_t_16_reg;  // stage 3 copy of t
 wire [31:0] s3_t_16_next;
 reg  [31:0] s4_t_22_reg;  // stage 4 copy of t
 wire [31:0] s4_t_22_next;
 reg  [31:0] s5_t_46_reg;  // stage 5 copy of t
 wire [31:0] s5_t_46_next;
-reg  [31:0] s6_t_28_reg;  // stage 6 copy of t
-wire [31:0] s6_t_28_next;
+reg  [31:0] s6_t_31_reg;  // stage 6 copy of t
+wire [31:0] s6_t_31_next;
 reg  [31:0] s7_t_28_reg;  // stage 7 copy of t
 wire [31:0] s7_t_28_next;
-reg  [31:0] s8_t_27_reg;  // stage 8 copy of t
-wire [31:0] s8_t_27_next;
-reg  [31:0] s9_t_19_reg;  // stage 9 copy of t
-wire [31:0] s9_t_19_next;
-reg  [31:0] s10_t_17_reg;  // stage 10 copy of t
-wire [31:0] s10_t_17_next;
+reg  [31:0] s8_t_28_reg;  // stage 8 copy of t
+wire [31:0] s8_t_28_next;
+reg  [31:0] s9_t_20_reg;  // stage 9 copy of t
+wire [31:0] s9_t_20_next;
+reg  [31:0] s10_t_19_reg;  // stage 10 copy of t
+wire [31:0] s10_t_19_next;
+reg  [31:0] s11_t_15_reg;  // stage 11 copy of t
+wire [31:0] s11_t_15_next;
 `ifdef NICGEN_ECP5
-wire [31:0] s11_c_md_fd_xs_pp00_reg;  // stage 11 copy of c_md_fd_xs_pp00 (MULT18X18D output register)
+wire [31:0] s12_c_md_fd_xs_pp00_reg;  // stage 12 copy of c_md_fd_xs_pp00 (MULT18X18D output register)
 `else
-reg  [31:0] s11_c_md_fd_xs_pp00_reg;  // stage 11 copy of c_md_fd_xs_pp00
+reg  [31:0] s12_c_md_fd_xs_pp00_reg;  // stage 12 copy of c_md_fd_xs_pp00
 `endif
-wire [31:0] s11_c_md_fd_xs_pp00_next;
-reg  [22:0] s2_t_32_reg;  // stage 2 copy of t
-wire [22:0] s2_t_32_next;
+wire [31:0] s12_c_md_fd_xs_pp00_next;
+reg  [22:0] s2_t_34_reg;  // stage 2 copy of t
+wire [22:0] s2_t_34_next;
 reg  [22:0] s3_t_17_reg;  // stage 3 copy of t
 wire [22:0] s3_t_17_next;
 reg  [22:0] s4_t_23_reg;  // stage 4 copy of t
 wire [22:0] s4_t_23_next;
 reg  [22:0] s5_t_47_reg;  // stage 5 copy of t
 wire [22:0] s5_t_47_next;
-reg  [22:0] s6_t_29_reg;  // stage 6 copy of t
-wire [22:0] s6_t_29_next;
+reg  [22:0] s6_t_32_reg;  // stage 6 copy of t
+wire [22:0] s6_t_32_next;
 reg  [22:0] s7_t_29_reg;  // stage 7 copy of t
 wire [22:0] s7_t_29_next;
-reg  [22:0] s8_t_28_reg;  // stage 8 copy of t
-wire [22:0] s8_t_28_next;
-reg  [22:0] s9_t_20_reg;  // stage 9 copy of t
-wire [22:0] s9_t_20_next;
-reg  [22:0] s10_t_18_reg;  // stage 10 copy of t
-wire [22:0] s10_t_18_next;
+reg  [22:0] s8_t_29_reg;  // stage 8 copy of t
+wire [22:0] s8_t_29_next;
+reg  [22:0] s9_t_21_reg;  // stage 9 copy of t
+wire [22:0] s9_t_21_next;
+reg  [22:0] s10_t_20_reg;  // stage 10 copy of t
+wire [22:0] s10_t_20_next;
+reg  [22:0] s11_t_16_reg;  // stage 11 copy of t
+wire [22:0] s11_t_16_next;
 `ifdef NICGEN_ECP5
-wire [22:0] s11_c_md_fd_xs_pp10_reg;  // stage 11 copy of c_md_fd_xs_pp10 (MULT18X18D output register)
+wire [22:0] s12_c_md_fd_xs_pp10_reg;  // stage 12 copy of c_md_fd_xs_pp10 (MULT18X18D output register)
 `else
-reg  [22:0] s11_c_md_fd_xs_pp10_reg;  // stage 11 copy of c_md_fd_xs_pp10
+reg  [22:0] s12_c_md_fd_xs_pp10_reg;  // stage 12 copy of c_md_fd_xs_pp10
 `endif
-wire [22:0] s11_c_md_fd_xs_pp10_next;
-reg  [40:0] s12_c_md_fd_xs_reg;  // stage 12 copy of c_md_fd_xs
-wire [40:0] s12_c_md_fd_xs_next;
+wire [22:0] s12_c_md_fd_xs_pp10_next;
+reg  [40:0] s13_c_md_fd_xs_reg;  // stage 13 copy of c_md_fd_xs
+wire [40:0] s13_c_md_fd_xs_next;
 `ifdef NICGEN_ECP5
-wire [35:0] s13_c_md_fd_prod_pp00_reg;  // stage 13 copy of c_md_fd_prod_pp00 (MULT18X18D output register)
+wire [35:0] s14_c_md_fd_prod_pp00_reg;  // stage 14 copy of c_md_fd_prod_pp00 (MULT18X18D output register)
 `else
-reg  [35:0] s13_c_md_fd_prod_pp00_reg;  // stage 13 copy of c_md_fd_prod_pp00
+reg  [35:0] s14_c_md_fd_prod_pp00_reg;  // stage 14 copy of c_md_fd_prod_pp00
 `endif
-wire [35:0] s13_c_md_fd_prod_pp00_next;
+wire [35:0] s14_c_md_fd_prod_pp00_next;
 `ifdef NICGEN_ECP5
-wire [19:0] s13_c_md_fd_prod_pp01_reg;  // stage 13 copy of c_md_fd_prod_pp01 (MULT18X18D output register)
+wire [19:0] s14_c_md_fd_prod_pp01_reg;  // stage 14 copy of c_md_fd_prod_pp01 (MULT18X18D output register)
 `else
-reg  [19:0] s13_c_md_fd_prod_pp01_reg;  // stage 13 copy of c_md_fd_prod_pp01
+reg  [19:0] s14_c_md_fd_prod_pp01_reg;  // stage 14 copy of c_md_fd_prod_pp01
 `endif
-wire [19:0] s13_c_md_fd_prod_pp01_next;
+wire [19:0] s14_c_md_fd_prod_pp01_next;
 `ifdef NICGEN_ECP5
-wire [35:0] s13_c_md_fd_prod_pp10_reg;  // stage 13 copy of c_md_fd_prod_pp10 (MULT18X18D output register)
+wire [35:0] s14_c_md_fd_prod_pp10_reg;  // stage 14 copy of c_md_fd_prod_pp10 (MULT18X18D output register)
 `else
-reg  [35:0] s13_c_md_fd_prod_pp10_reg;  // stage 13 copy of c_md_fd_prod_pp10
+reg  [35:0] s14_c_md_fd_prod_pp10_reg;  // stage 14 copy of c_md_fd_prod_pp10
 `endif
-wire [35:0] s13_c_md_fd_prod_pp10_next;
+wire [35:0] s14_c_md_fd_prod_pp10_next;
 `ifdef NICGEN_ECP5
-wire [19:0] s13_c_md_fd_prod_pp11_reg;  // stage 13 copy of c_md_fd_prod_pp11 (MULT18X18D output register)
+wire [19:0] s14_c_md_fd_prod_pp11_reg;  // stage 14 copy of c_md_fd_prod_pp11 (MULT18X18D output register)
 `else
-reg  [19:0] s13_c_md_fd_prod_pp11_reg;  // stage 13 copy of c_md_fd_prod_pp11
+reg  [19:0] s14_c_md_fd_prod_pp11_reg;  // stage 14 copy of c_md_fd_prod_pp11
 `endif
-wire [19:0] s13_c_md_fd_prod_pp11_next;
+wire [19:0] s14_c_md_fd_prod_pp11_next;
 `ifdef NICGEN_ECP5
-wire [22:0] s13_c_md_fd_prod_pp20_reg;  // stage 13 copy of c_md_fd_prod_pp20 (MULT18X18D output register)
+wire [22:0] s14_c_md_fd_prod_pp20_reg;  // stage 14 copy of c_md_fd_prod_pp20 (MULT18X18D output register)
 `else
-reg  [22:0] s13_c_md_fd_prod_pp20_reg;  // stage 13 copy of c_md_fd_prod_pp20
+reg  [22:0] s14_c_md_fd_prod_pp20_reg;  // stage 14 copy of c_md_fd_prod_pp20
 `endif
-wire [22:0] s13_c_md_fd_prod_pp20_next;
+wire [22:0] s14_c_md_fd_prod_pp20_next;
 `ifdef NICGEN_ECP5
-wire [6:0] s13_c_md_fd_prod_pp21_reg;  // stage 13 copy of c_md_fd_prod_pp21 (MULT18X18D output register)
+wire [6:0] s14_c_md_fd_prod_pp21_reg;  // stage 14 copy of c_md_fd_prod_pp21 (MULT18X18D output register)
 `else
-reg  [6:0] s13_c_md_fd_prod_pp21_reg;  // stage 13 copy of c_md_fd_prod_pp21
+reg  [6:0] s14_c_md_fd_prod_pp21_reg;  // stage 14 copy of c_md_fd_prod_pp21
 `endif
-wire [6:0] s13_c_md_fd_prod_pp21_next;
-reg  [60:0] s14_c_md_fd_prod_reg;  // stage 14 copy of c_md_fd_prod
-wire [60:0] s14_c_md_fd_prod_next;
-reg  [31:0] s2_t_33_reg;  // stage 2 copy of t
-wire [31:0] s2_t_33_next;
+wire [6:0] s14_c_md_fd_prod_pp21_next;
+reg  [60:0] s15_c_md_fd_prod_row0_reg;  // stage 15 copy of c_md_fd_prod_row0
+wire [60:0] s15_c_md_fd_prod_row0_next;
+reg  [60:0] s15_c_md_fd_prod_row1_reg;  // stage 15 copy of c_md_fd_prod_row1
+wire [60:0] s15_c_md_fd_prod_row1_next;
+reg  [60:0] s15_c_md_fd_prod_row2_reg;  // stage 15 copy of c_md_fd_prod_row2
+wire [60:0] s15_c_md_fd_prod_row2_next;
+reg  [60:0] s16_c_md_fd_prod_reg;  // stage 16 copy of c_md_fd_prod
+wire [60:0] s16_c_md_fd_prod_next;
+reg  [31:0] s2_t_35_reg;  // stage 2 copy of t
+wire [31:0] s2_t_35_next;
 reg  [31:0] s3_t_18_reg;  // stage 3 copy of t
 wire [31:0] s3_t_18_next;
 reg  [31:0] s4_t_24_reg;  // stage 4 copy of t
@@ -1279,8 +1335,8 @@ wire [31:0] s5_c_fd_xs_pp00_reg;  // stage 5 copy of c_fd_xs_pp00 (MULT18X18D ou
 reg  [31:0] s5_c_fd_xs_pp00_reg;  // stage 5 copy of c_fd_xs_pp00
 `endif
 wire [31:0] s5_c_fd_xs_pp00_next;
-reg  [22:0] s2_t_34_reg;  // stage 2 copy of t
-wire [22:0] s2_t_34_next;
+reg  [22:0] s2_t_36_reg;  // stage 2 copy of t
+wire [22:0] s2_t_36_next;
 reg  [22:0] s3_t_19_reg;  // stage 3 copy of t
 wire [22:0] s3_t_19_next;
 reg  [22:0] s4_t_25_reg;  // stage 4 copy of t
@@ -1329,272 +1385,286 @@ wire [6:0] s7_c_fd_prod_pp21_reg;  // stage 7 copy of c_fd_prod_pp21 (MULT18X18D
 reg  [6:0] s7_c_fd_prod_pp21_reg;  // stage 7 copy of c_fd_prod_pp21
 `endif
 wire [6:0] s7_c_fd_prod_pp21_next;
-reg  [60:0] s8_c_fd_prod_reg;  // stage 8 copy of c_fd_prod
-wire [60:0] s8_c_fd_prod_next;
+reg  [60:0] s8_c_fd_prod_row0_reg;  // stage 8 copy of c_fd_prod_row0
+wire [60:0] s8_c_fd_prod_row0_next;
+reg  [60:0] s8_c_fd_prod_row1_reg;  // stage 8 copy of c_fd_prod_row1
+wire [60:0] s8_c_fd_prod_row1_next;
+reg  [60:0] s8_c_fd_prod_row2_reg;  // stage 8 copy of c_fd_prod_row2
+wire [60:0] s8_c_fd_prod_row2_next;
+reg  [60:0] s9_c_fd_prod_reg;  // stage 9 copy of c_fd_prod
+wire [60:0] s9_c_fd_prod_next;
 reg  [27:0] s5_t_48_reg;  // stage 5 copy of t
 wire [27:0] s5_t_48_next;
-reg  [27:0] s6_t_30_reg;  // stage 6 copy of t
-wire [27:0] s6_t_30_next;
+reg  [27:0] s6_t_33_reg;  // stage 6 copy of t
+wire [27:0] s6_t_33_next;
 reg  [27:0] s7_t_30_reg;  // stage 7 copy of t
 wire [27:0] s7_t_30_next;
-reg  [27:0] s8_t_29_reg;  // stage 8 copy of t
-wire [27:0] s8_t_29_next;
-reg  [27:0] s9_t_21_reg;  // stage 9 copy of t
-wire [27:0] s9_t_21_next;
-reg  [27:0] s10_t_19_reg;  // stage 10 copy of t
-wire [27:0] s10_t_19_next;
-reg  [27:0] s11_t_15_reg;  // stage 11 copy of t
-wire [27:0] s11_t_15_next;
+reg  [27:0] s8_t_30_reg;  // stage 8 copy of t
+wire [27:0] s8_t_30_next;
+reg  [27:0] s9_t_22_reg;  // stage 9 copy of t
+wire [27:0] s9_t_22_next;
+reg  [27:0] s10_t_21_reg;  // stage 10 copy of t
+wire [27:0] s10_t_21_next;
+reg  [27:0] s11_t_17_reg;  // stage 11 copy of t
+wire [27:0] s11_t_17_next;
 reg  [27:0] s12_t_13_reg;  // stage 12 copy of t
 wire [27:0] s12_t_13_next;
 reg  [27:0] s13_t_7_reg;  // stage 13 copy of t
 wire [27:0] s13_t_7_next;
 reg  [27:0] s14_t_7_reg;  // stage 14 copy of t
 wire [27:0] s14_t_7_next;
-reg  [27:0] s15_t_3_reg;  // stage 15 copy of t
-wire [27:0] s15_t_3_next;
+reg  [27:0] s15_t_7_reg;  // stage 15 copy of t
+wire [27:0] s15_t_7_next;
 reg  [27:0] s16_t_3_reg;  // stage 16 copy of t
 wire [27:0] s16_t_3_next;
-reg  [27:0] s17_t_2_reg;  // stage 17 copy of t
-wire [27:0] s17_t_2_next;
-reg  [27:0] s18_t_reg;  // stage 18 copy of t
-wire [27:0] s18_t_next;
+reg  [27:0] s17_t_3_reg;  // stage 17 copy of t
+wire [27:0] s17_t_3_next;
+reg  [27:0] s18_t_2_reg;  // stage 18 copy of t
+wire [27:0] s18_t_2_next;
 reg  [27:0] s19_t_reg;  // stage 19 copy of t
 wire [27:0] s19_t_next;
-reg  [26:0] s20_c_mi_sat_reg;  // stage 20 copy of c_mi_sat
-wire [26:0] s20_c_mi_sat_next;
-reg  [4:0] s21_recip_mi_lead_reg;  // stage 21 copy of recip_mi_lead
-wire [4:0] s21_recip_mi_lead_next;
-reg  [9:0] s21_t_reg;  // stage 21 copy of t
-wire [9:0] s21_t_next;
-reg  [9:0] s21_t_2_reg;  // stage 21 copy of t
-wire [9:0] s21_t_2_next;
-reg  [9:0] s21_t_3_reg;  // stage 21 copy of t
-wire [9:0] s21_t_3_next;
-reg  [9:0] s21_t_4_reg;  // stage 21 copy of t
-wire [9:0] s21_t_4_next;
-reg  [9:0] s21_t_5_reg;  // stage 21 copy of t
-wire [9:0] s21_t_5_next;
-reg  [9:0] s21_t_6_reg;  // stage 21 copy of t
-wire [9:0] s21_t_6_next;
-reg  [9:0] s21_t_7_reg;  // stage 21 copy of t
-wire [9:0] s21_t_7_next;
-reg  [9:0] s21_t_8_reg;  // stage 21 copy of t
-wire [9:0] s21_t_8_next;
-reg  [9:0] s21_t_9_reg;  // stage 21 copy of t
-wire [9:0] s21_t_9_next;
-reg  [9:0] s21_t_10_reg;  // stage 21 copy of t
-wire [9:0] s21_t_10_next;
-reg  [9:0] s21_t_11_reg;  // stage 21 copy of t
-wire [9:0] s21_t_11_next;
-reg  [9:0] s21_t_12_reg;  // stage 21 copy of t
-wire [9:0] s21_t_12_next;
-reg  [9:0] s21_t_13_reg;  // stage 21 copy of t
-wire [9:0] s21_t_13_next;
-reg  [9:0] s21_t_14_reg;  // stage 21 copy of t
-wire [9:0] s21_t_14_next;
-reg  [9:0] s21_t_15_reg;  // stage 21 copy of t
-wire [9:0] s21_t_15_next;
-reg  [9:0] s21_t_16_reg;  // stage 21 copy of t
-wire [9:0] s21_t_16_next;
-reg  [9:0] s21_t_17_reg;  // stage 21 copy of t
-wire [9:0] s21_t_17_next;
-reg  [9:0] s21_t_18_reg;  // stage 21 copy of t
-wire [9:0] s21_t_18_next;
-reg  [9:0] s21_t_19_reg;  // stage 21 copy of t
-wire [9:0] s21_t_19_next;
-reg  [9:0] s21_t_20_reg;  // stage 21 copy of t
-wire [9:0] s21_t_20_next;
-reg  [9:0] s21_t_21_reg;  // stage 21 copy of t
-wire [9:0] s21_t_21_next;
-reg  [9:0] s21_t_22_reg;  // stage 21 copy of t
-wire [9:0] s21_t_22_next;
-reg  [9:0] s21_t_23_reg;  // stage 21 copy of t
-wire [9:0] s21_t_23_next;
-reg  [9:0] s21_t_24_reg;  // stage 21 copy of t
-wire [9:0] s21_t_24_next;
-reg  [9:0] s21_t_25_reg;  // stage 21 copy of t
-wire [9:0] s21_t_25_next;
-reg  [9:0] s21_t_26_reg;  // stage 21 copy of t
-wire [9:0] s21_t_26_next;
-reg  [9:0] s22_recip_mi_mantissa_reg;  // stage 22 copy of recip_mi_mantissa
-wire [9:0] s22_recip_mi_mantissa_next;
-reg  [10:0] s23_recip_mi_recip_reg;  // stage 23 copy of recip_mi_recip
-wire [10:0] s23_recip_mi_recip_next;
-reg  [10:0] s24_recip_mi_t_reg;  // stage 24 copy of recip_mi_t
-wire [10:0] s24_recip_mi_t_next;
+reg  [27:0] s20_t_reg;  // stage 20 copy of t
+wire [27:0] s20_t_next;
+reg  [26:0] s21_c_mi_sat_reg;  // stage 21 copy of c_mi_sat
+wire [26:0] s21_c_mi_sat_next;
+reg  [4:0] s22_recip_mi_lead_reg;  // stage 22 copy of recip_mi_lead
+wire [4:0] s22_recip_mi_lead_next;
+reg  [9:0] s22_t_reg;  // stage 22 copy of t
+wire [9:0] s22_t_next;
+reg  [9:0] s22_t_2_reg;  // stage 22 copy of t
+wire [9:0] s22_t_2_next;
+reg  [9:0] s22_t_3_reg;  // stage 22 copy of t
+wire [9:0] s22_t_3_next;
+reg  [9:0] s22_t_4_reg;  // stage 22 copy of t
+wire [9:0] s22_t_4_next;
+reg  [9:0] s22_t_5_reg;  // stage 22 copy of t
+wire [9:0] s22_t_5_next;
+reg  [9:0] s22_t_6_reg;  // stage 22 copy of t
+wire [9:0] s22_t_6_next;
+reg  [9:0] s22_t_7_reg;  // stage 22 copy of t
+wire [9:0] s22_t_7_next;
+reg  [9:0] s22_t_8_reg;  // stage 22 copy of t
+wire [9:0] s22_t_8_next;
+reg  [9:0] s22_t_9_reg;  // stage 22 copy of t
+wire [9:0] s22_t_9_next;
+reg  [9:0] s22_t_10_reg;  // stage 22 copy of t
+wire [9:0] s22_t_10_next;
+reg  [9:0] s22_t_11_reg;  // stage 22 copy of t
+wire [9:0] s22_t_11_next;
+reg  [9:0] s22_t_12_reg;  // stage 22 copy of t
+wire [9:0] s22_t_12_next;
+reg  [9:0] s22_t_13_reg;  // stage 22 copy of t
+wire [9:0] s22_t_13_next;
+reg  [9:0] s22_t_14_reg;  // stage 22 copy of t
+wire [9:0] s22_t_14_next;
+reg  [9:0] s22_t_15_reg;  // stage 22 copy of t
+wire [9:0] s22_t_15_next;
+reg  [9:0] s22_t_16_reg;  // stage 22 copy of t
+wire [9:0] s22_t_16_next;
+reg  [9:0] s22_t_17_reg;  // stage 22 copy of t
+wire [9:0] s22_t_17_next;
+reg  [9:0] s22_t_18_reg;  // stage 22 copy of t
+wire [9:0] s22_t_18_next;
+reg  [9:0] s22_t_19_reg;  // stage 22 copy of t
+wire [9:0] s22_t_19_next;
+reg  [9:0] s22_t_20_reg;  // stage 22 copy of t
+wire [9:0] s22_t_20_next;
+reg  [9:0] s22_t_21_reg;  // stage 22 copy of t
+wire [9:0] s22_t_21_next;
+reg  [9:0] s22_t_22_reg;  // stage 22 copy of t
+wire [9:0] s22_t_22_next;
+reg  [9:0] s22_t_23_reg;  // stage 22 copy of t
+wire [9:0] s22_t_23_next;
+reg  [9:0] s22_t_24_reg;  // stage 22 copy of t
+wire [9:0] s22_t_24_next;
+reg  [9:0] s22_t_25_reg;  // stage 22 copy of t
+wire [9:0] s22_t_25_next;
+reg  [9:0] s22_t_26_reg;  // stage 22 copy of t
+wire [9:0] s22_t_26_next;
+reg  [9:0] s23_recip_mi_mantissa_reg;  // stage 23 copy of recip_mi_mantissa
+wire [9:0] s23_recip_mi_mantissa_next;
+reg  [10:0] s24_recip_mi_recip_reg;  // stage 24 copy of recip_mi_recip
+wire [10:0] s24_recip_mi_recip_next;
+reg  [10:0] s25_recip_mi_t_reg;  // stage 25 copy of recip_mi_t
+wire [10:0] s25_recip_mi_t_next;
 reg  [28:0] s4_t_26_reg;  // stage 4 copy of t
 wire [28:0] s4_t_26_next;
 reg  [28:0] s5_t_49_reg;  // stage 5 copy of t
 wire [28:0] s5_t_49_next;
-reg  [28:0] s6_t_31_reg;  // stage 6 copy of t
-wire [28:0] s6_t_31_next;
+reg  [28:0] s6_t_34_reg;  // stage 6 copy of t
+wire [28:0] s6_t_34_next;
 reg  [28:0] s7_t_31_reg;  // stage 7 copy of t
 wire [28:0] s7_t_31_next;
-reg  [28:0] s8_t_30_reg;  // stage 8 copy of t
-wire [28:0] s8_t_30_next;
-reg  [28:0] s9_t_22_reg;  // stage 9 copy of t
-wire [28:0] s9_t_22_next;
-reg  [28:0] s10_t_20_reg;  // stage 10 copy of t
-wire [28:0] s10_t_20_next;
-reg  [28:0] s11_t_16_reg;  // stage 11 copy of t
-wire [28:0] s11_t_16_next;
+reg  [28:0] s8_t_31_reg;  // stage 8 copy of t
+wire [28:0] s8_t_31_next;
+reg  [28:0] s9_t_23_reg;  // stage 9 copy of t
+wire [28:0] s9_t_23_next;
+reg  [28:0] s10_t_22_reg;  // stage 10 copy of t
+wire [28:0] s10_t_22_next;
+reg  [28:0] s11_t_18_reg;  // stage 11 copy of t
+wire [28:0] s11_t_18_next;
 reg  [28:0] s12_t_14_reg;  // stage 12 copy of t
 wire [28:0] s12_t_14_next;
 reg  [28:0] s13_t_8_reg;  // stage 13 copy of t
 wire [28:0] s13_t_8_next;
 reg  [28:0] s14_t_8_reg;  // stage 14 copy of t
 wire [28:0] s14_t_8_next;
-reg  [28:0] s15_t_4_reg;  // stage 15 copy of t
-wire [28:0] s15_t_4_next;
+reg  [28:0] s15_t_8_reg;  // stage 15 copy of t
+wire [28:0] s15_t_8_next;
 reg  [28:0] s16_t_4_reg;  // stage 16 copy of t
 wire [28:0] s16_t_4_next;
-reg  [28:0] s17_t_3_reg;  // stage 17 copy of t
-wire [28:0] s17_t_3_next;
-reg  [28:0] s18_t_2_reg;  // stage 18 copy of t
-wire [28:0] s18_t_2_next;
+reg  [28:0] s17_t_4_reg;  // stage 17 copy of t
+wire [28:0] s17_t_4_next;
+reg  [28:0] s18_t_3_reg;  // stage 18 copy of t
+wire [28:0] s18_t_3_next;
 reg  [28:0] s19_t_2_reg;  // stage 19 copy of t
 wire [28:0] s19_t_2_next;
-reg  [28:0] s20_t_reg;  // stage 20 copy of t
-wire [28:0] s20_t_next;
-reg  [28:0] s21_t_27_reg;  // stage 21 copy of t
-wire [28:0] s21_t_27_next;
-reg  [28:0] s22_t_reg;  // stage 22 copy of t
-wire [28:0] s22_t_next;
+reg  [28:0] s20_t_2_reg;  // stage 20 copy of t
+wire [28:0] s20_t_2_next;
+reg  [28:0] s21_t_reg;  // stage 21 copy of t
+wire [28:0] s21_t_next;
+reg  [28:0] s22_t_27_reg;  // stage 22 copy of t
+wire [28:0] s22_t_27_next;
 reg  [28:0] s23_t_reg;  // stage 23 copy of t
 wire [28:0] s23_t_next;
 reg  [28:0] s24_t_reg;  // stage 24 copy of t
 wire [28:0] s24_t_next;
+reg  [28:0] s25_t_reg;  // stage 25 copy of t
+wire [28:0] s25_t_next;
 `ifdef NICGEN_ECP5
-wire [28:0] s25_fi_mi_prod_pp00_reg;  // stage 25 copy of fi_mi_prod_pp00 (MULT18X18D output register)
+wire [28:0] s26_fi_mi_prod_pp00_reg;  // stage 26 copy of fi_mi_prod_pp00 (MULT18X18D output register)
 `else
-reg  [28:0] s25_fi_mi_prod_pp00_reg;  // stage 25 copy of fi_mi_prod_pp00
+reg  [28:0] s26_fi_mi_prod_pp00_reg;  // stage 26 copy of fi_mi_prod_pp00
 `endif
-wire [28:0] s25_fi_mi_prod_pp00_next;
+wire [28:0] s26_fi_mi_prod_pp00_next;
 reg  [28:0] s4_t_27_reg;  // stage 4 copy of t
 wire [28:0] s4_t_27_next;
 reg  [28:0] s5_t_50_reg;  // stage 5 copy of t
 wire [28:0] s5_t_50_next;
-reg  [28:0] s6_t_32_reg;  // stage 6 copy of t
-wire [28:0] s6_t_32_next;
+reg  [28:0] s6_t_35_reg;  // stage 6 copy of t
+wire [28:0] s6_t_35_next;
 reg  [28:0] s7_t_32_reg;  // stage 7 copy of t
 wire [28:0] s7_t_32_next;
-reg  [28:0] s8_t_31_reg;  // stage 8 copy of t
-wire [28:0] s8_t_31_next;
-reg  [28:0] s9_t_23_reg;  // stage 9 copy of t
-wire [28:0] s9_t_23_next;
-reg  [28:0] s10_t_21_reg;  // stage 10 copy of t
-wire [28:0] s10_t_21_next;
-reg  [28:0] s11_t_17_reg;  // stage 11 copy of t
-wire [28:0] s11_t_17_next;
+reg  [28:0] s8_t_32_reg;  // stage 8 copy of t
+wire [28:0] s8_t_32_next;
+reg  [28:0] s9_t_24_reg;  // stage 9 copy of t
+wire [28:0] s9_t_24_next;
+reg  [28:0] s10_t_23_reg;  // stage 10 copy of t
+wire [28:0] s10_t_23_next;
+reg  [28:0] s11_t_19_reg;  // stage 11 copy of t
+wire [28:0] s11_t_19_next;
 reg  [28:0] s12_t_15_reg;  // stage 12 copy of t
 wire [28:0] s12_t_15_next;
 reg  [28:0] s13_t_9_reg;  // stage 13 copy of t
 wire [28:0] s13_t_9_next;
 reg  [28:0] s14_t_9_reg;  // stage 14 copy of t
 wire [28:0] s14_t_9_next;
-reg  [28:0] s15_t_5_reg;  // stage 15 copy of t
-wire [28:0] s15_t_5_next;
+reg  [28:0] s15_t_9_reg;  // stage 15 copy of t
+wire [28:0] s15_t_9_next;
 reg  [28:0] s16_t_5_reg;  // stage 16 copy of t
 wire [28:0] s16_t_5_next;
-reg  [28:0] s17_t_4_reg;  // stage 17 copy of t
-wire [28:0] s17_t_4_next;
-reg  [28:0] s18_t_3_reg;  // stage 18 copy of t
-wire [28:0] s18_t_3_next;
+reg  [28:0] s17_t_5_reg;  // stage 17 copy of t
+wire [28:0] s17_t_5_next;
+reg  [28:0] s18_t_4_reg;  // stage 18 copy of t
+wire [28:0] s18_t_4_next;
 reg  [28:0] s19_t_3_reg;  // stage 19 copy of t
 wire [28:0] s19_t_3_next;
-reg  [28:0] s20_t_2_reg;  // stage 20 copy of t
-wire [28:0] s20_t_2_next;
-reg  [28:0] s21_t_28_reg;  // stage 21 copy of t
-wire [28:0] s21_t_28_next;
-reg  [28:0] s22_t_2_reg;  // stage 22 copy of t
-wire [28:0] s22_t_2_next;
+reg  [28:0] s20_t_3_reg;  // stage 20 copy of t
+wire [28:0] s20_t_3_next;
+reg  [28:0] s21_t_2_reg;  // stage 21 copy of t
+wire [28:0] s21_t_2_next;
+reg  [28:0] s22_t_28_reg;  // stage 22 copy of t
+wire [28:0] s22_t_28_next;
 reg  [28:0] s23_t_2_reg;  // stage 23 copy of t
 wire [28:0] s23_t_2_next;
 reg  [28:0] s24_t_2_reg;  // stage 24 copy of t
 wire [28:0] s24_t_2_next;
+reg  [28:0] s25_t_2_reg;  // stage 25 copy of t
+wire [28:0] s25_t_2_next;
 `ifdef NICGEN_ECP5
-wire [28:0] s25_fi_mi_prod_pp10_reg;  // stage 25 copy of fi_mi_prod_pp10 (MULT18X18D output register)
+wire [28:0] s26_fi_mi_prod_pp10_reg;  // stage 26 copy of fi_mi_prod_pp10 (MULT18X18D output register)
 `else
-reg  [28:0] s25_fi_mi_prod_pp10_reg;  // stage 25 copy of fi_mi_prod_pp10
+reg  [28:0] s26_fi_mi_prod_pp10_reg;  // stage 26 copy of fi_mi_prod_pp10
 `endif
-wire [28:0] s25_fi_mi_prod_pp10_next;
+wire [28:0] s26_fi_mi_prod_pp10_next;
 reg  [13:0] s4_t_28_reg;  // stage 4 copy of t
 wire [13:0] s4_t_28_next;
 reg  [13:0] s5_t_51_reg;  // stage 5 copy of t
 wire [13:0] s5_t_51_next;
-reg  [13:0] s6_t_33_reg;  // stage 6 copy of t
-wire [13:0] s6_t_33_next;
+reg  [13:0] s6_t_36_reg;  // stage 6 copy of t
+wire [13:0] s6_t_36_next;
 reg  [13:0] s7_t_33_reg;  // stage 7 copy of t
 wire [13:0] s7_t_33_next;
-reg  [13:0] s8_t_32_reg;  // stage 8 copy of t
-wire [13:0] s8_t_32_next;
-reg  [13:0] s9_t_24_reg;  // stage 9 copy of t
-wire [13:0] s9_t_24_next;
-reg  [13:0] s10_t_22_reg;  // stage 10 copy of t
-wire [13:0] s10_t_22_next;
-reg  [13:0] s11_t_18_reg;  // stage 11 copy of t
-wire [13:0] s11_t_18_next;
+reg  [13:0] s8_t_33_reg;  // stage 8 copy of t
+wire [13:0] s8_t_33_next;
+reg  [13:0] s9_t_25_reg;  // stage 9 copy of t
+wire [13:0] s9_t_25_next;
+reg  [13:0] s10_t_24_reg;  // stage 10 copy of t
+wire [13:0] s10_t_24_next;
+reg  [13:0] s11_t_20_reg;  // stage 11 copy of t
+wire [13:0] s11_t_20_next;
 reg  [13:0] s12_t_16_reg;  // stage 12 copy of t
 wire [13:0] s12_t_16_next;
 reg  [13:0] s13_t_10_reg;  // stage 13 copy of t
 wire [13:0] s13_t_10_next;
 reg  [13:0] s14_t_10_reg;  // stage 14 copy of t
 wire [13:0] s14_t_10_next;
-reg  [13:0] s15_t_6_reg;  // stage 15 copy of t
-wire [13:0] s15_t_6_next;
+reg  [13:0] s15_t_10_reg;  // stage 15 copy of t
+wire [13:0] s15_t_10_next;
 reg  [13:0] s16_t_6_reg;  // stage 16 copy of t
 wire [13:0] s16_t_6_next;
-reg  [13:0] s17_t_5_reg;  // stage 17 copy of t
-wire [13:0] s17_t_5_next;
-reg  [13:0] s18_t_4_reg;  // stage 18 copy of t
-wire [13:0] s18_t_4_next;
+reg  [13:0] s17_t_6_reg;  // stage 17 copy of t
+wire [13:0] s17_t_6_next;
+reg  [13:0] s18_t_5_reg;  // stage 18 copy of t
+wire [13:0] s18_t_5_next;
 reg  [13:0] s19_t_4_reg;  // stage 19 copy of t
 wire [13:0] s19_t_4_next;
-reg  [13:0] s20_t_3_reg;  // stage 20 copy of t
-wire [13:0] s20_t_3_next;
-reg  [13:0] s21_t_29_reg;  // stage 21 copy of t
-wire [13:0] s21_t_29_next;
-reg  [13:0] s22_t_3_reg;  // stage 22 copy of t
-wire [13:0] s22_t_3_next;
+reg  [13:0] s20_t_4_reg;  // stage 20 copy of t
+wire [13:0] s20_t_4_next;
+reg  [13:0] s21_t_3_reg;  // stage 21 copy of t
+wire [13:0] s21_t_3_next;
+reg  [13:0] s22_t_29_reg;  // stage 22 copy of t
+wire [13:0] s22_t_29_next;
 reg  [13:0] s23_t_3_reg;  // stage 23 copy of t
 wire [13:0] s23_t_3_next;
 reg  [13:0] s24_t_3_reg;  // stage 24 copy of t
 wire [13:0] s24_t_3_next;
+reg  [13:0] s25_t_3_reg;  // stage 25 copy of t
+wire [13:0] s25_t_3_next;
 `ifdef NICGEN_ECP5
-wire [13:0] s25_fi_mi_prod_pp20_reg;  // stage 25 copy of fi_mi_prod_pp20 (MULT18X18D output register)
+wire [13:0] s26_fi_mi_prod_pp20_reg;  // stage 26 copy of fi_mi_prod_pp20 (MULT18X18D output register)
 `else
-reg  [13:0] s25_fi_mi_prod_pp20_reg;  // stage 25 copy of fi_mi_prod_pp20
+reg  [13:0] s26_fi_mi_prod_pp20_reg;  // stage 26 copy of fi_mi_prod_pp20
 `endif
-wire [13:0] s25_fi_mi_prod_pp20_next;
-reg  [49:0] s26_fi_mi_prod_reg;  // stage 26 copy of fi_mi_prod
-wire [49:0] s26_fi_mi_prod_next;
-reg  [1:0] s22_t_4_reg;  // stage 22 copy of t
-wire [1:0] s22_t_4_next;
+wire [13:0] s26_fi_mi_prod_pp20_next;
+reg  [49:0] s27_fi_mi_prod_reg;  // stage 27 copy of fi_mi_prod
+wire [49:0] s27_fi_mi_prod_next;
 reg  [1:0] s23_t_4_reg;  // stage 23 copy of t
 wire [1:0] s23_t_4_next;
 reg  [1:0] s24_t_4_reg;  // stage 24 copy of t
 wire [1:0] s24_t_4_next;
-reg  [1:0] s25_t_reg;  // stage 25 copy of t
-wire [1:0] s25_t_next;
+reg  [1:0] s25_t_4_reg;  // stage 25 copy of t
+wire [1:0] s25_t_4_next;
 reg  [1:0] s26_t_reg;  // stage 26 copy of t
 wire [1:0] s26_t_next;
-reg  [45:0] s27_fi_mi_coarse_reg;  // stage 27 copy of fi_mi_coarse
-wire [45:0] s27_fi_mi_coarse_next;
-reg  [2:0] s22_t_5_reg;  // stage 22 copy of t
-wire [2:0] s22_t_5_next;
+reg  [1:0] s27_t_reg;  // stage 27 copy of t
+wire [1:0] s27_t_next;
+reg  [45:0] s28_fi_mi_coarse_reg;  // stage 28 copy of fi_mi_coarse
+wire [45:0] s28_fi_mi_coarse_next;
 reg  [2:0] s23_t_5_reg;  // stage 23 copy of t
 wire [2:0] s23_t_5_next;
 reg  [2:0] s24_t_5_reg;  // stage 24 copy of t
 wire [2:0] s24_t_5_next;
-reg  [2:0] s25_t_2_reg;  // stage 25 copy of t
-wire [2:0] s25_t_2_next;
+reg  [2:0] s25_t_5_reg;  // stage 25 copy of t
+wire [2:0] s25_t_5_next;
 reg  [2:0] s26_t_2_reg;  // stage 26 copy of t
 wire [2:0] s26_t_2_next;
-reg  [2:0] s27_t_reg;  // stage 27 copy of t
-wire [2:0] s27_t_next;
-reg  [38:0] s28_fi_mi_reg;  // stage 28 copy of fi_mi
-wire [38:0] s28_fi_mi_next;
+reg  [2:0] s27_t_2_reg;  // stage 27 copy of t
+wire [2:0] s27_t_2_next;
+reg  [2:0] s28_t_reg;  // stage 28 copy of t
+wire [2:0] s28_t_next;
+reg  [38:0] s29_fi_mi_reg;  // stage 29 copy of fi_mi
+wire [38:0] s29_fi_mi_next;
 reg  s2_u_wtd_ecn_reg;  // stage 2 copy of u_wtd_ecn
 wire s2_u_wtd_ecn_next;
 reg  s3_u_wtd_ecn_reg;  // stage 3 copy of u_wtd_ecn
@@ -1603,20 +1673,24 @@ reg  s4_u_wtd_ecn_reg;  // stage 4 copy of u_wtd_ecn
 wire s4_u_wtd_ecn_next;
 reg  [27:0] s5_t_52_reg;  // stage 5 copy of t
 wire [27:0] s5_t_52_next;
-reg  [27:0] s6_t_34_reg;  // stage 6 copy of t
-wire [27:0] s6_t_34_next;
+reg  [27:0] s6_t_37_reg;  // stage 6 copy of t
+wire [27:0] s6_t_37_next;
 reg  [27:0] s7_t_34_reg;  // stage 7 copy of t
 wire [27:0] s7_t_34_next;
-reg  [27:0] s8_t_33_reg;  // stage 8 copy of t
-wire [27:0] s8_t_33_next;
-reg  [27:0] s11_t_19_reg;  // stage 11 copy of t
-wire [27:0] s11_t_19_next;
+reg  [27:0] s8_t_34_reg;  // stage 8 copy of t
+wire [27:0] s8_t_34_next;
+reg  [27:0] s9_t_26_reg;  // stage 9 copy of t
+wire [27:0] s9_t_26_next;
 reg  [27:0] s12_t_17_reg;  // stage 12 copy of t
 wire [27:0] s12_t_17_next;
 reg  [27:0] s13_t_11_reg;  // stage 13 copy of t
 wire [27:0] s13_t_11_next;
 reg  [27:0] s14_t_11_reg;  // stage 14 copy of t
 wire [27:0] s14_t_11_next;
+reg  [27:0] s15_t_11_reg;  // stage 15 copy of t
+wire [27:0] s15_t_11_next;
+reg  [27:0] s16_t_7_reg;  // stage 16 copy of t
+wire [27:0] s16_t_7_next;
 reg  s2_rtt_le_trtt_reg;  // stage 2 copy of rtt_le_trtt
 wire s2_rtt_le_trtt_next;
 reg  s3_rtt_le_trtt_reg;  // stage 3 copy of rtt_le_trtt
@@ -1643,8 +1717,10 @@ reg  s13_rtt_le_trtt_reg;  // stage 13 copy of rtt_le_trtt
 wire s13_rtt_le_trtt_next;
 reg  s14_rtt_le_trtt_reg;  // stage 14 copy of rtt_le_trtt
 wire s14_rtt_le_trtt_next;
-reg  [26:0] s9_c_fd_reg;  // stage 9 copy of c_fd
-wire [26:0] s9_c_fd_next;
+reg  s15_rtt_le_trtt_reg;  // stage 15 copy of rtt_le_trtt
+wire s15_rtt_le_trtt_next;
+reg  s16_rtt_le_trtt_reg;  // stage 16 copy of rtt_le_trtt
+wire s16_rtt_le_trtt_next;
 reg  [26:0] s10_c_fd_reg;  // stage 10 copy of c_fd
 wire [26:0] s10_c_fd_next;
 reg  [26:0] s11_c_fd_reg;  // stage 11 copy of c_fd
@@ -1655,6 +1731,10 @@ reg  [26:0] s13_c_fd_reg;  // stage 13 copy of c_fd
 wire [26:0] s13_c_fd_next;
 reg  [26:0] s14_c_fd_reg;  // stage 14 copy of c_fd
 wire [26:0] s14_c_fd_next;
+reg  [26:0] s15_c_fd_reg;  // stage 15 copy of c_fd
+wire [26:0] s15_c_fd_next;
+reg  [26:0] s16_c_fd_reg;  // stage 16 copy of c_fd
+wire [26:0] s16_c_fd_next;
 reg  s5_u_wtd_can_decrease_reg;  // stage 5 copy of u_wtd_can_decrease
 wire s5_u_wtd_can_decrease_next;
 reg  s6_u_wtd_can_decrease_reg;  // stage 6 copy of u_wtd_can_decrease
@@ -1675,6 +1755,10 @@ reg  s13_u_wtd_can_decrease_reg;  // stage 13 copy of u_wtd_can_decrease
 wire s13_u_wtd_can_decrease_next;
 reg  s14_u_wtd_can_decrease_reg;  // stage 14 copy of u_wtd_can_decrease
 wire s14_u_wtd_can_decrease_next;
+reg  s15_u_wtd_can_decrease_reg;  // stage 15 copy of u_wtd_can_decrease
+wire s15_u_wtd_can_decrease_next;
+reg  s16_u_wtd_can_decrease_reg;  // stage 16 copy of u_wtd_can_decrease
+wire s16_u_wtd_can_decrease_next;
 reg  [26:0] s5_cur_c_reg;  // stage 5 copy of cur_c
 wire [26:0] s5_cur_c_next;
 reg  [26:0] s6_cur_c_reg;  // stage 6 copy of cur_c
@@ -1695,44 +1779,44 @@ reg  [26:0] s13_cur_c_reg;  // stage 13 copy of cur_c
 wire [26:0] s13_cur_c_next;
 reg  [26:0] s14_cur_c_reg;  // stage 14 copy of cur_c
 wire [26:0] s14_cur_c_next;
-reg  [27:0] s21_t_30_reg;  // stage 21 copy of t
-wire [27:0] s21_t_30_next;
-reg  [27:0] s22_t_6_reg;  // stage 22 copy of t
-wire [27:0] s22_t_6_next;
+reg  [26:0] s15_cur_c_reg;  // stage 15 copy of cur_c
+wire [26:0] s15_cur_c_next;
+reg  [26:0] s16_cur_c_reg;  // stage 16 copy of cur_c
+wire [26:0] s16_cur_c_next;
+reg  [27:0] s22_t_30_reg;  // stage 22 copy of t
+wire [27:0] s22_t_30_next;
 reg  [27:0] s23_t_6_reg;  // stage 23 copy of t
 wire [27:0] s23_t_6_next;
 reg  [27:0] s24_t_6_reg;  // stage 24 copy of t
 wire [27:0] s24_t_6_next;
-reg  [27:0] s25_t_3_reg;  // stage 25 copy of t
-wire [27:0] s25_t_3_next;
+reg  [27:0] s25_t_6_reg;  // stage 25 copy of t
+wire [27:0] s25_t_6_next;
 reg  [27:0] s26_t_3_reg;  // stage 26 copy of t
 wire [27:0] s26_t_3_next;
-reg  [27:0] s27_t_2_reg;  // stage 27 copy of t
-wire [27:0] s27_t_2_next;
-reg  [27:0] s28_t_reg;  // stage 28 copy of t
-wire [27:0] s28_t_next;
+reg  [27:0] s27_t_3_reg;  // stage 27 copy of t
+wire [27:0] s27_t_3_next;
+reg  [27:0] s28_t_2_reg;  // stage 28 copy of t
+wire [27:0] s28_t_2_next;
+reg  [27:0] s29_t_reg;  // stage 29 copy of t
+wire [27:0] s29_t_next;
 reg  [27:0] s5_t_53_reg;  // stage 5 copy of t
 wire [27:0] s5_t_53_next;
-reg  [27:0] s6_t_35_reg;  // stage 6 copy of t
-wire [27:0] s6_t_35_next;
+reg  [27:0] s6_t_38_reg;  // stage 6 copy of t
+wire [27:0] s6_t_38_next;
 reg  [27:0] s7_t_35_reg;  // stage 7 copy of t
 wire [27:0] s7_t_35_next;
-reg  [27:0] s8_t_34_reg;  // stage 8 copy of t
-wire [27:0] s8_t_34_next;
-reg  [27:0] s9_t_25_reg;  // stage 9 copy of t
-wire [27:0] s9_t_25_next;
-reg  [27:0] s10_t_23_reg;  // stage 10 copy of t
-wire [27:0] s10_t_23_next;
-reg  [27:0] s11_t_20_reg;  // stage 11 copy of t
-wire [27:0] s11_t_20_next;
+reg  [27:0] s8_t_35_reg;  // stage 8 copy of t
+wire [27:0] s8_t_35_next;
+reg  [27:0] s9_t_27_reg;  // stage 9 copy of t
+wire [27:0] s9_t_27_next;
+reg  [27:0] s10_t_25_reg;  // stage 10 copy of t
+wire [27:0] s10_t_25_next;
+reg  [27:0] s11_t_21_reg;  // stage 11 copy of t
+wire [27:0] s11_t_21_next;
 reg  [27:0] s12_t_18_reg;  // stage 12 copy of t
 wire [27:0] s12_t_18_next;
 reg  [27:0] s13_t_12_reg;  // stage 13 copy of t
 wire [27:0] s13_t_12_next;
-reg  s15_rtt_le_trtt_reg;  // stage 15 copy of rtt_le_trtt
-wire s15_rtt_le_trtt_next;
-reg  s16_rtt_le_trtt_reg;  // stage 16 copy of rtt_le_trtt
-wire s16_rtt_le_trtt_next;
 reg  s17_rtt_le_trtt_reg;  // stage 17 copy of rtt_le_trtt
 wire s17_rtt_le_trtt_next;
 reg  s18_rtt_le_trtt_reg;  // stage 18 copy of rtt_le_trtt
@@ -1757,6 +1841,8 @@ reg  s27_rtt_le_trtt_reg;  // stage 27 copy of rtt_le_trtt
 wire s27_rtt_le_trtt_next;
 reg  s28_rtt_le_trtt_reg;  // stage 28 copy of rtt_le_trtt
 wire s28_rtt_le_trtt_next;
+reg  s29_rtt_le_trtt_reg;  // stage 29 copy of rtt_le_trtt
+wire s29_rtt_le_trtt_next;
 reg  [27:0] s14_c_fi_reg;  // stage 14 copy of c_fi
 wire [27:0] s14_c_fi_next;
 reg  [27:0] s15_c_fi_reg;  // stage 15 copy of c_fi
@@ -1787,6 +1873,8 @@ reg  [27:0] s27_c_fi_reg;  // stage 27 copy of c_fi
 wire [27:0] s27_c_fi_next;
 reg  [27:0] s28_c_fi_reg;  // stage 28 copy of c_fi
 wire [27:0] s28_c_fi_next;
+reg  [27:0] s29_c_fi_reg;  // stage 29 copy of c_fi
+wire [27:0] s29_c_fi_next;
 reg  s5_ecn_reg;  // stage 5 copy of ecn
 wire s5_ecn_next;
 reg  s6_ecn_reg;  // stage 6 copy of ecn
@@ -1835,47 +1923,47 @@ reg  s27_ecn_reg;  // stage 27 copy of ecn
 wire s27_ecn_next;
 reg  s28_ecn_reg;  // stage 28 copy of ecn
 wire s28_ecn_next;
-reg  [27:0] s15_t_7_reg;  // stage 15 copy of t
-wire [27:0] s15_t_7_next;
-reg  [27:0] s16_t_7_reg;  // stage 16 copy of t
-wire [27:0] s16_t_7_next;
-reg  [27:0] s17_t_6_reg;  // stage 17 copy of t
-wire [27:0] s17_t_6_next;
-reg  [27:0] s18_t_5_reg;  // stage 18 copy of t
-wire [27:0] s18_t_5_next;
+reg  s29_ecn_reg;  // stage 29 copy of ecn
+wire s29_ecn_next;
+reg  [27:0] s17_t_7_reg;  // stage 17 copy of t
+wire [27:0] s17_t_7_next;
+reg  [27:0] s18_t_6_reg;  // stage 18 copy of t
+wire [27:0] s18_t_6_next;
 reg  [27:0] s19_t_5_reg;  // stage 19 copy of t
 wire [27:0] s19_t_5_next;
-reg  [27:0] s20_t_4_reg;  // stage 20 copy of t
-wire [27:0] s20_t_4_next;
-reg  [27:0] s21_t_31_reg;  // stage 21 copy of t
-wire [27:0] s21_t_31_next;
-reg  [27:0] s22_t_7_reg;  // stage 22 copy of t
-wire [27:0] s22_t_7_next;
+reg  [27:0] s20_t_5_reg;  // stage 20 copy of t
+wire [27:0] s20_t_5_next;
+reg  [27:0] s21_t_4_reg;  // stage 21 copy of t
+wire [27:0] s21_t_4_next;
+reg  [27:0] s22_t_31_reg;  // stage 22 copy of t
+wire [27:0] s22_t_31_next;
 reg  [27:0] s23_t_7_reg;  // stage 23 copy of t
 wire [27:0] s23_t_7_next;
 reg  [27:0] s24_t_7_reg;  // stage 24 copy of t
 wire [27:0] s24_t_7_next;
-reg  [27:0] s25_t_4_reg;  // stage 25 copy of t
-wire [27:0] s25_t_4_next;
+reg  [27:0] s25_t_7_reg;  // stage 25 copy of t
+wire [27:0] s25_t_7_next;
 reg  [27:0] s26_t_4_reg;  // stage 26 copy of t
 wire [27:0] s26_t_4_next;
-reg  [27:0] s27_t_3_reg;  // stage 27 copy of t
-wire [27:0] s27_t_3_next;
-reg  [27:0] s28_t_2_reg;  // stage 28 copy of t
-wire [27:0] s28_t_2_next;
-reg  [27:0] s29_core_c_reg;  // stage 29 copy of core_c
-wire [27:0] s29_core_c_next;
+reg  [27:0] s27_t_4_reg;  // stage 27 copy of t
+wire [27:0] s27_t_4_next;
+reg  [27:0] s28_t_3_reg;  // stage 28 copy of t
+wire [27:0] s28_t_3_next;
+reg  [27:0] s29_t_2_reg;  // stage 29 copy of t
+wire [27:0] s29_t_2_next;
+reg  [27:0] s30_core_c_reg;  // stage 30 copy of core_c
+wire [27:0] s30_core_c_next;
 wire [11:0] u_wtd_avg_out;
-reg  [21:0] s2_t_35_reg;  // stage 2 copy of t
-wire [21:0] s2_t_35_next;
+reg  [21:0] s2_t_37_reg;  // stage 2 copy of t
+wire [21:0] s2_t_37_next;
 reg  [21:0] s3_t_20_reg;  // stage 3 copy of t
 wire [21:0] s3_t_20_next;
 reg  [21:0] s4_t_29_reg;  // stage 4 copy of t
 wire [21:0] s4_t_29_next;
 reg  s5_qa_called_reg;  // stage 5 copy of qa_called
 wire s5_qa_called_next;
-reg  s2_t_36_reg;  // stage 2 copy of t
-wire s2_t_36_next;
+reg  s2_t_38_reg;  // stage 2 copy of t
+wire s2_t_38_next;
 reg  s3_t_21_reg;  // stage 3 copy of t
 wire s3_t_21_next;
 reg  s4_t_30_reg;  // stage 4 copy of t
@@ -1904,12 +1992,12 @@ reg  s9_qa_fired_reg;  // stage 9 copy of qa_fired
 wire s9_qa_fired_next;
 reg  s10_qa_fired_reg;  // stage 10 copy of qa_fired
 wire s10_qa_fired_next;
-reg  [27:0] s10_t_24_reg;  // stage 10 copy of t
-wire [27:0] s10_t_24_next;
-reg  [27:0] s10_t_25_reg;  // stage 10 copy of t
-wire [27:0] s10_t_25_next;
 reg  [27:0] s10_t_26_reg;  // stage 10 copy of t
 wire [27:0] s10_t_26_next;
+reg  [27:0] s10_t_27_reg;  // stage 10 copy of t
+wire [27:0] s10_t_27_next;
+reg  [27:0] s10_t_28_reg;  // stage 10 copy of t
+wire [27:0] s10_t_28_next;
 reg  s11_early_reg;  // stage 11 copy of early
 wire s11_early_next;
 reg  s12_early_reg;  // stage 12 copy of early
@@ -1948,6 +2036,8 @@ reg  s28_early_reg;  // stage 28 copy of early
 wire s28_early_next;
 reg  s29_early_reg;  // stage 29 copy of early
 wire s29_early_next;
+reg  s30_early_reg;  // stage 30 copy of early
+wire s30_early_next;
 reg  [27:0] s11_c_early_reg;  // stage 11 copy of c_early
 wire [27:0] s11_c_early_next;
 reg  [27:0] s12_c_early_reg;  // stage 12 copy of c_early
@@ -1986,14 +2076,16 @@ reg  [27:0] s28_c_early_reg;  // stage 28 copy of c_early
 wire [27:0] s28_c_early_next;
 reg  [27:0] s29_c_early_reg;  // stage 29 copy of c_early
 wire [27:0] s29_c_early_next;
-reg  [26:0] s30_c_ack_clamped_reg;  // stage 30 copy of c_ack_clamped
-wire [26:0] s30_c_ack_clamped_next;
+reg  [27:0] s30_c_early_reg;  // stage 30 copy of c_early
+wire [27:0] s30_c_early_next;
+reg  [26:0] s31_c_ack_clamped_reg;  // stage 31 copy of c_ack_clamped
+wire [26:0] s31_c_ack_clamped_next;
 reg  [26:0] s5_c_loss_reg;  // stage 5 copy of c_loss
 wire [26:0] s5_c_loss_next;
 reg  s10_cur_increase_reg;  // stage 10 copy of cur_increase
 wire s10_cur_increase_next;
-reg  s2_t_37_reg;  // stage 2 copy of t
-wire s2_t_37_next;
+reg  s2_t_39_reg;  // stage 2 copy of t
+wire s2_t_39_next;
 reg  s3_t_22_reg;  // stage 3 copy of t
 wire s3_t_22_next;
 reg  s4_t_31_reg;  // stage 4 copy of t
@@ -2004,8 +2096,8 @@ reg  s5_qa_used_reg;  // stage 5 copy of qa_used
 wire s5_qa_used_next;
 reg  s5_t_56_reg;  // stage 5 copy of t
 wire s5_t_56_next;
-reg  [23:0] s2_t_38_reg;  // stage 2 copy of t
-wire [23:0] s2_t_38_next;
+reg  [23:0] s2_t_40_reg;  // stage 2 copy of t
+wire [23:0] s2_t_40_next;
 reg  [23:0] s3_t_23_reg;  // stage 3 copy of t
 wire [23:0] s3_t_23_next;
 reg  [23:0] s4_t_32_reg;  // stage 4 copy of t
@@ -2016,8 +2108,8 @@ reg  [23:0] s5_cur_win_end_reg;  // stage 5 copy of cur_win_end
 wire [23:0] s5_cur_win_end_next;
 reg  [20:0] s5_cur_count_reg;  // stage 5 copy of cur_count
 wire [20:0] s5_cur_count_next;
-reg  [21:0] s2_t_39_reg;  // stage 2 copy of t
-wire [21:0] s2_t_39_next;
+reg  [21:0] s2_t_41_reg;  // stage 2 copy of t
+wire [21:0] s2_t_41_next;
 reg  [21:0] s3_t_24_reg;  // stage 3 copy of t
 wire [21:0] s3_t_24_next;
 reg  [21:0] s4_t_33_reg;  // stage 4 copy of t
@@ -2040,14 +2132,14 @@ reg  s8_qa_used_reg;  // stage 8 copy of qa_used
 wire s8_qa_used_next;
 reg  s9_qa_used_reg;  // stage 9 copy of qa_used
 wire s9_qa_used_next;
-reg  [26:0] s6_t_36_reg;  // stage 6 copy of t
-wire [26:0] s6_t_36_next;
+reg  [26:0] s6_t_39_reg;  // stage 6 copy of t
+wire [26:0] s6_t_39_next;
 reg  [26:0] s7_t_36_reg;  // stage 7 copy of t
 wire [26:0] s7_t_36_next;
-reg  [26:0] s8_t_35_reg;  // stage 8 copy of t
-wire [26:0] s8_t_35_next;
-reg  [26:0] s9_t_26_reg;  // stage 9 copy of t
-wire [26:0] s9_t_26_next;
+reg  [26:0] s8_t_36_reg;  // stage 8 copy of t
+wire [26:0] s8_t_36_next;
+reg  [26:0] s9_t_28_reg;  // stage 9 copy of t
+wire [26:0] s9_t_28_next;
 reg  s11_ack_run_reg;  // stage 11 copy of ack_run
 wire s11_ack_run_next;
 reg  s12_ack_run_reg;  // stage 12 copy of ack_run
@@ -2088,10 +2180,8 @@ reg  s29_ack_run_reg;  // stage 29 copy of ack_run
 wire s29_ack_run_next;
 reg  s30_ack_run_reg;  // stage 30 copy of ack_run
 wire s30_ack_run_next;
-reg  [26:0] s15_cur_c_reg;  // stage 15 copy of cur_c
-wire [26:0] s15_cur_c_next;
-reg  [26:0] s16_cur_c_reg;  // stage 16 copy of cur_c
-wire [26:0] s16_cur_c_next;
+reg  s31_ack_run_reg;  // stage 31 copy of ack_run
+wire s31_ack_run_next;
 reg  [26:0] s17_cur_c_reg;  // stage 17 copy of cur_c
 wire [26:0] s17_cur_c_next;
 reg  [26:0] s18_cur_c_reg;  // stage 18 copy of cur_c
@@ -2120,6 +2210,8 @@ reg  [26:0] s29_cur_c_reg;  // stage 29 copy of cur_c
 wire [26:0] s29_cur_c_next;
 reg  [26:0] s30_cur_c_reg;  // stage 30 copy of cur_c
 wire [26:0] s30_cur_c_next;
+reg  [26:0] s31_cur_c_reg;  // stage 31 copy of cur_c
+wire [26:0] s31_cur_c_next;
 reg  s5_is_loss_reg;  // stage 5 copy of is_loss
 wire s5_is_loss_next;
 reg  s6_is_loss_reg;  // stage 6 copy of is_loss
@@ -2172,6 +2264,8 @@ reg  s29_is_loss_reg;  // stage 29 copy of is_loss
 wire s29_is_loss_next;
 reg  s30_is_loss_reg;  // stage 30 copy of is_loss
 wire s30_is_loss_next;
+reg  s31_is_loss_reg;  // stage 31 copy of is_loss
+wire s31_is_loss_next;
 reg  [26:0] s10_c_loss_all_reg;  // stage 10 copy of c_loss_all
 wire [26:0] s10_c_loss_all_next;
 reg  [26:0] s11_c_loss_all_reg;  // stage 11 copy of c_loss_all
@@ -2214,408 +2308,426 @@ reg  [26:0] s29_c_loss_all_reg;  // stage 29 copy of c_loss_all
 wire [26:0] s29_c_loss_all_next;
 reg  [26:0] s30_c_loss_all_reg;  // stage 30 copy of c_loss_all
 wire [26:0] s30_c_loss_all_next;
+reg  [26:0] s31_c_loss_all_reg;  // stage 31 copy of c_loss_all
+wire [26:0] s31_c_loss_all_next;
 reg  [11:0] s5_t_58_reg;  // stage 5 copy of t
 wire [11:0] s5_t_58_next;
-reg  [11:0] s6_t_37_reg;  // stage 6 copy of t
-wire [11:0] s6_t_37_next;
+reg  [11:0] s6_t_40_reg;  // stage 6 copy of t
+wire [11:0] s6_t_40_next;
 reg  [11:0] s7_t_37_reg;  // stage 7 copy of t
 wire [11:0] s7_t_37_next;
-reg  [11:0] s8_t_36_reg;  // stage 8 copy of t
-wire [11:0] s8_t_36_next;
-reg  [11:0] s9_t_27_reg;  // stage 9 copy of t
-wire [11:0] s9_t_27_next;
-reg  [11:0] s10_t_27_reg;  // stage 10 copy of t
-wire [11:0] s10_t_27_next;
-reg  [11:0] s11_t_21_reg;  // stage 11 copy of t
-wire [11:0] s11_t_21_next;
+reg  [11:0] s8_t_37_reg;  // stage 8 copy of t
+wire [11:0] s8_t_37_next;
+reg  [11:0] s9_t_29_reg;  // stage 9 copy of t
+wire [11:0] s9_t_29_next;
+reg  [11:0] s10_t_29_reg;  // stage 10 copy of t
+wire [11:0] s10_t_29_next;
+reg  [11:0] s11_t_22_reg;  // stage 11 copy of t
+wire [11:0] s11_t_22_next;
 reg  [11:0] s12_t_19_reg;  // stage 12 copy of t
 wire [11:0] s12_t_19_next;
 reg  [11:0] s13_t_13_reg;  // stage 13 copy of t
 wire [11:0] s13_t_13_next;
 reg  [11:0] s14_t_12_reg;  // stage 14 copy of t
 wire [11:0] s14_t_12_next;
-reg  [11:0] s15_t_8_reg;  // stage 15 copy of t
-wire [11:0] s15_t_8_next;
+reg  [11:0] s15_t_12_reg;  // stage 15 copy of t
+wire [11:0] s15_t_12_next;
 reg  [11:0] s16_t_8_reg;  // stage 16 copy of t
 wire [11:0] s16_t_8_next;
-reg  [11:0] s17_t_7_reg;  // stage 17 copy of t
-wire [11:0] s17_t_7_next;
-reg  [11:0] s18_t_6_reg;  // stage 18 copy of t
-wire [11:0] s18_t_6_next;
+reg  [11:0] s17_t_8_reg;  // stage 17 copy of t
+wire [11:0] s17_t_8_next;
+reg  [11:0] s18_t_7_reg;  // stage 18 copy of t
+wire [11:0] s18_t_7_next;
 reg  [11:0] s19_t_6_reg;  // stage 19 copy of t
 wire [11:0] s19_t_6_next;
-reg  [11:0] s20_t_5_reg;  // stage 20 copy of t
-wire [11:0] s20_t_5_next;
-reg  [11:0] s21_t_32_reg;  // stage 21 copy of t
-wire [11:0] s21_t_32_next;
-reg  [11:0] s22_t_8_reg;  // stage 22 copy of t
-wire [11:0] s22_t_8_next;
+reg  [11:0] s20_t_6_reg;  // stage 20 copy of t
+wire [11:0] s20_t_6_next;
+reg  [11:0] s21_t_5_reg;  // stage 21 copy of t
+wire [11:0] s21_t_5_next;
+reg  [11:0] s22_t_32_reg;  // stage 22 copy of t
+wire [11:0] s22_t_32_next;
 reg  [11:0] s23_t_8_reg;  // stage 23 copy of t
 wire [11:0] s23_t_8_next;
 reg  [11:0] s24_t_8_reg;  // stage 24 copy of t
 wire [11:0] s24_t_8_next;
-reg  [11:0] s25_t_5_reg;  // stage 25 copy of t
-wire [11:0] s25_t_5_next;
+reg  [11:0] s25_t_8_reg;  // stage 25 copy of t
+wire [11:0] s25_t_8_next;
 reg  [11:0] s26_t_5_reg;  // stage 26 copy of t
 wire [11:0] s26_t_5_next;
-reg  [11:0] s27_t_4_reg;  // stage 27 copy of t
-wire [11:0] s27_t_4_next;
-reg  [11:0] s28_t_3_reg;  // stage 28 copy of t
-wire [11:0] s28_t_3_next;
-reg  [11:0] s29_t_reg;  // stage 29 copy of t
-wire [11:0] s29_t_next;
+reg  [11:0] s27_t_5_reg;  // stage 27 copy of t
+wire [11:0] s27_t_5_next;
+reg  [11:0] s28_t_4_reg;  // stage 28 copy of t
+wire [11:0] s28_t_4_next;
+reg  [11:0] s29_t_3_reg;  // stage 29 copy of t
+wire [11:0] s29_t_3_next;
 reg  [11:0] s30_t_reg;  // stage 30 copy of t
 wire [11:0] s30_t_next;
-reg  s11_t_22_reg;  // stage 11 copy of t
-wire s11_t_22_next;
+reg  [11:0] s31_t_reg;  // stage 31 copy of t
+wire [11:0] s31_t_next;
+reg  s11_t_23_reg;  // stage 11 copy of t
+wire s11_t_23_next;
 reg  s12_t_20_reg;  // stage 12 copy of t
 wire s12_t_20_next;
 reg  s13_t_14_reg;  // stage 13 copy of t
 wire s13_t_14_next;
 reg  s14_t_13_reg;  // stage 14 copy of t
 wire s14_t_13_next;
-reg  s15_t_9_reg;  // stage 15 copy of t
-wire s15_t_9_next;
+reg  s15_t_13_reg;  // stage 15 copy of t
+wire s15_t_13_next;
 reg  s16_t_9_reg;  // stage 16 copy of t
 wire s16_t_9_next;
-reg  s17_t_8_reg;  // stage 17 copy of t
-wire s17_t_8_next;
-reg  s18_t_7_reg;  // stage 18 copy of t
-wire s18_t_7_next;
+reg  s17_t_9_reg;  // stage 17 copy of t
+wire s17_t_9_next;
+reg  s18_t_8_reg;  // stage 18 copy of t
+wire s18_t_8_next;
 reg  s19_t_7_reg;  // stage 19 copy of t
 wire s19_t_7_next;
-reg  s20_t_6_reg;  // stage 20 copy of t
-wire s20_t_6_next;
-reg  s21_t_33_reg;  // stage 21 copy of t
-wire s21_t_33_next;
-reg  s22_t_9_reg;  // stage 22 copy of t
-wire s22_t_9_next;
+reg  s20_t_7_reg;  // stage 20 copy of t
+wire s20_t_7_next;
+reg  s21_t_6_reg;  // stage 21 copy of t
+wire s21_t_6_next;
+reg  s22_t_33_reg;  // stage 22 copy of t
+wire s22_t_33_next;
 reg  s23_t_9_reg;  // stage 23 copy of t
 wire s23_t_9_next;
 reg  s24_t_9_reg;  // stage 24 copy of t
 wire s24_t_9_next;
-reg  s25_t_6_reg;  // stage 25 copy of t
-wire s25_t_6_next;
+reg  s25_t_9_reg;  // stage 25 copy of t
+wire s25_t_9_next;
 reg  s26_t_6_reg;  // stage 26 copy of t
 wire s26_t_6_next;
-reg  s27_t_5_reg;  // stage 27 copy of t
-wire s27_t_5_next;
-reg  s28_t_4_reg;  // stage 28 copy of t
-wire s28_t_4_next;
-reg  s29_t_2_reg;  // stage 29 copy of t
-wire s29_t_2_next;
+reg  s27_t_6_reg;  // stage 27 copy of t
+wire s27_t_6_next;
+reg  s28_t_5_reg;  // stage 28 copy of t
+wire s28_t_5_next;
+reg  s29_t_4_reg;  // stage 29 copy of t
+wire s29_t_4_next;
 reg  s30_t_2_reg;  // stage 30 copy of t
 wire s30_t_2_next;
-reg  s6_t_38_reg;  // stage 6 copy of t
-wire s6_t_38_next;
+reg  s31_t_2_reg;  // stage 31 copy of t
+wire s31_t_2_next;
+reg  s6_t_41_reg;  // stage 6 copy of t
+wire s6_t_41_next;
 reg  s7_t_38_reg;  // stage 7 copy of t
 wire s7_t_38_next;
-reg  s8_t_37_reg;  // stage 8 copy of t
-wire s8_t_37_next;
-reg  s9_t_28_reg;  // stage 9 copy of t
-wire s9_t_28_next;
-reg  s10_t_28_reg;  // stage 10 copy of t
-wire s10_t_28_next;
-reg  s11_t_23_reg;  // stage 11 copy of t
-wire s11_t_23_next;
+reg  s8_t_38_reg;  // stage 8 copy of t
+wire s8_t_38_next;
+reg  s9_t_30_reg;  // stage 9 copy of t
+wire s9_t_30_next;
+reg  s10_t_30_reg;  // stage 10 copy of t
+wire s10_t_30_next;
+reg  s11_t_24_reg;  // stage 11 copy of t
+wire s11_t_24_next;
 reg  s12_t_21_reg;  // stage 12 copy of t
 wire s12_t_21_next;
 reg  s13_t_15_reg;  // stage 13 copy of t
 wire s13_t_15_next;
 reg  s14_t_14_reg;  // stage 14 copy of t
 wire s14_t_14_next;
-reg  s15_t_10_reg;  // stage 15 copy of t
-wire s15_t_10_next;
+reg  s15_t_14_reg;  // stage 15 copy of t
+wire s15_t_14_next;
 reg  s16_t_10_reg;  // stage 16 copy of t
 wire s16_t_10_next;
-reg  s17_t_9_reg;  // stage 17 copy of t
-wire s17_t_9_next;
-reg  s18_t_8_reg;  // stage 18 copy of t
-wire s18_t_8_next;
+reg  s17_t_10_reg;  // stage 17 copy of t
+wire s17_t_10_next;
+reg  s18_t_9_reg;  // stage 18 copy of t
+wire s18_t_9_next;
 reg  s19_t_8_reg;  // stage 19 copy of t
 wire s19_t_8_next;
-reg  s20_t_7_reg;  // stage 20 copy of t
-wire s20_t_7_next;
-reg  s21_t_34_reg;  // stage 21 copy of t
-wire s21_t_34_next;
-reg  s22_t_10_reg;  // stage 22 copy of t
-wire s22_t_10_next;
+reg  s20_t_8_reg;  // stage 20 copy of t
+wire s20_t_8_next;
+reg  s21_t_7_reg;  // stage 21 copy of t
+wire s21_t_7_next;
+reg  s22_t_34_reg;  // stage 22 copy of t
+wire s22_t_34_next;
 reg  s23_t_10_reg;  // stage 23 copy of t
 wire s23_t_10_next;
 reg  s24_t_10_reg;  // stage 24 copy of t
 wire s24_t_10_next;
-reg  s25_t_7_reg;  // stage 25 copy of t
-wire s25_t_7_next;
+reg  s25_t_10_reg;  // stage 25 copy of t
+wire s25_t_10_next;
 reg  s26_t_7_reg;  // stage 26 copy of t
 wire s26_t_7_next;
-reg  s27_t_6_reg;  // stage 27 copy of t
-wire s27_t_6_next;
-reg  s28_t_5_reg;  // stage 28 copy of t
-wire s28_t_5_next;
-reg  s29_t_3_reg;  // stage 29 copy of t
-wire s29_t_3_next;
+reg  s27_t_7_reg;  // stage 27 copy of t
+wire s27_t_7_next;
+reg  s28_t_6_reg;  // stage 28 copy of t
+wire s28_t_6_next;
+reg  s29_t_5_reg;  // stage 29 copy of t
+wire s29_t_5_next;
 reg  s30_t_3_reg;  // stage 30 copy of t
 wire s30_t_3_next;
-reg  [23:0] s6_t_39_reg;  // stage 6 copy of t
-wire [23:0] s6_t_39_next;
+reg  s31_t_3_reg;  // stage 31 copy of t
+wire s31_t_3_next;
+reg  [23:0] s6_t_42_reg;  // stage 6 copy of t
+wire [23:0] s6_t_42_next;
 reg  [23:0] s7_t_39_reg;  // stage 7 copy of t
 wire [23:0] s7_t_39_next;
-reg  [23:0] s8_t_38_reg;  // stage 8 copy of t
-wire [23:0] s8_t_38_next;
-reg  [23:0] s9_t_29_reg;  // stage 9 copy of t
-wire [23:0] s9_t_29_next;
-reg  [23:0] s10_t_29_reg;  // stage 10 copy of t
-wire [23:0] s10_t_29_next;
-reg  [23:0] s11_t_24_reg;  // stage 11 copy of t
-wire [23:0] s11_t_24_next;
+reg  [23:0] s8_t_39_reg;  // stage 8 copy of t
+wire [23:0] s8_t_39_next;
+reg  [23:0] s9_t_31_reg;  // stage 9 copy of t
+wire [23:0] s9_t_31_next;
+reg  [23:0] s10_t_31_reg;  // stage 10 copy of t
+wire [23:0] s10_t_31_next;
+reg  [23:0] s11_t_25_reg;  // stage 11 copy of t
+wire [23:0] s11_t_25_next;
 reg  [23:0] s12_t_22_reg;  // stage 12 copy of t
 wire [23:0] s12_t_22_next;
 reg  [23:0] s13_t_16_reg;  // stage 13 copy of t
 wire [23:0] s13_t_16_next;
 reg  [23:0] s14_t_15_reg;  // stage 14 copy of t
 wire [23:0] s14_t_15_next;
-reg  [23:0] s15_t_11_reg;  // stage 15 copy of t
-wire [23:0] s15_t_11_next;
+reg  [23:0] s15_t_15_reg;  // stage 15 copy of t
+wire [23:0] s15_t_15_next;
 reg  [23:0] s16_t_11_reg;  // stage 16 copy of t
 wire [23:0] s16_t_11_next;
-reg  [23:0] s17_t_10_reg;  // stage 17 copy of t
-wire [23:0] s17_t_10_next;
-reg  [23:0] s18_t_9_reg;  // stage 18 copy of t
-wire [23:0] s18_t_9_next;
+reg  [23:0] s17_t_11_reg;  // stage 17 copy of t
+wire [23:0] s17_t_11_next;
+reg  [23:0] s18_t_10_reg;  // stage 18 copy of t
+wire [23:0] s18_t_10_next;
 reg  [23:0] s19_t_9_reg;  // stage 19 copy of t
 wire [23:0] s19_t_9_next;
-reg  [23:0] s20_t_8_reg;  // stage 20 copy of t
-wire [23:0] s20_t_8_next;
-reg  [23:0] s21_t_35_reg;  // stage 21 copy of t
-wire [23:0] s21_t_35_next;
-reg  [23:0] s22_t_11_reg;  // stage 22 copy of t
-wire [23:0] s22_t_11_next;
+reg  [23:0] s20_t_9_reg;  // stage 20 copy of t
+wire [23:0] s20_t_9_next;
+reg  [23:0] s21_t_8_reg;  // stage 21 copy of t
+wire [23:0] s21_t_8_next;
+reg  [23:0] s22_t_35_reg;  // stage 22 copy of t
+wire [23:0] s22_t_35_next;
 reg  [23:0] s23_t_11_reg;  // stage 23 copy of t
 wire [23:0] s23_t_11_next;
 reg  [23:0] s24_t_11_reg;  // stage 24 copy of t
 wire [23:0] s24_t_11_next;
-reg  [23:0] s25_t_8_reg;  // stage 25 copy of t
-wire [23:0] s25_t_8_next;
+reg  [23:0] s25_t_11_reg;  // stage 25 copy of t
+wire [23:0] s25_t_11_next;
 reg  [23:0] s26_t_8_reg;  // stage 26 copy of t
 wire [23:0] s26_t_8_next;
-reg  [23:0] s27_t_7_reg;  // stage 27 copy of t
-wire [23:0] s27_t_7_next;
-reg  [23:0] s28_t_6_reg;  // stage 28 copy of t
-wire [23:0] s28_t_6_next;
-reg  [23:0] s29_t_4_reg;  // stage 29 copy of t
-wire [23:0] s29_t_4_next;
+reg  [23:0] s27_t_8_reg;  // stage 27 copy of t
+wire [23:0] s27_t_8_next;
+reg  [23:0] s28_t_7_reg;  // stage 28 copy of t
+wire [23:0] s28_t_7_next;
+reg  [23:0] s29_t_6_reg;  // stage 29 copy of t
+wire [23:0] s29_t_6_next;
 reg  [23:0] s30_t_4_reg;  // stage 30 copy of t
 wire [23:0] s30_t_4_next;
-reg  [20:0] s6_t_40_reg;  // stage 6 copy of t
-wire [20:0] s6_t_40_next;
+reg  [23:0] s31_t_4_reg;  // stage 31 copy of t
+wire [23:0] s31_t_4_next;
+reg  [20:0] s6_t_43_reg;  // stage 6 copy of t
+wire [20:0] s6_t_43_next;
 reg  [20:0] s7_t_40_reg;  // stage 7 copy of t
 wire [20:0] s7_t_40_next;
-reg  [20:0] s8_t_39_reg;  // stage 8 copy of t
-wire [20:0] s8_t_39_next;
-reg  [20:0] s9_t_30_reg;  // stage 9 copy of t
-wire [20:0] s9_t_30_next;
-reg  [20:0] s10_t_30_reg;  // stage 10 copy of t
-wire [20:0] s10_t_30_next;
-reg  [20:0] s11_t_25_reg;  // stage 11 copy of t
-wire [20:0] s11_t_25_next;
+reg  [20:0] s8_t_40_reg;  // stage 8 copy of t
+wire [20:0] s8_t_40_next;
+reg  [20:0] s9_t_32_reg;  // stage 9 copy of t
+wire [20:0] s9_t_32_next;
+reg  [20:0] s10_t_32_reg;  // stage 10 copy of t
+wire [20:0] s10_t_32_next;
+reg  [20:0] s11_t_26_reg;  // stage 11 copy of t
+wire [20:0] s11_t_26_next;
 reg  [20:0] s12_t_23_reg;  // stage 12 copy of t
 wire [20:0] s12_t_23_next;
 reg  [20:0] s13_t_17_reg;  // stage 13 copy of t
 wire [20:0] s13_t_17_next;
 reg  [20:0] s14_t_16_reg;  // stage 14 copy of t
 wire [20:0] s14_t_16_next;
-reg  [20:0] s15_t_12_reg;  // stage 15 copy of t
-wire [20:0] s15_t_12_next;
+reg  [20:0] s15_t_16_reg;  // stage 15 copy of t
+wire [20:0] s15_t_16_next;
 reg  [20:0] s16_t_12_reg;  // stage 16 copy of t
 wire [20:0] s16_t_12_next;
-reg  [20:0] s17_t_11_reg;  // stage 17 copy of t
-wire [20:0] s17_t_11_next;
-reg  [20:0] s18_t_10_reg;  // stage 18 copy of t
-wire [20:0] s18_t_10_next;
+reg  [20:0] s17_t_12_reg;  // stage 17 copy of t
+wire [20:0] s17_t_12_next;
+reg  [20:0] s18_t_11_reg;  // stage 18 copy of t
+wire [20:0] s18_t_11_next;
 reg  [20:0] s19_t_10_reg;  // stage 19 copy of t
 wire [20:0] s19_t_10_next;
-reg  [20:0] s20_t_9_reg;  // stage 20 copy of t
-wire [20:0] s20_t_9_next;
-reg  [20:0] s21_t_36_reg;  // stage 21 copy of t
-wire [20:0] s21_t_36_next;
-reg  [20:0] s22_t_12_reg;  // stage 22 copy of t
-wire [20:0] s22_t_12_next;
+reg  [20:0] s20_t_10_reg;  // stage 20 copy of t
+wire [20:0] s20_t_10_next;
+reg  [20:0] s21_t_9_reg;  // stage 21 copy of t
+wire [20:0] s21_t_9_next;
+reg  [20:0] s22_t_36_reg;  // stage 22 copy of t
+wire [20:0] s22_t_36_next;
 reg  [20:0] s23_t_12_reg;  // stage 23 copy of t
 wire [20:0] s23_t_12_next;
 reg  [20:0] s24_t_12_reg;  // stage 24 copy of t
 wire [20:0] s24_t_12_next;
-reg  [20:0] s25_t_9_reg;  // stage 25 copy of t
-wire [20:0] s25_t_9_next;
+reg  [20:0] s25_t_12_reg;  // stage 25 copy of t
+wire [20:0] s25_t_12_next;
 reg  [20:0] s26_t_9_reg;  // stage 26 copy of t
 wire [20:0] s26_t_9_next;
-reg  [20:0] s27_t_8_reg;  // stage 27 copy of t
-wire [20:0] s27_t_8_next;
-reg  [20:0] s28_t_7_reg;  // stage 28 copy of t
-wire [20:0] s28_t_7_next;
-reg  [20:0] s29_t_5_reg;  // stage 29 copy of t
-wire [20:0] s29_t_5_next;
+reg  [20:0] s27_t_9_reg;  // stage 27 copy of t
+wire [20:0] s27_t_9_next;
+reg  [20:0] s28_t_8_reg;  // stage 28 copy of t
+wire [20:0] s28_t_8_next;
+reg  [20:0] s29_t_7_reg;  // stage 29 copy of t
+wire [20:0] s29_t_7_next;
 reg  [20:0] s30_t_5_reg;  // stage 30 copy of t
 wire [20:0] s30_t_5_next;
-reg  [20:0] s6_t_41_reg;  // stage 6 copy of t
-wire [20:0] s6_t_41_next;
+reg  [20:0] s31_t_5_reg;  // stage 31 copy of t
+wire [20:0] s31_t_5_next;
+reg  [20:0] s6_t_44_reg;  // stage 6 copy of t
+wire [20:0] s6_t_44_next;
 reg  [20:0] s7_t_41_reg;  // stage 7 copy of t
 wire [20:0] s7_t_41_next;
-reg  [20:0] s8_t_40_reg;  // stage 8 copy of t
-wire [20:0] s8_t_40_next;
-reg  [20:0] s9_t_31_reg;  // stage 9 copy of t
-wire [20:0] s9_t_31_next;
-reg  [20:0] s10_t_31_reg;  // stage 10 copy of t
-wire [20:0] s10_t_31_next;
-reg  [20:0] s11_t_26_reg;  // stage 11 copy of t
-wire [20:0] s11_t_26_next;
+reg  [20:0] s8_t_41_reg;  // stage 8 copy of t
+wire [20:0] s8_t_41_next;
+reg  [20:0] s9_t_33_reg;  // stage 9 copy of t
+wire [20:0] s9_t_33_next;
+reg  [20:0] s10_t_33_reg;  // stage 10 copy of t
+wire [20:0] s10_t_33_next;
+reg  [20:0] s11_t_27_reg;  // stage 11 copy of t
+wire [20:0] s11_t_27_next;
 reg  [20:0] s12_t_24_reg;  // stage 12 copy of t
 wire [20:0] s12_t_24_next;
 reg  [20:0] s13_t_18_reg;  // stage 13 copy of t
 wire [20:0] s13_t_18_next;
 reg  [20:0] s14_t_17_reg;  // stage 14 copy of t
 wire [20:0] s14_t_17_next;
-reg  [20:0] s15_t_13_reg;  // stage 15 copy of t
-wire [20:0] s15_t_13_next;
+reg  [20:0] s15_t_17_reg;  // stage 15 copy of t
+wire [20:0] s15_t_17_next;
 reg  [20:0] s16_t_13_reg;  // stage 16 copy of t
 wire [20:0] s16_t_13_next;
-reg  [20:0] s17_t_12_reg;  // stage 17 copy of t
-wire [20:0] s17_t_12_next;
-reg  [20:0] s18_t_11_reg;  // stage 18 copy of t
-wire [20:0] s18_t_11_next;
+reg  [20:0] s17_t_13_reg;  // stage 17 copy of t
+wire [20:0] s17_t_13_next;
+reg  [20:0] s18_t_12_reg;  // stage 18 copy of t
+wire [20:0] s18_t_12_next;
 reg  [20:0] s19_t_11_reg;  // stage 19 copy of t
 wire [20:0] s19_t_11_next;
-reg  [20:0] s20_t_10_reg;  // stage 20 copy of t
-wire [20:0] s20_t_10_next;
-reg  [20:0] s21_t_37_reg;  // stage 21 copy of t
-wire [20:0] s21_t_37_next;
-reg  [20:0] s22_t_13_reg;  // stage 22 copy of t
-wire [20:0] s22_t_13_next;
+reg  [20:0] s20_t_11_reg;  // stage 20 copy of t
+wire [20:0] s20_t_11_next;
+reg  [20:0] s21_t_10_reg;  // stage 21 copy of t
+wire [20:0] s21_t_10_next;
+reg  [20:0] s22_t_37_reg;  // stage 22 copy of t
+wire [20:0] s22_t_37_next;
 reg  [20:0] s23_t_13_reg;  // stage 23 copy of t
 wire [20:0] s23_t_13_next;
 reg  [20:0] s24_t_13_reg;  // stage 24 copy of t
 wire [20:0] s24_t_13_next;
-reg  [20:0] s25_t_10_reg;  // stage 25 copy of t
-wire [20:0] s25_t_10_next;
+reg  [20:0] s25_t_13_reg;  // stage 25 copy of t
+wire [20:0] s25_t_13_next;
 reg  [20:0] s26_t_10_reg;  // stage 26 copy of t
 wire [20:0] s26_t_10_next;
-reg  [20:0] s27_t_9_reg;  // stage 27 copy of t
-wire [20:0] s27_t_9_next;
-reg  [20:0] s28_t_8_reg;  // stage 28 copy of t
-wire [20:0] s28_t_8_next;
-reg  [20:0] s29_t_6_reg;  // stage 29 copy of t
-wire [20:0] s29_t_6_next;
+reg  [20:0] s27_t_10_reg;  // stage 27 copy of t
+wire [20:0] s27_t_10_next;
+reg  [20:0] s28_t_9_reg;  // stage 28 copy of t
+wire [20:0] s28_t_9_next;
+reg  [20:0] s29_t_8_reg;  // stage 29 copy of t
+wire [20:0] s29_t_8_next;
 reg  [20:0] s30_t_6_reg;  // stage 30 copy of t
 wire [20:0] s30_t_6_next;
-reg  [20:0] s6_t_42_reg;  // stage 6 copy of t
-wire [20:0] s6_t_42_next;
+reg  [20:0] s31_t_6_reg;  // stage 31 copy of t
+wire [20:0] s31_t_6_next;
+reg  [20:0] s6_t_45_reg;  // stage 6 copy of t
+wire [20:0] s6_t_45_next;
 reg  [20:0] s7_t_42_reg;  // stage 7 copy of t
 wire [20:0] s7_t_42_next;
-reg  [20:0] s8_t_41_reg;  // stage 8 copy of t
-wire [20:0] s8_t_41_next;
-reg  [20:0] s9_t_32_reg;  // stage 9 copy of t
-wire [20:0] s9_t_32_next;
-reg  [20:0] s10_t_32_reg;  // stage 10 copy of t
-wire [20:0] s10_t_32_next;
-reg  [20:0] s11_t_27_reg;  // stage 11 copy of t
-wire [20:0] s11_t_27_next;
+reg  [20:0] s8_t_42_reg;  // stage 8 copy of t
+wire [20:0] s8_t_42_next;
+reg  [20:0] s9_t_34_reg;  // stage 9 copy of t
+wire [20:0] s9_t_34_next;
+reg  [20:0] s10_t_34_reg;  // stage 10 copy of t
+wire [20:0] s10_t_34_next;
+reg  [20:0] s11_t_28_reg;  // stage 11 copy of t
+wire [20:0] s11_t_28_next;
 reg  [20:0] s12_t_25_reg;  // stage 12 copy of t
 wire [20:0] s12_t_25_next;
 reg  [20:0] s13_t_19_reg;  // stage 13 copy of t
 wire [20:0] s13_t_19_next;
 reg  [20:0] s14_t_18_reg;  // stage 14 copy of t
 wire [20:0] s14_t_18_next;
-reg  [20:0] s15_t_14_reg;  // stage 15 copy of t
-wire [20:0] s15_t_14_next;
+reg  [20:0] s15_t_18_reg;  // stage 15 copy of t
+wire [20:0] s15_t_18_next;
 reg  [20:0] s16_t_14_reg;  // stage 16 copy of t
 wire [20:0] s16_t_14_next;
-reg  [20:0] s17_t_13_reg;  // stage 17 copy of t
-wire [20:0] s17_t_13_next;
-reg  [20:0] s18_t_12_reg;  // stage 18 copy of t
-wire [20:0] s18_t_12_next;
+reg  [20:0] s17_t_14_reg;  // stage 17 copy of t
+wire [20:0] s17_t_14_next;
+reg  [20:0] s18_t_13_reg;  // stage 18 copy of t
+wire [20:0] s18_t_13_next;
 reg  [20:0] s19_t_12_reg;  // stage 19 copy of t
 wire [20:0] s19_t_12_next;
-reg  [20:0] s20_t_11_reg;  // stage 20 copy of t
-wire [20:0] s20_t_11_next;
-reg  [20:0] s21_t_38_reg;  // stage 21 copy of t
-wire [20:0] s21_t_38_next;
-reg  [20:0] s22_t_14_reg;  // stage 22 copy of t
-wire [20:0] s22_t_14_next;
+reg  [20:0] s20_t_12_reg;  // stage 20 copy of t
+wire [20:0] s20_t_12_next;
+reg  [20:0] s21_t_11_reg;  // stage 21 copy of t
+wire [20:0] s21_t_11_next;
+reg  [20:0] s22_t_38_reg;  // stage 22 copy of t
+wire [20:0] s22_t_38_next;
 reg  [20:0] s23_t_14_reg;  // stage 23 copy of t
 wire [20:0] s23_t_14_next;
 reg  [20:0] s24_t_14_reg;  // stage 24 copy of t
 wire [20:0] s24_t_14_next;
-reg  [20:0] s25_t_11_reg;  // stage 25 copy of t
-wire [20:0] s25_t_11_next;
+reg  [20:0] s25_t_14_reg;  // stage 25 copy of t
+wire [20:0] s25_t_14_next;
 reg  [20:0] s26_t_11_reg;  // stage 26 copy of t
 wire [20:0] s26_t_11_next;
-reg  [20:0] s27_t_10_reg;  // stage 27 copy of t
-wire [20:0] s27_t_10_next;
-reg  [20:0] s28_t_9_reg;  // stage 28 copy of t
-wire [20:0] s28_t_9_next;
-reg  [20:0] s29_t_7_reg;  // stage 29 copy of t
-wire [20:0] s29_t_7_next;
+reg  [20:0] s27_t_11_reg;  // stage 27 copy of t
+wire [20:0] s27_t_11_next;
+reg  [20:0] s28_t_10_reg;  // stage 28 copy of t
+wire [20:0] s28_t_10_next;
+reg  [20:0] s29_t_9_reg;  // stage 29 copy of t
+wire [20:0] s29_t_9_next;
 reg  [20:0] s30_t_7_reg;  // stage 30 copy of t
 wire [20:0] s30_t_7_next;
-reg  s2_t_40_reg;  // stage 2 copy of t
-wire s2_t_40_next;
+reg  [20:0] s31_t_7_reg;  // stage 31 copy of t
+wire [20:0] s31_t_7_next;
+reg  s2_t_42_reg;  // stage 2 copy of t
+wire s2_t_42_next;
 reg  s3_t_25_reg;  // stage 3 copy of t
 wire s3_t_25_next;
 reg  s4_t_34_reg;  // stage 4 copy of t
 wire s4_t_34_next;
 reg  s5_t_59_reg;  // stage 5 copy of t
 wire s5_t_59_next;
-reg  s6_t_43_reg;  // stage 6 copy of t
-wire s6_t_43_next;
+reg  s6_t_46_reg;  // stage 6 copy of t
+wire s6_t_46_next;
 reg  s7_t_43_reg;  // stage 7 copy of t
 wire s7_t_43_next;
-reg  s8_t_42_reg;  // stage 8 copy of t
-wire s8_t_42_next;
-reg  s9_t_33_reg;  // stage 9 copy of t
-wire s9_t_33_next;
-reg  s10_t_33_reg;  // stage 10 copy of t
-wire s10_t_33_next;
-reg  s11_t_28_reg;  // stage 11 copy of t
-wire s11_t_28_next;
+reg  s8_t_43_reg;  // stage 8 copy of t
+wire s8_t_43_next;
+reg  s9_t_35_reg;  // stage 9 copy of t
+wire s9_t_35_next;
+reg  s10_t_35_reg;  // stage 10 copy of t
+wire s10_t_35_next;
+reg  s11_t_29_reg;  // stage 11 copy of t
+wire s11_t_29_next;
 reg  s12_t_26_reg;  // stage 12 copy of t
 wire s12_t_26_next;
 reg  s13_t_20_reg;  // stage 13 copy of t
 wire s13_t_20_next;
 reg  s14_t_19_reg;  // stage 14 copy of t
 wire s14_t_19_next;
-reg  s15_t_15_reg;  // stage 15 copy of t
-wire s15_t_15_next;
+reg  s15_t_19_reg;  // stage 15 copy of t
+wire s15_t_19_next;
 reg  s16_t_15_reg;  // stage 16 copy of t
 wire s16_t_15_next;
-reg  s17_t_14_reg;  // stage 17 copy of t
-wire s17_t_14_next;
-reg  s18_t_13_reg;  // stage 18 copy of t
-wire s18_t_13_next;
+reg  s17_t_15_reg;  // stage 17 copy of t
+wire s17_t_15_next;
+reg  s18_t_14_reg;  // stage 18 copy of t
+wire s18_t_14_next;
 reg  s19_t_13_reg;  // stage 19 copy of t
 wire s19_t_13_next;
-reg  s20_t_12_reg;  // stage 20 copy of t
-wire s20_t_12_next;
-reg  s21_t_39_reg;  // stage 21 copy of t
-wire s21_t_39_next;
-reg  s22_t_15_reg;  // stage 22 copy of t
-wire s22_t_15_next;
+reg  s20_t_13_reg;  // stage 20 copy of t
+wire s20_t_13_next;
+reg  s21_t_12_reg;  // stage 21 copy of t
+wire s21_t_12_next;
+reg  s22_t_39_reg;  // stage 22 copy of t
+wire s22_t_39_next;
 reg  s23_t_15_reg;  // stage 23 copy of t
 wire s23_t_15_next;
 reg  s24_t_15_reg;  // stage 24 copy of t
 wire s24_t_15_next;
-reg  s25_t_12_reg;  // stage 25 copy of t
-wire s25_t_12_next;
+reg  s25_t_15_reg;  // stage 25 copy of t
+wire s25_t_15_next;
 reg  s26_t_12_reg;  // stage 26 copy of t
 wire s26_t_12_next;
-reg  s27_t_11_reg;  // stage 27 copy of t
-wire s27_t_11_next;
-reg  s28_t_10_reg;  // stage 28 copy of t
-wire s28_t_10_next;
-reg  s29_t_8_reg;  // stage 29 copy of t
-wire s29_t_8_next;
+reg  s27_t_12_reg;  // stage 27 copy of t
+wire s27_t_12_next;
+reg  s28_t_11_reg;  // stage 28 copy of t
+wire s28_t_11_next;
+reg  s29_t_10_reg;  // stage 29 copy of t
+wire s29_t_10_next;
 reg  s30_t_8_reg;  // stage 30 copy of t
 wire s30_t_8_next;
-reg  [2:0] s2_t_41_reg;  // stage 2 copy of t
-wire [2:0] s2_t_41_next;
+reg  s31_t_8_reg;  // stage 31 copy of t
+wire s31_t_8_next;
+reg  [2:0] s2_t_43_reg;  // stage 2 copy of t
+wire [2:0] s2_t_43_next;
 reg  [2:0] s3_t_26_reg;  // stage 3 copy of t
 wire [2:0] s3_t_26_next;
 reg  [2:0] s4_t_35_reg;  // stage 4 copy of t
@@ -2632,16 +2744,16 @@ reg  [2:0] s9_core_case_reg;  // stage 9 copy of core_case
 wire [2:0] s9_core_case_next;
 reg  [2:0] s10_core_case_reg;  // stage 10 copy of core_case
 wire [2:0] s10_core_case_next;
-reg  [2:0] s6_t_44_reg;  // stage 6 copy of t
-wire [2:0] s6_t_44_next;
+reg  [2:0] s6_t_47_reg;  // stage 6 copy of t
+wire [2:0] s6_t_47_next;
 reg  [2:0] s7_t_44_reg;  // stage 7 copy of t
 wire [2:0] s7_t_44_next;
-reg  [2:0] s8_t_43_reg;  // stage 8 copy of t
-wire [2:0] s8_t_43_next;
-reg  [2:0] s9_t_34_reg;  // stage 9 copy of t
-wire [2:0] s9_t_34_next;
-reg  [2:0] s10_t_34_reg;  // stage 10 copy of t
-wire [2:0] s10_t_34_next;
+reg  [2:0] s8_t_44_reg;  // stage 8 copy of t
+wire [2:0] s8_t_44_next;
+reg  [2:0] s9_t_36_reg;  // stage 9 copy of t
+wire [2:0] s9_t_36_next;
+reg  [2:0] s10_t_36_reg;  // stage 10 copy of t
+wire [2:0] s10_t_36_next;
 reg  [2:0] s2_kind_reg;  // stage 2 copy of kind
 wire [2:0] s2_kind_next;
 reg  [2:0] s3_kind_reg;  // stage 3 copy of kind
@@ -2700,46 +2812,50 @@ reg  [2:0] s29_kind_reg;  // stage 29 copy of kind
 wire [2:0] s29_kind_next;
 reg  [2:0] s30_kind_reg;  // stage 30 copy of kind
 wire [2:0] s30_kind_next;
-reg  [2:0] s11_t_29_reg;  // stage 11 copy of t
-wire [2:0] s11_t_29_next;
+reg  [2:0] s31_kind_reg;  // stage 31 copy of kind
+wire [2:0] s31_kind_next;
+reg  [2:0] s11_t_30_reg;  // stage 11 copy of t
+wire [2:0] s11_t_30_next;
 reg  [2:0] s12_t_27_reg;  // stage 12 copy of t
 wire [2:0] s12_t_27_next;
 reg  [2:0] s13_t_21_reg;  // stage 13 copy of t
 wire [2:0] s13_t_21_next;
 reg  [2:0] s14_t_20_reg;  // stage 14 copy of t
 wire [2:0] s14_t_20_next;
-reg  [2:0] s15_t_16_reg;  // stage 15 copy of t
-wire [2:0] s15_t_16_next;
+reg  [2:0] s15_t_20_reg;  // stage 15 copy of t
+wire [2:0] s15_t_20_next;
 reg  [2:0] s16_t_16_reg;  // stage 16 copy of t
 wire [2:0] s16_t_16_next;
-reg  [2:0] s17_t_15_reg;  // stage 17 copy of t
-wire [2:0] s17_t_15_next;
-reg  [2:0] s18_t_14_reg;  // stage 18 copy of t
-wire [2:0] s18_t_14_next;
+reg  [2:0] s17_t_16_reg;  // stage 17 copy of t
+wire [2:0] s17_t_16_next;
+reg  [2:0] s18_t_15_reg;  // stage 18 copy of t
+wire [2:0] s18_t_15_next;
 reg  [2:0] s19_t_14_reg;  // stage 19 copy of t
 wire [2:0] s19_t_14_next;
-reg  [2:0] s20_t_13_reg;  // stage 20 copy of t
-wire [2:0] s20_t_13_next;
-reg  [2:0] s21_t_40_reg;  // stage 21 copy of t
-wire [2:0] s21_t_40_next;
-reg  [2:0] s22_t_16_reg;  // stage 22 copy of t
-wire [2:0] s22_t_16_next;
+reg  [2:0] s20_t_14_reg;  // stage 20 copy of t
+wire [2:0] s20_t_14_next;
+reg  [2:0] s21_t_13_reg;  // stage 21 copy of t
+wire [2:0] s21_t_13_next;
+reg  [2:0] s22_t_40_reg;  // stage 22 copy of t
+wire [2:0] s22_t_40_next;
 reg  [2:0] s23_t_16_reg;  // stage 23 copy of t
 wire [2:0] s23_t_16_next;
 reg  [2:0] s24_t_16_reg;  // stage 24 copy of t
 wire [2:0] s24_t_16_next;
-reg  [2:0] s25_t_13_reg;  // stage 25 copy of t
-wire [2:0] s25_t_13_next;
+reg  [2:0] s25_t_16_reg;  // stage 25 copy of t
+wire [2:0] s25_t_16_next;
 reg  [2:0] s26_t_13_reg;  // stage 26 copy of t
 wire [2:0] s26_t_13_next;
-reg  [2:0] s27_t_12_reg;  // stage 27 copy of t
-wire [2:0] s27_t_12_next;
-reg  [2:0] s28_t_11_reg;  // stage 28 copy of t
-wire [2:0] s28_t_11_next;
-reg  [2:0] s29_t_9_reg;  // stage 29 copy of t
-wire [2:0] s29_t_9_next;
+reg  [2:0] s27_t_13_reg;  // stage 27 copy of t
+wire [2:0] s27_t_13_next;
+reg  [2:0] s28_t_12_reg;  // stage 28 copy of t
+wire [2:0] s28_t_12_next;
+reg  [2:0] s29_t_11_reg;  // stage 29 copy of t
+wire [2:0] s29_t_11_next;
 reg  [2:0] s30_t_9_reg;  // stage 30 copy of t
 wire [2:0] s30_t_9_next;
+reg  [2:0] s31_t_9_reg;  // stage 31 copy of t
+wire [2:0] s31_t_9_next;
 reg  s11_qa_fired_reg;  // stage 11 copy of qa_fired
 wire s11_qa_fired_next;
 reg  s12_qa_fired_reg;  // stage 12 copy of qa_fired
@@ -2780,50 +2896,54 @@ reg  s29_qa_fired_reg;  // stage 29 copy of qa_fired
 wire s29_qa_fired_next;
 reg  s30_qa_fired_reg;  // stage 30 copy of qa_fired
 wire s30_qa_fired_next;
-reg  s11_t_30_reg;  // stage 11 copy of t
-wire s11_t_30_next;
+reg  s31_qa_fired_reg;  // stage 31 copy of qa_fired
+wire s31_qa_fired_next;
+reg  s11_t_31_reg;  // stage 11 copy of t
+wire s11_t_31_next;
 reg  s12_t_28_reg;  // stage 12 copy of t
 wire s12_t_28_next;
 reg  s13_t_22_reg;  // stage 13 copy of t
 wire s13_t_22_next;
 reg  s14_t_21_reg;  // stage 14 copy of t
 wire s14_t_21_next;
-reg  s15_t_17_reg;  // stage 15 copy of t
-wire s15_t_17_next;
+reg  s15_t_21_reg;  // stage 15 copy of t
+wire s15_t_21_next;
 reg  s16_t_17_reg;  // stage 16 copy of t
 wire s16_t_17_next;
-reg  s17_t_16_reg;  // stage 17 copy of t
-wire s17_t_16_next;
-reg  s18_t_15_reg;  // stage 18 copy of t
-wire s18_t_15_next;
+reg  s17_t_17_reg;  // stage 17 copy of t
+wire s17_t_17_next;
+reg  s18_t_16_reg;  // stage 18 copy of t
+wire s18_t_16_next;
 reg  s19_t_15_reg;  // stage 19 copy of t
 wire s19_t_15_next;
-reg  s20_t_14_reg;  // stage 20 copy of t
-wire s20_t_14_next;
-reg  s21_t_41_reg;  // stage 21 copy of t
-wire s21_t_41_next;
-reg  s22_t_17_reg;  // stage 22 copy of t
-wire s22_t_17_next;
+reg  s20_t_15_reg;  // stage 20 copy of t
+wire s20_t_15_next;
+reg  s21_t_14_reg;  // stage 21 copy of t
+wire s21_t_14_next;
+reg  s22_t_41_reg;  // stage 22 copy of t
+wire s22_t_41_next;
 reg  s23_t_17_reg;  // stage 23 copy of t
 wire s23_t_17_next;
 reg  s24_t_17_reg;  // stage 24 copy of t
 wire s24_t_17_next;
-reg  s25_t_14_reg;  // stage 25 copy of t
-wire s25_t_14_next;
+reg  s25_t_17_reg;  // stage 25 copy of t
+wire s25_t_17_next;
 reg  s26_t_14_reg;  // stage 26 copy of t
 wire s26_t_14_next;
-reg  s27_t_13_reg;  // stage 27 copy of t
-wire s27_t_13_next;
-reg  s28_t_12_reg;  // stage 28 copy of t
-wire s28_t_12_next;
-reg  s29_t_10_reg;  // stage 29 copy of t
-wire s29_t_10_next;
+reg  s27_t_14_reg;  // stage 27 copy of t
+wire s27_t_14_next;
+reg  s28_t_13_reg;  // stage 28 copy of t
+wire s28_t_13_next;
+reg  s29_t_12_reg;  // stage 29 copy of t
+wire s29_t_12_next;
 reg  s30_t_10_reg;  // stage 30 copy of t
 wire s30_t_10_next;
-reg  [4:0] out_rd_ptr_reg;  // result buffer head
-reg  [4:0] out_rd_ptr_next;
-reg  [4:0] out_wr_ptr_reg;  // result buffer next free entry
-reg  [4:0] out_wr_ptr_next;
+reg  s31_t_10_reg;  // stage 31 copy of t
+wire s31_t_10_next;
+reg  [5:0] out_rd_ptr_reg;  // result buffer head
+reg  [5:0] out_rd_ptr_next;
+reg  [5:0] out_wr_ptr_reg;  // result buffer next free entry
+reg  [5:0] out_wr_ptr_next;
 reg  [5:0] out_count_reg;  // results in the result buffer
 reg  [5:0] out_count_next;
 reg  [15:0] out0_conn_reg;  // result buffer entry 0 connection id
@@ -3274,6 +3394,20 @@ reg  out31_fast_reg;  // result buffer entry 31 fast
 reg  out31_fast_next;
 reg  out31_error_reg;  // result buffer entry 31 error
 reg  out31_error_next;
+reg  [15:0] out32_conn_reg;  // result buffer entry 32 connection id
+reg  [15:0] out32_conn_next;
+reg  [2:0] out32_kind_reg;  // result buffer entry 32 kind
+reg  [2:0] out32_kind_next;
+reg  [20:0] out32_cwnd_reg;  // result buffer entry 32 cwnd
+reg  [20:0] out32_cwnd_next;
+reg  [2:0] out32_case_reg;  // result buffer entry 32 case
+reg  [2:0] out32_case_next;
+reg  out32_qa_reg;  // result buffer entry 32 qa
+reg  out32_qa_next;
+reg  out32_fast_reg;  // result buffer entry 32 fast
+reg  out32_fast_next;
+reg  out32_error_reg;  // result buffer entry 32 error
+reg  out32_error_next;
 reg  [15:0] out_head_conn_reg;  // result buffer head connection id (the entry at out_rd_ptr)
 reg  [15:0] out_head_conn_next;
 reg  [2:0] out_head_kind_reg;  // result buffer head kind
@@ -3288,8 +3422,10 @@ reg  out_head_fast_reg;  // result buffer head fast
 reg  out_head_fast_next;
 reg  out_head_error_reg;  // result buffer head error
 reg  out_head_error_next;
-reg  [4:0] out_rd_ptr_plus1_reg;  // result buffer entry after the head
-reg  [4:0] out_rd_ptr_plus1_next;
+reg  [5:0] out_rd_ptr_plus1_reg;  // result buffer entry after the head
+reg  [5:0] out_rd_ptr_plus1_next;
+reg  out_valid_reg;  // the result buffer holds a result (out_count != 0)
+reg  out_valid_next;
 
 // datapath
 wire _s2_error_next_0 = 3'd4 <= s1_kind_reg;
@@ -5717,70 +5853,70 @@ wire [23:0] mi_num_pp20 = _s13_mi_num_pp20_next_1 * s12_t_5_reg;
 wire [7:0] _s2_t_29_next_0 = {6'd0, _s2_t_25_next_0};
 wire [7:0] _s13_mi_num_pp21_next_0 = {2'd0, _s13_mi_num_pp20_next_0};
 wire [7:0] mi_num_pp21 = _s13_mi_num_pp21_next_0 * s12_t_6_reg;
-wire [61:0] _s14_mi_num_next_0 = {26'h0, s13_mi_num_pp00_reg};
-wire [37:0] _s14_mi_num_next_1 = {s13_mi_num_pp01_reg, 18'h0};
-wire [61:0] _s14_mi_num_next_2 = {24'h0, _s14_mi_num_next_1};
-wire [61:0] _s14_mi_num_next_3 = _s14_mi_num_next_0 + _s14_mi_num_next_2;
-wire [53:0] _s14_mi_num_next_4 = {s13_mi_num_pp10_reg, 18'h0};
-wire [61:0] _s14_mi_num_next_5 = {8'd0, _s14_mi_num_next_4};
-wire [61:0] _s14_mi_num_next_6 = _s14_mi_num_next_3 + _s14_mi_num_next_5;
-wire [55:0] _s14_mi_num_next_7 = {s13_mi_num_pp11_reg, 36'h0};
-wire [61:0] _s14_mi_num_next_8 = {6'd0, _s14_mi_num_next_7};
-wire [61:0] _s14_mi_num_next_9 = _s14_mi_num_next_6 + _s14_mi_num_next_8;
-wire [59:0] _s14_mi_num_next_10 = {s13_mi_num_pp20_reg, 36'h0};
-wire [61:0] _s14_mi_num_next_11 = {2'd0, _s14_mi_num_next_10};
-wire [61:0] _s14_mi_num_next_12 = _s14_mi_num_next_9 + _s14_mi_num_next_11;
-wire [61:0] _s14_mi_num_next_13 = {s13_mi_num_pp21_reg, 54'h0};
-wire [61:0] mi_num = _s14_mi_num_next_12 + _s14_mi_num_next_13;
+wire [61:0] _s14_mi_num_row0_next_0 = {26'h0, s13_mi_num_pp00_reg};
+wire [37:0] _s14_mi_num_row0_next_1 = {s13_mi_num_pp01_reg, 18'h0};
+wire [61:0] _s14_mi_num_row0_next_2 = {24'h0, _s14_mi_num_row0_next_1};
+wire [61:0] mi_num_row0 = _s14_mi_num_row0_next_0 + _s14_mi_num_row0_next_2;
+wire [53:0] _s14_mi_num_row1_next_0 = {s13_mi_num_pp10_reg, 18'h0};
+wire [61:0] _s14_mi_num_row1_next_1 = {8'd0, _s14_mi_num_row1_next_0};
+wire [55:0] _s14_mi_num_row1_next_2 = {s13_mi_num_pp11_reg, 36'h0};
+wire [61:0] _s14_mi_num_row1_next_3 = {6'd0, _s14_mi_num_row1_next_2};
+wire [61:0] mi_num_row1 = _s14_mi_num_row1_next_1 + _s14_mi_num_row1_next_3;
+wire [59:0] _s14_mi_num_row2_next_0 = {s13_mi_num_pp20_reg, 36'h0};
+wire [61:0] _s14_mi_num_row2_next_1 = {2'd0, _s14_mi_num_row2_next_0};
+wire [61:0] _s14_mi_num_row2_next_2 = {s13_mi_num_pp21_reg, 54'h0};
+wire [61:0] mi_num_row2 = _s14_mi_num_row2_next_1 + _s14_mi_num_row2_next_2;
+wire [61:0] _s15_mi_num_next_0 = s14_mi_num_row0_reg + s14_mi_num_row1_reg;
+wire [61:0] mi_num = _s15_mi_num_next_0 + s14_mi_num_row2_reg;
 wire [28:0] _s6_t_13_next_0 = {18'h0, s5_recip_rtt_t_reg};
-wire [17:0] _s15_mi_raw_prod_pp00_next_0 = s14_mi_num_reg[17:0];
-wire [28:0] _s15_mi_raw_prod_pp00_next_1 = {11'd0, _s15_mi_raw_prod_pp00_next_0};
-wire [28:0] mi_raw_prod_pp00 = _s15_mi_raw_prod_pp00_next_1 * s14_t_reg;
+wire [17:0] _s16_mi_raw_prod_pp00_next_0 = s15_mi_num_reg[17:0];
+wire [28:0] _s16_mi_raw_prod_pp00_next_1 = {11'd0, _s16_mi_raw_prod_pp00_next_0};
+wire [28:0] mi_raw_prod_pp00 = _s16_mi_raw_prod_pp00_next_1 * s15_t_reg;
 wire [28:0] _s6_t_14_next_0 = {18'h0, s5_recip_rtt_t_reg};
-wire [17:0] _s15_mi_raw_prod_pp10_next_0 = s14_mi_num_reg[35:18];
-wire [28:0] _s15_mi_raw_prod_pp10_next_1 = {11'd0, _s15_mi_raw_prod_pp10_next_0};
-wire [28:0] mi_raw_prod_pp10 = _s15_mi_raw_prod_pp10_next_1 * s14_t_2_reg;
+wire [17:0] _s16_mi_raw_prod_pp10_next_0 = s15_mi_num_reg[35:18];
+wire [28:0] _s16_mi_raw_prod_pp10_next_1 = {11'd0, _s16_mi_raw_prod_pp10_next_0};
+wire [28:0] mi_raw_prod_pp10 = _s16_mi_raw_prod_pp10_next_1 * s15_t_2_reg;
 wire [28:0] _s6_t_15_next_0 = {18'h0, s5_recip_rtt_t_reg};
-wire [17:0] _s15_mi_raw_prod_pp20_next_0 = s14_mi_num_reg[53:36];
-wire [28:0] _s15_mi_raw_prod_pp20_next_1 = {11'd0, _s15_mi_raw_prod_pp20_next_0};
-wire [28:0] mi_raw_prod_pp20 = _s15_mi_raw_prod_pp20_next_1 * s14_t_3_reg;
+wire [17:0] _s16_mi_raw_prod_pp20_next_0 = s15_mi_num_reg[53:36];
+wire [28:0] _s16_mi_raw_prod_pp20_next_1 = {11'd0, _s16_mi_raw_prod_pp20_next_0};
+wire [28:0] mi_raw_prod_pp20 = _s16_mi_raw_prod_pp20_next_1 * s15_t_3_reg;
 wire [18:0] _s6_t_16_next_0 = {8'd0, s5_recip_rtt_t_reg};
-wire [7:0] _s15_mi_raw_prod_pp30_next_0 = s14_mi_num_reg[61:54];
-wire [18:0] _s15_mi_raw_prod_pp30_next_1 = {11'd0, _s15_mi_raw_prod_pp30_next_0};
-wire [18:0] mi_raw_prod_pp30 = _s15_mi_raw_prod_pp30_next_1 * s14_t_4_reg;
-wire [72:0] _s16_mi_raw_prod_next_0 = {44'h0, s15_mi_raw_prod_pp00_reg};
-wire [46:0] _s16_mi_raw_prod_next_1 = {s15_mi_raw_prod_pp10_reg, 18'h0};
-wire [72:0] _s16_mi_raw_prod_next_2 = {26'h0, _s16_mi_raw_prod_next_1};
-wire [72:0] _s16_mi_raw_prod_next_3 = _s16_mi_raw_prod_next_0 + _s16_mi_raw_prod_next_2;
-wire [64:0] _s16_mi_raw_prod_next_4 = {s15_mi_raw_prod_pp20_reg, 36'h0};
-wire [72:0] _s16_mi_raw_prod_next_5 = {8'd0, _s16_mi_raw_prod_next_4};
-wire [72:0] _s16_mi_raw_prod_next_6 = _s16_mi_raw_prod_next_3 + _s16_mi_raw_prod_next_5;
-wire [72:0] _s16_mi_raw_prod_next_7 = {s15_mi_raw_prod_pp30_reg, 54'h0};
-wire [72:0] mi_raw_prod = _s16_mi_raw_prod_next_6 + _s16_mi_raw_prod_next_7;
+wire [7:0] _s16_mi_raw_prod_pp30_next_0 = s15_mi_num_reg[61:54];
+wire [18:0] _s16_mi_raw_prod_pp30_next_1 = {11'd0, _s16_mi_raw_prod_pp30_next_0};
+wire [18:0] mi_raw_prod_pp30 = _s16_mi_raw_prod_pp30_next_1 * s15_t_4_reg;
+wire [72:0] _s17_mi_raw_prod_next_0 = {44'h0, s16_mi_raw_prod_pp00_reg};
+wire [46:0] _s17_mi_raw_prod_next_1 = {s16_mi_raw_prod_pp10_reg, 18'h0};
+wire [72:0] _s17_mi_raw_prod_next_2 = {26'h0, _s17_mi_raw_prod_next_1};
+wire [72:0] _s17_mi_raw_prod_next_3 = _s17_mi_raw_prod_next_0 + _s17_mi_raw_prod_next_2;
+wire [64:0] _s17_mi_raw_prod_next_4 = {s16_mi_raw_prod_pp20_reg, 36'h0};
+wire [72:0] _s17_mi_raw_prod_next_5 = {8'd0, _s17_mi_raw_prod_next_4};
+wire [72:0] _s17_mi_raw_prod_next_6 = _s17_mi_raw_prod_next_3 + _s17_mi_raw_prod_next_5;
+wire [72:0] _s17_mi_raw_prod_next_7 = {s16_mi_raw_prod_pp30_reg, 54'h0};
+wire [72:0] mi_raw_prod = _s17_mi_raw_prod_next_6 + _s17_mi_raw_prod_next_7;
 wire [1:0] _s3_t_11_next_0 = s2_recip_rtt_lead_reg[4:3];
-wire [61:0] _s17_mi_raw_coarse_next_0 = s16_mi_raw_prod_reg[72:11];
-wire [68:0] _s17_mi_raw_coarse_next_1 = {7'd0, _s17_mi_raw_coarse_next_0};
-wire [53:0] _s17_mi_raw_coarse_next_2 = s16_mi_raw_prod_reg[72:19];
-wire [68:0] _s17_mi_raw_coarse_next_3 = {15'd0, _s17_mi_raw_coarse_next_2};
-wire [45:0] _s17_mi_raw_coarse_next_4 = s16_mi_raw_prod_reg[72:27];
-wire [68:0] _s17_mi_raw_coarse_next_5 = {23'h0, _s17_mi_raw_coarse_next_4};
-wire [68:0] mi_raw_coarse = s16_t_reg[1] ? _s17_mi_raw_coarse_next_5 : (s16_t_reg[0] ? _s17_mi_raw_coarse_next_3 : _s17_mi_raw_coarse_next_1);
+wire [61:0] _s18_mi_raw_coarse_next_0 = s17_mi_raw_prod_reg[72:11];
+wire [68:0] _s18_mi_raw_coarse_next_1 = {7'd0, _s18_mi_raw_coarse_next_0};
+wire [53:0] _s18_mi_raw_coarse_next_2 = s17_mi_raw_prod_reg[72:19];
+wire [68:0] _s18_mi_raw_coarse_next_3 = {15'd0, _s18_mi_raw_coarse_next_2};
+wire [45:0] _s18_mi_raw_coarse_next_4 = s17_mi_raw_prod_reg[72:27];
+wire [68:0] _s18_mi_raw_coarse_next_5 = {23'h0, _s18_mi_raw_coarse_next_4};
+wire [68:0] mi_raw_coarse = s17_t_reg[1] ? _s18_mi_raw_coarse_next_5 : (s17_t_reg[0] ? _s18_mi_raw_coarse_next_3 : _s18_mi_raw_coarse_next_1);
 wire [2:0] _s3_t_12_next_0 = s2_recip_rtt_lead_reg[2:0];
-wire [61:0] _s18_mi_raw_next_0 = s17_mi_raw_coarse_reg[61:0];
-wire [61:0] _s18_mi_raw_next_1 = s17_mi_raw_coarse_reg[62:1];
-wire [61:0] _s18_mi_raw_next_2 = s17_mi_raw_coarse_reg[63:2];
-wire [61:0] _s18_mi_raw_next_3 = s17_mi_raw_coarse_reg[64:3];
-wire [61:0] _s18_mi_raw_next_4 = s17_mi_raw_coarse_reg[65:4];
-wire [61:0] _s18_mi_raw_next_5 = s17_mi_raw_coarse_reg[66:5];
-wire [61:0] _s18_mi_raw_next_6 = s17_mi_raw_coarse_reg[67:6];
-wire [61:0] _s18_mi_raw_next_7 = s17_mi_raw_coarse_reg[68:7];
-wire [61:0] mi_raw = s17_t_reg[2] ? (s17_t_reg[1] ? (s17_t_reg[0] ? _s18_mi_raw_next_7 : _s18_mi_raw_next_6) : (s17_t_reg[0] ? _s18_mi_raw_next_5 : _s18_mi_raw_next_4)) : (s17_t_reg[1] ? (s17_t_reg[0] ? _s18_mi_raw_next_3 : _s18_mi_raw_next_2) : (s17_t_reg[0] ? _s18_mi_raw_next_1 : _s18_mi_raw_next_0));
-wire [34:0] _s19_mi_inc_next_0 = s18_mi_raw_reg[61:27];
-wire _s19_mi_inc_next_1 = |_s19_mi_inc_next_0;
-wire [26:0] _s19_mi_inc_next_2 = s18_mi_raw_reg[26:0];
-wire _s19_mi_inc_next_3 = s18_size_c_reg < _s19_mi_inc_next_2;
-wire _s19_mi_inc_next_4 = _s19_mi_inc_next_1 | _s19_mi_inc_next_3;
-wire [26:0] mi_inc = _s19_mi_inc_next_4 ? s18_size_c_reg : _s19_mi_inc_next_2;
+wire [61:0] _s19_mi_raw_next_0 = s18_mi_raw_coarse_reg[61:0];
+wire [61:0] _s19_mi_raw_next_1 = s18_mi_raw_coarse_reg[62:1];
+wire [61:0] _s19_mi_raw_next_2 = s18_mi_raw_coarse_reg[63:2];
+wire [61:0] _s19_mi_raw_next_3 = s18_mi_raw_coarse_reg[64:3];
+wire [61:0] _s19_mi_raw_next_4 = s18_mi_raw_coarse_reg[65:4];
+wire [61:0] _s19_mi_raw_next_5 = s18_mi_raw_coarse_reg[66:5];
+wire [61:0] _s19_mi_raw_next_6 = s18_mi_raw_coarse_reg[67:6];
+wire [61:0] _s19_mi_raw_next_7 = s18_mi_raw_coarse_reg[68:7];
+wire [61:0] mi_raw = s18_t_reg[2] ? (s18_t_reg[1] ? (s18_t_reg[0] ? _s19_mi_raw_next_7 : _s19_mi_raw_next_6) : (s18_t_reg[0] ? _s19_mi_raw_next_5 : _s19_mi_raw_next_4)) : (s18_t_reg[1] ? (s18_t_reg[0] ? _s19_mi_raw_next_3 : _s19_mi_raw_next_2) : (s18_t_reg[0] ? _s19_mi_raw_next_1 : _s19_mi_raw_next_0));
+wire [34:0] _s20_mi_inc_next_0 = s19_mi_raw_reg[61:27];
+wire _s20_mi_inc_next_1 = |_s20_mi_inc_next_0;
+wire [26:0] _s20_mi_inc_next_2 = s19_mi_raw_reg[26:0];
+wire _s20_mi_inc_next_3 = s19_size_c_reg < _s20_mi_inc_next_2;
+wire _s20_mi_inc_next_4 = _s20_mi_inc_next_1 | _s20_mi_inc_next_3;
+wire [26:0] mi_inc = _s20_mi_inc_next_4 ? s19_size_c_reg : _s20_mi_inc_next_2;
 wire [31:0] _s2_size_kfi_pp00_next_0 = {18'h0, s1_size_reg};
 wire [31:0] size_kfi_pp00 = _s2_size_kfi_pp00_next_0 * 32'h2eeef;
 wire [20:0] _s2_size_kfi_pp01_next_0 = {7'd0, s1_size_reg};
@@ -5831,127 +5967,127 @@ wire _s13_fi_inc_next_1 = |_s13_fi_inc_next_0;
 wire [26:0] _s13_fi_inc_next_2 = s12_fi_c_reg[26:0];
 wire [26:0] fi_inc = _s13_fi_inc_next_1 ? 27'h7ffffff : _s13_fi_inc_next_2;
 wire [19:0] rtt_minus_trtt = s1_rtt_reg - 20'h3264;
-wire [17:0] _s2_md_ds_pp00_next_0 = rtt_minus_trtt[17:0];
-wire [31:0] _s2_md_ds_pp00_next_1 = {14'd0, _s2_md_ds_pp00_next_0};
-wire [31:0] _s2_md_ds_pp00_next_2 = {18'h0, s1_size_reg};
-wire [31:0] md_ds_pp00 = _s2_md_ds_pp00_next_1 * _s2_md_ds_pp00_next_2;
-wire [1:0] _s2_md_ds_pp10_next_0 = rtt_minus_trtt[19:18];
-wire [15:0] _s2_md_ds_pp10_next_1 = {14'd0, _s2_md_ds_pp10_next_0};
-wire [15:0] _s2_md_ds_pp10_next_2 = {2'd0, s1_size_reg};
-wire [15:0] md_ds_pp10 = _s2_md_ds_pp10_next_1 * _s2_md_ds_pp10_next_2;
-wire [33:0] _s3_md_ds_next_0 = {2'd0, s2_md_ds_pp00_reg};
-wire [33:0] _s3_md_ds_next_1 = {s2_md_ds_pp10_reg, 18'h0};
-wire [33:0] md_ds = _s3_md_ds_next_0 + _s3_md_ds_next_1;
-wire [17:0] _s4_md_num_pp00_next_0 = s3_md_ds_reg[17:0];
-wire [25:0] _s4_md_num_pp00_next_1 = {8'd0, _s4_md_num_pp00_next_0};
-wire [25:0] md_num_pp00 = _s4_md_num_pp00_next_1 * 26'h80;
-wire [15:0] _s4_md_num_pp10_next_0 = s3_md_ds_reg[33:18];
-wire [23:0] _s4_md_num_pp10_next_1 = {8'd0, _s4_md_num_pp10_next_0};
-wire [23:0] md_num_pp10 = _s4_md_num_pp10_next_1 * 24'h80;
-wire [41:0] _s5_md_num_next_0 = {16'd0, s4_md_num_pp00_reg};
-wire [41:0] _s5_md_num_next_1 = {s4_md_num_pp10_reg, 18'h0};
-wire [41:0] md_num = _s5_md_num_next_0 + _s5_md_num_next_1;
-wire [17:0] _s6_md_raw_prod_pp00_next_0 = s5_md_num_reg[17:0];
-wire [28:0] _s6_md_raw_prod_pp00_next_1 = {11'd0, _s6_md_raw_prod_pp00_next_0};
-wire [28:0] _s6_md_raw_prod_pp00_next_2 = {18'h0, s5_recip_rtt_t_reg};
-wire [28:0] md_raw_prod_pp00 = _s6_md_raw_prod_pp00_next_1 * _s6_md_raw_prod_pp00_next_2;
-wire [17:0] _s6_md_raw_prod_pp10_next_0 = s5_md_num_reg[35:18];
-wire [28:0] _s6_md_raw_prod_pp10_next_1 = {11'd0, _s6_md_raw_prod_pp10_next_0};
-wire [28:0] _s6_md_raw_prod_pp10_next_2 = {18'h0, s5_recip_rtt_t_reg};
-wire [28:0] md_raw_prod_pp10 = _s6_md_raw_prod_pp10_next_1 * _s6_md_raw_prod_pp10_next_2;
-wire [5:0] _s6_md_raw_prod_pp20_next_0 = s5_md_num_reg[41:36];
-wire [16:0] _s6_md_raw_prod_pp20_next_1 = {11'd0, _s6_md_raw_prod_pp20_next_0};
-wire [16:0] _s6_md_raw_prod_pp20_next_2 = {6'd0, s5_recip_rtt_t_reg};
-wire [16:0] md_raw_prod_pp20 = _s6_md_raw_prod_pp20_next_1 * _s6_md_raw_prod_pp20_next_2;
-wire [52:0] _s7_md_raw_prod_next_0 = {24'h0, s6_md_raw_prod_pp00_reg};
-wire [46:0] _s7_md_raw_prod_next_1 = {s6_md_raw_prod_pp10_reg, 18'h0};
-wire [52:0] _s7_md_raw_prod_next_2 = {6'd0, _s7_md_raw_prod_next_1};
-wire [52:0] _s7_md_raw_prod_next_3 = _s7_md_raw_prod_next_0 + _s7_md_raw_prod_next_2;
-wire [52:0] _s7_md_raw_prod_next_4 = {s6_md_raw_prod_pp20_reg, 36'h0};
-wire [52:0] md_raw_prod = _s7_md_raw_prod_next_3 + _s7_md_raw_prod_next_4;
+wire [31:0] _s2_t_30_next_0 = {18'h0, s1_size_reg};
+wire [17:0] _s3_md_ds_pp00_next_0 = s2_rtt_minus_trtt_reg[17:0];
+wire [31:0] _s3_md_ds_pp00_next_1 = {14'd0, _s3_md_ds_pp00_next_0};
+wire [31:0] md_ds_pp00 = _s3_md_ds_pp00_next_1 * s2_t_30_reg;
+wire [15:0] _s2_t_31_next_0 = {2'd0, s1_size_reg};
+wire [1:0] _s3_md_ds_pp10_next_0 = s2_rtt_minus_trtt_reg[19:18];
+wire [15:0] _s3_md_ds_pp10_next_1 = {14'd0, _s3_md_ds_pp10_next_0};
+wire [15:0] md_ds_pp10 = _s3_md_ds_pp10_next_1 * s2_t_31_reg;
+wire [33:0] _s4_md_ds_next_0 = {2'd0, s3_md_ds_pp00_reg};
+wire [33:0] _s4_md_ds_next_1 = {s3_md_ds_pp10_reg, 18'h0};
+wire [33:0] md_ds = _s4_md_ds_next_0 + _s4_md_ds_next_1;
+wire [17:0] _s5_md_num_pp00_next_0 = s4_md_ds_reg[17:0];
+wire [25:0] _s5_md_num_pp00_next_1 = {8'd0, _s5_md_num_pp00_next_0};
+wire [25:0] md_num_pp00 = _s5_md_num_pp00_next_1 * 26'h80;
+wire [15:0] _s5_md_num_pp10_next_0 = s4_md_ds_reg[33:18];
+wire [23:0] _s5_md_num_pp10_next_1 = {8'd0, _s5_md_num_pp10_next_0};
+wire [23:0] md_num_pp10 = _s5_md_num_pp10_next_1 * 24'h80;
+wire [41:0] _s6_md_num_next_0 = {16'd0, s5_md_num_pp00_reg};
+wire [41:0] _s6_md_num_next_1 = {s5_md_num_pp10_reg, 18'h0};
+wire [41:0] md_num = _s6_md_num_next_0 + _s6_md_num_next_1;
+wire [28:0] _s6_t_24_next_0 = {18'h0, s5_recip_rtt_t_reg};
+wire [17:0] _s7_md_raw_prod_pp00_next_0 = s6_md_num_reg[17:0];
+wire [28:0] _s7_md_raw_prod_pp00_next_1 = {11'd0, _s7_md_raw_prod_pp00_next_0};
+wire [28:0] md_raw_prod_pp00 = _s7_md_raw_prod_pp00_next_1 * s6_t_24_reg;
+wire [28:0] _s6_t_25_next_0 = {18'h0, s5_recip_rtt_t_reg};
+wire [17:0] _s7_md_raw_prod_pp10_next_0 = s6_md_num_reg[35:18];
+wire [28:0] _s7_md_raw_prod_pp10_next_1 = {11'd0, _s7_md_raw_prod_pp10_next_0};
+wire [28:0] md_raw_prod_pp10 = _s7_md_raw_prod_pp10_next_1 * s6_t_25_reg;
+wire [16:0] _s6_t_26_next_0 = {6'd0, s5_recip_rtt_t_reg};
+wire [5:0] _s7_md_raw_prod_pp20_next_0 = s6_md_num_reg[41:36];
+wire [16:0] _s7_md_raw_prod_pp20_next_1 = {11'd0, _s7_md_raw_prod_pp20_next_0};
+wire [16:0] md_raw_prod_pp20 = _s7_md_raw_prod_pp20_next_1 * s6_t_26_reg;
+wire [52:0] _s8_md_raw_prod_next_0 = {24'h0, s7_md_raw_prod_pp00_reg};
+wire [46:0] _s8_md_raw_prod_next_1 = {s7_md_raw_prod_pp10_reg, 18'h0};
+wire [52:0] _s8_md_raw_prod_next_2 = {6'd0, _s8_md_raw_prod_next_1};
+wire [52:0] _s8_md_raw_prod_next_3 = _s8_md_raw_prod_next_0 + _s8_md_raw_prod_next_2;
+wire [52:0] _s8_md_raw_prod_next_4 = {s7_md_raw_prod_pp20_reg, 36'h0};
+wire [52:0] md_raw_prod = _s8_md_raw_prod_next_3 + _s8_md_raw_prod_next_4;
 wire [1:0] _s3_t_13_next_0 = s2_recip_rtt_lead_reg[4:3];
-wire [41:0] _s8_md_raw_coarse_next_0 = s7_md_raw_prod_reg[52:11];
-wire [48:0] _s8_md_raw_coarse_next_1 = {7'd0, _s8_md_raw_coarse_next_0};
-wire [33:0] _s8_md_raw_coarse_next_2 = s7_md_raw_prod_reg[52:19];
-wire [48:0] _s8_md_raw_coarse_next_3 = {15'd0, _s8_md_raw_coarse_next_2};
-wire [25:0] _s8_md_raw_coarse_next_4 = s7_md_raw_prod_reg[52:27];
-wire [48:0] _s8_md_raw_coarse_next_5 = {23'h0, _s8_md_raw_coarse_next_4};
-wire [48:0] md_raw_coarse = s7_t_24_reg[1] ? _s8_md_raw_coarse_next_5 : (s7_t_24_reg[0] ? _s8_md_raw_coarse_next_3 : _s8_md_raw_coarse_next_1);
+wire [41:0] _s9_md_raw_coarse_next_0 = s8_md_raw_prod_reg[52:11];
+wire [48:0] _s9_md_raw_coarse_next_1 = {7'd0, _s9_md_raw_coarse_next_0};
+wire [33:0] _s9_md_raw_coarse_next_2 = s8_md_raw_prod_reg[52:19];
+wire [48:0] _s9_md_raw_coarse_next_3 = {15'd0, _s9_md_raw_coarse_next_2};
+wire [25:0] _s9_md_raw_coarse_next_4 = s8_md_raw_prod_reg[52:27];
+wire [48:0] _s9_md_raw_coarse_next_5 = {23'h0, _s9_md_raw_coarse_next_4};
+wire [48:0] md_raw_coarse = s8_t_24_reg[1] ? _s9_md_raw_coarse_next_5 : (s8_t_24_reg[0] ? _s9_md_raw_coarse_next_3 : _s9_md_raw_coarse_next_1);
 wire [2:0] _s3_t_14_next_0 = s2_recip_rtt_lead_reg[2:0];
-wire [41:0] _s9_md_raw_next_0 = s8_md_raw_coarse_reg[41:0];
-wire [41:0] _s9_md_raw_next_1 = s8_md_raw_coarse_reg[42:1];
-wire [41:0] _s9_md_raw_next_2 = s8_md_raw_coarse_reg[43:2];
-wire [41:0] _s9_md_raw_next_3 = s8_md_raw_coarse_reg[44:3];
-wire [41:0] _s9_md_raw_next_4 = s8_md_raw_coarse_reg[45:4];
-wire [41:0] _s9_md_raw_next_5 = s8_md_raw_coarse_reg[46:5];
-wire [41:0] _s9_md_raw_next_6 = s8_md_raw_coarse_reg[47:6];
-wire [41:0] _s9_md_raw_next_7 = s8_md_raw_coarse_reg[48:7];
-wire [41:0] md_raw = s8_t_24_reg[2] ? (s8_t_24_reg[1] ? (s8_t_24_reg[0] ? _s9_md_raw_next_7 : _s9_md_raw_next_6) : (s8_t_24_reg[0] ? _s9_md_raw_next_5 : _s9_md_raw_next_4)) : (s8_t_24_reg[1] ? (s8_t_24_reg[0] ? _s9_md_raw_next_3 : _s9_md_raw_next_2) : (s8_t_24_reg[0] ? _s9_md_raw_next_1 : _s9_md_raw_next_0));
+wire [41:0] _s10_md_raw_next_0 = s9_md_raw_coarse_reg[41:0];
+wire [41:0] _s10_md_raw_next_1 = s9_md_raw_coarse_reg[42:1];
+wire [41:0] _s10_md_raw_next_2 = s9_md_raw_coarse_reg[43:2];
+wire [41:0] _s10_md_raw_next_3 = s9_md_raw_coarse_reg[44:3];
+wire [41:0] _s10_md_raw_next_4 = s9_md_raw_coarse_reg[45:4];
+wire [41:0] _s10_md_raw_next_5 = s9_md_raw_coarse_reg[46:5];
+wire [41:0] _s10_md_raw_next_6 = s9_md_raw_coarse_reg[47:6];
+wire [41:0] _s10_md_raw_next_7 = s9_md_raw_coarse_reg[48:7];
+wire [41:0] md_raw = s9_t_17_reg[2] ? (s9_t_17_reg[1] ? (s9_t_17_reg[0] ? _s10_md_raw_next_7 : _s10_md_raw_next_6) : (s9_t_17_reg[0] ? _s10_md_raw_next_5 : _s10_md_raw_next_4)) : (s9_t_17_reg[1] ? (s9_t_17_reg[0] ? _s10_md_raw_next_3 : _s10_md_raw_next_2) : (s9_t_17_reg[0] ? _s10_md_raw_next_1 : _s10_md_raw_next_0));
 wire [27:0] _s5_t_44_next_0 = {1'd0, cur_c};
-wire [27:0] _s2_t_30_next_0 = {1'd0, size_c};
+wire [27:0] _s2_t_32_next_0 = {1'd0, size_c};
 wire [27:0] _s5_t_45_next_0 = {1'd0, cur_c};
 wire [27:0] _s5_t_45_next_1 = _s5_t_45_next_0 - s4_t_21_reg;
 wire _s5_t_45_next_2 = _s5_t_45_next_1[27];
 wire [26:0] _s5_t_45_next_3 = _s5_t_45_next_1[26:0];
 wire [26:0] _s5_t_45_next_4 = _s5_t_45_next_2 ? 27'h0 : _s5_t_45_next_3;
-wire [14:0] _s10_c_md_next_0 = s9_md_raw_reg[41:27];
-wire _s10_c_md_next_1 = |_s10_c_md_next_0;
-wire _s10_c_md_next_2 = ~_s10_c_md_next_1;
-wire [26:0] _s10_c_md_next_3 = s9_md_raw_reg[26:0];
-wire _s10_c_md_next_4 = _s10_c_md_next_3 < s9_size_c_reg;
-wire _s10_c_md_next_5 = _s10_c_md_next_2 & _s10_c_md_next_4;
-wire [27:0] _s10_c_md_next_6 = {1'd0, _s10_c_md_next_3};
-wire [27:0] _s10_c_md_next_7 = s9_t_17_reg - _s10_c_md_next_6;
-wire _s10_c_md_next_8 = _s10_c_md_next_7[27];
-wire [26:0] _s10_c_md_next_9 = _s10_c_md_next_7[26:0];
-wire [26:0] _s10_c_md_next_10 = _s10_c_md_next_8 ? 27'h0 : _s10_c_md_next_9;
-wire [26:0] c_md = _s10_c_md_next_5 ? _s10_c_md_next_10 : s9_t_18_reg;
-wire [31:0] _s2_t_31_next_0 = {18'h0, s1_size_reg};
-wire [17:0] _s11_c_md_fd_xs_pp00_next_0 = s10_c_md_reg[17:0];
-wire [31:0] _s11_c_md_fd_xs_pp00_next_1 = {14'd0, _s11_c_md_fd_xs_pp00_next_0};
-wire [31:0] c_md_fd_xs_pp00 = _s11_c_md_fd_xs_pp00_next_1 * s10_t_17_reg;
-wire [22:0] _s2_t_32_next_0 = {9'd0, s1_size_reg};
-wire [8:0] _s11_c_md_fd_xs_pp10_next_0 = s10_c_md_reg[26:18];
-wire [22:0] _s11_c_md_fd_xs_pp10_next_1 = {14'd0, _s11_c_md_fd_xs_pp10_next_0};
-wire [22:0] c_md_fd_xs_pp10 = _s11_c_md_fd_xs_pp10_next_1 * s10_t_18_reg;
-wire [40:0] _s12_c_md_fd_xs_next_0 = {9'd0, s11_c_md_fd_xs_pp00_reg};
-wire [40:0] _s12_c_md_fd_xs_next_1 = {s11_c_md_fd_xs_pp10_reg, 18'h0};
-wire [40:0] c_md_fd_xs = _s12_c_md_fd_xs_next_0 + _s12_c_md_fd_xs_next_1;
-wire [17:0] _s13_c_md_fd_prod_pp00_next_0 = s12_c_md_fd_xs_reg[17:0];
-wire [35:0] _s13_c_md_fd_prod_pp00_next_1 = {18'h0, _s13_c_md_fd_prod_pp00_next_0};
-wire [35:0] c_md_fd_prod_pp00 = _s13_c_md_fd_prod_pp00_next_1 * 36'h39b52;
-wire [19:0] _s13_c_md_fd_prod_pp01_next_0 = {2'd0, _s13_c_md_fd_prod_pp00_next_0};
-wire [19:0] c_md_fd_prod_pp01 = _s13_c_md_fd_prod_pp01_next_0 * 20'h3;
-wire [17:0] _s13_c_md_fd_prod_pp10_next_0 = s12_c_md_fd_xs_reg[35:18];
-wire [35:0] _s13_c_md_fd_prod_pp10_next_1 = {18'h0, _s13_c_md_fd_prod_pp10_next_0};
-wire [35:0] c_md_fd_prod_pp10 = _s13_c_md_fd_prod_pp10_next_1 * 36'h39b52;
-wire [19:0] _s13_c_md_fd_prod_pp11_next_0 = {2'd0, _s13_c_md_fd_prod_pp10_next_0};
-wire [19:0] c_md_fd_prod_pp11 = _s13_c_md_fd_prod_pp11_next_0 * 20'h3;
-wire [4:0] _s13_c_md_fd_prod_pp20_next_0 = s12_c_md_fd_xs_reg[40:36];
-wire [22:0] _s13_c_md_fd_prod_pp20_next_1 = {18'h0, _s13_c_md_fd_prod_pp20_next_0};
-wire [22:0] c_md_fd_prod_pp20 = _s13_c_md_fd_prod_pp20_next_1 * 23'h39b52;
-wire [6:0] _s13_c_md_fd_prod_pp21_next_0 = {2'd0, _s13_c_md_fd_prod_pp20_next_0};
-wire [6:0] c_md_fd_prod_pp21 = _s13_c_md_fd_prod_pp21_next_0 * 7'd3;
-wire [60:0] _s14_c_md_fd_prod_next_0 = {25'h0, s13_c_md_fd_prod_pp00_reg};
-wire [37:0] _s14_c_md_fd_prod_next_1 = {s13_c_md_fd_prod_pp01_reg, 18'h0};
-wire [60:0] _s14_c_md_fd_prod_next_2 = {23'h0, _s14_c_md_fd_prod_next_1};
-wire [60:0] _s14_c_md_fd_prod_next_3 = _s14_c_md_fd_prod_next_0 + _s14_c_md_fd_prod_next_2;
-wire [53:0] _s14_c_md_fd_prod_next_4 = {s13_c_md_fd_prod_pp10_reg, 18'h0};
-wire [60:0] _s14_c_md_fd_prod_next_5 = {7'd0, _s14_c_md_fd_prod_next_4};
-wire [60:0] _s14_c_md_fd_prod_next_6 = _s14_c_md_fd_prod_next_3 + _s14_c_md_fd_prod_next_5;
-wire [55:0] _s14_c_md_fd_prod_next_7 = {s13_c_md_fd_prod_pp11_reg, 36'h0};
-wire [60:0] _s14_c_md_fd_prod_next_8 = {5'd0, _s14_c_md_fd_prod_next_7};
-wire [60:0] _s14_c_md_fd_prod_next_9 = _s14_c_md_fd_prod_next_6 + _s14_c_md_fd_prod_next_8;
-wire [58:0] _s14_c_md_fd_prod_next_10 = {s13_c_md_fd_prod_pp20_reg, 36'h0};
-wire [60:0] _s14_c_md_fd_prod_next_11 = {2'd0, _s14_c_md_fd_prod_next_10};
-wire [60:0] _s14_c_md_fd_prod_next_12 = _s14_c_md_fd_prod_next_9 + _s14_c_md_fd_prod_next_11;
-wire [60:0] _s14_c_md_fd_prod_next_13 = {s13_c_md_fd_prod_pp21_reg, 54'h0};
-wire [60:0] c_md_fd_prod = _s14_c_md_fd_prod_next_12 + _s14_c_md_fd_prod_next_13;
+wire [14:0] _s11_c_md_next_0 = s10_md_raw_reg[41:27];
+wire _s11_c_md_next_1 = |_s11_c_md_next_0;
+wire _s11_c_md_next_2 = ~_s11_c_md_next_1;
+wire [26:0] _s11_c_md_next_3 = s10_md_raw_reg[26:0];
+wire _s11_c_md_next_4 = _s11_c_md_next_3 < s10_size_c_reg;
+wire _s11_c_md_next_5 = _s11_c_md_next_2 & _s11_c_md_next_4;
+wire [27:0] _s11_c_md_next_6 = {1'd0, _s11_c_md_next_3};
+wire [27:0] _s11_c_md_next_7 = s10_t_17_reg - _s11_c_md_next_6;
+wire _s11_c_md_next_8 = _s11_c_md_next_7[27];
+wire [26:0] _s11_c_md_next_9 = _s11_c_md_next_7[26:0];
+wire [26:0] _s11_c_md_next_10 = _s11_c_md_next_8 ? 27'h0 : _s11_c_md_next_9;
+wire [26:0] c_md = _s11_c_md_next_5 ? _s11_c_md_next_10 : s10_t_18_reg;
 wire [31:0] _s2_t_33_next_0 = {18'h0, s1_size_reg};
+wire [17:0] _s12_c_md_fd_xs_pp00_next_0 = s11_c_md_reg[17:0];
+wire [31:0] _s12_c_md_fd_xs_pp00_next_1 = {14'd0, _s12_c_md_fd_xs_pp00_next_0};
+wire [31:0] c_md_fd_xs_pp00 = _s12_c_md_fd_xs_pp00_next_1 * s11_t_15_reg;
+wire [22:0] _s2_t_34_next_0 = {9'd0, s1_size_reg};
+wire [8:0] _s12_c_md_fd_xs_pp10_next_0 = s11_c_md_reg[26:18];
+wire [22:0] _s12_c_md_fd_xs_pp10_next_1 = {14'd0, _s12_c_md_fd_xs_pp10_next_0};
+wire [22:0] c_md_fd_xs_pp10 = _s12_c_md_fd_xs_pp10_next_1 * s11_t_16_reg;
+wire [40:0] _s13_c_md_fd_xs_next_0 = {9'd0, s12_c_md_fd_xs_pp00_reg};
+wire [40:0] _s13_c_md_fd_xs_next_1 = {s12_c_md_fd_xs_pp10_reg, 18'h0};
+wire [40:0] c_md_fd_xs = _s13_c_md_fd_xs_next_0 + _s13_c_md_fd_xs_next_1;
+wire [17:0] _s14_c_md_fd_prod_pp00_next_0 = s13_c_md_fd_xs_reg[17:0];
+wire [35:0] _s14_c_md_fd_prod_pp00_next_1 = {18'h0, _s14_c_md_fd_prod_pp00_next_0};
+wire [35:0] c_md_fd_prod_pp00 = _s14_c_md_fd_prod_pp00_next_1 * 36'h39b52;
+wire [19:0] _s14_c_md_fd_prod_pp01_next_0 = {2'd0, _s14_c_md_fd_prod_pp00_next_0};
+wire [19:0] c_md_fd_prod_pp01 = _s14_c_md_fd_prod_pp01_next_0 * 20'h3;
+wire [17:0] _s14_c_md_fd_prod_pp10_next_0 = s13_c_md_fd_xs_reg[35:18];
+wire [35:0] _s14_c_md_fd_prod_pp10_next_1 = {18'h0, _s14_c_md_fd_prod_pp10_next_0};
+wire [35:0] c_md_fd_prod_pp10 = _s14_c_md_fd_prod_pp10_next_1 * 36'h39b52;
+wire [19:0] _s14_c_md_fd_prod_pp11_next_0 = {2'd0, _s14_c_md_fd_prod_pp10_next_0};
+wire [19:0] c_md_fd_prod_pp11 = _s14_c_md_fd_prod_pp11_next_0 * 20'h3;
+wire [4:0] _s14_c_md_fd_prod_pp20_next_0 = s13_c_md_fd_xs_reg[40:36];
+wire [22:0] _s14_c_md_fd_prod_pp20_next_1 = {18'h0, _s14_c_md_fd_prod_pp20_next_0};
+wire [22:0] c_md_fd_prod_pp20 = _s14_c_md_fd_prod_pp20_next_1 * 23'h39b52;
+wire [6:0] _s14_c_md_fd_prod_pp21_next_0 = {2'd0, _s14_c_md_fd_prod_pp20_next_0};
+wire [6:0] c_md_fd_prod_pp21 = _s14_c_md_fd_prod_pp21_next_0 * 7'd3;
+wire [60:0] _s15_c_md_fd_prod_row0_next_0 = {25'h0, s14_c_md_fd_prod_pp00_reg};
+wire [37:0] _s15_c_md_fd_prod_row0_next_1 = {s14_c_md_fd_prod_pp01_reg, 18'h0};
+wire [60:0] _s15_c_md_fd_prod_row0_next_2 = {23'h0, _s15_c_md_fd_prod_row0_next_1};
+wire [60:0] c_md_fd_prod_row0 = _s15_c_md_fd_prod_row0_next_0 + _s15_c_md_fd_prod_row0_next_2;
+wire [53:0] _s15_c_md_fd_prod_row1_next_0 = {s14_c_md_fd_prod_pp10_reg, 18'h0};
+wire [60:0] _s15_c_md_fd_prod_row1_next_1 = {7'd0, _s15_c_md_fd_prod_row1_next_0};
+wire [55:0] _s15_c_md_fd_prod_row1_next_2 = {s14_c_md_fd_prod_pp11_reg, 36'h0};
+wire [60:0] _s15_c_md_fd_prod_row1_next_3 = {5'd0, _s15_c_md_fd_prod_row1_next_2};
+wire [60:0] c_md_fd_prod_row1 = _s15_c_md_fd_prod_row1_next_1 + _s15_c_md_fd_prod_row1_next_3;
+wire [58:0] _s15_c_md_fd_prod_row2_next_0 = {s14_c_md_fd_prod_pp20_reg, 36'h0};
+wire [60:0] _s15_c_md_fd_prod_row2_next_1 = {2'd0, _s15_c_md_fd_prod_row2_next_0};
+wire [60:0] _s15_c_md_fd_prod_row2_next_2 = {s14_c_md_fd_prod_pp21_reg, 54'h0};
+wire [60:0] c_md_fd_prod_row2 = _s15_c_md_fd_prod_row2_next_1 + _s15_c_md_fd_prod_row2_next_2;
+wire [60:0] _s16_c_md_fd_prod_next_0 = s15_c_md_fd_prod_row0_reg + s15_c_md_fd_prod_row1_reg;
+wire [60:0] c_md_fd_prod = _s16_c_md_fd_prod_next_0 + s15_c_md_fd_prod_row2_reg;
+wire [31:0] _s2_t_35_next_0 = {18'h0, s1_size_reg};
 wire [17:0] _s5_c_fd_xs_pp00_next_0 = cur_c[17:0];
 wire [31:0] _s5_c_fd_xs_pp00_next_1 = {14'd0, _s5_c_fd_xs_pp00_next_0};
 wire [31:0] c_fd_xs_pp00 = _s5_c_fd_xs_pp00_next_1 * s4_t_24_reg;
-wire [22:0] _s2_t_34_next_0 = {9'd0, s1_size_reg};
+wire [22:0] _s2_t_36_next_0 = {9'd0, s1_size_reg};
 wire [8:0] _s5_c_fd_xs_pp10_next_0 = cur_c[26:18];
 wire [22:0] _s5_c_fd_xs_pp10_next_1 = {14'd0, _s5_c_fd_xs_pp10_next_0};
 wire [22:0] c_fd_xs_pp10 = _s5_c_fd_xs_pp10_next_1 * s4_t_25_reg;
@@ -5973,149 +6109,149 @@ wire [22:0] _s7_c_fd_prod_pp20_next_1 = {18'h0, _s7_c_fd_prod_pp20_next_0};
 wire [22:0] c_fd_prod_pp20 = _s7_c_fd_prod_pp20_next_1 * 23'h39b52;
 wire [6:0] _s7_c_fd_prod_pp21_next_0 = {2'd0, _s7_c_fd_prod_pp20_next_0};
 wire [6:0] c_fd_prod_pp21 = _s7_c_fd_prod_pp21_next_0 * 7'd3;
-wire [60:0] _s8_c_fd_prod_next_0 = {25'h0, s7_c_fd_prod_pp00_reg};
-wire [37:0] _s8_c_fd_prod_next_1 = {s7_c_fd_prod_pp01_reg, 18'h0};
-wire [60:0] _s8_c_fd_prod_next_2 = {23'h0, _s8_c_fd_prod_next_1};
-wire [60:0] _s8_c_fd_prod_next_3 = _s8_c_fd_prod_next_0 + _s8_c_fd_prod_next_2;
-wire [53:0] _s8_c_fd_prod_next_4 = {s7_c_fd_prod_pp10_reg, 18'h0};
-wire [60:0] _s8_c_fd_prod_next_5 = {7'd0, _s8_c_fd_prod_next_4};
-wire [60:0] _s8_c_fd_prod_next_6 = _s8_c_fd_prod_next_3 + _s8_c_fd_prod_next_5;
-wire [55:0] _s8_c_fd_prod_next_7 = {s7_c_fd_prod_pp11_reg, 36'h0};
-wire [60:0] _s8_c_fd_prod_next_8 = {5'd0, _s8_c_fd_prod_next_7};
-wire [60:0] _s8_c_fd_prod_next_9 = _s8_c_fd_prod_next_6 + _s8_c_fd_prod_next_8;
-wire [58:0] _s8_c_fd_prod_next_10 = {s7_c_fd_prod_pp20_reg, 36'h0};
-wire [60:0] _s8_c_fd_prod_next_11 = {2'd0, _s8_c_fd_prod_next_10};
-wire [60:0] _s8_c_fd_prod_next_12 = _s8_c_fd_prod_next_9 + _s8_c_fd_prod_next_11;
-wire [60:0] _s8_c_fd_prod_next_13 = {s7_c_fd_prod_pp21_reg, 54'h0};
-wire [60:0] c_fd_prod = _s8_c_fd_prod_next_12 + _s8_c_fd_prod_next_13;
+wire [60:0] _s8_c_fd_prod_row0_next_0 = {25'h0, s7_c_fd_prod_pp00_reg};
+wire [37:0] _s8_c_fd_prod_row0_next_1 = {s7_c_fd_prod_pp01_reg, 18'h0};
+wire [60:0] _s8_c_fd_prod_row0_next_2 = {23'h0, _s8_c_fd_prod_row0_next_1};
+wire [60:0] c_fd_prod_row0 = _s8_c_fd_prod_row0_next_0 + _s8_c_fd_prod_row0_next_2;
+wire [53:0] _s8_c_fd_prod_row1_next_0 = {s7_c_fd_prod_pp10_reg, 18'h0};
+wire [60:0] _s8_c_fd_prod_row1_next_1 = {7'd0, _s8_c_fd_prod_row1_next_0};
+wire [55:0] _s8_c_fd_prod_row1_next_2 = {s7_c_fd_prod_pp11_reg, 36'h0};
+wire [60:0] _s8_c_fd_prod_row1_next_3 = {5'd0, _s8_c_fd_prod_row1_next_2};
+wire [60:0] c_fd_prod_row1 = _s8_c_fd_prod_row1_next_1 + _s8_c_fd_prod_row1_next_3;
+wire [58:0] _s8_c_fd_prod_row2_next_0 = {s7_c_fd_prod_pp20_reg, 36'h0};
+wire [60:0] _s8_c_fd_prod_row2_next_1 = {2'd0, _s8_c_fd_prod_row2_next_0};
+wire [60:0] _s8_c_fd_prod_row2_next_2 = {s7_c_fd_prod_pp21_reg, 54'h0};
+wire [60:0] c_fd_prod_row2 = _s8_c_fd_prod_row2_next_1 + _s8_c_fd_prod_row2_next_2;
+wire [60:0] _s9_c_fd_prod_next_0 = s8_c_fd_prod_row0_reg + s8_c_fd_prod_row1_reg;
+wire [60:0] c_fd_prod = _s9_c_fd_prod_next_0 + s8_c_fd_prod_row2_reg;
 wire [27:0] _s5_t_48_next_0 = {1'd0, cur_c};
-wire [27:0] _s20_c_mi_sat_next_0 = {1'd0, s19_mi_inc_reg};
-wire [27:0] c_mi = s19_t_reg + _s20_c_mi_sat_next_0;
-wire _s20_c_mi_sat_next_1 = c_mi[27];
-wire _s20_c_mi_sat_next_2 = _s20_c_mi_sat_next_1;
-wire [26:0] _s20_c_mi_sat_next_3 = c_mi[26:0];
-wire [26:0] c_mi_sat = _s20_c_mi_sat_next_2 ? 27'h7ffffff : _s20_c_mi_sat_next_3;
-wire _s21_recip_mi_lead_next_0 = 1'd0 | 1'd0;
-wire _s21_recip_mi_lead_next_1 = 1'd0 | 1'd0;
-wire _s21_recip_mi_lead_next_2 = _s21_recip_mi_lead_next_0 | _s21_recip_mi_lead_next_1;
-wire _s21_recip_mi_lead_next_3 = s20_c_mi_sat_reg[26];
-wire _s21_recip_mi_lead_next_4 = 1'd0 | _s21_recip_mi_lead_next_3;
-wire _s21_recip_mi_lead_next_5 = s20_c_mi_sat_reg[25];
-wire _s21_recip_mi_lead_next_6 = s20_c_mi_sat_reg[24];
-wire _s21_recip_mi_lead_next_7 = _s21_recip_mi_lead_next_5 | _s21_recip_mi_lead_next_6;
-wire _s21_recip_mi_lead_next_8 = _s21_recip_mi_lead_next_4 | _s21_recip_mi_lead_next_7;
-wire _s21_recip_mi_lead_next_9 = _s21_recip_mi_lead_next_2 | _s21_recip_mi_lead_next_8;
-wire _s21_recip_mi_lead_next_10 = s20_c_mi_sat_reg[23];
-wire _s21_recip_mi_lead_next_11 = s20_c_mi_sat_reg[22];
-wire _s21_recip_mi_lead_next_12 = _s21_recip_mi_lead_next_10 | _s21_recip_mi_lead_next_11;
-wire _s21_recip_mi_lead_next_13 = s20_c_mi_sat_reg[21];
-wire _s21_recip_mi_lead_next_14 = s20_c_mi_sat_reg[20];
-wire _s21_recip_mi_lead_next_15 = _s21_recip_mi_lead_next_13 | _s21_recip_mi_lead_next_14;
-wire _s21_recip_mi_lead_next_16 = _s21_recip_mi_lead_next_12 | _s21_recip_mi_lead_next_15;
-wire _s21_recip_mi_lead_next_17 = s20_c_mi_sat_reg[19];
-wire _s21_recip_mi_lead_next_18 = s20_c_mi_sat_reg[18];
-wire _s21_recip_mi_lead_next_19 = _s21_recip_mi_lead_next_17 | _s21_recip_mi_lead_next_18;
-wire _s21_recip_mi_lead_next_20 = s20_c_mi_sat_reg[17];
-wire _s21_recip_mi_lead_next_21 = s20_c_mi_sat_reg[16];
-wire _s21_recip_mi_lead_next_22 = _s21_recip_mi_lead_next_20 | _s21_recip_mi_lead_next_21;
-wire _s21_recip_mi_lead_next_23 = _s21_recip_mi_lead_next_19 | _s21_recip_mi_lead_next_22;
-wire _s21_recip_mi_lead_next_24 = _s21_recip_mi_lead_next_16 | _s21_recip_mi_lead_next_23;
-wire _s21_recip_mi_lead_next_25 = _s21_recip_mi_lead_next_9 | _s21_recip_mi_lead_next_24;
-wire _s21_recip_mi_lead_next_26 = _s21_recip_mi_lead_next_0 ? 1'd0 : 1'd0;
-wire [1:0] _s21_recip_mi_lead_next_27 = {_s21_recip_mi_lead_next_0, _s21_recip_mi_lead_next_26};
-wire _s21_recip_mi_lead_next_28 = _s21_recip_mi_lead_next_4 ? 1'd0 : _s21_recip_mi_lead_next_5;
-wire [1:0] _s21_recip_mi_lead_next_29 = {_s21_recip_mi_lead_next_4, _s21_recip_mi_lead_next_28};
-wire [1:0] _s21_recip_mi_lead_next_30 = _s21_recip_mi_lead_next_2 ? _s21_recip_mi_lead_next_27 : _s21_recip_mi_lead_next_29;
-wire [2:0] _s21_recip_mi_lead_next_31 = {_s21_recip_mi_lead_next_2, _s21_recip_mi_lead_next_30};
-wire _s21_recip_mi_lead_next_32 = _s21_recip_mi_lead_next_12 ? _s21_recip_mi_lead_next_10 : _s21_recip_mi_lead_next_13;
-wire [1:0] _s21_recip_mi_lead_next_33 = {_s21_recip_mi_lead_next_12, _s21_recip_mi_lead_next_32};
-wire _s21_recip_mi_lead_next_34 = _s21_recip_mi_lead_next_19 ? _s21_recip_mi_lead_next_17 : _s21_recip_mi_lead_next_20;
-wire [1:0] _s21_recip_mi_lead_next_35 = {_s21_recip_mi_lead_next_19, _s21_recip_mi_lead_next_34};
-wire [1:0] _s21_recip_mi_lead_next_36 = _s21_recip_mi_lead_next_16 ? _s21_recip_mi_lead_next_33 : _s21_recip_mi_lead_next_35;
-wire [2:0] _s21_recip_mi_lead_next_37 = {_s21_recip_mi_lead_next_16, _s21_recip_mi_lead_next_36};
-wire [2:0] _s21_recip_mi_lead_next_38 = _s21_recip_mi_lead_next_9 ? _s21_recip_mi_lead_next_31 : _s21_recip_mi_lead_next_37;
-wire [3:0] _s21_recip_mi_lead_next_39 = {_s21_recip_mi_lead_next_9, _s21_recip_mi_lead_next_38};
-wire _s21_recip_mi_lead_next_40 = s20_c_mi_sat_reg[15];
-wire _s21_recip_mi_lead_next_41 = s20_c_mi_sat_reg[14];
-wire _s21_recip_mi_lead_next_42 = _s21_recip_mi_lead_next_40 | _s21_recip_mi_lead_next_41;
-wire _s21_recip_mi_lead_next_43 = s20_c_mi_sat_reg[13];
-wire _s21_recip_mi_lead_next_44 = s20_c_mi_sat_reg[12];
-wire _s21_recip_mi_lead_next_45 = _s21_recip_mi_lead_next_43 | _s21_recip_mi_lead_next_44;
-wire _s21_recip_mi_lead_next_46 = _s21_recip_mi_lead_next_42 | _s21_recip_mi_lead_next_45;
-wire _s21_recip_mi_lead_next_47 = s20_c_mi_sat_reg[11];
-wire _s21_recip_mi_lead_next_48 = s20_c_mi_sat_reg[10];
-wire _s21_recip_mi_lead_next_49 = _s21_recip_mi_lead_next_47 | _s21_recip_mi_lead_next_48;
-wire _s21_recip_mi_lead_next_50 = s20_c_mi_sat_reg[9];
-wire _s21_recip_mi_lead_next_51 = s20_c_mi_sat_reg[8];
-wire _s21_recip_mi_lead_next_52 = _s21_recip_mi_lead_next_50 | _s21_recip_mi_lead_next_51;
-wire _s21_recip_mi_lead_next_53 = _s21_recip_mi_lead_next_49 | _s21_recip_mi_lead_next_52;
-wire _s21_recip_mi_lead_next_54 = _s21_recip_mi_lead_next_46 | _s21_recip_mi_lead_next_53;
-wire _s21_recip_mi_lead_next_55 = _s21_recip_mi_lead_next_42 ? _s21_recip_mi_lead_next_40 : _s21_recip_mi_lead_next_43;
-wire [1:0] _s21_recip_mi_lead_next_56 = {_s21_recip_mi_lead_next_42, _s21_recip_mi_lead_next_55};
-wire _s21_recip_mi_lead_next_57 = _s21_recip_mi_lead_next_49 ? _s21_recip_mi_lead_next_47 : _s21_recip_mi_lead_next_50;
-wire [1:0] _s21_recip_mi_lead_next_58 = {_s21_recip_mi_lead_next_49, _s21_recip_mi_lead_next_57};
-wire [1:0] _s21_recip_mi_lead_next_59 = _s21_recip_mi_lead_next_46 ? _s21_recip_mi_lead_next_56 : _s21_recip_mi_lead_next_58;
-wire [2:0] _s21_recip_mi_lead_next_60 = {_s21_recip_mi_lead_next_46, _s21_recip_mi_lead_next_59};
-wire _s21_recip_mi_lead_next_61 = s20_c_mi_sat_reg[7];
-wire _s21_recip_mi_lead_next_62 = s20_c_mi_sat_reg[6];
-wire _s21_recip_mi_lead_next_63 = _s21_recip_mi_lead_next_61 | _s21_recip_mi_lead_next_62;
-wire _s21_recip_mi_lead_next_64 = s20_c_mi_sat_reg[5];
-wire _s21_recip_mi_lead_next_65 = s20_c_mi_sat_reg[4];
-wire _s21_recip_mi_lead_next_66 = _s21_recip_mi_lead_next_64 | _s21_recip_mi_lead_next_65;
-wire _s21_recip_mi_lead_next_67 = _s21_recip_mi_lead_next_63 | _s21_recip_mi_lead_next_66;
-wire _s21_recip_mi_lead_next_68 = _s21_recip_mi_lead_next_63 ? _s21_recip_mi_lead_next_61 : _s21_recip_mi_lead_next_64;
-wire [1:0] _s21_recip_mi_lead_next_69 = {_s21_recip_mi_lead_next_63, _s21_recip_mi_lead_next_68};
-wire _s21_recip_mi_lead_next_70 = s20_c_mi_sat_reg[3];
-wire _s21_recip_mi_lead_next_71 = s20_c_mi_sat_reg[2];
-wire _s21_recip_mi_lead_next_72 = _s21_recip_mi_lead_next_70 | _s21_recip_mi_lead_next_71;
-wire _s21_recip_mi_lead_next_73 = s20_c_mi_sat_reg[1];
-wire _s21_recip_mi_lead_next_74 = _s21_recip_mi_lead_next_72 ? _s21_recip_mi_lead_next_70 : _s21_recip_mi_lead_next_73;
-wire [1:0] _s21_recip_mi_lead_next_75 = {_s21_recip_mi_lead_next_72, _s21_recip_mi_lead_next_74};
-wire [1:0] _s21_recip_mi_lead_next_76 = _s21_recip_mi_lead_next_67 ? _s21_recip_mi_lead_next_69 : _s21_recip_mi_lead_next_75;
-wire [2:0] _s21_recip_mi_lead_next_77 = {_s21_recip_mi_lead_next_67, _s21_recip_mi_lead_next_76};
-wire [2:0] _s21_recip_mi_lead_next_78 = _s21_recip_mi_lead_next_54 ? _s21_recip_mi_lead_next_60 : _s21_recip_mi_lead_next_77;
-wire [3:0] _s21_recip_mi_lead_next_79 = {_s21_recip_mi_lead_next_54, _s21_recip_mi_lead_next_78};
-wire [3:0] _s21_recip_mi_lead_next_80 = _s21_recip_mi_lead_next_25 ? _s21_recip_mi_lead_next_39 : _s21_recip_mi_lead_next_79;
-wire [4:0] recip_mi_lead = {_s21_recip_mi_lead_next_25, _s21_recip_mi_lead_next_80};
-wire _s21_t_next_0 = s20_c_mi_sat_reg[0];
-wire [9:0] _s21_t_next_1 = {_s21_t_next_0, 9'd0};
-wire [1:0] _s21_t_2_next_0 = s20_c_mi_sat_reg[1:0];
-wire [9:0] _s21_t_2_next_1 = {_s21_t_2_next_0, 8'd0};
-wire [2:0] _s21_t_3_next_0 = s20_c_mi_sat_reg[2:0];
-wire [9:0] _s21_t_3_next_1 = {_s21_t_3_next_0, 7'd0};
-wire [3:0] _s21_t_4_next_0 = s20_c_mi_sat_reg[3:0];
-wire [9:0] _s21_t_4_next_1 = {_s21_t_4_next_0, 6'd0};
-wire [4:0] _s21_t_5_next_0 = s20_c_mi_sat_reg[4:0];
-wire [9:0] _s21_t_5_next_1 = {_s21_t_5_next_0, 5'd0};
-wire [5:0] _s21_t_6_next_0 = s20_c_mi_sat_reg[5:0];
-wire [9:0] _s21_t_6_next_1 = {_s21_t_6_next_0, 4'd0};
-wire [6:0] _s21_t_7_next_0 = s20_c_mi_sat_reg[6:0];
-wire [9:0] _s21_t_7_next_1 = {_s21_t_7_next_0, 3'd0};
-wire [7:0] _s21_t_8_next_0 = s20_c_mi_sat_reg[7:0];
-wire [9:0] _s21_t_8_next_1 = {_s21_t_8_next_0, 2'd0};
-wire [8:0] _s21_t_9_next_0 = s20_c_mi_sat_reg[8:0];
-wire [9:0] _s21_t_9_next_1 = {_s21_t_9_next_0, 1'd0};
-wire [9:0] _s21_t_10_next_0 = s20_c_mi_sat_reg[9:0];
-wire [9:0] _s21_t_11_next_0 = s20_c_mi_sat_reg[10:1];
-wire [9:0] _s21_t_12_next_0 = s20_c_mi_sat_reg[11:2];
-wire [9:0] _s21_t_13_next_0 = s20_c_mi_sat_reg[12:3];
-wire [9:0] _s21_t_14_next_0 = s20_c_mi_sat_reg[13:4];
-wire [9:0] _s21_t_15_next_0 = s20_c_mi_sat_reg[14:5];
-wire [9:0] _s21_t_16_next_0 = s20_c_mi_sat_reg[15:6];
-wire [9:0] _s21_t_17_next_0 = s20_c_mi_sat_reg[16:7];
-wire [9:0] _s21_t_18_next_0 = s20_c_mi_sat_reg[17:8];
-wire [9:0] _s21_t_19_next_0 = s20_c_mi_sat_reg[18:9];
-wire [9:0] _s21_t_20_next_0 = s20_c_mi_sat_reg[19:10];
-wire [9:0] _s21_t_21_next_0 = s20_c_mi_sat_reg[20:11];
-wire [9:0] _s21_t_22_next_0 = s20_c_mi_sat_reg[21:12];
-wire [9:0] _s21_t_23_next_0 = s20_c_mi_sat_reg[22:13];
-wire [9:0] _s21_t_24_next_0 = s20_c_mi_sat_reg[23:14];
-wire [9:0] _s21_t_25_next_0 = s20_c_mi_sat_reg[24:15];
-wire [9:0] _s21_t_26_next_0 = s20_c_mi_sat_reg[25:16];
-wire [9:0] recip_mi_mantissa = s21_recip_mi_lead_reg[4] ? (s21_recip_mi_lead_reg[3] ? (s21_recip_mi_lead_reg[2] ? s21_t_26_reg : (s21_recip_mi_lead_reg[1] ? s21_t_26_reg : (s21_recip_mi_lead_reg[0] ? s21_t_25_reg : s21_t_24_reg))) : (s21_recip_mi_lead_reg[2] ? (s21_recip_mi_lead_reg[1] ? (s21_recip_mi_lead_reg[0] ? s21_t_23_reg : s21_t_22_reg) : (s21_recip_mi_lead_reg[0] ? s21_t_21_reg : s21_t_20_reg)) : (s21_recip_mi_lead_reg[1] ? (s21_recip_mi_lead_reg[0] ? s21_t_19_reg : s21_t_18_reg) : (s21_recip_mi_lead_reg[0] ? s21_t_17_reg : s21_t_16_reg)))) : (s21_recip_mi_lead_reg[3] ? (s21_recip_mi_lead_reg[2] ? (s21_recip_mi_lead_reg[1] ? (s21_recip_mi_lead_reg[0] ? s21_t_15_reg : s21_t_14_reg) : (s21_recip_mi_lead_reg[0] ? s21_t_13_reg : s21_t_12_reg)) : (s21_recip_mi_lead_reg[1] ? (s21_recip_mi_lead_reg[0] ? s21_t_11_reg : s21_t_10_reg) : (s21_recip_mi_lead_reg[0] ? s21_t_9_reg : s21_t_8_reg))) : (s21_recip_mi_lead_reg[2] ? (s21_recip_mi_lead_reg[1] ? (s21_recip_mi_lead_reg[0] ? s21_t_7_reg : s21_t_6_reg) : (s21_recip_mi_lead_reg[0] ? s21_t_5_reg : s21_t_4_reg)) : (s21_recip_mi_lead_reg[1] ? (s21_recip_mi_lead_reg[0] ? s21_t_3_reg : s21_t_2_reg) : (s21_recip_mi_lead_reg[0] ? s21_t_reg : 10'd0))));
+wire [27:0] _s21_c_mi_sat_next_0 = {1'd0, s20_mi_inc_reg};
+wire [27:0] c_mi = s20_t_reg + _s21_c_mi_sat_next_0;
+wire _s21_c_mi_sat_next_1 = c_mi[27];
+wire _s21_c_mi_sat_next_2 = _s21_c_mi_sat_next_1;
+wire [26:0] _s21_c_mi_sat_next_3 = c_mi[26:0];
+wire [26:0] c_mi_sat = _s21_c_mi_sat_next_2 ? 27'h7ffffff : _s21_c_mi_sat_next_3;
+wire _s22_recip_mi_lead_next_0 = 1'd0 | 1'd0;
+wire _s22_recip_mi_lead_next_1 = 1'd0 | 1'd0;
+wire _s22_recip_mi_lead_next_2 = _s22_recip_mi_lead_next_0 | _s22_recip_mi_lead_next_1;
+wire _s22_recip_mi_lead_next_3 = s21_c_mi_sat_reg[26];
+wire _s22_recip_mi_lead_next_4 = 1'd0 | _s22_recip_mi_lead_next_3;
+wire _s22_recip_mi_lead_next_5 = s21_c_mi_sat_reg[25];
+wire _s22_recip_mi_lead_next_6 = s21_c_mi_sat_reg[24];
+wire _s22_recip_mi_lead_next_7 = _s22_recip_mi_lead_next_5 | _s22_recip_mi_lead_next_6;
+wire _s22_recip_mi_lead_next_8 = _s22_recip_mi_lead_next_4 | _s22_recip_mi_lead_next_7;
+wire _s22_recip_mi_lead_next_9 = _s22_recip_mi_lead_next_2 | _s22_recip_mi_lead_next_8;
+wire _s22_recip_mi_lead_next_10 = s21_c_mi_sat_reg[23];
+wire _s22_recip_mi_lead_next_11 = s21_c_mi_sat_reg[22];
+wire _s22_recip_mi_lead_next_12 = _s22_recip_mi_lead_next_10 | _s22_recip_mi_lead_next_11;
+wire _s22_recip_mi_lead_next_13 = s21_c_mi_sat_reg[21];
+wire _s22_recip_mi_lead_next_14 = s21_c_mi_sat_reg[20];
+wire _s22_recip_mi_lead_next_15 = _s22_recip_mi_lead_next_13 | _s22_recip_mi_lead_next_14;
+wire _s22_recip_mi_lead_next_16 = _s22_recip_mi_lead_next_12 | _s22_recip_mi_lead_next_15;
+wire _s22_recip_mi_lead_next_17 = s21_c_mi_sat_reg[19];
+wire _s22_recip_mi_lead_next_18 = s21_c_mi_sat_reg[18];
+wire _s22_recip_mi_lead_next_19 = _s22_recip_mi_lead_next_17 | _s22_recip_mi_lead_next_18;
+wire _s22_recip_mi_lead_next_20 = s21_c_mi_sat_reg[17];
+wire _s22_recip_mi_lead_next_21 = s21_c_mi_sat_reg[16];
+wire _s22_recip_mi_lead_next_22 = _s22_recip_mi_lead_next_20 | _s22_recip_mi_lead_next_21;
+wire _s22_recip_mi_lead_next_23 = _s22_recip_mi_lead_next_19 | _s22_recip_mi_lead_next_22;
+wire _s22_recip_mi_lead_next_24 = _s22_recip_mi_lead_next_16 | _s22_recip_mi_lead_next_23;
+wire _s22_recip_mi_lead_next_25 = _s22_recip_mi_lead_next_9 | _s22_recip_mi_lead_next_24;
+wire _s22_recip_mi_lead_next_26 = _s22_recip_mi_lead_next_0 ? 1'd0 : 1'd0;
+wire [1:0] _s22_recip_mi_lead_next_27 = {_s22_recip_mi_lead_next_0, _s22_recip_mi_lead_next_26};
+wire _s22_recip_mi_lead_next_28 = _s22_recip_mi_lead_next_4 ? 1'd0 : _s22_recip_mi_lead_next_5;
+wire [1:0] _s22_recip_mi_lead_next_29 = {_s22_recip_mi_lead_next_4, _s22_recip_mi_lead_next_28};
+wire [1:0] _s22_recip_mi_lead_next_30 = _s22_recip_mi_lead_next_2 ? _s22_recip_mi_lead_next_27 : _s22_recip_mi_lead_next_29;
+wire [2:0] _s22_recip_mi_lead_next_31 = {_s22_recip_mi_lead_next_2, _s22_recip_mi_lead_next_30};
+wire _s22_recip_mi_lead_next_32 = _s22_recip_mi_lead_next_12 ? _s22_recip_mi_lead_next_10 : _s22_recip_mi_lead_next_13;
+wire [1:0] _s22_recip_mi_lead_next_33 = {_s22_recip_mi_lead_next_12, _s22_recip_mi_lead_next_32};
+wire _s22_recip_mi_lead_next_34 = _s22_recip_mi_lead_next_19 ? _s22_recip_mi_lead_next_17 : _s22_recip_mi_lead_next_20;
+wire [1:0] _s22_recip_mi_lead_next_35 = {_s22_recip_mi_lead_next_19, _s22_recip_mi_lead_next_34};
+wire [1:0] _s22_recip_mi_lead_next_36 = _s22_recip_mi_lead_next_16 ? _s22_recip_mi_lead_next_33 : _s22_recip_mi_lead_next_35;
+wire [2:0] _s22_recip_mi_lead_next_37 = {_s22_recip_mi_lead_next_16, _s22_recip_mi_lead_next_36};
+wire [2:0] _s22_recip_mi_lead_next_38 = _s22_recip_mi_lead_next_9 ? _s22_recip_mi_lead_next_31 : _s22_recip_mi_lead_next_37;
+wire [3:0] _s22_recip_mi_lead_next_39 = {_s22_recip_mi_lead_next_9, _s22_recip_mi_lead_next_38};
+wire _s22_recip_mi_lead_next_40 = s21_c_mi_sat_reg[15];
+wire _s22_recip_mi_lead_next_41 = s21_c_mi_sat_reg[14];
+wire _s22_recip_mi_lead_next_42 = _s22_recip_mi_lead_next_40 | _s22_recip_mi_lead_next_41;
+wire _s22_recip_mi_lead_next_43 = s21_c_mi_sat_reg[13];
+wire _s22_recip_mi_lead_next_44 = s21_c_mi_sat_reg[12];
+wire _s22_recip_mi_lead_next_45 = _s22_recip_mi_lead_next_43 | _s22_recip_mi_lead_next_44;
+wire _s22_recip_mi_lead_next_46 = _s22_recip_mi_lead_next_42 | _s22_recip_mi_lead_next_45;
+wire _s22_recip_mi_lead_next_47 = s21_c_mi_sat_reg[11];
+wire _s22_recip_mi_lead_next_48 = s21_c_mi_sat_reg[10];
+wire _s22_recip_mi_lead_next_49 = _s22_recip_mi_lead_next_47 | _s22_recip_mi_lead_next_48;
+wire _s22_recip_mi_lead_next_50 = s21_c_mi_sat_reg[9];
+wire _s22_recip_mi_lead_next_51 = s21_c_mi_sat_reg[8];
+wire _s22_recip_mi_lead_next_52 = _s22_recip_mi_lead_next_50 | _s22_recip_mi_lead_next_51;
+wire _s22_recip_mi_lead_next_53 = _s22_recip_mi_lead_next_49 | _s22_recip_mi_lead_next_52;
+wire _s22_recip_mi_lead_next_54 = _s22_recip_mi_lead_next_46 | _s22_recip_mi_lead_next_53;
+wire _s22_recip_mi_lead_next_55 = _s22_recip_mi_lead_next_42 ? _s22_recip_mi_lead_next_40 : _s22_recip_mi_lead_next_43;
+wire [1:0] _s22_recip_mi_lead_next_56 = {_s22_recip_mi_lead_next_42, _s22_recip_mi_lead_next_55};
+wire _s22_recip_mi_lead_next_57 = _s22_recip_mi_lead_next_49 ? _s22_recip_mi_lead_next_47 : _s22_recip_mi_lead_next_50;
+wire [1:0] _s22_recip_mi_lead_next_58 = {_s22_recip_mi_lead_next_49, _s22_recip_mi_lead_next_57};
+wire [1:0] _s22_recip_mi_lead_next_59 = _s22_recip_mi_lead_next_46 ? _s22_recip_mi_lead_next_56 : _s22_recip_mi_lead_next_58;
+wire [2:0] _s22_recip_mi_lead_next_60 = {_s22_recip_mi_lead_next_46, _s22_recip_mi_lead_next_59};
+wire _s22_recip_mi_lead_next_61 = s21_c_mi_sat_reg[7];
+wire _s22_recip_mi_lead_next_62 = s21_c_mi_sat_reg[6];
+wire _s22_recip_mi_lead_next_63 = _s22_recip_mi_lead_next_61 | _s22_recip_mi_lead_next_62;
+wire _s22_recip_mi_lead_next_64 = s21_c_mi_sat_reg[5];
+wire _s22_recip_mi_lead_next_65 = s21_c_mi_sat_reg[4];
+wire _s22_recip_mi_lead_next_66 = _s22_recip_mi_lead_next_64 | _s22_recip_mi_lead_next_65;
+wire _s22_recip_mi_lead_next_67 = _s22_recip_mi_lead_next_63 | _s22_recip_mi_lead_next_66;
+wire _s22_recip_mi_lead_next_68 = _s22_recip_mi_lead_next_63 ? _s22_recip_mi_lead_next_61 : _s22_recip_mi_lead_next_64;
+wire [1:0] _s22_recip_mi_lead_next_69 = {_s22_recip_mi_lead_next_63, _s22_recip_mi_lead_next_68};
+wire _s22_recip_mi_lead_next_70 = s21_c_mi_sat_reg[3];
+wire _s22_recip_mi_lead_next_71 = s21_c_mi_sat_reg[2];
+wire _s22_recip_mi_lead_next_72 = _s22_recip_mi_lead_next_70 | _s22_recip_mi_lead_next_71;
+wire _s22_recip_mi_lead_next_73 = s21_c_mi_sat_reg[1];
+wire _s22_recip_mi_lead_next_74 = _s22_recip_mi_lead_next_72 ? _s22_recip_mi_lead_next_70 : _s22_recip_mi_lead_next_73;
+wire [1:0] _s22_recip_mi_lead_next_75 = {_s22_recip_mi_lead_next_72, _s22_recip_mi_lead_next_74};
+wire [1:0] _s22_recip_mi_lead_next_76 = _s22_recip_mi_lead_next_67 ? _s22_recip_mi_lead_next_69 : _s22_recip_mi_lead_next_75;
+wire [2:0] _s22_recip_mi_lead_next_77 = {_s22_recip_mi_lead_next_67, _s22_recip_mi_lead_next_76};
+wire [2:0] _s22_recip_mi_lead_next_78 = _s22_recip_mi_lead_next_54 ? _s22_recip_mi_lead_next_60 : _s22_recip_mi_lead_next_77;
+wire [3:0] _s22_recip_mi_lead_next_79 = {_s22_recip_mi_lead_next_54, _s22_recip_mi_lead_next_78};
+wire [3:0] _s22_recip_mi_lead_next_80 = _s22_recip_mi_lead_next_25 ? _s22_recip_mi_lead_next_39 : _s22_recip_mi_lead_next_79;
+wire [4:0] recip_mi_lead = {_s22_recip_mi_lead_next_25, _s22_recip_mi_lead_next_80};
+wire _s22_t_next_0 = s21_c_mi_sat_reg[0];
+wire [9:0] _s22_t_next_1 = {_s22_t_next_0, 9'd0};
+wire [1:0] _s22_t_2_next_0 = s21_c_mi_sat_reg[1:0];
+wire [9:0] _s22_t_2_next_1 = {_s22_t_2_next_0, 8'd0};
+wire [2:0] _s22_t_3_next_0 = s21_c_mi_sat_reg[2:0];
+wire [9:0] _s22_t_3_next_1 = {_s22_t_3_next_0, 7'd0};
+wire [3:0] _s22_t_4_next_0 = s21_c_mi_sat_reg[3:0];
+wire [9:0] _s22_t_4_next_1 = {_s22_t_4_next_0, 6'd0};
+wire [4:0] _s22_t_5_next_0 = s21_c_mi_sat_reg[4:0];
+wire [9:0] _s22_t_5_next_1 = {_s22_t_5_next_0, 5'd0};
+wire [5:0] _s22_t_6_next_0 = s21_c_mi_sat_reg[5:0];
+wire [9:0] _s22_t_6_next_1 = {_s22_t_6_next_0, 4'd0};
+wire [6:0] _s22_t_7_next_0 = s21_c_mi_sat_reg[6:0];
+wire [9:0] _s22_t_7_next_1 = {_s22_t_7_next_0, 3'd0};
+wire [7:0] _s22_t_8_next_0 = s21_c_mi_sat_reg[7:0];
+wire [9:0] _s22_t_8_next_1 = {_s22_t_8_next_0, 2'd0};
+wire [8:0] _s22_t_9_next_0 = s21_c_mi_sat_reg[8:0];
+wire [9:0] _s22_t_9_next_1 = {_s22_t_9_next_0, 1'd0};
+wire [9:0] _s22_t_10_next_0 = s21_c_mi_sat_reg[9:0];
+wire [9:0] _s22_t_11_next_0 = s21_c_mi_sat_reg[10:1];
+wire [9:0] _s22_t_12_next_0 = s21_c_mi_sat_reg[11:2];
+wire [9:0] _s22_t_13_next_0 = s21_c_mi_sat_reg[12:3];
+wire [9:0] _s22_t_14_next_0 = s21_c_mi_sat_reg[13:4];
+wire [9:0] _s22_t_15_next_0 = s21_c_mi_sat_reg[14:5];
+wire [9:0] _s22_t_16_next_0 = s21_c_mi_sat_reg[15:6];
+wire [9:0] _s22_t_17_next_0 = s21_c_mi_sat_reg[16:7];
+wire [9:0] _s22_t_18_next_0 = s21_c_mi_sat_reg[17:8];
+wire [9:0] _s22_t_19_next_0 = s21_c_mi_sat_reg[18:9];
+wire [9:0] _s22_t_20_next_0 = s21_c_mi_sat_reg[19:10];
+wire [9:0] _s22_t_21_next_0 = s21_c_mi_sat_reg[20:11];
+wire [9:0] _s22_t_22_next_0 = s21_c_mi_sat_reg[21:12];
+wire [9:0] _s22_t_23_next_0 = s21_c_mi_sat_reg[22:13];
+wire [9:0] _s22_t_24_next_0 = s21_c_mi_sat_reg[23:14];
+wire [9:0] _s22_t_25_next_0 = s21_c_mi_sat_reg[24:15];
+wire [9:0] _s22_t_26_next_0 = s21_c_mi_sat_reg[25:16];
+wire [9:0] recip_mi_mantissa = s22_recip_mi_lead_reg[4] ? (s22_recip_mi_lead_reg[3] ? (s22_recip_mi_lead_reg[2] ? s22_t_26_reg : (s22_recip_mi_lead_reg[1] ? s22_t_26_reg : (s22_recip_mi_lead_reg[0] ? s22_t_25_reg : s22_t_24_reg))) : (s22_recip_mi_lead_reg[2] ? (s22_recip_mi_lead_reg[1] ? (s22_recip_mi_lead_reg[0] ? s22_t_23_reg : s22_t_22_reg) : (s22_recip_mi_lead_reg[0] ? s22_t_21_reg : s22_t_20_reg)) : (s22_recip_mi_lead_reg[1] ? (s22_recip_mi_lead_reg[0] ? s22_t_19_reg : s22_t_18_reg) : (s22_recip_mi_lead_reg[0] ? s22_t_17_reg : s22_t_16_reg)))) : (s22_recip_mi_lead_reg[3] ? (s22_recip_mi_lead_reg[2] ? (s22_recip_mi_lead_reg[1] ? (s22_recip_mi_lead_reg[0] ? s22_t_15_reg : s22_t_14_reg) : (s22_recip_mi_lead_reg[0] ? s22_t_13_reg : s22_t_12_reg)) : (s22_recip_mi_lead_reg[1] ? (s22_recip_mi_lead_reg[0] ? s22_t_11_reg : s22_t_10_reg) : (s22_recip_mi_lead_reg[0] ? s22_t_9_reg : s22_t_8_reg))) : (s22_recip_mi_lead_reg[2] ? (s22_recip_mi_lead_reg[1] ? (s22_recip_mi_lead_reg[0] ? s22_t_7_reg : s22_t_6_reg) : (s22_recip_mi_lead_reg[0] ? s22_t_5_reg : s22_t_4_reg)) : (s22_recip_mi_lead_reg[1] ? (s22_recip_mi_lead_reg[0] ? s22_t_3_reg : s22_t_2_reg) : (s22_recip_mi_lead_reg[0] ? s22_t_reg : 10'd0))));
 reg  [10:0] recip_mi_recip;
 always @* begin
-    case (s22_recip_mi_mantissa_reg)
+    case (s23_recip_mi_mantissa_reg)
         10'd0: recip_mi_recip = 11'd2047;
         10'd1: recip_mi_recip = 11'd2045;
         10'd2: recip_mi_recip = 11'd2043;
@@ -7144,147 +7280,146 @@ always @* begin
 end
 wire [17:0] _s4_t_26_next_0 = s3_size_kfi_reg[17:0];
 wire [28:0] _s4_t_26_next_1 = {11'd0, _s4_t_26_next_0};
-wire [28:0] _s25_fi_mi_prod_pp00_next_0 = {18'h0, s24_recip_mi_t_reg};
-wire [28:0] fi_mi_prod_pp00 = s24_t_reg * _s25_fi_mi_prod_pp00_next_0;
+wire [28:0] _s26_fi_mi_prod_pp00_next_0 = {18'h0, s25_recip_mi_t_reg};
+wire [28:0] fi_mi_prod_pp00 = s25_t_reg * _s26_fi_mi_prod_pp00_next_0;
 wire [17:0] _s4_t_27_next_0 = s3_size_kfi_reg[35:18];
 wire [28:0] _s4_t_27_next_1 = {11'd0, _s4_t_27_next_0};
-wire [28:0] _s25_fi_mi_prod_pp10_next_0 = {18'h0, s24_recip_mi_t_reg};
-wire [28:0] fi_mi_prod_pp10 = s24_t_2_reg * _s25_fi_mi_prod_pp10_next_0;
+wire [28:0] _s26_fi_mi_prod_pp10_next_0 = {18'h0, s25_recip_mi_t_reg};
+wire [28:0] fi_mi_prod_pp10 = s25_t_2_reg * _s26_fi_mi_prod_pp10_next_0;
 wire [2:0] _s4_t_28_next_0 = s3_size_kfi_reg[38:36];
 wire [13:0] _s4_t_28_next_1 = {11'd0, _s4_t_28_next_0};
-wire [13:0] _s25_fi_mi_prod_pp20_next_0 = {3'd0, s24_recip_mi_t_reg};
-wire [13:0] fi_mi_prod_pp20 = s24_t_3_reg * _s25_fi_mi_prod_pp20_next_0;
-wire [49:0] _s26_fi_mi_prod_next_0 = {21'h0, s25_fi_mi_prod_pp00_reg};
-wire [46:0] _s26_fi_mi_prod_next_1 = {s25_fi_mi_prod_pp10_reg, 18'h0};
-wire [49:0] _s26_fi_mi_prod_next_2 = {3'd0, _s26_fi_mi_prod_next_1};
-wire [49:0] _s26_fi_mi_prod_next_3 = _s26_fi_mi_prod_next_0 + _s26_fi_mi_prod_next_2;
-wire [49:0] _s26_fi_mi_prod_next_4 = {s25_fi_mi_prod_pp20_reg, 36'h0};
-wire [49:0] fi_mi_prod = _s26_fi_mi_prod_next_3 + _s26_fi_mi_prod_next_4;
-wire [1:0] _s22_t_4_next_0 = s21_recip_mi_lead_reg[4:3];
-wire [38:0] _s27_fi_mi_coarse_next_0 = s26_fi_mi_prod_reg[49:11];
-wire [45:0] _s27_fi_mi_coarse_next_1 = {7'd0, _s27_fi_mi_coarse_next_0};
-wire [30:0] _s27_fi_mi_coarse_next_2 = s26_fi_mi_prod_reg[49:19];
-wire [45:0] _s27_fi_mi_coarse_next_3 = {15'd0, _s27_fi_mi_coarse_next_2};
-wire [22:0] _s27_fi_mi_coarse_next_4 = s26_fi_mi_prod_reg[49:27];
-wire [45:0] _s27_fi_mi_coarse_next_5 = {23'h0, _s27_fi_mi_coarse_next_4};
-wire [14:0] _s27_fi_mi_coarse_next_6 = s26_fi_mi_prod_reg[49:35];
-wire [45:0] _s27_fi_mi_coarse_next_7 = {31'h0, _s27_fi_mi_coarse_next_6};
-wire [45:0] fi_mi_coarse = s26_t_reg[1] ? (s26_t_reg[0] ? _s27_fi_mi_coarse_next_7 : _s27_fi_mi_coarse_next_5) : (s26_t_reg[0] ? _s27_fi_mi_coarse_next_3 : _s27_fi_mi_coarse_next_1);
-wire [2:0] _s22_t_5_next_0 = s21_recip_mi_lead_reg[2:0];
-wire [38:0] _s28_fi_mi_next_0 = s27_fi_mi_coarse_reg[38:0];
-wire [38:0] _s28_fi_mi_next_1 = s27_fi_mi_coarse_reg[39:1];
-wire [38:0] _s28_fi_mi_next_2 = s27_fi_mi_coarse_reg[40:2];
-wire [38:0] _s28_fi_mi_next_3 = s27_fi_mi_coarse_reg[41:3];
-wire [38:0] _s28_fi_mi_next_4 = s27_fi_mi_coarse_reg[42:4];
-wire [38:0] _s28_fi_mi_next_5 = s27_fi_mi_coarse_reg[43:5];
-wire [38:0] _s28_fi_mi_next_6 = s27_fi_mi_coarse_reg[44:6];
-wire [38:0] _s28_fi_mi_next_7 = s27_fi_mi_coarse_reg[45:7];
-wire [38:0] fi_mi = s27_t_reg[2] ? (s27_t_reg[1] ? (s27_t_reg[0] ? _s28_fi_mi_next_7 : _s28_fi_mi_next_6) : (s27_t_reg[0] ? _s28_fi_mi_next_5 : _s28_fi_mi_next_4)) : (s27_t_reg[1] ? (s27_t_reg[0] ? _s28_fi_mi_next_3 : _s28_fi_mi_next_2) : (s27_t_reg[0] ? _s28_fi_mi_next_1 : _s28_fi_mi_next_0));
+wire [13:0] _s26_fi_mi_prod_pp20_next_0 = {3'd0, s25_recip_mi_t_reg};
+wire [13:0] fi_mi_prod_pp20 = s25_t_3_reg * _s26_fi_mi_prod_pp20_next_0;
+wire [49:0] _s27_fi_mi_prod_next_0 = {21'h0, s26_fi_mi_prod_pp00_reg};
+wire [46:0] _s27_fi_mi_prod_next_1 = {s26_fi_mi_prod_pp10_reg, 18'h0};
+wire [49:0] _s27_fi_mi_prod_next_2 = {3'd0, _s27_fi_mi_prod_next_1};
+wire [49:0] _s27_fi_mi_prod_next_3 = _s27_fi_mi_prod_next_0 + _s27_fi_mi_prod_next_2;
+wire [49:0] _s27_fi_mi_prod_next_4 = {s26_fi_mi_prod_pp20_reg, 36'h0};
+wire [49:0] fi_mi_prod = _s27_fi_mi_prod_next_3 + _s27_fi_mi_prod_next_4;
+wire [1:0] _s23_t_4_next_0 = s22_recip_mi_lead_reg[4:3];
+wire [38:0] _s28_fi_mi_coarse_next_0 = s27_fi_mi_prod_reg[49:11];
+wire [45:0] _s28_fi_mi_coarse_next_1 = {7'd0, _s28_fi_mi_coarse_next_0};
+wire [30:0] _s28_fi_mi_coarse_next_2 = s27_fi_mi_prod_reg[49:19];
+wire [45:0] _s28_fi_mi_coarse_next_3 = {15'd0, _s28_fi_mi_coarse_next_2};
+wire [22:0] _s28_fi_mi_coarse_next_4 = s27_fi_mi_prod_reg[49:27];
+wire [45:0] _s28_fi_mi_coarse_next_5 = {23'h0, _s28_fi_mi_coarse_next_4};
+wire [14:0] _s28_fi_mi_coarse_next_6 = s27_fi_mi_prod_reg[49:35];
+wire [45:0] _s28_fi_mi_coarse_next_7 = {31'h0, _s28_fi_mi_coarse_next_6};
+wire [45:0] fi_mi_coarse = s27_t_reg[1] ? (s27_t_reg[0] ? _s28_fi_mi_coarse_next_7 : _s28_fi_mi_coarse_next_5) : (s27_t_reg[0] ? _s28_fi_mi_coarse_next_3 : _s28_fi_mi_coarse_next_1);
+wire [2:0] _s23_t_5_next_0 = s22_recip_mi_lead_reg[2:0];
+wire [38:0] _s29_fi_mi_next_0 = s28_fi_mi_coarse_reg[38:0];
+wire [38:0] _s29_fi_mi_next_1 = s28_fi_mi_coarse_reg[39:1];
+wire [38:0] _s29_fi_mi_next_2 = s28_fi_mi_coarse_reg[40:2];
+wire [38:0] _s29_fi_mi_next_3 = s28_fi_mi_coarse_reg[41:3];
+wire [38:0] _s29_fi_mi_next_4 = s28_fi_mi_coarse_reg[42:4];
+wire [38:0] _s29_fi_mi_next_5 = s28_fi_mi_coarse_reg[43:5];
+wire [38:0] _s29_fi_mi_next_6 = s28_fi_mi_coarse_reg[44:6];
+wire [38:0] _s29_fi_mi_next_7 = s28_fi_mi_coarse_reg[45:7];
+wire [38:0] fi_mi = s28_t_reg[2] ? (s28_t_reg[1] ? (s28_t_reg[0] ? _s29_fi_mi_next_7 : _s29_fi_mi_next_6) : (s28_t_reg[0] ? _s29_fi_mi_next_5 : _s29_fi_mi_next_4)) : (s28_t_reg[1] ? (s28_t_reg[0] ? _s29_fi_mi_next_3 : _s29_fi_mi_next_2) : (s28_t_reg[0] ? _s29_fi_mi_next_1 : _s29_fi_mi_next_0));
 wire [27:0] _s5_t_52_next_0 = {1'd0, cur_c};
-wire [27:0] _s11_t_19_next_0 = {1'd0, s10_c_md_reg};
+wire [27:0] _s12_t_17_next_0 = {1'd0, s11_c_md_reg};
 wire rtt_le_trtt = s1_rtt_reg <= 20'h3264;
-wire [20:0] _s9_c_fd_next_0 = s8_c_fd_prod_reg[60:40];
-wire [26:0] _s9_c_fd_next_1 = {6'd0, _s9_c_fd_next_0};
-wire [27:0] _s9_c_fd_next_2 = {1'd0, _s9_c_fd_next_1};
-wire [27:0] _s9_c_fd_next_3 = s8_t_33_reg - _s9_c_fd_next_2;
-wire _s9_c_fd_next_4 = _s9_c_fd_next_3[27];
-wire [26:0] _s9_c_fd_next_5 = _s9_c_fd_next_3[26:0];
-wire [26:0] c_fd = _s9_c_fd_next_4 ? 27'h0 : _s9_c_fd_next_5;
-wire [27:0] _s21_t_30_next_0 = {1'd0, s20_c_mi_sat_reg};
+wire [20:0] _s10_c_fd_next_0 = s9_c_fd_prod_reg[60:40];
+wire [26:0] _s10_c_fd_next_1 = {6'd0, _s10_c_fd_next_0};
+wire [27:0] _s10_c_fd_next_2 = {1'd0, _s10_c_fd_next_1};
+wire [27:0] _s10_c_fd_next_3 = s9_t_26_reg - _s10_c_fd_next_2;
+wire _s10_c_fd_next_4 = _s10_c_fd_next_3[27];
+wire [26:0] _s10_c_fd_next_5 = _s10_c_fd_next_3[26:0];
+wire [26:0] c_fd = _s10_c_fd_next_4 ? 27'h0 : _s10_c_fd_next_5;
+wire [27:0] _s22_t_30_next_0 = {1'd0, s21_c_mi_sat_reg};
 wire [27:0] _s5_t_53_next_0 = {1'd0, cur_c};
 wire [27:0] _s14_c_fi_next_0 = {1'd0, s13_fi_inc_reg};
 wire [27:0] c_fi = s13_t_12_reg + _s14_c_fi_next_0;
-wire [20:0] _s15_t_7_next_0 = s14_c_md_fd_prod_reg[60:40];
-wire [26:0] _s15_t_7_next_1 = {6'd0, _s15_t_7_next_0};
-wire [27:0] _s15_t_7_next_2 = {1'd0, _s15_t_7_next_1};
-wire [27:0] _s15_t_7_next_3 = s14_t_11_reg - _s15_t_7_next_2;
-wire _s15_t_7_next_4 = _s15_t_7_next_3[27];
-wire [26:0] _s15_t_7_next_5 = _s15_t_7_next_3[26:0];
-wire [26:0] c_md_fd = _s15_t_7_next_4 ? 27'h0 : _s15_t_7_next_5;
-wire [26:0] _s15_t_7_next_6 = s14_rtt_le_trtt_reg ? s14_c_fd_reg : c_md_fd;
-wire [26:0] _s15_t_7_next_7 = s14_u_wtd_can_decrease_reg ? _s15_t_7_next_6 : s14_cur_c_reg;
-wire [27:0] _s15_t_7_next_8 = {1'd0, _s15_t_7_next_7};
-wire [11:0] _s29_core_c_next_0 = s28_fi_mi_reg[38:27];
-wire _s29_core_c_next_1 = |_s29_core_c_next_0;
-wire [26:0] _s29_core_c_next_2 = s28_fi_mi_reg[26:0];
-wire [26:0] _s29_core_c_next_3 = _s29_core_c_next_1 ? 27'h7ffffff : _s29_core_c_next_2;
-wire [27:0] _s29_core_c_next_4 = {1'd0, _s29_core_c_next_3};
-wire [27:0] c_mi_fi = s28_t_reg + _s29_core_c_next_4;
-wire [27:0] _s29_core_c_next_5 = s28_rtt_le_trtt_reg ? c_mi_fi : s28_c_fi_reg;
-wire [27:0] core_c = s28_ecn_reg ? s28_t_2_reg : _s29_core_c_next_5;
-wire [21:0] _s2_t_35_next_0 = {8'd0, s1_size_reg};
+wire [20:0] _s17_t_7_next_0 = s16_c_md_fd_prod_reg[60:40];
+wire [26:0] _s17_t_7_next_1 = {6'd0, _s17_t_7_next_0};
+wire [27:0] _s17_t_7_next_2 = {1'd0, _s17_t_7_next_1};
+wire [27:0] _s17_t_7_next_3 = s16_t_7_reg - _s17_t_7_next_2;
+wire _s17_t_7_next_4 = _s17_t_7_next_3[27];
+wire [26:0] _s17_t_7_next_5 = _s17_t_7_next_3[26:0];
+wire [26:0] c_md_fd = _s17_t_7_next_4 ? 27'h0 : _s17_t_7_next_5;
+wire [26:0] _s17_t_7_next_6 = s16_rtt_le_trtt_reg ? s16_c_fd_reg : c_md_fd;
+wire [26:0] _s17_t_7_next_7 = s16_u_wtd_can_decrease_reg ? _s17_t_7_next_6 : s16_cur_c_reg;
+wire [27:0] _s17_t_7_next_8 = {1'd0, _s17_t_7_next_7};
+wire [11:0] _s30_core_c_next_0 = s29_fi_mi_reg[38:27];
+wire _s30_core_c_next_1 = |_s30_core_c_next_0;
+wire [26:0] _s30_core_c_next_2 = s29_fi_mi_reg[26:0];
+wire [26:0] _s30_core_c_next_3 = _s30_core_c_next_1 ? 27'h7ffffff : _s30_core_c_next_2;
+wire [27:0] _s30_core_c_next_4 = {1'd0, _s30_core_c_next_3};
+wire [27:0] c_mi_fi = s29_t_reg + _s30_core_c_next_4;
+wire [27:0] _s30_core_c_next_5 = s29_rtt_le_trtt_reg ? c_mi_fi : s29_c_fi_reg;
+wire [27:0] core_c = s29_ecn_reg ? s29_t_2_reg : _s30_core_c_next_5;
+wire [21:0] _s2_t_37_next_0 = {8'd0, s1_size_reg};
 wire [20:0] cur_ignore_left = s4_cur_reg[68:48];
 wire [21:0] _s5_qa_called_next_0 = {1'd0, cur_ignore_left};
 wire qa_called = _s5_qa_called_next_0 <= s4_t_29_reg;
-wire _s2_t_36_next_0 = s1_kind_reg == 3'd0;
-wire _s2_t_36_next_1 = ~_s2_t_36_next_0;
+wire _s2_t_38_next_0 = s1_kind_reg == 3'd0;
+wire _s2_t_38_next_1 = ~_s2_t_38_next_0;
 wire ack_run = s4_t_2_reg & qa_called;
 wire _s6_qa_fired_next_0 = s5_qa_fire_reg & s5_qa_called_reg;
 wire qa_fired = _s6_qa_fired_next_0 & s5_t_54_reg;
-wire [27:0] _s10_t_24_next_0 = {1'd0, s9_c_qa_reg};
-wire [27:0] _s10_t_24_next_1 = _s10_t_24_next_0 + 28'h80000;
 wire [27:0] _s10_t_26_next_0 = {1'd0, s9_c_qa_reg};
+wire [27:0] _s10_t_26_next_1 = _s10_t_26_next_0 + 28'h80000;
+wire [27:0] _s10_t_28_next_0 = {1'd0, s9_c_qa_reg};
 wire fi_fired = s10_fi_fire_reg & s10_ack_run_reg;
 wire _s11_early_next_0 = s10_qa_fired_reg | fi_fired;
 wire early = s10_ack_run_reg & _s11_early_next_0;
-wire [27:0] _s11_c_early_next_0 = s10_fi_fire_reg ? s10_t_24_reg : s10_t_25_reg;
-wire [27:0] c_early = fi_fired ? _s11_c_early_next_0 : s10_t_26_reg;
-wire [27:0] _s30_c_ack_clamped_next_0 = s29_early_reg ? s29_c_early_reg : s29_core_c_reg;
-wire _s30_c_ack_clamped_next_1 = _s30_c_ack_clamped_next_0 < 28'h40000;
-wire _s30_c_ack_clamped_next_2 = _s30_c_ack_clamped_next_0 < 28'h419ce00;
-wire [27:0] _s30_c_ack_clamped_next_3 = _s30_c_ack_clamped_next_2 ? _s30_c_ack_clamped_next_0 : 28'h419ce00;
-wire [27:0] _s30_c_ack_clamped_next_4 = _s30_c_ack_clamped_next_1 ? 28'h40000 : _s30_c_ack_clamped_next_3;
-wire [26:0] c_ack_window = _s30_c_ack_clamped_next_4[26:0];
-wire _s2_t_37_next_0 = ~_s2_t_36_next_0;
+wire [27:0] _s11_c_early_next_0 = s10_fi_fire_reg ? s10_t_26_reg : s10_t_27_reg;
+wire [27:0] c_early = fi_fired ? _s11_c_early_next_0 : s10_t_28_reg;
+wire [27:0] _s31_c_ack_clamped_next_0 = s30_early_reg ? s30_c_early_reg : s30_core_c_reg;
+wire _s31_c_ack_clamped_next_1 = _s31_c_ack_clamped_next_0 < 28'h40000;
+wire _s31_c_ack_clamped_next_2 = _s31_c_ack_clamped_next_0 < 28'h419ce00;
+wire [27:0] _s31_c_ack_clamped_next_3 = _s31_c_ack_clamped_next_2 ? _s31_c_ack_clamped_next_0 : 28'h419ce00;
+wire [27:0] _s31_c_ack_clamped_next_4 = _s31_c_ack_clamped_next_1 ? 28'h40000 : _s31_c_ack_clamped_next_3;
+wire [26:0] c_ack_window = _s31_c_ack_clamped_next_4[26:0];
+wire _s2_t_39_next_0 = ~_s2_t_38_next_0;
 wire qa_used = qa_called & s4_t_31_reg;
 wire _s5_t_56_next_0 = cur_trigger | s4_is_loss_reg;
-wire [23:0] _s2_t_38_next_0 = nowq + 24'h327;
-wire [21:0] _s2_t_39_next_0 = {8'd0, s1_size_reg};
+wire [23:0] _s2_t_40_next_0 = nowq + 24'h327;
+wire [21:0] _s2_t_41_next_0 = {8'd0, s1_size_reg};
 wire [21:0] _s5_ignore_left1_next_0 = {1'd0, cur_ignore_left};
 wire [21:0] ignore_diff = _s5_ignore_left1_next_0 - s4_t_33_reg;
 wire _s5_ignore_left1_next_1 = ignore_diff[21];
 wire [20:0] _s5_ignore_left1_next_2 = ignore_diff[20:0];
 wire [20:0] ignore_left1 = _s5_ignore_left1_next_1 ? 21'h0 : _s5_ignore_left1_next_2;
-wire [27:0] _s6_t_36_next_0 = {1'd0, s5_c_loss_reg};
-wire _s6_t_36_next_1 = _s6_t_36_next_0 < 28'h40000;
-wire _s6_t_36_next_2 = _s6_t_36_next_0 < 28'h419ce00;
-wire [27:0] _s6_t_36_next_3 = _s6_t_36_next_2 ? _s6_t_36_next_0 : 28'h419ce00;
-wire [27:0] _s6_t_36_next_4 = _s6_t_36_next_1 ? 28'h40000 : _s6_t_36_next_3;
-wire [26:0] _s6_t_36_next_5 = _s6_t_36_next_4[26:0];
+wire [27:0] _s6_t_39_next_0 = {1'd0, s5_c_loss_reg};
+wire _s6_t_39_next_1 = _s6_t_39_next_0 < 28'h40000;
+wire _s6_t_39_next_2 = _s6_t_39_next_0 < 28'h419ce00;
+wire [27:0] _s6_t_39_next_3 = _s6_t_39_next_2 ? _s6_t_39_next_0 : 28'h419ce00;
+wire [27:0] _s6_t_39_next_4 = _s6_t_39_next_1 ? 28'h40000 : _s6_t_39_next_3;
+wire [26:0] _s6_t_39_next_5 = _s6_t_39_next_4[26:0];
 wire [27:0] _s10_c_loss_all_next_0 = {1'd0, s9_c_qa_reg};
 wire _s10_c_loss_all_next_1 = _s10_c_loss_all_next_0 < 28'h40000;
 wire _s10_c_loss_all_next_2 = _s10_c_loss_all_next_0 < 28'h419ce00;
 wire [27:0] _s10_c_loss_all_next_3 = _s10_c_loss_all_next_2 ? _s10_c_loss_all_next_0 : 28'h419ce00;
 wire [27:0] _s10_c_loss_all_next_4 = _s10_c_loss_all_next_1 ? 28'h40000 : _s10_c_loss_all_next_3;
 wire [26:0] _s10_c_loss_all_next_5 = _s10_c_loss_all_next_4[26:0];
-wire [26:0] c_loss_all = s9_qa_used_reg ? _s10_c_loss_all_next_5 : s9_t_26_reg;
+wire [26:0] c_loss_all = s9_qa_used_reg ? _s10_c_loss_all_next_5 : s9_t_28_reg;
 wire [11:0] cur_avg_wtd = s4_cur_reg[127:116];
 wire [11:0] _s5_t_58_next_0 = ack_run ? u_wtd_avg_out : cur_avg_wtd;
-wire _s11_t_22_next_0 = s10_ack_run_reg ? s10_fi_fire_reg : s10_cur_increase_reg;
-wire _s6_t_38_next_0 = ~s5_qa_fire_reg;
-wire _s6_t_38_next_1 = s5_t_55_reg & _s6_t_38_next_0;
-wire _s6_t_38_next_2 = s5_qa_used_reg ? _s6_t_38_next_1 : s5_t_56_reg;
-wire [23:0] _s6_t_39_next_0 = s5_qa_roll_reg ? s5_t_57_reg : s5_cur_win_end_reg;
-wire [23:0] _s6_t_39_next_1 = s5_qa_used_reg ? _s6_t_39_next_0 : s5_cur_win_end_reg;
-wire [20:0] _s6_t_40_next_0 = s5_fi_uncongested_reg ? s5_fi_count_sum_reg : 21'h0;
-wire [20:0] _s6_t_40_next_1 = s5_ack_run_reg ? _s6_t_40_next_0 : s5_cur_count_reg;
-wire [20:0] _s6_t_41_next_0 = qa_fired ? s5_unacked_reg : s5_ignore_left1_reg;
-wire [20:0] _s6_t_42_next_0 = s5_qa_roll_reg ? 21'h0 : s5_acked1_reg;
-wire [20:0] _s6_t_42_next_1 = s5_qa_used_reg ? _s6_t_42_next_0 : s5_acked1_reg;
-wire [2:0] _s2_t_41_next_0 = rtt_le_trtt ? 3'd1 : 3'd2;
-wire [2:0] _s2_t_41_next_1 = rtt_le_trtt ? 3'd4 : 3'd3;
-wire [2:0] _s2_t_41_next_2 = s1_ecn_reg ? _s2_t_41_next_0 : _s2_t_41_next_1;
+wire _s11_t_23_next_0 = s10_ack_run_reg ? s10_fi_fire_reg : s10_cur_increase_reg;
+wire _s6_t_41_next_0 = ~s5_qa_fire_reg;
+wire _s6_t_41_next_1 = s5_t_55_reg & _s6_t_41_next_0;
+wire _s6_t_41_next_2 = s5_qa_used_reg ? _s6_t_41_next_1 : s5_t_56_reg;
+wire [23:0] _s6_t_42_next_0 = s5_qa_roll_reg ? s5_t_57_reg : s5_cur_win_end_reg;
+wire [23:0] _s6_t_42_next_1 = s5_qa_used_reg ? _s6_t_42_next_0 : s5_cur_win_end_reg;
+wire [20:0] _s6_t_43_next_0 = s5_fi_uncongested_reg ? s5_fi_count_sum_reg : 21'h0;
+wire [20:0] _s6_t_43_next_1 = s5_ack_run_reg ? _s6_t_43_next_0 : s5_cur_count_reg;
+wire [20:0] _s6_t_44_next_0 = qa_fired ? s5_unacked_reg : s5_ignore_left1_reg;
+wire [20:0] _s6_t_45_next_0 = s5_qa_roll_reg ? 21'h0 : s5_acked1_reg;
+wire [20:0] _s6_t_45_next_1 = s5_qa_used_reg ? _s6_t_45_next_0 : s5_acked1_reg;
+wire [2:0] _s2_t_43_next_0 = rtt_le_trtt ? 3'd1 : 3'd2;
+wire [2:0] _s2_t_43_next_1 = rtt_le_trtt ? 3'd4 : 3'd3;
+wire [2:0] _s2_t_43_next_2 = s1_ecn_reg ? _s2_t_43_next_0 : _s2_t_43_next_1;
 wire _s5_core_case_next_0 = ~u_wtd_can_decrease;
 wire _s5_core_case_next_1 = s4_u_wtd_ecn_reg & _s5_core_case_next_0;
 wire [2:0] core_case = _s5_core_case_next_1 ? 3'd0 : s4_t_35_reg;
-wire [2:0] _s6_t_44_next_0 = qa_fired ? 3'd5 : 3'd7;
-wire [2:0] _s11_t_29_next_0 = fi_fired ? 3'd6 : s10_core_case_reg;
-wire [2:0] _s11_t_29_next_1 = s10_qa_fired_reg ? 3'd5 : _s11_t_29_next_0;
-wire [2:0] _s11_t_29_next_2 = s10_ack_run_reg ? _s11_t_29_next_1 : 3'd0;
-wire [2:0] _s11_t_29_next_3 = s10_is_loss_reg ? s10_t_34_reg : _s11_t_29_next_2;
-wire [2:0] _s11_t_29_next_4 = s10_t_33_reg ? 3'd0 : _s11_t_29_next_3;
-wire _s11_t_30_next_0 = s10_t_33_reg ? 1'd0 : _s11_t_22_next_0;
-wire out_nonempty = |out_count_reg;
+wire [2:0] _s6_t_47_next_0 = qa_fired ? 3'd5 : 3'd7;
+wire [2:0] _s11_t_30_next_0 = fi_fired ? 3'd6 : s10_core_case_reg;
+wire [2:0] _s11_t_30_next_1 = s10_qa_fired_reg ? 3'd5 : _s11_t_30_next_0;
+wire [2:0] _s11_t_30_next_2 = s10_ack_run_reg ? _s11_t_30_next_1 : 3'd0;
+wire [2:0] _s11_t_30_next_3 = s10_is_loss_reg ? s10_t_36_reg : _s11_t_30_next_2;
+wire [2:0] _s11_t_30_next_4 = s10_t_35_reg ? 3'd0 : _s11_t_30_next_3;
+wire _s11_t_31_next_0 = s10_t_35_reg ? 1'd0 : _s11_t_23_next_0;
 wire _shell_0 = ~hazard_reg;
 wire _shell_1 = in_valid_reg & _shell_0;
 wire _shell_2 = ~credits_out_reg;
@@ -7293,21 +7428,21 @@ wire _shell_3 = s_event_valid & in_ready_reg;
 wire _shell_4 = ~in_valid_reg;
 wire [5:0] _shell_5 = issue ? 6'd1 : 6'd0;
 wire [5:0] _shell_6 = occ_reg + _shell_5;
-wire out_pop = out_nonempty & m_result_ready;
+wire out_pop = out_valid_reg & m_result_ready;
 wire [5:0] _shell_7 = out_pop ? 6'd1 : 6'd0;
 wire [5:0] occ_update = _shell_6 - _shell_7;
-wire _shell_8 = ~s30_error_reg;
-wire wr_en = s30_valid_reg & _shell_8;
-wire [11:0] wr_addr = s30_conn_reg[11:0];
+wire _shell_8 = ~s31_error_reg;
+wire wr_en = s31_valid_reg & _shell_8;
+wire [11:0] wr_addr = s31_conn_reg[11:0];
 wire [11:0] _shell_9 = in_conn_reg[11:0];
 wire _shell_10 = wr_addr == _shell_9;
 wire snoop_in = wr_en & _shell_10;
 wire [26:0] c_open = 27'h419ce00;
 wire [127:0] _shell_11 = {12'd0, 1'd0, 1'd0, 24'h0, 21'h0, 21'h0, 21'h0, c_open};
-wire [26:0] c_ack = s30_ack_run_reg ? s30_c_ack_clamped_reg : s30_cur_c_reg;
-wire [26:0] c_new = s30_is_loss_reg ? s30_c_loss_all_reg : c_ack;
-wire [127:0] _shell_12 = {s30_t_reg, s30_t_2_reg, s30_t_3_reg, s30_t_4_reg, s30_t_5_reg, s30_t_6_reg, s30_t_7_reg, c_new};
-wire [127:0] new_word = s30_t_8_reg ? _shell_11 : _shell_12;
+wire [26:0] c_ack = s31_ack_run_reg ? s31_c_ack_clamped_reg : s31_cur_c_reg;
+wire [26:0] c_new = s31_is_loss_reg ? s31_c_loss_all_reg : c_ack;
+wire [127:0] _shell_12 = {s31_t_reg, s31_t_2_reg, s31_t_3_reg, s31_t_4_reg, s31_t_5_reg, s31_t_6_reg, s31_t_7_reg, c_new};
+wire [127:0] new_word = s31_t_8_reg ? _shell_11 : _shell_12;
 wire [11:0] _shell_13 = s1_conn_reg[11:0];
 wire _shell_14 = wr_addr == _shell_13;
 wire snoop_s1 = wr_en & _shell_14;
@@ -7323,60 +7458,71 @@ wire _shell_22 = wr_addr == _shell_21;
 wire snoop_s3 = wr_en & _shell_22;
 wire [127:0] s3_word = s3_fix_valid_reg ? s3_fix_word_reg : s3_ram_reg;
 wire [127:0] _shell_23 = snoop_s3 ? new_word : s3_word;
-wire _shell_24 = out_wr_ptr_reg == 5'd0;
+wire _shell_24 = out_wr_ptr_reg == 6'd0;
 wire [20:0] cwnd_result = c_new[26:6];
-wire [20:0] _shell_25 = s30_t_8_reg ? 21'h106738 : cwnd_result;
-wire [20:0] res_cwnd = s30_error_reg ? 21'h0 : _shell_25;
-wire [2:0] res_case = s30_error_reg ? 3'd0 : s30_t_9_reg;
-wire res_qa = s30_error_reg ? 1'd0 : s30_qa_fired_reg;
-wire res_fast = s30_error_reg ? 1'd0 : s30_t_10_reg;
-wire _shell_26 = out_wr_ptr_reg == 5'd1;
-wire _shell_27 = out_wr_ptr_reg == 5'd2;
-wire _shell_28 = out_wr_ptr_reg == 5'd3;
-wire _shell_29 = out_wr_ptr_reg == 5'd4;
-wire _shell_30 = out_wr_ptr_reg == 5'd5;
-wire _shell_31 = out_wr_ptr_reg == 5'd6;
-wire _shell_32 = out_wr_ptr_reg == 5'd7;
-wire _shell_33 = out_wr_ptr_reg == 5'd8;
-wire _shell_34 = out_wr_ptr_reg == 5'd9;
-wire _shell_35 = out_wr_ptr_reg == 5'd10;
-wire _shell_36 = out_wr_ptr_reg == 5'd11;
-wire _shell_37 = out_wr_ptr_reg == 5'd12;
-wire _shell_38 = out_wr_ptr_reg == 5'd13;
-wire _shell_39 = out_wr_ptr_reg == 5'd14;
-wire _shell_40 = out_wr_ptr_reg == 5'd15;
-wire _shell_41 = out_wr_ptr_reg == 5'd16;
-wire _shell_42 = out_wr_ptr_reg == 5'd17;
-wire _shell_43 = out_wr_ptr_reg == 5'd18;
-wire _shell_44 = out_wr_ptr_reg == 5'd19;
-wire _shell_45 = out_wr_ptr_reg == 5'd20;
-wire _shell_46 = out_wr_ptr_reg == 5'd21;
-wire _shell_47 = out_wr_ptr_reg == 5'd22;
-wire _shell_48 = out_wr_ptr_reg == 5'd23;
-wire _shell_49 = out_wr_ptr_reg == 5'd24;
-wire _shell_50 = out_wr_ptr_reg == 5'd25;
-wire _shell_51 = out_wr_ptr_reg == 5'd26;
-wire _shell_52 = out_wr_ptr_reg == 5'd27;
-wire _shell_53 = out_wr_ptr_reg == 5'd28;
-wire _shell_54 = out_wr_ptr_reg == 5'd29;
-wire _shell_55 = out_wr_ptr_reg == 5'd30;
-wire _shell_56 = out_wr_ptr_reg == 5'd31;
-wire [4:0] _shell_57 = out_wr_ptr_reg + 5'd1;
-wire [4:0] out_head_ptr = out_pop ? out_rd_ptr_plus1_reg : out_rd_ptr_reg;
-wire _shell_58 = out_wr_ptr_reg == out_head_ptr;
-wire out_head_write = s30_valid_reg & _shell_58;
-wire [15:0] _shell_59 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_conn_reg : out30_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out29_conn_reg : out28_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_conn_reg : out26_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out25_conn_reg : out24_conn_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_conn_reg : out22_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out21_conn_reg : out20_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_conn_reg : out18_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out17_conn_reg : out16_conn_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_conn_reg : out14_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out13_conn_reg : out12_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_conn_reg : out10_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out9_conn_reg : out8_conn_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_conn_reg : out6_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out5_conn_reg : out4_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_conn_reg : out2_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out1_conn_reg : out0_conn_reg))));
-wire [2:0] _shell_60 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_kind_reg : out30_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out29_kind_reg : out28_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_kind_reg : out26_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out25_kind_reg : out24_kind_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_kind_reg : out22_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out21_kind_reg : out20_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_kind_reg : out18_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out17_kind_reg : out16_kind_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_kind_reg : out14_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out13_kind_reg : out12_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_kind_reg : out10_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out9_kind_reg : out8_kind_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_kind_reg : out6_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out5_kind_reg : out4_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_kind_reg : out2_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out1_kind_reg : out0_kind_reg))));
-wire [20:0] _shell_61 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_cwnd_reg : out30_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out29_cwnd_reg : out28_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_cwnd_reg : out26_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out25_cwnd_reg : out24_cwnd_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_cwnd_reg : out22_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out21_cwnd_reg : out20_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_cwnd_reg : out18_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out17_cwnd_reg : out16_cwnd_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_cwnd_reg : out14_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out13_cwnd_reg : out12_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_cwnd_reg : out10_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out9_cwnd_reg : out8_cwnd_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_cwnd_reg : out6_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out5_cwnd_reg : out4_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_cwnd_reg : out2_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out1_cwnd_reg : out0_cwnd_reg))));
-wire [2:0] _shell_62 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_case_reg : out30_case_reg) : (out_rd_ptr_plus1_reg[0] ? out29_case_reg : out28_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_case_reg : out26_case_reg) : (out_rd_ptr_plus1_reg[0] ? out25_case_reg : out24_case_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_case_reg : out22_case_reg) : (out_rd_ptr_plus1_reg[0] ? out21_case_reg : out20_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_case_reg : out18_case_reg) : (out_rd_ptr_plus1_reg[0] ? out17_case_reg : out16_case_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_case_reg : out14_case_reg) : (out_rd_ptr_plus1_reg[0] ? out13_case_reg : out12_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_case_reg : out10_case_reg) : (out_rd_ptr_plus1_reg[0] ? out9_case_reg : out8_case_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_case_reg : out6_case_reg) : (out_rd_ptr_plus1_reg[0] ? out5_case_reg : out4_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_case_reg : out2_case_reg) : (out_rd_ptr_plus1_reg[0] ? out1_case_reg : out0_case_reg))));
-wire _shell_63 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_qa_reg : out30_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out29_qa_reg : out28_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_qa_reg : out26_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out25_qa_reg : out24_qa_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_qa_reg : out22_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out21_qa_reg : out20_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_qa_reg : out18_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out17_qa_reg : out16_qa_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_qa_reg : out14_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out13_qa_reg : out12_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_qa_reg : out10_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out9_qa_reg : out8_qa_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_qa_reg : out6_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out5_qa_reg : out4_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_qa_reg : out2_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out1_qa_reg : out0_qa_reg))));
-wire _shell_64 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_fast_reg : out30_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out29_fast_reg : out28_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_fast_reg : out26_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out25_fast_reg : out24_fast_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_fast_reg : out22_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out21_fast_reg : out20_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_fast_reg : out18_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out17_fast_reg : out16_fast_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_fast_reg : out14_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out13_fast_reg : out12_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_fast_reg : out10_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out9_fast_reg : out8_fast_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_fast_reg : out6_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out5_fast_reg : out4_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_fast_reg : out2_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out1_fast_reg : out0_fast_reg))));
-wire _shell_65 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_error_reg : out30_error_reg) : (out_rd_ptr_plus1_reg[0] ? out29_error_reg : out28_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_error_reg : out26_error_reg) : (out_rd_ptr_plus1_reg[0] ? out25_error_reg : out24_error_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_error_reg : out22_error_reg) : (out_rd_ptr_plus1_reg[0] ? out21_error_reg : out20_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_error_reg : out18_error_reg) : (out_rd_ptr_plus1_reg[0] ? out17_error_reg : out16_error_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_error_reg : out14_error_reg) : (out_rd_ptr_plus1_reg[0] ? out13_error_reg : out12_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_error_reg : out10_error_reg) : (out_rd_ptr_plus1_reg[0] ? out9_error_reg : out8_error_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_error_reg : out6_error_reg) : (out_rd_ptr_plus1_reg[0] ? out5_error_reg : out4_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_error_reg : out2_error_reg) : (out_rd_ptr_plus1_reg[0] ? out1_error_reg : out0_error_reg))));
-wire [4:0] _shell_66 = out_rd_ptr_plus1_reg + 5'd1;
-wire [5:0] _shell_67 = s30_valid_reg ? 6'd1 : 6'd0;
-wire [5:0] _shell_68 = out_count_reg + _shell_67;
-wire [5:0] _shell_69 = out_pop ? 6'd1 : 6'd0;
-wire [5:0] _shell_70 = _shell_68 - _shell_69;
+wire [20:0] _shell_25 = s31_t_8_reg ? 21'h106738 : cwnd_result;
+wire [20:0] res_cwnd = s31_error_reg ? 21'h0 : _shell_25;
+wire [2:0] res_case = s31_error_reg ? 3'd0 : s31_t_9_reg;
+wire res_qa = s31_error_reg ? 1'd0 : s31_qa_fired_reg;
+wire res_fast = s31_error_reg ? 1'd0 : s31_t_10_reg;
+wire _shell_26 = out_wr_ptr_reg == 6'd1;
+wire _shell_27 = out_wr_ptr_reg == 6'd2;
+wire _shell_28 = out_wr_ptr_reg == 6'd3;
+wire _shell_29 = out_wr_ptr_reg == 6'd4;
+wire _shell_30 = out_wr_ptr_reg == 6'd5;
+wire _shell_31 = out_wr_ptr_reg == 6'd6;
+wire _shell_32 = out_wr_ptr_reg == 6'd7;
+wire _shell_33 = out_wr_ptr_reg == 6'd8;
+wire _shell_34 = out_wr_ptr_reg == 6'd9;
+wire _shell_35 = out_wr_ptr_reg == 6'd10;
+wire _shell_36 = out_wr_ptr_reg == 6'd11;
+wire _shell_37 = out_wr_ptr_reg == 6'd12;
+wire _shell_38 = out_wr_ptr_reg == 6'd13;
+wire _shell_39 = out_wr_ptr_reg == 6'd14;
+wire _shell_40 = out_wr_ptr_reg == 6'd15;
+wire _shell_41 = out_wr_ptr_reg == 6'd16;
+wire _shell_42 = out_wr_ptr_reg == 6'd17;
+wire _shell_43 = out_wr_ptr_reg == 6'd18;
+wire _shell_44 = out_wr_ptr_reg == 6'd19;
+wire _shell_45 = out_wr_ptr_reg == 6'd20;
+wire _shell_46 = out_wr_ptr_reg == 6'd21;
+wire _shell_47 = out_wr_ptr_reg == 6'd22;
+wire _shell_48 = out_wr_ptr_reg == 6'd23;
+wire _shell_49 = out_wr_ptr_reg == 6'd24;
+wire _shell_50 = out_wr_ptr_reg == 6'd25;
+wire _shell_51 = out_wr_ptr_reg == 6'd26;
+wire _shell_52 = out_wr_ptr_reg == 6'd27;
+wire _shell_53 = out_wr_ptr_reg == 6'd28;
+wire _shell_54 = out_wr_ptr_reg == 6'd29;
+wire _shell_55 = out_wr_ptr_reg == 6'd30;
+wire _shell_56 = out_wr_ptr_reg == 6'd31;
+wire _shell_57 = out_wr_ptr_reg == 6'd32;
+wire _shell_58 = out_wr_ptr_reg == 6'd32;
+wire [5:0] _shell_59 = out_wr_ptr_reg + 6'd1;
+wire [5:0] _shell_60 = _shell_58 ? 6'd0 : _shell_59;
+wire _shell_61 = out_wr_ptr_reg == out_rd_ptr_plus1_reg;
+wire out_lands_next = s31_valid_reg & _shell_61;
+wire [15:0] _shell_62 = out_rd_ptr_plus1_reg[5] ? out32_conn_reg : (out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_conn_reg : out30_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out29_conn_reg : out28_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_conn_reg : out26_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out25_conn_reg : out24_conn_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_conn_reg : out22_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out21_conn_reg : out20_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_conn_reg : out18_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out17_conn_reg : out16_conn_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_conn_reg : out14_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out13_conn_reg : out12_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_conn_reg : out10_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out9_conn_reg : out8_conn_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_conn_reg : out6_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out5_conn_reg : out4_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_conn_reg : out2_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out1_conn_reg : out0_conn_reg)))));
+wire [2:0] _shell_63 = out_rd_ptr_plus1_reg[5] ? out32_kind_reg : (out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_kind_reg : out30_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out29_kind_reg : out28_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_kind_reg : out26_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out25_kind_reg : out24_kind_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_kind_reg : out22_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out21_kind_reg : out20_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_kind_reg : out18_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out17_kind_reg : out16_kind_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_kind_reg : out14_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out13_kind_reg : out12_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_kind_reg : out10_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out9_kind_reg : out8_kind_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_kind_reg : out6_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out5_kind_reg : out4_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_kind_reg : out2_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out1_kind_reg : out0_kind_reg)))));
+wire [20:0] _shell_64 = out_rd_ptr_plus1_reg[5] ? out32_cwnd_reg : (out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_cwnd_reg : out30_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out29_cwnd_reg : out28_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_cwnd_reg : out26_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out25_cwnd_reg : out24_cwnd_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_cwnd_reg : out22_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out21_cwnd_reg : out20_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_cwnd_reg : out18_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out17_cwnd_reg : out16_cwnd_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_cwnd_reg : out14_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out13_cwnd_reg : out12_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_cwnd_reg : out10_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out9_cwnd_reg : out8_cwnd_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_cwnd_reg : out6_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out5_cwnd_reg : out4_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_cwnd_reg : out2_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out1_cwnd_reg : out0_cwnd_reg)))));
+wire [2:0] _shell_65 = out_rd_ptr_plus1_reg[5] ? out32_case_reg : (out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_case_reg : out30_case_reg) : (out_rd_ptr_plus1_reg[0] ? out29_case_reg : out28_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_case_reg : out26_case_reg) : (out_rd_ptr_plus1_reg[0] ? out25_case_reg : out24_case_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_case_reg : out22_case_reg) : (out_rd_ptr_plus1_reg[0] ? out21_case_reg : out20_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_case_reg : out18_case_reg) : (out_rd_ptr_plus1_reg[0] ? out17_case_reg : out16_case_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_case_reg : out14_case_reg) : (out_rd_ptr_plus1_reg[0] ? out13_case_reg : out12_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_case_reg : out10_case_reg) : (out_rd_ptr_plus1_reg[0] ? out9_case_reg : out8_case_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_case_reg : out6_case_reg) : (out_rd_ptr_plus1_reg[0] ? out5_case_reg : out4_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_case_reg : out2_case_reg) : (out_rd_ptr_plus1_reg[0] ? out1_case_reg : out0_case_reg)))));
+wire _shell_66 = out_rd_ptr_plus1_reg[5] ? out32_qa_reg : (out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_qa_reg : out30_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out29_qa_reg : out28_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_qa_reg : out26_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out25_qa_reg : out24_qa_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_qa_reg : out22_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out21_qa_reg : out20_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_qa_reg : out18_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out17_qa_reg : out16_qa_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_qa_reg : out14_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out13_qa_reg : out12_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_qa_reg : out10_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out9_qa_reg : out8_qa_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_qa_reg : out6_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out5_qa_reg : out4_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_qa_reg : out2_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out1_qa_reg : out0_qa_reg)))));
+wire _shell_67 = out_rd_ptr_plus1_reg[5] ? out32_fast_reg : (out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_fast_reg : out30_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out29_fast_reg : out28_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_fast_reg : out26_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out25_fast_reg : out24_fast_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_fast_reg : out22_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out21_fast_reg : out20_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_fast_reg : out18_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out17_fast_reg : out16_fast_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_fast_reg : out14_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out13_fast_reg : out12_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_fast_reg : out10_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out9_fast_reg : out8_fast_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_fast_reg : out6_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out5_fast_reg : out4_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_fast_reg : out2_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out1_fast_reg : out0_fast_reg)))));
+wire _shell_68 = out_rd_ptr_plus1_reg[5] ? out32_error_reg : (out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_error_reg : out30_error_reg) : (out_rd_ptr_plus1_reg[0] ? out29_error_reg : out28_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_error_reg : out26_error_reg) : (out_rd_ptr_plus1_reg[0] ? out25_error_reg : out24_error_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_error_reg : out22_error_reg) : (out_rd_ptr_plus1_reg[0] ? out21_error_reg : out20_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_error_reg : out18_error_reg) : (out_rd_ptr_plus1_reg[0] ? out17_error_reg : out16_error_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_error_reg : out14_error_reg) : (out_rd_ptr_plus1_reg[0] ? out13_error_reg : out12_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_error_reg : out10_error_reg) : (out_rd_ptr_plus1_reg[0] ? out9_error_reg : out8_error_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_error_reg : out6_error_reg) : (out_rd_ptr_plus1_reg[0] ? out5_error_reg : out4_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_error_reg : out2_error_reg) : (out_rd_ptr_plus1_reg[0] ? out1_error_reg : out0_error_reg)))));
+wire _shell_69 = out_wr_ptr_reg == out_rd_ptr_reg;
+wire out_lands_head = s31_valid_reg & _shell_69;
+wire _shell_70 = out_rd_ptr_plus1_reg == 6'd32;
+wire [5:0] _shell_71 = out_rd_ptr_plus1_reg + 6'd1;
+wire [5:0] _shell_72 = _shell_70 ? 6'd0 : _shell_71;
+wire [5:0] _shell_73 = s31_valid_reg ? 6'd1 : 6'd0;
+wire [5:0] _shell_74 = out_count_reg + _shell_73;
+wire [5:0] _shell_75 = out_pop ? 6'd1 : 6'd0;
+wire [5:0] _shell_76 = _shell_74 - _shell_75;
+wire _shell_77 = 6'd2 <= out_count_reg;
+wire _shell_78 = s31_valid_reg | _shell_77;
+wire _shell_79 = ~out_pop;
+wire out_stays = out_valid_reg & _shell_79;
+wire _shell_80 = _shell_78 | out_stays;
 wire _issue_next_0 = issue & skid_valid_reg;
 wire _issue_next_1 = in_conn_reg == skid_conn_reg;
 wire hazard_issued_skid = issue & _issue_next_1;
@@ -7455,180 +7601,189 @@ wire _issue_next_73 = _issue_next_70 | _issue_next_72;
 wire _issue_next_74 = s25_conn_reg == skid_conn_reg;
 wire _issue_next_75 = s25_valid_reg & _issue_next_74;
 wire _issue_next_76 = _issue_next_73 | _issue_next_75;
-wire _issue_next_77 = ~skid_valid_reg;
-wire _issue_next_78 = issue & _issue_next_77;
-wire _issue_next_79 = ~in_valid_reg;
-wire _issue_next_80 = _issue_next_78 | _issue_next_79;
-wire _issue_next_81 = in_conn_reg == s_event_conn;
-wire hazard_issued_in = issue & _issue_next_81;
-wire _issue_next_82 = s1_conn_reg == s_event_conn;
-wire _issue_next_83 = s1_valid_reg & _issue_next_82;
-wire _issue_next_84 = hazard_issued_in | _issue_next_83;
-wire _issue_next_85 = s2_conn_reg == s_event_conn;
-wire _issue_next_86 = s2_valid_reg & _issue_next_85;
-wire _issue_next_87 = _issue_next_84 | _issue_next_86;
-wire _issue_next_88 = s3_conn_reg == s_event_conn;
-wire _issue_next_89 = s3_valid_reg & _issue_next_88;
+wire _issue_next_77 = s26_conn_reg == skid_conn_reg;
+wire _issue_next_78 = s26_valid_reg & _issue_next_77;
+wire _issue_next_79 = _issue_next_76 | _issue_next_78;
+wire _issue_next_80 = ~skid_valid_reg;
+wire _issue_next_81 = issue & _issue_next_80;
+wire _issue_next_82 = ~in_valid_reg;
+wire _issue_next_83 = _issue_next_81 | _issue_next_82;
+wire _issue_next_84 = in_conn_reg == s_event_conn;
+wire hazard_issued_in = issue & _issue_next_84;
+wire _issue_next_85 = s1_conn_reg == s_event_conn;
+wire _issue_next_86 = s1_valid_reg & _issue_next_85;
+wire _issue_next_87 = hazard_issued_in | _issue_next_86;
+wire _issue_next_88 = s2_conn_reg == s_event_conn;
+wire _issue_next_89 = s2_valid_reg & _issue_next_88;
 wire _issue_next_90 = _issue_next_87 | _issue_next_89;
-wire _issue_next_91 = s4_conn_reg == s_event_conn;
-wire _issue_next_92 = s4_valid_reg & _issue_next_91;
+wire _issue_next_91 = s3_conn_reg == s_event_conn;
+wire _issue_next_92 = s3_valid_reg & _issue_next_91;
 wire _issue_next_93 = _issue_next_90 | _issue_next_92;
-wire _issue_next_94 = s5_conn_reg == s_event_conn;
-wire _issue_next_95 = s5_valid_reg & _issue_next_94;
+wire _issue_next_94 = s4_conn_reg == s_event_conn;
+wire _issue_next_95 = s4_valid_reg & _issue_next_94;
 wire _issue_next_96 = _issue_next_93 | _issue_next_95;
-wire _issue_next_97 = s6_conn_reg == s_event_conn;
-wire _issue_next_98 = s6_valid_reg & _issue_next_97;
+wire _issue_next_97 = s5_conn_reg == s_event_conn;
+wire _issue_next_98 = s5_valid_reg & _issue_next_97;
 wire _issue_next_99 = _issue_next_96 | _issue_next_98;
-wire _issue_next_100 = s7_conn_reg == s_event_conn;
-wire _issue_next_101 = s7_valid_reg & _issue_next_100;
+wire _issue_next_100 = s6_conn_reg == s_event_conn;
+wire _issue_next_101 = s6_valid_reg & _issue_next_100;
 wire _issue_next_102 = _issue_next_99 | _issue_next_101;
-wire _issue_next_103 = s8_conn_reg == s_event_conn;
-wire _issue_next_104 = s8_valid_reg & _issue_next_103;
+wire _issue_next_103 = s7_conn_reg == s_event_conn;
+wire _issue_next_104 = s7_valid_reg & _issue_next_103;
 wire _issue_next_105 = _issue_next_102 | _issue_next_104;
-wire _issue_next_106 = s9_conn_reg == s_event_conn;
-wire _issue_next_107 = s9_valid_reg & _issue_next_106;
+wire _issue_next_106 = s8_conn_reg == s_event_conn;
+wire _issue_next_107 = s8_valid_reg & _issue_next_106;
 wire _issue_next_108 = _issue_next_105 | _issue_next_107;
-wire _issue_next_109 = s10_conn_reg == s_event_conn;
-wire _issue_next_110 = s10_valid_reg & _issue_next_109;
+wire _issue_next_109 = s9_conn_reg == s_event_conn;
+wire _issue_next_110 = s9_valid_reg & _issue_next_109;
 wire _issue_next_111 = _issue_next_108 | _issue_next_110;
-wire _issue_next_112 = s11_conn_reg == s_event_conn;
-wire _issue_next_113 = s11_valid_reg & _issue_next_112;
+wire _issue_next_112 = s10_conn_reg == s_event_conn;
+wire _issue_next_113 = s10_valid_reg & _issue_next_112;
 wire _issue_next_114 = _issue_next_111 | _issue_next_113;
-wire _issue_next_115 = s12_conn_reg == s_event_conn;
-wire _issue_next_116 = s12_valid_reg & _issue_next_115;
+wire _issue_next_115 = s11_conn_reg == s_event_conn;
+wire _issue_next_116 = s11_valid_reg & _issue_next_115;
 wire _issue_next_117 = _issue_next_114 | _issue_next_116;
-wire _issue_next_118 = s13_conn_reg == s_event_conn;
-wire _issue_next_119 = s13_valid_reg & _issue_next_118;
+wire _issue_next_118 = s12_conn_reg == s_event_conn;
+wire _issue_next_119 = s12_valid_reg & _issue_next_118;
 wire _issue_next_120 = _issue_next_117 | _issue_next_119;
-wire _issue_next_121 = s14_conn_reg == s_event_conn;
-wire _issue_next_122 = s14_valid_reg & _issue_next_121;
+wire _issue_next_121 = s13_conn_reg == s_event_conn;
+wire _issue_next_122 = s13_valid_reg & _issue_next_121;
 wire _issue_next_123 = _issue_next_120 | _issue_next_122;
-wire _issue_next_124 = s15_conn_reg == s_event_conn;
-wire _issue_next_125 = s15_valid_reg & _issue_next_124;
+wire _issue_next_124 = s14_conn_reg == s_event_conn;
+wire _issue_next_125 = s14_valid_reg & _issue_next_124;
 wire _issue_next_126 = _issue_next_123 | _issue_next_125;
-wire _issue_next_127 = s16_conn_reg == s_event_conn;
-wire _issue_next_128 = s16_valid_reg & _issue_next_127;
+wire _issue_next_127 = s15_conn_reg == s_event_conn;
+wire _issue_next_128 = s15_valid_reg & _issue_next_127;
 wire _issue_next_129 = _issue_next_126 | _issue_next_128;
-wire _issue_next_130 = s17_conn_reg == s_event_conn;
-wire _issue_next_131 = s17_valid_reg & _issue_next_130;
+wire _issue_next_130 = s16_conn_reg == s_event_conn;
+wire _issue_next_131 = s16_valid_reg & _issue_next_130;
 wire _issue_next_132 = _issue_next_129 | _issue_next_131;
-wire _issue_next_133 = s18_conn_reg == s_event_conn;
-wire _issue_next_134 = s18_valid_reg & _issue_next_133;
+wire _issue_next_133 = s17_conn_reg == s_event_conn;
+wire _issue_next_134 = s17_valid_reg & _issue_next_133;
 wire _issue_next_135 = _issue_next_132 | _issue_next_134;
-wire _issue_next_136 = s19_conn_reg == s_event_conn;
-wire _issue_next_137 = s19_valid_reg & _issue_next_136;
+wire _issue_next_136 = s18_conn_reg == s_event_conn;
+wire _issue_next_137 = s18_valid_reg & _issue_next_136;
 wire _issue_next_138 = _issue_next_135 | _issue_next_137;
-wire _issue_next_139 = s20_conn_reg == s_event_conn;
-wire _issue_next_140 = s20_valid_reg & _issue_next_139;
+wire _issue_next_139 = s19_conn_reg == s_event_conn;
+wire _issue_next_140 = s19_valid_reg & _issue_next_139;
 wire _issue_next_141 = _issue_next_138 | _issue_next_140;
-wire _issue_next_142 = s21_conn_reg == s_event_conn;
-wire _issue_next_143 = s21_valid_reg & _issue_next_142;
+wire _issue_next_142 = s20_conn_reg == s_event_conn;
+wire _issue_next_143 = s20_valid_reg & _issue_next_142;
 wire _issue_next_144 = _issue_next_141 | _issue_next_143;
-wire _issue_next_145 = s22_conn_reg == s_event_conn;
-wire _issue_next_146 = s22_valid_reg & _issue_next_145;
+wire _issue_next_145 = s21_conn_reg == s_event_conn;
+wire _issue_next_146 = s21_valid_reg & _issue_next_145;
 wire _issue_next_147 = _issue_next_144 | _issue_next_146;
-wire _issue_next_148 = s23_conn_reg == s_event_conn;
-wire _issue_next_149 = s23_valid_reg & _issue_next_148;
+wire _issue_next_148 = s22_conn_reg == s_event_conn;
+wire _issue_next_149 = s22_valid_reg & _issue_next_148;
 wire _issue_next_150 = _issue_next_147 | _issue_next_149;
-wire _issue_next_151 = s24_conn_reg == s_event_conn;
-wire _issue_next_152 = s24_valid_reg & _issue_next_151;
+wire _issue_next_151 = s23_conn_reg == s_event_conn;
+wire _issue_next_152 = s23_valid_reg & _issue_next_151;
 wire _issue_next_153 = _issue_next_150 | _issue_next_152;
-wire _issue_next_154 = s25_conn_reg == s_event_conn;
-wire _issue_next_155 = s25_valid_reg & _issue_next_154;
+wire _issue_next_154 = s24_conn_reg == s_event_conn;
+wire _issue_next_155 = s24_valid_reg & _issue_next_154;
 wire _issue_next_156 = _issue_next_153 | _issue_next_155;
-wire _issue_next_157 = in_conn_reg == in_conn_reg;
-wire hazard_issued_head = issue & _issue_next_157;
-wire _issue_next_158 = s1_conn_reg == in_conn_reg;
-wire _issue_next_159 = s1_valid_reg & _issue_next_158;
-wire _issue_next_160 = hazard_issued_head | _issue_next_159;
-wire _issue_next_161 = s2_conn_reg == in_conn_reg;
-wire _issue_next_162 = s2_valid_reg & _issue_next_161;
-wire _issue_next_163 = _issue_next_160 | _issue_next_162;
-wire _issue_next_164 = s3_conn_reg == in_conn_reg;
-wire _issue_next_165 = s3_valid_reg & _issue_next_164;
-wire _issue_next_166 = _issue_next_163 | _issue_next_165;
-wire _issue_next_167 = s4_conn_reg == in_conn_reg;
-wire _issue_next_168 = s4_valid_reg & _issue_next_167;
+wire _issue_next_157 = s25_conn_reg == s_event_conn;
+wire _issue_next_158 = s25_valid_reg & _issue_next_157;
+wire _issue_next_159 = _issue_next_156 | _issue_next_158;
+wire _issue_next_160 = s26_conn_reg == s_event_conn;
+wire _issue_next_161 = s26_valid_reg & _issue_next_160;
+wire _issue_next_162 = _issue_next_159 | _issue_next_161;
+wire _issue_next_163 = in_conn_reg == in_conn_reg;
+wire hazard_issued_head = issue & _issue_next_163;
+wire _issue_next_164 = s1_conn_reg == in_conn_reg;
+wire _issue_next_165 = s1_valid_reg & _issue_next_164;
+wire _issue_next_166 = hazard_issued_head | _issue_next_165;
+wire _issue_next_167 = s2_conn_reg == in_conn_reg;
+wire _issue_next_168 = s2_valid_reg & _issue_next_167;
 wire _issue_next_169 = _issue_next_166 | _issue_next_168;
-wire _issue_next_170 = s5_conn_reg == in_conn_reg;
-wire _issue_next_171 = s5_valid_reg & _issue_next_170;
+wire _issue_next_170 = s3_conn_reg == in_conn_reg;
+wire _issue_next_171 = s3_valid_reg & _issue_next_170;
 wire _issue_next_172 = _issue_next_169 | _issue_next_171;
-wire _issue_next_173 = s6_conn_reg == in_conn_reg;
-wire _issue_next_174 = s6_valid_reg & _issue_next_173;
+wire _issue_next_173 = s4_conn_reg == in_conn_reg;
+wire _issue_next_174 = s4_valid_reg & _issue_next_173;
 wire _issue_next_175 = _issue_next_172 | _issue_next_174;
-wire _issue_next_176 = s7_conn_reg == in_conn_reg;
-wire _issue_next_177 = s7_valid_reg & _issue_next_176;
+wire _issue_next_176 = s5_conn_reg == in_conn_reg;
+wire _issue_next_177 = s5_valid_reg & _issue_next_176;
 wire _issue_next_178 = _issue_next_175 | _issue_next_177;
-wire _issue_next_179 = s8_conn_reg == in_conn_reg;
-wire _issue_next_180 = s8_valid_reg & _issue_next_179;
+wire _issue_next_179 = s6_conn_reg == in_conn_reg;
+wire _issue_next_180 = s6_valid_reg & _issue_next_179;
 wire _issue_next_181 = _issue_next_178 | _issue_next_180;
-wire _issue_next_182 = s9_conn_reg == in_conn_reg;
-wire _issue_next_183 = s9_valid_reg & _issue_next_182;
+wire _issue_next_182 = s7_conn_reg == in_conn_reg;
+wire _issue_next_183 = s7_valid_reg & _issue_next_182;
 wire _issue_next_184 = _issue_next_181 | _issue_next_183;
-wire _issue_next_185 = s10_conn_reg == in_conn_reg;
-wire _issue_next_186 = s10_valid_reg & _issue_next_185;
+wire _issue_next_185 = s8_conn_reg == in_conn_reg;
+wire _issue_next_186 = s8_valid_reg & _issue_next_185;
 wire _issue_next_187 = _issue_next_184 | _issue_next_186;
-wire _issue_next_188 = s11_conn_reg == in_conn_reg;
-wire _issue_next_189 = s11_valid_reg & _issue_next_188;
+wire _issue_next_188 = s9_conn_reg == in_conn_reg;
+wire _issue_next_189 = s9_valid_reg & _issue_next_188;
 wire _issue_next_190 = _issue_next_187 | _issue_next_189;
-wire _issue_next_191 = s12_conn_reg == in_conn_reg;
-wire _issue_next_192 = s12_valid_reg & _issue_next_191;
+wire _issue_next_191 = s10_conn_reg == in_conn_reg;
+wire _issue_next_192 = s10_valid_reg & _issue_next_191;
 wire _issue_next_193 = _issue_next_190 | _issue_next_192;
-wire _issue_next_194 = s13_conn_reg == in_conn_reg;
-wire _issue_next_195 = s13_valid_reg & _issue_next_194;
+wire _issue_next_194 = s11_conn_reg == in_conn_reg;
+wire _issue_next_195 = s11_valid_reg & _issue_next_194;
 wire _issue_next_196 = _issue_next_193 | _issue_next_195;
-wire _issue_next_197 = s14_conn_reg == in_conn_reg;
-wire _issue_next_198 = s14_valid_reg & _issue_next_197;
+wire _issue_next_197 = s12_conn_reg == in_conn_reg;
+wire _issue_next_198 = s12_valid_reg & _issue_next_197;
 wire _issue_next_199 = _issue_next_196 | _issue_next_198;
-wire _issue_next_200 = s15_conn_reg == in_conn_reg;
-wire _issue_next_201 = s15_valid_reg & _issue_next_200;
+wire _issue_next_200 = s13_conn_reg == in_conn_reg;
+wire _issue_next_201 = s13_valid_reg & _issue_next_200;
 wire _issue_next_202 = _issue_next_199 | _issue_next_201;
-wire _issue_next_203 = s16_conn_reg == in_conn_reg;
-wire _issue_next_204 = s16_valid_reg & _issue_next_203;
+wire _issue_next_203 = s14_conn_reg == in_conn_reg;
+wire _issue_next_204 = s14_valid_reg & _issue_next_203;
 wire _issue_next_205 = _issue_next_202 | _issue_next_204;
-wire _issue_next_206 = s17_conn_reg == in_conn_reg;
-wire _issue_next_207 = s17_valid_reg & _issue_next_206;
+wire _issue_next_206 = s15_conn_reg == in_conn_reg;
+wire _issue_next_207 = s15_valid_reg & _issue_next_206;
 wire _issue_next_208 = _issue_next_205 | _issue_next_207;
-wire _issue_next_209 = s18_conn_reg == in_conn_reg;
-wire _issue_next_210 = s18_valid_reg & _issue_next_209;
+wire _issue_next_209 = s16_conn_reg == in_conn_reg;
+wire _issue_next_210 = s16_valid_reg & _issue_next_209;
 wire _issue_next_211 = _issue_next_208 | _issue_next_210;
-wire _issue_next_212 = s19_conn_reg == in_conn_reg;
-wire _issue_next_213 = s19_valid_reg & _issue_next_212;
+wire _issue_next_212 = s17_conn_reg == in_conn_reg;
+wire _issue_next_213 = s17_valid_reg & _issue_next_212;
 wire _issue_next_214 = _issue_next_211 | _issue_next_213;
-wire _issue_next_215 = s20_conn_reg == in_conn_reg;
-wire _issue_next_216 = s20_valid_reg & _issue_next_215;
+wire _issue_next_215 = s18_conn_reg == in_conn_reg;
+wire _issue_next_216 = s18_valid_reg & _issue_next_215;
 wire _issue_next_217 = _issue_next_214 | _issue_next_216;
-wire _issue_next_218 = s21_conn_reg == in_conn_reg;
-wire _issue_next_219 = s21_valid_reg & _issue_next_218;
+wire _issue_next_218 = s19_conn_reg == in_conn_reg;
+wire _issue_next_219 = s19_valid_reg & _issue_next_218;
 wire _issue_next_220 = _issue_next_217 | _issue_next_219;
-wire _issue_next_221 = s22_conn_reg == in_conn_reg;
-wire _issue_next_222 = s22_valid_reg & _issue_next_221;
+wire _issue_next_221 = s20_conn_reg == in_conn_reg;
+wire _issue_next_222 = s20_valid_reg & _issue_next_221;
 wire _issue_next_223 = _issue_next_220 | _issue_next_222;
-wire _issue_next_224 = s23_conn_reg == in_conn_reg;
-wire _issue_next_225 = s23_valid_reg & _issue_next_224;
+wire _issue_next_224 = s21_conn_reg == in_conn_reg;
+wire _issue_next_225 = s21_valid_reg & _issue_next_224;
 wire _issue_next_226 = _issue_next_223 | _issue_next_225;
-wire _issue_next_227 = s24_conn_reg == in_conn_reg;
-wire _issue_next_228 = s24_valid_reg & _issue_next_227;
+wire _issue_next_227 = s22_conn_reg == in_conn_reg;
+wire _issue_next_228 = s22_valid_reg & _issue_next_227;
 wire _issue_next_229 = _issue_next_226 | _issue_next_228;
-wire _issue_next_230 = s25_conn_reg == in_conn_reg;
-wire _issue_next_231 = s25_valid_reg & _issue_next_230;
+wire _issue_next_230 = s23_conn_reg == in_conn_reg;
+wire _issue_next_231 = s23_valid_reg & _issue_next_230;
 wire _issue_next_232 = _issue_next_229 | _issue_next_231;
-wire _issue_next_233 = _issue_next_80 ? _issue_next_156 : _issue_next_232;
-wire hazard_ahead = _issue_next_0 ? _issue_next_76 : _issue_next_233;
-wire _issue_next_234 = ~out_pop;
-wire _issue_next_235 = issue & _issue_next_234;
-wire _issue_next_236 = 6'd31 <= occ_reg;
-wire _issue_next_237 = occ_reg != 6'd63;
-wire _issue_next_238 = _issue_next_236 & _issue_next_237;
-wire _issue_next_239 = ~issue;
-wire _issue_next_240 = out_pop & _issue_next_239;
-wire _issue_next_241 = 6'd33 <= occ_reg;
-wire _issue_next_242 = |occ_reg;
-wire _issue_next_243 = ~_issue_next_242;
-wire _issue_next_244 = _issue_next_241 | _issue_next_243;
+wire _issue_next_233 = s24_conn_reg == in_conn_reg;
+wire _issue_next_234 = s24_valid_reg & _issue_next_233;
+wire _issue_next_235 = _issue_next_232 | _issue_next_234;
+wire _issue_next_236 = s25_conn_reg == in_conn_reg;
+wire _issue_next_237 = s25_valid_reg & _issue_next_236;
+wire _issue_next_238 = _issue_next_235 | _issue_next_237;
+wire _issue_next_239 = s26_conn_reg == in_conn_reg;
+wire _issue_next_240 = s26_valid_reg & _issue_next_239;
+wire _issue_next_241 = _issue_next_238 | _issue_next_240;
+wire _issue_next_242 = _issue_next_83 ? _issue_next_162 : _issue_next_241;
+wire hazard_ahead = _issue_next_0 ? _issue_next_79 : _issue_next_242;
+wire _issue_next_243 = ~out_pop;
+wire _issue_next_244 = issue & _issue_next_243;
 wire _issue_next_245 = 6'd32 <= occ_reg;
-wire _issue_next_246 = _issue_next_240 ? _issue_next_244 : _issue_next_245;
-wire full_ahead = _issue_next_235 ? _issue_next_238 : _issue_next_246;
+wire _issue_next_246 = occ_reg != 6'd63;
+wire _issue_next_247 = _issue_next_245 & _issue_next_246;
+wire _issue_next_248 = ~issue;
+wire _issue_next_249 = out_pop & _issue_next_248;
+wire _issue_next_250 = 6'd34 <= occ_reg;
+wire _issue_next_251 = |occ_reg;
+wire _issue_next_252 = ~_issue_next_251;
+wire _issue_next_253 = _issue_next_250 | _issue_next_252;
+wire _issue_next_254 = 6'd33 <= occ_reg;
+wire _issue_next_255 = _issue_next_249 ? _issue_next_253 : _issue_next_254;
+wire full_ahead = _issue_next_244 ? _issue_next_247 : _issue_next_255;
 wire _ready_0 = ~issue;
 wire _ready_1 = in_valid_reg & _ready_0;
 wire _ready_2 = _ready_1 & _shell_3;
@@ -7641,7 +7796,7 @@ wire _ready_8 = _ready_5 | _ready_7;
 wire _ready_9 = ~_ready_8;
 wire [11:0] _state_rd_0 = in_conn_reg[11:0];
 // bits dropped on purpose (rounding, wrap-around)
-wire _unused = ^{s1_now_reg[31:28], s1_now_reg[3:0], s8_qa_scaled_reg[37], s8_qa_scaled_reg[9:0], s10_mi_base_prod_reg[10:0], s16_mi_raw_prod_reg[10:0], s10_fi_c_prod_reg[10:0], s7_md_raw_prod_reg[10:0], s26_fi_mi_prod_reg[10:0], s8_c_fd_prod_reg[39:0], s14_c_md_fd_prod_reg[39:0], _s30_c_ack_clamped_next_4[27], _s6_t_36_next_4[27], _s10_c_loss_all_next_4[27]};
+wire _unused = ^{s1_now_reg[31:28], s1_now_reg[3:0], s8_qa_scaled_reg[37], s8_qa_scaled_reg[9:0], s10_mi_base_prod_reg[10:0], s17_mi_raw_prod_reg[10:0], s10_fi_c_prod_reg[10:0], s8_md_raw_prod_reg[10:0], s27_fi_mi_prod_reg[10:0], s9_c_fd_prod_reg[39:0], s16_c_md_fd_prod_reg[39:0], _s31_c_ack_clamped_next_4[27], _s6_t_39_next_4[27], _s10_c_loss_all_next_4[27]};
 
 smartt_wtd
 u_wtd (
@@ -7681,6 +7836,7 @@ assign s27_error_next = s26_error_reg;
 assign s28_error_next = s27_error_reg;
 assign s29_error_next = s28_error_reg;
 assign s30_error_next = s29_error_reg;
+assign s31_error_next = s30_error_reg;
 assign s2_t_next = _s2_t_next_0;
 assign s3_t_next = s2_t_reg;
 assign s4_t_next = s3_t_reg;
@@ -7899,7 +8055,10 @@ assign s10_t_8_next = s9_t_8_reg;
 assign s11_t_7_next = s10_t_8_reg;
 assign s12_t_6_next = s11_t_7_reg;
 assign s13_mi_num_pp21_next = mi_num_pp21;
-assign s14_mi_num_next = mi_num;
+assign s14_mi_num_row0_next = mi_num_row0;
+assign s14_mi_num_row1_next = mi_num_row1;
+assign s14_mi_num_row2_next = mi_num_row2;
+assign s15_mi_num_next = mi_num;
 assign s6_t_13_next = _s6_t_13_next_0;
 assign s7_t_13_next = s6_t_13_reg;
 assign s8_t_13_next = s7_t_13_reg;
@@ -7909,7 +8068,8 @@ assign s11_t_8_next = s10_t_9_reg;
 assign s12_t_7_next = s11_t_8_reg;
 assign s13_t_next = s12_t_7_reg;
 assign s14_t_next = s13_t_reg;
-assign s15_mi_raw_prod_pp00_next = mi_raw_prod_pp00;
+assign s15_t_next = s14_t_reg;
+assign s16_mi_raw_prod_pp00_next = mi_raw_prod_pp00;
 assign s6_t_14_next = _s6_t_14_next_0;
 assign s7_t_14_next = s6_t_14_reg;
 assign s8_t_14_next = s7_t_14_reg;
@@ -7919,7 +8079,8 @@ assign s11_t_9_next = s10_t_10_reg;
 assign s12_t_8_next = s11_t_9_reg;
 assign s13_t_2_next = s12_t_8_reg;
 assign s14_t_2_next = s13_t_2_reg;
-assign s15_mi_raw_prod_pp10_next = mi_raw_prod_pp10;
+assign s15_t_2_next = s14_t_2_reg;
+assign s16_mi_raw_prod_pp10_next = mi_raw_prod_pp10;
 assign s6_t_15_next = _s6_t_15_next_0;
 assign s7_t_15_next = s6_t_15_reg;
 assign s8_t_15_next = s7_t_15_reg;
@@ -7929,7 +8090,8 @@ assign s11_t_10_next = s10_t_11_reg;
 assign s12_t_9_next = s11_t_10_reg;
 assign s13_t_3_next = s12_t_9_reg;
 assign s14_t_3_next = s13_t_3_reg;
-assign s15_mi_raw_prod_pp20_next = mi_raw_prod_pp20;
+assign s15_t_3_next = s14_t_3_reg;
+assign s16_mi_raw_prod_pp20_next = mi_raw_prod_pp20;
 assign s6_t_16_next = _s6_t_16_next_0;
 assign s7_t_16_next = s6_t_16_reg;
 assign s8_t_16_next = s7_t_16_reg;
@@ -7939,8 +8101,9 @@ assign s11_t_11_next = s10_t_12_reg;
 assign s12_t_10_next = s11_t_11_reg;
 assign s13_t_4_next = s12_t_10_reg;
 assign s14_t_4_next = s13_t_4_reg;
-assign s15_mi_raw_prod_pp30_next = mi_raw_prod_pp30;
-assign s16_mi_raw_prod_next = mi_raw_prod;
+assign s15_t_4_next = s14_t_4_reg;
+assign s16_mi_raw_prod_pp30_next = mi_raw_prod_pp30;
+assign s17_mi_raw_prod_next = mi_raw_prod;
 assign s3_t_11_next = _s3_t_11_next_0;
 assign s4_t_14_next = s3_t_11_reg;
 assign s5_t_37_next = s4_t_14_reg;
@@ -7953,9 +8116,10 @@ assign s11_t_12_next = s10_t_13_reg;
 assign s12_t_11_next = s11_t_12_reg;
 assign s13_t_5_next = s12_t_11_reg;
 assign s14_t_5_next = s13_t_5_reg;
-assign s15_t_next = s14_t_5_reg;
-assign s16_t_next = s15_t_reg;
-assign s17_mi_raw_coarse_next = mi_raw_coarse;
+assign s15_t_5_next = s14_t_5_reg;
+assign s16_t_next = s15_t_5_reg;
+assign s17_t_next = s16_t_reg;
+assign s18_mi_raw_coarse_next = mi_raw_coarse;
 assign s3_t_12_next = _s3_t_12_next_0;
 assign s4_t_15_next = s3_t_12_reg;
 assign s5_t_38_next = s4_t_15_reg;
@@ -7968,10 +8132,11 @@ assign s11_t_13_next = s10_t_14_reg;
 assign s12_t_12_next = s11_t_13_reg;
 assign s13_t_6_next = s12_t_12_reg;
 assign s14_t_6_next = s13_t_6_reg;
-assign s15_t_2_next = s14_t_6_reg;
-assign s16_t_2_next = s15_t_2_reg;
-assign s17_t_next = s16_t_2_reg;
-assign s18_mi_raw_next = mi_raw;
+assign s15_t_6_next = s14_t_6_reg;
+assign s16_t_2_next = s15_t_6_reg;
+assign s17_t_2_next = s16_t_2_reg;
+assign s18_t_next = s17_t_2_reg;
+assign s19_mi_raw_next = mi_raw;
 assign s2_size_c_next = size_c;
 assign s3_size_c_next = s2_size_c_reg;
 assign s4_size_c_next = s3_size_c_reg;
@@ -7989,7 +8154,8 @@ assign s15_size_c_next = s14_size_c_reg;
 assign s16_size_c_next = s15_size_c_reg;
 assign s17_size_c_next = s16_size_c_reg;
 assign s18_size_c_next = s17_size_c_reg;
-assign s19_mi_inc_next = mi_inc;
+assign s19_size_c_next = s18_size_c_reg;
+assign s20_mi_inc_next = mi_inc;
 assign s2_size_kfi_pp00_next = size_kfi_pp00;
 assign s2_size_kfi_pp01_next = size_kfi_pp01;
 assign s3_size_kfi_next = size_kfi;
@@ -8026,77 +8192,92 @@ assign s10_t_16_next = s9_t_16_reg;
 assign s11_t_14_next = s10_t_16_reg;
 assign s12_fi_c_next = fi_c;
 assign s13_fi_inc_next = fi_inc;
-assign s2_md_ds_pp00_next = md_ds_pp00;
-assign s2_md_ds_pp10_next = md_ds_pp10;
-assign s3_md_ds_next = md_ds;
-assign s4_md_num_pp00_next = md_num_pp00;
-assign s4_md_num_pp10_next = md_num_pp10;
-assign s5_md_num_next = md_num;
-assign s6_md_raw_prod_pp00_next = md_raw_prod_pp00;
-assign s6_md_raw_prod_pp10_next = md_raw_prod_pp10;
-assign s6_md_raw_prod_pp20_next = md_raw_prod_pp20;
-assign s7_md_raw_prod_next = md_raw_prod;
+assign s2_rtt_minus_trtt_next = rtt_minus_trtt;
+assign s2_t_30_next = _s2_t_30_next_0;
+assign s3_md_ds_pp00_next = md_ds_pp00;
+assign s2_t_31_next = _s2_t_31_next_0;
+assign s3_md_ds_pp10_next = md_ds_pp10;
+assign s4_md_ds_next = md_ds;
+assign s5_md_num_pp00_next = md_num_pp00;
+assign s5_md_num_pp10_next = md_num_pp10;
+assign s6_md_num_next = md_num;
+assign s6_t_24_next = _s6_t_24_next_0;
+assign s7_md_raw_prod_pp00_next = md_raw_prod_pp00;
+assign s6_t_25_next = _s6_t_25_next_0;
+assign s7_md_raw_prod_pp10_next = md_raw_prod_pp10;
+assign s6_t_26_next = _s6_t_26_next_0;
+assign s7_md_raw_prod_pp20_next = md_raw_prod_pp20;
+assign s8_md_raw_prod_next = md_raw_prod;
 assign s3_t_13_next = _s3_t_13_next_0;
 assign s4_t_19_next = s3_t_13_reg;
 assign s5_t_42_next = s4_t_19_reg;
-assign s6_t_24_next = s5_t_42_reg;
-assign s7_t_24_next = s6_t_24_reg;
-assign s8_md_raw_coarse_next = md_raw_coarse;
+assign s6_t_27_next = s5_t_42_reg;
+assign s7_t_24_next = s6_t_27_reg;
+assign s8_t_24_next = s7_t_24_reg;
+assign s9_md_raw_coarse_next = md_raw_coarse;
 assign s3_t_14_next = _s3_t_14_next_0;
 assign s4_t_20_next = s3_t_14_reg;
 assign s5_t_43_next = s4_t_20_reg;
-assign s6_t_25_next = s5_t_43_reg;
-assign s7_t_25_next = s6_t_25_reg;
-assign s8_t_24_next = s7_t_25_reg;
-assign s9_md_raw_next = md_raw;
-assign s5_t_44_next = _s5_t_44_next_0;
-assign s6_t_26_next = s5_t_44_reg;
-assign s7_t_26_next = s6_t_26_reg;
-assign s8_t_25_next = s7_t_26_reg;
+assign s6_t_28_next = s5_t_43_reg;
+assign s7_t_25_next = s6_t_28_reg;
+assign s8_t_25_next = s7_t_25_reg;
 assign s9_t_17_next = s8_t_25_reg;
-assign s2_t_30_next = _s2_t_30_next_0;
-assign s3_t_15_next = s2_t_30_reg;
+assign s10_md_raw_next = md_raw;
+assign s5_t_44_next = _s5_t_44_next_0;
+assign s6_t_29_next = s5_t_44_reg;
+assign s7_t_26_next = s6_t_29_reg;
+assign s8_t_26_next = s7_t_26_reg;
+assign s9_t_18_next = s8_t_26_reg;
+assign s10_t_17_next = s9_t_18_reg;
+assign s2_t_32_next = _s2_t_32_next_0;
+assign s3_t_15_next = s2_t_32_reg;
 assign s4_t_21_next = s3_t_15_reg;
 assign s5_t_45_next = _s5_t_45_next_4;
-assign s6_t_27_next = s5_t_45_reg;
-assign s7_t_27_next = s6_t_27_reg;
-assign s8_t_26_next = s7_t_27_reg;
-assign s9_t_18_next = s8_t_26_reg;
-assign s10_c_md_next = c_md;
-assign s2_t_31_next = _s2_t_31_next_0;
-assign s3_t_16_next = s2_t_31_reg;
+assign s6_t_30_next = s5_t_45_reg;
+assign s7_t_27_next = s6_t_30_reg;
+assign s8_t_27_next = s7_t_27_reg;
+assign s9_t_19_next = s8_t_27_reg;
+assign s10_t_18_next = s9_t_19_reg;
+assign s11_c_md_next = c_md;
+assign s2_t_33_next = _s2_t_33_next_0;
+assign s3_t_16_next = s2_t_33_reg;
 assign s4_t_22_next = s3_t_16_reg;
 assign s5_t_46_next = s4_t_22_reg;
-assign s6_t_28_next = s5_t_46_reg;
-assign s7_t_28_next = s6_t_28_reg;
-assign s8_t_27_next = s7_t_28_reg;
-assign s9_t_19_next = s8_t_27_reg;
-assign s10_t_17_next = s9_t_19_reg;
-assign s11_c_md_fd_xs_pp00_next = c_md_fd_xs_pp00;
-assign s2_t_32_next = _s2_t_32_next_0;
-assign s3_t_17_next = s2_t_32_reg;
+assign s6_t_31_next = s5_t_46_reg;
+assign s7_t_28_next = s6_t_31_reg;
+assign s8_t_28_next = s7_t_28_reg;
+assign s9_t_20_next = s8_t_28_reg;
+assign s10_t_19_next = s9_t_20_reg;
+assign s11_t_15_next = s10_t_19_reg;
+assign s12_c_md_fd_xs_pp00_next = c_md_fd_xs_pp00;
+assign s2_t_34_next = _s2_t_34_next_0;
+assign s3_t_17_next = s2_t_34_reg;
 assign s4_t_23_next = s3_t_17_reg;
 assign s5_t_47_next = s4_t_23_reg;
-assign s6_t_29_next = s5_t_47_reg;
-assign s7_t_29_next = s6_t_29_reg;
-assign s8_t_28_next = s7_t_29_reg;
-assign s9_t_20_next = s8_t_28_reg;
-assign s10_t_18_next = s9_t_20_reg;
-assign s11_c_md_fd_xs_pp10_next = c_md_fd_xs_pp10;
-assign s12_c_md_fd_xs_next = c_md_fd_xs;
-assign s13_c_md_fd_prod_pp00_next = c_md_fd_prod_pp00;
-assign s13_c_md_fd_prod_pp01_next = c_md_fd_prod_pp01;
-assign s13_c_md_fd_prod_pp10_next = c_md_fd_prod_pp10;
-assign s13_c_md_fd_prod_pp11_next = c_md_fd_prod_pp11;
-assign s13_c_md_fd_prod_pp20_next = c_md_fd_prod_pp20;
-assign s13_c_md_fd_prod_pp21_next = c_md_fd_prod_pp21;
-assign s14_c_md_fd_prod_next = c_md_fd_prod;
-assign s2_t_33_next = _s2_t_33_next_0;
-assign s3_t_18_next = s2_t_33_reg;
+assign s6_t_32_next = s5_t_47_reg;
+assign s7_t_29_next = s6_t_32_reg;
+assign s8_t_29_next = s7_t_29_reg;
+assign s9_t_21_next = s8_t_29_reg;
+assign s10_t_20_next = s9_t_21_reg;
+assign s11_t_16_next = s10_t_20_reg;
+assign s12_c_md_fd_xs_pp10_next = c_md_fd_xs_pp10;
+assign s13_c_md_fd_xs_next = c_md_fd_xs;
+assign s14_c_md_fd_prod_pp00_next = c_md_fd_prod_pp00;
+assign s14_c_md_fd_prod_pp01_next = c_md_fd_prod_pp01;
+assign s14_c_md_fd_prod_pp10_next = c_md_fd_prod_pp10;
+assign s14_c_md_fd_prod_pp11_next = c_md_fd_prod_pp11;
+assign s14_c_md_fd_prod_pp20_next = c_md_fd_prod_pp20;
+assign s14_c_md_fd_prod_pp21_next = c_md_fd_prod_pp21;
+assign s15_c_md_fd_prod_row0_next = c_md_fd_prod_row0;
+assign s15_c_md_fd_prod_row1_next = c_md_fd_prod_row1;
+assign s15_c_md_fd_prod_row2_next = c_md_fd_prod_row2;
+assign s16_c_md_fd_prod_next = c_md_fd_prod;
+assign s2_t_35_next = _s2_t_35_next_0;
+assign s3_t_18_next = s2_t_35_reg;
 assign s4_t_24_next = s3_t_18_reg;
 assign s5_c_fd_xs_pp00_next = c_fd_xs_pp00;
-assign s2_t_34_next = _s2_t_34_next_0;
-assign s3_t_19_next = s2_t_34_reg;
+assign s2_t_36_next = _s2_t_36_next_0;
+assign s3_t_19_next = s2_t_36_reg;
 assign s4_t_25_next = s3_t_19_reg;
 assign s5_c_fd_xs_pp10_next = c_fd_xs_pp10;
 assign s6_c_fd_xs_next = c_fd_xs;
@@ -8106,144 +8287,153 @@ assign s7_c_fd_prod_pp10_next = c_fd_prod_pp10;
 assign s7_c_fd_prod_pp11_next = c_fd_prod_pp11;
 assign s7_c_fd_prod_pp20_next = c_fd_prod_pp20;
 assign s7_c_fd_prod_pp21_next = c_fd_prod_pp21;
-assign s8_c_fd_prod_next = c_fd_prod;
+assign s8_c_fd_prod_row0_next = c_fd_prod_row0;
+assign s8_c_fd_prod_row1_next = c_fd_prod_row1;
+assign s8_c_fd_prod_row2_next = c_fd_prod_row2;
+assign s9_c_fd_prod_next = c_fd_prod;
 assign s5_t_48_next = _s5_t_48_next_0;
-assign s6_t_30_next = s5_t_48_reg;
-assign s7_t_30_next = s6_t_30_reg;
-assign s8_t_29_next = s7_t_30_reg;
-assign s9_t_21_next = s8_t_29_reg;
-assign s10_t_19_next = s9_t_21_reg;
-assign s11_t_15_next = s10_t_19_reg;
-assign s12_t_13_next = s11_t_15_reg;
+assign s6_t_33_next = s5_t_48_reg;
+assign s7_t_30_next = s6_t_33_reg;
+assign s8_t_30_next = s7_t_30_reg;
+assign s9_t_22_next = s8_t_30_reg;
+assign s10_t_21_next = s9_t_22_reg;
+assign s11_t_17_next = s10_t_21_reg;
+assign s12_t_13_next = s11_t_17_reg;
 assign s13_t_7_next = s12_t_13_reg;
 assign s14_t_7_next = s13_t_7_reg;
-assign s15_t_3_next = s14_t_7_reg;
-assign s16_t_3_next = s15_t_3_reg;
-assign s17_t_2_next = s16_t_3_reg;
-assign s18_t_next = s17_t_2_reg;
-assign s19_t_next = s18_t_reg;
-assign s20_c_mi_sat_next = c_mi_sat;
-assign s21_recip_mi_lead_next = recip_mi_lead;
-assign s21_t_next = _s21_t_next_1;
-assign s21_t_2_next = _s21_t_2_next_1;
-assign s21_t_3_next = _s21_t_3_next_1;
-assign s21_t_4_next = _s21_t_4_next_1;
-assign s21_t_5_next = _s21_t_5_next_1;
-assign s21_t_6_next = _s21_t_6_next_1;
-assign s21_t_7_next = _s21_t_7_next_1;
-assign s21_t_8_next = _s21_t_8_next_1;
-assign s21_t_9_next = _s21_t_9_next_1;
-assign s21_t_10_next = _s21_t_10_next_0;
-assign s21_t_11_next = _s21_t_11_next_0;
-assign s21_t_12_next = _s21_t_12_next_0;
-assign s21_t_13_next = _s21_t_13_next_0;
-assign s21_t_14_next = _s21_t_14_next_0;
-assign s21_t_15_next = _s21_t_15_next_0;
-assign s21_t_16_next = _s21_t_16_next_0;
-assign s21_t_17_next = _s21_t_17_next_0;
-assign s21_t_18_next = _s21_t_18_next_0;
-assign s21_t_19_next = _s21_t_19_next_0;
-assign s21_t_20_next = _s21_t_20_next_0;
-assign s21_t_21_next = _s21_t_21_next_0;
-assign s21_t_22_next = _s21_t_22_next_0;
-assign s21_t_23_next = _s21_t_23_next_0;
-assign s21_t_24_next = _s21_t_24_next_0;
-assign s21_t_25_next = _s21_t_25_next_0;
-assign s21_t_26_next = _s21_t_26_next_0;
-assign s22_recip_mi_mantissa_next = recip_mi_mantissa;
-assign s23_recip_mi_recip_next = recip_mi_recip;
-assign s24_recip_mi_t_next = s23_recip_mi_recip_reg;
+assign s15_t_7_next = s14_t_7_reg;
+assign s16_t_3_next = s15_t_7_reg;
+assign s17_t_3_next = s16_t_3_reg;
+assign s18_t_2_next = s17_t_3_reg;
+assign s19_t_next = s18_t_2_reg;
+assign s20_t_next = s19_t_reg;
+assign s21_c_mi_sat_next = c_mi_sat;
+assign s22_recip_mi_lead_next = recip_mi_lead;
+assign s22_t_next = _s22_t_next_1;
+assign s22_t_2_next = _s22_t_2_next_1;
+assign s22_t_3_next = _s22_t_3_next_1;
+assign s22_t_4_next = _s22_t_4_next_1;
+assign s22_t_5_next = _s22_t_5_next_1;
+assign s22_t_6_next = _s22_t_6_next_1;
+assign s22_t_7_next = _s22_t_7_next_1;
+assign s22_t_8_next = _s22_t_8_next_1;
+assign s22_t_9_next = _s22_t_9_next_1;
+assign s22_t_10_next = _s22_t_10_next_0;
+assign s22_t_11_next = _s22_t_11_next_0;
+assign s22_t_12_next = _s22_t_12_next_0;
+assign s22_t_13_next = _s22_t_13_next_0;
+assign s22_t_14_next = _s22_t_14_next_0;
+assign s22_t_15_next = _s22_t_15_next_0;
+assign s22_t_16_next = _s22_t_16_next_0;
+assign s22_t_17_next = _s22_t_17_next_0;
+assign s22_t_18_next = _s22_t_18_next_0;
+assign s22_t_19_next = _s22_t_19_next_0;
+assign s22_t_20_next = _s22_t_20_next_0;
+assign s22_t_21_next = _s22_t_21_next_0;
+assign s22_t_22_next = _s22_t_22_next_0;
+assign s22_t_23_next = _s22_t_23_next_0;
+assign s22_t_24_next = _s22_t_24_next_0;
+assign s22_t_25_next = _s22_t_25_next_0;
+assign s22_t_26_next = _s22_t_26_next_0;
+assign s23_recip_mi_mantissa_next = recip_mi_mantissa;
+assign s24_recip_mi_recip_next = recip_mi_recip;
+assign s25_recip_mi_t_next = s24_recip_mi_recip_reg;
 assign s4_t_26_next = _s4_t_26_next_1;
 assign s5_t_49_next = s4_t_26_reg;
-assign s6_t_31_next = s5_t_49_reg;
-assign s7_t_31_next = s6_t_31_reg;
-assign s8_t_30_next = s7_t_31_reg;
-assign s9_t_22_next = s8_t_30_reg;
-assign s10_t_20_next = s9_t_22_reg;
-assign s11_t_16_next = s10_t_20_reg;
-assign s12_t_14_next = s11_t_16_reg;
+assign s6_t_34_next = s5_t_49_reg;
+assign s7_t_31_next = s6_t_34_reg;
+assign s8_t_31_next = s7_t_31_reg;
+assign s9_t_23_next = s8_t_31_reg;
+assign s10_t_22_next = s9_t_23_reg;
+assign s11_t_18_next = s10_t_22_reg;
+assign s12_t_14_next = s11_t_18_reg;
 assign s13_t_8_next = s12_t_14_reg;
 assign s14_t_8_next = s13_t_8_reg;
-assign s15_t_4_next = s14_t_8_reg;
-assign s16_t_4_next = s15_t_4_reg;
-assign s17_t_3_next = s16_t_4_reg;
-assign s18_t_2_next = s17_t_3_reg;
-assign s19_t_2_next = s18_t_2_reg;
-assign s20_t_next = s19_t_2_reg;
-assign s21_t_27_next = s20_t_reg;
-assign s22_t_next = s21_t_27_reg;
-assign s23_t_next = s22_t_reg;
+assign s15_t_8_next = s14_t_8_reg;
+assign s16_t_4_next = s15_t_8_reg;
+assign s17_t_4_next = s16_t_4_reg;
+assign s18_t_3_next = s17_t_4_reg;
+assign s19_t_2_next = s18_t_3_reg;
+assign s20_t_2_next = s19_t_2_reg;
+assign s21_t_next = s20_t_2_reg;
+assign s22_t_27_next = s21_t_reg;
+assign s23_t_next = s22_t_27_reg;
 assign s24_t_next = s23_t_reg;
-assign s25_fi_mi_prod_pp00_next = fi_mi_prod_pp00;
+assign s25_t_next = s24_t_reg;
+assign s26_fi_mi_prod_pp00_next = fi_mi_prod_pp00;
 assign s4_t_27_next = _s4_t_27_next_1;
 assign s5_t_50_next = s4_t_27_reg;
-assign s6_t_32_next = s5_t_50_reg;
-assign s7_t_32_next = s6_t_32_reg;
-assign s8_t_31_next = s7_t_32_reg;
-assign s9_t_23_next = s8_t_31_reg;
-assign s10_t_21_next = s9_t_23_reg;
-assign s11_t_17_next = s10_t_21_reg;
-assign s12_t_15_next = s11_t_17_reg;
+assign s6_t_35_next = s5_t_50_reg;
+assign s7_t_32_next = s6_t_35_reg;
+assign s8_t_32_next = s7_t_32_reg;
+assign s9_t_24_next = s8_t_32_reg;
+assign s10_t_23_next = s9_t_24_reg;
+assign s11_t_19_next = s10_t_23_reg;
+assign s12_t_15_next = s11_t_19_reg;
 assign s13_t_9_next = s12_t_15_reg;
 assign s14_t_9_next = s13_t_9_reg;
-assign s15_t_5_next = s14_t_9_reg;
-assign s16_t_5_next = s15_t_5_reg;
-assign s17_t_4_next = s16_t_5_reg;
-assign s18_t_3_next = s17_t_4_reg;
-assign s19_t_3_next = s18_t_3_reg;
-assign s20_t_2_next = s19_t_3_reg;
-assign s21_t_28_next = s20_t_2_reg;
-assign s22_t_2_next = s21_t_28_reg;
-assign s23_t_2_next = s22_t_2_reg;
+assign s15_t_9_next = s14_t_9_reg;
+assign s16_t_5_next = s15_t_9_reg;
+assign s17_t_5_next = s16_t_5_reg;
+assign s18_t_4_next = s17_t_5_reg;
+assign s19_t_3_next = s18_t_4_reg;
+assign s20_t_3_next = s19_t_3_reg;
+assign s21_t_2_next = s20_t_3_reg;
+assign s22_t_28_next = s21_t_2_reg;
+assign s23_t_2_next = s22_t_28_reg;
 assign s24_t_2_next = s23_t_2_reg;
-assign s25_fi_mi_prod_pp10_next = fi_mi_prod_pp10;
+assign s25_t_2_next = s24_t_2_reg;
+assign s26_fi_mi_prod_pp10_next = fi_mi_prod_pp10;
 assign s4_t_28_next = _s4_t_28_next_1;
 assign s5_t_51_next = s4_t_28_reg;
-assign s6_t_33_next = s5_t_51_reg;
-assign s7_t_33_next = s6_t_33_reg;
-assign s8_t_32_next = s7_t_33_reg;
-assign s9_t_24_next = s8_t_32_reg;
-assign s10_t_22_next = s9_t_24_reg;
-assign s11_t_18_next = s10_t_22_reg;
-assign s12_t_16_next = s11_t_18_reg;
+assign s6_t_36_next = s5_t_51_reg;
+assign s7_t_33_next = s6_t_36_reg;
+assign s8_t_33_next = s7_t_33_reg;
+assign s9_t_25_next = s8_t_33_reg;
+assign s10_t_24_next = s9_t_25_reg;
+assign s11_t_20_next = s10_t_24_reg;
+assign s12_t_16_next = s11_t_20_reg;
 assign s13_t_10_next = s12_t_16_reg;
 assign s14_t_10_next = s13_t_10_reg;
-assign s15_t_6_next = s14_t_10_reg;
-assign s16_t_6_next = s15_t_6_reg;
-assign s17_t_5_next = s16_t_6_reg;
-assign s18_t_4_next = s17_t_5_reg;
-assign s19_t_4_next = s18_t_4_reg;
-assign s20_t_3_next = s19_t_4_reg;
-assign s21_t_29_next = s20_t_3_reg;
-assign s22_t_3_next = s21_t_29_reg;
-assign s23_t_3_next = s22_t_3_reg;
+assign s15_t_10_next = s14_t_10_reg;
+assign s16_t_6_next = s15_t_10_reg;
+assign s17_t_6_next = s16_t_6_reg;
+assign s18_t_5_next = s17_t_6_reg;
+assign s19_t_4_next = s18_t_5_reg;
+assign s20_t_4_next = s19_t_4_reg;
+assign s21_t_3_next = s20_t_4_reg;
+assign s22_t_29_next = s21_t_3_reg;
+assign s23_t_3_next = s22_t_29_reg;
 assign s24_t_3_next = s23_t_3_reg;
-assign s25_fi_mi_prod_pp20_next = fi_mi_prod_pp20;
-assign s26_fi_mi_prod_next = fi_mi_prod;
-assign s22_t_4_next = _s22_t_4_next_0;
-assign s23_t_4_next = s22_t_4_reg;
+assign s25_t_3_next = s24_t_3_reg;
+assign s26_fi_mi_prod_pp20_next = fi_mi_prod_pp20;
+assign s27_fi_mi_prod_next = fi_mi_prod;
+assign s23_t_4_next = _s23_t_4_next_0;
 assign s24_t_4_next = s23_t_4_reg;
-assign s25_t_next = s24_t_4_reg;
-assign s26_t_next = s25_t_reg;
-assign s27_fi_mi_coarse_next = fi_mi_coarse;
-assign s22_t_5_next = _s22_t_5_next_0;
-assign s23_t_5_next = s22_t_5_reg;
+assign s25_t_4_next = s24_t_4_reg;
+assign s26_t_next = s25_t_4_reg;
+assign s27_t_next = s26_t_reg;
+assign s28_fi_mi_coarse_next = fi_mi_coarse;
+assign s23_t_5_next = _s23_t_5_next_0;
 assign s24_t_5_next = s23_t_5_reg;
-assign s25_t_2_next = s24_t_5_reg;
-assign s26_t_2_next = s25_t_2_reg;
-assign s27_t_next = s26_t_2_reg;
-assign s28_fi_mi_next = fi_mi;
+assign s25_t_5_next = s24_t_5_reg;
+assign s26_t_2_next = s25_t_5_reg;
+assign s27_t_2_next = s26_t_2_reg;
+assign s28_t_next = s27_t_2_reg;
+assign s29_fi_mi_next = fi_mi;
 assign s2_u_wtd_ecn_next = s1_ecn_reg;
 assign s3_u_wtd_ecn_next = s2_u_wtd_ecn_reg;
 assign s4_u_wtd_ecn_next = s3_u_wtd_ecn_reg;
 assign s5_t_52_next = _s5_t_52_next_0;
-assign s6_t_34_next = s5_t_52_reg;
-assign s7_t_34_next = s6_t_34_reg;
-assign s8_t_33_next = s7_t_34_reg;
-assign s11_t_19_next = _s11_t_19_next_0;
-assign s12_t_17_next = s11_t_19_reg;
+assign s6_t_37_next = s5_t_52_reg;
+assign s7_t_34_next = s6_t_37_reg;
+assign s8_t_34_next = s7_t_34_reg;
+assign s9_t_26_next = s8_t_34_reg;
+assign s12_t_17_next = _s12_t_17_next_0;
 assign s13_t_11_next = s12_t_17_reg;
 assign s14_t_11_next = s13_t_11_reg;
+assign s15_t_11_next = s14_t_11_reg;
+assign s16_t_7_next = s15_t_11_reg;
 assign s2_rtt_le_trtt_next = rtt_le_trtt;
 assign s3_rtt_le_trtt_next = s2_rtt_le_trtt_reg;
 assign s4_rtt_le_trtt_next = s3_rtt_le_trtt_reg;
@@ -8257,12 +8447,15 @@ assign s11_rtt_le_trtt_next = s10_rtt_le_trtt_reg;
 assign s12_rtt_le_trtt_next = s11_rtt_le_trtt_reg;
 assign s13_rtt_le_trtt_next = s12_rtt_le_trtt_reg;
 assign s14_rtt_le_trtt_next = s13_rtt_le_trtt_reg;
-assign s9_c_fd_next = c_fd;
-assign s10_c_fd_next = s9_c_fd_reg;
+assign s15_rtt_le_trtt_next = s14_rtt_le_trtt_reg;
+assign s16_rtt_le_trtt_next = s15_rtt_le_trtt_reg;
+assign s10_c_fd_next = c_fd;
 assign s11_c_fd_next = s10_c_fd_reg;
 assign s12_c_fd_next = s11_c_fd_reg;
 assign s13_c_fd_next = s12_c_fd_reg;
 assign s14_c_fd_next = s13_c_fd_reg;
+assign s15_c_fd_next = s14_c_fd_reg;
+assign s16_c_fd_next = s15_c_fd_reg;
 assign s5_u_wtd_can_decrease_next = u_wtd_can_decrease;
 assign s6_u_wtd_can_decrease_next = s5_u_wtd_can_decrease_reg;
 assign s7_u_wtd_can_decrease_next = s6_u_wtd_can_decrease_reg;
@@ -8273,6 +8466,8 @@ assign s11_u_wtd_can_decrease_next = s10_u_wtd_can_decrease_reg;
 assign s12_u_wtd_can_decrease_next = s11_u_wtd_can_decrease_reg;
 assign s13_u_wtd_can_decrease_next = s12_u_wtd_can_decrease_reg;
 assign s14_u_wtd_can_decrease_next = s13_u_wtd_can_decrease_reg;
+assign s15_u_wtd_can_decrease_next = s14_u_wtd_can_decrease_reg;
+assign s16_u_wtd_can_decrease_next = s15_u_wtd_can_decrease_reg;
 assign s5_cur_c_next = cur_c;
 assign s6_cur_c_next = s5_cur_c_reg;
 assign s7_cur_c_next = s6_cur_c_reg;
@@ -8283,25 +8478,25 @@ assign s11_cur_c_next = s10_cur_c_reg;
 assign s12_cur_c_next = s11_cur_c_reg;
 assign s13_cur_c_next = s12_cur_c_reg;
 assign s14_cur_c_next = s13_cur_c_reg;
-assign s21_t_30_next = _s21_t_30_next_0;
-assign s22_t_6_next = s21_t_30_reg;
-assign s23_t_6_next = s22_t_6_reg;
+assign s15_cur_c_next = s14_cur_c_reg;
+assign s16_cur_c_next = s15_cur_c_reg;
+assign s22_t_30_next = _s22_t_30_next_0;
+assign s23_t_6_next = s22_t_30_reg;
 assign s24_t_6_next = s23_t_6_reg;
-assign s25_t_3_next = s24_t_6_reg;
-assign s26_t_3_next = s25_t_3_reg;
-assign s27_t_2_next = s26_t_3_reg;
-assign s28_t_next = s27_t_2_reg;
+assign s25_t_6_next = s24_t_6_reg;
+assign s26_t_3_next = s25_t_6_reg;
+assign s27_t_3_next = s26_t_3_reg;
+assign s28_t_2_next = s27_t_3_reg;
+assign s29_t_next = s28_t_2_reg;
 assign s5_t_53_next = _s5_t_53_next_0;
-assign s6_t_35_next = s5_t_53_reg;
-assign s7_t_35_next = s6_t_35_reg;
-assign s8_t_34_next = s7_t_35_reg;
-assign s9_t_25_next = s8_t_34_reg;
-assign s10_t_23_next = s9_t_25_reg;
-assign s11_t_20_next = s10_t_23_reg;
-assign s12_t_18_next = s11_t_20_reg;
+assign s6_t_38_next = s5_t_53_reg;
+assign s7_t_35_next = s6_t_38_reg;
+assign s8_t_35_next = s7_t_35_reg;
+assign s9_t_27_next = s8_t_35_reg;
+assign s10_t_25_next = s9_t_27_reg;
+assign s11_t_21_next = s10_t_25_reg;
+assign s12_t_18_next = s11_t_21_reg;
 assign s13_t_12_next = s12_t_18_reg;
-assign s15_rtt_le_trtt_next = s14_rtt_le_trtt_reg;
-assign s16_rtt_le_trtt_next = s15_rtt_le_trtt_reg;
 assign s17_rtt_le_trtt_next = s16_rtt_le_trtt_reg;
 assign s18_rtt_le_trtt_next = s17_rtt_le_trtt_reg;
 assign s19_rtt_le_trtt_next = s18_rtt_le_trtt_reg;
@@ -8314,6 +8509,7 @@ assign s25_rtt_le_trtt_next = s24_rtt_le_trtt_reg;
 assign s26_rtt_le_trtt_next = s25_rtt_le_trtt_reg;
 assign s27_rtt_le_trtt_next = s26_rtt_le_trtt_reg;
 assign s28_rtt_le_trtt_next = s27_rtt_le_trtt_reg;
+assign s29_rtt_le_trtt_next = s28_rtt_le_trtt_reg;
 assign s14_c_fi_next = c_fi;
 assign s15_c_fi_next = s14_c_fi_reg;
 assign s16_c_fi_next = s15_c_fi_reg;
@@ -8329,6 +8525,7 @@ assign s25_c_fi_next = s24_c_fi_reg;
 assign s26_c_fi_next = s25_c_fi_reg;
 assign s27_c_fi_next = s26_c_fi_reg;
 assign s28_c_fi_next = s27_c_fi_reg;
+assign s29_c_fi_next = s28_c_fi_reg;
 assign s5_ecn_next = s4_u_wtd_ecn_reg;
 assign s6_ecn_next = s5_ecn_reg;
 assign s7_ecn_next = s6_ecn_reg;
@@ -8353,27 +8550,27 @@ assign s25_ecn_next = s24_ecn_reg;
 assign s26_ecn_next = s25_ecn_reg;
 assign s27_ecn_next = s26_ecn_reg;
 assign s28_ecn_next = s27_ecn_reg;
-assign s15_t_7_next = _s15_t_7_next_8;
-assign s16_t_7_next = s15_t_7_reg;
-assign s17_t_6_next = s16_t_7_reg;
-assign s18_t_5_next = s17_t_6_reg;
-assign s19_t_5_next = s18_t_5_reg;
-assign s20_t_4_next = s19_t_5_reg;
-assign s21_t_31_next = s20_t_4_reg;
-assign s22_t_7_next = s21_t_31_reg;
-assign s23_t_7_next = s22_t_7_reg;
+assign s29_ecn_next = s28_ecn_reg;
+assign s17_t_7_next = _s17_t_7_next_8;
+assign s18_t_6_next = s17_t_7_reg;
+assign s19_t_5_next = s18_t_6_reg;
+assign s20_t_5_next = s19_t_5_reg;
+assign s21_t_4_next = s20_t_5_reg;
+assign s22_t_31_next = s21_t_4_reg;
+assign s23_t_7_next = s22_t_31_reg;
 assign s24_t_7_next = s23_t_7_reg;
-assign s25_t_4_next = s24_t_7_reg;
-assign s26_t_4_next = s25_t_4_reg;
-assign s27_t_3_next = s26_t_4_reg;
-assign s28_t_2_next = s27_t_3_reg;
-assign s29_core_c_next = core_c;
-assign s2_t_35_next = _s2_t_35_next_0;
-assign s3_t_20_next = s2_t_35_reg;
+assign s25_t_7_next = s24_t_7_reg;
+assign s26_t_4_next = s25_t_7_reg;
+assign s27_t_4_next = s26_t_4_reg;
+assign s28_t_3_next = s27_t_4_reg;
+assign s29_t_2_next = s28_t_3_reg;
+assign s30_core_c_next = core_c;
+assign s2_t_37_next = _s2_t_37_next_0;
+assign s3_t_20_next = s2_t_37_reg;
 assign s4_t_29_next = s3_t_20_reg;
 assign s5_qa_called_next = qa_called;
-assign s2_t_36_next = _s2_t_36_next_1;
-assign s3_t_21_next = s2_t_36_reg;
+assign s2_t_38_next = _s2_t_38_next_1;
+assign s3_t_21_next = s2_t_38_reg;
 assign s4_t_30_next = s3_t_21_reg;
 assign s5_t_54_next = s4_t_30_reg;
 assign s5_ack_run_next = ack_run;
@@ -8387,9 +8584,9 @@ assign s7_qa_fired_next = s6_qa_fired_reg;
 assign s8_qa_fired_next = s7_qa_fired_reg;
 assign s9_qa_fired_next = s8_qa_fired_reg;
 assign s10_qa_fired_next = s9_qa_fired_reg;
-assign s10_t_24_next = _s10_t_24_next_1;
-assign s10_t_25_next = _s10_t_24_next_0;
-assign s10_t_26_next = _s10_t_26_next_0;
+assign s10_t_26_next = _s10_t_26_next_1;
+assign s10_t_27_next = _s10_t_26_next_0;
+assign s10_t_28_next = _s10_t_28_next_0;
 assign s11_early_next = early;
 assign s12_early_next = s11_early_reg;
 assign s13_early_next = s12_early_reg;
@@ -8409,6 +8606,7 @@ assign s26_early_next = s25_early_reg;
 assign s27_early_next = s26_early_reg;
 assign s28_early_next = s27_early_reg;
 assign s29_early_next = s28_early_reg;
+assign s30_early_next = s29_early_reg;
 assign s11_c_early_next = c_early;
 assign s12_c_early_next = s11_c_early_reg;
 assign s13_c_early_next = s12_c_early_reg;
@@ -8428,23 +8626,24 @@ assign s26_c_early_next = s25_c_early_reg;
 assign s27_c_early_next = s26_c_early_reg;
 assign s28_c_early_next = s27_c_early_reg;
 assign s29_c_early_next = s28_c_early_reg;
-assign s30_c_ack_clamped_next = c_ack_window;
+assign s30_c_early_next = s29_c_early_reg;
+assign s31_c_ack_clamped_next = c_ack_window;
 assign s5_c_loss_next = c_loss;
 assign s10_cur_increase_next = s9_cur_increase_reg;
-assign s2_t_37_next = _s2_t_37_next_0;
-assign s3_t_22_next = s2_t_37_reg;
+assign s2_t_39_next = _s2_t_39_next_0;
+assign s3_t_22_next = s2_t_39_reg;
 assign s4_t_31_next = s3_t_22_reg;
 assign s5_t_55_next = _s5_qa_fire_next_6;
 assign s5_qa_used_next = qa_used;
 assign s5_t_56_next = _s5_t_56_next_0;
-assign s2_t_38_next = _s2_t_38_next_0;
-assign s3_t_23_next = s2_t_38_reg;
+assign s2_t_40_next = _s2_t_40_next_0;
+assign s3_t_23_next = s2_t_40_reg;
 assign s4_t_32_next = s3_t_23_reg;
 assign s5_t_57_next = s4_t_32_reg;
 assign s5_cur_win_end_next = cur_win_end;
 assign s5_cur_count_next = cur_count;
-assign s2_t_39_next = _s2_t_39_next_0;
-assign s3_t_24_next = s2_t_39_reg;
+assign s2_t_41_next = _s2_t_41_next_0;
+assign s3_t_24_next = s2_t_41_reg;
 assign s4_t_33_next = s3_t_24_reg;
 assign s2_unacked_next = s1_unacked_reg;
 assign s3_unacked_next = s2_unacked_reg;
@@ -8455,10 +8654,10 @@ assign s6_qa_used_next = s5_qa_used_reg;
 assign s7_qa_used_next = s6_qa_used_reg;
 assign s8_qa_used_next = s7_qa_used_reg;
 assign s9_qa_used_next = s8_qa_used_reg;
-assign s6_t_36_next = _s6_t_36_next_5;
-assign s7_t_36_next = s6_t_36_reg;
-assign s8_t_35_next = s7_t_36_reg;
-assign s9_t_26_next = s8_t_35_reg;
+assign s6_t_39_next = _s6_t_39_next_5;
+assign s7_t_36_next = s6_t_39_reg;
+assign s8_t_36_next = s7_t_36_reg;
+assign s9_t_28_next = s8_t_36_reg;
 assign s11_ack_run_next = s10_ack_run_reg;
 assign s12_ack_run_next = s11_ack_run_reg;
 assign s13_ack_run_next = s12_ack_run_reg;
@@ -8479,8 +8678,7 @@ assign s27_ack_run_next = s26_ack_run_reg;
 assign s28_ack_run_next = s27_ack_run_reg;
 assign s29_ack_run_next = s28_ack_run_reg;
 assign s30_ack_run_next = s29_ack_run_reg;
-assign s15_cur_c_next = s14_cur_c_reg;
-assign s16_cur_c_next = s15_cur_c_reg;
+assign s31_ack_run_next = s30_ack_run_reg;
 assign s17_cur_c_next = s16_cur_c_reg;
 assign s18_cur_c_next = s17_cur_c_reg;
 assign s19_cur_c_next = s18_cur_c_reg;
@@ -8495,6 +8693,7 @@ assign s27_cur_c_next = s26_cur_c_reg;
 assign s28_cur_c_next = s27_cur_c_reg;
 assign s29_cur_c_next = s28_cur_c_reg;
 assign s30_cur_c_next = s29_cur_c_reg;
+assign s31_cur_c_next = s30_cur_c_reg;
 assign s5_is_loss_next = s4_is_loss_reg;
 assign s6_is_loss_next = s5_is_loss_reg;
 assign s7_is_loss_next = s6_is_loss_reg;
@@ -8521,6 +8720,7 @@ assign s27_is_loss_next = s26_is_loss_reg;
 assign s28_is_loss_next = s27_is_loss_reg;
 assign s29_is_loss_next = s28_is_loss_reg;
 assign s30_is_loss_next = s29_is_loss_reg;
+assign s31_is_loss_next = s30_is_loss_reg;
 assign s10_c_loss_all_next = c_loss_all;
 assign s11_c_loss_all_next = s10_c_loss_all_reg;
 assign s12_c_loss_all_next = s11_c_loss_all_reg;
@@ -8542,208 +8742,217 @@ assign s27_c_loss_all_next = s26_c_loss_all_reg;
 assign s28_c_loss_all_next = s27_c_loss_all_reg;
 assign s29_c_loss_all_next = s28_c_loss_all_reg;
 assign s30_c_loss_all_next = s29_c_loss_all_reg;
+assign s31_c_loss_all_next = s30_c_loss_all_reg;
 assign s5_t_58_next = _s5_t_58_next_0;
-assign s6_t_37_next = s5_t_58_reg;
-assign s7_t_37_next = s6_t_37_reg;
-assign s8_t_36_next = s7_t_37_reg;
-assign s9_t_27_next = s8_t_36_reg;
-assign s10_t_27_next = s9_t_27_reg;
-assign s11_t_21_next = s10_t_27_reg;
-assign s12_t_19_next = s11_t_21_reg;
+assign s6_t_40_next = s5_t_58_reg;
+assign s7_t_37_next = s6_t_40_reg;
+assign s8_t_37_next = s7_t_37_reg;
+assign s9_t_29_next = s8_t_37_reg;
+assign s10_t_29_next = s9_t_29_reg;
+assign s11_t_22_next = s10_t_29_reg;
+assign s12_t_19_next = s11_t_22_reg;
 assign s13_t_13_next = s12_t_19_reg;
 assign s14_t_12_next = s13_t_13_reg;
-assign s15_t_8_next = s14_t_12_reg;
-assign s16_t_8_next = s15_t_8_reg;
-assign s17_t_7_next = s16_t_8_reg;
-assign s18_t_6_next = s17_t_7_reg;
-assign s19_t_6_next = s18_t_6_reg;
-assign s20_t_5_next = s19_t_6_reg;
-assign s21_t_32_next = s20_t_5_reg;
-assign s22_t_8_next = s21_t_32_reg;
-assign s23_t_8_next = s22_t_8_reg;
+assign s15_t_12_next = s14_t_12_reg;
+assign s16_t_8_next = s15_t_12_reg;
+assign s17_t_8_next = s16_t_8_reg;
+assign s18_t_7_next = s17_t_8_reg;
+assign s19_t_6_next = s18_t_7_reg;
+assign s20_t_6_next = s19_t_6_reg;
+assign s21_t_5_next = s20_t_6_reg;
+assign s22_t_32_next = s21_t_5_reg;
+assign s23_t_8_next = s22_t_32_reg;
 assign s24_t_8_next = s23_t_8_reg;
-assign s25_t_5_next = s24_t_8_reg;
-assign s26_t_5_next = s25_t_5_reg;
-assign s27_t_4_next = s26_t_5_reg;
-assign s28_t_3_next = s27_t_4_reg;
-assign s29_t_next = s28_t_3_reg;
-assign s30_t_next = s29_t_reg;
-assign s11_t_22_next = _s11_t_22_next_0;
-assign s12_t_20_next = s11_t_22_reg;
+assign s25_t_8_next = s24_t_8_reg;
+assign s26_t_5_next = s25_t_8_reg;
+assign s27_t_5_next = s26_t_5_reg;
+assign s28_t_4_next = s27_t_5_reg;
+assign s29_t_3_next = s28_t_4_reg;
+assign s30_t_next = s29_t_3_reg;
+assign s31_t_next = s30_t_reg;
+assign s11_t_23_next = _s11_t_23_next_0;
+assign s12_t_20_next = s11_t_23_reg;
 assign s13_t_14_next = s12_t_20_reg;
 assign s14_t_13_next = s13_t_14_reg;
-assign s15_t_9_next = s14_t_13_reg;
-assign s16_t_9_next = s15_t_9_reg;
-assign s17_t_8_next = s16_t_9_reg;
-assign s18_t_7_next = s17_t_8_reg;
-assign s19_t_7_next = s18_t_7_reg;
-assign s20_t_6_next = s19_t_7_reg;
-assign s21_t_33_next = s20_t_6_reg;
-assign s22_t_9_next = s21_t_33_reg;
-assign s23_t_9_next = s22_t_9_reg;
+assign s15_t_13_next = s14_t_13_reg;
+assign s16_t_9_next = s15_t_13_reg;
+assign s17_t_9_next = s16_t_9_reg;
+assign s18_t_8_next = s17_t_9_reg;
+assign s19_t_7_next = s18_t_8_reg;
+assign s20_t_7_next = s19_t_7_reg;
+assign s21_t_6_next = s20_t_7_reg;
+assign s22_t_33_next = s21_t_6_reg;
+assign s23_t_9_next = s22_t_33_reg;
 assign s24_t_9_next = s23_t_9_reg;
-assign s25_t_6_next = s24_t_9_reg;
-assign s26_t_6_next = s25_t_6_reg;
-assign s27_t_5_next = s26_t_6_reg;
-assign s28_t_4_next = s27_t_5_reg;
-assign s29_t_2_next = s28_t_4_reg;
-assign s30_t_2_next = s29_t_2_reg;
-assign s6_t_38_next = _s6_t_38_next_2;
-assign s7_t_38_next = s6_t_38_reg;
-assign s8_t_37_next = s7_t_38_reg;
-assign s9_t_28_next = s8_t_37_reg;
-assign s10_t_28_next = s9_t_28_reg;
-assign s11_t_23_next = s10_t_28_reg;
-assign s12_t_21_next = s11_t_23_reg;
+assign s25_t_9_next = s24_t_9_reg;
+assign s26_t_6_next = s25_t_9_reg;
+assign s27_t_6_next = s26_t_6_reg;
+assign s28_t_5_next = s27_t_6_reg;
+assign s29_t_4_next = s28_t_5_reg;
+assign s30_t_2_next = s29_t_4_reg;
+assign s31_t_2_next = s30_t_2_reg;
+assign s6_t_41_next = _s6_t_41_next_2;
+assign s7_t_38_next = s6_t_41_reg;
+assign s8_t_38_next = s7_t_38_reg;
+assign s9_t_30_next = s8_t_38_reg;
+assign s10_t_30_next = s9_t_30_reg;
+assign s11_t_24_next = s10_t_30_reg;
+assign s12_t_21_next = s11_t_24_reg;
 assign s13_t_15_next = s12_t_21_reg;
 assign s14_t_14_next = s13_t_15_reg;
-assign s15_t_10_next = s14_t_14_reg;
-assign s16_t_10_next = s15_t_10_reg;
-assign s17_t_9_next = s16_t_10_reg;
-assign s18_t_8_next = s17_t_9_reg;
-assign s19_t_8_next = s18_t_8_reg;
-assign s20_t_7_next = s19_t_8_reg;
-assign s21_t_34_next = s20_t_7_reg;
-assign s22_t_10_next = s21_t_34_reg;
-assign s23_t_10_next = s22_t_10_reg;
+assign s15_t_14_next = s14_t_14_reg;
+assign s16_t_10_next = s15_t_14_reg;
+assign s17_t_10_next = s16_t_10_reg;
+assign s18_t_9_next = s17_t_10_reg;
+assign s19_t_8_next = s18_t_9_reg;
+assign s20_t_8_next = s19_t_8_reg;
+assign s21_t_7_next = s20_t_8_reg;
+assign s22_t_34_next = s21_t_7_reg;
+assign s23_t_10_next = s22_t_34_reg;
 assign s24_t_10_next = s23_t_10_reg;
-assign s25_t_7_next = s24_t_10_reg;
-assign s26_t_7_next = s25_t_7_reg;
-assign s27_t_6_next = s26_t_7_reg;
-assign s28_t_5_next = s27_t_6_reg;
-assign s29_t_3_next = s28_t_5_reg;
-assign s30_t_3_next = s29_t_3_reg;
-assign s6_t_39_next = _s6_t_39_next_1;
-assign s7_t_39_next = s6_t_39_reg;
-assign s8_t_38_next = s7_t_39_reg;
-assign s9_t_29_next = s8_t_38_reg;
-assign s10_t_29_next = s9_t_29_reg;
-assign s11_t_24_next = s10_t_29_reg;
-assign s12_t_22_next = s11_t_24_reg;
+assign s25_t_10_next = s24_t_10_reg;
+assign s26_t_7_next = s25_t_10_reg;
+assign s27_t_7_next = s26_t_7_reg;
+assign s28_t_6_next = s27_t_7_reg;
+assign s29_t_5_next = s28_t_6_reg;
+assign s30_t_3_next = s29_t_5_reg;
+assign s31_t_3_next = s30_t_3_reg;
+assign s6_t_42_next = _s6_t_42_next_1;
+assign s7_t_39_next = s6_t_42_reg;
+assign s8_t_39_next = s7_t_39_reg;
+assign s9_t_31_next = s8_t_39_reg;
+assign s10_t_31_next = s9_t_31_reg;
+assign s11_t_25_next = s10_t_31_reg;
+assign s12_t_22_next = s11_t_25_reg;
 assign s13_t_16_next = s12_t_22_reg;
 assign s14_t_15_next = s13_t_16_reg;
-assign s15_t_11_next = s14_t_15_reg;
-assign s16_t_11_next = s15_t_11_reg;
-assign s17_t_10_next = s16_t_11_reg;
-assign s18_t_9_next = s17_t_10_reg;
-assign s19_t_9_next = s18_t_9_reg;
-assign s20_t_8_next = s19_t_9_reg;
-assign s21_t_35_next = s20_t_8_reg;
-assign s22_t_11_next = s21_t_35_reg;
-assign s23_t_11_next = s22_t_11_reg;
+assign s15_t_15_next = s14_t_15_reg;
+assign s16_t_11_next = s15_t_15_reg;
+assign s17_t_11_next = s16_t_11_reg;
+assign s18_t_10_next = s17_t_11_reg;
+assign s19_t_9_next = s18_t_10_reg;
+assign s20_t_9_next = s19_t_9_reg;
+assign s21_t_8_next = s20_t_9_reg;
+assign s22_t_35_next = s21_t_8_reg;
+assign s23_t_11_next = s22_t_35_reg;
 assign s24_t_11_next = s23_t_11_reg;
-assign s25_t_8_next = s24_t_11_reg;
-assign s26_t_8_next = s25_t_8_reg;
-assign s27_t_7_next = s26_t_8_reg;
-assign s28_t_6_next = s27_t_7_reg;
-assign s29_t_4_next = s28_t_6_reg;
-assign s30_t_4_next = s29_t_4_reg;
-assign s6_t_40_next = _s6_t_40_next_1;
-assign s7_t_40_next = s6_t_40_reg;
-assign s8_t_39_next = s7_t_40_reg;
-assign s9_t_30_next = s8_t_39_reg;
-assign s10_t_30_next = s9_t_30_reg;
-assign s11_t_25_next = s10_t_30_reg;
-assign s12_t_23_next = s11_t_25_reg;
+assign s25_t_11_next = s24_t_11_reg;
+assign s26_t_8_next = s25_t_11_reg;
+assign s27_t_8_next = s26_t_8_reg;
+assign s28_t_7_next = s27_t_8_reg;
+assign s29_t_6_next = s28_t_7_reg;
+assign s30_t_4_next = s29_t_6_reg;
+assign s31_t_4_next = s30_t_4_reg;
+assign s6_t_43_next = _s6_t_43_next_1;
+assign s7_t_40_next = s6_t_43_reg;
+assign s8_t_40_next = s7_t_40_reg;
+assign s9_t_32_next = s8_t_40_reg;
+assign s10_t_32_next = s9_t_32_reg;
+assign s11_t_26_next = s10_t_32_reg;
+assign s12_t_23_next = s11_t_26_reg;
 assign s13_t_17_next = s12_t_23_reg;
 assign s14_t_16_next = s13_t_17_reg;
-assign s15_t_12_next = s14_t_16_reg;
-assign s16_t_12_next = s15_t_12_reg;
-assign s17_t_11_next = s16_t_12_reg;
-assign s18_t_10_next = s17_t_11_reg;
-assign s19_t_10_next = s18_t_10_reg;
-assign s20_t_9_next = s19_t_10_reg;
-assign s21_t_36_next = s20_t_9_reg;
-assign s22_t_12_next = s21_t_36_reg;
-assign s23_t_12_next = s22_t_12_reg;
+assign s15_t_16_next = s14_t_16_reg;
+assign s16_t_12_next = s15_t_16_reg;
+assign s17_t_12_next = s16_t_12_reg;
+assign s18_t_11_next = s17_t_12_reg;
+assign s19_t_10_next = s18_t_11_reg;
+assign s20_t_10_next = s19_t_10_reg;
+assign s21_t_9_next = s20_t_10_reg;
+assign s22_t_36_next = s21_t_9_reg;
+assign s23_t_12_next = s22_t_36_reg;
 assign s24_t_12_next = s23_t_12_reg;
-assign s25_t_9_next = s24_t_12_reg;
-assign s26_t_9_next = s25_t_9_reg;
-assign s27_t_8_next = s26_t_9_reg;
-assign s28_t_7_next = s27_t_8_reg;
-assign s29_t_5_next = s28_t_7_reg;
-assign s30_t_5_next = s29_t_5_reg;
-assign s6_t_41_next = _s6_t_41_next_0;
-assign s7_t_41_next = s6_t_41_reg;
-assign s8_t_40_next = s7_t_41_reg;
-assign s9_t_31_next = s8_t_40_reg;
-assign s10_t_31_next = s9_t_31_reg;
-assign s11_t_26_next = s10_t_31_reg;
-assign s12_t_24_next = s11_t_26_reg;
+assign s25_t_12_next = s24_t_12_reg;
+assign s26_t_9_next = s25_t_12_reg;
+assign s27_t_9_next = s26_t_9_reg;
+assign s28_t_8_next = s27_t_9_reg;
+assign s29_t_7_next = s28_t_8_reg;
+assign s30_t_5_next = s29_t_7_reg;
+assign s31_t_5_next = s30_t_5_reg;
+assign s6_t_44_next = _s6_t_44_next_0;
+assign s7_t_41_next = s6_t_44_reg;
+assign s8_t_41_next = s7_t_41_reg;
+assign s9_t_33_next = s8_t_41_reg;
+assign s10_t_33_next = s9_t_33_reg;
+assign s11_t_27_next = s10_t_33_reg;
+assign s12_t_24_next = s11_t_27_reg;
 assign s13_t_18_next = s12_t_24_reg;
 assign s14_t_17_next = s13_t_18_reg;
-assign s15_t_13_next = s14_t_17_reg;
-assign s16_t_13_next = s15_t_13_reg;
-assign s17_t_12_next = s16_t_13_reg;
-assign s18_t_11_next = s17_t_12_reg;
-assign s19_t_11_next = s18_t_11_reg;
-assign s20_t_10_next = s19_t_11_reg;
-assign s21_t_37_next = s20_t_10_reg;
-assign s22_t_13_next = s21_t_37_reg;
-assign s23_t_13_next = s22_t_13_reg;
+assign s15_t_17_next = s14_t_17_reg;
+assign s16_t_13_next = s15_t_17_reg;
+assign s17_t_13_next = s16_t_13_reg;
+assign s18_t_12_next = s17_t_13_reg;
+assign s19_t_11_next = s18_t_12_reg;
+assign s20_t_11_next = s19_t_11_reg;
+assign s21_t_10_next = s20_t_11_reg;
+assign s22_t_37_next = s21_t_10_reg;
+assign s23_t_13_next = s22_t_37_reg;
 assign s24_t_13_next = s23_t_13_reg;
-assign s25_t_10_next = s24_t_13_reg;
-assign s26_t_10_next = s25_t_10_reg;
-assign s27_t_9_next = s26_t_10_reg;
-assign s28_t_8_next = s27_t_9_reg;
-assign s29_t_6_next = s28_t_8_reg;
-assign s30_t_6_next = s29_t_6_reg;
-assign s6_t_42_next = _s6_t_42_next_1;
-assign s7_t_42_next = s6_t_42_reg;
-assign s8_t_41_next = s7_t_42_reg;
-assign s9_t_32_next = s8_t_41_reg;
-assign s10_t_32_next = s9_t_32_reg;
-assign s11_t_27_next = s10_t_32_reg;
-assign s12_t_25_next = s11_t_27_reg;
+assign s25_t_13_next = s24_t_13_reg;
+assign s26_t_10_next = s25_t_13_reg;
+assign s27_t_10_next = s26_t_10_reg;
+assign s28_t_9_next = s27_t_10_reg;
+assign s29_t_8_next = s28_t_9_reg;
+assign s30_t_6_next = s29_t_8_reg;
+assign s31_t_6_next = s30_t_6_reg;
+assign s6_t_45_next = _s6_t_45_next_1;
+assign s7_t_42_next = s6_t_45_reg;
+assign s8_t_42_next = s7_t_42_reg;
+assign s9_t_34_next = s8_t_42_reg;
+assign s10_t_34_next = s9_t_34_reg;
+assign s11_t_28_next = s10_t_34_reg;
+assign s12_t_25_next = s11_t_28_reg;
 assign s13_t_19_next = s12_t_25_reg;
 assign s14_t_18_next = s13_t_19_reg;
-assign s15_t_14_next = s14_t_18_reg;
-assign s16_t_14_next = s15_t_14_reg;
-assign s17_t_13_next = s16_t_14_reg;
-assign s18_t_12_next = s17_t_13_reg;
-assign s19_t_12_next = s18_t_12_reg;
-assign s20_t_11_next = s19_t_12_reg;
-assign s21_t_38_next = s20_t_11_reg;
-assign s22_t_14_next = s21_t_38_reg;
-assign s23_t_14_next = s22_t_14_reg;
+assign s15_t_18_next = s14_t_18_reg;
+assign s16_t_14_next = s15_t_18_reg;
+assign s17_t_14_next = s16_t_14_reg;
+assign s18_t_13_next = s17_t_14_reg;
+assign s19_t_12_next = s18_t_13_reg;
+assign s20_t_12_next = s19_t_12_reg;
+assign s21_t_11_next = s20_t_12_reg;
+assign s22_t_38_next = s21_t_11_reg;
+assign s23_t_14_next = s22_t_38_reg;
 assign s24_t_14_next = s23_t_14_reg;
-assign s25_t_11_next = s24_t_14_reg;
-assign s26_t_11_next = s25_t_11_reg;
-assign s27_t_10_next = s26_t_11_reg;
-assign s28_t_9_next = s27_t_10_reg;
-assign s29_t_7_next = s28_t_9_reg;
-assign s30_t_7_next = s29_t_7_reg;
-assign s2_t_40_next = _s2_t_36_next_0;
-assign s3_t_25_next = s2_t_40_reg;
+assign s25_t_14_next = s24_t_14_reg;
+assign s26_t_11_next = s25_t_14_reg;
+assign s27_t_11_next = s26_t_11_reg;
+assign s28_t_10_next = s27_t_11_reg;
+assign s29_t_9_next = s28_t_10_reg;
+assign s30_t_7_next = s29_t_9_reg;
+assign s31_t_7_next = s30_t_7_reg;
+assign s2_t_42_next = _s2_t_38_next_0;
+assign s3_t_25_next = s2_t_42_reg;
 assign s4_t_34_next = s3_t_25_reg;
 assign s5_t_59_next = s4_t_34_reg;
-assign s6_t_43_next = s5_t_59_reg;
-assign s7_t_43_next = s6_t_43_reg;
-assign s8_t_42_next = s7_t_43_reg;
-assign s9_t_33_next = s8_t_42_reg;
-assign s10_t_33_next = s9_t_33_reg;
-assign s11_t_28_next = s10_t_33_reg;
-assign s12_t_26_next = s11_t_28_reg;
+assign s6_t_46_next = s5_t_59_reg;
+assign s7_t_43_next = s6_t_46_reg;
+assign s8_t_43_next = s7_t_43_reg;
+assign s9_t_35_next = s8_t_43_reg;
+assign s10_t_35_next = s9_t_35_reg;
+assign s11_t_29_next = s10_t_35_reg;
+assign s12_t_26_next = s11_t_29_reg;
 assign s13_t_20_next = s12_t_26_reg;
 assign s14_t_19_next = s13_t_20_reg;
-assign s15_t_15_next = s14_t_19_reg;
-assign s16_t_15_next = s15_t_15_reg;
-assign s17_t_14_next = s16_t_15_reg;
-assign s18_t_13_next = s17_t_14_reg;
-assign s19_t_13_next = s18_t_13_reg;
-assign s20_t_12_next = s19_t_13_reg;
-assign s21_t_39_next = s20_t_12_reg;
-assign s22_t_15_next = s21_t_39_reg;
-assign s23_t_15_next = s22_t_15_reg;
+assign s15_t_19_next = s14_t_19_reg;
+assign s16_t_15_next = s15_t_19_reg;
+assign s17_t_15_next = s16_t_15_reg;
+assign s18_t_14_next = s17_t_15_reg;
+assign s19_t_13_next = s18_t_14_reg;
+assign s20_t_13_next = s19_t_13_reg;
+assign s21_t_12_next = s20_t_13_reg;
+assign s22_t_39_next = s21_t_12_reg;
+assign s23_t_15_next = s22_t_39_reg;
 assign s24_t_15_next = s23_t_15_reg;
-assign s25_t_12_next = s24_t_15_reg;
-assign s26_t_12_next = s25_t_12_reg;
-assign s27_t_11_next = s26_t_12_reg;
-assign s28_t_10_next = s27_t_11_reg;
-assign s29_t_8_next = s28_t_10_reg;
-assign s30_t_8_next = s29_t_8_reg;
-assign s2_t_41_next = _s2_t_41_next_2;
-assign s3_t_26_next = s2_t_41_reg;
+assign s25_t_15_next = s24_t_15_reg;
+assign s26_t_12_next = s25_t_15_reg;
+assign s27_t_12_next = s26_t_12_reg;
+assign s28_t_11_next = s27_t_12_reg;
+assign s29_t_10_next = s28_t_11_reg;
+assign s30_t_8_next = s29_t_10_reg;
+assign s31_t_8_next = s30_t_8_reg;
+assign s2_t_43_next = _s2_t_43_next_2;
+assign s3_t_26_next = s2_t_43_reg;
 assign s4_t_35_next = s3_t_26_reg;
 assign s5_core_case_next = core_case;
 assign s6_core_case_next = s5_core_case_reg;
@@ -8751,11 +8960,11 @@ assign s7_core_case_next = s6_core_case_reg;
 assign s8_core_case_next = s7_core_case_reg;
 assign s9_core_case_next = s8_core_case_reg;
 assign s10_core_case_next = s9_core_case_reg;
-assign s6_t_44_next = _s6_t_44_next_0;
-assign s7_t_44_next = s6_t_44_reg;
-assign s8_t_43_next = s7_t_44_reg;
-assign s9_t_34_next = s8_t_43_reg;
-assign s10_t_34_next = s9_t_34_reg;
+assign s6_t_47_next = _s6_t_47_next_0;
+assign s7_t_44_next = s6_t_47_reg;
+assign s8_t_44_next = s7_t_44_reg;
+assign s9_t_36_next = s8_t_44_reg;
+assign s10_t_36_next = s9_t_36_reg;
 assign s2_kind_next = s1_kind_reg;
 assign s3_kind_next = s2_kind_reg;
 assign s4_kind_next = s3_kind_reg;
@@ -8785,26 +8994,28 @@ assign s27_kind_next = s26_kind_reg;
 assign s28_kind_next = s27_kind_reg;
 assign s29_kind_next = s28_kind_reg;
 assign s30_kind_next = s29_kind_reg;
-assign s11_t_29_next = _s11_t_29_next_4;
-assign s12_t_27_next = s11_t_29_reg;
+assign s31_kind_next = s30_kind_reg;
+assign s11_t_30_next = _s11_t_30_next_4;
+assign s12_t_27_next = s11_t_30_reg;
 assign s13_t_21_next = s12_t_27_reg;
 assign s14_t_20_next = s13_t_21_reg;
-assign s15_t_16_next = s14_t_20_reg;
-assign s16_t_16_next = s15_t_16_reg;
-assign s17_t_15_next = s16_t_16_reg;
-assign s18_t_14_next = s17_t_15_reg;
-assign s19_t_14_next = s18_t_14_reg;
-assign s20_t_13_next = s19_t_14_reg;
-assign s21_t_40_next = s20_t_13_reg;
-assign s22_t_16_next = s21_t_40_reg;
-assign s23_t_16_next = s22_t_16_reg;
+assign s15_t_20_next = s14_t_20_reg;
+assign s16_t_16_next = s15_t_20_reg;
+assign s17_t_16_next = s16_t_16_reg;
+assign s18_t_15_next = s17_t_16_reg;
+assign s19_t_14_next = s18_t_15_reg;
+assign s20_t_14_next = s19_t_14_reg;
+assign s21_t_13_next = s20_t_14_reg;
+assign s22_t_40_next = s21_t_13_reg;
+assign s23_t_16_next = s22_t_40_reg;
 assign s24_t_16_next = s23_t_16_reg;
-assign s25_t_13_next = s24_t_16_reg;
-assign s26_t_13_next = s25_t_13_reg;
-assign s27_t_12_next = s26_t_13_reg;
-assign s28_t_11_next = s27_t_12_reg;
-assign s29_t_9_next = s28_t_11_reg;
-assign s30_t_9_next = s29_t_9_reg;
+assign s25_t_16_next = s24_t_16_reg;
+assign s26_t_13_next = s25_t_16_reg;
+assign s27_t_13_next = s26_t_13_reg;
+assign s28_t_12_next = s27_t_13_reg;
+assign s29_t_11_next = s28_t_12_reg;
+assign s30_t_9_next = s29_t_11_reg;
+assign s31_t_9_next = s30_t_9_reg;
 assign s11_qa_fired_next = s10_qa_fired_reg;
 assign s12_qa_fired_next = s11_qa_fired_reg;
 assign s13_qa_fired_next = s12_qa_fired_reg;
@@ -8825,27 +9036,29 @@ assign s27_qa_fired_next = s26_qa_fired_reg;
 assign s28_qa_fired_next = s27_qa_fired_reg;
 assign s29_qa_fired_next = s28_qa_fired_reg;
 assign s30_qa_fired_next = s29_qa_fired_reg;
-assign s11_t_30_next = _s11_t_30_next_0;
-assign s12_t_28_next = s11_t_30_reg;
+assign s31_qa_fired_next = s30_qa_fired_reg;
+assign s11_t_31_next = _s11_t_31_next_0;
+assign s12_t_28_next = s11_t_31_reg;
 assign s13_t_22_next = s12_t_28_reg;
 assign s14_t_21_next = s13_t_22_reg;
-assign s15_t_17_next = s14_t_21_reg;
-assign s16_t_17_next = s15_t_17_reg;
-assign s17_t_16_next = s16_t_17_reg;
-assign s18_t_15_next = s17_t_16_reg;
-assign s19_t_15_next = s18_t_15_reg;
-assign s20_t_14_next = s19_t_15_reg;
-assign s21_t_41_next = s20_t_14_reg;
-assign s22_t_17_next = s21_t_41_reg;
-assign s23_t_17_next = s22_t_17_reg;
+assign s15_t_21_next = s14_t_21_reg;
+assign s16_t_17_next = s15_t_21_reg;
+assign s17_t_17_next = s16_t_17_reg;
+assign s18_t_16_next = s17_t_17_reg;
+assign s19_t_15_next = s18_t_16_reg;
+assign s20_t_15_next = s19_t_15_reg;
+assign s21_t_14_next = s20_t_15_reg;
+assign s22_t_41_next = s21_t_14_reg;
+assign s23_t_17_next = s22_t_41_reg;
 assign s24_t_17_next = s23_t_17_reg;
-assign s25_t_14_next = s24_t_17_reg;
-assign s26_t_14_next = s25_t_14_reg;
-assign s27_t_13_next = s26_t_14_reg;
-assign s28_t_12_next = s27_t_13_reg;
-assign s29_t_10_next = s28_t_12_reg;
-assign s30_t_10_next = s29_t_10_reg;
-assign m_result_valid = out_nonempty;
+assign s25_t_17_next = s24_t_17_reg;
+assign s26_t_14_next = s25_t_17_reg;
+assign s27_t_14_next = s26_t_14_reg;
+assign s28_t_13_next = s27_t_14_reg;
+assign s29_t_12_next = s28_t_13_reg;
+assign s30_t_10_next = s29_t_12_reg;
+assign s31_t_10_next = s30_t_10_reg;
+assign m_result_valid = out_valid_reg;
 assign m_result_conn = out_head_conn_reg;
 assign m_result_kind = out_head_kind_reg;
 assign m_result_cwnd = out_head_cwnd_reg;
@@ -8933,6 +9146,8 @@ always @* begin
     s29_conn_next = s29_conn_reg;
     s30_valid_next = s30_valid_reg;
     s30_conn_next = s30_conn_reg;
+    s31_valid_next = s31_valid_reg;
+    s31_conn_next = s31_conn_reg;
     s1_kind_next = s1_kind_reg;
     s1_size_next = s1_size_reg;
     s1_ecn_next = s1_ecn_reg;
@@ -9174,6 +9389,13 @@ always @* begin
     out31_qa_next = out31_qa_reg;
     out31_fast_next = out31_fast_reg;
     out31_error_next = out31_error_reg;
+    out32_conn_next = out32_conn_reg;
+    out32_kind_next = out32_kind_reg;
+    out32_cwnd_next = out32_cwnd_reg;
+    out32_case_next = out32_case_reg;
+    out32_qa_next = out32_qa_reg;
+    out32_fast_next = out32_fast_reg;
+    out32_error_next = out32_error_reg;
     out_head_conn_next = out_head_conn_reg;
     out_head_kind_next = out_head_kind_reg;
     out_head_cwnd_next = out_head_cwnd_reg;
@@ -9182,6 +9404,7 @@ always @* begin
     out_head_fast_next = out_head_fast_reg;
     out_head_error_next = out_head_error_reg;
     out_rd_ptr_plus1_next = out_rd_ptr_plus1_reg;
+    out_valid_next = out_valid_reg;
     if (issue) begin
         if (skid_valid_reg) begin
             in_conn_next = skid_conn_reg;
@@ -9301,6 +9524,8 @@ always @* begin
     s29_conn_next = s28_conn_reg;
     s30_valid_next = s29_valid_reg;
     s30_conn_next = s29_conn_reg;
+    s31_valid_next = s30_valid_reg;
+    s31_conn_next = s30_conn_reg;
     s1_fix_valid_next = snoop_in;
     s1_fix_word_next = new_word;
     s2_fix_valid_next = _shell_15;
@@ -9309,319 +9534,339 @@ always @* begin
     s3_fix_valid_next = _shell_19;
     s3_fix_word_next = _shell_20;
     s4_cur_next = _shell_23;
-    if (s30_valid_reg) begin
+    if (s31_valid_reg) begin
         if (_shell_24) begin
-            out0_conn_next = s30_conn_reg;
-            out0_kind_next = s30_kind_reg;
+            out0_conn_next = s31_conn_reg;
+            out0_kind_next = s31_kind_reg;
             out0_cwnd_next = res_cwnd;
             out0_case_next = res_case;
             out0_qa_next = res_qa;
             out0_fast_next = res_fast;
-            out0_error_next = s30_error_reg;
+            out0_error_next = s31_error_reg;
         end
         if (_shell_26) begin
-            out1_conn_next = s30_conn_reg;
-            out1_kind_next = s30_kind_reg;
+            out1_conn_next = s31_conn_reg;
+            out1_kind_next = s31_kind_reg;
             out1_cwnd_next = res_cwnd;
             out1_case_next = res_case;
             out1_qa_next = res_qa;
             out1_fast_next = res_fast;
-            out1_error_next = s30_error_reg;
+            out1_error_next = s31_error_reg;
         end
         if (_shell_27) begin
-            out2_conn_next = s30_conn_reg;
-            out2_kind_next = s30_kind_reg;
+            out2_conn_next = s31_conn_reg;
+            out2_kind_next = s31_kind_reg;
             out2_cwnd_next = res_cwnd;
             out2_case_next = res_case;
             out2_qa_next = res_qa;
             out2_fast_next = res_fast;
-            out2_error_next = s30_error_reg;
+            out2_error_next = s31_error_reg;
         end
         if (_shell_28) begin
-            out3_conn_next = s30_conn_reg;
-            out3_kind_next = s30_kind_reg;
+            out3_conn_next = s31_conn_reg;
+            out3_kind_next = s31_kind_reg;
             out3_cwnd_next = res_cwnd;
             out3_case_next = res_case;
             out3_qa_next = res_qa;
             out3_fast_next = res_fast;
-            out3_error_next = s30_error_reg;
+            out3_error_next = s31_error_reg;
         end
         if (_shell_29) begin
-            out4_conn_next = s30_conn_reg;
-            out4_kind_next = s30_kind_reg;
+            out4_conn_next = s31_conn_reg;
+            out4_kind_next = s31_kind_reg;
             out4_cwnd_next = res_cwnd;
             out4_case_next = res_case;
             out4_qa_next = res_qa;
             out4_fast_next = res_fast;
-            out4_error_next = s30_error_reg;
+            out4_error_next = s31_error_reg;
         end
         if (_shell_30) begin
-            out5_conn_next = s30_conn_reg;
-            out5_kind_next = s30_kind_reg;
+            out5_conn_next = s31_conn_reg;
+            out5_kind_next = s31_kind_reg;
             out5_cwnd_next = res_cwnd;
             out5_case_next = res_case;
             out5_qa_next = res_qa;
             out5_fast_next = res_fast;
-            out5_error_next = s30_error_reg;
+            out5_error_next = s31_error_reg;
         end
         if (_shell_31) begin
-            out6_conn_next = s30_conn_reg;
-            out6_kind_next = s30_kind_reg;
+            out6_conn_next = s31_conn_reg;
+            out6_kind_next = s31_kind_reg;
             out6_cwnd_next = res_cwnd;
             out6_case_next = res_case;
             out6_qa_next = res_qa;
             out6_fast_next = res_fast;
-            out6_error_next = s30_error_reg;
+            out6_error_next = s31_error_reg;
         end
         if (_shell_32) begin
-            out7_conn_next = s30_conn_reg;
-            out7_kind_next = s30_kind_reg;
+            out7_conn_next = s31_conn_reg;
+            out7_kind_next = s31_kind_reg;
             out7_cwnd_next = res_cwnd;
             out7_case_next = res_case;
             out7_qa_next = res_qa;
             out7_fast_next = res_fast;
-            out7_error_next = s30_error_reg;
+            out7_error_next = s31_error_reg;
         end
         if (_shell_33) begin
-            out8_conn_next = s30_conn_reg;
-            out8_kind_next = s30_kind_reg;
+            out8_conn_next = s31_conn_reg;
+            out8_kind_next = s31_kind_reg;
             out8_cwnd_next = res_cwnd;
             out8_case_next = res_case;
             out8_qa_next = res_qa;
             out8_fast_next = res_fast;
-            out8_error_next = s30_error_reg;
+            out8_error_next = s31_error_reg;
         end
         if (_shell_34) begin
-            out9_conn_next = s30_conn_reg;
-            out9_kind_next = s30_kind_reg;
+            out9_conn_next = s31_conn_reg;
+            out9_kind_next = s31_kind_reg;
             out9_cwnd_next = res_cwnd;
             out9_case_next = res_case;
             out9_qa_next = res_qa;
             out9_fast_next = res_fast;
-            out9_error_next = s30_error_reg;
+            out9_error_next = s31_error_reg;
         end
         if (_shell_35) begin
-            out10_conn_next = s30_conn_reg;
-            out10_kind_next = s30_kind_reg;
+            out10_conn_next = s31_conn_reg;
+            out10_kind_next = s31_kind_reg;
             out10_cwnd_next = res_cwnd;
             out10_case_next = res_case;
             out10_qa_next = res_qa;
             out10_fast_next = res_fast;
-            out10_error_next = s30_error_reg;
+            out10_error_next = s31_error_reg;
         end
         if (_shell_36) begin
-            out11_conn_next = s30_conn_reg;
-            out11_kind_next = s30_kind_reg;
+            out11_conn_next = s31_conn_reg;
+            out11_kind_next = s31_kind_reg;
             out11_cwnd_next = res_cwnd;
             out11_case_next = res_case;
             out11_qa_next = res_qa;
             out11_fast_next = res_fast;
-            out11_error_next = s30_error_reg;
+            out11_error_next = s31_error_reg;
         end
         if (_shell_37) begin
-            out12_conn_next = s30_conn_reg;
-            out12_kind_next = s30_kind_reg;
+            out12_conn_next = s31_conn_reg;
+            out12_kind_next = s31_kind_reg;
             out12_cwnd_next = res_cwnd;
             out12_case_next = res_case;
             out12_qa_next = res_qa;
             out12_fast_next = res_fast;
-            out12_error_next = s30_error_reg;
+            out12_error_next = s31_error_reg;
         end
         if (_shell_38) begin
-            out13_conn_next = s30_conn_reg;
-            out13_kind_next = s30_kind_reg;
+            out13_conn_next = s31_conn_reg;
+            out13_kind_next = s31_kind_reg;
             out13_cwnd_next = res_cwnd;
             out13_case_next = res_case;
             out13_qa_next = res_qa;
             out13_fast_next = res_fast;
-            out13_error_next = s30_error_reg;
+            out13_error_next = s31_error_reg;
         end
         if (_shell_39) begin
-            out14_conn_next = s30_conn_reg;
-            out14_kind_next = s30_kind_reg;
+            out14_conn_next = s31_conn_reg;
+            out14_kind_next = s31_kind_reg;
             out14_cwnd_next = res_cwnd;
             out14_case_next = res_case;
             out14_qa_next = res_qa;
             out14_fast_next = res_fast;
-            out14_error_next = s30_error_reg;
+            out14_error_next = s31_error_reg;
         end
         if (_shell_40) begin
-            out15_conn_next = s30_conn_reg;
-            out15_kind_next = s30_kind_reg;
+            out15_conn_next = s31_conn_reg;
+            out15_kind_next = s31_kind_reg;
             out15_cwnd_next = res_cwnd;
             out15_case_next = res_case;
             out15_qa_next = res_qa;
             out15_fast_next = res_fast;
-            out15_error_next = s30_error_reg;
+            out15_error_next = s31_error_reg;
         end
         if (_shell_41) begin
-            out16_conn_next = s30_conn_reg;
-            out16_kind_next = s30_kind_reg;
+            out16_conn_next = s31_conn_reg;
+            out16_kind_next = s31_kind_reg;
             out16_cwnd_next = res_cwnd;
             out16_case_next = res_case;
             out16_qa_next = res_qa;
             out16_fast_next = res_fast;
-            out16_error_next = s30_error_reg;
+            out16_error_next = s31_error_reg;
         end
         if (_shell_42) begin
-            out17_conn_next = s30_conn_reg;
-            out17_kind_next = s30_kind_reg;
+            out17_conn_next = s31_conn_reg;
+            out17_kind_next = s31_kind_reg;
             out17_cwnd_next = res_cwnd;
             out17_case_next = res_case;
             out17_qa_next = res_qa;
             out17_fast_next = res_fast;
-            out17_error_next = s30_error_reg;
+            out17_error_next = s31_error_reg;
         end
         if (_shell_43) begin
-            out18_conn_next = s30_conn_reg;
-            out18_kind_next = s30_kind_reg;
+            out18_conn_next = s31_conn_reg;
+            out18_kind_next = s31_kind_reg;
             out18_cwnd_next = res_cwnd;
             out18_case_next = res_case;
             out18_qa_next = res_qa;
             out18_fast_next = res_fast;
-            out18_error_next = s30_error_reg;
+            out18_error_next = s31_error_reg;
         end
         if (_shell_44) begin
-            out19_conn_next = s30_conn_reg;
-            out19_kind_next = s30_kind_reg;
+            out19_conn_next = s31_conn_reg;
+            out19_kind_next = s31_kind_reg;
             out19_cwnd_next = res_cwnd;
             out19_case_next = res_case;
             out19_qa_next = res_qa;
             out19_fast_next = res_fast;
-            out19_error_next = s30_error_reg;
+            out19_error_next = s31_error_reg;
         end
         if (_shell_45) begin
-            out20_conn_next = s30_conn_reg;
-            out20_kind_next = s30_kind_reg;
+            out20_conn_next = s31_conn_reg;
+            out20_kind_next = s31_kind_reg;
             out20_cwnd_next = res_cwnd;
             out20_case_next = res_case;
             out20_qa_next = res_qa;
             out20_fast_next = res_fast;
-            out20_error_next = s30_error_reg;
+            out20_error_next = s31_error_reg;
         end
         if (_shell_46) begin
-            out21_conn_next = s30_conn_reg;
-            out21_kind_next = s30_kind_reg;
+            out21_conn_next = s31_conn_reg;
+            out21_kind_next = s31_kind_reg;
             out21_cwnd_next = res_cwnd;
             out21_case_next = res_case;
             out21_qa_next = res_qa;
             out21_fast_next = res_fast;
-            out21_error_next = s30_error_reg;
+            out21_error_next = s31_error_reg;
         end
         if (_shell_47) begin
-            out22_conn_next = s30_conn_reg;
-            out22_kind_next = s30_kind_reg;
+            out22_conn_next = s31_conn_reg;
+            out22_kind_next = s31_kind_reg;
             out22_cwnd_next = res_cwnd;
             out22_case_next = res_case;
             out22_qa_next = res_qa;
             out22_fast_next = res_fast;
-            out22_error_next = s30_error_reg;
+            out22_error_next = s31_error_reg;
         end
         if (_shell_48) begin
-            out23_conn_next = s30_conn_reg;
-            out23_kind_next = s30_kind_reg;
+            out23_conn_next = s31_conn_reg;
+            out23_kind_next = s31_kind_reg;
             out23_cwnd_next = res_cwnd;
             out23_case_next = res_case;
             out23_qa_next = res_qa;
             out23_fast_next = res_fast;
-            out23_error_next = s30_error_reg;
+            out23_error_next = s31_error_reg;
         end
         if (_shell_49) begin
-            out24_conn_next = s30_conn_reg;
-            out24_kind_next = s30_kind_reg;
+            out24_conn_next = s31_conn_reg;
+            out24_kind_next = s31_kind_reg;
             out24_cwnd_next = res_cwnd;
             out24_case_next = res_case;
             out24_qa_next = res_qa;
             out24_fast_next = res_fast;
-            out24_error_next = s30_error_reg;
+            out24_error_next = s31_error_reg;
         end
         if (_shell_50) begin
-            out25_conn_next = s30_conn_reg;
-            out25_kind_next = s30_kind_reg;
+            out25_conn_next = s31_conn_reg;
+            out25_kind_next = s31_kind_reg;
             out25_cwnd_next = res_cwnd;
             out25_case_next = res_case;
             out25_qa_next = res_qa;
             out25_fast_next = res_fast;
-            out25_error_next = s30_error_reg;
+            out25_error_next = s31_error_reg;
         end
         if (_shell_51) begin
-            out26_conn_next = s30_conn_reg;
-            out26_kind_next = s30_kind_reg;
+            out26_conn_next = s31_conn_reg;
+            out26_kind_next = s31_kind_reg;
             out26_cwnd_next = res_cwnd;
             out26_case_next = res_case;
             out26_qa_next = res_qa;
             out26_fast_next = res_fast;
-            out26_error_next = s30_error_reg;
+            out26_error_next = s31_error_reg;
         end
         if (_shell_52) begin
-            out27_conn_next = s30_conn_reg;
-            out27_kind_next = s30_kind_reg;
+            out27_conn_next = s31_conn_reg;
+            out27_kind_next = s31_kind_reg;
             out27_cwnd_next = res_cwnd;
             out27_case_next = res_case;
             out27_qa_next = res_qa;
             out27_fast_next = res_fast;
-            out27_error_next = s30_error_reg;
+            out27_error_next = s31_error_reg;
         end
         if (_shell_53) begin
-            out28_conn_next = s30_conn_reg;
-            out28_kind_next = s30_kind_reg;
+            out28_conn_next = s31_conn_reg;
+            out28_kind_next = s31_kind_reg;
             out28_cwnd_next = res_cwnd;
             out28_case_next = res_case;
             out28_qa_next = res_qa;
             out28_fast_next = res_fast;
-            out28_error_next = s30_error_reg;
+            out28_error_next = s31_error_reg;
         end
         if (_shell_54) begin
-            out29_conn_next = s30_conn_reg;
-            out29_kind_next = s30_kind_reg;
+            out29_conn_next = s31_conn_reg;
+            out29_kind_next = s31_kind_reg;
             out29_cwnd_next = res_cwnd;
             out29_case_next = res_case;
             out29_qa_next = res_qa;
             out29_fast_next = res_fast;
-            out29_error_next = s30_error_reg;
+            out29_error_next = s31_error_reg;
         end
         if (_shell_55) begin
-            out30_conn_next = s30_conn_reg;
-            out30_kind_next = s30_kind_reg;
+            out30_conn_next = s31_conn_reg;
+            out30_kind_next = s31_kind_reg;
             out30_cwnd_next = res_cwnd;
             out30_case_next = res_case;
             out30_qa_next = res_qa;
             out30_fast_next = res_fast;
-            out30_error_next = s30_error_reg;
+            out30_error_next = s31_error_reg;
         end
         if (_shell_56) begin
-            out31_conn_next = s30_conn_reg;
-            out31_kind_next = s30_kind_reg;
+            out31_conn_next = s31_conn_reg;
+            out31_kind_next = s31_kind_reg;
             out31_cwnd_next = res_cwnd;
             out31_case_next = res_case;
             out31_qa_next = res_qa;
             out31_fast_next = res_fast;
-            out31_error_next = s30_error_reg;
+            out31_error_next = s31_error_reg;
         end
-        out_wr_ptr_next = _shell_57;
+        if (_shell_57) begin
+            out32_conn_next = s31_conn_reg;
+            out32_kind_next = s31_kind_reg;
+            out32_cwnd_next = res_cwnd;
+            out32_case_next = res_case;
+            out32_qa_next = res_qa;
+            out32_fast_next = res_fast;
+            out32_error_next = s31_error_reg;
+        end
+        out_wr_ptr_next = _shell_60;
     end
-    if (out_head_write) begin
-        out_head_conn_next = s30_conn_reg;
-        out_head_kind_next = s30_kind_reg;
+    if (out_pop) begin
+        if (out_lands_next) begin
+            out_head_conn_next = s31_conn_reg;
+            out_head_kind_next = s31_kind_reg;
+            out_head_cwnd_next = res_cwnd;
+            out_head_case_next = res_case;
+            out_head_qa_next = res_qa;
+            out_head_fast_next = res_fast;
+            out_head_error_next = s31_error_reg;
+        end else begin
+            out_head_conn_next = _shell_62;
+            out_head_kind_next = _shell_63;
+            out_head_cwnd_next = _shell_64;
+            out_head_case_next = _shell_65;
+            out_head_qa_next = _shell_66;
+            out_head_fast_next = _shell_67;
+            out_head_error_next = _shell_68;
+        end
+    end else if (out_lands_head) begin
+        out_head_conn_next = s31_conn_reg;
+        out_head_kind_next = s31_kind_reg;
         out_head_cwnd_next = res_cwnd;
         out_head_case_next = res_case;
         out_head_qa_next = res_qa;
         out_head_fast_next = res_fast;
-        out_head_error_next = s30_error_reg;
-    end else if (out_pop) begin
-        out_head_conn_next = _shell_59;
-        out_head_kind_next = _shell_60;
-        out_head_cwnd_next = _shell_61;
-        out_head_case_next = _shell_62;
-        out_head_qa_next = _shell_63;
-        out_head_fast_next = _shell_64;
-        out_head_error_next = _shell_65;
+        out_head_error_next = s31_error_reg;
     end
     if (out_pop) begin
         out_rd_ptr_next = out_rd_ptr_plus1_reg;
-        out_rd_ptr_plus1_next = _shell_66;
+        out_rd_ptr_plus1_next = _shell_72;
     end
-    out_count_next = _shell_70;
+    out_count_next = _shell_76;
+    out_valid_next = _shell_80;
 end
 
 // issue_next
@@ -9717,6 +9962,8 @@ always @(posedge clk) begin
     s29_conn_reg <= s29_conn_next;
     s30_valid_reg <= s30_valid_next;
     s30_conn_reg <= s30_conn_next;
+    s31_valid_reg <= s31_valid_next;
+    s31_conn_reg <= s31_conn_next;
     hazard_reg <= hazard_next;
     credits_out_reg <= credits_out_next;
     s1_kind_reg <= s1_kind_next;
@@ -9762,6 +10009,7 @@ always @(posedge clk) begin
     s28_error_reg <= s28_error_next;
     s29_error_reg <= s29_error_next;
     s30_error_reg <= s30_error_next;
+    s31_error_reg <= s31_error_next;
     s2_t_reg <= s2_t_next;
     s3_t_reg <= s3_t_next;
     s4_t_reg <= s4_t_next;
@@ -10006,7 +10254,10 @@ always @(posedge clk) begin
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s13_mi_num_pp21_reg <= s13_mi_num_pp21_next;
 `endif
-    s14_mi_num_reg <= s14_mi_num_next;
+    s14_mi_num_row0_reg <= s14_mi_num_row0_next;
+    s14_mi_num_row1_reg <= s14_mi_num_row1_next;
+    s14_mi_num_row2_reg <= s14_mi_num_row2_next;
+    s15_mi_num_reg <= s15_mi_num_next;
     s6_t_13_reg <= s6_t_13_next;
     s7_t_13_reg <= s7_t_13_next;
     s8_t_13_reg <= s8_t_13_next;
@@ -10016,8 +10267,9 @@ always @(posedge clk) begin
     s12_t_7_reg <= s12_t_7_next;
     s13_t_reg <= s13_t_next;
     s14_t_reg <= s14_t_next;
+    s15_t_reg <= s15_t_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s15_mi_raw_prod_pp00_reg <= s15_mi_raw_prod_pp00_next;
+    s16_mi_raw_prod_pp00_reg <= s16_mi_raw_prod_pp00_next;
 `endif
     s6_t_14_reg <= s6_t_14_next;
     s7_t_14_reg <= s7_t_14_next;
@@ -10028,8 +10280,9 @@ always @(posedge clk) begin
     s12_t_8_reg <= s12_t_8_next;
     s13_t_2_reg <= s13_t_2_next;
     s14_t_2_reg <= s14_t_2_next;
+    s15_t_2_reg <= s15_t_2_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s15_mi_raw_prod_pp10_reg <= s15_mi_raw_prod_pp10_next;
+    s16_mi_raw_prod_pp10_reg <= s16_mi_raw_prod_pp10_next;
 `endif
     s6_t_15_reg <= s6_t_15_next;
     s7_t_15_reg <= s7_t_15_next;
@@ -10040,8 +10293,9 @@ always @(posedge clk) begin
     s12_t_9_reg <= s12_t_9_next;
     s13_t_3_reg <= s13_t_3_next;
     s14_t_3_reg <= s14_t_3_next;
+    s15_t_3_reg <= s15_t_3_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s15_mi_raw_prod_pp20_reg <= s15_mi_raw_prod_pp20_next;
+    s16_mi_raw_prod_pp20_reg <= s16_mi_raw_prod_pp20_next;
 `endif
     s6_t_16_reg <= s6_t_16_next;
     s7_t_16_reg <= s7_t_16_next;
@@ -10052,10 +10306,11 @@ always @(posedge clk) begin
     s12_t_10_reg <= s12_t_10_next;
     s13_t_4_reg <= s13_t_4_next;
     s14_t_4_reg <= s14_t_4_next;
+    s15_t_4_reg <= s15_t_4_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s15_mi_raw_prod_pp30_reg <= s15_mi_raw_prod_pp30_next;
+    s16_mi_raw_prod_pp30_reg <= s16_mi_raw_prod_pp30_next;
 `endif
-    s16_mi_raw_prod_reg <= s16_mi_raw_prod_next;
+    s17_mi_raw_prod_reg <= s17_mi_raw_prod_next;
     s3_t_11_reg <= s3_t_11_next;
     s4_t_14_reg <= s4_t_14_next;
     s5_t_37_reg <= s5_t_37_next;
@@ -10068,9 +10323,10 @@ always @(posedge clk) begin
     s12_t_11_reg <= s12_t_11_next;
     s13_t_5_reg <= s13_t_5_next;
     s14_t_5_reg <= s14_t_5_next;
-    s15_t_reg <= s15_t_next;
+    s15_t_5_reg <= s15_t_5_next;
     s16_t_reg <= s16_t_next;
-    s17_mi_raw_coarse_reg <= s17_mi_raw_coarse_next;
+    s17_t_reg <= s17_t_next;
+    s18_mi_raw_coarse_reg <= s18_mi_raw_coarse_next;
     s3_t_12_reg <= s3_t_12_next;
     s4_t_15_reg <= s4_t_15_next;
     s5_t_38_reg <= s5_t_38_next;
@@ -10083,10 +10339,11 @@ always @(posedge clk) begin
     s12_t_12_reg <= s12_t_12_next;
     s13_t_6_reg <= s13_t_6_next;
     s14_t_6_reg <= s14_t_6_next;
-    s15_t_2_reg <= s15_t_2_next;
+    s15_t_6_reg <= s15_t_6_next;
     s16_t_2_reg <= s16_t_2_next;
-    s17_t_reg <= s17_t_next;
-    s18_mi_raw_reg <= s18_mi_raw_next;
+    s17_t_2_reg <= s17_t_2_next;
+    s18_t_reg <= s18_t_next;
+    s19_mi_raw_reg <= s19_mi_raw_next;
     s2_size_c_reg <= s2_size_c_next;
     s3_size_c_reg <= s3_size_c_next;
     s4_size_c_reg <= s4_size_c_next;
@@ -10104,7 +10361,8 @@ always @(posedge clk) begin
     s16_size_c_reg <= s16_size_c_next;
     s17_size_c_reg <= s17_size_c_next;
     s18_size_c_reg <= s18_size_c_next;
-    s19_mi_inc_reg <= s19_mi_inc_next;
+    s19_size_c_reg <= s19_size_c_next;
+    s20_mi_inc_reg <= s20_mi_inc_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s2_size_kfi_pp00_reg <= s2_size_kfi_pp00_next;
 `endif
@@ -10151,104 +10409,119 @@ always @(posedge clk) begin
     s11_t_14_reg <= s11_t_14_next;
     s12_fi_c_reg <= s12_fi_c_next;
     s13_fi_inc_reg <= s13_fi_inc_next;
+    s2_rtt_minus_trtt_reg <= s2_rtt_minus_trtt_next;
+    s2_t_30_reg <= s2_t_30_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s2_md_ds_pp00_reg <= s2_md_ds_pp00_next;
+    s3_md_ds_pp00_reg <= s3_md_ds_pp00_next;
 `endif
+    s2_t_31_reg <= s2_t_31_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s2_md_ds_pp10_reg <= s2_md_ds_pp10_next;
+    s3_md_ds_pp10_reg <= s3_md_ds_pp10_next;
 `endif
-    s3_md_ds_reg <= s3_md_ds_next;
-    s4_md_num_pp00_reg <= s4_md_num_pp00_next;
-    s4_md_num_pp10_reg <= s4_md_num_pp10_next;
-    s5_md_num_reg <= s5_md_num_next;
+    s4_md_ds_reg <= s4_md_ds_next;
+    s5_md_num_pp00_reg <= s5_md_num_pp00_next;
+    s5_md_num_pp10_reg <= s5_md_num_pp10_next;
+    s6_md_num_reg <= s6_md_num_next;
+    s6_t_24_reg <= s6_t_24_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s6_md_raw_prod_pp00_reg <= s6_md_raw_prod_pp00_next;
+    s7_md_raw_prod_pp00_reg <= s7_md_raw_prod_pp00_next;
 `endif
+    s6_t_25_reg <= s6_t_25_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s6_md_raw_prod_pp10_reg <= s6_md_raw_prod_pp10_next;
+    s7_md_raw_prod_pp10_reg <= s7_md_raw_prod_pp10_next;
 `endif
+    s6_t_26_reg <= s6_t_26_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s6_md_raw_prod_pp20_reg <= s6_md_raw_prod_pp20_next;
+    s7_md_raw_prod_pp20_reg <= s7_md_raw_prod_pp20_next;
 `endif
-    s7_md_raw_prod_reg <= s7_md_raw_prod_next;
+    s8_md_raw_prod_reg <= s8_md_raw_prod_next;
     s3_t_13_reg <= s3_t_13_next;
     s4_t_19_reg <= s4_t_19_next;
     s5_t_42_reg <= s5_t_42_next;
-    s6_t_24_reg <= s6_t_24_next;
+    s6_t_27_reg <= s6_t_27_next;
     s7_t_24_reg <= s7_t_24_next;
-    s8_md_raw_coarse_reg <= s8_md_raw_coarse_next;
+    s8_t_24_reg <= s8_t_24_next;
+    s9_md_raw_coarse_reg <= s9_md_raw_coarse_next;
     s3_t_14_reg <= s3_t_14_next;
     s4_t_20_reg <= s4_t_20_next;
     s5_t_43_reg <= s5_t_43_next;
-    s6_t_25_reg <= s6_t_25_next;
+    s6_t_28_reg <= s6_t_28_next;
     s7_t_25_reg <= s7_t_25_next;
-    s8_t_24_reg <= s8_t_24_next;
-    s9_md_raw_reg <= s9_md_raw_next;
-    s5_t_44_reg <= s5_t_44_next;
-    s6_t_26_reg <= s6_t_26_next;
-    s7_t_26_reg <= s7_t_26_next;
     s8_t_25_reg <= s8_t_25_next;
     s9_t_17_reg <= s9_t_17_next;
-    s2_t_30_reg <= s2_t_30_next;
+    s10_md_raw_reg <= s10_md_raw_next;
+    s5_t_44_reg <= s5_t_44_next;
+    s6_t_29_reg <= s6_t_29_next;
+    s7_t_26_reg <= s7_t_26_next;
+    s8_t_26_reg <= s8_t_26_next;
+    s9_t_18_reg <= s9_t_18_next;
+    s10_t_17_reg <= s10_t_17_next;
+    s2_t_32_reg <= s2_t_32_next;
     s3_t_15_reg <= s3_t_15_next;
     s4_t_21_reg <= s4_t_21_next;
     s5_t_45_reg <= s5_t_45_next;
-    s6_t_27_reg <= s6_t_27_next;
+    s6_t_30_reg <= s6_t_30_next;
     s7_t_27_reg <= s7_t_27_next;
-    s8_t_26_reg <= s8_t_26_next;
-    s9_t_18_reg <= s9_t_18_next;
-    s10_c_md_reg <= s10_c_md_next;
-    s2_t_31_reg <= s2_t_31_next;
+    s8_t_27_reg <= s8_t_27_next;
+    s9_t_19_reg <= s9_t_19_next;
+    s10_t_18_reg <= s10_t_18_next;
+    s11_c_md_reg <= s11_c_md_next;
+    s2_t_33_reg <= s2_t_33_next;
     s3_t_16_reg <= s3_t_16_next;
     s4_t_22_reg <= s4_t_22_next;
     s5_t_46_reg <= s5_t_46_next;
-    s6_t_28_reg <= s6_t_28_next;
+    s6_t_31_reg <= s6_t_31_next;
     s7_t_28_reg <= s7_t_28_next;
-    s8_t_27_reg <= s8_t_27_next;
-    s9_t_19_reg <= s9_t_19_next;
-    s10_t_17_reg <= s10_t_17_next;
+    s8_t_28_reg <= s8_t_28_next;
+    s9_t_20_reg <= s9_t_20_next;
+    s10_t_19_reg <= s10_t_19_next;
+    s11_t_15_reg <= s11_t_15_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s11_c_md_fd_xs_pp00_reg <= s11_c_md_fd_xs_pp00_next;
+    s12_c_md_fd_xs_pp00_reg <= s12_c_md_fd_xs_pp00_next;
 `endif
-    s2_t_32_reg <= s2_t_32_next;
+    s2_t_34_reg <= s2_t_34_next;
     s3_t_17_reg <= s3_t_17_next;
     s4_t_23_reg <= s4_t_23_next;
     s5_t_47_reg <= s5_t_47_next;
-    s6_t_29_reg <= s6_t_29_next;
+    s6_t_32_reg <= s6_t_32_next;
     s7_t_29_reg <= s7_t_29_next;
-    s8_t_28_reg <= s8_t_28_next;
-    s9_t_20_reg <= s9_t_20_next;
-    s10_t_18_reg <= s10_t_18_next;
+    s8_t_29_reg <= s8_t_29_next;
+    s9_t_21_reg <= s9_t_21_next;
+    s10_t_20_reg <= s10_t_20_next;
+    s11_t_16_reg <= s11_t_16_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s11_c_md_fd_xs_pp10_reg <= s11_c_md_fd_xs_pp10_next;
+    s12_c_md_fd_xs_pp10_reg <= s12_c_md_fd_xs_pp10_next;
 `endif
-    s12_c_md_fd_xs_reg <= s12_c_md_fd_xs_next;
+    s13_c_md_fd_xs_reg <= s13_c_md_fd_xs_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s13_c_md_fd_prod_pp00_reg <= s13_c_md_fd_prod_pp00_next;
-`endif
-`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s13_c_md_fd_prod_pp01_reg <= s13_c_md_fd_prod_pp01_next;
+    s14_c_md_fd_prod_pp00_reg <= s14_c_md_fd_prod_pp00_next;
 `endif
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s13_c_md_fd_prod_pp10_reg <= s13_c_md_fd_prod_pp10_next;
+    s14_c_md_fd_prod_pp01_reg <= s14_c_md_fd_prod_pp01_next;
 `endif
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s13_c_md_fd_prod_pp11_reg <= s13_c_md_fd_prod_pp11_next;
+    s14_c_md_fd_prod_pp10_reg <= s14_c_md_fd_prod_pp10_next;
 `endif
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s13_c_md_fd_prod_pp20_reg <= s13_c_md_fd_prod_pp20_next;
+    s14_c_md_fd_prod_pp11_reg <= s14_c_md_fd_prod_pp11_next;
 `endif
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s13_c_md_fd_prod_pp21_reg <= s13_c_md_fd_prod_pp21_next;
+    s14_c_md_fd_prod_pp20_reg <= s14_c_md_fd_prod_pp20_next;
 `endif
-    s14_c_md_fd_prod_reg <= s14_c_md_fd_prod_next;
-    s2_t_33_reg <= s2_t_33_next;
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
+    s14_c_md_fd_prod_pp21_reg <= s14_c_md_fd_prod_pp21_next;
+`endif
+    s15_c_md_fd_prod_row0_reg <= s15_c_md_fd_prod_row0_next;
+    s15_c_md_fd_prod_row1_reg <= s15_c_md_fd_prod_row1_next;
+    s15_c_md_fd_prod_row2_reg <= s15_c_md_fd_prod_row2_next;
+    s16_c_md_fd_prod_reg <= s16_c_md_fd_prod_next;
+    s2_t_35_reg <= s2_t_35_next;
     s3_t_18_reg <= s3_t_18_next;
     s4_t_24_reg <= s4_t_24_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s5_c_fd_xs_pp00_reg <= s5_c_fd_xs_pp00_next;
 `endif
-    s2_t_34_reg <= s2_t_34_next;
+    s2_t_36_reg <= s2_t_36_next;
     s3_t_19_reg <= s3_t_19_next;
     s4_t_25_reg <= s4_t_25_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
@@ -10273,150 +10546,159 @@ always @(posedge clk) begin
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s7_c_fd_prod_pp21_reg <= s7_c_fd_prod_pp21_next;
 `endif
-    s8_c_fd_prod_reg <= s8_c_fd_prod_next;
+    s8_c_fd_prod_row0_reg <= s8_c_fd_prod_row0_next;
+    s8_c_fd_prod_row1_reg <= s8_c_fd_prod_row1_next;
+    s8_c_fd_prod_row2_reg <= s8_c_fd_prod_row2_next;
+    s9_c_fd_prod_reg <= s9_c_fd_prod_next;
     s5_t_48_reg <= s5_t_48_next;
-    s6_t_30_reg <= s6_t_30_next;
+    s6_t_33_reg <= s6_t_33_next;
     s7_t_30_reg <= s7_t_30_next;
-    s8_t_29_reg <= s8_t_29_next;
-    s9_t_21_reg <= s9_t_21_next;
-    s10_t_19_reg <= s10_t_19_next;
-    s11_t_15_reg <= s11_t_15_next;
+    s8_t_30_reg <= s8_t_30_next;
+    s9_t_22_reg <= s9_t_22_next;
+    s10_t_21_reg <= s10_t_21_next;
+    s11_t_17_reg <= s11_t_17_next;
     s12_t_13_reg <= s12_t_13_next;
     s13_t_7_reg <= s13_t_7_next;
     s14_t_7_reg <= s14_t_7_next;
-    s15_t_3_reg <= s15_t_3_next;
+    s15_t_7_reg <= s15_t_7_next;
     s16_t_3_reg <= s16_t_3_next;
-    s17_t_2_reg <= s17_t_2_next;
-    s18_t_reg <= s18_t_next;
+    s17_t_3_reg <= s17_t_3_next;
+    s18_t_2_reg <= s18_t_2_next;
     s19_t_reg <= s19_t_next;
-    s20_c_mi_sat_reg <= s20_c_mi_sat_next;
-    s21_recip_mi_lead_reg <= s21_recip_mi_lead_next;
-    s21_t_reg <= s21_t_next;
-    s21_t_2_reg <= s21_t_2_next;
-    s21_t_3_reg <= s21_t_3_next;
-    s21_t_4_reg <= s21_t_4_next;
-    s21_t_5_reg <= s21_t_5_next;
-    s21_t_6_reg <= s21_t_6_next;
-    s21_t_7_reg <= s21_t_7_next;
-    s21_t_8_reg <= s21_t_8_next;
-    s21_t_9_reg <= s21_t_9_next;
-    s21_t_10_reg <= s21_t_10_next;
-    s21_t_11_reg <= s21_t_11_next;
-    s21_t_12_reg <= s21_t_12_next;
-    s21_t_13_reg <= s21_t_13_next;
-    s21_t_14_reg <= s21_t_14_next;
-    s21_t_15_reg <= s21_t_15_next;
-    s21_t_16_reg <= s21_t_16_next;
-    s21_t_17_reg <= s21_t_17_next;
-    s21_t_18_reg <= s21_t_18_next;
-    s21_t_19_reg <= s21_t_19_next;
-    s21_t_20_reg <= s21_t_20_next;
-    s21_t_21_reg <= s21_t_21_next;
-    s21_t_22_reg <= s21_t_22_next;
-    s21_t_23_reg <= s21_t_23_next;
-    s21_t_24_reg <= s21_t_24_next;
-    s21_t_25_reg <= s21_t_25_next;
-    s21_t_26_reg <= s21_t_26_next;
-    s22_recip_mi_mantissa_reg <= s22_recip_mi_mantissa_next;
-    s23_recip_mi_recip_reg <= s23_recip_mi_recip_next;
-    s24_recip_mi_t_reg <= s24_recip_mi_t_next;
+    s20_t_reg <= s20_t_next;
+    s21_c_mi_sat_reg <= s21_c_mi_sat_next;
+    s22_recip_mi_lead_reg <= s22_recip_mi_lead_next;
+    s22_t_reg <= s22_t_next;
+    s22_t_2_reg <= s22_t_2_next;
+    s22_t_3_reg <= s22_t_3_next;
+    s22_t_4_reg <= s22_t_4_next;
+    s22_t_5_reg <= s22_t_5_next;
+    s22_t_6_reg <= s22_t_6_next;
+    s22_t_7_reg <= s22_t_7_next;
+    s22_t_8_reg <= s22_t_8_next;
+    s22_t_9_reg <= s22_t_9_next;
+    s22_t_10_reg <= s22_t_10_next;
+    s22_t_11_reg <= s22_t_11_next;
+    s22_t_12_reg <= s22_t_12_next;
+    s22_t_13_reg <= s22_t_13_next;
+    s22_t_14_reg <= s22_t_14_next;
+    s22_t_15_reg <= s22_t_15_next;
+    s22_t_16_reg <= s22_t_16_next;
+    s22_t_17_reg <= s22_t_17_next;
+    s22_t_18_reg <= s22_t_18_next;
+    s22_t_19_reg <= s22_t_19_next;
+    s22_t_20_reg <= s22_t_20_next;
+    s22_t_21_reg <= s22_t_21_next;
+    s22_t_22_reg <= s22_t_22_next;
+    s22_t_23_reg <= s22_t_23_next;
+    s22_t_24_reg <= s22_t_24_next;
+    s22_t_25_reg <= s22_t_25_next;
+    s22_t_26_reg <= s22_t_26_next;
+    s23_recip_mi_mantissa_reg <= s23_recip_mi_mantissa_next;
+    s24_recip_mi_recip_reg <= s24_recip_mi_recip_next;
+    s25_recip_mi_t_reg <= s25_recip_mi_t_next;
     s4_t_26_reg <= s4_t_26_next;
     s5_t_49_reg <= s5_t_49_next;
-    s6_t_31_reg <= s6_t_31_next;
+    s6_t_34_reg <= s6_t_34_next;
     s7_t_31_reg <= s7_t_31_next;
-    s8_t_30_reg <= s8_t_30_next;
-    s9_t_22_reg <= s9_t_22_next;
-    s10_t_20_reg <= s10_t_20_next;
-    s11_t_16_reg <= s11_t_16_next;
+    s8_t_31_reg <= s8_t_31_next;
+    s9_t_23_reg <= s9_t_23_next;
+    s10_t_22_reg <= s10_t_22_next;
+    s11_t_18_reg <= s11_t_18_next;
     s12_t_14_reg <= s12_t_14_next;
     s13_t_8_reg <= s13_t_8_next;
     s14_t_8_reg <= s14_t_8_next;
-    s15_t_4_reg <= s15_t_4_next;
+    s15_t_8_reg <= s15_t_8_next;
     s16_t_4_reg <= s16_t_4_next;
-    s17_t_3_reg <= s17_t_3_next;
-    s18_t_2_reg <= s18_t_2_next;
+    s17_t_4_reg <= s17_t_4_next;
+    s18_t_3_reg <= s18_t_3_next;
     s19_t_2_reg <= s19_t_2_next;
-    s20_t_reg <= s20_t_next;
-    s21_t_27_reg <= s21_t_27_next;
-    s22_t_reg <= s22_t_next;
+    s20_t_2_reg <= s20_t_2_next;
+    s21_t_reg <= s21_t_next;
+    s22_t_27_reg <= s22_t_27_next;
     s23_t_reg <= s23_t_next;
     s24_t_reg <= s24_t_next;
+    s25_t_reg <= s25_t_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s25_fi_mi_prod_pp00_reg <= s25_fi_mi_prod_pp00_next;
+    s26_fi_mi_prod_pp00_reg <= s26_fi_mi_prod_pp00_next;
 `endif
     s4_t_27_reg <= s4_t_27_next;
     s5_t_50_reg <= s5_t_50_next;
-    s6_t_32_reg <= s6_t_32_next;
+    s6_t_35_reg <= s6_t_35_next;
     s7_t_32_reg <= s7_t_32_next;
-    s8_t_31_reg <= s8_t_31_next;
-    s9_t_23_reg <= s9_t_23_next;
-    s10_t_21_reg <= s10_t_21_next;
-    s11_t_17_reg <= s11_t_17_next;
+    s8_t_32_reg <= s8_t_32_next;
+    s9_t_24_reg <= s9_t_24_next;
+    s10_t_23_reg <= s10_t_23_next;
+    s11_t_19_reg <= s11_t_19_next;
     s12_t_15_reg <= s12_t_15_next;
     s13_t_9_reg <= s13_t_9_next;
     s14_t_9_reg <= s14_t_9_next;
-    s15_t_5_reg <= s15_t_5_next;
+    s15_t_9_reg <= s15_t_9_next;
     s16_t_5_reg <= s16_t_5_next;
-    s17_t_4_reg <= s17_t_4_next;
-    s18_t_3_reg <= s18_t_3_next;
+    s17_t_5_reg <= s17_t_5_next;
+    s18_t_4_reg <= s18_t_4_next;
     s19_t_3_reg <= s19_t_3_next;
-    s20_t_2_reg <= s20_t_2_next;
-    s21_t_28_reg <= s21_t_28_next;
-    s22_t_2_reg <= s22_t_2_next;
+    s20_t_3_reg <= s20_t_3_next;
+    s21_t_2_reg <= s21_t_2_next;
+    s22_t_28_reg <= s22_t_28_next;
     s23_t_2_reg <= s23_t_2_next;
     s24_t_2_reg <= s24_t_2_next;
+    s25_t_2_reg <= s25_t_2_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s25_fi_mi_prod_pp10_reg <= s25_fi_mi_prod_pp10_next;
+    s26_fi_mi_prod_pp10_reg <= s26_fi_mi_prod_pp10_next;
 `endif
     s4_t_28_reg <= s4_t_28_next;
     s5_t_51_reg <= s5_t_51_next;
-    s6_t_33_reg <= s6_t_33_next;
+    s6_t_36_reg <= s6_t_36_next;
     s7_t_33_reg <= s7_t_33_next;
-    s8_t_32_reg <= s8_t_32_next;
-    s9_t_24_reg <= s9_t_24_next;
-    s10_t_22_reg <= s10_t_22_next;
-    s11_t_18_reg <= s11_t_18_next;
+    s8_t_33_reg <= s8_t_33_next;
+    s9_t_25_reg <= s9_t_25_next;
+    s10_t_24_reg <= s10_t_24_next;
+    s11_t_20_reg <= s11_t_20_next;
     s12_t_16_reg <= s12_t_16_next;
     s13_t_10_reg <= s13_t_10_next;
     s14_t_10_reg <= s14_t_10_next;
-    s15_t_6_reg <= s15_t_6_next;
+    s15_t_10_reg <= s15_t_10_next;
     s16_t_6_reg <= s16_t_6_next;
-    s17_t_5_reg <= s17_t_5_next;
-    s18_t_4_reg <= s18_t_4_next;
+    s17_t_6_reg <= s17_t_6_next;
+    s18_t_5_reg <= s18_t_5_next;
     s19_t_4_reg <= s19_t_4_next;
-    s20_t_3_reg <= s20_t_3_next;
-    s21_t_29_reg <= s21_t_29_next;
-    s22_t_3_reg <= s22_t_3_next;
+    s20_t_4_reg <= s20_t_4_next;
+    s21_t_3_reg <= s21_t_3_next;
+    s22_t_29_reg <= s22_t_29_next;
     s23_t_3_reg <= s23_t_3_next;
     s24_t_3_reg <= s24_t_3_next;
+    s25_t_3_reg <= s25_t_3_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s25_fi_mi_prod_pp20_reg <= s25_fi_mi_prod_pp20_next;
+    s26_fi_mi_prod_pp20_reg <= s26_fi_mi_prod_pp20_next;
 `endif
-    s26_fi_mi_prod_reg <= s26_fi_mi_prod_next;
-    s22_t_4_reg <= s22_t_4_next;
+    s27_fi_mi_prod_reg <= s27_fi_mi_prod_next;
     s23_t_4_reg <= s23_t_4_next;
     s24_t_4_reg <= s24_t_4_next;
-    s25_t_reg <= s25_t_next;
+    s25_t_4_reg <= s25_t_4_next;
     s26_t_reg <= s26_t_next;
-    s27_fi_mi_coarse_reg <= s27_fi_mi_coarse_next;
-    s22_t_5_reg <= s22_t_5_next;
+    s27_t_reg <= s27_t_next;
+    s28_fi_mi_coarse_reg <= s28_fi_mi_coarse_next;
     s23_t_5_reg <= s23_t_5_next;
     s24_t_5_reg <= s24_t_5_next;
-    s25_t_2_reg <= s25_t_2_next;
+    s25_t_5_reg <= s25_t_5_next;
     s26_t_2_reg <= s26_t_2_next;
-    s27_t_reg <= s27_t_next;
-    s28_fi_mi_reg <= s28_fi_mi_next;
+    s27_t_2_reg <= s27_t_2_next;
+    s28_t_reg <= s28_t_next;
+    s29_fi_mi_reg <= s29_fi_mi_next;
     s2_u_wtd_ecn_reg <= s2_u_wtd_ecn_next;
     s3_u_wtd_ecn_reg <= s3_u_wtd_ecn_next;
     s4_u_wtd_ecn_reg <= s4_u_wtd_ecn_next;
     s5_t_52_reg <= s5_t_52_next;
-    s6_t_34_reg <= s6_t_34_next;
+    s6_t_37_reg <= s6_t_37_next;
     s7_t_34_reg <= s7_t_34_next;
-    s8_t_33_reg <= s8_t_33_next;
-    s11_t_19_reg <= s11_t_19_next;
+    s8_t_34_reg <= s8_t_34_next;
+    s9_t_26_reg <= s9_t_26_next;
     s12_t_17_reg <= s12_t_17_next;
     s13_t_11_reg <= s13_t_11_next;
     s14_t_11_reg <= s14_t_11_next;
+    s15_t_11_reg <= s15_t_11_next;
+    s16_t_7_reg <= s16_t_7_next;
     s2_rtt_le_trtt_reg <= s2_rtt_le_trtt_next;
     s3_rtt_le_trtt_reg <= s3_rtt_le_trtt_next;
     s4_rtt_le_trtt_reg <= s4_rtt_le_trtt_next;
@@ -10430,12 +10712,15 @@ always @(posedge clk) begin
     s12_rtt_le_trtt_reg <= s12_rtt_le_trtt_next;
     s13_rtt_le_trtt_reg <= s13_rtt_le_trtt_next;
     s14_rtt_le_trtt_reg <= s14_rtt_le_trtt_next;
-    s9_c_fd_reg <= s9_c_fd_next;
+    s15_rtt_le_trtt_reg <= s15_rtt_le_trtt_next;
+    s16_rtt_le_trtt_reg <= s16_rtt_le_trtt_next;
     s10_c_fd_reg <= s10_c_fd_next;
     s11_c_fd_reg <= s11_c_fd_next;
     s12_c_fd_reg <= s12_c_fd_next;
     s13_c_fd_reg <= s13_c_fd_next;
     s14_c_fd_reg <= s14_c_fd_next;
+    s15_c_fd_reg <= s15_c_fd_next;
+    s16_c_fd_reg <= s16_c_fd_next;
     s5_u_wtd_can_decrease_reg <= s5_u_wtd_can_decrease_next;
     s6_u_wtd_can_decrease_reg <= s6_u_wtd_can_decrease_next;
     s7_u_wtd_can_decrease_reg <= s7_u_wtd_can_decrease_next;
@@ -10446,6 +10731,8 @@ always @(posedge clk) begin
     s12_u_wtd_can_decrease_reg <= s12_u_wtd_can_decrease_next;
     s13_u_wtd_can_decrease_reg <= s13_u_wtd_can_decrease_next;
     s14_u_wtd_can_decrease_reg <= s14_u_wtd_can_decrease_next;
+    s15_u_wtd_can_decrease_reg <= s15_u_wtd_can_decrease_next;
+    s16_u_wtd_can_decrease_reg <= s16_u_wtd_can_decrease_next;
     s5_cur_c_reg <= s5_cur_c_next;
     s6_cur_c_reg <= s6_cur_c_next;
     s7_cur_c_reg <= s7_cur_c_next;
@@ -10456,25 +10743,25 @@ always @(posedge clk) begin
     s12_cur_c_reg <= s12_cur_c_next;
     s13_cur_c_reg <= s13_cur_c_next;
     s14_cur_c_reg <= s14_cur_c_next;
-    s21_t_30_reg <= s21_t_30_next;
-    s22_t_6_reg <= s22_t_6_next;
+    s15_cur_c_reg <= s15_cur_c_next;
+    s16_cur_c_reg <= s16_cur_c_next;
+    s22_t_30_reg <= s22_t_30_next;
     s23_t_6_reg <= s23_t_6_next;
     s24_t_6_reg <= s24_t_6_next;
-    s25_t_3_reg <= s25_t_3_next;
+    s25_t_6_reg <= s25_t_6_next;
     s26_t_3_reg <= s26_t_3_next;
-    s27_t_2_reg <= s27_t_2_next;
-    s28_t_reg <= s28_t_next;
+    s27_t_3_reg <= s27_t_3_next;
+    s28_t_2_reg <= s28_t_2_next;
+    s29_t_reg <= s29_t_next;
     s5_t_53_reg <= s5_t_53_next;
-    s6_t_35_reg <= s6_t_35_next;
+    s6_t_38_reg <= s6_t_38_next;
     s7_t_35_reg <= s7_t_35_next;
-    s8_t_34_reg <= s8_t_34_next;
-    s9_t_25_reg <= s9_t_25_next;
-    s10_t_23_reg <= s10_t_23_next;
-    s11_t_20_reg <= s11_t_20_next;
+    s8_t_35_reg <= s8_t_35_next;
+    s9_t_27_reg <= s9_t_27_next;
+    s10_t_25_reg <= s10_t_25_next;
+    s11_t_21_reg <= s11_t_21_next;
     s12_t_18_reg <= s12_t_18_next;
     s13_t_12_reg <= s13_t_12_next;
-    s15_rtt_le_trtt_reg <= s15_rtt_le_trtt_next;
-    s16_rtt_le_trtt_reg <= s16_rtt_le_trtt_next;
     s17_rtt_le_trtt_reg <= s17_rtt_le_trtt_next;
     s18_rtt_le_trtt_reg <= s18_rtt_le_trtt_next;
     s19_rtt_le_trtt_reg <= s19_rtt_le_trtt_next;
@@ -10487,6 +10774,7 @@ always @(posedge clk) begin
     s26_rtt_le_trtt_reg <= s26_rtt_le_trtt_next;
     s27_rtt_le_trtt_reg <= s27_rtt_le_trtt_next;
     s28_rtt_le_trtt_reg <= s28_rtt_le_trtt_next;
+    s29_rtt_le_trtt_reg <= s29_rtt_le_trtt_next;
     s14_c_fi_reg <= s14_c_fi_next;
     s15_c_fi_reg <= s15_c_fi_next;
     s16_c_fi_reg <= s16_c_fi_next;
@@ -10502,6 +10790,7 @@ always @(posedge clk) begin
     s26_c_fi_reg <= s26_c_fi_next;
     s27_c_fi_reg <= s27_c_fi_next;
     s28_c_fi_reg <= s28_c_fi_next;
+    s29_c_fi_reg <= s29_c_fi_next;
     s5_ecn_reg <= s5_ecn_next;
     s6_ecn_reg <= s6_ecn_next;
     s7_ecn_reg <= s7_ecn_next;
@@ -10526,26 +10815,26 @@ always @(posedge clk) begin
     s26_ecn_reg <= s26_ecn_next;
     s27_ecn_reg <= s27_ecn_next;
     s28_ecn_reg <= s28_ecn_next;
-    s15_t_7_reg <= s15_t_7_next;
-    s16_t_7_reg <= s16_t_7_next;
-    s17_t_6_reg <= s17_t_6_next;
-    s18_t_5_reg <= s18_t_5_next;
+    s29_ecn_reg <= s29_ecn_next;
+    s17_t_7_reg <= s17_t_7_next;
+    s18_t_6_reg <= s18_t_6_next;
     s19_t_5_reg <= s19_t_5_next;
-    s20_t_4_reg <= s20_t_4_next;
-    s21_t_31_reg <= s21_t_31_next;
-    s22_t_7_reg <= s22_t_7_next;
+    s20_t_5_reg <= s20_t_5_next;
+    s21_t_4_reg <= s21_t_4_next;
+    s22_t_31_reg <= s22_t_31_next;
     s23_t_7_reg <= s23_t_7_next;
     s24_t_7_reg <= s24_t_7_next;
-    s25_t_4_reg <= s25_t_4_next;
+    s25_t_7_reg <= s25_t_7_next;
     s26_t_4_reg <= s26_t_4_next;
-    s27_t_3_reg <= s27_t_3_next;
-    s28_t_2_reg <= s28_t_2_next;
-    s29_core_c_reg <= s29_core_c_next;
-    s2_t_35_reg <= s2_t_35_next;
+    s27_t_4_reg <= s27_t_4_next;
+    s28_t_3_reg <= s28_t_3_next;
+    s29_t_2_reg <= s29_t_2_next;
+    s30_core_c_reg <= s30_core_c_next;
+    s2_t_37_reg <= s2_t_37_next;
     s3_t_20_reg <= s3_t_20_next;
     s4_t_29_reg <= s4_t_29_next;
     s5_qa_called_reg <= s5_qa_called_next;
-    s2_t_36_reg <= s2_t_36_next;
+    s2_t_38_reg <= s2_t_38_next;
     s3_t_21_reg <= s3_t_21_next;
     s4_t_30_reg <= s4_t_30_next;
     s5_t_54_reg <= s5_t_54_next;
@@ -10560,9 +10849,9 @@ always @(posedge clk) begin
     s8_qa_fired_reg <= s8_qa_fired_next;
     s9_qa_fired_reg <= s9_qa_fired_next;
     s10_qa_fired_reg <= s10_qa_fired_next;
-    s10_t_24_reg <= s10_t_24_next;
-    s10_t_25_reg <= s10_t_25_next;
     s10_t_26_reg <= s10_t_26_next;
+    s10_t_27_reg <= s10_t_27_next;
+    s10_t_28_reg <= s10_t_28_next;
     s11_early_reg <= s11_early_next;
     s12_early_reg <= s12_early_next;
     s13_early_reg <= s13_early_next;
@@ -10582,6 +10871,7 @@ always @(posedge clk) begin
     s27_early_reg <= s27_early_next;
     s28_early_reg <= s28_early_next;
     s29_early_reg <= s29_early_next;
+    s30_early_reg <= s30_early_next;
     s11_c_early_reg <= s11_c_early_next;
     s12_c_early_reg <= s12_c_early_next;
     s13_c_early_reg <= s13_c_early_next;
@@ -10601,22 +10891,23 @@ always @(posedge clk) begin
     s27_c_early_reg <= s27_c_early_next;
     s28_c_early_reg <= s28_c_early_next;
     s29_c_early_reg <= s29_c_early_next;
-    s30_c_ack_clamped_reg <= s30_c_ack_clamped_next;
+    s30_c_early_reg <= s30_c_early_next;
+    s31_c_ack_clamped_reg <= s31_c_ack_clamped_next;
     s5_c_loss_reg <= s5_c_loss_next;
     s10_cur_increase_reg <= s10_cur_increase_next;
-    s2_t_37_reg <= s2_t_37_next;
+    s2_t_39_reg <= s2_t_39_next;
     s3_t_22_reg <= s3_t_22_next;
     s4_t_31_reg <= s4_t_31_next;
     s5_t_55_reg <= s5_t_55_next;
     s5_qa_used_reg <= s5_qa_used_next;
     s5_t_56_reg <= s5_t_56_next;
-    s2_t_38_reg <= s2_t_38_next;
+    s2_t_40_reg <= s2_t_40_next;
     s3_t_23_reg <= s3_t_23_next;
     s4_t_32_reg <= s4_t_32_next;
     s5_t_57_reg <= s5_t_57_next;
     s5_cur_win_end_reg <= s5_cur_win_end_next;
     s5_cur_count_reg <= s5_cur_count_next;
-    s2_t_39_reg <= s2_t_39_next;
+    s2_t_41_reg <= s2_t_41_next;
     s3_t_24_reg <= s3_t_24_next;
     s4_t_33_reg <= s4_t_33_next;
     s2_unacked_reg <= s2_unacked_next;
@@ -10628,10 +10919,10 @@ always @(posedge clk) begin
     s7_qa_used_reg <= s7_qa_used_next;
     s8_qa_used_reg <= s8_qa_used_next;
     s9_qa_used_reg <= s9_qa_used_next;
-    s6_t_36_reg <= s6_t_36_next;
+    s6_t_39_reg <= s6_t_39_next;
     s7_t_36_reg <= s7_t_36_next;
-    s8_t_35_reg <= s8_t_35_next;
-    s9_t_26_reg <= s9_t_26_next;
+    s8_t_36_reg <= s8_t_36_next;
+    s9_t_28_reg <= s9_t_28_next;
     s11_ack_run_reg <= s11_ack_run_next;
     s12_ack_run_reg <= s12_ack_run_next;
     s13_ack_run_reg <= s13_ack_run_next;
@@ -10652,8 +10943,7 @@ always @(posedge clk) begin
     s28_ack_run_reg <= s28_ack_run_next;
     s29_ack_run_reg <= s29_ack_run_next;
     s30_ack_run_reg <= s30_ack_run_next;
-    s15_cur_c_reg <= s15_cur_c_next;
-    s16_cur_c_reg <= s16_cur_c_next;
+    s31_ack_run_reg <= s31_ack_run_next;
     s17_cur_c_reg <= s17_cur_c_next;
     s18_cur_c_reg <= s18_cur_c_next;
     s19_cur_c_reg <= s19_cur_c_next;
@@ -10668,6 +10958,7 @@ always @(posedge clk) begin
     s28_cur_c_reg <= s28_cur_c_next;
     s29_cur_c_reg <= s29_cur_c_next;
     s30_cur_c_reg <= s30_cur_c_next;
+    s31_cur_c_reg <= s31_cur_c_next;
     s5_is_loss_reg <= s5_is_loss_next;
     s6_is_loss_reg <= s6_is_loss_next;
     s7_is_loss_reg <= s7_is_loss_next;
@@ -10694,6 +10985,7 @@ always @(posedge clk) begin
     s28_is_loss_reg <= s28_is_loss_next;
     s29_is_loss_reg <= s29_is_loss_next;
     s30_is_loss_reg <= s30_is_loss_next;
+    s31_is_loss_reg <= s31_is_loss_next;
     s10_c_loss_all_reg <= s10_c_loss_all_next;
     s11_c_loss_all_reg <= s11_c_loss_all_next;
     s12_c_loss_all_reg <= s12_c_loss_all_next;
@@ -10715,207 +11007,216 @@ always @(posedge clk) begin
     s28_c_loss_all_reg <= s28_c_loss_all_next;
     s29_c_loss_all_reg <= s29_c_loss_all_next;
     s30_c_loss_all_reg <= s30_c_loss_all_next;
+    s31_c_loss_all_reg <= s31_c_loss_all_next;
     s5_t_58_reg <= s5_t_58_next;
-    s6_t_37_reg <= s6_t_37_next;
+    s6_t_40_reg <= s6_t_40_next;
     s7_t_37_reg <= s7_t_37_next;
-    s8_t_36_reg <= s8_t_36_next;
-    s9_t_27_reg <= s9_t_27_next;
-    s10_t_27_reg <= s10_t_27_next;
-    s11_t_21_reg <= s11_t_21_next;
+    s8_t_37_reg <= s8_t_37_next;
+    s9_t_29_reg <= s9_t_29_next;
+    s10_t_29_reg <= s10_t_29_next;
+    s11_t_22_reg <= s11_t_22_next;
     s12_t_19_reg <= s12_t_19_next;
     s13_t_13_reg <= s13_t_13_next;
     s14_t_12_reg <= s14_t_12_next;
-    s15_t_8_reg <= s15_t_8_next;
+    s15_t_12_reg <= s15_t_12_next;
     s16_t_8_reg <= s16_t_8_next;
-    s17_t_7_reg <= s17_t_7_next;
-    s18_t_6_reg <= s18_t_6_next;
+    s17_t_8_reg <= s17_t_8_next;
+    s18_t_7_reg <= s18_t_7_next;
     s19_t_6_reg <= s19_t_6_next;
-    s20_t_5_reg <= s20_t_5_next;
-    s21_t_32_reg <= s21_t_32_next;
-    s22_t_8_reg <= s22_t_8_next;
+    s20_t_6_reg <= s20_t_6_next;
+    s21_t_5_reg <= s21_t_5_next;
+    s22_t_32_reg <= s22_t_32_next;
     s23_t_8_reg <= s23_t_8_next;
     s24_t_8_reg <= s24_t_8_next;
-    s25_t_5_reg <= s25_t_5_next;
+    s25_t_8_reg <= s25_t_8_next;
     s26_t_5_reg <= s26_t_5_next;
-    s27_t_4_reg <= s27_t_4_next;
-    s28_t_3_reg <= s28_t_3_next;
-    s29_t_reg <= s29_t_next;
+    s27_t_5_reg <= s27_t_5_next;
+    s28_t_4_reg <= s28_t_4_next;
+    s29_t_3_reg <= s29_t_3_next;
     s30_t_reg <= s30_t_next;
-    s11_t_22_reg <= s11_t_22_next;
+    s31_t_reg <= s31_t_next;
+    s11_t_23_reg <= s11_t_23_next;
     s12_t_20_reg <= s12_t_20_next;
     s13_t_14_reg <= s13_t_14_next;
     s14_t_13_reg <= s14_t_13_next;
-    s15_t_9_reg <= s15_t_9_next;
+    s15_t_13_reg <= s15_t_13_next;
     s16_t_9_reg <= s16_t_9_next;
-    s17_t_8_reg <= s17_t_8_next;
-    s18_t_7_reg <= s18_t_7_next;
+    s17_t_9_reg <= s17_t_9_next;
+    s18_t_8_reg <= s18_t_8_next;
     s19_t_7_reg <= s19_t_7_next;
-    s20_t_6_reg <= s20_t_6_next;
-    s21_t_33_reg <= s21_t_33_next;
-    s22_t_9_reg <= s22_t_9_next;
+    s20_t_7_reg <= s20_t_7_next;
+    s21_t_6_reg <= s21_t_6_next;
+    s22_t_33_reg <= s22_t_33_next;
     s23_t_9_reg <= s23_t_9_next;
     s24_t_9_reg <= s24_t_9_next;
-    s25_t_6_reg <= s25_t_6_next;
+    s25_t_9_reg <= s25_t_9_next;
     s26_t_6_reg <= s26_t_6_next;
-    s27_t_5_reg <= s27_t_5_next;
-    s28_t_4_reg <= s28_t_4_next;
-    s29_t_2_reg <= s29_t_2_next;
+    s27_t_6_reg <= s27_t_6_next;
+    s28_t_5_reg <= s28_t_5_next;
+    s29_t_4_reg <= s29_t_4_next;
     s30_t_2_reg <= s30_t_2_next;
-    s6_t_38_reg <= s6_t_38_next;
+    s31_t_2_reg <= s31_t_2_next;
+    s6_t_41_reg <= s6_t_41_next;
     s7_t_38_reg <= s7_t_38_next;
-    s8_t_37_reg <= s8_t_37_next;
-    s9_t_28_reg <= s9_t_28_next;
-    s10_t_28_reg <= s10_t_28_next;
-    s11_t_23_reg <= s11_t_23_next;
+    s8_t_38_reg <= s8_t_38_next;
+    s9_t_30_reg <= s9_t_30_next;
+    s10_t_30_reg <= s10_t_30_next;
+    s11_t_24_reg <= s11_t_24_next;
     s12_t_21_reg <= s12_t_21_next;
     s13_t_15_reg <= s13_t_15_next;
     s14_t_14_reg <= s14_t_14_next;
-    s15_t_10_reg <= s15_t_10_next;
+    s15_t_14_reg <= s15_t_14_next;
     s16_t_10_reg <= s16_t_10_next;
-    s17_t_9_reg <= s17_t_9_next;
-    s18_t_8_reg <= s18_t_8_next;
+    s17_t_10_reg <= s17_t_10_next;
+    s18_t_9_reg <= s18_t_9_next;
     s19_t_8_reg <= s19_t_8_next;
-    s20_t_7_reg <= s20_t_7_next;
-    s21_t_34_reg <= s21_t_34_next;
-    s22_t_10_reg <= s22_t_10_next;
+    s20_t_8_reg <= s20_t_8_next;
+    s21_t_7_reg <= s21_t_7_next;
+    s22_t_34_reg <= s22_t_34_next;
     s23_t_10_reg <= s23_t_10_next;
     s24_t_10_reg <= s24_t_10_next;
-    s25_t_7_reg <= s25_t_7_next;
+    s25_t_10_reg <= s25_t_10_next;
     s26_t_7_reg <= s26_t_7_next;
-    s27_t_6_reg <= s27_t_6_next;
-    s28_t_5_reg <= s28_t_5_next;
-    s29_t_3_reg <= s29_t_3_next;
+    s27_t_7_reg <= s27_t_7_next;
+    s28_t_6_reg <= s28_t_6_next;
+    s29_t_5_reg <= s29_t_5_next;
     s30_t_3_reg <= s30_t_3_next;
-    s6_t_39_reg <= s6_t_39_next;
+    s31_t_3_reg <= s31_t_3_next;
+    s6_t_42_reg <= s6_t_42_next;
     s7_t_39_reg <= s7_t_39_next;
-    s8_t_38_reg <= s8_t_38_next;
-    s9_t_29_reg <= s9_t_29_next;
-    s10_t_29_reg <= s10_t_29_next;
-    s11_t_24_reg <= s11_t_24_next;
+    s8_t_39_reg <= s8_t_39_next;
+    s9_t_31_reg <= s9_t_31_next;
+    s10_t_31_reg <= s10_t_31_next;
+    s11_t_25_reg <= s11_t_25_next;
     s12_t_22_reg <= s12_t_22_next;
     s13_t_16_reg <= s13_t_16_next;
     s14_t_15_reg <= s14_t_15_next;
-    s15_t_11_reg <= s15_t_11_next;
+    s15_t_15_reg <= s15_t_15_next;
     s16_t_11_reg <= s16_t_11_next;
-    s17_t_10_reg <= s17_t_10_next;
-    s18_t_9_reg <= s18_t_9_next;
+    s17_t_11_reg <= s17_t_11_next;
+    s18_t_10_reg <= s18_t_10_next;
     s19_t_9_reg <= s19_t_9_next;
-    s20_t_8_reg <= s20_t_8_next;
-    s21_t_35_reg <= s21_t_35_next;
-    s22_t_11_reg <= s22_t_11_next;
+    s20_t_9_reg <= s20_t_9_next;
+    s21_t_8_reg <= s21_t_8_next;
+    s22_t_35_reg <= s22_t_35_next;
     s23_t_11_reg <= s23_t_11_next;
     s24_t_11_reg <= s24_t_11_next;
-    s25_t_8_reg <= s25_t_8_next;
+    s25_t_11_reg <= s25_t_11_next;
     s26_t_8_reg <= s26_t_8_next;
-    s27_t_7_reg <= s27_t_7_next;
-    s28_t_6_reg <= s28_t_6_next;
-    s29_t_4_reg <= s29_t_4_next;
+    s27_t_8_reg <= s27_t_8_next;
+    s28_t_7_reg <= s28_t_7_next;
+    s29_t_6_reg <= s29_t_6_next;
     s30_t_4_reg <= s30_t_4_next;
-    s6_t_40_reg <= s6_t_40_next;
+    s31_t_4_reg <= s31_t_4_next;
+    s6_t_43_reg <= s6_t_43_next;
     s7_t_40_reg <= s7_t_40_next;
-    s8_t_39_reg <= s8_t_39_next;
-    s9_t_30_reg <= s9_t_30_next;
-    s10_t_30_reg <= s10_t_30_next;
-    s11_t_25_reg <= s11_t_25_next;
+    s8_t_40_reg <= s8_t_40_next;
+    s9_t_32_reg <= s9_t_32_next;
+    s10_t_32_reg <= s10_t_32_next;
+    s11_t_26_reg <= s11_t_26_next;
     s12_t_23_reg <= s12_t_23_next;
     s13_t_17_reg <= s13_t_17_next;
     s14_t_16_reg <= s14_t_16_next;
-    s15_t_12_reg <= s15_t_12_next;
+    s15_t_16_reg <= s15_t_16_next;
     s16_t_12_reg <= s16_t_12_next;
-    s17_t_11_reg <= s17_t_11_next;
-    s18_t_10_reg <= s18_t_10_next;
+    s17_t_12_reg <= s17_t_12_next;
+    s18_t_11_reg <= s18_t_11_next;
     s19_t_10_reg <= s19_t_10_next;
-    s20_t_9_reg <= s20_t_9_next;
-    s21_t_36_reg <= s21_t_36_next;
-    s22_t_12_reg <= s22_t_12_next;
+    s20_t_10_reg <= s20_t_10_next;
+    s21_t_9_reg <= s21_t_9_next;
+    s22_t_36_reg <= s22_t_36_next;
     s23_t_12_reg <= s23_t_12_next;
     s24_t_12_reg <= s24_t_12_next;
-    s25_t_9_reg <= s25_t_9_next;
+    s25_t_12_reg <= s25_t_12_next;
     s26_t_9_reg <= s26_t_9_next;
-    s27_t_8_reg <= s27_t_8_next;
-    s28_t_7_reg <= s28_t_7_next;
-    s29_t_5_reg <= s29_t_5_next;
+    s27_t_9_reg <= s27_t_9_next;
+    s28_t_8_reg <= s28_t_8_next;
+    s29_t_7_reg <= s29_t_7_next;
     s30_t_5_reg <= s30_t_5_next;
-    s6_t_41_reg <= s6_t_41_next;
+    s31_t_5_reg <= s31_t_5_next;
+    s6_t_44_reg <= s6_t_44_next;
     s7_t_41_reg <= s7_t_41_next;
-    s8_t_40_reg <= s8_t_40_next;
-    s9_t_31_reg <= s9_t_31_next;
-    s10_t_31_reg <= s10_t_31_next;
-    s11_t_26_reg <= s11_t_26_next;
+    s8_t_41_reg <= s8_t_41_next;
+    s9_t_33_reg <= s9_t_33_next;
+    s10_t_33_reg <= s10_t_33_next;
+    s11_t_27_reg <= s11_t_27_next;
     s12_t_24_reg <= s12_t_24_next;
     s13_t_18_reg <= s13_t_18_next;
     s14_t_17_reg <= s14_t_17_next;
-    s15_t_13_reg <= s15_t_13_next;
+    s15_t_17_reg <= s15_t_17_next;
     s16_t_13_reg <= s16_t_13_next;
-    s17_t_12_reg <= s17_t_12_next;
-    s18_t_11_reg <= s18_t_11_next;
+    s17_t_13_reg <= s17_t_13_next;
+    s18_t_12_reg <= s18_t_12_next;
     s19_t_11_reg <= s19_t_11_next;
-    s20_t_10_reg <= s20_t_10_next;
-    s21_t_37_reg <= s21_t_37_next;
-    s22_t_13_reg <= s22_t_13_next;
+    s20_t_11_reg <= s20_t_11_next;
+    s21_t_10_reg <= s21_t_10_next;
+    s22_t_37_reg <= s22_t_37_next;
     s23_t_13_reg <= s23_t_13_next;
     s24_t_13_reg <= s24_t_13_next;
-    s25_t_10_reg <= s25_t_10_next;
+    s25_t_13_reg <= s25_t_13_next;
     s26_t_10_reg <= s26_t_10_next;
-    s27_t_9_reg <= s27_t_9_next;
-    s28_t_8_reg <= s28_t_8_next;
-    s29_t_6_reg <= s29_t_6_next;
+    s27_t_10_reg <= s27_t_10_next;
+    s28_t_9_reg <= s28_t_9_next;
+    s29_t_8_reg <= s29_t_8_next;
     s30_t_6_reg <= s30_t_6_next;
-    s6_t_42_reg <= s6_t_42_next;
+    s31_t_6_reg <= s31_t_6_next;
+    s6_t_45_reg <= s6_t_45_next;
     s7_t_42_reg <= s7_t_42_next;
-    s8_t_41_reg <= s8_t_41_next;
-    s9_t_32_reg <= s9_t_32_next;
-    s10_t_32_reg <= s10_t_32_next;
-    s11_t_27_reg <= s11_t_27_next;
+    s8_t_42_reg <= s8_t_42_next;
+    s9_t_34_reg <= s9_t_34_next;
+    s10_t_34_reg <= s10_t_34_next;
+    s11_t_28_reg <= s11_t_28_next;
     s12_t_25_reg <= s12_t_25_next;
     s13_t_19_reg <= s13_t_19_next;
     s14_t_18_reg <= s14_t_18_next;
-    s15_t_14_reg <= s15_t_14_next;
+    s15_t_18_reg <= s15_t_18_next;
     s16_t_14_reg <= s16_t_14_next;
-    s17_t_13_reg <= s17_t_13_next;
-    s18_t_12_reg <= s18_t_12_next;
+    s17_t_14_reg <= s17_t_14_next;
+    s18_t_13_reg <= s18_t_13_next;
     s19_t_12_reg <= s19_t_12_next;
-    s20_t_11_reg <= s20_t_11_next;
-    s21_t_38_reg <= s21_t_38_next;
-    s22_t_14_reg <= s22_t_14_next;
+    s20_t_12_reg <= s20_t_12_next;
+    s21_t_11_reg <= s21_t_11_next;
+    s22_t_38_reg <= s22_t_38_next;
     s23_t_14_reg <= s23_t_14_next;
     s24_t_14_reg <= s24_t_14_next;
-    s25_t_11_reg <= s25_t_11_next;
+    s25_t_14_reg <= s25_t_14_next;
     s26_t_11_reg <= s26_t_11_next;
-    s27_t_10_reg <= s27_t_10_next;
-    s28_t_9_reg <= s28_t_9_next;
-    s29_t_7_reg <= s29_t_7_next;
+    s27_t_11_reg <= s27_t_11_next;
+    s28_t_10_reg <= s28_t_10_next;
+    s29_t_9_reg <= s29_t_9_next;
     s30_t_7_reg <= s30_t_7_next;
-    s2_t_40_reg <= s2_t_40_next;
+    s31_t_7_reg <= s31_t_7_next;
+    s2_t_42_reg <= s2_t_42_next;
     s3_t_25_reg <= s3_t_25_next;
     s4_t_34_reg <= s4_t_34_next;
     s5_t_59_reg <= s5_t_59_next;
-    s6_t_43_reg <= s6_t_43_next;
+    s6_t_46_reg <= s6_t_46_next;
     s7_t_43_reg <= s7_t_43_next;
-    s8_t_42_reg <= s8_t_42_next;
-    s9_t_33_reg <= s9_t_33_next;
-    s10_t_33_reg <= s10_t_33_next;
-    s11_t_28_reg <= s11_t_28_next;
+    s8_t_43_reg <= s8_t_43_next;
+    s9_t_35_reg <= s9_t_35_next;
+    s10_t_35_reg <= s10_t_35_next;
+    s11_t_29_reg <= s11_t_29_next;
     s12_t_26_reg <= s12_t_26_next;
     s13_t_20_reg <= s13_t_20_next;
     s14_t_19_reg <= s14_t_19_next;
-    s15_t_15_reg <= s15_t_15_next;
+    s15_t_19_reg <= s15_t_19_next;
     s16_t_15_reg <= s16_t_15_next;
-    s17_t_14_reg <= s17_t_14_next;
-    s18_t_13_reg <= s18_t_13_next;
+    s17_t_15_reg <= s17_t_15_next;
+    s18_t_14_reg <= s18_t_14_next;
     s19_t_13_reg <= s19_t_13_next;
-    s20_t_12_reg <= s20_t_12_next;
-    s21_t_39_reg <= s21_t_39_next;
-    s22_t_15_reg <= s22_t_15_next;
+    s20_t_13_reg <= s20_t_13_next;
+    s21_t_12_reg <= s21_t_12_next;
+    s22_t_39_reg <= s22_t_39_next;
     s23_t_15_reg <= s23_t_15_next;
     s24_t_15_reg <= s24_t_15_next;
-    s25_t_12_reg <= s25_t_12_next;
+    s25_t_15_reg <= s25_t_15_next;
     s26_t_12_reg <= s26_t_12_next;
-    s27_t_11_reg <= s27_t_11_next;
-    s28_t_10_reg <= s28_t_10_next;
-    s29_t_8_reg <= s29_t_8_next;
+    s27_t_12_reg <= s27_t_12_next;
+    s28_t_11_reg <= s28_t_11_next;
+    s29_t_10_reg <= s29_t_10_next;
     s30_t_8_reg <= s30_t_8_next;
-    s2_t_41_reg <= s2_t_41_next;
+    s31_t_8_reg <= s31_t_8_next;
+    s2_t_43_reg <= s2_t_43_next;
     s3_t_26_reg <= s3_t_26_next;
     s4_t_35_reg <= s4_t_35_next;
     s5_core_case_reg <= s5_core_case_next;
@@ -10924,11 +11225,11 @@ always @(posedge clk) begin
     s8_core_case_reg <= s8_core_case_next;
     s9_core_case_reg <= s9_core_case_next;
     s10_core_case_reg <= s10_core_case_next;
-    s6_t_44_reg <= s6_t_44_next;
+    s6_t_47_reg <= s6_t_47_next;
     s7_t_44_reg <= s7_t_44_next;
-    s8_t_43_reg <= s8_t_43_next;
-    s9_t_34_reg <= s9_t_34_next;
-    s10_t_34_reg <= s10_t_34_next;
+    s8_t_44_reg <= s8_t_44_next;
+    s9_t_36_reg <= s9_t_36_next;
+    s10_t_36_reg <= s10_t_36_next;
     s2_kind_reg <= s2_kind_next;
     s3_kind_reg <= s3_kind_next;
     s4_kind_reg <= s4_kind_next;
@@ -10958,26 +11259,28 @@ always @(posedge clk) begin
     s28_kind_reg <= s28_kind_next;
     s29_kind_reg <= s29_kind_next;
     s30_kind_reg <= s30_kind_next;
-    s11_t_29_reg <= s11_t_29_next;
+    s31_kind_reg <= s31_kind_next;
+    s11_t_30_reg <= s11_t_30_next;
     s12_t_27_reg <= s12_t_27_next;
     s13_t_21_reg <= s13_t_21_next;
     s14_t_20_reg <= s14_t_20_next;
-    s15_t_16_reg <= s15_t_16_next;
+    s15_t_20_reg <= s15_t_20_next;
     s16_t_16_reg <= s16_t_16_next;
-    s17_t_15_reg <= s17_t_15_next;
-    s18_t_14_reg <= s18_t_14_next;
+    s17_t_16_reg <= s17_t_16_next;
+    s18_t_15_reg <= s18_t_15_next;
     s19_t_14_reg <= s19_t_14_next;
-    s20_t_13_reg <= s20_t_13_next;
-    s21_t_40_reg <= s21_t_40_next;
-    s22_t_16_reg <= s22_t_16_next;
+    s20_t_14_reg <= s20_t_14_next;
+    s21_t_13_reg <= s21_t_13_next;
+    s22_t_40_reg <= s22_t_40_next;
     s23_t_16_reg <= s23_t_16_next;
     s24_t_16_reg <= s24_t_16_next;
-    s25_t_13_reg <= s25_t_13_next;
+    s25_t_16_reg <= s25_t_16_next;
     s26_t_13_reg <= s26_t_13_next;
-    s27_t_12_reg <= s27_t_12_next;
-    s28_t_11_reg <= s28_t_11_next;
-    s29_t_9_reg <= s29_t_9_next;
+    s27_t_13_reg <= s27_t_13_next;
+    s28_t_12_reg <= s28_t_12_next;
+    s29_t_11_reg <= s29_t_11_next;
     s30_t_9_reg <= s30_t_9_next;
+    s31_t_9_reg <= s31_t_9_next;
     s11_qa_fired_reg <= s11_qa_fired_next;
     s12_qa_fired_reg <= s12_qa_fired_next;
     s13_qa_fired_reg <= s13_qa_fired_next;
@@ -10998,26 +11301,28 @@ always @(posedge clk) begin
     s28_qa_fired_reg <= s28_qa_fired_next;
     s29_qa_fired_reg <= s29_qa_fired_next;
     s30_qa_fired_reg <= s30_qa_fired_next;
-    s11_t_30_reg <= s11_t_30_next;
+    s31_qa_fired_reg <= s31_qa_fired_next;
+    s11_t_31_reg <= s11_t_31_next;
     s12_t_28_reg <= s12_t_28_next;
     s13_t_22_reg <= s13_t_22_next;
     s14_t_21_reg <= s14_t_21_next;
-    s15_t_17_reg <= s15_t_17_next;
+    s15_t_21_reg <= s15_t_21_next;
     s16_t_17_reg <= s16_t_17_next;
-    s17_t_16_reg <= s17_t_16_next;
-    s18_t_15_reg <= s18_t_15_next;
+    s17_t_17_reg <= s17_t_17_next;
+    s18_t_16_reg <= s18_t_16_next;
     s19_t_15_reg <= s19_t_15_next;
-    s20_t_14_reg <= s20_t_14_next;
-    s21_t_41_reg <= s21_t_41_next;
-    s22_t_17_reg <= s22_t_17_next;
+    s20_t_15_reg <= s20_t_15_next;
+    s21_t_14_reg <= s21_t_14_next;
+    s22_t_41_reg <= s22_t_41_next;
     s23_t_17_reg <= s23_t_17_next;
     s24_t_17_reg <= s24_t_17_next;
-    s25_t_14_reg <= s25_t_14_next;
+    s25_t_17_reg <= s25_t_17_next;
     s26_t_14_reg <= s26_t_14_next;
-    s27_t_13_reg <= s27_t_13_next;
-    s28_t_12_reg <= s28_t_12_next;
-    s29_t_10_reg <= s29_t_10_next;
+    s27_t_14_reg <= s27_t_14_next;
+    s28_t_13_reg <= s28_t_13_next;
+    s29_t_12_reg <= s29_t_12_next;
     s30_t_10_reg <= s30_t_10_next;
+    s31_t_10_reg <= s31_t_10_next;
     out_rd_ptr_reg <= out_rd_ptr_next;
     out_wr_ptr_reg <= out_wr_ptr_next;
     out_count_reg <= out_count_next;
@@ -11245,6 +11550,13 @@ always @(posedge clk) begin
     out31_qa_reg <= out31_qa_next;
     out31_fast_reg <= out31_fast_next;
     out31_error_reg <= out31_error_next;
+    out32_conn_reg <= out32_conn_next;
+    out32_kind_reg <= out32_kind_next;
+    out32_cwnd_reg <= out32_cwnd_next;
+    out32_case_reg <= out32_case_next;
+    out32_qa_reg <= out32_qa_next;
+    out32_fast_reg <= out32_fast_next;
+    out32_error_reg <= out32_error_next;
     out_head_conn_reg <= out_head_conn_next;
     out_head_kind_reg <= out_head_kind_next;
     out_head_cwnd_reg <= out_head_cwnd_next;
@@ -11253,6 +11565,7 @@ always @(posedge clk) begin
     out_head_fast_reg <= out_head_fast_next;
     out_head_error_reg <= out_head_error_next;
     out_rd_ptr_plus1_reg <= out_rd_ptr_plus1_next;
+    out_valid_reg <= out_valid_next;
 
     if (rst) begin
         in_valid_reg <= 1'd0;
@@ -11289,23 +11602,26 @@ always @(posedge clk) begin
         s28_valid_reg <= 1'd0;
         s29_valid_reg <= 1'd0;
         s30_valid_reg <= 1'd0;
+        s31_valid_reg <= 1'd0;
         hazard_reg <= 1'd0;
         credits_out_reg <= 1'd0;
-        out_rd_ptr_reg <= 5'd0;
-        out_wr_ptr_reg <= 5'd0;
+        out_rd_ptr_reg <= 6'd0;
+        out_wr_ptr_reg <= 6'd0;
         out_count_reg <= 6'd0;
-        out_rd_ptr_plus1_reg <= 5'd1;
+        out_rd_ptr_plus1_reg <= 6'd1;
+        out_valid_reg <= 1'd0;
     end
 end
 
 `ifdef NICGEN_ECP5
 // products on Lattice ECP5 MULT18X18D multipliers, each through its output register
 MULT18X18D #(
-    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s7_qa_scaled_pp00_mult (  // s7_qa_scaled_pp00_reg = _s7_qa_scaled_pp00_next_1 * 35'hcccd
-    .A17(_s7_qa_scaled_pp00_next_1[17]), .A16(_s7_qa_scaled_pp00_next_1[16]), .A15(_s7_qa_scaled_pp00_next_1[15]), .A14(_s7_qa_scaled_pp00_next_1[14]), .A13(_s7_qa_scaled_pp00_next_1[13]), .A12(_s7_qa_scaled_pp00_next_1[12]), .A11(_s7_qa_scaled_pp00_next_1[11]), .A10(_s7_qa_scaled_pp00_next_1[10]), .A9(_s7_qa_scaled_pp00_next_1[9]), .A8(_s7_qa_scaled_pp00_next_1[8]), .A7(_s7_qa_scaled_pp00_next_1[7]), .A6(_s7_qa_scaled_pp00_next_1[6]), .A5(_s7_qa_scaled_pp00_next_1[5]), .A4(_s7_qa_scaled_pp00_next_1[4]), .A3(_s7_qa_scaled_pp00_next_1[3]), .A2(_s7_qa_scaled_pp00_next_1[2]), .A1(_s7_qa_scaled_pp00_next_1[1]), .A0(_s7_qa_scaled_pp00_next_1[0]),
+    .A17(s6_qa_base_next[17]), .A16(s6_qa_base_next[16]), .A15(s6_qa_base_next[15]), .A14(s6_qa_base_next[14]), .A13(s6_qa_base_next[13]), .A12(s6_qa_base_next[12]), .A11(s6_qa_base_next[11]), .A10(s6_qa_base_next[10]), .A9(s6_qa_base_next[9]), .A8(s6_qa_base_next[8]), .A7(s6_qa_base_next[7]), .A6(s6_qa_base_next[6]), .A5(s6_qa_base_next[5]), .A4(s6_qa_base_next[4]), .A3(s6_qa_base_next[3]), .A2(s6_qa_base_next[2]), .A1(s6_qa_base_next[1]), .A0(s6_qa_base_next[0]),
     .B17(1'b0), .B16(1'b0), .B15(1'b1), .B14(1'b1), .B13(1'b0), .B12(1'b0), .B11(1'b1), .B10(1'b1), .B9(1'b0), .B8(1'b0), .B7(1'b1), .B6(1'b1), .B5(1'b0), .B4(1'b0), .B3(1'b1), .B2(1'b1), .B1(1'b0), .B0(1'b1),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
@@ -11313,11 +11629,12 @@ MULT18X18D #(
     .P35(), .P34(s7_qa_scaled_pp00_reg[34]), .P33(s7_qa_scaled_pp00_reg[33]), .P32(s7_qa_scaled_pp00_reg[32]), .P31(s7_qa_scaled_pp00_reg[31]), .P30(s7_qa_scaled_pp00_reg[30]), .P29(s7_qa_scaled_pp00_reg[29]), .P28(s7_qa_scaled_pp00_reg[28]), .P27(s7_qa_scaled_pp00_reg[27]), .P26(s7_qa_scaled_pp00_reg[26]), .P25(s7_qa_scaled_pp00_reg[25]), .P24(s7_qa_scaled_pp00_reg[24]), .P23(s7_qa_scaled_pp00_reg[23]), .P22(s7_qa_scaled_pp00_reg[22]), .P21(s7_qa_scaled_pp00_reg[21]), .P20(s7_qa_scaled_pp00_reg[20]), .P19(s7_qa_scaled_pp00_reg[19]), .P18(s7_qa_scaled_pp00_reg[18]), .P17(s7_qa_scaled_pp00_reg[17]), .P16(s7_qa_scaled_pp00_reg[16]), .P15(s7_qa_scaled_pp00_reg[15]), .P14(s7_qa_scaled_pp00_reg[14]), .P13(s7_qa_scaled_pp00_reg[13]), .P12(s7_qa_scaled_pp00_reg[12]), .P11(s7_qa_scaled_pp00_reg[11]), .P10(s7_qa_scaled_pp00_reg[10]), .P9(s7_qa_scaled_pp00_reg[9]), .P8(s7_qa_scaled_pp00_reg[8]), .P7(s7_qa_scaled_pp00_reg[7]), .P6(s7_qa_scaled_pp00_reg[6]), .P5(s7_qa_scaled_pp00_reg[5]), .P4(s7_qa_scaled_pp00_reg[4]), .P3(s7_qa_scaled_pp00_reg[3]), .P2(s7_qa_scaled_pp00_reg[2]), .P1(s7_qa_scaled_pp00_reg[1]), .P0(s7_qa_scaled_pp00_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s7_qa_scaled_pp10_mult (  // s7_qa_scaled_pp10_reg = _s7_qa_scaled_pp10_next_1 * 20'hcccd
-    .A17(_s7_qa_scaled_pp10_next_1[17]), .A16(_s7_qa_scaled_pp10_next_1[16]), .A15(_s7_qa_scaled_pp10_next_1[15]), .A14(_s7_qa_scaled_pp10_next_1[14]), .A13(_s7_qa_scaled_pp10_next_1[13]), .A12(_s7_qa_scaled_pp10_next_1[12]), .A11(_s7_qa_scaled_pp10_next_1[11]), .A10(_s7_qa_scaled_pp10_next_1[10]), .A9(_s7_qa_scaled_pp10_next_1[9]), .A8(_s7_qa_scaled_pp10_next_1[8]), .A7(_s7_qa_scaled_pp10_next_1[7]), .A6(_s7_qa_scaled_pp10_next_1[6]), .A5(_s7_qa_scaled_pp10_next_1[5]), .A4(_s7_qa_scaled_pp10_next_1[4]), .A3(_s7_qa_scaled_pp10_next_1[3]), .A2(_s7_qa_scaled_pp10_next_1[2]), .A1(_s7_qa_scaled_pp10_next_1[1]), .A0(_s7_qa_scaled_pp10_next_1[0]),
+    .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(1'b0), .A12(1'b0), .A11(1'b0), .A10(1'b0), .A9(1'b0), .A8(1'b0), .A7(1'b0), .A6(1'b0), .A5(1'b0), .A4(1'b0), .A3(1'b0), .A2(s6_qa_base_next[20]), .A1(s6_qa_base_next[19]), .A0(s6_qa_base_next[18]),
     .B17(1'b0), .B16(1'b0), .B15(1'b1), .B14(1'b1), .B13(1'b0), .B12(1'b0), .B11(1'b1), .B10(1'b1), .B9(1'b0), .B8(1'b0), .B7(1'b1), .B6(1'b1), .B5(1'b0), .B4(1'b0), .B3(1'b1), .B2(1'b1), .B1(1'b0), .B0(1'b1),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
@@ -11325,11 +11642,12 @@ MULT18X18D #(
     .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(s7_qa_scaled_pp10_reg[19]), .P18(s7_qa_scaled_pp10_reg[18]), .P17(s7_qa_scaled_pp10_reg[17]), .P16(s7_qa_scaled_pp10_reg[16]), .P15(s7_qa_scaled_pp10_reg[15]), .P14(s7_qa_scaled_pp10_reg[14]), .P13(s7_qa_scaled_pp10_reg[13]), .P12(s7_qa_scaled_pp10_reg[12]), .P11(s7_qa_scaled_pp10_reg[11]), .P10(s7_qa_scaled_pp10_reg[10]), .P9(s7_qa_scaled_pp10_reg[9]), .P8(s7_qa_scaled_pp10_reg[8]), .P7(s7_qa_scaled_pp10_reg[7]), .P6(s7_qa_scaled_pp10_reg[6]), .P5(s7_qa_scaled_pp10_reg[5]), .P4(s7_qa_scaled_pp10_reg[4]), .P3(s7_qa_scaled_pp10_reg[3]), .P2(s7_qa_scaled_pp10_reg[2]), .P1(s7_qa_scaled_pp10_reg[1]), .P0(s7_qa_scaled_pp10_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s2_size_kmi_pp00_mult (  // s2_size_kmi_pp00_reg = _s2_size_kmi_pp00_next_0 * 32'h37777
-    .A17(_s2_size_kmi_pp00_next_0[17]), .A16(_s2_size_kmi_pp00_next_0[16]), .A15(_s2_size_kmi_pp00_next_0[15]), .A14(_s2_size_kmi_pp00_next_0[14]), .A13(_s2_size_kmi_pp00_next_0[13]), .A12(_s2_size_kmi_pp00_next_0[12]), .A11(_s2_size_kmi_pp00_next_0[11]), .A10(_s2_size_kmi_pp00_next_0[10]), .A9(_s2_size_kmi_pp00_next_0[9]), .A8(_s2_size_kmi_pp00_next_0[8]), .A7(_s2_size_kmi_pp00_next_0[7]), .A6(_s2_size_kmi_pp00_next_0[6]), .A5(_s2_size_kmi_pp00_next_0[5]), .A4(_s2_size_kmi_pp00_next_0[4]), .A3(_s2_size_kmi_pp00_next_0[3]), .A2(_s2_size_kmi_pp00_next_0[2]), .A1(_s2_size_kmi_pp00_next_0[1]), .A0(_s2_size_kmi_pp00_next_0[0]),
+    .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(s1_size_next[13]), .A12(s1_size_next[12]), .A11(s1_size_next[11]), .A10(s1_size_next[10]), .A9(s1_size_next[9]), .A8(s1_size_next[8]), .A7(s1_size_next[7]), .A6(s1_size_next[6]), .A5(s1_size_next[5]), .A4(s1_size_next[4]), .A3(s1_size_next[3]), .A2(s1_size_next[2]), .A1(s1_size_next[1]), .A0(s1_size_next[0]),
     .B17(1'b1), .B16(1'b1), .B15(1'b0), .B14(1'b1), .B13(1'b1), .B12(1'b1), .B11(1'b0), .B10(1'b1), .B9(1'b1), .B8(1'b1), .B7(1'b0), .B6(1'b1), .B5(1'b1), .B4(1'b1), .B3(1'b0), .B2(1'b1), .B1(1'b1), .B0(1'b1),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
@@ -11337,11 +11655,12 @@ MULT18X18D #(
     .P35(), .P34(), .P33(), .P32(), .P31(s2_size_kmi_pp00_reg[31]), .P30(s2_size_kmi_pp00_reg[30]), .P29(s2_size_kmi_pp00_reg[29]), .P28(s2_size_kmi_pp00_reg[28]), .P27(s2_size_kmi_pp00_reg[27]), .P26(s2_size_kmi_pp00_reg[26]), .P25(s2_size_kmi_pp00_reg[25]), .P24(s2_size_kmi_pp00_reg[24]), .P23(s2_size_kmi_pp00_reg[23]), .P22(s2_size_kmi_pp00_reg[22]), .P21(s2_size_kmi_pp00_reg[21]), .P20(s2_size_kmi_pp00_reg[20]), .P19(s2_size_kmi_pp00_reg[19]), .P18(s2_size_kmi_pp00_reg[18]), .P17(s2_size_kmi_pp00_reg[17]), .P16(s2_size_kmi_pp00_reg[16]), .P15(s2_size_kmi_pp00_reg[15]), .P14(s2_size_kmi_pp00_reg[14]), .P13(s2_size_kmi_pp00_reg[13]), .P12(s2_size_kmi_pp00_reg[12]), .P11(s2_size_kmi_pp00_reg[11]), .P10(s2_size_kmi_pp00_reg[10]), .P9(s2_size_kmi_pp00_reg[9]), .P8(s2_size_kmi_pp00_reg[8]), .P7(s2_size_kmi_pp00_reg[7]), .P6(s2_size_kmi_pp00_reg[6]), .P5(s2_size_kmi_pp00_reg[5]), .P4(s2_size_kmi_pp00_reg[4]), .P3(s2_size_kmi_pp00_reg[3]), .P2(s2_size_kmi_pp00_reg[2]), .P1(s2_size_kmi_pp00_reg[1]), .P0(s2_size_kmi_pp00_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s2_size_kmi_pp01_mult (  // s2_size_kmi_pp01_reg = _s2_size_kmi_pp01_next_0 * 24'h2dd
-    .A17(_s2_size_kmi_pp01_next_0[17]), .A16(_s2_size_kmi_pp01_next_0[16]), .A15(_s2_size_kmi_pp01_next_0[15]), .A14(_s2_size_kmi_pp01_next_0[14]), .A13(_s2_size_kmi_pp01_next_0[13]), .A12(_s2_size_kmi_pp01_next_0[12]), .A11(_s2_size_kmi_pp01_next_0[11]), .A10(_s2_size_kmi_pp01_next_0[10]), .A9(_s2_size_kmi_pp01_next_0[9]), .A8(_s2_size_kmi_pp01_next_0[8]), .A7(_s2_size_kmi_pp01_next_0[7]), .A6(_s2_size_kmi_pp01_next_0[6]), .A5(_s2_size_kmi_pp01_next_0[5]), .A4(_s2_size_kmi_pp01_next_0[4]), .A3(_s2_size_kmi_pp01_next_0[3]), .A2(_s2_size_kmi_pp01_next_0[2]), .A1(_s2_size_kmi_pp01_next_0[1]), .A0(_s2_size_kmi_pp01_next_0[0]),
+    .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(s1_size_next[13]), .A12(s1_size_next[12]), .A11(s1_size_next[11]), .A10(s1_size_next[10]), .A9(s1_size_next[9]), .A8(s1_size_next[8]), .A7(s1_size_next[7]), .A6(s1_size_next[6]), .A5(s1_size_next[5]), .A4(s1_size_next[4]), .A3(s1_size_next[3]), .A2(s1_size_next[2]), .A1(s1_size_next[1]), .A0(s1_size_next[0]),
     .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(1'b0), .B11(1'b0), .B10(1'b0), .B9(1'b1), .B8(1'b0), .B7(1'b1), .B6(1'b1), .B5(1'b0), .B4(1'b1), .B3(1'b1), .B2(1'b1), .B1(1'b0), .B0(1'b1),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
@@ -11349,167 +11668,181 @@ MULT18X18D #(
     .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(s2_size_kmi_pp01_reg[23]), .P22(s2_size_kmi_pp01_reg[22]), .P21(s2_size_kmi_pp01_reg[21]), .P20(s2_size_kmi_pp01_reg[20]), .P19(s2_size_kmi_pp01_reg[19]), .P18(s2_size_kmi_pp01_reg[18]), .P17(s2_size_kmi_pp01_reg[17]), .P16(s2_size_kmi_pp01_reg[16]), .P15(s2_size_kmi_pp01_reg[15]), .P14(s2_size_kmi_pp01_reg[14]), .P13(s2_size_kmi_pp01_reg[13]), .P12(s2_size_kmi_pp01_reg[12]), .P11(s2_size_kmi_pp01_reg[11]), .P10(s2_size_kmi_pp01_reg[10]), .P9(s2_size_kmi_pp01_reg[9]), .P8(s2_size_kmi_pp01_reg[8]), .P7(s2_size_kmi_pp01_reg[7]), .P6(s2_size_kmi_pp01_reg[6]), .P5(s2_size_kmi_pp01_reg[5]), .P4(s2_size_kmi_pp01_reg[4]), .P3(s2_size_kmi_pp01_reg[3]), .P2(s2_size_kmi_pp01_reg[2]), .P1(s2_size_kmi_pp01_reg[1]), .P0(s2_size_kmi_pp01_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s9_mi_base_prod_pp00_mult (  // s9_mi_base_prod_pp00_reg = s8_t_2_reg * _s9_mi_base_prod_pp00_next_0
-    .A17(s8_t_2_reg[17]), .A16(s8_t_2_reg[16]), .A15(s8_t_2_reg[15]), .A14(s8_t_2_reg[14]), .A13(s8_t_2_reg[13]), .A12(s8_t_2_reg[12]), .A11(s8_t_2_reg[11]), .A10(s8_t_2_reg[10]), .A9(s8_t_2_reg[9]), .A8(s8_t_2_reg[8]), .A7(s8_t_2_reg[7]), .A6(s8_t_2_reg[6]), .A5(s8_t_2_reg[5]), .A4(s8_t_2_reg[4]), .A3(s8_t_2_reg[3]), .A2(s8_t_2_reg[2]), .A1(s8_t_2_reg[1]), .A0(s8_t_2_reg[0]),
-    .B17(_s9_mi_base_prod_pp00_next_0[17]), .B16(_s9_mi_base_prod_pp00_next_0[16]), .B15(_s9_mi_base_prod_pp00_next_0[15]), .B14(_s9_mi_base_prod_pp00_next_0[14]), .B13(_s9_mi_base_prod_pp00_next_0[13]), .B12(_s9_mi_base_prod_pp00_next_0[12]), .B11(_s9_mi_base_prod_pp00_next_0[11]), .B10(_s9_mi_base_prod_pp00_next_0[10]), .B9(_s9_mi_base_prod_pp00_next_0[9]), .B8(_s9_mi_base_prod_pp00_next_0[8]), .B7(_s9_mi_base_prod_pp00_next_0[7]), .B6(_s9_mi_base_prod_pp00_next_0[6]), .B5(_s9_mi_base_prod_pp00_next_0[5]), .B4(_s9_mi_base_prod_pp00_next_0[4]), .B3(_s9_mi_base_prod_pp00_next_0[3]), .B2(_s9_mi_base_prod_pp00_next_0[2]), .B1(_s9_mi_base_prod_pp00_next_0[1]), .B0(_s9_mi_base_prod_pp00_next_0[0]),
+    .A17(s8_t_2_next[17]), .A16(s8_t_2_next[16]), .A15(s8_t_2_next[15]), .A14(s8_t_2_next[14]), .A13(s8_t_2_next[13]), .A12(s8_t_2_next[12]), .A11(s8_t_2_next[11]), .A10(s8_t_2_next[10]), .A9(s8_t_2_next[9]), .A8(s8_t_2_next[8]), .A7(s8_t_2_next[7]), .A6(s8_t_2_next[6]), .A5(s8_t_2_next[5]), .A4(s8_t_2_next[4]), .A3(s8_t_2_next[3]), .A2(s8_t_2_next[2]), .A1(s8_t_2_next[1]), .A0(s8_t_2_next[0]),
+    .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(1'b0), .B11(1'b0), .B10(s8_recip_c_t_next[10]), .B9(s8_recip_c_t_next[9]), .B8(s8_recip_c_t_next[8]), .B7(s8_recip_c_t_next[7]), .B6(s8_recip_c_t_next[6]), .B5(s8_recip_c_t_next[5]), .B4(s8_recip_c_t_next[4]), .B3(s8_recip_c_t_next[3]), .B2(s8_recip_c_t_next[2]), .B1(s8_recip_c_t_next[1]), .B0(s8_recip_c_t_next[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
     .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(s9_mi_base_prod_pp00_reg[28]), .P27(s9_mi_base_prod_pp00_reg[27]), .P26(s9_mi_base_prod_pp00_reg[26]), .P25(s9_mi_base_prod_pp00_reg[25]), .P24(s9_mi_base_prod_pp00_reg[24]), .P23(s9_mi_base_prod_pp00_reg[23]), .P22(s9_mi_base_prod_pp00_reg[22]), .P21(s9_mi_base_prod_pp00_reg[21]), .P20(s9_mi_base_prod_pp00_reg[20]), .P19(s9_mi_base_prod_pp00_reg[19]), .P18(s9_mi_base_prod_pp00_reg[18]), .P17(s9_mi_base_prod_pp00_reg[17]), .P16(s9_mi_base_prod_pp00_reg[16]), .P15(s9_mi_base_prod_pp00_reg[15]), .P14(s9_mi_base_prod_pp00_reg[14]), .P13(s9_mi_base_prod_pp00_reg[13]), .P12(s9_mi_base_prod_pp00_reg[12]), .P11(s9_mi_base_prod_pp00_reg[11]), .P10(s9_mi_base_prod_pp00_reg[10]), .P9(s9_mi_base_prod_pp00_reg[9]), .P8(s9_mi_base_prod_pp00_reg[8]), .P7(s9_mi_base_prod_pp00_reg[7]), .P6(s9_mi_base_prod_pp00_reg[6]), .P5(s9_mi_base_prod_pp00_reg[5]), .P4(s9_mi_base_prod_pp00_reg[4]), .P3(s9_mi_base_prod_pp00_reg[3]), .P2(s9_mi_base_prod_pp00_reg[2]), .P1(s9_mi_base_prod_pp00_reg[1]), .P0(s9_mi_base_prod_pp00_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s9_mi_base_prod_pp10_mult (  // s9_mi_base_prod_pp10_reg = s8_t_3_reg * _s9_mi_base_prod_pp10_next_0
-    .A17(s8_t_3_reg[17]), .A16(s8_t_3_reg[16]), .A15(s8_t_3_reg[15]), .A14(s8_t_3_reg[14]), .A13(s8_t_3_reg[13]), .A12(s8_t_3_reg[12]), .A11(s8_t_3_reg[11]), .A10(s8_t_3_reg[10]), .A9(s8_t_3_reg[9]), .A8(s8_t_3_reg[8]), .A7(s8_t_3_reg[7]), .A6(s8_t_3_reg[6]), .A5(s8_t_3_reg[5]), .A4(s8_t_3_reg[4]), .A3(s8_t_3_reg[3]), .A2(s8_t_3_reg[2]), .A1(s8_t_3_reg[1]), .A0(s8_t_3_reg[0]),
-    .B17(_s9_mi_base_prod_pp10_next_0[17]), .B16(_s9_mi_base_prod_pp10_next_0[16]), .B15(_s9_mi_base_prod_pp10_next_0[15]), .B14(_s9_mi_base_prod_pp10_next_0[14]), .B13(_s9_mi_base_prod_pp10_next_0[13]), .B12(_s9_mi_base_prod_pp10_next_0[12]), .B11(_s9_mi_base_prod_pp10_next_0[11]), .B10(_s9_mi_base_prod_pp10_next_0[10]), .B9(_s9_mi_base_prod_pp10_next_0[9]), .B8(_s9_mi_base_prod_pp10_next_0[8]), .B7(_s9_mi_base_prod_pp10_next_0[7]), .B6(_s9_mi_base_prod_pp10_next_0[6]), .B5(_s9_mi_base_prod_pp10_next_0[5]), .B4(_s9_mi_base_prod_pp10_next_0[4]), .B3(_s9_mi_base_prod_pp10_next_0[3]), .B2(_s9_mi_base_prod_pp10_next_0[2]), .B1(_s9_mi_base_prod_pp10_next_0[1]), .B0(_s9_mi_base_prod_pp10_next_0[0]),
+    .A17(s8_t_3_next[17]), .A16(s8_t_3_next[16]), .A15(s8_t_3_next[15]), .A14(s8_t_3_next[14]), .A13(s8_t_3_next[13]), .A12(s8_t_3_next[12]), .A11(s8_t_3_next[11]), .A10(s8_t_3_next[10]), .A9(s8_t_3_next[9]), .A8(s8_t_3_next[8]), .A7(s8_t_3_next[7]), .A6(s8_t_3_next[6]), .A5(s8_t_3_next[5]), .A4(s8_t_3_next[4]), .A3(s8_t_3_next[3]), .A2(s8_t_3_next[2]), .A1(s8_t_3_next[1]), .A0(s8_t_3_next[0]),
+    .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(1'b0), .B11(1'b0), .B10(s8_recip_c_t_next[10]), .B9(s8_recip_c_t_next[9]), .B8(s8_recip_c_t_next[8]), .B7(s8_recip_c_t_next[7]), .B6(s8_recip_c_t_next[6]), .B5(s8_recip_c_t_next[5]), .B4(s8_recip_c_t_next[4]), .B3(s8_recip_c_t_next[3]), .B2(s8_recip_c_t_next[2]), .B1(s8_recip_c_t_next[1]), .B0(s8_recip_c_t_next[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
     .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(s9_mi_base_prod_pp10_reg[28]), .P27(s9_mi_base_prod_pp10_reg[27]), .P26(s9_mi_base_prod_pp10_reg[26]), .P25(s9_mi_base_prod_pp10_reg[25]), .P24(s9_mi_base_prod_pp10_reg[24]), .P23(s9_mi_base_prod_pp10_reg[23]), .P22(s9_mi_base_prod_pp10_reg[22]), .P21(s9_mi_base_prod_pp10_reg[21]), .P20(s9_mi_base_prod_pp10_reg[20]), .P19(s9_mi_base_prod_pp10_reg[19]), .P18(s9_mi_base_prod_pp10_reg[18]), .P17(s9_mi_base_prod_pp10_reg[17]), .P16(s9_mi_base_prod_pp10_reg[16]), .P15(s9_mi_base_prod_pp10_reg[15]), .P14(s9_mi_base_prod_pp10_reg[14]), .P13(s9_mi_base_prod_pp10_reg[13]), .P12(s9_mi_base_prod_pp10_reg[12]), .P11(s9_mi_base_prod_pp10_reg[11]), .P10(s9_mi_base_prod_pp10_reg[10]), .P9(s9_mi_base_prod_pp10_reg[9]), .P8(s9_mi_base_prod_pp10_reg[8]), .P7(s9_mi_base_prod_pp10_reg[7]), .P6(s9_mi_base_prod_pp10_reg[6]), .P5(s9_mi_base_prod_pp10_reg[5]), .P4(s9_mi_base_prod_pp10_reg[4]), .P3(s9_mi_base_prod_pp10_reg[3]), .P2(s9_mi_base_prod_pp10_reg[2]), .P1(s9_mi_base_prod_pp10_reg[1]), .P0(s9_mi_base_prod_pp10_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s9_mi_base_prod_pp20_mult (  // s9_mi_base_prod_pp20_reg = s8_t_4_reg * _s9_mi_base_prod_pp20_next_0
-    .A17(1'b0), .A16(s8_t_4_reg[16]), .A15(s8_t_4_reg[15]), .A14(s8_t_4_reg[14]), .A13(s8_t_4_reg[13]), .A12(s8_t_4_reg[12]), .A11(s8_t_4_reg[11]), .A10(s8_t_4_reg[10]), .A9(s8_t_4_reg[9]), .A8(s8_t_4_reg[8]), .A7(s8_t_4_reg[7]), .A6(s8_t_4_reg[6]), .A5(s8_t_4_reg[5]), .A4(s8_t_4_reg[4]), .A3(s8_t_4_reg[3]), .A2(s8_t_4_reg[2]), .A1(s8_t_4_reg[1]), .A0(s8_t_4_reg[0]),
-    .B17(1'b0), .B16(_s9_mi_base_prod_pp20_next_0[16]), .B15(_s9_mi_base_prod_pp20_next_0[15]), .B14(_s9_mi_base_prod_pp20_next_0[14]), .B13(_s9_mi_base_prod_pp20_next_0[13]), .B12(_s9_mi_base_prod_pp20_next_0[12]), .B11(_s9_mi_base_prod_pp20_next_0[11]), .B10(_s9_mi_base_prod_pp20_next_0[10]), .B9(_s9_mi_base_prod_pp20_next_0[9]), .B8(_s9_mi_base_prod_pp20_next_0[8]), .B7(_s9_mi_base_prod_pp20_next_0[7]), .B6(_s9_mi_base_prod_pp20_next_0[6]), .B5(_s9_mi_base_prod_pp20_next_0[5]), .B4(_s9_mi_base_prod_pp20_next_0[4]), .B3(_s9_mi_base_prod_pp20_next_0[3]), .B2(_s9_mi_base_prod_pp20_next_0[2]), .B1(_s9_mi_base_prod_pp20_next_0[1]), .B0(_s9_mi_base_prod_pp20_next_0[0]),
+    .A17(1'b0), .A16(s8_t_4_next[16]), .A15(s8_t_4_next[15]), .A14(s8_t_4_next[14]), .A13(s8_t_4_next[13]), .A12(s8_t_4_next[12]), .A11(s8_t_4_next[11]), .A10(s8_t_4_next[10]), .A9(s8_t_4_next[9]), .A8(s8_t_4_next[8]), .A7(s8_t_4_next[7]), .A6(s8_t_4_next[6]), .A5(s8_t_4_next[5]), .A4(s8_t_4_next[4]), .A3(s8_t_4_next[3]), .A2(s8_t_4_next[2]), .A1(s8_t_4_next[1]), .A0(s8_t_4_next[0]),
+    .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(1'b0), .B11(1'b0), .B10(s8_recip_c_t_next[10]), .B9(s8_recip_c_t_next[9]), .B8(s8_recip_c_t_next[8]), .B7(s8_recip_c_t_next[7]), .B6(s8_recip_c_t_next[6]), .B5(s8_recip_c_t_next[5]), .B4(s8_recip_c_t_next[4]), .B3(s8_recip_c_t_next[3]), .B2(s8_recip_c_t_next[2]), .B1(s8_recip_c_t_next[1]), .B0(s8_recip_c_t_next[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
     .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(), .P18(), .P17(), .P16(s9_mi_base_prod_pp20_reg[16]), .P15(s9_mi_base_prod_pp20_reg[15]), .P14(s9_mi_base_prod_pp20_reg[14]), .P13(s9_mi_base_prod_pp20_reg[13]), .P12(s9_mi_base_prod_pp20_reg[12]), .P11(s9_mi_base_prod_pp20_reg[11]), .P10(s9_mi_base_prod_pp20_reg[10]), .P9(s9_mi_base_prod_pp20_reg[9]), .P8(s9_mi_base_prod_pp20_reg[8]), .P7(s9_mi_base_prod_pp20_reg[7]), .P6(s9_mi_base_prod_pp20_reg[6]), .P5(s9_mi_base_prod_pp20_reg[5]), .P4(s9_mi_base_prod_pp20_reg[4]), .P3(s9_mi_base_prod_pp20_reg[3]), .P2(s9_mi_base_prod_pp20_reg[2]), .P1(s9_mi_base_prod_pp20_reg[1]), .P0(s9_mi_base_prod_pp20_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s13_mi_num_pp00_mult (  // s13_mi_num_pp00_reg = _s13_mi_num_pp00_next_1 * s12_t_reg
-    .A17(_s13_mi_num_pp00_next_1[17]), .A16(_s13_mi_num_pp00_next_1[16]), .A15(_s13_mi_num_pp00_next_1[15]), .A14(_s13_mi_num_pp00_next_1[14]), .A13(_s13_mi_num_pp00_next_1[13]), .A12(_s13_mi_num_pp00_next_1[12]), .A11(_s13_mi_num_pp00_next_1[11]), .A10(_s13_mi_num_pp00_next_1[10]), .A9(_s13_mi_num_pp00_next_1[9]), .A8(_s13_mi_num_pp00_next_1[8]), .A7(_s13_mi_num_pp00_next_1[7]), .A6(_s13_mi_num_pp00_next_1[6]), .A5(_s13_mi_num_pp00_next_1[5]), .A4(_s13_mi_num_pp00_next_1[4]), .A3(_s13_mi_num_pp00_next_1[3]), .A2(_s13_mi_num_pp00_next_1[2]), .A1(_s13_mi_num_pp00_next_1[1]), .A0(_s13_mi_num_pp00_next_1[0]),
-    .B17(s12_t_reg[17]), .B16(s12_t_reg[16]), .B15(s12_t_reg[15]), .B14(s12_t_reg[14]), .B13(s12_t_reg[13]), .B12(s12_t_reg[12]), .B11(s12_t_reg[11]), .B10(s12_t_reg[10]), .B9(s12_t_reg[9]), .B8(s12_t_reg[8]), .B7(s12_t_reg[7]), .B6(s12_t_reg[6]), .B5(s12_t_reg[5]), .B4(s12_t_reg[4]), .B3(s12_t_reg[3]), .B2(s12_t_reg[2]), .B1(s12_t_reg[1]), .B0(s12_t_reg[0]),
+    .A17(s12_mi_base_next[17]), .A16(s12_mi_base_next[16]), .A15(s12_mi_base_next[15]), .A14(s12_mi_base_next[14]), .A13(s12_mi_base_next[13]), .A12(s12_mi_base_next[12]), .A11(s12_mi_base_next[11]), .A10(s12_mi_base_next[10]), .A9(s12_mi_base_next[9]), .A8(s12_mi_base_next[8]), .A7(s12_mi_base_next[7]), .A6(s12_mi_base_next[6]), .A5(s12_mi_base_next[5]), .A4(s12_mi_base_next[4]), .A3(s12_mi_base_next[3]), .A2(s12_mi_base_next[2]), .A1(s12_mi_base_next[1]), .A0(s12_mi_base_next[0]),
+    .B17(s12_t_next[17]), .B16(s12_t_next[16]), .B15(s12_t_next[15]), .B14(s12_t_next[14]), .B13(s12_t_next[13]), .B12(s12_t_next[12]), .B11(s12_t_next[11]), .B10(s12_t_next[10]), .B9(s12_t_next[9]), .B8(s12_t_next[8]), .B7(s12_t_next[7]), .B6(s12_t_next[6]), .B5(s12_t_next[5]), .B4(s12_t_next[4]), .B3(s12_t_next[3]), .B2(s12_t_next[2]), .B1(s12_t_next[1]), .B0(s12_t_next[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
     .P35(s13_mi_num_pp00_reg[35]), .P34(s13_mi_num_pp00_reg[34]), .P33(s13_mi_num_pp00_reg[33]), .P32(s13_mi_num_pp00_reg[32]), .P31(s13_mi_num_pp00_reg[31]), .P30(s13_mi_num_pp00_reg[30]), .P29(s13_mi_num_pp00_reg[29]), .P28(s13_mi_num_pp00_reg[28]), .P27(s13_mi_num_pp00_reg[27]), .P26(s13_mi_num_pp00_reg[26]), .P25(s13_mi_num_pp00_reg[25]), .P24(s13_mi_num_pp00_reg[24]), .P23(s13_mi_num_pp00_reg[23]), .P22(s13_mi_num_pp00_reg[22]), .P21(s13_mi_num_pp00_reg[21]), .P20(s13_mi_num_pp00_reg[20]), .P19(s13_mi_num_pp00_reg[19]), .P18(s13_mi_num_pp00_reg[18]), .P17(s13_mi_num_pp00_reg[17]), .P16(s13_mi_num_pp00_reg[16]), .P15(s13_mi_num_pp00_reg[15]), .P14(s13_mi_num_pp00_reg[14]), .P13(s13_mi_num_pp00_reg[13]), .P12(s13_mi_num_pp00_reg[12]), .P11(s13_mi_num_pp00_reg[11]), .P10(s13_mi_num_pp00_reg[10]), .P9(s13_mi_num_pp00_reg[9]), .P8(s13_mi_num_pp00_reg[8]), .P7(s13_mi_num_pp00_reg[7]), .P6(s13_mi_num_pp00_reg[6]), .P5(s13_mi_num_pp00_reg[5]), .P4(s13_mi_num_pp00_reg[4]), .P3(s13_mi_num_pp00_reg[3]), .P2(s13_mi_num_pp00_reg[2]), .P1(s13_mi_num_pp00_reg[1]), .P0(s13_mi_num_pp00_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s13_mi_num_pp01_mult (  // s13_mi_num_pp01_reg = _s13_mi_num_pp01_next_0 * s12_t_2_reg
-    .A17(_s13_mi_num_pp01_next_0[17]), .A16(_s13_mi_num_pp01_next_0[16]), .A15(_s13_mi_num_pp01_next_0[15]), .A14(_s13_mi_num_pp01_next_0[14]), .A13(_s13_mi_num_pp01_next_0[13]), .A12(_s13_mi_num_pp01_next_0[12]), .A11(_s13_mi_num_pp01_next_0[11]), .A10(_s13_mi_num_pp01_next_0[10]), .A9(_s13_mi_num_pp01_next_0[9]), .A8(_s13_mi_num_pp01_next_0[8]), .A7(_s13_mi_num_pp01_next_0[7]), .A6(_s13_mi_num_pp01_next_0[6]), .A5(_s13_mi_num_pp01_next_0[5]), .A4(_s13_mi_num_pp01_next_0[4]), .A3(_s13_mi_num_pp01_next_0[3]), .A2(_s13_mi_num_pp01_next_0[2]), .A1(_s13_mi_num_pp01_next_0[1]), .A0(_s13_mi_num_pp01_next_0[0]),
-    .B17(s12_t_2_reg[17]), .B16(s12_t_2_reg[16]), .B15(s12_t_2_reg[15]), .B14(s12_t_2_reg[14]), .B13(s12_t_2_reg[13]), .B12(s12_t_2_reg[12]), .B11(s12_t_2_reg[11]), .B10(s12_t_2_reg[10]), .B9(s12_t_2_reg[9]), .B8(s12_t_2_reg[8]), .B7(s12_t_2_reg[7]), .B6(s12_t_2_reg[6]), .B5(s12_t_2_reg[5]), .B4(s12_t_2_reg[4]), .B3(s12_t_2_reg[3]), .B2(s12_t_2_reg[2]), .B1(s12_t_2_reg[1]), .B0(s12_t_2_reg[0]),
+    .A17(s12_mi_base_next[17]), .A16(s12_mi_base_next[16]), .A15(s12_mi_base_next[15]), .A14(s12_mi_base_next[14]), .A13(s12_mi_base_next[13]), .A12(s12_mi_base_next[12]), .A11(s12_mi_base_next[11]), .A10(s12_mi_base_next[10]), .A9(s12_mi_base_next[9]), .A8(s12_mi_base_next[8]), .A7(s12_mi_base_next[7]), .A6(s12_mi_base_next[6]), .A5(s12_mi_base_next[5]), .A4(s12_mi_base_next[4]), .A3(s12_mi_base_next[3]), .A2(s12_mi_base_next[2]), .A1(s12_mi_base_next[1]), .A0(s12_mi_base_next[0]),
+    .B17(s12_t_2_next[17]), .B16(s12_t_2_next[16]), .B15(s12_t_2_next[15]), .B14(s12_t_2_next[14]), .B13(s12_t_2_next[13]), .B12(s12_t_2_next[12]), .B11(s12_t_2_next[11]), .B10(s12_t_2_next[10]), .B9(s12_t_2_next[9]), .B8(s12_t_2_next[8]), .B7(s12_t_2_next[7]), .B6(s12_t_2_next[6]), .B5(s12_t_2_next[5]), .B4(s12_t_2_next[4]), .B3(s12_t_2_next[3]), .B2(s12_t_2_next[2]), .B1(s12_t_2_next[1]), .B0(s12_t_2_next[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
     .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(s13_mi_num_pp01_reg[19]), .P18(s13_mi_num_pp01_reg[18]), .P17(s13_mi_num_pp01_reg[17]), .P16(s13_mi_num_pp01_reg[16]), .P15(s13_mi_num_pp01_reg[15]), .P14(s13_mi_num_pp01_reg[14]), .P13(s13_mi_num_pp01_reg[13]), .P12(s13_mi_num_pp01_reg[12]), .P11(s13_mi_num_pp01_reg[11]), .P10(s13_mi_num_pp01_reg[10]), .P9(s13_mi_num_pp01_reg[9]), .P8(s13_mi_num_pp01_reg[8]), .P7(s13_mi_num_pp01_reg[7]), .P6(s13_mi_num_pp01_reg[6]), .P5(s13_mi_num_pp01_reg[5]), .P4(s13_mi_num_pp01_reg[4]), .P3(s13_mi_num_pp01_reg[3]), .P2(s13_mi_num_pp01_reg[2]), .P1(s13_mi_num_pp01_reg[1]), .P0(s13_mi_num_pp01_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s13_mi_num_pp10_mult (  // s13_mi_num_pp10_reg = _s13_mi_num_pp10_next_1 * s12_t_3_reg
-    .A17(_s13_mi_num_pp10_next_1[17]), .A16(_s13_mi_num_pp10_next_1[16]), .A15(_s13_mi_num_pp10_next_1[15]), .A14(_s13_mi_num_pp10_next_1[14]), .A13(_s13_mi_num_pp10_next_1[13]), .A12(_s13_mi_num_pp10_next_1[12]), .A11(_s13_mi_num_pp10_next_1[11]), .A10(_s13_mi_num_pp10_next_1[10]), .A9(_s13_mi_num_pp10_next_1[9]), .A8(_s13_mi_num_pp10_next_1[8]), .A7(_s13_mi_num_pp10_next_1[7]), .A6(_s13_mi_num_pp10_next_1[6]), .A5(_s13_mi_num_pp10_next_1[5]), .A4(_s13_mi_num_pp10_next_1[4]), .A3(_s13_mi_num_pp10_next_1[3]), .A2(_s13_mi_num_pp10_next_1[2]), .A1(_s13_mi_num_pp10_next_1[1]), .A0(_s13_mi_num_pp10_next_1[0]),
-    .B17(s12_t_3_reg[17]), .B16(s12_t_3_reg[16]), .B15(s12_t_3_reg[15]), .B14(s12_t_3_reg[14]), .B13(s12_t_3_reg[13]), .B12(s12_t_3_reg[12]), .B11(s12_t_3_reg[11]), .B10(s12_t_3_reg[10]), .B9(s12_t_3_reg[9]), .B8(s12_t_3_reg[8]), .B7(s12_t_3_reg[7]), .B6(s12_t_3_reg[6]), .B5(s12_t_3_reg[5]), .B4(s12_t_3_reg[4]), .B3(s12_t_3_reg[3]), .B2(s12_t_3_reg[2]), .B1(s12_t_3_reg[1]), .B0(s12_t_3_reg[0]),
+    .A17(s12_mi_base_next[35]), .A16(s12_mi_base_next[34]), .A15(s12_mi_base_next[33]), .A14(s12_mi_base_next[32]), .A13(s12_mi_base_next[31]), .A12(s12_mi_base_next[30]), .A11(s12_mi_base_next[29]), .A10(s12_mi_base_next[28]), .A9(s12_mi_base_next[27]), .A8(s12_mi_base_next[26]), .A7(s12_mi_base_next[25]), .A6(s12_mi_base_next[24]), .A5(s12_mi_base_next[23]), .A4(s12_mi_base_next[22]), .A3(s12_mi_base_next[21]), .A2(s12_mi_base_next[20]), .A1(s12_mi_base_next[19]), .A0(s12_mi_base_next[18]),
+    .B17(s12_t_3_next[17]), .B16(s12_t_3_next[16]), .B15(s12_t_3_next[15]), .B14(s12_t_3_next[14]), .B13(s12_t_3_next[13]), .B12(s12_t_3_next[12]), .B11(s12_t_3_next[11]), .B10(s12_t_3_next[10]), .B9(s12_t_3_next[9]), .B8(s12_t_3_next[8]), .B7(s12_t_3_next[7]), .B6(s12_t_3_next[6]), .B5(s12_t_3_next[5]), .B4(s12_t_3_next[4]), .B3(s12_t_3_next[3]), .B2(s12_t_3_next[2]), .B1(s12_t_3_next[1]), .B0(s12_t_3_next[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
     .P35(s13_mi_num_pp10_reg[35]), .P34(s13_mi_num_pp10_reg[34]), .P33(s13_mi_num_pp10_reg[33]), .P32(s13_mi_num_pp10_reg[32]), .P31(s13_mi_num_pp10_reg[31]), .P30(s13_mi_num_pp10_reg[30]), .P29(s13_mi_num_pp10_reg[29]), .P28(s13_mi_num_pp10_reg[28]), .P27(s13_mi_num_pp10_reg[27]), .P26(s13_mi_num_pp10_reg[26]), .P25(s13_mi_num_pp10_reg[25]), .P24(s13_mi_num_pp10_reg[24]), .P23(s13_mi_num_pp10_reg[23]), .P22(s13_mi_num_pp10_reg[22]), .P21(s13_mi_num_pp10_reg[21]), .P20(s13_mi_num_pp10_reg[20]), .P19(s13_mi_num_pp10_reg[19]), .P18(s13_mi_num_pp10_reg[18]), .P17(s13_mi_num_pp10_reg[17]), .P16(s13_mi_num_pp10_reg[16]), .P15(s13_mi_num_pp10_reg[15]), .P14(s13_mi_num_pp10_reg[14]), .P13(s13_mi_num_pp10_reg[13]), .P12(s13_mi_num_pp10_reg[12]), .P11(s13_mi_num_pp10_reg[11]), .P10(s13_mi_num_pp10_reg[10]), .P9(s13_mi_num_pp10_reg[9]), .P8(s13_mi_num_pp10_reg[8]), .P7(s13_mi_num_pp10_reg[7]), .P6(s13_mi_num_pp10_reg[6]), .P5(s13_mi_num_pp10_reg[5]), .P4(s13_mi_num_pp10_reg[4]), .P3(s13_mi_num_pp10_reg[3]), .P2(s13_mi_num_pp10_reg[2]), .P1(s13_mi_num_pp10_reg[1]), .P0(s13_mi_num_pp10_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s13_mi_num_pp11_mult (  // s13_mi_num_pp11_reg = _s13_mi_num_pp11_next_0 * s12_t_4_reg
-    .A17(_s13_mi_num_pp11_next_0[17]), .A16(_s13_mi_num_pp11_next_0[16]), .A15(_s13_mi_num_pp11_next_0[15]), .A14(_s13_mi_num_pp11_next_0[14]), .A13(_s13_mi_num_pp11_next_0[13]), .A12(_s13_mi_num_pp11_next_0[12]), .A11(_s13_mi_num_pp11_next_0[11]), .A10(_s13_mi_num_pp11_next_0[10]), .A9(_s13_mi_num_pp11_next_0[9]), .A8(_s13_mi_num_pp11_next_0[8]), .A7(_s13_mi_num_pp11_next_0[7]), .A6(_s13_mi_num_pp11_next_0[6]), .A5(_s13_mi_num_pp11_next_0[5]), .A4(_s13_mi_num_pp11_next_0[4]), .A3(_s13_mi_num_pp11_next_0[3]), .A2(_s13_mi_num_pp11_next_0[2]), .A1(_s13_mi_num_pp11_next_0[1]), .A0(_s13_mi_num_pp11_next_0[0]),
-    .B17(s12_t_4_reg[17]), .B16(s12_t_4_reg[16]), .B15(s12_t_4_reg[15]), .B14(s12_t_4_reg[14]), .B13(s12_t_4_reg[13]), .B12(s12_t_4_reg[12]), .B11(s12_t_4_reg[11]), .B10(s12_t_4_reg[10]), .B9(s12_t_4_reg[9]), .B8(s12_t_4_reg[8]), .B7(s12_t_4_reg[7]), .B6(s12_t_4_reg[6]), .B5(s12_t_4_reg[5]), .B4(s12_t_4_reg[4]), .B3(s12_t_4_reg[3]), .B2(s12_t_4_reg[2]), .B1(s12_t_4_reg[1]), .B0(s12_t_4_reg[0]),
+    .A17(s12_mi_base_next[35]), .A16(s12_mi_base_next[34]), .A15(s12_mi_base_next[33]), .A14(s12_mi_base_next[32]), .A13(s12_mi_base_next[31]), .A12(s12_mi_base_next[30]), .A11(s12_mi_base_next[29]), .A10(s12_mi_base_next[28]), .A9(s12_mi_base_next[27]), .A8(s12_mi_base_next[26]), .A7(s12_mi_base_next[25]), .A6(s12_mi_base_next[24]), .A5(s12_mi_base_next[23]), .A4(s12_mi_base_next[22]), .A3(s12_mi_base_next[21]), .A2(s12_mi_base_next[20]), .A1(s12_mi_base_next[19]), .A0(s12_mi_base_next[18]),
+    .B17(s12_t_4_next[17]), .B16(s12_t_4_next[16]), .B15(s12_t_4_next[15]), .B14(s12_t_4_next[14]), .B13(s12_t_4_next[13]), .B12(s12_t_4_next[12]), .B11(s12_t_4_next[11]), .B10(s12_t_4_next[10]), .B9(s12_t_4_next[9]), .B8(s12_t_4_next[8]), .B7(s12_t_4_next[7]), .B6(s12_t_4_next[6]), .B5(s12_t_4_next[5]), .B4(s12_t_4_next[4]), .B3(s12_t_4_next[3]), .B2(s12_t_4_next[2]), .B1(s12_t_4_next[1]), .B0(s12_t_4_next[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
     .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(s13_mi_num_pp11_reg[19]), .P18(s13_mi_num_pp11_reg[18]), .P17(s13_mi_num_pp11_reg[17]), .P16(s13_mi_num_pp11_reg[16]), .P15(s13_mi_num_pp11_reg[15]), .P14(s13_mi_num_pp11_reg[14]), .P13(s13_mi_num_pp11_reg[13]), .P12(s13_mi_num_pp11_reg[12]), .P11(s13_mi_num_pp11_reg[11]), .P10(s13_mi_num_pp11_reg[10]), .P9(s13_mi_num_pp11_reg[9]), .P8(s13_mi_num_pp11_reg[8]), .P7(s13_mi_num_pp11_reg[7]), .P6(s13_mi_num_pp11_reg[6]), .P5(s13_mi_num_pp11_reg[5]), .P4(s13_mi_num_pp11_reg[4]), .P3(s13_mi_num_pp11_reg[3]), .P2(s13_mi_num_pp11_reg[2]), .P1(s13_mi_num_pp11_reg[1]), .P0(s13_mi_num_pp11_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s13_mi_num_pp20_mult (  // s13_mi_num_pp20_reg = _s13_mi_num_pp20_next_1 * s12_t_5_reg
-    .A17(_s13_mi_num_pp20_next_1[17]), .A16(_s13_mi_num_pp20_next_1[16]), .A15(_s13_mi_num_pp20_next_1[15]), .A14(_s13_mi_num_pp20_next_1[14]), .A13(_s13_mi_num_pp20_next_1[13]), .A12(_s13_mi_num_pp20_next_1[12]), .A11(_s13_mi_num_pp20_next_1[11]), .A10(_s13_mi_num_pp20_next_1[10]), .A9(_s13_mi_num_pp20_next_1[9]), .A8(_s13_mi_num_pp20_next_1[8]), .A7(_s13_mi_num_pp20_next_1[7]), .A6(_s13_mi_num_pp20_next_1[6]), .A5(_s13_mi_num_pp20_next_1[5]), .A4(_s13_mi_num_pp20_next_1[4]), .A3(_s13_mi_num_pp20_next_1[3]), .A2(_s13_mi_num_pp20_next_1[2]), .A1(_s13_mi_num_pp20_next_1[1]), .A0(_s13_mi_num_pp20_next_1[0]),
-    .B17(s12_t_5_reg[17]), .B16(s12_t_5_reg[16]), .B15(s12_t_5_reg[15]), .B14(s12_t_5_reg[14]), .B13(s12_t_5_reg[13]), .B12(s12_t_5_reg[12]), .B11(s12_t_5_reg[11]), .B10(s12_t_5_reg[10]), .B9(s12_t_5_reg[9]), .B8(s12_t_5_reg[8]), .B7(s12_t_5_reg[7]), .B6(s12_t_5_reg[6]), .B5(s12_t_5_reg[5]), .B4(s12_t_5_reg[4]), .B3(s12_t_5_reg[3]), .B2(s12_t_5_reg[2]), .B1(s12_t_5_reg[1]), .B0(s12_t_5_reg[0]),
+    .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(1'b0), .A12(1'b0), .A11(1'b0), .A10(1'b0), .A9(1'b0), .A8(1'b0), .A7(1'b0), .A6(1'b0), .A5(s12_mi_base_next[41]), .A4(s12_mi_base_next[40]), .A3(s12_mi_base_next[39]), .A2(s12_mi_base_next[38]), .A1(s12_mi_base_next[37]), .A0(s12_mi_base_next[36]),
+    .B17(s12_t_5_next[17]), .B16(s12_t_5_next[16]), .B15(s12_t_5_next[15]), .B14(s12_t_5_next[14]), .B13(s12_t_5_next[13]), .B12(s12_t_5_next[12]), .B11(s12_t_5_next[11]), .B10(s12_t_5_next[10]), .B9(s12_t_5_next[9]), .B8(s12_t_5_next[8]), .B7(s12_t_5_next[7]), .B6(s12_t_5_next[6]), .B5(s12_t_5_next[5]), .B4(s12_t_5_next[4]), .B3(s12_t_5_next[3]), .B2(s12_t_5_next[2]), .B1(s12_t_5_next[1]), .B0(s12_t_5_next[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
     .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(s13_mi_num_pp20_reg[23]), .P22(s13_mi_num_pp20_reg[22]), .P21(s13_mi_num_pp20_reg[21]), .P20(s13_mi_num_pp20_reg[20]), .P19(s13_mi_num_pp20_reg[19]), .P18(s13_mi_num_pp20_reg[18]), .P17(s13_mi_num_pp20_reg[17]), .P16(s13_mi_num_pp20_reg[16]), .P15(s13_mi_num_pp20_reg[15]), .P14(s13_mi_num_pp20_reg[14]), .P13(s13_mi_num_pp20_reg[13]), .P12(s13_mi_num_pp20_reg[12]), .P11(s13_mi_num_pp20_reg[11]), .P10(s13_mi_num_pp20_reg[10]), .P9(s13_mi_num_pp20_reg[9]), .P8(s13_mi_num_pp20_reg[8]), .P7(s13_mi_num_pp20_reg[7]), .P6(s13_mi_num_pp20_reg[6]), .P5(s13_mi_num_pp20_reg[5]), .P4(s13_mi_num_pp20_reg[4]), .P3(s13_mi_num_pp20_reg[3]), .P2(s13_mi_num_pp20_reg[2]), .P1(s13_mi_num_pp20_reg[1]), .P0(s13_mi_num_pp20_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s13_mi_num_pp21_mult (  // s13_mi_num_pp21_reg = _s13_mi_num_pp21_next_0 * s12_t_6_reg
-    .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(1'b0), .A12(1'b0), .A11(1'b0), .A10(1'b0), .A9(1'b0), .A8(1'b0), .A7(_s13_mi_num_pp21_next_0[7]), .A6(_s13_mi_num_pp21_next_0[6]), .A5(_s13_mi_num_pp21_next_0[5]), .A4(_s13_mi_num_pp21_next_0[4]), .A3(_s13_mi_num_pp21_next_0[3]), .A2(_s13_mi_num_pp21_next_0[2]), .A1(_s13_mi_num_pp21_next_0[1]), .A0(_s13_mi_num_pp21_next_0[0]),
-    .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(1'b0), .B11(1'b0), .B10(1'b0), .B9(1'b0), .B8(1'b0), .B7(s12_t_6_reg[7]), .B6(s12_t_6_reg[6]), .B5(s12_t_6_reg[5]), .B4(s12_t_6_reg[4]), .B3(s12_t_6_reg[3]), .B2(s12_t_6_reg[2]), .B1(s12_t_6_reg[1]), .B0(s12_t_6_reg[0]),
+    .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(1'b0), .A12(1'b0), .A11(1'b0), .A10(1'b0), .A9(1'b0), .A8(1'b0), .A7(1'b0), .A6(1'b0), .A5(s12_mi_base_next[41]), .A4(s12_mi_base_next[40]), .A3(s12_mi_base_next[39]), .A2(s12_mi_base_next[38]), .A1(s12_mi_base_next[37]), .A0(s12_mi_base_next[36]),
+    .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(1'b0), .B11(1'b0), .B10(1'b0), .B9(1'b0), .B8(1'b0), .B7(s12_t_6_next[7]), .B6(s12_t_6_next[6]), .B5(s12_t_6_next[5]), .B4(s12_t_6_next[4]), .B3(s12_t_6_next[3]), .B2(s12_t_6_next[2]), .B1(s12_t_6_next[1]), .B0(s12_t_6_next[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
     .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(), .P18(), .P17(), .P16(), .P15(), .P14(), .P13(), .P12(), .P11(), .P10(), .P9(), .P8(), .P7(s13_mi_num_pp21_reg[7]), .P6(s13_mi_num_pp21_reg[6]), .P5(s13_mi_num_pp21_reg[5]), .P4(s13_mi_num_pp21_reg[4]), .P3(s13_mi_num_pp21_reg[3]), .P2(s13_mi_num_pp21_reg[2]), .P1(s13_mi_num_pp21_reg[1]), .P0(s13_mi_num_pp21_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s15_mi_raw_prod_pp00_mult (  // s15_mi_raw_prod_pp00_reg = _s15_mi_raw_prod_pp00_next_1 * s14_t_reg
-    .A17(_s15_mi_raw_prod_pp00_next_1[17]), .A16(_s15_mi_raw_prod_pp00_next_1[16]), .A15(_s15_mi_raw_prod_pp00_next_1[15]), .A14(_s15_mi_raw_prod_pp00_next_1[14]), .A13(_s15_mi_raw_prod_pp00_next_1[13]), .A12(_s15_mi_raw_prod_pp00_next_1[12]), .A11(_s15_mi_raw_prod_pp00_next_1[11]), .A10(_s15_mi_raw_prod_pp00_next_1[10]), .A9(_s15_mi_raw_prod_pp00_next_1[9]), .A8(_s15_mi_raw_prod_pp00_next_1[8]), .A7(_s15_mi_raw_prod_pp00_next_1[7]), .A6(_s15_mi_raw_prod_pp00_next_1[6]), .A5(_s15_mi_raw_prod_pp00_next_1[5]), .A4(_s15_mi_raw_prod_pp00_next_1[4]), .A3(_s15_mi_raw_prod_pp00_next_1[3]), .A2(_s15_mi_raw_prod_pp00_next_1[2]), .A1(_s15_mi_raw_prod_pp00_next_1[1]), .A0(_s15_mi_raw_prod_pp00_next_1[0]),
-    .B17(s14_t_reg[17]), .B16(s14_t_reg[16]), .B15(s14_t_reg[15]), .B14(s14_t_reg[14]), .B13(s14_t_reg[13]), .B12(s14_t_reg[12]), .B11(s14_t_reg[11]), .B10(s14_t_reg[10]), .B9(s14_t_reg[9]), .B8(s14_t_reg[8]), .B7(s14_t_reg[7]), .B6(s14_t_reg[6]), .B5(s14_t_reg[5]), .B4(s14_t_reg[4]), .B3(s14_t_reg[3]), .B2(s14_t_reg[2]), .B1(s14_t_reg[1]), .B0(s14_t_reg[0]),
+) s16_mi_raw_prod_pp00_mult (  // s16_mi_raw_prod_pp00_reg = _s16_mi_raw_prod_pp00_next_1 * s15_t_reg
+    .A17(s15_mi_num_next[17]), .A16(s15_mi_num_next[16]), .A15(s15_mi_num_next[15]), .A14(s15_mi_num_next[14]), .A13(s15_mi_num_next[13]), .A12(s15_mi_num_next[12]), .A11(s15_mi_num_next[11]), .A10(s15_mi_num_next[10]), .A9(s15_mi_num_next[9]), .A8(s15_mi_num_next[8]), .A7(s15_mi_num_next[7]), .A6(s15_mi_num_next[6]), .A5(s15_mi_num_next[5]), .A4(s15_mi_num_next[4]), .A3(s15_mi_num_next[3]), .A2(s15_mi_num_next[2]), .A1(s15_mi_num_next[1]), .A0(s15_mi_num_next[0]),
+    .B17(s15_t_next[17]), .B16(s15_t_next[16]), .B15(s15_t_next[15]), .B14(s15_t_next[14]), .B13(s15_t_next[13]), .B12(s15_t_next[12]), .B11(s15_t_next[11]), .B10(s15_t_next[10]), .B9(s15_t_next[9]), .B8(s15_t_next[8]), .B7(s15_t_next[7]), .B6(s15_t_next[6]), .B5(s15_t_next[5]), .B4(s15_t_next[4]), .B3(s15_t_next[3]), .B2(s15_t_next[2]), .B1(s15_t_next[1]), .B0(s15_t_next[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
-    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(s15_mi_raw_prod_pp00_reg[28]), .P27(s15_mi_raw_prod_pp00_reg[27]), .P26(s15_mi_raw_prod_pp00_reg[26]), .P25(s15_mi_raw_prod_pp00_reg[25]), .P24(s15_mi_raw_prod_pp00_reg[24]), .P23(s15_mi_raw_prod_pp00_reg[23]), .P22(s15_mi_raw_prod_pp00_reg[22]), .P21(s15_mi_raw_prod_pp00_reg[21]), .P20(s15_mi_raw_prod_pp00_reg[20]), .P19(s15_mi_raw_prod_pp00_reg[19]), .P18(s15_mi_raw_prod_pp00_reg[18]), .P17(s15_mi_raw_prod_pp00_reg[17]), .P16(s15_mi_raw_prod_pp00_reg[16]), .P15(s15_mi_raw_prod_pp00_reg[15]), .P14(s15_mi_raw_prod_pp00_reg[14]), .P13(s15_mi_raw_prod_pp00_reg[13]), .P12(s15_mi_raw_prod_pp00_reg[12]), .P11(s15_mi_raw_prod_pp00_reg[11]), .P10(s15_mi_raw_prod_pp00_reg[10]), .P9(s15_mi_raw_prod_pp00_reg[9]), .P8(s15_mi_raw_prod_pp00_reg[8]), .P7(s15_mi_raw_prod_pp00_reg[7]), .P6(s15_mi_raw_prod_pp00_reg[6]), .P5(s15_mi_raw_prod_pp00_reg[5]), .P4(s15_mi_raw_prod_pp00_reg[4]), .P3(s15_mi_raw_prod_pp00_reg[3]), .P2(s15_mi_raw_prod_pp00_reg[2]), .P1(s15_mi_raw_prod_pp00_reg[1]), .P0(s15_mi_raw_prod_pp00_reg[0])
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(s16_mi_raw_prod_pp00_reg[28]), .P27(s16_mi_raw_prod_pp00_reg[27]), .P26(s16_mi_raw_prod_pp00_reg[26]), .P25(s16_mi_raw_prod_pp00_reg[25]), .P24(s16_mi_raw_prod_pp00_reg[24]), .P23(s16_mi_raw_prod_pp00_reg[23]), .P22(s16_mi_raw_prod_pp00_reg[22]), .P21(s16_mi_raw_prod_pp00_reg[21]), .P20(s16_mi_raw_prod_pp00_reg[20]), .P19(s16_mi_raw_prod_pp00_reg[19]), .P18(s16_mi_raw_prod_pp00_reg[18]), .P17(s16_mi_raw_prod_pp00_reg[17]), .P16(s16_mi_raw_prod_pp00_reg[16]), .P15(s16_mi_raw_prod_pp00_reg[15]), .P14(s16_mi_raw_prod_pp00_reg[14]), .P13(s16_mi_raw_prod_pp00_reg[13]), .P12(s16_mi_raw_prod_pp00_reg[12]), .P11(s16_mi_raw_prod_pp00_reg[11]), .P10(s16_mi_raw_prod_pp00_reg[10]), .P9(s16_mi_raw_prod_pp00_reg[9]), .P8(s16_mi_raw_prod_pp00_reg[8]), .P7(s16_mi_raw_prod_pp00_reg[7]), .P6(s16_mi_raw_prod_pp00_reg[6]), .P5(s16_mi_raw_prod_pp00_reg[5]), .P4(s16_mi_raw_prod_pp00_reg[4]), .P3(s16_mi_raw_prod_pp00_reg[3]), .P2(s16_mi_raw_prod_pp00_reg[2]), .P1(s16_mi_raw_prod_pp00_reg[1]), .P0(s16_mi_raw_prod_pp00_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s15_mi_raw_prod_pp10_mult (  // s15_mi_raw_prod_pp10_reg = _s15_mi_raw_prod_pp10_next_1 * s14_t_2_reg
-    .A17(_s15_mi_raw_prod_pp10_next_1[17]), .A16(_s15_mi_raw_prod_pp10_next_1[16]), .A15(_s15_mi_raw_prod_pp10_next_1[15]), .A14(_s15_mi_raw_prod_pp10_next_1[14]), .A13(_s15_mi_raw_prod_pp10_next_1[13]), .A12(_s15_mi_raw_prod_pp10_next_1[12]), .A11(_s15_mi_raw_prod_pp10_next_1[11]), .A10(_s15_mi_raw_prod_pp10_next_1[10]), .A9(_s15_mi_raw_prod_pp10_next_1[9]), .A8(_s15_mi_raw_prod_pp10_next_1[8]), .A7(_s15_mi_raw_prod_pp10_next_1[7]), .A6(_s15_mi_raw_prod_pp10_next_1[6]), .A5(_s15_mi_raw_prod_pp10_next_1[5]), .A4(_s15_mi_raw_prod_pp10_next_1[4]), .A3(_s15_mi_raw_prod_pp10_next_1[3]), .A2(_s15_mi_raw_prod_pp10_next_1[2]), .A1(_s15_mi_raw_prod_pp10_next_1[1]), .A0(_s15_mi_raw_prod_pp10_next_1[0]),
-    .B17(s14_t_2_reg[17]), .B16(s14_t_2_reg[16]), .B15(s14_t_2_reg[15]), .B14(s14_t_2_reg[14]), .B13(s14_t_2_reg[13]), .B12(s14_t_2_reg[12]), .B11(s14_t_2_reg[11]), .B10(s14_t_2_reg[10]), .B9(s14_t_2_reg[9]), .B8(s14_t_2_reg[8]), .B7(s14_t_2_reg[7]), .B6(s14_t_2_reg[6]), .B5(s14_t_2_reg[5]), .B4(s14_t_2_reg[4]), .B3(s14_t_2_reg[3]), .B2(s14_t_2_reg[2]), .B1(s14_t_2_reg[1]), .B0(s14_t_2_reg[0]),
+) s16_mi_raw_prod_pp10_mult (  // s16_mi_raw_prod_pp10_reg = _s16_mi_raw_prod_pp10_next_1 * s15_t_2_reg
+    .A17(s15_mi_num_next[35]), .A16(s15_mi_num_next[34]), .A15(s15_mi_num_next[33]), .A14(s15_mi_num_next[32]), .A13(s15_mi_num_next[31]), .A12(s15_mi_num_next[30]), .A11(s15_mi_num_next[29]), .A10(s15_mi_num_next[28]), .A9(s15_mi_num_next[27]), .A8(s15_mi_num_next[26]), .A7(s15_mi_num_next[25]), .A6(s15_mi_num_next[24]), .A5(s15_mi_num_next[23]), .A4(s15_mi_num_next[22]), .A3(s15_mi_num_next[21]), .A2(s15_mi_num_next[20]), .A1(s15_mi_num_next[19]), .A0(s15_mi_num_next[18]),
+    .B17(s15_t_2_next[17]), .B16(s15_t_2_next[16]), .B15(s15_t_2_next[15]), .B14(s15_t_2_next[14]), .B13(s15_t_2_next[13]), .B12(s15_t_2_next[12]), .B11(s15_t_2_next[11]), .B10(s15_t_2_next[10]), .B9(s15_t_2_next[9]), .B8(s15_t_2_next[8]), .B7(s15_t_2_next[7]), .B6(s15_t_2_next[6]), .B5(s15_t_2_next[5]), .B4(s15_t_2_next[4]), .B3(s15_t_2_next[3]), .B2(s15_t_2_next[2]), .B1(s15_t_2_next[1]), .B0(s15_t_2_next[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
-    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(s15_mi_raw_prod_pp10_reg[28]), .P27(s15_mi_raw_prod_pp10_reg[27]), .P26(s15_mi_raw_prod_pp10_reg[26]), .P25(s15_mi_raw_prod_pp10_reg[25]), .P24(s15_mi_raw_prod_pp10_reg[24]), .P23(s15_mi_raw_prod_pp10_reg[23]), .P22(s15_mi_raw_prod_pp10_reg[22]), .P21(s15_mi_raw_prod_pp10_reg[21]), .P20(s15_mi_raw_prod_pp10_reg[20]), .P19(s15_mi_raw_prod_pp10_reg[19]), .P18(s15_mi_raw_prod_pp10_reg[18]), .P17(s15_mi_raw_prod_pp10_reg[17]), .P16(s15_mi_raw_prod_pp10_reg[16]), .P15(s15_mi_raw_prod_pp10_reg[15]), .P14(s15_mi_raw_prod_pp10_reg[14]), .P13(s15_mi_raw_prod_pp10_reg[13]), .P12(s15_mi_raw_prod_pp10_reg[12]), .P11(s15_mi_raw_prod_pp10_reg[11]), .P10(s15_mi_raw_prod_pp10_reg[10]), .P9(s15_mi_raw_prod_pp10_reg[9]), .P8(s15_mi_raw_prod_pp10_reg[8]), .P7(s15_mi_raw_prod_pp10_reg[7]), .P6(s15_mi_raw_prod_pp10_reg[6]), .P5(s15_mi_raw_prod_pp10_reg[5]), .P4(s15_mi_raw_prod_pp10_reg[4]), .P3(s15_mi_raw_prod_pp10_reg[3]), .P2(s15_mi_raw_prod_pp10_reg[2]), .P1(s15_mi_raw_prod_pp10_reg[1]), .P0(s15_mi_raw_prod_pp10_reg[0])
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(s16_mi_raw_prod_pp10_reg[28]), .P27(s16_mi_raw_prod_pp10_reg[27]), .P26(s16_mi_raw_prod_pp10_reg[26]), .P25(s16_mi_raw_prod_pp10_reg[25]), .P24(s16_mi_raw_prod_pp10_reg[24]), .P23(s16_mi_raw_prod_pp10_reg[23]), .P22(s16_mi_raw_prod_pp10_reg[22]), .P21(s16_mi_raw_prod_pp10_reg[21]), .P20(s16_mi_raw_prod_pp10_reg[20]), .P19(s16_mi_raw_prod_pp10_reg[19]), .P18(s16_mi_raw_prod_pp10_reg[18]), .P17(s16_mi_raw_prod_pp10_reg[17]), .P16(s16_mi_raw_prod_pp10_reg[16]), .P15(s16_mi_raw_prod_pp10_reg[15]), .P14(s16_mi_raw_prod_pp10_reg[14]), .P13(s16_mi_raw_prod_pp10_reg[13]), .P12(s16_mi_raw_prod_pp10_reg[12]), .P11(s16_mi_raw_prod_pp10_reg[11]), .P10(s16_mi_raw_prod_pp10_reg[10]), .P9(s16_mi_raw_prod_pp10_reg[9]), .P8(s16_mi_raw_prod_pp10_reg[8]), .P7(s16_mi_raw_prod_pp10_reg[7]), .P6(s16_mi_raw_prod_pp10_reg[6]), .P5(s16_mi_raw_prod_pp10_reg[5]), .P4(s16_mi_raw_prod_pp10_reg[4]), .P3(s16_mi_raw_prod_pp10_reg[3]), .P2(s16_mi_raw_prod_pp10_reg[2]), .P1(s16_mi_raw_prod_pp10_reg[1]), .P0(s16_mi_raw_prod_pp10_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s15_mi_raw_prod_pp20_mult (  // s15_mi_raw_prod_pp20_reg = _s15_mi_raw_prod_pp20_next_1 * s14_t_3_reg
-    .A17(_s15_mi_raw_prod_pp20_next_1[17]), .A16(_s15_mi_raw_prod_pp20_next_1[16]), .A15(_s15_mi_raw_prod_pp20_next_1[15]), .A14(_s15_mi_raw_prod_pp20_next_1[14]), .A13(_s15_mi_raw_prod_pp20_next_1[13]), .A12(_s15_mi_raw_prod_pp20_next_1[12]), .A11(_s15_mi_raw_prod_pp20_next_1[11]), .A10(_s15_mi_raw_prod_pp20_next_1[10]), .A9(_s15_mi_raw_prod_pp20_next_1[9]), .A8(_s15_mi_raw_prod_pp20_next_1[8]), .A7(_s15_mi_raw_prod_pp20_next_1[7]), .A6(_s15_mi_raw_prod_pp20_next_1[6]), .A5(_s15_mi_raw_prod_pp20_next_1[5]), .A4(_s15_mi_raw_prod_pp20_next_1[4]), .A3(_s15_mi_raw_prod_pp20_next_1[3]), .A2(_s15_mi_raw_prod_pp20_next_1[2]), .A1(_s15_mi_raw_prod_pp20_next_1[1]), .A0(_s15_mi_raw_prod_pp20_next_1[0]),
-    .B17(s14_t_3_reg[17]), .B16(s14_t_3_reg[16]), .B15(s14_t_3_reg[15]), .B14(s14_t_3_reg[14]), .B13(s14_t_3_reg[13]), .B12(s14_t_3_reg[12]), .B11(s14_t_3_reg[11]), .B10(s14_t_3_reg[10]), .B9(s14_t_3_reg[9]), .B8(s14_t_3_reg[8]), .B7(s14_t_3_reg[7]), .B6(s14_t_3_reg[6]), .B5(s14_t_3_reg[5]), .B4(s14_t_3_reg[4]), .B3(s14_t_3_reg[3]), .B2(s14_t_3_reg[2]), .B1(s14_t_3_reg[1]), .B0(s14_t_3_reg[0]),
+) s16_mi_raw_prod_pp20_mult (  // s16_mi_raw_prod_pp20_reg = _s16_mi_raw_prod_pp20_next_1 * s15_t_3_reg
+    .A17(s15_mi_num_next[53]), .A16(s15_mi_num_next[52]), .A15(s15_mi_num_next[51]), .A14(s15_mi_num_next[50]), .A13(s15_mi_num_next[49]), .A12(s15_mi_num_next[48]), .A11(s15_mi_num_next[47]), .A10(s15_mi_num_next[46]), .A9(s15_mi_num_next[45]), .A8(s15_mi_num_next[44]), .A7(s15_mi_num_next[43]), .A6(s15_mi_num_next[42]), .A5(s15_mi_num_next[41]), .A4(s15_mi_num_next[40]), .A3(s15_mi_num_next[39]), .A2(s15_mi_num_next[38]), .A1(s15_mi_num_next[37]), .A0(s15_mi_num_next[36]),
+    .B17(s15_t_3_next[17]), .B16(s15_t_3_next[16]), .B15(s15_t_3_next[15]), .B14(s15_t_3_next[14]), .B13(s15_t_3_next[13]), .B12(s15_t_3_next[12]), .B11(s15_t_3_next[11]), .B10(s15_t_3_next[10]), .B9(s15_t_3_next[9]), .B8(s15_t_3_next[8]), .B7(s15_t_3_next[7]), .B6(s15_t_3_next[6]), .B5(s15_t_3_next[5]), .B4(s15_t_3_next[4]), .B3(s15_t_3_next[3]), .B2(s15_t_3_next[2]), .B1(s15_t_3_next[1]), .B0(s15_t_3_next[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
-    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(s15_mi_raw_prod_pp20_reg[28]), .P27(s15_mi_raw_prod_pp20_reg[27]), .P26(s15_mi_raw_prod_pp20_reg[26]), .P25(s15_mi_raw_prod_pp20_reg[25]), .P24(s15_mi_raw_prod_pp20_reg[24]), .P23(s15_mi_raw_prod_pp20_reg[23]), .P22(s15_mi_raw_prod_pp20_reg[22]), .P21(s15_mi_raw_prod_pp20_reg[21]), .P20(s15_mi_raw_prod_pp20_reg[20]), .P19(s15_mi_raw_prod_pp20_reg[19]), .P18(s15_mi_raw_prod_pp20_reg[18]), .P17(s15_mi_raw_prod_pp20_reg[17]), .P16(s15_mi_raw_prod_pp20_reg[16]), .P15(s15_mi_raw_prod_pp20_reg[15]), .P14(s15_mi_raw_prod_pp20_reg[14]), .P13(s15_mi_raw_prod_pp20_reg[13]), .P12(s15_mi_raw_prod_pp20_reg[12]), .P11(s15_mi_raw_prod_pp20_reg[11]), .P10(s15_mi_raw_prod_pp20_reg[10]), .P9(s15_mi_raw_prod_pp20_reg[9]), .P8(s15_mi_raw_prod_pp20_reg[8]), .P7(s15_mi_raw_prod_pp20_reg[7]), .P6(s15_mi_raw_prod_pp20_reg[6]), .P5(s15_mi_raw_prod_pp20_reg[5]), .P4(s15_mi_raw_prod_pp20_reg[4]), .P3(s15_mi_raw_prod_pp20_reg[3]), .P2(s15_mi_raw_prod_pp20_reg[2]), .P1(s15_mi_raw_prod_pp20_reg[1]), .P0(s15_mi_raw_prod_pp20_reg[0])
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(s16_mi_raw_prod_pp20_reg[28]), .P27(s16_mi_raw_prod_pp20_reg[27]), .P26(s16_mi_raw_prod_pp20_reg[26]), .P25(s16_mi_raw_prod_pp20_reg[25]), .P24(s16_mi_raw_prod_pp20_reg[24]), .P23(s16_mi_raw_prod_pp20_reg[23]), .P22(s16_mi_raw_prod_pp20_reg[22]), .P21(s16_mi_raw_prod_pp20_reg[21]), .P20(s16_mi_raw_prod_pp20_reg[20]), .P19(s16_mi_raw_prod_pp20_reg[19]), .P18(s16_mi_raw_prod_pp20_reg[18]), .P17(s16_mi_raw_prod_pp20_reg[17]), .P16(s16_mi_raw_prod_pp20_reg[16]), .P15(s16_mi_raw_prod_pp20_reg[15]), .P14(s16_mi_raw_prod_pp20_reg[14]), .P13(s16_mi_raw_prod_pp20_reg[13]), .P12(s16_mi_raw_prod_pp20_reg[12]), .P11(s16_mi_raw_prod_pp20_reg[11]), .P10(s16_mi_raw_prod_pp20_reg[10]), .P9(s16_mi_raw_prod_pp20_reg[9]), .P8(s16_mi_raw_prod_pp20_reg[8]), .P7(s16_mi_raw_prod_pp20_reg[7]), .P6(s16_mi_raw_prod_pp20_reg[6]), .P5(s16_mi_raw_prod_pp20_reg[5]), .P4(s16_mi_raw_prod_pp20_reg[4]), .P3(s16_mi_raw_prod_pp20_reg[3]), .P2(s16_mi_raw_prod_pp20_reg[2]), .P1(s16_mi_raw_prod_pp20_reg[1]), .P0(s16_mi_raw_prod_pp20_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s15_mi_raw_prod_pp30_mult (  // s15_mi_raw_prod_pp30_reg = _s15_mi_raw_prod_pp30_next_1 * s14_t_4_reg
-    .A17(_s15_mi_raw_prod_pp30_next_1[17]), .A16(_s15_mi_raw_prod_pp30_next_1[16]), .A15(_s15_mi_raw_prod_pp30_next_1[15]), .A14(_s15_mi_raw_prod_pp30_next_1[14]), .A13(_s15_mi_raw_prod_pp30_next_1[13]), .A12(_s15_mi_raw_prod_pp30_next_1[12]), .A11(_s15_mi_raw_prod_pp30_next_1[11]), .A10(_s15_mi_raw_prod_pp30_next_1[10]), .A9(_s15_mi_raw_prod_pp30_next_1[9]), .A8(_s15_mi_raw_prod_pp30_next_1[8]), .A7(_s15_mi_raw_prod_pp30_next_1[7]), .A6(_s15_mi_raw_prod_pp30_next_1[6]), .A5(_s15_mi_raw_prod_pp30_next_1[5]), .A4(_s15_mi_raw_prod_pp30_next_1[4]), .A3(_s15_mi_raw_prod_pp30_next_1[3]), .A2(_s15_mi_raw_prod_pp30_next_1[2]), .A1(_s15_mi_raw_prod_pp30_next_1[1]), .A0(_s15_mi_raw_prod_pp30_next_1[0]),
-    .B17(s14_t_4_reg[17]), .B16(s14_t_4_reg[16]), .B15(s14_t_4_reg[15]), .B14(s14_t_4_reg[14]), .B13(s14_t_4_reg[13]), .B12(s14_t_4_reg[12]), .B11(s14_t_4_reg[11]), .B10(s14_t_4_reg[10]), .B9(s14_t_4_reg[9]), .B8(s14_t_4_reg[8]), .B7(s14_t_4_reg[7]), .B6(s14_t_4_reg[6]), .B5(s14_t_4_reg[5]), .B4(s14_t_4_reg[4]), .B3(s14_t_4_reg[3]), .B2(s14_t_4_reg[2]), .B1(s14_t_4_reg[1]), .B0(s14_t_4_reg[0]),
+) s16_mi_raw_prod_pp30_mult (  // s16_mi_raw_prod_pp30_reg = _s16_mi_raw_prod_pp30_next_1 * s15_t_4_reg
+    .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(1'b0), .A12(1'b0), .A11(1'b0), .A10(1'b0), .A9(1'b0), .A8(1'b0), .A7(s15_mi_num_next[61]), .A6(s15_mi_num_next[60]), .A5(s15_mi_num_next[59]), .A4(s15_mi_num_next[58]), .A3(s15_mi_num_next[57]), .A2(s15_mi_num_next[56]), .A1(s15_mi_num_next[55]), .A0(s15_mi_num_next[54]),
+    .B17(s15_t_4_next[17]), .B16(s15_t_4_next[16]), .B15(s15_t_4_next[15]), .B14(s15_t_4_next[14]), .B13(s15_t_4_next[13]), .B12(s15_t_4_next[12]), .B11(s15_t_4_next[11]), .B10(s15_t_4_next[10]), .B9(s15_t_4_next[9]), .B8(s15_t_4_next[8]), .B7(s15_t_4_next[7]), .B6(s15_t_4_next[6]), .B5(s15_t_4_next[5]), .B4(s15_t_4_next[4]), .B3(s15_t_4_next[3]), .B2(s15_t_4_next[2]), .B1(s15_t_4_next[1]), .B0(s15_t_4_next[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
-    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(), .P18(s15_mi_raw_prod_pp30_reg[18]), .P17(s15_mi_raw_prod_pp30_reg[17]), .P16(s15_mi_raw_prod_pp30_reg[16]), .P15(s15_mi_raw_prod_pp30_reg[15]), .P14(s15_mi_raw_prod_pp30_reg[14]), .P13(s15_mi_raw_prod_pp30_reg[13]), .P12(s15_mi_raw_prod_pp30_reg[12]), .P11(s15_mi_raw_prod_pp30_reg[11]), .P10(s15_mi_raw_prod_pp30_reg[10]), .P9(s15_mi_raw_prod_pp30_reg[9]), .P8(s15_mi_raw_prod_pp30_reg[8]), .P7(s15_mi_raw_prod_pp30_reg[7]), .P6(s15_mi_raw_prod_pp30_reg[6]), .P5(s15_mi_raw_prod_pp30_reg[5]), .P4(s15_mi_raw_prod_pp30_reg[4]), .P3(s15_mi_raw_prod_pp30_reg[3]), .P2(s15_mi_raw_prod_pp30_reg[2]), .P1(s15_mi_raw_prod_pp30_reg[1]), .P0(s15_mi_raw_prod_pp30_reg[0])
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(), .P18(s16_mi_raw_prod_pp30_reg[18]), .P17(s16_mi_raw_prod_pp30_reg[17]), .P16(s16_mi_raw_prod_pp30_reg[16]), .P15(s16_mi_raw_prod_pp30_reg[15]), .P14(s16_mi_raw_prod_pp30_reg[14]), .P13(s16_mi_raw_prod_pp30_reg[13]), .P12(s16_mi_raw_prod_pp30_reg[12]), .P11(s16_mi_raw_prod_pp30_reg[11]), .P10(s16_mi_raw_prod_pp30_reg[10]), .P9(s16_mi_raw_prod_pp30_reg[9]), .P8(s16_mi_raw_prod_pp30_reg[8]), .P7(s16_mi_raw_prod_pp30_reg[7]), .P6(s16_mi_raw_prod_pp30_reg[6]), .P5(s16_mi_raw_prod_pp30_reg[5]), .P4(s16_mi_raw_prod_pp30_reg[4]), .P3(s16_mi_raw_prod_pp30_reg[3]), .P2(s16_mi_raw_prod_pp30_reg[2]), .P1(s16_mi_raw_prod_pp30_reg[1]), .P0(s16_mi_raw_prod_pp30_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s2_size_kfi_pp00_mult (  // s2_size_kfi_pp00_reg = _s2_size_kfi_pp00_next_0 * 32'h2eeef
-    .A17(_s2_size_kfi_pp00_next_0[17]), .A16(_s2_size_kfi_pp00_next_0[16]), .A15(_s2_size_kfi_pp00_next_0[15]), .A14(_s2_size_kfi_pp00_next_0[14]), .A13(_s2_size_kfi_pp00_next_0[13]), .A12(_s2_size_kfi_pp00_next_0[12]), .A11(_s2_size_kfi_pp00_next_0[11]), .A10(_s2_size_kfi_pp00_next_0[10]), .A9(_s2_size_kfi_pp00_next_0[9]), .A8(_s2_size_kfi_pp00_next_0[8]), .A7(_s2_size_kfi_pp00_next_0[7]), .A6(_s2_size_kfi_pp00_next_0[6]), .A5(_s2_size_kfi_pp00_next_0[5]), .A4(_s2_size_kfi_pp00_next_0[4]), .A3(_s2_size_kfi_pp00_next_0[3]), .A2(_s2_size_kfi_pp00_next_0[2]), .A1(_s2_size_kfi_pp00_next_0[1]), .A0(_s2_size_kfi_pp00_next_0[0]),
+    .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(s1_size_next[13]), .A12(s1_size_next[12]), .A11(s1_size_next[11]), .A10(s1_size_next[10]), .A9(s1_size_next[9]), .A8(s1_size_next[8]), .A7(s1_size_next[7]), .A6(s1_size_next[6]), .A5(s1_size_next[5]), .A4(s1_size_next[4]), .A3(s1_size_next[3]), .A2(s1_size_next[2]), .A1(s1_size_next[1]), .A0(s1_size_next[0]),
     .B17(1'b1), .B16(1'b0), .B15(1'b1), .B14(1'b1), .B13(1'b1), .B12(1'b0), .B11(1'b1), .B10(1'b1), .B9(1'b1), .B8(1'b0), .B7(1'b1), .B6(1'b1), .B5(1'b1), .B4(1'b0), .B3(1'b1), .B2(1'b1), .B1(1'b1), .B0(1'b1),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
@@ -11517,11 +11850,12 @@ MULT18X18D #(
     .P35(), .P34(), .P33(), .P32(), .P31(s2_size_kfi_pp00_reg[31]), .P30(s2_size_kfi_pp00_reg[30]), .P29(s2_size_kfi_pp00_reg[29]), .P28(s2_size_kfi_pp00_reg[28]), .P27(s2_size_kfi_pp00_reg[27]), .P26(s2_size_kfi_pp00_reg[26]), .P25(s2_size_kfi_pp00_reg[25]), .P24(s2_size_kfi_pp00_reg[24]), .P23(s2_size_kfi_pp00_reg[23]), .P22(s2_size_kfi_pp00_reg[22]), .P21(s2_size_kfi_pp00_reg[21]), .P20(s2_size_kfi_pp00_reg[20]), .P19(s2_size_kfi_pp00_reg[19]), .P18(s2_size_kfi_pp00_reg[18]), .P17(s2_size_kfi_pp00_reg[17]), .P16(s2_size_kfi_pp00_reg[16]), .P15(s2_size_kfi_pp00_reg[15]), .P14(s2_size_kfi_pp00_reg[14]), .P13(s2_size_kfi_pp00_reg[13]), .P12(s2_size_kfi_pp00_reg[12]), .P11(s2_size_kfi_pp00_reg[11]), .P10(s2_size_kfi_pp00_reg[10]), .P9(s2_size_kfi_pp00_reg[9]), .P8(s2_size_kfi_pp00_reg[8]), .P7(s2_size_kfi_pp00_reg[7]), .P6(s2_size_kfi_pp00_reg[6]), .P5(s2_size_kfi_pp00_reg[5]), .P4(s2_size_kfi_pp00_reg[4]), .P3(s2_size_kfi_pp00_reg[3]), .P2(s2_size_kfi_pp00_reg[2]), .P1(s2_size_kfi_pp00_reg[1]), .P0(s2_size_kfi_pp00_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s2_size_kfi_pp01_mult (  // s2_size_kfi_pp01_reg = _s2_size_kfi_pp01_next_0 * 21'h5b
-    .A17(_s2_size_kfi_pp01_next_0[17]), .A16(_s2_size_kfi_pp01_next_0[16]), .A15(_s2_size_kfi_pp01_next_0[15]), .A14(_s2_size_kfi_pp01_next_0[14]), .A13(_s2_size_kfi_pp01_next_0[13]), .A12(_s2_size_kfi_pp01_next_0[12]), .A11(_s2_size_kfi_pp01_next_0[11]), .A10(_s2_size_kfi_pp01_next_0[10]), .A9(_s2_size_kfi_pp01_next_0[9]), .A8(_s2_size_kfi_pp01_next_0[8]), .A7(_s2_size_kfi_pp01_next_0[7]), .A6(_s2_size_kfi_pp01_next_0[6]), .A5(_s2_size_kfi_pp01_next_0[5]), .A4(_s2_size_kfi_pp01_next_0[4]), .A3(_s2_size_kfi_pp01_next_0[3]), .A2(_s2_size_kfi_pp01_next_0[2]), .A1(_s2_size_kfi_pp01_next_0[1]), .A0(_s2_size_kfi_pp01_next_0[0]),
+    .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(s1_size_next[13]), .A12(s1_size_next[12]), .A11(s1_size_next[11]), .A10(s1_size_next[10]), .A9(s1_size_next[9]), .A8(s1_size_next[8]), .A7(s1_size_next[7]), .A6(s1_size_next[6]), .A5(s1_size_next[5]), .A4(s1_size_next[4]), .A3(s1_size_next[3]), .A2(s1_size_next[2]), .A1(s1_size_next[1]), .A0(s1_size_next[0]),
     .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(1'b0), .B11(1'b0), .B10(1'b0), .B9(1'b0), .B8(1'b0), .B7(1'b0), .B6(1'b1), .B5(1'b0), .B4(1'b1), .B3(1'b1), .B2(1'b0), .B1(1'b1), .B0(1'b1),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
@@ -11529,227 +11863,246 @@ MULT18X18D #(
     .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(s2_size_kfi_pp01_reg[20]), .P19(s2_size_kfi_pp01_reg[19]), .P18(s2_size_kfi_pp01_reg[18]), .P17(s2_size_kfi_pp01_reg[17]), .P16(s2_size_kfi_pp01_reg[16]), .P15(s2_size_kfi_pp01_reg[15]), .P14(s2_size_kfi_pp01_reg[14]), .P13(s2_size_kfi_pp01_reg[13]), .P12(s2_size_kfi_pp01_reg[12]), .P11(s2_size_kfi_pp01_reg[11]), .P10(s2_size_kfi_pp01_reg[10]), .P9(s2_size_kfi_pp01_reg[9]), .P8(s2_size_kfi_pp01_reg[8]), .P7(s2_size_kfi_pp01_reg[7]), .P6(s2_size_kfi_pp01_reg[6]), .P5(s2_size_kfi_pp01_reg[5]), .P4(s2_size_kfi_pp01_reg[4]), .P3(s2_size_kfi_pp01_reg[3]), .P2(s2_size_kfi_pp01_reg[2]), .P1(s2_size_kfi_pp01_reg[1]), .P0(s2_size_kfi_pp01_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s9_fi_c_prod_pp00_mult (  // s9_fi_c_prod_pp00_reg = s8_t_19_reg * _s9_fi_c_prod_pp00_next_0
-    .A17(s8_t_19_reg[17]), .A16(s8_t_19_reg[16]), .A15(s8_t_19_reg[15]), .A14(s8_t_19_reg[14]), .A13(s8_t_19_reg[13]), .A12(s8_t_19_reg[12]), .A11(s8_t_19_reg[11]), .A10(s8_t_19_reg[10]), .A9(s8_t_19_reg[9]), .A8(s8_t_19_reg[8]), .A7(s8_t_19_reg[7]), .A6(s8_t_19_reg[6]), .A5(s8_t_19_reg[5]), .A4(s8_t_19_reg[4]), .A3(s8_t_19_reg[3]), .A2(s8_t_19_reg[2]), .A1(s8_t_19_reg[1]), .A0(s8_t_19_reg[0]),
-    .B17(_s9_fi_c_prod_pp00_next_0[17]), .B16(_s9_fi_c_prod_pp00_next_0[16]), .B15(_s9_fi_c_prod_pp00_next_0[15]), .B14(_s9_fi_c_prod_pp00_next_0[14]), .B13(_s9_fi_c_prod_pp00_next_0[13]), .B12(_s9_fi_c_prod_pp00_next_0[12]), .B11(_s9_fi_c_prod_pp00_next_0[11]), .B10(_s9_fi_c_prod_pp00_next_0[10]), .B9(_s9_fi_c_prod_pp00_next_0[9]), .B8(_s9_fi_c_prod_pp00_next_0[8]), .B7(_s9_fi_c_prod_pp00_next_0[7]), .B6(_s9_fi_c_prod_pp00_next_0[6]), .B5(_s9_fi_c_prod_pp00_next_0[5]), .B4(_s9_fi_c_prod_pp00_next_0[4]), .B3(_s9_fi_c_prod_pp00_next_0[3]), .B2(_s9_fi_c_prod_pp00_next_0[2]), .B1(_s9_fi_c_prod_pp00_next_0[1]), .B0(_s9_fi_c_prod_pp00_next_0[0]),
+    .A17(s8_t_19_next[17]), .A16(s8_t_19_next[16]), .A15(s8_t_19_next[15]), .A14(s8_t_19_next[14]), .A13(s8_t_19_next[13]), .A12(s8_t_19_next[12]), .A11(s8_t_19_next[11]), .A10(s8_t_19_next[10]), .A9(s8_t_19_next[9]), .A8(s8_t_19_next[8]), .A7(s8_t_19_next[7]), .A6(s8_t_19_next[6]), .A5(s8_t_19_next[5]), .A4(s8_t_19_next[4]), .A3(s8_t_19_next[3]), .A2(s8_t_19_next[2]), .A1(s8_t_19_next[1]), .A0(s8_t_19_next[0]),
+    .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(1'b0), .B11(1'b0), .B10(s8_recip_c_t_next[10]), .B9(s8_recip_c_t_next[9]), .B8(s8_recip_c_t_next[8]), .B7(s8_recip_c_t_next[7]), .B6(s8_recip_c_t_next[6]), .B5(s8_recip_c_t_next[5]), .B4(s8_recip_c_t_next[4]), .B3(s8_recip_c_t_next[3]), .B2(s8_recip_c_t_next[2]), .B1(s8_recip_c_t_next[1]), .B0(s8_recip_c_t_next[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
     .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(s9_fi_c_prod_pp00_reg[28]), .P27(s9_fi_c_prod_pp00_reg[27]), .P26(s9_fi_c_prod_pp00_reg[26]), .P25(s9_fi_c_prod_pp00_reg[25]), .P24(s9_fi_c_prod_pp00_reg[24]), .P23(s9_fi_c_prod_pp00_reg[23]), .P22(s9_fi_c_prod_pp00_reg[22]), .P21(s9_fi_c_prod_pp00_reg[21]), .P20(s9_fi_c_prod_pp00_reg[20]), .P19(s9_fi_c_prod_pp00_reg[19]), .P18(s9_fi_c_prod_pp00_reg[18]), .P17(s9_fi_c_prod_pp00_reg[17]), .P16(s9_fi_c_prod_pp00_reg[16]), .P15(s9_fi_c_prod_pp00_reg[15]), .P14(s9_fi_c_prod_pp00_reg[14]), .P13(s9_fi_c_prod_pp00_reg[13]), .P12(s9_fi_c_prod_pp00_reg[12]), .P11(s9_fi_c_prod_pp00_reg[11]), .P10(s9_fi_c_prod_pp00_reg[10]), .P9(s9_fi_c_prod_pp00_reg[9]), .P8(s9_fi_c_prod_pp00_reg[8]), .P7(s9_fi_c_prod_pp00_reg[7]), .P6(s9_fi_c_prod_pp00_reg[6]), .P5(s9_fi_c_prod_pp00_reg[5]), .P4(s9_fi_c_prod_pp00_reg[4]), .P3(s9_fi_c_prod_pp00_reg[3]), .P2(s9_fi_c_prod_pp00_reg[2]), .P1(s9_fi_c_prod_pp00_reg[1]), .P0(s9_fi_c_prod_pp00_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s9_fi_c_prod_pp10_mult (  // s9_fi_c_prod_pp10_reg = s8_t_20_reg * _s9_fi_c_prod_pp10_next_0
-    .A17(s8_t_20_reg[17]), .A16(s8_t_20_reg[16]), .A15(s8_t_20_reg[15]), .A14(s8_t_20_reg[14]), .A13(s8_t_20_reg[13]), .A12(s8_t_20_reg[12]), .A11(s8_t_20_reg[11]), .A10(s8_t_20_reg[10]), .A9(s8_t_20_reg[9]), .A8(s8_t_20_reg[8]), .A7(s8_t_20_reg[7]), .A6(s8_t_20_reg[6]), .A5(s8_t_20_reg[5]), .A4(s8_t_20_reg[4]), .A3(s8_t_20_reg[3]), .A2(s8_t_20_reg[2]), .A1(s8_t_20_reg[1]), .A0(s8_t_20_reg[0]),
-    .B17(_s9_fi_c_prod_pp10_next_0[17]), .B16(_s9_fi_c_prod_pp10_next_0[16]), .B15(_s9_fi_c_prod_pp10_next_0[15]), .B14(_s9_fi_c_prod_pp10_next_0[14]), .B13(_s9_fi_c_prod_pp10_next_0[13]), .B12(_s9_fi_c_prod_pp10_next_0[12]), .B11(_s9_fi_c_prod_pp10_next_0[11]), .B10(_s9_fi_c_prod_pp10_next_0[10]), .B9(_s9_fi_c_prod_pp10_next_0[9]), .B8(_s9_fi_c_prod_pp10_next_0[8]), .B7(_s9_fi_c_prod_pp10_next_0[7]), .B6(_s9_fi_c_prod_pp10_next_0[6]), .B5(_s9_fi_c_prod_pp10_next_0[5]), .B4(_s9_fi_c_prod_pp10_next_0[4]), .B3(_s9_fi_c_prod_pp10_next_0[3]), .B2(_s9_fi_c_prod_pp10_next_0[2]), .B1(_s9_fi_c_prod_pp10_next_0[1]), .B0(_s9_fi_c_prod_pp10_next_0[0]),
+    .A17(s8_t_20_next[17]), .A16(s8_t_20_next[16]), .A15(s8_t_20_next[15]), .A14(s8_t_20_next[14]), .A13(s8_t_20_next[13]), .A12(s8_t_20_next[12]), .A11(s8_t_20_next[11]), .A10(s8_t_20_next[10]), .A9(s8_t_20_next[9]), .A8(s8_t_20_next[8]), .A7(s8_t_20_next[7]), .A6(s8_t_20_next[6]), .A5(s8_t_20_next[5]), .A4(s8_t_20_next[4]), .A3(s8_t_20_next[3]), .A2(s8_t_20_next[2]), .A1(s8_t_20_next[1]), .A0(s8_t_20_next[0]),
+    .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(1'b0), .B11(1'b0), .B10(s8_recip_c_t_next[10]), .B9(s8_recip_c_t_next[9]), .B8(s8_recip_c_t_next[8]), .B7(s8_recip_c_t_next[7]), .B6(s8_recip_c_t_next[6]), .B5(s8_recip_c_t_next[5]), .B4(s8_recip_c_t_next[4]), .B3(s8_recip_c_t_next[3]), .B2(s8_recip_c_t_next[2]), .B1(s8_recip_c_t_next[1]), .B0(s8_recip_c_t_next[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
     .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(s9_fi_c_prod_pp10_reg[28]), .P27(s9_fi_c_prod_pp10_reg[27]), .P26(s9_fi_c_prod_pp10_reg[26]), .P25(s9_fi_c_prod_pp10_reg[25]), .P24(s9_fi_c_prod_pp10_reg[24]), .P23(s9_fi_c_prod_pp10_reg[23]), .P22(s9_fi_c_prod_pp10_reg[22]), .P21(s9_fi_c_prod_pp10_reg[21]), .P20(s9_fi_c_prod_pp10_reg[20]), .P19(s9_fi_c_prod_pp10_reg[19]), .P18(s9_fi_c_prod_pp10_reg[18]), .P17(s9_fi_c_prod_pp10_reg[17]), .P16(s9_fi_c_prod_pp10_reg[16]), .P15(s9_fi_c_prod_pp10_reg[15]), .P14(s9_fi_c_prod_pp10_reg[14]), .P13(s9_fi_c_prod_pp10_reg[13]), .P12(s9_fi_c_prod_pp10_reg[12]), .P11(s9_fi_c_prod_pp10_reg[11]), .P10(s9_fi_c_prod_pp10_reg[10]), .P9(s9_fi_c_prod_pp10_reg[9]), .P8(s9_fi_c_prod_pp10_reg[8]), .P7(s9_fi_c_prod_pp10_reg[7]), .P6(s9_fi_c_prod_pp10_reg[6]), .P5(s9_fi_c_prod_pp10_reg[5]), .P4(s9_fi_c_prod_pp10_reg[4]), .P3(s9_fi_c_prod_pp10_reg[3]), .P2(s9_fi_c_prod_pp10_reg[2]), .P1(s9_fi_c_prod_pp10_reg[1]), .P0(s9_fi_c_prod_pp10_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s9_fi_c_prod_pp20_mult (  // s9_fi_c_prod_pp20_reg = s8_t_21_reg * _s9_fi_c_prod_pp20_next_0
-    .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(s8_t_21_reg[13]), .A12(s8_t_21_reg[12]), .A11(s8_t_21_reg[11]), .A10(s8_t_21_reg[10]), .A9(s8_t_21_reg[9]), .A8(s8_t_21_reg[8]), .A7(s8_t_21_reg[7]), .A6(s8_t_21_reg[6]), .A5(s8_t_21_reg[5]), .A4(s8_t_21_reg[4]), .A3(s8_t_21_reg[3]), .A2(s8_t_21_reg[2]), .A1(s8_t_21_reg[1]), .A0(s8_t_21_reg[0]),
-    .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(_s9_fi_c_prod_pp20_next_0[13]), .B12(_s9_fi_c_prod_pp20_next_0[12]), .B11(_s9_fi_c_prod_pp20_next_0[11]), .B10(_s9_fi_c_prod_pp20_next_0[10]), .B9(_s9_fi_c_prod_pp20_next_0[9]), .B8(_s9_fi_c_prod_pp20_next_0[8]), .B7(_s9_fi_c_prod_pp20_next_0[7]), .B6(_s9_fi_c_prod_pp20_next_0[6]), .B5(_s9_fi_c_prod_pp20_next_0[5]), .B4(_s9_fi_c_prod_pp20_next_0[4]), .B3(_s9_fi_c_prod_pp20_next_0[3]), .B2(_s9_fi_c_prod_pp20_next_0[2]), .B1(_s9_fi_c_prod_pp20_next_0[1]), .B0(_s9_fi_c_prod_pp20_next_0[0]),
+    .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(s8_t_21_next[13]), .A12(s8_t_21_next[12]), .A11(s8_t_21_next[11]), .A10(s8_t_21_next[10]), .A9(s8_t_21_next[9]), .A8(s8_t_21_next[8]), .A7(s8_t_21_next[7]), .A6(s8_t_21_next[6]), .A5(s8_t_21_next[5]), .A4(s8_t_21_next[4]), .A3(s8_t_21_next[3]), .A2(s8_t_21_next[2]), .A1(s8_t_21_next[1]), .A0(s8_t_21_next[0]),
+    .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(1'b0), .B11(1'b0), .B10(s8_recip_c_t_next[10]), .B9(s8_recip_c_t_next[9]), .B8(s8_recip_c_t_next[8]), .B7(s8_recip_c_t_next[7]), .B6(s8_recip_c_t_next[6]), .B5(s8_recip_c_t_next[5]), .B4(s8_recip_c_t_next[4]), .B3(s8_recip_c_t_next[3]), .B2(s8_recip_c_t_next[2]), .B1(s8_recip_c_t_next[1]), .B0(s8_recip_c_t_next[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
     .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(), .P18(), .P17(), .P16(), .P15(), .P14(), .P13(s9_fi_c_prod_pp20_reg[13]), .P12(s9_fi_c_prod_pp20_reg[12]), .P11(s9_fi_c_prod_pp20_reg[11]), .P10(s9_fi_c_prod_pp20_reg[10]), .P9(s9_fi_c_prod_pp20_reg[9]), .P8(s9_fi_c_prod_pp20_reg[8]), .P7(s9_fi_c_prod_pp20_reg[7]), .P6(s9_fi_c_prod_pp20_reg[6]), .P5(s9_fi_c_prod_pp20_reg[5]), .P4(s9_fi_c_prod_pp20_reg[4]), .P3(s9_fi_c_prod_pp20_reg[3]), .P2(s9_fi_c_prod_pp20_reg[2]), .P1(s9_fi_c_prod_pp20_reg[1]), .P0(s9_fi_c_prod_pp20_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s2_md_ds_pp00_mult (  // s2_md_ds_pp00_reg = _s2_md_ds_pp00_next_1 * _s2_md_ds_pp00_next_2
-    .A17(_s2_md_ds_pp00_next_1[17]), .A16(_s2_md_ds_pp00_next_1[16]), .A15(_s2_md_ds_pp00_next_1[15]), .A14(_s2_md_ds_pp00_next_1[14]), .A13(_s2_md_ds_pp00_next_1[13]), .A12(_s2_md_ds_pp00_next_1[12]), .A11(_s2_md_ds_pp00_next_1[11]), .A10(_s2_md_ds_pp00_next_1[10]), .A9(_s2_md_ds_pp00_next_1[9]), .A8(_s2_md_ds_pp00_next_1[8]), .A7(_s2_md_ds_pp00_next_1[7]), .A6(_s2_md_ds_pp00_next_1[6]), .A5(_s2_md_ds_pp00_next_1[5]), .A4(_s2_md_ds_pp00_next_1[4]), .A3(_s2_md_ds_pp00_next_1[3]), .A2(_s2_md_ds_pp00_next_1[2]), .A1(_s2_md_ds_pp00_next_1[1]), .A0(_s2_md_ds_pp00_next_1[0]),
-    .B17(_s2_md_ds_pp00_next_2[17]), .B16(_s2_md_ds_pp00_next_2[16]), .B15(_s2_md_ds_pp00_next_2[15]), .B14(_s2_md_ds_pp00_next_2[14]), .B13(_s2_md_ds_pp00_next_2[13]), .B12(_s2_md_ds_pp00_next_2[12]), .B11(_s2_md_ds_pp00_next_2[11]), .B10(_s2_md_ds_pp00_next_2[10]), .B9(_s2_md_ds_pp00_next_2[9]), .B8(_s2_md_ds_pp00_next_2[8]), .B7(_s2_md_ds_pp00_next_2[7]), .B6(_s2_md_ds_pp00_next_2[6]), .B5(_s2_md_ds_pp00_next_2[5]), .B4(_s2_md_ds_pp00_next_2[4]), .B3(_s2_md_ds_pp00_next_2[3]), .B2(_s2_md_ds_pp00_next_2[2]), .B1(_s2_md_ds_pp00_next_2[1]), .B0(_s2_md_ds_pp00_next_2[0]),
+) s3_md_ds_pp00_mult (  // s3_md_ds_pp00_reg = _s3_md_ds_pp00_next_1 * s2_t_30_reg
+    .A17(s2_rtt_minus_trtt_next[17]), .A16(s2_rtt_minus_trtt_next[16]), .A15(s2_rtt_minus_trtt_next[15]), .A14(s2_rtt_minus_trtt_next[14]), .A13(s2_rtt_minus_trtt_next[13]), .A12(s2_rtt_minus_trtt_next[12]), .A11(s2_rtt_minus_trtt_next[11]), .A10(s2_rtt_minus_trtt_next[10]), .A9(s2_rtt_minus_trtt_next[9]), .A8(s2_rtt_minus_trtt_next[8]), .A7(s2_rtt_minus_trtt_next[7]), .A6(s2_rtt_minus_trtt_next[6]), .A5(s2_rtt_minus_trtt_next[5]), .A4(s2_rtt_minus_trtt_next[4]), .A3(s2_rtt_minus_trtt_next[3]), .A2(s2_rtt_minus_trtt_next[2]), .A1(s2_rtt_minus_trtt_next[1]), .A0(s2_rtt_minus_trtt_next[0]),
+    .B17(s2_t_30_next[17]), .B16(s2_t_30_next[16]), .B15(s2_t_30_next[15]), .B14(s2_t_30_next[14]), .B13(s2_t_30_next[13]), .B12(s2_t_30_next[12]), .B11(s2_t_30_next[11]), .B10(s2_t_30_next[10]), .B9(s2_t_30_next[9]), .B8(s2_t_30_next[8]), .B7(s2_t_30_next[7]), .B6(s2_t_30_next[6]), .B5(s2_t_30_next[5]), .B4(s2_t_30_next[4]), .B3(s2_t_30_next[3]), .B2(s2_t_30_next[2]), .B1(s2_t_30_next[1]), .B0(s2_t_30_next[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
-    .P35(), .P34(), .P33(), .P32(), .P31(s2_md_ds_pp00_reg[31]), .P30(s2_md_ds_pp00_reg[30]), .P29(s2_md_ds_pp00_reg[29]), .P28(s2_md_ds_pp00_reg[28]), .P27(s2_md_ds_pp00_reg[27]), .P26(s2_md_ds_pp00_reg[26]), .P25(s2_md_ds_pp00_reg[25]), .P24(s2_md_ds_pp00_reg[24]), .P23(s2_md_ds_pp00_reg[23]), .P22(s2_md_ds_pp00_reg[22]), .P21(s2_md_ds_pp00_reg[21]), .P20(s2_md_ds_pp00_reg[20]), .P19(s2_md_ds_pp00_reg[19]), .P18(s2_md_ds_pp00_reg[18]), .P17(s2_md_ds_pp00_reg[17]), .P16(s2_md_ds_pp00_reg[16]), .P15(s2_md_ds_pp00_reg[15]), .P14(s2_md_ds_pp00_reg[14]), .P13(s2_md_ds_pp00_reg[13]), .P12(s2_md_ds_pp00_reg[12]), .P11(s2_md_ds_pp00_reg[11]), .P10(s2_md_ds_pp00_reg[10]), .P9(s2_md_ds_pp00_reg[9]), .P8(s2_md_ds_pp00_reg[8]), .P7(s2_md_ds_pp00_reg[7]), .P6(s2_md_ds_pp00_reg[6]), .P5(s2_md_ds_pp00_reg[5]), .P4(s2_md_ds_pp00_reg[4]), .P3(s2_md_ds_pp00_reg[3]), .P2(s2_md_ds_pp00_reg[2]), .P1(s2_md_ds_pp00_reg[1]), .P0(s2_md_ds_pp00_reg[0])
+    .P35(), .P34(), .P33(), .P32(), .P31(s3_md_ds_pp00_reg[31]), .P30(s3_md_ds_pp00_reg[30]), .P29(s3_md_ds_pp00_reg[29]), .P28(s3_md_ds_pp00_reg[28]), .P27(s3_md_ds_pp00_reg[27]), .P26(s3_md_ds_pp00_reg[26]), .P25(s3_md_ds_pp00_reg[25]), .P24(s3_md_ds_pp00_reg[24]), .P23(s3_md_ds_pp00_reg[23]), .P22(s3_md_ds_pp00_reg[22]), .P21(s3_md_ds_pp00_reg[21]), .P20(s3_md_ds_pp00_reg[20]), .P19(s3_md_ds_pp00_reg[19]), .P18(s3_md_ds_pp00_reg[18]), .P17(s3_md_ds_pp00_reg[17]), .P16(s3_md_ds_pp00_reg[16]), .P15(s3_md_ds_pp00_reg[15]), .P14(s3_md_ds_pp00_reg[14]), .P13(s3_md_ds_pp00_reg[13]), .P12(s3_md_ds_pp00_reg[12]), .P11(s3_md_ds_pp00_reg[11]), .P10(s3_md_ds_pp00_reg[10]), .P9(s3_md_ds_pp00_reg[9]), .P8(s3_md_ds_pp00_reg[8]), .P7(s3_md_ds_pp00_reg[7]), .P6(s3_md_ds_pp00_reg[6]), .P5(s3_md_ds_pp00_reg[5]), .P4(s3_md_ds_pp00_reg[4]), .P3(s3_md_ds_pp00_reg[3]), .P2(s3_md_ds_pp00_reg[2]), .P1(s3_md_ds_pp00_reg[1]), .P0(s3_md_ds_pp00_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s2_md_ds_pp10_mult (  // s2_md_ds_pp10_reg = _s2_md_ds_pp10_next_1 * _s2_md_ds_pp10_next_2
-    .A17(1'b0), .A16(1'b0), .A15(_s2_md_ds_pp10_next_1[15]), .A14(_s2_md_ds_pp10_next_1[14]), .A13(_s2_md_ds_pp10_next_1[13]), .A12(_s2_md_ds_pp10_next_1[12]), .A11(_s2_md_ds_pp10_next_1[11]), .A10(_s2_md_ds_pp10_next_1[10]), .A9(_s2_md_ds_pp10_next_1[9]), .A8(_s2_md_ds_pp10_next_1[8]), .A7(_s2_md_ds_pp10_next_1[7]), .A6(_s2_md_ds_pp10_next_1[6]), .A5(_s2_md_ds_pp10_next_1[5]), .A4(_s2_md_ds_pp10_next_1[4]), .A3(_s2_md_ds_pp10_next_1[3]), .A2(_s2_md_ds_pp10_next_1[2]), .A1(_s2_md_ds_pp10_next_1[1]), .A0(_s2_md_ds_pp10_next_1[0]),
-    .B17(1'b0), .B16(1'b0), .B15(_s2_md_ds_pp10_next_2[15]), .B14(_s2_md_ds_pp10_next_2[14]), .B13(_s2_md_ds_pp10_next_2[13]), .B12(_s2_md_ds_pp10_next_2[12]), .B11(_s2_md_ds_pp10_next_2[11]), .B10(_s2_md_ds_pp10_next_2[10]), .B9(_s2_md_ds_pp10_next_2[9]), .B8(_s2_md_ds_pp10_next_2[8]), .B7(_s2_md_ds_pp10_next_2[7]), .B6(_s2_md_ds_pp10_next_2[6]), .B5(_s2_md_ds_pp10_next_2[5]), .B4(_s2_md_ds_pp10_next_2[4]), .B3(_s2_md_ds_pp10_next_2[3]), .B2(_s2_md_ds_pp10_next_2[2]), .B1(_s2_md_ds_pp10_next_2[1]), .B0(_s2_md_ds_pp10_next_2[0]),
+) s3_md_ds_pp10_mult (  // s3_md_ds_pp10_reg = _s3_md_ds_pp10_next_1 * s2_t_31_reg
+    .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(1'b0), .A12(1'b0), .A11(1'b0), .A10(1'b0), .A9(1'b0), .A8(1'b0), .A7(1'b0), .A6(1'b0), .A5(1'b0), .A4(1'b0), .A3(1'b0), .A2(1'b0), .A1(s2_rtt_minus_trtt_next[19]), .A0(s2_rtt_minus_trtt_next[18]),
+    .B17(1'b0), .B16(1'b0), .B15(s2_t_31_next[15]), .B14(s2_t_31_next[14]), .B13(s2_t_31_next[13]), .B12(s2_t_31_next[12]), .B11(s2_t_31_next[11]), .B10(s2_t_31_next[10]), .B9(s2_t_31_next[9]), .B8(s2_t_31_next[8]), .B7(s2_t_31_next[7]), .B6(s2_t_31_next[6]), .B5(s2_t_31_next[5]), .B4(s2_t_31_next[4]), .B3(s2_t_31_next[3]), .B2(s2_t_31_next[2]), .B1(s2_t_31_next[1]), .B0(s2_t_31_next[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
-    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(), .P18(), .P17(), .P16(), .P15(s2_md_ds_pp10_reg[15]), .P14(s2_md_ds_pp10_reg[14]), .P13(s2_md_ds_pp10_reg[13]), .P12(s2_md_ds_pp10_reg[12]), .P11(s2_md_ds_pp10_reg[11]), .P10(s2_md_ds_pp10_reg[10]), .P9(s2_md_ds_pp10_reg[9]), .P8(s2_md_ds_pp10_reg[8]), .P7(s2_md_ds_pp10_reg[7]), .P6(s2_md_ds_pp10_reg[6]), .P5(s2_md_ds_pp10_reg[5]), .P4(s2_md_ds_pp10_reg[4]), .P3(s2_md_ds_pp10_reg[3]), .P2(s2_md_ds_pp10_reg[2]), .P1(s2_md_ds_pp10_reg[1]), .P0(s2_md_ds_pp10_reg[0])
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(), .P18(), .P17(), .P16(), .P15(s3_md_ds_pp10_reg[15]), .P14(s3_md_ds_pp10_reg[14]), .P13(s3_md_ds_pp10_reg[13]), .P12(s3_md_ds_pp10_reg[12]), .P11(s3_md_ds_pp10_reg[11]), .P10(s3_md_ds_pp10_reg[10]), .P9(s3_md_ds_pp10_reg[9]), .P8(s3_md_ds_pp10_reg[8]), .P7(s3_md_ds_pp10_reg[7]), .P6(s3_md_ds_pp10_reg[6]), .P5(s3_md_ds_pp10_reg[5]), .P4(s3_md_ds_pp10_reg[4]), .P3(s3_md_ds_pp10_reg[3]), .P2(s3_md_ds_pp10_reg[2]), .P1(s3_md_ds_pp10_reg[1]), .P0(s3_md_ds_pp10_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s6_md_raw_prod_pp00_mult (  // s6_md_raw_prod_pp00_reg = _s6_md_raw_prod_pp00_next_1 * _s6_md_raw_prod_pp00_next_2
-    .A17(_s6_md_raw_prod_pp00_next_1[17]), .A16(_s6_md_raw_prod_pp00_next_1[16]), .A15(_s6_md_raw_prod_pp00_next_1[15]), .A14(_s6_md_raw_prod_pp00_next_1[14]), .A13(_s6_md_raw_prod_pp00_next_1[13]), .A12(_s6_md_raw_prod_pp00_next_1[12]), .A11(_s6_md_raw_prod_pp00_next_1[11]), .A10(_s6_md_raw_prod_pp00_next_1[10]), .A9(_s6_md_raw_prod_pp00_next_1[9]), .A8(_s6_md_raw_prod_pp00_next_1[8]), .A7(_s6_md_raw_prod_pp00_next_1[7]), .A6(_s6_md_raw_prod_pp00_next_1[6]), .A5(_s6_md_raw_prod_pp00_next_1[5]), .A4(_s6_md_raw_prod_pp00_next_1[4]), .A3(_s6_md_raw_prod_pp00_next_1[3]), .A2(_s6_md_raw_prod_pp00_next_1[2]), .A1(_s6_md_raw_prod_pp00_next_1[1]), .A0(_s6_md_raw_prod_pp00_next_1[0]),
-    .B17(_s6_md_raw_prod_pp00_next_2[17]), .B16(_s6_md_raw_prod_pp00_next_2[16]), .B15(_s6_md_raw_prod_pp00_next_2[15]), .B14(_s6_md_raw_prod_pp00_next_2[14]), .B13(_s6_md_raw_prod_pp00_next_2[13]), .B12(_s6_md_raw_prod_pp00_next_2[12]), .B11(_s6_md_raw_prod_pp00_next_2[11]), .B10(_s6_md_raw_prod_pp00_next_2[10]), .B9(_s6_md_raw_prod_pp00_next_2[9]), .B8(_s6_md_raw_prod_pp00_next_2[8]), .B7(_s6_md_raw_prod_pp00_next_2[7]), .B6(_s6_md_raw_prod_pp00_next_2[6]), .B5(_s6_md_raw_prod_pp00_next_2[5]), .B4(_s6_md_raw_prod_pp00_next_2[4]), .B3(_s6_md_raw_prod_pp00_next_2[3]), .B2(_s6_md_raw_prod_pp00_next_2[2]), .B1(_s6_md_raw_prod_pp00_next_2[1]), .B0(_s6_md_raw_prod_pp00_next_2[0]),
+) s7_md_raw_prod_pp00_mult (  // s7_md_raw_prod_pp00_reg = _s7_md_raw_prod_pp00_next_1 * s6_t_24_reg
+    .A17(s6_md_num_next[17]), .A16(s6_md_num_next[16]), .A15(s6_md_num_next[15]), .A14(s6_md_num_next[14]), .A13(s6_md_num_next[13]), .A12(s6_md_num_next[12]), .A11(s6_md_num_next[11]), .A10(s6_md_num_next[10]), .A9(s6_md_num_next[9]), .A8(s6_md_num_next[8]), .A7(s6_md_num_next[7]), .A6(s6_md_num_next[6]), .A5(s6_md_num_next[5]), .A4(s6_md_num_next[4]), .A3(s6_md_num_next[3]), .A2(s6_md_num_next[2]), .A1(s6_md_num_next[1]), .A0(s6_md_num_next[0]),
+    .B17(s6_t_24_next[17]), .B16(s6_t_24_next[16]), .B15(s6_t_24_next[15]), .B14(s6_t_24_next[14]), .B13(s6_t_24_next[13]), .B12(s6_t_24_next[12]), .B11(s6_t_24_next[11]), .B10(s6_t_24_next[10]), .B9(s6_t_24_next[9]), .B8(s6_t_24_next[8]), .B7(s6_t_24_next[7]), .B6(s6_t_24_next[6]), .B5(s6_t_24_next[5]), .B4(s6_t_24_next[4]), .B3(s6_t_24_next[3]), .B2(s6_t_24_next[2]), .B1(s6_t_24_next[1]), .B0(s6_t_24_next[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
-    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(s6_md_raw_prod_pp00_reg[28]), .P27(s6_md_raw_prod_pp00_reg[27]), .P26(s6_md_raw_prod_pp00_reg[26]), .P25(s6_md_raw_prod_pp00_reg[25]), .P24(s6_md_raw_prod_pp00_reg[24]), .P23(s6_md_raw_prod_pp00_reg[23]), .P22(s6_md_raw_prod_pp00_reg[22]), .P21(s6_md_raw_prod_pp00_reg[21]), .P20(s6_md_raw_prod_pp00_reg[20]), .P19(s6_md_raw_prod_pp00_reg[19]), .P18(s6_md_raw_prod_pp00_reg[18]), .P17(s6_md_raw_prod_pp00_reg[17]), .P16(s6_md_raw_prod_pp00_reg[16]), .P15(s6_md_raw_prod_pp00_reg[15]), .P14(s6_md_raw_prod_pp00_reg[14]), .P13(s6_md_raw_prod_pp00_reg[13]), .P12(s6_md_raw_prod_pp00_reg[12]), .P11(s6_md_raw_prod_pp00_reg[11]), .P10(s6_md_raw_prod_pp00_reg[10]), .P9(s6_md_raw_prod_pp00_reg[9]), .P8(s6_md_raw_prod_pp00_reg[8]), .P7(s6_md_raw_prod_pp00_reg[7]), .P6(s6_md_raw_prod_pp00_reg[6]), .P5(s6_md_raw_prod_pp00_reg[5]), .P4(s6_md_raw_prod_pp00_reg[4]), .P3(s6_md_raw_prod_pp00_reg[3]), .P2(s6_md_raw_prod_pp00_reg[2]), .P1(s6_md_raw_prod_pp00_reg[1]), .P0(s6_md_raw_prod_pp00_reg[0])
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(s7_md_raw_prod_pp00_reg[28]), .P27(s7_md_raw_prod_pp00_reg[27]), .P26(s7_md_raw_prod_pp00_reg[26]), .P25(s7_md_raw_prod_pp00_reg[25]), .P24(s7_md_raw_prod_pp00_reg[24]), .P23(s7_md_raw_prod_pp00_reg[23]), .P22(s7_md_raw_prod_pp00_reg[22]), .P21(s7_md_raw_prod_pp00_reg[21]), .P20(s7_md_raw_prod_pp00_reg[20]), .P19(s7_md_raw_prod_pp00_reg[19]), .P18(s7_md_raw_prod_pp00_reg[18]), .P17(s7_md_raw_prod_pp00_reg[17]), .P16(s7_md_raw_prod_pp00_reg[16]), .P15(s7_md_raw_prod_pp00_reg[15]), .P14(s7_md_raw_prod_pp00_reg[14]), .P13(s7_md_raw_prod_pp00_reg[13]), .P12(s7_md_raw_prod_pp00_reg[12]), .P11(s7_md_raw_prod_pp00_reg[11]), .P10(s7_md_raw_prod_pp00_reg[10]), .P9(s7_md_raw_prod_pp00_reg[9]), .P8(s7_md_raw_prod_pp00_reg[8]), .P7(s7_md_raw_prod_pp00_reg[7]), .P6(s7_md_raw_prod_pp00_reg[6]), .P5(s7_md_raw_prod_pp00_reg[5]), .P4(s7_md_raw_prod_pp00_reg[4]), .P3(s7_md_raw_prod_pp00_reg[3]), .P2(s7_md_raw_prod_pp00_reg[2]), .P1(s7_md_raw_prod_pp00_reg[1]), .P0(s7_md_raw_prod_pp00_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s6_md_raw_prod_pp10_mult (  // s6_md_raw_prod_pp10_reg = _s6_md_raw_prod_pp10_next_1 * _s6_md_raw_prod_pp10_next_2
-    .A17(_s6_md_raw_prod_pp10_next_1[17]), .A16(_s6_md_raw_prod_pp10_next_1[16]), .A15(_s6_md_raw_prod_pp10_next_1[15]), .A14(_s6_md_raw_prod_pp10_next_1[14]), .A13(_s6_md_raw_prod_pp10_next_1[13]), .A12(_s6_md_raw_prod_pp10_next_1[12]), .A11(_s6_md_raw_prod_pp10_next_1[11]), .A10(_s6_md_raw_prod_pp10_next_1[10]), .A9(_s6_md_raw_prod_pp10_next_1[9]), .A8(_s6_md_raw_prod_pp10_next_1[8]), .A7(_s6_md_raw_prod_pp10_next_1[7]), .A6(_s6_md_raw_prod_pp10_next_1[6]), .A5(_s6_md_raw_prod_pp10_next_1[5]), .A4(_s6_md_raw_prod_pp10_next_1[4]), .A3(_s6_md_raw_prod_pp10_next_1[3]), .A2(_s6_md_raw_prod_pp10_next_1[2]), .A1(_s6_md_raw_prod_pp10_next_1[1]), .A0(_s6_md_raw_prod_pp10_next_1[0]),
-    .B17(_s6_md_raw_prod_pp10_next_2[17]), .B16(_s6_md_raw_prod_pp10_next_2[16]), .B15(_s6_md_raw_prod_pp10_next_2[15]), .B14(_s6_md_raw_prod_pp10_next_2[14]), .B13(_s6_md_raw_prod_pp10_next_2[13]), .B12(_s6_md_raw_prod_pp10_next_2[12]), .B11(_s6_md_raw_prod_pp10_next_2[11]), .B10(_s6_md_raw_prod_pp10_next_2[10]), .B9(_s6_md_raw_prod_pp10_next_2[9]), .B8(_s6_md_raw_prod_pp10_next_2[8]), .B7(_s6_md_raw_prod_pp10_next_2[7]), .B6(_s6_md_raw_prod_pp10_next_2[6]), .B5(_s6_md_raw_prod_pp10_next_2[5]), .B4(_s6_md_raw_prod_pp10_next_2[4]), .B3(_s6_md_raw_prod_pp10_next_2[3]), .B2(_s6_md_raw_prod_pp10_next_2[2]), .B1(_s6_md_raw_prod_pp10_next_2[1]), .B0(_s6_md_raw_prod_pp10_next_2[0]),
+) s7_md_raw_prod_pp10_mult (  // s7_md_raw_prod_pp10_reg = _s7_md_raw_prod_pp10_next_1 * s6_t_25_reg
+    .A17(s6_md_num_next[35]), .A16(s6_md_num_next[34]), .A15(s6_md_num_next[33]), .A14(s6_md_num_next[32]), .A13(s6_md_num_next[31]), .A12(s6_md_num_next[30]), .A11(s6_md_num_next[29]), .A10(s6_md_num_next[28]), .A9(s6_md_num_next[27]), .A8(s6_md_num_next[26]), .A7(s6_md_num_next[25]), .A6(s6_md_num_next[24]), .A5(s6_md_num_next[23]), .A4(s6_md_num_next[22]), .A3(s6_md_num_next[21]), .A2(s6_md_num_next[20]), .A1(s6_md_num_next[19]), .A0(s6_md_num_next[18]),
+    .B17(s6_t_25_next[17]), .B16(s6_t_25_next[16]), .B15(s6_t_25_next[15]), .B14(s6_t_25_next[14]), .B13(s6_t_25_next[13]), .B12(s6_t_25_next[12]), .B11(s6_t_25_next[11]), .B10(s6_t_25_next[10]), .B9(s6_t_25_next[9]), .B8(s6_t_25_next[8]), .B7(s6_t_25_next[7]), .B6(s6_t_25_next[6]), .B5(s6_t_25_next[5]), .B4(s6_t_25_next[4]), .B3(s6_t_25_next[3]), .B2(s6_t_25_next[2]), .B1(s6_t_25_next[1]), .B0(s6_t_25_next[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
-    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(s6_md_raw_prod_pp10_reg[28]), .P27(s6_md_raw_prod_pp10_reg[27]), .P26(s6_md_raw_prod_pp10_reg[26]), .P25(s6_md_raw_prod_pp10_reg[25]), .P24(s6_md_raw_prod_pp10_reg[24]), .P23(s6_md_raw_prod_pp10_reg[23]), .P22(s6_md_raw_prod_pp10_reg[22]), .P21(s6_md_raw_prod_pp10_reg[21]), .P20(s6_md_raw_prod_pp10_reg[20]), .P19(s6_md_raw_prod_pp10_reg[19]), .P18(s6_md_raw_prod_pp10_reg[18]), .P17(s6_md_raw_prod_pp10_reg[17]), .P16(s6_md_raw_prod_pp10_reg[16]), .P15(s6_md_raw_prod_pp10_reg[15]), .P14(s6_md_raw_prod_pp10_reg[14]), .P13(s6_md_raw_prod_pp10_reg[13]), .P12(s6_md_raw_prod_pp10_reg[12]), .P11(s6_md_raw_prod_pp10_reg[11]), .P10(s6_md_raw_prod_pp10_reg[10]), .P9(s6_md_raw_prod_pp10_reg[9]), .P8(s6_md_raw_prod_pp10_reg[8]), .P7(s6_md_raw_prod_pp10_reg[7]), .P6(s6_md_raw_prod_pp10_reg[6]), .P5(s6_md_raw_prod_pp10_reg[5]), .P4(s6_md_raw_prod_pp10_reg[4]), .P3(s6_md_raw_prod_pp10_reg[3]), .P2(s6_md_raw_prod_pp10_reg[2]), .P1(s6_md_raw_prod_pp10_reg[1]), .P0(s6_md_raw_prod_pp10_reg[0])
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(s7_md_raw_prod_pp10_reg[28]), .P27(s7_md_raw_prod_pp10_reg[27]), .P26(s7_md_raw_prod_pp10_reg[26]), .P25(s7_md_raw_prod_pp10_reg[25]), .P24(s7_md_raw_prod_pp10_reg[24]), .P23(s7_md_raw_prod_pp10_reg[23]), .P22(s7_md_raw_prod_pp10_reg[22]), .P21(s7_md_raw_prod_pp10_reg[21]), .P20(s7_md_raw_prod_pp10_reg[20]), .P19(s7_md_raw_prod_pp10_reg[19]), .P18(s7_md_raw_prod_pp10_reg[18]), .P17(s7_md_raw_prod_pp10_reg[17]), .P16(s7_md_raw_prod_pp10_reg[16]), .P15(s7_md_raw_prod_pp10_reg[15]), .P14(s7_md_raw_prod_pp10_reg[14]), .P13(s7_md_raw_prod_pp10_reg[13]), .P12(s7_md_raw_prod_pp10_reg[12]), .P11(s7_md_raw_prod_pp10_reg[11]), .P10(s7_md_raw_prod_pp10_reg[10]), .P9(s7_md_raw_prod_pp10_reg[9]), .P8(s7_md_raw_prod_pp10_reg[8]), .P7(s7_md_raw_prod_pp10_reg[7]), .P6(s7_md_raw_prod_pp10_reg[6]), .P5(s7_md_raw_prod_pp10_reg[5]), .P4(s7_md_raw_prod_pp10_reg[4]), .P3(s7_md_raw_prod_pp10_reg[3]), .P2(s7_md_raw_prod_pp10_reg[2]), .P1(s7_md_raw_prod_pp10_reg[1]), .P0(s7_md_raw_prod_pp10_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s6_md_raw_prod_pp20_mult (  // s6_md_raw_prod_pp20_reg = _s6_md_raw_prod_pp20_next_1 * _s6_md_raw_prod_pp20_next_2
-    .A17(1'b0), .A16(_s6_md_raw_prod_pp20_next_1[16]), .A15(_s6_md_raw_prod_pp20_next_1[15]), .A14(_s6_md_raw_prod_pp20_next_1[14]), .A13(_s6_md_raw_prod_pp20_next_1[13]), .A12(_s6_md_raw_prod_pp20_next_1[12]), .A11(_s6_md_raw_prod_pp20_next_1[11]), .A10(_s6_md_raw_prod_pp20_next_1[10]), .A9(_s6_md_raw_prod_pp20_next_1[9]), .A8(_s6_md_raw_prod_pp20_next_1[8]), .A7(_s6_md_raw_prod_pp20_next_1[7]), .A6(_s6_md_raw_prod_pp20_next_1[6]), .A5(_s6_md_raw_prod_pp20_next_1[5]), .A4(_s6_md_raw_prod_pp20_next_1[4]), .A3(_s6_md_raw_prod_pp20_next_1[3]), .A2(_s6_md_raw_prod_pp20_next_1[2]), .A1(_s6_md_raw_prod_pp20_next_1[1]), .A0(_s6_md_raw_prod_pp20_next_1[0]),
-    .B17(1'b0), .B16(_s6_md_raw_prod_pp20_next_2[16]), .B15(_s6_md_raw_prod_pp20_next_2[15]), .B14(_s6_md_raw_prod_pp20_next_2[14]), .B13(_s6_md_raw_prod_pp20_next_2[13]), .B12(_s6_md_raw_prod_pp20_next_2[12]), .B11(_s6_md_raw_prod_pp20_next_2[11]), .B10(_s6_md_raw_prod_pp20_next_2[10]), .B9(_s6_md_raw_prod_pp20_next_2[9]), .B8(_s6_md_raw_prod_pp20_next_2[8]), .B7(_s6_md_raw_prod_pp20_next_2[7]), .B6(_s6_md_raw_prod_pp20_next_2[6]), .B5(_s6_md_raw_prod_pp20_next_2[5]), .B4(_s6_md_raw_prod_pp20_next_2[4]), .B3(_s6_md_raw_prod_pp20_next_2[3]), .B2(_s6_md_raw_prod_pp20_next_2[2]), .B1(_s6_md_raw_prod_pp20_next_2[1]), .B0(_s6_md_raw_prod_pp20_next_2[0]),
+) s7_md_raw_prod_pp20_mult (  // s7_md_raw_prod_pp20_reg = _s7_md_raw_prod_pp20_next_1 * s6_t_26_reg
+    .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(1'b0), .A12(1'b0), .A11(1'b0), .A10(1'b0), .A9(1'b0), .A8(1'b0), .A7(1'b0), .A6(1'b0), .A5(s6_md_num_next[41]), .A4(s6_md_num_next[40]), .A3(s6_md_num_next[39]), .A2(s6_md_num_next[38]), .A1(s6_md_num_next[37]), .A0(s6_md_num_next[36]),
+    .B17(1'b0), .B16(s6_t_26_next[16]), .B15(s6_t_26_next[15]), .B14(s6_t_26_next[14]), .B13(s6_t_26_next[13]), .B12(s6_t_26_next[12]), .B11(s6_t_26_next[11]), .B10(s6_t_26_next[10]), .B9(s6_t_26_next[9]), .B8(s6_t_26_next[8]), .B7(s6_t_26_next[7]), .B6(s6_t_26_next[6]), .B5(s6_t_26_next[5]), .B4(s6_t_26_next[4]), .B3(s6_t_26_next[3]), .B2(s6_t_26_next[2]), .B1(s6_t_26_next[1]), .B0(s6_t_26_next[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
-    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(), .P18(), .P17(), .P16(s6_md_raw_prod_pp20_reg[16]), .P15(s6_md_raw_prod_pp20_reg[15]), .P14(s6_md_raw_prod_pp20_reg[14]), .P13(s6_md_raw_prod_pp20_reg[13]), .P12(s6_md_raw_prod_pp20_reg[12]), .P11(s6_md_raw_prod_pp20_reg[11]), .P10(s6_md_raw_prod_pp20_reg[10]), .P9(s6_md_raw_prod_pp20_reg[9]), .P8(s6_md_raw_prod_pp20_reg[8]), .P7(s6_md_raw_prod_pp20_reg[7]), .P6(s6_md_raw_prod_pp20_reg[6]), .P5(s6_md_raw_prod_pp20_reg[5]), .P4(s6_md_raw_prod_pp20_reg[4]), .P3(s6_md_raw_prod_pp20_reg[3]), .P2(s6_md_raw_prod_pp20_reg[2]), .P1(s6_md_raw_prod_pp20_reg[1]), .P0(s6_md_raw_prod_pp20_reg[0])
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(), .P18(), .P17(), .P16(s7_md_raw_prod_pp20_reg[16]), .P15(s7_md_raw_prod_pp20_reg[15]), .P14(s7_md_raw_prod_pp20_reg[14]), .P13(s7_md_raw_prod_pp20_reg[13]), .P12(s7_md_raw_prod_pp20_reg[12]), .P11(s7_md_raw_prod_pp20_reg[11]), .P10(s7_md_raw_prod_pp20_reg[10]), .P9(s7_md_raw_prod_pp20_reg[9]), .P8(s7_md_raw_prod_pp20_reg[8]), .P7(s7_md_raw_prod_pp20_reg[7]), .P6(s7_md_raw_prod_pp20_reg[6]), .P5(s7_md_raw_prod_pp20_reg[5]), .P4(s7_md_raw_prod_pp20_reg[4]), .P3(s7_md_raw_prod_pp20_reg[3]), .P2(s7_md_raw_prod_pp20_reg[2]), .P1(s7_md_raw_prod_pp20_reg[1]), .P0(s7_md_raw_prod_pp20_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s11_c_md_fd_xs_pp00_mult (  // s11_c_md_fd_xs_pp00_reg = _s11_c_md_fd_xs_pp00_next_1 * s10_t_17_reg
-    .A17(_s11_c_md_fd_xs_pp00_next_1[17]), .A16(_s11_c_md_fd_xs_pp00_next_1[16]), .A15(_s11_c_md_fd_xs_pp00_next_1[15]), .A14(_s11_c_md_fd_xs_pp00_next_1[14]), .A13(_s11_c_md_fd_xs_pp00_next_1[13]), .A12(_s11_c_md_fd_xs_pp00_next_1[12]), .A11(_s11_c_md_fd_xs_pp00_next_1[11]), .A10(_s11_c_md_fd_xs_pp00_next_1[10]), .A9(_s11_c_md_fd_xs_pp00_next_1[9]), .A8(_s11_c_md_fd_xs_pp00_next_1[8]), .A7(_s11_c_md_fd_xs_pp00_next_1[7]), .A6(_s11_c_md_fd_xs_pp00_next_1[6]), .A5(_s11_c_md_fd_xs_pp00_next_1[5]), .A4(_s11_c_md_fd_xs_pp00_next_1[4]), .A3(_s11_c_md_fd_xs_pp00_next_1[3]), .A2(_s11_c_md_fd_xs_pp00_next_1[2]), .A1(_s11_c_md_fd_xs_pp00_next_1[1]), .A0(_s11_c_md_fd_xs_pp00_next_1[0]),
-    .B17(s10_t_17_reg[17]), .B16(s10_t_17_reg[16]), .B15(s10_t_17_reg[15]), .B14(s10_t_17_reg[14]), .B13(s10_t_17_reg[13]), .B12(s10_t_17_reg[12]), .B11(s10_t_17_reg[11]), .B10(s10_t_17_reg[10]), .B9(s10_t_17_reg[9]), .B8(s10_t_17_reg[8]), .B7(s10_t_17_reg[7]), .B6(s10_t_17_reg[6]), .B5(s10_t_17_reg[5]), .B4(s10_t_17_reg[4]), .B3(s10_t_17_reg[3]), .B2(s10_t_17_reg[2]), .B1(s10_t_17_reg[1]), .B0(s10_t_17_reg[0]),
+) s12_c_md_fd_xs_pp00_mult (  // s12_c_md_fd_xs_pp00_reg = _s12_c_md_fd_xs_pp00_next_1 * s11_t_15_reg
+    .A17(s11_c_md_next[17]), .A16(s11_c_md_next[16]), .A15(s11_c_md_next[15]), .A14(s11_c_md_next[14]), .A13(s11_c_md_next[13]), .A12(s11_c_md_next[12]), .A11(s11_c_md_next[11]), .A10(s11_c_md_next[10]), .A9(s11_c_md_next[9]), .A8(s11_c_md_next[8]), .A7(s11_c_md_next[7]), .A6(s11_c_md_next[6]), .A5(s11_c_md_next[5]), .A4(s11_c_md_next[4]), .A3(s11_c_md_next[3]), .A2(s11_c_md_next[2]), .A1(s11_c_md_next[1]), .A0(s11_c_md_next[0]),
+    .B17(s11_t_15_next[17]), .B16(s11_t_15_next[16]), .B15(s11_t_15_next[15]), .B14(s11_t_15_next[14]), .B13(s11_t_15_next[13]), .B12(s11_t_15_next[12]), .B11(s11_t_15_next[11]), .B10(s11_t_15_next[10]), .B9(s11_t_15_next[9]), .B8(s11_t_15_next[8]), .B7(s11_t_15_next[7]), .B6(s11_t_15_next[6]), .B5(s11_t_15_next[5]), .B4(s11_t_15_next[4]), .B3(s11_t_15_next[3]), .B2(s11_t_15_next[2]), .B1(s11_t_15_next[1]), .B0(s11_t_15_next[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
-    .P35(), .P34(), .P33(), .P32(), .P31(s11_c_md_fd_xs_pp00_reg[31]), .P30(s11_c_md_fd_xs_pp00_reg[30]), .P29(s11_c_md_fd_xs_pp00_reg[29]), .P28(s11_c_md_fd_xs_pp00_reg[28]), .P27(s11_c_md_fd_xs_pp00_reg[27]), .P26(s11_c_md_fd_xs_pp00_reg[26]), .P25(s11_c_md_fd_xs_pp00_reg[25]), .P24(s11_c_md_fd_xs_pp00_reg[24]), .P23(s11_c_md_fd_xs_pp00_reg[23]), .P22(s11_c_md_fd_xs_pp00_reg[22]), .P21(s11_c_md_fd_xs_pp00_reg[21]), .P20(s11_c_md_fd_xs_pp00_reg[20]), .P19(s11_c_md_fd_xs_pp00_reg[19]), .P18(s11_c_md_fd_xs_pp00_reg[18]), .P17(s11_c_md_fd_xs_pp00_reg[17]), .P16(s11_c_md_fd_xs_pp00_reg[16]), .P15(s11_c_md_fd_xs_pp00_reg[15]), .P14(s11_c_md_fd_xs_pp00_reg[14]), .P13(s11_c_md_fd_xs_pp00_reg[13]), .P12(s11_c_md_fd_xs_pp00_reg[12]), .P11(s11_c_md_fd_xs_pp00_reg[11]), .P10(s11_c_md_fd_xs_pp00_reg[10]), .P9(s11_c_md_fd_xs_pp00_reg[9]), .P8(s11_c_md_fd_xs_pp00_reg[8]), .P7(s11_c_md_fd_xs_pp00_reg[7]), .P6(s11_c_md_fd_xs_pp00_reg[6]), .P5(s11_c_md_fd_xs_pp00_reg[5]), .P4(s11_c_md_fd_xs_pp00_reg[4]), .P3(s11_c_md_fd_xs_pp00_reg[3]), .P2(s11_c_md_fd_xs_pp00_reg[2]), .P1(s11_c_md_fd_xs_pp00_reg[1]), .P0(s11_c_md_fd_xs_pp00_reg[0])
+    .P35(), .P34(), .P33(), .P32(), .P31(s12_c_md_fd_xs_pp00_reg[31]), .P30(s12_c_md_fd_xs_pp00_reg[30]), .P29(s12_c_md_fd_xs_pp00_reg[29]), .P28(s12_c_md_fd_xs_pp00_reg[28]), .P27(s12_c_md_fd_xs_pp00_reg[27]), .P26(s12_c_md_fd_xs_pp00_reg[26]), .P25(s12_c_md_fd_xs_pp00_reg[25]), .P24(s12_c_md_fd_xs_pp00_reg[24]), .P23(s12_c_md_fd_xs_pp00_reg[23]), .P22(s12_c_md_fd_xs_pp00_reg[22]), .P21(s12_c_md_fd_xs_pp00_reg[21]), .P20(s12_c_md_fd_xs_pp00_reg[20]), .P19(s12_c_md_fd_xs_pp00_reg[19]), .P18(s12_c_md_fd_xs_pp00_reg[18]), .P17(s12_c_md_fd_xs_pp00_reg[17]), .P16(s12_c_md_fd_xs_pp00_reg[16]), .P15(s12_c_md_fd_xs_pp00_reg[15]), .P14(s12_c_md_fd_xs_pp00_reg[14]), .P13(s12_c_md_fd_xs_pp00_reg[13]), .P12(s12_c_md_fd_xs_pp00_reg[12]), .P11(s12_c_md_fd_xs_pp00_reg[11]), .P10(s12_c_md_fd_xs_pp00_reg[10]), .P9(s12_c_md_fd_xs_pp00_reg[9]), .P8(s12_c_md_fd_xs_pp00_reg[8]), .P7(s12_c_md_fd_xs_pp00_reg[7]), .P6(s12_c_md_fd_xs_pp00_reg[6]), .P5(s12_c_md_fd_xs_pp00_reg[5]), .P4(s12_c_md_fd_xs_pp00_reg[4]), .P3(s12_c_md_fd_xs_pp00_reg[3]), .P2(s12_c_md_fd_xs_pp00_reg[2]), .P1(s12_c_md_fd_xs_pp00_reg[1]), .P0(s12_c_md_fd_xs_pp00_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s11_c_md_fd_xs_pp10_mult (  // s11_c_md_fd_xs_pp10_reg = _s11_c_md_fd_xs_pp10_next_1 * s10_t_18_reg
-    .A17(_s11_c_md_fd_xs_pp10_next_1[17]), .A16(_s11_c_md_fd_xs_pp10_next_1[16]), .A15(_s11_c_md_fd_xs_pp10_next_1[15]), .A14(_s11_c_md_fd_xs_pp10_next_1[14]), .A13(_s11_c_md_fd_xs_pp10_next_1[13]), .A12(_s11_c_md_fd_xs_pp10_next_1[12]), .A11(_s11_c_md_fd_xs_pp10_next_1[11]), .A10(_s11_c_md_fd_xs_pp10_next_1[10]), .A9(_s11_c_md_fd_xs_pp10_next_1[9]), .A8(_s11_c_md_fd_xs_pp10_next_1[8]), .A7(_s11_c_md_fd_xs_pp10_next_1[7]), .A6(_s11_c_md_fd_xs_pp10_next_1[6]), .A5(_s11_c_md_fd_xs_pp10_next_1[5]), .A4(_s11_c_md_fd_xs_pp10_next_1[4]), .A3(_s11_c_md_fd_xs_pp10_next_1[3]), .A2(_s11_c_md_fd_xs_pp10_next_1[2]), .A1(_s11_c_md_fd_xs_pp10_next_1[1]), .A0(_s11_c_md_fd_xs_pp10_next_1[0]),
-    .B17(s10_t_18_reg[17]), .B16(s10_t_18_reg[16]), .B15(s10_t_18_reg[15]), .B14(s10_t_18_reg[14]), .B13(s10_t_18_reg[13]), .B12(s10_t_18_reg[12]), .B11(s10_t_18_reg[11]), .B10(s10_t_18_reg[10]), .B9(s10_t_18_reg[9]), .B8(s10_t_18_reg[8]), .B7(s10_t_18_reg[7]), .B6(s10_t_18_reg[6]), .B5(s10_t_18_reg[5]), .B4(s10_t_18_reg[4]), .B3(s10_t_18_reg[3]), .B2(s10_t_18_reg[2]), .B1(s10_t_18_reg[1]), .B0(s10_t_18_reg[0]),
+) s12_c_md_fd_xs_pp10_mult (  // s12_c_md_fd_xs_pp10_reg = _s12_c_md_fd_xs_pp10_next_1 * s11_t_16_reg
+    .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(1'b0), .A12(1'b0), .A11(1'b0), .A10(1'b0), .A9(1'b0), .A8(s11_c_md_next[26]), .A7(s11_c_md_next[25]), .A6(s11_c_md_next[24]), .A5(s11_c_md_next[23]), .A4(s11_c_md_next[22]), .A3(s11_c_md_next[21]), .A2(s11_c_md_next[20]), .A1(s11_c_md_next[19]), .A0(s11_c_md_next[18]),
+    .B17(s11_t_16_next[17]), .B16(s11_t_16_next[16]), .B15(s11_t_16_next[15]), .B14(s11_t_16_next[14]), .B13(s11_t_16_next[13]), .B12(s11_t_16_next[12]), .B11(s11_t_16_next[11]), .B10(s11_t_16_next[10]), .B9(s11_t_16_next[9]), .B8(s11_t_16_next[8]), .B7(s11_t_16_next[7]), .B6(s11_t_16_next[6]), .B5(s11_t_16_next[5]), .B4(s11_t_16_next[4]), .B3(s11_t_16_next[3]), .B2(s11_t_16_next[2]), .B1(s11_t_16_next[1]), .B0(s11_t_16_next[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
-    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(s11_c_md_fd_xs_pp10_reg[22]), .P21(s11_c_md_fd_xs_pp10_reg[21]), .P20(s11_c_md_fd_xs_pp10_reg[20]), .P19(s11_c_md_fd_xs_pp10_reg[19]), .P18(s11_c_md_fd_xs_pp10_reg[18]), .P17(s11_c_md_fd_xs_pp10_reg[17]), .P16(s11_c_md_fd_xs_pp10_reg[16]), .P15(s11_c_md_fd_xs_pp10_reg[15]), .P14(s11_c_md_fd_xs_pp10_reg[14]), .P13(s11_c_md_fd_xs_pp10_reg[13]), .P12(s11_c_md_fd_xs_pp10_reg[12]), .P11(s11_c_md_fd_xs_pp10_reg[11]), .P10(s11_c_md_fd_xs_pp10_reg[10]), .P9(s11_c_md_fd_xs_pp10_reg[9]), .P8(s11_c_md_fd_xs_pp10_reg[8]), .P7(s11_c_md_fd_xs_pp10_reg[7]), .P6(s11_c_md_fd_xs_pp10_reg[6]), .P5(s11_c_md_fd_xs_pp10_reg[5]), .P4(s11_c_md_fd_xs_pp10_reg[4]), .P3(s11_c_md_fd_xs_pp10_reg[3]), .P2(s11_c_md_fd_xs_pp10_reg[2]), .P1(s11_c_md_fd_xs_pp10_reg[1]), .P0(s11_c_md_fd_xs_pp10_reg[0])
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(s12_c_md_fd_xs_pp10_reg[22]), .P21(s12_c_md_fd_xs_pp10_reg[21]), .P20(s12_c_md_fd_xs_pp10_reg[20]), .P19(s12_c_md_fd_xs_pp10_reg[19]), .P18(s12_c_md_fd_xs_pp10_reg[18]), .P17(s12_c_md_fd_xs_pp10_reg[17]), .P16(s12_c_md_fd_xs_pp10_reg[16]), .P15(s12_c_md_fd_xs_pp10_reg[15]), .P14(s12_c_md_fd_xs_pp10_reg[14]), .P13(s12_c_md_fd_xs_pp10_reg[13]), .P12(s12_c_md_fd_xs_pp10_reg[12]), .P11(s12_c_md_fd_xs_pp10_reg[11]), .P10(s12_c_md_fd_xs_pp10_reg[10]), .P9(s12_c_md_fd_xs_pp10_reg[9]), .P8(s12_c_md_fd_xs_pp10_reg[8]), .P7(s12_c_md_fd_xs_pp10_reg[7]), .P6(s12_c_md_fd_xs_pp10_reg[6]), .P5(s12_c_md_fd_xs_pp10_reg[5]), .P4(s12_c_md_fd_xs_pp10_reg[4]), .P3(s12_c_md_fd_xs_pp10_reg[3]), .P2(s12_c_md_fd_xs_pp10_reg[2]), .P1(s12_c_md_fd_xs_pp10_reg[1]), .P0(s12_c_md_fd_xs_pp10_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s13_c_md_fd_prod_pp00_mult (  // s13_c_md_fd_prod_pp00_reg = _s13_c_md_fd_prod_pp00_next_1 * 36'h39b52
-    .A17(_s13_c_md_fd_prod_pp00_next_1[17]), .A16(_s13_c_md_fd_prod_pp00_next_1[16]), .A15(_s13_c_md_fd_prod_pp00_next_1[15]), .A14(_s13_c_md_fd_prod_pp00_next_1[14]), .A13(_s13_c_md_fd_prod_pp00_next_1[13]), .A12(_s13_c_md_fd_prod_pp00_next_1[12]), .A11(_s13_c_md_fd_prod_pp00_next_1[11]), .A10(_s13_c_md_fd_prod_pp00_next_1[10]), .A9(_s13_c_md_fd_prod_pp00_next_1[9]), .A8(_s13_c_md_fd_prod_pp00_next_1[8]), .A7(_s13_c_md_fd_prod_pp00_next_1[7]), .A6(_s13_c_md_fd_prod_pp00_next_1[6]), .A5(_s13_c_md_fd_prod_pp00_next_1[5]), .A4(_s13_c_md_fd_prod_pp00_next_1[4]), .A3(_s13_c_md_fd_prod_pp00_next_1[3]), .A2(_s13_c_md_fd_prod_pp00_next_1[2]), .A1(_s13_c_md_fd_prod_pp00_next_1[1]), .A0(_s13_c_md_fd_prod_pp00_next_1[0]),
+) s14_c_md_fd_prod_pp00_mult (  // s14_c_md_fd_prod_pp00_reg = _s14_c_md_fd_prod_pp00_next_1 * 36'h39b52
+    .A17(s13_c_md_fd_xs_next[17]), .A16(s13_c_md_fd_xs_next[16]), .A15(s13_c_md_fd_xs_next[15]), .A14(s13_c_md_fd_xs_next[14]), .A13(s13_c_md_fd_xs_next[13]), .A12(s13_c_md_fd_xs_next[12]), .A11(s13_c_md_fd_xs_next[11]), .A10(s13_c_md_fd_xs_next[10]), .A9(s13_c_md_fd_xs_next[9]), .A8(s13_c_md_fd_xs_next[8]), .A7(s13_c_md_fd_xs_next[7]), .A6(s13_c_md_fd_xs_next[6]), .A5(s13_c_md_fd_xs_next[5]), .A4(s13_c_md_fd_xs_next[4]), .A3(s13_c_md_fd_xs_next[3]), .A2(s13_c_md_fd_xs_next[2]), .A1(s13_c_md_fd_xs_next[1]), .A0(s13_c_md_fd_xs_next[0]),
     .B17(1'b1), .B16(1'b1), .B15(1'b1), .B14(1'b0), .B13(1'b0), .B12(1'b1), .B11(1'b1), .B10(1'b0), .B9(1'b1), .B8(1'b1), .B7(1'b0), .B6(1'b1), .B5(1'b0), .B4(1'b1), .B3(1'b0), .B2(1'b0), .B1(1'b1), .B0(1'b0),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
-    .P35(s13_c_md_fd_prod_pp00_reg[35]), .P34(s13_c_md_fd_prod_pp00_reg[34]), .P33(s13_c_md_fd_prod_pp00_reg[33]), .P32(s13_c_md_fd_prod_pp00_reg[32]), .P31(s13_c_md_fd_prod_pp00_reg[31]), .P30(s13_c_md_fd_prod_pp00_reg[30]), .P29(s13_c_md_fd_prod_pp00_reg[29]), .P28(s13_c_md_fd_prod_pp00_reg[28]), .P27(s13_c_md_fd_prod_pp00_reg[27]), .P26(s13_c_md_fd_prod_pp00_reg[26]), .P25(s13_c_md_fd_prod_pp00_reg[25]), .P24(s13_c_md_fd_prod_pp00_reg[24]), .P23(s13_c_md_fd_prod_pp00_reg[23]), .P22(s13_c_md_fd_prod_pp00_reg[22]), .P21(s13_c_md_fd_prod_pp00_reg[21]), .P20(s13_c_md_fd_prod_pp00_reg[20]), .P19(s13_c_md_fd_prod_pp00_reg[19]), .P18(s13_c_md_fd_prod_pp00_reg[18]), .P17(s13_c_md_fd_prod_pp00_reg[17]), .P16(s13_c_md_fd_prod_pp00_reg[16]), .P15(s13_c_md_fd_prod_pp00_reg[15]), .P14(s13_c_md_fd_prod_pp00_reg[14]), .P13(s13_c_md_fd_prod_pp00_reg[13]), .P12(s13_c_md_fd_prod_pp00_reg[12]), .P11(s13_c_md_fd_prod_pp00_reg[11]), .P10(s13_c_md_fd_prod_pp00_reg[10]), .P9(s13_c_md_fd_prod_pp00_reg[9]), .P8(s13_c_md_fd_prod_pp00_reg[8]), .P7(s13_c_md_fd_prod_pp00_reg[7]), .P6(s13_c_md_fd_prod_pp00_reg[6]), .P5(s13_c_md_fd_prod_pp00_reg[5]), .P4(s13_c_md_fd_prod_pp00_reg[4]), .P3(s13_c_md_fd_prod_pp00_reg[3]), .P2(s13_c_md_fd_prod_pp00_reg[2]), .P1(s13_c_md_fd_prod_pp00_reg[1]), .P0(s13_c_md_fd_prod_pp00_reg[0])
+    .P35(s14_c_md_fd_prod_pp00_reg[35]), .P34(s14_c_md_fd_prod_pp00_reg[34]), .P33(s14_c_md_fd_prod_pp00_reg[33]), .P32(s14_c_md_fd_prod_pp00_reg[32]), .P31(s14_c_md_fd_prod_pp00_reg[31]), .P30(s14_c_md_fd_prod_pp00_reg[30]), .P29(s14_c_md_fd_prod_pp00_reg[29]), .P28(s14_c_md_fd_prod_pp00_reg[28]), .P27(s14_c_md_fd_prod_pp00_reg[27]), .P26(s14_c_md_fd_prod_pp00_reg[26]), .P25(s14_c_md_fd_prod_pp00_reg[25]), .P24(s14_c_md_fd_prod_pp00_reg[24]), .P23(s14_c_md_fd_prod_pp00_reg[23]), .P22(s14_c_md_fd_prod_pp00_reg[22]), .P21(s14_c_md_fd_prod_pp00_reg[21]), .P20(s14_c_md_fd_prod_pp00_reg[20]), .P19(s14_c_md_fd_prod_pp00_reg[19]), .P18(s14_c_md_fd_prod_pp00_reg[18]), .P17(s14_c_md_fd_prod_pp00_reg[17]), .P16(s14_c_md_fd_prod_pp00_reg[16]), .P15(s14_c_md_fd_prod_pp00_reg[15]), .P14(s14_c_md_fd_prod_pp00_reg[14]), .P13(s14_c_md_fd_prod_pp00_reg[13]), .P12(s14_c_md_fd_prod_pp00_reg[12]), .P11(s14_c_md_fd_prod_pp00_reg[11]), .P10(s14_c_md_fd_prod_pp00_reg[10]), .P9(s14_c_md_fd_prod_pp00_reg[9]), .P8(s14_c_md_fd_prod_pp00_reg[8]), .P7(s14_c_md_fd_prod_pp00_reg[7]), .P6(s14_c_md_fd_prod_pp00_reg[6]), .P5(s14_c_md_fd_prod_pp00_reg[5]), .P4(s14_c_md_fd_prod_pp00_reg[4]), .P3(s14_c_md_fd_prod_pp00_reg[3]), .P2(s14_c_md_fd_prod_pp00_reg[2]), .P1(s14_c_md_fd_prod_pp00_reg[1]), .P0(s14_c_md_fd_prod_pp00_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s13_c_md_fd_prod_pp01_mult (  // s13_c_md_fd_prod_pp01_reg = _s13_c_md_fd_prod_pp01_next_0 * 20'h3
-    .A17(_s13_c_md_fd_prod_pp01_next_0[17]), .A16(_s13_c_md_fd_prod_pp01_next_0[16]), .A15(_s13_c_md_fd_prod_pp01_next_0[15]), .A14(_s13_c_md_fd_prod_pp01_next_0[14]), .A13(_s13_c_md_fd_prod_pp01_next_0[13]), .A12(_s13_c_md_fd_prod_pp01_next_0[12]), .A11(_s13_c_md_fd_prod_pp01_next_0[11]), .A10(_s13_c_md_fd_prod_pp01_next_0[10]), .A9(_s13_c_md_fd_prod_pp01_next_0[9]), .A8(_s13_c_md_fd_prod_pp01_next_0[8]), .A7(_s13_c_md_fd_prod_pp01_next_0[7]), .A6(_s13_c_md_fd_prod_pp01_next_0[6]), .A5(_s13_c_md_fd_prod_pp01_next_0[5]), .A4(_s13_c_md_fd_prod_pp01_next_0[4]), .A3(_s13_c_md_fd_prod_pp01_next_0[3]), .A2(_s13_c_md_fd_prod_pp01_next_0[2]), .A1(_s13_c_md_fd_prod_pp01_next_0[1]), .A0(_s13_c_md_fd_prod_pp01_next_0[0]),
+) s14_c_md_fd_prod_pp01_mult (  // s14_c_md_fd_prod_pp01_reg = _s14_c_md_fd_prod_pp01_next_0 * 20'h3
+    .A17(s13_c_md_fd_xs_next[17]), .A16(s13_c_md_fd_xs_next[16]), .A15(s13_c_md_fd_xs_next[15]), .A14(s13_c_md_fd_xs_next[14]), .A13(s13_c_md_fd_xs_next[13]), .A12(s13_c_md_fd_xs_next[12]), .A11(s13_c_md_fd_xs_next[11]), .A10(s13_c_md_fd_xs_next[10]), .A9(s13_c_md_fd_xs_next[9]), .A8(s13_c_md_fd_xs_next[8]), .A7(s13_c_md_fd_xs_next[7]), .A6(s13_c_md_fd_xs_next[6]), .A5(s13_c_md_fd_xs_next[5]), .A4(s13_c_md_fd_xs_next[4]), .A3(s13_c_md_fd_xs_next[3]), .A2(s13_c_md_fd_xs_next[2]), .A1(s13_c_md_fd_xs_next[1]), .A0(s13_c_md_fd_xs_next[0]),
     .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(1'b0), .B11(1'b0), .B10(1'b0), .B9(1'b0), .B8(1'b0), .B7(1'b0), .B6(1'b0), .B5(1'b0), .B4(1'b0), .B3(1'b0), .B2(1'b0), .B1(1'b1), .B0(1'b1),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
-    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(s13_c_md_fd_prod_pp01_reg[19]), .P18(s13_c_md_fd_prod_pp01_reg[18]), .P17(s13_c_md_fd_prod_pp01_reg[17]), .P16(s13_c_md_fd_prod_pp01_reg[16]), .P15(s13_c_md_fd_prod_pp01_reg[15]), .P14(s13_c_md_fd_prod_pp01_reg[14]), .P13(s13_c_md_fd_prod_pp01_reg[13]), .P12(s13_c_md_fd_prod_pp01_reg[12]), .P11(s13_c_md_fd_prod_pp01_reg[11]), .P10(s13_c_md_fd_prod_pp01_reg[10]), .P9(s13_c_md_fd_prod_pp01_reg[9]), .P8(s13_c_md_fd_prod_pp01_reg[8]), .P7(s13_c_md_fd_prod_pp01_reg[7]), .P6(s13_c_md_fd_prod_pp01_reg[6]), .P5(s13_c_md_fd_prod_pp01_reg[5]), .P4(s13_c_md_fd_prod_pp01_reg[4]), .P3(s13_c_md_fd_prod_pp01_reg[3]), .P2(s13_c_md_fd_prod_pp01_reg[2]), .P1(s13_c_md_fd_prod_pp01_reg[1]), .P0(s13_c_md_fd_prod_pp01_reg[0])
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(s14_c_md_fd_prod_pp01_reg[19]), .P18(s14_c_md_fd_prod_pp01_reg[18]), .P17(s14_c_md_fd_prod_pp01_reg[17]), .P16(s14_c_md_fd_prod_pp01_reg[16]), .P15(s14_c_md_fd_prod_pp01_reg[15]), .P14(s14_c_md_fd_prod_pp01_reg[14]), .P13(s14_c_md_fd_prod_pp01_reg[13]), .P12(s14_c_md_fd_prod_pp01_reg[12]), .P11(s14_c_md_fd_prod_pp01_reg[11]), .P10(s14_c_md_fd_prod_pp01_reg[10]), .P9(s14_c_md_fd_prod_pp01_reg[9]), .P8(s14_c_md_fd_prod_pp01_reg[8]), .P7(s14_c_md_fd_prod_pp01_reg[7]), .P6(s14_c_md_fd_prod_pp01_reg[6]), .P5(s14_c_md_fd_prod_pp01_reg[5]), .P4(s14_c_md_fd_prod_pp01_reg[4]), .P3(s14_c_md_fd_prod_pp01_reg[3]), .P2(s14_c_md_fd_prod_pp01_reg[2]), .P1(s14_c_md_fd_prod_pp01_reg[1]), .P0(s14_c_md_fd_prod_pp01_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s13_c_md_fd_prod_pp10_mult (  // s13_c_md_fd_prod_pp10_reg = _s13_c_md_fd_prod_pp10_next_1 * 36'h39b52
-    .A17(_s13_c_md_fd_prod_pp10_next_1[17]), .A16(_s13_c_md_fd_prod_pp10_next_1[16]), .A15(_s13_c_md_fd_prod_pp10_next_1[15]), .A14(_s13_c_md_fd_prod_pp10_next_1[14]), .A13(_s13_c_md_fd_prod_pp10_next_1[13]), .A12(_s13_c_md_fd_prod_pp10_next_1[12]), .A11(_s13_c_md_fd_prod_pp10_next_1[11]), .A10(_s13_c_md_fd_prod_pp10_next_1[10]), .A9(_s13_c_md_fd_prod_pp10_next_1[9]), .A8(_s13_c_md_fd_prod_pp10_next_1[8]), .A7(_s13_c_md_fd_prod_pp10_next_1[7]), .A6(_s13_c_md_fd_prod_pp10_next_1[6]), .A5(_s13_c_md_fd_prod_pp10_next_1[5]), .A4(_s13_c_md_fd_prod_pp10_next_1[4]), .A3(_s13_c_md_fd_prod_pp10_next_1[3]), .A2(_s13_c_md_fd_prod_pp10_next_1[2]), .A1(_s13_c_md_fd_prod_pp10_next_1[1]), .A0(_s13_c_md_fd_prod_pp10_next_1[0]),
+) s14_c_md_fd_prod_pp10_mult (  // s14_c_md_fd_prod_pp10_reg = _s14_c_md_fd_prod_pp10_next_1 * 36'h39b52
+    .A17(s13_c_md_fd_xs_next[35]), .A16(s13_c_md_fd_xs_next[34]), .A15(s13_c_md_fd_xs_next[33]), .A14(s13_c_md_fd_xs_next[32]), .A13(s13_c_md_fd_xs_next[31]), .A12(s13_c_md_fd_xs_next[30]), .A11(s13_c_md_fd_xs_next[29]), .A10(s13_c_md_fd_xs_next[28]), .A9(s13_c_md_fd_xs_next[27]), .A8(s13_c_md_fd_xs_next[26]), .A7(s13_c_md_fd_xs_next[25]), .A6(s13_c_md_fd_xs_next[24]), .A5(s13_c_md_fd_xs_next[23]), .A4(s13_c_md_fd_xs_next[22]), .A3(s13_c_md_fd_xs_next[21]), .A2(s13_c_md_fd_xs_next[20]), .A1(s13_c_md_fd_xs_next[19]), .A0(s13_c_md_fd_xs_next[18]),
     .B17(1'b1), .B16(1'b1), .B15(1'b1), .B14(1'b0), .B13(1'b0), .B12(1'b1), .B11(1'b1), .B10(1'b0), .B9(1'b1), .B8(1'b1), .B7(1'b0), .B6(1'b1), .B5(1'b0), .B4(1'b1), .B3(1'b0), .B2(1'b0), .B1(1'b1), .B0(1'b0),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
-    .P35(s13_c_md_fd_prod_pp10_reg[35]), .P34(s13_c_md_fd_prod_pp10_reg[34]), .P33(s13_c_md_fd_prod_pp10_reg[33]), .P32(s13_c_md_fd_prod_pp10_reg[32]), .P31(s13_c_md_fd_prod_pp10_reg[31]), .P30(s13_c_md_fd_prod_pp10_reg[30]), .P29(s13_c_md_fd_prod_pp10_reg[29]), .P28(s13_c_md_fd_prod_pp10_reg[28]), .P27(s13_c_md_fd_prod_pp10_reg[27]), .P26(s13_c_md_fd_prod_pp10_reg[26]), .P25(s13_c_md_fd_prod_pp10_reg[25]), .P24(s13_c_md_fd_prod_pp10_reg[24]), .P23(s13_c_md_fd_prod_pp10_reg[23]), .P22(s13_c_md_fd_prod_pp10_reg[22]), .P21(s13_c_md_fd_prod_pp10_reg[21]), .P20(s13_c_md_fd_prod_pp10_reg[20]), .P19(s13_c_md_fd_prod_pp10_reg[19]), .P18(s13_c_md_fd_prod_pp10_reg[18]), .P17(s13_c_md_fd_prod_pp10_reg[17]), .P16(s13_c_md_fd_prod_pp10_reg[16]), .P15(s13_c_md_fd_prod_pp10_reg[15]), .P14(s13_c_md_fd_prod_pp10_reg[14]), .P13(s13_c_md_fd_prod_pp10_reg[13]), .P12(s13_c_md_fd_prod_pp10_reg[12]), .P11(s13_c_md_fd_prod_pp10_reg[11]), .P10(s13_c_md_fd_prod_pp10_reg[10]), .P9(s13_c_md_fd_prod_pp10_reg[9]), .P8(s13_c_md_fd_prod_pp10_reg[8]), .P7(s13_c_md_fd_prod_pp10_reg[7]), .P6(s13_c_md_fd_prod_pp10_reg[6]), .P5(s13_c_md_fd_prod_pp10_reg[5]), .P4(s13_c_md_fd_prod_pp10_reg[4]), .P3(s13_c_md_fd_prod_pp10_reg[3]), .P2(s13_c_md_fd_prod_pp10_reg[2]), .P1(s13_c_md_fd_prod_pp10_reg[1]), .P0(s13_c_md_fd_prod_pp10_reg[0])
+    .P35(s14_c_md_fd_prod_pp10_reg[35]), .P34(s14_c_md_fd_prod_pp10_reg[34]), .P33(s14_c_md_fd_prod_pp10_reg[33]), .P32(s14_c_md_fd_prod_pp10_reg[32]), .P31(s14_c_md_fd_prod_pp10_reg[31]), .P30(s14_c_md_fd_prod_pp10_reg[30]), .P29(s14_c_md_fd_prod_pp10_reg[29]), .P28(s14_c_md_fd_prod_pp10_reg[28]), .P27(s14_c_md_fd_prod_pp10_reg[27]), .P26(s14_c_md_fd_prod_pp10_reg[26]), .P25(s14_c_md_fd_prod_pp10_reg[25]), .P24(s14_c_md_fd_prod_pp10_reg[24]), .P23(s14_c_md_fd_prod_pp10_reg[23]), .P22(s14_c_md_fd_prod_pp10_reg[22]), .P21(s14_c_md_fd_prod_pp10_reg[21]), .P20(s14_c_md_fd_prod_pp10_reg[20]), .P19(s14_c_md_fd_prod_pp10_reg[19]), .P18(s14_c_md_fd_prod_pp10_reg[18]), .P17(s14_c_md_fd_prod_pp10_reg[17]), .P16(s14_c_md_fd_prod_pp10_reg[16]), .P15(s14_c_md_fd_prod_pp10_reg[15]), .P14(s14_c_md_fd_prod_pp10_reg[14]), .P13(s14_c_md_fd_prod_pp10_reg[13]), .P12(s14_c_md_fd_prod_pp10_reg[12]), .P11(s14_c_md_fd_prod_pp10_reg[11]), .P10(s14_c_md_fd_prod_pp10_reg[10]), .P9(s14_c_md_fd_prod_pp10_reg[9]), .P8(s14_c_md_fd_prod_pp10_reg[8]), .P7(s14_c_md_fd_prod_pp10_reg[7]), .P6(s14_c_md_fd_prod_pp10_reg[6]), .P5(s14_c_md_fd_prod_pp10_reg[5]), .P4(s14_c_md_fd_prod_pp10_reg[4]), .P3(s14_c_md_fd_prod_pp10_reg[3]), .P2(s14_c_md_fd_prod_pp10_reg[2]), .P1(s14_c_md_fd_prod_pp10_reg[1]), .P0(s14_c_md_fd_prod_pp10_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s13_c_md_fd_prod_pp11_mult (  // s13_c_md_fd_prod_pp11_reg = _s13_c_md_fd_prod_pp11_next_0 * 20'h3
-    .A17(_s13_c_md_fd_prod_pp11_next_0[17]), .A16(_s13_c_md_fd_prod_pp11_next_0[16]), .A15(_s13_c_md_fd_prod_pp11_next_0[15]), .A14(_s13_c_md_fd_prod_pp11_next_0[14]), .A13(_s13_c_md_fd_prod_pp11_next_0[13]), .A12(_s13_c_md_fd_prod_pp11_next_0[12]), .A11(_s13_c_md_fd_prod_pp11_next_0[11]), .A10(_s13_c_md_fd_prod_pp11_next_0[10]), .A9(_s13_c_md_fd_prod_pp11_next_0[9]), .A8(_s13_c_md_fd_prod_pp11_next_0[8]), .A7(_s13_c_md_fd_prod_pp11_next_0[7]), .A6(_s13_c_md_fd_prod_pp11_next_0[6]), .A5(_s13_c_md_fd_prod_pp11_next_0[5]), .A4(_s13_c_md_fd_prod_pp11_next_0[4]), .A3(_s13_c_md_fd_prod_pp11_next_0[3]), .A2(_s13_c_md_fd_prod_pp11_next_0[2]), .A1(_s13_c_md_fd_prod_pp11_next_0[1]), .A0(_s13_c_md_fd_prod_pp11_next_0[0]),
+) s14_c_md_fd_prod_pp11_mult (  // s14_c_md_fd_prod_pp11_reg = _s14_c_md_fd_prod_pp11_next_0 * 20'h3
+    .A17(s13_c_md_fd_xs_next[35]), .A16(s13_c_md_fd_xs_next[34]), .A15(s13_c_md_fd_xs_next[33]), .A14(s13_c_md_fd_xs_next[32]), .A13(s13_c_md_fd_xs_next[31]), .A12(s13_c_md_fd_xs_next[30]), .A11(s13_c_md_fd_xs_next[29]), .A10(s13_c_md_fd_xs_next[28]), .A9(s13_c_md_fd_xs_next[27]), .A8(s13_c_md_fd_xs_next[26]), .A7(s13_c_md_fd_xs_next[25]), .A6(s13_c_md_fd_xs_next[24]), .A5(s13_c_md_fd_xs_next[23]), .A4(s13_c_md_fd_xs_next[22]), .A3(s13_c_md_fd_xs_next[21]), .A2(s13_c_md_fd_xs_next[20]), .A1(s13_c_md_fd_xs_next[19]), .A0(s13_c_md_fd_xs_next[18]),
     .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(1'b0), .B11(1'b0), .B10(1'b0), .B9(1'b0), .B8(1'b0), .B7(1'b0), .B6(1'b0), .B5(1'b0), .B4(1'b0), .B3(1'b0), .B2(1'b0), .B1(1'b1), .B0(1'b1),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
-    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(s13_c_md_fd_prod_pp11_reg[19]), .P18(s13_c_md_fd_prod_pp11_reg[18]), .P17(s13_c_md_fd_prod_pp11_reg[17]), .P16(s13_c_md_fd_prod_pp11_reg[16]), .P15(s13_c_md_fd_prod_pp11_reg[15]), .P14(s13_c_md_fd_prod_pp11_reg[14]), .P13(s13_c_md_fd_prod_pp11_reg[13]), .P12(s13_c_md_fd_prod_pp11_reg[12]), .P11(s13_c_md_fd_prod_pp11_reg[11]), .P10(s13_c_md_fd_prod_pp11_reg[10]), .P9(s13_c_md_fd_prod_pp11_reg[9]), .P8(s13_c_md_fd_prod_pp11_reg[8]), .P7(s13_c_md_fd_prod_pp11_reg[7]), .P6(s13_c_md_fd_prod_pp11_reg[6]), .P5(s13_c_md_fd_prod_pp11_reg[5]), .P4(s13_c_md_fd_prod_pp11_reg[4]), .P3(s13_c_md_fd_prod_pp11_reg[3]), .P2(s13_c_md_fd_prod_pp11_reg[2]), .P1(s13_c_md_fd_prod_pp11_reg[1]), .P0(s13_c_md_fd_prod_pp11_reg[0])
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(s14_c_md_fd_prod_pp11_reg[19]), .P18(s14_c_md_fd_prod_pp11_reg[18]), .P17(s14_c_md_fd_prod_pp11_reg[17]), .P16(s14_c_md_fd_prod_pp11_reg[16]), .P15(s14_c_md_fd_prod_pp11_reg[15]), .P14(s14_c_md_fd_prod_pp11_reg[14]), .P13(s14_c_md_fd_prod_pp11_reg[13]), .P12(s14_c_md_fd_prod_pp11_reg[12]), .P11(s14_c_md_fd_prod_pp11_reg[11]), .P10(s14_c_md_fd_prod_pp11_reg[10]), .P9(s14_c_md_fd_prod_pp11_reg[9]), .P8(s14_c_md_fd_prod_pp11_reg[8]), .P7(s14_c_md_fd_prod_pp11_reg[7]), .P6(s14_c_md_fd_prod_pp11_reg[6]), .P5(s14_c_md_fd_prod_pp11_reg[5]), .P4(s14_c_md_fd_prod_pp11_reg[4]), .P3(s14_c_md_fd_prod_pp11_reg[3]), .P2(s14_c_md_fd_prod_pp11_reg[2]), .P1(s14_c_md_fd_prod_pp11_reg[1]), .P0(s14_c_md_fd_prod_pp11_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s13_c_md_fd_prod_pp20_mult (  // s13_c_md_fd_prod_pp20_reg = _s13_c_md_fd_prod_pp20_next_1 * 23'h39b52
-    .A17(_s13_c_md_fd_prod_pp20_next_1[17]), .A16(_s13_c_md_fd_prod_pp20_next_1[16]), .A15(_s13_c_md_fd_prod_pp20_next_1[15]), .A14(_s13_c_md_fd_prod_pp20_next_1[14]), .A13(_s13_c_md_fd_prod_pp20_next_1[13]), .A12(_s13_c_md_fd_prod_pp20_next_1[12]), .A11(_s13_c_md_fd_prod_pp20_next_1[11]), .A10(_s13_c_md_fd_prod_pp20_next_1[10]), .A9(_s13_c_md_fd_prod_pp20_next_1[9]), .A8(_s13_c_md_fd_prod_pp20_next_1[8]), .A7(_s13_c_md_fd_prod_pp20_next_1[7]), .A6(_s13_c_md_fd_prod_pp20_next_1[6]), .A5(_s13_c_md_fd_prod_pp20_next_1[5]), .A4(_s13_c_md_fd_prod_pp20_next_1[4]), .A3(_s13_c_md_fd_prod_pp20_next_1[3]), .A2(_s13_c_md_fd_prod_pp20_next_1[2]), .A1(_s13_c_md_fd_prod_pp20_next_1[1]), .A0(_s13_c_md_fd_prod_pp20_next_1[0]),
+) s14_c_md_fd_prod_pp20_mult (  // s14_c_md_fd_prod_pp20_reg = _s14_c_md_fd_prod_pp20_next_1 * 23'h39b52
+    .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(1'b0), .A12(1'b0), .A11(1'b0), .A10(1'b0), .A9(1'b0), .A8(1'b0), .A7(1'b0), .A6(1'b0), .A5(1'b0), .A4(s13_c_md_fd_xs_next[40]), .A3(s13_c_md_fd_xs_next[39]), .A2(s13_c_md_fd_xs_next[38]), .A1(s13_c_md_fd_xs_next[37]), .A0(s13_c_md_fd_xs_next[36]),
     .B17(1'b1), .B16(1'b1), .B15(1'b1), .B14(1'b0), .B13(1'b0), .B12(1'b1), .B11(1'b1), .B10(1'b0), .B9(1'b1), .B8(1'b1), .B7(1'b0), .B6(1'b1), .B5(1'b0), .B4(1'b1), .B3(1'b0), .B2(1'b0), .B1(1'b1), .B0(1'b0),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
-    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(s13_c_md_fd_prod_pp20_reg[22]), .P21(s13_c_md_fd_prod_pp20_reg[21]), .P20(s13_c_md_fd_prod_pp20_reg[20]), .P19(s13_c_md_fd_prod_pp20_reg[19]), .P18(s13_c_md_fd_prod_pp20_reg[18]), .P17(s13_c_md_fd_prod_pp20_reg[17]), .P16(s13_c_md_fd_prod_pp20_reg[16]), .P15(s13_c_md_fd_prod_pp20_reg[15]), .P14(s13_c_md_fd_prod_pp20_reg[14]), .P13(s13_c_md_fd_prod_pp20_reg[13]), .P12(s13_c_md_fd_prod_pp20_reg[12]), .P11(s13_c_md_fd_prod_pp20_reg[11]), .P10(s13_c_md_fd_prod_pp20_reg[10]), .P9(s13_c_md_fd_prod_pp20_reg[9]), .P8(s13_c_md_fd_prod_pp20_reg[8]), .P7(s13_c_md_fd_prod_pp20_reg[7]), .P6(s13_c_md_fd_prod_pp20_reg[6]), .P5(s13_c_md_fd_prod_pp20_reg[5]), .P4(s13_c_md_fd_prod_pp20_reg[4]), .P3(s13_c_md_fd_prod_pp20_reg[3]), .P2(s13_c_md_fd_prod_pp20_reg[2]), .P1(s13_c_md_fd_prod_pp20_reg[1]), .P0(s13_c_md_fd_prod_pp20_reg[0])
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(s14_c_md_fd_prod_pp20_reg[22]), .P21(s14_c_md_fd_prod_pp20_reg[21]), .P20(s14_c_md_fd_prod_pp20_reg[20]), .P19(s14_c_md_fd_prod_pp20_reg[19]), .P18(s14_c_md_fd_prod_pp20_reg[18]), .P17(s14_c_md_fd_prod_pp20_reg[17]), .P16(s14_c_md_fd_prod_pp20_reg[16]), .P15(s14_c_md_fd_prod_pp20_reg[15]), .P14(s14_c_md_fd_prod_pp20_reg[14]), .P13(s14_c_md_fd_prod_pp20_reg[13]), .P12(s14_c_md_fd_prod_pp20_reg[12]), .P11(s14_c_md_fd_prod_pp20_reg[11]), .P10(s14_c_md_fd_prod_pp20_reg[10]), .P9(s14_c_md_fd_prod_pp20_reg[9]), .P8(s14_c_md_fd_prod_pp20_reg[8]), .P7(s14_c_md_fd_prod_pp20_reg[7]), .P6(s14_c_md_fd_prod_pp20_reg[6]), .P5(s14_c_md_fd_prod_pp20_reg[5]), .P4(s14_c_md_fd_prod_pp20_reg[4]), .P3(s14_c_md_fd_prod_pp20_reg[3]), .P2(s14_c_md_fd_prod_pp20_reg[2]), .P1(s14_c_md_fd_prod_pp20_reg[1]), .P0(s14_c_md_fd_prod_pp20_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s13_c_md_fd_prod_pp21_mult (  // s13_c_md_fd_prod_pp21_reg = _s13_c_md_fd_prod_pp21_next_0 * 7'd3
-    .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(1'b0), .A12(1'b0), .A11(1'b0), .A10(1'b0), .A9(1'b0), .A8(1'b0), .A7(1'b0), .A6(_s13_c_md_fd_prod_pp21_next_0[6]), .A5(_s13_c_md_fd_prod_pp21_next_0[5]), .A4(_s13_c_md_fd_prod_pp21_next_0[4]), .A3(_s13_c_md_fd_prod_pp21_next_0[3]), .A2(_s13_c_md_fd_prod_pp21_next_0[2]), .A1(_s13_c_md_fd_prod_pp21_next_0[1]), .A0(_s13_c_md_fd_prod_pp21_next_0[0]),
+) s14_c_md_fd_prod_pp21_mult (  // s14_c_md_fd_prod_pp21_reg = _s14_c_md_fd_prod_pp21_next_0 * 7'd3
+    .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(1'b0), .A12(1'b0), .A11(1'b0), .A10(1'b0), .A9(1'b0), .A8(1'b0), .A7(1'b0), .A6(1'b0), .A5(1'b0), .A4(s13_c_md_fd_xs_next[40]), .A3(s13_c_md_fd_xs_next[39]), .A2(s13_c_md_fd_xs_next[38]), .A1(s13_c_md_fd_xs_next[37]), .A0(s13_c_md_fd_xs_next[36]),
     .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(1'b0), .B11(1'b0), .B10(1'b0), .B9(1'b0), .B8(1'b0), .B7(1'b0), .B6(1'b0), .B5(1'b0), .B4(1'b0), .B3(1'b0), .B2(1'b0), .B1(1'b1), .B0(1'b1),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
-    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(), .P18(), .P17(), .P16(), .P15(), .P14(), .P13(), .P12(), .P11(), .P10(), .P9(), .P8(), .P7(), .P6(s13_c_md_fd_prod_pp21_reg[6]), .P5(s13_c_md_fd_prod_pp21_reg[5]), .P4(s13_c_md_fd_prod_pp21_reg[4]), .P3(s13_c_md_fd_prod_pp21_reg[3]), .P2(s13_c_md_fd_prod_pp21_reg[2]), .P1(s13_c_md_fd_prod_pp21_reg[1]), .P0(s13_c_md_fd_prod_pp21_reg[0])
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(), .P18(), .P17(), .P16(), .P15(), .P14(), .P13(), .P12(), .P11(), .P10(), .P9(), .P8(), .P7(), .P6(s14_c_md_fd_prod_pp21_reg[6]), .P5(s14_c_md_fd_prod_pp21_reg[5]), .P4(s14_c_md_fd_prod_pp21_reg[4]), .P3(s14_c_md_fd_prod_pp21_reg[3]), .P2(s14_c_md_fd_prod_pp21_reg[2]), .P1(s14_c_md_fd_prod_pp21_reg[1]), .P0(s14_c_md_fd_prod_pp21_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s5_c_fd_xs_pp00_mult (  // s5_c_fd_xs_pp00_reg = _s5_c_fd_xs_pp00_next_1 * s4_t_24_reg
-    .A17(_s5_c_fd_xs_pp00_next_1[17]), .A16(_s5_c_fd_xs_pp00_next_1[16]), .A15(_s5_c_fd_xs_pp00_next_1[15]), .A14(_s5_c_fd_xs_pp00_next_1[14]), .A13(_s5_c_fd_xs_pp00_next_1[13]), .A12(_s5_c_fd_xs_pp00_next_1[12]), .A11(_s5_c_fd_xs_pp00_next_1[11]), .A10(_s5_c_fd_xs_pp00_next_1[10]), .A9(_s5_c_fd_xs_pp00_next_1[9]), .A8(_s5_c_fd_xs_pp00_next_1[8]), .A7(_s5_c_fd_xs_pp00_next_1[7]), .A6(_s5_c_fd_xs_pp00_next_1[6]), .A5(_s5_c_fd_xs_pp00_next_1[5]), .A4(_s5_c_fd_xs_pp00_next_1[4]), .A3(_s5_c_fd_xs_pp00_next_1[3]), .A2(_s5_c_fd_xs_pp00_next_1[2]), .A1(_s5_c_fd_xs_pp00_next_1[1]), .A0(_s5_c_fd_xs_pp00_next_1[0]),
-    .B17(s4_t_24_reg[17]), .B16(s4_t_24_reg[16]), .B15(s4_t_24_reg[15]), .B14(s4_t_24_reg[14]), .B13(s4_t_24_reg[13]), .B12(s4_t_24_reg[12]), .B11(s4_t_24_reg[11]), .B10(s4_t_24_reg[10]), .B9(s4_t_24_reg[9]), .B8(s4_t_24_reg[8]), .B7(s4_t_24_reg[7]), .B6(s4_t_24_reg[6]), .B5(s4_t_24_reg[5]), .B4(s4_t_24_reg[4]), .B3(s4_t_24_reg[3]), .B2(s4_t_24_reg[2]), .B1(s4_t_24_reg[1]), .B0(s4_t_24_reg[0]),
+    .A17(s4_cur_next[17]), .A16(s4_cur_next[16]), .A15(s4_cur_next[15]), .A14(s4_cur_next[14]), .A13(s4_cur_next[13]), .A12(s4_cur_next[12]), .A11(s4_cur_next[11]), .A10(s4_cur_next[10]), .A9(s4_cur_next[9]), .A8(s4_cur_next[8]), .A7(s4_cur_next[7]), .A6(s4_cur_next[6]), .A5(s4_cur_next[5]), .A4(s4_cur_next[4]), .A3(s4_cur_next[3]), .A2(s4_cur_next[2]), .A1(s4_cur_next[1]), .A0(s4_cur_next[0]),
+    .B17(s4_t_24_next[17]), .B16(s4_t_24_next[16]), .B15(s4_t_24_next[15]), .B14(s4_t_24_next[14]), .B13(s4_t_24_next[13]), .B12(s4_t_24_next[12]), .B11(s4_t_24_next[11]), .B10(s4_t_24_next[10]), .B9(s4_t_24_next[9]), .B8(s4_t_24_next[8]), .B7(s4_t_24_next[7]), .B6(s4_t_24_next[6]), .B5(s4_t_24_next[5]), .B4(s4_t_24_next[4]), .B3(s4_t_24_next[3]), .B2(s4_t_24_next[2]), .B1(s4_t_24_next[1]), .B0(s4_t_24_next[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
     .P35(), .P34(), .P33(), .P32(), .P31(s5_c_fd_xs_pp00_reg[31]), .P30(s5_c_fd_xs_pp00_reg[30]), .P29(s5_c_fd_xs_pp00_reg[29]), .P28(s5_c_fd_xs_pp00_reg[28]), .P27(s5_c_fd_xs_pp00_reg[27]), .P26(s5_c_fd_xs_pp00_reg[26]), .P25(s5_c_fd_xs_pp00_reg[25]), .P24(s5_c_fd_xs_pp00_reg[24]), .P23(s5_c_fd_xs_pp00_reg[23]), .P22(s5_c_fd_xs_pp00_reg[22]), .P21(s5_c_fd_xs_pp00_reg[21]), .P20(s5_c_fd_xs_pp00_reg[20]), .P19(s5_c_fd_xs_pp00_reg[19]), .P18(s5_c_fd_xs_pp00_reg[18]), .P17(s5_c_fd_xs_pp00_reg[17]), .P16(s5_c_fd_xs_pp00_reg[16]), .P15(s5_c_fd_xs_pp00_reg[15]), .P14(s5_c_fd_xs_pp00_reg[14]), .P13(s5_c_fd_xs_pp00_reg[13]), .P12(s5_c_fd_xs_pp00_reg[12]), .P11(s5_c_fd_xs_pp00_reg[11]), .P10(s5_c_fd_xs_pp00_reg[10]), .P9(s5_c_fd_xs_pp00_reg[9]), .P8(s5_c_fd_xs_pp00_reg[8]), .P7(s5_c_fd_xs_pp00_reg[7]), .P6(s5_c_fd_xs_pp00_reg[6]), .P5(s5_c_fd_xs_pp00_reg[5]), .P4(s5_c_fd_xs_pp00_reg[4]), .P3(s5_c_fd_xs_pp00_reg[3]), .P2(s5_c_fd_xs_pp00_reg[2]), .P1(s5_c_fd_xs_pp00_reg[1]), .P0(s5_c_fd_xs_pp00_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s5_c_fd_xs_pp10_mult (  // s5_c_fd_xs_pp10_reg = _s5_c_fd_xs_pp10_next_1 * s4_t_25_reg
-    .A17(_s5_c_fd_xs_pp10_next_1[17]), .A16(_s5_c_fd_xs_pp10_next_1[16]), .A15(_s5_c_fd_xs_pp10_next_1[15]), .A14(_s5_c_fd_xs_pp10_next_1[14]), .A13(_s5_c_fd_xs_pp10_next_1[13]), .A12(_s5_c_fd_xs_pp10_next_1[12]), .A11(_s5_c_fd_xs_pp10_next_1[11]), .A10(_s5_c_fd_xs_pp10_next_1[10]), .A9(_s5_c_fd_xs_pp10_next_1[9]), .A8(_s5_c_fd_xs_pp10_next_1[8]), .A7(_s5_c_fd_xs_pp10_next_1[7]), .A6(_s5_c_fd_xs_pp10_next_1[6]), .A5(_s5_c_fd_xs_pp10_next_1[5]), .A4(_s5_c_fd_xs_pp10_next_1[4]), .A3(_s5_c_fd_xs_pp10_next_1[3]), .A2(_s5_c_fd_xs_pp10_next_1[2]), .A1(_s5_c_fd_xs_pp10_next_1[1]), .A0(_s5_c_fd_xs_pp10_next_1[0]),
-    .B17(s4_t_25_reg[17]), .B16(s4_t_25_reg[16]), .B15(s4_t_25_reg[15]), .B14(s4_t_25_reg[14]), .B13(s4_t_25_reg[13]), .B12(s4_t_25_reg[12]), .B11(s4_t_25_reg[11]), .B10(s4_t_25_reg[10]), .B9(s4_t_25_reg[9]), .B8(s4_t_25_reg[8]), .B7(s4_t_25_reg[7]), .B6(s4_t_25_reg[6]), .B5(s4_t_25_reg[5]), .B4(s4_t_25_reg[4]), .B3(s4_t_25_reg[3]), .B2(s4_t_25_reg[2]), .B1(s4_t_25_reg[1]), .B0(s4_t_25_reg[0]),
+    .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(1'b0), .A12(1'b0), .A11(1'b0), .A10(1'b0), .A9(1'b0), .A8(s4_cur_next[26]), .A7(s4_cur_next[25]), .A6(s4_cur_next[24]), .A5(s4_cur_next[23]), .A4(s4_cur_next[22]), .A3(s4_cur_next[21]), .A2(s4_cur_next[20]), .A1(s4_cur_next[19]), .A0(s4_cur_next[18]),
+    .B17(s4_t_25_next[17]), .B16(s4_t_25_next[16]), .B15(s4_t_25_next[15]), .B14(s4_t_25_next[14]), .B13(s4_t_25_next[13]), .B12(s4_t_25_next[12]), .B11(s4_t_25_next[11]), .B10(s4_t_25_next[10]), .B9(s4_t_25_next[9]), .B8(s4_t_25_next[8]), .B7(s4_t_25_next[7]), .B6(s4_t_25_next[6]), .B5(s4_t_25_next[5]), .B4(s4_t_25_next[4]), .B3(s4_t_25_next[3]), .B2(s4_t_25_next[2]), .B1(s4_t_25_next[1]), .B0(s4_t_25_next[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
     .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(s5_c_fd_xs_pp10_reg[22]), .P21(s5_c_fd_xs_pp10_reg[21]), .P20(s5_c_fd_xs_pp10_reg[20]), .P19(s5_c_fd_xs_pp10_reg[19]), .P18(s5_c_fd_xs_pp10_reg[18]), .P17(s5_c_fd_xs_pp10_reg[17]), .P16(s5_c_fd_xs_pp10_reg[16]), .P15(s5_c_fd_xs_pp10_reg[15]), .P14(s5_c_fd_xs_pp10_reg[14]), .P13(s5_c_fd_xs_pp10_reg[13]), .P12(s5_c_fd_xs_pp10_reg[12]), .P11(s5_c_fd_xs_pp10_reg[11]), .P10(s5_c_fd_xs_pp10_reg[10]), .P9(s5_c_fd_xs_pp10_reg[9]), .P8(s5_c_fd_xs_pp10_reg[8]), .P7(s5_c_fd_xs_pp10_reg[7]), .P6(s5_c_fd_xs_pp10_reg[6]), .P5(s5_c_fd_xs_pp10_reg[5]), .P4(s5_c_fd_xs_pp10_reg[4]), .P3(s5_c_fd_xs_pp10_reg[3]), .P2(s5_c_fd_xs_pp10_reg[2]), .P1(s5_c_fd_xs_pp10_reg[1]), .P0(s5_c_fd_xs_pp10_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s7_c_fd_prod_pp00_mult (  // s7_c_fd_prod_pp00_reg = _s7_c_fd_prod_pp00_next_1 * 36'h39b52
-    .A17(_s7_c_fd_prod_pp00_next_1[17]), .A16(_s7_c_fd_prod_pp00_next_1[16]), .A15(_s7_c_fd_prod_pp00_next_1[15]), .A14(_s7_c_fd_prod_pp00_next_1[14]), .A13(_s7_c_fd_prod_pp00_next_1[13]), .A12(_s7_c_fd_prod_pp00_next_1[12]), .A11(_s7_c_fd_prod_pp00_next_1[11]), .A10(_s7_c_fd_prod_pp00_next_1[10]), .A9(_s7_c_fd_prod_pp00_next_1[9]), .A8(_s7_c_fd_prod_pp00_next_1[8]), .A7(_s7_c_fd_prod_pp00_next_1[7]), .A6(_s7_c_fd_prod_pp00_next_1[6]), .A5(_s7_c_fd_prod_pp00_next_1[5]), .A4(_s7_c_fd_prod_pp00_next_1[4]), .A3(_s7_c_fd_prod_pp00_next_1[3]), .A2(_s7_c_fd_prod_pp00_next_1[2]), .A1(_s7_c_fd_prod_pp00_next_1[1]), .A0(_s7_c_fd_prod_pp00_next_1[0]),
+    .A17(s6_c_fd_xs_next[17]), .A16(s6_c_fd_xs_next[16]), .A15(s6_c_fd_xs_next[15]), .A14(s6_c_fd_xs_next[14]), .A13(s6_c_fd_xs_next[13]), .A12(s6_c_fd_xs_next[12]), .A11(s6_c_fd_xs_next[11]), .A10(s6_c_fd_xs_next[10]), .A9(s6_c_fd_xs_next[9]), .A8(s6_c_fd_xs_next[8]), .A7(s6_c_fd_xs_next[7]), .A6(s6_c_fd_xs_next[6]), .A5(s6_c_fd_xs_next[5]), .A4(s6_c_fd_xs_next[4]), .A3(s6_c_fd_xs_next[3]), .A2(s6_c_fd_xs_next[2]), .A1(s6_c_fd_xs_next[1]), .A0(s6_c_fd_xs_next[0]),
     .B17(1'b1), .B16(1'b1), .B15(1'b1), .B14(1'b0), .B13(1'b0), .B12(1'b1), .B11(1'b1), .B10(1'b0), .B9(1'b1), .B8(1'b1), .B7(1'b0), .B6(1'b1), .B5(1'b0), .B4(1'b1), .B3(1'b0), .B2(1'b0), .B1(1'b1), .B0(1'b0),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
@@ -11757,11 +12110,12 @@ MULT18X18D #(
     .P35(s7_c_fd_prod_pp00_reg[35]), .P34(s7_c_fd_prod_pp00_reg[34]), .P33(s7_c_fd_prod_pp00_reg[33]), .P32(s7_c_fd_prod_pp00_reg[32]), .P31(s7_c_fd_prod_pp00_reg[31]), .P30(s7_c_fd_prod_pp00_reg[30]), .P29(s7_c_fd_prod_pp00_reg[29]), .P28(s7_c_fd_prod_pp00_reg[28]), .P27(s7_c_fd_prod_pp00_reg[27]), .P26(s7_c_fd_prod_pp00_reg[26]), .P25(s7_c_fd_prod_pp00_reg[25]), .P24(s7_c_fd_prod_pp00_reg[24]), .P23(s7_c_fd_prod_pp00_reg[23]), .P22(s7_c_fd_prod_pp00_reg[22]), .P21(s7_c_fd_prod_pp00_reg[21]), .P20(s7_c_fd_prod_pp00_reg[20]), .P19(s7_c_fd_prod_pp00_reg[19]), .P18(s7_c_fd_prod_pp00_reg[18]), .P17(s7_c_fd_prod_pp00_reg[17]), .P16(s7_c_fd_prod_pp00_reg[16]), .P15(s7_c_fd_prod_pp00_reg[15]), .P14(s7_c_fd_prod_pp00_reg[14]), .P13(s7_c_fd_prod_pp00_reg[13]), .P12(s7_c_fd_prod_pp00_reg[12]), .P11(s7_c_fd_prod_pp00_reg[11]), .P10(s7_c_fd_prod_pp00_reg[10]), .P9(s7_c_fd_prod_pp00_reg[9]), .P8(s7_c_fd_prod_pp00_reg[8]), .P7(s7_c_fd_prod_pp00_reg[7]), .P6(s7_c_fd_prod_pp00_reg[6]), .P5(s7_c_fd_prod_pp00_reg[5]), .P4(s7_c_fd_prod_pp00_reg[4]), .P3(s7_c_fd_prod_pp00_reg[3]), .P2(s7_c_fd_prod_pp00_reg[2]), .P1(s7_c_fd_prod_pp00_reg[1]), .P0(s7_c_fd_prod_pp00_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s7_c_fd_prod_pp01_mult (  // s7_c_fd_prod_pp01_reg = _s7_c_fd_prod_pp01_next_0 * 20'h3
-    .A17(_s7_c_fd_prod_pp01_next_0[17]), .A16(_s7_c_fd_prod_pp01_next_0[16]), .A15(_s7_c_fd_prod_pp01_next_0[15]), .A14(_s7_c_fd_prod_pp01_next_0[14]), .A13(_s7_c_fd_prod_pp01_next_0[13]), .A12(_s7_c_fd_prod_pp01_next_0[12]), .A11(_s7_c_fd_prod_pp01_next_0[11]), .A10(_s7_c_fd_prod_pp01_next_0[10]), .A9(_s7_c_fd_prod_pp01_next_0[9]), .A8(_s7_c_fd_prod_pp01_next_0[8]), .A7(_s7_c_fd_prod_pp01_next_0[7]), .A6(_s7_c_fd_prod_pp01_next_0[6]), .A5(_s7_c_fd_prod_pp01_next_0[5]), .A4(_s7_c_fd_prod_pp01_next_0[4]), .A3(_s7_c_fd_prod_pp01_next_0[3]), .A2(_s7_c_fd_prod_pp01_next_0[2]), .A1(_s7_c_fd_prod_pp01_next_0[1]), .A0(_s7_c_fd_prod_pp01_next_0[0]),
+    .A17(s6_c_fd_xs_next[17]), .A16(s6_c_fd_xs_next[16]), .A15(s6_c_fd_xs_next[15]), .A14(s6_c_fd_xs_next[14]), .A13(s6_c_fd_xs_next[13]), .A12(s6_c_fd_xs_next[12]), .A11(s6_c_fd_xs_next[11]), .A10(s6_c_fd_xs_next[10]), .A9(s6_c_fd_xs_next[9]), .A8(s6_c_fd_xs_next[8]), .A7(s6_c_fd_xs_next[7]), .A6(s6_c_fd_xs_next[6]), .A5(s6_c_fd_xs_next[5]), .A4(s6_c_fd_xs_next[4]), .A3(s6_c_fd_xs_next[3]), .A2(s6_c_fd_xs_next[2]), .A1(s6_c_fd_xs_next[1]), .A0(s6_c_fd_xs_next[0]),
     .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(1'b0), .B11(1'b0), .B10(1'b0), .B9(1'b0), .B8(1'b0), .B7(1'b0), .B6(1'b0), .B5(1'b0), .B4(1'b0), .B3(1'b0), .B2(1'b0), .B1(1'b1), .B0(1'b1),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
@@ -11769,11 +12123,12 @@ MULT18X18D #(
     .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(s7_c_fd_prod_pp01_reg[19]), .P18(s7_c_fd_prod_pp01_reg[18]), .P17(s7_c_fd_prod_pp01_reg[17]), .P16(s7_c_fd_prod_pp01_reg[16]), .P15(s7_c_fd_prod_pp01_reg[15]), .P14(s7_c_fd_prod_pp01_reg[14]), .P13(s7_c_fd_prod_pp01_reg[13]), .P12(s7_c_fd_prod_pp01_reg[12]), .P11(s7_c_fd_prod_pp01_reg[11]), .P10(s7_c_fd_prod_pp01_reg[10]), .P9(s7_c_fd_prod_pp01_reg[9]), .P8(s7_c_fd_prod_pp01_reg[8]), .P7(s7_c_fd_prod_pp01_reg[7]), .P6(s7_c_fd_prod_pp01_reg[6]), .P5(s7_c_fd_prod_pp01_reg[5]), .P4(s7_c_fd_prod_pp01_reg[4]), .P3(s7_c_fd_prod_pp01_reg[3]), .P2(s7_c_fd_prod_pp01_reg[2]), .P1(s7_c_fd_prod_pp01_reg[1]), .P0(s7_c_fd_prod_pp01_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s7_c_fd_prod_pp10_mult (  // s7_c_fd_prod_pp10_reg = _s7_c_fd_prod_pp10_next_1 * 36'h39b52
-    .A17(_s7_c_fd_prod_pp10_next_1[17]), .A16(_s7_c_fd_prod_pp10_next_1[16]), .A15(_s7_c_fd_prod_pp10_next_1[15]), .A14(_s7_c_fd_prod_pp10_next_1[14]), .A13(_s7_c_fd_prod_pp10_next_1[13]), .A12(_s7_c_fd_prod_pp10_next_1[12]), .A11(_s7_c_fd_prod_pp10_next_1[11]), .A10(_s7_c_fd_prod_pp10_next_1[10]), .A9(_s7_c_fd_prod_pp10_next_1[9]), .A8(_s7_c_fd_prod_pp10_next_1[8]), .A7(_s7_c_fd_prod_pp10_next_1[7]), .A6(_s7_c_fd_prod_pp10_next_1[6]), .A5(_s7_c_fd_prod_pp10_next_1[5]), .A4(_s7_c_fd_prod_pp10_next_1[4]), .A3(_s7_c_fd_prod_pp10_next_1[3]), .A2(_s7_c_fd_prod_pp10_next_1[2]), .A1(_s7_c_fd_prod_pp10_next_1[1]), .A0(_s7_c_fd_prod_pp10_next_1[0]),
+    .A17(s6_c_fd_xs_next[35]), .A16(s6_c_fd_xs_next[34]), .A15(s6_c_fd_xs_next[33]), .A14(s6_c_fd_xs_next[32]), .A13(s6_c_fd_xs_next[31]), .A12(s6_c_fd_xs_next[30]), .A11(s6_c_fd_xs_next[29]), .A10(s6_c_fd_xs_next[28]), .A9(s6_c_fd_xs_next[27]), .A8(s6_c_fd_xs_next[26]), .A7(s6_c_fd_xs_next[25]), .A6(s6_c_fd_xs_next[24]), .A5(s6_c_fd_xs_next[23]), .A4(s6_c_fd_xs_next[22]), .A3(s6_c_fd_xs_next[21]), .A2(s6_c_fd_xs_next[20]), .A1(s6_c_fd_xs_next[19]), .A0(s6_c_fd_xs_next[18]),
     .B17(1'b1), .B16(1'b1), .B15(1'b1), .B14(1'b0), .B13(1'b0), .B12(1'b1), .B11(1'b1), .B10(1'b0), .B9(1'b1), .B8(1'b1), .B7(1'b0), .B6(1'b1), .B5(1'b0), .B4(1'b1), .B3(1'b0), .B2(1'b0), .B1(1'b1), .B0(1'b0),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
@@ -11781,11 +12136,12 @@ MULT18X18D #(
     .P35(s7_c_fd_prod_pp10_reg[35]), .P34(s7_c_fd_prod_pp10_reg[34]), .P33(s7_c_fd_prod_pp10_reg[33]), .P32(s7_c_fd_prod_pp10_reg[32]), .P31(s7_c_fd_prod_pp10_reg[31]), .P30(s7_c_fd_prod_pp10_reg[30]), .P29(s7_c_fd_prod_pp10_reg[29]), .P28(s7_c_fd_prod_pp10_reg[28]), .P27(s7_c_fd_prod_pp10_reg[27]), .P26(s7_c_fd_prod_pp10_reg[26]), .P25(s7_c_fd_prod_pp10_reg[25]), .P24(s7_c_fd_prod_pp10_reg[24]), .P23(s7_c_fd_prod_pp10_reg[23]), .P22(s7_c_fd_prod_pp10_reg[22]), .P21(s7_c_fd_prod_pp10_reg[21]), .P20(s7_c_fd_prod_pp10_reg[20]), .P19(s7_c_fd_prod_pp10_reg[19]), .P18(s7_c_fd_prod_pp10_reg[18]), .P17(s7_c_fd_prod_pp10_reg[17]), .P16(s7_c_fd_prod_pp10_reg[16]), .P15(s7_c_fd_prod_pp10_reg[15]), .P14(s7_c_fd_prod_pp10_reg[14]), .P13(s7_c_fd_prod_pp10_reg[13]), .P12(s7_c_fd_prod_pp10_reg[12]), .P11(s7_c_fd_prod_pp10_reg[11]), .P10(s7_c_fd_prod_pp10_reg[10]), .P9(s7_c_fd_prod_pp10_reg[9]), .P8(s7_c_fd_prod_pp10_reg[8]), .P7(s7_c_fd_prod_pp10_reg[7]), .P6(s7_c_fd_prod_pp10_reg[6]), .P5(s7_c_fd_prod_pp10_reg[5]), .P4(s7_c_fd_prod_pp10_reg[4]), .P3(s7_c_fd_prod_pp10_reg[3]), .P2(s7_c_fd_prod_pp10_reg[2]), .P1(s7_c_fd_prod_pp10_reg[1]), .P0(s7_c_fd_prod_pp10_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s7_c_fd_prod_pp11_mult (  // s7_c_fd_prod_pp11_reg = _s7_c_fd_prod_pp11_next_0 * 20'h3
-    .A17(_s7_c_fd_prod_pp11_next_0[17]), .A16(_s7_c_fd_prod_pp11_next_0[16]), .A15(_s7_c_fd_prod_pp11_next_0[15]), .A14(_s7_c_fd_prod_pp11_next_0[14]), .A13(_s7_c_fd_prod_pp11_next_0[13]), .A12(_s7_c_fd_prod_pp11_next_0[12]), .A11(_s7_c_fd_prod_pp11_next_0[11]), .A10(_s7_c_fd_prod_pp11_next_0[10]), .A9(_s7_c_fd_prod_pp11_next_0[9]), .A8(_s7_c_fd_prod_pp11_next_0[8]), .A7(_s7_c_fd_prod_pp11_next_0[7]), .A6(_s7_c_fd_prod_pp11_next_0[6]), .A5(_s7_c_fd_prod_pp11_next_0[5]), .A4(_s7_c_fd_prod_pp11_next_0[4]), .A3(_s7_c_fd_prod_pp11_next_0[3]), .A2(_s7_c_fd_prod_pp11_next_0[2]), .A1(_s7_c_fd_prod_pp11_next_0[1]), .A0(_s7_c_fd_prod_pp11_next_0[0]),
+    .A17(s6_c_fd_xs_next[35]), .A16(s6_c_fd_xs_next[34]), .A15(s6_c_fd_xs_next[33]), .A14(s6_c_fd_xs_next[32]), .A13(s6_c_fd_xs_next[31]), .A12(s6_c_fd_xs_next[30]), .A11(s6_c_fd_xs_next[29]), .A10(s6_c_fd_xs_next[28]), .A9(s6_c_fd_xs_next[27]), .A8(s6_c_fd_xs_next[26]), .A7(s6_c_fd_xs_next[25]), .A6(s6_c_fd_xs_next[24]), .A5(s6_c_fd_xs_next[23]), .A4(s6_c_fd_xs_next[22]), .A3(s6_c_fd_xs_next[21]), .A2(s6_c_fd_xs_next[20]), .A1(s6_c_fd_xs_next[19]), .A0(s6_c_fd_xs_next[18]),
     .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(1'b0), .B11(1'b0), .B10(1'b0), .B9(1'b0), .B8(1'b0), .B7(1'b0), .B6(1'b0), .B5(1'b0), .B4(1'b0), .B3(1'b0), .B2(1'b0), .B1(1'b1), .B0(1'b1),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
@@ -11793,11 +12149,12 @@ MULT18X18D #(
     .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(s7_c_fd_prod_pp11_reg[19]), .P18(s7_c_fd_prod_pp11_reg[18]), .P17(s7_c_fd_prod_pp11_reg[17]), .P16(s7_c_fd_prod_pp11_reg[16]), .P15(s7_c_fd_prod_pp11_reg[15]), .P14(s7_c_fd_prod_pp11_reg[14]), .P13(s7_c_fd_prod_pp11_reg[13]), .P12(s7_c_fd_prod_pp11_reg[12]), .P11(s7_c_fd_prod_pp11_reg[11]), .P10(s7_c_fd_prod_pp11_reg[10]), .P9(s7_c_fd_prod_pp11_reg[9]), .P8(s7_c_fd_prod_pp11_reg[8]), .P7(s7_c_fd_prod_pp11_reg[7]), .P6(s7_c_fd_prod_pp11_reg[6]), .P5(s7_c_fd_prod_pp11_reg[5]), .P4(s7_c_fd_prod_pp11_reg[4]), .P3(s7_c_fd_prod_pp11_reg[3]), .P2(s7_c_fd_prod_pp11_reg[2]), .P1(s7_c_fd_prod_pp11_reg[1]), .P0(s7_c_fd_prod_pp11_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s7_c_fd_prod_pp20_mult (  // s7_c_fd_prod_pp20_reg = _s7_c_fd_prod_pp20_next_1 * 23'h39b52
-    .A17(_s7_c_fd_prod_pp20_next_1[17]), .A16(_s7_c_fd_prod_pp20_next_1[16]), .A15(_s7_c_fd_prod_pp20_next_1[15]), .A14(_s7_c_fd_prod_pp20_next_1[14]), .A13(_s7_c_fd_prod_pp20_next_1[13]), .A12(_s7_c_fd_prod_pp20_next_1[12]), .A11(_s7_c_fd_prod_pp20_next_1[11]), .A10(_s7_c_fd_prod_pp20_next_1[10]), .A9(_s7_c_fd_prod_pp20_next_1[9]), .A8(_s7_c_fd_prod_pp20_next_1[8]), .A7(_s7_c_fd_prod_pp20_next_1[7]), .A6(_s7_c_fd_prod_pp20_next_1[6]), .A5(_s7_c_fd_prod_pp20_next_1[5]), .A4(_s7_c_fd_prod_pp20_next_1[4]), .A3(_s7_c_fd_prod_pp20_next_1[3]), .A2(_s7_c_fd_prod_pp20_next_1[2]), .A1(_s7_c_fd_prod_pp20_next_1[1]), .A0(_s7_c_fd_prod_pp20_next_1[0]),
+    .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(1'b0), .A12(1'b0), .A11(1'b0), .A10(1'b0), .A9(1'b0), .A8(1'b0), .A7(1'b0), .A6(1'b0), .A5(1'b0), .A4(s6_c_fd_xs_next[40]), .A3(s6_c_fd_xs_next[39]), .A2(s6_c_fd_xs_next[38]), .A1(s6_c_fd_xs_next[37]), .A0(s6_c_fd_xs_next[36]),
     .B17(1'b1), .B16(1'b1), .B15(1'b1), .B14(1'b0), .B13(1'b0), .B12(1'b1), .B11(1'b1), .B10(1'b0), .B9(1'b1), .B8(1'b1), .B7(1'b0), .B6(1'b1), .B5(1'b0), .B4(1'b1), .B3(1'b0), .B2(1'b0), .B1(1'b1), .B0(1'b0),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
@@ -11805,11 +12162,12 @@ MULT18X18D #(
     .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(s7_c_fd_prod_pp20_reg[22]), .P21(s7_c_fd_prod_pp20_reg[21]), .P20(s7_c_fd_prod_pp20_reg[20]), .P19(s7_c_fd_prod_pp20_reg[19]), .P18(s7_c_fd_prod_pp20_reg[18]), .P17(s7_c_fd_prod_pp20_reg[17]), .P16(s7_c_fd_prod_pp20_reg[16]), .P15(s7_c_fd_prod_pp20_reg[15]), .P14(s7_c_fd_prod_pp20_reg[14]), .P13(s7_c_fd_prod_pp20_reg[13]), .P12(s7_c_fd_prod_pp20_reg[12]), .P11(s7_c_fd_prod_pp20_reg[11]), .P10(s7_c_fd_prod_pp20_reg[10]), .P9(s7_c_fd_prod_pp20_reg[9]), .P8(s7_c_fd_prod_pp20_reg[8]), .P7(s7_c_fd_prod_pp20_reg[7]), .P6(s7_c_fd_prod_pp20_reg[6]), .P5(s7_c_fd_prod_pp20_reg[5]), .P4(s7_c_fd_prod_pp20_reg[4]), .P3(s7_c_fd_prod_pp20_reg[3]), .P2(s7_c_fd_prod_pp20_reg[2]), .P1(s7_c_fd_prod_pp20_reg[1]), .P0(s7_c_fd_prod_pp20_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s7_c_fd_prod_pp21_mult (  // s7_c_fd_prod_pp21_reg = _s7_c_fd_prod_pp21_next_0 * 7'd3
-    .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(1'b0), .A12(1'b0), .A11(1'b0), .A10(1'b0), .A9(1'b0), .A8(1'b0), .A7(1'b0), .A6(_s7_c_fd_prod_pp21_next_0[6]), .A5(_s7_c_fd_prod_pp21_next_0[5]), .A4(_s7_c_fd_prod_pp21_next_0[4]), .A3(_s7_c_fd_prod_pp21_next_0[3]), .A2(_s7_c_fd_prod_pp21_next_0[2]), .A1(_s7_c_fd_prod_pp21_next_0[1]), .A0(_s7_c_fd_prod_pp21_next_0[0]),
+    .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(1'b0), .A12(1'b0), .A11(1'b0), .A10(1'b0), .A9(1'b0), .A8(1'b0), .A7(1'b0), .A6(1'b0), .A5(1'b0), .A4(s6_c_fd_xs_next[40]), .A3(s6_c_fd_xs_next[39]), .A2(s6_c_fd_xs_next[38]), .A1(s6_c_fd_xs_next[37]), .A0(s6_c_fd_xs_next[36]),
     .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(1'b0), .B11(1'b0), .B10(1'b0), .B9(1'b0), .B8(1'b0), .B7(1'b0), .B6(1'b0), .B5(1'b0), .B4(1'b0), .B3(1'b0), .B2(1'b0), .B1(1'b1), .B0(1'b1),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
@@ -11817,40 +12175,43 @@ MULT18X18D #(
     .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(), .P18(), .P17(), .P16(), .P15(), .P14(), .P13(), .P12(), .P11(), .P10(), .P9(), .P8(), .P7(), .P6(s7_c_fd_prod_pp21_reg[6]), .P5(s7_c_fd_prod_pp21_reg[5]), .P4(s7_c_fd_prod_pp21_reg[4]), .P3(s7_c_fd_prod_pp21_reg[3]), .P2(s7_c_fd_prod_pp21_reg[2]), .P1(s7_c_fd_prod_pp21_reg[1]), .P0(s7_c_fd_prod_pp21_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s25_fi_mi_prod_pp00_mult (  // s25_fi_mi_prod_pp00_reg = s24_t_reg * _s25_fi_mi_prod_pp00_next_0
-    .A17(s24_t_reg[17]), .A16(s24_t_reg[16]), .A15(s24_t_reg[15]), .A14(s24_t_reg[14]), .A13(s24_t_reg[13]), .A12(s24_t_reg[12]), .A11(s24_t_reg[11]), .A10(s24_t_reg[10]), .A9(s24_t_reg[9]), .A8(s24_t_reg[8]), .A7(s24_t_reg[7]), .A6(s24_t_reg[6]), .A5(s24_t_reg[5]), .A4(s24_t_reg[4]), .A3(s24_t_reg[3]), .A2(s24_t_reg[2]), .A1(s24_t_reg[1]), .A0(s24_t_reg[0]),
-    .B17(_s25_fi_mi_prod_pp00_next_0[17]), .B16(_s25_fi_mi_prod_pp00_next_0[16]), .B15(_s25_fi_mi_prod_pp00_next_0[15]), .B14(_s25_fi_mi_prod_pp00_next_0[14]), .B13(_s25_fi_mi_prod_pp00_next_0[13]), .B12(_s25_fi_mi_prod_pp00_next_0[12]), .B11(_s25_fi_mi_prod_pp00_next_0[11]), .B10(_s25_fi_mi_prod_pp00_next_0[10]), .B9(_s25_fi_mi_prod_pp00_next_0[9]), .B8(_s25_fi_mi_prod_pp00_next_0[8]), .B7(_s25_fi_mi_prod_pp00_next_0[7]), .B6(_s25_fi_mi_prod_pp00_next_0[6]), .B5(_s25_fi_mi_prod_pp00_next_0[5]), .B4(_s25_fi_mi_prod_pp00_next_0[4]), .B3(_s25_fi_mi_prod_pp00_next_0[3]), .B2(_s25_fi_mi_prod_pp00_next_0[2]), .B1(_s25_fi_mi_prod_pp00_next_0[1]), .B0(_s25_fi_mi_prod_pp00_next_0[0]),
+) s26_fi_mi_prod_pp00_mult (  // s26_fi_mi_prod_pp00_reg = s25_t_reg * _s26_fi_mi_prod_pp00_next_0
+    .A17(s25_t_next[17]), .A16(s25_t_next[16]), .A15(s25_t_next[15]), .A14(s25_t_next[14]), .A13(s25_t_next[13]), .A12(s25_t_next[12]), .A11(s25_t_next[11]), .A10(s25_t_next[10]), .A9(s25_t_next[9]), .A8(s25_t_next[8]), .A7(s25_t_next[7]), .A6(s25_t_next[6]), .A5(s25_t_next[5]), .A4(s25_t_next[4]), .A3(s25_t_next[3]), .A2(s25_t_next[2]), .A1(s25_t_next[1]), .A0(s25_t_next[0]),
+    .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(1'b0), .B11(1'b0), .B10(s25_recip_mi_t_next[10]), .B9(s25_recip_mi_t_next[9]), .B8(s25_recip_mi_t_next[8]), .B7(s25_recip_mi_t_next[7]), .B6(s25_recip_mi_t_next[6]), .B5(s25_recip_mi_t_next[5]), .B4(s25_recip_mi_t_next[4]), .B3(s25_recip_mi_t_next[3]), .B2(s25_recip_mi_t_next[2]), .B1(s25_recip_mi_t_next[1]), .B0(s25_recip_mi_t_next[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
-    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(s25_fi_mi_prod_pp00_reg[28]), .P27(s25_fi_mi_prod_pp00_reg[27]), .P26(s25_fi_mi_prod_pp00_reg[26]), .P25(s25_fi_mi_prod_pp00_reg[25]), .P24(s25_fi_mi_prod_pp00_reg[24]), .P23(s25_fi_mi_prod_pp00_reg[23]), .P22(s25_fi_mi_prod_pp00_reg[22]), .P21(s25_fi_mi_prod_pp00_reg[21]), .P20(s25_fi_mi_prod_pp00_reg[20]), .P19(s25_fi_mi_prod_pp00_reg[19]), .P18(s25_fi_mi_prod_pp00_reg[18]), .P17(s25_fi_mi_prod_pp00_reg[17]), .P16(s25_fi_mi_prod_pp00_reg[16]), .P15(s25_fi_mi_prod_pp00_reg[15]), .P14(s25_fi_mi_prod_pp00_reg[14]), .P13(s25_fi_mi_prod_pp00_reg[13]), .P12(s25_fi_mi_prod_pp00_reg[12]), .P11(s25_fi_mi_prod_pp00_reg[11]), .P10(s25_fi_mi_prod_pp00_reg[10]), .P9(s25_fi_mi_prod_pp00_reg[9]), .P8(s25_fi_mi_prod_pp00_reg[8]), .P7(s25_fi_mi_prod_pp00_reg[7]), .P6(s25_fi_mi_prod_pp00_reg[6]), .P5(s25_fi_mi_prod_pp00_reg[5]), .P4(s25_fi_mi_prod_pp00_reg[4]), .P3(s25_fi_mi_prod_pp00_reg[3]), .P2(s25_fi_mi_prod_pp00_reg[2]), .P1(s25_fi_mi_prod_pp00_reg[1]), .P0(s25_fi_mi_prod_pp00_reg[0])
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(s26_fi_mi_prod_pp00_reg[28]), .P27(s26_fi_mi_prod_pp00_reg[27]), .P26(s26_fi_mi_prod_pp00_reg[26]), .P25(s26_fi_mi_prod_pp00_reg[25]), .P24(s26_fi_mi_prod_pp00_reg[24]), .P23(s26_fi_mi_prod_pp00_reg[23]), .P22(s26_fi_mi_prod_pp00_reg[22]), .P21(s26_fi_mi_prod_pp00_reg[21]), .P20(s26_fi_mi_prod_pp00_reg[20]), .P19(s26_fi_mi_prod_pp00_reg[19]), .P18(s26_fi_mi_prod_pp00_reg[18]), .P17(s26_fi_mi_prod_pp00_reg[17]), .P16(s26_fi_mi_prod_pp00_reg[16]), .P15(s26_fi_mi_prod_pp00_reg[15]), .P14(s26_fi_mi_prod_pp00_reg[14]), .P13(s26_fi_mi_prod_pp00_reg[13]), .P12(s26_fi_mi_prod_pp00_reg[12]), .P11(s26_fi_mi_prod_pp00_reg[11]), .P10(s26_fi_mi_prod_pp00_reg[10]), .P9(s26_fi_mi_prod_pp00_reg[9]), .P8(s26_fi_mi_prod_pp00_reg[8]), .P7(s26_fi_mi_prod_pp00_reg[7]), .P6(s26_fi_mi_prod_pp00_reg[6]), .P5(s26_fi_mi_prod_pp00_reg[5]), .P4(s26_fi_mi_prod_pp00_reg[4]), .P3(s26_fi_mi_prod_pp00_reg[3]), .P2(s26_fi_mi_prod_pp00_reg[2]), .P1(s26_fi_mi_prod_pp00_reg[1]), .P0(s26_fi_mi_prod_pp00_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s25_fi_mi_prod_pp10_mult (  // s25_fi_mi_prod_pp10_reg = s24_t_2_reg * _s25_fi_mi_prod_pp10_next_0
-    .A17(s24_t_2_reg[17]), .A16(s24_t_2_reg[16]), .A15(s24_t_2_reg[15]), .A14(s24_t_2_reg[14]), .A13(s24_t_2_reg[13]), .A12(s24_t_2_reg[12]), .A11(s24_t_2_reg[11]), .A10(s24_t_2_reg[10]), .A9(s24_t_2_reg[9]), .A8(s24_t_2_reg[8]), .A7(s24_t_2_reg[7]), .A6(s24_t_2_reg[6]), .A5(s24_t_2_reg[5]), .A4(s24_t_2_reg[4]), .A3(s24_t_2_reg[3]), .A2(s24_t_2_reg[2]), .A1(s24_t_2_reg[1]), .A0(s24_t_2_reg[0]),
-    .B17(_s25_fi_mi_prod_pp10_next_0[17]), .B16(_s25_fi_mi_prod_pp10_next_0[16]), .B15(_s25_fi_mi_prod_pp10_next_0[15]), .B14(_s25_fi_mi_prod_pp10_next_0[14]), .B13(_s25_fi_mi_prod_pp10_next_0[13]), .B12(_s25_fi_mi_prod_pp10_next_0[12]), .B11(_s25_fi_mi_prod_pp10_next_0[11]), .B10(_s25_fi_mi_prod_pp10_next_0[10]), .B9(_s25_fi_mi_prod_pp10_next_0[9]), .B8(_s25_fi_mi_prod_pp10_next_0[8]), .B7(_s25_fi_mi_prod_pp10_next_0[7]), .B6(_s25_fi_mi_prod_pp10_next_0[6]), .B5(_s25_fi_mi_prod_pp10_next_0[5]), .B4(_s25_fi_mi_prod_pp10_next_0[4]), .B3(_s25_fi_mi_prod_pp10_next_0[3]), .B2(_s25_fi_mi_prod_pp10_next_0[2]), .B1(_s25_fi_mi_prod_pp10_next_0[1]), .B0(_s25_fi_mi_prod_pp10_next_0[0]),
+) s26_fi_mi_prod_pp10_mult (  // s26_fi_mi_prod_pp10_reg = s25_t_2_reg * _s26_fi_mi_prod_pp10_next_0
+    .A17(s25_t_2_next[17]), .A16(s25_t_2_next[16]), .A15(s25_t_2_next[15]), .A14(s25_t_2_next[14]), .A13(s25_t_2_next[13]), .A12(s25_t_2_next[12]), .A11(s25_t_2_next[11]), .A10(s25_t_2_next[10]), .A9(s25_t_2_next[9]), .A8(s25_t_2_next[8]), .A7(s25_t_2_next[7]), .A6(s25_t_2_next[6]), .A5(s25_t_2_next[5]), .A4(s25_t_2_next[4]), .A3(s25_t_2_next[3]), .A2(s25_t_2_next[2]), .A1(s25_t_2_next[1]), .A0(s25_t_2_next[0]),
+    .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(1'b0), .B11(1'b0), .B10(s25_recip_mi_t_next[10]), .B9(s25_recip_mi_t_next[9]), .B8(s25_recip_mi_t_next[8]), .B7(s25_recip_mi_t_next[7]), .B6(s25_recip_mi_t_next[6]), .B5(s25_recip_mi_t_next[5]), .B4(s25_recip_mi_t_next[4]), .B3(s25_recip_mi_t_next[3]), .B2(s25_recip_mi_t_next[2]), .B1(s25_recip_mi_t_next[1]), .B0(s25_recip_mi_t_next[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
-    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(s25_fi_mi_prod_pp10_reg[28]), .P27(s25_fi_mi_prod_pp10_reg[27]), .P26(s25_fi_mi_prod_pp10_reg[26]), .P25(s25_fi_mi_prod_pp10_reg[25]), .P24(s25_fi_mi_prod_pp10_reg[24]), .P23(s25_fi_mi_prod_pp10_reg[23]), .P22(s25_fi_mi_prod_pp10_reg[22]), .P21(s25_fi_mi_prod_pp10_reg[21]), .P20(s25_fi_mi_prod_pp10_reg[20]), .P19(s25_fi_mi_prod_pp10_reg[19]), .P18(s25_fi_mi_prod_pp10_reg[18]), .P17(s25_fi_mi_prod_pp10_reg[17]), .P16(s25_fi_mi_prod_pp10_reg[16]), .P15(s25_fi_mi_prod_pp10_reg[15]), .P14(s25_fi_mi_prod_pp10_reg[14]), .P13(s25_fi_mi_prod_pp10_reg[13]), .P12(s25_fi_mi_prod_pp10_reg[12]), .P11(s25_fi_mi_prod_pp10_reg[11]), .P10(s25_fi_mi_prod_pp10_reg[10]), .P9(s25_fi_mi_prod_pp10_reg[9]), .P8(s25_fi_mi_prod_pp10_reg[8]), .P7(s25_fi_mi_prod_pp10_reg[7]), .P6(s25_fi_mi_prod_pp10_reg[6]), .P5(s25_fi_mi_prod_pp10_reg[5]), .P4(s25_fi_mi_prod_pp10_reg[4]), .P3(s25_fi_mi_prod_pp10_reg[3]), .P2(s25_fi_mi_prod_pp10_reg[2]), .P1(s25_fi_mi_prod_pp10_reg[1]), .P0(s25_fi_mi_prod_pp10_reg[0])
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(s26_fi_mi_prod_pp10_reg[28]), .P27(s26_fi_mi_prod_pp10_reg[27]), .P26(s26_fi_mi_prod_pp10_reg[26]), .P25(s26_fi_mi_prod_pp10_reg[25]), .P24(s26_fi_mi_prod_pp10_reg[24]), .P23(s26_fi_mi_prod_pp10_reg[23]), .P22(s26_fi_mi_prod_pp10_reg[22]), .P21(s26_fi_mi_prod_pp10_reg[21]), .P20(s26_fi_mi_prod_pp10_reg[20]), .P19(s26_fi_mi_prod_pp10_reg[19]), .P18(s26_fi_mi_prod_pp10_reg[18]), .P17(s26_fi_mi_prod_pp10_reg[17]), .P16(s26_fi_mi_prod_pp10_reg[16]), .P15(s26_fi_mi_prod_pp10_reg[15]), .P14(s26_fi_mi_prod_pp10_reg[14]), .P13(s26_fi_mi_prod_pp10_reg[13]), .P12(s26_fi_mi_prod_pp10_reg[12]), .P11(s26_fi_mi_prod_pp10_reg[11]), .P10(s26_fi_mi_prod_pp10_reg[10]), .P9(s26_fi_mi_prod_pp10_reg[9]), .P8(s26_fi_mi_prod_pp10_reg[8]), .P7(s26_fi_mi_prod_pp10_reg[7]), .P6(s26_fi_mi_prod_pp10_reg[6]), .P5(s26_fi_mi_prod_pp10_reg[5]), .P4(s26_fi_mi_prod_pp10_reg[4]), .P3(s26_fi_mi_prod_pp10_reg[3]), .P2(s26_fi_mi_prod_pp10_reg[2]), .P1(s26_fi_mi_prod_pp10_reg[1]), .P0(s26_fi_mi_prod_pp10_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("NONE"), .REG_INPUTB_CLK("NONE"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s25_fi_mi_prod_pp20_mult (  // s25_fi_mi_prod_pp20_reg = s24_t_3_reg * _s25_fi_mi_prod_pp20_next_0
-    .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(s24_t_3_reg[13]), .A12(s24_t_3_reg[12]), .A11(s24_t_3_reg[11]), .A10(s24_t_3_reg[10]), .A9(s24_t_3_reg[9]), .A8(s24_t_3_reg[8]), .A7(s24_t_3_reg[7]), .A6(s24_t_3_reg[6]), .A5(s24_t_3_reg[5]), .A4(s24_t_3_reg[4]), .A3(s24_t_3_reg[3]), .A2(s24_t_3_reg[2]), .A1(s24_t_3_reg[1]), .A0(s24_t_3_reg[0]),
-    .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(_s25_fi_mi_prod_pp20_next_0[13]), .B12(_s25_fi_mi_prod_pp20_next_0[12]), .B11(_s25_fi_mi_prod_pp20_next_0[11]), .B10(_s25_fi_mi_prod_pp20_next_0[10]), .B9(_s25_fi_mi_prod_pp20_next_0[9]), .B8(_s25_fi_mi_prod_pp20_next_0[8]), .B7(_s25_fi_mi_prod_pp20_next_0[7]), .B6(_s25_fi_mi_prod_pp20_next_0[6]), .B5(_s25_fi_mi_prod_pp20_next_0[5]), .B4(_s25_fi_mi_prod_pp20_next_0[4]), .B3(_s25_fi_mi_prod_pp20_next_0[3]), .B2(_s25_fi_mi_prod_pp20_next_0[2]), .B1(_s25_fi_mi_prod_pp20_next_0[1]), .B0(_s25_fi_mi_prod_pp20_next_0[0]),
+) s26_fi_mi_prod_pp20_mult (  // s26_fi_mi_prod_pp20_reg = s25_t_3_reg * _s26_fi_mi_prod_pp20_next_0
+    .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(s25_t_3_next[13]), .A12(s25_t_3_next[12]), .A11(s25_t_3_next[11]), .A10(s25_t_3_next[10]), .A9(s25_t_3_next[9]), .A8(s25_t_3_next[8]), .A7(s25_t_3_next[7]), .A6(s25_t_3_next[6]), .A5(s25_t_3_next[5]), .A4(s25_t_3_next[4]), .A3(s25_t_3_next[3]), .A2(s25_t_3_next[2]), .A1(s25_t_3_next[1]), .A0(s25_t_3_next[0]),
+    .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(1'b0), .B11(1'b0), .B10(s25_recip_mi_t_next[10]), .B9(s25_recip_mi_t_next[9]), .B8(s25_recip_mi_t_next[8]), .B7(s25_recip_mi_t_next[7]), .B6(s25_recip_mi_t_next[6]), .B5(s25_recip_mi_t_next[5]), .B4(s25_recip_mi_t_next[4]), .B3(s25_recip_mi_t_next[3]), .B2(s25_recip_mi_t_next[2]), .B1(s25_recip_mi_t_next[1]), .B0(s25_recip_mi_t_next[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
-    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(), .P18(), .P17(), .P16(), .P15(), .P14(), .P13(s25_fi_mi_prod_pp20_reg[13]), .P12(s25_fi_mi_prod_pp20_reg[12]), .P11(s25_fi_mi_prod_pp20_reg[11]), .P10(s25_fi_mi_prod_pp20_reg[10]), .P9(s25_fi_mi_prod_pp20_reg[9]), .P8(s25_fi_mi_prod_pp20_reg[8]), .P7(s25_fi_mi_prod_pp20_reg[7]), .P6(s25_fi_mi_prod_pp20_reg[6]), .P5(s25_fi_mi_prod_pp20_reg[5]), .P4(s25_fi_mi_prod_pp20_reg[4]), .P3(s25_fi_mi_prod_pp20_reg[3]), .P2(s25_fi_mi_prod_pp20_reg[2]), .P1(s25_fi_mi_prod_pp20_reg[1]), .P0(s25_fi_mi_prod_pp20_reg[0])
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(), .P18(), .P17(), .P16(), .P15(), .P14(), .P13(s26_fi_mi_prod_pp20_reg[13]), .P12(s26_fi_mi_prod_pp20_reg[12]), .P11(s26_fi_mi_prod_pp20_reg[11]), .P10(s26_fi_mi_prod_pp20_reg[10]), .P9(s26_fi_mi_prod_pp20_reg[9]), .P8(s26_fi_mi_prod_pp20_reg[8]), .P7(s26_fi_mi_prod_pp20_reg[7]), .P6(s26_fi_mi_prod_pp20_reg[6]), .P5(s26_fi_mi_prod_pp20_reg[5]), .P4(s26_fi_mi_prod_pp20_reg[4]), .P3(s26_fi_mi_prod_pp20_reg[3]), .P2(s26_fi_mi_prod_pp20_reg[2]), .P1(s26_fi_mi_prod_pp20_reg[1]), .P0(s26_fi_mi_prod_pp20_reg[0])
 );
 `endif
 
