@@ -677,8 +677,13 @@ func emitDSP(w *writer, m *Module) {
 		// from those registers' next values into the multiplier's input
 		// register, a copy of them: the stage's input routing then ends
 		// inside the multiplier (the fabric copy stays for other readers)
-		aIn, aReg := dspInput(a, dsp)
-		bIn, bReg := dspInput(b, dsp)
+		// both or neither: nextpnr-ecp5 times a multiplier with one
+		// input register as one with none (its MULT18X18D_REGS_OUTPUT
+		// class), which would put the operand's own logic before the
+		// multiplier in the stage
+		aIn, aOK := dspInput(a, dsp)
+		bIn, bOK := dspInput(b, dsp)
+		aReg, bReg := aOK && bOK, aOK && bOK
 		clk := func(reg bool) string {
 			if reg {
 				return "CLK0"
@@ -731,11 +736,10 @@ func emitDSP(w *writer, m *Module) {
 // reset, not themselves a multiplier's output register). When every bit
 // is such, it returns the Verilog for each bit read one edge earlier (the
 // register's next value, a constant as is) and true: a multiplier input
-// register fed with them holds what n holds. An operand of constants only
-// is left unregistered (false), as is any other.
+// register fed with them holds what n holds from the first edge on (the
+// shell's reset lasts at least that long, so no event reads it earlier).
 func dspInput(n *node, dsp map[*Reg]bool) ([]string, bool) {
 	out := make([]string, 18)
-	anyReg := false
 	for i := range out {
 		x, bit := n, i
 		for {
@@ -779,12 +783,11 @@ func dspInput(n *node, dsp map[*Reg]bool) ([]string, bool) {
 			if nx.width > 1 {
 				out[i] = fmt.Sprintf("%s[%d]", nx.name, bit)
 			}
-			anyReg = true
 		default:
 			return nil, false
 		}
 	}
-	return out, anyReg
+	return out, true
 }
 
 func emitMemories(w *writer, m *Module) {

@@ -181,9 +181,9 @@ func TestPipelineProductOnECP5Multiplier(t *testing.T) {
 			t.Errorf("no %q in:\n%s", want, src)
 		}
 	}
-	// input registers: an operand read from pipeline registers is taken
-	// into the multiplier from their next values; a constant or an
-	// operand computed in the stage is not
+	// input registers: operands read from pipeline registers or constant
+	// are taken into the multiplier (registers from their next values);
+	// with an operand computed in the stage, neither is
 	params := func(inst string) string {
 		end := strings.Index(src, ") "+inst+" (")
 		start := strings.LastIndex(src[:max(end, 0)], "MULT18X18D #(")
@@ -193,7 +193,7 @@ func TestPipelineProductOnECP5Multiplier(t *testing.T) {
 		return src[start:end]
 	}
 	for inst, want := range map[string][2]string{
-		"s2_ab_mult": {"CLK0", "CLK0"}, "s2_bk_mult": {"CLK0", "NONE"}, "s2_axb_mult": {"NONE", "CLK0"},
+		"s2_ab_mult": {"CLK0", "CLK0"}, "s2_bk_mult": {"CLK0", "CLK0"}, "s2_axb_mult": {"NONE", "NONE"},
 	} {
 		ps := params(inst)
 		for i, port := range []string{"A", "B"} {
