@@ -189,6 +189,10 @@ type FormalJob struct {
 	MaxSteps int
 	// Breaks runs the broken variant of each assertion on this job.
 	Breaks bool
+	// BreakOnly, when set, limits the broken variants run on this job to
+	// these assertions (the others are broken on a smaller job, where
+	// their counterexamples are short).
+	BreakOnly []string
 	// Mutants are the broken variants that are applied to the built
 	// design (hdlgen.Mutate), by assertion name; an assertion without one
 	// is broken by its block's own Formal.Break branch.

@@ -88,11 +88,36 @@ func WithShellMutants(depth int, first string, own map[string][]hdlgen.Mutation)
 	return out
 }
 
+// hazardGroup is the most stages one hazard register covers.
+const hazardGroup = 10
+
+// hazardGroups splits stages 1..n into groups of at most hazardGroup
+// stages, as even as they can be, first to last ([first, last] each); n
+// < 1 gives one empty group (nothing to compare: the hazard stays 0).
+func hazardGroups(n int) [][2]int {
+	if n < 1 {
+		return [][2]int{{1, 0}}
+	}
+	g := (n + hazardGroup - 1) / hazardGroup
+	out := make([][2]int, g)
+	a := 1
+	for i := range out {
+		size := n / g
+		if i < n%g {
+			size++
+		}
+		out[i] = [2]int{a, a + size - 1}
+		a += size
+	}
+	return out
+}
+
 // ShellMutants are the broken variants of the shell's own assertions,
 // applied to the built design (hdlgen.Mutate; docs/formal.md): without a
 // hazard unit, with the issued head forgotten by the hazard unit, and with
-// one credit too many, with m_result_valid dropped while a single result
-// waits, and an error result carrying its first result field (first)
+// one credit too many, with m_result_valid dropped while results wait in
+// a cycle with no push or pop, with stage 3 snooping the writes of stage
+// 2's connection too, and an error result carrying its first result field (first)
 // unmasked.
 func ShellMutants(depth int, first string) map[string][]hdlgen.Mutation {
 	isFalse := func(hdlgen.Expr, func(string) hdlgen.Expr) hdlgen.Expr { return hdlgen.False() }
@@ -108,7 +133,11 @@ func ShellMutants(depth int, first string) map[string][]hdlgen.Mutation {
 			occ := get("occ_update")
 			return occ.Ge(hdlgen.Const(occ.Width(), uint64(Credits(depth)+1)))
 		}}},
-		// a single result held and not taken drops m_result_valid
+		// stage 3 takes the word written whenever an event is written
+		"snoop_exact": {{Node: "snoop_s3_ahead", With: func(_ hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
+			return get("snoop_s2_ahead").Or(get("snoop_s3_ahead"))
+		}}},
+		// held results drop m_result_valid in a cycle with no push or pop
 		"out_valid_exact": {{Node: "out_stays", With: isFalse}},
 	}
 	if depth >= 2 {
@@ -293,11 +322,26 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 
 	// hazard unit: the head waits while its connection is in stages
 	// 1..L-1. The comparison is made a cycle ahead, against the stages'
-	// next contents and each possible next head, and kept in a register,
-	// so that issue is two registers and a gate.
-	hazardReg := m.Reg("hazard", 1, "the head's connection is in stages 1..depth-1", hdlgen.ResetTo(0))
+	// next contents and each possible next head, and kept in registers,
+	// one per group of at most hazardGroup stages (hazard_reg alone up to
+	// that many), so that issue is a few registers and a gate and the
+	// comparison of an arriving event ORs one group, not every stage.
+	groups := hazardGroups(L - 1)
+	hazardRegs := make([]*hdlgen.Reg, len(groups))
+	for g, gr := range groups {
+		name, doc := "hazard", "the head's connection is in stages 1..depth-1"
+		if len(groups) > 1 {
+			name = fmt.Sprintf("hazard%d", g)
+			doc = fmt.Sprintf("the head's connection is in stages %d..%d", gr[0], gr[1])
+		}
+		hazardRegs[g] = m.Reg(name, 1, doc, hdlgen.ResetTo(0))
+	}
 	fullReg := m.Reg("credits_out", 1, fmt.Sprintf("%d events are issued and not yet taken: no credit left", credits), hdlgen.ResetTo(0))
-	issue := head.valid.And(hazardReg.Not()).And(fullReg.Not()).Named("issue")
+	issueE := head.valid.And(fullReg.Not())
+	for _, h := range hazardRegs {
+		issueE = issueE.And(h.Not())
+	}
+	issue := issueE.Named("issue")
 
 	// stage 1: the event while its word is read
 	s1Kind := m.Reg("s1_kind", s.KindW, "stage 1 event kind", hdlgen.NoReset())
@@ -396,11 +440,38 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 	wrEn := valid[W-1].And(wErr.Not()).Named("wr_en")
 	wrAddr := addr(W).Named("wr_addr")
 	m.Write(table, wrAddr, newWord, wrEn)
-	snoop := func(k int) hdlgen.Expr { return wrEn.And(wrAddr.Eq(addr(k))) }
 	snoopHead := wrEn.And(wrAddr.Eq(head.conn.Trunc(aw))).Named("snoop_in")
-	snoop1 := snoop(1).Named("snoop_s1")
-	snoop2 := snoop(2).Named("snoop_s2")
-	snoop3 := snoop(3).Named("snoop_s3")
+	// whether the word written now is stage k's (k = 1..3) selects a
+	// whole word: it is decided a cycle ahead, from the stages that will
+	// be the last one and stage k after the edge (stage 1: the head), and
+	// kept in a register, so that the selects of the word come
+	// from registers and not after an address comparison
+	wrEnAhead := valid[W-2].And(errAt(W - 1).Not())
+	snoopRegs := make([]*hdlgen.Reg, 3)
+	snoopAhead := make([]hdlgen.Expr, 3)
+	for k := 1; k <= 3; k++ {
+		snoopRegs[k-1] = m.Reg(fmt.Sprintf("snoop_s%d", k), 1, fmt.Sprintf("the word written in this cycle is stage %d's", k), hdlgen.ResetTo(0))
+		var x hdlgen.Expr
+		if k == 1 { // stage 1 loads the head's connection at every edge
+			x = wrEnAhead.And(addr(W - 1).Eq(head.conn.Trunc(aw)))
+		} else {
+			x = wrEnAhead.And(addr(W - 1).Eq(addr(k - 1)))
+		}
+		snoopAhead[k-1] = x.Named(fmt.Sprintf("snoop_s%d_ahead", k))
+	}
+	m.Comb("snoop_ahead", func(p *hdlgen.Process) {
+		for k, r := range snoopRegs {
+			p.Set(r, snoopAhead[k])
+		}
+	})
+	snoop1, snoop2, snoop3 := snoopRegs[0].Expr, snoopRegs[1].Expr, snoopRegs[2].Expr
+	if s.Formal.Invariants {
+		exact := hdlgen.True()
+		for k, r := range snoopRegs {
+			exact = exact.And(r.Eq(wrEn.And(wrAddr.Eq(addr(k + 1)))))
+		}
+		m.Assert("snoop_exact", exact)
+	}
 	s3Word := hdlgen.Mux(s3Fix, s3FixWord, s3Ram).Named("s3_word")
 
 	// results of the last stage, zero on error
@@ -601,28 +672,42 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 			p.Set(rdPtr1, inc(rdPtr1))
 		})
 		p.Set(outCnt, upDown(outCnt.Expr, push, pop))
-		// out_count after the edge is nonzero: a result arrives, or more
-		// than one is held, or one is held and stays
-		many := outCnt.Ge(hdlgen.Const(occW, 2))
-		p.Set(outValidReg, push.Or(many).Or(mValid.And(pop.Not()).Named("out_stays")))
+		// out_count after the edge is nonzero, decided on out_count itself
+		// beside the push/pop select (equal in every state, the counter's
+		// wrap-around included, so that out_valid_exact is inductive)
+		topCnt := hdlgen.Const(occW, uint64(1)<<uint(occW)-1)
+		onlyPush, onlyPop := push.And(pop.Not()), pop.And(push.Not())
+		p.Set(outValidReg, hdlgen.Mux(onlyPush, outCnt.Ne(topCnt),
+			hdlgen.Mux(onlyPop, outCnt.Ne(hdlgen.Const(occW, 1)), outCnt.Any().Named("out_stays"))))
 	})
-	// the hazard of the next head against the next stages 1..L-1: stages
-	// 2..L-1 will hold what stages 1..L-2 hold, stage 1 the issued head
-	matchNext := func(x hdlgen.Value, which string) hdlgen.Expr {
+	// the hazard of the next head against the next stages a..b of a
+	// group: stage j >= 2 will hold what stage j-1 holds, stage 1 the
+	// issued head
+	matchNext := func(x hdlgen.Value, which string, a, b int) hdlgen.Expr {
 		hit := hdlgen.False()
-		if L >= 2 {
+		if a == 1 && b >= 1 {
 			hit = issue.And(head.conn.Eq(x)).Named("hazard_issued_" + which)
 		}
-		for k := 1; k <= L-2; k++ {
-			hit = hit.Or(valid[k-1].And(conn[k-1].Eq(x)))
+		for j := max(a, 2); j <= b; j++ {
+			hit = hit.Or(valid[j-2].And(conn[j-2].Eq(x)))
 		}
 		return hit
 	}
 	fromSkid := issue.And(skid.valid)
 	fromIn := issue.And(skid.valid.Not()).Or(head.valid.Not())
-	hazardNext := hdlgen.Mux(fromSkid, matchNext(skid.conn, "skid"), hdlgen.Mux(fromIn, matchNext(inConn, "in"), matchNext(head.conn, "head"))).Named("hazard_ahead")
+	hazardNext := make([]hdlgen.Expr, len(groups))
+	for g, gr := range groups {
+		name := "hazard_ahead"
+		if len(groups) > 1 {
+			name = fmt.Sprintf("hazard%d_ahead", g)
+		}
+		a, b := gr[0], gr[1]
+		hazardNext[g] = hdlgen.Mux(fromSkid, matchNext(skid.conn, "skid", a, b), hdlgen.Mux(fromIn, matchNext(inConn, "in", a, b), matchNext(head.conn, "head", a, b))).Named(name)
+	}
 	m.Comb("issue_next", func(p *hdlgen.Process) {
-		p.Set(hazardReg, hazardNext)
+		for g, h := range hazardRegs {
+			p.Set(h, hazardNext[g])
+		}
 		// occ_update >= credits, decided by comparing occ itself with
 		// credits - 1, credits and credits + 1 beside the up/down select,
 		// not after the counter's add and subtract; equal to it in every
@@ -637,13 +722,18 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 		p.Set(fullReg, hdlgen.Mux(up, upFull, hdlgen.Mux(down, downFull, geC(credits))).Named("full_ahead"))
 	})
 	if s.Formal.Invariants {
-		// the registered hazard and credit are the rule itself
-		hz := hdlgen.False()
-		for k := 1; k <= L-1; k++ {
-			hz = hz.Or(valid[k-1].And(conn[k-1].Eq(head.conn)))
+		// the registered hazards and credit are the rule itself, group
+		// by group
+		exact := hdlgen.True()
+		for g, gr := range groups {
+			hz := hdlgen.False()
+			for k := gr[0]; k <= gr[1]; k++ {
+				hz = hz.Or(valid[k-1].And(conn[k-1].Eq(head.conn)))
+			}
+			exact = exact.And(hazardRegs[g].Eq(hz))
 		}
 		if L >= 2 { // with one stage there is nothing to compare: hazard is 0
-			m.Assert("hazard_exact", head.valid.Implies(hazardReg.Eq(hz)))
+			m.Assert("hazard_exact", head.valid.Implies(exact))
 		}
 		m.Assert("credit_exact", fullReg.Eq(occ.Ge(hdlgen.Const(occW, uint64(credits)))))
 		m.Assert("out_valid_exact", outValidReg.Eq(outCnt.Any()))

@@ -66,7 +66,7 @@ func mutants(p Params) map[string][]hdlgen.Mutation {
 }
 
 func confFormalJob(name, doc string, p ConfParams, breaks bool) block.FormalJob {
-	j := block.FormalJob{Name: name, Doc: doc, MaxSteps: 12, Breaks: breaks, Build: func(f connpipe.Formal) (*hdlgen.Module, error) {
+	j := block.FormalJob{Name: name, Doc: doc, MaxSteps: 12 + 2*(p.Depth-1), Breaks: breaks, Build: func(f connpipe.Formal) (*hdlgen.Module, error) {
 		p.Formal = f
 		return Conf(p)
 	}}
@@ -104,8 +104,17 @@ func formalJobs() []block.FormalJob {
 func confFormalJobs() []block.FormalJob {
 	def := DefaultConfParams()
 	def.NumConn = 4
+	// a deep shell: its hazard unit keeps two registers (stages 1..6 and
+	// 7..11), as at the deep default depths of smartt and nscc
+	deep := SmallConfParams()
+	deep.Depth = 12
+	deepJob := confFormalJob("reps_conf_depth12", "as reps_conf, pipeline depth 12: two hazard registers; the broken variants of the shell's depth-dependent assertions run", deep, true)
+	// the block's own assertions and credit_exact are broken at depth 1,
+	// where their counterexamples are 7-11 steps long (30 and more here)
+	deepJob.BreakOnly = []string{"hazard_exact", "out_valid_exact", "same_conn_apart", "snoop_exact"}
 	return []block.FormalJob{
 		confFormalJob("reps_conf", "NumConn 2, NumEntropies 5, EVW 3, ExploreInit 2", SmallConfParams(), true),
 		confFormalJob("reps_conf_default", "default widths (NumEntropies 256, EVW 16, ExploreInit 210), NumConn 4", def, false),
+		deepJob,
 	}
 }
