@@ -171,7 +171,9 @@ func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st con
 	// the difference reads the same)
 	left := cur.F("ignore_left")
 	lw := max(bw, sizeU.Width())
-	qaCalled := sizeU.ZExt(lw + 1).Ge(left.ZExt(lw + 1)).Named("qa_called")
+	// the decision ends a stage: it selects among many values, whose
+	// selections then come from a register
+	qaCalled := st.Cut("qa_called", sizeU.ZExt(lw+1).Ge(left.ZExt(lw+1)).Named("qa_called"))
 	// the difference with its borrow, then floored at 0
 	leftDiff := left.ZExt(lw + 1).Sub(sizeU.ZExt(lw + 1)).Named("ignore_diff")
 	left1 := hdlgen.Mux(leftDiff.Bit(lw), cst(lw, 0), leftDiff.Trunc(lw)).Named("ignore_left1")
@@ -280,7 +282,9 @@ func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st con
 	clamp := func(x hdlgen.Expr) hdlgen.Expr { return clampWindow(p, d, window(p, x)).Raw() }
 	var cAck hdlgen.Expr
 	if p.ClampOnEarlyReturn {
-		cAck = st.Cut("c_ack_clamped", clamp(hdlgen.Mux(early, cEarly, coreC)).Named("c_ack_window"))
+		// clamp(early ? a : b) as early ? clamp(a) : clamp(b): both
+		// clamps side by side, the late early bit selecting last
+		cAck = st.Cut("c_ack_clamped", hdlgen.Mux(early, clamp(cEarly), clamp(coreC)).Named("c_ack_window"))
 	} else {
 		cAck = st.Cut("c_ack_clamped", hdlgen.Mux(early, satTo(cEarly, cw), clamp(coreC)).Named("c_ack_window"))
 	}

@@ -192,8 +192,10 @@ reg  s24_valid_reg;  // stage 24 holds an event
 reg  s24_valid_next;
 reg  [15:0] s24_conn_reg;  // stage 24 connection id
 reg  [15:0] s24_conn_next;
-reg  hazard_reg;  // the head's connection is in stages 1..depth-1
-reg  hazard_next;
+reg  hazard0_reg;  // the head's connection is in stages 1..10
+reg  hazard0_next;
+reg  hazard1_reg;  // the head's connection is in stages 11..20
+reg  hazard1_next;
 reg  credits_out_reg;  // 26 events are issued and not yet taken: no credit left
 reg  credits_out_next;
 reg  [2:0] s1_kind_reg;  // stage 1 event kind
@@ -276,12 +278,20 @@ reg  [15:0] s3_t_reg;  // stage 3 copy of t
 wire [15:0] s3_t_next;
 reg  [15:0] s4_t_reg;  // stage 4 copy of t
 wire [15:0] s4_t_next;
-reg  s2_t_2_reg;  // stage 2 copy of t
-wire s2_t_2_next;
-reg  s3_t_2_reg;  // stage 3 copy of t
-wire s3_t_2_next;
-reg  s4_t_2_reg;  // stage 4 copy of t
-wire s4_t_2_next;
+reg  s5_qa_called_reg;  // stage 5 copy of qa_called
+wire s5_qa_called_next;
+reg  [15:0] s2_t_2_reg;  // stage 2 copy of t
+wire [15:0] s2_t_2_next;
+reg  [15:0] s3_t_2_reg;  // stage 3 copy of t
+wire [15:0] s3_t_2_next;
+reg  [15:0] s4_t_2_reg;  // stage 4 copy of t
+wire [15:0] s4_t_2_next;
+reg  s2_t_3_reg;  // stage 2 copy of t
+wire s2_t_3_next;
+reg  s3_t_3_reg;  // stage 3 copy of t
+wire s3_t_3_next;
+reg  s4_t_3_reg;  // stage 4 copy of t
+wire s4_t_3_next;
 reg  [14:0] s5_acked1_reg;  // stage 5 copy of acked1
 wire [14:0] s5_acked1_next;
 reg  [10:0] s2_qa_win_lo_reg;  // stage 2 copy of qa_win_lo
@@ -302,12 +312,12 @@ reg  s3_qa_win_wraps_reg;  // stage 3 copy of qa_win_wraps
 wire s3_qa_win_wraps_next;
 reg  s4_qa_win_wraps_reg;  // stage 4 copy of qa_win_wraps
 wire s4_qa_win_wraps_next;
-reg  s2_t_3_reg;  // stage 2 copy of t
-wire s2_t_3_next;
-reg  s3_t_3_reg;  // stage 3 copy of t
-wire s3_t_3_next;
-reg  s4_t_3_reg;  // stage 4 copy of t
-wire s4_t_3_next;
+reg  s2_t_4_reg;  // stage 2 copy of t
+wire s2_t_4_next;
+reg  s3_t_4_reg;  // stage 3 copy of t
+wire s3_t_4_next;
+reg  s4_t_4_reg;  // stage 4 copy of t
+wire s4_t_4_next;
 reg  s5_qa_fire_reg;  // stage 5 copy of qa_fire
 wire s5_qa_fire_next;
 reg  s5_qa_roll_reg;  // stage 5 copy of qa_roll
@@ -320,38 +330,38 @@ reg  [19:0] s7_qa_scaled_pp10_reg;  // stage 7 copy of qa_scaled_pp10
 wire [19:0] s7_qa_scaled_pp10_next;
 reg  [37:0] s8_qa_scaled_reg;  // stage 8 copy of qa_scaled
 wire [37:0] s8_qa_scaled_next;
-reg  [15:0] s2_t_4_reg;  // stage 2 copy of t
-wire [15:0] s2_t_4_next;
-reg  [15:0] s3_t_4_reg;  // stage 3 copy of t
-wire [15:0] s3_t_4_next;
-reg  [15:0] s4_t_4_reg;  // stage 4 copy of t
-wire [15:0] s4_t_4_next;
 reg  s2_t_5_reg;  // stage 2 copy of t
 wire s2_t_5_next;
 reg  s3_t_5_reg;  // stage 3 copy of t
 wire s3_t_5_next;
 reg  s4_t_5_reg;  // stage 4 copy of t
 wire s4_t_5_next;
+reg  s5_t_reg;  // stage 5 copy of t
+wire s5_t_next;
 reg  [24:0] s2_t_6_reg;  // stage 2 copy of t
 wire [24:0] s2_t_6_next;
 reg  [24:0] s3_t_6_reg;  // stage 3 copy of t
 wire [24:0] s3_t_6_next;
 reg  [24:0] s4_t_6_reg;  // stage 4 copy of t
 wire [24:0] s4_t_6_next;
+reg  [23:0] s5_cur_c_reg;  // stage 5 copy of cur_c
+wire [23:0] s5_cur_c_next;
+reg  [23:0] s5_c_loss_reg;  // stage 5 copy of c_loss
+wire [23:0] s5_c_loss_next;
 reg  s2_is_loss_reg;  // stage 2 copy of is_loss
 wire s2_is_loss_next;
 reg  s3_is_loss_reg;  // stage 3 copy of is_loss
 wire s3_is_loss_next;
 reg  s4_is_loss_reg;  // stage 4 copy of is_loss
 wire s4_is_loss_next;
+reg  s5_is_loss_reg;  // stage 5 copy of is_loss
+wire s5_is_loss_next;
 reg  s6_qa_fire_reg;  // stage 6 copy of qa_fire
 wire s6_qa_fire_next;
 reg  s7_qa_fire_reg;  // stage 7 copy of qa_fire
 wire s7_qa_fire_next;
 reg  s8_qa_fire_reg;  // stage 8 copy of qa_fire
 wire s8_qa_fire_next;
-reg  [23:0] s5_t_reg;  // stage 5 copy of t
-wire [23:0] s5_t_next;
 reg  [23:0] s6_t_reg;  // stage 6 copy of t
 wire [23:0] s6_t_next;
 reg  [23:0] s7_t_reg;  // stage 7 copy of t
@@ -1184,8 +1194,6 @@ reg  s4_t_19_reg;  // stage 4 copy of t
 wire s4_t_19_next;
 reg  s5_t_40_reg;  // stage 5 copy of t
 wire s5_t_40_next;
-reg  [23:0] s5_cur_c_reg;  // stage 5 copy of cur_c
-wire [23:0] s5_cur_c_next;
 reg  [23:0] s6_cur_c_reg;  // stage 6 copy of cur_c
 wire [23:0] s6_cur_c_next;
 reg  [23:0] s7_cur_c_reg;  // stage 7 copy of cur_c
@@ -1474,26 +1482,24 @@ reg  [24:0] s22_t_2_reg;  // stage 22 copy of t
 wire [24:0] s22_t_2_next;
 reg  [24:0] s23_core_c_reg;  // stage 23 copy of core_c
 wire [24:0] s23_core_c_next;
-reg  s5_qa_called_reg;  // stage 5 copy of qa_called
-wire s5_qa_called_next;
+reg  s5_t_43_reg;  // stage 5 copy of t
+wire s5_t_43_next;
 reg  s2_t_35_reg;  // stage 2 copy of t
 wire s2_t_35_next;
 reg  s3_t_18_reg;  // stage 3 copy of t
 wire s3_t_18_next;
 reg  s4_t_22_reg;  // stage 4 copy of t
 wire s4_t_22_next;
-reg  s5_t_43_reg;  // stage 5 copy of t
-wire s5_t_43_next;
+reg  s5_t_44_reg;  // stage 5 copy of t
+wire s5_t_44_next;
 reg  s2_t_36_reg;  // stage 2 copy of t
 wire s2_t_36_next;
 reg  s3_t_19_reg;  // stage 3 copy of t
 wire s3_t_19_next;
 reg  s4_t_23_reg;  // stage 4 copy of t
 wire s4_t_23_next;
-reg  s5_t_44_reg;  // stage 5 copy of t
-wire s5_t_44_next;
-reg  s5_ack_run_reg;  // stage 5 copy of ack_run
-wire s5_ack_run_next;
+reg  s5_t_45_reg;  // stage 5 copy of t
+wire s5_t_45_next;
 reg  s6_ack_run_reg;  // stage 6 copy of ack_run
 wire s6_ack_run_next;
 reg  s7_ack_run_reg;  // stage 7 copy of ack_run
@@ -1546,36 +1552,36 @@ reg  s22_early_reg;  // stage 22 copy of early
 wire s22_early_next;
 reg  s23_early_reg;  // stage 23 copy of early
 wire s23_early_next;
-reg  [24:0] s11_c_early_reg;  // stage 11 copy of c_early
-wire [24:0] s11_c_early_next;
-reg  [24:0] s12_c_early_reg;  // stage 12 copy of c_early
-wire [24:0] s12_c_early_next;
-reg  [24:0] s13_c_early_reg;  // stage 13 copy of c_early
-wire [24:0] s13_c_early_next;
-reg  [24:0] s14_c_early_reg;  // stage 14 copy of c_early
-wire [24:0] s14_c_early_next;
-reg  [24:0] s15_c_early_reg;  // stage 15 copy of c_early
-wire [24:0] s15_c_early_next;
-reg  [24:0] s16_c_early_reg;  // stage 16 copy of c_early
-wire [24:0] s16_c_early_next;
-reg  [24:0] s17_c_early_reg;  // stage 17 copy of c_early
-wire [24:0] s17_c_early_next;
-reg  [24:0] s18_c_early_reg;  // stage 18 copy of c_early
-wire [24:0] s18_c_early_next;
-reg  [24:0] s19_c_early_reg;  // stage 19 copy of c_early
-wire [24:0] s19_c_early_next;
-reg  [24:0] s20_c_early_reg;  // stage 20 copy of c_early
-wire [24:0] s20_c_early_next;
-reg  [24:0] s21_c_early_reg;  // stage 21 copy of c_early
-wire [24:0] s21_c_early_next;
-reg  [24:0] s22_c_early_reg;  // stage 22 copy of c_early
-wire [24:0] s22_c_early_next;
-reg  [24:0] s23_c_early_reg;  // stage 23 copy of c_early
-wire [24:0] s23_c_early_next;
+reg  [23:0] s11_t_18_reg;  // stage 11 copy of t
+wire [23:0] s11_t_18_next;
+reg  [23:0] s12_t_15_reg;  // stage 12 copy of t
+wire [23:0] s12_t_15_next;
+reg  [23:0] s13_t_10_reg;  // stage 13 copy of t
+wire [23:0] s13_t_10_next;
+reg  [23:0] s14_t_11_reg;  // stage 14 copy of t
+wire [23:0] s14_t_11_next;
+reg  [23:0] s15_t_11_reg;  // stage 15 copy of t
+wire [23:0] s15_t_11_next;
+reg  [23:0] s16_t_6_reg;  // stage 16 copy of t
+wire [23:0] s16_t_6_next;
+reg  [23:0] s17_t_6_reg;  // stage 17 copy of t
+wire [23:0] s17_t_6_next;
+reg  [23:0] s18_t_7_reg;  // stage 18 copy of t
+wire [23:0] s18_t_7_next;
+reg  [23:0] s19_t_6_reg;  // stage 19 copy of t
+wire [23:0] s19_t_6_next;
+reg  [23:0] s20_t_6_reg;  // stage 20 copy of t
+wire [23:0] s20_t_6_next;
+reg  [23:0] s21_t_5_reg;  // stage 21 copy of t
+wire [23:0] s21_t_5_next;
+reg  [23:0] s22_t_3_reg;  // stage 22 copy of t
+wire [23:0] s22_t_3_next;
+reg  [23:0] s23_t_reg;  // stage 23 copy of t
+wire [23:0] s23_t_next;
 reg  [23:0] s24_c_ack_clamped_reg;  // stage 24 copy of c_ack_clamped
 wire [23:0] s24_c_ack_clamped_next;
-reg  [23:0] s5_c_loss_reg;  // stage 5 copy of c_loss
-wire [23:0] s5_c_loss_next;
+reg  [23:0] s6_c_loss_reg;  // stage 6 copy of c_loss
+wire [23:0] s6_c_loss_next;
 reg  [10:0] s5_nowq_reg;  // stage 5 copy of nowq
 wire [10:0] s5_nowq_next;
 reg  [10:0] s6_nowq_reg;  // stage 6 copy of nowq
@@ -1600,8 +1606,8 @@ reg  [10:0] s9_cur_last_adj_reg;  // stage 9 copy of cur_last_adj
 wire [10:0] s9_cur_last_adj_next;
 reg  [10:0] s10_cur_last_adj_reg;  // stage 10 copy of cur_last_adj
 wire [10:0] s10_cur_last_adj_next;
-reg  [9:0] s5_t_45_reg;  // stage 5 copy of t
-wire [9:0] s5_t_45_next;
+reg  [9:0] s5_t_46_reg;  // stage 5 copy of t
+wire [9:0] s5_t_46_next;
 reg  [9:0] s6_t_46_reg;  // stage 6 copy of t
 wire [9:0] s6_t_46_next;
 reg  [9:0] s7_t_25_reg;  // stage 7 copy of t
@@ -1696,26 +1702,28 @@ reg  s3_t_20_reg;  // stage 3 copy of t
 wire s3_t_20_next;
 reg  s4_t_24_reg;  // stage 4 copy of t
 wire s4_t_24_next;
+reg  s5_t_47_reg;  // stage 5 copy of t
+wire s5_t_47_next;
 reg  s2_t_38_reg;  // stage 2 copy of t
 wire s2_t_38_next;
 reg  s3_t_21_reg;  // stage 3 copy of t
 wire s3_t_21_next;
 reg  s4_t_25_reg;  // stage 4 copy of t
 wire s4_t_25_next;
-reg  s5_t_46_reg;  // stage 5 copy of t
-wire s5_t_46_next;
-reg  s5_qa_used_nscc_reg;  // stage 5 copy of qa_used_nscc
-wire s5_qa_used_nscc_next;
-reg  s5_t_47_reg;  // stage 5 copy of t
-wire s5_t_47_next;
+reg  s5_t_48_reg;  // stage 5 copy of t
+wire s5_t_48_next;
+reg  s5_t_49_reg;  // stage 5 copy of t
+wire s5_t_49_next;
+reg  s5_t_50_reg;  // stage 5 copy of t
+wire s5_t_50_next;
 reg  [10:0] s2_t_39_reg;  // stage 2 copy of t
 wire [10:0] s2_t_39_next;
 reg  [10:0] s3_t_22_reg;  // stage 3 copy of t
 wire [10:0] s3_t_22_next;
 reg  [10:0] s4_t_26_reg;  // stage 4 copy of t
 wire [10:0] s4_t_26_next;
-reg  [10:0] s5_t_48_reg;  // stage 5 copy of t
-wire [10:0] s5_t_48_next;
+reg  [10:0] s5_t_51_reg;  // stage 5 copy of t
+wire [10:0] s5_t_51_next;
 reg  [10:0] s5_cur_win_end_reg;  // stage 5 copy of cur_win_end
 wire [10:0] s5_cur_win_end_next;
 reg  [14:0] s5_cur_count_reg;  // stage 5 copy of cur_count
@@ -1742,8 +1750,8 @@ reg  [14:0] s3_t_24_reg;  // stage 3 copy of t
 wire [14:0] s3_t_24_next;
 reg  [14:0] s4_t_28_reg;  // stage 4 copy of t
 wire [14:0] s4_t_28_next;
-reg  [14:0] s5_t_49_reg;  // stage 5 copy of t
-wire [14:0] s5_t_49_next;
+reg  [14:0] s5_t_52_reg;  // stage 5 copy of t
+wire [14:0] s5_t_52_next;
 reg  [14:0] s5_ignore_left1_reg;  // stage 5 copy of ignore_left1
 wire [14:0] s5_ignore_left1_next;
 reg  s6_qa_used_nscc_reg;  // stage 6 copy of qa_used_nscc
@@ -1754,8 +1762,6 @@ reg  s8_qa_used_nscc_reg;  // stage 8 copy of qa_used_nscc
 wire s8_qa_used_nscc_next;
 reg  s9_qa_used_nscc_reg;  // stage 9 copy of qa_used_nscc
 wire s9_qa_used_nscc_next;
-reg  [23:0] s6_t_48_reg;  // stage 6 copy of t
-wire [23:0] s6_t_48_next;
 reg  [23:0] s7_t_27_reg;  // stage 7 copy of t
 wire [23:0] s7_t_27_next;
 reg  [23:0] s8_t_27_reg;  // stage 8 copy of t
@@ -1806,8 +1812,6 @@ reg  [23:0] s23_cur_c_reg;  // stage 23 copy of cur_c
 wire [23:0] s23_cur_c_next;
 reg  [23:0] s24_cur_c_reg;  // stage 24 copy of cur_c
 wire [23:0] s24_cur_c_next;
-reg  s5_is_loss_reg;  // stage 5 copy of is_loss
-wire s5_is_loss_next;
 reg  s6_is_loss_reg;  // stage 6 copy of is_loss
 wire s6_is_loss_next;
 reg  s7_is_loss_reg;  // stage 7 copy of is_loss
@@ -1876,96 +1880,96 @@ reg  [23:0] s23_c_loss_all_reg;  // stage 23 copy of c_loss_all
 wire [23:0] s23_c_loss_all_next;
 reg  [23:0] s24_c_loss_all_reg;  // stage 24 copy of c_loss_all
 wire [23:0] s24_c_loss_all_next;
-reg  [10:0] s11_t_18_reg;  // stage 11 copy of t
-wire [10:0] s11_t_18_next;
-reg  [10:0] s12_t_15_reg;  // stage 12 copy of t
-wire [10:0] s12_t_15_next;
-reg  [10:0] s13_t_10_reg;  // stage 13 copy of t
-wire [10:0] s13_t_10_next;
-reg  [10:0] s14_t_11_reg;  // stage 14 copy of t
-wire [10:0] s14_t_11_next;
-reg  [10:0] s15_t_11_reg;  // stage 15 copy of t
-wire [10:0] s15_t_11_next;
-reg  [10:0] s16_t_6_reg;  // stage 16 copy of t
-wire [10:0] s16_t_6_next;
-reg  [10:0] s17_t_6_reg;  // stage 17 copy of t
-wire [10:0] s17_t_6_next;
-reg  [10:0] s18_t_7_reg;  // stage 18 copy of t
-wire [10:0] s18_t_7_next;
-reg  [10:0] s19_t_6_reg;  // stage 19 copy of t
-wire [10:0] s19_t_6_next;
-reg  [10:0] s20_t_6_reg;  // stage 20 copy of t
-wire [10:0] s20_t_6_next;
-reg  [10:0] s21_t_5_reg;  // stage 21 copy of t
-wire [10:0] s21_t_5_next;
-reg  [10:0] s22_t_3_reg;  // stage 22 copy of t
-wire [10:0] s22_t_3_next;
-reg  [10:0] s23_t_reg;  // stage 23 copy of t
-wire [10:0] s23_t_next;
+reg  [10:0] s11_t_19_reg;  // stage 11 copy of t
+wire [10:0] s11_t_19_next;
+reg  [10:0] s12_t_16_reg;  // stage 12 copy of t
+wire [10:0] s12_t_16_next;
+reg  [10:0] s13_t_11_reg;  // stage 13 copy of t
+wire [10:0] s13_t_11_next;
+reg  [10:0] s14_t_12_reg;  // stage 14 copy of t
+wire [10:0] s14_t_12_next;
+reg  [10:0] s15_t_12_reg;  // stage 15 copy of t
+wire [10:0] s15_t_12_next;
+reg  [10:0] s16_t_7_reg;  // stage 16 copy of t
+wire [10:0] s16_t_7_next;
+reg  [10:0] s17_t_7_reg;  // stage 17 copy of t
+wire [10:0] s17_t_7_next;
+reg  [10:0] s18_t_8_reg;  // stage 18 copy of t
+wire [10:0] s18_t_8_next;
+reg  [10:0] s19_t_7_reg;  // stage 19 copy of t
+wire [10:0] s19_t_7_next;
+reg  [10:0] s20_t_7_reg;  // stage 20 copy of t
+wire [10:0] s20_t_7_next;
+reg  [10:0] s21_t_6_reg;  // stage 21 copy of t
+wire [10:0] s21_t_6_next;
+reg  [10:0] s22_t_4_reg;  // stage 22 copy of t
+wire [10:0] s22_t_4_next;
+reg  [10:0] s23_t_2_reg;  // stage 23 copy of t
+wire [10:0] s23_t_2_next;
 reg  [10:0] s24_t_reg;  // stage 24 copy of t
 wire [10:0] s24_t_next;
-reg  [9:0] s11_t_19_reg;  // stage 11 copy of t
-wire [9:0] s11_t_19_next;
-reg  [9:0] s12_t_16_reg;  // stage 12 copy of t
-wire [9:0] s12_t_16_next;
-reg  [9:0] s13_t_11_reg;  // stage 13 copy of t
-wire [9:0] s13_t_11_next;
-reg  [9:0] s14_t_12_reg;  // stage 14 copy of t
-wire [9:0] s14_t_12_next;
-reg  [9:0] s15_t_12_reg;  // stage 15 copy of t
-wire [9:0] s15_t_12_next;
-reg  [9:0] s16_t_7_reg;  // stage 16 copy of t
-wire [9:0] s16_t_7_next;
-reg  [9:0] s17_t_7_reg;  // stage 17 copy of t
-wire [9:0] s17_t_7_next;
-reg  [9:0] s18_t_8_reg;  // stage 18 copy of t
-wire [9:0] s18_t_8_next;
-reg  [9:0] s19_t_7_reg;  // stage 19 copy of t
-wire [9:0] s19_t_7_next;
-reg  [9:0] s20_t_7_reg;  // stage 20 copy of t
-wire [9:0] s20_t_7_next;
-reg  [9:0] s21_t_6_reg;  // stage 21 copy of t
-wire [9:0] s21_t_6_next;
-reg  [9:0] s22_t_4_reg;  // stage 22 copy of t
-wire [9:0] s22_t_4_next;
-reg  [9:0] s23_t_2_reg;  // stage 23 copy of t
-wire [9:0] s23_t_2_next;
+reg  [9:0] s11_t_20_reg;  // stage 11 copy of t
+wire [9:0] s11_t_20_next;
+reg  [9:0] s12_t_17_reg;  // stage 12 copy of t
+wire [9:0] s12_t_17_next;
+reg  [9:0] s13_t_12_reg;  // stage 13 copy of t
+wire [9:0] s13_t_12_next;
+reg  [9:0] s14_t_13_reg;  // stage 14 copy of t
+wire [9:0] s14_t_13_next;
+reg  [9:0] s15_t_13_reg;  // stage 15 copy of t
+wire [9:0] s15_t_13_next;
+reg  [9:0] s16_t_8_reg;  // stage 16 copy of t
+wire [9:0] s16_t_8_next;
+reg  [9:0] s17_t_8_reg;  // stage 17 copy of t
+wire [9:0] s17_t_8_next;
+reg  [9:0] s18_t_9_reg;  // stage 18 copy of t
+wire [9:0] s18_t_9_next;
+reg  [9:0] s19_t_8_reg;  // stage 19 copy of t
+wire [9:0] s19_t_8_next;
+reg  [9:0] s20_t_8_reg;  // stage 20 copy of t
+wire [9:0] s20_t_8_next;
+reg  [9:0] s21_t_7_reg;  // stage 21 copy of t
+wire [9:0] s21_t_7_next;
+reg  [9:0] s22_t_5_reg;  // stage 22 copy of t
+wire [9:0] s22_t_5_next;
+reg  [9:0] s23_t_3_reg;  // stage 23 copy of t
+wire [9:0] s23_t_3_next;
 reg  [9:0] s24_t_2_reg;  // stage 24 copy of t
 wire [9:0] s24_t_2_next;
-reg  [19:0] s23_t_3_reg;  // stage 23 copy of t
-wire [19:0] s23_t_3_next;
+reg  [19:0] s23_t_4_reg;  // stage 23 copy of t
+wire [19:0] s23_t_4_next;
 reg  [19:0] s24_t_3_reg;  // stage 24 copy of t
 wire [19:0] s24_t_3_next;
-reg  [10:0] s11_t_20_reg;  // stage 11 copy of t
-wire [10:0] s11_t_20_next;
-reg  [10:0] s12_t_17_reg;  // stage 12 copy of t
-wire [10:0] s12_t_17_next;
-reg  [10:0] s13_t_12_reg;  // stage 13 copy of t
-wire [10:0] s13_t_12_next;
-reg  [10:0] s14_t_13_reg;  // stage 14 copy of t
-wire [10:0] s14_t_13_next;
-reg  [10:0] s15_t_13_reg;  // stage 15 copy of t
-wire [10:0] s15_t_13_next;
-reg  [10:0] s16_t_8_reg;  // stage 16 copy of t
-wire [10:0] s16_t_8_next;
-reg  [10:0] s17_t_8_reg;  // stage 17 copy of t
-wire [10:0] s17_t_8_next;
-reg  [10:0] s18_t_9_reg;  // stage 18 copy of t
-wire [10:0] s18_t_9_next;
-reg  [10:0] s19_t_8_reg;  // stage 19 copy of t
-wire [10:0] s19_t_8_next;
-reg  [10:0] s20_t_8_reg;  // stage 20 copy of t
-wire [10:0] s20_t_8_next;
-reg  [10:0] s21_t_7_reg;  // stage 21 copy of t
-wire [10:0] s21_t_7_next;
-reg  [10:0] s22_t_5_reg;  // stage 22 copy of t
-wire [10:0] s22_t_5_next;
-reg  [10:0] s23_t_4_reg;  // stage 23 copy of t
-wire [10:0] s23_t_4_next;
+reg  [10:0] s11_t_21_reg;  // stage 11 copy of t
+wire [10:0] s11_t_21_next;
+reg  [10:0] s12_t_18_reg;  // stage 12 copy of t
+wire [10:0] s12_t_18_next;
+reg  [10:0] s13_t_13_reg;  // stage 13 copy of t
+wire [10:0] s13_t_13_next;
+reg  [10:0] s14_t_14_reg;  // stage 14 copy of t
+wire [10:0] s14_t_14_next;
+reg  [10:0] s15_t_14_reg;  // stage 15 copy of t
+wire [10:0] s15_t_14_next;
+reg  [10:0] s16_t_9_reg;  // stage 16 copy of t
+wire [10:0] s16_t_9_next;
+reg  [10:0] s17_t_9_reg;  // stage 17 copy of t
+wire [10:0] s17_t_9_next;
+reg  [10:0] s18_t_10_reg;  // stage 18 copy of t
+wire [10:0] s18_t_10_next;
+reg  [10:0] s19_t_9_reg;  // stage 19 copy of t
+wire [10:0] s19_t_9_next;
+reg  [10:0] s20_t_9_reg;  // stage 20 copy of t
+wire [10:0] s20_t_9_next;
+reg  [10:0] s21_t_8_reg;  // stage 21 copy of t
+wire [10:0] s21_t_8_next;
+reg  [10:0] s22_t_6_reg;  // stage 22 copy of t
+wire [10:0] s22_t_6_next;
+reg  [10:0] s23_t_5_reg;  // stage 23 copy of t
+wire [10:0] s23_t_5_next;
 reg  [10:0] s24_t_4_reg;  // stage 24 copy of t
 wire [10:0] s24_t_4_next;
-reg  [15:0] s6_t_49_reg;  // stage 6 copy of t
-wire [15:0] s6_t_49_next;
+reg  [15:0] s6_t_48_reg;  // stage 6 copy of t
+wire [15:0] s6_t_48_next;
 reg  [15:0] s7_t_28_reg;  // stage 7 copy of t
 wire [15:0] s7_t_28_next;
 reg  [15:0] s8_t_28_reg;  // stage 8 copy of t
@@ -1974,72 +1978,34 @@ reg  [15:0] s9_t_23_reg;  // stage 9 copy of t
 wire [15:0] s9_t_23_next;
 reg  [15:0] s10_t_25_reg;  // stage 10 copy of t
 wire [15:0] s10_t_25_next;
-reg  [15:0] s11_t_21_reg;  // stage 11 copy of t
-wire [15:0] s11_t_21_next;
-reg  [15:0] s12_t_18_reg;  // stage 12 copy of t
-wire [15:0] s12_t_18_next;
-reg  [15:0] s13_t_13_reg;  // stage 13 copy of t
-wire [15:0] s13_t_13_next;
-reg  [15:0] s14_t_14_reg;  // stage 14 copy of t
-wire [15:0] s14_t_14_next;
-reg  [15:0] s15_t_14_reg;  // stage 15 copy of t
-wire [15:0] s15_t_14_next;
-reg  [15:0] s16_t_9_reg;  // stage 16 copy of t
-wire [15:0] s16_t_9_next;
-reg  [15:0] s17_t_9_reg;  // stage 17 copy of t
-wire [15:0] s17_t_9_next;
-reg  [15:0] s18_t_10_reg;  // stage 18 copy of t
-wire [15:0] s18_t_10_next;
-reg  [15:0] s19_t_9_reg;  // stage 19 copy of t
-wire [15:0] s19_t_9_next;
-reg  [15:0] s20_t_9_reg;  // stage 20 copy of t
-wire [15:0] s20_t_9_next;
-reg  [15:0] s21_t_8_reg;  // stage 21 copy of t
-wire [15:0] s21_t_8_next;
-reg  [15:0] s22_t_6_reg;  // stage 22 copy of t
-wire [15:0] s22_t_6_next;
-reg  [15:0] s23_t_5_reg;  // stage 23 copy of t
-wire [15:0] s23_t_5_next;
+reg  [15:0] s11_t_22_reg;  // stage 11 copy of t
+wire [15:0] s11_t_22_next;
+reg  [15:0] s12_t_19_reg;  // stage 12 copy of t
+wire [15:0] s12_t_19_next;
+reg  [15:0] s13_t_14_reg;  // stage 13 copy of t
+wire [15:0] s13_t_14_next;
+reg  [15:0] s14_t_15_reg;  // stage 14 copy of t
+wire [15:0] s14_t_15_next;
+reg  [15:0] s15_t_15_reg;  // stage 15 copy of t
+wire [15:0] s15_t_15_next;
+reg  [15:0] s16_t_10_reg;  // stage 16 copy of t
+wire [15:0] s16_t_10_next;
+reg  [15:0] s17_t_10_reg;  // stage 17 copy of t
+wire [15:0] s17_t_10_next;
+reg  [15:0] s18_t_11_reg;  // stage 18 copy of t
+wire [15:0] s18_t_11_next;
+reg  [15:0] s19_t_10_reg;  // stage 19 copy of t
+wire [15:0] s19_t_10_next;
+reg  [15:0] s20_t_10_reg;  // stage 20 copy of t
+wire [15:0] s20_t_10_next;
+reg  [15:0] s21_t_9_reg;  // stage 21 copy of t
+wire [15:0] s21_t_9_next;
+reg  [15:0] s22_t_7_reg;  // stage 22 copy of t
+wire [15:0] s22_t_7_next;
+reg  [15:0] s23_t_6_reg;  // stage 23 copy of t
+wire [15:0] s23_t_6_next;
 reg  [15:0] s24_t_5_reg;  // stage 24 copy of t
 wire [15:0] s24_t_5_next;
-reg  s11_t_22_reg;  // stage 11 copy of t
-wire s11_t_22_next;
-reg  s12_t_19_reg;  // stage 12 copy of t
-wire s12_t_19_next;
-reg  s13_t_14_reg;  // stage 13 copy of t
-wire s13_t_14_next;
-reg  s14_t_15_reg;  // stage 14 copy of t
-wire s14_t_15_next;
-reg  s15_t_15_reg;  // stage 15 copy of t
-wire s15_t_15_next;
-reg  s16_t_10_reg;  // stage 16 copy of t
-wire s16_t_10_next;
-reg  s17_t_10_reg;  // stage 17 copy of t
-wire s17_t_10_next;
-reg  s18_t_11_reg;  // stage 18 copy of t
-wire s18_t_11_next;
-reg  s19_t_10_reg;  // stage 19 copy of t
-wire s19_t_10_next;
-reg  s20_t_10_reg;  // stage 20 copy of t
-wire s20_t_10_next;
-reg  s21_t_9_reg;  // stage 21 copy of t
-wire s21_t_9_next;
-reg  s22_t_7_reg;  // stage 22 copy of t
-wire s22_t_7_next;
-reg  s23_t_6_reg;  // stage 23 copy of t
-wire s23_t_6_next;
-reg  s24_t_6_reg;  // stage 24 copy of t
-wire s24_t_6_next;
-reg  s6_t_50_reg;  // stage 6 copy of t
-wire s6_t_50_next;
-reg  s7_t_29_reg;  // stage 7 copy of t
-wire s7_t_29_next;
-reg  s8_t_29_reg;  // stage 8 copy of t
-wire s8_t_29_next;
-reg  s9_t_24_reg;  // stage 9 copy of t
-wire s9_t_24_next;
-reg  s10_t_26_reg;  // stage 10 copy of t
-wire s10_t_26_next;
 reg  s11_t_23_reg;  // stage 11 copy of t
 wire s11_t_23_next;
 reg  s12_t_20_reg;  // stage 12 copy of t
@@ -2066,10 +2032,48 @@ reg  s22_t_8_reg;  // stage 22 copy of t
 wire s22_t_8_next;
 reg  s23_t_7_reg;  // stage 23 copy of t
 wire s23_t_7_next;
+reg  s24_t_6_reg;  // stage 24 copy of t
+wire s24_t_6_next;
+reg  s6_t_49_reg;  // stage 6 copy of t
+wire s6_t_49_next;
+reg  s7_t_29_reg;  // stage 7 copy of t
+wire s7_t_29_next;
+reg  s8_t_29_reg;  // stage 8 copy of t
+wire s8_t_29_next;
+reg  s9_t_24_reg;  // stage 9 copy of t
+wire s9_t_24_next;
+reg  s10_t_26_reg;  // stage 10 copy of t
+wire s10_t_26_next;
+reg  s11_t_24_reg;  // stage 11 copy of t
+wire s11_t_24_next;
+reg  s12_t_21_reg;  // stage 12 copy of t
+wire s12_t_21_next;
+reg  s13_t_16_reg;  // stage 13 copy of t
+wire s13_t_16_next;
+reg  s14_t_17_reg;  // stage 14 copy of t
+wire s14_t_17_next;
+reg  s15_t_17_reg;  // stage 15 copy of t
+wire s15_t_17_next;
+reg  s16_t_12_reg;  // stage 16 copy of t
+wire s16_t_12_next;
+reg  s17_t_12_reg;  // stage 17 copy of t
+wire s17_t_12_next;
+reg  s18_t_13_reg;  // stage 18 copy of t
+wire s18_t_13_next;
+reg  s19_t_12_reg;  // stage 19 copy of t
+wire s19_t_12_next;
+reg  s20_t_12_reg;  // stage 20 copy of t
+wire s20_t_12_next;
+reg  s21_t_11_reg;  // stage 21 copy of t
+wire s21_t_11_next;
+reg  s22_t_9_reg;  // stage 22 copy of t
+wire s22_t_9_next;
+reg  s23_t_8_reg;  // stage 23 copy of t
+wire s23_t_8_next;
 reg  s24_t_7_reg;  // stage 24 copy of t
 wire s24_t_7_next;
-reg  [10:0] s6_t_51_reg;  // stage 6 copy of t
-wire [10:0] s6_t_51_next;
+reg  [10:0] s6_t_50_reg;  // stage 6 copy of t
+wire [10:0] s6_t_50_next;
 reg  [10:0] s7_t_30_reg;  // stage 7 copy of t
 wire [10:0] s7_t_30_next;
 reg  [10:0] s8_t_30_reg;  // stage 8 copy of t
@@ -2078,72 +2082,34 @@ reg  [10:0] s9_t_25_reg;  // stage 9 copy of t
 wire [10:0] s9_t_25_next;
 reg  [10:0] s10_t_27_reg;  // stage 10 copy of t
 wire [10:0] s10_t_27_next;
-reg  [10:0] s11_t_24_reg;  // stage 11 copy of t
-wire [10:0] s11_t_24_next;
-reg  [10:0] s12_t_21_reg;  // stage 12 copy of t
-wire [10:0] s12_t_21_next;
-reg  [10:0] s13_t_16_reg;  // stage 13 copy of t
-wire [10:0] s13_t_16_next;
-reg  [10:0] s14_t_17_reg;  // stage 14 copy of t
-wire [10:0] s14_t_17_next;
-reg  [10:0] s15_t_17_reg;  // stage 15 copy of t
-wire [10:0] s15_t_17_next;
-reg  [10:0] s16_t_12_reg;  // stage 16 copy of t
-wire [10:0] s16_t_12_next;
-reg  [10:0] s17_t_12_reg;  // stage 17 copy of t
-wire [10:0] s17_t_12_next;
-reg  [10:0] s18_t_13_reg;  // stage 18 copy of t
-wire [10:0] s18_t_13_next;
-reg  [10:0] s19_t_12_reg;  // stage 19 copy of t
-wire [10:0] s19_t_12_next;
-reg  [10:0] s20_t_12_reg;  // stage 20 copy of t
-wire [10:0] s20_t_12_next;
-reg  [10:0] s21_t_11_reg;  // stage 21 copy of t
-wire [10:0] s21_t_11_next;
-reg  [10:0] s22_t_9_reg;  // stage 22 copy of t
-wire [10:0] s22_t_9_next;
-reg  [10:0] s23_t_8_reg;  // stage 23 copy of t
-wire [10:0] s23_t_8_next;
+reg  [10:0] s11_t_25_reg;  // stage 11 copy of t
+wire [10:0] s11_t_25_next;
+reg  [10:0] s12_t_22_reg;  // stage 12 copy of t
+wire [10:0] s12_t_22_next;
+reg  [10:0] s13_t_17_reg;  // stage 13 copy of t
+wire [10:0] s13_t_17_next;
+reg  [10:0] s14_t_18_reg;  // stage 14 copy of t
+wire [10:0] s14_t_18_next;
+reg  [10:0] s15_t_18_reg;  // stage 15 copy of t
+wire [10:0] s15_t_18_next;
+reg  [10:0] s16_t_13_reg;  // stage 16 copy of t
+wire [10:0] s16_t_13_next;
+reg  [10:0] s17_t_13_reg;  // stage 17 copy of t
+wire [10:0] s17_t_13_next;
+reg  [10:0] s18_t_14_reg;  // stage 18 copy of t
+wire [10:0] s18_t_14_next;
+reg  [10:0] s19_t_13_reg;  // stage 19 copy of t
+wire [10:0] s19_t_13_next;
+reg  [10:0] s20_t_13_reg;  // stage 20 copy of t
+wire [10:0] s20_t_13_next;
+reg  [10:0] s21_t_12_reg;  // stage 21 copy of t
+wire [10:0] s21_t_12_next;
+reg  [10:0] s22_t_10_reg;  // stage 22 copy of t
+wire [10:0] s22_t_10_next;
+reg  [10:0] s23_t_9_reg;  // stage 23 copy of t
+wire [10:0] s23_t_9_next;
 reg  [10:0] s24_t_8_reg;  // stage 24 copy of t
 wire [10:0] s24_t_8_next;
-reg  [14:0] s11_t_25_reg;  // stage 11 copy of t
-wire [14:0] s11_t_25_next;
-reg  [14:0] s12_t_22_reg;  // stage 12 copy of t
-wire [14:0] s12_t_22_next;
-reg  [14:0] s13_t_17_reg;  // stage 13 copy of t
-wire [14:0] s13_t_17_next;
-reg  [14:0] s14_t_18_reg;  // stage 14 copy of t
-wire [14:0] s14_t_18_next;
-reg  [14:0] s15_t_18_reg;  // stage 15 copy of t
-wire [14:0] s15_t_18_next;
-reg  [14:0] s16_t_13_reg;  // stage 16 copy of t
-wire [14:0] s16_t_13_next;
-reg  [14:0] s17_t_13_reg;  // stage 17 copy of t
-wire [14:0] s17_t_13_next;
-reg  [14:0] s18_t_14_reg;  // stage 18 copy of t
-wire [14:0] s18_t_14_next;
-reg  [14:0] s19_t_13_reg;  // stage 19 copy of t
-wire [14:0] s19_t_13_next;
-reg  [14:0] s20_t_13_reg;  // stage 20 copy of t
-wire [14:0] s20_t_13_next;
-reg  [14:0] s21_t_12_reg;  // stage 21 copy of t
-wire [14:0] s21_t_12_next;
-reg  [14:0] s22_t_10_reg;  // stage 22 copy of t
-wire [14:0] s22_t_10_next;
-reg  [14:0] s23_t_9_reg;  // stage 23 copy of t
-wire [14:0] s23_t_9_next;
-reg  [14:0] s24_t_9_reg;  // stage 24 copy of t
-wire [14:0] s24_t_9_next;
-reg  [14:0] s6_t_52_reg;  // stage 6 copy of t
-wire [14:0] s6_t_52_next;
-reg  [14:0] s7_t_31_reg;  // stage 7 copy of t
-wire [14:0] s7_t_31_next;
-reg  [14:0] s8_t_31_reg;  // stage 8 copy of t
-wire [14:0] s8_t_31_next;
-reg  [14:0] s9_t_26_reg;  // stage 9 copy of t
-wire [14:0] s9_t_26_next;
-reg  [14:0] s10_t_28_reg;  // stage 10 copy of t
-wire [14:0] s10_t_28_next;
 reg  [14:0] s11_t_26_reg;  // stage 11 copy of t
 wire [14:0] s11_t_26_next;
 reg  [14:0] s12_t_23_reg;  // stage 12 copy of t
@@ -2170,18 +2136,18 @@ reg  [14:0] s22_t_11_reg;  // stage 22 copy of t
 wire [14:0] s22_t_11_next;
 reg  [14:0] s23_t_10_reg;  // stage 23 copy of t
 wire [14:0] s23_t_10_next;
-reg  [14:0] s24_t_10_reg;  // stage 24 copy of t
-wire [14:0] s24_t_10_next;
-reg  [14:0] s6_t_53_reg;  // stage 6 copy of t
-wire [14:0] s6_t_53_next;
-reg  [14:0] s7_t_32_reg;  // stage 7 copy of t
-wire [14:0] s7_t_32_next;
-reg  [14:0] s8_t_32_reg;  // stage 8 copy of t
-wire [14:0] s8_t_32_next;
-reg  [14:0] s9_t_27_reg;  // stage 9 copy of t
-wire [14:0] s9_t_27_next;
-reg  [14:0] s10_t_29_reg;  // stage 10 copy of t
-wire [14:0] s10_t_29_next;
+reg  [14:0] s24_t_9_reg;  // stage 24 copy of t
+wire [14:0] s24_t_9_next;
+reg  [14:0] s6_t_51_reg;  // stage 6 copy of t
+wire [14:0] s6_t_51_next;
+reg  [14:0] s7_t_31_reg;  // stage 7 copy of t
+wire [14:0] s7_t_31_next;
+reg  [14:0] s8_t_31_reg;  // stage 8 copy of t
+wire [14:0] s8_t_31_next;
+reg  [14:0] s9_t_26_reg;  // stage 9 copy of t
+wire [14:0] s9_t_26_next;
+reg  [14:0] s10_t_28_reg;  // stage 10 copy of t
+wire [14:0] s10_t_28_next;
 reg  [14:0] s11_t_27_reg;  // stage 11 copy of t
 wire [14:0] s11_t_27_next;
 reg  [14:0] s12_t_24_reg;  // stage 12 copy of t
@@ -2208,6 +2174,44 @@ reg  [14:0] s22_t_12_reg;  // stage 22 copy of t
 wire [14:0] s22_t_12_next;
 reg  [14:0] s23_t_11_reg;  // stage 23 copy of t
 wire [14:0] s23_t_11_next;
+reg  [14:0] s24_t_10_reg;  // stage 24 copy of t
+wire [14:0] s24_t_10_next;
+reg  [14:0] s6_t_52_reg;  // stage 6 copy of t
+wire [14:0] s6_t_52_next;
+reg  [14:0] s7_t_32_reg;  // stage 7 copy of t
+wire [14:0] s7_t_32_next;
+reg  [14:0] s8_t_32_reg;  // stage 8 copy of t
+wire [14:0] s8_t_32_next;
+reg  [14:0] s9_t_27_reg;  // stage 9 copy of t
+wire [14:0] s9_t_27_next;
+reg  [14:0] s10_t_29_reg;  // stage 10 copy of t
+wire [14:0] s10_t_29_next;
+reg  [14:0] s11_t_28_reg;  // stage 11 copy of t
+wire [14:0] s11_t_28_next;
+reg  [14:0] s12_t_25_reg;  // stage 12 copy of t
+wire [14:0] s12_t_25_next;
+reg  [14:0] s13_t_20_reg;  // stage 13 copy of t
+wire [14:0] s13_t_20_next;
+reg  [14:0] s14_t_21_reg;  // stage 14 copy of t
+wire [14:0] s14_t_21_next;
+reg  [14:0] s15_t_21_reg;  // stage 15 copy of t
+wire [14:0] s15_t_21_next;
+reg  [14:0] s16_t_16_reg;  // stage 16 copy of t
+wire [14:0] s16_t_16_next;
+reg  [14:0] s17_t_16_reg;  // stage 17 copy of t
+wire [14:0] s17_t_16_next;
+reg  [14:0] s18_t_17_reg;  // stage 18 copy of t
+wire [14:0] s18_t_17_next;
+reg  [14:0] s19_t_16_reg;  // stage 19 copy of t
+wire [14:0] s19_t_16_next;
+reg  [14:0] s20_t_16_reg;  // stage 20 copy of t
+wire [14:0] s20_t_16_next;
+reg  [14:0] s21_t_15_reg;  // stage 21 copy of t
+wire [14:0] s21_t_15_next;
+reg  [14:0] s22_t_13_reg;  // stage 22 copy of t
+wire [14:0] s22_t_13_next;
+reg  [14:0] s23_t_12_reg;  // stage 23 copy of t
+wire [14:0] s23_t_12_next;
 reg  [14:0] s24_t_11_reg;  // stage 24 copy of t
 wire [14:0] s24_t_11_next;
 reg  s2_t_42_reg;  // stage 2 copy of t
@@ -2216,10 +2220,10 @@ reg  s3_t_25_reg;  // stage 3 copy of t
 wire s3_t_25_next;
 reg  s4_t_29_reg;  // stage 4 copy of t
 wire s4_t_29_next;
-reg  s5_t_50_reg;  // stage 5 copy of t
-wire s5_t_50_next;
-reg  s6_t_54_reg;  // stage 6 copy of t
-wire s6_t_54_next;
+reg  s5_t_53_reg;  // stage 5 copy of t
+wire s5_t_53_next;
+reg  s6_t_53_reg;  // stage 6 copy of t
+wire s6_t_53_next;
 reg  s7_t_33_reg;  // stage 7 copy of t
 wire s7_t_33_next;
 reg  s8_t_33_reg;  // stage 8 copy of t
@@ -2228,36 +2232,34 @@ reg  s9_t_28_reg;  // stage 9 copy of t
 wire s9_t_28_next;
 reg  s10_t_30_reg;  // stage 10 copy of t
 wire s10_t_30_next;
-reg  s11_t_28_reg;  // stage 11 copy of t
-wire s11_t_28_next;
-reg  s12_t_25_reg;  // stage 12 copy of t
-wire s12_t_25_next;
-reg  s13_t_20_reg;  // stage 13 copy of t
-wire s13_t_20_next;
-reg  s14_t_21_reg;  // stage 14 copy of t
-wire s14_t_21_next;
-reg  s15_t_21_reg;  // stage 15 copy of t
-wire s15_t_21_next;
-reg  s16_t_16_reg;  // stage 16 copy of t
-wire s16_t_16_next;
-reg  s17_t_16_reg;  // stage 17 copy of t
-wire s17_t_16_next;
-reg  s18_t_17_reg;  // stage 18 copy of t
-wire s18_t_17_next;
-reg  s19_t_16_reg;  // stage 19 copy of t
-wire s19_t_16_next;
-reg  s20_t_16_reg;  // stage 20 copy of t
-wire s20_t_16_next;
-reg  s21_t_15_reg;  // stage 21 copy of t
-wire s21_t_15_next;
-reg  s22_t_13_reg;  // stage 22 copy of t
-wire s22_t_13_next;
-reg  s23_t_12_reg;  // stage 23 copy of t
-wire s23_t_12_next;
+reg  s11_t_29_reg;  // stage 11 copy of t
+wire s11_t_29_next;
+reg  s12_t_26_reg;  // stage 12 copy of t
+wire s12_t_26_next;
+reg  s13_t_21_reg;  // stage 13 copy of t
+wire s13_t_21_next;
+reg  s14_t_22_reg;  // stage 14 copy of t
+wire s14_t_22_next;
+reg  s15_t_22_reg;  // stage 15 copy of t
+wire s15_t_22_next;
+reg  s16_t_17_reg;  // stage 16 copy of t
+wire s16_t_17_next;
+reg  s17_t_17_reg;  // stage 17 copy of t
+wire s17_t_17_next;
+reg  s18_t_18_reg;  // stage 18 copy of t
+wire s18_t_18_next;
+reg  s19_t_17_reg;  // stage 19 copy of t
+wire s19_t_17_next;
+reg  s20_t_17_reg;  // stage 20 copy of t
+wire s20_t_17_next;
+reg  s21_t_16_reg;  // stage 21 copy of t
+wire s21_t_16_next;
+reg  s22_t_14_reg;  // stage 22 copy of t
+wire s22_t_14_next;
+reg  s23_t_13_reg;  // stage 23 copy of t
+wire s23_t_13_next;
 reg  s24_t_12_reg;  // stage 24 copy of t
 wire s24_t_12_next;
-reg  [2:0] s5_t_51_reg;  // stage 5 copy of t
-wire [2:0] s5_t_51_next;
 reg  s2_ecn_reg;  // stage 2 copy of ecn
 wire s2_ecn_next;
 reg  s3_ecn_reg;  // stage 3 copy of ecn
@@ -2272,8 +2274,8 @@ reg  [2:0] s3_t_26_reg;  // stage 3 copy of t
 wire [2:0] s3_t_26_next;
 reg  [2:0] s4_t_30_reg;  // stage 4 copy of t
 wire [2:0] s4_t_30_next;
-reg  [2:0] s5_t_52_reg;  // stage 5 copy of t
-wire [2:0] s5_t_52_next;
+reg  [2:0] s5_t_54_reg;  // stage 5 copy of t
+wire [2:0] s5_t_54_next;
 reg  [2:0] s6_core_case_reg;  // stage 6 copy of core_case
 wire [2:0] s6_core_case_next;
 reg  [2:0] s7_core_case_reg;  // stage 7 copy of core_case
@@ -2284,8 +2286,8 @@ reg  [2:0] s9_core_case_reg;  // stage 9 copy of core_case
 wire [2:0] s9_core_case_next;
 reg  [2:0] s10_core_case_reg;  // stage 10 copy of core_case
 wire [2:0] s10_core_case_next;
-reg  [2:0] s6_t_55_reg;  // stage 6 copy of t
-wire [2:0] s6_t_55_next;
+reg  [2:0] s6_t_54_reg;  // stage 6 copy of t
+wire [2:0] s6_t_54_next;
 reg  [2:0] s7_t_34_reg;  // stage 7 copy of t
 wire [2:0] s7_t_34_next;
 reg  [2:0] s8_t_34_reg;  // stage 8 copy of t
@@ -2294,6 +2296,12 @@ reg  [2:0] s9_t_29_reg;  // stage 9 copy of t
 wire [2:0] s9_t_29_next;
 reg  [2:0] s10_t_31_reg;  // stage 10 copy of t
 wire [2:0] s10_t_31_next;
+reg  snoop_s1_reg;  // the word written in this cycle is stage 1's
+reg  snoop_s1_next;
+reg  snoop_s2_reg;  // the word written in this cycle is stage 2's
+reg  snoop_s2_next;
+reg  snoop_s3_reg;  // the word written in this cycle is stage 3's
+reg  snoop_s3_next;
 reg  [2:0] s2_kind_reg;  // stage 2 copy of kind
 wire [2:0] s2_kind_next;
 reg  [2:0] s3_kind_reg;  // stage 3 copy of kind
@@ -2340,64 +2348,64 @@ reg  [2:0] s23_kind_reg;  // stage 23 copy of kind
 wire [2:0] s23_kind_next;
 reg  [2:0] s24_kind_reg;  // stage 24 copy of kind
 wire [2:0] s24_kind_next;
-reg  [2:0] s11_t_29_reg;  // stage 11 copy of t
-wire [2:0] s11_t_29_next;
-reg  [2:0] s12_t_26_reg;  // stage 12 copy of t
-wire [2:0] s12_t_26_next;
-reg  [2:0] s13_t_21_reg;  // stage 13 copy of t
-wire [2:0] s13_t_21_next;
-reg  [2:0] s14_t_22_reg;  // stage 14 copy of t
-wire [2:0] s14_t_22_next;
-reg  [2:0] s15_t_22_reg;  // stage 15 copy of t
-wire [2:0] s15_t_22_next;
-reg  [2:0] s16_t_17_reg;  // stage 16 copy of t
-wire [2:0] s16_t_17_next;
-reg  [2:0] s17_t_17_reg;  // stage 17 copy of t
-wire [2:0] s17_t_17_next;
-reg  [2:0] s18_t_18_reg;  // stage 18 copy of t
-wire [2:0] s18_t_18_next;
-reg  [2:0] s19_t_17_reg;  // stage 19 copy of t
-wire [2:0] s19_t_17_next;
-reg  [2:0] s20_t_17_reg;  // stage 20 copy of t
-wire [2:0] s20_t_17_next;
-reg  [2:0] s21_t_16_reg;  // stage 21 copy of t
-wire [2:0] s21_t_16_next;
-reg  [2:0] s22_t_14_reg;  // stage 22 copy of t
-wire [2:0] s22_t_14_next;
-reg  [2:0] s23_t_13_reg;  // stage 23 copy of t
-wire [2:0] s23_t_13_next;
+reg  [2:0] s11_t_30_reg;  // stage 11 copy of t
+wire [2:0] s11_t_30_next;
+reg  [2:0] s12_t_27_reg;  // stage 12 copy of t
+wire [2:0] s12_t_27_next;
+reg  [2:0] s13_t_22_reg;  // stage 13 copy of t
+wire [2:0] s13_t_22_next;
+reg  [2:0] s14_t_23_reg;  // stage 14 copy of t
+wire [2:0] s14_t_23_next;
+reg  [2:0] s15_t_23_reg;  // stage 15 copy of t
+wire [2:0] s15_t_23_next;
+reg  [2:0] s16_t_18_reg;  // stage 16 copy of t
+wire [2:0] s16_t_18_next;
+reg  [2:0] s17_t_18_reg;  // stage 17 copy of t
+wire [2:0] s17_t_18_next;
+reg  [2:0] s18_t_19_reg;  // stage 18 copy of t
+wire [2:0] s18_t_19_next;
+reg  [2:0] s19_t_18_reg;  // stage 19 copy of t
+wire [2:0] s19_t_18_next;
+reg  [2:0] s20_t_18_reg;  // stage 20 copy of t
+wire [2:0] s20_t_18_next;
+reg  [2:0] s21_t_17_reg;  // stage 21 copy of t
+wire [2:0] s21_t_17_next;
+reg  [2:0] s22_t_15_reg;  // stage 22 copy of t
+wire [2:0] s22_t_15_next;
+reg  [2:0] s23_t_14_reg;  // stage 23 copy of t
+wire [2:0] s23_t_14_next;
 reg  [2:0] s24_t_13_reg;  // stage 24 copy of t
 wire [2:0] s24_t_13_next;
 reg  s23_qa_fired_nscc_reg;  // stage 23 copy of qa_fired_nscc
 wire s23_qa_fired_nscc_next;
 reg  s24_qa_fired_nscc_reg;  // stage 24 copy of qa_fired_nscc
 wire s24_qa_fired_nscc_next;
-reg  s11_t_30_reg;  // stage 11 copy of t
-wire s11_t_30_next;
-reg  s12_t_27_reg;  // stage 12 copy of t
-wire s12_t_27_next;
-reg  s13_t_22_reg;  // stage 13 copy of t
-wire s13_t_22_next;
-reg  s14_t_23_reg;  // stage 14 copy of t
-wire s14_t_23_next;
-reg  s15_t_23_reg;  // stage 15 copy of t
-wire s15_t_23_next;
-reg  s16_t_18_reg;  // stage 16 copy of t
-wire s16_t_18_next;
-reg  s17_t_18_reg;  // stage 17 copy of t
-wire s17_t_18_next;
-reg  s18_t_19_reg;  // stage 18 copy of t
-wire s18_t_19_next;
-reg  s19_t_18_reg;  // stage 19 copy of t
-wire s19_t_18_next;
-reg  s20_t_18_reg;  // stage 20 copy of t
-wire s20_t_18_next;
-reg  s21_t_17_reg;  // stage 21 copy of t
-wire s21_t_17_next;
-reg  s22_t_15_reg;  // stage 22 copy of t
-wire s22_t_15_next;
-reg  s23_t_14_reg;  // stage 23 copy of t
-wire s23_t_14_next;
+reg  s11_t_31_reg;  // stage 11 copy of t
+wire s11_t_31_next;
+reg  s12_t_28_reg;  // stage 12 copy of t
+wire s12_t_28_next;
+reg  s13_t_23_reg;  // stage 13 copy of t
+wire s13_t_23_next;
+reg  s14_t_24_reg;  // stage 14 copy of t
+wire s14_t_24_next;
+reg  s15_t_24_reg;  // stage 15 copy of t
+wire s15_t_24_next;
+reg  s16_t_19_reg;  // stage 16 copy of t
+wire s16_t_19_next;
+reg  s17_t_19_reg;  // stage 17 copy of t
+wire s17_t_19_next;
+reg  s18_t_20_reg;  // stage 18 copy of t
+wire s18_t_20_next;
+reg  s19_t_19_reg;  // stage 19 copy of t
+wire s19_t_19_next;
+reg  s20_t_19_reg;  // stage 20 copy of t
+wire s20_t_19_next;
+reg  s21_t_18_reg;  // stage 21 copy of t
+wire s21_t_18_next;
+reg  s22_t_16_reg;  // stage 22 copy of t
+wire s22_t_16_next;
+reg  s23_t_15_reg;  // stage 23 copy of t
+wire s23_t_15_next;
 reg  s24_t_14_reg;  // stage 24 copy of t
 wire s24_t_14_next;
 reg  [4:0] out_rd_ptr_reg;  // result buffer head
@@ -2797,22 +2805,26 @@ wire [14:0] _s2_t_next_0 = {1'd0, s1_size_reg};
 wire [14:0] _s2_t_next_1 = _s2_t_next_0 + 15'd63;
 wire [8:0] size_units = _s2_t_next_1[14:6];
 wire [15:0] _s2_t_next_2 = {7'd0, size_units};
-wire _s2_t_2_next_0 = s1_kind_reg == 3'd1;
+wire [14:0] cur_ignore_left = s4_cur_reg[53:39];
+wire [15:0] _s5_qa_called_next_0 = {1'd0, cur_ignore_left};
+wire qa_called = _s5_qa_called_next_0 <= s4_t_reg;
+wire [15:0] _s2_t_2_next_0 = {7'd0, size_units};
+wire _s2_t_3_next_0 = s1_kind_reg == 3'd1;
 wire [14:0] cur_acked = s4_cur_reg[38:24];
 wire [15:0] _s5_acked1_next_0 = {1'd0, cur_acked};
-wire [15:0] acked_no_wrap_sum = _s5_acked1_next_0 + s4_t_reg;
+wire [15:0] acked_no_wrap_sum = _s5_acked1_next_0 + s4_t_2_reg;
 wire _s5_acked1_next_1 = acked_no_wrap_sum[15];
 wire _s5_acked1_next_2 = _s5_acked1_next_1;
 wire [14:0] _s5_acked1_next_3 = acked_no_wrap_sum[14:0];
 wire [14:0] acked1 = _s5_acked1_next_2 ? 15'd32767 : _s5_acked1_next_3;
-wire [14:0] acked_in = s4_t_2_reg ? acked1 : cur_acked;
+wire [14:0] acked_in = s4_t_3_reg ? acked1 : cur_acked;
 wire [10:0] nowq = s1_now_reg[18:8];
 wire [10:0] qa_win_lo = nowq + 11'd1;
 wire [10:0] qa_win_hi = nowq + 11'd51;
 wire _s2_qa_win_wraps_next_0 = 11'd1997 <= nowq;
 wire _s2_qa_win_wraps_next_1 = nowq != 11'd2047;
 wire qa_win_wraps = _s2_qa_win_wraps_next_0 & _s2_qa_win_wraps_next_1;
-wire _s2_t_3_next_0 = s1_kind_reg == 3'd2;
+wire _s2_t_4_next_0 = s1_kind_reg == 3'd2;
 wire [10:0] cur_win_end = s4_cur_reg[79:69];
 wire _s5_qa_fire_next_0 = s4_qa_win_lo_reg <= cur_win_end;
 wire _s5_qa_fire_next_1 = cur_win_end <= s4_qa_win_hi_reg;
@@ -2823,7 +2835,7 @@ wire _s5_qa_fire_next_4 = |cur_win_end;
 wire _s5_qa_fire_next_5 = qa_win_open & _s5_qa_fire_next_4;
 wire qa_roll = ~_s5_qa_fire_next_5;
 wire cur_trigger = s4_cur_reg[80];
-wire _s5_qa_fire_next_6 = cur_trigger | s4_t_3_reg;
+wire _s5_qa_fire_next_6 = cur_trigger | s4_t_4_reg;
 wire _s5_qa_fire_next_7 = _s5_qa_fire_next_6 | 1'd0;
 wire _s5_qa_fire_next_8 = |cur_win_end;
 wire qa_asked = _s5_qa_fire_next_7 & _s5_qa_fire_next_8;
@@ -2840,27 +2852,23 @@ wire [19:0] qa_scaled_pp10 = _s7_qa_scaled_pp10_next_1 * 20'h10000;
 wire [37:0] _s8_qa_scaled_next_0 = {3'd0, s7_qa_scaled_pp00_reg};
 wire [37:0] _s8_qa_scaled_next_1 = {s7_qa_scaled_pp10_reg, 18'h0};
 wire [37:0] qa_scaled = _s8_qa_scaled_next_0 + _s8_qa_scaled_next_1;
-wire [15:0] _s2_t_4_next_0 = {7'd0, size_units};
 wire _s2_t_5_next_0 = s1_kind_reg == 3'd3;
 wire [16:0] _s2_t_6_next_0 = {s1_size_reg, 3'd0};
 wire [23:0] size_c = {7'd0, _s2_t_6_next_0};
 wire [24:0] _s2_t_6_next_1 = {1'd0, size_c};
+wire [23:0] cur_c = s4_cur_reg[23:0];
+wire [24:0] _s5_c_loss_next_0 = {1'd0, cur_c};
+wire [24:0] _s5_c_loss_next_1 = _s5_c_loss_next_0 - s4_t_6_reg;
+wire _s5_c_loss_next_2 = _s5_c_loss_next_1[24];
+wire [23:0] _s5_c_loss_next_3 = _s5_c_loss_next_1[23:0];
+wire [23:0] c_loss = _s5_c_loss_next_2 ? 24'h0 : _s5_c_loss_next_3;
 wire _s2_is_loss_next_0 = s1_kind_reg == 3'd2;
 wire _s2_is_loss_next_1 = s1_kind_reg == 3'd3;
 wire is_loss = _s2_is_loss_next_0 | _s2_is_loss_next_1;
-wire [14:0] cur_ignore_left = s4_cur_reg[53:39];
-wire [15:0] _s5_t_next_0 = {1'd0, cur_ignore_left};
-wire qa_called = _s5_t_next_0 <= s4_t_4_reg;
-wire _s5_t_next_1 = ~qa_called;
-wire timeout_ignored = s4_t_5_reg & _s5_t_next_1;
-wire [23:0] cur_c = s4_cur_reg[23:0];
-wire [24:0] _s5_t_next_2 = {1'd0, cur_c};
-wire [24:0] _s5_t_next_3 = _s5_t_next_2 - s4_t_6_reg;
-wire _s5_t_next_4 = _s5_t_next_3[24];
-wire [23:0] _s5_t_next_5 = _s5_t_next_3[23:0];
-wire [23:0] c_loss = _s5_t_next_4 ? 24'h0 : _s5_t_next_5;
-wire [23:0] c_loss_nscc = timeout_ignored ? cur_c : c_loss;
-wire [23:0] _s5_t_next_6 = s4_is_loss_reg ? c_loss_nscc : cur_c;
+wire _s6_t_next_0 = ~s5_qa_called_reg;
+wire timeout_ignored = s5_t_reg & _s6_t_next_0;
+wire [23:0] c_loss_nscc = timeout_ignored ? s5_cur_c_reg : s5_c_loss_reg;
+wire [23:0] _s6_t_next_1 = s5_is_loss_reg ? c_loss_nscc : s5_cur_c_reg;
 wire [23:0] _s9_c_qa_next_0 = s8_qa_scaled_reg[36:13];
 wire [23:0] _s9_c_qa_next_1 = s8_qa_fire_reg ? _s9_c_qa_next_0 : s8_t_reg;
 wire [14:0] _s2_t_7_next_0 = {1'd0, s1_size_reg};
@@ -6601,36 +6609,39 @@ wire _s2_t_35_next_0 = s1_kind_reg == 3'd0;
 wire _s2_t_35_next_1 = ~_s2_t_35_next_0;
 wire _s2_t_36_next_0 = s1_kind_reg == 3'd3;
 wire _s2_t_36_next_1 = ~_s2_t_36_next_0;
-wire ack_run = s4_t_2_reg & qa_called;
+wire ack_run = s5_t_43_reg & s5_qa_called_reg;
 wire _s6_qa_fired_nscc_next_0 = s5_qa_fire_reg & s5_qa_called_reg;
-wire qa_fired = _s6_qa_fired_nscc_next_0 & s5_t_43_reg;
-wire qa_fired_nscc = qa_fired & s5_t_44_reg;
+wire qa_fired = _s6_qa_fired_nscc_next_0 & s5_t_44_reg;
+wire qa_fired_nscc = qa_fired & s5_t_45_reg;
 wire [24:0] _s10_t_20_next_0 = {1'd0, s9_c_qa_reg};
 wire [24:0] _s10_t_20_next_1 = _s10_t_20_next_0 + 25'h10000;
 wire [24:0] _s10_t_22_next_0 = {1'd0, s9_c_qa_reg};
 wire fi_fired = s10_fi_fire_reg & s10_ack_run_reg;
 wire _s11_early_next_0 = s10_qa_fired_nscc_reg | fi_fired;
 wire early = s10_ack_run_reg & _s11_early_next_0;
-wire [24:0] _s11_c_early_next_0 = s10_fi_fire_reg ? s10_t_20_reg : s10_t_21_reg;
-wire [24:0] c_early = fi_fired ? _s11_c_early_next_0 : s10_t_22_reg;
-wire [24:0] _s24_c_ack_clamped_next_0 = s23_early_reg ? s23_c_early_reg : s23_core_c_reg;
-wire _s24_c_ack_clamped_next_1 = _s24_c_ack_clamped_next_0 < 25'h8000;
-wire _s24_c_ack_clamped_next_2 = _s24_c_ack_clamped_next_0 < 25'h9d7880;
-wire [24:0] _s24_c_ack_clamped_next_3 = _s24_c_ack_clamped_next_2 ? _s24_c_ack_clamped_next_0 : 25'h9d7880;
-wire [24:0] _s24_c_ack_clamped_next_4 = _s24_c_ack_clamped_next_1 ? 25'h8000 : _s24_c_ack_clamped_next_3;
-wire [23:0] c_ack_window = _s24_c_ack_clamped_next_4[23:0];
-wire [9:0] _s5_t_45_next_0 = fulfill ? 10'd0 : recv_sum;
+wire [24:0] _s11_t_18_next_0 = s10_fi_fire_reg ? s10_t_20_reg : s10_t_21_reg;
+wire [24:0] c_early = fi_fired ? _s11_t_18_next_0 : s10_t_22_reg;
+wire _s11_t_18_next_1 = c_early < 25'h8000;
+wire _s11_t_18_next_2 = c_early < 25'h9d7880;
+wire [24:0] _s11_t_18_next_3 = _s11_t_18_next_2 ? c_early : 25'h9d7880;
+wire [24:0] _s11_t_18_next_4 = _s11_t_18_next_1 ? 25'h8000 : _s11_t_18_next_3;
+wire [23:0] _s11_t_18_next_5 = _s11_t_18_next_4[23:0];
+wire _s24_c_ack_clamped_next_0 = s23_core_c_reg < 25'h8000;
+wire _s24_c_ack_clamped_next_1 = s23_core_c_reg < 25'h9d7880;
+wire [24:0] _s24_c_ack_clamped_next_2 = _s24_c_ack_clamped_next_1 ? s23_core_c_reg : 25'h9d7880;
+wire [24:0] _s24_c_ack_clamped_next_3 = _s24_c_ack_clamped_next_0 ? 25'h8000 : _s24_c_ack_clamped_next_2;
+wire [23:0] _s24_c_ack_clamped_next_4 = _s24_c_ack_clamped_next_3[23:0];
+wire [23:0] c_ack_window = s23_early_reg ? s23_t_reg : _s24_c_ack_clamped_next_4;
+wire [9:0] _s5_t_46_next_0 = fulfill ? 10'd0 : recv_sum;
 wire _s11_core_step_next_0 = ~early;
 wire core_step = s10_ack_run_reg & _s11_core_step_next_0;
 wire _s2_t_37_next_0 = ~_s2_t_35_next_0;
 wire _s2_t_38_next_0 = s1_kind_reg == 3'd3;
 wire _s2_t_38_next_1 = ~_s2_t_38_next_0;
-wire qa_used = qa_called & s4_t_24_reg;
-wire qa_used_nscc = qa_used & s4_t_25_reg;
-wire _s5_t_47_next_0 = cur_trigger | s4_t_3_reg;
+wire _s5_t_50_next_0 = cur_trigger | s4_t_4_reg;
 wire [10:0] _s2_t_39_next_0 = nowq + 11'd51;
 wire [14:0] _s6_t_47_next_0 = s5_fi_uncongested_reg ? s5_fi_count_sum_reg : 15'd0;
-wire [14:0] _s6_t_47_next_1 = s5_ack_run_reg ? _s6_t_47_next_0 : s5_cur_count_reg;
+wire [14:0] _s6_t_47_next_1 = ack_run ? _s6_t_47_next_0 : s5_cur_count_reg;
 wire [15:0] _s2_t_40_next_0 = {7'd0, size_units};
 wire [21:0] _s2_t_41_next_0 = {1'd0, s1_unacked_reg};
 wire [21:0] _s2_t_41_next_1 = _s2_t_41_next_0 + 22'h3f;
@@ -6644,12 +6655,14 @@ wire [15:0] ignore_diff = _s5_ignore_left1_next_0 - s4_t_27_reg;
 wire _s5_ignore_left1_next_1 = ignore_diff[15];
 wire [14:0] _s5_ignore_left1_next_2 = ignore_diff[14:0];
 wire [14:0] ignore_left1 = _s5_ignore_left1_next_1 ? 15'd0 : _s5_ignore_left1_next_2;
-wire [24:0] _s6_t_48_next_0 = {1'd0, s5_c_loss_reg};
-wire _s6_t_48_next_1 = _s6_t_48_next_0 < 25'h8000;
-wire _s6_t_48_next_2 = _s6_t_48_next_0 < 25'h9d7880;
-wire [24:0] _s6_t_48_next_3 = _s6_t_48_next_2 ? _s6_t_48_next_0 : 25'h9d7880;
-wire [24:0] _s6_t_48_next_4 = _s6_t_48_next_1 ? 25'h8000 : _s6_t_48_next_3;
-wire [23:0] _s6_t_48_next_5 = _s6_t_48_next_4[23:0];
+wire qa_used = s5_qa_called_reg & s5_t_47_reg;
+wire qa_used_nscc = qa_used & s5_t_48_reg;
+wire [24:0] _s7_t_27_next_0 = {1'd0, s6_c_loss_reg};
+wire _s7_t_27_next_1 = _s7_t_27_next_0 < 25'h8000;
+wire _s7_t_27_next_2 = _s7_t_27_next_0 < 25'h9d7880;
+wire [24:0] _s7_t_27_next_3 = _s7_t_27_next_2 ? _s7_t_27_next_0 : 25'h9d7880;
+wire [24:0] _s7_t_27_next_4 = _s7_t_27_next_1 ? 25'h8000 : _s7_t_27_next_3;
+wire [23:0] _s7_t_27_next_5 = _s7_t_27_next_4[23:0];
 wire [24:0] _s10_c_loss_all_next_0 = {1'd0, s9_c_qa_reg};
 wire _s10_c_loss_all_next_1 = _s10_c_loss_all_next_0 < 25'h8000;
 wire _s10_c_loss_all_next_2 = _s10_c_loss_all_next_0 < 25'h9d7880;
@@ -6657,135 +6670,146 @@ wire [24:0] _s10_c_loss_all_next_3 = _s10_c_loss_all_next_2 ? _s10_c_loss_all_ne
 wire [24:0] _s10_c_loss_all_next_4 = _s10_c_loss_all_next_1 ? 25'h8000 : _s10_c_loss_all_next_3;
 wire [23:0] _s10_c_loss_all_next_5 = _s10_c_loss_all_next_4[23:0];
 wire [23:0] c_loss_all = s9_qa_used_nscc_reg ? _s10_c_loss_all_next_5 : s9_t_22_reg;
-wire _s11_t_18_next_0 = core_step & s10_fulfill_reg;
-wire [10:0] _s11_t_18_next_1 = _s11_t_18_next_0 ? s10_nowq_reg : s10_cur_last_adj_reg;
-wire [9:0] _s11_t_19_next_0 = core_step ? s10_t_23_reg : s10_cur_recv_reg;
-wire [9:0] _s11_t_19_next_1 = s10_qa_fired_nscc_reg ? 10'd0 : _s11_t_19_next_0;
-wire [19:0] _s23_t_3_next_0 = s22_fulfill_reg ? 20'h0 : s22_inc_acc_reg;
-wire [19:0] _s23_t_3_next_1 = s22_core_step_reg ? _s23_t_3_next_0 : s22_cur_inc_reg;
-wire [19:0] _s23_t_3_next_2 = s22_qa_fired_nscc_reg ? 20'h0 : _s23_t_3_next_1;
+wire _s11_t_19_next_0 = core_step & s10_fulfill_reg;
+wire [10:0] _s11_t_19_next_1 = _s11_t_19_next_0 ? s10_nowq_reg : s10_cur_last_adj_reg;
+wire [9:0] _s11_t_20_next_0 = core_step ? s10_t_23_reg : s10_cur_recv_reg;
+wire [9:0] _s11_t_20_next_1 = s10_qa_fired_nscc_reg ? 10'd0 : _s11_t_20_next_0;
+wire [19:0] _s23_t_4_next_0 = s22_fulfill_reg ? 20'h0 : s22_inc_acc_reg;
+wire [19:0] _s23_t_4_next_1 = s22_core_step_reg ? _s23_t_4_next_0 : s22_cur_inc_reg;
+wire [19:0] _s23_t_4_next_2 = s22_qa_fired_nscc_reg ? 20'h0 : _s23_t_4_next_1;
 wire md_fired = core_step & s10_md_ok_reg;
-wire [10:0] _s11_t_20_next_0 = md_fired ? s10_nowq_reg : s10_cur_last_md_reg;
-wire [15:0] _s6_t_49_next_0 = s5_ack_run_reg ? s5_avg_new_reg : s5_cur_avg_rtt_reg;
-wire _s11_t_22_next_0 = s10_ack_run_reg ? s10_fi_fire_reg : s10_cur_increase_reg;
-wire _s11_t_22_next_1 = ~md_fired;
-wire _s11_t_22_next_2 = _s11_t_22_next_0 & _s11_t_22_next_1;
-wire _s6_t_50_next_0 = ~s5_qa_fire_reg;
-wire _s6_t_50_next_1 = s5_t_46_reg & _s6_t_50_next_0;
-wire _s6_t_50_next_2 = s5_qa_used_nscc_reg ? _s6_t_50_next_1 : s5_t_47_reg;
-wire [10:0] _s6_t_51_next_0 = s5_qa_roll_reg ? s5_t_48_reg : s5_cur_win_end_reg;
-wire [10:0] _s6_t_51_next_1 = s5_qa_used_nscc_reg ? _s6_t_51_next_0 : s5_cur_win_end_reg;
-wire [14:0] _s11_t_25_next_0 = md_fired ? 15'd0 : s10_t_24_reg;
-wire [14:0] _s6_t_52_next_0 = qa_fired_nscc ? s5_t_49_reg : s5_ignore_left1_reg;
-wire [14:0] _s6_t_53_next_0 = s5_qa_roll_reg ? 15'd0 : s5_acked1_reg;
-wire [14:0] _s6_t_53_next_1 = s5_qa_used_nscc_reg ? _s6_t_53_next_0 : s5_acked1_reg;
-wire [2:0] _s5_t_51_next_0 = timeout_ignored ? 3'd0 : 3'd7;
+wire [10:0] _s11_t_21_next_0 = md_fired ? s10_nowq_reg : s10_cur_last_md_reg;
+wire [15:0] _s6_t_48_next_0 = ack_run ? s5_avg_new_reg : s5_cur_avg_rtt_reg;
+wire _s11_t_23_next_0 = s10_ack_run_reg ? s10_fi_fire_reg : s10_cur_increase_reg;
+wire _s11_t_23_next_1 = ~md_fired;
+wire _s11_t_23_next_2 = _s11_t_23_next_0 & _s11_t_23_next_1;
+wire _s6_t_49_next_0 = ~s5_qa_fire_reg;
+wire _s6_t_49_next_1 = s5_t_49_reg & _s6_t_49_next_0;
+wire _s6_t_49_next_2 = qa_used_nscc ? _s6_t_49_next_1 : s5_t_50_reg;
+wire [10:0] _s6_t_50_next_0 = s5_qa_roll_reg ? s5_t_51_reg : s5_cur_win_end_reg;
+wire [10:0] _s6_t_50_next_1 = qa_used_nscc ? _s6_t_50_next_0 : s5_cur_win_end_reg;
+wire [14:0] _s11_t_26_next_0 = md_fired ? 15'd0 : s10_t_24_reg;
+wire [14:0] _s6_t_51_next_0 = qa_fired_nscc ? s5_t_52_reg : s5_ignore_left1_reg;
+wire [14:0] _s6_t_52_next_0 = s5_qa_roll_reg ? 15'd0 : s5_acked1_reg;
+wire [14:0] _s6_t_52_next_1 = qa_used_nscc ? _s6_t_52_next_0 : s5_acked1_reg;
 wire [2:0] _s2_t_43_next_0 = rtt_le_trtt ? 3'd4 : 3'd3;
 wire [2:0] _s6_core_case_next_0 = md_ok ? 3'd2 : 3'd0;
-wire [2:0] core_case = s5_ecn_reg ? _s6_core_case_next_0 : s5_t_52_reg;
-wire [2:0] _s6_t_55_next_0 = qa_fired_nscc ? 3'd5 : s5_t_51_reg;
-wire [2:0] _s11_t_29_next_0 = fi_fired ? 3'd6 : s10_core_case_reg;
-wire [2:0] _s11_t_29_next_1 = s10_qa_fired_nscc_reg ? 3'd5 : _s11_t_29_next_0;
-wire [2:0] _s11_t_29_next_2 = s10_ack_run_reg ? _s11_t_29_next_1 : 3'd0;
-wire [2:0] _s11_t_29_next_3 = s10_is_loss_reg ? s10_t_31_reg : _s11_t_29_next_2;
-wire [2:0] _s11_t_29_next_4 = s10_t_30_reg ? 3'd0 : _s11_t_29_next_3;
-wire _s11_t_30_next_0 = s10_t_30_reg ? 1'd0 : _s11_t_22_next_2;
-wire _shell_0 = ~hazard_reg;
+wire [2:0] core_case = s5_ecn_reg ? _s6_core_case_next_0 : s5_t_54_reg;
+wire [2:0] _s6_t_54_next_0 = timeout_ignored ? 3'd0 : 3'd7;
+wire [2:0] _s6_t_54_next_1 = qa_fired_nscc ? 3'd5 : _s6_t_54_next_0;
+wire [2:0] _s11_t_30_next_0 = fi_fired ? 3'd6 : s10_core_case_reg;
+wire [2:0] _s11_t_30_next_1 = s10_qa_fired_nscc_reg ? 3'd5 : _s11_t_30_next_0;
+wire [2:0] _s11_t_30_next_2 = s10_ack_run_reg ? _s11_t_30_next_1 : 3'd0;
+wire [2:0] _s11_t_30_next_3 = s10_is_loss_reg ? s10_t_31_reg : _s11_t_30_next_2;
+wire [2:0] _s11_t_30_next_4 = s10_t_30_reg ? 3'd0 : _s11_t_30_next_3;
+wire _s11_t_31_next_0 = s10_t_30_reg ? 1'd0 : _s11_t_23_next_2;
+wire _snoop_ahead_0 = ~s23_error_reg;
+wire _snoop_ahead_1 = s23_valid_reg & _snoop_ahead_0;
+wire [11:0] _snoop_ahead_2 = s23_conn_reg[11:0];
+wire [11:0] _snoop_ahead_3 = in_conn_reg[11:0];
+wire _snoop_ahead_4 = _snoop_ahead_2 == _snoop_ahead_3;
+wire snoop_s1_ahead = _snoop_ahead_1 & _snoop_ahead_4;
+wire [11:0] _snoop_ahead_5 = s23_conn_reg[11:0];
+wire [11:0] _snoop_ahead_6 = s1_conn_reg[11:0];
+wire _snoop_ahead_7 = _snoop_ahead_5 == _snoop_ahead_6;
+wire snoop_s2_ahead = _snoop_ahead_1 & _snoop_ahead_7;
+wire [11:0] _snoop_ahead_8 = s23_conn_reg[11:0];
+wire [11:0] _snoop_ahead_9 = s2_conn_reg[11:0];
+wire _snoop_ahead_10 = _snoop_ahead_8 == _snoop_ahead_9;
+wire snoop_s3_ahead = _snoop_ahead_1 & _snoop_ahead_10;
+wire _shell_0 = ~credits_out_reg;
 wire _shell_1 = in_valid_reg & _shell_0;
-wire _shell_2 = ~credits_out_reg;
-wire issue = _shell_1 & _shell_2;
-wire _shell_3 = s_event_valid & in_ready_reg;
-wire _shell_4 = ~in_valid_reg;
-wire [4:0] _shell_5 = issue ? 5'd1 : 5'd0;
-wire [4:0] _shell_6 = occ_reg + _shell_5;
+wire _shell_2 = ~hazard0_reg;
+wire _shell_3 = _shell_1 & _shell_2;
+wire _shell_4 = ~hazard1_reg;
+wire issue = _shell_3 & _shell_4;
+wire _shell_5 = s_event_valid & in_ready_reg;
+wire _shell_6 = ~in_valid_reg;
+wire [4:0] _shell_7 = issue ? 5'd1 : 5'd0;
+wire [4:0] _shell_8 = occ_reg + _shell_7;
 wire out_pop = out_valid_reg & m_result_ready;
-wire [4:0] _shell_7 = out_pop ? 5'd1 : 5'd0;
-wire [4:0] occ_update = _shell_6 - _shell_7;
-wire _shell_8 = ~s24_error_reg;
-wire wr_en = s24_valid_reg & _shell_8;
+wire [4:0] _shell_9 = out_pop ? 5'd1 : 5'd0;
+wire [4:0] occ_update = _shell_8 - _shell_9;
+wire _shell_10 = ~s24_error_reg;
+wire wr_en = s24_valid_reg & _shell_10;
 wire [11:0] wr_addr = s24_conn_reg[11:0];
-wire [11:0] _shell_9 = in_conn_reg[11:0];
-wire _shell_10 = wr_addr == _shell_9;
-wire snoop_in = wr_en & _shell_10;
+wire [11:0] _shell_11 = in_conn_reg[11:0];
+wire _shell_12 = wr_addr == _shell_11;
+wire snoop_in = wr_en & _shell_12;
 wire [23:0] c_open = 24'h9d7880;
-wire [149:0] _shell_11 = {11'd0, 10'd0, 20'h0, 11'd0, 16'd8600, 1'd0, 1'd0, 11'd0, 15'd0, 15'd0, 15'd0, c_open};
+wire [149:0] _shell_13 = {11'd0, 10'd0, 20'h0, 11'd0, 16'd8600, 1'd0, 1'd0, 11'd0, 15'd0, 15'd0, 15'd0, c_open};
 wire [23:0] c_ack = s24_ack_run_reg ? s24_c_ack_clamped_reg : s24_cur_c_reg;
 wire [23:0] c_new = s24_is_loss_reg ? s24_c_loss_all_reg : c_ack;
-wire [149:0] _shell_12 = {s24_t_reg, s24_t_2_reg, s24_t_3_reg, s24_t_4_reg, s24_t_5_reg, s24_t_6_reg, s24_t_7_reg, s24_t_8_reg, s24_t_9_reg, s24_t_10_reg, s24_t_11_reg, c_new};
-wire [149:0] new_word = s24_t_12_reg ? _shell_11 : _shell_12;
-wire [11:0] _shell_13 = s1_conn_reg[11:0];
-wire _shell_14 = wr_addr == _shell_13;
-wire snoop_s1 = wr_en & _shell_14;
-wire _shell_15 = snoop_s1 | s1_fix_valid_reg;
-wire [149:0] _shell_16 = snoop_s1 ? new_word : s1_fix_word_reg;
-wire [11:0] _shell_17 = s2_conn_reg[11:0];
-wire _shell_18 = wr_addr == _shell_17;
-wire snoop_s2 = wr_en & _shell_18;
-wire _shell_19 = snoop_s2 | s2_fix_valid_reg;
-wire [149:0] _shell_20 = snoop_s2 ? new_word : s2_fix_word_reg;
-wire [11:0] _shell_21 = s3_conn_reg[11:0];
-wire _shell_22 = wr_addr == _shell_21;
-wire snoop_s3 = wr_en & _shell_22;
+wire [149:0] _shell_14 = {s24_t_reg, s24_t_2_reg, s24_t_3_reg, s24_t_4_reg, s24_t_5_reg, s24_t_6_reg, s24_t_7_reg, s24_t_8_reg, s24_t_9_reg, s24_t_10_reg, s24_t_11_reg, c_new};
+wire [149:0] new_word = s24_t_12_reg ? _shell_13 : _shell_14;
+wire _shell_15 = snoop_s1_reg | s1_fix_valid_reg;
+wire [149:0] _shell_16 = snoop_s1_reg ? new_word : s1_fix_word_reg;
+wire _shell_17 = snoop_s2_reg | s2_fix_valid_reg;
+wire [149:0] _shell_18 = snoop_s2_reg ? new_word : s2_fix_word_reg;
 wire [149:0] s3_word = s3_fix_valid_reg ? s3_fix_word_reg : s3_ram_reg;
-wire [149:0] _shell_23 = snoop_s3 ? new_word : s3_word;
-wire _shell_24 = out_wr_ptr_reg == 5'd0;
+wire [149:0] _shell_19 = snoop_s3_reg ? new_word : s3_word;
+wire _shell_20 = out_wr_ptr_reg == 5'd0;
 wire [20:0] cwnd_result = c_new[23:3];
-wire [20:0] _shell_25 = s24_t_12_reg ? 21'h13af10 : cwnd_result;
-wire [20:0] res_cwnd = s24_error_reg ? 21'h0 : _shell_25;
+wire [20:0] _shell_21 = s24_t_12_reg ? 21'h13af10 : cwnd_result;
+wire [20:0] res_cwnd = s24_error_reg ? 21'h0 : _shell_21;
 wire [2:0] res_case = s24_error_reg ? 3'd0 : s24_t_13_reg;
 wire res_qa = s24_error_reg ? 1'd0 : s24_qa_fired_nscc_reg;
 wire res_fast = s24_error_reg ? 1'd0 : s24_t_14_reg;
-wire _shell_26 = out_wr_ptr_reg == 5'd1;
-wire _shell_27 = out_wr_ptr_reg == 5'd2;
-wire _shell_28 = out_wr_ptr_reg == 5'd3;
-wire _shell_29 = out_wr_ptr_reg == 5'd4;
-wire _shell_30 = out_wr_ptr_reg == 5'd5;
-wire _shell_31 = out_wr_ptr_reg == 5'd6;
-wire _shell_32 = out_wr_ptr_reg == 5'd7;
-wire _shell_33 = out_wr_ptr_reg == 5'd8;
-wire _shell_34 = out_wr_ptr_reg == 5'd9;
-wire _shell_35 = out_wr_ptr_reg == 5'd10;
-wire _shell_36 = out_wr_ptr_reg == 5'd11;
-wire _shell_37 = out_wr_ptr_reg == 5'd12;
-wire _shell_38 = out_wr_ptr_reg == 5'd13;
-wire _shell_39 = out_wr_ptr_reg == 5'd14;
-wire _shell_40 = out_wr_ptr_reg == 5'd15;
-wire _shell_41 = out_wr_ptr_reg == 5'd16;
-wire _shell_42 = out_wr_ptr_reg == 5'd17;
-wire _shell_43 = out_wr_ptr_reg == 5'd18;
-wire _shell_44 = out_wr_ptr_reg == 5'd19;
-wire _shell_45 = out_wr_ptr_reg == 5'd20;
-wire _shell_46 = out_wr_ptr_reg == 5'd21;
-wire _shell_47 = out_wr_ptr_reg == 5'd22;
-wire _shell_48 = out_wr_ptr_reg == 5'd23;
-wire _shell_49 = out_wr_ptr_reg == 5'd24;
-wire _shell_50 = out_wr_ptr_reg == 5'd25;
-wire _shell_51 = out_wr_ptr_reg == 5'd25;
-wire [4:0] _shell_52 = out_wr_ptr_reg + 5'd1;
-wire [4:0] _shell_53 = _shell_51 ? 5'd0 : _shell_52;
-wire _shell_54 = out_wr_ptr_reg == out_rd_ptr_plus1_reg;
-wire out_lands_next = s24_valid_reg & _shell_54;
-wire [15:0] _shell_55 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out25_conn_reg : (out_rd_ptr_plus1_reg[1] ? out25_conn_reg : (out_rd_ptr_plus1_reg[0] ? out25_conn_reg : out24_conn_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_conn_reg : out22_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out21_conn_reg : out20_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_conn_reg : out18_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out17_conn_reg : out16_conn_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_conn_reg : out14_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out13_conn_reg : out12_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_conn_reg : out10_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out9_conn_reg : out8_conn_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_conn_reg : out6_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out5_conn_reg : out4_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_conn_reg : out2_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out1_conn_reg : out0_conn_reg))));
-wire [2:0] _shell_56 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out25_kind_reg : (out_rd_ptr_plus1_reg[1] ? out25_kind_reg : (out_rd_ptr_plus1_reg[0] ? out25_kind_reg : out24_kind_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_kind_reg : out22_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out21_kind_reg : out20_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_kind_reg : out18_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out17_kind_reg : out16_kind_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_kind_reg : out14_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out13_kind_reg : out12_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_kind_reg : out10_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out9_kind_reg : out8_kind_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_kind_reg : out6_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out5_kind_reg : out4_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_kind_reg : out2_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out1_kind_reg : out0_kind_reg))));
-wire [20:0] _shell_57 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out25_cwnd_reg : (out_rd_ptr_plus1_reg[1] ? out25_cwnd_reg : (out_rd_ptr_plus1_reg[0] ? out25_cwnd_reg : out24_cwnd_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_cwnd_reg : out22_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out21_cwnd_reg : out20_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_cwnd_reg : out18_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out17_cwnd_reg : out16_cwnd_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_cwnd_reg : out14_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out13_cwnd_reg : out12_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_cwnd_reg : out10_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out9_cwnd_reg : out8_cwnd_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_cwnd_reg : out6_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out5_cwnd_reg : out4_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_cwnd_reg : out2_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out1_cwnd_reg : out0_cwnd_reg))));
-wire [2:0] _shell_58 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out25_case_reg : (out_rd_ptr_plus1_reg[1] ? out25_case_reg : (out_rd_ptr_plus1_reg[0] ? out25_case_reg : out24_case_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_case_reg : out22_case_reg) : (out_rd_ptr_plus1_reg[0] ? out21_case_reg : out20_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_case_reg : out18_case_reg) : (out_rd_ptr_plus1_reg[0] ? out17_case_reg : out16_case_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_case_reg : out14_case_reg) : (out_rd_ptr_plus1_reg[0] ? out13_case_reg : out12_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_case_reg : out10_case_reg) : (out_rd_ptr_plus1_reg[0] ? out9_case_reg : out8_case_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_case_reg : out6_case_reg) : (out_rd_ptr_plus1_reg[0] ? out5_case_reg : out4_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_case_reg : out2_case_reg) : (out_rd_ptr_plus1_reg[0] ? out1_case_reg : out0_case_reg))));
-wire _shell_59 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out25_qa_reg : (out_rd_ptr_plus1_reg[1] ? out25_qa_reg : (out_rd_ptr_plus1_reg[0] ? out25_qa_reg : out24_qa_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_qa_reg : out22_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out21_qa_reg : out20_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_qa_reg : out18_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out17_qa_reg : out16_qa_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_qa_reg : out14_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out13_qa_reg : out12_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_qa_reg : out10_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out9_qa_reg : out8_qa_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_qa_reg : out6_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out5_qa_reg : out4_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_qa_reg : out2_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out1_qa_reg : out0_qa_reg))));
-wire _shell_60 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out25_fast_reg : (out_rd_ptr_plus1_reg[1] ? out25_fast_reg : (out_rd_ptr_plus1_reg[0] ? out25_fast_reg : out24_fast_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_fast_reg : out22_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out21_fast_reg : out20_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_fast_reg : out18_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out17_fast_reg : out16_fast_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_fast_reg : out14_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out13_fast_reg : out12_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_fast_reg : out10_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out9_fast_reg : out8_fast_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_fast_reg : out6_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out5_fast_reg : out4_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_fast_reg : out2_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out1_fast_reg : out0_fast_reg))));
-wire _shell_61 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out25_error_reg : (out_rd_ptr_plus1_reg[1] ? out25_error_reg : (out_rd_ptr_plus1_reg[0] ? out25_error_reg : out24_error_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_error_reg : out22_error_reg) : (out_rd_ptr_plus1_reg[0] ? out21_error_reg : out20_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_error_reg : out18_error_reg) : (out_rd_ptr_plus1_reg[0] ? out17_error_reg : out16_error_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_error_reg : out14_error_reg) : (out_rd_ptr_plus1_reg[0] ? out13_error_reg : out12_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_error_reg : out10_error_reg) : (out_rd_ptr_plus1_reg[0] ? out9_error_reg : out8_error_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_error_reg : out6_error_reg) : (out_rd_ptr_plus1_reg[0] ? out5_error_reg : out4_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_error_reg : out2_error_reg) : (out_rd_ptr_plus1_reg[0] ? out1_error_reg : out0_error_reg))));
-wire _shell_62 = out_wr_ptr_reg == out_rd_ptr_reg;
-wire out_lands_head = s24_valid_reg & _shell_62;
-wire _shell_63 = out_rd_ptr_plus1_reg == 5'd25;
-wire [4:0] _shell_64 = out_rd_ptr_plus1_reg + 5'd1;
-wire [4:0] _shell_65 = _shell_63 ? 5'd0 : _shell_64;
-wire [4:0] _shell_66 = s24_valid_reg ? 5'd1 : 5'd0;
-wire [4:0] _shell_67 = out_count_reg + _shell_66;
-wire [4:0] _shell_68 = out_pop ? 5'd1 : 5'd0;
-wire [4:0] _shell_69 = _shell_67 - _shell_68;
-wire _shell_70 = 5'd2 <= out_count_reg;
-wire _shell_71 = s24_valid_reg | _shell_70;
-wire _shell_72 = ~out_pop;
-wire out_stays = out_valid_reg & _shell_72;
-wire _shell_73 = _shell_71 | out_stays;
+wire _shell_22 = out_wr_ptr_reg == 5'd1;
+wire _shell_23 = out_wr_ptr_reg == 5'd2;
+wire _shell_24 = out_wr_ptr_reg == 5'd3;
+wire _shell_25 = out_wr_ptr_reg == 5'd4;
+wire _shell_26 = out_wr_ptr_reg == 5'd5;
+wire _shell_27 = out_wr_ptr_reg == 5'd6;
+wire _shell_28 = out_wr_ptr_reg == 5'd7;
+wire _shell_29 = out_wr_ptr_reg == 5'd8;
+wire _shell_30 = out_wr_ptr_reg == 5'd9;
+wire _shell_31 = out_wr_ptr_reg == 5'd10;
+wire _shell_32 = out_wr_ptr_reg == 5'd11;
+wire _shell_33 = out_wr_ptr_reg == 5'd12;
+wire _shell_34 = out_wr_ptr_reg == 5'd13;
+wire _shell_35 = out_wr_ptr_reg == 5'd14;
+wire _shell_36 = out_wr_ptr_reg == 5'd15;
+wire _shell_37 = out_wr_ptr_reg == 5'd16;
+wire _shell_38 = out_wr_ptr_reg == 5'd17;
+wire _shell_39 = out_wr_ptr_reg == 5'd18;
+wire _shell_40 = out_wr_ptr_reg == 5'd19;
+wire _shell_41 = out_wr_ptr_reg == 5'd20;
+wire _shell_42 = out_wr_ptr_reg == 5'd21;
+wire _shell_43 = out_wr_ptr_reg == 5'd22;
+wire _shell_44 = out_wr_ptr_reg == 5'd23;
+wire _shell_45 = out_wr_ptr_reg == 5'd24;
+wire _shell_46 = out_wr_ptr_reg == 5'd25;
+wire _shell_47 = out_wr_ptr_reg == 5'd25;
+wire [4:0] _shell_48 = out_wr_ptr_reg + 5'd1;
+wire [4:0] _shell_49 = _shell_47 ? 5'd0 : _shell_48;
+wire _shell_50 = out_wr_ptr_reg == out_rd_ptr_plus1_reg;
+wire out_lands_next = s24_valid_reg & _shell_50;
+wire [15:0] _shell_51 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out25_conn_reg : (out_rd_ptr_plus1_reg[1] ? out25_conn_reg : (out_rd_ptr_plus1_reg[0] ? out25_conn_reg : out24_conn_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_conn_reg : out22_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out21_conn_reg : out20_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_conn_reg : out18_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out17_conn_reg : out16_conn_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_conn_reg : out14_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out13_conn_reg : out12_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_conn_reg : out10_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out9_conn_reg : out8_conn_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_conn_reg : out6_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out5_conn_reg : out4_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_conn_reg : out2_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out1_conn_reg : out0_conn_reg))));
+wire [2:0] _shell_52 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out25_kind_reg : (out_rd_ptr_plus1_reg[1] ? out25_kind_reg : (out_rd_ptr_plus1_reg[0] ? out25_kind_reg : out24_kind_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_kind_reg : out22_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out21_kind_reg : out20_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_kind_reg : out18_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out17_kind_reg : out16_kind_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_kind_reg : out14_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out13_kind_reg : out12_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_kind_reg : out10_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out9_kind_reg : out8_kind_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_kind_reg : out6_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out5_kind_reg : out4_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_kind_reg : out2_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out1_kind_reg : out0_kind_reg))));
+wire [20:0] _shell_53 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out25_cwnd_reg : (out_rd_ptr_plus1_reg[1] ? out25_cwnd_reg : (out_rd_ptr_plus1_reg[0] ? out25_cwnd_reg : out24_cwnd_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_cwnd_reg : out22_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out21_cwnd_reg : out20_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_cwnd_reg : out18_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out17_cwnd_reg : out16_cwnd_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_cwnd_reg : out14_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out13_cwnd_reg : out12_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_cwnd_reg : out10_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out9_cwnd_reg : out8_cwnd_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_cwnd_reg : out6_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out5_cwnd_reg : out4_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_cwnd_reg : out2_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out1_cwnd_reg : out0_cwnd_reg))));
+wire [2:0] _shell_54 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out25_case_reg : (out_rd_ptr_plus1_reg[1] ? out25_case_reg : (out_rd_ptr_plus1_reg[0] ? out25_case_reg : out24_case_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_case_reg : out22_case_reg) : (out_rd_ptr_plus1_reg[0] ? out21_case_reg : out20_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_case_reg : out18_case_reg) : (out_rd_ptr_plus1_reg[0] ? out17_case_reg : out16_case_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_case_reg : out14_case_reg) : (out_rd_ptr_plus1_reg[0] ? out13_case_reg : out12_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_case_reg : out10_case_reg) : (out_rd_ptr_plus1_reg[0] ? out9_case_reg : out8_case_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_case_reg : out6_case_reg) : (out_rd_ptr_plus1_reg[0] ? out5_case_reg : out4_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_case_reg : out2_case_reg) : (out_rd_ptr_plus1_reg[0] ? out1_case_reg : out0_case_reg))));
+wire _shell_55 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out25_qa_reg : (out_rd_ptr_plus1_reg[1] ? out25_qa_reg : (out_rd_ptr_plus1_reg[0] ? out25_qa_reg : out24_qa_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_qa_reg : out22_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out21_qa_reg : out20_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_qa_reg : out18_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out17_qa_reg : out16_qa_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_qa_reg : out14_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out13_qa_reg : out12_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_qa_reg : out10_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out9_qa_reg : out8_qa_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_qa_reg : out6_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out5_qa_reg : out4_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_qa_reg : out2_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out1_qa_reg : out0_qa_reg))));
+wire _shell_56 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out25_fast_reg : (out_rd_ptr_plus1_reg[1] ? out25_fast_reg : (out_rd_ptr_plus1_reg[0] ? out25_fast_reg : out24_fast_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_fast_reg : out22_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out21_fast_reg : out20_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_fast_reg : out18_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out17_fast_reg : out16_fast_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_fast_reg : out14_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out13_fast_reg : out12_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_fast_reg : out10_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out9_fast_reg : out8_fast_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_fast_reg : out6_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out5_fast_reg : out4_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_fast_reg : out2_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out1_fast_reg : out0_fast_reg))));
+wire _shell_57 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out25_error_reg : (out_rd_ptr_plus1_reg[1] ? out25_error_reg : (out_rd_ptr_plus1_reg[0] ? out25_error_reg : out24_error_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_error_reg : out22_error_reg) : (out_rd_ptr_plus1_reg[0] ? out21_error_reg : out20_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_error_reg : out18_error_reg) : (out_rd_ptr_plus1_reg[0] ? out17_error_reg : out16_error_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_error_reg : out14_error_reg) : (out_rd_ptr_plus1_reg[0] ? out13_error_reg : out12_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_error_reg : out10_error_reg) : (out_rd_ptr_plus1_reg[0] ? out9_error_reg : out8_error_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_error_reg : out6_error_reg) : (out_rd_ptr_plus1_reg[0] ? out5_error_reg : out4_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_error_reg : out2_error_reg) : (out_rd_ptr_plus1_reg[0] ? out1_error_reg : out0_error_reg))));
+wire _shell_58 = out_wr_ptr_reg == out_rd_ptr_reg;
+wire out_lands_head = s24_valid_reg & _shell_58;
+wire _shell_59 = out_rd_ptr_plus1_reg == 5'd25;
+wire [4:0] _shell_60 = out_rd_ptr_plus1_reg + 5'd1;
+wire [4:0] _shell_61 = _shell_59 ? 5'd0 : _shell_60;
+wire [4:0] _shell_62 = s24_valid_reg ? 5'd1 : 5'd0;
+wire [4:0] _shell_63 = out_count_reg + _shell_62;
+wire [4:0] _shell_64 = out_pop ? 5'd1 : 5'd0;
+wire [4:0] _shell_65 = _shell_63 - _shell_64;
+wire _shell_66 = ~out_pop;
+wire _shell_67 = s24_valid_reg & _shell_66;
+wire _shell_68 = out_count_reg != 5'd31;
+wire _shell_69 = ~s24_valid_reg;
+wire _shell_70 = out_pop & _shell_69;
+wire _shell_71 = out_count_reg != 5'd1;
+wire out_stays = |out_count_reg;
+wire _shell_72 = _shell_70 ? _shell_71 : out_stays;
+wire _shell_73 = _shell_67 ? _shell_68 : _shell_72;
 wire _issue_next_0 = issue & skid_valid_reg;
 wire _issue_next_1 = in_conn_reg == skid_conn_reg;
 wire hazard_issued_skid = issue & _issue_next_1;
@@ -6816,187 +6840,189 @@ wire _issue_next_25 = _issue_next_22 | _issue_next_24;
 wire _issue_next_26 = s9_conn_reg == skid_conn_reg;
 wire _issue_next_27 = s9_valid_reg & _issue_next_26;
 wire _issue_next_28 = _issue_next_25 | _issue_next_27;
-wire _issue_next_29 = s10_conn_reg == skid_conn_reg;
-wire _issue_next_30 = s10_valid_reg & _issue_next_29;
-wire _issue_next_31 = _issue_next_28 | _issue_next_30;
-wire _issue_next_32 = s11_conn_reg == skid_conn_reg;
-wire _issue_next_33 = s11_valid_reg & _issue_next_32;
-wire _issue_next_34 = _issue_next_31 | _issue_next_33;
-wire _issue_next_35 = s12_conn_reg == skid_conn_reg;
-wire _issue_next_36 = s12_valid_reg & _issue_next_35;
-wire _issue_next_37 = _issue_next_34 | _issue_next_36;
-wire _issue_next_38 = s13_conn_reg == skid_conn_reg;
-wire _issue_next_39 = s13_valid_reg & _issue_next_38;
-wire _issue_next_40 = _issue_next_37 | _issue_next_39;
-wire _issue_next_41 = s14_conn_reg == skid_conn_reg;
-wire _issue_next_42 = s14_valid_reg & _issue_next_41;
-wire _issue_next_43 = _issue_next_40 | _issue_next_42;
-wire _issue_next_44 = s15_conn_reg == skid_conn_reg;
-wire _issue_next_45 = s15_valid_reg & _issue_next_44;
-wire _issue_next_46 = _issue_next_43 | _issue_next_45;
-wire _issue_next_47 = s16_conn_reg == skid_conn_reg;
-wire _issue_next_48 = s16_valid_reg & _issue_next_47;
-wire _issue_next_49 = _issue_next_46 | _issue_next_48;
-wire _issue_next_50 = s17_conn_reg == skid_conn_reg;
-wire _issue_next_51 = s17_valid_reg & _issue_next_50;
-wire _issue_next_52 = _issue_next_49 | _issue_next_51;
-wire _issue_next_53 = s18_conn_reg == skid_conn_reg;
-wire _issue_next_54 = s18_valid_reg & _issue_next_53;
-wire _issue_next_55 = _issue_next_52 | _issue_next_54;
-wire _issue_next_56 = s19_conn_reg == skid_conn_reg;
-wire _issue_next_57 = s19_valid_reg & _issue_next_56;
-wire _issue_next_58 = _issue_next_55 | _issue_next_57;
-wire _issue_next_59 = ~skid_valid_reg;
-wire _issue_next_60 = issue & _issue_next_59;
-wire _issue_next_61 = ~in_valid_reg;
-wire _issue_next_62 = _issue_next_60 | _issue_next_61;
-wire _issue_next_63 = in_conn_reg == s_event_conn;
-wire hazard_issued_in = issue & _issue_next_63;
-wire _issue_next_64 = s1_conn_reg == s_event_conn;
-wire _issue_next_65 = s1_valid_reg & _issue_next_64;
-wire _issue_next_66 = hazard_issued_in | _issue_next_65;
-wire _issue_next_67 = s2_conn_reg == s_event_conn;
-wire _issue_next_68 = s2_valid_reg & _issue_next_67;
-wire _issue_next_69 = _issue_next_66 | _issue_next_68;
-wire _issue_next_70 = s3_conn_reg == s_event_conn;
-wire _issue_next_71 = s3_valid_reg & _issue_next_70;
-wire _issue_next_72 = _issue_next_69 | _issue_next_71;
-wire _issue_next_73 = s4_conn_reg == s_event_conn;
-wire _issue_next_74 = s4_valid_reg & _issue_next_73;
-wire _issue_next_75 = _issue_next_72 | _issue_next_74;
-wire _issue_next_76 = s5_conn_reg == s_event_conn;
-wire _issue_next_77 = s5_valid_reg & _issue_next_76;
-wire _issue_next_78 = _issue_next_75 | _issue_next_77;
-wire _issue_next_79 = s6_conn_reg == s_event_conn;
-wire _issue_next_80 = s6_valid_reg & _issue_next_79;
-wire _issue_next_81 = _issue_next_78 | _issue_next_80;
-wire _issue_next_82 = s7_conn_reg == s_event_conn;
-wire _issue_next_83 = s7_valid_reg & _issue_next_82;
-wire _issue_next_84 = _issue_next_81 | _issue_next_83;
-wire _issue_next_85 = s8_conn_reg == s_event_conn;
-wire _issue_next_86 = s8_valid_reg & _issue_next_85;
-wire _issue_next_87 = _issue_next_84 | _issue_next_86;
-wire _issue_next_88 = s9_conn_reg == s_event_conn;
-wire _issue_next_89 = s9_valid_reg & _issue_next_88;
-wire _issue_next_90 = _issue_next_87 | _issue_next_89;
-wire _issue_next_91 = s10_conn_reg == s_event_conn;
-wire _issue_next_92 = s10_valid_reg & _issue_next_91;
-wire _issue_next_93 = _issue_next_90 | _issue_next_92;
-wire _issue_next_94 = s11_conn_reg == s_event_conn;
-wire _issue_next_95 = s11_valid_reg & _issue_next_94;
-wire _issue_next_96 = _issue_next_93 | _issue_next_95;
-wire _issue_next_97 = s12_conn_reg == s_event_conn;
-wire _issue_next_98 = s12_valid_reg & _issue_next_97;
-wire _issue_next_99 = _issue_next_96 | _issue_next_98;
-wire _issue_next_100 = s13_conn_reg == s_event_conn;
-wire _issue_next_101 = s13_valid_reg & _issue_next_100;
-wire _issue_next_102 = _issue_next_99 | _issue_next_101;
-wire _issue_next_103 = s14_conn_reg == s_event_conn;
-wire _issue_next_104 = s14_valid_reg & _issue_next_103;
-wire _issue_next_105 = _issue_next_102 | _issue_next_104;
-wire _issue_next_106 = s15_conn_reg == s_event_conn;
-wire _issue_next_107 = s15_valid_reg & _issue_next_106;
-wire _issue_next_108 = _issue_next_105 | _issue_next_107;
-wire _issue_next_109 = s16_conn_reg == s_event_conn;
-wire _issue_next_110 = s16_valid_reg & _issue_next_109;
-wire _issue_next_111 = _issue_next_108 | _issue_next_110;
-wire _issue_next_112 = s17_conn_reg == s_event_conn;
-wire _issue_next_113 = s17_valid_reg & _issue_next_112;
-wire _issue_next_114 = _issue_next_111 | _issue_next_113;
-wire _issue_next_115 = s18_conn_reg == s_event_conn;
-wire _issue_next_116 = s18_valid_reg & _issue_next_115;
-wire _issue_next_117 = _issue_next_114 | _issue_next_116;
-wire _issue_next_118 = s19_conn_reg == s_event_conn;
-wire _issue_next_119 = s19_valid_reg & _issue_next_118;
-wire _issue_next_120 = _issue_next_117 | _issue_next_119;
-wire _issue_next_121 = in_conn_reg == in_conn_reg;
-wire hazard_issued_head = issue & _issue_next_121;
-wire _issue_next_122 = s1_conn_reg == in_conn_reg;
-wire _issue_next_123 = s1_valid_reg & _issue_next_122;
-wire _issue_next_124 = hazard_issued_head | _issue_next_123;
-wire _issue_next_125 = s2_conn_reg == in_conn_reg;
-wire _issue_next_126 = s2_valid_reg & _issue_next_125;
-wire _issue_next_127 = _issue_next_124 | _issue_next_126;
-wire _issue_next_128 = s3_conn_reg == in_conn_reg;
-wire _issue_next_129 = s3_valid_reg & _issue_next_128;
-wire _issue_next_130 = _issue_next_127 | _issue_next_129;
-wire _issue_next_131 = s4_conn_reg == in_conn_reg;
-wire _issue_next_132 = s4_valid_reg & _issue_next_131;
-wire _issue_next_133 = _issue_next_130 | _issue_next_132;
-wire _issue_next_134 = s5_conn_reg == in_conn_reg;
-wire _issue_next_135 = s5_valid_reg & _issue_next_134;
-wire _issue_next_136 = _issue_next_133 | _issue_next_135;
-wire _issue_next_137 = s6_conn_reg == in_conn_reg;
-wire _issue_next_138 = s6_valid_reg & _issue_next_137;
-wire _issue_next_139 = _issue_next_136 | _issue_next_138;
-wire _issue_next_140 = s7_conn_reg == in_conn_reg;
-wire _issue_next_141 = s7_valid_reg & _issue_next_140;
-wire _issue_next_142 = _issue_next_139 | _issue_next_141;
-wire _issue_next_143 = s8_conn_reg == in_conn_reg;
-wire _issue_next_144 = s8_valid_reg & _issue_next_143;
-wire _issue_next_145 = _issue_next_142 | _issue_next_144;
-wire _issue_next_146 = s9_conn_reg == in_conn_reg;
-wire _issue_next_147 = s9_valid_reg & _issue_next_146;
-wire _issue_next_148 = _issue_next_145 | _issue_next_147;
-wire _issue_next_149 = s10_conn_reg == in_conn_reg;
-wire _issue_next_150 = s10_valid_reg & _issue_next_149;
-wire _issue_next_151 = _issue_next_148 | _issue_next_150;
-wire _issue_next_152 = s11_conn_reg == in_conn_reg;
-wire _issue_next_153 = s11_valid_reg & _issue_next_152;
-wire _issue_next_154 = _issue_next_151 | _issue_next_153;
-wire _issue_next_155 = s12_conn_reg == in_conn_reg;
-wire _issue_next_156 = s12_valid_reg & _issue_next_155;
-wire _issue_next_157 = _issue_next_154 | _issue_next_156;
-wire _issue_next_158 = s13_conn_reg == in_conn_reg;
-wire _issue_next_159 = s13_valid_reg & _issue_next_158;
-wire _issue_next_160 = _issue_next_157 | _issue_next_159;
-wire _issue_next_161 = s14_conn_reg == in_conn_reg;
-wire _issue_next_162 = s14_valid_reg & _issue_next_161;
-wire _issue_next_163 = _issue_next_160 | _issue_next_162;
-wire _issue_next_164 = s15_conn_reg == in_conn_reg;
-wire _issue_next_165 = s15_valid_reg & _issue_next_164;
-wire _issue_next_166 = _issue_next_163 | _issue_next_165;
-wire _issue_next_167 = s16_conn_reg == in_conn_reg;
-wire _issue_next_168 = s16_valid_reg & _issue_next_167;
-wire _issue_next_169 = _issue_next_166 | _issue_next_168;
-wire _issue_next_170 = s17_conn_reg == in_conn_reg;
-wire _issue_next_171 = s17_valid_reg & _issue_next_170;
-wire _issue_next_172 = _issue_next_169 | _issue_next_171;
-wire _issue_next_173 = s18_conn_reg == in_conn_reg;
-wire _issue_next_174 = s18_valid_reg & _issue_next_173;
-wire _issue_next_175 = _issue_next_172 | _issue_next_174;
-wire _issue_next_176 = s19_conn_reg == in_conn_reg;
-wire _issue_next_177 = s19_valid_reg & _issue_next_176;
-wire _issue_next_178 = _issue_next_175 | _issue_next_177;
-wire _issue_next_179 = _issue_next_62 ? _issue_next_120 : _issue_next_178;
-wire hazard_ahead = _issue_next_0 ? _issue_next_58 : _issue_next_179;
-wire _issue_next_180 = ~out_pop;
-wire _issue_next_181 = issue & _issue_next_180;
-wire _issue_next_182 = 5'd25 <= occ_reg;
-wire _issue_next_183 = occ_reg != 5'd31;
-wire _issue_next_184 = _issue_next_182 & _issue_next_183;
-wire _issue_next_185 = ~issue;
-wire _issue_next_186 = out_pop & _issue_next_185;
-wire _issue_next_187 = 5'd27 <= occ_reg;
-wire _issue_next_188 = |occ_reg;
-wire _issue_next_189 = ~_issue_next_188;
-wire _issue_next_190 = _issue_next_187 | _issue_next_189;
-wire _issue_next_191 = 5'd26 <= occ_reg;
-wire _issue_next_192 = _issue_next_186 ? _issue_next_190 : _issue_next_191;
-wire full_ahead = _issue_next_181 ? _issue_next_184 : _issue_next_192;
+wire _issue_next_29 = ~skid_valid_reg;
+wire _issue_next_30 = issue & _issue_next_29;
+wire _issue_next_31 = ~in_valid_reg;
+wire _issue_next_32 = _issue_next_30 | _issue_next_31;
+wire _issue_next_33 = in_conn_reg == s_event_conn;
+wire hazard_issued_in = issue & _issue_next_33;
+wire _issue_next_34 = s1_conn_reg == s_event_conn;
+wire _issue_next_35 = s1_valid_reg & _issue_next_34;
+wire _issue_next_36 = hazard_issued_in | _issue_next_35;
+wire _issue_next_37 = s2_conn_reg == s_event_conn;
+wire _issue_next_38 = s2_valid_reg & _issue_next_37;
+wire _issue_next_39 = _issue_next_36 | _issue_next_38;
+wire _issue_next_40 = s3_conn_reg == s_event_conn;
+wire _issue_next_41 = s3_valid_reg & _issue_next_40;
+wire _issue_next_42 = _issue_next_39 | _issue_next_41;
+wire _issue_next_43 = s4_conn_reg == s_event_conn;
+wire _issue_next_44 = s4_valid_reg & _issue_next_43;
+wire _issue_next_45 = _issue_next_42 | _issue_next_44;
+wire _issue_next_46 = s5_conn_reg == s_event_conn;
+wire _issue_next_47 = s5_valid_reg & _issue_next_46;
+wire _issue_next_48 = _issue_next_45 | _issue_next_47;
+wire _issue_next_49 = s6_conn_reg == s_event_conn;
+wire _issue_next_50 = s6_valid_reg & _issue_next_49;
+wire _issue_next_51 = _issue_next_48 | _issue_next_50;
+wire _issue_next_52 = s7_conn_reg == s_event_conn;
+wire _issue_next_53 = s7_valid_reg & _issue_next_52;
+wire _issue_next_54 = _issue_next_51 | _issue_next_53;
+wire _issue_next_55 = s8_conn_reg == s_event_conn;
+wire _issue_next_56 = s8_valid_reg & _issue_next_55;
+wire _issue_next_57 = _issue_next_54 | _issue_next_56;
+wire _issue_next_58 = s9_conn_reg == s_event_conn;
+wire _issue_next_59 = s9_valid_reg & _issue_next_58;
+wire _issue_next_60 = _issue_next_57 | _issue_next_59;
+wire _issue_next_61 = in_conn_reg == in_conn_reg;
+wire hazard_issued_head = issue & _issue_next_61;
+wire _issue_next_62 = s1_conn_reg == in_conn_reg;
+wire _issue_next_63 = s1_valid_reg & _issue_next_62;
+wire _issue_next_64 = hazard_issued_head | _issue_next_63;
+wire _issue_next_65 = s2_conn_reg == in_conn_reg;
+wire _issue_next_66 = s2_valid_reg & _issue_next_65;
+wire _issue_next_67 = _issue_next_64 | _issue_next_66;
+wire _issue_next_68 = s3_conn_reg == in_conn_reg;
+wire _issue_next_69 = s3_valid_reg & _issue_next_68;
+wire _issue_next_70 = _issue_next_67 | _issue_next_69;
+wire _issue_next_71 = s4_conn_reg == in_conn_reg;
+wire _issue_next_72 = s4_valid_reg & _issue_next_71;
+wire _issue_next_73 = _issue_next_70 | _issue_next_72;
+wire _issue_next_74 = s5_conn_reg == in_conn_reg;
+wire _issue_next_75 = s5_valid_reg & _issue_next_74;
+wire _issue_next_76 = _issue_next_73 | _issue_next_75;
+wire _issue_next_77 = s6_conn_reg == in_conn_reg;
+wire _issue_next_78 = s6_valid_reg & _issue_next_77;
+wire _issue_next_79 = _issue_next_76 | _issue_next_78;
+wire _issue_next_80 = s7_conn_reg == in_conn_reg;
+wire _issue_next_81 = s7_valid_reg & _issue_next_80;
+wire _issue_next_82 = _issue_next_79 | _issue_next_81;
+wire _issue_next_83 = s8_conn_reg == in_conn_reg;
+wire _issue_next_84 = s8_valid_reg & _issue_next_83;
+wire _issue_next_85 = _issue_next_82 | _issue_next_84;
+wire _issue_next_86 = s9_conn_reg == in_conn_reg;
+wire _issue_next_87 = s9_valid_reg & _issue_next_86;
+wire _issue_next_88 = _issue_next_85 | _issue_next_87;
+wire _issue_next_89 = _issue_next_32 ? _issue_next_60 : _issue_next_88;
+wire hazard0_ahead = _issue_next_0 ? _issue_next_28 : _issue_next_89;
+wire _issue_next_90 = s10_conn_reg == skid_conn_reg;
+wire _issue_next_91 = s10_valid_reg & _issue_next_90;
+wire _issue_next_92 = 1'd0 | _issue_next_91;
+wire _issue_next_93 = s11_conn_reg == skid_conn_reg;
+wire _issue_next_94 = s11_valid_reg & _issue_next_93;
+wire _issue_next_95 = _issue_next_92 | _issue_next_94;
+wire _issue_next_96 = s12_conn_reg == skid_conn_reg;
+wire _issue_next_97 = s12_valid_reg & _issue_next_96;
+wire _issue_next_98 = _issue_next_95 | _issue_next_97;
+wire _issue_next_99 = s13_conn_reg == skid_conn_reg;
+wire _issue_next_100 = s13_valid_reg & _issue_next_99;
+wire _issue_next_101 = _issue_next_98 | _issue_next_100;
+wire _issue_next_102 = s14_conn_reg == skid_conn_reg;
+wire _issue_next_103 = s14_valid_reg & _issue_next_102;
+wire _issue_next_104 = _issue_next_101 | _issue_next_103;
+wire _issue_next_105 = s15_conn_reg == skid_conn_reg;
+wire _issue_next_106 = s15_valid_reg & _issue_next_105;
+wire _issue_next_107 = _issue_next_104 | _issue_next_106;
+wire _issue_next_108 = s16_conn_reg == skid_conn_reg;
+wire _issue_next_109 = s16_valid_reg & _issue_next_108;
+wire _issue_next_110 = _issue_next_107 | _issue_next_109;
+wire _issue_next_111 = s17_conn_reg == skid_conn_reg;
+wire _issue_next_112 = s17_valid_reg & _issue_next_111;
+wire _issue_next_113 = _issue_next_110 | _issue_next_112;
+wire _issue_next_114 = s18_conn_reg == skid_conn_reg;
+wire _issue_next_115 = s18_valid_reg & _issue_next_114;
+wire _issue_next_116 = _issue_next_113 | _issue_next_115;
+wire _issue_next_117 = s19_conn_reg == skid_conn_reg;
+wire _issue_next_118 = s19_valid_reg & _issue_next_117;
+wire _issue_next_119 = _issue_next_116 | _issue_next_118;
+wire _issue_next_120 = s10_conn_reg == s_event_conn;
+wire _issue_next_121 = s10_valid_reg & _issue_next_120;
+wire _issue_next_122 = 1'd0 | _issue_next_121;
+wire _issue_next_123 = s11_conn_reg == s_event_conn;
+wire _issue_next_124 = s11_valid_reg & _issue_next_123;
+wire _issue_next_125 = _issue_next_122 | _issue_next_124;
+wire _issue_next_126 = s12_conn_reg == s_event_conn;
+wire _issue_next_127 = s12_valid_reg & _issue_next_126;
+wire _issue_next_128 = _issue_next_125 | _issue_next_127;
+wire _issue_next_129 = s13_conn_reg == s_event_conn;
+wire _issue_next_130 = s13_valid_reg & _issue_next_129;
+wire _issue_next_131 = _issue_next_128 | _issue_next_130;
+wire _issue_next_132 = s14_conn_reg == s_event_conn;
+wire _issue_next_133 = s14_valid_reg & _issue_next_132;
+wire _issue_next_134 = _issue_next_131 | _issue_next_133;
+wire _issue_next_135 = s15_conn_reg == s_event_conn;
+wire _issue_next_136 = s15_valid_reg & _issue_next_135;
+wire _issue_next_137 = _issue_next_134 | _issue_next_136;
+wire _issue_next_138 = s16_conn_reg == s_event_conn;
+wire _issue_next_139 = s16_valid_reg & _issue_next_138;
+wire _issue_next_140 = _issue_next_137 | _issue_next_139;
+wire _issue_next_141 = s17_conn_reg == s_event_conn;
+wire _issue_next_142 = s17_valid_reg & _issue_next_141;
+wire _issue_next_143 = _issue_next_140 | _issue_next_142;
+wire _issue_next_144 = s18_conn_reg == s_event_conn;
+wire _issue_next_145 = s18_valid_reg & _issue_next_144;
+wire _issue_next_146 = _issue_next_143 | _issue_next_145;
+wire _issue_next_147 = s19_conn_reg == s_event_conn;
+wire _issue_next_148 = s19_valid_reg & _issue_next_147;
+wire _issue_next_149 = _issue_next_146 | _issue_next_148;
+wire _issue_next_150 = s10_conn_reg == in_conn_reg;
+wire _issue_next_151 = s10_valid_reg & _issue_next_150;
+wire _issue_next_152 = 1'd0 | _issue_next_151;
+wire _issue_next_153 = s11_conn_reg == in_conn_reg;
+wire _issue_next_154 = s11_valid_reg & _issue_next_153;
+wire _issue_next_155 = _issue_next_152 | _issue_next_154;
+wire _issue_next_156 = s12_conn_reg == in_conn_reg;
+wire _issue_next_157 = s12_valid_reg & _issue_next_156;
+wire _issue_next_158 = _issue_next_155 | _issue_next_157;
+wire _issue_next_159 = s13_conn_reg == in_conn_reg;
+wire _issue_next_160 = s13_valid_reg & _issue_next_159;
+wire _issue_next_161 = _issue_next_158 | _issue_next_160;
+wire _issue_next_162 = s14_conn_reg == in_conn_reg;
+wire _issue_next_163 = s14_valid_reg & _issue_next_162;
+wire _issue_next_164 = _issue_next_161 | _issue_next_163;
+wire _issue_next_165 = s15_conn_reg == in_conn_reg;
+wire _issue_next_166 = s15_valid_reg & _issue_next_165;
+wire _issue_next_167 = _issue_next_164 | _issue_next_166;
+wire _issue_next_168 = s16_conn_reg == in_conn_reg;
+wire _issue_next_169 = s16_valid_reg & _issue_next_168;
+wire _issue_next_170 = _issue_next_167 | _issue_next_169;
+wire _issue_next_171 = s17_conn_reg == in_conn_reg;
+wire _issue_next_172 = s17_valid_reg & _issue_next_171;
+wire _issue_next_173 = _issue_next_170 | _issue_next_172;
+wire _issue_next_174 = s18_conn_reg == in_conn_reg;
+wire _issue_next_175 = s18_valid_reg & _issue_next_174;
+wire _issue_next_176 = _issue_next_173 | _issue_next_175;
+wire _issue_next_177 = s19_conn_reg == in_conn_reg;
+wire _issue_next_178 = s19_valid_reg & _issue_next_177;
+wire _issue_next_179 = _issue_next_176 | _issue_next_178;
+wire _issue_next_180 = _issue_next_32 ? _issue_next_149 : _issue_next_179;
+wire hazard1_ahead = _issue_next_0 ? _issue_next_119 : _issue_next_180;
+wire _issue_next_181 = ~out_pop;
+wire _issue_next_182 = issue & _issue_next_181;
+wire _issue_next_183 = 5'd25 <= occ_reg;
+wire _issue_next_184 = occ_reg != 5'd31;
+wire _issue_next_185 = _issue_next_183 & _issue_next_184;
+wire _issue_next_186 = ~issue;
+wire _issue_next_187 = out_pop & _issue_next_186;
+wire _issue_next_188 = 5'd27 <= occ_reg;
+wire _issue_next_189 = |occ_reg;
+wire _issue_next_190 = ~_issue_next_189;
+wire _issue_next_191 = _issue_next_188 | _issue_next_190;
+wire _issue_next_192 = 5'd26 <= occ_reg;
+wire _issue_next_193 = _issue_next_187 ? _issue_next_191 : _issue_next_192;
+wire full_ahead = _issue_next_182 ? _issue_next_185 : _issue_next_193;
 wire _ready_0 = ~issue;
 wire _ready_1 = in_valid_reg & _ready_0;
-wire _ready_2 = _ready_1 & _shell_3;
+wire _ready_2 = _ready_1 & _shell_5;
 wire _ready_3 = ~issue;
 wire _ready_4 = skid_valid_reg & _ready_3;
 wire _ready_5 = _ready_2 | _ready_4;
 wire _ready_6 = skid_valid_reg & issue;
-wire _ready_7 = _ready_6 & _shell_3;
+wire _ready_7 = _ready_6 & _shell_5;
 wire _ready_8 = _ready_5 | _ready_7;
 wire _ready_9 = ~_ready_8;
 wire [11:0] _state_rd_0 = in_conn_reg[11:0];
 // bits dropped on purpose (rounding, wrap-around)
-wire _unused = ^{_s2_t_next_1[5:0], s1_now_reg[31:19], s1_now_reg[7:0], s8_qa_scaled_reg[37], s8_qa_scaled_reg[12:0], _s2_t_7_next_1[5:0], s9_c_qa_reg[8:0], s10_mi_base_prod_reg[10:0], s17_mi_raw_prod_reg[10:0], s10_fi_c_prod_reg[10:0], avg_sum[20], s11_md_frac_prod_reg[10:0], s15_md_red_prod_reg[15:0], _s2_t_34_next_1[5:0], _s24_c_ack_clamped_next_4[24], _s2_t_41_next_1[5:0], _s6_t_48_next_4[24], _s10_c_loss_all_next_4[24]};
+wire _unused = ^{_s2_t_next_1[5:0], s1_now_reg[31:19], s1_now_reg[7:0], s8_qa_scaled_reg[37], s8_qa_scaled_reg[12:0], _s2_t_7_next_1[5:0], s9_c_qa_reg[8:0], s10_mi_base_prod_reg[10:0], s17_mi_raw_prod_reg[10:0], s10_fi_c_prod_reg[10:0], avg_sum[20], s11_md_frac_prod_reg[10:0], s15_md_red_prod_reg[15:0], _s2_t_34_next_1[5:0], _s11_t_18_next_4[24], _s24_c_ack_clamped_next_3[24], _s2_t_41_next_1[5:0], _s7_t_27_next_4[24], _s10_c_loss_all_next_4[24]};
 
 assign s_event_ready = in_ready_reg;
 assign s2_error_next = s1_error;
@@ -7025,9 +7051,13 @@ assign s24_error_next = s23_error_reg;
 assign s2_t_next = _s2_t_next_2;
 assign s3_t_next = s2_t_reg;
 assign s4_t_next = s3_t_reg;
+assign s5_qa_called_next = qa_called;
 assign s2_t_2_next = _s2_t_2_next_0;
 assign s3_t_2_next = s2_t_2_reg;
 assign s4_t_2_next = s3_t_2_reg;
+assign s2_t_3_next = _s2_t_3_next_0;
+assign s3_t_3_next = s2_t_3_reg;
+assign s4_t_3_next = s3_t_3_reg;
 assign s5_acked1_next = acked_in;
 assign s2_qa_win_lo_next = qa_win_lo;
 assign s3_qa_win_lo_next = s2_qa_win_lo_reg;
@@ -7038,32 +7068,32 @@ assign s4_qa_win_hi_next = s3_qa_win_hi_reg;
 assign s2_qa_win_wraps_next = qa_win_wraps;
 assign s3_qa_win_wraps_next = s2_qa_win_wraps_reg;
 assign s4_qa_win_wraps_next = s3_qa_win_wraps_reg;
-assign s2_t_3_next = _s2_t_3_next_0;
-assign s3_t_3_next = s2_t_3_reg;
-assign s4_t_3_next = s3_t_3_reg;
+assign s2_t_4_next = _s2_t_4_next_0;
+assign s3_t_4_next = s2_t_4_reg;
+assign s4_t_4_next = s3_t_4_reg;
 assign s5_qa_fire_next = qa_fire;
 assign s5_qa_roll_next = qa_roll;
 assign s6_qa_base_next = qa_base;
 assign s7_qa_scaled_pp00_next = qa_scaled_pp00;
 assign s7_qa_scaled_pp10_next = qa_scaled_pp10;
 assign s8_qa_scaled_next = qa_scaled;
-assign s2_t_4_next = _s2_t_4_next_0;
-assign s3_t_4_next = s2_t_4_reg;
-assign s4_t_4_next = s3_t_4_reg;
 assign s2_t_5_next = _s2_t_5_next_0;
 assign s3_t_5_next = s2_t_5_reg;
 assign s4_t_5_next = s3_t_5_reg;
+assign s5_t_next = s4_t_5_reg;
 assign s2_t_6_next = _s2_t_6_next_1;
 assign s3_t_6_next = s2_t_6_reg;
 assign s4_t_6_next = s3_t_6_reg;
+assign s5_cur_c_next = cur_c;
+assign s5_c_loss_next = c_loss;
 assign s2_is_loss_next = is_loss;
 assign s3_is_loss_next = s2_is_loss_reg;
 assign s4_is_loss_next = s3_is_loss_reg;
+assign s5_is_loss_next = s4_is_loss_reg;
 assign s6_qa_fire_next = s5_qa_fire_reg;
 assign s7_qa_fire_next = s6_qa_fire_reg;
 assign s8_qa_fire_next = s7_qa_fire_reg;
-assign s5_t_next = _s5_t_next_6;
-assign s6_t_next = s5_t_reg;
+assign s6_t_next = _s6_t_next_1;
 assign s7_t_next = s6_t_reg;
 assign s8_t_next = s7_t_reg;
 assign s9_c_qa_next = _s9_c_qa_next_1;
@@ -7429,7 +7459,6 @@ assign s2_t_32_next = _s2_t_32_next_1;
 assign s3_t_15_next = s2_t_32_reg;
 assign s4_t_19_next = s3_t_15_reg;
 assign s5_t_40_next = _s5_t_40_next_5;
-assign s5_cur_c_next = cur_c;
 assign s6_cur_c_next = s5_cur_c_reg;
 assign s7_cur_c_next = s6_cur_c_reg;
 assign s8_cur_c_next = s7_cur_c_reg;
@@ -7574,17 +7603,16 @@ assign s20_t_5_next = s19_t_5_reg;
 assign s21_t_4_next = s20_t_5_reg;
 assign s22_t_2_next = s21_t_4_reg;
 assign s23_core_c_next = core_c;
-assign s5_qa_called_next = qa_called;
+assign s5_t_43_next = s4_t_3_reg;
 assign s2_t_35_next = _s2_t_35_next_1;
 assign s3_t_18_next = s2_t_35_reg;
 assign s4_t_22_next = s3_t_18_reg;
-assign s5_t_43_next = s4_t_22_reg;
+assign s5_t_44_next = s4_t_22_reg;
 assign s2_t_36_next = _s2_t_36_next_1;
 assign s3_t_19_next = s2_t_36_reg;
 assign s4_t_23_next = s3_t_19_reg;
-assign s5_t_44_next = s4_t_23_reg;
-assign s5_ack_run_next = ack_run;
-assign s6_ack_run_next = s5_ack_run_reg;
+assign s5_t_45_next = s4_t_23_reg;
+assign s6_ack_run_next = ack_run;
 assign s7_ack_run_next = s6_ack_run_reg;
 assign s8_ack_run_next = s7_ack_run_reg;
 assign s9_ack_run_next = s8_ack_run_reg;
@@ -7610,21 +7638,21 @@ assign s20_early_next = s19_early_reg;
 assign s21_early_next = s20_early_reg;
 assign s22_early_next = s21_early_reg;
 assign s23_early_next = s22_early_reg;
-assign s11_c_early_next = c_early;
-assign s12_c_early_next = s11_c_early_reg;
-assign s13_c_early_next = s12_c_early_reg;
-assign s14_c_early_next = s13_c_early_reg;
-assign s15_c_early_next = s14_c_early_reg;
-assign s16_c_early_next = s15_c_early_reg;
-assign s17_c_early_next = s16_c_early_reg;
-assign s18_c_early_next = s17_c_early_reg;
-assign s19_c_early_next = s18_c_early_reg;
-assign s20_c_early_next = s19_c_early_reg;
-assign s21_c_early_next = s20_c_early_reg;
-assign s22_c_early_next = s21_c_early_reg;
-assign s23_c_early_next = s22_c_early_reg;
+assign s11_t_18_next = _s11_t_18_next_5;
+assign s12_t_15_next = s11_t_18_reg;
+assign s13_t_10_next = s12_t_15_reg;
+assign s14_t_11_next = s13_t_10_reg;
+assign s15_t_11_next = s14_t_11_reg;
+assign s16_t_6_next = s15_t_11_reg;
+assign s17_t_6_next = s16_t_6_reg;
+assign s18_t_7_next = s17_t_6_reg;
+assign s19_t_6_next = s18_t_7_reg;
+assign s20_t_6_next = s19_t_6_reg;
+assign s21_t_5_next = s20_t_6_reg;
+assign s22_t_3_next = s21_t_5_reg;
+assign s23_t_next = s22_t_3_reg;
 assign s24_c_ack_clamped_next = c_ack_window;
-assign s5_c_loss_next = c_loss_nscc;
+assign s6_c_loss_next = c_loss_nscc;
 assign s5_nowq_next = s4_nowq_reg;
 assign s6_nowq_next = s5_nowq_reg;
 assign s7_nowq_next = s6_nowq_reg;
@@ -7637,8 +7665,8 @@ assign s7_cur_last_adj_next = s6_cur_last_adj_reg;
 assign s8_cur_last_adj_next = s7_cur_last_adj_reg;
 assign s9_cur_last_adj_next = s8_cur_last_adj_reg;
 assign s10_cur_last_adj_next = s9_cur_last_adj_reg;
-assign s5_t_45_next = _s5_t_45_next_0;
-assign s6_t_46_next = s5_t_45_reg;
+assign s5_t_46_next = _s5_t_46_next_0;
+assign s6_t_46_next = s5_t_46_reg;
 assign s7_t_25_next = s6_t_46_reg;
 assign s8_t_25_next = s7_t_25_reg;
 assign s9_t_20_next = s8_t_25_reg;
@@ -7685,16 +7713,17 @@ assign s10_cur_increase_next = s9_cur_increase_reg;
 assign s2_t_37_next = _s2_t_37_next_0;
 assign s3_t_20_next = s2_t_37_reg;
 assign s4_t_24_next = s3_t_20_reg;
+assign s5_t_47_next = s4_t_24_reg;
 assign s2_t_38_next = _s2_t_38_next_1;
 assign s3_t_21_next = s2_t_38_reg;
 assign s4_t_25_next = s3_t_21_reg;
-assign s5_t_46_next = _s5_qa_fire_next_6;
-assign s5_qa_used_nscc_next = qa_used_nscc;
-assign s5_t_47_next = _s5_t_47_next_0;
+assign s5_t_48_next = s4_t_25_reg;
+assign s5_t_49_next = _s5_qa_fire_next_6;
+assign s5_t_50_next = _s5_t_50_next_0;
 assign s2_t_39_next = _s2_t_39_next_0;
 assign s3_t_22_next = s2_t_39_reg;
 assign s4_t_26_next = s3_t_22_reg;
-assign s5_t_48_next = s4_t_26_reg;
+assign s5_t_51_next = s4_t_26_reg;
 assign s5_cur_win_end_next = cur_win_end;
 assign s5_cur_count_next = cur_count;
 assign s6_t_47_next = _s6_t_47_next_1;
@@ -7708,14 +7737,13 @@ assign s4_t_27_next = s3_t_23_reg;
 assign s2_t_41_next = _s2_t_41_next_5;
 assign s3_t_24_next = s2_t_41_reg;
 assign s4_t_28_next = s3_t_24_reg;
-assign s5_t_49_next = s4_t_28_reg;
+assign s5_t_52_next = s4_t_28_reg;
 assign s5_ignore_left1_next = ignore_left1;
-assign s6_qa_used_nscc_next = s5_qa_used_nscc_reg;
+assign s6_qa_used_nscc_next = qa_used_nscc;
 assign s7_qa_used_nscc_next = s6_qa_used_nscc_reg;
 assign s8_qa_used_nscc_next = s7_qa_used_nscc_reg;
 assign s9_qa_used_nscc_next = s8_qa_used_nscc_reg;
-assign s6_t_48_next = _s6_t_48_next_5;
-assign s7_t_27_next = s6_t_48_reg;
+assign s7_t_27_next = _s7_t_27_next_5;
 assign s8_t_27_next = s7_t_27_reg;
 assign s9_t_22_next = s8_t_27_reg;
 assign s11_ack_run_next = s10_ack_run_reg;
@@ -7740,7 +7768,6 @@ assign s21_cur_c_next = s20_cur_c_reg;
 assign s22_cur_c_next = s21_cur_c_reg;
 assign s23_cur_c_next = s22_cur_c_reg;
 assign s24_cur_c_next = s23_cur_c_reg;
-assign s5_is_loss_next = s4_is_loss_reg;
 assign s6_is_loss_next = s5_is_loss_reg;
 assign s7_is_loss_next = s6_is_loss_reg;
 assign s8_is_loss_next = s7_is_loss_reg;
@@ -7775,20 +7802,6 @@ assign s21_c_loss_all_next = s20_c_loss_all_reg;
 assign s22_c_loss_all_next = s21_c_loss_all_reg;
 assign s23_c_loss_all_next = s22_c_loss_all_reg;
 assign s24_c_loss_all_next = s23_c_loss_all_reg;
-assign s11_t_18_next = _s11_t_18_next_1;
-assign s12_t_15_next = s11_t_18_reg;
-assign s13_t_10_next = s12_t_15_reg;
-assign s14_t_11_next = s13_t_10_reg;
-assign s15_t_11_next = s14_t_11_reg;
-assign s16_t_6_next = s15_t_11_reg;
-assign s17_t_6_next = s16_t_6_reg;
-assign s18_t_7_next = s17_t_6_reg;
-assign s19_t_6_next = s18_t_7_reg;
-assign s20_t_6_next = s19_t_6_reg;
-assign s21_t_5_next = s20_t_6_reg;
-assign s22_t_3_next = s21_t_5_reg;
-assign s23_t_next = s22_t_3_reg;
-assign s24_t_next = s23_t_reg;
 assign s11_t_19_next = _s11_t_19_next_1;
 assign s12_t_16_next = s11_t_19_reg;
 assign s13_t_11_next = s12_t_16_reg;
@@ -7802,10 +7815,8 @@ assign s20_t_7_next = s19_t_7_reg;
 assign s21_t_6_next = s20_t_7_reg;
 assign s22_t_4_next = s21_t_6_reg;
 assign s23_t_2_next = s22_t_4_reg;
-assign s24_t_2_next = s23_t_2_reg;
-assign s23_t_3_next = _s23_t_3_next_2;
-assign s24_t_3_next = s23_t_3_reg;
-assign s11_t_20_next = _s11_t_20_next_0;
+assign s24_t_next = s23_t_2_reg;
+assign s11_t_20_next = _s11_t_20_next_1;
 assign s12_t_17_next = s11_t_20_reg;
 assign s13_t_12_next = s12_t_17_reg;
 assign s14_t_13_next = s13_t_12_reg;
@@ -7817,14 +7828,11 @@ assign s19_t_8_next = s18_t_9_reg;
 assign s20_t_8_next = s19_t_8_reg;
 assign s21_t_7_next = s20_t_8_reg;
 assign s22_t_5_next = s21_t_7_reg;
-assign s23_t_4_next = s22_t_5_reg;
-assign s24_t_4_next = s23_t_4_reg;
-assign s6_t_49_next = _s6_t_49_next_0;
-assign s7_t_28_next = s6_t_49_reg;
-assign s8_t_28_next = s7_t_28_reg;
-assign s9_t_23_next = s8_t_28_reg;
-assign s10_t_25_next = s9_t_23_reg;
-assign s11_t_21_next = s10_t_25_reg;
+assign s23_t_3_next = s22_t_5_reg;
+assign s24_t_2_next = s23_t_3_reg;
+assign s23_t_4_next = _s23_t_4_next_2;
+assign s24_t_3_next = s23_t_4_reg;
+assign s11_t_21_next = _s11_t_21_next_0;
 assign s12_t_18_next = s11_t_21_reg;
 assign s13_t_13_next = s12_t_18_reg;
 assign s14_t_14_next = s13_t_13_reg;
@@ -7837,8 +7845,13 @@ assign s20_t_9_next = s19_t_9_reg;
 assign s21_t_8_next = s20_t_9_reg;
 assign s22_t_6_next = s21_t_8_reg;
 assign s23_t_5_next = s22_t_6_reg;
-assign s24_t_5_next = s23_t_5_reg;
-assign s11_t_22_next = _s11_t_22_next_2;
+assign s24_t_4_next = s23_t_5_reg;
+assign s6_t_48_next = _s6_t_48_next_0;
+assign s7_t_28_next = s6_t_48_reg;
+assign s8_t_28_next = s7_t_28_reg;
+assign s9_t_23_next = s8_t_28_reg;
+assign s10_t_25_next = s9_t_23_reg;
+assign s11_t_22_next = s10_t_25_reg;
 assign s12_t_19_next = s11_t_22_reg;
 assign s13_t_14_next = s12_t_19_reg;
 assign s14_t_15_next = s13_t_14_reg;
@@ -7851,13 +7864,8 @@ assign s20_t_10_next = s19_t_10_reg;
 assign s21_t_9_next = s20_t_10_reg;
 assign s22_t_7_next = s21_t_9_reg;
 assign s23_t_6_next = s22_t_7_reg;
-assign s24_t_6_next = s23_t_6_reg;
-assign s6_t_50_next = _s6_t_50_next_2;
-assign s7_t_29_next = s6_t_50_reg;
-assign s8_t_29_next = s7_t_29_reg;
-assign s9_t_24_next = s8_t_29_reg;
-assign s10_t_26_next = s9_t_24_reg;
-assign s11_t_23_next = s10_t_26_reg;
+assign s24_t_5_next = s23_t_6_reg;
+assign s11_t_23_next = _s11_t_23_next_2;
 assign s12_t_20_next = s11_t_23_reg;
 assign s13_t_15_next = s12_t_20_reg;
 assign s14_t_16_next = s13_t_15_reg;
@@ -7870,13 +7878,13 @@ assign s20_t_11_next = s19_t_11_reg;
 assign s21_t_10_next = s20_t_11_reg;
 assign s22_t_8_next = s21_t_10_reg;
 assign s23_t_7_next = s22_t_8_reg;
-assign s24_t_7_next = s23_t_7_reg;
-assign s6_t_51_next = _s6_t_51_next_1;
-assign s7_t_30_next = s6_t_51_reg;
-assign s8_t_30_next = s7_t_30_reg;
-assign s9_t_25_next = s8_t_30_reg;
-assign s10_t_27_next = s9_t_25_reg;
-assign s11_t_24_next = s10_t_27_reg;
+assign s24_t_6_next = s23_t_7_reg;
+assign s6_t_49_next = _s6_t_49_next_2;
+assign s7_t_29_next = s6_t_49_reg;
+assign s8_t_29_next = s7_t_29_reg;
+assign s9_t_24_next = s8_t_29_reg;
+assign s10_t_26_next = s9_t_24_reg;
+assign s11_t_24_next = s10_t_26_reg;
 assign s12_t_21_next = s11_t_24_reg;
 assign s13_t_16_next = s12_t_21_reg;
 assign s14_t_17_next = s13_t_16_reg;
@@ -7889,8 +7897,13 @@ assign s20_t_12_next = s19_t_12_reg;
 assign s21_t_11_next = s20_t_12_reg;
 assign s22_t_9_next = s21_t_11_reg;
 assign s23_t_8_next = s22_t_9_reg;
-assign s24_t_8_next = s23_t_8_reg;
-assign s11_t_25_next = _s11_t_25_next_0;
+assign s24_t_7_next = s23_t_8_reg;
+assign s6_t_50_next = _s6_t_50_next_1;
+assign s7_t_30_next = s6_t_50_reg;
+assign s8_t_30_next = s7_t_30_reg;
+assign s9_t_25_next = s8_t_30_reg;
+assign s10_t_27_next = s9_t_25_reg;
+assign s11_t_25_next = s10_t_27_reg;
 assign s12_t_22_next = s11_t_25_reg;
 assign s13_t_17_next = s12_t_22_reg;
 assign s14_t_18_next = s13_t_17_reg;
@@ -7903,13 +7916,8 @@ assign s20_t_13_next = s19_t_13_reg;
 assign s21_t_12_next = s20_t_13_reg;
 assign s22_t_10_next = s21_t_12_reg;
 assign s23_t_9_next = s22_t_10_reg;
-assign s24_t_9_next = s23_t_9_reg;
-assign s6_t_52_next = _s6_t_52_next_0;
-assign s7_t_31_next = s6_t_52_reg;
-assign s8_t_31_next = s7_t_31_reg;
-assign s9_t_26_next = s8_t_31_reg;
-assign s10_t_28_next = s9_t_26_reg;
-assign s11_t_26_next = s10_t_28_reg;
+assign s24_t_8_next = s23_t_9_reg;
+assign s11_t_26_next = _s11_t_26_next_0;
 assign s12_t_23_next = s11_t_26_reg;
 assign s13_t_18_next = s12_t_23_reg;
 assign s14_t_19_next = s13_t_18_reg;
@@ -7922,13 +7930,13 @@ assign s20_t_14_next = s19_t_14_reg;
 assign s21_t_13_next = s20_t_14_reg;
 assign s22_t_11_next = s21_t_13_reg;
 assign s23_t_10_next = s22_t_11_reg;
-assign s24_t_10_next = s23_t_10_reg;
-assign s6_t_53_next = _s6_t_53_next_1;
-assign s7_t_32_next = s6_t_53_reg;
-assign s8_t_32_next = s7_t_32_reg;
-assign s9_t_27_next = s8_t_32_reg;
-assign s10_t_29_next = s9_t_27_reg;
-assign s11_t_27_next = s10_t_29_reg;
+assign s24_t_9_next = s23_t_10_reg;
+assign s6_t_51_next = _s6_t_51_next_0;
+assign s7_t_31_next = s6_t_51_reg;
+assign s8_t_31_next = s7_t_31_reg;
+assign s9_t_26_next = s8_t_31_reg;
+assign s10_t_28_next = s9_t_26_reg;
+assign s11_t_27_next = s10_t_28_reg;
 assign s12_t_24_next = s11_t_27_reg;
 assign s13_t_19_next = s12_t_24_reg;
 assign s14_t_20_next = s13_t_19_reg;
@@ -7941,17 +7949,13 @@ assign s20_t_15_next = s19_t_15_reg;
 assign s21_t_14_next = s20_t_15_reg;
 assign s22_t_12_next = s21_t_14_reg;
 assign s23_t_11_next = s22_t_12_reg;
-assign s24_t_11_next = s23_t_11_reg;
-assign s2_t_42_next = _s2_t_35_next_0;
-assign s3_t_25_next = s2_t_42_reg;
-assign s4_t_29_next = s3_t_25_reg;
-assign s5_t_50_next = s4_t_29_reg;
-assign s6_t_54_next = s5_t_50_reg;
-assign s7_t_33_next = s6_t_54_reg;
-assign s8_t_33_next = s7_t_33_reg;
-assign s9_t_28_next = s8_t_33_reg;
-assign s10_t_30_next = s9_t_28_reg;
-assign s11_t_28_next = s10_t_30_reg;
+assign s24_t_10_next = s23_t_11_reg;
+assign s6_t_52_next = _s6_t_52_next_1;
+assign s7_t_32_next = s6_t_52_reg;
+assign s8_t_32_next = s7_t_32_reg;
+assign s9_t_27_next = s8_t_32_reg;
+assign s10_t_29_next = s9_t_27_reg;
+assign s11_t_28_next = s10_t_29_reg;
 assign s12_t_25_next = s11_t_28_reg;
 assign s13_t_20_next = s12_t_25_reg;
 assign s14_t_21_next = s13_t_20_reg;
@@ -7964,8 +7968,30 @@ assign s20_t_16_next = s19_t_16_reg;
 assign s21_t_15_next = s20_t_16_reg;
 assign s22_t_13_next = s21_t_15_reg;
 assign s23_t_12_next = s22_t_13_reg;
-assign s24_t_12_next = s23_t_12_reg;
-assign s5_t_51_next = _s5_t_51_next_0;
+assign s24_t_11_next = s23_t_12_reg;
+assign s2_t_42_next = _s2_t_35_next_0;
+assign s3_t_25_next = s2_t_42_reg;
+assign s4_t_29_next = s3_t_25_reg;
+assign s5_t_53_next = s4_t_29_reg;
+assign s6_t_53_next = s5_t_53_reg;
+assign s7_t_33_next = s6_t_53_reg;
+assign s8_t_33_next = s7_t_33_reg;
+assign s9_t_28_next = s8_t_33_reg;
+assign s10_t_30_next = s9_t_28_reg;
+assign s11_t_29_next = s10_t_30_reg;
+assign s12_t_26_next = s11_t_29_reg;
+assign s13_t_21_next = s12_t_26_reg;
+assign s14_t_22_next = s13_t_21_reg;
+assign s15_t_22_next = s14_t_22_reg;
+assign s16_t_17_next = s15_t_22_reg;
+assign s17_t_17_next = s16_t_17_reg;
+assign s18_t_18_next = s17_t_17_reg;
+assign s19_t_17_next = s18_t_18_reg;
+assign s20_t_17_next = s19_t_17_reg;
+assign s21_t_16_next = s20_t_17_reg;
+assign s22_t_14_next = s21_t_16_reg;
+assign s23_t_13_next = s22_t_14_reg;
+assign s24_t_12_next = s23_t_13_reg;
 assign s2_ecn_next = s1_ecn_reg;
 assign s3_ecn_next = s2_ecn_reg;
 assign s4_ecn_next = s3_ecn_reg;
@@ -7973,14 +7999,14 @@ assign s5_ecn_next = s4_ecn_reg;
 assign s2_t_43_next = _s2_t_43_next_0;
 assign s3_t_26_next = s2_t_43_reg;
 assign s4_t_30_next = s3_t_26_reg;
-assign s5_t_52_next = s4_t_30_reg;
+assign s5_t_54_next = s4_t_30_reg;
 assign s6_core_case_next = core_case;
 assign s7_core_case_next = s6_core_case_reg;
 assign s8_core_case_next = s7_core_case_reg;
 assign s9_core_case_next = s8_core_case_reg;
 assign s10_core_case_next = s9_core_case_reg;
-assign s6_t_55_next = _s6_t_55_next_0;
-assign s7_t_34_next = s6_t_55_reg;
+assign s6_t_54_next = _s6_t_54_next_1;
+assign s7_t_34_next = s6_t_54_reg;
 assign s8_t_34_next = s7_t_34_reg;
 assign s9_t_29_next = s8_t_34_reg;
 assign s10_t_31_next = s9_t_29_reg;
@@ -8007,23 +8033,7 @@ assign s21_kind_next = s20_kind_reg;
 assign s22_kind_next = s21_kind_reg;
 assign s23_kind_next = s22_kind_reg;
 assign s24_kind_next = s23_kind_reg;
-assign s11_t_29_next = _s11_t_29_next_4;
-assign s12_t_26_next = s11_t_29_reg;
-assign s13_t_21_next = s12_t_26_reg;
-assign s14_t_22_next = s13_t_21_reg;
-assign s15_t_22_next = s14_t_22_reg;
-assign s16_t_17_next = s15_t_22_reg;
-assign s17_t_17_next = s16_t_17_reg;
-assign s18_t_18_next = s17_t_17_reg;
-assign s19_t_17_next = s18_t_18_reg;
-assign s20_t_17_next = s19_t_17_reg;
-assign s21_t_16_next = s20_t_17_reg;
-assign s22_t_14_next = s21_t_16_reg;
-assign s23_t_13_next = s22_t_14_reg;
-assign s24_t_13_next = s23_t_13_reg;
-assign s23_qa_fired_nscc_next = s22_qa_fired_nscc_reg;
-assign s24_qa_fired_nscc_next = s23_qa_fired_nscc_reg;
-assign s11_t_30_next = _s11_t_30_next_0;
+assign s11_t_30_next = _s11_t_30_next_4;
 assign s12_t_27_next = s11_t_30_reg;
 assign s13_t_22_next = s12_t_27_reg;
 assign s14_t_23_next = s13_t_22_reg;
@@ -8036,7 +8046,23 @@ assign s20_t_18_next = s19_t_18_reg;
 assign s21_t_17_next = s20_t_18_reg;
 assign s22_t_15_next = s21_t_17_reg;
 assign s23_t_14_next = s22_t_15_reg;
-assign s24_t_14_next = s23_t_14_reg;
+assign s24_t_13_next = s23_t_14_reg;
+assign s23_qa_fired_nscc_next = s22_qa_fired_nscc_reg;
+assign s24_qa_fired_nscc_next = s23_qa_fired_nscc_reg;
+assign s11_t_31_next = _s11_t_31_next_0;
+assign s12_t_28_next = s11_t_31_reg;
+assign s13_t_23_next = s12_t_28_reg;
+assign s14_t_24_next = s13_t_23_reg;
+assign s15_t_24_next = s14_t_24_reg;
+assign s16_t_19_next = s15_t_24_reg;
+assign s17_t_19_next = s16_t_19_reg;
+assign s18_t_20_next = s17_t_19_reg;
+assign s19_t_19_next = s18_t_20_reg;
+assign s20_t_19_next = s19_t_19_reg;
+assign s21_t_18_next = s20_t_19_reg;
+assign s22_t_16_next = s21_t_18_reg;
+assign s23_t_15_next = s22_t_16_reg;
+assign s24_t_14_next = s23_t_15_reg;
 assign m_result_valid = out_valid_reg;
 assign m_result_conn = out_head_conn_reg;
 assign m_result_kind = out_head_kind_reg;
@@ -8045,6 +8071,16 @@ assign m_result_case = out_head_case_reg;
 assign m_result_qa = out_head_qa_reg;
 assign m_result_fast = out_head_fast_reg;
 assign m_result_error = out_head_error_reg;
+
+// snoop_ahead
+always @* begin
+    snoop_s1_next = snoop_s1_reg;
+    snoop_s2_next = snoop_s2_reg;
+    snoop_s3_next = snoop_s3_reg;
+    snoop_s1_next = snoop_s1_ahead;
+    snoop_s2_next = snoop_s2_ahead;
+    snoop_s3_next = snoop_s3_ahead;
+end
 
 // shell
 always @* begin
@@ -8330,8 +8366,8 @@ always @* begin
             in_rtt_next = skid_rtt_reg;
             in_unacked_next = skid_unacked_reg;
             in_now_next = skid_now_reg;
-            skid_valid_next = _shell_3;
-            if (_shell_3) begin
+            skid_valid_next = _shell_5;
+            if (_shell_5) begin
                 skid_conn_next = s_event_conn;
                 skid_kind_next = s_event_kind;
                 skid_size_next = s_event_size;
@@ -8341,8 +8377,8 @@ always @* begin
                 skid_now_next = s_event_now;
             end
         end else begin
-            in_valid_next = _shell_3;
-            if (_shell_3) begin
+            in_valid_next = _shell_5;
+            if (_shell_5) begin
                 in_conn_next = s_event_conn;
                 in_kind_next = s_event_kind;
                 in_size_next = s_event_size;
@@ -8352,9 +8388,9 @@ always @* begin
                 in_now_next = s_event_now;
             end
         end
-    end else if (_shell_4) begin
-        in_valid_next = _shell_3;
-        if (_shell_3) begin
+    end else if (_shell_6) begin
+        in_valid_next = _shell_5;
+        if (_shell_5) begin
             in_conn_next = s_event_conn;
             in_kind_next = s_event_kind;
             in_size_next = s_event_size;
@@ -8363,7 +8399,7 @@ always @* begin
             in_unacked_next = s_event_unacked;
             in_now_next = s_event_now;
         end
-    end else if (_shell_3) begin
+    end else if (_shell_5) begin
         skid_valid_next = 1'd1;
         skid_conn_next = s_event_conn;
         skid_kind_next = s_event_kind;
@@ -8433,11 +8469,11 @@ always @* begin
     s2_fix_valid_next = _shell_15;
     s2_fix_word_next = _shell_16;
     s3_ram_next = state_q;
-    s3_fix_valid_next = _shell_19;
-    s3_fix_word_next = _shell_20;
-    s4_cur_next = _shell_23;
+    s3_fix_valid_next = _shell_17;
+    s3_fix_word_next = _shell_18;
+    s4_cur_next = _shell_19;
     if (s24_valid_reg) begin
-        if (_shell_24) begin
+        if (_shell_20) begin
             out0_conn_next = s24_conn_reg;
             out0_kind_next = s24_kind_reg;
             out0_cwnd_next = res_cwnd;
@@ -8446,7 +8482,7 @@ always @* begin
             out0_fast_next = res_fast;
             out0_error_next = s24_error_reg;
         end
-        if (_shell_26) begin
+        if (_shell_22) begin
             out1_conn_next = s24_conn_reg;
             out1_kind_next = s24_kind_reg;
             out1_cwnd_next = res_cwnd;
@@ -8455,7 +8491,7 @@ always @* begin
             out1_fast_next = res_fast;
             out1_error_next = s24_error_reg;
         end
-        if (_shell_27) begin
+        if (_shell_23) begin
             out2_conn_next = s24_conn_reg;
             out2_kind_next = s24_kind_reg;
             out2_cwnd_next = res_cwnd;
@@ -8464,7 +8500,7 @@ always @* begin
             out2_fast_next = res_fast;
             out2_error_next = s24_error_reg;
         end
-        if (_shell_28) begin
+        if (_shell_24) begin
             out3_conn_next = s24_conn_reg;
             out3_kind_next = s24_kind_reg;
             out3_cwnd_next = res_cwnd;
@@ -8473,7 +8509,7 @@ always @* begin
             out3_fast_next = res_fast;
             out3_error_next = s24_error_reg;
         end
-        if (_shell_29) begin
+        if (_shell_25) begin
             out4_conn_next = s24_conn_reg;
             out4_kind_next = s24_kind_reg;
             out4_cwnd_next = res_cwnd;
@@ -8482,7 +8518,7 @@ always @* begin
             out4_fast_next = res_fast;
             out4_error_next = s24_error_reg;
         end
-        if (_shell_30) begin
+        if (_shell_26) begin
             out5_conn_next = s24_conn_reg;
             out5_kind_next = s24_kind_reg;
             out5_cwnd_next = res_cwnd;
@@ -8491,7 +8527,7 @@ always @* begin
             out5_fast_next = res_fast;
             out5_error_next = s24_error_reg;
         end
-        if (_shell_31) begin
+        if (_shell_27) begin
             out6_conn_next = s24_conn_reg;
             out6_kind_next = s24_kind_reg;
             out6_cwnd_next = res_cwnd;
@@ -8500,7 +8536,7 @@ always @* begin
             out6_fast_next = res_fast;
             out6_error_next = s24_error_reg;
         end
-        if (_shell_32) begin
+        if (_shell_28) begin
             out7_conn_next = s24_conn_reg;
             out7_kind_next = s24_kind_reg;
             out7_cwnd_next = res_cwnd;
@@ -8509,7 +8545,7 @@ always @* begin
             out7_fast_next = res_fast;
             out7_error_next = s24_error_reg;
         end
-        if (_shell_33) begin
+        if (_shell_29) begin
             out8_conn_next = s24_conn_reg;
             out8_kind_next = s24_kind_reg;
             out8_cwnd_next = res_cwnd;
@@ -8518,7 +8554,7 @@ always @* begin
             out8_fast_next = res_fast;
             out8_error_next = s24_error_reg;
         end
-        if (_shell_34) begin
+        if (_shell_30) begin
             out9_conn_next = s24_conn_reg;
             out9_kind_next = s24_kind_reg;
             out9_cwnd_next = res_cwnd;
@@ -8527,7 +8563,7 @@ always @* begin
             out9_fast_next = res_fast;
             out9_error_next = s24_error_reg;
         end
-        if (_shell_35) begin
+        if (_shell_31) begin
             out10_conn_next = s24_conn_reg;
             out10_kind_next = s24_kind_reg;
             out10_cwnd_next = res_cwnd;
@@ -8536,7 +8572,7 @@ always @* begin
             out10_fast_next = res_fast;
             out10_error_next = s24_error_reg;
         end
-        if (_shell_36) begin
+        if (_shell_32) begin
             out11_conn_next = s24_conn_reg;
             out11_kind_next = s24_kind_reg;
             out11_cwnd_next = res_cwnd;
@@ -8545,7 +8581,7 @@ always @* begin
             out11_fast_next = res_fast;
             out11_error_next = s24_error_reg;
         end
-        if (_shell_37) begin
+        if (_shell_33) begin
             out12_conn_next = s24_conn_reg;
             out12_kind_next = s24_kind_reg;
             out12_cwnd_next = res_cwnd;
@@ -8554,7 +8590,7 @@ always @* begin
             out12_fast_next = res_fast;
             out12_error_next = s24_error_reg;
         end
-        if (_shell_38) begin
+        if (_shell_34) begin
             out13_conn_next = s24_conn_reg;
             out13_kind_next = s24_kind_reg;
             out13_cwnd_next = res_cwnd;
@@ -8563,7 +8599,7 @@ always @* begin
             out13_fast_next = res_fast;
             out13_error_next = s24_error_reg;
         end
-        if (_shell_39) begin
+        if (_shell_35) begin
             out14_conn_next = s24_conn_reg;
             out14_kind_next = s24_kind_reg;
             out14_cwnd_next = res_cwnd;
@@ -8572,7 +8608,7 @@ always @* begin
             out14_fast_next = res_fast;
             out14_error_next = s24_error_reg;
         end
-        if (_shell_40) begin
+        if (_shell_36) begin
             out15_conn_next = s24_conn_reg;
             out15_kind_next = s24_kind_reg;
             out15_cwnd_next = res_cwnd;
@@ -8581,7 +8617,7 @@ always @* begin
             out15_fast_next = res_fast;
             out15_error_next = s24_error_reg;
         end
-        if (_shell_41) begin
+        if (_shell_37) begin
             out16_conn_next = s24_conn_reg;
             out16_kind_next = s24_kind_reg;
             out16_cwnd_next = res_cwnd;
@@ -8590,7 +8626,7 @@ always @* begin
             out16_fast_next = res_fast;
             out16_error_next = s24_error_reg;
         end
-        if (_shell_42) begin
+        if (_shell_38) begin
             out17_conn_next = s24_conn_reg;
             out17_kind_next = s24_kind_reg;
             out17_cwnd_next = res_cwnd;
@@ -8599,7 +8635,7 @@ always @* begin
             out17_fast_next = res_fast;
             out17_error_next = s24_error_reg;
         end
-        if (_shell_43) begin
+        if (_shell_39) begin
             out18_conn_next = s24_conn_reg;
             out18_kind_next = s24_kind_reg;
             out18_cwnd_next = res_cwnd;
@@ -8608,7 +8644,7 @@ always @* begin
             out18_fast_next = res_fast;
             out18_error_next = s24_error_reg;
         end
-        if (_shell_44) begin
+        if (_shell_40) begin
             out19_conn_next = s24_conn_reg;
             out19_kind_next = s24_kind_reg;
             out19_cwnd_next = res_cwnd;
@@ -8617,7 +8653,7 @@ always @* begin
             out19_fast_next = res_fast;
             out19_error_next = s24_error_reg;
         end
-        if (_shell_45) begin
+        if (_shell_41) begin
             out20_conn_next = s24_conn_reg;
             out20_kind_next = s24_kind_reg;
             out20_cwnd_next = res_cwnd;
@@ -8626,7 +8662,7 @@ always @* begin
             out20_fast_next = res_fast;
             out20_error_next = s24_error_reg;
         end
-        if (_shell_46) begin
+        if (_shell_42) begin
             out21_conn_next = s24_conn_reg;
             out21_kind_next = s24_kind_reg;
             out21_cwnd_next = res_cwnd;
@@ -8635,7 +8671,7 @@ always @* begin
             out21_fast_next = res_fast;
             out21_error_next = s24_error_reg;
         end
-        if (_shell_47) begin
+        if (_shell_43) begin
             out22_conn_next = s24_conn_reg;
             out22_kind_next = s24_kind_reg;
             out22_cwnd_next = res_cwnd;
@@ -8644,7 +8680,7 @@ always @* begin
             out22_fast_next = res_fast;
             out22_error_next = s24_error_reg;
         end
-        if (_shell_48) begin
+        if (_shell_44) begin
             out23_conn_next = s24_conn_reg;
             out23_kind_next = s24_kind_reg;
             out23_cwnd_next = res_cwnd;
@@ -8653,7 +8689,7 @@ always @* begin
             out23_fast_next = res_fast;
             out23_error_next = s24_error_reg;
         end
-        if (_shell_49) begin
+        if (_shell_45) begin
             out24_conn_next = s24_conn_reg;
             out24_kind_next = s24_kind_reg;
             out24_cwnd_next = res_cwnd;
@@ -8662,7 +8698,7 @@ always @* begin
             out24_fast_next = res_fast;
             out24_error_next = s24_error_reg;
         end
-        if (_shell_50) begin
+        if (_shell_46) begin
             out25_conn_next = s24_conn_reg;
             out25_kind_next = s24_kind_reg;
             out25_cwnd_next = res_cwnd;
@@ -8671,7 +8707,7 @@ always @* begin
             out25_fast_next = res_fast;
             out25_error_next = s24_error_reg;
         end
-        out_wr_ptr_next = _shell_53;
+        out_wr_ptr_next = _shell_49;
     end
     if (out_pop) begin
         if (out_lands_next) begin
@@ -8683,13 +8719,13 @@ always @* begin
             out_head_fast_next = res_fast;
             out_head_error_next = s24_error_reg;
         end else begin
-            out_head_conn_next = _shell_55;
-            out_head_kind_next = _shell_56;
-            out_head_cwnd_next = _shell_57;
-            out_head_case_next = _shell_58;
-            out_head_qa_next = _shell_59;
-            out_head_fast_next = _shell_60;
-            out_head_error_next = _shell_61;
+            out_head_conn_next = _shell_51;
+            out_head_kind_next = _shell_52;
+            out_head_cwnd_next = _shell_53;
+            out_head_case_next = _shell_54;
+            out_head_qa_next = _shell_55;
+            out_head_fast_next = _shell_56;
+            out_head_error_next = _shell_57;
         end
     end else if (out_lands_head) begin
         out_head_conn_next = s24_conn_reg;
@@ -8702,17 +8738,19 @@ always @* begin
     end
     if (out_pop) begin
         out_rd_ptr_next = out_rd_ptr_plus1_reg;
-        out_rd_ptr_plus1_next = _shell_65;
+        out_rd_ptr_plus1_next = _shell_61;
     end
-    out_count_next = _shell_69;
+    out_count_next = _shell_65;
     out_valid_next = _shell_73;
 end
 
 // issue_next
 always @* begin
-    hazard_next = hazard_reg;
+    hazard0_next = hazard0_reg;
+    hazard1_next = hazard1_reg;
     credits_out_next = credits_out_reg;
-    hazard_next = hazard_ahead;
+    hazard0_next = hazard0_ahead;
+    hazard1_next = hazard1_ahead;
     credits_out_next = full_ahead;
 end
 
@@ -8789,7 +8827,8 @@ always @(posedge clk) begin
     s23_conn_reg <= s23_conn_next;
     s24_valid_reg <= s24_valid_next;
     s24_conn_reg <= s24_conn_next;
-    hazard_reg <= hazard_next;
+    hazard0_reg <= hazard0_next;
+    hazard1_reg <= hazard1_next;
     credits_out_reg <= credits_out_next;
     s1_kind_reg <= s1_kind_next;
     s1_size_reg <= s1_size_next;
@@ -8831,9 +8870,13 @@ always @(posedge clk) begin
     s2_t_reg <= s2_t_next;
     s3_t_reg <= s3_t_next;
     s4_t_reg <= s4_t_next;
+    s5_qa_called_reg <= s5_qa_called_next;
     s2_t_2_reg <= s2_t_2_next;
     s3_t_2_reg <= s3_t_2_next;
     s4_t_2_reg <= s4_t_2_next;
+    s2_t_3_reg <= s2_t_3_next;
+    s3_t_3_reg <= s3_t_3_next;
+    s4_t_3_reg <= s4_t_3_next;
     s5_acked1_reg <= s5_acked1_next;
     s2_qa_win_lo_reg <= s2_qa_win_lo_next;
     s3_qa_win_lo_reg <= s3_qa_win_lo_next;
@@ -8844,31 +8887,31 @@ always @(posedge clk) begin
     s2_qa_win_wraps_reg <= s2_qa_win_wraps_next;
     s3_qa_win_wraps_reg <= s3_qa_win_wraps_next;
     s4_qa_win_wraps_reg <= s4_qa_win_wraps_next;
-    s2_t_3_reg <= s2_t_3_next;
-    s3_t_3_reg <= s3_t_3_next;
-    s4_t_3_reg <= s4_t_3_next;
+    s2_t_4_reg <= s2_t_4_next;
+    s3_t_4_reg <= s3_t_4_next;
+    s4_t_4_reg <= s4_t_4_next;
     s5_qa_fire_reg <= s5_qa_fire_next;
     s5_qa_roll_reg <= s5_qa_roll_next;
     s6_qa_base_reg <= s6_qa_base_next;
     s7_qa_scaled_pp00_reg <= s7_qa_scaled_pp00_next;
     s7_qa_scaled_pp10_reg <= s7_qa_scaled_pp10_next;
     s8_qa_scaled_reg <= s8_qa_scaled_next;
-    s2_t_4_reg <= s2_t_4_next;
-    s3_t_4_reg <= s3_t_4_next;
-    s4_t_4_reg <= s4_t_4_next;
     s2_t_5_reg <= s2_t_5_next;
     s3_t_5_reg <= s3_t_5_next;
     s4_t_5_reg <= s4_t_5_next;
+    s5_t_reg <= s5_t_next;
     s2_t_6_reg <= s2_t_6_next;
     s3_t_6_reg <= s3_t_6_next;
     s4_t_6_reg <= s4_t_6_next;
+    s5_cur_c_reg <= s5_cur_c_next;
+    s5_c_loss_reg <= s5_c_loss_next;
     s2_is_loss_reg <= s2_is_loss_next;
     s3_is_loss_reg <= s3_is_loss_next;
     s4_is_loss_reg <= s4_is_loss_next;
+    s5_is_loss_reg <= s5_is_loss_next;
     s6_qa_fire_reg <= s6_qa_fire_next;
     s7_qa_fire_reg <= s7_qa_fire_next;
     s8_qa_fire_reg <= s8_qa_fire_next;
-    s5_t_reg <= s5_t_next;
     s6_t_reg <= s6_t_next;
     s7_t_reg <= s7_t_next;
     s8_t_reg <= s8_t_next;
@@ -9285,7 +9328,6 @@ always @(posedge clk) begin
     s3_t_15_reg <= s3_t_15_next;
     s4_t_19_reg <= s4_t_19_next;
     s5_t_40_reg <= s5_t_40_next;
-    s5_cur_c_reg <= s5_cur_c_next;
     s6_cur_c_reg <= s6_cur_c_next;
     s7_cur_c_reg <= s7_cur_c_next;
     s8_cur_c_reg <= s8_cur_c_next;
@@ -9430,16 +9472,15 @@ always @(posedge clk) begin
     s21_t_4_reg <= s21_t_4_next;
     s22_t_2_reg <= s22_t_2_next;
     s23_core_c_reg <= s23_core_c_next;
-    s5_qa_called_reg <= s5_qa_called_next;
+    s5_t_43_reg <= s5_t_43_next;
     s2_t_35_reg <= s2_t_35_next;
     s3_t_18_reg <= s3_t_18_next;
     s4_t_22_reg <= s4_t_22_next;
-    s5_t_43_reg <= s5_t_43_next;
+    s5_t_44_reg <= s5_t_44_next;
     s2_t_36_reg <= s2_t_36_next;
     s3_t_19_reg <= s3_t_19_next;
     s4_t_23_reg <= s4_t_23_next;
-    s5_t_44_reg <= s5_t_44_next;
-    s5_ack_run_reg <= s5_ack_run_next;
+    s5_t_45_reg <= s5_t_45_next;
     s6_ack_run_reg <= s6_ack_run_next;
     s7_ack_run_reg <= s7_ack_run_next;
     s8_ack_run_reg <= s8_ack_run_next;
@@ -9466,21 +9507,21 @@ always @(posedge clk) begin
     s21_early_reg <= s21_early_next;
     s22_early_reg <= s22_early_next;
     s23_early_reg <= s23_early_next;
-    s11_c_early_reg <= s11_c_early_next;
-    s12_c_early_reg <= s12_c_early_next;
-    s13_c_early_reg <= s13_c_early_next;
-    s14_c_early_reg <= s14_c_early_next;
-    s15_c_early_reg <= s15_c_early_next;
-    s16_c_early_reg <= s16_c_early_next;
-    s17_c_early_reg <= s17_c_early_next;
-    s18_c_early_reg <= s18_c_early_next;
-    s19_c_early_reg <= s19_c_early_next;
-    s20_c_early_reg <= s20_c_early_next;
-    s21_c_early_reg <= s21_c_early_next;
-    s22_c_early_reg <= s22_c_early_next;
-    s23_c_early_reg <= s23_c_early_next;
+    s11_t_18_reg <= s11_t_18_next;
+    s12_t_15_reg <= s12_t_15_next;
+    s13_t_10_reg <= s13_t_10_next;
+    s14_t_11_reg <= s14_t_11_next;
+    s15_t_11_reg <= s15_t_11_next;
+    s16_t_6_reg <= s16_t_6_next;
+    s17_t_6_reg <= s17_t_6_next;
+    s18_t_7_reg <= s18_t_7_next;
+    s19_t_6_reg <= s19_t_6_next;
+    s20_t_6_reg <= s20_t_6_next;
+    s21_t_5_reg <= s21_t_5_next;
+    s22_t_3_reg <= s22_t_3_next;
+    s23_t_reg <= s23_t_next;
     s24_c_ack_clamped_reg <= s24_c_ack_clamped_next;
-    s5_c_loss_reg <= s5_c_loss_next;
+    s6_c_loss_reg <= s6_c_loss_next;
     s5_nowq_reg <= s5_nowq_next;
     s6_nowq_reg <= s6_nowq_next;
     s7_nowq_reg <= s7_nowq_next;
@@ -9493,7 +9534,7 @@ always @(posedge clk) begin
     s8_cur_last_adj_reg <= s8_cur_last_adj_next;
     s9_cur_last_adj_reg <= s9_cur_last_adj_next;
     s10_cur_last_adj_reg <= s10_cur_last_adj_next;
-    s5_t_45_reg <= s5_t_45_next;
+    s5_t_46_reg <= s5_t_46_next;
     s6_t_46_reg <= s6_t_46_next;
     s7_t_25_reg <= s7_t_25_next;
     s8_t_25_reg <= s8_t_25_next;
@@ -9541,16 +9582,17 @@ always @(posedge clk) begin
     s2_t_37_reg <= s2_t_37_next;
     s3_t_20_reg <= s3_t_20_next;
     s4_t_24_reg <= s4_t_24_next;
+    s5_t_47_reg <= s5_t_47_next;
     s2_t_38_reg <= s2_t_38_next;
     s3_t_21_reg <= s3_t_21_next;
     s4_t_25_reg <= s4_t_25_next;
-    s5_t_46_reg <= s5_t_46_next;
-    s5_qa_used_nscc_reg <= s5_qa_used_nscc_next;
-    s5_t_47_reg <= s5_t_47_next;
+    s5_t_48_reg <= s5_t_48_next;
+    s5_t_49_reg <= s5_t_49_next;
+    s5_t_50_reg <= s5_t_50_next;
     s2_t_39_reg <= s2_t_39_next;
     s3_t_22_reg <= s3_t_22_next;
     s4_t_26_reg <= s4_t_26_next;
-    s5_t_48_reg <= s5_t_48_next;
+    s5_t_51_reg <= s5_t_51_next;
     s5_cur_win_end_reg <= s5_cur_win_end_next;
     s5_cur_count_reg <= s5_cur_count_next;
     s6_t_47_reg <= s6_t_47_next;
@@ -9564,13 +9606,12 @@ always @(posedge clk) begin
     s2_t_41_reg <= s2_t_41_next;
     s3_t_24_reg <= s3_t_24_next;
     s4_t_28_reg <= s4_t_28_next;
-    s5_t_49_reg <= s5_t_49_next;
+    s5_t_52_reg <= s5_t_52_next;
     s5_ignore_left1_reg <= s5_ignore_left1_next;
     s6_qa_used_nscc_reg <= s6_qa_used_nscc_next;
     s7_qa_used_nscc_reg <= s7_qa_used_nscc_next;
     s8_qa_used_nscc_reg <= s8_qa_used_nscc_next;
     s9_qa_used_nscc_reg <= s9_qa_used_nscc_next;
-    s6_t_48_reg <= s6_t_48_next;
     s7_t_27_reg <= s7_t_27_next;
     s8_t_27_reg <= s8_t_27_next;
     s9_t_22_reg <= s9_t_22_next;
@@ -9596,7 +9637,6 @@ always @(posedge clk) begin
     s22_cur_c_reg <= s22_cur_c_next;
     s23_cur_c_reg <= s23_cur_c_next;
     s24_cur_c_reg <= s24_cur_c_next;
-    s5_is_loss_reg <= s5_is_loss_next;
     s6_is_loss_reg <= s6_is_loss_next;
     s7_is_loss_reg <= s7_is_loss_next;
     s8_is_loss_reg <= s8_is_loss_next;
@@ -9631,20 +9671,6 @@ always @(posedge clk) begin
     s22_c_loss_all_reg <= s22_c_loss_all_next;
     s23_c_loss_all_reg <= s23_c_loss_all_next;
     s24_c_loss_all_reg <= s24_c_loss_all_next;
-    s11_t_18_reg <= s11_t_18_next;
-    s12_t_15_reg <= s12_t_15_next;
-    s13_t_10_reg <= s13_t_10_next;
-    s14_t_11_reg <= s14_t_11_next;
-    s15_t_11_reg <= s15_t_11_next;
-    s16_t_6_reg <= s16_t_6_next;
-    s17_t_6_reg <= s17_t_6_next;
-    s18_t_7_reg <= s18_t_7_next;
-    s19_t_6_reg <= s19_t_6_next;
-    s20_t_6_reg <= s20_t_6_next;
-    s21_t_5_reg <= s21_t_5_next;
-    s22_t_3_reg <= s22_t_3_next;
-    s23_t_reg <= s23_t_next;
-    s24_t_reg <= s24_t_next;
     s11_t_19_reg <= s11_t_19_next;
     s12_t_16_reg <= s12_t_16_next;
     s13_t_11_reg <= s13_t_11_next;
@@ -9658,9 +9684,7 @@ always @(posedge clk) begin
     s21_t_6_reg <= s21_t_6_next;
     s22_t_4_reg <= s22_t_4_next;
     s23_t_2_reg <= s23_t_2_next;
-    s24_t_2_reg <= s24_t_2_next;
-    s23_t_3_reg <= s23_t_3_next;
-    s24_t_3_reg <= s24_t_3_next;
+    s24_t_reg <= s24_t_next;
     s11_t_20_reg <= s11_t_20_next;
     s12_t_17_reg <= s12_t_17_next;
     s13_t_12_reg <= s13_t_12_next;
@@ -9673,13 +9697,10 @@ always @(posedge clk) begin
     s20_t_8_reg <= s20_t_8_next;
     s21_t_7_reg <= s21_t_7_next;
     s22_t_5_reg <= s22_t_5_next;
+    s23_t_3_reg <= s23_t_3_next;
+    s24_t_2_reg <= s24_t_2_next;
     s23_t_4_reg <= s23_t_4_next;
-    s24_t_4_reg <= s24_t_4_next;
-    s6_t_49_reg <= s6_t_49_next;
-    s7_t_28_reg <= s7_t_28_next;
-    s8_t_28_reg <= s8_t_28_next;
-    s9_t_23_reg <= s9_t_23_next;
-    s10_t_25_reg <= s10_t_25_next;
+    s24_t_3_reg <= s24_t_3_next;
     s11_t_21_reg <= s11_t_21_next;
     s12_t_18_reg <= s12_t_18_next;
     s13_t_13_reg <= s13_t_13_next;
@@ -9693,7 +9714,12 @@ always @(posedge clk) begin
     s21_t_8_reg <= s21_t_8_next;
     s22_t_6_reg <= s22_t_6_next;
     s23_t_5_reg <= s23_t_5_next;
-    s24_t_5_reg <= s24_t_5_next;
+    s24_t_4_reg <= s24_t_4_next;
+    s6_t_48_reg <= s6_t_48_next;
+    s7_t_28_reg <= s7_t_28_next;
+    s8_t_28_reg <= s8_t_28_next;
+    s9_t_23_reg <= s9_t_23_next;
+    s10_t_25_reg <= s10_t_25_next;
     s11_t_22_reg <= s11_t_22_next;
     s12_t_19_reg <= s12_t_19_next;
     s13_t_14_reg <= s13_t_14_next;
@@ -9707,12 +9733,7 @@ always @(posedge clk) begin
     s21_t_9_reg <= s21_t_9_next;
     s22_t_7_reg <= s22_t_7_next;
     s23_t_6_reg <= s23_t_6_next;
-    s24_t_6_reg <= s24_t_6_next;
-    s6_t_50_reg <= s6_t_50_next;
-    s7_t_29_reg <= s7_t_29_next;
-    s8_t_29_reg <= s8_t_29_next;
-    s9_t_24_reg <= s9_t_24_next;
-    s10_t_26_reg <= s10_t_26_next;
+    s24_t_5_reg <= s24_t_5_next;
     s11_t_23_reg <= s11_t_23_next;
     s12_t_20_reg <= s12_t_20_next;
     s13_t_15_reg <= s13_t_15_next;
@@ -9726,12 +9747,12 @@ always @(posedge clk) begin
     s21_t_10_reg <= s21_t_10_next;
     s22_t_8_reg <= s22_t_8_next;
     s23_t_7_reg <= s23_t_7_next;
-    s24_t_7_reg <= s24_t_7_next;
-    s6_t_51_reg <= s6_t_51_next;
-    s7_t_30_reg <= s7_t_30_next;
-    s8_t_30_reg <= s8_t_30_next;
-    s9_t_25_reg <= s9_t_25_next;
-    s10_t_27_reg <= s10_t_27_next;
+    s24_t_6_reg <= s24_t_6_next;
+    s6_t_49_reg <= s6_t_49_next;
+    s7_t_29_reg <= s7_t_29_next;
+    s8_t_29_reg <= s8_t_29_next;
+    s9_t_24_reg <= s9_t_24_next;
+    s10_t_26_reg <= s10_t_26_next;
     s11_t_24_reg <= s11_t_24_next;
     s12_t_21_reg <= s12_t_21_next;
     s13_t_16_reg <= s13_t_16_next;
@@ -9745,7 +9766,12 @@ always @(posedge clk) begin
     s21_t_11_reg <= s21_t_11_next;
     s22_t_9_reg <= s22_t_9_next;
     s23_t_8_reg <= s23_t_8_next;
-    s24_t_8_reg <= s24_t_8_next;
+    s24_t_7_reg <= s24_t_7_next;
+    s6_t_50_reg <= s6_t_50_next;
+    s7_t_30_reg <= s7_t_30_next;
+    s8_t_30_reg <= s8_t_30_next;
+    s9_t_25_reg <= s9_t_25_next;
+    s10_t_27_reg <= s10_t_27_next;
     s11_t_25_reg <= s11_t_25_next;
     s12_t_22_reg <= s12_t_22_next;
     s13_t_17_reg <= s13_t_17_next;
@@ -9759,12 +9785,7 @@ always @(posedge clk) begin
     s21_t_12_reg <= s21_t_12_next;
     s22_t_10_reg <= s22_t_10_next;
     s23_t_9_reg <= s23_t_9_next;
-    s24_t_9_reg <= s24_t_9_next;
-    s6_t_52_reg <= s6_t_52_next;
-    s7_t_31_reg <= s7_t_31_next;
-    s8_t_31_reg <= s8_t_31_next;
-    s9_t_26_reg <= s9_t_26_next;
-    s10_t_28_reg <= s10_t_28_next;
+    s24_t_8_reg <= s24_t_8_next;
     s11_t_26_reg <= s11_t_26_next;
     s12_t_23_reg <= s12_t_23_next;
     s13_t_18_reg <= s13_t_18_next;
@@ -9778,12 +9799,12 @@ always @(posedge clk) begin
     s21_t_13_reg <= s21_t_13_next;
     s22_t_11_reg <= s22_t_11_next;
     s23_t_10_reg <= s23_t_10_next;
-    s24_t_10_reg <= s24_t_10_next;
-    s6_t_53_reg <= s6_t_53_next;
-    s7_t_32_reg <= s7_t_32_next;
-    s8_t_32_reg <= s8_t_32_next;
-    s9_t_27_reg <= s9_t_27_next;
-    s10_t_29_reg <= s10_t_29_next;
+    s24_t_9_reg <= s24_t_9_next;
+    s6_t_51_reg <= s6_t_51_next;
+    s7_t_31_reg <= s7_t_31_next;
+    s8_t_31_reg <= s8_t_31_next;
+    s9_t_26_reg <= s9_t_26_next;
+    s10_t_28_reg <= s10_t_28_next;
     s11_t_27_reg <= s11_t_27_next;
     s12_t_24_reg <= s12_t_24_next;
     s13_t_19_reg <= s13_t_19_next;
@@ -9797,16 +9818,12 @@ always @(posedge clk) begin
     s21_t_14_reg <= s21_t_14_next;
     s22_t_12_reg <= s22_t_12_next;
     s23_t_11_reg <= s23_t_11_next;
-    s24_t_11_reg <= s24_t_11_next;
-    s2_t_42_reg <= s2_t_42_next;
-    s3_t_25_reg <= s3_t_25_next;
-    s4_t_29_reg <= s4_t_29_next;
-    s5_t_50_reg <= s5_t_50_next;
-    s6_t_54_reg <= s6_t_54_next;
-    s7_t_33_reg <= s7_t_33_next;
-    s8_t_33_reg <= s8_t_33_next;
-    s9_t_28_reg <= s9_t_28_next;
-    s10_t_30_reg <= s10_t_30_next;
+    s24_t_10_reg <= s24_t_10_next;
+    s6_t_52_reg <= s6_t_52_next;
+    s7_t_32_reg <= s7_t_32_next;
+    s8_t_32_reg <= s8_t_32_next;
+    s9_t_27_reg <= s9_t_27_next;
+    s10_t_29_reg <= s10_t_29_next;
     s11_t_28_reg <= s11_t_28_next;
     s12_t_25_reg <= s12_t_25_next;
     s13_t_20_reg <= s13_t_20_next;
@@ -9820,8 +9837,30 @@ always @(posedge clk) begin
     s21_t_15_reg <= s21_t_15_next;
     s22_t_13_reg <= s22_t_13_next;
     s23_t_12_reg <= s23_t_12_next;
+    s24_t_11_reg <= s24_t_11_next;
+    s2_t_42_reg <= s2_t_42_next;
+    s3_t_25_reg <= s3_t_25_next;
+    s4_t_29_reg <= s4_t_29_next;
+    s5_t_53_reg <= s5_t_53_next;
+    s6_t_53_reg <= s6_t_53_next;
+    s7_t_33_reg <= s7_t_33_next;
+    s8_t_33_reg <= s8_t_33_next;
+    s9_t_28_reg <= s9_t_28_next;
+    s10_t_30_reg <= s10_t_30_next;
+    s11_t_29_reg <= s11_t_29_next;
+    s12_t_26_reg <= s12_t_26_next;
+    s13_t_21_reg <= s13_t_21_next;
+    s14_t_22_reg <= s14_t_22_next;
+    s15_t_22_reg <= s15_t_22_next;
+    s16_t_17_reg <= s16_t_17_next;
+    s17_t_17_reg <= s17_t_17_next;
+    s18_t_18_reg <= s18_t_18_next;
+    s19_t_17_reg <= s19_t_17_next;
+    s20_t_17_reg <= s20_t_17_next;
+    s21_t_16_reg <= s21_t_16_next;
+    s22_t_14_reg <= s22_t_14_next;
+    s23_t_13_reg <= s23_t_13_next;
     s24_t_12_reg <= s24_t_12_next;
-    s5_t_51_reg <= s5_t_51_next;
     s2_ecn_reg <= s2_ecn_next;
     s3_ecn_reg <= s3_ecn_next;
     s4_ecn_reg <= s4_ecn_next;
@@ -9829,17 +9868,20 @@ always @(posedge clk) begin
     s2_t_43_reg <= s2_t_43_next;
     s3_t_26_reg <= s3_t_26_next;
     s4_t_30_reg <= s4_t_30_next;
-    s5_t_52_reg <= s5_t_52_next;
+    s5_t_54_reg <= s5_t_54_next;
     s6_core_case_reg <= s6_core_case_next;
     s7_core_case_reg <= s7_core_case_next;
     s8_core_case_reg <= s8_core_case_next;
     s9_core_case_reg <= s9_core_case_next;
     s10_core_case_reg <= s10_core_case_next;
-    s6_t_55_reg <= s6_t_55_next;
+    s6_t_54_reg <= s6_t_54_next;
     s7_t_34_reg <= s7_t_34_next;
     s8_t_34_reg <= s8_t_34_next;
     s9_t_29_reg <= s9_t_29_next;
     s10_t_31_reg <= s10_t_31_next;
+    snoop_s1_reg <= snoop_s1_next;
+    snoop_s2_reg <= snoop_s2_next;
+    snoop_s3_reg <= snoop_s3_next;
     s2_kind_reg <= s2_kind_next;
     s3_kind_reg <= s3_kind_next;
     s4_kind_reg <= s4_kind_next;
@@ -9863,22 +9905,6 @@ always @(posedge clk) begin
     s22_kind_reg <= s22_kind_next;
     s23_kind_reg <= s23_kind_next;
     s24_kind_reg <= s24_kind_next;
-    s11_t_29_reg <= s11_t_29_next;
-    s12_t_26_reg <= s12_t_26_next;
-    s13_t_21_reg <= s13_t_21_next;
-    s14_t_22_reg <= s14_t_22_next;
-    s15_t_22_reg <= s15_t_22_next;
-    s16_t_17_reg <= s16_t_17_next;
-    s17_t_17_reg <= s17_t_17_next;
-    s18_t_18_reg <= s18_t_18_next;
-    s19_t_17_reg <= s19_t_17_next;
-    s20_t_17_reg <= s20_t_17_next;
-    s21_t_16_reg <= s21_t_16_next;
-    s22_t_14_reg <= s22_t_14_next;
-    s23_t_13_reg <= s23_t_13_next;
-    s24_t_13_reg <= s24_t_13_next;
-    s23_qa_fired_nscc_reg <= s23_qa_fired_nscc_next;
-    s24_qa_fired_nscc_reg <= s24_qa_fired_nscc_next;
     s11_t_30_reg <= s11_t_30_next;
     s12_t_27_reg <= s12_t_27_next;
     s13_t_22_reg <= s13_t_22_next;
@@ -9892,6 +9918,22 @@ always @(posedge clk) begin
     s21_t_17_reg <= s21_t_17_next;
     s22_t_15_reg <= s22_t_15_next;
     s23_t_14_reg <= s23_t_14_next;
+    s24_t_13_reg <= s24_t_13_next;
+    s23_qa_fired_nscc_reg <= s23_qa_fired_nscc_next;
+    s24_qa_fired_nscc_reg <= s24_qa_fired_nscc_next;
+    s11_t_31_reg <= s11_t_31_next;
+    s12_t_28_reg <= s12_t_28_next;
+    s13_t_23_reg <= s13_t_23_next;
+    s14_t_24_reg <= s14_t_24_next;
+    s15_t_24_reg <= s15_t_24_next;
+    s16_t_19_reg <= s16_t_19_next;
+    s17_t_19_reg <= s17_t_19_next;
+    s18_t_20_reg <= s18_t_20_next;
+    s19_t_19_reg <= s19_t_19_next;
+    s20_t_19_reg <= s20_t_19_next;
+    s21_t_18_reg <= s21_t_18_next;
+    s22_t_16_reg <= s22_t_16_next;
+    s23_t_15_reg <= s23_t_15_next;
     s24_t_14_reg <= s24_t_14_next;
     out_rd_ptr_reg <= out_rd_ptr_next;
     out_wr_ptr_reg <= out_wr_ptr_next;
@@ -10117,8 +10159,12 @@ always @(posedge clk) begin
         s22_valid_reg <= 1'd0;
         s23_valid_reg <= 1'd0;
         s24_valid_reg <= 1'd0;
-        hazard_reg <= 1'd0;
+        hazard0_reg <= 1'd0;
+        hazard1_reg <= 1'd0;
         credits_out_reg <= 1'd0;
+        snoop_s1_reg <= 1'd0;
+        snoop_s2_reg <= 1'd0;
+        snoop_s3_reg <= 1'd0;
         out_rd_ptr_reg <= 5'd0;
         out_wr_ptr_reg <= 5'd0;
         out_count_reg <= 5'd0;
@@ -10131,7 +10177,7 @@ end
 // products on Lattice ECP5 MULT18X18D multipliers, each through its output register
 MULT18X18D #(
     .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
-    .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s2_size_kmi_pp00_mult (  // s2_size_kmi_pp00_reg = _s2_size_kmi_pp00_next_0 * 32'h1ddde
@@ -10144,7 +10190,7 @@ MULT18X18D #(
 );
 MULT18X18D #(
     .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
-    .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s2_size_kmi_pp01_mult (  // s2_size_kmi_pp01_reg = _s2_size_kmi_pp01_next_0 * 18'hb
@@ -10287,7 +10333,7 @@ MULT18X18D #(
 );
 MULT18X18D #(
     .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
-    .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s2_size_kfi_pp00_mult (  // s2_size_kfi_pp00_reg = _s2_size_kfi_pp00_next_0 * 32'h1bbbc
@@ -10417,7 +10463,7 @@ MULT18X18D #(
 );
 MULT18X18D #(
     .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
-    .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s14_md_red_prod_pp00_mult (  // s14_md_red_prod_pp00_reg = _s14_md_red_prod_pp00_next_1 * 35'hcccd
@@ -10430,7 +10476,7 @@ MULT18X18D #(
 );
 MULT18X18D #(
     .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
-    .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s14_md_red_prod_pp10_mult (  // s14_md_red_prod_pp10_reg = _s14_md_red_prod_pp10_next_1 * 35'hcccd
@@ -10443,7 +10489,7 @@ MULT18X18D #(
 );
 MULT18X18D #(
     .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
-    .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s14_md_red_prod_pp20_mult (  // s14_md_red_prod_pp20_reg = _s14_md_red_prod_pp20_next_1 * 25'hcccd

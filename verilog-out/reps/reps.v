@@ -252,6 +252,12 @@ reg  s4_t_3_reg;  // stage 4 copy of t
 wire s4_t_3_next;
 reg  s5_t_3_reg;  // stage 5 copy of t
 wire s5_t_3_next;
+reg  snoop_s1_reg;  // the word written in this cycle is stage 1's
+reg  snoop_s1_next;
+reg  snoop_s2_reg;  // the word written in this cycle is stage 2's
+reg  snoop_s2_next;
+reg  snoop_s3_reg;  // the word written in this cycle is stage 3's
+reg  snoop_s3_next;
 reg  [2:0] s2_kind_reg;  // stage 2 copy of kind
 wire [2:0] s2_kind_next;
 reg  [2:0] s3_kind_reg;  // stage 3 copy of kind
@@ -488,9 +494,23 @@ wire _lfsr_update_64 = _lfsr_update_63[0];
 wire [31:0] _lfsr_update_65 = _lfsr_update_63 >> 1;
 wire [31:0] _lfsr_update_66 = _lfsr_update_65 ^ 32'h80200003;
 wire [31:0] lfsr_drawn = _lfsr_update_64 ? _lfsr_update_66 : _lfsr_update_65;
-wire _shell_0 = ~hazard_reg;
+wire _snoop_ahead_0 = ~s5_error_reg;
+wire _snoop_ahead_1 = s5_valid_reg & _snoop_ahead_0;
+wire [11:0] _snoop_ahead_2 = s5_conn_reg[11:0];
+wire [11:0] _snoop_ahead_3 = in_conn_reg[11:0];
+wire _snoop_ahead_4 = _snoop_ahead_2 == _snoop_ahead_3;
+wire snoop_s1_ahead = _snoop_ahead_1 & _snoop_ahead_4;
+wire [11:0] _snoop_ahead_5 = s5_conn_reg[11:0];
+wire [11:0] _snoop_ahead_6 = s1_conn_reg[11:0];
+wire _snoop_ahead_7 = _snoop_ahead_5 == _snoop_ahead_6;
+wire snoop_s2_ahead = _snoop_ahead_1 & _snoop_ahead_7;
+wire [11:0] _snoop_ahead_8 = s5_conn_reg[11:0];
+wire [11:0] _snoop_ahead_9 = s2_conn_reg[11:0];
+wire _snoop_ahead_10 = _snoop_ahead_8 == _snoop_ahead_9;
+wire snoop_s3_ahead = _snoop_ahead_1 & _snoop_ahead_10;
+wire _shell_0 = ~credits_out_reg;
 wire _shell_1 = in_valid_reg & _shell_0;
-wire _shell_2 = ~credits_out_reg;
+wire _shell_2 = ~hazard_reg;
 wire issue = _shell_1 & _shell_2;
 wire _shell_3 = s_event_valid & in_ready_reg;
 wire _shell_4 = ~in_valid_reg;
@@ -524,56 +544,51 @@ wire nxt_buf0_valid = s6_nxt_entries_reg[16];
 wire [15:0] nxt_buf0_ev = s6_nxt_entries_reg[15:0];
 wire [192:0] _shell_12 = {s6_t_2_reg, s6_frozen1_reg, s6_exit_next_reg, s6_nxt_num_valid_reg, s6_nxt_head_reg, nxt_buf7_valid, nxt_buf7_ev, nxt_buf6_valid, nxt_buf6_ev, nxt_buf5_valid, nxt_buf5_ev, nxt_buf4_valid, nxt_buf4_ev, nxt_buf3_valid, nxt_buf3_ev, nxt_buf2_valid, nxt_buf2_ev, nxt_buf1_valid, nxt_buf1_ev, nxt_buf0_valid, nxt_buf0_ev};
 wire [192:0] new_word = s6_t_3_reg ? _shell_11 : _shell_12;
-wire [11:0] _shell_13 = s1_conn_reg[11:0];
-wire _shell_14 = wr_addr == _shell_13;
-wire snoop_s1 = wr_en & _shell_14;
-wire _shell_15 = snoop_s1 | s1_fix_valid_reg;
-wire [192:0] _shell_16 = snoop_s1 ? new_word : s1_fix_word_reg;
-wire [11:0] _shell_17 = s2_conn_reg[11:0];
-wire _shell_18 = wr_addr == _shell_17;
-wire snoop_s2 = wr_en & _shell_18;
-wire _shell_19 = snoop_s2 | s2_fix_valid_reg;
-wire [192:0] _shell_20 = snoop_s2 ? new_word : s2_fix_word_reg;
-wire [11:0] _shell_21 = s3_conn_reg[11:0];
-wire _shell_22 = wr_addr == _shell_21;
-wire snoop_s3 = wr_en & _shell_22;
+wire _shell_13 = snoop_s1_reg | s1_fix_valid_reg;
+wire [192:0] _shell_14 = snoop_s1_reg ? new_word : s1_fix_word_reg;
+wire _shell_15 = snoop_s2_reg | s2_fix_valid_reg;
+wire [192:0] _shell_16 = snoop_s2_reg ? new_word : s2_fix_word_reg;
 wire [192:0] s3_word = s3_fix_valid_reg ? s3_fix_word_reg : s3_ram_reg;
-wire [192:0] _shell_23 = snoop_s3 ? new_word : s3_word;
-wire _shell_24 = out_wr_ptr_reg == 3'd0;
-wire [15:0] _shell_25 = lfsr_drawn[15:0];
-wire [15:0] _shell_26 = explored ? _shell_25 : s6_take_ev_reg;
-wire [15:0] _shell_27 = s6_t_reg ? _shell_26 : 16'd0;
-wire [15:0] res_ev = s6_error_reg ? 16'd0 : _shell_27;
+wire [192:0] _shell_17 = snoop_s3_reg ? new_word : s3_word;
+wire _shell_18 = out_wr_ptr_reg == 3'd0;
+wire [15:0] _shell_19 = lfsr_drawn[15:0];
+wire [15:0] _shell_20 = explored ? _shell_19 : s6_take_ev_reg;
+wire [15:0] _shell_21 = s6_t_reg ? _shell_20 : 16'd0;
+wire [15:0] res_ev = s6_error_reg ? 16'd0 : _shell_21;
 wire res_explored = s6_error_reg ? 1'd0 : explored;
 wire res_frozen = s6_error_reg ? 1'd0 : s6_t_4_reg;
-wire _shell_28 = out_wr_ptr_reg == 3'd1;
-wire _shell_29 = out_wr_ptr_reg == 3'd2;
-wire _shell_30 = out_wr_ptr_reg == 3'd3;
-wire _shell_31 = out_wr_ptr_reg == 3'd4;
-wire _shell_32 = out_wr_ptr_reg == 3'd5;
-wire _shell_33 = out_wr_ptr_reg == 3'd6;
-wire _shell_34 = out_wr_ptr_reg == 3'd7;
-wire [2:0] _shell_35 = out_wr_ptr_reg + 3'd1;
-wire _shell_36 = out_wr_ptr_reg == out_rd_ptr_plus1_reg;
-wire out_lands_next = s6_valid_reg & _shell_36;
-wire [15:0] _shell_37 = out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_conn_reg : out6_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out5_conn_reg : out4_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_conn_reg : out2_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out1_conn_reg : out0_conn_reg));
-wire [2:0] _shell_38 = out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_kind_reg : out6_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out5_kind_reg : out4_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_kind_reg : out2_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out1_kind_reg : out0_kind_reg));
-wire [15:0] _shell_39 = out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_ev_reg : out6_ev_reg) : (out_rd_ptr_plus1_reg[0] ? out5_ev_reg : out4_ev_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_ev_reg : out2_ev_reg) : (out_rd_ptr_plus1_reg[0] ? out1_ev_reg : out0_ev_reg));
-wire _shell_40 = out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_explored_reg : out6_explored_reg) : (out_rd_ptr_plus1_reg[0] ? out5_explored_reg : out4_explored_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_explored_reg : out2_explored_reg) : (out_rd_ptr_plus1_reg[0] ? out1_explored_reg : out0_explored_reg));
-wire _shell_41 = out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_frozen_reg : out6_frozen_reg) : (out_rd_ptr_plus1_reg[0] ? out5_frozen_reg : out4_frozen_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_frozen_reg : out2_frozen_reg) : (out_rd_ptr_plus1_reg[0] ? out1_frozen_reg : out0_frozen_reg));
-wire _shell_42 = out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_error_reg : out6_error_reg) : (out_rd_ptr_plus1_reg[0] ? out5_error_reg : out4_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_error_reg : out2_error_reg) : (out_rd_ptr_plus1_reg[0] ? out1_error_reg : out0_error_reg));
-wire _shell_43 = out_wr_ptr_reg == out_rd_ptr_reg;
-wire out_lands_head = s6_valid_reg & _shell_43;
-wire [2:0] _shell_44 = out_rd_ptr_plus1_reg + 3'd1;
-wire [3:0] _shell_45 = s6_valid_reg ? 4'd1 : 4'd0;
-wire [3:0] _shell_46 = out_count_reg + _shell_45;
-wire [3:0] _shell_47 = out_pop ? 4'd1 : 4'd0;
-wire [3:0] _shell_48 = _shell_46 - _shell_47;
-wire _shell_49 = 4'd2 <= out_count_reg;
-wire _shell_50 = s6_valid_reg | _shell_49;
-wire _shell_51 = ~out_pop;
-wire out_stays = out_valid_reg & _shell_51;
-wire _shell_52 = _shell_50 | out_stays;
+wire _shell_22 = out_wr_ptr_reg == 3'd1;
+wire _shell_23 = out_wr_ptr_reg == 3'd2;
+wire _shell_24 = out_wr_ptr_reg == 3'd3;
+wire _shell_25 = out_wr_ptr_reg == 3'd4;
+wire _shell_26 = out_wr_ptr_reg == 3'd5;
+wire _shell_27 = out_wr_ptr_reg == 3'd6;
+wire _shell_28 = out_wr_ptr_reg == 3'd7;
+wire [2:0] _shell_29 = out_wr_ptr_reg + 3'd1;
+wire _shell_30 = out_wr_ptr_reg == out_rd_ptr_plus1_reg;
+wire out_lands_next = s6_valid_reg & _shell_30;
+wire [15:0] _shell_31 = out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_conn_reg : out6_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out5_conn_reg : out4_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_conn_reg : out2_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out1_conn_reg : out0_conn_reg));
+wire [2:0] _shell_32 = out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_kind_reg : out6_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out5_kind_reg : out4_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_kind_reg : out2_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out1_kind_reg : out0_kind_reg));
+wire [15:0] _shell_33 = out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_ev_reg : out6_ev_reg) : (out_rd_ptr_plus1_reg[0] ? out5_ev_reg : out4_ev_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_ev_reg : out2_ev_reg) : (out_rd_ptr_plus1_reg[0] ? out1_ev_reg : out0_ev_reg));
+wire _shell_34 = out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_explored_reg : out6_explored_reg) : (out_rd_ptr_plus1_reg[0] ? out5_explored_reg : out4_explored_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_explored_reg : out2_explored_reg) : (out_rd_ptr_plus1_reg[0] ? out1_explored_reg : out0_explored_reg));
+wire _shell_35 = out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_frozen_reg : out6_frozen_reg) : (out_rd_ptr_plus1_reg[0] ? out5_frozen_reg : out4_frozen_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_frozen_reg : out2_frozen_reg) : (out_rd_ptr_plus1_reg[0] ? out1_frozen_reg : out0_frozen_reg));
+wire _shell_36 = out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_error_reg : out6_error_reg) : (out_rd_ptr_plus1_reg[0] ? out5_error_reg : out4_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_error_reg : out2_error_reg) : (out_rd_ptr_plus1_reg[0] ? out1_error_reg : out0_error_reg));
+wire _shell_37 = out_wr_ptr_reg == out_rd_ptr_reg;
+wire out_lands_head = s6_valid_reg & _shell_37;
+wire [2:0] _shell_38 = out_rd_ptr_plus1_reg + 3'd1;
+wire [3:0] _shell_39 = s6_valid_reg ? 4'd1 : 4'd0;
+wire [3:0] _shell_40 = out_count_reg + _shell_39;
+wire [3:0] _shell_41 = out_pop ? 4'd1 : 4'd0;
+wire [3:0] _shell_42 = _shell_40 - _shell_41;
+wire _shell_43 = ~out_pop;
+wire _shell_44 = s6_valid_reg & _shell_43;
+wire _shell_45 = out_count_reg != 4'd15;
+wire _shell_46 = ~s6_valid_reg;
+wire _shell_47 = out_pop & _shell_46;
+wire _shell_48 = out_count_reg != 4'd1;
+wire out_stays = |out_count_reg;
+wire _shell_49 = _shell_47 ? _shell_48 : out_stays;
+wire _shell_50 = _shell_44 ? _shell_45 : _shell_49;
 wire _issue_next_0 = issue & skid_valid_reg;
 wire _issue_next_1 = in_conn_reg == skid_conn_reg;
 wire hazard_issued_skid = issue & _issue_next_1;
@@ -727,6 +742,16 @@ always @* begin
     if (_lfsr_update_3) begin
         lfsr_next = lfsr_drawn;
     end
+end
+
+// snoop_ahead
+always @* begin
+    snoop_s1_next = snoop_s1_reg;
+    snoop_s2_next = snoop_s2_reg;
+    snoop_s3_next = snoop_s3_reg;
+    snoop_s1_next = snoop_s1_ahead;
+    snoop_s2_next = snoop_s2_ahead;
+    snoop_s3_next = snoop_s3_ahead;
 end
 
 // shell
@@ -888,14 +913,14 @@ always @* begin
     s6_conn_next = s5_conn_reg;
     s1_fix_valid_next = snoop_in;
     s1_fix_word_next = new_word;
-    s2_fix_valid_next = _shell_15;
-    s2_fix_word_next = _shell_16;
+    s2_fix_valid_next = _shell_13;
+    s2_fix_word_next = _shell_14;
     s3_ram_next = state_q;
-    s3_fix_valid_next = _shell_19;
-    s3_fix_word_next = _shell_20;
-    s4_cur_next = _shell_23;
+    s3_fix_valid_next = _shell_15;
+    s3_fix_word_next = _shell_16;
+    s4_cur_next = _shell_17;
     if (s6_valid_reg) begin
-        if (_shell_24) begin
+        if (_shell_18) begin
             out0_conn_next = s6_conn_reg;
             out0_kind_next = s6_kind_reg;
             out0_ev_next = res_ev;
@@ -903,7 +928,7 @@ always @* begin
             out0_frozen_next = res_frozen;
             out0_error_next = s6_error_reg;
         end
-        if (_shell_28) begin
+        if (_shell_22) begin
             out1_conn_next = s6_conn_reg;
             out1_kind_next = s6_kind_reg;
             out1_ev_next = res_ev;
@@ -911,7 +936,7 @@ always @* begin
             out1_frozen_next = res_frozen;
             out1_error_next = s6_error_reg;
         end
-        if (_shell_29) begin
+        if (_shell_23) begin
             out2_conn_next = s6_conn_reg;
             out2_kind_next = s6_kind_reg;
             out2_ev_next = res_ev;
@@ -919,7 +944,7 @@ always @* begin
             out2_frozen_next = res_frozen;
             out2_error_next = s6_error_reg;
         end
-        if (_shell_30) begin
+        if (_shell_24) begin
             out3_conn_next = s6_conn_reg;
             out3_kind_next = s6_kind_reg;
             out3_ev_next = res_ev;
@@ -927,7 +952,7 @@ always @* begin
             out3_frozen_next = res_frozen;
             out3_error_next = s6_error_reg;
         end
-        if (_shell_31) begin
+        if (_shell_25) begin
             out4_conn_next = s6_conn_reg;
             out4_kind_next = s6_kind_reg;
             out4_ev_next = res_ev;
@@ -935,7 +960,7 @@ always @* begin
             out4_frozen_next = res_frozen;
             out4_error_next = s6_error_reg;
         end
-        if (_shell_32) begin
+        if (_shell_26) begin
             out5_conn_next = s6_conn_reg;
             out5_kind_next = s6_kind_reg;
             out5_ev_next = res_ev;
@@ -943,7 +968,7 @@ always @* begin
             out5_frozen_next = res_frozen;
             out5_error_next = s6_error_reg;
         end
-        if (_shell_33) begin
+        if (_shell_27) begin
             out6_conn_next = s6_conn_reg;
             out6_kind_next = s6_kind_reg;
             out6_ev_next = res_ev;
@@ -951,7 +976,7 @@ always @* begin
             out6_frozen_next = res_frozen;
             out6_error_next = s6_error_reg;
         end
-        if (_shell_34) begin
+        if (_shell_28) begin
             out7_conn_next = s6_conn_reg;
             out7_kind_next = s6_kind_reg;
             out7_ev_next = res_ev;
@@ -959,7 +984,7 @@ always @* begin
             out7_frozen_next = res_frozen;
             out7_error_next = s6_error_reg;
         end
-        out_wr_ptr_next = _shell_35;
+        out_wr_ptr_next = _shell_29;
     end
     if (out_pop) begin
         if (out_lands_next) begin
@@ -970,12 +995,12 @@ always @* begin
             out_head_frozen_next = res_frozen;
             out_head_error_next = s6_error_reg;
         end else begin
-            out_head_conn_next = _shell_37;
-            out_head_kind_next = _shell_38;
-            out_head_ev_next = _shell_39;
-            out_head_explored_next = _shell_40;
-            out_head_frozen_next = _shell_41;
-            out_head_error_next = _shell_42;
+            out_head_conn_next = _shell_31;
+            out_head_kind_next = _shell_32;
+            out_head_ev_next = _shell_33;
+            out_head_explored_next = _shell_34;
+            out_head_frozen_next = _shell_35;
+            out_head_error_next = _shell_36;
         end
     end else if (out_lands_head) begin
         out_head_conn_next = s6_conn_reg;
@@ -987,10 +1012,10 @@ always @* begin
     end
     if (out_pop) begin
         out_rd_ptr_next = out_rd_ptr_plus1_reg;
-        out_rd_ptr_plus1_next = _shell_44;
+        out_rd_ptr_plus1_next = _shell_38;
     end
-    out_count_next = _shell_48;
-    out_valid_next = _shell_52;
+    out_count_next = _shell_42;
+    out_valid_next = _shell_50;
 end
 
 // issue_next
@@ -1097,6 +1122,9 @@ always @(posedge clk) begin
     s3_t_3_reg <= s3_t_3_next;
     s4_t_3_reg <= s4_t_3_next;
     s5_t_3_reg <= s5_t_3_next;
+    snoop_s1_reg <= snoop_s1_next;
+    snoop_s2_reg <= snoop_s2_next;
+    snoop_s3_reg <= snoop_s3_next;
     s2_kind_reg <= s2_kind_next;
     s3_kind_reg <= s3_kind_next;
     s4_kind_reg <= s4_kind_next;
@@ -1177,6 +1205,9 @@ always @(posedge clk) begin
         s6_valid_reg <= 1'd0;
         hazard_reg <= 1'd0;
         credits_out_reg <= 1'd0;
+        snoop_s1_reg <= 1'd0;
+        snoop_s2_reg <= 1'd0;
+        snoop_s3_reg <= 1'd0;
         out_rd_ptr_reg <= 3'd0;
         out_wr_ptr_reg <= 3'd0;
         out_count_reg <= 4'd0;

@@ -159,6 +159,12 @@ reg  s3_t_3_reg;  // stage 3 copy of t
 wire s3_t_3_next;
 reg  s4_t_3_reg;  // stage 4 copy of t
 wire s4_t_3_next;
+reg  snoop_s1_reg;  // the word written in this cycle is stage 1's
+reg  snoop_s1_next;
+reg  snoop_s2_reg;  // the word written in this cycle is stage 2's
+reg  snoop_s2_next;
+reg  snoop_s3_reg;  // the word written in this cycle is stage 3's
+reg  snoop_s3_next;
 reg  [2:0] s2_kind_reg;  // stage 2 copy of kind
 wire [2:0] s2_kind_next;
 reg  [2:0] s3_kind_reg;  // stage 3 copy of kind
@@ -254,9 +260,23 @@ wire _s2_t_next_0 = s1_kind_reg == 3'd1;
 wire _s2_ecn_ack_next_0 = s1_kind_reg == 3'd2;
 wire ecn_ack = _s2_ecn_ack_next_0 & s1_ecn_reg;
 wire _s2_t_3_next_0 = s1_kind_reg == 3'd0;
-wire _shell_0 = ~hazard_reg;
+wire _snoop_ahead_0 = ~s3_error_reg;
+wire _snoop_ahead_1 = s3_valid_reg & _snoop_ahead_0;
+wire [11:0] _snoop_ahead_2 = s3_conn_reg[11:0];
+wire [11:0] _snoop_ahead_3 = in_conn_reg[11:0];
+wire _snoop_ahead_4 = _snoop_ahead_2 == _snoop_ahead_3;
+wire snoop_s1_ahead = _snoop_ahead_1 & _snoop_ahead_4;
+wire [11:0] _snoop_ahead_5 = s3_conn_reg[11:0];
+wire [11:0] _snoop_ahead_6 = s1_conn_reg[11:0];
+wire _snoop_ahead_7 = _snoop_ahead_5 == _snoop_ahead_6;
+wire snoop_s2_ahead = _snoop_ahead_1 & _snoop_ahead_7;
+wire [11:0] _snoop_ahead_8 = s3_conn_reg[11:0];
+wire [11:0] _snoop_ahead_9 = s2_conn_reg[11:0];
+wire _snoop_ahead_10 = _snoop_ahead_8 == _snoop_ahead_9;
+wire snoop_s3_ahead = _snoop_ahead_1 & _snoop_ahead_10;
+wire _shell_0 = ~credits_out_reg;
 wire _shell_1 = in_valid_reg & _shell_0;
-wire _shell_2 = ~credits_out_reg;
+wire _shell_2 = ~hazard_reg;
 wire issue = _shell_1 & _shell_2;
 wire _shell_3 = s_event_valid & in_ready_reg;
 wire _shell_4 = ~in_valid_reg;
@@ -286,56 +306,51 @@ wire [7:0] next_inc = cur_next_entropy + 8'd1;
 wire [7:0] _shell_17 = _shell_16 ? next_inc : cur_next_entropy;
 wire [23:0] _shell_18 = {_shell_13, _shell_15, _shell_17};
 wire [23:0] new_word = s4_t_3_reg ? _shell_11 : _shell_18;
-wire [11:0] _shell_19 = s1_conn_reg[11:0];
-wire _shell_20 = wr_addr == _shell_19;
-wire snoop_s1 = wr_en & _shell_20;
-wire _shell_21 = snoop_s1 | s1_fix_valid_reg;
-wire [23:0] _shell_22 = snoop_s1 ? new_word : s1_fix_word_reg;
-wire [11:0] _shell_23 = s2_conn_reg[11:0];
-wire _shell_24 = wr_addr == _shell_23;
-wire snoop_s2 = wr_en & _shell_24;
-wire _shell_25 = snoop_s2 | s2_fix_valid_reg;
-wire [23:0] _shell_26 = snoop_s2 ? new_word : s2_fix_word_reg;
-wire [11:0] _shell_27 = s3_conn_reg[11:0];
-wire _shell_28 = wr_addr == _shell_27;
-wire snoop_s3 = wr_en & _shell_28;
+wire _shell_19 = snoop_s1_reg | s1_fix_valid_reg;
+wire [23:0] _shell_20 = snoop_s1_reg ? new_word : s1_fix_word_reg;
+wire _shell_21 = snoop_s2_reg | s2_fix_valid_reg;
+wire [23:0] _shell_22 = snoop_s2_reg ? new_word : s2_fix_word_reg;
 wire [23:0] s3_word = s3_fix_valid_reg ? s3_fix_word_reg : s3_ram_reg;
-wire [23:0] _shell_29 = snoop_s3 ? new_word : s3_word;
-wire _shell_30 = out_wr_ptr_reg == 3'd0;
-wire [7:0] _shell_31 = explore ? cur_next_entropy : cur_cached_entropy;
-wire [15:0] _shell_32 = {8'd0, _shell_31};
-wire [15:0] _shell_33 = s4_t_reg ? _shell_32 : 16'd0;
-wire [15:0] res_ev = s4_error_reg ? 16'd0 : _shell_33;
+wire [23:0] _shell_23 = snoop_s3_reg ? new_word : s3_word;
+wire _shell_24 = out_wr_ptr_reg == 3'd0;
+wire [7:0] _shell_25 = explore ? cur_next_entropy : cur_cached_entropy;
+wire [15:0] _shell_26 = {8'd0, _shell_25};
+wire [15:0] _shell_27 = s4_t_reg ? _shell_26 : 16'd0;
+wire [15:0] res_ev = s4_error_reg ? 16'd0 : _shell_27;
 wire res_explored = s4_error_reg ? 1'd0 : explore;
-wire _shell_34 = out_wr_ptr_reg == 3'd1;
-wire _shell_35 = out_wr_ptr_reg == 3'd2;
-wire _shell_36 = out_wr_ptr_reg == 3'd3;
-wire _shell_37 = out_wr_ptr_reg == 3'd4;
-wire _shell_38 = out_wr_ptr_reg == 3'd5;
-wire _shell_39 = out_wr_ptr_reg == 3'd5;
-wire [2:0] _shell_40 = out_wr_ptr_reg + 3'd1;
-wire [2:0] _shell_41 = _shell_39 ? 3'd0 : _shell_40;
-wire _shell_42 = out_wr_ptr_reg == out_rd_ptr_plus1_reg;
-wire out_lands_next = s4_valid_reg & _shell_42;
-wire [15:0] _shell_43 = out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? out5_conn_reg : (out_rd_ptr_plus1_reg[0] ? out5_conn_reg : out4_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_conn_reg : out2_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out1_conn_reg : out0_conn_reg));
-wire [2:0] _shell_44 = out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? out5_kind_reg : (out_rd_ptr_plus1_reg[0] ? out5_kind_reg : out4_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_kind_reg : out2_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out1_kind_reg : out0_kind_reg));
-wire [15:0] _shell_45 = out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? out5_ev_reg : (out_rd_ptr_plus1_reg[0] ? out5_ev_reg : out4_ev_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_ev_reg : out2_ev_reg) : (out_rd_ptr_plus1_reg[0] ? out1_ev_reg : out0_ev_reg));
-wire _shell_46 = out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? out5_explored_reg : (out_rd_ptr_plus1_reg[0] ? out5_explored_reg : out4_explored_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_explored_reg : out2_explored_reg) : (out_rd_ptr_plus1_reg[0] ? out1_explored_reg : out0_explored_reg));
-wire _shell_47 = out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? out5_error_reg : (out_rd_ptr_plus1_reg[0] ? out5_error_reg : out4_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_error_reg : out2_error_reg) : (out_rd_ptr_plus1_reg[0] ? out1_error_reg : out0_error_reg));
-wire _shell_48 = out_wr_ptr_reg == out_rd_ptr_reg;
-wire out_lands_head = s4_valid_reg & _shell_48;
-wire _shell_49 = out_rd_ptr_plus1_reg == 3'd5;
-wire [2:0] _shell_50 = out_rd_ptr_plus1_reg + 3'd1;
-wire [2:0] _shell_51 = _shell_49 ? 3'd0 : _shell_50;
-wire [2:0] _shell_52 = s4_valid_reg ? 3'd1 : 3'd0;
-wire [2:0] _shell_53 = out_count_reg + _shell_52;
-wire [2:0] _shell_54 = out_pop ? 3'd1 : 3'd0;
-wire [2:0] _shell_55 = _shell_53 - _shell_54;
-wire _shell_56 = 3'd2 <= out_count_reg;
-wire _shell_57 = s4_valid_reg | _shell_56;
-wire _shell_58 = ~out_pop;
-wire out_stays = out_valid_reg & _shell_58;
-wire _shell_59 = _shell_57 | out_stays;
+wire _shell_28 = out_wr_ptr_reg == 3'd1;
+wire _shell_29 = out_wr_ptr_reg == 3'd2;
+wire _shell_30 = out_wr_ptr_reg == 3'd3;
+wire _shell_31 = out_wr_ptr_reg == 3'd4;
+wire _shell_32 = out_wr_ptr_reg == 3'd5;
+wire _shell_33 = out_wr_ptr_reg == 3'd5;
+wire [2:0] _shell_34 = out_wr_ptr_reg + 3'd1;
+wire [2:0] _shell_35 = _shell_33 ? 3'd0 : _shell_34;
+wire _shell_36 = out_wr_ptr_reg == out_rd_ptr_plus1_reg;
+wire out_lands_next = s4_valid_reg & _shell_36;
+wire [15:0] _shell_37 = out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? out5_conn_reg : (out_rd_ptr_plus1_reg[0] ? out5_conn_reg : out4_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_conn_reg : out2_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out1_conn_reg : out0_conn_reg));
+wire [2:0] _shell_38 = out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? out5_kind_reg : (out_rd_ptr_plus1_reg[0] ? out5_kind_reg : out4_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_kind_reg : out2_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out1_kind_reg : out0_kind_reg));
+wire [15:0] _shell_39 = out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? out5_ev_reg : (out_rd_ptr_plus1_reg[0] ? out5_ev_reg : out4_ev_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_ev_reg : out2_ev_reg) : (out_rd_ptr_plus1_reg[0] ? out1_ev_reg : out0_ev_reg));
+wire _shell_40 = out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? out5_explored_reg : (out_rd_ptr_plus1_reg[0] ? out5_explored_reg : out4_explored_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_explored_reg : out2_explored_reg) : (out_rd_ptr_plus1_reg[0] ? out1_explored_reg : out0_explored_reg));
+wire _shell_41 = out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? out5_error_reg : (out_rd_ptr_plus1_reg[0] ? out5_error_reg : out4_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_error_reg : out2_error_reg) : (out_rd_ptr_plus1_reg[0] ? out1_error_reg : out0_error_reg));
+wire _shell_42 = out_wr_ptr_reg == out_rd_ptr_reg;
+wire out_lands_head = s4_valid_reg & _shell_42;
+wire _shell_43 = out_rd_ptr_plus1_reg == 3'd5;
+wire [2:0] _shell_44 = out_rd_ptr_plus1_reg + 3'd1;
+wire [2:0] _shell_45 = _shell_43 ? 3'd0 : _shell_44;
+wire [2:0] _shell_46 = s4_valid_reg ? 3'd1 : 3'd0;
+wire [2:0] _shell_47 = out_count_reg + _shell_46;
+wire [2:0] _shell_48 = out_pop ? 3'd1 : 3'd0;
+wire [2:0] _shell_49 = _shell_47 - _shell_48;
+wire _shell_50 = ~out_pop;
+wire _shell_51 = s4_valid_reg & _shell_50;
+wire _shell_52 = out_count_reg != 3'd7;
+wire _shell_53 = ~s4_valid_reg;
+wire _shell_54 = out_pop & _shell_53;
+wire _shell_55 = out_count_reg != 3'd1;
+wire out_stays = |out_count_reg;
+wire _shell_56 = _shell_54 ? _shell_55 : out_stays;
+wire _shell_57 = _shell_51 ? _shell_52 : _shell_56;
 wire _issue_next_0 = issue & skid_valid_reg;
 wire _issue_next_1 = ~skid_valid_reg;
 wire _issue_next_2 = issue & _issue_next_1;
@@ -397,6 +412,16 @@ assign m_result_kind = out_head_kind_reg;
 assign m_result_ev = out_head_ev_reg;
 assign m_result_explored = out_head_explored_reg;
 assign m_result_error = out_head_error_reg;
+
+// snoop_ahead
+always @* begin
+    snoop_s1_next = snoop_s1_reg;
+    snoop_s2_next = snoop_s2_reg;
+    snoop_s3_next = snoop_s3_reg;
+    snoop_s1_next = snoop_s1_ahead;
+    snoop_s2_next = snoop_s2_ahead;
+    snoop_s3_next = snoop_s3_ahead;
+end
 
 // shell
 always @* begin
@@ -521,56 +546,56 @@ always @* begin
     s4_conn_next = s3_conn_reg;
     s1_fix_valid_next = snoop_in;
     s1_fix_word_next = new_word;
-    s2_fix_valid_next = _shell_21;
-    s2_fix_word_next = _shell_22;
+    s2_fix_valid_next = _shell_19;
+    s2_fix_word_next = _shell_20;
     s3_ram_next = state_q;
-    s3_fix_valid_next = _shell_25;
-    s3_fix_word_next = _shell_26;
-    s4_cur_next = _shell_29;
+    s3_fix_valid_next = _shell_21;
+    s3_fix_word_next = _shell_22;
+    s4_cur_next = _shell_23;
     if (s4_valid_reg) begin
-        if (_shell_30) begin
+        if (_shell_24) begin
             out0_conn_next = s4_conn_reg;
             out0_kind_next = s4_kind_reg;
             out0_ev_next = res_ev;
             out0_explored_next = res_explored;
             out0_error_next = s4_error_reg;
         end
-        if (_shell_34) begin
+        if (_shell_28) begin
             out1_conn_next = s4_conn_reg;
             out1_kind_next = s4_kind_reg;
             out1_ev_next = res_ev;
             out1_explored_next = res_explored;
             out1_error_next = s4_error_reg;
         end
-        if (_shell_35) begin
+        if (_shell_29) begin
             out2_conn_next = s4_conn_reg;
             out2_kind_next = s4_kind_reg;
             out2_ev_next = res_ev;
             out2_explored_next = res_explored;
             out2_error_next = s4_error_reg;
         end
-        if (_shell_36) begin
+        if (_shell_30) begin
             out3_conn_next = s4_conn_reg;
             out3_kind_next = s4_kind_reg;
             out3_ev_next = res_ev;
             out3_explored_next = res_explored;
             out3_error_next = s4_error_reg;
         end
-        if (_shell_37) begin
+        if (_shell_31) begin
             out4_conn_next = s4_conn_reg;
             out4_kind_next = s4_kind_reg;
             out4_ev_next = res_ev;
             out4_explored_next = res_explored;
             out4_error_next = s4_error_reg;
         end
-        if (_shell_38) begin
+        if (_shell_32) begin
             out5_conn_next = s4_conn_reg;
             out5_kind_next = s4_kind_reg;
             out5_ev_next = res_ev;
             out5_explored_next = res_explored;
             out5_error_next = s4_error_reg;
         end
-        out_wr_ptr_next = _shell_41;
+        out_wr_ptr_next = _shell_35;
     end
     if (out_pop) begin
         if (out_lands_next) begin
@@ -580,11 +605,11 @@ always @* begin
             out_head_explored_next = res_explored;
             out_head_error_next = s4_error_reg;
         end else begin
-            out_head_conn_next = _shell_43;
-            out_head_kind_next = _shell_44;
-            out_head_ev_next = _shell_45;
-            out_head_explored_next = _shell_46;
-            out_head_error_next = _shell_47;
+            out_head_conn_next = _shell_37;
+            out_head_kind_next = _shell_38;
+            out_head_ev_next = _shell_39;
+            out_head_explored_next = _shell_40;
+            out_head_error_next = _shell_41;
         end
     end else if (out_lands_head) begin
         out_head_conn_next = s4_conn_reg;
@@ -595,10 +620,10 @@ always @* begin
     end
     if (out_pop) begin
         out_rd_ptr_next = out_rd_ptr_plus1_reg;
-        out_rd_ptr_plus1_next = _shell_51;
+        out_rd_ptr_plus1_next = _shell_45;
     end
-    out_count_next = _shell_55;
-    out_valid_next = _shell_59;
+    out_count_next = _shell_49;
+    out_valid_next = _shell_57;
 end
 
 // issue_next
@@ -667,6 +692,9 @@ always @(posedge clk) begin
     s2_t_3_reg <= s2_t_3_next;
     s3_t_3_reg <= s3_t_3_next;
     s4_t_3_reg <= s4_t_3_next;
+    snoop_s1_reg <= snoop_s1_next;
+    snoop_s2_reg <= snoop_s2_next;
+    snoop_s3_reg <= snoop_s3_next;
     s2_kind_reg <= s2_kind_next;
     s3_kind_reg <= s3_kind_next;
     s4_kind_reg <= s4_kind_next;
@@ -722,6 +750,9 @@ always @(posedge clk) begin
         s4_valid_reg <= 1'd0;
         hazard_reg <= 1'd0;
         credits_out_reg <= 1'd0;
+        snoop_s1_reg <= 1'd0;
+        snoop_s2_reg <= 1'd0;
+        snoop_s3_reg <= 1'd0;
         out_rd_ptr_reg <= 3'd0;
         out_wr_ptr_reg <= 3'd0;
         out_count_reg <= 3'd0;

@@ -220,8 +220,12 @@ reg  s31_valid_reg;  // stage 31 holds an event
 reg  s31_valid_next;
 reg  [15:0] s31_conn_reg;  // stage 31 connection id
 reg  [15:0] s31_conn_next;
-reg  hazard_reg;  // the head's connection is in stages 1..depth-1
-reg  hazard_next;
+reg  hazard0_reg;  // the head's connection is in stages 1..9
+reg  hazard0_next;
+reg  hazard1_reg;  // the head's connection is in stages 10..18
+reg  hazard1_next;
+reg  hazard2_reg;  // the head's connection is in stages 19..27
+reg  hazard2_next;
 reg  credits_out_reg;  // 33 events are issued and not yet taken: no credit left
 reg  credits_out_next;
 reg  [2:0] s1_kind_reg;  // stage 1 event kind
@@ -318,12 +322,20 @@ reg  [21:0] s3_t_reg;  // stage 3 copy of t
 wire [21:0] s3_t_next;
 reg  [21:0] s4_t_reg;  // stage 4 copy of t
 wire [21:0] s4_t_next;
-reg  s2_t_2_reg;  // stage 2 copy of t
-wire s2_t_2_next;
-reg  s3_t_2_reg;  // stage 3 copy of t
-wire s3_t_2_next;
-reg  s4_t_2_reg;  // stage 4 copy of t
-wire s4_t_2_next;
+reg  s5_qa_called_reg;  // stage 5 copy of qa_called
+wire s5_qa_called_next;
+reg  [21:0] s2_t_2_reg;  // stage 2 copy of t
+wire [21:0] s2_t_2_next;
+reg  [21:0] s3_t_2_reg;  // stage 3 copy of t
+wire [21:0] s3_t_2_next;
+reg  [21:0] s4_t_2_reg;  // stage 4 copy of t
+wire [21:0] s4_t_2_next;
+reg  s2_t_3_reg;  // stage 2 copy of t
+wire s2_t_3_next;
+reg  s3_t_3_reg;  // stage 3 copy of t
+wire s3_t_3_next;
+reg  s4_t_3_reg;  // stage 4 copy of t
+wire s4_t_3_next;
 reg  [20:0] s5_acked1_reg;  // stage 5 copy of acked1
 wire [20:0] s5_acked1_next;
 reg  [23:0] s2_qa_win_lo_reg;  // stage 2 copy of qa_win_lo
@@ -370,12 +382,12 @@ reg  [19:0] s7_qa_scaled_pp10_reg;  // stage 7 copy of qa_scaled_pp10
 wire [19:0] s7_qa_scaled_pp10_next;
 reg  [37:0] s8_qa_scaled_reg;  // stage 8 copy of qa_scaled
 wire [37:0] s8_qa_scaled_next;
-reg  [27:0] s2_t_3_reg;  // stage 2 copy of t
-wire [27:0] s2_t_3_next;
-reg  [27:0] s3_t_3_reg;  // stage 3 copy of t
-wire [27:0] s3_t_3_next;
-reg  [27:0] s4_t_3_reg;  // stage 4 copy of t
-wire [27:0] s4_t_3_next;
+reg  [27:0] s2_t_4_reg;  // stage 2 copy of t
+wire [27:0] s2_t_4_next;
+reg  [27:0] s3_t_4_reg;  // stage 3 copy of t
+wire [27:0] s3_t_4_next;
+reg  [27:0] s4_t_4_reg;  // stage 4 copy of t
+wire [27:0] s4_t_4_next;
 reg  s6_qa_fire_reg;  // stage 6 copy of qa_fire
 wire s6_qa_fire_next;
 reg  s7_qa_fire_reg;  // stage 7 copy of qa_fire
@@ -392,12 +404,12 @@ reg  [26:0] s8_t_reg;  // stage 8 copy of t
 wire [26:0] s8_t_next;
 reg  [26:0] s9_c_qa_reg;  // stage 9 copy of c_qa
 wire [26:0] s9_c_qa_next;
-reg  [21:0] s2_t_4_reg;  // stage 2 copy of t
-wire [21:0] s2_t_4_next;
-reg  [21:0] s3_t_4_reg;  // stage 3 copy of t
-wire [21:0] s3_t_4_next;
-reg  [21:0] s4_t_4_reg;  // stage 4 copy of t
-wire [21:0] s4_t_4_next;
+reg  [21:0] s2_t_5_reg;  // stage 2 copy of t
+wire [21:0] s2_t_5_next;
+reg  [21:0] s3_t_5_reg;  // stage 3 copy of t
+wire [21:0] s3_t_5_next;
+reg  [21:0] s4_t_5_reg;  // stage 4 copy of t
+wire [21:0] s4_t_5_next;
 reg  [20:0] s5_fi_count_sum_reg;  // stage 5 copy of fi_count_sum
 wire [20:0] s5_fi_count_sum_next;
 reg  [20:0] s6_fi_count_sum_reg;  // stage 6 copy of fi_count_sum
@@ -498,8 +510,6 @@ reg  [10:0] s8_recip_c_t_reg;  // stage 8 copy of recip_c_t
 wire [10:0] s8_recip_c_t_next;
 reg  [4:0] s2_recip_rtt_lead_reg;  // stage 2 copy of recip_rtt_lead
 wire [4:0] s2_recip_rtt_lead_next;
-reg  [9:0] s2_t_5_reg;  // stage 2 copy of t
-wire [9:0] s2_t_5_next;
 reg  [9:0] s2_t_6_reg;  // stage 2 copy of t
 wire [9:0] s2_t_6_next;
 reg  [9:0] s2_t_7_reg;  // stage 2 copy of t
@@ -536,6 +546,8 @@ reg  [9:0] s2_t_22_reg;  // stage 2 copy of t
 wire [9:0] s2_t_22_next;
 reg  [9:0] s2_t_23_reg;  // stage 2 copy of t
 wire [9:0] s2_t_23_next;
+reg  [9:0] s2_t_24_reg;  // stage 2 copy of t
+wire [9:0] s2_t_24_next;
 reg  [9:0] s3_recip_rtt_mantissa_reg;  // stage 3 copy of recip_rtt_mantissa
 wire [9:0] s3_recip_rtt_mantissa_next;
 reg  [10:0] s4_recip_rtt_recip_reg;  // stage 4 copy of recip_rtt_recip
@@ -556,8 +568,8 @@ reg  [23:0] s2_size_kmi_pp01_reg;  // stage 2 copy of size_kmi_pp01
 wire [23:0] s2_size_kmi_pp01_next;
 reg  [41:0] s3_size_kmi_reg;  // stage 3 copy of size_kmi
 wire [41:0] s3_size_kmi_next;
-reg  [28:0] s4_t_5_reg;  // stage 4 copy of t
-wire [28:0] s4_t_5_next;
+reg  [28:0] s4_t_6_reg;  // stage 4 copy of t
+wire [28:0] s4_t_6_next;
 reg  [28:0] s5_t_28_reg;  // stage 5 copy of t
 wire [28:0] s5_t_28_next;
 reg  [28:0] s6_t_2_reg;  // stage 6 copy of t
@@ -572,8 +584,8 @@ wire [28:0] s9_mi_base_prod_pp00_reg;  // stage 9 copy of mi_base_prod_pp00 (MUL
 reg  [28:0] s9_mi_base_prod_pp00_reg;  // stage 9 copy of mi_base_prod_pp00
 `endif
 wire [28:0] s9_mi_base_prod_pp00_next;
-reg  [28:0] s4_t_6_reg;  // stage 4 copy of t
-wire [28:0] s4_t_6_next;
+reg  [28:0] s4_t_7_reg;  // stage 4 copy of t
+wire [28:0] s4_t_7_next;
 reg  [28:0] s5_t_29_reg;  // stage 5 copy of t
 wire [28:0] s5_t_29_next;
 reg  [28:0] s6_t_3_reg;  // stage 6 copy of t
@@ -588,8 +600,8 @@ wire [28:0] s9_mi_base_prod_pp10_reg;  // stage 9 copy of mi_base_prod_pp10 (MUL
 reg  [28:0] s9_mi_base_prod_pp10_reg;  // stage 9 copy of mi_base_prod_pp10
 `endif
 wire [28:0] s9_mi_base_prod_pp10_next;
-reg  [16:0] s4_t_7_reg;  // stage 4 copy of t
-wire [16:0] s4_t_7_next;
+reg  [16:0] s4_t_8_reg;  // stage 4 copy of t
+wire [16:0] s4_t_8_next;
 reg  [16:0] s5_t_30_reg;  // stage 5 copy of t
 wire [16:0] s5_t_30_next;
 reg  [16:0] s6_t_4_reg;  // stage 6 copy of t
@@ -632,12 +644,12 @@ reg  [2:0] s11_t_reg;  // stage 11 copy of t
 wire [2:0] s11_t_next;
 reg  [41:0] s12_mi_base_reg;  // stage 12 copy of mi_base
 wire [41:0] s12_mi_base_next;
-reg  [35:0] s2_t_24_reg;  // stage 2 copy of t
-wire [35:0] s2_t_24_next;
-reg  [35:0] s3_t_5_reg;  // stage 3 copy of t
-wire [35:0] s3_t_5_next;
-reg  [35:0] s4_t_8_reg;  // stage 4 copy of t
-wire [35:0] s4_t_8_next;
+reg  [35:0] s2_t_25_reg;  // stage 2 copy of t
+wire [35:0] s2_t_25_next;
+reg  [35:0] s3_t_6_reg;  // stage 3 copy of t
+wire [35:0] s3_t_6_next;
+reg  [35:0] s4_t_9_reg;  // stage 4 copy of t
+wire [35:0] s4_t_9_next;
 reg  [35:0] s5_t_31_reg;  // stage 5 copy of t
 wire [35:0] s5_t_31_next;
 reg  [35:0] s6_t_7_reg;  // stage 6 copy of t
@@ -660,12 +672,12 @@ wire [35:0] s13_mi_num_pp00_reg;  // stage 13 copy of mi_num_pp00 (MULT18X18D ou
 reg  [35:0] s13_mi_num_pp00_reg;  // stage 13 copy of mi_num_pp00
 `endif
 wire [35:0] s13_mi_num_pp00_next;
-reg  [19:0] s2_t_25_reg;  // stage 2 copy of t
-wire [19:0] s2_t_25_next;
-reg  [19:0] s3_t_6_reg;  // stage 3 copy of t
-wire [19:0] s3_t_6_next;
-reg  [19:0] s4_t_9_reg;  // stage 4 copy of t
-wire [19:0] s4_t_9_next;
+reg  [19:0] s2_t_26_reg;  // stage 2 copy of t
+wire [19:0] s2_t_26_next;
+reg  [19:0] s3_t_7_reg;  // stage 3 copy of t
+wire [19:0] s3_t_7_next;
+reg  [19:0] s4_t_10_reg;  // stage 4 copy of t
+wire [19:0] s4_t_10_next;
 reg  [19:0] s5_t_32_reg;  // stage 5 copy of t
 wire [19:0] s5_t_32_next;
 reg  [19:0] s6_t_8_reg;  // stage 6 copy of t
@@ -688,12 +700,12 @@ wire [19:0] s13_mi_num_pp01_reg;  // stage 13 copy of mi_num_pp01 (MULT18X18D ou
 reg  [19:0] s13_mi_num_pp01_reg;  // stage 13 copy of mi_num_pp01
 `endif
 wire [19:0] s13_mi_num_pp01_next;
-reg  [35:0] s2_t_26_reg;  // stage 2 copy of t
-wire [35:0] s2_t_26_next;
-reg  [35:0] s3_t_7_reg;  // stage 3 copy of t
-wire [35:0] s3_t_7_next;
-reg  [35:0] s4_t_10_reg;  // stage 4 copy of t
-wire [35:0] s4_t_10_next;
+reg  [35:0] s2_t_27_reg;  // stage 2 copy of t
+wire [35:0] s2_t_27_next;
+reg  [35:0] s3_t_8_reg;  // stage 3 copy of t
+wire [35:0] s3_t_8_next;
+reg  [35:0] s4_t_11_reg;  // stage 4 copy of t
+wire [35:0] s4_t_11_next;
 reg  [35:0] s5_t_33_reg;  // stage 5 copy of t
 wire [35:0] s5_t_33_next;
 reg  [35:0] s6_t_9_reg;  // stage 6 copy of t
@@ -716,12 +728,12 @@ wire [35:0] s13_mi_num_pp10_reg;  // stage 13 copy of mi_num_pp10 (MULT18X18D ou
 reg  [35:0] s13_mi_num_pp10_reg;  // stage 13 copy of mi_num_pp10
 `endif
 wire [35:0] s13_mi_num_pp10_next;
-reg  [19:0] s2_t_27_reg;  // stage 2 copy of t
-wire [19:0] s2_t_27_next;
-reg  [19:0] s3_t_8_reg;  // stage 3 copy of t
-wire [19:0] s3_t_8_next;
-reg  [19:0] s4_t_11_reg;  // stage 4 copy of t
-wire [19:0] s4_t_11_next;
+reg  [19:0] s2_t_28_reg;  // stage 2 copy of t
+wire [19:0] s2_t_28_next;
+reg  [19:0] s3_t_9_reg;  // stage 3 copy of t
+wire [19:0] s3_t_9_next;
+reg  [19:0] s4_t_12_reg;  // stage 4 copy of t
+wire [19:0] s4_t_12_next;
 reg  [19:0] s5_t_34_reg;  // stage 5 copy of t
 wire [19:0] s5_t_34_next;
 reg  [19:0] s6_t_10_reg;  // stage 6 copy of t
@@ -744,12 +756,12 @@ wire [19:0] s13_mi_num_pp11_reg;  // stage 13 copy of mi_num_pp11 (MULT18X18D ou
 reg  [19:0] s13_mi_num_pp11_reg;  // stage 13 copy of mi_num_pp11
 `endif
 wire [19:0] s13_mi_num_pp11_next;
-reg  [23:0] s2_t_28_reg;  // stage 2 copy of t
-wire [23:0] s2_t_28_next;
-reg  [23:0] s3_t_9_reg;  // stage 3 copy of t
-wire [23:0] s3_t_9_next;
-reg  [23:0] s4_t_12_reg;  // stage 4 copy of t
-wire [23:0] s4_t_12_next;
+reg  [23:0] s2_t_29_reg;  // stage 2 copy of t
+wire [23:0] s2_t_29_next;
+reg  [23:0] s3_t_10_reg;  // stage 3 copy of t
+wire [23:0] s3_t_10_next;
+reg  [23:0] s4_t_13_reg;  // stage 4 copy of t
+wire [23:0] s4_t_13_next;
 reg  [23:0] s5_t_35_reg;  // stage 5 copy of t
 wire [23:0] s5_t_35_next;
 reg  [23:0] s6_t_11_reg;  // stage 6 copy of t
@@ -772,12 +784,12 @@ wire [23:0] s13_mi_num_pp20_reg;  // stage 13 copy of mi_num_pp20 (MULT18X18D ou
 reg  [23:0] s13_mi_num_pp20_reg;  // stage 13 copy of mi_num_pp20
 `endif
 wire [23:0] s13_mi_num_pp20_next;
-reg  [7:0] s2_t_29_reg;  // stage 2 copy of t
-wire [7:0] s2_t_29_next;
-reg  [7:0] s3_t_10_reg;  // stage 3 copy of t
-wire [7:0] s3_t_10_next;
-reg  [7:0] s4_t_13_reg;  // stage 4 copy of t
-wire [7:0] s4_t_13_next;
+reg  [7:0] s2_t_30_reg;  // stage 2 copy of t
+wire [7:0] s2_t_30_next;
+reg  [7:0] s3_t_11_reg;  // stage 3 copy of t
+wire [7:0] s3_t_11_next;
+reg  [7:0] s4_t_14_reg;  // stage 4 copy of t
+wire [7:0] s4_t_14_next;
 reg  [7:0] s5_t_36_reg;  // stage 5 copy of t
 wire [7:0] s5_t_36_next;
 reg  [7:0] s6_t_12_reg;  // stage 6 copy of t
@@ -914,10 +926,10 @@ reg  [18:0] s16_mi_raw_prod_pp30_reg;  // stage 16 copy of mi_raw_prod_pp30
 wire [18:0] s16_mi_raw_prod_pp30_next;
 reg  [72:0] s17_mi_raw_prod_reg;  // stage 17 copy of mi_raw_prod
 wire [72:0] s17_mi_raw_prod_next;
-reg  [1:0] s3_t_11_reg;  // stage 3 copy of t
-wire [1:0] s3_t_11_next;
-reg  [1:0] s4_t_14_reg;  // stage 4 copy of t
-wire [1:0] s4_t_14_next;
+reg  [1:0] s3_t_12_reg;  // stage 3 copy of t
+wire [1:0] s3_t_12_next;
+reg  [1:0] s4_t_15_reg;  // stage 4 copy of t
+wire [1:0] s4_t_15_next;
 reg  [1:0] s5_t_37_reg;  // stage 5 copy of t
 wire [1:0] s5_t_37_next;
 reg  [1:0] s6_t_17_reg;  // stage 6 copy of t
@@ -946,10 +958,10 @@ reg  [1:0] s17_t_reg;  // stage 17 copy of t
 wire [1:0] s17_t_next;
 reg  [68:0] s18_mi_raw_coarse_reg;  // stage 18 copy of mi_raw_coarse
 wire [68:0] s18_mi_raw_coarse_next;
-reg  [2:0] s3_t_12_reg;  // stage 3 copy of t
-wire [2:0] s3_t_12_next;
-reg  [2:0] s4_t_15_reg;  // stage 4 copy of t
-wire [2:0] s4_t_15_next;
+reg  [2:0] s3_t_13_reg;  // stage 3 copy of t
+wire [2:0] s3_t_13_next;
+reg  [2:0] s4_t_16_reg;  // stage 4 copy of t
+wire [2:0] s4_t_16_next;
 reg  [2:0] s5_t_38_reg;  // stage 5 copy of t
 wire [2:0] s5_t_38_next;
 reg  [2:0] s6_t_18_reg;  // stage 6 copy of t
@@ -1032,8 +1044,8 @@ reg  [20:0] s2_size_kfi_pp01_reg;  // stage 2 copy of size_kfi_pp01
 wire [20:0] s2_size_kfi_pp01_next;
 reg  [38:0] s3_size_kfi_reg;  // stage 3 copy of size_kfi
 wire [38:0] s3_size_kfi_next;
-reg  [28:0] s4_t_16_reg;  // stage 4 copy of t
-wire [28:0] s4_t_16_next;
+reg  [28:0] s4_t_17_reg;  // stage 4 copy of t
+wire [28:0] s4_t_17_next;
 reg  [28:0] s5_t_39_reg;  // stage 5 copy of t
 wire [28:0] s5_t_39_next;
 reg  [28:0] s6_t_19_reg;  // stage 6 copy of t
@@ -1048,8 +1060,8 @@ wire [28:0] s9_fi_c_prod_pp00_reg;  // stage 9 copy of fi_c_prod_pp00 (MULT18X18
 reg  [28:0] s9_fi_c_prod_pp00_reg;  // stage 9 copy of fi_c_prod_pp00
 `endif
 wire [28:0] s9_fi_c_prod_pp00_next;
-reg  [28:0] s4_t_17_reg;  // stage 4 copy of t
-wire [28:0] s4_t_17_next;
+reg  [28:0] s4_t_18_reg;  // stage 4 copy of t
+wire [28:0] s4_t_18_next;
 reg  [28:0] s5_t_40_reg;  // stage 5 copy of t
 wire [28:0] s5_t_40_next;
 reg  [28:0] s6_t_20_reg;  // stage 6 copy of t
@@ -1064,8 +1076,8 @@ wire [28:0] s9_fi_c_prod_pp10_reg;  // stage 9 copy of fi_c_prod_pp10 (MULT18X18
 reg  [28:0] s9_fi_c_prod_pp10_reg;  // stage 9 copy of fi_c_prod_pp10
 `endif
 wire [28:0] s9_fi_c_prod_pp10_next;
-reg  [13:0] s4_t_18_reg;  // stage 4 copy of t
-wire [13:0] s4_t_18_next;
+reg  [13:0] s4_t_19_reg;  // stage 4 copy of t
+wire [13:0] s4_t_19_next;
 reg  [13:0] s5_t_41_reg;  // stage 5 copy of t
 wire [13:0] s5_t_41_next;
 reg  [13:0] s6_t_21_reg;  // stage 6 copy of t
@@ -1113,16 +1125,16 @@ wire [26:0] s13_fi_inc_next;
 wire u_wtd_can_decrease;
 reg  [19:0] s2_rtt_minus_trtt_reg;  // stage 2 copy of rtt_minus_trtt
 wire [19:0] s2_rtt_minus_trtt_next;
-reg  [31:0] s2_t_30_reg;  // stage 2 copy of t
-wire [31:0] s2_t_30_next;
+reg  [31:0] s2_t_31_reg;  // stage 2 copy of t
+wire [31:0] s2_t_31_next;
 `ifdef NICGEN_ECP5
 wire [31:0] s3_md_ds_pp00_reg;  // stage 3 copy of md_ds_pp00 (MULT18X18D output register)
 `else
 reg  [31:0] s3_md_ds_pp00_reg;  // stage 3 copy of md_ds_pp00
 `endif
 wire [31:0] s3_md_ds_pp00_next;
-reg  [15:0] s2_t_31_reg;  // stage 2 copy of t
-wire [15:0] s2_t_31_next;
+reg  [15:0] s2_t_32_reg;  // stage 2 copy of t
+wire [15:0] s2_t_32_next;
 `ifdef NICGEN_ECP5
 wire [15:0] s3_md_ds_pp10_reg;  // stage 3 copy of md_ds_pp10 (MULT18X18D output register)
 `else
@@ -1163,10 +1175,10 @@ reg  [16:0] s7_md_raw_prod_pp20_reg;  // stage 7 copy of md_raw_prod_pp20
 wire [16:0] s7_md_raw_prod_pp20_next;
 reg  [52:0] s8_md_raw_prod_reg;  // stage 8 copy of md_raw_prod
 wire [52:0] s8_md_raw_prod_next;
-reg  [1:0] s3_t_13_reg;  // stage 3 copy of t
-wire [1:0] s3_t_13_next;
-reg  [1:0] s4_t_19_reg;  // stage 4 copy of t
-wire [1:0] s4_t_19_next;
+reg  [1:0] s3_t_14_reg;  // stage 3 copy of t
+wire [1:0] s3_t_14_next;
+reg  [1:0] s4_t_20_reg;  // stage 4 copy of t
+wire [1:0] s4_t_20_next;
 reg  [1:0] s5_t_42_reg;  // stage 5 copy of t
 wire [1:0] s5_t_42_next;
 reg  [1:0] s6_t_27_reg;  // stage 6 copy of t
@@ -1177,10 +1189,10 @@ reg  [1:0] s8_t_24_reg;  // stage 8 copy of t
 wire [1:0] s8_t_24_next;
 reg  [48:0] s9_md_raw_coarse_reg;  // stage 9 copy of md_raw_coarse
 wire [48:0] s9_md_raw_coarse_next;
-reg  [2:0] s3_t_14_reg;  // stage 3 copy of t
-wire [2:0] s3_t_14_next;
-reg  [2:0] s4_t_20_reg;  // stage 4 copy of t
-wire [2:0] s4_t_20_next;
+reg  [2:0] s3_t_15_reg;  // stage 3 copy of t
+wire [2:0] s3_t_15_next;
+reg  [2:0] s4_t_21_reg;  // stage 4 copy of t
+wire [2:0] s4_t_21_next;
 reg  [2:0] s5_t_43_reg;  // stage 5 copy of t
 wire [2:0] s5_t_43_next;
 reg  [2:0] s6_t_28_reg;  // stage 6 copy of t
@@ -1205,12 +1217,12 @@ reg  [27:0] s9_t_18_reg;  // stage 9 copy of t
 wire [27:0] s9_t_18_next;
 reg  [27:0] s10_t_17_reg;  // stage 10 copy of t
 wire [27:0] s10_t_17_next;
-reg  [27:0] s2_t_32_reg;  // stage 2 copy of t
-wire [27:0] s2_t_32_next;
-reg  [27:0] s3_t_15_reg;  // stage 3 copy of t
-wire [27:0] s3_t_15_next;
-reg  [27:0] s4_t_21_reg;  // stage 4 copy of t
-wire [27:0] s4_t_21_next;
+reg  [27:0] s2_t_33_reg;  // stage 2 copy of t
+wire [27:0] s2_t_33_next;
+reg  [27:0] s3_t_16_reg;  // stage 3 copy of t
+wire [27:0] s3_t_16_next;
+reg  [27:0] s4_t_22_reg;  // stage 4 copy of t
+wire [27:0] s4_t_22_next;
 reg  [26:0] s5_t_45_reg;  // stage 5 copy of t
 wire [26:0] s5_t_45_next;
 reg  [26:0] s6_t_30_reg;  // stage 6 copy of t
@@ -1225,12 +1237,12 @@ reg  [26:0] s10_t_18_reg;  // stage 10 copy of t
 wire [26:0] s10_t_18_next;
 reg  [26:0] s11_c_md_reg;  // stage 11 copy of c_md
 wire [26:0] s11_c_md_next;
-reg  [31:0] s2_t_33_reg;  // stage 2 copy of t
-wire [31:0] s2_t_33_next;
-reg  [31:0] s3_t_16_reg;  // stage 3 copy of t
-wire [31:0] s3_t_16_next;
-reg  [31:0] s4_t_22_reg;  // stage 4 copy of t
-wire [31:0] s4_t_22_next;
+reg  [31:0] s2_t_34_reg;  // stage 2 copy of t
+wire [31:0] s2_t_34_next;
+reg  [31:0] s3_t_17_reg;  // stage 3 copy of t
+wire [31:0] s3_t_17_next;
+reg  [31:0] s4_t_23_reg;  // stage 4 copy of t
+wire [31:0] s4_t_23_next;
 reg  [31:0] s5_t_46_reg;  // stage 5 copy of t
 wire [31:0] s5_t_46_next;
 reg  [31:0] s6_t_31_reg;  // stage 6 copy of t
@@ -1251,12 +1263,12 @@ wire [31:0] s12_c_md_fd_xs_pp00_reg;  // stage 12 copy of c_md_fd_xs_pp00 (MULT1
 reg  [31:0] s12_c_md_fd_xs_pp00_reg;  // stage 12 copy of c_md_fd_xs_pp00
 `endif
 wire [31:0] s12_c_md_fd_xs_pp00_next;
-reg  [22:0] s2_t_34_reg;  // stage 2 copy of t
-wire [22:0] s2_t_34_next;
-reg  [22:0] s3_t_17_reg;  // stage 3 copy of t
-wire [22:0] s3_t_17_next;
-reg  [22:0] s4_t_23_reg;  // stage 4 copy of t
-wire [22:0] s4_t_23_next;
+reg  [22:0] s2_t_35_reg;  // stage 2 copy of t
+wire [22:0] s2_t_35_next;
+reg  [22:0] s3_t_18_reg;  // stage 3 copy of t
+wire [22:0] s3_t_18_next;
+reg  [22:0] s4_t_24_reg;  // stage 4 copy of t
+wire [22:0] s4_t_24_next;
 reg  [22:0] s5_t_47_reg;  // stage 5 copy of t
 wire [22:0] s5_t_47_next;
 reg  [22:0] s6_t_32_reg;  // stage 6 copy of t
@@ -1323,24 +1335,24 @@ reg  [60:0] s15_c_md_fd_prod_row2_reg;  // stage 15 copy of c_md_fd_prod_row2
 wire [60:0] s15_c_md_fd_prod_row2_next;
 reg  [60:0] s16_c_md_fd_prod_reg;  // stage 16 copy of c_md_fd_prod
 wire [60:0] s16_c_md_fd_prod_next;
-reg  [31:0] s2_t_35_reg;  // stage 2 copy of t
-wire [31:0] s2_t_35_next;
-reg  [31:0] s3_t_18_reg;  // stage 3 copy of t
-wire [31:0] s3_t_18_next;
-reg  [31:0] s4_t_24_reg;  // stage 4 copy of t
-wire [31:0] s4_t_24_next;
+reg  [31:0] s2_t_36_reg;  // stage 2 copy of t
+wire [31:0] s2_t_36_next;
+reg  [31:0] s3_t_19_reg;  // stage 3 copy of t
+wire [31:0] s3_t_19_next;
+reg  [31:0] s4_t_25_reg;  // stage 4 copy of t
+wire [31:0] s4_t_25_next;
 `ifdef NICGEN_ECP5
 wire [31:0] s5_c_fd_xs_pp00_reg;  // stage 5 copy of c_fd_xs_pp00 (MULT18X18D output register)
 `else
 reg  [31:0] s5_c_fd_xs_pp00_reg;  // stage 5 copy of c_fd_xs_pp00
 `endif
 wire [31:0] s5_c_fd_xs_pp00_next;
-reg  [22:0] s2_t_36_reg;  // stage 2 copy of t
-wire [22:0] s2_t_36_next;
-reg  [22:0] s3_t_19_reg;  // stage 3 copy of t
-wire [22:0] s3_t_19_next;
-reg  [22:0] s4_t_25_reg;  // stage 4 copy of t
-wire [22:0] s4_t_25_next;
+reg  [22:0] s2_t_37_reg;  // stage 2 copy of t
+wire [22:0] s2_t_37_next;
+reg  [22:0] s3_t_20_reg;  // stage 3 copy of t
+wire [22:0] s3_t_20_next;
+reg  [22:0] s4_t_26_reg;  // stage 4 copy of t
+wire [22:0] s4_t_26_next;
 `ifdef NICGEN_ECP5
 wire [22:0] s5_c_fd_xs_pp10_reg;  // stage 5 copy of c_fd_xs_pp10 (MULT18X18D output register)
 `else
@@ -1487,8 +1499,8 @@ reg  [10:0] s24_recip_mi_recip_reg;  // stage 24 copy of recip_mi_recip
 wire [10:0] s24_recip_mi_recip_next;
 reg  [10:0] s25_recip_mi_t_reg;  // stage 25 copy of recip_mi_t
 wire [10:0] s25_recip_mi_t_next;
-reg  [28:0] s4_t_26_reg;  // stage 4 copy of t
-wire [28:0] s4_t_26_next;
+reg  [28:0] s4_t_27_reg;  // stage 4 copy of t
+wire [28:0] s4_t_27_next;
 reg  [28:0] s5_t_49_reg;  // stage 5 copy of t
 wire [28:0] s5_t_49_next;
 reg  [28:0] s6_t_34_reg;  // stage 6 copy of t
@@ -1537,8 +1549,8 @@ wire [28:0] s26_fi_mi_prod_pp00_reg;  // stage 26 copy of fi_mi_prod_pp00 (MULT1
 reg  [28:0] s26_fi_mi_prod_pp00_reg;  // stage 26 copy of fi_mi_prod_pp00
 `endif
 wire [28:0] s26_fi_mi_prod_pp00_next;
-reg  [28:0] s4_t_27_reg;  // stage 4 copy of t
-wire [28:0] s4_t_27_next;
+reg  [28:0] s4_t_28_reg;  // stage 4 copy of t
+wire [28:0] s4_t_28_next;
 reg  [28:0] s5_t_50_reg;  // stage 5 copy of t
 wire [28:0] s5_t_50_next;
 reg  [28:0] s6_t_35_reg;  // stage 6 copy of t
@@ -1587,8 +1599,8 @@ wire [28:0] s26_fi_mi_prod_pp10_reg;  // stage 26 copy of fi_mi_prod_pp10 (MULT1
 reg  [28:0] s26_fi_mi_prod_pp10_reg;  // stage 26 copy of fi_mi_prod_pp10
 `endif
 wire [28:0] s26_fi_mi_prod_pp10_next;
-reg  [13:0] s4_t_28_reg;  // stage 4 copy of t
-wire [13:0] s4_t_28_next;
+reg  [13:0] s4_t_29_reg;  // stage 4 copy of t
+wire [13:0] s4_t_29_next;
 reg  [13:0] s5_t_51_reg;  // stage 5 copy of t
 wire [13:0] s5_t_51_next;
 reg  [13:0] s6_t_36_reg;  // stage 6 copy of t
@@ -1954,24 +1966,16 @@ wire [27:0] s29_t_2_next;
 reg  [27:0] s30_core_c_reg;  // stage 30 copy of core_c
 wire [27:0] s30_core_c_next;
 wire [11:0] u_wtd_avg_out;
-reg  [21:0] s2_t_37_reg;  // stage 2 copy of t
-wire [21:0] s2_t_37_next;
-reg  [21:0] s3_t_20_reg;  // stage 3 copy of t
-wire [21:0] s3_t_20_next;
-reg  [21:0] s4_t_29_reg;  // stage 4 copy of t
-wire [21:0] s4_t_29_next;
-reg  s5_qa_called_reg;  // stage 5 copy of qa_called
-wire s5_qa_called_next;
+reg  s5_t_54_reg;  // stage 5 copy of t
+wire s5_t_54_next;
 reg  s2_t_38_reg;  // stage 2 copy of t
 wire s2_t_38_next;
 reg  s3_t_21_reg;  // stage 3 copy of t
 wire s3_t_21_next;
 reg  s4_t_30_reg;  // stage 4 copy of t
 wire s4_t_30_next;
-reg  s5_t_54_reg;  // stage 5 copy of t
-wire s5_t_54_next;
-reg  s5_ack_run_reg;  // stage 5 copy of ack_run
-wire s5_ack_run_next;
+reg  s5_t_55_reg;  // stage 5 copy of t
+wire s5_t_55_next;
 reg  s6_ack_run_reg;  // stage 6 copy of ack_run
 wire s6_ack_run_next;
 reg  s7_ack_run_reg;  // stage 7 copy of ack_run
@@ -2038,50 +2042,54 @@ reg  s29_early_reg;  // stage 29 copy of early
 wire s29_early_next;
 reg  s30_early_reg;  // stage 30 copy of early
 wire s30_early_next;
-reg  [27:0] s11_c_early_reg;  // stage 11 copy of c_early
-wire [27:0] s11_c_early_next;
-reg  [27:0] s12_c_early_reg;  // stage 12 copy of c_early
-wire [27:0] s12_c_early_next;
-reg  [27:0] s13_c_early_reg;  // stage 13 copy of c_early
-wire [27:0] s13_c_early_next;
-reg  [27:0] s14_c_early_reg;  // stage 14 copy of c_early
-wire [27:0] s14_c_early_next;
-reg  [27:0] s15_c_early_reg;  // stage 15 copy of c_early
-wire [27:0] s15_c_early_next;
-reg  [27:0] s16_c_early_reg;  // stage 16 copy of c_early
-wire [27:0] s16_c_early_next;
-reg  [27:0] s17_c_early_reg;  // stage 17 copy of c_early
-wire [27:0] s17_c_early_next;
-reg  [27:0] s18_c_early_reg;  // stage 18 copy of c_early
-wire [27:0] s18_c_early_next;
-reg  [27:0] s19_c_early_reg;  // stage 19 copy of c_early
-wire [27:0] s19_c_early_next;
-reg  [27:0] s20_c_early_reg;  // stage 20 copy of c_early
-wire [27:0] s20_c_early_next;
-reg  [27:0] s21_c_early_reg;  // stage 21 copy of c_early
-wire [27:0] s21_c_early_next;
-reg  [27:0] s22_c_early_reg;  // stage 22 copy of c_early
-wire [27:0] s22_c_early_next;
-reg  [27:0] s23_c_early_reg;  // stage 23 copy of c_early
-wire [27:0] s23_c_early_next;
-reg  [27:0] s24_c_early_reg;  // stage 24 copy of c_early
-wire [27:0] s24_c_early_next;
-reg  [27:0] s25_c_early_reg;  // stage 25 copy of c_early
-wire [27:0] s25_c_early_next;
-reg  [27:0] s26_c_early_reg;  // stage 26 copy of c_early
-wire [27:0] s26_c_early_next;
-reg  [27:0] s27_c_early_reg;  // stage 27 copy of c_early
-wire [27:0] s27_c_early_next;
-reg  [27:0] s28_c_early_reg;  // stage 28 copy of c_early
-wire [27:0] s28_c_early_next;
-reg  [27:0] s29_c_early_reg;  // stage 29 copy of c_early
-wire [27:0] s29_c_early_next;
-reg  [27:0] s30_c_early_reg;  // stage 30 copy of c_early
-wire [27:0] s30_c_early_next;
+reg  [26:0] s11_t_22_reg;  // stage 11 copy of t
+wire [26:0] s11_t_22_next;
+reg  [26:0] s12_t_19_reg;  // stage 12 copy of t
+wire [26:0] s12_t_19_next;
+reg  [26:0] s13_t_13_reg;  // stage 13 copy of t
+wire [26:0] s13_t_13_next;
+reg  [26:0] s14_t_12_reg;  // stage 14 copy of t
+wire [26:0] s14_t_12_next;
+reg  [26:0] s15_t_12_reg;  // stage 15 copy of t
+wire [26:0] s15_t_12_next;
+reg  [26:0] s16_t_8_reg;  // stage 16 copy of t
+wire [26:0] s16_t_8_next;
+reg  [26:0] s17_t_8_reg;  // stage 17 copy of t
+wire [26:0] s17_t_8_next;
+reg  [26:0] s18_t_7_reg;  // stage 18 copy of t
+wire [26:0] s18_t_7_next;
+reg  [26:0] s19_t_6_reg;  // stage 19 copy of t
+wire [26:0] s19_t_6_next;
+reg  [26:0] s20_t_6_reg;  // stage 20 copy of t
+wire [26:0] s20_t_6_next;
+reg  [26:0] s21_t_5_reg;  // stage 21 copy of t
+wire [26:0] s21_t_5_next;
+reg  [26:0] s22_t_32_reg;  // stage 22 copy of t
+wire [26:0] s22_t_32_next;
+reg  [26:0] s23_t_8_reg;  // stage 23 copy of t
+wire [26:0] s23_t_8_next;
+reg  [26:0] s24_t_8_reg;  // stage 24 copy of t
+wire [26:0] s24_t_8_next;
+reg  [26:0] s25_t_8_reg;  // stage 25 copy of t
+wire [26:0] s25_t_8_next;
+reg  [26:0] s26_t_5_reg;  // stage 26 copy of t
+wire [26:0] s26_t_5_next;
+reg  [26:0] s27_t_5_reg;  // stage 27 copy of t
+wire [26:0] s27_t_5_next;
+reg  [26:0] s28_t_4_reg;  // stage 28 copy of t
+wire [26:0] s28_t_4_next;
+reg  [26:0] s29_t_3_reg;  // stage 29 copy of t
+wire [26:0] s29_t_3_next;
+reg  [26:0] s30_t_reg;  // stage 30 copy of t
+wire [26:0] s30_t_next;
 reg  [26:0] s31_c_ack_clamped_reg;  // stage 31 copy of c_ack_clamped
 wire [26:0] s31_c_ack_clamped_next;
 reg  [26:0] s5_c_loss_reg;  // stage 5 copy of c_loss
 wire [26:0] s5_c_loss_next;
+reg  [11:0] s5_u_wtd_avg_out_reg;  // stage 5 copy of u_wtd_avg_out
+wire [11:0] s5_u_wtd_avg_out_next;
+reg  [11:0] s5_cur_avg_wtd_reg;  // stage 5 copy of cur_avg_wtd
+wire [11:0] s5_cur_avg_wtd_next;
 reg  s10_cur_increase_reg;  // stage 10 copy of cur_increase
 wire s10_cur_increase_next;
 reg  s2_t_39_reg;  // stage 2 copy of t
@@ -2090,20 +2098,20 @@ reg  s3_t_22_reg;  // stage 3 copy of t
 wire s3_t_22_next;
 reg  s4_t_31_reg;  // stage 4 copy of t
 wire s4_t_31_next;
-reg  s5_t_55_reg;  // stage 5 copy of t
-wire s5_t_55_next;
-reg  s5_qa_used_reg;  // stage 5 copy of qa_used
-wire s5_qa_used_next;
 reg  s5_t_56_reg;  // stage 5 copy of t
 wire s5_t_56_next;
+reg  s5_t_57_reg;  // stage 5 copy of t
+wire s5_t_57_next;
+reg  s5_t_58_reg;  // stage 5 copy of t
+wire s5_t_58_next;
 reg  [23:0] s2_t_40_reg;  // stage 2 copy of t
 wire [23:0] s2_t_40_next;
 reg  [23:0] s3_t_23_reg;  // stage 3 copy of t
 wire [23:0] s3_t_23_next;
 reg  [23:0] s4_t_32_reg;  // stage 4 copy of t
 wire [23:0] s4_t_32_next;
-reg  [23:0] s5_t_57_reg;  // stage 5 copy of t
-wire [23:0] s5_t_57_next;
+reg  [23:0] s5_t_59_reg;  // stage 5 copy of t
+wire [23:0] s5_t_59_next;
 reg  [23:0] s5_cur_win_end_reg;  // stage 5 copy of cur_win_end
 wire [23:0] s5_cur_win_end_next;
 reg  [20:0] s5_cur_count_reg;  // stage 5 copy of cur_count
@@ -2310,8 +2318,6 @@ reg  [26:0] s30_c_loss_all_reg;  // stage 30 copy of c_loss_all
 wire [26:0] s30_c_loss_all_next;
 reg  [26:0] s31_c_loss_all_reg;  // stage 31 copy of c_loss_all
 wire [26:0] s31_c_loss_all_next;
-reg  [11:0] s5_t_58_reg;  // stage 5 copy of t
-wire [11:0] s5_t_58_next;
 reg  [11:0] s6_t_40_reg;  // stage 6 copy of t
 wire [11:0] s6_t_40_next;
 reg  [11:0] s7_t_37_reg;  // stage 7 copy of t
@@ -2322,100 +2328,48 @@ reg  [11:0] s9_t_29_reg;  // stage 9 copy of t
 wire [11:0] s9_t_29_next;
 reg  [11:0] s10_t_29_reg;  // stage 10 copy of t
 wire [11:0] s10_t_29_next;
-reg  [11:0] s11_t_22_reg;  // stage 11 copy of t
-wire [11:0] s11_t_22_next;
-reg  [11:0] s12_t_19_reg;  // stage 12 copy of t
-wire [11:0] s12_t_19_next;
-reg  [11:0] s13_t_13_reg;  // stage 13 copy of t
-wire [11:0] s13_t_13_next;
-reg  [11:0] s14_t_12_reg;  // stage 14 copy of t
-wire [11:0] s14_t_12_next;
-reg  [11:0] s15_t_12_reg;  // stage 15 copy of t
-wire [11:0] s15_t_12_next;
-reg  [11:0] s16_t_8_reg;  // stage 16 copy of t
-wire [11:0] s16_t_8_next;
-reg  [11:0] s17_t_8_reg;  // stage 17 copy of t
-wire [11:0] s17_t_8_next;
-reg  [11:0] s18_t_7_reg;  // stage 18 copy of t
-wire [11:0] s18_t_7_next;
-reg  [11:0] s19_t_6_reg;  // stage 19 copy of t
-wire [11:0] s19_t_6_next;
-reg  [11:0] s20_t_6_reg;  // stage 20 copy of t
-wire [11:0] s20_t_6_next;
-reg  [11:0] s21_t_5_reg;  // stage 21 copy of t
-wire [11:0] s21_t_5_next;
-reg  [11:0] s22_t_32_reg;  // stage 22 copy of t
-wire [11:0] s22_t_32_next;
-reg  [11:0] s23_t_8_reg;  // stage 23 copy of t
-wire [11:0] s23_t_8_next;
-reg  [11:0] s24_t_8_reg;  // stage 24 copy of t
-wire [11:0] s24_t_8_next;
-reg  [11:0] s25_t_8_reg;  // stage 25 copy of t
-wire [11:0] s25_t_8_next;
-reg  [11:0] s26_t_5_reg;  // stage 26 copy of t
-wire [11:0] s26_t_5_next;
-reg  [11:0] s27_t_5_reg;  // stage 27 copy of t
-wire [11:0] s27_t_5_next;
-reg  [11:0] s28_t_4_reg;  // stage 28 copy of t
-wire [11:0] s28_t_4_next;
-reg  [11:0] s29_t_3_reg;  // stage 29 copy of t
-wire [11:0] s29_t_3_next;
-reg  [11:0] s30_t_reg;  // stage 30 copy of t
-wire [11:0] s30_t_next;
+reg  [11:0] s11_t_23_reg;  // stage 11 copy of t
+wire [11:0] s11_t_23_next;
+reg  [11:0] s12_t_20_reg;  // stage 12 copy of t
+wire [11:0] s12_t_20_next;
+reg  [11:0] s13_t_14_reg;  // stage 13 copy of t
+wire [11:0] s13_t_14_next;
+reg  [11:0] s14_t_13_reg;  // stage 14 copy of t
+wire [11:0] s14_t_13_next;
+reg  [11:0] s15_t_13_reg;  // stage 15 copy of t
+wire [11:0] s15_t_13_next;
+reg  [11:0] s16_t_9_reg;  // stage 16 copy of t
+wire [11:0] s16_t_9_next;
+reg  [11:0] s17_t_9_reg;  // stage 17 copy of t
+wire [11:0] s17_t_9_next;
+reg  [11:0] s18_t_8_reg;  // stage 18 copy of t
+wire [11:0] s18_t_8_next;
+reg  [11:0] s19_t_7_reg;  // stage 19 copy of t
+wire [11:0] s19_t_7_next;
+reg  [11:0] s20_t_7_reg;  // stage 20 copy of t
+wire [11:0] s20_t_7_next;
+reg  [11:0] s21_t_6_reg;  // stage 21 copy of t
+wire [11:0] s21_t_6_next;
+reg  [11:0] s22_t_33_reg;  // stage 22 copy of t
+wire [11:0] s22_t_33_next;
+reg  [11:0] s23_t_9_reg;  // stage 23 copy of t
+wire [11:0] s23_t_9_next;
+reg  [11:0] s24_t_9_reg;  // stage 24 copy of t
+wire [11:0] s24_t_9_next;
+reg  [11:0] s25_t_9_reg;  // stage 25 copy of t
+wire [11:0] s25_t_9_next;
+reg  [11:0] s26_t_6_reg;  // stage 26 copy of t
+wire [11:0] s26_t_6_next;
+reg  [11:0] s27_t_6_reg;  // stage 27 copy of t
+wire [11:0] s27_t_6_next;
+reg  [11:0] s28_t_5_reg;  // stage 28 copy of t
+wire [11:0] s28_t_5_next;
+reg  [11:0] s29_t_4_reg;  // stage 29 copy of t
+wire [11:0] s29_t_4_next;
+reg  [11:0] s30_t_2_reg;  // stage 30 copy of t
+wire [11:0] s30_t_2_next;
 reg  [11:0] s31_t_reg;  // stage 31 copy of t
 wire [11:0] s31_t_next;
-reg  s11_t_23_reg;  // stage 11 copy of t
-wire s11_t_23_next;
-reg  s12_t_20_reg;  // stage 12 copy of t
-wire s12_t_20_next;
-reg  s13_t_14_reg;  // stage 13 copy of t
-wire s13_t_14_next;
-reg  s14_t_13_reg;  // stage 14 copy of t
-wire s14_t_13_next;
-reg  s15_t_13_reg;  // stage 15 copy of t
-wire s15_t_13_next;
-reg  s16_t_9_reg;  // stage 16 copy of t
-wire s16_t_9_next;
-reg  s17_t_9_reg;  // stage 17 copy of t
-wire s17_t_9_next;
-reg  s18_t_8_reg;  // stage 18 copy of t
-wire s18_t_8_next;
-reg  s19_t_7_reg;  // stage 19 copy of t
-wire s19_t_7_next;
-reg  s20_t_7_reg;  // stage 20 copy of t
-wire s20_t_7_next;
-reg  s21_t_6_reg;  // stage 21 copy of t
-wire s21_t_6_next;
-reg  s22_t_33_reg;  // stage 22 copy of t
-wire s22_t_33_next;
-reg  s23_t_9_reg;  // stage 23 copy of t
-wire s23_t_9_next;
-reg  s24_t_9_reg;  // stage 24 copy of t
-wire s24_t_9_next;
-reg  s25_t_9_reg;  // stage 25 copy of t
-wire s25_t_9_next;
-reg  s26_t_6_reg;  // stage 26 copy of t
-wire s26_t_6_next;
-reg  s27_t_6_reg;  // stage 27 copy of t
-wire s27_t_6_next;
-reg  s28_t_5_reg;  // stage 28 copy of t
-wire s28_t_5_next;
-reg  s29_t_4_reg;  // stage 29 copy of t
-wire s29_t_4_next;
-reg  s30_t_2_reg;  // stage 30 copy of t
-wire s30_t_2_next;
-reg  s31_t_2_reg;  // stage 31 copy of t
-wire s31_t_2_next;
-reg  s6_t_41_reg;  // stage 6 copy of t
-wire s6_t_41_next;
-reg  s7_t_38_reg;  // stage 7 copy of t
-wire s7_t_38_next;
-reg  s8_t_38_reg;  // stage 8 copy of t
-wire s8_t_38_next;
-reg  s9_t_30_reg;  // stage 9 copy of t
-wire s9_t_30_next;
-reg  s10_t_30_reg;  // stage 10 copy of t
-wire s10_t_30_next;
 reg  s11_t_24_reg;  // stage 11 copy of t
 wire s11_t_24_next;
 reg  s12_t_21_reg;  // stage 12 copy of t
@@ -2456,6 +2410,58 @@ reg  s29_t_5_reg;  // stage 29 copy of t
 wire s29_t_5_next;
 reg  s30_t_3_reg;  // stage 30 copy of t
 wire s30_t_3_next;
+reg  s31_t_2_reg;  // stage 31 copy of t
+wire s31_t_2_next;
+reg  s6_t_41_reg;  // stage 6 copy of t
+wire s6_t_41_next;
+reg  s7_t_38_reg;  // stage 7 copy of t
+wire s7_t_38_next;
+reg  s8_t_38_reg;  // stage 8 copy of t
+wire s8_t_38_next;
+reg  s9_t_30_reg;  // stage 9 copy of t
+wire s9_t_30_next;
+reg  s10_t_30_reg;  // stage 10 copy of t
+wire s10_t_30_next;
+reg  s11_t_25_reg;  // stage 11 copy of t
+wire s11_t_25_next;
+reg  s12_t_22_reg;  // stage 12 copy of t
+wire s12_t_22_next;
+reg  s13_t_16_reg;  // stage 13 copy of t
+wire s13_t_16_next;
+reg  s14_t_15_reg;  // stage 14 copy of t
+wire s14_t_15_next;
+reg  s15_t_15_reg;  // stage 15 copy of t
+wire s15_t_15_next;
+reg  s16_t_11_reg;  // stage 16 copy of t
+wire s16_t_11_next;
+reg  s17_t_11_reg;  // stage 17 copy of t
+wire s17_t_11_next;
+reg  s18_t_10_reg;  // stage 18 copy of t
+wire s18_t_10_next;
+reg  s19_t_9_reg;  // stage 19 copy of t
+wire s19_t_9_next;
+reg  s20_t_9_reg;  // stage 20 copy of t
+wire s20_t_9_next;
+reg  s21_t_8_reg;  // stage 21 copy of t
+wire s21_t_8_next;
+reg  s22_t_35_reg;  // stage 22 copy of t
+wire s22_t_35_next;
+reg  s23_t_11_reg;  // stage 23 copy of t
+wire s23_t_11_next;
+reg  s24_t_11_reg;  // stage 24 copy of t
+wire s24_t_11_next;
+reg  s25_t_11_reg;  // stage 25 copy of t
+wire s25_t_11_next;
+reg  s26_t_8_reg;  // stage 26 copy of t
+wire s26_t_8_next;
+reg  s27_t_8_reg;  // stage 27 copy of t
+wire s27_t_8_next;
+reg  s28_t_7_reg;  // stage 28 copy of t
+wire s28_t_7_next;
+reg  s29_t_6_reg;  // stage 29 copy of t
+wire s29_t_6_next;
+reg  s30_t_4_reg;  // stage 30 copy of t
+wire s30_t_4_next;
 reg  s31_t_3_reg;  // stage 31 copy of t
 wire s31_t_3_next;
 reg  [23:0] s6_t_42_reg;  // stage 6 copy of t
@@ -2468,46 +2474,46 @@ reg  [23:0] s9_t_31_reg;  // stage 9 copy of t
 wire [23:0] s9_t_31_next;
 reg  [23:0] s10_t_31_reg;  // stage 10 copy of t
 wire [23:0] s10_t_31_next;
-reg  [23:0] s11_t_25_reg;  // stage 11 copy of t
-wire [23:0] s11_t_25_next;
-reg  [23:0] s12_t_22_reg;  // stage 12 copy of t
-wire [23:0] s12_t_22_next;
-reg  [23:0] s13_t_16_reg;  // stage 13 copy of t
-wire [23:0] s13_t_16_next;
-reg  [23:0] s14_t_15_reg;  // stage 14 copy of t
-wire [23:0] s14_t_15_next;
-reg  [23:0] s15_t_15_reg;  // stage 15 copy of t
-wire [23:0] s15_t_15_next;
-reg  [23:0] s16_t_11_reg;  // stage 16 copy of t
-wire [23:0] s16_t_11_next;
-reg  [23:0] s17_t_11_reg;  // stage 17 copy of t
-wire [23:0] s17_t_11_next;
-reg  [23:0] s18_t_10_reg;  // stage 18 copy of t
-wire [23:0] s18_t_10_next;
-reg  [23:0] s19_t_9_reg;  // stage 19 copy of t
-wire [23:0] s19_t_9_next;
-reg  [23:0] s20_t_9_reg;  // stage 20 copy of t
-wire [23:0] s20_t_9_next;
-reg  [23:0] s21_t_8_reg;  // stage 21 copy of t
-wire [23:0] s21_t_8_next;
-reg  [23:0] s22_t_35_reg;  // stage 22 copy of t
-wire [23:0] s22_t_35_next;
-reg  [23:0] s23_t_11_reg;  // stage 23 copy of t
-wire [23:0] s23_t_11_next;
-reg  [23:0] s24_t_11_reg;  // stage 24 copy of t
-wire [23:0] s24_t_11_next;
-reg  [23:0] s25_t_11_reg;  // stage 25 copy of t
-wire [23:0] s25_t_11_next;
-reg  [23:0] s26_t_8_reg;  // stage 26 copy of t
-wire [23:0] s26_t_8_next;
-reg  [23:0] s27_t_8_reg;  // stage 27 copy of t
-wire [23:0] s27_t_8_next;
-reg  [23:0] s28_t_7_reg;  // stage 28 copy of t
-wire [23:0] s28_t_7_next;
-reg  [23:0] s29_t_6_reg;  // stage 29 copy of t
-wire [23:0] s29_t_6_next;
-reg  [23:0] s30_t_4_reg;  // stage 30 copy of t
-wire [23:0] s30_t_4_next;
+reg  [23:0] s11_t_26_reg;  // stage 11 copy of t
+wire [23:0] s11_t_26_next;
+reg  [23:0] s12_t_23_reg;  // stage 12 copy of t
+wire [23:0] s12_t_23_next;
+reg  [23:0] s13_t_17_reg;  // stage 13 copy of t
+wire [23:0] s13_t_17_next;
+reg  [23:0] s14_t_16_reg;  // stage 14 copy of t
+wire [23:0] s14_t_16_next;
+reg  [23:0] s15_t_16_reg;  // stage 15 copy of t
+wire [23:0] s15_t_16_next;
+reg  [23:0] s16_t_12_reg;  // stage 16 copy of t
+wire [23:0] s16_t_12_next;
+reg  [23:0] s17_t_12_reg;  // stage 17 copy of t
+wire [23:0] s17_t_12_next;
+reg  [23:0] s18_t_11_reg;  // stage 18 copy of t
+wire [23:0] s18_t_11_next;
+reg  [23:0] s19_t_10_reg;  // stage 19 copy of t
+wire [23:0] s19_t_10_next;
+reg  [23:0] s20_t_10_reg;  // stage 20 copy of t
+wire [23:0] s20_t_10_next;
+reg  [23:0] s21_t_9_reg;  // stage 21 copy of t
+wire [23:0] s21_t_9_next;
+reg  [23:0] s22_t_36_reg;  // stage 22 copy of t
+wire [23:0] s22_t_36_next;
+reg  [23:0] s23_t_12_reg;  // stage 23 copy of t
+wire [23:0] s23_t_12_next;
+reg  [23:0] s24_t_12_reg;  // stage 24 copy of t
+wire [23:0] s24_t_12_next;
+reg  [23:0] s25_t_12_reg;  // stage 25 copy of t
+wire [23:0] s25_t_12_next;
+reg  [23:0] s26_t_9_reg;  // stage 26 copy of t
+wire [23:0] s26_t_9_next;
+reg  [23:0] s27_t_9_reg;  // stage 27 copy of t
+wire [23:0] s27_t_9_next;
+reg  [23:0] s28_t_8_reg;  // stage 28 copy of t
+wire [23:0] s28_t_8_next;
+reg  [23:0] s29_t_7_reg;  // stage 29 copy of t
+wire [23:0] s29_t_7_next;
+reg  [23:0] s30_t_5_reg;  // stage 30 copy of t
+wire [23:0] s30_t_5_next;
 reg  [23:0] s31_t_4_reg;  // stage 31 copy of t
 wire [23:0] s31_t_4_next;
 reg  [20:0] s6_t_43_reg;  // stage 6 copy of t
@@ -2520,58 +2526,6 @@ reg  [20:0] s9_t_32_reg;  // stage 9 copy of t
 wire [20:0] s9_t_32_next;
 reg  [20:0] s10_t_32_reg;  // stage 10 copy of t
 wire [20:0] s10_t_32_next;
-reg  [20:0] s11_t_26_reg;  // stage 11 copy of t
-wire [20:0] s11_t_26_next;
-reg  [20:0] s12_t_23_reg;  // stage 12 copy of t
-wire [20:0] s12_t_23_next;
-reg  [20:0] s13_t_17_reg;  // stage 13 copy of t
-wire [20:0] s13_t_17_next;
-reg  [20:0] s14_t_16_reg;  // stage 14 copy of t
-wire [20:0] s14_t_16_next;
-reg  [20:0] s15_t_16_reg;  // stage 15 copy of t
-wire [20:0] s15_t_16_next;
-reg  [20:0] s16_t_12_reg;  // stage 16 copy of t
-wire [20:0] s16_t_12_next;
-reg  [20:0] s17_t_12_reg;  // stage 17 copy of t
-wire [20:0] s17_t_12_next;
-reg  [20:0] s18_t_11_reg;  // stage 18 copy of t
-wire [20:0] s18_t_11_next;
-reg  [20:0] s19_t_10_reg;  // stage 19 copy of t
-wire [20:0] s19_t_10_next;
-reg  [20:0] s20_t_10_reg;  // stage 20 copy of t
-wire [20:0] s20_t_10_next;
-reg  [20:0] s21_t_9_reg;  // stage 21 copy of t
-wire [20:0] s21_t_9_next;
-reg  [20:0] s22_t_36_reg;  // stage 22 copy of t
-wire [20:0] s22_t_36_next;
-reg  [20:0] s23_t_12_reg;  // stage 23 copy of t
-wire [20:0] s23_t_12_next;
-reg  [20:0] s24_t_12_reg;  // stage 24 copy of t
-wire [20:0] s24_t_12_next;
-reg  [20:0] s25_t_12_reg;  // stage 25 copy of t
-wire [20:0] s25_t_12_next;
-reg  [20:0] s26_t_9_reg;  // stage 26 copy of t
-wire [20:0] s26_t_9_next;
-reg  [20:0] s27_t_9_reg;  // stage 27 copy of t
-wire [20:0] s27_t_9_next;
-reg  [20:0] s28_t_8_reg;  // stage 28 copy of t
-wire [20:0] s28_t_8_next;
-reg  [20:0] s29_t_7_reg;  // stage 29 copy of t
-wire [20:0] s29_t_7_next;
-reg  [20:0] s30_t_5_reg;  // stage 30 copy of t
-wire [20:0] s30_t_5_next;
-reg  [20:0] s31_t_5_reg;  // stage 31 copy of t
-wire [20:0] s31_t_5_next;
-reg  [20:0] s6_t_44_reg;  // stage 6 copy of t
-wire [20:0] s6_t_44_next;
-reg  [20:0] s7_t_41_reg;  // stage 7 copy of t
-wire [20:0] s7_t_41_next;
-reg  [20:0] s8_t_41_reg;  // stage 8 copy of t
-wire [20:0] s8_t_41_next;
-reg  [20:0] s9_t_33_reg;  // stage 9 copy of t
-wire [20:0] s9_t_33_next;
-reg  [20:0] s10_t_33_reg;  // stage 10 copy of t
-wire [20:0] s10_t_33_next;
 reg  [20:0] s11_t_27_reg;  // stage 11 copy of t
 wire [20:0] s11_t_27_next;
 reg  [20:0] s12_t_24_reg;  // stage 12 copy of t
@@ -2612,18 +2566,18 @@ reg  [20:0] s29_t_8_reg;  // stage 29 copy of t
 wire [20:0] s29_t_8_next;
 reg  [20:0] s30_t_6_reg;  // stage 30 copy of t
 wire [20:0] s30_t_6_next;
-reg  [20:0] s31_t_6_reg;  // stage 31 copy of t
-wire [20:0] s31_t_6_next;
-reg  [20:0] s6_t_45_reg;  // stage 6 copy of t
-wire [20:0] s6_t_45_next;
-reg  [20:0] s7_t_42_reg;  // stage 7 copy of t
-wire [20:0] s7_t_42_next;
-reg  [20:0] s8_t_42_reg;  // stage 8 copy of t
-wire [20:0] s8_t_42_next;
-reg  [20:0] s9_t_34_reg;  // stage 9 copy of t
-wire [20:0] s9_t_34_next;
-reg  [20:0] s10_t_34_reg;  // stage 10 copy of t
-wire [20:0] s10_t_34_next;
+reg  [20:0] s31_t_5_reg;  // stage 31 copy of t
+wire [20:0] s31_t_5_next;
+reg  [20:0] s6_t_44_reg;  // stage 6 copy of t
+wire [20:0] s6_t_44_next;
+reg  [20:0] s7_t_41_reg;  // stage 7 copy of t
+wire [20:0] s7_t_41_next;
+reg  [20:0] s8_t_41_reg;  // stage 8 copy of t
+wire [20:0] s8_t_41_next;
+reg  [20:0] s9_t_33_reg;  // stage 9 copy of t
+wire [20:0] s9_t_33_next;
+reg  [20:0] s10_t_33_reg;  // stage 10 copy of t
+wire [20:0] s10_t_33_next;
 reg  [20:0] s11_t_28_reg;  // stage 11 copy of t
 wire [20:0] s11_t_28_next;
 reg  [20:0] s12_t_25_reg;  // stage 12 copy of t
@@ -2664,6 +2618,58 @@ reg  [20:0] s29_t_9_reg;  // stage 29 copy of t
 wire [20:0] s29_t_9_next;
 reg  [20:0] s30_t_7_reg;  // stage 30 copy of t
 wire [20:0] s30_t_7_next;
+reg  [20:0] s31_t_6_reg;  // stage 31 copy of t
+wire [20:0] s31_t_6_next;
+reg  [20:0] s6_t_45_reg;  // stage 6 copy of t
+wire [20:0] s6_t_45_next;
+reg  [20:0] s7_t_42_reg;  // stage 7 copy of t
+wire [20:0] s7_t_42_next;
+reg  [20:0] s8_t_42_reg;  // stage 8 copy of t
+wire [20:0] s8_t_42_next;
+reg  [20:0] s9_t_34_reg;  // stage 9 copy of t
+wire [20:0] s9_t_34_next;
+reg  [20:0] s10_t_34_reg;  // stage 10 copy of t
+wire [20:0] s10_t_34_next;
+reg  [20:0] s11_t_29_reg;  // stage 11 copy of t
+wire [20:0] s11_t_29_next;
+reg  [20:0] s12_t_26_reg;  // stage 12 copy of t
+wire [20:0] s12_t_26_next;
+reg  [20:0] s13_t_20_reg;  // stage 13 copy of t
+wire [20:0] s13_t_20_next;
+reg  [20:0] s14_t_19_reg;  // stage 14 copy of t
+wire [20:0] s14_t_19_next;
+reg  [20:0] s15_t_19_reg;  // stage 15 copy of t
+wire [20:0] s15_t_19_next;
+reg  [20:0] s16_t_15_reg;  // stage 16 copy of t
+wire [20:0] s16_t_15_next;
+reg  [20:0] s17_t_15_reg;  // stage 17 copy of t
+wire [20:0] s17_t_15_next;
+reg  [20:0] s18_t_14_reg;  // stage 18 copy of t
+wire [20:0] s18_t_14_next;
+reg  [20:0] s19_t_13_reg;  // stage 19 copy of t
+wire [20:0] s19_t_13_next;
+reg  [20:0] s20_t_13_reg;  // stage 20 copy of t
+wire [20:0] s20_t_13_next;
+reg  [20:0] s21_t_12_reg;  // stage 21 copy of t
+wire [20:0] s21_t_12_next;
+reg  [20:0] s22_t_39_reg;  // stage 22 copy of t
+wire [20:0] s22_t_39_next;
+reg  [20:0] s23_t_15_reg;  // stage 23 copy of t
+wire [20:0] s23_t_15_next;
+reg  [20:0] s24_t_15_reg;  // stage 24 copy of t
+wire [20:0] s24_t_15_next;
+reg  [20:0] s25_t_15_reg;  // stage 25 copy of t
+wire [20:0] s25_t_15_next;
+reg  [20:0] s26_t_12_reg;  // stage 26 copy of t
+wire [20:0] s26_t_12_next;
+reg  [20:0] s27_t_12_reg;  // stage 27 copy of t
+wire [20:0] s27_t_12_next;
+reg  [20:0] s28_t_11_reg;  // stage 28 copy of t
+wire [20:0] s28_t_11_next;
+reg  [20:0] s29_t_10_reg;  // stage 29 copy of t
+wire [20:0] s29_t_10_next;
+reg  [20:0] s30_t_8_reg;  // stage 30 copy of t
+wire [20:0] s30_t_8_next;
 reg  [20:0] s31_t_7_reg;  // stage 31 copy of t
 wire [20:0] s31_t_7_next;
 reg  s2_t_42_reg;  // stage 2 copy of t
@@ -2672,8 +2678,8 @@ reg  s3_t_25_reg;  // stage 3 copy of t
 wire s3_t_25_next;
 reg  s4_t_34_reg;  // stage 4 copy of t
 wire s4_t_34_next;
-reg  s5_t_59_reg;  // stage 5 copy of t
-wire s5_t_59_next;
+reg  s5_t_60_reg;  // stage 5 copy of t
+wire s5_t_60_next;
 reg  s6_t_46_reg;  // stage 6 copy of t
 wire s6_t_46_next;
 reg  s7_t_43_reg;  // stage 7 copy of t
@@ -2684,46 +2690,46 @@ reg  s9_t_35_reg;  // stage 9 copy of t
 wire s9_t_35_next;
 reg  s10_t_35_reg;  // stage 10 copy of t
 wire s10_t_35_next;
-reg  s11_t_29_reg;  // stage 11 copy of t
-wire s11_t_29_next;
-reg  s12_t_26_reg;  // stage 12 copy of t
-wire s12_t_26_next;
-reg  s13_t_20_reg;  // stage 13 copy of t
-wire s13_t_20_next;
-reg  s14_t_19_reg;  // stage 14 copy of t
-wire s14_t_19_next;
-reg  s15_t_19_reg;  // stage 15 copy of t
-wire s15_t_19_next;
-reg  s16_t_15_reg;  // stage 16 copy of t
-wire s16_t_15_next;
-reg  s17_t_15_reg;  // stage 17 copy of t
-wire s17_t_15_next;
-reg  s18_t_14_reg;  // stage 18 copy of t
-wire s18_t_14_next;
-reg  s19_t_13_reg;  // stage 19 copy of t
-wire s19_t_13_next;
-reg  s20_t_13_reg;  // stage 20 copy of t
-wire s20_t_13_next;
-reg  s21_t_12_reg;  // stage 21 copy of t
-wire s21_t_12_next;
-reg  s22_t_39_reg;  // stage 22 copy of t
-wire s22_t_39_next;
-reg  s23_t_15_reg;  // stage 23 copy of t
-wire s23_t_15_next;
-reg  s24_t_15_reg;  // stage 24 copy of t
-wire s24_t_15_next;
-reg  s25_t_15_reg;  // stage 25 copy of t
-wire s25_t_15_next;
-reg  s26_t_12_reg;  // stage 26 copy of t
-wire s26_t_12_next;
-reg  s27_t_12_reg;  // stage 27 copy of t
-wire s27_t_12_next;
-reg  s28_t_11_reg;  // stage 28 copy of t
-wire s28_t_11_next;
-reg  s29_t_10_reg;  // stage 29 copy of t
-wire s29_t_10_next;
-reg  s30_t_8_reg;  // stage 30 copy of t
-wire s30_t_8_next;
+reg  s11_t_30_reg;  // stage 11 copy of t
+wire s11_t_30_next;
+reg  s12_t_27_reg;  // stage 12 copy of t
+wire s12_t_27_next;
+reg  s13_t_21_reg;  // stage 13 copy of t
+wire s13_t_21_next;
+reg  s14_t_20_reg;  // stage 14 copy of t
+wire s14_t_20_next;
+reg  s15_t_20_reg;  // stage 15 copy of t
+wire s15_t_20_next;
+reg  s16_t_16_reg;  // stage 16 copy of t
+wire s16_t_16_next;
+reg  s17_t_16_reg;  // stage 17 copy of t
+wire s17_t_16_next;
+reg  s18_t_15_reg;  // stage 18 copy of t
+wire s18_t_15_next;
+reg  s19_t_14_reg;  // stage 19 copy of t
+wire s19_t_14_next;
+reg  s20_t_14_reg;  // stage 20 copy of t
+wire s20_t_14_next;
+reg  s21_t_13_reg;  // stage 21 copy of t
+wire s21_t_13_next;
+reg  s22_t_40_reg;  // stage 22 copy of t
+wire s22_t_40_next;
+reg  s23_t_16_reg;  // stage 23 copy of t
+wire s23_t_16_next;
+reg  s24_t_16_reg;  // stage 24 copy of t
+wire s24_t_16_next;
+reg  s25_t_16_reg;  // stage 25 copy of t
+wire s25_t_16_next;
+reg  s26_t_13_reg;  // stage 26 copy of t
+wire s26_t_13_next;
+reg  s27_t_13_reg;  // stage 27 copy of t
+wire s27_t_13_next;
+reg  s28_t_12_reg;  // stage 28 copy of t
+wire s28_t_12_next;
+reg  s29_t_11_reg;  // stage 29 copy of t
+wire s29_t_11_next;
+reg  s30_t_9_reg;  // stage 30 copy of t
+wire s30_t_9_next;
 reg  s31_t_8_reg;  // stage 31 copy of t
 wire s31_t_8_next;
 reg  [2:0] s2_t_43_reg;  // stage 2 copy of t
@@ -2754,6 +2760,12 @@ reg  [2:0] s9_t_36_reg;  // stage 9 copy of t
 wire [2:0] s9_t_36_next;
 reg  [2:0] s10_t_36_reg;  // stage 10 copy of t
 wire [2:0] s10_t_36_next;
+reg  snoop_s1_reg;  // the word written in this cycle is stage 1's
+reg  snoop_s1_next;
+reg  snoop_s2_reg;  // the word written in this cycle is stage 2's
+reg  snoop_s2_next;
+reg  snoop_s3_reg;  // the word written in this cycle is stage 3's
+reg  snoop_s3_next;
 reg  [2:0] s2_kind_reg;  // stage 2 copy of kind
 wire [2:0] s2_kind_next;
 reg  [2:0] s3_kind_reg;  // stage 3 copy of kind
@@ -2814,46 +2826,46 @@ reg  [2:0] s30_kind_reg;  // stage 30 copy of kind
 wire [2:0] s30_kind_next;
 reg  [2:0] s31_kind_reg;  // stage 31 copy of kind
 wire [2:0] s31_kind_next;
-reg  [2:0] s11_t_30_reg;  // stage 11 copy of t
-wire [2:0] s11_t_30_next;
-reg  [2:0] s12_t_27_reg;  // stage 12 copy of t
-wire [2:0] s12_t_27_next;
-reg  [2:0] s13_t_21_reg;  // stage 13 copy of t
-wire [2:0] s13_t_21_next;
-reg  [2:0] s14_t_20_reg;  // stage 14 copy of t
-wire [2:0] s14_t_20_next;
-reg  [2:0] s15_t_20_reg;  // stage 15 copy of t
-wire [2:0] s15_t_20_next;
-reg  [2:0] s16_t_16_reg;  // stage 16 copy of t
-wire [2:0] s16_t_16_next;
-reg  [2:0] s17_t_16_reg;  // stage 17 copy of t
-wire [2:0] s17_t_16_next;
-reg  [2:0] s18_t_15_reg;  // stage 18 copy of t
-wire [2:0] s18_t_15_next;
-reg  [2:0] s19_t_14_reg;  // stage 19 copy of t
-wire [2:0] s19_t_14_next;
-reg  [2:0] s20_t_14_reg;  // stage 20 copy of t
-wire [2:0] s20_t_14_next;
-reg  [2:0] s21_t_13_reg;  // stage 21 copy of t
-wire [2:0] s21_t_13_next;
-reg  [2:0] s22_t_40_reg;  // stage 22 copy of t
-wire [2:0] s22_t_40_next;
-reg  [2:0] s23_t_16_reg;  // stage 23 copy of t
-wire [2:0] s23_t_16_next;
-reg  [2:0] s24_t_16_reg;  // stage 24 copy of t
-wire [2:0] s24_t_16_next;
-reg  [2:0] s25_t_16_reg;  // stage 25 copy of t
-wire [2:0] s25_t_16_next;
-reg  [2:0] s26_t_13_reg;  // stage 26 copy of t
-wire [2:0] s26_t_13_next;
-reg  [2:0] s27_t_13_reg;  // stage 27 copy of t
-wire [2:0] s27_t_13_next;
-reg  [2:0] s28_t_12_reg;  // stage 28 copy of t
-wire [2:0] s28_t_12_next;
-reg  [2:0] s29_t_11_reg;  // stage 29 copy of t
-wire [2:0] s29_t_11_next;
-reg  [2:0] s30_t_9_reg;  // stage 30 copy of t
-wire [2:0] s30_t_9_next;
+reg  [2:0] s11_t_31_reg;  // stage 11 copy of t
+wire [2:0] s11_t_31_next;
+reg  [2:0] s12_t_28_reg;  // stage 12 copy of t
+wire [2:0] s12_t_28_next;
+reg  [2:0] s13_t_22_reg;  // stage 13 copy of t
+wire [2:0] s13_t_22_next;
+reg  [2:0] s14_t_21_reg;  // stage 14 copy of t
+wire [2:0] s14_t_21_next;
+reg  [2:0] s15_t_21_reg;  // stage 15 copy of t
+wire [2:0] s15_t_21_next;
+reg  [2:0] s16_t_17_reg;  // stage 16 copy of t
+wire [2:0] s16_t_17_next;
+reg  [2:0] s17_t_17_reg;  // stage 17 copy of t
+wire [2:0] s17_t_17_next;
+reg  [2:0] s18_t_16_reg;  // stage 18 copy of t
+wire [2:0] s18_t_16_next;
+reg  [2:0] s19_t_15_reg;  // stage 19 copy of t
+wire [2:0] s19_t_15_next;
+reg  [2:0] s20_t_15_reg;  // stage 20 copy of t
+wire [2:0] s20_t_15_next;
+reg  [2:0] s21_t_14_reg;  // stage 21 copy of t
+wire [2:0] s21_t_14_next;
+reg  [2:0] s22_t_41_reg;  // stage 22 copy of t
+wire [2:0] s22_t_41_next;
+reg  [2:0] s23_t_17_reg;  // stage 23 copy of t
+wire [2:0] s23_t_17_next;
+reg  [2:0] s24_t_17_reg;  // stage 24 copy of t
+wire [2:0] s24_t_17_next;
+reg  [2:0] s25_t_17_reg;  // stage 25 copy of t
+wire [2:0] s25_t_17_next;
+reg  [2:0] s26_t_14_reg;  // stage 26 copy of t
+wire [2:0] s26_t_14_next;
+reg  [2:0] s27_t_14_reg;  // stage 27 copy of t
+wire [2:0] s27_t_14_next;
+reg  [2:0] s28_t_13_reg;  // stage 28 copy of t
+wire [2:0] s28_t_13_next;
+reg  [2:0] s29_t_12_reg;  // stage 29 copy of t
+wire [2:0] s29_t_12_next;
+reg  [2:0] s30_t_10_reg;  // stage 30 copy of t
+wire [2:0] s30_t_10_next;
 reg  [2:0] s31_t_9_reg;  // stage 31 copy of t
 wire [2:0] s31_t_9_next;
 reg  s11_qa_fired_reg;  // stage 11 copy of qa_fired
@@ -2898,46 +2910,46 @@ reg  s30_qa_fired_reg;  // stage 30 copy of qa_fired
 wire s30_qa_fired_next;
 reg  s31_qa_fired_reg;  // stage 31 copy of qa_fired
 wire s31_qa_fired_next;
-reg  s11_t_31_reg;  // stage 11 copy of t
-wire s11_t_31_next;
-reg  s12_t_28_reg;  // stage 12 copy of t
-wire s12_t_28_next;
-reg  s13_t_22_reg;  // stage 13 copy of t
-wire s13_t_22_next;
-reg  s14_t_21_reg;  // stage 14 copy of t
-wire s14_t_21_next;
-reg  s15_t_21_reg;  // stage 15 copy of t
-wire s15_t_21_next;
-reg  s16_t_17_reg;  // stage 16 copy of t
-wire s16_t_17_next;
-reg  s17_t_17_reg;  // stage 17 copy of t
-wire s17_t_17_next;
-reg  s18_t_16_reg;  // stage 18 copy of t
-wire s18_t_16_next;
-reg  s19_t_15_reg;  // stage 19 copy of t
-wire s19_t_15_next;
-reg  s20_t_15_reg;  // stage 20 copy of t
-wire s20_t_15_next;
-reg  s21_t_14_reg;  // stage 21 copy of t
-wire s21_t_14_next;
-reg  s22_t_41_reg;  // stage 22 copy of t
-wire s22_t_41_next;
-reg  s23_t_17_reg;  // stage 23 copy of t
-wire s23_t_17_next;
-reg  s24_t_17_reg;  // stage 24 copy of t
-wire s24_t_17_next;
-reg  s25_t_17_reg;  // stage 25 copy of t
-wire s25_t_17_next;
-reg  s26_t_14_reg;  // stage 26 copy of t
-wire s26_t_14_next;
-reg  s27_t_14_reg;  // stage 27 copy of t
-wire s27_t_14_next;
-reg  s28_t_13_reg;  // stage 28 copy of t
-wire s28_t_13_next;
-reg  s29_t_12_reg;  // stage 29 copy of t
-wire s29_t_12_next;
-reg  s30_t_10_reg;  // stage 30 copy of t
-wire s30_t_10_next;
+reg  s11_t_32_reg;  // stage 11 copy of t
+wire s11_t_32_next;
+reg  s12_t_29_reg;  // stage 12 copy of t
+wire s12_t_29_next;
+reg  s13_t_23_reg;  // stage 13 copy of t
+wire s13_t_23_next;
+reg  s14_t_22_reg;  // stage 14 copy of t
+wire s14_t_22_next;
+reg  s15_t_22_reg;  // stage 15 copy of t
+wire s15_t_22_next;
+reg  s16_t_18_reg;  // stage 16 copy of t
+wire s16_t_18_next;
+reg  s17_t_18_reg;  // stage 17 copy of t
+wire s17_t_18_next;
+reg  s18_t_17_reg;  // stage 18 copy of t
+wire s18_t_17_next;
+reg  s19_t_16_reg;  // stage 19 copy of t
+wire s19_t_16_next;
+reg  s20_t_16_reg;  // stage 20 copy of t
+wire s20_t_16_next;
+reg  s21_t_15_reg;  // stage 21 copy of t
+wire s21_t_15_next;
+reg  s22_t_42_reg;  // stage 22 copy of t
+wire s22_t_42_next;
+reg  s23_t_18_reg;  // stage 23 copy of t
+wire s23_t_18_next;
+reg  s24_t_18_reg;  // stage 24 copy of t
+wire s24_t_18_next;
+reg  s25_t_18_reg;  // stage 25 copy of t
+wire s25_t_18_next;
+reg  s26_t_15_reg;  // stage 26 copy of t
+wire s26_t_15_next;
+reg  s27_t_15_reg;  // stage 27 copy of t
+wire s27_t_15_next;
+reg  s28_t_14_reg;  // stage 28 copy of t
+wire s28_t_14_next;
+reg  s29_t_13_reg;  // stage 29 copy of t
+wire s29_t_13_next;
+reg  s30_t_11_reg;  // stage 30 copy of t
+wire s30_t_11_next;
 reg  s31_t_10_reg;  // stage 31 copy of t
 wire s31_t_10_next;
 reg  [5:0] out_rd_ptr_reg;  // result buffer head
@@ -3432,15 +3444,19 @@ wire _s2_error_next_0 = 3'd4 <= s1_kind_reg;
 wire _s2_error_next_1 = 16'd4096 <= s1_conn_reg;
 wire s1_error = _s2_error_next_0 | _s2_error_next_1;
 wire [21:0] _s2_t_next_0 = {8'd0, s1_size_reg};
-wire _s2_t_2_next_0 = s1_kind_reg == 3'd1;
+wire [20:0] cur_ignore_left = s4_cur_reg[68:48];
+wire [21:0] _s5_qa_called_next_0 = {1'd0, cur_ignore_left};
+wire qa_called = _s5_qa_called_next_0 <= s4_t_reg;
+wire [21:0] _s2_t_2_next_0 = {8'd0, s1_size_reg};
+wire _s2_t_3_next_0 = s1_kind_reg == 3'd1;
 wire [20:0] cur_acked = s4_cur_reg[47:27];
 wire [21:0] _s5_acked1_next_0 = {1'd0, cur_acked};
-wire [21:0] acked_no_wrap_sum = _s5_acked1_next_0 + s4_t_reg;
+wire [21:0] acked_no_wrap_sum = _s5_acked1_next_0 + s4_t_2_reg;
 wire _s5_acked1_next_1 = acked_no_wrap_sum[21];
 wire _s5_acked1_next_2 = _s5_acked1_next_1;
 wire [20:0] _s5_acked1_next_3 = acked_no_wrap_sum[20:0];
 wire [20:0] acked1 = _s5_acked1_next_2 ? 21'h1fffff : _s5_acked1_next_3;
-wire [20:0] acked_in = s4_t_2_reg ? acked1 : cur_acked;
+wire [20:0] acked_in = s4_t_3_reg ? acked1 : cur_acked;
 wire [23:0] nowq = s1_now_reg[27:4];
 wire [23:0] qa_win_lo = nowq + 24'h1;
 wire [23:0] qa_win_hi = nowq + 24'h327;
@@ -3476,22 +3492,22 @@ wire [19:0] qa_scaled_pp10 = _s7_qa_scaled_pp10_next_1 * 20'hcccd;
 wire [37:0] _s8_qa_scaled_next_0 = {3'd0, s7_qa_scaled_pp00_reg};
 wire [37:0] _s8_qa_scaled_next_1 = {s7_qa_scaled_pp10_reg, 18'h0};
 wire [37:0] qa_scaled = _s8_qa_scaled_next_0 + _s8_qa_scaled_next_1;
-wire [19:0] _s2_t_3_next_0 = {s1_size_reg, 6'd0};
-wire [26:0] size_c = {7'd0, _s2_t_3_next_0};
-wire [27:0] _s2_t_3_next_1 = {1'd0, size_c};
+wire [19:0] _s2_t_4_next_0 = {s1_size_reg, 6'd0};
+wire [26:0] size_c = {7'd0, _s2_t_4_next_0};
+wire [27:0] _s2_t_4_next_1 = {1'd0, size_c};
 wire [26:0] cur_c = s4_cur_reg[26:0];
 wire [27:0] _s5_t_next_0 = {1'd0, cur_c};
-wire [27:0] _s5_t_next_1 = _s5_t_next_0 - s4_t_3_reg;
+wire [27:0] _s5_t_next_1 = _s5_t_next_0 - s4_t_4_reg;
 wire _s5_t_next_2 = _s5_t_next_1[27];
 wire [26:0] _s5_t_next_3 = _s5_t_next_1[26:0];
 wire [26:0] c_loss = _s5_t_next_2 ? 27'h0 : _s5_t_next_3;
 wire [26:0] _s5_t_next_4 = s4_is_loss_reg ? c_loss : cur_c;
 wire [26:0] _s9_c_qa_next_0 = s8_qa_scaled_reg[36:10];
 wire [26:0] _s9_c_qa_next_1 = s8_qa_fire_reg ? _s9_c_qa_next_0 : s8_t_reg;
-wire [21:0] _s2_t_4_next_0 = {8'd0, s1_size_reg};
+wire [21:0] _s2_t_5_next_0 = {8'd0, s1_size_reg};
 wire [20:0] cur_count = s4_cur_reg[89:69];
 wire [21:0] _s5_fi_count_sum_next_0 = {1'd0, cur_count};
-wire [21:0] fi_count_no_wrap_sum = _s5_fi_count_sum_next_0 + s4_t_4_reg;
+wire [21:0] fi_count_no_wrap_sum = _s5_fi_count_sum_next_0 + s4_t_5_reg;
 wire _s5_fi_count_sum_next_1 = fi_count_no_wrap_sum[21];
 wire _s5_fi_count_sum_next_2 = _s5_fi_count_sum_next_1;
 wire [20:0] _s5_fi_count_sum_next_3 = fi_count_no_wrap_sum[20:0];
@@ -4726,35 +4742,35 @@ wire [2:0] _s2_recip_rtt_lead_next_71 = _s2_recip_rtt_lead_next_47 ? _s2_recip_r
 wire [3:0] _s2_recip_rtt_lead_next_72 = {_s2_recip_rtt_lead_next_47, _s2_recip_rtt_lead_next_71};
 wire [3:0] _s2_recip_rtt_lead_next_73 = _s2_recip_rtt_lead_next_18 ? _s2_recip_rtt_lead_next_32 : _s2_recip_rtt_lead_next_72;
 wire [4:0] recip_rtt_lead = {_s2_recip_rtt_lead_next_18, _s2_recip_rtt_lead_next_73};
-wire _s2_t_5_next_0 = s1_rtt_reg[0];
-wire [9:0] _s2_t_5_next_1 = {_s2_t_5_next_0, 9'd0};
-wire [1:0] _s2_t_6_next_0 = s1_rtt_reg[1:0];
-wire [9:0] _s2_t_6_next_1 = {_s2_t_6_next_0, 8'd0};
-wire [2:0] _s2_t_7_next_0 = s1_rtt_reg[2:0];
-wire [9:0] _s2_t_7_next_1 = {_s2_t_7_next_0, 7'd0};
-wire [3:0] _s2_t_8_next_0 = s1_rtt_reg[3:0];
-wire [9:0] _s2_t_8_next_1 = {_s2_t_8_next_0, 6'd0};
-wire [4:0] _s2_t_9_next_0 = s1_rtt_reg[4:0];
-wire [9:0] _s2_t_9_next_1 = {_s2_t_9_next_0, 5'd0};
-wire [5:0] _s2_t_10_next_0 = s1_rtt_reg[5:0];
-wire [9:0] _s2_t_10_next_1 = {_s2_t_10_next_0, 4'd0};
-wire [6:0] _s2_t_11_next_0 = s1_rtt_reg[6:0];
-wire [9:0] _s2_t_11_next_1 = {_s2_t_11_next_0, 3'd0};
-wire [7:0] _s2_t_12_next_0 = s1_rtt_reg[7:0];
-wire [9:0] _s2_t_12_next_1 = {_s2_t_12_next_0, 2'd0};
-wire [8:0] _s2_t_13_next_0 = s1_rtt_reg[8:0];
-wire [9:0] _s2_t_13_next_1 = {_s2_t_13_next_0, 1'd0};
-wire [9:0] _s2_t_14_next_0 = s1_rtt_reg[9:0];
-wire [9:0] _s2_t_15_next_0 = s1_rtt_reg[10:1];
-wire [9:0] _s2_t_16_next_0 = s1_rtt_reg[11:2];
-wire [9:0] _s2_t_17_next_0 = s1_rtt_reg[12:3];
-wire [9:0] _s2_t_18_next_0 = s1_rtt_reg[13:4];
-wire [9:0] _s2_t_19_next_0 = s1_rtt_reg[14:5];
-wire [9:0] _s2_t_20_next_0 = s1_rtt_reg[15:6];
-wire [9:0] _s2_t_21_next_0 = s1_rtt_reg[16:7];
-wire [9:0] _s2_t_22_next_0 = s1_rtt_reg[17:8];
-wire [9:0] _s2_t_23_next_0 = s1_rtt_reg[18:9];
-wire [9:0] recip_rtt_mantissa = s2_recip_rtt_lead_reg[4] ? (s2_recip_rtt_lead_reg[3] ? s2_t_23_reg : (s2_recip_rtt_lead_reg[2] ? s2_t_23_reg : (s2_recip_rtt_lead_reg[1] ? (s2_recip_rtt_lead_reg[0] ? s2_t_23_reg : s2_t_22_reg) : (s2_recip_rtt_lead_reg[0] ? s2_t_21_reg : s2_t_20_reg)))) : (s2_recip_rtt_lead_reg[3] ? (s2_recip_rtt_lead_reg[2] ? (s2_recip_rtt_lead_reg[1] ? (s2_recip_rtt_lead_reg[0] ? s2_t_19_reg : s2_t_18_reg) : (s2_recip_rtt_lead_reg[0] ? s2_t_17_reg : s2_t_16_reg)) : (s2_recip_rtt_lead_reg[1] ? (s2_recip_rtt_lead_reg[0] ? s2_t_15_reg : s2_t_14_reg) : (s2_recip_rtt_lead_reg[0] ? s2_t_13_reg : s2_t_12_reg))) : (s2_recip_rtt_lead_reg[2] ? (s2_recip_rtt_lead_reg[1] ? (s2_recip_rtt_lead_reg[0] ? s2_t_11_reg : s2_t_10_reg) : (s2_recip_rtt_lead_reg[0] ? s2_t_9_reg : s2_t_8_reg)) : (s2_recip_rtt_lead_reg[1] ? (s2_recip_rtt_lead_reg[0] ? s2_t_7_reg : s2_t_6_reg) : (s2_recip_rtt_lead_reg[0] ? s2_t_5_reg : 10'd0))));
+wire _s2_t_6_next_0 = s1_rtt_reg[0];
+wire [9:0] _s2_t_6_next_1 = {_s2_t_6_next_0, 9'd0};
+wire [1:0] _s2_t_7_next_0 = s1_rtt_reg[1:0];
+wire [9:0] _s2_t_7_next_1 = {_s2_t_7_next_0, 8'd0};
+wire [2:0] _s2_t_8_next_0 = s1_rtt_reg[2:0];
+wire [9:0] _s2_t_8_next_1 = {_s2_t_8_next_0, 7'd0};
+wire [3:0] _s2_t_9_next_0 = s1_rtt_reg[3:0];
+wire [9:0] _s2_t_9_next_1 = {_s2_t_9_next_0, 6'd0};
+wire [4:0] _s2_t_10_next_0 = s1_rtt_reg[4:0];
+wire [9:0] _s2_t_10_next_1 = {_s2_t_10_next_0, 5'd0};
+wire [5:0] _s2_t_11_next_0 = s1_rtt_reg[5:0];
+wire [9:0] _s2_t_11_next_1 = {_s2_t_11_next_0, 4'd0};
+wire [6:0] _s2_t_12_next_0 = s1_rtt_reg[6:0];
+wire [9:0] _s2_t_12_next_1 = {_s2_t_12_next_0, 3'd0};
+wire [7:0] _s2_t_13_next_0 = s1_rtt_reg[7:0];
+wire [9:0] _s2_t_13_next_1 = {_s2_t_13_next_0, 2'd0};
+wire [8:0] _s2_t_14_next_0 = s1_rtt_reg[8:0];
+wire [9:0] _s2_t_14_next_1 = {_s2_t_14_next_0, 1'd0};
+wire [9:0] _s2_t_15_next_0 = s1_rtt_reg[9:0];
+wire [9:0] _s2_t_16_next_0 = s1_rtt_reg[10:1];
+wire [9:0] _s2_t_17_next_0 = s1_rtt_reg[11:2];
+wire [9:0] _s2_t_18_next_0 = s1_rtt_reg[12:3];
+wire [9:0] _s2_t_19_next_0 = s1_rtt_reg[13:4];
+wire [9:0] _s2_t_20_next_0 = s1_rtt_reg[14:5];
+wire [9:0] _s2_t_21_next_0 = s1_rtt_reg[15:6];
+wire [9:0] _s2_t_22_next_0 = s1_rtt_reg[16:7];
+wire [9:0] _s2_t_23_next_0 = s1_rtt_reg[17:8];
+wire [9:0] _s2_t_24_next_0 = s1_rtt_reg[18:9];
+wire [9:0] recip_rtt_mantissa = s2_recip_rtt_lead_reg[4] ? (s2_recip_rtt_lead_reg[3] ? s2_t_24_reg : (s2_recip_rtt_lead_reg[2] ? s2_t_24_reg : (s2_recip_rtt_lead_reg[1] ? (s2_recip_rtt_lead_reg[0] ? s2_t_24_reg : s2_t_23_reg) : (s2_recip_rtt_lead_reg[0] ? s2_t_22_reg : s2_t_21_reg)))) : (s2_recip_rtt_lead_reg[3] ? (s2_recip_rtt_lead_reg[2] ? (s2_recip_rtt_lead_reg[1] ? (s2_recip_rtt_lead_reg[0] ? s2_t_20_reg : s2_t_19_reg) : (s2_recip_rtt_lead_reg[0] ? s2_t_18_reg : s2_t_17_reg)) : (s2_recip_rtt_lead_reg[1] ? (s2_recip_rtt_lead_reg[0] ? s2_t_16_reg : s2_t_15_reg) : (s2_recip_rtt_lead_reg[0] ? s2_t_14_reg : s2_t_13_reg))) : (s2_recip_rtt_lead_reg[2] ? (s2_recip_rtt_lead_reg[1] ? (s2_recip_rtt_lead_reg[0] ? s2_t_12_reg : s2_t_11_reg) : (s2_recip_rtt_lead_reg[0] ? s2_t_10_reg : s2_t_9_reg)) : (s2_recip_rtt_lead_reg[1] ? (s2_recip_rtt_lead_reg[0] ? s2_t_8_reg : s2_t_7_reg) : (s2_recip_rtt_lead_reg[0] ? s2_t_6_reg : 10'd0))));
 reg  [10:0] recip_rtt_recip;
 always @* begin
     case (s3_recip_rtt_mantissa_reg)
@@ -5791,16 +5807,16 @@ wire [23:0] size_kmi_pp01 = _s2_size_kmi_pp01_next_0 * 24'h2dd;
 wire [41:0] _s3_size_kmi_next_0 = {10'd0, s2_size_kmi_pp00_reg};
 wire [41:0] _s3_size_kmi_next_1 = {s2_size_kmi_pp01_reg, 18'h0};
 wire [41:0] size_kmi = _s3_size_kmi_next_0 + _s3_size_kmi_next_1;
-wire [17:0] _s4_t_5_next_0 = s3_size_kmi_reg[17:0];
-wire [28:0] _s4_t_5_next_1 = {11'd0, _s4_t_5_next_0};
+wire [17:0] _s4_t_6_next_0 = s3_size_kmi_reg[17:0];
+wire [28:0] _s4_t_6_next_1 = {11'd0, _s4_t_6_next_0};
 wire [28:0] _s9_mi_base_prod_pp00_next_0 = {18'h0, s8_recip_c_t_reg};
 wire [28:0] mi_base_prod_pp00 = s8_t_2_reg * _s9_mi_base_prod_pp00_next_0;
-wire [17:0] _s4_t_6_next_0 = s3_size_kmi_reg[35:18];
-wire [28:0] _s4_t_6_next_1 = {11'd0, _s4_t_6_next_0};
+wire [17:0] _s4_t_7_next_0 = s3_size_kmi_reg[35:18];
+wire [28:0] _s4_t_7_next_1 = {11'd0, _s4_t_7_next_0};
 wire [28:0] _s9_mi_base_prod_pp10_next_0 = {18'h0, s8_recip_c_t_reg};
 wire [28:0] mi_base_prod_pp10 = s8_t_3_reg * _s9_mi_base_prod_pp10_next_0;
-wire [5:0] _s4_t_7_next_0 = s3_size_kmi_reg[41:36];
-wire [16:0] _s4_t_7_next_1 = {11'd0, _s4_t_7_next_0};
+wire [5:0] _s4_t_8_next_0 = s3_size_kmi_reg[41:36];
+wire [16:0] _s4_t_8_next_1 = {11'd0, _s4_t_8_next_0};
 wire [16:0] _s9_mi_base_prod_pp20_next_0 = {6'd0, s8_recip_c_t_reg};
 wire [16:0] mi_base_prod_pp20 = s8_t_4_reg * _s9_mi_base_prod_pp20_next_0;
 wire [52:0] _s10_mi_base_prod_next_0 = {24'h0, s9_mi_base_prod_pp00_reg};
@@ -5830,27 +5846,27 @@ wire [41:0] _s12_mi_base_next_6 = s11_mi_base_coarse_reg[47:6];
 wire [41:0] _s12_mi_base_next_7 = s11_mi_base_coarse_reg[48:7];
 wire [41:0] mi_base = s11_t_reg[2] ? (s11_t_reg[1] ? (s11_t_reg[0] ? _s12_mi_base_next_7 : _s12_mi_base_next_6) : (s11_t_reg[0] ? _s12_mi_base_next_5 : _s12_mi_base_next_4)) : (s11_t_reg[1] ? (s11_t_reg[0] ? _s12_mi_base_next_3 : _s12_mi_base_next_2) : (s11_t_reg[0] ? _s12_mi_base_next_1 : _s12_mi_base_next_0));
 wire [19:0] trtt_minus_rtt = 20'h3264 - s1_rtt_reg;
-wire [17:0] _s2_t_24_next_0 = trtt_minus_rtt[17:0];
-wire [35:0] _s2_t_24_next_1 = {18'h0, _s2_t_24_next_0};
+wire [17:0] _s2_t_25_next_0 = trtt_minus_rtt[17:0];
+wire [35:0] _s2_t_25_next_1 = {18'h0, _s2_t_25_next_0};
 wire [17:0] _s13_mi_num_pp00_next_0 = s12_mi_base_reg[17:0];
 wire [35:0] _s13_mi_num_pp00_next_1 = {18'h0, _s13_mi_num_pp00_next_0};
 wire [35:0] mi_num_pp00 = _s13_mi_num_pp00_next_1 * s12_t_reg;
-wire [1:0] _s2_t_25_next_0 = trtt_minus_rtt[19:18];
-wire [19:0] _s2_t_25_next_1 = {18'h0, _s2_t_25_next_0};
+wire [1:0] _s2_t_26_next_0 = trtt_minus_rtt[19:18];
+wire [19:0] _s2_t_26_next_1 = {18'h0, _s2_t_26_next_0};
 wire [19:0] _s13_mi_num_pp01_next_0 = {2'd0, _s13_mi_num_pp00_next_0};
 wire [19:0] mi_num_pp01 = _s13_mi_num_pp01_next_0 * s12_t_2_reg;
-wire [35:0] _s2_t_26_next_0 = {18'h0, _s2_t_24_next_0};
+wire [35:0] _s2_t_27_next_0 = {18'h0, _s2_t_25_next_0};
 wire [17:0] _s13_mi_num_pp10_next_0 = s12_mi_base_reg[35:18];
 wire [35:0] _s13_mi_num_pp10_next_1 = {18'h0, _s13_mi_num_pp10_next_0};
 wire [35:0] mi_num_pp10 = _s13_mi_num_pp10_next_1 * s12_t_3_reg;
-wire [19:0] _s2_t_27_next_0 = {18'h0, _s2_t_25_next_0};
+wire [19:0] _s2_t_28_next_0 = {18'h0, _s2_t_26_next_0};
 wire [19:0] _s13_mi_num_pp11_next_0 = {2'd0, _s13_mi_num_pp10_next_0};
 wire [19:0] mi_num_pp11 = _s13_mi_num_pp11_next_0 * s12_t_4_reg;
-wire [23:0] _s2_t_28_next_0 = {6'd0, _s2_t_24_next_0};
+wire [23:0] _s2_t_29_next_0 = {6'd0, _s2_t_25_next_0};
 wire [5:0] _s13_mi_num_pp20_next_0 = s12_mi_base_reg[41:36];
 wire [23:0] _s13_mi_num_pp20_next_1 = {18'h0, _s13_mi_num_pp20_next_0};
 wire [23:0] mi_num_pp20 = _s13_mi_num_pp20_next_1 * s12_t_5_reg;
-wire [7:0] _s2_t_29_next_0 = {6'd0, _s2_t_25_next_0};
+wire [7:0] _s2_t_30_next_0 = {6'd0, _s2_t_26_next_0};
 wire [7:0] _s13_mi_num_pp21_next_0 = {2'd0, _s13_mi_num_pp20_next_0};
 wire [7:0] mi_num_pp21 = _s13_mi_num_pp21_next_0 * s12_t_6_reg;
 wire [61:0] _s14_mi_num_row0_next_0 = {26'h0, s13_mi_num_pp00_reg};
@@ -5893,7 +5909,7 @@ wire [72:0] _s17_mi_raw_prod_next_5 = {8'd0, _s17_mi_raw_prod_next_4};
 wire [72:0] _s17_mi_raw_prod_next_6 = _s17_mi_raw_prod_next_3 + _s17_mi_raw_prod_next_5;
 wire [72:0] _s17_mi_raw_prod_next_7 = {s16_mi_raw_prod_pp30_reg, 54'h0};
 wire [72:0] mi_raw_prod = _s17_mi_raw_prod_next_6 + _s17_mi_raw_prod_next_7;
-wire [1:0] _s3_t_11_next_0 = s2_recip_rtt_lead_reg[4:3];
+wire [1:0] _s3_t_12_next_0 = s2_recip_rtt_lead_reg[4:3];
 wire [61:0] _s18_mi_raw_coarse_next_0 = s17_mi_raw_prod_reg[72:11];
 wire [68:0] _s18_mi_raw_coarse_next_1 = {7'd0, _s18_mi_raw_coarse_next_0};
 wire [53:0] _s18_mi_raw_coarse_next_2 = s17_mi_raw_prod_reg[72:19];
@@ -5901,7 +5917,7 @@ wire [68:0] _s18_mi_raw_coarse_next_3 = {15'd0, _s18_mi_raw_coarse_next_2};
 wire [45:0] _s18_mi_raw_coarse_next_4 = s17_mi_raw_prod_reg[72:27];
 wire [68:0] _s18_mi_raw_coarse_next_5 = {23'h0, _s18_mi_raw_coarse_next_4};
 wire [68:0] mi_raw_coarse = s17_t_reg[1] ? _s18_mi_raw_coarse_next_5 : (s17_t_reg[0] ? _s18_mi_raw_coarse_next_3 : _s18_mi_raw_coarse_next_1);
-wire [2:0] _s3_t_12_next_0 = s2_recip_rtt_lead_reg[2:0];
+wire [2:0] _s3_t_13_next_0 = s2_recip_rtt_lead_reg[2:0];
 wire [61:0] _s19_mi_raw_next_0 = s18_mi_raw_coarse_reg[61:0];
 wire [61:0] _s19_mi_raw_next_1 = s18_mi_raw_coarse_reg[62:1];
 wire [61:0] _s19_mi_raw_next_2 = s18_mi_raw_coarse_reg[63:2];
@@ -5924,16 +5940,16 @@ wire [20:0] size_kfi_pp01 = _s2_size_kfi_pp01_next_0 * 21'h5b;
 wire [38:0] _s3_size_kfi_next_0 = {7'd0, s2_size_kfi_pp00_reg};
 wire [38:0] _s3_size_kfi_next_1 = {s2_size_kfi_pp01_reg, 18'h0};
 wire [38:0] size_kfi = _s3_size_kfi_next_0 + _s3_size_kfi_next_1;
-wire [17:0] _s4_t_16_next_0 = s3_size_kfi_reg[17:0];
-wire [28:0] _s4_t_16_next_1 = {11'd0, _s4_t_16_next_0};
+wire [17:0] _s4_t_17_next_0 = s3_size_kfi_reg[17:0];
+wire [28:0] _s4_t_17_next_1 = {11'd0, _s4_t_17_next_0};
 wire [28:0] _s9_fi_c_prod_pp00_next_0 = {18'h0, s8_recip_c_t_reg};
 wire [28:0] fi_c_prod_pp00 = s8_t_19_reg * _s9_fi_c_prod_pp00_next_0;
-wire [17:0] _s4_t_17_next_0 = s3_size_kfi_reg[35:18];
-wire [28:0] _s4_t_17_next_1 = {11'd0, _s4_t_17_next_0};
+wire [17:0] _s4_t_18_next_0 = s3_size_kfi_reg[35:18];
+wire [28:0] _s4_t_18_next_1 = {11'd0, _s4_t_18_next_0};
 wire [28:0] _s9_fi_c_prod_pp10_next_0 = {18'h0, s8_recip_c_t_reg};
 wire [28:0] fi_c_prod_pp10 = s8_t_20_reg * _s9_fi_c_prod_pp10_next_0;
-wire [2:0] _s4_t_18_next_0 = s3_size_kfi_reg[38:36];
-wire [13:0] _s4_t_18_next_1 = {11'd0, _s4_t_18_next_0};
+wire [2:0] _s4_t_19_next_0 = s3_size_kfi_reg[38:36];
+wire [13:0] _s4_t_19_next_1 = {11'd0, _s4_t_19_next_0};
 wire [13:0] _s9_fi_c_prod_pp20_next_0 = {3'd0, s8_recip_c_t_reg};
 wire [13:0] fi_c_prod_pp20 = s8_t_21_reg * _s9_fi_c_prod_pp20_next_0;
 wire [49:0] _s10_fi_c_prod_next_0 = {21'h0, s9_fi_c_prod_pp00_reg};
@@ -5967,14 +5983,14 @@ wire _s13_fi_inc_next_1 = |_s13_fi_inc_next_0;
 wire [26:0] _s13_fi_inc_next_2 = s12_fi_c_reg[26:0];
 wire [26:0] fi_inc = _s13_fi_inc_next_1 ? 27'h7ffffff : _s13_fi_inc_next_2;
 wire [19:0] rtt_minus_trtt = s1_rtt_reg - 20'h3264;
-wire [31:0] _s2_t_30_next_0 = {18'h0, s1_size_reg};
+wire [31:0] _s2_t_31_next_0 = {18'h0, s1_size_reg};
 wire [17:0] _s3_md_ds_pp00_next_0 = s2_rtt_minus_trtt_reg[17:0];
 wire [31:0] _s3_md_ds_pp00_next_1 = {14'd0, _s3_md_ds_pp00_next_0};
-wire [31:0] md_ds_pp00 = _s3_md_ds_pp00_next_1 * s2_t_30_reg;
-wire [15:0] _s2_t_31_next_0 = {2'd0, s1_size_reg};
+wire [31:0] md_ds_pp00 = _s3_md_ds_pp00_next_1 * s2_t_31_reg;
+wire [15:0] _s2_t_32_next_0 = {2'd0, s1_size_reg};
 wire [1:0] _s3_md_ds_pp10_next_0 = s2_rtt_minus_trtt_reg[19:18];
 wire [15:0] _s3_md_ds_pp10_next_1 = {14'd0, _s3_md_ds_pp10_next_0};
-wire [15:0] md_ds_pp10 = _s3_md_ds_pp10_next_1 * s2_t_31_reg;
+wire [15:0] md_ds_pp10 = _s3_md_ds_pp10_next_1 * s2_t_32_reg;
 wire [33:0] _s4_md_ds_next_0 = {2'd0, s3_md_ds_pp00_reg};
 wire [33:0] _s4_md_ds_next_1 = {s3_md_ds_pp10_reg, 18'h0};
 wire [33:0] md_ds = _s4_md_ds_next_0 + _s4_md_ds_next_1;
@@ -6005,7 +6021,7 @@ wire [52:0] _s8_md_raw_prod_next_2 = {6'd0, _s8_md_raw_prod_next_1};
 wire [52:0] _s8_md_raw_prod_next_3 = _s8_md_raw_prod_next_0 + _s8_md_raw_prod_next_2;
 wire [52:0] _s8_md_raw_prod_next_4 = {s7_md_raw_prod_pp20_reg, 36'h0};
 wire [52:0] md_raw_prod = _s8_md_raw_prod_next_3 + _s8_md_raw_prod_next_4;
-wire [1:0] _s3_t_13_next_0 = s2_recip_rtt_lead_reg[4:3];
+wire [1:0] _s3_t_14_next_0 = s2_recip_rtt_lead_reg[4:3];
 wire [41:0] _s9_md_raw_coarse_next_0 = s8_md_raw_prod_reg[52:11];
 wire [48:0] _s9_md_raw_coarse_next_1 = {7'd0, _s9_md_raw_coarse_next_0};
 wire [33:0] _s9_md_raw_coarse_next_2 = s8_md_raw_prod_reg[52:19];
@@ -6013,7 +6029,7 @@ wire [48:0] _s9_md_raw_coarse_next_3 = {15'd0, _s9_md_raw_coarse_next_2};
 wire [25:0] _s9_md_raw_coarse_next_4 = s8_md_raw_prod_reg[52:27];
 wire [48:0] _s9_md_raw_coarse_next_5 = {23'h0, _s9_md_raw_coarse_next_4};
 wire [48:0] md_raw_coarse = s8_t_24_reg[1] ? _s9_md_raw_coarse_next_5 : (s8_t_24_reg[0] ? _s9_md_raw_coarse_next_3 : _s9_md_raw_coarse_next_1);
-wire [2:0] _s3_t_14_next_0 = s2_recip_rtt_lead_reg[2:0];
+wire [2:0] _s3_t_15_next_0 = s2_recip_rtt_lead_reg[2:0];
 wire [41:0] _s10_md_raw_next_0 = s9_md_raw_coarse_reg[41:0];
 wire [41:0] _s10_md_raw_next_1 = s9_md_raw_coarse_reg[42:1];
 wire [41:0] _s10_md_raw_next_2 = s9_md_raw_coarse_reg[43:2];
@@ -6024,9 +6040,9 @@ wire [41:0] _s10_md_raw_next_6 = s9_md_raw_coarse_reg[47:6];
 wire [41:0] _s10_md_raw_next_7 = s9_md_raw_coarse_reg[48:7];
 wire [41:0] md_raw = s9_t_17_reg[2] ? (s9_t_17_reg[1] ? (s9_t_17_reg[0] ? _s10_md_raw_next_7 : _s10_md_raw_next_6) : (s9_t_17_reg[0] ? _s10_md_raw_next_5 : _s10_md_raw_next_4)) : (s9_t_17_reg[1] ? (s9_t_17_reg[0] ? _s10_md_raw_next_3 : _s10_md_raw_next_2) : (s9_t_17_reg[0] ? _s10_md_raw_next_1 : _s10_md_raw_next_0));
 wire [27:0] _s5_t_44_next_0 = {1'd0, cur_c};
-wire [27:0] _s2_t_32_next_0 = {1'd0, size_c};
+wire [27:0] _s2_t_33_next_0 = {1'd0, size_c};
 wire [27:0] _s5_t_45_next_0 = {1'd0, cur_c};
-wire [27:0] _s5_t_45_next_1 = _s5_t_45_next_0 - s4_t_21_reg;
+wire [27:0] _s5_t_45_next_1 = _s5_t_45_next_0 - s4_t_22_reg;
 wire _s5_t_45_next_2 = _s5_t_45_next_1[27];
 wire [26:0] _s5_t_45_next_3 = _s5_t_45_next_1[26:0];
 wire [26:0] _s5_t_45_next_4 = _s5_t_45_next_2 ? 27'h0 : _s5_t_45_next_3;
@@ -6042,11 +6058,11 @@ wire _s11_c_md_next_8 = _s11_c_md_next_7[27];
 wire [26:0] _s11_c_md_next_9 = _s11_c_md_next_7[26:0];
 wire [26:0] _s11_c_md_next_10 = _s11_c_md_next_8 ? 27'h0 : _s11_c_md_next_9;
 wire [26:0] c_md = _s11_c_md_next_5 ? _s11_c_md_next_10 : s10_t_18_reg;
-wire [31:0] _s2_t_33_next_0 = {18'h0, s1_size_reg};
+wire [31:0] _s2_t_34_next_0 = {18'h0, s1_size_reg};
 wire [17:0] _s12_c_md_fd_xs_pp00_next_0 = s11_c_md_reg[17:0];
 wire [31:0] _s12_c_md_fd_xs_pp00_next_1 = {14'd0, _s12_c_md_fd_xs_pp00_next_0};
 wire [31:0] c_md_fd_xs_pp00 = _s12_c_md_fd_xs_pp00_next_1 * s11_t_15_reg;
-wire [22:0] _s2_t_34_next_0 = {9'd0, s1_size_reg};
+wire [22:0] _s2_t_35_next_0 = {9'd0, s1_size_reg};
 wire [8:0] _s12_c_md_fd_xs_pp10_next_0 = s11_c_md_reg[26:18];
 wire [22:0] _s12_c_md_fd_xs_pp10_next_1 = {14'd0, _s12_c_md_fd_xs_pp10_next_0};
 wire [22:0] c_md_fd_xs_pp10 = _s12_c_md_fd_xs_pp10_next_1 * s11_t_16_reg;
@@ -6083,14 +6099,14 @@ wire [60:0] _s15_c_md_fd_prod_row2_next_2 = {s14_c_md_fd_prod_pp21_reg, 54'h0};
 wire [60:0] c_md_fd_prod_row2 = _s15_c_md_fd_prod_row2_next_1 + _s15_c_md_fd_prod_row2_next_2;
 wire [60:0] _s16_c_md_fd_prod_next_0 = s15_c_md_fd_prod_row0_reg + s15_c_md_fd_prod_row1_reg;
 wire [60:0] c_md_fd_prod = _s16_c_md_fd_prod_next_0 + s15_c_md_fd_prod_row2_reg;
-wire [31:0] _s2_t_35_next_0 = {18'h0, s1_size_reg};
+wire [31:0] _s2_t_36_next_0 = {18'h0, s1_size_reg};
 wire [17:0] _s5_c_fd_xs_pp00_next_0 = cur_c[17:0];
 wire [31:0] _s5_c_fd_xs_pp00_next_1 = {14'd0, _s5_c_fd_xs_pp00_next_0};
-wire [31:0] c_fd_xs_pp00 = _s5_c_fd_xs_pp00_next_1 * s4_t_24_reg;
-wire [22:0] _s2_t_36_next_0 = {9'd0, s1_size_reg};
+wire [31:0] c_fd_xs_pp00 = _s5_c_fd_xs_pp00_next_1 * s4_t_25_reg;
+wire [22:0] _s2_t_37_next_0 = {9'd0, s1_size_reg};
 wire [8:0] _s5_c_fd_xs_pp10_next_0 = cur_c[26:18];
 wire [22:0] _s5_c_fd_xs_pp10_next_1 = {14'd0, _s5_c_fd_xs_pp10_next_0};
-wire [22:0] c_fd_xs_pp10 = _s5_c_fd_xs_pp10_next_1 * s4_t_25_reg;
+wire [22:0] c_fd_xs_pp10 = _s5_c_fd_xs_pp10_next_1 * s4_t_26_reg;
 wire [40:0] _s6_c_fd_xs_next_0 = {9'd0, s5_c_fd_xs_pp00_reg};
 wire [40:0] _s6_c_fd_xs_next_1 = {s5_c_fd_xs_pp10_reg, 18'h0};
 wire [40:0] c_fd_xs = _s6_c_fd_xs_next_0 + _s6_c_fd_xs_next_1;
@@ -7278,16 +7294,16 @@ always @* begin
         10'd1023: recip_mi_recip = 11'd1024;
     endcase
 end
-wire [17:0] _s4_t_26_next_0 = s3_size_kfi_reg[17:0];
-wire [28:0] _s4_t_26_next_1 = {11'd0, _s4_t_26_next_0};
+wire [17:0] _s4_t_27_next_0 = s3_size_kfi_reg[17:0];
+wire [28:0] _s4_t_27_next_1 = {11'd0, _s4_t_27_next_0};
 wire [28:0] _s26_fi_mi_prod_pp00_next_0 = {18'h0, s25_recip_mi_t_reg};
 wire [28:0] fi_mi_prod_pp00 = s25_t_reg * _s26_fi_mi_prod_pp00_next_0;
-wire [17:0] _s4_t_27_next_0 = s3_size_kfi_reg[35:18];
-wire [28:0] _s4_t_27_next_1 = {11'd0, _s4_t_27_next_0};
+wire [17:0] _s4_t_28_next_0 = s3_size_kfi_reg[35:18];
+wire [28:0] _s4_t_28_next_1 = {11'd0, _s4_t_28_next_0};
 wire [28:0] _s26_fi_mi_prod_pp10_next_0 = {18'h0, s25_recip_mi_t_reg};
 wire [28:0] fi_mi_prod_pp10 = s25_t_2_reg * _s26_fi_mi_prod_pp10_next_0;
-wire [2:0] _s4_t_28_next_0 = s3_size_kfi_reg[38:36];
-wire [13:0] _s4_t_28_next_1 = {11'd0, _s4_t_28_next_0};
+wire [2:0] _s4_t_29_next_0 = s3_size_kfi_reg[38:36];
+wire [13:0] _s4_t_29_next_1 = {11'd0, _s4_t_29_next_0};
 wire [13:0] _s26_fi_mi_prod_pp20_next_0 = {3'd0, s25_recip_mi_t_reg};
 wire [13:0] fi_mi_prod_pp20 = s25_t_3_reg * _s26_fi_mi_prod_pp20_next_0;
 wire [49:0] _s27_fi_mi_prod_next_0 = {21'h0, s26_fi_mi_prod_pp00_reg};
@@ -7348,32 +7364,33 @@ wire [27:0] _s30_core_c_next_4 = {1'd0, _s30_core_c_next_3};
 wire [27:0] c_mi_fi = s29_t_reg + _s30_core_c_next_4;
 wire [27:0] _s30_core_c_next_5 = s29_rtt_le_trtt_reg ? c_mi_fi : s29_c_fi_reg;
 wire [27:0] core_c = s29_ecn_reg ? s29_t_2_reg : _s30_core_c_next_5;
-wire [21:0] _s2_t_37_next_0 = {8'd0, s1_size_reg};
-wire [20:0] cur_ignore_left = s4_cur_reg[68:48];
-wire [21:0] _s5_qa_called_next_0 = {1'd0, cur_ignore_left};
-wire qa_called = _s5_qa_called_next_0 <= s4_t_29_reg;
 wire _s2_t_38_next_0 = s1_kind_reg == 3'd0;
 wire _s2_t_38_next_1 = ~_s2_t_38_next_0;
-wire ack_run = s4_t_2_reg & qa_called;
+wire ack_run = s5_t_54_reg & s5_qa_called_reg;
 wire _s6_qa_fired_next_0 = s5_qa_fire_reg & s5_qa_called_reg;
-wire qa_fired = _s6_qa_fired_next_0 & s5_t_54_reg;
+wire qa_fired = _s6_qa_fired_next_0 & s5_t_55_reg;
 wire [27:0] _s10_t_26_next_0 = {1'd0, s9_c_qa_reg};
 wire [27:0] _s10_t_26_next_1 = _s10_t_26_next_0 + 28'h80000;
 wire [27:0] _s10_t_28_next_0 = {1'd0, s9_c_qa_reg};
 wire fi_fired = s10_fi_fire_reg & s10_ack_run_reg;
 wire _s11_early_next_0 = s10_qa_fired_reg | fi_fired;
 wire early = s10_ack_run_reg & _s11_early_next_0;
-wire [27:0] _s11_c_early_next_0 = s10_fi_fire_reg ? s10_t_26_reg : s10_t_27_reg;
-wire [27:0] c_early = fi_fired ? _s11_c_early_next_0 : s10_t_28_reg;
-wire [27:0] _s31_c_ack_clamped_next_0 = s30_early_reg ? s30_c_early_reg : s30_core_c_reg;
-wire _s31_c_ack_clamped_next_1 = _s31_c_ack_clamped_next_0 < 28'h40000;
-wire _s31_c_ack_clamped_next_2 = _s31_c_ack_clamped_next_0 < 28'h419ce00;
-wire [27:0] _s31_c_ack_clamped_next_3 = _s31_c_ack_clamped_next_2 ? _s31_c_ack_clamped_next_0 : 28'h419ce00;
-wire [27:0] _s31_c_ack_clamped_next_4 = _s31_c_ack_clamped_next_1 ? 28'h40000 : _s31_c_ack_clamped_next_3;
-wire [26:0] c_ack_window = _s31_c_ack_clamped_next_4[26:0];
+wire [27:0] _s11_t_22_next_0 = s10_fi_fire_reg ? s10_t_26_reg : s10_t_27_reg;
+wire [27:0] c_early = fi_fired ? _s11_t_22_next_0 : s10_t_28_reg;
+wire _s11_t_22_next_1 = c_early < 28'h40000;
+wire _s11_t_22_next_2 = c_early < 28'h419ce00;
+wire [27:0] _s11_t_22_next_3 = _s11_t_22_next_2 ? c_early : 28'h419ce00;
+wire [27:0] _s11_t_22_next_4 = _s11_t_22_next_1 ? 28'h40000 : _s11_t_22_next_3;
+wire [26:0] _s11_t_22_next_5 = _s11_t_22_next_4[26:0];
+wire _s31_c_ack_clamped_next_0 = s30_core_c_reg < 28'h40000;
+wire _s31_c_ack_clamped_next_1 = s30_core_c_reg < 28'h419ce00;
+wire [27:0] _s31_c_ack_clamped_next_2 = _s31_c_ack_clamped_next_1 ? s30_core_c_reg : 28'h419ce00;
+wire [27:0] _s31_c_ack_clamped_next_3 = _s31_c_ack_clamped_next_0 ? 28'h40000 : _s31_c_ack_clamped_next_2;
+wire [26:0] _s31_c_ack_clamped_next_4 = _s31_c_ack_clamped_next_3[26:0];
+wire [26:0] c_ack_window = s30_early_reg ? s30_t_reg : _s31_c_ack_clamped_next_4;
+wire [11:0] cur_avg_wtd = s4_cur_reg[127:116];
 wire _s2_t_39_next_0 = ~_s2_t_38_next_0;
-wire qa_used = qa_called & s4_t_31_reg;
-wire _s5_t_56_next_0 = cur_trigger | s4_is_loss_reg;
+wire _s5_t_58_next_0 = cur_trigger | s4_is_loss_reg;
 wire [23:0] _s2_t_40_next_0 = nowq + 24'h327;
 wire [21:0] _s2_t_41_next_0 = {8'd0, s1_size_reg};
 wire [21:0] _s5_ignore_left1_next_0 = {1'd0, cur_ignore_left};
@@ -7381,6 +7398,7 @@ wire [21:0] ignore_diff = _s5_ignore_left1_next_0 - s4_t_33_reg;
 wire _s5_ignore_left1_next_1 = ignore_diff[21];
 wire [20:0] _s5_ignore_left1_next_2 = ignore_diff[20:0];
 wire [20:0] ignore_left1 = _s5_ignore_left1_next_1 ? 21'h0 : _s5_ignore_left1_next_2;
+wire qa_used = s5_qa_called_reg & s5_t_56_reg;
 wire [27:0] _s6_t_39_next_0 = {1'd0, s5_c_loss_reg};
 wire _s6_t_39_next_1 = _s6_t_39_next_0 < 28'h40000;
 wire _s6_t_39_next_2 = _s6_t_39_next_0 < 28'h419ce00;
@@ -7394,19 +7412,18 @@ wire [27:0] _s10_c_loss_all_next_3 = _s10_c_loss_all_next_2 ? _s10_c_loss_all_ne
 wire [27:0] _s10_c_loss_all_next_4 = _s10_c_loss_all_next_1 ? 28'h40000 : _s10_c_loss_all_next_3;
 wire [26:0] _s10_c_loss_all_next_5 = _s10_c_loss_all_next_4[26:0];
 wire [26:0] c_loss_all = s9_qa_used_reg ? _s10_c_loss_all_next_5 : s9_t_28_reg;
-wire [11:0] cur_avg_wtd = s4_cur_reg[127:116];
-wire [11:0] _s5_t_58_next_0 = ack_run ? u_wtd_avg_out : cur_avg_wtd;
-wire _s11_t_23_next_0 = s10_ack_run_reg ? s10_fi_fire_reg : s10_cur_increase_reg;
+wire [11:0] _s6_t_40_next_0 = ack_run ? s5_u_wtd_avg_out_reg : s5_cur_avg_wtd_reg;
+wire _s11_t_24_next_0 = s10_ack_run_reg ? s10_fi_fire_reg : s10_cur_increase_reg;
 wire _s6_t_41_next_0 = ~s5_qa_fire_reg;
-wire _s6_t_41_next_1 = s5_t_55_reg & _s6_t_41_next_0;
-wire _s6_t_41_next_2 = s5_qa_used_reg ? _s6_t_41_next_1 : s5_t_56_reg;
-wire [23:0] _s6_t_42_next_0 = s5_qa_roll_reg ? s5_t_57_reg : s5_cur_win_end_reg;
-wire [23:0] _s6_t_42_next_1 = s5_qa_used_reg ? _s6_t_42_next_0 : s5_cur_win_end_reg;
+wire _s6_t_41_next_1 = s5_t_57_reg & _s6_t_41_next_0;
+wire _s6_t_41_next_2 = qa_used ? _s6_t_41_next_1 : s5_t_58_reg;
+wire [23:0] _s6_t_42_next_0 = s5_qa_roll_reg ? s5_t_59_reg : s5_cur_win_end_reg;
+wire [23:0] _s6_t_42_next_1 = qa_used ? _s6_t_42_next_0 : s5_cur_win_end_reg;
 wire [20:0] _s6_t_43_next_0 = s5_fi_uncongested_reg ? s5_fi_count_sum_reg : 21'h0;
-wire [20:0] _s6_t_43_next_1 = s5_ack_run_reg ? _s6_t_43_next_0 : s5_cur_count_reg;
+wire [20:0] _s6_t_43_next_1 = ack_run ? _s6_t_43_next_0 : s5_cur_count_reg;
 wire [20:0] _s6_t_44_next_0 = qa_fired ? s5_unacked_reg : s5_ignore_left1_reg;
 wire [20:0] _s6_t_45_next_0 = s5_qa_roll_reg ? 21'h0 : s5_acked1_reg;
-wire [20:0] _s6_t_45_next_1 = s5_qa_used_reg ? _s6_t_45_next_0 : s5_acked1_reg;
+wire [20:0] _s6_t_45_next_1 = qa_used ? _s6_t_45_next_0 : s5_acked1_reg;
 wire [2:0] _s2_t_43_next_0 = rtt_le_trtt ? 3'd1 : 3'd2;
 wire [2:0] _s2_t_43_next_1 = rtt_le_trtt ? 3'd4 : 3'd3;
 wire [2:0] _s2_t_43_next_2 = s1_ecn_reg ? _s2_t_43_next_0 : _s2_t_43_next_1;
@@ -7414,115 +7431,128 @@ wire _s5_core_case_next_0 = ~u_wtd_can_decrease;
 wire _s5_core_case_next_1 = s4_u_wtd_ecn_reg & _s5_core_case_next_0;
 wire [2:0] core_case = _s5_core_case_next_1 ? 3'd0 : s4_t_35_reg;
 wire [2:0] _s6_t_47_next_0 = qa_fired ? 3'd5 : 3'd7;
-wire [2:0] _s11_t_30_next_0 = fi_fired ? 3'd6 : s10_core_case_reg;
-wire [2:0] _s11_t_30_next_1 = s10_qa_fired_reg ? 3'd5 : _s11_t_30_next_0;
-wire [2:0] _s11_t_30_next_2 = s10_ack_run_reg ? _s11_t_30_next_1 : 3'd0;
-wire [2:0] _s11_t_30_next_3 = s10_is_loss_reg ? s10_t_36_reg : _s11_t_30_next_2;
-wire [2:0] _s11_t_30_next_4 = s10_t_35_reg ? 3'd0 : _s11_t_30_next_3;
-wire _s11_t_31_next_0 = s10_t_35_reg ? 1'd0 : _s11_t_23_next_0;
-wire _shell_0 = ~hazard_reg;
+wire [2:0] _s11_t_31_next_0 = fi_fired ? 3'd6 : s10_core_case_reg;
+wire [2:0] _s11_t_31_next_1 = s10_qa_fired_reg ? 3'd5 : _s11_t_31_next_0;
+wire [2:0] _s11_t_31_next_2 = s10_ack_run_reg ? _s11_t_31_next_1 : 3'd0;
+wire [2:0] _s11_t_31_next_3 = s10_is_loss_reg ? s10_t_36_reg : _s11_t_31_next_2;
+wire [2:0] _s11_t_31_next_4 = s10_t_35_reg ? 3'd0 : _s11_t_31_next_3;
+wire _s11_t_32_next_0 = s10_t_35_reg ? 1'd0 : _s11_t_24_next_0;
+wire _snoop_ahead_0 = ~s30_error_reg;
+wire _snoop_ahead_1 = s30_valid_reg & _snoop_ahead_0;
+wire [11:0] _snoop_ahead_2 = s30_conn_reg[11:0];
+wire [11:0] _snoop_ahead_3 = in_conn_reg[11:0];
+wire _snoop_ahead_4 = _snoop_ahead_2 == _snoop_ahead_3;
+wire snoop_s1_ahead = _snoop_ahead_1 & _snoop_ahead_4;
+wire [11:0] _snoop_ahead_5 = s30_conn_reg[11:0];
+wire [11:0] _snoop_ahead_6 = s1_conn_reg[11:0];
+wire _snoop_ahead_7 = _snoop_ahead_5 == _snoop_ahead_6;
+wire snoop_s2_ahead = _snoop_ahead_1 & _snoop_ahead_7;
+wire [11:0] _snoop_ahead_8 = s30_conn_reg[11:0];
+wire [11:0] _snoop_ahead_9 = s2_conn_reg[11:0];
+wire _snoop_ahead_10 = _snoop_ahead_8 == _snoop_ahead_9;
+wire snoop_s3_ahead = _snoop_ahead_1 & _snoop_ahead_10;
+wire _shell_0 = ~credits_out_reg;
 wire _shell_1 = in_valid_reg & _shell_0;
-wire _shell_2 = ~credits_out_reg;
-wire issue = _shell_1 & _shell_2;
-wire _shell_3 = s_event_valid & in_ready_reg;
-wire _shell_4 = ~in_valid_reg;
-wire [5:0] _shell_5 = issue ? 6'd1 : 6'd0;
-wire [5:0] _shell_6 = occ_reg + _shell_5;
+wire _shell_2 = ~hazard0_reg;
+wire _shell_3 = _shell_1 & _shell_2;
+wire _shell_4 = ~hazard1_reg;
+wire _shell_5 = _shell_3 & _shell_4;
+wire _shell_6 = ~hazard2_reg;
+wire issue = _shell_5 & _shell_6;
+wire _shell_7 = s_event_valid & in_ready_reg;
+wire _shell_8 = ~in_valid_reg;
+wire [5:0] _shell_9 = issue ? 6'd1 : 6'd0;
+wire [5:0] _shell_10 = occ_reg + _shell_9;
 wire out_pop = out_valid_reg & m_result_ready;
-wire [5:0] _shell_7 = out_pop ? 6'd1 : 6'd0;
-wire [5:0] occ_update = _shell_6 - _shell_7;
-wire _shell_8 = ~s31_error_reg;
-wire wr_en = s31_valid_reg & _shell_8;
+wire [5:0] _shell_11 = out_pop ? 6'd1 : 6'd0;
+wire [5:0] occ_update = _shell_10 - _shell_11;
+wire _shell_12 = ~s31_error_reg;
+wire wr_en = s31_valid_reg & _shell_12;
 wire [11:0] wr_addr = s31_conn_reg[11:0];
-wire [11:0] _shell_9 = in_conn_reg[11:0];
-wire _shell_10 = wr_addr == _shell_9;
-wire snoop_in = wr_en & _shell_10;
+wire [11:0] _shell_13 = in_conn_reg[11:0];
+wire _shell_14 = wr_addr == _shell_13;
+wire snoop_in = wr_en & _shell_14;
 wire [26:0] c_open = 27'h419ce00;
-wire [127:0] _shell_11 = {12'd0, 1'd0, 1'd0, 24'h0, 21'h0, 21'h0, 21'h0, c_open};
+wire [127:0] _shell_15 = {12'd0, 1'd0, 1'd0, 24'h0, 21'h0, 21'h0, 21'h0, c_open};
 wire [26:0] c_ack = s31_ack_run_reg ? s31_c_ack_clamped_reg : s31_cur_c_reg;
 wire [26:0] c_new = s31_is_loss_reg ? s31_c_loss_all_reg : c_ack;
-wire [127:0] _shell_12 = {s31_t_reg, s31_t_2_reg, s31_t_3_reg, s31_t_4_reg, s31_t_5_reg, s31_t_6_reg, s31_t_7_reg, c_new};
-wire [127:0] new_word = s31_t_8_reg ? _shell_11 : _shell_12;
-wire [11:0] _shell_13 = s1_conn_reg[11:0];
-wire _shell_14 = wr_addr == _shell_13;
-wire snoop_s1 = wr_en & _shell_14;
-wire _shell_15 = snoop_s1 | s1_fix_valid_reg;
-wire [127:0] _shell_16 = snoop_s1 ? new_word : s1_fix_word_reg;
-wire [11:0] _shell_17 = s2_conn_reg[11:0];
-wire _shell_18 = wr_addr == _shell_17;
-wire snoop_s2 = wr_en & _shell_18;
-wire _shell_19 = snoop_s2 | s2_fix_valid_reg;
-wire [127:0] _shell_20 = snoop_s2 ? new_word : s2_fix_word_reg;
-wire [11:0] _shell_21 = s3_conn_reg[11:0];
-wire _shell_22 = wr_addr == _shell_21;
-wire snoop_s3 = wr_en & _shell_22;
+wire [127:0] _shell_16 = {s31_t_reg, s31_t_2_reg, s31_t_3_reg, s31_t_4_reg, s31_t_5_reg, s31_t_6_reg, s31_t_7_reg, c_new};
+wire [127:0] new_word = s31_t_8_reg ? _shell_15 : _shell_16;
+wire _shell_17 = snoop_s1_reg | s1_fix_valid_reg;
+wire [127:0] _shell_18 = snoop_s1_reg ? new_word : s1_fix_word_reg;
+wire _shell_19 = snoop_s2_reg | s2_fix_valid_reg;
+wire [127:0] _shell_20 = snoop_s2_reg ? new_word : s2_fix_word_reg;
 wire [127:0] s3_word = s3_fix_valid_reg ? s3_fix_word_reg : s3_ram_reg;
-wire [127:0] _shell_23 = snoop_s3 ? new_word : s3_word;
-wire _shell_24 = out_wr_ptr_reg == 6'd0;
+wire [127:0] _shell_21 = snoop_s3_reg ? new_word : s3_word;
+wire _shell_22 = out_wr_ptr_reg == 6'd0;
 wire [20:0] cwnd_result = c_new[26:6];
-wire [20:0] _shell_25 = s31_t_8_reg ? 21'h106738 : cwnd_result;
-wire [20:0] res_cwnd = s31_error_reg ? 21'h0 : _shell_25;
+wire [20:0] _shell_23 = s31_t_8_reg ? 21'h106738 : cwnd_result;
+wire [20:0] res_cwnd = s31_error_reg ? 21'h0 : _shell_23;
 wire [2:0] res_case = s31_error_reg ? 3'd0 : s31_t_9_reg;
 wire res_qa = s31_error_reg ? 1'd0 : s31_qa_fired_reg;
 wire res_fast = s31_error_reg ? 1'd0 : s31_t_10_reg;
-wire _shell_26 = out_wr_ptr_reg == 6'd1;
-wire _shell_27 = out_wr_ptr_reg == 6'd2;
-wire _shell_28 = out_wr_ptr_reg == 6'd3;
-wire _shell_29 = out_wr_ptr_reg == 6'd4;
-wire _shell_30 = out_wr_ptr_reg == 6'd5;
-wire _shell_31 = out_wr_ptr_reg == 6'd6;
-wire _shell_32 = out_wr_ptr_reg == 6'd7;
-wire _shell_33 = out_wr_ptr_reg == 6'd8;
-wire _shell_34 = out_wr_ptr_reg == 6'd9;
-wire _shell_35 = out_wr_ptr_reg == 6'd10;
-wire _shell_36 = out_wr_ptr_reg == 6'd11;
-wire _shell_37 = out_wr_ptr_reg == 6'd12;
-wire _shell_38 = out_wr_ptr_reg == 6'd13;
-wire _shell_39 = out_wr_ptr_reg == 6'd14;
-wire _shell_40 = out_wr_ptr_reg == 6'd15;
-wire _shell_41 = out_wr_ptr_reg == 6'd16;
-wire _shell_42 = out_wr_ptr_reg == 6'd17;
-wire _shell_43 = out_wr_ptr_reg == 6'd18;
-wire _shell_44 = out_wr_ptr_reg == 6'd19;
-wire _shell_45 = out_wr_ptr_reg == 6'd20;
-wire _shell_46 = out_wr_ptr_reg == 6'd21;
-wire _shell_47 = out_wr_ptr_reg == 6'd22;
-wire _shell_48 = out_wr_ptr_reg == 6'd23;
-wire _shell_49 = out_wr_ptr_reg == 6'd24;
-wire _shell_50 = out_wr_ptr_reg == 6'd25;
-wire _shell_51 = out_wr_ptr_reg == 6'd26;
-wire _shell_52 = out_wr_ptr_reg == 6'd27;
-wire _shell_53 = out_wr_ptr_reg == 6'd28;
-wire _shell_54 = out_wr_ptr_reg == 6'd29;
-wire _shell_55 = out_wr_ptr_reg == 6'd30;
-wire _shell_56 = out_wr_ptr_reg == 6'd31;
-wire _shell_57 = out_wr_ptr_reg == 6'd32;
-wire _shell_58 = out_wr_ptr_reg == 6'd32;
-wire [5:0] _shell_59 = out_wr_ptr_reg + 6'd1;
-wire [5:0] _shell_60 = _shell_58 ? 6'd0 : _shell_59;
-wire _shell_61 = out_wr_ptr_reg == out_rd_ptr_plus1_reg;
-wire out_lands_next = s31_valid_reg & _shell_61;
-wire [15:0] _shell_62 = out_rd_ptr_plus1_reg[5] ? out32_conn_reg : (out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_conn_reg : out30_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out29_conn_reg : out28_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_conn_reg : out26_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out25_conn_reg : out24_conn_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_conn_reg : out22_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out21_conn_reg : out20_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_conn_reg : out18_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out17_conn_reg : out16_conn_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_conn_reg : out14_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out13_conn_reg : out12_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_conn_reg : out10_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out9_conn_reg : out8_conn_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_conn_reg : out6_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out5_conn_reg : out4_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_conn_reg : out2_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out1_conn_reg : out0_conn_reg)))));
-wire [2:0] _shell_63 = out_rd_ptr_plus1_reg[5] ? out32_kind_reg : (out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_kind_reg : out30_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out29_kind_reg : out28_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_kind_reg : out26_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out25_kind_reg : out24_kind_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_kind_reg : out22_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out21_kind_reg : out20_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_kind_reg : out18_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out17_kind_reg : out16_kind_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_kind_reg : out14_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out13_kind_reg : out12_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_kind_reg : out10_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out9_kind_reg : out8_kind_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_kind_reg : out6_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out5_kind_reg : out4_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_kind_reg : out2_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out1_kind_reg : out0_kind_reg)))));
-wire [20:0] _shell_64 = out_rd_ptr_plus1_reg[5] ? out32_cwnd_reg : (out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_cwnd_reg : out30_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out29_cwnd_reg : out28_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_cwnd_reg : out26_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out25_cwnd_reg : out24_cwnd_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_cwnd_reg : out22_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out21_cwnd_reg : out20_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_cwnd_reg : out18_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out17_cwnd_reg : out16_cwnd_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_cwnd_reg : out14_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out13_cwnd_reg : out12_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_cwnd_reg : out10_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out9_cwnd_reg : out8_cwnd_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_cwnd_reg : out6_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out5_cwnd_reg : out4_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_cwnd_reg : out2_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out1_cwnd_reg : out0_cwnd_reg)))));
-wire [2:0] _shell_65 = out_rd_ptr_plus1_reg[5] ? out32_case_reg : (out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_case_reg : out30_case_reg) : (out_rd_ptr_plus1_reg[0] ? out29_case_reg : out28_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_case_reg : out26_case_reg) : (out_rd_ptr_plus1_reg[0] ? out25_case_reg : out24_case_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_case_reg : out22_case_reg) : (out_rd_ptr_plus1_reg[0] ? out21_case_reg : out20_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_case_reg : out18_case_reg) : (out_rd_ptr_plus1_reg[0] ? out17_case_reg : out16_case_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_case_reg : out14_case_reg) : (out_rd_ptr_plus1_reg[0] ? out13_case_reg : out12_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_case_reg : out10_case_reg) : (out_rd_ptr_plus1_reg[0] ? out9_case_reg : out8_case_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_case_reg : out6_case_reg) : (out_rd_ptr_plus1_reg[0] ? out5_case_reg : out4_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_case_reg : out2_case_reg) : (out_rd_ptr_plus1_reg[0] ? out1_case_reg : out0_case_reg)))));
-wire _shell_66 = out_rd_ptr_plus1_reg[5] ? out32_qa_reg : (out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_qa_reg : out30_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out29_qa_reg : out28_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_qa_reg : out26_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out25_qa_reg : out24_qa_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_qa_reg : out22_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out21_qa_reg : out20_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_qa_reg : out18_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out17_qa_reg : out16_qa_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_qa_reg : out14_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out13_qa_reg : out12_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_qa_reg : out10_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out9_qa_reg : out8_qa_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_qa_reg : out6_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out5_qa_reg : out4_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_qa_reg : out2_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out1_qa_reg : out0_qa_reg)))));
-wire _shell_67 = out_rd_ptr_plus1_reg[5] ? out32_fast_reg : (out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_fast_reg : out30_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out29_fast_reg : out28_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_fast_reg : out26_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out25_fast_reg : out24_fast_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_fast_reg : out22_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out21_fast_reg : out20_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_fast_reg : out18_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out17_fast_reg : out16_fast_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_fast_reg : out14_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out13_fast_reg : out12_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_fast_reg : out10_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out9_fast_reg : out8_fast_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_fast_reg : out6_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out5_fast_reg : out4_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_fast_reg : out2_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out1_fast_reg : out0_fast_reg)))));
-wire _shell_68 = out_rd_ptr_plus1_reg[5] ? out32_error_reg : (out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_error_reg : out30_error_reg) : (out_rd_ptr_plus1_reg[0] ? out29_error_reg : out28_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_error_reg : out26_error_reg) : (out_rd_ptr_plus1_reg[0] ? out25_error_reg : out24_error_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_error_reg : out22_error_reg) : (out_rd_ptr_plus1_reg[0] ? out21_error_reg : out20_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_error_reg : out18_error_reg) : (out_rd_ptr_plus1_reg[0] ? out17_error_reg : out16_error_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_error_reg : out14_error_reg) : (out_rd_ptr_plus1_reg[0] ? out13_error_reg : out12_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_error_reg : out10_error_reg) : (out_rd_ptr_plus1_reg[0] ? out9_error_reg : out8_error_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_error_reg : out6_error_reg) : (out_rd_ptr_plus1_reg[0] ? out5_error_reg : out4_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_error_reg : out2_error_reg) : (out_rd_ptr_plus1_reg[0] ? out1_error_reg : out0_error_reg)))));
-wire _shell_69 = out_wr_ptr_reg == out_rd_ptr_reg;
-wire out_lands_head = s31_valid_reg & _shell_69;
-wire _shell_70 = out_rd_ptr_plus1_reg == 6'd32;
-wire [5:0] _shell_71 = out_rd_ptr_plus1_reg + 6'd1;
-wire [5:0] _shell_72 = _shell_70 ? 6'd0 : _shell_71;
-wire [5:0] _shell_73 = s31_valid_reg ? 6'd1 : 6'd0;
-wire [5:0] _shell_74 = out_count_reg + _shell_73;
-wire [5:0] _shell_75 = out_pop ? 6'd1 : 6'd0;
-wire [5:0] _shell_76 = _shell_74 - _shell_75;
-wire _shell_77 = 6'd2 <= out_count_reg;
-wire _shell_78 = s31_valid_reg | _shell_77;
-wire _shell_79 = ~out_pop;
-wire out_stays = out_valid_reg & _shell_79;
-wire _shell_80 = _shell_78 | out_stays;
+wire _shell_24 = out_wr_ptr_reg == 6'd1;
+wire _shell_25 = out_wr_ptr_reg == 6'd2;
+wire _shell_26 = out_wr_ptr_reg == 6'd3;
+wire _shell_27 = out_wr_ptr_reg == 6'd4;
+wire _shell_28 = out_wr_ptr_reg == 6'd5;
+wire _shell_29 = out_wr_ptr_reg == 6'd6;
+wire _shell_30 = out_wr_ptr_reg == 6'd7;
+wire _shell_31 = out_wr_ptr_reg == 6'd8;
+wire _shell_32 = out_wr_ptr_reg == 6'd9;
+wire _shell_33 = out_wr_ptr_reg == 6'd10;
+wire _shell_34 = out_wr_ptr_reg == 6'd11;
+wire _shell_35 = out_wr_ptr_reg == 6'd12;
+wire _shell_36 = out_wr_ptr_reg == 6'd13;
+wire _shell_37 = out_wr_ptr_reg == 6'd14;
+wire _shell_38 = out_wr_ptr_reg == 6'd15;
+wire _shell_39 = out_wr_ptr_reg == 6'd16;
+wire _shell_40 = out_wr_ptr_reg == 6'd17;
+wire _shell_41 = out_wr_ptr_reg == 6'd18;
+wire _shell_42 = out_wr_ptr_reg == 6'd19;
+wire _shell_43 = out_wr_ptr_reg == 6'd20;
+wire _shell_44 = out_wr_ptr_reg == 6'd21;
+wire _shell_45 = out_wr_ptr_reg == 6'd22;
+wire _shell_46 = out_wr_ptr_reg == 6'd23;
+wire _shell_47 = out_wr_ptr_reg == 6'd24;
+wire _shell_48 = out_wr_ptr_reg == 6'd25;
+wire _shell_49 = out_wr_ptr_reg == 6'd26;
+wire _shell_50 = out_wr_ptr_reg == 6'd27;
+wire _shell_51 = out_wr_ptr_reg == 6'd28;
+wire _shell_52 = out_wr_ptr_reg == 6'd29;
+wire _shell_53 = out_wr_ptr_reg == 6'd30;
+wire _shell_54 = out_wr_ptr_reg == 6'd31;
+wire _shell_55 = out_wr_ptr_reg == 6'd32;
+wire _shell_56 = out_wr_ptr_reg == 6'd32;
+wire [5:0] _shell_57 = out_wr_ptr_reg + 6'd1;
+wire [5:0] _shell_58 = _shell_56 ? 6'd0 : _shell_57;
+wire _shell_59 = out_wr_ptr_reg == out_rd_ptr_plus1_reg;
+wire out_lands_next = s31_valid_reg & _shell_59;
+wire [15:0] _shell_60 = out_rd_ptr_plus1_reg[5] ? out32_conn_reg : (out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_conn_reg : out30_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out29_conn_reg : out28_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_conn_reg : out26_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out25_conn_reg : out24_conn_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_conn_reg : out22_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out21_conn_reg : out20_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_conn_reg : out18_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out17_conn_reg : out16_conn_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_conn_reg : out14_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out13_conn_reg : out12_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_conn_reg : out10_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out9_conn_reg : out8_conn_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_conn_reg : out6_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out5_conn_reg : out4_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_conn_reg : out2_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out1_conn_reg : out0_conn_reg)))));
+wire [2:0] _shell_61 = out_rd_ptr_plus1_reg[5] ? out32_kind_reg : (out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_kind_reg : out30_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out29_kind_reg : out28_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_kind_reg : out26_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out25_kind_reg : out24_kind_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_kind_reg : out22_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out21_kind_reg : out20_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_kind_reg : out18_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out17_kind_reg : out16_kind_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_kind_reg : out14_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out13_kind_reg : out12_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_kind_reg : out10_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out9_kind_reg : out8_kind_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_kind_reg : out6_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out5_kind_reg : out4_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_kind_reg : out2_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out1_kind_reg : out0_kind_reg)))));
+wire [20:0] _shell_62 = out_rd_ptr_plus1_reg[5] ? out32_cwnd_reg : (out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_cwnd_reg : out30_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out29_cwnd_reg : out28_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_cwnd_reg : out26_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out25_cwnd_reg : out24_cwnd_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_cwnd_reg : out22_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out21_cwnd_reg : out20_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_cwnd_reg : out18_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out17_cwnd_reg : out16_cwnd_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_cwnd_reg : out14_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out13_cwnd_reg : out12_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_cwnd_reg : out10_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out9_cwnd_reg : out8_cwnd_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_cwnd_reg : out6_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out5_cwnd_reg : out4_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_cwnd_reg : out2_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out1_cwnd_reg : out0_cwnd_reg)))));
+wire [2:0] _shell_63 = out_rd_ptr_plus1_reg[5] ? out32_case_reg : (out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_case_reg : out30_case_reg) : (out_rd_ptr_plus1_reg[0] ? out29_case_reg : out28_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_case_reg : out26_case_reg) : (out_rd_ptr_plus1_reg[0] ? out25_case_reg : out24_case_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_case_reg : out22_case_reg) : (out_rd_ptr_plus1_reg[0] ? out21_case_reg : out20_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_case_reg : out18_case_reg) : (out_rd_ptr_plus1_reg[0] ? out17_case_reg : out16_case_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_case_reg : out14_case_reg) : (out_rd_ptr_plus1_reg[0] ? out13_case_reg : out12_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_case_reg : out10_case_reg) : (out_rd_ptr_plus1_reg[0] ? out9_case_reg : out8_case_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_case_reg : out6_case_reg) : (out_rd_ptr_plus1_reg[0] ? out5_case_reg : out4_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_case_reg : out2_case_reg) : (out_rd_ptr_plus1_reg[0] ? out1_case_reg : out0_case_reg)))));
+wire _shell_64 = out_rd_ptr_plus1_reg[5] ? out32_qa_reg : (out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_qa_reg : out30_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out29_qa_reg : out28_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_qa_reg : out26_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out25_qa_reg : out24_qa_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_qa_reg : out22_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out21_qa_reg : out20_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_qa_reg : out18_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out17_qa_reg : out16_qa_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_qa_reg : out14_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out13_qa_reg : out12_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_qa_reg : out10_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out9_qa_reg : out8_qa_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_qa_reg : out6_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out5_qa_reg : out4_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_qa_reg : out2_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out1_qa_reg : out0_qa_reg)))));
+wire _shell_65 = out_rd_ptr_plus1_reg[5] ? out32_fast_reg : (out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_fast_reg : out30_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out29_fast_reg : out28_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_fast_reg : out26_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out25_fast_reg : out24_fast_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_fast_reg : out22_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out21_fast_reg : out20_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_fast_reg : out18_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out17_fast_reg : out16_fast_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_fast_reg : out14_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out13_fast_reg : out12_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_fast_reg : out10_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out9_fast_reg : out8_fast_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_fast_reg : out6_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out5_fast_reg : out4_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_fast_reg : out2_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out1_fast_reg : out0_fast_reg)))));
+wire _shell_66 = out_rd_ptr_plus1_reg[5] ? out32_error_reg : (out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_error_reg : out30_error_reg) : (out_rd_ptr_plus1_reg[0] ? out29_error_reg : out28_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_error_reg : out26_error_reg) : (out_rd_ptr_plus1_reg[0] ? out25_error_reg : out24_error_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_error_reg : out22_error_reg) : (out_rd_ptr_plus1_reg[0] ? out21_error_reg : out20_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_error_reg : out18_error_reg) : (out_rd_ptr_plus1_reg[0] ? out17_error_reg : out16_error_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_error_reg : out14_error_reg) : (out_rd_ptr_plus1_reg[0] ? out13_error_reg : out12_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_error_reg : out10_error_reg) : (out_rd_ptr_plus1_reg[0] ? out9_error_reg : out8_error_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_error_reg : out6_error_reg) : (out_rd_ptr_plus1_reg[0] ? out5_error_reg : out4_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_error_reg : out2_error_reg) : (out_rd_ptr_plus1_reg[0] ? out1_error_reg : out0_error_reg)))));
+wire _shell_67 = out_wr_ptr_reg == out_rd_ptr_reg;
+wire out_lands_head = s31_valid_reg & _shell_67;
+wire _shell_68 = out_rd_ptr_plus1_reg == 6'd32;
+wire [5:0] _shell_69 = out_rd_ptr_plus1_reg + 6'd1;
+wire [5:0] _shell_70 = _shell_68 ? 6'd0 : _shell_69;
+wire [5:0] _shell_71 = s31_valid_reg ? 6'd1 : 6'd0;
+wire [5:0] _shell_72 = out_count_reg + _shell_71;
+wire [5:0] _shell_73 = out_pop ? 6'd1 : 6'd0;
+wire [5:0] _shell_74 = _shell_72 - _shell_73;
+wire _shell_75 = ~out_pop;
+wire _shell_76 = s31_valid_reg & _shell_75;
+wire _shell_77 = out_count_reg != 6'd63;
+wire _shell_78 = ~s31_valid_reg;
+wire _shell_79 = out_pop & _shell_78;
+wire _shell_80 = out_count_reg != 6'd1;
+wire out_stays = |out_count_reg;
+wire _shell_81 = _shell_79 ? _shell_80 : out_stays;
+wire _shell_82 = _shell_76 ? _shell_77 : _shell_81;
 wire _issue_next_0 = issue & skid_valid_reg;
 wire _issue_next_1 = in_conn_reg == skid_conn_reg;
 wire hazard_issued_skid = issue & _issue_next_1;
@@ -7550,253 +7580,257 @@ wire _issue_next_22 = _issue_next_19 | _issue_next_21;
 wire _issue_next_23 = s8_conn_reg == skid_conn_reg;
 wire _issue_next_24 = s8_valid_reg & _issue_next_23;
 wire _issue_next_25 = _issue_next_22 | _issue_next_24;
-wire _issue_next_26 = s9_conn_reg == skid_conn_reg;
-wire _issue_next_27 = s9_valid_reg & _issue_next_26;
-wire _issue_next_28 = _issue_next_25 | _issue_next_27;
-wire _issue_next_29 = s10_conn_reg == skid_conn_reg;
-wire _issue_next_30 = s10_valid_reg & _issue_next_29;
-wire _issue_next_31 = _issue_next_28 | _issue_next_30;
-wire _issue_next_32 = s11_conn_reg == skid_conn_reg;
-wire _issue_next_33 = s11_valid_reg & _issue_next_32;
-wire _issue_next_34 = _issue_next_31 | _issue_next_33;
-wire _issue_next_35 = s12_conn_reg == skid_conn_reg;
-wire _issue_next_36 = s12_valid_reg & _issue_next_35;
-wire _issue_next_37 = _issue_next_34 | _issue_next_36;
-wire _issue_next_38 = s13_conn_reg == skid_conn_reg;
-wire _issue_next_39 = s13_valid_reg & _issue_next_38;
-wire _issue_next_40 = _issue_next_37 | _issue_next_39;
-wire _issue_next_41 = s14_conn_reg == skid_conn_reg;
-wire _issue_next_42 = s14_valid_reg & _issue_next_41;
-wire _issue_next_43 = _issue_next_40 | _issue_next_42;
-wire _issue_next_44 = s15_conn_reg == skid_conn_reg;
-wire _issue_next_45 = s15_valid_reg & _issue_next_44;
-wire _issue_next_46 = _issue_next_43 | _issue_next_45;
-wire _issue_next_47 = s16_conn_reg == skid_conn_reg;
-wire _issue_next_48 = s16_valid_reg & _issue_next_47;
-wire _issue_next_49 = _issue_next_46 | _issue_next_48;
-wire _issue_next_50 = s17_conn_reg == skid_conn_reg;
-wire _issue_next_51 = s17_valid_reg & _issue_next_50;
-wire _issue_next_52 = _issue_next_49 | _issue_next_51;
-wire _issue_next_53 = s18_conn_reg == skid_conn_reg;
-wire _issue_next_54 = s18_valid_reg & _issue_next_53;
-wire _issue_next_55 = _issue_next_52 | _issue_next_54;
-wire _issue_next_56 = s19_conn_reg == skid_conn_reg;
-wire _issue_next_57 = s19_valid_reg & _issue_next_56;
-wire _issue_next_58 = _issue_next_55 | _issue_next_57;
-wire _issue_next_59 = s20_conn_reg == skid_conn_reg;
-wire _issue_next_60 = s20_valid_reg & _issue_next_59;
+wire _issue_next_26 = ~skid_valid_reg;
+wire _issue_next_27 = issue & _issue_next_26;
+wire _issue_next_28 = ~in_valid_reg;
+wire _issue_next_29 = _issue_next_27 | _issue_next_28;
+wire _issue_next_30 = in_conn_reg == s_event_conn;
+wire hazard_issued_in = issue & _issue_next_30;
+wire _issue_next_31 = s1_conn_reg == s_event_conn;
+wire _issue_next_32 = s1_valid_reg & _issue_next_31;
+wire _issue_next_33 = hazard_issued_in | _issue_next_32;
+wire _issue_next_34 = s2_conn_reg == s_event_conn;
+wire _issue_next_35 = s2_valid_reg & _issue_next_34;
+wire _issue_next_36 = _issue_next_33 | _issue_next_35;
+wire _issue_next_37 = s3_conn_reg == s_event_conn;
+wire _issue_next_38 = s3_valid_reg & _issue_next_37;
+wire _issue_next_39 = _issue_next_36 | _issue_next_38;
+wire _issue_next_40 = s4_conn_reg == s_event_conn;
+wire _issue_next_41 = s4_valid_reg & _issue_next_40;
+wire _issue_next_42 = _issue_next_39 | _issue_next_41;
+wire _issue_next_43 = s5_conn_reg == s_event_conn;
+wire _issue_next_44 = s5_valid_reg & _issue_next_43;
+wire _issue_next_45 = _issue_next_42 | _issue_next_44;
+wire _issue_next_46 = s6_conn_reg == s_event_conn;
+wire _issue_next_47 = s6_valid_reg & _issue_next_46;
+wire _issue_next_48 = _issue_next_45 | _issue_next_47;
+wire _issue_next_49 = s7_conn_reg == s_event_conn;
+wire _issue_next_50 = s7_valid_reg & _issue_next_49;
+wire _issue_next_51 = _issue_next_48 | _issue_next_50;
+wire _issue_next_52 = s8_conn_reg == s_event_conn;
+wire _issue_next_53 = s8_valid_reg & _issue_next_52;
+wire _issue_next_54 = _issue_next_51 | _issue_next_53;
+wire _issue_next_55 = in_conn_reg == in_conn_reg;
+wire hazard_issued_head = issue & _issue_next_55;
+wire _issue_next_56 = s1_conn_reg == in_conn_reg;
+wire _issue_next_57 = s1_valid_reg & _issue_next_56;
+wire _issue_next_58 = hazard_issued_head | _issue_next_57;
+wire _issue_next_59 = s2_conn_reg == in_conn_reg;
+wire _issue_next_60 = s2_valid_reg & _issue_next_59;
 wire _issue_next_61 = _issue_next_58 | _issue_next_60;
-wire _issue_next_62 = s21_conn_reg == skid_conn_reg;
-wire _issue_next_63 = s21_valid_reg & _issue_next_62;
+wire _issue_next_62 = s3_conn_reg == in_conn_reg;
+wire _issue_next_63 = s3_valid_reg & _issue_next_62;
 wire _issue_next_64 = _issue_next_61 | _issue_next_63;
-wire _issue_next_65 = s22_conn_reg == skid_conn_reg;
-wire _issue_next_66 = s22_valid_reg & _issue_next_65;
+wire _issue_next_65 = s4_conn_reg == in_conn_reg;
+wire _issue_next_66 = s4_valid_reg & _issue_next_65;
 wire _issue_next_67 = _issue_next_64 | _issue_next_66;
-wire _issue_next_68 = s23_conn_reg == skid_conn_reg;
-wire _issue_next_69 = s23_valid_reg & _issue_next_68;
+wire _issue_next_68 = s5_conn_reg == in_conn_reg;
+wire _issue_next_69 = s5_valid_reg & _issue_next_68;
 wire _issue_next_70 = _issue_next_67 | _issue_next_69;
-wire _issue_next_71 = s24_conn_reg == skid_conn_reg;
-wire _issue_next_72 = s24_valid_reg & _issue_next_71;
+wire _issue_next_71 = s6_conn_reg == in_conn_reg;
+wire _issue_next_72 = s6_valid_reg & _issue_next_71;
 wire _issue_next_73 = _issue_next_70 | _issue_next_72;
-wire _issue_next_74 = s25_conn_reg == skid_conn_reg;
-wire _issue_next_75 = s25_valid_reg & _issue_next_74;
+wire _issue_next_74 = s7_conn_reg == in_conn_reg;
+wire _issue_next_75 = s7_valid_reg & _issue_next_74;
 wire _issue_next_76 = _issue_next_73 | _issue_next_75;
-wire _issue_next_77 = s26_conn_reg == skid_conn_reg;
-wire _issue_next_78 = s26_valid_reg & _issue_next_77;
+wire _issue_next_77 = s8_conn_reg == in_conn_reg;
+wire _issue_next_78 = s8_valid_reg & _issue_next_77;
 wire _issue_next_79 = _issue_next_76 | _issue_next_78;
-wire _issue_next_80 = ~skid_valid_reg;
-wire _issue_next_81 = issue & _issue_next_80;
-wire _issue_next_82 = ~in_valid_reg;
-wire _issue_next_83 = _issue_next_81 | _issue_next_82;
-wire _issue_next_84 = in_conn_reg == s_event_conn;
-wire hazard_issued_in = issue & _issue_next_84;
-wire _issue_next_85 = s1_conn_reg == s_event_conn;
-wire _issue_next_86 = s1_valid_reg & _issue_next_85;
-wire _issue_next_87 = hazard_issued_in | _issue_next_86;
-wire _issue_next_88 = s2_conn_reg == s_event_conn;
-wire _issue_next_89 = s2_valid_reg & _issue_next_88;
-wire _issue_next_90 = _issue_next_87 | _issue_next_89;
-wire _issue_next_91 = s3_conn_reg == s_event_conn;
-wire _issue_next_92 = s3_valid_reg & _issue_next_91;
-wire _issue_next_93 = _issue_next_90 | _issue_next_92;
-wire _issue_next_94 = s4_conn_reg == s_event_conn;
-wire _issue_next_95 = s4_valid_reg & _issue_next_94;
-wire _issue_next_96 = _issue_next_93 | _issue_next_95;
-wire _issue_next_97 = s5_conn_reg == s_event_conn;
-wire _issue_next_98 = s5_valid_reg & _issue_next_97;
-wire _issue_next_99 = _issue_next_96 | _issue_next_98;
-wire _issue_next_100 = s6_conn_reg == s_event_conn;
-wire _issue_next_101 = s6_valid_reg & _issue_next_100;
-wire _issue_next_102 = _issue_next_99 | _issue_next_101;
-wire _issue_next_103 = s7_conn_reg == s_event_conn;
-wire _issue_next_104 = s7_valid_reg & _issue_next_103;
-wire _issue_next_105 = _issue_next_102 | _issue_next_104;
-wire _issue_next_106 = s8_conn_reg == s_event_conn;
-wire _issue_next_107 = s8_valid_reg & _issue_next_106;
-wire _issue_next_108 = _issue_next_105 | _issue_next_107;
-wire _issue_next_109 = s9_conn_reg == s_event_conn;
-wire _issue_next_110 = s9_valid_reg & _issue_next_109;
-wire _issue_next_111 = _issue_next_108 | _issue_next_110;
-wire _issue_next_112 = s10_conn_reg == s_event_conn;
-wire _issue_next_113 = s10_valid_reg & _issue_next_112;
-wire _issue_next_114 = _issue_next_111 | _issue_next_113;
-wire _issue_next_115 = s11_conn_reg == s_event_conn;
-wire _issue_next_116 = s11_valid_reg & _issue_next_115;
-wire _issue_next_117 = _issue_next_114 | _issue_next_116;
-wire _issue_next_118 = s12_conn_reg == s_event_conn;
-wire _issue_next_119 = s12_valid_reg & _issue_next_118;
-wire _issue_next_120 = _issue_next_117 | _issue_next_119;
-wire _issue_next_121 = s13_conn_reg == s_event_conn;
-wire _issue_next_122 = s13_valid_reg & _issue_next_121;
-wire _issue_next_123 = _issue_next_120 | _issue_next_122;
-wire _issue_next_124 = s14_conn_reg == s_event_conn;
-wire _issue_next_125 = s14_valid_reg & _issue_next_124;
-wire _issue_next_126 = _issue_next_123 | _issue_next_125;
-wire _issue_next_127 = s15_conn_reg == s_event_conn;
-wire _issue_next_128 = s15_valid_reg & _issue_next_127;
-wire _issue_next_129 = _issue_next_126 | _issue_next_128;
-wire _issue_next_130 = s16_conn_reg == s_event_conn;
-wire _issue_next_131 = s16_valid_reg & _issue_next_130;
-wire _issue_next_132 = _issue_next_129 | _issue_next_131;
-wire _issue_next_133 = s17_conn_reg == s_event_conn;
-wire _issue_next_134 = s17_valid_reg & _issue_next_133;
-wire _issue_next_135 = _issue_next_132 | _issue_next_134;
-wire _issue_next_136 = s18_conn_reg == s_event_conn;
-wire _issue_next_137 = s18_valid_reg & _issue_next_136;
-wire _issue_next_138 = _issue_next_135 | _issue_next_137;
-wire _issue_next_139 = s19_conn_reg == s_event_conn;
-wire _issue_next_140 = s19_valid_reg & _issue_next_139;
-wire _issue_next_141 = _issue_next_138 | _issue_next_140;
-wire _issue_next_142 = s20_conn_reg == s_event_conn;
-wire _issue_next_143 = s20_valid_reg & _issue_next_142;
-wire _issue_next_144 = _issue_next_141 | _issue_next_143;
-wire _issue_next_145 = s21_conn_reg == s_event_conn;
-wire _issue_next_146 = s21_valid_reg & _issue_next_145;
-wire _issue_next_147 = _issue_next_144 | _issue_next_146;
-wire _issue_next_148 = s22_conn_reg == s_event_conn;
-wire _issue_next_149 = s22_valid_reg & _issue_next_148;
-wire _issue_next_150 = _issue_next_147 | _issue_next_149;
-wire _issue_next_151 = s23_conn_reg == s_event_conn;
-wire _issue_next_152 = s23_valid_reg & _issue_next_151;
-wire _issue_next_153 = _issue_next_150 | _issue_next_152;
-wire _issue_next_154 = s24_conn_reg == s_event_conn;
-wire _issue_next_155 = s24_valid_reg & _issue_next_154;
-wire _issue_next_156 = _issue_next_153 | _issue_next_155;
-wire _issue_next_157 = s25_conn_reg == s_event_conn;
-wire _issue_next_158 = s25_valid_reg & _issue_next_157;
-wire _issue_next_159 = _issue_next_156 | _issue_next_158;
-wire _issue_next_160 = s26_conn_reg == s_event_conn;
-wire _issue_next_161 = s26_valid_reg & _issue_next_160;
-wire _issue_next_162 = _issue_next_159 | _issue_next_161;
-wire _issue_next_163 = in_conn_reg == in_conn_reg;
-wire hazard_issued_head = issue & _issue_next_163;
-wire _issue_next_164 = s1_conn_reg == in_conn_reg;
-wire _issue_next_165 = s1_valid_reg & _issue_next_164;
-wire _issue_next_166 = hazard_issued_head | _issue_next_165;
-wire _issue_next_167 = s2_conn_reg == in_conn_reg;
-wire _issue_next_168 = s2_valid_reg & _issue_next_167;
-wire _issue_next_169 = _issue_next_166 | _issue_next_168;
-wire _issue_next_170 = s3_conn_reg == in_conn_reg;
-wire _issue_next_171 = s3_valid_reg & _issue_next_170;
-wire _issue_next_172 = _issue_next_169 | _issue_next_171;
-wire _issue_next_173 = s4_conn_reg == in_conn_reg;
-wire _issue_next_174 = s4_valid_reg & _issue_next_173;
-wire _issue_next_175 = _issue_next_172 | _issue_next_174;
-wire _issue_next_176 = s5_conn_reg == in_conn_reg;
-wire _issue_next_177 = s5_valid_reg & _issue_next_176;
-wire _issue_next_178 = _issue_next_175 | _issue_next_177;
-wire _issue_next_179 = s6_conn_reg == in_conn_reg;
-wire _issue_next_180 = s6_valid_reg & _issue_next_179;
-wire _issue_next_181 = _issue_next_178 | _issue_next_180;
-wire _issue_next_182 = s7_conn_reg == in_conn_reg;
-wire _issue_next_183 = s7_valid_reg & _issue_next_182;
-wire _issue_next_184 = _issue_next_181 | _issue_next_183;
-wire _issue_next_185 = s8_conn_reg == in_conn_reg;
-wire _issue_next_186 = s8_valid_reg & _issue_next_185;
-wire _issue_next_187 = _issue_next_184 | _issue_next_186;
-wire _issue_next_188 = s9_conn_reg == in_conn_reg;
-wire _issue_next_189 = s9_valid_reg & _issue_next_188;
-wire _issue_next_190 = _issue_next_187 | _issue_next_189;
-wire _issue_next_191 = s10_conn_reg == in_conn_reg;
-wire _issue_next_192 = s10_valid_reg & _issue_next_191;
-wire _issue_next_193 = _issue_next_190 | _issue_next_192;
-wire _issue_next_194 = s11_conn_reg == in_conn_reg;
-wire _issue_next_195 = s11_valid_reg & _issue_next_194;
-wire _issue_next_196 = _issue_next_193 | _issue_next_195;
-wire _issue_next_197 = s12_conn_reg == in_conn_reg;
-wire _issue_next_198 = s12_valid_reg & _issue_next_197;
-wire _issue_next_199 = _issue_next_196 | _issue_next_198;
-wire _issue_next_200 = s13_conn_reg == in_conn_reg;
-wire _issue_next_201 = s13_valid_reg & _issue_next_200;
-wire _issue_next_202 = _issue_next_199 | _issue_next_201;
-wire _issue_next_203 = s14_conn_reg == in_conn_reg;
-wire _issue_next_204 = s14_valid_reg & _issue_next_203;
-wire _issue_next_205 = _issue_next_202 | _issue_next_204;
-wire _issue_next_206 = s15_conn_reg == in_conn_reg;
-wire _issue_next_207 = s15_valid_reg & _issue_next_206;
-wire _issue_next_208 = _issue_next_205 | _issue_next_207;
-wire _issue_next_209 = s16_conn_reg == in_conn_reg;
-wire _issue_next_210 = s16_valid_reg & _issue_next_209;
-wire _issue_next_211 = _issue_next_208 | _issue_next_210;
-wire _issue_next_212 = s17_conn_reg == in_conn_reg;
-wire _issue_next_213 = s17_valid_reg & _issue_next_212;
-wire _issue_next_214 = _issue_next_211 | _issue_next_213;
-wire _issue_next_215 = s18_conn_reg == in_conn_reg;
-wire _issue_next_216 = s18_valid_reg & _issue_next_215;
-wire _issue_next_217 = _issue_next_214 | _issue_next_216;
-wire _issue_next_218 = s19_conn_reg == in_conn_reg;
-wire _issue_next_219 = s19_valid_reg & _issue_next_218;
-wire _issue_next_220 = _issue_next_217 | _issue_next_219;
-wire _issue_next_221 = s20_conn_reg == in_conn_reg;
-wire _issue_next_222 = s20_valid_reg & _issue_next_221;
-wire _issue_next_223 = _issue_next_220 | _issue_next_222;
-wire _issue_next_224 = s21_conn_reg == in_conn_reg;
-wire _issue_next_225 = s21_valid_reg & _issue_next_224;
-wire _issue_next_226 = _issue_next_223 | _issue_next_225;
-wire _issue_next_227 = s22_conn_reg == in_conn_reg;
-wire _issue_next_228 = s22_valid_reg & _issue_next_227;
-wire _issue_next_229 = _issue_next_226 | _issue_next_228;
-wire _issue_next_230 = s23_conn_reg == in_conn_reg;
-wire _issue_next_231 = s23_valid_reg & _issue_next_230;
-wire _issue_next_232 = _issue_next_229 | _issue_next_231;
-wire _issue_next_233 = s24_conn_reg == in_conn_reg;
-wire _issue_next_234 = s24_valid_reg & _issue_next_233;
-wire _issue_next_235 = _issue_next_232 | _issue_next_234;
-wire _issue_next_236 = s25_conn_reg == in_conn_reg;
-wire _issue_next_237 = s25_valid_reg & _issue_next_236;
-wire _issue_next_238 = _issue_next_235 | _issue_next_237;
-wire _issue_next_239 = s26_conn_reg == in_conn_reg;
-wire _issue_next_240 = s26_valid_reg & _issue_next_239;
-wire _issue_next_241 = _issue_next_238 | _issue_next_240;
-wire _issue_next_242 = _issue_next_83 ? _issue_next_162 : _issue_next_241;
-wire hazard_ahead = _issue_next_0 ? _issue_next_79 : _issue_next_242;
-wire _issue_next_243 = ~out_pop;
-wire _issue_next_244 = issue & _issue_next_243;
-wire _issue_next_245 = 6'd32 <= occ_reg;
-wire _issue_next_246 = occ_reg != 6'd63;
-wire _issue_next_247 = _issue_next_245 & _issue_next_246;
-wire _issue_next_248 = ~issue;
-wire _issue_next_249 = out_pop & _issue_next_248;
-wire _issue_next_250 = 6'd34 <= occ_reg;
-wire _issue_next_251 = |occ_reg;
-wire _issue_next_252 = ~_issue_next_251;
-wire _issue_next_253 = _issue_next_250 | _issue_next_252;
-wire _issue_next_254 = 6'd33 <= occ_reg;
-wire _issue_next_255 = _issue_next_249 ? _issue_next_253 : _issue_next_254;
-wire full_ahead = _issue_next_244 ? _issue_next_247 : _issue_next_255;
+wire _issue_next_80 = _issue_next_29 ? _issue_next_54 : _issue_next_79;
+wire hazard0_ahead = _issue_next_0 ? _issue_next_25 : _issue_next_80;
+wire _issue_next_81 = s9_conn_reg == skid_conn_reg;
+wire _issue_next_82 = s9_valid_reg & _issue_next_81;
+wire _issue_next_83 = 1'd0 | _issue_next_82;
+wire _issue_next_84 = s10_conn_reg == skid_conn_reg;
+wire _issue_next_85 = s10_valid_reg & _issue_next_84;
+wire _issue_next_86 = _issue_next_83 | _issue_next_85;
+wire _issue_next_87 = s11_conn_reg == skid_conn_reg;
+wire _issue_next_88 = s11_valid_reg & _issue_next_87;
+wire _issue_next_89 = _issue_next_86 | _issue_next_88;
+wire _issue_next_90 = s12_conn_reg == skid_conn_reg;
+wire _issue_next_91 = s12_valid_reg & _issue_next_90;
+wire _issue_next_92 = _issue_next_89 | _issue_next_91;
+wire _issue_next_93 = s13_conn_reg == skid_conn_reg;
+wire _issue_next_94 = s13_valid_reg & _issue_next_93;
+wire _issue_next_95 = _issue_next_92 | _issue_next_94;
+wire _issue_next_96 = s14_conn_reg == skid_conn_reg;
+wire _issue_next_97 = s14_valid_reg & _issue_next_96;
+wire _issue_next_98 = _issue_next_95 | _issue_next_97;
+wire _issue_next_99 = s15_conn_reg == skid_conn_reg;
+wire _issue_next_100 = s15_valid_reg & _issue_next_99;
+wire _issue_next_101 = _issue_next_98 | _issue_next_100;
+wire _issue_next_102 = s16_conn_reg == skid_conn_reg;
+wire _issue_next_103 = s16_valid_reg & _issue_next_102;
+wire _issue_next_104 = _issue_next_101 | _issue_next_103;
+wire _issue_next_105 = s17_conn_reg == skid_conn_reg;
+wire _issue_next_106 = s17_valid_reg & _issue_next_105;
+wire _issue_next_107 = _issue_next_104 | _issue_next_106;
+wire _issue_next_108 = s9_conn_reg == s_event_conn;
+wire _issue_next_109 = s9_valid_reg & _issue_next_108;
+wire _issue_next_110 = 1'd0 | _issue_next_109;
+wire _issue_next_111 = s10_conn_reg == s_event_conn;
+wire _issue_next_112 = s10_valid_reg & _issue_next_111;
+wire _issue_next_113 = _issue_next_110 | _issue_next_112;
+wire _issue_next_114 = s11_conn_reg == s_event_conn;
+wire _issue_next_115 = s11_valid_reg & _issue_next_114;
+wire _issue_next_116 = _issue_next_113 | _issue_next_115;
+wire _issue_next_117 = s12_conn_reg == s_event_conn;
+wire _issue_next_118 = s12_valid_reg & _issue_next_117;
+wire _issue_next_119 = _issue_next_116 | _issue_next_118;
+wire _issue_next_120 = s13_conn_reg == s_event_conn;
+wire _issue_next_121 = s13_valid_reg & _issue_next_120;
+wire _issue_next_122 = _issue_next_119 | _issue_next_121;
+wire _issue_next_123 = s14_conn_reg == s_event_conn;
+wire _issue_next_124 = s14_valid_reg & _issue_next_123;
+wire _issue_next_125 = _issue_next_122 | _issue_next_124;
+wire _issue_next_126 = s15_conn_reg == s_event_conn;
+wire _issue_next_127 = s15_valid_reg & _issue_next_126;
+wire _issue_next_128 = _issue_next_125 | _issue_next_127;
+wire _issue_next_129 = s16_conn_reg == s_event_conn;
+wire _issue_next_130 = s16_valid_reg & _issue_next_129;
+wire _issue_next_131 = _issue_next_128 | _issue_next_130;
+wire _issue_next_132 = s17_conn_reg == s_event_conn;
+wire _issue_next_133 = s17_valid_reg & _issue_next_132;
+wire _issue_next_134 = _issue_next_131 | _issue_next_133;
+wire _issue_next_135 = s9_conn_reg == in_conn_reg;
+wire _issue_next_136 = s9_valid_reg & _issue_next_135;
+wire _issue_next_137 = 1'd0 | _issue_next_136;
+wire _issue_next_138 = s10_conn_reg == in_conn_reg;
+wire _issue_next_139 = s10_valid_reg & _issue_next_138;
+wire _issue_next_140 = _issue_next_137 | _issue_next_139;
+wire _issue_next_141 = s11_conn_reg == in_conn_reg;
+wire _issue_next_142 = s11_valid_reg & _issue_next_141;
+wire _issue_next_143 = _issue_next_140 | _issue_next_142;
+wire _issue_next_144 = s12_conn_reg == in_conn_reg;
+wire _issue_next_145 = s12_valid_reg & _issue_next_144;
+wire _issue_next_146 = _issue_next_143 | _issue_next_145;
+wire _issue_next_147 = s13_conn_reg == in_conn_reg;
+wire _issue_next_148 = s13_valid_reg & _issue_next_147;
+wire _issue_next_149 = _issue_next_146 | _issue_next_148;
+wire _issue_next_150 = s14_conn_reg == in_conn_reg;
+wire _issue_next_151 = s14_valid_reg & _issue_next_150;
+wire _issue_next_152 = _issue_next_149 | _issue_next_151;
+wire _issue_next_153 = s15_conn_reg == in_conn_reg;
+wire _issue_next_154 = s15_valid_reg & _issue_next_153;
+wire _issue_next_155 = _issue_next_152 | _issue_next_154;
+wire _issue_next_156 = s16_conn_reg == in_conn_reg;
+wire _issue_next_157 = s16_valid_reg & _issue_next_156;
+wire _issue_next_158 = _issue_next_155 | _issue_next_157;
+wire _issue_next_159 = s17_conn_reg == in_conn_reg;
+wire _issue_next_160 = s17_valid_reg & _issue_next_159;
+wire _issue_next_161 = _issue_next_158 | _issue_next_160;
+wire _issue_next_162 = _issue_next_29 ? _issue_next_134 : _issue_next_161;
+wire hazard1_ahead = _issue_next_0 ? _issue_next_107 : _issue_next_162;
+wire _issue_next_163 = s18_conn_reg == skid_conn_reg;
+wire _issue_next_164 = s18_valid_reg & _issue_next_163;
+wire _issue_next_165 = 1'd0 | _issue_next_164;
+wire _issue_next_166 = s19_conn_reg == skid_conn_reg;
+wire _issue_next_167 = s19_valid_reg & _issue_next_166;
+wire _issue_next_168 = _issue_next_165 | _issue_next_167;
+wire _issue_next_169 = s20_conn_reg == skid_conn_reg;
+wire _issue_next_170 = s20_valid_reg & _issue_next_169;
+wire _issue_next_171 = _issue_next_168 | _issue_next_170;
+wire _issue_next_172 = s21_conn_reg == skid_conn_reg;
+wire _issue_next_173 = s21_valid_reg & _issue_next_172;
+wire _issue_next_174 = _issue_next_171 | _issue_next_173;
+wire _issue_next_175 = s22_conn_reg == skid_conn_reg;
+wire _issue_next_176 = s22_valid_reg & _issue_next_175;
+wire _issue_next_177 = _issue_next_174 | _issue_next_176;
+wire _issue_next_178 = s23_conn_reg == skid_conn_reg;
+wire _issue_next_179 = s23_valid_reg & _issue_next_178;
+wire _issue_next_180 = _issue_next_177 | _issue_next_179;
+wire _issue_next_181 = s24_conn_reg == skid_conn_reg;
+wire _issue_next_182 = s24_valid_reg & _issue_next_181;
+wire _issue_next_183 = _issue_next_180 | _issue_next_182;
+wire _issue_next_184 = s25_conn_reg == skid_conn_reg;
+wire _issue_next_185 = s25_valid_reg & _issue_next_184;
+wire _issue_next_186 = _issue_next_183 | _issue_next_185;
+wire _issue_next_187 = s26_conn_reg == skid_conn_reg;
+wire _issue_next_188 = s26_valid_reg & _issue_next_187;
+wire _issue_next_189 = _issue_next_186 | _issue_next_188;
+wire _issue_next_190 = s18_conn_reg == s_event_conn;
+wire _issue_next_191 = s18_valid_reg & _issue_next_190;
+wire _issue_next_192 = 1'd0 | _issue_next_191;
+wire _issue_next_193 = s19_conn_reg == s_event_conn;
+wire _issue_next_194 = s19_valid_reg & _issue_next_193;
+wire _issue_next_195 = _issue_next_192 | _issue_next_194;
+wire _issue_next_196 = s20_conn_reg == s_event_conn;
+wire _issue_next_197 = s20_valid_reg & _issue_next_196;
+wire _issue_next_198 = _issue_next_195 | _issue_next_197;
+wire _issue_next_199 = s21_conn_reg == s_event_conn;
+wire _issue_next_200 = s21_valid_reg & _issue_next_199;
+wire _issue_next_201 = _issue_next_198 | _issue_next_200;
+wire _issue_next_202 = s22_conn_reg == s_event_conn;
+wire _issue_next_203 = s22_valid_reg & _issue_next_202;
+wire _issue_next_204 = _issue_next_201 | _issue_next_203;
+wire _issue_next_205 = s23_conn_reg == s_event_conn;
+wire _issue_next_206 = s23_valid_reg & _issue_next_205;
+wire _issue_next_207 = _issue_next_204 | _issue_next_206;
+wire _issue_next_208 = s24_conn_reg == s_event_conn;
+wire _issue_next_209 = s24_valid_reg & _issue_next_208;
+wire _issue_next_210 = _issue_next_207 | _issue_next_209;
+wire _issue_next_211 = s25_conn_reg == s_event_conn;
+wire _issue_next_212 = s25_valid_reg & _issue_next_211;
+wire _issue_next_213 = _issue_next_210 | _issue_next_212;
+wire _issue_next_214 = s26_conn_reg == s_event_conn;
+wire _issue_next_215 = s26_valid_reg & _issue_next_214;
+wire _issue_next_216 = _issue_next_213 | _issue_next_215;
+wire _issue_next_217 = s18_conn_reg == in_conn_reg;
+wire _issue_next_218 = s18_valid_reg & _issue_next_217;
+wire _issue_next_219 = 1'd0 | _issue_next_218;
+wire _issue_next_220 = s19_conn_reg == in_conn_reg;
+wire _issue_next_221 = s19_valid_reg & _issue_next_220;
+wire _issue_next_222 = _issue_next_219 | _issue_next_221;
+wire _issue_next_223 = s20_conn_reg == in_conn_reg;
+wire _issue_next_224 = s20_valid_reg & _issue_next_223;
+wire _issue_next_225 = _issue_next_222 | _issue_next_224;
+wire _issue_next_226 = s21_conn_reg == in_conn_reg;
+wire _issue_next_227 = s21_valid_reg & _issue_next_226;
+wire _issue_next_228 = _issue_next_225 | _issue_next_227;
+wire _issue_next_229 = s22_conn_reg == in_conn_reg;
+wire _issue_next_230 = s22_valid_reg & _issue_next_229;
+wire _issue_next_231 = _issue_next_228 | _issue_next_230;
+wire _issue_next_232 = s23_conn_reg == in_conn_reg;
+wire _issue_next_233 = s23_valid_reg & _issue_next_232;
+wire _issue_next_234 = _issue_next_231 | _issue_next_233;
+wire _issue_next_235 = s24_conn_reg == in_conn_reg;
+wire _issue_next_236 = s24_valid_reg & _issue_next_235;
+wire _issue_next_237 = _issue_next_234 | _issue_next_236;
+wire _issue_next_238 = s25_conn_reg == in_conn_reg;
+wire _issue_next_239 = s25_valid_reg & _issue_next_238;
+wire _issue_next_240 = _issue_next_237 | _issue_next_239;
+wire _issue_next_241 = s26_conn_reg == in_conn_reg;
+wire _issue_next_242 = s26_valid_reg & _issue_next_241;
+wire _issue_next_243 = _issue_next_240 | _issue_next_242;
+wire _issue_next_244 = _issue_next_29 ? _issue_next_216 : _issue_next_243;
+wire hazard2_ahead = _issue_next_0 ? _issue_next_189 : _issue_next_244;
+wire _issue_next_245 = ~out_pop;
+wire _issue_next_246 = issue & _issue_next_245;
+wire _issue_next_247 = 6'd32 <= occ_reg;
+wire _issue_next_248 = occ_reg != 6'd63;
+wire _issue_next_249 = _issue_next_247 & _issue_next_248;
+wire _issue_next_250 = ~issue;
+wire _issue_next_251 = out_pop & _issue_next_250;
+wire _issue_next_252 = 6'd34 <= occ_reg;
+wire _issue_next_253 = |occ_reg;
+wire _issue_next_254 = ~_issue_next_253;
+wire _issue_next_255 = _issue_next_252 | _issue_next_254;
+wire _issue_next_256 = 6'd33 <= occ_reg;
+wire _issue_next_257 = _issue_next_251 ? _issue_next_255 : _issue_next_256;
+wire full_ahead = _issue_next_246 ? _issue_next_249 : _issue_next_257;
 wire _ready_0 = ~issue;
 wire _ready_1 = in_valid_reg & _ready_0;
-wire _ready_2 = _ready_1 & _shell_3;
+wire _ready_2 = _ready_1 & _shell_7;
 wire _ready_3 = ~issue;
 wire _ready_4 = skid_valid_reg & _ready_3;
 wire _ready_5 = _ready_2 | _ready_4;
 wire _ready_6 = skid_valid_reg & issue;
-wire _ready_7 = _ready_6 & _shell_3;
+wire _ready_7 = _ready_6 & _shell_7;
 wire _ready_8 = _ready_5 | _ready_7;
 wire _ready_9 = ~_ready_8;
 wire [11:0] _state_rd_0 = in_conn_reg[11:0];
 // bits dropped on purpose (rounding, wrap-around)
-wire _unused = ^{s1_now_reg[31:28], s1_now_reg[3:0], s8_qa_scaled_reg[37], s8_qa_scaled_reg[9:0], s10_mi_base_prod_reg[10:0], s17_mi_raw_prod_reg[10:0], s10_fi_c_prod_reg[10:0], s8_md_raw_prod_reg[10:0], s27_fi_mi_prod_reg[10:0], s9_c_fd_prod_reg[39:0], s16_c_md_fd_prod_reg[39:0], _s31_c_ack_clamped_next_4[27], _s6_t_39_next_4[27], _s10_c_loss_all_next_4[27]};
+wire _unused = ^{s1_now_reg[31:28], s1_now_reg[3:0], s8_qa_scaled_reg[37], s8_qa_scaled_reg[9:0], s10_mi_base_prod_reg[10:0], s17_mi_raw_prod_reg[10:0], s10_fi_c_prod_reg[10:0], s8_md_raw_prod_reg[10:0], s27_fi_mi_prod_reg[10:0], s9_c_fd_prod_reg[39:0], s16_c_md_fd_prod_reg[39:0], _s11_t_22_next_4[27], _s31_c_ack_clamped_next_3[27], _s6_t_39_next_4[27], _s10_c_loss_all_next_4[27]};
 
 smartt_wtd
 u_wtd (
@@ -7840,9 +7874,13 @@ assign s31_error_next = s30_error_reg;
 assign s2_t_next = _s2_t_next_0;
 assign s3_t_next = s2_t_reg;
 assign s4_t_next = s3_t_reg;
+assign s5_qa_called_next = qa_called;
 assign s2_t_2_next = _s2_t_2_next_0;
 assign s3_t_2_next = s2_t_2_reg;
 assign s4_t_2_next = s3_t_2_reg;
+assign s2_t_3_next = _s2_t_3_next_0;
+assign s3_t_3_next = s2_t_3_reg;
+assign s4_t_3_next = s3_t_3_reg;
 assign s5_acked1_next = acked_in;
 assign s2_qa_win_lo_next = qa_win_lo;
 assign s3_qa_win_lo_next = s2_qa_win_lo_reg;
@@ -7862,9 +7900,9 @@ assign s6_qa_base_next = qa_base;
 assign s7_qa_scaled_pp00_next = qa_scaled_pp00;
 assign s7_qa_scaled_pp10_next = qa_scaled_pp10;
 assign s8_qa_scaled_next = qa_scaled;
-assign s2_t_3_next = _s2_t_3_next_1;
-assign s3_t_3_next = s2_t_3_reg;
-assign s4_t_3_next = s3_t_3_reg;
+assign s2_t_4_next = _s2_t_4_next_1;
+assign s3_t_4_next = s2_t_4_reg;
+assign s4_t_4_next = s3_t_4_reg;
 assign s6_qa_fire_next = s5_qa_fire_reg;
 assign s7_qa_fire_next = s6_qa_fire_reg;
 assign s8_qa_fire_next = s7_qa_fire_reg;
@@ -7873,9 +7911,9 @@ assign s6_t_next = s5_t_reg;
 assign s7_t_next = s6_t_reg;
 assign s8_t_next = s7_t_reg;
 assign s9_c_qa_next = _s9_c_qa_next_1;
-assign s2_t_4_next = _s2_t_4_next_0;
-assign s3_t_4_next = s2_t_4_reg;
-assign s4_t_4_next = s3_t_4_reg;
+assign s2_t_5_next = _s2_t_5_next_0;
+assign s3_t_5_next = s2_t_5_reg;
+assign s4_t_5_next = s3_t_5_reg;
 assign s5_fi_count_sum_next = fi_count_sum;
 assign s6_fi_count_sum_next = s5_fi_count_sum_reg;
 assign s7_fi_count_sum_next = s6_fi_count_sum_reg;
@@ -7926,7 +7964,6 @@ assign s6_recip_c_mantissa_next = recip_c_mantissa;
 assign s7_recip_c_recip_next = recip_c_recip;
 assign s8_recip_c_t_next = s7_recip_c_recip_reg;
 assign s2_recip_rtt_lead_next = recip_rtt_lead;
-assign s2_t_5_next = _s2_t_5_next_1;
 assign s2_t_6_next = _s2_t_6_next_1;
 assign s2_t_7_next = _s2_t_7_next_1;
 assign s2_t_8_next = _s2_t_8_next_1;
@@ -7935,7 +7972,7 @@ assign s2_t_10_next = _s2_t_10_next_1;
 assign s2_t_11_next = _s2_t_11_next_1;
 assign s2_t_12_next = _s2_t_12_next_1;
 assign s2_t_13_next = _s2_t_13_next_1;
-assign s2_t_14_next = _s2_t_14_next_0;
+assign s2_t_14_next = _s2_t_14_next_1;
 assign s2_t_15_next = _s2_t_15_next_0;
 assign s2_t_16_next = _s2_t_16_next_0;
 assign s2_t_17_next = _s2_t_17_next_0;
@@ -7945,26 +7982,27 @@ assign s2_t_20_next = _s2_t_20_next_0;
 assign s2_t_21_next = _s2_t_21_next_0;
 assign s2_t_22_next = _s2_t_22_next_0;
 assign s2_t_23_next = _s2_t_23_next_0;
+assign s2_t_24_next = _s2_t_24_next_0;
 assign s3_recip_rtt_mantissa_next = recip_rtt_mantissa;
 assign s4_recip_rtt_recip_next = recip_rtt_recip;
 assign s5_recip_rtt_t_next = s4_recip_rtt_recip_reg;
 assign s2_size_kmi_pp00_next = size_kmi_pp00;
 assign s2_size_kmi_pp01_next = size_kmi_pp01;
 assign s3_size_kmi_next = size_kmi;
-assign s4_t_5_next = _s4_t_5_next_1;
-assign s5_t_28_next = s4_t_5_reg;
+assign s4_t_6_next = _s4_t_6_next_1;
+assign s5_t_28_next = s4_t_6_reg;
 assign s6_t_2_next = s5_t_28_reg;
 assign s7_t_2_next = s6_t_2_reg;
 assign s8_t_2_next = s7_t_2_reg;
 assign s9_mi_base_prod_pp00_next = mi_base_prod_pp00;
-assign s4_t_6_next = _s4_t_6_next_1;
-assign s5_t_29_next = s4_t_6_reg;
+assign s4_t_7_next = _s4_t_7_next_1;
+assign s5_t_29_next = s4_t_7_reg;
 assign s6_t_3_next = s5_t_29_reg;
 assign s7_t_3_next = s6_t_3_reg;
 assign s8_t_3_next = s7_t_3_reg;
 assign s9_mi_base_prod_pp10_next = mi_base_prod_pp10;
-assign s4_t_7_next = _s4_t_7_next_1;
-assign s5_t_30_next = s4_t_7_reg;
+assign s4_t_8_next = _s4_t_8_next_1;
+assign s5_t_30_next = s4_t_8_reg;
 assign s6_t_4_next = s5_t_30_reg;
 assign s7_t_4_next = s6_t_4_reg;
 assign s8_t_4_next = s7_t_4_reg;
@@ -7983,10 +8021,10 @@ assign s9_t_2_next = s8_t_6_reg;
 assign s10_t_2_next = s9_t_2_reg;
 assign s11_t_next = s10_t_2_reg;
 assign s12_mi_base_next = mi_base;
-assign s2_t_24_next = _s2_t_24_next_1;
-assign s3_t_5_next = s2_t_24_reg;
-assign s4_t_8_next = s3_t_5_reg;
-assign s5_t_31_next = s4_t_8_reg;
+assign s2_t_25_next = _s2_t_25_next_1;
+assign s3_t_6_next = s2_t_25_reg;
+assign s4_t_9_next = s3_t_6_reg;
+assign s5_t_31_next = s4_t_9_reg;
 assign s6_t_7_next = s5_t_31_reg;
 assign s7_t_7_next = s6_t_7_reg;
 assign s8_t_7_next = s7_t_7_reg;
@@ -7995,10 +8033,10 @@ assign s10_t_3_next = s9_t_3_reg;
 assign s11_t_2_next = s10_t_3_reg;
 assign s12_t_next = s11_t_2_reg;
 assign s13_mi_num_pp00_next = mi_num_pp00;
-assign s2_t_25_next = _s2_t_25_next_1;
-assign s3_t_6_next = s2_t_25_reg;
-assign s4_t_9_next = s3_t_6_reg;
-assign s5_t_32_next = s4_t_9_reg;
+assign s2_t_26_next = _s2_t_26_next_1;
+assign s3_t_7_next = s2_t_26_reg;
+assign s4_t_10_next = s3_t_7_reg;
+assign s5_t_32_next = s4_t_10_reg;
 assign s6_t_8_next = s5_t_32_reg;
 assign s7_t_8_next = s6_t_8_reg;
 assign s8_t_8_next = s7_t_8_reg;
@@ -8007,10 +8045,10 @@ assign s10_t_4_next = s9_t_4_reg;
 assign s11_t_3_next = s10_t_4_reg;
 assign s12_t_2_next = s11_t_3_reg;
 assign s13_mi_num_pp01_next = mi_num_pp01;
-assign s2_t_26_next = _s2_t_26_next_0;
-assign s3_t_7_next = s2_t_26_reg;
-assign s4_t_10_next = s3_t_7_reg;
-assign s5_t_33_next = s4_t_10_reg;
+assign s2_t_27_next = _s2_t_27_next_0;
+assign s3_t_8_next = s2_t_27_reg;
+assign s4_t_11_next = s3_t_8_reg;
+assign s5_t_33_next = s4_t_11_reg;
 assign s6_t_9_next = s5_t_33_reg;
 assign s7_t_9_next = s6_t_9_reg;
 assign s8_t_9_next = s7_t_9_reg;
@@ -8019,10 +8057,10 @@ assign s10_t_5_next = s9_t_5_reg;
 assign s11_t_4_next = s10_t_5_reg;
 assign s12_t_3_next = s11_t_4_reg;
 assign s13_mi_num_pp10_next = mi_num_pp10;
-assign s2_t_27_next = _s2_t_27_next_0;
-assign s3_t_8_next = s2_t_27_reg;
-assign s4_t_11_next = s3_t_8_reg;
-assign s5_t_34_next = s4_t_11_reg;
+assign s2_t_28_next = _s2_t_28_next_0;
+assign s3_t_9_next = s2_t_28_reg;
+assign s4_t_12_next = s3_t_9_reg;
+assign s5_t_34_next = s4_t_12_reg;
 assign s6_t_10_next = s5_t_34_reg;
 assign s7_t_10_next = s6_t_10_reg;
 assign s8_t_10_next = s7_t_10_reg;
@@ -8031,10 +8069,10 @@ assign s10_t_6_next = s9_t_6_reg;
 assign s11_t_5_next = s10_t_6_reg;
 assign s12_t_4_next = s11_t_5_reg;
 assign s13_mi_num_pp11_next = mi_num_pp11;
-assign s2_t_28_next = _s2_t_28_next_0;
-assign s3_t_9_next = s2_t_28_reg;
-assign s4_t_12_next = s3_t_9_reg;
-assign s5_t_35_next = s4_t_12_reg;
+assign s2_t_29_next = _s2_t_29_next_0;
+assign s3_t_10_next = s2_t_29_reg;
+assign s4_t_13_next = s3_t_10_reg;
+assign s5_t_35_next = s4_t_13_reg;
 assign s6_t_11_next = s5_t_35_reg;
 assign s7_t_11_next = s6_t_11_reg;
 assign s8_t_11_next = s7_t_11_reg;
@@ -8043,10 +8081,10 @@ assign s10_t_7_next = s9_t_7_reg;
 assign s11_t_6_next = s10_t_7_reg;
 assign s12_t_5_next = s11_t_6_reg;
 assign s13_mi_num_pp20_next = mi_num_pp20;
-assign s2_t_29_next = _s2_t_29_next_0;
-assign s3_t_10_next = s2_t_29_reg;
-assign s4_t_13_next = s3_t_10_reg;
-assign s5_t_36_next = s4_t_13_reg;
+assign s2_t_30_next = _s2_t_30_next_0;
+assign s3_t_11_next = s2_t_30_reg;
+assign s4_t_14_next = s3_t_11_reg;
+assign s5_t_36_next = s4_t_14_reg;
 assign s6_t_12_next = s5_t_36_reg;
 assign s7_t_12_next = s6_t_12_reg;
 assign s8_t_12_next = s7_t_12_reg;
@@ -8104,9 +8142,9 @@ assign s14_t_4_next = s13_t_4_reg;
 assign s15_t_4_next = s14_t_4_reg;
 assign s16_mi_raw_prod_pp30_next = mi_raw_prod_pp30;
 assign s17_mi_raw_prod_next = mi_raw_prod;
-assign s3_t_11_next = _s3_t_11_next_0;
-assign s4_t_14_next = s3_t_11_reg;
-assign s5_t_37_next = s4_t_14_reg;
+assign s3_t_12_next = _s3_t_12_next_0;
+assign s4_t_15_next = s3_t_12_reg;
+assign s5_t_37_next = s4_t_15_reg;
 assign s6_t_17_next = s5_t_37_reg;
 assign s7_t_17_next = s6_t_17_reg;
 assign s8_t_17_next = s7_t_17_reg;
@@ -8120,9 +8158,9 @@ assign s15_t_5_next = s14_t_5_reg;
 assign s16_t_next = s15_t_5_reg;
 assign s17_t_next = s16_t_reg;
 assign s18_mi_raw_coarse_next = mi_raw_coarse;
-assign s3_t_12_next = _s3_t_12_next_0;
-assign s4_t_15_next = s3_t_12_reg;
-assign s5_t_38_next = s4_t_15_reg;
+assign s3_t_13_next = _s3_t_13_next_0;
+assign s4_t_16_next = s3_t_13_reg;
+assign s5_t_38_next = s4_t_16_reg;
 assign s6_t_18_next = s5_t_38_reg;
 assign s7_t_18_next = s6_t_18_reg;
 assign s8_t_18_next = s7_t_18_reg;
@@ -8159,20 +8197,20 @@ assign s20_mi_inc_next = mi_inc;
 assign s2_size_kfi_pp00_next = size_kfi_pp00;
 assign s2_size_kfi_pp01_next = size_kfi_pp01;
 assign s3_size_kfi_next = size_kfi;
-assign s4_t_16_next = _s4_t_16_next_1;
-assign s5_t_39_next = s4_t_16_reg;
+assign s4_t_17_next = _s4_t_17_next_1;
+assign s5_t_39_next = s4_t_17_reg;
 assign s6_t_19_next = s5_t_39_reg;
 assign s7_t_19_next = s6_t_19_reg;
 assign s8_t_19_next = s7_t_19_reg;
 assign s9_fi_c_prod_pp00_next = fi_c_prod_pp00;
-assign s4_t_17_next = _s4_t_17_next_1;
-assign s5_t_40_next = s4_t_17_reg;
+assign s4_t_18_next = _s4_t_18_next_1;
+assign s5_t_40_next = s4_t_18_reg;
 assign s6_t_20_next = s5_t_40_reg;
 assign s7_t_20_next = s6_t_20_reg;
 assign s8_t_20_next = s7_t_20_reg;
 assign s9_fi_c_prod_pp10_next = fi_c_prod_pp10;
-assign s4_t_18_next = _s4_t_18_next_1;
-assign s5_t_41_next = s4_t_18_reg;
+assign s4_t_19_next = _s4_t_19_next_1;
+assign s5_t_41_next = s4_t_19_reg;
 assign s6_t_21_next = s5_t_41_reg;
 assign s7_t_21_next = s6_t_21_reg;
 assign s8_t_21_next = s7_t_21_reg;
@@ -8193,9 +8231,9 @@ assign s11_t_14_next = s10_t_16_reg;
 assign s12_fi_c_next = fi_c;
 assign s13_fi_inc_next = fi_inc;
 assign s2_rtt_minus_trtt_next = rtt_minus_trtt;
-assign s2_t_30_next = _s2_t_30_next_0;
-assign s3_md_ds_pp00_next = md_ds_pp00;
 assign s2_t_31_next = _s2_t_31_next_0;
+assign s3_md_ds_pp00_next = md_ds_pp00;
+assign s2_t_32_next = _s2_t_32_next_0;
 assign s3_md_ds_pp10_next = md_ds_pp10;
 assign s4_md_ds_next = md_ds;
 assign s5_md_num_pp00_next = md_num_pp00;
@@ -8208,16 +8246,16 @@ assign s7_md_raw_prod_pp10_next = md_raw_prod_pp10;
 assign s6_t_26_next = _s6_t_26_next_0;
 assign s7_md_raw_prod_pp20_next = md_raw_prod_pp20;
 assign s8_md_raw_prod_next = md_raw_prod;
-assign s3_t_13_next = _s3_t_13_next_0;
-assign s4_t_19_next = s3_t_13_reg;
-assign s5_t_42_next = s4_t_19_reg;
+assign s3_t_14_next = _s3_t_14_next_0;
+assign s4_t_20_next = s3_t_14_reg;
+assign s5_t_42_next = s4_t_20_reg;
 assign s6_t_27_next = s5_t_42_reg;
 assign s7_t_24_next = s6_t_27_reg;
 assign s8_t_24_next = s7_t_24_reg;
 assign s9_md_raw_coarse_next = md_raw_coarse;
-assign s3_t_14_next = _s3_t_14_next_0;
-assign s4_t_20_next = s3_t_14_reg;
-assign s5_t_43_next = s4_t_20_reg;
+assign s3_t_15_next = _s3_t_15_next_0;
+assign s4_t_21_next = s3_t_15_reg;
+assign s5_t_43_next = s4_t_21_reg;
 assign s6_t_28_next = s5_t_43_reg;
 assign s7_t_25_next = s6_t_28_reg;
 assign s8_t_25_next = s7_t_25_reg;
@@ -8229,9 +8267,9 @@ assign s7_t_26_next = s6_t_29_reg;
 assign s8_t_26_next = s7_t_26_reg;
 assign s9_t_18_next = s8_t_26_reg;
 assign s10_t_17_next = s9_t_18_reg;
-assign s2_t_32_next = _s2_t_32_next_0;
-assign s3_t_15_next = s2_t_32_reg;
-assign s4_t_21_next = s3_t_15_reg;
+assign s2_t_33_next = _s2_t_33_next_0;
+assign s3_t_16_next = s2_t_33_reg;
+assign s4_t_22_next = s3_t_16_reg;
 assign s5_t_45_next = _s5_t_45_next_4;
 assign s6_t_30_next = s5_t_45_reg;
 assign s7_t_27_next = s6_t_30_reg;
@@ -8239,10 +8277,10 @@ assign s8_t_27_next = s7_t_27_reg;
 assign s9_t_19_next = s8_t_27_reg;
 assign s10_t_18_next = s9_t_19_reg;
 assign s11_c_md_next = c_md;
-assign s2_t_33_next = _s2_t_33_next_0;
-assign s3_t_16_next = s2_t_33_reg;
-assign s4_t_22_next = s3_t_16_reg;
-assign s5_t_46_next = s4_t_22_reg;
+assign s2_t_34_next = _s2_t_34_next_0;
+assign s3_t_17_next = s2_t_34_reg;
+assign s4_t_23_next = s3_t_17_reg;
+assign s5_t_46_next = s4_t_23_reg;
 assign s6_t_31_next = s5_t_46_reg;
 assign s7_t_28_next = s6_t_31_reg;
 assign s8_t_28_next = s7_t_28_reg;
@@ -8250,10 +8288,10 @@ assign s9_t_20_next = s8_t_28_reg;
 assign s10_t_19_next = s9_t_20_reg;
 assign s11_t_15_next = s10_t_19_reg;
 assign s12_c_md_fd_xs_pp00_next = c_md_fd_xs_pp00;
-assign s2_t_34_next = _s2_t_34_next_0;
-assign s3_t_17_next = s2_t_34_reg;
-assign s4_t_23_next = s3_t_17_reg;
-assign s5_t_47_next = s4_t_23_reg;
+assign s2_t_35_next = _s2_t_35_next_0;
+assign s3_t_18_next = s2_t_35_reg;
+assign s4_t_24_next = s3_t_18_reg;
+assign s5_t_47_next = s4_t_24_reg;
 assign s6_t_32_next = s5_t_47_reg;
 assign s7_t_29_next = s6_t_32_reg;
 assign s8_t_29_next = s7_t_29_reg;
@@ -8272,13 +8310,13 @@ assign s15_c_md_fd_prod_row0_next = c_md_fd_prod_row0;
 assign s15_c_md_fd_prod_row1_next = c_md_fd_prod_row1;
 assign s15_c_md_fd_prod_row2_next = c_md_fd_prod_row2;
 assign s16_c_md_fd_prod_next = c_md_fd_prod;
-assign s2_t_35_next = _s2_t_35_next_0;
-assign s3_t_18_next = s2_t_35_reg;
-assign s4_t_24_next = s3_t_18_reg;
-assign s5_c_fd_xs_pp00_next = c_fd_xs_pp00;
 assign s2_t_36_next = _s2_t_36_next_0;
 assign s3_t_19_next = s2_t_36_reg;
 assign s4_t_25_next = s3_t_19_reg;
+assign s5_c_fd_xs_pp00_next = c_fd_xs_pp00;
+assign s2_t_37_next = _s2_t_37_next_0;
+assign s3_t_20_next = s2_t_37_reg;
+assign s4_t_26_next = s3_t_20_reg;
 assign s5_c_fd_xs_pp10_next = c_fd_xs_pp10;
 assign s6_c_fd_xs_next = c_fd_xs;
 assign s7_c_fd_prod_pp00_next = c_fd_prod_pp00;
@@ -8338,8 +8376,8 @@ assign s22_t_26_next = _s22_t_26_next_0;
 assign s23_recip_mi_mantissa_next = recip_mi_mantissa;
 assign s24_recip_mi_recip_next = recip_mi_recip;
 assign s25_recip_mi_t_next = s24_recip_mi_recip_reg;
-assign s4_t_26_next = _s4_t_26_next_1;
-assign s5_t_49_next = s4_t_26_reg;
+assign s4_t_27_next = _s4_t_27_next_1;
+assign s5_t_49_next = s4_t_27_reg;
 assign s6_t_34_next = s5_t_49_reg;
 assign s7_t_31_next = s6_t_34_reg;
 assign s8_t_31_next = s7_t_31_reg;
@@ -8361,8 +8399,8 @@ assign s23_t_next = s22_t_27_reg;
 assign s24_t_next = s23_t_reg;
 assign s25_t_next = s24_t_reg;
 assign s26_fi_mi_prod_pp00_next = fi_mi_prod_pp00;
-assign s4_t_27_next = _s4_t_27_next_1;
-assign s5_t_50_next = s4_t_27_reg;
+assign s4_t_28_next = _s4_t_28_next_1;
+assign s5_t_50_next = s4_t_28_reg;
 assign s6_t_35_next = s5_t_50_reg;
 assign s7_t_32_next = s6_t_35_reg;
 assign s8_t_32_next = s7_t_32_reg;
@@ -8384,8 +8422,8 @@ assign s23_t_2_next = s22_t_28_reg;
 assign s24_t_2_next = s23_t_2_reg;
 assign s25_t_2_next = s24_t_2_reg;
 assign s26_fi_mi_prod_pp10_next = fi_mi_prod_pp10;
-assign s4_t_28_next = _s4_t_28_next_1;
-assign s5_t_51_next = s4_t_28_reg;
+assign s4_t_29_next = _s4_t_29_next_1;
+assign s5_t_51_next = s4_t_29_reg;
 assign s6_t_36_next = s5_t_51_reg;
 assign s7_t_33_next = s6_t_36_reg;
 assign s8_t_33_next = s7_t_33_reg;
@@ -8565,16 +8603,12 @@ assign s27_t_4_next = s26_t_4_reg;
 assign s28_t_3_next = s27_t_4_reg;
 assign s29_t_2_next = s28_t_3_reg;
 assign s30_core_c_next = core_c;
-assign s2_t_37_next = _s2_t_37_next_0;
-assign s3_t_20_next = s2_t_37_reg;
-assign s4_t_29_next = s3_t_20_reg;
-assign s5_qa_called_next = qa_called;
+assign s5_t_54_next = s4_t_3_reg;
 assign s2_t_38_next = _s2_t_38_next_1;
 assign s3_t_21_next = s2_t_38_reg;
 assign s4_t_30_next = s3_t_21_reg;
-assign s5_t_54_next = s4_t_30_reg;
-assign s5_ack_run_next = ack_run;
-assign s6_ack_run_next = s5_ack_run_reg;
+assign s5_t_55_next = s4_t_30_reg;
+assign s6_ack_run_next = ack_run;
 assign s7_ack_run_next = s6_ack_run_reg;
 assign s8_ack_run_next = s7_ack_run_reg;
 assign s9_ack_run_next = s8_ack_run_reg;
@@ -8607,39 +8641,41 @@ assign s27_early_next = s26_early_reg;
 assign s28_early_next = s27_early_reg;
 assign s29_early_next = s28_early_reg;
 assign s30_early_next = s29_early_reg;
-assign s11_c_early_next = c_early;
-assign s12_c_early_next = s11_c_early_reg;
-assign s13_c_early_next = s12_c_early_reg;
-assign s14_c_early_next = s13_c_early_reg;
-assign s15_c_early_next = s14_c_early_reg;
-assign s16_c_early_next = s15_c_early_reg;
-assign s17_c_early_next = s16_c_early_reg;
-assign s18_c_early_next = s17_c_early_reg;
-assign s19_c_early_next = s18_c_early_reg;
-assign s20_c_early_next = s19_c_early_reg;
-assign s21_c_early_next = s20_c_early_reg;
-assign s22_c_early_next = s21_c_early_reg;
-assign s23_c_early_next = s22_c_early_reg;
-assign s24_c_early_next = s23_c_early_reg;
-assign s25_c_early_next = s24_c_early_reg;
-assign s26_c_early_next = s25_c_early_reg;
-assign s27_c_early_next = s26_c_early_reg;
-assign s28_c_early_next = s27_c_early_reg;
-assign s29_c_early_next = s28_c_early_reg;
-assign s30_c_early_next = s29_c_early_reg;
+assign s11_t_22_next = _s11_t_22_next_5;
+assign s12_t_19_next = s11_t_22_reg;
+assign s13_t_13_next = s12_t_19_reg;
+assign s14_t_12_next = s13_t_13_reg;
+assign s15_t_12_next = s14_t_12_reg;
+assign s16_t_8_next = s15_t_12_reg;
+assign s17_t_8_next = s16_t_8_reg;
+assign s18_t_7_next = s17_t_8_reg;
+assign s19_t_6_next = s18_t_7_reg;
+assign s20_t_6_next = s19_t_6_reg;
+assign s21_t_5_next = s20_t_6_reg;
+assign s22_t_32_next = s21_t_5_reg;
+assign s23_t_8_next = s22_t_32_reg;
+assign s24_t_8_next = s23_t_8_reg;
+assign s25_t_8_next = s24_t_8_reg;
+assign s26_t_5_next = s25_t_8_reg;
+assign s27_t_5_next = s26_t_5_reg;
+assign s28_t_4_next = s27_t_5_reg;
+assign s29_t_3_next = s28_t_4_reg;
+assign s30_t_next = s29_t_3_reg;
 assign s31_c_ack_clamped_next = c_ack_window;
 assign s5_c_loss_next = c_loss;
+assign s5_u_wtd_avg_out_next = u_wtd_avg_out;
+assign s5_cur_avg_wtd_next = cur_avg_wtd;
 assign s10_cur_increase_next = s9_cur_increase_reg;
 assign s2_t_39_next = _s2_t_39_next_0;
 assign s3_t_22_next = s2_t_39_reg;
 assign s4_t_31_next = s3_t_22_reg;
-assign s5_t_55_next = _s5_qa_fire_next_6;
-assign s5_qa_used_next = qa_used;
-assign s5_t_56_next = _s5_t_56_next_0;
+assign s5_t_56_next = s4_t_31_reg;
+assign s5_t_57_next = _s5_qa_fire_next_6;
+assign s5_t_58_next = _s5_t_58_next_0;
 assign s2_t_40_next = _s2_t_40_next_0;
 assign s3_t_23_next = s2_t_40_reg;
 assign s4_t_32_next = s3_t_23_reg;
-assign s5_t_57_next = s4_t_32_reg;
+assign s5_t_59_next = s4_t_32_reg;
 assign s5_cur_win_end_next = cur_win_end;
 assign s5_cur_count_next = cur_count;
 assign s2_t_41_next = _s2_t_41_next_0;
@@ -8650,7 +8686,7 @@ assign s3_unacked_next = s2_unacked_reg;
 assign s4_unacked_next = s3_unacked_reg;
 assign s5_unacked_next = s4_unacked_reg;
 assign s5_ignore_left1_next = ignore_left1;
-assign s6_qa_used_next = s5_qa_used_reg;
+assign s6_qa_used_next = qa_used;
 assign s7_qa_used_next = s6_qa_used_reg;
 assign s8_qa_used_next = s7_qa_used_reg;
 assign s9_qa_used_next = s8_qa_used_reg;
@@ -8743,34 +8779,12 @@ assign s28_c_loss_all_next = s27_c_loss_all_reg;
 assign s29_c_loss_all_next = s28_c_loss_all_reg;
 assign s30_c_loss_all_next = s29_c_loss_all_reg;
 assign s31_c_loss_all_next = s30_c_loss_all_reg;
-assign s5_t_58_next = _s5_t_58_next_0;
-assign s6_t_40_next = s5_t_58_reg;
+assign s6_t_40_next = _s6_t_40_next_0;
 assign s7_t_37_next = s6_t_40_reg;
 assign s8_t_37_next = s7_t_37_reg;
 assign s9_t_29_next = s8_t_37_reg;
 assign s10_t_29_next = s9_t_29_reg;
-assign s11_t_22_next = s10_t_29_reg;
-assign s12_t_19_next = s11_t_22_reg;
-assign s13_t_13_next = s12_t_19_reg;
-assign s14_t_12_next = s13_t_13_reg;
-assign s15_t_12_next = s14_t_12_reg;
-assign s16_t_8_next = s15_t_12_reg;
-assign s17_t_8_next = s16_t_8_reg;
-assign s18_t_7_next = s17_t_8_reg;
-assign s19_t_6_next = s18_t_7_reg;
-assign s20_t_6_next = s19_t_6_reg;
-assign s21_t_5_next = s20_t_6_reg;
-assign s22_t_32_next = s21_t_5_reg;
-assign s23_t_8_next = s22_t_32_reg;
-assign s24_t_8_next = s23_t_8_reg;
-assign s25_t_8_next = s24_t_8_reg;
-assign s26_t_5_next = s25_t_8_reg;
-assign s27_t_5_next = s26_t_5_reg;
-assign s28_t_4_next = s27_t_5_reg;
-assign s29_t_3_next = s28_t_4_reg;
-assign s30_t_next = s29_t_3_reg;
-assign s31_t_next = s30_t_reg;
-assign s11_t_23_next = _s11_t_23_next_0;
+assign s11_t_23_next = s10_t_29_reg;
 assign s12_t_20_next = s11_t_23_reg;
 assign s13_t_14_next = s12_t_20_reg;
 assign s14_t_13_next = s13_t_14_reg;
@@ -8790,13 +8804,8 @@ assign s27_t_6_next = s26_t_6_reg;
 assign s28_t_5_next = s27_t_6_reg;
 assign s29_t_4_next = s28_t_5_reg;
 assign s30_t_2_next = s29_t_4_reg;
-assign s31_t_2_next = s30_t_2_reg;
-assign s6_t_41_next = _s6_t_41_next_2;
-assign s7_t_38_next = s6_t_41_reg;
-assign s8_t_38_next = s7_t_38_reg;
-assign s9_t_30_next = s8_t_38_reg;
-assign s10_t_30_next = s9_t_30_reg;
-assign s11_t_24_next = s10_t_30_reg;
+assign s31_t_next = s30_t_2_reg;
+assign s11_t_24_next = _s11_t_24_next_0;
 assign s12_t_21_next = s11_t_24_reg;
 assign s13_t_15_next = s12_t_21_reg;
 assign s14_t_14_next = s13_t_15_reg;
@@ -8816,13 +8825,13 @@ assign s27_t_7_next = s26_t_7_reg;
 assign s28_t_6_next = s27_t_7_reg;
 assign s29_t_5_next = s28_t_6_reg;
 assign s30_t_3_next = s29_t_5_reg;
-assign s31_t_3_next = s30_t_3_reg;
-assign s6_t_42_next = _s6_t_42_next_1;
-assign s7_t_39_next = s6_t_42_reg;
-assign s8_t_39_next = s7_t_39_reg;
-assign s9_t_31_next = s8_t_39_reg;
-assign s10_t_31_next = s9_t_31_reg;
-assign s11_t_25_next = s10_t_31_reg;
+assign s31_t_2_next = s30_t_3_reg;
+assign s6_t_41_next = _s6_t_41_next_2;
+assign s7_t_38_next = s6_t_41_reg;
+assign s8_t_38_next = s7_t_38_reg;
+assign s9_t_30_next = s8_t_38_reg;
+assign s10_t_30_next = s9_t_30_reg;
+assign s11_t_25_next = s10_t_30_reg;
 assign s12_t_22_next = s11_t_25_reg;
 assign s13_t_16_next = s12_t_22_reg;
 assign s14_t_15_next = s13_t_16_reg;
@@ -8842,13 +8851,13 @@ assign s27_t_8_next = s26_t_8_reg;
 assign s28_t_7_next = s27_t_8_reg;
 assign s29_t_6_next = s28_t_7_reg;
 assign s30_t_4_next = s29_t_6_reg;
-assign s31_t_4_next = s30_t_4_reg;
-assign s6_t_43_next = _s6_t_43_next_1;
-assign s7_t_40_next = s6_t_43_reg;
-assign s8_t_40_next = s7_t_40_reg;
-assign s9_t_32_next = s8_t_40_reg;
-assign s10_t_32_next = s9_t_32_reg;
-assign s11_t_26_next = s10_t_32_reg;
+assign s31_t_3_next = s30_t_4_reg;
+assign s6_t_42_next = _s6_t_42_next_1;
+assign s7_t_39_next = s6_t_42_reg;
+assign s8_t_39_next = s7_t_39_reg;
+assign s9_t_31_next = s8_t_39_reg;
+assign s10_t_31_next = s9_t_31_reg;
+assign s11_t_26_next = s10_t_31_reg;
 assign s12_t_23_next = s11_t_26_reg;
 assign s13_t_17_next = s12_t_23_reg;
 assign s14_t_16_next = s13_t_17_reg;
@@ -8868,13 +8877,13 @@ assign s27_t_9_next = s26_t_9_reg;
 assign s28_t_8_next = s27_t_9_reg;
 assign s29_t_7_next = s28_t_8_reg;
 assign s30_t_5_next = s29_t_7_reg;
-assign s31_t_5_next = s30_t_5_reg;
-assign s6_t_44_next = _s6_t_44_next_0;
-assign s7_t_41_next = s6_t_44_reg;
-assign s8_t_41_next = s7_t_41_reg;
-assign s9_t_33_next = s8_t_41_reg;
-assign s10_t_33_next = s9_t_33_reg;
-assign s11_t_27_next = s10_t_33_reg;
+assign s31_t_4_next = s30_t_5_reg;
+assign s6_t_43_next = _s6_t_43_next_1;
+assign s7_t_40_next = s6_t_43_reg;
+assign s8_t_40_next = s7_t_40_reg;
+assign s9_t_32_next = s8_t_40_reg;
+assign s10_t_32_next = s9_t_32_reg;
+assign s11_t_27_next = s10_t_32_reg;
 assign s12_t_24_next = s11_t_27_reg;
 assign s13_t_18_next = s12_t_24_reg;
 assign s14_t_17_next = s13_t_18_reg;
@@ -8894,13 +8903,13 @@ assign s27_t_10_next = s26_t_10_reg;
 assign s28_t_9_next = s27_t_10_reg;
 assign s29_t_8_next = s28_t_9_reg;
 assign s30_t_6_next = s29_t_8_reg;
-assign s31_t_6_next = s30_t_6_reg;
-assign s6_t_45_next = _s6_t_45_next_1;
-assign s7_t_42_next = s6_t_45_reg;
-assign s8_t_42_next = s7_t_42_reg;
-assign s9_t_34_next = s8_t_42_reg;
-assign s10_t_34_next = s9_t_34_reg;
-assign s11_t_28_next = s10_t_34_reg;
+assign s31_t_5_next = s30_t_6_reg;
+assign s6_t_44_next = _s6_t_44_next_0;
+assign s7_t_41_next = s6_t_44_reg;
+assign s8_t_41_next = s7_t_41_reg;
+assign s9_t_33_next = s8_t_41_reg;
+assign s10_t_33_next = s9_t_33_reg;
+assign s11_t_28_next = s10_t_33_reg;
 assign s12_t_25_next = s11_t_28_reg;
 assign s13_t_19_next = s12_t_25_reg;
 assign s14_t_18_next = s13_t_19_reg;
@@ -8920,17 +8929,13 @@ assign s27_t_11_next = s26_t_11_reg;
 assign s28_t_10_next = s27_t_11_reg;
 assign s29_t_9_next = s28_t_10_reg;
 assign s30_t_7_next = s29_t_9_reg;
-assign s31_t_7_next = s30_t_7_reg;
-assign s2_t_42_next = _s2_t_38_next_0;
-assign s3_t_25_next = s2_t_42_reg;
-assign s4_t_34_next = s3_t_25_reg;
-assign s5_t_59_next = s4_t_34_reg;
-assign s6_t_46_next = s5_t_59_reg;
-assign s7_t_43_next = s6_t_46_reg;
-assign s8_t_43_next = s7_t_43_reg;
-assign s9_t_35_next = s8_t_43_reg;
-assign s10_t_35_next = s9_t_35_reg;
-assign s11_t_29_next = s10_t_35_reg;
+assign s31_t_6_next = s30_t_7_reg;
+assign s6_t_45_next = _s6_t_45_next_1;
+assign s7_t_42_next = s6_t_45_reg;
+assign s8_t_42_next = s7_t_42_reg;
+assign s9_t_34_next = s8_t_42_reg;
+assign s10_t_34_next = s9_t_34_reg;
+assign s11_t_29_next = s10_t_34_reg;
 assign s12_t_26_next = s11_t_29_reg;
 assign s13_t_20_next = s12_t_26_reg;
 assign s14_t_19_next = s13_t_20_reg;
@@ -8950,7 +8955,37 @@ assign s27_t_12_next = s26_t_12_reg;
 assign s28_t_11_next = s27_t_12_reg;
 assign s29_t_10_next = s28_t_11_reg;
 assign s30_t_8_next = s29_t_10_reg;
-assign s31_t_8_next = s30_t_8_reg;
+assign s31_t_7_next = s30_t_8_reg;
+assign s2_t_42_next = _s2_t_38_next_0;
+assign s3_t_25_next = s2_t_42_reg;
+assign s4_t_34_next = s3_t_25_reg;
+assign s5_t_60_next = s4_t_34_reg;
+assign s6_t_46_next = s5_t_60_reg;
+assign s7_t_43_next = s6_t_46_reg;
+assign s8_t_43_next = s7_t_43_reg;
+assign s9_t_35_next = s8_t_43_reg;
+assign s10_t_35_next = s9_t_35_reg;
+assign s11_t_30_next = s10_t_35_reg;
+assign s12_t_27_next = s11_t_30_reg;
+assign s13_t_21_next = s12_t_27_reg;
+assign s14_t_20_next = s13_t_21_reg;
+assign s15_t_20_next = s14_t_20_reg;
+assign s16_t_16_next = s15_t_20_reg;
+assign s17_t_16_next = s16_t_16_reg;
+assign s18_t_15_next = s17_t_16_reg;
+assign s19_t_14_next = s18_t_15_reg;
+assign s20_t_14_next = s19_t_14_reg;
+assign s21_t_13_next = s20_t_14_reg;
+assign s22_t_40_next = s21_t_13_reg;
+assign s23_t_16_next = s22_t_40_reg;
+assign s24_t_16_next = s23_t_16_reg;
+assign s25_t_16_next = s24_t_16_reg;
+assign s26_t_13_next = s25_t_16_reg;
+assign s27_t_13_next = s26_t_13_reg;
+assign s28_t_12_next = s27_t_13_reg;
+assign s29_t_11_next = s28_t_12_reg;
+assign s30_t_9_next = s29_t_11_reg;
+assign s31_t_8_next = s30_t_9_reg;
 assign s2_t_43_next = _s2_t_43_next_2;
 assign s3_t_26_next = s2_t_43_reg;
 assign s4_t_35_next = s3_t_26_reg;
@@ -8995,27 +9030,27 @@ assign s28_kind_next = s27_kind_reg;
 assign s29_kind_next = s28_kind_reg;
 assign s30_kind_next = s29_kind_reg;
 assign s31_kind_next = s30_kind_reg;
-assign s11_t_30_next = _s11_t_30_next_4;
-assign s12_t_27_next = s11_t_30_reg;
-assign s13_t_21_next = s12_t_27_reg;
-assign s14_t_20_next = s13_t_21_reg;
-assign s15_t_20_next = s14_t_20_reg;
-assign s16_t_16_next = s15_t_20_reg;
-assign s17_t_16_next = s16_t_16_reg;
-assign s18_t_15_next = s17_t_16_reg;
-assign s19_t_14_next = s18_t_15_reg;
-assign s20_t_14_next = s19_t_14_reg;
-assign s21_t_13_next = s20_t_14_reg;
-assign s22_t_40_next = s21_t_13_reg;
-assign s23_t_16_next = s22_t_40_reg;
-assign s24_t_16_next = s23_t_16_reg;
-assign s25_t_16_next = s24_t_16_reg;
-assign s26_t_13_next = s25_t_16_reg;
-assign s27_t_13_next = s26_t_13_reg;
-assign s28_t_12_next = s27_t_13_reg;
-assign s29_t_11_next = s28_t_12_reg;
-assign s30_t_9_next = s29_t_11_reg;
-assign s31_t_9_next = s30_t_9_reg;
+assign s11_t_31_next = _s11_t_31_next_4;
+assign s12_t_28_next = s11_t_31_reg;
+assign s13_t_22_next = s12_t_28_reg;
+assign s14_t_21_next = s13_t_22_reg;
+assign s15_t_21_next = s14_t_21_reg;
+assign s16_t_17_next = s15_t_21_reg;
+assign s17_t_17_next = s16_t_17_reg;
+assign s18_t_16_next = s17_t_17_reg;
+assign s19_t_15_next = s18_t_16_reg;
+assign s20_t_15_next = s19_t_15_reg;
+assign s21_t_14_next = s20_t_15_reg;
+assign s22_t_41_next = s21_t_14_reg;
+assign s23_t_17_next = s22_t_41_reg;
+assign s24_t_17_next = s23_t_17_reg;
+assign s25_t_17_next = s24_t_17_reg;
+assign s26_t_14_next = s25_t_17_reg;
+assign s27_t_14_next = s26_t_14_reg;
+assign s28_t_13_next = s27_t_14_reg;
+assign s29_t_12_next = s28_t_13_reg;
+assign s30_t_10_next = s29_t_12_reg;
+assign s31_t_9_next = s30_t_10_reg;
 assign s11_qa_fired_next = s10_qa_fired_reg;
 assign s12_qa_fired_next = s11_qa_fired_reg;
 assign s13_qa_fired_next = s12_qa_fired_reg;
@@ -9037,27 +9072,27 @@ assign s28_qa_fired_next = s27_qa_fired_reg;
 assign s29_qa_fired_next = s28_qa_fired_reg;
 assign s30_qa_fired_next = s29_qa_fired_reg;
 assign s31_qa_fired_next = s30_qa_fired_reg;
-assign s11_t_31_next = _s11_t_31_next_0;
-assign s12_t_28_next = s11_t_31_reg;
-assign s13_t_22_next = s12_t_28_reg;
-assign s14_t_21_next = s13_t_22_reg;
-assign s15_t_21_next = s14_t_21_reg;
-assign s16_t_17_next = s15_t_21_reg;
-assign s17_t_17_next = s16_t_17_reg;
-assign s18_t_16_next = s17_t_17_reg;
-assign s19_t_15_next = s18_t_16_reg;
-assign s20_t_15_next = s19_t_15_reg;
-assign s21_t_14_next = s20_t_15_reg;
-assign s22_t_41_next = s21_t_14_reg;
-assign s23_t_17_next = s22_t_41_reg;
-assign s24_t_17_next = s23_t_17_reg;
-assign s25_t_17_next = s24_t_17_reg;
-assign s26_t_14_next = s25_t_17_reg;
-assign s27_t_14_next = s26_t_14_reg;
-assign s28_t_13_next = s27_t_14_reg;
-assign s29_t_12_next = s28_t_13_reg;
-assign s30_t_10_next = s29_t_12_reg;
-assign s31_t_10_next = s30_t_10_reg;
+assign s11_t_32_next = _s11_t_32_next_0;
+assign s12_t_29_next = s11_t_32_reg;
+assign s13_t_23_next = s12_t_29_reg;
+assign s14_t_22_next = s13_t_23_reg;
+assign s15_t_22_next = s14_t_22_reg;
+assign s16_t_18_next = s15_t_22_reg;
+assign s17_t_18_next = s16_t_18_reg;
+assign s18_t_17_next = s17_t_18_reg;
+assign s19_t_16_next = s18_t_17_reg;
+assign s20_t_16_next = s19_t_16_reg;
+assign s21_t_15_next = s20_t_16_reg;
+assign s22_t_42_next = s21_t_15_reg;
+assign s23_t_18_next = s22_t_42_reg;
+assign s24_t_18_next = s23_t_18_reg;
+assign s25_t_18_next = s24_t_18_reg;
+assign s26_t_15_next = s25_t_18_reg;
+assign s27_t_15_next = s26_t_15_reg;
+assign s28_t_14_next = s27_t_15_reg;
+assign s29_t_13_next = s28_t_14_reg;
+assign s30_t_11_next = s29_t_13_reg;
+assign s31_t_10_next = s30_t_11_reg;
 assign m_result_valid = out_valid_reg;
 assign m_result_conn = out_head_conn_reg;
 assign m_result_kind = out_head_kind_reg;
@@ -9066,6 +9101,16 @@ assign m_result_case = out_head_case_reg;
 assign m_result_qa = out_head_qa_reg;
 assign m_result_fast = out_head_fast_reg;
 assign m_result_error = out_head_error_reg;
+
+// snoop_ahead
+always @* begin
+    snoop_s1_next = snoop_s1_reg;
+    snoop_s2_next = snoop_s2_reg;
+    snoop_s3_next = snoop_s3_reg;
+    snoop_s1_next = snoop_s1_ahead;
+    snoop_s2_next = snoop_s2_ahead;
+    snoop_s3_next = snoop_s3_ahead;
+end
 
 // shell
 always @* begin
@@ -9414,8 +9459,8 @@ always @* begin
             in_rtt_next = skid_rtt_reg;
             in_unacked_next = skid_unacked_reg;
             in_now_next = skid_now_reg;
-            skid_valid_next = _shell_3;
-            if (_shell_3) begin
+            skid_valid_next = _shell_7;
+            if (_shell_7) begin
                 skid_conn_next = s_event_conn;
                 skid_kind_next = s_event_kind;
                 skid_size_next = s_event_size;
@@ -9425,8 +9470,8 @@ always @* begin
                 skid_now_next = s_event_now;
             end
         end else begin
-            in_valid_next = _shell_3;
-            if (_shell_3) begin
+            in_valid_next = _shell_7;
+            if (_shell_7) begin
                 in_conn_next = s_event_conn;
                 in_kind_next = s_event_kind;
                 in_size_next = s_event_size;
@@ -9436,9 +9481,9 @@ always @* begin
                 in_now_next = s_event_now;
             end
         end
-    end else if (_shell_4) begin
-        in_valid_next = _shell_3;
-        if (_shell_3) begin
+    end else if (_shell_8) begin
+        in_valid_next = _shell_7;
+        if (_shell_7) begin
             in_conn_next = s_event_conn;
             in_kind_next = s_event_kind;
             in_size_next = s_event_size;
@@ -9447,7 +9492,7 @@ always @* begin
             in_unacked_next = s_event_unacked;
             in_now_next = s_event_now;
         end
-    end else if (_shell_3) begin
+    end else if (_shell_7) begin
         skid_valid_next = 1'd1;
         skid_conn_next = s_event_conn;
         skid_kind_next = s_event_kind;
@@ -9528,14 +9573,14 @@ always @* begin
     s31_conn_next = s30_conn_reg;
     s1_fix_valid_next = snoop_in;
     s1_fix_word_next = new_word;
-    s2_fix_valid_next = _shell_15;
-    s2_fix_word_next = _shell_16;
+    s2_fix_valid_next = _shell_17;
+    s2_fix_word_next = _shell_18;
     s3_ram_next = state_q;
     s3_fix_valid_next = _shell_19;
     s3_fix_word_next = _shell_20;
-    s4_cur_next = _shell_23;
+    s4_cur_next = _shell_21;
     if (s31_valid_reg) begin
-        if (_shell_24) begin
+        if (_shell_22) begin
             out0_conn_next = s31_conn_reg;
             out0_kind_next = s31_kind_reg;
             out0_cwnd_next = res_cwnd;
@@ -9544,7 +9589,7 @@ always @* begin
             out0_fast_next = res_fast;
             out0_error_next = s31_error_reg;
         end
-        if (_shell_26) begin
+        if (_shell_24) begin
             out1_conn_next = s31_conn_reg;
             out1_kind_next = s31_kind_reg;
             out1_cwnd_next = res_cwnd;
@@ -9553,7 +9598,7 @@ always @* begin
             out1_fast_next = res_fast;
             out1_error_next = s31_error_reg;
         end
-        if (_shell_27) begin
+        if (_shell_25) begin
             out2_conn_next = s31_conn_reg;
             out2_kind_next = s31_kind_reg;
             out2_cwnd_next = res_cwnd;
@@ -9562,7 +9607,7 @@ always @* begin
             out2_fast_next = res_fast;
             out2_error_next = s31_error_reg;
         end
-        if (_shell_28) begin
+        if (_shell_26) begin
             out3_conn_next = s31_conn_reg;
             out3_kind_next = s31_kind_reg;
             out3_cwnd_next = res_cwnd;
@@ -9571,7 +9616,7 @@ always @* begin
             out3_fast_next = res_fast;
             out3_error_next = s31_error_reg;
         end
-        if (_shell_29) begin
+        if (_shell_27) begin
             out4_conn_next = s31_conn_reg;
             out4_kind_next = s31_kind_reg;
             out4_cwnd_next = res_cwnd;
@@ -9580,7 +9625,7 @@ always @* begin
             out4_fast_next = res_fast;
             out4_error_next = s31_error_reg;
         end
-        if (_shell_30) begin
+        if (_shell_28) begin
             out5_conn_next = s31_conn_reg;
             out5_kind_next = s31_kind_reg;
             out5_cwnd_next = res_cwnd;
@@ -9589,7 +9634,7 @@ always @* begin
             out5_fast_next = res_fast;
             out5_error_next = s31_error_reg;
         end
-        if (_shell_31) begin
+        if (_shell_29) begin
             out6_conn_next = s31_conn_reg;
             out6_kind_next = s31_kind_reg;
             out6_cwnd_next = res_cwnd;
@@ -9598,7 +9643,7 @@ always @* begin
             out6_fast_next = res_fast;
             out6_error_next = s31_error_reg;
         end
-        if (_shell_32) begin
+        if (_shell_30) begin
             out7_conn_next = s31_conn_reg;
             out7_kind_next = s31_kind_reg;
             out7_cwnd_next = res_cwnd;
@@ -9607,7 +9652,7 @@ always @* begin
             out7_fast_next = res_fast;
             out7_error_next = s31_error_reg;
         end
-        if (_shell_33) begin
+        if (_shell_31) begin
             out8_conn_next = s31_conn_reg;
             out8_kind_next = s31_kind_reg;
             out8_cwnd_next = res_cwnd;
@@ -9616,7 +9661,7 @@ always @* begin
             out8_fast_next = res_fast;
             out8_error_next = s31_error_reg;
         end
-        if (_shell_34) begin
+        if (_shell_32) begin
             out9_conn_next = s31_conn_reg;
             out9_kind_next = s31_kind_reg;
             out9_cwnd_next = res_cwnd;
@@ -9625,7 +9670,7 @@ always @* begin
             out9_fast_next = res_fast;
             out9_error_next = s31_error_reg;
         end
-        if (_shell_35) begin
+        if (_shell_33) begin
             out10_conn_next = s31_conn_reg;
             out10_kind_next = s31_kind_reg;
             out10_cwnd_next = res_cwnd;
@@ -9634,7 +9679,7 @@ always @* begin
             out10_fast_next = res_fast;
             out10_error_next = s31_error_reg;
         end
-        if (_shell_36) begin
+        if (_shell_34) begin
             out11_conn_next = s31_conn_reg;
             out11_kind_next = s31_kind_reg;
             out11_cwnd_next = res_cwnd;
@@ -9643,7 +9688,7 @@ always @* begin
             out11_fast_next = res_fast;
             out11_error_next = s31_error_reg;
         end
-        if (_shell_37) begin
+        if (_shell_35) begin
             out12_conn_next = s31_conn_reg;
             out12_kind_next = s31_kind_reg;
             out12_cwnd_next = res_cwnd;
@@ -9652,7 +9697,7 @@ always @* begin
             out12_fast_next = res_fast;
             out12_error_next = s31_error_reg;
         end
-        if (_shell_38) begin
+        if (_shell_36) begin
             out13_conn_next = s31_conn_reg;
             out13_kind_next = s31_kind_reg;
             out13_cwnd_next = res_cwnd;
@@ -9661,7 +9706,7 @@ always @* begin
             out13_fast_next = res_fast;
             out13_error_next = s31_error_reg;
         end
-        if (_shell_39) begin
+        if (_shell_37) begin
             out14_conn_next = s31_conn_reg;
             out14_kind_next = s31_kind_reg;
             out14_cwnd_next = res_cwnd;
@@ -9670,7 +9715,7 @@ always @* begin
             out14_fast_next = res_fast;
             out14_error_next = s31_error_reg;
         end
-        if (_shell_40) begin
+        if (_shell_38) begin
             out15_conn_next = s31_conn_reg;
             out15_kind_next = s31_kind_reg;
             out15_cwnd_next = res_cwnd;
@@ -9679,7 +9724,7 @@ always @* begin
             out15_fast_next = res_fast;
             out15_error_next = s31_error_reg;
         end
-        if (_shell_41) begin
+        if (_shell_39) begin
             out16_conn_next = s31_conn_reg;
             out16_kind_next = s31_kind_reg;
             out16_cwnd_next = res_cwnd;
@@ -9688,7 +9733,7 @@ always @* begin
             out16_fast_next = res_fast;
             out16_error_next = s31_error_reg;
         end
-        if (_shell_42) begin
+        if (_shell_40) begin
             out17_conn_next = s31_conn_reg;
             out17_kind_next = s31_kind_reg;
             out17_cwnd_next = res_cwnd;
@@ -9697,7 +9742,7 @@ always @* begin
             out17_fast_next = res_fast;
             out17_error_next = s31_error_reg;
         end
-        if (_shell_43) begin
+        if (_shell_41) begin
             out18_conn_next = s31_conn_reg;
             out18_kind_next = s31_kind_reg;
             out18_cwnd_next = res_cwnd;
@@ -9706,7 +9751,7 @@ always @* begin
             out18_fast_next = res_fast;
             out18_error_next = s31_error_reg;
         end
-        if (_shell_44) begin
+        if (_shell_42) begin
             out19_conn_next = s31_conn_reg;
             out19_kind_next = s31_kind_reg;
             out19_cwnd_next = res_cwnd;
@@ -9715,7 +9760,7 @@ always @* begin
             out19_fast_next = res_fast;
             out19_error_next = s31_error_reg;
         end
-        if (_shell_45) begin
+        if (_shell_43) begin
             out20_conn_next = s31_conn_reg;
             out20_kind_next = s31_kind_reg;
             out20_cwnd_next = res_cwnd;
@@ -9724,7 +9769,7 @@ always @* begin
             out20_fast_next = res_fast;
             out20_error_next = s31_error_reg;
         end
-        if (_shell_46) begin
+        if (_shell_44) begin
             out21_conn_next = s31_conn_reg;
             out21_kind_next = s31_kind_reg;
             out21_cwnd_next = res_cwnd;
@@ -9733,7 +9778,7 @@ always @* begin
             out21_fast_next = res_fast;
             out21_error_next = s31_error_reg;
         end
-        if (_shell_47) begin
+        if (_shell_45) begin
             out22_conn_next = s31_conn_reg;
             out22_kind_next = s31_kind_reg;
             out22_cwnd_next = res_cwnd;
@@ -9742,7 +9787,7 @@ always @* begin
             out22_fast_next = res_fast;
             out22_error_next = s31_error_reg;
         end
-        if (_shell_48) begin
+        if (_shell_46) begin
             out23_conn_next = s31_conn_reg;
             out23_kind_next = s31_kind_reg;
             out23_cwnd_next = res_cwnd;
@@ -9751,7 +9796,7 @@ always @* begin
             out23_fast_next = res_fast;
             out23_error_next = s31_error_reg;
         end
-        if (_shell_49) begin
+        if (_shell_47) begin
             out24_conn_next = s31_conn_reg;
             out24_kind_next = s31_kind_reg;
             out24_cwnd_next = res_cwnd;
@@ -9760,7 +9805,7 @@ always @* begin
             out24_fast_next = res_fast;
             out24_error_next = s31_error_reg;
         end
-        if (_shell_50) begin
+        if (_shell_48) begin
             out25_conn_next = s31_conn_reg;
             out25_kind_next = s31_kind_reg;
             out25_cwnd_next = res_cwnd;
@@ -9769,7 +9814,7 @@ always @* begin
             out25_fast_next = res_fast;
             out25_error_next = s31_error_reg;
         end
-        if (_shell_51) begin
+        if (_shell_49) begin
             out26_conn_next = s31_conn_reg;
             out26_kind_next = s31_kind_reg;
             out26_cwnd_next = res_cwnd;
@@ -9778,7 +9823,7 @@ always @* begin
             out26_fast_next = res_fast;
             out26_error_next = s31_error_reg;
         end
-        if (_shell_52) begin
+        if (_shell_50) begin
             out27_conn_next = s31_conn_reg;
             out27_kind_next = s31_kind_reg;
             out27_cwnd_next = res_cwnd;
@@ -9787,7 +9832,7 @@ always @* begin
             out27_fast_next = res_fast;
             out27_error_next = s31_error_reg;
         end
-        if (_shell_53) begin
+        if (_shell_51) begin
             out28_conn_next = s31_conn_reg;
             out28_kind_next = s31_kind_reg;
             out28_cwnd_next = res_cwnd;
@@ -9796,7 +9841,7 @@ always @* begin
             out28_fast_next = res_fast;
             out28_error_next = s31_error_reg;
         end
-        if (_shell_54) begin
+        if (_shell_52) begin
             out29_conn_next = s31_conn_reg;
             out29_kind_next = s31_kind_reg;
             out29_cwnd_next = res_cwnd;
@@ -9805,7 +9850,7 @@ always @* begin
             out29_fast_next = res_fast;
             out29_error_next = s31_error_reg;
         end
-        if (_shell_55) begin
+        if (_shell_53) begin
             out30_conn_next = s31_conn_reg;
             out30_kind_next = s31_kind_reg;
             out30_cwnd_next = res_cwnd;
@@ -9814,7 +9859,7 @@ always @* begin
             out30_fast_next = res_fast;
             out30_error_next = s31_error_reg;
         end
-        if (_shell_56) begin
+        if (_shell_54) begin
             out31_conn_next = s31_conn_reg;
             out31_kind_next = s31_kind_reg;
             out31_cwnd_next = res_cwnd;
@@ -9823,7 +9868,7 @@ always @* begin
             out31_fast_next = res_fast;
             out31_error_next = s31_error_reg;
         end
-        if (_shell_57) begin
+        if (_shell_55) begin
             out32_conn_next = s31_conn_reg;
             out32_kind_next = s31_kind_reg;
             out32_cwnd_next = res_cwnd;
@@ -9832,7 +9877,7 @@ always @* begin
             out32_fast_next = res_fast;
             out32_error_next = s31_error_reg;
         end
-        out_wr_ptr_next = _shell_60;
+        out_wr_ptr_next = _shell_58;
     end
     if (out_pop) begin
         if (out_lands_next) begin
@@ -9844,13 +9889,13 @@ always @* begin
             out_head_fast_next = res_fast;
             out_head_error_next = s31_error_reg;
         end else begin
-            out_head_conn_next = _shell_62;
-            out_head_kind_next = _shell_63;
-            out_head_cwnd_next = _shell_64;
-            out_head_case_next = _shell_65;
-            out_head_qa_next = _shell_66;
-            out_head_fast_next = _shell_67;
-            out_head_error_next = _shell_68;
+            out_head_conn_next = _shell_60;
+            out_head_kind_next = _shell_61;
+            out_head_cwnd_next = _shell_62;
+            out_head_case_next = _shell_63;
+            out_head_qa_next = _shell_64;
+            out_head_fast_next = _shell_65;
+            out_head_error_next = _shell_66;
         end
     end else if (out_lands_head) begin
         out_head_conn_next = s31_conn_reg;
@@ -9863,17 +9908,21 @@ always @* begin
     end
     if (out_pop) begin
         out_rd_ptr_next = out_rd_ptr_plus1_reg;
-        out_rd_ptr_plus1_next = _shell_72;
+        out_rd_ptr_plus1_next = _shell_70;
     end
-    out_count_next = _shell_76;
-    out_valid_next = _shell_80;
+    out_count_next = _shell_74;
+    out_valid_next = _shell_82;
 end
 
 // issue_next
 always @* begin
-    hazard_next = hazard_reg;
+    hazard0_next = hazard0_reg;
+    hazard1_next = hazard1_reg;
+    hazard2_next = hazard2_reg;
     credits_out_next = credits_out_reg;
-    hazard_next = hazard_ahead;
+    hazard0_next = hazard0_ahead;
+    hazard1_next = hazard1_ahead;
+    hazard2_next = hazard2_ahead;
     credits_out_next = full_ahead;
 end
 
@@ -9964,7 +10013,9 @@ always @(posedge clk) begin
     s30_conn_reg <= s30_conn_next;
     s31_valid_reg <= s31_valid_next;
     s31_conn_reg <= s31_conn_next;
-    hazard_reg <= hazard_next;
+    hazard0_reg <= hazard0_next;
+    hazard1_reg <= hazard1_next;
+    hazard2_reg <= hazard2_next;
     credits_out_reg <= credits_out_next;
     s1_kind_reg <= s1_kind_next;
     s1_size_reg <= s1_size_next;
@@ -10013,9 +10064,13 @@ always @(posedge clk) begin
     s2_t_reg <= s2_t_next;
     s3_t_reg <= s3_t_next;
     s4_t_reg <= s4_t_next;
+    s5_qa_called_reg <= s5_qa_called_next;
     s2_t_2_reg <= s2_t_2_next;
     s3_t_2_reg <= s3_t_2_next;
     s4_t_2_reg <= s4_t_2_next;
+    s2_t_3_reg <= s2_t_3_next;
+    s3_t_3_reg <= s3_t_3_next;
+    s4_t_3_reg <= s4_t_3_next;
     s5_acked1_reg <= s5_acked1_next;
     s2_qa_win_lo_reg <= s2_qa_win_lo_next;
     s3_qa_win_lo_reg <= s3_qa_win_lo_next;
@@ -10039,9 +10094,9 @@ always @(posedge clk) begin
     s7_qa_scaled_pp10_reg <= s7_qa_scaled_pp10_next;
 `endif
     s8_qa_scaled_reg <= s8_qa_scaled_next;
-    s2_t_3_reg <= s2_t_3_next;
-    s3_t_3_reg <= s3_t_3_next;
-    s4_t_3_reg <= s4_t_3_next;
+    s2_t_4_reg <= s2_t_4_next;
+    s3_t_4_reg <= s3_t_4_next;
+    s4_t_4_reg <= s4_t_4_next;
     s6_qa_fire_reg <= s6_qa_fire_next;
     s7_qa_fire_reg <= s7_qa_fire_next;
     s8_qa_fire_reg <= s8_qa_fire_next;
@@ -10050,9 +10105,9 @@ always @(posedge clk) begin
     s7_t_reg <= s7_t_next;
     s8_t_reg <= s8_t_next;
     s9_c_qa_reg <= s9_c_qa_next;
-    s2_t_4_reg <= s2_t_4_next;
-    s3_t_4_reg <= s3_t_4_next;
-    s4_t_4_reg <= s4_t_4_next;
+    s2_t_5_reg <= s2_t_5_next;
+    s3_t_5_reg <= s3_t_5_next;
+    s4_t_5_reg <= s4_t_5_next;
     s5_fi_count_sum_reg <= s5_fi_count_sum_next;
     s6_fi_count_sum_reg <= s6_fi_count_sum_next;
     s7_fi_count_sum_reg <= s7_fi_count_sum_next;
@@ -10103,7 +10158,6 @@ always @(posedge clk) begin
     s7_recip_c_recip_reg <= s7_recip_c_recip_next;
     s8_recip_c_t_reg <= s8_recip_c_t_next;
     s2_recip_rtt_lead_reg <= s2_recip_rtt_lead_next;
-    s2_t_5_reg <= s2_t_5_next;
     s2_t_6_reg <= s2_t_6_next;
     s2_t_7_reg <= s2_t_7_next;
     s2_t_8_reg <= s2_t_8_next;
@@ -10122,6 +10176,7 @@ always @(posedge clk) begin
     s2_t_21_reg <= s2_t_21_next;
     s2_t_22_reg <= s2_t_22_next;
     s2_t_23_reg <= s2_t_23_next;
+    s2_t_24_reg <= s2_t_24_next;
     s3_recip_rtt_mantissa_reg <= s3_recip_rtt_mantissa_next;
     s4_recip_rtt_recip_reg <= s4_recip_rtt_recip_next;
     s5_recip_rtt_t_reg <= s5_recip_rtt_t_next;
@@ -10132,7 +10187,7 @@ always @(posedge clk) begin
     s2_size_kmi_pp01_reg <= s2_size_kmi_pp01_next;
 `endif
     s3_size_kmi_reg <= s3_size_kmi_next;
-    s4_t_5_reg <= s4_t_5_next;
+    s4_t_6_reg <= s4_t_6_next;
     s5_t_28_reg <= s5_t_28_next;
     s6_t_2_reg <= s6_t_2_next;
     s7_t_2_reg <= s7_t_2_next;
@@ -10140,7 +10195,7 @@ always @(posedge clk) begin
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s9_mi_base_prod_pp00_reg <= s9_mi_base_prod_pp00_next;
 `endif
-    s4_t_6_reg <= s4_t_6_next;
+    s4_t_7_reg <= s4_t_7_next;
     s5_t_29_reg <= s5_t_29_next;
     s6_t_3_reg <= s6_t_3_next;
     s7_t_3_reg <= s7_t_3_next;
@@ -10148,7 +10203,7 @@ always @(posedge clk) begin
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s9_mi_base_prod_pp10_reg <= s9_mi_base_prod_pp10_next;
 `endif
-    s4_t_7_reg <= s4_t_7_next;
+    s4_t_8_reg <= s4_t_8_next;
     s5_t_30_reg <= s5_t_30_next;
     s6_t_4_reg <= s6_t_4_next;
     s7_t_4_reg <= s7_t_4_next;
@@ -10170,9 +10225,9 @@ always @(posedge clk) begin
     s10_t_2_reg <= s10_t_2_next;
     s11_t_reg <= s11_t_next;
     s12_mi_base_reg <= s12_mi_base_next;
-    s2_t_24_reg <= s2_t_24_next;
-    s3_t_5_reg <= s3_t_5_next;
-    s4_t_8_reg <= s4_t_8_next;
+    s2_t_25_reg <= s2_t_25_next;
+    s3_t_6_reg <= s3_t_6_next;
+    s4_t_9_reg <= s4_t_9_next;
     s5_t_31_reg <= s5_t_31_next;
     s6_t_7_reg <= s6_t_7_next;
     s7_t_7_reg <= s7_t_7_next;
@@ -10184,9 +10239,9 @@ always @(posedge clk) begin
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s13_mi_num_pp00_reg <= s13_mi_num_pp00_next;
 `endif
-    s2_t_25_reg <= s2_t_25_next;
-    s3_t_6_reg <= s3_t_6_next;
-    s4_t_9_reg <= s4_t_9_next;
+    s2_t_26_reg <= s2_t_26_next;
+    s3_t_7_reg <= s3_t_7_next;
+    s4_t_10_reg <= s4_t_10_next;
     s5_t_32_reg <= s5_t_32_next;
     s6_t_8_reg <= s6_t_8_next;
     s7_t_8_reg <= s7_t_8_next;
@@ -10198,9 +10253,9 @@ always @(posedge clk) begin
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s13_mi_num_pp01_reg <= s13_mi_num_pp01_next;
 `endif
-    s2_t_26_reg <= s2_t_26_next;
-    s3_t_7_reg <= s3_t_7_next;
-    s4_t_10_reg <= s4_t_10_next;
+    s2_t_27_reg <= s2_t_27_next;
+    s3_t_8_reg <= s3_t_8_next;
+    s4_t_11_reg <= s4_t_11_next;
     s5_t_33_reg <= s5_t_33_next;
     s6_t_9_reg <= s6_t_9_next;
     s7_t_9_reg <= s7_t_9_next;
@@ -10212,9 +10267,9 @@ always @(posedge clk) begin
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s13_mi_num_pp10_reg <= s13_mi_num_pp10_next;
 `endif
-    s2_t_27_reg <= s2_t_27_next;
-    s3_t_8_reg <= s3_t_8_next;
-    s4_t_11_reg <= s4_t_11_next;
+    s2_t_28_reg <= s2_t_28_next;
+    s3_t_9_reg <= s3_t_9_next;
+    s4_t_12_reg <= s4_t_12_next;
     s5_t_34_reg <= s5_t_34_next;
     s6_t_10_reg <= s6_t_10_next;
     s7_t_10_reg <= s7_t_10_next;
@@ -10226,9 +10281,9 @@ always @(posedge clk) begin
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s13_mi_num_pp11_reg <= s13_mi_num_pp11_next;
 `endif
-    s2_t_28_reg <= s2_t_28_next;
-    s3_t_9_reg <= s3_t_9_next;
-    s4_t_12_reg <= s4_t_12_next;
+    s2_t_29_reg <= s2_t_29_next;
+    s3_t_10_reg <= s3_t_10_next;
+    s4_t_13_reg <= s4_t_13_next;
     s5_t_35_reg <= s5_t_35_next;
     s6_t_11_reg <= s6_t_11_next;
     s7_t_11_reg <= s7_t_11_next;
@@ -10240,9 +10295,9 @@ always @(posedge clk) begin
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s13_mi_num_pp20_reg <= s13_mi_num_pp20_next;
 `endif
-    s2_t_29_reg <= s2_t_29_next;
-    s3_t_10_reg <= s3_t_10_next;
-    s4_t_13_reg <= s4_t_13_next;
+    s2_t_30_reg <= s2_t_30_next;
+    s3_t_11_reg <= s3_t_11_next;
+    s4_t_14_reg <= s4_t_14_next;
     s5_t_36_reg <= s5_t_36_next;
     s6_t_12_reg <= s6_t_12_next;
     s7_t_12_reg <= s7_t_12_next;
@@ -10311,8 +10366,8 @@ always @(posedge clk) begin
     s16_mi_raw_prod_pp30_reg <= s16_mi_raw_prod_pp30_next;
 `endif
     s17_mi_raw_prod_reg <= s17_mi_raw_prod_next;
-    s3_t_11_reg <= s3_t_11_next;
-    s4_t_14_reg <= s4_t_14_next;
+    s3_t_12_reg <= s3_t_12_next;
+    s4_t_15_reg <= s4_t_15_next;
     s5_t_37_reg <= s5_t_37_next;
     s6_t_17_reg <= s6_t_17_next;
     s7_t_17_reg <= s7_t_17_next;
@@ -10327,8 +10382,8 @@ always @(posedge clk) begin
     s16_t_reg <= s16_t_next;
     s17_t_reg <= s17_t_next;
     s18_mi_raw_coarse_reg <= s18_mi_raw_coarse_next;
-    s3_t_12_reg <= s3_t_12_next;
-    s4_t_15_reg <= s4_t_15_next;
+    s3_t_13_reg <= s3_t_13_next;
+    s4_t_16_reg <= s4_t_16_next;
     s5_t_38_reg <= s5_t_38_next;
     s6_t_18_reg <= s6_t_18_next;
     s7_t_18_reg <= s7_t_18_next;
@@ -10370,7 +10425,7 @@ always @(posedge clk) begin
     s2_size_kfi_pp01_reg <= s2_size_kfi_pp01_next;
 `endif
     s3_size_kfi_reg <= s3_size_kfi_next;
-    s4_t_16_reg <= s4_t_16_next;
+    s4_t_17_reg <= s4_t_17_next;
     s5_t_39_reg <= s5_t_39_next;
     s6_t_19_reg <= s6_t_19_next;
     s7_t_19_reg <= s7_t_19_next;
@@ -10378,7 +10433,7 @@ always @(posedge clk) begin
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s9_fi_c_prod_pp00_reg <= s9_fi_c_prod_pp00_next;
 `endif
-    s4_t_17_reg <= s4_t_17_next;
+    s4_t_18_reg <= s4_t_18_next;
     s5_t_40_reg <= s5_t_40_next;
     s6_t_20_reg <= s6_t_20_next;
     s7_t_20_reg <= s7_t_20_next;
@@ -10386,7 +10441,7 @@ always @(posedge clk) begin
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s9_fi_c_prod_pp10_reg <= s9_fi_c_prod_pp10_next;
 `endif
-    s4_t_18_reg <= s4_t_18_next;
+    s4_t_19_reg <= s4_t_19_next;
     s5_t_41_reg <= s5_t_41_next;
     s6_t_21_reg <= s6_t_21_next;
     s7_t_21_reg <= s7_t_21_next;
@@ -10410,11 +10465,11 @@ always @(posedge clk) begin
     s12_fi_c_reg <= s12_fi_c_next;
     s13_fi_inc_reg <= s13_fi_inc_next;
     s2_rtt_minus_trtt_reg <= s2_rtt_minus_trtt_next;
-    s2_t_30_reg <= s2_t_30_next;
+    s2_t_31_reg <= s2_t_31_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s3_md_ds_pp00_reg <= s3_md_ds_pp00_next;
 `endif
-    s2_t_31_reg <= s2_t_31_next;
+    s2_t_32_reg <= s2_t_32_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s3_md_ds_pp10_reg <= s3_md_ds_pp10_next;
 `endif
@@ -10435,15 +10490,15 @@ always @(posedge clk) begin
     s7_md_raw_prod_pp20_reg <= s7_md_raw_prod_pp20_next;
 `endif
     s8_md_raw_prod_reg <= s8_md_raw_prod_next;
-    s3_t_13_reg <= s3_t_13_next;
-    s4_t_19_reg <= s4_t_19_next;
+    s3_t_14_reg <= s3_t_14_next;
+    s4_t_20_reg <= s4_t_20_next;
     s5_t_42_reg <= s5_t_42_next;
     s6_t_27_reg <= s6_t_27_next;
     s7_t_24_reg <= s7_t_24_next;
     s8_t_24_reg <= s8_t_24_next;
     s9_md_raw_coarse_reg <= s9_md_raw_coarse_next;
-    s3_t_14_reg <= s3_t_14_next;
-    s4_t_20_reg <= s4_t_20_next;
+    s3_t_15_reg <= s3_t_15_next;
+    s4_t_21_reg <= s4_t_21_next;
     s5_t_43_reg <= s5_t_43_next;
     s6_t_28_reg <= s6_t_28_next;
     s7_t_25_reg <= s7_t_25_next;
@@ -10456,9 +10511,9 @@ always @(posedge clk) begin
     s8_t_26_reg <= s8_t_26_next;
     s9_t_18_reg <= s9_t_18_next;
     s10_t_17_reg <= s10_t_17_next;
-    s2_t_32_reg <= s2_t_32_next;
-    s3_t_15_reg <= s3_t_15_next;
-    s4_t_21_reg <= s4_t_21_next;
+    s2_t_33_reg <= s2_t_33_next;
+    s3_t_16_reg <= s3_t_16_next;
+    s4_t_22_reg <= s4_t_22_next;
     s5_t_45_reg <= s5_t_45_next;
     s6_t_30_reg <= s6_t_30_next;
     s7_t_27_reg <= s7_t_27_next;
@@ -10466,9 +10521,9 @@ always @(posedge clk) begin
     s9_t_19_reg <= s9_t_19_next;
     s10_t_18_reg <= s10_t_18_next;
     s11_c_md_reg <= s11_c_md_next;
-    s2_t_33_reg <= s2_t_33_next;
-    s3_t_16_reg <= s3_t_16_next;
-    s4_t_22_reg <= s4_t_22_next;
+    s2_t_34_reg <= s2_t_34_next;
+    s3_t_17_reg <= s3_t_17_next;
+    s4_t_23_reg <= s4_t_23_next;
     s5_t_46_reg <= s5_t_46_next;
     s6_t_31_reg <= s6_t_31_next;
     s7_t_28_reg <= s7_t_28_next;
@@ -10479,9 +10534,9 @@ always @(posedge clk) begin
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s12_c_md_fd_xs_pp00_reg <= s12_c_md_fd_xs_pp00_next;
 `endif
-    s2_t_34_reg <= s2_t_34_next;
-    s3_t_17_reg <= s3_t_17_next;
-    s4_t_23_reg <= s4_t_23_next;
+    s2_t_35_reg <= s2_t_35_next;
+    s3_t_18_reg <= s3_t_18_next;
+    s4_t_24_reg <= s4_t_24_next;
     s5_t_47_reg <= s5_t_47_next;
     s6_t_32_reg <= s6_t_32_next;
     s7_t_29_reg <= s7_t_29_next;
@@ -10515,15 +10570,15 @@ always @(posedge clk) begin
     s15_c_md_fd_prod_row1_reg <= s15_c_md_fd_prod_row1_next;
     s15_c_md_fd_prod_row2_reg <= s15_c_md_fd_prod_row2_next;
     s16_c_md_fd_prod_reg <= s16_c_md_fd_prod_next;
-    s2_t_35_reg <= s2_t_35_next;
-    s3_t_18_reg <= s3_t_18_next;
-    s4_t_24_reg <= s4_t_24_next;
-`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s5_c_fd_xs_pp00_reg <= s5_c_fd_xs_pp00_next;
-`endif
     s2_t_36_reg <= s2_t_36_next;
     s3_t_19_reg <= s3_t_19_next;
     s4_t_25_reg <= s4_t_25_next;
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
+    s5_c_fd_xs_pp00_reg <= s5_c_fd_xs_pp00_next;
+`endif
+    s2_t_37_reg <= s2_t_37_next;
+    s3_t_20_reg <= s3_t_20_next;
+    s4_t_26_reg <= s4_t_26_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s5_c_fd_xs_pp10_reg <= s5_c_fd_xs_pp10_next;
 `endif
@@ -10597,7 +10652,7 @@ always @(posedge clk) begin
     s23_recip_mi_mantissa_reg <= s23_recip_mi_mantissa_next;
     s24_recip_mi_recip_reg <= s24_recip_mi_recip_next;
     s25_recip_mi_t_reg <= s25_recip_mi_t_next;
-    s4_t_26_reg <= s4_t_26_next;
+    s4_t_27_reg <= s4_t_27_next;
     s5_t_49_reg <= s5_t_49_next;
     s6_t_34_reg <= s6_t_34_next;
     s7_t_31_reg <= s7_t_31_next;
@@ -10622,7 +10677,7 @@ always @(posedge clk) begin
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s26_fi_mi_prod_pp00_reg <= s26_fi_mi_prod_pp00_next;
 `endif
-    s4_t_27_reg <= s4_t_27_next;
+    s4_t_28_reg <= s4_t_28_next;
     s5_t_50_reg <= s5_t_50_next;
     s6_t_35_reg <= s6_t_35_next;
     s7_t_32_reg <= s7_t_32_next;
@@ -10647,7 +10702,7 @@ always @(posedge clk) begin
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s26_fi_mi_prod_pp10_reg <= s26_fi_mi_prod_pp10_next;
 `endif
-    s4_t_28_reg <= s4_t_28_next;
+    s4_t_29_reg <= s4_t_29_next;
     s5_t_51_reg <= s5_t_51_next;
     s6_t_36_reg <= s6_t_36_next;
     s7_t_33_reg <= s7_t_33_next;
@@ -10830,15 +10885,11 @@ always @(posedge clk) begin
     s28_t_3_reg <= s28_t_3_next;
     s29_t_2_reg <= s29_t_2_next;
     s30_core_c_reg <= s30_core_c_next;
-    s2_t_37_reg <= s2_t_37_next;
-    s3_t_20_reg <= s3_t_20_next;
-    s4_t_29_reg <= s4_t_29_next;
-    s5_qa_called_reg <= s5_qa_called_next;
+    s5_t_54_reg <= s5_t_54_next;
     s2_t_38_reg <= s2_t_38_next;
     s3_t_21_reg <= s3_t_21_next;
     s4_t_30_reg <= s4_t_30_next;
-    s5_t_54_reg <= s5_t_54_next;
-    s5_ack_run_reg <= s5_ack_run_next;
+    s5_t_55_reg <= s5_t_55_next;
     s6_ack_run_reg <= s6_ack_run_next;
     s7_ack_run_reg <= s7_ack_run_next;
     s8_ack_run_reg <= s8_ack_run_next;
@@ -10872,39 +10923,41 @@ always @(posedge clk) begin
     s28_early_reg <= s28_early_next;
     s29_early_reg <= s29_early_next;
     s30_early_reg <= s30_early_next;
-    s11_c_early_reg <= s11_c_early_next;
-    s12_c_early_reg <= s12_c_early_next;
-    s13_c_early_reg <= s13_c_early_next;
-    s14_c_early_reg <= s14_c_early_next;
-    s15_c_early_reg <= s15_c_early_next;
-    s16_c_early_reg <= s16_c_early_next;
-    s17_c_early_reg <= s17_c_early_next;
-    s18_c_early_reg <= s18_c_early_next;
-    s19_c_early_reg <= s19_c_early_next;
-    s20_c_early_reg <= s20_c_early_next;
-    s21_c_early_reg <= s21_c_early_next;
-    s22_c_early_reg <= s22_c_early_next;
-    s23_c_early_reg <= s23_c_early_next;
-    s24_c_early_reg <= s24_c_early_next;
-    s25_c_early_reg <= s25_c_early_next;
-    s26_c_early_reg <= s26_c_early_next;
-    s27_c_early_reg <= s27_c_early_next;
-    s28_c_early_reg <= s28_c_early_next;
-    s29_c_early_reg <= s29_c_early_next;
-    s30_c_early_reg <= s30_c_early_next;
+    s11_t_22_reg <= s11_t_22_next;
+    s12_t_19_reg <= s12_t_19_next;
+    s13_t_13_reg <= s13_t_13_next;
+    s14_t_12_reg <= s14_t_12_next;
+    s15_t_12_reg <= s15_t_12_next;
+    s16_t_8_reg <= s16_t_8_next;
+    s17_t_8_reg <= s17_t_8_next;
+    s18_t_7_reg <= s18_t_7_next;
+    s19_t_6_reg <= s19_t_6_next;
+    s20_t_6_reg <= s20_t_6_next;
+    s21_t_5_reg <= s21_t_5_next;
+    s22_t_32_reg <= s22_t_32_next;
+    s23_t_8_reg <= s23_t_8_next;
+    s24_t_8_reg <= s24_t_8_next;
+    s25_t_8_reg <= s25_t_8_next;
+    s26_t_5_reg <= s26_t_5_next;
+    s27_t_5_reg <= s27_t_5_next;
+    s28_t_4_reg <= s28_t_4_next;
+    s29_t_3_reg <= s29_t_3_next;
+    s30_t_reg <= s30_t_next;
     s31_c_ack_clamped_reg <= s31_c_ack_clamped_next;
     s5_c_loss_reg <= s5_c_loss_next;
+    s5_u_wtd_avg_out_reg <= s5_u_wtd_avg_out_next;
+    s5_cur_avg_wtd_reg <= s5_cur_avg_wtd_next;
     s10_cur_increase_reg <= s10_cur_increase_next;
     s2_t_39_reg <= s2_t_39_next;
     s3_t_22_reg <= s3_t_22_next;
     s4_t_31_reg <= s4_t_31_next;
-    s5_t_55_reg <= s5_t_55_next;
-    s5_qa_used_reg <= s5_qa_used_next;
     s5_t_56_reg <= s5_t_56_next;
+    s5_t_57_reg <= s5_t_57_next;
+    s5_t_58_reg <= s5_t_58_next;
     s2_t_40_reg <= s2_t_40_next;
     s3_t_23_reg <= s3_t_23_next;
     s4_t_32_reg <= s4_t_32_next;
-    s5_t_57_reg <= s5_t_57_next;
+    s5_t_59_reg <= s5_t_59_next;
     s5_cur_win_end_reg <= s5_cur_win_end_next;
     s5_cur_count_reg <= s5_cur_count_next;
     s2_t_41_reg <= s2_t_41_next;
@@ -11008,33 +11061,11 @@ always @(posedge clk) begin
     s29_c_loss_all_reg <= s29_c_loss_all_next;
     s30_c_loss_all_reg <= s30_c_loss_all_next;
     s31_c_loss_all_reg <= s31_c_loss_all_next;
-    s5_t_58_reg <= s5_t_58_next;
     s6_t_40_reg <= s6_t_40_next;
     s7_t_37_reg <= s7_t_37_next;
     s8_t_37_reg <= s8_t_37_next;
     s9_t_29_reg <= s9_t_29_next;
     s10_t_29_reg <= s10_t_29_next;
-    s11_t_22_reg <= s11_t_22_next;
-    s12_t_19_reg <= s12_t_19_next;
-    s13_t_13_reg <= s13_t_13_next;
-    s14_t_12_reg <= s14_t_12_next;
-    s15_t_12_reg <= s15_t_12_next;
-    s16_t_8_reg <= s16_t_8_next;
-    s17_t_8_reg <= s17_t_8_next;
-    s18_t_7_reg <= s18_t_7_next;
-    s19_t_6_reg <= s19_t_6_next;
-    s20_t_6_reg <= s20_t_6_next;
-    s21_t_5_reg <= s21_t_5_next;
-    s22_t_32_reg <= s22_t_32_next;
-    s23_t_8_reg <= s23_t_8_next;
-    s24_t_8_reg <= s24_t_8_next;
-    s25_t_8_reg <= s25_t_8_next;
-    s26_t_5_reg <= s26_t_5_next;
-    s27_t_5_reg <= s27_t_5_next;
-    s28_t_4_reg <= s28_t_4_next;
-    s29_t_3_reg <= s29_t_3_next;
-    s30_t_reg <= s30_t_next;
-    s31_t_reg <= s31_t_next;
     s11_t_23_reg <= s11_t_23_next;
     s12_t_20_reg <= s12_t_20_next;
     s13_t_14_reg <= s13_t_14_next;
@@ -11055,12 +11086,7 @@ always @(posedge clk) begin
     s28_t_5_reg <= s28_t_5_next;
     s29_t_4_reg <= s29_t_4_next;
     s30_t_2_reg <= s30_t_2_next;
-    s31_t_2_reg <= s31_t_2_next;
-    s6_t_41_reg <= s6_t_41_next;
-    s7_t_38_reg <= s7_t_38_next;
-    s8_t_38_reg <= s8_t_38_next;
-    s9_t_30_reg <= s9_t_30_next;
-    s10_t_30_reg <= s10_t_30_next;
+    s31_t_reg <= s31_t_next;
     s11_t_24_reg <= s11_t_24_next;
     s12_t_21_reg <= s12_t_21_next;
     s13_t_15_reg <= s13_t_15_next;
@@ -11081,12 +11107,12 @@ always @(posedge clk) begin
     s28_t_6_reg <= s28_t_6_next;
     s29_t_5_reg <= s29_t_5_next;
     s30_t_3_reg <= s30_t_3_next;
-    s31_t_3_reg <= s31_t_3_next;
-    s6_t_42_reg <= s6_t_42_next;
-    s7_t_39_reg <= s7_t_39_next;
-    s8_t_39_reg <= s8_t_39_next;
-    s9_t_31_reg <= s9_t_31_next;
-    s10_t_31_reg <= s10_t_31_next;
+    s31_t_2_reg <= s31_t_2_next;
+    s6_t_41_reg <= s6_t_41_next;
+    s7_t_38_reg <= s7_t_38_next;
+    s8_t_38_reg <= s8_t_38_next;
+    s9_t_30_reg <= s9_t_30_next;
+    s10_t_30_reg <= s10_t_30_next;
     s11_t_25_reg <= s11_t_25_next;
     s12_t_22_reg <= s12_t_22_next;
     s13_t_16_reg <= s13_t_16_next;
@@ -11107,12 +11133,12 @@ always @(posedge clk) begin
     s28_t_7_reg <= s28_t_7_next;
     s29_t_6_reg <= s29_t_6_next;
     s30_t_4_reg <= s30_t_4_next;
-    s31_t_4_reg <= s31_t_4_next;
-    s6_t_43_reg <= s6_t_43_next;
-    s7_t_40_reg <= s7_t_40_next;
-    s8_t_40_reg <= s8_t_40_next;
-    s9_t_32_reg <= s9_t_32_next;
-    s10_t_32_reg <= s10_t_32_next;
+    s31_t_3_reg <= s31_t_3_next;
+    s6_t_42_reg <= s6_t_42_next;
+    s7_t_39_reg <= s7_t_39_next;
+    s8_t_39_reg <= s8_t_39_next;
+    s9_t_31_reg <= s9_t_31_next;
+    s10_t_31_reg <= s10_t_31_next;
     s11_t_26_reg <= s11_t_26_next;
     s12_t_23_reg <= s12_t_23_next;
     s13_t_17_reg <= s13_t_17_next;
@@ -11133,12 +11159,12 @@ always @(posedge clk) begin
     s28_t_8_reg <= s28_t_8_next;
     s29_t_7_reg <= s29_t_7_next;
     s30_t_5_reg <= s30_t_5_next;
-    s31_t_5_reg <= s31_t_5_next;
-    s6_t_44_reg <= s6_t_44_next;
-    s7_t_41_reg <= s7_t_41_next;
-    s8_t_41_reg <= s8_t_41_next;
-    s9_t_33_reg <= s9_t_33_next;
-    s10_t_33_reg <= s10_t_33_next;
+    s31_t_4_reg <= s31_t_4_next;
+    s6_t_43_reg <= s6_t_43_next;
+    s7_t_40_reg <= s7_t_40_next;
+    s8_t_40_reg <= s8_t_40_next;
+    s9_t_32_reg <= s9_t_32_next;
+    s10_t_32_reg <= s10_t_32_next;
     s11_t_27_reg <= s11_t_27_next;
     s12_t_24_reg <= s12_t_24_next;
     s13_t_18_reg <= s13_t_18_next;
@@ -11159,12 +11185,12 @@ always @(posedge clk) begin
     s28_t_9_reg <= s28_t_9_next;
     s29_t_8_reg <= s29_t_8_next;
     s30_t_6_reg <= s30_t_6_next;
-    s31_t_6_reg <= s31_t_6_next;
-    s6_t_45_reg <= s6_t_45_next;
-    s7_t_42_reg <= s7_t_42_next;
-    s8_t_42_reg <= s8_t_42_next;
-    s9_t_34_reg <= s9_t_34_next;
-    s10_t_34_reg <= s10_t_34_next;
+    s31_t_5_reg <= s31_t_5_next;
+    s6_t_44_reg <= s6_t_44_next;
+    s7_t_41_reg <= s7_t_41_next;
+    s8_t_41_reg <= s8_t_41_next;
+    s9_t_33_reg <= s9_t_33_next;
+    s10_t_33_reg <= s10_t_33_next;
     s11_t_28_reg <= s11_t_28_next;
     s12_t_25_reg <= s12_t_25_next;
     s13_t_19_reg <= s13_t_19_next;
@@ -11185,16 +11211,12 @@ always @(posedge clk) begin
     s28_t_10_reg <= s28_t_10_next;
     s29_t_9_reg <= s29_t_9_next;
     s30_t_7_reg <= s30_t_7_next;
-    s31_t_7_reg <= s31_t_7_next;
-    s2_t_42_reg <= s2_t_42_next;
-    s3_t_25_reg <= s3_t_25_next;
-    s4_t_34_reg <= s4_t_34_next;
-    s5_t_59_reg <= s5_t_59_next;
-    s6_t_46_reg <= s6_t_46_next;
-    s7_t_43_reg <= s7_t_43_next;
-    s8_t_43_reg <= s8_t_43_next;
-    s9_t_35_reg <= s9_t_35_next;
-    s10_t_35_reg <= s10_t_35_next;
+    s31_t_6_reg <= s31_t_6_next;
+    s6_t_45_reg <= s6_t_45_next;
+    s7_t_42_reg <= s7_t_42_next;
+    s8_t_42_reg <= s8_t_42_next;
+    s9_t_34_reg <= s9_t_34_next;
+    s10_t_34_reg <= s10_t_34_next;
     s11_t_29_reg <= s11_t_29_next;
     s12_t_26_reg <= s12_t_26_next;
     s13_t_20_reg <= s13_t_20_next;
@@ -11215,6 +11237,36 @@ always @(posedge clk) begin
     s28_t_11_reg <= s28_t_11_next;
     s29_t_10_reg <= s29_t_10_next;
     s30_t_8_reg <= s30_t_8_next;
+    s31_t_7_reg <= s31_t_7_next;
+    s2_t_42_reg <= s2_t_42_next;
+    s3_t_25_reg <= s3_t_25_next;
+    s4_t_34_reg <= s4_t_34_next;
+    s5_t_60_reg <= s5_t_60_next;
+    s6_t_46_reg <= s6_t_46_next;
+    s7_t_43_reg <= s7_t_43_next;
+    s8_t_43_reg <= s8_t_43_next;
+    s9_t_35_reg <= s9_t_35_next;
+    s10_t_35_reg <= s10_t_35_next;
+    s11_t_30_reg <= s11_t_30_next;
+    s12_t_27_reg <= s12_t_27_next;
+    s13_t_21_reg <= s13_t_21_next;
+    s14_t_20_reg <= s14_t_20_next;
+    s15_t_20_reg <= s15_t_20_next;
+    s16_t_16_reg <= s16_t_16_next;
+    s17_t_16_reg <= s17_t_16_next;
+    s18_t_15_reg <= s18_t_15_next;
+    s19_t_14_reg <= s19_t_14_next;
+    s20_t_14_reg <= s20_t_14_next;
+    s21_t_13_reg <= s21_t_13_next;
+    s22_t_40_reg <= s22_t_40_next;
+    s23_t_16_reg <= s23_t_16_next;
+    s24_t_16_reg <= s24_t_16_next;
+    s25_t_16_reg <= s25_t_16_next;
+    s26_t_13_reg <= s26_t_13_next;
+    s27_t_13_reg <= s27_t_13_next;
+    s28_t_12_reg <= s28_t_12_next;
+    s29_t_11_reg <= s29_t_11_next;
+    s30_t_9_reg <= s30_t_9_next;
     s31_t_8_reg <= s31_t_8_next;
     s2_t_43_reg <= s2_t_43_next;
     s3_t_26_reg <= s3_t_26_next;
@@ -11230,6 +11282,9 @@ always @(posedge clk) begin
     s8_t_44_reg <= s8_t_44_next;
     s9_t_36_reg <= s9_t_36_next;
     s10_t_36_reg <= s10_t_36_next;
+    snoop_s1_reg <= snoop_s1_next;
+    snoop_s2_reg <= snoop_s2_next;
+    snoop_s3_reg <= snoop_s3_next;
     s2_kind_reg <= s2_kind_next;
     s3_kind_reg <= s3_kind_next;
     s4_kind_reg <= s4_kind_next;
@@ -11260,26 +11315,26 @@ always @(posedge clk) begin
     s29_kind_reg <= s29_kind_next;
     s30_kind_reg <= s30_kind_next;
     s31_kind_reg <= s31_kind_next;
-    s11_t_30_reg <= s11_t_30_next;
-    s12_t_27_reg <= s12_t_27_next;
-    s13_t_21_reg <= s13_t_21_next;
-    s14_t_20_reg <= s14_t_20_next;
-    s15_t_20_reg <= s15_t_20_next;
-    s16_t_16_reg <= s16_t_16_next;
-    s17_t_16_reg <= s17_t_16_next;
-    s18_t_15_reg <= s18_t_15_next;
-    s19_t_14_reg <= s19_t_14_next;
-    s20_t_14_reg <= s20_t_14_next;
-    s21_t_13_reg <= s21_t_13_next;
-    s22_t_40_reg <= s22_t_40_next;
-    s23_t_16_reg <= s23_t_16_next;
-    s24_t_16_reg <= s24_t_16_next;
-    s25_t_16_reg <= s25_t_16_next;
-    s26_t_13_reg <= s26_t_13_next;
-    s27_t_13_reg <= s27_t_13_next;
-    s28_t_12_reg <= s28_t_12_next;
-    s29_t_11_reg <= s29_t_11_next;
-    s30_t_9_reg <= s30_t_9_next;
+    s11_t_31_reg <= s11_t_31_next;
+    s12_t_28_reg <= s12_t_28_next;
+    s13_t_22_reg <= s13_t_22_next;
+    s14_t_21_reg <= s14_t_21_next;
+    s15_t_21_reg <= s15_t_21_next;
+    s16_t_17_reg <= s16_t_17_next;
+    s17_t_17_reg <= s17_t_17_next;
+    s18_t_16_reg <= s18_t_16_next;
+    s19_t_15_reg <= s19_t_15_next;
+    s20_t_15_reg <= s20_t_15_next;
+    s21_t_14_reg <= s21_t_14_next;
+    s22_t_41_reg <= s22_t_41_next;
+    s23_t_17_reg <= s23_t_17_next;
+    s24_t_17_reg <= s24_t_17_next;
+    s25_t_17_reg <= s25_t_17_next;
+    s26_t_14_reg <= s26_t_14_next;
+    s27_t_14_reg <= s27_t_14_next;
+    s28_t_13_reg <= s28_t_13_next;
+    s29_t_12_reg <= s29_t_12_next;
+    s30_t_10_reg <= s30_t_10_next;
     s31_t_9_reg <= s31_t_9_next;
     s11_qa_fired_reg <= s11_qa_fired_next;
     s12_qa_fired_reg <= s12_qa_fired_next;
@@ -11302,26 +11357,26 @@ always @(posedge clk) begin
     s29_qa_fired_reg <= s29_qa_fired_next;
     s30_qa_fired_reg <= s30_qa_fired_next;
     s31_qa_fired_reg <= s31_qa_fired_next;
-    s11_t_31_reg <= s11_t_31_next;
-    s12_t_28_reg <= s12_t_28_next;
-    s13_t_22_reg <= s13_t_22_next;
-    s14_t_21_reg <= s14_t_21_next;
-    s15_t_21_reg <= s15_t_21_next;
-    s16_t_17_reg <= s16_t_17_next;
-    s17_t_17_reg <= s17_t_17_next;
-    s18_t_16_reg <= s18_t_16_next;
-    s19_t_15_reg <= s19_t_15_next;
-    s20_t_15_reg <= s20_t_15_next;
-    s21_t_14_reg <= s21_t_14_next;
-    s22_t_41_reg <= s22_t_41_next;
-    s23_t_17_reg <= s23_t_17_next;
-    s24_t_17_reg <= s24_t_17_next;
-    s25_t_17_reg <= s25_t_17_next;
-    s26_t_14_reg <= s26_t_14_next;
-    s27_t_14_reg <= s27_t_14_next;
-    s28_t_13_reg <= s28_t_13_next;
-    s29_t_12_reg <= s29_t_12_next;
-    s30_t_10_reg <= s30_t_10_next;
+    s11_t_32_reg <= s11_t_32_next;
+    s12_t_29_reg <= s12_t_29_next;
+    s13_t_23_reg <= s13_t_23_next;
+    s14_t_22_reg <= s14_t_22_next;
+    s15_t_22_reg <= s15_t_22_next;
+    s16_t_18_reg <= s16_t_18_next;
+    s17_t_18_reg <= s17_t_18_next;
+    s18_t_17_reg <= s18_t_17_next;
+    s19_t_16_reg <= s19_t_16_next;
+    s20_t_16_reg <= s20_t_16_next;
+    s21_t_15_reg <= s21_t_15_next;
+    s22_t_42_reg <= s22_t_42_next;
+    s23_t_18_reg <= s23_t_18_next;
+    s24_t_18_reg <= s24_t_18_next;
+    s25_t_18_reg <= s25_t_18_next;
+    s26_t_15_reg <= s26_t_15_next;
+    s27_t_15_reg <= s27_t_15_next;
+    s28_t_14_reg <= s28_t_14_next;
+    s29_t_13_reg <= s29_t_13_next;
+    s30_t_11_reg <= s30_t_11_next;
     s31_t_10_reg <= s31_t_10_next;
     out_rd_ptr_reg <= out_rd_ptr_next;
     out_wr_ptr_reg <= out_wr_ptr_next;
@@ -11603,8 +11658,13 @@ always @(posedge clk) begin
         s29_valid_reg <= 1'd0;
         s30_valid_reg <= 1'd0;
         s31_valid_reg <= 1'd0;
-        hazard_reg <= 1'd0;
+        hazard0_reg <= 1'd0;
+        hazard1_reg <= 1'd0;
+        hazard2_reg <= 1'd0;
         credits_out_reg <= 1'd0;
+        snoop_s1_reg <= 1'd0;
+        snoop_s2_reg <= 1'd0;
+        snoop_s3_reg <= 1'd0;
         out_rd_ptr_reg <= 6'd0;
         out_wr_ptr_reg <= 6'd0;
         out_count_reg <= 6'd0;
@@ -11617,7 +11677,7 @@ end
 // products on Lattice ECP5 MULT18X18D multipliers, each through its output register
 MULT18X18D #(
     .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
-    .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s7_qa_scaled_pp00_mult (  // s7_qa_scaled_pp00_reg = _s7_qa_scaled_pp00_next_1 * 35'hcccd
@@ -11630,7 +11690,7 @@ MULT18X18D #(
 );
 MULT18X18D #(
     .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
-    .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s7_qa_scaled_pp10_mult (  // s7_qa_scaled_pp10_reg = _s7_qa_scaled_pp10_next_1 * 20'hcccd
@@ -11643,7 +11703,7 @@ MULT18X18D #(
 );
 MULT18X18D #(
     .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
-    .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s2_size_kmi_pp00_mult (  // s2_size_kmi_pp00_reg = _s2_size_kmi_pp00_next_0 * 32'h37777
@@ -11656,7 +11716,7 @@ MULT18X18D #(
 );
 MULT18X18D #(
     .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
-    .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s2_size_kmi_pp01_mult (  // s2_size_kmi_pp01_reg = _s2_size_kmi_pp01_next_0 * 24'h2dd
@@ -11838,7 +11898,7 @@ MULT18X18D #(
 );
 MULT18X18D #(
     .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
-    .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s2_size_kfi_pp00_mult (  // s2_size_kfi_pp00_reg = _s2_size_kfi_pp00_next_0 * 32'h2eeef
@@ -11851,7 +11911,7 @@ MULT18X18D #(
 );
 MULT18X18D #(
     .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
-    .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s2_size_kfi_pp01_mult (  // s2_size_kfi_pp01_reg = _s2_size_kfi_pp01_next_0 * 21'h5b
@@ -11906,9 +11966,9 @@ MULT18X18D #(
     .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s3_md_ds_pp00_mult (  // s3_md_ds_pp00_reg = _s3_md_ds_pp00_next_1 * s2_t_30_reg
+) s3_md_ds_pp00_mult (  // s3_md_ds_pp00_reg = _s3_md_ds_pp00_next_1 * s2_t_31_reg
     .A17(s2_rtt_minus_trtt_next[17]), .A16(s2_rtt_minus_trtt_next[16]), .A15(s2_rtt_minus_trtt_next[15]), .A14(s2_rtt_minus_trtt_next[14]), .A13(s2_rtt_minus_trtt_next[13]), .A12(s2_rtt_minus_trtt_next[12]), .A11(s2_rtt_minus_trtt_next[11]), .A10(s2_rtt_minus_trtt_next[10]), .A9(s2_rtt_minus_trtt_next[9]), .A8(s2_rtt_minus_trtt_next[8]), .A7(s2_rtt_minus_trtt_next[7]), .A6(s2_rtt_minus_trtt_next[6]), .A5(s2_rtt_minus_trtt_next[5]), .A4(s2_rtt_minus_trtt_next[4]), .A3(s2_rtt_minus_trtt_next[3]), .A2(s2_rtt_minus_trtt_next[2]), .A1(s2_rtt_minus_trtt_next[1]), .A0(s2_rtt_minus_trtt_next[0]),
-    .B17(s2_t_30_next[17]), .B16(s2_t_30_next[16]), .B15(s2_t_30_next[15]), .B14(s2_t_30_next[14]), .B13(s2_t_30_next[13]), .B12(s2_t_30_next[12]), .B11(s2_t_30_next[11]), .B10(s2_t_30_next[10]), .B9(s2_t_30_next[9]), .B8(s2_t_30_next[8]), .B7(s2_t_30_next[7]), .B6(s2_t_30_next[6]), .B5(s2_t_30_next[5]), .B4(s2_t_30_next[4]), .B3(s2_t_30_next[3]), .B2(s2_t_30_next[2]), .B1(s2_t_30_next[1]), .B0(s2_t_30_next[0]),
+    .B17(s2_t_31_next[17]), .B16(s2_t_31_next[16]), .B15(s2_t_31_next[15]), .B14(s2_t_31_next[14]), .B13(s2_t_31_next[13]), .B12(s2_t_31_next[12]), .B11(s2_t_31_next[11]), .B10(s2_t_31_next[10]), .B9(s2_t_31_next[9]), .B8(s2_t_31_next[8]), .B7(s2_t_31_next[7]), .B6(s2_t_31_next[6]), .B5(s2_t_31_next[5]), .B4(s2_t_31_next[4]), .B3(s2_t_31_next[3]), .B2(s2_t_31_next[2]), .B1(s2_t_31_next[1]), .B0(s2_t_31_next[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
@@ -11919,9 +11979,9 @@ MULT18X18D #(
     .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s3_md_ds_pp10_mult (  // s3_md_ds_pp10_reg = _s3_md_ds_pp10_next_1 * s2_t_31_reg
+) s3_md_ds_pp10_mult (  // s3_md_ds_pp10_reg = _s3_md_ds_pp10_next_1 * s2_t_32_reg
     .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(1'b0), .A12(1'b0), .A11(1'b0), .A10(1'b0), .A9(1'b0), .A8(1'b0), .A7(1'b0), .A6(1'b0), .A5(1'b0), .A4(1'b0), .A3(1'b0), .A2(1'b0), .A1(s2_rtt_minus_trtt_next[19]), .A0(s2_rtt_minus_trtt_next[18]),
-    .B17(1'b0), .B16(1'b0), .B15(s2_t_31_next[15]), .B14(s2_t_31_next[14]), .B13(s2_t_31_next[13]), .B12(s2_t_31_next[12]), .B11(s2_t_31_next[11]), .B10(s2_t_31_next[10]), .B9(s2_t_31_next[9]), .B8(s2_t_31_next[8]), .B7(s2_t_31_next[7]), .B6(s2_t_31_next[6]), .B5(s2_t_31_next[5]), .B4(s2_t_31_next[4]), .B3(s2_t_31_next[3]), .B2(s2_t_31_next[2]), .B1(s2_t_31_next[1]), .B0(s2_t_31_next[0]),
+    .B17(1'b0), .B16(1'b0), .B15(s2_t_32_next[15]), .B14(s2_t_32_next[14]), .B13(s2_t_32_next[13]), .B12(s2_t_32_next[12]), .B11(s2_t_32_next[11]), .B10(s2_t_32_next[10]), .B9(s2_t_32_next[9]), .B8(s2_t_32_next[8]), .B7(s2_t_32_next[7]), .B6(s2_t_32_next[6]), .B5(s2_t_32_next[5]), .B4(s2_t_32_next[4]), .B3(s2_t_32_next[3]), .B2(s2_t_32_next[2]), .B1(s2_t_32_next[1]), .B0(s2_t_32_next[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
@@ -11994,7 +12054,7 @@ MULT18X18D #(
 );
 MULT18X18D #(
     .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
-    .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s14_c_md_fd_prod_pp00_mult (  // s14_c_md_fd_prod_pp00_reg = _s14_c_md_fd_prod_pp00_next_1 * 36'h39b52
@@ -12007,7 +12067,7 @@ MULT18X18D #(
 );
 MULT18X18D #(
     .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
-    .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s14_c_md_fd_prod_pp01_mult (  // s14_c_md_fd_prod_pp01_reg = _s14_c_md_fd_prod_pp01_next_0 * 20'h3
@@ -12020,7 +12080,7 @@ MULT18X18D #(
 );
 MULT18X18D #(
     .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
-    .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s14_c_md_fd_prod_pp10_mult (  // s14_c_md_fd_prod_pp10_reg = _s14_c_md_fd_prod_pp10_next_1 * 36'h39b52
@@ -12033,7 +12093,7 @@ MULT18X18D #(
 );
 MULT18X18D #(
     .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
-    .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s14_c_md_fd_prod_pp11_mult (  // s14_c_md_fd_prod_pp11_reg = _s14_c_md_fd_prod_pp11_next_0 * 20'h3
@@ -12046,7 +12106,7 @@ MULT18X18D #(
 );
 MULT18X18D #(
     .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
-    .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s14_c_md_fd_prod_pp20_mult (  // s14_c_md_fd_prod_pp20_reg = _s14_c_md_fd_prod_pp20_next_1 * 23'h39b52
@@ -12059,7 +12119,7 @@ MULT18X18D #(
 );
 MULT18X18D #(
     .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
-    .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s14_c_md_fd_prod_pp21_mult (  // s14_c_md_fd_prod_pp21_reg = _s14_c_md_fd_prod_pp21_next_0 * 7'd3
@@ -12075,9 +12135,9 @@ MULT18X18D #(
     .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s5_c_fd_xs_pp00_mult (  // s5_c_fd_xs_pp00_reg = _s5_c_fd_xs_pp00_next_1 * s4_t_24_reg
+) s5_c_fd_xs_pp00_mult (  // s5_c_fd_xs_pp00_reg = _s5_c_fd_xs_pp00_next_1 * s4_t_25_reg
     .A17(s4_cur_next[17]), .A16(s4_cur_next[16]), .A15(s4_cur_next[15]), .A14(s4_cur_next[14]), .A13(s4_cur_next[13]), .A12(s4_cur_next[12]), .A11(s4_cur_next[11]), .A10(s4_cur_next[10]), .A9(s4_cur_next[9]), .A8(s4_cur_next[8]), .A7(s4_cur_next[7]), .A6(s4_cur_next[6]), .A5(s4_cur_next[5]), .A4(s4_cur_next[4]), .A3(s4_cur_next[3]), .A2(s4_cur_next[2]), .A1(s4_cur_next[1]), .A0(s4_cur_next[0]),
-    .B17(s4_t_24_next[17]), .B16(s4_t_24_next[16]), .B15(s4_t_24_next[15]), .B14(s4_t_24_next[14]), .B13(s4_t_24_next[13]), .B12(s4_t_24_next[12]), .B11(s4_t_24_next[11]), .B10(s4_t_24_next[10]), .B9(s4_t_24_next[9]), .B8(s4_t_24_next[8]), .B7(s4_t_24_next[7]), .B6(s4_t_24_next[6]), .B5(s4_t_24_next[5]), .B4(s4_t_24_next[4]), .B3(s4_t_24_next[3]), .B2(s4_t_24_next[2]), .B1(s4_t_24_next[1]), .B0(s4_t_24_next[0]),
+    .B17(s4_t_25_next[17]), .B16(s4_t_25_next[16]), .B15(s4_t_25_next[15]), .B14(s4_t_25_next[14]), .B13(s4_t_25_next[13]), .B12(s4_t_25_next[12]), .B11(s4_t_25_next[11]), .B10(s4_t_25_next[10]), .B9(s4_t_25_next[9]), .B8(s4_t_25_next[8]), .B7(s4_t_25_next[7]), .B6(s4_t_25_next[6]), .B5(s4_t_25_next[5]), .B4(s4_t_25_next[4]), .B3(s4_t_25_next[3]), .B2(s4_t_25_next[2]), .B1(s4_t_25_next[1]), .B0(s4_t_25_next[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
@@ -12088,9 +12148,9 @@ MULT18X18D #(
     .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s5_c_fd_xs_pp10_mult (  // s5_c_fd_xs_pp10_reg = _s5_c_fd_xs_pp10_next_1 * s4_t_25_reg
+) s5_c_fd_xs_pp10_mult (  // s5_c_fd_xs_pp10_reg = _s5_c_fd_xs_pp10_next_1 * s4_t_26_reg
     .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(1'b0), .A12(1'b0), .A11(1'b0), .A10(1'b0), .A9(1'b0), .A8(s4_cur_next[26]), .A7(s4_cur_next[25]), .A6(s4_cur_next[24]), .A5(s4_cur_next[23]), .A4(s4_cur_next[22]), .A3(s4_cur_next[21]), .A2(s4_cur_next[20]), .A1(s4_cur_next[19]), .A0(s4_cur_next[18]),
-    .B17(s4_t_25_next[17]), .B16(s4_t_25_next[16]), .B15(s4_t_25_next[15]), .B14(s4_t_25_next[14]), .B13(s4_t_25_next[13]), .B12(s4_t_25_next[12]), .B11(s4_t_25_next[11]), .B10(s4_t_25_next[10]), .B9(s4_t_25_next[9]), .B8(s4_t_25_next[8]), .B7(s4_t_25_next[7]), .B6(s4_t_25_next[6]), .B5(s4_t_25_next[5]), .B4(s4_t_25_next[4]), .B3(s4_t_25_next[3]), .B2(s4_t_25_next[2]), .B1(s4_t_25_next[1]), .B0(s4_t_25_next[0]),
+    .B17(s4_t_26_next[17]), .B16(s4_t_26_next[16]), .B15(s4_t_26_next[15]), .B14(s4_t_26_next[14]), .B13(s4_t_26_next[13]), .B12(s4_t_26_next[12]), .B11(s4_t_26_next[11]), .B10(s4_t_26_next[10]), .B9(s4_t_26_next[9]), .B8(s4_t_26_next[8]), .B7(s4_t_26_next[7]), .B6(s4_t_26_next[6]), .B5(s4_t_26_next[5]), .B4(s4_t_26_next[4]), .B3(s4_t_26_next[3]), .B2(s4_t_26_next[2]), .B1(s4_t_26_next[1]), .B0(s4_t_26_next[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
@@ -12098,7 +12158,7 @@ MULT18X18D #(
 );
 MULT18X18D #(
     .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
-    .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s7_c_fd_prod_pp00_mult (  // s7_c_fd_prod_pp00_reg = _s7_c_fd_prod_pp00_next_1 * 36'h39b52
@@ -12111,7 +12171,7 @@ MULT18X18D #(
 );
 MULT18X18D #(
     .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
-    .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s7_c_fd_prod_pp01_mult (  // s7_c_fd_prod_pp01_reg = _s7_c_fd_prod_pp01_next_0 * 20'h3
@@ -12124,7 +12184,7 @@ MULT18X18D #(
 );
 MULT18X18D #(
     .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
-    .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s7_c_fd_prod_pp10_mult (  // s7_c_fd_prod_pp10_reg = _s7_c_fd_prod_pp10_next_1 * 36'h39b52
@@ -12137,7 +12197,7 @@ MULT18X18D #(
 );
 MULT18X18D #(
     .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
-    .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s7_c_fd_prod_pp11_mult (  // s7_c_fd_prod_pp11_reg = _s7_c_fd_prod_pp11_next_0 * 20'h3
@@ -12150,7 +12210,7 @@ MULT18X18D #(
 );
 MULT18X18D #(
     .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
-    .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s7_c_fd_prod_pp20_mult (  // s7_c_fd_prod_pp20_reg = _s7_c_fd_prod_pp20_next_1 * 23'h39b52
@@ -12163,7 +12223,7 @@ MULT18X18D #(
 );
 MULT18X18D #(
     .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
-    .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s7_c_fd_prod_pp21_mult (  // s7_c_fd_prod_pp21_reg = _s7_c_fd_prod_pp21_next_0 * 7'd3
