@@ -649,6 +649,10 @@ func emitDSP(w *writer, m *Module) {
 	if len(rs) == 0 {
 		return
 	}
+	next := map[*Signal]*node{}
+	for _, a := range m.assigns {
+		next[a.target] = a.value
+	}
 	w.line(0, "`ifdef NICGEN_ECP5", Loc{})
 	w.line(0, "// products on Lattice ECP5 MULT18X18D multipliers, each through its output register", Loc{})
 	for _, r := range rs {
@@ -681,8 +685,8 @@ func emitDSP(w *writer, m *Module) {
 		// input register as one with none (its MULT18X18D_REGS_OUTPUT
 		// class), which would put the operand's own logic before the
 		// multiplier in the stage
-		aIn, aOK := dspInput(a, dsp)
-		bIn, bOK := dspInput(b, dsp)
+		aIn, aOK := dspInput(a, next, dsp)
+		bIn, bOK := dspInput(b, next, dsp)
 		aReg, bReg := aOK && bOK, aOK && bOK
 		clk := func(reg bool) string {
 			if reg {
@@ -738,7 +742,7 @@ func emitDSP(w *writer, m *Module) {
 // register's next value, a constant as is) and true: a multiplier input
 // register fed with them holds what n holds from the first edge on (the
 // shell's reset lasts at least that long, so no event reads it earlier).
-func dspInput(n *node, dsp map[*Reg]bool) ([]string, bool) {
+func dspInput(n *node, next map[*Signal]*node, dsp map[*Reg]bool) ([]string, bool) {
 	out := make([]string, 18)
 	for i := range out {
 		x, bit := n, i
@@ -779,6 +783,11 @@ func dspInput(n *node, dsp map[*Reg]bool) ([]string, bool) {
 			out[i] = fmt.Sprintf("1'b%d", (x.value>>uint(bit))&1)
 		case x.op == opSig && x.sig.reg != nil && x.sig == x.sig.reg.Signal && !x.sig.reg.hasReset && !dsp[x.sig.reg] && x.sig.reg.Next != nil:
 			nx := x.sig.reg.Next
+			if slowOutput(nx, next) {
+				// the register takes a block RAM's output: an input
+				// register would hold its clock-to-output and the route
+				return nil, false
+			}
 			out[i] = nx.name
 			if nx.width > 1 {
 				out[i] = fmt.Sprintf("%s[%d]", nx.name, bit)
@@ -788,6 +797,25 @@ func dspInput(n *node, dsp map[*Reg]bool) ([]string, bool) {
 		}
 	}
 	return out, true
+}
+
+// slowOutput reports whether the register whose next value is nx takes,
+// bit for bit, the output of a ROM's read register: a block RAM, whose
+// clock-to-output (4.26 ns on an ECP5 DP16KD) leaves no room for the
+// route to a multiplier's input register.
+func slowOutput(nx *Signal, next map[*Signal]*node) bool {
+	strip := func(n *node) *node {
+		for n != nil && (n.op == opCast || n.op == opSlice || (n.op == opConcat && len(n.args) == 1)) {
+			n = n.args[0]
+		}
+		return n
+	}
+	d := strip(next[nx])
+	if d == nil || d.op != opSig || d.sig.reg == nil || d.sig != d.sig.reg.Signal {
+		return false
+	}
+	x := strip(next[d.sig.reg.Next])
+	return x != nil && x.op == opROM
 }
 
 func emitMemories(w *writer, m *Module) {

@@ -143,6 +143,7 @@ func TestPipelineProductOnECP5Multiplier(t *testing.T) {
 	u := m.Output("u", 31, "c * b (no multiplier: c is 19 bits)")
 	v := m.Output("v", 16, "a * 4 (a shift)")
 	x := m.Output("x", 28, "(a ^ b) * b: an operand computed in the stage")
+	r := m.Output("r", 24, "rom(a[3:0]) * b: an operand from a ROM's read register, through a fabric register")
 	ra := m.Reg("in_a", 16, "a", NoReset())
 	rb := m.Reg("in_b", 12, "b", NoReset())
 	rc := m.Reg("in_c", 19, "c", NoReset())
@@ -155,26 +156,33 @@ func TestPipelineProductOnECP5Multiplier(t *testing.T) {
 	p.Source(ra, 1)
 	p.Source(rb, 1)
 	p.Source(rc, 1)
-	var ey, ez, eu, ev, ex Expr
+	var ey, ez, eu, ev, ex, er Expr
+	vals := make([]uint64, 16)
+	for i := range vals {
+		vals[i] = uint64(4095 - 97*i)
+	}
 	p.Within(func() {
 		ey = p.Cut("ab", ra.MulX(rb).Named("ab"))
 		ez = p.Cut("bk", rb.MulX(Const(15, 1000)).Named("bk"))
 		eu = p.Cut("cb", rc.MulX(rb).Named("cb"))
 		ev = p.Cut("a4", ra.Mul(Const(16, 4)).Named("a4"))
 		ex = p.Cut("axb", ra.Xor(rb.ZExt(16)).MulX(rb).Named("axb"))
+		rt := p.Cut("rom_t", p.Cut("rom", ROM(ra.Trunc(4), 12, vals).Named("rom")))
+		er = p.Cut("rb", rt.MulX(rb).Named("rb"))
 	})
 	m.Assign(y, ey)
 	m.Assign(z, ez.Xor(Mux(vr, Const(27, 0), Const(27, 0))))
 	m.Assign(u, eu)
 	m.Assign(v, ev)
 	m.Assign(x, ex)
+	m.Assign(r, er)
 	d, err := Elaborate(m)
 	if err != nil {
 		t.Fatal(err)
 	}
 	src := string(Emit(d, EmitOptions{})["dsp_t.v"])
-	if n := strings.Count(src, "MULT18X18D #("); n != 3 {
-		t.Fatalf("%d MULT18X18D instances, want 3 (a*b, b*1000, (a^b)*b):\n%s", n, src)
+	if n := strings.Count(src, "MULT18X18D #("); n != 4 {
+		t.Fatalf("%d MULT18X18D instances, want 4 (a*b, b*1000, (a^b)*b, rom*b):\n%s", n, src)
 	}
 	for _, want := range []string{") s2_ab_mult (", ") s2_bk_mult (", ") s2_axb_mult (", "wire [27:0] s2_ab_reg;"} {
 		if !strings.Contains(src, want) {
@@ -183,7 +191,8 @@ func TestPipelineProductOnECP5Multiplier(t *testing.T) {
 	}
 	// input registers: operands read from pipeline registers or constant
 	// are taken into the multiplier (registers from their next values);
-	// with an operand computed in the stage, neither is
+	// with an operand computed in the stage, or read from a block RAM
+	// (a ROM's register) through one fabric register, neither is
 	params := func(inst string) string {
 		end := strings.Index(src, ") "+inst+" (")
 		start := strings.LastIndex(src[:max(end, 0)], "MULT18X18D #(")
@@ -193,7 +202,7 @@ func TestPipelineProductOnECP5Multiplier(t *testing.T) {
 		return src[start:end]
 	}
 	for inst, want := range map[string][2]string{
-		"s2_ab_mult": {"CLK0", "CLK0"}, "s2_bk_mult": {"CLK0", "CLK0"}, "s2_axb_mult": {"NONE", "NONE"},
+		"s2_ab_mult": {"CLK0", "CLK0"}, "s2_bk_mult": {"CLK0", "CLK0"}, "s2_axb_mult": {"NONE", "NONE"}, "s4_rb_mult": {"NONE", "NONE"},
 	} {
 		ps := params(inst)
 		for i, port := range []string{"A", "B"} {
@@ -209,15 +218,15 @@ func TestPipelineProductOnECP5Multiplier(t *testing.T) {
 module tb;
   reg clk = 0, rst = 1;
   reg [15:0] a; reg [11:0] b; reg [18:0] c;
-  wire [27:0] y; wire [26:0] z; wire [30:0] u; wire [15:0] v; wire [27:0] x;
-  dsp_t dut (.clk(clk), .rst(rst), .a(a), .b(b), .c(c), .y(y), .z(z), .u(u), .v(v), .x(x));
+  wire [27:0] y; wire [26:0] z; wire [30:0] u; wire [15:0] v; wire [27:0] x; wire [23:0] r;
+  dsp_t dut (.clk(clk), .rst(rst), .a(a), .b(b), .c(c), .y(y), .z(z), .u(u), .v(v), .x(x), .r(r));
   integer i;
   initial begin
     for (i = 0; i < 400; i = i + 1) begin
       a = $random; b = $random; c = $random;
       if (i == 3) rst = 0;
       #1 clk = 1; #1 clk = 0;
-      if (i > 3) $display("%0d %h %h %h %h %h", i, y, z, u, v, x);
+      if (i > 3) $display("%0d %h %h %h %h %h %h", i, y, z, u, v, x, r);
     end
     $finish;
   end
@@ -244,8 +253,8 @@ endmodule
 	// the outputs move: a branch stuck at 0 would agree with nothing
 	seen := map[string]bool{}
 	for _, l := range strings.Split(portable, "\n") {
-		if f := strings.Fields(l); len(f) == 6 {
-			seen[f[1]+f[2]] = true
+		if f := strings.Fields(l); len(f) == 7 {
+			seen[f[1]+f[2]+f[6]] = true
 		}
 	}
 	if len(seen) < 300 {
