@@ -693,8 +693,6 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 		}
 		return hit
 	}
-	fromSkid := issue.And(skid.valid)
-	fromIn := issue.And(skid.valid.Not()).Or(head.valid.Not())
 	hazardNext := make([]hdlgen.Expr, len(groups))
 	for g, gr := range groups {
 		name := "hazard_ahead"
@@ -702,7 +700,13 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 			name = fmt.Sprintf("hazard%d_ahead", g)
 		}
 		a, b := gr[0], gr[1]
-		hazardNext[g] = hdlgen.Mux(fromSkid, matchNext(skid.conn, "skid", a, b), hdlgen.Mux(fromIn, matchNext(inConn, "in", a, b), matchNext(head.conn, "head", a, b))).Named(name)
+		// issued: the skid entry, else the arriving event; kept: the head,
+		// else (no head) the arriving event. issue selects last, its
+		// gates beside the comparisons
+		mIn := matchNext(inConn, "in", a, b)
+		hazardNext[g] = hdlgen.Mux(issue,
+			hdlgen.Mux(skid.valid, matchNext(skid.conn, "skid", a, b), mIn),
+			hdlgen.Mux(head.valid, matchNext(head.conn, "head", a, b), mIn)).Named(name)
 	}
 	m.Comb("issue_next", func(p *hdlgen.Process) {
 		for g, h := range hazardRegs {

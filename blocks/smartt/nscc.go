@@ -46,7 +46,10 @@ func nsccCore(m *hdlgen.Module, p Params, d Derived, st connpipe.Step, nowq, c, 
 		recv1 := counterAdd(p, "recv_no_wrap", cur.F("recv"), units(p, size, "recv_units")).Named("recv_sum")
 		adjDue := passed(p, nowq, cur.F("last_adj"), d.BrttQ)
 		// recv * unit > 8 MTU iff recv > floor(8 MTU / unit)
-		fulfill := recv1.Gt(cst(p.recvW(), 8*uint64(p.Net.MTU)>>uint(p.ByteShift))).Or(adjDue).Named("fulfill")
+		// both tests from registers: fulfill selects in the inc, recv and
+		// last_adj words and the window, a wide fanout
+		recvOver := st.Cut("recv_over", recv1.Gt(cst(p.recvW(), 8*uint64(p.Net.MTU)>>uint(p.ByteShift))).Named("recv_over"))
+		fulfill := recvOver.Or(st.Cut("adj_due", adjDue.Named("adj_due"))).Named("fulfill")
 		inc1 = st.Cut("inc_acc", inc1) // only the adjustment period accumulates
 		coreC = hdlgen.Mux(fulfill, c2.ZExt(cw+1).Add(inc1.ZExt(cw+1)), c2.ZExt(cw+1))
 		incNext = hdlgen.Mux(qaFired, cst(iw, 0), hdlgen.Mux(step, hdlgen.Mux(fulfill, cst(iw, 0), inc1), cur.F("inc")))

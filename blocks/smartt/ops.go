@@ -2,6 +2,7 @@ package smartt
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/nicgen/nicgen/hdlgen"
 )
@@ -51,20 +52,6 @@ func minSat(a hdlgen.Expr, w int, b hdlgen.Expr) hdlgen.Expr {
 	return hdlgen.Mux(over.Or(b.Lt(lo)), b, lo)
 }
 
-// subMinSatFloor is subFloor(c, minSat(raw, w, b)) for c and b of w bits:
-// c - min(sat_w(raw), b), floored at 0. The two floored differences, the
-// saturation test and the comparison run side by side and one select
-// picks (c - b does not depend on raw, so the pipeline computes it early).
-func subMinSatFloor(c, raw hdlgen.Expr, w int, b hdlgen.Expr) hdlgen.Expr {
-	if raw.Width() <= w {
-		return subFloor(c, minU(raw.ZExt(w), b))
-	}
-	over := raw.Slice(raw.Width()-1, w).Any()
-	lo := raw.Trunc(w)
-	useLo := over.Not().And(lo.Lt(b))
-	return hdlgen.Mux(useLo, subFloor(c, lo), subFloor(c, b))
-}
-
 // satAdd is a + b saturating at the width of a (b no wider than a).
 func satAdd(a, b hdlgen.Expr) hdlgen.Expr { return a.AddSat(b.ZExt(a.Width())) }
 
@@ -75,10 +62,11 @@ const dspW = 18
 // mul is the full product a*b (a.Width()+b.Width() bits, unsigned) ending
 // its stage. Operands no wider than one multiplier make one multiplier and
 // the register after it. Wider operands are cut into dspW-bit pieces: every
-// partial product is one multiplier ending a stage of its own. When one
-// operand is a single piece, the shifted sum of the partial products ends
-// the next stage. When both are wider, each row (the pieces of b times one
-// piece of a) is summed in a stage of its own, and the rows' shifted sum
+// partial product is one multiplier ending a stage of its own. A row (the
+// pieces of b times one piece of a, or the pieces of a times b when b is
+// one piece) is summed by one adder (rowSum), which ends the next stage
+// when one operand is a single piece. When both
+// are wider, each row ends a stage of its own, and the rows' shifted sum
 // ends the stage after: one carry chain per stage after the multipliers,
 // whose outputs may be placed far from the adders (docs/blocks/smartt.md,
 // "Clock"). The product is exact either way.
@@ -94,24 +82,23 @@ func mul(cut cutFn, name string, a, b hdlgen.Expr) hdlgen.Expr {
 		}
 		return x.ZExt(w)
 	}
-	rows := make([]hdlgen.Expr, len(as))
+	pps := make([][]hdlgen.Expr, len(as))
 	for i, x := range as {
 		for j, y := range bs {
-			pp := cut(fmt.Sprintf("%s_pp%d%d", name, i, j), x.MulX(y).Named(fmt.Sprintf("%s_pp%d%d", name, i, j)))
-			pp = shifted(pp, dspW*(i+j))
-			if j == 0 {
-				rows[i] = pp
-			} else {
-				rows[i] = rows[i].Add(pp)
-			}
+			pps[i] = append(pps[i], cut(fmt.Sprintf("%s_pp%d%d", name, i, j), x.MulX(y).Named(fmt.Sprintf("%s_pp%d%d", name, i, j))))
 		}
 	}
 	if len(as) == 1 || len(bs) == 1 {
-		sum := rows[0]
-		for _, r := range rows[1:] {
-			sum = sum.Add(r)
+		// one row or one column: the partial products at 2^(dspW*k)
+		var line []hdlgen.Expr
+		for i := range as {
+			line = append(line, pps[i]...)
 		}
-		return cut(name, sum.Named(name))
+		return cut(name, rowSum(line).ZExt(w).Named(name))
+	}
+	rows := make([]hdlgen.Expr, len(as))
+	for i := range as {
+		rows[i] = shifted(rowSum(pps[i]), dspW*i)
 	}
 	var sum hdlgen.Expr
 	for i, r := range rows {
@@ -123,6 +110,38 @@ func mul(cut cutFn, name string, a, b hdlgen.Expr) hdlgen.Expr {
 		}
 	}
 	return cut(name, sum.Named(name))
+}
+
+// rowSum is the sum of pps[j] * 2^(dspW*j), partial products of at most
+// 2*dspW bits each: those of even j do not overlap one another, nor do
+// those of odd j, so each set is one concatenation and the sum is one
+// adder, however many pieces there are.
+func rowSum(pps []hdlgen.Expr) hdlgen.Expr {
+	w := 0
+	for j, pp := range pps {
+		w = max(w, dspW*j+pp.Width())
+	}
+	packed := func(parity int) hdlgen.Expr {
+		var parts []hdlgen.Value // least significant first
+		at := 0
+		for j := parity; j < len(pps); j += 2 {
+			if gap := dspW*j - at; gap > 0 {
+				parts = append(parts, cst(gap, 0))
+			}
+			parts = append(parts, pps[j])
+			at = dspW*j + pps[j].Width()
+		}
+		if len(parts) == 0 {
+			return cst(w, 0)
+		}
+		slices.Reverse(parts) // hdlgen.Cat takes the most significant first
+		return hdlgen.Cat(parts...).ZExt(w)
+	}
+	if len(pps) == 1 {
+		return pps[0]
+	}
+	// the sum fits in w bits (it is x * y for one piece x): no carry out
+	return packed(0).Add(packed(1))
 }
 
 // pieces splits x into dspW-bit pieces, least significant first.

@@ -255,16 +255,21 @@ func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st con
 		mdNum := mul(st.Cut, "md_num", mdDs, cst(bitsFor(d.KMd), d.KMd))
 
 		// the decreased window from a register: a multiplier's stage holds
-		// the multiplier and its routing only
-		// c - md_dec, md_dec = min(MD step saturated, the packet's size)
-		cMD := fd(st.Cut("c_md", subMinSatFloor(c, divRTT.div(mdNum, "md_raw"), cw, sizeC).Named("c_md")), "c_md_fd")
+		// the multiplier and its routing only. c - md_dec, md_dec = min(MD
+		// step saturated, the packet's size), the min and the subtraction
+		// in stages of their own: c_md feeds the FD multipliers' input
+		// registers, which sit far from the logic (a long route after it)
+		mdDec := st.Cut("md_dec", minSat(divRTT.div(mdNum, "md_raw"), cw, sizeC).Named("md_dec"))
+		cMD := fd(st.Cut("c_md", subFloor(c, mdDec).Named("c_md")), "c_md_fd")
 		cFD := fd(c, "c_fd")
 		cFI := c.ZExt(cw + 1).Add(fiOnC.ZExt(cw + 1)).Named("c_fi")
 		cMI := c.ZExt(cw + 1).Add(miInc.ZExt(cw + 1)).Named("c_mi")
 		// FI after MI reads the window MI produced: a second reciprocal
 		cMIsat := st.Cut("c_mi_sat", satTo(cMI, cw).Named("c_mi_sat"))
 		divMI := newDivider(st.Cut, "recip_mi", cMIsat, p.K)
-		fiOnMI := satTo(divMI.div(kfi, "fi_mi"), cw)
+		// saturated in a stage of its own: the add after it and the core
+		// window's select fill the next
+		fiOnMI := st.Cut("fi_mi_sat", satTo(divMI.div(kfi, "fi_mi"), cw).Named("fi_mi_sat"))
 		cMIFI := cMIsat.ZExt(cw + 1).Add(fiOnMI.ZExt(cw + 1)).Named("c_mi_fi")
 		ecnHeld := ecn.And(can.Not())
 		coreC = st.Cut("core_c", hdlgen.Mux(ecn,

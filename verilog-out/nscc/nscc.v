@@ -1308,6 +1308,16 @@ reg  [23:0] s20_fi_inc_reg;  // stage 20 copy of fi_inc
 wire [23:0] s20_fi_inc_next;
 reg  [23:0] s21_incs_reg;  // stage 21 copy of incs
 wire [23:0] s21_incs_next;
+reg  [10:0] s2_t_33_reg;  // stage 2 copy of t
+wire [10:0] s2_t_33_next;
+reg  [10:0] s3_t_16_reg;  // stage 3 copy of t
+wire [10:0] s3_t_16_next;
+reg  [10:0] s4_t_20_reg;  // stage 4 copy of t
+wire [10:0] s4_t_20_next;
+reg  s5_recv_over_reg;  // stage 5 copy of recv_over
+wire s5_recv_over_next;
+reg  s5_adj_due_reg;  // stage 5 copy of adj_due
+wire s5_adj_due_next;
 reg  [20:0] s5_t_41_reg;  // stage 5 copy of t
 wire [20:0] s5_t_41_next;
 reg  [20:0] s6_t_44_reg;  // stage 6 copy of t
@@ -1342,12 +1352,12 @@ reg  [20:0] s20_t_2_reg;  // stage 20 copy of t
 wire [20:0] s20_t_2_next;
 reg  [20:0] s21_t_reg;  // stage 21 copy of t
 wire [20:0] s21_t_next;
-reg  s2_t_33_reg;  // stage 2 copy of t
-wire s2_t_33_next;
-reg  s3_t_16_reg;  // stage 3 copy of t
-wire s3_t_16_next;
-reg  s4_t_20_reg;  // stage 4 copy of t
-wire s4_t_20_next;
+reg  s2_t_34_reg;  // stage 2 copy of t
+wire s2_t_34_next;
+reg  s3_t_17_reg;  // stage 3 copy of t
+wire s3_t_17_next;
+reg  s4_t_21_reg;  // stage 4 copy of t
+wire s4_t_21_next;
 reg  s5_t_42_reg;  // stage 5 copy of t
 wire s5_t_42_next;
 reg  s6_t_45_reg;  // stage 6 copy of t
@@ -1418,12 +1428,6 @@ reg  [19:0] s21_cur_inc_reg;  // stage 21 copy of cur_inc
 wire [19:0] s21_cur_inc_next;
 reg  [19:0] s22_inc_acc_reg;  // stage 22 copy of inc_acc
 wire [19:0] s22_inc_acc_next;
-reg  [10:0] s2_t_34_reg;  // stage 2 copy of t
-wire [10:0] s2_t_34_next;
-reg  [10:0] s3_t_17_reg;  // stage 3 copy of t
-wire [10:0] s3_t_17_next;
-reg  [10:0] s4_t_21_reg;  // stage 4 copy of t
-wire [10:0] s4_t_21_next;
 reg  [24:0] s18_t_5_reg;  // stage 18 copy of t
 wire [24:0] s18_t_5_next;
 reg  [24:0] s19_t_4_reg;  // stage 19 copy of t
@@ -1434,8 +1438,6 @@ reg  [24:0] s21_t_3_reg;  // stage 21 copy of t
 wire [24:0] s21_t_3_next;
 reg  [24:0] s22_t_reg;  // stage 22 copy of t
 wire [24:0] s22_t_next;
-reg  s5_fulfill_reg;  // stage 5 copy of fulfill
-wire s5_fulfill_next;
 reg  s6_fulfill_reg;  // stage 6 copy of fulfill
 wire s6_fulfill_next;
 reg  s7_fulfill_reg;  // stage 7 copy of fulfill
@@ -1606,8 +1608,8 @@ reg  [10:0] s9_cur_last_adj_reg;  // stage 9 copy of cur_last_adj
 wire [10:0] s9_cur_last_adj_next;
 reg  [10:0] s10_cur_last_adj_reg;  // stage 10 copy of cur_last_adj
 wire [10:0] s10_cur_last_adj_next;
-reg  [9:0] s5_t_46_reg;  // stage 5 copy of t
-wire [9:0] s5_t_46_next;
+reg  [9:0] s5_recv_sum_reg;  // stage 5 copy of recv_sum
+wire [9:0] s5_recv_sum_next;
 reg  [9:0] s6_t_46_reg;  // stage 6 copy of t
 wire [9:0] s6_t_46_next;
 reg  [9:0] s7_t_25_reg;  // stage 7 copy of t
@@ -1702,28 +1704,28 @@ reg  s3_t_20_reg;  // stage 3 copy of t
 wire s3_t_20_next;
 reg  s4_t_24_reg;  // stage 4 copy of t
 wire s4_t_24_next;
-reg  s5_t_47_reg;  // stage 5 copy of t
-wire s5_t_47_next;
+reg  s5_t_46_reg;  // stage 5 copy of t
+wire s5_t_46_next;
 reg  s2_t_38_reg;  // stage 2 copy of t
 wire s2_t_38_next;
 reg  s3_t_21_reg;  // stage 3 copy of t
 wire s3_t_21_next;
 reg  s4_t_25_reg;  // stage 4 copy of t
 wire s4_t_25_next;
+reg  s5_t_47_reg;  // stage 5 copy of t
+wire s5_t_47_next;
 reg  s5_t_48_reg;  // stage 5 copy of t
 wire s5_t_48_next;
 reg  s5_t_49_reg;  // stage 5 copy of t
 wire s5_t_49_next;
-reg  s5_t_50_reg;  // stage 5 copy of t
-wire s5_t_50_next;
 reg  [10:0] s2_t_39_reg;  // stage 2 copy of t
 wire [10:0] s2_t_39_next;
 reg  [10:0] s3_t_22_reg;  // stage 3 copy of t
 wire [10:0] s3_t_22_next;
 reg  [10:0] s4_t_26_reg;  // stage 4 copy of t
 wire [10:0] s4_t_26_next;
-reg  [10:0] s5_t_51_reg;  // stage 5 copy of t
-wire [10:0] s5_t_51_next;
+reg  [10:0] s5_t_50_reg;  // stage 5 copy of t
+wire [10:0] s5_t_50_next;
 reg  [10:0] s5_cur_win_end_reg;  // stage 5 copy of cur_win_end
 wire [10:0] s5_cur_win_end_next;
 reg  [14:0] s5_cur_count_reg;  // stage 5 copy of cur_count
@@ -1750,8 +1752,8 @@ reg  [14:0] s3_t_24_reg;  // stage 3 copy of t
 wire [14:0] s3_t_24_next;
 reg  [14:0] s4_t_28_reg;  // stage 4 copy of t
 wire [14:0] s4_t_28_next;
-reg  [14:0] s5_t_52_reg;  // stage 5 copy of t
-wire [14:0] s5_t_52_next;
+reg  [14:0] s5_t_51_reg;  // stage 5 copy of t
+wire [14:0] s5_t_51_next;
 reg  [14:0] s5_ignore_left1_reg;  // stage 5 copy of ignore_left1
 wire [14:0] s5_ignore_left1_next;
 reg  s6_qa_used_nscc_reg;  // stage 6 copy of qa_used_nscc
@@ -2220,8 +2222,8 @@ reg  s3_t_25_reg;  // stage 3 copy of t
 wire s3_t_25_next;
 reg  s4_t_29_reg;  // stage 4 copy of t
 wire s4_t_29_next;
-reg  s5_t_53_reg;  // stage 5 copy of t
-wire s5_t_53_next;
+reg  s5_t_52_reg;  // stage 5 copy of t
+wire s5_t_52_next;
 reg  s6_t_53_reg;  // stage 6 copy of t
 wire s6_t_53_next;
 reg  s7_t_33_reg;  // stage 7 copy of t
@@ -2274,8 +2276,8 @@ reg  [2:0] s3_t_26_reg;  // stage 3 copy of t
 wire [2:0] s3_t_26_next;
 reg  [2:0] s4_t_30_reg;  // stage 4 copy of t
 wire [2:0] s4_t_30_next;
-reg  [2:0] s5_t_54_reg;  // stage 5 copy of t
-wire [2:0] s5_t_54_next;
+reg  [2:0] s5_t_53_reg;  // stage 5 copy of t
+wire [2:0] s5_t_53_next;
 reg  [2:0] s6_core_case_reg;  // stage 6 copy of core_case
 wire [2:0] s6_core_case_next;
 reg  [2:0] s7_core_case_reg;  // stage 7 copy of core_case
@@ -2849,9 +2851,10 @@ wire [34:0] qa_scaled_pp00 = _s7_qa_scaled_pp00_next_1 * 35'h10000;
 wire [2:0] _s7_qa_scaled_pp10_next_0 = s6_qa_base_reg[20:18];
 wire [19:0] _s7_qa_scaled_pp10_next_1 = {17'h0, _s7_qa_scaled_pp10_next_0};
 wire [19:0] qa_scaled_pp10 = _s7_qa_scaled_pp10_next_1 * 20'h10000;
-wire [37:0] _s8_qa_scaled_next_0 = {3'd0, s7_qa_scaled_pp00_reg};
-wire [37:0] _s8_qa_scaled_next_1 = {s7_qa_scaled_pp10_reg, 18'h0};
-wire [37:0] qa_scaled = _s8_qa_scaled_next_0 + _s8_qa_scaled_next_1;
+wire [34:0] _s8_qa_scaled_next_0 = s7_qa_scaled_pp00_reg;
+wire [37:0] _s8_qa_scaled_next_1 = {3'd0, _s8_qa_scaled_next_0};
+wire [37:0] _s8_qa_scaled_next_2 = {s7_qa_scaled_pp10_reg, 18'h0};
+wire [37:0] qa_scaled = _s8_qa_scaled_next_1 + _s8_qa_scaled_next_2;
 wire _s2_t_5_next_0 = s1_kind_reg == 3'd3;
 wire [16:0] _s2_t_6_next_0 = {s1_size_reg, 3'd0};
 wire [23:0] size_c = {7'd0, _s2_t_6_next_0};
@@ -5168,9 +5171,10 @@ wire [31:0] _s2_size_kmi_pp00_next_0 = {18'h0, s1_size_reg};
 wire [31:0] size_kmi_pp00 = _s2_size_kmi_pp00_next_0 * 32'h1ddde;
 wire [17:0] _s2_size_kmi_pp01_next_0 = {4'd0, s1_size_reg};
 wire [17:0] size_kmi_pp01 = _s2_size_kmi_pp01_next_0 * 18'hb;
-wire [35:0] _s3_size_kmi_next_0 = {4'd0, s2_size_kmi_pp00_reg};
-wire [35:0] _s3_size_kmi_next_1 = {s2_size_kmi_pp01_reg, 18'h0};
-wire [35:0] size_kmi = _s3_size_kmi_next_0 + _s3_size_kmi_next_1;
+wire [31:0] _s3_size_kmi_next_0 = s2_size_kmi_pp00_reg;
+wire [35:0] _s3_size_kmi_next_1 = {4'd0, _s3_size_kmi_next_0};
+wire [35:0] _s3_size_kmi_next_2 = {s2_size_kmi_pp01_reg, 18'h0};
+wire [35:0] size_kmi = _s3_size_kmi_next_1 + _s3_size_kmi_next_2;
 wire [17:0] _s4_t_8_next_0 = s3_size_kmi_reg[17:0];
 wire [28:0] _s4_t_8_next_1 = {11'd0, _s4_t_8_next_0};
 wire [28:0] _s9_mi_base_prod_pp00_next_0 = {18'h0, s8_recip_c_t_reg};
@@ -5179,9 +5183,10 @@ wire [17:0] _s4_t_9_next_0 = s3_size_kmi_reg[35:18];
 wire [28:0] _s4_t_9_next_1 = {11'd0, _s4_t_9_next_0};
 wire [28:0] _s9_mi_base_prod_pp10_next_0 = {18'h0, s8_recip_c_t_reg};
 wire [28:0] mi_base_prod_pp10 = s8_t_3_reg * _s9_mi_base_prod_pp10_next_0;
-wire [46:0] _s10_mi_base_prod_next_0 = {18'h0, s9_mi_base_prod_pp00_reg};
-wire [46:0] _s10_mi_base_prod_next_1 = {s9_mi_base_prod_pp10_reg, 18'h0};
-wire [46:0] mi_base_prod = _s10_mi_base_prod_next_0 + _s10_mi_base_prod_next_1;
+wire [28:0] _s10_mi_base_prod_next_0 = s9_mi_base_prod_pp00_reg;
+wire [46:0] _s10_mi_base_prod_next_1 = {18'h0, _s10_mi_base_prod_next_0};
+wire [46:0] _s10_mi_base_prod_next_2 = {s9_mi_base_prod_pp10_reg, 18'h0};
+wire [46:0] mi_base_prod = _s10_mi_base_prod_next_1 + _s10_mi_base_prod_next_2;
 wire [1:0] _s6_t_4_next_0 = s5_recip_c_lead_reg[4:3];
 wire [35:0] _s11_mi_base_coarse_next_0 = s10_mi_base_prod_reg[46:11];
 wire [42:0] _s11_mi_base_coarse_next_1 = {7'd0, _s11_mi_base_coarse_next_0};
@@ -5217,14 +5222,16 @@ wire [35:0] mi_num_pp10 = _s13_mi_num_pp10_next_1 * s12_t_3_reg;
 wire [19:0] _s2_t_30_next_0 = {18'h0, _s2_t_28_next_0};
 wire [19:0] _s13_mi_num_pp11_next_0 = {2'd0, _s13_mi_num_pp10_next_0};
 wire [19:0] mi_num_pp11 = _s13_mi_num_pp11_next_0 * s12_t_4_reg;
-wire [55:0] _s14_mi_num_row0_next_0 = {20'h0, s13_mi_num_pp00_reg};
-wire [37:0] _s14_mi_num_row0_next_1 = {s13_mi_num_pp01_reg, 18'h0};
-wire [55:0] _s14_mi_num_row0_next_2 = {18'h0, _s14_mi_num_row0_next_1};
-wire [55:0] mi_num_row0 = _s14_mi_num_row0_next_0 + _s14_mi_num_row0_next_2;
-wire [53:0] _s14_mi_num_row1_next_0 = {s13_mi_num_pp10_reg, 18'h0};
-wire [55:0] _s14_mi_num_row1_next_1 = {2'd0, _s14_mi_num_row1_next_0};
-wire [55:0] _s14_mi_num_row1_next_2 = {s13_mi_num_pp11_reg, 36'h0};
-wire [55:0] mi_num_row1 = _s14_mi_num_row1_next_1 + _s14_mi_num_row1_next_2;
+wire [35:0] _s14_mi_num_row0_next_0 = s13_mi_num_pp00_reg;
+wire [37:0] _s14_mi_num_row0_next_1 = {2'd0, _s14_mi_num_row0_next_0};
+wire [37:0] _s14_mi_num_row0_next_2 = {s13_mi_num_pp01_reg, 18'h0};
+wire [37:0] _s14_mi_num_row0_next_3 = _s14_mi_num_row0_next_1 + _s14_mi_num_row0_next_2;
+wire [55:0] mi_num_row0 = {18'h0, _s14_mi_num_row0_next_3};
+wire [35:0] _s14_mi_num_row1_next_0 = s13_mi_num_pp10_reg;
+wire [37:0] _s14_mi_num_row1_next_1 = {2'd0, _s14_mi_num_row1_next_0};
+wire [37:0] _s14_mi_num_row1_next_2 = {s13_mi_num_pp11_reg, 18'h0};
+wire [37:0] _s14_mi_num_row1_next_3 = _s14_mi_num_row1_next_1 + _s14_mi_num_row1_next_2;
+wire [55:0] mi_num_row1 = {_s14_mi_num_row1_next_3, 18'h0};
 wire [55:0] mi_num = s14_mi_num_row0_reg + s14_mi_num_row1_reg;
 wire [28:0] _s6_t_10_next_0 = {18'h0, s5_recip_rtt_t_reg};
 wire [17:0] _s16_mi_raw_prod_pp00_next_0 = s15_mi_num_reg[17:0];
@@ -5242,15 +5249,10 @@ wire [12:0] _s6_t_13_next_0 = {2'd0, s5_recip_rtt_t_reg};
 wire [1:0] _s16_mi_raw_prod_pp30_next_0 = s15_mi_num_reg[55:54];
 wire [12:0] _s16_mi_raw_prod_pp30_next_1 = {11'd0, _s16_mi_raw_prod_pp30_next_0};
 wire [12:0] mi_raw_prod_pp30 = _s16_mi_raw_prod_pp30_next_1 * s15_t_4_reg;
-wire [66:0] _s17_mi_raw_prod_next_0 = {38'h0, s16_mi_raw_prod_pp00_reg};
-wire [46:0] _s17_mi_raw_prod_next_1 = {s16_mi_raw_prod_pp10_reg, 18'h0};
-wire [66:0] _s17_mi_raw_prod_next_2 = {20'h0, _s17_mi_raw_prod_next_1};
-wire [66:0] _s17_mi_raw_prod_next_3 = _s17_mi_raw_prod_next_0 + _s17_mi_raw_prod_next_2;
-wire [64:0] _s17_mi_raw_prod_next_4 = {s16_mi_raw_prod_pp20_reg, 36'h0};
-wire [66:0] _s17_mi_raw_prod_next_5 = {2'd0, _s17_mi_raw_prod_next_4};
-wire [66:0] _s17_mi_raw_prod_next_6 = _s17_mi_raw_prod_next_3 + _s17_mi_raw_prod_next_5;
-wire [66:0] _s17_mi_raw_prod_next_7 = {s16_mi_raw_prod_pp30_reg, 54'h0};
-wire [66:0] mi_raw_prod = _s17_mi_raw_prod_next_6 + _s17_mi_raw_prod_next_7;
+wire [64:0] _s17_mi_raw_prod_next_0 = {s16_mi_raw_prod_pp20_reg, 7'd0, s16_mi_raw_prod_pp00_reg};
+wire [66:0] _s17_mi_raw_prod_next_1 = {2'd0, _s17_mi_raw_prod_next_0};
+wire [66:0] _s17_mi_raw_prod_next_2 = {s16_mi_raw_prod_pp30_reg, 7'd0, s16_mi_raw_prod_pp10_reg, 18'h0};
+wire [66:0] mi_raw_prod = _s17_mi_raw_prod_next_1 + _s17_mi_raw_prod_next_2;
 wire [1:0] _s3_t_12_next_0 = s2_recip_rtt_lead_reg[4:3];
 wire [55:0] _s18_mi_raw_coarse_next_0 = s17_mi_raw_prod_reg[66:11];
 wire [62:0] _s18_mi_raw_coarse_next_1 = {7'd0, _s18_mi_raw_coarse_next_0};
@@ -5279,9 +5281,10 @@ wire [31:0] _s2_size_kfi_pp00_next_0 = {18'h0, s1_size_reg};
 wire [31:0] size_kfi_pp00 = _s2_size_kfi_pp00_next_0 * 32'h1bbbc;
 wire [14:0] _s2_size_kfi_pp01_next_0 = {1'd0, s1_size_reg};
 wire [14:0] size_kfi_pp01 = _s2_size_kfi_pp01_next_0 * 15'd1;
-wire [32:0] _s3_size_kfi_next_0 = {1'd0, s2_size_kfi_pp00_reg};
-wire [32:0] _s3_size_kfi_next_1 = {s2_size_kfi_pp01_reg, 18'h0};
-wire [32:0] size_kfi = _s3_size_kfi_next_0 + _s3_size_kfi_next_1;
+wire [31:0] _s3_size_kfi_next_0 = s2_size_kfi_pp00_reg;
+wire [32:0] _s3_size_kfi_next_1 = {1'd0, _s3_size_kfi_next_0};
+wire [32:0] _s3_size_kfi_next_2 = {s2_size_kfi_pp01_reg, 18'h0};
+wire [32:0] size_kfi = _s3_size_kfi_next_1 + _s3_size_kfi_next_2;
 wire [17:0] _s4_t_16_next_0 = s3_size_kfi_reg[17:0];
 wire [28:0] _s4_t_16_next_1 = {11'd0, _s4_t_16_next_0};
 wire [28:0] _s9_fi_c_prod_pp00_next_0 = {18'h0, s8_recip_c_t_reg};
@@ -5290,9 +5293,10 @@ wire [14:0] _s4_t_17_next_0 = s3_size_kfi_reg[32:18];
 wire [25:0] _s4_t_17_next_1 = {11'd0, _s4_t_17_next_0};
 wire [25:0] _s9_fi_c_prod_pp10_next_0 = {15'd0, s8_recip_c_t_reg};
 wire [25:0] fi_c_prod_pp10 = s8_t_17_reg * _s9_fi_c_prod_pp10_next_0;
-wire [43:0] _s10_fi_c_prod_next_0 = {15'd0, s9_fi_c_prod_pp00_reg};
-wire [43:0] _s10_fi_c_prod_next_1 = {s9_fi_c_prod_pp10_reg, 18'h0};
-wire [43:0] fi_c_prod = _s10_fi_c_prod_next_0 + _s10_fi_c_prod_next_1;
+wire [28:0] _s10_fi_c_prod_next_0 = s9_fi_c_prod_pp00_reg;
+wire [43:0] _s10_fi_c_prod_next_1 = {15'd0, _s10_fi_c_prod_next_0};
+wire [43:0] _s10_fi_c_prod_next_2 = {s9_fi_c_prod_pp10_reg, 18'h0};
+wire [43:0] fi_c_prod = _s10_fi_c_prod_next_1 + _s10_fi_c_prod_next_2;
 wire [1:0] _s6_t_18_next_0 = s5_recip_c_lead_reg[4:3];
 wire [32:0] _s11_fi_c_coarse_next_0 = s10_fi_c_prod_reg[43:11];
 wire [39:0] _s11_fi_c_coarse_next_1 = {7'd0, _s11_fi_c_coarse_next_0};
@@ -6479,14 +6483,16 @@ wire [23:0] md_cx_pp10 = s6_t_41_reg * _s7_md_cx_pp10_next_0;
 wire [7:0] _s5_t_38_next_0 = {2'd0, _s5_t_37_next_0};
 wire [7:0] _s7_md_cx_pp11_next_0 = {6'd0, _s7_md_cx_pp01_next_0};
 wire [7:0] md_cx_pp11 = s6_t_42_reg * _s7_md_cx_pp11_next_0;
-wire [43:0] _s8_md_cx_row0_next_0 = {8'd0, s7_md_cx_pp00_reg};
-wire [37:0] _s8_md_cx_row0_next_1 = {s7_md_cx_pp01_reg, 18'h0};
-wire [43:0] _s8_md_cx_row0_next_2 = {6'd0, _s8_md_cx_row0_next_1};
-wire [43:0] md_cx_row0 = _s8_md_cx_row0_next_0 + _s8_md_cx_row0_next_2;
-wire [41:0] _s8_md_cx_row1_next_0 = {s7_md_cx_pp10_reg, 18'h0};
-wire [43:0] _s8_md_cx_row1_next_1 = {2'd0, _s8_md_cx_row1_next_0};
-wire [43:0] _s8_md_cx_row1_next_2 = {s7_md_cx_pp11_reg, 36'h0};
-wire [43:0] md_cx_row1 = _s8_md_cx_row1_next_1 + _s8_md_cx_row1_next_2;
+wire [35:0] _s8_md_cx_row0_next_0 = s7_md_cx_pp00_reg;
+wire [37:0] _s8_md_cx_row0_next_1 = {2'd0, _s8_md_cx_row0_next_0};
+wire [37:0] _s8_md_cx_row0_next_2 = {s7_md_cx_pp01_reg, 18'h0};
+wire [37:0] _s8_md_cx_row0_next_3 = _s8_md_cx_row0_next_1 + _s8_md_cx_row0_next_2;
+wire [43:0] md_cx_row0 = {6'd0, _s8_md_cx_row0_next_3};
+wire [23:0] _s8_md_cx_row1_next_0 = s7_md_cx_pp10_reg;
+wire [25:0] _s8_md_cx_row1_next_1 = {2'd0, _s8_md_cx_row1_next_0};
+wire [25:0] _s8_md_cx_row1_next_2 = {s7_md_cx_pp11_reg, 18'h0};
+wire [25:0] _s8_md_cx_row1_next_3 = _s8_md_cx_row1_next_1 + _s8_md_cx_row1_next_2;
+wire [43:0] md_cx_row1 = {_s8_md_cx_row1_next_3, 18'h0};
 wire [43:0] md_cx = s8_md_cx_row0_reg + s8_md_cx_row1_reg;
 wire [17:0] _s10_md_frac_prod_pp00_next_0 = s9_md_cx_reg[17:0];
 wire [28:0] _s10_md_frac_prod_pp00_next_1 = {11'd0, _s10_md_frac_prod_pp00_next_0};
@@ -6500,12 +6506,10 @@ wire [7:0] _s10_md_frac_prod_pp20_next_0 = s9_md_cx_reg[43:36];
 wire [18:0] _s10_md_frac_prod_pp20_next_1 = {11'd0, _s10_md_frac_prod_pp20_next_0};
 wire [18:0] _s10_md_frac_prod_pp20_next_2 = {8'd0, s9_recip_avg_t_reg};
 wire [18:0] md_frac_prod_pp20 = _s10_md_frac_prod_pp20_next_1 * _s10_md_frac_prod_pp20_next_2;
-wire [54:0] _s11_md_frac_prod_next_0 = {26'h0, s10_md_frac_prod_pp00_reg};
+wire [54:0] _s11_md_frac_prod_next_0 = {s10_md_frac_prod_pp20_reg, 7'd0, s10_md_frac_prod_pp00_reg};
 wire [46:0] _s11_md_frac_prod_next_1 = {s10_md_frac_prod_pp10_reg, 18'h0};
 wire [54:0] _s11_md_frac_prod_next_2 = {8'd0, _s11_md_frac_prod_next_1};
-wire [54:0] _s11_md_frac_prod_next_3 = _s11_md_frac_prod_next_0 + _s11_md_frac_prod_next_2;
-wire [54:0] _s11_md_frac_prod_next_4 = {s10_md_frac_prod_pp20_reg, 36'h0};
-wire [54:0] md_frac_prod = _s11_md_frac_prod_next_3 + _s11_md_frac_prod_next_4;
+wire [54:0] md_frac_prod = _s11_md_frac_prod_next_0 + _s11_md_frac_prod_next_2;
 wire [1:0] _s7_t_20_next_0 = s6_recip_avg_lead_reg[4:3];
 wire [43:0] _s12_md_frac_coarse_next_0 = s11_md_frac_prod_reg[54:11];
 wire [50:0] _s12_md_frac_coarse_next_1 = {7'd0, _s12_md_frac_coarse_next_0};
@@ -6533,12 +6537,10 @@ wire [34:0] md_red_prod_pp10 = _s14_md_red_prod_pp10_next_1 * 35'hcccd;
 wire [7:0] _s14_md_red_prod_pp20_next_0 = s13_md_frac_reg[43:36];
 wire [24:0] _s14_md_red_prod_pp20_next_1 = {17'h0, _s14_md_red_prod_pp20_next_0};
 wire [24:0] md_red_prod_pp20 = _s14_md_red_prod_pp20_next_1 * 25'hcccd;
-wire [60:0] _s15_md_red_prod_next_0 = {26'h0, s14_md_red_prod_pp00_reg};
+wire [60:0] _s15_md_red_prod_next_0 = {s14_md_red_prod_pp20_reg, 1'd0, s14_md_red_prod_pp00_reg};
 wire [52:0] _s15_md_red_prod_next_1 = {s14_md_red_prod_pp10_reg, 18'h0};
 wire [60:0] _s15_md_red_prod_next_2 = {8'd0, _s15_md_red_prod_next_1};
-wire [60:0] _s15_md_red_prod_next_3 = _s15_md_red_prod_next_0 + _s15_md_red_prod_next_2;
-wire [60:0] _s15_md_red_prod_next_4 = {s14_md_red_prod_pp20_reg, 36'h0};
-wire [60:0] md_red_prod = _s15_md_red_prod_next_3 + _s15_md_red_prod_next_4;
+wire [60:0] md_red_prod = _s15_md_red_prod_next_0 + _s15_md_red_prod_next_2;
 wire [23:0] _s5_t_39_next_0 = cur_c >> 1;
 wire [44:0] _s16_md_cut_next_0 = s15_md_red_prod_reg[60:16];
 wire [20:0] _s16_md_cut_next_1 = _s16_md_cut_next_0[44:24];
@@ -6568,9 +6570,27 @@ wire _s21_incs_next_2 = _s21_incs_next_1[24];
 wire [23:0] _s21_incs_next_3 = _s21_incs_next_1[23:0];
 wire [23:0] _s21_incs_next_4 = _s21_incs_next_2 ? 24'hffffff : _s21_incs_next_3;
 wire [23:0] _s21_incs_next_5 = s20_rtt_le_trtt_reg ? _s21_incs_next_4 : s20_fi_inc_reg;
+wire [14:0] _s2_t_33_next_0 = {1'd0, s1_size_reg};
+wire [14:0] _s2_t_33_next_1 = _s2_t_33_next_0 + 15'd63;
+wire [8:0] recv_units = _s2_t_33_next_1[14:6];
+wire [10:0] _s2_t_33_next_2 = {2'd0, recv_units};
+wire [9:0] cur_recv = s4_cur_reg[138:129];
+wire [10:0] _s5_recv_over_next_0 = {1'd0, cur_recv};
+wire [10:0] recv_no_wrap_sum = _s5_recv_over_next_0 + s4_t_20_reg;
+wire _s5_recv_over_next_1 = recv_no_wrap_sum[10];
+wire _s5_recv_over_next_2 = _s5_recv_over_next_1;
+wire [9:0] _s5_recv_over_next_3 = recv_no_wrap_sum[9:0];
+wire [9:0] recv_sum = _s5_recv_over_next_2 ? 10'd1023 : _s5_recv_over_next_3;
+wire recv_over = 10'd512 < recv_sum;
+wire [10:0] cur_last_adj = s4_cur_reg[149:139];
+wire [10:0] _s5_adj_due_next_0 = s4_nowq_reg - cur_last_adj;
+wire _s5_adj_due_next_1 = 11'd34 < _s5_adj_due_next_0;
+wire _s5_adj_due_next_2 = |cur_last_adj;
+wire _s5_adj_due_next_3 = ~_s5_adj_due_next_2;
+wire adj_due = _s5_adj_due_next_1 | _s5_adj_due_next_3;
 wire [19:0] cur_inc = s4_cur_reg[128:109];
 wire [20:0] _s5_t_41_next_0 = {1'd0, cur_inc};
-wire _s2_t_33_next_0 = ~s1_ecn_reg;
+wire _s2_t_34_next_0 = ~s1_ecn_reg;
 wire [3:0] _s22_inc_acc_next_0 = s21_incs_reg[23:20];
 wire _s22_inc_acc_next_1 = |_s22_inc_acc_next_0;
 wire [19:0] _s22_inc_acc_next_2 = s21_incs_reg[19:0];
@@ -6581,26 +6601,8 @@ wire _s22_inc_acc_next_6 = _s22_inc_acc_next_5[20];
 wire [19:0] _s22_inc_acc_next_7 = _s22_inc_acc_next_5[19:0];
 wire [19:0] _s22_inc_acc_next_8 = _s22_inc_acc_next_6 ? 20'hfffff : _s22_inc_acc_next_7;
 wire [19:0] inc_acc = s21_t_2_reg ? _s22_inc_acc_next_8 : s21_cur_inc_reg;
-wire [14:0] _s2_t_34_next_0 = {1'd0, s1_size_reg};
-wire [14:0] _s2_t_34_next_1 = _s2_t_34_next_0 + 15'd63;
-wire [8:0] recv_units = _s2_t_34_next_1[14:6];
-wire [10:0] _s2_t_34_next_2 = {2'd0, recv_units};
 wire [24:0] _s18_t_5_next_0 = {1'd0, s17_c_core_reg};
-wire [9:0] cur_recv = s4_cur_reg[138:129];
-wire [10:0] _s5_fulfill_next_0 = {1'd0, cur_recv};
-wire [10:0] recv_no_wrap_sum = _s5_fulfill_next_0 + s4_t_21_reg;
-wire _s5_fulfill_next_1 = recv_no_wrap_sum[10];
-wire _s5_fulfill_next_2 = _s5_fulfill_next_1;
-wire [9:0] _s5_fulfill_next_3 = recv_no_wrap_sum[9:0];
-wire [9:0] recv_sum = _s5_fulfill_next_2 ? 10'd1023 : _s5_fulfill_next_3;
-wire _s5_fulfill_next_4 = 10'd512 < recv_sum;
-wire [10:0] cur_last_adj = s4_cur_reg[149:139];
-wire [10:0] _s5_fulfill_next_5 = s4_nowq_reg - cur_last_adj;
-wire _s5_fulfill_next_6 = 11'd34 < _s5_fulfill_next_5;
-wire _s5_fulfill_next_7 = |cur_last_adj;
-wire _s5_fulfill_next_8 = ~_s5_fulfill_next_7;
-wire _s5_fulfill_next_9 = _s5_fulfill_next_6 | _s5_fulfill_next_8;
-wire fulfill = _s5_fulfill_next_4 | _s5_fulfill_next_9;
+wire fulfill = s5_recv_over_reg | s5_adj_due_reg;
 wire [24:0] _s18_t_6_next_0 = {1'd0, s17_c_core_reg};
 wire [24:0] _s23_core_c_next_0 = {5'd0, s22_inc_acc_reg};
 wire [24:0] _s23_core_c_next_1 = s22_t_reg + _s23_core_c_next_0;
@@ -6632,13 +6634,13 @@ wire [24:0] _s24_c_ack_clamped_next_2 = _s24_c_ack_clamped_next_1 ? s23_core_c_r
 wire [24:0] _s24_c_ack_clamped_next_3 = _s24_c_ack_clamped_next_0 ? 25'h8000 : _s24_c_ack_clamped_next_2;
 wire [23:0] _s24_c_ack_clamped_next_4 = _s24_c_ack_clamped_next_3[23:0];
 wire [23:0] c_ack_window = s23_early_reg ? s23_t_reg : _s24_c_ack_clamped_next_4;
-wire [9:0] _s5_t_46_next_0 = fulfill ? 10'd0 : recv_sum;
+wire [9:0] _s6_t_46_next_0 = fulfill ? 10'd0 : s5_recv_sum_reg;
 wire _s11_core_step_next_0 = ~early;
 wire core_step = s10_ack_run_reg & _s11_core_step_next_0;
 wire _s2_t_37_next_0 = ~_s2_t_35_next_0;
 wire _s2_t_38_next_0 = s1_kind_reg == 3'd3;
 wire _s2_t_38_next_1 = ~_s2_t_38_next_0;
-wire _s5_t_50_next_0 = cur_trigger | s4_t_4_reg;
+wire _s5_t_49_next_0 = cur_trigger | s4_t_4_reg;
 wire [10:0] _s2_t_39_next_0 = nowq + 11'd51;
 wire [14:0] _s6_t_47_next_0 = s5_fi_uncongested_reg ? s5_fi_count_sum_reg : 15'd0;
 wire [14:0] _s6_t_47_next_1 = ack_run ? _s6_t_47_next_0 : s5_cur_count_reg;
@@ -6655,8 +6657,8 @@ wire [15:0] ignore_diff = _s5_ignore_left1_next_0 - s4_t_27_reg;
 wire _s5_ignore_left1_next_1 = ignore_diff[15];
 wire [14:0] _s5_ignore_left1_next_2 = ignore_diff[14:0];
 wire [14:0] ignore_left1 = _s5_ignore_left1_next_1 ? 15'd0 : _s5_ignore_left1_next_2;
-wire qa_used = s5_qa_called_reg & s5_t_47_reg;
-wire qa_used_nscc = qa_used & s5_t_48_reg;
+wire qa_used = s5_qa_called_reg & s5_t_46_reg;
+wire qa_used_nscc = qa_used & s5_t_47_reg;
 wire [24:0] _s7_t_27_next_0 = {1'd0, s6_c_loss_reg};
 wire _s7_t_27_next_1 = _s7_t_27_next_0 < 25'h8000;
 wire _s7_t_27_next_2 = _s7_t_27_next_0 < 25'h9d7880;
@@ -6684,17 +6686,17 @@ wire _s11_t_23_next_0 = s10_ack_run_reg ? s10_fi_fire_reg : s10_cur_increase_reg
 wire _s11_t_23_next_1 = ~md_fired;
 wire _s11_t_23_next_2 = _s11_t_23_next_0 & _s11_t_23_next_1;
 wire _s6_t_49_next_0 = ~s5_qa_fire_reg;
-wire _s6_t_49_next_1 = s5_t_49_reg & _s6_t_49_next_0;
-wire _s6_t_49_next_2 = qa_used_nscc ? _s6_t_49_next_1 : s5_t_50_reg;
-wire [10:0] _s6_t_50_next_0 = s5_qa_roll_reg ? s5_t_51_reg : s5_cur_win_end_reg;
+wire _s6_t_49_next_1 = s5_t_48_reg & _s6_t_49_next_0;
+wire _s6_t_49_next_2 = qa_used_nscc ? _s6_t_49_next_1 : s5_t_49_reg;
+wire [10:0] _s6_t_50_next_0 = s5_qa_roll_reg ? s5_t_50_reg : s5_cur_win_end_reg;
 wire [10:0] _s6_t_50_next_1 = qa_used_nscc ? _s6_t_50_next_0 : s5_cur_win_end_reg;
 wire [14:0] _s11_t_26_next_0 = md_fired ? 15'd0 : s10_t_24_reg;
-wire [14:0] _s6_t_51_next_0 = qa_fired_nscc ? s5_t_52_reg : s5_ignore_left1_reg;
+wire [14:0] _s6_t_51_next_0 = qa_fired_nscc ? s5_t_51_reg : s5_ignore_left1_reg;
 wire [14:0] _s6_t_52_next_0 = s5_qa_roll_reg ? 15'd0 : s5_acked1_reg;
 wire [14:0] _s6_t_52_next_1 = qa_used_nscc ? _s6_t_52_next_0 : s5_acked1_reg;
 wire [2:0] _s2_t_43_next_0 = rtt_le_trtt ? 3'd4 : 3'd3;
 wire [2:0] _s6_core_case_next_0 = md_ok ? 3'd2 : 3'd0;
-wire [2:0] core_case = s5_ecn_reg ? _s6_core_case_next_0 : s5_t_54_reg;
+wire [2:0] core_case = s5_ecn_reg ? _s6_core_case_next_0 : s5_t_53_reg;
 wire [2:0] _s6_t_54_next_0 = timeout_ignored ? 3'd0 : 3'd7;
 wire [2:0] _s6_t_54_next_1 = qa_fired_nscc ? 3'd5 : _s6_t_54_next_0;
 wire [2:0] _s11_t_30_next_0 = fi_fired ? 3'd6 : s10_core_case_reg;
@@ -6810,206 +6812,203 @@ wire _shell_71 = out_count_reg != 5'd1;
 wire out_stays = |out_count_reg;
 wire _shell_72 = _shell_70 ? _shell_71 : out_stays;
 wire _shell_73 = _shell_67 ? _shell_68 : _shell_72;
-wire _issue_next_0 = issue & skid_valid_reg;
-wire _issue_next_1 = in_conn_reg == skid_conn_reg;
-wire hazard_issued_skid = issue & _issue_next_1;
-wire _issue_next_2 = s1_conn_reg == skid_conn_reg;
-wire _issue_next_3 = s1_valid_reg & _issue_next_2;
-wire _issue_next_4 = hazard_issued_skid | _issue_next_3;
-wire _issue_next_5 = s2_conn_reg == skid_conn_reg;
-wire _issue_next_6 = s2_valid_reg & _issue_next_5;
-wire _issue_next_7 = _issue_next_4 | _issue_next_6;
-wire _issue_next_8 = s3_conn_reg == skid_conn_reg;
-wire _issue_next_9 = s3_valid_reg & _issue_next_8;
-wire _issue_next_10 = _issue_next_7 | _issue_next_9;
-wire _issue_next_11 = s4_conn_reg == skid_conn_reg;
-wire _issue_next_12 = s4_valid_reg & _issue_next_11;
-wire _issue_next_13 = _issue_next_10 | _issue_next_12;
-wire _issue_next_14 = s5_conn_reg == skid_conn_reg;
-wire _issue_next_15 = s5_valid_reg & _issue_next_14;
-wire _issue_next_16 = _issue_next_13 | _issue_next_15;
-wire _issue_next_17 = s6_conn_reg == skid_conn_reg;
-wire _issue_next_18 = s6_valid_reg & _issue_next_17;
-wire _issue_next_19 = _issue_next_16 | _issue_next_18;
-wire _issue_next_20 = s7_conn_reg == skid_conn_reg;
-wire _issue_next_21 = s7_valid_reg & _issue_next_20;
-wire _issue_next_22 = _issue_next_19 | _issue_next_21;
-wire _issue_next_23 = s8_conn_reg == skid_conn_reg;
-wire _issue_next_24 = s8_valid_reg & _issue_next_23;
-wire _issue_next_25 = _issue_next_22 | _issue_next_24;
-wire _issue_next_26 = s9_conn_reg == skid_conn_reg;
-wire _issue_next_27 = s9_valid_reg & _issue_next_26;
-wire _issue_next_28 = _issue_next_25 | _issue_next_27;
-wire _issue_next_29 = ~skid_valid_reg;
-wire _issue_next_30 = issue & _issue_next_29;
-wire _issue_next_31 = ~in_valid_reg;
-wire _issue_next_32 = _issue_next_30 | _issue_next_31;
-wire _issue_next_33 = in_conn_reg == s_event_conn;
-wire hazard_issued_in = issue & _issue_next_33;
-wire _issue_next_34 = s1_conn_reg == s_event_conn;
-wire _issue_next_35 = s1_valid_reg & _issue_next_34;
-wire _issue_next_36 = hazard_issued_in | _issue_next_35;
-wire _issue_next_37 = s2_conn_reg == s_event_conn;
-wire _issue_next_38 = s2_valid_reg & _issue_next_37;
-wire _issue_next_39 = _issue_next_36 | _issue_next_38;
-wire _issue_next_40 = s3_conn_reg == s_event_conn;
-wire _issue_next_41 = s3_valid_reg & _issue_next_40;
-wire _issue_next_42 = _issue_next_39 | _issue_next_41;
-wire _issue_next_43 = s4_conn_reg == s_event_conn;
-wire _issue_next_44 = s4_valid_reg & _issue_next_43;
-wire _issue_next_45 = _issue_next_42 | _issue_next_44;
-wire _issue_next_46 = s5_conn_reg == s_event_conn;
-wire _issue_next_47 = s5_valid_reg & _issue_next_46;
-wire _issue_next_48 = _issue_next_45 | _issue_next_47;
-wire _issue_next_49 = s6_conn_reg == s_event_conn;
-wire _issue_next_50 = s6_valid_reg & _issue_next_49;
-wire _issue_next_51 = _issue_next_48 | _issue_next_50;
-wire _issue_next_52 = s7_conn_reg == s_event_conn;
-wire _issue_next_53 = s7_valid_reg & _issue_next_52;
-wire _issue_next_54 = _issue_next_51 | _issue_next_53;
-wire _issue_next_55 = s8_conn_reg == s_event_conn;
-wire _issue_next_56 = s8_valid_reg & _issue_next_55;
-wire _issue_next_57 = _issue_next_54 | _issue_next_56;
-wire _issue_next_58 = s9_conn_reg == s_event_conn;
-wire _issue_next_59 = s9_valid_reg & _issue_next_58;
-wire _issue_next_60 = _issue_next_57 | _issue_next_59;
-wire _issue_next_61 = in_conn_reg == in_conn_reg;
-wire hazard_issued_head = issue & _issue_next_61;
-wire _issue_next_62 = s1_conn_reg == in_conn_reg;
-wire _issue_next_63 = s1_valid_reg & _issue_next_62;
-wire _issue_next_64 = hazard_issued_head | _issue_next_63;
-wire _issue_next_65 = s2_conn_reg == in_conn_reg;
-wire _issue_next_66 = s2_valid_reg & _issue_next_65;
-wire _issue_next_67 = _issue_next_64 | _issue_next_66;
-wire _issue_next_68 = s3_conn_reg == in_conn_reg;
-wire _issue_next_69 = s3_valid_reg & _issue_next_68;
-wire _issue_next_70 = _issue_next_67 | _issue_next_69;
-wire _issue_next_71 = s4_conn_reg == in_conn_reg;
-wire _issue_next_72 = s4_valid_reg & _issue_next_71;
-wire _issue_next_73 = _issue_next_70 | _issue_next_72;
-wire _issue_next_74 = s5_conn_reg == in_conn_reg;
-wire _issue_next_75 = s5_valid_reg & _issue_next_74;
-wire _issue_next_76 = _issue_next_73 | _issue_next_75;
-wire _issue_next_77 = s6_conn_reg == in_conn_reg;
-wire _issue_next_78 = s6_valid_reg & _issue_next_77;
-wire _issue_next_79 = _issue_next_76 | _issue_next_78;
-wire _issue_next_80 = s7_conn_reg == in_conn_reg;
-wire _issue_next_81 = s7_valid_reg & _issue_next_80;
-wire _issue_next_82 = _issue_next_79 | _issue_next_81;
-wire _issue_next_83 = s8_conn_reg == in_conn_reg;
-wire _issue_next_84 = s8_valid_reg & _issue_next_83;
-wire _issue_next_85 = _issue_next_82 | _issue_next_84;
-wire _issue_next_86 = s9_conn_reg == in_conn_reg;
-wire _issue_next_87 = s9_valid_reg & _issue_next_86;
-wire _issue_next_88 = _issue_next_85 | _issue_next_87;
-wire _issue_next_89 = _issue_next_32 ? _issue_next_60 : _issue_next_88;
-wire hazard0_ahead = _issue_next_0 ? _issue_next_28 : _issue_next_89;
-wire _issue_next_90 = s10_conn_reg == skid_conn_reg;
-wire _issue_next_91 = s10_valid_reg & _issue_next_90;
-wire _issue_next_92 = 1'd0 | _issue_next_91;
-wire _issue_next_93 = s11_conn_reg == skid_conn_reg;
-wire _issue_next_94 = s11_valid_reg & _issue_next_93;
-wire _issue_next_95 = _issue_next_92 | _issue_next_94;
-wire _issue_next_96 = s12_conn_reg == skid_conn_reg;
-wire _issue_next_97 = s12_valid_reg & _issue_next_96;
-wire _issue_next_98 = _issue_next_95 | _issue_next_97;
-wire _issue_next_99 = s13_conn_reg == skid_conn_reg;
-wire _issue_next_100 = s13_valid_reg & _issue_next_99;
-wire _issue_next_101 = _issue_next_98 | _issue_next_100;
-wire _issue_next_102 = s14_conn_reg == skid_conn_reg;
-wire _issue_next_103 = s14_valid_reg & _issue_next_102;
-wire _issue_next_104 = _issue_next_101 | _issue_next_103;
-wire _issue_next_105 = s15_conn_reg == skid_conn_reg;
-wire _issue_next_106 = s15_valid_reg & _issue_next_105;
-wire _issue_next_107 = _issue_next_104 | _issue_next_106;
-wire _issue_next_108 = s16_conn_reg == skid_conn_reg;
-wire _issue_next_109 = s16_valid_reg & _issue_next_108;
-wire _issue_next_110 = _issue_next_107 | _issue_next_109;
-wire _issue_next_111 = s17_conn_reg == skid_conn_reg;
-wire _issue_next_112 = s17_valid_reg & _issue_next_111;
-wire _issue_next_113 = _issue_next_110 | _issue_next_112;
-wire _issue_next_114 = s18_conn_reg == skid_conn_reg;
-wire _issue_next_115 = s18_valid_reg & _issue_next_114;
-wire _issue_next_116 = _issue_next_113 | _issue_next_115;
-wire _issue_next_117 = s19_conn_reg == skid_conn_reg;
-wire _issue_next_118 = s19_valid_reg & _issue_next_117;
-wire _issue_next_119 = _issue_next_116 | _issue_next_118;
-wire _issue_next_120 = s10_conn_reg == s_event_conn;
-wire _issue_next_121 = s10_valid_reg & _issue_next_120;
-wire _issue_next_122 = 1'd0 | _issue_next_121;
-wire _issue_next_123 = s11_conn_reg == s_event_conn;
-wire _issue_next_124 = s11_valid_reg & _issue_next_123;
-wire _issue_next_125 = _issue_next_122 | _issue_next_124;
-wire _issue_next_126 = s12_conn_reg == s_event_conn;
-wire _issue_next_127 = s12_valid_reg & _issue_next_126;
-wire _issue_next_128 = _issue_next_125 | _issue_next_127;
-wire _issue_next_129 = s13_conn_reg == s_event_conn;
-wire _issue_next_130 = s13_valid_reg & _issue_next_129;
-wire _issue_next_131 = _issue_next_128 | _issue_next_130;
-wire _issue_next_132 = s14_conn_reg == s_event_conn;
-wire _issue_next_133 = s14_valid_reg & _issue_next_132;
-wire _issue_next_134 = _issue_next_131 | _issue_next_133;
-wire _issue_next_135 = s15_conn_reg == s_event_conn;
-wire _issue_next_136 = s15_valid_reg & _issue_next_135;
-wire _issue_next_137 = _issue_next_134 | _issue_next_136;
-wire _issue_next_138 = s16_conn_reg == s_event_conn;
-wire _issue_next_139 = s16_valid_reg & _issue_next_138;
-wire _issue_next_140 = _issue_next_137 | _issue_next_139;
-wire _issue_next_141 = s17_conn_reg == s_event_conn;
-wire _issue_next_142 = s17_valid_reg & _issue_next_141;
-wire _issue_next_143 = _issue_next_140 | _issue_next_142;
-wire _issue_next_144 = s18_conn_reg == s_event_conn;
-wire _issue_next_145 = s18_valid_reg & _issue_next_144;
-wire _issue_next_146 = _issue_next_143 | _issue_next_145;
-wire _issue_next_147 = s19_conn_reg == s_event_conn;
-wire _issue_next_148 = s19_valid_reg & _issue_next_147;
-wire _issue_next_149 = _issue_next_146 | _issue_next_148;
-wire _issue_next_150 = s10_conn_reg == in_conn_reg;
-wire _issue_next_151 = s10_valid_reg & _issue_next_150;
-wire _issue_next_152 = 1'd0 | _issue_next_151;
-wire _issue_next_153 = s11_conn_reg == in_conn_reg;
-wire _issue_next_154 = s11_valid_reg & _issue_next_153;
+wire _issue_next_0 = in_conn_reg == skid_conn_reg;
+wire hazard_issued_skid = issue & _issue_next_0;
+wire _issue_next_1 = s1_conn_reg == skid_conn_reg;
+wire _issue_next_2 = s1_valid_reg & _issue_next_1;
+wire _issue_next_3 = hazard_issued_skid | _issue_next_2;
+wire _issue_next_4 = s2_conn_reg == skid_conn_reg;
+wire _issue_next_5 = s2_valid_reg & _issue_next_4;
+wire _issue_next_6 = _issue_next_3 | _issue_next_5;
+wire _issue_next_7 = s3_conn_reg == skid_conn_reg;
+wire _issue_next_8 = s3_valid_reg & _issue_next_7;
+wire _issue_next_9 = _issue_next_6 | _issue_next_8;
+wire _issue_next_10 = s4_conn_reg == skid_conn_reg;
+wire _issue_next_11 = s4_valid_reg & _issue_next_10;
+wire _issue_next_12 = _issue_next_9 | _issue_next_11;
+wire _issue_next_13 = s5_conn_reg == skid_conn_reg;
+wire _issue_next_14 = s5_valid_reg & _issue_next_13;
+wire _issue_next_15 = _issue_next_12 | _issue_next_14;
+wire _issue_next_16 = s6_conn_reg == skid_conn_reg;
+wire _issue_next_17 = s6_valid_reg & _issue_next_16;
+wire _issue_next_18 = _issue_next_15 | _issue_next_17;
+wire _issue_next_19 = s7_conn_reg == skid_conn_reg;
+wire _issue_next_20 = s7_valid_reg & _issue_next_19;
+wire _issue_next_21 = _issue_next_18 | _issue_next_20;
+wire _issue_next_22 = s8_conn_reg == skid_conn_reg;
+wire _issue_next_23 = s8_valid_reg & _issue_next_22;
+wire _issue_next_24 = _issue_next_21 | _issue_next_23;
+wire _issue_next_25 = s9_conn_reg == skid_conn_reg;
+wire _issue_next_26 = s9_valid_reg & _issue_next_25;
+wire _issue_next_27 = _issue_next_24 | _issue_next_26;
+wire _issue_next_28 = in_conn_reg == s_event_conn;
+wire hazard_issued_in = issue & _issue_next_28;
+wire _issue_next_29 = s1_conn_reg == s_event_conn;
+wire _issue_next_30 = s1_valid_reg & _issue_next_29;
+wire _issue_next_31 = hazard_issued_in | _issue_next_30;
+wire _issue_next_32 = s2_conn_reg == s_event_conn;
+wire _issue_next_33 = s2_valid_reg & _issue_next_32;
+wire _issue_next_34 = _issue_next_31 | _issue_next_33;
+wire _issue_next_35 = s3_conn_reg == s_event_conn;
+wire _issue_next_36 = s3_valid_reg & _issue_next_35;
+wire _issue_next_37 = _issue_next_34 | _issue_next_36;
+wire _issue_next_38 = s4_conn_reg == s_event_conn;
+wire _issue_next_39 = s4_valid_reg & _issue_next_38;
+wire _issue_next_40 = _issue_next_37 | _issue_next_39;
+wire _issue_next_41 = s5_conn_reg == s_event_conn;
+wire _issue_next_42 = s5_valid_reg & _issue_next_41;
+wire _issue_next_43 = _issue_next_40 | _issue_next_42;
+wire _issue_next_44 = s6_conn_reg == s_event_conn;
+wire _issue_next_45 = s6_valid_reg & _issue_next_44;
+wire _issue_next_46 = _issue_next_43 | _issue_next_45;
+wire _issue_next_47 = s7_conn_reg == s_event_conn;
+wire _issue_next_48 = s7_valid_reg & _issue_next_47;
+wire _issue_next_49 = _issue_next_46 | _issue_next_48;
+wire _issue_next_50 = s8_conn_reg == s_event_conn;
+wire _issue_next_51 = s8_valid_reg & _issue_next_50;
+wire _issue_next_52 = _issue_next_49 | _issue_next_51;
+wire _issue_next_53 = s9_conn_reg == s_event_conn;
+wire _issue_next_54 = s9_valid_reg & _issue_next_53;
+wire _issue_next_55 = _issue_next_52 | _issue_next_54;
+wire _issue_next_56 = skid_valid_reg ? _issue_next_27 : _issue_next_55;
+wire _issue_next_57 = in_conn_reg == in_conn_reg;
+wire hazard_issued_head = issue & _issue_next_57;
+wire _issue_next_58 = s1_conn_reg == in_conn_reg;
+wire _issue_next_59 = s1_valid_reg & _issue_next_58;
+wire _issue_next_60 = hazard_issued_head | _issue_next_59;
+wire _issue_next_61 = s2_conn_reg == in_conn_reg;
+wire _issue_next_62 = s2_valid_reg & _issue_next_61;
+wire _issue_next_63 = _issue_next_60 | _issue_next_62;
+wire _issue_next_64 = s3_conn_reg == in_conn_reg;
+wire _issue_next_65 = s3_valid_reg & _issue_next_64;
+wire _issue_next_66 = _issue_next_63 | _issue_next_65;
+wire _issue_next_67 = s4_conn_reg == in_conn_reg;
+wire _issue_next_68 = s4_valid_reg & _issue_next_67;
+wire _issue_next_69 = _issue_next_66 | _issue_next_68;
+wire _issue_next_70 = s5_conn_reg == in_conn_reg;
+wire _issue_next_71 = s5_valid_reg & _issue_next_70;
+wire _issue_next_72 = _issue_next_69 | _issue_next_71;
+wire _issue_next_73 = s6_conn_reg == in_conn_reg;
+wire _issue_next_74 = s6_valid_reg & _issue_next_73;
+wire _issue_next_75 = _issue_next_72 | _issue_next_74;
+wire _issue_next_76 = s7_conn_reg == in_conn_reg;
+wire _issue_next_77 = s7_valid_reg & _issue_next_76;
+wire _issue_next_78 = _issue_next_75 | _issue_next_77;
+wire _issue_next_79 = s8_conn_reg == in_conn_reg;
+wire _issue_next_80 = s8_valid_reg & _issue_next_79;
+wire _issue_next_81 = _issue_next_78 | _issue_next_80;
+wire _issue_next_82 = s9_conn_reg == in_conn_reg;
+wire _issue_next_83 = s9_valid_reg & _issue_next_82;
+wire _issue_next_84 = _issue_next_81 | _issue_next_83;
+wire _issue_next_85 = in_valid_reg ? _issue_next_84 : _issue_next_55;
+wire hazard0_ahead = issue ? _issue_next_56 : _issue_next_85;
+wire _issue_next_86 = s10_conn_reg == skid_conn_reg;
+wire _issue_next_87 = s10_valid_reg & _issue_next_86;
+wire _issue_next_88 = 1'd0 | _issue_next_87;
+wire _issue_next_89 = s11_conn_reg == skid_conn_reg;
+wire _issue_next_90 = s11_valid_reg & _issue_next_89;
+wire _issue_next_91 = _issue_next_88 | _issue_next_90;
+wire _issue_next_92 = s12_conn_reg == skid_conn_reg;
+wire _issue_next_93 = s12_valid_reg & _issue_next_92;
+wire _issue_next_94 = _issue_next_91 | _issue_next_93;
+wire _issue_next_95 = s13_conn_reg == skid_conn_reg;
+wire _issue_next_96 = s13_valid_reg & _issue_next_95;
+wire _issue_next_97 = _issue_next_94 | _issue_next_96;
+wire _issue_next_98 = s14_conn_reg == skid_conn_reg;
+wire _issue_next_99 = s14_valid_reg & _issue_next_98;
+wire _issue_next_100 = _issue_next_97 | _issue_next_99;
+wire _issue_next_101 = s15_conn_reg == skid_conn_reg;
+wire _issue_next_102 = s15_valid_reg & _issue_next_101;
+wire _issue_next_103 = _issue_next_100 | _issue_next_102;
+wire _issue_next_104 = s16_conn_reg == skid_conn_reg;
+wire _issue_next_105 = s16_valid_reg & _issue_next_104;
+wire _issue_next_106 = _issue_next_103 | _issue_next_105;
+wire _issue_next_107 = s17_conn_reg == skid_conn_reg;
+wire _issue_next_108 = s17_valid_reg & _issue_next_107;
+wire _issue_next_109 = _issue_next_106 | _issue_next_108;
+wire _issue_next_110 = s18_conn_reg == skid_conn_reg;
+wire _issue_next_111 = s18_valid_reg & _issue_next_110;
+wire _issue_next_112 = _issue_next_109 | _issue_next_111;
+wire _issue_next_113 = s19_conn_reg == skid_conn_reg;
+wire _issue_next_114 = s19_valid_reg & _issue_next_113;
+wire _issue_next_115 = _issue_next_112 | _issue_next_114;
+wire _issue_next_116 = s10_conn_reg == s_event_conn;
+wire _issue_next_117 = s10_valid_reg & _issue_next_116;
+wire _issue_next_118 = 1'd0 | _issue_next_117;
+wire _issue_next_119 = s11_conn_reg == s_event_conn;
+wire _issue_next_120 = s11_valid_reg & _issue_next_119;
+wire _issue_next_121 = _issue_next_118 | _issue_next_120;
+wire _issue_next_122 = s12_conn_reg == s_event_conn;
+wire _issue_next_123 = s12_valid_reg & _issue_next_122;
+wire _issue_next_124 = _issue_next_121 | _issue_next_123;
+wire _issue_next_125 = s13_conn_reg == s_event_conn;
+wire _issue_next_126 = s13_valid_reg & _issue_next_125;
+wire _issue_next_127 = _issue_next_124 | _issue_next_126;
+wire _issue_next_128 = s14_conn_reg == s_event_conn;
+wire _issue_next_129 = s14_valid_reg & _issue_next_128;
+wire _issue_next_130 = _issue_next_127 | _issue_next_129;
+wire _issue_next_131 = s15_conn_reg == s_event_conn;
+wire _issue_next_132 = s15_valid_reg & _issue_next_131;
+wire _issue_next_133 = _issue_next_130 | _issue_next_132;
+wire _issue_next_134 = s16_conn_reg == s_event_conn;
+wire _issue_next_135 = s16_valid_reg & _issue_next_134;
+wire _issue_next_136 = _issue_next_133 | _issue_next_135;
+wire _issue_next_137 = s17_conn_reg == s_event_conn;
+wire _issue_next_138 = s17_valid_reg & _issue_next_137;
+wire _issue_next_139 = _issue_next_136 | _issue_next_138;
+wire _issue_next_140 = s18_conn_reg == s_event_conn;
+wire _issue_next_141 = s18_valid_reg & _issue_next_140;
+wire _issue_next_142 = _issue_next_139 | _issue_next_141;
+wire _issue_next_143 = s19_conn_reg == s_event_conn;
+wire _issue_next_144 = s19_valid_reg & _issue_next_143;
+wire _issue_next_145 = _issue_next_142 | _issue_next_144;
+wire _issue_next_146 = skid_valid_reg ? _issue_next_115 : _issue_next_145;
+wire _issue_next_147 = s10_conn_reg == in_conn_reg;
+wire _issue_next_148 = s10_valid_reg & _issue_next_147;
+wire _issue_next_149 = 1'd0 | _issue_next_148;
+wire _issue_next_150 = s11_conn_reg == in_conn_reg;
+wire _issue_next_151 = s11_valid_reg & _issue_next_150;
+wire _issue_next_152 = _issue_next_149 | _issue_next_151;
+wire _issue_next_153 = s12_conn_reg == in_conn_reg;
+wire _issue_next_154 = s12_valid_reg & _issue_next_153;
 wire _issue_next_155 = _issue_next_152 | _issue_next_154;
-wire _issue_next_156 = s12_conn_reg == in_conn_reg;
-wire _issue_next_157 = s12_valid_reg & _issue_next_156;
+wire _issue_next_156 = s13_conn_reg == in_conn_reg;
+wire _issue_next_157 = s13_valid_reg & _issue_next_156;
 wire _issue_next_158 = _issue_next_155 | _issue_next_157;
-wire _issue_next_159 = s13_conn_reg == in_conn_reg;
-wire _issue_next_160 = s13_valid_reg & _issue_next_159;
+wire _issue_next_159 = s14_conn_reg == in_conn_reg;
+wire _issue_next_160 = s14_valid_reg & _issue_next_159;
 wire _issue_next_161 = _issue_next_158 | _issue_next_160;
-wire _issue_next_162 = s14_conn_reg == in_conn_reg;
-wire _issue_next_163 = s14_valid_reg & _issue_next_162;
+wire _issue_next_162 = s15_conn_reg == in_conn_reg;
+wire _issue_next_163 = s15_valid_reg & _issue_next_162;
 wire _issue_next_164 = _issue_next_161 | _issue_next_163;
-wire _issue_next_165 = s15_conn_reg == in_conn_reg;
-wire _issue_next_166 = s15_valid_reg & _issue_next_165;
+wire _issue_next_165 = s16_conn_reg == in_conn_reg;
+wire _issue_next_166 = s16_valid_reg & _issue_next_165;
 wire _issue_next_167 = _issue_next_164 | _issue_next_166;
-wire _issue_next_168 = s16_conn_reg == in_conn_reg;
-wire _issue_next_169 = s16_valid_reg & _issue_next_168;
+wire _issue_next_168 = s17_conn_reg == in_conn_reg;
+wire _issue_next_169 = s17_valid_reg & _issue_next_168;
 wire _issue_next_170 = _issue_next_167 | _issue_next_169;
-wire _issue_next_171 = s17_conn_reg == in_conn_reg;
-wire _issue_next_172 = s17_valid_reg & _issue_next_171;
+wire _issue_next_171 = s18_conn_reg == in_conn_reg;
+wire _issue_next_172 = s18_valid_reg & _issue_next_171;
 wire _issue_next_173 = _issue_next_170 | _issue_next_172;
-wire _issue_next_174 = s18_conn_reg == in_conn_reg;
-wire _issue_next_175 = s18_valid_reg & _issue_next_174;
+wire _issue_next_174 = s19_conn_reg == in_conn_reg;
+wire _issue_next_175 = s19_valid_reg & _issue_next_174;
 wire _issue_next_176 = _issue_next_173 | _issue_next_175;
-wire _issue_next_177 = s19_conn_reg == in_conn_reg;
-wire _issue_next_178 = s19_valid_reg & _issue_next_177;
-wire _issue_next_179 = _issue_next_176 | _issue_next_178;
-wire _issue_next_180 = _issue_next_32 ? _issue_next_149 : _issue_next_179;
-wire hazard1_ahead = _issue_next_0 ? _issue_next_119 : _issue_next_180;
-wire _issue_next_181 = ~out_pop;
-wire _issue_next_182 = issue & _issue_next_181;
-wire _issue_next_183 = 5'd25 <= occ_reg;
-wire _issue_next_184 = occ_reg != 5'd31;
-wire _issue_next_185 = _issue_next_183 & _issue_next_184;
-wire _issue_next_186 = ~issue;
-wire _issue_next_187 = out_pop & _issue_next_186;
-wire _issue_next_188 = 5'd27 <= occ_reg;
-wire _issue_next_189 = |occ_reg;
-wire _issue_next_190 = ~_issue_next_189;
-wire _issue_next_191 = _issue_next_188 | _issue_next_190;
-wire _issue_next_192 = 5'd26 <= occ_reg;
-wire _issue_next_193 = _issue_next_187 ? _issue_next_191 : _issue_next_192;
-wire full_ahead = _issue_next_182 ? _issue_next_185 : _issue_next_193;
+wire _issue_next_177 = in_valid_reg ? _issue_next_176 : _issue_next_145;
+wire hazard1_ahead = issue ? _issue_next_146 : _issue_next_177;
+wire _issue_next_178 = ~out_pop;
+wire _issue_next_179 = issue & _issue_next_178;
+wire _issue_next_180 = 5'd25 <= occ_reg;
+wire _issue_next_181 = occ_reg != 5'd31;
+wire _issue_next_182 = _issue_next_180 & _issue_next_181;
+wire _issue_next_183 = ~issue;
+wire _issue_next_184 = out_pop & _issue_next_183;
+wire _issue_next_185 = 5'd27 <= occ_reg;
+wire _issue_next_186 = |occ_reg;
+wire _issue_next_187 = ~_issue_next_186;
+wire _issue_next_188 = _issue_next_185 | _issue_next_187;
+wire _issue_next_189 = 5'd26 <= occ_reg;
+wire _issue_next_190 = _issue_next_184 ? _issue_next_188 : _issue_next_189;
+wire full_ahead = _issue_next_179 ? _issue_next_182 : _issue_next_190;
 wire _ready_0 = ~issue;
 wire _ready_1 = in_valid_reg & _ready_0;
 wire _ready_2 = _ready_1 & _shell_5;
@@ -7022,7 +7021,7 @@ wire _ready_8 = _ready_5 | _ready_7;
 wire _ready_9 = ~_ready_8;
 wire [11:0] _state_rd_0 = in_conn_reg[11:0];
 // bits dropped on purpose (rounding, wrap-around)
-wire _unused = ^{_s2_t_next_1[5:0], s1_now_reg[31:19], s1_now_reg[7:0], s8_qa_scaled_reg[37], s8_qa_scaled_reg[12:0], _s2_t_7_next_1[5:0], s9_c_qa_reg[8:0], s10_mi_base_prod_reg[10:0], s17_mi_raw_prod_reg[10:0], s10_fi_c_prod_reg[10:0], avg_sum[20], s11_md_frac_prod_reg[10:0], s15_md_red_prod_reg[15:0], _s2_t_34_next_1[5:0], _s11_t_18_next_4[24], _s24_c_ack_clamped_next_3[24], _s2_t_41_next_1[5:0], _s7_t_27_next_4[24], _s10_c_loss_all_next_4[24]};
+wire _unused = ^{_s2_t_next_1[5:0], s1_now_reg[31:19], s1_now_reg[7:0], s8_qa_scaled_reg[37], s8_qa_scaled_reg[12:0], _s2_t_7_next_1[5:0], s9_c_qa_reg[8:0], s10_mi_base_prod_reg[10:0], s17_mi_raw_prod_reg[10:0], s10_fi_c_prod_reg[10:0], avg_sum[20], s11_md_frac_prod_reg[10:0], s15_md_red_prod_reg[15:0], _s2_t_33_next_1[5:0], _s11_t_18_next_4[24], _s24_c_ack_clamped_next_3[24], _s2_t_41_next_1[5:0], _s7_t_27_next_4[24], _s10_c_loss_all_next_4[24]};
 
 assign s_event_ready = in_ready_reg;
 assign s2_error_next = s1_error;
@@ -7516,6 +7515,11 @@ assign s18_fi_inc_next = s17_fi_inc_reg;
 assign s19_fi_inc_next = s18_fi_inc_reg;
 assign s20_fi_inc_next = s19_fi_inc_reg;
 assign s21_incs_next = _s21_incs_next_5;
+assign s2_t_33_next = _s2_t_33_next_2;
+assign s3_t_16_next = s2_t_33_reg;
+assign s4_t_20_next = s3_t_16_reg;
+assign s5_recv_over_next = recv_over;
+assign s5_adj_due_next = adj_due;
 assign s5_t_41_next = _s5_t_41_next_0;
 assign s6_t_44_next = s5_t_41_reg;
 assign s7_t_23_next = s6_t_44_reg;
@@ -7533,10 +7537,10 @@ assign s18_t_3_next = s17_t_4_reg;
 assign s19_t_2_next = s18_t_3_reg;
 assign s20_t_2_next = s19_t_2_reg;
 assign s21_t_next = s20_t_2_reg;
-assign s2_t_33_next = _s2_t_33_next_0;
-assign s3_t_16_next = s2_t_33_reg;
-assign s4_t_20_next = s3_t_16_reg;
-assign s5_t_42_next = s4_t_20_reg;
+assign s2_t_34_next = _s2_t_34_next_0;
+assign s3_t_17_next = s2_t_34_reg;
+assign s4_t_21_next = s3_t_17_reg;
+assign s5_t_42_next = s4_t_21_reg;
 assign s6_t_45_next = s5_t_42_reg;
 assign s7_t_24_next = s6_t_45_reg;
 assign s8_t_24_next = s7_t_24_reg;
@@ -7571,16 +7575,12 @@ assign s19_cur_inc_next = s18_cur_inc_reg;
 assign s20_cur_inc_next = s19_cur_inc_reg;
 assign s21_cur_inc_next = s20_cur_inc_reg;
 assign s22_inc_acc_next = inc_acc;
-assign s2_t_34_next = _s2_t_34_next_2;
-assign s3_t_17_next = s2_t_34_reg;
-assign s4_t_21_next = s3_t_17_reg;
 assign s18_t_5_next = _s18_t_5_next_0;
 assign s19_t_4_next = s18_t_5_reg;
 assign s20_t_4_next = s19_t_4_reg;
 assign s21_t_3_next = s20_t_4_reg;
 assign s22_t_next = s21_t_3_reg;
-assign s5_fulfill_next = fulfill;
-assign s6_fulfill_next = s5_fulfill_reg;
+assign s6_fulfill_next = fulfill;
 assign s7_fulfill_next = s6_fulfill_reg;
 assign s8_fulfill_next = s7_fulfill_reg;
 assign s9_fulfill_next = s8_fulfill_reg;
@@ -7665,8 +7665,8 @@ assign s7_cur_last_adj_next = s6_cur_last_adj_reg;
 assign s8_cur_last_adj_next = s7_cur_last_adj_reg;
 assign s9_cur_last_adj_next = s8_cur_last_adj_reg;
 assign s10_cur_last_adj_next = s9_cur_last_adj_reg;
-assign s5_t_46_next = _s5_t_46_next_0;
-assign s6_t_46_next = s5_t_46_reg;
+assign s5_recv_sum_next = recv_sum;
+assign s6_t_46_next = _s6_t_46_next_0;
 assign s7_t_25_next = s6_t_46_reg;
 assign s8_t_25_next = s7_t_25_reg;
 assign s9_t_20_next = s8_t_25_reg;
@@ -7713,17 +7713,17 @@ assign s10_cur_increase_next = s9_cur_increase_reg;
 assign s2_t_37_next = _s2_t_37_next_0;
 assign s3_t_20_next = s2_t_37_reg;
 assign s4_t_24_next = s3_t_20_reg;
-assign s5_t_47_next = s4_t_24_reg;
+assign s5_t_46_next = s4_t_24_reg;
 assign s2_t_38_next = _s2_t_38_next_1;
 assign s3_t_21_next = s2_t_38_reg;
 assign s4_t_25_next = s3_t_21_reg;
-assign s5_t_48_next = s4_t_25_reg;
-assign s5_t_49_next = _s5_qa_fire_next_6;
-assign s5_t_50_next = _s5_t_50_next_0;
+assign s5_t_47_next = s4_t_25_reg;
+assign s5_t_48_next = _s5_qa_fire_next_6;
+assign s5_t_49_next = _s5_t_49_next_0;
 assign s2_t_39_next = _s2_t_39_next_0;
 assign s3_t_22_next = s2_t_39_reg;
 assign s4_t_26_next = s3_t_22_reg;
-assign s5_t_51_next = s4_t_26_reg;
+assign s5_t_50_next = s4_t_26_reg;
 assign s5_cur_win_end_next = cur_win_end;
 assign s5_cur_count_next = cur_count;
 assign s6_t_47_next = _s6_t_47_next_1;
@@ -7737,7 +7737,7 @@ assign s4_t_27_next = s3_t_23_reg;
 assign s2_t_41_next = _s2_t_41_next_5;
 assign s3_t_24_next = s2_t_41_reg;
 assign s4_t_28_next = s3_t_24_reg;
-assign s5_t_52_next = s4_t_28_reg;
+assign s5_t_51_next = s4_t_28_reg;
 assign s5_ignore_left1_next = ignore_left1;
 assign s6_qa_used_nscc_next = qa_used_nscc;
 assign s7_qa_used_nscc_next = s6_qa_used_nscc_reg;
@@ -7972,8 +7972,8 @@ assign s24_t_11_next = s23_t_12_reg;
 assign s2_t_42_next = _s2_t_35_next_0;
 assign s3_t_25_next = s2_t_42_reg;
 assign s4_t_29_next = s3_t_25_reg;
-assign s5_t_53_next = s4_t_29_reg;
-assign s6_t_53_next = s5_t_53_reg;
+assign s5_t_52_next = s4_t_29_reg;
+assign s6_t_53_next = s5_t_52_reg;
 assign s7_t_33_next = s6_t_53_reg;
 assign s8_t_33_next = s7_t_33_reg;
 assign s9_t_28_next = s8_t_33_reg;
@@ -7999,7 +7999,7 @@ assign s5_ecn_next = s4_ecn_reg;
 assign s2_t_43_next = _s2_t_43_next_0;
 assign s3_t_26_next = s2_t_43_reg;
 assign s4_t_30_next = s3_t_26_reg;
-assign s5_t_54_next = s4_t_30_reg;
+assign s5_t_53_next = s4_t_30_reg;
 assign s6_core_case_next = core_case;
 assign s7_core_case_next = s6_core_case_reg;
 assign s8_core_case_next = s7_core_case_reg;
@@ -9385,6 +9385,11 @@ always @(posedge clk) begin
     s19_fi_inc_reg <= s19_fi_inc_next;
     s20_fi_inc_reg <= s20_fi_inc_next;
     s21_incs_reg <= s21_incs_next;
+    s2_t_33_reg <= s2_t_33_next;
+    s3_t_16_reg <= s3_t_16_next;
+    s4_t_20_reg <= s4_t_20_next;
+    s5_recv_over_reg <= s5_recv_over_next;
+    s5_adj_due_reg <= s5_adj_due_next;
     s5_t_41_reg <= s5_t_41_next;
     s6_t_44_reg <= s6_t_44_next;
     s7_t_23_reg <= s7_t_23_next;
@@ -9402,9 +9407,9 @@ always @(posedge clk) begin
     s19_t_2_reg <= s19_t_2_next;
     s20_t_2_reg <= s20_t_2_next;
     s21_t_reg <= s21_t_next;
-    s2_t_33_reg <= s2_t_33_next;
-    s3_t_16_reg <= s3_t_16_next;
-    s4_t_20_reg <= s4_t_20_next;
+    s2_t_34_reg <= s2_t_34_next;
+    s3_t_17_reg <= s3_t_17_next;
+    s4_t_21_reg <= s4_t_21_next;
     s5_t_42_reg <= s5_t_42_next;
     s6_t_45_reg <= s6_t_45_next;
     s7_t_24_reg <= s7_t_24_next;
@@ -9440,15 +9445,11 @@ always @(posedge clk) begin
     s20_cur_inc_reg <= s20_cur_inc_next;
     s21_cur_inc_reg <= s21_cur_inc_next;
     s22_inc_acc_reg <= s22_inc_acc_next;
-    s2_t_34_reg <= s2_t_34_next;
-    s3_t_17_reg <= s3_t_17_next;
-    s4_t_21_reg <= s4_t_21_next;
     s18_t_5_reg <= s18_t_5_next;
     s19_t_4_reg <= s19_t_4_next;
     s20_t_4_reg <= s20_t_4_next;
     s21_t_3_reg <= s21_t_3_next;
     s22_t_reg <= s22_t_next;
-    s5_fulfill_reg <= s5_fulfill_next;
     s6_fulfill_reg <= s6_fulfill_next;
     s7_fulfill_reg <= s7_fulfill_next;
     s8_fulfill_reg <= s8_fulfill_next;
@@ -9534,7 +9535,7 @@ always @(posedge clk) begin
     s8_cur_last_adj_reg <= s8_cur_last_adj_next;
     s9_cur_last_adj_reg <= s9_cur_last_adj_next;
     s10_cur_last_adj_reg <= s10_cur_last_adj_next;
-    s5_t_46_reg <= s5_t_46_next;
+    s5_recv_sum_reg <= s5_recv_sum_next;
     s6_t_46_reg <= s6_t_46_next;
     s7_t_25_reg <= s7_t_25_next;
     s8_t_25_reg <= s8_t_25_next;
@@ -9582,17 +9583,17 @@ always @(posedge clk) begin
     s2_t_37_reg <= s2_t_37_next;
     s3_t_20_reg <= s3_t_20_next;
     s4_t_24_reg <= s4_t_24_next;
-    s5_t_47_reg <= s5_t_47_next;
+    s5_t_46_reg <= s5_t_46_next;
     s2_t_38_reg <= s2_t_38_next;
     s3_t_21_reg <= s3_t_21_next;
     s4_t_25_reg <= s4_t_25_next;
+    s5_t_47_reg <= s5_t_47_next;
     s5_t_48_reg <= s5_t_48_next;
     s5_t_49_reg <= s5_t_49_next;
-    s5_t_50_reg <= s5_t_50_next;
     s2_t_39_reg <= s2_t_39_next;
     s3_t_22_reg <= s3_t_22_next;
     s4_t_26_reg <= s4_t_26_next;
-    s5_t_51_reg <= s5_t_51_next;
+    s5_t_50_reg <= s5_t_50_next;
     s5_cur_win_end_reg <= s5_cur_win_end_next;
     s5_cur_count_reg <= s5_cur_count_next;
     s6_t_47_reg <= s6_t_47_next;
@@ -9606,7 +9607,7 @@ always @(posedge clk) begin
     s2_t_41_reg <= s2_t_41_next;
     s3_t_24_reg <= s3_t_24_next;
     s4_t_28_reg <= s4_t_28_next;
-    s5_t_52_reg <= s5_t_52_next;
+    s5_t_51_reg <= s5_t_51_next;
     s5_ignore_left1_reg <= s5_ignore_left1_next;
     s6_qa_used_nscc_reg <= s6_qa_used_nscc_next;
     s7_qa_used_nscc_reg <= s7_qa_used_nscc_next;
@@ -9841,7 +9842,7 @@ always @(posedge clk) begin
     s2_t_42_reg <= s2_t_42_next;
     s3_t_25_reg <= s3_t_25_next;
     s4_t_29_reg <= s4_t_29_next;
-    s5_t_53_reg <= s5_t_53_next;
+    s5_t_52_reg <= s5_t_52_next;
     s6_t_53_reg <= s6_t_53_next;
     s7_t_33_reg <= s7_t_33_next;
     s8_t_33_reg <= s8_t_33_next;
@@ -9868,7 +9869,7 @@ always @(posedge clk) begin
     s2_t_43_reg <= s2_t_43_next;
     s3_t_26_reg <= s3_t_26_next;
     s4_t_30_reg <= s4_t_30_next;
-    s5_t_54_reg <= s5_t_54_next;
+    s5_t_53_reg <= s5_t_53_next;
     s6_core_case_reg <= s6_core_case_next;
     s7_core_case_reg <= s7_core_case_next;
     s8_core_case_reg <= s8_core_case_next;
@@ -10202,26 +10203,26 @@ MULT18X18D #(
     .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(), .P18(), .P17(s2_size_kmi_pp01_reg[17]), .P16(s2_size_kmi_pp01_reg[16]), .P15(s2_size_kmi_pp01_reg[15]), .P14(s2_size_kmi_pp01_reg[14]), .P13(s2_size_kmi_pp01_reg[13]), .P12(s2_size_kmi_pp01_reg[12]), .P11(s2_size_kmi_pp01_reg[11]), .P10(s2_size_kmi_pp01_reg[10]), .P9(s2_size_kmi_pp01_reg[9]), .P8(s2_size_kmi_pp01_reg[8]), .P7(s2_size_kmi_pp01_reg[7]), .P6(s2_size_kmi_pp01_reg[6]), .P5(s2_size_kmi_pp01_reg[5]), .P4(s2_size_kmi_pp01_reg[4]), .P3(s2_size_kmi_pp01_reg[3]), .P2(s2_size_kmi_pp01_reg[2]), .P1(s2_size_kmi_pp01_reg[1]), .P0(s2_size_kmi_pp01_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
-    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s9_mi_base_prod_pp00_mult (  // s9_mi_base_prod_pp00_reg = s8_t_2_reg * _s9_mi_base_prod_pp00_next_0
-    .A17(s8_t_2_next[17]), .A16(s8_t_2_next[16]), .A15(s8_t_2_next[15]), .A14(s8_t_2_next[14]), .A13(s8_t_2_next[13]), .A12(s8_t_2_next[12]), .A11(s8_t_2_next[11]), .A10(s8_t_2_next[10]), .A9(s8_t_2_next[9]), .A8(s8_t_2_next[8]), .A7(s8_t_2_next[7]), .A6(s8_t_2_next[6]), .A5(s8_t_2_next[5]), .A4(s8_t_2_next[4]), .A3(s8_t_2_next[3]), .A2(s8_t_2_next[2]), .A1(s8_t_2_next[1]), .A0(s8_t_2_next[0]),
-    .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(1'b0), .B11(1'b0), .B10(s8_recip_c_t_next[10]), .B9(s8_recip_c_t_next[9]), .B8(s8_recip_c_t_next[8]), .B7(s8_recip_c_t_next[7]), .B6(s8_recip_c_t_next[6]), .B5(s8_recip_c_t_next[5]), .B4(s8_recip_c_t_next[4]), .B3(s8_recip_c_t_next[3]), .B2(s8_recip_c_t_next[2]), .B1(s8_recip_c_t_next[1]), .B0(s8_recip_c_t_next[0]),
+    .A17(s8_t_2_reg[17]), .A16(s8_t_2_reg[16]), .A15(s8_t_2_reg[15]), .A14(s8_t_2_reg[14]), .A13(s8_t_2_reg[13]), .A12(s8_t_2_reg[12]), .A11(s8_t_2_reg[11]), .A10(s8_t_2_reg[10]), .A9(s8_t_2_reg[9]), .A8(s8_t_2_reg[8]), .A7(s8_t_2_reg[7]), .A6(s8_t_2_reg[6]), .A5(s8_t_2_reg[5]), .A4(s8_t_2_reg[4]), .A3(s8_t_2_reg[3]), .A2(s8_t_2_reg[2]), .A1(s8_t_2_reg[1]), .A0(s8_t_2_reg[0]),
+    .B17(_s9_mi_base_prod_pp00_next_0[17]), .B16(_s9_mi_base_prod_pp00_next_0[16]), .B15(_s9_mi_base_prod_pp00_next_0[15]), .B14(_s9_mi_base_prod_pp00_next_0[14]), .B13(_s9_mi_base_prod_pp00_next_0[13]), .B12(_s9_mi_base_prod_pp00_next_0[12]), .B11(_s9_mi_base_prod_pp00_next_0[11]), .B10(_s9_mi_base_prod_pp00_next_0[10]), .B9(_s9_mi_base_prod_pp00_next_0[9]), .B8(_s9_mi_base_prod_pp00_next_0[8]), .B7(_s9_mi_base_prod_pp00_next_0[7]), .B6(_s9_mi_base_prod_pp00_next_0[6]), .B5(_s9_mi_base_prod_pp00_next_0[5]), .B4(_s9_mi_base_prod_pp00_next_0[4]), .B3(_s9_mi_base_prod_pp00_next_0[3]), .B2(_s9_mi_base_prod_pp00_next_0[2]), .B1(_s9_mi_base_prod_pp00_next_0[1]), .B0(_s9_mi_base_prod_pp00_next_0[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
     .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(s9_mi_base_prod_pp00_reg[28]), .P27(s9_mi_base_prod_pp00_reg[27]), .P26(s9_mi_base_prod_pp00_reg[26]), .P25(s9_mi_base_prod_pp00_reg[25]), .P24(s9_mi_base_prod_pp00_reg[24]), .P23(s9_mi_base_prod_pp00_reg[23]), .P22(s9_mi_base_prod_pp00_reg[22]), .P21(s9_mi_base_prod_pp00_reg[21]), .P20(s9_mi_base_prod_pp00_reg[20]), .P19(s9_mi_base_prod_pp00_reg[19]), .P18(s9_mi_base_prod_pp00_reg[18]), .P17(s9_mi_base_prod_pp00_reg[17]), .P16(s9_mi_base_prod_pp00_reg[16]), .P15(s9_mi_base_prod_pp00_reg[15]), .P14(s9_mi_base_prod_pp00_reg[14]), .P13(s9_mi_base_prod_pp00_reg[13]), .P12(s9_mi_base_prod_pp00_reg[12]), .P11(s9_mi_base_prod_pp00_reg[11]), .P10(s9_mi_base_prod_pp00_reg[10]), .P9(s9_mi_base_prod_pp00_reg[9]), .P8(s9_mi_base_prod_pp00_reg[8]), .P7(s9_mi_base_prod_pp00_reg[7]), .P6(s9_mi_base_prod_pp00_reg[6]), .P5(s9_mi_base_prod_pp00_reg[5]), .P4(s9_mi_base_prod_pp00_reg[4]), .P3(s9_mi_base_prod_pp00_reg[3]), .P2(s9_mi_base_prod_pp00_reg[2]), .P1(s9_mi_base_prod_pp00_reg[1]), .P0(s9_mi_base_prod_pp00_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
-    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s9_mi_base_prod_pp10_mult (  // s9_mi_base_prod_pp10_reg = s8_t_3_reg * _s9_mi_base_prod_pp10_next_0
-    .A17(s8_t_3_next[17]), .A16(s8_t_3_next[16]), .A15(s8_t_3_next[15]), .A14(s8_t_3_next[14]), .A13(s8_t_3_next[13]), .A12(s8_t_3_next[12]), .A11(s8_t_3_next[11]), .A10(s8_t_3_next[10]), .A9(s8_t_3_next[9]), .A8(s8_t_3_next[8]), .A7(s8_t_3_next[7]), .A6(s8_t_3_next[6]), .A5(s8_t_3_next[5]), .A4(s8_t_3_next[4]), .A3(s8_t_3_next[3]), .A2(s8_t_3_next[2]), .A1(s8_t_3_next[1]), .A0(s8_t_3_next[0]),
-    .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(1'b0), .B11(1'b0), .B10(s8_recip_c_t_next[10]), .B9(s8_recip_c_t_next[9]), .B8(s8_recip_c_t_next[8]), .B7(s8_recip_c_t_next[7]), .B6(s8_recip_c_t_next[6]), .B5(s8_recip_c_t_next[5]), .B4(s8_recip_c_t_next[4]), .B3(s8_recip_c_t_next[3]), .B2(s8_recip_c_t_next[2]), .B1(s8_recip_c_t_next[1]), .B0(s8_recip_c_t_next[0]),
+    .A17(s8_t_3_reg[17]), .A16(s8_t_3_reg[16]), .A15(s8_t_3_reg[15]), .A14(s8_t_3_reg[14]), .A13(s8_t_3_reg[13]), .A12(s8_t_3_reg[12]), .A11(s8_t_3_reg[11]), .A10(s8_t_3_reg[10]), .A9(s8_t_3_reg[9]), .A8(s8_t_3_reg[8]), .A7(s8_t_3_reg[7]), .A6(s8_t_3_reg[6]), .A5(s8_t_3_reg[5]), .A4(s8_t_3_reg[4]), .A3(s8_t_3_reg[3]), .A2(s8_t_3_reg[2]), .A1(s8_t_3_reg[1]), .A0(s8_t_3_reg[0]),
+    .B17(_s9_mi_base_prod_pp10_next_0[17]), .B16(_s9_mi_base_prod_pp10_next_0[16]), .B15(_s9_mi_base_prod_pp10_next_0[15]), .B14(_s9_mi_base_prod_pp10_next_0[14]), .B13(_s9_mi_base_prod_pp10_next_0[13]), .B12(_s9_mi_base_prod_pp10_next_0[12]), .B11(_s9_mi_base_prod_pp10_next_0[11]), .B10(_s9_mi_base_prod_pp10_next_0[10]), .B9(_s9_mi_base_prod_pp10_next_0[9]), .B8(_s9_mi_base_prod_pp10_next_0[8]), .B7(_s9_mi_base_prod_pp10_next_0[7]), .B6(_s9_mi_base_prod_pp10_next_0[6]), .B5(_s9_mi_base_prod_pp10_next_0[5]), .B4(_s9_mi_base_prod_pp10_next_0[4]), .B3(_s9_mi_base_prod_pp10_next_0[3]), .B2(_s9_mi_base_prod_pp10_next_0[2]), .B1(_s9_mi_base_prod_pp10_next_0[1]), .B0(_s9_mi_base_prod_pp10_next_0[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
@@ -10345,26 +10346,26 @@ MULT18X18D #(
     .P35(), .P34(), .P33(), .P32(), .P31(s2_size_kfi_pp00_reg[31]), .P30(s2_size_kfi_pp00_reg[30]), .P29(s2_size_kfi_pp00_reg[29]), .P28(s2_size_kfi_pp00_reg[28]), .P27(s2_size_kfi_pp00_reg[27]), .P26(s2_size_kfi_pp00_reg[26]), .P25(s2_size_kfi_pp00_reg[25]), .P24(s2_size_kfi_pp00_reg[24]), .P23(s2_size_kfi_pp00_reg[23]), .P22(s2_size_kfi_pp00_reg[22]), .P21(s2_size_kfi_pp00_reg[21]), .P20(s2_size_kfi_pp00_reg[20]), .P19(s2_size_kfi_pp00_reg[19]), .P18(s2_size_kfi_pp00_reg[18]), .P17(s2_size_kfi_pp00_reg[17]), .P16(s2_size_kfi_pp00_reg[16]), .P15(s2_size_kfi_pp00_reg[15]), .P14(s2_size_kfi_pp00_reg[14]), .P13(s2_size_kfi_pp00_reg[13]), .P12(s2_size_kfi_pp00_reg[12]), .P11(s2_size_kfi_pp00_reg[11]), .P10(s2_size_kfi_pp00_reg[10]), .P9(s2_size_kfi_pp00_reg[9]), .P8(s2_size_kfi_pp00_reg[8]), .P7(s2_size_kfi_pp00_reg[7]), .P6(s2_size_kfi_pp00_reg[6]), .P5(s2_size_kfi_pp00_reg[5]), .P4(s2_size_kfi_pp00_reg[4]), .P3(s2_size_kfi_pp00_reg[3]), .P2(s2_size_kfi_pp00_reg[2]), .P1(s2_size_kfi_pp00_reg[1]), .P0(s2_size_kfi_pp00_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
-    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s9_fi_c_prod_pp00_mult (  // s9_fi_c_prod_pp00_reg = s8_t_16_reg * _s9_fi_c_prod_pp00_next_0
-    .A17(s8_t_16_next[17]), .A16(s8_t_16_next[16]), .A15(s8_t_16_next[15]), .A14(s8_t_16_next[14]), .A13(s8_t_16_next[13]), .A12(s8_t_16_next[12]), .A11(s8_t_16_next[11]), .A10(s8_t_16_next[10]), .A9(s8_t_16_next[9]), .A8(s8_t_16_next[8]), .A7(s8_t_16_next[7]), .A6(s8_t_16_next[6]), .A5(s8_t_16_next[5]), .A4(s8_t_16_next[4]), .A3(s8_t_16_next[3]), .A2(s8_t_16_next[2]), .A1(s8_t_16_next[1]), .A0(s8_t_16_next[0]),
-    .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(1'b0), .B11(1'b0), .B10(s8_recip_c_t_next[10]), .B9(s8_recip_c_t_next[9]), .B8(s8_recip_c_t_next[8]), .B7(s8_recip_c_t_next[7]), .B6(s8_recip_c_t_next[6]), .B5(s8_recip_c_t_next[5]), .B4(s8_recip_c_t_next[4]), .B3(s8_recip_c_t_next[3]), .B2(s8_recip_c_t_next[2]), .B1(s8_recip_c_t_next[1]), .B0(s8_recip_c_t_next[0]),
+    .A17(s8_t_16_reg[17]), .A16(s8_t_16_reg[16]), .A15(s8_t_16_reg[15]), .A14(s8_t_16_reg[14]), .A13(s8_t_16_reg[13]), .A12(s8_t_16_reg[12]), .A11(s8_t_16_reg[11]), .A10(s8_t_16_reg[10]), .A9(s8_t_16_reg[9]), .A8(s8_t_16_reg[8]), .A7(s8_t_16_reg[7]), .A6(s8_t_16_reg[6]), .A5(s8_t_16_reg[5]), .A4(s8_t_16_reg[4]), .A3(s8_t_16_reg[3]), .A2(s8_t_16_reg[2]), .A1(s8_t_16_reg[1]), .A0(s8_t_16_reg[0]),
+    .B17(_s9_fi_c_prod_pp00_next_0[17]), .B16(_s9_fi_c_prod_pp00_next_0[16]), .B15(_s9_fi_c_prod_pp00_next_0[15]), .B14(_s9_fi_c_prod_pp00_next_0[14]), .B13(_s9_fi_c_prod_pp00_next_0[13]), .B12(_s9_fi_c_prod_pp00_next_0[12]), .B11(_s9_fi_c_prod_pp00_next_0[11]), .B10(_s9_fi_c_prod_pp00_next_0[10]), .B9(_s9_fi_c_prod_pp00_next_0[9]), .B8(_s9_fi_c_prod_pp00_next_0[8]), .B7(_s9_fi_c_prod_pp00_next_0[7]), .B6(_s9_fi_c_prod_pp00_next_0[6]), .B5(_s9_fi_c_prod_pp00_next_0[5]), .B4(_s9_fi_c_prod_pp00_next_0[4]), .B3(_s9_fi_c_prod_pp00_next_0[3]), .B2(_s9_fi_c_prod_pp00_next_0[2]), .B1(_s9_fi_c_prod_pp00_next_0[1]), .B0(_s9_fi_c_prod_pp00_next_0[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
     .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(s9_fi_c_prod_pp00_reg[28]), .P27(s9_fi_c_prod_pp00_reg[27]), .P26(s9_fi_c_prod_pp00_reg[26]), .P25(s9_fi_c_prod_pp00_reg[25]), .P24(s9_fi_c_prod_pp00_reg[24]), .P23(s9_fi_c_prod_pp00_reg[23]), .P22(s9_fi_c_prod_pp00_reg[22]), .P21(s9_fi_c_prod_pp00_reg[21]), .P20(s9_fi_c_prod_pp00_reg[20]), .P19(s9_fi_c_prod_pp00_reg[19]), .P18(s9_fi_c_prod_pp00_reg[18]), .P17(s9_fi_c_prod_pp00_reg[17]), .P16(s9_fi_c_prod_pp00_reg[16]), .P15(s9_fi_c_prod_pp00_reg[15]), .P14(s9_fi_c_prod_pp00_reg[14]), .P13(s9_fi_c_prod_pp00_reg[13]), .P12(s9_fi_c_prod_pp00_reg[12]), .P11(s9_fi_c_prod_pp00_reg[11]), .P10(s9_fi_c_prod_pp00_reg[10]), .P9(s9_fi_c_prod_pp00_reg[9]), .P8(s9_fi_c_prod_pp00_reg[8]), .P7(s9_fi_c_prod_pp00_reg[7]), .P6(s9_fi_c_prod_pp00_reg[6]), .P5(s9_fi_c_prod_pp00_reg[5]), .P4(s9_fi_c_prod_pp00_reg[4]), .P3(s9_fi_c_prod_pp00_reg[3]), .P2(s9_fi_c_prod_pp00_reg[2]), .P1(s9_fi_c_prod_pp00_reg[1]), .P0(s9_fi_c_prod_pp00_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
-    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s9_fi_c_prod_pp10_mult (  // s9_fi_c_prod_pp10_reg = s8_t_17_reg * _s9_fi_c_prod_pp10_next_0
-    .A17(s8_t_17_next[17]), .A16(s8_t_17_next[16]), .A15(s8_t_17_next[15]), .A14(s8_t_17_next[14]), .A13(s8_t_17_next[13]), .A12(s8_t_17_next[12]), .A11(s8_t_17_next[11]), .A10(s8_t_17_next[10]), .A9(s8_t_17_next[9]), .A8(s8_t_17_next[8]), .A7(s8_t_17_next[7]), .A6(s8_t_17_next[6]), .A5(s8_t_17_next[5]), .A4(s8_t_17_next[4]), .A3(s8_t_17_next[3]), .A2(s8_t_17_next[2]), .A1(s8_t_17_next[1]), .A0(s8_t_17_next[0]),
-    .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(1'b0), .B11(1'b0), .B10(s8_recip_c_t_next[10]), .B9(s8_recip_c_t_next[9]), .B8(s8_recip_c_t_next[8]), .B7(s8_recip_c_t_next[7]), .B6(s8_recip_c_t_next[6]), .B5(s8_recip_c_t_next[5]), .B4(s8_recip_c_t_next[4]), .B3(s8_recip_c_t_next[3]), .B2(s8_recip_c_t_next[2]), .B1(s8_recip_c_t_next[1]), .B0(s8_recip_c_t_next[0]),
+    .A17(s8_t_17_reg[17]), .A16(s8_t_17_reg[16]), .A15(s8_t_17_reg[15]), .A14(s8_t_17_reg[14]), .A13(s8_t_17_reg[13]), .A12(s8_t_17_reg[12]), .A11(s8_t_17_reg[11]), .A10(s8_t_17_reg[10]), .A9(s8_t_17_reg[9]), .A8(s8_t_17_reg[8]), .A7(s8_t_17_reg[7]), .A6(s8_t_17_reg[6]), .A5(s8_t_17_reg[5]), .A4(s8_t_17_reg[4]), .A3(s8_t_17_reg[3]), .A2(s8_t_17_reg[2]), .A1(s8_t_17_reg[1]), .A0(s8_t_17_reg[0]),
+    .B17(_s9_fi_c_prod_pp10_next_0[17]), .B16(_s9_fi_c_prod_pp10_next_0[16]), .B15(_s9_fi_c_prod_pp10_next_0[15]), .B14(_s9_fi_c_prod_pp10_next_0[14]), .B13(_s9_fi_c_prod_pp10_next_0[13]), .B12(_s9_fi_c_prod_pp10_next_0[12]), .B11(_s9_fi_c_prod_pp10_next_0[11]), .B10(_s9_fi_c_prod_pp10_next_0[10]), .B9(_s9_fi_c_prod_pp10_next_0[9]), .B8(_s9_fi_c_prod_pp10_next_0[8]), .B7(_s9_fi_c_prod_pp10_next_0[7]), .B6(_s9_fi_c_prod_pp10_next_0[6]), .B5(_s9_fi_c_prod_pp10_next_0[5]), .B4(_s9_fi_c_prod_pp10_next_0[4]), .B3(_s9_fi_c_prod_pp10_next_0[3]), .B2(_s9_fi_c_prod_pp10_next_0[2]), .B1(_s9_fi_c_prod_pp10_next_0[1]), .B0(_s9_fi_c_prod_pp10_next_0[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
@@ -10423,39 +10424,39 @@ MULT18X18D #(
     .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(), .P18(), .P17(), .P16(), .P15(), .P14(), .P13(), .P12(), .P11(), .P10(), .P9(), .P8(), .P7(s7_md_cx_pp11_reg[7]), .P6(s7_md_cx_pp11_reg[6]), .P5(s7_md_cx_pp11_reg[5]), .P4(s7_md_cx_pp11_reg[4]), .P3(s7_md_cx_pp11_reg[3]), .P2(s7_md_cx_pp11_reg[2]), .P1(s7_md_cx_pp11_reg[1]), .P0(s7_md_cx_pp11_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
-    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s10_md_frac_prod_pp00_mult (  // s10_md_frac_prod_pp00_reg = _s10_md_frac_prod_pp00_next_1 * _s10_md_frac_prod_pp00_next_2
-    .A17(s9_md_cx_next[17]), .A16(s9_md_cx_next[16]), .A15(s9_md_cx_next[15]), .A14(s9_md_cx_next[14]), .A13(s9_md_cx_next[13]), .A12(s9_md_cx_next[12]), .A11(s9_md_cx_next[11]), .A10(s9_md_cx_next[10]), .A9(s9_md_cx_next[9]), .A8(s9_md_cx_next[8]), .A7(s9_md_cx_next[7]), .A6(s9_md_cx_next[6]), .A5(s9_md_cx_next[5]), .A4(s9_md_cx_next[4]), .A3(s9_md_cx_next[3]), .A2(s9_md_cx_next[2]), .A1(s9_md_cx_next[1]), .A0(s9_md_cx_next[0]),
-    .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(1'b0), .B11(1'b0), .B10(s9_recip_avg_t_next[10]), .B9(s9_recip_avg_t_next[9]), .B8(s9_recip_avg_t_next[8]), .B7(s9_recip_avg_t_next[7]), .B6(s9_recip_avg_t_next[6]), .B5(s9_recip_avg_t_next[5]), .B4(s9_recip_avg_t_next[4]), .B3(s9_recip_avg_t_next[3]), .B2(s9_recip_avg_t_next[2]), .B1(s9_recip_avg_t_next[1]), .B0(s9_recip_avg_t_next[0]),
+    .A17(_s10_md_frac_prod_pp00_next_1[17]), .A16(_s10_md_frac_prod_pp00_next_1[16]), .A15(_s10_md_frac_prod_pp00_next_1[15]), .A14(_s10_md_frac_prod_pp00_next_1[14]), .A13(_s10_md_frac_prod_pp00_next_1[13]), .A12(_s10_md_frac_prod_pp00_next_1[12]), .A11(_s10_md_frac_prod_pp00_next_1[11]), .A10(_s10_md_frac_prod_pp00_next_1[10]), .A9(_s10_md_frac_prod_pp00_next_1[9]), .A8(_s10_md_frac_prod_pp00_next_1[8]), .A7(_s10_md_frac_prod_pp00_next_1[7]), .A6(_s10_md_frac_prod_pp00_next_1[6]), .A5(_s10_md_frac_prod_pp00_next_1[5]), .A4(_s10_md_frac_prod_pp00_next_1[4]), .A3(_s10_md_frac_prod_pp00_next_1[3]), .A2(_s10_md_frac_prod_pp00_next_1[2]), .A1(_s10_md_frac_prod_pp00_next_1[1]), .A0(_s10_md_frac_prod_pp00_next_1[0]),
+    .B17(_s10_md_frac_prod_pp00_next_2[17]), .B16(_s10_md_frac_prod_pp00_next_2[16]), .B15(_s10_md_frac_prod_pp00_next_2[15]), .B14(_s10_md_frac_prod_pp00_next_2[14]), .B13(_s10_md_frac_prod_pp00_next_2[13]), .B12(_s10_md_frac_prod_pp00_next_2[12]), .B11(_s10_md_frac_prod_pp00_next_2[11]), .B10(_s10_md_frac_prod_pp00_next_2[10]), .B9(_s10_md_frac_prod_pp00_next_2[9]), .B8(_s10_md_frac_prod_pp00_next_2[8]), .B7(_s10_md_frac_prod_pp00_next_2[7]), .B6(_s10_md_frac_prod_pp00_next_2[6]), .B5(_s10_md_frac_prod_pp00_next_2[5]), .B4(_s10_md_frac_prod_pp00_next_2[4]), .B3(_s10_md_frac_prod_pp00_next_2[3]), .B2(_s10_md_frac_prod_pp00_next_2[2]), .B1(_s10_md_frac_prod_pp00_next_2[1]), .B0(_s10_md_frac_prod_pp00_next_2[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
     .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(s10_md_frac_prod_pp00_reg[28]), .P27(s10_md_frac_prod_pp00_reg[27]), .P26(s10_md_frac_prod_pp00_reg[26]), .P25(s10_md_frac_prod_pp00_reg[25]), .P24(s10_md_frac_prod_pp00_reg[24]), .P23(s10_md_frac_prod_pp00_reg[23]), .P22(s10_md_frac_prod_pp00_reg[22]), .P21(s10_md_frac_prod_pp00_reg[21]), .P20(s10_md_frac_prod_pp00_reg[20]), .P19(s10_md_frac_prod_pp00_reg[19]), .P18(s10_md_frac_prod_pp00_reg[18]), .P17(s10_md_frac_prod_pp00_reg[17]), .P16(s10_md_frac_prod_pp00_reg[16]), .P15(s10_md_frac_prod_pp00_reg[15]), .P14(s10_md_frac_prod_pp00_reg[14]), .P13(s10_md_frac_prod_pp00_reg[13]), .P12(s10_md_frac_prod_pp00_reg[12]), .P11(s10_md_frac_prod_pp00_reg[11]), .P10(s10_md_frac_prod_pp00_reg[10]), .P9(s10_md_frac_prod_pp00_reg[9]), .P8(s10_md_frac_prod_pp00_reg[8]), .P7(s10_md_frac_prod_pp00_reg[7]), .P6(s10_md_frac_prod_pp00_reg[6]), .P5(s10_md_frac_prod_pp00_reg[5]), .P4(s10_md_frac_prod_pp00_reg[4]), .P3(s10_md_frac_prod_pp00_reg[3]), .P2(s10_md_frac_prod_pp00_reg[2]), .P1(s10_md_frac_prod_pp00_reg[1]), .P0(s10_md_frac_prod_pp00_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
-    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s10_md_frac_prod_pp10_mult (  // s10_md_frac_prod_pp10_reg = _s10_md_frac_prod_pp10_next_1 * _s10_md_frac_prod_pp10_next_2
-    .A17(s9_md_cx_next[35]), .A16(s9_md_cx_next[34]), .A15(s9_md_cx_next[33]), .A14(s9_md_cx_next[32]), .A13(s9_md_cx_next[31]), .A12(s9_md_cx_next[30]), .A11(s9_md_cx_next[29]), .A10(s9_md_cx_next[28]), .A9(s9_md_cx_next[27]), .A8(s9_md_cx_next[26]), .A7(s9_md_cx_next[25]), .A6(s9_md_cx_next[24]), .A5(s9_md_cx_next[23]), .A4(s9_md_cx_next[22]), .A3(s9_md_cx_next[21]), .A2(s9_md_cx_next[20]), .A1(s9_md_cx_next[19]), .A0(s9_md_cx_next[18]),
-    .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(1'b0), .B11(1'b0), .B10(s9_recip_avg_t_next[10]), .B9(s9_recip_avg_t_next[9]), .B8(s9_recip_avg_t_next[8]), .B7(s9_recip_avg_t_next[7]), .B6(s9_recip_avg_t_next[6]), .B5(s9_recip_avg_t_next[5]), .B4(s9_recip_avg_t_next[4]), .B3(s9_recip_avg_t_next[3]), .B2(s9_recip_avg_t_next[2]), .B1(s9_recip_avg_t_next[1]), .B0(s9_recip_avg_t_next[0]),
+    .A17(_s10_md_frac_prod_pp10_next_1[17]), .A16(_s10_md_frac_prod_pp10_next_1[16]), .A15(_s10_md_frac_prod_pp10_next_1[15]), .A14(_s10_md_frac_prod_pp10_next_1[14]), .A13(_s10_md_frac_prod_pp10_next_1[13]), .A12(_s10_md_frac_prod_pp10_next_1[12]), .A11(_s10_md_frac_prod_pp10_next_1[11]), .A10(_s10_md_frac_prod_pp10_next_1[10]), .A9(_s10_md_frac_prod_pp10_next_1[9]), .A8(_s10_md_frac_prod_pp10_next_1[8]), .A7(_s10_md_frac_prod_pp10_next_1[7]), .A6(_s10_md_frac_prod_pp10_next_1[6]), .A5(_s10_md_frac_prod_pp10_next_1[5]), .A4(_s10_md_frac_prod_pp10_next_1[4]), .A3(_s10_md_frac_prod_pp10_next_1[3]), .A2(_s10_md_frac_prod_pp10_next_1[2]), .A1(_s10_md_frac_prod_pp10_next_1[1]), .A0(_s10_md_frac_prod_pp10_next_1[0]),
+    .B17(_s10_md_frac_prod_pp10_next_2[17]), .B16(_s10_md_frac_prod_pp10_next_2[16]), .B15(_s10_md_frac_prod_pp10_next_2[15]), .B14(_s10_md_frac_prod_pp10_next_2[14]), .B13(_s10_md_frac_prod_pp10_next_2[13]), .B12(_s10_md_frac_prod_pp10_next_2[12]), .B11(_s10_md_frac_prod_pp10_next_2[11]), .B10(_s10_md_frac_prod_pp10_next_2[10]), .B9(_s10_md_frac_prod_pp10_next_2[9]), .B8(_s10_md_frac_prod_pp10_next_2[8]), .B7(_s10_md_frac_prod_pp10_next_2[7]), .B6(_s10_md_frac_prod_pp10_next_2[6]), .B5(_s10_md_frac_prod_pp10_next_2[5]), .B4(_s10_md_frac_prod_pp10_next_2[4]), .B3(_s10_md_frac_prod_pp10_next_2[3]), .B2(_s10_md_frac_prod_pp10_next_2[2]), .B1(_s10_md_frac_prod_pp10_next_2[1]), .B0(_s10_md_frac_prod_pp10_next_2[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
     .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(s10_md_frac_prod_pp10_reg[28]), .P27(s10_md_frac_prod_pp10_reg[27]), .P26(s10_md_frac_prod_pp10_reg[26]), .P25(s10_md_frac_prod_pp10_reg[25]), .P24(s10_md_frac_prod_pp10_reg[24]), .P23(s10_md_frac_prod_pp10_reg[23]), .P22(s10_md_frac_prod_pp10_reg[22]), .P21(s10_md_frac_prod_pp10_reg[21]), .P20(s10_md_frac_prod_pp10_reg[20]), .P19(s10_md_frac_prod_pp10_reg[19]), .P18(s10_md_frac_prod_pp10_reg[18]), .P17(s10_md_frac_prod_pp10_reg[17]), .P16(s10_md_frac_prod_pp10_reg[16]), .P15(s10_md_frac_prod_pp10_reg[15]), .P14(s10_md_frac_prod_pp10_reg[14]), .P13(s10_md_frac_prod_pp10_reg[13]), .P12(s10_md_frac_prod_pp10_reg[12]), .P11(s10_md_frac_prod_pp10_reg[11]), .P10(s10_md_frac_prod_pp10_reg[10]), .P9(s10_md_frac_prod_pp10_reg[9]), .P8(s10_md_frac_prod_pp10_reg[8]), .P7(s10_md_frac_prod_pp10_reg[7]), .P6(s10_md_frac_prod_pp10_reg[6]), .P5(s10_md_frac_prod_pp10_reg[5]), .P4(s10_md_frac_prod_pp10_reg[4]), .P3(s10_md_frac_prod_pp10_reg[3]), .P2(s10_md_frac_prod_pp10_reg[2]), .P1(s10_md_frac_prod_pp10_reg[1]), .P0(s10_md_frac_prod_pp10_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
-    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s10_md_frac_prod_pp20_mult (  // s10_md_frac_prod_pp20_reg = _s10_md_frac_prod_pp20_next_1 * _s10_md_frac_prod_pp20_next_2
-    .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(1'b0), .A12(1'b0), .A11(1'b0), .A10(1'b0), .A9(1'b0), .A8(1'b0), .A7(s9_md_cx_next[43]), .A6(s9_md_cx_next[42]), .A5(s9_md_cx_next[41]), .A4(s9_md_cx_next[40]), .A3(s9_md_cx_next[39]), .A2(s9_md_cx_next[38]), .A1(s9_md_cx_next[37]), .A0(s9_md_cx_next[36]),
-    .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(1'b0), .B11(1'b0), .B10(s9_recip_avg_t_next[10]), .B9(s9_recip_avg_t_next[9]), .B8(s9_recip_avg_t_next[8]), .B7(s9_recip_avg_t_next[7]), .B6(s9_recip_avg_t_next[6]), .B5(s9_recip_avg_t_next[5]), .B4(s9_recip_avg_t_next[4]), .B3(s9_recip_avg_t_next[3]), .B2(s9_recip_avg_t_next[2]), .B1(s9_recip_avg_t_next[1]), .B0(s9_recip_avg_t_next[0]),
+    .A17(_s10_md_frac_prod_pp20_next_1[17]), .A16(_s10_md_frac_prod_pp20_next_1[16]), .A15(_s10_md_frac_prod_pp20_next_1[15]), .A14(_s10_md_frac_prod_pp20_next_1[14]), .A13(_s10_md_frac_prod_pp20_next_1[13]), .A12(_s10_md_frac_prod_pp20_next_1[12]), .A11(_s10_md_frac_prod_pp20_next_1[11]), .A10(_s10_md_frac_prod_pp20_next_1[10]), .A9(_s10_md_frac_prod_pp20_next_1[9]), .A8(_s10_md_frac_prod_pp20_next_1[8]), .A7(_s10_md_frac_prod_pp20_next_1[7]), .A6(_s10_md_frac_prod_pp20_next_1[6]), .A5(_s10_md_frac_prod_pp20_next_1[5]), .A4(_s10_md_frac_prod_pp20_next_1[4]), .A3(_s10_md_frac_prod_pp20_next_1[3]), .A2(_s10_md_frac_prod_pp20_next_1[2]), .A1(_s10_md_frac_prod_pp20_next_1[1]), .A0(_s10_md_frac_prod_pp20_next_1[0]),
+    .B17(_s10_md_frac_prod_pp20_next_2[17]), .B16(_s10_md_frac_prod_pp20_next_2[16]), .B15(_s10_md_frac_prod_pp20_next_2[15]), .B14(_s10_md_frac_prod_pp20_next_2[14]), .B13(_s10_md_frac_prod_pp20_next_2[13]), .B12(_s10_md_frac_prod_pp20_next_2[12]), .B11(_s10_md_frac_prod_pp20_next_2[11]), .B10(_s10_md_frac_prod_pp20_next_2[10]), .B9(_s10_md_frac_prod_pp20_next_2[9]), .B8(_s10_md_frac_prod_pp20_next_2[8]), .B7(_s10_md_frac_prod_pp20_next_2[7]), .B6(_s10_md_frac_prod_pp20_next_2[6]), .B5(_s10_md_frac_prod_pp20_next_2[5]), .B4(_s10_md_frac_prod_pp20_next_2[4]), .B3(_s10_md_frac_prod_pp20_next_2[3]), .B2(_s10_md_frac_prod_pp20_next_2[2]), .B1(_s10_md_frac_prod_pp20_next_2[1]), .B0(_s10_md_frac_prod_pp20_next_2[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),

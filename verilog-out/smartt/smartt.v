@@ -6,8 +6,8 @@
  * link 800 Gb/s, MTU 4096 B, base RTT 8600 ns: BDP 860000 B, target RTT 12900 ns, gamma 5.7333, max window 1075000 B
  * KFi 24047343, KMi 192378743, KMd 128, KFd 1022802 (>> 40), qa_scaling 52429/65536, FastIncrease rtt <= 9600 ns
  * NumConn 4096, F 6, K 10, ClampOnEarlyReturn true, TimeoutsReplaceTrims false, AdjustPeriod true, DelayQA false, TrimsCountAsAcked false
- * pipeline: 28 datapath stages (stages 4..31), latency 33 cycles, same connection every 28 cycles
- * pipeline: the datapath's cuts end in stage 31 of 31
+ * pipeline: 29 datapath stages (stages 4..32), latency 34 cycles, same connection every 29 cycles
+ * pipeline: the datapath's cuts end in stage 32 of 32
  */
 
 `resetall
@@ -220,13 +220,17 @@ reg  s31_valid_reg;  // stage 31 holds an event
 reg  s31_valid_next;
 reg  [15:0] s31_conn_reg;  // stage 31 connection id
 reg  [15:0] s31_conn_next;
-reg  hazard0_reg;  // the head's connection is in stages 1..9
+reg  s32_valid_reg;  // stage 32 holds an event
+reg  s32_valid_next;
+reg  [15:0] s32_conn_reg;  // stage 32 connection id
+reg  [15:0] s32_conn_next;
+reg  hazard0_reg;  // the head's connection is in stages 1..10
 reg  hazard0_next;
-reg  hazard1_reg;  // the head's connection is in stages 10..18
+reg  hazard1_reg;  // the head's connection is in stages 11..19
 reg  hazard1_next;
-reg  hazard2_reg;  // the head's connection is in stages 19..27
+reg  hazard2_reg;  // the head's connection is in stages 20..28
 reg  hazard2_next;
-reg  credits_out_reg;  // 33 events are issued and not yet taken: no credit left
+reg  credits_out_reg;  // 34 events are issued and not yet taken: no credit left
 reg  credits_out_next;
 reg  [2:0] s1_kind_reg;  // stage 1 event kind
 reg  [2:0] s1_kind_next;
@@ -316,6 +320,8 @@ reg  s30_error_reg;  // stage 30 copy of error
 wire s30_error_next;
 reg  s31_error_reg;  // stage 31 copy of error
 wire s31_error_next;
+reg  s32_error_reg;  // stage 32 copy of error
+wire s32_error_next;
 reg  [21:0] s2_t_reg;  // stage 2 copy of t
 wire [21:0] s2_t_next;
 reg  [21:0] s3_t_reg;  // stage 3 copy of t
@@ -1205,6 +1211,8 @@ reg  [2:0] s9_t_17_reg;  // stage 9 copy of t
 wire [2:0] s9_t_17_next;
 reg  [41:0] s10_md_raw_reg;  // stage 10 copy of md_raw
 wire [41:0] s10_md_raw_next;
+reg  [26:0] s11_md_dec_reg;  // stage 11 copy of md_dec
+wire [26:0] s11_md_dec_next;
 reg  [27:0] s5_t_44_reg;  // stage 5 copy of t
 wire [27:0] s5_t_44_next;
 reg  [27:0] s6_t_29_reg;  // stage 6 copy of t
@@ -1217,142 +1225,130 @@ reg  [27:0] s9_t_18_reg;  // stage 9 copy of t
 wire [27:0] s9_t_18_next;
 reg  [27:0] s10_t_17_reg;  // stage 10 copy of t
 wire [27:0] s10_t_17_next;
-reg  [27:0] s2_t_33_reg;  // stage 2 copy of t
-wire [27:0] s2_t_33_next;
-reg  [27:0] s3_t_16_reg;  // stage 3 copy of t
-wire [27:0] s3_t_16_next;
-reg  [27:0] s4_t_22_reg;  // stage 4 copy of t
-wire [27:0] s4_t_22_next;
-reg  [26:0] s5_t_45_reg;  // stage 5 copy of t
-wire [26:0] s5_t_45_next;
-reg  [26:0] s6_t_30_reg;  // stage 6 copy of t
-wire [26:0] s6_t_30_next;
-reg  [26:0] s7_t_27_reg;  // stage 7 copy of t
-wire [26:0] s7_t_27_next;
-reg  [26:0] s8_t_27_reg;  // stage 8 copy of t
-wire [26:0] s8_t_27_next;
-reg  [26:0] s9_t_19_reg;  // stage 9 copy of t
-wire [26:0] s9_t_19_next;
-reg  [26:0] s10_t_18_reg;  // stage 10 copy of t
-wire [26:0] s10_t_18_next;
-reg  [26:0] s11_c_md_reg;  // stage 11 copy of c_md
-wire [26:0] s11_c_md_next;
-reg  [31:0] s2_t_34_reg;  // stage 2 copy of t
-wire [31:0] s2_t_34_next;
-reg  [31:0] s3_t_17_reg;  // stage 3 copy of t
-wire [31:0] s3_t_17_next;
-reg  [31:0] s4_t_23_reg;  // stage 4 copy of t
-wire [31:0] s4_t_23_next;
-reg  [31:0] s5_t_46_reg;  // stage 5 copy of t
-wire [31:0] s5_t_46_next;
-reg  [31:0] s6_t_31_reg;  // stage 6 copy of t
-wire [31:0] s6_t_31_next;
-reg  [31:0] s7_t_28_reg;  // stage 7 copy of t
-wire [31:0] s7_t_28_next;
-reg  [31:0] s8_t_28_reg;  // stage 8 copy of t
-wire [31:0] s8_t_28_next;
-reg  [31:0] s9_t_20_reg;  // stage 9 copy of t
-wire [31:0] s9_t_20_next;
-reg  [31:0] s10_t_19_reg;  // stage 10 copy of t
-wire [31:0] s10_t_19_next;
-reg  [31:0] s11_t_15_reg;  // stage 11 copy of t
-wire [31:0] s11_t_15_next;
+reg  [27:0] s11_t_15_reg;  // stage 11 copy of t
+wire [27:0] s11_t_15_next;
+reg  [26:0] s12_c_md_reg;  // stage 12 copy of c_md
+wire [26:0] s12_c_md_next;
+reg  [31:0] s2_t_33_reg;  // stage 2 copy of t
+wire [31:0] s2_t_33_next;
+reg  [31:0] s3_t_16_reg;  // stage 3 copy of t
+wire [31:0] s3_t_16_next;
+reg  [31:0] s4_t_22_reg;  // stage 4 copy of t
+wire [31:0] s4_t_22_next;
+reg  [31:0] s5_t_45_reg;  // stage 5 copy of t
+wire [31:0] s5_t_45_next;
+reg  [31:0] s6_t_30_reg;  // stage 6 copy of t
+wire [31:0] s6_t_30_next;
+reg  [31:0] s7_t_27_reg;  // stage 7 copy of t
+wire [31:0] s7_t_27_next;
+reg  [31:0] s8_t_27_reg;  // stage 8 copy of t
+wire [31:0] s8_t_27_next;
+reg  [31:0] s9_t_19_reg;  // stage 9 copy of t
+wire [31:0] s9_t_19_next;
+reg  [31:0] s10_t_18_reg;  // stage 10 copy of t
+wire [31:0] s10_t_18_next;
+reg  [31:0] s11_t_16_reg;  // stage 11 copy of t
+wire [31:0] s11_t_16_next;
+reg  [31:0] s12_t_13_reg;  // stage 12 copy of t
+wire [31:0] s12_t_13_next;
 `ifdef NICGEN_ECP5
-wire [31:0] s12_c_md_fd_xs_pp00_reg;  // stage 12 copy of c_md_fd_xs_pp00 (MULT18X18D output register)
+wire [31:0] s13_c_md_fd_xs_pp00_reg;  // stage 13 copy of c_md_fd_xs_pp00 (MULT18X18D output register)
 `else
-reg  [31:0] s12_c_md_fd_xs_pp00_reg;  // stage 12 copy of c_md_fd_xs_pp00
+reg  [31:0] s13_c_md_fd_xs_pp00_reg;  // stage 13 copy of c_md_fd_xs_pp00
 `endif
-wire [31:0] s12_c_md_fd_xs_pp00_next;
-reg  [22:0] s2_t_35_reg;  // stage 2 copy of t
-wire [22:0] s2_t_35_next;
-reg  [22:0] s3_t_18_reg;  // stage 3 copy of t
-wire [22:0] s3_t_18_next;
-reg  [22:0] s4_t_24_reg;  // stage 4 copy of t
-wire [22:0] s4_t_24_next;
-reg  [22:0] s5_t_47_reg;  // stage 5 copy of t
-wire [22:0] s5_t_47_next;
-reg  [22:0] s6_t_32_reg;  // stage 6 copy of t
-wire [22:0] s6_t_32_next;
-reg  [22:0] s7_t_29_reg;  // stage 7 copy of t
-wire [22:0] s7_t_29_next;
-reg  [22:0] s8_t_29_reg;  // stage 8 copy of t
-wire [22:0] s8_t_29_next;
-reg  [22:0] s9_t_21_reg;  // stage 9 copy of t
-wire [22:0] s9_t_21_next;
-reg  [22:0] s10_t_20_reg;  // stage 10 copy of t
-wire [22:0] s10_t_20_next;
-reg  [22:0] s11_t_16_reg;  // stage 11 copy of t
-wire [22:0] s11_t_16_next;
+wire [31:0] s13_c_md_fd_xs_pp00_next;
+reg  [22:0] s2_t_34_reg;  // stage 2 copy of t
+wire [22:0] s2_t_34_next;
+reg  [22:0] s3_t_17_reg;  // stage 3 copy of t
+wire [22:0] s3_t_17_next;
+reg  [22:0] s4_t_23_reg;  // stage 4 copy of t
+wire [22:0] s4_t_23_next;
+reg  [22:0] s5_t_46_reg;  // stage 5 copy of t
+wire [22:0] s5_t_46_next;
+reg  [22:0] s6_t_31_reg;  // stage 6 copy of t
+wire [22:0] s6_t_31_next;
+reg  [22:0] s7_t_28_reg;  // stage 7 copy of t
+wire [22:0] s7_t_28_next;
+reg  [22:0] s8_t_28_reg;  // stage 8 copy of t
+wire [22:0] s8_t_28_next;
+reg  [22:0] s9_t_20_reg;  // stage 9 copy of t
+wire [22:0] s9_t_20_next;
+reg  [22:0] s10_t_19_reg;  // stage 10 copy of t
+wire [22:0] s10_t_19_next;
+reg  [22:0] s11_t_17_reg;  // stage 11 copy of t
+wire [22:0] s11_t_17_next;
+reg  [22:0] s12_t_14_reg;  // stage 12 copy of t
+wire [22:0] s12_t_14_next;
 `ifdef NICGEN_ECP5
-wire [22:0] s12_c_md_fd_xs_pp10_reg;  // stage 12 copy of c_md_fd_xs_pp10 (MULT18X18D output register)
+wire [22:0] s13_c_md_fd_xs_pp10_reg;  // stage 13 copy of c_md_fd_xs_pp10 (MULT18X18D output register)
 `else
-reg  [22:0] s12_c_md_fd_xs_pp10_reg;  // stage 12 copy of c_md_fd_xs_pp10
+reg  [22:0] s13_c_md_fd_xs_pp10_reg;  // stage 13 copy of c_md_fd_xs_pp10
 `endif
-wire [22:0] s12_c_md_fd_xs_pp10_next;
-reg  [40:0] s13_c_md_fd_xs_reg;  // stage 13 copy of c_md_fd_xs
-wire [40:0] s13_c_md_fd_xs_next;
+wire [22:0] s13_c_md_fd_xs_pp10_next;
+reg  [40:0] s14_c_md_fd_xs_reg;  // stage 14 copy of c_md_fd_xs
+wire [40:0] s14_c_md_fd_xs_next;
 `ifdef NICGEN_ECP5
-wire [35:0] s14_c_md_fd_prod_pp00_reg;  // stage 14 copy of c_md_fd_prod_pp00 (MULT18X18D output register)
+wire [35:0] s15_c_md_fd_prod_pp00_reg;  // stage 15 copy of c_md_fd_prod_pp00 (MULT18X18D output register)
 `else
-reg  [35:0] s14_c_md_fd_prod_pp00_reg;  // stage 14 copy of c_md_fd_prod_pp00
+reg  [35:0] s15_c_md_fd_prod_pp00_reg;  // stage 15 copy of c_md_fd_prod_pp00
 `endif
-wire [35:0] s14_c_md_fd_prod_pp00_next;
+wire [35:0] s15_c_md_fd_prod_pp00_next;
 `ifdef NICGEN_ECP5
-wire [19:0] s14_c_md_fd_prod_pp01_reg;  // stage 14 copy of c_md_fd_prod_pp01 (MULT18X18D output register)
+wire [19:0] s15_c_md_fd_prod_pp01_reg;  // stage 15 copy of c_md_fd_prod_pp01 (MULT18X18D output register)
 `else
-reg  [19:0] s14_c_md_fd_prod_pp01_reg;  // stage 14 copy of c_md_fd_prod_pp01
+reg  [19:0] s15_c_md_fd_prod_pp01_reg;  // stage 15 copy of c_md_fd_prod_pp01
 `endif
-wire [19:0] s14_c_md_fd_prod_pp01_next;
+wire [19:0] s15_c_md_fd_prod_pp01_next;
 `ifdef NICGEN_ECP5
-wire [35:0] s14_c_md_fd_prod_pp10_reg;  // stage 14 copy of c_md_fd_prod_pp10 (MULT18X18D output register)
+wire [35:0] s15_c_md_fd_prod_pp10_reg;  // stage 15 copy of c_md_fd_prod_pp10 (MULT18X18D output register)
 `else
-reg  [35:0] s14_c_md_fd_prod_pp10_reg;  // stage 14 copy of c_md_fd_prod_pp10
+reg  [35:0] s15_c_md_fd_prod_pp10_reg;  // stage 15 copy of c_md_fd_prod_pp10
 `endif
-wire [35:0] s14_c_md_fd_prod_pp10_next;
+wire [35:0] s15_c_md_fd_prod_pp10_next;
 `ifdef NICGEN_ECP5
-wire [19:0] s14_c_md_fd_prod_pp11_reg;  // stage 14 copy of c_md_fd_prod_pp11 (MULT18X18D output register)
+wire [19:0] s15_c_md_fd_prod_pp11_reg;  // stage 15 copy of c_md_fd_prod_pp11 (MULT18X18D output register)
 `else
-reg  [19:0] s14_c_md_fd_prod_pp11_reg;  // stage 14 copy of c_md_fd_prod_pp11
+reg  [19:0] s15_c_md_fd_prod_pp11_reg;  // stage 15 copy of c_md_fd_prod_pp11
 `endif
-wire [19:0] s14_c_md_fd_prod_pp11_next;
+wire [19:0] s15_c_md_fd_prod_pp11_next;
 `ifdef NICGEN_ECP5
-wire [22:0] s14_c_md_fd_prod_pp20_reg;  // stage 14 copy of c_md_fd_prod_pp20 (MULT18X18D output register)
+wire [22:0] s15_c_md_fd_prod_pp20_reg;  // stage 15 copy of c_md_fd_prod_pp20 (MULT18X18D output register)
 `else
-reg  [22:0] s14_c_md_fd_prod_pp20_reg;  // stage 14 copy of c_md_fd_prod_pp20
+reg  [22:0] s15_c_md_fd_prod_pp20_reg;  // stage 15 copy of c_md_fd_prod_pp20
 `endif
-wire [22:0] s14_c_md_fd_prod_pp20_next;
+wire [22:0] s15_c_md_fd_prod_pp20_next;
 `ifdef NICGEN_ECP5
-wire [6:0] s14_c_md_fd_prod_pp21_reg;  // stage 14 copy of c_md_fd_prod_pp21 (MULT18X18D output register)
+wire [6:0] s15_c_md_fd_prod_pp21_reg;  // stage 15 copy of c_md_fd_prod_pp21 (MULT18X18D output register)
 `else
-reg  [6:0] s14_c_md_fd_prod_pp21_reg;  // stage 14 copy of c_md_fd_prod_pp21
+reg  [6:0] s15_c_md_fd_prod_pp21_reg;  // stage 15 copy of c_md_fd_prod_pp21
 `endif
-wire [6:0] s14_c_md_fd_prod_pp21_next;
-reg  [60:0] s15_c_md_fd_prod_row0_reg;  // stage 15 copy of c_md_fd_prod_row0
-wire [60:0] s15_c_md_fd_prod_row0_next;
-reg  [60:0] s15_c_md_fd_prod_row1_reg;  // stage 15 copy of c_md_fd_prod_row1
-wire [60:0] s15_c_md_fd_prod_row1_next;
-reg  [60:0] s15_c_md_fd_prod_row2_reg;  // stage 15 copy of c_md_fd_prod_row2
-wire [60:0] s15_c_md_fd_prod_row2_next;
-reg  [60:0] s16_c_md_fd_prod_reg;  // stage 16 copy of c_md_fd_prod
-wire [60:0] s16_c_md_fd_prod_next;
-reg  [31:0] s2_t_36_reg;  // stage 2 copy of t
-wire [31:0] s2_t_36_next;
-reg  [31:0] s3_t_19_reg;  // stage 3 copy of t
-wire [31:0] s3_t_19_next;
-reg  [31:0] s4_t_25_reg;  // stage 4 copy of t
-wire [31:0] s4_t_25_next;
+wire [6:0] s15_c_md_fd_prod_pp21_next;
+reg  [60:0] s16_c_md_fd_prod_row0_reg;  // stage 16 copy of c_md_fd_prod_row0
+wire [60:0] s16_c_md_fd_prod_row0_next;
+reg  [60:0] s16_c_md_fd_prod_row1_reg;  // stage 16 copy of c_md_fd_prod_row1
+wire [60:0] s16_c_md_fd_prod_row1_next;
+reg  [60:0] s16_c_md_fd_prod_row2_reg;  // stage 16 copy of c_md_fd_prod_row2
+wire [60:0] s16_c_md_fd_prod_row2_next;
+reg  [60:0] s17_c_md_fd_prod_reg;  // stage 17 copy of c_md_fd_prod
+wire [60:0] s17_c_md_fd_prod_next;
+reg  [31:0] s2_t_35_reg;  // stage 2 copy of t
+wire [31:0] s2_t_35_next;
+reg  [31:0] s3_t_18_reg;  // stage 3 copy of t
+wire [31:0] s3_t_18_next;
+reg  [31:0] s4_t_24_reg;  // stage 4 copy of t
+wire [31:0] s4_t_24_next;
 `ifdef NICGEN_ECP5
 wire [31:0] s5_c_fd_xs_pp00_reg;  // stage 5 copy of c_fd_xs_pp00 (MULT18X18D output register)
 `else
 reg  [31:0] s5_c_fd_xs_pp00_reg;  // stage 5 copy of c_fd_xs_pp00
 `endif
 wire [31:0] s5_c_fd_xs_pp00_next;
-reg  [22:0] s2_t_37_reg;  // stage 2 copy of t
-wire [22:0] s2_t_37_next;
-reg  [22:0] s3_t_20_reg;  // stage 3 copy of t
-wire [22:0] s3_t_20_next;
-reg  [22:0] s4_t_26_reg;  // stage 4 copy of t
-wire [22:0] s4_t_26_next;
+reg  [22:0] s2_t_36_reg;  // stage 2 copy of t
+wire [22:0] s2_t_36_next;
+reg  [22:0] s3_t_19_reg;  // stage 3 copy of t
+wire [22:0] s3_t_19_next;
+reg  [22:0] s4_t_25_reg;  // stage 4 copy of t
+wire [22:0] s4_t_25_next;
 `ifdef NICGEN_ECP5
 wire [22:0] s5_c_fd_xs_pp10_reg;  // stage 5 copy of c_fd_xs_pp10 (MULT18X18D output register)
 `else
@@ -1405,22 +1401,22 @@ reg  [60:0] s8_c_fd_prod_row2_reg;  // stage 8 copy of c_fd_prod_row2
 wire [60:0] s8_c_fd_prod_row2_next;
 reg  [60:0] s9_c_fd_prod_reg;  // stage 9 copy of c_fd_prod
 wire [60:0] s9_c_fd_prod_next;
-reg  [27:0] s5_t_48_reg;  // stage 5 copy of t
-wire [27:0] s5_t_48_next;
-reg  [27:0] s6_t_33_reg;  // stage 6 copy of t
-wire [27:0] s6_t_33_next;
-reg  [27:0] s7_t_30_reg;  // stage 7 copy of t
-wire [27:0] s7_t_30_next;
-reg  [27:0] s8_t_30_reg;  // stage 8 copy of t
-wire [27:0] s8_t_30_next;
-reg  [27:0] s9_t_22_reg;  // stage 9 copy of t
-wire [27:0] s9_t_22_next;
-reg  [27:0] s10_t_21_reg;  // stage 10 copy of t
-wire [27:0] s10_t_21_next;
-reg  [27:0] s11_t_17_reg;  // stage 11 copy of t
-wire [27:0] s11_t_17_next;
-reg  [27:0] s12_t_13_reg;  // stage 12 copy of t
-wire [27:0] s12_t_13_next;
+reg  [27:0] s5_t_47_reg;  // stage 5 copy of t
+wire [27:0] s5_t_47_next;
+reg  [27:0] s6_t_32_reg;  // stage 6 copy of t
+wire [27:0] s6_t_32_next;
+reg  [27:0] s7_t_29_reg;  // stage 7 copy of t
+wire [27:0] s7_t_29_next;
+reg  [27:0] s8_t_29_reg;  // stage 8 copy of t
+wire [27:0] s8_t_29_next;
+reg  [27:0] s9_t_21_reg;  // stage 9 copy of t
+wire [27:0] s9_t_21_next;
+reg  [27:0] s10_t_20_reg;  // stage 10 copy of t
+wire [27:0] s10_t_20_next;
+reg  [27:0] s11_t_18_reg;  // stage 11 copy of t
+wire [27:0] s11_t_18_next;
+reg  [27:0] s12_t_15_reg;  // stage 12 copy of t
+wire [27:0] s12_t_15_next;
 reg  [27:0] s13_t_7_reg;  // stage 13 copy of t
 wire [27:0] s13_t_7_next;
 reg  [27:0] s14_t_7_reg;  // stage 14 copy of t
@@ -1499,24 +1495,24 @@ reg  [10:0] s24_recip_mi_recip_reg;  // stage 24 copy of recip_mi_recip
 wire [10:0] s24_recip_mi_recip_next;
 reg  [10:0] s25_recip_mi_t_reg;  // stage 25 copy of recip_mi_t
 wire [10:0] s25_recip_mi_t_next;
-reg  [28:0] s4_t_27_reg;  // stage 4 copy of t
-wire [28:0] s4_t_27_next;
-reg  [28:0] s5_t_49_reg;  // stage 5 copy of t
-wire [28:0] s5_t_49_next;
-reg  [28:0] s6_t_34_reg;  // stage 6 copy of t
-wire [28:0] s6_t_34_next;
-reg  [28:0] s7_t_31_reg;  // stage 7 copy of t
-wire [28:0] s7_t_31_next;
-reg  [28:0] s8_t_31_reg;  // stage 8 copy of t
-wire [28:0] s8_t_31_next;
-reg  [28:0] s9_t_23_reg;  // stage 9 copy of t
-wire [28:0] s9_t_23_next;
-reg  [28:0] s10_t_22_reg;  // stage 10 copy of t
-wire [28:0] s10_t_22_next;
-reg  [28:0] s11_t_18_reg;  // stage 11 copy of t
-wire [28:0] s11_t_18_next;
-reg  [28:0] s12_t_14_reg;  // stage 12 copy of t
-wire [28:0] s12_t_14_next;
+reg  [28:0] s4_t_26_reg;  // stage 4 copy of t
+wire [28:0] s4_t_26_next;
+reg  [28:0] s5_t_48_reg;  // stage 5 copy of t
+wire [28:0] s5_t_48_next;
+reg  [28:0] s6_t_33_reg;  // stage 6 copy of t
+wire [28:0] s6_t_33_next;
+reg  [28:0] s7_t_30_reg;  // stage 7 copy of t
+wire [28:0] s7_t_30_next;
+reg  [28:0] s8_t_30_reg;  // stage 8 copy of t
+wire [28:0] s8_t_30_next;
+reg  [28:0] s9_t_22_reg;  // stage 9 copy of t
+wire [28:0] s9_t_22_next;
+reg  [28:0] s10_t_21_reg;  // stage 10 copy of t
+wire [28:0] s10_t_21_next;
+reg  [28:0] s11_t_19_reg;  // stage 11 copy of t
+wire [28:0] s11_t_19_next;
+reg  [28:0] s12_t_16_reg;  // stage 12 copy of t
+wire [28:0] s12_t_16_next;
 reg  [28:0] s13_t_8_reg;  // stage 13 copy of t
 wire [28:0] s13_t_8_next;
 reg  [28:0] s14_t_8_reg;  // stage 14 copy of t
@@ -1549,24 +1545,24 @@ wire [28:0] s26_fi_mi_prod_pp00_reg;  // stage 26 copy of fi_mi_prod_pp00 (MULT1
 reg  [28:0] s26_fi_mi_prod_pp00_reg;  // stage 26 copy of fi_mi_prod_pp00
 `endif
 wire [28:0] s26_fi_mi_prod_pp00_next;
-reg  [28:0] s4_t_28_reg;  // stage 4 copy of t
-wire [28:0] s4_t_28_next;
-reg  [28:0] s5_t_50_reg;  // stage 5 copy of t
-wire [28:0] s5_t_50_next;
-reg  [28:0] s6_t_35_reg;  // stage 6 copy of t
-wire [28:0] s6_t_35_next;
-reg  [28:0] s7_t_32_reg;  // stage 7 copy of t
-wire [28:0] s7_t_32_next;
-reg  [28:0] s8_t_32_reg;  // stage 8 copy of t
-wire [28:0] s8_t_32_next;
-reg  [28:0] s9_t_24_reg;  // stage 9 copy of t
-wire [28:0] s9_t_24_next;
-reg  [28:0] s10_t_23_reg;  // stage 10 copy of t
-wire [28:0] s10_t_23_next;
-reg  [28:0] s11_t_19_reg;  // stage 11 copy of t
-wire [28:0] s11_t_19_next;
-reg  [28:0] s12_t_15_reg;  // stage 12 copy of t
-wire [28:0] s12_t_15_next;
+reg  [28:0] s4_t_27_reg;  // stage 4 copy of t
+wire [28:0] s4_t_27_next;
+reg  [28:0] s5_t_49_reg;  // stage 5 copy of t
+wire [28:0] s5_t_49_next;
+reg  [28:0] s6_t_34_reg;  // stage 6 copy of t
+wire [28:0] s6_t_34_next;
+reg  [28:0] s7_t_31_reg;  // stage 7 copy of t
+wire [28:0] s7_t_31_next;
+reg  [28:0] s8_t_31_reg;  // stage 8 copy of t
+wire [28:0] s8_t_31_next;
+reg  [28:0] s9_t_23_reg;  // stage 9 copy of t
+wire [28:0] s9_t_23_next;
+reg  [28:0] s10_t_22_reg;  // stage 10 copy of t
+wire [28:0] s10_t_22_next;
+reg  [28:0] s11_t_20_reg;  // stage 11 copy of t
+wire [28:0] s11_t_20_next;
+reg  [28:0] s12_t_17_reg;  // stage 12 copy of t
+wire [28:0] s12_t_17_next;
 reg  [28:0] s13_t_9_reg;  // stage 13 copy of t
 wire [28:0] s13_t_9_next;
 reg  [28:0] s14_t_9_reg;  // stage 14 copy of t
@@ -1599,24 +1595,24 @@ wire [28:0] s26_fi_mi_prod_pp10_reg;  // stage 26 copy of fi_mi_prod_pp10 (MULT1
 reg  [28:0] s26_fi_mi_prod_pp10_reg;  // stage 26 copy of fi_mi_prod_pp10
 `endif
 wire [28:0] s26_fi_mi_prod_pp10_next;
-reg  [13:0] s4_t_29_reg;  // stage 4 copy of t
-wire [13:0] s4_t_29_next;
-reg  [13:0] s5_t_51_reg;  // stage 5 copy of t
-wire [13:0] s5_t_51_next;
-reg  [13:0] s6_t_36_reg;  // stage 6 copy of t
-wire [13:0] s6_t_36_next;
-reg  [13:0] s7_t_33_reg;  // stage 7 copy of t
-wire [13:0] s7_t_33_next;
-reg  [13:0] s8_t_33_reg;  // stage 8 copy of t
-wire [13:0] s8_t_33_next;
-reg  [13:0] s9_t_25_reg;  // stage 9 copy of t
-wire [13:0] s9_t_25_next;
-reg  [13:0] s10_t_24_reg;  // stage 10 copy of t
-wire [13:0] s10_t_24_next;
-reg  [13:0] s11_t_20_reg;  // stage 11 copy of t
-wire [13:0] s11_t_20_next;
-reg  [13:0] s12_t_16_reg;  // stage 12 copy of t
-wire [13:0] s12_t_16_next;
+reg  [13:0] s4_t_28_reg;  // stage 4 copy of t
+wire [13:0] s4_t_28_next;
+reg  [13:0] s5_t_50_reg;  // stage 5 copy of t
+wire [13:0] s5_t_50_next;
+reg  [13:0] s6_t_35_reg;  // stage 6 copy of t
+wire [13:0] s6_t_35_next;
+reg  [13:0] s7_t_32_reg;  // stage 7 copy of t
+wire [13:0] s7_t_32_next;
+reg  [13:0] s8_t_32_reg;  // stage 8 copy of t
+wire [13:0] s8_t_32_next;
+reg  [13:0] s9_t_24_reg;  // stage 9 copy of t
+wire [13:0] s9_t_24_next;
+reg  [13:0] s10_t_23_reg;  // stage 10 copy of t
+wire [13:0] s10_t_23_next;
+reg  [13:0] s11_t_21_reg;  // stage 11 copy of t
+wire [13:0] s11_t_21_next;
+reg  [13:0] s12_t_18_reg;  // stage 12 copy of t
+wire [13:0] s12_t_18_next;
 reg  [13:0] s13_t_10_reg;  // stage 13 copy of t
 wire [13:0] s13_t_10_next;
 reg  [13:0] s14_t_10_reg;  // stage 14 copy of t
@@ -1677,24 +1673,24 @@ reg  [2:0] s28_t_reg;  // stage 28 copy of t
 wire [2:0] s28_t_next;
 reg  [38:0] s29_fi_mi_reg;  // stage 29 copy of fi_mi
 wire [38:0] s29_fi_mi_next;
+reg  [26:0] s30_fi_mi_sat_reg;  // stage 30 copy of fi_mi_sat
+wire [26:0] s30_fi_mi_sat_next;
 reg  s2_u_wtd_ecn_reg;  // stage 2 copy of u_wtd_ecn
 wire s2_u_wtd_ecn_next;
 reg  s3_u_wtd_ecn_reg;  // stage 3 copy of u_wtd_ecn
 wire s3_u_wtd_ecn_next;
 reg  s4_u_wtd_ecn_reg;  // stage 4 copy of u_wtd_ecn
 wire s4_u_wtd_ecn_next;
-reg  [27:0] s5_t_52_reg;  // stage 5 copy of t
-wire [27:0] s5_t_52_next;
-reg  [27:0] s6_t_37_reg;  // stage 6 copy of t
-wire [27:0] s6_t_37_next;
-reg  [27:0] s7_t_34_reg;  // stage 7 copy of t
-wire [27:0] s7_t_34_next;
-reg  [27:0] s8_t_34_reg;  // stage 8 copy of t
-wire [27:0] s8_t_34_next;
-reg  [27:0] s9_t_26_reg;  // stage 9 copy of t
-wire [27:0] s9_t_26_next;
-reg  [27:0] s12_t_17_reg;  // stage 12 copy of t
-wire [27:0] s12_t_17_next;
+reg  [27:0] s5_t_51_reg;  // stage 5 copy of t
+wire [27:0] s5_t_51_next;
+reg  [27:0] s6_t_36_reg;  // stage 6 copy of t
+wire [27:0] s6_t_36_next;
+reg  [27:0] s7_t_33_reg;  // stage 7 copy of t
+wire [27:0] s7_t_33_next;
+reg  [27:0] s8_t_33_reg;  // stage 8 copy of t
+wire [27:0] s8_t_33_next;
+reg  [27:0] s9_t_25_reg;  // stage 9 copy of t
+wire [27:0] s9_t_25_next;
 reg  [27:0] s13_t_11_reg;  // stage 13 copy of t
 wire [27:0] s13_t_11_next;
 reg  [27:0] s14_t_11_reg;  // stage 14 copy of t
@@ -1703,6 +1699,8 @@ reg  [27:0] s15_t_11_reg;  // stage 15 copy of t
 wire [27:0] s15_t_11_next;
 reg  [27:0] s16_t_7_reg;  // stage 16 copy of t
 wire [27:0] s16_t_7_next;
+reg  [27:0] s17_t_7_reg;  // stage 17 copy of t
+wire [27:0] s17_t_7_next;
 reg  s2_rtt_le_trtt_reg;  // stage 2 copy of rtt_le_trtt
 wire s2_rtt_le_trtt_next;
 reg  s3_rtt_le_trtt_reg;  // stage 3 copy of rtt_le_trtt
@@ -1733,6 +1731,8 @@ reg  s15_rtt_le_trtt_reg;  // stage 15 copy of rtt_le_trtt
 wire s15_rtt_le_trtt_next;
 reg  s16_rtt_le_trtt_reg;  // stage 16 copy of rtt_le_trtt
 wire s16_rtt_le_trtt_next;
+reg  s17_rtt_le_trtt_reg;  // stage 17 copy of rtt_le_trtt
+wire s17_rtt_le_trtt_next;
 reg  [26:0] s10_c_fd_reg;  // stage 10 copy of c_fd
 wire [26:0] s10_c_fd_next;
 reg  [26:0] s11_c_fd_reg;  // stage 11 copy of c_fd
@@ -1747,6 +1747,8 @@ reg  [26:0] s15_c_fd_reg;  // stage 15 copy of c_fd
 wire [26:0] s15_c_fd_next;
 reg  [26:0] s16_c_fd_reg;  // stage 16 copy of c_fd
 wire [26:0] s16_c_fd_next;
+reg  [26:0] s17_c_fd_reg;  // stage 17 copy of c_fd
+wire [26:0] s17_c_fd_next;
 reg  s5_u_wtd_can_decrease_reg;  // stage 5 copy of u_wtd_can_decrease
 wire s5_u_wtd_can_decrease_next;
 reg  s6_u_wtd_can_decrease_reg;  // stage 6 copy of u_wtd_can_decrease
@@ -1771,6 +1773,8 @@ reg  s15_u_wtd_can_decrease_reg;  // stage 15 copy of u_wtd_can_decrease
 wire s15_u_wtd_can_decrease_next;
 reg  s16_u_wtd_can_decrease_reg;  // stage 16 copy of u_wtd_can_decrease
 wire s16_u_wtd_can_decrease_next;
+reg  s17_u_wtd_can_decrease_reg;  // stage 17 copy of u_wtd_can_decrease
+wire s17_u_wtd_can_decrease_next;
 reg  [26:0] s5_cur_c_reg;  // stage 5 copy of cur_c
 wire [26:0] s5_cur_c_next;
 reg  [26:0] s6_cur_c_reg;  // stage 6 copy of cur_c
@@ -1795,6 +1799,8 @@ reg  [26:0] s15_cur_c_reg;  // stage 15 copy of cur_c
 wire [26:0] s15_cur_c_next;
 reg  [26:0] s16_cur_c_reg;  // stage 16 copy of cur_c
 wire [26:0] s16_cur_c_next;
+reg  [26:0] s17_cur_c_reg;  // stage 17 copy of cur_c
+wire [26:0] s17_cur_c_next;
 reg  [27:0] s22_t_30_reg;  // stage 22 copy of t
 wire [27:0] s22_t_30_next;
 reg  [27:0] s23_t_6_reg;  // stage 23 copy of t
@@ -1811,26 +1817,26 @@ reg  [27:0] s28_t_2_reg;  // stage 28 copy of t
 wire [27:0] s28_t_2_next;
 reg  [27:0] s29_t_reg;  // stage 29 copy of t
 wire [27:0] s29_t_next;
-reg  [27:0] s5_t_53_reg;  // stage 5 copy of t
-wire [27:0] s5_t_53_next;
-reg  [27:0] s6_t_38_reg;  // stage 6 copy of t
-wire [27:0] s6_t_38_next;
-reg  [27:0] s7_t_35_reg;  // stage 7 copy of t
-wire [27:0] s7_t_35_next;
-reg  [27:0] s8_t_35_reg;  // stage 8 copy of t
-wire [27:0] s8_t_35_next;
-reg  [27:0] s9_t_27_reg;  // stage 9 copy of t
-wire [27:0] s9_t_27_next;
-reg  [27:0] s10_t_25_reg;  // stage 10 copy of t
-wire [27:0] s10_t_25_next;
-reg  [27:0] s11_t_21_reg;  // stage 11 copy of t
-wire [27:0] s11_t_21_next;
-reg  [27:0] s12_t_18_reg;  // stage 12 copy of t
-wire [27:0] s12_t_18_next;
+reg  [27:0] s30_t_reg;  // stage 30 copy of t
+wire [27:0] s30_t_next;
+reg  [27:0] s5_t_52_reg;  // stage 5 copy of t
+wire [27:0] s5_t_52_next;
+reg  [27:0] s6_t_37_reg;  // stage 6 copy of t
+wire [27:0] s6_t_37_next;
+reg  [27:0] s7_t_34_reg;  // stage 7 copy of t
+wire [27:0] s7_t_34_next;
+reg  [27:0] s8_t_34_reg;  // stage 8 copy of t
+wire [27:0] s8_t_34_next;
+reg  [27:0] s9_t_26_reg;  // stage 9 copy of t
+wire [27:0] s9_t_26_next;
+reg  [27:0] s10_t_24_reg;  // stage 10 copy of t
+wire [27:0] s10_t_24_next;
+reg  [27:0] s11_t_22_reg;  // stage 11 copy of t
+wire [27:0] s11_t_22_next;
+reg  [27:0] s12_t_19_reg;  // stage 12 copy of t
+wire [27:0] s12_t_19_next;
 reg  [27:0] s13_t_12_reg;  // stage 13 copy of t
 wire [27:0] s13_t_12_next;
-reg  s17_rtt_le_trtt_reg;  // stage 17 copy of rtt_le_trtt
-wire s17_rtt_le_trtt_next;
 reg  s18_rtt_le_trtt_reg;  // stage 18 copy of rtt_le_trtt
 wire s18_rtt_le_trtt_next;
 reg  s19_rtt_le_trtt_reg;  // stage 19 copy of rtt_le_trtt
@@ -1855,6 +1861,8 @@ reg  s28_rtt_le_trtt_reg;  // stage 28 copy of rtt_le_trtt
 wire s28_rtt_le_trtt_next;
 reg  s29_rtt_le_trtt_reg;  // stage 29 copy of rtt_le_trtt
 wire s29_rtt_le_trtt_next;
+reg  s30_rtt_le_trtt_reg;  // stage 30 copy of rtt_le_trtt
+wire s30_rtt_le_trtt_next;
 reg  [27:0] s14_c_fi_reg;  // stage 14 copy of c_fi
 wire [27:0] s14_c_fi_next;
 reg  [27:0] s15_c_fi_reg;  // stage 15 copy of c_fi
@@ -1887,6 +1895,8 @@ reg  [27:0] s28_c_fi_reg;  // stage 28 copy of c_fi
 wire [27:0] s28_c_fi_next;
 reg  [27:0] s29_c_fi_reg;  // stage 29 copy of c_fi
 wire [27:0] s29_c_fi_next;
+reg  [27:0] s30_c_fi_reg;  // stage 30 copy of c_fi
+wire [27:0] s30_c_fi_next;
 reg  s5_ecn_reg;  // stage 5 copy of ecn
 wire s5_ecn_next;
 reg  s6_ecn_reg;  // stage 6 copy of ecn
@@ -1937,8 +1947,8 @@ reg  s28_ecn_reg;  // stage 28 copy of ecn
 wire s28_ecn_next;
 reg  s29_ecn_reg;  // stage 29 copy of ecn
 wire s29_ecn_next;
-reg  [27:0] s17_t_7_reg;  // stage 17 copy of t
-wire [27:0] s17_t_7_next;
+reg  s30_ecn_reg;  // stage 30 copy of ecn
+wire s30_ecn_next;
 reg  [27:0] s18_t_6_reg;  // stage 18 copy of t
 wire [27:0] s18_t_6_next;
 reg  [27:0] s19_t_5_reg;  // stage 19 copy of t
@@ -1963,19 +1973,21 @@ reg  [27:0] s28_t_3_reg;  // stage 28 copy of t
 wire [27:0] s28_t_3_next;
 reg  [27:0] s29_t_2_reg;  // stage 29 copy of t
 wire [27:0] s29_t_2_next;
-reg  [27:0] s30_core_c_reg;  // stage 30 copy of core_c
-wire [27:0] s30_core_c_next;
+reg  [27:0] s30_t_2_reg;  // stage 30 copy of t
+wire [27:0] s30_t_2_next;
+reg  [27:0] s31_core_c_reg;  // stage 31 copy of core_c
+wire [27:0] s31_core_c_next;
 wire [11:0] u_wtd_avg_out;
+reg  s5_t_53_reg;  // stage 5 copy of t
+wire s5_t_53_next;
+reg  s2_t_37_reg;  // stage 2 copy of t
+wire s2_t_37_next;
+reg  s3_t_20_reg;  // stage 3 copy of t
+wire s3_t_20_next;
+reg  s4_t_29_reg;  // stage 4 copy of t
+wire s4_t_29_next;
 reg  s5_t_54_reg;  // stage 5 copy of t
 wire s5_t_54_next;
-reg  s2_t_38_reg;  // stage 2 copy of t
-wire s2_t_38_next;
-reg  s3_t_21_reg;  // stage 3 copy of t
-wire s3_t_21_next;
-reg  s4_t_30_reg;  // stage 4 copy of t
-wire s4_t_30_next;
-reg  s5_t_55_reg;  // stage 5 copy of t
-wire s5_t_55_next;
 reg  s6_ack_run_reg;  // stage 6 copy of ack_run
 wire s6_ack_run_next;
 reg  s7_ack_run_reg;  // stage 7 copy of ack_run
@@ -1996,12 +2008,12 @@ reg  s9_qa_fired_reg;  // stage 9 copy of qa_fired
 wire s9_qa_fired_next;
 reg  s10_qa_fired_reg;  // stage 10 copy of qa_fired
 wire s10_qa_fired_next;
+reg  [27:0] s10_t_25_reg;  // stage 10 copy of t
+wire [27:0] s10_t_25_next;
 reg  [27:0] s10_t_26_reg;  // stage 10 copy of t
 wire [27:0] s10_t_26_next;
 reg  [27:0] s10_t_27_reg;  // stage 10 copy of t
 wire [27:0] s10_t_27_next;
-reg  [27:0] s10_t_28_reg;  // stage 10 copy of t
-wire [27:0] s10_t_28_next;
 reg  s11_early_reg;  // stage 11 copy of early
 wire s11_early_next;
 reg  s12_early_reg;  // stage 12 copy of early
@@ -2042,10 +2054,12 @@ reg  s29_early_reg;  // stage 29 copy of early
 wire s29_early_next;
 reg  s30_early_reg;  // stage 30 copy of early
 wire s30_early_next;
-reg  [26:0] s11_t_22_reg;  // stage 11 copy of t
-wire [26:0] s11_t_22_next;
-reg  [26:0] s12_t_19_reg;  // stage 12 copy of t
-wire [26:0] s12_t_19_next;
+reg  s31_early_reg;  // stage 31 copy of early
+wire s31_early_next;
+reg  [26:0] s11_t_23_reg;  // stage 11 copy of t
+wire [26:0] s11_t_23_next;
+reg  [26:0] s12_t_20_reg;  // stage 12 copy of t
+wire [26:0] s12_t_20_next;
 reg  [26:0] s13_t_13_reg;  // stage 13 copy of t
 wire [26:0] s13_t_13_next;
 reg  [26:0] s14_t_12_reg;  // stage 14 copy of t
@@ -2080,10 +2094,12 @@ reg  [26:0] s28_t_4_reg;  // stage 28 copy of t
 wire [26:0] s28_t_4_next;
 reg  [26:0] s29_t_3_reg;  // stage 29 copy of t
 wire [26:0] s29_t_3_next;
-reg  [26:0] s30_t_reg;  // stage 30 copy of t
-wire [26:0] s30_t_next;
-reg  [26:0] s31_c_ack_clamped_reg;  // stage 31 copy of c_ack_clamped
-wire [26:0] s31_c_ack_clamped_next;
+reg  [26:0] s30_t_3_reg;  // stage 30 copy of t
+wire [26:0] s30_t_3_next;
+reg  [26:0] s31_t_reg;  // stage 31 copy of t
+wire [26:0] s31_t_next;
+reg  [26:0] s32_c_ack_clamped_reg;  // stage 32 copy of c_ack_clamped
+wire [26:0] s32_c_ack_clamped_next;
 reg  [26:0] s5_c_loss_reg;  // stage 5 copy of c_loss
 wire [26:0] s5_c_loss_next;
 reg  [11:0] s5_u_wtd_avg_out_reg;  // stage 5 copy of u_wtd_avg_out
@@ -2092,36 +2108,36 @@ reg  [11:0] s5_cur_avg_wtd_reg;  // stage 5 copy of cur_avg_wtd
 wire [11:0] s5_cur_avg_wtd_next;
 reg  s10_cur_increase_reg;  // stage 10 copy of cur_increase
 wire s10_cur_increase_next;
-reg  s2_t_39_reg;  // stage 2 copy of t
-wire s2_t_39_next;
-reg  s3_t_22_reg;  // stage 3 copy of t
-wire s3_t_22_next;
-reg  s4_t_31_reg;  // stage 4 copy of t
-wire s4_t_31_next;
+reg  s2_t_38_reg;  // stage 2 copy of t
+wire s2_t_38_next;
+reg  s3_t_21_reg;  // stage 3 copy of t
+wire s3_t_21_next;
+reg  s4_t_30_reg;  // stage 4 copy of t
+wire s4_t_30_next;
+reg  s5_t_55_reg;  // stage 5 copy of t
+wire s5_t_55_next;
 reg  s5_t_56_reg;  // stage 5 copy of t
 wire s5_t_56_next;
 reg  s5_t_57_reg;  // stage 5 copy of t
 wire s5_t_57_next;
-reg  s5_t_58_reg;  // stage 5 copy of t
-wire s5_t_58_next;
-reg  [23:0] s2_t_40_reg;  // stage 2 copy of t
-wire [23:0] s2_t_40_next;
-reg  [23:0] s3_t_23_reg;  // stage 3 copy of t
-wire [23:0] s3_t_23_next;
-reg  [23:0] s4_t_32_reg;  // stage 4 copy of t
-wire [23:0] s4_t_32_next;
-reg  [23:0] s5_t_59_reg;  // stage 5 copy of t
-wire [23:0] s5_t_59_next;
+reg  [23:0] s2_t_39_reg;  // stage 2 copy of t
+wire [23:0] s2_t_39_next;
+reg  [23:0] s3_t_22_reg;  // stage 3 copy of t
+wire [23:0] s3_t_22_next;
+reg  [23:0] s4_t_31_reg;  // stage 4 copy of t
+wire [23:0] s4_t_31_next;
+reg  [23:0] s5_t_58_reg;  // stage 5 copy of t
+wire [23:0] s5_t_58_next;
 reg  [23:0] s5_cur_win_end_reg;  // stage 5 copy of cur_win_end
 wire [23:0] s5_cur_win_end_next;
 reg  [20:0] s5_cur_count_reg;  // stage 5 copy of cur_count
 wire [20:0] s5_cur_count_next;
-reg  [21:0] s2_t_41_reg;  // stage 2 copy of t
-wire [21:0] s2_t_41_next;
-reg  [21:0] s3_t_24_reg;  // stage 3 copy of t
-wire [21:0] s3_t_24_next;
-reg  [21:0] s4_t_33_reg;  // stage 4 copy of t
-wire [21:0] s4_t_33_next;
+reg  [21:0] s2_t_40_reg;  // stage 2 copy of t
+wire [21:0] s2_t_40_next;
+reg  [21:0] s3_t_23_reg;  // stage 3 copy of t
+wire [21:0] s3_t_23_next;
+reg  [21:0] s4_t_32_reg;  // stage 4 copy of t
+wire [21:0] s4_t_32_next;
 reg  [20:0] s2_unacked_reg;  // stage 2 copy of unacked
 wire [20:0] s2_unacked_next;
 reg  [20:0] s3_unacked_reg;  // stage 3 copy of unacked
@@ -2140,14 +2156,14 @@ reg  s8_qa_used_reg;  // stage 8 copy of qa_used
 wire s8_qa_used_next;
 reg  s9_qa_used_reg;  // stage 9 copy of qa_used
 wire s9_qa_used_next;
-reg  [26:0] s6_t_39_reg;  // stage 6 copy of t
-wire [26:0] s6_t_39_next;
-reg  [26:0] s7_t_36_reg;  // stage 7 copy of t
-wire [26:0] s7_t_36_next;
-reg  [26:0] s8_t_36_reg;  // stage 8 copy of t
-wire [26:0] s8_t_36_next;
-reg  [26:0] s9_t_28_reg;  // stage 9 copy of t
-wire [26:0] s9_t_28_next;
+reg  [26:0] s6_t_38_reg;  // stage 6 copy of t
+wire [26:0] s6_t_38_next;
+reg  [26:0] s7_t_35_reg;  // stage 7 copy of t
+wire [26:0] s7_t_35_next;
+reg  [26:0] s8_t_35_reg;  // stage 8 copy of t
+wire [26:0] s8_t_35_next;
+reg  [26:0] s9_t_27_reg;  // stage 9 copy of t
+wire [26:0] s9_t_27_next;
 reg  s11_ack_run_reg;  // stage 11 copy of ack_run
 wire s11_ack_run_next;
 reg  s12_ack_run_reg;  // stage 12 copy of ack_run
@@ -2190,8 +2206,8 @@ reg  s30_ack_run_reg;  // stage 30 copy of ack_run
 wire s30_ack_run_next;
 reg  s31_ack_run_reg;  // stage 31 copy of ack_run
 wire s31_ack_run_next;
-reg  [26:0] s17_cur_c_reg;  // stage 17 copy of cur_c
-wire [26:0] s17_cur_c_next;
+reg  s32_ack_run_reg;  // stage 32 copy of ack_run
+wire s32_ack_run_next;
 reg  [26:0] s18_cur_c_reg;  // stage 18 copy of cur_c
 wire [26:0] s18_cur_c_next;
 reg  [26:0] s19_cur_c_reg;  // stage 19 copy of cur_c
@@ -2220,6 +2236,8 @@ reg  [26:0] s30_cur_c_reg;  // stage 30 copy of cur_c
 wire [26:0] s30_cur_c_next;
 reg  [26:0] s31_cur_c_reg;  // stage 31 copy of cur_c
 wire [26:0] s31_cur_c_next;
+reg  [26:0] s32_cur_c_reg;  // stage 32 copy of cur_c
+wire [26:0] s32_cur_c_next;
 reg  s5_is_loss_reg;  // stage 5 copy of is_loss
 wire s5_is_loss_next;
 reg  s6_is_loss_reg;  // stage 6 copy of is_loss
@@ -2274,6 +2292,8 @@ reg  s30_is_loss_reg;  // stage 30 copy of is_loss
 wire s30_is_loss_next;
 reg  s31_is_loss_reg;  // stage 31 copy of is_loss
 wire s31_is_loss_next;
+reg  s32_is_loss_reg;  // stage 32 copy of is_loss
+wire s32_is_loss_next;
 reg  [26:0] s10_c_loss_all_reg;  // stage 10 copy of c_loss_all
 wire [26:0] s10_c_loss_all_next;
 reg  [26:0] s11_c_loss_all_reg;  // stage 11 copy of c_loss_all
@@ -2318,20 +2338,22 @@ reg  [26:0] s30_c_loss_all_reg;  // stage 30 copy of c_loss_all
 wire [26:0] s30_c_loss_all_next;
 reg  [26:0] s31_c_loss_all_reg;  // stage 31 copy of c_loss_all
 wire [26:0] s31_c_loss_all_next;
-reg  [11:0] s6_t_40_reg;  // stage 6 copy of t
-wire [11:0] s6_t_40_next;
-reg  [11:0] s7_t_37_reg;  // stage 7 copy of t
-wire [11:0] s7_t_37_next;
-reg  [11:0] s8_t_37_reg;  // stage 8 copy of t
-wire [11:0] s8_t_37_next;
-reg  [11:0] s9_t_29_reg;  // stage 9 copy of t
-wire [11:0] s9_t_29_next;
-reg  [11:0] s10_t_29_reg;  // stage 10 copy of t
-wire [11:0] s10_t_29_next;
-reg  [11:0] s11_t_23_reg;  // stage 11 copy of t
-wire [11:0] s11_t_23_next;
-reg  [11:0] s12_t_20_reg;  // stage 12 copy of t
-wire [11:0] s12_t_20_next;
+reg  [26:0] s32_c_loss_all_reg;  // stage 32 copy of c_loss_all
+wire [26:0] s32_c_loss_all_next;
+reg  [11:0] s6_t_39_reg;  // stage 6 copy of t
+wire [11:0] s6_t_39_next;
+reg  [11:0] s7_t_36_reg;  // stage 7 copy of t
+wire [11:0] s7_t_36_next;
+reg  [11:0] s8_t_36_reg;  // stage 8 copy of t
+wire [11:0] s8_t_36_next;
+reg  [11:0] s9_t_28_reg;  // stage 9 copy of t
+wire [11:0] s9_t_28_next;
+reg  [11:0] s10_t_28_reg;  // stage 10 copy of t
+wire [11:0] s10_t_28_next;
+reg  [11:0] s11_t_24_reg;  // stage 11 copy of t
+wire [11:0] s11_t_24_next;
+reg  [11:0] s12_t_21_reg;  // stage 12 copy of t
+wire [11:0] s12_t_21_next;
 reg  [11:0] s13_t_14_reg;  // stage 13 copy of t
 wire [11:0] s13_t_14_next;
 reg  [11:0] s14_t_13_reg;  // stage 14 copy of t
@@ -2366,14 +2388,16 @@ reg  [11:0] s28_t_5_reg;  // stage 28 copy of t
 wire [11:0] s28_t_5_next;
 reg  [11:0] s29_t_4_reg;  // stage 29 copy of t
 wire [11:0] s29_t_4_next;
-reg  [11:0] s30_t_2_reg;  // stage 30 copy of t
-wire [11:0] s30_t_2_next;
-reg  [11:0] s31_t_reg;  // stage 31 copy of t
-wire [11:0] s31_t_next;
-reg  s11_t_24_reg;  // stage 11 copy of t
-wire s11_t_24_next;
-reg  s12_t_21_reg;  // stage 12 copy of t
-wire s12_t_21_next;
+reg  [11:0] s30_t_4_reg;  // stage 30 copy of t
+wire [11:0] s30_t_4_next;
+reg  [11:0] s31_t_2_reg;  // stage 31 copy of t
+wire [11:0] s31_t_2_next;
+reg  [11:0] s32_t_reg;  // stage 32 copy of t
+wire [11:0] s32_t_next;
+reg  s11_t_25_reg;  // stage 11 copy of t
+wire s11_t_25_next;
+reg  s12_t_22_reg;  // stage 12 copy of t
+wire s12_t_22_next;
 reg  s13_t_15_reg;  // stage 13 copy of t
 wire s13_t_15_next;
 reg  s14_t_14_reg;  // stage 14 copy of t
@@ -2408,24 +2432,26 @@ reg  s28_t_6_reg;  // stage 28 copy of t
 wire s28_t_6_next;
 reg  s29_t_5_reg;  // stage 29 copy of t
 wire s29_t_5_next;
-reg  s30_t_3_reg;  // stage 30 copy of t
-wire s30_t_3_next;
-reg  s31_t_2_reg;  // stage 31 copy of t
-wire s31_t_2_next;
-reg  s6_t_41_reg;  // stage 6 copy of t
-wire s6_t_41_next;
-reg  s7_t_38_reg;  // stage 7 copy of t
-wire s7_t_38_next;
-reg  s8_t_38_reg;  // stage 8 copy of t
-wire s8_t_38_next;
-reg  s9_t_30_reg;  // stage 9 copy of t
-wire s9_t_30_next;
-reg  s10_t_30_reg;  // stage 10 copy of t
-wire s10_t_30_next;
-reg  s11_t_25_reg;  // stage 11 copy of t
-wire s11_t_25_next;
-reg  s12_t_22_reg;  // stage 12 copy of t
-wire s12_t_22_next;
+reg  s30_t_5_reg;  // stage 30 copy of t
+wire s30_t_5_next;
+reg  s31_t_3_reg;  // stage 31 copy of t
+wire s31_t_3_next;
+reg  s32_t_2_reg;  // stage 32 copy of t
+wire s32_t_2_next;
+reg  s6_t_40_reg;  // stage 6 copy of t
+wire s6_t_40_next;
+reg  s7_t_37_reg;  // stage 7 copy of t
+wire s7_t_37_next;
+reg  s8_t_37_reg;  // stage 8 copy of t
+wire s8_t_37_next;
+reg  s9_t_29_reg;  // stage 9 copy of t
+wire s9_t_29_next;
+reg  s10_t_29_reg;  // stage 10 copy of t
+wire s10_t_29_next;
+reg  s11_t_26_reg;  // stage 11 copy of t
+wire s11_t_26_next;
+reg  s12_t_23_reg;  // stage 12 copy of t
+wire s12_t_23_next;
 reg  s13_t_16_reg;  // stage 13 copy of t
 wire s13_t_16_next;
 reg  s14_t_15_reg;  // stage 14 copy of t
@@ -2460,24 +2486,26 @@ reg  s28_t_7_reg;  // stage 28 copy of t
 wire s28_t_7_next;
 reg  s29_t_6_reg;  // stage 29 copy of t
 wire s29_t_6_next;
-reg  s30_t_4_reg;  // stage 30 copy of t
-wire s30_t_4_next;
-reg  s31_t_3_reg;  // stage 31 copy of t
-wire s31_t_3_next;
-reg  [23:0] s6_t_42_reg;  // stage 6 copy of t
-wire [23:0] s6_t_42_next;
-reg  [23:0] s7_t_39_reg;  // stage 7 copy of t
-wire [23:0] s7_t_39_next;
-reg  [23:0] s8_t_39_reg;  // stage 8 copy of t
-wire [23:0] s8_t_39_next;
-reg  [23:0] s9_t_31_reg;  // stage 9 copy of t
-wire [23:0] s9_t_31_next;
-reg  [23:0] s10_t_31_reg;  // stage 10 copy of t
-wire [23:0] s10_t_31_next;
-reg  [23:0] s11_t_26_reg;  // stage 11 copy of t
-wire [23:0] s11_t_26_next;
-reg  [23:0] s12_t_23_reg;  // stage 12 copy of t
-wire [23:0] s12_t_23_next;
+reg  s30_t_6_reg;  // stage 30 copy of t
+wire s30_t_6_next;
+reg  s31_t_4_reg;  // stage 31 copy of t
+wire s31_t_4_next;
+reg  s32_t_3_reg;  // stage 32 copy of t
+wire s32_t_3_next;
+reg  [23:0] s6_t_41_reg;  // stage 6 copy of t
+wire [23:0] s6_t_41_next;
+reg  [23:0] s7_t_38_reg;  // stage 7 copy of t
+wire [23:0] s7_t_38_next;
+reg  [23:0] s8_t_38_reg;  // stage 8 copy of t
+wire [23:0] s8_t_38_next;
+reg  [23:0] s9_t_30_reg;  // stage 9 copy of t
+wire [23:0] s9_t_30_next;
+reg  [23:0] s10_t_30_reg;  // stage 10 copy of t
+wire [23:0] s10_t_30_next;
+reg  [23:0] s11_t_27_reg;  // stage 11 copy of t
+wire [23:0] s11_t_27_next;
+reg  [23:0] s12_t_24_reg;  // stage 12 copy of t
+wire [23:0] s12_t_24_next;
 reg  [23:0] s13_t_17_reg;  // stage 13 copy of t
 wire [23:0] s13_t_17_next;
 reg  [23:0] s14_t_16_reg;  // stage 14 copy of t
@@ -2512,24 +2540,26 @@ reg  [23:0] s28_t_8_reg;  // stage 28 copy of t
 wire [23:0] s28_t_8_next;
 reg  [23:0] s29_t_7_reg;  // stage 29 copy of t
 wire [23:0] s29_t_7_next;
-reg  [23:0] s30_t_5_reg;  // stage 30 copy of t
-wire [23:0] s30_t_5_next;
-reg  [23:0] s31_t_4_reg;  // stage 31 copy of t
-wire [23:0] s31_t_4_next;
-reg  [20:0] s6_t_43_reg;  // stage 6 copy of t
-wire [20:0] s6_t_43_next;
-reg  [20:0] s7_t_40_reg;  // stage 7 copy of t
-wire [20:0] s7_t_40_next;
-reg  [20:0] s8_t_40_reg;  // stage 8 copy of t
-wire [20:0] s8_t_40_next;
-reg  [20:0] s9_t_32_reg;  // stage 9 copy of t
-wire [20:0] s9_t_32_next;
-reg  [20:0] s10_t_32_reg;  // stage 10 copy of t
-wire [20:0] s10_t_32_next;
-reg  [20:0] s11_t_27_reg;  // stage 11 copy of t
-wire [20:0] s11_t_27_next;
-reg  [20:0] s12_t_24_reg;  // stage 12 copy of t
-wire [20:0] s12_t_24_next;
+reg  [23:0] s30_t_7_reg;  // stage 30 copy of t
+wire [23:0] s30_t_7_next;
+reg  [23:0] s31_t_5_reg;  // stage 31 copy of t
+wire [23:0] s31_t_5_next;
+reg  [23:0] s32_t_4_reg;  // stage 32 copy of t
+wire [23:0] s32_t_4_next;
+reg  [20:0] s6_t_42_reg;  // stage 6 copy of t
+wire [20:0] s6_t_42_next;
+reg  [20:0] s7_t_39_reg;  // stage 7 copy of t
+wire [20:0] s7_t_39_next;
+reg  [20:0] s8_t_39_reg;  // stage 8 copy of t
+wire [20:0] s8_t_39_next;
+reg  [20:0] s9_t_31_reg;  // stage 9 copy of t
+wire [20:0] s9_t_31_next;
+reg  [20:0] s10_t_31_reg;  // stage 10 copy of t
+wire [20:0] s10_t_31_next;
+reg  [20:0] s11_t_28_reg;  // stage 11 copy of t
+wire [20:0] s11_t_28_next;
+reg  [20:0] s12_t_25_reg;  // stage 12 copy of t
+wire [20:0] s12_t_25_next;
 reg  [20:0] s13_t_18_reg;  // stage 13 copy of t
 wire [20:0] s13_t_18_next;
 reg  [20:0] s14_t_17_reg;  // stage 14 copy of t
@@ -2564,24 +2594,26 @@ reg  [20:0] s28_t_9_reg;  // stage 28 copy of t
 wire [20:0] s28_t_9_next;
 reg  [20:0] s29_t_8_reg;  // stage 29 copy of t
 wire [20:0] s29_t_8_next;
-reg  [20:0] s30_t_6_reg;  // stage 30 copy of t
-wire [20:0] s30_t_6_next;
-reg  [20:0] s31_t_5_reg;  // stage 31 copy of t
-wire [20:0] s31_t_5_next;
-reg  [20:0] s6_t_44_reg;  // stage 6 copy of t
-wire [20:0] s6_t_44_next;
-reg  [20:0] s7_t_41_reg;  // stage 7 copy of t
-wire [20:0] s7_t_41_next;
-reg  [20:0] s8_t_41_reg;  // stage 8 copy of t
-wire [20:0] s8_t_41_next;
-reg  [20:0] s9_t_33_reg;  // stage 9 copy of t
-wire [20:0] s9_t_33_next;
-reg  [20:0] s10_t_33_reg;  // stage 10 copy of t
-wire [20:0] s10_t_33_next;
-reg  [20:0] s11_t_28_reg;  // stage 11 copy of t
-wire [20:0] s11_t_28_next;
-reg  [20:0] s12_t_25_reg;  // stage 12 copy of t
-wire [20:0] s12_t_25_next;
+reg  [20:0] s30_t_8_reg;  // stage 30 copy of t
+wire [20:0] s30_t_8_next;
+reg  [20:0] s31_t_6_reg;  // stage 31 copy of t
+wire [20:0] s31_t_6_next;
+reg  [20:0] s32_t_5_reg;  // stage 32 copy of t
+wire [20:0] s32_t_5_next;
+reg  [20:0] s6_t_43_reg;  // stage 6 copy of t
+wire [20:0] s6_t_43_next;
+reg  [20:0] s7_t_40_reg;  // stage 7 copy of t
+wire [20:0] s7_t_40_next;
+reg  [20:0] s8_t_40_reg;  // stage 8 copy of t
+wire [20:0] s8_t_40_next;
+reg  [20:0] s9_t_32_reg;  // stage 9 copy of t
+wire [20:0] s9_t_32_next;
+reg  [20:0] s10_t_32_reg;  // stage 10 copy of t
+wire [20:0] s10_t_32_next;
+reg  [20:0] s11_t_29_reg;  // stage 11 copy of t
+wire [20:0] s11_t_29_next;
+reg  [20:0] s12_t_26_reg;  // stage 12 copy of t
+wire [20:0] s12_t_26_next;
 reg  [20:0] s13_t_19_reg;  // stage 13 copy of t
 wire [20:0] s13_t_19_next;
 reg  [20:0] s14_t_18_reg;  // stage 14 copy of t
@@ -2616,24 +2648,26 @@ reg  [20:0] s28_t_10_reg;  // stage 28 copy of t
 wire [20:0] s28_t_10_next;
 reg  [20:0] s29_t_9_reg;  // stage 29 copy of t
 wire [20:0] s29_t_9_next;
-reg  [20:0] s30_t_7_reg;  // stage 30 copy of t
-wire [20:0] s30_t_7_next;
-reg  [20:0] s31_t_6_reg;  // stage 31 copy of t
-wire [20:0] s31_t_6_next;
-reg  [20:0] s6_t_45_reg;  // stage 6 copy of t
-wire [20:0] s6_t_45_next;
-reg  [20:0] s7_t_42_reg;  // stage 7 copy of t
-wire [20:0] s7_t_42_next;
-reg  [20:0] s8_t_42_reg;  // stage 8 copy of t
-wire [20:0] s8_t_42_next;
-reg  [20:0] s9_t_34_reg;  // stage 9 copy of t
-wire [20:0] s9_t_34_next;
-reg  [20:0] s10_t_34_reg;  // stage 10 copy of t
-wire [20:0] s10_t_34_next;
-reg  [20:0] s11_t_29_reg;  // stage 11 copy of t
-wire [20:0] s11_t_29_next;
-reg  [20:0] s12_t_26_reg;  // stage 12 copy of t
-wire [20:0] s12_t_26_next;
+reg  [20:0] s30_t_9_reg;  // stage 30 copy of t
+wire [20:0] s30_t_9_next;
+reg  [20:0] s31_t_7_reg;  // stage 31 copy of t
+wire [20:0] s31_t_7_next;
+reg  [20:0] s32_t_6_reg;  // stage 32 copy of t
+wire [20:0] s32_t_6_next;
+reg  [20:0] s6_t_44_reg;  // stage 6 copy of t
+wire [20:0] s6_t_44_next;
+reg  [20:0] s7_t_41_reg;  // stage 7 copy of t
+wire [20:0] s7_t_41_next;
+reg  [20:0] s8_t_41_reg;  // stage 8 copy of t
+wire [20:0] s8_t_41_next;
+reg  [20:0] s9_t_33_reg;  // stage 9 copy of t
+wire [20:0] s9_t_33_next;
+reg  [20:0] s10_t_33_reg;  // stage 10 copy of t
+wire [20:0] s10_t_33_next;
+reg  [20:0] s11_t_30_reg;  // stage 11 copy of t
+wire [20:0] s11_t_30_next;
+reg  [20:0] s12_t_27_reg;  // stage 12 copy of t
+wire [20:0] s12_t_27_next;
 reg  [20:0] s13_t_20_reg;  // stage 13 copy of t
 wire [20:0] s13_t_20_next;
 reg  [20:0] s14_t_19_reg;  // stage 14 copy of t
@@ -2668,32 +2702,34 @@ reg  [20:0] s28_t_11_reg;  // stage 28 copy of t
 wire [20:0] s28_t_11_next;
 reg  [20:0] s29_t_10_reg;  // stage 29 copy of t
 wire [20:0] s29_t_10_next;
-reg  [20:0] s30_t_8_reg;  // stage 30 copy of t
-wire [20:0] s30_t_8_next;
-reg  [20:0] s31_t_7_reg;  // stage 31 copy of t
-wire [20:0] s31_t_7_next;
-reg  s2_t_42_reg;  // stage 2 copy of t
-wire s2_t_42_next;
-reg  s3_t_25_reg;  // stage 3 copy of t
-wire s3_t_25_next;
-reg  s4_t_34_reg;  // stage 4 copy of t
-wire s4_t_34_next;
-reg  s5_t_60_reg;  // stage 5 copy of t
-wire s5_t_60_next;
-reg  s6_t_46_reg;  // stage 6 copy of t
-wire s6_t_46_next;
-reg  s7_t_43_reg;  // stage 7 copy of t
-wire s7_t_43_next;
-reg  s8_t_43_reg;  // stage 8 copy of t
-wire s8_t_43_next;
-reg  s9_t_35_reg;  // stage 9 copy of t
-wire s9_t_35_next;
-reg  s10_t_35_reg;  // stage 10 copy of t
-wire s10_t_35_next;
-reg  s11_t_30_reg;  // stage 11 copy of t
-wire s11_t_30_next;
-reg  s12_t_27_reg;  // stage 12 copy of t
-wire s12_t_27_next;
+reg  [20:0] s30_t_10_reg;  // stage 30 copy of t
+wire [20:0] s30_t_10_next;
+reg  [20:0] s31_t_8_reg;  // stage 31 copy of t
+wire [20:0] s31_t_8_next;
+reg  [20:0] s32_t_7_reg;  // stage 32 copy of t
+wire [20:0] s32_t_7_next;
+reg  s2_t_41_reg;  // stage 2 copy of t
+wire s2_t_41_next;
+reg  s3_t_24_reg;  // stage 3 copy of t
+wire s3_t_24_next;
+reg  s4_t_33_reg;  // stage 4 copy of t
+wire s4_t_33_next;
+reg  s5_t_59_reg;  // stage 5 copy of t
+wire s5_t_59_next;
+reg  s6_t_45_reg;  // stage 6 copy of t
+wire s6_t_45_next;
+reg  s7_t_42_reg;  // stage 7 copy of t
+wire s7_t_42_next;
+reg  s8_t_42_reg;  // stage 8 copy of t
+wire s8_t_42_next;
+reg  s9_t_34_reg;  // stage 9 copy of t
+wire s9_t_34_next;
+reg  s10_t_34_reg;  // stage 10 copy of t
+wire s10_t_34_next;
+reg  s11_t_31_reg;  // stage 11 copy of t
+wire s11_t_31_next;
+reg  s12_t_28_reg;  // stage 12 copy of t
+wire s12_t_28_next;
 reg  s13_t_21_reg;  // stage 13 copy of t
 wire s13_t_21_next;
 reg  s14_t_20_reg;  // stage 14 copy of t
@@ -2728,16 +2764,18 @@ reg  s28_t_12_reg;  // stage 28 copy of t
 wire s28_t_12_next;
 reg  s29_t_11_reg;  // stage 29 copy of t
 wire s29_t_11_next;
-reg  s30_t_9_reg;  // stage 30 copy of t
-wire s30_t_9_next;
-reg  s31_t_8_reg;  // stage 31 copy of t
-wire s31_t_8_next;
-reg  [2:0] s2_t_43_reg;  // stage 2 copy of t
-wire [2:0] s2_t_43_next;
-reg  [2:0] s3_t_26_reg;  // stage 3 copy of t
-wire [2:0] s3_t_26_next;
-reg  [2:0] s4_t_35_reg;  // stage 4 copy of t
-wire [2:0] s4_t_35_next;
+reg  s30_t_11_reg;  // stage 30 copy of t
+wire s30_t_11_next;
+reg  s31_t_9_reg;  // stage 31 copy of t
+wire s31_t_9_next;
+reg  s32_t_8_reg;  // stage 32 copy of t
+wire s32_t_8_next;
+reg  [2:0] s2_t_42_reg;  // stage 2 copy of t
+wire [2:0] s2_t_42_next;
+reg  [2:0] s3_t_25_reg;  // stage 3 copy of t
+wire [2:0] s3_t_25_next;
+reg  [2:0] s4_t_34_reg;  // stage 4 copy of t
+wire [2:0] s4_t_34_next;
 reg  [2:0] s5_core_case_reg;  // stage 5 copy of core_case
 wire [2:0] s5_core_case_next;
 reg  [2:0] s6_core_case_reg;  // stage 6 copy of core_case
@@ -2750,16 +2788,16 @@ reg  [2:0] s9_core_case_reg;  // stage 9 copy of core_case
 wire [2:0] s9_core_case_next;
 reg  [2:0] s10_core_case_reg;  // stage 10 copy of core_case
 wire [2:0] s10_core_case_next;
-reg  [2:0] s6_t_47_reg;  // stage 6 copy of t
-wire [2:0] s6_t_47_next;
-reg  [2:0] s7_t_44_reg;  // stage 7 copy of t
-wire [2:0] s7_t_44_next;
-reg  [2:0] s8_t_44_reg;  // stage 8 copy of t
-wire [2:0] s8_t_44_next;
-reg  [2:0] s9_t_36_reg;  // stage 9 copy of t
-wire [2:0] s9_t_36_next;
-reg  [2:0] s10_t_36_reg;  // stage 10 copy of t
-wire [2:0] s10_t_36_next;
+reg  [2:0] s6_t_46_reg;  // stage 6 copy of t
+wire [2:0] s6_t_46_next;
+reg  [2:0] s7_t_43_reg;  // stage 7 copy of t
+wire [2:0] s7_t_43_next;
+reg  [2:0] s8_t_43_reg;  // stage 8 copy of t
+wire [2:0] s8_t_43_next;
+reg  [2:0] s9_t_35_reg;  // stage 9 copy of t
+wire [2:0] s9_t_35_next;
+reg  [2:0] s10_t_35_reg;  // stage 10 copy of t
+wire [2:0] s10_t_35_next;
 reg  snoop_s1_reg;  // the word written in this cycle is stage 1's
 reg  snoop_s1_next;
 reg  snoop_s2_reg;  // the word written in this cycle is stage 2's
@@ -2826,10 +2864,12 @@ reg  [2:0] s30_kind_reg;  // stage 30 copy of kind
 wire [2:0] s30_kind_next;
 reg  [2:0] s31_kind_reg;  // stage 31 copy of kind
 wire [2:0] s31_kind_next;
-reg  [2:0] s11_t_31_reg;  // stage 11 copy of t
-wire [2:0] s11_t_31_next;
-reg  [2:0] s12_t_28_reg;  // stage 12 copy of t
-wire [2:0] s12_t_28_next;
+reg  [2:0] s32_kind_reg;  // stage 32 copy of kind
+wire [2:0] s32_kind_next;
+reg  [2:0] s11_t_32_reg;  // stage 11 copy of t
+wire [2:0] s11_t_32_next;
+reg  [2:0] s12_t_29_reg;  // stage 12 copy of t
+wire [2:0] s12_t_29_next;
 reg  [2:0] s13_t_22_reg;  // stage 13 copy of t
 wire [2:0] s13_t_22_next;
 reg  [2:0] s14_t_21_reg;  // stage 14 copy of t
@@ -2864,10 +2904,12 @@ reg  [2:0] s28_t_13_reg;  // stage 28 copy of t
 wire [2:0] s28_t_13_next;
 reg  [2:0] s29_t_12_reg;  // stage 29 copy of t
 wire [2:0] s29_t_12_next;
-reg  [2:0] s30_t_10_reg;  // stage 30 copy of t
-wire [2:0] s30_t_10_next;
-reg  [2:0] s31_t_9_reg;  // stage 31 copy of t
-wire [2:0] s31_t_9_next;
+reg  [2:0] s30_t_12_reg;  // stage 30 copy of t
+wire [2:0] s30_t_12_next;
+reg  [2:0] s31_t_10_reg;  // stage 31 copy of t
+wire [2:0] s31_t_10_next;
+reg  [2:0] s32_t_9_reg;  // stage 32 copy of t
+wire [2:0] s32_t_9_next;
 reg  s11_qa_fired_reg;  // stage 11 copy of qa_fired
 wire s11_qa_fired_next;
 reg  s12_qa_fired_reg;  // stage 12 copy of qa_fired
@@ -2910,10 +2952,12 @@ reg  s30_qa_fired_reg;  // stage 30 copy of qa_fired
 wire s30_qa_fired_next;
 reg  s31_qa_fired_reg;  // stage 31 copy of qa_fired
 wire s31_qa_fired_next;
-reg  s11_t_32_reg;  // stage 11 copy of t
-wire s11_t_32_next;
-reg  s12_t_29_reg;  // stage 12 copy of t
-wire s12_t_29_next;
+reg  s32_qa_fired_reg;  // stage 32 copy of qa_fired
+wire s32_qa_fired_next;
+reg  s11_t_33_reg;  // stage 11 copy of t
+wire s11_t_33_next;
+reg  s12_t_30_reg;  // stage 12 copy of t
+wire s12_t_30_next;
 reg  s13_t_23_reg;  // stage 13 copy of t
 wire s13_t_23_next;
 reg  s14_t_22_reg;  // stage 14 copy of t
@@ -2948,10 +2992,12 @@ reg  s28_t_14_reg;  // stage 28 copy of t
 wire s28_t_14_next;
 reg  s29_t_13_reg;  // stage 29 copy of t
 wire s29_t_13_next;
-reg  s30_t_11_reg;  // stage 30 copy of t
-wire s30_t_11_next;
-reg  s31_t_10_reg;  // stage 31 copy of t
-wire s31_t_10_next;
+reg  s30_t_13_reg;  // stage 30 copy of t
+wire s30_t_13_next;
+reg  s31_t_11_reg;  // stage 31 copy of t
+wire s31_t_11_next;
+reg  s32_t_10_reg;  // stage 32 copy of t
+wire s32_t_10_next;
 reg  [5:0] out_rd_ptr_reg;  // result buffer head
 reg  [5:0] out_rd_ptr_next;
 reg  [5:0] out_wr_ptr_reg;  // result buffer next free entry
@@ -3420,6 +3466,20 @@ reg  out32_fast_reg;  // result buffer entry 32 fast
 reg  out32_fast_next;
 reg  out32_error_reg;  // result buffer entry 32 error
 reg  out32_error_next;
+reg  [15:0] out33_conn_reg;  // result buffer entry 33 connection id
+reg  [15:0] out33_conn_next;
+reg  [2:0] out33_kind_reg;  // result buffer entry 33 kind
+reg  [2:0] out33_kind_next;
+reg  [20:0] out33_cwnd_reg;  // result buffer entry 33 cwnd
+reg  [20:0] out33_cwnd_next;
+reg  [2:0] out33_case_reg;  // result buffer entry 33 case
+reg  [2:0] out33_case_next;
+reg  out33_qa_reg;  // result buffer entry 33 qa
+reg  out33_qa_next;
+reg  out33_fast_reg;  // result buffer entry 33 fast
+reg  out33_fast_next;
+reg  out33_error_reg;  // result buffer entry 33 error
+reg  out33_error_next;
 reg  [15:0] out_head_conn_reg;  // result buffer head connection id (the entry at out_rd_ptr)
 reg  [15:0] out_head_conn_next;
 reg  [2:0] out_head_kind_reg;  // result buffer head kind
@@ -3489,9 +3549,10 @@ wire [34:0] qa_scaled_pp00 = _s7_qa_scaled_pp00_next_1 * 35'hcccd;
 wire [2:0] _s7_qa_scaled_pp10_next_0 = s6_qa_base_reg[20:18];
 wire [19:0] _s7_qa_scaled_pp10_next_1 = {17'h0, _s7_qa_scaled_pp10_next_0};
 wire [19:0] qa_scaled_pp10 = _s7_qa_scaled_pp10_next_1 * 20'hcccd;
-wire [37:0] _s8_qa_scaled_next_0 = {3'd0, s7_qa_scaled_pp00_reg};
-wire [37:0] _s8_qa_scaled_next_1 = {s7_qa_scaled_pp10_reg, 18'h0};
-wire [37:0] qa_scaled = _s8_qa_scaled_next_0 + _s8_qa_scaled_next_1;
+wire [34:0] _s8_qa_scaled_next_0 = s7_qa_scaled_pp00_reg;
+wire [37:0] _s8_qa_scaled_next_1 = {3'd0, _s8_qa_scaled_next_0};
+wire [37:0] _s8_qa_scaled_next_2 = {s7_qa_scaled_pp10_reg, 18'h0};
+wire [37:0] qa_scaled = _s8_qa_scaled_next_1 + _s8_qa_scaled_next_2;
 wire [19:0] _s2_t_4_next_0 = {s1_size_reg, 6'd0};
 wire [26:0] size_c = {7'd0, _s2_t_4_next_0};
 wire [27:0] _s2_t_4_next_1 = {1'd0, size_c};
@@ -5804,9 +5865,10 @@ wire [31:0] _s2_size_kmi_pp00_next_0 = {18'h0, s1_size_reg};
 wire [31:0] size_kmi_pp00 = _s2_size_kmi_pp00_next_0 * 32'h37777;
 wire [23:0] _s2_size_kmi_pp01_next_0 = {10'd0, s1_size_reg};
 wire [23:0] size_kmi_pp01 = _s2_size_kmi_pp01_next_0 * 24'h2dd;
-wire [41:0] _s3_size_kmi_next_0 = {10'd0, s2_size_kmi_pp00_reg};
-wire [41:0] _s3_size_kmi_next_1 = {s2_size_kmi_pp01_reg, 18'h0};
-wire [41:0] size_kmi = _s3_size_kmi_next_0 + _s3_size_kmi_next_1;
+wire [31:0] _s3_size_kmi_next_0 = s2_size_kmi_pp00_reg;
+wire [41:0] _s3_size_kmi_next_1 = {10'd0, _s3_size_kmi_next_0};
+wire [41:0] _s3_size_kmi_next_2 = {s2_size_kmi_pp01_reg, 18'h0};
+wire [41:0] size_kmi = _s3_size_kmi_next_1 + _s3_size_kmi_next_2;
 wire [17:0] _s4_t_6_next_0 = s3_size_kmi_reg[17:0];
 wire [28:0] _s4_t_6_next_1 = {11'd0, _s4_t_6_next_0};
 wire [28:0] _s9_mi_base_prod_pp00_next_0 = {18'h0, s8_recip_c_t_reg};
@@ -5819,12 +5881,10 @@ wire [5:0] _s4_t_8_next_0 = s3_size_kmi_reg[41:36];
 wire [16:0] _s4_t_8_next_1 = {11'd0, _s4_t_8_next_0};
 wire [16:0] _s9_mi_base_prod_pp20_next_0 = {6'd0, s8_recip_c_t_reg};
 wire [16:0] mi_base_prod_pp20 = s8_t_4_reg * _s9_mi_base_prod_pp20_next_0;
-wire [52:0] _s10_mi_base_prod_next_0 = {24'h0, s9_mi_base_prod_pp00_reg};
+wire [52:0] _s10_mi_base_prod_next_0 = {s9_mi_base_prod_pp20_reg, 7'd0, s9_mi_base_prod_pp00_reg};
 wire [46:0] _s10_mi_base_prod_next_1 = {s9_mi_base_prod_pp10_reg, 18'h0};
 wire [52:0] _s10_mi_base_prod_next_2 = {6'd0, _s10_mi_base_prod_next_1};
-wire [52:0] _s10_mi_base_prod_next_3 = _s10_mi_base_prod_next_0 + _s10_mi_base_prod_next_2;
-wire [52:0] _s10_mi_base_prod_next_4 = {s9_mi_base_prod_pp20_reg, 36'h0};
-wire [52:0] mi_base_prod = _s10_mi_base_prod_next_3 + _s10_mi_base_prod_next_4;
+wire [52:0] mi_base_prod = _s10_mi_base_prod_next_0 + _s10_mi_base_prod_next_2;
 wire [1:0] _s6_t_5_next_0 = s5_recip_c_lead_reg[4:3];
 wire [41:0] _s11_mi_base_coarse_next_0 = s10_mi_base_prod_reg[52:11];
 wire [48:0] _s11_mi_base_coarse_next_1 = {7'd0, _s11_mi_base_coarse_next_0};
@@ -5869,19 +5929,22 @@ wire [23:0] mi_num_pp20 = _s13_mi_num_pp20_next_1 * s12_t_5_reg;
 wire [7:0] _s2_t_30_next_0 = {6'd0, _s2_t_26_next_0};
 wire [7:0] _s13_mi_num_pp21_next_0 = {2'd0, _s13_mi_num_pp20_next_0};
 wire [7:0] mi_num_pp21 = _s13_mi_num_pp21_next_0 * s12_t_6_reg;
-wire [61:0] _s14_mi_num_row0_next_0 = {26'h0, s13_mi_num_pp00_reg};
-wire [37:0] _s14_mi_num_row0_next_1 = {s13_mi_num_pp01_reg, 18'h0};
-wire [61:0] _s14_mi_num_row0_next_2 = {24'h0, _s14_mi_num_row0_next_1};
-wire [61:0] mi_num_row0 = _s14_mi_num_row0_next_0 + _s14_mi_num_row0_next_2;
-wire [53:0] _s14_mi_num_row1_next_0 = {s13_mi_num_pp10_reg, 18'h0};
-wire [61:0] _s14_mi_num_row1_next_1 = {8'd0, _s14_mi_num_row1_next_0};
-wire [55:0] _s14_mi_num_row1_next_2 = {s13_mi_num_pp11_reg, 36'h0};
-wire [61:0] _s14_mi_num_row1_next_3 = {6'd0, _s14_mi_num_row1_next_2};
-wire [61:0] mi_num_row1 = _s14_mi_num_row1_next_1 + _s14_mi_num_row1_next_3;
-wire [59:0] _s14_mi_num_row2_next_0 = {s13_mi_num_pp20_reg, 36'h0};
-wire [61:0] _s14_mi_num_row2_next_1 = {2'd0, _s14_mi_num_row2_next_0};
-wire [61:0] _s14_mi_num_row2_next_2 = {s13_mi_num_pp21_reg, 54'h0};
-wire [61:0] mi_num_row2 = _s14_mi_num_row2_next_1 + _s14_mi_num_row2_next_2;
+wire [35:0] _s14_mi_num_row0_next_0 = s13_mi_num_pp00_reg;
+wire [37:0] _s14_mi_num_row0_next_1 = {2'd0, _s14_mi_num_row0_next_0};
+wire [37:0] _s14_mi_num_row0_next_2 = {s13_mi_num_pp01_reg, 18'h0};
+wire [37:0] _s14_mi_num_row0_next_3 = _s14_mi_num_row0_next_1 + _s14_mi_num_row0_next_2;
+wire [61:0] mi_num_row0 = {24'h0, _s14_mi_num_row0_next_3};
+wire [35:0] _s14_mi_num_row1_next_0 = s13_mi_num_pp10_reg;
+wire [37:0] _s14_mi_num_row1_next_1 = {2'd0, _s14_mi_num_row1_next_0};
+wire [37:0] _s14_mi_num_row1_next_2 = {s13_mi_num_pp11_reg, 18'h0};
+wire [37:0] _s14_mi_num_row1_next_3 = _s14_mi_num_row1_next_1 + _s14_mi_num_row1_next_2;
+wire [55:0] _s14_mi_num_row1_next_4 = {_s14_mi_num_row1_next_3, 18'h0};
+wire [61:0] mi_num_row1 = {6'd0, _s14_mi_num_row1_next_4};
+wire [23:0] _s14_mi_num_row2_next_0 = s13_mi_num_pp20_reg;
+wire [25:0] _s14_mi_num_row2_next_1 = {2'd0, _s14_mi_num_row2_next_0};
+wire [25:0] _s14_mi_num_row2_next_2 = {s13_mi_num_pp21_reg, 18'h0};
+wire [25:0] _s14_mi_num_row2_next_3 = _s14_mi_num_row2_next_1 + _s14_mi_num_row2_next_2;
+wire [61:0] mi_num_row2 = {_s14_mi_num_row2_next_3, 36'h0};
 wire [61:0] _s15_mi_num_next_0 = s14_mi_num_row0_reg + s14_mi_num_row1_reg;
 wire [61:0] mi_num = _s15_mi_num_next_0 + s14_mi_num_row2_reg;
 wire [28:0] _s6_t_13_next_0 = {18'h0, s5_recip_rtt_t_reg};
@@ -5900,15 +5963,10 @@ wire [18:0] _s6_t_16_next_0 = {8'd0, s5_recip_rtt_t_reg};
 wire [7:0] _s16_mi_raw_prod_pp30_next_0 = s15_mi_num_reg[61:54];
 wire [18:0] _s16_mi_raw_prod_pp30_next_1 = {11'd0, _s16_mi_raw_prod_pp30_next_0};
 wire [18:0] mi_raw_prod_pp30 = _s16_mi_raw_prod_pp30_next_1 * s15_t_4_reg;
-wire [72:0] _s17_mi_raw_prod_next_0 = {44'h0, s16_mi_raw_prod_pp00_reg};
-wire [46:0] _s17_mi_raw_prod_next_1 = {s16_mi_raw_prod_pp10_reg, 18'h0};
-wire [72:0] _s17_mi_raw_prod_next_2 = {26'h0, _s17_mi_raw_prod_next_1};
-wire [72:0] _s17_mi_raw_prod_next_3 = _s17_mi_raw_prod_next_0 + _s17_mi_raw_prod_next_2;
-wire [64:0] _s17_mi_raw_prod_next_4 = {s16_mi_raw_prod_pp20_reg, 36'h0};
-wire [72:0] _s17_mi_raw_prod_next_5 = {8'd0, _s17_mi_raw_prod_next_4};
-wire [72:0] _s17_mi_raw_prod_next_6 = _s17_mi_raw_prod_next_3 + _s17_mi_raw_prod_next_5;
-wire [72:0] _s17_mi_raw_prod_next_7 = {s16_mi_raw_prod_pp30_reg, 54'h0};
-wire [72:0] mi_raw_prod = _s17_mi_raw_prod_next_6 + _s17_mi_raw_prod_next_7;
+wire [64:0] _s17_mi_raw_prod_next_0 = {s16_mi_raw_prod_pp20_reg, 7'd0, s16_mi_raw_prod_pp00_reg};
+wire [72:0] _s17_mi_raw_prod_next_1 = {8'd0, _s17_mi_raw_prod_next_0};
+wire [72:0] _s17_mi_raw_prod_next_2 = {s16_mi_raw_prod_pp30_reg, 7'd0, s16_mi_raw_prod_pp10_reg, 18'h0};
+wire [72:0] mi_raw_prod = _s17_mi_raw_prod_next_1 + _s17_mi_raw_prod_next_2;
 wire [1:0] _s3_t_12_next_0 = s2_recip_rtt_lead_reg[4:3];
 wire [61:0] _s18_mi_raw_coarse_next_0 = s17_mi_raw_prod_reg[72:11];
 wire [68:0] _s18_mi_raw_coarse_next_1 = {7'd0, _s18_mi_raw_coarse_next_0};
@@ -5937,9 +5995,10 @@ wire [31:0] _s2_size_kfi_pp00_next_0 = {18'h0, s1_size_reg};
 wire [31:0] size_kfi_pp00 = _s2_size_kfi_pp00_next_0 * 32'h2eeef;
 wire [20:0] _s2_size_kfi_pp01_next_0 = {7'd0, s1_size_reg};
 wire [20:0] size_kfi_pp01 = _s2_size_kfi_pp01_next_0 * 21'h5b;
-wire [38:0] _s3_size_kfi_next_0 = {7'd0, s2_size_kfi_pp00_reg};
-wire [38:0] _s3_size_kfi_next_1 = {s2_size_kfi_pp01_reg, 18'h0};
-wire [38:0] size_kfi = _s3_size_kfi_next_0 + _s3_size_kfi_next_1;
+wire [31:0] _s3_size_kfi_next_0 = s2_size_kfi_pp00_reg;
+wire [38:0] _s3_size_kfi_next_1 = {7'd0, _s3_size_kfi_next_0};
+wire [38:0] _s3_size_kfi_next_2 = {s2_size_kfi_pp01_reg, 18'h0};
+wire [38:0] size_kfi = _s3_size_kfi_next_1 + _s3_size_kfi_next_2;
 wire [17:0] _s4_t_17_next_0 = s3_size_kfi_reg[17:0];
 wire [28:0] _s4_t_17_next_1 = {11'd0, _s4_t_17_next_0};
 wire [28:0] _s9_fi_c_prod_pp00_next_0 = {18'h0, s8_recip_c_t_reg};
@@ -5952,12 +6011,10 @@ wire [2:0] _s4_t_19_next_0 = s3_size_kfi_reg[38:36];
 wire [13:0] _s4_t_19_next_1 = {11'd0, _s4_t_19_next_0};
 wire [13:0] _s9_fi_c_prod_pp20_next_0 = {3'd0, s8_recip_c_t_reg};
 wire [13:0] fi_c_prod_pp20 = s8_t_21_reg * _s9_fi_c_prod_pp20_next_0;
-wire [49:0] _s10_fi_c_prod_next_0 = {21'h0, s9_fi_c_prod_pp00_reg};
+wire [49:0] _s10_fi_c_prod_next_0 = {s9_fi_c_prod_pp20_reg, 7'd0, s9_fi_c_prod_pp00_reg};
 wire [46:0] _s10_fi_c_prod_next_1 = {s9_fi_c_prod_pp10_reg, 18'h0};
 wire [49:0] _s10_fi_c_prod_next_2 = {3'd0, _s10_fi_c_prod_next_1};
-wire [49:0] _s10_fi_c_prod_next_3 = _s10_fi_c_prod_next_0 + _s10_fi_c_prod_next_2;
-wire [49:0] _s10_fi_c_prod_next_4 = {s9_fi_c_prod_pp20_reg, 36'h0};
-wire [49:0] fi_c_prod = _s10_fi_c_prod_next_3 + _s10_fi_c_prod_next_4;
+wire [49:0] fi_c_prod = _s10_fi_c_prod_next_0 + _s10_fi_c_prod_next_2;
 wire [1:0] _s6_t_22_next_0 = s5_recip_c_lead_reg[4:3];
 wire [38:0] _s11_fi_c_coarse_next_0 = s10_fi_c_prod_reg[49:11];
 wire [45:0] _s11_fi_c_coarse_next_1 = {7'd0, _s11_fi_c_coarse_next_0};
@@ -5991,18 +6048,20 @@ wire [15:0] _s2_t_32_next_0 = {2'd0, s1_size_reg};
 wire [1:0] _s3_md_ds_pp10_next_0 = s2_rtt_minus_trtt_reg[19:18];
 wire [15:0] _s3_md_ds_pp10_next_1 = {14'd0, _s3_md_ds_pp10_next_0};
 wire [15:0] md_ds_pp10 = _s3_md_ds_pp10_next_1 * s2_t_32_reg;
-wire [33:0] _s4_md_ds_next_0 = {2'd0, s3_md_ds_pp00_reg};
-wire [33:0] _s4_md_ds_next_1 = {s3_md_ds_pp10_reg, 18'h0};
-wire [33:0] md_ds = _s4_md_ds_next_0 + _s4_md_ds_next_1;
+wire [31:0] _s4_md_ds_next_0 = s3_md_ds_pp00_reg;
+wire [33:0] _s4_md_ds_next_1 = {2'd0, _s4_md_ds_next_0};
+wire [33:0] _s4_md_ds_next_2 = {s3_md_ds_pp10_reg, 18'h0};
+wire [33:0] md_ds = _s4_md_ds_next_1 + _s4_md_ds_next_2;
 wire [17:0] _s5_md_num_pp00_next_0 = s4_md_ds_reg[17:0];
 wire [25:0] _s5_md_num_pp00_next_1 = {8'd0, _s5_md_num_pp00_next_0};
 wire [25:0] md_num_pp00 = _s5_md_num_pp00_next_1 * 26'h80;
 wire [15:0] _s5_md_num_pp10_next_0 = s4_md_ds_reg[33:18];
 wire [23:0] _s5_md_num_pp10_next_1 = {8'd0, _s5_md_num_pp10_next_0};
 wire [23:0] md_num_pp10 = _s5_md_num_pp10_next_1 * 24'h80;
-wire [41:0] _s6_md_num_next_0 = {16'd0, s5_md_num_pp00_reg};
-wire [41:0] _s6_md_num_next_1 = {s5_md_num_pp10_reg, 18'h0};
-wire [41:0] md_num = _s6_md_num_next_0 + _s6_md_num_next_1;
+wire [25:0] _s6_md_num_next_0 = s5_md_num_pp00_reg;
+wire [41:0] _s6_md_num_next_1 = {16'd0, _s6_md_num_next_0};
+wire [41:0] _s6_md_num_next_2 = {s5_md_num_pp10_reg, 18'h0};
+wire [41:0] md_num = _s6_md_num_next_1 + _s6_md_num_next_2;
 wire [28:0] _s6_t_24_next_0 = {18'h0, s5_recip_rtt_t_reg};
 wire [17:0] _s7_md_raw_prod_pp00_next_0 = s6_md_num_reg[17:0];
 wire [28:0] _s7_md_raw_prod_pp00_next_1 = {11'd0, _s7_md_raw_prod_pp00_next_0};
@@ -6015,12 +6074,10 @@ wire [16:0] _s6_t_26_next_0 = {6'd0, s5_recip_rtt_t_reg};
 wire [5:0] _s7_md_raw_prod_pp20_next_0 = s6_md_num_reg[41:36];
 wire [16:0] _s7_md_raw_prod_pp20_next_1 = {11'd0, _s7_md_raw_prod_pp20_next_0};
 wire [16:0] md_raw_prod_pp20 = _s7_md_raw_prod_pp20_next_1 * s6_t_26_reg;
-wire [52:0] _s8_md_raw_prod_next_0 = {24'h0, s7_md_raw_prod_pp00_reg};
+wire [52:0] _s8_md_raw_prod_next_0 = {s7_md_raw_prod_pp20_reg, 7'd0, s7_md_raw_prod_pp00_reg};
 wire [46:0] _s8_md_raw_prod_next_1 = {s7_md_raw_prod_pp10_reg, 18'h0};
 wire [52:0] _s8_md_raw_prod_next_2 = {6'd0, _s8_md_raw_prod_next_1};
-wire [52:0] _s8_md_raw_prod_next_3 = _s8_md_raw_prod_next_0 + _s8_md_raw_prod_next_2;
-wire [52:0] _s8_md_raw_prod_next_4 = {s7_md_raw_prod_pp20_reg, 36'h0};
-wire [52:0] md_raw_prod = _s8_md_raw_prod_next_3 + _s8_md_raw_prod_next_4;
+wire [52:0] md_raw_prod = _s8_md_raw_prod_next_0 + _s8_md_raw_prod_next_2;
 wire [1:0] _s3_t_14_next_0 = s2_recip_rtt_lead_reg[4:3];
 wire [41:0] _s9_md_raw_coarse_next_0 = s8_md_raw_prod_reg[52:11];
 wire [48:0] _s9_md_raw_coarse_next_1 = {7'd0, _s9_md_raw_coarse_next_0};
@@ -6039,77 +6096,75 @@ wire [41:0] _s10_md_raw_next_5 = s9_md_raw_coarse_reg[46:5];
 wire [41:0] _s10_md_raw_next_6 = s9_md_raw_coarse_reg[47:6];
 wire [41:0] _s10_md_raw_next_7 = s9_md_raw_coarse_reg[48:7];
 wire [41:0] md_raw = s9_t_17_reg[2] ? (s9_t_17_reg[1] ? (s9_t_17_reg[0] ? _s10_md_raw_next_7 : _s10_md_raw_next_6) : (s9_t_17_reg[0] ? _s10_md_raw_next_5 : _s10_md_raw_next_4)) : (s9_t_17_reg[1] ? (s9_t_17_reg[0] ? _s10_md_raw_next_3 : _s10_md_raw_next_2) : (s9_t_17_reg[0] ? _s10_md_raw_next_1 : _s10_md_raw_next_0));
+wire [14:0] _s11_md_dec_next_0 = s10_md_raw_reg[41:27];
+wire _s11_md_dec_next_1 = |_s11_md_dec_next_0;
+wire [26:0] _s11_md_dec_next_2 = s10_md_raw_reg[26:0];
+wire _s11_md_dec_next_3 = s10_size_c_reg < _s11_md_dec_next_2;
+wire _s11_md_dec_next_4 = _s11_md_dec_next_1 | _s11_md_dec_next_3;
+wire [26:0] md_dec = _s11_md_dec_next_4 ? s10_size_c_reg : _s11_md_dec_next_2;
 wire [27:0] _s5_t_44_next_0 = {1'd0, cur_c};
-wire [27:0] _s2_t_33_next_0 = {1'd0, size_c};
-wire [27:0] _s5_t_45_next_0 = {1'd0, cur_c};
-wire [27:0] _s5_t_45_next_1 = _s5_t_45_next_0 - s4_t_22_reg;
-wire _s5_t_45_next_2 = _s5_t_45_next_1[27];
-wire [26:0] _s5_t_45_next_3 = _s5_t_45_next_1[26:0];
-wire [26:0] _s5_t_45_next_4 = _s5_t_45_next_2 ? 27'h0 : _s5_t_45_next_3;
-wire [14:0] _s11_c_md_next_0 = s10_md_raw_reg[41:27];
-wire _s11_c_md_next_1 = |_s11_c_md_next_0;
-wire _s11_c_md_next_2 = ~_s11_c_md_next_1;
-wire [26:0] _s11_c_md_next_3 = s10_md_raw_reg[26:0];
-wire _s11_c_md_next_4 = _s11_c_md_next_3 < s10_size_c_reg;
-wire _s11_c_md_next_5 = _s11_c_md_next_2 & _s11_c_md_next_4;
-wire [27:0] _s11_c_md_next_6 = {1'd0, _s11_c_md_next_3};
-wire [27:0] _s11_c_md_next_7 = s10_t_17_reg - _s11_c_md_next_6;
-wire _s11_c_md_next_8 = _s11_c_md_next_7[27];
-wire [26:0] _s11_c_md_next_9 = _s11_c_md_next_7[26:0];
-wire [26:0] _s11_c_md_next_10 = _s11_c_md_next_8 ? 27'h0 : _s11_c_md_next_9;
-wire [26:0] c_md = _s11_c_md_next_5 ? _s11_c_md_next_10 : s10_t_18_reg;
-wire [31:0] _s2_t_34_next_0 = {18'h0, s1_size_reg};
-wire [17:0] _s12_c_md_fd_xs_pp00_next_0 = s11_c_md_reg[17:0];
-wire [31:0] _s12_c_md_fd_xs_pp00_next_1 = {14'd0, _s12_c_md_fd_xs_pp00_next_0};
-wire [31:0] c_md_fd_xs_pp00 = _s12_c_md_fd_xs_pp00_next_1 * s11_t_15_reg;
-wire [22:0] _s2_t_35_next_0 = {9'd0, s1_size_reg};
-wire [8:0] _s12_c_md_fd_xs_pp10_next_0 = s11_c_md_reg[26:18];
-wire [22:0] _s12_c_md_fd_xs_pp10_next_1 = {14'd0, _s12_c_md_fd_xs_pp10_next_0};
-wire [22:0] c_md_fd_xs_pp10 = _s12_c_md_fd_xs_pp10_next_1 * s11_t_16_reg;
-wire [40:0] _s13_c_md_fd_xs_next_0 = {9'd0, s12_c_md_fd_xs_pp00_reg};
-wire [40:0] _s13_c_md_fd_xs_next_1 = {s12_c_md_fd_xs_pp10_reg, 18'h0};
-wire [40:0] c_md_fd_xs = _s13_c_md_fd_xs_next_0 + _s13_c_md_fd_xs_next_1;
-wire [17:0] _s14_c_md_fd_prod_pp00_next_0 = s13_c_md_fd_xs_reg[17:0];
-wire [35:0] _s14_c_md_fd_prod_pp00_next_1 = {18'h0, _s14_c_md_fd_prod_pp00_next_0};
-wire [35:0] c_md_fd_prod_pp00 = _s14_c_md_fd_prod_pp00_next_1 * 36'h39b52;
-wire [19:0] _s14_c_md_fd_prod_pp01_next_0 = {2'd0, _s14_c_md_fd_prod_pp00_next_0};
-wire [19:0] c_md_fd_prod_pp01 = _s14_c_md_fd_prod_pp01_next_0 * 20'h3;
-wire [17:0] _s14_c_md_fd_prod_pp10_next_0 = s13_c_md_fd_xs_reg[35:18];
-wire [35:0] _s14_c_md_fd_prod_pp10_next_1 = {18'h0, _s14_c_md_fd_prod_pp10_next_0};
-wire [35:0] c_md_fd_prod_pp10 = _s14_c_md_fd_prod_pp10_next_1 * 36'h39b52;
-wire [19:0] _s14_c_md_fd_prod_pp11_next_0 = {2'd0, _s14_c_md_fd_prod_pp10_next_0};
-wire [19:0] c_md_fd_prod_pp11 = _s14_c_md_fd_prod_pp11_next_0 * 20'h3;
-wire [4:0] _s14_c_md_fd_prod_pp20_next_0 = s13_c_md_fd_xs_reg[40:36];
-wire [22:0] _s14_c_md_fd_prod_pp20_next_1 = {18'h0, _s14_c_md_fd_prod_pp20_next_0};
-wire [22:0] c_md_fd_prod_pp20 = _s14_c_md_fd_prod_pp20_next_1 * 23'h39b52;
-wire [6:0] _s14_c_md_fd_prod_pp21_next_0 = {2'd0, _s14_c_md_fd_prod_pp20_next_0};
-wire [6:0] c_md_fd_prod_pp21 = _s14_c_md_fd_prod_pp21_next_0 * 7'd3;
-wire [60:0] _s15_c_md_fd_prod_row0_next_0 = {25'h0, s14_c_md_fd_prod_pp00_reg};
-wire [37:0] _s15_c_md_fd_prod_row0_next_1 = {s14_c_md_fd_prod_pp01_reg, 18'h0};
-wire [60:0] _s15_c_md_fd_prod_row0_next_2 = {23'h0, _s15_c_md_fd_prod_row0_next_1};
-wire [60:0] c_md_fd_prod_row0 = _s15_c_md_fd_prod_row0_next_0 + _s15_c_md_fd_prod_row0_next_2;
-wire [53:0] _s15_c_md_fd_prod_row1_next_0 = {s14_c_md_fd_prod_pp10_reg, 18'h0};
-wire [60:0] _s15_c_md_fd_prod_row1_next_1 = {7'd0, _s15_c_md_fd_prod_row1_next_0};
-wire [55:0] _s15_c_md_fd_prod_row1_next_2 = {s14_c_md_fd_prod_pp11_reg, 36'h0};
-wire [60:0] _s15_c_md_fd_prod_row1_next_3 = {5'd0, _s15_c_md_fd_prod_row1_next_2};
-wire [60:0] c_md_fd_prod_row1 = _s15_c_md_fd_prod_row1_next_1 + _s15_c_md_fd_prod_row1_next_3;
-wire [58:0] _s15_c_md_fd_prod_row2_next_0 = {s14_c_md_fd_prod_pp20_reg, 36'h0};
-wire [60:0] _s15_c_md_fd_prod_row2_next_1 = {2'd0, _s15_c_md_fd_prod_row2_next_0};
-wire [60:0] _s15_c_md_fd_prod_row2_next_2 = {s14_c_md_fd_prod_pp21_reg, 54'h0};
-wire [60:0] c_md_fd_prod_row2 = _s15_c_md_fd_prod_row2_next_1 + _s15_c_md_fd_prod_row2_next_2;
-wire [60:0] _s16_c_md_fd_prod_next_0 = s15_c_md_fd_prod_row0_reg + s15_c_md_fd_prod_row1_reg;
-wire [60:0] c_md_fd_prod = _s16_c_md_fd_prod_next_0 + s15_c_md_fd_prod_row2_reg;
-wire [31:0] _s2_t_36_next_0 = {18'h0, s1_size_reg};
+wire [27:0] _s12_c_md_next_0 = {1'd0, s11_md_dec_reg};
+wire [27:0] _s12_c_md_next_1 = s11_t_15_reg - _s12_c_md_next_0;
+wire _s12_c_md_next_2 = _s12_c_md_next_1[27];
+wire [26:0] _s12_c_md_next_3 = _s12_c_md_next_1[26:0];
+wire [26:0] c_md = _s12_c_md_next_2 ? 27'h0 : _s12_c_md_next_3;
+wire [31:0] _s2_t_33_next_0 = {18'h0, s1_size_reg};
+wire [17:0] _s13_c_md_fd_xs_pp00_next_0 = s12_c_md_reg[17:0];
+wire [31:0] _s13_c_md_fd_xs_pp00_next_1 = {14'd0, _s13_c_md_fd_xs_pp00_next_0};
+wire [31:0] c_md_fd_xs_pp00 = _s13_c_md_fd_xs_pp00_next_1 * s12_t_13_reg;
+wire [22:0] _s2_t_34_next_0 = {9'd0, s1_size_reg};
+wire [8:0] _s13_c_md_fd_xs_pp10_next_0 = s12_c_md_reg[26:18];
+wire [22:0] _s13_c_md_fd_xs_pp10_next_1 = {14'd0, _s13_c_md_fd_xs_pp10_next_0};
+wire [22:0] c_md_fd_xs_pp10 = _s13_c_md_fd_xs_pp10_next_1 * s12_t_14_reg;
+wire [31:0] _s14_c_md_fd_xs_next_0 = s13_c_md_fd_xs_pp00_reg;
+wire [40:0] _s14_c_md_fd_xs_next_1 = {9'd0, _s14_c_md_fd_xs_next_0};
+wire [40:0] _s14_c_md_fd_xs_next_2 = {s13_c_md_fd_xs_pp10_reg, 18'h0};
+wire [40:0] c_md_fd_xs = _s14_c_md_fd_xs_next_1 + _s14_c_md_fd_xs_next_2;
+wire [17:0] _s15_c_md_fd_prod_pp00_next_0 = s14_c_md_fd_xs_reg[17:0];
+wire [35:0] _s15_c_md_fd_prod_pp00_next_1 = {18'h0, _s15_c_md_fd_prod_pp00_next_0};
+wire [35:0] c_md_fd_prod_pp00 = _s15_c_md_fd_prod_pp00_next_1 * 36'h39b52;
+wire [19:0] _s15_c_md_fd_prod_pp01_next_0 = {2'd0, _s15_c_md_fd_prod_pp00_next_0};
+wire [19:0] c_md_fd_prod_pp01 = _s15_c_md_fd_prod_pp01_next_0 * 20'h3;
+wire [17:0] _s15_c_md_fd_prod_pp10_next_0 = s14_c_md_fd_xs_reg[35:18];
+wire [35:0] _s15_c_md_fd_prod_pp10_next_1 = {18'h0, _s15_c_md_fd_prod_pp10_next_0};
+wire [35:0] c_md_fd_prod_pp10 = _s15_c_md_fd_prod_pp10_next_1 * 36'h39b52;
+wire [19:0] _s15_c_md_fd_prod_pp11_next_0 = {2'd0, _s15_c_md_fd_prod_pp10_next_0};
+wire [19:0] c_md_fd_prod_pp11 = _s15_c_md_fd_prod_pp11_next_0 * 20'h3;
+wire [4:0] _s15_c_md_fd_prod_pp20_next_0 = s14_c_md_fd_xs_reg[40:36];
+wire [22:0] _s15_c_md_fd_prod_pp20_next_1 = {18'h0, _s15_c_md_fd_prod_pp20_next_0};
+wire [22:0] c_md_fd_prod_pp20 = _s15_c_md_fd_prod_pp20_next_1 * 23'h39b52;
+wire [6:0] _s15_c_md_fd_prod_pp21_next_0 = {2'd0, _s15_c_md_fd_prod_pp20_next_0};
+wire [6:0] c_md_fd_prod_pp21 = _s15_c_md_fd_prod_pp21_next_0 * 7'd3;
+wire [35:0] _s16_c_md_fd_prod_row0_next_0 = s15_c_md_fd_prod_pp00_reg;
+wire [37:0] _s16_c_md_fd_prod_row0_next_1 = {2'd0, _s16_c_md_fd_prod_row0_next_0};
+wire [37:0] _s16_c_md_fd_prod_row0_next_2 = {s15_c_md_fd_prod_pp01_reg, 18'h0};
+wire [37:0] _s16_c_md_fd_prod_row0_next_3 = _s16_c_md_fd_prod_row0_next_1 + _s16_c_md_fd_prod_row0_next_2;
+wire [60:0] c_md_fd_prod_row0 = {23'h0, _s16_c_md_fd_prod_row0_next_3};
+wire [35:0] _s16_c_md_fd_prod_row1_next_0 = s15_c_md_fd_prod_pp10_reg;
+wire [37:0] _s16_c_md_fd_prod_row1_next_1 = {2'd0, _s16_c_md_fd_prod_row1_next_0};
+wire [37:0] _s16_c_md_fd_prod_row1_next_2 = {s15_c_md_fd_prod_pp11_reg, 18'h0};
+wire [37:0] _s16_c_md_fd_prod_row1_next_3 = _s16_c_md_fd_prod_row1_next_1 + _s16_c_md_fd_prod_row1_next_2;
+wire [55:0] _s16_c_md_fd_prod_row1_next_4 = {_s16_c_md_fd_prod_row1_next_3, 18'h0};
+wire [60:0] c_md_fd_prod_row1 = {5'd0, _s16_c_md_fd_prod_row1_next_4};
+wire [22:0] _s16_c_md_fd_prod_row2_next_0 = s15_c_md_fd_prod_pp20_reg;
+wire [24:0] _s16_c_md_fd_prod_row2_next_1 = {2'd0, _s16_c_md_fd_prod_row2_next_0};
+wire [24:0] _s16_c_md_fd_prod_row2_next_2 = {s15_c_md_fd_prod_pp21_reg, 18'h0};
+wire [24:0] _s16_c_md_fd_prod_row2_next_3 = _s16_c_md_fd_prod_row2_next_1 + _s16_c_md_fd_prod_row2_next_2;
+wire [60:0] c_md_fd_prod_row2 = {_s16_c_md_fd_prod_row2_next_3, 36'h0};
+wire [60:0] _s17_c_md_fd_prod_next_0 = s16_c_md_fd_prod_row0_reg + s16_c_md_fd_prod_row1_reg;
+wire [60:0] c_md_fd_prod = _s17_c_md_fd_prod_next_0 + s16_c_md_fd_prod_row2_reg;
+wire [31:0] _s2_t_35_next_0 = {18'h0, s1_size_reg};
 wire [17:0] _s5_c_fd_xs_pp00_next_0 = cur_c[17:0];
 wire [31:0] _s5_c_fd_xs_pp00_next_1 = {14'd0, _s5_c_fd_xs_pp00_next_0};
-wire [31:0] c_fd_xs_pp00 = _s5_c_fd_xs_pp00_next_1 * s4_t_25_reg;
-wire [22:0] _s2_t_37_next_0 = {9'd0, s1_size_reg};
+wire [31:0] c_fd_xs_pp00 = _s5_c_fd_xs_pp00_next_1 * s4_t_24_reg;
+wire [22:0] _s2_t_36_next_0 = {9'd0, s1_size_reg};
 wire [8:0] _s5_c_fd_xs_pp10_next_0 = cur_c[26:18];
 wire [22:0] _s5_c_fd_xs_pp10_next_1 = {14'd0, _s5_c_fd_xs_pp10_next_0};
-wire [22:0] c_fd_xs_pp10 = _s5_c_fd_xs_pp10_next_1 * s4_t_26_reg;
-wire [40:0] _s6_c_fd_xs_next_0 = {9'd0, s5_c_fd_xs_pp00_reg};
-wire [40:0] _s6_c_fd_xs_next_1 = {s5_c_fd_xs_pp10_reg, 18'h0};
-wire [40:0] c_fd_xs = _s6_c_fd_xs_next_0 + _s6_c_fd_xs_next_1;
+wire [22:0] c_fd_xs_pp10 = _s5_c_fd_xs_pp10_next_1 * s4_t_25_reg;
+wire [31:0] _s6_c_fd_xs_next_0 = s5_c_fd_xs_pp00_reg;
+wire [40:0] _s6_c_fd_xs_next_1 = {9'd0, _s6_c_fd_xs_next_0};
+wire [40:0] _s6_c_fd_xs_next_2 = {s5_c_fd_xs_pp10_reg, 18'h0};
+wire [40:0] c_fd_xs = _s6_c_fd_xs_next_1 + _s6_c_fd_xs_next_2;
 wire [17:0] _s7_c_fd_prod_pp00_next_0 = s6_c_fd_xs_reg[17:0];
 wire [35:0] _s7_c_fd_prod_pp00_next_1 = {18'h0, _s7_c_fd_prod_pp00_next_0};
 wire [35:0] c_fd_prod_pp00 = _s7_c_fd_prod_pp00_next_1 * 36'h39b52;
@@ -6125,22 +6180,25 @@ wire [22:0] _s7_c_fd_prod_pp20_next_1 = {18'h0, _s7_c_fd_prod_pp20_next_0};
 wire [22:0] c_fd_prod_pp20 = _s7_c_fd_prod_pp20_next_1 * 23'h39b52;
 wire [6:0] _s7_c_fd_prod_pp21_next_0 = {2'd0, _s7_c_fd_prod_pp20_next_0};
 wire [6:0] c_fd_prod_pp21 = _s7_c_fd_prod_pp21_next_0 * 7'd3;
-wire [60:0] _s8_c_fd_prod_row0_next_0 = {25'h0, s7_c_fd_prod_pp00_reg};
-wire [37:0] _s8_c_fd_prod_row0_next_1 = {s7_c_fd_prod_pp01_reg, 18'h0};
-wire [60:0] _s8_c_fd_prod_row0_next_2 = {23'h0, _s8_c_fd_prod_row0_next_1};
-wire [60:0] c_fd_prod_row0 = _s8_c_fd_prod_row0_next_0 + _s8_c_fd_prod_row0_next_2;
-wire [53:0] _s8_c_fd_prod_row1_next_0 = {s7_c_fd_prod_pp10_reg, 18'h0};
-wire [60:0] _s8_c_fd_prod_row1_next_1 = {7'd0, _s8_c_fd_prod_row1_next_0};
-wire [55:0] _s8_c_fd_prod_row1_next_2 = {s7_c_fd_prod_pp11_reg, 36'h0};
-wire [60:0] _s8_c_fd_prod_row1_next_3 = {5'd0, _s8_c_fd_prod_row1_next_2};
-wire [60:0] c_fd_prod_row1 = _s8_c_fd_prod_row1_next_1 + _s8_c_fd_prod_row1_next_3;
-wire [58:0] _s8_c_fd_prod_row2_next_0 = {s7_c_fd_prod_pp20_reg, 36'h0};
-wire [60:0] _s8_c_fd_prod_row2_next_1 = {2'd0, _s8_c_fd_prod_row2_next_0};
-wire [60:0] _s8_c_fd_prod_row2_next_2 = {s7_c_fd_prod_pp21_reg, 54'h0};
-wire [60:0] c_fd_prod_row2 = _s8_c_fd_prod_row2_next_1 + _s8_c_fd_prod_row2_next_2;
+wire [35:0] _s8_c_fd_prod_row0_next_0 = s7_c_fd_prod_pp00_reg;
+wire [37:0] _s8_c_fd_prod_row0_next_1 = {2'd0, _s8_c_fd_prod_row0_next_0};
+wire [37:0] _s8_c_fd_prod_row0_next_2 = {s7_c_fd_prod_pp01_reg, 18'h0};
+wire [37:0] _s8_c_fd_prod_row0_next_3 = _s8_c_fd_prod_row0_next_1 + _s8_c_fd_prod_row0_next_2;
+wire [60:0] c_fd_prod_row0 = {23'h0, _s8_c_fd_prod_row0_next_3};
+wire [35:0] _s8_c_fd_prod_row1_next_0 = s7_c_fd_prod_pp10_reg;
+wire [37:0] _s8_c_fd_prod_row1_next_1 = {2'd0, _s8_c_fd_prod_row1_next_0};
+wire [37:0] _s8_c_fd_prod_row1_next_2 = {s7_c_fd_prod_pp11_reg, 18'h0};
+wire [37:0] _s8_c_fd_prod_row1_next_3 = _s8_c_fd_prod_row1_next_1 + _s8_c_fd_prod_row1_next_2;
+wire [55:0] _s8_c_fd_prod_row1_next_4 = {_s8_c_fd_prod_row1_next_3, 18'h0};
+wire [60:0] c_fd_prod_row1 = {5'd0, _s8_c_fd_prod_row1_next_4};
+wire [22:0] _s8_c_fd_prod_row2_next_0 = s7_c_fd_prod_pp20_reg;
+wire [24:0] _s8_c_fd_prod_row2_next_1 = {2'd0, _s8_c_fd_prod_row2_next_0};
+wire [24:0] _s8_c_fd_prod_row2_next_2 = {s7_c_fd_prod_pp21_reg, 18'h0};
+wire [24:0] _s8_c_fd_prod_row2_next_3 = _s8_c_fd_prod_row2_next_1 + _s8_c_fd_prod_row2_next_2;
+wire [60:0] c_fd_prod_row2 = {_s8_c_fd_prod_row2_next_3, 36'h0};
 wire [60:0] _s9_c_fd_prod_next_0 = s8_c_fd_prod_row0_reg + s8_c_fd_prod_row1_reg;
 wire [60:0] c_fd_prod = _s9_c_fd_prod_next_0 + s8_c_fd_prod_row2_reg;
-wire [27:0] _s5_t_48_next_0 = {1'd0, cur_c};
+wire [27:0] _s5_t_47_next_0 = {1'd0, cur_c};
 wire [27:0] _s21_c_mi_sat_next_0 = {1'd0, s20_mi_inc_reg};
 wire [27:0] c_mi = s20_t_reg + _s21_c_mi_sat_next_0;
 wire _s21_c_mi_sat_next_1 = c_mi[27];
@@ -7294,24 +7352,22 @@ always @* begin
         10'd1023: recip_mi_recip = 11'd1024;
     endcase
 end
-wire [17:0] _s4_t_27_next_0 = s3_size_kfi_reg[17:0];
-wire [28:0] _s4_t_27_next_1 = {11'd0, _s4_t_27_next_0};
+wire [17:0] _s4_t_26_next_0 = s3_size_kfi_reg[17:0];
+wire [28:0] _s4_t_26_next_1 = {11'd0, _s4_t_26_next_0};
 wire [28:0] _s26_fi_mi_prod_pp00_next_0 = {18'h0, s25_recip_mi_t_reg};
 wire [28:0] fi_mi_prod_pp00 = s25_t_reg * _s26_fi_mi_prod_pp00_next_0;
-wire [17:0] _s4_t_28_next_0 = s3_size_kfi_reg[35:18];
-wire [28:0] _s4_t_28_next_1 = {11'd0, _s4_t_28_next_0};
+wire [17:0] _s4_t_27_next_0 = s3_size_kfi_reg[35:18];
+wire [28:0] _s4_t_27_next_1 = {11'd0, _s4_t_27_next_0};
 wire [28:0] _s26_fi_mi_prod_pp10_next_0 = {18'h0, s25_recip_mi_t_reg};
 wire [28:0] fi_mi_prod_pp10 = s25_t_2_reg * _s26_fi_mi_prod_pp10_next_0;
-wire [2:0] _s4_t_29_next_0 = s3_size_kfi_reg[38:36];
-wire [13:0] _s4_t_29_next_1 = {11'd0, _s4_t_29_next_0};
+wire [2:0] _s4_t_28_next_0 = s3_size_kfi_reg[38:36];
+wire [13:0] _s4_t_28_next_1 = {11'd0, _s4_t_28_next_0};
 wire [13:0] _s26_fi_mi_prod_pp20_next_0 = {3'd0, s25_recip_mi_t_reg};
 wire [13:0] fi_mi_prod_pp20 = s25_t_3_reg * _s26_fi_mi_prod_pp20_next_0;
-wire [49:0] _s27_fi_mi_prod_next_0 = {21'h0, s26_fi_mi_prod_pp00_reg};
+wire [49:0] _s27_fi_mi_prod_next_0 = {s26_fi_mi_prod_pp20_reg, 7'd0, s26_fi_mi_prod_pp00_reg};
 wire [46:0] _s27_fi_mi_prod_next_1 = {s26_fi_mi_prod_pp10_reg, 18'h0};
 wire [49:0] _s27_fi_mi_prod_next_2 = {3'd0, _s27_fi_mi_prod_next_1};
-wire [49:0] _s27_fi_mi_prod_next_3 = _s27_fi_mi_prod_next_0 + _s27_fi_mi_prod_next_2;
-wire [49:0] _s27_fi_mi_prod_next_4 = {s26_fi_mi_prod_pp20_reg, 36'h0};
-wire [49:0] fi_mi_prod = _s27_fi_mi_prod_next_3 + _s27_fi_mi_prod_next_4;
+wire [49:0] fi_mi_prod = _s27_fi_mi_prod_next_0 + _s27_fi_mi_prod_next_2;
 wire [1:0] _s23_t_4_next_0 = s22_recip_mi_lead_reg[4:3];
 wire [38:0] _s28_fi_mi_coarse_next_0 = s27_fi_mi_prod_reg[49:11];
 wire [45:0] _s28_fi_mi_coarse_next_1 = {7'd0, _s28_fi_mi_coarse_next_0};
@@ -7332,122 +7388,122 @@ wire [38:0] _s29_fi_mi_next_5 = s28_fi_mi_coarse_reg[43:5];
 wire [38:0] _s29_fi_mi_next_6 = s28_fi_mi_coarse_reg[44:6];
 wire [38:0] _s29_fi_mi_next_7 = s28_fi_mi_coarse_reg[45:7];
 wire [38:0] fi_mi = s28_t_reg[2] ? (s28_t_reg[1] ? (s28_t_reg[0] ? _s29_fi_mi_next_7 : _s29_fi_mi_next_6) : (s28_t_reg[0] ? _s29_fi_mi_next_5 : _s29_fi_mi_next_4)) : (s28_t_reg[1] ? (s28_t_reg[0] ? _s29_fi_mi_next_3 : _s29_fi_mi_next_2) : (s28_t_reg[0] ? _s29_fi_mi_next_1 : _s29_fi_mi_next_0));
-wire [27:0] _s5_t_52_next_0 = {1'd0, cur_c};
-wire [27:0] _s12_t_17_next_0 = {1'd0, s11_c_md_reg};
+wire [11:0] _s30_fi_mi_sat_next_0 = s29_fi_mi_reg[38:27];
+wire _s30_fi_mi_sat_next_1 = |_s30_fi_mi_sat_next_0;
+wire [26:0] _s30_fi_mi_sat_next_2 = s29_fi_mi_reg[26:0];
+wire [26:0] fi_mi_sat = _s30_fi_mi_sat_next_1 ? 27'h7ffffff : _s30_fi_mi_sat_next_2;
+wire [27:0] _s5_t_51_next_0 = {1'd0, cur_c};
+wire [27:0] _s13_t_11_next_0 = {1'd0, s12_c_md_reg};
 wire rtt_le_trtt = s1_rtt_reg <= 20'h3264;
 wire [20:0] _s10_c_fd_next_0 = s9_c_fd_prod_reg[60:40];
 wire [26:0] _s10_c_fd_next_1 = {6'd0, _s10_c_fd_next_0};
 wire [27:0] _s10_c_fd_next_2 = {1'd0, _s10_c_fd_next_1};
-wire [27:0] _s10_c_fd_next_3 = s9_t_26_reg - _s10_c_fd_next_2;
+wire [27:0] _s10_c_fd_next_3 = s9_t_25_reg - _s10_c_fd_next_2;
 wire _s10_c_fd_next_4 = _s10_c_fd_next_3[27];
 wire [26:0] _s10_c_fd_next_5 = _s10_c_fd_next_3[26:0];
 wire [26:0] c_fd = _s10_c_fd_next_4 ? 27'h0 : _s10_c_fd_next_5;
 wire [27:0] _s22_t_30_next_0 = {1'd0, s21_c_mi_sat_reg};
-wire [27:0] _s5_t_53_next_0 = {1'd0, cur_c};
+wire [27:0] _s5_t_52_next_0 = {1'd0, cur_c};
 wire [27:0] _s14_c_fi_next_0 = {1'd0, s13_fi_inc_reg};
 wire [27:0] c_fi = s13_t_12_reg + _s14_c_fi_next_0;
-wire [20:0] _s17_t_7_next_0 = s16_c_md_fd_prod_reg[60:40];
-wire [26:0] _s17_t_7_next_1 = {6'd0, _s17_t_7_next_0};
-wire [27:0] _s17_t_7_next_2 = {1'd0, _s17_t_7_next_1};
-wire [27:0] _s17_t_7_next_3 = s16_t_7_reg - _s17_t_7_next_2;
-wire _s17_t_7_next_4 = _s17_t_7_next_3[27];
-wire [26:0] _s17_t_7_next_5 = _s17_t_7_next_3[26:0];
-wire [26:0] c_md_fd = _s17_t_7_next_4 ? 27'h0 : _s17_t_7_next_5;
-wire [26:0] _s17_t_7_next_6 = s16_rtt_le_trtt_reg ? s16_c_fd_reg : c_md_fd;
-wire [26:0] _s17_t_7_next_7 = s16_u_wtd_can_decrease_reg ? _s17_t_7_next_6 : s16_cur_c_reg;
-wire [27:0] _s17_t_7_next_8 = {1'd0, _s17_t_7_next_7};
-wire [11:0] _s30_core_c_next_0 = s29_fi_mi_reg[38:27];
-wire _s30_core_c_next_1 = |_s30_core_c_next_0;
-wire [26:0] _s30_core_c_next_2 = s29_fi_mi_reg[26:0];
-wire [26:0] _s30_core_c_next_3 = _s30_core_c_next_1 ? 27'h7ffffff : _s30_core_c_next_2;
-wire [27:0] _s30_core_c_next_4 = {1'd0, _s30_core_c_next_3};
-wire [27:0] c_mi_fi = s29_t_reg + _s30_core_c_next_4;
-wire [27:0] _s30_core_c_next_5 = s29_rtt_le_trtt_reg ? c_mi_fi : s29_c_fi_reg;
-wire [27:0] core_c = s29_ecn_reg ? s29_t_2_reg : _s30_core_c_next_5;
-wire _s2_t_38_next_0 = s1_kind_reg == 3'd0;
-wire _s2_t_38_next_1 = ~_s2_t_38_next_0;
-wire ack_run = s5_t_54_reg & s5_qa_called_reg;
+wire [20:0] _s18_t_6_next_0 = s17_c_md_fd_prod_reg[60:40];
+wire [26:0] _s18_t_6_next_1 = {6'd0, _s18_t_6_next_0};
+wire [27:0] _s18_t_6_next_2 = {1'd0, _s18_t_6_next_1};
+wire [27:0] _s18_t_6_next_3 = s17_t_7_reg - _s18_t_6_next_2;
+wire _s18_t_6_next_4 = _s18_t_6_next_3[27];
+wire [26:0] _s18_t_6_next_5 = _s18_t_6_next_3[26:0];
+wire [26:0] c_md_fd = _s18_t_6_next_4 ? 27'h0 : _s18_t_6_next_5;
+wire [26:0] _s18_t_6_next_6 = s17_rtt_le_trtt_reg ? s17_c_fd_reg : c_md_fd;
+wire [26:0] _s18_t_6_next_7 = s17_u_wtd_can_decrease_reg ? _s18_t_6_next_6 : s17_cur_c_reg;
+wire [27:0] _s18_t_6_next_8 = {1'd0, _s18_t_6_next_7};
+wire [27:0] _s31_core_c_next_0 = {1'd0, s30_fi_mi_sat_reg};
+wire [27:0] c_mi_fi = s30_t_reg + _s31_core_c_next_0;
+wire [27:0] _s31_core_c_next_1 = s30_rtt_le_trtt_reg ? c_mi_fi : s30_c_fi_reg;
+wire [27:0] core_c = s30_ecn_reg ? s30_t_2_reg : _s31_core_c_next_1;
+wire _s2_t_37_next_0 = s1_kind_reg == 3'd0;
+wire _s2_t_37_next_1 = ~_s2_t_37_next_0;
+wire ack_run = s5_t_53_reg & s5_qa_called_reg;
 wire _s6_qa_fired_next_0 = s5_qa_fire_reg & s5_qa_called_reg;
-wire qa_fired = _s6_qa_fired_next_0 & s5_t_55_reg;
-wire [27:0] _s10_t_26_next_0 = {1'd0, s9_c_qa_reg};
-wire [27:0] _s10_t_26_next_1 = _s10_t_26_next_0 + 28'h80000;
-wire [27:0] _s10_t_28_next_0 = {1'd0, s9_c_qa_reg};
+wire qa_fired = _s6_qa_fired_next_0 & s5_t_54_reg;
+wire [27:0] _s10_t_25_next_0 = {1'd0, s9_c_qa_reg};
+wire [27:0] _s10_t_25_next_1 = _s10_t_25_next_0 + 28'h80000;
+wire [27:0] _s10_t_27_next_0 = {1'd0, s9_c_qa_reg};
 wire fi_fired = s10_fi_fire_reg & s10_ack_run_reg;
 wire _s11_early_next_0 = s10_qa_fired_reg | fi_fired;
 wire early = s10_ack_run_reg & _s11_early_next_0;
-wire [27:0] _s11_t_22_next_0 = s10_fi_fire_reg ? s10_t_26_reg : s10_t_27_reg;
-wire [27:0] c_early = fi_fired ? _s11_t_22_next_0 : s10_t_28_reg;
-wire _s11_t_22_next_1 = c_early < 28'h40000;
-wire _s11_t_22_next_2 = c_early < 28'h419ce00;
-wire [27:0] _s11_t_22_next_3 = _s11_t_22_next_2 ? c_early : 28'h419ce00;
-wire [27:0] _s11_t_22_next_4 = _s11_t_22_next_1 ? 28'h40000 : _s11_t_22_next_3;
-wire [26:0] _s11_t_22_next_5 = _s11_t_22_next_4[26:0];
-wire _s31_c_ack_clamped_next_0 = s30_core_c_reg < 28'h40000;
-wire _s31_c_ack_clamped_next_1 = s30_core_c_reg < 28'h419ce00;
-wire [27:0] _s31_c_ack_clamped_next_2 = _s31_c_ack_clamped_next_1 ? s30_core_c_reg : 28'h419ce00;
-wire [27:0] _s31_c_ack_clamped_next_3 = _s31_c_ack_clamped_next_0 ? 28'h40000 : _s31_c_ack_clamped_next_2;
-wire [26:0] _s31_c_ack_clamped_next_4 = _s31_c_ack_clamped_next_3[26:0];
-wire [26:0] c_ack_window = s30_early_reg ? s30_t_reg : _s31_c_ack_clamped_next_4;
+wire [27:0] _s11_t_23_next_0 = s10_fi_fire_reg ? s10_t_25_reg : s10_t_26_reg;
+wire [27:0] c_early = fi_fired ? _s11_t_23_next_0 : s10_t_27_reg;
+wire _s11_t_23_next_1 = c_early < 28'h40000;
+wire _s11_t_23_next_2 = c_early < 28'h419ce00;
+wire [27:0] _s11_t_23_next_3 = _s11_t_23_next_2 ? c_early : 28'h419ce00;
+wire [27:0] _s11_t_23_next_4 = _s11_t_23_next_1 ? 28'h40000 : _s11_t_23_next_3;
+wire [26:0] _s11_t_23_next_5 = _s11_t_23_next_4[26:0];
+wire _s32_c_ack_clamped_next_0 = s31_core_c_reg < 28'h40000;
+wire _s32_c_ack_clamped_next_1 = s31_core_c_reg < 28'h419ce00;
+wire [27:0] _s32_c_ack_clamped_next_2 = _s32_c_ack_clamped_next_1 ? s31_core_c_reg : 28'h419ce00;
+wire [27:0] _s32_c_ack_clamped_next_3 = _s32_c_ack_clamped_next_0 ? 28'h40000 : _s32_c_ack_clamped_next_2;
+wire [26:0] _s32_c_ack_clamped_next_4 = _s32_c_ack_clamped_next_3[26:0];
+wire [26:0] c_ack_window = s31_early_reg ? s31_t_reg : _s32_c_ack_clamped_next_4;
 wire [11:0] cur_avg_wtd = s4_cur_reg[127:116];
-wire _s2_t_39_next_0 = ~_s2_t_38_next_0;
-wire _s5_t_58_next_0 = cur_trigger | s4_is_loss_reg;
-wire [23:0] _s2_t_40_next_0 = nowq + 24'h327;
-wire [21:0] _s2_t_41_next_0 = {8'd0, s1_size_reg};
+wire _s2_t_38_next_0 = ~_s2_t_37_next_0;
+wire _s5_t_57_next_0 = cur_trigger | s4_is_loss_reg;
+wire [23:0] _s2_t_39_next_0 = nowq + 24'h327;
+wire [21:0] _s2_t_40_next_0 = {8'd0, s1_size_reg};
 wire [21:0] _s5_ignore_left1_next_0 = {1'd0, cur_ignore_left};
-wire [21:0] ignore_diff = _s5_ignore_left1_next_0 - s4_t_33_reg;
+wire [21:0] ignore_diff = _s5_ignore_left1_next_0 - s4_t_32_reg;
 wire _s5_ignore_left1_next_1 = ignore_diff[21];
 wire [20:0] _s5_ignore_left1_next_2 = ignore_diff[20:0];
 wire [20:0] ignore_left1 = _s5_ignore_left1_next_1 ? 21'h0 : _s5_ignore_left1_next_2;
-wire qa_used = s5_qa_called_reg & s5_t_56_reg;
-wire [27:0] _s6_t_39_next_0 = {1'd0, s5_c_loss_reg};
-wire _s6_t_39_next_1 = _s6_t_39_next_0 < 28'h40000;
-wire _s6_t_39_next_2 = _s6_t_39_next_0 < 28'h419ce00;
-wire [27:0] _s6_t_39_next_3 = _s6_t_39_next_2 ? _s6_t_39_next_0 : 28'h419ce00;
-wire [27:0] _s6_t_39_next_4 = _s6_t_39_next_1 ? 28'h40000 : _s6_t_39_next_3;
-wire [26:0] _s6_t_39_next_5 = _s6_t_39_next_4[26:0];
+wire qa_used = s5_qa_called_reg & s5_t_55_reg;
+wire [27:0] _s6_t_38_next_0 = {1'd0, s5_c_loss_reg};
+wire _s6_t_38_next_1 = _s6_t_38_next_0 < 28'h40000;
+wire _s6_t_38_next_2 = _s6_t_38_next_0 < 28'h419ce00;
+wire [27:0] _s6_t_38_next_3 = _s6_t_38_next_2 ? _s6_t_38_next_0 : 28'h419ce00;
+wire [27:0] _s6_t_38_next_4 = _s6_t_38_next_1 ? 28'h40000 : _s6_t_38_next_3;
+wire [26:0] _s6_t_38_next_5 = _s6_t_38_next_4[26:0];
 wire [27:0] _s10_c_loss_all_next_0 = {1'd0, s9_c_qa_reg};
 wire _s10_c_loss_all_next_1 = _s10_c_loss_all_next_0 < 28'h40000;
 wire _s10_c_loss_all_next_2 = _s10_c_loss_all_next_0 < 28'h419ce00;
 wire [27:0] _s10_c_loss_all_next_3 = _s10_c_loss_all_next_2 ? _s10_c_loss_all_next_0 : 28'h419ce00;
 wire [27:0] _s10_c_loss_all_next_4 = _s10_c_loss_all_next_1 ? 28'h40000 : _s10_c_loss_all_next_3;
 wire [26:0] _s10_c_loss_all_next_5 = _s10_c_loss_all_next_4[26:0];
-wire [26:0] c_loss_all = s9_qa_used_reg ? _s10_c_loss_all_next_5 : s9_t_28_reg;
-wire [11:0] _s6_t_40_next_0 = ack_run ? s5_u_wtd_avg_out_reg : s5_cur_avg_wtd_reg;
-wire _s11_t_24_next_0 = s10_ack_run_reg ? s10_fi_fire_reg : s10_cur_increase_reg;
-wire _s6_t_41_next_0 = ~s5_qa_fire_reg;
-wire _s6_t_41_next_1 = s5_t_57_reg & _s6_t_41_next_0;
-wire _s6_t_41_next_2 = qa_used ? _s6_t_41_next_1 : s5_t_58_reg;
-wire [23:0] _s6_t_42_next_0 = s5_qa_roll_reg ? s5_t_59_reg : s5_cur_win_end_reg;
-wire [23:0] _s6_t_42_next_1 = qa_used ? _s6_t_42_next_0 : s5_cur_win_end_reg;
-wire [20:0] _s6_t_43_next_0 = s5_fi_uncongested_reg ? s5_fi_count_sum_reg : 21'h0;
-wire [20:0] _s6_t_43_next_1 = ack_run ? _s6_t_43_next_0 : s5_cur_count_reg;
-wire [20:0] _s6_t_44_next_0 = qa_fired ? s5_unacked_reg : s5_ignore_left1_reg;
-wire [20:0] _s6_t_45_next_0 = s5_qa_roll_reg ? 21'h0 : s5_acked1_reg;
-wire [20:0] _s6_t_45_next_1 = qa_used ? _s6_t_45_next_0 : s5_acked1_reg;
-wire [2:0] _s2_t_43_next_0 = rtt_le_trtt ? 3'd1 : 3'd2;
-wire [2:0] _s2_t_43_next_1 = rtt_le_trtt ? 3'd4 : 3'd3;
-wire [2:0] _s2_t_43_next_2 = s1_ecn_reg ? _s2_t_43_next_0 : _s2_t_43_next_1;
+wire [26:0] c_loss_all = s9_qa_used_reg ? _s10_c_loss_all_next_5 : s9_t_27_reg;
+wire [11:0] _s6_t_39_next_0 = ack_run ? s5_u_wtd_avg_out_reg : s5_cur_avg_wtd_reg;
+wire _s11_t_25_next_0 = s10_ack_run_reg ? s10_fi_fire_reg : s10_cur_increase_reg;
+wire _s6_t_40_next_0 = ~s5_qa_fire_reg;
+wire _s6_t_40_next_1 = s5_t_56_reg & _s6_t_40_next_0;
+wire _s6_t_40_next_2 = qa_used ? _s6_t_40_next_1 : s5_t_57_reg;
+wire [23:0] _s6_t_41_next_0 = s5_qa_roll_reg ? s5_t_58_reg : s5_cur_win_end_reg;
+wire [23:0] _s6_t_41_next_1 = qa_used ? _s6_t_41_next_0 : s5_cur_win_end_reg;
+wire [20:0] _s6_t_42_next_0 = s5_fi_uncongested_reg ? s5_fi_count_sum_reg : 21'h0;
+wire [20:0] _s6_t_42_next_1 = ack_run ? _s6_t_42_next_0 : s5_cur_count_reg;
+wire [20:0] _s6_t_43_next_0 = qa_fired ? s5_unacked_reg : s5_ignore_left1_reg;
+wire [20:0] _s6_t_44_next_0 = s5_qa_roll_reg ? 21'h0 : s5_acked1_reg;
+wire [20:0] _s6_t_44_next_1 = qa_used ? _s6_t_44_next_0 : s5_acked1_reg;
+wire [2:0] _s2_t_42_next_0 = rtt_le_trtt ? 3'd1 : 3'd2;
+wire [2:0] _s2_t_42_next_1 = rtt_le_trtt ? 3'd4 : 3'd3;
+wire [2:0] _s2_t_42_next_2 = s1_ecn_reg ? _s2_t_42_next_0 : _s2_t_42_next_1;
 wire _s5_core_case_next_0 = ~u_wtd_can_decrease;
 wire _s5_core_case_next_1 = s4_u_wtd_ecn_reg & _s5_core_case_next_0;
-wire [2:0] core_case = _s5_core_case_next_1 ? 3'd0 : s4_t_35_reg;
-wire [2:0] _s6_t_47_next_0 = qa_fired ? 3'd5 : 3'd7;
-wire [2:0] _s11_t_31_next_0 = fi_fired ? 3'd6 : s10_core_case_reg;
-wire [2:0] _s11_t_31_next_1 = s10_qa_fired_reg ? 3'd5 : _s11_t_31_next_0;
-wire [2:0] _s11_t_31_next_2 = s10_ack_run_reg ? _s11_t_31_next_1 : 3'd0;
-wire [2:0] _s11_t_31_next_3 = s10_is_loss_reg ? s10_t_36_reg : _s11_t_31_next_2;
-wire [2:0] _s11_t_31_next_4 = s10_t_35_reg ? 3'd0 : _s11_t_31_next_3;
-wire _s11_t_32_next_0 = s10_t_35_reg ? 1'd0 : _s11_t_24_next_0;
-wire _snoop_ahead_0 = ~s30_error_reg;
-wire _snoop_ahead_1 = s30_valid_reg & _snoop_ahead_0;
-wire [11:0] _snoop_ahead_2 = s30_conn_reg[11:0];
+wire [2:0] core_case = _s5_core_case_next_1 ? 3'd0 : s4_t_34_reg;
+wire [2:0] _s6_t_46_next_0 = qa_fired ? 3'd5 : 3'd7;
+wire [2:0] _s11_t_32_next_0 = fi_fired ? 3'd6 : s10_core_case_reg;
+wire [2:0] _s11_t_32_next_1 = s10_qa_fired_reg ? 3'd5 : _s11_t_32_next_0;
+wire [2:0] _s11_t_32_next_2 = s10_ack_run_reg ? _s11_t_32_next_1 : 3'd0;
+wire [2:0] _s11_t_32_next_3 = s10_is_loss_reg ? s10_t_35_reg : _s11_t_32_next_2;
+wire [2:0] _s11_t_32_next_4 = s10_t_34_reg ? 3'd0 : _s11_t_32_next_3;
+wire _s11_t_33_next_0 = s10_t_34_reg ? 1'd0 : _s11_t_25_next_0;
+wire _snoop_ahead_0 = ~s31_error_reg;
+wire _snoop_ahead_1 = s31_valid_reg & _snoop_ahead_0;
+wire [11:0] _snoop_ahead_2 = s31_conn_reg[11:0];
 wire [11:0] _snoop_ahead_3 = in_conn_reg[11:0];
 wire _snoop_ahead_4 = _snoop_ahead_2 == _snoop_ahead_3;
 wire snoop_s1_ahead = _snoop_ahead_1 & _snoop_ahead_4;
-wire [11:0] _snoop_ahead_5 = s30_conn_reg[11:0];
+wire [11:0] _snoop_ahead_5 = s31_conn_reg[11:0];
 wire [11:0] _snoop_ahead_6 = s1_conn_reg[11:0];
 wire _snoop_ahead_7 = _snoop_ahead_5 == _snoop_ahead_6;
 wire snoop_s2_ahead = _snoop_ahead_1 & _snoop_ahead_7;
-wire [11:0] _snoop_ahead_8 = s30_conn_reg[11:0];
+wire [11:0] _snoop_ahead_8 = s31_conn_reg[11:0];
 wire [11:0] _snoop_ahead_9 = s2_conn_reg[11:0];
 wire _snoop_ahead_10 = _snoop_ahead_8 == _snoop_ahead_9;
 wire snoop_s3_ahead = _snoop_ahead_1 & _snoop_ahead_10;
@@ -7466,18 +7522,18 @@ wire [5:0] _shell_10 = occ_reg + _shell_9;
 wire out_pop = out_valid_reg & m_result_ready;
 wire [5:0] _shell_11 = out_pop ? 6'd1 : 6'd0;
 wire [5:0] occ_update = _shell_10 - _shell_11;
-wire _shell_12 = ~s31_error_reg;
-wire wr_en = s31_valid_reg & _shell_12;
-wire [11:0] wr_addr = s31_conn_reg[11:0];
+wire _shell_12 = ~s32_error_reg;
+wire wr_en = s32_valid_reg & _shell_12;
+wire [11:0] wr_addr = s32_conn_reg[11:0];
 wire [11:0] _shell_13 = in_conn_reg[11:0];
 wire _shell_14 = wr_addr == _shell_13;
 wire snoop_in = wr_en & _shell_14;
 wire [26:0] c_open = 27'h419ce00;
 wire [127:0] _shell_15 = {12'd0, 1'd0, 1'd0, 24'h0, 21'h0, 21'h0, 21'h0, c_open};
-wire [26:0] c_ack = s31_ack_run_reg ? s31_c_ack_clamped_reg : s31_cur_c_reg;
-wire [26:0] c_new = s31_is_loss_reg ? s31_c_loss_all_reg : c_ack;
-wire [127:0] _shell_16 = {s31_t_reg, s31_t_2_reg, s31_t_3_reg, s31_t_4_reg, s31_t_5_reg, s31_t_6_reg, s31_t_7_reg, c_new};
-wire [127:0] new_word = s31_t_8_reg ? _shell_15 : _shell_16;
+wire [26:0] c_ack = s32_ack_run_reg ? s32_c_ack_clamped_reg : s32_cur_c_reg;
+wire [26:0] c_new = s32_is_loss_reg ? s32_c_loss_all_reg : c_ack;
+wire [127:0] _shell_16 = {s32_t_reg, s32_t_2_reg, s32_t_3_reg, s32_t_4_reg, s32_t_5_reg, s32_t_6_reg, s32_t_7_reg, c_new};
+wire [127:0] new_word = s32_t_8_reg ? _shell_15 : _shell_16;
 wire _shell_17 = snoop_s1_reg | s1_fix_valid_reg;
 wire [127:0] _shell_18 = snoop_s1_reg ? new_word : s1_fix_word_reg;
 wire _shell_19 = snoop_s2_reg | s2_fix_valid_reg;
@@ -7486,11 +7542,11 @@ wire [127:0] s3_word = s3_fix_valid_reg ? s3_fix_word_reg : s3_ram_reg;
 wire [127:0] _shell_21 = snoop_s3_reg ? new_word : s3_word;
 wire _shell_22 = out_wr_ptr_reg == 6'd0;
 wire [20:0] cwnd_result = c_new[26:6];
-wire [20:0] _shell_23 = s31_t_8_reg ? 21'h106738 : cwnd_result;
-wire [20:0] res_cwnd = s31_error_reg ? 21'h0 : _shell_23;
-wire [2:0] res_case = s31_error_reg ? 3'd0 : s31_t_9_reg;
-wire res_qa = s31_error_reg ? 1'd0 : s31_qa_fired_reg;
-wire res_fast = s31_error_reg ? 1'd0 : s31_t_10_reg;
+wire [20:0] _shell_23 = s32_t_8_reg ? 21'h106738 : cwnd_result;
+wire [20:0] res_cwnd = s32_error_reg ? 21'h0 : _shell_23;
+wire [2:0] res_case = s32_error_reg ? 3'd0 : s32_t_9_reg;
+wire res_qa = s32_error_reg ? 1'd0 : s32_qa_fired_reg;
+wire res_fast = s32_error_reg ? 1'd0 : s32_t_10_reg;
 wire _shell_24 = out_wr_ptr_reg == 6'd1;
 wire _shell_25 = out_wr_ptr_reg == 6'd2;
 wire _shell_26 = out_wr_ptr_reg == 6'd3;
@@ -7523,301 +7579,309 @@ wire _shell_52 = out_wr_ptr_reg == 6'd29;
 wire _shell_53 = out_wr_ptr_reg == 6'd30;
 wire _shell_54 = out_wr_ptr_reg == 6'd31;
 wire _shell_55 = out_wr_ptr_reg == 6'd32;
-wire _shell_56 = out_wr_ptr_reg == 6'd32;
-wire [5:0] _shell_57 = out_wr_ptr_reg + 6'd1;
-wire [5:0] _shell_58 = _shell_56 ? 6'd0 : _shell_57;
-wire _shell_59 = out_wr_ptr_reg == out_rd_ptr_plus1_reg;
-wire out_lands_next = s31_valid_reg & _shell_59;
-wire [15:0] _shell_60 = out_rd_ptr_plus1_reg[5] ? out32_conn_reg : (out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_conn_reg : out30_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out29_conn_reg : out28_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_conn_reg : out26_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out25_conn_reg : out24_conn_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_conn_reg : out22_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out21_conn_reg : out20_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_conn_reg : out18_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out17_conn_reg : out16_conn_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_conn_reg : out14_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out13_conn_reg : out12_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_conn_reg : out10_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out9_conn_reg : out8_conn_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_conn_reg : out6_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out5_conn_reg : out4_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_conn_reg : out2_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out1_conn_reg : out0_conn_reg)))));
-wire [2:0] _shell_61 = out_rd_ptr_plus1_reg[5] ? out32_kind_reg : (out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_kind_reg : out30_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out29_kind_reg : out28_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_kind_reg : out26_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out25_kind_reg : out24_kind_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_kind_reg : out22_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out21_kind_reg : out20_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_kind_reg : out18_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out17_kind_reg : out16_kind_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_kind_reg : out14_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out13_kind_reg : out12_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_kind_reg : out10_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out9_kind_reg : out8_kind_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_kind_reg : out6_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out5_kind_reg : out4_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_kind_reg : out2_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out1_kind_reg : out0_kind_reg)))));
-wire [20:0] _shell_62 = out_rd_ptr_plus1_reg[5] ? out32_cwnd_reg : (out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_cwnd_reg : out30_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out29_cwnd_reg : out28_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_cwnd_reg : out26_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out25_cwnd_reg : out24_cwnd_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_cwnd_reg : out22_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out21_cwnd_reg : out20_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_cwnd_reg : out18_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out17_cwnd_reg : out16_cwnd_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_cwnd_reg : out14_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out13_cwnd_reg : out12_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_cwnd_reg : out10_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out9_cwnd_reg : out8_cwnd_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_cwnd_reg : out6_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out5_cwnd_reg : out4_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_cwnd_reg : out2_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out1_cwnd_reg : out0_cwnd_reg)))));
-wire [2:0] _shell_63 = out_rd_ptr_plus1_reg[5] ? out32_case_reg : (out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_case_reg : out30_case_reg) : (out_rd_ptr_plus1_reg[0] ? out29_case_reg : out28_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_case_reg : out26_case_reg) : (out_rd_ptr_plus1_reg[0] ? out25_case_reg : out24_case_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_case_reg : out22_case_reg) : (out_rd_ptr_plus1_reg[0] ? out21_case_reg : out20_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_case_reg : out18_case_reg) : (out_rd_ptr_plus1_reg[0] ? out17_case_reg : out16_case_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_case_reg : out14_case_reg) : (out_rd_ptr_plus1_reg[0] ? out13_case_reg : out12_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_case_reg : out10_case_reg) : (out_rd_ptr_plus1_reg[0] ? out9_case_reg : out8_case_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_case_reg : out6_case_reg) : (out_rd_ptr_plus1_reg[0] ? out5_case_reg : out4_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_case_reg : out2_case_reg) : (out_rd_ptr_plus1_reg[0] ? out1_case_reg : out0_case_reg)))));
-wire _shell_64 = out_rd_ptr_plus1_reg[5] ? out32_qa_reg : (out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_qa_reg : out30_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out29_qa_reg : out28_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_qa_reg : out26_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out25_qa_reg : out24_qa_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_qa_reg : out22_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out21_qa_reg : out20_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_qa_reg : out18_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out17_qa_reg : out16_qa_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_qa_reg : out14_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out13_qa_reg : out12_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_qa_reg : out10_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out9_qa_reg : out8_qa_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_qa_reg : out6_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out5_qa_reg : out4_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_qa_reg : out2_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out1_qa_reg : out0_qa_reg)))));
-wire _shell_65 = out_rd_ptr_plus1_reg[5] ? out32_fast_reg : (out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_fast_reg : out30_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out29_fast_reg : out28_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_fast_reg : out26_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out25_fast_reg : out24_fast_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_fast_reg : out22_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out21_fast_reg : out20_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_fast_reg : out18_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out17_fast_reg : out16_fast_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_fast_reg : out14_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out13_fast_reg : out12_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_fast_reg : out10_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out9_fast_reg : out8_fast_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_fast_reg : out6_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out5_fast_reg : out4_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_fast_reg : out2_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out1_fast_reg : out0_fast_reg)))));
-wire _shell_66 = out_rd_ptr_plus1_reg[5] ? out32_error_reg : (out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_error_reg : out30_error_reg) : (out_rd_ptr_plus1_reg[0] ? out29_error_reg : out28_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_error_reg : out26_error_reg) : (out_rd_ptr_plus1_reg[0] ? out25_error_reg : out24_error_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_error_reg : out22_error_reg) : (out_rd_ptr_plus1_reg[0] ? out21_error_reg : out20_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_error_reg : out18_error_reg) : (out_rd_ptr_plus1_reg[0] ? out17_error_reg : out16_error_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_error_reg : out14_error_reg) : (out_rd_ptr_plus1_reg[0] ? out13_error_reg : out12_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_error_reg : out10_error_reg) : (out_rd_ptr_plus1_reg[0] ? out9_error_reg : out8_error_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_error_reg : out6_error_reg) : (out_rd_ptr_plus1_reg[0] ? out5_error_reg : out4_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_error_reg : out2_error_reg) : (out_rd_ptr_plus1_reg[0] ? out1_error_reg : out0_error_reg)))));
-wire _shell_67 = out_wr_ptr_reg == out_rd_ptr_reg;
-wire out_lands_head = s31_valid_reg & _shell_67;
-wire _shell_68 = out_rd_ptr_plus1_reg == 6'd32;
-wire [5:0] _shell_69 = out_rd_ptr_plus1_reg + 6'd1;
-wire [5:0] _shell_70 = _shell_68 ? 6'd0 : _shell_69;
-wire [5:0] _shell_71 = s31_valid_reg ? 6'd1 : 6'd0;
-wire [5:0] _shell_72 = out_count_reg + _shell_71;
-wire [5:0] _shell_73 = out_pop ? 6'd1 : 6'd0;
-wire [5:0] _shell_74 = _shell_72 - _shell_73;
-wire _shell_75 = ~out_pop;
-wire _shell_76 = s31_valid_reg & _shell_75;
-wire _shell_77 = out_count_reg != 6'd63;
-wire _shell_78 = ~s31_valid_reg;
-wire _shell_79 = out_pop & _shell_78;
-wire _shell_80 = out_count_reg != 6'd1;
+wire _shell_56 = out_wr_ptr_reg == 6'd33;
+wire _shell_57 = out_wr_ptr_reg == 6'd33;
+wire [5:0] _shell_58 = out_wr_ptr_reg + 6'd1;
+wire [5:0] _shell_59 = _shell_57 ? 6'd0 : _shell_58;
+wire _shell_60 = out_wr_ptr_reg == out_rd_ptr_plus1_reg;
+wire out_lands_next = s32_valid_reg & _shell_60;
+wire [15:0] _shell_61 = out_rd_ptr_plus1_reg[5] ? (out_rd_ptr_plus1_reg[4] ? out33_conn_reg : (out_rd_ptr_plus1_reg[3] ? out33_conn_reg : (out_rd_ptr_plus1_reg[2] ? out33_conn_reg : (out_rd_ptr_plus1_reg[1] ? out33_conn_reg : (out_rd_ptr_plus1_reg[0] ? out33_conn_reg : out32_conn_reg))))) : (out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_conn_reg : out30_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out29_conn_reg : out28_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_conn_reg : out26_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out25_conn_reg : out24_conn_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_conn_reg : out22_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out21_conn_reg : out20_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_conn_reg : out18_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out17_conn_reg : out16_conn_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_conn_reg : out14_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out13_conn_reg : out12_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_conn_reg : out10_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out9_conn_reg : out8_conn_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_conn_reg : out6_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out5_conn_reg : out4_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_conn_reg : out2_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out1_conn_reg : out0_conn_reg)))));
+wire [2:0] _shell_62 = out_rd_ptr_plus1_reg[5] ? (out_rd_ptr_plus1_reg[4] ? out33_kind_reg : (out_rd_ptr_plus1_reg[3] ? out33_kind_reg : (out_rd_ptr_plus1_reg[2] ? out33_kind_reg : (out_rd_ptr_plus1_reg[1] ? out33_kind_reg : (out_rd_ptr_plus1_reg[0] ? out33_kind_reg : out32_kind_reg))))) : (out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_kind_reg : out30_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out29_kind_reg : out28_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_kind_reg : out26_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out25_kind_reg : out24_kind_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_kind_reg : out22_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out21_kind_reg : out20_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_kind_reg : out18_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out17_kind_reg : out16_kind_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_kind_reg : out14_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out13_kind_reg : out12_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_kind_reg : out10_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out9_kind_reg : out8_kind_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_kind_reg : out6_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out5_kind_reg : out4_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_kind_reg : out2_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out1_kind_reg : out0_kind_reg)))));
+wire [20:0] _shell_63 = out_rd_ptr_plus1_reg[5] ? (out_rd_ptr_plus1_reg[4] ? out33_cwnd_reg : (out_rd_ptr_plus1_reg[3] ? out33_cwnd_reg : (out_rd_ptr_plus1_reg[2] ? out33_cwnd_reg : (out_rd_ptr_plus1_reg[1] ? out33_cwnd_reg : (out_rd_ptr_plus1_reg[0] ? out33_cwnd_reg : out32_cwnd_reg))))) : (out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_cwnd_reg : out30_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out29_cwnd_reg : out28_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_cwnd_reg : out26_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out25_cwnd_reg : out24_cwnd_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_cwnd_reg : out22_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out21_cwnd_reg : out20_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_cwnd_reg : out18_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out17_cwnd_reg : out16_cwnd_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_cwnd_reg : out14_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out13_cwnd_reg : out12_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_cwnd_reg : out10_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out9_cwnd_reg : out8_cwnd_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_cwnd_reg : out6_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out5_cwnd_reg : out4_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_cwnd_reg : out2_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out1_cwnd_reg : out0_cwnd_reg)))));
+wire [2:0] _shell_64 = out_rd_ptr_plus1_reg[5] ? (out_rd_ptr_plus1_reg[4] ? out33_case_reg : (out_rd_ptr_plus1_reg[3] ? out33_case_reg : (out_rd_ptr_plus1_reg[2] ? out33_case_reg : (out_rd_ptr_plus1_reg[1] ? out33_case_reg : (out_rd_ptr_plus1_reg[0] ? out33_case_reg : out32_case_reg))))) : (out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_case_reg : out30_case_reg) : (out_rd_ptr_plus1_reg[0] ? out29_case_reg : out28_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_case_reg : out26_case_reg) : (out_rd_ptr_plus1_reg[0] ? out25_case_reg : out24_case_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_case_reg : out22_case_reg) : (out_rd_ptr_plus1_reg[0] ? out21_case_reg : out20_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_case_reg : out18_case_reg) : (out_rd_ptr_plus1_reg[0] ? out17_case_reg : out16_case_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_case_reg : out14_case_reg) : (out_rd_ptr_plus1_reg[0] ? out13_case_reg : out12_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_case_reg : out10_case_reg) : (out_rd_ptr_plus1_reg[0] ? out9_case_reg : out8_case_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_case_reg : out6_case_reg) : (out_rd_ptr_plus1_reg[0] ? out5_case_reg : out4_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_case_reg : out2_case_reg) : (out_rd_ptr_plus1_reg[0] ? out1_case_reg : out0_case_reg)))));
+wire _shell_65 = out_rd_ptr_plus1_reg[5] ? (out_rd_ptr_plus1_reg[4] ? out33_qa_reg : (out_rd_ptr_plus1_reg[3] ? out33_qa_reg : (out_rd_ptr_plus1_reg[2] ? out33_qa_reg : (out_rd_ptr_plus1_reg[1] ? out33_qa_reg : (out_rd_ptr_plus1_reg[0] ? out33_qa_reg : out32_qa_reg))))) : (out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_qa_reg : out30_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out29_qa_reg : out28_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_qa_reg : out26_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out25_qa_reg : out24_qa_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_qa_reg : out22_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out21_qa_reg : out20_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_qa_reg : out18_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out17_qa_reg : out16_qa_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_qa_reg : out14_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out13_qa_reg : out12_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_qa_reg : out10_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out9_qa_reg : out8_qa_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_qa_reg : out6_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out5_qa_reg : out4_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_qa_reg : out2_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out1_qa_reg : out0_qa_reg)))));
+wire _shell_66 = out_rd_ptr_plus1_reg[5] ? (out_rd_ptr_plus1_reg[4] ? out33_fast_reg : (out_rd_ptr_plus1_reg[3] ? out33_fast_reg : (out_rd_ptr_plus1_reg[2] ? out33_fast_reg : (out_rd_ptr_plus1_reg[1] ? out33_fast_reg : (out_rd_ptr_plus1_reg[0] ? out33_fast_reg : out32_fast_reg))))) : (out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_fast_reg : out30_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out29_fast_reg : out28_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_fast_reg : out26_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out25_fast_reg : out24_fast_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_fast_reg : out22_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out21_fast_reg : out20_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_fast_reg : out18_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out17_fast_reg : out16_fast_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_fast_reg : out14_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out13_fast_reg : out12_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_fast_reg : out10_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out9_fast_reg : out8_fast_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_fast_reg : out6_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out5_fast_reg : out4_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_fast_reg : out2_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out1_fast_reg : out0_fast_reg)))));
+wire _shell_67 = out_rd_ptr_plus1_reg[5] ? (out_rd_ptr_plus1_reg[4] ? out33_error_reg : (out_rd_ptr_plus1_reg[3] ? out33_error_reg : (out_rd_ptr_plus1_reg[2] ? out33_error_reg : (out_rd_ptr_plus1_reg[1] ? out33_error_reg : (out_rd_ptr_plus1_reg[0] ? out33_error_reg : out32_error_reg))))) : (out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_error_reg : out30_error_reg) : (out_rd_ptr_plus1_reg[0] ? out29_error_reg : out28_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_error_reg : out26_error_reg) : (out_rd_ptr_plus1_reg[0] ? out25_error_reg : out24_error_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_error_reg : out22_error_reg) : (out_rd_ptr_plus1_reg[0] ? out21_error_reg : out20_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_error_reg : out18_error_reg) : (out_rd_ptr_plus1_reg[0] ? out17_error_reg : out16_error_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_error_reg : out14_error_reg) : (out_rd_ptr_plus1_reg[0] ? out13_error_reg : out12_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_error_reg : out10_error_reg) : (out_rd_ptr_plus1_reg[0] ? out9_error_reg : out8_error_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_error_reg : out6_error_reg) : (out_rd_ptr_plus1_reg[0] ? out5_error_reg : out4_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_error_reg : out2_error_reg) : (out_rd_ptr_plus1_reg[0] ? out1_error_reg : out0_error_reg)))));
+wire _shell_68 = out_wr_ptr_reg == out_rd_ptr_reg;
+wire out_lands_head = s32_valid_reg & _shell_68;
+wire _shell_69 = out_rd_ptr_plus1_reg == 6'd33;
+wire [5:0] _shell_70 = out_rd_ptr_plus1_reg + 6'd1;
+wire [5:0] _shell_71 = _shell_69 ? 6'd0 : _shell_70;
+wire [5:0] _shell_72 = s32_valid_reg ? 6'd1 : 6'd0;
+wire [5:0] _shell_73 = out_count_reg + _shell_72;
+wire [5:0] _shell_74 = out_pop ? 6'd1 : 6'd0;
+wire [5:0] _shell_75 = _shell_73 - _shell_74;
+wire _shell_76 = ~out_pop;
+wire _shell_77 = s32_valid_reg & _shell_76;
+wire _shell_78 = out_count_reg != 6'd63;
+wire _shell_79 = ~s32_valid_reg;
+wire _shell_80 = out_pop & _shell_79;
+wire _shell_81 = out_count_reg != 6'd1;
 wire out_stays = |out_count_reg;
-wire _shell_81 = _shell_79 ? _shell_80 : out_stays;
-wire _shell_82 = _shell_76 ? _shell_77 : _shell_81;
-wire _issue_next_0 = issue & skid_valid_reg;
-wire _issue_next_1 = in_conn_reg == skid_conn_reg;
-wire hazard_issued_skid = issue & _issue_next_1;
-wire _issue_next_2 = s1_conn_reg == skid_conn_reg;
-wire _issue_next_3 = s1_valid_reg & _issue_next_2;
-wire _issue_next_4 = hazard_issued_skid | _issue_next_3;
-wire _issue_next_5 = s2_conn_reg == skid_conn_reg;
-wire _issue_next_6 = s2_valid_reg & _issue_next_5;
-wire _issue_next_7 = _issue_next_4 | _issue_next_6;
-wire _issue_next_8 = s3_conn_reg == skid_conn_reg;
-wire _issue_next_9 = s3_valid_reg & _issue_next_8;
-wire _issue_next_10 = _issue_next_7 | _issue_next_9;
-wire _issue_next_11 = s4_conn_reg == skid_conn_reg;
-wire _issue_next_12 = s4_valid_reg & _issue_next_11;
-wire _issue_next_13 = _issue_next_10 | _issue_next_12;
-wire _issue_next_14 = s5_conn_reg == skid_conn_reg;
-wire _issue_next_15 = s5_valid_reg & _issue_next_14;
-wire _issue_next_16 = _issue_next_13 | _issue_next_15;
-wire _issue_next_17 = s6_conn_reg == skid_conn_reg;
-wire _issue_next_18 = s6_valid_reg & _issue_next_17;
-wire _issue_next_19 = _issue_next_16 | _issue_next_18;
-wire _issue_next_20 = s7_conn_reg == skid_conn_reg;
-wire _issue_next_21 = s7_valid_reg & _issue_next_20;
-wire _issue_next_22 = _issue_next_19 | _issue_next_21;
-wire _issue_next_23 = s8_conn_reg == skid_conn_reg;
-wire _issue_next_24 = s8_valid_reg & _issue_next_23;
-wire _issue_next_25 = _issue_next_22 | _issue_next_24;
-wire _issue_next_26 = ~skid_valid_reg;
-wire _issue_next_27 = issue & _issue_next_26;
-wire _issue_next_28 = ~in_valid_reg;
-wire _issue_next_29 = _issue_next_27 | _issue_next_28;
-wire _issue_next_30 = in_conn_reg == s_event_conn;
-wire hazard_issued_in = issue & _issue_next_30;
-wire _issue_next_31 = s1_conn_reg == s_event_conn;
-wire _issue_next_32 = s1_valid_reg & _issue_next_31;
-wire _issue_next_33 = hazard_issued_in | _issue_next_32;
-wire _issue_next_34 = s2_conn_reg == s_event_conn;
-wire _issue_next_35 = s2_valid_reg & _issue_next_34;
-wire _issue_next_36 = _issue_next_33 | _issue_next_35;
-wire _issue_next_37 = s3_conn_reg == s_event_conn;
-wire _issue_next_38 = s3_valid_reg & _issue_next_37;
-wire _issue_next_39 = _issue_next_36 | _issue_next_38;
-wire _issue_next_40 = s4_conn_reg == s_event_conn;
-wire _issue_next_41 = s4_valid_reg & _issue_next_40;
-wire _issue_next_42 = _issue_next_39 | _issue_next_41;
-wire _issue_next_43 = s5_conn_reg == s_event_conn;
-wire _issue_next_44 = s5_valid_reg & _issue_next_43;
-wire _issue_next_45 = _issue_next_42 | _issue_next_44;
-wire _issue_next_46 = s6_conn_reg == s_event_conn;
-wire _issue_next_47 = s6_valid_reg & _issue_next_46;
-wire _issue_next_48 = _issue_next_45 | _issue_next_47;
-wire _issue_next_49 = s7_conn_reg == s_event_conn;
-wire _issue_next_50 = s7_valid_reg & _issue_next_49;
-wire _issue_next_51 = _issue_next_48 | _issue_next_50;
-wire _issue_next_52 = s8_conn_reg == s_event_conn;
-wire _issue_next_53 = s8_valid_reg & _issue_next_52;
-wire _issue_next_54 = _issue_next_51 | _issue_next_53;
-wire _issue_next_55 = in_conn_reg == in_conn_reg;
-wire hazard_issued_head = issue & _issue_next_55;
-wire _issue_next_56 = s1_conn_reg == in_conn_reg;
-wire _issue_next_57 = s1_valid_reg & _issue_next_56;
-wire _issue_next_58 = hazard_issued_head | _issue_next_57;
-wire _issue_next_59 = s2_conn_reg == in_conn_reg;
-wire _issue_next_60 = s2_valid_reg & _issue_next_59;
-wire _issue_next_61 = _issue_next_58 | _issue_next_60;
-wire _issue_next_62 = s3_conn_reg == in_conn_reg;
-wire _issue_next_63 = s3_valid_reg & _issue_next_62;
-wire _issue_next_64 = _issue_next_61 | _issue_next_63;
-wire _issue_next_65 = s4_conn_reg == in_conn_reg;
-wire _issue_next_66 = s4_valid_reg & _issue_next_65;
-wire _issue_next_67 = _issue_next_64 | _issue_next_66;
-wire _issue_next_68 = s5_conn_reg == in_conn_reg;
-wire _issue_next_69 = s5_valid_reg & _issue_next_68;
-wire _issue_next_70 = _issue_next_67 | _issue_next_69;
-wire _issue_next_71 = s6_conn_reg == in_conn_reg;
-wire _issue_next_72 = s6_valid_reg & _issue_next_71;
-wire _issue_next_73 = _issue_next_70 | _issue_next_72;
-wire _issue_next_74 = s7_conn_reg == in_conn_reg;
-wire _issue_next_75 = s7_valid_reg & _issue_next_74;
-wire _issue_next_76 = _issue_next_73 | _issue_next_75;
-wire _issue_next_77 = s8_conn_reg == in_conn_reg;
-wire _issue_next_78 = s8_valid_reg & _issue_next_77;
-wire _issue_next_79 = _issue_next_76 | _issue_next_78;
-wire _issue_next_80 = _issue_next_29 ? _issue_next_54 : _issue_next_79;
-wire hazard0_ahead = _issue_next_0 ? _issue_next_25 : _issue_next_80;
-wire _issue_next_81 = s9_conn_reg == skid_conn_reg;
-wire _issue_next_82 = s9_valid_reg & _issue_next_81;
-wire _issue_next_83 = 1'd0 | _issue_next_82;
-wire _issue_next_84 = s10_conn_reg == skid_conn_reg;
-wire _issue_next_85 = s10_valid_reg & _issue_next_84;
-wire _issue_next_86 = _issue_next_83 | _issue_next_85;
-wire _issue_next_87 = s11_conn_reg == skid_conn_reg;
-wire _issue_next_88 = s11_valid_reg & _issue_next_87;
-wire _issue_next_89 = _issue_next_86 | _issue_next_88;
-wire _issue_next_90 = s12_conn_reg == skid_conn_reg;
-wire _issue_next_91 = s12_valid_reg & _issue_next_90;
-wire _issue_next_92 = _issue_next_89 | _issue_next_91;
-wire _issue_next_93 = s13_conn_reg == skid_conn_reg;
-wire _issue_next_94 = s13_valid_reg & _issue_next_93;
-wire _issue_next_95 = _issue_next_92 | _issue_next_94;
-wire _issue_next_96 = s14_conn_reg == skid_conn_reg;
-wire _issue_next_97 = s14_valid_reg & _issue_next_96;
-wire _issue_next_98 = _issue_next_95 | _issue_next_97;
-wire _issue_next_99 = s15_conn_reg == skid_conn_reg;
-wire _issue_next_100 = s15_valid_reg & _issue_next_99;
-wire _issue_next_101 = _issue_next_98 | _issue_next_100;
-wire _issue_next_102 = s16_conn_reg == skid_conn_reg;
-wire _issue_next_103 = s16_valid_reg & _issue_next_102;
-wire _issue_next_104 = _issue_next_101 | _issue_next_103;
-wire _issue_next_105 = s17_conn_reg == skid_conn_reg;
-wire _issue_next_106 = s17_valid_reg & _issue_next_105;
-wire _issue_next_107 = _issue_next_104 | _issue_next_106;
-wire _issue_next_108 = s9_conn_reg == s_event_conn;
-wire _issue_next_109 = s9_valid_reg & _issue_next_108;
-wire _issue_next_110 = 1'd0 | _issue_next_109;
-wire _issue_next_111 = s10_conn_reg == s_event_conn;
-wire _issue_next_112 = s10_valid_reg & _issue_next_111;
-wire _issue_next_113 = _issue_next_110 | _issue_next_112;
-wire _issue_next_114 = s11_conn_reg == s_event_conn;
-wire _issue_next_115 = s11_valid_reg & _issue_next_114;
-wire _issue_next_116 = _issue_next_113 | _issue_next_115;
-wire _issue_next_117 = s12_conn_reg == s_event_conn;
-wire _issue_next_118 = s12_valid_reg & _issue_next_117;
-wire _issue_next_119 = _issue_next_116 | _issue_next_118;
-wire _issue_next_120 = s13_conn_reg == s_event_conn;
-wire _issue_next_121 = s13_valid_reg & _issue_next_120;
-wire _issue_next_122 = _issue_next_119 | _issue_next_121;
-wire _issue_next_123 = s14_conn_reg == s_event_conn;
-wire _issue_next_124 = s14_valid_reg & _issue_next_123;
-wire _issue_next_125 = _issue_next_122 | _issue_next_124;
-wire _issue_next_126 = s15_conn_reg == s_event_conn;
-wire _issue_next_127 = s15_valid_reg & _issue_next_126;
-wire _issue_next_128 = _issue_next_125 | _issue_next_127;
-wire _issue_next_129 = s16_conn_reg == s_event_conn;
-wire _issue_next_130 = s16_valid_reg & _issue_next_129;
-wire _issue_next_131 = _issue_next_128 | _issue_next_130;
-wire _issue_next_132 = s17_conn_reg == s_event_conn;
-wire _issue_next_133 = s17_valid_reg & _issue_next_132;
-wire _issue_next_134 = _issue_next_131 | _issue_next_133;
-wire _issue_next_135 = s9_conn_reg == in_conn_reg;
-wire _issue_next_136 = s9_valid_reg & _issue_next_135;
-wire _issue_next_137 = 1'd0 | _issue_next_136;
-wire _issue_next_138 = s10_conn_reg == in_conn_reg;
-wire _issue_next_139 = s10_valid_reg & _issue_next_138;
-wire _issue_next_140 = _issue_next_137 | _issue_next_139;
-wire _issue_next_141 = s11_conn_reg == in_conn_reg;
-wire _issue_next_142 = s11_valid_reg & _issue_next_141;
-wire _issue_next_143 = _issue_next_140 | _issue_next_142;
-wire _issue_next_144 = s12_conn_reg == in_conn_reg;
-wire _issue_next_145 = s12_valid_reg & _issue_next_144;
+wire _shell_82 = _shell_80 ? _shell_81 : out_stays;
+wire _shell_83 = _shell_77 ? _shell_78 : _shell_82;
+wire _issue_next_0 = in_conn_reg == skid_conn_reg;
+wire hazard_issued_skid = issue & _issue_next_0;
+wire _issue_next_1 = s1_conn_reg == skid_conn_reg;
+wire _issue_next_2 = s1_valid_reg & _issue_next_1;
+wire _issue_next_3 = hazard_issued_skid | _issue_next_2;
+wire _issue_next_4 = s2_conn_reg == skid_conn_reg;
+wire _issue_next_5 = s2_valid_reg & _issue_next_4;
+wire _issue_next_6 = _issue_next_3 | _issue_next_5;
+wire _issue_next_7 = s3_conn_reg == skid_conn_reg;
+wire _issue_next_8 = s3_valid_reg & _issue_next_7;
+wire _issue_next_9 = _issue_next_6 | _issue_next_8;
+wire _issue_next_10 = s4_conn_reg == skid_conn_reg;
+wire _issue_next_11 = s4_valid_reg & _issue_next_10;
+wire _issue_next_12 = _issue_next_9 | _issue_next_11;
+wire _issue_next_13 = s5_conn_reg == skid_conn_reg;
+wire _issue_next_14 = s5_valid_reg & _issue_next_13;
+wire _issue_next_15 = _issue_next_12 | _issue_next_14;
+wire _issue_next_16 = s6_conn_reg == skid_conn_reg;
+wire _issue_next_17 = s6_valid_reg & _issue_next_16;
+wire _issue_next_18 = _issue_next_15 | _issue_next_17;
+wire _issue_next_19 = s7_conn_reg == skid_conn_reg;
+wire _issue_next_20 = s7_valid_reg & _issue_next_19;
+wire _issue_next_21 = _issue_next_18 | _issue_next_20;
+wire _issue_next_22 = s8_conn_reg == skid_conn_reg;
+wire _issue_next_23 = s8_valid_reg & _issue_next_22;
+wire _issue_next_24 = _issue_next_21 | _issue_next_23;
+wire _issue_next_25 = s9_conn_reg == skid_conn_reg;
+wire _issue_next_26 = s9_valid_reg & _issue_next_25;
+wire _issue_next_27 = _issue_next_24 | _issue_next_26;
+wire _issue_next_28 = in_conn_reg == s_event_conn;
+wire hazard_issued_in = issue & _issue_next_28;
+wire _issue_next_29 = s1_conn_reg == s_event_conn;
+wire _issue_next_30 = s1_valid_reg & _issue_next_29;
+wire _issue_next_31 = hazard_issued_in | _issue_next_30;
+wire _issue_next_32 = s2_conn_reg == s_event_conn;
+wire _issue_next_33 = s2_valid_reg & _issue_next_32;
+wire _issue_next_34 = _issue_next_31 | _issue_next_33;
+wire _issue_next_35 = s3_conn_reg == s_event_conn;
+wire _issue_next_36 = s3_valid_reg & _issue_next_35;
+wire _issue_next_37 = _issue_next_34 | _issue_next_36;
+wire _issue_next_38 = s4_conn_reg == s_event_conn;
+wire _issue_next_39 = s4_valid_reg & _issue_next_38;
+wire _issue_next_40 = _issue_next_37 | _issue_next_39;
+wire _issue_next_41 = s5_conn_reg == s_event_conn;
+wire _issue_next_42 = s5_valid_reg & _issue_next_41;
+wire _issue_next_43 = _issue_next_40 | _issue_next_42;
+wire _issue_next_44 = s6_conn_reg == s_event_conn;
+wire _issue_next_45 = s6_valid_reg & _issue_next_44;
+wire _issue_next_46 = _issue_next_43 | _issue_next_45;
+wire _issue_next_47 = s7_conn_reg == s_event_conn;
+wire _issue_next_48 = s7_valid_reg & _issue_next_47;
+wire _issue_next_49 = _issue_next_46 | _issue_next_48;
+wire _issue_next_50 = s8_conn_reg == s_event_conn;
+wire _issue_next_51 = s8_valid_reg & _issue_next_50;
+wire _issue_next_52 = _issue_next_49 | _issue_next_51;
+wire _issue_next_53 = s9_conn_reg == s_event_conn;
+wire _issue_next_54 = s9_valid_reg & _issue_next_53;
+wire _issue_next_55 = _issue_next_52 | _issue_next_54;
+wire _issue_next_56 = skid_valid_reg ? _issue_next_27 : _issue_next_55;
+wire _issue_next_57 = in_conn_reg == in_conn_reg;
+wire hazard_issued_head = issue & _issue_next_57;
+wire _issue_next_58 = s1_conn_reg == in_conn_reg;
+wire _issue_next_59 = s1_valid_reg & _issue_next_58;
+wire _issue_next_60 = hazard_issued_head | _issue_next_59;
+wire _issue_next_61 = s2_conn_reg == in_conn_reg;
+wire _issue_next_62 = s2_valid_reg & _issue_next_61;
+wire _issue_next_63 = _issue_next_60 | _issue_next_62;
+wire _issue_next_64 = s3_conn_reg == in_conn_reg;
+wire _issue_next_65 = s3_valid_reg & _issue_next_64;
+wire _issue_next_66 = _issue_next_63 | _issue_next_65;
+wire _issue_next_67 = s4_conn_reg == in_conn_reg;
+wire _issue_next_68 = s4_valid_reg & _issue_next_67;
+wire _issue_next_69 = _issue_next_66 | _issue_next_68;
+wire _issue_next_70 = s5_conn_reg == in_conn_reg;
+wire _issue_next_71 = s5_valid_reg & _issue_next_70;
+wire _issue_next_72 = _issue_next_69 | _issue_next_71;
+wire _issue_next_73 = s6_conn_reg == in_conn_reg;
+wire _issue_next_74 = s6_valid_reg & _issue_next_73;
+wire _issue_next_75 = _issue_next_72 | _issue_next_74;
+wire _issue_next_76 = s7_conn_reg == in_conn_reg;
+wire _issue_next_77 = s7_valid_reg & _issue_next_76;
+wire _issue_next_78 = _issue_next_75 | _issue_next_77;
+wire _issue_next_79 = s8_conn_reg == in_conn_reg;
+wire _issue_next_80 = s8_valid_reg & _issue_next_79;
+wire _issue_next_81 = _issue_next_78 | _issue_next_80;
+wire _issue_next_82 = s9_conn_reg == in_conn_reg;
+wire _issue_next_83 = s9_valid_reg & _issue_next_82;
+wire _issue_next_84 = _issue_next_81 | _issue_next_83;
+wire _issue_next_85 = in_valid_reg ? _issue_next_84 : _issue_next_55;
+wire hazard0_ahead = issue ? _issue_next_56 : _issue_next_85;
+wire _issue_next_86 = s10_conn_reg == skid_conn_reg;
+wire _issue_next_87 = s10_valid_reg & _issue_next_86;
+wire _issue_next_88 = 1'd0 | _issue_next_87;
+wire _issue_next_89 = s11_conn_reg == skid_conn_reg;
+wire _issue_next_90 = s11_valid_reg & _issue_next_89;
+wire _issue_next_91 = _issue_next_88 | _issue_next_90;
+wire _issue_next_92 = s12_conn_reg == skid_conn_reg;
+wire _issue_next_93 = s12_valid_reg & _issue_next_92;
+wire _issue_next_94 = _issue_next_91 | _issue_next_93;
+wire _issue_next_95 = s13_conn_reg == skid_conn_reg;
+wire _issue_next_96 = s13_valid_reg & _issue_next_95;
+wire _issue_next_97 = _issue_next_94 | _issue_next_96;
+wire _issue_next_98 = s14_conn_reg == skid_conn_reg;
+wire _issue_next_99 = s14_valid_reg & _issue_next_98;
+wire _issue_next_100 = _issue_next_97 | _issue_next_99;
+wire _issue_next_101 = s15_conn_reg == skid_conn_reg;
+wire _issue_next_102 = s15_valid_reg & _issue_next_101;
+wire _issue_next_103 = _issue_next_100 | _issue_next_102;
+wire _issue_next_104 = s16_conn_reg == skid_conn_reg;
+wire _issue_next_105 = s16_valid_reg & _issue_next_104;
+wire _issue_next_106 = _issue_next_103 | _issue_next_105;
+wire _issue_next_107 = s17_conn_reg == skid_conn_reg;
+wire _issue_next_108 = s17_valid_reg & _issue_next_107;
+wire _issue_next_109 = _issue_next_106 | _issue_next_108;
+wire _issue_next_110 = s18_conn_reg == skid_conn_reg;
+wire _issue_next_111 = s18_valid_reg & _issue_next_110;
+wire _issue_next_112 = _issue_next_109 | _issue_next_111;
+wire _issue_next_113 = s10_conn_reg == s_event_conn;
+wire _issue_next_114 = s10_valid_reg & _issue_next_113;
+wire _issue_next_115 = 1'd0 | _issue_next_114;
+wire _issue_next_116 = s11_conn_reg == s_event_conn;
+wire _issue_next_117 = s11_valid_reg & _issue_next_116;
+wire _issue_next_118 = _issue_next_115 | _issue_next_117;
+wire _issue_next_119 = s12_conn_reg == s_event_conn;
+wire _issue_next_120 = s12_valid_reg & _issue_next_119;
+wire _issue_next_121 = _issue_next_118 | _issue_next_120;
+wire _issue_next_122 = s13_conn_reg == s_event_conn;
+wire _issue_next_123 = s13_valid_reg & _issue_next_122;
+wire _issue_next_124 = _issue_next_121 | _issue_next_123;
+wire _issue_next_125 = s14_conn_reg == s_event_conn;
+wire _issue_next_126 = s14_valid_reg & _issue_next_125;
+wire _issue_next_127 = _issue_next_124 | _issue_next_126;
+wire _issue_next_128 = s15_conn_reg == s_event_conn;
+wire _issue_next_129 = s15_valid_reg & _issue_next_128;
+wire _issue_next_130 = _issue_next_127 | _issue_next_129;
+wire _issue_next_131 = s16_conn_reg == s_event_conn;
+wire _issue_next_132 = s16_valid_reg & _issue_next_131;
+wire _issue_next_133 = _issue_next_130 | _issue_next_132;
+wire _issue_next_134 = s17_conn_reg == s_event_conn;
+wire _issue_next_135 = s17_valid_reg & _issue_next_134;
+wire _issue_next_136 = _issue_next_133 | _issue_next_135;
+wire _issue_next_137 = s18_conn_reg == s_event_conn;
+wire _issue_next_138 = s18_valid_reg & _issue_next_137;
+wire _issue_next_139 = _issue_next_136 | _issue_next_138;
+wire _issue_next_140 = skid_valid_reg ? _issue_next_112 : _issue_next_139;
+wire _issue_next_141 = s10_conn_reg == in_conn_reg;
+wire _issue_next_142 = s10_valid_reg & _issue_next_141;
+wire _issue_next_143 = 1'd0 | _issue_next_142;
+wire _issue_next_144 = s11_conn_reg == in_conn_reg;
+wire _issue_next_145 = s11_valid_reg & _issue_next_144;
 wire _issue_next_146 = _issue_next_143 | _issue_next_145;
-wire _issue_next_147 = s13_conn_reg == in_conn_reg;
-wire _issue_next_148 = s13_valid_reg & _issue_next_147;
+wire _issue_next_147 = s12_conn_reg == in_conn_reg;
+wire _issue_next_148 = s12_valid_reg & _issue_next_147;
 wire _issue_next_149 = _issue_next_146 | _issue_next_148;
-wire _issue_next_150 = s14_conn_reg == in_conn_reg;
-wire _issue_next_151 = s14_valid_reg & _issue_next_150;
+wire _issue_next_150 = s13_conn_reg == in_conn_reg;
+wire _issue_next_151 = s13_valid_reg & _issue_next_150;
 wire _issue_next_152 = _issue_next_149 | _issue_next_151;
-wire _issue_next_153 = s15_conn_reg == in_conn_reg;
-wire _issue_next_154 = s15_valid_reg & _issue_next_153;
+wire _issue_next_153 = s14_conn_reg == in_conn_reg;
+wire _issue_next_154 = s14_valid_reg & _issue_next_153;
 wire _issue_next_155 = _issue_next_152 | _issue_next_154;
-wire _issue_next_156 = s16_conn_reg == in_conn_reg;
-wire _issue_next_157 = s16_valid_reg & _issue_next_156;
+wire _issue_next_156 = s15_conn_reg == in_conn_reg;
+wire _issue_next_157 = s15_valid_reg & _issue_next_156;
 wire _issue_next_158 = _issue_next_155 | _issue_next_157;
-wire _issue_next_159 = s17_conn_reg == in_conn_reg;
-wire _issue_next_160 = s17_valid_reg & _issue_next_159;
+wire _issue_next_159 = s16_conn_reg == in_conn_reg;
+wire _issue_next_160 = s16_valid_reg & _issue_next_159;
 wire _issue_next_161 = _issue_next_158 | _issue_next_160;
-wire _issue_next_162 = _issue_next_29 ? _issue_next_134 : _issue_next_161;
-wire hazard1_ahead = _issue_next_0 ? _issue_next_107 : _issue_next_162;
-wire _issue_next_163 = s18_conn_reg == skid_conn_reg;
-wire _issue_next_164 = s18_valid_reg & _issue_next_163;
-wire _issue_next_165 = 1'd0 | _issue_next_164;
-wire _issue_next_166 = s19_conn_reg == skid_conn_reg;
-wire _issue_next_167 = s19_valid_reg & _issue_next_166;
-wire _issue_next_168 = _issue_next_165 | _issue_next_167;
-wire _issue_next_169 = s20_conn_reg == skid_conn_reg;
-wire _issue_next_170 = s20_valid_reg & _issue_next_169;
-wire _issue_next_171 = _issue_next_168 | _issue_next_170;
-wire _issue_next_172 = s21_conn_reg == skid_conn_reg;
-wire _issue_next_173 = s21_valid_reg & _issue_next_172;
+wire _issue_next_162 = s17_conn_reg == in_conn_reg;
+wire _issue_next_163 = s17_valid_reg & _issue_next_162;
+wire _issue_next_164 = _issue_next_161 | _issue_next_163;
+wire _issue_next_165 = s18_conn_reg == in_conn_reg;
+wire _issue_next_166 = s18_valid_reg & _issue_next_165;
+wire _issue_next_167 = _issue_next_164 | _issue_next_166;
+wire _issue_next_168 = in_valid_reg ? _issue_next_167 : _issue_next_139;
+wire hazard1_ahead = issue ? _issue_next_140 : _issue_next_168;
+wire _issue_next_169 = s19_conn_reg == skid_conn_reg;
+wire _issue_next_170 = s19_valid_reg & _issue_next_169;
+wire _issue_next_171 = 1'd0 | _issue_next_170;
+wire _issue_next_172 = s20_conn_reg == skid_conn_reg;
+wire _issue_next_173 = s20_valid_reg & _issue_next_172;
 wire _issue_next_174 = _issue_next_171 | _issue_next_173;
-wire _issue_next_175 = s22_conn_reg == skid_conn_reg;
-wire _issue_next_176 = s22_valid_reg & _issue_next_175;
+wire _issue_next_175 = s21_conn_reg == skid_conn_reg;
+wire _issue_next_176 = s21_valid_reg & _issue_next_175;
 wire _issue_next_177 = _issue_next_174 | _issue_next_176;
-wire _issue_next_178 = s23_conn_reg == skid_conn_reg;
-wire _issue_next_179 = s23_valid_reg & _issue_next_178;
+wire _issue_next_178 = s22_conn_reg == skid_conn_reg;
+wire _issue_next_179 = s22_valid_reg & _issue_next_178;
 wire _issue_next_180 = _issue_next_177 | _issue_next_179;
-wire _issue_next_181 = s24_conn_reg == skid_conn_reg;
-wire _issue_next_182 = s24_valid_reg & _issue_next_181;
+wire _issue_next_181 = s23_conn_reg == skid_conn_reg;
+wire _issue_next_182 = s23_valid_reg & _issue_next_181;
 wire _issue_next_183 = _issue_next_180 | _issue_next_182;
-wire _issue_next_184 = s25_conn_reg == skid_conn_reg;
-wire _issue_next_185 = s25_valid_reg & _issue_next_184;
+wire _issue_next_184 = s24_conn_reg == skid_conn_reg;
+wire _issue_next_185 = s24_valid_reg & _issue_next_184;
 wire _issue_next_186 = _issue_next_183 | _issue_next_185;
-wire _issue_next_187 = s26_conn_reg == skid_conn_reg;
-wire _issue_next_188 = s26_valid_reg & _issue_next_187;
+wire _issue_next_187 = s25_conn_reg == skid_conn_reg;
+wire _issue_next_188 = s25_valid_reg & _issue_next_187;
 wire _issue_next_189 = _issue_next_186 | _issue_next_188;
-wire _issue_next_190 = s18_conn_reg == s_event_conn;
-wire _issue_next_191 = s18_valid_reg & _issue_next_190;
-wire _issue_next_192 = 1'd0 | _issue_next_191;
-wire _issue_next_193 = s19_conn_reg == s_event_conn;
-wire _issue_next_194 = s19_valid_reg & _issue_next_193;
+wire _issue_next_190 = s26_conn_reg == skid_conn_reg;
+wire _issue_next_191 = s26_valid_reg & _issue_next_190;
+wire _issue_next_192 = _issue_next_189 | _issue_next_191;
+wire _issue_next_193 = s27_conn_reg == skid_conn_reg;
+wire _issue_next_194 = s27_valid_reg & _issue_next_193;
 wire _issue_next_195 = _issue_next_192 | _issue_next_194;
-wire _issue_next_196 = s20_conn_reg == s_event_conn;
-wire _issue_next_197 = s20_valid_reg & _issue_next_196;
-wire _issue_next_198 = _issue_next_195 | _issue_next_197;
-wire _issue_next_199 = s21_conn_reg == s_event_conn;
-wire _issue_next_200 = s21_valid_reg & _issue_next_199;
+wire _issue_next_196 = s19_conn_reg == s_event_conn;
+wire _issue_next_197 = s19_valid_reg & _issue_next_196;
+wire _issue_next_198 = 1'd0 | _issue_next_197;
+wire _issue_next_199 = s20_conn_reg == s_event_conn;
+wire _issue_next_200 = s20_valid_reg & _issue_next_199;
 wire _issue_next_201 = _issue_next_198 | _issue_next_200;
-wire _issue_next_202 = s22_conn_reg == s_event_conn;
-wire _issue_next_203 = s22_valid_reg & _issue_next_202;
+wire _issue_next_202 = s21_conn_reg == s_event_conn;
+wire _issue_next_203 = s21_valid_reg & _issue_next_202;
 wire _issue_next_204 = _issue_next_201 | _issue_next_203;
-wire _issue_next_205 = s23_conn_reg == s_event_conn;
-wire _issue_next_206 = s23_valid_reg & _issue_next_205;
+wire _issue_next_205 = s22_conn_reg == s_event_conn;
+wire _issue_next_206 = s22_valid_reg & _issue_next_205;
 wire _issue_next_207 = _issue_next_204 | _issue_next_206;
-wire _issue_next_208 = s24_conn_reg == s_event_conn;
-wire _issue_next_209 = s24_valid_reg & _issue_next_208;
+wire _issue_next_208 = s23_conn_reg == s_event_conn;
+wire _issue_next_209 = s23_valid_reg & _issue_next_208;
 wire _issue_next_210 = _issue_next_207 | _issue_next_209;
-wire _issue_next_211 = s25_conn_reg == s_event_conn;
-wire _issue_next_212 = s25_valid_reg & _issue_next_211;
+wire _issue_next_211 = s24_conn_reg == s_event_conn;
+wire _issue_next_212 = s24_valid_reg & _issue_next_211;
 wire _issue_next_213 = _issue_next_210 | _issue_next_212;
-wire _issue_next_214 = s26_conn_reg == s_event_conn;
-wire _issue_next_215 = s26_valid_reg & _issue_next_214;
+wire _issue_next_214 = s25_conn_reg == s_event_conn;
+wire _issue_next_215 = s25_valid_reg & _issue_next_214;
 wire _issue_next_216 = _issue_next_213 | _issue_next_215;
-wire _issue_next_217 = s18_conn_reg == in_conn_reg;
-wire _issue_next_218 = s18_valid_reg & _issue_next_217;
-wire _issue_next_219 = 1'd0 | _issue_next_218;
-wire _issue_next_220 = s19_conn_reg == in_conn_reg;
-wire _issue_next_221 = s19_valid_reg & _issue_next_220;
+wire _issue_next_217 = s26_conn_reg == s_event_conn;
+wire _issue_next_218 = s26_valid_reg & _issue_next_217;
+wire _issue_next_219 = _issue_next_216 | _issue_next_218;
+wire _issue_next_220 = s27_conn_reg == s_event_conn;
+wire _issue_next_221 = s27_valid_reg & _issue_next_220;
 wire _issue_next_222 = _issue_next_219 | _issue_next_221;
-wire _issue_next_223 = s20_conn_reg == in_conn_reg;
-wire _issue_next_224 = s20_valid_reg & _issue_next_223;
-wire _issue_next_225 = _issue_next_222 | _issue_next_224;
-wire _issue_next_226 = s21_conn_reg == in_conn_reg;
-wire _issue_next_227 = s21_valid_reg & _issue_next_226;
-wire _issue_next_228 = _issue_next_225 | _issue_next_227;
-wire _issue_next_229 = s22_conn_reg == in_conn_reg;
-wire _issue_next_230 = s22_valid_reg & _issue_next_229;
-wire _issue_next_231 = _issue_next_228 | _issue_next_230;
-wire _issue_next_232 = s23_conn_reg == in_conn_reg;
-wire _issue_next_233 = s23_valid_reg & _issue_next_232;
-wire _issue_next_234 = _issue_next_231 | _issue_next_233;
-wire _issue_next_235 = s24_conn_reg == in_conn_reg;
-wire _issue_next_236 = s24_valid_reg & _issue_next_235;
-wire _issue_next_237 = _issue_next_234 | _issue_next_236;
-wire _issue_next_238 = s25_conn_reg == in_conn_reg;
-wire _issue_next_239 = s25_valid_reg & _issue_next_238;
-wire _issue_next_240 = _issue_next_237 | _issue_next_239;
-wire _issue_next_241 = s26_conn_reg == in_conn_reg;
-wire _issue_next_242 = s26_valid_reg & _issue_next_241;
-wire _issue_next_243 = _issue_next_240 | _issue_next_242;
-wire _issue_next_244 = _issue_next_29 ? _issue_next_216 : _issue_next_243;
-wire hazard2_ahead = _issue_next_0 ? _issue_next_189 : _issue_next_244;
-wire _issue_next_245 = ~out_pop;
-wire _issue_next_246 = issue & _issue_next_245;
-wire _issue_next_247 = 6'd32 <= occ_reg;
-wire _issue_next_248 = occ_reg != 6'd63;
-wire _issue_next_249 = _issue_next_247 & _issue_next_248;
-wire _issue_next_250 = ~issue;
-wire _issue_next_251 = out_pop & _issue_next_250;
-wire _issue_next_252 = 6'd34 <= occ_reg;
-wire _issue_next_253 = |occ_reg;
-wire _issue_next_254 = ~_issue_next_253;
-wire _issue_next_255 = _issue_next_252 | _issue_next_254;
-wire _issue_next_256 = 6'd33 <= occ_reg;
-wire _issue_next_257 = _issue_next_251 ? _issue_next_255 : _issue_next_256;
-wire full_ahead = _issue_next_246 ? _issue_next_249 : _issue_next_257;
+wire _issue_next_223 = skid_valid_reg ? _issue_next_195 : _issue_next_222;
+wire _issue_next_224 = s19_conn_reg == in_conn_reg;
+wire _issue_next_225 = s19_valid_reg & _issue_next_224;
+wire _issue_next_226 = 1'd0 | _issue_next_225;
+wire _issue_next_227 = s20_conn_reg == in_conn_reg;
+wire _issue_next_228 = s20_valid_reg & _issue_next_227;
+wire _issue_next_229 = _issue_next_226 | _issue_next_228;
+wire _issue_next_230 = s21_conn_reg == in_conn_reg;
+wire _issue_next_231 = s21_valid_reg & _issue_next_230;
+wire _issue_next_232 = _issue_next_229 | _issue_next_231;
+wire _issue_next_233 = s22_conn_reg == in_conn_reg;
+wire _issue_next_234 = s22_valid_reg & _issue_next_233;
+wire _issue_next_235 = _issue_next_232 | _issue_next_234;
+wire _issue_next_236 = s23_conn_reg == in_conn_reg;
+wire _issue_next_237 = s23_valid_reg & _issue_next_236;
+wire _issue_next_238 = _issue_next_235 | _issue_next_237;
+wire _issue_next_239 = s24_conn_reg == in_conn_reg;
+wire _issue_next_240 = s24_valid_reg & _issue_next_239;
+wire _issue_next_241 = _issue_next_238 | _issue_next_240;
+wire _issue_next_242 = s25_conn_reg == in_conn_reg;
+wire _issue_next_243 = s25_valid_reg & _issue_next_242;
+wire _issue_next_244 = _issue_next_241 | _issue_next_243;
+wire _issue_next_245 = s26_conn_reg == in_conn_reg;
+wire _issue_next_246 = s26_valid_reg & _issue_next_245;
+wire _issue_next_247 = _issue_next_244 | _issue_next_246;
+wire _issue_next_248 = s27_conn_reg == in_conn_reg;
+wire _issue_next_249 = s27_valid_reg & _issue_next_248;
+wire _issue_next_250 = _issue_next_247 | _issue_next_249;
+wire _issue_next_251 = in_valid_reg ? _issue_next_250 : _issue_next_222;
+wire hazard2_ahead = issue ? _issue_next_223 : _issue_next_251;
+wire _issue_next_252 = ~out_pop;
+wire _issue_next_253 = issue & _issue_next_252;
+wire _issue_next_254 = 6'd33 <= occ_reg;
+wire _issue_next_255 = occ_reg != 6'd63;
+wire _issue_next_256 = _issue_next_254 & _issue_next_255;
+wire _issue_next_257 = ~issue;
+wire _issue_next_258 = out_pop & _issue_next_257;
+wire _issue_next_259 = 6'd35 <= occ_reg;
+wire _issue_next_260 = |occ_reg;
+wire _issue_next_261 = ~_issue_next_260;
+wire _issue_next_262 = _issue_next_259 | _issue_next_261;
+wire _issue_next_263 = 6'd34 <= occ_reg;
+wire _issue_next_264 = _issue_next_258 ? _issue_next_262 : _issue_next_263;
+wire full_ahead = _issue_next_253 ? _issue_next_256 : _issue_next_264;
 wire _ready_0 = ~issue;
 wire _ready_1 = in_valid_reg & _ready_0;
 wire _ready_2 = _ready_1 & _shell_7;
@@ -7830,7 +7894,7 @@ wire _ready_8 = _ready_5 | _ready_7;
 wire _ready_9 = ~_ready_8;
 wire [11:0] _state_rd_0 = in_conn_reg[11:0];
 // bits dropped on purpose (rounding, wrap-around)
-wire _unused = ^{s1_now_reg[31:28], s1_now_reg[3:0], s8_qa_scaled_reg[37], s8_qa_scaled_reg[9:0], s10_mi_base_prod_reg[10:0], s17_mi_raw_prod_reg[10:0], s10_fi_c_prod_reg[10:0], s8_md_raw_prod_reg[10:0], s27_fi_mi_prod_reg[10:0], s9_c_fd_prod_reg[39:0], s16_c_md_fd_prod_reg[39:0], _s11_t_22_next_4[27], _s31_c_ack_clamped_next_3[27], _s6_t_39_next_4[27], _s10_c_loss_all_next_4[27]};
+wire _unused = ^{s1_now_reg[31:28], s1_now_reg[3:0], s8_qa_scaled_reg[37], s8_qa_scaled_reg[9:0], s10_mi_base_prod_reg[10:0], s17_mi_raw_prod_reg[10:0], s10_fi_c_prod_reg[10:0], s8_md_raw_prod_reg[10:0], s27_fi_mi_prod_reg[10:0], s9_c_fd_prod_reg[39:0], s17_c_md_fd_prod_reg[39:0], _s11_t_23_next_4[27], _s32_c_ack_clamped_next_3[27], _s6_t_38_next_4[27], _s10_c_loss_all_next_4[27]};
 
 smartt_wtd
 u_wtd (
@@ -7871,6 +7935,7 @@ assign s28_error_next = s27_error_reg;
 assign s29_error_next = s28_error_reg;
 assign s30_error_next = s29_error_reg;
 assign s31_error_next = s30_error_reg;
+assign s32_error_next = s31_error_reg;
 assign s2_t_next = _s2_t_next_0;
 assign s3_t_next = s2_t_reg;
 assign s4_t_next = s3_t_reg;
@@ -8261,22 +8326,27 @@ assign s7_t_25_next = s6_t_28_reg;
 assign s8_t_25_next = s7_t_25_reg;
 assign s9_t_17_next = s8_t_25_reg;
 assign s10_md_raw_next = md_raw;
+assign s11_md_dec_next = md_dec;
 assign s5_t_44_next = _s5_t_44_next_0;
 assign s6_t_29_next = s5_t_44_reg;
 assign s7_t_26_next = s6_t_29_reg;
 assign s8_t_26_next = s7_t_26_reg;
 assign s9_t_18_next = s8_t_26_reg;
 assign s10_t_17_next = s9_t_18_reg;
+assign s11_t_15_next = s10_t_17_reg;
+assign s12_c_md_next = c_md;
 assign s2_t_33_next = _s2_t_33_next_0;
 assign s3_t_16_next = s2_t_33_reg;
 assign s4_t_22_next = s3_t_16_reg;
-assign s5_t_45_next = _s5_t_45_next_4;
+assign s5_t_45_next = s4_t_22_reg;
 assign s6_t_30_next = s5_t_45_reg;
 assign s7_t_27_next = s6_t_30_reg;
 assign s8_t_27_next = s7_t_27_reg;
 assign s9_t_19_next = s8_t_27_reg;
 assign s10_t_18_next = s9_t_19_reg;
-assign s11_c_md_next = c_md;
+assign s11_t_16_next = s10_t_18_reg;
+assign s12_t_13_next = s11_t_16_reg;
+assign s13_c_md_fd_xs_pp00_next = c_md_fd_xs_pp00;
 assign s2_t_34_next = _s2_t_34_next_0;
 assign s3_t_17_next = s2_t_34_reg;
 assign s4_t_23_next = s3_t_17_reg;
@@ -8286,37 +8356,27 @@ assign s7_t_28_next = s6_t_31_reg;
 assign s8_t_28_next = s7_t_28_reg;
 assign s9_t_20_next = s8_t_28_reg;
 assign s10_t_19_next = s9_t_20_reg;
-assign s11_t_15_next = s10_t_19_reg;
-assign s12_c_md_fd_xs_pp00_next = c_md_fd_xs_pp00;
+assign s11_t_17_next = s10_t_19_reg;
+assign s12_t_14_next = s11_t_17_reg;
+assign s13_c_md_fd_xs_pp10_next = c_md_fd_xs_pp10;
+assign s14_c_md_fd_xs_next = c_md_fd_xs;
+assign s15_c_md_fd_prod_pp00_next = c_md_fd_prod_pp00;
+assign s15_c_md_fd_prod_pp01_next = c_md_fd_prod_pp01;
+assign s15_c_md_fd_prod_pp10_next = c_md_fd_prod_pp10;
+assign s15_c_md_fd_prod_pp11_next = c_md_fd_prod_pp11;
+assign s15_c_md_fd_prod_pp20_next = c_md_fd_prod_pp20;
+assign s15_c_md_fd_prod_pp21_next = c_md_fd_prod_pp21;
+assign s16_c_md_fd_prod_row0_next = c_md_fd_prod_row0;
+assign s16_c_md_fd_prod_row1_next = c_md_fd_prod_row1;
+assign s16_c_md_fd_prod_row2_next = c_md_fd_prod_row2;
+assign s17_c_md_fd_prod_next = c_md_fd_prod;
 assign s2_t_35_next = _s2_t_35_next_0;
 assign s3_t_18_next = s2_t_35_reg;
 assign s4_t_24_next = s3_t_18_reg;
-assign s5_t_47_next = s4_t_24_reg;
-assign s6_t_32_next = s5_t_47_reg;
-assign s7_t_29_next = s6_t_32_reg;
-assign s8_t_29_next = s7_t_29_reg;
-assign s9_t_21_next = s8_t_29_reg;
-assign s10_t_20_next = s9_t_21_reg;
-assign s11_t_16_next = s10_t_20_reg;
-assign s12_c_md_fd_xs_pp10_next = c_md_fd_xs_pp10;
-assign s13_c_md_fd_xs_next = c_md_fd_xs;
-assign s14_c_md_fd_prod_pp00_next = c_md_fd_prod_pp00;
-assign s14_c_md_fd_prod_pp01_next = c_md_fd_prod_pp01;
-assign s14_c_md_fd_prod_pp10_next = c_md_fd_prod_pp10;
-assign s14_c_md_fd_prod_pp11_next = c_md_fd_prod_pp11;
-assign s14_c_md_fd_prod_pp20_next = c_md_fd_prod_pp20;
-assign s14_c_md_fd_prod_pp21_next = c_md_fd_prod_pp21;
-assign s15_c_md_fd_prod_row0_next = c_md_fd_prod_row0;
-assign s15_c_md_fd_prod_row1_next = c_md_fd_prod_row1;
-assign s15_c_md_fd_prod_row2_next = c_md_fd_prod_row2;
-assign s16_c_md_fd_prod_next = c_md_fd_prod;
+assign s5_c_fd_xs_pp00_next = c_fd_xs_pp00;
 assign s2_t_36_next = _s2_t_36_next_0;
 assign s3_t_19_next = s2_t_36_reg;
 assign s4_t_25_next = s3_t_19_reg;
-assign s5_c_fd_xs_pp00_next = c_fd_xs_pp00;
-assign s2_t_37_next = _s2_t_37_next_0;
-assign s3_t_20_next = s2_t_37_reg;
-assign s4_t_26_next = s3_t_20_reg;
 assign s5_c_fd_xs_pp10_next = c_fd_xs_pp10;
 assign s6_c_fd_xs_next = c_fd_xs;
 assign s7_c_fd_prod_pp00_next = c_fd_prod_pp00;
@@ -8329,15 +8389,15 @@ assign s8_c_fd_prod_row0_next = c_fd_prod_row0;
 assign s8_c_fd_prod_row1_next = c_fd_prod_row1;
 assign s8_c_fd_prod_row2_next = c_fd_prod_row2;
 assign s9_c_fd_prod_next = c_fd_prod;
-assign s5_t_48_next = _s5_t_48_next_0;
-assign s6_t_33_next = s5_t_48_reg;
-assign s7_t_30_next = s6_t_33_reg;
-assign s8_t_30_next = s7_t_30_reg;
-assign s9_t_22_next = s8_t_30_reg;
-assign s10_t_21_next = s9_t_22_reg;
-assign s11_t_17_next = s10_t_21_reg;
-assign s12_t_13_next = s11_t_17_reg;
-assign s13_t_7_next = s12_t_13_reg;
+assign s5_t_47_next = _s5_t_47_next_0;
+assign s6_t_32_next = s5_t_47_reg;
+assign s7_t_29_next = s6_t_32_reg;
+assign s8_t_29_next = s7_t_29_reg;
+assign s9_t_21_next = s8_t_29_reg;
+assign s10_t_20_next = s9_t_21_reg;
+assign s11_t_18_next = s10_t_20_reg;
+assign s12_t_15_next = s11_t_18_reg;
+assign s13_t_7_next = s12_t_15_reg;
 assign s14_t_7_next = s13_t_7_reg;
 assign s15_t_7_next = s14_t_7_reg;
 assign s16_t_3_next = s15_t_7_reg;
@@ -8376,16 +8436,16 @@ assign s22_t_26_next = _s22_t_26_next_0;
 assign s23_recip_mi_mantissa_next = recip_mi_mantissa;
 assign s24_recip_mi_recip_next = recip_mi_recip;
 assign s25_recip_mi_t_next = s24_recip_mi_recip_reg;
-assign s4_t_27_next = _s4_t_27_next_1;
-assign s5_t_49_next = s4_t_27_reg;
-assign s6_t_34_next = s5_t_49_reg;
-assign s7_t_31_next = s6_t_34_reg;
-assign s8_t_31_next = s7_t_31_reg;
-assign s9_t_23_next = s8_t_31_reg;
-assign s10_t_22_next = s9_t_23_reg;
-assign s11_t_18_next = s10_t_22_reg;
-assign s12_t_14_next = s11_t_18_reg;
-assign s13_t_8_next = s12_t_14_reg;
+assign s4_t_26_next = _s4_t_26_next_1;
+assign s5_t_48_next = s4_t_26_reg;
+assign s6_t_33_next = s5_t_48_reg;
+assign s7_t_30_next = s6_t_33_reg;
+assign s8_t_30_next = s7_t_30_reg;
+assign s9_t_22_next = s8_t_30_reg;
+assign s10_t_21_next = s9_t_22_reg;
+assign s11_t_19_next = s10_t_21_reg;
+assign s12_t_16_next = s11_t_19_reg;
+assign s13_t_8_next = s12_t_16_reg;
 assign s14_t_8_next = s13_t_8_reg;
 assign s15_t_8_next = s14_t_8_reg;
 assign s16_t_4_next = s15_t_8_reg;
@@ -8399,16 +8459,16 @@ assign s23_t_next = s22_t_27_reg;
 assign s24_t_next = s23_t_reg;
 assign s25_t_next = s24_t_reg;
 assign s26_fi_mi_prod_pp00_next = fi_mi_prod_pp00;
-assign s4_t_28_next = _s4_t_28_next_1;
-assign s5_t_50_next = s4_t_28_reg;
-assign s6_t_35_next = s5_t_50_reg;
-assign s7_t_32_next = s6_t_35_reg;
-assign s8_t_32_next = s7_t_32_reg;
-assign s9_t_24_next = s8_t_32_reg;
-assign s10_t_23_next = s9_t_24_reg;
-assign s11_t_19_next = s10_t_23_reg;
-assign s12_t_15_next = s11_t_19_reg;
-assign s13_t_9_next = s12_t_15_reg;
+assign s4_t_27_next = _s4_t_27_next_1;
+assign s5_t_49_next = s4_t_27_reg;
+assign s6_t_34_next = s5_t_49_reg;
+assign s7_t_31_next = s6_t_34_reg;
+assign s8_t_31_next = s7_t_31_reg;
+assign s9_t_23_next = s8_t_31_reg;
+assign s10_t_22_next = s9_t_23_reg;
+assign s11_t_20_next = s10_t_22_reg;
+assign s12_t_17_next = s11_t_20_reg;
+assign s13_t_9_next = s12_t_17_reg;
 assign s14_t_9_next = s13_t_9_reg;
 assign s15_t_9_next = s14_t_9_reg;
 assign s16_t_5_next = s15_t_9_reg;
@@ -8422,16 +8482,16 @@ assign s23_t_2_next = s22_t_28_reg;
 assign s24_t_2_next = s23_t_2_reg;
 assign s25_t_2_next = s24_t_2_reg;
 assign s26_fi_mi_prod_pp10_next = fi_mi_prod_pp10;
-assign s4_t_29_next = _s4_t_29_next_1;
-assign s5_t_51_next = s4_t_29_reg;
-assign s6_t_36_next = s5_t_51_reg;
-assign s7_t_33_next = s6_t_36_reg;
-assign s8_t_33_next = s7_t_33_reg;
-assign s9_t_25_next = s8_t_33_reg;
-assign s10_t_24_next = s9_t_25_reg;
-assign s11_t_20_next = s10_t_24_reg;
-assign s12_t_16_next = s11_t_20_reg;
-assign s13_t_10_next = s12_t_16_reg;
+assign s4_t_28_next = _s4_t_28_next_1;
+assign s5_t_50_next = s4_t_28_reg;
+assign s6_t_35_next = s5_t_50_reg;
+assign s7_t_32_next = s6_t_35_reg;
+assign s8_t_32_next = s7_t_32_reg;
+assign s9_t_24_next = s8_t_32_reg;
+assign s10_t_23_next = s9_t_24_reg;
+assign s11_t_21_next = s10_t_23_reg;
+assign s12_t_18_next = s11_t_21_reg;
+assign s13_t_10_next = s12_t_18_reg;
 assign s14_t_10_next = s13_t_10_reg;
 assign s15_t_10_next = s14_t_10_reg;
 assign s16_t_6_next = s15_t_10_reg;
@@ -8459,19 +8519,20 @@ assign s26_t_2_next = s25_t_5_reg;
 assign s27_t_2_next = s26_t_2_reg;
 assign s28_t_next = s27_t_2_reg;
 assign s29_fi_mi_next = fi_mi;
+assign s30_fi_mi_sat_next = fi_mi_sat;
 assign s2_u_wtd_ecn_next = s1_ecn_reg;
 assign s3_u_wtd_ecn_next = s2_u_wtd_ecn_reg;
 assign s4_u_wtd_ecn_next = s3_u_wtd_ecn_reg;
-assign s5_t_52_next = _s5_t_52_next_0;
-assign s6_t_37_next = s5_t_52_reg;
-assign s7_t_34_next = s6_t_37_reg;
-assign s8_t_34_next = s7_t_34_reg;
-assign s9_t_26_next = s8_t_34_reg;
-assign s12_t_17_next = _s12_t_17_next_0;
-assign s13_t_11_next = s12_t_17_reg;
+assign s5_t_51_next = _s5_t_51_next_0;
+assign s6_t_36_next = s5_t_51_reg;
+assign s7_t_33_next = s6_t_36_reg;
+assign s8_t_33_next = s7_t_33_reg;
+assign s9_t_25_next = s8_t_33_reg;
+assign s13_t_11_next = _s13_t_11_next_0;
 assign s14_t_11_next = s13_t_11_reg;
 assign s15_t_11_next = s14_t_11_reg;
 assign s16_t_7_next = s15_t_11_reg;
+assign s17_t_7_next = s16_t_7_reg;
 assign s2_rtt_le_trtt_next = rtt_le_trtt;
 assign s3_rtt_le_trtt_next = s2_rtt_le_trtt_reg;
 assign s4_rtt_le_trtt_next = s3_rtt_le_trtt_reg;
@@ -8487,6 +8548,7 @@ assign s13_rtt_le_trtt_next = s12_rtt_le_trtt_reg;
 assign s14_rtt_le_trtt_next = s13_rtt_le_trtt_reg;
 assign s15_rtt_le_trtt_next = s14_rtt_le_trtt_reg;
 assign s16_rtt_le_trtt_next = s15_rtt_le_trtt_reg;
+assign s17_rtt_le_trtt_next = s16_rtt_le_trtt_reg;
 assign s10_c_fd_next = c_fd;
 assign s11_c_fd_next = s10_c_fd_reg;
 assign s12_c_fd_next = s11_c_fd_reg;
@@ -8494,6 +8556,7 @@ assign s13_c_fd_next = s12_c_fd_reg;
 assign s14_c_fd_next = s13_c_fd_reg;
 assign s15_c_fd_next = s14_c_fd_reg;
 assign s16_c_fd_next = s15_c_fd_reg;
+assign s17_c_fd_next = s16_c_fd_reg;
 assign s5_u_wtd_can_decrease_next = u_wtd_can_decrease;
 assign s6_u_wtd_can_decrease_next = s5_u_wtd_can_decrease_reg;
 assign s7_u_wtd_can_decrease_next = s6_u_wtd_can_decrease_reg;
@@ -8506,6 +8569,7 @@ assign s13_u_wtd_can_decrease_next = s12_u_wtd_can_decrease_reg;
 assign s14_u_wtd_can_decrease_next = s13_u_wtd_can_decrease_reg;
 assign s15_u_wtd_can_decrease_next = s14_u_wtd_can_decrease_reg;
 assign s16_u_wtd_can_decrease_next = s15_u_wtd_can_decrease_reg;
+assign s17_u_wtd_can_decrease_next = s16_u_wtd_can_decrease_reg;
 assign s5_cur_c_next = cur_c;
 assign s6_cur_c_next = s5_cur_c_reg;
 assign s7_cur_c_next = s6_cur_c_reg;
@@ -8518,6 +8582,7 @@ assign s13_cur_c_next = s12_cur_c_reg;
 assign s14_cur_c_next = s13_cur_c_reg;
 assign s15_cur_c_next = s14_cur_c_reg;
 assign s16_cur_c_next = s15_cur_c_reg;
+assign s17_cur_c_next = s16_cur_c_reg;
 assign s22_t_30_next = _s22_t_30_next_0;
 assign s23_t_6_next = s22_t_30_reg;
 assign s24_t_6_next = s23_t_6_reg;
@@ -8526,16 +8591,16 @@ assign s26_t_3_next = s25_t_6_reg;
 assign s27_t_3_next = s26_t_3_reg;
 assign s28_t_2_next = s27_t_3_reg;
 assign s29_t_next = s28_t_2_reg;
-assign s5_t_53_next = _s5_t_53_next_0;
-assign s6_t_38_next = s5_t_53_reg;
-assign s7_t_35_next = s6_t_38_reg;
-assign s8_t_35_next = s7_t_35_reg;
-assign s9_t_27_next = s8_t_35_reg;
-assign s10_t_25_next = s9_t_27_reg;
-assign s11_t_21_next = s10_t_25_reg;
-assign s12_t_18_next = s11_t_21_reg;
-assign s13_t_12_next = s12_t_18_reg;
-assign s17_rtt_le_trtt_next = s16_rtt_le_trtt_reg;
+assign s30_t_next = s29_t_reg;
+assign s5_t_52_next = _s5_t_52_next_0;
+assign s6_t_37_next = s5_t_52_reg;
+assign s7_t_34_next = s6_t_37_reg;
+assign s8_t_34_next = s7_t_34_reg;
+assign s9_t_26_next = s8_t_34_reg;
+assign s10_t_24_next = s9_t_26_reg;
+assign s11_t_22_next = s10_t_24_reg;
+assign s12_t_19_next = s11_t_22_reg;
+assign s13_t_12_next = s12_t_19_reg;
 assign s18_rtt_le_trtt_next = s17_rtt_le_trtt_reg;
 assign s19_rtt_le_trtt_next = s18_rtt_le_trtt_reg;
 assign s20_rtt_le_trtt_next = s19_rtt_le_trtt_reg;
@@ -8548,6 +8613,7 @@ assign s26_rtt_le_trtt_next = s25_rtt_le_trtt_reg;
 assign s27_rtt_le_trtt_next = s26_rtt_le_trtt_reg;
 assign s28_rtt_le_trtt_next = s27_rtt_le_trtt_reg;
 assign s29_rtt_le_trtt_next = s28_rtt_le_trtt_reg;
+assign s30_rtt_le_trtt_next = s29_rtt_le_trtt_reg;
 assign s14_c_fi_next = c_fi;
 assign s15_c_fi_next = s14_c_fi_reg;
 assign s16_c_fi_next = s15_c_fi_reg;
@@ -8564,6 +8630,7 @@ assign s26_c_fi_next = s25_c_fi_reg;
 assign s27_c_fi_next = s26_c_fi_reg;
 assign s28_c_fi_next = s27_c_fi_reg;
 assign s29_c_fi_next = s28_c_fi_reg;
+assign s30_c_fi_next = s29_c_fi_reg;
 assign s5_ecn_next = s4_u_wtd_ecn_reg;
 assign s6_ecn_next = s5_ecn_reg;
 assign s7_ecn_next = s6_ecn_reg;
@@ -8589,8 +8656,8 @@ assign s26_ecn_next = s25_ecn_reg;
 assign s27_ecn_next = s26_ecn_reg;
 assign s28_ecn_next = s27_ecn_reg;
 assign s29_ecn_next = s28_ecn_reg;
-assign s17_t_7_next = _s17_t_7_next_8;
-assign s18_t_6_next = s17_t_7_reg;
+assign s30_ecn_next = s29_ecn_reg;
+assign s18_t_6_next = _s18_t_6_next_8;
 assign s19_t_5_next = s18_t_6_reg;
 assign s20_t_5_next = s19_t_5_reg;
 assign s21_t_4_next = s20_t_5_reg;
@@ -8602,12 +8669,13 @@ assign s26_t_4_next = s25_t_7_reg;
 assign s27_t_4_next = s26_t_4_reg;
 assign s28_t_3_next = s27_t_4_reg;
 assign s29_t_2_next = s28_t_3_reg;
-assign s30_core_c_next = core_c;
-assign s5_t_54_next = s4_t_3_reg;
-assign s2_t_38_next = _s2_t_38_next_1;
-assign s3_t_21_next = s2_t_38_reg;
-assign s4_t_30_next = s3_t_21_reg;
-assign s5_t_55_next = s4_t_30_reg;
+assign s30_t_2_next = s29_t_2_reg;
+assign s31_core_c_next = core_c;
+assign s5_t_53_next = s4_t_3_reg;
+assign s2_t_37_next = _s2_t_37_next_1;
+assign s3_t_20_next = s2_t_37_reg;
+assign s4_t_29_next = s3_t_20_reg;
+assign s5_t_54_next = s4_t_29_reg;
 assign s6_ack_run_next = ack_run;
 assign s7_ack_run_next = s6_ack_run_reg;
 assign s8_ack_run_next = s7_ack_run_reg;
@@ -8618,9 +8686,9 @@ assign s7_qa_fired_next = s6_qa_fired_reg;
 assign s8_qa_fired_next = s7_qa_fired_reg;
 assign s9_qa_fired_next = s8_qa_fired_reg;
 assign s10_qa_fired_next = s9_qa_fired_reg;
-assign s10_t_26_next = _s10_t_26_next_1;
-assign s10_t_27_next = _s10_t_26_next_0;
-assign s10_t_28_next = _s10_t_28_next_0;
+assign s10_t_25_next = _s10_t_25_next_1;
+assign s10_t_26_next = _s10_t_25_next_0;
+assign s10_t_27_next = _s10_t_27_next_0;
 assign s11_early_next = early;
 assign s12_early_next = s11_early_reg;
 assign s13_early_next = s12_early_reg;
@@ -8641,9 +8709,10 @@ assign s27_early_next = s26_early_reg;
 assign s28_early_next = s27_early_reg;
 assign s29_early_next = s28_early_reg;
 assign s30_early_next = s29_early_reg;
-assign s11_t_22_next = _s11_t_22_next_5;
-assign s12_t_19_next = s11_t_22_reg;
-assign s13_t_13_next = s12_t_19_reg;
+assign s31_early_next = s30_early_reg;
+assign s11_t_23_next = _s11_t_23_next_5;
+assign s12_t_20_next = s11_t_23_reg;
+assign s13_t_13_next = s12_t_20_reg;
 assign s14_t_12_next = s13_t_13_reg;
 assign s15_t_12_next = s14_t_12_reg;
 assign s16_t_8_next = s15_t_12_reg;
@@ -8660,27 +8729,28 @@ assign s26_t_5_next = s25_t_8_reg;
 assign s27_t_5_next = s26_t_5_reg;
 assign s28_t_4_next = s27_t_5_reg;
 assign s29_t_3_next = s28_t_4_reg;
-assign s30_t_next = s29_t_3_reg;
-assign s31_c_ack_clamped_next = c_ack_window;
+assign s30_t_3_next = s29_t_3_reg;
+assign s31_t_next = s30_t_3_reg;
+assign s32_c_ack_clamped_next = c_ack_window;
 assign s5_c_loss_next = c_loss;
 assign s5_u_wtd_avg_out_next = u_wtd_avg_out;
 assign s5_cur_avg_wtd_next = cur_avg_wtd;
 assign s10_cur_increase_next = s9_cur_increase_reg;
+assign s2_t_38_next = _s2_t_38_next_0;
+assign s3_t_21_next = s2_t_38_reg;
+assign s4_t_30_next = s3_t_21_reg;
+assign s5_t_55_next = s4_t_30_reg;
+assign s5_t_56_next = _s5_qa_fire_next_6;
+assign s5_t_57_next = _s5_t_57_next_0;
 assign s2_t_39_next = _s2_t_39_next_0;
 assign s3_t_22_next = s2_t_39_reg;
 assign s4_t_31_next = s3_t_22_reg;
-assign s5_t_56_next = s4_t_31_reg;
-assign s5_t_57_next = _s5_qa_fire_next_6;
-assign s5_t_58_next = _s5_t_58_next_0;
+assign s5_t_58_next = s4_t_31_reg;
+assign s5_cur_win_end_next = cur_win_end;
+assign s5_cur_count_next = cur_count;
 assign s2_t_40_next = _s2_t_40_next_0;
 assign s3_t_23_next = s2_t_40_reg;
 assign s4_t_32_next = s3_t_23_reg;
-assign s5_t_59_next = s4_t_32_reg;
-assign s5_cur_win_end_next = cur_win_end;
-assign s5_cur_count_next = cur_count;
-assign s2_t_41_next = _s2_t_41_next_0;
-assign s3_t_24_next = s2_t_41_reg;
-assign s4_t_33_next = s3_t_24_reg;
 assign s2_unacked_next = s1_unacked_reg;
 assign s3_unacked_next = s2_unacked_reg;
 assign s4_unacked_next = s3_unacked_reg;
@@ -8690,10 +8760,10 @@ assign s6_qa_used_next = qa_used;
 assign s7_qa_used_next = s6_qa_used_reg;
 assign s8_qa_used_next = s7_qa_used_reg;
 assign s9_qa_used_next = s8_qa_used_reg;
-assign s6_t_39_next = _s6_t_39_next_5;
-assign s7_t_36_next = s6_t_39_reg;
-assign s8_t_36_next = s7_t_36_reg;
-assign s9_t_28_next = s8_t_36_reg;
+assign s6_t_38_next = _s6_t_38_next_5;
+assign s7_t_35_next = s6_t_38_reg;
+assign s8_t_35_next = s7_t_35_reg;
+assign s9_t_27_next = s8_t_35_reg;
 assign s11_ack_run_next = s10_ack_run_reg;
 assign s12_ack_run_next = s11_ack_run_reg;
 assign s13_ack_run_next = s12_ack_run_reg;
@@ -8715,7 +8785,7 @@ assign s28_ack_run_next = s27_ack_run_reg;
 assign s29_ack_run_next = s28_ack_run_reg;
 assign s30_ack_run_next = s29_ack_run_reg;
 assign s31_ack_run_next = s30_ack_run_reg;
-assign s17_cur_c_next = s16_cur_c_reg;
+assign s32_ack_run_next = s31_ack_run_reg;
 assign s18_cur_c_next = s17_cur_c_reg;
 assign s19_cur_c_next = s18_cur_c_reg;
 assign s20_cur_c_next = s19_cur_c_reg;
@@ -8730,6 +8800,7 @@ assign s28_cur_c_next = s27_cur_c_reg;
 assign s29_cur_c_next = s28_cur_c_reg;
 assign s30_cur_c_next = s29_cur_c_reg;
 assign s31_cur_c_next = s30_cur_c_reg;
+assign s32_cur_c_next = s31_cur_c_reg;
 assign s5_is_loss_next = s4_is_loss_reg;
 assign s6_is_loss_next = s5_is_loss_reg;
 assign s7_is_loss_next = s6_is_loss_reg;
@@ -8757,6 +8828,7 @@ assign s28_is_loss_next = s27_is_loss_reg;
 assign s29_is_loss_next = s28_is_loss_reg;
 assign s30_is_loss_next = s29_is_loss_reg;
 assign s31_is_loss_next = s30_is_loss_reg;
+assign s32_is_loss_next = s31_is_loss_reg;
 assign s10_c_loss_all_next = c_loss_all;
 assign s11_c_loss_all_next = s10_c_loss_all_reg;
 assign s12_c_loss_all_next = s11_c_loss_all_reg;
@@ -8779,14 +8851,15 @@ assign s28_c_loss_all_next = s27_c_loss_all_reg;
 assign s29_c_loss_all_next = s28_c_loss_all_reg;
 assign s30_c_loss_all_next = s29_c_loss_all_reg;
 assign s31_c_loss_all_next = s30_c_loss_all_reg;
-assign s6_t_40_next = _s6_t_40_next_0;
-assign s7_t_37_next = s6_t_40_reg;
-assign s8_t_37_next = s7_t_37_reg;
-assign s9_t_29_next = s8_t_37_reg;
-assign s10_t_29_next = s9_t_29_reg;
-assign s11_t_23_next = s10_t_29_reg;
-assign s12_t_20_next = s11_t_23_reg;
-assign s13_t_14_next = s12_t_20_reg;
+assign s32_c_loss_all_next = s31_c_loss_all_reg;
+assign s6_t_39_next = _s6_t_39_next_0;
+assign s7_t_36_next = s6_t_39_reg;
+assign s8_t_36_next = s7_t_36_reg;
+assign s9_t_28_next = s8_t_36_reg;
+assign s10_t_28_next = s9_t_28_reg;
+assign s11_t_24_next = s10_t_28_reg;
+assign s12_t_21_next = s11_t_24_reg;
+assign s13_t_14_next = s12_t_21_reg;
 assign s14_t_13_next = s13_t_14_reg;
 assign s15_t_13_next = s14_t_13_reg;
 assign s16_t_9_next = s15_t_13_reg;
@@ -8803,11 +8876,12 @@ assign s26_t_6_next = s25_t_9_reg;
 assign s27_t_6_next = s26_t_6_reg;
 assign s28_t_5_next = s27_t_6_reg;
 assign s29_t_4_next = s28_t_5_reg;
-assign s30_t_2_next = s29_t_4_reg;
-assign s31_t_next = s30_t_2_reg;
-assign s11_t_24_next = _s11_t_24_next_0;
-assign s12_t_21_next = s11_t_24_reg;
-assign s13_t_15_next = s12_t_21_reg;
+assign s30_t_4_next = s29_t_4_reg;
+assign s31_t_2_next = s30_t_4_reg;
+assign s32_t_next = s31_t_2_reg;
+assign s11_t_25_next = _s11_t_25_next_0;
+assign s12_t_22_next = s11_t_25_reg;
+assign s13_t_15_next = s12_t_22_reg;
 assign s14_t_14_next = s13_t_15_reg;
 assign s15_t_14_next = s14_t_14_reg;
 assign s16_t_10_next = s15_t_14_reg;
@@ -8824,16 +8898,17 @@ assign s26_t_7_next = s25_t_10_reg;
 assign s27_t_7_next = s26_t_7_reg;
 assign s28_t_6_next = s27_t_7_reg;
 assign s29_t_5_next = s28_t_6_reg;
-assign s30_t_3_next = s29_t_5_reg;
-assign s31_t_2_next = s30_t_3_reg;
-assign s6_t_41_next = _s6_t_41_next_2;
-assign s7_t_38_next = s6_t_41_reg;
-assign s8_t_38_next = s7_t_38_reg;
-assign s9_t_30_next = s8_t_38_reg;
-assign s10_t_30_next = s9_t_30_reg;
-assign s11_t_25_next = s10_t_30_reg;
-assign s12_t_22_next = s11_t_25_reg;
-assign s13_t_16_next = s12_t_22_reg;
+assign s30_t_5_next = s29_t_5_reg;
+assign s31_t_3_next = s30_t_5_reg;
+assign s32_t_2_next = s31_t_3_reg;
+assign s6_t_40_next = _s6_t_40_next_2;
+assign s7_t_37_next = s6_t_40_reg;
+assign s8_t_37_next = s7_t_37_reg;
+assign s9_t_29_next = s8_t_37_reg;
+assign s10_t_29_next = s9_t_29_reg;
+assign s11_t_26_next = s10_t_29_reg;
+assign s12_t_23_next = s11_t_26_reg;
+assign s13_t_16_next = s12_t_23_reg;
 assign s14_t_15_next = s13_t_16_reg;
 assign s15_t_15_next = s14_t_15_reg;
 assign s16_t_11_next = s15_t_15_reg;
@@ -8850,16 +8925,17 @@ assign s26_t_8_next = s25_t_11_reg;
 assign s27_t_8_next = s26_t_8_reg;
 assign s28_t_7_next = s27_t_8_reg;
 assign s29_t_6_next = s28_t_7_reg;
-assign s30_t_4_next = s29_t_6_reg;
-assign s31_t_3_next = s30_t_4_reg;
-assign s6_t_42_next = _s6_t_42_next_1;
-assign s7_t_39_next = s6_t_42_reg;
-assign s8_t_39_next = s7_t_39_reg;
-assign s9_t_31_next = s8_t_39_reg;
-assign s10_t_31_next = s9_t_31_reg;
-assign s11_t_26_next = s10_t_31_reg;
-assign s12_t_23_next = s11_t_26_reg;
-assign s13_t_17_next = s12_t_23_reg;
+assign s30_t_6_next = s29_t_6_reg;
+assign s31_t_4_next = s30_t_6_reg;
+assign s32_t_3_next = s31_t_4_reg;
+assign s6_t_41_next = _s6_t_41_next_1;
+assign s7_t_38_next = s6_t_41_reg;
+assign s8_t_38_next = s7_t_38_reg;
+assign s9_t_30_next = s8_t_38_reg;
+assign s10_t_30_next = s9_t_30_reg;
+assign s11_t_27_next = s10_t_30_reg;
+assign s12_t_24_next = s11_t_27_reg;
+assign s13_t_17_next = s12_t_24_reg;
 assign s14_t_16_next = s13_t_17_reg;
 assign s15_t_16_next = s14_t_16_reg;
 assign s16_t_12_next = s15_t_16_reg;
@@ -8876,16 +8952,17 @@ assign s26_t_9_next = s25_t_12_reg;
 assign s27_t_9_next = s26_t_9_reg;
 assign s28_t_8_next = s27_t_9_reg;
 assign s29_t_7_next = s28_t_8_reg;
-assign s30_t_5_next = s29_t_7_reg;
-assign s31_t_4_next = s30_t_5_reg;
-assign s6_t_43_next = _s6_t_43_next_1;
-assign s7_t_40_next = s6_t_43_reg;
-assign s8_t_40_next = s7_t_40_reg;
-assign s9_t_32_next = s8_t_40_reg;
-assign s10_t_32_next = s9_t_32_reg;
-assign s11_t_27_next = s10_t_32_reg;
-assign s12_t_24_next = s11_t_27_reg;
-assign s13_t_18_next = s12_t_24_reg;
+assign s30_t_7_next = s29_t_7_reg;
+assign s31_t_5_next = s30_t_7_reg;
+assign s32_t_4_next = s31_t_5_reg;
+assign s6_t_42_next = _s6_t_42_next_1;
+assign s7_t_39_next = s6_t_42_reg;
+assign s8_t_39_next = s7_t_39_reg;
+assign s9_t_31_next = s8_t_39_reg;
+assign s10_t_31_next = s9_t_31_reg;
+assign s11_t_28_next = s10_t_31_reg;
+assign s12_t_25_next = s11_t_28_reg;
+assign s13_t_18_next = s12_t_25_reg;
 assign s14_t_17_next = s13_t_18_reg;
 assign s15_t_17_next = s14_t_17_reg;
 assign s16_t_13_next = s15_t_17_reg;
@@ -8902,16 +8979,17 @@ assign s26_t_10_next = s25_t_13_reg;
 assign s27_t_10_next = s26_t_10_reg;
 assign s28_t_9_next = s27_t_10_reg;
 assign s29_t_8_next = s28_t_9_reg;
-assign s30_t_6_next = s29_t_8_reg;
-assign s31_t_5_next = s30_t_6_reg;
-assign s6_t_44_next = _s6_t_44_next_0;
-assign s7_t_41_next = s6_t_44_reg;
-assign s8_t_41_next = s7_t_41_reg;
-assign s9_t_33_next = s8_t_41_reg;
-assign s10_t_33_next = s9_t_33_reg;
-assign s11_t_28_next = s10_t_33_reg;
-assign s12_t_25_next = s11_t_28_reg;
-assign s13_t_19_next = s12_t_25_reg;
+assign s30_t_8_next = s29_t_8_reg;
+assign s31_t_6_next = s30_t_8_reg;
+assign s32_t_5_next = s31_t_6_reg;
+assign s6_t_43_next = _s6_t_43_next_0;
+assign s7_t_40_next = s6_t_43_reg;
+assign s8_t_40_next = s7_t_40_reg;
+assign s9_t_32_next = s8_t_40_reg;
+assign s10_t_32_next = s9_t_32_reg;
+assign s11_t_29_next = s10_t_32_reg;
+assign s12_t_26_next = s11_t_29_reg;
+assign s13_t_19_next = s12_t_26_reg;
 assign s14_t_18_next = s13_t_19_reg;
 assign s15_t_18_next = s14_t_18_reg;
 assign s16_t_14_next = s15_t_18_reg;
@@ -8928,16 +9006,17 @@ assign s26_t_11_next = s25_t_14_reg;
 assign s27_t_11_next = s26_t_11_reg;
 assign s28_t_10_next = s27_t_11_reg;
 assign s29_t_9_next = s28_t_10_reg;
-assign s30_t_7_next = s29_t_9_reg;
-assign s31_t_6_next = s30_t_7_reg;
-assign s6_t_45_next = _s6_t_45_next_1;
-assign s7_t_42_next = s6_t_45_reg;
-assign s8_t_42_next = s7_t_42_reg;
-assign s9_t_34_next = s8_t_42_reg;
-assign s10_t_34_next = s9_t_34_reg;
-assign s11_t_29_next = s10_t_34_reg;
-assign s12_t_26_next = s11_t_29_reg;
-assign s13_t_20_next = s12_t_26_reg;
+assign s30_t_9_next = s29_t_9_reg;
+assign s31_t_7_next = s30_t_9_reg;
+assign s32_t_6_next = s31_t_7_reg;
+assign s6_t_44_next = _s6_t_44_next_1;
+assign s7_t_41_next = s6_t_44_reg;
+assign s8_t_41_next = s7_t_41_reg;
+assign s9_t_33_next = s8_t_41_reg;
+assign s10_t_33_next = s9_t_33_reg;
+assign s11_t_30_next = s10_t_33_reg;
+assign s12_t_27_next = s11_t_30_reg;
+assign s13_t_20_next = s12_t_27_reg;
 assign s14_t_19_next = s13_t_20_reg;
 assign s15_t_19_next = s14_t_19_reg;
 assign s16_t_15_next = s15_t_19_reg;
@@ -8954,20 +9033,21 @@ assign s26_t_12_next = s25_t_15_reg;
 assign s27_t_12_next = s26_t_12_reg;
 assign s28_t_11_next = s27_t_12_reg;
 assign s29_t_10_next = s28_t_11_reg;
-assign s30_t_8_next = s29_t_10_reg;
-assign s31_t_7_next = s30_t_8_reg;
-assign s2_t_42_next = _s2_t_38_next_0;
-assign s3_t_25_next = s2_t_42_reg;
-assign s4_t_34_next = s3_t_25_reg;
-assign s5_t_60_next = s4_t_34_reg;
-assign s6_t_46_next = s5_t_60_reg;
-assign s7_t_43_next = s6_t_46_reg;
-assign s8_t_43_next = s7_t_43_reg;
-assign s9_t_35_next = s8_t_43_reg;
-assign s10_t_35_next = s9_t_35_reg;
-assign s11_t_30_next = s10_t_35_reg;
-assign s12_t_27_next = s11_t_30_reg;
-assign s13_t_21_next = s12_t_27_reg;
+assign s30_t_10_next = s29_t_10_reg;
+assign s31_t_8_next = s30_t_10_reg;
+assign s32_t_7_next = s31_t_8_reg;
+assign s2_t_41_next = _s2_t_37_next_0;
+assign s3_t_24_next = s2_t_41_reg;
+assign s4_t_33_next = s3_t_24_reg;
+assign s5_t_59_next = s4_t_33_reg;
+assign s6_t_45_next = s5_t_59_reg;
+assign s7_t_42_next = s6_t_45_reg;
+assign s8_t_42_next = s7_t_42_reg;
+assign s9_t_34_next = s8_t_42_reg;
+assign s10_t_34_next = s9_t_34_reg;
+assign s11_t_31_next = s10_t_34_reg;
+assign s12_t_28_next = s11_t_31_reg;
+assign s13_t_21_next = s12_t_28_reg;
 assign s14_t_20_next = s13_t_21_reg;
 assign s15_t_20_next = s14_t_20_reg;
 assign s16_t_16_next = s15_t_20_reg;
@@ -8984,22 +9064,23 @@ assign s26_t_13_next = s25_t_16_reg;
 assign s27_t_13_next = s26_t_13_reg;
 assign s28_t_12_next = s27_t_13_reg;
 assign s29_t_11_next = s28_t_12_reg;
-assign s30_t_9_next = s29_t_11_reg;
-assign s31_t_8_next = s30_t_9_reg;
-assign s2_t_43_next = _s2_t_43_next_2;
-assign s3_t_26_next = s2_t_43_reg;
-assign s4_t_35_next = s3_t_26_reg;
+assign s30_t_11_next = s29_t_11_reg;
+assign s31_t_9_next = s30_t_11_reg;
+assign s32_t_8_next = s31_t_9_reg;
+assign s2_t_42_next = _s2_t_42_next_2;
+assign s3_t_25_next = s2_t_42_reg;
+assign s4_t_34_next = s3_t_25_reg;
 assign s5_core_case_next = core_case;
 assign s6_core_case_next = s5_core_case_reg;
 assign s7_core_case_next = s6_core_case_reg;
 assign s8_core_case_next = s7_core_case_reg;
 assign s9_core_case_next = s8_core_case_reg;
 assign s10_core_case_next = s9_core_case_reg;
-assign s6_t_47_next = _s6_t_47_next_0;
-assign s7_t_44_next = s6_t_47_reg;
-assign s8_t_44_next = s7_t_44_reg;
-assign s9_t_36_next = s8_t_44_reg;
-assign s10_t_36_next = s9_t_36_reg;
+assign s6_t_46_next = _s6_t_46_next_0;
+assign s7_t_43_next = s6_t_46_reg;
+assign s8_t_43_next = s7_t_43_reg;
+assign s9_t_35_next = s8_t_43_reg;
+assign s10_t_35_next = s9_t_35_reg;
 assign s2_kind_next = s1_kind_reg;
 assign s3_kind_next = s2_kind_reg;
 assign s4_kind_next = s3_kind_reg;
@@ -9030,9 +9111,10 @@ assign s28_kind_next = s27_kind_reg;
 assign s29_kind_next = s28_kind_reg;
 assign s30_kind_next = s29_kind_reg;
 assign s31_kind_next = s30_kind_reg;
-assign s11_t_31_next = _s11_t_31_next_4;
-assign s12_t_28_next = s11_t_31_reg;
-assign s13_t_22_next = s12_t_28_reg;
+assign s32_kind_next = s31_kind_reg;
+assign s11_t_32_next = _s11_t_32_next_4;
+assign s12_t_29_next = s11_t_32_reg;
+assign s13_t_22_next = s12_t_29_reg;
 assign s14_t_21_next = s13_t_22_reg;
 assign s15_t_21_next = s14_t_21_reg;
 assign s16_t_17_next = s15_t_21_reg;
@@ -9049,8 +9131,9 @@ assign s26_t_14_next = s25_t_17_reg;
 assign s27_t_14_next = s26_t_14_reg;
 assign s28_t_13_next = s27_t_14_reg;
 assign s29_t_12_next = s28_t_13_reg;
-assign s30_t_10_next = s29_t_12_reg;
-assign s31_t_9_next = s30_t_10_reg;
+assign s30_t_12_next = s29_t_12_reg;
+assign s31_t_10_next = s30_t_12_reg;
+assign s32_t_9_next = s31_t_10_reg;
 assign s11_qa_fired_next = s10_qa_fired_reg;
 assign s12_qa_fired_next = s11_qa_fired_reg;
 assign s13_qa_fired_next = s12_qa_fired_reg;
@@ -9072,9 +9155,10 @@ assign s28_qa_fired_next = s27_qa_fired_reg;
 assign s29_qa_fired_next = s28_qa_fired_reg;
 assign s30_qa_fired_next = s29_qa_fired_reg;
 assign s31_qa_fired_next = s30_qa_fired_reg;
-assign s11_t_32_next = _s11_t_32_next_0;
-assign s12_t_29_next = s11_t_32_reg;
-assign s13_t_23_next = s12_t_29_reg;
+assign s32_qa_fired_next = s31_qa_fired_reg;
+assign s11_t_33_next = _s11_t_33_next_0;
+assign s12_t_30_next = s11_t_33_reg;
+assign s13_t_23_next = s12_t_30_reg;
 assign s14_t_22_next = s13_t_23_reg;
 assign s15_t_22_next = s14_t_22_reg;
 assign s16_t_18_next = s15_t_22_reg;
@@ -9091,8 +9175,9 @@ assign s26_t_15_next = s25_t_18_reg;
 assign s27_t_15_next = s26_t_15_reg;
 assign s28_t_14_next = s27_t_15_reg;
 assign s29_t_13_next = s28_t_14_reg;
-assign s30_t_11_next = s29_t_13_reg;
-assign s31_t_10_next = s30_t_11_reg;
+assign s30_t_13_next = s29_t_13_reg;
+assign s31_t_11_next = s30_t_13_reg;
+assign s32_t_10_next = s31_t_11_reg;
 assign m_result_valid = out_valid_reg;
 assign m_result_conn = out_head_conn_reg;
 assign m_result_kind = out_head_kind_reg;
@@ -9193,6 +9278,8 @@ always @* begin
     s30_conn_next = s30_conn_reg;
     s31_valid_next = s31_valid_reg;
     s31_conn_next = s31_conn_reg;
+    s32_valid_next = s32_valid_reg;
+    s32_conn_next = s32_conn_reg;
     s1_kind_next = s1_kind_reg;
     s1_size_next = s1_size_reg;
     s1_ecn_next = s1_ecn_reg;
@@ -9441,6 +9528,13 @@ always @* begin
     out32_qa_next = out32_qa_reg;
     out32_fast_next = out32_fast_reg;
     out32_error_next = out32_error_reg;
+    out33_conn_next = out33_conn_reg;
+    out33_kind_next = out33_kind_reg;
+    out33_cwnd_next = out33_cwnd_reg;
+    out33_case_next = out33_case_reg;
+    out33_qa_next = out33_qa_reg;
+    out33_fast_next = out33_fast_reg;
+    out33_error_next = out33_error_reg;
     out_head_conn_next = out_head_conn_reg;
     out_head_kind_next = out_head_kind_reg;
     out_head_cwnd_next = out_head_cwnd_reg;
@@ -9571,6 +9665,8 @@ always @* begin
     s30_conn_next = s29_conn_reg;
     s31_valid_next = s30_valid_reg;
     s31_conn_next = s30_conn_reg;
+    s32_valid_next = s31_valid_reg;
+    s32_conn_next = s31_conn_reg;
     s1_fix_valid_next = snoop_in;
     s1_fix_word_next = new_word;
     s2_fix_valid_next = _shell_17;
@@ -9579,339 +9675,348 @@ always @* begin
     s3_fix_valid_next = _shell_19;
     s3_fix_word_next = _shell_20;
     s4_cur_next = _shell_21;
-    if (s31_valid_reg) begin
+    if (s32_valid_reg) begin
         if (_shell_22) begin
-            out0_conn_next = s31_conn_reg;
-            out0_kind_next = s31_kind_reg;
+            out0_conn_next = s32_conn_reg;
+            out0_kind_next = s32_kind_reg;
             out0_cwnd_next = res_cwnd;
             out0_case_next = res_case;
             out0_qa_next = res_qa;
             out0_fast_next = res_fast;
-            out0_error_next = s31_error_reg;
+            out0_error_next = s32_error_reg;
         end
         if (_shell_24) begin
-            out1_conn_next = s31_conn_reg;
-            out1_kind_next = s31_kind_reg;
+            out1_conn_next = s32_conn_reg;
+            out1_kind_next = s32_kind_reg;
             out1_cwnd_next = res_cwnd;
             out1_case_next = res_case;
             out1_qa_next = res_qa;
             out1_fast_next = res_fast;
-            out1_error_next = s31_error_reg;
+            out1_error_next = s32_error_reg;
         end
         if (_shell_25) begin
-            out2_conn_next = s31_conn_reg;
-            out2_kind_next = s31_kind_reg;
+            out2_conn_next = s32_conn_reg;
+            out2_kind_next = s32_kind_reg;
             out2_cwnd_next = res_cwnd;
             out2_case_next = res_case;
             out2_qa_next = res_qa;
             out2_fast_next = res_fast;
-            out2_error_next = s31_error_reg;
+            out2_error_next = s32_error_reg;
         end
         if (_shell_26) begin
-            out3_conn_next = s31_conn_reg;
-            out3_kind_next = s31_kind_reg;
+            out3_conn_next = s32_conn_reg;
+            out3_kind_next = s32_kind_reg;
             out3_cwnd_next = res_cwnd;
             out3_case_next = res_case;
             out3_qa_next = res_qa;
             out3_fast_next = res_fast;
-            out3_error_next = s31_error_reg;
+            out3_error_next = s32_error_reg;
         end
         if (_shell_27) begin
-            out4_conn_next = s31_conn_reg;
-            out4_kind_next = s31_kind_reg;
+            out4_conn_next = s32_conn_reg;
+            out4_kind_next = s32_kind_reg;
             out4_cwnd_next = res_cwnd;
             out4_case_next = res_case;
             out4_qa_next = res_qa;
             out4_fast_next = res_fast;
-            out4_error_next = s31_error_reg;
+            out4_error_next = s32_error_reg;
         end
         if (_shell_28) begin
-            out5_conn_next = s31_conn_reg;
-            out5_kind_next = s31_kind_reg;
+            out5_conn_next = s32_conn_reg;
+            out5_kind_next = s32_kind_reg;
             out5_cwnd_next = res_cwnd;
             out5_case_next = res_case;
             out5_qa_next = res_qa;
             out5_fast_next = res_fast;
-            out5_error_next = s31_error_reg;
+            out5_error_next = s32_error_reg;
         end
         if (_shell_29) begin
-            out6_conn_next = s31_conn_reg;
-            out6_kind_next = s31_kind_reg;
+            out6_conn_next = s32_conn_reg;
+            out6_kind_next = s32_kind_reg;
             out6_cwnd_next = res_cwnd;
             out6_case_next = res_case;
             out6_qa_next = res_qa;
             out6_fast_next = res_fast;
-            out6_error_next = s31_error_reg;
+            out6_error_next = s32_error_reg;
         end
         if (_shell_30) begin
-            out7_conn_next = s31_conn_reg;
-            out7_kind_next = s31_kind_reg;
+            out7_conn_next = s32_conn_reg;
+            out7_kind_next = s32_kind_reg;
             out7_cwnd_next = res_cwnd;
             out7_case_next = res_case;
             out7_qa_next = res_qa;
             out7_fast_next = res_fast;
-            out7_error_next = s31_error_reg;
+            out7_error_next = s32_error_reg;
         end
         if (_shell_31) begin
-            out8_conn_next = s31_conn_reg;
-            out8_kind_next = s31_kind_reg;
+            out8_conn_next = s32_conn_reg;
+            out8_kind_next = s32_kind_reg;
             out8_cwnd_next = res_cwnd;
             out8_case_next = res_case;
             out8_qa_next = res_qa;
             out8_fast_next = res_fast;
-            out8_error_next = s31_error_reg;
+            out8_error_next = s32_error_reg;
         end
         if (_shell_32) begin
-            out9_conn_next = s31_conn_reg;
-            out9_kind_next = s31_kind_reg;
+            out9_conn_next = s32_conn_reg;
+            out9_kind_next = s32_kind_reg;
             out9_cwnd_next = res_cwnd;
             out9_case_next = res_case;
             out9_qa_next = res_qa;
             out9_fast_next = res_fast;
-            out9_error_next = s31_error_reg;
+            out9_error_next = s32_error_reg;
         end
         if (_shell_33) begin
-            out10_conn_next = s31_conn_reg;
-            out10_kind_next = s31_kind_reg;
+            out10_conn_next = s32_conn_reg;
+            out10_kind_next = s32_kind_reg;
             out10_cwnd_next = res_cwnd;
             out10_case_next = res_case;
             out10_qa_next = res_qa;
             out10_fast_next = res_fast;
-            out10_error_next = s31_error_reg;
+            out10_error_next = s32_error_reg;
         end
         if (_shell_34) begin
-            out11_conn_next = s31_conn_reg;
-            out11_kind_next = s31_kind_reg;
+            out11_conn_next = s32_conn_reg;
+            out11_kind_next = s32_kind_reg;
             out11_cwnd_next = res_cwnd;
             out11_case_next = res_case;
             out11_qa_next = res_qa;
             out11_fast_next = res_fast;
-            out11_error_next = s31_error_reg;
+            out11_error_next = s32_error_reg;
         end
         if (_shell_35) begin
-            out12_conn_next = s31_conn_reg;
-            out12_kind_next = s31_kind_reg;
+            out12_conn_next = s32_conn_reg;
+            out12_kind_next = s32_kind_reg;
             out12_cwnd_next = res_cwnd;
             out12_case_next = res_case;
             out12_qa_next = res_qa;
             out12_fast_next = res_fast;
-            out12_error_next = s31_error_reg;
+            out12_error_next = s32_error_reg;
         end
         if (_shell_36) begin
-            out13_conn_next = s31_conn_reg;
-            out13_kind_next = s31_kind_reg;
+            out13_conn_next = s32_conn_reg;
+            out13_kind_next = s32_kind_reg;
             out13_cwnd_next = res_cwnd;
             out13_case_next = res_case;
             out13_qa_next = res_qa;
             out13_fast_next = res_fast;
-            out13_error_next = s31_error_reg;
+            out13_error_next = s32_error_reg;
         end
         if (_shell_37) begin
-            out14_conn_next = s31_conn_reg;
-            out14_kind_next = s31_kind_reg;
+            out14_conn_next = s32_conn_reg;
+            out14_kind_next = s32_kind_reg;
             out14_cwnd_next = res_cwnd;
             out14_case_next = res_case;
             out14_qa_next = res_qa;
             out14_fast_next = res_fast;
-            out14_error_next = s31_error_reg;
+            out14_error_next = s32_error_reg;
         end
         if (_shell_38) begin
-            out15_conn_next = s31_conn_reg;
-            out15_kind_next = s31_kind_reg;
+            out15_conn_next = s32_conn_reg;
+            out15_kind_next = s32_kind_reg;
             out15_cwnd_next = res_cwnd;
             out15_case_next = res_case;
             out15_qa_next = res_qa;
             out15_fast_next = res_fast;
-            out15_error_next = s31_error_reg;
+            out15_error_next = s32_error_reg;
         end
         if (_shell_39) begin
-            out16_conn_next = s31_conn_reg;
-            out16_kind_next = s31_kind_reg;
+            out16_conn_next = s32_conn_reg;
+            out16_kind_next = s32_kind_reg;
             out16_cwnd_next = res_cwnd;
             out16_case_next = res_case;
             out16_qa_next = res_qa;
             out16_fast_next = res_fast;
-            out16_error_next = s31_error_reg;
+            out16_error_next = s32_error_reg;
         end
         if (_shell_40) begin
-            out17_conn_next = s31_conn_reg;
-            out17_kind_next = s31_kind_reg;
+            out17_conn_next = s32_conn_reg;
+            out17_kind_next = s32_kind_reg;
             out17_cwnd_next = res_cwnd;
             out17_case_next = res_case;
             out17_qa_next = res_qa;
             out17_fast_next = res_fast;
-            out17_error_next = s31_error_reg;
+            out17_error_next = s32_error_reg;
         end
         if (_shell_41) begin
-            out18_conn_next = s31_conn_reg;
-            out18_kind_next = s31_kind_reg;
+            out18_conn_next = s32_conn_reg;
+            out18_kind_next = s32_kind_reg;
             out18_cwnd_next = res_cwnd;
             out18_case_next = res_case;
             out18_qa_next = res_qa;
             out18_fast_next = res_fast;
-            out18_error_next = s31_error_reg;
+            out18_error_next = s32_error_reg;
         end
         if (_shell_42) begin
-            out19_conn_next = s31_conn_reg;
-            out19_kind_next = s31_kind_reg;
+            out19_conn_next = s32_conn_reg;
+            out19_kind_next = s32_kind_reg;
             out19_cwnd_next = res_cwnd;
             out19_case_next = res_case;
             out19_qa_next = res_qa;
             out19_fast_next = res_fast;
-            out19_error_next = s31_error_reg;
+            out19_error_next = s32_error_reg;
         end
         if (_shell_43) begin
-            out20_conn_next = s31_conn_reg;
-            out20_kind_next = s31_kind_reg;
+            out20_conn_next = s32_conn_reg;
+            out20_kind_next = s32_kind_reg;
             out20_cwnd_next = res_cwnd;
             out20_case_next = res_case;
             out20_qa_next = res_qa;
             out20_fast_next = res_fast;
-            out20_error_next = s31_error_reg;
+            out20_error_next = s32_error_reg;
         end
         if (_shell_44) begin
-            out21_conn_next = s31_conn_reg;
-            out21_kind_next = s31_kind_reg;
+            out21_conn_next = s32_conn_reg;
+            out21_kind_next = s32_kind_reg;
             out21_cwnd_next = res_cwnd;
             out21_case_next = res_case;
             out21_qa_next = res_qa;
             out21_fast_next = res_fast;
-            out21_error_next = s31_error_reg;
+            out21_error_next = s32_error_reg;
         end
         if (_shell_45) begin
-            out22_conn_next = s31_conn_reg;
-            out22_kind_next = s31_kind_reg;
+            out22_conn_next = s32_conn_reg;
+            out22_kind_next = s32_kind_reg;
             out22_cwnd_next = res_cwnd;
             out22_case_next = res_case;
             out22_qa_next = res_qa;
             out22_fast_next = res_fast;
-            out22_error_next = s31_error_reg;
+            out22_error_next = s32_error_reg;
         end
         if (_shell_46) begin
-            out23_conn_next = s31_conn_reg;
-            out23_kind_next = s31_kind_reg;
+            out23_conn_next = s32_conn_reg;
+            out23_kind_next = s32_kind_reg;
             out23_cwnd_next = res_cwnd;
             out23_case_next = res_case;
             out23_qa_next = res_qa;
             out23_fast_next = res_fast;
-            out23_error_next = s31_error_reg;
+            out23_error_next = s32_error_reg;
         end
         if (_shell_47) begin
-            out24_conn_next = s31_conn_reg;
-            out24_kind_next = s31_kind_reg;
+            out24_conn_next = s32_conn_reg;
+            out24_kind_next = s32_kind_reg;
             out24_cwnd_next = res_cwnd;
             out24_case_next = res_case;
             out24_qa_next = res_qa;
             out24_fast_next = res_fast;
-            out24_error_next = s31_error_reg;
+            out24_error_next = s32_error_reg;
         end
         if (_shell_48) begin
-            out25_conn_next = s31_conn_reg;
-            out25_kind_next = s31_kind_reg;
+            out25_conn_next = s32_conn_reg;
+            out25_kind_next = s32_kind_reg;
             out25_cwnd_next = res_cwnd;
             out25_case_next = res_case;
             out25_qa_next = res_qa;
             out25_fast_next = res_fast;
-            out25_error_next = s31_error_reg;
+            out25_error_next = s32_error_reg;
         end
         if (_shell_49) begin
-            out26_conn_next = s31_conn_reg;
-            out26_kind_next = s31_kind_reg;
+            out26_conn_next = s32_conn_reg;
+            out26_kind_next = s32_kind_reg;
             out26_cwnd_next = res_cwnd;
             out26_case_next = res_case;
             out26_qa_next = res_qa;
             out26_fast_next = res_fast;
-            out26_error_next = s31_error_reg;
+            out26_error_next = s32_error_reg;
         end
         if (_shell_50) begin
-            out27_conn_next = s31_conn_reg;
-            out27_kind_next = s31_kind_reg;
+            out27_conn_next = s32_conn_reg;
+            out27_kind_next = s32_kind_reg;
             out27_cwnd_next = res_cwnd;
             out27_case_next = res_case;
             out27_qa_next = res_qa;
             out27_fast_next = res_fast;
-            out27_error_next = s31_error_reg;
+            out27_error_next = s32_error_reg;
         end
         if (_shell_51) begin
-            out28_conn_next = s31_conn_reg;
-            out28_kind_next = s31_kind_reg;
+            out28_conn_next = s32_conn_reg;
+            out28_kind_next = s32_kind_reg;
             out28_cwnd_next = res_cwnd;
             out28_case_next = res_case;
             out28_qa_next = res_qa;
             out28_fast_next = res_fast;
-            out28_error_next = s31_error_reg;
+            out28_error_next = s32_error_reg;
         end
         if (_shell_52) begin
-            out29_conn_next = s31_conn_reg;
-            out29_kind_next = s31_kind_reg;
+            out29_conn_next = s32_conn_reg;
+            out29_kind_next = s32_kind_reg;
             out29_cwnd_next = res_cwnd;
             out29_case_next = res_case;
             out29_qa_next = res_qa;
             out29_fast_next = res_fast;
-            out29_error_next = s31_error_reg;
+            out29_error_next = s32_error_reg;
         end
         if (_shell_53) begin
-            out30_conn_next = s31_conn_reg;
-            out30_kind_next = s31_kind_reg;
+            out30_conn_next = s32_conn_reg;
+            out30_kind_next = s32_kind_reg;
             out30_cwnd_next = res_cwnd;
             out30_case_next = res_case;
             out30_qa_next = res_qa;
             out30_fast_next = res_fast;
-            out30_error_next = s31_error_reg;
+            out30_error_next = s32_error_reg;
         end
         if (_shell_54) begin
-            out31_conn_next = s31_conn_reg;
-            out31_kind_next = s31_kind_reg;
+            out31_conn_next = s32_conn_reg;
+            out31_kind_next = s32_kind_reg;
             out31_cwnd_next = res_cwnd;
             out31_case_next = res_case;
             out31_qa_next = res_qa;
             out31_fast_next = res_fast;
-            out31_error_next = s31_error_reg;
+            out31_error_next = s32_error_reg;
         end
         if (_shell_55) begin
-            out32_conn_next = s31_conn_reg;
-            out32_kind_next = s31_kind_reg;
+            out32_conn_next = s32_conn_reg;
+            out32_kind_next = s32_kind_reg;
             out32_cwnd_next = res_cwnd;
             out32_case_next = res_case;
             out32_qa_next = res_qa;
             out32_fast_next = res_fast;
-            out32_error_next = s31_error_reg;
+            out32_error_next = s32_error_reg;
         end
-        out_wr_ptr_next = _shell_58;
+        if (_shell_56) begin
+            out33_conn_next = s32_conn_reg;
+            out33_kind_next = s32_kind_reg;
+            out33_cwnd_next = res_cwnd;
+            out33_case_next = res_case;
+            out33_qa_next = res_qa;
+            out33_fast_next = res_fast;
+            out33_error_next = s32_error_reg;
+        end
+        out_wr_ptr_next = _shell_59;
     end
     if (out_pop) begin
         if (out_lands_next) begin
-            out_head_conn_next = s31_conn_reg;
-            out_head_kind_next = s31_kind_reg;
+            out_head_conn_next = s32_conn_reg;
+            out_head_kind_next = s32_kind_reg;
             out_head_cwnd_next = res_cwnd;
             out_head_case_next = res_case;
             out_head_qa_next = res_qa;
             out_head_fast_next = res_fast;
-            out_head_error_next = s31_error_reg;
+            out_head_error_next = s32_error_reg;
         end else begin
-            out_head_conn_next = _shell_60;
-            out_head_kind_next = _shell_61;
-            out_head_cwnd_next = _shell_62;
-            out_head_case_next = _shell_63;
-            out_head_qa_next = _shell_64;
-            out_head_fast_next = _shell_65;
-            out_head_error_next = _shell_66;
+            out_head_conn_next = _shell_61;
+            out_head_kind_next = _shell_62;
+            out_head_cwnd_next = _shell_63;
+            out_head_case_next = _shell_64;
+            out_head_qa_next = _shell_65;
+            out_head_fast_next = _shell_66;
+            out_head_error_next = _shell_67;
         end
     end else if (out_lands_head) begin
-        out_head_conn_next = s31_conn_reg;
-        out_head_kind_next = s31_kind_reg;
+        out_head_conn_next = s32_conn_reg;
+        out_head_kind_next = s32_kind_reg;
         out_head_cwnd_next = res_cwnd;
         out_head_case_next = res_case;
         out_head_qa_next = res_qa;
         out_head_fast_next = res_fast;
-        out_head_error_next = s31_error_reg;
+        out_head_error_next = s32_error_reg;
     end
     if (out_pop) begin
         out_rd_ptr_next = out_rd_ptr_plus1_reg;
-        out_rd_ptr_plus1_next = _shell_70;
+        out_rd_ptr_plus1_next = _shell_71;
     end
-    out_count_next = _shell_74;
-    out_valid_next = _shell_82;
+    out_count_next = _shell_75;
+    out_valid_next = _shell_83;
 end
 
 // issue_next
@@ -10013,6 +10118,8 @@ always @(posedge clk) begin
     s30_conn_reg <= s30_conn_next;
     s31_valid_reg <= s31_valid_next;
     s31_conn_reg <= s31_conn_next;
+    s32_valid_reg <= s32_valid_next;
+    s32_conn_reg <= s32_conn_next;
     hazard0_reg <= hazard0_next;
     hazard1_reg <= hazard1_next;
     hazard2_reg <= hazard2_next;
@@ -10061,6 +10168,7 @@ always @(posedge clk) begin
     s29_error_reg <= s29_error_next;
     s30_error_reg <= s30_error_next;
     s31_error_reg <= s31_error_next;
+    s32_error_reg <= s32_error_next;
     s2_t_reg <= s2_t_next;
     s3_t_reg <= s3_t_next;
     s4_t_reg <= s4_t_next;
@@ -10505,12 +10613,15 @@ always @(posedge clk) begin
     s8_t_25_reg <= s8_t_25_next;
     s9_t_17_reg <= s9_t_17_next;
     s10_md_raw_reg <= s10_md_raw_next;
+    s11_md_dec_reg <= s11_md_dec_next;
     s5_t_44_reg <= s5_t_44_next;
     s6_t_29_reg <= s6_t_29_next;
     s7_t_26_reg <= s7_t_26_next;
     s8_t_26_reg <= s8_t_26_next;
     s9_t_18_reg <= s9_t_18_next;
     s10_t_17_reg <= s10_t_17_next;
+    s11_t_15_reg <= s11_t_15_next;
+    s12_c_md_reg <= s12_c_md_next;
     s2_t_33_reg <= s2_t_33_next;
     s3_t_16_reg <= s3_t_16_next;
     s4_t_22_reg <= s4_t_22_next;
@@ -10520,7 +10631,11 @@ always @(posedge clk) begin
     s8_t_27_reg <= s8_t_27_next;
     s9_t_19_reg <= s9_t_19_next;
     s10_t_18_reg <= s10_t_18_next;
-    s11_c_md_reg <= s11_c_md_next;
+    s11_t_16_reg <= s11_t_16_next;
+    s12_t_13_reg <= s12_t_13_next;
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
+    s13_c_md_fd_xs_pp00_reg <= s13_c_md_fd_xs_pp00_next;
+`endif
     s2_t_34_reg <= s2_t_34_next;
     s3_t_17_reg <= s3_t_17_next;
     s4_t_23_reg <= s4_t_23_next;
@@ -10530,55 +10645,43 @@ always @(posedge clk) begin
     s8_t_28_reg <= s8_t_28_next;
     s9_t_20_reg <= s9_t_20_next;
     s10_t_19_reg <= s10_t_19_next;
-    s11_t_15_reg <= s11_t_15_next;
+    s11_t_17_reg <= s11_t_17_next;
+    s12_t_14_reg <= s12_t_14_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s12_c_md_fd_xs_pp00_reg <= s12_c_md_fd_xs_pp00_next;
+    s13_c_md_fd_xs_pp10_reg <= s13_c_md_fd_xs_pp10_next;
 `endif
+    s14_c_md_fd_xs_reg <= s14_c_md_fd_xs_next;
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
+    s15_c_md_fd_prod_pp00_reg <= s15_c_md_fd_prod_pp00_next;
+`endif
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
+    s15_c_md_fd_prod_pp01_reg <= s15_c_md_fd_prod_pp01_next;
+`endif
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
+    s15_c_md_fd_prod_pp10_reg <= s15_c_md_fd_prod_pp10_next;
+`endif
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
+    s15_c_md_fd_prod_pp11_reg <= s15_c_md_fd_prod_pp11_next;
+`endif
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
+    s15_c_md_fd_prod_pp20_reg <= s15_c_md_fd_prod_pp20_next;
+`endif
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
+    s15_c_md_fd_prod_pp21_reg <= s15_c_md_fd_prod_pp21_next;
+`endif
+    s16_c_md_fd_prod_row0_reg <= s16_c_md_fd_prod_row0_next;
+    s16_c_md_fd_prod_row1_reg <= s16_c_md_fd_prod_row1_next;
+    s16_c_md_fd_prod_row2_reg <= s16_c_md_fd_prod_row2_next;
+    s17_c_md_fd_prod_reg <= s17_c_md_fd_prod_next;
     s2_t_35_reg <= s2_t_35_next;
     s3_t_18_reg <= s3_t_18_next;
     s4_t_24_reg <= s4_t_24_next;
-    s5_t_47_reg <= s5_t_47_next;
-    s6_t_32_reg <= s6_t_32_next;
-    s7_t_29_reg <= s7_t_29_next;
-    s8_t_29_reg <= s8_t_29_next;
-    s9_t_21_reg <= s9_t_21_next;
-    s10_t_20_reg <= s10_t_20_next;
-    s11_t_16_reg <= s11_t_16_next;
-`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s12_c_md_fd_xs_pp10_reg <= s12_c_md_fd_xs_pp10_next;
-`endif
-    s13_c_md_fd_xs_reg <= s13_c_md_fd_xs_next;
-`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s14_c_md_fd_prod_pp00_reg <= s14_c_md_fd_prod_pp00_next;
-`endif
-`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s14_c_md_fd_prod_pp01_reg <= s14_c_md_fd_prod_pp01_next;
-`endif
-`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s14_c_md_fd_prod_pp10_reg <= s14_c_md_fd_prod_pp10_next;
-`endif
-`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s14_c_md_fd_prod_pp11_reg <= s14_c_md_fd_prod_pp11_next;
-`endif
-`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s14_c_md_fd_prod_pp20_reg <= s14_c_md_fd_prod_pp20_next;
-`endif
-`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s14_c_md_fd_prod_pp21_reg <= s14_c_md_fd_prod_pp21_next;
-`endif
-    s15_c_md_fd_prod_row0_reg <= s15_c_md_fd_prod_row0_next;
-    s15_c_md_fd_prod_row1_reg <= s15_c_md_fd_prod_row1_next;
-    s15_c_md_fd_prod_row2_reg <= s15_c_md_fd_prod_row2_next;
-    s16_c_md_fd_prod_reg <= s16_c_md_fd_prod_next;
-    s2_t_36_reg <= s2_t_36_next;
-    s3_t_19_reg <= s3_t_19_next;
-    s4_t_25_reg <= s4_t_25_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s5_c_fd_xs_pp00_reg <= s5_c_fd_xs_pp00_next;
 `endif
-    s2_t_37_reg <= s2_t_37_next;
-    s3_t_20_reg <= s3_t_20_next;
-    s4_t_26_reg <= s4_t_26_next;
+    s2_t_36_reg <= s2_t_36_next;
+    s3_t_19_reg <= s3_t_19_next;
+    s4_t_25_reg <= s4_t_25_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s5_c_fd_xs_pp10_reg <= s5_c_fd_xs_pp10_next;
 `endif
@@ -10605,14 +10708,14 @@ always @(posedge clk) begin
     s8_c_fd_prod_row1_reg <= s8_c_fd_prod_row1_next;
     s8_c_fd_prod_row2_reg <= s8_c_fd_prod_row2_next;
     s9_c_fd_prod_reg <= s9_c_fd_prod_next;
-    s5_t_48_reg <= s5_t_48_next;
-    s6_t_33_reg <= s6_t_33_next;
-    s7_t_30_reg <= s7_t_30_next;
-    s8_t_30_reg <= s8_t_30_next;
-    s9_t_22_reg <= s9_t_22_next;
-    s10_t_21_reg <= s10_t_21_next;
-    s11_t_17_reg <= s11_t_17_next;
-    s12_t_13_reg <= s12_t_13_next;
+    s5_t_47_reg <= s5_t_47_next;
+    s6_t_32_reg <= s6_t_32_next;
+    s7_t_29_reg <= s7_t_29_next;
+    s8_t_29_reg <= s8_t_29_next;
+    s9_t_21_reg <= s9_t_21_next;
+    s10_t_20_reg <= s10_t_20_next;
+    s11_t_18_reg <= s11_t_18_next;
+    s12_t_15_reg <= s12_t_15_next;
     s13_t_7_reg <= s13_t_7_next;
     s14_t_7_reg <= s14_t_7_next;
     s15_t_7_reg <= s15_t_7_next;
@@ -10652,15 +10755,15 @@ always @(posedge clk) begin
     s23_recip_mi_mantissa_reg <= s23_recip_mi_mantissa_next;
     s24_recip_mi_recip_reg <= s24_recip_mi_recip_next;
     s25_recip_mi_t_reg <= s25_recip_mi_t_next;
-    s4_t_27_reg <= s4_t_27_next;
-    s5_t_49_reg <= s5_t_49_next;
-    s6_t_34_reg <= s6_t_34_next;
-    s7_t_31_reg <= s7_t_31_next;
-    s8_t_31_reg <= s8_t_31_next;
-    s9_t_23_reg <= s9_t_23_next;
-    s10_t_22_reg <= s10_t_22_next;
-    s11_t_18_reg <= s11_t_18_next;
-    s12_t_14_reg <= s12_t_14_next;
+    s4_t_26_reg <= s4_t_26_next;
+    s5_t_48_reg <= s5_t_48_next;
+    s6_t_33_reg <= s6_t_33_next;
+    s7_t_30_reg <= s7_t_30_next;
+    s8_t_30_reg <= s8_t_30_next;
+    s9_t_22_reg <= s9_t_22_next;
+    s10_t_21_reg <= s10_t_21_next;
+    s11_t_19_reg <= s11_t_19_next;
+    s12_t_16_reg <= s12_t_16_next;
     s13_t_8_reg <= s13_t_8_next;
     s14_t_8_reg <= s14_t_8_next;
     s15_t_8_reg <= s15_t_8_next;
@@ -10677,15 +10780,15 @@ always @(posedge clk) begin
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s26_fi_mi_prod_pp00_reg <= s26_fi_mi_prod_pp00_next;
 `endif
-    s4_t_28_reg <= s4_t_28_next;
-    s5_t_50_reg <= s5_t_50_next;
-    s6_t_35_reg <= s6_t_35_next;
-    s7_t_32_reg <= s7_t_32_next;
-    s8_t_32_reg <= s8_t_32_next;
-    s9_t_24_reg <= s9_t_24_next;
-    s10_t_23_reg <= s10_t_23_next;
-    s11_t_19_reg <= s11_t_19_next;
-    s12_t_15_reg <= s12_t_15_next;
+    s4_t_27_reg <= s4_t_27_next;
+    s5_t_49_reg <= s5_t_49_next;
+    s6_t_34_reg <= s6_t_34_next;
+    s7_t_31_reg <= s7_t_31_next;
+    s8_t_31_reg <= s8_t_31_next;
+    s9_t_23_reg <= s9_t_23_next;
+    s10_t_22_reg <= s10_t_22_next;
+    s11_t_20_reg <= s11_t_20_next;
+    s12_t_17_reg <= s12_t_17_next;
     s13_t_9_reg <= s13_t_9_next;
     s14_t_9_reg <= s14_t_9_next;
     s15_t_9_reg <= s15_t_9_next;
@@ -10702,15 +10805,15 @@ always @(posedge clk) begin
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s26_fi_mi_prod_pp10_reg <= s26_fi_mi_prod_pp10_next;
 `endif
-    s4_t_29_reg <= s4_t_29_next;
-    s5_t_51_reg <= s5_t_51_next;
-    s6_t_36_reg <= s6_t_36_next;
-    s7_t_33_reg <= s7_t_33_next;
-    s8_t_33_reg <= s8_t_33_next;
-    s9_t_25_reg <= s9_t_25_next;
-    s10_t_24_reg <= s10_t_24_next;
-    s11_t_20_reg <= s11_t_20_next;
-    s12_t_16_reg <= s12_t_16_next;
+    s4_t_28_reg <= s4_t_28_next;
+    s5_t_50_reg <= s5_t_50_next;
+    s6_t_35_reg <= s6_t_35_next;
+    s7_t_32_reg <= s7_t_32_next;
+    s8_t_32_reg <= s8_t_32_next;
+    s9_t_24_reg <= s9_t_24_next;
+    s10_t_23_reg <= s10_t_23_next;
+    s11_t_21_reg <= s11_t_21_next;
+    s12_t_18_reg <= s12_t_18_next;
     s13_t_10_reg <= s13_t_10_next;
     s14_t_10_reg <= s14_t_10_next;
     s15_t_10_reg <= s15_t_10_next;
@@ -10741,19 +10844,20 @@ always @(posedge clk) begin
     s27_t_2_reg <= s27_t_2_next;
     s28_t_reg <= s28_t_next;
     s29_fi_mi_reg <= s29_fi_mi_next;
+    s30_fi_mi_sat_reg <= s30_fi_mi_sat_next;
     s2_u_wtd_ecn_reg <= s2_u_wtd_ecn_next;
     s3_u_wtd_ecn_reg <= s3_u_wtd_ecn_next;
     s4_u_wtd_ecn_reg <= s4_u_wtd_ecn_next;
-    s5_t_52_reg <= s5_t_52_next;
-    s6_t_37_reg <= s6_t_37_next;
-    s7_t_34_reg <= s7_t_34_next;
-    s8_t_34_reg <= s8_t_34_next;
-    s9_t_26_reg <= s9_t_26_next;
-    s12_t_17_reg <= s12_t_17_next;
+    s5_t_51_reg <= s5_t_51_next;
+    s6_t_36_reg <= s6_t_36_next;
+    s7_t_33_reg <= s7_t_33_next;
+    s8_t_33_reg <= s8_t_33_next;
+    s9_t_25_reg <= s9_t_25_next;
     s13_t_11_reg <= s13_t_11_next;
     s14_t_11_reg <= s14_t_11_next;
     s15_t_11_reg <= s15_t_11_next;
     s16_t_7_reg <= s16_t_7_next;
+    s17_t_7_reg <= s17_t_7_next;
     s2_rtt_le_trtt_reg <= s2_rtt_le_trtt_next;
     s3_rtt_le_trtt_reg <= s3_rtt_le_trtt_next;
     s4_rtt_le_trtt_reg <= s4_rtt_le_trtt_next;
@@ -10769,6 +10873,7 @@ always @(posedge clk) begin
     s14_rtt_le_trtt_reg <= s14_rtt_le_trtt_next;
     s15_rtt_le_trtt_reg <= s15_rtt_le_trtt_next;
     s16_rtt_le_trtt_reg <= s16_rtt_le_trtt_next;
+    s17_rtt_le_trtt_reg <= s17_rtt_le_trtt_next;
     s10_c_fd_reg <= s10_c_fd_next;
     s11_c_fd_reg <= s11_c_fd_next;
     s12_c_fd_reg <= s12_c_fd_next;
@@ -10776,6 +10881,7 @@ always @(posedge clk) begin
     s14_c_fd_reg <= s14_c_fd_next;
     s15_c_fd_reg <= s15_c_fd_next;
     s16_c_fd_reg <= s16_c_fd_next;
+    s17_c_fd_reg <= s17_c_fd_next;
     s5_u_wtd_can_decrease_reg <= s5_u_wtd_can_decrease_next;
     s6_u_wtd_can_decrease_reg <= s6_u_wtd_can_decrease_next;
     s7_u_wtd_can_decrease_reg <= s7_u_wtd_can_decrease_next;
@@ -10788,6 +10894,7 @@ always @(posedge clk) begin
     s14_u_wtd_can_decrease_reg <= s14_u_wtd_can_decrease_next;
     s15_u_wtd_can_decrease_reg <= s15_u_wtd_can_decrease_next;
     s16_u_wtd_can_decrease_reg <= s16_u_wtd_can_decrease_next;
+    s17_u_wtd_can_decrease_reg <= s17_u_wtd_can_decrease_next;
     s5_cur_c_reg <= s5_cur_c_next;
     s6_cur_c_reg <= s6_cur_c_next;
     s7_cur_c_reg <= s7_cur_c_next;
@@ -10800,6 +10907,7 @@ always @(posedge clk) begin
     s14_cur_c_reg <= s14_cur_c_next;
     s15_cur_c_reg <= s15_cur_c_next;
     s16_cur_c_reg <= s16_cur_c_next;
+    s17_cur_c_reg <= s17_cur_c_next;
     s22_t_30_reg <= s22_t_30_next;
     s23_t_6_reg <= s23_t_6_next;
     s24_t_6_reg <= s24_t_6_next;
@@ -10808,16 +10916,16 @@ always @(posedge clk) begin
     s27_t_3_reg <= s27_t_3_next;
     s28_t_2_reg <= s28_t_2_next;
     s29_t_reg <= s29_t_next;
-    s5_t_53_reg <= s5_t_53_next;
-    s6_t_38_reg <= s6_t_38_next;
-    s7_t_35_reg <= s7_t_35_next;
-    s8_t_35_reg <= s8_t_35_next;
-    s9_t_27_reg <= s9_t_27_next;
-    s10_t_25_reg <= s10_t_25_next;
-    s11_t_21_reg <= s11_t_21_next;
-    s12_t_18_reg <= s12_t_18_next;
+    s30_t_reg <= s30_t_next;
+    s5_t_52_reg <= s5_t_52_next;
+    s6_t_37_reg <= s6_t_37_next;
+    s7_t_34_reg <= s7_t_34_next;
+    s8_t_34_reg <= s8_t_34_next;
+    s9_t_26_reg <= s9_t_26_next;
+    s10_t_24_reg <= s10_t_24_next;
+    s11_t_22_reg <= s11_t_22_next;
+    s12_t_19_reg <= s12_t_19_next;
     s13_t_12_reg <= s13_t_12_next;
-    s17_rtt_le_trtt_reg <= s17_rtt_le_trtt_next;
     s18_rtt_le_trtt_reg <= s18_rtt_le_trtt_next;
     s19_rtt_le_trtt_reg <= s19_rtt_le_trtt_next;
     s20_rtt_le_trtt_reg <= s20_rtt_le_trtt_next;
@@ -10830,6 +10938,7 @@ always @(posedge clk) begin
     s27_rtt_le_trtt_reg <= s27_rtt_le_trtt_next;
     s28_rtt_le_trtt_reg <= s28_rtt_le_trtt_next;
     s29_rtt_le_trtt_reg <= s29_rtt_le_trtt_next;
+    s30_rtt_le_trtt_reg <= s30_rtt_le_trtt_next;
     s14_c_fi_reg <= s14_c_fi_next;
     s15_c_fi_reg <= s15_c_fi_next;
     s16_c_fi_reg <= s16_c_fi_next;
@@ -10846,6 +10955,7 @@ always @(posedge clk) begin
     s27_c_fi_reg <= s27_c_fi_next;
     s28_c_fi_reg <= s28_c_fi_next;
     s29_c_fi_reg <= s29_c_fi_next;
+    s30_c_fi_reg <= s30_c_fi_next;
     s5_ecn_reg <= s5_ecn_next;
     s6_ecn_reg <= s6_ecn_next;
     s7_ecn_reg <= s7_ecn_next;
@@ -10871,7 +10981,7 @@ always @(posedge clk) begin
     s27_ecn_reg <= s27_ecn_next;
     s28_ecn_reg <= s28_ecn_next;
     s29_ecn_reg <= s29_ecn_next;
-    s17_t_7_reg <= s17_t_7_next;
+    s30_ecn_reg <= s30_ecn_next;
     s18_t_6_reg <= s18_t_6_next;
     s19_t_5_reg <= s19_t_5_next;
     s20_t_5_reg <= s20_t_5_next;
@@ -10884,12 +10994,13 @@ always @(posedge clk) begin
     s27_t_4_reg <= s27_t_4_next;
     s28_t_3_reg <= s28_t_3_next;
     s29_t_2_reg <= s29_t_2_next;
-    s30_core_c_reg <= s30_core_c_next;
+    s30_t_2_reg <= s30_t_2_next;
+    s31_core_c_reg <= s31_core_c_next;
+    s5_t_53_reg <= s5_t_53_next;
+    s2_t_37_reg <= s2_t_37_next;
+    s3_t_20_reg <= s3_t_20_next;
+    s4_t_29_reg <= s4_t_29_next;
     s5_t_54_reg <= s5_t_54_next;
-    s2_t_38_reg <= s2_t_38_next;
-    s3_t_21_reg <= s3_t_21_next;
-    s4_t_30_reg <= s4_t_30_next;
-    s5_t_55_reg <= s5_t_55_next;
     s6_ack_run_reg <= s6_ack_run_next;
     s7_ack_run_reg <= s7_ack_run_next;
     s8_ack_run_reg <= s8_ack_run_next;
@@ -10900,9 +11011,9 @@ always @(posedge clk) begin
     s8_qa_fired_reg <= s8_qa_fired_next;
     s9_qa_fired_reg <= s9_qa_fired_next;
     s10_qa_fired_reg <= s10_qa_fired_next;
+    s10_t_25_reg <= s10_t_25_next;
     s10_t_26_reg <= s10_t_26_next;
     s10_t_27_reg <= s10_t_27_next;
-    s10_t_28_reg <= s10_t_28_next;
     s11_early_reg <= s11_early_next;
     s12_early_reg <= s12_early_next;
     s13_early_reg <= s13_early_next;
@@ -10923,8 +11034,9 @@ always @(posedge clk) begin
     s28_early_reg <= s28_early_next;
     s29_early_reg <= s29_early_next;
     s30_early_reg <= s30_early_next;
-    s11_t_22_reg <= s11_t_22_next;
-    s12_t_19_reg <= s12_t_19_next;
+    s31_early_reg <= s31_early_next;
+    s11_t_23_reg <= s11_t_23_next;
+    s12_t_20_reg <= s12_t_20_next;
     s13_t_13_reg <= s13_t_13_next;
     s14_t_12_reg <= s14_t_12_next;
     s15_t_12_reg <= s15_t_12_next;
@@ -10942,27 +11054,28 @@ always @(posedge clk) begin
     s27_t_5_reg <= s27_t_5_next;
     s28_t_4_reg <= s28_t_4_next;
     s29_t_3_reg <= s29_t_3_next;
-    s30_t_reg <= s30_t_next;
-    s31_c_ack_clamped_reg <= s31_c_ack_clamped_next;
+    s30_t_3_reg <= s30_t_3_next;
+    s31_t_reg <= s31_t_next;
+    s32_c_ack_clamped_reg <= s32_c_ack_clamped_next;
     s5_c_loss_reg <= s5_c_loss_next;
     s5_u_wtd_avg_out_reg <= s5_u_wtd_avg_out_next;
     s5_cur_avg_wtd_reg <= s5_cur_avg_wtd_next;
     s10_cur_increase_reg <= s10_cur_increase_next;
+    s2_t_38_reg <= s2_t_38_next;
+    s3_t_21_reg <= s3_t_21_next;
+    s4_t_30_reg <= s4_t_30_next;
+    s5_t_55_reg <= s5_t_55_next;
+    s5_t_56_reg <= s5_t_56_next;
+    s5_t_57_reg <= s5_t_57_next;
     s2_t_39_reg <= s2_t_39_next;
     s3_t_22_reg <= s3_t_22_next;
     s4_t_31_reg <= s4_t_31_next;
-    s5_t_56_reg <= s5_t_56_next;
-    s5_t_57_reg <= s5_t_57_next;
     s5_t_58_reg <= s5_t_58_next;
+    s5_cur_win_end_reg <= s5_cur_win_end_next;
+    s5_cur_count_reg <= s5_cur_count_next;
     s2_t_40_reg <= s2_t_40_next;
     s3_t_23_reg <= s3_t_23_next;
     s4_t_32_reg <= s4_t_32_next;
-    s5_t_59_reg <= s5_t_59_next;
-    s5_cur_win_end_reg <= s5_cur_win_end_next;
-    s5_cur_count_reg <= s5_cur_count_next;
-    s2_t_41_reg <= s2_t_41_next;
-    s3_t_24_reg <= s3_t_24_next;
-    s4_t_33_reg <= s4_t_33_next;
     s2_unacked_reg <= s2_unacked_next;
     s3_unacked_reg <= s3_unacked_next;
     s4_unacked_reg <= s4_unacked_next;
@@ -10972,10 +11085,10 @@ always @(posedge clk) begin
     s7_qa_used_reg <= s7_qa_used_next;
     s8_qa_used_reg <= s8_qa_used_next;
     s9_qa_used_reg <= s9_qa_used_next;
-    s6_t_39_reg <= s6_t_39_next;
-    s7_t_36_reg <= s7_t_36_next;
-    s8_t_36_reg <= s8_t_36_next;
-    s9_t_28_reg <= s9_t_28_next;
+    s6_t_38_reg <= s6_t_38_next;
+    s7_t_35_reg <= s7_t_35_next;
+    s8_t_35_reg <= s8_t_35_next;
+    s9_t_27_reg <= s9_t_27_next;
     s11_ack_run_reg <= s11_ack_run_next;
     s12_ack_run_reg <= s12_ack_run_next;
     s13_ack_run_reg <= s13_ack_run_next;
@@ -10997,7 +11110,7 @@ always @(posedge clk) begin
     s29_ack_run_reg <= s29_ack_run_next;
     s30_ack_run_reg <= s30_ack_run_next;
     s31_ack_run_reg <= s31_ack_run_next;
-    s17_cur_c_reg <= s17_cur_c_next;
+    s32_ack_run_reg <= s32_ack_run_next;
     s18_cur_c_reg <= s18_cur_c_next;
     s19_cur_c_reg <= s19_cur_c_next;
     s20_cur_c_reg <= s20_cur_c_next;
@@ -11012,6 +11125,7 @@ always @(posedge clk) begin
     s29_cur_c_reg <= s29_cur_c_next;
     s30_cur_c_reg <= s30_cur_c_next;
     s31_cur_c_reg <= s31_cur_c_next;
+    s32_cur_c_reg <= s32_cur_c_next;
     s5_is_loss_reg <= s5_is_loss_next;
     s6_is_loss_reg <= s6_is_loss_next;
     s7_is_loss_reg <= s7_is_loss_next;
@@ -11039,6 +11153,7 @@ always @(posedge clk) begin
     s29_is_loss_reg <= s29_is_loss_next;
     s30_is_loss_reg <= s30_is_loss_next;
     s31_is_loss_reg <= s31_is_loss_next;
+    s32_is_loss_reg <= s32_is_loss_next;
     s10_c_loss_all_reg <= s10_c_loss_all_next;
     s11_c_loss_all_reg <= s11_c_loss_all_next;
     s12_c_loss_all_reg <= s12_c_loss_all_next;
@@ -11061,13 +11176,14 @@ always @(posedge clk) begin
     s29_c_loss_all_reg <= s29_c_loss_all_next;
     s30_c_loss_all_reg <= s30_c_loss_all_next;
     s31_c_loss_all_reg <= s31_c_loss_all_next;
-    s6_t_40_reg <= s6_t_40_next;
-    s7_t_37_reg <= s7_t_37_next;
-    s8_t_37_reg <= s8_t_37_next;
-    s9_t_29_reg <= s9_t_29_next;
-    s10_t_29_reg <= s10_t_29_next;
-    s11_t_23_reg <= s11_t_23_next;
-    s12_t_20_reg <= s12_t_20_next;
+    s32_c_loss_all_reg <= s32_c_loss_all_next;
+    s6_t_39_reg <= s6_t_39_next;
+    s7_t_36_reg <= s7_t_36_next;
+    s8_t_36_reg <= s8_t_36_next;
+    s9_t_28_reg <= s9_t_28_next;
+    s10_t_28_reg <= s10_t_28_next;
+    s11_t_24_reg <= s11_t_24_next;
+    s12_t_21_reg <= s12_t_21_next;
     s13_t_14_reg <= s13_t_14_next;
     s14_t_13_reg <= s14_t_13_next;
     s15_t_13_reg <= s15_t_13_next;
@@ -11085,10 +11201,11 @@ always @(posedge clk) begin
     s27_t_6_reg <= s27_t_6_next;
     s28_t_5_reg <= s28_t_5_next;
     s29_t_4_reg <= s29_t_4_next;
-    s30_t_2_reg <= s30_t_2_next;
-    s31_t_reg <= s31_t_next;
-    s11_t_24_reg <= s11_t_24_next;
-    s12_t_21_reg <= s12_t_21_next;
+    s30_t_4_reg <= s30_t_4_next;
+    s31_t_2_reg <= s31_t_2_next;
+    s32_t_reg <= s32_t_next;
+    s11_t_25_reg <= s11_t_25_next;
+    s12_t_22_reg <= s12_t_22_next;
     s13_t_15_reg <= s13_t_15_next;
     s14_t_14_reg <= s14_t_14_next;
     s15_t_14_reg <= s15_t_14_next;
@@ -11106,15 +11223,16 @@ always @(posedge clk) begin
     s27_t_7_reg <= s27_t_7_next;
     s28_t_6_reg <= s28_t_6_next;
     s29_t_5_reg <= s29_t_5_next;
-    s30_t_3_reg <= s30_t_3_next;
-    s31_t_2_reg <= s31_t_2_next;
-    s6_t_41_reg <= s6_t_41_next;
-    s7_t_38_reg <= s7_t_38_next;
-    s8_t_38_reg <= s8_t_38_next;
-    s9_t_30_reg <= s9_t_30_next;
-    s10_t_30_reg <= s10_t_30_next;
-    s11_t_25_reg <= s11_t_25_next;
-    s12_t_22_reg <= s12_t_22_next;
+    s30_t_5_reg <= s30_t_5_next;
+    s31_t_3_reg <= s31_t_3_next;
+    s32_t_2_reg <= s32_t_2_next;
+    s6_t_40_reg <= s6_t_40_next;
+    s7_t_37_reg <= s7_t_37_next;
+    s8_t_37_reg <= s8_t_37_next;
+    s9_t_29_reg <= s9_t_29_next;
+    s10_t_29_reg <= s10_t_29_next;
+    s11_t_26_reg <= s11_t_26_next;
+    s12_t_23_reg <= s12_t_23_next;
     s13_t_16_reg <= s13_t_16_next;
     s14_t_15_reg <= s14_t_15_next;
     s15_t_15_reg <= s15_t_15_next;
@@ -11132,15 +11250,16 @@ always @(posedge clk) begin
     s27_t_8_reg <= s27_t_8_next;
     s28_t_7_reg <= s28_t_7_next;
     s29_t_6_reg <= s29_t_6_next;
-    s30_t_4_reg <= s30_t_4_next;
-    s31_t_3_reg <= s31_t_3_next;
-    s6_t_42_reg <= s6_t_42_next;
-    s7_t_39_reg <= s7_t_39_next;
-    s8_t_39_reg <= s8_t_39_next;
-    s9_t_31_reg <= s9_t_31_next;
-    s10_t_31_reg <= s10_t_31_next;
-    s11_t_26_reg <= s11_t_26_next;
-    s12_t_23_reg <= s12_t_23_next;
+    s30_t_6_reg <= s30_t_6_next;
+    s31_t_4_reg <= s31_t_4_next;
+    s32_t_3_reg <= s32_t_3_next;
+    s6_t_41_reg <= s6_t_41_next;
+    s7_t_38_reg <= s7_t_38_next;
+    s8_t_38_reg <= s8_t_38_next;
+    s9_t_30_reg <= s9_t_30_next;
+    s10_t_30_reg <= s10_t_30_next;
+    s11_t_27_reg <= s11_t_27_next;
+    s12_t_24_reg <= s12_t_24_next;
     s13_t_17_reg <= s13_t_17_next;
     s14_t_16_reg <= s14_t_16_next;
     s15_t_16_reg <= s15_t_16_next;
@@ -11158,15 +11277,16 @@ always @(posedge clk) begin
     s27_t_9_reg <= s27_t_9_next;
     s28_t_8_reg <= s28_t_8_next;
     s29_t_7_reg <= s29_t_7_next;
-    s30_t_5_reg <= s30_t_5_next;
-    s31_t_4_reg <= s31_t_4_next;
-    s6_t_43_reg <= s6_t_43_next;
-    s7_t_40_reg <= s7_t_40_next;
-    s8_t_40_reg <= s8_t_40_next;
-    s9_t_32_reg <= s9_t_32_next;
-    s10_t_32_reg <= s10_t_32_next;
-    s11_t_27_reg <= s11_t_27_next;
-    s12_t_24_reg <= s12_t_24_next;
+    s30_t_7_reg <= s30_t_7_next;
+    s31_t_5_reg <= s31_t_5_next;
+    s32_t_4_reg <= s32_t_4_next;
+    s6_t_42_reg <= s6_t_42_next;
+    s7_t_39_reg <= s7_t_39_next;
+    s8_t_39_reg <= s8_t_39_next;
+    s9_t_31_reg <= s9_t_31_next;
+    s10_t_31_reg <= s10_t_31_next;
+    s11_t_28_reg <= s11_t_28_next;
+    s12_t_25_reg <= s12_t_25_next;
     s13_t_18_reg <= s13_t_18_next;
     s14_t_17_reg <= s14_t_17_next;
     s15_t_17_reg <= s15_t_17_next;
@@ -11184,15 +11304,16 @@ always @(posedge clk) begin
     s27_t_10_reg <= s27_t_10_next;
     s28_t_9_reg <= s28_t_9_next;
     s29_t_8_reg <= s29_t_8_next;
-    s30_t_6_reg <= s30_t_6_next;
-    s31_t_5_reg <= s31_t_5_next;
-    s6_t_44_reg <= s6_t_44_next;
-    s7_t_41_reg <= s7_t_41_next;
-    s8_t_41_reg <= s8_t_41_next;
-    s9_t_33_reg <= s9_t_33_next;
-    s10_t_33_reg <= s10_t_33_next;
-    s11_t_28_reg <= s11_t_28_next;
-    s12_t_25_reg <= s12_t_25_next;
+    s30_t_8_reg <= s30_t_8_next;
+    s31_t_6_reg <= s31_t_6_next;
+    s32_t_5_reg <= s32_t_5_next;
+    s6_t_43_reg <= s6_t_43_next;
+    s7_t_40_reg <= s7_t_40_next;
+    s8_t_40_reg <= s8_t_40_next;
+    s9_t_32_reg <= s9_t_32_next;
+    s10_t_32_reg <= s10_t_32_next;
+    s11_t_29_reg <= s11_t_29_next;
+    s12_t_26_reg <= s12_t_26_next;
     s13_t_19_reg <= s13_t_19_next;
     s14_t_18_reg <= s14_t_18_next;
     s15_t_18_reg <= s15_t_18_next;
@@ -11210,15 +11331,16 @@ always @(posedge clk) begin
     s27_t_11_reg <= s27_t_11_next;
     s28_t_10_reg <= s28_t_10_next;
     s29_t_9_reg <= s29_t_9_next;
-    s30_t_7_reg <= s30_t_7_next;
-    s31_t_6_reg <= s31_t_6_next;
-    s6_t_45_reg <= s6_t_45_next;
-    s7_t_42_reg <= s7_t_42_next;
-    s8_t_42_reg <= s8_t_42_next;
-    s9_t_34_reg <= s9_t_34_next;
-    s10_t_34_reg <= s10_t_34_next;
-    s11_t_29_reg <= s11_t_29_next;
-    s12_t_26_reg <= s12_t_26_next;
+    s30_t_9_reg <= s30_t_9_next;
+    s31_t_7_reg <= s31_t_7_next;
+    s32_t_6_reg <= s32_t_6_next;
+    s6_t_44_reg <= s6_t_44_next;
+    s7_t_41_reg <= s7_t_41_next;
+    s8_t_41_reg <= s8_t_41_next;
+    s9_t_33_reg <= s9_t_33_next;
+    s10_t_33_reg <= s10_t_33_next;
+    s11_t_30_reg <= s11_t_30_next;
+    s12_t_27_reg <= s12_t_27_next;
     s13_t_20_reg <= s13_t_20_next;
     s14_t_19_reg <= s14_t_19_next;
     s15_t_19_reg <= s15_t_19_next;
@@ -11236,19 +11358,20 @@ always @(posedge clk) begin
     s27_t_12_reg <= s27_t_12_next;
     s28_t_11_reg <= s28_t_11_next;
     s29_t_10_reg <= s29_t_10_next;
-    s30_t_8_reg <= s30_t_8_next;
-    s31_t_7_reg <= s31_t_7_next;
-    s2_t_42_reg <= s2_t_42_next;
-    s3_t_25_reg <= s3_t_25_next;
-    s4_t_34_reg <= s4_t_34_next;
-    s5_t_60_reg <= s5_t_60_next;
-    s6_t_46_reg <= s6_t_46_next;
-    s7_t_43_reg <= s7_t_43_next;
-    s8_t_43_reg <= s8_t_43_next;
-    s9_t_35_reg <= s9_t_35_next;
-    s10_t_35_reg <= s10_t_35_next;
-    s11_t_30_reg <= s11_t_30_next;
-    s12_t_27_reg <= s12_t_27_next;
+    s30_t_10_reg <= s30_t_10_next;
+    s31_t_8_reg <= s31_t_8_next;
+    s32_t_7_reg <= s32_t_7_next;
+    s2_t_41_reg <= s2_t_41_next;
+    s3_t_24_reg <= s3_t_24_next;
+    s4_t_33_reg <= s4_t_33_next;
+    s5_t_59_reg <= s5_t_59_next;
+    s6_t_45_reg <= s6_t_45_next;
+    s7_t_42_reg <= s7_t_42_next;
+    s8_t_42_reg <= s8_t_42_next;
+    s9_t_34_reg <= s9_t_34_next;
+    s10_t_34_reg <= s10_t_34_next;
+    s11_t_31_reg <= s11_t_31_next;
+    s12_t_28_reg <= s12_t_28_next;
     s13_t_21_reg <= s13_t_21_next;
     s14_t_20_reg <= s14_t_20_next;
     s15_t_20_reg <= s15_t_20_next;
@@ -11266,22 +11389,23 @@ always @(posedge clk) begin
     s27_t_13_reg <= s27_t_13_next;
     s28_t_12_reg <= s28_t_12_next;
     s29_t_11_reg <= s29_t_11_next;
-    s30_t_9_reg <= s30_t_9_next;
-    s31_t_8_reg <= s31_t_8_next;
-    s2_t_43_reg <= s2_t_43_next;
-    s3_t_26_reg <= s3_t_26_next;
-    s4_t_35_reg <= s4_t_35_next;
+    s30_t_11_reg <= s30_t_11_next;
+    s31_t_9_reg <= s31_t_9_next;
+    s32_t_8_reg <= s32_t_8_next;
+    s2_t_42_reg <= s2_t_42_next;
+    s3_t_25_reg <= s3_t_25_next;
+    s4_t_34_reg <= s4_t_34_next;
     s5_core_case_reg <= s5_core_case_next;
     s6_core_case_reg <= s6_core_case_next;
     s7_core_case_reg <= s7_core_case_next;
     s8_core_case_reg <= s8_core_case_next;
     s9_core_case_reg <= s9_core_case_next;
     s10_core_case_reg <= s10_core_case_next;
-    s6_t_47_reg <= s6_t_47_next;
-    s7_t_44_reg <= s7_t_44_next;
-    s8_t_44_reg <= s8_t_44_next;
-    s9_t_36_reg <= s9_t_36_next;
-    s10_t_36_reg <= s10_t_36_next;
+    s6_t_46_reg <= s6_t_46_next;
+    s7_t_43_reg <= s7_t_43_next;
+    s8_t_43_reg <= s8_t_43_next;
+    s9_t_35_reg <= s9_t_35_next;
+    s10_t_35_reg <= s10_t_35_next;
     snoop_s1_reg <= snoop_s1_next;
     snoop_s2_reg <= snoop_s2_next;
     snoop_s3_reg <= snoop_s3_next;
@@ -11315,8 +11439,9 @@ always @(posedge clk) begin
     s29_kind_reg <= s29_kind_next;
     s30_kind_reg <= s30_kind_next;
     s31_kind_reg <= s31_kind_next;
-    s11_t_31_reg <= s11_t_31_next;
-    s12_t_28_reg <= s12_t_28_next;
+    s32_kind_reg <= s32_kind_next;
+    s11_t_32_reg <= s11_t_32_next;
+    s12_t_29_reg <= s12_t_29_next;
     s13_t_22_reg <= s13_t_22_next;
     s14_t_21_reg <= s14_t_21_next;
     s15_t_21_reg <= s15_t_21_next;
@@ -11334,8 +11459,9 @@ always @(posedge clk) begin
     s27_t_14_reg <= s27_t_14_next;
     s28_t_13_reg <= s28_t_13_next;
     s29_t_12_reg <= s29_t_12_next;
-    s30_t_10_reg <= s30_t_10_next;
-    s31_t_9_reg <= s31_t_9_next;
+    s30_t_12_reg <= s30_t_12_next;
+    s31_t_10_reg <= s31_t_10_next;
+    s32_t_9_reg <= s32_t_9_next;
     s11_qa_fired_reg <= s11_qa_fired_next;
     s12_qa_fired_reg <= s12_qa_fired_next;
     s13_qa_fired_reg <= s13_qa_fired_next;
@@ -11357,8 +11483,9 @@ always @(posedge clk) begin
     s29_qa_fired_reg <= s29_qa_fired_next;
     s30_qa_fired_reg <= s30_qa_fired_next;
     s31_qa_fired_reg <= s31_qa_fired_next;
-    s11_t_32_reg <= s11_t_32_next;
-    s12_t_29_reg <= s12_t_29_next;
+    s32_qa_fired_reg <= s32_qa_fired_next;
+    s11_t_33_reg <= s11_t_33_next;
+    s12_t_30_reg <= s12_t_30_next;
     s13_t_23_reg <= s13_t_23_next;
     s14_t_22_reg <= s14_t_22_next;
     s15_t_22_reg <= s15_t_22_next;
@@ -11376,8 +11503,9 @@ always @(posedge clk) begin
     s27_t_15_reg <= s27_t_15_next;
     s28_t_14_reg <= s28_t_14_next;
     s29_t_13_reg <= s29_t_13_next;
-    s30_t_11_reg <= s30_t_11_next;
-    s31_t_10_reg <= s31_t_10_next;
+    s30_t_13_reg <= s30_t_13_next;
+    s31_t_11_reg <= s31_t_11_next;
+    s32_t_10_reg <= s32_t_10_next;
     out_rd_ptr_reg <= out_rd_ptr_next;
     out_wr_ptr_reg <= out_wr_ptr_next;
     out_count_reg <= out_count_next;
@@ -11612,6 +11740,13 @@ always @(posedge clk) begin
     out32_qa_reg <= out32_qa_next;
     out32_fast_reg <= out32_fast_next;
     out32_error_reg <= out32_error_next;
+    out33_conn_reg <= out33_conn_next;
+    out33_kind_reg <= out33_kind_next;
+    out33_cwnd_reg <= out33_cwnd_next;
+    out33_case_reg <= out33_case_next;
+    out33_qa_reg <= out33_qa_next;
+    out33_fast_reg <= out33_fast_next;
+    out33_error_reg <= out33_error_next;
     out_head_conn_reg <= out_head_conn_next;
     out_head_kind_reg <= out_head_kind_next;
     out_head_cwnd_reg <= out_head_cwnd_next;
@@ -11658,6 +11793,7 @@ always @(posedge clk) begin
         s29_valid_reg <= 1'd0;
         s30_valid_reg <= 1'd0;
         s31_valid_reg <= 1'd0;
+        s32_valid_reg <= 1'd0;
         hazard0_reg <= 1'd0;
         hazard1_reg <= 1'd0;
         hazard2_reg <= 1'd0;
@@ -11728,39 +11864,39 @@ MULT18X18D #(
     .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(s2_size_kmi_pp01_reg[23]), .P22(s2_size_kmi_pp01_reg[22]), .P21(s2_size_kmi_pp01_reg[21]), .P20(s2_size_kmi_pp01_reg[20]), .P19(s2_size_kmi_pp01_reg[19]), .P18(s2_size_kmi_pp01_reg[18]), .P17(s2_size_kmi_pp01_reg[17]), .P16(s2_size_kmi_pp01_reg[16]), .P15(s2_size_kmi_pp01_reg[15]), .P14(s2_size_kmi_pp01_reg[14]), .P13(s2_size_kmi_pp01_reg[13]), .P12(s2_size_kmi_pp01_reg[12]), .P11(s2_size_kmi_pp01_reg[11]), .P10(s2_size_kmi_pp01_reg[10]), .P9(s2_size_kmi_pp01_reg[9]), .P8(s2_size_kmi_pp01_reg[8]), .P7(s2_size_kmi_pp01_reg[7]), .P6(s2_size_kmi_pp01_reg[6]), .P5(s2_size_kmi_pp01_reg[5]), .P4(s2_size_kmi_pp01_reg[4]), .P3(s2_size_kmi_pp01_reg[3]), .P2(s2_size_kmi_pp01_reg[2]), .P1(s2_size_kmi_pp01_reg[1]), .P0(s2_size_kmi_pp01_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
-    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s9_mi_base_prod_pp00_mult (  // s9_mi_base_prod_pp00_reg = s8_t_2_reg * _s9_mi_base_prod_pp00_next_0
-    .A17(s8_t_2_next[17]), .A16(s8_t_2_next[16]), .A15(s8_t_2_next[15]), .A14(s8_t_2_next[14]), .A13(s8_t_2_next[13]), .A12(s8_t_2_next[12]), .A11(s8_t_2_next[11]), .A10(s8_t_2_next[10]), .A9(s8_t_2_next[9]), .A8(s8_t_2_next[8]), .A7(s8_t_2_next[7]), .A6(s8_t_2_next[6]), .A5(s8_t_2_next[5]), .A4(s8_t_2_next[4]), .A3(s8_t_2_next[3]), .A2(s8_t_2_next[2]), .A1(s8_t_2_next[1]), .A0(s8_t_2_next[0]),
-    .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(1'b0), .B11(1'b0), .B10(s8_recip_c_t_next[10]), .B9(s8_recip_c_t_next[9]), .B8(s8_recip_c_t_next[8]), .B7(s8_recip_c_t_next[7]), .B6(s8_recip_c_t_next[6]), .B5(s8_recip_c_t_next[5]), .B4(s8_recip_c_t_next[4]), .B3(s8_recip_c_t_next[3]), .B2(s8_recip_c_t_next[2]), .B1(s8_recip_c_t_next[1]), .B0(s8_recip_c_t_next[0]),
+    .A17(s8_t_2_reg[17]), .A16(s8_t_2_reg[16]), .A15(s8_t_2_reg[15]), .A14(s8_t_2_reg[14]), .A13(s8_t_2_reg[13]), .A12(s8_t_2_reg[12]), .A11(s8_t_2_reg[11]), .A10(s8_t_2_reg[10]), .A9(s8_t_2_reg[9]), .A8(s8_t_2_reg[8]), .A7(s8_t_2_reg[7]), .A6(s8_t_2_reg[6]), .A5(s8_t_2_reg[5]), .A4(s8_t_2_reg[4]), .A3(s8_t_2_reg[3]), .A2(s8_t_2_reg[2]), .A1(s8_t_2_reg[1]), .A0(s8_t_2_reg[0]),
+    .B17(_s9_mi_base_prod_pp00_next_0[17]), .B16(_s9_mi_base_prod_pp00_next_0[16]), .B15(_s9_mi_base_prod_pp00_next_0[15]), .B14(_s9_mi_base_prod_pp00_next_0[14]), .B13(_s9_mi_base_prod_pp00_next_0[13]), .B12(_s9_mi_base_prod_pp00_next_0[12]), .B11(_s9_mi_base_prod_pp00_next_0[11]), .B10(_s9_mi_base_prod_pp00_next_0[10]), .B9(_s9_mi_base_prod_pp00_next_0[9]), .B8(_s9_mi_base_prod_pp00_next_0[8]), .B7(_s9_mi_base_prod_pp00_next_0[7]), .B6(_s9_mi_base_prod_pp00_next_0[6]), .B5(_s9_mi_base_prod_pp00_next_0[5]), .B4(_s9_mi_base_prod_pp00_next_0[4]), .B3(_s9_mi_base_prod_pp00_next_0[3]), .B2(_s9_mi_base_prod_pp00_next_0[2]), .B1(_s9_mi_base_prod_pp00_next_0[1]), .B0(_s9_mi_base_prod_pp00_next_0[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
     .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(s9_mi_base_prod_pp00_reg[28]), .P27(s9_mi_base_prod_pp00_reg[27]), .P26(s9_mi_base_prod_pp00_reg[26]), .P25(s9_mi_base_prod_pp00_reg[25]), .P24(s9_mi_base_prod_pp00_reg[24]), .P23(s9_mi_base_prod_pp00_reg[23]), .P22(s9_mi_base_prod_pp00_reg[22]), .P21(s9_mi_base_prod_pp00_reg[21]), .P20(s9_mi_base_prod_pp00_reg[20]), .P19(s9_mi_base_prod_pp00_reg[19]), .P18(s9_mi_base_prod_pp00_reg[18]), .P17(s9_mi_base_prod_pp00_reg[17]), .P16(s9_mi_base_prod_pp00_reg[16]), .P15(s9_mi_base_prod_pp00_reg[15]), .P14(s9_mi_base_prod_pp00_reg[14]), .P13(s9_mi_base_prod_pp00_reg[13]), .P12(s9_mi_base_prod_pp00_reg[12]), .P11(s9_mi_base_prod_pp00_reg[11]), .P10(s9_mi_base_prod_pp00_reg[10]), .P9(s9_mi_base_prod_pp00_reg[9]), .P8(s9_mi_base_prod_pp00_reg[8]), .P7(s9_mi_base_prod_pp00_reg[7]), .P6(s9_mi_base_prod_pp00_reg[6]), .P5(s9_mi_base_prod_pp00_reg[5]), .P4(s9_mi_base_prod_pp00_reg[4]), .P3(s9_mi_base_prod_pp00_reg[3]), .P2(s9_mi_base_prod_pp00_reg[2]), .P1(s9_mi_base_prod_pp00_reg[1]), .P0(s9_mi_base_prod_pp00_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
-    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s9_mi_base_prod_pp10_mult (  // s9_mi_base_prod_pp10_reg = s8_t_3_reg * _s9_mi_base_prod_pp10_next_0
-    .A17(s8_t_3_next[17]), .A16(s8_t_3_next[16]), .A15(s8_t_3_next[15]), .A14(s8_t_3_next[14]), .A13(s8_t_3_next[13]), .A12(s8_t_3_next[12]), .A11(s8_t_3_next[11]), .A10(s8_t_3_next[10]), .A9(s8_t_3_next[9]), .A8(s8_t_3_next[8]), .A7(s8_t_3_next[7]), .A6(s8_t_3_next[6]), .A5(s8_t_3_next[5]), .A4(s8_t_3_next[4]), .A3(s8_t_3_next[3]), .A2(s8_t_3_next[2]), .A1(s8_t_3_next[1]), .A0(s8_t_3_next[0]),
-    .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(1'b0), .B11(1'b0), .B10(s8_recip_c_t_next[10]), .B9(s8_recip_c_t_next[9]), .B8(s8_recip_c_t_next[8]), .B7(s8_recip_c_t_next[7]), .B6(s8_recip_c_t_next[6]), .B5(s8_recip_c_t_next[5]), .B4(s8_recip_c_t_next[4]), .B3(s8_recip_c_t_next[3]), .B2(s8_recip_c_t_next[2]), .B1(s8_recip_c_t_next[1]), .B0(s8_recip_c_t_next[0]),
+    .A17(s8_t_3_reg[17]), .A16(s8_t_3_reg[16]), .A15(s8_t_3_reg[15]), .A14(s8_t_3_reg[14]), .A13(s8_t_3_reg[13]), .A12(s8_t_3_reg[12]), .A11(s8_t_3_reg[11]), .A10(s8_t_3_reg[10]), .A9(s8_t_3_reg[9]), .A8(s8_t_3_reg[8]), .A7(s8_t_3_reg[7]), .A6(s8_t_3_reg[6]), .A5(s8_t_3_reg[5]), .A4(s8_t_3_reg[4]), .A3(s8_t_3_reg[3]), .A2(s8_t_3_reg[2]), .A1(s8_t_3_reg[1]), .A0(s8_t_3_reg[0]),
+    .B17(_s9_mi_base_prod_pp10_next_0[17]), .B16(_s9_mi_base_prod_pp10_next_0[16]), .B15(_s9_mi_base_prod_pp10_next_0[15]), .B14(_s9_mi_base_prod_pp10_next_0[14]), .B13(_s9_mi_base_prod_pp10_next_0[13]), .B12(_s9_mi_base_prod_pp10_next_0[12]), .B11(_s9_mi_base_prod_pp10_next_0[11]), .B10(_s9_mi_base_prod_pp10_next_0[10]), .B9(_s9_mi_base_prod_pp10_next_0[9]), .B8(_s9_mi_base_prod_pp10_next_0[8]), .B7(_s9_mi_base_prod_pp10_next_0[7]), .B6(_s9_mi_base_prod_pp10_next_0[6]), .B5(_s9_mi_base_prod_pp10_next_0[5]), .B4(_s9_mi_base_prod_pp10_next_0[4]), .B3(_s9_mi_base_prod_pp10_next_0[3]), .B2(_s9_mi_base_prod_pp10_next_0[2]), .B1(_s9_mi_base_prod_pp10_next_0[1]), .B0(_s9_mi_base_prod_pp10_next_0[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
     .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(s9_mi_base_prod_pp10_reg[28]), .P27(s9_mi_base_prod_pp10_reg[27]), .P26(s9_mi_base_prod_pp10_reg[26]), .P25(s9_mi_base_prod_pp10_reg[25]), .P24(s9_mi_base_prod_pp10_reg[24]), .P23(s9_mi_base_prod_pp10_reg[23]), .P22(s9_mi_base_prod_pp10_reg[22]), .P21(s9_mi_base_prod_pp10_reg[21]), .P20(s9_mi_base_prod_pp10_reg[20]), .P19(s9_mi_base_prod_pp10_reg[19]), .P18(s9_mi_base_prod_pp10_reg[18]), .P17(s9_mi_base_prod_pp10_reg[17]), .P16(s9_mi_base_prod_pp10_reg[16]), .P15(s9_mi_base_prod_pp10_reg[15]), .P14(s9_mi_base_prod_pp10_reg[14]), .P13(s9_mi_base_prod_pp10_reg[13]), .P12(s9_mi_base_prod_pp10_reg[12]), .P11(s9_mi_base_prod_pp10_reg[11]), .P10(s9_mi_base_prod_pp10_reg[10]), .P9(s9_mi_base_prod_pp10_reg[9]), .P8(s9_mi_base_prod_pp10_reg[8]), .P7(s9_mi_base_prod_pp10_reg[7]), .P6(s9_mi_base_prod_pp10_reg[6]), .P5(s9_mi_base_prod_pp10_reg[5]), .P4(s9_mi_base_prod_pp10_reg[4]), .P3(s9_mi_base_prod_pp10_reg[3]), .P2(s9_mi_base_prod_pp10_reg[2]), .P1(s9_mi_base_prod_pp10_reg[1]), .P0(s9_mi_base_prod_pp10_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
-    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s9_mi_base_prod_pp20_mult (  // s9_mi_base_prod_pp20_reg = s8_t_4_reg * _s9_mi_base_prod_pp20_next_0
-    .A17(1'b0), .A16(s8_t_4_next[16]), .A15(s8_t_4_next[15]), .A14(s8_t_4_next[14]), .A13(s8_t_4_next[13]), .A12(s8_t_4_next[12]), .A11(s8_t_4_next[11]), .A10(s8_t_4_next[10]), .A9(s8_t_4_next[9]), .A8(s8_t_4_next[8]), .A7(s8_t_4_next[7]), .A6(s8_t_4_next[6]), .A5(s8_t_4_next[5]), .A4(s8_t_4_next[4]), .A3(s8_t_4_next[3]), .A2(s8_t_4_next[2]), .A1(s8_t_4_next[1]), .A0(s8_t_4_next[0]),
-    .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(1'b0), .B11(1'b0), .B10(s8_recip_c_t_next[10]), .B9(s8_recip_c_t_next[9]), .B8(s8_recip_c_t_next[8]), .B7(s8_recip_c_t_next[7]), .B6(s8_recip_c_t_next[6]), .B5(s8_recip_c_t_next[5]), .B4(s8_recip_c_t_next[4]), .B3(s8_recip_c_t_next[3]), .B2(s8_recip_c_t_next[2]), .B1(s8_recip_c_t_next[1]), .B0(s8_recip_c_t_next[0]),
+    .A17(1'b0), .A16(s8_t_4_reg[16]), .A15(s8_t_4_reg[15]), .A14(s8_t_4_reg[14]), .A13(s8_t_4_reg[13]), .A12(s8_t_4_reg[12]), .A11(s8_t_4_reg[11]), .A10(s8_t_4_reg[10]), .A9(s8_t_4_reg[9]), .A8(s8_t_4_reg[8]), .A7(s8_t_4_reg[7]), .A6(s8_t_4_reg[6]), .A5(s8_t_4_reg[5]), .A4(s8_t_4_reg[4]), .A3(s8_t_4_reg[3]), .A2(s8_t_4_reg[2]), .A1(s8_t_4_reg[1]), .A0(s8_t_4_reg[0]),
+    .B17(1'b0), .B16(_s9_mi_base_prod_pp20_next_0[16]), .B15(_s9_mi_base_prod_pp20_next_0[15]), .B14(_s9_mi_base_prod_pp20_next_0[14]), .B13(_s9_mi_base_prod_pp20_next_0[13]), .B12(_s9_mi_base_prod_pp20_next_0[12]), .B11(_s9_mi_base_prod_pp20_next_0[11]), .B10(_s9_mi_base_prod_pp20_next_0[10]), .B9(_s9_mi_base_prod_pp20_next_0[9]), .B8(_s9_mi_base_prod_pp20_next_0[8]), .B7(_s9_mi_base_prod_pp20_next_0[7]), .B6(_s9_mi_base_prod_pp20_next_0[6]), .B5(_s9_mi_base_prod_pp20_next_0[5]), .B4(_s9_mi_base_prod_pp20_next_0[4]), .B3(_s9_mi_base_prod_pp20_next_0[3]), .B2(_s9_mi_base_prod_pp20_next_0[2]), .B1(_s9_mi_base_prod_pp20_next_0[1]), .B0(_s9_mi_base_prod_pp20_next_0[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
@@ -11923,39 +12059,39 @@ MULT18X18D #(
     .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(s2_size_kfi_pp01_reg[20]), .P19(s2_size_kfi_pp01_reg[19]), .P18(s2_size_kfi_pp01_reg[18]), .P17(s2_size_kfi_pp01_reg[17]), .P16(s2_size_kfi_pp01_reg[16]), .P15(s2_size_kfi_pp01_reg[15]), .P14(s2_size_kfi_pp01_reg[14]), .P13(s2_size_kfi_pp01_reg[13]), .P12(s2_size_kfi_pp01_reg[12]), .P11(s2_size_kfi_pp01_reg[11]), .P10(s2_size_kfi_pp01_reg[10]), .P9(s2_size_kfi_pp01_reg[9]), .P8(s2_size_kfi_pp01_reg[8]), .P7(s2_size_kfi_pp01_reg[7]), .P6(s2_size_kfi_pp01_reg[6]), .P5(s2_size_kfi_pp01_reg[5]), .P4(s2_size_kfi_pp01_reg[4]), .P3(s2_size_kfi_pp01_reg[3]), .P2(s2_size_kfi_pp01_reg[2]), .P1(s2_size_kfi_pp01_reg[1]), .P0(s2_size_kfi_pp01_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
-    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s9_fi_c_prod_pp00_mult (  // s9_fi_c_prod_pp00_reg = s8_t_19_reg * _s9_fi_c_prod_pp00_next_0
-    .A17(s8_t_19_next[17]), .A16(s8_t_19_next[16]), .A15(s8_t_19_next[15]), .A14(s8_t_19_next[14]), .A13(s8_t_19_next[13]), .A12(s8_t_19_next[12]), .A11(s8_t_19_next[11]), .A10(s8_t_19_next[10]), .A9(s8_t_19_next[9]), .A8(s8_t_19_next[8]), .A7(s8_t_19_next[7]), .A6(s8_t_19_next[6]), .A5(s8_t_19_next[5]), .A4(s8_t_19_next[4]), .A3(s8_t_19_next[3]), .A2(s8_t_19_next[2]), .A1(s8_t_19_next[1]), .A0(s8_t_19_next[0]),
-    .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(1'b0), .B11(1'b0), .B10(s8_recip_c_t_next[10]), .B9(s8_recip_c_t_next[9]), .B8(s8_recip_c_t_next[8]), .B7(s8_recip_c_t_next[7]), .B6(s8_recip_c_t_next[6]), .B5(s8_recip_c_t_next[5]), .B4(s8_recip_c_t_next[4]), .B3(s8_recip_c_t_next[3]), .B2(s8_recip_c_t_next[2]), .B1(s8_recip_c_t_next[1]), .B0(s8_recip_c_t_next[0]),
+    .A17(s8_t_19_reg[17]), .A16(s8_t_19_reg[16]), .A15(s8_t_19_reg[15]), .A14(s8_t_19_reg[14]), .A13(s8_t_19_reg[13]), .A12(s8_t_19_reg[12]), .A11(s8_t_19_reg[11]), .A10(s8_t_19_reg[10]), .A9(s8_t_19_reg[9]), .A8(s8_t_19_reg[8]), .A7(s8_t_19_reg[7]), .A6(s8_t_19_reg[6]), .A5(s8_t_19_reg[5]), .A4(s8_t_19_reg[4]), .A3(s8_t_19_reg[3]), .A2(s8_t_19_reg[2]), .A1(s8_t_19_reg[1]), .A0(s8_t_19_reg[0]),
+    .B17(_s9_fi_c_prod_pp00_next_0[17]), .B16(_s9_fi_c_prod_pp00_next_0[16]), .B15(_s9_fi_c_prod_pp00_next_0[15]), .B14(_s9_fi_c_prod_pp00_next_0[14]), .B13(_s9_fi_c_prod_pp00_next_0[13]), .B12(_s9_fi_c_prod_pp00_next_0[12]), .B11(_s9_fi_c_prod_pp00_next_0[11]), .B10(_s9_fi_c_prod_pp00_next_0[10]), .B9(_s9_fi_c_prod_pp00_next_0[9]), .B8(_s9_fi_c_prod_pp00_next_0[8]), .B7(_s9_fi_c_prod_pp00_next_0[7]), .B6(_s9_fi_c_prod_pp00_next_0[6]), .B5(_s9_fi_c_prod_pp00_next_0[5]), .B4(_s9_fi_c_prod_pp00_next_0[4]), .B3(_s9_fi_c_prod_pp00_next_0[3]), .B2(_s9_fi_c_prod_pp00_next_0[2]), .B1(_s9_fi_c_prod_pp00_next_0[1]), .B0(_s9_fi_c_prod_pp00_next_0[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
     .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(s9_fi_c_prod_pp00_reg[28]), .P27(s9_fi_c_prod_pp00_reg[27]), .P26(s9_fi_c_prod_pp00_reg[26]), .P25(s9_fi_c_prod_pp00_reg[25]), .P24(s9_fi_c_prod_pp00_reg[24]), .P23(s9_fi_c_prod_pp00_reg[23]), .P22(s9_fi_c_prod_pp00_reg[22]), .P21(s9_fi_c_prod_pp00_reg[21]), .P20(s9_fi_c_prod_pp00_reg[20]), .P19(s9_fi_c_prod_pp00_reg[19]), .P18(s9_fi_c_prod_pp00_reg[18]), .P17(s9_fi_c_prod_pp00_reg[17]), .P16(s9_fi_c_prod_pp00_reg[16]), .P15(s9_fi_c_prod_pp00_reg[15]), .P14(s9_fi_c_prod_pp00_reg[14]), .P13(s9_fi_c_prod_pp00_reg[13]), .P12(s9_fi_c_prod_pp00_reg[12]), .P11(s9_fi_c_prod_pp00_reg[11]), .P10(s9_fi_c_prod_pp00_reg[10]), .P9(s9_fi_c_prod_pp00_reg[9]), .P8(s9_fi_c_prod_pp00_reg[8]), .P7(s9_fi_c_prod_pp00_reg[7]), .P6(s9_fi_c_prod_pp00_reg[6]), .P5(s9_fi_c_prod_pp00_reg[5]), .P4(s9_fi_c_prod_pp00_reg[4]), .P3(s9_fi_c_prod_pp00_reg[3]), .P2(s9_fi_c_prod_pp00_reg[2]), .P1(s9_fi_c_prod_pp00_reg[1]), .P0(s9_fi_c_prod_pp00_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
-    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s9_fi_c_prod_pp10_mult (  // s9_fi_c_prod_pp10_reg = s8_t_20_reg * _s9_fi_c_prod_pp10_next_0
-    .A17(s8_t_20_next[17]), .A16(s8_t_20_next[16]), .A15(s8_t_20_next[15]), .A14(s8_t_20_next[14]), .A13(s8_t_20_next[13]), .A12(s8_t_20_next[12]), .A11(s8_t_20_next[11]), .A10(s8_t_20_next[10]), .A9(s8_t_20_next[9]), .A8(s8_t_20_next[8]), .A7(s8_t_20_next[7]), .A6(s8_t_20_next[6]), .A5(s8_t_20_next[5]), .A4(s8_t_20_next[4]), .A3(s8_t_20_next[3]), .A2(s8_t_20_next[2]), .A1(s8_t_20_next[1]), .A0(s8_t_20_next[0]),
-    .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(1'b0), .B11(1'b0), .B10(s8_recip_c_t_next[10]), .B9(s8_recip_c_t_next[9]), .B8(s8_recip_c_t_next[8]), .B7(s8_recip_c_t_next[7]), .B6(s8_recip_c_t_next[6]), .B5(s8_recip_c_t_next[5]), .B4(s8_recip_c_t_next[4]), .B3(s8_recip_c_t_next[3]), .B2(s8_recip_c_t_next[2]), .B1(s8_recip_c_t_next[1]), .B0(s8_recip_c_t_next[0]),
+    .A17(s8_t_20_reg[17]), .A16(s8_t_20_reg[16]), .A15(s8_t_20_reg[15]), .A14(s8_t_20_reg[14]), .A13(s8_t_20_reg[13]), .A12(s8_t_20_reg[12]), .A11(s8_t_20_reg[11]), .A10(s8_t_20_reg[10]), .A9(s8_t_20_reg[9]), .A8(s8_t_20_reg[8]), .A7(s8_t_20_reg[7]), .A6(s8_t_20_reg[6]), .A5(s8_t_20_reg[5]), .A4(s8_t_20_reg[4]), .A3(s8_t_20_reg[3]), .A2(s8_t_20_reg[2]), .A1(s8_t_20_reg[1]), .A0(s8_t_20_reg[0]),
+    .B17(_s9_fi_c_prod_pp10_next_0[17]), .B16(_s9_fi_c_prod_pp10_next_0[16]), .B15(_s9_fi_c_prod_pp10_next_0[15]), .B14(_s9_fi_c_prod_pp10_next_0[14]), .B13(_s9_fi_c_prod_pp10_next_0[13]), .B12(_s9_fi_c_prod_pp10_next_0[12]), .B11(_s9_fi_c_prod_pp10_next_0[11]), .B10(_s9_fi_c_prod_pp10_next_0[10]), .B9(_s9_fi_c_prod_pp10_next_0[9]), .B8(_s9_fi_c_prod_pp10_next_0[8]), .B7(_s9_fi_c_prod_pp10_next_0[7]), .B6(_s9_fi_c_prod_pp10_next_0[6]), .B5(_s9_fi_c_prod_pp10_next_0[5]), .B4(_s9_fi_c_prod_pp10_next_0[4]), .B3(_s9_fi_c_prod_pp10_next_0[3]), .B2(_s9_fi_c_prod_pp10_next_0[2]), .B1(_s9_fi_c_prod_pp10_next_0[1]), .B0(_s9_fi_c_prod_pp10_next_0[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
     .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(s9_fi_c_prod_pp10_reg[28]), .P27(s9_fi_c_prod_pp10_reg[27]), .P26(s9_fi_c_prod_pp10_reg[26]), .P25(s9_fi_c_prod_pp10_reg[25]), .P24(s9_fi_c_prod_pp10_reg[24]), .P23(s9_fi_c_prod_pp10_reg[23]), .P22(s9_fi_c_prod_pp10_reg[22]), .P21(s9_fi_c_prod_pp10_reg[21]), .P20(s9_fi_c_prod_pp10_reg[20]), .P19(s9_fi_c_prod_pp10_reg[19]), .P18(s9_fi_c_prod_pp10_reg[18]), .P17(s9_fi_c_prod_pp10_reg[17]), .P16(s9_fi_c_prod_pp10_reg[16]), .P15(s9_fi_c_prod_pp10_reg[15]), .P14(s9_fi_c_prod_pp10_reg[14]), .P13(s9_fi_c_prod_pp10_reg[13]), .P12(s9_fi_c_prod_pp10_reg[12]), .P11(s9_fi_c_prod_pp10_reg[11]), .P10(s9_fi_c_prod_pp10_reg[10]), .P9(s9_fi_c_prod_pp10_reg[9]), .P8(s9_fi_c_prod_pp10_reg[8]), .P7(s9_fi_c_prod_pp10_reg[7]), .P6(s9_fi_c_prod_pp10_reg[6]), .P5(s9_fi_c_prod_pp10_reg[5]), .P4(s9_fi_c_prod_pp10_reg[4]), .P3(s9_fi_c_prod_pp10_reg[3]), .P2(s9_fi_c_prod_pp10_reg[2]), .P1(s9_fi_c_prod_pp10_reg[1]), .P0(s9_fi_c_prod_pp10_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
-    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s9_fi_c_prod_pp20_mult (  // s9_fi_c_prod_pp20_reg = s8_t_21_reg * _s9_fi_c_prod_pp20_next_0
-    .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(s8_t_21_next[13]), .A12(s8_t_21_next[12]), .A11(s8_t_21_next[11]), .A10(s8_t_21_next[10]), .A9(s8_t_21_next[9]), .A8(s8_t_21_next[8]), .A7(s8_t_21_next[7]), .A6(s8_t_21_next[6]), .A5(s8_t_21_next[5]), .A4(s8_t_21_next[4]), .A3(s8_t_21_next[3]), .A2(s8_t_21_next[2]), .A1(s8_t_21_next[1]), .A0(s8_t_21_next[0]),
-    .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(1'b0), .B11(1'b0), .B10(s8_recip_c_t_next[10]), .B9(s8_recip_c_t_next[9]), .B8(s8_recip_c_t_next[8]), .B7(s8_recip_c_t_next[7]), .B6(s8_recip_c_t_next[6]), .B5(s8_recip_c_t_next[5]), .B4(s8_recip_c_t_next[4]), .B3(s8_recip_c_t_next[3]), .B2(s8_recip_c_t_next[2]), .B1(s8_recip_c_t_next[1]), .B0(s8_recip_c_t_next[0]),
+    .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(s8_t_21_reg[13]), .A12(s8_t_21_reg[12]), .A11(s8_t_21_reg[11]), .A10(s8_t_21_reg[10]), .A9(s8_t_21_reg[9]), .A8(s8_t_21_reg[8]), .A7(s8_t_21_reg[7]), .A6(s8_t_21_reg[6]), .A5(s8_t_21_reg[5]), .A4(s8_t_21_reg[4]), .A3(s8_t_21_reg[3]), .A2(s8_t_21_reg[2]), .A1(s8_t_21_reg[1]), .A0(s8_t_21_reg[0]),
+    .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(_s9_fi_c_prod_pp20_next_0[13]), .B12(_s9_fi_c_prod_pp20_next_0[12]), .B11(_s9_fi_c_prod_pp20_next_0[11]), .B10(_s9_fi_c_prod_pp20_next_0[10]), .B9(_s9_fi_c_prod_pp20_next_0[9]), .B8(_s9_fi_c_prod_pp20_next_0[8]), .B7(_s9_fi_c_prod_pp20_next_0[7]), .B6(_s9_fi_c_prod_pp20_next_0[6]), .B5(_s9_fi_c_prod_pp20_next_0[5]), .B4(_s9_fi_c_prod_pp20_next_0[4]), .B3(_s9_fi_c_prod_pp20_next_0[3]), .B2(_s9_fi_c_prod_pp20_next_0[2]), .B1(_s9_fi_c_prod_pp20_next_0[1]), .B0(_s9_fi_c_prod_pp20_next_0[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
@@ -12031,113 +12167,113 @@ MULT18X18D #(
     .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s12_c_md_fd_xs_pp00_mult (  // s12_c_md_fd_xs_pp00_reg = _s12_c_md_fd_xs_pp00_next_1 * s11_t_15_reg
-    .A17(s11_c_md_next[17]), .A16(s11_c_md_next[16]), .A15(s11_c_md_next[15]), .A14(s11_c_md_next[14]), .A13(s11_c_md_next[13]), .A12(s11_c_md_next[12]), .A11(s11_c_md_next[11]), .A10(s11_c_md_next[10]), .A9(s11_c_md_next[9]), .A8(s11_c_md_next[8]), .A7(s11_c_md_next[7]), .A6(s11_c_md_next[6]), .A5(s11_c_md_next[5]), .A4(s11_c_md_next[4]), .A3(s11_c_md_next[3]), .A2(s11_c_md_next[2]), .A1(s11_c_md_next[1]), .A0(s11_c_md_next[0]),
-    .B17(s11_t_15_next[17]), .B16(s11_t_15_next[16]), .B15(s11_t_15_next[15]), .B14(s11_t_15_next[14]), .B13(s11_t_15_next[13]), .B12(s11_t_15_next[12]), .B11(s11_t_15_next[11]), .B10(s11_t_15_next[10]), .B9(s11_t_15_next[9]), .B8(s11_t_15_next[8]), .B7(s11_t_15_next[7]), .B6(s11_t_15_next[6]), .B5(s11_t_15_next[5]), .B4(s11_t_15_next[4]), .B3(s11_t_15_next[3]), .B2(s11_t_15_next[2]), .B1(s11_t_15_next[1]), .B0(s11_t_15_next[0]),
+) s13_c_md_fd_xs_pp00_mult (  // s13_c_md_fd_xs_pp00_reg = _s13_c_md_fd_xs_pp00_next_1 * s12_t_13_reg
+    .A17(s12_c_md_next[17]), .A16(s12_c_md_next[16]), .A15(s12_c_md_next[15]), .A14(s12_c_md_next[14]), .A13(s12_c_md_next[13]), .A12(s12_c_md_next[12]), .A11(s12_c_md_next[11]), .A10(s12_c_md_next[10]), .A9(s12_c_md_next[9]), .A8(s12_c_md_next[8]), .A7(s12_c_md_next[7]), .A6(s12_c_md_next[6]), .A5(s12_c_md_next[5]), .A4(s12_c_md_next[4]), .A3(s12_c_md_next[3]), .A2(s12_c_md_next[2]), .A1(s12_c_md_next[1]), .A0(s12_c_md_next[0]),
+    .B17(s12_t_13_next[17]), .B16(s12_t_13_next[16]), .B15(s12_t_13_next[15]), .B14(s12_t_13_next[14]), .B13(s12_t_13_next[13]), .B12(s12_t_13_next[12]), .B11(s12_t_13_next[11]), .B10(s12_t_13_next[10]), .B9(s12_t_13_next[9]), .B8(s12_t_13_next[8]), .B7(s12_t_13_next[7]), .B6(s12_t_13_next[6]), .B5(s12_t_13_next[5]), .B4(s12_t_13_next[4]), .B3(s12_t_13_next[3]), .B2(s12_t_13_next[2]), .B1(s12_t_13_next[1]), .B0(s12_t_13_next[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
-    .P35(), .P34(), .P33(), .P32(), .P31(s12_c_md_fd_xs_pp00_reg[31]), .P30(s12_c_md_fd_xs_pp00_reg[30]), .P29(s12_c_md_fd_xs_pp00_reg[29]), .P28(s12_c_md_fd_xs_pp00_reg[28]), .P27(s12_c_md_fd_xs_pp00_reg[27]), .P26(s12_c_md_fd_xs_pp00_reg[26]), .P25(s12_c_md_fd_xs_pp00_reg[25]), .P24(s12_c_md_fd_xs_pp00_reg[24]), .P23(s12_c_md_fd_xs_pp00_reg[23]), .P22(s12_c_md_fd_xs_pp00_reg[22]), .P21(s12_c_md_fd_xs_pp00_reg[21]), .P20(s12_c_md_fd_xs_pp00_reg[20]), .P19(s12_c_md_fd_xs_pp00_reg[19]), .P18(s12_c_md_fd_xs_pp00_reg[18]), .P17(s12_c_md_fd_xs_pp00_reg[17]), .P16(s12_c_md_fd_xs_pp00_reg[16]), .P15(s12_c_md_fd_xs_pp00_reg[15]), .P14(s12_c_md_fd_xs_pp00_reg[14]), .P13(s12_c_md_fd_xs_pp00_reg[13]), .P12(s12_c_md_fd_xs_pp00_reg[12]), .P11(s12_c_md_fd_xs_pp00_reg[11]), .P10(s12_c_md_fd_xs_pp00_reg[10]), .P9(s12_c_md_fd_xs_pp00_reg[9]), .P8(s12_c_md_fd_xs_pp00_reg[8]), .P7(s12_c_md_fd_xs_pp00_reg[7]), .P6(s12_c_md_fd_xs_pp00_reg[6]), .P5(s12_c_md_fd_xs_pp00_reg[5]), .P4(s12_c_md_fd_xs_pp00_reg[4]), .P3(s12_c_md_fd_xs_pp00_reg[3]), .P2(s12_c_md_fd_xs_pp00_reg[2]), .P1(s12_c_md_fd_xs_pp00_reg[1]), .P0(s12_c_md_fd_xs_pp00_reg[0])
+    .P35(), .P34(), .P33(), .P32(), .P31(s13_c_md_fd_xs_pp00_reg[31]), .P30(s13_c_md_fd_xs_pp00_reg[30]), .P29(s13_c_md_fd_xs_pp00_reg[29]), .P28(s13_c_md_fd_xs_pp00_reg[28]), .P27(s13_c_md_fd_xs_pp00_reg[27]), .P26(s13_c_md_fd_xs_pp00_reg[26]), .P25(s13_c_md_fd_xs_pp00_reg[25]), .P24(s13_c_md_fd_xs_pp00_reg[24]), .P23(s13_c_md_fd_xs_pp00_reg[23]), .P22(s13_c_md_fd_xs_pp00_reg[22]), .P21(s13_c_md_fd_xs_pp00_reg[21]), .P20(s13_c_md_fd_xs_pp00_reg[20]), .P19(s13_c_md_fd_xs_pp00_reg[19]), .P18(s13_c_md_fd_xs_pp00_reg[18]), .P17(s13_c_md_fd_xs_pp00_reg[17]), .P16(s13_c_md_fd_xs_pp00_reg[16]), .P15(s13_c_md_fd_xs_pp00_reg[15]), .P14(s13_c_md_fd_xs_pp00_reg[14]), .P13(s13_c_md_fd_xs_pp00_reg[13]), .P12(s13_c_md_fd_xs_pp00_reg[12]), .P11(s13_c_md_fd_xs_pp00_reg[11]), .P10(s13_c_md_fd_xs_pp00_reg[10]), .P9(s13_c_md_fd_xs_pp00_reg[9]), .P8(s13_c_md_fd_xs_pp00_reg[8]), .P7(s13_c_md_fd_xs_pp00_reg[7]), .P6(s13_c_md_fd_xs_pp00_reg[6]), .P5(s13_c_md_fd_xs_pp00_reg[5]), .P4(s13_c_md_fd_xs_pp00_reg[4]), .P3(s13_c_md_fd_xs_pp00_reg[3]), .P2(s13_c_md_fd_xs_pp00_reg[2]), .P1(s13_c_md_fd_xs_pp00_reg[1]), .P0(s13_c_md_fd_xs_pp00_reg[0])
 );
 MULT18X18D #(
     .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
     .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s12_c_md_fd_xs_pp10_mult (  // s12_c_md_fd_xs_pp10_reg = _s12_c_md_fd_xs_pp10_next_1 * s11_t_16_reg
-    .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(1'b0), .A12(1'b0), .A11(1'b0), .A10(1'b0), .A9(1'b0), .A8(s11_c_md_next[26]), .A7(s11_c_md_next[25]), .A6(s11_c_md_next[24]), .A5(s11_c_md_next[23]), .A4(s11_c_md_next[22]), .A3(s11_c_md_next[21]), .A2(s11_c_md_next[20]), .A1(s11_c_md_next[19]), .A0(s11_c_md_next[18]),
-    .B17(s11_t_16_next[17]), .B16(s11_t_16_next[16]), .B15(s11_t_16_next[15]), .B14(s11_t_16_next[14]), .B13(s11_t_16_next[13]), .B12(s11_t_16_next[12]), .B11(s11_t_16_next[11]), .B10(s11_t_16_next[10]), .B9(s11_t_16_next[9]), .B8(s11_t_16_next[8]), .B7(s11_t_16_next[7]), .B6(s11_t_16_next[6]), .B5(s11_t_16_next[5]), .B4(s11_t_16_next[4]), .B3(s11_t_16_next[3]), .B2(s11_t_16_next[2]), .B1(s11_t_16_next[1]), .B0(s11_t_16_next[0]),
+) s13_c_md_fd_xs_pp10_mult (  // s13_c_md_fd_xs_pp10_reg = _s13_c_md_fd_xs_pp10_next_1 * s12_t_14_reg
+    .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(1'b0), .A12(1'b0), .A11(1'b0), .A10(1'b0), .A9(1'b0), .A8(s12_c_md_next[26]), .A7(s12_c_md_next[25]), .A6(s12_c_md_next[24]), .A5(s12_c_md_next[23]), .A4(s12_c_md_next[22]), .A3(s12_c_md_next[21]), .A2(s12_c_md_next[20]), .A1(s12_c_md_next[19]), .A0(s12_c_md_next[18]),
+    .B17(s12_t_14_next[17]), .B16(s12_t_14_next[16]), .B15(s12_t_14_next[15]), .B14(s12_t_14_next[14]), .B13(s12_t_14_next[13]), .B12(s12_t_14_next[12]), .B11(s12_t_14_next[11]), .B10(s12_t_14_next[10]), .B9(s12_t_14_next[9]), .B8(s12_t_14_next[8]), .B7(s12_t_14_next[7]), .B6(s12_t_14_next[6]), .B5(s12_t_14_next[5]), .B4(s12_t_14_next[4]), .B3(s12_t_14_next[3]), .B2(s12_t_14_next[2]), .B1(s12_t_14_next[1]), .B0(s12_t_14_next[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
-    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(s12_c_md_fd_xs_pp10_reg[22]), .P21(s12_c_md_fd_xs_pp10_reg[21]), .P20(s12_c_md_fd_xs_pp10_reg[20]), .P19(s12_c_md_fd_xs_pp10_reg[19]), .P18(s12_c_md_fd_xs_pp10_reg[18]), .P17(s12_c_md_fd_xs_pp10_reg[17]), .P16(s12_c_md_fd_xs_pp10_reg[16]), .P15(s12_c_md_fd_xs_pp10_reg[15]), .P14(s12_c_md_fd_xs_pp10_reg[14]), .P13(s12_c_md_fd_xs_pp10_reg[13]), .P12(s12_c_md_fd_xs_pp10_reg[12]), .P11(s12_c_md_fd_xs_pp10_reg[11]), .P10(s12_c_md_fd_xs_pp10_reg[10]), .P9(s12_c_md_fd_xs_pp10_reg[9]), .P8(s12_c_md_fd_xs_pp10_reg[8]), .P7(s12_c_md_fd_xs_pp10_reg[7]), .P6(s12_c_md_fd_xs_pp10_reg[6]), .P5(s12_c_md_fd_xs_pp10_reg[5]), .P4(s12_c_md_fd_xs_pp10_reg[4]), .P3(s12_c_md_fd_xs_pp10_reg[3]), .P2(s12_c_md_fd_xs_pp10_reg[2]), .P1(s12_c_md_fd_xs_pp10_reg[1]), .P0(s12_c_md_fd_xs_pp10_reg[0])
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(s13_c_md_fd_xs_pp10_reg[22]), .P21(s13_c_md_fd_xs_pp10_reg[21]), .P20(s13_c_md_fd_xs_pp10_reg[20]), .P19(s13_c_md_fd_xs_pp10_reg[19]), .P18(s13_c_md_fd_xs_pp10_reg[18]), .P17(s13_c_md_fd_xs_pp10_reg[17]), .P16(s13_c_md_fd_xs_pp10_reg[16]), .P15(s13_c_md_fd_xs_pp10_reg[15]), .P14(s13_c_md_fd_xs_pp10_reg[14]), .P13(s13_c_md_fd_xs_pp10_reg[13]), .P12(s13_c_md_fd_xs_pp10_reg[12]), .P11(s13_c_md_fd_xs_pp10_reg[11]), .P10(s13_c_md_fd_xs_pp10_reg[10]), .P9(s13_c_md_fd_xs_pp10_reg[9]), .P8(s13_c_md_fd_xs_pp10_reg[8]), .P7(s13_c_md_fd_xs_pp10_reg[7]), .P6(s13_c_md_fd_xs_pp10_reg[6]), .P5(s13_c_md_fd_xs_pp10_reg[5]), .P4(s13_c_md_fd_xs_pp10_reg[4]), .P3(s13_c_md_fd_xs_pp10_reg[3]), .P2(s13_c_md_fd_xs_pp10_reg[2]), .P1(s13_c_md_fd_xs_pp10_reg[1]), .P0(s13_c_md_fd_xs_pp10_reg[0])
 );
 MULT18X18D #(
     .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
     .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s14_c_md_fd_prod_pp00_mult (  // s14_c_md_fd_prod_pp00_reg = _s14_c_md_fd_prod_pp00_next_1 * 36'h39b52
-    .A17(s13_c_md_fd_xs_next[17]), .A16(s13_c_md_fd_xs_next[16]), .A15(s13_c_md_fd_xs_next[15]), .A14(s13_c_md_fd_xs_next[14]), .A13(s13_c_md_fd_xs_next[13]), .A12(s13_c_md_fd_xs_next[12]), .A11(s13_c_md_fd_xs_next[11]), .A10(s13_c_md_fd_xs_next[10]), .A9(s13_c_md_fd_xs_next[9]), .A8(s13_c_md_fd_xs_next[8]), .A7(s13_c_md_fd_xs_next[7]), .A6(s13_c_md_fd_xs_next[6]), .A5(s13_c_md_fd_xs_next[5]), .A4(s13_c_md_fd_xs_next[4]), .A3(s13_c_md_fd_xs_next[3]), .A2(s13_c_md_fd_xs_next[2]), .A1(s13_c_md_fd_xs_next[1]), .A0(s13_c_md_fd_xs_next[0]),
+) s15_c_md_fd_prod_pp00_mult (  // s15_c_md_fd_prod_pp00_reg = _s15_c_md_fd_prod_pp00_next_1 * 36'h39b52
+    .A17(s14_c_md_fd_xs_next[17]), .A16(s14_c_md_fd_xs_next[16]), .A15(s14_c_md_fd_xs_next[15]), .A14(s14_c_md_fd_xs_next[14]), .A13(s14_c_md_fd_xs_next[13]), .A12(s14_c_md_fd_xs_next[12]), .A11(s14_c_md_fd_xs_next[11]), .A10(s14_c_md_fd_xs_next[10]), .A9(s14_c_md_fd_xs_next[9]), .A8(s14_c_md_fd_xs_next[8]), .A7(s14_c_md_fd_xs_next[7]), .A6(s14_c_md_fd_xs_next[6]), .A5(s14_c_md_fd_xs_next[5]), .A4(s14_c_md_fd_xs_next[4]), .A3(s14_c_md_fd_xs_next[3]), .A2(s14_c_md_fd_xs_next[2]), .A1(s14_c_md_fd_xs_next[1]), .A0(s14_c_md_fd_xs_next[0]),
     .B17(1'b1), .B16(1'b1), .B15(1'b1), .B14(1'b0), .B13(1'b0), .B12(1'b1), .B11(1'b1), .B10(1'b0), .B9(1'b1), .B8(1'b1), .B7(1'b0), .B6(1'b1), .B5(1'b0), .B4(1'b1), .B3(1'b0), .B2(1'b0), .B1(1'b1), .B0(1'b0),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
-    .P35(s14_c_md_fd_prod_pp00_reg[35]), .P34(s14_c_md_fd_prod_pp00_reg[34]), .P33(s14_c_md_fd_prod_pp00_reg[33]), .P32(s14_c_md_fd_prod_pp00_reg[32]), .P31(s14_c_md_fd_prod_pp00_reg[31]), .P30(s14_c_md_fd_prod_pp00_reg[30]), .P29(s14_c_md_fd_prod_pp00_reg[29]), .P28(s14_c_md_fd_prod_pp00_reg[28]), .P27(s14_c_md_fd_prod_pp00_reg[27]), .P26(s14_c_md_fd_prod_pp00_reg[26]), .P25(s14_c_md_fd_prod_pp00_reg[25]), .P24(s14_c_md_fd_prod_pp00_reg[24]), .P23(s14_c_md_fd_prod_pp00_reg[23]), .P22(s14_c_md_fd_prod_pp00_reg[22]), .P21(s14_c_md_fd_prod_pp00_reg[21]), .P20(s14_c_md_fd_prod_pp00_reg[20]), .P19(s14_c_md_fd_prod_pp00_reg[19]), .P18(s14_c_md_fd_prod_pp00_reg[18]), .P17(s14_c_md_fd_prod_pp00_reg[17]), .P16(s14_c_md_fd_prod_pp00_reg[16]), .P15(s14_c_md_fd_prod_pp00_reg[15]), .P14(s14_c_md_fd_prod_pp00_reg[14]), .P13(s14_c_md_fd_prod_pp00_reg[13]), .P12(s14_c_md_fd_prod_pp00_reg[12]), .P11(s14_c_md_fd_prod_pp00_reg[11]), .P10(s14_c_md_fd_prod_pp00_reg[10]), .P9(s14_c_md_fd_prod_pp00_reg[9]), .P8(s14_c_md_fd_prod_pp00_reg[8]), .P7(s14_c_md_fd_prod_pp00_reg[7]), .P6(s14_c_md_fd_prod_pp00_reg[6]), .P5(s14_c_md_fd_prod_pp00_reg[5]), .P4(s14_c_md_fd_prod_pp00_reg[4]), .P3(s14_c_md_fd_prod_pp00_reg[3]), .P2(s14_c_md_fd_prod_pp00_reg[2]), .P1(s14_c_md_fd_prod_pp00_reg[1]), .P0(s14_c_md_fd_prod_pp00_reg[0])
+    .P35(s15_c_md_fd_prod_pp00_reg[35]), .P34(s15_c_md_fd_prod_pp00_reg[34]), .P33(s15_c_md_fd_prod_pp00_reg[33]), .P32(s15_c_md_fd_prod_pp00_reg[32]), .P31(s15_c_md_fd_prod_pp00_reg[31]), .P30(s15_c_md_fd_prod_pp00_reg[30]), .P29(s15_c_md_fd_prod_pp00_reg[29]), .P28(s15_c_md_fd_prod_pp00_reg[28]), .P27(s15_c_md_fd_prod_pp00_reg[27]), .P26(s15_c_md_fd_prod_pp00_reg[26]), .P25(s15_c_md_fd_prod_pp00_reg[25]), .P24(s15_c_md_fd_prod_pp00_reg[24]), .P23(s15_c_md_fd_prod_pp00_reg[23]), .P22(s15_c_md_fd_prod_pp00_reg[22]), .P21(s15_c_md_fd_prod_pp00_reg[21]), .P20(s15_c_md_fd_prod_pp00_reg[20]), .P19(s15_c_md_fd_prod_pp00_reg[19]), .P18(s15_c_md_fd_prod_pp00_reg[18]), .P17(s15_c_md_fd_prod_pp00_reg[17]), .P16(s15_c_md_fd_prod_pp00_reg[16]), .P15(s15_c_md_fd_prod_pp00_reg[15]), .P14(s15_c_md_fd_prod_pp00_reg[14]), .P13(s15_c_md_fd_prod_pp00_reg[13]), .P12(s15_c_md_fd_prod_pp00_reg[12]), .P11(s15_c_md_fd_prod_pp00_reg[11]), .P10(s15_c_md_fd_prod_pp00_reg[10]), .P9(s15_c_md_fd_prod_pp00_reg[9]), .P8(s15_c_md_fd_prod_pp00_reg[8]), .P7(s15_c_md_fd_prod_pp00_reg[7]), .P6(s15_c_md_fd_prod_pp00_reg[6]), .P5(s15_c_md_fd_prod_pp00_reg[5]), .P4(s15_c_md_fd_prod_pp00_reg[4]), .P3(s15_c_md_fd_prod_pp00_reg[3]), .P2(s15_c_md_fd_prod_pp00_reg[2]), .P1(s15_c_md_fd_prod_pp00_reg[1]), .P0(s15_c_md_fd_prod_pp00_reg[0])
 );
 MULT18X18D #(
     .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
     .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s14_c_md_fd_prod_pp01_mult (  // s14_c_md_fd_prod_pp01_reg = _s14_c_md_fd_prod_pp01_next_0 * 20'h3
-    .A17(s13_c_md_fd_xs_next[17]), .A16(s13_c_md_fd_xs_next[16]), .A15(s13_c_md_fd_xs_next[15]), .A14(s13_c_md_fd_xs_next[14]), .A13(s13_c_md_fd_xs_next[13]), .A12(s13_c_md_fd_xs_next[12]), .A11(s13_c_md_fd_xs_next[11]), .A10(s13_c_md_fd_xs_next[10]), .A9(s13_c_md_fd_xs_next[9]), .A8(s13_c_md_fd_xs_next[8]), .A7(s13_c_md_fd_xs_next[7]), .A6(s13_c_md_fd_xs_next[6]), .A5(s13_c_md_fd_xs_next[5]), .A4(s13_c_md_fd_xs_next[4]), .A3(s13_c_md_fd_xs_next[3]), .A2(s13_c_md_fd_xs_next[2]), .A1(s13_c_md_fd_xs_next[1]), .A0(s13_c_md_fd_xs_next[0]),
+) s15_c_md_fd_prod_pp01_mult (  // s15_c_md_fd_prod_pp01_reg = _s15_c_md_fd_prod_pp01_next_0 * 20'h3
+    .A17(s14_c_md_fd_xs_next[17]), .A16(s14_c_md_fd_xs_next[16]), .A15(s14_c_md_fd_xs_next[15]), .A14(s14_c_md_fd_xs_next[14]), .A13(s14_c_md_fd_xs_next[13]), .A12(s14_c_md_fd_xs_next[12]), .A11(s14_c_md_fd_xs_next[11]), .A10(s14_c_md_fd_xs_next[10]), .A9(s14_c_md_fd_xs_next[9]), .A8(s14_c_md_fd_xs_next[8]), .A7(s14_c_md_fd_xs_next[7]), .A6(s14_c_md_fd_xs_next[6]), .A5(s14_c_md_fd_xs_next[5]), .A4(s14_c_md_fd_xs_next[4]), .A3(s14_c_md_fd_xs_next[3]), .A2(s14_c_md_fd_xs_next[2]), .A1(s14_c_md_fd_xs_next[1]), .A0(s14_c_md_fd_xs_next[0]),
     .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(1'b0), .B11(1'b0), .B10(1'b0), .B9(1'b0), .B8(1'b0), .B7(1'b0), .B6(1'b0), .B5(1'b0), .B4(1'b0), .B3(1'b0), .B2(1'b0), .B1(1'b1), .B0(1'b1),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
-    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(s14_c_md_fd_prod_pp01_reg[19]), .P18(s14_c_md_fd_prod_pp01_reg[18]), .P17(s14_c_md_fd_prod_pp01_reg[17]), .P16(s14_c_md_fd_prod_pp01_reg[16]), .P15(s14_c_md_fd_prod_pp01_reg[15]), .P14(s14_c_md_fd_prod_pp01_reg[14]), .P13(s14_c_md_fd_prod_pp01_reg[13]), .P12(s14_c_md_fd_prod_pp01_reg[12]), .P11(s14_c_md_fd_prod_pp01_reg[11]), .P10(s14_c_md_fd_prod_pp01_reg[10]), .P9(s14_c_md_fd_prod_pp01_reg[9]), .P8(s14_c_md_fd_prod_pp01_reg[8]), .P7(s14_c_md_fd_prod_pp01_reg[7]), .P6(s14_c_md_fd_prod_pp01_reg[6]), .P5(s14_c_md_fd_prod_pp01_reg[5]), .P4(s14_c_md_fd_prod_pp01_reg[4]), .P3(s14_c_md_fd_prod_pp01_reg[3]), .P2(s14_c_md_fd_prod_pp01_reg[2]), .P1(s14_c_md_fd_prod_pp01_reg[1]), .P0(s14_c_md_fd_prod_pp01_reg[0])
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(s15_c_md_fd_prod_pp01_reg[19]), .P18(s15_c_md_fd_prod_pp01_reg[18]), .P17(s15_c_md_fd_prod_pp01_reg[17]), .P16(s15_c_md_fd_prod_pp01_reg[16]), .P15(s15_c_md_fd_prod_pp01_reg[15]), .P14(s15_c_md_fd_prod_pp01_reg[14]), .P13(s15_c_md_fd_prod_pp01_reg[13]), .P12(s15_c_md_fd_prod_pp01_reg[12]), .P11(s15_c_md_fd_prod_pp01_reg[11]), .P10(s15_c_md_fd_prod_pp01_reg[10]), .P9(s15_c_md_fd_prod_pp01_reg[9]), .P8(s15_c_md_fd_prod_pp01_reg[8]), .P7(s15_c_md_fd_prod_pp01_reg[7]), .P6(s15_c_md_fd_prod_pp01_reg[6]), .P5(s15_c_md_fd_prod_pp01_reg[5]), .P4(s15_c_md_fd_prod_pp01_reg[4]), .P3(s15_c_md_fd_prod_pp01_reg[3]), .P2(s15_c_md_fd_prod_pp01_reg[2]), .P1(s15_c_md_fd_prod_pp01_reg[1]), .P0(s15_c_md_fd_prod_pp01_reg[0])
 );
 MULT18X18D #(
     .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
     .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s14_c_md_fd_prod_pp10_mult (  // s14_c_md_fd_prod_pp10_reg = _s14_c_md_fd_prod_pp10_next_1 * 36'h39b52
-    .A17(s13_c_md_fd_xs_next[35]), .A16(s13_c_md_fd_xs_next[34]), .A15(s13_c_md_fd_xs_next[33]), .A14(s13_c_md_fd_xs_next[32]), .A13(s13_c_md_fd_xs_next[31]), .A12(s13_c_md_fd_xs_next[30]), .A11(s13_c_md_fd_xs_next[29]), .A10(s13_c_md_fd_xs_next[28]), .A9(s13_c_md_fd_xs_next[27]), .A8(s13_c_md_fd_xs_next[26]), .A7(s13_c_md_fd_xs_next[25]), .A6(s13_c_md_fd_xs_next[24]), .A5(s13_c_md_fd_xs_next[23]), .A4(s13_c_md_fd_xs_next[22]), .A3(s13_c_md_fd_xs_next[21]), .A2(s13_c_md_fd_xs_next[20]), .A1(s13_c_md_fd_xs_next[19]), .A0(s13_c_md_fd_xs_next[18]),
+) s15_c_md_fd_prod_pp10_mult (  // s15_c_md_fd_prod_pp10_reg = _s15_c_md_fd_prod_pp10_next_1 * 36'h39b52
+    .A17(s14_c_md_fd_xs_next[35]), .A16(s14_c_md_fd_xs_next[34]), .A15(s14_c_md_fd_xs_next[33]), .A14(s14_c_md_fd_xs_next[32]), .A13(s14_c_md_fd_xs_next[31]), .A12(s14_c_md_fd_xs_next[30]), .A11(s14_c_md_fd_xs_next[29]), .A10(s14_c_md_fd_xs_next[28]), .A9(s14_c_md_fd_xs_next[27]), .A8(s14_c_md_fd_xs_next[26]), .A7(s14_c_md_fd_xs_next[25]), .A6(s14_c_md_fd_xs_next[24]), .A5(s14_c_md_fd_xs_next[23]), .A4(s14_c_md_fd_xs_next[22]), .A3(s14_c_md_fd_xs_next[21]), .A2(s14_c_md_fd_xs_next[20]), .A1(s14_c_md_fd_xs_next[19]), .A0(s14_c_md_fd_xs_next[18]),
     .B17(1'b1), .B16(1'b1), .B15(1'b1), .B14(1'b0), .B13(1'b0), .B12(1'b1), .B11(1'b1), .B10(1'b0), .B9(1'b1), .B8(1'b1), .B7(1'b0), .B6(1'b1), .B5(1'b0), .B4(1'b1), .B3(1'b0), .B2(1'b0), .B1(1'b1), .B0(1'b0),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
-    .P35(s14_c_md_fd_prod_pp10_reg[35]), .P34(s14_c_md_fd_prod_pp10_reg[34]), .P33(s14_c_md_fd_prod_pp10_reg[33]), .P32(s14_c_md_fd_prod_pp10_reg[32]), .P31(s14_c_md_fd_prod_pp10_reg[31]), .P30(s14_c_md_fd_prod_pp10_reg[30]), .P29(s14_c_md_fd_prod_pp10_reg[29]), .P28(s14_c_md_fd_prod_pp10_reg[28]), .P27(s14_c_md_fd_prod_pp10_reg[27]), .P26(s14_c_md_fd_prod_pp10_reg[26]), .P25(s14_c_md_fd_prod_pp10_reg[25]), .P24(s14_c_md_fd_prod_pp10_reg[24]), .P23(s14_c_md_fd_prod_pp10_reg[23]), .P22(s14_c_md_fd_prod_pp10_reg[22]), .P21(s14_c_md_fd_prod_pp10_reg[21]), .P20(s14_c_md_fd_prod_pp10_reg[20]), .P19(s14_c_md_fd_prod_pp10_reg[19]), .P18(s14_c_md_fd_prod_pp10_reg[18]), .P17(s14_c_md_fd_prod_pp10_reg[17]), .P16(s14_c_md_fd_prod_pp10_reg[16]), .P15(s14_c_md_fd_prod_pp10_reg[15]), .P14(s14_c_md_fd_prod_pp10_reg[14]), .P13(s14_c_md_fd_prod_pp10_reg[13]), .P12(s14_c_md_fd_prod_pp10_reg[12]), .P11(s14_c_md_fd_prod_pp10_reg[11]), .P10(s14_c_md_fd_prod_pp10_reg[10]), .P9(s14_c_md_fd_prod_pp10_reg[9]), .P8(s14_c_md_fd_prod_pp10_reg[8]), .P7(s14_c_md_fd_prod_pp10_reg[7]), .P6(s14_c_md_fd_prod_pp10_reg[6]), .P5(s14_c_md_fd_prod_pp10_reg[5]), .P4(s14_c_md_fd_prod_pp10_reg[4]), .P3(s14_c_md_fd_prod_pp10_reg[3]), .P2(s14_c_md_fd_prod_pp10_reg[2]), .P1(s14_c_md_fd_prod_pp10_reg[1]), .P0(s14_c_md_fd_prod_pp10_reg[0])
+    .P35(s15_c_md_fd_prod_pp10_reg[35]), .P34(s15_c_md_fd_prod_pp10_reg[34]), .P33(s15_c_md_fd_prod_pp10_reg[33]), .P32(s15_c_md_fd_prod_pp10_reg[32]), .P31(s15_c_md_fd_prod_pp10_reg[31]), .P30(s15_c_md_fd_prod_pp10_reg[30]), .P29(s15_c_md_fd_prod_pp10_reg[29]), .P28(s15_c_md_fd_prod_pp10_reg[28]), .P27(s15_c_md_fd_prod_pp10_reg[27]), .P26(s15_c_md_fd_prod_pp10_reg[26]), .P25(s15_c_md_fd_prod_pp10_reg[25]), .P24(s15_c_md_fd_prod_pp10_reg[24]), .P23(s15_c_md_fd_prod_pp10_reg[23]), .P22(s15_c_md_fd_prod_pp10_reg[22]), .P21(s15_c_md_fd_prod_pp10_reg[21]), .P20(s15_c_md_fd_prod_pp10_reg[20]), .P19(s15_c_md_fd_prod_pp10_reg[19]), .P18(s15_c_md_fd_prod_pp10_reg[18]), .P17(s15_c_md_fd_prod_pp10_reg[17]), .P16(s15_c_md_fd_prod_pp10_reg[16]), .P15(s15_c_md_fd_prod_pp10_reg[15]), .P14(s15_c_md_fd_prod_pp10_reg[14]), .P13(s15_c_md_fd_prod_pp10_reg[13]), .P12(s15_c_md_fd_prod_pp10_reg[12]), .P11(s15_c_md_fd_prod_pp10_reg[11]), .P10(s15_c_md_fd_prod_pp10_reg[10]), .P9(s15_c_md_fd_prod_pp10_reg[9]), .P8(s15_c_md_fd_prod_pp10_reg[8]), .P7(s15_c_md_fd_prod_pp10_reg[7]), .P6(s15_c_md_fd_prod_pp10_reg[6]), .P5(s15_c_md_fd_prod_pp10_reg[5]), .P4(s15_c_md_fd_prod_pp10_reg[4]), .P3(s15_c_md_fd_prod_pp10_reg[3]), .P2(s15_c_md_fd_prod_pp10_reg[2]), .P1(s15_c_md_fd_prod_pp10_reg[1]), .P0(s15_c_md_fd_prod_pp10_reg[0])
 );
 MULT18X18D #(
     .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
     .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s14_c_md_fd_prod_pp11_mult (  // s14_c_md_fd_prod_pp11_reg = _s14_c_md_fd_prod_pp11_next_0 * 20'h3
-    .A17(s13_c_md_fd_xs_next[35]), .A16(s13_c_md_fd_xs_next[34]), .A15(s13_c_md_fd_xs_next[33]), .A14(s13_c_md_fd_xs_next[32]), .A13(s13_c_md_fd_xs_next[31]), .A12(s13_c_md_fd_xs_next[30]), .A11(s13_c_md_fd_xs_next[29]), .A10(s13_c_md_fd_xs_next[28]), .A9(s13_c_md_fd_xs_next[27]), .A8(s13_c_md_fd_xs_next[26]), .A7(s13_c_md_fd_xs_next[25]), .A6(s13_c_md_fd_xs_next[24]), .A5(s13_c_md_fd_xs_next[23]), .A4(s13_c_md_fd_xs_next[22]), .A3(s13_c_md_fd_xs_next[21]), .A2(s13_c_md_fd_xs_next[20]), .A1(s13_c_md_fd_xs_next[19]), .A0(s13_c_md_fd_xs_next[18]),
+) s15_c_md_fd_prod_pp11_mult (  // s15_c_md_fd_prod_pp11_reg = _s15_c_md_fd_prod_pp11_next_0 * 20'h3
+    .A17(s14_c_md_fd_xs_next[35]), .A16(s14_c_md_fd_xs_next[34]), .A15(s14_c_md_fd_xs_next[33]), .A14(s14_c_md_fd_xs_next[32]), .A13(s14_c_md_fd_xs_next[31]), .A12(s14_c_md_fd_xs_next[30]), .A11(s14_c_md_fd_xs_next[29]), .A10(s14_c_md_fd_xs_next[28]), .A9(s14_c_md_fd_xs_next[27]), .A8(s14_c_md_fd_xs_next[26]), .A7(s14_c_md_fd_xs_next[25]), .A6(s14_c_md_fd_xs_next[24]), .A5(s14_c_md_fd_xs_next[23]), .A4(s14_c_md_fd_xs_next[22]), .A3(s14_c_md_fd_xs_next[21]), .A2(s14_c_md_fd_xs_next[20]), .A1(s14_c_md_fd_xs_next[19]), .A0(s14_c_md_fd_xs_next[18]),
     .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(1'b0), .B11(1'b0), .B10(1'b0), .B9(1'b0), .B8(1'b0), .B7(1'b0), .B6(1'b0), .B5(1'b0), .B4(1'b0), .B3(1'b0), .B2(1'b0), .B1(1'b1), .B0(1'b1),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
-    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(s14_c_md_fd_prod_pp11_reg[19]), .P18(s14_c_md_fd_prod_pp11_reg[18]), .P17(s14_c_md_fd_prod_pp11_reg[17]), .P16(s14_c_md_fd_prod_pp11_reg[16]), .P15(s14_c_md_fd_prod_pp11_reg[15]), .P14(s14_c_md_fd_prod_pp11_reg[14]), .P13(s14_c_md_fd_prod_pp11_reg[13]), .P12(s14_c_md_fd_prod_pp11_reg[12]), .P11(s14_c_md_fd_prod_pp11_reg[11]), .P10(s14_c_md_fd_prod_pp11_reg[10]), .P9(s14_c_md_fd_prod_pp11_reg[9]), .P8(s14_c_md_fd_prod_pp11_reg[8]), .P7(s14_c_md_fd_prod_pp11_reg[7]), .P6(s14_c_md_fd_prod_pp11_reg[6]), .P5(s14_c_md_fd_prod_pp11_reg[5]), .P4(s14_c_md_fd_prod_pp11_reg[4]), .P3(s14_c_md_fd_prod_pp11_reg[3]), .P2(s14_c_md_fd_prod_pp11_reg[2]), .P1(s14_c_md_fd_prod_pp11_reg[1]), .P0(s14_c_md_fd_prod_pp11_reg[0])
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(s15_c_md_fd_prod_pp11_reg[19]), .P18(s15_c_md_fd_prod_pp11_reg[18]), .P17(s15_c_md_fd_prod_pp11_reg[17]), .P16(s15_c_md_fd_prod_pp11_reg[16]), .P15(s15_c_md_fd_prod_pp11_reg[15]), .P14(s15_c_md_fd_prod_pp11_reg[14]), .P13(s15_c_md_fd_prod_pp11_reg[13]), .P12(s15_c_md_fd_prod_pp11_reg[12]), .P11(s15_c_md_fd_prod_pp11_reg[11]), .P10(s15_c_md_fd_prod_pp11_reg[10]), .P9(s15_c_md_fd_prod_pp11_reg[9]), .P8(s15_c_md_fd_prod_pp11_reg[8]), .P7(s15_c_md_fd_prod_pp11_reg[7]), .P6(s15_c_md_fd_prod_pp11_reg[6]), .P5(s15_c_md_fd_prod_pp11_reg[5]), .P4(s15_c_md_fd_prod_pp11_reg[4]), .P3(s15_c_md_fd_prod_pp11_reg[3]), .P2(s15_c_md_fd_prod_pp11_reg[2]), .P1(s15_c_md_fd_prod_pp11_reg[1]), .P0(s15_c_md_fd_prod_pp11_reg[0])
 );
 MULT18X18D #(
     .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
     .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s14_c_md_fd_prod_pp20_mult (  // s14_c_md_fd_prod_pp20_reg = _s14_c_md_fd_prod_pp20_next_1 * 23'h39b52
-    .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(1'b0), .A12(1'b0), .A11(1'b0), .A10(1'b0), .A9(1'b0), .A8(1'b0), .A7(1'b0), .A6(1'b0), .A5(1'b0), .A4(s13_c_md_fd_xs_next[40]), .A3(s13_c_md_fd_xs_next[39]), .A2(s13_c_md_fd_xs_next[38]), .A1(s13_c_md_fd_xs_next[37]), .A0(s13_c_md_fd_xs_next[36]),
+) s15_c_md_fd_prod_pp20_mult (  // s15_c_md_fd_prod_pp20_reg = _s15_c_md_fd_prod_pp20_next_1 * 23'h39b52
+    .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(1'b0), .A12(1'b0), .A11(1'b0), .A10(1'b0), .A9(1'b0), .A8(1'b0), .A7(1'b0), .A6(1'b0), .A5(1'b0), .A4(s14_c_md_fd_xs_next[40]), .A3(s14_c_md_fd_xs_next[39]), .A2(s14_c_md_fd_xs_next[38]), .A1(s14_c_md_fd_xs_next[37]), .A0(s14_c_md_fd_xs_next[36]),
     .B17(1'b1), .B16(1'b1), .B15(1'b1), .B14(1'b0), .B13(1'b0), .B12(1'b1), .B11(1'b1), .B10(1'b0), .B9(1'b1), .B8(1'b1), .B7(1'b0), .B6(1'b1), .B5(1'b0), .B4(1'b1), .B3(1'b0), .B2(1'b0), .B1(1'b1), .B0(1'b0),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
-    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(s14_c_md_fd_prod_pp20_reg[22]), .P21(s14_c_md_fd_prod_pp20_reg[21]), .P20(s14_c_md_fd_prod_pp20_reg[20]), .P19(s14_c_md_fd_prod_pp20_reg[19]), .P18(s14_c_md_fd_prod_pp20_reg[18]), .P17(s14_c_md_fd_prod_pp20_reg[17]), .P16(s14_c_md_fd_prod_pp20_reg[16]), .P15(s14_c_md_fd_prod_pp20_reg[15]), .P14(s14_c_md_fd_prod_pp20_reg[14]), .P13(s14_c_md_fd_prod_pp20_reg[13]), .P12(s14_c_md_fd_prod_pp20_reg[12]), .P11(s14_c_md_fd_prod_pp20_reg[11]), .P10(s14_c_md_fd_prod_pp20_reg[10]), .P9(s14_c_md_fd_prod_pp20_reg[9]), .P8(s14_c_md_fd_prod_pp20_reg[8]), .P7(s14_c_md_fd_prod_pp20_reg[7]), .P6(s14_c_md_fd_prod_pp20_reg[6]), .P5(s14_c_md_fd_prod_pp20_reg[5]), .P4(s14_c_md_fd_prod_pp20_reg[4]), .P3(s14_c_md_fd_prod_pp20_reg[3]), .P2(s14_c_md_fd_prod_pp20_reg[2]), .P1(s14_c_md_fd_prod_pp20_reg[1]), .P0(s14_c_md_fd_prod_pp20_reg[0])
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(s15_c_md_fd_prod_pp20_reg[22]), .P21(s15_c_md_fd_prod_pp20_reg[21]), .P20(s15_c_md_fd_prod_pp20_reg[20]), .P19(s15_c_md_fd_prod_pp20_reg[19]), .P18(s15_c_md_fd_prod_pp20_reg[18]), .P17(s15_c_md_fd_prod_pp20_reg[17]), .P16(s15_c_md_fd_prod_pp20_reg[16]), .P15(s15_c_md_fd_prod_pp20_reg[15]), .P14(s15_c_md_fd_prod_pp20_reg[14]), .P13(s15_c_md_fd_prod_pp20_reg[13]), .P12(s15_c_md_fd_prod_pp20_reg[12]), .P11(s15_c_md_fd_prod_pp20_reg[11]), .P10(s15_c_md_fd_prod_pp20_reg[10]), .P9(s15_c_md_fd_prod_pp20_reg[9]), .P8(s15_c_md_fd_prod_pp20_reg[8]), .P7(s15_c_md_fd_prod_pp20_reg[7]), .P6(s15_c_md_fd_prod_pp20_reg[6]), .P5(s15_c_md_fd_prod_pp20_reg[5]), .P4(s15_c_md_fd_prod_pp20_reg[4]), .P3(s15_c_md_fd_prod_pp20_reg[3]), .P2(s15_c_md_fd_prod_pp20_reg[2]), .P1(s15_c_md_fd_prod_pp20_reg[1]), .P0(s15_c_md_fd_prod_pp20_reg[0])
 );
 MULT18X18D #(
     .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
     .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s14_c_md_fd_prod_pp21_mult (  // s14_c_md_fd_prod_pp21_reg = _s14_c_md_fd_prod_pp21_next_0 * 7'd3
-    .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(1'b0), .A12(1'b0), .A11(1'b0), .A10(1'b0), .A9(1'b0), .A8(1'b0), .A7(1'b0), .A6(1'b0), .A5(1'b0), .A4(s13_c_md_fd_xs_next[40]), .A3(s13_c_md_fd_xs_next[39]), .A2(s13_c_md_fd_xs_next[38]), .A1(s13_c_md_fd_xs_next[37]), .A0(s13_c_md_fd_xs_next[36]),
+) s15_c_md_fd_prod_pp21_mult (  // s15_c_md_fd_prod_pp21_reg = _s15_c_md_fd_prod_pp21_next_0 * 7'd3
+    .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(1'b0), .A12(1'b0), .A11(1'b0), .A10(1'b0), .A9(1'b0), .A8(1'b0), .A7(1'b0), .A6(1'b0), .A5(1'b0), .A4(s14_c_md_fd_xs_next[40]), .A3(s14_c_md_fd_xs_next[39]), .A2(s14_c_md_fd_xs_next[38]), .A1(s14_c_md_fd_xs_next[37]), .A0(s14_c_md_fd_xs_next[36]),
     .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(1'b0), .B11(1'b0), .B10(1'b0), .B9(1'b0), .B8(1'b0), .B7(1'b0), .B6(1'b0), .B5(1'b0), .B4(1'b0), .B3(1'b0), .B2(1'b0), .B1(1'b1), .B0(1'b1),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
-    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(), .P18(), .P17(), .P16(), .P15(), .P14(), .P13(), .P12(), .P11(), .P10(), .P9(), .P8(), .P7(), .P6(s14_c_md_fd_prod_pp21_reg[6]), .P5(s14_c_md_fd_prod_pp21_reg[5]), .P4(s14_c_md_fd_prod_pp21_reg[4]), .P3(s14_c_md_fd_prod_pp21_reg[3]), .P2(s14_c_md_fd_prod_pp21_reg[2]), .P1(s14_c_md_fd_prod_pp21_reg[1]), .P0(s14_c_md_fd_prod_pp21_reg[0])
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(), .P18(), .P17(), .P16(), .P15(), .P14(), .P13(), .P12(), .P11(), .P10(), .P9(), .P8(), .P7(), .P6(s15_c_md_fd_prod_pp21_reg[6]), .P5(s15_c_md_fd_prod_pp21_reg[5]), .P4(s15_c_md_fd_prod_pp21_reg[4]), .P3(s15_c_md_fd_prod_pp21_reg[3]), .P2(s15_c_md_fd_prod_pp21_reg[2]), .P1(s15_c_md_fd_prod_pp21_reg[1]), .P0(s15_c_md_fd_prod_pp21_reg[0])
 );
 MULT18X18D #(
     .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
     .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s5_c_fd_xs_pp00_mult (  // s5_c_fd_xs_pp00_reg = _s5_c_fd_xs_pp00_next_1 * s4_t_25_reg
+) s5_c_fd_xs_pp00_mult (  // s5_c_fd_xs_pp00_reg = _s5_c_fd_xs_pp00_next_1 * s4_t_24_reg
     .A17(s4_cur_next[17]), .A16(s4_cur_next[16]), .A15(s4_cur_next[15]), .A14(s4_cur_next[14]), .A13(s4_cur_next[13]), .A12(s4_cur_next[12]), .A11(s4_cur_next[11]), .A10(s4_cur_next[10]), .A9(s4_cur_next[9]), .A8(s4_cur_next[8]), .A7(s4_cur_next[7]), .A6(s4_cur_next[6]), .A5(s4_cur_next[5]), .A4(s4_cur_next[4]), .A3(s4_cur_next[3]), .A2(s4_cur_next[2]), .A1(s4_cur_next[1]), .A0(s4_cur_next[0]),
-    .B17(s4_t_25_next[17]), .B16(s4_t_25_next[16]), .B15(s4_t_25_next[15]), .B14(s4_t_25_next[14]), .B13(s4_t_25_next[13]), .B12(s4_t_25_next[12]), .B11(s4_t_25_next[11]), .B10(s4_t_25_next[10]), .B9(s4_t_25_next[9]), .B8(s4_t_25_next[8]), .B7(s4_t_25_next[7]), .B6(s4_t_25_next[6]), .B5(s4_t_25_next[5]), .B4(s4_t_25_next[4]), .B3(s4_t_25_next[3]), .B2(s4_t_25_next[2]), .B1(s4_t_25_next[1]), .B0(s4_t_25_next[0]),
+    .B17(s4_t_24_next[17]), .B16(s4_t_24_next[16]), .B15(s4_t_24_next[15]), .B14(s4_t_24_next[14]), .B13(s4_t_24_next[13]), .B12(s4_t_24_next[12]), .B11(s4_t_24_next[11]), .B10(s4_t_24_next[10]), .B9(s4_t_24_next[9]), .B8(s4_t_24_next[8]), .B7(s4_t_24_next[7]), .B6(s4_t_24_next[6]), .B5(s4_t_24_next[5]), .B4(s4_t_24_next[4]), .B3(s4_t_24_next[3]), .B2(s4_t_24_next[2]), .B1(s4_t_24_next[1]), .B0(s4_t_24_next[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
@@ -12148,9 +12284,9 @@ MULT18X18D #(
     .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s5_c_fd_xs_pp10_mult (  // s5_c_fd_xs_pp10_reg = _s5_c_fd_xs_pp10_next_1 * s4_t_26_reg
+) s5_c_fd_xs_pp10_mult (  // s5_c_fd_xs_pp10_reg = _s5_c_fd_xs_pp10_next_1 * s4_t_25_reg
     .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(1'b0), .A12(1'b0), .A11(1'b0), .A10(1'b0), .A9(1'b0), .A8(s4_cur_next[26]), .A7(s4_cur_next[25]), .A6(s4_cur_next[24]), .A5(s4_cur_next[23]), .A4(s4_cur_next[22]), .A3(s4_cur_next[21]), .A2(s4_cur_next[20]), .A1(s4_cur_next[19]), .A0(s4_cur_next[18]),
-    .B17(s4_t_26_next[17]), .B16(s4_t_26_next[16]), .B15(s4_t_26_next[15]), .B14(s4_t_26_next[14]), .B13(s4_t_26_next[13]), .B12(s4_t_26_next[12]), .B11(s4_t_26_next[11]), .B10(s4_t_26_next[10]), .B9(s4_t_26_next[9]), .B8(s4_t_26_next[8]), .B7(s4_t_26_next[7]), .B6(s4_t_26_next[6]), .B5(s4_t_26_next[5]), .B4(s4_t_26_next[4]), .B3(s4_t_26_next[3]), .B2(s4_t_26_next[2]), .B1(s4_t_26_next[1]), .B0(s4_t_26_next[0]),
+    .B17(s4_t_25_next[17]), .B16(s4_t_25_next[16]), .B15(s4_t_25_next[15]), .B14(s4_t_25_next[14]), .B13(s4_t_25_next[13]), .B12(s4_t_25_next[12]), .B11(s4_t_25_next[11]), .B10(s4_t_25_next[10]), .B9(s4_t_25_next[9]), .B8(s4_t_25_next[8]), .B7(s4_t_25_next[7]), .B6(s4_t_25_next[6]), .B5(s4_t_25_next[5]), .B4(s4_t_25_next[4]), .B3(s4_t_25_next[3]), .B2(s4_t_25_next[2]), .B1(s4_t_25_next[1]), .B0(s4_t_25_next[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
@@ -12235,39 +12371,39 @@ MULT18X18D #(
     .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(), .P18(), .P17(), .P16(), .P15(), .P14(), .P13(), .P12(), .P11(), .P10(), .P9(), .P8(), .P7(), .P6(s7_c_fd_prod_pp21_reg[6]), .P5(s7_c_fd_prod_pp21_reg[5]), .P4(s7_c_fd_prod_pp21_reg[4]), .P3(s7_c_fd_prod_pp21_reg[3]), .P2(s7_c_fd_prod_pp21_reg[2]), .P1(s7_c_fd_prod_pp21_reg[1]), .P0(s7_c_fd_prod_pp21_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
-    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s26_fi_mi_prod_pp00_mult (  // s26_fi_mi_prod_pp00_reg = s25_t_reg * _s26_fi_mi_prod_pp00_next_0
-    .A17(s25_t_next[17]), .A16(s25_t_next[16]), .A15(s25_t_next[15]), .A14(s25_t_next[14]), .A13(s25_t_next[13]), .A12(s25_t_next[12]), .A11(s25_t_next[11]), .A10(s25_t_next[10]), .A9(s25_t_next[9]), .A8(s25_t_next[8]), .A7(s25_t_next[7]), .A6(s25_t_next[6]), .A5(s25_t_next[5]), .A4(s25_t_next[4]), .A3(s25_t_next[3]), .A2(s25_t_next[2]), .A1(s25_t_next[1]), .A0(s25_t_next[0]),
-    .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(1'b0), .B11(1'b0), .B10(s25_recip_mi_t_next[10]), .B9(s25_recip_mi_t_next[9]), .B8(s25_recip_mi_t_next[8]), .B7(s25_recip_mi_t_next[7]), .B6(s25_recip_mi_t_next[6]), .B5(s25_recip_mi_t_next[5]), .B4(s25_recip_mi_t_next[4]), .B3(s25_recip_mi_t_next[3]), .B2(s25_recip_mi_t_next[2]), .B1(s25_recip_mi_t_next[1]), .B0(s25_recip_mi_t_next[0]),
+    .A17(s25_t_reg[17]), .A16(s25_t_reg[16]), .A15(s25_t_reg[15]), .A14(s25_t_reg[14]), .A13(s25_t_reg[13]), .A12(s25_t_reg[12]), .A11(s25_t_reg[11]), .A10(s25_t_reg[10]), .A9(s25_t_reg[9]), .A8(s25_t_reg[8]), .A7(s25_t_reg[7]), .A6(s25_t_reg[6]), .A5(s25_t_reg[5]), .A4(s25_t_reg[4]), .A3(s25_t_reg[3]), .A2(s25_t_reg[2]), .A1(s25_t_reg[1]), .A0(s25_t_reg[0]),
+    .B17(_s26_fi_mi_prod_pp00_next_0[17]), .B16(_s26_fi_mi_prod_pp00_next_0[16]), .B15(_s26_fi_mi_prod_pp00_next_0[15]), .B14(_s26_fi_mi_prod_pp00_next_0[14]), .B13(_s26_fi_mi_prod_pp00_next_0[13]), .B12(_s26_fi_mi_prod_pp00_next_0[12]), .B11(_s26_fi_mi_prod_pp00_next_0[11]), .B10(_s26_fi_mi_prod_pp00_next_0[10]), .B9(_s26_fi_mi_prod_pp00_next_0[9]), .B8(_s26_fi_mi_prod_pp00_next_0[8]), .B7(_s26_fi_mi_prod_pp00_next_0[7]), .B6(_s26_fi_mi_prod_pp00_next_0[6]), .B5(_s26_fi_mi_prod_pp00_next_0[5]), .B4(_s26_fi_mi_prod_pp00_next_0[4]), .B3(_s26_fi_mi_prod_pp00_next_0[3]), .B2(_s26_fi_mi_prod_pp00_next_0[2]), .B1(_s26_fi_mi_prod_pp00_next_0[1]), .B0(_s26_fi_mi_prod_pp00_next_0[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
     .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(s26_fi_mi_prod_pp00_reg[28]), .P27(s26_fi_mi_prod_pp00_reg[27]), .P26(s26_fi_mi_prod_pp00_reg[26]), .P25(s26_fi_mi_prod_pp00_reg[25]), .P24(s26_fi_mi_prod_pp00_reg[24]), .P23(s26_fi_mi_prod_pp00_reg[23]), .P22(s26_fi_mi_prod_pp00_reg[22]), .P21(s26_fi_mi_prod_pp00_reg[21]), .P20(s26_fi_mi_prod_pp00_reg[20]), .P19(s26_fi_mi_prod_pp00_reg[19]), .P18(s26_fi_mi_prod_pp00_reg[18]), .P17(s26_fi_mi_prod_pp00_reg[17]), .P16(s26_fi_mi_prod_pp00_reg[16]), .P15(s26_fi_mi_prod_pp00_reg[15]), .P14(s26_fi_mi_prod_pp00_reg[14]), .P13(s26_fi_mi_prod_pp00_reg[13]), .P12(s26_fi_mi_prod_pp00_reg[12]), .P11(s26_fi_mi_prod_pp00_reg[11]), .P10(s26_fi_mi_prod_pp00_reg[10]), .P9(s26_fi_mi_prod_pp00_reg[9]), .P8(s26_fi_mi_prod_pp00_reg[8]), .P7(s26_fi_mi_prod_pp00_reg[7]), .P6(s26_fi_mi_prod_pp00_reg[6]), .P5(s26_fi_mi_prod_pp00_reg[5]), .P4(s26_fi_mi_prod_pp00_reg[4]), .P3(s26_fi_mi_prod_pp00_reg[3]), .P2(s26_fi_mi_prod_pp00_reg[2]), .P1(s26_fi_mi_prod_pp00_reg[1]), .P0(s26_fi_mi_prod_pp00_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
-    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s26_fi_mi_prod_pp10_mult (  // s26_fi_mi_prod_pp10_reg = s25_t_2_reg * _s26_fi_mi_prod_pp10_next_0
-    .A17(s25_t_2_next[17]), .A16(s25_t_2_next[16]), .A15(s25_t_2_next[15]), .A14(s25_t_2_next[14]), .A13(s25_t_2_next[13]), .A12(s25_t_2_next[12]), .A11(s25_t_2_next[11]), .A10(s25_t_2_next[10]), .A9(s25_t_2_next[9]), .A8(s25_t_2_next[8]), .A7(s25_t_2_next[7]), .A6(s25_t_2_next[6]), .A5(s25_t_2_next[5]), .A4(s25_t_2_next[4]), .A3(s25_t_2_next[3]), .A2(s25_t_2_next[2]), .A1(s25_t_2_next[1]), .A0(s25_t_2_next[0]),
-    .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(1'b0), .B11(1'b0), .B10(s25_recip_mi_t_next[10]), .B9(s25_recip_mi_t_next[9]), .B8(s25_recip_mi_t_next[8]), .B7(s25_recip_mi_t_next[7]), .B6(s25_recip_mi_t_next[6]), .B5(s25_recip_mi_t_next[5]), .B4(s25_recip_mi_t_next[4]), .B3(s25_recip_mi_t_next[3]), .B2(s25_recip_mi_t_next[2]), .B1(s25_recip_mi_t_next[1]), .B0(s25_recip_mi_t_next[0]),
+    .A17(s25_t_2_reg[17]), .A16(s25_t_2_reg[16]), .A15(s25_t_2_reg[15]), .A14(s25_t_2_reg[14]), .A13(s25_t_2_reg[13]), .A12(s25_t_2_reg[12]), .A11(s25_t_2_reg[11]), .A10(s25_t_2_reg[10]), .A9(s25_t_2_reg[9]), .A8(s25_t_2_reg[8]), .A7(s25_t_2_reg[7]), .A6(s25_t_2_reg[6]), .A5(s25_t_2_reg[5]), .A4(s25_t_2_reg[4]), .A3(s25_t_2_reg[3]), .A2(s25_t_2_reg[2]), .A1(s25_t_2_reg[1]), .A0(s25_t_2_reg[0]),
+    .B17(_s26_fi_mi_prod_pp10_next_0[17]), .B16(_s26_fi_mi_prod_pp10_next_0[16]), .B15(_s26_fi_mi_prod_pp10_next_0[15]), .B14(_s26_fi_mi_prod_pp10_next_0[14]), .B13(_s26_fi_mi_prod_pp10_next_0[13]), .B12(_s26_fi_mi_prod_pp10_next_0[12]), .B11(_s26_fi_mi_prod_pp10_next_0[11]), .B10(_s26_fi_mi_prod_pp10_next_0[10]), .B9(_s26_fi_mi_prod_pp10_next_0[9]), .B8(_s26_fi_mi_prod_pp10_next_0[8]), .B7(_s26_fi_mi_prod_pp10_next_0[7]), .B6(_s26_fi_mi_prod_pp10_next_0[6]), .B5(_s26_fi_mi_prod_pp10_next_0[5]), .B4(_s26_fi_mi_prod_pp10_next_0[4]), .B3(_s26_fi_mi_prod_pp10_next_0[3]), .B2(_s26_fi_mi_prod_pp10_next_0[2]), .B1(_s26_fi_mi_prod_pp10_next_0[1]), .B0(_s26_fi_mi_prod_pp10_next_0[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
     .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(s26_fi_mi_prod_pp10_reg[28]), .P27(s26_fi_mi_prod_pp10_reg[27]), .P26(s26_fi_mi_prod_pp10_reg[26]), .P25(s26_fi_mi_prod_pp10_reg[25]), .P24(s26_fi_mi_prod_pp10_reg[24]), .P23(s26_fi_mi_prod_pp10_reg[23]), .P22(s26_fi_mi_prod_pp10_reg[22]), .P21(s26_fi_mi_prod_pp10_reg[21]), .P20(s26_fi_mi_prod_pp10_reg[20]), .P19(s26_fi_mi_prod_pp10_reg[19]), .P18(s26_fi_mi_prod_pp10_reg[18]), .P17(s26_fi_mi_prod_pp10_reg[17]), .P16(s26_fi_mi_prod_pp10_reg[16]), .P15(s26_fi_mi_prod_pp10_reg[15]), .P14(s26_fi_mi_prod_pp10_reg[14]), .P13(s26_fi_mi_prod_pp10_reg[13]), .P12(s26_fi_mi_prod_pp10_reg[12]), .P11(s26_fi_mi_prod_pp10_reg[11]), .P10(s26_fi_mi_prod_pp10_reg[10]), .P9(s26_fi_mi_prod_pp10_reg[9]), .P8(s26_fi_mi_prod_pp10_reg[8]), .P7(s26_fi_mi_prod_pp10_reg[7]), .P6(s26_fi_mi_prod_pp10_reg[6]), .P5(s26_fi_mi_prod_pp10_reg[5]), .P4(s26_fi_mi_prod_pp10_reg[4]), .P3(s26_fi_mi_prod_pp10_reg[3]), .P2(s26_fi_mi_prod_pp10_reg[2]), .P1(s26_fi_mi_prod_pp10_reg[1]), .P0(s26_fi_mi_prod_pp10_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
-    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
 ) s26_fi_mi_prod_pp20_mult (  // s26_fi_mi_prod_pp20_reg = s25_t_3_reg * _s26_fi_mi_prod_pp20_next_0
-    .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(s25_t_3_next[13]), .A12(s25_t_3_next[12]), .A11(s25_t_3_next[11]), .A10(s25_t_3_next[10]), .A9(s25_t_3_next[9]), .A8(s25_t_3_next[8]), .A7(s25_t_3_next[7]), .A6(s25_t_3_next[6]), .A5(s25_t_3_next[5]), .A4(s25_t_3_next[4]), .A3(s25_t_3_next[3]), .A2(s25_t_3_next[2]), .A1(s25_t_3_next[1]), .A0(s25_t_3_next[0]),
-    .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(1'b0), .B11(1'b0), .B10(s25_recip_mi_t_next[10]), .B9(s25_recip_mi_t_next[9]), .B8(s25_recip_mi_t_next[8]), .B7(s25_recip_mi_t_next[7]), .B6(s25_recip_mi_t_next[6]), .B5(s25_recip_mi_t_next[5]), .B4(s25_recip_mi_t_next[4]), .B3(s25_recip_mi_t_next[3]), .B2(s25_recip_mi_t_next[2]), .B1(s25_recip_mi_t_next[1]), .B0(s25_recip_mi_t_next[0]),
+    .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(s25_t_3_reg[13]), .A12(s25_t_3_reg[12]), .A11(s25_t_3_reg[11]), .A10(s25_t_3_reg[10]), .A9(s25_t_3_reg[9]), .A8(s25_t_3_reg[8]), .A7(s25_t_3_reg[7]), .A6(s25_t_3_reg[6]), .A5(s25_t_3_reg[5]), .A4(s25_t_3_reg[4]), .A3(s25_t_3_reg[3]), .A2(s25_t_3_reg[2]), .A1(s25_t_3_reg[1]), .A0(s25_t_3_reg[0]),
+    .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(_s26_fi_mi_prod_pp20_next_0[13]), .B12(_s26_fi_mi_prod_pp20_next_0[12]), .B11(_s26_fi_mi_prod_pp20_next_0[11]), .B10(_s26_fi_mi_prod_pp20_next_0[10]), .B9(_s26_fi_mi_prod_pp20_next_0[9]), .B8(_s26_fi_mi_prod_pp20_next_0[8]), .B7(_s26_fi_mi_prod_pp20_next_0[7]), .B6(_s26_fi_mi_prod_pp20_next_0[6]), .B5(_s26_fi_mi_prod_pp20_next_0[5]), .B4(_s26_fi_mi_prod_pp20_next_0[4]), .B3(_s26_fi_mi_prod_pp20_next_0[3]), .B2(_s26_fi_mi_prod_pp20_next_0[2]), .B1(_s26_fi_mi_prod_pp20_next_0[1]), .B0(_s26_fi_mi_prod_pp20_next_0[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
