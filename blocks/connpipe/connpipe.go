@@ -89,7 +89,7 @@ func WithShellMutants(depth int, first string, own map[string][]hdlgen.Mutation)
 }
 
 // hazardGroup is the most stages one hazard register covers.
-const hazardGroup = 10
+const hazardGroup = 5
 
 // hazardGroups splits stages 1..n into groups of at most hazardGroup
 // stages, as even as they can be, first to last ([first, last] each); n

@@ -104,11 +104,11 @@ func formalJobs() []block.FormalJob {
 func confFormalJobs() []block.FormalJob {
 	def := DefaultConfParams()
 	def.NumConn = 4
-	// a deep shell: its hazard unit keeps two registers (stages 1..6 and
-	// 7..11), as at the deep default depths of smartt and nscc
+	// a deep shell: its hazard unit keeps three registers (stages 1..4,
+	// 5..8 and 9..11), as at the deep default depths of smartt and nscc
 	deep := SmallConfParams()
 	deep.Depth = 12
-	deepJob := confFormalJob("reps_conf_depth12", "as reps_conf, pipeline depth 12: two hazard registers; the broken variants of the shell's depth-dependent assertions run", deep, true)
+	deepJob := confFormalJob("reps_conf_depth12", "as reps_conf, pipeline depth 12: three hazard registers; the broken variants of the shell's depth-dependent assertions run", deep, true)
 	// the block's own assertions and credit_exact are broken at depth 1,
 	// where their counterexamples are 7-11 steps long (30 and more here)
 	deepJob.BreakOnly = []string{"hazard_exact", "out_valid_exact", "same_conn_apart", "snoop_exact"}

@@ -192,10 +192,14 @@ reg  s24_valid_reg;  // stage 24 holds an event
 reg  s24_valid_next;
 reg  [15:0] s24_conn_reg;  // stage 24 connection id
 reg  [15:0] s24_conn_next;
-reg  hazard0_reg;  // the head's connection is in stages 1..10
+reg  hazard0_reg;  // the head's connection is in stages 1..5
 reg  hazard0_next;
-reg  hazard1_reg;  // the head's connection is in stages 11..20
+reg  hazard1_reg;  // the head's connection is in stages 6..10
 reg  hazard1_next;
+reg  hazard2_reg;  // the head's connection is in stages 11..15
+reg  hazard2_next;
+reg  hazard3_reg;  // the head's connection is in stages 16..20
+reg  hazard3_next;
 reg  credits_out_reg;  // 26 events are issued and not yet taken: no credit left
 reg  credits_out_next;
 reg  [2:0] s1_kind_reg;  // stage 1 event kind
@@ -6724,94 +6728,98 @@ wire _shell_1 = in_valid_reg & _shell_0;
 wire _shell_2 = ~hazard0_reg;
 wire _shell_3 = _shell_1 & _shell_2;
 wire _shell_4 = ~hazard1_reg;
-wire issue = _shell_3 & _shell_4;
-wire _shell_5 = s_event_valid & in_ready_reg;
-wire _shell_6 = ~in_valid_reg;
-wire [4:0] _shell_7 = issue ? 5'd1 : 5'd0;
-wire [4:0] _shell_8 = occ_reg + _shell_7;
+wire _shell_5 = _shell_3 & _shell_4;
+wire _shell_6 = ~hazard2_reg;
+wire _shell_7 = _shell_5 & _shell_6;
+wire _shell_8 = ~hazard3_reg;
+wire issue = _shell_7 & _shell_8;
+wire _shell_9 = s_event_valid & in_ready_reg;
+wire _shell_10 = ~in_valid_reg;
+wire [4:0] _shell_11 = issue ? 5'd1 : 5'd0;
+wire [4:0] _shell_12 = occ_reg + _shell_11;
 wire out_pop = out_valid_reg & m_result_ready;
-wire [4:0] _shell_9 = out_pop ? 5'd1 : 5'd0;
-wire [4:0] occ_update = _shell_8 - _shell_9;
-wire _shell_10 = ~s24_error_reg;
-wire wr_en = s24_valid_reg & _shell_10;
+wire [4:0] _shell_13 = out_pop ? 5'd1 : 5'd0;
+wire [4:0] occ_update = _shell_12 - _shell_13;
+wire _shell_14 = ~s24_error_reg;
+wire wr_en = s24_valid_reg & _shell_14;
 wire [11:0] wr_addr = s24_conn_reg[11:0];
-wire [11:0] _shell_11 = in_conn_reg[11:0];
-wire _shell_12 = wr_addr == _shell_11;
-wire snoop_in = wr_en & _shell_12;
+wire [11:0] _shell_15 = in_conn_reg[11:0];
+wire _shell_16 = wr_addr == _shell_15;
+wire snoop_in = wr_en & _shell_16;
 wire [23:0] c_open = 24'h9d7880;
-wire [149:0] _shell_13 = {11'd0, 10'd0, 20'h0, 11'd0, 16'd8600, 1'd0, 1'd0, 11'd0, 15'd0, 15'd0, 15'd0, c_open};
+wire [149:0] _shell_17 = {11'd0, 10'd0, 20'h0, 11'd0, 16'd8600, 1'd0, 1'd0, 11'd0, 15'd0, 15'd0, 15'd0, c_open};
 wire [23:0] c_ack = s24_ack_run_reg ? s24_c_ack_clamped_reg : s24_cur_c_reg;
 wire [23:0] c_new = s24_is_loss_reg ? s24_c_loss_all_reg : c_ack;
-wire [149:0] _shell_14 = {s24_t_reg, s24_t_2_reg, s24_t_3_reg, s24_t_4_reg, s24_t_5_reg, s24_t_6_reg, s24_t_7_reg, s24_t_8_reg, s24_t_9_reg, s24_t_10_reg, s24_t_11_reg, c_new};
-wire [149:0] new_word = s24_t_12_reg ? _shell_13 : _shell_14;
-wire _shell_15 = snoop_s1_reg | s1_fix_valid_reg;
-wire [149:0] _shell_16 = snoop_s1_reg ? new_word : s1_fix_word_reg;
-wire _shell_17 = snoop_s2_reg | s2_fix_valid_reg;
-wire [149:0] _shell_18 = snoop_s2_reg ? new_word : s2_fix_word_reg;
+wire [149:0] _shell_18 = {s24_t_reg, s24_t_2_reg, s24_t_3_reg, s24_t_4_reg, s24_t_5_reg, s24_t_6_reg, s24_t_7_reg, s24_t_8_reg, s24_t_9_reg, s24_t_10_reg, s24_t_11_reg, c_new};
+wire [149:0] new_word = s24_t_12_reg ? _shell_17 : _shell_18;
+wire _shell_19 = snoop_s1_reg | s1_fix_valid_reg;
+wire [149:0] _shell_20 = snoop_s1_reg ? new_word : s1_fix_word_reg;
+wire _shell_21 = snoop_s2_reg | s2_fix_valid_reg;
+wire [149:0] _shell_22 = snoop_s2_reg ? new_word : s2_fix_word_reg;
 wire [149:0] s3_word = s3_fix_valid_reg ? s3_fix_word_reg : s3_ram_reg;
-wire [149:0] _shell_19 = snoop_s3_reg ? new_word : s3_word;
-wire _shell_20 = out_wr_ptr_reg == 5'd0;
+wire [149:0] _shell_23 = snoop_s3_reg ? new_word : s3_word;
+wire _shell_24 = out_wr_ptr_reg == 5'd0;
 wire [20:0] cwnd_result = c_new[23:3];
-wire [20:0] _shell_21 = s24_t_12_reg ? 21'h13af10 : cwnd_result;
-wire [20:0] res_cwnd = s24_error_reg ? 21'h0 : _shell_21;
+wire [20:0] _shell_25 = s24_t_12_reg ? 21'h13af10 : cwnd_result;
+wire [20:0] res_cwnd = s24_error_reg ? 21'h0 : _shell_25;
 wire [2:0] res_case = s24_error_reg ? 3'd0 : s24_t_13_reg;
 wire res_qa = s24_error_reg ? 1'd0 : s24_qa_fired_nscc_reg;
 wire res_fast = s24_error_reg ? 1'd0 : s24_t_14_reg;
-wire _shell_22 = out_wr_ptr_reg == 5'd1;
-wire _shell_23 = out_wr_ptr_reg == 5'd2;
-wire _shell_24 = out_wr_ptr_reg == 5'd3;
-wire _shell_25 = out_wr_ptr_reg == 5'd4;
-wire _shell_26 = out_wr_ptr_reg == 5'd5;
-wire _shell_27 = out_wr_ptr_reg == 5'd6;
-wire _shell_28 = out_wr_ptr_reg == 5'd7;
-wire _shell_29 = out_wr_ptr_reg == 5'd8;
-wire _shell_30 = out_wr_ptr_reg == 5'd9;
-wire _shell_31 = out_wr_ptr_reg == 5'd10;
-wire _shell_32 = out_wr_ptr_reg == 5'd11;
-wire _shell_33 = out_wr_ptr_reg == 5'd12;
-wire _shell_34 = out_wr_ptr_reg == 5'd13;
-wire _shell_35 = out_wr_ptr_reg == 5'd14;
-wire _shell_36 = out_wr_ptr_reg == 5'd15;
-wire _shell_37 = out_wr_ptr_reg == 5'd16;
-wire _shell_38 = out_wr_ptr_reg == 5'd17;
-wire _shell_39 = out_wr_ptr_reg == 5'd18;
-wire _shell_40 = out_wr_ptr_reg == 5'd19;
-wire _shell_41 = out_wr_ptr_reg == 5'd20;
-wire _shell_42 = out_wr_ptr_reg == 5'd21;
-wire _shell_43 = out_wr_ptr_reg == 5'd22;
-wire _shell_44 = out_wr_ptr_reg == 5'd23;
-wire _shell_45 = out_wr_ptr_reg == 5'd24;
-wire _shell_46 = out_wr_ptr_reg == 5'd25;
-wire _shell_47 = out_wr_ptr_reg == 5'd25;
-wire [4:0] _shell_48 = out_wr_ptr_reg + 5'd1;
-wire [4:0] _shell_49 = _shell_47 ? 5'd0 : _shell_48;
-wire _shell_50 = out_wr_ptr_reg == out_rd_ptr_plus1_reg;
-wire out_lands_next = s24_valid_reg & _shell_50;
-wire [15:0] _shell_51 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out25_conn_reg : (out_rd_ptr_plus1_reg[1] ? out25_conn_reg : (out_rd_ptr_plus1_reg[0] ? out25_conn_reg : out24_conn_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_conn_reg : out22_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out21_conn_reg : out20_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_conn_reg : out18_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out17_conn_reg : out16_conn_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_conn_reg : out14_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out13_conn_reg : out12_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_conn_reg : out10_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out9_conn_reg : out8_conn_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_conn_reg : out6_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out5_conn_reg : out4_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_conn_reg : out2_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out1_conn_reg : out0_conn_reg))));
-wire [2:0] _shell_52 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out25_kind_reg : (out_rd_ptr_plus1_reg[1] ? out25_kind_reg : (out_rd_ptr_plus1_reg[0] ? out25_kind_reg : out24_kind_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_kind_reg : out22_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out21_kind_reg : out20_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_kind_reg : out18_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out17_kind_reg : out16_kind_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_kind_reg : out14_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out13_kind_reg : out12_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_kind_reg : out10_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out9_kind_reg : out8_kind_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_kind_reg : out6_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out5_kind_reg : out4_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_kind_reg : out2_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out1_kind_reg : out0_kind_reg))));
-wire [20:0] _shell_53 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out25_cwnd_reg : (out_rd_ptr_plus1_reg[1] ? out25_cwnd_reg : (out_rd_ptr_plus1_reg[0] ? out25_cwnd_reg : out24_cwnd_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_cwnd_reg : out22_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out21_cwnd_reg : out20_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_cwnd_reg : out18_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out17_cwnd_reg : out16_cwnd_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_cwnd_reg : out14_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out13_cwnd_reg : out12_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_cwnd_reg : out10_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out9_cwnd_reg : out8_cwnd_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_cwnd_reg : out6_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out5_cwnd_reg : out4_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_cwnd_reg : out2_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out1_cwnd_reg : out0_cwnd_reg))));
-wire [2:0] _shell_54 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out25_case_reg : (out_rd_ptr_plus1_reg[1] ? out25_case_reg : (out_rd_ptr_plus1_reg[0] ? out25_case_reg : out24_case_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_case_reg : out22_case_reg) : (out_rd_ptr_plus1_reg[0] ? out21_case_reg : out20_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_case_reg : out18_case_reg) : (out_rd_ptr_plus1_reg[0] ? out17_case_reg : out16_case_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_case_reg : out14_case_reg) : (out_rd_ptr_plus1_reg[0] ? out13_case_reg : out12_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_case_reg : out10_case_reg) : (out_rd_ptr_plus1_reg[0] ? out9_case_reg : out8_case_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_case_reg : out6_case_reg) : (out_rd_ptr_plus1_reg[0] ? out5_case_reg : out4_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_case_reg : out2_case_reg) : (out_rd_ptr_plus1_reg[0] ? out1_case_reg : out0_case_reg))));
-wire _shell_55 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out25_qa_reg : (out_rd_ptr_plus1_reg[1] ? out25_qa_reg : (out_rd_ptr_plus1_reg[0] ? out25_qa_reg : out24_qa_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_qa_reg : out22_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out21_qa_reg : out20_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_qa_reg : out18_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out17_qa_reg : out16_qa_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_qa_reg : out14_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out13_qa_reg : out12_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_qa_reg : out10_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out9_qa_reg : out8_qa_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_qa_reg : out6_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out5_qa_reg : out4_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_qa_reg : out2_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out1_qa_reg : out0_qa_reg))));
-wire _shell_56 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out25_fast_reg : (out_rd_ptr_plus1_reg[1] ? out25_fast_reg : (out_rd_ptr_plus1_reg[0] ? out25_fast_reg : out24_fast_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_fast_reg : out22_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out21_fast_reg : out20_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_fast_reg : out18_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out17_fast_reg : out16_fast_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_fast_reg : out14_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out13_fast_reg : out12_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_fast_reg : out10_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out9_fast_reg : out8_fast_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_fast_reg : out6_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out5_fast_reg : out4_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_fast_reg : out2_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out1_fast_reg : out0_fast_reg))));
-wire _shell_57 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out25_error_reg : (out_rd_ptr_plus1_reg[1] ? out25_error_reg : (out_rd_ptr_plus1_reg[0] ? out25_error_reg : out24_error_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_error_reg : out22_error_reg) : (out_rd_ptr_plus1_reg[0] ? out21_error_reg : out20_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_error_reg : out18_error_reg) : (out_rd_ptr_plus1_reg[0] ? out17_error_reg : out16_error_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_error_reg : out14_error_reg) : (out_rd_ptr_plus1_reg[0] ? out13_error_reg : out12_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_error_reg : out10_error_reg) : (out_rd_ptr_plus1_reg[0] ? out9_error_reg : out8_error_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_error_reg : out6_error_reg) : (out_rd_ptr_plus1_reg[0] ? out5_error_reg : out4_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_error_reg : out2_error_reg) : (out_rd_ptr_plus1_reg[0] ? out1_error_reg : out0_error_reg))));
-wire _shell_58 = out_wr_ptr_reg == out_rd_ptr_reg;
-wire out_lands_head = s24_valid_reg & _shell_58;
-wire _shell_59 = out_rd_ptr_plus1_reg == 5'd25;
-wire [4:0] _shell_60 = out_rd_ptr_plus1_reg + 5'd1;
-wire [4:0] _shell_61 = _shell_59 ? 5'd0 : _shell_60;
-wire [4:0] _shell_62 = s24_valid_reg ? 5'd1 : 5'd0;
-wire [4:0] _shell_63 = out_count_reg + _shell_62;
-wire [4:0] _shell_64 = out_pop ? 5'd1 : 5'd0;
-wire [4:0] _shell_65 = _shell_63 - _shell_64;
-wire _shell_66 = ~out_pop;
-wire _shell_67 = s24_valid_reg & _shell_66;
-wire _shell_68 = out_count_reg != 5'd31;
-wire _shell_69 = ~s24_valid_reg;
-wire _shell_70 = out_pop & _shell_69;
-wire _shell_71 = out_count_reg != 5'd1;
+wire _shell_26 = out_wr_ptr_reg == 5'd1;
+wire _shell_27 = out_wr_ptr_reg == 5'd2;
+wire _shell_28 = out_wr_ptr_reg == 5'd3;
+wire _shell_29 = out_wr_ptr_reg == 5'd4;
+wire _shell_30 = out_wr_ptr_reg == 5'd5;
+wire _shell_31 = out_wr_ptr_reg == 5'd6;
+wire _shell_32 = out_wr_ptr_reg == 5'd7;
+wire _shell_33 = out_wr_ptr_reg == 5'd8;
+wire _shell_34 = out_wr_ptr_reg == 5'd9;
+wire _shell_35 = out_wr_ptr_reg == 5'd10;
+wire _shell_36 = out_wr_ptr_reg == 5'd11;
+wire _shell_37 = out_wr_ptr_reg == 5'd12;
+wire _shell_38 = out_wr_ptr_reg == 5'd13;
+wire _shell_39 = out_wr_ptr_reg == 5'd14;
+wire _shell_40 = out_wr_ptr_reg == 5'd15;
+wire _shell_41 = out_wr_ptr_reg == 5'd16;
+wire _shell_42 = out_wr_ptr_reg == 5'd17;
+wire _shell_43 = out_wr_ptr_reg == 5'd18;
+wire _shell_44 = out_wr_ptr_reg == 5'd19;
+wire _shell_45 = out_wr_ptr_reg == 5'd20;
+wire _shell_46 = out_wr_ptr_reg == 5'd21;
+wire _shell_47 = out_wr_ptr_reg == 5'd22;
+wire _shell_48 = out_wr_ptr_reg == 5'd23;
+wire _shell_49 = out_wr_ptr_reg == 5'd24;
+wire _shell_50 = out_wr_ptr_reg == 5'd25;
+wire _shell_51 = out_wr_ptr_reg == 5'd25;
+wire [4:0] _shell_52 = out_wr_ptr_reg + 5'd1;
+wire [4:0] _shell_53 = _shell_51 ? 5'd0 : _shell_52;
+wire _shell_54 = out_wr_ptr_reg == out_rd_ptr_plus1_reg;
+wire out_lands_next = s24_valid_reg & _shell_54;
+wire [15:0] _shell_55 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out25_conn_reg : (out_rd_ptr_plus1_reg[1] ? out25_conn_reg : (out_rd_ptr_plus1_reg[0] ? out25_conn_reg : out24_conn_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_conn_reg : out22_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out21_conn_reg : out20_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_conn_reg : out18_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out17_conn_reg : out16_conn_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_conn_reg : out14_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out13_conn_reg : out12_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_conn_reg : out10_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out9_conn_reg : out8_conn_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_conn_reg : out6_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out5_conn_reg : out4_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_conn_reg : out2_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out1_conn_reg : out0_conn_reg))));
+wire [2:0] _shell_56 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out25_kind_reg : (out_rd_ptr_plus1_reg[1] ? out25_kind_reg : (out_rd_ptr_plus1_reg[0] ? out25_kind_reg : out24_kind_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_kind_reg : out22_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out21_kind_reg : out20_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_kind_reg : out18_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out17_kind_reg : out16_kind_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_kind_reg : out14_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out13_kind_reg : out12_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_kind_reg : out10_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out9_kind_reg : out8_kind_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_kind_reg : out6_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out5_kind_reg : out4_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_kind_reg : out2_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out1_kind_reg : out0_kind_reg))));
+wire [20:0] _shell_57 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out25_cwnd_reg : (out_rd_ptr_plus1_reg[1] ? out25_cwnd_reg : (out_rd_ptr_plus1_reg[0] ? out25_cwnd_reg : out24_cwnd_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_cwnd_reg : out22_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out21_cwnd_reg : out20_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_cwnd_reg : out18_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out17_cwnd_reg : out16_cwnd_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_cwnd_reg : out14_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out13_cwnd_reg : out12_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_cwnd_reg : out10_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out9_cwnd_reg : out8_cwnd_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_cwnd_reg : out6_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out5_cwnd_reg : out4_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_cwnd_reg : out2_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out1_cwnd_reg : out0_cwnd_reg))));
+wire [2:0] _shell_58 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out25_case_reg : (out_rd_ptr_plus1_reg[1] ? out25_case_reg : (out_rd_ptr_plus1_reg[0] ? out25_case_reg : out24_case_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_case_reg : out22_case_reg) : (out_rd_ptr_plus1_reg[0] ? out21_case_reg : out20_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_case_reg : out18_case_reg) : (out_rd_ptr_plus1_reg[0] ? out17_case_reg : out16_case_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_case_reg : out14_case_reg) : (out_rd_ptr_plus1_reg[0] ? out13_case_reg : out12_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_case_reg : out10_case_reg) : (out_rd_ptr_plus1_reg[0] ? out9_case_reg : out8_case_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_case_reg : out6_case_reg) : (out_rd_ptr_plus1_reg[0] ? out5_case_reg : out4_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_case_reg : out2_case_reg) : (out_rd_ptr_plus1_reg[0] ? out1_case_reg : out0_case_reg))));
+wire _shell_59 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out25_qa_reg : (out_rd_ptr_plus1_reg[1] ? out25_qa_reg : (out_rd_ptr_plus1_reg[0] ? out25_qa_reg : out24_qa_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_qa_reg : out22_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out21_qa_reg : out20_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_qa_reg : out18_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out17_qa_reg : out16_qa_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_qa_reg : out14_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out13_qa_reg : out12_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_qa_reg : out10_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out9_qa_reg : out8_qa_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_qa_reg : out6_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out5_qa_reg : out4_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_qa_reg : out2_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out1_qa_reg : out0_qa_reg))));
+wire _shell_60 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out25_fast_reg : (out_rd_ptr_plus1_reg[1] ? out25_fast_reg : (out_rd_ptr_plus1_reg[0] ? out25_fast_reg : out24_fast_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_fast_reg : out22_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out21_fast_reg : out20_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_fast_reg : out18_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out17_fast_reg : out16_fast_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_fast_reg : out14_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out13_fast_reg : out12_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_fast_reg : out10_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out9_fast_reg : out8_fast_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_fast_reg : out6_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out5_fast_reg : out4_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_fast_reg : out2_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out1_fast_reg : out0_fast_reg))));
+wire _shell_61 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out25_error_reg : (out_rd_ptr_plus1_reg[1] ? out25_error_reg : (out_rd_ptr_plus1_reg[0] ? out25_error_reg : out24_error_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_error_reg : out22_error_reg) : (out_rd_ptr_plus1_reg[0] ? out21_error_reg : out20_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_error_reg : out18_error_reg) : (out_rd_ptr_plus1_reg[0] ? out17_error_reg : out16_error_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_error_reg : out14_error_reg) : (out_rd_ptr_plus1_reg[0] ? out13_error_reg : out12_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_error_reg : out10_error_reg) : (out_rd_ptr_plus1_reg[0] ? out9_error_reg : out8_error_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_error_reg : out6_error_reg) : (out_rd_ptr_plus1_reg[0] ? out5_error_reg : out4_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_error_reg : out2_error_reg) : (out_rd_ptr_plus1_reg[0] ? out1_error_reg : out0_error_reg))));
+wire _shell_62 = out_wr_ptr_reg == out_rd_ptr_reg;
+wire out_lands_head = s24_valid_reg & _shell_62;
+wire _shell_63 = out_rd_ptr_plus1_reg == 5'd25;
+wire [4:0] _shell_64 = out_rd_ptr_plus1_reg + 5'd1;
+wire [4:0] _shell_65 = _shell_63 ? 5'd0 : _shell_64;
+wire [4:0] _shell_66 = s24_valid_reg ? 5'd1 : 5'd0;
+wire [4:0] _shell_67 = out_count_reg + _shell_66;
+wire [4:0] _shell_68 = out_pop ? 5'd1 : 5'd0;
+wire [4:0] _shell_69 = _shell_67 - _shell_68;
+wire _shell_70 = ~out_pop;
+wire _shell_71 = s24_valid_reg & _shell_70;
+wire _shell_72 = out_count_reg != 5'd31;
+wire _shell_73 = ~s24_valid_reg;
+wire _shell_74 = out_pop & _shell_73;
+wire _shell_75 = out_count_reg != 5'd1;
 wire out_stays = |out_count_reg;
-wire _shell_72 = _shell_70 ? _shell_71 : out_stays;
-wire _shell_73 = _shell_67 ? _shell_68 : _shell_72;
+wire _shell_76 = _shell_74 ? _shell_75 : out_stays;
+wire _shell_77 = _shell_71 ? _shell_72 : _shell_76;
 wire _issue_next_0 = in_conn_reg == skid_conn_reg;
 wire hazard_issued_skid = issue & _issue_next_0;
 wire _issue_next_1 = s1_conn_reg == skid_conn_reg;
@@ -6826,197 +6834,203 @@ wire _issue_next_9 = _issue_next_6 | _issue_next_8;
 wire _issue_next_10 = s4_conn_reg == skid_conn_reg;
 wire _issue_next_11 = s4_valid_reg & _issue_next_10;
 wire _issue_next_12 = _issue_next_9 | _issue_next_11;
-wire _issue_next_13 = s5_conn_reg == skid_conn_reg;
-wire _issue_next_14 = s5_valid_reg & _issue_next_13;
-wire _issue_next_15 = _issue_next_12 | _issue_next_14;
-wire _issue_next_16 = s6_conn_reg == skid_conn_reg;
-wire _issue_next_17 = s6_valid_reg & _issue_next_16;
-wire _issue_next_18 = _issue_next_15 | _issue_next_17;
-wire _issue_next_19 = s7_conn_reg == skid_conn_reg;
-wire _issue_next_20 = s7_valid_reg & _issue_next_19;
-wire _issue_next_21 = _issue_next_18 | _issue_next_20;
-wire _issue_next_22 = s8_conn_reg == skid_conn_reg;
-wire _issue_next_23 = s8_valid_reg & _issue_next_22;
-wire _issue_next_24 = _issue_next_21 | _issue_next_23;
-wire _issue_next_25 = s9_conn_reg == skid_conn_reg;
-wire _issue_next_26 = s9_valid_reg & _issue_next_25;
-wire _issue_next_27 = _issue_next_24 | _issue_next_26;
-wire _issue_next_28 = in_conn_reg == s_event_conn;
-wire hazard_issued_in = issue & _issue_next_28;
-wire _issue_next_29 = s1_conn_reg == s_event_conn;
-wire _issue_next_30 = s1_valid_reg & _issue_next_29;
-wire _issue_next_31 = hazard_issued_in | _issue_next_30;
-wire _issue_next_32 = s2_conn_reg == s_event_conn;
-wire _issue_next_33 = s2_valid_reg & _issue_next_32;
-wire _issue_next_34 = _issue_next_31 | _issue_next_33;
-wire _issue_next_35 = s3_conn_reg == s_event_conn;
-wire _issue_next_36 = s3_valid_reg & _issue_next_35;
-wire _issue_next_37 = _issue_next_34 | _issue_next_36;
-wire _issue_next_38 = s4_conn_reg == s_event_conn;
-wire _issue_next_39 = s4_valid_reg & _issue_next_38;
-wire _issue_next_40 = _issue_next_37 | _issue_next_39;
-wire _issue_next_41 = s5_conn_reg == s_event_conn;
+wire _issue_next_13 = in_conn_reg == s_event_conn;
+wire hazard_issued_in = issue & _issue_next_13;
+wire _issue_next_14 = s1_conn_reg == s_event_conn;
+wire _issue_next_15 = s1_valid_reg & _issue_next_14;
+wire _issue_next_16 = hazard_issued_in | _issue_next_15;
+wire _issue_next_17 = s2_conn_reg == s_event_conn;
+wire _issue_next_18 = s2_valid_reg & _issue_next_17;
+wire _issue_next_19 = _issue_next_16 | _issue_next_18;
+wire _issue_next_20 = s3_conn_reg == s_event_conn;
+wire _issue_next_21 = s3_valid_reg & _issue_next_20;
+wire _issue_next_22 = _issue_next_19 | _issue_next_21;
+wire _issue_next_23 = s4_conn_reg == s_event_conn;
+wire _issue_next_24 = s4_valid_reg & _issue_next_23;
+wire _issue_next_25 = _issue_next_22 | _issue_next_24;
+wire _issue_next_26 = skid_valid_reg ? _issue_next_12 : _issue_next_25;
+wire _issue_next_27 = in_conn_reg == in_conn_reg;
+wire hazard_issued_head = issue & _issue_next_27;
+wire _issue_next_28 = s1_conn_reg == in_conn_reg;
+wire _issue_next_29 = s1_valid_reg & _issue_next_28;
+wire _issue_next_30 = hazard_issued_head | _issue_next_29;
+wire _issue_next_31 = s2_conn_reg == in_conn_reg;
+wire _issue_next_32 = s2_valid_reg & _issue_next_31;
+wire _issue_next_33 = _issue_next_30 | _issue_next_32;
+wire _issue_next_34 = s3_conn_reg == in_conn_reg;
+wire _issue_next_35 = s3_valid_reg & _issue_next_34;
+wire _issue_next_36 = _issue_next_33 | _issue_next_35;
+wire _issue_next_37 = s4_conn_reg == in_conn_reg;
+wire _issue_next_38 = s4_valid_reg & _issue_next_37;
+wire _issue_next_39 = _issue_next_36 | _issue_next_38;
+wire _issue_next_40 = in_valid_reg ? _issue_next_39 : _issue_next_25;
+wire hazard0_ahead = issue ? _issue_next_26 : _issue_next_40;
+wire _issue_next_41 = s5_conn_reg == skid_conn_reg;
 wire _issue_next_42 = s5_valid_reg & _issue_next_41;
-wire _issue_next_43 = _issue_next_40 | _issue_next_42;
-wire _issue_next_44 = s6_conn_reg == s_event_conn;
+wire _issue_next_43 = 1'd0 | _issue_next_42;
+wire _issue_next_44 = s6_conn_reg == skid_conn_reg;
 wire _issue_next_45 = s6_valid_reg & _issue_next_44;
 wire _issue_next_46 = _issue_next_43 | _issue_next_45;
-wire _issue_next_47 = s7_conn_reg == s_event_conn;
+wire _issue_next_47 = s7_conn_reg == skid_conn_reg;
 wire _issue_next_48 = s7_valid_reg & _issue_next_47;
 wire _issue_next_49 = _issue_next_46 | _issue_next_48;
-wire _issue_next_50 = s8_conn_reg == s_event_conn;
+wire _issue_next_50 = s8_conn_reg == skid_conn_reg;
 wire _issue_next_51 = s8_valid_reg & _issue_next_50;
 wire _issue_next_52 = _issue_next_49 | _issue_next_51;
-wire _issue_next_53 = s9_conn_reg == s_event_conn;
+wire _issue_next_53 = s9_conn_reg == skid_conn_reg;
 wire _issue_next_54 = s9_valid_reg & _issue_next_53;
 wire _issue_next_55 = _issue_next_52 | _issue_next_54;
-wire _issue_next_56 = skid_valid_reg ? _issue_next_27 : _issue_next_55;
-wire _issue_next_57 = in_conn_reg == in_conn_reg;
-wire hazard_issued_head = issue & _issue_next_57;
-wire _issue_next_58 = s1_conn_reg == in_conn_reg;
-wire _issue_next_59 = s1_valid_reg & _issue_next_58;
-wire _issue_next_60 = hazard_issued_head | _issue_next_59;
-wire _issue_next_61 = s2_conn_reg == in_conn_reg;
-wire _issue_next_62 = s2_valid_reg & _issue_next_61;
-wire _issue_next_63 = _issue_next_60 | _issue_next_62;
-wire _issue_next_64 = s3_conn_reg == in_conn_reg;
-wire _issue_next_65 = s3_valid_reg & _issue_next_64;
-wire _issue_next_66 = _issue_next_63 | _issue_next_65;
-wire _issue_next_67 = s4_conn_reg == in_conn_reg;
-wire _issue_next_68 = s4_valid_reg & _issue_next_67;
-wire _issue_next_69 = _issue_next_66 | _issue_next_68;
-wire _issue_next_70 = s5_conn_reg == in_conn_reg;
-wire _issue_next_71 = s5_valid_reg & _issue_next_70;
-wire _issue_next_72 = _issue_next_69 | _issue_next_71;
-wire _issue_next_73 = s6_conn_reg == in_conn_reg;
-wire _issue_next_74 = s6_valid_reg & _issue_next_73;
-wire _issue_next_75 = _issue_next_72 | _issue_next_74;
-wire _issue_next_76 = s7_conn_reg == in_conn_reg;
-wire _issue_next_77 = s7_valid_reg & _issue_next_76;
-wire _issue_next_78 = _issue_next_75 | _issue_next_77;
-wire _issue_next_79 = s8_conn_reg == in_conn_reg;
-wire _issue_next_80 = s8_valid_reg & _issue_next_79;
-wire _issue_next_81 = _issue_next_78 | _issue_next_80;
-wire _issue_next_82 = s9_conn_reg == in_conn_reg;
-wire _issue_next_83 = s9_valid_reg & _issue_next_82;
-wire _issue_next_84 = _issue_next_81 | _issue_next_83;
-wire _issue_next_85 = in_valid_reg ? _issue_next_84 : _issue_next_55;
-wire hazard0_ahead = issue ? _issue_next_56 : _issue_next_85;
-wire _issue_next_86 = s10_conn_reg == skid_conn_reg;
-wire _issue_next_87 = s10_valid_reg & _issue_next_86;
-wire _issue_next_88 = 1'd0 | _issue_next_87;
-wire _issue_next_89 = s11_conn_reg == skid_conn_reg;
-wire _issue_next_90 = s11_valid_reg & _issue_next_89;
-wire _issue_next_91 = _issue_next_88 | _issue_next_90;
-wire _issue_next_92 = s12_conn_reg == skid_conn_reg;
-wire _issue_next_93 = s12_valid_reg & _issue_next_92;
-wire _issue_next_94 = _issue_next_91 | _issue_next_93;
-wire _issue_next_95 = s13_conn_reg == skid_conn_reg;
-wire _issue_next_96 = s13_valid_reg & _issue_next_95;
-wire _issue_next_97 = _issue_next_94 | _issue_next_96;
-wire _issue_next_98 = s14_conn_reg == skid_conn_reg;
-wire _issue_next_99 = s14_valid_reg & _issue_next_98;
-wire _issue_next_100 = _issue_next_97 | _issue_next_99;
-wire _issue_next_101 = s15_conn_reg == skid_conn_reg;
-wire _issue_next_102 = s15_valid_reg & _issue_next_101;
-wire _issue_next_103 = _issue_next_100 | _issue_next_102;
-wire _issue_next_104 = s16_conn_reg == skid_conn_reg;
-wire _issue_next_105 = s16_valid_reg & _issue_next_104;
-wire _issue_next_106 = _issue_next_103 | _issue_next_105;
-wire _issue_next_107 = s17_conn_reg == skid_conn_reg;
-wire _issue_next_108 = s17_valid_reg & _issue_next_107;
-wire _issue_next_109 = _issue_next_106 | _issue_next_108;
-wire _issue_next_110 = s18_conn_reg == skid_conn_reg;
-wire _issue_next_111 = s18_valid_reg & _issue_next_110;
-wire _issue_next_112 = _issue_next_109 | _issue_next_111;
-wire _issue_next_113 = s19_conn_reg == skid_conn_reg;
-wire _issue_next_114 = s19_valid_reg & _issue_next_113;
-wire _issue_next_115 = _issue_next_112 | _issue_next_114;
-wire _issue_next_116 = s10_conn_reg == s_event_conn;
-wire _issue_next_117 = s10_valid_reg & _issue_next_116;
-wire _issue_next_118 = 1'd0 | _issue_next_117;
-wire _issue_next_119 = s11_conn_reg == s_event_conn;
-wire _issue_next_120 = s11_valid_reg & _issue_next_119;
-wire _issue_next_121 = _issue_next_118 | _issue_next_120;
-wire _issue_next_122 = s12_conn_reg == s_event_conn;
-wire _issue_next_123 = s12_valid_reg & _issue_next_122;
+wire _issue_next_56 = s5_conn_reg == s_event_conn;
+wire _issue_next_57 = s5_valid_reg & _issue_next_56;
+wire _issue_next_58 = 1'd0 | _issue_next_57;
+wire _issue_next_59 = s6_conn_reg == s_event_conn;
+wire _issue_next_60 = s6_valid_reg & _issue_next_59;
+wire _issue_next_61 = _issue_next_58 | _issue_next_60;
+wire _issue_next_62 = s7_conn_reg == s_event_conn;
+wire _issue_next_63 = s7_valid_reg & _issue_next_62;
+wire _issue_next_64 = _issue_next_61 | _issue_next_63;
+wire _issue_next_65 = s8_conn_reg == s_event_conn;
+wire _issue_next_66 = s8_valid_reg & _issue_next_65;
+wire _issue_next_67 = _issue_next_64 | _issue_next_66;
+wire _issue_next_68 = s9_conn_reg == s_event_conn;
+wire _issue_next_69 = s9_valid_reg & _issue_next_68;
+wire _issue_next_70 = _issue_next_67 | _issue_next_69;
+wire _issue_next_71 = skid_valid_reg ? _issue_next_55 : _issue_next_70;
+wire _issue_next_72 = s5_conn_reg == in_conn_reg;
+wire _issue_next_73 = s5_valid_reg & _issue_next_72;
+wire _issue_next_74 = 1'd0 | _issue_next_73;
+wire _issue_next_75 = s6_conn_reg == in_conn_reg;
+wire _issue_next_76 = s6_valid_reg & _issue_next_75;
+wire _issue_next_77 = _issue_next_74 | _issue_next_76;
+wire _issue_next_78 = s7_conn_reg == in_conn_reg;
+wire _issue_next_79 = s7_valid_reg & _issue_next_78;
+wire _issue_next_80 = _issue_next_77 | _issue_next_79;
+wire _issue_next_81 = s8_conn_reg == in_conn_reg;
+wire _issue_next_82 = s8_valid_reg & _issue_next_81;
+wire _issue_next_83 = _issue_next_80 | _issue_next_82;
+wire _issue_next_84 = s9_conn_reg == in_conn_reg;
+wire _issue_next_85 = s9_valid_reg & _issue_next_84;
+wire _issue_next_86 = _issue_next_83 | _issue_next_85;
+wire _issue_next_87 = in_valid_reg ? _issue_next_86 : _issue_next_70;
+wire hazard1_ahead = issue ? _issue_next_71 : _issue_next_87;
+wire _issue_next_88 = s10_conn_reg == skid_conn_reg;
+wire _issue_next_89 = s10_valid_reg & _issue_next_88;
+wire _issue_next_90 = 1'd0 | _issue_next_89;
+wire _issue_next_91 = s11_conn_reg == skid_conn_reg;
+wire _issue_next_92 = s11_valid_reg & _issue_next_91;
+wire _issue_next_93 = _issue_next_90 | _issue_next_92;
+wire _issue_next_94 = s12_conn_reg == skid_conn_reg;
+wire _issue_next_95 = s12_valid_reg & _issue_next_94;
+wire _issue_next_96 = _issue_next_93 | _issue_next_95;
+wire _issue_next_97 = s13_conn_reg == skid_conn_reg;
+wire _issue_next_98 = s13_valid_reg & _issue_next_97;
+wire _issue_next_99 = _issue_next_96 | _issue_next_98;
+wire _issue_next_100 = s14_conn_reg == skid_conn_reg;
+wire _issue_next_101 = s14_valid_reg & _issue_next_100;
+wire _issue_next_102 = _issue_next_99 | _issue_next_101;
+wire _issue_next_103 = s10_conn_reg == s_event_conn;
+wire _issue_next_104 = s10_valid_reg & _issue_next_103;
+wire _issue_next_105 = 1'd0 | _issue_next_104;
+wire _issue_next_106 = s11_conn_reg == s_event_conn;
+wire _issue_next_107 = s11_valid_reg & _issue_next_106;
+wire _issue_next_108 = _issue_next_105 | _issue_next_107;
+wire _issue_next_109 = s12_conn_reg == s_event_conn;
+wire _issue_next_110 = s12_valid_reg & _issue_next_109;
+wire _issue_next_111 = _issue_next_108 | _issue_next_110;
+wire _issue_next_112 = s13_conn_reg == s_event_conn;
+wire _issue_next_113 = s13_valid_reg & _issue_next_112;
+wire _issue_next_114 = _issue_next_111 | _issue_next_113;
+wire _issue_next_115 = s14_conn_reg == s_event_conn;
+wire _issue_next_116 = s14_valid_reg & _issue_next_115;
+wire _issue_next_117 = _issue_next_114 | _issue_next_116;
+wire _issue_next_118 = skid_valid_reg ? _issue_next_102 : _issue_next_117;
+wire _issue_next_119 = s10_conn_reg == in_conn_reg;
+wire _issue_next_120 = s10_valid_reg & _issue_next_119;
+wire _issue_next_121 = 1'd0 | _issue_next_120;
+wire _issue_next_122 = s11_conn_reg == in_conn_reg;
+wire _issue_next_123 = s11_valid_reg & _issue_next_122;
 wire _issue_next_124 = _issue_next_121 | _issue_next_123;
-wire _issue_next_125 = s13_conn_reg == s_event_conn;
-wire _issue_next_126 = s13_valid_reg & _issue_next_125;
+wire _issue_next_125 = s12_conn_reg == in_conn_reg;
+wire _issue_next_126 = s12_valid_reg & _issue_next_125;
 wire _issue_next_127 = _issue_next_124 | _issue_next_126;
-wire _issue_next_128 = s14_conn_reg == s_event_conn;
-wire _issue_next_129 = s14_valid_reg & _issue_next_128;
+wire _issue_next_128 = s13_conn_reg == in_conn_reg;
+wire _issue_next_129 = s13_valid_reg & _issue_next_128;
 wire _issue_next_130 = _issue_next_127 | _issue_next_129;
-wire _issue_next_131 = s15_conn_reg == s_event_conn;
-wire _issue_next_132 = s15_valid_reg & _issue_next_131;
+wire _issue_next_131 = s14_conn_reg == in_conn_reg;
+wire _issue_next_132 = s14_valid_reg & _issue_next_131;
 wire _issue_next_133 = _issue_next_130 | _issue_next_132;
-wire _issue_next_134 = s16_conn_reg == s_event_conn;
-wire _issue_next_135 = s16_valid_reg & _issue_next_134;
-wire _issue_next_136 = _issue_next_133 | _issue_next_135;
-wire _issue_next_137 = s17_conn_reg == s_event_conn;
-wire _issue_next_138 = s17_valid_reg & _issue_next_137;
-wire _issue_next_139 = _issue_next_136 | _issue_next_138;
-wire _issue_next_140 = s18_conn_reg == s_event_conn;
-wire _issue_next_141 = s18_valid_reg & _issue_next_140;
-wire _issue_next_142 = _issue_next_139 | _issue_next_141;
-wire _issue_next_143 = s19_conn_reg == s_event_conn;
-wire _issue_next_144 = s19_valid_reg & _issue_next_143;
-wire _issue_next_145 = _issue_next_142 | _issue_next_144;
-wire _issue_next_146 = skid_valid_reg ? _issue_next_115 : _issue_next_145;
-wire _issue_next_147 = s10_conn_reg == in_conn_reg;
-wire _issue_next_148 = s10_valid_reg & _issue_next_147;
-wire _issue_next_149 = 1'd0 | _issue_next_148;
-wire _issue_next_150 = s11_conn_reg == in_conn_reg;
-wire _issue_next_151 = s11_valid_reg & _issue_next_150;
-wire _issue_next_152 = _issue_next_149 | _issue_next_151;
-wire _issue_next_153 = s12_conn_reg == in_conn_reg;
-wire _issue_next_154 = s12_valid_reg & _issue_next_153;
+wire _issue_next_134 = in_valid_reg ? _issue_next_133 : _issue_next_117;
+wire hazard2_ahead = issue ? _issue_next_118 : _issue_next_134;
+wire _issue_next_135 = s15_conn_reg == skid_conn_reg;
+wire _issue_next_136 = s15_valid_reg & _issue_next_135;
+wire _issue_next_137 = 1'd0 | _issue_next_136;
+wire _issue_next_138 = s16_conn_reg == skid_conn_reg;
+wire _issue_next_139 = s16_valid_reg & _issue_next_138;
+wire _issue_next_140 = _issue_next_137 | _issue_next_139;
+wire _issue_next_141 = s17_conn_reg == skid_conn_reg;
+wire _issue_next_142 = s17_valid_reg & _issue_next_141;
+wire _issue_next_143 = _issue_next_140 | _issue_next_142;
+wire _issue_next_144 = s18_conn_reg == skid_conn_reg;
+wire _issue_next_145 = s18_valid_reg & _issue_next_144;
+wire _issue_next_146 = _issue_next_143 | _issue_next_145;
+wire _issue_next_147 = s19_conn_reg == skid_conn_reg;
+wire _issue_next_148 = s19_valid_reg & _issue_next_147;
+wire _issue_next_149 = _issue_next_146 | _issue_next_148;
+wire _issue_next_150 = s15_conn_reg == s_event_conn;
+wire _issue_next_151 = s15_valid_reg & _issue_next_150;
+wire _issue_next_152 = 1'd0 | _issue_next_151;
+wire _issue_next_153 = s16_conn_reg == s_event_conn;
+wire _issue_next_154 = s16_valid_reg & _issue_next_153;
 wire _issue_next_155 = _issue_next_152 | _issue_next_154;
-wire _issue_next_156 = s13_conn_reg == in_conn_reg;
-wire _issue_next_157 = s13_valid_reg & _issue_next_156;
+wire _issue_next_156 = s17_conn_reg == s_event_conn;
+wire _issue_next_157 = s17_valid_reg & _issue_next_156;
 wire _issue_next_158 = _issue_next_155 | _issue_next_157;
-wire _issue_next_159 = s14_conn_reg == in_conn_reg;
-wire _issue_next_160 = s14_valid_reg & _issue_next_159;
+wire _issue_next_159 = s18_conn_reg == s_event_conn;
+wire _issue_next_160 = s18_valid_reg & _issue_next_159;
 wire _issue_next_161 = _issue_next_158 | _issue_next_160;
-wire _issue_next_162 = s15_conn_reg == in_conn_reg;
-wire _issue_next_163 = s15_valid_reg & _issue_next_162;
+wire _issue_next_162 = s19_conn_reg == s_event_conn;
+wire _issue_next_163 = s19_valid_reg & _issue_next_162;
 wire _issue_next_164 = _issue_next_161 | _issue_next_163;
-wire _issue_next_165 = s16_conn_reg == in_conn_reg;
-wire _issue_next_166 = s16_valid_reg & _issue_next_165;
-wire _issue_next_167 = _issue_next_164 | _issue_next_166;
-wire _issue_next_168 = s17_conn_reg == in_conn_reg;
-wire _issue_next_169 = s17_valid_reg & _issue_next_168;
-wire _issue_next_170 = _issue_next_167 | _issue_next_169;
-wire _issue_next_171 = s18_conn_reg == in_conn_reg;
-wire _issue_next_172 = s18_valid_reg & _issue_next_171;
-wire _issue_next_173 = _issue_next_170 | _issue_next_172;
-wire _issue_next_174 = s19_conn_reg == in_conn_reg;
-wire _issue_next_175 = s19_valid_reg & _issue_next_174;
-wire _issue_next_176 = _issue_next_173 | _issue_next_175;
-wire _issue_next_177 = in_valid_reg ? _issue_next_176 : _issue_next_145;
-wire hazard1_ahead = issue ? _issue_next_146 : _issue_next_177;
-wire _issue_next_178 = ~out_pop;
-wire _issue_next_179 = issue & _issue_next_178;
-wire _issue_next_180 = 5'd25 <= occ_reg;
-wire _issue_next_181 = occ_reg != 5'd31;
-wire _issue_next_182 = _issue_next_180 & _issue_next_181;
-wire _issue_next_183 = ~issue;
-wire _issue_next_184 = out_pop & _issue_next_183;
-wire _issue_next_185 = 5'd27 <= occ_reg;
-wire _issue_next_186 = |occ_reg;
-wire _issue_next_187 = ~_issue_next_186;
-wire _issue_next_188 = _issue_next_185 | _issue_next_187;
-wire _issue_next_189 = 5'd26 <= occ_reg;
-wire _issue_next_190 = _issue_next_184 ? _issue_next_188 : _issue_next_189;
-wire full_ahead = _issue_next_179 ? _issue_next_182 : _issue_next_190;
+wire _issue_next_165 = skid_valid_reg ? _issue_next_149 : _issue_next_164;
+wire _issue_next_166 = s15_conn_reg == in_conn_reg;
+wire _issue_next_167 = s15_valid_reg & _issue_next_166;
+wire _issue_next_168 = 1'd0 | _issue_next_167;
+wire _issue_next_169 = s16_conn_reg == in_conn_reg;
+wire _issue_next_170 = s16_valid_reg & _issue_next_169;
+wire _issue_next_171 = _issue_next_168 | _issue_next_170;
+wire _issue_next_172 = s17_conn_reg == in_conn_reg;
+wire _issue_next_173 = s17_valid_reg & _issue_next_172;
+wire _issue_next_174 = _issue_next_171 | _issue_next_173;
+wire _issue_next_175 = s18_conn_reg == in_conn_reg;
+wire _issue_next_176 = s18_valid_reg & _issue_next_175;
+wire _issue_next_177 = _issue_next_174 | _issue_next_176;
+wire _issue_next_178 = s19_conn_reg == in_conn_reg;
+wire _issue_next_179 = s19_valid_reg & _issue_next_178;
+wire _issue_next_180 = _issue_next_177 | _issue_next_179;
+wire _issue_next_181 = in_valid_reg ? _issue_next_180 : _issue_next_164;
+wire hazard3_ahead = issue ? _issue_next_165 : _issue_next_181;
+wire _issue_next_182 = ~out_pop;
+wire _issue_next_183 = issue & _issue_next_182;
+wire _issue_next_184 = 5'd25 <= occ_reg;
+wire _issue_next_185 = occ_reg != 5'd31;
+wire _issue_next_186 = _issue_next_184 & _issue_next_185;
+wire _issue_next_187 = ~issue;
+wire _issue_next_188 = out_pop & _issue_next_187;
+wire _issue_next_189 = 5'd27 <= occ_reg;
+wire _issue_next_190 = |occ_reg;
+wire _issue_next_191 = ~_issue_next_190;
+wire _issue_next_192 = _issue_next_189 | _issue_next_191;
+wire _issue_next_193 = 5'd26 <= occ_reg;
+wire _issue_next_194 = _issue_next_188 ? _issue_next_192 : _issue_next_193;
+wire full_ahead = _issue_next_183 ? _issue_next_186 : _issue_next_194;
 wire _ready_0 = ~issue;
 wire _ready_1 = in_valid_reg & _ready_0;
-wire _ready_2 = _ready_1 & _shell_5;
+wire _ready_2 = _ready_1 & _shell_9;
 wire _ready_3 = ~issue;
 wire _ready_4 = skid_valid_reg & _ready_3;
 wire _ready_5 = _ready_2 | _ready_4;
 wire _ready_6 = skid_valid_reg & issue;
-wire _ready_7 = _ready_6 & _shell_5;
+wire _ready_7 = _ready_6 & _shell_9;
 wire _ready_8 = _ready_5 | _ready_7;
 wire _ready_9 = ~_ready_8;
 wire [11:0] _state_rd_0 = in_conn_reg[11:0];
@@ -8366,8 +8380,8 @@ always @* begin
             in_rtt_next = skid_rtt_reg;
             in_unacked_next = skid_unacked_reg;
             in_now_next = skid_now_reg;
-            skid_valid_next = _shell_5;
-            if (_shell_5) begin
+            skid_valid_next = _shell_9;
+            if (_shell_9) begin
                 skid_conn_next = s_event_conn;
                 skid_kind_next = s_event_kind;
                 skid_size_next = s_event_size;
@@ -8377,8 +8391,8 @@ always @* begin
                 skid_now_next = s_event_now;
             end
         end else begin
-            in_valid_next = _shell_5;
-            if (_shell_5) begin
+            in_valid_next = _shell_9;
+            if (_shell_9) begin
                 in_conn_next = s_event_conn;
                 in_kind_next = s_event_kind;
                 in_size_next = s_event_size;
@@ -8388,9 +8402,9 @@ always @* begin
                 in_now_next = s_event_now;
             end
         end
-    end else if (_shell_6) begin
-        in_valid_next = _shell_5;
-        if (_shell_5) begin
+    end else if (_shell_10) begin
+        in_valid_next = _shell_9;
+        if (_shell_9) begin
             in_conn_next = s_event_conn;
             in_kind_next = s_event_kind;
             in_size_next = s_event_size;
@@ -8399,7 +8413,7 @@ always @* begin
             in_unacked_next = s_event_unacked;
             in_now_next = s_event_now;
         end
-    end else if (_shell_5) begin
+    end else if (_shell_9) begin
         skid_valid_next = 1'd1;
         skid_conn_next = s_event_conn;
         skid_kind_next = s_event_kind;
@@ -8466,14 +8480,14 @@ always @* begin
     s24_conn_next = s23_conn_reg;
     s1_fix_valid_next = snoop_in;
     s1_fix_word_next = new_word;
-    s2_fix_valid_next = _shell_15;
-    s2_fix_word_next = _shell_16;
+    s2_fix_valid_next = _shell_19;
+    s2_fix_word_next = _shell_20;
     s3_ram_next = state_q;
-    s3_fix_valid_next = _shell_17;
-    s3_fix_word_next = _shell_18;
-    s4_cur_next = _shell_19;
+    s3_fix_valid_next = _shell_21;
+    s3_fix_word_next = _shell_22;
+    s4_cur_next = _shell_23;
     if (s24_valid_reg) begin
-        if (_shell_20) begin
+        if (_shell_24) begin
             out0_conn_next = s24_conn_reg;
             out0_kind_next = s24_kind_reg;
             out0_cwnd_next = res_cwnd;
@@ -8482,7 +8496,7 @@ always @* begin
             out0_fast_next = res_fast;
             out0_error_next = s24_error_reg;
         end
-        if (_shell_22) begin
+        if (_shell_26) begin
             out1_conn_next = s24_conn_reg;
             out1_kind_next = s24_kind_reg;
             out1_cwnd_next = res_cwnd;
@@ -8491,7 +8505,7 @@ always @* begin
             out1_fast_next = res_fast;
             out1_error_next = s24_error_reg;
         end
-        if (_shell_23) begin
+        if (_shell_27) begin
             out2_conn_next = s24_conn_reg;
             out2_kind_next = s24_kind_reg;
             out2_cwnd_next = res_cwnd;
@@ -8500,7 +8514,7 @@ always @* begin
             out2_fast_next = res_fast;
             out2_error_next = s24_error_reg;
         end
-        if (_shell_24) begin
+        if (_shell_28) begin
             out3_conn_next = s24_conn_reg;
             out3_kind_next = s24_kind_reg;
             out3_cwnd_next = res_cwnd;
@@ -8509,7 +8523,7 @@ always @* begin
             out3_fast_next = res_fast;
             out3_error_next = s24_error_reg;
         end
-        if (_shell_25) begin
+        if (_shell_29) begin
             out4_conn_next = s24_conn_reg;
             out4_kind_next = s24_kind_reg;
             out4_cwnd_next = res_cwnd;
@@ -8518,7 +8532,7 @@ always @* begin
             out4_fast_next = res_fast;
             out4_error_next = s24_error_reg;
         end
-        if (_shell_26) begin
+        if (_shell_30) begin
             out5_conn_next = s24_conn_reg;
             out5_kind_next = s24_kind_reg;
             out5_cwnd_next = res_cwnd;
@@ -8527,7 +8541,7 @@ always @* begin
             out5_fast_next = res_fast;
             out5_error_next = s24_error_reg;
         end
-        if (_shell_27) begin
+        if (_shell_31) begin
             out6_conn_next = s24_conn_reg;
             out6_kind_next = s24_kind_reg;
             out6_cwnd_next = res_cwnd;
@@ -8536,7 +8550,7 @@ always @* begin
             out6_fast_next = res_fast;
             out6_error_next = s24_error_reg;
         end
-        if (_shell_28) begin
+        if (_shell_32) begin
             out7_conn_next = s24_conn_reg;
             out7_kind_next = s24_kind_reg;
             out7_cwnd_next = res_cwnd;
@@ -8545,7 +8559,7 @@ always @* begin
             out7_fast_next = res_fast;
             out7_error_next = s24_error_reg;
         end
-        if (_shell_29) begin
+        if (_shell_33) begin
             out8_conn_next = s24_conn_reg;
             out8_kind_next = s24_kind_reg;
             out8_cwnd_next = res_cwnd;
@@ -8554,7 +8568,7 @@ always @* begin
             out8_fast_next = res_fast;
             out8_error_next = s24_error_reg;
         end
-        if (_shell_30) begin
+        if (_shell_34) begin
             out9_conn_next = s24_conn_reg;
             out9_kind_next = s24_kind_reg;
             out9_cwnd_next = res_cwnd;
@@ -8563,7 +8577,7 @@ always @* begin
             out9_fast_next = res_fast;
             out9_error_next = s24_error_reg;
         end
-        if (_shell_31) begin
+        if (_shell_35) begin
             out10_conn_next = s24_conn_reg;
             out10_kind_next = s24_kind_reg;
             out10_cwnd_next = res_cwnd;
@@ -8572,7 +8586,7 @@ always @* begin
             out10_fast_next = res_fast;
             out10_error_next = s24_error_reg;
         end
-        if (_shell_32) begin
+        if (_shell_36) begin
             out11_conn_next = s24_conn_reg;
             out11_kind_next = s24_kind_reg;
             out11_cwnd_next = res_cwnd;
@@ -8581,7 +8595,7 @@ always @* begin
             out11_fast_next = res_fast;
             out11_error_next = s24_error_reg;
         end
-        if (_shell_33) begin
+        if (_shell_37) begin
             out12_conn_next = s24_conn_reg;
             out12_kind_next = s24_kind_reg;
             out12_cwnd_next = res_cwnd;
@@ -8590,7 +8604,7 @@ always @* begin
             out12_fast_next = res_fast;
             out12_error_next = s24_error_reg;
         end
-        if (_shell_34) begin
+        if (_shell_38) begin
             out13_conn_next = s24_conn_reg;
             out13_kind_next = s24_kind_reg;
             out13_cwnd_next = res_cwnd;
@@ -8599,7 +8613,7 @@ always @* begin
             out13_fast_next = res_fast;
             out13_error_next = s24_error_reg;
         end
-        if (_shell_35) begin
+        if (_shell_39) begin
             out14_conn_next = s24_conn_reg;
             out14_kind_next = s24_kind_reg;
             out14_cwnd_next = res_cwnd;
@@ -8608,7 +8622,7 @@ always @* begin
             out14_fast_next = res_fast;
             out14_error_next = s24_error_reg;
         end
-        if (_shell_36) begin
+        if (_shell_40) begin
             out15_conn_next = s24_conn_reg;
             out15_kind_next = s24_kind_reg;
             out15_cwnd_next = res_cwnd;
@@ -8617,7 +8631,7 @@ always @* begin
             out15_fast_next = res_fast;
             out15_error_next = s24_error_reg;
         end
-        if (_shell_37) begin
+        if (_shell_41) begin
             out16_conn_next = s24_conn_reg;
             out16_kind_next = s24_kind_reg;
             out16_cwnd_next = res_cwnd;
@@ -8626,7 +8640,7 @@ always @* begin
             out16_fast_next = res_fast;
             out16_error_next = s24_error_reg;
         end
-        if (_shell_38) begin
+        if (_shell_42) begin
             out17_conn_next = s24_conn_reg;
             out17_kind_next = s24_kind_reg;
             out17_cwnd_next = res_cwnd;
@@ -8635,7 +8649,7 @@ always @* begin
             out17_fast_next = res_fast;
             out17_error_next = s24_error_reg;
         end
-        if (_shell_39) begin
+        if (_shell_43) begin
             out18_conn_next = s24_conn_reg;
             out18_kind_next = s24_kind_reg;
             out18_cwnd_next = res_cwnd;
@@ -8644,7 +8658,7 @@ always @* begin
             out18_fast_next = res_fast;
             out18_error_next = s24_error_reg;
         end
-        if (_shell_40) begin
+        if (_shell_44) begin
             out19_conn_next = s24_conn_reg;
             out19_kind_next = s24_kind_reg;
             out19_cwnd_next = res_cwnd;
@@ -8653,7 +8667,7 @@ always @* begin
             out19_fast_next = res_fast;
             out19_error_next = s24_error_reg;
         end
-        if (_shell_41) begin
+        if (_shell_45) begin
             out20_conn_next = s24_conn_reg;
             out20_kind_next = s24_kind_reg;
             out20_cwnd_next = res_cwnd;
@@ -8662,7 +8676,7 @@ always @* begin
             out20_fast_next = res_fast;
             out20_error_next = s24_error_reg;
         end
-        if (_shell_42) begin
+        if (_shell_46) begin
             out21_conn_next = s24_conn_reg;
             out21_kind_next = s24_kind_reg;
             out21_cwnd_next = res_cwnd;
@@ -8671,7 +8685,7 @@ always @* begin
             out21_fast_next = res_fast;
             out21_error_next = s24_error_reg;
         end
-        if (_shell_43) begin
+        if (_shell_47) begin
             out22_conn_next = s24_conn_reg;
             out22_kind_next = s24_kind_reg;
             out22_cwnd_next = res_cwnd;
@@ -8680,7 +8694,7 @@ always @* begin
             out22_fast_next = res_fast;
             out22_error_next = s24_error_reg;
         end
-        if (_shell_44) begin
+        if (_shell_48) begin
             out23_conn_next = s24_conn_reg;
             out23_kind_next = s24_kind_reg;
             out23_cwnd_next = res_cwnd;
@@ -8689,7 +8703,7 @@ always @* begin
             out23_fast_next = res_fast;
             out23_error_next = s24_error_reg;
         end
-        if (_shell_45) begin
+        if (_shell_49) begin
             out24_conn_next = s24_conn_reg;
             out24_kind_next = s24_kind_reg;
             out24_cwnd_next = res_cwnd;
@@ -8698,7 +8712,7 @@ always @* begin
             out24_fast_next = res_fast;
             out24_error_next = s24_error_reg;
         end
-        if (_shell_46) begin
+        if (_shell_50) begin
             out25_conn_next = s24_conn_reg;
             out25_kind_next = s24_kind_reg;
             out25_cwnd_next = res_cwnd;
@@ -8707,7 +8721,7 @@ always @* begin
             out25_fast_next = res_fast;
             out25_error_next = s24_error_reg;
         end
-        out_wr_ptr_next = _shell_49;
+        out_wr_ptr_next = _shell_53;
     end
     if (out_pop) begin
         if (out_lands_next) begin
@@ -8719,13 +8733,13 @@ always @* begin
             out_head_fast_next = res_fast;
             out_head_error_next = s24_error_reg;
         end else begin
-            out_head_conn_next = _shell_51;
-            out_head_kind_next = _shell_52;
-            out_head_cwnd_next = _shell_53;
-            out_head_case_next = _shell_54;
-            out_head_qa_next = _shell_55;
-            out_head_fast_next = _shell_56;
-            out_head_error_next = _shell_57;
+            out_head_conn_next = _shell_55;
+            out_head_kind_next = _shell_56;
+            out_head_cwnd_next = _shell_57;
+            out_head_case_next = _shell_58;
+            out_head_qa_next = _shell_59;
+            out_head_fast_next = _shell_60;
+            out_head_error_next = _shell_61;
         end
     end else if (out_lands_head) begin
         out_head_conn_next = s24_conn_reg;
@@ -8738,19 +8752,23 @@ always @* begin
     end
     if (out_pop) begin
         out_rd_ptr_next = out_rd_ptr_plus1_reg;
-        out_rd_ptr_plus1_next = _shell_61;
+        out_rd_ptr_plus1_next = _shell_65;
     end
-    out_count_next = _shell_65;
-    out_valid_next = _shell_73;
+    out_count_next = _shell_69;
+    out_valid_next = _shell_77;
 end
 
 // issue_next
 always @* begin
     hazard0_next = hazard0_reg;
     hazard1_next = hazard1_reg;
+    hazard2_next = hazard2_reg;
+    hazard3_next = hazard3_reg;
     credits_out_next = credits_out_reg;
     hazard0_next = hazard0_ahead;
     hazard1_next = hazard1_ahead;
+    hazard2_next = hazard2_ahead;
+    hazard3_next = hazard3_ahead;
     credits_out_next = full_ahead;
 end
 
@@ -8829,6 +8847,8 @@ always @(posedge clk) begin
     s24_conn_reg <= s24_conn_next;
     hazard0_reg <= hazard0_next;
     hazard1_reg <= hazard1_next;
+    hazard2_reg <= hazard2_next;
+    hazard3_reg <= hazard3_next;
     credits_out_reg <= credits_out_next;
     s1_kind_reg <= s1_kind_next;
     s1_size_reg <= s1_size_next;
@@ -10162,6 +10182,8 @@ always @(posedge clk) begin
         s24_valid_reg <= 1'd0;
         hazard0_reg <= 1'd0;
         hazard1_reg <= 1'd0;
+        hazard2_reg <= 1'd0;
+        hazard3_reg <= 1'd0;
         credits_out_reg <= 1'd0;
         snoop_s1_reg <= 1'd0;
         snoop_s2_reg <= 1'd0;

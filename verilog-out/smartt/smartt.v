@@ -224,12 +224,18 @@ reg  s32_valid_reg;  // stage 32 holds an event
 reg  s32_valid_next;
 reg  [15:0] s32_conn_reg;  // stage 32 connection id
 reg  [15:0] s32_conn_next;
-reg  hazard0_reg;  // the head's connection is in stages 1..10
+reg  hazard0_reg;  // the head's connection is in stages 1..5
 reg  hazard0_next;
-reg  hazard1_reg;  // the head's connection is in stages 11..19
+reg  hazard1_reg;  // the head's connection is in stages 6..10
 reg  hazard1_next;
-reg  hazard2_reg;  // the head's connection is in stages 20..28
+reg  hazard2_reg;  // the head's connection is in stages 11..15
 reg  hazard2_next;
+reg  hazard3_reg;  // the head's connection is in stages 16..20
+reg  hazard3_next;
+reg  hazard4_reg;  // the head's connection is in stages 21..24
+reg  hazard4_next;
+reg  hazard5_reg;  // the head's connection is in stages 25..28
+reg  hazard5_next;
 reg  credits_out_reg;  // 34 events are issued and not yet taken: no credit left
 reg  credits_out_next;
 reg  [2:0] s1_kind_reg;  // stage 1 event kind
@@ -7514,102 +7520,108 @@ wire _shell_3 = _shell_1 & _shell_2;
 wire _shell_4 = ~hazard1_reg;
 wire _shell_5 = _shell_3 & _shell_4;
 wire _shell_6 = ~hazard2_reg;
-wire issue = _shell_5 & _shell_6;
-wire _shell_7 = s_event_valid & in_ready_reg;
-wire _shell_8 = ~in_valid_reg;
-wire [5:0] _shell_9 = issue ? 6'd1 : 6'd0;
-wire [5:0] _shell_10 = occ_reg + _shell_9;
+wire _shell_7 = _shell_5 & _shell_6;
+wire _shell_8 = ~hazard3_reg;
+wire _shell_9 = _shell_7 & _shell_8;
+wire _shell_10 = ~hazard4_reg;
+wire _shell_11 = _shell_9 & _shell_10;
+wire _shell_12 = ~hazard5_reg;
+wire issue = _shell_11 & _shell_12;
+wire _shell_13 = s_event_valid & in_ready_reg;
+wire _shell_14 = ~in_valid_reg;
+wire [5:0] _shell_15 = issue ? 6'd1 : 6'd0;
+wire [5:0] _shell_16 = occ_reg + _shell_15;
 wire out_pop = out_valid_reg & m_result_ready;
-wire [5:0] _shell_11 = out_pop ? 6'd1 : 6'd0;
-wire [5:0] occ_update = _shell_10 - _shell_11;
-wire _shell_12 = ~s32_error_reg;
-wire wr_en = s32_valid_reg & _shell_12;
+wire [5:0] _shell_17 = out_pop ? 6'd1 : 6'd0;
+wire [5:0] occ_update = _shell_16 - _shell_17;
+wire _shell_18 = ~s32_error_reg;
+wire wr_en = s32_valid_reg & _shell_18;
 wire [11:0] wr_addr = s32_conn_reg[11:0];
-wire [11:0] _shell_13 = in_conn_reg[11:0];
-wire _shell_14 = wr_addr == _shell_13;
-wire snoop_in = wr_en & _shell_14;
+wire [11:0] _shell_19 = in_conn_reg[11:0];
+wire _shell_20 = wr_addr == _shell_19;
+wire snoop_in = wr_en & _shell_20;
 wire [26:0] c_open = 27'h419ce00;
-wire [127:0] _shell_15 = {12'd0, 1'd0, 1'd0, 24'h0, 21'h0, 21'h0, 21'h0, c_open};
+wire [127:0] _shell_21 = {12'd0, 1'd0, 1'd0, 24'h0, 21'h0, 21'h0, 21'h0, c_open};
 wire [26:0] c_ack = s32_ack_run_reg ? s32_c_ack_clamped_reg : s32_cur_c_reg;
 wire [26:0] c_new = s32_is_loss_reg ? s32_c_loss_all_reg : c_ack;
-wire [127:0] _shell_16 = {s32_t_reg, s32_t_2_reg, s32_t_3_reg, s32_t_4_reg, s32_t_5_reg, s32_t_6_reg, s32_t_7_reg, c_new};
-wire [127:0] new_word = s32_t_8_reg ? _shell_15 : _shell_16;
-wire _shell_17 = snoop_s1_reg | s1_fix_valid_reg;
-wire [127:0] _shell_18 = snoop_s1_reg ? new_word : s1_fix_word_reg;
-wire _shell_19 = snoop_s2_reg | s2_fix_valid_reg;
-wire [127:0] _shell_20 = snoop_s2_reg ? new_word : s2_fix_word_reg;
+wire [127:0] _shell_22 = {s32_t_reg, s32_t_2_reg, s32_t_3_reg, s32_t_4_reg, s32_t_5_reg, s32_t_6_reg, s32_t_7_reg, c_new};
+wire [127:0] new_word = s32_t_8_reg ? _shell_21 : _shell_22;
+wire _shell_23 = snoop_s1_reg | s1_fix_valid_reg;
+wire [127:0] _shell_24 = snoop_s1_reg ? new_word : s1_fix_word_reg;
+wire _shell_25 = snoop_s2_reg | s2_fix_valid_reg;
+wire [127:0] _shell_26 = snoop_s2_reg ? new_word : s2_fix_word_reg;
 wire [127:0] s3_word = s3_fix_valid_reg ? s3_fix_word_reg : s3_ram_reg;
-wire [127:0] _shell_21 = snoop_s3_reg ? new_word : s3_word;
-wire _shell_22 = out_wr_ptr_reg == 6'd0;
+wire [127:0] _shell_27 = snoop_s3_reg ? new_word : s3_word;
+wire _shell_28 = out_wr_ptr_reg == 6'd0;
 wire [20:0] cwnd_result = c_new[26:6];
-wire [20:0] _shell_23 = s32_t_8_reg ? 21'h106738 : cwnd_result;
-wire [20:0] res_cwnd = s32_error_reg ? 21'h0 : _shell_23;
+wire [20:0] _shell_29 = s32_t_8_reg ? 21'h106738 : cwnd_result;
+wire [20:0] res_cwnd = s32_error_reg ? 21'h0 : _shell_29;
 wire [2:0] res_case = s32_error_reg ? 3'd0 : s32_t_9_reg;
 wire res_qa = s32_error_reg ? 1'd0 : s32_qa_fired_reg;
 wire res_fast = s32_error_reg ? 1'd0 : s32_t_10_reg;
-wire _shell_24 = out_wr_ptr_reg == 6'd1;
-wire _shell_25 = out_wr_ptr_reg == 6'd2;
-wire _shell_26 = out_wr_ptr_reg == 6'd3;
-wire _shell_27 = out_wr_ptr_reg == 6'd4;
-wire _shell_28 = out_wr_ptr_reg == 6'd5;
-wire _shell_29 = out_wr_ptr_reg == 6'd6;
-wire _shell_30 = out_wr_ptr_reg == 6'd7;
-wire _shell_31 = out_wr_ptr_reg == 6'd8;
-wire _shell_32 = out_wr_ptr_reg == 6'd9;
-wire _shell_33 = out_wr_ptr_reg == 6'd10;
-wire _shell_34 = out_wr_ptr_reg == 6'd11;
-wire _shell_35 = out_wr_ptr_reg == 6'd12;
-wire _shell_36 = out_wr_ptr_reg == 6'd13;
-wire _shell_37 = out_wr_ptr_reg == 6'd14;
-wire _shell_38 = out_wr_ptr_reg == 6'd15;
-wire _shell_39 = out_wr_ptr_reg == 6'd16;
-wire _shell_40 = out_wr_ptr_reg == 6'd17;
-wire _shell_41 = out_wr_ptr_reg == 6'd18;
-wire _shell_42 = out_wr_ptr_reg == 6'd19;
-wire _shell_43 = out_wr_ptr_reg == 6'd20;
-wire _shell_44 = out_wr_ptr_reg == 6'd21;
-wire _shell_45 = out_wr_ptr_reg == 6'd22;
-wire _shell_46 = out_wr_ptr_reg == 6'd23;
-wire _shell_47 = out_wr_ptr_reg == 6'd24;
-wire _shell_48 = out_wr_ptr_reg == 6'd25;
-wire _shell_49 = out_wr_ptr_reg == 6'd26;
-wire _shell_50 = out_wr_ptr_reg == 6'd27;
-wire _shell_51 = out_wr_ptr_reg == 6'd28;
-wire _shell_52 = out_wr_ptr_reg == 6'd29;
-wire _shell_53 = out_wr_ptr_reg == 6'd30;
-wire _shell_54 = out_wr_ptr_reg == 6'd31;
-wire _shell_55 = out_wr_ptr_reg == 6'd32;
-wire _shell_56 = out_wr_ptr_reg == 6'd33;
-wire _shell_57 = out_wr_ptr_reg == 6'd33;
-wire [5:0] _shell_58 = out_wr_ptr_reg + 6'd1;
-wire [5:0] _shell_59 = _shell_57 ? 6'd0 : _shell_58;
-wire _shell_60 = out_wr_ptr_reg == out_rd_ptr_plus1_reg;
-wire out_lands_next = s32_valid_reg & _shell_60;
-wire [15:0] _shell_61 = out_rd_ptr_plus1_reg[5] ? (out_rd_ptr_plus1_reg[4] ? out33_conn_reg : (out_rd_ptr_plus1_reg[3] ? out33_conn_reg : (out_rd_ptr_plus1_reg[2] ? out33_conn_reg : (out_rd_ptr_plus1_reg[1] ? out33_conn_reg : (out_rd_ptr_plus1_reg[0] ? out33_conn_reg : out32_conn_reg))))) : (out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_conn_reg : out30_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out29_conn_reg : out28_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_conn_reg : out26_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out25_conn_reg : out24_conn_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_conn_reg : out22_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out21_conn_reg : out20_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_conn_reg : out18_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out17_conn_reg : out16_conn_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_conn_reg : out14_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out13_conn_reg : out12_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_conn_reg : out10_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out9_conn_reg : out8_conn_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_conn_reg : out6_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out5_conn_reg : out4_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_conn_reg : out2_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out1_conn_reg : out0_conn_reg)))));
-wire [2:0] _shell_62 = out_rd_ptr_plus1_reg[5] ? (out_rd_ptr_plus1_reg[4] ? out33_kind_reg : (out_rd_ptr_plus1_reg[3] ? out33_kind_reg : (out_rd_ptr_plus1_reg[2] ? out33_kind_reg : (out_rd_ptr_plus1_reg[1] ? out33_kind_reg : (out_rd_ptr_plus1_reg[0] ? out33_kind_reg : out32_kind_reg))))) : (out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_kind_reg : out30_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out29_kind_reg : out28_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_kind_reg : out26_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out25_kind_reg : out24_kind_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_kind_reg : out22_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out21_kind_reg : out20_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_kind_reg : out18_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out17_kind_reg : out16_kind_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_kind_reg : out14_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out13_kind_reg : out12_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_kind_reg : out10_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out9_kind_reg : out8_kind_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_kind_reg : out6_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out5_kind_reg : out4_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_kind_reg : out2_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out1_kind_reg : out0_kind_reg)))));
-wire [20:0] _shell_63 = out_rd_ptr_plus1_reg[5] ? (out_rd_ptr_plus1_reg[4] ? out33_cwnd_reg : (out_rd_ptr_plus1_reg[3] ? out33_cwnd_reg : (out_rd_ptr_plus1_reg[2] ? out33_cwnd_reg : (out_rd_ptr_plus1_reg[1] ? out33_cwnd_reg : (out_rd_ptr_plus1_reg[0] ? out33_cwnd_reg : out32_cwnd_reg))))) : (out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_cwnd_reg : out30_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out29_cwnd_reg : out28_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_cwnd_reg : out26_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out25_cwnd_reg : out24_cwnd_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_cwnd_reg : out22_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out21_cwnd_reg : out20_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_cwnd_reg : out18_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out17_cwnd_reg : out16_cwnd_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_cwnd_reg : out14_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out13_cwnd_reg : out12_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_cwnd_reg : out10_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out9_cwnd_reg : out8_cwnd_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_cwnd_reg : out6_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out5_cwnd_reg : out4_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_cwnd_reg : out2_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out1_cwnd_reg : out0_cwnd_reg)))));
-wire [2:0] _shell_64 = out_rd_ptr_plus1_reg[5] ? (out_rd_ptr_plus1_reg[4] ? out33_case_reg : (out_rd_ptr_plus1_reg[3] ? out33_case_reg : (out_rd_ptr_plus1_reg[2] ? out33_case_reg : (out_rd_ptr_plus1_reg[1] ? out33_case_reg : (out_rd_ptr_plus1_reg[0] ? out33_case_reg : out32_case_reg))))) : (out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_case_reg : out30_case_reg) : (out_rd_ptr_plus1_reg[0] ? out29_case_reg : out28_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_case_reg : out26_case_reg) : (out_rd_ptr_plus1_reg[0] ? out25_case_reg : out24_case_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_case_reg : out22_case_reg) : (out_rd_ptr_plus1_reg[0] ? out21_case_reg : out20_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_case_reg : out18_case_reg) : (out_rd_ptr_plus1_reg[0] ? out17_case_reg : out16_case_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_case_reg : out14_case_reg) : (out_rd_ptr_plus1_reg[0] ? out13_case_reg : out12_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_case_reg : out10_case_reg) : (out_rd_ptr_plus1_reg[0] ? out9_case_reg : out8_case_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_case_reg : out6_case_reg) : (out_rd_ptr_plus1_reg[0] ? out5_case_reg : out4_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_case_reg : out2_case_reg) : (out_rd_ptr_plus1_reg[0] ? out1_case_reg : out0_case_reg)))));
-wire _shell_65 = out_rd_ptr_plus1_reg[5] ? (out_rd_ptr_plus1_reg[4] ? out33_qa_reg : (out_rd_ptr_plus1_reg[3] ? out33_qa_reg : (out_rd_ptr_plus1_reg[2] ? out33_qa_reg : (out_rd_ptr_plus1_reg[1] ? out33_qa_reg : (out_rd_ptr_plus1_reg[0] ? out33_qa_reg : out32_qa_reg))))) : (out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_qa_reg : out30_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out29_qa_reg : out28_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_qa_reg : out26_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out25_qa_reg : out24_qa_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_qa_reg : out22_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out21_qa_reg : out20_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_qa_reg : out18_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out17_qa_reg : out16_qa_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_qa_reg : out14_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out13_qa_reg : out12_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_qa_reg : out10_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out9_qa_reg : out8_qa_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_qa_reg : out6_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out5_qa_reg : out4_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_qa_reg : out2_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out1_qa_reg : out0_qa_reg)))));
-wire _shell_66 = out_rd_ptr_plus1_reg[5] ? (out_rd_ptr_plus1_reg[4] ? out33_fast_reg : (out_rd_ptr_plus1_reg[3] ? out33_fast_reg : (out_rd_ptr_plus1_reg[2] ? out33_fast_reg : (out_rd_ptr_plus1_reg[1] ? out33_fast_reg : (out_rd_ptr_plus1_reg[0] ? out33_fast_reg : out32_fast_reg))))) : (out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_fast_reg : out30_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out29_fast_reg : out28_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_fast_reg : out26_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out25_fast_reg : out24_fast_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_fast_reg : out22_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out21_fast_reg : out20_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_fast_reg : out18_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out17_fast_reg : out16_fast_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_fast_reg : out14_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out13_fast_reg : out12_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_fast_reg : out10_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out9_fast_reg : out8_fast_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_fast_reg : out6_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out5_fast_reg : out4_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_fast_reg : out2_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out1_fast_reg : out0_fast_reg)))));
-wire _shell_67 = out_rd_ptr_plus1_reg[5] ? (out_rd_ptr_plus1_reg[4] ? out33_error_reg : (out_rd_ptr_plus1_reg[3] ? out33_error_reg : (out_rd_ptr_plus1_reg[2] ? out33_error_reg : (out_rd_ptr_plus1_reg[1] ? out33_error_reg : (out_rd_ptr_plus1_reg[0] ? out33_error_reg : out32_error_reg))))) : (out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_error_reg : out30_error_reg) : (out_rd_ptr_plus1_reg[0] ? out29_error_reg : out28_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_error_reg : out26_error_reg) : (out_rd_ptr_plus1_reg[0] ? out25_error_reg : out24_error_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_error_reg : out22_error_reg) : (out_rd_ptr_plus1_reg[0] ? out21_error_reg : out20_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_error_reg : out18_error_reg) : (out_rd_ptr_plus1_reg[0] ? out17_error_reg : out16_error_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_error_reg : out14_error_reg) : (out_rd_ptr_plus1_reg[0] ? out13_error_reg : out12_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_error_reg : out10_error_reg) : (out_rd_ptr_plus1_reg[0] ? out9_error_reg : out8_error_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_error_reg : out6_error_reg) : (out_rd_ptr_plus1_reg[0] ? out5_error_reg : out4_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_error_reg : out2_error_reg) : (out_rd_ptr_plus1_reg[0] ? out1_error_reg : out0_error_reg)))));
-wire _shell_68 = out_wr_ptr_reg == out_rd_ptr_reg;
-wire out_lands_head = s32_valid_reg & _shell_68;
-wire _shell_69 = out_rd_ptr_plus1_reg == 6'd33;
-wire [5:0] _shell_70 = out_rd_ptr_plus1_reg + 6'd1;
-wire [5:0] _shell_71 = _shell_69 ? 6'd0 : _shell_70;
-wire [5:0] _shell_72 = s32_valid_reg ? 6'd1 : 6'd0;
-wire [5:0] _shell_73 = out_count_reg + _shell_72;
-wire [5:0] _shell_74 = out_pop ? 6'd1 : 6'd0;
-wire [5:0] _shell_75 = _shell_73 - _shell_74;
-wire _shell_76 = ~out_pop;
-wire _shell_77 = s32_valid_reg & _shell_76;
-wire _shell_78 = out_count_reg != 6'd63;
-wire _shell_79 = ~s32_valid_reg;
-wire _shell_80 = out_pop & _shell_79;
-wire _shell_81 = out_count_reg != 6'd1;
+wire _shell_30 = out_wr_ptr_reg == 6'd1;
+wire _shell_31 = out_wr_ptr_reg == 6'd2;
+wire _shell_32 = out_wr_ptr_reg == 6'd3;
+wire _shell_33 = out_wr_ptr_reg == 6'd4;
+wire _shell_34 = out_wr_ptr_reg == 6'd5;
+wire _shell_35 = out_wr_ptr_reg == 6'd6;
+wire _shell_36 = out_wr_ptr_reg == 6'd7;
+wire _shell_37 = out_wr_ptr_reg == 6'd8;
+wire _shell_38 = out_wr_ptr_reg == 6'd9;
+wire _shell_39 = out_wr_ptr_reg == 6'd10;
+wire _shell_40 = out_wr_ptr_reg == 6'd11;
+wire _shell_41 = out_wr_ptr_reg == 6'd12;
+wire _shell_42 = out_wr_ptr_reg == 6'd13;
+wire _shell_43 = out_wr_ptr_reg == 6'd14;
+wire _shell_44 = out_wr_ptr_reg == 6'd15;
+wire _shell_45 = out_wr_ptr_reg == 6'd16;
+wire _shell_46 = out_wr_ptr_reg == 6'd17;
+wire _shell_47 = out_wr_ptr_reg == 6'd18;
+wire _shell_48 = out_wr_ptr_reg == 6'd19;
+wire _shell_49 = out_wr_ptr_reg == 6'd20;
+wire _shell_50 = out_wr_ptr_reg == 6'd21;
+wire _shell_51 = out_wr_ptr_reg == 6'd22;
+wire _shell_52 = out_wr_ptr_reg == 6'd23;
+wire _shell_53 = out_wr_ptr_reg == 6'd24;
+wire _shell_54 = out_wr_ptr_reg == 6'd25;
+wire _shell_55 = out_wr_ptr_reg == 6'd26;
+wire _shell_56 = out_wr_ptr_reg == 6'd27;
+wire _shell_57 = out_wr_ptr_reg == 6'd28;
+wire _shell_58 = out_wr_ptr_reg == 6'd29;
+wire _shell_59 = out_wr_ptr_reg == 6'd30;
+wire _shell_60 = out_wr_ptr_reg == 6'd31;
+wire _shell_61 = out_wr_ptr_reg == 6'd32;
+wire _shell_62 = out_wr_ptr_reg == 6'd33;
+wire _shell_63 = out_wr_ptr_reg == 6'd33;
+wire [5:0] _shell_64 = out_wr_ptr_reg + 6'd1;
+wire [5:0] _shell_65 = _shell_63 ? 6'd0 : _shell_64;
+wire _shell_66 = out_wr_ptr_reg == out_rd_ptr_plus1_reg;
+wire out_lands_next = s32_valid_reg & _shell_66;
+wire [15:0] _shell_67 = out_rd_ptr_plus1_reg[5] ? (out_rd_ptr_plus1_reg[4] ? out33_conn_reg : (out_rd_ptr_plus1_reg[3] ? out33_conn_reg : (out_rd_ptr_plus1_reg[2] ? out33_conn_reg : (out_rd_ptr_plus1_reg[1] ? out33_conn_reg : (out_rd_ptr_plus1_reg[0] ? out33_conn_reg : out32_conn_reg))))) : (out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_conn_reg : out30_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out29_conn_reg : out28_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_conn_reg : out26_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out25_conn_reg : out24_conn_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_conn_reg : out22_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out21_conn_reg : out20_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_conn_reg : out18_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out17_conn_reg : out16_conn_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_conn_reg : out14_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out13_conn_reg : out12_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_conn_reg : out10_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out9_conn_reg : out8_conn_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_conn_reg : out6_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out5_conn_reg : out4_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_conn_reg : out2_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out1_conn_reg : out0_conn_reg)))));
+wire [2:0] _shell_68 = out_rd_ptr_plus1_reg[5] ? (out_rd_ptr_plus1_reg[4] ? out33_kind_reg : (out_rd_ptr_plus1_reg[3] ? out33_kind_reg : (out_rd_ptr_plus1_reg[2] ? out33_kind_reg : (out_rd_ptr_plus1_reg[1] ? out33_kind_reg : (out_rd_ptr_plus1_reg[0] ? out33_kind_reg : out32_kind_reg))))) : (out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_kind_reg : out30_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out29_kind_reg : out28_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_kind_reg : out26_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out25_kind_reg : out24_kind_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_kind_reg : out22_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out21_kind_reg : out20_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_kind_reg : out18_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out17_kind_reg : out16_kind_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_kind_reg : out14_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out13_kind_reg : out12_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_kind_reg : out10_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out9_kind_reg : out8_kind_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_kind_reg : out6_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out5_kind_reg : out4_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_kind_reg : out2_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out1_kind_reg : out0_kind_reg)))));
+wire [20:0] _shell_69 = out_rd_ptr_plus1_reg[5] ? (out_rd_ptr_plus1_reg[4] ? out33_cwnd_reg : (out_rd_ptr_plus1_reg[3] ? out33_cwnd_reg : (out_rd_ptr_plus1_reg[2] ? out33_cwnd_reg : (out_rd_ptr_plus1_reg[1] ? out33_cwnd_reg : (out_rd_ptr_plus1_reg[0] ? out33_cwnd_reg : out32_cwnd_reg))))) : (out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_cwnd_reg : out30_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out29_cwnd_reg : out28_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_cwnd_reg : out26_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out25_cwnd_reg : out24_cwnd_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_cwnd_reg : out22_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out21_cwnd_reg : out20_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_cwnd_reg : out18_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out17_cwnd_reg : out16_cwnd_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_cwnd_reg : out14_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out13_cwnd_reg : out12_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_cwnd_reg : out10_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out9_cwnd_reg : out8_cwnd_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_cwnd_reg : out6_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out5_cwnd_reg : out4_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_cwnd_reg : out2_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out1_cwnd_reg : out0_cwnd_reg)))));
+wire [2:0] _shell_70 = out_rd_ptr_plus1_reg[5] ? (out_rd_ptr_plus1_reg[4] ? out33_case_reg : (out_rd_ptr_plus1_reg[3] ? out33_case_reg : (out_rd_ptr_plus1_reg[2] ? out33_case_reg : (out_rd_ptr_plus1_reg[1] ? out33_case_reg : (out_rd_ptr_plus1_reg[0] ? out33_case_reg : out32_case_reg))))) : (out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_case_reg : out30_case_reg) : (out_rd_ptr_plus1_reg[0] ? out29_case_reg : out28_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_case_reg : out26_case_reg) : (out_rd_ptr_plus1_reg[0] ? out25_case_reg : out24_case_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_case_reg : out22_case_reg) : (out_rd_ptr_plus1_reg[0] ? out21_case_reg : out20_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_case_reg : out18_case_reg) : (out_rd_ptr_plus1_reg[0] ? out17_case_reg : out16_case_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_case_reg : out14_case_reg) : (out_rd_ptr_plus1_reg[0] ? out13_case_reg : out12_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_case_reg : out10_case_reg) : (out_rd_ptr_plus1_reg[0] ? out9_case_reg : out8_case_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_case_reg : out6_case_reg) : (out_rd_ptr_plus1_reg[0] ? out5_case_reg : out4_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_case_reg : out2_case_reg) : (out_rd_ptr_plus1_reg[0] ? out1_case_reg : out0_case_reg)))));
+wire _shell_71 = out_rd_ptr_plus1_reg[5] ? (out_rd_ptr_plus1_reg[4] ? out33_qa_reg : (out_rd_ptr_plus1_reg[3] ? out33_qa_reg : (out_rd_ptr_plus1_reg[2] ? out33_qa_reg : (out_rd_ptr_plus1_reg[1] ? out33_qa_reg : (out_rd_ptr_plus1_reg[0] ? out33_qa_reg : out32_qa_reg))))) : (out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_qa_reg : out30_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out29_qa_reg : out28_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_qa_reg : out26_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out25_qa_reg : out24_qa_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_qa_reg : out22_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out21_qa_reg : out20_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_qa_reg : out18_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out17_qa_reg : out16_qa_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_qa_reg : out14_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out13_qa_reg : out12_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_qa_reg : out10_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out9_qa_reg : out8_qa_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_qa_reg : out6_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out5_qa_reg : out4_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_qa_reg : out2_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out1_qa_reg : out0_qa_reg)))));
+wire _shell_72 = out_rd_ptr_plus1_reg[5] ? (out_rd_ptr_plus1_reg[4] ? out33_fast_reg : (out_rd_ptr_plus1_reg[3] ? out33_fast_reg : (out_rd_ptr_plus1_reg[2] ? out33_fast_reg : (out_rd_ptr_plus1_reg[1] ? out33_fast_reg : (out_rd_ptr_plus1_reg[0] ? out33_fast_reg : out32_fast_reg))))) : (out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_fast_reg : out30_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out29_fast_reg : out28_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_fast_reg : out26_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out25_fast_reg : out24_fast_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_fast_reg : out22_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out21_fast_reg : out20_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_fast_reg : out18_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out17_fast_reg : out16_fast_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_fast_reg : out14_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out13_fast_reg : out12_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_fast_reg : out10_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out9_fast_reg : out8_fast_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_fast_reg : out6_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out5_fast_reg : out4_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_fast_reg : out2_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out1_fast_reg : out0_fast_reg)))));
+wire _shell_73 = out_rd_ptr_plus1_reg[5] ? (out_rd_ptr_plus1_reg[4] ? out33_error_reg : (out_rd_ptr_plus1_reg[3] ? out33_error_reg : (out_rd_ptr_plus1_reg[2] ? out33_error_reg : (out_rd_ptr_plus1_reg[1] ? out33_error_reg : (out_rd_ptr_plus1_reg[0] ? out33_error_reg : out32_error_reg))))) : (out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_error_reg : out30_error_reg) : (out_rd_ptr_plus1_reg[0] ? out29_error_reg : out28_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_error_reg : out26_error_reg) : (out_rd_ptr_plus1_reg[0] ? out25_error_reg : out24_error_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_error_reg : out22_error_reg) : (out_rd_ptr_plus1_reg[0] ? out21_error_reg : out20_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_error_reg : out18_error_reg) : (out_rd_ptr_plus1_reg[0] ? out17_error_reg : out16_error_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_error_reg : out14_error_reg) : (out_rd_ptr_plus1_reg[0] ? out13_error_reg : out12_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_error_reg : out10_error_reg) : (out_rd_ptr_plus1_reg[0] ? out9_error_reg : out8_error_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_error_reg : out6_error_reg) : (out_rd_ptr_plus1_reg[0] ? out5_error_reg : out4_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_error_reg : out2_error_reg) : (out_rd_ptr_plus1_reg[0] ? out1_error_reg : out0_error_reg)))));
+wire _shell_74 = out_wr_ptr_reg == out_rd_ptr_reg;
+wire out_lands_head = s32_valid_reg & _shell_74;
+wire _shell_75 = out_rd_ptr_plus1_reg == 6'd33;
+wire [5:0] _shell_76 = out_rd_ptr_plus1_reg + 6'd1;
+wire [5:0] _shell_77 = _shell_75 ? 6'd0 : _shell_76;
+wire [5:0] _shell_78 = s32_valid_reg ? 6'd1 : 6'd0;
+wire [5:0] _shell_79 = out_count_reg + _shell_78;
+wire [5:0] _shell_80 = out_pop ? 6'd1 : 6'd0;
+wire [5:0] _shell_81 = _shell_79 - _shell_80;
+wire _shell_82 = ~out_pop;
+wire _shell_83 = s32_valid_reg & _shell_82;
+wire _shell_84 = out_count_reg != 6'd63;
+wire _shell_85 = ~s32_valid_reg;
+wire _shell_86 = out_pop & _shell_85;
+wire _shell_87 = out_count_reg != 6'd1;
 wire out_stays = |out_count_reg;
-wire _shell_82 = _shell_80 ? _shell_81 : out_stays;
-wire _shell_83 = _shell_77 ? _shell_78 : _shell_82;
+wire _shell_88 = _shell_86 ? _shell_87 : out_stays;
+wire _shell_89 = _shell_83 ? _shell_84 : _shell_88;
 wire _issue_next_0 = in_conn_reg == skid_conn_reg;
 wire hazard_issued_skid = issue & _issue_next_0;
 wire _issue_next_1 = s1_conn_reg == skid_conn_reg;
@@ -7624,272 +7636,281 @@ wire _issue_next_9 = _issue_next_6 | _issue_next_8;
 wire _issue_next_10 = s4_conn_reg == skid_conn_reg;
 wire _issue_next_11 = s4_valid_reg & _issue_next_10;
 wire _issue_next_12 = _issue_next_9 | _issue_next_11;
-wire _issue_next_13 = s5_conn_reg == skid_conn_reg;
-wire _issue_next_14 = s5_valid_reg & _issue_next_13;
-wire _issue_next_15 = _issue_next_12 | _issue_next_14;
-wire _issue_next_16 = s6_conn_reg == skid_conn_reg;
-wire _issue_next_17 = s6_valid_reg & _issue_next_16;
-wire _issue_next_18 = _issue_next_15 | _issue_next_17;
-wire _issue_next_19 = s7_conn_reg == skid_conn_reg;
-wire _issue_next_20 = s7_valid_reg & _issue_next_19;
-wire _issue_next_21 = _issue_next_18 | _issue_next_20;
-wire _issue_next_22 = s8_conn_reg == skid_conn_reg;
-wire _issue_next_23 = s8_valid_reg & _issue_next_22;
-wire _issue_next_24 = _issue_next_21 | _issue_next_23;
-wire _issue_next_25 = s9_conn_reg == skid_conn_reg;
-wire _issue_next_26 = s9_valid_reg & _issue_next_25;
-wire _issue_next_27 = _issue_next_24 | _issue_next_26;
-wire _issue_next_28 = in_conn_reg == s_event_conn;
-wire hazard_issued_in = issue & _issue_next_28;
-wire _issue_next_29 = s1_conn_reg == s_event_conn;
-wire _issue_next_30 = s1_valid_reg & _issue_next_29;
-wire _issue_next_31 = hazard_issued_in | _issue_next_30;
-wire _issue_next_32 = s2_conn_reg == s_event_conn;
-wire _issue_next_33 = s2_valid_reg & _issue_next_32;
-wire _issue_next_34 = _issue_next_31 | _issue_next_33;
-wire _issue_next_35 = s3_conn_reg == s_event_conn;
-wire _issue_next_36 = s3_valid_reg & _issue_next_35;
-wire _issue_next_37 = _issue_next_34 | _issue_next_36;
-wire _issue_next_38 = s4_conn_reg == s_event_conn;
-wire _issue_next_39 = s4_valid_reg & _issue_next_38;
-wire _issue_next_40 = _issue_next_37 | _issue_next_39;
-wire _issue_next_41 = s5_conn_reg == s_event_conn;
+wire _issue_next_13 = in_conn_reg == s_event_conn;
+wire hazard_issued_in = issue & _issue_next_13;
+wire _issue_next_14 = s1_conn_reg == s_event_conn;
+wire _issue_next_15 = s1_valid_reg & _issue_next_14;
+wire _issue_next_16 = hazard_issued_in | _issue_next_15;
+wire _issue_next_17 = s2_conn_reg == s_event_conn;
+wire _issue_next_18 = s2_valid_reg & _issue_next_17;
+wire _issue_next_19 = _issue_next_16 | _issue_next_18;
+wire _issue_next_20 = s3_conn_reg == s_event_conn;
+wire _issue_next_21 = s3_valid_reg & _issue_next_20;
+wire _issue_next_22 = _issue_next_19 | _issue_next_21;
+wire _issue_next_23 = s4_conn_reg == s_event_conn;
+wire _issue_next_24 = s4_valid_reg & _issue_next_23;
+wire _issue_next_25 = _issue_next_22 | _issue_next_24;
+wire _issue_next_26 = skid_valid_reg ? _issue_next_12 : _issue_next_25;
+wire _issue_next_27 = in_conn_reg == in_conn_reg;
+wire hazard_issued_head = issue & _issue_next_27;
+wire _issue_next_28 = s1_conn_reg == in_conn_reg;
+wire _issue_next_29 = s1_valid_reg & _issue_next_28;
+wire _issue_next_30 = hazard_issued_head | _issue_next_29;
+wire _issue_next_31 = s2_conn_reg == in_conn_reg;
+wire _issue_next_32 = s2_valid_reg & _issue_next_31;
+wire _issue_next_33 = _issue_next_30 | _issue_next_32;
+wire _issue_next_34 = s3_conn_reg == in_conn_reg;
+wire _issue_next_35 = s3_valid_reg & _issue_next_34;
+wire _issue_next_36 = _issue_next_33 | _issue_next_35;
+wire _issue_next_37 = s4_conn_reg == in_conn_reg;
+wire _issue_next_38 = s4_valid_reg & _issue_next_37;
+wire _issue_next_39 = _issue_next_36 | _issue_next_38;
+wire _issue_next_40 = in_valid_reg ? _issue_next_39 : _issue_next_25;
+wire hazard0_ahead = issue ? _issue_next_26 : _issue_next_40;
+wire _issue_next_41 = s5_conn_reg == skid_conn_reg;
 wire _issue_next_42 = s5_valid_reg & _issue_next_41;
-wire _issue_next_43 = _issue_next_40 | _issue_next_42;
-wire _issue_next_44 = s6_conn_reg == s_event_conn;
+wire _issue_next_43 = 1'd0 | _issue_next_42;
+wire _issue_next_44 = s6_conn_reg == skid_conn_reg;
 wire _issue_next_45 = s6_valid_reg & _issue_next_44;
 wire _issue_next_46 = _issue_next_43 | _issue_next_45;
-wire _issue_next_47 = s7_conn_reg == s_event_conn;
+wire _issue_next_47 = s7_conn_reg == skid_conn_reg;
 wire _issue_next_48 = s7_valid_reg & _issue_next_47;
 wire _issue_next_49 = _issue_next_46 | _issue_next_48;
-wire _issue_next_50 = s8_conn_reg == s_event_conn;
+wire _issue_next_50 = s8_conn_reg == skid_conn_reg;
 wire _issue_next_51 = s8_valid_reg & _issue_next_50;
 wire _issue_next_52 = _issue_next_49 | _issue_next_51;
-wire _issue_next_53 = s9_conn_reg == s_event_conn;
+wire _issue_next_53 = s9_conn_reg == skid_conn_reg;
 wire _issue_next_54 = s9_valid_reg & _issue_next_53;
 wire _issue_next_55 = _issue_next_52 | _issue_next_54;
-wire _issue_next_56 = skid_valid_reg ? _issue_next_27 : _issue_next_55;
-wire _issue_next_57 = in_conn_reg == in_conn_reg;
-wire hazard_issued_head = issue & _issue_next_57;
-wire _issue_next_58 = s1_conn_reg == in_conn_reg;
-wire _issue_next_59 = s1_valid_reg & _issue_next_58;
-wire _issue_next_60 = hazard_issued_head | _issue_next_59;
-wire _issue_next_61 = s2_conn_reg == in_conn_reg;
-wire _issue_next_62 = s2_valid_reg & _issue_next_61;
-wire _issue_next_63 = _issue_next_60 | _issue_next_62;
-wire _issue_next_64 = s3_conn_reg == in_conn_reg;
-wire _issue_next_65 = s3_valid_reg & _issue_next_64;
-wire _issue_next_66 = _issue_next_63 | _issue_next_65;
-wire _issue_next_67 = s4_conn_reg == in_conn_reg;
-wire _issue_next_68 = s4_valid_reg & _issue_next_67;
-wire _issue_next_69 = _issue_next_66 | _issue_next_68;
-wire _issue_next_70 = s5_conn_reg == in_conn_reg;
-wire _issue_next_71 = s5_valid_reg & _issue_next_70;
-wire _issue_next_72 = _issue_next_69 | _issue_next_71;
-wire _issue_next_73 = s6_conn_reg == in_conn_reg;
-wire _issue_next_74 = s6_valid_reg & _issue_next_73;
-wire _issue_next_75 = _issue_next_72 | _issue_next_74;
-wire _issue_next_76 = s7_conn_reg == in_conn_reg;
-wire _issue_next_77 = s7_valid_reg & _issue_next_76;
-wire _issue_next_78 = _issue_next_75 | _issue_next_77;
-wire _issue_next_79 = s8_conn_reg == in_conn_reg;
-wire _issue_next_80 = s8_valid_reg & _issue_next_79;
-wire _issue_next_81 = _issue_next_78 | _issue_next_80;
-wire _issue_next_82 = s9_conn_reg == in_conn_reg;
-wire _issue_next_83 = s9_valid_reg & _issue_next_82;
-wire _issue_next_84 = _issue_next_81 | _issue_next_83;
-wire _issue_next_85 = in_valid_reg ? _issue_next_84 : _issue_next_55;
-wire hazard0_ahead = issue ? _issue_next_56 : _issue_next_85;
-wire _issue_next_86 = s10_conn_reg == skid_conn_reg;
-wire _issue_next_87 = s10_valid_reg & _issue_next_86;
-wire _issue_next_88 = 1'd0 | _issue_next_87;
-wire _issue_next_89 = s11_conn_reg == skid_conn_reg;
-wire _issue_next_90 = s11_valid_reg & _issue_next_89;
-wire _issue_next_91 = _issue_next_88 | _issue_next_90;
-wire _issue_next_92 = s12_conn_reg == skid_conn_reg;
-wire _issue_next_93 = s12_valid_reg & _issue_next_92;
-wire _issue_next_94 = _issue_next_91 | _issue_next_93;
-wire _issue_next_95 = s13_conn_reg == skid_conn_reg;
-wire _issue_next_96 = s13_valid_reg & _issue_next_95;
-wire _issue_next_97 = _issue_next_94 | _issue_next_96;
-wire _issue_next_98 = s14_conn_reg == skid_conn_reg;
-wire _issue_next_99 = s14_valid_reg & _issue_next_98;
-wire _issue_next_100 = _issue_next_97 | _issue_next_99;
-wire _issue_next_101 = s15_conn_reg == skid_conn_reg;
-wire _issue_next_102 = s15_valid_reg & _issue_next_101;
-wire _issue_next_103 = _issue_next_100 | _issue_next_102;
-wire _issue_next_104 = s16_conn_reg == skid_conn_reg;
-wire _issue_next_105 = s16_valid_reg & _issue_next_104;
-wire _issue_next_106 = _issue_next_103 | _issue_next_105;
-wire _issue_next_107 = s17_conn_reg == skid_conn_reg;
-wire _issue_next_108 = s17_valid_reg & _issue_next_107;
-wire _issue_next_109 = _issue_next_106 | _issue_next_108;
-wire _issue_next_110 = s18_conn_reg == skid_conn_reg;
-wire _issue_next_111 = s18_valid_reg & _issue_next_110;
-wire _issue_next_112 = _issue_next_109 | _issue_next_111;
-wire _issue_next_113 = s10_conn_reg == s_event_conn;
-wire _issue_next_114 = s10_valid_reg & _issue_next_113;
-wire _issue_next_115 = 1'd0 | _issue_next_114;
-wire _issue_next_116 = s11_conn_reg == s_event_conn;
-wire _issue_next_117 = s11_valid_reg & _issue_next_116;
-wire _issue_next_118 = _issue_next_115 | _issue_next_117;
-wire _issue_next_119 = s12_conn_reg == s_event_conn;
-wire _issue_next_120 = s12_valid_reg & _issue_next_119;
-wire _issue_next_121 = _issue_next_118 | _issue_next_120;
-wire _issue_next_122 = s13_conn_reg == s_event_conn;
-wire _issue_next_123 = s13_valid_reg & _issue_next_122;
+wire _issue_next_56 = s5_conn_reg == s_event_conn;
+wire _issue_next_57 = s5_valid_reg & _issue_next_56;
+wire _issue_next_58 = 1'd0 | _issue_next_57;
+wire _issue_next_59 = s6_conn_reg == s_event_conn;
+wire _issue_next_60 = s6_valid_reg & _issue_next_59;
+wire _issue_next_61 = _issue_next_58 | _issue_next_60;
+wire _issue_next_62 = s7_conn_reg == s_event_conn;
+wire _issue_next_63 = s7_valid_reg & _issue_next_62;
+wire _issue_next_64 = _issue_next_61 | _issue_next_63;
+wire _issue_next_65 = s8_conn_reg == s_event_conn;
+wire _issue_next_66 = s8_valid_reg & _issue_next_65;
+wire _issue_next_67 = _issue_next_64 | _issue_next_66;
+wire _issue_next_68 = s9_conn_reg == s_event_conn;
+wire _issue_next_69 = s9_valid_reg & _issue_next_68;
+wire _issue_next_70 = _issue_next_67 | _issue_next_69;
+wire _issue_next_71 = skid_valid_reg ? _issue_next_55 : _issue_next_70;
+wire _issue_next_72 = s5_conn_reg == in_conn_reg;
+wire _issue_next_73 = s5_valid_reg & _issue_next_72;
+wire _issue_next_74 = 1'd0 | _issue_next_73;
+wire _issue_next_75 = s6_conn_reg == in_conn_reg;
+wire _issue_next_76 = s6_valid_reg & _issue_next_75;
+wire _issue_next_77 = _issue_next_74 | _issue_next_76;
+wire _issue_next_78 = s7_conn_reg == in_conn_reg;
+wire _issue_next_79 = s7_valid_reg & _issue_next_78;
+wire _issue_next_80 = _issue_next_77 | _issue_next_79;
+wire _issue_next_81 = s8_conn_reg == in_conn_reg;
+wire _issue_next_82 = s8_valid_reg & _issue_next_81;
+wire _issue_next_83 = _issue_next_80 | _issue_next_82;
+wire _issue_next_84 = s9_conn_reg == in_conn_reg;
+wire _issue_next_85 = s9_valid_reg & _issue_next_84;
+wire _issue_next_86 = _issue_next_83 | _issue_next_85;
+wire _issue_next_87 = in_valid_reg ? _issue_next_86 : _issue_next_70;
+wire hazard1_ahead = issue ? _issue_next_71 : _issue_next_87;
+wire _issue_next_88 = s10_conn_reg == skid_conn_reg;
+wire _issue_next_89 = s10_valid_reg & _issue_next_88;
+wire _issue_next_90 = 1'd0 | _issue_next_89;
+wire _issue_next_91 = s11_conn_reg == skid_conn_reg;
+wire _issue_next_92 = s11_valid_reg & _issue_next_91;
+wire _issue_next_93 = _issue_next_90 | _issue_next_92;
+wire _issue_next_94 = s12_conn_reg == skid_conn_reg;
+wire _issue_next_95 = s12_valid_reg & _issue_next_94;
+wire _issue_next_96 = _issue_next_93 | _issue_next_95;
+wire _issue_next_97 = s13_conn_reg == skid_conn_reg;
+wire _issue_next_98 = s13_valid_reg & _issue_next_97;
+wire _issue_next_99 = _issue_next_96 | _issue_next_98;
+wire _issue_next_100 = s14_conn_reg == skid_conn_reg;
+wire _issue_next_101 = s14_valid_reg & _issue_next_100;
+wire _issue_next_102 = _issue_next_99 | _issue_next_101;
+wire _issue_next_103 = s10_conn_reg == s_event_conn;
+wire _issue_next_104 = s10_valid_reg & _issue_next_103;
+wire _issue_next_105 = 1'd0 | _issue_next_104;
+wire _issue_next_106 = s11_conn_reg == s_event_conn;
+wire _issue_next_107 = s11_valid_reg & _issue_next_106;
+wire _issue_next_108 = _issue_next_105 | _issue_next_107;
+wire _issue_next_109 = s12_conn_reg == s_event_conn;
+wire _issue_next_110 = s12_valid_reg & _issue_next_109;
+wire _issue_next_111 = _issue_next_108 | _issue_next_110;
+wire _issue_next_112 = s13_conn_reg == s_event_conn;
+wire _issue_next_113 = s13_valid_reg & _issue_next_112;
+wire _issue_next_114 = _issue_next_111 | _issue_next_113;
+wire _issue_next_115 = s14_conn_reg == s_event_conn;
+wire _issue_next_116 = s14_valid_reg & _issue_next_115;
+wire _issue_next_117 = _issue_next_114 | _issue_next_116;
+wire _issue_next_118 = skid_valid_reg ? _issue_next_102 : _issue_next_117;
+wire _issue_next_119 = s10_conn_reg == in_conn_reg;
+wire _issue_next_120 = s10_valid_reg & _issue_next_119;
+wire _issue_next_121 = 1'd0 | _issue_next_120;
+wire _issue_next_122 = s11_conn_reg == in_conn_reg;
+wire _issue_next_123 = s11_valid_reg & _issue_next_122;
 wire _issue_next_124 = _issue_next_121 | _issue_next_123;
-wire _issue_next_125 = s14_conn_reg == s_event_conn;
-wire _issue_next_126 = s14_valid_reg & _issue_next_125;
+wire _issue_next_125 = s12_conn_reg == in_conn_reg;
+wire _issue_next_126 = s12_valid_reg & _issue_next_125;
 wire _issue_next_127 = _issue_next_124 | _issue_next_126;
-wire _issue_next_128 = s15_conn_reg == s_event_conn;
-wire _issue_next_129 = s15_valid_reg & _issue_next_128;
+wire _issue_next_128 = s13_conn_reg == in_conn_reg;
+wire _issue_next_129 = s13_valid_reg & _issue_next_128;
 wire _issue_next_130 = _issue_next_127 | _issue_next_129;
-wire _issue_next_131 = s16_conn_reg == s_event_conn;
-wire _issue_next_132 = s16_valid_reg & _issue_next_131;
+wire _issue_next_131 = s14_conn_reg == in_conn_reg;
+wire _issue_next_132 = s14_valid_reg & _issue_next_131;
 wire _issue_next_133 = _issue_next_130 | _issue_next_132;
-wire _issue_next_134 = s17_conn_reg == s_event_conn;
-wire _issue_next_135 = s17_valid_reg & _issue_next_134;
-wire _issue_next_136 = _issue_next_133 | _issue_next_135;
-wire _issue_next_137 = s18_conn_reg == s_event_conn;
-wire _issue_next_138 = s18_valid_reg & _issue_next_137;
-wire _issue_next_139 = _issue_next_136 | _issue_next_138;
-wire _issue_next_140 = skid_valid_reg ? _issue_next_112 : _issue_next_139;
-wire _issue_next_141 = s10_conn_reg == in_conn_reg;
-wire _issue_next_142 = s10_valid_reg & _issue_next_141;
-wire _issue_next_143 = 1'd0 | _issue_next_142;
-wire _issue_next_144 = s11_conn_reg == in_conn_reg;
-wire _issue_next_145 = s11_valid_reg & _issue_next_144;
+wire _issue_next_134 = in_valid_reg ? _issue_next_133 : _issue_next_117;
+wire hazard2_ahead = issue ? _issue_next_118 : _issue_next_134;
+wire _issue_next_135 = s15_conn_reg == skid_conn_reg;
+wire _issue_next_136 = s15_valid_reg & _issue_next_135;
+wire _issue_next_137 = 1'd0 | _issue_next_136;
+wire _issue_next_138 = s16_conn_reg == skid_conn_reg;
+wire _issue_next_139 = s16_valid_reg & _issue_next_138;
+wire _issue_next_140 = _issue_next_137 | _issue_next_139;
+wire _issue_next_141 = s17_conn_reg == skid_conn_reg;
+wire _issue_next_142 = s17_valid_reg & _issue_next_141;
+wire _issue_next_143 = _issue_next_140 | _issue_next_142;
+wire _issue_next_144 = s18_conn_reg == skid_conn_reg;
+wire _issue_next_145 = s18_valid_reg & _issue_next_144;
 wire _issue_next_146 = _issue_next_143 | _issue_next_145;
-wire _issue_next_147 = s12_conn_reg == in_conn_reg;
-wire _issue_next_148 = s12_valid_reg & _issue_next_147;
+wire _issue_next_147 = s19_conn_reg == skid_conn_reg;
+wire _issue_next_148 = s19_valid_reg & _issue_next_147;
 wire _issue_next_149 = _issue_next_146 | _issue_next_148;
-wire _issue_next_150 = s13_conn_reg == in_conn_reg;
-wire _issue_next_151 = s13_valid_reg & _issue_next_150;
-wire _issue_next_152 = _issue_next_149 | _issue_next_151;
-wire _issue_next_153 = s14_conn_reg == in_conn_reg;
-wire _issue_next_154 = s14_valid_reg & _issue_next_153;
+wire _issue_next_150 = s15_conn_reg == s_event_conn;
+wire _issue_next_151 = s15_valid_reg & _issue_next_150;
+wire _issue_next_152 = 1'd0 | _issue_next_151;
+wire _issue_next_153 = s16_conn_reg == s_event_conn;
+wire _issue_next_154 = s16_valid_reg & _issue_next_153;
 wire _issue_next_155 = _issue_next_152 | _issue_next_154;
-wire _issue_next_156 = s15_conn_reg == in_conn_reg;
-wire _issue_next_157 = s15_valid_reg & _issue_next_156;
+wire _issue_next_156 = s17_conn_reg == s_event_conn;
+wire _issue_next_157 = s17_valid_reg & _issue_next_156;
 wire _issue_next_158 = _issue_next_155 | _issue_next_157;
-wire _issue_next_159 = s16_conn_reg == in_conn_reg;
-wire _issue_next_160 = s16_valid_reg & _issue_next_159;
+wire _issue_next_159 = s18_conn_reg == s_event_conn;
+wire _issue_next_160 = s18_valid_reg & _issue_next_159;
 wire _issue_next_161 = _issue_next_158 | _issue_next_160;
-wire _issue_next_162 = s17_conn_reg == in_conn_reg;
-wire _issue_next_163 = s17_valid_reg & _issue_next_162;
+wire _issue_next_162 = s19_conn_reg == s_event_conn;
+wire _issue_next_163 = s19_valid_reg & _issue_next_162;
 wire _issue_next_164 = _issue_next_161 | _issue_next_163;
-wire _issue_next_165 = s18_conn_reg == in_conn_reg;
-wire _issue_next_166 = s18_valid_reg & _issue_next_165;
-wire _issue_next_167 = _issue_next_164 | _issue_next_166;
-wire _issue_next_168 = in_valid_reg ? _issue_next_167 : _issue_next_139;
-wire hazard1_ahead = issue ? _issue_next_140 : _issue_next_168;
-wire _issue_next_169 = s19_conn_reg == skid_conn_reg;
-wire _issue_next_170 = s19_valid_reg & _issue_next_169;
-wire _issue_next_171 = 1'd0 | _issue_next_170;
-wire _issue_next_172 = s20_conn_reg == skid_conn_reg;
-wire _issue_next_173 = s20_valid_reg & _issue_next_172;
+wire _issue_next_165 = skid_valid_reg ? _issue_next_149 : _issue_next_164;
+wire _issue_next_166 = s15_conn_reg == in_conn_reg;
+wire _issue_next_167 = s15_valid_reg & _issue_next_166;
+wire _issue_next_168 = 1'd0 | _issue_next_167;
+wire _issue_next_169 = s16_conn_reg == in_conn_reg;
+wire _issue_next_170 = s16_valid_reg & _issue_next_169;
+wire _issue_next_171 = _issue_next_168 | _issue_next_170;
+wire _issue_next_172 = s17_conn_reg == in_conn_reg;
+wire _issue_next_173 = s17_valid_reg & _issue_next_172;
 wire _issue_next_174 = _issue_next_171 | _issue_next_173;
-wire _issue_next_175 = s21_conn_reg == skid_conn_reg;
-wire _issue_next_176 = s21_valid_reg & _issue_next_175;
+wire _issue_next_175 = s18_conn_reg == in_conn_reg;
+wire _issue_next_176 = s18_valid_reg & _issue_next_175;
 wire _issue_next_177 = _issue_next_174 | _issue_next_176;
-wire _issue_next_178 = s22_conn_reg == skid_conn_reg;
-wire _issue_next_179 = s22_valid_reg & _issue_next_178;
+wire _issue_next_178 = s19_conn_reg == in_conn_reg;
+wire _issue_next_179 = s19_valid_reg & _issue_next_178;
 wire _issue_next_180 = _issue_next_177 | _issue_next_179;
-wire _issue_next_181 = s23_conn_reg == skid_conn_reg;
-wire _issue_next_182 = s23_valid_reg & _issue_next_181;
-wire _issue_next_183 = _issue_next_180 | _issue_next_182;
-wire _issue_next_184 = s24_conn_reg == skid_conn_reg;
-wire _issue_next_185 = s24_valid_reg & _issue_next_184;
-wire _issue_next_186 = _issue_next_183 | _issue_next_185;
-wire _issue_next_187 = s25_conn_reg == skid_conn_reg;
-wire _issue_next_188 = s25_valid_reg & _issue_next_187;
-wire _issue_next_189 = _issue_next_186 | _issue_next_188;
-wire _issue_next_190 = s26_conn_reg == skid_conn_reg;
-wire _issue_next_191 = s26_valid_reg & _issue_next_190;
-wire _issue_next_192 = _issue_next_189 | _issue_next_191;
-wire _issue_next_193 = s27_conn_reg == skid_conn_reg;
-wire _issue_next_194 = s27_valid_reg & _issue_next_193;
-wire _issue_next_195 = _issue_next_192 | _issue_next_194;
-wire _issue_next_196 = s19_conn_reg == s_event_conn;
-wire _issue_next_197 = s19_valid_reg & _issue_next_196;
-wire _issue_next_198 = 1'd0 | _issue_next_197;
-wire _issue_next_199 = s20_conn_reg == s_event_conn;
-wire _issue_next_200 = s20_valid_reg & _issue_next_199;
-wire _issue_next_201 = _issue_next_198 | _issue_next_200;
-wire _issue_next_202 = s21_conn_reg == s_event_conn;
-wire _issue_next_203 = s21_valid_reg & _issue_next_202;
-wire _issue_next_204 = _issue_next_201 | _issue_next_203;
-wire _issue_next_205 = s22_conn_reg == s_event_conn;
-wire _issue_next_206 = s22_valid_reg & _issue_next_205;
-wire _issue_next_207 = _issue_next_204 | _issue_next_206;
-wire _issue_next_208 = s23_conn_reg == s_event_conn;
-wire _issue_next_209 = s23_valid_reg & _issue_next_208;
-wire _issue_next_210 = _issue_next_207 | _issue_next_209;
-wire _issue_next_211 = s24_conn_reg == s_event_conn;
-wire _issue_next_212 = s24_valid_reg & _issue_next_211;
-wire _issue_next_213 = _issue_next_210 | _issue_next_212;
-wire _issue_next_214 = s25_conn_reg == s_event_conn;
-wire _issue_next_215 = s25_valid_reg & _issue_next_214;
-wire _issue_next_216 = _issue_next_213 | _issue_next_215;
-wire _issue_next_217 = s26_conn_reg == s_event_conn;
-wire _issue_next_218 = s26_valid_reg & _issue_next_217;
-wire _issue_next_219 = _issue_next_216 | _issue_next_218;
-wire _issue_next_220 = s27_conn_reg == s_event_conn;
-wire _issue_next_221 = s27_valid_reg & _issue_next_220;
-wire _issue_next_222 = _issue_next_219 | _issue_next_221;
-wire _issue_next_223 = skid_valid_reg ? _issue_next_195 : _issue_next_222;
-wire _issue_next_224 = s19_conn_reg == in_conn_reg;
-wire _issue_next_225 = s19_valid_reg & _issue_next_224;
-wire _issue_next_226 = 1'd0 | _issue_next_225;
-wire _issue_next_227 = s20_conn_reg == in_conn_reg;
-wire _issue_next_228 = s20_valid_reg & _issue_next_227;
-wire _issue_next_229 = _issue_next_226 | _issue_next_228;
-wire _issue_next_230 = s21_conn_reg == in_conn_reg;
-wire _issue_next_231 = s21_valid_reg & _issue_next_230;
-wire _issue_next_232 = _issue_next_229 | _issue_next_231;
-wire _issue_next_233 = s22_conn_reg == in_conn_reg;
-wire _issue_next_234 = s22_valid_reg & _issue_next_233;
-wire _issue_next_235 = _issue_next_232 | _issue_next_234;
-wire _issue_next_236 = s23_conn_reg == in_conn_reg;
-wire _issue_next_237 = s23_valid_reg & _issue_next_236;
-wire _issue_next_238 = _issue_next_235 | _issue_next_237;
-wire _issue_next_239 = s24_conn_reg == in_conn_reg;
-wire _issue_next_240 = s24_valid_reg & _issue_next_239;
-wire _issue_next_241 = _issue_next_238 | _issue_next_240;
-wire _issue_next_242 = s25_conn_reg == in_conn_reg;
-wire _issue_next_243 = s25_valid_reg & _issue_next_242;
-wire _issue_next_244 = _issue_next_241 | _issue_next_243;
-wire _issue_next_245 = s26_conn_reg == in_conn_reg;
-wire _issue_next_246 = s26_valid_reg & _issue_next_245;
-wire _issue_next_247 = _issue_next_244 | _issue_next_246;
-wire _issue_next_248 = s27_conn_reg == in_conn_reg;
-wire _issue_next_249 = s27_valid_reg & _issue_next_248;
+wire _issue_next_181 = in_valid_reg ? _issue_next_180 : _issue_next_164;
+wire hazard3_ahead = issue ? _issue_next_165 : _issue_next_181;
+wire _issue_next_182 = s20_conn_reg == skid_conn_reg;
+wire _issue_next_183 = s20_valid_reg & _issue_next_182;
+wire _issue_next_184 = 1'd0 | _issue_next_183;
+wire _issue_next_185 = s21_conn_reg == skid_conn_reg;
+wire _issue_next_186 = s21_valid_reg & _issue_next_185;
+wire _issue_next_187 = _issue_next_184 | _issue_next_186;
+wire _issue_next_188 = s22_conn_reg == skid_conn_reg;
+wire _issue_next_189 = s22_valid_reg & _issue_next_188;
+wire _issue_next_190 = _issue_next_187 | _issue_next_189;
+wire _issue_next_191 = s23_conn_reg == skid_conn_reg;
+wire _issue_next_192 = s23_valid_reg & _issue_next_191;
+wire _issue_next_193 = _issue_next_190 | _issue_next_192;
+wire _issue_next_194 = s20_conn_reg == s_event_conn;
+wire _issue_next_195 = s20_valid_reg & _issue_next_194;
+wire _issue_next_196 = 1'd0 | _issue_next_195;
+wire _issue_next_197 = s21_conn_reg == s_event_conn;
+wire _issue_next_198 = s21_valid_reg & _issue_next_197;
+wire _issue_next_199 = _issue_next_196 | _issue_next_198;
+wire _issue_next_200 = s22_conn_reg == s_event_conn;
+wire _issue_next_201 = s22_valid_reg & _issue_next_200;
+wire _issue_next_202 = _issue_next_199 | _issue_next_201;
+wire _issue_next_203 = s23_conn_reg == s_event_conn;
+wire _issue_next_204 = s23_valid_reg & _issue_next_203;
+wire _issue_next_205 = _issue_next_202 | _issue_next_204;
+wire _issue_next_206 = skid_valid_reg ? _issue_next_193 : _issue_next_205;
+wire _issue_next_207 = s20_conn_reg == in_conn_reg;
+wire _issue_next_208 = s20_valid_reg & _issue_next_207;
+wire _issue_next_209 = 1'd0 | _issue_next_208;
+wire _issue_next_210 = s21_conn_reg == in_conn_reg;
+wire _issue_next_211 = s21_valid_reg & _issue_next_210;
+wire _issue_next_212 = _issue_next_209 | _issue_next_211;
+wire _issue_next_213 = s22_conn_reg == in_conn_reg;
+wire _issue_next_214 = s22_valid_reg & _issue_next_213;
+wire _issue_next_215 = _issue_next_212 | _issue_next_214;
+wire _issue_next_216 = s23_conn_reg == in_conn_reg;
+wire _issue_next_217 = s23_valid_reg & _issue_next_216;
+wire _issue_next_218 = _issue_next_215 | _issue_next_217;
+wire _issue_next_219 = in_valid_reg ? _issue_next_218 : _issue_next_205;
+wire hazard4_ahead = issue ? _issue_next_206 : _issue_next_219;
+wire _issue_next_220 = s24_conn_reg == skid_conn_reg;
+wire _issue_next_221 = s24_valid_reg & _issue_next_220;
+wire _issue_next_222 = 1'd0 | _issue_next_221;
+wire _issue_next_223 = s25_conn_reg == skid_conn_reg;
+wire _issue_next_224 = s25_valid_reg & _issue_next_223;
+wire _issue_next_225 = _issue_next_222 | _issue_next_224;
+wire _issue_next_226 = s26_conn_reg == skid_conn_reg;
+wire _issue_next_227 = s26_valid_reg & _issue_next_226;
+wire _issue_next_228 = _issue_next_225 | _issue_next_227;
+wire _issue_next_229 = s27_conn_reg == skid_conn_reg;
+wire _issue_next_230 = s27_valid_reg & _issue_next_229;
+wire _issue_next_231 = _issue_next_228 | _issue_next_230;
+wire _issue_next_232 = s24_conn_reg == s_event_conn;
+wire _issue_next_233 = s24_valid_reg & _issue_next_232;
+wire _issue_next_234 = 1'd0 | _issue_next_233;
+wire _issue_next_235 = s25_conn_reg == s_event_conn;
+wire _issue_next_236 = s25_valid_reg & _issue_next_235;
+wire _issue_next_237 = _issue_next_234 | _issue_next_236;
+wire _issue_next_238 = s26_conn_reg == s_event_conn;
+wire _issue_next_239 = s26_valid_reg & _issue_next_238;
+wire _issue_next_240 = _issue_next_237 | _issue_next_239;
+wire _issue_next_241 = s27_conn_reg == s_event_conn;
+wire _issue_next_242 = s27_valid_reg & _issue_next_241;
+wire _issue_next_243 = _issue_next_240 | _issue_next_242;
+wire _issue_next_244 = skid_valid_reg ? _issue_next_231 : _issue_next_243;
+wire _issue_next_245 = s24_conn_reg == in_conn_reg;
+wire _issue_next_246 = s24_valid_reg & _issue_next_245;
+wire _issue_next_247 = 1'd0 | _issue_next_246;
+wire _issue_next_248 = s25_conn_reg == in_conn_reg;
+wire _issue_next_249 = s25_valid_reg & _issue_next_248;
 wire _issue_next_250 = _issue_next_247 | _issue_next_249;
-wire _issue_next_251 = in_valid_reg ? _issue_next_250 : _issue_next_222;
-wire hazard2_ahead = issue ? _issue_next_223 : _issue_next_251;
-wire _issue_next_252 = ~out_pop;
-wire _issue_next_253 = issue & _issue_next_252;
-wire _issue_next_254 = 6'd33 <= occ_reg;
-wire _issue_next_255 = occ_reg != 6'd63;
-wire _issue_next_256 = _issue_next_254 & _issue_next_255;
-wire _issue_next_257 = ~issue;
-wire _issue_next_258 = out_pop & _issue_next_257;
-wire _issue_next_259 = 6'd35 <= occ_reg;
-wire _issue_next_260 = |occ_reg;
-wire _issue_next_261 = ~_issue_next_260;
-wire _issue_next_262 = _issue_next_259 | _issue_next_261;
-wire _issue_next_263 = 6'd34 <= occ_reg;
-wire _issue_next_264 = _issue_next_258 ? _issue_next_262 : _issue_next_263;
-wire full_ahead = _issue_next_253 ? _issue_next_256 : _issue_next_264;
+wire _issue_next_251 = s26_conn_reg == in_conn_reg;
+wire _issue_next_252 = s26_valid_reg & _issue_next_251;
+wire _issue_next_253 = _issue_next_250 | _issue_next_252;
+wire _issue_next_254 = s27_conn_reg == in_conn_reg;
+wire _issue_next_255 = s27_valid_reg & _issue_next_254;
+wire _issue_next_256 = _issue_next_253 | _issue_next_255;
+wire _issue_next_257 = in_valid_reg ? _issue_next_256 : _issue_next_243;
+wire hazard5_ahead = issue ? _issue_next_244 : _issue_next_257;
+wire _issue_next_258 = ~out_pop;
+wire _issue_next_259 = issue & _issue_next_258;
+wire _issue_next_260 = 6'd33 <= occ_reg;
+wire _issue_next_261 = occ_reg != 6'd63;
+wire _issue_next_262 = _issue_next_260 & _issue_next_261;
+wire _issue_next_263 = ~issue;
+wire _issue_next_264 = out_pop & _issue_next_263;
+wire _issue_next_265 = 6'd35 <= occ_reg;
+wire _issue_next_266 = |occ_reg;
+wire _issue_next_267 = ~_issue_next_266;
+wire _issue_next_268 = _issue_next_265 | _issue_next_267;
+wire _issue_next_269 = 6'd34 <= occ_reg;
+wire _issue_next_270 = _issue_next_264 ? _issue_next_268 : _issue_next_269;
+wire full_ahead = _issue_next_259 ? _issue_next_262 : _issue_next_270;
 wire _ready_0 = ~issue;
 wire _ready_1 = in_valid_reg & _ready_0;
-wire _ready_2 = _ready_1 & _shell_7;
+wire _ready_2 = _ready_1 & _shell_13;
 wire _ready_3 = ~issue;
 wire _ready_4 = skid_valid_reg & _ready_3;
 wire _ready_5 = _ready_2 | _ready_4;
 wire _ready_6 = skid_valid_reg & issue;
-wire _ready_7 = _ready_6 & _shell_7;
+wire _ready_7 = _ready_6 & _shell_13;
 wire _ready_8 = _ready_5 | _ready_7;
 wire _ready_9 = ~_ready_8;
 wire [11:0] _state_rd_0 = in_conn_reg[11:0];
@@ -9553,8 +9574,8 @@ always @* begin
             in_rtt_next = skid_rtt_reg;
             in_unacked_next = skid_unacked_reg;
             in_now_next = skid_now_reg;
-            skid_valid_next = _shell_7;
-            if (_shell_7) begin
+            skid_valid_next = _shell_13;
+            if (_shell_13) begin
                 skid_conn_next = s_event_conn;
                 skid_kind_next = s_event_kind;
                 skid_size_next = s_event_size;
@@ -9564,8 +9585,8 @@ always @* begin
                 skid_now_next = s_event_now;
             end
         end else begin
-            in_valid_next = _shell_7;
-            if (_shell_7) begin
+            in_valid_next = _shell_13;
+            if (_shell_13) begin
                 in_conn_next = s_event_conn;
                 in_kind_next = s_event_kind;
                 in_size_next = s_event_size;
@@ -9575,9 +9596,9 @@ always @* begin
                 in_now_next = s_event_now;
             end
         end
-    end else if (_shell_8) begin
-        in_valid_next = _shell_7;
-        if (_shell_7) begin
+    end else if (_shell_14) begin
+        in_valid_next = _shell_13;
+        if (_shell_13) begin
             in_conn_next = s_event_conn;
             in_kind_next = s_event_kind;
             in_size_next = s_event_size;
@@ -9586,7 +9607,7 @@ always @* begin
             in_unacked_next = s_event_unacked;
             in_now_next = s_event_now;
         end
-    end else if (_shell_7) begin
+    end else if (_shell_13) begin
         skid_valid_next = 1'd1;
         skid_conn_next = s_event_conn;
         skid_kind_next = s_event_kind;
@@ -9669,14 +9690,14 @@ always @* begin
     s32_conn_next = s31_conn_reg;
     s1_fix_valid_next = snoop_in;
     s1_fix_word_next = new_word;
-    s2_fix_valid_next = _shell_17;
-    s2_fix_word_next = _shell_18;
+    s2_fix_valid_next = _shell_23;
+    s2_fix_word_next = _shell_24;
     s3_ram_next = state_q;
-    s3_fix_valid_next = _shell_19;
-    s3_fix_word_next = _shell_20;
-    s4_cur_next = _shell_21;
+    s3_fix_valid_next = _shell_25;
+    s3_fix_word_next = _shell_26;
+    s4_cur_next = _shell_27;
     if (s32_valid_reg) begin
-        if (_shell_22) begin
+        if (_shell_28) begin
             out0_conn_next = s32_conn_reg;
             out0_kind_next = s32_kind_reg;
             out0_cwnd_next = res_cwnd;
@@ -9685,7 +9706,7 @@ always @* begin
             out0_fast_next = res_fast;
             out0_error_next = s32_error_reg;
         end
-        if (_shell_24) begin
+        if (_shell_30) begin
             out1_conn_next = s32_conn_reg;
             out1_kind_next = s32_kind_reg;
             out1_cwnd_next = res_cwnd;
@@ -9694,7 +9715,7 @@ always @* begin
             out1_fast_next = res_fast;
             out1_error_next = s32_error_reg;
         end
-        if (_shell_25) begin
+        if (_shell_31) begin
             out2_conn_next = s32_conn_reg;
             out2_kind_next = s32_kind_reg;
             out2_cwnd_next = res_cwnd;
@@ -9703,7 +9724,7 @@ always @* begin
             out2_fast_next = res_fast;
             out2_error_next = s32_error_reg;
         end
-        if (_shell_26) begin
+        if (_shell_32) begin
             out3_conn_next = s32_conn_reg;
             out3_kind_next = s32_kind_reg;
             out3_cwnd_next = res_cwnd;
@@ -9712,7 +9733,7 @@ always @* begin
             out3_fast_next = res_fast;
             out3_error_next = s32_error_reg;
         end
-        if (_shell_27) begin
+        if (_shell_33) begin
             out4_conn_next = s32_conn_reg;
             out4_kind_next = s32_kind_reg;
             out4_cwnd_next = res_cwnd;
@@ -9721,7 +9742,7 @@ always @* begin
             out4_fast_next = res_fast;
             out4_error_next = s32_error_reg;
         end
-        if (_shell_28) begin
+        if (_shell_34) begin
             out5_conn_next = s32_conn_reg;
             out5_kind_next = s32_kind_reg;
             out5_cwnd_next = res_cwnd;
@@ -9730,7 +9751,7 @@ always @* begin
             out5_fast_next = res_fast;
             out5_error_next = s32_error_reg;
         end
-        if (_shell_29) begin
+        if (_shell_35) begin
             out6_conn_next = s32_conn_reg;
             out6_kind_next = s32_kind_reg;
             out6_cwnd_next = res_cwnd;
@@ -9739,7 +9760,7 @@ always @* begin
             out6_fast_next = res_fast;
             out6_error_next = s32_error_reg;
         end
-        if (_shell_30) begin
+        if (_shell_36) begin
             out7_conn_next = s32_conn_reg;
             out7_kind_next = s32_kind_reg;
             out7_cwnd_next = res_cwnd;
@@ -9748,7 +9769,7 @@ always @* begin
             out7_fast_next = res_fast;
             out7_error_next = s32_error_reg;
         end
-        if (_shell_31) begin
+        if (_shell_37) begin
             out8_conn_next = s32_conn_reg;
             out8_kind_next = s32_kind_reg;
             out8_cwnd_next = res_cwnd;
@@ -9757,7 +9778,7 @@ always @* begin
             out8_fast_next = res_fast;
             out8_error_next = s32_error_reg;
         end
-        if (_shell_32) begin
+        if (_shell_38) begin
             out9_conn_next = s32_conn_reg;
             out9_kind_next = s32_kind_reg;
             out9_cwnd_next = res_cwnd;
@@ -9766,7 +9787,7 @@ always @* begin
             out9_fast_next = res_fast;
             out9_error_next = s32_error_reg;
         end
-        if (_shell_33) begin
+        if (_shell_39) begin
             out10_conn_next = s32_conn_reg;
             out10_kind_next = s32_kind_reg;
             out10_cwnd_next = res_cwnd;
@@ -9775,7 +9796,7 @@ always @* begin
             out10_fast_next = res_fast;
             out10_error_next = s32_error_reg;
         end
-        if (_shell_34) begin
+        if (_shell_40) begin
             out11_conn_next = s32_conn_reg;
             out11_kind_next = s32_kind_reg;
             out11_cwnd_next = res_cwnd;
@@ -9784,7 +9805,7 @@ always @* begin
             out11_fast_next = res_fast;
             out11_error_next = s32_error_reg;
         end
-        if (_shell_35) begin
+        if (_shell_41) begin
             out12_conn_next = s32_conn_reg;
             out12_kind_next = s32_kind_reg;
             out12_cwnd_next = res_cwnd;
@@ -9793,7 +9814,7 @@ always @* begin
             out12_fast_next = res_fast;
             out12_error_next = s32_error_reg;
         end
-        if (_shell_36) begin
+        if (_shell_42) begin
             out13_conn_next = s32_conn_reg;
             out13_kind_next = s32_kind_reg;
             out13_cwnd_next = res_cwnd;
@@ -9802,7 +9823,7 @@ always @* begin
             out13_fast_next = res_fast;
             out13_error_next = s32_error_reg;
         end
-        if (_shell_37) begin
+        if (_shell_43) begin
             out14_conn_next = s32_conn_reg;
             out14_kind_next = s32_kind_reg;
             out14_cwnd_next = res_cwnd;
@@ -9811,7 +9832,7 @@ always @* begin
             out14_fast_next = res_fast;
             out14_error_next = s32_error_reg;
         end
-        if (_shell_38) begin
+        if (_shell_44) begin
             out15_conn_next = s32_conn_reg;
             out15_kind_next = s32_kind_reg;
             out15_cwnd_next = res_cwnd;
@@ -9820,7 +9841,7 @@ always @* begin
             out15_fast_next = res_fast;
             out15_error_next = s32_error_reg;
         end
-        if (_shell_39) begin
+        if (_shell_45) begin
             out16_conn_next = s32_conn_reg;
             out16_kind_next = s32_kind_reg;
             out16_cwnd_next = res_cwnd;
@@ -9829,7 +9850,7 @@ always @* begin
             out16_fast_next = res_fast;
             out16_error_next = s32_error_reg;
         end
-        if (_shell_40) begin
+        if (_shell_46) begin
             out17_conn_next = s32_conn_reg;
             out17_kind_next = s32_kind_reg;
             out17_cwnd_next = res_cwnd;
@@ -9838,7 +9859,7 @@ always @* begin
             out17_fast_next = res_fast;
             out17_error_next = s32_error_reg;
         end
-        if (_shell_41) begin
+        if (_shell_47) begin
             out18_conn_next = s32_conn_reg;
             out18_kind_next = s32_kind_reg;
             out18_cwnd_next = res_cwnd;
@@ -9847,7 +9868,7 @@ always @* begin
             out18_fast_next = res_fast;
             out18_error_next = s32_error_reg;
         end
-        if (_shell_42) begin
+        if (_shell_48) begin
             out19_conn_next = s32_conn_reg;
             out19_kind_next = s32_kind_reg;
             out19_cwnd_next = res_cwnd;
@@ -9856,7 +9877,7 @@ always @* begin
             out19_fast_next = res_fast;
             out19_error_next = s32_error_reg;
         end
-        if (_shell_43) begin
+        if (_shell_49) begin
             out20_conn_next = s32_conn_reg;
             out20_kind_next = s32_kind_reg;
             out20_cwnd_next = res_cwnd;
@@ -9865,7 +9886,7 @@ always @* begin
             out20_fast_next = res_fast;
             out20_error_next = s32_error_reg;
         end
-        if (_shell_44) begin
+        if (_shell_50) begin
             out21_conn_next = s32_conn_reg;
             out21_kind_next = s32_kind_reg;
             out21_cwnd_next = res_cwnd;
@@ -9874,7 +9895,7 @@ always @* begin
             out21_fast_next = res_fast;
             out21_error_next = s32_error_reg;
         end
-        if (_shell_45) begin
+        if (_shell_51) begin
             out22_conn_next = s32_conn_reg;
             out22_kind_next = s32_kind_reg;
             out22_cwnd_next = res_cwnd;
@@ -9883,7 +9904,7 @@ always @* begin
             out22_fast_next = res_fast;
             out22_error_next = s32_error_reg;
         end
-        if (_shell_46) begin
+        if (_shell_52) begin
             out23_conn_next = s32_conn_reg;
             out23_kind_next = s32_kind_reg;
             out23_cwnd_next = res_cwnd;
@@ -9892,7 +9913,7 @@ always @* begin
             out23_fast_next = res_fast;
             out23_error_next = s32_error_reg;
         end
-        if (_shell_47) begin
+        if (_shell_53) begin
             out24_conn_next = s32_conn_reg;
             out24_kind_next = s32_kind_reg;
             out24_cwnd_next = res_cwnd;
@@ -9901,7 +9922,7 @@ always @* begin
             out24_fast_next = res_fast;
             out24_error_next = s32_error_reg;
         end
-        if (_shell_48) begin
+        if (_shell_54) begin
             out25_conn_next = s32_conn_reg;
             out25_kind_next = s32_kind_reg;
             out25_cwnd_next = res_cwnd;
@@ -9910,7 +9931,7 @@ always @* begin
             out25_fast_next = res_fast;
             out25_error_next = s32_error_reg;
         end
-        if (_shell_49) begin
+        if (_shell_55) begin
             out26_conn_next = s32_conn_reg;
             out26_kind_next = s32_kind_reg;
             out26_cwnd_next = res_cwnd;
@@ -9919,7 +9940,7 @@ always @* begin
             out26_fast_next = res_fast;
             out26_error_next = s32_error_reg;
         end
-        if (_shell_50) begin
+        if (_shell_56) begin
             out27_conn_next = s32_conn_reg;
             out27_kind_next = s32_kind_reg;
             out27_cwnd_next = res_cwnd;
@@ -9928,7 +9949,7 @@ always @* begin
             out27_fast_next = res_fast;
             out27_error_next = s32_error_reg;
         end
-        if (_shell_51) begin
+        if (_shell_57) begin
             out28_conn_next = s32_conn_reg;
             out28_kind_next = s32_kind_reg;
             out28_cwnd_next = res_cwnd;
@@ -9937,7 +9958,7 @@ always @* begin
             out28_fast_next = res_fast;
             out28_error_next = s32_error_reg;
         end
-        if (_shell_52) begin
+        if (_shell_58) begin
             out29_conn_next = s32_conn_reg;
             out29_kind_next = s32_kind_reg;
             out29_cwnd_next = res_cwnd;
@@ -9946,7 +9967,7 @@ always @* begin
             out29_fast_next = res_fast;
             out29_error_next = s32_error_reg;
         end
-        if (_shell_53) begin
+        if (_shell_59) begin
             out30_conn_next = s32_conn_reg;
             out30_kind_next = s32_kind_reg;
             out30_cwnd_next = res_cwnd;
@@ -9955,7 +9976,7 @@ always @* begin
             out30_fast_next = res_fast;
             out30_error_next = s32_error_reg;
         end
-        if (_shell_54) begin
+        if (_shell_60) begin
             out31_conn_next = s32_conn_reg;
             out31_kind_next = s32_kind_reg;
             out31_cwnd_next = res_cwnd;
@@ -9964,7 +9985,7 @@ always @* begin
             out31_fast_next = res_fast;
             out31_error_next = s32_error_reg;
         end
-        if (_shell_55) begin
+        if (_shell_61) begin
             out32_conn_next = s32_conn_reg;
             out32_kind_next = s32_kind_reg;
             out32_cwnd_next = res_cwnd;
@@ -9973,7 +9994,7 @@ always @* begin
             out32_fast_next = res_fast;
             out32_error_next = s32_error_reg;
         end
-        if (_shell_56) begin
+        if (_shell_62) begin
             out33_conn_next = s32_conn_reg;
             out33_kind_next = s32_kind_reg;
             out33_cwnd_next = res_cwnd;
@@ -9982,7 +10003,7 @@ always @* begin
             out33_fast_next = res_fast;
             out33_error_next = s32_error_reg;
         end
-        out_wr_ptr_next = _shell_59;
+        out_wr_ptr_next = _shell_65;
     end
     if (out_pop) begin
         if (out_lands_next) begin
@@ -9994,13 +10015,13 @@ always @* begin
             out_head_fast_next = res_fast;
             out_head_error_next = s32_error_reg;
         end else begin
-            out_head_conn_next = _shell_61;
-            out_head_kind_next = _shell_62;
-            out_head_cwnd_next = _shell_63;
-            out_head_case_next = _shell_64;
-            out_head_qa_next = _shell_65;
-            out_head_fast_next = _shell_66;
-            out_head_error_next = _shell_67;
+            out_head_conn_next = _shell_67;
+            out_head_kind_next = _shell_68;
+            out_head_cwnd_next = _shell_69;
+            out_head_case_next = _shell_70;
+            out_head_qa_next = _shell_71;
+            out_head_fast_next = _shell_72;
+            out_head_error_next = _shell_73;
         end
     end else if (out_lands_head) begin
         out_head_conn_next = s32_conn_reg;
@@ -10013,10 +10034,10 @@ always @* begin
     end
     if (out_pop) begin
         out_rd_ptr_next = out_rd_ptr_plus1_reg;
-        out_rd_ptr_plus1_next = _shell_71;
+        out_rd_ptr_plus1_next = _shell_77;
     end
-    out_count_next = _shell_75;
-    out_valid_next = _shell_83;
+    out_count_next = _shell_81;
+    out_valid_next = _shell_89;
 end
 
 // issue_next
@@ -10024,10 +10045,16 @@ always @* begin
     hazard0_next = hazard0_reg;
     hazard1_next = hazard1_reg;
     hazard2_next = hazard2_reg;
+    hazard3_next = hazard3_reg;
+    hazard4_next = hazard4_reg;
+    hazard5_next = hazard5_reg;
     credits_out_next = credits_out_reg;
     hazard0_next = hazard0_ahead;
     hazard1_next = hazard1_ahead;
     hazard2_next = hazard2_ahead;
+    hazard3_next = hazard3_ahead;
+    hazard4_next = hazard4_ahead;
+    hazard5_next = hazard5_ahead;
     credits_out_next = full_ahead;
 end
 
@@ -10123,6 +10150,9 @@ always @(posedge clk) begin
     hazard0_reg <= hazard0_next;
     hazard1_reg <= hazard1_next;
     hazard2_reg <= hazard2_next;
+    hazard3_reg <= hazard3_next;
+    hazard4_reg <= hazard4_next;
+    hazard5_reg <= hazard5_next;
     credits_out_reg <= credits_out_next;
     s1_kind_reg <= s1_kind_next;
     s1_size_reg <= s1_size_next;
@@ -11797,6 +11827,9 @@ always @(posedge clk) begin
         hazard0_reg <= 1'd0;
         hazard1_reg <= 1'd0;
         hazard2_reg <= 1'd0;
+        hazard3_reg <= 1'd0;
+        hazard4_reg <= 1'd0;
+        hazard5_reg <= 1'd0;
         credits_out_reg <= 1'd0;
         snoop_s1_reg <= 1'd0;
         snoop_s2_reg <= 1'd0;
