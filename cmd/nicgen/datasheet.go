@@ -37,7 +37,25 @@ func datasheet(r *config.Resolved, g generated) ([]byte, error) {
 	}
 	fmt.Fprintf(&b, "| throughput, one connection | %s (%s ns at %s MHz): pipeline depth %d |\n", every, fmtFloat(float64(t.depth)*1000/clk), fmtFloat(clk), t.depth)
 	fmt.Fprintf(&b, "| latency | %d cycles from an accepted event to its result valid (%s ns at %s MHz) |\n", t.latency, fmtFloat(float64(t.latency)*1000/clk), fmtFloat(clk))
-	fmt.Fprintf(&b, "| clock | %s MHz, period %.3f ns (`%s.xdc`, `%s.sdc`) |\n\n", fmtFloat(clk), 1000/clk, name, name)
+	fmt.Fprintf(&b, "| clock | %s MHz, period %.3f ns (`%s.xdc`, `%s.sdc`) |\n", fmtFloat(clk), 1000/clk, name, name)
+	rec, ok, err := lookupECP5(name, verilogDigest(g.files))
+	if err != nil {
+		return nil, err
+	}
+	if ok {
+		seeds := make([]string, len(rec.Seeds))
+		for i, s := range rec.Seeds {
+			seeds[i] = fmtFloat(s)
+		}
+		meets := "meets"
+		if rec.Median < clk {
+			meets = "misses"
+		}
+		fmt.Fprintf(&b, "| Fmax, measured | %s MHz on an ECP5 LFE5UM5G-85F speed 8 (nextpnr-ecp5, median of %d placer seeds: %s MHz, at a %s MHz constraint): %s the configured %s MHz. At %s MHz: %s Mevents/s for different connections (uniform over every connection), one event every %s ns for one connection alone |\n\n",
+			fmtFloat(rec.Median), len(seeds), strings.Join(seeds, ", "), fmtFloat(rec.FreqMHz), meets, fmtFloat(clk), fmtFloat(rec.Median), fmt.Sprintf("%.1f", rec.Uniform*rec.Median), fmt.Sprintf("%.1f", 1000/(rec.Single*rec.Median)))
+	} else {
+		fmt.Fprintf(&b, "| Fmax, measured | not measured for this Verilog: `nicgen synth %s --target ecp5 --seeds 3 --record %s` measures it |\n\n", name, measuredFile)
+	}
 	fmt.Fprintf(&b, "Latency and throughput are measured on the golden cycle model (bursts of %d events, to one connection and to connections in turn, result always ready), which `nicgen equiv %s` proves equal to the RTL cycle by cycle. Whether the block closes timing at the configured clock is measured by place and route, not assumed: `nicgen synth %s --target ecp5`; the default configuration's figures are in docs/benchmarks.md.\n\n", t.burst, name, name)
 
 	b.WriteString("## State\n\n")

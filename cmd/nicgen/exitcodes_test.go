@@ -25,6 +25,7 @@ func TestUsageExitCodes(t *testing.T) {
 		{[]string{"generat"}, "", `did you mean "generate"?`},
 		{[]string{"version", "extra"}, "", "takes no arguments"},
 		{[]string{"synth", "reps", "--target", "asic"}, "", `--target "asic": want xilinx, ice40 or ecp5`},
+		{[]string{"synth", "reps_conf", "--record", file}, "", "--record: for --target ecp5 only"},
 		{[]string{"equiv", "reps", "--cycles", "-1"}, "", "--cycles -1: want at least 1 cycle"},
 		{[]string{"equiv", "reps", "--cycles", "0"}, "", "--cycles 0: want at least 1 cycle"},
 		{[]string{"equiv", "reps", "--cycles", "10"}, file, "NICGEN_CACHE=" + file + ": the Verilator model cache must be a folder"},

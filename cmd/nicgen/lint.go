@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"sort"
 	"strings"
 
@@ -78,7 +79,7 @@ func newLintCmd() *cobra.Command {
 }
 
 func newSynthCmd() *cobra.Command {
-	var target, path, keep string
+	var target, path, keep, record string
 	var seeds int
 	var freq float64
 	var asJSON bool
@@ -109,6 +110,9 @@ path by signal names. It takes 1-5 minutes per seed for a wide block.
 				return err
 			}
 			g := gens[0]
+			if record != "" && eda.Target(target) != eda.ECP5 {
+				return usageErr("--record: for --target ecp5 only")
+			}
 			if eda.Target(target) == eda.ECP5 {
 				if asJSON {
 					return usageErr("--json: for the xilinx and ice40 targets; ecp5 prints its report as text")
@@ -116,7 +120,7 @@ path by signal names. It takes 1-5 minutes per seed for a wide block.
 				if freq == 0 {
 					freq = r.Config.ClockMHz
 				}
-				return synthECP5(cmd, r.Config, g, freq, seeds, keep)
+				return synthECP5(cmd, r.Config, g, freq, seeds, keep, record)
 			}
 			fmt.Fprintf(cmd.ErrOrStderr(), "%s: synthesis with Yosys (%s)...\n", g.block.Name, target)
 			rep, err := eda.Synth(cmd.Context(), g.top, g.files, eda.Target(target))
@@ -147,15 +151,30 @@ path by signal names. It takes 1-5 minutes per seed for a wide block.
 	cmd.Flags().IntVar(&seeds, "seeds", 1, "ecp5: placer seeds (1, 2, ...); Fmax is their median")
 	cmd.Flags().Float64Var(&freq, "freq", 0, "ecp5: the frequency nextpnr places for, MHz (default: hardware.clock_mhz)")
 	cmd.Flags().StringVar(&keep, "keep", "", "ecp5: keep the files of the last seed's run in this folder")
+	cmd.Flags().StringVar(&record, "record", "", "ecp5: write the result into this record (the datasheets quote "+measuredFile+" for the Verilog it was measured on)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON (xilinx and ice40)")
 	return cmd
 }
 
 // synthECP5 places and routes a block once per seed and prints Fmax (the
 // median), utilisation and the critical path of the median run.
-func synthECP5(cmd *cobra.Command, cfg blocks.Config, g generated, freq float64, seeds int, keep string) error {
+func synthECP5(cmd *cobra.Command, cfg blocks.Config, g generated, freq float64, seeds int, keep, record string) error {
 	if seeds < 1 {
 		return usageErr("--seeds %d: at least 1", seeds)
+	}
+	if record != "" {
+		// a record that cannot be read or written fails now, not after
+		// minutes of place and route
+		old, err := os.ReadFile(record)
+		if err != nil && !os.IsNotExist(err) {
+			return err
+		}
+		if _, err := parseECP5Records(record, string(old)); err != nil {
+			return err
+		}
+		if err := checkWritable(record); err != nil {
+			return err
+		}
 	}
 	var ports []eda.Port
 	for _, p := range g.design.Top.Ports() {
@@ -174,6 +193,10 @@ func synthECP5(cmd *cobra.Command, cfg blocks.Config, g generated, freq float64,
 		fmt.Fprintf(cmd.OutOrStdout(), "%s (ecp5 LFE5UM5G-85F speed 8, seed %d): Fmax %.1f MHz (%s %.0f MHz)\n",
 			g.block.Name, s, rep.FmaxMHz, passFail(rep.FmaxMHz >= freq), freq)
 		reps = append(reps, rep)
+	}
+	perSeed := make([]float64, len(reps))
+	for i, r := range reps {
+		perSeed[i] = r.FmaxMHz
 	}
 	sort.Slice(reps, func(i, j int) bool { return reps[i].FmaxMHz < reps[j].FmaxMHz })
 	med := reps[len(reps)/2]
@@ -194,6 +217,15 @@ func synthECP5(cmd *cobra.Command, cfg blocks.Config, g generated, freq float64,
 	f := med.FmaxMHz
 	fmt.Fprintf(out, "events per clock (golden cycle model) and at Fmax: uniform over %d connections %.3f (%.1f Mevents/s), recorded %d:1 incast %.3f (%.1f Mevents/s), one connection %.3f (%.1f Mevents/s, one event every %.1f ns)\n",
 		connections(cfg, g.block.Name), lr.uniform, lr.uniform*f, lr.incastConns, lr.incast, lr.incast*f, lr.single, lr.single*f, 1000/(lr.single*f))
+	if record == "" {
+		return nil
+	}
+	rec := ecp5Record{Block: g.block.Name, Digest: verilogDigest(g.files), FreqMHz: freq, Seeds: perSeed, Median: med.FmaxMHz,
+		Uniform: lr.uniform, Single: lr.single, Critical: fmt.Sprintf("seed %d: %s", med.Seed, med.Summary())}
+	if err := recordECP5(record, rec); err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "recorded in %s (Verilog %s)\n", record, rec.Digest)
 	return nil
 }
 
