@@ -97,3 +97,15 @@ func TestSynthRecordCheckedFirst(t *testing.T) {
 		t.Errorf("the record was rewritten:\n%s", got)
 	}
 }
+
+// A configuration whose Verilog was not measured gets no figure of other
+// hardware: its datasheet says so.
+func TestDatasheetNotMeasured(t *testing.T) {
+	out, err := runCLI(t, "doc", "reps_conf", "-c", filepath.Join("..", "..", "docs", "examples", "400g.hcl"))
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if !strings.Contains(out, "| Fmax, measured | not measured for this Verilog") || strings.Contains(out, "MHz on an ECP5") {
+		t.Errorf("the 400g datasheet quotes a measurement of other Verilog:\n%s", out)
+	}
+}
