@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strings"
 
@@ -105,14 +104,14 @@ path by signal names. It takes 1-5 minutes per seed for a wide block.
 			default:
 				return usageErr("--target %q: want %s, %s or %s", target, eda.Xilinx, eda.ICE40, eda.ECP5)
 			}
+			if record != "" && eda.Target(target) != eda.ECP5 {
+				return usageErr("--record: for --target ecp5 only")
+			}
 			gens, err := generateBlocks(r, args, false)
 			if err != nil {
 				return err
 			}
 			g := gens[0]
-			if record != "" && eda.Target(target) != eda.ECP5 {
-				return usageErr("--record: for --target ecp5 only")
-			}
 			if eda.Target(target) == eda.ECP5 {
 				if asJSON {
 					return usageErr("--json: for the xilinx and ice40 targets; ecp5 prints its report as text")
@@ -165,11 +164,7 @@ func synthECP5(cmd *cobra.Command, cfg blocks.Config, g generated, freq float64,
 	if record != "" {
 		// a record that cannot be read or written fails now, not after
 		// minutes of place and route
-		old, err := os.ReadFile(record)
-		if err != nil && !os.IsNotExist(err) {
-			return err
-		}
-		if _, err := parseECP5Records(record, string(old)); err != nil {
+		if _, err := readECP5Records(record); err != nil {
 			return err
 		}
 		if err := checkWritable(record); err != nil {

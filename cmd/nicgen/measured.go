@@ -114,14 +114,19 @@ func lookupECP5(name, digest string) (ecp5Record, bool, error) {
 	return ecp5Record{}, false, nil
 }
 
+// readECP5Records reads the record at path; a missing file is empty.
+func readECP5Records(path string) ([]ecp5Record, error) {
+	text, err := os.ReadFile(path)
+	if err != nil && !os.IsNotExist(err) {
+		return nil, err
+	}
+	return parseECP5Records(path, string(text))
+}
+
 // recordECP5 writes r into the record at path, replacing the block's line
 // (one line per block, sorted), through a temporary file and a rename.
 func recordECP5(path string, r ecp5Record) error {
-	old, err := os.ReadFile(path)
-	if err != nil && !os.IsNotExist(err) {
-		return err
-	}
-	recs, err := parseECP5Records(path, string(old))
+	recs, err := readECP5Records(path)
 	if err != nil {
 		return err
 	}

@@ -64,7 +64,7 @@ func IPDStep(p IPDParams, s *IPDState, cn bool, now uint64) uint64 {
 	mask := uint64(1)<<uint(p.TimeW) - 1
 	now &= mask
 	if k := ((now - s.Stamp) & mask) / p.Period; k > 0 {
-		if s.IPD <= k*p.Dec || k > s.IPD/p.Dec { // the second guards k*Dec overflowing
+		if k > s.IPD/p.Dec { // k*Dec > IPD (compared without the product, which may overflow)
 			s.IPD = 0
 		} else {
 			s.IPD -= k * p.Dec
