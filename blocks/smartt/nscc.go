@@ -29,8 +29,8 @@ func nsccCore(m *hdlgen.Module, p Params, d Derived, st connpipe.Step, nowq, c, 
 	mdOK := ecn.And(le.Not()).And(mdDue).And(avg.Gt(trtt)).Named("md_ok")
 	divAvg := newDivider(st.Cut, "recip_avg", avg, p.K)
 	excess := st.Cut("avg_excess", avg.Sub(trtt).Named("avg_excess")) // valid when avg > trtt
-	frac := divAvg.div(mul(st.Cut, "md_cx", c, excess), "md_frac")
-	red := mul(st.Cut, "md_red_prod", frac, cst(17, d.MdGain))
+	frac := divAvg.div(hdlgen.MulPieces(st.Cut, "md_cx", c, excess), "md_frac")
+	red := hdlgen.MulPieces(st.Cut, "md_red_prod", frac, cst(17, d.MdGain))
 	cut := st.Cut("md_cut", minSat(red.Keep(red.Width()-1, 16), cw, c.Shr(1)).Named("md_cut"))
 	c2 := st.Cut("c_core", hdlgen.Mux(mdOK, c.Sub(cut), c).Named("c_core"))
 

@@ -36,7 +36,7 @@ func Recip(w, k int) *hdlgen.Module {
 }
 
 // cutFn ends a value's pipeline stage (connpipe.Step.Cut).
-type cutFn func(name string, v hdlgen.Value) hdlgen.Expr
+type cutFn = hdlgen.CutFunc
 
 // recipLogic is the reciprocal of x: e = floor(log2 x) and the table
 // value t, with a stage cut after the normaliser and two after the ROM. prefix
@@ -118,7 +118,7 @@ func newDivider(cut cutFn, name string, x hdlgen.Expr, k int) divider {
 // (the quotient never exceeds n since x >= 1). The bits shifted out are
 // dropped on purpose (truncation).
 func (d divider) div(n hdlgen.Expr, name string) hdlgen.Expr {
-	p := mul(d.cut, name+"_prod", n, d.t)
+	p := hdlgen.MulPieces(d.cut, name+"_prod", n, d.t)
 	return d.cut(name, shrVar(d.cut, name, p, d.k+1, d.e, d.xw, n.Width()))
 }
 

@@ -11,9 +11,6 @@ func (p Params) cw() int { return p.Derive().CwndW + p.F }
 type qaIn struct{ c, acked, trigger, end, nowq, unacked, extra hdlgen.Expr }
 type qaOut struct{ fired, c, acked, ignore, trigger, end hdlgen.Expr }
 
-// noCut is the cut of a module without a pipeline: none.
-func noCut(_ string, v hdlgen.Value) hdlgen.Expr { return hdlgen.Cat(v) }
-
 // QuickAdapt builds <variant>_qa (S0 Alg. 2, S1 Alg. 2; contract Section 4):
 // once per target RTT, after a trim (or, for nscc without trimming, a high
 // RTT with few bytes acked), the window becomes the bytes acked in the last
@@ -45,7 +42,7 @@ func QuickAdapt(p Params) *hdlgen.Module {
 	ignoreOut := m.Output("ignore_out", bw, byteUnits(p)+" to ignore from now on when QuickAdapt fired (to_ignore - ignored)")
 	triggerOut := m.Output("trigger_out", 1, "trigger after")
 	endOut := m.Output("win_end_out", p.StampW, "window end after")
-	o := quickAdapt(p, d, qaIn{c.Expr, acked.Expr, trigger.Expr, end.Expr, nowq.Expr, unacked.Expr, extra}, "", noCut)
+	o := quickAdapt(p, d, qaIn{c.Expr, acked.Expr, trigger.Expr, end.Expr, nowq.Expr, unacked.Expr, extra}, "", hdlgen.NoCut)
 	m.Assign(fired, o.fired)
 	m.Assign(cOut, o.c)
 	m.Assign(triggerOut, o.trigger)
@@ -76,7 +73,7 @@ func quickAdapt(p Params, d Derived, in qaIn, prefix string, cut cutFn) qaOut {
 	// max(acked, MTU) from a register of its own: the multiplier's stage
 	// holds the multiplier only
 	base := cut(prefix+"base", maxU(ackedBytes, cst(ackedBytes.Width(), uint64(p.Net.MTU))).Named(prefix+"base"))
-	scaled := mul(cut, prefix+"scaled", base, cst(17, d.QaScale))
+	scaled := hdlgen.MulPieces(cut, prefix+"scaled", base, cst(17, d.QaScale))
 	shift := 16 - p.F
 	var qc hdlgen.Expr
 	if shift+cw <= scaled.Width() {
@@ -122,7 +119,7 @@ func FastIncrease(p Params) *hdlgen.Module {
 	cOut := m.Output("c_out", cw+1, "window after (one bit wider: the caller clamps)")
 	countOut := m.Output("count_out", bw, "count after")
 	incOut := m.Output("increase_out", 1, "increase after")
-	o := fastIncrease(p, d, fiIn{c.Expr, count.Expr, increase.Expr, size.Expr, rtt.Expr, ecn.Expr}, "", noCut)
+	o := fastIncrease(p, d, fiIn{c.Expr, count.Expr, increase.Expr, size.Expr, rtt.Expr, ecn.Expr}, "", hdlgen.NoCut)
 	m.Assign(fired, o.fired)
 	m.Assign(cOut, o.c)
 	m.Assign(countOut, o.count)

@@ -227,13 +227,13 @@ func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st con
 	divRTT := newDivider(st.Cut, "recip_rtt", rtt, p.K)
 	trttR := cst(p.RttW, d.TrttNs)
 	// every product ends a stage (st.Cut), so a stage holds one multiply
-	kmi := mul(st.Cut, "size_kmi", size, cst(bitsFor(d.KMi), d.KMi))
+	kmi := hdlgen.MulPieces(st.Cut, "size_kmi", size, cst(bitsFor(d.KMi), d.KMi))
 	perAck := divC.div(kmi, "mi_base")                // (size/cwnd) * mtu * mi * gamma, window units
 	upDelta := trttR.Sub(rtt).Named("trtt_minus_rtt") // valid when rtt <= trtt
-	miNum := mul(st.Cut, "mi_num", perAck, upDelta)
+	miNum := hdlgen.MulPieces(st.Cut, "mi_num", perAck, upDelta)
 	miRaw := divRTT.div(miNum, "mi_raw")
 	miInc := st.Cut("mi_inc", minSat(miRaw, cw, sizeC).Named("mi_inc"))
-	kfi := mul(st.Cut, "size_kfi", size, cst(bitsFor(d.KFi), d.KFi))
+	kfi := hdlgen.MulPieces(st.Cut, "size_kfi", size, cst(bitsFor(d.KFi), d.KFi))
 	fiOnC := st.Cut("fi_inc", satTo(divC.div(kfi, "fi_c"), cw).Named("fi_inc"))
 
 	var coreC, coreCase hdlgen.Expr
@@ -243,16 +243,16 @@ func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st con
 		wtd.In("avg", cur.F("avg_wtd")).In("ecn", ecn)
 		can := wtd.Out("can_decrease")
 		fd := func(x hdlgen.Expr, name string) hdlgen.Expr {
-			xs := mul(st.Cut, name+"_xs", x, size)
-			prod := mul(st.Cut, name+"_prod", xs, cst(bitsFor(d.KFd), d.KFd))
+			xs := hdlgen.MulPieces(st.Cut, name+"_xs", x, size)
+			prod := hdlgen.MulPieces(st.Cut, name+"_prod", xs, cst(bitsFor(d.KFd), d.KFd))
 			dec := satTo(prod.Keep(prod.Width()-1, FdShift), cw)
 			return subFloor(x, dec).Named(name)
 		}
 		// valid when rtt > trtt; from a register of its own, so that the
 		// multiplier takes it into its input register
 		downDelta := st.Cut("rtt_minus_trtt", rtt.Sub(trttR).Named("rtt_minus_trtt"))
-		mdDs := mul(st.Cut, "md_ds", downDelta, size)
-		mdNum := mul(st.Cut, "md_num", mdDs, cst(bitsFor(d.KMd), d.KMd))
+		mdDs := hdlgen.MulPieces(st.Cut, "md_ds", downDelta, size)
+		mdNum := hdlgen.MulPieces(st.Cut, "md_num", mdDs, cst(bitsFor(d.KMd), d.KMd))
 
 		// the decreased window from a register: a multiplier's stage holds
 		// the multiplier and its routing only. c - md_dec, md_dec = min(MD
