@@ -12,6 +12,7 @@ import (
 	"github.com/nicgen/nicgen/blocks/block"
 	"github.com/nicgen/nicgen/blocks/reps"
 	"github.com/nicgen/nicgen/blocks/smartt"
+	"github.com/nicgen/nicgen/blocks/srp"
 )
 
 // registered is every block, one line each.
@@ -21,6 +22,7 @@ func registered() []block.Block {
 		reps.ConfDescriptor(),
 		smartt.Descriptor(smartt.Conf),
 		smartt.Descriptor(smartt.NSCC),
+		srp.IPDDescriptor(),
 	}
 }
 

@@ -1,0 +1,156 @@
+package srp
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/nicgen/nicgen/blocks/block"
+	"github.com/nicgen/nicgen/blocks/connpipe"
+	"github.com/nicgen/nicgen/golden/pipe"
+	gsrp "github.com/nicgen/nicgen/golden/srp"
+	"github.com/nicgen/nicgen/hdlgen"
+)
+
+// IPDDescriptor is ecn_ipd to nicgen's tools (package blocks lists it).
+func IPDDescriptor() block.Block {
+	return block.Define(block.Desc[IPDParams]{
+		Name:  "ecn_ipd",
+		Title: "ECN baseline of S2: InfiniBand-style inter-packet delay per send queue",
+		Attrs: []block.Attr{
+			{Name: "ipd_increase", Kind: block.Whole, Lo: 1, Hi: 1<<40 - 1, Unit: "ticks", Doc: "IPD+ added per congestion notification (S2 Table 1: 800 ns)"},
+			{Name: "ipd_decrease", Kind: block.Whole, Lo: 1, Hi: 1<<40 - 1, Unit: "ticks", Doc: "IPD- taken off per quiet interval (S2 Table 1: 50 ns)"},
+			{Name: "decrease_period", Kind: block.Whole, Lo: 1, Hi: 1<<40 - 1, Unit: "ticks", Doc: "t-, the interval without a notification after which IPD- applies (S2 Table 1: 2 us)"},
+			{Name: "ipd_max", Kind: block.Whole, Lo: 1, Hi: 1<<40 - 1, Unit: "ticks", Doc: "ceiling of the IPD (A-21); at least ipd_increase, and decaying to 0 within 2^(time_width-1) ticks"},
+			{Name: "time_width", Kind: block.Whole, Lo: 2, Hi: 63, Unit: "bits", Doc: "width of s_event_now and of the stored interval start"},
+			block.DepthAttr,
+		},
+		Default: DefaultIPDParams,
+		Resolve: resolveIPD,
+		Build:   IPD,
+		Paper:   func(IPDParams) (block.PaperFigure, bool) { return block.PaperFigure{}, false },
+		NumConn: func(p IPDParams) int { return p.NumConn },
+		Depth:   func(p IPDParams) int { return p.Depth },
+		Kinds:   IPDKindNames,
+		Golden: func(p IPDParams) (block.Golden, error) {
+			m, err := gsrp.NewIPDModel(p.Golden())
+			return ipdGolden{m}, err
+		},
+		Cycler: func(p IPDParams) (block.Cycler, error) {
+			m, err := gsrp.NewIPDModel(p.Golden())
+			if err != nil {
+				return nil, err
+			}
+			return ipdCycler{gsrp.NewIPDPipeline(m, p.Depth)}, nil
+		},
+		Formal: ipdFormalJobs,
+	})
+}
+
+// ipdGolden drives the golden ecn_ipd model by field values (block.Golden).
+type ipdGolden struct{ m *gsrp.IPDModel }
+
+func (ipdGolden) Fields() ([]string, []string) {
+	return []string{"conn", "kind", "now"}, []string{"conn", "kind", "ipd", "error"}
+}
+
+func (g ipdGolden) Step(in, out []uint64) {
+	e := gsrp.IPDEvent{Conn: uint32(in[0]), Kind: gsrp.IPDKind(in[1]), Now: in[2]}
+	var r gsrp.IPDResult
+	g.m.StepTo(&e, &r)
+	out[0], out[1], out[2], out[3] = uint64(r.Conn), uint64(r.Kind), r.IPD, 0
+	if r.Error {
+		out[3] = 1
+	}
+}
+
+func (g ipdGolden) Reset() { g.m.Reset() }
+
+type ipdCycler struct{ p *gsrp.IPDPipeline }
+
+func (c ipdCycler) Cycle(valid, ready bool, conn uint32) (bool, bool) {
+	out := c.p.Cycle(pipe.In[gsrp.IPDEvent]{SValid: valid, MReady: ready, Event: gsrp.IPDEvent{Conn: conn, Kind: gsrp.IPDOpen}})
+	return out.SReady, out.MValid
+}
+
+// resolveIPD reads block "ecn_ipd" of a configuration.
+func resolveIPD(s block.Section, env block.Env) IPDParams {
+	p := IPDParams{NumConn: int(env.Conns), ConnW: int(env.ConnW)}
+	p.Inc = s.Whole("ipd_increase", 800, block.Default, "S2 Table 1: 800 ns in 1 ns ticks")
+	p.Dec = s.Whole("ipd_decrease", 50, block.Default, "S2 Table 1: 50 ns")
+	p.Period = s.Whole("decrease_period", 2000, block.Default, "S2 Table 1: 2 us")
+	p.Max = s.Whole("ipd_max", 100_000, block.Default, "100 us, 125 notifications in a row (A-21, docs/blocks/srp.md)")
+	p.TimeW = int(s.Whole("time_width", env.TimeW, block.Derived, "hardware.time_width"))
+	if err := gsrp.ValidateIPD(p.Golden().IPDParams); err != nil {
+		at := "ipd_max"
+		if p.Max < p.Inc && s.IsSet("ipd_increase") && !s.IsSet("ipd_max") {
+			at = "ipd_increase"
+		}
+		s.Errorf(at, "ecn_ipd: %v", err)
+		return DefaultIPDParams()
+	}
+	if _, err := hdlgen.PlanDivConst(p.TimeW, p.Period); err != nil {
+		s.Errorf("decrease_period", "decrease_period = %d: %v", p.Period, err)
+		return DefaultIPDParams()
+	}
+	s.Info("ipd_width", strconv.Itoa(p.IPDW()), "bits to hold ipd_max")
+	need, err := NeededIPDDepth(p)
+	if err != nil {
+		s.Errorf("", "ecn_ipd: %v", err)
+		return DefaultIPDParams()
+	}
+	p.Depth = int(s.Whole("pipeline_depth", uint64(need), block.Derived, "the stages the block's cuts reach (docs/pipeline.md)"))
+	if p.Depth < need {
+		s.Errorf("pipeline_depth", "pipeline_depth = %d is below the %d stages ecn_ipd's datapath needs", p.Depth, need)
+		p.Depth = need
+	}
+	return p
+}
+
+// IPDOf is the parameters of block ecn_ipd in a configuration.
+func IPDOf(c block.Config) (IPDParams, error) { return block.ParamsOf[IPDParams](c, "ecn_ipd") }
+
+// SmallIPDParams is ecn_ipd shrunk so that every rule is a few events
+// away: 2 queues behind a 2-bit id, 5-bit time wrapping every 32 ticks,
+// IPD+ 3, IPD- 2 per 3 ticks, ceiling 6 (a 3-bit IPD, so that ipd <= 6
+// is not implied by the width).
+func SmallIPDParams() IPDParams {
+	p := IPDParams{NumConn: 2, ConnW: 2, TimeW: 5, Inc: 3, Dec: 2, Period: 3, Max: 6}
+	p.Depth = mustDepth(p)
+	return p
+}
+
+func ipdFormalJob(name, doc string, p IPDParams, breaks bool) block.FormalJob {
+	j := block.FormalJob{Name: name, Doc: doc, MaxSteps: 12 + 2*p.Depth, Breaks: breaks, Build: func(f connpipe.Formal) (*hdlgen.Module, error) {
+		p.Formal = f
+		return IPD(p)
+	}}
+	if breaks {
+		j.Mutants = connpipe.WithShellMutants(p.Depth, "ipd", map[string][]hdlgen.Mutation{
+			// a notification adds IPD+ past the ceiling (up to the width)
+			"ipd_le_max":        {noCeiling(p)},
+			"result_ipd_le_max": {noCeiling(p)},
+		})
+	}
+	return j
+}
+
+// ipdFormalJobs are ecn_ipd's proofs: the small configuration, on which
+// every broken variant also runs, and the default widths with 4 queues.
+func ipdFormalJobs() []block.FormalJob {
+	def := DefaultIPDParams()
+	def.NumConn = 4
+	small := SmallIPDParams()
+	return []block.FormalJob{
+		ipdFormalJob("ecn_ipd", fmt.Sprintf("NumConn 2, TimeW 5, IPD+ 3, IPD- 2, t- 3, ceiling 6, depth %d", small.Depth), small, true),
+		ipdFormalJob("ecn_ipd_default", "default widths (TimeW 32, IPD 17 bits), NumConn 4", def, false),
+	}
+}
+
+// noCeiling lets a notification raise the IPD past the ceiling, up to the
+// IPD's width, keeping every value read.
+func noCeiling(p IPDParams) hdlgen.Mutation {
+	return hdlgen.Mutation{Node: "raised", With: func(orig hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
+		up := get("ipd_up")
+		return hdlgen.Mux(up.Bit(p.IPDW()), orig, up.Trunc(p.IPDW()))
+	}}
+}

@@ -1,0 +1,1 @@
+verilog-out/ecn_ipd/ecn_ipd.v
