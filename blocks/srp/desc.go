@@ -81,9 +81,16 @@ func resolveIPD(s block.Section, env block.Env) IPDParams {
 	p.Max = s.Whole("ipd_max", 100_000, block.Default, "100 us, 125 notifications in a row (A-21, docs/blocks/srp.md)")
 	p.TimeW = int(s.Whole("time_width", env.TimeW, block.Derived, "hardware.time_width"))
 	if err := gsrp.ValidateIPD(p.Golden().IPDParams); err != nil {
-		at := "ipd_max"
-		if p.Max < p.Inc && s.IsSet("ipd_increase") && !s.IsSet("ipd_max") {
-			at = "ipd_increase"
+		// located at the first attribute of the relation the file writes
+		involved := []string{"ipd_max", "ipd_decrease", "decrease_period", "time_width"}
+		if p.Max < p.Inc {
+			involved = []string{"ipd_max", "ipd_increase"}
+		}
+		at := involved[0]
+		for i := len(involved) - 1; i >= 0; i-- {
+			if s.IsSet(involved[i]) {
+				at = involved[i]
+			}
 		}
 		s.Errorf(at, "ecn_ipd: %v", err)
 		return DefaultIPDParams()
@@ -98,11 +105,8 @@ func resolveIPD(s block.Section, env block.Env) IPDParams {
 		s.Errorf("", "ecn_ipd: %v", err)
 		return DefaultIPDParams()
 	}
+	// a shallower pipeline keeps the first cuts and clocks slower
 	p.Depth = int(s.Whole("pipeline_depth", uint64(need), block.Derived, "the stages the block's cuts reach (docs/pipeline.md)"))
-	if p.Depth < need {
-		s.Errorf("pipeline_depth", "pipeline_depth = %d is below the %d stages ecn_ipd's datapath needs", p.Depth, need)
-		p.Depth = need
-	}
 	return p
 }
 

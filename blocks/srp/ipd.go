@@ -148,9 +148,13 @@ func IPD(p IPDParams) (*hdlgen.Module, error) {
 			advT = adv.ZExt(tw)
 		}
 		restamp := st.Cut("restamp", stamp.Add(advT).Named("restamp"))
-		// a notification adds IPD+ after the decrements, up to the ceiling
-		up := decayed.ZExt(iw + 1).Add(hdlgen.Const(iw+1, p.Inc)).Named("ipd_up")
-		raised := hdlgen.Mux(up.Gt(hdlgen.Const(iw+1, p.Max)), hdlgen.Const(iw, p.Max), up.Trunc(iw)).Named("raised")
+		// a notification adds IPD+ after the decrements, up to the ceiling,
+		// in a stage of its own; the sum and the test against the ceiling
+		// (on the decayed IPD, against ceiling - IPD+) are side by side
+		up := decayed.ZExt(iw+1).Add(hdlgen.Const(iw+1, p.Inc)).Named("ipd_up")
+		over := decayed.Gt(hdlgen.Const(iw, p.Max-p.Inc)).Named("ipd_over")
+		// below the ceiling the sum fits the IPD's width
+		raised := st.Cut("raised", hdlgen.Mux(over, hdlgen.Const(iw, p.Max), up.Keep(iw-1, 0)).Named("raised"))
 		newIPD := hdlgen.Mux(isOpen, hdlgen.Const(iw, 0), hdlgen.Mux(isCN, raised, decayed)).Named("new_ipd")
 		newStamp := hdlgen.Mux(isOpen.Or(isCN), now, restamp).Named("new_stamp")
 		return connpipe.Outcome{

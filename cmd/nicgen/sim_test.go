@@ -69,7 +69,7 @@ func TestSimUsage(t *testing.T) {
 		want string
 	}{
 		{[]string{"sim", "reps"}, "sim reps: --events FILE is required (- reads stdin; --schema prints the fields)"},
-		{[]string{"sim", "repz", "--events", "x"}, `unknown block "repz" (blocks: [nscc reps reps_conf smartt])`},
+		{[]string{"sim", "repz", "--events", "x"}, fmt.Sprintf(`unknown block "repz" (blocks: %v)`, blocks.Names())},
 		{[]string{"sim"}, `nicgen sim takes one BLOCK, got 0 arguments []`},
 		{[]string{"sim", "reps", "--events", "testdata/sim/none.jsonl"}, "--events: open testdata/sim/none.jsonl: no such file or directory"},
 	} {

@@ -5,8 +5,8 @@
  *
  * NumConn = 4096, ConnW = 16, TimeW = 32, IPDW = 17; IPD+ = 800, IPD- = 50, t- = 2000, ceiling = 100000 ticks
  * floor(elapsed / 2000) = ((elapsed >> 4) * 274877907) >> 35, exact for every 32-bit elapsed time
- * pipeline: 8 datapath stages (stages 4..11), latency 13 cycles, same connection every 8 cycles
- * pipeline: the datapath's cuts end in stage 11 of 11
+ * pipeline: 9 datapath stages (stages 4..12), latency 14 cycles, same connection every 9 cycles
+ * pipeline: the datapath's cuts end in stage 12 of 12
  */
 
 `resetall
@@ -116,11 +116,15 @@ reg  s11_valid_reg;  // stage 11 holds an event
 reg  s11_valid_next;
 reg  [15:0] s11_conn_reg;  // stage 11 connection id
 reg  [15:0] s11_conn_next;
+reg  s12_valid_reg;  // stage 12 holds an event
+reg  s12_valid_next;
+reg  [15:0] s12_conn_reg;  // stage 12 connection id
+reg  [15:0] s12_conn_next;
 reg  hazard0_reg;  // the head's connection is in stages 1..4
 reg  hazard0_next;
-reg  hazard1_reg;  // the head's connection is in stages 5..7
+reg  hazard1_reg;  // the head's connection is in stages 5..8
 reg  hazard1_next;
-reg  credits_out_reg;  // 13 events are issued and not yet taken: no credit left
+reg  credits_out_reg;  // 14 events are issued and not yet taken: no credit left
 reg  credits_out_next;
 reg  [1:0] s1_kind_reg;  // stage 1 event kind
 reg  [1:0] s1_kind_next;
@@ -162,6 +166,8 @@ reg  s10_error_reg;  // stage 10 copy of error
 wire s10_error_next;
 reg  s11_error_reg;  // stage 11 copy of error
 wire s11_error_next;
+reg  s12_error_reg;  // stage 12 copy of error
+wire s12_error_next;
 reg  [31:0] s2_now_reg;  // stage 2 copy of now
 wire [31:0] s2_now_next;
 reg  [31:0] s3_now_reg;  // stage 3 copy of now
@@ -268,6 +274,8 @@ reg  [31:0] s10_cur_stamp_reg;  // stage 10 copy of cur_stamp
 wire [31:0] s10_cur_stamp_next;
 reg  [31:0] s11_restamp_reg;  // stage 11 copy of restamp
 wire [31:0] s11_restamp_next;
+reg  [16:0] s12_raised_reg;  // stage 12 copy of raised
+wire [16:0] s12_raised_next;
 reg  s2_t_reg;  // stage 2 copy of t
 wire s2_t_next;
 reg  s3_t_reg;  // stage 3 copy of t
@@ -322,6 +330,10 @@ reg  s10_t_3_reg;  // stage 10 copy of t
 wire s10_t_3_next;
 reg  s11_t_2_reg;  // stage 11 copy of t
 wire s11_t_2_next;
+reg  s12_t_reg;  // stage 12 copy of t
+wire s12_t_next;
+reg  [16:0] s12_decayed_reg;  // stage 12 copy of decayed
+wire [16:0] s12_decayed_next;
 reg  s2_t_3_reg;  // stage 2 copy of t
 wire s2_t_3_next;
 reg  s3_t_3_reg;  // stage 3 copy of t
@@ -342,6 +354,10 @@ reg  s10_t_4_reg;  // stage 10 copy of t
 wire s10_t_4_next;
 reg  s11_t_3_reg;  // stage 11 copy of t
 wire s11_t_3_next;
+reg  s12_t_2_reg;  // stage 12 copy of t
+wire s12_t_2_next;
+reg  [31:0] s12_new_stamp_reg;  // stage 12 copy of new_stamp
+wire [31:0] s12_new_stamp_next;
 reg  snoop_s1_reg;  // the word written in this cycle is stage 1's
 reg  snoop_s1_next;
 reg  snoop_s2_reg;  // the word written in this cycle is stage 2's
@@ -368,6 +384,8 @@ reg  [1:0] s10_kind_reg;  // stage 10 copy of kind
 wire [1:0] s10_kind_next;
 reg  [1:0] s11_kind_reg;  // stage 11 copy of kind
 wire [1:0] s11_kind_next;
+reg  [1:0] s12_kind_reg;  // stage 12 copy of kind
+wire [1:0] s12_kind_next;
 reg  [3:0] out_rd_ptr_reg;  // result buffer head
 reg  [3:0] out_rd_ptr_next;
 reg  [3:0] out_wr_ptr_reg;  // result buffer next free entry
@@ -478,6 +496,14 @@ reg  [16:0] out12_ipd_reg;  // result buffer entry 12 ipd
 reg  [16:0] out12_ipd_next;
 reg  out12_error_reg;  // result buffer entry 12 error
 reg  out12_error_next;
+reg  [15:0] out13_conn_reg;  // result buffer entry 13 connection id
+reg  [15:0] out13_conn_next;
+reg  [1:0] out13_kind_reg;  // result buffer entry 13 kind
+reg  [1:0] out13_kind_next;
+reg  [16:0] out13_ipd_reg;  // result buffer entry 13 ipd
+reg  [16:0] out13_ipd_next;
+reg  out13_error_reg;  // result buffer entry 13 error
+reg  out13_error_next;
 reg  [15:0] out_head_conn_reg;  // result buffer head connection id (the entry at out_rd_ptr)
 reg  [15:0] out_head_conn_next;
 reg  [1:0] out_head_kind_reg;  // result buffer head kind
@@ -548,20 +574,26 @@ wire [16:0] _s11_decayed_next_1 = s10_cur_ipd_reg - _s11_decayed_next_0;
 wire [16:0] decayed = ipd_spent ? 17'h0 : _s11_decayed_next_1;
 wire [31:0] _s11_restamp_next_0 = s10_k_period_reg[31:0];
 wire [31:0] restamp = s10_cur_stamp_reg + _s11_restamp_next_0;
+wire ipd_over = 17'h18380 < s11_decayed_reg;
+wire [17:0] _s12_raised_next_0 = {1'd0, s11_decayed_reg};
+wire [17:0] ipd_up = _s12_raised_next_0 + 18'h320;
+wire [16:0] _s12_raised_next_1 = ipd_up[16:0];
+wire [16:0] raised = ipd_over ? 17'h186a0 : _s12_raised_next_1;
 wire _s2_t_next_0 = s1_kind_reg == 2'd0;
 wire _s2_t_next_1 = s1_kind_reg == 2'd1;
 wire _s2_t_next_2 = _s2_t_next_0 | _s2_t_next_1;
-wire _snoop_ahead_0 = ~s10_error_reg;
-wire _snoop_ahead_1 = s10_valid_reg & _snoop_ahead_0;
-wire [11:0] _snoop_ahead_2 = s10_conn_reg[11:0];
+wire [31:0] new_stamp = s11_t_reg ? s11_now_reg : s11_restamp_reg;
+wire _snoop_ahead_0 = ~s11_error_reg;
+wire _snoop_ahead_1 = s11_valid_reg & _snoop_ahead_0;
+wire [11:0] _snoop_ahead_2 = s11_conn_reg[11:0];
 wire [11:0] _snoop_ahead_3 = in_conn_reg[11:0];
 wire _snoop_ahead_4 = _snoop_ahead_2 == _snoop_ahead_3;
 wire snoop_s1_ahead = _snoop_ahead_1 & _snoop_ahead_4;
-wire [11:0] _snoop_ahead_5 = s10_conn_reg[11:0];
+wire [11:0] _snoop_ahead_5 = s11_conn_reg[11:0];
 wire [11:0] _snoop_ahead_6 = s1_conn_reg[11:0];
 wire _snoop_ahead_7 = _snoop_ahead_5 == _snoop_ahead_6;
 wire snoop_s2_ahead = _snoop_ahead_1 & _snoop_ahead_7;
-wire [11:0] _snoop_ahead_8 = s10_conn_reg[11:0];
+wire [11:0] _snoop_ahead_8 = s11_conn_reg[11:0];
 wire [11:0] _snoop_ahead_9 = s2_conn_reg[11:0];
 wire _snoop_ahead_10 = _snoop_ahead_8 == _snoop_ahead_9;
 wire snoop_s3_ahead = _snoop_ahead_1 & _snoop_ahead_10;
@@ -578,68 +610,63 @@ wire [3:0] _shell_8 = occ_reg + _shell_7;
 wire out_pop = out_valid_reg & m_result_ready;
 wire [3:0] _shell_9 = out_pop ? 4'd1 : 4'd0;
 wire [3:0] occ_update = _shell_8 - _shell_9;
-wire _shell_10 = ~s11_error_reg;
-wire wr_en = s11_valid_reg & _shell_10;
-wire [11:0] wr_addr = s11_conn_reg[11:0];
+wire _shell_10 = ~s12_error_reg;
+wire wr_en = s12_valid_reg & _shell_10;
+wire [11:0] wr_addr = s12_conn_reg[11:0];
 wire [11:0] _shell_11 = in_conn_reg[11:0];
 wire _shell_12 = wr_addr == _shell_11;
 wire snoop_in = wr_en & _shell_12;
-wire [31:0] new_stamp = s11_t_reg ? s11_now_reg : s11_restamp_reg;
-wire [17:0] _shell_13 = {1'd0, s11_decayed_reg};
-wire [17:0] ipd_up = _shell_13 + 18'h320;
-wire _shell_14 = 18'h186a0 < ipd_up;
-wire [16:0] _shell_15 = ipd_up[16:0];
-wire [16:0] raised = _shell_14 ? 17'h186a0 : _shell_15;
-wire [16:0] _shell_16 = s11_t_2_reg ? raised : s11_decayed_reg;
-wire [16:0] new_ipd = s11_t_3_reg ? 17'h0 : _shell_16;
-wire [48:0] new_word = {new_stamp, new_ipd};
-wire _shell_17 = snoop_s1_reg | s1_fix_valid_reg;
-wire [48:0] _shell_18 = snoop_s1_reg ? new_word : s1_fix_word_reg;
-wire _shell_19 = snoop_s2_reg | s2_fix_valid_reg;
-wire [48:0] _shell_20 = snoop_s2_reg ? new_word : s2_fix_word_reg;
+wire [16:0] _shell_13 = s12_t_reg ? s12_raised_reg : s12_decayed_reg;
+wire [16:0] new_ipd = s12_t_2_reg ? 17'h0 : _shell_13;
+wire [48:0] new_word = {s12_new_stamp_reg, new_ipd};
+wire _shell_14 = snoop_s1_reg | s1_fix_valid_reg;
+wire [48:0] _shell_15 = snoop_s1_reg ? new_word : s1_fix_word_reg;
+wire _shell_16 = snoop_s2_reg | s2_fix_valid_reg;
+wire [48:0] _shell_17 = snoop_s2_reg ? new_word : s2_fix_word_reg;
 wire [48:0] s3_word = s3_fix_valid_reg ? s3_fix_word_reg : s3_ram_reg;
-wire [48:0] _shell_21 = snoop_s3_reg ? new_word : s3_word;
-wire _shell_22 = out_wr_ptr_reg == 4'd0;
-wire [16:0] res_ipd = s11_error_reg ? 17'h0 : new_ipd;
-wire _shell_23 = out_wr_ptr_reg == 4'd1;
-wire _shell_24 = out_wr_ptr_reg == 4'd2;
-wire _shell_25 = out_wr_ptr_reg == 4'd3;
-wire _shell_26 = out_wr_ptr_reg == 4'd4;
-wire _shell_27 = out_wr_ptr_reg == 4'd5;
-wire _shell_28 = out_wr_ptr_reg == 4'd6;
-wire _shell_29 = out_wr_ptr_reg == 4'd7;
-wire _shell_30 = out_wr_ptr_reg == 4'd8;
-wire _shell_31 = out_wr_ptr_reg == 4'd9;
-wire _shell_32 = out_wr_ptr_reg == 4'd10;
-wire _shell_33 = out_wr_ptr_reg == 4'd11;
-wire _shell_34 = out_wr_ptr_reg == 4'd12;
-wire _shell_35 = out_wr_ptr_reg == 4'd12;
-wire [3:0] _shell_36 = out_wr_ptr_reg + 4'd1;
-wire [3:0] _shell_37 = _shell_35 ? 4'd0 : _shell_36;
-wire _shell_38 = out_wr_ptr_reg == out_rd_ptr_plus1_reg;
-wire out_lands_next = s11_valid_reg & _shell_38;
-wire [15:0] _shell_39 = out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out12_conn_reg : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_conn_reg : out10_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out9_conn_reg : out8_conn_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_conn_reg : out6_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out5_conn_reg : out4_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_conn_reg : out2_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out1_conn_reg : out0_conn_reg)));
-wire [1:0] _shell_40 = out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out12_kind_reg : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_kind_reg : out10_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out9_kind_reg : out8_kind_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_kind_reg : out6_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out5_kind_reg : out4_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_kind_reg : out2_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out1_kind_reg : out0_kind_reg)));
-wire [16:0] _shell_41 = out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out12_ipd_reg : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_ipd_reg : out10_ipd_reg) : (out_rd_ptr_plus1_reg[0] ? out9_ipd_reg : out8_ipd_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_ipd_reg : out6_ipd_reg) : (out_rd_ptr_plus1_reg[0] ? out5_ipd_reg : out4_ipd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_ipd_reg : out2_ipd_reg) : (out_rd_ptr_plus1_reg[0] ? out1_ipd_reg : out0_ipd_reg)));
-wire _shell_42 = out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out12_error_reg : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_error_reg : out10_error_reg) : (out_rd_ptr_plus1_reg[0] ? out9_error_reg : out8_error_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_error_reg : out6_error_reg) : (out_rd_ptr_plus1_reg[0] ? out5_error_reg : out4_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_error_reg : out2_error_reg) : (out_rd_ptr_plus1_reg[0] ? out1_error_reg : out0_error_reg)));
-wire _shell_43 = out_wr_ptr_reg == out_rd_ptr_reg;
-wire out_lands_head = s11_valid_reg & _shell_43;
-wire _shell_44 = out_rd_ptr_plus1_reg == 4'd12;
-wire [3:0] _shell_45 = out_rd_ptr_plus1_reg + 4'd1;
-wire [3:0] _shell_46 = _shell_44 ? 4'd0 : _shell_45;
-wire [3:0] _shell_47 = s11_valid_reg ? 4'd1 : 4'd0;
-wire [3:0] _shell_48 = out_count_reg + _shell_47;
-wire [3:0] _shell_49 = out_pop ? 4'd1 : 4'd0;
-wire [3:0] _shell_50 = _shell_48 - _shell_49;
-wire _shell_51 = ~out_pop;
-wire _shell_52 = s11_valid_reg & _shell_51;
-wire _shell_53 = out_count_reg != 4'd15;
-wire _shell_54 = ~s11_valid_reg;
-wire _shell_55 = out_pop & _shell_54;
-wire _shell_56 = out_count_reg != 4'd1;
+wire [48:0] _shell_18 = snoop_s3_reg ? new_word : s3_word;
+wire _shell_19 = out_wr_ptr_reg == 4'd0;
+wire [16:0] res_ipd = s12_error_reg ? 17'h0 : new_ipd;
+wire _shell_20 = out_wr_ptr_reg == 4'd1;
+wire _shell_21 = out_wr_ptr_reg == 4'd2;
+wire _shell_22 = out_wr_ptr_reg == 4'd3;
+wire _shell_23 = out_wr_ptr_reg == 4'd4;
+wire _shell_24 = out_wr_ptr_reg == 4'd5;
+wire _shell_25 = out_wr_ptr_reg == 4'd6;
+wire _shell_26 = out_wr_ptr_reg == 4'd7;
+wire _shell_27 = out_wr_ptr_reg == 4'd8;
+wire _shell_28 = out_wr_ptr_reg == 4'd9;
+wire _shell_29 = out_wr_ptr_reg == 4'd10;
+wire _shell_30 = out_wr_ptr_reg == 4'd11;
+wire _shell_31 = out_wr_ptr_reg == 4'd12;
+wire _shell_32 = out_wr_ptr_reg == 4'd13;
+wire _shell_33 = out_wr_ptr_reg == 4'd13;
+wire [3:0] _shell_34 = out_wr_ptr_reg + 4'd1;
+wire [3:0] _shell_35 = _shell_33 ? 4'd0 : _shell_34;
+wire _shell_36 = out_wr_ptr_reg == out_rd_ptr_plus1_reg;
+wire out_lands_next = s12_valid_reg & _shell_36;
+wire [15:0] _shell_37 = out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? out13_conn_reg : (out_rd_ptr_plus1_reg[0] ? out13_conn_reg : out12_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_conn_reg : out10_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out9_conn_reg : out8_conn_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_conn_reg : out6_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out5_conn_reg : out4_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_conn_reg : out2_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out1_conn_reg : out0_conn_reg)));
+wire [1:0] _shell_38 = out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? out13_kind_reg : (out_rd_ptr_plus1_reg[0] ? out13_kind_reg : out12_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_kind_reg : out10_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out9_kind_reg : out8_kind_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_kind_reg : out6_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out5_kind_reg : out4_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_kind_reg : out2_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out1_kind_reg : out0_kind_reg)));
+wire [16:0] _shell_39 = out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? out13_ipd_reg : (out_rd_ptr_plus1_reg[0] ? out13_ipd_reg : out12_ipd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_ipd_reg : out10_ipd_reg) : (out_rd_ptr_plus1_reg[0] ? out9_ipd_reg : out8_ipd_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_ipd_reg : out6_ipd_reg) : (out_rd_ptr_plus1_reg[0] ? out5_ipd_reg : out4_ipd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_ipd_reg : out2_ipd_reg) : (out_rd_ptr_plus1_reg[0] ? out1_ipd_reg : out0_ipd_reg)));
+wire _shell_40 = out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? out13_error_reg : (out_rd_ptr_plus1_reg[0] ? out13_error_reg : out12_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_error_reg : out10_error_reg) : (out_rd_ptr_plus1_reg[0] ? out9_error_reg : out8_error_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_error_reg : out6_error_reg) : (out_rd_ptr_plus1_reg[0] ? out5_error_reg : out4_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_error_reg : out2_error_reg) : (out_rd_ptr_plus1_reg[0] ? out1_error_reg : out0_error_reg)));
+wire _shell_41 = out_wr_ptr_reg == out_rd_ptr_reg;
+wire out_lands_head = s12_valid_reg & _shell_41;
+wire _shell_42 = out_rd_ptr_plus1_reg == 4'd13;
+wire [3:0] _shell_43 = out_rd_ptr_plus1_reg + 4'd1;
+wire [3:0] _shell_44 = _shell_42 ? 4'd0 : _shell_43;
+wire [3:0] _shell_45 = s12_valid_reg ? 4'd1 : 4'd0;
+wire [3:0] _shell_46 = out_count_reg + _shell_45;
+wire [3:0] _shell_47 = out_pop ? 4'd1 : 4'd0;
+wire [3:0] _shell_48 = _shell_46 - _shell_47;
+wire _shell_49 = ~out_pop;
+wire _shell_50 = s12_valid_reg & _shell_49;
+wire _shell_51 = out_count_reg != 4'd15;
+wire _shell_52 = ~s12_valid_reg;
+wire _shell_53 = out_pop & _shell_52;
+wire _shell_54 = out_count_reg != 4'd1;
 wire out_stays = |out_count_reg;
-wire _shell_57 = _shell_55 ? _shell_56 : out_stays;
-wire _shell_58 = _shell_52 ? _shell_53 : _shell_57;
+wire _shell_55 = _shell_53 ? _shell_54 : out_stays;
+wire _shell_56 = _shell_50 ? _shell_51 : _shell_55;
 wire _issue_next_0 = in_conn_reg == skid_conn_reg;
 wire hazard_issued_skid = issue & _issue_next_0;
 wire _issue_next_1 = s1_conn_reg == skid_conn_reg;
@@ -685,41 +712,50 @@ wire _issue_next_37 = _issue_next_34 | _issue_next_36;
 wire _issue_next_38 = s6_conn_reg == skid_conn_reg;
 wire _issue_next_39 = s6_valid_reg & _issue_next_38;
 wire _issue_next_40 = _issue_next_37 | _issue_next_39;
-wire _issue_next_41 = s4_conn_reg == s_event_conn;
-wire _issue_next_42 = s4_valid_reg & _issue_next_41;
-wire _issue_next_43 = 1'd0 | _issue_next_42;
-wire _issue_next_44 = s5_conn_reg == s_event_conn;
-wire _issue_next_45 = s5_valid_reg & _issue_next_44;
-wire _issue_next_46 = _issue_next_43 | _issue_next_45;
-wire _issue_next_47 = s6_conn_reg == s_event_conn;
-wire _issue_next_48 = s6_valid_reg & _issue_next_47;
+wire _issue_next_41 = s7_conn_reg == skid_conn_reg;
+wire _issue_next_42 = s7_valid_reg & _issue_next_41;
+wire _issue_next_43 = _issue_next_40 | _issue_next_42;
+wire _issue_next_44 = s4_conn_reg == s_event_conn;
+wire _issue_next_45 = s4_valid_reg & _issue_next_44;
+wire _issue_next_46 = 1'd0 | _issue_next_45;
+wire _issue_next_47 = s5_conn_reg == s_event_conn;
+wire _issue_next_48 = s5_valid_reg & _issue_next_47;
 wire _issue_next_49 = _issue_next_46 | _issue_next_48;
-wire _issue_next_50 = skid_valid_reg ? _issue_next_40 : _issue_next_49;
-wire _issue_next_51 = s4_conn_reg == in_conn_reg;
-wire _issue_next_52 = s4_valid_reg & _issue_next_51;
-wire _issue_next_53 = 1'd0 | _issue_next_52;
-wire _issue_next_54 = s5_conn_reg == in_conn_reg;
-wire _issue_next_55 = s5_valid_reg & _issue_next_54;
-wire _issue_next_56 = _issue_next_53 | _issue_next_55;
-wire _issue_next_57 = s6_conn_reg == in_conn_reg;
-wire _issue_next_58 = s6_valid_reg & _issue_next_57;
-wire _issue_next_59 = _issue_next_56 | _issue_next_58;
-wire _issue_next_60 = in_valid_reg ? _issue_next_59 : _issue_next_49;
-wire hazard1_ahead = issue ? _issue_next_50 : _issue_next_60;
-wire _issue_next_61 = ~out_pop;
-wire _issue_next_62 = issue & _issue_next_61;
-wire _issue_next_63 = 4'd12 <= occ_reg;
-wire _issue_next_64 = occ_reg != 4'd15;
-wire _issue_next_65 = _issue_next_63 & _issue_next_64;
-wire _issue_next_66 = ~issue;
-wire _issue_next_67 = out_pop & _issue_next_66;
-wire _issue_next_68 = 4'd14 <= occ_reg;
-wire _issue_next_69 = |occ_reg;
-wire _issue_next_70 = ~_issue_next_69;
-wire _issue_next_71 = _issue_next_68 | _issue_next_70;
+wire _issue_next_50 = s6_conn_reg == s_event_conn;
+wire _issue_next_51 = s6_valid_reg & _issue_next_50;
+wire _issue_next_52 = _issue_next_49 | _issue_next_51;
+wire _issue_next_53 = s7_conn_reg == s_event_conn;
+wire _issue_next_54 = s7_valid_reg & _issue_next_53;
+wire _issue_next_55 = _issue_next_52 | _issue_next_54;
+wire _issue_next_56 = skid_valid_reg ? _issue_next_43 : _issue_next_55;
+wire _issue_next_57 = s4_conn_reg == in_conn_reg;
+wire _issue_next_58 = s4_valid_reg & _issue_next_57;
+wire _issue_next_59 = 1'd0 | _issue_next_58;
+wire _issue_next_60 = s5_conn_reg == in_conn_reg;
+wire _issue_next_61 = s5_valid_reg & _issue_next_60;
+wire _issue_next_62 = _issue_next_59 | _issue_next_61;
+wire _issue_next_63 = s6_conn_reg == in_conn_reg;
+wire _issue_next_64 = s6_valid_reg & _issue_next_63;
+wire _issue_next_65 = _issue_next_62 | _issue_next_64;
+wire _issue_next_66 = s7_conn_reg == in_conn_reg;
+wire _issue_next_67 = s7_valid_reg & _issue_next_66;
+wire _issue_next_68 = _issue_next_65 | _issue_next_67;
+wire _issue_next_69 = in_valid_reg ? _issue_next_68 : _issue_next_55;
+wire hazard1_ahead = issue ? _issue_next_56 : _issue_next_69;
+wire _issue_next_70 = ~out_pop;
+wire _issue_next_71 = issue & _issue_next_70;
 wire _issue_next_72 = 4'd13 <= occ_reg;
-wire _issue_next_73 = _issue_next_67 ? _issue_next_71 : _issue_next_72;
-wire full_ahead = _issue_next_62 ? _issue_next_65 : _issue_next_73;
+wire _issue_next_73 = occ_reg != 4'd15;
+wire _issue_next_74 = _issue_next_72 & _issue_next_73;
+wire _issue_next_75 = ~issue;
+wire _issue_next_76 = out_pop & _issue_next_75;
+wire _issue_next_77 = 4'd15 <= occ_reg;
+wire _issue_next_78 = |occ_reg;
+wire _issue_next_79 = ~_issue_next_78;
+wire _issue_next_80 = _issue_next_77 | _issue_next_79;
+wire _issue_next_81 = 4'd14 <= occ_reg;
+wire _issue_next_82 = _issue_next_76 ? _issue_next_80 : _issue_next_81;
+wire full_ahead = _issue_next_71 ? _issue_next_74 : _issue_next_82;
 wire _ready_0 = ~issue;
 wire _ready_1 = in_valid_reg & _ready_0;
 wire _ready_2 = _ready_1 & _shell_5;
@@ -732,7 +768,7 @@ wire _ready_8 = _ready_5 | _ready_7;
 wire _ready_9 = ~_ready_8;
 wire [11:0] _state_rd_0 = in_conn_reg[11:0];
 // bits dropped on purpose (rounding, wrap-around)
-wire _unused = ^{s5_elapsed_reg[3:0], s8_k_prod_reg[34:0], s10_k_dec_reg[27:17], s10_k_period_reg[32]};
+wire _unused = ^{s5_elapsed_reg[3:0], s8_k_prod_reg[34:0], s10_k_dec_reg[27:17], s10_k_period_reg[32], ipd_up[17]};
 
 assign s_event_ready = in_ready_reg;
 assign s2_error_next = s1_error;
@@ -745,6 +781,7 @@ assign s8_error_next = s7_error_reg;
 assign s9_error_next = s8_error_reg;
 assign s10_error_next = s9_error_reg;
 assign s11_error_next = s10_error_reg;
+assign s12_error_next = s11_error_reg;
 assign s2_now_next = s1_now_reg;
 assign s3_now_next = s2_now_reg;
 assign s4_now_next = s3_now_reg;
@@ -782,6 +819,7 @@ assign s8_cur_stamp_next = s7_cur_stamp_reg;
 assign s9_cur_stamp_next = s8_cur_stamp_reg;
 assign s10_cur_stamp_next = s9_cur_stamp_reg;
 assign s11_restamp_next = restamp;
+assign s12_raised_next = raised;
 assign s2_t_next = _s2_t_next_2;
 assign s3_t_next = s2_t_reg;
 assign s4_t_next = s3_t_reg;
@@ -809,6 +847,8 @@ assign s8_t_3_next = s7_t_3_reg;
 assign s9_t_3_next = s8_t_3_reg;
 assign s10_t_3_next = s9_t_3_reg;
 assign s11_t_2_next = s10_t_3_reg;
+assign s12_t_next = s11_t_2_reg;
+assign s12_decayed_next = s11_decayed_reg;
 assign s2_t_3_next = _s2_t_next_0;
 assign s3_t_3_next = s2_t_3_reg;
 assign s4_t_3_next = s3_t_3_reg;
@@ -819,6 +859,8 @@ assign s8_t_4_next = s7_t_4_reg;
 assign s9_t_4_next = s8_t_4_reg;
 assign s10_t_4_next = s9_t_4_reg;
 assign s11_t_3_next = s10_t_4_reg;
+assign s12_t_2_next = s11_t_3_reg;
+assign s12_new_stamp_next = new_stamp;
 assign s2_kind_next = s1_kind_reg;
 assign s3_kind_next = s2_kind_reg;
 assign s4_kind_next = s3_kind_reg;
@@ -829,6 +871,7 @@ assign s8_kind_next = s7_kind_reg;
 assign s9_kind_next = s8_kind_reg;
 assign s10_kind_next = s9_kind_reg;
 assign s11_kind_next = s10_kind_reg;
+assign s12_kind_next = s11_kind_reg;
 assign m_result_valid = out_valid_reg;
 assign m_result_conn = out_head_conn_reg;
 assign m_result_kind = out_head_kind_reg;
@@ -878,6 +921,8 @@ always @* begin
     s10_conn_next = s10_conn_reg;
     s11_valid_next = s11_valid_reg;
     s11_conn_next = s11_conn_reg;
+    s12_valid_next = s12_valid_reg;
+    s12_conn_next = s12_conn_reg;
     s1_kind_next = s1_kind_reg;
     s1_now_next = s1_now_reg;
     s1_fix_valid_next = s1_fix_valid_reg;
@@ -943,6 +988,10 @@ always @* begin
     out12_kind_next = out12_kind_reg;
     out12_ipd_next = out12_ipd_reg;
     out12_error_next = out12_error_reg;
+    out13_conn_next = out13_conn_reg;
+    out13_kind_next = out13_kind_reg;
+    out13_ipd_next = out13_ipd_reg;
+    out13_error_next = out13_error_reg;
     out_head_conn_next = out_head_conn_reg;
     out_head_kind_next = out_head_kind_reg;
     out_head_ipd_next = out_head_ipd_reg;
@@ -1006,119 +1055,127 @@ always @* begin
     s10_conn_next = s9_conn_reg;
     s11_valid_next = s10_valid_reg;
     s11_conn_next = s10_conn_reg;
+    s12_valid_next = s11_valid_reg;
+    s12_conn_next = s11_conn_reg;
     s1_fix_valid_next = snoop_in;
     s1_fix_word_next = new_word;
-    s2_fix_valid_next = _shell_17;
-    s2_fix_word_next = _shell_18;
+    s2_fix_valid_next = _shell_14;
+    s2_fix_word_next = _shell_15;
     s3_ram_next = state_q;
-    s3_fix_valid_next = _shell_19;
-    s3_fix_word_next = _shell_20;
-    s4_cur_next = _shell_21;
-    if (s11_valid_reg) begin
-        if (_shell_22) begin
-            out0_conn_next = s11_conn_reg;
-            out0_kind_next = s11_kind_reg;
+    s3_fix_valid_next = _shell_16;
+    s3_fix_word_next = _shell_17;
+    s4_cur_next = _shell_18;
+    if (s12_valid_reg) begin
+        if (_shell_19) begin
+            out0_conn_next = s12_conn_reg;
+            out0_kind_next = s12_kind_reg;
             out0_ipd_next = res_ipd;
-            out0_error_next = s11_error_reg;
+            out0_error_next = s12_error_reg;
+        end
+        if (_shell_20) begin
+            out1_conn_next = s12_conn_reg;
+            out1_kind_next = s12_kind_reg;
+            out1_ipd_next = res_ipd;
+            out1_error_next = s12_error_reg;
+        end
+        if (_shell_21) begin
+            out2_conn_next = s12_conn_reg;
+            out2_kind_next = s12_kind_reg;
+            out2_ipd_next = res_ipd;
+            out2_error_next = s12_error_reg;
+        end
+        if (_shell_22) begin
+            out3_conn_next = s12_conn_reg;
+            out3_kind_next = s12_kind_reg;
+            out3_ipd_next = res_ipd;
+            out3_error_next = s12_error_reg;
         end
         if (_shell_23) begin
-            out1_conn_next = s11_conn_reg;
-            out1_kind_next = s11_kind_reg;
-            out1_ipd_next = res_ipd;
-            out1_error_next = s11_error_reg;
+            out4_conn_next = s12_conn_reg;
+            out4_kind_next = s12_kind_reg;
+            out4_ipd_next = res_ipd;
+            out4_error_next = s12_error_reg;
         end
         if (_shell_24) begin
-            out2_conn_next = s11_conn_reg;
-            out2_kind_next = s11_kind_reg;
-            out2_ipd_next = res_ipd;
-            out2_error_next = s11_error_reg;
+            out5_conn_next = s12_conn_reg;
+            out5_kind_next = s12_kind_reg;
+            out5_ipd_next = res_ipd;
+            out5_error_next = s12_error_reg;
         end
         if (_shell_25) begin
-            out3_conn_next = s11_conn_reg;
-            out3_kind_next = s11_kind_reg;
-            out3_ipd_next = res_ipd;
-            out3_error_next = s11_error_reg;
+            out6_conn_next = s12_conn_reg;
+            out6_kind_next = s12_kind_reg;
+            out6_ipd_next = res_ipd;
+            out6_error_next = s12_error_reg;
         end
         if (_shell_26) begin
-            out4_conn_next = s11_conn_reg;
-            out4_kind_next = s11_kind_reg;
-            out4_ipd_next = res_ipd;
-            out4_error_next = s11_error_reg;
+            out7_conn_next = s12_conn_reg;
+            out7_kind_next = s12_kind_reg;
+            out7_ipd_next = res_ipd;
+            out7_error_next = s12_error_reg;
         end
         if (_shell_27) begin
-            out5_conn_next = s11_conn_reg;
-            out5_kind_next = s11_kind_reg;
-            out5_ipd_next = res_ipd;
-            out5_error_next = s11_error_reg;
+            out8_conn_next = s12_conn_reg;
+            out8_kind_next = s12_kind_reg;
+            out8_ipd_next = res_ipd;
+            out8_error_next = s12_error_reg;
         end
         if (_shell_28) begin
-            out6_conn_next = s11_conn_reg;
-            out6_kind_next = s11_kind_reg;
-            out6_ipd_next = res_ipd;
-            out6_error_next = s11_error_reg;
+            out9_conn_next = s12_conn_reg;
+            out9_kind_next = s12_kind_reg;
+            out9_ipd_next = res_ipd;
+            out9_error_next = s12_error_reg;
         end
         if (_shell_29) begin
-            out7_conn_next = s11_conn_reg;
-            out7_kind_next = s11_kind_reg;
-            out7_ipd_next = res_ipd;
-            out7_error_next = s11_error_reg;
+            out10_conn_next = s12_conn_reg;
+            out10_kind_next = s12_kind_reg;
+            out10_ipd_next = res_ipd;
+            out10_error_next = s12_error_reg;
         end
         if (_shell_30) begin
-            out8_conn_next = s11_conn_reg;
-            out8_kind_next = s11_kind_reg;
-            out8_ipd_next = res_ipd;
-            out8_error_next = s11_error_reg;
+            out11_conn_next = s12_conn_reg;
+            out11_kind_next = s12_kind_reg;
+            out11_ipd_next = res_ipd;
+            out11_error_next = s12_error_reg;
         end
         if (_shell_31) begin
-            out9_conn_next = s11_conn_reg;
-            out9_kind_next = s11_kind_reg;
-            out9_ipd_next = res_ipd;
-            out9_error_next = s11_error_reg;
+            out12_conn_next = s12_conn_reg;
+            out12_kind_next = s12_kind_reg;
+            out12_ipd_next = res_ipd;
+            out12_error_next = s12_error_reg;
         end
         if (_shell_32) begin
-            out10_conn_next = s11_conn_reg;
-            out10_kind_next = s11_kind_reg;
-            out10_ipd_next = res_ipd;
-            out10_error_next = s11_error_reg;
+            out13_conn_next = s12_conn_reg;
+            out13_kind_next = s12_kind_reg;
+            out13_ipd_next = res_ipd;
+            out13_error_next = s12_error_reg;
         end
-        if (_shell_33) begin
-            out11_conn_next = s11_conn_reg;
-            out11_kind_next = s11_kind_reg;
-            out11_ipd_next = res_ipd;
-            out11_error_next = s11_error_reg;
-        end
-        if (_shell_34) begin
-            out12_conn_next = s11_conn_reg;
-            out12_kind_next = s11_kind_reg;
-            out12_ipd_next = res_ipd;
-            out12_error_next = s11_error_reg;
-        end
-        out_wr_ptr_next = _shell_37;
+        out_wr_ptr_next = _shell_35;
     end
     if (out_pop) begin
         if (out_lands_next) begin
-            out_head_conn_next = s11_conn_reg;
-            out_head_kind_next = s11_kind_reg;
+            out_head_conn_next = s12_conn_reg;
+            out_head_kind_next = s12_kind_reg;
             out_head_ipd_next = res_ipd;
-            out_head_error_next = s11_error_reg;
+            out_head_error_next = s12_error_reg;
         end else begin
-            out_head_conn_next = _shell_39;
-            out_head_kind_next = _shell_40;
-            out_head_ipd_next = _shell_41;
-            out_head_error_next = _shell_42;
+            out_head_conn_next = _shell_37;
+            out_head_kind_next = _shell_38;
+            out_head_ipd_next = _shell_39;
+            out_head_error_next = _shell_40;
         end
     end else if (out_lands_head) begin
-        out_head_conn_next = s11_conn_reg;
-        out_head_kind_next = s11_kind_reg;
+        out_head_conn_next = s12_conn_reg;
+        out_head_kind_next = s12_kind_reg;
         out_head_ipd_next = res_ipd;
-        out_head_error_next = s11_error_reg;
+        out_head_error_next = s12_error_reg;
     end
     if (out_pop) begin
         out_rd_ptr_next = out_rd_ptr_plus1_reg;
-        out_rd_ptr_plus1_next = _shell_46;
+        out_rd_ptr_plus1_next = _shell_44;
     end
-    out_count_next = _shell_50;
-    out_valid_next = _shell_58;
+    out_count_next = _shell_48;
+    out_valid_next = _shell_56;
 end
 
 // issue_next
@@ -1170,6 +1227,8 @@ always @(posedge clk) begin
     s10_conn_reg <= s10_conn_next;
     s11_valid_reg <= s11_valid_next;
     s11_conn_reg <= s11_conn_next;
+    s12_valid_reg <= s12_valid_next;
+    s12_conn_reg <= s12_conn_next;
     hazard0_reg <= hazard0_next;
     hazard1_reg <= hazard1_next;
     credits_out_reg <= credits_out_next;
@@ -1193,6 +1252,7 @@ always @(posedge clk) begin
     s9_error_reg <= s9_error_next;
     s10_error_reg <= s10_error_next;
     s11_error_reg <= s11_error_next;
+    s12_error_reg <= s12_error_next;
     s2_now_reg <= s2_now_next;
     s3_now_reg <= s3_now_next;
     s4_now_reg <= s4_now_next;
@@ -1246,6 +1306,7 @@ always @(posedge clk) begin
     s9_cur_stamp_reg <= s9_cur_stamp_next;
     s10_cur_stamp_reg <= s10_cur_stamp_next;
     s11_restamp_reg <= s11_restamp_next;
+    s12_raised_reg <= s12_raised_next;
     s2_t_reg <= s2_t_next;
     s3_t_reg <= s3_t_next;
     s4_t_reg <= s4_t_next;
@@ -1273,6 +1334,8 @@ always @(posedge clk) begin
     s9_t_3_reg <= s9_t_3_next;
     s10_t_3_reg <= s10_t_3_next;
     s11_t_2_reg <= s11_t_2_next;
+    s12_t_reg <= s12_t_next;
+    s12_decayed_reg <= s12_decayed_next;
     s2_t_3_reg <= s2_t_3_next;
     s3_t_3_reg <= s3_t_3_next;
     s4_t_3_reg <= s4_t_3_next;
@@ -1283,6 +1346,8 @@ always @(posedge clk) begin
     s9_t_4_reg <= s9_t_4_next;
     s10_t_4_reg <= s10_t_4_next;
     s11_t_3_reg <= s11_t_3_next;
+    s12_t_2_reg <= s12_t_2_next;
+    s12_new_stamp_reg <= s12_new_stamp_next;
     snoop_s1_reg <= snoop_s1_next;
     snoop_s2_reg <= snoop_s2_next;
     snoop_s3_reg <= snoop_s3_next;
@@ -1296,6 +1361,7 @@ always @(posedge clk) begin
     s9_kind_reg <= s9_kind_next;
     s10_kind_reg <= s10_kind_next;
     s11_kind_reg <= s11_kind_next;
+    s12_kind_reg <= s12_kind_next;
     out_rd_ptr_reg <= out_rd_ptr_next;
     out_wr_ptr_reg <= out_wr_ptr_next;
     out_count_reg <= out_count_next;
@@ -1351,6 +1417,10 @@ always @(posedge clk) begin
     out12_kind_reg <= out12_kind_next;
     out12_ipd_reg <= out12_ipd_next;
     out12_error_reg <= out12_error_next;
+    out13_conn_reg <= out13_conn_next;
+    out13_kind_reg <= out13_kind_next;
+    out13_ipd_reg <= out13_ipd_next;
+    out13_error_reg <= out13_error_next;
     out_head_conn_reg <= out_head_conn_next;
     out_head_kind_reg <= out_head_kind_next;
     out_head_ipd_reg <= out_head_ipd_next;
@@ -1374,6 +1444,7 @@ always @(posedge clk) begin
         s9_valid_reg <= 1'd0;
         s10_valid_reg <= 1'd0;
         s11_valid_reg <= 1'd0;
+        s12_valid_reg <= 1'd0;
         hazard0_reg <= 1'd0;
         hazard1_reg <= 1'd0;
         credits_out_reg <= 1'd0;
