@@ -23,6 +23,7 @@ func registered() []block.Block {
 		smartt.Descriptor(smartt.Conf),
 		smartt.Descriptor(smartt.NSCC),
 		srp.IPDDescriptor(),
+		srp.RxDescriptor(),
 	}
 }
 

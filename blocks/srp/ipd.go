@@ -151,7 +151,7 @@ func IPD(p IPDParams) (*hdlgen.Module, error) {
 		// a notification adds IPD+ after the decrements, up to the ceiling,
 		// in a stage of its own; the sum and the test against the ceiling
 		// (on the decayed IPD, against ceiling - IPD+) are side by side
-		up := decayed.ZExt(iw+1).Add(hdlgen.Const(iw+1, p.Inc)).Named("ipd_up")
+		up := decayed.ZExt(iw + 1).Add(hdlgen.Const(iw+1, p.Inc)).Named("ipd_up")
 		over := decayed.Gt(hdlgen.Const(iw, p.Max-p.Inc)).Named("ipd_over")
 		// below the ceiling the sum fits the IPD's width
 		raised := st.Cut("raised", hdlgen.Mux(over, hdlgen.Const(iw, p.Max), up.Keep(iw-1, 0)).Named("raised"))

@@ -1,0 +1,1 @@
+verilog-out/srp_rx/srp_rx.v
