@@ -13,8 +13,9 @@
 //     leaves. A read and a write of the same word at one edge return the old
 //     word, so the word written at that edge is kept in a forwarding register
 //     and used instead.
-//   - conn >= NumConn or kind >= NumKinds is an error: the result has error
-//     set and every other result field 0, and nothing is written.
+//   - conn >= NumConn, kind >= NumKinds or an event Spec.Refuse refuses is
+//     an error: the result has error set and every other result field 0,
+//     and nothing is written.
 //
 // With Spec.Formal.Invariants the shell declares the block's properties
 // (docs/formal.md): each word invariant is asserted of every word written,
@@ -58,6 +59,11 @@ type Spec struct {
 	// Used, when not nil, receives the number of datapath stages the
 	// datapath's cuts reach (at most Depth): the depth the block needs.
 	Used *int
+	// Refuse, when not nil, is 1 for an event whose fields are out of the
+	// block's range (kind is s_event_kind, fields the event's fields). It
+	// is an error like an unknown kind: the result has error set and every
+	// other field 0, and nothing is written. Evaluated in stage 1.
+	Refuse func(kind hdlgen.Expr, fields hdlgen.Record) hdlgen.Expr
 
 	// Formal asks for the shell's and the block's properties; the block's
 	// are WordInvariants and ResultInvariants (and any it declares itself
@@ -246,8 +252,9 @@ const FirstStage = ReadStages + 1
 //     A word written while an event is in stages 1-3 is caught by that
 //     event (registered snooping), so the datapath always starts from the
 //     latest word, and same-connection events are Depth cycles apart.
-//   - conn >= NumConn or kind >= NumKinds is an error: the result has error
-//     set and every other result field 0, and nothing is written.
+//   - conn >= NumConn, kind >= NumKinds or an event Spec.Refuse refuses is
+//     an error: the result has error set and every other result field 0,
+//     and nothing is written.
 func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 	if s.NumConn < 2 || (s.ConnW < 63 && uint64(s.NumConn) > uint64(1)<<uint(s.ConnW)) {
 		return fmt.Errorf("connpipe: %d connections do not fit a %d-bit connection id", s.NumConn, s.ConnW)
@@ -366,6 +373,13 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 	}
 	if s.ConnW < 63 && uint64(s.NumConn) < uint64(1)<<uint(s.ConnW) {
 		bad = bad.Or(conn[0].Ge(hdlgen.Const(s.ConnW, uint64(s.NumConn))))
+	}
+	if s.Refuse != nil {
+		fields := hdlgen.NewRecord("the event")
+		for _, f := range s.EventFields {
+			fields.Set(f.Name, s1Fields[f.Name].Expr)
+		}
+		bad = bad.Or(s.Refuse(s1Kind.Expr, fields).Named("s1_refused"))
 	}
 	s1Error := bad.Named("s1_error")
 

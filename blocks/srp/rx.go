@@ -16,6 +16,7 @@ type RxParams struct {
 	TimeW          int     // bits of now, of t_s and of the delay
 	FracW          int     // bits of the schedule below one tick
 	NW             int     // bits of n, the packets of a reservation
+	NMax           uint64  // largest n (S2 Table 1: n_max = 16); above it an error
 	PacketNs       float64 // tau_p: one packet on the ejection link, ticks
 	Epsilon        float64 // the slot's margin (S2 Table 1: 0.05)
 	Depth          int
@@ -39,7 +40,7 @@ var RxKindNames = []string{gsrp.RxOpen.String(), gsrp.RxReserve.String(), gsrp.R
 // reservations of up to 16 packets (n_max, S2 Table 1) behind a 5-bit n,
 // 4 endpoints, 32-bit time in 1 ns ticks.
 func DefaultRxParams() RxParams {
-	p := RxParams{NumConn: 4, ConnW: 16, TimeW: 32, FracW: 16, NW: 5, PacketNs: 40.96, Epsilon: 0.05}
+	p := RxParams{NumConn: 4, ConnW: 16, TimeW: 32, FracW: 16, NW: 5, NMax: 16, PacketNs: 40.96, Epsilon: 0.05}
 	d, err := NeededRxDepth(p)
 	if err != nil {
 		panic(err)
@@ -55,7 +56,7 @@ func (p RxParams) SlotFx() uint64 { return gsrp.SlotFixed(p.PacketNs, p.Epsilon,
 func (p RxParams) Golden() gsrp.RxTableParams {
 	return gsrp.RxTableParams{
 		RxParams: gsrp.RxParams{TimeW: p.TimeW, FracW: p.FracW, SlotFx: p.SlotFx()},
-		NumConn:  p.NumConn, ConnW: p.ConnW, KindW: RxKindW, NW: p.NW,
+		NumConn:  p.NumConn, ConnW: p.ConnW, KindW: RxKindW, NW: p.NW, NMax: p.NMax,
 	}
 }
 
@@ -101,7 +102,7 @@ func Rx(p RxParams) (*hdlgen.Module, error) {
 	spec := connpipe.Spec{
 		NumConn: p.NumConn, ConnW: p.ConnW, KindW: RxKindW, NumKinds: RxNumKinds, KindNames: RxKindNames,
 		EventFields: []connpipe.Field{
-			{Name: "n", Width: p.NW, Doc: "packets reserved (reserve)"},
+			{Name: "n", Width: p.NW, Doc: fmt.Sprintf("packets reserved (reserve): 0..%d, above is an error", p.NMax)},
 			{Name: "now", Width: tw, Doc: "time of the event, ticks (wrapping)"},
 		},
 		ResultFields: []connpipe.Field{
@@ -110,6 +111,10 @@ func Rx(p RxParams) (*hdlgen.Module, error) {
 			{Name: "ack", Width: 1, Doc: "the speculative packet is ACKed (spec)"},
 		},
 		Word: word, Depth: p.Depth, Used: p.used,
+		// a reservation of more than n_max packets is refused
+		Refuse: func(kind hdlgen.Expr, f hdlgen.Record) hdlgen.Expr {
+			return kind.EqC(uint64(gsrp.RxReserve)).And(f.F("n").Gt(hdlgen.Const(p.NW, p.NMax)))
+		},
 	}
 	half := uint64(1) << uint(tw-1)
 	if p.Formal.Invariants {

@@ -21,7 +21,8 @@ func RxDescriptor() block.Block {
 			{Name: "epsilon", Kind: block.Number, Min: 0, Max: 1, Doc: "the slot's margin over the packet time, eps (S2 Table 1: 0.05)"},
 			{Name: "packet_time", Kind: block.Number, Min: 0.001, Max: 1e9, Unit: "ticks", Doc: "tau_p, one packet on the ejection link; by default network.mtu x 8 / network.link_gbps in 1 ns ticks"},
 			{Name: "frac_width", Kind: block.Whole, Lo: 0, Hi: 16, Unit: "bits", Doc: "bits of the schedule below one tick (A-19; drift in docs/blocks/srp.md)"},
-			{Name: "n_width", Kind: block.Whole, Lo: 1, Hi: 16, Unit: "bits", Doc: "width of n, the packets of one reservation (S2 Table 1: n_max 16, 5 bits)"},
+			{Name: "n_max", Kind: block.Whole, Lo: 1, Hi: 65535, Unit: "packets", Doc: "largest reservation, n_max (S2 Table 1: 16); a reservation of more is an error result"},
+			{Name: "n_width", Kind: block.Whole, Lo: 1, Hi: 16, Unit: "bits", Doc: "width of n; by default the bits of n_max"},
 			{Name: "time_width", Kind: block.Whole, Lo: 2, Hi: 63, Unit: "bits", Doc: "width of s_event_now and of the grant times"},
 			block.DepthAttr,
 		},
@@ -85,7 +86,8 @@ func resolveRx(s block.Section, env block.Env) RxParams {
 	tau := float64(env.MTU) * 8 / env.LinkGbps
 	p.PacketNs = s.Number("packet_time", tau, fmt.Sprintf("network.mtu x 8 / network.link_gbps = %g ns", tau))
 	p.FracW = int(s.Whole("frac_width", 16, block.Default, "drift below 1e-6 of the schedule's span at 800 Gb/s (docs/blocks/srp.md)"))
-	p.NW = int(s.Whole("n_width", 5, block.Default, "n up to n_max = 16 (S2 Table 1)"))
+	p.NMax = s.Whole("n_max", 16, block.Default, "S2 Table 1")
+	p.NW = int(s.Whole("n_width", uint64(hdlgen.BitsFor(p.NMax)), block.Derived, fmt.Sprintf("bits to hold n_max = %d", p.NMax)))
 	p.TimeW = int(s.Whole("time_width", env.TimeW, block.Derived, "hardware.time_width"))
 	if env.ConnW < 63 && uint64(p.NumConn) > uint64(1)<<env.ConnW {
 		s.Errorf("endpoints", "endpoints = %d do not fit the %d-bit connection id (hardware.conn_width)", p.NumConn, env.ConnW)
@@ -93,7 +95,7 @@ func resolveRx(s block.Section, env block.Env) RxParams {
 	}
 	if err := p.Validate(); err != nil {
 		at := "time_width"
-		for _, a := range []string{"frac_width", "n_width", "packet_time", "time_width"} {
+		for _, a := range []string{"n_max", "frac_width", "n_width", "packet_time", "time_width"} {
 			if s.IsSet(a) {
 				at = a
 				break
@@ -116,9 +118,9 @@ func resolveRx(s block.Section, env block.Env) RxParams {
 func RxOf(c block.Config) (RxParams, error) { return block.ParamsOf[RxParams](c, "srp_rx") }
 
 // SmallRxParams is srp_rx shrunk for the proofs: 2 endpoints, 5-bit time
-// with 2 fraction bits, a slot of 1.75 ticks, 2-bit n.
+// with 2 fraction bits, a slot of 1.75 ticks, 2-bit n up to 2.
 func SmallRxParams() RxParams {
-	p := RxParams{NumConn: 2, ConnW: 2, TimeW: 5, FracW: 2, NW: 2, PacketNs: 1.5, Epsilon: 0.1}
+	p := RxParams{NumConn: 2, ConnW: 2, TimeW: 5, FracW: 2, NW: 2, NMax: 2, PacketNs: 1.5, Epsilon: 0.1}
 	d, err := NeededRxDepth(p)
 	if err != nil {
 		panic(err)

@@ -32,10 +32,11 @@ func (k RxKind) String() string {
 // RxTableParams is srp_rx with one schedule per receiving endpoint.
 type RxTableParams struct {
 	RxParams
-	NumConn int // endpoints
-	ConnW   int // width of the endpoint id the hardware compares
-	KindW   int // width of the kind field: kinds RxNumKinds and above are errors
-	NW      int // width of n
+	NumConn int    // endpoints
+	ConnW   int    // width of the endpoint id the hardware compares
+	KindW   int    // width of the kind field: kinds RxNumKinds and above are errors
+	NW      int    // width of n
+	NMax    uint64 // largest n of a reservation (S2 Table 1: n_max = 16); above it an error
 }
 
 // RxEvent is one event of an endpoint.
@@ -47,8 +48,9 @@ type RxEvent struct {
 }
 
 // RxResult answers an event: a grant for a reservation (Ts, Delay), an ACK
-// for a speculative packet. An endpoint past the table or an unknown kind
-// is an error that changes nothing and answers zeros.
+// for a speculative packet. An endpoint past the table, an unknown kind or
+// a reservation of more than NMax packets is an error that changes nothing
+// and answers zeros.
 type RxResult struct {
 	Conn  uint32
 	Kind  RxKind
@@ -71,6 +73,9 @@ func NewRxModel(p RxTableParams) (*RxModel, error) {
 	if p.TimeW < 2 || p.FracW < 0 || p.TimeW+p.FracW > 63 || p.NW < 1 || p.NW > 16 {
 		return nil, fmt.Errorf("srp_rx: %d-bit time with %d fraction bits, %d-bit n: want 2..63 bits of time and fraction together and 1..16-bit n", p.TimeW, p.FracW, p.NW)
 	}
+	if p.NMax < 1 || p.NMax>>uint(p.NW) != 0 {
+		return nil, fmt.Errorf("srp_rx: n_max %d: want 1 .. 2^%d - 1 (the width of n)", p.NMax, p.NW)
+	}
 	if p.SlotFx == 0 || p.SlotFx>>uint(p.TimeW+p.FracW-1-p.NW) != 0 {
 		return nil, fmt.Errorf("srp_rx: slot %d x 2^-%d ticks: want 1 .. 2^(TimeW+FracW-1-NW), so that a reservation moves the schedule by less than half the clock's range", p.SlotFx, p.FracW)
 	}
@@ -89,7 +94,8 @@ func (m *RxModel) StepTo(e *RxEvent, r *RxResult) {
 	conn := e.Conn & uint32(1<<uint(m.p.ConnW)-1)
 	kind := e.Kind & RxKind(1<<uint(m.p.KindW)-1)
 	*r = RxResult{Conn: conn, Kind: kind}
-	if int64(conn) >= int64(m.p.NumConn) || kind >= RxNumKinds {
+	n := e.N & (uint64(1)<<uint(m.p.NW) - 1)
+	if int64(conn) >= int64(m.p.NumConn) || kind >= RxNumKinds || kind == RxReserve && n > m.p.NMax {
 		r.Error = true
 		return
 	}
@@ -98,7 +104,7 @@ func (m *RxModel) StepTo(e *RxEvent, r *RxResult) {
 	case RxOpen:
 		rx.Reset()
 	case RxReserve:
-		g := rx.Reserve(Reservation{N: e.N & (uint64(1)<<uint(m.p.NW) - 1), Now: e.Now})
+		g := rx.Reserve(Reservation{N: n, Now: e.Now})
 		r.Ts, r.Delay = g.Ts, g.Delay
 	case RxSpec:
 		r.Ack = true

@@ -389,7 +389,11 @@ reg  out_valid_next;
 // datapath
 wire _s2_error_next_0 = 2'd3 <= s1_kind_reg;
 wire _s2_error_next_1 = 16'd4 <= s1_conn_reg;
-wire s1_error = _s2_error_next_0 | _s2_error_next_1;
+wire _s2_error_next_2 = _s2_error_next_0 | _s2_error_next_1;
+wire _s2_error_next_3 = s1_kind_reg == 2'd1;
+wire _s2_error_next_4 = 5'd16 < s1_n_reg;
+wire s1_refused = _s2_error_next_3 & _s2_error_next_4;
+wire s1_error = _s2_error_next_2 | s1_refused;
 wire [22:0] _s2_n_slot_pp00_next_0 = {18'h0, s1_n_reg};
 wire [22:0] n_slot_pp00 = _s2_n_slot_pp00_next_0 * 23'h3020d;
 wire [8:0] _s2_n_slot_pp01_next_0 = {4'd0, s1_n_reg};
