@@ -270,6 +270,7 @@ func genericBench(cfg blocks.Config, b blocks.Block, hd harness.Design, seed uin
 		g, _ := b.Golden(cfg) // accepted above
 		return pipe.New[fieldEvent, []uint64](goldenStepper{g: g, nOut: len(gOut), connAt: connAt, connMask: connMask}, depth)
 	}
+	ref.pipe = ref.newPipe()
 	stim := func() harness.Stimulus {
 		return &genericStim{p: gp, r: newRNG(seed), numConn: uint64(numConn), numKinds: uint64(len(b.Kinds)),
 			cur: make([]uint64, len(gp.inFields)), pValid: thresholdOf(0.9), pReady: thresholdOf(0.8)}
