@@ -406,12 +406,12 @@ wire [47:0] now_fixed = {s1_now_reg, 16'd0};
 wire cur_booked = s4_cur_reg[48];
 wire _s5_behind_next_0 = ~cur_booked;
 wire [47:0] cur_sched = s4_cur_reg[47:0];
+wire now_ne_sched = s4_now_fixed_reg != cur_sched;
 wire [47:0] now_minus_sched = s4_now_fixed_reg - cur_sched;
-wire _s5_behind_next_1 = |now_minus_sched;
-wire _s5_behind_next_2 = now_minus_sched[47];
-wire _s5_behind_next_3 = ~_s5_behind_next_2;
-wire _s5_behind_next_4 = _s5_behind_next_1 & _s5_behind_next_3;
-wire behind = _s5_behind_next_0 | _s5_behind_next_4;
+wire sched_ahead = now_minus_sched[47];
+wire _s5_behind_next_1 = ~sched_ahead;
+wire _s5_behind_next_2 = now_ne_sched & _s5_behind_next_1;
+wire behind = _s5_behind_next_0 | _s5_behind_next_2;
 wire [47:0] start = s5_behind_reg ? s5_now_fixed_reg : s5_cur_sched_reg;
 wire [47:0] _s4_t_next_0 = {21'h0, s3_n_slot_reg};
 wire [47:0] sched_next = s6_start_reg + s6_t_reg;
@@ -559,7 +559,7 @@ wire _ready_8 = _ready_5 | _ready_7;
 wire _ready_9 = ~_ready_8;
 wire [1:0] _state_rd_0 = in_conn_reg[1:0];
 // bits dropped on purpose (rounding, wrap-around)
-wire _unused = ^{_s7_grant_ts_next_0[15:0]};
+wire _unused = ^{now_minus_sched[46:0], _s7_grant_ts_next_0[15:0]};
 
 assign s_event_ready = in_ready_reg;
 assign s2_error_next = s1_error;
