@@ -24,6 +24,7 @@ func registered() []block.Block {
 		smartt.Descriptor(smartt.NSCC),
 		srp.IPDDescriptor(),
 		srp.RxDescriptor(),
+		srp.TTWDescriptor(),
 	}
 }
 

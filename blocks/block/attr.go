@@ -33,8 +33,9 @@ func (k Kind) String() string {
 type Attr struct {
 	Name     string
 	Kind     Kind
-	Lo, Hi   uint64  // Whole, Seed: inclusive range
-	Min, Max float64 // Number: inclusive range
+	Lo, Hi   uint64   // Whole, Seed: inclusive range
+	Min, Max float64  // Number: inclusive range
+	Options  []string // String: the values allowed (empty: any string)
 	Unit     string
 	Doc      string
 	Required bool
@@ -99,6 +100,9 @@ type Section interface {
 	Number(name string, def float64, why string) float64
 	// Bool is a bool attribute, or its default def.
 	Bool(name string, def bool, why string) bool
+	// Choice is a string attribute whose value is one of its Attr's
+	// Options, or its default def; another value is a located error.
+	Choice(name string, def string, why string) string
 	// WholeIfSet is the file's value of a whole-number attribute, recorded
 	// as set, when the file writes it; the block then records the value
 	// it derives otherwise with Record.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -306,6 +307,21 @@ func (b *blockSection) Number(name string, def float64, why string) float64 {
 
 func (b *blockSection) Bool(name string, def bool, why string) bool {
 	return b.l.boolOr(b.s, name, def, why)
+}
+
+func (b *blockSection) Choice(name string, def string, why string) string {
+	v, ok := b.l.str(b.s, name)
+	if !ok {
+		b.s.record(Setting{Name: name, Value: def, Source: SourceDefault, Why: why})
+		return def
+	}
+	spec := mustSpec(b.s.sec, name)
+	if len(spec.Options) > 0 && !slices.Contains(spec.Options, v) {
+		b.l.errorf(b.s.attrs[name].Expr.Range(), "%s = %q: want one of %s", name, v, strings.Join(spec.Options, ", "))
+		return def
+	}
+	b.l.setting(b.s, name, v)
+	return v
 }
 
 func (b *blockSection) WholeIfSet(name string) (uint64, bool) {

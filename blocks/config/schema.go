@@ -49,6 +49,10 @@ func rangeText(a attrSpec) string {
 		return fmt.Sprintf("%s..%s%s", fmtWhole(a.Lo), fmtWhole(a.Hi), unit)
 	case kindBool:
 		return "true, false"
+	case kindString:
+		if len(a.Options) > 0 {
+			return strings.Join(a.Options, ", ")
+		}
 	}
 	return "any"
 }

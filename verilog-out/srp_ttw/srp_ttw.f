@@ -1,0 +1,1 @@
+verilog-out/srp_ttw/srp_ttw.v
