@@ -4,8 +4,8 @@
  * Config: default (800 Gb/s, 4 KiB MTU, 8.6 us base RTT, 4096 connections, 250 MHz)
  *
  * NumConn = 16 slots, ConnW = 16, TimeW = 32, HdrW = 16, TTW = 1300 ticks, mode accumulated (A-20)
- * pipeline: 2 datapath stages (stages 4..5), latency 7 cycles, same connection every 2 cycles
- * pipeline: the datapath's cuts end in stage 5 of 5
+ * pipeline: 3 datapath stages (stages 4..6), latency 8 cycles, same connection every 3 cycles
+ * pipeline: the datapath's cuts end in stage 6 of 6
  */
 
 `resetall
@@ -104,9 +104,13 @@ reg  s5_valid_reg;  // stage 5 holds an event
 reg  s5_valid_next;
 reg  [15:0] s5_conn_reg;  // stage 5 connection id
 reg  [15:0] s5_conn_next;
+reg  s6_valid_reg;  // stage 6 holds an event
+reg  s6_valid_next;
+reg  [15:0] s6_conn_reg;  // stage 6 connection id
+reg  [15:0] s6_conn_next;
 reg  hazard_reg;  // the head's connection is in stages 1..depth-1
 reg  hazard_next;
-reg  credits_out_reg;  // 7 events are issued and not yet taken: no credit left
+reg  credits_out_reg;  // 8 events are issued and not yet taken: no credit left
 reg  credits_out_next;
 reg  [1:0] s1_kind_reg;  // stage 1 event kind
 reg  [1:0] s1_kind_next;
@@ -140,34 +144,50 @@ reg  s4_error_reg;  // stage 4 copy of error
 wire s4_error_next;
 reg  s5_error_reg;  // stage 5 copy of error
 wire s5_error_next;
+reg  s6_error_reg;  // stage 6 copy of error
+wire s6_error_next;
 reg  [31:0] s2_now_reg;  // stage 2 copy of now
 wire [31:0] s2_now_next;
 reg  [31:0] s3_now_reg;  // stage 3 copy of now
 wire [31:0] s3_now_next;
 reg  [31:0] s4_now_reg;  // stage 4 copy of now
 wire [31:0] s4_now_next;
-reg  s5_head_expired_reg;  // stage 5 copy of head_expired
-wire s5_head_expired_next;
+reg  [31:0] s5_local_wait_reg;  // stage 5 copy of local_wait
+wire [31:0] s5_local_wait_next;
+reg  [32:0] s5_t_reg;  // stage 5 copy of t
+wire [32:0] s5_t_next;
+reg  s6_head_expired_reg;  // stage 6 copy of head_expired
+wire s6_head_expired_next;
 reg  s2_is_head_reg;  // stage 2 copy of is_head
 wire s2_is_head_next;
 reg  s3_is_head_reg;  // stage 3 copy of is_head
 wire s3_is_head_next;
 reg  s4_is_head_reg;  // stage 4 copy of is_head
 wire s4_is_head_next;
+reg  s5_head_checked_reg;  // stage 5 copy of head_checked
+wire s5_head_checked_next;
+reg  s6_head_checked_reg;  // stage 6 copy of head_checked
+wire s6_head_checked_next;
 reg  s2_arrive_drop_reg;  // stage 2 copy of arrive_drop
 wire s2_arrive_drop_next;
 reg  s3_arrive_drop_reg;  // stage 3 copy of arrive_drop
 wire s3_arrive_drop_next;
 reg  s4_arrive_drop_reg;  // stage 4 copy of arrive_drop
 wire s4_arrive_drop_next;
-reg  s5_head_checked_reg;  // stage 5 copy of head_checked
-wire s5_head_checked_next;
-reg  s5_t_reg;  // stage 5 copy of t
-wire s5_t_next;
-reg  [15:0] s5_t_2_reg;  // stage 5 copy of t
-wire [15:0] s5_t_2_next;
 reg  s5_arrive_drop_reg;  // stage 5 copy of arrive_drop
 wire s5_arrive_drop_next;
+reg  s6_arrive_drop_reg;  // stage 6 copy of arrive_drop
+wire s6_arrive_drop_next;
+reg  s5_t_2_reg;  // stage 5 copy of t
+wire s5_t_2_next;
+reg  s6_t_reg;  // stage 6 copy of t
+wire s6_t_next;
+reg  s5_cur_spec_reg;  // stage 5 copy of cur_spec
+wire s5_cur_spec_next;
+reg  [15:0] s5_cur_hdr_reg;  // stage 5 copy of cur_hdr
+wire [15:0] s5_cur_hdr_next;
+reg  [15:0] s6_t_2_reg;  // stage 6 copy of t
+wire [15:0] s6_t_2_next;
 reg  [49:0] s2_t_reg;  // stage 2 copy of t
 wire [49:0] s2_t_next;
 reg  [49:0] s3_t_reg;  // stage 3 copy of t
@@ -176,6 +196,8 @@ reg  [49:0] s4_t_reg;  // stage 4 copy of t
 wire [49:0] s4_t_next;
 reg  [49:0] s5_t_3_reg;  // stage 5 copy of t
 wire [49:0] s5_t_3_next;
+reg  [49:0] s6_t_3_reg;  // stage 6 copy of t
+wire [49:0] s6_t_3_next;
 reg  snoop_s1_reg;  // the word written in this cycle is stage 1's
 reg  snoop_s1_next;
 reg  snoop_s2_reg;  // the word written in this cycle is stage 2's
@@ -190,10 +212,16 @@ reg  [1:0] s4_kind_reg;  // stage 4 copy of kind
 wire [1:0] s4_kind_next;
 reg  [1:0] s5_kind_reg;  // stage 5 copy of kind
 wire [1:0] s5_kind_next;
+reg  [1:0] s6_kind_reg;  // stage 6 copy of kind
+wire [1:0] s6_kind_next;
 reg  s5_t_4_reg;  // stage 5 copy of t
 wire s5_t_4_next;
+reg  s6_t_4_reg;  // stage 6 copy of t
+wire s6_t_4_next;
 reg  s5_t_5_reg;  // stage 5 copy of t
 wire s5_t_5_next;
+reg  s6_t_5_reg;  // stage 6 copy of t
+wire s6_t_5_next;
 reg  [2:0] out_rd_ptr_reg;  // result buffer head
 reg  [2:0] out_rd_ptr_next;
 reg  [2:0] out_wr_ptr_reg;  // result buffer next free entry
@@ -298,6 +326,20 @@ reg  out6_empty_reg;  // result buffer entry 6 empty
 reg  out6_empty_next;
 reg  out6_error_reg;  // result buffer entry 6 error
 reg  out6_error_next;
+reg  [15:0] out7_conn_reg;  // result buffer entry 7 connection id
+reg  [15:0] out7_conn_next;
+reg  [1:0] out7_kind_reg;  // result buffer entry 7 kind
+reg  [1:0] out7_kind_next;
+reg  out7_drop_reg;  // result buffer entry 7 drop
+reg  out7_drop_next;
+reg  out7_spec_reg;  // result buffer entry 7 spec
+reg  out7_spec_next;
+reg  [15:0] out7_hdr_reg;  // result buffer entry 7 hdr
+reg  [15:0] out7_hdr_next;
+reg  out7_empty_reg;  // result buffer entry 7 empty
+reg  out7_empty_next;
+reg  out7_error_reg;  // result buffer entry 7 error
+reg  out7_error_next;
 reg  [15:0] out_head_conn_reg;  // result buffer head connection id (the entry at out_rd_ptr)
 reg  [15:0] out_head_conn_next;
 reg  [1:0] out_head_kind_reg;  // result buffer head kind
@@ -321,25 +363,25 @@ reg  out_valid_next;
 wire _s2_error_next_0 = 2'd3 <= s1_kind_reg;
 wire _s2_error_next_1 = 16'd16 <= s1_conn_reg;
 wire s1_error = _s2_error_next_0 | _s2_error_next_1;
-wire [15:0] cur_hdr = s4_cur_reg[49:34];
-wire [32:0] _s5_head_expired_next_0 = {17'h0, cur_hdr};
 wire [31:0] cur_stamp = s4_cur_reg[33:2];
 wire [31:0] local_wait = s4_now_reg - cur_stamp;
-wire [32:0] _s5_head_expired_next_1 = {1'd0, local_wait};
-wire [32:0] acc_sum = _s5_head_expired_next_0 + _s5_head_expired_next_1;
+wire [15:0] cur_hdr = s4_cur_reg[49:34];
+wire [32:0] _s5_t_next_0 = {17'h0, cur_hdr};
+wire [32:0] _s6_head_expired_next_0 = {1'd0, s5_local_wait_reg};
+wire [32:0] acc_sum = s5_t_reg + _s6_head_expired_next_0;
 wire head_expired = 33'h514 < acc_sum;
 wire is_head = s1_kind_reg == 2'd2;
-wire is_arrive = s1_kind_reg == 2'd1;
-wire _s2_arrive_drop_next_0 = is_arrive & s1_spec_reg;
-wire arrive_expired = 16'd1300 < s1_hdr_reg;
-wire arrive_drop = _s2_arrive_drop_next_0 & arrive_expired;
 wire cur_valid = s4_cur_reg[0];
 wire _s5_head_checked_next_0 = s4_is_head_reg & cur_valid;
 wire cur_spec = s4_cur_reg[1];
 wire head_checked = _s5_head_checked_next_0 & cur_spec;
-wire _s5_t_next_0 = s4_is_head_reg & cur_valid;
-wire [15:0] _s5_t_2_next_0 = acc_sum[15:0];
-wire [15:0] _s5_t_2_next_1 = cur_spec ? _s5_t_2_next_0 : cur_hdr;
+wire is_arrive = s1_kind_reg == 2'd1;
+wire _s2_arrive_drop_next_0 = is_arrive & s1_spec_reg;
+wire arrive_expired = 16'd1300 < s1_hdr_reg;
+wire arrive_drop = _s2_arrive_drop_next_0 & arrive_expired;
+wire _s5_t_2_next_0 = s4_is_head_reg & cur_valid;
+wire [15:0] _s6_t_2_next_0 = acc_sum[15:0];
+wire [15:0] _s6_t_2_next_1 = s5_cur_spec_reg ? _s6_t_2_next_0 : s5_cur_hdr_reg;
 wire _s2_t_next_0 = ~arrive_drop;
 wire store = is_arrive & _s2_t_next_0;
 wire [49:0] _s2_t_next_1 = {s1_hdr_reg, s1_now_reg, s1_spec_reg, 1'd1};
@@ -349,17 +391,17 @@ wire head_spec = _s5_t_4_next_0 & cur_spec;
 wire _s5_t_4_next_1 = s4_arrive_drop_reg | head_spec;
 wire _s5_t_5_next_0 = ~cur_valid;
 wire _s5_t_5_next_1 = s4_is_head_reg & _s5_t_5_next_0;
-wire _snoop_ahead_0 = ~s4_error_reg;
-wire _snoop_ahead_1 = s4_valid_reg & _snoop_ahead_0;
-wire [3:0] _snoop_ahead_2 = s4_conn_reg[3:0];
+wire _snoop_ahead_0 = ~s5_error_reg;
+wire _snoop_ahead_1 = s5_valid_reg & _snoop_ahead_0;
+wire [3:0] _snoop_ahead_2 = s5_conn_reg[3:0];
 wire [3:0] _snoop_ahead_3 = in_conn_reg[3:0];
 wire _snoop_ahead_4 = _snoop_ahead_2 == _snoop_ahead_3;
 wire snoop_s1_ahead = _snoop_ahead_1 & _snoop_ahead_4;
-wire [3:0] _snoop_ahead_5 = s4_conn_reg[3:0];
+wire [3:0] _snoop_ahead_5 = s5_conn_reg[3:0];
 wire [3:0] _snoop_ahead_6 = s1_conn_reg[3:0];
 wire _snoop_ahead_7 = _snoop_ahead_5 == _snoop_ahead_6;
 wire snoop_s2_ahead = _snoop_ahead_1 & _snoop_ahead_7;
-wire [3:0] _snoop_ahead_8 = s4_conn_reg[3:0];
+wire [3:0] _snoop_ahead_8 = s5_conn_reg[3:0];
 wire [3:0] _snoop_ahead_9 = s2_conn_reg[3:0];
 wire _snoop_ahead_10 = _snoop_ahead_8 == _snoop_ahead_9;
 wire snoop_s3_ahead = _snoop_ahead_1 & _snoop_ahead_10;
@@ -374,13 +416,13 @@ wire [3:0] _shell_6 = occ_reg + _shell_5;
 wire out_pop = out_valid_reg & m_result_ready;
 wire [3:0] _shell_7 = out_pop ? 4'd1 : 4'd0;
 wire [3:0] occ_update = _shell_6 - _shell_7;
-wire _shell_8 = ~s5_error_reg;
-wire wr_en = s5_valid_reg & _shell_8;
-wire [3:0] wr_addr = s5_conn_reg[3:0];
+wire _shell_8 = ~s6_error_reg;
+wire wr_en = s6_valid_reg & _shell_8;
+wire [3:0] wr_addr = s6_conn_reg[3:0];
 wire [3:0] _shell_9 = in_conn_reg[3:0];
 wire _shell_10 = wr_addr == _shell_9;
 wire snoop_in = wr_en & _shell_10;
-wire [49:0] new_word = s5_t_3_reg;
+wire [49:0] new_word = s6_t_3_reg;
 wire _shell_11 = snoop_s1_reg | s1_fix_valid_reg;
 wire [49:0] _shell_12 = snoop_s1_reg ? new_word : s1_fix_word_reg;
 wire _shell_13 = snoop_s2_reg | s2_fix_valid_reg;
@@ -388,74 +430,80 @@ wire [49:0] _shell_14 = snoop_s2_reg ? new_word : s2_fix_word_reg;
 wire [49:0] s3_word = s3_fix_valid_reg ? s3_fix_word_reg : s3_ram_reg;
 wire [49:0] _shell_15 = snoop_s3_reg ? new_word : s3_word;
 wire _shell_16 = out_wr_ptr_reg == 3'd0;
-wire head_drop = s5_head_checked_reg & s5_head_expired_reg;
-wire drop = s5_arrive_drop_reg | head_drop;
-wire res_drop = s5_error_reg ? 1'd0 : drop;
-wire res_spec = s5_error_reg ? 1'd0 : s5_t_4_reg;
+wire head_drop = s6_head_checked_reg & s6_head_expired_reg;
+wire drop = s6_arrive_drop_reg | head_drop;
+wire res_drop = s6_error_reg ? 1'd0 : drop;
+wire res_spec = s6_error_reg ? 1'd0 : s6_t_4_reg;
 wire _shell_17 = ~head_drop;
-wire _shell_18 = s5_t_reg & _shell_17;
-wire [15:0] hdr_out = _shell_18 ? s5_t_2_reg : 16'd0;
-wire [15:0] res_hdr = s5_error_reg ? 16'd0 : hdr_out;
-wire res_empty = s5_error_reg ? 1'd0 : s5_t_5_reg;
+wire _shell_18 = s6_t_reg & _shell_17;
+wire [15:0] hdr_out = _shell_18 ? s6_t_2_reg : 16'd0;
+wire [15:0] res_hdr = s6_error_reg ? 16'd0 : hdr_out;
+wire res_empty = s6_error_reg ? 1'd0 : s6_t_5_reg;
 wire _shell_19 = out_wr_ptr_reg == 3'd1;
 wire _shell_20 = out_wr_ptr_reg == 3'd2;
 wire _shell_21 = out_wr_ptr_reg == 3'd3;
 wire _shell_22 = out_wr_ptr_reg == 3'd4;
 wire _shell_23 = out_wr_ptr_reg == 3'd5;
 wire _shell_24 = out_wr_ptr_reg == 3'd6;
-wire _shell_25 = out_wr_ptr_reg == 3'd6;
+wire _shell_25 = out_wr_ptr_reg == 3'd7;
 wire [2:0] _shell_26 = out_wr_ptr_reg + 3'd1;
-wire [2:0] _shell_27 = _shell_25 ? 3'd0 : _shell_26;
-wire _shell_28 = out_wr_ptr_reg == out_rd_ptr_plus1_reg;
-wire out_lands_next = s5_valid_reg & _shell_28;
-wire [15:0] _shell_29 = out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? out6_conn_reg : (out_rd_ptr_plus1_reg[0] ? out5_conn_reg : out4_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_conn_reg : out2_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out1_conn_reg : out0_conn_reg));
-wire [1:0] _shell_30 = out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? out6_kind_reg : (out_rd_ptr_plus1_reg[0] ? out5_kind_reg : out4_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_kind_reg : out2_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out1_kind_reg : out0_kind_reg));
-wire _shell_31 = out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? out6_drop_reg : (out_rd_ptr_plus1_reg[0] ? out5_drop_reg : out4_drop_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_drop_reg : out2_drop_reg) : (out_rd_ptr_plus1_reg[0] ? out1_drop_reg : out0_drop_reg));
-wire _shell_32 = out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? out6_spec_reg : (out_rd_ptr_plus1_reg[0] ? out5_spec_reg : out4_spec_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_spec_reg : out2_spec_reg) : (out_rd_ptr_plus1_reg[0] ? out1_spec_reg : out0_spec_reg));
-wire [15:0] _shell_33 = out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? out6_hdr_reg : (out_rd_ptr_plus1_reg[0] ? out5_hdr_reg : out4_hdr_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_hdr_reg : out2_hdr_reg) : (out_rd_ptr_plus1_reg[0] ? out1_hdr_reg : out0_hdr_reg));
-wire _shell_34 = out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? out6_empty_reg : (out_rd_ptr_plus1_reg[0] ? out5_empty_reg : out4_empty_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_empty_reg : out2_empty_reg) : (out_rd_ptr_plus1_reg[0] ? out1_empty_reg : out0_empty_reg));
-wire _shell_35 = out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? out6_error_reg : (out_rd_ptr_plus1_reg[0] ? out5_error_reg : out4_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_error_reg : out2_error_reg) : (out_rd_ptr_plus1_reg[0] ? out1_error_reg : out0_error_reg));
-wire _shell_36 = out_wr_ptr_reg == out_rd_ptr_reg;
-wire out_lands_head = s5_valid_reg & _shell_36;
-wire _shell_37 = out_rd_ptr_plus1_reg == 3'd6;
-wire [2:0] _shell_38 = out_rd_ptr_plus1_reg + 3'd1;
-wire [2:0] _shell_39 = _shell_37 ? 3'd0 : _shell_38;
-wire [3:0] _shell_40 = s5_valid_reg ? 4'd1 : 4'd0;
-wire [3:0] _shell_41 = out_count_reg + _shell_40;
-wire [3:0] _shell_42 = out_pop ? 4'd1 : 4'd0;
-wire [3:0] _shell_43 = _shell_41 - _shell_42;
-wire _shell_44 = ~out_pop;
-wire _shell_45 = s5_valid_reg & _shell_44;
-wire _shell_46 = out_count_reg != 4'd15;
-wire _shell_47 = ~s5_valid_reg;
-wire _shell_48 = out_pop & _shell_47;
-wire _shell_49 = out_count_reg != 4'd1;
+wire _shell_27 = out_wr_ptr_reg == out_rd_ptr_plus1_reg;
+wire out_lands_next = s6_valid_reg & _shell_27;
+wire [15:0] _shell_28 = out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_conn_reg : out6_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out5_conn_reg : out4_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_conn_reg : out2_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out1_conn_reg : out0_conn_reg));
+wire [1:0] _shell_29 = out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_kind_reg : out6_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out5_kind_reg : out4_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_kind_reg : out2_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out1_kind_reg : out0_kind_reg));
+wire _shell_30 = out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_drop_reg : out6_drop_reg) : (out_rd_ptr_plus1_reg[0] ? out5_drop_reg : out4_drop_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_drop_reg : out2_drop_reg) : (out_rd_ptr_plus1_reg[0] ? out1_drop_reg : out0_drop_reg));
+wire _shell_31 = out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_spec_reg : out6_spec_reg) : (out_rd_ptr_plus1_reg[0] ? out5_spec_reg : out4_spec_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_spec_reg : out2_spec_reg) : (out_rd_ptr_plus1_reg[0] ? out1_spec_reg : out0_spec_reg));
+wire [15:0] _shell_32 = out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_hdr_reg : out6_hdr_reg) : (out_rd_ptr_plus1_reg[0] ? out5_hdr_reg : out4_hdr_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_hdr_reg : out2_hdr_reg) : (out_rd_ptr_plus1_reg[0] ? out1_hdr_reg : out0_hdr_reg));
+wire _shell_33 = out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_empty_reg : out6_empty_reg) : (out_rd_ptr_plus1_reg[0] ? out5_empty_reg : out4_empty_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_empty_reg : out2_empty_reg) : (out_rd_ptr_plus1_reg[0] ? out1_empty_reg : out0_empty_reg));
+wire _shell_34 = out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_error_reg : out6_error_reg) : (out_rd_ptr_plus1_reg[0] ? out5_error_reg : out4_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_error_reg : out2_error_reg) : (out_rd_ptr_plus1_reg[0] ? out1_error_reg : out0_error_reg));
+wire _shell_35 = out_wr_ptr_reg == out_rd_ptr_reg;
+wire out_lands_head = s6_valid_reg & _shell_35;
+wire [2:0] _shell_36 = out_rd_ptr_plus1_reg + 3'd1;
+wire [3:0] _shell_37 = s6_valid_reg ? 4'd1 : 4'd0;
+wire [3:0] _shell_38 = out_count_reg + _shell_37;
+wire [3:0] _shell_39 = out_pop ? 4'd1 : 4'd0;
+wire [3:0] _shell_40 = _shell_38 - _shell_39;
+wire _shell_41 = ~out_pop;
+wire _shell_42 = s6_valid_reg & _shell_41;
+wire _shell_43 = out_count_reg != 4'd15;
+wire _shell_44 = ~s6_valid_reg;
+wire _shell_45 = out_pop & _shell_44;
+wire _shell_46 = out_count_reg != 4'd1;
 wire out_stays = |out_count_reg;
-wire _shell_50 = _shell_48 ? _shell_49 : out_stays;
-wire _shell_51 = _shell_45 ? _shell_46 : _shell_50;
+wire _shell_47 = _shell_45 ? _shell_46 : out_stays;
+wire _shell_48 = _shell_42 ? _shell_43 : _shell_47;
 wire _issue_next_0 = in_conn_reg == skid_conn_reg;
 wire hazard_issued_skid = issue & _issue_next_0;
-wire _issue_next_1 = in_conn_reg == s_event_conn;
-wire hazard_issued_in = issue & _issue_next_1;
-wire _issue_next_2 = skid_valid_reg ? hazard_issued_skid : hazard_issued_in;
-wire _issue_next_3 = in_conn_reg == in_conn_reg;
-wire hazard_issued_head = issue & _issue_next_3;
-wire _issue_next_4 = in_valid_reg ? hazard_issued_head : hazard_issued_in;
-wire hazard_ahead = issue ? _issue_next_2 : _issue_next_4;
-wire _issue_next_5 = ~out_pop;
-wire _issue_next_6 = issue & _issue_next_5;
-wire _issue_next_7 = 4'd6 <= occ_reg;
-wire _issue_next_8 = occ_reg != 4'd15;
-wire _issue_next_9 = _issue_next_7 & _issue_next_8;
-wire _issue_next_10 = ~issue;
-wire _issue_next_11 = out_pop & _issue_next_10;
-wire _issue_next_12 = 4'd8 <= occ_reg;
-wire _issue_next_13 = |occ_reg;
-wire _issue_next_14 = ~_issue_next_13;
-wire _issue_next_15 = _issue_next_12 | _issue_next_14;
+wire _issue_next_1 = s1_conn_reg == skid_conn_reg;
+wire _issue_next_2 = s1_valid_reg & _issue_next_1;
+wire _issue_next_3 = hazard_issued_skid | _issue_next_2;
+wire _issue_next_4 = in_conn_reg == s_event_conn;
+wire hazard_issued_in = issue & _issue_next_4;
+wire _issue_next_5 = s1_conn_reg == s_event_conn;
+wire _issue_next_6 = s1_valid_reg & _issue_next_5;
+wire _issue_next_7 = hazard_issued_in | _issue_next_6;
+wire _issue_next_8 = skid_valid_reg ? _issue_next_3 : _issue_next_7;
+wire _issue_next_9 = in_conn_reg == in_conn_reg;
+wire hazard_issued_head = issue & _issue_next_9;
+wire _issue_next_10 = s1_conn_reg == in_conn_reg;
+wire _issue_next_11 = s1_valid_reg & _issue_next_10;
+wire _issue_next_12 = hazard_issued_head | _issue_next_11;
+wire _issue_next_13 = in_valid_reg ? _issue_next_12 : _issue_next_7;
+wire hazard_ahead = issue ? _issue_next_8 : _issue_next_13;
+wire _issue_next_14 = ~out_pop;
+wire _issue_next_15 = issue & _issue_next_14;
 wire _issue_next_16 = 4'd7 <= occ_reg;
-wire _issue_next_17 = _issue_next_11 ? _issue_next_15 : _issue_next_16;
-wire full_ahead = _issue_next_6 ? _issue_next_9 : _issue_next_17;
+wire _issue_next_17 = occ_reg != 4'd15;
+wire _issue_next_18 = _issue_next_16 & _issue_next_17;
+wire _issue_next_19 = ~issue;
+wire _issue_next_20 = out_pop & _issue_next_19;
+wire _issue_next_21 = 4'd9 <= occ_reg;
+wire _issue_next_22 = |occ_reg;
+wire _issue_next_23 = ~_issue_next_22;
+wire _issue_next_24 = _issue_next_21 | _issue_next_23;
+wire _issue_next_25 = 4'd8 <= occ_reg;
+wire _issue_next_26 = _issue_next_20 ? _issue_next_24 : _issue_next_25;
+wire full_ahead = _issue_next_15 ? _issue_next_18 : _issue_next_26;
 wire _ready_0 = ~issue;
 wire _ready_1 = in_valid_reg & _ready_0;
 wire _ready_2 = _ready_1 & _shell_3;
@@ -475,30 +523,42 @@ assign s2_error_next = s1_error;
 assign s3_error_next = s2_error_reg;
 assign s4_error_next = s3_error_reg;
 assign s5_error_next = s4_error_reg;
+assign s6_error_next = s5_error_reg;
 assign s2_now_next = s1_now_reg;
 assign s3_now_next = s2_now_reg;
 assign s4_now_next = s3_now_reg;
-assign s5_head_expired_next = head_expired;
+assign s5_local_wait_next = local_wait;
+assign s5_t_next = _s5_t_next_0;
+assign s6_head_expired_next = head_expired;
 assign s2_is_head_next = is_head;
 assign s3_is_head_next = s2_is_head_reg;
 assign s4_is_head_next = s3_is_head_reg;
+assign s5_head_checked_next = head_checked;
+assign s6_head_checked_next = s5_head_checked_reg;
 assign s2_arrive_drop_next = arrive_drop;
 assign s3_arrive_drop_next = s2_arrive_drop_reg;
 assign s4_arrive_drop_next = s3_arrive_drop_reg;
-assign s5_head_checked_next = head_checked;
-assign s5_t_next = _s5_t_next_0;
-assign s5_t_2_next = _s5_t_2_next_1;
 assign s5_arrive_drop_next = s4_arrive_drop_reg;
+assign s6_arrive_drop_next = s5_arrive_drop_reg;
+assign s5_t_2_next = _s5_t_2_next_0;
+assign s6_t_next = s5_t_2_reg;
+assign s5_cur_spec_next = cur_spec;
+assign s5_cur_hdr_next = cur_hdr;
+assign s6_t_2_next = _s6_t_2_next_1;
 assign s2_t_next = _s2_t_next_2;
 assign s3_t_next = s2_t_reg;
 assign s4_t_next = s3_t_reg;
 assign s5_t_3_next = s4_t_reg;
+assign s6_t_3_next = s5_t_3_reg;
 assign s2_kind_next = s1_kind_reg;
 assign s3_kind_next = s2_kind_reg;
 assign s4_kind_next = s3_kind_reg;
 assign s5_kind_next = s4_kind_reg;
+assign s6_kind_next = s5_kind_reg;
 assign s5_t_4_next = _s5_t_4_next_1;
+assign s6_t_4_next = s5_t_4_reg;
 assign s5_t_5_next = _s5_t_5_next_1;
+assign s6_t_5_next = s5_t_5_reg;
 assign m_result_valid = out_valid_reg;
 assign m_result_conn = out_head_conn_reg;
 assign m_result_kind = out_head_kind_reg;
@@ -543,6 +603,8 @@ always @* begin
     s4_conn_next = s4_conn_reg;
     s5_valid_next = s5_valid_reg;
     s5_conn_next = s5_conn_reg;
+    s6_valid_next = s6_valid_reg;
+    s6_conn_next = s6_conn_reg;
     s1_kind_next = s1_kind_reg;
     s1_now_next = s1_now_reg;
     s1_hdr_next = s1_hdr_reg;
@@ -607,6 +669,13 @@ always @* begin
     out6_hdr_next = out6_hdr_reg;
     out6_empty_next = out6_empty_reg;
     out6_error_next = out6_error_reg;
+    out7_conn_next = out7_conn_reg;
+    out7_kind_next = out7_kind_reg;
+    out7_drop_next = out7_drop_reg;
+    out7_spec_next = out7_spec_reg;
+    out7_hdr_next = out7_hdr_reg;
+    out7_empty_next = out7_empty_reg;
+    out7_error_next = out7_error_reg;
     out_head_conn_next = out_head_conn_reg;
     out_head_kind_next = out_head_kind_reg;
     out_head_drop_next = out_head_drop_reg;
@@ -673,6 +742,8 @@ always @* begin
     s4_conn_next = s3_conn_reg;
     s5_valid_next = s4_valid_reg;
     s5_conn_next = s4_conn_reg;
+    s6_valid_next = s5_valid_reg;
+    s6_conn_next = s5_conn_reg;
     s1_fix_valid_next = snoop_in;
     s1_fix_word_next = new_word;
     s2_fix_valid_next = _shell_11;
@@ -681,105 +752,114 @@ always @* begin
     s3_fix_valid_next = _shell_13;
     s3_fix_word_next = _shell_14;
     s4_cur_next = _shell_15;
-    if (s5_valid_reg) begin
+    if (s6_valid_reg) begin
         if (_shell_16) begin
-            out0_conn_next = s5_conn_reg;
-            out0_kind_next = s5_kind_reg;
+            out0_conn_next = s6_conn_reg;
+            out0_kind_next = s6_kind_reg;
             out0_drop_next = res_drop;
             out0_spec_next = res_spec;
             out0_hdr_next = res_hdr;
             out0_empty_next = res_empty;
-            out0_error_next = s5_error_reg;
+            out0_error_next = s6_error_reg;
         end
         if (_shell_19) begin
-            out1_conn_next = s5_conn_reg;
-            out1_kind_next = s5_kind_reg;
+            out1_conn_next = s6_conn_reg;
+            out1_kind_next = s6_kind_reg;
             out1_drop_next = res_drop;
             out1_spec_next = res_spec;
             out1_hdr_next = res_hdr;
             out1_empty_next = res_empty;
-            out1_error_next = s5_error_reg;
+            out1_error_next = s6_error_reg;
         end
         if (_shell_20) begin
-            out2_conn_next = s5_conn_reg;
-            out2_kind_next = s5_kind_reg;
+            out2_conn_next = s6_conn_reg;
+            out2_kind_next = s6_kind_reg;
             out2_drop_next = res_drop;
             out2_spec_next = res_spec;
             out2_hdr_next = res_hdr;
             out2_empty_next = res_empty;
-            out2_error_next = s5_error_reg;
+            out2_error_next = s6_error_reg;
         end
         if (_shell_21) begin
-            out3_conn_next = s5_conn_reg;
-            out3_kind_next = s5_kind_reg;
+            out3_conn_next = s6_conn_reg;
+            out3_kind_next = s6_kind_reg;
             out3_drop_next = res_drop;
             out3_spec_next = res_spec;
             out3_hdr_next = res_hdr;
             out3_empty_next = res_empty;
-            out3_error_next = s5_error_reg;
+            out3_error_next = s6_error_reg;
         end
         if (_shell_22) begin
-            out4_conn_next = s5_conn_reg;
-            out4_kind_next = s5_kind_reg;
+            out4_conn_next = s6_conn_reg;
+            out4_kind_next = s6_kind_reg;
             out4_drop_next = res_drop;
             out4_spec_next = res_spec;
             out4_hdr_next = res_hdr;
             out4_empty_next = res_empty;
-            out4_error_next = s5_error_reg;
+            out4_error_next = s6_error_reg;
         end
         if (_shell_23) begin
-            out5_conn_next = s5_conn_reg;
-            out5_kind_next = s5_kind_reg;
+            out5_conn_next = s6_conn_reg;
+            out5_kind_next = s6_kind_reg;
             out5_drop_next = res_drop;
             out5_spec_next = res_spec;
             out5_hdr_next = res_hdr;
             out5_empty_next = res_empty;
-            out5_error_next = s5_error_reg;
+            out5_error_next = s6_error_reg;
         end
         if (_shell_24) begin
-            out6_conn_next = s5_conn_reg;
-            out6_kind_next = s5_kind_reg;
+            out6_conn_next = s6_conn_reg;
+            out6_kind_next = s6_kind_reg;
             out6_drop_next = res_drop;
             out6_spec_next = res_spec;
             out6_hdr_next = res_hdr;
             out6_empty_next = res_empty;
-            out6_error_next = s5_error_reg;
+            out6_error_next = s6_error_reg;
         end
-        out_wr_ptr_next = _shell_27;
+        if (_shell_25) begin
+            out7_conn_next = s6_conn_reg;
+            out7_kind_next = s6_kind_reg;
+            out7_drop_next = res_drop;
+            out7_spec_next = res_spec;
+            out7_hdr_next = res_hdr;
+            out7_empty_next = res_empty;
+            out7_error_next = s6_error_reg;
+        end
+        out_wr_ptr_next = _shell_26;
     end
     if (out_pop) begin
         if (out_lands_next) begin
-            out_head_conn_next = s5_conn_reg;
-            out_head_kind_next = s5_kind_reg;
+            out_head_conn_next = s6_conn_reg;
+            out_head_kind_next = s6_kind_reg;
             out_head_drop_next = res_drop;
             out_head_spec_next = res_spec;
             out_head_hdr_next = res_hdr;
             out_head_empty_next = res_empty;
-            out_head_error_next = s5_error_reg;
+            out_head_error_next = s6_error_reg;
         end else begin
-            out_head_conn_next = _shell_29;
-            out_head_kind_next = _shell_30;
-            out_head_drop_next = _shell_31;
-            out_head_spec_next = _shell_32;
-            out_head_hdr_next = _shell_33;
-            out_head_empty_next = _shell_34;
-            out_head_error_next = _shell_35;
+            out_head_conn_next = _shell_28;
+            out_head_kind_next = _shell_29;
+            out_head_drop_next = _shell_30;
+            out_head_spec_next = _shell_31;
+            out_head_hdr_next = _shell_32;
+            out_head_empty_next = _shell_33;
+            out_head_error_next = _shell_34;
         end
     end else if (out_lands_head) begin
-        out_head_conn_next = s5_conn_reg;
-        out_head_kind_next = s5_kind_reg;
+        out_head_conn_next = s6_conn_reg;
+        out_head_kind_next = s6_kind_reg;
         out_head_drop_next = res_drop;
         out_head_spec_next = res_spec;
         out_head_hdr_next = res_hdr;
         out_head_empty_next = res_empty;
-        out_head_error_next = s5_error_reg;
+        out_head_error_next = s6_error_reg;
     end
     if (out_pop) begin
         out_rd_ptr_next = out_rd_ptr_plus1_reg;
-        out_rd_ptr_plus1_next = _shell_39;
+        out_rd_ptr_plus1_next = _shell_36;
     end
-    out_count_next = _shell_43;
-    out_valid_next = _shell_51;
+    out_count_next = _shell_40;
+    out_valid_next = _shell_48;
 end
 
 // issue_next
@@ -821,6 +901,8 @@ always @(posedge clk) begin
     s4_conn_reg <= s4_conn_next;
     s5_valid_reg <= s5_valid_next;
     s5_conn_reg <= s5_conn_next;
+    s6_valid_reg <= s6_valid_next;
+    s6_conn_reg <= s6_conn_next;
     hazard_reg <= hazard_next;
     credits_out_reg <= credits_out_next;
     s1_kind_reg <= s1_kind_next;
@@ -839,24 +921,33 @@ always @(posedge clk) begin
     s3_error_reg <= s3_error_next;
     s4_error_reg <= s4_error_next;
     s5_error_reg <= s5_error_next;
+    s6_error_reg <= s6_error_next;
     s2_now_reg <= s2_now_next;
     s3_now_reg <= s3_now_next;
     s4_now_reg <= s4_now_next;
-    s5_head_expired_reg <= s5_head_expired_next;
+    s5_local_wait_reg <= s5_local_wait_next;
+    s5_t_reg <= s5_t_next;
+    s6_head_expired_reg <= s6_head_expired_next;
     s2_is_head_reg <= s2_is_head_next;
     s3_is_head_reg <= s3_is_head_next;
     s4_is_head_reg <= s4_is_head_next;
+    s5_head_checked_reg <= s5_head_checked_next;
+    s6_head_checked_reg <= s6_head_checked_next;
     s2_arrive_drop_reg <= s2_arrive_drop_next;
     s3_arrive_drop_reg <= s3_arrive_drop_next;
     s4_arrive_drop_reg <= s4_arrive_drop_next;
-    s5_head_checked_reg <= s5_head_checked_next;
-    s5_t_reg <= s5_t_next;
-    s5_t_2_reg <= s5_t_2_next;
     s5_arrive_drop_reg <= s5_arrive_drop_next;
+    s6_arrive_drop_reg <= s6_arrive_drop_next;
+    s5_t_2_reg <= s5_t_2_next;
+    s6_t_reg <= s6_t_next;
+    s5_cur_spec_reg <= s5_cur_spec_next;
+    s5_cur_hdr_reg <= s5_cur_hdr_next;
+    s6_t_2_reg <= s6_t_2_next;
     s2_t_reg <= s2_t_next;
     s3_t_reg <= s3_t_next;
     s4_t_reg <= s4_t_next;
     s5_t_3_reg <= s5_t_3_next;
+    s6_t_3_reg <= s6_t_3_next;
     snoop_s1_reg <= snoop_s1_next;
     snoop_s2_reg <= snoop_s2_next;
     snoop_s3_reg <= snoop_s3_next;
@@ -864,8 +955,11 @@ always @(posedge clk) begin
     s3_kind_reg <= s3_kind_next;
     s4_kind_reg <= s4_kind_next;
     s5_kind_reg <= s5_kind_next;
+    s6_kind_reg <= s6_kind_next;
     s5_t_4_reg <= s5_t_4_next;
+    s6_t_4_reg <= s6_t_4_next;
     s5_t_5_reg <= s5_t_5_next;
+    s6_t_5_reg <= s6_t_5_next;
     out_rd_ptr_reg <= out_rd_ptr_next;
     out_wr_ptr_reg <= out_wr_ptr_next;
     out_count_reg <= out_count_next;
@@ -918,6 +1012,13 @@ always @(posedge clk) begin
     out6_hdr_reg <= out6_hdr_next;
     out6_empty_reg <= out6_empty_next;
     out6_error_reg <= out6_error_next;
+    out7_conn_reg <= out7_conn_next;
+    out7_kind_reg <= out7_kind_next;
+    out7_drop_reg <= out7_drop_next;
+    out7_spec_reg <= out7_spec_next;
+    out7_hdr_reg <= out7_hdr_next;
+    out7_empty_reg <= out7_empty_next;
+    out7_error_reg <= out7_error_next;
     out_head_conn_reg <= out_head_conn_next;
     out_head_kind_reg <= out_head_kind_next;
     out_head_drop_reg <= out_head_drop_next;
@@ -938,6 +1039,7 @@ always @(posedge clk) begin
         s3_valid_reg <= 1'd0;
         s4_valid_reg <= 1'd0;
         s5_valid_reg <= 1'd0;
+        s6_valid_reg <= 1'd0;
         hazard_reg <= 1'd0;
         credits_out_reg <= 1'd0;
         snoop_s1_reg <= 1'd0;
