@@ -25,6 +25,7 @@ func registered() []block.Block {
 		srp.IPDDescriptor(),
 		srp.RxDescriptor(),
 		srp.TTWDescriptor(),
+		srp.TxDescriptor(),
 	}
 }
 

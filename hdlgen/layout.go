@@ -56,6 +56,15 @@ func (l *Layout) Fields() []Field { return append([]Field(nil), l.fields...) }
 // Has reports whether the layout has a field of that name.
 func (l *Layout) Has(name string) bool { _, ok := l.byName[name]; return ok }
 
+// Zero is the all-zero word, however wide (a constant is at most 64 bits).
+func (l *Layout) Zero() Expr {
+	values := map[string]Value{}
+	for _, f := range l.fields {
+		values[f.Name] = Const(f.Width, 0)
+	}
+	return l.Pack(values)
+}
+
 // Get reads field name out of a word.
 func (l *Layout) Get(word Value, name string) Expr {
 	i, ok := l.byName[name]

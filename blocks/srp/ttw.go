@@ -180,7 +180,7 @@ func TTW(p TTWParams) (*hdlgen.Module, error) {
 		return connpipe.Outcome{
 			Word: hdlgen.Mux(store,
 				word.Pack(stored),
-				hdlgen.Const(word.Width(), 0)),
+				word.Zero()),
 			Result: map[string]hdlgen.Value{
 				"drop":  drop,
 				"spec":  arrDrop.Or(headSpec),

@@ -12,7 +12,9 @@ import (
 	harness "github.com/nicgen/nicgen/verilator-harness"
 )
 
-func ttwConfig(p srp.TTWParams) blocks.Config { return blocks.DefaultConfig().Clone().Set("srp_ttw", p) }
+func ttwConfig(p srp.TTWParams) blocks.Config {
+	return blocks.DefaultConfig().Clone().Set("srp_ttw", p)
+}
 
 // srp_ttw's RTL equals its golden model in each A-20 mode (the default,
 // accumulated, also with a narrow clock that wraps every few thousand

@@ -1,0 +1,169 @@
+package srp
+
+import (
+	"fmt"
+
+	"github.com/nicgen/nicgen/blocks/block"
+	"github.com/nicgen/nicgen/blocks/connpipe"
+	"github.com/nicgen/nicgen/golden/pipe"
+	gsrp "github.com/nicgen/nicgen/golden/srp"
+	"github.com/nicgen/nicgen/hdlgen"
+)
+
+// TxDescriptor is srp_tx to nicgen's tools (package blocks lists it).
+func TxDescriptor() block.Block {
+	return block.Define(block.Desc[TxParams]{
+		Name:  "srp_tx",
+		Title: "SRP sender (S2): reservations, speculative transmission until the grant, NACKed packets resent from t_s",
+		Attrs: []block.Attr{
+			{Name: "n_min", Kind: block.Whole, Lo: 1, Hi: 32, Unit: "packets", Doc: "messages shorter than this bypass SRP (S2 Table 1: 4)"},
+			{Name: "n_max", Kind: block.Whole, Lo: 1, Hi: 32, Unit: "packets", Doc: "reservation granularity: a chunk's packets (S2 Table 1: 16); one bit per packet in the word"},
+			{Name: "message_width", Kind: block.Whole, Lo: 1, Hi: 32, Unit: "bits", Doc: "width of a message's length in packets"},
+			{Name: "seq_width", Kind: block.Whole, Lo: 1, Hi: 32, Unit: "bits", Doc: "width of a sequence number; at least two chunks' worth"},
+			{Name: "time_width", Kind: block.Whole, Lo: 2, Hi: 63, Unit: "bits", Doc: "width of s_event_now and t_s"},
+			block.DepthAttr,
+		},
+		Default: DefaultTxParams,
+		Resolve: resolveTx,
+		Build:   Tx,
+		Paper:   func(TxParams) (block.PaperFigure, bool) { return block.PaperFigure{}, false },
+		NumConn: func(p TxParams) int { return p.NumConn },
+		Depth:   func(p TxParams) int { return p.Depth },
+		Kinds:   TxKindNames,
+		Golden: func(p TxParams) (block.Golden, error) {
+			m, err := gsrp.NewTxModel(p.Golden())
+			return txGolden{m}, err
+		},
+		Cycler: func(p TxParams) (block.Cycler, error) {
+			m, err := gsrp.NewTxModel(p.Golden())
+			if err != nil {
+				return nil, err
+			}
+			return txCycler{gsrp.NewTxPipeline(m, p.Depth)}, nil
+		},
+		Formal: txFormalJobs,
+	})
+}
+
+type txGolden struct{ m *gsrp.TxModel }
+
+func (txGolden) Fields() ([]string, []string) {
+	return []string{"conn", "kind", "m", "seq", "ts", "now"},
+		[]string{"conn", "kind", "pkt", "seq", "spec", "res", "res_n", "stale", "busy", "msg_done", "error"}
+}
+
+func (g txGolden) Step(in, out []uint64) {
+	e := gsrp.TxEvent{Conn: uint32(in[0]), Kind: gsrp.TxKind(in[1]), M: in[2], Seq: in[3], Ts: in[4], Now: in[5]}
+	var r gsrp.TxResult
+	g.m.StepTo(&e, &r)
+	out[0], out[1], out[2], out[3], out[4], out[5] = uint64(r.Conn), uint64(r.Kind), b2u(r.Pkt), r.Seq, b2u(r.Spec), b2u(r.Res)
+	out[6], out[7], out[8], out[9], out[10] = r.ResN, b2u(r.Stale), b2u(r.Busy), b2u(r.MsgDone), b2u(r.Error)
+}
+
+func (g txGolden) Reset() { g.m.Reset() }
+
+type txCycler struct{ p *gsrp.TxPipeline }
+
+func (c txCycler) Cycle(valid, ready bool, conn uint32) (bool, bool) {
+	out := c.p.Cycle(pipe.In[gsrp.TxEvent]{SValid: valid, MReady: ready, Event: gsrp.TxEvent{Conn: conn, Kind: gsrp.TxOpen}})
+	return out.SReady, out.MValid
+}
+
+// resolveTx reads block "srp_tx" of a configuration.
+func resolveTx(s block.Section, env block.Env) TxParams {
+	p := TxParams{NumConn: int(env.Conns), ConnW: int(env.ConnW)}
+	p.NMin = s.Whole("n_min", 4, block.Default, "S2 Table 1")
+	p.NMax = s.Whole("n_max", 16, block.Default, "S2 Table 1")
+	p.MW = int(s.Whole("message_width", 16, block.Default, "messages of up to 65,535 packets"))
+	p.SeqW = int(s.Whole("seq_width", 16, block.Default, "16-bit sequence numbers"))
+	p.TimeW = int(s.Whole("time_width", env.TimeW, block.Derived, "hardware.time_width"))
+	if err := gsrp.ValidateTx(p.Golden()); err != nil {
+		at := "n_min"
+		for _, a := range []string{"n_min", "n_max", "seq_width", "message_width", "time_width"} {
+			if s.IsSet(a) {
+				at = a
+				break
+			}
+		}
+		s.Errorf(at, "%v", err)
+		return DefaultTxParams()
+	}
+	need, err := NeededTxDepth(p)
+	if err != nil {
+		s.Errorf("", "srp_tx: %v", err)
+		return DefaultTxParams()
+	}
+	p.Depth = int(s.Whole("pipeline_depth", uint64(need), block.Derived, "the stages the block's cuts reach (docs/pipeline.md)"))
+	return p
+}
+
+// TxOf is the parameters of block srp_tx in a configuration.
+func TxOf(c block.Config) (TxParams, error) { return block.ParamsOf[TxParams](c, "srp_tx") }
+
+// SmallTxParams is srp_tx shrunk for the proofs: 2 queues, n_min and
+// n_max 2 (a 2-bit count that can pass it), 3-bit lengths and sequence
+// numbers, 4-bit time.
+func SmallTxParams() TxParams {
+	p := TxParams{NumConn: 2, ConnW: 2, NMin: 2, NMax: 2, MW: 3, SeqW: 3, TimeW: 4}
+	d, err := NeededTxDepth(p)
+	if err != nil {
+		panic(err)
+	}
+	p.Depth = d
+	return p
+}
+
+func txFormalJob(name, doc string, p TxParams, breaks bool) block.FormalJob {
+	j := block.FormalJob{Name: name, Doc: doc, MaxSteps: 14 + 2*p.Depth, Breaks: breaks, Build: func(f connpipe.Formal) (*hdlgen.Module, error) {
+		p.Formal = f
+		return Tx(p)
+	}}
+	if breaks {
+		// each mutation uses its node's own value or values of its stage
+		nm := int(p.NMax)
+		top := hdlgen.Const(nm, uint64(1)<<uint(nm-1))
+		j.Mutants = connpipe.WithShellMutants(p.Depth, "pkt", map[string][]hdlgen.Mutation{
+			// a chunk of n_max + 1
+			"n_le_nmax": {{Node: "chunk_n", With: func(orig hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
+				return orig.Add(get("chunk_start").ZExt(orig.Width()))
+			}}},
+			// the speculative count moves on every event
+			"next_le_n": {{Node: "new_next", With: func(orig hdlgen.Expr, _ func(string) hdlgen.Expr) hdlgen.Expr {
+				return orig.Add(hdlgen.Const(orig.Width(), 1))
+			}}},
+			// an ACK or a non-speculative send leaves its packet outstanding
+			"out_done_disjoint": {{Node: "new_out", With: func(orig hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
+				return orig.Or(get("new_done"))
+			}}},
+			// the last packet counted outstanding before it is sent
+			"out_were_sent": {{Node: "new_out", With: func(orig hdlgen.Expr, _ func(string) hdlgen.Expr) hdlgen.Expr {
+				return orig.Or(top)
+			}}},
+			// the last packet counted delivered, in a chunk or not
+			"done_within_chunk": {{Node: "new_done", With: func(orig hdlgen.Expr, _ func(string) hdlgen.Expr) hdlgen.Expr {
+				return orig.Or(top)
+			}}},
+			// the chunk's last packet counted delivered before it is sent
+			"done_before_grant_were_sent": {{Node: "new_done", With: func(orig hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
+				return orig.Or(top.And(get("new_chunk_mask")))
+			}}},
+		})
+	}
+	return j
+}
+
+// txFormalJobs are srp_tx's proofs: the small configuration with its
+// broken variants, and S2's n_min and n_max with narrow counters.
+func txFormalJobs() []block.FormalJob {
+	mid := TxParams{NumConn: 2, ConnW: 2, NMin: 4, NMax: 16, MW: 6, SeqW: 6, TimeW: 6}
+	d, err := NeededTxDepth(mid)
+	if err != nil {
+		panic(err)
+	}
+	mid.Depth = d
+	small := SmallTxParams()
+	return []block.FormalJob{
+		txFormalJob("srp_tx", fmt.Sprintf("NumConn 2, n_min 2, n_max 2, MW 3, SeqW 3, TimeW 4, depth %d", small.Depth), small, true),
+		txFormalJob("srp_tx_s2", "S2's n_min 4 and n_max 16, 6-bit lengths, sequence numbers and time", mid, false),
+	}
+}

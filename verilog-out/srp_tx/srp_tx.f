@@ -1,0 +1,1 @@
+verilog-out/srp_tx/srp_tx.v
