@@ -114,7 +114,9 @@ func SmallTxParams() TxParams {
 }
 
 func txFormalJob(name, doc string, p TxParams, breaks bool) block.FormalJob {
-	j := block.FormalJob{Name: name, Doc: doc, MaxSteps: 14 + 2*p.Depth, Breaks: breaks, Build: func(f connpipe.Formal) (*hdlgen.Module, error) {
+	// a broken variant may need a message, a send and an answer on one
+	// queue, each Depth cycles after the last, before a word shows it
+	j := block.FormalJob{Name: name, Doc: doc, MaxSteps: 16 + 3*p.Depth, Breaks: breaks, Build: func(f connpipe.Formal) (*hdlgen.Module, error) {
 		p.Formal = f
 		return Tx(p)
 	}}

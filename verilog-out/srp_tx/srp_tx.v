@@ -4,8 +4,8 @@
  * Config: default (800 Gb/s, 4 KiB MTU, 8.6 us base RTT, 4096 connections, 250 MHz)
  *
  * NumConn = 4096, ConnW = 16, n_min = 4, n_max = 16, MW = 16, SeqW = 16, TimeW = 32
- * pipeline: 3 datapath stages (stages 4..6), latency 8 cycles, same connection every 3 cycles
- * pipeline: the datapath's cuts end in stage 6 of 6
+ * pipeline: 5 datapath stages (stages 4..8), latency 10 cycles, same connection every 5 cycles
+ * pipeline: the datapath's cuts end in stage 8 of 8
  */
 
 `resetall
@@ -117,9 +117,17 @@ reg  s6_valid_reg;  // stage 6 holds an event
 reg  s6_valid_next;
 reg  [15:0] s6_conn_reg;  // stage 6 connection id
 reg  [15:0] s6_conn_next;
+reg  s7_valid_reg;  // stage 7 holds an event
+reg  s7_valid_next;
+reg  [15:0] s7_conn_reg;  // stage 7 connection id
+reg  [15:0] s7_conn_next;
+reg  s8_valid_reg;  // stage 8 holds an event
+reg  s8_valid_next;
+reg  [15:0] s8_conn_reg;  // stage 8 connection id
+reg  [15:0] s8_conn_next;
 reg  hazard_reg;  // the head's connection is in stages 1..depth-1
 reg  hazard_next;
-reg  credits_out_reg;  // 8 events are issued and not yet taken: no credit left
+reg  credits_out_reg;  // 10 events are issued and not yet taken: no credit left
 reg  credits_out_next;
 reg  [2:0] s1_kind_reg;  // stage 1 event kind
 reg  [2:0] s1_kind_next;
@@ -157,34 +165,68 @@ reg  s5_error_reg;  // stage 5 copy of error
 wire s5_error_next;
 reg  s6_error_reg;  // stage 6 copy of error
 wire s6_error_next;
+reg  s7_error_reg;  // stage 7 copy of error
+wire s7_error_next;
+reg  s8_error_reg;  // stage 8 copy of error
+wire s8_error_next;
 reg  s2_t_reg;  // stage 2 copy of t
 wire s2_t_next;
 reg  s3_t_reg;  // stage 3 copy of t
 wire s3_t_next;
 reg  s4_t_reg;  // stage 4 copy of t
 wire s4_t_next;
-reg  [4:0] s5_c_n_reg;  // stage 5 copy of c_n
-wire [4:0] s5_c_n_next;
-reg  [15:0] s5_c_left_reg;  // stage 5 copy of c_left
-wire [15:0] s5_c_left_next;
-reg  [15:0] s5_c_base_reg;  // stage 5 copy of c_base
-wire [15:0] s5_c_base_next;
-reg  [4:0] s5_c_next_reg;  // stage 5 copy of c_next
-wire [4:0] s5_c_next_next;
-reg  [15:0] s5_c_out_reg;  // stage 5 copy of c_out
-wire [15:0] s5_c_out_next;
-reg  [15:0] s5_c_done_reg;  // stage 5 copy of c_done
-wire [15:0] s5_c_done_next;
-reg  s5_c_halted_reg;  // stage 5 copy of c_halted
-wire s5_c_halted_next;
-reg  s5_c_granted_reg;  // stage 5 copy of c_granted
-wire s5_c_granted_next;
-reg  [31:0] s5_c_ts_reg;  // stage 5 copy of c_ts
-wire [31:0] s5_c_ts_next;
-reg  s5_started_reg;  // stage 5 copy of started
-wire s5_started_next;
+reg  s5_chunk_start_reg;  // stage 5 copy of chunk_start
+wire s5_chunk_start_next;
+reg  [4:0] s5_chunk_n_reg;  // stage 5 copy of chunk_n
+wire [4:0] s5_chunk_n_next;
+reg  [15:0] s5_left_after_reg;  // stage 5 copy of left_after
+wire [15:0] s5_left_after_next;
+reg  [15:0] s5_next_base_reg;  // stage 5 copy of next_base
+wire [15:0] s5_next_base_next;
+reg  [4:0] s5_cur_n_reg;  // stage 5 copy of cur_n
+wire [4:0] s5_cur_n_next;
+reg  [4:0] s6_c_n_reg;  // stage 6 copy of c_n
+wire [4:0] s6_c_n_next;
+reg  [15:0] s5_cur_left_reg;  // stage 5 copy of cur_left
+wire [15:0] s5_cur_left_next;
+reg  [15:0] s6_c_left_reg;  // stage 6 copy of c_left
+wire [15:0] s6_c_left_next;
+reg  [15:0] s5_cur_base_reg;  // stage 5 copy of cur_base
+wire [15:0] s5_cur_base_next;
+reg  [15:0] s6_c_base_reg;  // stage 6 copy of c_base
+wire [15:0] s6_c_base_next;
+reg  [4:0] s5_cur_next_reg;  // stage 5 copy of cur_next
+wire [4:0] s5_cur_next_next;
+reg  [4:0] s6_c_next_reg;  // stage 6 copy of c_next
+wire [4:0] s6_c_next_next;
+reg  [15:0] s5_cur_out_reg;  // stage 5 copy of cur_out
+wire [15:0] s5_cur_out_next;
+reg  [15:0] s6_c_out_reg;  // stage 6 copy of c_out
+wire [15:0] s6_c_out_next;
+reg  [15:0] s5_cur_done_reg;  // stage 5 copy of cur_done
+wire [15:0] s5_cur_done_next;
+reg  [15:0] s6_c_done_reg;  // stage 6 copy of c_done
+wire [15:0] s6_c_done_next;
+reg  s5_cur_halted_reg;  // stage 5 copy of cur_halted
+wire s5_cur_halted_next;
+reg  s6_c_halted_reg;  // stage 6 copy of c_halted
+wire s6_c_halted_next;
+reg  s5_cur_granted_reg;  // stage 5 copy of cur_granted
+wire s5_cur_granted_next;
+reg  s6_c_granted_reg;  // stage 6 copy of c_granted
+wire s6_c_granted_next;
+reg  [31:0] s5_cur_ts_reg;  // stage 5 copy of cur_ts
+wire [31:0] s5_cur_ts_next;
+reg  [31:0] s6_c_ts_reg;  // stage 6 copy of c_ts
+wire [31:0] s6_c_ts_next;
+reg  s6_started_reg;  // stage 6 copy of started
+wire s6_started_next;
+reg  [15:0] s7_todo_reg;  // stage 7 copy of todo
+wire [15:0] s7_todo_next;
 reg  s5_t_reg;  // stage 5 copy of t
 wire s5_t_next;
+reg  s6_t_reg;  // stage 6 copy of t
+wire s6_t_next;
 reg  [31:0] s2_now_reg;  // stage 2 copy of now
 wire [31:0] s2_now_next;
 reg  [31:0] s3_now_reg;  // stage 3 copy of now
@@ -193,12 +235,16 @@ reg  [31:0] s4_now_reg;  // stage 4 copy of now
 wire [31:0] s4_now_next;
 reg  [31:0] s5_now_reg;  // stage 5 copy of now
 wire [31:0] s5_now_next;
-reg  s6_ns_send_reg;  // stage 6 copy of ns_send
-wire s6_ns_send_next;
-reg  [15:0] s6_todo_lowest_reg;  // stage 6 copy of todo_lowest
-wire [15:0] s6_todo_lowest_next;
-reg  s6_spec_send_reg;  // stage 6 copy of spec_send
-wire s6_spec_send_next;
+reg  [31:0] s6_now_reg;  // stage 6 copy of now
+wire [31:0] s6_now_next;
+reg  s7_t_reg;  // stage 7 copy of t
+wire s7_t_next;
+reg  s8_ns_send_reg;  // stage 8 copy of ns_send
+wire s8_ns_send_next;
+reg  [15:0] s8_todo_lowest_reg;  // stage 8 copy of todo_lowest
+wire [15:0] s8_todo_lowest_next;
+reg  s7_spec_send_reg;  // stage 7 copy of spec_send
+wire s7_spec_send_next;
 reg  [15:0] s2_seq_reg;  // stage 2 copy of seq
 wire [15:0] s2_seq_next;
 reg  [15:0] s3_seq_reg;  // stage 3 copy of seq
@@ -249,6 +295,10 @@ reg  [4:0] s4_t_5_reg;  // stage 4 copy of t
 wire [4:0] s4_t_5_next;
 reg  [4:0] s5_t_3_reg;  // stage 5 copy of t
 wire [4:0] s5_t_3_next;
+reg  [4:0] s6_t_2_reg;  // stage 6 copy of t
+wire [4:0] s6_t_2_next;
+reg  s6_grant_ok_reg;  // stage 6 copy of grant_ok
+wire s6_grant_ok_next;
 reg  [31:0] s2_ts_reg;  // stage 2 copy of ts
 wire [31:0] s2_ts_next;
 reg  [31:0] s3_ts_reg;  // stage 3 copy of ts
@@ -257,6 +307,8 @@ reg  [31:0] s4_ts_reg;  // stage 4 copy of ts
 wire [31:0] s4_ts_next;
 reg  [31:0] s5_ts_reg;  // stage 5 copy of ts
 wire [31:0] s5_ts_next;
+reg  [31:0] s6_ts_reg;  // stage 6 copy of ts
+wire [31:0] s6_ts_next;
 reg  s2_t_6_reg;  // stage 2 copy of t
 wire s2_t_6_next;
 reg  s3_t_6_reg;  // stage 3 copy of t
@@ -265,8 +317,12 @@ reg  s4_t_6_reg;  // stage 4 copy of t
 wire s4_t_6_next;
 reg  s5_t_4_reg;  // stage 5 copy of t
 wire s5_t_4_next;
-reg  [15:0] s6_c_done_reg;  // stage 6 copy of c_done
-wire [15:0] s6_c_done_next;
+reg  s6_t_3_reg;  // stage 6 copy of t
+wire s6_t_3_next;
+reg  [15:0] s7_c_done_reg;  // stage 7 copy of c_done
+wire [15:0] s7_c_done_next;
+reg  [15:0] s8_c_done_reg;  // stage 8 copy of c_done
+wire [15:0] s8_c_done_next;
 reg  s2_t_7_reg;  // stage 2 copy of t
 wire s2_t_7_next;
 reg  s3_t_7_reg;  // stage 3 copy of t
@@ -275,16 +331,26 @@ reg  s4_t_7_reg;  // stage 4 copy of t
 wire s4_t_7_next;
 reg  s5_t_5_reg;  // stage 5 copy of t
 wire s5_t_5_next;
-reg  [15:0] s6_t_reg;  // stage 6 copy of t
-wire [15:0] s6_t_next;
-reg  [15:0] s6_t_2_reg;  // stage 6 copy of t
-wire [15:0] s6_t_2_next;
-reg  [15:0] s6_t_3_reg;  // stage 6 copy of t
-wire [15:0] s6_t_3_next;
-reg  [4:0] s6_t_4_reg;  // stage 6 copy of t
-wire [4:0] s6_t_4_next;
-reg  [4:0] s6_c_next_reg;  // stage 6 copy of c_next
-wire [4:0] s6_c_next_next;
+reg  [15:0] s6_ack_bit_reg;  // stage 6 copy of ack_bit
+wire [15:0] s6_ack_bit_next;
+reg  s6_t_4_reg;  // stage 6 copy of t
+wire s6_t_4_next;
+reg  [15:0] s7_t_2_reg;  // stage 7 copy of t
+wire [15:0] s7_t_2_next;
+reg  [15:0] s8_t_reg;  // stage 8 copy of t
+wire [15:0] s8_t_next;
+reg  [15:0] s6_t_5_reg;  // stage 6 copy of t
+wire [15:0] s6_t_5_next;
+reg  s6_ack_hit_reg;  // stage 6 copy of ack_hit
+wire s6_ack_hit_next;
+reg  [15:0] s7_t_3_reg;  // stage 7 copy of t
+wire [15:0] s7_t_3_next;
+reg  [15:0] s7_t_4_reg;  // stage 7 copy of t
+wire [15:0] s7_t_4_next;
+reg  [4:0] s7_t_5_reg;  // stage 7 copy of t
+wire [4:0] s7_t_5_next;
+reg  [4:0] s7_c_next_reg;  // stage 7 copy of c_next
+wire [4:0] s7_c_next_next;
 reg  s2_t_8_reg;  // stage 2 copy of t
 wire s2_t_8_next;
 reg  s3_t_8_reg;  // stage 3 copy of t
@@ -293,6 +359,8 @@ reg  s4_t_8_reg;  // stage 4 copy of t
 wire s4_t_8_next;
 reg  s5_t_6_reg;  // stage 5 copy of t
 wire s5_t_6_next;
+reg  s6_t_6_reg;  // stage 6 copy of t
+wire s6_t_6_next;
 reg  [15:0] s2_m_reg;  // stage 2 copy of m
 wire [15:0] s2_m_next;
 reg  [15:0] s3_m_reg;  // stage 3 copy of m
@@ -301,22 +369,46 @@ reg  [15:0] s4_m_reg;  // stage 4 copy of m
 wire [15:0] s4_m_next;
 reg  [15:0] s5_m_reg;  // stage 5 copy of m
 wire [15:0] s5_m_next;
-reg  [31:0] s6_new_ts_reg;  // stage 6 copy of new_ts
-wire [31:0] s6_new_ts_next;
-reg  s6_new_granted_reg;  // stage 6 copy of new_granted
-wire s6_new_granted_next;
-reg  s6_new_halted_reg;  // stage 6 copy of new_halted
-wire s6_new_halted_next;
-reg  [4:0] s6_c_n_reg;  // stage 6 copy of c_n
-wire [4:0] s6_c_n_next;
-reg  [15:0] s6_c_base_reg;  // stage 6 copy of c_base
-wire [15:0] s6_c_base_next;
-reg  [15:0] s6_new_left_reg;  // stage 6 copy of new_left
-wire [15:0] s6_new_left_next;
-reg  s6_t_5_reg;  // stage 6 copy of t
-wire s6_t_5_next;
-reg  [107:0] s6_t_6_reg;  // stage 6 copy of t
-wire [107:0] s6_t_6_next;
+reg  [15:0] s6_m_reg;  // stage 6 copy of m
+wire [15:0] s6_m_next;
+reg  [31:0] s7_new_ts_reg;  // stage 7 copy of new_ts
+wire [31:0] s7_new_ts_next;
+reg  [31:0] s8_new_ts_reg;  // stage 8 copy of new_ts
+wire [31:0] s8_new_ts_next;
+reg  s7_new_granted_reg;  // stage 7 copy of new_granted
+wire s7_new_granted_next;
+reg  s8_new_granted_reg;  // stage 8 copy of new_granted
+wire s8_new_granted_next;
+reg  s7_new_halted_reg;  // stage 7 copy of new_halted
+wire s7_new_halted_next;
+reg  s8_new_halted_reg;  // stage 8 copy of new_halted
+wire s8_new_halted_next;
+reg  [15:0] s8_new_out_reg;  // stage 8 copy of new_out
+wire [15:0] s8_new_out_next;
+reg  [4:0] s8_new_next_reg;  // stage 8 copy of new_next
+wire [4:0] s8_new_next_next;
+reg  [4:0] s7_c_n_reg;  // stage 7 copy of c_n
+wire [4:0] s7_c_n_next;
+reg  [4:0] s8_c_n_reg;  // stage 8 copy of c_n
+wire [4:0] s8_c_n_next;
+reg  [15:0] s7_c_base_reg;  // stage 7 copy of c_base
+wire [15:0] s7_c_base_next;
+reg  [15:0] s8_c_base_reg;  // stage 8 copy of c_base
+wire [15:0] s8_c_base_next;
+reg  [15:0] s7_new_left_reg;  // stage 7 copy of new_left
+wire [15:0] s7_new_left_next;
+reg  [15:0] s8_new_left_reg;  // stage 8 copy of new_left
+wire [15:0] s8_new_left_next;
+reg  s6_t_7_reg;  // stage 6 copy of t
+wire s6_t_7_next;
+reg  s7_t_6_reg;  // stage 7 copy of t
+wire s7_t_6_next;
+reg  s8_t_2_reg;  // stage 8 copy of t
+wire s8_t_2_next;
+reg  [107:0] s7_t_7_reg;  // stage 7 copy of t
+wire [107:0] s7_t_7_next;
+reg  [107:0] s8_t_3_reg;  // stage 8 copy of t
+wire [107:0] s8_t_3_next;
 reg  s2_t_9_reg;  // stage 2 copy of t
 wire s2_t_9_next;
 reg  s3_t_9_reg;  // stage 3 copy of t
@@ -325,8 +417,12 @@ reg  s4_t_9_reg;  // stage 4 copy of t
 wire s4_t_9_next;
 reg  s5_t_7_reg;  // stage 5 copy of t
 wire s5_t_7_next;
-reg  s6_t_7_reg;  // stage 6 copy of t
-wire s6_t_7_next;
+reg  s6_t_8_reg;  // stage 6 copy of t
+wire s6_t_8_next;
+reg  s7_t_8_reg;  // stage 7 copy of t
+wire s7_t_8_next;
+reg  s8_t_4_reg;  // stage 8 copy of t
+wire s8_t_4_next;
 reg  s5_t_8_reg;  // stage 5 copy of t
 wire s5_t_8_next;
 reg  s2_t_10_reg;  // stage 2 copy of t
@@ -337,12 +433,20 @@ reg  s4_t_10_reg;  // stage 4 copy of t
 wire s4_t_10_next;
 reg  s5_t_9_reg;  // stage 5 copy of t
 wire s5_t_9_next;
-reg  [15:0] s6_new_chunk_mask_reg;  // stage 6 copy of new_chunk_mask
-wire [15:0] s6_new_chunk_mask_next;
-reg  s6_t_8_reg;  // stage 6 copy of t
-wire s6_t_8_next;
+reg  [15:0] s7_new_chunk_mask_reg;  // stage 7 copy of new_chunk_mask
+wire [15:0] s7_new_chunk_mask_next;
+reg  [15:0] s8_new_chunk_mask_reg;  // stage 8 copy of new_chunk_mask
+wire [15:0] s8_new_chunk_mask_next;
+reg  s7_t_9_reg;  // stage 7 copy of t
+wire s7_t_9_next;
+reg  s8_t_5_reg;  // stage 8 copy of t
+wire s8_t_5_next;
 reg  s6_t_9_reg;  // stage 6 copy of t
 wire s6_t_9_next;
+reg  s7_t_10_reg;  // stage 7 copy of t
+wire s7_t_10_next;
+reg  s8_t_6_reg;  // stage 8 copy of t
+wire s8_t_6_next;
 reg  s2_t_11_reg;  // stage 2 copy of t
 wire s2_t_11_next;
 reg  s3_t_11_reg;  // stage 3 copy of t
@@ -353,6 +457,14 @@ reg  s5_t_10_reg;  // stage 5 copy of t
 wire s5_t_10_next;
 reg  s6_t_10_reg;  // stage 6 copy of t
 wire s6_t_10_next;
+reg  s7_t_11_reg;  // stage 7 copy of t
+wire s7_t_11_next;
+reg  s8_t_7_reg;  // stage 8 copy of t
+wire s8_t_7_next;
+reg  s8_spec_send_reg;  // stage 8 copy of spec_send
+wire s8_spec_send_next;
+reg  [4:0] s8_c_next_reg;  // stage 8 copy of c_next
+wire [4:0] s8_c_next_next;
 reg  snoop_s1_reg;  // the word written in this cycle is stage 1's
 reg  snoop_s1_next;
 reg  snoop_s2_reg;  // the word written in this cycle is stage 2's
@@ -369,18 +481,34 @@ reg  [2:0] s5_kind_reg;  // stage 5 copy of kind
 wire [2:0] s5_kind_next;
 reg  [2:0] s6_kind_reg;  // stage 6 copy of kind
 wire [2:0] s6_kind_next;
-reg  s6_started_reg;  // stage 6 copy of started
-wire s6_started_next;
-reg  [4:0] s6_t_11_reg;  // stage 6 copy of t
-wire [4:0] s6_t_11_next;
+reg  [2:0] s7_kind_reg;  // stage 7 copy of kind
+wire [2:0] s7_kind_next;
+reg  [2:0] s8_kind_reg;  // stage 8 copy of kind
+wire [2:0] s8_kind_next;
+reg  s7_started_reg;  // stage 7 copy of started
+wire s7_started_next;
+reg  s8_started_reg;  // stage 8 copy of started
+wire s8_started_next;
+reg  [4:0] s7_t_12_reg;  // stage 7 copy of t
+wire [4:0] s7_t_12_next;
+reg  [4:0] s8_t_8_reg;  // stage 8 copy of t
+wire [4:0] s8_t_8_next;
+reg  s6_t_11_reg;  // stage 6 copy of t
+wire s6_t_11_next;
+reg  s7_t_13_reg;  // stage 7 copy of t
+wire s7_t_13_next;
+reg  s8_t_9_reg;  // stage 8 copy of t
+wire s8_t_9_next;
 reg  s6_t_12_reg;  // stage 6 copy of t
 wire s6_t_12_next;
-reg  s6_t_13_reg;  // stage 6 copy of t
-wire s6_t_13_next;
-reg  [2:0] out_rd_ptr_reg;  // result buffer head
-reg  [2:0] out_rd_ptr_next;
-reg  [2:0] out_wr_ptr_reg;  // result buffer next free entry
-reg  [2:0] out_wr_ptr_next;
+reg  s7_t_14_reg;  // stage 7 copy of t
+wire s7_t_14_next;
+reg  s8_t_10_reg;  // stage 8 copy of t
+wire s8_t_10_next;
+reg  [3:0] out_rd_ptr_reg;  // result buffer head
+reg  [3:0] out_rd_ptr_next;
+reg  [3:0] out_wr_ptr_reg;  // result buffer next free entry
+reg  [3:0] out_wr_ptr_next;
 reg  [3:0] out_count_reg;  // results in the result buffer
 reg  [3:0] out_count_next;
 reg  [15:0] out0_conn_reg;  // result buffer entry 0 connection id
@@ -559,6 +687,50 @@ reg  out7_msg_done_reg;  // result buffer entry 7 msg_done
 reg  out7_msg_done_next;
 reg  out7_error_reg;  // result buffer entry 7 error
 reg  out7_error_next;
+reg  [15:0] out8_conn_reg;  // result buffer entry 8 connection id
+reg  [15:0] out8_conn_next;
+reg  [2:0] out8_kind_reg;  // result buffer entry 8 kind
+reg  [2:0] out8_kind_next;
+reg  out8_pkt_reg;  // result buffer entry 8 pkt
+reg  out8_pkt_next;
+reg  [15:0] out8_seq_reg;  // result buffer entry 8 seq
+reg  [15:0] out8_seq_next;
+reg  out8_spec_reg;  // result buffer entry 8 spec
+reg  out8_spec_next;
+reg  out8_res_reg;  // result buffer entry 8 res
+reg  out8_res_next;
+reg  [4:0] out8_res_n_reg;  // result buffer entry 8 res_n
+reg  [4:0] out8_res_n_next;
+reg  out8_stale_reg;  // result buffer entry 8 stale
+reg  out8_stale_next;
+reg  out8_busy_reg;  // result buffer entry 8 busy
+reg  out8_busy_next;
+reg  out8_msg_done_reg;  // result buffer entry 8 msg_done
+reg  out8_msg_done_next;
+reg  out8_error_reg;  // result buffer entry 8 error
+reg  out8_error_next;
+reg  [15:0] out9_conn_reg;  // result buffer entry 9 connection id
+reg  [15:0] out9_conn_next;
+reg  [2:0] out9_kind_reg;  // result buffer entry 9 kind
+reg  [2:0] out9_kind_next;
+reg  out9_pkt_reg;  // result buffer entry 9 pkt
+reg  out9_pkt_next;
+reg  [15:0] out9_seq_reg;  // result buffer entry 9 seq
+reg  [15:0] out9_seq_next;
+reg  out9_spec_reg;  // result buffer entry 9 spec
+reg  out9_spec_next;
+reg  out9_res_reg;  // result buffer entry 9 res
+reg  out9_res_next;
+reg  [4:0] out9_res_n_reg;  // result buffer entry 9 res_n
+reg  [4:0] out9_res_n_next;
+reg  out9_stale_reg;  // result buffer entry 9 stale
+reg  out9_stale_next;
+reg  out9_busy_reg;  // result buffer entry 9 busy
+reg  out9_busy_next;
+reg  out9_msg_done_reg;  // result buffer entry 9 msg_done
+reg  out9_msg_done_next;
+reg  out9_error_reg;  // result buffer entry 9 error
+reg  out9_error_next;
 reg  [15:0] out_head_conn_reg;  // result buffer head connection id (the entry at out_rd_ptr)
 reg  [15:0] out_head_conn_next;
 reg  [2:0] out_head_kind_reg;  // result buffer head kind
@@ -581,8 +753,8 @@ reg  out_head_msg_done_reg;  // result buffer head msg_done
 reg  out_head_msg_done_next;
 reg  out_head_error_reg;  // result buffer head error
 reg  out_head_error_next;
-reg  [2:0] out_rd_ptr_plus1_reg;  // result buffer entry after the head
-reg  [2:0] out_rd_ptr_plus1_next;
+reg  [3:0] out_rd_ptr_plus1_reg;  // result buffer entry after the head
+reg  [3:0] out_rd_ptr_plus1_next;
 reg  out_valid_reg;  // the result buffer holds a result (out_count != 0)
 reg  out_valid_next;
 
@@ -598,90 +770,90 @@ wire s1_error = _s2_error_next_2 | s1_refused;
 wire _s2_t_next_0 = s1_kind_reg == 3'd2;
 wire [15:0] cur_done = s4_cur_reg[73:58];
 wire [4:0] cur_n = s4_cur_reg[36:32];
-wire _s5_c_n_next_0 = 5'd15 < cur_n;
-wire _s5_c_n_next_1 = 5'd14 < cur_n;
-wire _s5_c_n_next_2 = 5'd13 < cur_n;
-wire _s5_c_n_next_3 = 5'd12 < cur_n;
-wire _s5_c_n_next_4 = 5'd11 < cur_n;
-wire _s5_c_n_next_5 = 5'd10 < cur_n;
-wire _s5_c_n_next_6 = 5'd9 < cur_n;
-wire _s5_c_n_next_7 = 5'd8 < cur_n;
-wire _s5_c_n_next_8 = 5'd7 < cur_n;
-wire _s5_c_n_next_9 = 5'd6 < cur_n;
-wire _s5_c_n_next_10 = 5'd5 < cur_n;
-wire _s5_c_n_next_11 = 5'd4 < cur_n;
-wire _s5_c_n_next_12 = 5'd3 < cur_n;
-wire _s5_c_n_next_13 = 5'd2 < cur_n;
-wire _s5_c_n_next_14 = 5'd1 < cur_n;
-wire _s5_c_n_next_15 = 5'd0 < cur_n;
-wire [15:0] chunk_mask = {_s5_c_n_next_0, _s5_c_n_next_1, _s5_c_n_next_2, _s5_c_n_next_3, _s5_c_n_next_4, _s5_c_n_next_5, _s5_c_n_next_6, _s5_c_n_next_7, _s5_c_n_next_8, _s5_c_n_next_9, _s5_c_n_next_10, _s5_c_n_next_11, _s5_c_n_next_12, _s5_c_n_next_13, _s5_c_n_next_14, _s5_c_n_next_15};
+wire _s5_chunk_start_next_0 = 5'd15 < cur_n;
+wire _s5_chunk_start_next_1 = 5'd14 < cur_n;
+wire _s5_chunk_start_next_2 = 5'd13 < cur_n;
+wire _s5_chunk_start_next_3 = 5'd12 < cur_n;
+wire _s5_chunk_start_next_4 = 5'd11 < cur_n;
+wire _s5_chunk_start_next_5 = 5'd10 < cur_n;
+wire _s5_chunk_start_next_6 = 5'd9 < cur_n;
+wire _s5_chunk_start_next_7 = 5'd8 < cur_n;
+wire _s5_chunk_start_next_8 = 5'd7 < cur_n;
+wire _s5_chunk_start_next_9 = 5'd6 < cur_n;
+wire _s5_chunk_start_next_10 = 5'd5 < cur_n;
+wire _s5_chunk_start_next_11 = 5'd4 < cur_n;
+wire _s5_chunk_start_next_12 = 5'd3 < cur_n;
+wire _s5_chunk_start_next_13 = 5'd2 < cur_n;
+wire _s5_chunk_start_next_14 = 5'd1 < cur_n;
+wire _s5_chunk_start_next_15 = 5'd0 < cur_n;
+wire [15:0] chunk_mask = {_s5_chunk_start_next_0, _s5_chunk_start_next_1, _s5_chunk_start_next_2, _s5_chunk_start_next_3, _s5_chunk_start_next_4, _s5_chunk_start_next_5, _s5_chunk_start_next_6, _s5_chunk_start_next_7, _s5_chunk_start_next_8, _s5_chunk_start_next_9, _s5_chunk_start_next_10, _s5_chunk_start_next_11, _s5_chunk_start_next_12, _s5_chunk_start_next_13, _s5_chunk_start_next_14, _s5_chunk_start_next_15};
 wire complete = cur_done == chunk_mask;
-wire _s5_c_n_next_16 = s4_t_reg & complete;
+wire _s5_chunk_start_next_16 = s4_t_reg & complete;
 wire [15:0] cur_left = s4_cur_reg[15:0];
-wire _s5_c_n_next_17 = |cur_left;
-wire chunk_start = _s5_c_n_next_16 & _s5_c_n_next_17;
-wire _s5_c_n_next_18 = cur_left < 16'd16;
-wire [4:0] _s5_c_n_next_19 = cur_left[4:0];
-wire [4:0] chunk_n = _s5_c_n_next_18 ? _s5_c_n_next_19 : 5'd16;
-wire [4:0] c_n = chunk_start ? chunk_n : cur_n;
-wire [15:0] _s5_c_left_next_0 = {11'd0, chunk_n};
-wire [15:0] _s5_c_left_next_1 = cur_left - _s5_c_left_next_0;
-wire [15:0] c_left = chunk_start ? _s5_c_left_next_1 : cur_left;
+wire _s5_chunk_start_next_17 = |cur_left;
+wire chunk_start = _s5_chunk_start_next_16 & _s5_chunk_start_next_17;
+wire left_short = cur_left < 16'd16;
+wire [4:0] _s5_chunk_n_next_0 = cur_left[4:0];
+wire [4:0] chunk_n = left_short ? _s5_chunk_n_next_0 : 5'd16;
+wire [15:0] _s5_left_after_next_0 = cur_left - 16'd16;
+wire [15:0] left_after = left_short ? 16'd0 : _s5_left_after_next_0;
 wire [15:0] cur_base = s4_cur_reg[31:16];
-wire [15:0] _s5_c_base_next_0 = {11'd0, cur_n};
-wire [15:0] next_base = cur_base + _s5_c_base_next_0;
-wire [15:0] c_base = chunk_start ? next_base : cur_base;
+wire [15:0] _s5_next_base_next_0 = {11'd0, cur_n};
+wire [15:0] next_base = cur_base + _s5_next_base_next_0;
+wire [4:0] c_n = s5_chunk_start_reg ? s5_chunk_n_reg : s5_cur_n_reg;
+wire [15:0] c_left = s5_chunk_start_reg ? s5_left_after_reg : s5_cur_left_reg;
+wire [15:0] c_base = s5_chunk_start_reg ? s5_next_base_reg : s5_cur_base_reg;
 wire [4:0] cur_next = s4_cur_reg[41:37];
-wire [4:0] c_next = chunk_start ? 5'd0 : cur_next;
+wire [4:0] c_next = s5_chunk_start_reg ? 5'd0 : s5_cur_next_reg;
 wire [15:0] cur_out = s4_cur_reg[57:42];
-wire [15:0] c_out = chunk_start ? 16'd0 : cur_out;
-wire [15:0] c_done = chunk_start ? 16'd0 : cur_done;
+wire [15:0] c_out = s5_chunk_start_reg ? 16'd0 : s5_cur_out_reg;
+wire [15:0] c_done = s5_chunk_start_reg ? 16'd0 : s5_cur_done_reg;
 wire cur_halted = s4_cur_reg[74];
-wire _s5_c_halted_next_0 = ~chunk_start;
-wire c_halted = cur_halted & _s5_c_halted_next_0;
+wire _s6_c_halted_next_0 = ~s5_chunk_start_reg;
+wire c_halted = s5_cur_halted_reg & _s6_c_halted_next_0;
 wire cur_granted = s4_cur_reg[75];
-wire _s5_c_granted_next_0 = ~chunk_start;
-wire c_granted = cur_granted & _s5_c_granted_next_0;
+wire _s6_c_granted_next_0 = ~s5_chunk_start_reg;
+wire c_granted = s5_cur_granted_reg & _s6_c_granted_next_0;
 wire [31:0] cur_ts = s4_cur_reg[107:76];
-wire [31:0] c_ts = chunk_start ? 32'h0 : cur_ts;
-wire _s6_ns_send_next_0 = ~s5_c_granted_reg;
-wire _s6_ns_send_next_1 = s5_t_reg & _s6_ns_send_next_0;
-wire _s6_ns_send_next_2 = ~s5_c_halted_reg;
-wire _s6_ns_send_next_3 = _s6_ns_send_next_1 & _s6_ns_send_next_2;
-wire _s6_ns_send_next_4 = s5_c_next_reg < s5_c_n_reg;
-wire spec_send = _s6_ns_send_next_3 & _s6_ns_send_next_4;
-wire _s6_ns_send_next_5 = ~spec_send;
-wire _s6_ns_send_next_6 = s5_t_reg & _s6_ns_send_next_5;
-wire _s6_ns_send_next_7 = _s6_ns_send_next_6 & s5_c_granted_reg;
-wire [31:0] _s6_ns_send_next_8 = s5_now_reg - s5_c_ts_reg;
-wire _s6_ns_send_next_9 = _s6_ns_send_next_8[31];
-wire ts_reached = ~_s6_ns_send_next_9;
-wire _s6_ns_send_next_10 = _s6_ns_send_next_7 & ts_reached;
-wire _s6_ns_send_next_11 = 5'd15 < s5_c_n_reg;
-wire _s6_ns_send_next_12 = 5'd14 < s5_c_n_reg;
-wire _s6_ns_send_next_13 = 5'd13 < s5_c_n_reg;
-wire _s6_ns_send_next_14 = 5'd12 < s5_c_n_reg;
-wire _s6_ns_send_next_15 = 5'd11 < s5_c_n_reg;
-wire _s6_ns_send_next_16 = 5'd10 < s5_c_n_reg;
-wire _s6_ns_send_next_17 = 5'd9 < s5_c_n_reg;
-wire _s6_ns_send_next_18 = 5'd8 < s5_c_n_reg;
-wire _s6_ns_send_next_19 = 5'd7 < s5_c_n_reg;
-wire _s6_ns_send_next_20 = 5'd6 < s5_c_n_reg;
-wire _s6_ns_send_next_21 = 5'd5 < s5_c_n_reg;
-wire _s6_ns_send_next_22 = 5'd4 < s5_c_n_reg;
-wire _s6_ns_send_next_23 = 5'd3 < s5_c_n_reg;
-wire _s6_ns_send_next_24 = 5'd2 < s5_c_n_reg;
-wire _s6_ns_send_next_25 = 5'd1 < s5_c_n_reg;
-wire _s6_ns_send_next_26 = 5'd0 < s5_c_n_reg;
-wire [15:0] c_chunk_mask = {_s6_ns_send_next_11, _s6_ns_send_next_12, _s6_ns_send_next_13, _s6_ns_send_next_14, _s6_ns_send_next_15, _s6_ns_send_next_16, _s6_ns_send_next_17, _s6_ns_send_next_18, _s6_ns_send_next_19, _s6_ns_send_next_20, _s6_ns_send_next_21, _s6_ns_send_next_22, _s6_ns_send_next_23, _s6_ns_send_next_24, _s6_ns_send_next_25, _s6_ns_send_next_26};
-wire [15:0] _s6_ns_send_next_27 = s5_c_done_reg | s5_c_out_reg;
-wire [15:0] _s6_ns_send_next_28 = ~_s6_ns_send_next_27;
-wire [15:0] todo = c_chunk_mask & _s6_ns_send_next_28;
-wire _s6_ns_send_next_29 = |todo;
-wire ns_send = _s6_ns_send_next_10 & _s6_ns_send_next_29;
-wire [15:0] _s6_todo_lowest_next_0 = ~todo;
-wire [15:0] _s6_todo_lowest_next_1 = _s6_todo_lowest_next_0 + 16'd1;
-wire [15:0] todo_lowest = todo & _s6_todo_lowest_next_1;
+wire [31:0] c_ts = s5_chunk_start_reg ? 32'h0 : s5_cur_ts_reg;
+wire _s7_todo_next_0 = 5'd15 < s6_c_n_reg;
+wire _s7_todo_next_1 = 5'd14 < s6_c_n_reg;
+wire _s7_todo_next_2 = 5'd13 < s6_c_n_reg;
+wire _s7_todo_next_3 = 5'd12 < s6_c_n_reg;
+wire _s7_todo_next_4 = 5'd11 < s6_c_n_reg;
+wire _s7_todo_next_5 = 5'd10 < s6_c_n_reg;
+wire _s7_todo_next_6 = 5'd9 < s6_c_n_reg;
+wire _s7_todo_next_7 = 5'd8 < s6_c_n_reg;
+wire _s7_todo_next_8 = 5'd7 < s6_c_n_reg;
+wire _s7_todo_next_9 = 5'd6 < s6_c_n_reg;
+wire _s7_todo_next_10 = 5'd5 < s6_c_n_reg;
+wire _s7_todo_next_11 = 5'd4 < s6_c_n_reg;
+wire _s7_todo_next_12 = 5'd3 < s6_c_n_reg;
+wire _s7_todo_next_13 = 5'd2 < s6_c_n_reg;
+wire _s7_todo_next_14 = 5'd1 < s6_c_n_reg;
+wire _s7_todo_next_15 = 5'd0 < s6_c_n_reg;
+wire [15:0] c_chunk_mask = {_s7_todo_next_0, _s7_todo_next_1, _s7_todo_next_2, _s7_todo_next_3, _s7_todo_next_4, _s7_todo_next_5, _s7_todo_next_6, _s7_todo_next_7, _s7_todo_next_8, _s7_todo_next_9, _s7_todo_next_10, _s7_todo_next_11, _s7_todo_next_12, _s7_todo_next_13, _s7_todo_next_14, _s7_todo_next_15};
+wire [15:0] _s7_todo_next_16 = s6_c_done_reg | s6_c_out_reg;
+wire [15:0] _s7_todo_next_17 = ~_s7_todo_next_16;
+wire [15:0] todo = c_chunk_mask & _s7_todo_next_17;
+wire _s7_t_next_0 = ~s6_c_granted_reg;
+wire _s7_t_next_1 = s6_t_reg & _s7_t_next_0;
+wire _s7_t_next_2 = ~s6_c_halted_reg;
+wire _s7_t_next_3 = _s7_t_next_1 & _s7_t_next_2;
+wire _s7_t_next_4 = s6_c_next_reg < s6_c_n_reg;
+wire spec_send = _s7_t_next_3 & _s7_t_next_4;
+wire _s7_t_next_5 = ~spec_send;
+wire _s7_t_next_6 = s6_t_reg & _s7_t_next_5;
+wire _s7_t_next_7 = _s7_t_next_6 & s6_c_granted_reg;
+wire [31:0] _s7_t_next_8 = s6_now_reg - s6_c_ts_reg;
+wire _s7_t_next_9 = _s7_t_next_8[31];
+wire ts_reached = ~_s7_t_next_9;
+wire _s7_t_next_10 = _s7_t_next_7 & ts_reached;
+wire _s8_ns_send_next_0 = |s7_todo_reg;
+wire ns_send = s7_t_reg & _s8_ns_send_next_0;
+wire [15:0] _s8_todo_lowest_next_0 = ~s7_todo_reg;
+wire [15:0] _s8_todo_lowest_next_1 = _s8_todo_lowest_next_0 + 16'd1;
+wire [15:0] todo_lowest = s7_todo_reg & _s8_todo_lowest_next_1;
 wire _s2_t_2_next_0 = s1_kind_reg == 3'd4;
 wire _s2_t_2_next_1 = s1_kind_reg == 3'd5;
 wire _s2_t_2_next_2 = _s2_t_2_next_0 | _s2_t_2_next_1;
@@ -725,85 +897,87 @@ wire idle = _s5_idle_next_1 & complete;
 wire _s2_t_4_next_0 = s1_kind_reg == 3'd1;
 wire bypass = s1_m_reg < 16'd4;
 wire [4:0] _s2_t_5_next_0 = s1_m_reg[4:0];
-wire _s6_t_next_0 = s5_ack_hit_reg & s5_t_5_reg;
-wire [15:0] _s6_t_next_1 = s5_c_done_reg | s5_ack_bit_reg;
-wire [15:0] _s6_t_next_2 = _s6_t_next_0 ? _s6_t_next_1 : s5_c_done_reg;
-wire _s6_t_2_next_0 = s5_c_next_reg == 5'd15;
-wire _s6_t_2_next_1 = s5_c_next_reg == 5'd14;
-wire _s6_t_2_next_2 = s5_c_next_reg == 5'd13;
-wire _s6_t_2_next_3 = s5_c_next_reg == 5'd12;
-wire _s6_t_2_next_4 = s5_c_next_reg == 5'd11;
-wire _s6_t_2_next_5 = s5_c_next_reg == 5'd10;
-wire _s6_t_2_next_6 = s5_c_next_reg == 5'd9;
-wire _s6_t_2_next_7 = s5_c_next_reg == 5'd8;
-wire _s6_t_2_next_8 = s5_c_next_reg == 5'd7;
-wire _s6_t_2_next_9 = s5_c_next_reg == 5'd6;
-wire _s6_t_2_next_10 = s5_c_next_reg == 5'd5;
-wire _s6_t_2_next_11 = s5_c_next_reg == 5'd4;
-wire _s6_t_2_next_12 = s5_c_next_reg == 5'd3;
-wire _s6_t_2_next_13 = s5_c_next_reg == 5'd2;
-wire _s6_t_2_next_14 = s5_c_next_reg == 5'd1;
-wire _s6_t_2_next_15 = s5_c_next_reg == 5'd0;
-wire [15:0] spec_bit = {_s6_t_2_next_0, _s6_t_2_next_1, _s6_t_2_next_2, _s6_t_2_next_3, _s6_t_2_next_4, _s6_t_2_next_5, _s6_t_2_next_6, _s6_t_2_next_7, _s6_t_2_next_8, _s6_t_2_next_9, _s6_t_2_next_10, _s6_t_2_next_11, _s6_t_2_next_12, _s6_t_2_next_13, _s6_t_2_next_14, _s6_t_2_next_15};
-wire [15:0] _s6_t_2_next_16 = s5_c_out_reg | spec_bit;
-wire [15:0] _s6_t_3_next_0 = ~s5_ack_bit_reg;
-wire [15:0] _s6_t_3_next_1 = s5_c_out_reg & _s6_t_3_next_0;
-wire [15:0] _s6_t_3_next_2 = s5_ack_hit_reg ? _s6_t_3_next_1 : s5_c_out_reg;
-wire [4:0] _s6_t_4_next_0 = s5_c_next_reg + 5'd1;
+wire _s6_t_3_next_0 = s5_ack_hit_reg & s5_t_4_reg;
+wire _s6_t_4_next_0 = s5_ack_hit_reg & s5_t_5_reg;
+wire [15:0] _s7_t_2_next_0 = s6_c_done_reg | s6_ack_bit_reg;
+wire [15:0] _s7_t_2_next_1 = s6_t_4_reg ? _s7_t_2_next_0 : s6_c_done_reg;
+wire [15:0] _s6_t_5_next_0 = ~s5_ack_bit_reg;
+wire _s7_t_3_next_0 = s6_c_next_reg == 5'd15;
+wire _s7_t_3_next_1 = s6_c_next_reg == 5'd14;
+wire _s7_t_3_next_2 = s6_c_next_reg == 5'd13;
+wire _s7_t_3_next_3 = s6_c_next_reg == 5'd12;
+wire _s7_t_3_next_4 = s6_c_next_reg == 5'd11;
+wire _s7_t_3_next_5 = s6_c_next_reg == 5'd10;
+wire _s7_t_3_next_6 = s6_c_next_reg == 5'd9;
+wire _s7_t_3_next_7 = s6_c_next_reg == 5'd8;
+wire _s7_t_3_next_8 = s6_c_next_reg == 5'd7;
+wire _s7_t_3_next_9 = s6_c_next_reg == 5'd6;
+wire _s7_t_3_next_10 = s6_c_next_reg == 5'd5;
+wire _s7_t_3_next_11 = s6_c_next_reg == 5'd4;
+wire _s7_t_3_next_12 = s6_c_next_reg == 5'd3;
+wire _s7_t_3_next_13 = s6_c_next_reg == 5'd2;
+wire _s7_t_3_next_14 = s6_c_next_reg == 5'd1;
+wire _s7_t_3_next_15 = s6_c_next_reg == 5'd0;
+wire [15:0] spec_bit = {_s7_t_3_next_0, _s7_t_3_next_1, _s7_t_3_next_2, _s7_t_3_next_3, _s7_t_3_next_4, _s7_t_3_next_5, _s7_t_3_next_6, _s7_t_3_next_7, _s7_t_3_next_8, _s7_t_3_next_9, _s7_t_3_next_10, _s7_t_3_next_11, _s7_t_3_next_12, _s7_t_3_next_13, _s7_t_3_next_14, _s7_t_3_next_15};
+wire [15:0] _s7_t_3_next_16 = s6_c_out_reg | spec_bit;
+wire [15:0] _s7_t_4_next_0 = s6_c_out_reg & s6_t_5_reg;
+wire [15:0] _s7_t_4_next_1 = s6_ack_hit_reg ? _s7_t_4_next_0 : s6_c_out_reg;
+wire [4:0] _s7_t_5_next_0 = s6_c_next_reg + 5'd1;
 wire _s2_t_8_next_0 = ~bypass;
-wire [31:0] new_ts = s5_grant_ok_reg ? s5_ts_reg : s5_c_ts_reg;
-wire new_granted = s5_c_granted_reg | s5_grant_ok_reg;
-wire _s6_new_halted_next_0 = s5_ack_hit_reg & s5_t_4_reg;
-wire new_halted = s5_c_halted_reg | _s6_new_halted_next_0;
 wire msg_ok = s5_t_2_reg & s5_idle_reg;
-wire _s6_new_left_next_0 = msg_ok & s5_t_6_reg;
-wire [15:0] new_left = _s6_new_left_next_0 ? s5_m_reg : s5_c_left_reg;
-wire _s6_t_5_next_0 = msg_ok & s5_bypass_reg;
-wire [15:0] _s6_t_6_next_0 = {11'd0, s5_c_n_reg};
-wire [15:0] _s6_t_6_next_1 = s5_c_base_reg + _s6_t_6_next_0;
-wire [107:0] _s6_t_6_next_2 = {s5_now_reg, 1'd1, 1'd0, 16'd0, 16'd0, s5_t_3_reg, s5_t_3_reg, _s6_t_6_next_1, 16'd0};
+wire _s6_t_6_next_0 = msg_ok & s5_t_6_reg;
+wire [31:0] new_ts = s6_grant_ok_reg ? s6_ts_reg : s6_c_ts_reg;
+wire new_granted = s6_c_granted_reg | s6_grant_ok_reg;
+wire new_halted = s6_c_halted_reg | s6_t_3_reg;
+wire [15:0] new_out = s7_spec_send_reg ? s7_t_3_reg : s7_t_4_reg;
+wire [4:0] new_next = s7_spec_send_reg ? s7_t_5_reg : s7_c_next_reg;
+wire [15:0] new_left = s6_t_6_reg ? s6_m_reg : s6_c_left_reg;
+wire _s6_t_7_next_0 = msg_ok & s5_bypass_reg;
+wire [15:0] _s7_t_7_next_0 = {11'd0, s6_c_n_reg};
+wire [15:0] _s7_t_7_next_1 = s6_c_base_reg + _s7_t_7_next_0;
+wire [107:0] _s7_t_7_next_2 = {s6_now_reg, 1'd1, 1'd0, 16'd0, 16'd0, s6_t_2_reg, s6_t_2_reg, _s7_t_7_next_1, 16'd0};
 wire _s2_t_9_next_0 = s1_kind_reg == 3'd0;
 wire _s2_t_10_next_0 = _s2_t_2_next_0 | _s2_t_2_next_1;
-wire _s6_new_chunk_mask_next_0 = 5'd15 < s5_c_n_reg;
-wire _s6_new_chunk_mask_next_1 = 5'd14 < s5_c_n_reg;
-wire _s6_new_chunk_mask_next_2 = 5'd13 < s5_c_n_reg;
-wire _s6_new_chunk_mask_next_3 = 5'd12 < s5_c_n_reg;
-wire _s6_new_chunk_mask_next_4 = 5'd11 < s5_c_n_reg;
-wire _s6_new_chunk_mask_next_5 = 5'd10 < s5_c_n_reg;
-wire _s6_new_chunk_mask_next_6 = 5'd9 < s5_c_n_reg;
-wire _s6_new_chunk_mask_next_7 = 5'd8 < s5_c_n_reg;
-wire _s6_new_chunk_mask_next_8 = 5'd7 < s5_c_n_reg;
-wire _s6_new_chunk_mask_next_9 = 5'd6 < s5_c_n_reg;
-wire _s6_new_chunk_mask_next_10 = 5'd5 < s5_c_n_reg;
-wire _s6_new_chunk_mask_next_11 = 5'd4 < s5_c_n_reg;
-wire _s6_new_chunk_mask_next_12 = 5'd3 < s5_c_n_reg;
-wire _s6_new_chunk_mask_next_13 = 5'd2 < s5_c_n_reg;
-wire _s6_new_chunk_mask_next_14 = 5'd1 < s5_c_n_reg;
-wire _s6_new_chunk_mask_next_15 = 5'd0 < s5_c_n_reg;
-wire [15:0] new_chunk_mask = {_s6_new_chunk_mask_next_0, _s6_new_chunk_mask_next_1, _s6_new_chunk_mask_next_2, _s6_new_chunk_mask_next_3, _s6_new_chunk_mask_next_4, _s6_new_chunk_mask_next_5, _s6_new_chunk_mask_next_6, _s6_new_chunk_mask_next_7, _s6_new_chunk_mask_next_8, _s6_new_chunk_mask_next_9, _s6_new_chunk_mask_next_10, _s6_new_chunk_mask_next_11, _s6_new_chunk_mask_next_12, _s6_new_chunk_mask_next_13, _s6_new_chunk_mask_next_14, _s6_new_chunk_mask_next_15};
-wire _s6_t_8_next_0 = |new_left;
-wire _s6_t_8_next_1 = ~_s6_t_8_next_0;
+wire _s7_new_chunk_mask_next_0 = 5'd15 < s6_c_n_reg;
+wire _s7_new_chunk_mask_next_1 = 5'd14 < s6_c_n_reg;
+wire _s7_new_chunk_mask_next_2 = 5'd13 < s6_c_n_reg;
+wire _s7_new_chunk_mask_next_3 = 5'd12 < s6_c_n_reg;
+wire _s7_new_chunk_mask_next_4 = 5'd11 < s6_c_n_reg;
+wire _s7_new_chunk_mask_next_5 = 5'd10 < s6_c_n_reg;
+wire _s7_new_chunk_mask_next_6 = 5'd9 < s6_c_n_reg;
+wire _s7_new_chunk_mask_next_7 = 5'd8 < s6_c_n_reg;
+wire _s7_new_chunk_mask_next_8 = 5'd7 < s6_c_n_reg;
+wire _s7_new_chunk_mask_next_9 = 5'd6 < s6_c_n_reg;
+wire _s7_new_chunk_mask_next_10 = 5'd5 < s6_c_n_reg;
+wire _s7_new_chunk_mask_next_11 = 5'd4 < s6_c_n_reg;
+wire _s7_new_chunk_mask_next_12 = 5'd3 < s6_c_n_reg;
+wire _s7_new_chunk_mask_next_13 = 5'd2 < s6_c_n_reg;
+wire _s7_new_chunk_mask_next_14 = 5'd1 < s6_c_n_reg;
+wire _s7_new_chunk_mask_next_15 = 5'd0 < s6_c_n_reg;
+wire [15:0] new_chunk_mask = {_s7_new_chunk_mask_next_0, _s7_new_chunk_mask_next_1, _s7_new_chunk_mask_next_2, _s7_new_chunk_mask_next_3, _s7_new_chunk_mask_next_4, _s7_new_chunk_mask_next_5, _s7_new_chunk_mask_next_6, _s7_new_chunk_mask_next_7, _s7_new_chunk_mask_next_8, _s7_new_chunk_mask_next_9, _s7_new_chunk_mask_next_10, _s7_new_chunk_mask_next_11, _s7_new_chunk_mask_next_12, _s7_new_chunk_mask_next_13, _s7_new_chunk_mask_next_14, _s7_new_chunk_mask_next_15};
+wire _s7_t_9_next_0 = |new_left;
+wire _s7_t_9_next_1 = ~_s7_t_9_next_0;
 wire _s6_t_9_next_0 = ~s5_idle_reg;
 wire _s2_t_11_next_0 = _s2_t_next_0 | _s2_t_2_next_0;
-wire [4:0] _s6_t_11_next_0 = s5_started_reg ? s5_c_n_reg : 5'd0;
-wire _s6_t_12_next_0 = ~s5_grant_ok_reg;
-wire _s6_t_12_next_1 = s5_t_8_reg & _s6_t_12_next_0;
-wire _s6_t_12_next_2 = ~s5_ack_hit_reg;
-wire _s6_t_12_next_3 = s5_t_9_reg & _s6_t_12_next_2;
-wire _s6_t_12_next_4 = _s6_t_12_next_1 | _s6_t_12_next_3;
-wire _s6_t_13_next_0 = ~s5_idle_reg;
-wire _s6_t_13_next_1 = s5_t_2_reg & _s6_t_13_next_0;
-wire _snoop_ahead_0 = ~s5_error_reg;
-wire _snoop_ahead_1 = s5_valid_reg & _snoop_ahead_0;
-wire [11:0] _snoop_ahead_2 = s5_conn_reg[11:0];
+wire [4:0] _s7_t_12_next_0 = s6_started_reg ? s6_c_n_reg : 5'd0;
+wire _s6_t_11_next_0 = ~s5_grant_ok_reg;
+wire _s6_t_11_next_1 = s5_t_8_reg & _s6_t_11_next_0;
+wire _s6_t_11_next_2 = ~s5_ack_hit_reg;
+wire _s6_t_11_next_3 = s5_t_9_reg & _s6_t_11_next_2;
+wire _s6_t_11_next_4 = _s6_t_11_next_1 | _s6_t_11_next_3;
+wire _s6_t_12_next_0 = ~s5_idle_reg;
+wire _s6_t_12_next_1 = s5_t_2_reg & _s6_t_12_next_0;
+wire _snoop_ahead_0 = ~s7_error_reg;
+wire _snoop_ahead_1 = s7_valid_reg & _snoop_ahead_0;
+wire [11:0] _snoop_ahead_2 = s7_conn_reg[11:0];
 wire [11:0] _snoop_ahead_3 = in_conn_reg[11:0];
 wire _snoop_ahead_4 = _snoop_ahead_2 == _snoop_ahead_3;
 wire snoop_s1_ahead = _snoop_ahead_1 & _snoop_ahead_4;
-wire [11:0] _snoop_ahead_5 = s5_conn_reg[11:0];
+wire [11:0] _snoop_ahead_5 = s7_conn_reg[11:0];
 wire [11:0] _snoop_ahead_6 = s1_conn_reg[11:0];
 wire _snoop_ahead_7 = _snoop_ahead_5 == _snoop_ahead_6;
 wire snoop_s2_ahead = _snoop_ahead_1 & _snoop_ahead_7;
-wire [11:0] _snoop_ahead_8 = s5_conn_reg[11:0];
+wire [11:0] _snoop_ahead_8 = s7_conn_reg[11:0];
 wire [11:0] _snoop_ahead_9 = s2_conn_reg[11:0];
 wire _snoop_ahead_10 = _snoop_ahead_8 == _snoop_ahead_9;
 wire snoop_s3_ahead = _snoop_ahead_1 & _snoop_ahead_10;
@@ -818,179 +992,201 @@ wire [3:0] _shell_6 = occ_reg + _shell_5;
 wire out_pop = out_valid_reg & m_result_ready;
 wire [3:0] _shell_7 = out_pop ? 4'd1 : 4'd0;
 wire [3:0] occ_update = _shell_6 - _shell_7;
-wire _shell_8 = ~s6_error_reg;
-wire wr_en = s6_valid_reg & _shell_8;
-wire [11:0] wr_addr = s6_conn_reg[11:0];
+wire _shell_8 = ~s8_error_reg;
+wire wr_en = s8_valid_reg & _shell_8;
+wire [11:0] wr_addr = s8_conn_reg[11:0];
 wire [11:0] _shell_9 = in_conn_reg[11:0];
 wire _shell_10 = wr_addr == _shell_9;
 wire snoop_in = wr_en & _shell_10;
 wire [107:0] _shell_11 = {32'h0, 1'd0, 1'd0, 16'd0, 16'd0, 5'd0, 5'd0, 16'd0, 16'd0};
-wire [15:0] _shell_12 = s6_c_done_reg | s6_todo_lowest_reg;
-wire [15:0] new_done = s6_ns_send_reg ? _shell_12 : s6_t_reg;
-wire [15:0] new_out = s6_spec_send_reg ? s6_t_2_reg : s6_t_3_reg;
-wire [4:0] new_next = s6_spec_send_reg ? s6_t_4_reg : s6_c_next_reg;
-wire [107:0] _shell_13 = {s6_new_ts_reg, s6_new_granted_reg, s6_new_halted_reg, new_done, new_out, new_next, s6_c_n_reg, s6_c_base_reg, s6_new_left_reg};
-wire [107:0] _shell_14 = s6_t_5_reg ? s6_t_6_reg : _shell_13;
-wire [107:0] new_word = s6_t_7_reg ? _shell_11 : _shell_14;
+wire [15:0] _shell_12 = s8_c_done_reg | s8_todo_lowest_reg;
+wire [15:0] new_done = s8_ns_send_reg ? _shell_12 : s8_t_reg;
+wire [107:0] _shell_13 = {s8_new_ts_reg, s8_new_granted_reg, s8_new_halted_reg, new_done, s8_new_out_reg, s8_new_next_reg, s8_c_n_reg, s8_c_base_reg, s8_new_left_reg};
+wire [107:0] _shell_14 = s8_t_2_reg ? s8_t_3_reg : _shell_13;
+wire [107:0] new_word = s8_t_4_reg ? _shell_11 : _shell_14;
 wire _shell_15 = snoop_s1_reg | s1_fix_valid_reg;
 wire [107:0] _shell_16 = snoop_s1_reg ? new_word : s1_fix_word_reg;
 wire _shell_17 = snoop_s2_reg | s2_fix_valid_reg;
 wire [107:0] _shell_18 = snoop_s2_reg ? new_word : s2_fix_word_reg;
 wire [107:0] s3_word = s3_fix_valid_reg ? s3_fix_word_reg : s3_ram_reg;
 wire [107:0] _shell_19 = snoop_s3_reg ? new_word : s3_word;
-wire _shell_20 = out_wr_ptr_reg == 3'd0;
-wire _shell_21 = s6_spec_send_reg | s6_ns_send_reg;
-wire res_pkt = s6_error_reg ? 1'd0 : _shell_21;
-wire _shell_22 = s6_spec_send_reg | s6_ns_send_reg;
-wire _shell_23 = s6_todo_lowest_reg[8];
+wire _shell_20 = out_wr_ptr_reg == 4'd0;
+wire _shell_21 = s8_spec_send_reg | s8_ns_send_reg;
+wire res_pkt = s8_error_reg ? 1'd0 : _shell_21;
+wire _shell_22 = s8_spec_send_reg | s8_ns_send_reg;
+wire _shell_23 = s8_todo_lowest_reg[8];
 wire _shell_24 = 1'd0 | _shell_23;
-wire _shell_25 = s6_todo_lowest_reg[9];
+wire _shell_25 = s8_todo_lowest_reg[9];
 wire _shell_26 = _shell_24 | _shell_25;
-wire _shell_27 = s6_todo_lowest_reg[10];
+wire _shell_27 = s8_todo_lowest_reg[10];
 wire _shell_28 = _shell_26 | _shell_27;
-wire _shell_29 = s6_todo_lowest_reg[11];
+wire _shell_29 = s8_todo_lowest_reg[11];
 wire _shell_30 = _shell_28 | _shell_29;
-wire _shell_31 = s6_todo_lowest_reg[12];
+wire _shell_31 = s8_todo_lowest_reg[12];
 wire _shell_32 = _shell_30 | _shell_31;
-wire _shell_33 = s6_todo_lowest_reg[13];
+wire _shell_33 = s8_todo_lowest_reg[13];
 wire _shell_34 = _shell_32 | _shell_33;
-wire _shell_35 = s6_todo_lowest_reg[14];
+wire _shell_35 = s8_todo_lowest_reg[14];
 wire _shell_36 = _shell_34 | _shell_35;
-wire _shell_37 = s6_todo_lowest_reg[15];
+wire _shell_37 = s8_todo_lowest_reg[15];
 wire _shell_38 = _shell_36 | _shell_37;
-wire _shell_39 = s6_todo_lowest_reg[4];
+wire _shell_39 = s8_todo_lowest_reg[4];
 wire _shell_40 = 1'd0 | _shell_39;
-wire _shell_41 = s6_todo_lowest_reg[5];
+wire _shell_41 = s8_todo_lowest_reg[5];
 wire _shell_42 = _shell_40 | _shell_41;
-wire _shell_43 = s6_todo_lowest_reg[6];
+wire _shell_43 = s8_todo_lowest_reg[6];
 wire _shell_44 = _shell_42 | _shell_43;
-wire _shell_45 = s6_todo_lowest_reg[7];
+wire _shell_45 = s8_todo_lowest_reg[7];
 wire _shell_46 = _shell_44 | _shell_45;
-wire _shell_47 = s6_todo_lowest_reg[12];
+wire _shell_47 = s8_todo_lowest_reg[12];
 wire _shell_48 = _shell_46 | _shell_47;
-wire _shell_49 = s6_todo_lowest_reg[13];
+wire _shell_49 = s8_todo_lowest_reg[13];
 wire _shell_50 = _shell_48 | _shell_49;
-wire _shell_51 = s6_todo_lowest_reg[14];
+wire _shell_51 = s8_todo_lowest_reg[14];
 wire _shell_52 = _shell_50 | _shell_51;
-wire _shell_53 = s6_todo_lowest_reg[15];
+wire _shell_53 = s8_todo_lowest_reg[15];
 wire _shell_54 = _shell_52 | _shell_53;
-wire _shell_55 = s6_todo_lowest_reg[2];
+wire _shell_55 = s8_todo_lowest_reg[2];
 wire _shell_56 = 1'd0 | _shell_55;
-wire _shell_57 = s6_todo_lowest_reg[3];
+wire _shell_57 = s8_todo_lowest_reg[3];
 wire _shell_58 = _shell_56 | _shell_57;
-wire _shell_59 = s6_todo_lowest_reg[6];
+wire _shell_59 = s8_todo_lowest_reg[6];
 wire _shell_60 = _shell_58 | _shell_59;
-wire _shell_61 = s6_todo_lowest_reg[7];
+wire _shell_61 = s8_todo_lowest_reg[7];
 wire _shell_62 = _shell_60 | _shell_61;
-wire _shell_63 = s6_todo_lowest_reg[10];
+wire _shell_63 = s8_todo_lowest_reg[10];
 wire _shell_64 = _shell_62 | _shell_63;
-wire _shell_65 = s6_todo_lowest_reg[11];
+wire _shell_65 = s8_todo_lowest_reg[11];
 wire _shell_66 = _shell_64 | _shell_65;
-wire _shell_67 = s6_todo_lowest_reg[14];
+wire _shell_67 = s8_todo_lowest_reg[14];
 wire _shell_68 = _shell_66 | _shell_67;
-wire _shell_69 = s6_todo_lowest_reg[15];
+wire _shell_69 = s8_todo_lowest_reg[15];
 wire _shell_70 = _shell_68 | _shell_69;
-wire _shell_71 = s6_todo_lowest_reg[1];
+wire _shell_71 = s8_todo_lowest_reg[1];
 wire _shell_72 = 1'd0 | _shell_71;
-wire _shell_73 = s6_todo_lowest_reg[3];
+wire _shell_73 = s8_todo_lowest_reg[3];
 wire _shell_74 = _shell_72 | _shell_73;
-wire _shell_75 = s6_todo_lowest_reg[5];
+wire _shell_75 = s8_todo_lowest_reg[5];
 wire _shell_76 = _shell_74 | _shell_75;
-wire _shell_77 = s6_todo_lowest_reg[7];
+wire _shell_77 = s8_todo_lowest_reg[7];
 wire _shell_78 = _shell_76 | _shell_77;
-wire _shell_79 = s6_todo_lowest_reg[9];
+wire _shell_79 = s8_todo_lowest_reg[9];
 wire _shell_80 = _shell_78 | _shell_79;
-wire _shell_81 = s6_todo_lowest_reg[11];
+wire _shell_81 = s8_todo_lowest_reg[11];
 wire _shell_82 = _shell_80 | _shell_81;
-wire _shell_83 = s6_todo_lowest_reg[13];
+wire _shell_83 = s8_todo_lowest_reg[13];
 wire _shell_84 = _shell_82 | _shell_83;
-wire _shell_85 = s6_todo_lowest_reg[15];
+wire _shell_85 = s8_todo_lowest_reg[15];
 wire _shell_86 = _shell_84 | _shell_85;
 wire [4:0] ns_index = {1'd0, _shell_38, _shell_54, _shell_70, _shell_86};
-wire [4:0] pkt_index = s6_spec_send_reg ? s6_c_next_reg : ns_index;
+wire [4:0] pkt_index = s8_spec_send_reg ? s8_c_next_reg : ns_index;
 wire [15:0] _shell_87 = {11'd0, pkt_index};
-wire [15:0] pkt_seq = s6_c_base_reg + _shell_87;
+wire [15:0] pkt_seq = s8_c_base_reg + _shell_87;
 wire [15:0] _shell_88 = _shell_22 ? pkt_seq : 16'd0;
-wire [15:0] res_seq = s6_error_reg ? 16'd0 : _shell_88;
-wire res_spec = s6_error_reg ? 1'd0 : s6_spec_send_reg;
-wire res_res = s6_error_reg ? 1'd0 : s6_started_reg;
-wire [4:0] res_res_n = s6_error_reg ? 5'd0 : s6_t_11_reg;
-wire res_stale = s6_error_reg ? 1'd0 : s6_t_12_reg;
-wire res_busy = s6_error_reg ? 1'd0 : s6_t_13_reg;
-wire _shell_89 = new_done == s6_new_chunk_mask_reg;
-wire now_idle = s6_t_8_reg & _shell_89;
-wire _shell_90 = s6_t_9_reg & now_idle;
-wire msg_done = _shell_90 & s6_t_10_reg;
-wire res_msg_done = s6_error_reg ? 1'd0 : msg_done;
-wire _shell_91 = out_wr_ptr_reg == 3'd1;
-wire _shell_92 = out_wr_ptr_reg == 3'd2;
-wire _shell_93 = out_wr_ptr_reg == 3'd3;
-wire _shell_94 = out_wr_ptr_reg == 3'd4;
-wire _shell_95 = out_wr_ptr_reg == 3'd5;
-wire _shell_96 = out_wr_ptr_reg == 3'd6;
-wire _shell_97 = out_wr_ptr_reg == 3'd7;
-wire [2:0] _shell_98 = out_wr_ptr_reg + 3'd1;
-wire _shell_99 = out_wr_ptr_reg == out_rd_ptr_plus1_reg;
-wire out_lands_next = s6_valid_reg & _shell_99;
-wire [15:0] _shell_100 = out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_conn_reg : out6_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out5_conn_reg : out4_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_conn_reg : out2_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out1_conn_reg : out0_conn_reg));
-wire [2:0] _shell_101 = out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_kind_reg : out6_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out5_kind_reg : out4_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_kind_reg : out2_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out1_kind_reg : out0_kind_reg));
-wire _shell_102 = out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_pkt_reg : out6_pkt_reg) : (out_rd_ptr_plus1_reg[0] ? out5_pkt_reg : out4_pkt_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_pkt_reg : out2_pkt_reg) : (out_rd_ptr_plus1_reg[0] ? out1_pkt_reg : out0_pkt_reg));
-wire [15:0] _shell_103 = out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_seq_reg : out6_seq_reg) : (out_rd_ptr_plus1_reg[0] ? out5_seq_reg : out4_seq_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_seq_reg : out2_seq_reg) : (out_rd_ptr_plus1_reg[0] ? out1_seq_reg : out0_seq_reg));
-wire _shell_104 = out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_spec_reg : out6_spec_reg) : (out_rd_ptr_plus1_reg[0] ? out5_spec_reg : out4_spec_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_spec_reg : out2_spec_reg) : (out_rd_ptr_plus1_reg[0] ? out1_spec_reg : out0_spec_reg));
-wire _shell_105 = out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_res_reg : out6_res_reg) : (out_rd_ptr_plus1_reg[0] ? out5_res_reg : out4_res_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_res_reg : out2_res_reg) : (out_rd_ptr_plus1_reg[0] ? out1_res_reg : out0_res_reg));
-wire [4:0] _shell_106 = out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_res_n_reg : out6_res_n_reg) : (out_rd_ptr_plus1_reg[0] ? out5_res_n_reg : out4_res_n_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_res_n_reg : out2_res_n_reg) : (out_rd_ptr_plus1_reg[0] ? out1_res_n_reg : out0_res_n_reg));
-wire _shell_107 = out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_stale_reg : out6_stale_reg) : (out_rd_ptr_plus1_reg[0] ? out5_stale_reg : out4_stale_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_stale_reg : out2_stale_reg) : (out_rd_ptr_plus1_reg[0] ? out1_stale_reg : out0_stale_reg));
-wire _shell_108 = out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_busy_reg : out6_busy_reg) : (out_rd_ptr_plus1_reg[0] ? out5_busy_reg : out4_busy_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_busy_reg : out2_busy_reg) : (out_rd_ptr_plus1_reg[0] ? out1_busy_reg : out0_busy_reg));
-wire _shell_109 = out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_msg_done_reg : out6_msg_done_reg) : (out_rd_ptr_plus1_reg[0] ? out5_msg_done_reg : out4_msg_done_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_msg_done_reg : out2_msg_done_reg) : (out_rd_ptr_plus1_reg[0] ? out1_msg_done_reg : out0_msg_done_reg));
-wire _shell_110 = out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_error_reg : out6_error_reg) : (out_rd_ptr_plus1_reg[0] ? out5_error_reg : out4_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_error_reg : out2_error_reg) : (out_rd_ptr_plus1_reg[0] ? out1_error_reg : out0_error_reg));
-wire _shell_111 = out_wr_ptr_reg == out_rd_ptr_reg;
-wire out_lands_head = s6_valid_reg & _shell_111;
-wire [2:0] _shell_112 = out_rd_ptr_plus1_reg + 3'd1;
-wire [3:0] _shell_113 = s6_valid_reg ? 4'd1 : 4'd0;
-wire [3:0] _shell_114 = out_count_reg + _shell_113;
-wire [3:0] _shell_115 = out_pop ? 4'd1 : 4'd0;
-wire [3:0] _shell_116 = _shell_114 - _shell_115;
-wire _shell_117 = ~out_pop;
-wire _shell_118 = s6_valid_reg & _shell_117;
-wire _shell_119 = out_count_reg != 4'd15;
-wire _shell_120 = ~s6_valid_reg;
-wire _shell_121 = out_pop & _shell_120;
-wire _shell_122 = out_count_reg != 4'd1;
+wire [15:0] res_seq = s8_error_reg ? 16'd0 : _shell_88;
+wire res_spec = s8_error_reg ? 1'd0 : s8_spec_send_reg;
+wire res_res = s8_error_reg ? 1'd0 : s8_started_reg;
+wire [4:0] res_res_n = s8_error_reg ? 5'd0 : s8_t_8_reg;
+wire res_stale = s8_error_reg ? 1'd0 : s8_t_9_reg;
+wire res_busy = s8_error_reg ? 1'd0 : s8_t_10_reg;
+wire _shell_89 = new_done == s8_new_chunk_mask_reg;
+wire now_idle = s8_t_5_reg & _shell_89;
+wire _shell_90 = s8_t_6_reg & now_idle;
+wire msg_done = _shell_90 & s8_t_7_reg;
+wire res_msg_done = s8_error_reg ? 1'd0 : msg_done;
+wire _shell_91 = out_wr_ptr_reg == 4'd1;
+wire _shell_92 = out_wr_ptr_reg == 4'd2;
+wire _shell_93 = out_wr_ptr_reg == 4'd3;
+wire _shell_94 = out_wr_ptr_reg == 4'd4;
+wire _shell_95 = out_wr_ptr_reg == 4'd5;
+wire _shell_96 = out_wr_ptr_reg == 4'd6;
+wire _shell_97 = out_wr_ptr_reg == 4'd7;
+wire _shell_98 = out_wr_ptr_reg == 4'd8;
+wire _shell_99 = out_wr_ptr_reg == 4'd9;
+wire _shell_100 = out_wr_ptr_reg == 4'd9;
+wire [3:0] _shell_101 = out_wr_ptr_reg + 4'd1;
+wire [3:0] _shell_102 = _shell_100 ? 4'd0 : _shell_101;
+wire _shell_103 = out_wr_ptr_reg == out_rd_ptr_plus1_reg;
+wire out_lands_next = s8_valid_reg & _shell_103;
+wire [15:0] _shell_104 = out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out9_conn_reg : (out_rd_ptr_plus1_reg[1] ? out9_conn_reg : (out_rd_ptr_plus1_reg[0] ? out9_conn_reg : out8_conn_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_conn_reg : out6_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out5_conn_reg : out4_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_conn_reg : out2_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out1_conn_reg : out0_conn_reg)));
+wire [2:0] _shell_105 = out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out9_kind_reg : (out_rd_ptr_plus1_reg[1] ? out9_kind_reg : (out_rd_ptr_plus1_reg[0] ? out9_kind_reg : out8_kind_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_kind_reg : out6_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out5_kind_reg : out4_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_kind_reg : out2_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out1_kind_reg : out0_kind_reg)));
+wire _shell_106 = out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out9_pkt_reg : (out_rd_ptr_plus1_reg[1] ? out9_pkt_reg : (out_rd_ptr_plus1_reg[0] ? out9_pkt_reg : out8_pkt_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_pkt_reg : out6_pkt_reg) : (out_rd_ptr_plus1_reg[0] ? out5_pkt_reg : out4_pkt_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_pkt_reg : out2_pkt_reg) : (out_rd_ptr_plus1_reg[0] ? out1_pkt_reg : out0_pkt_reg)));
+wire [15:0] _shell_107 = out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out9_seq_reg : (out_rd_ptr_plus1_reg[1] ? out9_seq_reg : (out_rd_ptr_plus1_reg[0] ? out9_seq_reg : out8_seq_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_seq_reg : out6_seq_reg) : (out_rd_ptr_plus1_reg[0] ? out5_seq_reg : out4_seq_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_seq_reg : out2_seq_reg) : (out_rd_ptr_plus1_reg[0] ? out1_seq_reg : out0_seq_reg)));
+wire _shell_108 = out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out9_spec_reg : (out_rd_ptr_plus1_reg[1] ? out9_spec_reg : (out_rd_ptr_plus1_reg[0] ? out9_spec_reg : out8_spec_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_spec_reg : out6_spec_reg) : (out_rd_ptr_plus1_reg[0] ? out5_spec_reg : out4_spec_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_spec_reg : out2_spec_reg) : (out_rd_ptr_plus1_reg[0] ? out1_spec_reg : out0_spec_reg)));
+wire _shell_109 = out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out9_res_reg : (out_rd_ptr_plus1_reg[1] ? out9_res_reg : (out_rd_ptr_plus1_reg[0] ? out9_res_reg : out8_res_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_res_reg : out6_res_reg) : (out_rd_ptr_plus1_reg[0] ? out5_res_reg : out4_res_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_res_reg : out2_res_reg) : (out_rd_ptr_plus1_reg[0] ? out1_res_reg : out0_res_reg)));
+wire [4:0] _shell_110 = out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out9_res_n_reg : (out_rd_ptr_plus1_reg[1] ? out9_res_n_reg : (out_rd_ptr_plus1_reg[0] ? out9_res_n_reg : out8_res_n_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_res_n_reg : out6_res_n_reg) : (out_rd_ptr_plus1_reg[0] ? out5_res_n_reg : out4_res_n_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_res_n_reg : out2_res_n_reg) : (out_rd_ptr_plus1_reg[0] ? out1_res_n_reg : out0_res_n_reg)));
+wire _shell_111 = out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out9_stale_reg : (out_rd_ptr_plus1_reg[1] ? out9_stale_reg : (out_rd_ptr_plus1_reg[0] ? out9_stale_reg : out8_stale_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_stale_reg : out6_stale_reg) : (out_rd_ptr_plus1_reg[0] ? out5_stale_reg : out4_stale_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_stale_reg : out2_stale_reg) : (out_rd_ptr_plus1_reg[0] ? out1_stale_reg : out0_stale_reg)));
+wire _shell_112 = out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out9_busy_reg : (out_rd_ptr_plus1_reg[1] ? out9_busy_reg : (out_rd_ptr_plus1_reg[0] ? out9_busy_reg : out8_busy_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_busy_reg : out6_busy_reg) : (out_rd_ptr_plus1_reg[0] ? out5_busy_reg : out4_busy_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_busy_reg : out2_busy_reg) : (out_rd_ptr_plus1_reg[0] ? out1_busy_reg : out0_busy_reg)));
+wire _shell_113 = out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out9_msg_done_reg : (out_rd_ptr_plus1_reg[1] ? out9_msg_done_reg : (out_rd_ptr_plus1_reg[0] ? out9_msg_done_reg : out8_msg_done_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_msg_done_reg : out6_msg_done_reg) : (out_rd_ptr_plus1_reg[0] ? out5_msg_done_reg : out4_msg_done_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_msg_done_reg : out2_msg_done_reg) : (out_rd_ptr_plus1_reg[0] ? out1_msg_done_reg : out0_msg_done_reg)));
+wire _shell_114 = out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out9_error_reg : (out_rd_ptr_plus1_reg[1] ? out9_error_reg : (out_rd_ptr_plus1_reg[0] ? out9_error_reg : out8_error_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_error_reg : out6_error_reg) : (out_rd_ptr_plus1_reg[0] ? out5_error_reg : out4_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_error_reg : out2_error_reg) : (out_rd_ptr_plus1_reg[0] ? out1_error_reg : out0_error_reg)));
+wire _shell_115 = out_wr_ptr_reg == out_rd_ptr_reg;
+wire out_lands_head = s8_valid_reg & _shell_115;
+wire _shell_116 = out_rd_ptr_plus1_reg == 4'd9;
+wire [3:0] _shell_117 = out_rd_ptr_plus1_reg + 4'd1;
+wire [3:0] _shell_118 = _shell_116 ? 4'd0 : _shell_117;
+wire [3:0] _shell_119 = s8_valid_reg ? 4'd1 : 4'd0;
+wire [3:0] _shell_120 = out_count_reg + _shell_119;
+wire [3:0] _shell_121 = out_pop ? 4'd1 : 4'd0;
+wire [3:0] _shell_122 = _shell_120 - _shell_121;
+wire _shell_123 = ~out_pop;
+wire _shell_124 = s8_valid_reg & _shell_123;
+wire _shell_125 = out_count_reg != 4'd15;
+wire _shell_126 = ~s8_valid_reg;
+wire _shell_127 = out_pop & _shell_126;
+wire _shell_128 = out_count_reg != 4'd1;
 wire out_stays = |out_count_reg;
-wire _shell_123 = _shell_121 ? _shell_122 : out_stays;
-wire _shell_124 = _shell_118 ? _shell_119 : _shell_123;
+wire _shell_129 = _shell_127 ? _shell_128 : out_stays;
+wire _shell_130 = _shell_124 ? _shell_125 : _shell_129;
 wire _issue_next_0 = in_conn_reg == skid_conn_reg;
 wire hazard_issued_skid = issue & _issue_next_0;
 wire _issue_next_1 = s1_conn_reg == skid_conn_reg;
 wire _issue_next_2 = s1_valid_reg & _issue_next_1;
 wire _issue_next_3 = hazard_issued_skid | _issue_next_2;
-wire _issue_next_4 = in_conn_reg == s_event_conn;
-wire hazard_issued_in = issue & _issue_next_4;
-wire _issue_next_5 = s1_conn_reg == s_event_conn;
-wire _issue_next_6 = s1_valid_reg & _issue_next_5;
-wire _issue_next_7 = hazard_issued_in | _issue_next_6;
-wire _issue_next_8 = skid_valid_reg ? _issue_next_3 : _issue_next_7;
-wire _issue_next_9 = in_conn_reg == in_conn_reg;
-wire hazard_issued_head = issue & _issue_next_9;
-wire _issue_next_10 = s1_conn_reg == in_conn_reg;
-wire _issue_next_11 = s1_valid_reg & _issue_next_10;
-wire _issue_next_12 = hazard_issued_head | _issue_next_11;
-wire _issue_next_13 = in_valid_reg ? _issue_next_12 : _issue_next_7;
-wire hazard_ahead = issue ? _issue_next_8 : _issue_next_13;
-wire _issue_next_14 = ~out_pop;
-wire _issue_next_15 = issue & _issue_next_14;
-wire _issue_next_16 = 4'd7 <= occ_reg;
-wire _issue_next_17 = occ_reg != 4'd15;
-wire _issue_next_18 = _issue_next_16 & _issue_next_17;
-wire _issue_next_19 = ~issue;
-wire _issue_next_20 = out_pop & _issue_next_19;
-wire _issue_next_21 = 4'd9 <= occ_reg;
-wire _issue_next_22 = |occ_reg;
-wire _issue_next_23 = ~_issue_next_22;
-wire _issue_next_24 = _issue_next_21 | _issue_next_23;
-wire _issue_next_25 = 4'd8 <= occ_reg;
-wire _issue_next_26 = _issue_next_20 ? _issue_next_24 : _issue_next_25;
-wire full_ahead = _issue_next_15 ? _issue_next_18 : _issue_next_26;
+wire _issue_next_4 = s2_conn_reg == skid_conn_reg;
+wire _issue_next_5 = s2_valid_reg & _issue_next_4;
+wire _issue_next_6 = _issue_next_3 | _issue_next_5;
+wire _issue_next_7 = s3_conn_reg == skid_conn_reg;
+wire _issue_next_8 = s3_valid_reg & _issue_next_7;
+wire _issue_next_9 = _issue_next_6 | _issue_next_8;
+wire _issue_next_10 = in_conn_reg == s_event_conn;
+wire hazard_issued_in = issue & _issue_next_10;
+wire _issue_next_11 = s1_conn_reg == s_event_conn;
+wire _issue_next_12 = s1_valid_reg & _issue_next_11;
+wire _issue_next_13 = hazard_issued_in | _issue_next_12;
+wire _issue_next_14 = s2_conn_reg == s_event_conn;
+wire _issue_next_15 = s2_valid_reg & _issue_next_14;
+wire _issue_next_16 = _issue_next_13 | _issue_next_15;
+wire _issue_next_17 = s3_conn_reg == s_event_conn;
+wire _issue_next_18 = s3_valid_reg & _issue_next_17;
+wire _issue_next_19 = _issue_next_16 | _issue_next_18;
+wire _issue_next_20 = skid_valid_reg ? _issue_next_9 : _issue_next_19;
+wire _issue_next_21 = in_conn_reg == in_conn_reg;
+wire hazard_issued_head = issue & _issue_next_21;
+wire _issue_next_22 = s1_conn_reg == in_conn_reg;
+wire _issue_next_23 = s1_valid_reg & _issue_next_22;
+wire _issue_next_24 = hazard_issued_head | _issue_next_23;
+wire _issue_next_25 = s2_conn_reg == in_conn_reg;
+wire _issue_next_26 = s2_valid_reg & _issue_next_25;
+wire _issue_next_27 = _issue_next_24 | _issue_next_26;
+wire _issue_next_28 = s3_conn_reg == in_conn_reg;
+wire _issue_next_29 = s3_valid_reg & _issue_next_28;
+wire _issue_next_30 = _issue_next_27 | _issue_next_29;
+wire _issue_next_31 = in_valid_reg ? _issue_next_30 : _issue_next_19;
+wire hazard_ahead = issue ? _issue_next_20 : _issue_next_31;
+wire _issue_next_32 = ~out_pop;
+wire _issue_next_33 = issue & _issue_next_32;
+wire _issue_next_34 = 4'd9 <= occ_reg;
+wire _issue_next_35 = occ_reg != 4'd15;
+wire _issue_next_36 = _issue_next_34 & _issue_next_35;
+wire _issue_next_37 = ~issue;
+wire _issue_next_38 = out_pop & _issue_next_37;
+wire _issue_next_39 = 4'd11 <= occ_reg;
+wire _issue_next_40 = |occ_reg;
+wire _issue_next_41 = ~_issue_next_40;
+wire _issue_next_42 = _issue_next_39 | _issue_next_41;
+wire _issue_next_43 = 4'd10 <= occ_reg;
+wire _issue_next_44 = _issue_next_38 ? _issue_next_42 : _issue_next_43;
+wire full_ahead = _issue_next_33 ? _issue_next_36 : _issue_next_44;
 wire _ready_0 = ~issue;
 wire _ready_1 = in_valid_reg & _ready_0;
 wire _ready_2 = _ready_1 & _shell_3;
@@ -1003,7 +1199,7 @@ wire _ready_8 = _ready_5 | _ready_7;
 wire _ready_9 = ~_ready_8;
 wire [11:0] _state_rd_0 = in_conn_reg[11:0];
 // bits dropped on purpose (rounding, wrap-around)
-wire _unused = ^{cur_left[15:5], _s6_ns_send_next_8[30:0], ack_index[15:5], s1_m_reg[15:5]};
+wire _unused = ^{cur_left[15:5], _s7_t_next_8[30:0], ack_index[15:5], s1_m_reg[15:5]};
 
 assign s_event_ready = in_ready_reg;
 assign s2_error_next = s1_error;
@@ -1011,27 +1207,46 @@ assign s3_error_next = s2_error_reg;
 assign s4_error_next = s3_error_reg;
 assign s5_error_next = s4_error_reg;
 assign s6_error_next = s5_error_reg;
+assign s7_error_next = s6_error_reg;
+assign s8_error_next = s7_error_reg;
 assign s2_t_next = _s2_t_next_0;
 assign s3_t_next = s2_t_reg;
 assign s4_t_next = s3_t_reg;
-assign s5_c_n_next = c_n;
-assign s5_c_left_next = c_left;
-assign s5_c_base_next = c_base;
-assign s5_c_next_next = c_next;
-assign s5_c_out_next = c_out;
-assign s5_c_done_next = c_done;
-assign s5_c_halted_next = c_halted;
-assign s5_c_granted_next = c_granted;
-assign s5_c_ts_next = c_ts;
-assign s5_started_next = chunk_start;
+assign s5_chunk_start_next = chunk_start;
+assign s5_chunk_n_next = chunk_n;
+assign s5_left_after_next = left_after;
+assign s5_next_base_next = next_base;
+assign s5_cur_n_next = cur_n;
+assign s6_c_n_next = c_n;
+assign s5_cur_left_next = cur_left;
+assign s6_c_left_next = c_left;
+assign s5_cur_base_next = cur_base;
+assign s6_c_base_next = c_base;
+assign s5_cur_next_next = cur_next;
+assign s6_c_next_next = c_next;
+assign s5_cur_out_next = cur_out;
+assign s6_c_out_next = c_out;
+assign s5_cur_done_next = cur_done;
+assign s6_c_done_next = c_done;
+assign s5_cur_halted_next = cur_halted;
+assign s6_c_halted_next = c_halted;
+assign s5_cur_granted_next = cur_granted;
+assign s6_c_granted_next = c_granted;
+assign s5_cur_ts_next = cur_ts;
+assign s6_c_ts_next = c_ts;
+assign s6_started_next = s5_chunk_start_reg;
+assign s7_todo_next = todo;
 assign s5_t_next = s4_t_reg;
+assign s6_t_next = s5_t_reg;
 assign s2_now_next = s1_now_reg;
 assign s3_now_next = s2_now_reg;
 assign s4_now_next = s3_now_reg;
 assign s5_now_next = s4_now_reg;
-assign s6_ns_send_next = ns_send;
-assign s6_todo_lowest_next = todo_lowest;
-assign s6_spec_send_next = spec_send;
+assign s6_now_next = s5_now_reg;
+assign s7_t_next = _s7_t_next_10;
+assign s8_ns_send_next = ns_send;
+assign s8_todo_lowest_next = todo_lowest;
+assign s7_spec_send_next = spec_send;
 assign s2_seq_next = s1_seq_reg;
 assign s3_seq_next = s2_seq_reg;
 assign s4_seq_next = s3_seq_reg;
@@ -1057,67 +1272,108 @@ assign s2_t_5_next = _s2_t_5_next_0;
 assign s3_t_5_next = s2_t_5_reg;
 assign s4_t_5_next = s3_t_5_reg;
 assign s5_t_3_next = s4_t_5_reg;
+assign s6_t_2_next = s5_t_3_reg;
+assign s6_grant_ok_next = s5_grant_ok_reg;
 assign s2_ts_next = s1_ts_reg;
 assign s3_ts_next = s2_ts_reg;
 assign s4_ts_next = s3_ts_reg;
 assign s5_ts_next = s4_ts_reg;
+assign s6_ts_next = s5_ts_reg;
 assign s2_t_6_next = _s2_t_2_next_1;
 assign s3_t_6_next = s2_t_6_reg;
 assign s4_t_6_next = s3_t_6_reg;
 assign s5_t_4_next = s4_t_6_reg;
-assign s6_c_done_next = s5_c_done_reg;
+assign s6_t_3_next = _s6_t_3_next_0;
+assign s7_c_done_next = s6_c_done_reg;
+assign s8_c_done_next = s7_c_done_reg;
 assign s2_t_7_next = _s2_t_2_next_0;
 assign s3_t_7_next = s2_t_7_reg;
 assign s4_t_7_next = s3_t_7_reg;
 assign s5_t_5_next = s4_t_7_reg;
-assign s6_t_next = _s6_t_next_2;
-assign s6_t_2_next = _s6_t_2_next_16;
-assign s6_t_3_next = _s6_t_3_next_2;
+assign s6_ack_bit_next = s5_ack_bit_reg;
 assign s6_t_4_next = _s6_t_4_next_0;
-assign s6_c_next_next = s5_c_next_reg;
+assign s7_t_2_next = _s7_t_2_next_1;
+assign s8_t_next = s7_t_2_reg;
+assign s6_t_5_next = _s6_t_5_next_0;
+assign s6_ack_hit_next = s5_ack_hit_reg;
+assign s7_t_3_next = _s7_t_3_next_16;
+assign s7_t_4_next = _s7_t_4_next_1;
+assign s7_t_5_next = _s7_t_5_next_0;
+assign s7_c_next_next = s6_c_next_reg;
 assign s2_t_8_next = _s2_t_8_next_0;
 assign s3_t_8_next = s2_t_8_reg;
 assign s4_t_8_next = s3_t_8_reg;
 assign s5_t_6_next = s4_t_8_reg;
+assign s6_t_6_next = _s6_t_6_next_0;
 assign s2_m_next = s1_m_reg;
 assign s3_m_next = s2_m_reg;
 assign s4_m_next = s3_m_reg;
 assign s5_m_next = s4_m_reg;
-assign s6_new_ts_next = new_ts;
-assign s6_new_granted_next = new_granted;
-assign s6_new_halted_next = new_halted;
-assign s6_c_n_next = s5_c_n_reg;
-assign s6_c_base_next = s5_c_base_reg;
-assign s6_new_left_next = new_left;
-assign s6_t_5_next = _s6_t_5_next_0;
-assign s6_t_6_next = _s6_t_6_next_2;
+assign s6_m_next = s5_m_reg;
+assign s7_new_ts_next = new_ts;
+assign s8_new_ts_next = s7_new_ts_reg;
+assign s7_new_granted_next = new_granted;
+assign s8_new_granted_next = s7_new_granted_reg;
+assign s7_new_halted_next = new_halted;
+assign s8_new_halted_next = s7_new_halted_reg;
+assign s8_new_out_next = new_out;
+assign s8_new_next_next = new_next;
+assign s7_c_n_next = s6_c_n_reg;
+assign s8_c_n_next = s7_c_n_reg;
+assign s7_c_base_next = s6_c_base_reg;
+assign s8_c_base_next = s7_c_base_reg;
+assign s7_new_left_next = new_left;
+assign s8_new_left_next = s7_new_left_reg;
+assign s6_t_7_next = _s6_t_7_next_0;
+assign s7_t_6_next = s6_t_7_reg;
+assign s8_t_2_next = s7_t_6_reg;
+assign s7_t_7_next = _s7_t_7_next_2;
+assign s8_t_3_next = s7_t_7_reg;
 assign s2_t_9_next = _s2_t_9_next_0;
 assign s3_t_9_next = s2_t_9_reg;
 assign s4_t_9_next = s3_t_9_reg;
 assign s5_t_7_next = s4_t_9_reg;
-assign s6_t_7_next = s5_t_7_reg;
+assign s6_t_8_next = s5_t_7_reg;
+assign s7_t_8_next = s6_t_8_reg;
+assign s8_t_4_next = s7_t_8_reg;
 assign s5_t_8_next = s4_t_3_reg;
 assign s2_t_10_next = _s2_t_10_next_0;
 assign s3_t_10_next = s2_t_10_reg;
 assign s4_t_10_next = s3_t_10_reg;
 assign s5_t_9_next = s4_t_10_reg;
-assign s6_new_chunk_mask_next = new_chunk_mask;
-assign s6_t_8_next = _s6_t_8_next_1;
+assign s7_new_chunk_mask_next = new_chunk_mask;
+assign s8_new_chunk_mask_next = s7_new_chunk_mask_reg;
+assign s7_t_9_next = _s7_t_9_next_1;
+assign s8_t_5_next = s7_t_9_reg;
 assign s6_t_9_next = _s6_t_9_next_0;
+assign s7_t_10_next = s6_t_9_reg;
+assign s8_t_6_next = s7_t_10_reg;
 assign s2_t_11_next = _s2_t_11_next_0;
 assign s3_t_11_next = s2_t_11_reg;
 assign s4_t_11_next = s3_t_11_reg;
 assign s5_t_10_next = s4_t_11_reg;
 assign s6_t_10_next = s5_t_10_reg;
+assign s7_t_11_next = s6_t_10_reg;
+assign s8_t_7_next = s7_t_11_reg;
+assign s8_spec_send_next = s7_spec_send_reg;
+assign s8_c_next_next = s7_c_next_reg;
 assign s2_kind_next = s1_kind_reg;
 assign s3_kind_next = s2_kind_reg;
 assign s4_kind_next = s3_kind_reg;
 assign s5_kind_next = s4_kind_reg;
 assign s6_kind_next = s5_kind_reg;
-assign s6_started_next = s5_started_reg;
-assign s6_t_11_next = _s6_t_11_next_0;
-assign s6_t_12_next = _s6_t_12_next_4;
-assign s6_t_13_next = _s6_t_13_next_1;
+assign s7_kind_next = s6_kind_reg;
+assign s8_kind_next = s7_kind_reg;
+assign s7_started_next = s6_started_reg;
+assign s8_started_next = s7_started_reg;
+assign s7_t_12_next = _s7_t_12_next_0;
+assign s8_t_8_next = s7_t_12_reg;
+assign s6_t_11_next = _s6_t_11_next_4;
+assign s7_t_13_next = s6_t_11_reg;
+assign s8_t_9_next = s7_t_13_reg;
+assign s6_t_12_next = _s6_t_12_next_1;
+assign s7_t_14_next = s6_t_12_reg;
+assign s8_t_10_next = s7_t_14_reg;
 assign m_result_valid = out_valid_reg;
 assign m_result_conn = out_head_conn_reg;
 assign m_result_kind = out_head_kind_reg;
@@ -1170,6 +1426,10 @@ always @* begin
     s5_conn_next = s5_conn_reg;
     s6_valid_next = s6_valid_reg;
     s6_conn_next = s6_conn_reg;
+    s7_valid_next = s7_valid_reg;
+    s7_conn_next = s7_conn_reg;
+    s8_valid_next = s8_valid_reg;
+    s8_conn_next = s8_conn_reg;
     s1_kind_next = s1_kind_reg;
     s1_m_next = s1_m_reg;
     s1_seq_next = s1_seq_reg;
@@ -1274,6 +1534,28 @@ always @* begin
     out7_busy_next = out7_busy_reg;
     out7_msg_done_next = out7_msg_done_reg;
     out7_error_next = out7_error_reg;
+    out8_conn_next = out8_conn_reg;
+    out8_kind_next = out8_kind_reg;
+    out8_pkt_next = out8_pkt_reg;
+    out8_seq_next = out8_seq_reg;
+    out8_spec_next = out8_spec_reg;
+    out8_res_next = out8_res_reg;
+    out8_res_n_next = out8_res_n_reg;
+    out8_stale_next = out8_stale_reg;
+    out8_busy_next = out8_busy_reg;
+    out8_msg_done_next = out8_msg_done_reg;
+    out8_error_next = out8_error_reg;
+    out9_conn_next = out9_conn_reg;
+    out9_kind_next = out9_kind_reg;
+    out9_pkt_next = out9_pkt_reg;
+    out9_seq_next = out9_seq_reg;
+    out9_spec_next = out9_spec_reg;
+    out9_res_next = out9_res_reg;
+    out9_res_n_next = out9_res_n_reg;
+    out9_stale_next = out9_stale_reg;
+    out9_busy_next = out9_busy_reg;
+    out9_msg_done_next = out9_msg_done_reg;
+    out9_error_next = out9_error_reg;
     out_head_conn_next = out_head_conn_reg;
     out_head_kind_next = out_head_kind_reg;
     out_head_pkt_next = out_head_pkt_reg;
@@ -1352,6 +1634,10 @@ always @* begin
     s5_conn_next = s4_conn_reg;
     s6_valid_next = s5_valid_reg;
     s6_conn_next = s5_conn_reg;
+    s7_valid_next = s6_valid_reg;
+    s7_conn_next = s6_conn_reg;
+    s8_valid_next = s7_valid_reg;
+    s8_conn_next = s7_conn_reg;
     s1_fix_valid_next = snoop_in;
     s1_fix_word_next = new_word;
     s2_fix_valid_next = _shell_15;
@@ -1360,10 +1646,10 @@ always @* begin
     s3_fix_valid_next = _shell_17;
     s3_fix_word_next = _shell_18;
     s4_cur_next = _shell_19;
-    if (s6_valid_reg) begin
+    if (s8_valid_reg) begin
         if (_shell_20) begin
-            out0_conn_next = s6_conn_reg;
-            out0_kind_next = s6_kind_reg;
+            out0_conn_next = s8_conn_reg;
+            out0_kind_next = s8_kind_reg;
             out0_pkt_next = res_pkt;
             out0_seq_next = res_seq;
             out0_spec_next = res_spec;
@@ -1372,11 +1658,11 @@ always @* begin
             out0_stale_next = res_stale;
             out0_busy_next = res_busy;
             out0_msg_done_next = res_msg_done;
-            out0_error_next = s6_error_reg;
+            out0_error_next = s8_error_reg;
         end
         if (_shell_91) begin
-            out1_conn_next = s6_conn_reg;
-            out1_kind_next = s6_kind_reg;
+            out1_conn_next = s8_conn_reg;
+            out1_kind_next = s8_kind_reg;
             out1_pkt_next = res_pkt;
             out1_seq_next = res_seq;
             out1_spec_next = res_spec;
@@ -1385,11 +1671,11 @@ always @* begin
             out1_stale_next = res_stale;
             out1_busy_next = res_busy;
             out1_msg_done_next = res_msg_done;
-            out1_error_next = s6_error_reg;
+            out1_error_next = s8_error_reg;
         end
         if (_shell_92) begin
-            out2_conn_next = s6_conn_reg;
-            out2_kind_next = s6_kind_reg;
+            out2_conn_next = s8_conn_reg;
+            out2_kind_next = s8_kind_reg;
             out2_pkt_next = res_pkt;
             out2_seq_next = res_seq;
             out2_spec_next = res_spec;
@@ -1398,11 +1684,11 @@ always @* begin
             out2_stale_next = res_stale;
             out2_busy_next = res_busy;
             out2_msg_done_next = res_msg_done;
-            out2_error_next = s6_error_reg;
+            out2_error_next = s8_error_reg;
         end
         if (_shell_93) begin
-            out3_conn_next = s6_conn_reg;
-            out3_kind_next = s6_kind_reg;
+            out3_conn_next = s8_conn_reg;
+            out3_kind_next = s8_kind_reg;
             out3_pkt_next = res_pkt;
             out3_seq_next = res_seq;
             out3_spec_next = res_spec;
@@ -1411,11 +1697,11 @@ always @* begin
             out3_stale_next = res_stale;
             out3_busy_next = res_busy;
             out3_msg_done_next = res_msg_done;
-            out3_error_next = s6_error_reg;
+            out3_error_next = s8_error_reg;
         end
         if (_shell_94) begin
-            out4_conn_next = s6_conn_reg;
-            out4_kind_next = s6_kind_reg;
+            out4_conn_next = s8_conn_reg;
+            out4_kind_next = s8_kind_reg;
             out4_pkt_next = res_pkt;
             out4_seq_next = res_seq;
             out4_spec_next = res_spec;
@@ -1424,11 +1710,11 @@ always @* begin
             out4_stale_next = res_stale;
             out4_busy_next = res_busy;
             out4_msg_done_next = res_msg_done;
-            out4_error_next = s6_error_reg;
+            out4_error_next = s8_error_reg;
         end
         if (_shell_95) begin
-            out5_conn_next = s6_conn_reg;
-            out5_kind_next = s6_kind_reg;
+            out5_conn_next = s8_conn_reg;
+            out5_kind_next = s8_kind_reg;
             out5_pkt_next = res_pkt;
             out5_seq_next = res_seq;
             out5_spec_next = res_spec;
@@ -1437,11 +1723,11 @@ always @* begin
             out5_stale_next = res_stale;
             out5_busy_next = res_busy;
             out5_msg_done_next = res_msg_done;
-            out5_error_next = s6_error_reg;
+            out5_error_next = s8_error_reg;
         end
         if (_shell_96) begin
-            out6_conn_next = s6_conn_reg;
-            out6_kind_next = s6_kind_reg;
+            out6_conn_next = s8_conn_reg;
+            out6_kind_next = s8_kind_reg;
             out6_pkt_next = res_pkt;
             out6_seq_next = res_seq;
             out6_spec_next = res_spec;
@@ -1450,11 +1736,11 @@ always @* begin
             out6_stale_next = res_stale;
             out6_busy_next = res_busy;
             out6_msg_done_next = res_msg_done;
-            out6_error_next = s6_error_reg;
+            out6_error_next = s8_error_reg;
         end
         if (_shell_97) begin
-            out7_conn_next = s6_conn_reg;
-            out7_kind_next = s6_kind_reg;
+            out7_conn_next = s8_conn_reg;
+            out7_kind_next = s8_kind_reg;
             out7_pkt_next = res_pkt;
             out7_seq_next = res_seq;
             out7_spec_next = res_spec;
@@ -1463,14 +1749,40 @@ always @* begin
             out7_stale_next = res_stale;
             out7_busy_next = res_busy;
             out7_msg_done_next = res_msg_done;
-            out7_error_next = s6_error_reg;
+            out7_error_next = s8_error_reg;
         end
-        out_wr_ptr_next = _shell_98;
+        if (_shell_98) begin
+            out8_conn_next = s8_conn_reg;
+            out8_kind_next = s8_kind_reg;
+            out8_pkt_next = res_pkt;
+            out8_seq_next = res_seq;
+            out8_spec_next = res_spec;
+            out8_res_next = res_res;
+            out8_res_n_next = res_res_n;
+            out8_stale_next = res_stale;
+            out8_busy_next = res_busy;
+            out8_msg_done_next = res_msg_done;
+            out8_error_next = s8_error_reg;
+        end
+        if (_shell_99) begin
+            out9_conn_next = s8_conn_reg;
+            out9_kind_next = s8_kind_reg;
+            out9_pkt_next = res_pkt;
+            out9_seq_next = res_seq;
+            out9_spec_next = res_spec;
+            out9_res_next = res_res;
+            out9_res_n_next = res_res_n;
+            out9_stale_next = res_stale;
+            out9_busy_next = res_busy;
+            out9_msg_done_next = res_msg_done;
+            out9_error_next = s8_error_reg;
+        end
+        out_wr_ptr_next = _shell_102;
     end
     if (out_pop) begin
         if (out_lands_next) begin
-            out_head_conn_next = s6_conn_reg;
-            out_head_kind_next = s6_kind_reg;
+            out_head_conn_next = s8_conn_reg;
+            out_head_kind_next = s8_kind_reg;
             out_head_pkt_next = res_pkt;
             out_head_seq_next = res_seq;
             out_head_spec_next = res_spec;
@@ -1479,23 +1791,23 @@ always @* begin
             out_head_stale_next = res_stale;
             out_head_busy_next = res_busy;
             out_head_msg_done_next = res_msg_done;
-            out_head_error_next = s6_error_reg;
+            out_head_error_next = s8_error_reg;
         end else begin
-            out_head_conn_next = _shell_100;
-            out_head_kind_next = _shell_101;
-            out_head_pkt_next = _shell_102;
-            out_head_seq_next = _shell_103;
-            out_head_spec_next = _shell_104;
-            out_head_res_next = _shell_105;
-            out_head_res_n_next = _shell_106;
-            out_head_stale_next = _shell_107;
-            out_head_busy_next = _shell_108;
-            out_head_msg_done_next = _shell_109;
-            out_head_error_next = _shell_110;
+            out_head_conn_next = _shell_104;
+            out_head_kind_next = _shell_105;
+            out_head_pkt_next = _shell_106;
+            out_head_seq_next = _shell_107;
+            out_head_spec_next = _shell_108;
+            out_head_res_next = _shell_109;
+            out_head_res_n_next = _shell_110;
+            out_head_stale_next = _shell_111;
+            out_head_busy_next = _shell_112;
+            out_head_msg_done_next = _shell_113;
+            out_head_error_next = _shell_114;
         end
     end else if (out_lands_head) begin
-        out_head_conn_next = s6_conn_reg;
-        out_head_kind_next = s6_kind_reg;
+        out_head_conn_next = s8_conn_reg;
+        out_head_kind_next = s8_kind_reg;
         out_head_pkt_next = res_pkt;
         out_head_seq_next = res_seq;
         out_head_spec_next = res_spec;
@@ -1504,14 +1816,14 @@ always @* begin
         out_head_stale_next = res_stale;
         out_head_busy_next = res_busy;
         out_head_msg_done_next = res_msg_done;
-        out_head_error_next = s6_error_reg;
+        out_head_error_next = s8_error_reg;
     end
     if (out_pop) begin
         out_rd_ptr_next = out_rd_ptr_plus1_reg;
-        out_rd_ptr_plus1_next = _shell_112;
+        out_rd_ptr_plus1_next = _shell_118;
     end
-    out_count_next = _shell_116;
-    out_valid_next = _shell_124;
+    out_count_next = _shell_122;
+    out_valid_next = _shell_130;
 end
 
 // issue_next
@@ -1557,6 +1869,10 @@ always @(posedge clk) begin
     s5_conn_reg <= s5_conn_next;
     s6_valid_reg <= s6_valid_next;
     s6_conn_reg <= s6_conn_next;
+    s7_valid_reg <= s7_valid_next;
+    s7_conn_reg <= s7_conn_next;
+    s8_valid_reg <= s8_valid_next;
+    s8_conn_reg <= s8_conn_next;
     hazard_reg <= hazard_next;
     credits_out_reg <= credits_out_next;
     s1_kind_reg <= s1_kind_next;
@@ -1577,27 +1893,46 @@ always @(posedge clk) begin
     s4_error_reg <= s4_error_next;
     s5_error_reg <= s5_error_next;
     s6_error_reg <= s6_error_next;
+    s7_error_reg <= s7_error_next;
+    s8_error_reg <= s8_error_next;
     s2_t_reg <= s2_t_next;
     s3_t_reg <= s3_t_next;
     s4_t_reg <= s4_t_next;
-    s5_c_n_reg <= s5_c_n_next;
-    s5_c_left_reg <= s5_c_left_next;
-    s5_c_base_reg <= s5_c_base_next;
-    s5_c_next_reg <= s5_c_next_next;
-    s5_c_out_reg <= s5_c_out_next;
-    s5_c_done_reg <= s5_c_done_next;
-    s5_c_halted_reg <= s5_c_halted_next;
-    s5_c_granted_reg <= s5_c_granted_next;
-    s5_c_ts_reg <= s5_c_ts_next;
-    s5_started_reg <= s5_started_next;
+    s5_chunk_start_reg <= s5_chunk_start_next;
+    s5_chunk_n_reg <= s5_chunk_n_next;
+    s5_left_after_reg <= s5_left_after_next;
+    s5_next_base_reg <= s5_next_base_next;
+    s5_cur_n_reg <= s5_cur_n_next;
+    s6_c_n_reg <= s6_c_n_next;
+    s5_cur_left_reg <= s5_cur_left_next;
+    s6_c_left_reg <= s6_c_left_next;
+    s5_cur_base_reg <= s5_cur_base_next;
+    s6_c_base_reg <= s6_c_base_next;
+    s5_cur_next_reg <= s5_cur_next_next;
+    s6_c_next_reg <= s6_c_next_next;
+    s5_cur_out_reg <= s5_cur_out_next;
+    s6_c_out_reg <= s6_c_out_next;
+    s5_cur_done_reg <= s5_cur_done_next;
+    s6_c_done_reg <= s6_c_done_next;
+    s5_cur_halted_reg <= s5_cur_halted_next;
+    s6_c_halted_reg <= s6_c_halted_next;
+    s5_cur_granted_reg <= s5_cur_granted_next;
+    s6_c_granted_reg <= s6_c_granted_next;
+    s5_cur_ts_reg <= s5_cur_ts_next;
+    s6_c_ts_reg <= s6_c_ts_next;
+    s6_started_reg <= s6_started_next;
+    s7_todo_reg <= s7_todo_next;
     s5_t_reg <= s5_t_next;
+    s6_t_reg <= s6_t_next;
     s2_now_reg <= s2_now_next;
     s3_now_reg <= s3_now_next;
     s4_now_reg <= s4_now_next;
     s5_now_reg <= s5_now_next;
-    s6_ns_send_reg <= s6_ns_send_next;
-    s6_todo_lowest_reg <= s6_todo_lowest_next;
-    s6_spec_send_reg <= s6_spec_send_next;
+    s6_now_reg <= s6_now_next;
+    s7_t_reg <= s7_t_next;
+    s8_ns_send_reg <= s8_ns_send_next;
+    s8_todo_lowest_reg <= s8_todo_lowest_next;
+    s7_spec_send_reg <= s7_spec_send_next;
     s2_seq_reg <= s2_seq_next;
     s3_seq_reg <= s3_seq_next;
     s4_seq_reg <= s4_seq_next;
@@ -1623,58 +1958,91 @@ always @(posedge clk) begin
     s3_t_5_reg <= s3_t_5_next;
     s4_t_5_reg <= s4_t_5_next;
     s5_t_3_reg <= s5_t_3_next;
+    s6_t_2_reg <= s6_t_2_next;
+    s6_grant_ok_reg <= s6_grant_ok_next;
     s2_ts_reg <= s2_ts_next;
     s3_ts_reg <= s3_ts_next;
     s4_ts_reg <= s4_ts_next;
     s5_ts_reg <= s5_ts_next;
+    s6_ts_reg <= s6_ts_next;
     s2_t_6_reg <= s2_t_6_next;
     s3_t_6_reg <= s3_t_6_next;
     s4_t_6_reg <= s4_t_6_next;
     s5_t_4_reg <= s5_t_4_next;
-    s6_c_done_reg <= s6_c_done_next;
+    s6_t_3_reg <= s6_t_3_next;
+    s7_c_done_reg <= s7_c_done_next;
+    s8_c_done_reg <= s8_c_done_next;
     s2_t_7_reg <= s2_t_7_next;
     s3_t_7_reg <= s3_t_7_next;
     s4_t_7_reg <= s4_t_7_next;
     s5_t_5_reg <= s5_t_5_next;
-    s6_t_reg <= s6_t_next;
-    s6_t_2_reg <= s6_t_2_next;
-    s6_t_3_reg <= s6_t_3_next;
+    s6_ack_bit_reg <= s6_ack_bit_next;
     s6_t_4_reg <= s6_t_4_next;
-    s6_c_next_reg <= s6_c_next_next;
+    s7_t_2_reg <= s7_t_2_next;
+    s8_t_reg <= s8_t_next;
+    s6_t_5_reg <= s6_t_5_next;
+    s6_ack_hit_reg <= s6_ack_hit_next;
+    s7_t_3_reg <= s7_t_3_next;
+    s7_t_4_reg <= s7_t_4_next;
+    s7_t_5_reg <= s7_t_5_next;
+    s7_c_next_reg <= s7_c_next_next;
     s2_t_8_reg <= s2_t_8_next;
     s3_t_8_reg <= s3_t_8_next;
     s4_t_8_reg <= s4_t_8_next;
     s5_t_6_reg <= s5_t_6_next;
+    s6_t_6_reg <= s6_t_6_next;
     s2_m_reg <= s2_m_next;
     s3_m_reg <= s3_m_next;
     s4_m_reg <= s4_m_next;
     s5_m_reg <= s5_m_next;
-    s6_new_ts_reg <= s6_new_ts_next;
-    s6_new_granted_reg <= s6_new_granted_next;
-    s6_new_halted_reg <= s6_new_halted_next;
-    s6_c_n_reg <= s6_c_n_next;
-    s6_c_base_reg <= s6_c_base_next;
-    s6_new_left_reg <= s6_new_left_next;
-    s6_t_5_reg <= s6_t_5_next;
-    s6_t_6_reg <= s6_t_6_next;
+    s6_m_reg <= s6_m_next;
+    s7_new_ts_reg <= s7_new_ts_next;
+    s8_new_ts_reg <= s8_new_ts_next;
+    s7_new_granted_reg <= s7_new_granted_next;
+    s8_new_granted_reg <= s8_new_granted_next;
+    s7_new_halted_reg <= s7_new_halted_next;
+    s8_new_halted_reg <= s8_new_halted_next;
+    s8_new_out_reg <= s8_new_out_next;
+    s8_new_next_reg <= s8_new_next_next;
+    s7_c_n_reg <= s7_c_n_next;
+    s8_c_n_reg <= s8_c_n_next;
+    s7_c_base_reg <= s7_c_base_next;
+    s8_c_base_reg <= s8_c_base_next;
+    s7_new_left_reg <= s7_new_left_next;
+    s8_new_left_reg <= s8_new_left_next;
+    s6_t_7_reg <= s6_t_7_next;
+    s7_t_6_reg <= s7_t_6_next;
+    s8_t_2_reg <= s8_t_2_next;
+    s7_t_7_reg <= s7_t_7_next;
+    s8_t_3_reg <= s8_t_3_next;
     s2_t_9_reg <= s2_t_9_next;
     s3_t_9_reg <= s3_t_9_next;
     s4_t_9_reg <= s4_t_9_next;
     s5_t_7_reg <= s5_t_7_next;
-    s6_t_7_reg <= s6_t_7_next;
+    s6_t_8_reg <= s6_t_8_next;
+    s7_t_8_reg <= s7_t_8_next;
+    s8_t_4_reg <= s8_t_4_next;
     s5_t_8_reg <= s5_t_8_next;
     s2_t_10_reg <= s2_t_10_next;
     s3_t_10_reg <= s3_t_10_next;
     s4_t_10_reg <= s4_t_10_next;
     s5_t_9_reg <= s5_t_9_next;
-    s6_new_chunk_mask_reg <= s6_new_chunk_mask_next;
-    s6_t_8_reg <= s6_t_8_next;
+    s7_new_chunk_mask_reg <= s7_new_chunk_mask_next;
+    s8_new_chunk_mask_reg <= s8_new_chunk_mask_next;
+    s7_t_9_reg <= s7_t_9_next;
+    s8_t_5_reg <= s8_t_5_next;
     s6_t_9_reg <= s6_t_9_next;
+    s7_t_10_reg <= s7_t_10_next;
+    s8_t_6_reg <= s8_t_6_next;
     s2_t_11_reg <= s2_t_11_next;
     s3_t_11_reg <= s3_t_11_next;
     s4_t_11_reg <= s4_t_11_next;
     s5_t_10_reg <= s5_t_10_next;
     s6_t_10_reg <= s6_t_10_next;
+    s7_t_11_reg <= s7_t_11_next;
+    s8_t_7_reg <= s8_t_7_next;
+    s8_spec_send_reg <= s8_spec_send_next;
+    s8_c_next_reg <= s8_c_next_next;
     snoop_s1_reg <= snoop_s1_next;
     snoop_s2_reg <= snoop_s2_next;
     snoop_s3_reg <= snoop_s3_next;
@@ -1683,10 +2051,18 @@ always @(posedge clk) begin
     s4_kind_reg <= s4_kind_next;
     s5_kind_reg <= s5_kind_next;
     s6_kind_reg <= s6_kind_next;
-    s6_started_reg <= s6_started_next;
+    s7_kind_reg <= s7_kind_next;
+    s8_kind_reg <= s8_kind_next;
+    s7_started_reg <= s7_started_next;
+    s8_started_reg <= s8_started_next;
+    s7_t_12_reg <= s7_t_12_next;
+    s8_t_8_reg <= s8_t_8_next;
     s6_t_11_reg <= s6_t_11_next;
+    s7_t_13_reg <= s7_t_13_next;
+    s8_t_9_reg <= s8_t_9_next;
     s6_t_12_reg <= s6_t_12_next;
-    s6_t_13_reg <= s6_t_13_next;
+    s7_t_14_reg <= s7_t_14_next;
+    s8_t_10_reg <= s8_t_10_next;
     out_rd_ptr_reg <= out_rd_ptr_next;
     out_wr_ptr_reg <= out_wr_ptr_next;
     out_count_reg <= out_count_next;
@@ -1778,6 +2154,28 @@ always @(posedge clk) begin
     out7_busy_reg <= out7_busy_next;
     out7_msg_done_reg <= out7_msg_done_next;
     out7_error_reg <= out7_error_next;
+    out8_conn_reg <= out8_conn_next;
+    out8_kind_reg <= out8_kind_next;
+    out8_pkt_reg <= out8_pkt_next;
+    out8_seq_reg <= out8_seq_next;
+    out8_spec_reg <= out8_spec_next;
+    out8_res_reg <= out8_res_next;
+    out8_res_n_reg <= out8_res_n_next;
+    out8_stale_reg <= out8_stale_next;
+    out8_busy_reg <= out8_busy_next;
+    out8_msg_done_reg <= out8_msg_done_next;
+    out8_error_reg <= out8_error_next;
+    out9_conn_reg <= out9_conn_next;
+    out9_kind_reg <= out9_kind_next;
+    out9_pkt_reg <= out9_pkt_next;
+    out9_seq_reg <= out9_seq_next;
+    out9_spec_reg <= out9_spec_next;
+    out9_res_reg <= out9_res_next;
+    out9_res_n_reg <= out9_res_n_next;
+    out9_stale_reg <= out9_stale_next;
+    out9_busy_reg <= out9_busy_next;
+    out9_msg_done_reg <= out9_msg_done_next;
+    out9_error_reg <= out9_error_next;
     out_head_conn_reg <= out_head_conn_next;
     out_head_kind_reg <= out_head_kind_next;
     out_head_pkt_reg <= out_head_pkt_next;
@@ -1803,15 +2201,17 @@ always @(posedge clk) begin
         s4_valid_reg <= 1'd0;
         s5_valid_reg <= 1'd0;
         s6_valid_reg <= 1'd0;
+        s7_valid_reg <= 1'd0;
+        s8_valid_reg <= 1'd0;
         hazard_reg <= 1'd0;
         credits_out_reg <= 1'd0;
         snoop_s1_reg <= 1'd0;
         snoop_s2_reg <= 1'd0;
         snoop_s3_reg <= 1'd0;
-        out_rd_ptr_reg <= 3'd0;
-        out_wr_ptr_reg <= 3'd0;
+        out_rd_ptr_reg <= 4'd0;
+        out_wr_ptr_reg <= 4'd0;
         out_count_reg <= 4'd0;
-        out_rd_ptr_plus1_reg <= 3'd1;
+        out_rd_ptr_plus1_reg <= 4'd1;
         out_valid_reg <= 1'd0;
     end
 end
