@@ -442,8 +442,11 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 		return fmt.Errorf("connpipe: the datapath's word is of stage %d, after the last stage %d (depth %d): remove a cut or deepen the pipeline", pl.Stage(out.Word), W, L)
 	}
 	used := pl.Stage(out.Word)
-	for _, v := range out.Result {
-		used = max(used, pl.Stage(v))
+	// in the order of the result fields: placing a value may add its
+	// balancing registers, whose names and order must not depend on a
+	// map's iteration order
+	for _, f := range s.ResultFields {
+		used = max(used, pl.Stage(out.Result[f.Name]))
 	}
 	m.Note("pipeline: the datapath's cuts end in stage %d of %d", max(used, FirstStage), W)
 	if s.Used != nil {

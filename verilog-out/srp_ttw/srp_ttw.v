@@ -164,16 +164,20 @@ reg  s3_is_head_reg;  // stage 3 copy of is_head
 wire s3_is_head_next;
 reg  s4_is_head_reg;  // stage 4 copy of is_head
 wire s4_is_head_next;
+reg  s5_head_checked_reg;  // stage 5 copy of head_checked
+wire s5_head_checked_next;
+reg  s6_head_checked_reg;  // stage 6 copy of head_checked
+wire s6_head_checked_next;
 reg  s2_arrive_drop_reg;  // stage 2 copy of arrive_drop
 wire s2_arrive_drop_next;
 reg  s3_arrive_drop_reg;  // stage 3 copy of arrive_drop
 wire s3_arrive_drop_next;
 reg  s4_arrive_drop_reg;  // stage 4 copy of arrive_drop
 wire s4_arrive_drop_next;
-reg  s5_head_checked_reg;  // stage 5 copy of head_checked
-wire s5_head_checked_next;
-reg  s6_head_checked_reg;  // stage 6 copy of head_checked
-wire s6_head_checked_next;
+reg  s5_arrive_drop_reg;  // stage 5 copy of arrive_drop
+wire s5_arrive_drop_next;
+reg  s6_arrive_drop_reg;  // stage 6 copy of arrive_drop
+wire s6_arrive_drop_next;
 reg  s5_t_2_reg;  // stage 5 copy of t
 wire s5_t_2_next;
 reg  s6_t_reg;  // stage 6 copy of t
@@ -184,10 +188,6 @@ reg  [15:0] s5_cur_hdr_reg;  // stage 5 copy of cur_hdr
 wire [15:0] s5_cur_hdr_next;
 reg  [15:0] s6_t_2_reg;  // stage 6 copy of t
 wire [15:0] s6_t_2_next;
-reg  s5_arrive_drop_reg;  // stage 5 copy of arrive_drop
-wire s5_arrive_drop_next;
-reg  s6_arrive_drop_reg;  // stage 6 copy of arrive_drop
-wire s6_arrive_drop_next;
 reg  [49:0] s2_t_reg;  // stage 2 copy of t
 wire [49:0] s2_t_next;
 reg  [49:0] s3_t_reg;  // stage 3 copy of t
@@ -371,14 +371,14 @@ wire [32:0] _s6_head_expired_next_0 = {1'd0, s5_local_wait_reg};
 wire [32:0] acc_sum = s5_t_reg + _s6_head_expired_next_0;
 wire head_expired = 33'h514 < acc_sum;
 wire is_head = s1_kind_reg == 2'd2;
-wire is_arrive = s1_kind_reg == 2'd1;
-wire _s2_arrive_drop_next_0 = is_arrive & s1_spec_reg;
-wire arrive_expired = 16'd1300 < s1_hdr_reg;
-wire arrive_drop = _s2_arrive_drop_next_0 & arrive_expired;
 wire cur_valid = s4_cur_reg[0];
 wire _s5_head_checked_next_0 = s4_is_head_reg & cur_valid;
 wire cur_spec = s4_cur_reg[1];
 wire head_checked = _s5_head_checked_next_0 & cur_spec;
+wire is_arrive = s1_kind_reg == 2'd1;
+wire _s2_arrive_drop_next_0 = is_arrive & s1_spec_reg;
+wire arrive_expired = 16'd1300 < s1_hdr_reg;
+wire arrive_drop = _s2_arrive_drop_next_0 & arrive_expired;
 wire _s5_t_2_next_0 = s4_is_head_reg & cur_valid;
 wire [15:0] _s6_t_2_next_0 = acc_sum[15:0];
 wire [15:0] _s6_t_2_next_1 = s5_cur_spec_reg ? _s6_t_2_next_0 : s5_cur_hdr_reg;
@@ -534,18 +534,18 @@ assign s6_head_expired_next = head_expired;
 assign s2_is_head_next = is_head;
 assign s3_is_head_next = s2_is_head_reg;
 assign s4_is_head_next = s3_is_head_reg;
+assign s5_head_checked_next = head_checked;
+assign s6_head_checked_next = s5_head_checked_reg;
 assign s2_arrive_drop_next = arrive_drop;
 assign s3_arrive_drop_next = s2_arrive_drop_reg;
 assign s4_arrive_drop_next = s3_arrive_drop_reg;
-assign s5_head_checked_next = head_checked;
-assign s6_head_checked_next = s5_head_checked_reg;
+assign s5_arrive_drop_next = s4_arrive_drop_reg;
+assign s6_arrive_drop_next = s5_arrive_drop_reg;
 assign s5_t_2_next = _s5_t_2_next_0;
 assign s6_t_next = s5_t_2_reg;
 assign s5_cur_spec_next = cur_spec;
 assign s5_cur_hdr_next = cur_hdr;
 assign s6_t_2_next = _s6_t_2_next_1;
-assign s5_arrive_drop_next = s4_arrive_drop_reg;
-assign s6_arrive_drop_next = s5_arrive_drop_reg;
 assign s2_t_next = _s2_t_next_3;
 assign s3_t_next = s2_t_reg;
 assign s4_t_next = s3_t_reg;
@@ -932,18 +932,18 @@ always @(posedge clk) begin
     s2_is_head_reg <= s2_is_head_next;
     s3_is_head_reg <= s3_is_head_next;
     s4_is_head_reg <= s4_is_head_next;
+    s5_head_checked_reg <= s5_head_checked_next;
+    s6_head_checked_reg <= s6_head_checked_next;
     s2_arrive_drop_reg <= s2_arrive_drop_next;
     s3_arrive_drop_reg <= s3_arrive_drop_next;
     s4_arrive_drop_reg <= s4_arrive_drop_next;
-    s5_head_checked_reg <= s5_head_checked_next;
-    s6_head_checked_reg <= s6_head_checked_next;
+    s5_arrive_drop_reg <= s5_arrive_drop_next;
+    s6_arrive_drop_reg <= s6_arrive_drop_next;
     s5_t_2_reg <= s5_t_2_next;
     s6_t_reg <= s6_t_next;
     s5_cur_spec_reg <= s5_cur_spec_next;
     s5_cur_hdr_reg <= s5_cur_hdr_next;
     s6_t_2_reg <= s6_t_2_next;
-    s5_arrive_drop_reg <= s5_arrive_drop_next;
-    s6_arrive_drop_reg <= s6_arrive_drop_next;
     s2_t_reg <= s2_t_next;
     s3_t_reg <= s3_t_next;
     s4_t_reg <= s4_t_next;

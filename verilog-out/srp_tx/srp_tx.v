@@ -423,6 +423,10 @@ reg  s7_t_8_reg;  // stage 7 copy of t
 wire s7_t_8_next;
 reg  s8_t_4_reg;  // stage 8 copy of t
 wire s8_t_4_next;
+reg  s8_spec_send_reg;  // stage 8 copy of spec_send
+wire s8_spec_send_next;
+reg  [4:0] s8_c_next_reg;  // stage 8 copy of c_next
+wire [4:0] s8_c_next_next;
 reg  s5_t_8_reg;  // stage 5 copy of t
 wire s5_t_8_next;
 reg  s2_t_10_reg;  // stage 2 copy of t
@@ -461,10 +465,6 @@ reg  s7_t_11_reg;  // stage 7 copy of t
 wire s7_t_11_next;
 reg  s8_t_7_reg;  // stage 8 copy of t
 wire s8_t_7_next;
-reg  s8_spec_send_reg;  // stage 8 copy of spec_send
-wire s8_spec_send_next;
-reg  [4:0] s8_c_next_reg;  // stage 8 copy of c_next
-wire [4:0] s8_c_next_next;
 reg  snoop_s1_reg;  // the word written in this cycle is stage 1's
 reg  snoop_s1_next;
 reg  snoop_s2_reg;  // the word written in this cycle is stage 2's
@@ -1336,6 +1336,8 @@ assign s5_t_7_next = s4_t_9_reg;
 assign s6_t_8_next = s5_t_7_reg;
 assign s7_t_8_next = s6_t_8_reg;
 assign s8_t_4_next = s7_t_8_reg;
+assign s8_spec_send_next = s7_spec_send_reg;
+assign s8_c_next_next = s7_c_next_reg;
 assign s5_t_8_next = s4_t_3_reg;
 assign s2_t_10_next = _s2_t_10_next_0;
 assign s3_t_10_next = s2_t_10_reg;
@@ -1355,8 +1357,6 @@ assign s5_t_10_next = s4_t_11_reg;
 assign s6_t_10_next = s5_t_10_reg;
 assign s7_t_11_next = s6_t_10_reg;
 assign s8_t_7_next = s7_t_11_reg;
-assign s8_spec_send_next = s7_spec_send_reg;
-assign s8_c_next_next = s7_c_next_reg;
 assign s2_kind_next = s1_kind_reg;
 assign s3_kind_next = s2_kind_reg;
 assign s4_kind_next = s3_kind_reg;
@@ -2022,6 +2022,8 @@ always @(posedge clk) begin
     s6_t_8_reg <= s6_t_8_next;
     s7_t_8_reg <= s7_t_8_next;
     s8_t_4_reg <= s8_t_4_next;
+    s8_spec_send_reg <= s8_spec_send_next;
+    s8_c_next_reg <= s8_c_next_next;
     s5_t_8_reg <= s5_t_8_next;
     s2_t_10_reg <= s2_t_10_next;
     s3_t_10_reg <= s3_t_10_next;
@@ -2041,8 +2043,6 @@ always @(posedge clk) begin
     s6_t_10_reg <= s6_t_10_next;
     s7_t_11_reg <= s7_t_11_next;
     s8_t_7_reg <= s8_t_7_next;
-    s8_spec_send_reg <= s8_spec_send_next;
-    s8_c_next_reg <= s8_c_next_next;
     snoop_s1_reg <= snoop_s1_next;
     snoop_s2_reg <= snoop_s2_next;
     snoop_s3_reg <= snoop_s3_next;
