@@ -18,7 +18,7 @@ func RxDescriptor() block.Block {
 		Title: "SRP reservation scheduler (S2): grants t_s = max(now, schedule) per receiving endpoint",
 		Attrs: []block.Attr{
 			{Name: "endpoints", Kind: block.Whole, Lo: 2, Hi: 65536, Doc: "receiving endpoints, one schedule each (S2 gives a NIC one: use endpoint 0)"},
-			{Name: "epsilon", Kind: block.Number, Min: 0, Max: 1, Doc: "the slot's margin over the packet time, eps (S2 Table 1: 0.05)"},
+			{Name: "epsilon", Kind: block.Number, Min: 0.001, Max: 1, Doc: "the slot's margin over the packet time, eps (S2 Table 1: 0.05)", RangeWhy: "eps pays for the control packets on the link (S2:L74): at 0 or below the reservations overbook it"},
 			{Name: "packet_time", Kind: block.Number, Min: 0.001, Max: 1e9, Unit: "ticks", Doc: "tau_p, one packet on the ejection link; by default network.mtu x 8 / network.link_gbps in 1 ns ticks"},
 			{Name: "frac_width", Kind: block.Whole, Lo: 0, Hi: 16, Unit: "bits", Doc: "bits of the schedule below one tick (A-19; drift in docs/blocks/srp.md)"},
 			{Name: "n_max", Kind: block.Whole, Lo: 1, Hi: 65535, Unit: "packets", Doc: "largest reservation, n_max (S2 Table 1: 16); a reservation of more is an error result"},
