@@ -26,9 +26,9 @@ func TestTTWModes(t *testing.T) {
 			{TTWArrive, 100, 1000, true, TTWResult{}},
 			{TTWHead, 401, 0, false, TTWResult{Spec: true, Drop: true}}, // 1301: dropped, head becomes a NACK
 			{TTWArrive, 100, 1000, false, TTWResult{}},
-			{TTWHead, 90000, 0, false, TTWResult{Hdr: 1000}}, // scheduled: forwarded unchanged, never dropped
+			{TTWHead, 90000, 0, false, TTWResult{Hdr: 1000}},              // scheduled: forwarded unchanged, never dropped
 			{TTWArrive, 7, 1301, true, TTWResult{Drop: true, Spec: true}}, // past its TTW on arrival
-			{TTWHead, 8, 0, false, TTWResult{Empty: true}},               // so nothing was stored
+			{TTWHead, 8, 0, false, TTWResult{Empty: true}},                // so nothing was stored
 			{TTWArrive, 1<<32 - 10, 0, true, TTWResult{}},
 			{TTWHead, 20, 0, false, TTWResult{Spec: true, Hdr: 30}}, // the wait across the clock's wrap
 			{TTWArrive, 0, 1000, true, TTWResult{}},
@@ -48,7 +48,7 @@ func TestTTWModes(t *testing.T) {
 			{TTWArrive, 100, 5000, true, TTWResult{}},
 			{TTWHead, 5001, 0, false, TTWResult{Spec: true, Drop: true}},
 			{TTWArrive, 5001, 5000, true, TTWResult{Drop: true, Spec: true}}, // already late
-			{TTWArrive, 1<<32 - 100, 200, true, TTWResult{}},                  // the deadline is after the wrap
+			{TTWArrive, 1<<32 - 100, 200, true, TTWResult{}},                 // the deadline is after the wrap
 			{TTWHead, 150, 0, false, TTWResult{Spec: true, Hdr: 200}},
 		}},
 	} {
