@@ -310,9 +310,10 @@ func (b *blockSection) Bool(name string, def bool, why string) bool {
 }
 
 func (b *blockSection) Choice(name string, def string, why string) string {
+	// recorded quoted, as HCL writes a string (config show reloads)
 	v, ok := b.l.str(b.s, name)
 	if !ok {
-		b.s.record(Setting{Name: name, Value: def, Source: SourceDefault, Why: why})
+		b.s.record(Setting{Name: name, Value: strconv.Quote(def), Source: SourceDefault, Why: why})
 		return def
 	}
 	spec := mustSpec(b.s.sec, name)
@@ -320,7 +321,7 @@ func (b *blockSection) Choice(name string, def string, why string) string {
 		b.l.errorf(b.s.attrs[name].Expr.Range(), "%s = %q: want one of %s", name, v, strings.Join(spec.Options, ", "))
 		return def
 	}
-	b.l.setting(b.s, name, v)
+	b.l.setting(b.s, name, strconv.Quote(v))
 	return v
 }
 

@@ -74,6 +74,18 @@ func (p IPDParams) Validate() error {
 	return nil
 }
 
+// neededDepth builds p at the deepest pipeline, set giving it the depth
+// and where to report the stages its cuts reach, and returns those
+// stages: the depth the block needs.
+func neededDepth[P any](p P, set func(*P, *int), build func(P) (*hdlgen.Module, error)) (int, error) {
+	var n int
+	set(&p, &n)
+	if _, err := build(p); err != nil {
+		return 0, err
+	}
+	return n, nil
+}
+
 // IPDWordLayout is the per-queue word of ecn_ipd.
 func IPDWordLayout(p IPDParams) *hdlgen.Layout {
 	return hdlgen.NewLayout("ecn_ipd_word").
@@ -83,12 +95,7 @@ func IPDWordLayout(p IPDParams) *hdlgen.Layout {
 
 // NeededIPDDepth is the number of datapath stages ecn_ipd's cuts reach.
 func NeededIPDDepth(p IPDParams) (int, error) {
-	var n int
-	p.Depth, p.used = connpipe.MaxDepth, &n
-	if _, err := IPD(p); err != nil {
-		return 0, err
-	}
-	return n, nil
+	return neededDepth(p, func(q *IPDParams, n *int) { q.Depth, q.used = connpipe.MaxDepth, n }, IPD)
 }
 
 // IPD builds the ecn_ipd top: per send queue, the IPD grows by IPD+ at

@@ -76,12 +76,7 @@ func RxWordLayout(p RxParams) *hdlgen.Layout {
 
 // NeededRxDepth is the number of datapath stages srp_rx's cuts reach.
 func NeededRxDepth(p RxParams) (int, error) {
-	var n int
-	p.Depth, p.used = connpipe.MaxDepth, &n
-	if _, err := Rx(p); err != nil {
-		return 0, err
-	}
-	return n, nil
+	return neededDepth(p, func(q *RxParams, n *int) { q.Depth, q.used = connpipe.MaxDepth, n }, Rx)
 }
 
 // Rx builds the srp_rx top: each reservation R(n) of an endpoint is

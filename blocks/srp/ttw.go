@@ -63,12 +63,7 @@ func TTWWordLayout(p TTWParams) *hdlgen.Layout {
 
 // NeededTTWDepth is the number of datapath stages srp_ttw's cuts reach.
 func NeededTTWDepth(p TTWParams) (int, error) {
-	var n int
-	p.Depth, p.used = connpipe.MaxDepth, &n
-	if _, err := TTW(p); err != nil {
-		return 0, err
-	}
-	return n, nil
+	return neededDepth(p, func(q *TTWParams, n *int) { q.Depth, q.used = connpipe.MaxDepth, n }, TTW)
 }
 
 // TTW builds the srp_ttw top: a speculative packet is stamped on arrival

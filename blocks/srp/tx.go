@@ -68,12 +68,7 @@ func TxWordLayout(p TxParams) *hdlgen.Layout {
 
 // NeededTxDepth is the number of datapath stages srp_tx's cuts reach.
 func NeededTxDepth(p TxParams) (int, error) {
-	var n int
-	p.Depth, p.used = connpipe.MaxDepth, &n
-	if _, err := Tx(p); err != nil {
-		return 0, err
-	}
-	return n, nil
+	return neededDepth(p, func(q *TxParams, n *int) { q.Depth, q.used = connpipe.MaxDepth, n }, Tx)
 }
 
 // thermo is the NMax-bit mask of the values below v: bit i is v > i.

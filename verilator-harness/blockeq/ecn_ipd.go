@@ -214,13 +214,13 @@ func (s *ipdStim) Next(prevOut, in []uint64) {
 // IPDCoverage counts the rules of ecn_ipd a run reached, from the golden
 // results in execution order (each queue's previous IPD is kept).
 type IPDCoverage struct {
+	caseCounts
 	max, inc uint64
 	last     map[uint32]uint64
-	counts   map[string]int64
 }
 
 func newIPDCoverage(max, inc uint64) *IPDCoverage {
-	return &IPDCoverage{max: max, inc: inc, last: map[uint32]uint64{}, counts: map[string]int64{}}
+	return &IPDCoverage{caseCounts: newCaseCounts(ipdCases), max: max, inc: inc, last: map[uint32]uint64{}}
 }
 
 var ipdCases = []string{"open", "cn raised", "cn at ceiling", "cn after decrements", "send unchanged",
@@ -256,28 +256,6 @@ func (c *IPDCoverage) count(r *gsrp.IPDResult) {
 		}
 	}
 }
-
-// Counts is every case with its count.
-func (c *IPDCoverage) Counts() map[string]int64 {
-	out := map[string]int64{}
-	for _, n := range ipdCases {
-		out[n] = c.counts[n]
-	}
-	return out
-}
-
-// Missing lists the cases never reached.
-func (c *IPDCoverage) Missing() []string {
-	var miss []string
-	for _, n := range ipdCases {
-		if c.counts[n] == 0 {
-			miss = append(miss, n)
-		}
-	}
-	return miss
-}
-
-func (c *IPDCoverage) String() string { return FormatCounts(c.Counts()) }
 
 // ipdVectors draws n events of the mixed profile on 64 queues, 1-3
 // cycles of time apart, with the golden model's answers.

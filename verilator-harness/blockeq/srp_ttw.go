@@ -40,7 +40,7 @@ func init() {
 				m, _ := gsrp.NewTTWModel(p.Golden())
 				return gsrp.NewTTWPipeline(m, p.Depth)
 			}
-			cov := &TTWCoverage{counts: map[string]int64{}, perHop: p.Mode == gsrp.TTWPerHop}
+			cov := newTTWCoverage(p.Mode)
 			prof := ttwProfileFor(p, profile)
 			ref := &ttwRef{p: ports, pipe: newPipe(), newPipe: newPipe, cov: cov}
 			stim := func() harness.Stimulus { return &ttwStim{p: ports, d: newTTWDraw(prof, seed)} }
@@ -199,9 +199,14 @@ func (s *ttwStim) Next(prevOut, in []uint64) {
 }
 
 // TTWCoverage counts the outcomes of srp_ttw a run reached.
-type TTWCoverage struct {
-	counts map[string]int64
-	perHop bool // per_hop mode never drops at arrival
+type TTWCoverage struct{ caseCounts }
+
+// newTTWCoverage expects every case but drops at arrival in the per_hop
+// mode, which never drops there.
+func newTTWCoverage(mode gsrp.TTWMode) *TTWCoverage {
+	c := &TTWCoverage{newCaseCounts(ttwCases)}
+	c.skip["arrive dropped"] = mode == gsrp.TTWPerHop
+	return c
 }
 
 var ttwCases = []string{"open", "arrive kept", "arrive dropped", "head forwarded (speculative)", "head dropped (NACK)",
@@ -228,28 +233,6 @@ func (c *TTWCoverage) count(r *gsrp.TTWResult) {
 	}
 }
 
-// Counts is every case with its count.
-func (c *TTWCoverage) Counts() map[string]int64 {
-	out := map[string]int64{}
-	for _, n := range ttwCases {
-		out[n] = c.counts[n]
-	}
-	return out
-}
-
-// Missing lists the cases never reached (per_hop never drops at arrival).
-func (c *TTWCoverage) Missing() []string {
-	var miss []string
-	for _, n := range ttwCases {
-		if c.counts[n] == 0 && !(n == "arrive dropped" && c.perHop) {
-			miss = append(miss, n)
-		}
-	}
-	return miss
-}
-
-func (c *TTWCoverage) String() string { return FormatCounts(c.Counts()) }
-
 // ttwVectors draws n events of the mixed profile, 1-3 cycles of time
 // apart, with the golden model's answers.
 func ttwVectors(cfg blocks.Config, block string, ports map[string]int, n int, seed uint64) (*VectorSet, error) {
@@ -266,7 +249,7 @@ func ttwVectors(cfg blocks.Config, block string, ports map[string]int, n int, se
 			return nil, fmt.Errorf("blockeq: srp_ttw has no port %s", f)
 		}
 	}
-	cov := &TTWCoverage{counts: map[string]int64{}, perHop: p.Mode == gsrp.TTWPerHop}
+	cov := newTTWCoverage(p.Mode)
 	vs := &VectorSet{
 		Header: VectorHeader{Block: block, Seed: seed, Events: n, Params: p.Golden(), Depth: p.Depth,
 			Latency: pipe.Latency(p.Depth), Credits: pipe.Credits(p.Depth), Ports: ports, Kinds: srp.TTWKindNames},

@@ -42,7 +42,7 @@ func init() {
 				m, _ := gsrp.NewTxModel(p.Golden())
 				return gsrp.NewTxPipeline(m, p.Depth)
 			}
-			cov := &TxCoverage{counts: map[string]int64{}}
+			cov := &TxCoverage{newCaseCounts(txCases)}
 			prof := txProfileFor(p, profile)
 			ref := &txRef{p: ports, pipe: newPipe(), newPipe: newPipe, cov: cov}
 			stim := func() harness.Stimulus { return &txStim{p: ports, d: newTxDraw(p, prof, seed)} }
@@ -250,7 +250,7 @@ func (s *txStim) Next(prevOut, in []uint64) {
 }
 
 // TxCoverage counts the outcomes of srp_tx a run reached.
-type TxCoverage struct{ counts map[string]int64 }
+type TxCoverage struct{ caseCounts }
 
 var txCases = []string{"open", "message accepted", "message while busy", "reservation with the first speculative packet",
 	"speculative send", "non-speculative send", "send with nothing to send", "grant", "stale grant", "ack", "nack",
@@ -292,28 +292,6 @@ func (c *TxCoverage) count(r *gsrp.TxResult) {
 	}
 }
 
-// Counts is every case with its count.
-func (c *TxCoverage) Counts() map[string]int64 {
-	out := map[string]int64{}
-	for _, n := range txCases {
-		out[n] = c.counts[n]
-	}
-	return out
-}
-
-// Missing lists the cases never reached.
-func (c *TxCoverage) Missing() []string {
-	var miss []string
-	for _, n := range txCases {
-		if c.counts[n] == 0 {
-			miss = append(miss, n)
-		}
-	}
-	return miss
-}
-
-func (c *TxCoverage) String() string { return FormatCounts(c.Counts()) }
-
 var txEventNames = []string{"conn", "kind", "m", "seq", "ts", "now"}
 var txResultNames = []string{"conn", "kind", "pkt", "seq", "spec", "res", "res_n", "stale", "busy", "msg_done", "error"}
 
@@ -332,7 +310,7 @@ func txVectors(cfg blocks.Config, block string, ports map[string]int, n int, see
 			return nil, fmt.Errorf("blockeq: srp_tx has no port s_event_%s", f)
 		}
 	}
-	cov := &TxCoverage{counts: map[string]int64{}}
+	cov := &TxCoverage{newCaseCounts(txCases)}
 	vs := &VectorSet{
 		Header: VectorHeader{Block: block, Seed: seed, Events: n, Params: p.Golden(), Depth: p.Depth,
 			Latency: pipe.Latency(p.Depth), Credits: pipe.Credits(p.Depth), Ports: ports, Kinds: srp.TxKindNames},
