@@ -136,14 +136,16 @@ func ipdFormalJob(name, doc string, p IPDParams, breaks bool) block.FormalJob {
 }
 
 // ipdFormalJobs are ecn_ipd's proofs: the small configuration, on which
-// every broken variant also runs, and the default widths with 4 queues.
+// every broken variant also runs, and S2's parameters on a 24-bit clock.
 func ipdFormalJobs() []block.FormalJob {
-	def := DefaultIPDParams()
-	def.NumConn = 4
+	// S2's parameters on a 24-bit clock: with the 32-bit default's divider
+	// and products the solver does not finish in its 5 minutes
+	wide := IPDParams{NumConn: 4, ConnW: 3, TimeW: 24, Inc: 800, Dec: 50, Period: 2000, Max: 100_000}
+	wide.Depth = mustDepth(wide)
 	small := SmallIPDParams()
 	return []block.FormalJob{
 		ipdFormalJob("ecn_ipd", fmt.Sprintf("NumConn 2, TimeW 5, IPD+ 3, IPD- 2, t- 3, ceiling 6, depth %d", small.Depth), small, true),
-		ipdFormalJob("ecn_ipd_default", "default widths (TimeW 32, IPD 17 bits), NumConn 4", def, false),
+		ipdFormalJob("ecn_ipd_wide", fmt.Sprintf("S2's IPD+ 800, IPD- 50, t- 2000 and ceiling 100000 on a 24-bit clock, NumConn 4, depth %d", wide.Depth), wide, false),
 	}
 }
 
