@@ -40,12 +40,13 @@ var IPDKindNames = []string{gsrp.IPDOpen.String(), gsrp.IPDCN.String(), gsrp.IPD
 // send queues, 32-bit time in 1 ns ticks, a 100 us ceiling.
 func DefaultIPDParams() IPDParams {
 	p := IPDParams{NumConn: 4096, ConnW: 16, TimeW: 32, Inc: 800, Dec: 50, Period: 2000, Max: 100_000}
-	p.Depth = mustDepth(p)
+	p.Depth = mustDepth(NeededIPDDepth(p))
 	return p
 }
 
-func mustDepth(p IPDParams) int {
-	d, err := NeededIPDDepth(p)
+// mustDepth is a needed depth of parameters known to build (the defaults
+// and the proofs' configurations); it panics otherwise.
+func mustDepth(d int, err error) int {
 	if err != nil {
 		panic(err)
 	}

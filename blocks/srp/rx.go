@@ -41,11 +41,7 @@ var RxKindNames = []string{gsrp.RxOpen.String(), gsrp.RxReserve.String(), gsrp.R
 // 4 endpoints, 32-bit time in 1 ns ticks.
 func DefaultRxParams() RxParams {
 	p := RxParams{NumConn: 4, ConnW: 16, TimeW: 32, FracW: 16, NW: 5, NMax: 16, PacketNs: 40.96, Epsilon: 0.05}
-	d, err := NeededRxDepth(p)
-	if err != nil {
-		panic(err)
-	}
-	p.Depth = d
+	p.Depth = mustDepth(NeededRxDepth(p))
 	return p
 }
 

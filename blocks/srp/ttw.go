@@ -37,11 +37,7 @@ var TTWKindNames = []string{gsrp.TTWOpen.String(), gsrp.TTWArrive.String(), gsrp
 // 32-bit time.
 func DefaultTTWParams() TTWParams {
 	p := TTWParams{NumConn: 16, ConnW: 16, TimeW: 32, HdrW: 16, TTW: 1300, Mode: gsrp.TTWAccumulated}
-	d, err := NeededTTWDepth(p)
-	if err != nil {
-		panic(err)
-	}
-	p.Depth = d
+	p.Depth = mustDepth(NeededTTWDepth(p))
 	return p
 }
 

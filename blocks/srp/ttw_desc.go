@@ -118,11 +118,7 @@ func SmallTTWParams(mode gsrp.TTWMode) TTWParams {
 	if mode == gsrp.TTWDeadline {
 		p.HdrW = p.TimeW
 	}
-	d, err := NeededTTWDepth(p)
-	if err != nil {
-		panic(err)
-	}
-	p.Depth = d
+	p.Depth = mustDepth(NeededTTWDepth(p))
 	return p
 }
 

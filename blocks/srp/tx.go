@@ -35,11 +35,7 @@ var TxKindNames = []string{gsrp.TxOpen.String(), gsrp.TxMsg.String(), gsrp.TxSen
 // 32-bit time.
 func DefaultTxParams() TxParams {
 	p := TxParams{NumConn: 4096, ConnW: 16, NMin: 4, NMax: 16, MW: 16, SeqW: 16, TimeW: 32}
-	d, err := NeededTxDepth(p)
-	if err != nil {
-		panic(err)
-	}
-	p.Depth = d
+	p.Depth = mustDepth(NeededTxDepth(p))
 	return p
 }
 

@@ -43,7 +43,10 @@ func init() {
 			}
 			prof := ipdProfileFor(p, profile)
 			ref := &ipdRef{p: ports, pipe: newPipe(), newPipe: newPipe, cov: cov}
-			stim := func() harness.Stimulus { return &ipdStim{p: ports, d: newIPDDraw(prof, seed)} }
+			stim := func() harness.Stimulus {
+				d := newIPDDraw(prof, seed)
+				return &ipdStim{p: ports, d: d, h: newHandshake(ports.sValid, ports.mReady, ports.sReady, d.r, prof.pValid, prof.pReady)}
+			}
 			return &Bench{Ref: ref, Stim: stim, Coverage: cov}, nil
 		},
 		Vectors: ipdVectors,
@@ -187,28 +190,18 @@ func (d *ipdDraw) event() (conn, kind, now uint64) {
 
 // ipdStim is the harness stimulus of ecn_ipd.
 type ipdStim struct {
-	p                ipdPorts
-	d                *ipdDraw
-	valid            bool
-	conn, kind, now  uint64
-	pValid, pReady   threshold
-	thresholdsLoaded bool
+	p               ipdPorts
+	d               *ipdDraw
+	h               handshake
+	conn, kind, now uint64
 }
 
 func (s *ipdStim) Next(prevOut, in []uint64) {
-	if !s.thresholdsLoaded {
-		s.pValid, s.pReady, s.thresholdsLoaded = thresholdOf(s.d.prof.pValid), thresholdOf(s.d.prof.pReady), true
-	}
 	s.d.tick()
-	accepted := prevOut != nil && s.valid && prevOut[s.p.sReady] == 1
-	if !s.valid || accepted {
-		s.valid = s.d.r.hit(s.pValid)
-		if s.valid {
-			s.conn, s.kind, s.now = s.d.event()
-		}
+	if s.h.step(prevOut, in) {
+		s.conn, s.kind, s.now = s.d.event()
 	}
-	in[s.p.sValid], in[s.p.sConn], in[s.p.sKind], in[s.p.sNow] = b2u(s.valid), s.conn, s.kind, s.now
-	in[s.p.mReady] = b2u(s.d.r.hit(s.pReady))
+	in[s.p.sConn], in[s.p.sKind], in[s.p.sNow] = s.conn, s.kind, s.now
 }
 
 // IPDCoverage counts the rules of ecn_ipd a run reached, from the golden

@@ -43,7 +43,10 @@ func init() {
 			cov := newTTWCoverage(p.Mode)
 			prof := ttwProfileFor(p, profile)
 			ref := &ttwRef{p: ports, pipe: newPipe(), newPipe: newPipe, cov: cov}
-			stim := func() harness.Stimulus { return &ttwStim{p: ports, d: newTTWDraw(prof, seed)} }
+			stim := func() harness.Stimulus {
+				d := newTTWDraw(prof, seed)
+				return &ttwStim{p: ports, d: d, h: newHandshake(ports.sValid, ports.mReady, ports.sReady, d.r, prof.pValid, prof.pReady)}
+			}
 			return &Bench{Ref: ref, Stim: stim, Coverage: cov}, nil
 		},
 		Vectors: ttwVectors,
@@ -175,27 +178,16 @@ func (d *ttwDraw) event() (conn, kind, now, hdr, spec uint64) {
 type ttwStim struct {
 	p                          ttwPorts
 	d                          *ttwDraw
-	valid                      bool
+	h                          handshake
 	conn, kind, now, hdr, spec uint64
-	pValid, pReady             threshold
-	loaded                     bool
 }
 
 func (s *ttwStim) Next(prevOut, in []uint64) {
-	if !s.loaded {
-		s.pValid, s.pReady, s.loaded = thresholdOf(s.d.prof.pValid), thresholdOf(s.d.prof.pReady), true
-	}
 	s.d.tick()
-	accepted := prevOut != nil && s.valid && prevOut[s.p.sReady] == 1
-	if !s.valid || accepted {
-		s.valid = s.d.r.hit(s.pValid)
-		if s.valid {
-			s.conn, s.kind, s.now, s.hdr, s.spec = s.d.event()
-		}
+	if s.h.step(prevOut, in) {
+		s.conn, s.kind, s.now, s.hdr, s.spec = s.d.event()
 	}
-	in[s.p.sValid], in[s.p.sConn], in[s.p.sKind], in[s.p.sNow] = b2u(s.valid), s.conn, s.kind, s.now
-	in[s.p.sHdr], in[s.p.sSpec] = s.hdr, s.spec
-	in[s.p.mReady] = b2u(s.d.r.hit(s.pReady))
+	in[s.p.sConn], in[s.p.sKind], in[s.p.sNow], in[s.p.sHdr], in[s.p.sSpec] = s.conn, s.kind, s.now, s.hdr, s.spec
 }
 
 // TTWCoverage counts the outcomes of srp_ttw a run reached.

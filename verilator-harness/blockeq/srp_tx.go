@@ -45,7 +45,10 @@ func init() {
 			cov := &TxCoverage{newCaseCounts(txCases)}
 			prof := txProfileFor(p, profile)
 			ref := &txRef{p: ports, pipe: newPipe(), newPipe: newPipe, cov: cov}
-			stim := func() harness.Stimulus { return &txStim{p: ports, d: newTxDraw(p, prof, seed)} }
+			stim := func() harness.Stimulus {
+				d := newTxDraw(p, prof, seed)
+				return &txStim{p: ports, d: d, h: newHandshake(ports.sValid, ports.mReady, ports.sReady, d.r, prof.pValid, prof.pReady)}
+			}
 			return &Bench{Ref: ref, Stim: stim, Coverage: cov}, nil
 		},
 		Vectors: txVectors,
@@ -224,29 +227,19 @@ func (d *txDraw) event() gsrp.TxEvent {
 }
 
 type txStim struct {
-	p              txPorts
-	d              *txDraw
-	valid          bool
-	e              gsrp.TxEvent
-	pValid, pReady threshold
-	loaded         bool
+	p txPorts
+	d *txDraw
+	h handshake
+	e gsrp.TxEvent
 }
 
 func (s *txStim) Next(prevOut, in []uint64) {
-	if !s.loaded {
-		s.pValid, s.pReady, s.loaded = thresholdOf(s.d.prof.pValid), thresholdOf(s.d.prof.pReady), true
-	}
 	s.d.tick()
-	accepted := prevOut != nil && s.valid && prevOut[s.p.sReady] == 1
-	if !s.valid || accepted {
-		s.valid = s.d.r.hit(s.pValid)
-		if s.valid {
-			s.e = s.d.event()
-		}
+	if s.h.step(prevOut, in) {
+		s.e = s.d.event()
 	}
-	in[s.p.sValid], in[s.p.sConn], in[s.p.sKind] = b2u(s.valid), uint64(s.e.Conn), uint64(s.e.Kind)
+	in[s.p.sConn], in[s.p.sKind] = uint64(s.e.Conn), uint64(s.e.Kind)
 	in[s.p.sM], in[s.p.sSeq], in[s.p.sTs], in[s.p.sNow] = s.e.M, s.e.Seq, s.e.Ts, s.e.Now
-	in[s.p.mReady] = b2u(s.d.r.hit(s.pReady))
 }
 
 // TxCoverage counts the outcomes of srp_tx a run reached.
