@@ -30,7 +30,10 @@ func TestIncastRTLInTheLoop(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rtl := NewRTLController(model, hd)
+			rtl, err := NewRTLController(model, hd)
+			if err != nil {
+				t.Fatal(err)
+			}
 			ctrls := make([]netsim.Controller, cfg.Senders)
 			for i := range ctrls {
 				ctrls[i] = rtl

@@ -1,0 +1,200 @@
+package hotspot
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"sort"
+	"text/tabwriter"
+
+	"github.com/nicgen/nicgen/golden/netsim"
+)
+
+// Result is what one run measured. Rates are shares of one link's rate;
+// every statistic but the bins counts from the warm-up on.
+type Result struct {
+	CC                             string
+	Hosts, HotspotSenders, Victims int
+	WindowUs, PacketNs             float64
+	// HotspotRate is the data delivered to the hot spot, HotspotGranted
+	// the non-speculative part of it.
+	HotspotRate, HotspotGranted float64
+	// HotspotReserved is the data the hot spot's srp_rx granted (packets
+	// reserved times tau_p over the window): 1/(1+eps) while its schedule
+	// is never idle.
+	HotspotReserved float64
+	// SenderMin, SenderMax and SenderJain are over the hot-spot senders'
+	// shares of the link.
+	SenderMin, SenderMax, SenderJain float64
+	// VictimOffered and VictimAccepted are per victim.
+	VictimOffered, VictimAccepted float64
+	// VictimLatencyNs is the mean in-flight latency of the victims'
+	// packets (from the NIC's transmission of the delivered copy to its
+	// tail's arrival, S2:L146), VictimZeroLoadNs the mean the same packets
+	// take through an empty network; VictimLatencyMaxNs the largest.
+	VictimLatencyNs, VictimZeroLoadNs, VictimLatencyMaxNs float64
+	// Victim message latencies (creation to the last packet's arrival,
+	// source queueing included) of the messages created after the
+	// warm-up and delivered by the end, and the same through an empty
+	// network: small messages (below n_min) and the others.
+	SmallMsgs, LargeMsgs         int64
+	SmallMsgNs, SmallMsgZeroNs   float64
+	LargeMsgNs, LargeMsgZeroNs   float64
+	VictimMsgs                   int64
+	Reservations, Grants         int64
+	SpecSent, SpecDropped, Stale int64
+	Marks, CNs                   int64
+	PeakVOQ                      int
+	Events, BlockEvents          int64
+	Bins                         []Bin
+}
+
+// Bin is one time bin of the whole run (warm-up included): the rate
+// delivered to the hot spot, the victims' rate (per victim) and their
+// mean in-flight latency.
+type Bin struct {
+	StartUs, HotspotRate, VictimRate, VictimLatencyNs float64
+}
+
+func (s *sim) result() *Result {
+	st := &s.st
+	c := &s.cfg
+	win := float64(s.endPs - s.warmPs)
+	pkt := float64(s.pktPs)
+	r := &Result{CC: c.CC.String(), Hosts: c.Hosts(), HotspotSenders: c.HotspotSenders,
+		WindowUs: win / 1e6, PacketNs: pkt / 1000,
+		HotspotRate: float64(st.hotDelivered) * pkt / win, HotspotGranted: float64(st.hotDelivered-st.hotSpec) * pkt / win,
+		HotspotReserved: float64(st.hotReserved) * pkt / win,
+		VictimMsgs:      st.victimMsgs, Reservations: st.reservations, Grants: st.grants, SpecSent: st.specSent,
+		SpecDropped: st.specDropped, Stale: st.stale, Marks: st.marks, CNs: st.cns, PeakVOQ: st.peakVOQ,
+		Events: st.events, BlockEvents: st.blockEvents}
+	var shares []float64
+	for _, h := range s.hosts {
+		if h.victim {
+			r.Victims++
+		}
+		if h.hot {
+			shares = append(shares, float64(st.perSender[h.id])*pkt/win)
+		}
+	}
+	if len(shares) > 0 {
+		sort.Float64s(shares)
+		r.SenderMin, r.SenderMax, r.SenderJain = shares[0], shares[len(shares)-1], netsim.Jain(shares)
+	}
+	if r.Victims > 0 {
+		r.VictimOffered = float64(st.victimOffered) * pkt / win / float64(r.Victims)
+		r.VictimAccepted = float64(st.victimDelivered) * pkt / win / float64(r.Victims)
+	}
+	if st.victimDelivered > 0 {
+		r.VictimLatencyNs = st.victimLat / float64(st.victimDelivered) / 1000
+		r.VictimZeroLoadNs = st.victimZero / float64(st.victimDelivered) / 1000
+		r.VictimLatencyMaxNs = float64(st.victimLatMax) / 1000
+	}
+	mean := func(m msgStats) (float64, float64) {
+		if m.n == 0 {
+			return 0, 0
+		}
+		return m.sum / float64(m.n) / 1000, m.zero / float64(m.n) / 1000
+	}
+	r.SmallMsgs, r.LargeMsgs = st.small.n, st.large.n
+	r.SmallMsgNs, r.SmallMsgZeroNs = mean(st.small)
+	r.LargeMsgNs, r.LargeMsgZeroNs = mean(st.large)
+	binPs := float64(s.binPs)
+	for i, b := range st.bins {
+		bin := Bin{StartUs: float64(int64(i)*s.binPs) / 1e6, HotspotRate: float64(b.hot) * pkt / binPs}
+		if r.Victims > 0 {
+			bin.VictimRate = float64(b.victim) * pkt / binPs / float64(r.Victims)
+		}
+		if b.victim > 0 {
+			bin.VictimLatencyNs = b.victimLat / float64(b.victim) / 1000
+		}
+		r.Bins = append(r.Bins, bin)
+	}
+	return r
+}
+
+// WriteTable prints runs side by side, one column each.
+func WriteTable(w io.Writer, rs []*Result) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	row := func(name string, f func(r *Result) string) {
+		fmt.Fprintf(tw, "%s\t", name)
+		for _, r := range rs {
+			fmt.Fprintf(tw, "%s\t", f(r))
+		}
+		fmt.Fprintln(tw)
+	}
+	pct := func(v float64) string { return fmt.Sprintf("%.1f%%", 100*v) }
+	ns := func(v float64) string { return fmt.Sprintf("%.0f ns", v) }
+	row("congestion control", func(r *Result) string { return r.CC })
+	row("hot-spot senders : victims", func(r *Result) string { return fmt.Sprintf("%d : %d", r.HotspotSenders, r.Victims) })
+	row("hot-spot receiver rate", func(r *Result) string { return pct(r.HotspotRate) })
+	row("  of which non-speculative", func(r *Result) string { return pct(r.HotspotGranted) })
+	row("hot-spot receiver reserved", func(r *Result) string { return pct(r.HotspotReserved) })
+	row("hot-spot sender min / max", func(r *Result) string { return pct(r.SenderMin) + " / " + pct(r.SenderMax) })
+	row("hot-spot sender fairness (Jain)", func(r *Result) string { return fmt.Sprintf("%.3f", r.SenderJain) })
+	row("victim offered / accepted", func(r *Result) string { return pct(r.VictimOffered) + " / " + pct(r.VictimAccepted) })
+	row("victim in-flight latency", func(r *Result) string { return ns(r.VictimLatencyNs) })
+	row("  zero-load / max", func(r *Result) string { return ns(r.VictimZeroLoadNs) + " / " + ns(r.VictimLatencyMaxNs) })
+	row("  x zero-load", func(r *Result) string { return fmt.Sprintf("%.2f", ratio(r.VictimLatencyNs, r.VictimZeroLoadNs)) })
+	row("small victim messages", func(r *Result) string { return fmt.Sprintf("%d", r.SmallMsgs) })
+	row("  latency (zero-load)", func(r *Result) string { return ns(r.SmallMsgNs) + " (" + ns(r.SmallMsgZeroNs) + ")" })
+	row("other victim messages", func(r *Result) string { return fmt.Sprintf("%d", r.LargeMsgs) })
+	row("  latency (zero-load)", func(r *Result) string { return ns(r.LargeMsgNs) + " (" + ns(r.LargeMsgZeroNs) + ")" })
+	row("victim messages unfinished", func(r *Result) string { return fmt.Sprintf("%d", r.VictimMsgs-r.SmallMsgs-r.LargeMsgs) })
+	row("peak VOQ (packets)", func(r *Result) string { return fmt.Sprintf("%d", r.PeakVOQ) })
+	row("reservations / grants", func(r *Result) string { return fmt.Sprintf("%d / %d", r.Reservations, r.Grants) })
+	row("speculative sent / dropped", func(r *Result) string { return fmt.Sprintf("%d / %d", r.SpecSent, r.SpecDropped) })
+	row("ECN marks / notifications", func(r *Result) string { return fmt.Sprintf("%d / %d", r.Marks, r.CNs) })
+	row("block events", func(r *Result) string { return fmt.Sprintf("%d", r.BlockEvents) })
+	return tw.Flush()
+}
+
+func ratio(a, b float64) float64 {
+	if b == 0 {
+		return 0
+	}
+	return a / b
+}
+
+// Charts are the runs' hot-spot rate, victim rate and victim latency over
+// time, one series per run.
+func Charts(rs []*Result, title string) []netsim.Chart {
+	mk := func(what, unit string, y func(b Bin) float64) netsim.Chart {
+		c := netsim.Chart{Title: title + ": " + what, XLabel: "time (µs)", YLabel: unit}
+		for _, r := range rs {
+			ser := netsim.Series{Name: r.CC}
+			for _, b := range r.Bins {
+				ser.X = append(ser.X, b.StartUs)
+				ser.Y = append(ser.Y, y(b))
+			}
+			if n := len(r.Bins); n > 0 {
+				ser.XEnd = r.Bins[n-1].StartUs + (r.Bins[n-1].StartUs-r.Bins[0].StartUs)/float64(max(1, n-1))
+			}
+			c.Series = append(c.Series, ser)
+		}
+		return c
+	}
+	return []netsim.Chart{
+		mk("hot-spot receiver throughput", "share of the link (%)", func(b Bin) float64 { return 100 * b.HotspotRate }),
+		mk("victim throughput", "per victim, share of the link (%)", func(b Bin) float64 { return 100 * b.VictimRate }),
+		mk("victim in-flight latency", "mean (µs)", func(b Bin) float64 { return b.VictimLatencyNs / 1000 }),
+	}
+}
+
+// WriteSVGs draws Charts to path-throughput.svg, path-victims.svg and
+// path-latency.svg (path without its .svg), each atomically.
+func WriteSVGs(rs []*Result, title, path string) ([]string, error) {
+	var names []string
+	for i, c := range Charts(rs, title) {
+		var b bytes.Buffer
+		if err := c.WriteSVG(&b); err != nil {
+			return nil, err
+		}
+		name := path + "-" + []string{"throughput", "victims", "latency"}[i] + ".svg"
+		if err := netsim.WriteFileAtomic(name, b.Bytes()); err != nil {
+			return nil, err
+		}
+		names = append(names, name)
+	}
+	return names, nil
+}

@@ -1,0 +1,137 @@
+package blockeq
+
+import (
+	"fmt"
+
+	"github.com/nicgen/nicgen/golden/netsim/hotspot"
+	gsrp "github.com/nicgen/nicgen/golden/srp"
+	harness "github.com/nicgen/nicgen/verilator-harness"
+)
+
+// RTLStepper runs one event at a time through a Verilated block of the
+// pipelined shell: it offers the event's fields on s_event_*, clocks the
+// model until the result leaves m_result_*, and returns the result's
+// fields. The fields are named by their ports without the prefix.
+type RTLStepper struct {
+	m       *harness.Model
+	p       genericPorts
+	inAt    []int // harness input of event field i
+	outAt   []int // harness output of result field k
+	in, out []uint64
+	Cycles  int64
+}
+
+// NewRTLStepper resets the model and maps the named fields to its ports.
+func NewRTLStepper(m *harness.Model, d harness.Design, in, out []string) (*RTLStepper, error) {
+	p, err := newGenericPorts(d)
+	if err != nil {
+		return nil, err
+	}
+	pm := newPortMap(d)
+	s := &RTLStepper{m: m, p: p, in: make([]uint64, len(m.Inputs())), out: make([]uint64, len(m.Outputs()))}
+	for _, f := range in {
+		i := pm.inIdx("s_event_" + f)
+		if i < 0 {
+			return nil, fmt.Errorf("blockeq: %s has no input s_event_%s", d.Top, f)
+		}
+		s.inAt = append(s.inAt, i)
+	}
+	for _, f := range out {
+		i := pm.outIdx("m_result_" + f)
+		if i < 0 {
+			return nil, fmt.Errorf("blockeq: %s has no output m_result_%s", d.Top, f)
+		}
+		s.outAt = append(s.outAt, i)
+	}
+	m.Reset(2)
+	return s, nil
+}
+
+// Step runs the event ev (fields in the order given to NewRTLStepper) and
+// writes the result's fields to res.
+func (s *RTLStepper) Step(ev, res []uint64) {
+	for i := range s.in {
+		s.in[i] = 0
+	}
+	s.in[s.p.sValid], s.in[s.p.mReady] = 1, 1
+	for i, j := range s.inAt {
+		s.in[j] = ev[i]
+	}
+	for {
+		s.m.Step(s.in, s.out, 1)
+		s.Cycles++
+		if s.out[s.p.sReady] == 1 {
+			s.in[s.p.sValid] = 0 // accepted
+		}
+		if s.out[s.p.mValid] == 1 {
+			for k, j := range s.outAt {
+				res[k] = s.out[j]
+			}
+			return
+		}
+	}
+}
+
+// The four SRP blocks behind golden/netsim/hotspot's steppers.
+type (
+	rtlTx  struct{ s *RTLStepper }
+	rtlRx  struct{ s *RTLStepper }
+	rtlTTW struct{ s *RTLStepper }
+	rtlIPD struct{ s *RTLStepper }
+)
+
+func (c rtlTx) StepTo(e *gsrp.TxEvent, r *gsrp.TxResult) {
+	var o [11]uint64
+	c.s.Step([]uint64{uint64(e.Conn), uint64(e.Kind), e.M, e.Seq, e.Ts, e.Now}, o[:])
+	*r = gsrp.TxResult{Conn: uint32(o[0]), Kind: gsrp.TxKind(o[1]), Pkt: o[2] == 1, Seq: o[3], Spec: o[4] == 1, Res: o[5] == 1,
+		ResN: o[6], Stale: o[7] == 1, Busy: o[8] == 1, MsgDone: o[9] == 1, Error: o[10] == 1}
+}
+
+func (c rtlRx) StepTo(e *gsrp.RxEvent, r *gsrp.RxResult) {
+	var o [6]uint64
+	c.s.Step([]uint64{uint64(e.Conn), uint64(e.Kind), e.N, e.Now}, o[:])
+	*r = gsrp.RxResult{Conn: uint32(o[0]), Kind: gsrp.RxKind(o[1]), Ts: o[2], Delay: o[3], Ack: o[4] == 1, Error: o[5] == 1}
+}
+
+func (c rtlTTW) StepTo(e *gsrp.TTWEvent, r *gsrp.TTWResult) {
+	var o [7]uint64
+	c.s.Step([]uint64{uint64(e.Conn), uint64(e.Kind), e.Now, e.Hdr, b2u(e.Spec)}, o[:])
+	*r = gsrp.TTWResult{Conn: uint32(o[0]), Kind: gsrp.TTWKind(o[1]), Drop: o[2] == 1, Spec: o[3] == 1, Hdr: o[4], Empty: o[5] == 1, Error: o[6] == 1}
+}
+
+func (c rtlIPD) StepTo(e *gsrp.IPDEvent, r *gsrp.IPDResult) {
+	var o [4]uint64
+	c.s.Step([]uint64{uint64(e.Conn), uint64(e.Kind), e.Now}, o[:])
+	*r = gsrp.IPDResult{Conn: uint32(o[0]), Kind: gsrp.IPDKind(o[1]), IPD: o[2], Error: o[3] == 1}
+}
+
+// Built is a Verilated block and its design.
+type Built struct {
+	Model  *harness.Model
+	Design harness.Design
+}
+
+// HotspotModels puts the Verilated srp_tx, srp_rx, srp_ttw and ecn_ipd in
+// the hot-spot simulator's loop, in place of the golden models. It returns
+// the steppers too, for their cycle counts.
+func HotspotModels(tx, rx, ttw, ipd Built) (hotspot.Models, []*RTLStepper, error) {
+	type spec struct {
+		b       Built
+		in, out []string
+	}
+	specs := []spec{
+		{tx, []string{"conn", "kind", "m", "seq", "ts", "now"}, []string{"conn", "kind", "pkt", "seq", "spec", "res", "res_n", "stale", "busy", "msg_done", "error"}},
+		{rx, []string{"conn", "kind", "n", "now"}, []string{"conn", "kind", "ts", "delay", "ack", "error"}},
+		{ttw, []string{"conn", "kind", "now", "hdr", "spec"}, []string{"conn", "kind", "drop", "spec", "hdr", "empty", "error"}},
+		{ipd, []string{"conn", "kind", "now"}, []string{"conn", "kind", "ipd", "error"}},
+	}
+	var ss []*RTLStepper
+	for _, sp := range specs {
+		s, err := NewRTLStepper(sp.b.Model, sp.b.Design, sp.in, sp.out)
+		if err != nil {
+			return hotspot.Models{}, nil, err
+		}
+		ss = append(ss, s)
+	}
+	return hotspot.Models{Tx: rtlTx{ss[0]}, Rx: rtlRx{ss[1]}, TTW: rtlTTW{ss[2]}, IPD: rtlIPD{ss[3]}}, ss, nil
+}
