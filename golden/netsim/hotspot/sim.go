@@ -283,7 +283,7 @@ func Run(cfg Config, m Models) (*Result, error) {
 	s.build()
 	s.open()
 	s.startTraffic()
-	for s.evs.Len() > 0 && s.err == nil {
+	for s.err == nil && s.evs.Len() > 0 {
 		e := heap.Pop(&s.evs).(event)
 		if e.atPs > s.endPs {
 			break
@@ -443,6 +443,9 @@ func (s *sim) startTraffic() {
 		if !s.hosts[h].hot && (h != c.Hotspot || c.HotspotSenders == 0) {
 			s.victimDst = append(s.victimDst, h)
 		}
+	}
+	if len(s.victimDst) < 2 {
+		s.fail("the victims have no destination but themselves")
 	}
 	mean := float64(c.VictimPackets)*(1-c.SmallShare) + float64(c.SmallPackets)*c.SmallShare
 	if c.VictimLoad > 0 {
