@@ -56,7 +56,7 @@ func TestBadConfigurations(t *testing.T) {
 			for _, args := range [][]string{
 				{"config", "show"}, {"config", "check"}, {"budget"}, {"lint"}, {"synth", "reps"}, {"equiv", "reps"},
 				{"doc", "reps"}, {"sim", "reps", "--events", "testdata/sim/reps.jsonl"}, {"scenario", "incast"},
-				append([]string{"diff"}, outDirs...),
+				{"scenario", "hotspot"}, append([]string{"diff"}, outDirs...),
 			} {
 				out, err := runCLIsafe(t, append(args, "-c", f)...)
 				if exitCode(err) != 2 || "nicgen: "+err.Error()+"\n" != msg {

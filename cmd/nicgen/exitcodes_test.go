@@ -31,6 +31,10 @@ func TestUsageExitCodes(t *testing.T) {
 		{[]string{"equiv", "reps", "--cycles", "10"}, file, "NICGEN_CACHE=" + file + ": the Verilator model cache must be a folder"},
 		{[]string{"config", "check", "-c", ""}, "", "an empty file name"},
 		{[]string{"generate", "-c", "", "-o", t.TempDir()}, "", "an empty file name"},
+		{[]string{"scenario", "hotspot", "--load", "1.5"}, "", "victim load 1.5: want 0..1"},
+		{[]string{"scenario", "hotspot", "--senders", "64"}, "", "64 hot-spot senders: want 0..63"},
+		{[]string{"scenario", "hotspot", "--senders", "0"}, "", "the study needs hot-spot senders"},
+		{[]string{"scenario", "hotspot", "--warmup", "2000"}, "", "want 0 <= warm-up < duration"},
 	} {
 		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
 			if c.env != "" {
@@ -182,6 +186,7 @@ func TestJSONOutputs(t *testing.T) {
 		{"synth", "reps_conf", "--json"},
 		{"generate", "--blocks", "reps_conf", "--check", "--json", "-o", t.TempDir()},
 		{"scenario", "incast", "--senders", "2", "--size", "64KiB", "--json"},
+		{"scenario", "hotspot", "--duration", "60", "--warmup", "20", "--json"},
 	} {
 		root := newRootCmd()
 		var stdout, stderr bytes.Buffer

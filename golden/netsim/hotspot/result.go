@@ -13,47 +13,67 @@ import (
 // Result is what one run measured. Rates are shares of one link's rate;
 // every statistic but the bins counts from the warm-up on.
 type Result struct {
-	CC                             string
-	Hosts, HotspotSenders, Victims int
-	WindowUs, PacketNs             float64
+	CC             string  `json:"cc"`
+	Hosts          int     `json:"hosts"`
+	HotspotSenders int     `json:"hotspot_senders"`
+	Victims        int     `json:"victims"`
+	WindowUs       float64 `json:"window_us"`
+	PacketNs       float64 `json:"packet_ns"`
 	// HotspotRate is the data delivered to the hot spot, HotspotGranted
 	// the non-speculative part of it.
-	HotspotRate, HotspotGranted float64
+	HotspotRate    float64 `json:"hotspot_rate"`
+	HotspotGranted float64 `json:"hotspot_granted"`
 	// HotspotReserved is the data the hot spot's srp_rx granted (packets
 	// reserved times tau_p over the window): 1/(1+eps) while its schedule
 	// is never idle.
-	HotspotReserved float64
+	HotspotReserved float64 `json:"hotspot_reserved"`
 	// SenderMin, SenderMax and SenderJain are over the hot-spot senders'
 	// shares of the link.
-	SenderMin, SenderMax, SenderJain float64
+	SenderMin  float64 `json:"sender_min"`
+	SenderMax  float64 `json:"sender_max"`
+	SenderJain float64 `json:"sender_jain"`
 	// VictimOffered and VictimAccepted are per victim.
-	VictimOffered, VictimAccepted float64
+	VictimOffered  float64 `json:"victim_offered"`
+	VictimAccepted float64 `json:"victim_accepted"`
 	// VictimLatencyNs is the mean in-flight latency of the victims'
 	// packets (from the NIC's transmission of the delivered copy to its
 	// tail's arrival, S2:L146), VictimZeroLoadNs the mean the same packets
 	// take through an empty network; VictimLatencyMaxNs the largest.
-	VictimLatencyNs, VictimZeroLoadNs, VictimLatencyMaxNs float64
+	VictimLatencyNs    float64 `json:"victim_latency_ns"`
+	VictimZeroLoadNs   float64 `json:"victim_zero_load_ns"`
+	VictimLatencyMaxNs float64 `json:"victim_latency_max_ns"`
 	// Victim message latencies (creation to the last packet's arrival,
 	// source queueing included) of the messages created after the
 	// warm-up and delivered by the end, and the same through an empty
 	// network: small messages (below n_min) and the others.
-	SmallMsgs, LargeMsgs         int64
-	SmallMsgNs, SmallMsgZeroNs   float64
-	LargeMsgNs, LargeMsgZeroNs   float64
-	VictimMsgs                   int64
-	Reservations, Grants         int64
-	SpecSent, SpecDropped, Stale int64
-	Marks, CNs                   int64
-	PeakVOQ                      int
-	Events, BlockEvents          int64
-	Bins                         []Bin
+	SmallMsgs      int64   `json:"small_msgs"`
+	LargeMsgs      int64   `json:"large_msgs"`
+	SmallMsgNs     float64 `json:"small_msg_ns"`
+	SmallMsgZeroNs float64 `json:"small_msg_zero_ns"`
+	LargeMsgNs     float64 `json:"large_msg_ns"`
+	LargeMsgZeroNs float64 `json:"large_msg_zero_ns"`
+	VictimMsgs     int64   `json:"victim_msgs"`
+	Reservations   int64   `json:"reservations"`
+	Grants         int64   `json:"grants"`
+	SpecSent       int64   `json:"spec_sent"`
+	SpecDropped    int64   `json:"spec_dropped"`
+	Stale          int64   `json:"stale"`
+	Marks          int64   `json:"marks"`
+	CNs            int64   `json:"cns"`
+	PeakVOQ        int     `json:"peak_voq"`
+	Events         int64   `json:"events"`
+	BlockEvents    int64   `json:"block_events"`
+	Bins           []Bin   `json:"bins"`
 }
 
 // Bin is one time bin of the whole run (warm-up included): the rate
 // delivered to the hot spot, the victims' rate (per victim) and their
 // mean in-flight latency.
 type Bin struct {
-	StartUs, HotspotRate, VictimRate, VictimLatencyNs float64
+	StartUs         float64 `json:"start_us"`
+	HotspotRate     float64 `json:"hotspot_rate"`
+	VictimRate      float64 `json:"victim_rate"`
+	VictimLatencyNs float64 `json:"victim_latency_ns"`
 }
 
 func (s *sim) result() *Result {

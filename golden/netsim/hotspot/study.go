@@ -10,15 +10,18 @@ import (
 // with the hot-spot senders silent (no congestion control and SRP), with
 // the same seed, so that every run draws the same victims and messages.
 type Study struct {
-	Runs   []*Result // none, ecn, srp; then none and srp without the hot spot
-	Claims []Claim
+	Runs   []*Result `json:"runs"` // none, ecn, srp; then none and srp without the hot spot
+	Claims []Claim   `json:"claims"`
 }
 
 // Claim is one of S2's headline claims, what was measured and whether it
 // holds within the stated margin.
 type Claim struct {
-	Name, Paper, Measured, Margin string
-	Holds                         bool
+	Name     string `json:"name"`
+	Paper    string `json:"paper"`
+	Measured string `json:"measured"`
+	Margin   string `json:"margin"`
+	Holds    bool   `json:"holds"`
 }
 
 // The margins of the claims.
