@@ -71,6 +71,18 @@ go test -run XXX -bench BenchmarkProducer -benchtime 4000000x ./verilator-harnes
 
 {
   echo
+  echo "## Closed loop: S2's hot spot"
+  echo
+  echo "golden/netsim/hotspot BenchmarkHotspot: the default network (64 hosts, 40:1, victims at 40%), 1 ms of simulated time, golden models in the loop."
+  echo
+  echo "| congestion control | wall time per simulated ms (ms) | simulator events/s |"
+  echo "|---|---:|---:|"
+} >> "$tmp"
+go test -run XXX -bench BenchmarkHotspot -benchtime 3x ./golden/netsim/hotspot/ | tee /dev/stderr |
+  awk '/^BenchmarkHotspot\//{ sub(/-[0-9]+$/,"",$1); sub(/^BenchmarkHotspot\//,"",$1); printf "| %s | %.0f | %.0f |\n", $1, $3/1e6, $5 }' >> "$tmp"
+
+{
+  echo
   echo "## Generation and synthesis"
   echo
 } >> "$tmp"

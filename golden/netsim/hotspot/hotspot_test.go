@@ -140,3 +140,26 @@ func TestValidate(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// BenchmarkHotspot runs the default network for 1 ms of simulated time per
+// congestion control, golden models in the loop.
+func BenchmarkHotspot(b *testing.B) {
+	for _, cc := range []CC{None, ECN, SRP} {
+		b.Run(cc.String(), func(b *testing.B) {
+			cfg := Default(cc)
+			var events int64
+			for i := 0; i < b.N; i++ {
+				m, err := GoldenModels(cfg)
+				if err != nil {
+					b.Fatal(err)
+				}
+				r, err := Run(cfg, m)
+				if err != nil {
+					b.Fatal(err)
+				}
+				events += r.Events
+			}
+			b.ReportMetric(float64(events)/b.Elapsed().Seconds(), "events/s")
+		})
+	}
+}

@@ -353,48 +353,36 @@ func (s *sim) build() {
 
 func (s *sim) txConn(src, dst int) uint32 { return uint32(src*s.cfg.Hosts() + dst) }
 
-func (s *sim) stepTx(e srp.TxEvent) srp.TxResult {
-	var r srp.TxResult
-	e.Now = s.tick()
-	s.m.Tx.StepTo(&e, &r)
+// step runs one event through a block and counts it; an error result is
+// a fault of the simulator, which gives every block only events in range.
+func step[E, R any](s *sim, m interface{ StepTo(*E, *R) }, e E, failed func(*R) bool, what string) R {
+	var r R
+	m.StepTo(&e, &r)
 	s.st.blockEvents++
-	if r.Error {
-		s.fail("srp_tx answered %s of queue %d with an error", e.Kind, e.Conn)
+	if failed(&r) {
+		s.fail("%s answered %+v with an error", what, e)
 	}
 	return r
+}
+
+func (s *sim) stepTx(e srp.TxEvent) srp.TxResult {
+	e.Now = s.tick()
+	return step(s, s.m.Tx, e, func(r *srp.TxResult) bool { return r.Error }, "srp_tx")
 }
 
 func (s *sim) stepRx(e srp.RxEvent) srp.RxResult {
-	var r srp.RxResult
 	e.Now = s.tick()
-	s.m.Rx.StepTo(&e, &r)
-	s.st.blockEvents++
-	if r.Error {
-		s.fail("srp_rx answered %s of endpoint %d with an error", e.Kind, e.Conn)
-	}
-	return r
+	return step(s, s.m.Rx, e, func(r *srp.RxResult) bool { return r.Error }, "srp_rx")
 }
 
 func (s *sim) stepTTW(e srp.TTWEvent) srp.TTWResult {
-	var r srp.TTWResult
 	e.Now = s.tick()
-	s.m.TTW.StepTo(&e, &r)
-	s.st.blockEvents++
-	if r.Error {
-		s.fail("srp_ttw answered %s of slot %d with an error", e.Kind, e.Conn)
-	}
-	return r
+	return step(s, s.m.TTW, e, func(r *srp.TTWResult) bool { return r.Error }, "srp_ttw")
 }
 
 func (s *sim) stepIPD(kind srp.IPDKind, conn uint32) uint64 {
-	var r srp.IPDResult
 	e := srp.IPDEvent{Conn: conn, Kind: kind, Now: s.tick()}
-	s.m.IPD.StepTo(&e, &r)
-	s.st.blockEvents++
-	if r.Error {
-		s.fail("ecn_ipd answered %s of queue %d with an error", kind, conn)
-	}
-	return r.IPD
+	return step(s, s.m.IPD, e, func(r *srp.IPDResult) bool { return r.Error }, "ecn_ipd").IPD
 }
 
 // open starts every table the run uses: the hardware's tables start with
