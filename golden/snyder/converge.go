@@ -1,0 +1,240 @@
+package snyder
+
+import (
+	"container/heap"
+	"fmt"
+	"math"
+
+	"github.com/nicgen/nicgen/golden/netsim"
+)
+
+// Window is a window-based congestion control as the convergence
+// simulator sees it: the ACK of acked packets with its delay at a time,
+// and the window (packets) after it.
+type Window interface {
+	Ack(delayNs, acked, nowNs float64) float64
+}
+
+// SwiftFlow puts a Swift flow behind Window over a path of Hops hops.
+type SwiftFlow struct {
+	P    SwiftParams
+	S    *Swift
+	Hops int
+}
+
+func (f *SwiftFlow) Ack(delayNs, acked, nowNs float64) float64 {
+	return f.S.Ack(f.P, delayNs, f.Hops, acked, nowNs)
+}
+
+// Bottleneck is the thesis's microbenchmark (S3:L657, Fig. 3.1) reduced
+// to what convergence needs: senders with links of the bottleneck's rate
+// to one switch, whose egress toward the receiver is the only queue; the
+// ACKs return at once over the reverse path. Flow i starts at i x
+// StaggerNs with window InitCwnd and never stops.
+type Bottleneck struct {
+	Flows             int
+	LinkGbps          float64 // every link (100 Gb/s)
+	MTU               int     // bytes (1000)
+	PropNs            float64 // each link's propagation delay (1 us)
+	StaggerNs         float64 // one join per this
+	InitCwnd          float64 // packets
+	DurationNs, BinNs float64
+	JainTarget        float64 // 0.95
+}
+
+// DefaultBottleneck is the thesis's 16-1 incast (S3:L657): 16 flows on
+// 100 Gb/s links of 1 us, joining 20 us apart, each starting at one BDP
+// (52 packets of 1000 B at the unloaded RTT of 4.16 us), for 5 ms; Jain's
+// index over 50 us bins.
+func DefaultBottleneck() Bottleneck {
+	return Bottleneck{Flows: 16, LinkGbps: 100, MTU: 1000, PropNs: 1000, StaggerNs: 20_000, InitCwnd: 52,
+		DurationNs: 5e6, BinNs: 50_000, JainTarget: 0.95}
+}
+
+// Mode is which of the thesis's mechanisms a run has.
+type Mode struct {
+	Name    string
+	VAI, SF bool
+}
+
+// Modes are the four runs of a comparison.
+var Modes = []Mode{{"plain", false, false}, {"vai", true, false}, {"sf", false, true}, {"vai+sf", true, true}}
+
+// SwiftMode is p with the mode's mechanisms: VAI with Table 4.1's Swift
+// constants (Token_Thresh 4 us over the target delay at hops hops without
+// flow-based scaling; AI in p's unit), SF every 30 ACKs, and the
+// additive increase on every ACK whenever either is on (S3:L1026).
+func SwiftMode(p SwiftParams, m Mode, hops int) SwiftParams {
+	if m.VAI {
+		v := SwiftVAI(p.BaseNs + float64(hops)*p.PerHopNs)
+		v.BaseAI = p.AIPkts
+		p.VAI = &v
+	}
+	if m.SF {
+		p.SF = 30
+	}
+	p.AlwaysAI = m.VAI || m.SF
+	return p
+}
+
+// SwiftConvergence runs b with Swift flows over one switch (hops 1) in
+// each mode.
+func SwiftConvergence(b Bottleneck, p SwiftParams) ([]*ConvergeResult, error) {
+	var rs []*ConvergeResult
+	for _, m := range Modes {
+		mp := SwiftMode(p, m, 1)
+		ws := make([]Window, b.Flows)
+		for i := range ws {
+			ws[i] = &SwiftFlow{P: mp, S: NewSwift(mp, b.InitCwnd, float64(i)*b.StaggerNs), Hops: 1}
+		}
+		r, err := b.Run(ws)
+		if err != nil {
+			return nil, err
+		}
+		r.Mode = m.Name
+		rs = append(rs, r)
+	}
+	return rs, nil
+}
+
+// ConvergeResult is a run's measurement.
+type ConvergeResult struct {
+	Mode string
+	// ConvergeNs is the time from the last flow's join until Jain's index
+	// of the flows' rates (per bin) reaches JainTarget and stays there for
+	// the rest of the run, or -1 if it never does.
+	ConvergeNs float64
+	// JainLast is the index over the run's last tenth.
+	JainLast float64
+	// Utilisation and MeanQueue (packets) after the last join.
+	Utilisation, MeanQueue float64
+	MaxQueue               int
+	// Jain per bin from the last join on, for plots.
+	Jain []float64
+}
+
+type cEv struct {
+	at   float64
+	seq  uint64
+	kind uint8 // 0 send opportunity, 1 reaches the egress, 2 egress done, 3 ACK back
+	flow int
+	sent float64
+}
+
+type cHeap []cEv
+
+func (h cHeap) Len() int { return len(h) }
+func (h cHeap) Less(i, j int) bool {
+	if h[i].at != h[j].at {
+		return h[i].at < h[j].at
+	}
+	return h[i].seq < h[j].seq
+}
+func (h cHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *cHeap) Push(x any)   { *h = append(*h, x.(cEv)) }
+func (h *cHeap) Pop() any {
+	o := *h
+	e := o[len(o)-1]
+	*h = o[:len(o)-1]
+	return e
+}
+
+// Run simulates the flows (one Window each).
+func (b Bottleneck) Run(flows []Window) (*ConvergeResult, error) {
+	if len(flows) != b.Flows || b.Flows < 2 || b.LinkGbps <= 0 || b.MTU < 1 || b.DurationNs <= 0 || b.BinNs <= 0 ||
+		b.StaggerNs < 0 || b.InitCwnd <= 0 || float64(b.Flows-1)*b.StaggerNs >= b.DurationNs {
+		return nil, fmt.Errorf("bottleneck: %d flows for %d windows, %g Gb/s, MTU %d, %g ns in bins of %g, joins %g ns apart: not a run", b.Flows, len(flows), b.LinkGbps, b.MTU, b.DurationNs, b.BinNs, b.StaggerNs)
+	}
+	ser := float64(b.MTU) * 8 / b.LinkGbps
+	n := b.Flows
+	cwnd := make([]float64, n)
+	inflight := make([]int, n)
+	hostFree := make([]float64, n)
+	bins := int(math.Ceil(b.DurationNs / b.BinNs))
+	delivered := make([][]int, bins)
+	for i := range delivered {
+		delivered[i] = make([]int, n)
+	}
+	var h cHeap
+	var seq uint64
+	push := func(e cEv) { e.seq = seq; seq++; heap.Push(&h, e) }
+	for i := 0; i < n; i++ {
+		cwnd[i] = b.InitCwnd
+		push(cEv{at: float64(i) * b.StaggerNs, kind: 0, flow: i})
+	}
+	var fifo []cEv
+	egressBusy := false
+	lastJoin := float64(n-1) * b.StaggerNs
+	var qArea, busyArea, lastT float64
+	maxQ := 0
+	for h.Len() > 0 {
+		e := heap.Pop(&h).(cEv)
+		if e.at > b.DurationNs {
+			break
+		}
+		if e.at > lastJoin { // queue and utilisation after the last join
+			from := math.Max(lastT, lastJoin)
+			qArea += float64(len(fifo)) * (e.at - from)
+			if egressBusy {
+				busyArea += e.at - from
+			}
+		}
+		lastT = e.at
+		now := e.at
+		switch e.kind {
+		case 0: // the sender may send
+			if hostFree[e.flow] <= now && float64(inflight[e.flow]) < math.Max(cwnd[e.flow], 1) {
+				inflight[e.flow]++
+				hostFree[e.flow] = now + ser
+				push(cEv{at: now + ser + b.PropNs, kind: 1, flow: e.flow, sent: now})
+				push(cEv{at: now + ser, kind: 0, flow: e.flow})
+			}
+		case 1: // reaches the egress queue
+			fifo = append(fifo, e)
+			maxQ = max(maxQ, len(fifo))
+			if !egressBusy {
+				egressBusy = true
+				push(cEv{at: now + ser, kind: 2})
+			}
+		case 2: // the egress sent its head
+			p := fifo[0]
+			fifo = fifo[1:]
+			bin := min(int(now/b.BinNs), bins-1)
+			delivered[bin][p.flow]++
+			// the data reaches the receiver, the ACK comes back
+			push(cEv{at: now + b.PropNs + 2*b.PropNs, kind: 3, flow: p.flow, sent: p.sent})
+			if len(fifo) > 0 {
+				push(cEv{at: now + ser, kind: 2})
+			} else {
+				egressBusy = false
+			}
+		case 3: // the ACK
+			inflight[e.flow]--
+			cwnd[e.flow] = flows[e.flow].Ack(now-e.sent, 1, now)
+			push(cEv{at: math.Max(now, hostFree[e.flow]), kind: 0, flow: e.flow})
+		}
+	}
+	r := &ConvergeResult{ConvergeNs: -1, MaxQueue: maxQ}
+	span := b.DurationNs - lastJoin
+	r.Utilisation = busyArea / span
+	r.MeanQueue = qArea / span
+	first := int(math.Ceil(lastJoin / b.BinNs))
+	for i := first; i < bins; i++ {
+		xs := make([]float64, n)
+		for f := range xs {
+			xs[f] = float64(delivered[i][f])
+		}
+		r.Jain = append(r.Jain, netsim.Jain(xs))
+	}
+	// the first bin from which the index stays at or above the target
+	for i := len(r.Jain) - 1; i >= 0 && r.Jain[i] >= b.JainTarget; i-- {
+		r.ConvergeNs = float64(first+i)*b.BinNs - lastJoin
+	}
+	tail := r.Jain[len(r.Jain)*9/10:]
+	var sum float64
+	for _, j := range tail {
+		sum += j
+	}
+	r.JainLast = sum / float64(len(tail))
+	return r, nil
+}
