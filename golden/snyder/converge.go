@@ -8,11 +8,21 @@ import (
 	"github.com/nicgen/nicgen/golden/netsim"
 )
 
+// Ack is what a sender learns from one ACK: its delay (send to ACK), the
+// packets it acknowledges, the time, the packet's sequence number and the
+// sender's next one, and the in-band telemetry the egress stamped on the
+// packet as it left (HPCC's INT: queue length, bytes sent so far, time).
+type Ack struct {
+	DelayNs, Acked, NowNs float64
+	Seq, SndNxt           int64
+	QLenBytes, TxBytes    float64
+	TsNs                  float64
+}
+
 // Window is a window-based congestion control as the convergence
-// simulator sees it: the ACK of acked packets with its delay at a time,
-// and the window (packets) after it.
+// simulator sees it: an ACK in, the window (packets) after it out.
 type Window interface {
-	Ack(delayNs, acked, nowNs float64) float64
+	Ack(a Ack) float64
 }
 
 // SwiftFlow puts a Swift flow behind Window over a path of Hops hops.
@@ -22,8 +32,8 @@ type SwiftFlow struct {
 	Hops int
 }
 
-func (f *SwiftFlow) Ack(delayNs, acked, nowNs float64) float64 {
-	return f.S.Ack(f.P, delayNs, f.Hops, acked, nowNs)
+func (f *SwiftFlow) Ack(a Ack) float64 {
+	return f.S.Ack(f.P, a.DelayNs, f.Hops, a.Acked, a.NowNs)
 }
 
 // Bottleneck is the thesis's microbenchmark (S3:L657, Fig. 3.1) reduced
@@ -80,12 +90,44 @@ func SwiftMode(p SwiftParams, m Mode, hops int) SwiftParams {
 // SwiftConvergence runs b with Swift flows over one switch (hops 1) in
 // each mode.
 func SwiftConvergence(b Bottleneck, p SwiftParams) ([]*ConvergeResult, error) {
+	return b.runModes(func(m Mode, i int) Window {
+		mp := SwiftMode(p, m, 1)
+		return &SwiftFlow{P: mp, S: NewSwift(mp, b.InitCwnd, float64(i)*b.StaggerNs), Hops: 1}
+	})
+}
+
+// HPCCMode is p with the mode's mechanisms: VAI with Table 4.1's HPCC
+// constants (AI in p's unit), SF every 30 ACKs.
+func HPCCMode(p HPCCParams, m Mode) HPCCParams {
+	if m.VAI {
+		v := HPCCVAI()
+		v.BaseAI = p.AIPkts
+		p.VAI = &v
+	}
+	if m.SF {
+		p.SF = 30
+	}
+	return p
+}
+
+// HPCCConvergence runs b with HPCC flows in each mode.
+func HPCCConvergence(b Bottleneck, p HPCCParams) ([]*ConvergeResult, error) {
+	return b.runModes(func(m Mode, i int) Window {
+		mp := HPCCMode(p, m)
+		return &HPCCFlow{P: mp, H: NewHPCC(mp, b.InitCwnd, i)}
+	})
+}
+
+// BaseRTT is the unloaded RTT of a packet: its serialisation at the
+// sender and at the egress, and four propagation delays (there and back).
+func (b Bottleneck) BaseRTT() float64 { return 2*float64(b.MTU)*8/b.LinkGbps + 4*b.PropNs }
+
+func (b Bottleneck) runModes(mk func(m Mode, flow int) Window) ([]*ConvergeResult, error) {
 	var rs []*ConvergeResult
 	for _, m := range Modes {
-		mp := SwiftMode(p, m, 1)
 		ws := make([]Window, b.Flows)
 		for i := range ws {
-			ws[i] = &SwiftFlow{P: mp, S: NewSwift(mp, b.InitCwnd, float64(i)*b.StaggerNs), Hops: 1}
+			ws[i] = mk(m, i)
 		}
 		r, err := b.Run(ws)
 		if err != nil {
@@ -104,8 +146,9 @@ type ConvergeResult struct {
 	// of the flows' rates (per bin) reaches JainTarget and stays there for
 	// the rest of the run, or -1 if it never does.
 	ConvergeNs float64
-	// JainLast is the index over the run's last tenth.
-	JainLast float64
+	// JainLast is the mean index over the run's last tenth, JainEarly over
+	// the first 500 us after the last join.
+	JainLast, JainEarly float64
 	// Utilisation and MeanQueue (packets) after the last join.
 	Utilisation, MeanQueue float64
 	MaxQueue               int
@@ -119,6 +162,9 @@ type cEv struct {
 	kind uint8 // 0 send opportunity, 1 reaches the egress, 2 egress done, 3 ACK back
 	flow int
 	sent float64
+	pkt  int64 // the packet's sequence number
+	// INT stamped at the egress
+	qlen, tx, ts float64
 }
 
 type cHeap []cEv
@@ -150,6 +196,8 @@ func (b Bottleneck) Run(flows []Window) (*ConvergeResult, error) {
 	cwnd := make([]float64, n)
 	inflight := make([]int, n)
 	hostFree := make([]float64, n)
+	sndNxt := make([]int64, n)
+	var txBytes float64
 	bins := int(math.Ceil(b.DurationNs / b.BinNs))
 	delivered := make([][]int, bins)
 	for i := range delivered {
@@ -186,7 +234,8 @@ func (b Bottleneck) Run(flows []Window) (*ConvergeResult, error) {
 			if hostFree[e.flow] <= now && float64(inflight[e.flow]) < math.Max(cwnd[e.flow], 1) {
 				inflight[e.flow]++
 				hostFree[e.flow] = now + ser
-				push(cEv{at: now + ser + b.PropNs, kind: 1, flow: e.flow, sent: now})
+				push(cEv{at: now + ser + b.PropNs, kind: 1, flow: e.flow, sent: now, pkt: sndNxt[e.flow]})
+				sndNxt[e.flow]++
 				push(cEv{at: now + ser, kind: 0, flow: e.flow})
 			}
 		case 1: // reaches the egress queue
@@ -199,10 +248,13 @@ func (b Bottleneck) Run(flows []Window) (*ConvergeResult, error) {
 		case 2: // the egress sent its head
 			p := fifo[0]
 			fifo = fifo[1:]
+			txBytes += float64(b.MTU)
+			p.qlen, p.tx, p.ts = float64(len(fifo)*b.MTU), txBytes, now
 			bin := min(int(now/b.BinNs), bins-1)
 			delivered[bin][p.flow]++
 			// the data reaches the receiver, the ACK comes back
-			push(cEv{at: now + b.PropNs + 2*b.PropNs, kind: 3, flow: p.flow, sent: p.sent})
+			p.at, p.kind = now+b.PropNs+2*b.PropNs, 3
+			push(p)
 			if len(fifo) > 0 {
 				push(cEv{at: now + ser, kind: 2})
 			} else {
@@ -210,7 +262,8 @@ func (b Bottleneck) Run(flows []Window) (*ConvergeResult, error) {
 			}
 		case 3: // the ACK
 			inflight[e.flow]--
-			cwnd[e.flow] = flows[e.flow].Ack(now-e.sent, 1, now)
+			cwnd[e.flow] = flows[e.flow].Ack(Ack{DelayNs: now - e.sent, Acked: 1, NowNs: now, Seq: e.pkt, SndNxt: sndNxt[e.flow],
+				QLenBytes: e.qlen, TxBytes: e.tx, TsNs: e.ts})
 			push(cEv{at: math.Max(now, hostFree[e.flow]), kind: 0, flow: e.flow})
 		}
 	}
@@ -229,6 +282,10 @@ func (b Bottleneck) Run(flows []Window) (*ConvergeResult, error) {
 	// the first bin from which the index stays at or above the target
 	for i := len(r.Jain) - 1; i >= 0 && r.Jain[i] >= b.JainTarget; i-- {
 		r.ConvergeNs = float64(first+i)*b.BinNs - lastJoin
+	}
+	early := r.Jain[:min(len(r.Jain), max(1, int(500_000/b.BinNs)))]
+	for _, j := range early {
+		r.JainEarly += j / float64(len(early))
 	}
 	tail := r.Jain[len(r.Jain)*9/10:]
 	var sum float64
