@@ -32,6 +32,9 @@ func TestUsageExitCodes(t *testing.T) {
 		{[]string{"config", "check", "-c", ""}, "", "an empty file name"},
 		{[]string{"generate", "-c", "", "-o", t.TempDir()}, "", "an empty file name"},
 		{[]string{"scenario", "hotspot", "--load", "1.5"}, "", "victim load 1.5: want 0..1"},
+		{[]string{"scenario", "convergence", "--flows", "1"}, "", "--flows 1: want 2..1024"},
+		{[]string{"scenario", "convergence", "--control", "dctcp"}, "", `--control "dctcp": want swift, hpcc or both`},
+		{[]string{"scenario", "convergence", "--stagger", "400"}, "", "every join before the end"},
 		{[]string{"scenario", "hotspot", "--senders", "64"}, "", "64 hot-spot senders: want 0..63"},
 		{[]string{"scenario", "hotspot", "--senders", "0"}, "", "the study needs hot-spot senders"},
 		{[]string{"scenario", "hotspot", "--warmup", "2000"}, "", "want 0 <= warm-up < duration"},
@@ -187,6 +190,7 @@ func TestJSONOutputs(t *testing.T) {
 		{"generate", "--blocks", "reps_conf", "--check", "--json", "-o", t.TempDir()},
 		{"scenario", "incast", "--senders", "2", "--size", "64KiB", "--json"},
 		{"scenario", "hotspot", "--duration", "60", "--warmup", "20", "--json"},
+		{"scenario", "convergence", "--flows", "4", "--duration", "600", "--json"},
 	} {
 		root := newRootCmd()
 		var stdout, stderr bytes.Buffer

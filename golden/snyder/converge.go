@@ -141,19 +141,21 @@ func (b Bottleneck) runModes(mk func(m Mode, flow int) Window) ([]*ConvergeResul
 
 // ConvergeResult is a run's measurement.
 type ConvergeResult struct {
-	Mode string
+	Mode string `json:"mode"`
 	// ConvergeNs is the time from the last flow's join until Jain's index
 	// of the flows' rates (per bin) reaches JainTarget and stays there for
 	// the rest of the run, or -1 if it never does.
-	ConvergeNs float64
+	ConvergeNs float64 `json:"converge_ns"`
 	// JainLast is the mean index over the run's last tenth, JainEarly over
 	// the first 500 us after the last join.
-	JainLast, JainEarly float64
+	JainLast  float64 `json:"jain_last"`
+	JainEarly float64 `json:"jain_early"`
 	// Utilisation and MeanQueue (packets) after the last join.
-	Utilisation, MeanQueue float64
-	MaxQueue               int
+	Utilisation float64 `json:"utilisation"`
+	MeanQueue   float64 `json:"mean_queue"`
+	MaxQueue    int     `json:"max_queue"`
 	// Jain per bin from the last join on, for plots.
-	Jain []float64
+	Jain []float64 `json:"jain"`
 }
 
 type cEv struct {

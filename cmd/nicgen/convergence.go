@@ -1,0 +1,95 @@
+package main
+
+import (
+	"fmt"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/nicgen/nicgen/golden/snyder"
+)
+
+func newConvergenceCmd() *cobra.Command {
+	var flows int
+	var staggerUs, durationUs, binUs, gbps float64
+	var control string
+	var asJSON bool
+	def := snyder.DefaultBottleneck()
+	cmd := &cobra.Command{
+		Use:   "convergence",
+		Short: "S3's staggered incast: Swift and HPCC with and without Variable AI and Sampling Frequency",
+		Long: `convergence runs the thesis's 16-1 staggered incast (S3 Section 3.3.4):
+flows join one bottleneck at a fixed interval, each starting at one BDP, and
+the run measures how long after the last join Jain's index of their rates
+(over 50 us bins) reaches 0.95 for good, its mean over the first 500 us, the
+utilisation and the queue, for Swift and HPCC, each plain, with Variable AI,
+with Sampling Frequency and with both.
+
+The controls are the float64 references of golden/snyder (the swift and hpcc
+blocks are not built yet, docs/blocks/swift-hpcc.md): the figures describe
+the algorithms, not generated hardware.`,
+		Example: "  nicgen scenario convergence\n  nicgen scenario convergence --control swift --flows 32 --stagger 10",
+		Args:    noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			b := def
+			b.Flows, b.StaggerNs, b.DurationNs, b.BinNs, b.LinkGbps = flows, 1000*staggerUs, 1000*durationUs, 1000*binUs, gbps
+			if flows < 2 || flows > 1024 {
+				return usageErr("--flows %d: want 2..1024", flows)
+			}
+			if !(gbps > 0 && gbps <= 1e4) || !(staggerUs >= 0) || !(binUs > 0) || !(durationUs > 0 && durationUs <= 1e6) ||
+				float64(flows-1)*staggerUs >= durationUs || durationUs/binUs > 1e5 {
+				return usageErr("--gbps %g, --stagger %g, --duration %g, --bin %g: want a rate up to 10 Tb/s, every join before the end of at most 1 s, at most 100000 bins", gbps, staggerUs, durationUs, binUs)
+			}
+			b.InitCwnd = b.LinkGbps / 8 * b.BaseRTT() / float64(b.MTU)
+			type row struct {
+				Control string                   `json:"control"`
+				Runs    []*snyder.ConvergeResult `json:"runs"`
+			}
+			var rows []row
+			if control == "swift" || control == "both" {
+				rs, err := snyder.SwiftConvergence(b, snyder.DefaultSwift())
+				if err != nil {
+					return usageErr("%v", err)
+				}
+				rows = append(rows, row{"swift", rs})
+			}
+			if control == "hpcc" || control == "both" {
+				rs, err := snyder.HPCCConvergence(b, snyder.DefaultHPCC(b))
+				if err != nil {
+					return usageErr("%v", err)
+				}
+				rows = append(rows, row{"hpcc", rs})
+			}
+			if rows == nil {
+				return usageErr("--control %q: want swift, hpcc or both", control)
+			}
+			w := cmd.OutOrStdout()
+			if asJSON {
+				return writeJSON(w, rows)
+			}
+			fmt.Fprintf(w, "%d flows joining %g us apart at %g Gb/s, one BDP (%.1f packets of %d B) each, %g us; float64 references (golden/snyder)\n\n",
+				b.Flows, staggerUs, b.LinkGbps, b.InitCwnd, b.MTU, durationUs)
+			tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+			fmt.Fprintln(tw, "control\tmode\tJain >= 0.95 after (us)\tJain first 500 us\tJain last 10%\tutilisation\tqueue mean\tqueue max\t")
+			for _, r := range rows {
+				for _, x := range r.Runs {
+					conv := "never"
+					if x.ConvergeNs >= 0 {
+						conv = fmt.Sprintf("%.0f", x.ConvergeNs/1000)
+					}
+					fmt.Fprintf(tw, "%s\t%s\t%s\t%.3f\t%.3f\t%.3f\t%.1f\t%d\t\n", r.Control, x.Mode, conv, x.JainEarly, x.JainLast, x.Utilisation, x.MeanQueue, x.MaxQueue)
+				}
+			}
+			return tw.Flush()
+		},
+	}
+	f := cmd.Flags()
+	f.IntVar(&flows, "flows", def.Flows, "flows sharing the bottleneck")
+	f.Float64Var(&staggerUs, "stagger", def.StaggerNs/1000, "µs between two joins")
+	f.Float64Var(&durationUs, "duration", def.DurationNs/1000, "simulated time, µs")
+	f.Float64Var(&binUs, "bin", def.BinNs/1000, "µs per bin of Jain's index")
+	f.Float64Var(&gbps, "gbps", def.LinkGbps, "link rate")
+	f.StringVar(&control, "control", "both", "swift, hpcc or both")
+	f.BoolVar(&asJSON, "json", false, "print the runs as JSON")
+	return cmd
+}
