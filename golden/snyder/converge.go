@@ -1,7 +1,6 @@
 package snyder
 
 import (
-	"container/heap"
 	"fmt"
 	"math"
 
@@ -159,32 +158,12 @@ type ConvergeResult struct {
 }
 
 type cEv struct {
-	at   float64
-	seq  uint64
 	kind uint8 // 0 send opportunity, 1 reaches the egress, 2 egress done, 3 ACK back
 	flow int
 	sent float64
 	pkt  int64 // the packet's sequence number
 	// INT stamped at the egress
 	qlen, tx, ts float64
-}
-
-type cHeap []cEv
-
-func (h cHeap) Len() int { return len(h) }
-func (h cHeap) Less(i, j int) bool {
-	if h[i].at != h[j].at {
-		return h[i].at < h[j].at
-	}
-	return h[i].seq < h[j].seq
-}
-func (h cHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *cHeap) Push(x any)   { *h = append(*h, x.(cEv)) }
-func (h *cHeap) Pop() any {
-	o := *h
-	e := o[len(o)-1]
-	*h = o[:len(o)-1]
-	return e
 }
 
 // Run simulates the flows (one Window each).
@@ -205,12 +184,10 @@ func (b Bottleneck) Run(flows []Window) (*ConvergeResult, error) {
 	for i := range delivered {
 		delivered[i] = make([]int, n)
 	}
-	var h cHeap
-	var seq uint64
-	push := func(e cEv) { e.seq = seq; seq++; heap.Push(&h, e) }
+	var h netsim.Queue[float64, cEv]
 	for i := 0; i < n; i++ {
 		cwnd[i] = b.InitCwnd
-		push(cEv{at: float64(i) * b.StaggerNs, kind: 0, flow: i})
+		h.Push(float64(i)*b.StaggerNs, cEv{kind: 0, flow: i})
 	}
 	var fifo []cEv
 	egressBusy := false
@@ -218,34 +195,34 @@ func (b Bottleneck) Run(flows []Window) (*ConvergeResult, error) {
 	var qArea, busyArea, lastT float64
 	maxQ := 0
 	for h.Len() > 0 {
-		e := heap.Pop(&h).(cEv)
-		if e.at > b.DurationNs {
+		at, e := h.Pop()
+		if at > b.DurationNs {
 			break
 		}
-		if e.at > lastJoin { // queue and utilisation after the last join
+		if at > lastJoin { // queue and utilisation after the last join
 			from := math.Max(lastT, lastJoin)
-			qArea += float64(len(fifo)) * (e.at - from)
+			qArea += float64(len(fifo)) * (at - from)
 			if egressBusy {
-				busyArea += e.at - from
+				busyArea += at - from
 			}
 		}
-		lastT = e.at
-		now := e.at
+		lastT = at
+		now := at
 		switch e.kind {
 		case 0: // the sender may send
 			if hostFree[e.flow] <= now && float64(inflight[e.flow]) < math.Max(cwnd[e.flow], 1) {
 				inflight[e.flow]++
 				hostFree[e.flow] = now + ser
-				push(cEv{at: now + ser + b.PropNs, kind: 1, flow: e.flow, sent: now, pkt: sndNxt[e.flow]})
+				h.Push(now+ser+b.PropNs, cEv{kind: 1, flow: e.flow, sent: now, pkt: sndNxt[e.flow]})
 				sndNxt[e.flow]++
-				push(cEv{at: now + ser, kind: 0, flow: e.flow})
+				h.Push(now+ser, cEv{kind: 0, flow: e.flow})
 			}
 		case 1: // reaches the egress queue
 			fifo = append(fifo, e)
 			maxQ = max(maxQ, len(fifo))
 			if !egressBusy {
 				egressBusy = true
-				push(cEv{at: now + ser, kind: 2})
+				h.Push(now+ser, cEv{kind: 2})
 			}
 		case 2: // the egress sent its head
 			p := fifo[0]
@@ -255,10 +232,10 @@ func (b Bottleneck) Run(flows []Window) (*ConvergeResult, error) {
 			bin := min(int(now/b.BinNs), bins-1)
 			delivered[bin][p.flow]++
 			// the data reaches the receiver, the ACK comes back
-			p.at, p.kind = now+b.PropNs+2*b.PropNs, 3
-			push(p)
+			p.kind = 3
+			h.Push(now+3*b.PropNs, p)
 			if len(fifo) > 0 {
-				push(cEv{at: now + ser, kind: 2})
+				h.Push(now+ser, cEv{kind: 2})
 			} else {
 				egressBusy = false
 			}
@@ -266,7 +243,7 @@ func (b Bottleneck) Run(flows []Window) (*ConvergeResult, error) {
 			inflight[e.flow]--
 			cwnd[e.flow] = flows[e.flow].Ack(Ack{DelayNs: now - e.sent, Acked: 1, NowNs: now, Seq: e.pkt, SndNxt: sndNxt[e.flow],
 				QLenBytes: e.qlen, TxBytes: e.tx, TsNs: e.ts})
-			push(cEv{at: math.Max(now, hostFree[e.flow]), kind: 0, flow: e.flow})
+			h.Push(math.Max(now, hostFree[e.flow]), cEv{kind: 0, flow: e.flow})
 		}
 	}
 	r := &ConvergeResult{ConvergeNs: -1, MaxQueue: maxQ}

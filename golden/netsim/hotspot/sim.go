@@ -1,11 +1,11 @@
 package hotspot
 
 import (
-	"container/heap"
 	"fmt"
 	"math"
 	"math/rand/v2"
 
+	"github.com/nicgen/nicgen/golden/netsim"
 	"github.com/nicgen/nicgen/golden/srp"
 )
 
@@ -199,8 +199,6 @@ const (
 )
 
 type event struct {
-	atPs int64
-	seq  uint64
 	kind evKind
 	l    *link
 	sw   *swtch
@@ -209,31 +207,11 @@ type event struct {
 	p    *packet
 }
 
-type evHeap []event
-
-func (h evHeap) Len() int { return len(h) }
-func (h evHeap) Less(i, j int) bool {
-	if h[i].atPs != h[j].atPs {
-		return h[i].atPs < h[j].atPs
-	}
-	return h[i].seq < h[j].seq
-}
-func (h evHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *evHeap) Push(x any)   { *h = append(*h, x.(event)) }
-func (h *evHeap) Pop() any {
-	old := *h
-	e := old[len(old)-1]
-	old[len(old)-1] = event{}
-	*h = old[:len(old)-1]
-	return e
-}
-
 type sim struct {
 	cfg     Config
 	m       Models
 	now     int64
-	seq     uint64
-	evs     evHeap
+	evs     netsim.Queue[int64, event]
 	hosts   []*host
 	leaves  []*swtch
 	spines  []*swtch
@@ -248,11 +226,7 @@ type sim struct {
 	victimDst                       []int
 }
 
-func (s *sim) at(t int64, e event) {
-	e.atPs, e.seq = t, s.seq
-	s.seq++
-	heap.Push(&s.evs, e)
-}
+func (s *sim) at(t int64, e event) { s.evs.Push(t, e) }
 
 func (s *sim) tick() uint64 { return uint64(s.now / 1000) }
 
@@ -284,11 +258,11 @@ func Run(cfg Config, m Models) (*Result, error) {
 	s.open()
 	s.startTraffic()
 	for s.err == nil && s.evs.Len() > 0 {
-		e := heap.Pop(&s.evs).(event)
-		if e.atPs > s.endPs {
+		at, e := s.evs.Pop()
+		if at > s.endPs {
 			break
 		}
-		s.now = e.atPs
+		s.now = at
 		s.st.events++
 		s.dispatch(e)
 	}
