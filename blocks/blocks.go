@@ -10,6 +10,7 @@ import (
 	"sort"
 
 	"github.com/nicgen/nicgen/blocks/block"
+	"github.com/nicgen/nicgen/blocks/onerc"
 	"github.com/nicgen/nicgen/blocks/reps"
 	"github.com/nicgen/nicgen/blocks/smartt"
 	"github.com/nicgen/nicgen/blocks/srp"
@@ -22,6 +23,7 @@ func registered() []block.Block {
 		reps.ConfDescriptor(),
 		smartt.Descriptor(smartt.Conf),
 		smartt.Descriptor(smartt.NSCC),
+		onerc.SwitchDescriptor(),
 		srp.IPDDescriptor(),
 		srp.RxDescriptor(),
 		srp.TTWDescriptor(),

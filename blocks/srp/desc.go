@@ -116,7 +116,7 @@ func IPDOf(c block.Config) (IPDParams, error) { return block.ParamsOf[IPDParams]
 // is not implied by the width).
 func SmallIPDParams() IPDParams {
 	p := IPDParams{NumConn: 2, ConnW: 2, TimeW: 5, Inc: 3, Dec: 2, Period: 3, Max: 6}
-	p.Depth = mustDepth(NeededIPDDepth(p))
+	p.Depth = connpipe.MustDepth(NeededIPDDepth(p))
 	return p
 }
 
@@ -141,7 +141,7 @@ func ipdFormalJobs() []block.FormalJob {
 	// S2's parameters on a 24-bit clock: with the 32-bit default's divider
 	// and products the solver does not finish in its 5 minutes
 	wide := IPDParams{NumConn: 4, ConnW: 3, TimeW: 24, Inc: 800, Dec: 50, Period: 2000, Max: 100_000}
-	wide.Depth = mustDepth(NeededIPDDepth(wide))
+	wide.Depth = connpipe.MustDepth(NeededIPDDepth(wide))
 	small := SmallIPDParams()
 	return []block.FormalJob{
 		ipdFormalJob("ecn_ipd", fmt.Sprintf("NumConn 2, TimeW 5, IPD+ 3, IPD- 2, t- 3, ceiling 6, depth %d", small.Depth), small, true),

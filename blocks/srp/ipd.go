@@ -40,17 +40,8 @@ var IPDKindNames = []string{gsrp.IPDOpen.String(), gsrp.IPDCN.String(), gsrp.IPD
 // send queues, 32-bit time in 1 ns ticks, a 100 us ceiling.
 func DefaultIPDParams() IPDParams {
 	p := IPDParams{NumConn: 4096, ConnW: 16, TimeW: 32, Inc: 800, Dec: 50, Period: 2000, Max: 100_000}
-	p.Depth = mustDepth(NeededIPDDepth(p))
+	p.Depth = connpipe.MustDepth(NeededIPDDepth(p))
 	return p
-}
-
-// mustDepth is a needed depth of parameters known to build (the defaults
-// and the proofs' configurations); it panics otherwise.
-func mustDepth(d int, err error) int {
-	if err != nil {
-		panic(err)
-	}
-	return d
 }
 
 // Golden is the golden model's view of the parameters.
@@ -75,18 +66,6 @@ func (p IPDParams) Validate() error {
 	return nil
 }
 
-// neededDepth builds p at the deepest pipeline, set giving it the depth
-// and where to report the stages its cuts reach, and returns those
-// stages: the depth the block needs.
-func neededDepth[P any](p P, set func(*P, *int), build func(P) (*hdlgen.Module, error)) (int, error) {
-	var n int
-	set(&p, &n)
-	if _, err := build(p); err != nil {
-		return 0, err
-	}
-	return n, nil
-}
-
 // IPDWordLayout is the per-queue word of ecn_ipd.
 func IPDWordLayout(p IPDParams) *hdlgen.Layout {
 	return hdlgen.NewLayout("ecn_ipd_word").
@@ -96,7 +75,7 @@ func IPDWordLayout(p IPDParams) *hdlgen.Layout {
 
 // NeededIPDDepth is the number of datapath stages ecn_ipd's cuts reach.
 func NeededIPDDepth(p IPDParams) (int, error) {
-	return neededDepth(p, func(q *IPDParams, n *int) { q.Depth, q.used = connpipe.MaxDepth, n }, IPD)
+	return connpipe.NeededDepth(p, func(q *IPDParams, n *int) { q.Depth, q.used = connpipe.MaxDepth, n }, IPD)
 }
 
 // IPD builds the ecn_ipd top: per send queue, the IPD grows by IPD+ at

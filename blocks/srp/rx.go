@@ -41,7 +41,7 @@ var RxKindNames = []string{gsrp.RxOpen.String(), gsrp.RxReserve.String(), gsrp.R
 // 4 endpoints, 32-bit time in 1 ns ticks.
 func DefaultRxParams() RxParams {
 	p := RxParams{NumConn: 4, ConnW: 16, TimeW: 32, FracW: 16, NW: 5, NMax: 16, PacketNs: 40.96, Epsilon: 0.05}
-	p.Depth = mustDepth(NeededRxDepth(p))
+	p.Depth = connpipe.MustDepth(NeededRxDepth(p))
 	return p
 }
 
@@ -72,7 +72,7 @@ func RxWordLayout(p RxParams) *hdlgen.Layout {
 
 // NeededRxDepth is the number of datapath stages srp_rx's cuts reach.
 func NeededRxDepth(p RxParams) (int, error) {
-	return neededDepth(p, func(q *RxParams, n *int) { q.Depth, q.used = connpipe.MaxDepth, n }, Rx)
+	return connpipe.NeededDepth(p, func(q *RxParams, n *int) { q.Depth, q.used = connpipe.MaxDepth, n }, Rx)
 }
 
 // Rx builds the srp_rx top: each reservation R(n) of an endpoint is

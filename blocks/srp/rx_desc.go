@@ -121,7 +121,7 @@ func RxOf(c block.Config) (RxParams, error) { return block.ParamsOf[RxParams](c,
 // with 2 fraction bits, a slot of 1.75 ticks, 2-bit n up to 2.
 func SmallRxParams() RxParams {
 	p := RxParams{NumConn: 2, ConnW: 2, TimeW: 5, FracW: 2, NW: 2, NMax: 2, PacketNs: 1.5, Epsilon: 0.1}
-	p.Depth = mustDepth(NeededRxDepth(p))
+	p.Depth = connpipe.MustDepth(NeededRxDepth(p))
 	return p
 }
 

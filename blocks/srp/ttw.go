@@ -37,7 +37,7 @@ var TTWKindNames = []string{gsrp.TTWOpen.String(), gsrp.TTWArrive.String(), gsrp
 // 32-bit time.
 func DefaultTTWParams() TTWParams {
 	p := TTWParams{NumConn: 16, ConnW: 16, TimeW: 32, HdrW: 16, TTW: 1300, Mode: gsrp.TTWAccumulated}
-	p.Depth = mustDepth(NeededTTWDepth(p))
+	p.Depth = connpipe.MustDepth(NeededTTWDepth(p))
 	return p
 }
 
@@ -59,7 +59,7 @@ func TTWWordLayout(p TTWParams) *hdlgen.Layout {
 
 // NeededTTWDepth is the number of datapath stages srp_ttw's cuts reach.
 func NeededTTWDepth(p TTWParams) (int, error) {
-	return neededDepth(p, func(q *TTWParams, n *int) { q.Depth, q.used = connpipe.MaxDepth, n }, TTW)
+	return connpipe.NeededDepth(p, func(q *TTWParams, n *int) { q.Depth, q.used = connpipe.MaxDepth, n }, TTW)
 }
 
 // TTW builds the srp_ttw top: a speculative packet is stamped on arrival

@@ -118,7 +118,7 @@ func SmallTTWParams(mode gsrp.TTWMode) TTWParams {
 	if mode == gsrp.TTWDeadline {
 		p.HdrW = p.TimeW
 	}
-	p.Depth = mustDepth(NeededTTWDepth(p))
+	p.Depth = connpipe.MustDepth(NeededTTWDepth(p))
 	return p
 }
 

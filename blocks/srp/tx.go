@@ -35,7 +35,7 @@ var TxKindNames = []string{gsrp.TxOpen.String(), gsrp.TxMsg.String(), gsrp.TxSen
 // 32-bit time.
 func DefaultTxParams() TxParams {
 	p := TxParams{NumConn: 4096, ConnW: 16, NMin: 4, NMax: 16, MW: 16, SeqW: 16, TimeW: 32}
-	p.Depth = mustDepth(NeededTxDepth(p))
+	p.Depth = connpipe.MustDepth(NeededTxDepth(p))
 	return p
 }
 
@@ -64,7 +64,7 @@ func TxWordLayout(p TxParams) *hdlgen.Layout {
 
 // NeededTxDepth is the number of datapath stages srp_tx's cuts reach.
 func NeededTxDepth(p TxParams) (int, error) {
-	return neededDepth(p, func(q *TxParams, n *int) { q.Depth, q.used = connpipe.MaxDepth, n }, Tx)
+	return connpipe.NeededDepth(p, func(q *TxParams, n *int) { q.Depth, q.used = connpipe.MaxDepth, n }, Tx)
 }
 
 // thermo is the NMax-bit mask of the values below v: bit i is v > i.

@@ -105,7 +105,7 @@ func TxOf(c block.Config) (TxParams, error) { return block.ParamsOf[TxParams](c,
 // numbers, 4-bit time.
 func SmallTxParams() TxParams {
 	p := TxParams{NumConn: 2, ConnW: 2, NMin: 2, NMax: 2, MW: 3, SeqW: 3, TimeW: 4}
-	p.Depth = mustDepth(NeededTxDepth(p))
+	p.Depth = connpipe.MustDepth(NeededTxDepth(p))
 	return p
 }
 
@@ -154,7 +154,7 @@ func txFormalJob(name, doc string, p TxParams, breaks bool) block.FormalJob {
 // broken variants, and S2's n_min and n_max with narrow counters.
 func txFormalJobs() []block.FormalJob {
 	mid := TxParams{NumConn: 2, ConnW: 2, NMin: 4, NMax: 16, MW: 6, SeqW: 6, TimeW: 6}
-	mid.Depth = mustDepth(NeededTxDepth(mid))
+	mid.Depth = connpipe.MustDepth(NeededTxDepth(mid))
 	small := SmallTxParams()
 	return []block.FormalJob{
 		txFormalJob("srp_tx", fmt.Sprintf("NumConn 2, n_min 2, n_max 2, MW 3, SeqW 3, TimeW 4, depth %d", small.Depth), small, true),

@@ -104,6 +104,7 @@ type SwitchResult struct {
 	Thresh     uint64 // ctrl, data with an entry: max(1, entry / weight)
 	LetThrough uint64 // ctrl: max(1, min(entry / weight, let_through))
 	Drop       bool   // data: the speculative packet is dropped
+	Spec       bool   // data: the packet is speculative (echo)
 	Error      bool
 }
 
@@ -165,6 +166,7 @@ func (m *SwitchModel) StepTo(e *SwitchEvent, r *SwitchResult) {
 	case SwData:
 		r.Hit = hit
 		spec := e.Spec
+		r.Spec = spec
 		if hit {
 			r.Thresh = thresh
 			r.Drop = spec && mask(e.Seq, p.SeqW) >= thresh

@@ -1,0 +1,1 @@
+verilog-out/onerc_switch/onerc_switch.v
