@@ -1,18 +1,21 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
+	"github.com/nicgen/nicgen/golden/netsim"
 	"github.com/nicgen/nicgen/golden/snyder"
 )
 
 func newConvergenceCmd() *cobra.Command {
 	var flows int
 	var staggerUs, durationUs, binUs, gbps float64
-	var control string
+	var control, svg string
 	var asJSON bool
 	def := snyder.DefaultBottleneck()
 	cmd := &cobra.Command{
@@ -64,6 +67,20 @@ the algorithms, not generated hardware.`,
 				return usageErr("--control %q: want swift, hpcc or both", control)
 			}
 			w := cmd.OutOrStdout()
+			var plots []string
+			if svg != "" {
+				for _, r := range rows {
+					var buf bytes.Buffer
+					if err := snyder.JainChart(r.Runs, r.Control, b).WriteSVG(&buf); err != nil {
+						return err
+					}
+					name := strings.TrimSuffix(svg, ".svg") + "-" + r.Control + ".svg"
+					if err := netsim.WriteFileAtomic(name, buf.Bytes()); err != nil {
+						return fmt.Errorf("convergence: %w", err)
+					}
+					plots = append(plots, name)
+				}
+			}
 			if asJSON {
 				return writeJSON(w, rows)
 			}
@@ -80,7 +97,13 @@ the algorithms, not generated hardware.`,
 					fmt.Fprintf(tw, "%s\t%s\t%s\t%.3f\t%.3f\t%.3f\t%.1f\t%d\t\n", r.Control, x.Mode, conv, x.JainEarly, x.JainLast, x.Utilisation, x.MeanQueue, x.MaxQueue)
 				}
 			}
-			return tw.Flush()
+			if err := tw.Flush(); err != nil {
+				return err
+			}
+			for _, f := range plots {
+				fmt.Fprintf(w, "plot -> %s\n", f)
+			}
+			return nil
 		},
 	}
 	f := cmd.Flags()
@@ -91,5 +114,6 @@ the algorithms, not generated hardware.`,
 	f.Float64Var(&gbps, "gbps", def.LinkGbps, "link rate")
 	f.StringVar(&control, "control", "both", "swift, hpcc or both")
 	f.BoolVar(&asJSON, "json", false, "print the runs as JSON")
+	f.StringVar(&svg, "svg", "", "draw Jain's index over time to PREFIX-swift.svg and PREFIX-hpcc.svg (atomically)")
 	return cmd
 }

@@ -274,3 +274,20 @@ func (b Bottleneck) Run(flows []Window) (*ConvergeResult, error) {
 	r.JainLast = sum / float64(len(tail))
 	return r, nil
 }
+
+// JainChart draws Jain's index per bin from the last join on, one line
+// per run, with the target as a reference line.
+func JainChart(rs []*ConvergeResult, control string, b Bottleneck) netsim.Chart {
+	c := netsim.Chart{Title: fmt.Sprintf("%s: %d flows joining %g us apart at %g Gb/s", control, b.Flows, b.StaggerNs/1000, b.LinkGbps),
+		XLabel: "time after the last join (µs)", YLabel: "Jain's index per bin", Refs: []netsim.Ref{{Name: fmt.Sprintf("%.2f", b.JainTarget), Y: b.JainTarget}}}
+	for _, r := range rs {
+		ser := netsim.Series{Name: r.Mode}
+		for i, j := range r.Jain {
+			ser.X = append(ser.X, float64(i)*b.BinNs/1000)
+			ser.Y = append(ser.Y, j)
+		}
+		ser.XEnd = float64(len(r.Jain)) * b.BinNs / 1000
+		c.Series = append(c.Series, ser)
+	}
+	return c
+}

@@ -1,0 +1,51 @@
+package main
+
+import (
+	"encoding/xml"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// scenario hotspot and convergence draw their plots as well-formed SVG
+// files, one line per run, named from the prefix, and name them.
+func TestScenarioPlots(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		args  []string
+		files []string
+		lines []string
+	}{
+		{[]string{"scenario", "hotspot", "--duration", "100", "--warmup", "20", "--svg", filepath.Join(dir, "hs")},
+			[]string{"hs-throughput.svg", "hs-victims.svg", "hs-latency.svg"}, []string{"none", "ecn", "srp", "none (no hot spot)", "srp (no hot spot)"}},
+		{[]string{"scenario", "convergence", "--flows", "4", "--duration", "600", "--svg", filepath.Join(dir, "cv.svg")},
+			[]string{"cv-swift.svg", "cv-hpcc.svg"}, []string{"plain", "vai", "sf", "vai+sf"}},
+	} {
+		out, err := runCLI(t, c.args...)
+		if err != nil {
+			t.Fatalf("%v: %v\n%s", c.args, err, out)
+		}
+		for _, f := range c.files {
+			path := filepath.Join(dir, f)
+			if !strings.Contains(out, "plot -> "+path) {
+				t.Errorf("%v does not name %s:\n%s", c.args, path, out)
+			}
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var doc struct {
+				XMLName xml.Name
+			}
+			if err := xml.Unmarshal(data, &doc); err != nil || doc.XMLName.Local != "svg" {
+				t.Errorf("%s is not an SVG document: %v", f, err)
+			}
+			for _, l := range c.lines {
+				if !strings.Contains(string(data), ">"+l+"<") {
+					t.Errorf("%s has no line %q", f, l)
+				}
+			}
+		}
+	}
+}
