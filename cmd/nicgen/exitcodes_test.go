@@ -31,13 +31,17 @@ func TestUsageExitCodes(t *testing.T) {
 		{[]string{"equiv", "reps", "--cycles", "10"}, file, "NICGEN_CACHE=" + file + ": the Verilator model cache must be a folder"},
 		{[]string{"config", "check", "-c", ""}, "", "an empty file name"},
 		{[]string{"generate", "-c", "", "-o", t.TempDir()}, "", "an empty file name"},
-		{[]string{"scenario", "hotspot", "--load", "1.5"}, "", "victim load 1.5: want 0..1"},
+		{[]string{"scenario", "hotspot", "--load", "1.5"}, "", "--load 1.5: want 0..1"},
+		{[]string{"scenario", "hotspot", "--load", "NaN"}, "", "--load NaN: want 0..1"},
+		{[]string{"scenario", "hotspot", "--leaves", "1", "--hosts-per-leaf", "3", "--senders", "1"}, "", "--senders 1 leaves one victim"},
+		{[]string{"scenario", "hotspot", "--bin", "0"}, "", "--bin 0: want more than 0"},
+		{[]string{"scenario", "hotspot", "--message", "0"}, "", "--message 0: want 1..65535"},
 		{[]string{"scenario", "convergence", "--flows", "1"}, "", "--flows 1: want 2..1024"},
 		{[]string{"scenario", "convergence", "--control", "dctcp"}, "", `--control "dctcp": want swift, hpcc or both`},
 		{[]string{"scenario", "convergence", "--stagger", "400"}, "", "every join before the end"},
-		{[]string{"scenario", "hotspot", "--senders", "64"}, "", "64 hot-spot senders: want 0..63"},
-		{[]string{"scenario", "hotspot", "--senders", "0"}, "", "the study needs hot-spot senders"},
-		{[]string{"scenario", "hotspot", "--warmup", "2000"}, "", "want 0 <= warm-up < duration"},
+		{[]string{"scenario", "hotspot", "--senders", "64"}, "", "--senders 64: want 1..63"},
+		{[]string{"scenario", "hotspot", "--senders", "0"}, "", "--senders 0: want 1..63"},
+		{[]string{"scenario", "hotspot", "--warmup", "2000"}, "", "--warmup 2000: want 0 or more and below --duration 1000"},
 	} {
 		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
 			if c.env != "" {

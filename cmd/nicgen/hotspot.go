@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -13,12 +14,7 @@ import (
 
 func newHotspotCmd() *cobra.Command {
 	var path, svg string
-	var o struct {
-		senders, leaves, hosts, spines, message, victimMsg, small int
-		load, share, durationUs, warmupUs, binUs                  float64
-		seed                                                      uint64
-		asJSON, check                                             bool
-	}
+	var o hotspotFlags
 	def := hotspot.Default(hotspot.SRP)
 	cmd := &cobra.Command{
 		Use:   "hotspot",
@@ -70,6 +66,9 @@ PREFIX-throughput.svg, PREFIX-victims.svg and PREFIX-latency.svg.`,
 			if err != nil {
 				return err
 			}
+			if err := o.check(); err != nil {
+				return err
+			}
 			cfg := def
 			cfg.HotspotSenders, cfg.VictimLoad, cfg.Seed = o.senders, o.load, o.seed
 			cfg.Leaves, cfg.HostsPerLeaf, cfg.Spines = o.leaves, o.hosts, o.spines
@@ -113,7 +112,7 @@ PREFIX-throughput.svg, PREFIX-victims.svg and PREFIX-latency.svg.`,
 					fmt.Fprintf(w, "plot -> %s\n", f)
 				}
 			}
-			if o.check && !st.Holds() {
+			if o.mustHold && !st.Holds() {
 				return fmt.Errorf("hotspot: a claim of S2 does not hold")
 			}
 			return nil
@@ -136,6 +135,46 @@ PREFIX-throughput.svg, PREFIX-victims.svg and PREFIX-latency.svg.`,
 	f.Uint64Var(&o.seed, "seed", def.Seed, "seed of the senders' draw, the victims' traffic and the up-port choices")
 	f.StringVar(&svg, "svg", "", "write three SVG plots to PREFIX-throughput.svg, PREFIX-victims.svg, PREFIX-latency.svg (atomically)")
 	f.BoolVar(&o.asJSON, "json", false, "print the runs and the claims as JSON")
-	f.BoolVar(&o.check, "check", false, "exit 1 when a claim does not hold")
+	f.BoolVar(&o.mustHold, "check", false, "exit 1 when a claim does not hold")
 	return cmd
+}
+
+type hotspotFlags struct {
+	senders, leaves, hosts, spines, message, victimMsg, small int
+	load, share, durationUs, warmupUs, binUs                  float64
+	seed                                                      uint64
+	asJSON, mustHold                                          bool
+}
+
+// check names the flag of a value the run cannot take.
+func (o *hotspotFlags) check() error {
+	hosts := o.leaves * o.hosts
+	finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+	for _, c := range []struct {
+		flag string
+		v    int
+	}{{"--leaves", o.leaves}, {"--hosts-per-leaf", o.hosts}, {"--spines", o.spines}, {"--message", o.message}, {"--victim-message", o.victimMsg}, {"--small", o.small}} {
+		if c.v < 1 || c.v > 65535 {
+			return usageErr("%s %d: want 1..65535", c.flag, c.v)
+		}
+	}
+	switch {
+	case hosts < 3 || hosts > 1024:
+		return usageErr("--leaves %d x --hosts-per-leaf %d = %d hosts: want 3..1024", o.leaves, o.hosts, hosts)
+	case o.senders < 1 || o.senders > hosts-1:
+		return usageErr("--senders %d: want 1..%d (the hosts but the hot spot)", o.senders, hosts-1)
+	case hosts-1-o.senders == 1 && o.load > 0:
+		return usageErr("--senders %d leaves one victim, with no destination but itself: want at most %d, or --load 0", o.senders, hosts-3)
+	case !finite(o.load) || o.load < 0 || o.load > 1:
+		return usageErr("--load %g: want 0..1 of the link rate", o.load)
+	case !finite(o.share) || o.share < 0 || o.share > 1:
+		return usageErr("--small-share %g: want 0..1", o.share)
+	case !finite(o.durationUs) || o.durationUs <= 0 || o.durationUs > 1e6:
+		return usageErr("--duration %g: want more than 0 and at most 1e6 µs", o.durationUs)
+	case !finite(o.warmupUs) || o.warmupUs < 0 || o.warmupUs >= o.durationUs:
+		return usageErr("--warmup %g: want 0 or more and below --duration %g", o.warmupUs, o.durationUs)
+	case !finite(o.binUs) || o.binUs <= 0 || o.durationUs/o.binUs > 1e5:
+		return usageErr("--bin %g: want more than 0 and at most 100000 bins in --duration %g", o.binUs, o.durationUs)
+	}
+	return nil
 }

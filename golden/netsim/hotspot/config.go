@@ -163,6 +163,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("every number must be finite")
 	case c.VictimLoad < 0 || c.VictimLoad > 1:
 		return fmt.Errorf("victim load %g: want 0..1 of the link rate", c.VictimLoad)
+	case c.HotspotSenders > 0 && n-1-c.HotspotSenders == 1 && c.VictimLoad > 0:
+		return fmt.Errorf("%d hot-spot senders of %d hosts leave one victim, with no destination but itself", c.HotspotSenders, n)
 	case c.SmallShare < 0 || c.SmallShare > 1:
 		return fmt.Errorf("small-message share %g: want 0..1", c.SmallShare)
 	case c.HotspotPackets < 1 || c.VictimPackets < 1 || c.SmallPackets < 1 ||

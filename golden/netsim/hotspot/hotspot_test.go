@@ -128,6 +128,7 @@ func TestValidate(t *testing.T) {
 		"n_min > n_max":    func(c *Config) { c.Tx.NMin = 17 },
 		"ttw 0":            func(c *Config) { c.TTW.TTW = 0 },
 		"clock wraps":      func(c *Config) { c.DurationNs = 2e9 },
+		"one lone victim":  func(c *Config) { c.HotspotSenders = 62 },
 	} {
 		cfg := Default(SRP)
 		f(&cfg)
