@@ -2,11 +2,14 @@ package blockeq
 
 import (
 	"context"
+	"reflect"
 	"testing"
 
 	"github.com/nicgen/nicgen/blocks"
 	"github.com/nicgen/nicgen/blocks/connpipe"
 	"github.com/nicgen/nicgen/blocks/onerc"
+	"github.com/nicgen/nicgen/golden/netsim/newflow"
+	gonerc "github.com/nicgen/nicgen/golden/onerc"
 	"github.com/nicgen/nicgen/hdlgen"
 	harness "github.com/nicgen/nicgen/verilator-harness"
 )
@@ -72,5 +75,39 @@ func TestSwitchMutantsFail(t *testing.T) {
 		}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) { mutantMustFail(t, cfg, "onerc_switch", tc.mut, 19, 1_000_000) })
+	}
+}
+
+// TestNewFlowRTLInTheLoop plays 1RC's new-flow scene (golden/netsim/newflow)
+// with the Verilated onerc_switch as the port, at weights 1 and 2, and
+// requires the run of the golden model: the same let_through, drops and
+// deliveries.
+func TestNewFlowRTLInTheLoop(t *testing.T) {
+	p := onerc.DefaultSwitchParams()
+	m, err := onerc.Switch(p)
+	model, hd := build(t, m, err)
+	rtl, err := NewRTLSwitch(Built{model, hd})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []uint64{1, 2} {
+		c := newflow.Default()
+		c.Weight = w
+		golden, err := gonerc.NewSwitchModel(p.Golden())
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := newflow.Run(c, golden)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := newflow.Run(c, rtl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("weight %d: the RTL in the loop gives another scene:\nRTL:    %+v\ngolden: %+v", w, *got, *want)
+		}
+		t.Logf("weight %d: let_through %d, %d dropped in order, first RTT %.1f Gb/s of a fair %.1f, identical to the golden run", w, got.LetThrough, len(got.Dropped), got.FirstRTTGbps, got.FairGbps)
 	}
 }
