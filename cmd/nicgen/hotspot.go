@@ -77,7 +77,6 @@ PREFIX-throughput.svg, PREFIX-victims.svg and PREFIX-latency.svg.`,
 			// the configuration's protocol, in tables sized for the network
 			cfg.Tx, cfg.IPD, cfg.Epsilon = tx.Golden(), ipd.Golden(), rx.Epsilon
 			cfg.Rx, cfg.TTW = rx.Golden(), ttw.Golden()
-			cfg.Rx.NMax = max(cfg.Rx.NMax, cfg.Tx.NMax)
 			cfg.Size()
 			if err := cfg.Validate(); err != nil {
 				return usageErr("%v", err)

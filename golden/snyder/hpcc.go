@@ -69,11 +69,12 @@ func (h *HPCC) Ack(p HPCCParams, a Ack) float64 {
 		h.U = (1-tau/p.BaseRTTNs)*h.U + tau/p.BaseRTTNs*u
 	}
 	h.prevTx, h.prevTs, h.prevQ, h.havePrev = a.TxBytes, a.TsNs, a.QLenBytes, true
-	perRTT := a.Seq > h.lastUpdateSeq
+	rttEnd := a.Seq > h.lastUpdateSeq // the first ACK of a packet sent after the last RTT's end
+	perRTT := rttEnd
 	mimd := h.U >= p.Eta || h.incStage >= p.MaxStage
 	if p.VAI != nil {
 		h.VAI.Observe(a.QLenBytes, h.U >= p.Eta) // C = U/eta >= 1
-		if perRTT {
+		if rttEnd {
 			h.VAI.EndRTT(*p.VAI)
 			h.ai = h.VAI.Increase(*p.VAI, h.W >= h.rttW) // spent per RTT while rising
 			h.rttW = h.W
@@ -112,7 +113,7 @@ func (h *HPCC) Ack(p HPCCParams, a Ack) float64 {
 			h.Wc = h.W
 		}
 	}
-	if a.Seq > h.lastUpdateSeq {
+	if rttEnd {
 		h.lastUpdateSeq = a.SndNxt
 	}
 	h.W = math.Min(math.Max(h.W, 0.01), p.MaxCwnd)

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/nicgen/nicgen/golden/netsim/hotspot"
-	gonerc "github.com/nicgen/nicgen/golden/onerc"
 	gsrp "github.com/nicgen/nicgen/golden/srp"
 	harness "github.com/nicgen/nicgen/verilator-harness"
 )
@@ -104,26 +103,6 @@ func (c rtlIPD) StepTo(e *gsrp.IPDEvent, r *gsrp.IPDResult) {
 	var o [4]uint64
 	c.s.Step([]uint64{uint64(e.Conn), uint64(e.Kind), e.Now}, o[:])
 	*r = gsrp.IPDResult{Conn: uint32(o[0]), Kind: gsrp.IPDKind(o[1]), IPD: o[2], Error: o[3] == 1}
-}
-
-// RTLSwitch is the Verilated onerc_switch behind golden/netsim/newflow's
-// Port (and golden/onerc's StepTo).
-type RTLSwitch struct{ S *RTLStepper }
-
-// NewRTLSwitch maps onerc_switch's ports.
-func NewRTLSwitch(b Built) (RTLSwitch, error) {
-	s, err := NewRTLStepper(b.Model, b.Design, []string{"conn", "kind", "tag", "window", "weight", "let_through", "seq", "spec"},
-		[]string{"conn", "kind", "hit", "filled", "thresh", "let_through", "drop", "spec", "error"})
-	return RTLSwitch{s}, err
-}
-
-// StepTo runs one event through the hardware.
-func (c RTLSwitch) StepTo(e *gonerc.SwitchEvent, r *gonerc.SwitchResult) {
-	var f [9]uint64
-	in := [8]uint64{uint64(e.Conn), uint64(e.Kind), e.Tag, e.Window, e.Weight, e.LetThrough, e.Seq, b2u(e.Spec)}
-	c.S.Step(in[:], f[:])
-	*r = gonerc.SwitchResult{Conn: uint32(f[0]), Kind: gonerc.SwitchKind(f[1]), Hit: f[2] == 1, Filled: f[3] == 1, Thresh: f[4],
-		LetThrough: f[5], Drop: f[6] == 1, Spec: f[7] == 1, Error: f[8] == 1}
 }
 
 // Built is a Verilated block and its design.

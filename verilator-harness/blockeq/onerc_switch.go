@@ -2,6 +2,7 @@ package blockeq
 
 import (
 	"fmt"
+	"math/bits"
 
 	"github.com/nicgen/nicgen/blocks"
 	"github.com/nicgen/nicgen/blocks/onerc"
@@ -124,20 +125,11 @@ func switchProfileFor(p onerc.SwitchParams, name string) switchProfile {
 	case "backpressure":
 		pr.pReady = 0.2
 	case "wrap":
-		pr.advance, pr.startEpoch = 2, uint64(1)<<uint(p.TagW+bitsOf(uint64(p.NumConn)))-40 // tags wrap early
+		pr.advance, pr.startEpoch = 2, uint64(1)<<uint(p.TagW+bits.TrailingZeros(uint(p.NumConn)))-40 // tags wrap early
 	case "hazard":
 		pr.pValid, pr.pReady, pr.strides = 1, 0.8, hazardStrides
 	}
 	return pr
-}
-
-func bitsOf(n uint64) int {
-	b := 0
-	for n > 1 {
-		n >>= 1
-		b++
-	}
-	return b
 }
 
 type switchDraw struct {
@@ -313,4 +305,24 @@ func switchVectors(cfg blocks.Config, block string, ports map[string]int, n int,
 		vs.Events = append(vs.Events, line)
 	}
 	return vs, nil
+}
+
+// RTLSwitch is the Verilated onerc_switch behind golden/netsim/newflow's
+// Port (and golden/onerc's StepTo).
+type RTLSwitch struct{ S *RTLStepper }
+
+// NewRTLSwitch maps onerc_switch's ports.
+func NewRTLSwitch(b Built) (RTLSwitch, error) {
+	s, err := NewRTLStepper(b.Model, b.Design, []string{"conn", "kind", "tag", "window", "weight", "let_through", "seq", "spec"},
+		[]string{"conn", "kind", "hit", "filled", "thresh", "let_through", "drop", "spec", "error"})
+	return RTLSwitch{s}, err
+}
+
+// StepTo runs one event through the hardware.
+func (c RTLSwitch) StepTo(e *gonerc.SwitchEvent, r *gonerc.SwitchResult) {
+	var f [9]uint64
+	in := [8]uint64{uint64(e.Conn), uint64(e.Kind), e.Tag, e.Window, e.Weight, e.LetThrough, e.Seq, b2u(e.Spec)}
+	c.S.Step(in[:], f[:])
+	*r = gonerc.SwitchResult{Conn: uint32(f[0]), Kind: gonerc.SwitchKind(f[1]), Hit: f[2] == 1, Filled: f[3] == 1, Thresh: f[4],
+		LetThrough: f[5], Drop: f[6] == 1, Spec: f[7] == 1, Error: f[8] == 1}
 }

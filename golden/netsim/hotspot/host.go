@@ -30,6 +30,9 @@ func (s *sim) reply(h *host, kind pktKind, to int, seq, ts uint64) {
 	s.nicTry(h)
 }
 
+// txKindOf is the srp_tx event a control packet makes at its source.
+var txKindOf = [...]srp.TxKind{pGrant: srp.TxGrant, pAck: srp.TxAck, pNack: srp.TxNack}
+
 // arriveHost takes a packet's tail at host h.
 func (s *sim) arriveHost(h *host, p *packet) {
 	switch p.kind {
@@ -51,9 +54,8 @@ func (s *sim) arriveHost(h *host, p *packet) {
 		}
 		s.reply(h, pGrant, p.peer, p.seq, r.Ts)
 	case pGrant, pAck, pNack:
-		kind := map[pktKind]srp.TxKind{pGrant: srp.TxGrant, pAck: srp.TxAck, pNack: srp.TxNack}[p.kind]
 		q := &h.queues[p.peer]
-		r := s.stepTx(srp.TxEvent{Conn: s.txConn(h.id, p.peer), Kind: kind, Seq: p.seq, Ts: p.ts})
+		r := s.stepTx(srp.TxEvent{Conn: s.txConn(h.id, p.peer), Kind: txKindOf[p.kind], Seq: p.seq, Ts: p.ts})
 		if r.Stale {
 			s.st.stale++
 		} else {
@@ -143,7 +145,7 @@ type stats struct {
 	stale, marks, cns                           int64
 	peakVOQ                                     int
 	hotDelivered, hotSpec, hotReserved          int64
-	perSender                                   map[int]int64
+	perSender                                   []int64 // by host
 	victimOffered, victimMsgs, victimDelivered  int64
 	victimLat, victimZero                       float64
 	victimLatMax                                int64

@@ -253,7 +253,7 @@ func Run(cfg Config, m Models) (*Result, error) {
 		binPs:    max(1, int64(math.Round(cfg.BinNs*1000))),
 	}
 	s.st.bins = make([]bin, (s.endPs+s.binPs-1)/s.binPs)
-	s.st.perSender = map[int]int64{}
+	s.st.perSender = make([]int64, cfg.Hosts())
 	s.build()
 	s.open()
 	s.startTraffic()
