@@ -9,7 +9,7 @@ import (
 // (contract Section 6, steps 3 and 5-6). It returns the window before the
 // clamp (one bit wider), the case, and the nscc-only fields; the key "_md"
 // carries the MD-fired signal that resets FastIncrease.
-func nsccCore(m *hdlgen.Module, p Params, d Derived, st connpipe.Step, nowq, c, le hdlgen.Expr, divC divider,
+func nsccCore(m *hdlgen.Module, p Params, d Derived, st connpipe.Step, nowq, c, le hdlgen.Expr, divC hdlgen.RecipDivider,
 	piInc, fiInc, qaFired, ackRun, early hdlgen.Expr) (hdlgen.Expr, hdlgen.Expr, map[string]hdlgen.Value) {
 	cw, rw := p.cw(), p.RttW
 	cur, ev := st.Cur, st.Event
@@ -29,7 +29,7 @@ func nsccCore(m *hdlgen.Module, p Params, d Derived, st connpipe.Step, nowq, c, 
 	mdOK := ecn.And(le.Not()).And(mdDue).And(avg.Gt(trtt)).Named("md_ok")
 	divAvg := newDivider(st.Cut, "recip_avg", avg, p.K)
 	excess := st.Cut("avg_excess", avg.Sub(trtt).Named("avg_excess")) // valid when avg > trtt
-	frac := divAvg.div(hdlgen.MulPieces(st.Cut, "md_cx", c, excess), "md_frac")
+	frac := divAvg.Div(hdlgen.MulPieces(st.Cut, "md_cx", c, excess), "md_frac")
 	red := hdlgen.MulPieces(st.Cut, "md_red_prod", frac, cst(17, d.MdGain))
 	cut := st.Cut("md_cut", minSat(red.Keep(red.Width()-1, 16), cw, c.Shr(1)).Named("md_cut"))
 	c2 := st.Cut("c_core", hdlgen.Mux(mdOK, c.Sub(cut), c).Named("c_core"))

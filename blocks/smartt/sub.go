@@ -54,7 +54,7 @@ func QuickAdapt(p Params) *hdlgen.Module {
 
 // quickAdapt is QuickAdapt's logic; prefix names its wires, and cut ends
 // a stage after the window's product.
-func quickAdapt(p Params, d Derived, in qaIn, prefix string, cut cutFn) qaOut {
+func quickAdapt(p Params, d Derived, in qaIn, prefix string, cut hdlgen.CutFunc) qaOut {
 	cw, bw := p.cw(), p.cntW()
 	// the window has ended unless its end lies 1..TrttQ units ahead; with
 	// ZeroStampExpired a 0 stamp is "never": long past
@@ -129,7 +129,7 @@ func FastIncrease(p Params) *hdlgen.Module {
 
 // fastIncrease is FastIncrease's logic; prefix names its wires, and cut
 // ends a stage after the count and after the decision.
-func fastIncrease(p Params, d Derived, in fiIn, prefix string, cut cutFn) fiOut {
+func fastIncrease(p Params, d Derived, in fiIn, prefix string, cut hdlgen.CutFunc) fiOut {
 	cw, bw := p.cw(), p.cntW()
 	good := in.rtt.Le(cst(p.RttW, d.FiRttMax)).And(in.ecn.Not()).Named(prefix + "uncongested")
 	cnt := cut(prefix+"count_sum", counterAdd(p, prefix+"count_no_wrap", in.count, units(p, in.size, prefix+"size_units")).Named(prefix+"count_sum"))

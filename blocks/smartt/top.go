@@ -228,13 +228,13 @@ func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st con
 	trttR := cst(p.RttW, d.TrttNs)
 	// every product ends a stage (st.Cut), so a stage holds one multiply
 	kmi := hdlgen.MulPieces(st.Cut, "size_kmi", size, cst(bitsFor(d.KMi), d.KMi))
-	perAck := divC.div(kmi, "mi_base")                // (size/cwnd) * mtu * mi * gamma, window units
+	perAck := divC.Div(kmi, "mi_base")                // (size/cwnd) * mtu * mi * gamma, window units
 	upDelta := trttR.Sub(rtt).Named("trtt_minus_rtt") // valid when rtt <= trtt
 	miNum := hdlgen.MulPieces(st.Cut, "mi_num", perAck, upDelta)
-	miRaw := divRTT.div(miNum, "mi_raw")
+	miRaw := divRTT.Div(miNum, "mi_raw")
 	miInc := st.Cut("mi_inc", minSat(miRaw, cw, sizeC).Named("mi_inc"))
 	kfi := hdlgen.MulPieces(st.Cut, "size_kfi", size, cst(bitsFor(d.KFi), d.KFi))
-	fiOnC := st.Cut("fi_inc", satTo(divC.div(kfi, "fi_c"), cw).Named("fi_inc"))
+	fiOnC := st.Cut("fi_inc", satTo(divC.Div(kfi, "fi_c"), cw).Named("fi_inc"))
 
 	var coreC, coreCase hdlgen.Expr
 	var extraFields map[string]hdlgen.Value
@@ -259,7 +259,7 @@ func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st con
 		// step saturated, the packet's size), the min and the subtraction
 		// in stages of their own: c_md feeds the FD multipliers' input
 		// registers, which sit far from the logic (a long route after it)
-		mdDec := st.Cut("md_dec", minSat(divRTT.div(mdNum, "md_raw"), cw, sizeC).Named("md_dec"))
+		mdDec := st.Cut("md_dec", minSat(divRTT.Div(mdNum, "md_raw"), cw, sizeC).Named("md_dec"))
 		cMD := fd(st.Cut("c_md", subFloor(c, mdDec).Named("c_md")), "c_md_fd")
 		cFD := fd(c, "c_fd")
 		cFI := c.ZExt(cw + 1).Add(fiOnC.ZExt(cw + 1)).Named("c_fi")
@@ -269,7 +269,7 @@ func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st con
 		divMI := newDivider(st.Cut, "recip_mi", cMIsat, p.K)
 		// saturated in a stage of its own: the add after it and the core
 		// window's select fill the next
-		fiOnMI := st.Cut("fi_mi_sat", satTo(divMI.div(kfi, "fi_mi"), cw).Named("fi_mi_sat"))
+		fiOnMI := st.Cut("fi_mi_sat", satTo(divMI.Div(kfi, "fi_mi"), cw).Named("fi_mi_sat"))
 		cMIFI := cMIsat.ZExt(cw + 1).Add(fiOnMI.ZExt(cw + 1)).Named("c_mi_fi")
 		ecnHeld := ecn.And(can.Not())
 		coreC = st.Cut("core_c", hdlgen.Mux(ecn,
