@@ -13,6 +13,7 @@ import (
 	"github.com/nicgen/nicgen/blocks/onerc"
 	"github.com/nicgen/nicgen/blocks/reps"
 	"github.com/nicgen/nicgen/blocks/smartt"
+	"github.com/nicgen/nicgen/blocks/snyder"
 	"github.com/nicgen/nicgen/blocks/srp"
 )
 
@@ -28,6 +29,7 @@ func registered() []block.Block {
 		srp.RxDescriptor(),
 		srp.TTWDescriptor(),
 		srp.TxDescriptor(),
+		snyder.SwiftDescriptor(),
 	}
 }
 

@@ -1,0 +1,1 @@
+verilog-out/swift/swift.v
