@@ -291,3 +291,89 @@ func JainChart(rs []*ConvergeResult, control string, b Bottleneck) netsim.Chart 
 	}
 	return c
 }
+
+// SwiftFxStepper is a swift block as the convergence simulator drives it:
+// the golden model (SwiftFxModel) or the RTL behind an adapter.
+type SwiftFxStepper interface {
+	StepTo(e *SwiftFxEvent, r *SwiftFxResult)
+}
+
+// SwiftFxFlow puts connection Conn of a swift block behind Window: times
+// and delays rounded to whole ns (delays saturating at the delay's
+// width), the packets acknowledged at the acked field's width.
+type SwiftFxFlow struct {
+	M    SwiftFxStepper
+	P    SwiftFxParams
+	Conn uint32
+	Hops int
+}
+
+// NewSwiftFxFlow opens connection conn of m at time nowNs.
+func NewSwiftFxFlow(m SwiftFxStepper, p SwiftFxParams, conn uint32, hops int, nowNs float64) *SwiftFxFlow {
+	f := &SwiftFxFlow{M: m, P: p, Conn: conn, Hops: hops}
+	var r SwiftFxResult
+	m.StepTo(&SwiftFxEvent{Conn: conn, Kind: SwiftOpen, Now: uint64(math.Round(nowNs))}, &r)
+	return f
+}
+
+func (f *SwiftFxFlow) Ack(a Ack) float64 {
+	e := SwiftFxEvent{Conn: f.Conn, Kind: SwiftAck, Now: uint64(math.Round(a.NowNs)),
+		Delay: min(uint64(math.Round(a.DelayNs)), uint64(1)<<uint(f.P.DelayW)-1),
+		Hops:  uint64(f.Hops), Acked: min(uint64(math.Round(a.Acked)), uint64(1)<<uint(f.P.AckW)-1)}
+	var r SwiftFxResult
+	f.M.StepTo(&e, &r)
+	return math.Ldexp(float64(r.Cwnd), -f.P.FracW)
+}
+
+// SwiftFxMode is p with the mode's mechanisms as SwiftMode sets them for
+// the float64 reference: VAI with Table 4.1's Swift constants at hops
+// hops, SF every 30 ACKs, the increase on every ACK with either.
+func SwiftFxMode(p SwiftFxParams, m Mode, hops int) SwiftFxParams {
+	p.VAI, p.SF = nil, 0
+	if m.VAI {
+		p.VAI = DefaultSwiftFxVAI(p.BaseNs + uint64(hops)*p.PerHopNs)
+	}
+	if m.SF {
+		p.SF = 30
+	}
+	p.AlwaysAI = m.VAI || m.SF
+	return p
+}
+
+// SwiftFxConvergence runs b in each mode with the flows as connections
+// 0..Flows-1 of one swift block per mode, which newBlock makes (the
+// golden model, or the RTL); p's initial window is b's.
+func SwiftFxConvergence(b Bottleneck, p SwiftFxParams, newBlock func(SwiftFxParams) (SwiftFxStepper, error)) ([]*ConvergeResult, error) {
+	p.InitCwnd = FixedOfFloat(b.InitCwnd, p.FracW)
+	if p.NumConn < b.Flows {
+		return nil, fmt.Errorf("swift: %d connections for %d flows", p.NumConn, b.Flows)
+	}
+	blocks := map[string]SwiftFxStepper{}
+	var mkErr error
+	rs, err := b.runModes(func(m Mode, i int) Window {
+		mp := SwiftFxMode(p, m, 1)
+		blk, ok := blocks[m.Name]
+		if !ok {
+			var err error
+			if blk, err = newBlock(mp); err != nil {
+				mkErr = err
+				blk = nopSwift{}
+			}
+			blocks[m.Name] = blk
+		}
+		return NewSwiftFxFlow(blk, mp, uint32(i), 1, float64(i)*b.StaggerNs)
+	})
+	if mkErr != nil {
+		return nil, mkErr
+	}
+	return rs, err
+}
+
+// nopSwift stands in for a block that could not be made (its error is
+// returned).
+type nopSwift struct{}
+
+func (nopSwift) StepTo(_ *SwiftFxEvent, r *SwiftFxResult) { *r = SwiftFxResult{} }
+
+// GoldenSwiftFx makes the golden model (SwiftFxConvergence's newBlock).
+func GoldenSwiftFx(p SwiftFxParams) (SwiftFxStepper, error) { return NewSwiftFxModel(p) }
