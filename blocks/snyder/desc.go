@@ -53,7 +53,7 @@ func SwiftDescriptor() block.Block {
 		Kinds:   SwiftKindNames,
 		Golden: func(p SwiftParams) (block.Golden, error) {
 			m, err := gsnyder.NewSwiftFxModel(p.Golden())
-			return swiftGolden{m}, err
+			return swiftGolden{m, p.UsesNow()}, err
 		},
 		Cycler: func(p SwiftParams) (block.Cycler, error) {
 			m, err := gsnyder.NewSwiftFxModel(p.Golden())
@@ -66,15 +66,26 @@ func SwiftDescriptor() block.Block {
 	})
 }
 
-type swiftGolden struct{ m *gsnyder.SwiftFxModel }
+type swiftGolden struct {
+	m   *gsnyder.SwiftFxModel
+	now bool // the event has the time (UsesNow)
+}
 
-func (swiftGolden) Fields() ([]string, []string) {
-	return []string{"conn", "kind", "now", "delay", "hops", "acked"},
-		[]string{"conn", "kind", "cwnd", "target", "congested", "decreased", "error"}
+func (g swiftGolden) Fields() ([]string, []string) {
+	in := []string{"conn", "kind", "now", "delay", "hops", "acked"}
+	if !g.now {
+		in = append(in[:2:2], in[3:]...)
+	}
+	return in, []string{"conn", "kind", "cwnd", "target", "congested", "decreased", "error"}
 }
 
 func (g swiftGolden) Step(in, out []uint64) {
-	e := gsnyder.SwiftFxEvent{Conn: uint32(in[0]), Kind: gsnyder.SwiftKind(in[1]), Now: in[2], Delay: in[3], Hops: in[4], Acked: in[5]}
+	e := gsnyder.SwiftFxEvent{Conn: uint32(in[0]), Kind: gsnyder.SwiftKind(in[1])}
+	f := in[2:]
+	if g.now {
+		e.Now, f = f[0], f[1:]
+	}
+	e.Delay, e.Hops, e.Acked = f[0], f[1], f[2]
 	var r gsnyder.SwiftFxResult
 	g.m.StepTo(&e, &r)
 	out[0], out[1], out[2], out[3] = uint64(r.Conn), uint64(r.Kind), r.Cwnd, r.Target

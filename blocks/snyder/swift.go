@@ -74,6 +74,20 @@ func SwiftWordLayout(p SwiftParams) *hdlgen.Layout {
 	return l
 }
 
+// SwiftEventFields are the event's fields after conn and kind: the time
+// only where the block reads it (UsesNow), the ACK's delay, hops and
+// packets.
+func SwiftEventFields(p SwiftParams) []connpipe.Field {
+	var f []connpipe.Field
+	if p.UsesNow() {
+		f = append(f, connpipe.Field{Name: "now", Width: p.TimeW, Doc: "time of the event, ns (wrapping)"})
+	}
+	return append(f,
+		connpipe.Field{Name: "delay", Width: p.DelayW, Doc: "ack: the measured delay, ns"},
+		connpipe.Field{Name: "hops", Width: p.HopW, Doc: "ack: hops of the path"},
+		connpipe.Field{Name: "acked", Width: p.AckW, Doc: "ack: packets acknowledged"})
+}
+
 // NeededSwiftDepth is the number of datapath stages swift's cuts reach.
 func NeededSwiftDepth(p SwiftParams) (int, error) {
 	return connpipe.NeededDepth(p, func(q *SwiftParams, n *int) { q.Depth, q.used = connpipe.MaxDepth, n }, Swift)
@@ -156,12 +170,7 @@ func Swift(p SwiftParams) (*hdlgen.Module, error) {
 	cw, tgw := p.CwndW(), p.TargetW()
 	spec := connpipe.Spec{
 		NumConn: p.NumConn, ConnW: p.ConnW, KindW: SwiftKindW, NumKinds: SwiftNumKinds, KindNames: SwiftKindNames,
-		EventFields: []connpipe.Field{
-			{Name: "now", Width: p.TimeW, Doc: "time of the event, ns (wrapping)"},
-			{Name: "delay", Width: p.DelayW, Doc: "ack: the measured delay, ns"},
-			{Name: "hops", Width: p.HopW, Doc: "ack: hops of the path"},
-			{Name: "acked", Width: p.AckW, Doc: "ack: packets acknowledged"},
-		},
+		EventFields: SwiftEventFields(p),
 		ResultFields: []connpipe.Field{
 			{Name: "cwnd", Width: cw, Doc: fmt.Sprintf("the window after the event, 2^-%d packets", p.FracW)},
 			{Name: "target", Width: tgw, Doc: "ack: the target delay, ns"},
@@ -193,7 +202,11 @@ func Swift(p SwiftParams) (*hdlgen.Module, error) {
 	}
 	err := connpipe.Build(m, spec, func(st connpipe.Step) connpipe.Outcome {
 		isOpen := st.KindIs(int(gsnyder.SwiftOpen))
-		now, delay, hops, acked := st.Event.F("now"), st.Event.F("delay"), st.Event.F("hops"), st.Event.F("acked")
+		delay, hops, acked := st.Event.F("delay"), st.Event.F("hops"), st.Event.F("acked")
+		var now hdlgen.Expr
+		if p.UsesNow() {
+			now = st.Event.F("now")
+		}
 		cwnd := st.Cur.F("cwnd")
 
 		// event-only: base + hops x per_hop, the delay's reciprocal

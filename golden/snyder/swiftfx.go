@@ -128,6 +128,10 @@ func DefaultSwiftFxVAI(targetNs uint64) *SwiftFxVAI {
 // FixedOfFloat is v in units of 2^-frac, rounded to nearest.
 func FixedOfFloat(v float64, frac int) uint64 { return uint64(math.Round(math.Ldexp(v, frac))) }
 
+// UsesNow reports whether the block reads the event's time: for the
+// per-RTT decrease or VAI's RTTs (SF alone does not).
+func (p SwiftFxParams) UsesNow() bool { return p.SF == 0 || p.VAI != nil }
+
 // CwndW is the window's width.
 func (p SwiftFxParams) CwndW() int { return p.FracW + p.IntW }
 
