@@ -5,8 +5,8 @@
  *
  * NumConn = 4096, ConnW = 16, TimeW = 32, DelayW = 20, HopW = 3, AckW = 4; window 10.16 bits in [655, 65536000], initial 655360
  * base 5000 ns, 2000 ns per hop, fs_range 25000 ns, fs 0.1..50 packets; beta 3277, max_mdf 2048 (2^-12); AI 2048; K 10; SF 0; AlwaysAI false; VAI false
- * pipeline: 22 datapath stages (stages 4..25), latency 27 cycles, same connection every 22 cycles
- * pipeline: the datapath's cuts end in stage 25 of 25
+ * pipeline: 25 datapath stages (stages 4..28), latency 30 cycles, same connection every 25 cycles
+ * pipeline: the datapath's cuts end in stage 28 of 28
  */
 
 `resetall
@@ -191,17 +191,29 @@ reg  s25_valid_reg;  // stage 25 holds an event
 reg  s25_valid_next;
 reg  [15:0] s25_conn_reg;  // stage 25 connection id
 reg  [15:0] s25_conn_next;
+reg  s26_valid_reg;  // stage 26 holds an event
+reg  s26_valid_next;
+reg  [15:0] s26_conn_reg;  // stage 26 connection id
+reg  [15:0] s26_conn_next;
+reg  s27_valid_reg;  // stage 27 holds an event
+reg  s27_valid_next;
+reg  [15:0] s27_conn_reg;  // stage 27 connection id
+reg  [15:0] s27_conn_next;
+reg  s28_valid_reg;  // stage 28 holds an event
+reg  s28_valid_next;
+reg  [15:0] s28_conn_reg;  // stage 28 connection id
+reg  [15:0] s28_conn_next;
 reg  hazard0_reg;  // the head's connection is in stages 1..5
 reg  hazard0_next;
-reg  hazard1_reg;  // the head's connection is in stages 6..9
+reg  hazard1_reg;  // the head's connection is in stages 6..10
 reg  hazard1_next;
-reg  hazard2_reg;  // the head's connection is in stages 10..13
+reg  hazard2_reg;  // the head's connection is in stages 11..15
 reg  hazard2_next;
-reg  hazard3_reg;  // the head's connection is in stages 14..17
+reg  hazard3_reg;  // the head's connection is in stages 16..20
 reg  hazard3_next;
-reg  hazard4_reg;  // the head's connection is in stages 18..21
+reg  hazard4_reg;  // the head's connection is in stages 21..24
 reg  hazard4_next;
-reg  credits_out_reg;  // 27 events are issued and not yet taken: no credit left
+reg  credits_out_reg;  // 30 events are issued and not yet taken: no credit left
 reg  credits_out_next;
 reg  [1:0] s1_kind_reg;  // stage 1 event kind
 reg  [1:0] s1_kind_next;
@@ -277,6 +289,12 @@ reg  s24_error_reg;  // stage 24 copy of error
 wire s24_error_next;
 reg  s25_error_reg;  // stage 25 copy of error
 wire s25_error_next;
+reg  s26_error_reg;  // stage 26 copy of error
+wire s26_error_next;
+reg  s27_error_reg;  // stage 27 copy of error
+wire s27_error_next;
+reg  s28_error_reg;  // stage 28 copy of error
+wire s28_error_next;
 reg  [15:0] s2_base_hops_reg;  // stage 2 copy of base_hops
 wire [15:0] s2_base_hops_next;
 reg  [4:0] s2_recip_delay_lead_reg;  // stage 2 copy of recip_delay_lead
@@ -325,24 +343,50 @@ reg  [10:0] s4_recip_delay_recip_reg;  // stage 4 copy of recip_delay_recip
 wire [10:0] s4_recip_delay_recip_next;
 reg  [10:0] s5_recip_delay_t_reg;  // stage 5 copy of recip_delay_t
 wire [10:0] s5_recip_delay_t_next;
-reg  [9:0] s5_fbs_idx_reg;  // stage 5 copy of fbs_idx
-wire [9:0] s5_fbs_idx_next;
 reg  [3:0] s5_fbs_pair_reg;  // stage 5 copy of fbs_pair
 wire [3:0] s5_fbs_pair_next;
-reg  [15:0] s6_fbs_rsqrt_reg;  // stage 6 copy of fbs_rsqrt
-wire [15:0] s6_fbs_rsqrt_next;
-reg  [15:0] s7_fbs_r_reg;  // stage 7 copy of fbs_r
-wire [15:0] s7_fbs_r_next;
+reg  [9:0] s5_t_reg;  // stage 5 copy of t
+wire [9:0] s5_t_next;
+reg  [9:0] s5_t_2_reg;  // stage 5 copy of t
+wire [9:0] s5_t_2_next;
+reg  [9:0] s5_t_3_reg;  // stage 5 copy of t
+wire [9:0] s5_t_3_next;
+reg  [9:0] s5_t_4_reg;  // stage 5 copy of t
+wire [9:0] s5_t_4_next;
+reg  [9:0] s5_t_5_reg;  // stage 5 copy of t
+wire [9:0] s5_t_5_next;
+reg  [9:0] s5_t_6_reg;  // stage 5 copy of t
+wire [9:0] s5_t_6_next;
+reg  [9:0] s5_t_7_reg;  // stage 5 copy of t
+wire [9:0] s5_t_7_next;
+reg  [9:0] s5_t_8_reg;  // stage 5 copy of t
+wire [9:0] s5_t_8_next;
+reg  [9:0] s5_t_9_reg;  // stage 5 copy of t
+wire [9:0] s5_t_9_next;
+reg  [9:0] s5_t_10_reg;  // stage 5 copy of t
+wire [9:0] s5_t_10_next;
+reg  [9:0] s5_t_11_reg;  // stage 5 copy of t
+wire [9:0] s5_t_11_next;
+reg  [9:0] s5_t_12_reg;  // stage 5 copy of t
+wire [9:0] s5_t_12_next;
+reg  [9:0] s5_t_13_reg;  // stage 5 copy of t
+wire [9:0] s5_t_13_next;
+reg  [9:0] s6_fbs_idx_reg;  // stage 6 copy of fbs_idx
+wire [9:0] s6_fbs_idx_next;
+reg  [15:0] s7_fbs_rsqrt_reg;  // stage 7 copy of fbs_rsqrt
+wire [15:0] s7_fbs_rsqrt_next;
+reg  [15:0] s8_fbs_r_reg;  // stage 8 copy of fbs_r
+wire [15:0] s8_fbs_r_next;
 `ifdef NICGEN_ECP5
-wire [33:0] s8_fbs_prod_pp00_reg;  // stage 8 copy of fbs_prod_pp00 (MULT18X18D output register)
+wire [33:0] s9_fbs_prod_pp00_reg;  // stage 9 copy of fbs_prod_pp00 (MULT18X18D output register)
 `else
-reg  [33:0] s8_fbs_prod_pp00_reg;  // stage 8 copy of fbs_prod_pp00
+reg  [33:0] s9_fbs_prod_pp00_reg;  // stage 9 copy of fbs_prod_pp00
 `endif
-wire [33:0] s8_fbs_prod_pp00_next;
-reg  [19:0] s8_fbs_prod_pp10_reg;  // stage 8 copy of fbs_prod_pp10
-wire [19:0] s8_fbs_prod_pp10_next;
-reg  [37:0] s9_fbs_prod_reg;  // stage 9 copy of fbs_prod
-wire [37:0] s9_fbs_prod_next;
+wire [33:0] s9_fbs_prod_pp00_next;
+reg  [19:0] s9_fbs_prod_pp10_reg;  // stage 9 copy of fbs_prod_pp10
+wire [19:0] s9_fbs_prod_pp10_next;
+reg  [37:0] s10_fbs_prod_reg;  // stage 10 copy of fbs_prod
+wire [37:0] s10_fbs_prod_next;
 reg  s6_t_reg;  // stage 6 copy of t
 wire s6_t_next;
 reg  s7_t_reg;  // stage 7 copy of t
@@ -351,8 +395,10 @@ reg  s8_t_reg;  // stage 8 copy of t
 wire s8_t_next;
 reg  s9_t_reg;  // stage 9 copy of t
 wire s9_t_next;
-reg  [28:0] s10_fbs_t_coarse_reg;  // stage 10 copy of fbs_t_coarse
-wire [28:0] s10_fbs_t_coarse_next;
+reg  s10_t_reg;  // stage 10 copy of t
+wire s10_t_next;
+reg  [28:0] s11_fbs_t_coarse_reg;  // stage 11 copy of fbs_t_coarse
+wire [28:0] s11_fbs_t_coarse_next;
 reg  [2:0] s6_t_2_reg;  // stage 6 copy of t
 wire [2:0] s6_t_2_next;
 reg  [2:0] s7_t_2_reg;  // stage 7 copy of t
@@ -361,10 +407,12 @@ reg  [2:0] s8_t_2_reg;  // stage 8 copy of t
 wire [2:0] s8_t_2_next;
 reg  [2:0] s9_t_2_reg;  // stage 9 copy of t
 wire [2:0] s9_t_2_next;
-reg  [2:0] s10_t_reg;  // stage 10 copy of t
-wire [2:0] s10_t_next;
-reg  [21:0] s11_fbs_t_reg;  // stage 11 copy of fbs_t
-wire [21:0] s11_fbs_t_next;
+reg  [2:0] s10_t_2_reg;  // stage 10 copy of t
+wire [2:0] s10_t_2_next;
+reg  [2:0] s11_t_reg;  // stage 11 copy of t
+wire [2:0] s11_t_next;
+reg  [21:0] s12_fbs_t_reg;  // stage 12 copy of fbs_t
+wire [21:0] s12_fbs_t_next;
 reg  s5_cwnd_zero_reg;  // stage 5 copy of cwnd_zero
 wire s5_cwnd_zero_next;
 reg  s6_cwnd_zero_reg;  // stage 6 copy of cwnd_zero
@@ -379,8 +427,10 @@ reg  s10_cwnd_zero_reg;  // stage 10 copy of cwnd_zero
 wire s10_cwnd_zero_next;
 reg  s11_cwnd_zero_reg;  // stage 11 copy of cwnd_zero
 wire s11_cwnd_zero_next;
-reg  [14:0] s12_fbs_reg;  // stage 12 copy of fbs
-wire [14:0] s12_fbs_next;
+reg  s12_cwnd_zero_reg;  // stage 12 copy of cwnd_zero
+wire s12_cwnd_zero_next;
+reg  [14:0] s13_fbs_reg;  // stage 13 copy of fbs
+wire [14:0] s13_fbs_next;
 reg  [15:0] s3_base_hops_reg;  // stage 3 copy of base_hops
 wire [15:0] s3_base_hops_next;
 reg  [15:0] s4_base_hops_reg;  // stage 4 copy of base_hops
@@ -401,8 +451,10 @@ reg  [15:0] s11_base_hops_reg;  // stage 11 copy of base_hops
 wire [15:0] s11_base_hops_next;
 reg  [15:0] s12_base_hops_reg;  // stage 12 copy of base_hops
 wire [15:0] s12_base_hops_next;
-reg  [15:0] s13_target_reg;  // stage 13 copy of target
-wire [15:0] s13_target_next;
+reg  [15:0] s13_base_hops_reg;  // stage 13 copy of base_hops
+wire [15:0] s13_base_hops_next;
+reg  [15:0] s14_target_reg;  // stage 14 copy of target
+wire [15:0] s14_target_next;
 reg  [19:0] s2_delay_reg;  // stage 2 copy of delay
 wire [19:0] s2_delay_next;
 reg  [19:0] s3_delay_reg;  // stage 3 copy of delay
@@ -427,22 +479,26 @@ reg  [19:0] s12_delay_reg;  // stage 12 copy of delay
 wire [19:0] s12_delay_next;
 reg  [19:0] s13_delay_reg;  // stage 13 copy of delay
 wire [19:0] s13_delay_next;
-reg  s14_congested_reg;  // stage 14 copy of congested
-wire s14_congested_next;
+reg  [19:0] s14_delay_reg;  // stage 14 copy of delay
+wire [19:0] s14_delay_next;
+reg  s15_congested_reg;  // stage 15 copy of congested
+wire s15_congested_next;
+reg  [19:0] s15_excess_reg;  // stage 15 copy of excess
+wire [19:0] s15_excess_next;
 `ifdef NICGEN_ECP5
-wire [29:0] s14_excess_beta_pp00_reg;  // stage 14 copy of excess_beta_pp00 (MULT18X18D output register)
+wire [29:0] s16_excess_beta_pp00_reg;  // stage 16 copy of excess_beta_pp00 (MULT18X18D output register)
 `else
-reg  [29:0] s14_excess_beta_pp00_reg;  // stage 14 copy of excess_beta_pp00
+reg  [29:0] s16_excess_beta_pp00_reg;  // stage 16 copy of excess_beta_pp00
 `endif
-wire [29:0] s14_excess_beta_pp00_next;
+wire [29:0] s16_excess_beta_pp00_next;
 `ifdef NICGEN_ECP5
-wire [13:0] s14_excess_beta_pp10_reg;  // stage 14 copy of excess_beta_pp10 (MULT18X18D output register)
+wire [13:0] s16_excess_beta_pp10_reg;  // stage 16 copy of excess_beta_pp10 (MULT18X18D output register)
 `else
-reg  [13:0] s14_excess_beta_pp10_reg;  // stage 14 copy of excess_beta_pp10
+reg  [13:0] s16_excess_beta_pp10_reg;  // stage 16 copy of excess_beta_pp10
 `endif
-wire [13:0] s14_excess_beta_pp10_next;
-reg  [31:0] s15_excess_beta_reg;  // stage 15 copy of excess_beta
-wire [31:0] s15_excess_beta_next;
+wire [13:0] s16_excess_beta_pp10_next;
+reg  [31:0] s17_excess_beta_reg;  // stage 17 copy of excess_beta
+wire [31:0] s17_excess_beta_next;
 reg  [28:0] s6_t_3_reg;  // stage 6 copy of t
 wire [28:0] s6_t_3_next;
 reg  [28:0] s7_t_3_reg;  // stage 7 copy of t
@@ -451,10 +507,10 @@ reg  [28:0] s8_t_3_reg;  // stage 8 copy of t
 wire [28:0] s8_t_3_next;
 reg  [28:0] s9_t_3_reg;  // stage 9 copy of t
 wire [28:0] s9_t_3_next;
-reg  [28:0] s10_t_2_reg;  // stage 10 copy of t
-wire [28:0] s10_t_2_next;
-reg  [28:0] s11_t_reg;  // stage 11 copy of t
-wire [28:0] s11_t_next;
+reg  [28:0] s10_t_3_reg;  // stage 10 copy of t
+wire [28:0] s10_t_3_next;
+reg  [28:0] s11_t_2_reg;  // stage 11 copy of t
+wire [28:0] s11_t_2_next;
 reg  [28:0] s12_t_reg;  // stage 12 copy of t
 wire [28:0] s12_t_next;
 reg  [28:0] s13_t_reg;  // stage 13 copy of t
@@ -463,12 +519,16 @@ reg  [28:0] s14_t_reg;  // stage 14 copy of t
 wire [28:0] s14_t_next;
 reg  [28:0] s15_t_reg;  // stage 15 copy of t
 wire [28:0] s15_t_next;
+reg  [28:0] s16_t_reg;  // stage 16 copy of t
+wire [28:0] s16_t_next;
+reg  [28:0] s17_t_reg;  // stage 17 copy of t
+wire [28:0] s17_t_next;
 `ifdef NICGEN_ECP5
-wire [28:0] s16_mdf_q_prod_pp00_reg;  // stage 16 copy of mdf_q_prod_pp00 (MULT18X18D output register)
+wire [28:0] s18_mdf_q_prod_pp00_reg;  // stage 18 copy of mdf_q_prod_pp00 (MULT18X18D output register)
 `else
-reg  [28:0] s16_mdf_q_prod_pp00_reg;  // stage 16 copy of mdf_q_prod_pp00
+reg  [28:0] s18_mdf_q_prod_pp00_reg;  // stage 18 copy of mdf_q_prod_pp00
 `endif
-wire [28:0] s16_mdf_q_prod_pp00_next;
+wire [28:0] s18_mdf_q_prod_pp00_next;
 reg  [24:0] s6_t_4_reg;  // stage 6 copy of t
 wire [24:0] s6_t_4_next;
 reg  [24:0] s7_t_4_reg;  // stage 7 copy of t
@@ -477,10 +537,10 @@ reg  [24:0] s8_t_4_reg;  // stage 8 copy of t
 wire [24:0] s8_t_4_next;
 reg  [24:0] s9_t_4_reg;  // stage 9 copy of t
 wire [24:0] s9_t_4_next;
-reg  [24:0] s10_t_3_reg;  // stage 10 copy of t
-wire [24:0] s10_t_3_next;
-reg  [24:0] s11_t_2_reg;  // stage 11 copy of t
-wire [24:0] s11_t_2_next;
+reg  [24:0] s10_t_4_reg;  // stage 10 copy of t
+wire [24:0] s10_t_4_next;
+reg  [24:0] s11_t_3_reg;  // stage 11 copy of t
+wire [24:0] s11_t_3_next;
 reg  [24:0] s12_t_2_reg;  // stage 12 copy of t
 wire [24:0] s12_t_2_next;
 reg  [24:0] s13_t_2_reg;  // stage 13 copy of t
@@ -489,20 +549,24 @@ reg  [24:0] s14_t_2_reg;  // stage 14 copy of t
 wire [24:0] s14_t_2_next;
 reg  [24:0] s15_t_2_reg;  // stage 15 copy of t
 wire [24:0] s15_t_2_next;
+reg  [24:0] s16_t_2_reg;  // stage 16 copy of t
+wire [24:0] s16_t_2_next;
+reg  [24:0] s17_t_2_reg;  // stage 17 copy of t
+wire [24:0] s17_t_2_next;
 `ifdef NICGEN_ECP5
-wire [24:0] s16_mdf_q_prod_pp10_reg;  // stage 16 copy of mdf_q_prod_pp10 (MULT18X18D output register)
+wire [24:0] s18_mdf_q_prod_pp10_reg;  // stage 18 copy of mdf_q_prod_pp10 (MULT18X18D output register)
 `else
-reg  [24:0] s16_mdf_q_prod_pp10_reg;  // stage 16 copy of mdf_q_prod_pp10
+reg  [24:0] s18_mdf_q_prod_pp10_reg;  // stage 18 copy of mdf_q_prod_pp10
 `endif
-wire [24:0] s16_mdf_q_prod_pp10_next;
-reg  [42:0] s17_mdf_q_prod_reg;  // stage 17 copy of mdf_q_prod
-wire [42:0] s17_mdf_q_prod_next;
+wire [24:0] s18_mdf_q_prod_pp10_next;
+reg  [42:0] s19_mdf_q_prod_reg;  // stage 19 copy of mdf_q_prod
+wire [42:0] s19_mdf_q_prod_next;
 reg  [1:0] s3_t_reg;  // stage 3 copy of t
 wire [1:0] s3_t_next;
 reg  [1:0] s4_t_reg;  // stage 4 copy of t
 wire [1:0] s4_t_next;
-reg  [1:0] s5_t_reg;  // stage 5 copy of t
-wire [1:0] s5_t_next;
+reg  [1:0] s5_t_14_reg;  // stage 5 copy of t
+wire [1:0] s5_t_14_next;
 reg  [1:0] s6_t_5_reg;  // stage 6 copy of t
 wire [1:0] s6_t_5_next;
 reg  [1:0] s7_t_5_reg;  // stage 7 copy of t
@@ -511,10 +575,10 @@ reg  [1:0] s8_t_5_reg;  // stage 8 copy of t
 wire [1:0] s8_t_5_next;
 reg  [1:0] s9_t_5_reg;  // stage 9 copy of t
 wire [1:0] s9_t_5_next;
-reg  [1:0] s10_t_4_reg;  // stage 10 copy of t
-wire [1:0] s10_t_4_next;
-reg  [1:0] s11_t_3_reg;  // stage 11 copy of t
-wire [1:0] s11_t_3_next;
+reg  [1:0] s10_t_5_reg;  // stage 10 copy of t
+wire [1:0] s10_t_5_next;
+reg  [1:0] s11_t_4_reg;  // stage 11 copy of t
+wire [1:0] s11_t_4_next;
 reg  [1:0] s12_t_3_reg;  // stage 12 copy of t
 wire [1:0] s12_t_3_next;
 reg  [1:0] s13_t_3_reg;  // stage 13 copy of t
@@ -523,18 +587,22 @@ reg  [1:0] s14_t_3_reg;  // stage 14 copy of t
 wire [1:0] s14_t_3_next;
 reg  [1:0] s15_t_3_reg;  // stage 15 copy of t
 wire [1:0] s15_t_3_next;
-reg  [1:0] s16_t_reg;  // stage 16 copy of t
-wire [1:0] s16_t_next;
-reg  [1:0] s17_t_reg;  // stage 17 copy of t
-wire [1:0] s17_t_next;
-reg  [38:0] s18_mdf_q_coarse_reg;  // stage 18 copy of mdf_q_coarse
-wire [38:0] s18_mdf_q_coarse_next;
+reg  [1:0] s16_t_3_reg;  // stage 16 copy of t
+wire [1:0] s16_t_3_next;
+reg  [1:0] s17_t_3_reg;  // stage 17 copy of t
+wire [1:0] s17_t_3_next;
+reg  [1:0] s18_t_reg;  // stage 18 copy of t
+wire [1:0] s18_t_next;
+reg  [1:0] s19_t_reg;  // stage 19 copy of t
+wire [1:0] s19_t_next;
+reg  [38:0] s20_mdf_q_coarse_reg;  // stage 20 copy of mdf_q_coarse
+wire [38:0] s20_mdf_q_coarse_next;
 reg  [2:0] s3_t_2_reg;  // stage 3 copy of t
 wire [2:0] s3_t_2_next;
 reg  [2:0] s4_t_2_reg;  // stage 4 copy of t
 wire [2:0] s4_t_2_next;
-reg  [2:0] s5_t_2_reg;  // stage 5 copy of t
-wire [2:0] s5_t_2_next;
+reg  [2:0] s5_t_15_reg;  // stage 5 copy of t
+wire [2:0] s5_t_15_next;
 reg  [2:0] s6_t_6_reg;  // stage 6 copy of t
 wire [2:0] s6_t_6_next;
 reg  [2:0] s7_t_6_reg;  // stage 7 copy of t
@@ -543,10 +611,10 @@ reg  [2:0] s8_t_6_reg;  // stage 8 copy of t
 wire [2:0] s8_t_6_next;
 reg  [2:0] s9_t_6_reg;  // stage 9 copy of t
 wire [2:0] s9_t_6_next;
-reg  [2:0] s10_t_5_reg;  // stage 10 copy of t
-wire [2:0] s10_t_5_next;
-reg  [2:0] s11_t_4_reg;  // stage 11 copy of t
-wire [2:0] s11_t_4_next;
+reg  [2:0] s10_t_6_reg;  // stage 10 copy of t
+wire [2:0] s10_t_6_next;
+reg  [2:0] s11_t_5_reg;  // stage 11 copy of t
+wire [2:0] s11_t_5_next;
 reg  [2:0] s12_t_4_reg;  // stage 12 copy of t
 wire [2:0] s12_t_4_next;
 reg  [2:0] s13_t_4_reg;  // stage 13 copy of t
@@ -555,20 +623,24 @@ reg  [2:0] s14_t_4_reg;  // stage 14 copy of t
 wire [2:0] s14_t_4_next;
 reg  [2:0] s15_t_4_reg;  // stage 15 copy of t
 wire [2:0] s15_t_4_next;
-reg  [2:0] s16_t_2_reg;  // stage 16 copy of t
-wire [2:0] s16_t_2_next;
-reg  [2:0] s17_t_2_reg;  // stage 17 copy of t
-wire [2:0] s17_t_2_next;
-reg  [2:0] s18_t_reg;  // stage 18 copy of t
-wire [2:0] s18_t_next;
-reg  [31:0] s19_mdf_q_reg;  // stage 19 copy of mdf_q
-wire [31:0] s19_mdf_q_next;
-reg  [12:0] s20_mdf_reg;  // stage 20 copy of mdf
-wire [12:0] s20_mdf_next;
-reg  [12:0] s21_factor_reg;  // stage 21 copy of factor
-wire [12:0] s21_factor_next;
-reg  [30:0] s5_t_3_reg;  // stage 5 copy of t
-wire [30:0] s5_t_3_next;
+reg  [2:0] s16_t_4_reg;  // stage 16 copy of t
+wire [2:0] s16_t_4_next;
+reg  [2:0] s17_t_4_reg;  // stage 17 copy of t
+wire [2:0] s17_t_4_next;
+reg  [2:0] s18_t_2_reg;  // stage 18 copy of t
+wire [2:0] s18_t_2_next;
+reg  [2:0] s19_t_2_reg;  // stage 19 copy of t
+wire [2:0] s19_t_2_next;
+reg  [2:0] s20_t_reg;  // stage 20 copy of t
+wire [2:0] s20_t_next;
+reg  [31:0] s21_mdf_q_reg;  // stage 21 copy of mdf_q
+wire [31:0] s21_mdf_q_next;
+reg  [12:0] s22_mdf_reg;  // stage 22 copy of mdf
+wire [12:0] s22_mdf_next;
+reg  [12:0] s23_factor_reg;  // stage 23 copy of factor
+wire [12:0] s23_factor_next;
+reg  [30:0] s5_t_16_reg;  // stage 5 copy of t
+wire [30:0] s5_t_16_next;
 reg  [30:0] s6_t_7_reg;  // stage 6 copy of t
 wire [30:0] s6_t_7_next;
 reg  [30:0] s7_t_7_reg;  // stage 7 copy of t
@@ -577,10 +649,10 @@ reg  [30:0] s8_t_7_reg;  // stage 8 copy of t
 wire [30:0] s8_t_7_next;
 reg  [30:0] s9_t_7_reg;  // stage 9 copy of t
 wire [30:0] s9_t_7_next;
-reg  [30:0] s10_t_6_reg;  // stage 10 copy of t
-wire [30:0] s10_t_6_next;
-reg  [30:0] s11_t_5_reg;  // stage 11 copy of t
-wire [30:0] s11_t_5_next;
+reg  [30:0] s10_t_7_reg;  // stage 10 copy of t
+wire [30:0] s10_t_7_next;
+reg  [30:0] s11_t_6_reg;  // stage 11 copy of t
+wire [30:0] s11_t_6_next;
 reg  [30:0] s12_t_5_reg;  // stage 12 copy of t
 wire [30:0] s12_t_5_next;
 reg  [30:0] s13_t_5_reg;  // stage 13 copy of t
@@ -589,26 +661,30 @@ reg  [30:0] s14_t_5_reg;  // stage 14 copy of t
 wire [30:0] s14_t_5_next;
 reg  [30:0] s15_t_5_reg;  // stage 15 copy of t
 wire [30:0] s15_t_5_next;
-reg  [30:0] s16_t_3_reg;  // stage 16 copy of t
-wire [30:0] s16_t_3_next;
-reg  [30:0] s17_t_3_reg;  // stage 17 copy of t
-wire [30:0] s17_t_3_next;
-reg  [30:0] s18_t_2_reg;  // stage 18 copy of t
-wire [30:0] s18_t_2_next;
-reg  [30:0] s19_t_reg;  // stage 19 copy of t
-wire [30:0] s19_t_next;
-reg  [30:0] s20_t_reg;  // stage 20 copy of t
-wire [30:0] s20_t_next;
+reg  [30:0] s16_t_5_reg;  // stage 16 copy of t
+wire [30:0] s16_t_5_next;
+reg  [30:0] s17_t_5_reg;  // stage 17 copy of t
+wire [30:0] s17_t_5_next;
+reg  [30:0] s18_t_3_reg;  // stage 18 copy of t
+wire [30:0] s18_t_3_next;
+reg  [30:0] s19_t_3_reg;  // stage 19 copy of t
+wire [30:0] s19_t_3_next;
+reg  [30:0] s20_t_2_reg;  // stage 20 copy of t
+wire [30:0] s20_t_2_next;
 reg  [30:0] s21_t_reg;  // stage 21 copy of t
 wire [30:0] s21_t_next;
+reg  [30:0] s22_t_reg;  // stage 22 copy of t
+wire [30:0] s22_t_next;
+reg  [30:0] s23_t_reg;  // stage 23 copy of t
+wire [30:0] s23_t_next;
 `ifdef NICGEN_ECP5
-wire [30:0] s22_dec_prod_pp00_reg;  // stage 22 copy of dec_prod_pp00 (MULT18X18D output register)
+wire [30:0] s24_dec_prod_pp00_reg;  // stage 24 copy of dec_prod_pp00 (MULT18X18D output register)
 `else
-reg  [30:0] s22_dec_prod_pp00_reg;  // stage 22 copy of dec_prod_pp00
+reg  [30:0] s24_dec_prod_pp00_reg;  // stage 24 copy of dec_prod_pp00
 `endif
-wire [30:0] s22_dec_prod_pp00_next;
-reg  [20:0] s5_t_4_reg;  // stage 5 copy of t
-wire [20:0] s5_t_4_next;
+wire [30:0] s24_dec_prod_pp00_next;
+reg  [20:0] s5_t_17_reg;  // stage 5 copy of t
+wire [20:0] s5_t_17_next;
 reg  [20:0] s6_t_8_reg;  // stage 6 copy of t
 wire [20:0] s6_t_8_next;
 reg  [20:0] s7_t_8_reg;  // stage 7 copy of t
@@ -617,10 +693,10 @@ reg  [20:0] s8_t_8_reg;  // stage 8 copy of t
 wire [20:0] s8_t_8_next;
 reg  [20:0] s9_t_8_reg;  // stage 9 copy of t
 wire [20:0] s9_t_8_next;
-reg  [20:0] s10_t_7_reg;  // stage 10 copy of t
-wire [20:0] s10_t_7_next;
-reg  [20:0] s11_t_6_reg;  // stage 11 copy of t
-wire [20:0] s11_t_6_next;
+reg  [20:0] s10_t_8_reg;  // stage 10 copy of t
+wire [20:0] s10_t_8_next;
+reg  [20:0] s11_t_7_reg;  // stage 11 copy of t
+wire [20:0] s11_t_7_next;
 reg  [20:0] s12_t_6_reg;  // stage 12 copy of t
 wire [20:0] s12_t_6_next;
 reg  [20:0] s13_t_6_reg;  // stage 13 copy of t
@@ -629,58 +705,44 @@ reg  [20:0] s14_t_6_reg;  // stage 14 copy of t
 wire [20:0] s14_t_6_next;
 reg  [20:0] s15_t_6_reg;  // stage 15 copy of t
 wire [20:0] s15_t_6_next;
-reg  [20:0] s16_t_4_reg;  // stage 16 copy of t
-wire [20:0] s16_t_4_next;
-reg  [20:0] s17_t_4_reg;  // stage 17 copy of t
-wire [20:0] s17_t_4_next;
-reg  [20:0] s18_t_3_reg;  // stage 18 copy of t
-wire [20:0] s18_t_3_next;
-reg  [20:0] s19_t_2_reg;  // stage 19 copy of t
-wire [20:0] s19_t_2_next;
-reg  [20:0] s20_t_2_reg;  // stage 20 copy of t
-wire [20:0] s20_t_2_next;
+reg  [20:0] s16_t_6_reg;  // stage 16 copy of t
+wire [20:0] s16_t_6_next;
+reg  [20:0] s17_t_6_reg;  // stage 17 copy of t
+wire [20:0] s17_t_6_next;
+reg  [20:0] s18_t_4_reg;  // stage 18 copy of t
+wire [20:0] s18_t_4_next;
+reg  [20:0] s19_t_4_reg;  // stage 19 copy of t
+wire [20:0] s19_t_4_next;
+reg  [20:0] s20_t_3_reg;  // stage 20 copy of t
+wire [20:0] s20_t_3_next;
 reg  [20:0] s21_t_2_reg;  // stage 21 copy of t
 wire [20:0] s21_t_2_next;
+reg  [20:0] s22_t_2_reg;  // stage 22 copy of t
+wire [20:0] s22_t_2_next;
+reg  [20:0] s23_t_2_reg;  // stage 23 copy of t
+wire [20:0] s23_t_2_next;
 `ifdef NICGEN_ECP5
-wire [20:0] s22_dec_prod_pp10_reg;  // stage 22 copy of dec_prod_pp10 (MULT18X18D output register)
+wire [20:0] s24_dec_prod_pp10_reg;  // stage 24 copy of dec_prod_pp10 (MULT18X18D output register)
 `else
-reg  [20:0] s22_dec_prod_pp10_reg;  // stage 22 copy of dec_prod_pp10
+reg  [20:0] s24_dec_prod_pp10_reg;  // stage 24 copy of dec_prod_pp10
 `endif
-wire [20:0] s22_dec_prod_pp10_next;
-reg  [38:0] s23_dec_prod_reg;  // stage 23 copy of dec_prod
-wire [38:0] s23_dec_prod_next;
-reg  [25:0] s24_dec_reg;  // stage 24 copy of dec
-wire [25:0] s24_dec_next;
+wire [20:0] s24_dec_prod_pp10_next;
+reg  [38:0] s25_dec_prod_reg;  // stage 25 copy of dec_prod
+wire [38:0] s25_dec_prod_next;
+reg  [25:0] s26_dec_reg;  // stage 26 copy of dec
+wire [25:0] s26_dec_next;
+reg  [31:0] s2_now_reg;  // stage 2 copy of now
+wire [31:0] s2_now_next;
+reg  [31:0] s3_now_reg;  // stage 3 copy of now
+wire [31:0] s3_now_next;
+reg  [31:0] s4_now_reg;  // stage 4 copy of now
+wire [31:0] s4_now_next;
+reg  [31:0] s5_since_dec_reg;  // stage 5 copy of since_dec
+wire [31:0] s5_since_dec_next;
 reg  [16:0] s2_ai_acked_reg;  // stage 2 copy of ai_acked
 wire [16:0] s2_ai_acked_next;
 reg  [4:0] s5_recip_cwnd_lead_reg;  // stage 5 copy of recip_cwnd_lead
 wire [4:0] s5_recip_cwnd_lead_next;
-reg  [9:0] s5_t_5_reg;  // stage 5 copy of t
-wire [9:0] s5_t_5_next;
-reg  [9:0] s5_t_6_reg;  // stage 5 copy of t
-wire [9:0] s5_t_6_next;
-reg  [9:0] s5_t_7_reg;  // stage 5 copy of t
-wire [9:0] s5_t_7_next;
-reg  [9:0] s5_t_8_reg;  // stage 5 copy of t
-wire [9:0] s5_t_8_next;
-reg  [9:0] s5_t_9_reg;  // stage 5 copy of t
-wire [9:0] s5_t_9_next;
-reg  [9:0] s5_t_10_reg;  // stage 5 copy of t
-wire [9:0] s5_t_10_next;
-reg  [9:0] s5_t_11_reg;  // stage 5 copy of t
-wire [9:0] s5_t_11_next;
-reg  [9:0] s5_t_12_reg;  // stage 5 copy of t
-wire [9:0] s5_t_12_next;
-reg  [9:0] s5_t_13_reg;  // stage 5 copy of t
-wire [9:0] s5_t_13_next;
-reg  [9:0] s5_t_14_reg;  // stage 5 copy of t
-wire [9:0] s5_t_14_next;
-reg  [9:0] s5_t_15_reg;  // stage 5 copy of t
-wire [9:0] s5_t_15_next;
-reg  [9:0] s5_t_16_reg;  // stage 5 copy of t
-wire [9:0] s5_t_16_next;
-reg  [9:0] s5_t_17_reg;  // stage 5 copy of t
-wire [9:0] s5_t_17_next;
 reg  [9:0] s5_t_18_reg;  // stage 5 copy of t
 wire [9:0] s5_t_18_next;
 reg  [9:0] s5_t_19_reg;  // stage 5 copy of t
@@ -705,6 +767,32 @@ reg  [9:0] s5_t_28_reg;  // stage 5 copy of t
 wire [9:0] s5_t_28_next;
 reg  [9:0] s5_t_29_reg;  // stage 5 copy of t
 wire [9:0] s5_t_29_next;
+reg  [9:0] s5_t_30_reg;  // stage 5 copy of t
+wire [9:0] s5_t_30_next;
+reg  [9:0] s5_t_31_reg;  // stage 5 copy of t
+wire [9:0] s5_t_31_next;
+reg  [9:0] s5_t_32_reg;  // stage 5 copy of t
+wire [9:0] s5_t_32_next;
+reg  [9:0] s5_t_33_reg;  // stage 5 copy of t
+wire [9:0] s5_t_33_next;
+reg  [9:0] s5_t_34_reg;  // stage 5 copy of t
+wire [9:0] s5_t_34_next;
+reg  [9:0] s5_t_35_reg;  // stage 5 copy of t
+wire [9:0] s5_t_35_next;
+reg  [9:0] s5_t_36_reg;  // stage 5 copy of t
+wire [9:0] s5_t_36_next;
+reg  [9:0] s5_t_37_reg;  // stage 5 copy of t
+wire [9:0] s5_t_37_next;
+reg  [9:0] s5_t_38_reg;  // stage 5 copy of t
+wire [9:0] s5_t_38_next;
+reg  [9:0] s5_t_39_reg;  // stage 5 copy of t
+wire [9:0] s5_t_39_next;
+reg  [9:0] s5_t_40_reg;  // stage 5 copy of t
+wire [9:0] s5_t_40_next;
+reg  [9:0] s5_t_41_reg;  // stage 5 copy of t
+wire [9:0] s5_t_41_next;
+reg  [9:0] s5_t_42_reg;  // stage 5 copy of t
+wire [9:0] s5_t_42_next;
 reg  [9:0] s6_recip_cwnd_mantissa_reg;  // stage 6 copy of recip_cwnd_mantissa
 wire [9:0] s6_recip_cwnd_mantissa_next;
 reg  [10:0] s7_recip_cwnd_recip_reg;  // stage 7 copy of recip_cwnd_recip
@@ -715,8 +803,8 @@ reg  [27:0] s3_t_3_reg;  // stage 3 copy of t
 wire [27:0] s3_t_3_next;
 reg  [27:0] s4_t_3_reg;  // stage 4 copy of t
 wire [27:0] s4_t_3_next;
-reg  [27:0] s5_t_30_reg;  // stage 5 copy of t
-wire [27:0] s5_t_30_next;
+reg  [27:0] s5_t_43_reg;  // stage 5 copy of t
+wire [27:0] s5_t_43_next;
 reg  [27:0] s6_t_9_reg;  // stage 6 copy of t
 wire [27:0] s6_t_9_next;
 reg  [27:0] s7_t_9_reg;  // stage 7 copy of t
@@ -747,24 +835,18 @@ reg  [2:0] s8_t_11_reg;  // stage 8 copy of t
 wire [2:0] s8_t_11_next;
 reg  [2:0] s9_t_10_reg;  // stage 9 copy of t
 wire [2:0] s9_t_10_next;
-reg  [2:0] s10_t_8_reg;  // stage 10 copy of t
-wire [2:0] s10_t_8_next;
+reg  [2:0] s10_t_9_reg;  // stage 10 copy of t
+wire [2:0] s10_t_9_next;
 reg  [16:0] s11_inc_div_reg;  // stage 11 copy of inc_div
 wire [16:0] s11_inc_div_next;
-reg  [31:0] s2_now_reg;  // stage 2 copy of now
-wire [31:0] s2_now_next;
-reg  [31:0] s3_now_reg;  // stage 3 copy of now
-wire [31:0] s3_now_next;
-reg  [31:0] s4_now_reg;  // stage 4 copy of now
-wire [31:0] s4_now_next;
 reg  [31:0] s2_t_20_reg;  // stage 2 copy of t
 wire [31:0] s2_t_20_next;
 reg  [31:0] s3_t_4_reg;  // stage 3 copy of t
 wire [31:0] s3_t_4_next;
 reg  [31:0] s4_t_4_reg;  // stage 4 copy of t
 wire [31:0] s4_t_4_next;
-reg  s5_t_31_reg;  // stage 5 copy of t
-wire s5_t_31_next;
+reg  [31:0] s5_t_44_reg;  // stage 5 copy of t
+wire [31:0] s5_t_44_next;
 reg  s6_t_12_reg;  // stage 6 copy of t
 wire s6_t_12_next;
 reg  s7_t_12_reg;  // stage 7 copy of t
@@ -773,18 +855,18 @@ reg  s8_t_12_reg;  // stage 8 copy of t
 wire s8_t_12_next;
 reg  s9_t_11_reg;  // stage 9 copy of t
 wire s9_t_11_next;
-reg  s10_t_9_reg;  // stage 10 copy of t
-wire s10_t_9_next;
-reg  s11_t_7_reg;  // stage 11 copy of t
-wire s11_t_7_next;
+reg  s10_t_10_reg;  // stage 10 copy of t
+wire s10_t_10_next;
+reg  s11_t_8_reg;  // stage 11 copy of t
+wire s11_t_8_next;
 reg  s12_t_7_reg;  // stage 12 copy of t
 wire s12_t_7_next;
 reg  s13_t_7_reg;  // stage 13 copy of t
 wire s13_t_7_next;
 reg  s14_t_7_reg;  // stage 14 copy of t
 wire s14_t_7_next;
-reg  s15_do_dec_reg;  // stage 15 copy of do_dec
-wire s15_do_dec_next;
+reg  s15_t_7_reg;  // stage 15 copy of t
+wire s15_t_7_next;
 reg  s16_do_dec_reg;  // stage 16 copy of do_dec
 wire s16_do_dec_next;
 reg  s17_do_dec_reg;  // stage 17 copy of do_dec
@@ -803,6 +885,10 @@ reg  s23_do_dec_reg;  // stage 23 copy of do_dec
 wire s23_do_dec_next;
 reg  s24_do_dec_reg;  // stage 24 copy of do_dec
 wire s24_do_dec_next;
+reg  s25_do_dec_reg;  // stage 25 copy of do_dec
+wire s25_do_dec_next;
+reg  s26_do_dec_reg;  // stage 26 copy of do_dec
+wire s26_do_dec_next;
 reg  [25:0] s5_cur_cwnd_reg;  // stage 5 copy of cur_cwnd
 wire [25:0] s5_cur_cwnd_next;
 reg  [25:0] s6_cur_cwnd_reg;  // stage 6 copy of cur_cwnd
@@ -843,6 +929,10 @@ reg  [25:0] s23_cur_cwnd_reg;  // stage 23 copy of cur_cwnd
 wire [25:0] s23_cur_cwnd_next;
 reg  [25:0] s24_cur_cwnd_reg;  // stage 24 copy of cur_cwnd
 wire [25:0] s24_cur_cwnd_next;
+reg  [25:0] s25_cur_cwnd_reg;  // stage 25 copy of cur_cwnd
+wire [25:0] s25_cur_cwnd_next;
+reg  [25:0] s26_cur_cwnd_reg;  // stage 26 copy of cur_cwnd
+wire [25:0] s26_cur_cwnd_next;
 reg  s5_cwnd_ge_one_reg;  // stage 5 copy of cwnd_ge_one
 wire s5_cwnd_ge_one_next;
 reg  s6_cwnd_ge_one_reg;  // stage 6 copy of cwnd_ge_one
@@ -881,28 +971,34 @@ reg  [16:0] s13_incr_reg;  // stage 13 copy of incr
 wire [16:0] s13_incr_next;
 reg  [16:0] s14_incr_reg;  // stage 14 copy of incr
 wire [16:0] s14_incr_next;
-reg  [26:0] s15_t_7_reg;  // stage 15 copy of t
-wire [26:0] s15_t_7_next;
-reg  [26:0] s16_t_5_reg;  // stage 16 copy of t
-wire [26:0] s16_t_5_next;
-reg  [26:0] s17_t_5_reg;  // stage 17 copy of t
-wire [26:0] s17_t_5_next;
-reg  [26:0] s18_t_4_reg;  // stage 18 copy of t
-wire [26:0] s18_t_4_next;
-reg  [26:0] s19_t_3_reg;  // stage 19 copy of t
-wire [26:0] s19_t_3_next;
-reg  [26:0] s20_t_3_reg;  // stage 20 copy of t
-wire [26:0] s20_t_3_next;
+reg  [16:0] s15_incr_reg;  // stage 15 copy of incr
+wire [16:0] s15_incr_next;
+reg  [26:0] s16_t_7_reg;  // stage 16 copy of t
+wire [26:0] s16_t_7_next;
+reg  [26:0] s17_t_7_reg;  // stage 17 copy of t
+wire [26:0] s17_t_7_next;
+reg  [26:0] s18_t_5_reg;  // stage 18 copy of t
+wire [26:0] s18_t_5_next;
+reg  [26:0] s19_t_5_reg;  // stage 19 copy of t
+wire [26:0] s19_t_5_next;
+reg  [26:0] s20_t_4_reg;  // stage 20 copy of t
+wire [26:0] s20_t_4_next;
 reg  [26:0] s21_t_3_reg;  // stage 21 copy of t
 wire [26:0] s21_t_3_next;
-reg  [26:0] s22_t_reg;  // stage 22 copy of t
-wire [26:0] s22_t_next;
-reg  [26:0] s23_t_reg;  // stage 23 copy of t
-wire [26:0] s23_t_next;
+reg  [26:0] s22_t_3_reg;  // stage 22 copy of t
+wire [26:0] s22_t_3_next;
+reg  [26:0] s23_t_3_reg;  // stage 23 copy of t
+wire [26:0] s23_t_3_next;
 reg  [26:0] s24_t_reg;  // stage 24 copy of t
 wire [26:0] s24_t_next;
-reg  [26:0] s25_sum_reg;  // stage 25 copy of sum
-wire [26:0] s25_sum_next;
+reg  [26:0] s25_t_reg;  // stage 25 copy of t
+wire [26:0] s25_t_next;
+reg  [26:0] s26_t_reg;  // stage 26 copy of t
+wire [26:0] s26_t_next;
+reg  [26:0] s27_sum_reg;  // stage 27 copy of sum
+wire [26:0] s27_sum_next;
+reg  [25:0] s28_next_cwnd_reg;  // stage 28 copy of next_cwnd
+wire [25:0] s28_next_cwnd_next;
 reg  [31:0] s5_now_reg;  // stage 5 copy of now
 wire [31:0] s5_now_next;
 reg  [31:0] s6_now_reg;  // stage 6 copy of now
@@ -923,6 +1019,8 @@ reg  [31:0] s13_now_reg;  // stage 13 copy of now
 wire [31:0] s13_now_next;
 reg  [31:0] s14_now_reg;  // stage 14 copy of now
 wire [31:0] s14_now_next;
+reg  [31:0] s15_now_reg;  // stage 15 copy of now
+wire [31:0] s15_now_next;
 reg  [31:0] s5_cur_last_dec_reg;  // stage 5 copy of cur_last_dec
 wire [31:0] s5_cur_last_dec_next;
 reg  [31:0] s6_cur_last_dec_reg;  // stage 6 copy of cur_last_dec
@@ -943,36 +1041,42 @@ reg  [31:0] s13_cur_last_dec_reg;  // stage 13 copy of cur_last_dec
 wire [31:0] s13_cur_last_dec_next;
 reg  [31:0] s14_cur_last_dec_reg;  // stage 14 copy of cur_last_dec
 wire [31:0] s14_cur_last_dec_next;
-reg  [31:0] s15_t_8_reg;  // stage 15 copy of t
-wire [31:0] s15_t_8_next;
-reg  [31:0] s16_t_6_reg;  // stage 16 copy of t
-wire [31:0] s16_t_6_next;
-reg  [31:0] s17_t_6_reg;  // stage 17 copy of t
-wire [31:0] s17_t_6_next;
-reg  [31:0] s18_t_5_reg;  // stage 18 copy of t
-wire [31:0] s18_t_5_next;
-reg  [31:0] s19_t_4_reg;  // stage 19 copy of t
-wire [31:0] s19_t_4_next;
-reg  [31:0] s20_t_4_reg;  // stage 20 copy of t
-wire [31:0] s20_t_4_next;
+reg  [31:0] s15_cur_last_dec_reg;  // stage 15 copy of cur_last_dec
+wire [31:0] s15_cur_last_dec_next;
+reg  [31:0] s16_t_8_reg;  // stage 16 copy of t
+wire [31:0] s16_t_8_next;
+reg  [31:0] s17_t_8_reg;  // stage 17 copy of t
+wire [31:0] s17_t_8_next;
+reg  [31:0] s18_t_6_reg;  // stage 18 copy of t
+wire [31:0] s18_t_6_next;
+reg  [31:0] s19_t_6_reg;  // stage 19 copy of t
+wire [31:0] s19_t_6_next;
+reg  [31:0] s20_t_5_reg;  // stage 20 copy of t
+wire [31:0] s20_t_5_next;
 reg  [31:0] s21_t_4_reg;  // stage 21 copy of t
 wire [31:0] s21_t_4_next;
-reg  [31:0] s22_t_2_reg;  // stage 22 copy of t
-wire [31:0] s22_t_2_next;
-reg  [31:0] s23_t_2_reg;  // stage 23 copy of t
-wire [31:0] s23_t_2_next;
+reg  [31:0] s22_t_4_reg;  // stage 22 copy of t
+wire [31:0] s22_t_4_next;
+reg  [31:0] s23_t_4_reg;  // stage 23 copy of t
+wire [31:0] s23_t_4_next;
 reg  [31:0] s24_t_2_reg;  // stage 24 copy of t
 wire [31:0] s24_t_2_next;
-reg  [31:0] s25_t_reg;  // stage 25 copy of t
-wire [31:0] s25_t_next;
+reg  [31:0] s25_t_2_reg;  // stage 25 copy of t
+wire [31:0] s25_t_2_next;
+reg  [31:0] s26_t_2_reg;  // stage 26 copy of t
+wire [31:0] s26_t_2_next;
+reg  [31:0] s27_t_reg;  // stage 27 copy of t
+wire [31:0] s27_t_next;
+reg  [31:0] s28_t_reg;  // stage 28 copy of t
+wire [31:0] s28_t_next;
 reg  s2_t_21_reg;  // stage 2 copy of t
 wire s2_t_21_next;
 reg  s3_t_5_reg;  // stage 3 copy of t
 wire s3_t_5_next;
 reg  s4_t_5_reg;  // stage 4 copy of t
 wire s4_t_5_next;
-reg  s5_t_32_reg;  // stage 5 copy of t
-wire s5_t_32_next;
+reg  s5_t_45_reg;  // stage 5 copy of t
+wire s5_t_45_next;
 reg  s6_t_13_reg;  // stage 6 copy of t
 wire s6_t_13_next;
 reg  s7_t_13_reg;  // stage 7 copy of t
@@ -981,46 +1085,52 @@ reg  s8_t_13_reg;  // stage 8 copy of t
 wire s8_t_13_next;
 reg  s9_t_12_reg;  // stage 9 copy of t
 wire s9_t_12_next;
-reg  s10_t_10_reg;  // stage 10 copy of t
-wire s10_t_10_next;
-reg  s11_t_8_reg;  // stage 11 copy of t
-wire s11_t_8_next;
+reg  s10_t_11_reg;  // stage 10 copy of t
+wire s10_t_11_next;
+reg  s11_t_9_reg;  // stage 11 copy of t
+wire s11_t_9_next;
 reg  s12_t_8_reg;  // stage 12 copy of t
 wire s12_t_8_next;
 reg  s13_t_8_reg;  // stage 13 copy of t
 wire s13_t_8_next;
 reg  s14_t_8_reg;  // stage 14 copy of t
 wire s14_t_8_next;
-reg  s15_t_9_reg;  // stage 15 copy of t
-wire s15_t_9_next;
-reg  s16_t_7_reg;  // stage 16 copy of t
-wire s16_t_7_next;
-reg  s17_t_7_reg;  // stage 17 copy of t
-wire s17_t_7_next;
-reg  s18_t_6_reg;  // stage 18 copy of t
-wire s18_t_6_next;
-reg  s19_t_5_reg;  // stage 19 copy of t
-wire s19_t_5_next;
-reg  s20_t_5_reg;  // stage 20 copy of t
-wire s20_t_5_next;
+reg  s15_t_8_reg;  // stage 15 copy of t
+wire s15_t_8_next;
+reg  s16_t_9_reg;  // stage 16 copy of t
+wire s16_t_9_next;
+reg  s17_t_9_reg;  // stage 17 copy of t
+wire s17_t_9_next;
+reg  s18_t_7_reg;  // stage 18 copy of t
+wire s18_t_7_next;
+reg  s19_t_7_reg;  // stage 19 copy of t
+wire s19_t_7_next;
+reg  s20_t_6_reg;  // stage 20 copy of t
+wire s20_t_6_next;
 reg  s21_t_5_reg;  // stage 21 copy of t
 wire s21_t_5_next;
-reg  s22_t_3_reg;  // stage 22 copy of t
-wire s22_t_3_next;
-reg  s23_t_3_reg;  // stage 23 copy of t
-wire s23_t_3_next;
+reg  s22_t_5_reg;  // stage 22 copy of t
+wire s22_t_5_next;
+reg  s23_t_5_reg;  // stage 23 copy of t
+wire s23_t_5_next;
 reg  s24_t_3_reg;  // stage 24 copy of t
 wire s24_t_3_next;
-reg  s25_t_2_reg;  // stage 25 copy of t
-wire s25_t_2_next;
+reg  s25_t_3_reg;  // stage 25 copy of t
+wire s25_t_3_next;
+reg  s26_t_3_reg;  // stage 26 copy of t
+wire s26_t_3_next;
+reg  s27_t_2_reg;  // stage 27 copy of t
+wire s27_t_2_next;
+reg  s28_t_2_reg;  // stage 28 copy of t
+wire s28_t_2_next;
 reg  [57:0] s2_t_22_reg;  // stage 2 copy of t
 wire [57:0] s2_t_22_next;
 reg  [57:0] s3_t_6_reg;  // stage 3 copy of t
 wire [57:0] s3_t_6_next;
 reg  [57:0] s4_t_6_reg;  // stage 4 copy of t
 wire [57:0] s4_t_6_next;
-reg  [57:0] s5_t_33_reg;  // stage 5 copy of t
-wire [57:0] s5_t_33_next;
+reg  [57:0] s5_t_46_reg;  // stage 5 copy of t
+wire [57:0] s5_t_46_next;
 reg  [57:0] s6_t_14_reg;  // stage 6 copy of t
 wire [57:0] s6_t_14_next;
 reg  [57:0] s7_t_14_reg;  // stage 7 copy of t
@@ -1029,46 +1139,52 @@ reg  [57:0] s8_t_14_reg;  // stage 8 copy of t
 wire [57:0] s8_t_14_next;
 reg  [57:0] s9_t_13_reg;  // stage 9 copy of t
 wire [57:0] s9_t_13_next;
-reg  [57:0] s10_t_11_reg;  // stage 10 copy of t
-wire [57:0] s10_t_11_next;
-reg  [57:0] s11_t_9_reg;  // stage 11 copy of t
-wire [57:0] s11_t_9_next;
+reg  [57:0] s10_t_12_reg;  // stage 10 copy of t
+wire [57:0] s10_t_12_next;
+reg  [57:0] s11_t_10_reg;  // stage 11 copy of t
+wire [57:0] s11_t_10_next;
 reg  [57:0] s12_t_9_reg;  // stage 12 copy of t
 wire [57:0] s12_t_9_next;
 reg  [57:0] s13_t_9_reg;  // stage 13 copy of t
 wire [57:0] s13_t_9_next;
 reg  [57:0] s14_t_9_reg;  // stage 14 copy of t
 wire [57:0] s14_t_9_next;
-reg  [57:0] s15_t_10_reg;  // stage 15 copy of t
-wire [57:0] s15_t_10_next;
-reg  [57:0] s16_t_8_reg;  // stage 16 copy of t
-wire [57:0] s16_t_8_next;
-reg  [57:0] s17_t_8_reg;  // stage 17 copy of t
-wire [57:0] s17_t_8_next;
-reg  [57:0] s18_t_7_reg;  // stage 18 copy of t
-wire [57:0] s18_t_7_next;
-reg  [57:0] s19_t_6_reg;  // stage 19 copy of t
-wire [57:0] s19_t_6_next;
-reg  [57:0] s20_t_6_reg;  // stage 20 copy of t
-wire [57:0] s20_t_6_next;
+reg  [57:0] s15_t_9_reg;  // stage 15 copy of t
+wire [57:0] s15_t_9_next;
+reg  [57:0] s16_t_10_reg;  // stage 16 copy of t
+wire [57:0] s16_t_10_next;
+reg  [57:0] s17_t_10_reg;  // stage 17 copy of t
+wire [57:0] s17_t_10_next;
+reg  [57:0] s18_t_8_reg;  // stage 18 copy of t
+wire [57:0] s18_t_8_next;
+reg  [57:0] s19_t_8_reg;  // stage 19 copy of t
+wire [57:0] s19_t_8_next;
+reg  [57:0] s20_t_7_reg;  // stage 20 copy of t
+wire [57:0] s20_t_7_next;
 reg  [57:0] s21_t_6_reg;  // stage 21 copy of t
 wire [57:0] s21_t_6_next;
-reg  [57:0] s22_t_4_reg;  // stage 22 copy of t
-wire [57:0] s22_t_4_next;
-reg  [57:0] s23_t_4_reg;  // stage 23 copy of t
-wire [57:0] s23_t_4_next;
+reg  [57:0] s22_t_6_reg;  // stage 22 copy of t
+wire [57:0] s22_t_6_next;
+reg  [57:0] s23_t_6_reg;  // stage 23 copy of t
+wire [57:0] s23_t_6_next;
 reg  [57:0] s24_t_4_reg;  // stage 24 copy of t
 wire [57:0] s24_t_4_next;
-reg  [57:0] s25_t_3_reg;  // stage 25 copy of t
-wire [57:0] s25_t_3_next;
+reg  [57:0] s25_t_4_reg;  // stage 25 copy of t
+wire [57:0] s25_t_4_next;
+reg  [57:0] s26_t_4_reg;  // stage 26 copy of t
+wire [57:0] s26_t_4_next;
+reg  [57:0] s27_t_3_reg;  // stage 27 copy of t
+wire [57:0] s27_t_3_next;
+reg  [57:0] s28_t_3_reg;  // stage 28 copy of t
+wire [57:0] s28_t_3_next;
 reg  s2_t_23_reg;  // stage 2 copy of t
 wire s2_t_23_next;
 reg  s3_t_7_reg;  // stage 3 copy of t
 wire s3_t_7_next;
 reg  s4_t_7_reg;  // stage 4 copy of t
 wire s4_t_7_next;
-reg  s5_t_34_reg;  // stage 5 copy of t
-wire s5_t_34_next;
+reg  s5_t_47_reg;  // stage 5 copy of t
+wire s5_t_47_next;
 reg  s6_t_15_reg;  // stage 6 copy of t
 wire s6_t_15_next;
 reg  s7_t_15_reg;  // stage 7 copy of t
@@ -1077,24 +1193,26 @@ reg  s8_t_15_reg;  // stage 8 copy of t
 wire s8_t_15_next;
 reg  s9_t_14_reg;  // stage 9 copy of t
 wire s9_t_14_next;
-reg  s10_t_12_reg;  // stage 10 copy of t
-wire s10_t_12_next;
-reg  s11_t_10_reg;  // stage 11 copy of t
-wire s11_t_10_next;
+reg  s10_t_13_reg;  // stage 10 copy of t
+wire s10_t_13_next;
+reg  s11_t_11_reg;  // stage 11 copy of t
+wire s11_t_11_next;
 reg  s12_t_10_reg;  // stage 12 copy of t
 wire s12_t_10_next;
 reg  s13_t_10_reg;  // stage 13 copy of t
 wire s13_t_10_next;
 reg  s14_t_10_reg;  // stage 14 copy of t
 wire s14_t_10_next;
+reg  s15_t_10_reg;  // stage 15 copy of t
+wire s15_t_10_next;
 reg  s2_t_24_reg;  // stage 2 copy of t
 wire s2_t_24_next;
 reg  s3_t_8_reg;  // stage 3 copy of t
 wire s3_t_8_next;
 reg  s4_t_8_reg;  // stage 4 copy of t
 wire s4_t_8_next;
-reg  s5_t_35_reg;  // stage 5 copy of t
-wire s5_t_35_next;
+reg  s5_t_48_reg;  // stage 5 copy of t
+wire s5_t_48_next;
 reg  s6_t_16_reg;  // stage 6 copy of t
 wire s6_t_16_next;
 reg  s7_t_16_reg;  // stage 7 copy of t
@@ -1103,16 +1221,18 @@ reg  s8_t_16_reg;  // stage 8 copy of t
 wire s8_t_16_next;
 reg  s9_t_15_reg;  // stage 9 copy of t
 wire s9_t_15_next;
-reg  s10_t_13_reg;  // stage 10 copy of t
-wire s10_t_13_next;
-reg  s11_t_11_reg;  // stage 11 copy of t
-wire s11_t_11_next;
+reg  s10_t_14_reg;  // stage 10 copy of t
+wire s10_t_14_next;
+reg  s11_t_12_reg;  // stage 11 copy of t
+wire s11_t_12_next;
 reg  s12_t_11_reg;  // stage 12 copy of t
 wire s12_t_11_next;
 reg  s13_t_11_reg;  // stage 13 copy of t
 wire s13_t_11_next;
 reg  s14_t_11_reg;  // stage 14 copy of t
 wire s14_t_11_next;
+reg  s15_t_11_reg;  // stage 15 copy of t
+wire s15_t_11_next;
 reg  snoop_s1_reg;  // the word written in this cycle is stage 1's
 reg  snoop_s1_next;
 reg  snoop_s2_reg;  // the word written in this cycle is stage 2's
@@ -1167,74 +1287,92 @@ reg  [1:0] s24_kind_reg;  // stage 24 copy of kind
 wire [1:0] s24_kind_next;
 reg  [1:0] s25_kind_reg;  // stage 25 copy of kind
 wire [1:0] s25_kind_next;
-reg  [15:0] s14_t_12_reg;  // stage 14 copy of t
-wire [15:0] s14_t_12_next;
-reg  [15:0] s15_t_11_reg;  // stage 15 copy of t
-wire [15:0] s15_t_11_next;
-reg  [15:0] s16_t_9_reg;  // stage 16 copy of t
-wire [15:0] s16_t_9_next;
-reg  [15:0] s17_t_9_reg;  // stage 17 copy of t
-wire [15:0] s17_t_9_next;
-reg  [15:0] s18_t_8_reg;  // stage 18 copy of t
-wire [15:0] s18_t_8_next;
-reg  [15:0] s19_t_7_reg;  // stage 19 copy of t
-wire [15:0] s19_t_7_next;
-reg  [15:0] s20_t_7_reg;  // stage 20 copy of t
-wire [15:0] s20_t_7_next;
+reg  [1:0] s26_kind_reg;  // stage 26 copy of kind
+wire [1:0] s26_kind_next;
+reg  [1:0] s27_kind_reg;  // stage 27 copy of kind
+wire [1:0] s27_kind_next;
+reg  [1:0] s28_kind_reg;  // stage 28 copy of kind
+wire [1:0] s28_kind_next;
+reg  [15:0] s15_t_12_reg;  // stage 15 copy of t
+wire [15:0] s15_t_12_next;
+reg  [15:0] s16_t_11_reg;  // stage 16 copy of t
+wire [15:0] s16_t_11_next;
+reg  [15:0] s17_t_11_reg;  // stage 17 copy of t
+wire [15:0] s17_t_11_next;
+reg  [15:0] s18_t_9_reg;  // stage 18 copy of t
+wire [15:0] s18_t_9_next;
+reg  [15:0] s19_t_9_reg;  // stage 19 copy of t
+wire [15:0] s19_t_9_next;
+reg  [15:0] s20_t_8_reg;  // stage 20 copy of t
+wire [15:0] s20_t_8_next;
 reg  [15:0] s21_t_7_reg;  // stage 21 copy of t
 wire [15:0] s21_t_7_next;
-reg  [15:0] s22_t_5_reg;  // stage 22 copy of t
-wire [15:0] s22_t_5_next;
-reg  [15:0] s23_t_5_reg;  // stage 23 copy of t
-wire [15:0] s23_t_5_next;
+reg  [15:0] s22_t_7_reg;  // stage 22 copy of t
+wire [15:0] s22_t_7_next;
+reg  [15:0] s23_t_7_reg;  // stage 23 copy of t
+wire [15:0] s23_t_7_next;
 reg  [15:0] s24_t_5_reg;  // stage 24 copy of t
 wire [15:0] s24_t_5_next;
-reg  [15:0] s25_t_4_reg;  // stage 25 copy of t
-wire [15:0] s25_t_4_next;
-reg  s15_t_12_reg;  // stage 15 copy of t
-wire s15_t_12_next;
-reg  s16_t_10_reg;  // stage 16 copy of t
-wire s16_t_10_next;
-reg  s17_t_10_reg;  // stage 17 copy of t
-wire s17_t_10_next;
-reg  s18_t_9_reg;  // stage 18 copy of t
-wire s18_t_9_next;
-reg  s19_t_8_reg;  // stage 19 copy of t
-wire s19_t_8_next;
-reg  s20_t_8_reg;  // stage 20 copy of t
-wire s20_t_8_next;
-reg  s21_t_8_reg;  // stage 21 copy of t
-wire s21_t_8_next;
-reg  s22_t_6_reg;  // stage 22 copy of t
-wire s22_t_6_next;
-reg  s23_t_6_reg;  // stage 23 copy of t
-wire s23_t_6_next;
-reg  s24_t_6_reg;  // stage 24 copy of t
-wire s24_t_6_next;
-reg  s25_t_5_reg;  // stage 25 copy of t
-wire s25_t_5_next;
-reg  s15_t_13_reg;  // stage 15 copy of t
-wire s15_t_13_next;
-reg  s16_t_11_reg;  // stage 16 copy of t
-wire s16_t_11_next;
-reg  s17_t_11_reg;  // stage 17 copy of t
-wire s17_t_11_next;
+reg  [15:0] s25_t_5_reg;  // stage 25 copy of t
+wire [15:0] s25_t_5_next;
+reg  [15:0] s26_t_5_reg;  // stage 26 copy of t
+wire [15:0] s26_t_5_next;
+reg  [15:0] s27_t_4_reg;  // stage 27 copy of t
+wire [15:0] s27_t_4_next;
+reg  [15:0] s28_t_4_reg;  // stage 28 copy of t
+wire [15:0] s28_t_4_next;
+reg  s16_t_12_reg;  // stage 16 copy of t
+wire s16_t_12_next;
+reg  s17_t_12_reg;  // stage 17 copy of t
+wire s17_t_12_next;
 reg  s18_t_10_reg;  // stage 18 copy of t
 wire s18_t_10_next;
-reg  s19_t_9_reg;  // stage 19 copy of t
-wire s19_t_9_next;
+reg  s19_t_10_reg;  // stage 19 copy of t
+wire s19_t_10_next;
 reg  s20_t_9_reg;  // stage 20 copy of t
 wire s20_t_9_next;
-reg  s21_t_9_reg;  // stage 21 copy of t
-wire s21_t_9_next;
-reg  s22_t_7_reg;  // stage 22 copy of t
-wire s22_t_7_next;
-reg  s23_t_7_reg;  // stage 23 copy of t
-wire s23_t_7_next;
-reg  s24_t_7_reg;  // stage 24 copy of t
-wire s24_t_7_next;
+reg  s21_t_8_reg;  // stage 21 copy of t
+wire s21_t_8_next;
+reg  s22_t_8_reg;  // stage 22 copy of t
+wire s22_t_8_next;
+reg  s23_t_8_reg;  // stage 23 copy of t
+wire s23_t_8_next;
+reg  s24_t_6_reg;  // stage 24 copy of t
+wire s24_t_6_next;
 reg  s25_t_6_reg;  // stage 25 copy of t
 wire s25_t_6_next;
+reg  s26_t_6_reg;  // stage 26 copy of t
+wire s26_t_6_next;
+reg  s27_t_5_reg;  // stage 27 copy of t
+wire s27_t_5_next;
+reg  s28_t_5_reg;  // stage 28 copy of t
+wire s28_t_5_next;
+reg  s16_t_13_reg;  // stage 16 copy of t
+wire s16_t_13_next;
+reg  s17_t_13_reg;  // stage 17 copy of t
+wire s17_t_13_next;
+reg  s18_t_11_reg;  // stage 18 copy of t
+wire s18_t_11_next;
+reg  s19_t_11_reg;  // stage 19 copy of t
+wire s19_t_11_next;
+reg  s20_t_10_reg;  // stage 20 copy of t
+wire s20_t_10_next;
+reg  s21_t_9_reg;  // stage 21 copy of t
+wire s21_t_9_next;
+reg  s22_t_9_reg;  // stage 22 copy of t
+wire s22_t_9_next;
+reg  s23_t_9_reg;  // stage 23 copy of t
+wire s23_t_9_next;
+reg  s24_t_7_reg;  // stage 24 copy of t
+wire s24_t_7_next;
+reg  s25_t_7_reg;  // stage 25 copy of t
+wire s25_t_7_next;
+reg  s26_t_7_reg;  // stage 26 copy of t
+wire s26_t_7_next;
+reg  s27_t_6_reg;  // stage 27 copy of t
+wire s27_t_6_next;
+reg  s28_t_6_reg;  // stage 28 copy of t
+wire s28_t_6_next;
 reg  [4:0] out_rd_ptr_reg;  // result buffer head
 reg  [4:0] out_rd_ptr_next;
 reg  [4:0] out_wr_ptr_reg;  // result buffer next free entry
@@ -1619,6 +1757,48 @@ reg  out26_decreased_reg;  // result buffer entry 26 decreased
 reg  out26_decreased_next;
 reg  out26_error_reg;  // result buffer entry 26 error
 reg  out26_error_next;
+reg  [15:0] out27_conn_reg;  // result buffer entry 27 connection id
+reg  [15:0] out27_conn_next;
+reg  [1:0] out27_kind_reg;  // result buffer entry 27 kind
+reg  [1:0] out27_kind_next;
+reg  [25:0] out27_cwnd_reg;  // result buffer entry 27 cwnd
+reg  [25:0] out27_cwnd_next;
+reg  [15:0] out27_target_reg;  // result buffer entry 27 target
+reg  [15:0] out27_target_next;
+reg  out27_congested_reg;  // result buffer entry 27 congested
+reg  out27_congested_next;
+reg  out27_decreased_reg;  // result buffer entry 27 decreased
+reg  out27_decreased_next;
+reg  out27_error_reg;  // result buffer entry 27 error
+reg  out27_error_next;
+reg  [15:0] out28_conn_reg;  // result buffer entry 28 connection id
+reg  [15:0] out28_conn_next;
+reg  [1:0] out28_kind_reg;  // result buffer entry 28 kind
+reg  [1:0] out28_kind_next;
+reg  [25:0] out28_cwnd_reg;  // result buffer entry 28 cwnd
+reg  [25:0] out28_cwnd_next;
+reg  [15:0] out28_target_reg;  // result buffer entry 28 target
+reg  [15:0] out28_target_next;
+reg  out28_congested_reg;  // result buffer entry 28 congested
+reg  out28_congested_next;
+reg  out28_decreased_reg;  // result buffer entry 28 decreased
+reg  out28_decreased_next;
+reg  out28_error_reg;  // result buffer entry 28 error
+reg  out28_error_next;
+reg  [15:0] out29_conn_reg;  // result buffer entry 29 connection id
+reg  [15:0] out29_conn_next;
+reg  [1:0] out29_kind_reg;  // result buffer entry 29 kind
+reg  [1:0] out29_kind_next;
+reg  [25:0] out29_cwnd_reg;  // result buffer entry 29 cwnd
+reg  [25:0] out29_cwnd_next;
+reg  [15:0] out29_target_reg;  // result buffer entry 29 target
+reg  [15:0] out29_target_next;
+reg  out29_congested_reg;  // result buffer entry 29 congested
+reg  out29_congested_next;
+reg  out29_decreased_reg;  // result buffer entry 29 decreased
+reg  out29_decreased_next;
+reg  out29_error_reg;  // result buffer entry 29 error
+reg  out29_error_next;
 reg  [15:0] out_head_conn_reg;  // result buffer head connection id (the entry at out_rd_ptr)
 reg  [15:0] out_head_conn_next;
 reg  [1:0] out_head_kind_reg;  // result buffer head kind
@@ -2776,216 +2956,216 @@ always @* begin
         10'd1023: recip_delay_recip = 11'd1024;
     endcase
 end
-wire _s5_fbs_idx_next_0 = 1'd0 | 1'd0;
-wire _s5_fbs_idx_next_1 = 1'd0 | 1'd0;
-wire _s5_fbs_idx_next_2 = _s5_fbs_idx_next_0 | _s5_fbs_idx_next_1;
-wire _s5_fbs_idx_next_3 = 1'd0 | 1'd0;
+wire _s5_fbs_pair_next_0 = 1'd0 | 1'd0;
+wire _s5_fbs_pair_next_1 = 1'd0 | 1'd0;
+wire _s5_fbs_pair_next_2 = _s5_fbs_pair_next_0 | _s5_fbs_pair_next_1;
+wire _s5_fbs_pair_next_3 = 1'd0 | 1'd0;
 wire [25:0] cur_cwnd = s4_cur_reg[25:0];
-wire _s5_fbs_idx_next_4 = cur_cwnd[25];
-wire _s5_fbs_idx_next_5 = cur_cwnd[24];
-wire _s5_fbs_idx_next_6 = _s5_fbs_idx_next_4 | _s5_fbs_idx_next_5;
-wire _s5_fbs_idx_next_7 = _s5_fbs_idx_next_3 | _s5_fbs_idx_next_6;
-wire _s5_fbs_idx_next_8 = _s5_fbs_idx_next_2 | _s5_fbs_idx_next_7;
-wire _s5_fbs_idx_next_9 = cur_cwnd[23];
-wire _s5_fbs_idx_next_10 = cur_cwnd[22];
-wire _s5_fbs_idx_next_11 = _s5_fbs_idx_next_9 | _s5_fbs_idx_next_10;
-wire _s5_fbs_idx_next_12 = cur_cwnd[21];
-wire _s5_fbs_idx_next_13 = cur_cwnd[20];
-wire _s5_fbs_idx_next_14 = _s5_fbs_idx_next_12 | _s5_fbs_idx_next_13;
-wire _s5_fbs_idx_next_15 = _s5_fbs_idx_next_11 | _s5_fbs_idx_next_14;
-wire _s5_fbs_idx_next_16 = cur_cwnd[19];
-wire _s5_fbs_idx_next_17 = cur_cwnd[18];
-wire _s5_fbs_idx_next_18 = _s5_fbs_idx_next_16 | _s5_fbs_idx_next_17;
-wire _s5_fbs_idx_next_19 = cur_cwnd[17];
-wire _s5_fbs_idx_next_20 = cur_cwnd[16];
-wire _s5_fbs_idx_next_21 = _s5_fbs_idx_next_19 | _s5_fbs_idx_next_20;
-wire _s5_fbs_idx_next_22 = _s5_fbs_idx_next_18 | _s5_fbs_idx_next_21;
-wire _s5_fbs_idx_next_23 = _s5_fbs_idx_next_15 | _s5_fbs_idx_next_22;
-wire _s5_fbs_idx_next_24 = _s5_fbs_idx_next_8 | _s5_fbs_idx_next_23;
-wire _s5_fbs_idx_next_25 = _s5_fbs_idx_next_0 ? 1'd0 : 1'd0;
-wire [1:0] _s5_fbs_idx_next_26 = {_s5_fbs_idx_next_0, _s5_fbs_idx_next_25};
-wire _s5_fbs_idx_next_27 = _s5_fbs_idx_next_3 ? 1'd0 : _s5_fbs_idx_next_4;
-wire [1:0] _s5_fbs_idx_next_28 = {_s5_fbs_idx_next_3, _s5_fbs_idx_next_27};
-wire [1:0] _s5_fbs_idx_next_29 = _s5_fbs_idx_next_2 ? _s5_fbs_idx_next_26 : _s5_fbs_idx_next_28;
-wire [2:0] _s5_fbs_idx_next_30 = {_s5_fbs_idx_next_2, _s5_fbs_idx_next_29};
-wire _s5_fbs_idx_next_31 = _s5_fbs_idx_next_11 ? _s5_fbs_idx_next_9 : _s5_fbs_idx_next_12;
-wire [1:0] _s5_fbs_idx_next_32 = {_s5_fbs_idx_next_11, _s5_fbs_idx_next_31};
-wire _s5_fbs_idx_next_33 = _s5_fbs_idx_next_18 ? _s5_fbs_idx_next_16 : _s5_fbs_idx_next_19;
-wire [1:0] _s5_fbs_idx_next_34 = {_s5_fbs_idx_next_18, _s5_fbs_idx_next_33};
-wire [1:0] _s5_fbs_idx_next_35 = _s5_fbs_idx_next_15 ? _s5_fbs_idx_next_32 : _s5_fbs_idx_next_34;
-wire [2:0] _s5_fbs_idx_next_36 = {_s5_fbs_idx_next_15, _s5_fbs_idx_next_35};
-wire [2:0] _s5_fbs_idx_next_37 = _s5_fbs_idx_next_8 ? _s5_fbs_idx_next_30 : _s5_fbs_idx_next_36;
-wire [3:0] _s5_fbs_idx_next_38 = {_s5_fbs_idx_next_8, _s5_fbs_idx_next_37};
-wire _s5_fbs_idx_next_39 = cur_cwnd[15];
-wire _s5_fbs_idx_next_40 = cur_cwnd[14];
-wire _s5_fbs_idx_next_41 = _s5_fbs_idx_next_39 | _s5_fbs_idx_next_40;
-wire _s5_fbs_idx_next_42 = cur_cwnd[13];
-wire _s5_fbs_idx_next_43 = cur_cwnd[12];
-wire _s5_fbs_idx_next_44 = _s5_fbs_idx_next_42 | _s5_fbs_idx_next_43;
-wire _s5_fbs_idx_next_45 = _s5_fbs_idx_next_41 | _s5_fbs_idx_next_44;
-wire _s5_fbs_idx_next_46 = cur_cwnd[11];
-wire _s5_fbs_idx_next_47 = cur_cwnd[10];
-wire _s5_fbs_idx_next_48 = _s5_fbs_idx_next_46 | _s5_fbs_idx_next_47;
-wire _s5_fbs_idx_next_49 = cur_cwnd[9];
-wire _s5_fbs_idx_next_50 = cur_cwnd[8];
-wire _s5_fbs_idx_next_51 = _s5_fbs_idx_next_49 | _s5_fbs_idx_next_50;
-wire _s5_fbs_idx_next_52 = _s5_fbs_idx_next_48 | _s5_fbs_idx_next_51;
-wire _s5_fbs_idx_next_53 = _s5_fbs_idx_next_45 | _s5_fbs_idx_next_52;
-wire _s5_fbs_idx_next_54 = _s5_fbs_idx_next_41 ? _s5_fbs_idx_next_39 : _s5_fbs_idx_next_42;
-wire [1:0] _s5_fbs_idx_next_55 = {_s5_fbs_idx_next_41, _s5_fbs_idx_next_54};
-wire _s5_fbs_idx_next_56 = _s5_fbs_idx_next_48 ? _s5_fbs_idx_next_46 : _s5_fbs_idx_next_49;
-wire [1:0] _s5_fbs_idx_next_57 = {_s5_fbs_idx_next_48, _s5_fbs_idx_next_56};
-wire [1:0] _s5_fbs_idx_next_58 = _s5_fbs_idx_next_45 ? _s5_fbs_idx_next_55 : _s5_fbs_idx_next_57;
-wire [2:0] _s5_fbs_idx_next_59 = {_s5_fbs_idx_next_45, _s5_fbs_idx_next_58};
-wire _s5_fbs_idx_next_60 = cur_cwnd[7];
-wire _s5_fbs_idx_next_61 = cur_cwnd[6];
-wire _s5_fbs_idx_next_62 = _s5_fbs_idx_next_60 | _s5_fbs_idx_next_61;
-wire _s5_fbs_idx_next_63 = cur_cwnd[5];
-wire _s5_fbs_idx_next_64 = cur_cwnd[4];
-wire _s5_fbs_idx_next_65 = _s5_fbs_idx_next_63 | _s5_fbs_idx_next_64;
-wire _s5_fbs_idx_next_66 = _s5_fbs_idx_next_62 | _s5_fbs_idx_next_65;
-wire _s5_fbs_idx_next_67 = _s5_fbs_idx_next_62 ? _s5_fbs_idx_next_60 : _s5_fbs_idx_next_63;
-wire [1:0] _s5_fbs_idx_next_68 = {_s5_fbs_idx_next_62, _s5_fbs_idx_next_67};
-wire _s5_fbs_idx_next_69 = cur_cwnd[3];
-wire _s5_fbs_idx_next_70 = cur_cwnd[2];
-wire _s5_fbs_idx_next_71 = _s5_fbs_idx_next_69 | _s5_fbs_idx_next_70;
-wire _s5_fbs_idx_next_72 = cur_cwnd[1];
-wire _s5_fbs_idx_next_73 = _s5_fbs_idx_next_71 ? _s5_fbs_idx_next_69 : _s5_fbs_idx_next_72;
-wire [1:0] _s5_fbs_idx_next_74 = {_s5_fbs_idx_next_71, _s5_fbs_idx_next_73};
-wire [1:0] _s5_fbs_idx_next_75 = _s5_fbs_idx_next_66 ? _s5_fbs_idx_next_68 : _s5_fbs_idx_next_74;
-wire [2:0] _s5_fbs_idx_next_76 = {_s5_fbs_idx_next_66, _s5_fbs_idx_next_75};
-wire [2:0] _s5_fbs_idx_next_77 = _s5_fbs_idx_next_53 ? _s5_fbs_idx_next_59 : _s5_fbs_idx_next_76;
-wire [3:0] _s5_fbs_idx_next_78 = {_s5_fbs_idx_next_53, _s5_fbs_idx_next_77};
-wire [3:0] _s5_fbs_idx_next_79 = _s5_fbs_idx_next_24 ? _s5_fbs_idx_next_38 : _s5_fbs_idx_next_78;
-wire [4:0] _s5_fbs_idx_next_80 = {_s5_fbs_idx_next_24, _s5_fbs_idx_next_79};
-wire [3:0] fbs_pair = _s5_fbs_idx_next_80[4:1];
-wire _s5_fbs_idx_next_81 = cur_cwnd[1];
-wire _s5_fbs_idx_next_82 = cur_cwnd[0];
-wire [9:0] _s5_fbs_idx_next_83 = {_s5_fbs_idx_next_81, _s5_fbs_idx_next_82, 1'd0, 1'd0, 1'd0, 1'd0, 1'd0, 1'd0, 1'd0, 1'd0};
-wire _s5_fbs_idx_next_84 = cur_cwnd[3];
-wire _s5_fbs_idx_next_85 = cur_cwnd[2];
-wire _s5_fbs_idx_next_86 = cur_cwnd[1];
-wire _s5_fbs_idx_next_87 = cur_cwnd[0];
-wire [9:0] _s5_fbs_idx_next_88 = {_s5_fbs_idx_next_84, _s5_fbs_idx_next_85, _s5_fbs_idx_next_86, _s5_fbs_idx_next_87, 1'd0, 1'd0, 1'd0, 1'd0, 1'd0, 1'd0};
-wire _s5_fbs_idx_next_89 = cur_cwnd[5];
-wire _s5_fbs_idx_next_90 = cur_cwnd[4];
-wire _s5_fbs_idx_next_91 = cur_cwnd[3];
-wire _s5_fbs_idx_next_92 = cur_cwnd[2];
-wire _s5_fbs_idx_next_93 = cur_cwnd[1];
-wire _s5_fbs_idx_next_94 = cur_cwnd[0];
-wire [9:0] _s5_fbs_idx_next_95 = {_s5_fbs_idx_next_89, _s5_fbs_idx_next_90, _s5_fbs_idx_next_91, _s5_fbs_idx_next_92, _s5_fbs_idx_next_93, _s5_fbs_idx_next_94, 1'd0, 1'd0, 1'd0, 1'd0};
-wire _s5_fbs_idx_next_96 = cur_cwnd[7];
-wire _s5_fbs_idx_next_97 = cur_cwnd[6];
-wire _s5_fbs_idx_next_98 = cur_cwnd[5];
-wire _s5_fbs_idx_next_99 = cur_cwnd[4];
-wire _s5_fbs_idx_next_100 = cur_cwnd[3];
-wire _s5_fbs_idx_next_101 = cur_cwnd[2];
-wire _s5_fbs_idx_next_102 = cur_cwnd[1];
-wire _s5_fbs_idx_next_103 = cur_cwnd[0];
-wire [9:0] _s5_fbs_idx_next_104 = {_s5_fbs_idx_next_96, _s5_fbs_idx_next_97, _s5_fbs_idx_next_98, _s5_fbs_idx_next_99, _s5_fbs_idx_next_100, _s5_fbs_idx_next_101, _s5_fbs_idx_next_102, _s5_fbs_idx_next_103, 1'd0, 1'd0};
-wire _s5_fbs_idx_next_105 = cur_cwnd[9];
-wire _s5_fbs_idx_next_106 = cur_cwnd[8];
-wire _s5_fbs_idx_next_107 = cur_cwnd[7];
-wire _s5_fbs_idx_next_108 = cur_cwnd[6];
-wire _s5_fbs_idx_next_109 = cur_cwnd[5];
-wire _s5_fbs_idx_next_110 = cur_cwnd[4];
-wire _s5_fbs_idx_next_111 = cur_cwnd[3];
-wire _s5_fbs_idx_next_112 = cur_cwnd[2];
-wire _s5_fbs_idx_next_113 = cur_cwnd[1];
-wire _s5_fbs_idx_next_114 = cur_cwnd[0];
-wire [9:0] _s5_fbs_idx_next_115 = {_s5_fbs_idx_next_105, _s5_fbs_idx_next_106, _s5_fbs_idx_next_107, _s5_fbs_idx_next_108, _s5_fbs_idx_next_109, _s5_fbs_idx_next_110, _s5_fbs_idx_next_111, _s5_fbs_idx_next_112, _s5_fbs_idx_next_113, _s5_fbs_idx_next_114};
-wire _s5_fbs_idx_next_116 = cur_cwnd[11];
-wire _s5_fbs_idx_next_117 = cur_cwnd[10];
-wire _s5_fbs_idx_next_118 = cur_cwnd[9];
-wire _s5_fbs_idx_next_119 = cur_cwnd[8];
-wire _s5_fbs_idx_next_120 = cur_cwnd[7];
-wire _s5_fbs_idx_next_121 = cur_cwnd[6];
-wire _s5_fbs_idx_next_122 = cur_cwnd[5];
-wire _s5_fbs_idx_next_123 = cur_cwnd[4];
-wire _s5_fbs_idx_next_124 = cur_cwnd[3];
-wire _s5_fbs_idx_next_125 = cur_cwnd[2];
-wire [9:0] _s5_fbs_idx_next_126 = {_s5_fbs_idx_next_116, _s5_fbs_idx_next_117, _s5_fbs_idx_next_118, _s5_fbs_idx_next_119, _s5_fbs_idx_next_120, _s5_fbs_idx_next_121, _s5_fbs_idx_next_122, _s5_fbs_idx_next_123, _s5_fbs_idx_next_124, _s5_fbs_idx_next_125};
-wire _s5_fbs_idx_next_127 = cur_cwnd[13];
-wire _s5_fbs_idx_next_128 = cur_cwnd[12];
-wire _s5_fbs_idx_next_129 = cur_cwnd[11];
-wire _s5_fbs_idx_next_130 = cur_cwnd[10];
-wire _s5_fbs_idx_next_131 = cur_cwnd[9];
-wire _s5_fbs_idx_next_132 = cur_cwnd[8];
-wire _s5_fbs_idx_next_133 = cur_cwnd[7];
-wire _s5_fbs_idx_next_134 = cur_cwnd[6];
-wire _s5_fbs_idx_next_135 = cur_cwnd[5];
-wire _s5_fbs_idx_next_136 = cur_cwnd[4];
-wire [9:0] _s5_fbs_idx_next_137 = {_s5_fbs_idx_next_127, _s5_fbs_idx_next_128, _s5_fbs_idx_next_129, _s5_fbs_idx_next_130, _s5_fbs_idx_next_131, _s5_fbs_idx_next_132, _s5_fbs_idx_next_133, _s5_fbs_idx_next_134, _s5_fbs_idx_next_135, _s5_fbs_idx_next_136};
-wire _s5_fbs_idx_next_138 = cur_cwnd[15];
-wire _s5_fbs_idx_next_139 = cur_cwnd[14];
-wire _s5_fbs_idx_next_140 = cur_cwnd[13];
-wire _s5_fbs_idx_next_141 = cur_cwnd[12];
-wire _s5_fbs_idx_next_142 = cur_cwnd[11];
-wire _s5_fbs_idx_next_143 = cur_cwnd[10];
-wire _s5_fbs_idx_next_144 = cur_cwnd[9];
-wire _s5_fbs_idx_next_145 = cur_cwnd[8];
-wire _s5_fbs_idx_next_146 = cur_cwnd[7];
-wire _s5_fbs_idx_next_147 = cur_cwnd[6];
-wire [9:0] _s5_fbs_idx_next_148 = {_s5_fbs_idx_next_138, _s5_fbs_idx_next_139, _s5_fbs_idx_next_140, _s5_fbs_idx_next_141, _s5_fbs_idx_next_142, _s5_fbs_idx_next_143, _s5_fbs_idx_next_144, _s5_fbs_idx_next_145, _s5_fbs_idx_next_146, _s5_fbs_idx_next_147};
-wire _s5_fbs_idx_next_149 = cur_cwnd[17];
-wire _s5_fbs_idx_next_150 = cur_cwnd[16];
-wire _s5_fbs_idx_next_151 = cur_cwnd[15];
-wire _s5_fbs_idx_next_152 = cur_cwnd[14];
-wire _s5_fbs_idx_next_153 = cur_cwnd[13];
-wire _s5_fbs_idx_next_154 = cur_cwnd[12];
-wire _s5_fbs_idx_next_155 = cur_cwnd[11];
-wire _s5_fbs_idx_next_156 = cur_cwnd[10];
-wire _s5_fbs_idx_next_157 = cur_cwnd[9];
-wire _s5_fbs_idx_next_158 = cur_cwnd[8];
-wire [9:0] _s5_fbs_idx_next_159 = {_s5_fbs_idx_next_149, _s5_fbs_idx_next_150, _s5_fbs_idx_next_151, _s5_fbs_idx_next_152, _s5_fbs_idx_next_153, _s5_fbs_idx_next_154, _s5_fbs_idx_next_155, _s5_fbs_idx_next_156, _s5_fbs_idx_next_157, _s5_fbs_idx_next_158};
-wire _s5_fbs_idx_next_160 = cur_cwnd[19];
-wire _s5_fbs_idx_next_161 = cur_cwnd[18];
-wire _s5_fbs_idx_next_162 = cur_cwnd[17];
-wire _s5_fbs_idx_next_163 = cur_cwnd[16];
-wire _s5_fbs_idx_next_164 = cur_cwnd[15];
-wire _s5_fbs_idx_next_165 = cur_cwnd[14];
-wire _s5_fbs_idx_next_166 = cur_cwnd[13];
-wire _s5_fbs_idx_next_167 = cur_cwnd[12];
-wire _s5_fbs_idx_next_168 = cur_cwnd[11];
-wire _s5_fbs_idx_next_169 = cur_cwnd[10];
-wire [9:0] _s5_fbs_idx_next_170 = {_s5_fbs_idx_next_160, _s5_fbs_idx_next_161, _s5_fbs_idx_next_162, _s5_fbs_idx_next_163, _s5_fbs_idx_next_164, _s5_fbs_idx_next_165, _s5_fbs_idx_next_166, _s5_fbs_idx_next_167, _s5_fbs_idx_next_168, _s5_fbs_idx_next_169};
-wire _s5_fbs_idx_next_171 = cur_cwnd[21];
-wire _s5_fbs_idx_next_172 = cur_cwnd[20];
-wire _s5_fbs_idx_next_173 = cur_cwnd[19];
-wire _s5_fbs_idx_next_174 = cur_cwnd[18];
-wire _s5_fbs_idx_next_175 = cur_cwnd[17];
-wire _s5_fbs_idx_next_176 = cur_cwnd[16];
-wire _s5_fbs_idx_next_177 = cur_cwnd[15];
-wire _s5_fbs_idx_next_178 = cur_cwnd[14];
-wire _s5_fbs_idx_next_179 = cur_cwnd[13];
-wire _s5_fbs_idx_next_180 = cur_cwnd[12];
-wire [9:0] _s5_fbs_idx_next_181 = {_s5_fbs_idx_next_171, _s5_fbs_idx_next_172, _s5_fbs_idx_next_173, _s5_fbs_idx_next_174, _s5_fbs_idx_next_175, _s5_fbs_idx_next_176, _s5_fbs_idx_next_177, _s5_fbs_idx_next_178, _s5_fbs_idx_next_179, _s5_fbs_idx_next_180};
-wire _s5_fbs_idx_next_182 = cur_cwnd[23];
-wire _s5_fbs_idx_next_183 = cur_cwnd[22];
-wire _s5_fbs_idx_next_184 = cur_cwnd[21];
-wire _s5_fbs_idx_next_185 = cur_cwnd[20];
-wire _s5_fbs_idx_next_186 = cur_cwnd[19];
-wire _s5_fbs_idx_next_187 = cur_cwnd[18];
-wire _s5_fbs_idx_next_188 = cur_cwnd[17];
-wire _s5_fbs_idx_next_189 = cur_cwnd[16];
-wire _s5_fbs_idx_next_190 = cur_cwnd[15];
-wire _s5_fbs_idx_next_191 = cur_cwnd[14];
-wire [9:0] _s5_fbs_idx_next_192 = {_s5_fbs_idx_next_182, _s5_fbs_idx_next_183, _s5_fbs_idx_next_184, _s5_fbs_idx_next_185, _s5_fbs_idx_next_186, _s5_fbs_idx_next_187, _s5_fbs_idx_next_188, _s5_fbs_idx_next_189, _s5_fbs_idx_next_190, _s5_fbs_idx_next_191};
-wire _s5_fbs_idx_next_193 = cur_cwnd[25];
-wire _s5_fbs_idx_next_194 = cur_cwnd[24];
-wire _s5_fbs_idx_next_195 = cur_cwnd[23];
-wire _s5_fbs_idx_next_196 = cur_cwnd[22];
-wire _s5_fbs_idx_next_197 = cur_cwnd[21];
-wire _s5_fbs_idx_next_198 = cur_cwnd[20];
-wire _s5_fbs_idx_next_199 = cur_cwnd[19];
-wire _s5_fbs_idx_next_200 = cur_cwnd[18];
-wire _s5_fbs_idx_next_201 = cur_cwnd[17];
-wire _s5_fbs_idx_next_202 = cur_cwnd[16];
-wire [9:0] _s5_fbs_idx_next_203 = {_s5_fbs_idx_next_193, _s5_fbs_idx_next_194, _s5_fbs_idx_next_195, _s5_fbs_idx_next_196, _s5_fbs_idx_next_197, _s5_fbs_idx_next_198, _s5_fbs_idx_next_199, _s5_fbs_idx_next_200, _s5_fbs_idx_next_201, _s5_fbs_idx_next_202};
-wire [9:0] fbs_idx = fbs_pair[3] ? (fbs_pair[2] ? _s5_fbs_idx_next_203 : (fbs_pair[1] ? (fbs_pair[0] ? _s5_fbs_idx_next_192 : _s5_fbs_idx_next_181) : (fbs_pair[0] ? _s5_fbs_idx_next_170 : _s5_fbs_idx_next_159))) : (fbs_pair[2] ? (fbs_pair[1] ? (fbs_pair[0] ? _s5_fbs_idx_next_148 : _s5_fbs_idx_next_137) : (fbs_pair[0] ? _s5_fbs_idx_next_126 : _s5_fbs_idx_next_115)) : (fbs_pair[1] ? (fbs_pair[0] ? _s5_fbs_idx_next_104 : _s5_fbs_idx_next_95) : (fbs_pair[0] ? _s5_fbs_idx_next_88 : _s5_fbs_idx_next_83)));
+wire _s5_fbs_pair_next_4 = cur_cwnd[25];
+wire _s5_fbs_pair_next_5 = cur_cwnd[24];
+wire _s5_fbs_pair_next_6 = _s5_fbs_pair_next_4 | _s5_fbs_pair_next_5;
+wire _s5_fbs_pair_next_7 = _s5_fbs_pair_next_3 | _s5_fbs_pair_next_6;
+wire _s5_fbs_pair_next_8 = _s5_fbs_pair_next_2 | _s5_fbs_pair_next_7;
+wire _s5_fbs_pair_next_9 = cur_cwnd[23];
+wire _s5_fbs_pair_next_10 = cur_cwnd[22];
+wire _s5_fbs_pair_next_11 = _s5_fbs_pair_next_9 | _s5_fbs_pair_next_10;
+wire _s5_fbs_pair_next_12 = cur_cwnd[21];
+wire _s5_fbs_pair_next_13 = cur_cwnd[20];
+wire _s5_fbs_pair_next_14 = _s5_fbs_pair_next_12 | _s5_fbs_pair_next_13;
+wire _s5_fbs_pair_next_15 = _s5_fbs_pair_next_11 | _s5_fbs_pair_next_14;
+wire _s5_fbs_pair_next_16 = cur_cwnd[19];
+wire _s5_fbs_pair_next_17 = cur_cwnd[18];
+wire _s5_fbs_pair_next_18 = _s5_fbs_pair_next_16 | _s5_fbs_pair_next_17;
+wire _s5_fbs_pair_next_19 = cur_cwnd[17];
+wire _s5_fbs_pair_next_20 = cur_cwnd[16];
+wire _s5_fbs_pair_next_21 = _s5_fbs_pair_next_19 | _s5_fbs_pair_next_20;
+wire _s5_fbs_pair_next_22 = _s5_fbs_pair_next_18 | _s5_fbs_pair_next_21;
+wire _s5_fbs_pair_next_23 = _s5_fbs_pair_next_15 | _s5_fbs_pair_next_22;
+wire _s5_fbs_pair_next_24 = _s5_fbs_pair_next_8 | _s5_fbs_pair_next_23;
+wire _s5_fbs_pair_next_25 = _s5_fbs_pair_next_0 ? 1'd0 : 1'd0;
+wire [1:0] _s5_fbs_pair_next_26 = {_s5_fbs_pair_next_0, _s5_fbs_pair_next_25};
+wire _s5_fbs_pair_next_27 = _s5_fbs_pair_next_3 ? 1'd0 : _s5_fbs_pair_next_4;
+wire [1:0] _s5_fbs_pair_next_28 = {_s5_fbs_pair_next_3, _s5_fbs_pair_next_27};
+wire [1:0] _s5_fbs_pair_next_29 = _s5_fbs_pair_next_2 ? _s5_fbs_pair_next_26 : _s5_fbs_pair_next_28;
+wire [2:0] _s5_fbs_pair_next_30 = {_s5_fbs_pair_next_2, _s5_fbs_pair_next_29};
+wire _s5_fbs_pair_next_31 = _s5_fbs_pair_next_11 ? _s5_fbs_pair_next_9 : _s5_fbs_pair_next_12;
+wire [1:0] _s5_fbs_pair_next_32 = {_s5_fbs_pair_next_11, _s5_fbs_pair_next_31};
+wire _s5_fbs_pair_next_33 = _s5_fbs_pair_next_18 ? _s5_fbs_pair_next_16 : _s5_fbs_pair_next_19;
+wire [1:0] _s5_fbs_pair_next_34 = {_s5_fbs_pair_next_18, _s5_fbs_pair_next_33};
+wire [1:0] _s5_fbs_pair_next_35 = _s5_fbs_pair_next_15 ? _s5_fbs_pair_next_32 : _s5_fbs_pair_next_34;
+wire [2:0] _s5_fbs_pair_next_36 = {_s5_fbs_pair_next_15, _s5_fbs_pair_next_35};
+wire [2:0] _s5_fbs_pair_next_37 = _s5_fbs_pair_next_8 ? _s5_fbs_pair_next_30 : _s5_fbs_pair_next_36;
+wire [3:0] _s5_fbs_pair_next_38 = {_s5_fbs_pair_next_8, _s5_fbs_pair_next_37};
+wire _s5_fbs_pair_next_39 = cur_cwnd[15];
+wire _s5_fbs_pair_next_40 = cur_cwnd[14];
+wire _s5_fbs_pair_next_41 = _s5_fbs_pair_next_39 | _s5_fbs_pair_next_40;
+wire _s5_fbs_pair_next_42 = cur_cwnd[13];
+wire _s5_fbs_pair_next_43 = cur_cwnd[12];
+wire _s5_fbs_pair_next_44 = _s5_fbs_pair_next_42 | _s5_fbs_pair_next_43;
+wire _s5_fbs_pair_next_45 = _s5_fbs_pair_next_41 | _s5_fbs_pair_next_44;
+wire _s5_fbs_pair_next_46 = cur_cwnd[11];
+wire _s5_fbs_pair_next_47 = cur_cwnd[10];
+wire _s5_fbs_pair_next_48 = _s5_fbs_pair_next_46 | _s5_fbs_pair_next_47;
+wire _s5_fbs_pair_next_49 = cur_cwnd[9];
+wire _s5_fbs_pair_next_50 = cur_cwnd[8];
+wire _s5_fbs_pair_next_51 = _s5_fbs_pair_next_49 | _s5_fbs_pair_next_50;
+wire _s5_fbs_pair_next_52 = _s5_fbs_pair_next_48 | _s5_fbs_pair_next_51;
+wire _s5_fbs_pair_next_53 = _s5_fbs_pair_next_45 | _s5_fbs_pair_next_52;
+wire _s5_fbs_pair_next_54 = _s5_fbs_pair_next_41 ? _s5_fbs_pair_next_39 : _s5_fbs_pair_next_42;
+wire [1:0] _s5_fbs_pair_next_55 = {_s5_fbs_pair_next_41, _s5_fbs_pair_next_54};
+wire _s5_fbs_pair_next_56 = _s5_fbs_pair_next_48 ? _s5_fbs_pair_next_46 : _s5_fbs_pair_next_49;
+wire [1:0] _s5_fbs_pair_next_57 = {_s5_fbs_pair_next_48, _s5_fbs_pair_next_56};
+wire [1:0] _s5_fbs_pair_next_58 = _s5_fbs_pair_next_45 ? _s5_fbs_pair_next_55 : _s5_fbs_pair_next_57;
+wire [2:0] _s5_fbs_pair_next_59 = {_s5_fbs_pair_next_45, _s5_fbs_pair_next_58};
+wire _s5_fbs_pair_next_60 = cur_cwnd[7];
+wire _s5_fbs_pair_next_61 = cur_cwnd[6];
+wire _s5_fbs_pair_next_62 = _s5_fbs_pair_next_60 | _s5_fbs_pair_next_61;
+wire _s5_fbs_pair_next_63 = cur_cwnd[5];
+wire _s5_fbs_pair_next_64 = cur_cwnd[4];
+wire _s5_fbs_pair_next_65 = _s5_fbs_pair_next_63 | _s5_fbs_pair_next_64;
+wire _s5_fbs_pair_next_66 = _s5_fbs_pair_next_62 | _s5_fbs_pair_next_65;
+wire _s5_fbs_pair_next_67 = _s5_fbs_pair_next_62 ? _s5_fbs_pair_next_60 : _s5_fbs_pair_next_63;
+wire [1:0] _s5_fbs_pair_next_68 = {_s5_fbs_pair_next_62, _s5_fbs_pair_next_67};
+wire _s5_fbs_pair_next_69 = cur_cwnd[3];
+wire _s5_fbs_pair_next_70 = cur_cwnd[2];
+wire _s5_fbs_pair_next_71 = _s5_fbs_pair_next_69 | _s5_fbs_pair_next_70;
+wire _s5_fbs_pair_next_72 = cur_cwnd[1];
+wire _s5_fbs_pair_next_73 = _s5_fbs_pair_next_71 ? _s5_fbs_pair_next_69 : _s5_fbs_pair_next_72;
+wire [1:0] _s5_fbs_pair_next_74 = {_s5_fbs_pair_next_71, _s5_fbs_pair_next_73};
+wire [1:0] _s5_fbs_pair_next_75 = _s5_fbs_pair_next_66 ? _s5_fbs_pair_next_68 : _s5_fbs_pair_next_74;
+wire [2:0] _s5_fbs_pair_next_76 = {_s5_fbs_pair_next_66, _s5_fbs_pair_next_75};
+wire [2:0] _s5_fbs_pair_next_77 = _s5_fbs_pair_next_53 ? _s5_fbs_pair_next_59 : _s5_fbs_pair_next_76;
+wire [3:0] _s5_fbs_pair_next_78 = {_s5_fbs_pair_next_53, _s5_fbs_pair_next_77};
+wire [3:0] _s5_fbs_pair_next_79 = _s5_fbs_pair_next_24 ? _s5_fbs_pair_next_38 : _s5_fbs_pair_next_78;
+wire [4:0] _s5_fbs_pair_next_80 = {_s5_fbs_pair_next_24, _s5_fbs_pair_next_79};
+wire [3:0] fbs_pair = _s5_fbs_pair_next_80[4:1];
+wire _s5_t_next_0 = cur_cwnd[1];
+wire _s5_t_next_1 = cur_cwnd[0];
+wire [9:0] _s5_t_next_2 = {_s5_t_next_0, _s5_t_next_1, 1'd0, 1'd0, 1'd0, 1'd0, 1'd0, 1'd0, 1'd0, 1'd0};
+wire _s5_t_2_next_0 = cur_cwnd[3];
+wire _s5_t_2_next_1 = cur_cwnd[2];
+wire _s5_t_2_next_2 = cur_cwnd[1];
+wire _s5_t_2_next_3 = cur_cwnd[0];
+wire [9:0] _s5_t_2_next_4 = {_s5_t_2_next_0, _s5_t_2_next_1, _s5_t_2_next_2, _s5_t_2_next_3, 1'd0, 1'd0, 1'd0, 1'd0, 1'd0, 1'd0};
+wire _s5_t_3_next_0 = cur_cwnd[5];
+wire _s5_t_3_next_1 = cur_cwnd[4];
+wire _s5_t_3_next_2 = cur_cwnd[3];
+wire _s5_t_3_next_3 = cur_cwnd[2];
+wire _s5_t_3_next_4 = cur_cwnd[1];
+wire _s5_t_3_next_5 = cur_cwnd[0];
+wire [9:0] _s5_t_3_next_6 = {_s5_t_3_next_0, _s5_t_3_next_1, _s5_t_3_next_2, _s5_t_3_next_3, _s5_t_3_next_4, _s5_t_3_next_5, 1'd0, 1'd0, 1'd0, 1'd0};
+wire _s5_t_4_next_0 = cur_cwnd[7];
+wire _s5_t_4_next_1 = cur_cwnd[6];
+wire _s5_t_4_next_2 = cur_cwnd[5];
+wire _s5_t_4_next_3 = cur_cwnd[4];
+wire _s5_t_4_next_4 = cur_cwnd[3];
+wire _s5_t_4_next_5 = cur_cwnd[2];
+wire _s5_t_4_next_6 = cur_cwnd[1];
+wire _s5_t_4_next_7 = cur_cwnd[0];
+wire [9:0] _s5_t_4_next_8 = {_s5_t_4_next_0, _s5_t_4_next_1, _s5_t_4_next_2, _s5_t_4_next_3, _s5_t_4_next_4, _s5_t_4_next_5, _s5_t_4_next_6, _s5_t_4_next_7, 1'd0, 1'd0};
+wire _s5_t_5_next_0 = cur_cwnd[9];
+wire _s5_t_5_next_1 = cur_cwnd[8];
+wire _s5_t_5_next_2 = cur_cwnd[7];
+wire _s5_t_5_next_3 = cur_cwnd[6];
+wire _s5_t_5_next_4 = cur_cwnd[5];
+wire _s5_t_5_next_5 = cur_cwnd[4];
+wire _s5_t_5_next_6 = cur_cwnd[3];
+wire _s5_t_5_next_7 = cur_cwnd[2];
+wire _s5_t_5_next_8 = cur_cwnd[1];
+wire _s5_t_5_next_9 = cur_cwnd[0];
+wire [9:0] _s5_t_5_next_10 = {_s5_t_5_next_0, _s5_t_5_next_1, _s5_t_5_next_2, _s5_t_5_next_3, _s5_t_5_next_4, _s5_t_5_next_5, _s5_t_5_next_6, _s5_t_5_next_7, _s5_t_5_next_8, _s5_t_5_next_9};
+wire _s5_t_6_next_0 = cur_cwnd[11];
+wire _s5_t_6_next_1 = cur_cwnd[10];
+wire _s5_t_6_next_2 = cur_cwnd[9];
+wire _s5_t_6_next_3 = cur_cwnd[8];
+wire _s5_t_6_next_4 = cur_cwnd[7];
+wire _s5_t_6_next_5 = cur_cwnd[6];
+wire _s5_t_6_next_6 = cur_cwnd[5];
+wire _s5_t_6_next_7 = cur_cwnd[4];
+wire _s5_t_6_next_8 = cur_cwnd[3];
+wire _s5_t_6_next_9 = cur_cwnd[2];
+wire [9:0] _s5_t_6_next_10 = {_s5_t_6_next_0, _s5_t_6_next_1, _s5_t_6_next_2, _s5_t_6_next_3, _s5_t_6_next_4, _s5_t_6_next_5, _s5_t_6_next_6, _s5_t_6_next_7, _s5_t_6_next_8, _s5_t_6_next_9};
+wire _s5_t_7_next_0 = cur_cwnd[13];
+wire _s5_t_7_next_1 = cur_cwnd[12];
+wire _s5_t_7_next_2 = cur_cwnd[11];
+wire _s5_t_7_next_3 = cur_cwnd[10];
+wire _s5_t_7_next_4 = cur_cwnd[9];
+wire _s5_t_7_next_5 = cur_cwnd[8];
+wire _s5_t_7_next_6 = cur_cwnd[7];
+wire _s5_t_7_next_7 = cur_cwnd[6];
+wire _s5_t_7_next_8 = cur_cwnd[5];
+wire _s5_t_7_next_9 = cur_cwnd[4];
+wire [9:0] _s5_t_7_next_10 = {_s5_t_7_next_0, _s5_t_7_next_1, _s5_t_7_next_2, _s5_t_7_next_3, _s5_t_7_next_4, _s5_t_7_next_5, _s5_t_7_next_6, _s5_t_7_next_7, _s5_t_7_next_8, _s5_t_7_next_9};
+wire _s5_t_8_next_0 = cur_cwnd[15];
+wire _s5_t_8_next_1 = cur_cwnd[14];
+wire _s5_t_8_next_2 = cur_cwnd[13];
+wire _s5_t_8_next_3 = cur_cwnd[12];
+wire _s5_t_8_next_4 = cur_cwnd[11];
+wire _s5_t_8_next_5 = cur_cwnd[10];
+wire _s5_t_8_next_6 = cur_cwnd[9];
+wire _s5_t_8_next_7 = cur_cwnd[8];
+wire _s5_t_8_next_8 = cur_cwnd[7];
+wire _s5_t_8_next_9 = cur_cwnd[6];
+wire [9:0] _s5_t_8_next_10 = {_s5_t_8_next_0, _s5_t_8_next_1, _s5_t_8_next_2, _s5_t_8_next_3, _s5_t_8_next_4, _s5_t_8_next_5, _s5_t_8_next_6, _s5_t_8_next_7, _s5_t_8_next_8, _s5_t_8_next_9};
+wire _s5_t_9_next_0 = cur_cwnd[17];
+wire _s5_t_9_next_1 = cur_cwnd[16];
+wire _s5_t_9_next_2 = cur_cwnd[15];
+wire _s5_t_9_next_3 = cur_cwnd[14];
+wire _s5_t_9_next_4 = cur_cwnd[13];
+wire _s5_t_9_next_5 = cur_cwnd[12];
+wire _s5_t_9_next_6 = cur_cwnd[11];
+wire _s5_t_9_next_7 = cur_cwnd[10];
+wire _s5_t_9_next_8 = cur_cwnd[9];
+wire _s5_t_9_next_9 = cur_cwnd[8];
+wire [9:0] _s5_t_9_next_10 = {_s5_t_9_next_0, _s5_t_9_next_1, _s5_t_9_next_2, _s5_t_9_next_3, _s5_t_9_next_4, _s5_t_9_next_5, _s5_t_9_next_6, _s5_t_9_next_7, _s5_t_9_next_8, _s5_t_9_next_9};
+wire _s5_t_10_next_0 = cur_cwnd[19];
+wire _s5_t_10_next_1 = cur_cwnd[18];
+wire _s5_t_10_next_2 = cur_cwnd[17];
+wire _s5_t_10_next_3 = cur_cwnd[16];
+wire _s5_t_10_next_4 = cur_cwnd[15];
+wire _s5_t_10_next_5 = cur_cwnd[14];
+wire _s5_t_10_next_6 = cur_cwnd[13];
+wire _s5_t_10_next_7 = cur_cwnd[12];
+wire _s5_t_10_next_8 = cur_cwnd[11];
+wire _s5_t_10_next_9 = cur_cwnd[10];
+wire [9:0] _s5_t_10_next_10 = {_s5_t_10_next_0, _s5_t_10_next_1, _s5_t_10_next_2, _s5_t_10_next_3, _s5_t_10_next_4, _s5_t_10_next_5, _s5_t_10_next_6, _s5_t_10_next_7, _s5_t_10_next_8, _s5_t_10_next_9};
+wire _s5_t_11_next_0 = cur_cwnd[21];
+wire _s5_t_11_next_1 = cur_cwnd[20];
+wire _s5_t_11_next_2 = cur_cwnd[19];
+wire _s5_t_11_next_3 = cur_cwnd[18];
+wire _s5_t_11_next_4 = cur_cwnd[17];
+wire _s5_t_11_next_5 = cur_cwnd[16];
+wire _s5_t_11_next_6 = cur_cwnd[15];
+wire _s5_t_11_next_7 = cur_cwnd[14];
+wire _s5_t_11_next_8 = cur_cwnd[13];
+wire _s5_t_11_next_9 = cur_cwnd[12];
+wire [9:0] _s5_t_11_next_10 = {_s5_t_11_next_0, _s5_t_11_next_1, _s5_t_11_next_2, _s5_t_11_next_3, _s5_t_11_next_4, _s5_t_11_next_5, _s5_t_11_next_6, _s5_t_11_next_7, _s5_t_11_next_8, _s5_t_11_next_9};
+wire _s5_t_12_next_0 = cur_cwnd[23];
+wire _s5_t_12_next_1 = cur_cwnd[22];
+wire _s5_t_12_next_2 = cur_cwnd[21];
+wire _s5_t_12_next_3 = cur_cwnd[20];
+wire _s5_t_12_next_4 = cur_cwnd[19];
+wire _s5_t_12_next_5 = cur_cwnd[18];
+wire _s5_t_12_next_6 = cur_cwnd[17];
+wire _s5_t_12_next_7 = cur_cwnd[16];
+wire _s5_t_12_next_8 = cur_cwnd[15];
+wire _s5_t_12_next_9 = cur_cwnd[14];
+wire [9:0] _s5_t_12_next_10 = {_s5_t_12_next_0, _s5_t_12_next_1, _s5_t_12_next_2, _s5_t_12_next_3, _s5_t_12_next_4, _s5_t_12_next_5, _s5_t_12_next_6, _s5_t_12_next_7, _s5_t_12_next_8, _s5_t_12_next_9};
+wire _s5_t_13_next_0 = cur_cwnd[25];
+wire _s5_t_13_next_1 = cur_cwnd[24];
+wire _s5_t_13_next_2 = cur_cwnd[23];
+wire _s5_t_13_next_3 = cur_cwnd[22];
+wire _s5_t_13_next_4 = cur_cwnd[21];
+wire _s5_t_13_next_5 = cur_cwnd[20];
+wire _s5_t_13_next_6 = cur_cwnd[19];
+wire _s5_t_13_next_7 = cur_cwnd[18];
+wire _s5_t_13_next_8 = cur_cwnd[17];
+wire _s5_t_13_next_9 = cur_cwnd[16];
+wire [9:0] _s5_t_13_next_10 = {_s5_t_13_next_0, _s5_t_13_next_1, _s5_t_13_next_2, _s5_t_13_next_3, _s5_t_13_next_4, _s5_t_13_next_5, _s5_t_13_next_6, _s5_t_13_next_7, _s5_t_13_next_8, _s5_t_13_next_9};
+wire [9:0] fbs_idx = s5_fbs_pair_reg[3] ? (s5_fbs_pair_reg[2] ? s5_t_13_reg : (s5_fbs_pair_reg[1] ? (s5_fbs_pair_reg[0] ? s5_t_12_reg : s5_t_11_reg) : (s5_fbs_pair_reg[0] ? s5_t_10_reg : s5_t_9_reg))) : (s5_fbs_pair_reg[2] ? (s5_fbs_pair_reg[1] ? (s5_fbs_pair_reg[0] ? s5_t_8_reg : s5_t_7_reg) : (s5_fbs_pair_reg[0] ? s5_t_6_reg : s5_t_5_reg)) : (s5_fbs_pair_reg[1] ? (s5_fbs_pair_reg[0] ? s5_t_4_reg : s5_t_3_reg) : (s5_fbs_pair_reg[0] ? s5_t_2_reg : s5_t_reg)));
 reg  [15:0] fbs_rsqrt;
 always @* begin
-    case (s5_fbs_idx_reg)
+    case (s6_fbs_idx_reg)
         10'd0: fbs_rsqrt = 16'd0;
         10'd1: fbs_rsqrt = 16'd0;
         10'd2: fbs_rsqrt = 16'd0;
@@ -4012,102 +4192,104 @@ always @* begin
         10'd1023: fbs_rsqrt = 16'd32776;
     endcase
 end
-wire [33:0] _s8_fbs_prod_pp00_next_0 = {18'h0, s7_fbs_r_reg};
-wire [33:0] fbs_prod_pp00 = 34'h53cd * _s8_fbs_prod_pp00_next_0;
-wire [19:0] _s8_fbs_prod_pp10_next_0 = {4'd0, s7_fbs_r_reg};
-wire [19:0] fbs_prod_pp10 = 20'h8 * _s8_fbs_prod_pp10_next_0;
-wire [33:0] _s9_fbs_prod_next_0 = s8_fbs_prod_pp00_reg;
-wire [37:0] _s9_fbs_prod_next_1 = {4'd0, _s9_fbs_prod_next_0};
-wire [37:0] _s9_fbs_prod_next_2 = {s8_fbs_prod_pp10_reg, 18'h0};
-wire [37:0] fbs_prod = _s9_fbs_prod_next_1 + _s9_fbs_prod_next_2;
+wire [33:0] _s9_fbs_prod_pp00_next_0 = {18'h0, s8_fbs_r_reg};
+wire [33:0] fbs_prod_pp00 = 34'h53cd * _s9_fbs_prod_pp00_next_0;
+wire [19:0] _s9_fbs_prod_pp10_next_0 = {4'd0, s8_fbs_r_reg};
+wire [19:0] fbs_prod_pp10 = 20'h8 * _s9_fbs_prod_pp10_next_0;
+wire [33:0] _s10_fbs_prod_next_0 = s9_fbs_prod_pp00_reg;
+wire [37:0] _s10_fbs_prod_next_1 = {4'd0, _s10_fbs_prod_next_0};
+wire [37:0] _s10_fbs_prod_next_2 = {s9_fbs_prod_pp10_reg, 18'h0};
+wire [37:0] fbs_prod = _s10_fbs_prod_next_1 + _s10_fbs_prod_next_2;
 wire _s6_t_next_0 = s5_fbs_pair_reg[3];
-wire [21:0] _s10_fbs_t_coarse_next_0 = s9_fbs_prod_reg[37:16];
-wire [28:0] _s10_fbs_t_coarse_next_1 = {7'd0, _s10_fbs_t_coarse_next_0};
-wire [13:0] _s10_fbs_t_coarse_next_2 = s9_fbs_prod_reg[37:24];
-wire [28:0] _s10_fbs_t_coarse_next_3 = {15'd0, _s10_fbs_t_coarse_next_2};
-wire [28:0] fbs_t_coarse = s9_t_reg ? _s10_fbs_t_coarse_next_3 : _s10_fbs_t_coarse_next_1;
+wire [21:0] _s11_fbs_t_coarse_next_0 = s10_fbs_prod_reg[37:16];
+wire [28:0] _s11_fbs_t_coarse_next_1 = {7'd0, _s11_fbs_t_coarse_next_0};
+wire [13:0] _s11_fbs_t_coarse_next_2 = s10_fbs_prod_reg[37:24];
+wire [28:0] _s11_fbs_t_coarse_next_3 = {15'd0, _s11_fbs_t_coarse_next_2};
+wire [28:0] fbs_t_coarse = s10_t_reg ? _s11_fbs_t_coarse_next_3 : _s11_fbs_t_coarse_next_1;
 wire [2:0] _s6_t_2_next_0 = s5_fbs_pair_reg[2:0];
-wire [21:0] _s11_fbs_t_next_0 = s10_fbs_t_coarse_reg[21:0];
-wire [21:0] _s11_fbs_t_next_1 = s10_fbs_t_coarse_reg[22:1];
-wire [21:0] _s11_fbs_t_next_2 = s10_fbs_t_coarse_reg[23:2];
-wire [21:0] _s11_fbs_t_next_3 = s10_fbs_t_coarse_reg[24:3];
-wire [21:0] _s11_fbs_t_next_4 = s10_fbs_t_coarse_reg[25:4];
-wire [21:0] _s11_fbs_t_next_5 = s10_fbs_t_coarse_reg[26:5];
-wire [21:0] _s11_fbs_t_next_6 = s10_fbs_t_coarse_reg[27:6];
-wire [21:0] _s11_fbs_t_next_7 = s10_fbs_t_coarse_reg[28:7];
-wire [21:0] fbs_t = s10_t_reg[2] ? (s10_t_reg[1] ? (s10_t_reg[0] ? _s11_fbs_t_next_7 : _s11_fbs_t_next_6) : (s10_t_reg[0] ? _s11_fbs_t_next_5 : _s11_fbs_t_next_4)) : (s10_t_reg[1] ? (s10_t_reg[0] ? _s11_fbs_t_next_3 : _s11_fbs_t_next_2) : (s10_t_reg[0] ? _s11_fbs_t_next_1 : _s11_fbs_t_next_0));
+wire [21:0] _s12_fbs_t_next_0 = s11_fbs_t_coarse_reg[21:0];
+wire [21:0] _s12_fbs_t_next_1 = s11_fbs_t_coarse_reg[22:1];
+wire [21:0] _s12_fbs_t_next_2 = s11_fbs_t_coarse_reg[23:2];
+wire [21:0] _s12_fbs_t_next_3 = s11_fbs_t_coarse_reg[24:3];
+wire [21:0] _s12_fbs_t_next_4 = s11_fbs_t_coarse_reg[25:4];
+wire [21:0] _s12_fbs_t_next_5 = s11_fbs_t_coarse_reg[26:5];
+wire [21:0] _s12_fbs_t_next_6 = s11_fbs_t_coarse_reg[27:6];
+wire [21:0] _s12_fbs_t_next_7 = s11_fbs_t_coarse_reg[28:7];
+wire [21:0] fbs_t = s11_t_reg[2] ? (s11_t_reg[1] ? (s11_t_reg[0] ? _s12_fbs_t_next_7 : _s12_fbs_t_next_6) : (s11_t_reg[0] ? _s12_fbs_t_next_5 : _s12_fbs_t_next_4)) : (s11_t_reg[1] ? (s11_t_reg[0] ? _s12_fbs_t_next_3 : _s12_fbs_t_next_2) : (s11_t_reg[0] ? _s12_fbs_t_next_1 : _s12_fbs_t_next_0));
 wire _s5_cwnd_zero_next_0 = |cur_cwnd;
 wire cwnd_zero = ~_s5_cwnd_zero_next_0;
-wire fbs_above = 22'h492 < s11_fbs_t_reg;
-wire [21:0] fbs_less = s11_fbs_t_reg - 22'h492;
+wire fbs_above = 22'h492 < s12_fbs_t_reg;
+wire [21:0] fbs_less = s12_fbs_t_reg - 22'h492;
 wire fbs_over = 22'h61a8 < fbs_less;
-wire [14:0] _s12_fbs_next_0 = fbs_less[14:0];
-wire [14:0] _s12_fbs_next_1 = fbs_over ? 15'd25000 : _s12_fbs_next_0;
-wire [14:0] fbs_ns = fbs_above ? _s12_fbs_next_1 : 15'd0;
-wire [14:0] fbs = s11_cwnd_zero_reg ? 15'd25000 : fbs_ns;
-wire [15:0] _s13_target_next_0 = {1'd0, s12_fbs_reg};
-wire [15:0] target = s12_base_hops_reg + _s13_target_next_0;
-wire [19:0] _s14_congested_next_0 = {4'd0, s13_target_reg};
-wire congested = _s14_congested_next_0 <= s13_delay_reg;
-wire [19:0] _s14_excess_beta_pp00_next_0 = {4'd0, s13_target_reg};
-wire [19:0] excess = s13_delay_reg - _s14_excess_beta_pp00_next_0;
-wire [17:0] _s14_excess_beta_pp00_next_1 = excess[17:0];
-wire [29:0] _s14_excess_beta_pp00_next_2 = {12'd0, _s14_excess_beta_pp00_next_1};
-wire [29:0] excess_beta_pp00 = _s14_excess_beta_pp00_next_2 * 30'hccd;
-wire [1:0] _s14_excess_beta_pp10_next_0 = excess[19:18];
-wire [13:0] _s14_excess_beta_pp10_next_1 = {12'd0, _s14_excess_beta_pp10_next_0};
-wire [13:0] excess_beta_pp10 = _s14_excess_beta_pp10_next_1 * 14'd3277;
-wire [29:0] _s15_excess_beta_next_0 = s14_excess_beta_pp00_reg;
-wire [31:0] _s15_excess_beta_next_1 = {2'd0, _s15_excess_beta_next_0};
-wire [31:0] _s15_excess_beta_next_2 = {s14_excess_beta_pp10_reg, 18'h0};
-wire [31:0] excess_beta = _s15_excess_beta_next_1 + _s15_excess_beta_next_2;
+wire [14:0] _s13_fbs_next_0 = fbs_less[14:0];
+wire [14:0] _s13_fbs_next_1 = fbs_over ? 15'd25000 : _s13_fbs_next_0;
+wire [14:0] fbs_ns = fbs_above ? _s13_fbs_next_1 : 15'd0;
+wire [14:0] fbs = s12_cwnd_zero_reg ? 15'd25000 : fbs_ns;
+wire [15:0] _s14_target_next_0 = {1'd0, s13_fbs_reg};
+wire [15:0] target = s13_base_hops_reg + _s14_target_next_0;
+wire [19:0] _s15_congested_next_0 = {4'd0, s14_target_reg};
+wire congested = _s15_congested_next_0 <= s14_delay_reg;
+wire [19:0] _s15_excess_next_0 = {4'd0, s14_target_reg};
+wire [19:0] excess = s14_delay_reg - _s15_excess_next_0;
+wire [17:0] _s16_excess_beta_pp00_next_0 = s15_excess_reg[17:0];
+wire [29:0] _s16_excess_beta_pp00_next_1 = {12'd0, _s16_excess_beta_pp00_next_0};
+wire [29:0] excess_beta_pp00 = _s16_excess_beta_pp00_next_1 * 30'hccd;
+wire [1:0] _s16_excess_beta_pp10_next_0 = s15_excess_reg[19:18];
+wire [13:0] _s16_excess_beta_pp10_next_1 = {12'd0, _s16_excess_beta_pp10_next_0};
+wire [13:0] excess_beta_pp10 = _s16_excess_beta_pp10_next_1 * 14'd3277;
+wire [29:0] _s17_excess_beta_next_0 = s16_excess_beta_pp00_reg;
+wire [31:0] _s17_excess_beta_next_1 = {2'd0, _s17_excess_beta_next_0};
+wire [31:0] _s17_excess_beta_next_2 = {s16_excess_beta_pp10_reg, 18'h0};
+wire [31:0] excess_beta = _s17_excess_beta_next_1 + _s17_excess_beta_next_2;
 wire [28:0] _s6_t_3_next_0 = {18'h0, s5_recip_delay_t_reg};
-wire [17:0] _s16_mdf_q_prod_pp00_next_0 = s15_excess_beta_reg[17:0];
-wire [28:0] _s16_mdf_q_prod_pp00_next_1 = {11'd0, _s16_mdf_q_prod_pp00_next_0};
-wire [28:0] mdf_q_prod_pp00 = _s16_mdf_q_prod_pp00_next_1 * s15_t_reg;
+wire [17:0] _s18_mdf_q_prod_pp00_next_0 = s17_excess_beta_reg[17:0];
+wire [28:0] _s18_mdf_q_prod_pp00_next_1 = {11'd0, _s18_mdf_q_prod_pp00_next_0};
+wire [28:0] mdf_q_prod_pp00 = _s18_mdf_q_prod_pp00_next_1 * s17_t_reg;
 wire [24:0] _s6_t_4_next_0 = {14'd0, s5_recip_delay_t_reg};
-wire [13:0] _s16_mdf_q_prod_pp10_next_0 = s15_excess_beta_reg[31:18];
-wire [24:0] _s16_mdf_q_prod_pp10_next_1 = {11'd0, _s16_mdf_q_prod_pp10_next_0};
-wire [24:0] mdf_q_prod_pp10 = _s16_mdf_q_prod_pp10_next_1 * s15_t_2_reg;
-wire [28:0] _s17_mdf_q_prod_next_0 = s16_mdf_q_prod_pp00_reg;
-wire [42:0] _s17_mdf_q_prod_next_1 = {14'd0, _s17_mdf_q_prod_next_0};
-wire [42:0] _s17_mdf_q_prod_next_2 = {s16_mdf_q_prod_pp10_reg, 18'h0};
-wire [42:0] mdf_q_prod = _s17_mdf_q_prod_next_1 + _s17_mdf_q_prod_next_2;
+wire [13:0] _s18_mdf_q_prod_pp10_next_0 = s17_excess_beta_reg[31:18];
+wire [24:0] _s18_mdf_q_prod_pp10_next_1 = {11'd0, _s18_mdf_q_prod_pp10_next_0};
+wire [24:0] mdf_q_prod_pp10 = _s18_mdf_q_prod_pp10_next_1 * s17_t_2_reg;
+wire [28:0] _s19_mdf_q_prod_next_0 = s18_mdf_q_prod_pp00_reg;
+wire [42:0] _s19_mdf_q_prod_next_1 = {14'd0, _s19_mdf_q_prod_next_0};
+wire [42:0] _s19_mdf_q_prod_next_2 = {s18_mdf_q_prod_pp10_reg, 18'h0};
+wire [42:0] mdf_q_prod = _s19_mdf_q_prod_next_1 + _s19_mdf_q_prod_next_2;
 wire [1:0] _s3_t_next_0 = s2_recip_delay_lead_reg[4:3];
-wire [31:0] _s18_mdf_q_coarse_next_0 = s17_mdf_q_prod_reg[42:11];
-wire [38:0] _s18_mdf_q_coarse_next_1 = {7'd0, _s18_mdf_q_coarse_next_0};
-wire [23:0] _s18_mdf_q_coarse_next_2 = s17_mdf_q_prod_reg[42:19];
-wire [38:0] _s18_mdf_q_coarse_next_3 = {15'd0, _s18_mdf_q_coarse_next_2};
-wire [15:0] _s18_mdf_q_coarse_next_4 = s17_mdf_q_prod_reg[42:27];
-wire [38:0] _s18_mdf_q_coarse_next_5 = {23'h0, _s18_mdf_q_coarse_next_4};
-wire [38:0] mdf_q_coarse = s17_t_reg[1] ? _s18_mdf_q_coarse_next_5 : (s17_t_reg[0] ? _s18_mdf_q_coarse_next_3 : _s18_mdf_q_coarse_next_1);
+wire [31:0] _s20_mdf_q_coarse_next_0 = s19_mdf_q_prod_reg[42:11];
+wire [38:0] _s20_mdf_q_coarse_next_1 = {7'd0, _s20_mdf_q_coarse_next_0};
+wire [23:0] _s20_mdf_q_coarse_next_2 = s19_mdf_q_prod_reg[42:19];
+wire [38:0] _s20_mdf_q_coarse_next_3 = {15'd0, _s20_mdf_q_coarse_next_2};
+wire [15:0] _s20_mdf_q_coarse_next_4 = s19_mdf_q_prod_reg[42:27];
+wire [38:0] _s20_mdf_q_coarse_next_5 = {23'h0, _s20_mdf_q_coarse_next_4};
+wire [38:0] mdf_q_coarse = s19_t_reg[1] ? _s20_mdf_q_coarse_next_5 : (s19_t_reg[0] ? _s20_mdf_q_coarse_next_3 : _s20_mdf_q_coarse_next_1);
 wire [2:0] _s3_t_2_next_0 = s2_recip_delay_lead_reg[2:0];
-wire [31:0] _s19_mdf_q_next_0 = s18_mdf_q_coarse_reg[31:0];
-wire [31:0] _s19_mdf_q_next_1 = s18_mdf_q_coarse_reg[32:1];
-wire [31:0] _s19_mdf_q_next_2 = s18_mdf_q_coarse_reg[33:2];
-wire [31:0] _s19_mdf_q_next_3 = s18_mdf_q_coarse_reg[34:3];
-wire [31:0] _s19_mdf_q_next_4 = s18_mdf_q_coarse_reg[35:4];
-wire [31:0] _s19_mdf_q_next_5 = s18_mdf_q_coarse_reg[36:5];
-wire [31:0] _s19_mdf_q_next_6 = s18_mdf_q_coarse_reg[37:6];
-wire [31:0] _s19_mdf_q_next_7 = s18_mdf_q_coarse_reg[38:7];
-wire [31:0] mdf_q = s18_t_reg[2] ? (s18_t_reg[1] ? (s18_t_reg[0] ? _s19_mdf_q_next_7 : _s19_mdf_q_next_6) : (s18_t_reg[0] ? _s19_mdf_q_next_5 : _s19_mdf_q_next_4)) : (s18_t_reg[1] ? (s18_t_reg[0] ? _s19_mdf_q_next_3 : _s19_mdf_q_next_2) : (s18_t_reg[0] ? _s19_mdf_q_next_1 : _s19_mdf_q_next_0));
-wire mdf_capped = 32'h800 < s19_mdf_q_reg;
-wire [12:0] _s20_mdf_next_0 = s19_mdf_q_reg[12:0];
-wire [12:0] mdf = mdf_capped ? 13'd2048 : _s20_mdf_next_0;
-wire [12:0] factor = 13'd4096 - s20_mdf_reg;
-wire [17:0] _s5_t_3_next_0 = cur_cwnd[17:0];
-wire [30:0] _s5_t_3_next_1 = {13'd0, _s5_t_3_next_0};
-wire [30:0] _s22_dec_prod_pp00_next_0 = {18'h0, s21_factor_reg};
-wire [30:0] dec_prod_pp00 = s21_t_reg * _s22_dec_prod_pp00_next_0;
-wire [7:0] _s5_t_4_next_0 = cur_cwnd[25:18];
-wire [20:0] _s5_t_4_next_1 = {13'd0, _s5_t_4_next_0};
-wire [20:0] _s22_dec_prod_pp10_next_0 = {8'd0, s21_factor_reg};
-wire [20:0] dec_prod_pp10 = s21_t_2_reg * _s22_dec_prod_pp10_next_0;
-wire [30:0] _s23_dec_prod_next_0 = s22_dec_prod_pp00_reg;
-wire [38:0] _s23_dec_prod_next_1 = {8'd0, _s23_dec_prod_next_0};
-wire [38:0] _s23_dec_prod_next_2 = {s22_dec_prod_pp10_reg, 18'h0};
-wire [38:0] dec_prod = _s23_dec_prod_next_1 + _s23_dec_prod_next_2;
-wire [25:0] dec = s23_dec_prod_reg[37:12];
+wire [31:0] _s21_mdf_q_next_0 = s20_mdf_q_coarse_reg[31:0];
+wire [31:0] _s21_mdf_q_next_1 = s20_mdf_q_coarse_reg[32:1];
+wire [31:0] _s21_mdf_q_next_2 = s20_mdf_q_coarse_reg[33:2];
+wire [31:0] _s21_mdf_q_next_3 = s20_mdf_q_coarse_reg[34:3];
+wire [31:0] _s21_mdf_q_next_4 = s20_mdf_q_coarse_reg[35:4];
+wire [31:0] _s21_mdf_q_next_5 = s20_mdf_q_coarse_reg[36:5];
+wire [31:0] _s21_mdf_q_next_6 = s20_mdf_q_coarse_reg[37:6];
+wire [31:0] _s21_mdf_q_next_7 = s20_mdf_q_coarse_reg[38:7];
+wire [31:0] mdf_q = s20_t_reg[2] ? (s20_t_reg[1] ? (s20_t_reg[0] ? _s21_mdf_q_next_7 : _s21_mdf_q_next_6) : (s20_t_reg[0] ? _s21_mdf_q_next_5 : _s21_mdf_q_next_4)) : (s20_t_reg[1] ? (s20_t_reg[0] ? _s21_mdf_q_next_3 : _s21_mdf_q_next_2) : (s20_t_reg[0] ? _s21_mdf_q_next_1 : _s21_mdf_q_next_0));
+wire mdf_capped = 32'h800 < s21_mdf_q_reg;
+wire [12:0] _s22_mdf_next_0 = s21_mdf_q_reg[12:0];
+wire [12:0] mdf = mdf_capped ? 13'd2048 : _s22_mdf_next_0;
+wire [12:0] factor = 13'd4096 - s22_mdf_reg;
+wire [17:0] _s5_t_16_next_0 = cur_cwnd[17:0];
+wire [30:0] _s5_t_16_next_1 = {13'd0, _s5_t_16_next_0};
+wire [30:0] _s24_dec_prod_pp00_next_0 = {18'h0, s23_factor_reg};
+wire [30:0] dec_prod_pp00 = s23_t_reg * _s24_dec_prod_pp00_next_0;
+wire [7:0] _s5_t_17_next_0 = cur_cwnd[25:18];
+wire [20:0] _s5_t_17_next_1 = {13'd0, _s5_t_17_next_0};
+wire [20:0] _s24_dec_prod_pp10_next_0 = {8'd0, s23_factor_reg};
+wire [20:0] dec_prod_pp10 = s23_t_2_reg * _s24_dec_prod_pp10_next_0;
+wire [30:0] _s25_dec_prod_next_0 = s24_dec_prod_pp00_reg;
+wire [38:0] _s25_dec_prod_next_1 = {8'd0, _s25_dec_prod_next_0};
+wire [38:0] _s25_dec_prod_next_2 = {s24_dec_prod_pp10_reg, 18'h0};
+wire [38:0] dec_prod = _s25_dec_prod_next_1 + _s25_dec_prod_next_2;
+wire [25:0] dec = s25_dec_prod_reg[37:12];
+wire [31:0] cur_last_dec = s4_cur_reg[57:26];
+wire [31:0] since_dec = s4_now_reg - cur_last_dec;
 wire [16:0] _s2_ai_acked_next_0 = {13'd0, s1_acked_reg};
 wire [16:0] ai_acked = 17'h800 * _s2_ai_acked_next_0;
 wire _s5_recip_cwnd_lead_next_0 = 1'd0 | 1'd0;
@@ -4191,41 +4373,41 @@ wire [2:0] _s5_recip_cwnd_lead_next_77 = _s5_recip_cwnd_lead_next_53 ? _s5_recip
 wire [3:0] _s5_recip_cwnd_lead_next_78 = {_s5_recip_cwnd_lead_next_53, _s5_recip_cwnd_lead_next_77};
 wire [3:0] _s5_recip_cwnd_lead_next_79 = _s5_recip_cwnd_lead_next_24 ? _s5_recip_cwnd_lead_next_38 : _s5_recip_cwnd_lead_next_78;
 wire [4:0] recip_cwnd_lead = {_s5_recip_cwnd_lead_next_24, _s5_recip_cwnd_lead_next_79};
-wire _s5_t_5_next_0 = cur_cwnd[0];
-wire [9:0] _s5_t_5_next_1 = {_s5_t_5_next_0, 9'd0};
-wire [1:0] _s5_t_6_next_0 = cur_cwnd[1:0];
-wire [9:0] _s5_t_6_next_1 = {_s5_t_6_next_0, 8'd0};
-wire [2:0] _s5_t_7_next_0 = cur_cwnd[2:0];
-wire [9:0] _s5_t_7_next_1 = {_s5_t_7_next_0, 7'd0};
-wire [3:0] _s5_t_8_next_0 = cur_cwnd[3:0];
-wire [9:0] _s5_t_8_next_1 = {_s5_t_8_next_0, 6'd0};
-wire [4:0] _s5_t_9_next_0 = cur_cwnd[4:0];
-wire [9:0] _s5_t_9_next_1 = {_s5_t_9_next_0, 5'd0};
-wire [5:0] _s5_t_10_next_0 = cur_cwnd[5:0];
-wire [9:0] _s5_t_10_next_1 = {_s5_t_10_next_0, 4'd0};
-wire [6:0] _s5_t_11_next_0 = cur_cwnd[6:0];
-wire [9:0] _s5_t_11_next_1 = {_s5_t_11_next_0, 3'd0};
-wire [7:0] _s5_t_12_next_0 = cur_cwnd[7:0];
-wire [9:0] _s5_t_12_next_1 = {_s5_t_12_next_0, 2'd0};
-wire [8:0] _s5_t_13_next_0 = cur_cwnd[8:0];
-wire [9:0] _s5_t_13_next_1 = {_s5_t_13_next_0, 1'd0};
-wire [9:0] _s5_t_14_next_0 = cur_cwnd[9:0];
-wire [9:0] _s5_t_15_next_0 = cur_cwnd[10:1];
-wire [9:0] _s5_t_16_next_0 = cur_cwnd[11:2];
-wire [9:0] _s5_t_17_next_0 = cur_cwnd[12:3];
-wire [9:0] _s5_t_18_next_0 = cur_cwnd[13:4];
-wire [9:0] _s5_t_19_next_0 = cur_cwnd[14:5];
-wire [9:0] _s5_t_20_next_0 = cur_cwnd[15:6];
-wire [9:0] _s5_t_21_next_0 = cur_cwnd[16:7];
-wire [9:0] _s5_t_22_next_0 = cur_cwnd[17:8];
-wire [9:0] _s5_t_23_next_0 = cur_cwnd[18:9];
-wire [9:0] _s5_t_24_next_0 = cur_cwnd[19:10];
-wire [9:0] _s5_t_25_next_0 = cur_cwnd[20:11];
-wire [9:0] _s5_t_26_next_0 = cur_cwnd[21:12];
-wire [9:0] _s5_t_27_next_0 = cur_cwnd[22:13];
-wire [9:0] _s5_t_28_next_0 = cur_cwnd[23:14];
-wire [9:0] _s5_t_29_next_0 = cur_cwnd[24:15];
-wire [9:0] recip_cwnd_mantissa = s5_recip_cwnd_lead_reg[4] ? (s5_recip_cwnd_lead_reg[3] ? (s5_recip_cwnd_lead_reg[2] ? s5_t_29_reg : (s5_recip_cwnd_lead_reg[1] ? s5_t_29_reg : (s5_recip_cwnd_lead_reg[0] ? s5_t_29_reg : s5_t_28_reg))) : (s5_recip_cwnd_lead_reg[2] ? (s5_recip_cwnd_lead_reg[1] ? (s5_recip_cwnd_lead_reg[0] ? s5_t_27_reg : s5_t_26_reg) : (s5_recip_cwnd_lead_reg[0] ? s5_t_25_reg : s5_t_24_reg)) : (s5_recip_cwnd_lead_reg[1] ? (s5_recip_cwnd_lead_reg[0] ? s5_t_23_reg : s5_t_22_reg) : (s5_recip_cwnd_lead_reg[0] ? s5_t_21_reg : s5_t_20_reg)))) : (s5_recip_cwnd_lead_reg[3] ? (s5_recip_cwnd_lead_reg[2] ? (s5_recip_cwnd_lead_reg[1] ? (s5_recip_cwnd_lead_reg[0] ? s5_t_19_reg : s5_t_18_reg) : (s5_recip_cwnd_lead_reg[0] ? s5_t_17_reg : s5_t_16_reg)) : (s5_recip_cwnd_lead_reg[1] ? (s5_recip_cwnd_lead_reg[0] ? s5_t_15_reg : s5_t_14_reg) : (s5_recip_cwnd_lead_reg[0] ? s5_t_13_reg : s5_t_12_reg))) : (s5_recip_cwnd_lead_reg[2] ? (s5_recip_cwnd_lead_reg[1] ? (s5_recip_cwnd_lead_reg[0] ? s5_t_11_reg : s5_t_10_reg) : (s5_recip_cwnd_lead_reg[0] ? s5_t_9_reg : s5_t_8_reg)) : (s5_recip_cwnd_lead_reg[1] ? (s5_recip_cwnd_lead_reg[0] ? s5_t_7_reg : s5_t_6_reg) : (s5_recip_cwnd_lead_reg[0] ? s5_t_5_reg : 10'd0))));
+wire _s5_t_18_next_0 = cur_cwnd[0];
+wire [9:0] _s5_t_18_next_1 = {_s5_t_18_next_0, 9'd0};
+wire [1:0] _s5_t_19_next_0 = cur_cwnd[1:0];
+wire [9:0] _s5_t_19_next_1 = {_s5_t_19_next_0, 8'd0};
+wire [2:0] _s5_t_20_next_0 = cur_cwnd[2:0];
+wire [9:0] _s5_t_20_next_1 = {_s5_t_20_next_0, 7'd0};
+wire [3:0] _s5_t_21_next_0 = cur_cwnd[3:0];
+wire [9:0] _s5_t_21_next_1 = {_s5_t_21_next_0, 6'd0};
+wire [4:0] _s5_t_22_next_0 = cur_cwnd[4:0];
+wire [9:0] _s5_t_22_next_1 = {_s5_t_22_next_0, 5'd0};
+wire [5:0] _s5_t_23_next_0 = cur_cwnd[5:0];
+wire [9:0] _s5_t_23_next_1 = {_s5_t_23_next_0, 4'd0};
+wire [6:0] _s5_t_24_next_0 = cur_cwnd[6:0];
+wire [9:0] _s5_t_24_next_1 = {_s5_t_24_next_0, 3'd0};
+wire [7:0] _s5_t_25_next_0 = cur_cwnd[7:0];
+wire [9:0] _s5_t_25_next_1 = {_s5_t_25_next_0, 2'd0};
+wire [8:0] _s5_t_26_next_0 = cur_cwnd[8:0];
+wire [9:0] _s5_t_26_next_1 = {_s5_t_26_next_0, 1'd0};
+wire [9:0] _s5_t_27_next_0 = cur_cwnd[9:0];
+wire [9:0] _s5_t_28_next_0 = cur_cwnd[10:1];
+wire [9:0] _s5_t_29_next_0 = cur_cwnd[11:2];
+wire [9:0] _s5_t_30_next_0 = cur_cwnd[12:3];
+wire [9:0] _s5_t_31_next_0 = cur_cwnd[13:4];
+wire [9:0] _s5_t_32_next_0 = cur_cwnd[14:5];
+wire [9:0] _s5_t_33_next_0 = cur_cwnd[15:6];
+wire [9:0] _s5_t_34_next_0 = cur_cwnd[16:7];
+wire [9:0] _s5_t_35_next_0 = cur_cwnd[17:8];
+wire [9:0] _s5_t_36_next_0 = cur_cwnd[18:9];
+wire [9:0] _s5_t_37_next_0 = cur_cwnd[19:10];
+wire [9:0] _s5_t_38_next_0 = cur_cwnd[20:11];
+wire [9:0] _s5_t_39_next_0 = cur_cwnd[21:12];
+wire [9:0] _s5_t_40_next_0 = cur_cwnd[22:13];
+wire [9:0] _s5_t_41_next_0 = cur_cwnd[23:14];
+wire [9:0] _s5_t_42_next_0 = cur_cwnd[24:15];
+wire [9:0] recip_cwnd_mantissa = s5_recip_cwnd_lead_reg[4] ? (s5_recip_cwnd_lead_reg[3] ? (s5_recip_cwnd_lead_reg[2] ? s5_t_42_reg : (s5_recip_cwnd_lead_reg[1] ? s5_t_42_reg : (s5_recip_cwnd_lead_reg[0] ? s5_t_42_reg : s5_t_41_reg))) : (s5_recip_cwnd_lead_reg[2] ? (s5_recip_cwnd_lead_reg[1] ? (s5_recip_cwnd_lead_reg[0] ? s5_t_40_reg : s5_t_39_reg) : (s5_recip_cwnd_lead_reg[0] ? s5_t_38_reg : s5_t_37_reg)) : (s5_recip_cwnd_lead_reg[1] ? (s5_recip_cwnd_lead_reg[0] ? s5_t_36_reg : s5_t_35_reg) : (s5_recip_cwnd_lead_reg[0] ? s5_t_34_reg : s5_t_33_reg)))) : (s5_recip_cwnd_lead_reg[3] ? (s5_recip_cwnd_lead_reg[2] ? (s5_recip_cwnd_lead_reg[1] ? (s5_recip_cwnd_lead_reg[0] ? s5_t_32_reg : s5_t_31_reg) : (s5_recip_cwnd_lead_reg[0] ? s5_t_30_reg : s5_t_29_reg)) : (s5_recip_cwnd_lead_reg[1] ? (s5_recip_cwnd_lead_reg[0] ? s5_t_28_reg : s5_t_27_reg) : (s5_recip_cwnd_lead_reg[0] ? s5_t_26_reg : s5_t_25_reg))) : (s5_recip_cwnd_lead_reg[2] ? (s5_recip_cwnd_lead_reg[1] ? (s5_recip_cwnd_lead_reg[0] ? s5_t_24_reg : s5_t_23_reg) : (s5_recip_cwnd_lead_reg[0] ? s5_t_22_reg : s5_t_21_reg)) : (s5_recip_cwnd_lead_reg[1] ? (s5_recip_cwnd_lead_reg[0] ? s5_t_20_reg : s5_t_19_reg) : (s5_recip_cwnd_lead_reg[0] ? s5_t_18_reg : 10'd0))));
 reg  [10:0] recip_cwnd_recip;
 always @* begin
     case (s6_recip_cwnd_mantissa_reg)
@@ -5276,39 +5458,42 @@ wire [16:0] _s11_inc_div_next_4 = s10_inc_div_coarse_reg[20:4];
 wire [16:0] _s11_inc_div_next_5 = s10_inc_div_coarse_reg[21:5];
 wire [16:0] _s11_inc_div_next_6 = s10_inc_div_coarse_reg[22:6];
 wire [16:0] _s11_inc_div_next_7 = s10_inc_div_coarse_reg[23:7];
-wire [16:0] inc_div = s10_t_8_reg[2] ? (s10_t_8_reg[1] ? (s10_t_8_reg[0] ? _s11_inc_div_next_7 : _s11_inc_div_next_6) : (s10_t_8_reg[0] ? _s11_inc_div_next_5 : _s11_inc_div_next_4)) : (s10_t_8_reg[1] ? (s10_t_8_reg[0] ? _s11_inc_div_next_3 : _s11_inc_div_next_2) : (s10_t_8_reg[0] ? _s11_inc_div_next_1 : _s11_inc_div_next_0));
+wire [16:0] inc_div = s10_t_9_reg[2] ? (s10_t_9_reg[1] ? (s10_t_9_reg[0] ? _s11_inc_div_next_7 : _s11_inc_div_next_6) : (s10_t_9_reg[0] ? _s11_inc_div_next_5 : _s11_inc_div_next_4)) : (s10_t_9_reg[1] ? (s10_t_9_reg[0] ? _s11_inc_div_next_3 : _s11_inc_div_next_2) : (s10_t_9_reg[0] ? _s11_inc_div_next_1 : _s11_inc_div_next_0));
 wire [31:0] _s2_t_20_next_0 = {12'd0, s1_delay_reg};
-wire [31:0] cur_last_dec = s4_cur_reg[57:26];
-wire [31:0] since_dec = s4_now_reg - cur_last_dec;
-wire _s5_t_31_next_0 = s4_t_4_reg <= since_dec;
-wire do_dec = s14_congested_reg & s14_t_7_reg;
+wire _s6_t_12_next_0 = s5_t_44_reg <= s5_since_dec_reg;
+wire do_dec = s15_congested_reg & s15_t_7_reg;
 wire cwnd_ge_one = 26'h10000 <= cur_cwnd;
 wire [16:0] incr = s11_cwnd_ge_one_reg ? s11_inc_div_reg : s11_ai_acked_reg;
-wire _s15_t_7_next_0 = ~s14_congested_reg;
-wire [16:0] _s15_t_7_next_1 = _s15_t_7_next_0 ? s14_incr_reg : 17'h0;
-wire [26:0] _s15_t_7_next_2 = {10'd0, _s15_t_7_next_1};
-wire [25:0] _s25_sum_next_0 = s24_do_dec_reg ? s24_dec_reg : s24_cur_cwnd_reg;
-wire [26:0] _s25_sum_next_1 = {1'd0, _s25_sum_next_0};
-wire [26:0] sum = _s25_sum_next_1 + s24_t_reg;
-wire [31:0] _s15_t_8_next_0 = do_dec ? s14_now_reg : s14_cur_last_dec_reg;
+wire _s16_t_7_next_0 = ~s15_congested_reg;
+wire [16:0] _s16_t_7_next_1 = _s16_t_7_next_0 ? s15_incr_reg : 17'h0;
+wire [26:0] _s16_t_7_next_2 = {10'd0, _s16_t_7_next_1};
+wire [25:0] _s27_sum_next_0 = s26_do_dec_reg ? s26_dec_reg : s26_cur_cwnd_reg;
+wire [26:0] _s27_sum_next_1 = {1'd0, _s27_sum_next_0};
+wire [26:0] sum = _s27_sum_next_1 + s26_t_reg;
+wire below_min = s27_sum_reg < 27'h28f;
+wire above_max = 27'h3e80000 < s27_sum_reg;
+wire [25:0] _s28_next_cwnd_next_0 = s27_sum_reg[25:0];
+wire [25:0] _s28_next_cwnd_next_1 = above_max ? 26'h3e80000 : _s28_next_cwnd_next_0;
+wire [25:0] next_cwnd = below_min ? 26'h28f : _s28_next_cwnd_next_1;
+wire [31:0] _s16_t_8_next_0 = do_dec ? s15_now_reg : s15_cur_last_dec_reg;
 wire _s2_t_21_next_0 = s1_kind_reg == 2'd0;
 wire [57:0] _s2_t_22_next_0 = {s1_now_reg, 26'ha0000};
 wire _s2_t_23_next_0 = ~_s2_t_21_next_0;
 wire _s2_t_24_next_0 = ~_s2_t_21_next_0;
-wire [15:0] _s14_t_12_next_0 = s13_t_8_reg ? 16'd0 : s13_target_reg;
-wire _s15_t_12_next_0 = s14_t_10_reg & s14_congested_reg;
-wire _s15_t_13_next_0 = s14_t_11_reg & do_dec;
-wire _snoop_ahead_0 = ~s24_error_reg;
-wire _snoop_ahead_1 = s24_valid_reg & _snoop_ahead_0;
-wire [11:0] _snoop_ahead_2 = s24_conn_reg[11:0];
+wire [15:0] _s15_t_12_next_0 = s14_t_8_reg ? 16'd0 : s14_target_reg;
+wire _s16_t_12_next_0 = s15_t_10_reg & s15_congested_reg;
+wire _s16_t_13_next_0 = s15_t_11_reg & do_dec;
+wire _snoop_ahead_0 = ~s27_error_reg;
+wire _snoop_ahead_1 = s27_valid_reg & _snoop_ahead_0;
+wire [11:0] _snoop_ahead_2 = s27_conn_reg[11:0];
 wire [11:0] _snoop_ahead_3 = in_conn_reg[11:0];
 wire _snoop_ahead_4 = _snoop_ahead_2 == _snoop_ahead_3;
 wire snoop_s1_ahead = _snoop_ahead_1 & _snoop_ahead_4;
-wire [11:0] _snoop_ahead_5 = s24_conn_reg[11:0];
+wire [11:0] _snoop_ahead_5 = s27_conn_reg[11:0];
 wire [11:0] _snoop_ahead_6 = s1_conn_reg[11:0];
 wire _snoop_ahead_7 = _snoop_ahead_5 == _snoop_ahead_6;
 wire snoop_s2_ahead = _snoop_ahead_1 & _snoop_ahead_7;
-wire [11:0] _snoop_ahead_8 = s24_conn_reg[11:0];
+wire [11:0] _snoop_ahead_8 = s27_conn_reg[11:0];
 wire [11:0] _snoop_ahead_9 = s2_conn_reg[11:0];
 wire _snoop_ahead_10 = _snoop_ahead_8 == _snoop_ahead_9;
 wire snoop_s3_ahead = _snoop_ahead_1 & _snoop_ahead_10;
@@ -5331,87 +5516,85 @@ wire [4:0] _shell_14 = occ_reg + _shell_13;
 wire out_pop = out_valid_reg & m_result_ready;
 wire [4:0] _shell_15 = out_pop ? 5'd1 : 5'd0;
 wire [4:0] occ_update = _shell_14 - _shell_15;
-wire _shell_16 = ~s25_error_reg;
-wire wr_en = s25_valid_reg & _shell_16;
-wire [11:0] wr_addr = s25_conn_reg[11:0];
+wire _shell_16 = ~s28_error_reg;
+wire wr_en = s28_valid_reg & _shell_16;
+wire [11:0] wr_addr = s28_conn_reg[11:0];
 wire [11:0] _shell_17 = in_conn_reg[11:0];
 wire _shell_18 = wr_addr == _shell_17;
 wire snoop_in = wr_en & _shell_18;
-wire below_min = s25_sum_reg < 27'h28f;
-wire above_max = 27'h3e80000 < s25_sum_reg;
-wire [25:0] _shell_19 = s25_sum_reg[25:0];
-wire [25:0] _shell_20 = above_max ? 26'h3e80000 : _shell_19;
-wire [25:0] next_cwnd = below_min ? 26'h28f : _shell_20;
-wire [57:0] _shell_21 = {s25_t_reg, next_cwnd};
-wire [57:0] new_word = s25_t_2_reg ? s25_t_3_reg : _shell_21;
-wire _shell_22 = snoop_s1_reg | s1_fix_valid_reg;
-wire [57:0] _shell_23 = snoop_s1_reg ? new_word : s1_fix_word_reg;
-wire _shell_24 = snoop_s2_reg | s2_fix_valid_reg;
-wire [57:0] _shell_25 = snoop_s2_reg ? new_word : s2_fix_word_reg;
+wire [57:0] _shell_19 = {s28_t_reg, s28_next_cwnd_reg};
+wire [57:0] new_word = s28_t_2_reg ? s28_t_3_reg : _shell_19;
+wire _shell_20 = snoop_s1_reg | s1_fix_valid_reg;
+wire [57:0] _shell_21 = snoop_s1_reg ? new_word : s1_fix_word_reg;
+wire _shell_22 = snoop_s2_reg | s2_fix_valid_reg;
+wire [57:0] _shell_23 = snoop_s2_reg ? new_word : s2_fix_word_reg;
 wire [57:0] s3_word = s3_fix_valid_reg ? s3_fix_word_reg : s3_ram_reg;
-wire [57:0] _shell_26 = snoop_s3_reg ? new_word : s3_word;
-wire _shell_27 = out_wr_ptr_reg == 5'd0;
-wire [25:0] _shell_28 = s25_t_2_reg ? 26'ha0000 : next_cwnd;
-wire [25:0] res_cwnd = s25_error_reg ? 26'h0 : _shell_28;
-wire [15:0] res_target = s25_error_reg ? 16'd0 : s25_t_4_reg;
-wire res_congested = s25_error_reg ? 1'd0 : s25_t_5_reg;
-wire res_decreased = s25_error_reg ? 1'd0 : s25_t_6_reg;
-wire _shell_29 = out_wr_ptr_reg == 5'd1;
-wire _shell_30 = out_wr_ptr_reg == 5'd2;
-wire _shell_31 = out_wr_ptr_reg == 5'd3;
-wire _shell_32 = out_wr_ptr_reg == 5'd4;
-wire _shell_33 = out_wr_ptr_reg == 5'd5;
-wire _shell_34 = out_wr_ptr_reg == 5'd6;
-wire _shell_35 = out_wr_ptr_reg == 5'd7;
-wire _shell_36 = out_wr_ptr_reg == 5'd8;
-wire _shell_37 = out_wr_ptr_reg == 5'd9;
-wire _shell_38 = out_wr_ptr_reg == 5'd10;
-wire _shell_39 = out_wr_ptr_reg == 5'd11;
-wire _shell_40 = out_wr_ptr_reg == 5'd12;
-wire _shell_41 = out_wr_ptr_reg == 5'd13;
-wire _shell_42 = out_wr_ptr_reg == 5'd14;
-wire _shell_43 = out_wr_ptr_reg == 5'd15;
-wire _shell_44 = out_wr_ptr_reg == 5'd16;
-wire _shell_45 = out_wr_ptr_reg == 5'd17;
-wire _shell_46 = out_wr_ptr_reg == 5'd18;
-wire _shell_47 = out_wr_ptr_reg == 5'd19;
-wire _shell_48 = out_wr_ptr_reg == 5'd20;
-wire _shell_49 = out_wr_ptr_reg == 5'd21;
-wire _shell_50 = out_wr_ptr_reg == 5'd22;
-wire _shell_51 = out_wr_ptr_reg == 5'd23;
-wire _shell_52 = out_wr_ptr_reg == 5'd24;
-wire _shell_53 = out_wr_ptr_reg == 5'd25;
-wire _shell_54 = out_wr_ptr_reg == 5'd26;
-wire _shell_55 = out_wr_ptr_reg == 5'd26;
-wire [4:0] _shell_56 = out_wr_ptr_reg + 5'd1;
-wire [4:0] _shell_57 = _shell_55 ? 5'd0 : _shell_56;
-wire _shell_58 = out_wr_ptr_reg == out_rd_ptr_plus1_reg;
-wire out_lands_next = s25_valid_reg & _shell_58;
-wire [15:0] _shell_59 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out26_conn_reg : (out_rd_ptr_plus1_reg[1] ? out26_conn_reg : (out_rd_ptr_plus1_reg[0] ? out25_conn_reg : out24_conn_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_conn_reg : out22_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out21_conn_reg : out20_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_conn_reg : out18_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out17_conn_reg : out16_conn_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_conn_reg : out14_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out13_conn_reg : out12_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_conn_reg : out10_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out9_conn_reg : out8_conn_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_conn_reg : out6_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out5_conn_reg : out4_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_conn_reg : out2_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out1_conn_reg : out0_conn_reg))));
-wire [1:0] _shell_60 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out26_kind_reg : (out_rd_ptr_plus1_reg[1] ? out26_kind_reg : (out_rd_ptr_plus1_reg[0] ? out25_kind_reg : out24_kind_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_kind_reg : out22_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out21_kind_reg : out20_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_kind_reg : out18_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out17_kind_reg : out16_kind_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_kind_reg : out14_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out13_kind_reg : out12_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_kind_reg : out10_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out9_kind_reg : out8_kind_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_kind_reg : out6_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out5_kind_reg : out4_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_kind_reg : out2_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out1_kind_reg : out0_kind_reg))));
-wire [25:0] _shell_61 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out26_cwnd_reg : (out_rd_ptr_plus1_reg[1] ? out26_cwnd_reg : (out_rd_ptr_plus1_reg[0] ? out25_cwnd_reg : out24_cwnd_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_cwnd_reg : out22_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out21_cwnd_reg : out20_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_cwnd_reg : out18_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out17_cwnd_reg : out16_cwnd_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_cwnd_reg : out14_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out13_cwnd_reg : out12_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_cwnd_reg : out10_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out9_cwnd_reg : out8_cwnd_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_cwnd_reg : out6_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out5_cwnd_reg : out4_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_cwnd_reg : out2_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out1_cwnd_reg : out0_cwnd_reg))));
-wire [15:0] _shell_62 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out26_target_reg : (out_rd_ptr_plus1_reg[1] ? out26_target_reg : (out_rd_ptr_plus1_reg[0] ? out25_target_reg : out24_target_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_target_reg : out22_target_reg) : (out_rd_ptr_plus1_reg[0] ? out21_target_reg : out20_target_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_target_reg : out18_target_reg) : (out_rd_ptr_plus1_reg[0] ? out17_target_reg : out16_target_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_target_reg : out14_target_reg) : (out_rd_ptr_plus1_reg[0] ? out13_target_reg : out12_target_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_target_reg : out10_target_reg) : (out_rd_ptr_plus1_reg[0] ? out9_target_reg : out8_target_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_target_reg : out6_target_reg) : (out_rd_ptr_plus1_reg[0] ? out5_target_reg : out4_target_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_target_reg : out2_target_reg) : (out_rd_ptr_plus1_reg[0] ? out1_target_reg : out0_target_reg))));
-wire _shell_63 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out26_congested_reg : (out_rd_ptr_plus1_reg[1] ? out26_congested_reg : (out_rd_ptr_plus1_reg[0] ? out25_congested_reg : out24_congested_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_congested_reg : out22_congested_reg) : (out_rd_ptr_plus1_reg[0] ? out21_congested_reg : out20_congested_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_congested_reg : out18_congested_reg) : (out_rd_ptr_plus1_reg[0] ? out17_congested_reg : out16_congested_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_congested_reg : out14_congested_reg) : (out_rd_ptr_plus1_reg[0] ? out13_congested_reg : out12_congested_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_congested_reg : out10_congested_reg) : (out_rd_ptr_plus1_reg[0] ? out9_congested_reg : out8_congested_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_congested_reg : out6_congested_reg) : (out_rd_ptr_plus1_reg[0] ? out5_congested_reg : out4_congested_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_congested_reg : out2_congested_reg) : (out_rd_ptr_plus1_reg[0] ? out1_congested_reg : out0_congested_reg))));
-wire _shell_64 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out26_decreased_reg : (out_rd_ptr_plus1_reg[1] ? out26_decreased_reg : (out_rd_ptr_plus1_reg[0] ? out25_decreased_reg : out24_decreased_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_decreased_reg : out22_decreased_reg) : (out_rd_ptr_plus1_reg[0] ? out21_decreased_reg : out20_decreased_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_decreased_reg : out18_decreased_reg) : (out_rd_ptr_plus1_reg[0] ? out17_decreased_reg : out16_decreased_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_decreased_reg : out14_decreased_reg) : (out_rd_ptr_plus1_reg[0] ? out13_decreased_reg : out12_decreased_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_decreased_reg : out10_decreased_reg) : (out_rd_ptr_plus1_reg[0] ? out9_decreased_reg : out8_decreased_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_decreased_reg : out6_decreased_reg) : (out_rd_ptr_plus1_reg[0] ? out5_decreased_reg : out4_decreased_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_decreased_reg : out2_decreased_reg) : (out_rd_ptr_plus1_reg[0] ? out1_decreased_reg : out0_decreased_reg))));
-wire _shell_65 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out26_error_reg : (out_rd_ptr_plus1_reg[1] ? out26_error_reg : (out_rd_ptr_plus1_reg[0] ? out25_error_reg : out24_error_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_error_reg : out22_error_reg) : (out_rd_ptr_plus1_reg[0] ? out21_error_reg : out20_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_error_reg : out18_error_reg) : (out_rd_ptr_plus1_reg[0] ? out17_error_reg : out16_error_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_error_reg : out14_error_reg) : (out_rd_ptr_plus1_reg[0] ? out13_error_reg : out12_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_error_reg : out10_error_reg) : (out_rd_ptr_plus1_reg[0] ? out9_error_reg : out8_error_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_error_reg : out6_error_reg) : (out_rd_ptr_plus1_reg[0] ? out5_error_reg : out4_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_error_reg : out2_error_reg) : (out_rd_ptr_plus1_reg[0] ? out1_error_reg : out0_error_reg))));
-wire _shell_66 = out_wr_ptr_reg == out_rd_ptr_reg;
-wire out_lands_head = s25_valid_reg & _shell_66;
-wire _shell_67 = out_rd_ptr_plus1_reg == 5'd26;
-wire [4:0] _shell_68 = out_rd_ptr_plus1_reg + 5'd1;
-wire [4:0] _shell_69 = _shell_67 ? 5'd0 : _shell_68;
-wire [4:0] _shell_70 = s25_valid_reg ? 5'd1 : 5'd0;
-wire [4:0] _shell_71 = out_count_reg + _shell_70;
-wire [4:0] _shell_72 = out_pop ? 5'd1 : 5'd0;
-wire [4:0] _shell_73 = _shell_71 - _shell_72;
-wire _shell_74 = ~out_pop;
-wire _shell_75 = s25_valid_reg & _shell_74;
-wire _shell_76 = out_count_reg != 5'd31;
-wire _shell_77 = ~s25_valid_reg;
-wire _shell_78 = out_pop & _shell_77;
-wire _shell_79 = out_count_reg != 5'd1;
+wire [57:0] _shell_24 = snoop_s3_reg ? new_word : s3_word;
+wire _shell_25 = out_wr_ptr_reg == 5'd0;
+wire [25:0] _shell_26 = s28_t_2_reg ? 26'ha0000 : s28_next_cwnd_reg;
+wire [25:0] res_cwnd = s28_error_reg ? 26'h0 : _shell_26;
+wire [15:0] res_target = s28_error_reg ? 16'd0 : s28_t_4_reg;
+wire res_congested = s28_error_reg ? 1'd0 : s28_t_5_reg;
+wire res_decreased = s28_error_reg ? 1'd0 : s28_t_6_reg;
+wire _shell_27 = out_wr_ptr_reg == 5'd1;
+wire _shell_28 = out_wr_ptr_reg == 5'd2;
+wire _shell_29 = out_wr_ptr_reg == 5'd3;
+wire _shell_30 = out_wr_ptr_reg == 5'd4;
+wire _shell_31 = out_wr_ptr_reg == 5'd5;
+wire _shell_32 = out_wr_ptr_reg == 5'd6;
+wire _shell_33 = out_wr_ptr_reg == 5'd7;
+wire _shell_34 = out_wr_ptr_reg == 5'd8;
+wire _shell_35 = out_wr_ptr_reg == 5'd9;
+wire _shell_36 = out_wr_ptr_reg == 5'd10;
+wire _shell_37 = out_wr_ptr_reg == 5'd11;
+wire _shell_38 = out_wr_ptr_reg == 5'd12;
+wire _shell_39 = out_wr_ptr_reg == 5'd13;
+wire _shell_40 = out_wr_ptr_reg == 5'd14;
+wire _shell_41 = out_wr_ptr_reg == 5'd15;
+wire _shell_42 = out_wr_ptr_reg == 5'd16;
+wire _shell_43 = out_wr_ptr_reg == 5'd17;
+wire _shell_44 = out_wr_ptr_reg == 5'd18;
+wire _shell_45 = out_wr_ptr_reg == 5'd19;
+wire _shell_46 = out_wr_ptr_reg == 5'd20;
+wire _shell_47 = out_wr_ptr_reg == 5'd21;
+wire _shell_48 = out_wr_ptr_reg == 5'd22;
+wire _shell_49 = out_wr_ptr_reg == 5'd23;
+wire _shell_50 = out_wr_ptr_reg == 5'd24;
+wire _shell_51 = out_wr_ptr_reg == 5'd25;
+wire _shell_52 = out_wr_ptr_reg == 5'd26;
+wire _shell_53 = out_wr_ptr_reg == 5'd27;
+wire _shell_54 = out_wr_ptr_reg == 5'd28;
+wire _shell_55 = out_wr_ptr_reg == 5'd29;
+wire _shell_56 = out_wr_ptr_reg == 5'd29;
+wire [4:0] _shell_57 = out_wr_ptr_reg + 5'd1;
+wire [4:0] _shell_58 = _shell_56 ? 5'd0 : _shell_57;
+wire _shell_59 = out_wr_ptr_reg == out_rd_ptr_plus1_reg;
+wire out_lands_next = s28_valid_reg & _shell_59;
+wire [15:0] _shell_60 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? out29_conn_reg : (out_rd_ptr_plus1_reg[0] ? out29_conn_reg : out28_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_conn_reg : out26_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out25_conn_reg : out24_conn_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_conn_reg : out22_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out21_conn_reg : out20_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_conn_reg : out18_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out17_conn_reg : out16_conn_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_conn_reg : out14_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out13_conn_reg : out12_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_conn_reg : out10_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out9_conn_reg : out8_conn_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_conn_reg : out6_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out5_conn_reg : out4_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_conn_reg : out2_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out1_conn_reg : out0_conn_reg))));
+wire [1:0] _shell_61 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? out29_kind_reg : (out_rd_ptr_plus1_reg[0] ? out29_kind_reg : out28_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_kind_reg : out26_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out25_kind_reg : out24_kind_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_kind_reg : out22_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out21_kind_reg : out20_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_kind_reg : out18_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out17_kind_reg : out16_kind_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_kind_reg : out14_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out13_kind_reg : out12_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_kind_reg : out10_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out9_kind_reg : out8_kind_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_kind_reg : out6_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out5_kind_reg : out4_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_kind_reg : out2_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out1_kind_reg : out0_kind_reg))));
+wire [25:0] _shell_62 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? out29_cwnd_reg : (out_rd_ptr_plus1_reg[0] ? out29_cwnd_reg : out28_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_cwnd_reg : out26_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out25_cwnd_reg : out24_cwnd_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_cwnd_reg : out22_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out21_cwnd_reg : out20_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_cwnd_reg : out18_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out17_cwnd_reg : out16_cwnd_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_cwnd_reg : out14_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out13_cwnd_reg : out12_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_cwnd_reg : out10_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out9_cwnd_reg : out8_cwnd_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_cwnd_reg : out6_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out5_cwnd_reg : out4_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_cwnd_reg : out2_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out1_cwnd_reg : out0_cwnd_reg))));
+wire [15:0] _shell_63 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? out29_target_reg : (out_rd_ptr_plus1_reg[0] ? out29_target_reg : out28_target_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_target_reg : out26_target_reg) : (out_rd_ptr_plus1_reg[0] ? out25_target_reg : out24_target_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_target_reg : out22_target_reg) : (out_rd_ptr_plus1_reg[0] ? out21_target_reg : out20_target_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_target_reg : out18_target_reg) : (out_rd_ptr_plus1_reg[0] ? out17_target_reg : out16_target_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_target_reg : out14_target_reg) : (out_rd_ptr_plus1_reg[0] ? out13_target_reg : out12_target_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_target_reg : out10_target_reg) : (out_rd_ptr_plus1_reg[0] ? out9_target_reg : out8_target_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_target_reg : out6_target_reg) : (out_rd_ptr_plus1_reg[0] ? out5_target_reg : out4_target_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_target_reg : out2_target_reg) : (out_rd_ptr_plus1_reg[0] ? out1_target_reg : out0_target_reg))));
+wire _shell_64 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? out29_congested_reg : (out_rd_ptr_plus1_reg[0] ? out29_congested_reg : out28_congested_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_congested_reg : out26_congested_reg) : (out_rd_ptr_plus1_reg[0] ? out25_congested_reg : out24_congested_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_congested_reg : out22_congested_reg) : (out_rd_ptr_plus1_reg[0] ? out21_congested_reg : out20_congested_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_congested_reg : out18_congested_reg) : (out_rd_ptr_plus1_reg[0] ? out17_congested_reg : out16_congested_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_congested_reg : out14_congested_reg) : (out_rd_ptr_plus1_reg[0] ? out13_congested_reg : out12_congested_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_congested_reg : out10_congested_reg) : (out_rd_ptr_plus1_reg[0] ? out9_congested_reg : out8_congested_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_congested_reg : out6_congested_reg) : (out_rd_ptr_plus1_reg[0] ? out5_congested_reg : out4_congested_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_congested_reg : out2_congested_reg) : (out_rd_ptr_plus1_reg[0] ? out1_congested_reg : out0_congested_reg))));
+wire _shell_65 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? out29_decreased_reg : (out_rd_ptr_plus1_reg[0] ? out29_decreased_reg : out28_decreased_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_decreased_reg : out26_decreased_reg) : (out_rd_ptr_plus1_reg[0] ? out25_decreased_reg : out24_decreased_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_decreased_reg : out22_decreased_reg) : (out_rd_ptr_plus1_reg[0] ? out21_decreased_reg : out20_decreased_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_decreased_reg : out18_decreased_reg) : (out_rd_ptr_plus1_reg[0] ? out17_decreased_reg : out16_decreased_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_decreased_reg : out14_decreased_reg) : (out_rd_ptr_plus1_reg[0] ? out13_decreased_reg : out12_decreased_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_decreased_reg : out10_decreased_reg) : (out_rd_ptr_plus1_reg[0] ? out9_decreased_reg : out8_decreased_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_decreased_reg : out6_decreased_reg) : (out_rd_ptr_plus1_reg[0] ? out5_decreased_reg : out4_decreased_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_decreased_reg : out2_decreased_reg) : (out_rd_ptr_plus1_reg[0] ? out1_decreased_reg : out0_decreased_reg))));
+wire _shell_66 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? out29_error_reg : (out_rd_ptr_plus1_reg[0] ? out29_error_reg : out28_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_error_reg : out26_error_reg) : (out_rd_ptr_plus1_reg[0] ? out25_error_reg : out24_error_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_error_reg : out22_error_reg) : (out_rd_ptr_plus1_reg[0] ? out21_error_reg : out20_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_error_reg : out18_error_reg) : (out_rd_ptr_plus1_reg[0] ? out17_error_reg : out16_error_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_error_reg : out14_error_reg) : (out_rd_ptr_plus1_reg[0] ? out13_error_reg : out12_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_error_reg : out10_error_reg) : (out_rd_ptr_plus1_reg[0] ? out9_error_reg : out8_error_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_error_reg : out6_error_reg) : (out_rd_ptr_plus1_reg[0] ? out5_error_reg : out4_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_error_reg : out2_error_reg) : (out_rd_ptr_plus1_reg[0] ? out1_error_reg : out0_error_reg))));
+wire _shell_67 = out_wr_ptr_reg == out_rd_ptr_reg;
+wire out_lands_head = s28_valid_reg & _shell_67;
+wire _shell_68 = out_rd_ptr_plus1_reg == 5'd29;
+wire [4:0] _shell_69 = out_rd_ptr_plus1_reg + 5'd1;
+wire [4:0] _shell_70 = _shell_68 ? 5'd0 : _shell_69;
+wire [4:0] _shell_71 = s28_valid_reg ? 5'd1 : 5'd0;
+wire [4:0] _shell_72 = out_count_reg + _shell_71;
+wire [4:0] _shell_73 = out_pop ? 5'd1 : 5'd0;
+wire [4:0] _shell_74 = _shell_72 - _shell_73;
+wire _shell_75 = ~out_pop;
+wire _shell_76 = s28_valid_reg & _shell_75;
+wire _shell_77 = out_count_reg != 5'd31;
+wire _shell_78 = ~s28_valid_reg;
+wire _shell_79 = out_pop & _shell_78;
+wire _shell_80 = out_count_reg != 5'd1;
 wire out_stays = |out_count_reg;
-wire _shell_80 = _shell_78 ? _shell_79 : out_stays;
-wire _shell_81 = _shell_75 ? _shell_76 : _shell_80;
+wire _shell_81 = _shell_79 ? _shell_80 : out_stays;
+wire _shell_82 = _shell_76 ? _shell_77 : _shell_81;
 wire _issue_next_0 = in_conn_reg == skid_conn_reg;
 wire hazard_issued_skid = issue & _issue_next_0;
 wire _issue_next_1 = s1_conn_reg == skid_conn_reg;
@@ -5469,164 +5652,191 @@ wire _issue_next_49 = _issue_next_46 | _issue_next_48;
 wire _issue_next_50 = s8_conn_reg == skid_conn_reg;
 wire _issue_next_51 = s8_valid_reg & _issue_next_50;
 wire _issue_next_52 = _issue_next_49 | _issue_next_51;
-wire _issue_next_53 = s5_conn_reg == s_event_conn;
-wire _issue_next_54 = s5_valid_reg & _issue_next_53;
-wire _issue_next_55 = 1'd0 | _issue_next_54;
-wire _issue_next_56 = s6_conn_reg == s_event_conn;
-wire _issue_next_57 = s6_valid_reg & _issue_next_56;
-wire _issue_next_58 = _issue_next_55 | _issue_next_57;
-wire _issue_next_59 = s7_conn_reg == s_event_conn;
-wire _issue_next_60 = s7_valid_reg & _issue_next_59;
+wire _issue_next_53 = s9_conn_reg == skid_conn_reg;
+wire _issue_next_54 = s9_valid_reg & _issue_next_53;
+wire _issue_next_55 = _issue_next_52 | _issue_next_54;
+wire _issue_next_56 = s5_conn_reg == s_event_conn;
+wire _issue_next_57 = s5_valid_reg & _issue_next_56;
+wire _issue_next_58 = 1'd0 | _issue_next_57;
+wire _issue_next_59 = s6_conn_reg == s_event_conn;
+wire _issue_next_60 = s6_valid_reg & _issue_next_59;
 wire _issue_next_61 = _issue_next_58 | _issue_next_60;
-wire _issue_next_62 = s8_conn_reg == s_event_conn;
-wire _issue_next_63 = s8_valid_reg & _issue_next_62;
+wire _issue_next_62 = s7_conn_reg == s_event_conn;
+wire _issue_next_63 = s7_valid_reg & _issue_next_62;
 wire _issue_next_64 = _issue_next_61 | _issue_next_63;
-wire _issue_next_65 = skid_valid_reg ? _issue_next_52 : _issue_next_64;
-wire _issue_next_66 = s5_conn_reg == in_conn_reg;
-wire _issue_next_67 = s5_valid_reg & _issue_next_66;
-wire _issue_next_68 = 1'd0 | _issue_next_67;
-wire _issue_next_69 = s6_conn_reg == in_conn_reg;
-wire _issue_next_70 = s6_valid_reg & _issue_next_69;
-wire _issue_next_71 = _issue_next_68 | _issue_next_70;
-wire _issue_next_72 = s7_conn_reg == in_conn_reg;
-wire _issue_next_73 = s7_valid_reg & _issue_next_72;
-wire _issue_next_74 = _issue_next_71 | _issue_next_73;
-wire _issue_next_75 = s8_conn_reg == in_conn_reg;
-wire _issue_next_76 = s8_valid_reg & _issue_next_75;
+wire _issue_next_65 = s8_conn_reg == s_event_conn;
+wire _issue_next_66 = s8_valid_reg & _issue_next_65;
+wire _issue_next_67 = _issue_next_64 | _issue_next_66;
+wire _issue_next_68 = s9_conn_reg == s_event_conn;
+wire _issue_next_69 = s9_valid_reg & _issue_next_68;
+wire _issue_next_70 = _issue_next_67 | _issue_next_69;
+wire _issue_next_71 = skid_valid_reg ? _issue_next_55 : _issue_next_70;
+wire _issue_next_72 = s5_conn_reg == in_conn_reg;
+wire _issue_next_73 = s5_valid_reg & _issue_next_72;
+wire _issue_next_74 = 1'd0 | _issue_next_73;
+wire _issue_next_75 = s6_conn_reg == in_conn_reg;
+wire _issue_next_76 = s6_valid_reg & _issue_next_75;
 wire _issue_next_77 = _issue_next_74 | _issue_next_76;
-wire _issue_next_78 = in_valid_reg ? _issue_next_77 : _issue_next_64;
-wire hazard1_ahead = issue ? _issue_next_65 : _issue_next_78;
-wire _issue_next_79 = s9_conn_reg == skid_conn_reg;
-wire _issue_next_80 = s9_valid_reg & _issue_next_79;
-wire _issue_next_81 = 1'd0 | _issue_next_80;
-wire _issue_next_82 = s10_conn_reg == skid_conn_reg;
-wire _issue_next_83 = s10_valid_reg & _issue_next_82;
-wire _issue_next_84 = _issue_next_81 | _issue_next_83;
-wire _issue_next_85 = s11_conn_reg == skid_conn_reg;
-wire _issue_next_86 = s11_valid_reg & _issue_next_85;
-wire _issue_next_87 = _issue_next_84 | _issue_next_86;
-wire _issue_next_88 = s12_conn_reg == skid_conn_reg;
-wire _issue_next_89 = s12_valid_reg & _issue_next_88;
-wire _issue_next_90 = _issue_next_87 | _issue_next_89;
-wire _issue_next_91 = s9_conn_reg == s_event_conn;
-wire _issue_next_92 = s9_valid_reg & _issue_next_91;
-wire _issue_next_93 = 1'd0 | _issue_next_92;
-wire _issue_next_94 = s10_conn_reg == s_event_conn;
-wire _issue_next_95 = s10_valid_reg & _issue_next_94;
+wire _issue_next_78 = s7_conn_reg == in_conn_reg;
+wire _issue_next_79 = s7_valid_reg & _issue_next_78;
+wire _issue_next_80 = _issue_next_77 | _issue_next_79;
+wire _issue_next_81 = s8_conn_reg == in_conn_reg;
+wire _issue_next_82 = s8_valid_reg & _issue_next_81;
+wire _issue_next_83 = _issue_next_80 | _issue_next_82;
+wire _issue_next_84 = s9_conn_reg == in_conn_reg;
+wire _issue_next_85 = s9_valid_reg & _issue_next_84;
+wire _issue_next_86 = _issue_next_83 | _issue_next_85;
+wire _issue_next_87 = in_valid_reg ? _issue_next_86 : _issue_next_70;
+wire hazard1_ahead = issue ? _issue_next_71 : _issue_next_87;
+wire _issue_next_88 = s10_conn_reg == skid_conn_reg;
+wire _issue_next_89 = s10_valid_reg & _issue_next_88;
+wire _issue_next_90 = 1'd0 | _issue_next_89;
+wire _issue_next_91 = s11_conn_reg == skid_conn_reg;
+wire _issue_next_92 = s11_valid_reg & _issue_next_91;
+wire _issue_next_93 = _issue_next_90 | _issue_next_92;
+wire _issue_next_94 = s12_conn_reg == skid_conn_reg;
+wire _issue_next_95 = s12_valid_reg & _issue_next_94;
 wire _issue_next_96 = _issue_next_93 | _issue_next_95;
-wire _issue_next_97 = s11_conn_reg == s_event_conn;
-wire _issue_next_98 = s11_valid_reg & _issue_next_97;
+wire _issue_next_97 = s13_conn_reg == skid_conn_reg;
+wire _issue_next_98 = s13_valid_reg & _issue_next_97;
 wire _issue_next_99 = _issue_next_96 | _issue_next_98;
-wire _issue_next_100 = s12_conn_reg == s_event_conn;
-wire _issue_next_101 = s12_valid_reg & _issue_next_100;
+wire _issue_next_100 = s14_conn_reg == skid_conn_reg;
+wire _issue_next_101 = s14_valid_reg & _issue_next_100;
 wire _issue_next_102 = _issue_next_99 | _issue_next_101;
-wire _issue_next_103 = skid_valid_reg ? _issue_next_90 : _issue_next_102;
-wire _issue_next_104 = s9_conn_reg == in_conn_reg;
-wire _issue_next_105 = s9_valid_reg & _issue_next_104;
-wire _issue_next_106 = 1'd0 | _issue_next_105;
-wire _issue_next_107 = s10_conn_reg == in_conn_reg;
-wire _issue_next_108 = s10_valid_reg & _issue_next_107;
-wire _issue_next_109 = _issue_next_106 | _issue_next_108;
-wire _issue_next_110 = s11_conn_reg == in_conn_reg;
-wire _issue_next_111 = s11_valid_reg & _issue_next_110;
-wire _issue_next_112 = _issue_next_109 | _issue_next_111;
-wire _issue_next_113 = s12_conn_reg == in_conn_reg;
-wire _issue_next_114 = s12_valid_reg & _issue_next_113;
-wire _issue_next_115 = _issue_next_112 | _issue_next_114;
-wire _issue_next_116 = in_valid_reg ? _issue_next_115 : _issue_next_102;
-wire hazard2_ahead = issue ? _issue_next_103 : _issue_next_116;
-wire _issue_next_117 = s13_conn_reg == skid_conn_reg;
-wire _issue_next_118 = s13_valid_reg & _issue_next_117;
-wire _issue_next_119 = 1'd0 | _issue_next_118;
-wire _issue_next_120 = s14_conn_reg == skid_conn_reg;
-wire _issue_next_121 = s14_valid_reg & _issue_next_120;
-wire _issue_next_122 = _issue_next_119 | _issue_next_121;
-wire _issue_next_123 = s15_conn_reg == skid_conn_reg;
-wire _issue_next_124 = s15_valid_reg & _issue_next_123;
-wire _issue_next_125 = _issue_next_122 | _issue_next_124;
-wire _issue_next_126 = s16_conn_reg == skid_conn_reg;
-wire _issue_next_127 = s16_valid_reg & _issue_next_126;
-wire _issue_next_128 = _issue_next_125 | _issue_next_127;
-wire _issue_next_129 = s13_conn_reg == s_event_conn;
-wire _issue_next_130 = s13_valid_reg & _issue_next_129;
-wire _issue_next_131 = 1'd0 | _issue_next_130;
-wire _issue_next_132 = s14_conn_reg == s_event_conn;
-wire _issue_next_133 = s14_valid_reg & _issue_next_132;
-wire _issue_next_134 = _issue_next_131 | _issue_next_133;
-wire _issue_next_135 = s15_conn_reg == s_event_conn;
+wire _issue_next_103 = s10_conn_reg == s_event_conn;
+wire _issue_next_104 = s10_valid_reg & _issue_next_103;
+wire _issue_next_105 = 1'd0 | _issue_next_104;
+wire _issue_next_106 = s11_conn_reg == s_event_conn;
+wire _issue_next_107 = s11_valid_reg & _issue_next_106;
+wire _issue_next_108 = _issue_next_105 | _issue_next_107;
+wire _issue_next_109 = s12_conn_reg == s_event_conn;
+wire _issue_next_110 = s12_valid_reg & _issue_next_109;
+wire _issue_next_111 = _issue_next_108 | _issue_next_110;
+wire _issue_next_112 = s13_conn_reg == s_event_conn;
+wire _issue_next_113 = s13_valid_reg & _issue_next_112;
+wire _issue_next_114 = _issue_next_111 | _issue_next_113;
+wire _issue_next_115 = s14_conn_reg == s_event_conn;
+wire _issue_next_116 = s14_valid_reg & _issue_next_115;
+wire _issue_next_117 = _issue_next_114 | _issue_next_116;
+wire _issue_next_118 = skid_valid_reg ? _issue_next_102 : _issue_next_117;
+wire _issue_next_119 = s10_conn_reg == in_conn_reg;
+wire _issue_next_120 = s10_valid_reg & _issue_next_119;
+wire _issue_next_121 = 1'd0 | _issue_next_120;
+wire _issue_next_122 = s11_conn_reg == in_conn_reg;
+wire _issue_next_123 = s11_valid_reg & _issue_next_122;
+wire _issue_next_124 = _issue_next_121 | _issue_next_123;
+wire _issue_next_125 = s12_conn_reg == in_conn_reg;
+wire _issue_next_126 = s12_valid_reg & _issue_next_125;
+wire _issue_next_127 = _issue_next_124 | _issue_next_126;
+wire _issue_next_128 = s13_conn_reg == in_conn_reg;
+wire _issue_next_129 = s13_valid_reg & _issue_next_128;
+wire _issue_next_130 = _issue_next_127 | _issue_next_129;
+wire _issue_next_131 = s14_conn_reg == in_conn_reg;
+wire _issue_next_132 = s14_valid_reg & _issue_next_131;
+wire _issue_next_133 = _issue_next_130 | _issue_next_132;
+wire _issue_next_134 = in_valid_reg ? _issue_next_133 : _issue_next_117;
+wire hazard2_ahead = issue ? _issue_next_118 : _issue_next_134;
+wire _issue_next_135 = s15_conn_reg == skid_conn_reg;
 wire _issue_next_136 = s15_valid_reg & _issue_next_135;
-wire _issue_next_137 = _issue_next_134 | _issue_next_136;
-wire _issue_next_138 = s16_conn_reg == s_event_conn;
+wire _issue_next_137 = 1'd0 | _issue_next_136;
+wire _issue_next_138 = s16_conn_reg == skid_conn_reg;
 wire _issue_next_139 = s16_valid_reg & _issue_next_138;
 wire _issue_next_140 = _issue_next_137 | _issue_next_139;
-wire _issue_next_141 = skid_valid_reg ? _issue_next_128 : _issue_next_140;
-wire _issue_next_142 = s13_conn_reg == in_conn_reg;
-wire _issue_next_143 = s13_valid_reg & _issue_next_142;
-wire _issue_next_144 = 1'd0 | _issue_next_143;
-wire _issue_next_145 = s14_conn_reg == in_conn_reg;
-wire _issue_next_146 = s14_valid_reg & _issue_next_145;
-wire _issue_next_147 = _issue_next_144 | _issue_next_146;
-wire _issue_next_148 = s15_conn_reg == in_conn_reg;
-wire _issue_next_149 = s15_valid_reg & _issue_next_148;
-wire _issue_next_150 = _issue_next_147 | _issue_next_149;
-wire _issue_next_151 = s16_conn_reg == in_conn_reg;
-wire _issue_next_152 = s16_valid_reg & _issue_next_151;
-wire _issue_next_153 = _issue_next_150 | _issue_next_152;
-wire _issue_next_154 = in_valid_reg ? _issue_next_153 : _issue_next_140;
-wire hazard3_ahead = issue ? _issue_next_141 : _issue_next_154;
-wire _issue_next_155 = s17_conn_reg == skid_conn_reg;
-wire _issue_next_156 = s17_valid_reg & _issue_next_155;
-wire _issue_next_157 = 1'd0 | _issue_next_156;
-wire _issue_next_158 = s18_conn_reg == skid_conn_reg;
-wire _issue_next_159 = s18_valid_reg & _issue_next_158;
-wire _issue_next_160 = _issue_next_157 | _issue_next_159;
-wire _issue_next_161 = s19_conn_reg == skid_conn_reg;
-wire _issue_next_162 = s19_valid_reg & _issue_next_161;
-wire _issue_next_163 = _issue_next_160 | _issue_next_162;
-wire _issue_next_164 = s20_conn_reg == skid_conn_reg;
-wire _issue_next_165 = s20_valid_reg & _issue_next_164;
-wire _issue_next_166 = _issue_next_163 | _issue_next_165;
-wire _issue_next_167 = s17_conn_reg == s_event_conn;
-wire _issue_next_168 = s17_valid_reg & _issue_next_167;
-wire _issue_next_169 = 1'd0 | _issue_next_168;
-wire _issue_next_170 = s18_conn_reg == s_event_conn;
-wire _issue_next_171 = s18_valid_reg & _issue_next_170;
-wire _issue_next_172 = _issue_next_169 | _issue_next_171;
-wire _issue_next_173 = s19_conn_reg == s_event_conn;
-wire _issue_next_174 = s19_valid_reg & _issue_next_173;
-wire _issue_next_175 = _issue_next_172 | _issue_next_174;
-wire _issue_next_176 = s20_conn_reg == s_event_conn;
-wire _issue_next_177 = s20_valid_reg & _issue_next_176;
-wire _issue_next_178 = _issue_next_175 | _issue_next_177;
-wire _issue_next_179 = skid_valid_reg ? _issue_next_166 : _issue_next_178;
-wire _issue_next_180 = s17_conn_reg == in_conn_reg;
-wire _issue_next_181 = s17_valid_reg & _issue_next_180;
-wire _issue_next_182 = 1'd0 | _issue_next_181;
-wire _issue_next_183 = s18_conn_reg == in_conn_reg;
-wire _issue_next_184 = s18_valid_reg & _issue_next_183;
-wire _issue_next_185 = _issue_next_182 | _issue_next_184;
-wire _issue_next_186 = s19_conn_reg == in_conn_reg;
-wire _issue_next_187 = s19_valid_reg & _issue_next_186;
-wire _issue_next_188 = _issue_next_185 | _issue_next_187;
-wire _issue_next_189 = s20_conn_reg == in_conn_reg;
-wire _issue_next_190 = s20_valid_reg & _issue_next_189;
-wire _issue_next_191 = _issue_next_188 | _issue_next_190;
-wire _issue_next_192 = in_valid_reg ? _issue_next_191 : _issue_next_178;
-wire hazard4_ahead = issue ? _issue_next_179 : _issue_next_192;
-wire _issue_next_193 = ~out_pop;
-wire _issue_next_194 = issue & _issue_next_193;
-wire _issue_next_195 = 5'd26 <= occ_reg;
-wire _issue_next_196 = occ_reg != 5'd31;
-wire _issue_next_197 = _issue_next_195 & _issue_next_196;
-wire _issue_next_198 = ~issue;
-wire _issue_next_199 = out_pop & _issue_next_198;
-wire _issue_next_200 = 5'd28 <= occ_reg;
-wire _issue_next_201 = |occ_reg;
-wire _issue_next_202 = ~_issue_next_201;
-wire _issue_next_203 = _issue_next_200 | _issue_next_202;
-wire _issue_next_204 = 5'd27 <= occ_reg;
-wire _issue_next_205 = _issue_next_199 ? _issue_next_203 : _issue_next_204;
-wire full_ahead = _issue_next_194 ? _issue_next_197 : _issue_next_205;
+wire _issue_next_141 = s17_conn_reg == skid_conn_reg;
+wire _issue_next_142 = s17_valid_reg & _issue_next_141;
+wire _issue_next_143 = _issue_next_140 | _issue_next_142;
+wire _issue_next_144 = s18_conn_reg == skid_conn_reg;
+wire _issue_next_145 = s18_valid_reg & _issue_next_144;
+wire _issue_next_146 = _issue_next_143 | _issue_next_145;
+wire _issue_next_147 = s19_conn_reg == skid_conn_reg;
+wire _issue_next_148 = s19_valid_reg & _issue_next_147;
+wire _issue_next_149 = _issue_next_146 | _issue_next_148;
+wire _issue_next_150 = s15_conn_reg == s_event_conn;
+wire _issue_next_151 = s15_valid_reg & _issue_next_150;
+wire _issue_next_152 = 1'd0 | _issue_next_151;
+wire _issue_next_153 = s16_conn_reg == s_event_conn;
+wire _issue_next_154 = s16_valid_reg & _issue_next_153;
+wire _issue_next_155 = _issue_next_152 | _issue_next_154;
+wire _issue_next_156 = s17_conn_reg == s_event_conn;
+wire _issue_next_157 = s17_valid_reg & _issue_next_156;
+wire _issue_next_158 = _issue_next_155 | _issue_next_157;
+wire _issue_next_159 = s18_conn_reg == s_event_conn;
+wire _issue_next_160 = s18_valid_reg & _issue_next_159;
+wire _issue_next_161 = _issue_next_158 | _issue_next_160;
+wire _issue_next_162 = s19_conn_reg == s_event_conn;
+wire _issue_next_163 = s19_valid_reg & _issue_next_162;
+wire _issue_next_164 = _issue_next_161 | _issue_next_163;
+wire _issue_next_165 = skid_valid_reg ? _issue_next_149 : _issue_next_164;
+wire _issue_next_166 = s15_conn_reg == in_conn_reg;
+wire _issue_next_167 = s15_valid_reg & _issue_next_166;
+wire _issue_next_168 = 1'd0 | _issue_next_167;
+wire _issue_next_169 = s16_conn_reg == in_conn_reg;
+wire _issue_next_170 = s16_valid_reg & _issue_next_169;
+wire _issue_next_171 = _issue_next_168 | _issue_next_170;
+wire _issue_next_172 = s17_conn_reg == in_conn_reg;
+wire _issue_next_173 = s17_valid_reg & _issue_next_172;
+wire _issue_next_174 = _issue_next_171 | _issue_next_173;
+wire _issue_next_175 = s18_conn_reg == in_conn_reg;
+wire _issue_next_176 = s18_valid_reg & _issue_next_175;
+wire _issue_next_177 = _issue_next_174 | _issue_next_176;
+wire _issue_next_178 = s19_conn_reg == in_conn_reg;
+wire _issue_next_179 = s19_valid_reg & _issue_next_178;
+wire _issue_next_180 = _issue_next_177 | _issue_next_179;
+wire _issue_next_181 = in_valid_reg ? _issue_next_180 : _issue_next_164;
+wire hazard3_ahead = issue ? _issue_next_165 : _issue_next_181;
+wire _issue_next_182 = s20_conn_reg == skid_conn_reg;
+wire _issue_next_183 = s20_valid_reg & _issue_next_182;
+wire _issue_next_184 = 1'd0 | _issue_next_183;
+wire _issue_next_185 = s21_conn_reg == skid_conn_reg;
+wire _issue_next_186 = s21_valid_reg & _issue_next_185;
+wire _issue_next_187 = _issue_next_184 | _issue_next_186;
+wire _issue_next_188 = s22_conn_reg == skid_conn_reg;
+wire _issue_next_189 = s22_valid_reg & _issue_next_188;
+wire _issue_next_190 = _issue_next_187 | _issue_next_189;
+wire _issue_next_191 = s23_conn_reg == skid_conn_reg;
+wire _issue_next_192 = s23_valid_reg & _issue_next_191;
+wire _issue_next_193 = _issue_next_190 | _issue_next_192;
+wire _issue_next_194 = s20_conn_reg == s_event_conn;
+wire _issue_next_195 = s20_valid_reg & _issue_next_194;
+wire _issue_next_196 = 1'd0 | _issue_next_195;
+wire _issue_next_197 = s21_conn_reg == s_event_conn;
+wire _issue_next_198 = s21_valid_reg & _issue_next_197;
+wire _issue_next_199 = _issue_next_196 | _issue_next_198;
+wire _issue_next_200 = s22_conn_reg == s_event_conn;
+wire _issue_next_201 = s22_valid_reg & _issue_next_200;
+wire _issue_next_202 = _issue_next_199 | _issue_next_201;
+wire _issue_next_203 = s23_conn_reg == s_event_conn;
+wire _issue_next_204 = s23_valid_reg & _issue_next_203;
+wire _issue_next_205 = _issue_next_202 | _issue_next_204;
+wire _issue_next_206 = skid_valid_reg ? _issue_next_193 : _issue_next_205;
+wire _issue_next_207 = s20_conn_reg == in_conn_reg;
+wire _issue_next_208 = s20_valid_reg & _issue_next_207;
+wire _issue_next_209 = 1'd0 | _issue_next_208;
+wire _issue_next_210 = s21_conn_reg == in_conn_reg;
+wire _issue_next_211 = s21_valid_reg & _issue_next_210;
+wire _issue_next_212 = _issue_next_209 | _issue_next_211;
+wire _issue_next_213 = s22_conn_reg == in_conn_reg;
+wire _issue_next_214 = s22_valid_reg & _issue_next_213;
+wire _issue_next_215 = _issue_next_212 | _issue_next_214;
+wire _issue_next_216 = s23_conn_reg == in_conn_reg;
+wire _issue_next_217 = s23_valid_reg & _issue_next_216;
+wire _issue_next_218 = _issue_next_215 | _issue_next_217;
+wire _issue_next_219 = in_valid_reg ? _issue_next_218 : _issue_next_205;
+wire hazard4_ahead = issue ? _issue_next_206 : _issue_next_219;
+wire _issue_next_220 = ~out_pop;
+wire _issue_next_221 = issue & _issue_next_220;
+wire _issue_next_222 = 5'd29 <= occ_reg;
+wire _issue_next_223 = occ_reg != 5'd31;
+wire _issue_next_224 = _issue_next_222 & _issue_next_223;
+wire _issue_next_225 = ~issue;
+wire _issue_next_226 = out_pop & _issue_next_225;
+wire _issue_next_227 = 5'd31 <= occ_reg;
+wire _issue_next_228 = |occ_reg;
+wire _issue_next_229 = ~_issue_next_228;
+wire _issue_next_230 = _issue_next_227 | _issue_next_229;
+wire _issue_next_231 = 5'd30 <= occ_reg;
+wire _issue_next_232 = _issue_next_226 ? _issue_next_230 : _issue_next_231;
+wire full_ahead = _issue_next_221 ? _issue_next_224 : _issue_next_232;
 wire _ready_0 = ~issue;
 wire _ready_1 = in_valid_reg & _ready_0;
 wire _ready_2 = _ready_1 & _shell_11;
@@ -5639,7 +5849,7 @@ wire _ready_8 = _ready_5 | _ready_7;
 wire _ready_9 = ~_ready_8;
 wire [11:0] _state_rd_0 = in_conn_reg[11:0];
 // bits dropped on purpose (rounding, wrap-around)
-wire _unused = ^{_s5_fbs_idx_next_80[0], s9_fbs_prod_reg[15:0], fbs_less[21:15], s17_mdf_q_prod_reg[10:0], s19_mdf_q_reg[31:13], s23_dec_prod_reg[38], s23_dec_prod_reg[11:0], cwnd_lead_int[5:4], s9_inc_prod_reg[10:0], s25_sum_reg[26]};
+wire _unused = ^{_s5_fbs_pair_next_80[0], s10_fbs_prod_reg[15:0], fbs_less[21:15], s19_mdf_q_prod_reg[10:0], s21_mdf_q_reg[31:13], s25_dec_prod_reg[38], s25_dec_prod_reg[11:0], cwnd_lead_int[5:4], s9_inc_prod_reg[10:0], s27_sum_reg[26]};
 
 assign s_event_ready = in_ready_reg;
 assign s2_error_next = s1_error;
@@ -5666,6 +5876,9 @@ assign s22_error_next = s21_error_reg;
 assign s23_error_next = s22_error_reg;
 assign s24_error_next = s23_error_reg;
 assign s25_error_next = s24_error_reg;
+assign s26_error_next = s25_error_reg;
+assign s27_error_next = s26_error_reg;
+assign s28_error_next = s27_error_reg;
 assign s2_base_hops_next = base_hops;
 assign s2_recip_delay_lead_next = recip_delay_lead;
 assign s2_t_next = _s2_t_next_1;
@@ -5690,24 +5903,39 @@ assign s2_t_19_next = _s2_t_19_next_0;
 assign s3_recip_delay_mantissa_next = recip_delay_mantissa;
 assign s4_recip_delay_recip_next = recip_delay_recip;
 assign s5_recip_delay_t_next = s4_recip_delay_recip_reg;
-assign s5_fbs_idx_next = fbs_idx;
 assign s5_fbs_pair_next = fbs_pair;
-assign s6_fbs_rsqrt_next = fbs_rsqrt;
-assign s7_fbs_r_next = s6_fbs_rsqrt_reg;
-assign s8_fbs_prod_pp00_next = fbs_prod_pp00;
-assign s8_fbs_prod_pp10_next = fbs_prod_pp10;
-assign s9_fbs_prod_next = fbs_prod;
+assign s5_t_next = _s5_t_next_2;
+assign s5_t_2_next = _s5_t_2_next_4;
+assign s5_t_3_next = _s5_t_3_next_6;
+assign s5_t_4_next = _s5_t_4_next_8;
+assign s5_t_5_next = _s5_t_5_next_10;
+assign s5_t_6_next = _s5_t_6_next_10;
+assign s5_t_7_next = _s5_t_7_next_10;
+assign s5_t_8_next = _s5_t_8_next_10;
+assign s5_t_9_next = _s5_t_9_next_10;
+assign s5_t_10_next = _s5_t_10_next_10;
+assign s5_t_11_next = _s5_t_11_next_10;
+assign s5_t_12_next = _s5_t_12_next_10;
+assign s5_t_13_next = _s5_t_13_next_10;
+assign s6_fbs_idx_next = fbs_idx;
+assign s7_fbs_rsqrt_next = fbs_rsqrt;
+assign s8_fbs_r_next = s7_fbs_rsqrt_reg;
+assign s9_fbs_prod_pp00_next = fbs_prod_pp00;
+assign s9_fbs_prod_pp10_next = fbs_prod_pp10;
+assign s10_fbs_prod_next = fbs_prod;
 assign s6_t_next = _s6_t_next_0;
 assign s7_t_next = s6_t_reg;
 assign s8_t_next = s7_t_reg;
 assign s9_t_next = s8_t_reg;
-assign s10_fbs_t_coarse_next = fbs_t_coarse;
+assign s10_t_next = s9_t_reg;
+assign s11_fbs_t_coarse_next = fbs_t_coarse;
 assign s6_t_2_next = _s6_t_2_next_0;
 assign s7_t_2_next = s6_t_2_reg;
 assign s8_t_2_next = s7_t_2_reg;
 assign s9_t_2_next = s8_t_2_reg;
-assign s10_t_next = s9_t_2_reg;
-assign s11_fbs_t_next = fbs_t;
+assign s10_t_2_next = s9_t_2_reg;
+assign s11_t_next = s10_t_2_reg;
+assign s12_fbs_t_next = fbs_t;
 assign s5_cwnd_zero_next = cwnd_zero;
 assign s6_cwnd_zero_next = s5_cwnd_zero_reg;
 assign s7_cwnd_zero_next = s6_cwnd_zero_reg;
@@ -5715,7 +5943,8 @@ assign s8_cwnd_zero_next = s7_cwnd_zero_reg;
 assign s9_cwnd_zero_next = s8_cwnd_zero_reg;
 assign s10_cwnd_zero_next = s9_cwnd_zero_reg;
 assign s11_cwnd_zero_next = s10_cwnd_zero_reg;
-assign s12_fbs_next = fbs;
+assign s12_cwnd_zero_next = s11_cwnd_zero_reg;
+assign s13_fbs_next = fbs;
 assign s3_base_hops_next = s2_base_hops_reg;
 assign s4_base_hops_next = s3_base_hops_reg;
 assign s5_base_hops_next = s4_base_hops_reg;
@@ -5726,7 +5955,8 @@ assign s9_base_hops_next = s8_base_hops_reg;
 assign s10_base_hops_next = s9_base_hops_reg;
 assign s11_base_hops_next = s10_base_hops_reg;
 assign s12_base_hops_next = s11_base_hops_reg;
-assign s13_target_next = target;
+assign s13_base_hops_next = s12_base_hops_reg;
+assign s14_target_next = target;
 assign s2_delay_next = s1_delay_reg;
 assign s3_delay_next = s2_delay_reg;
 assign s4_delay_next = s3_delay_reg;
@@ -5739,140 +5969,158 @@ assign s10_delay_next = s9_delay_reg;
 assign s11_delay_next = s10_delay_reg;
 assign s12_delay_next = s11_delay_reg;
 assign s13_delay_next = s12_delay_reg;
-assign s14_congested_next = congested;
-assign s14_excess_beta_pp00_next = excess_beta_pp00;
-assign s14_excess_beta_pp10_next = excess_beta_pp10;
-assign s15_excess_beta_next = excess_beta;
+assign s14_delay_next = s13_delay_reg;
+assign s15_congested_next = congested;
+assign s15_excess_next = excess;
+assign s16_excess_beta_pp00_next = excess_beta_pp00;
+assign s16_excess_beta_pp10_next = excess_beta_pp10;
+assign s17_excess_beta_next = excess_beta;
 assign s6_t_3_next = _s6_t_3_next_0;
 assign s7_t_3_next = s6_t_3_reg;
 assign s8_t_3_next = s7_t_3_reg;
 assign s9_t_3_next = s8_t_3_reg;
-assign s10_t_2_next = s9_t_3_reg;
-assign s11_t_next = s10_t_2_reg;
-assign s12_t_next = s11_t_reg;
+assign s10_t_3_next = s9_t_3_reg;
+assign s11_t_2_next = s10_t_3_reg;
+assign s12_t_next = s11_t_2_reg;
 assign s13_t_next = s12_t_reg;
 assign s14_t_next = s13_t_reg;
 assign s15_t_next = s14_t_reg;
-assign s16_mdf_q_prod_pp00_next = mdf_q_prod_pp00;
+assign s16_t_next = s15_t_reg;
+assign s17_t_next = s16_t_reg;
+assign s18_mdf_q_prod_pp00_next = mdf_q_prod_pp00;
 assign s6_t_4_next = _s6_t_4_next_0;
 assign s7_t_4_next = s6_t_4_reg;
 assign s8_t_4_next = s7_t_4_reg;
 assign s9_t_4_next = s8_t_4_reg;
-assign s10_t_3_next = s9_t_4_reg;
-assign s11_t_2_next = s10_t_3_reg;
-assign s12_t_2_next = s11_t_2_reg;
+assign s10_t_4_next = s9_t_4_reg;
+assign s11_t_3_next = s10_t_4_reg;
+assign s12_t_2_next = s11_t_3_reg;
 assign s13_t_2_next = s12_t_2_reg;
 assign s14_t_2_next = s13_t_2_reg;
 assign s15_t_2_next = s14_t_2_reg;
-assign s16_mdf_q_prod_pp10_next = mdf_q_prod_pp10;
-assign s17_mdf_q_prod_next = mdf_q_prod;
+assign s16_t_2_next = s15_t_2_reg;
+assign s17_t_2_next = s16_t_2_reg;
+assign s18_mdf_q_prod_pp10_next = mdf_q_prod_pp10;
+assign s19_mdf_q_prod_next = mdf_q_prod;
 assign s3_t_next = _s3_t_next_0;
 assign s4_t_next = s3_t_reg;
-assign s5_t_next = s4_t_reg;
-assign s6_t_5_next = s5_t_reg;
+assign s5_t_14_next = s4_t_reg;
+assign s6_t_5_next = s5_t_14_reg;
 assign s7_t_5_next = s6_t_5_reg;
 assign s8_t_5_next = s7_t_5_reg;
 assign s9_t_5_next = s8_t_5_reg;
-assign s10_t_4_next = s9_t_5_reg;
-assign s11_t_3_next = s10_t_4_reg;
-assign s12_t_3_next = s11_t_3_reg;
+assign s10_t_5_next = s9_t_5_reg;
+assign s11_t_4_next = s10_t_5_reg;
+assign s12_t_3_next = s11_t_4_reg;
 assign s13_t_3_next = s12_t_3_reg;
 assign s14_t_3_next = s13_t_3_reg;
 assign s15_t_3_next = s14_t_3_reg;
-assign s16_t_next = s15_t_3_reg;
-assign s17_t_next = s16_t_reg;
-assign s18_mdf_q_coarse_next = mdf_q_coarse;
+assign s16_t_3_next = s15_t_3_reg;
+assign s17_t_3_next = s16_t_3_reg;
+assign s18_t_next = s17_t_3_reg;
+assign s19_t_next = s18_t_reg;
+assign s20_mdf_q_coarse_next = mdf_q_coarse;
 assign s3_t_2_next = _s3_t_2_next_0;
 assign s4_t_2_next = s3_t_2_reg;
-assign s5_t_2_next = s4_t_2_reg;
-assign s6_t_6_next = s5_t_2_reg;
+assign s5_t_15_next = s4_t_2_reg;
+assign s6_t_6_next = s5_t_15_reg;
 assign s7_t_6_next = s6_t_6_reg;
 assign s8_t_6_next = s7_t_6_reg;
 assign s9_t_6_next = s8_t_6_reg;
-assign s10_t_5_next = s9_t_6_reg;
-assign s11_t_4_next = s10_t_5_reg;
-assign s12_t_4_next = s11_t_4_reg;
+assign s10_t_6_next = s9_t_6_reg;
+assign s11_t_5_next = s10_t_6_reg;
+assign s12_t_4_next = s11_t_5_reg;
 assign s13_t_4_next = s12_t_4_reg;
 assign s14_t_4_next = s13_t_4_reg;
 assign s15_t_4_next = s14_t_4_reg;
-assign s16_t_2_next = s15_t_4_reg;
-assign s17_t_2_next = s16_t_2_reg;
-assign s18_t_next = s17_t_2_reg;
-assign s19_mdf_q_next = mdf_q;
-assign s20_mdf_next = mdf;
-assign s21_factor_next = factor;
-assign s5_t_3_next = _s5_t_3_next_1;
-assign s6_t_7_next = s5_t_3_reg;
+assign s16_t_4_next = s15_t_4_reg;
+assign s17_t_4_next = s16_t_4_reg;
+assign s18_t_2_next = s17_t_4_reg;
+assign s19_t_2_next = s18_t_2_reg;
+assign s20_t_next = s19_t_2_reg;
+assign s21_mdf_q_next = mdf_q;
+assign s22_mdf_next = mdf;
+assign s23_factor_next = factor;
+assign s5_t_16_next = _s5_t_16_next_1;
+assign s6_t_7_next = s5_t_16_reg;
 assign s7_t_7_next = s6_t_7_reg;
 assign s8_t_7_next = s7_t_7_reg;
 assign s9_t_7_next = s8_t_7_reg;
-assign s10_t_6_next = s9_t_7_reg;
-assign s11_t_5_next = s10_t_6_reg;
-assign s12_t_5_next = s11_t_5_reg;
+assign s10_t_7_next = s9_t_7_reg;
+assign s11_t_6_next = s10_t_7_reg;
+assign s12_t_5_next = s11_t_6_reg;
 assign s13_t_5_next = s12_t_5_reg;
 assign s14_t_5_next = s13_t_5_reg;
 assign s15_t_5_next = s14_t_5_reg;
-assign s16_t_3_next = s15_t_5_reg;
-assign s17_t_3_next = s16_t_3_reg;
-assign s18_t_2_next = s17_t_3_reg;
-assign s19_t_next = s18_t_2_reg;
-assign s20_t_next = s19_t_reg;
-assign s21_t_next = s20_t_reg;
-assign s22_dec_prod_pp00_next = dec_prod_pp00;
-assign s5_t_4_next = _s5_t_4_next_1;
-assign s6_t_8_next = s5_t_4_reg;
+assign s16_t_5_next = s15_t_5_reg;
+assign s17_t_5_next = s16_t_5_reg;
+assign s18_t_3_next = s17_t_5_reg;
+assign s19_t_3_next = s18_t_3_reg;
+assign s20_t_2_next = s19_t_3_reg;
+assign s21_t_next = s20_t_2_reg;
+assign s22_t_next = s21_t_reg;
+assign s23_t_next = s22_t_reg;
+assign s24_dec_prod_pp00_next = dec_prod_pp00;
+assign s5_t_17_next = _s5_t_17_next_1;
+assign s6_t_8_next = s5_t_17_reg;
 assign s7_t_8_next = s6_t_8_reg;
 assign s8_t_8_next = s7_t_8_reg;
 assign s9_t_8_next = s8_t_8_reg;
-assign s10_t_7_next = s9_t_8_reg;
-assign s11_t_6_next = s10_t_7_reg;
-assign s12_t_6_next = s11_t_6_reg;
+assign s10_t_8_next = s9_t_8_reg;
+assign s11_t_7_next = s10_t_8_reg;
+assign s12_t_6_next = s11_t_7_reg;
 assign s13_t_6_next = s12_t_6_reg;
 assign s14_t_6_next = s13_t_6_reg;
 assign s15_t_6_next = s14_t_6_reg;
-assign s16_t_4_next = s15_t_6_reg;
-assign s17_t_4_next = s16_t_4_reg;
-assign s18_t_3_next = s17_t_4_reg;
-assign s19_t_2_next = s18_t_3_reg;
-assign s20_t_2_next = s19_t_2_reg;
-assign s21_t_2_next = s20_t_2_reg;
-assign s22_dec_prod_pp10_next = dec_prod_pp10;
-assign s23_dec_prod_next = dec_prod;
-assign s24_dec_next = dec;
+assign s16_t_6_next = s15_t_6_reg;
+assign s17_t_6_next = s16_t_6_reg;
+assign s18_t_4_next = s17_t_6_reg;
+assign s19_t_4_next = s18_t_4_reg;
+assign s20_t_3_next = s19_t_4_reg;
+assign s21_t_2_next = s20_t_3_reg;
+assign s22_t_2_next = s21_t_2_reg;
+assign s23_t_2_next = s22_t_2_reg;
+assign s24_dec_prod_pp10_next = dec_prod_pp10;
+assign s25_dec_prod_next = dec_prod;
+assign s26_dec_next = dec;
+assign s2_now_next = s1_now_reg;
+assign s3_now_next = s2_now_reg;
+assign s4_now_next = s3_now_reg;
+assign s5_since_dec_next = since_dec;
 assign s2_ai_acked_next = ai_acked;
 assign s5_recip_cwnd_lead_next = recip_cwnd_lead;
-assign s5_t_5_next = _s5_t_5_next_1;
-assign s5_t_6_next = _s5_t_6_next_1;
-assign s5_t_7_next = _s5_t_7_next_1;
-assign s5_t_8_next = _s5_t_8_next_1;
-assign s5_t_9_next = _s5_t_9_next_1;
-assign s5_t_10_next = _s5_t_10_next_1;
-assign s5_t_11_next = _s5_t_11_next_1;
-assign s5_t_12_next = _s5_t_12_next_1;
-assign s5_t_13_next = _s5_t_13_next_1;
-assign s5_t_14_next = _s5_t_14_next_0;
-assign s5_t_15_next = _s5_t_15_next_0;
-assign s5_t_16_next = _s5_t_16_next_0;
-assign s5_t_17_next = _s5_t_17_next_0;
-assign s5_t_18_next = _s5_t_18_next_0;
-assign s5_t_19_next = _s5_t_19_next_0;
-assign s5_t_20_next = _s5_t_20_next_0;
-assign s5_t_21_next = _s5_t_21_next_0;
-assign s5_t_22_next = _s5_t_22_next_0;
-assign s5_t_23_next = _s5_t_23_next_0;
-assign s5_t_24_next = _s5_t_24_next_0;
-assign s5_t_25_next = _s5_t_25_next_0;
-assign s5_t_26_next = _s5_t_26_next_0;
+assign s5_t_18_next = _s5_t_18_next_1;
+assign s5_t_19_next = _s5_t_19_next_1;
+assign s5_t_20_next = _s5_t_20_next_1;
+assign s5_t_21_next = _s5_t_21_next_1;
+assign s5_t_22_next = _s5_t_22_next_1;
+assign s5_t_23_next = _s5_t_23_next_1;
+assign s5_t_24_next = _s5_t_24_next_1;
+assign s5_t_25_next = _s5_t_25_next_1;
+assign s5_t_26_next = _s5_t_26_next_1;
 assign s5_t_27_next = _s5_t_27_next_0;
 assign s5_t_28_next = _s5_t_28_next_0;
 assign s5_t_29_next = _s5_t_29_next_0;
+assign s5_t_30_next = _s5_t_30_next_0;
+assign s5_t_31_next = _s5_t_31_next_0;
+assign s5_t_32_next = _s5_t_32_next_0;
+assign s5_t_33_next = _s5_t_33_next_0;
+assign s5_t_34_next = _s5_t_34_next_0;
+assign s5_t_35_next = _s5_t_35_next_0;
+assign s5_t_36_next = _s5_t_36_next_0;
+assign s5_t_37_next = _s5_t_37_next_0;
+assign s5_t_38_next = _s5_t_38_next_0;
+assign s5_t_39_next = _s5_t_39_next_0;
+assign s5_t_40_next = _s5_t_40_next_0;
+assign s5_t_41_next = _s5_t_41_next_0;
+assign s5_t_42_next = _s5_t_42_next_0;
 assign s6_recip_cwnd_mantissa_next = recip_cwnd_mantissa;
 assign s7_recip_cwnd_recip_next = recip_cwnd_recip;
 assign s8_recip_cwnd_t_next = s7_recip_cwnd_recip_reg;
 assign s3_t_3_next = _s3_t_3_next_0;
 assign s4_t_3_next = s3_t_3_reg;
-assign s5_t_30_next = s4_t_3_reg;
-assign s6_t_9_next = s5_t_30_reg;
+assign s5_t_43_next = s4_t_3_reg;
+assign s6_t_9_next = s5_t_43_reg;
 assign s7_t_9_next = s6_t_9_reg;
 assign s8_t_9_next = s7_t_9_reg;
 assign s9_inc_prod_next = inc_prod;
@@ -5885,26 +6133,23 @@ assign s6_t_11_next = _s6_t_11_next_0;
 assign s7_t_11_next = s6_t_11_reg;
 assign s8_t_11_next = s7_t_11_reg;
 assign s9_t_10_next = s8_t_11_reg;
-assign s10_t_8_next = s9_t_10_reg;
+assign s10_t_9_next = s9_t_10_reg;
 assign s11_inc_div_next = inc_div;
-assign s2_now_next = s1_now_reg;
-assign s3_now_next = s2_now_reg;
-assign s4_now_next = s3_now_reg;
 assign s2_t_20_next = _s2_t_20_next_0;
 assign s3_t_4_next = s2_t_20_reg;
 assign s4_t_4_next = s3_t_4_reg;
-assign s5_t_31_next = _s5_t_31_next_0;
-assign s6_t_12_next = s5_t_31_reg;
+assign s5_t_44_next = s4_t_4_reg;
+assign s6_t_12_next = _s6_t_12_next_0;
 assign s7_t_12_next = s6_t_12_reg;
 assign s8_t_12_next = s7_t_12_reg;
 assign s9_t_11_next = s8_t_12_reg;
-assign s10_t_9_next = s9_t_11_reg;
-assign s11_t_7_next = s10_t_9_reg;
-assign s12_t_7_next = s11_t_7_reg;
+assign s10_t_10_next = s9_t_11_reg;
+assign s11_t_8_next = s10_t_10_reg;
+assign s12_t_7_next = s11_t_8_reg;
 assign s13_t_7_next = s12_t_7_reg;
 assign s14_t_7_next = s13_t_7_reg;
-assign s15_do_dec_next = do_dec;
-assign s16_do_dec_next = s15_do_dec_reg;
+assign s15_t_7_next = s14_t_7_reg;
+assign s16_do_dec_next = do_dec;
 assign s17_do_dec_next = s16_do_dec_reg;
 assign s18_do_dec_next = s17_do_dec_reg;
 assign s19_do_dec_next = s18_do_dec_reg;
@@ -5913,6 +6158,8 @@ assign s21_do_dec_next = s20_do_dec_reg;
 assign s22_do_dec_next = s21_do_dec_reg;
 assign s23_do_dec_next = s22_do_dec_reg;
 assign s24_do_dec_next = s23_do_dec_reg;
+assign s25_do_dec_next = s24_do_dec_reg;
+assign s26_do_dec_next = s25_do_dec_reg;
 assign s5_cur_cwnd_next = cur_cwnd;
 assign s6_cur_cwnd_next = s5_cur_cwnd_reg;
 assign s7_cur_cwnd_next = s6_cur_cwnd_reg;
@@ -5933,6 +6180,8 @@ assign s21_cur_cwnd_next = s20_cur_cwnd_reg;
 assign s22_cur_cwnd_next = s21_cur_cwnd_reg;
 assign s23_cur_cwnd_next = s22_cur_cwnd_reg;
 assign s24_cur_cwnd_next = s23_cur_cwnd_reg;
+assign s25_cur_cwnd_next = s24_cur_cwnd_reg;
+assign s26_cur_cwnd_next = s25_cur_cwnd_reg;
 assign s5_cwnd_ge_one_next = cwnd_ge_one;
 assign s6_cwnd_ge_one_next = s5_cwnd_ge_one_reg;
 assign s7_cwnd_ge_one_next = s6_cwnd_ge_one_reg;
@@ -5952,17 +6201,20 @@ assign s11_ai_acked_next = s10_ai_acked_reg;
 assign s12_incr_next = incr;
 assign s13_incr_next = s12_incr_reg;
 assign s14_incr_next = s13_incr_reg;
-assign s15_t_7_next = _s15_t_7_next_2;
-assign s16_t_5_next = s15_t_7_reg;
-assign s17_t_5_next = s16_t_5_reg;
-assign s18_t_4_next = s17_t_5_reg;
-assign s19_t_3_next = s18_t_4_reg;
-assign s20_t_3_next = s19_t_3_reg;
-assign s21_t_3_next = s20_t_3_reg;
-assign s22_t_next = s21_t_3_reg;
-assign s23_t_next = s22_t_reg;
-assign s24_t_next = s23_t_reg;
-assign s25_sum_next = sum;
+assign s15_incr_next = s14_incr_reg;
+assign s16_t_7_next = _s16_t_7_next_2;
+assign s17_t_7_next = s16_t_7_reg;
+assign s18_t_5_next = s17_t_7_reg;
+assign s19_t_5_next = s18_t_5_reg;
+assign s20_t_4_next = s19_t_5_reg;
+assign s21_t_3_next = s20_t_4_reg;
+assign s22_t_3_next = s21_t_3_reg;
+assign s23_t_3_next = s22_t_3_reg;
+assign s24_t_next = s23_t_3_reg;
+assign s25_t_next = s24_t_reg;
+assign s26_t_next = s25_t_reg;
+assign s27_sum_next = sum;
+assign s28_next_cwnd_next = next_cwnd;
 assign s5_now_next = s4_now_reg;
 assign s6_now_next = s5_now_reg;
 assign s7_now_next = s6_now_reg;
@@ -5973,6 +6225,7 @@ assign s11_now_next = s10_now_reg;
 assign s12_now_next = s11_now_reg;
 assign s13_now_next = s12_now_reg;
 assign s14_now_next = s13_now_reg;
+assign s15_now_next = s14_now_reg;
 assign s5_cur_last_dec_next = cur_last_dec;
 assign s6_cur_last_dec_next = s5_cur_last_dec_reg;
 assign s7_cur_last_dec_next = s6_cur_last_dec_reg;
@@ -5983,91 +6236,102 @@ assign s11_cur_last_dec_next = s10_cur_last_dec_reg;
 assign s12_cur_last_dec_next = s11_cur_last_dec_reg;
 assign s13_cur_last_dec_next = s12_cur_last_dec_reg;
 assign s14_cur_last_dec_next = s13_cur_last_dec_reg;
-assign s15_t_8_next = _s15_t_8_next_0;
-assign s16_t_6_next = s15_t_8_reg;
-assign s17_t_6_next = s16_t_6_reg;
-assign s18_t_5_next = s17_t_6_reg;
-assign s19_t_4_next = s18_t_5_reg;
-assign s20_t_4_next = s19_t_4_reg;
-assign s21_t_4_next = s20_t_4_reg;
-assign s22_t_2_next = s21_t_4_reg;
-assign s23_t_2_next = s22_t_2_reg;
-assign s24_t_2_next = s23_t_2_reg;
-assign s25_t_next = s24_t_2_reg;
+assign s15_cur_last_dec_next = s14_cur_last_dec_reg;
+assign s16_t_8_next = _s16_t_8_next_0;
+assign s17_t_8_next = s16_t_8_reg;
+assign s18_t_6_next = s17_t_8_reg;
+assign s19_t_6_next = s18_t_6_reg;
+assign s20_t_5_next = s19_t_6_reg;
+assign s21_t_4_next = s20_t_5_reg;
+assign s22_t_4_next = s21_t_4_reg;
+assign s23_t_4_next = s22_t_4_reg;
+assign s24_t_2_next = s23_t_4_reg;
+assign s25_t_2_next = s24_t_2_reg;
+assign s26_t_2_next = s25_t_2_reg;
+assign s27_t_next = s26_t_2_reg;
+assign s28_t_next = s27_t_reg;
 assign s2_t_21_next = _s2_t_21_next_0;
 assign s3_t_5_next = s2_t_21_reg;
 assign s4_t_5_next = s3_t_5_reg;
-assign s5_t_32_next = s4_t_5_reg;
-assign s6_t_13_next = s5_t_32_reg;
+assign s5_t_45_next = s4_t_5_reg;
+assign s6_t_13_next = s5_t_45_reg;
 assign s7_t_13_next = s6_t_13_reg;
 assign s8_t_13_next = s7_t_13_reg;
 assign s9_t_12_next = s8_t_13_reg;
-assign s10_t_10_next = s9_t_12_reg;
-assign s11_t_8_next = s10_t_10_reg;
-assign s12_t_8_next = s11_t_8_reg;
+assign s10_t_11_next = s9_t_12_reg;
+assign s11_t_9_next = s10_t_11_reg;
+assign s12_t_8_next = s11_t_9_reg;
 assign s13_t_8_next = s12_t_8_reg;
 assign s14_t_8_next = s13_t_8_reg;
-assign s15_t_9_next = s14_t_8_reg;
-assign s16_t_7_next = s15_t_9_reg;
-assign s17_t_7_next = s16_t_7_reg;
-assign s18_t_6_next = s17_t_7_reg;
-assign s19_t_5_next = s18_t_6_reg;
-assign s20_t_5_next = s19_t_5_reg;
-assign s21_t_5_next = s20_t_5_reg;
-assign s22_t_3_next = s21_t_5_reg;
-assign s23_t_3_next = s22_t_3_reg;
-assign s24_t_3_next = s23_t_3_reg;
-assign s25_t_2_next = s24_t_3_reg;
+assign s15_t_8_next = s14_t_8_reg;
+assign s16_t_9_next = s15_t_8_reg;
+assign s17_t_9_next = s16_t_9_reg;
+assign s18_t_7_next = s17_t_9_reg;
+assign s19_t_7_next = s18_t_7_reg;
+assign s20_t_6_next = s19_t_7_reg;
+assign s21_t_5_next = s20_t_6_reg;
+assign s22_t_5_next = s21_t_5_reg;
+assign s23_t_5_next = s22_t_5_reg;
+assign s24_t_3_next = s23_t_5_reg;
+assign s25_t_3_next = s24_t_3_reg;
+assign s26_t_3_next = s25_t_3_reg;
+assign s27_t_2_next = s26_t_3_reg;
+assign s28_t_2_next = s27_t_2_reg;
 assign s2_t_22_next = _s2_t_22_next_0;
 assign s3_t_6_next = s2_t_22_reg;
 assign s4_t_6_next = s3_t_6_reg;
-assign s5_t_33_next = s4_t_6_reg;
-assign s6_t_14_next = s5_t_33_reg;
+assign s5_t_46_next = s4_t_6_reg;
+assign s6_t_14_next = s5_t_46_reg;
 assign s7_t_14_next = s6_t_14_reg;
 assign s8_t_14_next = s7_t_14_reg;
 assign s9_t_13_next = s8_t_14_reg;
-assign s10_t_11_next = s9_t_13_reg;
-assign s11_t_9_next = s10_t_11_reg;
-assign s12_t_9_next = s11_t_9_reg;
+assign s10_t_12_next = s9_t_13_reg;
+assign s11_t_10_next = s10_t_12_reg;
+assign s12_t_9_next = s11_t_10_reg;
 assign s13_t_9_next = s12_t_9_reg;
 assign s14_t_9_next = s13_t_9_reg;
-assign s15_t_10_next = s14_t_9_reg;
-assign s16_t_8_next = s15_t_10_reg;
-assign s17_t_8_next = s16_t_8_reg;
-assign s18_t_7_next = s17_t_8_reg;
-assign s19_t_6_next = s18_t_7_reg;
-assign s20_t_6_next = s19_t_6_reg;
-assign s21_t_6_next = s20_t_6_reg;
-assign s22_t_4_next = s21_t_6_reg;
-assign s23_t_4_next = s22_t_4_reg;
-assign s24_t_4_next = s23_t_4_reg;
-assign s25_t_3_next = s24_t_4_reg;
+assign s15_t_9_next = s14_t_9_reg;
+assign s16_t_10_next = s15_t_9_reg;
+assign s17_t_10_next = s16_t_10_reg;
+assign s18_t_8_next = s17_t_10_reg;
+assign s19_t_8_next = s18_t_8_reg;
+assign s20_t_7_next = s19_t_8_reg;
+assign s21_t_6_next = s20_t_7_reg;
+assign s22_t_6_next = s21_t_6_reg;
+assign s23_t_6_next = s22_t_6_reg;
+assign s24_t_4_next = s23_t_6_reg;
+assign s25_t_4_next = s24_t_4_reg;
+assign s26_t_4_next = s25_t_4_reg;
+assign s27_t_3_next = s26_t_4_reg;
+assign s28_t_3_next = s27_t_3_reg;
 assign s2_t_23_next = _s2_t_23_next_0;
 assign s3_t_7_next = s2_t_23_reg;
 assign s4_t_7_next = s3_t_7_reg;
-assign s5_t_34_next = s4_t_7_reg;
-assign s6_t_15_next = s5_t_34_reg;
+assign s5_t_47_next = s4_t_7_reg;
+assign s6_t_15_next = s5_t_47_reg;
 assign s7_t_15_next = s6_t_15_reg;
 assign s8_t_15_next = s7_t_15_reg;
 assign s9_t_14_next = s8_t_15_reg;
-assign s10_t_12_next = s9_t_14_reg;
-assign s11_t_10_next = s10_t_12_reg;
-assign s12_t_10_next = s11_t_10_reg;
+assign s10_t_13_next = s9_t_14_reg;
+assign s11_t_11_next = s10_t_13_reg;
+assign s12_t_10_next = s11_t_11_reg;
 assign s13_t_10_next = s12_t_10_reg;
 assign s14_t_10_next = s13_t_10_reg;
+assign s15_t_10_next = s14_t_10_reg;
 assign s2_t_24_next = _s2_t_24_next_0;
 assign s3_t_8_next = s2_t_24_reg;
 assign s4_t_8_next = s3_t_8_reg;
-assign s5_t_35_next = s4_t_8_reg;
-assign s6_t_16_next = s5_t_35_reg;
+assign s5_t_48_next = s4_t_8_reg;
+assign s6_t_16_next = s5_t_48_reg;
 assign s7_t_16_next = s6_t_16_reg;
 assign s8_t_16_next = s7_t_16_reg;
 assign s9_t_15_next = s8_t_16_reg;
-assign s10_t_13_next = s9_t_15_reg;
-assign s11_t_11_next = s10_t_13_reg;
-assign s12_t_11_next = s11_t_11_reg;
+assign s10_t_14_next = s9_t_15_reg;
+assign s11_t_12_next = s10_t_14_reg;
+assign s12_t_11_next = s11_t_12_reg;
 assign s13_t_11_next = s12_t_11_reg;
 assign s14_t_11_next = s13_t_11_reg;
+assign s15_t_11_next = s14_t_11_reg;
 assign s2_kind_next = s1_kind_reg;
 assign s3_kind_next = s2_kind_reg;
 assign s4_kind_next = s3_kind_reg;
@@ -6092,40 +6356,49 @@ assign s22_kind_next = s21_kind_reg;
 assign s23_kind_next = s22_kind_reg;
 assign s24_kind_next = s23_kind_reg;
 assign s25_kind_next = s24_kind_reg;
-assign s14_t_12_next = _s14_t_12_next_0;
-assign s15_t_11_next = s14_t_12_reg;
-assign s16_t_9_next = s15_t_11_reg;
-assign s17_t_9_next = s16_t_9_reg;
-assign s18_t_8_next = s17_t_9_reg;
-assign s19_t_7_next = s18_t_8_reg;
-assign s20_t_7_next = s19_t_7_reg;
-assign s21_t_7_next = s20_t_7_reg;
-assign s22_t_5_next = s21_t_7_reg;
-assign s23_t_5_next = s22_t_5_reg;
-assign s24_t_5_next = s23_t_5_reg;
-assign s25_t_4_next = s24_t_5_reg;
+assign s26_kind_next = s25_kind_reg;
+assign s27_kind_next = s26_kind_reg;
+assign s28_kind_next = s27_kind_reg;
 assign s15_t_12_next = _s15_t_12_next_0;
-assign s16_t_10_next = s15_t_12_reg;
-assign s17_t_10_next = s16_t_10_reg;
-assign s18_t_9_next = s17_t_10_reg;
-assign s19_t_8_next = s18_t_9_reg;
-assign s20_t_8_next = s19_t_8_reg;
-assign s21_t_8_next = s20_t_8_reg;
-assign s22_t_6_next = s21_t_8_reg;
-assign s23_t_6_next = s22_t_6_reg;
-assign s24_t_6_next = s23_t_6_reg;
-assign s25_t_5_next = s24_t_6_reg;
-assign s15_t_13_next = _s15_t_13_next_0;
-assign s16_t_11_next = s15_t_13_reg;
+assign s16_t_11_next = s15_t_12_reg;
 assign s17_t_11_next = s16_t_11_reg;
-assign s18_t_10_next = s17_t_11_reg;
-assign s19_t_9_next = s18_t_10_reg;
-assign s20_t_9_next = s19_t_9_reg;
-assign s21_t_9_next = s20_t_9_reg;
-assign s22_t_7_next = s21_t_9_reg;
+assign s18_t_9_next = s17_t_11_reg;
+assign s19_t_9_next = s18_t_9_reg;
+assign s20_t_8_next = s19_t_9_reg;
+assign s21_t_7_next = s20_t_8_reg;
+assign s22_t_7_next = s21_t_7_reg;
 assign s23_t_7_next = s22_t_7_reg;
-assign s24_t_7_next = s23_t_7_reg;
-assign s25_t_6_next = s24_t_7_reg;
+assign s24_t_5_next = s23_t_7_reg;
+assign s25_t_5_next = s24_t_5_reg;
+assign s26_t_5_next = s25_t_5_reg;
+assign s27_t_4_next = s26_t_5_reg;
+assign s28_t_4_next = s27_t_4_reg;
+assign s16_t_12_next = _s16_t_12_next_0;
+assign s17_t_12_next = s16_t_12_reg;
+assign s18_t_10_next = s17_t_12_reg;
+assign s19_t_10_next = s18_t_10_reg;
+assign s20_t_9_next = s19_t_10_reg;
+assign s21_t_8_next = s20_t_9_reg;
+assign s22_t_8_next = s21_t_8_reg;
+assign s23_t_8_next = s22_t_8_reg;
+assign s24_t_6_next = s23_t_8_reg;
+assign s25_t_6_next = s24_t_6_reg;
+assign s26_t_6_next = s25_t_6_reg;
+assign s27_t_5_next = s26_t_6_reg;
+assign s28_t_5_next = s27_t_5_reg;
+assign s16_t_13_next = _s16_t_13_next_0;
+assign s17_t_13_next = s16_t_13_reg;
+assign s18_t_11_next = s17_t_13_reg;
+assign s19_t_11_next = s18_t_11_reg;
+assign s20_t_10_next = s19_t_11_reg;
+assign s21_t_9_next = s20_t_10_reg;
+assign s22_t_9_next = s21_t_9_reg;
+assign s23_t_9_next = s22_t_9_reg;
+assign s24_t_7_next = s23_t_9_reg;
+assign s25_t_7_next = s24_t_7_reg;
+assign s26_t_7_next = s25_t_7_reg;
+assign s27_t_6_next = s26_t_7_reg;
+assign s28_t_6_next = s27_t_6_reg;
 assign m_result_valid = out_valid_reg;
 assign m_result_conn = out_head_conn_reg;
 assign m_result_kind = out_head_kind_reg;
@@ -6212,6 +6485,12 @@ always @* begin
     s24_conn_next = s24_conn_reg;
     s25_valid_next = s25_valid_reg;
     s25_conn_next = s25_conn_reg;
+    s26_valid_next = s26_valid_reg;
+    s26_conn_next = s26_conn_reg;
+    s27_valid_next = s27_valid_reg;
+    s27_conn_next = s27_conn_reg;
+    s28_valid_next = s28_valid_reg;
+    s28_conn_next = s28_conn_reg;
     s1_kind_next = s1_kind_reg;
     s1_now_next = s1_now_reg;
     s1_delay_next = s1_delay_reg;
@@ -6417,6 +6696,27 @@ always @* begin
     out26_congested_next = out26_congested_reg;
     out26_decreased_next = out26_decreased_reg;
     out26_error_next = out26_error_reg;
+    out27_conn_next = out27_conn_reg;
+    out27_kind_next = out27_kind_reg;
+    out27_cwnd_next = out27_cwnd_reg;
+    out27_target_next = out27_target_reg;
+    out27_congested_next = out27_congested_reg;
+    out27_decreased_next = out27_decreased_reg;
+    out27_error_next = out27_error_reg;
+    out28_conn_next = out28_conn_reg;
+    out28_kind_next = out28_kind_reg;
+    out28_cwnd_next = out28_cwnd_reg;
+    out28_target_next = out28_target_reg;
+    out28_congested_next = out28_congested_reg;
+    out28_decreased_next = out28_decreased_reg;
+    out28_error_next = out28_error_reg;
+    out29_conn_next = out29_conn_reg;
+    out29_kind_next = out29_kind_reg;
+    out29_cwnd_next = out29_cwnd_reg;
+    out29_target_next = out29_target_reg;
+    out29_congested_next = out29_congested_reg;
+    out29_decreased_next = out29_decreased_reg;
+    out29_error_next = out29_error_reg;
     out_head_conn_next = out_head_conn_reg;
     out_head_kind_next = out_head_kind_reg;
     out_head_cwnd_next = out_head_cwnd_reg;
@@ -6529,293 +6829,326 @@ always @* begin
     s24_conn_next = s23_conn_reg;
     s25_valid_next = s24_valid_reg;
     s25_conn_next = s24_conn_reg;
+    s26_valid_next = s25_valid_reg;
+    s26_conn_next = s25_conn_reg;
+    s27_valid_next = s26_valid_reg;
+    s27_conn_next = s26_conn_reg;
+    s28_valid_next = s27_valid_reg;
+    s28_conn_next = s27_conn_reg;
     s1_fix_valid_next = snoop_in;
     s1_fix_word_next = new_word;
-    s2_fix_valid_next = _shell_22;
-    s2_fix_word_next = _shell_23;
+    s2_fix_valid_next = _shell_20;
+    s2_fix_word_next = _shell_21;
     s3_ram_next = state_q;
-    s3_fix_valid_next = _shell_24;
-    s3_fix_word_next = _shell_25;
-    s4_cur_next = _shell_26;
-    if (s25_valid_reg) begin
-        if (_shell_27) begin
-            out0_conn_next = s25_conn_reg;
-            out0_kind_next = s25_kind_reg;
+    s3_fix_valid_next = _shell_22;
+    s3_fix_word_next = _shell_23;
+    s4_cur_next = _shell_24;
+    if (s28_valid_reg) begin
+        if (_shell_25) begin
+            out0_conn_next = s28_conn_reg;
+            out0_kind_next = s28_kind_reg;
             out0_cwnd_next = res_cwnd;
             out0_target_next = res_target;
             out0_congested_next = res_congested;
             out0_decreased_next = res_decreased;
-            out0_error_next = s25_error_reg;
+            out0_error_next = s28_error_reg;
         end
-        if (_shell_29) begin
-            out1_conn_next = s25_conn_reg;
-            out1_kind_next = s25_kind_reg;
+        if (_shell_27) begin
+            out1_conn_next = s28_conn_reg;
+            out1_kind_next = s28_kind_reg;
             out1_cwnd_next = res_cwnd;
             out1_target_next = res_target;
             out1_congested_next = res_congested;
             out1_decreased_next = res_decreased;
-            out1_error_next = s25_error_reg;
+            out1_error_next = s28_error_reg;
         end
-        if (_shell_30) begin
-            out2_conn_next = s25_conn_reg;
-            out2_kind_next = s25_kind_reg;
+        if (_shell_28) begin
+            out2_conn_next = s28_conn_reg;
+            out2_kind_next = s28_kind_reg;
             out2_cwnd_next = res_cwnd;
             out2_target_next = res_target;
             out2_congested_next = res_congested;
             out2_decreased_next = res_decreased;
-            out2_error_next = s25_error_reg;
+            out2_error_next = s28_error_reg;
         end
-        if (_shell_31) begin
-            out3_conn_next = s25_conn_reg;
-            out3_kind_next = s25_kind_reg;
+        if (_shell_29) begin
+            out3_conn_next = s28_conn_reg;
+            out3_kind_next = s28_kind_reg;
             out3_cwnd_next = res_cwnd;
             out3_target_next = res_target;
             out3_congested_next = res_congested;
             out3_decreased_next = res_decreased;
-            out3_error_next = s25_error_reg;
+            out3_error_next = s28_error_reg;
         end
-        if (_shell_32) begin
-            out4_conn_next = s25_conn_reg;
-            out4_kind_next = s25_kind_reg;
+        if (_shell_30) begin
+            out4_conn_next = s28_conn_reg;
+            out4_kind_next = s28_kind_reg;
             out4_cwnd_next = res_cwnd;
             out4_target_next = res_target;
             out4_congested_next = res_congested;
             out4_decreased_next = res_decreased;
-            out4_error_next = s25_error_reg;
+            out4_error_next = s28_error_reg;
         end
-        if (_shell_33) begin
-            out5_conn_next = s25_conn_reg;
-            out5_kind_next = s25_kind_reg;
+        if (_shell_31) begin
+            out5_conn_next = s28_conn_reg;
+            out5_kind_next = s28_kind_reg;
             out5_cwnd_next = res_cwnd;
             out5_target_next = res_target;
             out5_congested_next = res_congested;
             out5_decreased_next = res_decreased;
-            out5_error_next = s25_error_reg;
+            out5_error_next = s28_error_reg;
         end
-        if (_shell_34) begin
-            out6_conn_next = s25_conn_reg;
-            out6_kind_next = s25_kind_reg;
+        if (_shell_32) begin
+            out6_conn_next = s28_conn_reg;
+            out6_kind_next = s28_kind_reg;
             out6_cwnd_next = res_cwnd;
             out6_target_next = res_target;
             out6_congested_next = res_congested;
             out6_decreased_next = res_decreased;
-            out6_error_next = s25_error_reg;
+            out6_error_next = s28_error_reg;
         end
-        if (_shell_35) begin
-            out7_conn_next = s25_conn_reg;
-            out7_kind_next = s25_kind_reg;
+        if (_shell_33) begin
+            out7_conn_next = s28_conn_reg;
+            out7_kind_next = s28_kind_reg;
             out7_cwnd_next = res_cwnd;
             out7_target_next = res_target;
             out7_congested_next = res_congested;
             out7_decreased_next = res_decreased;
-            out7_error_next = s25_error_reg;
+            out7_error_next = s28_error_reg;
         end
-        if (_shell_36) begin
-            out8_conn_next = s25_conn_reg;
-            out8_kind_next = s25_kind_reg;
+        if (_shell_34) begin
+            out8_conn_next = s28_conn_reg;
+            out8_kind_next = s28_kind_reg;
             out8_cwnd_next = res_cwnd;
             out8_target_next = res_target;
             out8_congested_next = res_congested;
             out8_decreased_next = res_decreased;
-            out8_error_next = s25_error_reg;
+            out8_error_next = s28_error_reg;
         end
-        if (_shell_37) begin
-            out9_conn_next = s25_conn_reg;
-            out9_kind_next = s25_kind_reg;
+        if (_shell_35) begin
+            out9_conn_next = s28_conn_reg;
+            out9_kind_next = s28_kind_reg;
             out9_cwnd_next = res_cwnd;
             out9_target_next = res_target;
             out9_congested_next = res_congested;
             out9_decreased_next = res_decreased;
-            out9_error_next = s25_error_reg;
+            out9_error_next = s28_error_reg;
         end
-        if (_shell_38) begin
-            out10_conn_next = s25_conn_reg;
-            out10_kind_next = s25_kind_reg;
+        if (_shell_36) begin
+            out10_conn_next = s28_conn_reg;
+            out10_kind_next = s28_kind_reg;
             out10_cwnd_next = res_cwnd;
             out10_target_next = res_target;
             out10_congested_next = res_congested;
             out10_decreased_next = res_decreased;
-            out10_error_next = s25_error_reg;
+            out10_error_next = s28_error_reg;
         end
-        if (_shell_39) begin
-            out11_conn_next = s25_conn_reg;
-            out11_kind_next = s25_kind_reg;
+        if (_shell_37) begin
+            out11_conn_next = s28_conn_reg;
+            out11_kind_next = s28_kind_reg;
             out11_cwnd_next = res_cwnd;
             out11_target_next = res_target;
             out11_congested_next = res_congested;
             out11_decreased_next = res_decreased;
-            out11_error_next = s25_error_reg;
+            out11_error_next = s28_error_reg;
         end
-        if (_shell_40) begin
-            out12_conn_next = s25_conn_reg;
-            out12_kind_next = s25_kind_reg;
+        if (_shell_38) begin
+            out12_conn_next = s28_conn_reg;
+            out12_kind_next = s28_kind_reg;
             out12_cwnd_next = res_cwnd;
             out12_target_next = res_target;
             out12_congested_next = res_congested;
             out12_decreased_next = res_decreased;
-            out12_error_next = s25_error_reg;
+            out12_error_next = s28_error_reg;
         end
-        if (_shell_41) begin
-            out13_conn_next = s25_conn_reg;
-            out13_kind_next = s25_kind_reg;
+        if (_shell_39) begin
+            out13_conn_next = s28_conn_reg;
+            out13_kind_next = s28_kind_reg;
             out13_cwnd_next = res_cwnd;
             out13_target_next = res_target;
             out13_congested_next = res_congested;
             out13_decreased_next = res_decreased;
-            out13_error_next = s25_error_reg;
+            out13_error_next = s28_error_reg;
         end
-        if (_shell_42) begin
-            out14_conn_next = s25_conn_reg;
-            out14_kind_next = s25_kind_reg;
+        if (_shell_40) begin
+            out14_conn_next = s28_conn_reg;
+            out14_kind_next = s28_kind_reg;
             out14_cwnd_next = res_cwnd;
             out14_target_next = res_target;
             out14_congested_next = res_congested;
             out14_decreased_next = res_decreased;
-            out14_error_next = s25_error_reg;
+            out14_error_next = s28_error_reg;
         end
-        if (_shell_43) begin
-            out15_conn_next = s25_conn_reg;
-            out15_kind_next = s25_kind_reg;
+        if (_shell_41) begin
+            out15_conn_next = s28_conn_reg;
+            out15_kind_next = s28_kind_reg;
             out15_cwnd_next = res_cwnd;
             out15_target_next = res_target;
             out15_congested_next = res_congested;
             out15_decreased_next = res_decreased;
-            out15_error_next = s25_error_reg;
+            out15_error_next = s28_error_reg;
         end
-        if (_shell_44) begin
-            out16_conn_next = s25_conn_reg;
-            out16_kind_next = s25_kind_reg;
+        if (_shell_42) begin
+            out16_conn_next = s28_conn_reg;
+            out16_kind_next = s28_kind_reg;
             out16_cwnd_next = res_cwnd;
             out16_target_next = res_target;
             out16_congested_next = res_congested;
             out16_decreased_next = res_decreased;
-            out16_error_next = s25_error_reg;
+            out16_error_next = s28_error_reg;
         end
-        if (_shell_45) begin
-            out17_conn_next = s25_conn_reg;
-            out17_kind_next = s25_kind_reg;
+        if (_shell_43) begin
+            out17_conn_next = s28_conn_reg;
+            out17_kind_next = s28_kind_reg;
             out17_cwnd_next = res_cwnd;
             out17_target_next = res_target;
             out17_congested_next = res_congested;
             out17_decreased_next = res_decreased;
-            out17_error_next = s25_error_reg;
+            out17_error_next = s28_error_reg;
         end
-        if (_shell_46) begin
-            out18_conn_next = s25_conn_reg;
-            out18_kind_next = s25_kind_reg;
+        if (_shell_44) begin
+            out18_conn_next = s28_conn_reg;
+            out18_kind_next = s28_kind_reg;
             out18_cwnd_next = res_cwnd;
             out18_target_next = res_target;
             out18_congested_next = res_congested;
             out18_decreased_next = res_decreased;
-            out18_error_next = s25_error_reg;
+            out18_error_next = s28_error_reg;
         end
-        if (_shell_47) begin
-            out19_conn_next = s25_conn_reg;
-            out19_kind_next = s25_kind_reg;
+        if (_shell_45) begin
+            out19_conn_next = s28_conn_reg;
+            out19_kind_next = s28_kind_reg;
             out19_cwnd_next = res_cwnd;
             out19_target_next = res_target;
             out19_congested_next = res_congested;
             out19_decreased_next = res_decreased;
-            out19_error_next = s25_error_reg;
+            out19_error_next = s28_error_reg;
         end
-        if (_shell_48) begin
-            out20_conn_next = s25_conn_reg;
-            out20_kind_next = s25_kind_reg;
+        if (_shell_46) begin
+            out20_conn_next = s28_conn_reg;
+            out20_kind_next = s28_kind_reg;
             out20_cwnd_next = res_cwnd;
             out20_target_next = res_target;
             out20_congested_next = res_congested;
             out20_decreased_next = res_decreased;
-            out20_error_next = s25_error_reg;
+            out20_error_next = s28_error_reg;
         end
-        if (_shell_49) begin
-            out21_conn_next = s25_conn_reg;
-            out21_kind_next = s25_kind_reg;
+        if (_shell_47) begin
+            out21_conn_next = s28_conn_reg;
+            out21_kind_next = s28_kind_reg;
             out21_cwnd_next = res_cwnd;
             out21_target_next = res_target;
             out21_congested_next = res_congested;
             out21_decreased_next = res_decreased;
-            out21_error_next = s25_error_reg;
+            out21_error_next = s28_error_reg;
         end
-        if (_shell_50) begin
-            out22_conn_next = s25_conn_reg;
-            out22_kind_next = s25_kind_reg;
+        if (_shell_48) begin
+            out22_conn_next = s28_conn_reg;
+            out22_kind_next = s28_kind_reg;
             out22_cwnd_next = res_cwnd;
             out22_target_next = res_target;
             out22_congested_next = res_congested;
             out22_decreased_next = res_decreased;
-            out22_error_next = s25_error_reg;
+            out22_error_next = s28_error_reg;
         end
-        if (_shell_51) begin
-            out23_conn_next = s25_conn_reg;
-            out23_kind_next = s25_kind_reg;
+        if (_shell_49) begin
+            out23_conn_next = s28_conn_reg;
+            out23_kind_next = s28_kind_reg;
             out23_cwnd_next = res_cwnd;
             out23_target_next = res_target;
             out23_congested_next = res_congested;
             out23_decreased_next = res_decreased;
-            out23_error_next = s25_error_reg;
+            out23_error_next = s28_error_reg;
         end
-        if (_shell_52) begin
-            out24_conn_next = s25_conn_reg;
-            out24_kind_next = s25_kind_reg;
+        if (_shell_50) begin
+            out24_conn_next = s28_conn_reg;
+            out24_kind_next = s28_kind_reg;
             out24_cwnd_next = res_cwnd;
             out24_target_next = res_target;
             out24_congested_next = res_congested;
             out24_decreased_next = res_decreased;
-            out24_error_next = s25_error_reg;
+            out24_error_next = s28_error_reg;
         end
-        if (_shell_53) begin
-            out25_conn_next = s25_conn_reg;
-            out25_kind_next = s25_kind_reg;
+        if (_shell_51) begin
+            out25_conn_next = s28_conn_reg;
+            out25_kind_next = s28_kind_reg;
             out25_cwnd_next = res_cwnd;
             out25_target_next = res_target;
             out25_congested_next = res_congested;
             out25_decreased_next = res_decreased;
-            out25_error_next = s25_error_reg;
+            out25_error_next = s28_error_reg;
         end
-        if (_shell_54) begin
-            out26_conn_next = s25_conn_reg;
-            out26_kind_next = s25_kind_reg;
+        if (_shell_52) begin
+            out26_conn_next = s28_conn_reg;
+            out26_kind_next = s28_kind_reg;
             out26_cwnd_next = res_cwnd;
             out26_target_next = res_target;
             out26_congested_next = res_congested;
             out26_decreased_next = res_decreased;
-            out26_error_next = s25_error_reg;
+            out26_error_next = s28_error_reg;
         end
-        out_wr_ptr_next = _shell_57;
+        if (_shell_53) begin
+            out27_conn_next = s28_conn_reg;
+            out27_kind_next = s28_kind_reg;
+            out27_cwnd_next = res_cwnd;
+            out27_target_next = res_target;
+            out27_congested_next = res_congested;
+            out27_decreased_next = res_decreased;
+            out27_error_next = s28_error_reg;
+        end
+        if (_shell_54) begin
+            out28_conn_next = s28_conn_reg;
+            out28_kind_next = s28_kind_reg;
+            out28_cwnd_next = res_cwnd;
+            out28_target_next = res_target;
+            out28_congested_next = res_congested;
+            out28_decreased_next = res_decreased;
+            out28_error_next = s28_error_reg;
+        end
+        if (_shell_55) begin
+            out29_conn_next = s28_conn_reg;
+            out29_kind_next = s28_kind_reg;
+            out29_cwnd_next = res_cwnd;
+            out29_target_next = res_target;
+            out29_congested_next = res_congested;
+            out29_decreased_next = res_decreased;
+            out29_error_next = s28_error_reg;
+        end
+        out_wr_ptr_next = _shell_58;
     end
     if (out_pop) begin
         if (out_lands_next) begin
-            out_head_conn_next = s25_conn_reg;
-            out_head_kind_next = s25_kind_reg;
+            out_head_conn_next = s28_conn_reg;
+            out_head_kind_next = s28_kind_reg;
             out_head_cwnd_next = res_cwnd;
             out_head_target_next = res_target;
             out_head_congested_next = res_congested;
             out_head_decreased_next = res_decreased;
-            out_head_error_next = s25_error_reg;
+            out_head_error_next = s28_error_reg;
         end else begin
-            out_head_conn_next = _shell_59;
-            out_head_kind_next = _shell_60;
-            out_head_cwnd_next = _shell_61;
-            out_head_target_next = _shell_62;
-            out_head_congested_next = _shell_63;
-            out_head_decreased_next = _shell_64;
-            out_head_error_next = _shell_65;
+            out_head_conn_next = _shell_60;
+            out_head_kind_next = _shell_61;
+            out_head_cwnd_next = _shell_62;
+            out_head_target_next = _shell_63;
+            out_head_congested_next = _shell_64;
+            out_head_decreased_next = _shell_65;
+            out_head_error_next = _shell_66;
         end
     end else if (out_lands_head) begin
-        out_head_conn_next = s25_conn_reg;
-        out_head_kind_next = s25_kind_reg;
+        out_head_conn_next = s28_conn_reg;
+        out_head_kind_next = s28_kind_reg;
         out_head_cwnd_next = res_cwnd;
         out_head_target_next = res_target;
         out_head_congested_next = res_congested;
         out_head_decreased_next = res_decreased;
-        out_head_error_next = s25_error_reg;
+        out_head_error_next = s28_error_reg;
     end
     if (out_pop) begin
         out_rd_ptr_next = out_rd_ptr_plus1_reg;
-        out_rd_ptr_plus1_next = _shell_69;
+        out_rd_ptr_plus1_next = _shell_70;
     end
-    out_count_next = _shell_73;
-    out_valid_next = _shell_81;
+    out_count_next = _shell_74;
+    out_valid_next = _shell_82;
 end
 
 // issue_next
@@ -6907,6 +7240,12 @@ always @(posedge clk) begin
     s24_conn_reg <= s24_conn_next;
     s25_valid_reg <= s25_valid_next;
     s25_conn_reg <= s25_conn_next;
+    s26_valid_reg <= s26_valid_next;
+    s26_conn_reg <= s26_conn_next;
+    s27_valid_reg <= s27_valid_next;
+    s27_conn_reg <= s27_conn_next;
+    s28_valid_reg <= s28_valid_next;
+    s28_conn_reg <= s28_conn_next;
     hazard0_reg <= hazard0_next;
     hazard1_reg <= hazard1_next;
     hazard2_reg <= hazard2_next;
@@ -6950,6 +7289,9 @@ always @(posedge clk) begin
     s23_error_reg <= s23_error_next;
     s24_error_reg <= s24_error_next;
     s25_error_reg <= s25_error_next;
+    s26_error_reg <= s26_error_next;
+    s27_error_reg <= s27_error_next;
+    s28_error_reg <= s28_error_next;
     s2_base_hops_reg <= s2_base_hops_next;
     s2_recip_delay_lead_reg <= s2_recip_delay_lead_next;
     s2_t_reg <= s2_t_next;
@@ -6974,26 +7316,41 @@ always @(posedge clk) begin
     s3_recip_delay_mantissa_reg <= s3_recip_delay_mantissa_next;
     s4_recip_delay_recip_reg <= s4_recip_delay_recip_next;
     s5_recip_delay_t_reg <= s5_recip_delay_t_next;
-    s5_fbs_idx_reg <= s5_fbs_idx_next;
     s5_fbs_pair_reg <= s5_fbs_pair_next;
-    s6_fbs_rsqrt_reg <= s6_fbs_rsqrt_next;
-    s7_fbs_r_reg <= s7_fbs_r_next;
+    s5_t_reg <= s5_t_next;
+    s5_t_2_reg <= s5_t_2_next;
+    s5_t_3_reg <= s5_t_3_next;
+    s5_t_4_reg <= s5_t_4_next;
+    s5_t_5_reg <= s5_t_5_next;
+    s5_t_6_reg <= s5_t_6_next;
+    s5_t_7_reg <= s5_t_7_next;
+    s5_t_8_reg <= s5_t_8_next;
+    s5_t_9_reg <= s5_t_9_next;
+    s5_t_10_reg <= s5_t_10_next;
+    s5_t_11_reg <= s5_t_11_next;
+    s5_t_12_reg <= s5_t_12_next;
+    s5_t_13_reg <= s5_t_13_next;
+    s6_fbs_idx_reg <= s6_fbs_idx_next;
+    s7_fbs_rsqrt_reg <= s7_fbs_rsqrt_next;
+    s8_fbs_r_reg <= s8_fbs_r_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s8_fbs_prod_pp00_reg <= s8_fbs_prod_pp00_next;
+    s9_fbs_prod_pp00_reg <= s9_fbs_prod_pp00_next;
 `endif
-    s8_fbs_prod_pp10_reg <= s8_fbs_prod_pp10_next;
-    s9_fbs_prod_reg <= s9_fbs_prod_next;
+    s9_fbs_prod_pp10_reg <= s9_fbs_prod_pp10_next;
+    s10_fbs_prod_reg <= s10_fbs_prod_next;
     s6_t_reg <= s6_t_next;
     s7_t_reg <= s7_t_next;
     s8_t_reg <= s8_t_next;
     s9_t_reg <= s9_t_next;
-    s10_fbs_t_coarse_reg <= s10_fbs_t_coarse_next;
+    s10_t_reg <= s10_t_next;
+    s11_fbs_t_coarse_reg <= s11_fbs_t_coarse_next;
     s6_t_2_reg <= s6_t_2_next;
     s7_t_2_reg <= s7_t_2_next;
     s8_t_2_reg <= s8_t_2_next;
     s9_t_2_reg <= s9_t_2_next;
-    s10_t_reg <= s10_t_next;
-    s11_fbs_t_reg <= s11_fbs_t_next;
+    s10_t_2_reg <= s10_t_2_next;
+    s11_t_reg <= s11_t_next;
+    s12_fbs_t_reg <= s12_fbs_t_next;
     s5_cwnd_zero_reg <= s5_cwnd_zero_next;
     s6_cwnd_zero_reg <= s6_cwnd_zero_next;
     s7_cwnd_zero_reg <= s7_cwnd_zero_next;
@@ -7001,7 +7358,8 @@ always @(posedge clk) begin
     s9_cwnd_zero_reg <= s9_cwnd_zero_next;
     s10_cwnd_zero_reg <= s10_cwnd_zero_next;
     s11_cwnd_zero_reg <= s11_cwnd_zero_next;
-    s12_fbs_reg <= s12_fbs_next;
+    s12_cwnd_zero_reg <= s12_cwnd_zero_next;
+    s13_fbs_reg <= s13_fbs_next;
     s3_base_hops_reg <= s3_base_hops_next;
     s4_base_hops_reg <= s4_base_hops_next;
     s5_base_hops_reg <= s5_base_hops_next;
@@ -7012,7 +7370,8 @@ always @(posedge clk) begin
     s10_base_hops_reg <= s10_base_hops_next;
     s11_base_hops_reg <= s11_base_hops_next;
     s12_base_hops_reg <= s12_base_hops_next;
-    s13_target_reg <= s13_target_next;
+    s13_base_hops_reg <= s13_base_hops_next;
+    s14_target_reg <= s14_target_next;
     s2_delay_reg <= s2_delay_next;
     s3_delay_reg <= s3_delay_next;
     s4_delay_reg <= s4_delay_next;
@@ -7025,133 +7384,138 @@ always @(posedge clk) begin
     s11_delay_reg <= s11_delay_next;
     s12_delay_reg <= s12_delay_next;
     s13_delay_reg <= s13_delay_next;
-    s14_congested_reg <= s14_congested_next;
+    s14_delay_reg <= s14_delay_next;
+    s15_congested_reg <= s15_congested_next;
+    s15_excess_reg <= s15_excess_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s14_excess_beta_pp00_reg <= s14_excess_beta_pp00_next;
+    s16_excess_beta_pp00_reg <= s16_excess_beta_pp00_next;
 `endif
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s14_excess_beta_pp10_reg <= s14_excess_beta_pp10_next;
+    s16_excess_beta_pp10_reg <= s16_excess_beta_pp10_next;
 `endif
-    s15_excess_beta_reg <= s15_excess_beta_next;
+    s17_excess_beta_reg <= s17_excess_beta_next;
     s6_t_3_reg <= s6_t_3_next;
     s7_t_3_reg <= s7_t_3_next;
     s8_t_3_reg <= s8_t_3_next;
     s9_t_3_reg <= s9_t_3_next;
-    s10_t_2_reg <= s10_t_2_next;
-    s11_t_reg <= s11_t_next;
+    s10_t_3_reg <= s10_t_3_next;
+    s11_t_2_reg <= s11_t_2_next;
     s12_t_reg <= s12_t_next;
     s13_t_reg <= s13_t_next;
     s14_t_reg <= s14_t_next;
     s15_t_reg <= s15_t_next;
+    s16_t_reg <= s16_t_next;
+    s17_t_reg <= s17_t_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s16_mdf_q_prod_pp00_reg <= s16_mdf_q_prod_pp00_next;
+    s18_mdf_q_prod_pp00_reg <= s18_mdf_q_prod_pp00_next;
 `endif
     s6_t_4_reg <= s6_t_4_next;
     s7_t_4_reg <= s7_t_4_next;
     s8_t_4_reg <= s8_t_4_next;
     s9_t_4_reg <= s9_t_4_next;
-    s10_t_3_reg <= s10_t_3_next;
-    s11_t_2_reg <= s11_t_2_next;
+    s10_t_4_reg <= s10_t_4_next;
+    s11_t_3_reg <= s11_t_3_next;
     s12_t_2_reg <= s12_t_2_next;
     s13_t_2_reg <= s13_t_2_next;
     s14_t_2_reg <= s14_t_2_next;
     s15_t_2_reg <= s15_t_2_next;
+    s16_t_2_reg <= s16_t_2_next;
+    s17_t_2_reg <= s17_t_2_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s16_mdf_q_prod_pp10_reg <= s16_mdf_q_prod_pp10_next;
+    s18_mdf_q_prod_pp10_reg <= s18_mdf_q_prod_pp10_next;
 `endif
-    s17_mdf_q_prod_reg <= s17_mdf_q_prod_next;
+    s19_mdf_q_prod_reg <= s19_mdf_q_prod_next;
     s3_t_reg <= s3_t_next;
     s4_t_reg <= s4_t_next;
-    s5_t_reg <= s5_t_next;
+    s5_t_14_reg <= s5_t_14_next;
     s6_t_5_reg <= s6_t_5_next;
     s7_t_5_reg <= s7_t_5_next;
     s8_t_5_reg <= s8_t_5_next;
     s9_t_5_reg <= s9_t_5_next;
-    s10_t_4_reg <= s10_t_4_next;
-    s11_t_3_reg <= s11_t_3_next;
+    s10_t_5_reg <= s10_t_5_next;
+    s11_t_4_reg <= s11_t_4_next;
     s12_t_3_reg <= s12_t_3_next;
     s13_t_3_reg <= s13_t_3_next;
     s14_t_3_reg <= s14_t_3_next;
     s15_t_3_reg <= s15_t_3_next;
-    s16_t_reg <= s16_t_next;
-    s17_t_reg <= s17_t_next;
-    s18_mdf_q_coarse_reg <= s18_mdf_q_coarse_next;
+    s16_t_3_reg <= s16_t_3_next;
+    s17_t_3_reg <= s17_t_3_next;
+    s18_t_reg <= s18_t_next;
+    s19_t_reg <= s19_t_next;
+    s20_mdf_q_coarse_reg <= s20_mdf_q_coarse_next;
     s3_t_2_reg <= s3_t_2_next;
     s4_t_2_reg <= s4_t_2_next;
-    s5_t_2_reg <= s5_t_2_next;
+    s5_t_15_reg <= s5_t_15_next;
     s6_t_6_reg <= s6_t_6_next;
     s7_t_6_reg <= s7_t_6_next;
     s8_t_6_reg <= s8_t_6_next;
     s9_t_6_reg <= s9_t_6_next;
-    s10_t_5_reg <= s10_t_5_next;
-    s11_t_4_reg <= s11_t_4_next;
+    s10_t_6_reg <= s10_t_6_next;
+    s11_t_5_reg <= s11_t_5_next;
     s12_t_4_reg <= s12_t_4_next;
     s13_t_4_reg <= s13_t_4_next;
     s14_t_4_reg <= s14_t_4_next;
     s15_t_4_reg <= s15_t_4_next;
-    s16_t_2_reg <= s16_t_2_next;
-    s17_t_2_reg <= s17_t_2_next;
-    s18_t_reg <= s18_t_next;
-    s19_mdf_q_reg <= s19_mdf_q_next;
-    s20_mdf_reg <= s20_mdf_next;
-    s21_factor_reg <= s21_factor_next;
-    s5_t_3_reg <= s5_t_3_next;
+    s16_t_4_reg <= s16_t_4_next;
+    s17_t_4_reg <= s17_t_4_next;
+    s18_t_2_reg <= s18_t_2_next;
+    s19_t_2_reg <= s19_t_2_next;
+    s20_t_reg <= s20_t_next;
+    s21_mdf_q_reg <= s21_mdf_q_next;
+    s22_mdf_reg <= s22_mdf_next;
+    s23_factor_reg <= s23_factor_next;
+    s5_t_16_reg <= s5_t_16_next;
     s6_t_7_reg <= s6_t_7_next;
     s7_t_7_reg <= s7_t_7_next;
     s8_t_7_reg <= s8_t_7_next;
     s9_t_7_reg <= s9_t_7_next;
-    s10_t_6_reg <= s10_t_6_next;
-    s11_t_5_reg <= s11_t_5_next;
+    s10_t_7_reg <= s10_t_7_next;
+    s11_t_6_reg <= s11_t_6_next;
     s12_t_5_reg <= s12_t_5_next;
     s13_t_5_reg <= s13_t_5_next;
     s14_t_5_reg <= s14_t_5_next;
     s15_t_5_reg <= s15_t_5_next;
-    s16_t_3_reg <= s16_t_3_next;
-    s17_t_3_reg <= s17_t_3_next;
-    s18_t_2_reg <= s18_t_2_next;
-    s19_t_reg <= s19_t_next;
-    s20_t_reg <= s20_t_next;
+    s16_t_5_reg <= s16_t_5_next;
+    s17_t_5_reg <= s17_t_5_next;
+    s18_t_3_reg <= s18_t_3_next;
+    s19_t_3_reg <= s19_t_3_next;
+    s20_t_2_reg <= s20_t_2_next;
     s21_t_reg <= s21_t_next;
+    s22_t_reg <= s22_t_next;
+    s23_t_reg <= s23_t_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s22_dec_prod_pp00_reg <= s22_dec_prod_pp00_next;
+    s24_dec_prod_pp00_reg <= s24_dec_prod_pp00_next;
 `endif
-    s5_t_4_reg <= s5_t_4_next;
+    s5_t_17_reg <= s5_t_17_next;
     s6_t_8_reg <= s6_t_8_next;
     s7_t_8_reg <= s7_t_8_next;
     s8_t_8_reg <= s8_t_8_next;
     s9_t_8_reg <= s9_t_8_next;
-    s10_t_7_reg <= s10_t_7_next;
-    s11_t_6_reg <= s11_t_6_next;
+    s10_t_8_reg <= s10_t_8_next;
+    s11_t_7_reg <= s11_t_7_next;
     s12_t_6_reg <= s12_t_6_next;
     s13_t_6_reg <= s13_t_6_next;
     s14_t_6_reg <= s14_t_6_next;
     s15_t_6_reg <= s15_t_6_next;
-    s16_t_4_reg <= s16_t_4_next;
-    s17_t_4_reg <= s17_t_4_next;
-    s18_t_3_reg <= s18_t_3_next;
-    s19_t_2_reg <= s19_t_2_next;
-    s20_t_2_reg <= s20_t_2_next;
+    s16_t_6_reg <= s16_t_6_next;
+    s17_t_6_reg <= s17_t_6_next;
+    s18_t_4_reg <= s18_t_4_next;
+    s19_t_4_reg <= s19_t_4_next;
+    s20_t_3_reg <= s20_t_3_next;
     s21_t_2_reg <= s21_t_2_next;
+    s22_t_2_reg <= s22_t_2_next;
+    s23_t_2_reg <= s23_t_2_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s22_dec_prod_pp10_reg <= s22_dec_prod_pp10_next;
+    s24_dec_prod_pp10_reg <= s24_dec_prod_pp10_next;
 `endif
-    s23_dec_prod_reg <= s23_dec_prod_next;
-    s24_dec_reg <= s24_dec_next;
+    s25_dec_prod_reg <= s25_dec_prod_next;
+    s26_dec_reg <= s26_dec_next;
+    s2_now_reg <= s2_now_next;
+    s3_now_reg <= s3_now_next;
+    s4_now_reg <= s4_now_next;
+    s5_since_dec_reg <= s5_since_dec_next;
     s2_ai_acked_reg <= s2_ai_acked_next;
     s5_recip_cwnd_lead_reg <= s5_recip_cwnd_lead_next;
-    s5_t_5_reg <= s5_t_5_next;
-    s5_t_6_reg <= s5_t_6_next;
-    s5_t_7_reg <= s5_t_7_next;
-    s5_t_8_reg <= s5_t_8_next;
-    s5_t_9_reg <= s5_t_9_next;
-    s5_t_10_reg <= s5_t_10_next;
-    s5_t_11_reg <= s5_t_11_next;
-    s5_t_12_reg <= s5_t_12_next;
-    s5_t_13_reg <= s5_t_13_next;
-    s5_t_14_reg <= s5_t_14_next;
-    s5_t_15_reg <= s5_t_15_next;
-    s5_t_16_reg <= s5_t_16_next;
-    s5_t_17_reg <= s5_t_17_next;
     s5_t_18_reg <= s5_t_18_next;
     s5_t_19_reg <= s5_t_19_next;
     s5_t_20_reg <= s5_t_20_next;
@@ -7164,12 +7528,25 @@ always @(posedge clk) begin
     s5_t_27_reg <= s5_t_27_next;
     s5_t_28_reg <= s5_t_28_next;
     s5_t_29_reg <= s5_t_29_next;
+    s5_t_30_reg <= s5_t_30_next;
+    s5_t_31_reg <= s5_t_31_next;
+    s5_t_32_reg <= s5_t_32_next;
+    s5_t_33_reg <= s5_t_33_next;
+    s5_t_34_reg <= s5_t_34_next;
+    s5_t_35_reg <= s5_t_35_next;
+    s5_t_36_reg <= s5_t_36_next;
+    s5_t_37_reg <= s5_t_37_next;
+    s5_t_38_reg <= s5_t_38_next;
+    s5_t_39_reg <= s5_t_39_next;
+    s5_t_40_reg <= s5_t_40_next;
+    s5_t_41_reg <= s5_t_41_next;
+    s5_t_42_reg <= s5_t_42_next;
     s6_recip_cwnd_mantissa_reg <= s6_recip_cwnd_mantissa_next;
     s7_recip_cwnd_recip_reg <= s7_recip_cwnd_recip_next;
     s8_recip_cwnd_t_reg <= s8_recip_cwnd_t_next;
     s3_t_3_reg <= s3_t_3_next;
     s4_t_3_reg <= s4_t_3_next;
-    s5_t_30_reg <= s5_t_30_next;
+    s5_t_43_reg <= s5_t_43_next;
     s6_t_9_reg <= s6_t_9_next;
     s7_t_9_reg <= s7_t_9_next;
     s8_t_9_reg <= s8_t_9_next;
@@ -7185,25 +7562,22 @@ always @(posedge clk) begin
     s7_t_11_reg <= s7_t_11_next;
     s8_t_11_reg <= s8_t_11_next;
     s9_t_10_reg <= s9_t_10_next;
-    s10_t_8_reg <= s10_t_8_next;
+    s10_t_9_reg <= s10_t_9_next;
     s11_inc_div_reg <= s11_inc_div_next;
-    s2_now_reg <= s2_now_next;
-    s3_now_reg <= s3_now_next;
-    s4_now_reg <= s4_now_next;
     s2_t_20_reg <= s2_t_20_next;
     s3_t_4_reg <= s3_t_4_next;
     s4_t_4_reg <= s4_t_4_next;
-    s5_t_31_reg <= s5_t_31_next;
+    s5_t_44_reg <= s5_t_44_next;
     s6_t_12_reg <= s6_t_12_next;
     s7_t_12_reg <= s7_t_12_next;
     s8_t_12_reg <= s8_t_12_next;
     s9_t_11_reg <= s9_t_11_next;
-    s10_t_9_reg <= s10_t_9_next;
-    s11_t_7_reg <= s11_t_7_next;
+    s10_t_10_reg <= s10_t_10_next;
+    s11_t_8_reg <= s11_t_8_next;
     s12_t_7_reg <= s12_t_7_next;
     s13_t_7_reg <= s13_t_7_next;
     s14_t_7_reg <= s14_t_7_next;
-    s15_do_dec_reg <= s15_do_dec_next;
+    s15_t_7_reg <= s15_t_7_next;
     s16_do_dec_reg <= s16_do_dec_next;
     s17_do_dec_reg <= s17_do_dec_next;
     s18_do_dec_reg <= s18_do_dec_next;
@@ -7213,6 +7587,8 @@ always @(posedge clk) begin
     s22_do_dec_reg <= s22_do_dec_next;
     s23_do_dec_reg <= s23_do_dec_next;
     s24_do_dec_reg <= s24_do_dec_next;
+    s25_do_dec_reg <= s25_do_dec_next;
+    s26_do_dec_reg <= s26_do_dec_next;
     s5_cur_cwnd_reg <= s5_cur_cwnd_next;
     s6_cur_cwnd_reg <= s6_cur_cwnd_next;
     s7_cur_cwnd_reg <= s7_cur_cwnd_next;
@@ -7233,6 +7609,8 @@ always @(posedge clk) begin
     s22_cur_cwnd_reg <= s22_cur_cwnd_next;
     s23_cur_cwnd_reg <= s23_cur_cwnd_next;
     s24_cur_cwnd_reg <= s24_cur_cwnd_next;
+    s25_cur_cwnd_reg <= s25_cur_cwnd_next;
+    s26_cur_cwnd_reg <= s26_cur_cwnd_next;
     s5_cwnd_ge_one_reg <= s5_cwnd_ge_one_next;
     s6_cwnd_ge_one_reg <= s6_cwnd_ge_one_next;
     s7_cwnd_ge_one_reg <= s7_cwnd_ge_one_next;
@@ -7252,17 +7630,20 @@ always @(posedge clk) begin
     s12_incr_reg <= s12_incr_next;
     s13_incr_reg <= s13_incr_next;
     s14_incr_reg <= s14_incr_next;
-    s15_t_7_reg <= s15_t_7_next;
-    s16_t_5_reg <= s16_t_5_next;
-    s17_t_5_reg <= s17_t_5_next;
-    s18_t_4_reg <= s18_t_4_next;
-    s19_t_3_reg <= s19_t_3_next;
-    s20_t_3_reg <= s20_t_3_next;
+    s15_incr_reg <= s15_incr_next;
+    s16_t_7_reg <= s16_t_7_next;
+    s17_t_7_reg <= s17_t_7_next;
+    s18_t_5_reg <= s18_t_5_next;
+    s19_t_5_reg <= s19_t_5_next;
+    s20_t_4_reg <= s20_t_4_next;
     s21_t_3_reg <= s21_t_3_next;
-    s22_t_reg <= s22_t_next;
-    s23_t_reg <= s23_t_next;
+    s22_t_3_reg <= s22_t_3_next;
+    s23_t_3_reg <= s23_t_3_next;
     s24_t_reg <= s24_t_next;
-    s25_sum_reg <= s25_sum_next;
+    s25_t_reg <= s25_t_next;
+    s26_t_reg <= s26_t_next;
+    s27_sum_reg <= s27_sum_next;
+    s28_next_cwnd_reg <= s28_next_cwnd_next;
     s5_now_reg <= s5_now_next;
     s6_now_reg <= s6_now_next;
     s7_now_reg <= s7_now_next;
@@ -7273,6 +7654,7 @@ always @(posedge clk) begin
     s12_now_reg <= s12_now_next;
     s13_now_reg <= s13_now_next;
     s14_now_reg <= s14_now_next;
+    s15_now_reg <= s15_now_next;
     s5_cur_last_dec_reg <= s5_cur_last_dec_next;
     s6_cur_last_dec_reg <= s6_cur_last_dec_next;
     s7_cur_last_dec_reg <= s7_cur_last_dec_next;
@@ -7283,91 +7665,102 @@ always @(posedge clk) begin
     s12_cur_last_dec_reg <= s12_cur_last_dec_next;
     s13_cur_last_dec_reg <= s13_cur_last_dec_next;
     s14_cur_last_dec_reg <= s14_cur_last_dec_next;
-    s15_t_8_reg <= s15_t_8_next;
-    s16_t_6_reg <= s16_t_6_next;
-    s17_t_6_reg <= s17_t_6_next;
-    s18_t_5_reg <= s18_t_5_next;
-    s19_t_4_reg <= s19_t_4_next;
-    s20_t_4_reg <= s20_t_4_next;
+    s15_cur_last_dec_reg <= s15_cur_last_dec_next;
+    s16_t_8_reg <= s16_t_8_next;
+    s17_t_8_reg <= s17_t_8_next;
+    s18_t_6_reg <= s18_t_6_next;
+    s19_t_6_reg <= s19_t_6_next;
+    s20_t_5_reg <= s20_t_5_next;
     s21_t_4_reg <= s21_t_4_next;
-    s22_t_2_reg <= s22_t_2_next;
-    s23_t_2_reg <= s23_t_2_next;
+    s22_t_4_reg <= s22_t_4_next;
+    s23_t_4_reg <= s23_t_4_next;
     s24_t_2_reg <= s24_t_2_next;
-    s25_t_reg <= s25_t_next;
+    s25_t_2_reg <= s25_t_2_next;
+    s26_t_2_reg <= s26_t_2_next;
+    s27_t_reg <= s27_t_next;
+    s28_t_reg <= s28_t_next;
     s2_t_21_reg <= s2_t_21_next;
     s3_t_5_reg <= s3_t_5_next;
     s4_t_5_reg <= s4_t_5_next;
-    s5_t_32_reg <= s5_t_32_next;
+    s5_t_45_reg <= s5_t_45_next;
     s6_t_13_reg <= s6_t_13_next;
     s7_t_13_reg <= s7_t_13_next;
     s8_t_13_reg <= s8_t_13_next;
     s9_t_12_reg <= s9_t_12_next;
-    s10_t_10_reg <= s10_t_10_next;
-    s11_t_8_reg <= s11_t_8_next;
+    s10_t_11_reg <= s10_t_11_next;
+    s11_t_9_reg <= s11_t_9_next;
     s12_t_8_reg <= s12_t_8_next;
     s13_t_8_reg <= s13_t_8_next;
     s14_t_8_reg <= s14_t_8_next;
-    s15_t_9_reg <= s15_t_9_next;
-    s16_t_7_reg <= s16_t_7_next;
-    s17_t_7_reg <= s17_t_7_next;
-    s18_t_6_reg <= s18_t_6_next;
-    s19_t_5_reg <= s19_t_5_next;
-    s20_t_5_reg <= s20_t_5_next;
+    s15_t_8_reg <= s15_t_8_next;
+    s16_t_9_reg <= s16_t_9_next;
+    s17_t_9_reg <= s17_t_9_next;
+    s18_t_7_reg <= s18_t_7_next;
+    s19_t_7_reg <= s19_t_7_next;
+    s20_t_6_reg <= s20_t_6_next;
     s21_t_5_reg <= s21_t_5_next;
-    s22_t_3_reg <= s22_t_3_next;
-    s23_t_3_reg <= s23_t_3_next;
+    s22_t_5_reg <= s22_t_5_next;
+    s23_t_5_reg <= s23_t_5_next;
     s24_t_3_reg <= s24_t_3_next;
-    s25_t_2_reg <= s25_t_2_next;
+    s25_t_3_reg <= s25_t_3_next;
+    s26_t_3_reg <= s26_t_3_next;
+    s27_t_2_reg <= s27_t_2_next;
+    s28_t_2_reg <= s28_t_2_next;
     s2_t_22_reg <= s2_t_22_next;
     s3_t_6_reg <= s3_t_6_next;
     s4_t_6_reg <= s4_t_6_next;
-    s5_t_33_reg <= s5_t_33_next;
+    s5_t_46_reg <= s5_t_46_next;
     s6_t_14_reg <= s6_t_14_next;
     s7_t_14_reg <= s7_t_14_next;
     s8_t_14_reg <= s8_t_14_next;
     s9_t_13_reg <= s9_t_13_next;
-    s10_t_11_reg <= s10_t_11_next;
-    s11_t_9_reg <= s11_t_9_next;
+    s10_t_12_reg <= s10_t_12_next;
+    s11_t_10_reg <= s11_t_10_next;
     s12_t_9_reg <= s12_t_9_next;
     s13_t_9_reg <= s13_t_9_next;
     s14_t_9_reg <= s14_t_9_next;
-    s15_t_10_reg <= s15_t_10_next;
-    s16_t_8_reg <= s16_t_8_next;
-    s17_t_8_reg <= s17_t_8_next;
-    s18_t_7_reg <= s18_t_7_next;
-    s19_t_6_reg <= s19_t_6_next;
-    s20_t_6_reg <= s20_t_6_next;
+    s15_t_9_reg <= s15_t_9_next;
+    s16_t_10_reg <= s16_t_10_next;
+    s17_t_10_reg <= s17_t_10_next;
+    s18_t_8_reg <= s18_t_8_next;
+    s19_t_8_reg <= s19_t_8_next;
+    s20_t_7_reg <= s20_t_7_next;
     s21_t_6_reg <= s21_t_6_next;
-    s22_t_4_reg <= s22_t_4_next;
-    s23_t_4_reg <= s23_t_4_next;
+    s22_t_6_reg <= s22_t_6_next;
+    s23_t_6_reg <= s23_t_6_next;
     s24_t_4_reg <= s24_t_4_next;
-    s25_t_3_reg <= s25_t_3_next;
+    s25_t_4_reg <= s25_t_4_next;
+    s26_t_4_reg <= s26_t_4_next;
+    s27_t_3_reg <= s27_t_3_next;
+    s28_t_3_reg <= s28_t_3_next;
     s2_t_23_reg <= s2_t_23_next;
     s3_t_7_reg <= s3_t_7_next;
     s4_t_7_reg <= s4_t_7_next;
-    s5_t_34_reg <= s5_t_34_next;
+    s5_t_47_reg <= s5_t_47_next;
     s6_t_15_reg <= s6_t_15_next;
     s7_t_15_reg <= s7_t_15_next;
     s8_t_15_reg <= s8_t_15_next;
     s9_t_14_reg <= s9_t_14_next;
-    s10_t_12_reg <= s10_t_12_next;
-    s11_t_10_reg <= s11_t_10_next;
+    s10_t_13_reg <= s10_t_13_next;
+    s11_t_11_reg <= s11_t_11_next;
     s12_t_10_reg <= s12_t_10_next;
     s13_t_10_reg <= s13_t_10_next;
     s14_t_10_reg <= s14_t_10_next;
+    s15_t_10_reg <= s15_t_10_next;
     s2_t_24_reg <= s2_t_24_next;
     s3_t_8_reg <= s3_t_8_next;
     s4_t_8_reg <= s4_t_8_next;
-    s5_t_35_reg <= s5_t_35_next;
+    s5_t_48_reg <= s5_t_48_next;
     s6_t_16_reg <= s6_t_16_next;
     s7_t_16_reg <= s7_t_16_next;
     s8_t_16_reg <= s8_t_16_next;
     s9_t_15_reg <= s9_t_15_next;
-    s10_t_13_reg <= s10_t_13_next;
-    s11_t_11_reg <= s11_t_11_next;
+    s10_t_14_reg <= s10_t_14_next;
+    s11_t_12_reg <= s11_t_12_next;
     s12_t_11_reg <= s12_t_11_next;
     s13_t_11_reg <= s13_t_11_next;
     s14_t_11_reg <= s14_t_11_next;
+    s15_t_11_reg <= s15_t_11_next;
     snoop_s1_reg <= snoop_s1_next;
     snoop_s2_reg <= snoop_s2_next;
     snoop_s3_reg <= snoop_s3_next;
@@ -7395,40 +7788,49 @@ always @(posedge clk) begin
     s23_kind_reg <= s23_kind_next;
     s24_kind_reg <= s24_kind_next;
     s25_kind_reg <= s25_kind_next;
-    s14_t_12_reg <= s14_t_12_next;
-    s15_t_11_reg <= s15_t_11_next;
-    s16_t_9_reg <= s16_t_9_next;
-    s17_t_9_reg <= s17_t_9_next;
-    s18_t_8_reg <= s18_t_8_next;
-    s19_t_7_reg <= s19_t_7_next;
-    s20_t_7_reg <= s20_t_7_next;
-    s21_t_7_reg <= s21_t_7_next;
-    s22_t_5_reg <= s22_t_5_next;
-    s23_t_5_reg <= s23_t_5_next;
-    s24_t_5_reg <= s24_t_5_next;
-    s25_t_4_reg <= s25_t_4_next;
+    s26_kind_reg <= s26_kind_next;
+    s27_kind_reg <= s27_kind_next;
+    s28_kind_reg <= s28_kind_next;
     s15_t_12_reg <= s15_t_12_next;
-    s16_t_10_reg <= s16_t_10_next;
-    s17_t_10_reg <= s17_t_10_next;
-    s18_t_9_reg <= s18_t_9_next;
-    s19_t_8_reg <= s19_t_8_next;
-    s20_t_8_reg <= s20_t_8_next;
-    s21_t_8_reg <= s21_t_8_next;
-    s22_t_6_reg <= s22_t_6_next;
-    s23_t_6_reg <= s23_t_6_next;
-    s24_t_6_reg <= s24_t_6_next;
-    s25_t_5_reg <= s25_t_5_next;
-    s15_t_13_reg <= s15_t_13_next;
     s16_t_11_reg <= s16_t_11_next;
     s17_t_11_reg <= s17_t_11_next;
-    s18_t_10_reg <= s18_t_10_next;
+    s18_t_9_reg <= s18_t_9_next;
     s19_t_9_reg <= s19_t_9_next;
-    s20_t_9_reg <= s20_t_9_next;
-    s21_t_9_reg <= s21_t_9_next;
+    s20_t_8_reg <= s20_t_8_next;
+    s21_t_7_reg <= s21_t_7_next;
     s22_t_7_reg <= s22_t_7_next;
     s23_t_7_reg <= s23_t_7_next;
-    s24_t_7_reg <= s24_t_7_next;
+    s24_t_5_reg <= s24_t_5_next;
+    s25_t_5_reg <= s25_t_5_next;
+    s26_t_5_reg <= s26_t_5_next;
+    s27_t_4_reg <= s27_t_4_next;
+    s28_t_4_reg <= s28_t_4_next;
+    s16_t_12_reg <= s16_t_12_next;
+    s17_t_12_reg <= s17_t_12_next;
+    s18_t_10_reg <= s18_t_10_next;
+    s19_t_10_reg <= s19_t_10_next;
+    s20_t_9_reg <= s20_t_9_next;
+    s21_t_8_reg <= s21_t_8_next;
+    s22_t_8_reg <= s22_t_8_next;
+    s23_t_8_reg <= s23_t_8_next;
+    s24_t_6_reg <= s24_t_6_next;
     s25_t_6_reg <= s25_t_6_next;
+    s26_t_6_reg <= s26_t_6_next;
+    s27_t_5_reg <= s27_t_5_next;
+    s28_t_5_reg <= s28_t_5_next;
+    s16_t_13_reg <= s16_t_13_next;
+    s17_t_13_reg <= s17_t_13_next;
+    s18_t_11_reg <= s18_t_11_next;
+    s19_t_11_reg <= s19_t_11_next;
+    s20_t_10_reg <= s20_t_10_next;
+    s21_t_9_reg <= s21_t_9_next;
+    s22_t_9_reg <= s22_t_9_next;
+    s23_t_9_reg <= s23_t_9_next;
+    s24_t_7_reg <= s24_t_7_next;
+    s25_t_7_reg <= s25_t_7_next;
+    s26_t_7_reg <= s26_t_7_next;
+    s27_t_6_reg <= s27_t_6_next;
+    s28_t_6_reg <= s28_t_6_next;
     out_rd_ptr_reg <= out_rd_ptr_next;
     out_wr_ptr_reg <= out_wr_ptr_next;
     out_count_reg <= out_count_next;
@@ -7621,6 +8023,27 @@ always @(posedge clk) begin
     out26_congested_reg <= out26_congested_next;
     out26_decreased_reg <= out26_decreased_next;
     out26_error_reg <= out26_error_next;
+    out27_conn_reg <= out27_conn_next;
+    out27_kind_reg <= out27_kind_next;
+    out27_cwnd_reg <= out27_cwnd_next;
+    out27_target_reg <= out27_target_next;
+    out27_congested_reg <= out27_congested_next;
+    out27_decreased_reg <= out27_decreased_next;
+    out27_error_reg <= out27_error_next;
+    out28_conn_reg <= out28_conn_next;
+    out28_kind_reg <= out28_kind_next;
+    out28_cwnd_reg <= out28_cwnd_next;
+    out28_target_reg <= out28_target_next;
+    out28_congested_reg <= out28_congested_next;
+    out28_decreased_reg <= out28_decreased_next;
+    out28_error_reg <= out28_error_next;
+    out29_conn_reg <= out29_conn_next;
+    out29_kind_reg <= out29_kind_next;
+    out29_cwnd_reg <= out29_cwnd_next;
+    out29_target_reg <= out29_target_next;
+    out29_congested_reg <= out29_congested_next;
+    out29_decreased_reg <= out29_decreased_next;
+    out29_error_reg <= out29_error_next;
     out_head_conn_reg <= out_head_conn_next;
     out_head_kind_reg <= out_head_kind_next;
     out_head_cwnd_reg <= out_head_cwnd_next;
@@ -7661,6 +8084,9 @@ always @(posedge clk) begin
         s23_valid_reg <= 1'd0;
         s24_valid_reg <= 1'd0;
         s25_valid_reg <= 1'd0;
+        s26_valid_reg <= 1'd0;
+        s27_valid_reg <= 1'd0;
+        s28_valid_reg <= 1'd0;
         hazard0_reg <= 1'd0;
         hazard1_reg <= 1'd0;
         hazard2_reg <= 1'd0;
@@ -7685,91 +8111,91 @@ MULT18X18D #(
     .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s8_fbs_prod_pp00_mult (  // s8_fbs_prod_pp00_reg = 34'h53cd * _s8_fbs_prod_pp00_next_0
+) s9_fbs_prod_pp00_mult (  // s9_fbs_prod_pp00_reg = 34'h53cd * _s9_fbs_prod_pp00_next_0
     .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b1), .A13(1'b0), .A12(1'b1), .A11(1'b0), .A10(1'b0), .A9(1'b1), .A8(1'b1), .A7(1'b1), .A6(1'b1), .A5(1'b0), .A4(1'b0), .A3(1'b1), .A2(1'b1), .A1(1'b0), .A0(1'b1),
-    .B17(_s8_fbs_prod_pp00_next_0[17]), .B16(_s8_fbs_prod_pp00_next_0[16]), .B15(_s8_fbs_prod_pp00_next_0[15]), .B14(_s8_fbs_prod_pp00_next_0[14]), .B13(_s8_fbs_prod_pp00_next_0[13]), .B12(_s8_fbs_prod_pp00_next_0[12]), .B11(_s8_fbs_prod_pp00_next_0[11]), .B10(_s8_fbs_prod_pp00_next_0[10]), .B9(_s8_fbs_prod_pp00_next_0[9]), .B8(_s8_fbs_prod_pp00_next_0[8]), .B7(_s8_fbs_prod_pp00_next_0[7]), .B6(_s8_fbs_prod_pp00_next_0[6]), .B5(_s8_fbs_prod_pp00_next_0[5]), .B4(_s8_fbs_prod_pp00_next_0[4]), .B3(_s8_fbs_prod_pp00_next_0[3]), .B2(_s8_fbs_prod_pp00_next_0[2]), .B1(_s8_fbs_prod_pp00_next_0[1]), .B0(_s8_fbs_prod_pp00_next_0[0]),
+    .B17(_s9_fbs_prod_pp00_next_0[17]), .B16(_s9_fbs_prod_pp00_next_0[16]), .B15(_s9_fbs_prod_pp00_next_0[15]), .B14(_s9_fbs_prod_pp00_next_0[14]), .B13(_s9_fbs_prod_pp00_next_0[13]), .B12(_s9_fbs_prod_pp00_next_0[12]), .B11(_s9_fbs_prod_pp00_next_0[11]), .B10(_s9_fbs_prod_pp00_next_0[10]), .B9(_s9_fbs_prod_pp00_next_0[9]), .B8(_s9_fbs_prod_pp00_next_0[8]), .B7(_s9_fbs_prod_pp00_next_0[7]), .B6(_s9_fbs_prod_pp00_next_0[6]), .B5(_s9_fbs_prod_pp00_next_0[5]), .B4(_s9_fbs_prod_pp00_next_0[4]), .B3(_s9_fbs_prod_pp00_next_0[3]), .B2(_s9_fbs_prod_pp00_next_0[2]), .B1(_s9_fbs_prod_pp00_next_0[1]), .B0(_s9_fbs_prod_pp00_next_0[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
-    .P35(), .P34(), .P33(s8_fbs_prod_pp00_reg[33]), .P32(s8_fbs_prod_pp00_reg[32]), .P31(s8_fbs_prod_pp00_reg[31]), .P30(s8_fbs_prod_pp00_reg[30]), .P29(s8_fbs_prod_pp00_reg[29]), .P28(s8_fbs_prod_pp00_reg[28]), .P27(s8_fbs_prod_pp00_reg[27]), .P26(s8_fbs_prod_pp00_reg[26]), .P25(s8_fbs_prod_pp00_reg[25]), .P24(s8_fbs_prod_pp00_reg[24]), .P23(s8_fbs_prod_pp00_reg[23]), .P22(s8_fbs_prod_pp00_reg[22]), .P21(s8_fbs_prod_pp00_reg[21]), .P20(s8_fbs_prod_pp00_reg[20]), .P19(s8_fbs_prod_pp00_reg[19]), .P18(s8_fbs_prod_pp00_reg[18]), .P17(s8_fbs_prod_pp00_reg[17]), .P16(s8_fbs_prod_pp00_reg[16]), .P15(s8_fbs_prod_pp00_reg[15]), .P14(s8_fbs_prod_pp00_reg[14]), .P13(s8_fbs_prod_pp00_reg[13]), .P12(s8_fbs_prod_pp00_reg[12]), .P11(s8_fbs_prod_pp00_reg[11]), .P10(s8_fbs_prod_pp00_reg[10]), .P9(s8_fbs_prod_pp00_reg[9]), .P8(s8_fbs_prod_pp00_reg[8]), .P7(s8_fbs_prod_pp00_reg[7]), .P6(s8_fbs_prod_pp00_reg[6]), .P5(s8_fbs_prod_pp00_reg[5]), .P4(s8_fbs_prod_pp00_reg[4]), .P3(s8_fbs_prod_pp00_reg[3]), .P2(s8_fbs_prod_pp00_reg[2]), .P1(s8_fbs_prod_pp00_reg[1]), .P0(s8_fbs_prod_pp00_reg[0])
+    .P35(), .P34(), .P33(s9_fbs_prod_pp00_reg[33]), .P32(s9_fbs_prod_pp00_reg[32]), .P31(s9_fbs_prod_pp00_reg[31]), .P30(s9_fbs_prod_pp00_reg[30]), .P29(s9_fbs_prod_pp00_reg[29]), .P28(s9_fbs_prod_pp00_reg[28]), .P27(s9_fbs_prod_pp00_reg[27]), .P26(s9_fbs_prod_pp00_reg[26]), .P25(s9_fbs_prod_pp00_reg[25]), .P24(s9_fbs_prod_pp00_reg[24]), .P23(s9_fbs_prod_pp00_reg[23]), .P22(s9_fbs_prod_pp00_reg[22]), .P21(s9_fbs_prod_pp00_reg[21]), .P20(s9_fbs_prod_pp00_reg[20]), .P19(s9_fbs_prod_pp00_reg[19]), .P18(s9_fbs_prod_pp00_reg[18]), .P17(s9_fbs_prod_pp00_reg[17]), .P16(s9_fbs_prod_pp00_reg[16]), .P15(s9_fbs_prod_pp00_reg[15]), .P14(s9_fbs_prod_pp00_reg[14]), .P13(s9_fbs_prod_pp00_reg[13]), .P12(s9_fbs_prod_pp00_reg[12]), .P11(s9_fbs_prod_pp00_reg[11]), .P10(s9_fbs_prod_pp00_reg[10]), .P9(s9_fbs_prod_pp00_reg[9]), .P8(s9_fbs_prod_pp00_reg[8]), .P7(s9_fbs_prod_pp00_reg[7]), .P6(s9_fbs_prod_pp00_reg[6]), .P5(s9_fbs_prod_pp00_reg[5]), .P4(s9_fbs_prod_pp00_reg[4]), .P3(s9_fbs_prod_pp00_reg[3]), .P2(s9_fbs_prod_pp00_reg[2]), .P1(s9_fbs_prod_pp00_reg[1]), .P0(s9_fbs_prod_pp00_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("NONE"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
-    .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s14_excess_beta_pp00_mult (  // s14_excess_beta_pp00_reg = _s14_excess_beta_pp00_next_2 * 30'hccd
-    .A17(_s14_excess_beta_pp00_next_2[17]), .A16(_s14_excess_beta_pp00_next_2[16]), .A15(_s14_excess_beta_pp00_next_2[15]), .A14(_s14_excess_beta_pp00_next_2[14]), .A13(_s14_excess_beta_pp00_next_2[13]), .A12(_s14_excess_beta_pp00_next_2[12]), .A11(_s14_excess_beta_pp00_next_2[11]), .A10(_s14_excess_beta_pp00_next_2[10]), .A9(_s14_excess_beta_pp00_next_2[9]), .A8(_s14_excess_beta_pp00_next_2[8]), .A7(_s14_excess_beta_pp00_next_2[7]), .A6(_s14_excess_beta_pp00_next_2[6]), .A5(_s14_excess_beta_pp00_next_2[5]), .A4(_s14_excess_beta_pp00_next_2[4]), .A3(_s14_excess_beta_pp00_next_2[3]), .A2(_s14_excess_beta_pp00_next_2[2]), .A1(_s14_excess_beta_pp00_next_2[1]), .A0(_s14_excess_beta_pp00_next_2[0]),
+) s16_excess_beta_pp00_mult (  // s16_excess_beta_pp00_reg = _s16_excess_beta_pp00_next_1 * 30'hccd
+    .A17(s15_excess_next[17]), .A16(s15_excess_next[16]), .A15(s15_excess_next[15]), .A14(s15_excess_next[14]), .A13(s15_excess_next[13]), .A12(s15_excess_next[12]), .A11(s15_excess_next[11]), .A10(s15_excess_next[10]), .A9(s15_excess_next[9]), .A8(s15_excess_next[8]), .A7(s15_excess_next[7]), .A6(s15_excess_next[6]), .A5(s15_excess_next[5]), .A4(s15_excess_next[4]), .A3(s15_excess_next[3]), .A2(s15_excess_next[2]), .A1(s15_excess_next[1]), .A0(s15_excess_next[0]),
     .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(1'b0), .B11(1'b1), .B10(1'b1), .B9(1'b0), .B8(1'b0), .B7(1'b1), .B6(1'b1), .B5(1'b0), .B4(1'b0), .B3(1'b1), .B2(1'b1), .B1(1'b0), .B0(1'b1),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
-    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(s14_excess_beta_pp00_reg[29]), .P28(s14_excess_beta_pp00_reg[28]), .P27(s14_excess_beta_pp00_reg[27]), .P26(s14_excess_beta_pp00_reg[26]), .P25(s14_excess_beta_pp00_reg[25]), .P24(s14_excess_beta_pp00_reg[24]), .P23(s14_excess_beta_pp00_reg[23]), .P22(s14_excess_beta_pp00_reg[22]), .P21(s14_excess_beta_pp00_reg[21]), .P20(s14_excess_beta_pp00_reg[20]), .P19(s14_excess_beta_pp00_reg[19]), .P18(s14_excess_beta_pp00_reg[18]), .P17(s14_excess_beta_pp00_reg[17]), .P16(s14_excess_beta_pp00_reg[16]), .P15(s14_excess_beta_pp00_reg[15]), .P14(s14_excess_beta_pp00_reg[14]), .P13(s14_excess_beta_pp00_reg[13]), .P12(s14_excess_beta_pp00_reg[12]), .P11(s14_excess_beta_pp00_reg[11]), .P10(s14_excess_beta_pp00_reg[10]), .P9(s14_excess_beta_pp00_reg[9]), .P8(s14_excess_beta_pp00_reg[8]), .P7(s14_excess_beta_pp00_reg[7]), .P6(s14_excess_beta_pp00_reg[6]), .P5(s14_excess_beta_pp00_reg[5]), .P4(s14_excess_beta_pp00_reg[4]), .P3(s14_excess_beta_pp00_reg[3]), .P2(s14_excess_beta_pp00_reg[2]), .P1(s14_excess_beta_pp00_reg[1]), .P0(s14_excess_beta_pp00_reg[0])
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(s16_excess_beta_pp00_reg[29]), .P28(s16_excess_beta_pp00_reg[28]), .P27(s16_excess_beta_pp00_reg[27]), .P26(s16_excess_beta_pp00_reg[26]), .P25(s16_excess_beta_pp00_reg[25]), .P24(s16_excess_beta_pp00_reg[24]), .P23(s16_excess_beta_pp00_reg[23]), .P22(s16_excess_beta_pp00_reg[22]), .P21(s16_excess_beta_pp00_reg[21]), .P20(s16_excess_beta_pp00_reg[20]), .P19(s16_excess_beta_pp00_reg[19]), .P18(s16_excess_beta_pp00_reg[18]), .P17(s16_excess_beta_pp00_reg[17]), .P16(s16_excess_beta_pp00_reg[16]), .P15(s16_excess_beta_pp00_reg[15]), .P14(s16_excess_beta_pp00_reg[14]), .P13(s16_excess_beta_pp00_reg[13]), .P12(s16_excess_beta_pp00_reg[12]), .P11(s16_excess_beta_pp00_reg[11]), .P10(s16_excess_beta_pp00_reg[10]), .P9(s16_excess_beta_pp00_reg[9]), .P8(s16_excess_beta_pp00_reg[8]), .P7(s16_excess_beta_pp00_reg[7]), .P6(s16_excess_beta_pp00_reg[6]), .P5(s16_excess_beta_pp00_reg[5]), .P4(s16_excess_beta_pp00_reg[4]), .P3(s16_excess_beta_pp00_reg[3]), .P2(s16_excess_beta_pp00_reg[2]), .P1(s16_excess_beta_pp00_reg[1]), .P0(s16_excess_beta_pp00_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("NONE"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
-    .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s14_excess_beta_pp10_mult (  // s14_excess_beta_pp10_reg = _s14_excess_beta_pp10_next_1 * 14'd3277
-    .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(_s14_excess_beta_pp10_next_1[13]), .A12(_s14_excess_beta_pp10_next_1[12]), .A11(_s14_excess_beta_pp10_next_1[11]), .A10(_s14_excess_beta_pp10_next_1[10]), .A9(_s14_excess_beta_pp10_next_1[9]), .A8(_s14_excess_beta_pp10_next_1[8]), .A7(_s14_excess_beta_pp10_next_1[7]), .A6(_s14_excess_beta_pp10_next_1[6]), .A5(_s14_excess_beta_pp10_next_1[5]), .A4(_s14_excess_beta_pp10_next_1[4]), .A3(_s14_excess_beta_pp10_next_1[3]), .A2(_s14_excess_beta_pp10_next_1[2]), .A1(_s14_excess_beta_pp10_next_1[1]), .A0(_s14_excess_beta_pp10_next_1[0]),
+) s16_excess_beta_pp10_mult (  // s16_excess_beta_pp10_reg = _s16_excess_beta_pp10_next_1 * 14'd3277
+    .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(1'b0), .A12(1'b0), .A11(1'b0), .A10(1'b0), .A9(1'b0), .A8(1'b0), .A7(1'b0), .A6(1'b0), .A5(1'b0), .A4(1'b0), .A3(1'b0), .A2(1'b0), .A1(s15_excess_next[19]), .A0(s15_excess_next[18]),
     .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(1'b0), .B11(1'b1), .B10(1'b1), .B9(1'b0), .B8(1'b0), .B7(1'b1), .B6(1'b1), .B5(1'b0), .B4(1'b0), .B3(1'b1), .B2(1'b1), .B1(1'b0), .B0(1'b1),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
-    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(), .P18(), .P17(), .P16(), .P15(), .P14(), .P13(s14_excess_beta_pp10_reg[13]), .P12(s14_excess_beta_pp10_reg[12]), .P11(s14_excess_beta_pp10_reg[11]), .P10(s14_excess_beta_pp10_reg[10]), .P9(s14_excess_beta_pp10_reg[9]), .P8(s14_excess_beta_pp10_reg[8]), .P7(s14_excess_beta_pp10_reg[7]), .P6(s14_excess_beta_pp10_reg[6]), .P5(s14_excess_beta_pp10_reg[5]), .P4(s14_excess_beta_pp10_reg[4]), .P3(s14_excess_beta_pp10_reg[3]), .P2(s14_excess_beta_pp10_reg[2]), .P1(s14_excess_beta_pp10_reg[1]), .P0(s14_excess_beta_pp10_reg[0])
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(), .P18(), .P17(), .P16(), .P15(), .P14(), .P13(s16_excess_beta_pp10_reg[13]), .P12(s16_excess_beta_pp10_reg[12]), .P11(s16_excess_beta_pp10_reg[11]), .P10(s16_excess_beta_pp10_reg[10]), .P9(s16_excess_beta_pp10_reg[9]), .P8(s16_excess_beta_pp10_reg[8]), .P7(s16_excess_beta_pp10_reg[7]), .P6(s16_excess_beta_pp10_reg[6]), .P5(s16_excess_beta_pp10_reg[5]), .P4(s16_excess_beta_pp10_reg[4]), .P3(s16_excess_beta_pp10_reg[3]), .P2(s16_excess_beta_pp10_reg[2]), .P1(s16_excess_beta_pp10_reg[1]), .P0(s16_excess_beta_pp10_reg[0])
 );
 MULT18X18D #(
     .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
     .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s16_mdf_q_prod_pp00_mult (  // s16_mdf_q_prod_pp00_reg = _s16_mdf_q_prod_pp00_next_1 * s15_t_reg
-    .A17(s15_excess_beta_next[17]), .A16(s15_excess_beta_next[16]), .A15(s15_excess_beta_next[15]), .A14(s15_excess_beta_next[14]), .A13(s15_excess_beta_next[13]), .A12(s15_excess_beta_next[12]), .A11(s15_excess_beta_next[11]), .A10(s15_excess_beta_next[10]), .A9(s15_excess_beta_next[9]), .A8(s15_excess_beta_next[8]), .A7(s15_excess_beta_next[7]), .A6(s15_excess_beta_next[6]), .A5(s15_excess_beta_next[5]), .A4(s15_excess_beta_next[4]), .A3(s15_excess_beta_next[3]), .A2(s15_excess_beta_next[2]), .A1(s15_excess_beta_next[1]), .A0(s15_excess_beta_next[0]),
-    .B17(s15_t_next[17]), .B16(s15_t_next[16]), .B15(s15_t_next[15]), .B14(s15_t_next[14]), .B13(s15_t_next[13]), .B12(s15_t_next[12]), .B11(s15_t_next[11]), .B10(s15_t_next[10]), .B9(s15_t_next[9]), .B8(s15_t_next[8]), .B7(s15_t_next[7]), .B6(s15_t_next[6]), .B5(s15_t_next[5]), .B4(s15_t_next[4]), .B3(s15_t_next[3]), .B2(s15_t_next[2]), .B1(s15_t_next[1]), .B0(s15_t_next[0]),
+) s18_mdf_q_prod_pp00_mult (  // s18_mdf_q_prod_pp00_reg = _s18_mdf_q_prod_pp00_next_1 * s17_t_reg
+    .A17(s17_excess_beta_next[17]), .A16(s17_excess_beta_next[16]), .A15(s17_excess_beta_next[15]), .A14(s17_excess_beta_next[14]), .A13(s17_excess_beta_next[13]), .A12(s17_excess_beta_next[12]), .A11(s17_excess_beta_next[11]), .A10(s17_excess_beta_next[10]), .A9(s17_excess_beta_next[9]), .A8(s17_excess_beta_next[8]), .A7(s17_excess_beta_next[7]), .A6(s17_excess_beta_next[6]), .A5(s17_excess_beta_next[5]), .A4(s17_excess_beta_next[4]), .A3(s17_excess_beta_next[3]), .A2(s17_excess_beta_next[2]), .A1(s17_excess_beta_next[1]), .A0(s17_excess_beta_next[0]),
+    .B17(s17_t_next[17]), .B16(s17_t_next[16]), .B15(s17_t_next[15]), .B14(s17_t_next[14]), .B13(s17_t_next[13]), .B12(s17_t_next[12]), .B11(s17_t_next[11]), .B10(s17_t_next[10]), .B9(s17_t_next[9]), .B8(s17_t_next[8]), .B7(s17_t_next[7]), .B6(s17_t_next[6]), .B5(s17_t_next[5]), .B4(s17_t_next[4]), .B3(s17_t_next[3]), .B2(s17_t_next[2]), .B1(s17_t_next[1]), .B0(s17_t_next[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
-    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(s16_mdf_q_prod_pp00_reg[28]), .P27(s16_mdf_q_prod_pp00_reg[27]), .P26(s16_mdf_q_prod_pp00_reg[26]), .P25(s16_mdf_q_prod_pp00_reg[25]), .P24(s16_mdf_q_prod_pp00_reg[24]), .P23(s16_mdf_q_prod_pp00_reg[23]), .P22(s16_mdf_q_prod_pp00_reg[22]), .P21(s16_mdf_q_prod_pp00_reg[21]), .P20(s16_mdf_q_prod_pp00_reg[20]), .P19(s16_mdf_q_prod_pp00_reg[19]), .P18(s16_mdf_q_prod_pp00_reg[18]), .P17(s16_mdf_q_prod_pp00_reg[17]), .P16(s16_mdf_q_prod_pp00_reg[16]), .P15(s16_mdf_q_prod_pp00_reg[15]), .P14(s16_mdf_q_prod_pp00_reg[14]), .P13(s16_mdf_q_prod_pp00_reg[13]), .P12(s16_mdf_q_prod_pp00_reg[12]), .P11(s16_mdf_q_prod_pp00_reg[11]), .P10(s16_mdf_q_prod_pp00_reg[10]), .P9(s16_mdf_q_prod_pp00_reg[9]), .P8(s16_mdf_q_prod_pp00_reg[8]), .P7(s16_mdf_q_prod_pp00_reg[7]), .P6(s16_mdf_q_prod_pp00_reg[6]), .P5(s16_mdf_q_prod_pp00_reg[5]), .P4(s16_mdf_q_prod_pp00_reg[4]), .P3(s16_mdf_q_prod_pp00_reg[3]), .P2(s16_mdf_q_prod_pp00_reg[2]), .P1(s16_mdf_q_prod_pp00_reg[1]), .P0(s16_mdf_q_prod_pp00_reg[0])
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(s18_mdf_q_prod_pp00_reg[28]), .P27(s18_mdf_q_prod_pp00_reg[27]), .P26(s18_mdf_q_prod_pp00_reg[26]), .P25(s18_mdf_q_prod_pp00_reg[25]), .P24(s18_mdf_q_prod_pp00_reg[24]), .P23(s18_mdf_q_prod_pp00_reg[23]), .P22(s18_mdf_q_prod_pp00_reg[22]), .P21(s18_mdf_q_prod_pp00_reg[21]), .P20(s18_mdf_q_prod_pp00_reg[20]), .P19(s18_mdf_q_prod_pp00_reg[19]), .P18(s18_mdf_q_prod_pp00_reg[18]), .P17(s18_mdf_q_prod_pp00_reg[17]), .P16(s18_mdf_q_prod_pp00_reg[16]), .P15(s18_mdf_q_prod_pp00_reg[15]), .P14(s18_mdf_q_prod_pp00_reg[14]), .P13(s18_mdf_q_prod_pp00_reg[13]), .P12(s18_mdf_q_prod_pp00_reg[12]), .P11(s18_mdf_q_prod_pp00_reg[11]), .P10(s18_mdf_q_prod_pp00_reg[10]), .P9(s18_mdf_q_prod_pp00_reg[9]), .P8(s18_mdf_q_prod_pp00_reg[8]), .P7(s18_mdf_q_prod_pp00_reg[7]), .P6(s18_mdf_q_prod_pp00_reg[6]), .P5(s18_mdf_q_prod_pp00_reg[5]), .P4(s18_mdf_q_prod_pp00_reg[4]), .P3(s18_mdf_q_prod_pp00_reg[3]), .P2(s18_mdf_q_prod_pp00_reg[2]), .P1(s18_mdf_q_prod_pp00_reg[1]), .P0(s18_mdf_q_prod_pp00_reg[0])
 );
 MULT18X18D #(
     .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
     .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s16_mdf_q_prod_pp10_mult (  // s16_mdf_q_prod_pp10_reg = _s16_mdf_q_prod_pp10_next_1 * s15_t_2_reg
-    .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(s15_excess_beta_next[31]), .A12(s15_excess_beta_next[30]), .A11(s15_excess_beta_next[29]), .A10(s15_excess_beta_next[28]), .A9(s15_excess_beta_next[27]), .A8(s15_excess_beta_next[26]), .A7(s15_excess_beta_next[25]), .A6(s15_excess_beta_next[24]), .A5(s15_excess_beta_next[23]), .A4(s15_excess_beta_next[22]), .A3(s15_excess_beta_next[21]), .A2(s15_excess_beta_next[20]), .A1(s15_excess_beta_next[19]), .A0(s15_excess_beta_next[18]),
-    .B17(s15_t_2_next[17]), .B16(s15_t_2_next[16]), .B15(s15_t_2_next[15]), .B14(s15_t_2_next[14]), .B13(s15_t_2_next[13]), .B12(s15_t_2_next[12]), .B11(s15_t_2_next[11]), .B10(s15_t_2_next[10]), .B9(s15_t_2_next[9]), .B8(s15_t_2_next[8]), .B7(s15_t_2_next[7]), .B6(s15_t_2_next[6]), .B5(s15_t_2_next[5]), .B4(s15_t_2_next[4]), .B3(s15_t_2_next[3]), .B2(s15_t_2_next[2]), .B1(s15_t_2_next[1]), .B0(s15_t_2_next[0]),
+) s18_mdf_q_prod_pp10_mult (  // s18_mdf_q_prod_pp10_reg = _s18_mdf_q_prod_pp10_next_1 * s17_t_2_reg
+    .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(s17_excess_beta_next[31]), .A12(s17_excess_beta_next[30]), .A11(s17_excess_beta_next[29]), .A10(s17_excess_beta_next[28]), .A9(s17_excess_beta_next[27]), .A8(s17_excess_beta_next[26]), .A7(s17_excess_beta_next[25]), .A6(s17_excess_beta_next[24]), .A5(s17_excess_beta_next[23]), .A4(s17_excess_beta_next[22]), .A3(s17_excess_beta_next[21]), .A2(s17_excess_beta_next[20]), .A1(s17_excess_beta_next[19]), .A0(s17_excess_beta_next[18]),
+    .B17(s17_t_2_next[17]), .B16(s17_t_2_next[16]), .B15(s17_t_2_next[15]), .B14(s17_t_2_next[14]), .B13(s17_t_2_next[13]), .B12(s17_t_2_next[12]), .B11(s17_t_2_next[11]), .B10(s17_t_2_next[10]), .B9(s17_t_2_next[9]), .B8(s17_t_2_next[8]), .B7(s17_t_2_next[7]), .B6(s17_t_2_next[6]), .B5(s17_t_2_next[5]), .B4(s17_t_2_next[4]), .B3(s17_t_2_next[3]), .B2(s17_t_2_next[2]), .B1(s17_t_2_next[1]), .B0(s17_t_2_next[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
-    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(s16_mdf_q_prod_pp10_reg[24]), .P23(s16_mdf_q_prod_pp10_reg[23]), .P22(s16_mdf_q_prod_pp10_reg[22]), .P21(s16_mdf_q_prod_pp10_reg[21]), .P20(s16_mdf_q_prod_pp10_reg[20]), .P19(s16_mdf_q_prod_pp10_reg[19]), .P18(s16_mdf_q_prod_pp10_reg[18]), .P17(s16_mdf_q_prod_pp10_reg[17]), .P16(s16_mdf_q_prod_pp10_reg[16]), .P15(s16_mdf_q_prod_pp10_reg[15]), .P14(s16_mdf_q_prod_pp10_reg[14]), .P13(s16_mdf_q_prod_pp10_reg[13]), .P12(s16_mdf_q_prod_pp10_reg[12]), .P11(s16_mdf_q_prod_pp10_reg[11]), .P10(s16_mdf_q_prod_pp10_reg[10]), .P9(s16_mdf_q_prod_pp10_reg[9]), .P8(s16_mdf_q_prod_pp10_reg[8]), .P7(s16_mdf_q_prod_pp10_reg[7]), .P6(s16_mdf_q_prod_pp10_reg[6]), .P5(s16_mdf_q_prod_pp10_reg[5]), .P4(s16_mdf_q_prod_pp10_reg[4]), .P3(s16_mdf_q_prod_pp10_reg[3]), .P2(s16_mdf_q_prod_pp10_reg[2]), .P1(s16_mdf_q_prod_pp10_reg[1]), .P0(s16_mdf_q_prod_pp10_reg[0])
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(s18_mdf_q_prod_pp10_reg[24]), .P23(s18_mdf_q_prod_pp10_reg[23]), .P22(s18_mdf_q_prod_pp10_reg[22]), .P21(s18_mdf_q_prod_pp10_reg[21]), .P20(s18_mdf_q_prod_pp10_reg[20]), .P19(s18_mdf_q_prod_pp10_reg[19]), .P18(s18_mdf_q_prod_pp10_reg[18]), .P17(s18_mdf_q_prod_pp10_reg[17]), .P16(s18_mdf_q_prod_pp10_reg[16]), .P15(s18_mdf_q_prod_pp10_reg[15]), .P14(s18_mdf_q_prod_pp10_reg[14]), .P13(s18_mdf_q_prod_pp10_reg[13]), .P12(s18_mdf_q_prod_pp10_reg[12]), .P11(s18_mdf_q_prod_pp10_reg[11]), .P10(s18_mdf_q_prod_pp10_reg[10]), .P9(s18_mdf_q_prod_pp10_reg[9]), .P8(s18_mdf_q_prod_pp10_reg[8]), .P7(s18_mdf_q_prod_pp10_reg[7]), .P6(s18_mdf_q_prod_pp10_reg[6]), .P5(s18_mdf_q_prod_pp10_reg[5]), .P4(s18_mdf_q_prod_pp10_reg[4]), .P3(s18_mdf_q_prod_pp10_reg[3]), .P2(s18_mdf_q_prod_pp10_reg[2]), .P1(s18_mdf_q_prod_pp10_reg[1]), .P0(s18_mdf_q_prod_pp10_reg[0])
 );
 MULT18X18D #(
     .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
     .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s22_dec_prod_pp00_mult (  // s22_dec_prod_pp00_reg = s21_t_reg * _s22_dec_prod_pp00_next_0
-    .A17(s21_t_next[17]), .A16(s21_t_next[16]), .A15(s21_t_next[15]), .A14(s21_t_next[14]), .A13(s21_t_next[13]), .A12(s21_t_next[12]), .A11(s21_t_next[11]), .A10(s21_t_next[10]), .A9(s21_t_next[9]), .A8(s21_t_next[8]), .A7(s21_t_next[7]), .A6(s21_t_next[6]), .A5(s21_t_next[5]), .A4(s21_t_next[4]), .A3(s21_t_next[3]), .A2(s21_t_next[2]), .A1(s21_t_next[1]), .A0(s21_t_next[0]),
-    .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(s21_factor_next[12]), .B11(s21_factor_next[11]), .B10(s21_factor_next[10]), .B9(s21_factor_next[9]), .B8(s21_factor_next[8]), .B7(s21_factor_next[7]), .B6(s21_factor_next[6]), .B5(s21_factor_next[5]), .B4(s21_factor_next[4]), .B3(s21_factor_next[3]), .B2(s21_factor_next[2]), .B1(s21_factor_next[1]), .B0(s21_factor_next[0]),
+) s24_dec_prod_pp00_mult (  // s24_dec_prod_pp00_reg = s23_t_reg * _s24_dec_prod_pp00_next_0
+    .A17(s23_t_next[17]), .A16(s23_t_next[16]), .A15(s23_t_next[15]), .A14(s23_t_next[14]), .A13(s23_t_next[13]), .A12(s23_t_next[12]), .A11(s23_t_next[11]), .A10(s23_t_next[10]), .A9(s23_t_next[9]), .A8(s23_t_next[8]), .A7(s23_t_next[7]), .A6(s23_t_next[6]), .A5(s23_t_next[5]), .A4(s23_t_next[4]), .A3(s23_t_next[3]), .A2(s23_t_next[2]), .A1(s23_t_next[1]), .A0(s23_t_next[0]),
+    .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(s23_factor_next[12]), .B11(s23_factor_next[11]), .B10(s23_factor_next[10]), .B9(s23_factor_next[9]), .B8(s23_factor_next[8]), .B7(s23_factor_next[7]), .B6(s23_factor_next[6]), .B5(s23_factor_next[5]), .B4(s23_factor_next[4]), .B3(s23_factor_next[3]), .B2(s23_factor_next[2]), .B1(s23_factor_next[1]), .B0(s23_factor_next[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
-    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(s22_dec_prod_pp00_reg[30]), .P29(s22_dec_prod_pp00_reg[29]), .P28(s22_dec_prod_pp00_reg[28]), .P27(s22_dec_prod_pp00_reg[27]), .P26(s22_dec_prod_pp00_reg[26]), .P25(s22_dec_prod_pp00_reg[25]), .P24(s22_dec_prod_pp00_reg[24]), .P23(s22_dec_prod_pp00_reg[23]), .P22(s22_dec_prod_pp00_reg[22]), .P21(s22_dec_prod_pp00_reg[21]), .P20(s22_dec_prod_pp00_reg[20]), .P19(s22_dec_prod_pp00_reg[19]), .P18(s22_dec_prod_pp00_reg[18]), .P17(s22_dec_prod_pp00_reg[17]), .P16(s22_dec_prod_pp00_reg[16]), .P15(s22_dec_prod_pp00_reg[15]), .P14(s22_dec_prod_pp00_reg[14]), .P13(s22_dec_prod_pp00_reg[13]), .P12(s22_dec_prod_pp00_reg[12]), .P11(s22_dec_prod_pp00_reg[11]), .P10(s22_dec_prod_pp00_reg[10]), .P9(s22_dec_prod_pp00_reg[9]), .P8(s22_dec_prod_pp00_reg[8]), .P7(s22_dec_prod_pp00_reg[7]), .P6(s22_dec_prod_pp00_reg[6]), .P5(s22_dec_prod_pp00_reg[5]), .P4(s22_dec_prod_pp00_reg[4]), .P3(s22_dec_prod_pp00_reg[3]), .P2(s22_dec_prod_pp00_reg[2]), .P1(s22_dec_prod_pp00_reg[1]), .P0(s22_dec_prod_pp00_reg[0])
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(s24_dec_prod_pp00_reg[30]), .P29(s24_dec_prod_pp00_reg[29]), .P28(s24_dec_prod_pp00_reg[28]), .P27(s24_dec_prod_pp00_reg[27]), .P26(s24_dec_prod_pp00_reg[26]), .P25(s24_dec_prod_pp00_reg[25]), .P24(s24_dec_prod_pp00_reg[24]), .P23(s24_dec_prod_pp00_reg[23]), .P22(s24_dec_prod_pp00_reg[22]), .P21(s24_dec_prod_pp00_reg[21]), .P20(s24_dec_prod_pp00_reg[20]), .P19(s24_dec_prod_pp00_reg[19]), .P18(s24_dec_prod_pp00_reg[18]), .P17(s24_dec_prod_pp00_reg[17]), .P16(s24_dec_prod_pp00_reg[16]), .P15(s24_dec_prod_pp00_reg[15]), .P14(s24_dec_prod_pp00_reg[14]), .P13(s24_dec_prod_pp00_reg[13]), .P12(s24_dec_prod_pp00_reg[12]), .P11(s24_dec_prod_pp00_reg[11]), .P10(s24_dec_prod_pp00_reg[10]), .P9(s24_dec_prod_pp00_reg[9]), .P8(s24_dec_prod_pp00_reg[8]), .P7(s24_dec_prod_pp00_reg[7]), .P6(s24_dec_prod_pp00_reg[6]), .P5(s24_dec_prod_pp00_reg[5]), .P4(s24_dec_prod_pp00_reg[4]), .P3(s24_dec_prod_pp00_reg[3]), .P2(s24_dec_prod_pp00_reg[2]), .P1(s24_dec_prod_pp00_reg[1]), .P0(s24_dec_prod_pp00_reg[0])
 );
 MULT18X18D #(
     .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
     .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s22_dec_prod_pp10_mult (  // s22_dec_prod_pp10_reg = s21_t_2_reg * _s22_dec_prod_pp10_next_0
-    .A17(s21_t_2_next[17]), .A16(s21_t_2_next[16]), .A15(s21_t_2_next[15]), .A14(s21_t_2_next[14]), .A13(s21_t_2_next[13]), .A12(s21_t_2_next[12]), .A11(s21_t_2_next[11]), .A10(s21_t_2_next[10]), .A9(s21_t_2_next[9]), .A8(s21_t_2_next[8]), .A7(s21_t_2_next[7]), .A6(s21_t_2_next[6]), .A5(s21_t_2_next[5]), .A4(s21_t_2_next[4]), .A3(s21_t_2_next[3]), .A2(s21_t_2_next[2]), .A1(s21_t_2_next[1]), .A0(s21_t_2_next[0]),
-    .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(s21_factor_next[12]), .B11(s21_factor_next[11]), .B10(s21_factor_next[10]), .B9(s21_factor_next[9]), .B8(s21_factor_next[8]), .B7(s21_factor_next[7]), .B6(s21_factor_next[6]), .B5(s21_factor_next[5]), .B4(s21_factor_next[4]), .B3(s21_factor_next[3]), .B2(s21_factor_next[2]), .B1(s21_factor_next[1]), .B0(s21_factor_next[0]),
+) s24_dec_prod_pp10_mult (  // s24_dec_prod_pp10_reg = s23_t_2_reg * _s24_dec_prod_pp10_next_0
+    .A17(s23_t_2_next[17]), .A16(s23_t_2_next[16]), .A15(s23_t_2_next[15]), .A14(s23_t_2_next[14]), .A13(s23_t_2_next[13]), .A12(s23_t_2_next[12]), .A11(s23_t_2_next[11]), .A10(s23_t_2_next[10]), .A9(s23_t_2_next[9]), .A8(s23_t_2_next[8]), .A7(s23_t_2_next[7]), .A6(s23_t_2_next[6]), .A5(s23_t_2_next[5]), .A4(s23_t_2_next[4]), .A3(s23_t_2_next[3]), .A2(s23_t_2_next[2]), .A1(s23_t_2_next[1]), .A0(s23_t_2_next[0]),
+    .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(s23_factor_next[12]), .B11(s23_factor_next[11]), .B10(s23_factor_next[10]), .B9(s23_factor_next[9]), .B8(s23_factor_next[8]), .B7(s23_factor_next[7]), .B6(s23_factor_next[6]), .B5(s23_factor_next[5]), .B4(s23_factor_next[4]), .B3(s23_factor_next[3]), .B2(s23_factor_next[2]), .B1(s23_factor_next[1]), .B0(s23_factor_next[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
-    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(s22_dec_prod_pp10_reg[20]), .P19(s22_dec_prod_pp10_reg[19]), .P18(s22_dec_prod_pp10_reg[18]), .P17(s22_dec_prod_pp10_reg[17]), .P16(s22_dec_prod_pp10_reg[16]), .P15(s22_dec_prod_pp10_reg[15]), .P14(s22_dec_prod_pp10_reg[14]), .P13(s22_dec_prod_pp10_reg[13]), .P12(s22_dec_prod_pp10_reg[12]), .P11(s22_dec_prod_pp10_reg[11]), .P10(s22_dec_prod_pp10_reg[10]), .P9(s22_dec_prod_pp10_reg[9]), .P8(s22_dec_prod_pp10_reg[8]), .P7(s22_dec_prod_pp10_reg[7]), .P6(s22_dec_prod_pp10_reg[6]), .P5(s22_dec_prod_pp10_reg[5]), .P4(s22_dec_prod_pp10_reg[4]), .P3(s22_dec_prod_pp10_reg[3]), .P2(s22_dec_prod_pp10_reg[2]), .P1(s22_dec_prod_pp10_reg[1]), .P0(s22_dec_prod_pp10_reg[0])
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(s24_dec_prod_pp10_reg[20]), .P19(s24_dec_prod_pp10_reg[19]), .P18(s24_dec_prod_pp10_reg[18]), .P17(s24_dec_prod_pp10_reg[17]), .P16(s24_dec_prod_pp10_reg[16]), .P15(s24_dec_prod_pp10_reg[15]), .P14(s24_dec_prod_pp10_reg[14]), .P13(s24_dec_prod_pp10_reg[13]), .P12(s24_dec_prod_pp10_reg[12]), .P11(s24_dec_prod_pp10_reg[11]), .P10(s24_dec_prod_pp10_reg[10]), .P9(s24_dec_prod_pp10_reg[9]), .P8(s24_dec_prod_pp10_reg[8]), .P7(s24_dec_prod_pp10_reg[7]), .P6(s24_dec_prod_pp10_reg[6]), .P5(s24_dec_prod_pp10_reg[5]), .P4(s24_dec_prod_pp10_reg[4]), .P3(s24_dec_prod_pp10_reg[3]), .P2(s24_dec_prod_pp10_reg[2]), .P1(s24_dec_prod_pp10_reg[1]), .P0(s24_dec_prod_pp10_reg[0])
 );
 MULT18X18D #(
     .REG_INPUTA_CLK("NONE"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
