@@ -211,6 +211,10 @@ func swiftFormalJob(name, doc string, p SwiftParams, breaks bool) block.FormalJo
 				return orig.And(get("above_max"))
 			}}},
 		}
+		// a decrease when an RTT ends, congested or not
+		own["decrease_when_congested"] = []hdlgen.Mutation{{Node: "do_dec", With: func(orig hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
+			return orig.Or(get("vai_rtt_end"))
+		}}}
 		if p.VAI != nil {
 			// the bank forgets its cap
 			own["bank_le_cap"] = []hdlgen.Mutation{{Node: "vai_bank_full", With: func(orig hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
@@ -224,7 +228,7 @@ func swiftFormalJob(name, doc string, p SwiftParams, breaks bool) block.FormalJo
 
 // swiftFormalJobs are swift's proofs: a small SF configuration with VAI
 // and its broken variants, and a small per-RTT one, both at pipeline depth
-// 1 (at the depth their cuts reach, 19, the induction did not finish in
+// 1 (at the depth their cuts reach, 20, the induction did not finish in
 // its 5 minutes), and the first at depth 4.
 func swiftFormalJobs() []block.FormalJob {
 	sf := SmallSwiftParams(3, true)

@@ -246,7 +246,7 @@ func Swift(p SwiftParams) (*hdlgen.Module, error) {
 		dec := st.Cut("dec", prod.Keep(p.MdfFrac+cw-1, p.MdfFrac).Named("dec"))
 		var doDec hdlgen.Expr
 		if p.SF > 0 {
-			doDec = congested
+			doDec = congested.Named("do_dec")
 			sw := hdlgen.BitsFor(p.SF)
 			cnt := st.Cur.F("sf_acks").ZExt(sw + 1).Add(hdlgen.Const(sw+1, 1)).Named("sf_count")
 			sfEnd = congested.And(cnt.Ge(hdlgen.Const(sw+1, p.SF))).Named("sf_end")
