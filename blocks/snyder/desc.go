@@ -135,7 +135,7 @@ func resolveSwift(s block.Section, env block.Env) SwiftParams {
 	g.SF = s.Whole("sampling_frequency", 0, block.Default, "off: Swift decreases once per RTT (Table 4.1's SF is 30)")
 	g.AlwaysAI = s.Bool("always_ai", false, "Swift's increase only on uncongested ACKs")
 	if s.Bool("vai", false, "off: Swift's fixed AI") {
-		v := gsnyder.DefaultSwiftFxVAI(g.BaseNs + g.PerHopNs)
+		v := gsnyder.DefaultSwiftVAIFx(g.BaseNs + g.PerHopNs)
 		v.TokenThresh = s.Whole("token_thresh_ns", 4000+g.BaseNs+g.PerHopNs, block.Derived, "4 us + the one-hop target (S3:L1047)")
 		v.AIDiv = s.Whole("ai_div_ns", 30, block.Default, "S3 Table 4.1")
 		v.AICap = s.Whole("ai_cap", 100, block.Default, "S3 Table 4.1")
@@ -192,7 +192,7 @@ func SmallSwiftParams(sf uint64, vai bool) SwiftParams {
 		FBS: gsnyder.FBSParams{RangeNs: 200, MinWin: 0.1, MaxWin: 3}, TableBits: 3, OutW: 6, AlphaFrac: 2,
 		MdfFrac: 4, Beta: 13, MaxMDF: 8, AI: 3, K: 3, SF: sf}
 	if vai {
-		g.VAI = &gsnyder.SwiftFxVAI{TokenThresh: 150, AIDiv: 30, AICap: 4, BankCap: 20, DampConst: 2, DampFrac: 1, DampW: 4, MultFrac: 1}
+		g.VAI = &gsnyder.VAIFx{TokenThresh: 150, AIDiv: 30, AICap: 4, BankCap: 20, DampConst: 2, DampFrac: 1, DampW: 4, MultFrac: 1}
 	}
 	p := SwiftParams{SwiftFxParams: g}
 	p.Depth = connpipe.MustDepth(NeededSwiftDepth(p))

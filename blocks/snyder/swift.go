@@ -319,7 +319,7 @@ func Swift(p SwiftParams) (*hdlgen.Module, error) {
 // (the first ACK at least one delay after its start), Algorithm 2 then or
 // at the end of an SF decrease period, the RTT's largest delay and
 // congestion otherwise.
-func vaiFields(st connpipe.Step, p SwiftParams, v *gsnyder.SwiftFxVAI, delay, now, cwnd, congested, sfEnd hdlgen.Expr,
+func vaiFields(st connpipe.Step, p SwiftParams, v *gsnyder.VAIFx, delay, now, cwnd, congested, sfEnd hdlgen.Expr,
 	fields, open map[string]hdlgen.Value) {
 	bank, damp, mc, cong := st.Cur.F("bank"), st.Cur.F("damp"), st.Cur.F("mc"), st.Cur.F("cong")
 	bkw, dw := hdlgen.BitsFor(v.BankCap), v.DampW

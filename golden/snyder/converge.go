@@ -331,7 +331,7 @@ func (f *SwiftFxFlow) Ack(a Ack) float64 {
 func SwiftFxMode(p SwiftFxParams, m Mode, hops int) SwiftFxParams {
 	p.VAI, p.SF = nil, 0
 	if m.VAI {
-		p.VAI = DefaultSwiftFxVAI(p.BaseNs + uint64(hops)*p.PerHopNs)
+		p.VAI = DefaultSwiftVAIFx(p.BaseNs + uint64(hops)*p.PerHopNs)
 	}
 	if m.SF {
 		p.SF = 30

@@ -71,11 +71,11 @@ func (k SwiftKind) String() string {
 	return fmt.Sprintf("kind%d", uint8(k))
 }
 
-// SwiftFxVAI are VAI's constants in the block's units (Table 4.1's Swift
-// column): delays in ns.
-type SwiftFxVAI struct {
-	TokenThresh uint64 // ns: 4 us + the target delay (S3:L1047)
-	AIDiv       uint64 // ns per token (30)
+// VAIFx are VAI's constants in a block's units (Table 4.1): ns of delay
+// for swift, bytes of queue for hpcc.
+type VAIFx struct {
+	TokenThresh uint64 // swift: 4 us + the target delay (S3:L1047); hpcc: 50 KB
+	AIDiv       uint64 // swift: 30 ns per token; hpcc: 1 KB
 	AICap       uint64 // tokens spent at most per update (100)
 	BankCap     uint64 // tokens banked at most (1000)
 	DampConst   uint64 // Dampener_Constant (8)
@@ -102,7 +102,7 @@ type SwiftFxParams struct {
 	K                     int    // reciprocal index bits
 	SF                    uint64 // ACKs per decrease period; 0: once per RTT
 	AlwaysAI              bool
-	VAI                   *SwiftFxVAI
+	VAI                   *VAIFx
 }
 
 // DefaultSwiftFx is Table 3.1's Swift (base 5 us, 2 us per hop, beta 0.8,
@@ -117,12 +117,12 @@ func DefaultSwiftFx() SwiftFxParams {
 		AI: FixedOfFloat(50e6*5e-6/(8*1000), fw), K: 10}
 }
 
-// DefaultSwiftFxVAI is Table 4.1's Swift column for a target of
+// DefaultSwiftVAIFx is Table 4.1's Swift column for a target of
 // targetNs: Token_Thresh 4 us + target, AI_DIV 30 ns, AI_Cap 100,
 // Bank_Cap 1000, Dampener_Constant 8; the dampener in 2^-4 up to 255.9,
 // tokens / divisor in 2^-4.
-func DefaultSwiftFxVAI(targetNs uint64) *SwiftFxVAI {
-	return &SwiftFxVAI{TokenThresh: 4000 + targetNs, AIDiv: 30, AICap: 100, BankCap: 1000, DampConst: 8, DampFrac: 4, DampW: 12, MultFrac: 4}
+func DefaultSwiftVAIFx(targetNs uint64) *VAIFx {
+	return &VAIFx{TokenThresh: 4000 + targetNs, AIDiv: 30, AICap: 100, BankCap: 1000, DampConst: 8, DampFrac: 4, DampW: 12, MultFrac: 4}
 }
 
 // FixedOfFloat is v in units of 2^-frac, rounded to nearest.
@@ -193,13 +193,8 @@ func ValidateSwiftFx(p SwiftFxParams) error {
 		return fmt.Errorf("swift: the target delay needs %d bits: want at most 32", p.TargetW())
 	}
 	if v := p.VAI; v != nil {
-		switch {
-		case v.TokenThresh == 0 || v.TokenThresh >= uint64(1)<<uint(p.DelayW) || v.AIDiv == 0 || v.AIDiv >= uint64(1)<<uint(p.DelayW):
-			return fmt.Errorf("swift: VAI token threshold %d ns, AI_DIV %d ns: want 1 .. 2^%d - 1", v.TokenThresh, v.AIDiv, p.DelayW)
-		case v.AICap == 0 || v.AICap > 1<<12 || v.BankCap == 0 || v.BankCap > 1<<20 || v.DampConst == 0 || v.DampConst > 1<<8:
-			return fmt.Errorf("swift: VAI AI_Cap %d, Bank_Cap %d, Dampener_Constant %d: want 1..4096, 1..2^20, 1..256", v.AICap, v.BankCap, v.DampConst)
-		case v.DampFrac < 0 || v.DampFrac > 8 || v.DampW <= v.DampFrac || v.DampW > 20 || v.MultFrac < 0 || v.MultFrac > 8:
-			return fmt.Errorf("swift: VAI dampener of %d bits with %d fraction bits, multiplier with %d: want fraction 0..8 below a width of at most 20, and 0..8", v.DampW, v.DampFrac, v.MultFrac)
+		if err := v.Validate(p.DelayW); err != nil {
+			return fmt.Errorf("swift: %w", err)
 		}
 	}
 	if _, err := p.FBSFixed(); err != nil {
@@ -346,32 +341,63 @@ func (m *SwiftFxModel) StepTo(e *SwiftFxEvent, r *SwiftFxResult) {
 
 // endRTT is Algorithm 1 on the RTT's largest delay mc.
 func (m *SwiftFxModel) endRTT(s *SwiftFxState, mc uint64, cong bool) {
-	v := m.p.VAI
-	switch {
-	case mc > v.TokenThresh:
-		s.Bank = min(mc/v.AIDiv+s.Bank, v.BankCap)
-		s.Damp = min(s.Damp+(mc<<uint(v.DampFrac))/v.TokenThresh, uint64(1)<<uint(v.DampW)-1)
-	case s.Bank == 0:
-		if !cong {
-			s.Damp = 0
-		} else if mc < v.TokenThresh {
-			s.Damp -= min(s.Damp, uint64(1)<<uint(v.DampFrac))
-		}
-	}
+	m.p.VAI.EndRTT(&s.Bank, &s.Damp, mc, cong)
 	s.MC, s.Cong = 0, false
 }
 
 // increase is Algorithm 2: the AI, spending the tokens when adjust.
 func (m *SwiftFxModel) increase(s *SwiftFxState, adjust bool) uint64 {
-	v := m.p.VAI
-	tokens := min(v.AICap, s.Bank)
+	return m.p.VAI.Increase(&s.Bank, s.Damp, adjust, m.p.AI, m.p.K)
+}
+
+// EndRTT is Algorithm 1 in the blocks' fixed point on the RTT's largest
+// measured congestion mc (ns of delay for swift, bytes of queue for
+// hpcc) and whether any ACK of it signalled congestion: tokens
+// floor(mc / AI_DIV) up to Bank_Cap and the dampener raised by floor(mc x
+// 2^DampFrac / Token_Thresh), saturating, when mc passes Token_Thresh;
+// else, with an empty bank, the dampener cleared after an RTT without
+// congestion or lowered by one below Token_Thresh.
+func (v *VAIFx) EndRTT(bank, damp *uint64, mc uint64, cong bool) {
+	switch {
+	case mc > v.TokenThresh:
+		*bank = min(mc/v.AIDiv+*bank, v.BankCap)
+		*damp = min(*damp+(mc<<uint(v.DampFrac))/v.TokenThresh, uint64(1)<<uint(v.DampW)-1)
+	case *bank == 0:
+		if !cong {
+			*damp = 0
+		} else if mc < v.TokenThresh {
+			*damp -= min(*damp, uint64(1)<<uint(v.DampFrac))
+		}
+	}
+}
+
+// Increase is Algorithm 2 in the blocks' fixed point: tokens = min(AI_Cap,
+// bank), taken from the bank when adjust; mult = max(div(tokens x DC x
+// 2^(DampFrac+MultFrac), damp + DC x 2^DampFrac), 2^MultFrac) with the
+// reciprocal divider of k index bits; the AI (mult x ai) >> MultFrac.
+func (v *VAIFx) Increase(bank *uint64, damp uint64, adjust bool, ai uint64, k int) uint64 {
+	tokens := min(v.AICap, *bank)
 	if adjust {
-		s.Bank -= tokens
+		*bank -= tokens
 	}
 	one := uint64(1) << uint(v.MultFrac)
 	dc := v.DampConst << uint(v.DampFrac)
-	mult := max(gsmartt.Div(tokens*dc<<uint(v.MultFrac), s.Damp+dc, m.p.K), one)
-	return (mult * m.p.AI) >> uint(v.MultFrac)
+	mult := max(gsmartt.Div(tokens*dc<<uint(v.MultFrac), damp+dc, k), one)
+	return (mult * ai) >> uint(v.MultFrac)
+}
+
+// Validate reports VAI constants the blocks cannot build for a measured
+// congestion of mcW bits.
+func (v *VAIFx) Validate(mcW int) error {
+	switch {
+	case v.TokenThresh == 0 || v.TokenThresh >= uint64(1)<<uint(mcW) || v.AIDiv == 0 || v.AIDiv >= uint64(1)<<uint(mcW):
+		return fmt.Errorf("VAI token threshold %d, AI_DIV %d: want 1 .. 2^%d - 1 (the measured congestion's width)", v.TokenThresh, v.AIDiv, mcW)
+	case v.AICap == 0 || v.AICap > 1<<12 || v.BankCap == 0 || v.BankCap > 1<<20 || v.DampConst == 0 || v.DampConst > 1<<8:
+		return fmt.Errorf("VAI AI_Cap %d, Bank_Cap %d, Dampener_Constant %d: want 1..4096, 1..2^20, 1..256", v.AICap, v.BankCap, v.DampConst)
+	case v.DampFrac < 0 || v.DampFrac > 8 || v.DampW <= v.DampFrac || v.DampW > 20 || v.MultFrac < 0 || v.MultFrac > 8:
+		return fmt.Errorf("VAI dampener of %d bits with %d fraction bits, multiplier with %d: want fraction 0..8 below a width of at most 20, and 0..8", v.DampW, v.DampFrac, v.MultFrac)
+	}
+	return nil
 }
 
 // Reset does nothing: swift has no state outside its table.

@@ -116,13 +116,13 @@ func TestSwiftFxReferenceExample(t *testing.T) {
 	}
 }
 
-// TestSwiftFxVAIWeakness is the known weakness of VAI (S3:L1016) in the
+// TestVAIFxWeakness is the known weakness of VAI (S3:L1016) in the
 // block's arithmetic: after the same congested RTT, a flow congested for
 // 50 RTTs before (a high dampener) gets a smaller AI than a new flow. It
 // also checks Algorithm 1's bank: tokens floor(mc / AI_DIV), capped.
-func TestSwiftFxVAIWeakness(t *testing.T) {
+func TestVAIFxWeakness(t *testing.T) {
 	p := DefaultSwiftFx()
-	p.VAI = DefaultSwiftFxVAI(p.BaseNs + p.PerHopNs)
+	p.VAI = DefaultSwiftVAIFx(p.BaseNs + p.PerHopNs)
 	p.AlwaysAI = true
 	m, err := NewSwiftFxModel(p)
 	if err != nil {
@@ -200,8 +200,8 @@ func TestSwiftFxRejects(t *testing.T) {
 		"beta 0":            func(p *SwiftFxParams) { p.Beta = 0 },
 		"no AI":             func(p *SwiftFxParams) { p.AI = 0 },
 		"base past delay":   func(p *SwiftFxParams) { p.BaseNs = 1 << 20 },
-		"VAI no AI_DIV":     func(p *SwiftFxParams) { p.VAI = DefaultSwiftFxVAI(7000); p.VAI.AIDiv = 0 },
-		"VAI dampener frac": func(p *SwiftFxParams) { p.VAI = DefaultSwiftFxVAI(7000); p.VAI.DampFrac = 12 },
+		"VAI no AI_DIV":     func(p *SwiftFxParams) { p.VAI = DefaultSwiftVAIFx(7000); p.VAI.AIDiv = 0 },
+		"VAI dampener frac": func(p *SwiftFxParams) { p.VAI = DefaultSwiftVAIFx(7000); p.VAI.DampFrac = 12 },
 		"sampling 4096":     func(p *SwiftFxParams) { p.SF = 4096 },
 	} {
 		p := DefaultSwiftFx()

@@ -32,7 +32,7 @@ func swiftBusy() snyder.SwiftParams {
 	p.NumConn, p.ConnW = 256, 9
 	p.MaxCwnd, p.AI = 24<<p.FracW, 1<<p.FracW
 	p.SF, p.AlwaysAI = 30, true
-	p.VAI = gsnyder.DefaultSwiftFxVAI(p.BaseNs + p.PerHopNs)
+	p.VAI = gsnyder.DefaultSwiftVAIFx(p.BaseNs + p.PerHopNs)
 	return withDepth(p)
 }
 
@@ -49,7 +49,7 @@ func swiftSmall() snyder.SwiftParams {
 // configurations reach every outcome.
 func TestSwiftEquivalence(t *testing.T) {
 	rttVAI := snyder.DefaultSwiftParams()
-	rttVAI.VAI, rttVAI.AlwaysAI = gsnyder.DefaultSwiftFxVAI(rttVAI.BaseNs+rttVAI.PerHopNs), true
+	rttVAI.VAI, rttVAI.AlwaysAI = gsnyder.DefaultSwiftVAIFx(rttVAI.BaseNs+rttVAI.PerHopNs), true
 	rttVAI = withDepth(rttVAI)
 	small := swiftSmall()
 	for _, tc := range []struct {
