@@ -315,21 +315,35 @@ func Swift(p SwiftParams) (*hdlgen.Module, error) {
 	return m, err
 }
 
-// vaiFields is VAI's part of the new word: Algorithm 1 when the RTT ends
-// (the first ACK at least one delay after its start), Algorithm 2 then or
-// at the end of an SF decrease period, the RTT's largest delay and
-// congestion otherwise.
+// vaiFields is VAI's part of swift's new word: the RTT ends at the
+// first ACK at least one delay after its start, the measured congestion is
+// the delay (vaiCore).
 func vaiFields(st connpipe.Step, p SwiftParams, v *gsnyder.VAIFx, delay, now, cwnd, congested, sfEnd hdlgen.Expr,
 	fields, open map[string]hdlgen.Value) {
-	bank, damp, mc, cong := st.Cur.F("bank"), st.Cur.F("damp"), st.Cur.F("mc"), st.Cur.F("cong")
-	bkw, dw := hdlgen.BitsFor(v.BankCap), v.DampW
-	mc1 := umax(mc, delay).Named("vai_mc")
-	cong1 := cong.Or(congested).Named("vai_cong")
 	rttEnd := st.Cut("vai_since", now.Sub(st.Cur.F("rtt_start")).Named("vai_since")).Ge(delay.ZExt(p.TimeW)).Named("vai_rtt_end")
+	vaiCore(st, v, p.K, p.AI, p.AIW(), delay, congested, rttEnd, p.SF > 0, sfEnd, cwnd, fields, open)
+	fields["rtt_start"] = hdlgen.Mux(rttEnd, now, st.Cur.F("rtt_start"))
+	open["rtt_start"] = now
+	open["rtt_cwnd"] = hdlgen.Const(p.CwndW(), p.InitCwnd)
+}
+
+// vaiCore is Variable Additive Increase in a block's word (fields bank,
+// damp, ai, mc, cong and rtt_cwnd; golden/snyder VAIFx): the RTT's largest
+// measured congestion and whether it was congested are kept; when rttEnd,
+// Algorithm 1 runs on them, and Algorithm 2 then or at the end of an SF
+// decrease period (sfEnd, when hasSF), once per ACK, spending the
+// tokens at the RTT's end only when the window (cwnd, before the ACK) rose
+// over the RTT. The new AI is stored for the next ACK.
+func vaiCore(st connpipe.Step, v *gsnyder.VAIFx, k int, baseAI uint64, aiw int, measured, congested, rttEnd hdlgen.Expr, hasSF bool, sfEnd, cwnd hdlgen.Expr,
+	fields, open map[string]hdlgen.Value) {
+	bank, damp, mc, cong := st.Cur.F("bank"), st.Cur.F("damp"), st.Cur.F("mc"), st.Cur.F("cong")
+	bkw, dw, mcw := hdlgen.BitsFor(v.BankCap), v.DampW, mc.Width()
+	mc1 := umax(mc, measured).Named("vai_mc")
+	cong1 := cong.Or(congested).Named("vai_cong")
 
 	// Algorithm 1 on mc1
-	over := mc1.Gt(hdlgen.Const(p.DelayW, v.TokenThresh)).Named("vai_over")
-	under := mc1.Lt(hdlgen.Const(p.DelayW, v.TokenThresh)).Named("vai_under")
+	over := mc1.Gt(hdlgen.Const(mcw, v.TokenThresh)).Named("vai_over")
+	under := mc1.Lt(hdlgen.Const(mcw, v.TokenThresh)).Named("vai_under")
 	gain := hdlgen.DivConst(st.Cut, "vai_gain", mc1, v.AIDiv)
 	gw := max(gain.Width(), bkw) + 1
 	gsum := gain.ZExt(gw).Add(bank.ZExt(gw)).Named("vai_gain_sum")
@@ -359,22 +373,21 @@ func vaiFields(st connpipe.Step, p SwiftParams, v *gsnyder.VAIFx, delay, now, cw
 	num := hdlgen.MulPieces(st.Cut, "vai_num", tokens, hdlgen.Const(hdlgen.BitsFor(dc<<uint(v.MultFrac)), dc<<uint(v.MultFrac)))
 	xw := max(dw, hdlgen.BitsFor(dc)) + 1
 	x := st.Cut("vai_divisor", damp1.ZExt(xw).Add(hdlgen.Const(xw, dc)).Named("vai_divisor"))
-	divX := hdlgen.NewRecipDivider(st.Cut, "recip_vai", x, p.K)
+	divX := hdlgen.NewRecipDivider(st.Cut, "recip_vai", x, k)
 	mult := divX.Div(num, "vai_mult")
 	mw := max(mult.Width(), v.MultFrac+1)
 	mult1 := umax(mult.ZExt(mw), hdlgen.Const(mw, uint64(1)<<uint(v.MultFrac))).Named("vai_mult1")
-	aiP := hdlgen.MulPieces(st.Cut, "vai_ai_prod", mult1, hdlgen.Const(hdlgen.BitsFor(p.AI), p.AI))
-	aiw := p.AIW()
+	aiP := hdlgen.MulPieces(st.Cut, "vai_ai_prod", mult1, hdlgen.Const(hdlgen.BitsFor(baseAI), baseAI))
 	var aiNew hdlgen.Expr
 	if aiP.Width()-v.MultFrac > aiw {
-		aiNew = aiP.Keep(v.MultFrac+aiw-1, v.MultFrac) // mult1 x AI < 2^AIW (AIW: twice AI_Cap x AI)
+		aiNew = aiP.Keep(v.MultFrac+aiw-1, v.MultFrac) // mult1 x AI < 2^aiw (twice AI_Cap x AI)
 	} else {
 		aiNew = aiP.Keep(aiP.Width()-1, v.MultFrac).ZExt(aiw)
 	}
 	aiNew = st.Cut("vai_ai_new", aiNew.Named("vai_ai_new"))
 	doIncr := rttEnd
 	adjust := cwnd.Ge(st.Cur.F("rtt_cwnd"))
-	if p.SF > 0 {
+	if hasSF {
 		doIncr = rttEnd.Or(sfEnd)
 		adjust = hdlgen.Mux(rttEnd, adjust, hdlgen.True())
 	}
@@ -383,10 +396,9 @@ func vaiFields(st connpipe.Step, p SwiftParams, v *gsnyder.VAIFx, delay, now, cw
 	fields["bank"] = hdlgen.Mux(spend, bank1.Sub(tokens.ZExt(bkw)), bank1)
 	fields["damp"] = damp1
 	fields["ai"] = hdlgen.Mux(doIncr, aiNew, st.Cur.F("ai"))
-	fields["mc"] = hdlgen.Mux(rttEnd, hdlgen.Const(p.DelayW, 0), mc1)
+	fields["mc"] = hdlgen.Mux(rttEnd, hdlgen.Const(mcw, 0), mc1)
 	fields["cong"] = rttEnd.Not().And(cong1)
-	fields["rtt_start"] = hdlgen.Mux(rttEnd, now, st.Cur.F("rtt_start"))
 	fields["rtt_cwnd"] = hdlgen.Mux(rttEnd, cwnd, st.Cur.F("rtt_cwnd"))
-	open["ai"], open["bank"], open["damp"] = hdlgen.Const(aiw, p.AI), hdlgen.Const(bkw, 0), hdlgen.Const(dw, 0)
-	open["mc"], open["cong"], open["rtt_start"], open["rtt_cwnd"] = hdlgen.Const(p.DelayW, 0), hdlgen.False(), now, hdlgen.Const(p.CwndW(), p.InitCwnd)
+	open["ai"], open["bank"], open["damp"] = hdlgen.Const(aiw, baseAI), hdlgen.Const(bkw, 0), hdlgen.Const(dw, 0)
+	open["mc"], open["cong"] = hdlgen.Const(mcw, 0), hdlgen.False()
 }
