@@ -30,6 +30,7 @@ func registered() []block.Block {
 		srp.TTWDescriptor(),
 		srp.TxDescriptor(),
 		snyder.SwiftDescriptor(),
+		snyder.HPCCDescriptor(),
 	}
 }
 

@@ -1,0 +1,1 @@
+verilog-out/hpcc/hpcc.v
