@@ -1,0 +1,136 @@
+package blockeq
+
+import (
+	"context"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/nicgen/nicgen/blocks"
+	"github.com/nicgen/nicgen/blocks/connpipe"
+	"github.com/nicgen/nicgen/blocks/snyder"
+	gsnyder "github.com/nicgen/nicgen/golden/snyder"
+	"github.com/nicgen/nicgen/hdlgen"
+	harness "github.com/nicgen/nicgen/verilator-harness"
+)
+
+func hpccConfig(p snyder.HPCCParams) blocks.Config {
+	return blocks.DefaultConfig().Clone().Set("hpcc", p)
+}
+
+func hpccWithDepth(p snyder.HPCCParams) snyder.HPCCParams {
+	p.Depth = connpipe.MustDepth(snyder.NeededHPCCDepth(p))
+	return p
+}
+
+// hpccBusy is the default arithmetic with SF 30, random feedback and VAI
+// on 256 connections, windows from 2 to 24 packets (so that both bounds
+// are reached: the additive increase stays below the floor).
+func hpccBusy() snyder.HPCCParams {
+	p := snyder.DefaultHPCCParams()
+	p.NumConn, p.ConnW = 256, 9
+	p.MinCwnd, p.MaxCwnd, p.InitCwnd = 2<<p.FracW, 24<<p.FracW, 8<<p.FracW
+	p.SF, p.RandomFeedback, p.VAI = 30, true, gsnyder.DefaultHPCCVAIFx()
+	return hpccWithDepth(p)
+}
+
+func hpccSmall() snyder.HPCCParams {
+	p := snyder.SmallHPCCParams(3, true, true)
+	p.NumConn, p.ConnW = 8, 4
+	return hpccWithDepth(p)
+}
+
+// hpcc's RTL equals its golden model (golden/snyder, written from S3)
+// plain, with SF, random feedback and VAI, and on a small configuration,
+// under the mixed, hazard, wrap and extremes profiles; the runs reach
+// every outcome.
+func TestHPCCEquivalence(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		p       snyder.HPCCParams
+		profile string
+		cover   bool
+		skip    []string
+	}{
+		{"default", snyder.DefaultHPCCParams(), "mixed", true, []string{"window at max", "U saturated"}},
+		{"default-hazard", snyder.DefaultHPCCParams(), "hazard", false, nil},
+		{"default-wrap", snyder.DefaultHPCCParams(), "wrap", false, nil},
+		{"busy", hpccBusy(), "mixed", true, []string{"U saturated"}},
+		{"busy-extremes", hpccBusy(), "extremes", false, nil},
+		// the EWMA's truncation keeps U below the saturated u of 6 bits
+		{"small", hpccSmall(), "mixed", true, []string{"U saturated"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b, err := NewBenchProfile(hpccConfig(tc.p), "hpcc", tc.profile, 31)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep, err := b.Run(context.Background(), harness.BuildOptions{}, harness.RunOptions{Cycles: *cycles, Label: "hpcc/" + tc.name, WaveDir: t.TempDir()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%v\ncoverage:\n%s", rep, b.Coverage)
+			var miss []string
+			for _, m := range b.Coverage.Missing() {
+				if !slices.Contains(tc.skip, m) {
+					miss = append(miss, m)
+				}
+			}
+			if tc.cover && len(miss) > 0 {
+				t.Errorf("never reached: %v", miss)
+			}
+		})
+	}
+}
+
+// Each mutant fails: a stale or repeated stamp taken as fresh, the
+// reference never moved at an RTT's end, random feedback that never
+// ignores, and the increment stage forgotten.
+func TestHPCCMutantsFail(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		p    snyder.HPCCParams
+		mut  hdlgen.Mutation
+	}{
+		{"every stamp fresh", snyder.DefaultHPCCParams(), hdlgen.Mutation{Node: "fresh", With: func(orig hdlgen.Expr, _ func(string) hdlgen.Expr) hdlgen.Expr {
+			return orig.Or(orig.Not())
+		}}},
+		{"no move at the RTT's end", snyder.DefaultHPCCParams(), hdlgen.Mutation{Node: "rtt_end", With: func(orig hdlgen.Expr, _ func(string) hdlgen.Expr) hdlgen.Expr {
+			return orig.And(orig.Not())
+		}}},
+		{"feedback never ignored", hpccBusy(), hdlgen.Mutation{Node: "below_rnd", With: func(orig hdlgen.Expr, _ func(string) hdlgen.Expr) hdlgen.Expr {
+			return orig.And(orig.Not())
+		}}},
+		{"increment stage forgotten", snyder.DefaultHPCCParams(), hdlgen.Mutation{Node: "mimd", With: func(orig hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
+			return orig.And(get("congested"))
+		}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) { mutantMustFail(t, hpccConfig(tc.p), "hpcc", tc.mut, 37, 1_000_000) })
+	}
+}
+
+// TestHPCCConvergenceRTLInTheLoop runs the 16-1 staggered incast with the
+// Verilated hpcc as every flow's block in each mode, and requires the
+// golden model's run.
+func TestHPCCConvergenceRTLInTheLoop(t *testing.T) {
+	b := gsnyder.DefaultBottleneck()
+	want, err := gsnyder.HPCCFxConvergence(b, gsnyder.DefaultHPCCFx(), gsnyder.GoldenHPCCFx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := gsnyder.HPCCFxConvergence(b, gsnyder.DefaultHPCCFx(), func(g gsnyder.HPCCFxParams) (gsnyder.HPCCFxStepper, error) {
+		p := hpccWithDepth(snyder.HPCCParams{HPCCFxParams: g})
+		m, err := snyder.HPCC(p)
+		model, hd := build(t, m, err)
+		return NewRTLHPCC(Built{model, hd})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range want {
+		if !reflect.DeepEqual(got[i], want[i]) {
+			t.Fatalf("%s: the RTL in the loop gives another run:\nRTL:    %+v\ngolden: %+v", want[i].Mode, *got[i], *want[i])
+		}
+		t.Logf("%-7s converges %4.0f us after the last join, utilisation %.3f, queue max %d: identical to the golden run", got[i].Mode, got[i].ConvergeNs/1000, got[i].Utilisation, got[i].MaxQueue)
+	}
+}
