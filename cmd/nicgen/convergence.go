@@ -32,9 +32,9 @@ The controls "swift" and "hpcc" are the float64 references of golden/snyder;
 "swift-block" is the swift block's bit-exact golden model in its default
 arithmetic (docs/blocks/swift.md), which the equivalence tests prove equal
 to the generated Verilog and which the Verilated block reproduces in this
-scene run for run (TestSwiftConvergenceRTLInTheLoop). The hpcc block is not
-built yet (docs/blocks/swift-hpcc.md). --control all runs the three, both
-the two references.`,
+scene run for run (TestSwiftConvergenceRTLInTheLoop); "hpcc-block" is the
+hpcc block's golden model in the same way (docs/blocks/hpcc.md). --control
+all runs the four, both the two references.`,
 		Example: "  nicgen scenario convergence\n  nicgen scenario convergence --control swift-block\n  nicgen scenario convergence --control swift --flows 32 --stagger 10",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -74,8 +74,15 @@ the two references.`,
 				}
 				rows = append(rows, row{"hpcc", rs})
 			}
+			if control == "hpcc-block" || control == "all" {
+				rs, err := snyder.HPCCFxConvergence(b, snyder.DefaultHPCCFx(), snyder.GoldenHPCCFx)
+				if err != nil {
+					return usageErr("%v", err)
+				}
+				rows = append(rows, row{"hpcc-block", rs})
+			}
 			if rows == nil {
-				return usageErr("--control %q: want swift, swift-block, hpcc, both (swift and hpcc) or all", control)
+				return usageErr("--control %q: want swift, swift-block, hpcc, hpcc-block, both (swift and hpcc) or all", control)
 			}
 			w := cmd.OutOrStdout()
 			var plots []string
@@ -95,7 +102,7 @@ the two references.`,
 			if asJSON {
 				return writeJSON(w, rows)
 			}
-			fmt.Fprintf(w, "%d flows joining %g us apart at %g Gb/s, one BDP (%.1f packets of %d B) each, %g us; swift and hpcc: float64 references, swift-block: the swift block's golden model (golden/snyder)\n\n",
+			fmt.Fprintf(w, "%d flows joining %g us apart at %g Gb/s, one BDP (%.1f packets of %d B) each, %g us; swift and hpcc: float64 references, swift-block and hpcc-block: the blocks' golden models (golden/snyder)\n\n",
 				b.Flows, staggerUs, b.LinkGbps, b.InitCwnd, b.MTU, durationUs)
 			tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 			fmt.Fprintln(tw, "control\tmode\tJain >= 0.95 after (us)\tJain first 500 us\tJain last 10%\tutilisation\tqueue mean\tqueue max\t")
@@ -123,7 +130,7 @@ the two references.`,
 	f.Float64Var(&durationUs, "duration", def.DurationNs/1000, "simulated time, µs")
 	f.Float64Var(&binUs, "bin", def.BinNs/1000, "µs per bin of Jain's index")
 	f.Float64Var(&gbps, "gbps", def.LinkGbps, "link rate")
-	f.StringVar(&control, "control", "all", "swift, swift-block, hpcc, both (swift and hpcc) or all")
+	f.StringVar(&control, "control", "all", "swift, swift-block, hpcc, hpcc-block, both (swift and hpcc) or all")
 	f.BoolVar(&asJSON, "json", false, "print the runs as JSON")
 	f.StringVar(&svg, "svg", "", "draw Jain's index over time to PREFIX-CONTROL.svg per control (atomically)")
 	return cmd

@@ -20,7 +20,7 @@ func TestScenarioPlots(t *testing.T) {
 		{[]string{"scenario", "hotspot", "--duration", "100", "--warmup", "20", "--svg", filepath.Join(dir, "hs")},
 			[]string{"hs-throughput.svg", "hs-victims.svg", "hs-latency.svg"}, []string{"none", "ecn", "srp", "none (no hot spot)", "srp (no hot spot)"}},
 		{[]string{"scenario", "convergence", "--flows", "4", "--duration", "600", "--svg", filepath.Join(dir, "cv.svg")},
-			[]string{"cv-swift.svg", "cv-swift-block.svg", "cv-hpcc.svg"}, []string{"plain", "vai", "sf", "vai+sf"}},
+			[]string{"cv-swift.svg", "cv-swift-block.svg", "cv-hpcc.svg", "cv-hpcc-block.svg"}, []string{"plain", "vai", "sf", "vai+sf"}},
 	} {
 		out, err := runCLI(t, c.args...)
 		if err != nil {

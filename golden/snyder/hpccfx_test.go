@@ -79,3 +79,40 @@ func TestHPCCFxInflight(t *testing.T) {
 	}
 	t.Logf("worst |U - float| %.2e", worst)
 }
+
+// TestHPCCFxRandomFeedback: with random feedback, a congested ACK that
+// would move the reference is used with probability W / MaxWindow
+// (S3:L659-669): at a window of a quarter, a half and all of the maximum,
+// the share of such ACKs whose feedback moves the reference is within
+// 0.02 of it over 20,000 draws of the block's LFSR; without the option,
+// every one moves it.
+func TestHPCCFxRandomFeedback(t *testing.T) {
+	p := DefaultHPCCFx()
+	p.RandomFeedback = true
+	for _, frac := range []float64{0.25, 0.5, 1} {
+		m, err := NewHPCCFxModel(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := uint64(frac * float64(p.MaxCwnd))
+		const n = 20_000
+		used := 0
+		for i := 0; i < n; i++ {
+			// congested (U = 2 > eta), at an RTT's end (seq past last_seq)
+			m.table[0] = HPCCFxState{W: w, Wc: w, U: 2 << p.UFrac, LastSeq: 10}
+			var r HPCCFxResult
+			m.StepTo(&HPCCFxEvent{Conn: 0, Kind: HPCCAck, Seq: 11, SndNxt: 20}, &r)
+			if !r.Congested {
+				t.Fatal("not congested")
+			}
+			if r.Moved {
+				used++
+			}
+		}
+		share := float64(used) / n
+		t.Logf("window %.2f of the maximum: feedback used %.3f", frac, share)
+		if math.Abs(share-frac) > 0.02 {
+			t.Errorf("window %.2f of the maximum: feedback used %.3f of the time", frac, share)
+		}
+	}
+}
