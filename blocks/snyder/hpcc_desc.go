@@ -159,11 +159,12 @@ func HPCCOf(c block.Config) (HPCCParams, error) { return block.ParamsOf[HPCCPara
 
 // SmallHPCCParams is hpcc shrunk for the proofs and the small benches: 2
 // connections, 10-bit stamps and sequence numbers, 8-bit queues and byte
-// counts, a 3.4-bit window, U in 2^-6.
+// counts, a 3.4-bit window, U in 2^-6, increment stage 5 (3 bits, so
+// that stage <= 5 is not implied by the width).
 func SmallHPCCParams(sf uint64, rf, vai bool) HPCCParams {
 	g := gsnyder.HPCCFxParams{NumConn: 2, ConnW: 2, KindW: HPCCKindW, TimeW: 10, SeqW: 10, QW: 8, TxW: 8,
 		FracW: 4, IntW: 3, InitCwnd: 4 << 4, MinCwnd: 1, MaxCwnd: 100, LinkBpns: 2, BaseRTTNs: 40,
-		UFrac: 6, UW: 8, G: 4, S1: 4, Eta: 60, MaxStage: 3, AI: 3, K: 3, SF: sf, RandomFeedback: rf, RandW: 4, Seed: 0xACE1}
+		UFrac: 6, UW: 8, G: 4, S1: 4, Eta: 60, MaxStage: 5, AI: 3, K: 3, SF: sf, RandomFeedback: rf, RandW: 4, Seed: 0xACE1}
 	if vai {
 		g.VAI = &gsnyder.VAIFx{TokenThresh: 60, AIDiv: 20, AICap: 4, BankCap: 20, DampConst: 2, DampFrac: 1, DampW: 4, MultFrac: 1}
 	}
@@ -183,9 +184,9 @@ func hpccFormalJob(name, doc string, p HPCCParams, breaks bool) block.FormalJob 
 			"result_cwnd_in_range": {{Node: "w_clamped_above_max", With: func(orig hdlgen.Expr, _ func(string) hdlgen.Expr) hdlgen.Expr {
 				return orig.And(orig.Not())
 			}}},
-			// the step count passes the increment stage
+			// the step count jumps past the increment stage (5 in 3 bits)
 			"stage_le_max": {{Node: "stage_new", With: func(orig hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
-				return hdlgen.Mux(get("moved"), orig.Add(hdlgen.Const(orig.Width(), 1)), orig)
+				return hdlgen.Mux(get("moved"), orig.Or(hdlgen.Const(orig.Width(), 6)), orig)
 			}}},
 		})
 	}
