@@ -3,6 +3,7 @@ package snyder
 import (
 	"fmt"
 	"math"
+	"sort"
 
 	"github.com/nicgen/nicgen/blocks/block"
 	"github.com/nicgen/nicgen/blocks/connpipe"
@@ -143,29 +144,15 @@ func resolveSwift(s block.Section, env block.Env) SwiftParams {
 		v.DampConst = s.Whole("dampener_constant", 8, block.Default, "S3:L1047")
 		g.VAI = v
 	}
-	for _, c := range []struct {
-		name string
-		v    float64
-		raw  uint64
-	}{{"init_cwnd", 0, g.InitCwnd}, {"min_cwnd", 0, g.MinCwnd}, {"max_cwnd", 0, g.MaxCwnd}, {"ai_packets", 0, g.AI}} {
-		if c.raw == 0 {
-			s.Errorf(c.name, "%s rounds to 0 at %d fraction bits (frac_width)", c.name, g.FracW)
-			return def
-		}
+	if !checkFixed(s, g.FracW, map[string]uint64{"init_cwnd": g.InitCwnd, "min_cwnd": g.MinCwnd, "max_cwnd": g.MaxCwnd, "ai_packets": g.AI}) {
+		return def
 	}
 	if beta == 0 || g.Beta == 0 || math.IsNaN(beta) {
 		s.Errorf("beta", "beta = %g rounds to 0 at %d fraction bits", beta, g.MdfFrac)
 		return def
 	}
 	if err := gsnyder.ValidateSwiftFx(g); err != nil {
-		at := ""
-		for _, a := range []string{"max_cwnd", "min_cwnd", "init_cwnd", "frac_width", "int_width", "ai_packets", "fs_max_cwnd", "fs_min_cwnd", "delay_width", "base_delay_ns"} {
-			if s.IsSet(a) {
-				at = a
-				break
-			}
-		}
-		s.Errorf(at, "%v", err)
+		errorAtFirstSet(s, err, "max_cwnd", "min_cwnd", "init_cwnd", "frac_width", "int_width", "ai_packets", "fs_max_cwnd", "fs_min_cwnd", "delay_width", "base_delay_ns")
 		return def
 	}
 	p := SwiftParams{SwiftFxParams: g}
@@ -178,6 +165,36 @@ func resolveSwift(s block.Section, env block.Env) SwiftParams {
 	}
 	p.Depth = int(s.Whole("pipeline_depth", uint64(need), block.Derived, "the stages the block's cuts reach (docs/pipeline.md)"))
 	return p
+}
+
+// checkFixed reports, at its attribute, a value that rounds to 0 at the
+// block's fraction bits; it says whether every value is above 0.
+func checkFixed(s block.Section, fracW int, vals map[string]uint64) bool {
+	names := make([]string, 0, len(vals))
+	for n := range vals {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if vals[n] == 0 {
+			s.Errorf(n, "%s rounds to 0 at %d fraction bits", n, fracW)
+			return false
+		}
+	}
+	return true
+}
+
+// errorAtFirstSet reports err at the first of attrs the file writes (at
+// the block's label when it writes none).
+func errorAtFirstSet(s block.Section, err error, attrs ...string) {
+	at := ""
+	for _, a := range attrs {
+		if s.IsSet(a) {
+			at = a
+			break
+		}
+	}
+	s.Errorf(at, "%v", err)
 }
 
 // SwiftOf is the parameters of block swift in a configuration.

@@ -123,24 +123,11 @@ func resolveHPCC(s block.Section, env block.Env) HPCCParams {
 		v.DampConst = s.Whole("dampener_constant", 8, block.Default, "S3 Table 4.1")
 		g.VAI = v
 	}
-	for _, c := range []struct {
-		name string
-		raw  uint64
-	}{{"init_cwnd", g.InitCwnd}, {"min_cwnd", g.MinCwnd}, {"max_cwnd", g.MaxCwnd}, {"ai_packets", g.AI}, {"eta", g.Eta}} {
-		if c.raw == 0 {
-			s.Errorf(c.name, "%s rounds to 0 at the block's fraction bits", c.name)
-			return def
-		}
+	if !checkFixed(s, g.FracW, map[string]uint64{"init_cwnd": g.InitCwnd, "min_cwnd": g.MinCwnd, "max_cwnd": g.MaxCwnd, "ai_packets": g.AI, "eta": g.Eta}) {
+		return def
 	}
 	if err := gsnyder.ValidateHPCCFx(g); err != nil {
-		at := ""
-		for _, a := range []string{"max_cwnd", "min_cwnd", "init_cwnd", "frac_width", "int_width", "ai_packets", "eta", "queue_width", "time_width", "token_thresh_bytes"} {
-			if s.IsSet(a) {
-				at = a
-				break
-			}
-		}
-		s.Errorf(at, "%v", err)
+		errorAtFirstSet(s, err, "max_cwnd", "min_cwnd", "init_cwnd", "frac_width", "int_width", "ai_packets", "eta", "queue_width", "time_width", "token_thresh_bytes")
 		return def
 	}
 	p := HPCCParams{HPCCFxParams: g}

@@ -348,25 +348,43 @@ func SwiftFxConvergence(b Bottleneck, p SwiftFxParams, newBlock func(SwiftFxPara
 	if p.NumConn < b.Flows {
 		return nil, fmt.Errorf("swift: %d connections for %d flows", p.NumConn, b.Flows)
 	}
-	blocks := map[string]SwiftFxStepper{}
-	var mkErr error
+	blocks := newModeBlocks(newBlock, SwiftFxStepper(nopSwift{}))
 	rs, err := b.runModes(func(m Mode, i int) Window {
 		mp := SwiftFxMode(p, m, 1)
-		blk, ok := blocks[m.Name]
-		if !ok {
-			var err error
-			if blk, err = newBlock(mp); err != nil {
-				mkErr = err
-				blk = nopSwift{}
-			}
-			blocks[m.Name] = blk
-		}
-		return NewSwiftFxFlow(blk, mp, uint32(i), 1, float64(i)*b.StaggerNs)
+		return NewSwiftFxFlow(blocks.get(m.Name, mp), mp, uint32(i), 1, float64(i)*b.StaggerNs)
 	})
-	if mkErr != nil {
-		return nil, mkErr
+	if blocks.err != nil {
+		return nil, blocks.err
 	}
 	return rs, err
+}
+
+// modeBlocks makes one block per mode on its first use; a block that
+// cannot be made is nop, and the first error is kept for the caller.
+type modeBlocks[P, B any] struct {
+	make   func(P) (B, error)
+	nop    B
+	blocks map[string]B
+	err    error
+}
+
+func newModeBlocks[P, B any](make func(P) (B, error), nop B) *modeBlocks[P, B] {
+	return &modeBlocks[P, B]{make: make, nop: nop, blocks: map[string]B{}}
+}
+
+func (m *modeBlocks[P, B]) get(mode string, p P) B {
+	if blk, ok := m.blocks[mode]; ok {
+		return blk
+	}
+	blk, err := m.make(p)
+	if err != nil {
+		if m.err == nil {
+			m.err = err
+		}
+		blk = m.nop
+	}
+	m.blocks[mode] = blk
+	return blk
 }
 
 // nopSwift stands in for a block that could not be made (its error is

@@ -380,23 +380,13 @@ func HPCCFxConvergence(b Bottleneck, p HPCCFxParams, newBlock func(HPCCFxParams)
 	if p.NumConn < b.Flows {
 		return nil, fmt.Errorf("hpcc: %d connections for %d flows", p.NumConn, b.Flows)
 	}
-	blocks := map[string]HPCCFxStepper{}
-	var mkErr error
+	blocks := newModeBlocks(newBlock, HPCCFxStepper(nopHPCC{}))
 	rs, err := b.runModes(func(m Mode, i int) Window {
 		mp := HPCCFxMode(p, m)
-		blk, ok := blocks[m.Name]
-		if !ok {
-			var err error
-			if blk, err = newBlock(mp); err != nil {
-				mkErr = err
-				blk = nopHPCC{}
-			}
-			blocks[m.Name] = blk
-		}
-		return NewHPCCFxFlow(blk, mp, uint32(i))
+		return NewHPCCFxFlow(blocks.get(m.Name, mp), mp, uint32(i))
 	})
-	if mkErr != nil {
-		return nil, mkErr
+	if blocks.err != nil {
+		return nil, blocks.err
 	}
 	return rs, err
 }
