@@ -2,6 +2,7 @@ package snyder
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/nicgen/nicgen/blocks/connpipe"
 	gsnyder "github.com/nicgen/nicgen/golden/snyder"
@@ -32,10 +33,20 @@ var HPCCKindNames = []string{"open", "ack"}
 // x^32 + x^22 + x^2 + x + 1 (golden/reps LFSR).
 const lfsrTaps = 0x80200003
 
-// DefaultHPCCParams is Table 3.1's HPCC on 4096 connections, without VAI,
-// SF or random feedback (golden/snyder DefaultHPCCFx).
+// DefaultHPCCParams is Table 3.1's HPCC (golden/snyder DefaultHPCCFx) on
+// nicgen's default network, as the embedded default configuration
+// resolves it: 800 Gb/s (B = 100 bytes per ns), an 8.6 us base RTT, 4 KiB
+// packets, so an AI of 50 Mb/s over the base RTT of 0.0131 packets and
+// windows up to one BDP (210 packets, also the initial window); 4096
+// connections, without VAI, SF or random feedback.
 func DefaultHPCCParams() HPCCParams {
-	p := HPCCParams{HPCCFxParams: gsnyder.DefaultHPCCFx()}
+	g := gsnyder.DefaultHPCCFx()
+	const linkGbps, rttNs, mtu = 800, 8600, 4096
+	bdp := uint64(math.Ceil(float64(linkGbps) / 8 * rttNs / mtu))
+	g.LinkBpns, g.BaseRTTNs = linkGbps/8, rttNs
+	g.AI = gsnyder.FixedOfFloat(50e6*rttNs/8e9/mtu, g.FracW)
+	g.InitCwnd, g.MaxCwnd = bdp<<uint(g.FracW), bdp<<uint(g.FracW)
+	p := HPCCParams{HPCCFxParams: g}
 	p.Depth = connpipe.MustDepth(NeededHPCCDepth(p))
 	return p
 }

@@ -37,7 +37,7 @@ func TestUsageExitCodes(t *testing.T) {
 		{[]string{"scenario", "hotspot", "--bin", "0"}, "", "--bin 0: want more than 0"},
 		{[]string{"scenario", "hotspot", "--message", "0"}, "", "--message 0: want 1..65535"},
 		{[]string{"scenario", "convergence", "--flows", "1"}, "", "--flows 1: want 2..1024"},
-		{[]string{"scenario", "convergence", "--control", "dctcp"}, "", `--control "dctcp": want swift, hpcc or both`},
+		{[]string{"scenario", "convergence", "--control", "dctcp"}, "", `--control "dctcp": want swift, swift-block, hpcc, hpcc-block, both (swift and hpcc) or all`},
 		{[]string{"scenario", "convergence", "--stagger", "400"}, "", "every join before the end"},
 		{[]string{"scenario", "hotspot", "--senders", "64"}, "", "--senders 64: want 1..63"},
 		{[]string{"scenario", "hotspot", "--senders", "0"}, "", "--senders 0: want 1..63"},

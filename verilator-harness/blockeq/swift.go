@@ -2,6 +2,7 @@ package blockeq
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/nicgen/nicgen/blocks"
 	"github.com/nicgen/nicgen/blocks/snyder"
@@ -275,6 +276,18 @@ var swiftCases = []string{"open", "increase", "increase below one packet", "decr
 func newSwiftCoverage(p snyder.SwiftParams) *SwiftCoverage {
 	c := &SwiftCoverage{caseCounts: newCaseCounts(swiftCases), one: uint64(1) << uint(p.FracW), min: p.MinCwnd, max: p.MaxCwnd, last: map[uint32]uint64{}}
 	c.skip["congested, held"] = p.SF > 0 // SF decreases on every congested ACK
+	// The bounds are expected only where a run reaches them: the maximum
+	// when at most 5000 of the largest increases (AI x acked / cwnd) climb
+	// to it from the initial window, (max^2 - init^2) / (2 AI acked) in
+	// packets (Table 3.1's 1000 packets at 0.03125 per RTT take a million);
+	// the minimum when one increase below one packet, at least the AI,
+	// cannot step over it (else only a run of decreases that outpaces every
+	// increase reaches it, and flow-based scaling raises the target of a
+	// small window past most delays).
+	f := func(v uint64) float64 { return math.Ldexp(float64(v), -p.FracW) }
+	ackMax := float64(uint64(1)<<uint(p.AckW) - 1)
+	c.skip["window at max"] = (f(p.MaxCwnd)*f(p.MaxCwnd)-f(p.InitCwnd)*f(p.InitCwnd))/(2*f(p.AIMax())*ackMax) > 5000
+	c.skip["window at min"] = p.AI > p.MinCwnd
 	return c
 }
 

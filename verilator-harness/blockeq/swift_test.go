@@ -76,7 +76,7 @@ func TestSwiftEquivalence(t *testing.T) {
 		{"default-wrap", snyder.DefaultSwiftParams(), "wrap", false, nil},
 		{"per-rtt-vai", rttVAI, "mixed", false, nil},
 		// an AI of one packet on every ACK keeps the window above one packet
-		{"busy", swiftBusy(), "mixed", true, []string{"increase below one packet", "window at min"}},
+		{"busy", swiftBusy(), "mixed", true, []string{"increase below one packet"}},
 		{"busy-extremes", swiftBusy(), "extremes", false, nil},
 		{"small", small, "mixed", true, nil},
 	} {
@@ -92,6 +92,11 @@ func TestSwiftEquivalence(t *testing.T) {
 			t.Logf("%v\ncoverage:\n%s", rep, b.Coverage)
 			if miss := missingExcept(b.Coverage, tc.skip); tc.cover && len(miss) > 0 {
 				t.Errorf("never reached: %v", miss)
+			}
+			// the small configuration's floor is reached though not expected
+			// everywhere (SwiftCoverage)
+			if n := b.Coverage.Counts()["window at min"]; tc.name == "small" && n == 0 {
+				t.Error("the small configuration never reached its minimum window")
 			}
 		})
 	}
