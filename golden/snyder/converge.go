@@ -3,6 +3,7 @@ package snyder
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/nicgen/nicgen/golden/netsim"
 )
@@ -49,6 +50,8 @@ type Bottleneck struct {
 	InitCwnd          float64 // packets
 	DurationNs, BinNs float64
 	JainTarget        float64 // 0.95
+	// Only, when not empty, runs these of Modes (by name) and no others.
+	Only []string
 }
 
 // DefaultBottleneck is the thesis's 16-1 incast (S3:L657): 16 flows on
@@ -124,6 +127,9 @@ func (b Bottleneck) BaseRTT() float64 { return 2*float64(b.MTU)*8/b.LinkGbps + 4
 func (b Bottleneck) runModes(mk func(m Mode, flow int) Window) ([]*ConvergeResult, error) {
 	var rs []*ConvergeResult
 	for _, m := range Modes {
+		if len(b.Only) > 0 && !slices.Contains(b.Only, m.Name) {
+			continue
+		}
 		ws := make([]Window, b.Flows)
 		for i := range ws {
 			ws[i] = mk(m, i)

