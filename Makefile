@@ -57,6 +57,11 @@ clean:
 
 include cocotb/Makefile.inc
 
-# the testbenches, then the proof that they can fail (cocotb/selftest.py)
-test-cocotb: cocotb
-	$(MAKE) cocotb-selftest
+# the testbenches, then the proof that they can fail (cocotb/selftest.py),
+# two at a time: each run builds and simulates in a folder of its own
+# (build/cocotb/<block>-<sim>, build/cocotb-selftest), and the machine
+# has two cores
+COCOTB_JOBS ?= 2
+test-cocotb:
+	$(MAKE) -j$(COCOTB_JOBS) cocotb
+	$(MAKE) -j$(COCOTB_JOBS) cocotb-selftest
