@@ -142,10 +142,5 @@ func Paper(p Params) (*hdlgen.Module, error) {
 // lfsrDraw advances the Galois LFSR by steps steps: one draw of a random EV
 // uses fresh bits, not a shifted copy of the previous EV.
 func lfsrDraw(state hdlgen.Expr, steps int) hdlgen.Expr {
-	s := state
-	for i := 0; i < steps; i++ {
-		shifted := s.Shr(1)
-		s = hdlgen.Mux(s.Bit(0), shifted.Xor(hdlgen.Const(32, LFSRTaps)), shifted)
-	}
-	return s
+	return hdlgen.GaloisSteps(state, LFSRTaps, steps)
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/nicgen/nicgen/blocks/connpipe"
+	"github.com/nicgen/nicgen/blocks/reps"
 	gsnyder "github.com/nicgen/nicgen/golden/snyder"
 	"github.com/nicgen/nicgen/hdlgen"
 )
@@ -28,10 +29,6 @@ const (
 
 // HPCCKindNames names the kinds.
 var HPCCKindNames = []string{"open", "ack"}
-
-// lfsrTaps is the Galois feedback mask of the random-feedback LFSR,
-// x^32 + x^22 + x^2 + x + 1 (golden/reps LFSR).
-const lfsrTaps = 0x80200003
 
 // DefaultHPCCParams is Table 3.1's HPCC (golden/snyder DefaultHPCCFx) on
 // nicgen's default network, as the embedded default configuration
@@ -155,15 +152,7 @@ func HPCC(p HPCCParams) (*hdlgen.Module, error) {
 	}
 	if p.Formal.Invariants {
 		spec.Formal = p.Formal
-		inRange := func(f string) func(r hdlgen.Record) hdlgen.Value {
-			return func(r hdlgen.Record) hdlgen.Value {
-				c := r.F(f)
-				return c.Ge(hdlgen.Const(cw, p.MinCwnd)).And(c.Le(hdlgen.Const(cw, p.MaxCwnd)))
-			}
-		}
-		spec.ResultInvariants = []connpipe.Invariant{
-			{Name: "result_cwnd_in_range", Holds: func(r hdlgen.Record) hdlgen.Value { return r.F("error").Or(inRange("cwnd")(r)) }},
-		}
+		spec.ResultInvariants = []connpipe.Invariant{cwndInRange(cw, p.MinCwnd, p.MaxCwnd)}
 		spec.WordInvariants = []connpipe.Invariant{
 			{Name: "stage_le_max", Holds: func(r hdlgen.Record) hdlgen.Value {
 				return r.F("stage").Le(hdlgen.Const(p.StageW(), p.MaxStage))
@@ -231,12 +220,8 @@ func HPCC(p HPCCParams) (*hdlgen.Module, error) {
 		ignore := hdlgen.False()
 		if p.RandomFeedback {
 			st.Pipe.Source(lfsr, connpipe.FirstStage)
-			s := lfsr.Expr
-			for i := 0; i < p.RandW; i++ {
-				sh := s.Shr(1)
-				s = hdlgen.Mux(s.Bit(0), sh.Xor(hdlgen.Const(32, lfsrTaps)), sh)
-			}
-			draw := s.Named("lfsr_drawn")
+			// the LFSR of golden/reps (x^32 + x^22 + x^2 + x + 1)
+			draw := hdlgen.GaloisSteps(lfsr.Expr, reps.LFSRTaps, p.RandW).Named("lfsr_drawn")
 			m.Comb("lfsr_update", func(pr *hdlgen.Process) {
 				pr.If(st.Fire.And(isAck), func() { pr.Set(lfsr, draw) })
 			})

@@ -93,6 +93,15 @@ func NeededSwiftDepth(p SwiftParams) (int, error) {
 	return connpipe.NeededDepth(p, func(q *SwiftParams, n *int) { q.Depth, q.used = connpipe.MaxDepth, n }, Swift)
 }
 
+// cwndInRange is the invariant result_cwnd_in_range: a result's window is
+// within [lo, hi] (an error's window is 0).
+func cwndInRange(w int, lo, hi uint64) connpipe.Invariant {
+	return connpipe.Invariant{Name: "result_cwnd_in_range", Holds: func(r hdlgen.Record) hdlgen.Value {
+		c := r.F("cwnd")
+		return r.F("error").Or(c.Ge(hdlgen.Const(w, lo)).And(c.Le(hdlgen.Const(w, hi))))
+	}}
+}
+
 // umin and umax of two unsigned values of one width.
 func umin(a, b hdlgen.Expr) hdlgen.Expr { return hdlgen.Mux(a.Lt(b), a, b) }
 func umax(a, b hdlgen.Expr) hdlgen.Expr { return hdlgen.Mux(a.Lt(b), b, a) }
@@ -182,19 +191,10 @@ func Swift(p SwiftParams) (*hdlgen.Module, error) {
 		},
 		Word: word, Depth: p.Depth, Used: p.used,
 	}
-	inRange := func(name string) connpipe.Invariant {
-		return connpipe.Invariant{Name: name, Holds: func(r hdlgen.Record) hdlgen.Value {
-			c := r.F("cwnd")
-			return c.Ge(hdlgen.Const(cw, p.MinCwnd)).And(c.Le(hdlgen.Const(cw, p.MaxCwnd)))
-		}}
-	}
 	if p.Formal.Invariants {
 		spec.Formal = p.Formal
 		spec.ResultInvariants = []connpipe.Invariant{
-			{Name: "result_cwnd_in_range", Holds: func(r hdlgen.Record) hdlgen.Value {
-				// an error's window is 0
-				return r.F("error").Or(inRange("").Holds(r))
-			}},
+			cwndInRange(cw, p.MinCwnd, p.MaxCwnd),
 			{Name: "decrease_when_congested", Holds: func(r hdlgen.Record) hdlgen.Value { return r.F("decreased").Implies(r.F("congested")) }},
 		}
 		if v := p.VAI; v != nil {

@@ -205,7 +205,7 @@ func (d *hpccDraw) event() [7]uint64 {
 		d.opened++
 		c := d.opened - 1
 		d.seq[c] = d.r.below(1 << 10)
-		return [7]uint64{c, uint64(gsnyder.HPCCOpen), 0, swiftMask(d.seq[c], pr.seqW)}
+		return [7]uint64{c, uint64(gsnyder.HPCCOpen), 0, maskBits(d.seq[c], pr.seqW)}
 	}
 	d.n++
 	conn := d.conns.pick(d.r)
@@ -239,7 +239,7 @@ func (d *hpccDraw) event() [7]uint64 {
 			kind = uint64(gsnyder.HPCCOpen) // a connection restarts
 		}
 	}
-	return [7]uint64{conn, kind, swiftMask(seq, pr.seqW), swiftMask(sndNxt, pr.seqW), swiftMask(q, pr.qW), swiftMask(tx, pr.txW), swiftMask(ts, pr.timeW)}
+	return [7]uint64{conn, kind, maskBits(seq, pr.seqW), maskBits(sndNxt, pr.seqW), maskBits(q, pr.qW), maskBits(tx, pr.txW), maskBits(ts, pr.timeW)}
 }
 
 type hpccStim struct {

@@ -186,12 +186,13 @@ func newSwiftDraw(prof swiftProfile, seed uint64) *swiftDraw {
 
 func (d *swiftDraw) tick() { d.now += d.r.below(d.prof.stepMax + 1) }
 
-func swiftMask(v uint64, w int) uint64 { return v & (uint64(1)<<uint(w) - 1) }
+// maskBits is the low w bits of v.
+func maskBits(v uint64, w int) uint64 { return v & (uint64(1)<<uint(w) - 1) }
 
 // event draws conn, kind, now, delay, hops, acked.
 func (d *swiftDraw) event() [6]uint64 {
 	pr := d.prof
-	now := swiftMask(d.now, pr.timeW)
+	now := maskBits(d.now, pr.timeW)
 	if d.opened < pr.active {
 		d.conns.force(d.opened)
 		d.opened++
@@ -228,7 +229,7 @@ func (d *swiftDraw) event() [6]uint64 {
 			acked = uint64(1)<<uint(pr.ackW) - 1
 		}
 	}
-	delay, acked = swiftMask(delay, pr.delayW), swiftMask(acked, pr.ackW)
+	delay, acked = maskBits(delay, pr.delayW), maskBits(acked, pr.ackW)
 	kind := uint64(gsnyder.SwiftAck)
 	if d.r.hit(d.pErr) {
 		switch d.r.below(3) {
