@@ -63,7 +63,7 @@ func TestSmarttEquivalenceCanFail(t *testing.T) {
 		t.Fatal(err)
 	}
 	prof := DefaultSmarttProfile(rtl.NumConn, uint64(rtl.Net.MTU), uint64(rtl.Net.BrttNs))
-	_, err = harness.Run(context.Background(), model, ref, NewSmarttStimulus(hd, prof, 1), harness.RunOptions{Cycles: 1_000_000, Label: "mutant", WaveDir: t.TempDir()})
+	_, err = harness.Run(context.Background(), model, ref, NewSmarttStimulus(hd, prof, 1), harness.RunOptions{Cycles: 1_000_000, Label: "mutant"})
 	var mm *harness.Mismatch
 	if !errors.As(err, &mm) {
 		t.Fatalf("a mutant passed equivalence: %v", err)

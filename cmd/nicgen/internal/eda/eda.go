@@ -70,6 +70,37 @@ func Lint(ctx context.Context, top string, files Files) error {
 	return nil
 }
 
+// NoLatches runs Yosys's coarse synthesis (synth -flatten up to its
+// fine-grained mapping: processes, flattening, memory and arithmetic
+// inference, optimisation) on a top and fails if any latch is inferred.
+// Latches come only from process lowering, so the technology mapping of
+// Synth, which costs three to four times as long, would find no others.
+func NoLatches(ctx context.Context, top string, files Files) error {
+	dir, paths, err := stage(files)
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	quoted := make([]string, len(paths))
+	for i, p := range paths {
+		quoted[i] = strconv.Quote(p)
+	}
+	list := filepath.Join(dir, "latches.txt")
+	script := fmt.Sprintf("read_verilog %s; synth -top %s -flatten -run :fine; tee -q -o %s select -list t:$dlatch t:$adlatch t:$dlatchsr t:$sr t:$_DLATCH_* t:$_DLATCHSR_* t:$_SR_*",
+		strings.Join(quoted, " "), top, list)
+	if out, err := run(ctx, dir, "yosys", "-q", "-p", script); err != nil {
+		return fmt.Errorf("yosys on %s: %v\n%s", top, err, out)
+	}
+	b, err := os.ReadFile(list)
+	if err != nil {
+		return err
+	}
+	if cells := strings.Fields(string(b)); len(cells) > 0 {
+		return fmt.Errorf("yosys inferred %d latches in %s: %s", len(cells), top, strings.Join(cells, " "))
+	}
+	return nil
+}
+
 // Target is a synthesis flow.
 type Target string
 
