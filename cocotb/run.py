@@ -9,12 +9,16 @@ build/cocotb-rtl`. The testbench is the shared cocotb/common/test_block.py (or
 cocotb/<block>/test_<block>.py when a block has tests of its own), and the
 vectors come from `nicgen vectors <block>` (their header gives the block's
 pipeline depth, hence its cycle contract); their path reaches the test
-through $NICGEN_VECTORS. Everything is built under build/cocotb/<block>-<sim>/.
+through $NICGEN_VECTORS. Everything is built under build/cocotb/<block>-<sim>/
+and the tests run there too unless --test-dir says where (cocotb/selftest.py
+runs its mutated vectors on the run's own build that way). A lock on the
+build folder keeps two runs from building into it at once.
 At the end the runner prints the build and test times and the testbench
 throughput (events/s and simulated cycles/s) of every replay.
 """
 
 import argparse
+import fcntl
 import json
 import os
 import sys
@@ -83,6 +87,7 @@ def main():
     ap.add_argument("--build-dir", default=str(ROOT / "build" / "cocotb"), help="parent of the build folders")
     ap.add_argument("--rtl", default=str(ROOT / "verilog-out"), help="folder of the generated blocks (default verilog-out)")
     ap.add_argument("--no-opt", action="store_true", help="Verilator: build without -O3")
+    ap.add_argument("--test-dir", help="folder the tests run in and write their results to (default the build folder)")
     args = ap.parse_args()
 
     block = args.block
@@ -97,7 +102,13 @@ def main():
     top = sources[-1].stem  # the .f list ends with the top module
     build_dir = Path(args.build_dir).resolve() / f"{block}-{args.sim}"
     build_dir.mkdir(parents=True, exist_ok=True)
-    stats_file = build_dir / "stats.jsonl"
+    test_dir = Path(args.test_dir).resolve() if args.test_dir else build_dir
+    test_dir.mkdir(parents=True, exist_ok=True)
+    # held until the process ends: a second run on this build (make -j with
+    # cocotb and cocotb-selftest) waits instead of rebuilding under it
+    lock = open(build_dir.parent / f".{build_dir.name}.lock", "w")
+    fcntl.flock(lock, fcntl.LOCK_EX)
+    stats_file = test_dir / "stats.jsonl"
     stats_file.unlink(missing_ok=True)
 
     # The runner hands sys.path to the simulator's Python as PYTHONPATH:
@@ -130,7 +141,7 @@ def main():
         test_module=test_module,
         hdl_toplevel=top,
         build_dir=build_dir,
-        test_dir=build_dir,
+        test_dir=test_dir,
         testcase=args.testcase,
         seed=args.seed,
         plusargs=plusargs(args.sim, args.seed),

@@ -14,8 +14,9 @@ Two mutants, each the first --events events of the file:
     credits C to L+1 and C+1 (one more stage, one more cycle and one more
     event in flight); the latency_isolated test must report that event 0's
     result came after L cycles, not the L+1 the deeper shell gives.
-The copies go to build/cocotb-selftest/, and the design is built there too,
-apart from the real runs. Exit status 0 means the testbench reported both
+The copies and the runs' results go to build/cocotb-selftest/; the design
+is the real run's build (build/cocotb/<block>-<sim>, built there if it is
+not yet), as the point is that this very testbench can fail. Exit status 0 means the testbench reported both
 failures it had to; 1 means it missed one (or failed for another reason).
 """
 
@@ -81,7 +82,8 @@ def run_mutant(args, vectors, testcase, build, want):
     """Run one test on a mutated vector file; True when it failed with every
     string of want in its output."""
     cmd = [sys.executable, str(COCOTB_DIR / "run.py"), "--sim", args.sim, "--block", args.block,
-           "--vectors", str(vectors), "--testcase", testcase, "--build-dir", str(build)]
+           "--vectors", str(vectors), "--testcase", testcase,
+           "--test-dir", str(build / f"{args.block}-{args.sim}-{testcase}")]
     if args.rtl:
         cmd += ["--rtl", args.rtl]
     run = subprocess.run(cmd, capture_output=True, text=True)
