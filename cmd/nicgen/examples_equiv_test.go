@@ -24,6 +24,9 @@ func TestEquivExampleConfigs(t *testing.T) {
 		}
 		for _, b := range r.Blocks {
 			t.Run(filepath.Base(f)+"/"+b, func(t *testing.T) {
+				// two at a time (GOMAXPROCS): each is a Verilator build
+				// and a run, independent of the others
+				t.Parallel()
 				out, err := runCLI(t, "equiv", b, "-c", f, "--cycles", "500000", "--waves", t.TempDir())
 				if err != nil {
 					t.Fatalf("%v\n%s", err, out)
