@@ -1,0 +1,207 @@
+package threecpo
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/bits"
+
+	gsmartt "github.com/nicgen/nicgen/golden/smartt"
+)
+
+// This file is watermark control in fixed point, as the `wm_ctrl` block
+// is to compute it (one instance per watermark, its state a table word):
+// Algorithm 6 of WMParams with the watermark in 2^-F units, the
+// watermark equivalent through the reciprocal divider of golden/smartt,
+// the decrease fraction as an exact constant division, and fbs from a
+// table of 1/sqrt over the mantissa. TestWMFxError bounds its distance
+// from WMParams.Alg6. The skew correction (lines 4-8) is not in it: it
+// divides by a per-RTT count and the thesis applies it to request tokens
+// only; the float64 reference keeps it.
+
+// WMFxParams are the fixed-point controller's constants and formats.
+type WMFxParams struct {
+	WMMax, WMMin uint32 // whole tokens per WMMax cycles
+	LatThresh    uint32 // cycles
+	MaxLatThresh uint32 // cycles
+	BaseMD16     uint32 // BaseMD in 2^-16 (0.5: 32768)
+	AI           uint32 // whole watermark units per probe
+	F            int    // fraction bits of the watermark and its equivalent
+	LatW         int    // bits of a probe's latency, cycles (wider saturates)
+	GDW          int    // bits of the matched-token count of an RTT (saturates)
+	K            int    // index bits of the reciprocal divider's table
+	RsqrtBits    int    // index bits of the 1/sqrt table
+	ElseOfLine12 bool   // A-31, as WMParams
+}
+
+// DefaultWMFx is the thesis's controller: watermarks to 2468 in 2^-8,
+// latencies to 2^17 - 1 cycles, up to 2^16 - 1 matched tokens per RTT, a
+// 4096-entry reciprocal table and a 1024-entry 1/sqrt table.
+func DefaultWMFx() WMFxParams {
+	return WMFxParams{WMMax: 2468, WMMin: 100, LatThresh: 2000, MaxLatThresh: 5000, BaseMD16: 32768, AI: 50,
+		F: 8, LatW: 17, GDW: 16, K: 12, RsqrtBits: 10, ElseOfLine12: true}
+}
+
+// Float is the float64 reference these constants stand for.
+func (p WMFxParams) Float() WMParams {
+	return WMParams{WMMax: float64(p.WMMax), WMMin: float64(p.WMMin), LatThresh: float64(p.LatThresh),
+		MaxLatThresh: float64(p.MaxLatThresh), BaseMD: float64(p.BaseMD16) / 65536, AI: float64(p.AI), ElseOfLine12: p.ElseOfLine12}
+}
+
+// Validate reports what is out of range.
+func (p WMFxParams) Validate() error {
+	var errs []error
+	if err := p.Float().Validate(); err != nil {
+		errs = append(errs, err)
+	}
+	if p.F < 0 || p.F > 12 || p.F%2 != 0 {
+		errs = append(errs, fmt.Errorf("F %d: want an even number 0..12 (the square root of 2^-F is a shift)", p.F))
+	}
+	if p.WMMax >= 1<<16 || p.BaseMD16 == 0 || p.BaseMD16 >= 1<<16 {
+		errs = append(errs, fmt.Errorf("WMMax %d, BaseMD16 %d: want WMMax < 65536 and 0 < BaseMD16 < 65536", p.WMMax, p.BaseMD16))
+	}
+	if p.LatW < 8 || p.LatW > 24 || p.GDW < 1 || p.GDW > 24 || p.MaxLatThresh >= 1<<p.LatW {
+		errs = append(errs, fmt.Errorf("LatW %d, GDW %d: want 8..24 with MaxLatThresh below 2^LatW, and 1..24", p.LatW, p.GDW))
+	}
+	if p.K < 4 || p.K > 14 || p.RsqrtBits < 4 || p.RsqrtBits > 14 {
+		errs = append(errs, fmt.Errorf("K %d, RsqrtBits %d: want 4..14", p.K, p.RsqrtBits))
+	}
+	return errors.Join(errs...)
+}
+
+// WMFxState is one instance's word.
+type WMFxState struct {
+	WM       uint32 // watermark, 2^-F
+	LastWMEq uint32 // last RTT's watermark equivalent, 2^-F (at most WMMax)
+	GD       uint32 // matched tokens this RTT, saturating at 2^GDW - 1
+}
+
+// WMFx is the controller with its tables.
+type WMFx struct {
+	p     WMFxParams
+	rsqrt []uint32 // 1/sqrt of the mantissa in 2^-16 (NewWMFx)
+	alpha uint64   // alpha in 2^-16
+	beta  uint64   // beta in 2^-16
+}
+
+// NewWMFx builds the tables.
+func NewWMFx(p WMFxParams) (*WMFx, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	f := p.Float()
+	w := &WMFx{p: p, alpha: uint64(math.Round(f.Alpha() * 65536)), beta: uint64(math.Round(f.Beta() * 65536))}
+	// entry i covers the mantissa m in [i, i+1) x 2^(2-b), used for m >= 1:
+	// 1/sqrt of the bucket's middle in 2^-16
+	w.rsqrt = make([]uint32, 1<<p.RsqrtBits)
+	for i := range w.rsqrt {
+		mid := (float64(i) + 0.5) * math.Ldexp(1, 2-p.RsqrtBits)
+		if mid >= 1 {
+			w.rsqrt[i] = uint32(math.Round(65536 / math.Sqrt(mid)))
+		}
+	}
+	return w, nil
+}
+
+// Params are the controller's parameters.
+func (w *WMFx) Params() WMFxParams { return w.p }
+
+// RsqrtTable is the 1/sqrt ROM (for the block).
+func (w *WMFx) RsqrtTable() []uint32 { return w.rsqrt }
+
+// MD16 is the decrease fraction of a latency in 2^-16: 0 at or below
+// LatThresh, floor((lat - LatThresh) BaseMD16 / (MaxLatThresh -
+// LatThresh)) up to MaxLatThresh, BaseMD16 from there.
+func (w *WMFx) MD16(lat uint32) uint32 {
+	p := w.p
+	switch {
+	case lat <= p.LatThresh:
+		return 0
+	case lat >= p.MaxLatThresh:
+		return p.BaseMD16
+	}
+	return uint32(uint64(lat-p.LatThresh) * uint64(p.BaseMD16) / uint64(p.MaxLatThresh-p.LatThresh))
+}
+
+// FBS16 is fbs(x 2^-F) in 2^-16, x > 0: 1 + beta - alpha / sqrt(x), the
+// quotient truncated, clamped to [0.05, 1] (0.05 is 3277).
+func (w *WMFx) FBS16(x uint32) uint32 {
+	const floor, one = 3277, 65536
+	if x == 0 {
+		return floor
+	}
+	l := bits.Len32(x)
+	e := (l - 1) / 2 // x = m 4^e, m in [1, 4)
+	b := w.p.RsqrtBits
+	var idx uint32
+	if d := 2*e + 2 - b; d >= 0 {
+		idx = x >> uint(d)
+	} else {
+		idx = x << uint(-d)
+	}
+	// 1/sqrt(x 2^-F) = rsqrt[idx] 2^-16 2^(F/2 - e)
+	q := w.alpha * uint64(w.rsqrt[idx]) // 2^-32
+	s := 16 - (w.p.F/2 - e)             // to 2^-16
+	var t uint64
+	if s >= 0 {
+		t = q >> uint(s)
+	} else {
+		t = q << uint(-s)
+	}
+	v := int64(one) + int64(w.beta) - int64(t)
+	return uint32(min(max(v, floor), one))
+}
+
+// WMEq is the watermark equivalent of gd matched tokens over lat cycles
+// in 2^-F: WMMax gd 2^F / lat through the reciprocal divider, at most
+// WMMax (lat 0 reads as 1).
+func (w *WMFx) WMEq(gd, lat uint32) uint32 {
+	q := gsmartt.Div(uint64(w.p.WMMax)*uint64(gd)<<uint(w.p.F), uint64(lat), w.p.K)
+	return uint32(min(q, uint64(w.p.WMMax)<<uint(w.p.F)))
+}
+
+// Open is a fresh instance at WMMax.
+func (w *WMFx) Open() WMFxState { return WMFxState{WM: w.p.WMMax << uint(w.p.F)} }
+
+// Matched adds n tokens consumed by multicast matching to the RTT's
+// count, saturating.
+func (w *WMFx) Matched(s WMFxState, n uint32) WMFxState {
+	s.GD = uint32(min(uint64(s.GD)+uint64(n), uint64(1)<<uint(w.p.GDW)-1))
+	return s
+}
+
+// Probe is Algorithm 6 for one probe of latency lat (saturated to LatW
+// bits by the caller's port), as WMParams.Alg6 without the skew
+// correction, in fixed point. Decreases truncate toward a smaller
+// decrease (the product is floored), increases are exact.
+func (w *WMFx) Probe(s WMFxState, lat uint32, rttFinished bool) WMFxState {
+	p := w.p
+	top := p.WMMax << uint(p.F)
+	md := uint64(w.MD16(lat))
+	congested := lat > p.LatThresh
+	if rttFinished {
+		eq := w.WMEq(s.GD, lat)
+		decrease := func() {
+			if s.WM > eq {
+				x := s.WM - eq
+				s.WM -= uint32(uint64(w.FBS16(x)) * md * uint64(x) >> 32)
+			}
+		}
+		if eq > s.LastWMEq {
+			delta := eq - s.LastWMEq
+			s.WM = min(s.WM+delta, top)
+			if congested && uint64(delta) < uint64(s.WM)*md>>16 {
+				decrease()
+			}
+		} else if p.ElseOfLine12 && congested {
+			decrease()
+		}
+		s.LastWMEq = eq
+		s.GD = 0
+	}
+	if lat < p.LatThresh {
+		s.WM = min(s.WM+p.AI<<uint(p.F), top)
+	}
+	s.WM = min(max(s.WM, p.WMMin<<uint(p.F)), top)
+	return s
+}
