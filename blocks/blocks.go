@@ -15,6 +15,7 @@ import (
 	"github.com/nicgen/nicgen/blocks/smartt"
 	"github.com/nicgen/nicgen/blocks/snyder"
 	"github.com/nicgen/nicgen/blocks/srp"
+	"github.com/nicgen/nicgen/blocks/threecpo"
 )
 
 // registered is every block, one line each.
@@ -31,6 +32,7 @@ func registered() []block.Block {
 		srp.TxDescriptor(),
 		snyder.SwiftDescriptor(),
 		snyder.HPCCDescriptor(),
+		threecpo.WMCtrlDescriptor(),
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/bits"
 
+	"github.com/nicgen/nicgen/golden/pipe"
 	gsmartt "github.com/nicgen/nicgen/golden/smartt"
 )
 
@@ -205,3 +206,116 @@ func (w *WMFx) Probe(s WMFxState, lat uint32, rttFinished bool) WMFxState {
 	s.WM = min(max(s.WM, p.WMMin<<uint(p.F)), top)
 	return s
 }
+
+// WMKind is a wm_ctrl event's kind.
+type WMKind uint8
+
+const (
+	WMOpen    WMKind = iota // an instance starts at WM_MAX
+	WMProbe                 // a probe packet's latency (Algorithm 6)
+	WMMatched               // tokens multicast matching consumed
+	WMNumKinds
+)
+
+func (k WMKind) String() string {
+	switch k {
+	case WMOpen:
+		return "open"
+	case WMProbe:
+		return "probe"
+	case WMMatched:
+		return "matched"
+	}
+	return fmt.Sprintf("kind%d", uint8(k))
+}
+
+// WMEvent is one event of one instance (a GPU's request or response
+// watermark).
+type WMEvent struct {
+	Conn   uint32
+	Kind   WMKind
+	Lat    uint32 // probe: latency, cycles (LatW bits)
+	RTTEnd bool   // probe: an RTT ended with it
+	Tokens uint32 // matched: tokens to add (GDW bits)
+}
+
+// WMResult answers an event.
+type WMResult struct {
+	Conn      uint32
+	Kind      WMKind
+	WM        uint32 // the watermark after the event, 2^-F
+	Eq        uint32 // the last RTT's watermark equivalent after the event
+	Decreased bool   // the watermark fell
+	Error     bool   // connection or kind out of range: nothing changed
+}
+
+// WMTable is the controller over a table of NumConn instances (all-zero
+// at start; an instance is meaningful from its open on).
+type WMTable struct {
+	w            *WMFx
+	NumConn      int
+	ConnW, KindW int
+	table        []WMFxState
+}
+
+// NewWMTable makes the table.
+func NewWMTable(p WMFxParams, numConn, connW, kindW int) (*WMTable, error) {
+	w, err := NewWMFx(p)
+	if err != nil {
+		return nil, err
+	}
+	if numConn < 1 || connW < 1 || connW > 32 || kindW < 2 || kindW > 8 {
+		return nil, fmt.Errorf("threecpo: %d instances, %d-bit ids, %d-bit kinds: want at least 1, 1..32 and 2..8", numConn, connW, kindW)
+	}
+	return &WMTable{w: w, NumConn: numConn, ConnW: connW, KindW: kindW, table: make([]WMFxState, numConn)}, nil
+}
+
+func mask(v uint32, w int) uint32 {
+	if w >= 32 {
+		return v
+	}
+	return v & (uint32(1)<<uint(w) - 1)
+}
+
+// StepTo runs one event (pipe.Stepper).
+func (t *WMTable) StepTo(e *WMEvent, r *WMResult) {
+	p := t.w.p
+	conn, kind := mask(e.Conn, t.ConnW), WMKind(mask(uint32(e.Kind), t.KindW))
+	*r = WMResult{Conn: conn, Kind: kind}
+	if int64(conn) >= int64(t.NumConn) || kind >= WMNumKinds {
+		r.Error = true
+		return
+	}
+	s := &t.table[conn]
+	before := s.WM
+	switch kind {
+	case WMOpen:
+		*s = t.w.Open()
+	case WMProbe:
+		*s = t.w.Probe(*s, mask(e.Lat, p.LatW), e.RTTEnd)
+	case WMMatched:
+		*s = t.w.Matched(*s, mask(e.Tokens, p.GDW))
+	}
+	r.WM, r.Eq, r.Decreased = s.WM, s.LastWMEq, kind != WMOpen && s.WM < before
+}
+
+// Reset does nothing: the table is all the state.
+func (t *WMTable) Reset() {}
+
+// ConnKey is the event's connection as the RTL's hazard unit compares it.
+func (t *WMTable) ConnKey(e *WMEvent) uint64 { return uint64(mask(e.Conn, t.ConnW)) }
+
+// State is instance conn's word (tests).
+func (t *WMTable) State(conn int) WMFxState { return t.table[conn] }
+
+// Ctrl is the controller (its tables and parameters).
+func (t *WMTable) Ctrl() *WMFx { return t.w }
+
+// WMPipeline is wm_ctrl in the cycle contract of the pipelined shell.
+type WMPipeline = pipe.Pipeline[WMEvent, WMResult]
+
+// NewWMPipeline wraps t in the shell of a datapath of depth stages.
+func NewWMPipeline(t *WMTable, depth int) *WMPipeline { return pipe.New[WMEvent, WMResult](t, depth) }
+
+// AlphaBeta16 are alpha and beta in 2^-16, as FBS16 uses them.
+func (w *WMFx) AlphaBeta16() (alpha, beta uint64) { return w.alpha, w.beta }

@@ -1,0 +1,1 @@
+verilog-out/wm_ctrl/wm_ctrl.v
