@@ -131,3 +131,36 @@ func ShrVar(cut CutFunc, name string, p Expr, lo0 int, e Expr, n, w int) Expr {
 	}
 	return Index(e.Slice(2, 0), fine...).Named(name)
 }
+
+// BitsAt is bits [lo, lo+w) of v, zero past either end.
+func BitsAt(v Expr, lo, w int) Expr {
+	vw := v.Width()
+	var parts []Value
+	for i := lo + w - 1; i >= lo; i-- {
+		if i < 0 || i >= vw {
+			parts = append(parts, False())
+		} else {
+			parts = append(parts, v.Bit(i))
+		}
+	}
+	return Cat(parts...)
+}
+
+// RsqrtIndex is the address of a table of 1/sqrt(m) over the mantissa
+// m in [1, 4) of x = m 4^pair: pair = floor(floor(log2 x) / 2), the
+// leading one's pair of bits, and idx, the tableBits bits of x below bit
+// 2 pair + 2 (zero-filled when x is short), each ending a stage (a
+// leading-one tree and a wide selection in one stage are too slow for a
+// NIC clock). The names are prefix_pair and prefix_idx.
+func RsqrtIndex(cut CutFunc, prefix string, x Expr, tableBits int) (pair, idx Expr) {
+	xw := x.Width()
+	ew := BitsFor(uint64(xw - 1))
+	_, e := LeadingOne(x, 0, 1<<uint(ew))
+	pair = cut(prefix+"_pair", e.Keep(ew-1, 1).Named(prefix+"_pair"))
+	var opts []Value
+	for j := 0; j < (xw+1)/2; j++ {
+		opts = append(opts, BitsAt(x, 2*j+2-tableBits, tableBits))
+	}
+	idx = cut(prefix+"_idx", Index(pair, opts...).Named(prefix+"_idx"))
+	return pair, idx
+}

@@ -106,20 +106,6 @@ func cwndInRange(w int, lo, hi uint64) connpipe.Invariant {
 func umin(a, b hdlgen.Expr) hdlgen.Expr { return hdlgen.Mux(a.Lt(b), a, b) }
 func umax(a, b hdlgen.Expr) hdlgen.Expr { return hdlgen.Mux(a.Lt(b), b, a) }
 
-// bitsAt is bits [lo, lo+w) of v, zero past either end.
-func bitsAt(v hdlgen.Expr, lo, w int) hdlgen.Expr {
-	vw := v.Width()
-	var parts []hdlgen.Value
-	for i := lo + w - 1; i >= lo; i-- {
-		if i < 0 || i >= vw {
-			parts = append(parts, hdlgen.False())
-		} else {
-			parts = append(parts, v.Bit(i))
-		}
-	}
-	return hdlgen.Cat(parts...)
-}
-
 // fbs is flow-based scaling of the window x as golden/snyder FBSFixed
 // computes it: the leading one's pair e2 = floor(floor(log2 x) / 2)
 // selects the table's index (x's TableBits bits below bit 2 e2 + 2) and
@@ -127,20 +113,11 @@ func bitsAt(v hdlgen.Expr, lo, w int) hdlgen.Expr {
 // truncated to ns, beta taken off with a floor at 0 and the result
 // clamped to fs_range; x = 0 reads fs_range.
 func fbs(st connpipe.Step, p SwiftParams, f *gsnyder.FBSFixed, x hdlgen.Expr) hdlgen.Expr {
-	cw := x.Width()
-	ew := hdlgen.BitsFor(uint64(cw - 1))
-	_, e := hdlgen.LeadingOne(x, 0, 1<<uint(ew))
 	// the pair's register, then the index's selection (a leading-one tree
 	// and a 13:1 selection in one stage measured 8.5 ns in the model of
 	// scripts/ecp5_paths.py)
-	e2 := st.Cut("fbs_pair", e.Keep(ew-1, 1).Named("fbs_pair"))
-	n2 := (cw + 1) / 2 // pairs of bits of x
-	var opts []hdlgen.Value
-	for j := 0; j < n2; j++ {
-		opts = append(opts, bitsAt(x, 2*j+2-p.TableBits, p.TableBits))
-	}
-	idx := st.Cut("fbs_idx", hdlgen.Index(e2, opts...).Named("fbs_idx"))
-	e2c := e2
+	e2, idx := hdlgen.RsqrtIndex(st.Cut, "fbs", x, p.TableBits)
+	n2 := (x.Width() + 1) / 2 // pairs of bits of x
 	r := hdlgen.ROM(idx, p.OutW, f.Table()).Named("fbs_rsqrt")
 	r = st.Cut("fbs_r", st.Cut("fbs_rsqrt", r))
 	a, b := p.FBS.AlphaBeta()
@@ -150,7 +127,7 @@ func fbs(st connpipe.Step, p SwiftParams, f *gsnyder.FBSFixed, x hdlgen.Expr) hd
 	prod := hdlgen.MulPieces(st.Cut, "fbs_prod", hdlgen.Const(hdlgen.BitsFor(alpha), alpha), r)
 	lo0 := p.OutW + p.AlphaFrac - p.FracW/2
 	tw := prod.Width() - lo0
-	t := st.Cut("fbs_t", hdlgen.ShrVar(st.Cut, "fbs_t", prod, lo0, e2c, n2, tw))
+	t := st.Cut("fbs_t", hdlgen.ShrVar(st.Cut, "fbs_t", prod, lo0, e2, n2, tw))
 	rw := hdlgen.BitsFor(rangeNs)
 	w := max(tw, hdlgen.BitsFor(beta), rw)
 	tz := t.ZExt(w)

@@ -145,7 +145,9 @@ func resolveWMCtrl(s block.Section, env block.Env) WMCtrlParams {
 }
 
 // WMCtrlOf is the parameters of block wm_ctrl in a configuration.
-func WMCtrlOf(c block.Config) (WMCtrlParams, error) { return block.ParamsOf[WMCtrlParams](c, "wm_ctrl") }
+func WMCtrlOf(c block.Config) (WMCtrlParams, error) {
+	return block.ParamsOf[WMCtrlParams](c, "wm_ctrl")
+}
 
 // SmallWMCtrlParams is wm_ctrl shrunk for the proofs: 2 instances,
 // watermarks to 60 in 2^-2, thresholds 20 and 50 cycles, 8-bit latencies,

@@ -72,36 +72,14 @@ func NeededWMCtrlDepth(p WMCtrlParams) (int, error) {
 	return connpipe.NeededDepth(p, func(q *WMCtrlParams, n *int) { q.Depth, q.used = connpipe.MaxDepth, n }, WMCtrl)
 }
 
-// bitsAt is bits [lo, lo+w) of v, zero past either end.
-func bitsAt(v hdlgen.Expr, lo, w int) hdlgen.Expr {
-	vw := v.Width()
-	var parts []hdlgen.Value
-	for i := lo + w - 1; i >= lo; i-- {
-		if i < 0 || i >= vw {
-			parts = append(parts, hdlgen.False())
-		} else {
-			parts = append(parts, v.Bit(i))
-		}
-	}
-	return hdlgen.Cat(parts...)
-}
-
 // fbs16 is WMFx.FBS16 of x: the leading one's pair e2 selects the
 // table's index (x's RsqrtBits bits below bit 2 e2 + 2) and the shift;
 // alpha x 1/sqrt(m) >> (16 - F/2 + e2) is taken from 1 + beta and the
 // result clamped to [0.05, 1], all in 2^-16.
 func fbs16(st connpipe.Step, p WMCtrlParams, w *gthreecpo.WMFx, x hdlgen.Expr) hdlgen.Expr {
 	const floor, one = 3277, 65536
-	xw := x.Width()
-	ew := hdlgen.BitsFor(uint64(xw - 1))
-	_, e := hdlgen.LeadingOne(x, 0, 1<<uint(ew))
-	e2 := st.Cut("fbs_pair", e.Keep(ew-1, 1).Named("fbs_pair"))
-	n2 := (xw + 1) / 2
-	var opts []hdlgen.Value
-	for j := 0; j < n2; j++ {
-		opts = append(opts, bitsAt(x, 2*j+2-p.RsqrtBits, p.RsqrtBits))
-	}
-	idx := st.Cut("fbs_idx", hdlgen.Index(e2, opts...).Named("fbs_idx"))
+	e2, idx := hdlgen.RsqrtIndex(st.Cut, "fbs", x, p.RsqrtBits)
+	n2 := (x.Width() + 1) / 2
 	tab := w.RsqrtTable()
 	vals := make([]uint64, len(tab))
 	for i, v := range tab {
