@@ -122,6 +122,14 @@ func (g *mapGolden) Reset() {
 	}
 }
 
+// Bit is a boolean as a field value of a Golden: 1 or 0.
+func Bit(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 // Bind maps fields named in have to their positions in want: idx[i] is the
 // position in have of want[i], or -1 when have lacks it.
 func Bind(want, have []string) []int {

@@ -59,18 +59,11 @@ func (g switchGolden) Step(in, out []uint64) {
 		LetThrough: in[5], Seq: in[6], Spec: in[7]&1 == 1}
 	var r gonerc.SwitchResult
 	g.m.StepTo(&e, &r)
-	out[0], out[1], out[2], out[3], out[4] = uint64(r.Conn), uint64(r.Kind), b2u(r.Hit), b2u(r.Filled), r.Thresh
-	out[5], out[6], out[7], out[8] = r.LetThrough, b2u(r.Drop), b2u(r.Spec), b2u(r.Error)
+	out[0], out[1], out[2], out[3], out[4] = uint64(r.Conn), uint64(r.Kind), block.Bit(r.Hit), block.Bit(r.Filled), r.Thresh
+	out[5], out[6], out[7], out[8] = r.LetThrough, block.Bit(r.Drop), block.Bit(r.Spec), block.Bit(r.Error)
 }
 
 func (g switchGolden) Reset() { g.m.Reset() }
-
-func b2u(b bool) uint64 {
-	if b {
-		return 1
-	}
-	return 0
-}
 
 type switchCycler struct{ p *gonerc.SwitchPipeline }
 

@@ -116,9 +116,9 @@ func (e eventModel) Step(in, out []uint64) {
 	ev := goldenreps.Event{Conn: uint32(in[0]), Kind: goldenreps.Kind(in[1]), ECN: in[2] == 1, EV: uint32(in[3]), Now: in[4]}
 	var r goldenreps.Result
 	e.m.StepTo(&ev, &r)
-	out[0], out[1], out[2], out[3], out[4] = uint64(r.Conn), uint64(r.Kind), uint64(r.EV), b2u(r.Explored), b2u(r.Error)
+	out[0], out[1], out[2], out[3], out[4] = uint64(r.Conn), uint64(r.Kind), uint64(r.EV), block.Bit(r.Explored), block.Bit(r.Error)
 	if e.frozen {
-		out[5] = b2u(r.Frozen)
+		out[5] = block.Bit(r.Frozen)
 	}
 }
 
@@ -129,13 +129,6 @@ type cycler struct{ p *goldenreps.Pipeline }
 func (c cycler) Cycle(valid, ready bool, conn uint32) (bool, bool) {
 	out := c.p.Cycle(goldenreps.CycleIn{SValid: valid, MReady: ready, Event: goldenreps.Event{Conn: conn, Kind: goldenreps.KindOpen}})
 	return out.SReady, out.MValid
-}
-
-func b2u(b bool) uint64 {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // resolve reads block "reps" of a configuration.

@@ -90,17 +90,10 @@ func (g swiftGolden) Step(in, out []uint64) {
 	var r gsnyder.SwiftFxResult
 	g.m.StepTo(&e, &r)
 	out[0], out[1], out[2], out[3] = uint64(r.Conn), uint64(r.Kind), r.Cwnd, r.Target
-	out[4], out[5], out[6] = b2u(r.Congested), b2u(r.Decreased), b2u(r.Error)
+	out[4], out[5], out[6] = block.Bit(r.Congested), block.Bit(r.Decreased), block.Bit(r.Error)
 }
 
 func (g swiftGolden) Reset() { g.m.Reset() }
-
-func b2u(b bool) uint64 {
-	if b {
-		return 1
-	}
-	return 0
-}
 
 type swiftCycler struct{ p *gsnyder.SwiftFxPipeline }
 

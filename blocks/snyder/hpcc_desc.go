@@ -74,7 +74,7 @@ func (g hpccGolden) Step(in, out []uint64) {
 	var r gsnyder.HPCCFxResult
 	g.m.StepTo(&e, &r)
 	out[0], out[1], out[2], out[3] = uint64(r.Conn), uint64(r.Kind), r.Cwnd, r.U
-	out[4], out[5], out[6] = b2u(r.Congested), b2u(r.Moved), b2u(r.Error)
+	out[4], out[5], out[6] = block.Bit(r.Congested), block.Bit(r.Moved), block.Bit(r.Error)
 }
 
 func (g hpccGolden) Reset() { g.m.Reset() }

@@ -57,7 +57,7 @@ func (g ipdGolden) Step(in, out []uint64) {
 	e := gsrp.IPDEvent{Conn: uint32(in[0]), Kind: gsrp.IPDKind(in[1]), Now: in[2]}
 	var r gsrp.IPDResult
 	g.m.StepTo(&e, &r)
-	out[0], out[1], out[2], out[3] = uint64(r.Conn), uint64(r.Kind), r.IPD, b2u(r.Error)
+	out[0], out[1], out[2], out[3] = uint64(r.Conn), uint64(r.Kind), r.IPD, block.Bit(r.Error)
 }
 
 func (g ipdGolden) Reset() { g.m.Reset() }

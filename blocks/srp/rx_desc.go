@@ -59,17 +59,10 @@ func (g rxGolden) Step(in, out []uint64) {
 	e := gsrp.RxEvent{Conn: uint32(in[0]), Kind: gsrp.RxKind(in[1]), N: in[2], Now: in[3]}
 	var r gsrp.RxResult
 	g.m.StepTo(&e, &r)
-	out[0], out[1], out[2], out[3], out[4], out[5] = uint64(r.Conn), uint64(r.Kind), r.Ts, r.Delay, b2u(r.Ack), b2u(r.Error)
+	out[0], out[1], out[2], out[3], out[4], out[5] = uint64(r.Conn), uint64(r.Kind), r.Ts, r.Delay, block.Bit(r.Ack), block.Bit(r.Error)
 }
 
 func (g rxGolden) Reset() { g.m.Reset() }
-
-func b2u(b bool) uint64 {
-	if b {
-		return 1
-	}
-	return 0
-}
 
 type rxCycler struct{ p *gsrp.RxPipeline }
 

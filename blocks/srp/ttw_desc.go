@@ -56,7 +56,7 @@ func (g ttwGolden) Step(in, out []uint64) {
 	e := gsrp.TTWEvent{Conn: uint32(in[0]), Kind: gsrp.TTWKind(in[1]), Now: in[2], Hdr: in[3], Spec: in[4]&1 == 1}
 	var r gsrp.TTWResult
 	g.m.StepTo(&e, &r)
-	out[0], out[1], out[2], out[3], out[4], out[5], out[6] = uint64(r.Conn), uint64(r.Kind), b2u(r.Drop), b2u(r.Spec), r.Hdr, b2u(r.Empty), b2u(r.Error)
+	out[0], out[1], out[2], out[3], out[4], out[5], out[6] = uint64(r.Conn), uint64(r.Kind), block.Bit(r.Drop), block.Bit(r.Spec), r.Hdr, block.Bit(r.Empty), block.Bit(r.Error)
 }
 
 func (g ttwGolden) Reset() { g.m.Reset() }

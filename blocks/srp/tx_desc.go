@@ -56,8 +56,8 @@ func (g txGolden) Step(in, out []uint64) {
 	e := gsrp.TxEvent{Conn: uint32(in[0]), Kind: gsrp.TxKind(in[1]), M: in[2], Seq: in[3], Ts: in[4], Now: in[5]}
 	var r gsrp.TxResult
 	g.m.StepTo(&e, &r)
-	out[0], out[1], out[2], out[3], out[4], out[5] = uint64(r.Conn), uint64(r.Kind), b2u(r.Pkt), r.Seq, b2u(r.Spec), b2u(r.Res)
-	out[6], out[7], out[8], out[9], out[10] = r.ResN, b2u(r.Stale), b2u(r.Busy), b2u(r.MsgDone), b2u(r.Error)
+	out[0], out[1], out[2], out[3], out[4], out[5] = uint64(r.Conn), uint64(r.Kind), block.Bit(r.Pkt), r.Seq, block.Bit(r.Spec), block.Bit(r.Res)
+	out[6], out[7], out[8], out[9], out[10] = r.ResN, block.Bit(r.Stale), block.Bit(r.Busy), block.Bit(r.MsgDone), block.Bit(r.Error)
 }
 
 func (g txGolden) Reset() { g.m.Reset() }

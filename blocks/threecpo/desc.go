@@ -62,17 +62,10 @@ func (g wmGolden) Step(in, out []uint64) {
 	e := gthreecpo.WMEvent{Conn: uint32(in[0]), Kind: gthreecpo.WMKind(in[1]), Lat: uint32(in[2]), RTTEnd: in[3]&1 == 1, Tokens: uint32(in[4])}
 	var r gthreecpo.WMResult
 	g.t.StepTo(&e, &r)
-	out[0], out[1], out[2], out[3], out[4], out[5] = uint64(r.Conn), uint64(r.Kind), uint64(r.WM), uint64(r.Eq), b2u(r.Decreased), b2u(r.Error)
+	out[0], out[1], out[2], out[3], out[4], out[5] = uint64(r.Conn), uint64(r.Kind), uint64(r.WM), uint64(r.Eq), block.Bit(r.Decreased), block.Bit(r.Error)
 }
 
 func (g wmGolden) Reset() { g.t.Reset() }
-
-func b2u(b bool) uint64 {
-	if b {
-		return 1
-	}
-	return 0
-}
 
 type wmCycler struct{ p *gthreecpo.WMPipeline }
 

@@ -80,12 +80,7 @@ func fbs16(st connpipe.Step, p WMCtrlParams, w *gthreecpo.WMFx, x hdlgen.Expr) h
 	const floor, one = 3277, 65536
 	e2, idx := hdlgen.RsqrtIndex(st.Cut, "fbs", x, p.RsqrtBits)
 	n2 := (x.Width() + 1) / 2
-	tab := w.RsqrtTable()
-	vals := make([]uint64, len(tab))
-	for i, v := range tab {
-		vals[i] = uint64(v)
-	}
-	r := hdlgen.ROM(idx, 17, vals).Named("fbs_rsqrt")
+	r := hdlgen.ROM(idx, 17, w.RsqrtTable()).Named("fbs_rsqrt")
 	r = st.Cut("fbs_r", st.Cut("fbs_rsqrt", r))
 	alpha, beta := w.AlphaBeta16()
 	prod := hdlgen.MulPieces(st.Cut, "fbs_prod", hdlgen.Const(hdlgen.BitsFor(alpha), alpha), r)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/nicgen/nicgen/golden/pipe"
 	gsmartt "github.com/nicgen/nicgen/golden/smartt"
+	gsnyder "github.com/nicgen/nicgen/golden/snyder"
 )
 
 // This file is watermark control in fixed point, as the `wm_ctrl` block
@@ -80,7 +81,7 @@ type WMFxState struct {
 // WMFx is the controller with its tables.
 type WMFx struct {
 	p     WMFxParams
-	rsqrt []uint32 // 1/sqrt of the mantissa in 2^-16 (NewWMFx)
+	rsqrt []uint64 // 1/sqrt of the mantissa in 2^-16 (NewWMFx)
 	alpha uint64   // alpha in 2^-16
 	beta  uint64   // beta in 2^-16
 }
@@ -92,15 +93,8 @@ func NewWMFx(p WMFxParams) (*WMFx, error) {
 	}
 	f := p.Float()
 	w := &WMFx{p: p, alpha: uint64(math.Round(f.Alpha() * 65536)), beta: uint64(math.Round(f.Beta() * 65536))}
-	// entry i covers the mantissa m in [i, i+1) x 2^(2-b), used for m >= 1:
-	// 1/sqrt of the bucket's middle in 2^-16
-	w.rsqrt = make([]uint32, 1<<p.RsqrtBits)
-	for i := range w.rsqrt {
-		mid := (float64(i) + 0.5) * math.Ldexp(1, 2-p.RsqrtBits)
-		if mid >= 1 {
-			w.rsqrt[i] = uint32(math.Round(65536 / math.Sqrt(mid)))
-		}
-	}
+	// 1/sqrt of the mantissa in 2^-16, the table of Swift's fbs
+	w.rsqrt = gsnyder.RsqrtTable(p.RsqrtBits, 16)
 	return w, nil
 }
 
@@ -108,7 +102,7 @@ func NewWMFx(p WMFxParams) (*WMFx, error) {
 func (w *WMFx) Params() WMFxParams { return w.p }
 
 // RsqrtTable is the 1/sqrt ROM (for the block).
-func (w *WMFx) RsqrtTable() []uint32 { return w.rsqrt }
+func (w *WMFx) RsqrtTable() []uint64 { return w.rsqrt }
 
 // MD16 is the decrease fraction of a latency in 2^-16: 0 at or below
 // LatThresh, floor((lat - LatThresh) BaseMD16 / (MaxLatThresh -
@@ -141,8 +135,8 @@ func (w *WMFx) FBS16(x uint32) uint32 {
 		idx = x << uint(-d)
 	}
 	// 1/sqrt(x 2^-F) = rsqrt[idx] 2^-16 2^(F/2 - e)
-	q := w.alpha * uint64(w.rsqrt[idx]) // 2^-32
-	s := 16 - (w.p.F/2 - e)             // to 2^-16
+	q := w.alpha * w.rsqrt[idx] // 2^-32
+	s := 16 - (w.p.F/2 - e)     // to 2^-16
 	var t uint64
 	if s >= 0 {
 		t = q >> uint(s)
