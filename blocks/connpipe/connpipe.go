@@ -95,7 +95,7 @@ func WithShellMutants(depth int, first string, own map[string][]hdlgen.Mutation)
 }
 
 // hazardGroup is the most stages one hazard register covers.
-const hazardGroup = 5
+const hazardGroup = 2
 
 // hazardGroups splits stages 1..n into groups of at most hazardGroup
 // stages, as even as they can be, first to last ([first, last] each); n

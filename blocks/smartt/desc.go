@@ -113,7 +113,7 @@ func (e eventModel) Step(in, out []uint64) {
 	r := e.m.Step(gsmartt.Event{Conn: uint32(in[0]), Kind: gsmartt.Kind(in[1]), Size: uint32(in[2]),
 		ECN: in[3] == 1, RTT: uint32(in[4]), Unacked: uint32(in[5]), Now: in[6]})
 	out[0], out[1], out[2], out[3] = uint64(r.Conn), uint64(r.Kind), uint64(r.Cwnd), uint64(r.Case)
-	out[4], out[5], out[6] = b2u(r.QA), b2u(r.Fast), b2u(r.Error)
+	out[4], out[5], out[6] = block.Bit(r.QA), block.Bit(r.Fast), block.Bit(r.Error)
 }
 
 func (e eventModel) Reset() { e.m.Reset() }
@@ -123,13 +123,6 @@ type cycler struct{ p *gsmartt.Pipeline }
 func (c cycler) Cycle(valid, ready bool, conn uint32) (bool, bool) {
 	out := c.p.Cycle(gsmartt.CycleIn{SValid: valid, MReady: ready, Event: gsmartt.Event{Conn: conn, Kind: gsmartt.KindOpen}})
 	return out.SReady, out.MValid
-}
-
-func b2u(b bool) uint64 {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 func bitsFor64(v uint64) uint64 { return uint64(hdlgen.BitsFor(v)) }

@@ -73,6 +73,11 @@ func quickAdapt(p Params, d Derived, in qaIn, prefix string, cut hdlgen.CutFunc)
 	// max(acked, MTU) from a register of its own: the multiplier's stage
 	// holds the multiplier only
 	base := cut(prefix+"base", maxU(ackedBytes, cst(ackedBytes.Width(), uint64(p.Net.MTU))).Named(prefix+"base"))
+	if p.Variant == Conf {
+		// smartt: and again in the fabric before the multiplier's input
+		// registers, a long route away
+		base = cut(prefix+"base_r", base)
+	}
 	scaled := hdlgen.MulPieces(cut, prefix+"scaled", base, cst(17, d.QaScale))
 	shift := 16 - p.F
 	var qc hdlgen.Expr

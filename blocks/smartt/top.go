@@ -219,7 +219,9 @@ func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st con
 	ackRun := isAck.And(qaCalled).Named("ack_run")
 	fiFired := fi.fired.And(ackRun).Named("fi_fired")
 	early := ackRun.And(qaFired.Or(fiFired)).Named("early")
-	cEarly := hdlgen.Mux(fiFired, fi.c, cQA.ZExt(cw+1)).Named("c_early")
+	// the early window from a register: its select and the clamp after it
+	// do not fit one stage at the clock (the ECP5 critical path)
+	cEarly := st.Cut("c_early", hdlgen.Mux(fiFired, fi.c, cQA.ZExt(cw+1)).Named("c_early"))
 
 	// core cases
 	le := rtt.Le(cst(p.RttW, d.TrttNs)).Named("rtt_le_trtt")
@@ -231,6 +233,13 @@ func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st con
 	perAck := divC.Div(kmi, "mi_base")                // (size/cwnd) * mtu * mi * gamma, window units
 	upDelta := trttR.Sub(rtt).Named("trtt_minus_rtt") // valid when rtt <= trtt
 	miNum := hdlgen.MulPieces(st.Cut, "mi_num", perAck, upDelta)
+	if p.Variant == Conf {
+		// smartt: the rows' sum from a fabric register, as the multipliers
+		// after it take it into their input registers a long route away
+		// (its ECP5 critical path; nscc's slowest paths are elsewhere, and
+		// the register would cost it a stage)
+		miNum = st.Cut("mi_num_sum", miNum)
+	}
 	miRaw := divRTT.Div(miNum, "mi_raw")
 	miInc := st.Cut("mi_inc", minSat(miRaw, cw, sizeC).Named("mi_inc"))
 	kfi := hdlgen.MulPieces(st.Cut, "size_kfi", size, cst(bitsFor(d.KFi), d.KFi))
@@ -260,7 +269,7 @@ func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st con
 		// in stages of their own: c_md feeds the FD multipliers' input
 		// registers, which sit far from the logic (a long route after it)
 		mdDec := st.Cut("md_dec", minSat(divRTT.Div(mdNum, "md_raw"), cw, sizeC).Named("md_dec"))
-		cMD := fd(st.Cut("c_md", subFloor(c, mdDec).Named("c_md")), "c_md_fd")
+		cMD := fd(st.Cut("c_md_r", st.Cut("c_md", subFloor(c, mdDec).Named("c_md"))), "c_md_fd")
 		cFD := fd(c, "c_fd")
 		cFI := c.ZExt(cw + 1).Add(fiOnC.ZExt(cw + 1)).Named("c_fi")
 		cMI := c.ZExt(cw + 1).Add(miInc.ZExt(cw + 1)).Named("c_mi")

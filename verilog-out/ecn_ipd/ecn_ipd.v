@@ -120,10 +120,14 @@ reg  s12_valid_reg;  // stage 12 holds an event
 reg  s12_valid_next;
 reg  [15:0] s12_conn_reg;  // stage 12 connection id
 reg  [15:0] s12_conn_next;
-reg  hazard0_reg;  // the head's connection is in stages 1..4
+reg  hazard0_reg;  // the head's connection is in stages 1..2
 reg  hazard0_next;
-reg  hazard1_reg;  // the head's connection is in stages 5..8
+reg  hazard1_reg;  // the head's connection is in stages 3..4
 reg  hazard1_next;
+reg  hazard2_reg;  // the head's connection is in stages 5..6
+reg  hazard2_next;
+reg  hazard3_reg;  // the head's connection is in stages 7..8
+reg  hazard3_next;
 reg  credits_out_reg;  // 14 events are issued and not yet taken: no credit left
 reg  credits_out_next;
 reg  [1:0] s1_kind_reg;  // stage 1 event kind
@@ -602,168 +606,178 @@ wire _shell_1 = in_valid_reg & _shell_0;
 wire _shell_2 = ~hazard0_reg;
 wire _shell_3 = _shell_1 & _shell_2;
 wire _shell_4 = ~hazard1_reg;
-wire issue = _shell_3 & _shell_4;
-wire _shell_5 = s_event_valid & in_ready_reg;
-wire _shell_6 = ~in_valid_reg;
-wire [3:0] _shell_7 = issue ? 4'd1 : 4'd0;
-wire [3:0] _shell_8 = occ_reg + _shell_7;
+wire _shell_5 = _shell_3 & _shell_4;
+wire _shell_6 = ~hazard2_reg;
+wire _shell_7 = _shell_5 & _shell_6;
+wire _shell_8 = ~hazard3_reg;
+wire issue = _shell_7 & _shell_8;
+wire _shell_9 = s_event_valid & in_ready_reg;
+wire _shell_10 = ~in_valid_reg;
+wire [3:0] _shell_11 = issue ? 4'd1 : 4'd0;
+wire [3:0] _shell_12 = occ_reg + _shell_11;
 wire out_pop = out_valid_reg & m_result_ready;
-wire [3:0] _shell_9 = out_pop ? 4'd1 : 4'd0;
-wire [3:0] occ_update = _shell_8 - _shell_9;
-wire _shell_10 = ~s12_error_reg;
-wire wr_en = s12_valid_reg & _shell_10;
+wire [3:0] _shell_13 = out_pop ? 4'd1 : 4'd0;
+wire [3:0] occ_update = _shell_12 - _shell_13;
+wire _shell_14 = ~s12_error_reg;
+wire wr_en = s12_valid_reg & _shell_14;
 wire [11:0] wr_addr = s12_conn_reg[11:0];
-wire [11:0] _shell_11 = in_conn_reg[11:0];
-wire _shell_12 = wr_addr == _shell_11;
-wire snoop_in = wr_en & _shell_12;
-wire [16:0] _shell_13 = s12_t_reg ? s12_raised_reg : s12_decayed_reg;
-wire [16:0] new_ipd = s12_t_2_reg ? 17'h0 : _shell_13;
+wire [11:0] _shell_15 = in_conn_reg[11:0];
+wire _shell_16 = wr_addr == _shell_15;
+wire snoop_in = wr_en & _shell_16;
+wire [16:0] _shell_17 = s12_t_reg ? s12_raised_reg : s12_decayed_reg;
+wire [16:0] new_ipd = s12_t_2_reg ? 17'h0 : _shell_17;
 wire [48:0] new_word = {s12_new_stamp_reg, new_ipd};
-wire _shell_14 = snoop_s1_reg | s1_fix_valid_reg;
-wire [48:0] _shell_15 = snoop_s1_reg ? new_word : s1_fix_word_reg;
-wire _shell_16 = snoop_s2_reg | s2_fix_valid_reg;
-wire [48:0] _shell_17 = snoop_s2_reg ? new_word : s2_fix_word_reg;
+wire _shell_18 = snoop_s1_reg | s1_fix_valid_reg;
+wire [48:0] _shell_19 = snoop_s1_reg ? new_word : s1_fix_word_reg;
+wire _shell_20 = snoop_s2_reg | s2_fix_valid_reg;
+wire [48:0] _shell_21 = snoop_s2_reg ? new_word : s2_fix_word_reg;
 wire [48:0] s3_word = s3_fix_valid_reg ? s3_fix_word_reg : s3_ram_reg;
-wire [48:0] _shell_18 = snoop_s3_reg ? new_word : s3_word;
-wire _shell_19 = out_wr_ptr_reg == 4'd0;
+wire [48:0] _shell_22 = snoop_s3_reg ? new_word : s3_word;
+wire _shell_23 = out_wr_ptr_reg == 4'd0;
 wire [16:0] res_ipd = s12_error_reg ? 17'h0 : new_ipd;
-wire _shell_20 = out_wr_ptr_reg == 4'd1;
-wire _shell_21 = out_wr_ptr_reg == 4'd2;
-wire _shell_22 = out_wr_ptr_reg == 4'd3;
-wire _shell_23 = out_wr_ptr_reg == 4'd4;
-wire _shell_24 = out_wr_ptr_reg == 4'd5;
-wire _shell_25 = out_wr_ptr_reg == 4'd6;
-wire _shell_26 = out_wr_ptr_reg == 4'd7;
-wire _shell_27 = out_wr_ptr_reg == 4'd8;
-wire _shell_28 = out_wr_ptr_reg == 4'd9;
-wire _shell_29 = out_wr_ptr_reg == 4'd10;
-wire _shell_30 = out_wr_ptr_reg == 4'd11;
-wire _shell_31 = out_wr_ptr_reg == 4'd12;
-wire _shell_32 = out_wr_ptr_reg == 4'd13;
-wire _shell_33 = out_wr_ptr_reg == 4'd13;
-wire [3:0] _shell_34 = out_wr_ptr_reg + 4'd1;
-wire [3:0] _shell_35 = _shell_33 ? 4'd0 : _shell_34;
-wire _shell_36 = out_wr_ptr_reg == out_rd_ptr_plus1_reg;
-wire out_lands_next = s12_valid_reg & _shell_36;
-wire [15:0] _shell_37 = out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? out13_conn_reg : (out_rd_ptr_plus1_reg[0] ? out13_conn_reg : out12_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_conn_reg : out10_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out9_conn_reg : out8_conn_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_conn_reg : out6_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out5_conn_reg : out4_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_conn_reg : out2_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out1_conn_reg : out0_conn_reg)));
-wire [1:0] _shell_38 = out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? out13_kind_reg : (out_rd_ptr_plus1_reg[0] ? out13_kind_reg : out12_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_kind_reg : out10_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out9_kind_reg : out8_kind_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_kind_reg : out6_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out5_kind_reg : out4_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_kind_reg : out2_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out1_kind_reg : out0_kind_reg)));
-wire [16:0] _shell_39 = out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? out13_ipd_reg : (out_rd_ptr_plus1_reg[0] ? out13_ipd_reg : out12_ipd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_ipd_reg : out10_ipd_reg) : (out_rd_ptr_plus1_reg[0] ? out9_ipd_reg : out8_ipd_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_ipd_reg : out6_ipd_reg) : (out_rd_ptr_plus1_reg[0] ? out5_ipd_reg : out4_ipd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_ipd_reg : out2_ipd_reg) : (out_rd_ptr_plus1_reg[0] ? out1_ipd_reg : out0_ipd_reg)));
-wire _shell_40 = out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? out13_error_reg : (out_rd_ptr_plus1_reg[0] ? out13_error_reg : out12_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_error_reg : out10_error_reg) : (out_rd_ptr_plus1_reg[0] ? out9_error_reg : out8_error_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_error_reg : out6_error_reg) : (out_rd_ptr_plus1_reg[0] ? out5_error_reg : out4_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_error_reg : out2_error_reg) : (out_rd_ptr_plus1_reg[0] ? out1_error_reg : out0_error_reg)));
-wire _shell_41 = out_wr_ptr_reg == out_rd_ptr_reg;
-wire out_lands_head = s12_valid_reg & _shell_41;
-wire _shell_42 = out_rd_ptr_plus1_reg == 4'd13;
-wire [3:0] _shell_43 = out_rd_ptr_plus1_reg + 4'd1;
-wire [3:0] _shell_44 = _shell_42 ? 4'd0 : _shell_43;
-wire [3:0] _shell_45 = s12_valid_reg ? 4'd1 : 4'd0;
-wire [3:0] _shell_46 = out_count_reg + _shell_45;
-wire [3:0] _shell_47 = out_pop ? 4'd1 : 4'd0;
-wire [3:0] _shell_48 = _shell_46 - _shell_47;
-wire _shell_49 = ~out_pop;
-wire _shell_50 = s12_valid_reg & _shell_49;
-wire _shell_51 = out_count_reg != 4'd15;
-wire _shell_52 = ~s12_valid_reg;
-wire _shell_53 = out_pop & _shell_52;
-wire _shell_54 = out_count_reg != 4'd1;
+wire _shell_24 = out_wr_ptr_reg == 4'd1;
+wire _shell_25 = out_wr_ptr_reg == 4'd2;
+wire _shell_26 = out_wr_ptr_reg == 4'd3;
+wire _shell_27 = out_wr_ptr_reg == 4'd4;
+wire _shell_28 = out_wr_ptr_reg == 4'd5;
+wire _shell_29 = out_wr_ptr_reg == 4'd6;
+wire _shell_30 = out_wr_ptr_reg == 4'd7;
+wire _shell_31 = out_wr_ptr_reg == 4'd8;
+wire _shell_32 = out_wr_ptr_reg == 4'd9;
+wire _shell_33 = out_wr_ptr_reg == 4'd10;
+wire _shell_34 = out_wr_ptr_reg == 4'd11;
+wire _shell_35 = out_wr_ptr_reg == 4'd12;
+wire _shell_36 = out_wr_ptr_reg == 4'd13;
+wire _shell_37 = out_wr_ptr_reg == 4'd13;
+wire [3:0] _shell_38 = out_wr_ptr_reg + 4'd1;
+wire [3:0] _shell_39 = _shell_37 ? 4'd0 : _shell_38;
+wire _shell_40 = out_wr_ptr_reg == out_rd_ptr_plus1_reg;
+wire out_lands_next = s12_valid_reg & _shell_40;
+wire [15:0] _shell_41 = out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? out13_conn_reg : (out_rd_ptr_plus1_reg[0] ? out13_conn_reg : out12_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_conn_reg : out10_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out9_conn_reg : out8_conn_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_conn_reg : out6_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out5_conn_reg : out4_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_conn_reg : out2_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out1_conn_reg : out0_conn_reg)));
+wire [1:0] _shell_42 = out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? out13_kind_reg : (out_rd_ptr_plus1_reg[0] ? out13_kind_reg : out12_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_kind_reg : out10_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out9_kind_reg : out8_kind_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_kind_reg : out6_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out5_kind_reg : out4_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_kind_reg : out2_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out1_kind_reg : out0_kind_reg)));
+wire [16:0] _shell_43 = out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? out13_ipd_reg : (out_rd_ptr_plus1_reg[0] ? out13_ipd_reg : out12_ipd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_ipd_reg : out10_ipd_reg) : (out_rd_ptr_plus1_reg[0] ? out9_ipd_reg : out8_ipd_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_ipd_reg : out6_ipd_reg) : (out_rd_ptr_plus1_reg[0] ? out5_ipd_reg : out4_ipd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_ipd_reg : out2_ipd_reg) : (out_rd_ptr_plus1_reg[0] ? out1_ipd_reg : out0_ipd_reg)));
+wire _shell_44 = out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? out13_error_reg : (out_rd_ptr_plus1_reg[0] ? out13_error_reg : out12_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_error_reg : out10_error_reg) : (out_rd_ptr_plus1_reg[0] ? out9_error_reg : out8_error_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_error_reg : out6_error_reg) : (out_rd_ptr_plus1_reg[0] ? out5_error_reg : out4_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_error_reg : out2_error_reg) : (out_rd_ptr_plus1_reg[0] ? out1_error_reg : out0_error_reg)));
+wire _shell_45 = out_wr_ptr_reg == out_rd_ptr_reg;
+wire out_lands_head = s12_valid_reg & _shell_45;
+wire _shell_46 = out_rd_ptr_plus1_reg == 4'd13;
+wire [3:0] _shell_47 = out_rd_ptr_plus1_reg + 4'd1;
+wire [3:0] _shell_48 = _shell_46 ? 4'd0 : _shell_47;
+wire [3:0] _shell_49 = s12_valid_reg ? 4'd1 : 4'd0;
+wire [3:0] _shell_50 = out_count_reg + _shell_49;
+wire [3:0] _shell_51 = out_pop ? 4'd1 : 4'd0;
+wire [3:0] _shell_52 = _shell_50 - _shell_51;
+wire _shell_53 = ~out_pop;
+wire _shell_54 = s12_valid_reg & _shell_53;
+wire _shell_55 = out_count_reg != 4'd15;
+wire _shell_56 = ~s12_valid_reg;
+wire _shell_57 = out_pop & _shell_56;
+wire _shell_58 = out_count_reg != 4'd1;
 wire out_stays = |out_count_reg;
-wire _shell_55 = _shell_53 ? _shell_54 : out_stays;
-wire _shell_56 = _shell_50 ? _shell_51 : _shell_55;
+wire _shell_59 = _shell_57 ? _shell_58 : out_stays;
+wire _shell_60 = _shell_54 ? _shell_55 : _shell_59;
 wire _issue_next_0 = in_conn_reg == skid_conn_reg;
 wire hazard_issued_skid = issue & _issue_next_0;
 wire _issue_next_1 = s1_conn_reg == skid_conn_reg;
 wire _issue_next_2 = s1_valid_reg & _issue_next_1;
 wire _issue_next_3 = hazard_issued_skid | _issue_next_2;
-wire _issue_next_4 = s2_conn_reg == skid_conn_reg;
-wire _issue_next_5 = s2_valid_reg & _issue_next_4;
-wire _issue_next_6 = _issue_next_3 | _issue_next_5;
-wire _issue_next_7 = s3_conn_reg == skid_conn_reg;
-wire _issue_next_8 = s3_valid_reg & _issue_next_7;
-wire _issue_next_9 = _issue_next_6 | _issue_next_8;
-wire _issue_next_10 = in_conn_reg == s_event_conn;
-wire hazard_issued_in = issue & _issue_next_10;
-wire _issue_next_11 = s1_conn_reg == s_event_conn;
-wire _issue_next_12 = s1_valid_reg & _issue_next_11;
-wire _issue_next_13 = hazard_issued_in | _issue_next_12;
-wire _issue_next_14 = s2_conn_reg == s_event_conn;
+wire _issue_next_4 = in_conn_reg == s_event_conn;
+wire hazard_issued_in = issue & _issue_next_4;
+wire _issue_next_5 = s1_conn_reg == s_event_conn;
+wire _issue_next_6 = s1_valid_reg & _issue_next_5;
+wire _issue_next_7 = hazard_issued_in | _issue_next_6;
+wire _issue_next_8 = skid_valid_reg ? _issue_next_3 : _issue_next_7;
+wire _issue_next_9 = in_conn_reg == in_conn_reg;
+wire hazard_issued_head = issue & _issue_next_9;
+wire _issue_next_10 = s1_conn_reg == in_conn_reg;
+wire _issue_next_11 = s1_valid_reg & _issue_next_10;
+wire _issue_next_12 = hazard_issued_head | _issue_next_11;
+wire _issue_next_13 = in_valid_reg ? _issue_next_12 : _issue_next_7;
+wire hazard0_ahead = issue ? _issue_next_8 : _issue_next_13;
+wire _issue_next_14 = s2_conn_reg == skid_conn_reg;
 wire _issue_next_15 = s2_valid_reg & _issue_next_14;
-wire _issue_next_16 = _issue_next_13 | _issue_next_15;
-wire _issue_next_17 = s3_conn_reg == s_event_conn;
+wire _issue_next_16 = 1'd0 | _issue_next_15;
+wire _issue_next_17 = s3_conn_reg == skid_conn_reg;
 wire _issue_next_18 = s3_valid_reg & _issue_next_17;
 wire _issue_next_19 = _issue_next_16 | _issue_next_18;
-wire _issue_next_20 = skid_valid_reg ? _issue_next_9 : _issue_next_19;
-wire _issue_next_21 = in_conn_reg == in_conn_reg;
-wire hazard_issued_head = issue & _issue_next_21;
-wire _issue_next_22 = s1_conn_reg == in_conn_reg;
-wire _issue_next_23 = s1_valid_reg & _issue_next_22;
-wire _issue_next_24 = hazard_issued_head | _issue_next_23;
-wire _issue_next_25 = s2_conn_reg == in_conn_reg;
-wire _issue_next_26 = s2_valid_reg & _issue_next_25;
-wire _issue_next_27 = _issue_next_24 | _issue_next_26;
-wire _issue_next_28 = s3_conn_reg == in_conn_reg;
-wire _issue_next_29 = s3_valid_reg & _issue_next_28;
-wire _issue_next_30 = _issue_next_27 | _issue_next_29;
-wire _issue_next_31 = in_valid_reg ? _issue_next_30 : _issue_next_19;
-wire hazard0_ahead = issue ? _issue_next_20 : _issue_next_31;
-wire _issue_next_32 = s4_conn_reg == skid_conn_reg;
-wire _issue_next_33 = s4_valid_reg & _issue_next_32;
-wire _issue_next_34 = 1'd0 | _issue_next_33;
-wire _issue_next_35 = s5_conn_reg == skid_conn_reg;
-wire _issue_next_36 = s5_valid_reg & _issue_next_35;
-wire _issue_next_37 = _issue_next_34 | _issue_next_36;
-wire _issue_next_38 = s6_conn_reg == skid_conn_reg;
-wire _issue_next_39 = s6_valid_reg & _issue_next_38;
-wire _issue_next_40 = _issue_next_37 | _issue_next_39;
-wire _issue_next_41 = s7_conn_reg == skid_conn_reg;
-wire _issue_next_42 = s7_valid_reg & _issue_next_41;
-wire _issue_next_43 = _issue_next_40 | _issue_next_42;
-wire _issue_next_44 = s4_conn_reg == s_event_conn;
-wire _issue_next_45 = s4_valid_reg & _issue_next_44;
-wire _issue_next_46 = 1'd0 | _issue_next_45;
-wire _issue_next_47 = s5_conn_reg == s_event_conn;
-wire _issue_next_48 = s5_valid_reg & _issue_next_47;
-wire _issue_next_49 = _issue_next_46 | _issue_next_48;
-wire _issue_next_50 = s6_conn_reg == s_event_conn;
-wire _issue_next_51 = s6_valid_reg & _issue_next_50;
+wire _issue_next_20 = s2_conn_reg == s_event_conn;
+wire _issue_next_21 = s2_valid_reg & _issue_next_20;
+wire _issue_next_22 = 1'd0 | _issue_next_21;
+wire _issue_next_23 = s3_conn_reg == s_event_conn;
+wire _issue_next_24 = s3_valid_reg & _issue_next_23;
+wire _issue_next_25 = _issue_next_22 | _issue_next_24;
+wire _issue_next_26 = skid_valid_reg ? _issue_next_19 : _issue_next_25;
+wire _issue_next_27 = s2_conn_reg == in_conn_reg;
+wire _issue_next_28 = s2_valid_reg & _issue_next_27;
+wire _issue_next_29 = 1'd0 | _issue_next_28;
+wire _issue_next_30 = s3_conn_reg == in_conn_reg;
+wire _issue_next_31 = s3_valid_reg & _issue_next_30;
+wire _issue_next_32 = _issue_next_29 | _issue_next_31;
+wire _issue_next_33 = in_valid_reg ? _issue_next_32 : _issue_next_25;
+wire hazard1_ahead = issue ? _issue_next_26 : _issue_next_33;
+wire _issue_next_34 = s4_conn_reg == skid_conn_reg;
+wire _issue_next_35 = s4_valid_reg & _issue_next_34;
+wire _issue_next_36 = 1'd0 | _issue_next_35;
+wire _issue_next_37 = s5_conn_reg == skid_conn_reg;
+wire _issue_next_38 = s5_valid_reg & _issue_next_37;
+wire _issue_next_39 = _issue_next_36 | _issue_next_38;
+wire _issue_next_40 = s4_conn_reg == s_event_conn;
+wire _issue_next_41 = s4_valid_reg & _issue_next_40;
+wire _issue_next_42 = 1'd0 | _issue_next_41;
+wire _issue_next_43 = s5_conn_reg == s_event_conn;
+wire _issue_next_44 = s5_valid_reg & _issue_next_43;
+wire _issue_next_45 = _issue_next_42 | _issue_next_44;
+wire _issue_next_46 = skid_valid_reg ? _issue_next_39 : _issue_next_45;
+wire _issue_next_47 = s4_conn_reg == in_conn_reg;
+wire _issue_next_48 = s4_valid_reg & _issue_next_47;
+wire _issue_next_49 = 1'd0 | _issue_next_48;
+wire _issue_next_50 = s5_conn_reg == in_conn_reg;
+wire _issue_next_51 = s5_valid_reg & _issue_next_50;
 wire _issue_next_52 = _issue_next_49 | _issue_next_51;
-wire _issue_next_53 = s7_conn_reg == s_event_conn;
-wire _issue_next_54 = s7_valid_reg & _issue_next_53;
-wire _issue_next_55 = _issue_next_52 | _issue_next_54;
-wire _issue_next_56 = skid_valid_reg ? _issue_next_43 : _issue_next_55;
-wire _issue_next_57 = s4_conn_reg == in_conn_reg;
-wire _issue_next_58 = s4_valid_reg & _issue_next_57;
-wire _issue_next_59 = 1'd0 | _issue_next_58;
-wire _issue_next_60 = s5_conn_reg == in_conn_reg;
-wire _issue_next_61 = s5_valid_reg & _issue_next_60;
-wire _issue_next_62 = _issue_next_59 | _issue_next_61;
-wire _issue_next_63 = s6_conn_reg == in_conn_reg;
-wire _issue_next_64 = s6_valid_reg & _issue_next_63;
+wire _issue_next_53 = in_valid_reg ? _issue_next_52 : _issue_next_45;
+wire hazard2_ahead = issue ? _issue_next_46 : _issue_next_53;
+wire _issue_next_54 = s6_conn_reg == skid_conn_reg;
+wire _issue_next_55 = s6_valid_reg & _issue_next_54;
+wire _issue_next_56 = 1'd0 | _issue_next_55;
+wire _issue_next_57 = s7_conn_reg == skid_conn_reg;
+wire _issue_next_58 = s7_valid_reg & _issue_next_57;
+wire _issue_next_59 = _issue_next_56 | _issue_next_58;
+wire _issue_next_60 = s6_conn_reg == s_event_conn;
+wire _issue_next_61 = s6_valid_reg & _issue_next_60;
+wire _issue_next_62 = 1'd0 | _issue_next_61;
+wire _issue_next_63 = s7_conn_reg == s_event_conn;
+wire _issue_next_64 = s7_valid_reg & _issue_next_63;
 wire _issue_next_65 = _issue_next_62 | _issue_next_64;
-wire _issue_next_66 = s7_conn_reg == in_conn_reg;
-wire _issue_next_67 = s7_valid_reg & _issue_next_66;
-wire _issue_next_68 = _issue_next_65 | _issue_next_67;
-wire _issue_next_69 = in_valid_reg ? _issue_next_68 : _issue_next_55;
-wire hazard1_ahead = issue ? _issue_next_56 : _issue_next_69;
-wire _issue_next_70 = ~out_pop;
-wire _issue_next_71 = issue & _issue_next_70;
-wire _issue_next_72 = 4'd13 <= occ_reg;
-wire _issue_next_73 = occ_reg != 4'd15;
-wire _issue_next_74 = _issue_next_72 & _issue_next_73;
-wire _issue_next_75 = ~issue;
-wire _issue_next_76 = out_pop & _issue_next_75;
-wire _issue_next_77 = 4'd15 <= occ_reg;
-wire _issue_next_78 = |occ_reg;
-wire _issue_next_79 = ~_issue_next_78;
-wire _issue_next_80 = _issue_next_77 | _issue_next_79;
-wire _issue_next_81 = 4'd14 <= occ_reg;
-wire _issue_next_82 = _issue_next_76 ? _issue_next_80 : _issue_next_81;
-wire full_ahead = _issue_next_71 ? _issue_next_74 : _issue_next_82;
+wire _issue_next_66 = skid_valid_reg ? _issue_next_59 : _issue_next_65;
+wire _issue_next_67 = s6_conn_reg == in_conn_reg;
+wire _issue_next_68 = s6_valid_reg & _issue_next_67;
+wire _issue_next_69 = 1'd0 | _issue_next_68;
+wire _issue_next_70 = s7_conn_reg == in_conn_reg;
+wire _issue_next_71 = s7_valid_reg & _issue_next_70;
+wire _issue_next_72 = _issue_next_69 | _issue_next_71;
+wire _issue_next_73 = in_valid_reg ? _issue_next_72 : _issue_next_65;
+wire hazard3_ahead = issue ? _issue_next_66 : _issue_next_73;
+wire _issue_next_74 = ~out_pop;
+wire _issue_next_75 = issue & _issue_next_74;
+wire _issue_next_76 = 4'd13 <= occ_reg;
+wire _issue_next_77 = occ_reg != 4'd15;
+wire _issue_next_78 = _issue_next_76 & _issue_next_77;
+wire _issue_next_79 = ~issue;
+wire _issue_next_80 = out_pop & _issue_next_79;
+wire _issue_next_81 = 4'd15 <= occ_reg;
+wire _issue_next_82 = |occ_reg;
+wire _issue_next_83 = ~_issue_next_82;
+wire _issue_next_84 = _issue_next_81 | _issue_next_83;
+wire _issue_next_85 = 4'd14 <= occ_reg;
+wire _issue_next_86 = _issue_next_80 ? _issue_next_84 : _issue_next_85;
+wire full_ahead = _issue_next_75 ? _issue_next_78 : _issue_next_86;
 wire _ready_0 = ~issue;
 wire _ready_1 = in_valid_reg & _ready_0;
-wire _ready_2 = _ready_1 & _shell_5;
+wire _ready_2 = _ready_1 & _shell_9;
 wire _ready_3 = ~issue;
 wire _ready_4 = skid_valid_reg & _ready_3;
 wire _ready_5 = _ready_2 | _ready_4;
 wire _ready_6 = skid_valid_reg & issue;
-wire _ready_7 = _ready_6 & _shell_5;
+wire _ready_7 = _ready_6 & _shell_9;
 wire _ready_8 = _ready_5 | _ready_7;
 wire _ready_9 = ~_ready_8;
 wire [11:0] _state_rd_0 = in_conn_reg[11:0];
@@ -1003,28 +1017,28 @@ always @* begin
             in_conn_next = skid_conn_reg;
             in_kind_next = skid_kind_reg;
             in_now_next = skid_now_reg;
-            skid_valid_next = _shell_5;
-            if (_shell_5) begin
+            skid_valid_next = _shell_9;
+            if (_shell_9) begin
                 skid_conn_next = s_event_conn;
                 skid_kind_next = s_event_kind;
                 skid_now_next = s_event_now;
             end
         end else begin
-            in_valid_next = _shell_5;
-            if (_shell_5) begin
+            in_valid_next = _shell_9;
+            if (_shell_9) begin
                 in_conn_next = s_event_conn;
                 in_kind_next = s_event_kind;
                 in_now_next = s_event_now;
             end
         end
-    end else if (_shell_6) begin
-        in_valid_next = _shell_5;
-        if (_shell_5) begin
+    end else if (_shell_10) begin
+        in_valid_next = _shell_9;
+        if (_shell_9) begin
             in_conn_next = s_event_conn;
             in_kind_next = s_event_kind;
             in_now_next = s_event_now;
         end
-    end else if (_shell_5) begin
+    end else if (_shell_9) begin
         skid_valid_next = 1'd1;
         skid_conn_next = s_event_conn;
         skid_kind_next = s_event_kind;
@@ -1059,98 +1073,98 @@ always @* begin
     s12_conn_next = s11_conn_reg;
     s1_fix_valid_next = snoop_in;
     s1_fix_word_next = new_word;
-    s2_fix_valid_next = _shell_14;
-    s2_fix_word_next = _shell_15;
+    s2_fix_valid_next = _shell_18;
+    s2_fix_word_next = _shell_19;
     s3_ram_next = state_q;
-    s3_fix_valid_next = _shell_16;
-    s3_fix_word_next = _shell_17;
-    s4_cur_next = _shell_18;
+    s3_fix_valid_next = _shell_20;
+    s3_fix_word_next = _shell_21;
+    s4_cur_next = _shell_22;
     if (s12_valid_reg) begin
-        if (_shell_19) begin
+        if (_shell_23) begin
             out0_conn_next = s12_conn_reg;
             out0_kind_next = s12_kind_reg;
             out0_ipd_next = res_ipd;
             out0_error_next = s12_error_reg;
         end
-        if (_shell_20) begin
+        if (_shell_24) begin
             out1_conn_next = s12_conn_reg;
             out1_kind_next = s12_kind_reg;
             out1_ipd_next = res_ipd;
             out1_error_next = s12_error_reg;
         end
-        if (_shell_21) begin
+        if (_shell_25) begin
             out2_conn_next = s12_conn_reg;
             out2_kind_next = s12_kind_reg;
             out2_ipd_next = res_ipd;
             out2_error_next = s12_error_reg;
         end
-        if (_shell_22) begin
+        if (_shell_26) begin
             out3_conn_next = s12_conn_reg;
             out3_kind_next = s12_kind_reg;
             out3_ipd_next = res_ipd;
             out3_error_next = s12_error_reg;
         end
-        if (_shell_23) begin
+        if (_shell_27) begin
             out4_conn_next = s12_conn_reg;
             out4_kind_next = s12_kind_reg;
             out4_ipd_next = res_ipd;
             out4_error_next = s12_error_reg;
         end
-        if (_shell_24) begin
+        if (_shell_28) begin
             out5_conn_next = s12_conn_reg;
             out5_kind_next = s12_kind_reg;
             out5_ipd_next = res_ipd;
             out5_error_next = s12_error_reg;
         end
-        if (_shell_25) begin
+        if (_shell_29) begin
             out6_conn_next = s12_conn_reg;
             out6_kind_next = s12_kind_reg;
             out6_ipd_next = res_ipd;
             out6_error_next = s12_error_reg;
         end
-        if (_shell_26) begin
+        if (_shell_30) begin
             out7_conn_next = s12_conn_reg;
             out7_kind_next = s12_kind_reg;
             out7_ipd_next = res_ipd;
             out7_error_next = s12_error_reg;
         end
-        if (_shell_27) begin
+        if (_shell_31) begin
             out8_conn_next = s12_conn_reg;
             out8_kind_next = s12_kind_reg;
             out8_ipd_next = res_ipd;
             out8_error_next = s12_error_reg;
         end
-        if (_shell_28) begin
+        if (_shell_32) begin
             out9_conn_next = s12_conn_reg;
             out9_kind_next = s12_kind_reg;
             out9_ipd_next = res_ipd;
             out9_error_next = s12_error_reg;
         end
-        if (_shell_29) begin
+        if (_shell_33) begin
             out10_conn_next = s12_conn_reg;
             out10_kind_next = s12_kind_reg;
             out10_ipd_next = res_ipd;
             out10_error_next = s12_error_reg;
         end
-        if (_shell_30) begin
+        if (_shell_34) begin
             out11_conn_next = s12_conn_reg;
             out11_kind_next = s12_kind_reg;
             out11_ipd_next = res_ipd;
             out11_error_next = s12_error_reg;
         end
-        if (_shell_31) begin
+        if (_shell_35) begin
             out12_conn_next = s12_conn_reg;
             out12_kind_next = s12_kind_reg;
             out12_ipd_next = res_ipd;
             out12_error_next = s12_error_reg;
         end
-        if (_shell_32) begin
+        if (_shell_36) begin
             out13_conn_next = s12_conn_reg;
             out13_kind_next = s12_kind_reg;
             out13_ipd_next = res_ipd;
             out13_error_next = s12_error_reg;
         end
-        out_wr_ptr_next = _shell_35;
+        out_wr_ptr_next = _shell_39;
     end
     if (out_pop) begin
         if (out_lands_next) begin
@@ -1159,10 +1173,10 @@ always @* begin
             out_head_ipd_next = res_ipd;
             out_head_error_next = s12_error_reg;
         end else begin
-            out_head_conn_next = _shell_37;
-            out_head_kind_next = _shell_38;
-            out_head_ipd_next = _shell_39;
-            out_head_error_next = _shell_40;
+            out_head_conn_next = _shell_41;
+            out_head_kind_next = _shell_42;
+            out_head_ipd_next = _shell_43;
+            out_head_error_next = _shell_44;
         end
     end else if (out_lands_head) begin
         out_head_conn_next = s12_conn_reg;
@@ -1172,19 +1186,23 @@ always @* begin
     end
     if (out_pop) begin
         out_rd_ptr_next = out_rd_ptr_plus1_reg;
-        out_rd_ptr_plus1_next = _shell_44;
+        out_rd_ptr_plus1_next = _shell_48;
     end
-    out_count_next = _shell_48;
-    out_valid_next = _shell_56;
+    out_count_next = _shell_52;
+    out_valid_next = _shell_60;
 end
 
 // issue_next
 always @* begin
     hazard0_next = hazard0_reg;
     hazard1_next = hazard1_reg;
+    hazard2_next = hazard2_reg;
+    hazard3_next = hazard3_reg;
     credits_out_next = credits_out_reg;
     hazard0_next = hazard0_ahead;
     hazard1_next = hazard1_ahead;
+    hazard2_next = hazard2_ahead;
+    hazard3_next = hazard3_ahead;
     credits_out_next = full_ahead;
 end
 
@@ -1231,6 +1249,8 @@ always @(posedge clk) begin
     s12_conn_reg <= s12_conn_next;
     hazard0_reg <= hazard0_next;
     hazard1_reg <= hazard1_next;
+    hazard2_reg <= hazard2_next;
+    hazard3_reg <= hazard3_next;
     credits_out_reg <= credits_out_next;
     s1_kind_reg <= s1_kind_next;
     s1_now_reg <= s1_now_next;
@@ -1447,6 +1467,8 @@ always @(posedge clk) begin
         s12_valid_reg <= 1'd0;
         hazard0_reg <= 1'd0;
         hazard1_reg <= 1'd0;
+        hazard2_reg <= 1'd0;
+        hazard3_reg <= 1'd0;
         credits_out_reg <= 1'd0;
         snoop_s1_reg <= 1'd0;
         snoop_s2_reg <= 1'd0;

@@ -212,16 +212,32 @@ reg  s29_valid_reg;  // stage 29 holds an event
 reg  s29_valid_next;
 reg  [15:0] s29_conn_reg;  // stage 29 connection id
 reg  [15:0] s29_conn_next;
-reg  hazard0_reg;  // the head's connection is in stages 1..5
+reg  hazard0_reg;  // the head's connection is in stages 1..2
 reg  hazard0_next;
-reg  hazard1_reg;  // the head's connection is in stages 6..10
+reg  hazard1_reg;  // the head's connection is in stages 3..4
 reg  hazard1_next;
-reg  hazard2_reg;  // the head's connection is in stages 11..15
+reg  hazard2_reg;  // the head's connection is in stages 5..6
 reg  hazard2_next;
-reg  hazard3_reg;  // the head's connection is in stages 16..20
+reg  hazard3_reg;  // the head's connection is in stages 7..8
 reg  hazard3_next;
-reg  hazard4_reg;  // the head's connection is in stages 21..25
+reg  hazard4_reg;  // the head's connection is in stages 9..10
 reg  hazard4_next;
+reg  hazard5_reg;  // the head's connection is in stages 11..12
+reg  hazard5_next;
+reg  hazard6_reg;  // the head's connection is in stages 13..14
+reg  hazard6_next;
+reg  hazard7_reg;  // the head's connection is in stages 15..16
+reg  hazard7_next;
+reg  hazard8_reg;  // the head's connection is in stages 17..18
+reg  hazard8_next;
+reg  hazard9_reg;  // the head's connection is in stages 19..20
+reg  hazard9_next;
+reg  hazard10_reg;  // the head's connection is in stages 21..22
+reg  hazard10_next;
+reg  hazard11_reg;  // the head's connection is in stages 23..24
+reg  hazard11_next;
+reg  hazard12_reg;  // the head's connection is in stages 25..25
+reg  hazard12_next;
 reg  credits_out_reg;  // 31 events are issued and not yet taken: no credit left
 reg  credits_out_next;
 reg  [1:0] s1_kind_reg;  // stage 1 event kind
@@ -4749,355 +4765,395 @@ wire _shell_7 = _shell_5 & _shell_6;
 wire _shell_8 = ~hazard3_reg;
 wire _shell_9 = _shell_7 & _shell_8;
 wire _shell_10 = ~hazard4_reg;
-wire issue = _shell_9 & _shell_10;
-wire _shell_11 = s_event_valid & in_ready_reg;
-wire _shell_12 = ~in_valid_reg;
-wire [5:0] _shell_13 = issue ? 6'd1 : 6'd0;
-wire [5:0] _shell_14 = occ_reg + _shell_13;
+wire _shell_11 = _shell_9 & _shell_10;
+wire _shell_12 = ~hazard5_reg;
+wire _shell_13 = _shell_11 & _shell_12;
+wire _shell_14 = ~hazard6_reg;
+wire _shell_15 = _shell_13 & _shell_14;
+wire _shell_16 = ~hazard7_reg;
+wire _shell_17 = _shell_15 & _shell_16;
+wire _shell_18 = ~hazard8_reg;
+wire _shell_19 = _shell_17 & _shell_18;
+wire _shell_20 = ~hazard9_reg;
+wire _shell_21 = _shell_19 & _shell_20;
+wire _shell_22 = ~hazard10_reg;
+wire _shell_23 = _shell_21 & _shell_22;
+wire _shell_24 = ~hazard11_reg;
+wire _shell_25 = _shell_23 & _shell_24;
+wire _shell_26 = ~hazard12_reg;
+wire issue = _shell_25 & _shell_26;
+wire _shell_27 = s_event_valid & in_ready_reg;
+wire _shell_28 = ~in_valid_reg;
+wire [5:0] _shell_29 = issue ? 6'd1 : 6'd0;
+wire [5:0] _shell_30 = occ_reg + _shell_29;
 wire out_pop = out_valid_reg & m_result_ready;
-wire [5:0] _shell_15 = out_pop ? 6'd1 : 6'd0;
-wire [5:0] occ_update = _shell_14 - _shell_15;
-wire _shell_16 = ~s29_error_reg;
-wire wr_en = s29_valid_reg & _shell_16;
+wire [5:0] _shell_31 = out_pop ? 6'd1 : 6'd0;
+wire [5:0] occ_update = _shell_30 - _shell_31;
+wire _shell_32 = ~s29_error_reg;
+wire wr_en = s29_valid_reg & _shell_32;
 wire [11:0] wr_addr = s29_conn_reg[11:0];
-wire [11:0] _shell_17 = in_conn_reg[11:0];
-wire _shell_18 = wr_addr == _shell_17;
-wire snoop_in = wr_en & _shell_18;
-wire [25:0] _shell_19 = s29_moved_reg ? s29_w_new_reg : s29_cur_wc_reg;
-wire [25:0] wc_new = _s6_t_37_next_1 ? s29_wc_sf_reg : _shell_19;
-wire [169:0] _shell_20 = {1'd1, s29_qlen_reg, s29_ts_reg, s29_tx_bytes_reg, s29_t_reg, s29_stage_new_reg, s29_u_new_reg, wc_new};
-wire [169:0] new_word = s29_t_2_reg ? s29_t_3_reg : _shell_20;
-wire _shell_21 = snoop_s1_reg | s1_fix_valid_reg;
-wire [169:0] _shell_22 = snoop_s1_reg ? new_word : s1_fix_word_reg;
-wire _shell_23 = snoop_s2_reg | s2_fix_valid_reg;
-wire [169:0] _shell_24 = snoop_s2_reg ? new_word : s2_fix_word_reg;
+wire [11:0] _shell_33 = in_conn_reg[11:0];
+wire _shell_34 = wr_addr == _shell_33;
+wire snoop_in = wr_en & _shell_34;
+wire [25:0] _shell_35 = s29_moved_reg ? s29_w_new_reg : s29_cur_wc_reg;
+wire [25:0] wc_new = _s6_t_37_next_1 ? s29_wc_sf_reg : _shell_35;
+wire [169:0] _shell_36 = {1'd1, s29_qlen_reg, s29_ts_reg, s29_tx_bytes_reg, s29_t_reg, s29_stage_new_reg, s29_u_new_reg, wc_new};
+wire [169:0] new_word = s29_t_2_reg ? s29_t_3_reg : _shell_36;
+wire _shell_37 = snoop_s1_reg | s1_fix_valid_reg;
+wire [169:0] _shell_38 = snoop_s1_reg ? new_word : s1_fix_word_reg;
+wire _shell_39 = snoop_s2_reg | s2_fix_valid_reg;
+wire [169:0] _shell_40 = snoop_s2_reg ? new_word : s2_fix_word_reg;
 wire [169:0] s3_word = s3_fix_valid_reg ? s3_fix_word_reg : s3_ram_reg;
-wire [169:0] _shell_25 = snoop_s3_reg ? new_word : s3_word;
-wire _shell_26 = out_wr_ptr_reg == 5'd0;
-wire [25:0] _shell_27 = s29_t_2_reg ? 26'hd20000 : s29_w_new_reg;
-wire [25:0] res_cwnd = s29_error_reg ? 26'h0 : _shell_27;
+wire [169:0] _shell_41 = snoop_s3_reg ? new_word : s3_word;
+wire _shell_42 = out_wr_ptr_reg == 5'd0;
+wire [25:0] _shell_43 = s29_t_2_reg ? 26'hd20000 : s29_w_new_reg;
+wire [25:0] res_cwnd = s29_error_reg ? 26'h0 : _shell_43;
 wire [19:0] res_u = s29_error_reg ? 20'h0 : s29_t_4_reg;
 wire res_congested = s29_error_reg ? 1'd0 : s29_t_5_reg;
 wire res_moved = s29_error_reg ? 1'd0 : s29_t_6_reg;
-wire _shell_28 = out_wr_ptr_reg == 5'd1;
-wire _shell_29 = out_wr_ptr_reg == 5'd2;
-wire _shell_30 = out_wr_ptr_reg == 5'd3;
-wire _shell_31 = out_wr_ptr_reg == 5'd4;
-wire _shell_32 = out_wr_ptr_reg == 5'd5;
-wire _shell_33 = out_wr_ptr_reg == 5'd6;
-wire _shell_34 = out_wr_ptr_reg == 5'd7;
-wire _shell_35 = out_wr_ptr_reg == 5'd8;
-wire _shell_36 = out_wr_ptr_reg == 5'd9;
-wire _shell_37 = out_wr_ptr_reg == 5'd10;
-wire _shell_38 = out_wr_ptr_reg == 5'd11;
-wire _shell_39 = out_wr_ptr_reg == 5'd12;
-wire _shell_40 = out_wr_ptr_reg == 5'd13;
-wire _shell_41 = out_wr_ptr_reg == 5'd14;
-wire _shell_42 = out_wr_ptr_reg == 5'd15;
-wire _shell_43 = out_wr_ptr_reg == 5'd16;
-wire _shell_44 = out_wr_ptr_reg == 5'd17;
-wire _shell_45 = out_wr_ptr_reg == 5'd18;
-wire _shell_46 = out_wr_ptr_reg == 5'd19;
-wire _shell_47 = out_wr_ptr_reg == 5'd20;
-wire _shell_48 = out_wr_ptr_reg == 5'd21;
-wire _shell_49 = out_wr_ptr_reg == 5'd22;
-wire _shell_50 = out_wr_ptr_reg == 5'd23;
-wire _shell_51 = out_wr_ptr_reg == 5'd24;
-wire _shell_52 = out_wr_ptr_reg == 5'd25;
-wire _shell_53 = out_wr_ptr_reg == 5'd26;
-wire _shell_54 = out_wr_ptr_reg == 5'd27;
-wire _shell_55 = out_wr_ptr_reg == 5'd28;
-wire _shell_56 = out_wr_ptr_reg == 5'd29;
-wire _shell_57 = out_wr_ptr_reg == 5'd30;
-wire _shell_58 = out_wr_ptr_reg == 5'd30;
-wire [4:0] _shell_59 = out_wr_ptr_reg + 5'd1;
-wire [4:0] _shell_60 = _shell_58 ? 5'd0 : _shell_59;
-wire _shell_61 = out_wr_ptr_reg == out_rd_ptr_plus1_reg;
-wire out_lands_next = s29_valid_reg & _shell_61;
-wire [15:0] _shell_62 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? out30_conn_reg : (out_rd_ptr_plus1_reg[0] ? out29_conn_reg : out28_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_conn_reg : out26_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out25_conn_reg : out24_conn_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_conn_reg : out22_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out21_conn_reg : out20_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_conn_reg : out18_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out17_conn_reg : out16_conn_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_conn_reg : out14_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out13_conn_reg : out12_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_conn_reg : out10_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out9_conn_reg : out8_conn_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_conn_reg : out6_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out5_conn_reg : out4_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_conn_reg : out2_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out1_conn_reg : out0_conn_reg))));
-wire [1:0] _shell_63 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? out30_kind_reg : (out_rd_ptr_plus1_reg[0] ? out29_kind_reg : out28_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_kind_reg : out26_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out25_kind_reg : out24_kind_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_kind_reg : out22_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out21_kind_reg : out20_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_kind_reg : out18_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out17_kind_reg : out16_kind_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_kind_reg : out14_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out13_kind_reg : out12_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_kind_reg : out10_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out9_kind_reg : out8_kind_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_kind_reg : out6_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out5_kind_reg : out4_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_kind_reg : out2_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out1_kind_reg : out0_kind_reg))));
-wire [25:0] _shell_64 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? out30_cwnd_reg : (out_rd_ptr_plus1_reg[0] ? out29_cwnd_reg : out28_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_cwnd_reg : out26_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out25_cwnd_reg : out24_cwnd_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_cwnd_reg : out22_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out21_cwnd_reg : out20_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_cwnd_reg : out18_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out17_cwnd_reg : out16_cwnd_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_cwnd_reg : out14_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out13_cwnd_reg : out12_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_cwnd_reg : out10_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out9_cwnd_reg : out8_cwnd_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_cwnd_reg : out6_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out5_cwnd_reg : out4_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_cwnd_reg : out2_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out1_cwnd_reg : out0_cwnd_reg))));
-wire [19:0] _shell_65 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? out30_u_reg : (out_rd_ptr_plus1_reg[0] ? out29_u_reg : out28_u_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_u_reg : out26_u_reg) : (out_rd_ptr_plus1_reg[0] ? out25_u_reg : out24_u_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_u_reg : out22_u_reg) : (out_rd_ptr_plus1_reg[0] ? out21_u_reg : out20_u_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_u_reg : out18_u_reg) : (out_rd_ptr_plus1_reg[0] ? out17_u_reg : out16_u_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_u_reg : out14_u_reg) : (out_rd_ptr_plus1_reg[0] ? out13_u_reg : out12_u_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_u_reg : out10_u_reg) : (out_rd_ptr_plus1_reg[0] ? out9_u_reg : out8_u_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_u_reg : out6_u_reg) : (out_rd_ptr_plus1_reg[0] ? out5_u_reg : out4_u_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_u_reg : out2_u_reg) : (out_rd_ptr_plus1_reg[0] ? out1_u_reg : out0_u_reg))));
-wire _shell_66 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? out30_congested_reg : (out_rd_ptr_plus1_reg[0] ? out29_congested_reg : out28_congested_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_congested_reg : out26_congested_reg) : (out_rd_ptr_plus1_reg[0] ? out25_congested_reg : out24_congested_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_congested_reg : out22_congested_reg) : (out_rd_ptr_plus1_reg[0] ? out21_congested_reg : out20_congested_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_congested_reg : out18_congested_reg) : (out_rd_ptr_plus1_reg[0] ? out17_congested_reg : out16_congested_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_congested_reg : out14_congested_reg) : (out_rd_ptr_plus1_reg[0] ? out13_congested_reg : out12_congested_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_congested_reg : out10_congested_reg) : (out_rd_ptr_plus1_reg[0] ? out9_congested_reg : out8_congested_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_congested_reg : out6_congested_reg) : (out_rd_ptr_plus1_reg[0] ? out5_congested_reg : out4_congested_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_congested_reg : out2_congested_reg) : (out_rd_ptr_plus1_reg[0] ? out1_congested_reg : out0_congested_reg))));
-wire _shell_67 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? out30_moved_reg : (out_rd_ptr_plus1_reg[0] ? out29_moved_reg : out28_moved_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_moved_reg : out26_moved_reg) : (out_rd_ptr_plus1_reg[0] ? out25_moved_reg : out24_moved_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_moved_reg : out22_moved_reg) : (out_rd_ptr_plus1_reg[0] ? out21_moved_reg : out20_moved_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_moved_reg : out18_moved_reg) : (out_rd_ptr_plus1_reg[0] ? out17_moved_reg : out16_moved_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_moved_reg : out14_moved_reg) : (out_rd_ptr_plus1_reg[0] ? out13_moved_reg : out12_moved_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_moved_reg : out10_moved_reg) : (out_rd_ptr_plus1_reg[0] ? out9_moved_reg : out8_moved_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_moved_reg : out6_moved_reg) : (out_rd_ptr_plus1_reg[0] ? out5_moved_reg : out4_moved_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_moved_reg : out2_moved_reg) : (out_rd_ptr_plus1_reg[0] ? out1_moved_reg : out0_moved_reg))));
-wire _shell_68 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? out30_error_reg : (out_rd_ptr_plus1_reg[0] ? out29_error_reg : out28_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_error_reg : out26_error_reg) : (out_rd_ptr_plus1_reg[0] ? out25_error_reg : out24_error_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_error_reg : out22_error_reg) : (out_rd_ptr_plus1_reg[0] ? out21_error_reg : out20_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_error_reg : out18_error_reg) : (out_rd_ptr_plus1_reg[0] ? out17_error_reg : out16_error_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_error_reg : out14_error_reg) : (out_rd_ptr_plus1_reg[0] ? out13_error_reg : out12_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_error_reg : out10_error_reg) : (out_rd_ptr_plus1_reg[0] ? out9_error_reg : out8_error_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_error_reg : out6_error_reg) : (out_rd_ptr_plus1_reg[0] ? out5_error_reg : out4_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_error_reg : out2_error_reg) : (out_rd_ptr_plus1_reg[0] ? out1_error_reg : out0_error_reg))));
-wire _shell_69 = out_wr_ptr_reg == out_rd_ptr_reg;
-wire out_lands_head = s29_valid_reg & _shell_69;
-wire _shell_70 = out_rd_ptr_plus1_reg == 5'd30;
-wire [4:0] _shell_71 = out_rd_ptr_plus1_reg + 5'd1;
-wire [4:0] _shell_72 = _shell_70 ? 5'd0 : _shell_71;
-wire [5:0] _shell_73 = s29_valid_reg ? 6'd1 : 6'd0;
-wire [5:0] _shell_74 = out_count_reg + _shell_73;
-wire [5:0] _shell_75 = out_pop ? 6'd1 : 6'd0;
-wire [5:0] _shell_76 = _shell_74 - _shell_75;
-wire _shell_77 = ~out_pop;
-wire _shell_78 = s29_valid_reg & _shell_77;
-wire _shell_79 = out_count_reg != 6'd63;
-wire _shell_80 = ~s29_valid_reg;
-wire _shell_81 = out_pop & _shell_80;
-wire _shell_82 = out_count_reg != 6'd1;
+wire _shell_44 = out_wr_ptr_reg == 5'd1;
+wire _shell_45 = out_wr_ptr_reg == 5'd2;
+wire _shell_46 = out_wr_ptr_reg == 5'd3;
+wire _shell_47 = out_wr_ptr_reg == 5'd4;
+wire _shell_48 = out_wr_ptr_reg == 5'd5;
+wire _shell_49 = out_wr_ptr_reg == 5'd6;
+wire _shell_50 = out_wr_ptr_reg == 5'd7;
+wire _shell_51 = out_wr_ptr_reg == 5'd8;
+wire _shell_52 = out_wr_ptr_reg == 5'd9;
+wire _shell_53 = out_wr_ptr_reg == 5'd10;
+wire _shell_54 = out_wr_ptr_reg == 5'd11;
+wire _shell_55 = out_wr_ptr_reg == 5'd12;
+wire _shell_56 = out_wr_ptr_reg == 5'd13;
+wire _shell_57 = out_wr_ptr_reg == 5'd14;
+wire _shell_58 = out_wr_ptr_reg == 5'd15;
+wire _shell_59 = out_wr_ptr_reg == 5'd16;
+wire _shell_60 = out_wr_ptr_reg == 5'd17;
+wire _shell_61 = out_wr_ptr_reg == 5'd18;
+wire _shell_62 = out_wr_ptr_reg == 5'd19;
+wire _shell_63 = out_wr_ptr_reg == 5'd20;
+wire _shell_64 = out_wr_ptr_reg == 5'd21;
+wire _shell_65 = out_wr_ptr_reg == 5'd22;
+wire _shell_66 = out_wr_ptr_reg == 5'd23;
+wire _shell_67 = out_wr_ptr_reg == 5'd24;
+wire _shell_68 = out_wr_ptr_reg == 5'd25;
+wire _shell_69 = out_wr_ptr_reg == 5'd26;
+wire _shell_70 = out_wr_ptr_reg == 5'd27;
+wire _shell_71 = out_wr_ptr_reg == 5'd28;
+wire _shell_72 = out_wr_ptr_reg == 5'd29;
+wire _shell_73 = out_wr_ptr_reg == 5'd30;
+wire _shell_74 = out_wr_ptr_reg == 5'd30;
+wire [4:0] _shell_75 = out_wr_ptr_reg + 5'd1;
+wire [4:0] _shell_76 = _shell_74 ? 5'd0 : _shell_75;
+wire _shell_77 = out_wr_ptr_reg == out_rd_ptr_plus1_reg;
+wire out_lands_next = s29_valid_reg & _shell_77;
+wire [15:0] _shell_78 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? out30_conn_reg : (out_rd_ptr_plus1_reg[0] ? out29_conn_reg : out28_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_conn_reg : out26_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out25_conn_reg : out24_conn_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_conn_reg : out22_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out21_conn_reg : out20_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_conn_reg : out18_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out17_conn_reg : out16_conn_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_conn_reg : out14_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out13_conn_reg : out12_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_conn_reg : out10_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out9_conn_reg : out8_conn_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_conn_reg : out6_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out5_conn_reg : out4_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_conn_reg : out2_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out1_conn_reg : out0_conn_reg))));
+wire [1:0] _shell_79 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? out30_kind_reg : (out_rd_ptr_plus1_reg[0] ? out29_kind_reg : out28_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_kind_reg : out26_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out25_kind_reg : out24_kind_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_kind_reg : out22_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out21_kind_reg : out20_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_kind_reg : out18_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out17_kind_reg : out16_kind_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_kind_reg : out14_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out13_kind_reg : out12_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_kind_reg : out10_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out9_kind_reg : out8_kind_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_kind_reg : out6_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out5_kind_reg : out4_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_kind_reg : out2_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out1_kind_reg : out0_kind_reg))));
+wire [25:0] _shell_80 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? out30_cwnd_reg : (out_rd_ptr_plus1_reg[0] ? out29_cwnd_reg : out28_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_cwnd_reg : out26_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out25_cwnd_reg : out24_cwnd_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_cwnd_reg : out22_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out21_cwnd_reg : out20_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_cwnd_reg : out18_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out17_cwnd_reg : out16_cwnd_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_cwnd_reg : out14_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out13_cwnd_reg : out12_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_cwnd_reg : out10_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out9_cwnd_reg : out8_cwnd_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_cwnd_reg : out6_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out5_cwnd_reg : out4_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_cwnd_reg : out2_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out1_cwnd_reg : out0_cwnd_reg))));
+wire [19:0] _shell_81 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? out30_u_reg : (out_rd_ptr_plus1_reg[0] ? out29_u_reg : out28_u_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_u_reg : out26_u_reg) : (out_rd_ptr_plus1_reg[0] ? out25_u_reg : out24_u_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_u_reg : out22_u_reg) : (out_rd_ptr_plus1_reg[0] ? out21_u_reg : out20_u_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_u_reg : out18_u_reg) : (out_rd_ptr_plus1_reg[0] ? out17_u_reg : out16_u_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_u_reg : out14_u_reg) : (out_rd_ptr_plus1_reg[0] ? out13_u_reg : out12_u_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_u_reg : out10_u_reg) : (out_rd_ptr_plus1_reg[0] ? out9_u_reg : out8_u_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_u_reg : out6_u_reg) : (out_rd_ptr_plus1_reg[0] ? out5_u_reg : out4_u_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_u_reg : out2_u_reg) : (out_rd_ptr_plus1_reg[0] ? out1_u_reg : out0_u_reg))));
+wire _shell_82 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? out30_congested_reg : (out_rd_ptr_plus1_reg[0] ? out29_congested_reg : out28_congested_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_congested_reg : out26_congested_reg) : (out_rd_ptr_plus1_reg[0] ? out25_congested_reg : out24_congested_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_congested_reg : out22_congested_reg) : (out_rd_ptr_plus1_reg[0] ? out21_congested_reg : out20_congested_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_congested_reg : out18_congested_reg) : (out_rd_ptr_plus1_reg[0] ? out17_congested_reg : out16_congested_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_congested_reg : out14_congested_reg) : (out_rd_ptr_plus1_reg[0] ? out13_congested_reg : out12_congested_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_congested_reg : out10_congested_reg) : (out_rd_ptr_plus1_reg[0] ? out9_congested_reg : out8_congested_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_congested_reg : out6_congested_reg) : (out_rd_ptr_plus1_reg[0] ? out5_congested_reg : out4_congested_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_congested_reg : out2_congested_reg) : (out_rd_ptr_plus1_reg[0] ? out1_congested_reg : out0_congested_reg))));
+wire _shell_83 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? out30_moved_reg : (out_rd_ptr_plus1_reg[0] ? out29_moved_reg : out28_moved_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_moved_reg : out26_moved_reg) : (out_rd_ptr_plus1_reg[0] ? out25_moved_reg : out24_moved_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_moved_reg : out22_moved_reg) : (out_rd_ptr_plus1_reg[0] ? out21_moved_reg : out20_moved_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_moved_reg : out18_moved_reg) : (out_rd_ptr_plus1_reg[0] ? out17_moved_reg : out16_moved_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_moved_reg : out14_moved_reg) : (out_rd_ptr_plus1_reg[0] ? out13_moved_reg : out12_moved_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_moved_reg : out10_moved_reg) : (out_rd_ptr_plus1_reg[0] ? out9_moved_reg : out8_moved_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_moved_reg : out6_moved_reg) : (out_rd_ptr_plus1_reg[0] ? out5_moved_reg : out4_moved_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_moved_reg : out2_moved_reg) : (out_rd_ptr_plus1_reg[0] ? out1_moved_reg : out0_moved_reg))));
+wire _shell_84 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? out30_error_reg : (out_rd_ptr_plus1_reg[0] ? out29_error_reg : out28_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_error_reg : out26_error_reg) : (out_rd_ptr_plus1_reg[0] ? out25_error_reg : out24_error_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_error_reg : out22_error_reg) : (out_rd_ptr_plus1_reg[0] ? out21_error_reg : out20_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_error_reg : out18_error_reg) : (out_rd_ptr_plus1_reg[0] ? out17_error_reg : out16_error_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_error_reg : out14_error_reg) : (out_rd_ptr_plus1_reg[0] ? out13_error_reg : out12_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_error_reg : out10_error_reg) : (out_rd_ptr_plus1_reg[0] ? out9_error_reg : out8_error_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_error_reg : out6_error_reg) : (out_rd_ptr_plus1_reg[0] ? out5_error_reg : out4_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_error_reg : out2_error_reg) : (out_rd_ptr_plus1_reg[0] ? out1_error_reg : out0_error_reg))));
+wire _shell_85 = out_wr_ptr_reg == out_rd_ptr_reg;
+wire out_lands_head = s29_valid_reg & _shell_85;
+wire _shell_86 = out_rd_ptr_plus1_reg == 5'd30;
+wire [4:0] _shell_87 = out_rd_ptr_plus1_reg + 5'd1;
+wire [4:0] _shell_88 = _shell_86 ? 5'd0 : _shell_87;
+wire [5:0] _shell_89 = s29_valid_reg ? 6'd1 : 6'd0;
+wire [5:0] _shell_90 = out_count_reg + _shell_89;
+wire [5:0] _shell_91 = out_pop ? 6'd1 : 6'd0;
+wire [5:0] _shell_92 = _shell_90 - _shell_91;
+wire _shell_93 = ~out_pop;
+wire _shell_94 = s29_valid_reg & _shell_93;
+wire _shell_95 = out_count_reg != 6'd63;
+wire _shell_96 = ~s29_valid_reg;
+wire _shell_97 = out_pop & _shell_96;
+wire _shell_98 = out_count_reg != 6'd1;
 wire out_stays = |out_count_reg;
-wire _shell_83 = _shell_81 ? _shell_82 : out_stays;
-wire _shell_84 = _shell_78 ? _shell_79 : _shell_83;
+wire _shell_99 = _shell_97 ? _shell_98 : out_stays;
+wire _shell_100 = _shell_94 ? _shell_95 : _shell_99;
 wire _issue_next_0 = in_conn_reg == skid_conn_reg;
 wire hazard_issued_skid = issue & _issue_next_0;
 wire _issue_next_1 = s1_conn_reg == skid_conn_reg;
 wire _issue_next_2 = s1_valid_reg & _issue_next_1;
 wire _issue_next_3 = hazard_issued_skid | _issue_next_2;
-wire _issue_next_4 = s2_conn_reg == skid_conn_reg;
-wire _issue_next_5 = s2_valid_reg & _issue_next_4;
-wire _issue_next_6 = _issue_next_3 | _issue_next_5;
-wire _issue_next_7 = s3_conn_reg == skid_conn_reg;
-wire _issue_next_8 = s3_valid_reg & _issue_next_7;
-wire _issue_next_9 = _issue_next_6 | _issue_next_8;
-wire _issue_next_10 = s4_conn_reg == skid_conn_reg;
-wire _issue_next_11 = s4_valid_reg & _issue_next_10;
-wire _issue_next_12 = _issue_next_9 | _issue_next_11;
-wire _issue_next_13 = in_conn_reg == s_event_conn;
-wire hazard_issued_in = issue & _issue_next_13;
-wire _issue_next_14 = s1_conn_reg == s_event_conn;
-wire _issue_next_15 = s1_valid_reg & _issue_next_14;
-wire _issue_next_16 = hazard_issued_in | _issue_next_15;
-wire _issue_next_17 = s2_conn_reg == s_event_conn;
-wire _issue_next_18 = s2_valid_reg & _issue_next_17;
+wire _issue_next_4 = in_conn_reg == s_event_conn;
+wire hazard_issued_in = issue & _issue_next_4;
+wire _issue_next_5 = s1_conn_reg == s_event_conn;
+wire _issue_next_6 = s1_valid_reg & _issue_next_5;
+wire _issue_next_7 = hazard_issued_in | _issue_next_6;
+wire _issue_next_8 = skid_valid_reg ? _issue_next_3 : _issue_next_7;
+wire _issue_next_9 = in_conn_reg == in_conn_reg;
+wire hazard_issued_head = issue & _issue_next_9;
+wire _issue_next_10 = s1_conn_reg == in_conn_reg;
+wire _issue_next_11 = s1_valid_reg & _issue_next_10;
+wire _issue_next_12 = hazard_issued_head | _issue_next_11;
+wire _issue_next_13 = in_valid_reg ? _issue_next_12 : _issue_next_7;
+wire hazard0_ahead = issue ? _issue_next_8 : _issue_next_13;
+wire _issue_next_14 = s2_conn_reg == skid_conn_reg;
+wire _issue_next_15 = s2_valid_reg & _issue_next_14;
+wire _issue_next_16 = 1'd0 | _issue_next_15;
+wire _issue_next_17 = s3_conn_reg == skid_conn_reg;
+wire _issue_next_18 = s3_valid_reg & _issue_next_17;
 wire _issue_next_19 = _issue_next_16 | _issue_next_18;
-wire _issue_next_20 = s3_conn_reg == s_event_conn;
-wire _issue_next_21 = s3_valid_reg & _issue_next_20;
-wire _issue_next_22 = _issue_next_19 | _issue_next_21;
-wire _issue_next_23 = s4_conn_reg == s_event_conn;
-wire _issue_next_24 = s4_valid_reg & _issue_next_23;
+wire _issue_next_20 = s2_conn_reg == s_event_conn;
+wire _issue_next_21 = s2_valid_reg & _issue_next_20;
+wire _issue_next_22 = 1'd0 | _issue_next_21;
+wire _issue_next_23 = s3_conn_reg == s_event_conn;
+wire _issue_next_24 = s3_valid_reg & _issue_next_23;
 wire _issue_next_25 = _issue_next_22 | _issue_next_24;
-wire _issue_next_26 = skid_valid_reg ? _issue_next_12 : _issue_next_25;
-wire _issue_next_27 = in_conn_reg == in_conn_reg;
-wire hazard_issued_head = issue & _issue_next_27;
-wire _issue_next_28 = s1_conn_reg == in_conn_reg;
-wire _issue_next_29 = s1_valid_reg & _issue_next_28;
-wire _issue_next_30 = hazard_issued_head | _issue_next_29;
-wire _issue_next_31 = s2_conn_reg == in_conn_reg;
-wire _issue_next_32 = s2_valid_reg & _issue_next_31;
-wire _issue_next_33 = _issue_next_30 | _issue_next_32;
-wire _issue_next_34 = s3_conn_reg == in_conn_reg;
-wire _issue_next_35 = s3_valid_reg & _issue_next_34;
-wire _issue_next_36 = _issue_next_33 | _issue_next_35;
-wire _issue_next_37 = s4_conn_reg == in_conn_reg;
-wire _issue_next_38 = s4_valid_reg & _issue_next_37;
+wire _issue_next_26 = skid_valid_reg ? _issue_next_19 : _issue_next_25;
+wire _issue_next_27 = s2_conn_reg == in_conn_reg;
+wire _issue_next_28 = s2_valid_reg & _issue_next_27;
+wire _issue_next_29 = 1'd0 | _issue_next_28;
+wire _issue_next_30 = s3_conn_reg == in_conn_reg;
+wire _issue_next_31 = s3_valid_reg & _issue_next_30;
+wire _issue_next_32 = _issue_next_29 | _issue_next_31;
+wire _issue_next_33 = in_valid_reg ? _issue_next_32 : _issue_next_25;
+wire hazard1_ahead = issue ? _issue_next_26 : _issue_next_33;
+wire _issue_next_34 = s4_conn_reg == skid_conn_reg;
+wire _issue_next_35 = s4_valid_reg & _issue_next_34;
+wire _issue_next_36 = 1'd0 | _issue_next_35;
+wire _issue_next_37 = s5_conn_reg == skid_conn_reg;
+wire _issue_next_38 = s5_valid_reg & _issue_next_37;
 wire _issue_next_39 = _issue_next_36 | _issue_next_38;
-wire _issue_next_40 = in_valid_reg ? _issue_next_39 : _issue_next_25;
-wire hazard0_ahead = issue ? _issue_next_26 : _issue_next_40;
-wire _issue_next_41 = s5_conn_reg == skid_conn_reg;
-wire _issue_next_42 = s5_valid_reg & _issue_next_41;
-wire _issue_next_43 = 1'd0 | _issue_next_42;
-wire _issue_next_44 = s6_conn_reg == skid_conn_reg;
-wire _issue_next_45 = s6_valid_reg & _issue_next_44;
-wire _issue_next_46 = _issue_next_43 | _issue_next_45;
-wire _issue_next_47 = s7_conn_reg == skid_conn_reg;
-wire _issue_next_48 = s7_valid_reg & _issue_next_47;
-wire _issue_next_49 = _issue_next_46 | _issue_next_48;
-wire _issue_next_50 = s8_conn_reg == skid_conn_reg;
-wire _issue_next_51 = s8_valid_reg & _issue_next_50;
+wire _issue_next_40 = s4_conn_reg == s_event_conn;
+wire _issue_next_41 = s4_valid_reg & _issue_next_40;
+wire _issue_next_42 = 1'd0 | _issue_next_41;
+wire _issue_next_43 = s5_conn_reg == s_event_conn;
+wire _issue_next_44 = s5_valid_reg & _issue_next_43;
+wire _issue_next_45 = _issue_next_42 | _issue_next_44;
+wire _issue_next_46 = skid_valid_reg ? _issue_next_39 : _issue_next_45;
+wire _issue_next_47 = s4_conn_reg == in_conn_reg;
+wire _issue_next_48 = s4_valid_reg & _issue_next_47;
+wire _issue_next_49 = 1'd0 | _issue_next_48;
+wire _issue_next_50 = s5_conn_reg == in_conn_reg;
+wire _issue_next_51 = s5_valid_reg & _issue_next_50;
 wire _issue_next_52 = _issue_next_49 | _issue_next_51;
-wire _issue_next_53 = s9_conn_reg == skid_conn_reg;
-wire _issue_next_54 = s9_valid_reg & _issue_next_53;
-wire _issue_next_55 = _issue_next_52 | _issue_next_54;
-wire _issue_next_56 = s5_conn_reg == s_event_conn;
-wire _issue_next_57 = s5_valid_reg & _issue_next_56;
-wire _issue_next_58 = 1'd0 | _issue_next_57;
-wire _issue_next_59 = s6_conn_reg == s_event_conn;
-wire _issue_next_60 = s6_valid_reg & _issue_next_59;
-wire _issue_next_61 = _issue_next_58 | _issue_next_60;
-wire _issue_next_62 = s7_conn_reg == s_event_conn;
-wire _issue_next_63 = s7_valid_reg & _issue_next_62;
-wire _issue_next_64 = _issue_next_61 | _issue_next_63;
-wire _issue_next_65 = s8_conn_reg == s_event_conn;
-wire _issue_next_66 = s8_valid_reg & _issue_next_65;
-wire _issue_next_67 = _issue_next_64 | _issue_next_66;
-wire _issue_next_68 = s9_conn_reg == s_event_conn;
-wire _issue_next_69 = s9_valid_reg & _issue_next_68;
-wire _issue_next_70 = _issue_next_67 | _issue_next_69;
-wire _issue_next_71 = skid_valid_reg ? _issue_next_55 : _issue_next_70;
-wire _issue_next_72 = s5_conn_reg == in_conn_reg;
-wire _issue_next_73 = s5_valid_reg & _issue_next_72;
-wire _issue_next_74 = 1'd0 | _issue_next_73;
-wire _issue_next_75 = s6_conn_reg == in_conn_reg;
-wire _issue_next_76 = s6_valid_reg & _issue_next_75;
-wire _issue_next_77 = _issue_next_74 | _issue_next_76;
-wire _issue_next_78 = s7_conn_reg == in_conn_reg;
-wire _issue_next_79 = s7_valid_reg & _issue_next_78;
-wire _issue_next_80 = _issue_next_77 | _issue_next_79;
-wire _issue_next_81 = s8_conn_reg == in_conn_reg;
-wire _issue_next_82 = s8_valid_reg & _issue_next_81;
-wire _issue_next_83 = _issue_next_80 | _issue_next_82;
-wire _issue_next_84 = s9_conn_reg == in_conn_reg;
-wire _issue_next_85 = s9_valid_reg & _issue_next_84;
-wire _issue_next_86 = _issue_next_83 | _issue_next_85;
-wire _issue_next_87 = in_valid_reg ? _issue_next_86 : _issue_next_70;
-wire hazard1_ahead = issue ? _issue_next_71 : _issue_next_87;
-wire _issue_next_88 = s10_conn_reg == skid_conn_reg;
-wire _issue_next_89 = s10_valid_reg & _issue_next_88;
-wire _issue_next_90 = 1'd0 | _issue_next_89;
-wire _issue_next_91 = s11_conn_reg == skid_conn_reg;
-wire _issue_next_92 = s11_valid_reg & _issue_next_91;
-wire _issue_next_93 = _issue_next_90 | _issue_next_92;
-wire _issue_next_94 = s12_conn_reg == skid_conn_reg;
-wire _issue_next_95 = s12_valid_reg & _issue_next_94;
-wire _issue_next_96 = _issue_next_93 | _issue_next_95;
-wire _issue_next_97 = s13_conn_reg == skid_conn_reg;
-wire _issue_next_98 = s13_valid_reg & _issue_next_97;
+wire _issue_next_53 = in_valid_reg ? _issue_next_52 : _issue_next_45;
+wire hazard2_ahead = issue ? _issue_next_46 : _issue_next_53;
+wire _issue_next_54 = s6_conn_reg == skid_conn_reg;
+wire _issue_next_55 = s6_valid_reg & _issue_next_54;
+wire _issue_next_56 = 1'd0 | _issue_next_55;
+wire _issue_next_57 = s7_conn_reg == skid_conn_reg;
+wire _issue_next_58 = s7_valid_reg & _issue_next_57;
+wire _issue_next_59 = _issue_next_56 | _issue_next_58;
+wire _issue_next_60 = s6_conn_reg == s_event_conn;
+wire _issue_next_61 = s6_valid_reg & _issue_next_60;
+wire _issue_next_62 = 1'd0 | _issue_next_61;
+wire _issue_next_63 = s7_conn_reg == s_event_conn;
+wire _issue_next_64 = s7_valid_reg & _issue_next_63;
+wire _issue_next_65 = _issue_next_62 | _issue_next_64;
+wire _issue_next_66 = skid_valid_reg ? _issue_next_59 : _issue_next_65;
+wire _issue_next_67 = s6_conn_reg == in_conn_reg;
+wire _issue_next_68 = s6_valid_reg & _issue_next_67;
+wire _issue_next_69 = 1'd0 | _issue_next_68;
+wire _issue_next_70 = s7_conn_reg == in_conn_reg;
+wire _issue_next_71 = s7_valid_reg & _issue_next_70;
+wire _issue_next_72 = _issue_next_69 | _issue_next_71;
+wire _issue_next_73 = in_valid_reg ? _issue_next_72 : _issue_next_65;
+wire hazard3_ahead = issue ? _issue_next_66 : _issue_next_73;
+wire _issue_next_74 = s8_conn_reg == skid_conn_reg;
+wire _issue_next_75 = s8_valid_reg & _issue_next_74;
+wire _issue_next_76 = 1'd0 | _issue_next_75;
+wire _issue_next_77 = s9_conn_reg == skid_conn_reg;
+wire _issue_next_78 = s9_valid_reg & _issue_next_77;
+wire _issue_next_79 = _issue_next_76 | _issue_next_78;
+wire _issue_next_80 = s8_conn_reg == s_event_conn;
+wire _issue_next_81 = s8_valid_reg & _issue_next_80;
+wire _issue_next_82 = 1'd0 | _issue_next_81;
+wire _issue_next_83 = s9_conn_reg == s_event_conn;
+wire _issue_next_84 = s9_valid_reg & _issue_next_83;
+wire _issue_next_85 = _issue_next_82 | _issue_next_84;
+wire _issue_next_86 = skid_valid_reg ? _issue_next_79 : _issue_next_85;
+wire _issue_next_87 = s8_conn_reg == in_conn_reg;
+wire _issue_next_88 = s8_valid_reg & _issue_next_87;
+wire _issue_next_89 = 1'd0 | _issue_next_88;
+wire _issue_next_90 = s9_conn_reg == in_conn_reg;
+wire _issue_next_91 = s9_valid_reg & _issue_next_90;
+wire _issue_next_92 = _issue_next_89 | _issue_next_91;
+wire _issue_next_93 = in_valid_reg ? _issue_next_92 : _issue_next_85;
+wire hazard4_ahead = issue ? _issue_next_86 : _issue_next_93;
+wire _issue_next_94 = s10_conn_reg == skid_conn_reg;
+wire _issue_next_95 = s10_valid_reg & _issue_next_94;
+wire _issue_next_96 = 1'd0 | _issue_next_95;
+wire _issue_next_97 = s11_conn_reg == skid_conn_reg;
+wire _issue_next_98 = s11_valid_reg & _issue_next_97;
 wire _issue_next_99 = _issue_next_96 | _issue_next_98;
-wire _issue_next_100 = s14_conn_reg == skid_conn_reg;
-wire _issue_next_101 = s14_valid_reg & _issue_next_100;
-wire _issue_next_102 = _issue_next_99 | _issue_next_101;
-wire _issue_next_103 = s10_conn_reg == s_event_conn;
-wire _issue_next_104 = s10_valid_reg & _issue_next_103;
-wire _issue_next_105 = 1'd0 | _issue_next_104;
-wire _issue_next_106 = s11_conn_reg == s_event_conn;
-wire _issue_next_107 = s11_valid_reg & _issue_next_106;
-wire _issue_next_108 = _issue_next_105 | _issue_next_107;
-wire _issue_next_109 = s12_conn_reg == s_event_conn;
-wire _issue_next_110 = s12_valid_reg & _issue_next_109;
-wire _issue_next_111 = _issue_next_108 | _issue_next_110;
-wire _issue_next_112 = s13_conn_reg == s_event_conn;
-wire _issue_next_113 = s13_valid_reg & _issue_next_112;
-wire _issue_next_114 = _issue_next_111 | _issue_next_113;
-wire _issue_next_115 = s14_conn_reg == s_event_conn;
-wire _issue_next_116 = s14_valid_reg & _issue_next_115;
-wire _issue_next_117 = _issue_next_114 | _issue_next_116;
-wire _issue_next_118 = skid_valid_reg ? _issue_next_102 : _issue_next_117;
-wire _issue_next_119 = s10_conn_reg == in_conn_reg;
-wire _issue_next_120 = s10_valid_reg & _issue_next_119;
-wire _issue_next_121 = 1'd0 | _issue_next_120;
-wire _issue_next_122 = s11_conn_reg == in_conn_reg;
-wire _issue_next_123 = s11_valid_reg & _issue_next_122;
-wire _issue_next_124 = _issue_next_121 | _issue_next_123;
-wire _issue_next_125 = s12_conn_reg == in_conn_reg;
-wire _issue_next_126 = s12_valid_reg & _issue_next_125;
-wire _issue_next_127 = _issue_next_124 | _issue_next_126;
-wire _issue_next_128 = s13_conn_reg == in_conn_reg;
-wire _issue_next_129 = s13_valid_reg & _issue_next_128;
-wire _issue_next_130 = _issue_next_127 | _issue_next_129;
-wire _issue_next_131 = s14_conn_reg == in_conn_reg;
-wire _issue_next_132 = s14_valid_reg & _issue_next_131;
-wire _issue_next_133 = _issue_next_130 | _issue_next_132;
-wire _issue_next_134 = in_valid_reg ? _issue_next_133 : _issue_next_117;
-wire hazard2_ahead = issue ? _issue_next_118 : _issue_next_134;
-wire _issue_next_135 = s15_conn_reg == skid_conn_reg;
-wire _issue_next_136 = s15_valid_reg & _issue_next_135;
-wire _issue_next_137 = 1'd0 | _issue_next_136;
-wire _issue_next_138 = s16_conn_reg == skid_conn_reg;
-wire _issue_next_139 = s16_valid_reg & _issue_next_138;
-wire _issue_next_140 = _issue_next_137 | _issue_next_139;
-wire _issue_next_141 = s17_conn_reg == skid_conn_reg;
-wire _issue_next_142 = s17_valid_reg & _issue_next_141;
-wire _issue_next_143 = _issue_next_140 | _issue_next_142;
-wire _issue_next_144 = s18_conn_reg == skid_conn_reg;
-wire _issue_next_145 = s18_valid_reg & _issue_next_144;
-wire _issue_next_146 = _issue_next_143 | _issue_next_145;
-wire _issue_next_147 = s19_conn_reg == skid_conn_reg;
-wire _issue_next_148 = s19_valid_reg & _issue_next_147;
-wire _issue_next_149 = _issue_next_146 | _issue_next_148;
-wire _issue_next_150 = s15_conn_reg == s_event_conn;
+wire _issue_next_100 = s10_conn_reg == s_event_conn;
+wire _issue_next_101 = s10_valid_reg & _issue_next_100;
+wire _issue_next_102 = 1'd0 | _issue_next_101;
+wire _issue_next_103 = s11_conn_reg == s_event_conn;
+wire _issue_next_104 = s11_valid_reg & _issue_next_103;
+wire _issue_next_105 = _issue_next_102 | _issue_next_104;
+wire _issue_next_106 = skid_valid_reg ? _issue_next_99 : _issue_next_105;
+wire _issue_next_107 = s10_conn_reg == in_conn_reg;
+wire _issue_next_108 = s10_valid_reg & _issue_next_107;
+wire _issue_next_109 = 1'd0 | _issue_next_108;
+wire _issue_next_110 = s11_conn_reg == in_conn_reg;
+wire _issue_next_111 = s11_valid_reg & _issue_next_110;
+wire _issue_next_112 = _issue_next_109 | _issue_next_111;
+wire _issue_next_113 = in_valid_reg ? _issue_next_112 : _issue_next_105;
+wire hazard5_ahead = issue ? _issue_next_106 : _issue_next_113;
+wire _issue_next_114 = s12_conn_reg == skid_conn_reg;
+wire _issue_next_115 = s12_valid_reg & _issue_next_114;
+wire _issue_next_116 = 1'd0 | _issue_next_115;
+wire _issue_next_117 = s13_conn_reg == skid_conn_reg;
+wire _issue_next_118 = s13_valid_reg & _issue_next_117;
+wire _issue_next_119 = _issue_next_116 | _issue_next_118;
+wire _issue_next_120 = s12_conn_reg == s_event_conn;
+wire _issue_next_121 = s12_valid_reg & _issue_next_120;
+wire _issue_next_122 = 1'd0 | _issue_next_121;
+wire _issue_next_123 = s13_conn_reg == s_event_conn;
+wire _issue_next_124 = s13_valid_reg & _issue_next_123;
+wire _issue_next_125 = _issue_next_122 | _issue_next_124;
+wire _issue_next_126 = skid_valid_reg ? _issue_next_119 : _issue_next_125;
+wire _issue_next_127 = s12_conn_reg == in_conn_reg;
+wire _issue_next_128 = s12_valid_reg & _issue_next_127;
+wire _issue_next_129 = 1'd0 | _issue_next_128;
+wire _issue_next_130 = s13_conn_reg == in_conn_reg;
+wire _issue_next_131 = s13_valid_reg & _issue_next_130;
+wire _issue_next_132 = _issue_next_129 | _issue_next_131;
+wire _issue_next_133 = in_valid_reg ? _issue_next_132 : _issue_next_125;
+wire hazard6_ahead = issue ? _issue_next_126 : _issue_next_133;
+wire _issue_next_134 = s14_conn_reg == skid_conn_reg;
+wire _issue_next_135 = s14_valid_reg & _issue_next_134;
+wire _issue_next_136 = 1'd0 | _issue_next_135;
+wire _issue_next_137 = s15_conn_reg == skid_conn_reg;
+wire _issue_next_138 = s15_valid_reg & _issue_next_137;
+wire _issue_next_139 = _issue_next_136 | _issue_next_138;
+wire _issue_next_140 = s14_conn_reg == s_event_conn;
+wire _issue_next_141 = s14_valid_reg & _issue_next_140;
+wire _issue_next_142 = 1'd0 | _issue_next_141;
+wire _issue_next_143 = s15_conn_reg == s_event_conn;
+wire _issue_next_144 = s15_valid_reg & _issue_next_143;
+wire _issue_next_145 = _issue_next_142 | _issue_next_144;
+wire _issue_next_146 = skid_valid_reg ? _issue_next_139 : _issue_next_145;
+wire _issue_next_147 = s14_conn_reg == in_conn_reg;
+wire _issue_next_148 = s14_valid_reg & _issue_next_147;
+wire _issue_next_149 = 1'd0 | _issue_next_148;
+wire _issue_next_150 = s15_conn_reg == in_conn_reg;
 wire _issue_next_151 = s15_valid_reg & _issue_next_150;
-wire _issue_next_152 = 1'd0 | _issue_next_151;
-wire _issue_next_153 = s16_conn_reg == s_event_conn;
-wire _issue_next_154 = s16_valid_reg & _issue_next_153;
-wire _issue_next_155 = _issue_next_152 | _issue_next_154;
-wire _issue_next_156 = s17_conn_reg == s_event_conn;
-wire _issue_next_157 = s17_valid_reg & _issue_next_156;
-wire _issue_next_158 = _issue_next_155 | _issue_next_157;
-wire _issue_next_159 = s18_conn_reg == s_event_conn;
-wire _issue_next_160 = s18_valid_reg & _issue_next_159;
-wire _issue_next_161 = _issue_next_158 | _issue_next_160;
-wire _issue_next_162 = s19_conn_reg == s_event_conn;
-wire _issue_next_163 = s19_valid_reg & _issue_next_162;
-wire _issue_next_164 = _issue_next_161 | _issue_next_163;
-wire _issue_next_165 = skid_valid_reg ? _issue_next_149 : _issue_next_164;
-wire _issue_next_166 = s15_conn_reg == in_conn_reg;
-wire _issue_next_167 = s15_valid_reg & _issue_next_166;
-wire _issue_next_168 = 1'd0 | _issue_next_167;
-wire _issue_next_169 = s16_conn_reg == in_conn_reg;
-wire _issue_next_170 = s16_valid_reg & _issue_next_169;
-wire _issue_next_171 = _issue_next_168 | _issue_next_170;
-wire _issue_next_172 = s17_conn_reg == in_conn_reg;
-wire _issue_next_173 = s17_valid_reg & _issue_next_172;
-wire _issue_next_174 = _issue_next_171 | _issue_next_173;
-wire _issue_next_175 = s18_conn_reg == in_conn_reg;
-wire _issue_next_176 = s18_valid_reg & _issue_next_175;
-wire _issue_next_177 = _issue_next_174 | _issue_next_176;
-wire _issue_next_178 = s19_conn_reg == in_conn_reg;
-wire _issue_next_179 = s19_valid_reg & _issue_next_178;
-wire _issue_next_180 = _issue_next_177 | _issue_next_179;
-wire _issue_next_181 = in_valid_reg ? _issue_next_180 : _issue_next_164;
-wire hazard3_ahead = issue ? _issue_next_165 : _issue_next_181;
-wire _issue_next_182 = s20_conn_reg == skid_conn_reg;
-wire _issue_next_183 = s20_valid_reg & _issue_next_182;
-wire _issue_next_184 = 1'd0 | _issue_next_183;
-wire _issue_next_185 = s21_conn_reg == skid_conn_reg;
-wire _issue_next_186 = s21_valid_reg & _issue_next_185;
-wire _issue_next_187 = _issue_next_184 | _issue_next_186;
-wire _issue_next_188 = s22_conn_reg == skid_conn_reg;
-wire _issue_next_189 = s22_valid_reg & _issue_next_188;
-wire _issue_next_190 = _issue_next_187 | _issue_next_189;
-wire _issue_next_191 = s23_conn_reg == skid_conn_reg;
-wire _issue_next_192 = s23_valid_reg & _issue_next_191;
-wire _issue_next_193 = _issue_next_190 | _issue_next_192;
-wire _issue_next_194 = s24_conn_reg == skid_conn_reg;
-wire _issue_next_195 = s24_valid_reg & _issue_next_194;
-wire _issue_next_196 = _issue_next_193 | _issue_next_195;
-wire _issue_next_197 = s20_conn_reg == s_event_conn;
-wire _issue_next_198 = s20_valid_reg & _issue_next_197;
-wire _issue_next_199 = 1'd0 | _issue_next_198;
-wire _issue_next_200 = s21_conn_reg == s_event_conn;
-wire _issue_next_201 = s21_valid_reg & _issue_next_200;
-wire _issue_next_202 = _issue_next_199 | _issue_next_201;
-wire _issue_next_203 = s22_conn_reg == s_event_conn;
-wire _issue_next_204 = s22_valid_reg & _issue_next_203;
+wire _issue_next_152 = _issue_next_149 | _issue_next_151;
+wire _issue_next_153 = in_valid_reg ? _issue_next_152 : _issue_next_145;
+wire hazard7_ahead = issue ? _issue_next_146 : _issue_next_153;
+wire _issue_next_154 = s16_conn_reg == skid_conn_reg;
+wire _issue_next_155 = s16_valid_reg & _issue_next_154;
+wire _issue_next_156 = 1'd0 | _issue_next_155;
+wire _issue_next_157 = s17_conn_reg == skid_conn_reg;
+wire _issue_next_158 = s17_valid_reg & _issue_next_157;
+wire _issue_next_159 = _issue_next_156 | _issue_next_158;
+wire _issue_next_160 = s16_conn_reg == s_event_conn;
+wire _issue_next_161 = s16_valid_reg & _issue_next_160;
+wire _issue_next_162 = 1'd0 | _issue_next_161;
+wire _issue_next_163 = s17_conn_reg == s_event_conn;
+wire _issue_next_164 = s17_valid_reg & _issue_next_163;
+wire _issue_next_165 = _issue_next_162 | _issue_next_164;
+wire _issue_next_166 = skid_valid_reg ? _issue_next_159 : _issue_next_165;
+wire _issue_next_167 = s16_conn_reg == in_conn_reg;
+wire _issue_next_168 = s16_valid_reg & _issue_next_167;
+wire _issue_next_169 = 1'd0 | _issue_next_168;
+wire _issue_next_170 = s17_conn_reg == in_conn_reg;
+wire _issue_next_171 = s17_valid_reg & _issue_next_170;
+wire _issue_next_172 = _issue_next_169 | _issue_next_171;
+wire _issue_next_173 = in_valid_reg ? _issue_next_172 : _issue_next_165;
+wire hazard8_ahead = issue ? _issue_next_166 : _issue_next_173;
+wire _issue_next_174 = s18_conn_reg == skid_conn_reg;
+wire _issue_next_175 = s18_valid_reg & _issue_next_174;
+wire _issue_next_176 = 1'd0 | _issue_next_175;
+wire _issue_next_177 = s19_conn_reg == skid_conn_reg;
+wire _issue_next_178 = s19_valid_reg & _issue_next_177;
+wire _issue_next_179 = _issue_next_176 | _issue_next_178;
+wire _issue_next_180 = s18_conn_reg == s_event_conn;
+wire _issue_next_181 = s18_valid_reg & _issue_next_180;
+wire _issue_next_182 = 1'd0 | _issue_next_181;
+wire _issue_next_183 = s19_conn_reg == s_event_conn;
+wire _issue_next_184 = s19_valid_reg & _issue_next_183;
+wire _issue_next_185 = _issue_next_182 | _issue_next_184;
+wire _issue_next_186 = skid_valid_reg ? _issue_next_179 : _issue_next_185;
+wire _issue_next_187 = s18_conn_reg == in_conn_reg;
+wire _issue_next_188 = s18_valid_reg & _issue_next_187;
+wire _issue_next_189 = 1'd0 | _issue_next_188;
+wire _issue_next_190 = s19_conn_reg == in_conn_reg;
+wire _issue_next_191 = s19_valid_reg & _issue_next_190;
+wire _issue_next_192 = _issue_next_189 | _issue_next_191;
+wire _issue_next_193 = in_valid_reg ? _issue_next_192 : _issue_next_185;
+wire hazard9_ahead = issue ? _issue_next_186 : _issue_next_193;
+wire _issue_next_194 = s20_conn_reg == skid_conn_reg;
+wire _issue_next_195 = s20_valid_reg & _issue_next_194;
+wire _issue_next_196 = 1'd0 | _issue_next_195;
+wire _issue_next_197 = s21_conn_reg == skid_conn_reg;
+wire _issue_next_198 = s21_valid_reg & _issue_next_197;
+wire _issue_next_199 = _issue_next_196 | _issue_next_198;
+wire _issue_next_200 = s20_conn_reg == s_event_conn;
+wire _issue_next_201 = s20_valid_reg & _issue_next_200;
+wire _issue_next_202 = 1'd0 | _issue_next_201;
+wire _issue_next_203 = s21_conn_reg == s_event_conn;
+wire _issue_next_204 = s21_valid_reg & _issue_next_203;
 wire _issue_next_205 = _issue_next_202 | _issue_next_204;
-wire _issue_next_206 = s23_conn_reg == s_event_conn;
-wire _issue_next_207 = s23_valid_reg & _issue_next_206;
-wire _issue_next_208 = _issue_next_205 | _issue_next_207;
-wire _issue_next_209 = s24_conn_reg == s_event_conn;
-wire _issue_next_210 = s24_valid_reg & _issue_next_209;
-wire _issue_next_211 = _issue_next_208 | _issue_next_210;
-wire _issue_next_212 = skid_valid_reg ? _issue_next_196 : _issue_next_211;
-wire _issue_next_213 = s20_conn_reg == in_conn_reg;
-wire _issue_next_214 = s20_valid_reg & _issue_next_213;
-wire _issue_next_215 = 1'd0 | _issue_next_214;
-wire _issue_next_216 = s21_conn_reg == in_conn_reg;
-wire _issue_next_217 = s21_valid_reg & _issue_next_216;
-wire _issue_next_218 = _issue_next_215 | _issue_next_217;
-wire _issue_next_219 = s22_conn_reg == in_conn_reg;
-wire _issue_next_220 = s22_valid_reg & _issue_next_219;
-wire _issue_next_221 = _issue_next_218 | _issue_next_220;
-wire _issue_next_222 = s23_conn_reg == in_conn_reg;
-wire _issue_next_223 = s23_valid_reg & _issue_next_222;
-wire _issue_next_224 = _issue_next_221 | _issue_next_223;
-wire _issue_next_225 = s24_conn_reg == in_conn_reg;
-wire _issue_next_226 = s24_valid_reg & _issue_next_225;
-wire _issue_next_227 = _issue_next_224 | _issue_next_226;
-wire _issue_next_228 = in_valid_reg ? _issue_next_227 : _issue_next_211;
-wire hazard4_ahead = issue ? _issue_next_212 : _issue_next_228;
-wire _issue_next_229 = ~out_pop;
-wire _issue_next_230 = issue & _issue_next_229;
-wire _issue_next_231 = 6'd30 <= occ_reg;
-wire _issue_next_232 = occ_reg != 6'd63;
-wire _issue_next_233 = _issue_next_231 & _issue_next_232;
-wire _issue_next_234 = ~issue;
-wire _issue_next_235 = out_pop & _issue_next_234;
-wire _issue_next_236 = 6'd32 <= occ_reg;
-wire _issue_next_237 = |occ_reg;
-wire _issue_next_238 = ~_issue_next_237;
-wire _issue_next_239 = _issue_next_236 | _issue_next_238;
-wire _issue_next_240 = 6'd31 <= occ_reg;
-wire _issue_next_241 = _issue_next_235 ? _issue_next_239 : _issue_next_240;
-wire full_ahead = _issue_next_230 ? _issue_next_233 : _issue_next_241;
+wire _issue_next_206 = skid_valid_reg ? _issue_next_199 : _issue_next_205;
+wire _issue_next_207 = s20_conn_reg == in_conn_reg;
+wire _issue_next_208 = s20_valid_reg & _issue_next_207;
+wire _issue_next_209 = 1'd0 | _issue_next_208;
+wire _issue_next_210 = s21_conn_reg == in_conn_reg;
+wire _issue_next_211 = s21_valid_reg & _issue_next_210;
+wire _issue_next_212 = _issue_next_209 | _issue_next_211;
+wire _issue_next_213 = in_valid_reg ? _issue_next_212 : _issue_next_205;
+wire hazard10_ahead = issue ? _issue_next_206 : _issue_next_213;
+wire _issue_next_214 = s22_conn_reg == skid_conn_reg;
+wire _issue_next_215 = s22_valid_reg & _issue_next_214;
+wire _issue_next_216 = 1'd0 | _issue_next_215;
+wire _issue_next_217 = s23_conn_reg == skid_conn_reg;
+wire _issue_next_218 = s23_valid_reg & _issue_next_217;
+wire _issue_next_219 = _issue_next_216 | _issue_next_218;
+wire _issue_next_220 = s22_conn_reg == s_event_conn;
+wire _issue_next_221 = s22_valid_reg & _issue_next_220;
+wire _issue_next_222 = 1'd0 | _issue_next_221;
+wire _issue_next_223 = s23_conn_reg == s_event_conn;
+wire _issue_next_224 = s23_valid_reg & _issue_next_223;
+wire _issue_next_225 = _issue_next_222 | _issue_next_224;
+wire _issue_next_226 = skid_valid_reg ? _issue_next_219 : _issue_next_225;
+wire _issue_next_227 = s22_conn_reg == in_conn_reg;
+wire _issue_next_228 = s22_valid_reg & _issue_next_227;
+wire _issue_next_229 = 1'd0 | _issue_next_228;
+wire _issue_next_230 = s23_conn_reg == in_conn_reg;
+wire _issue_next_231 = s23_valid_reg & _issue_next_230;
+wire _issue_next_232 = _issue_next_229 | _issue_next_231;
+wire _issue_next_233 = in_valid_reg ? _issue_next_232 : _issue_next_225;
+wire hazard11_ahead = issue ? _issue_next_226 : _issue_next_233;
+wire _issue_next_234 = s24_conn_reg == skid_conn_reg;
+wire _issue_next_235 = s24_valid_reg & _issue_next_234;
+wire _issue_next_236 = 1'd0 | _issue_next_235;
+wire _issue_next_237 = s24_conn_reg == s_event_conn;
+wire _issue_next_238 = s24_valid_reg & _issue_next_237;
+wire _issue_next_239 = 1'd0 | _issue_next_238;
+wire _issue_next_240 = skid_valid_reg ? _issue_next_236 : _issue_next_239;
+wire _issue_next_241 = s24_conn_reg == in_conn_reg;
+wire _issue_next_242 = s24_valid_reg & _issue_next_241;
+wire _issue_next_243 = 1'd0 | _issue_next_242;
+wire _issue_next_244 = in_valid_reg ? _issue_next_243 : _issue_next_239;
+wire hazard12_ahead = issue ? _issue_next_240 : _issue_next_244;
+wire _issue_next_245 = ~out_pop;
+wire _issue_next_246 = issue & _issue_next_245;
+wire _issue_next_247 = 6'd30 <= occ_reg;
+wire _issue_next_248 = occ_reg != 6'd63;
+wire _issue_next_249 = _issue_next_247 & _issue_next_248;
+wire _issue_next_250 = ~issue;
+wire _issue_next_251 = out_pop & _issue_next_250;
+wire _issue_next_252 = 6'd32 <= occ_reg;
+wire _issue_next_253 = |occ_reg;
+wire _issue_next_254 = ~_issue_next_253;
+wire _issue_next_255 = _issue_next_252 | _issue_next_254;
+wire _issue_next_256 = 6'd31 <= occ_reg;
+wire _issue_next_257 = _issue_next_251 ? _issue_next_255 : _issue_next_256;
+wire full_ahead = _issue_next_246 ? _issue_next_249 : _issue_next_257;
 wire _ready_0 = ~issue;
 wire _ready_1 = in_valid_reg & _ready_0;
-wire _ready_2 = _ready_1 & _shell_11;
+wire _ready_2 = _ready_1 & _shell_27;
 wire _ready_3 = ~issue;
 wire _ready_4 = skid_valid_reg & _ready_3;
 wire _ready_5 = _ready_2 | _ready_4;
 wire _ready_6 = skid_valid_reg & issue;
-wire _ready_7 = _ready_6 & _shell_11;
+wire _ready_7 = _ready_6 & _shell_27;
 wire _ready_8 = _ready_5 | _ready_7;
 wire _ready_9 = ~_ready_8;
 wire [11:0] _state_rd_0 = in_conn_reg[11:0];
@@ -6156,8 +6212,8 @@ always @* begin
             in_qlen_next = skid_qlen_reg;
             in_tx_bytes_next = skid_tx_bytes_reg;
             in_ts_next = skid_ts_reg;
-            skid_valid_next = _shell_11;
-            if (_shell_11) begin
+            skid_valid_next = _shell_27;
+            if (_shell_27) begin
                 skid_conn_next = s_event_conn;
                 skid_kind_next = s_event_kind;
                 skid_seq_next = s_event_seq;
@@ -6167,8 +6223,8 @@ always @* begin
                 skid_ts_next = s_event_ts;
             end
         end else begin
-            in_valid_next = _shell_11;
-            if (_shell_11) begin
+            in_valid_next = _shell_27;
+            if (_shell_27) begin
                 in_conn_next = s_event_conn;
                 in_kind_next = s_event_kind;
                 in_seq_next = s_event_seq;
@@ -6178,9 +6234,9 @@ always @* begin
                 in_ts_next = s_event_ts;
             end
         end
-    end else if (_shell_12) begin
-        in_valid_next = _shell_11;
-        if (_shell_11) begin
+    end else if (_shell_28) begin
+        in_valid_next = _shell_27;
+        if (_shell_27) begin
             in_conn_next = s_event_conn;
             in_kind_next = s_event_kind;
             in_seq_next = s_event_seq;
@@ -6189,7 +6245,7 @@ always @* begin
             in_tx_bytes_next = s_event_tx_bytes;
             in_ts_next = s_event_ts;
         end
-    end else if (_shell_11) begin
+    end else if (_shell_27) begin
         skid_valid_next = 1'd1;
         skid_conn_next = s_event_conn;
         skid_kind_next = s_event_kind;
@@ -6266,14 +6322,14 @@ always @* begin
     s29_conn_next = s28_conn_reg;
     s1_fix_valid_next = snoop_in;
     s1_fix_word_next = new_word;
-    s2_fix_valid_next = _shell_21;
-    s2_fix_word_next = _shell_22;
+    s2_fix_valid_next = _shell_37;
+    s2_fix_word_next = _shell_38;
     s3_ram_next = state_q;
-    s3_fix_valid_next = _shell_23;
-    s3_fix_word_next = _shell_24;
-    s4_cur_next = _shell_25;
+    s3_fix_valid_next = _shell_39;
+    s3_fix_word_next = _shell_40;
+    s4_cur_next = _shell_41;
     if (s29_valid_reg) begin
-        if (_shell_26) begin
+        if (_shell_42) begin
             out0_conn_next = s29_conn_reg;
             out0_kind_next = s29_kind_reg;
             out0_cwnd_next = res_cwnd;
@@ -6282,7 +6338,7 @@ always @* begin
             out0_moved_next = res_moved;
             out0_error_next = s29_error_reg;
         end
-        if (_shell_28) begin
+        if (_shell_44) begin
             out1_conn_next = s29_conn_reg;
             out1_kind_next = s29_kind_reg;
             out1_cwnd_next = res_cwnd;
@@ -6291,7 +6347,7 @@ always @* begin
             out1_moved_next = res_moved;
             out1_error_next = s29_error_reg;
         end
-        if (_shell_29) begin
+        if (_shell_45) begin
             out2_conn_next = s29_conn_reg;
             out2_kind_next = s29_kind_reg;
             out2_cwnd_next = res_cwnd;
@@ -6300,7 +6356,7 @@ always @* begin
             out2_moved_next = res_moved;
             out2_error_next = s29_error_reg;
         end
-        if (_shell_30) begin
+        if (_shell_46) begin
             out3_conn_next = s29_conn_reg;
             out3_kind_next = s29_kind_reg;
             out3_cwnd_next = res_cwnd;
@@ -6309,7 +6365,7 @@ always @* begin
             out3_moved_next = res_moved;
             out3_error_next = s29_error_reg;
         end
-        if (_shell_31) begin
+        if (_shell_47) begin
             out4_conn_next = s29_conn_reg;
             out4_kind_next = s29_kind_reg;
             out4_cwnd_next = res_cwnd;
@@ -6318,7 +6374,7 @@ always @* begin
             out4_moved_next = res_moved;
             out4_error_next = s29_error_reg;
         end
-        if (_shell_32) begin
+        if (_shell_48) begin
             out5_conn_next = s29_conn_reg;
             out5_kind_next = s29_kind_reg;
             out5_cwnd_next = res_cwnd;
@@ -6327,7 +6383,7 @@ always @* begin
             out5_moved_next = res_moved;
             out5_error_next = s29_error_reg;
         end
-        if (_shell_33) begin
+        if (_shell_49) begin
             out6_conn_next = s29_conn_reg;
             out6_kind_next = s29_kind_reg;
             out6_cwnd_next = res_cwnd;
@@ -6336,7 +6392,7 @@ always @* begin
             out6_moved_next = res_moved;
             out6_error_next = s29_error_reg;
         end
-        if (_shell_34) begin
+        if (_shell_50) begin
             out7_conn_next = s29_conn_reg;
             out7_kind_next = s29_kind_reg;
             out7_cwnd_next = res_cwnd;
@@ -6345,7 +6401,7 @@ always @* begin
             out7_moved_next = res_moved;
             out7_error_next = s29_error_reg;
         end
-        if (_shell_35) begin
+        if (_shell_51) begin
             out8_conn_next = s29_conn_reg;
             out8_kind_next = s29_kind_reg;
             out8_cwnd_next = res_cwnd;
@@ -6354,7 +6410,7 @@ always @* begin
             out8_moved_next = res_moved;
             out8_error_next = s29_error_reg;
         end
-        if (_shell_36) begin
+        if (_shell_52) begin
             out9_conn_next = s29_conn_reg;
             out9_kind_next = s29_kind_reg;
             out9_cwnd_next = res_cwnd;
@@ -6363,7 +6419,7 @@ always @* begin
             out9_moved_next = res_moved;
             out9_error_next = s29_error_reg;
         end
-        if (_shell_37) begin
+        if (_shell_53) begin
             out10_conn_next = s29_conn_reg;
             out10_kind_next = s29_kind_reg;
             out10_cwnd_next = res_cwnd;
@@ -6372,7 +6428,7 @@ always @* begin
             out10_moved_next = res_moved;
             out10_error_next = s29_error_reg;
         end
-        if (_shell_38) begin
+        if (_shell_54) begin
             out11_conn_next = s29_conn_reg;
             out11_kind_next = s29_kind_reg;
             out11_cwnd_next = res_cwnd;
@@ -6381,7 +6437,7 @@ always @* begin
             out11_moved_next = res_moved;
             out11_error_next = s29_error_reg;
         end
-        if (_shell_39) begin
+        if (_shell_55) begin
             out12_conn_next = s29_conn_reg;
             out12_kind_next = s29_kind_reg;
             out12_cwnd_next = res_cwnd;
@@ -6390,7 +6446,7 @@ always @* begin
             out12_moved_next = res_moved;
             out12_error_next = s29_error_reg;
         end
-        if (_shell_40) begin
+        if (_shell_56) begin
             out13_conn_next = s29_conn_reg;
             out13_kind_next = s29_kind_reg;
             out13_cwnd_next = res_cwnd;
@@ -6399,7 +6455,7 @@ always @* begin
             out13_moved_next = res_moved;
             out13_error_next = s29_error_reg;
         end
-        if (_shell_41) begin
+        if (_shell_57) begin
             out14_conn_next = s29_conn_reg;
             out14_kind_next = s29_kind_reg;
             out14_cwnd_next = res_cwnd;
@@ -6408,7 +6464,7 @@ always @* begin
             out14_moved_next = res_moved;
             out14_error_next = s29_error_reg;
         end
-        if (_shell_42) begin
+        if (_shell_58) begin
             out15_conn_next = s29_conn_reg;
             out15_kind_next = s29_kind_reg;
             out15_cwnd_next = res_cwnd;
@@ -6417,7 +6473,7 @@ always @* begin
             out15_moved_next = res_moved;
             out15_error_next = s29_error_reg;
         end
-        if (_shell_43) begin
+        if (_shell_59) begin
             out16_conn_next = s29_conn_reg;
             out16_kind_next = s29_kind_reg;
             out16_cwnd_next = res_cwnd;
@@ -6426,7 +6482,7 @@ always @* begin
             out16_moved_next = res_moved;
             out16_error_next = s29_error_reg;
         end
-        if (_shell_44) begin
+        if (_shell_60) begin
             out17_conn_next = s29_conn_reg;
             out17_kind_next = s29_kind_reg;
             out17_cwnd_next = res_cwnd;
@@ -6435,7 +6491,7 @@ always @* begin
             out17_moved_next = res_moved;
             out17_error_next = s29_error_reg;
         end
-        if (_shell_45) begin
+        if (_shell_61) begin
             out18_conn_next = s29_conn_reg;
             out18_kind_next = s29_kind_reg;
             out18_cwnd_next = res_cwnd;
@@ -6444,7 +6500,7 @@ always @* begin
             out18_moved_next = res_moved;
             out18_error_next = s29_error_reg;
         end
-        if (_shell_46) begin
+        if (_shell_62) begin
             out19_conn_next = s29_conn_reg;
             out19_kind_next = s29_kind_reg;
             out19_cwnd_next = res_cwnd;
@@ -6453,7 +6509,7 @@ always @* begin
             out19_moved_next = res_moved;
             out19_error_next = s29_error_reg;
         end
-        if (_shell_47) begin
+        if (_shell_63) begin
             out20_conn_next = s29_conn_reg;
             out20_kind_next = s29_kind_reg;
             out20_cwnd_next = res_cwnd;
@@ -6462,7 +6518,7 @@ always @* begin
             out20_moved_next = res_moved;
             out20_error_next = s29_error_reg;
         end
-        if (_shell_48) begin
+        if (_shell_64) begin
             out21_conn_next = s29_conn_reg;
             out21_kind_next = s29_kind_reg;
             out21_cwnd_next = res_cwnd;
@@ -6471,7 +6527,7 @@ always @* begin
             out21_moved_next = res_moved;
             out21_error_next = s29_error_reg;
         end
-        if (_shell_49) begin
+        if (_shell_65) begin
             out22_conn_next = s29_conn_reg;
             out22_kind_next = s29_kind_reg;
             out22_cwnd_next = res_cwnd;
@@ -6480,7 +6536,7 @@ always @* begin
             out22_moved_next = res_moved;
             out22_error_next = s29_error_reg;
         end
-        if (_shell_50) begin
+        if (_shell_66) begin
             out23_conn_next = s29_conn_reg;
             out23_kind_next = s29_kind_reg;
             out23_cwnd_next = res_cwnd;
@@ -6489,7 +6545,7 @@ always @* begin
             out23_moved_next = res_moved;
             out23_error_next = s29_error_reg;
         end
-        if (_shell_51) begin
+        if (_shell_67) begin
             out24_conn_next = s29_conn_reg;
             out24_kind_next = s29_kind_reg;
             out24_cwnd_next = res_cwnd;
@@ -6498,7 +6554,7 @@ always @* begin
             out24_moved_next = res_moved;
             out24_error_next = s29_error_reg;
         end
-        if (_shell_52) begin
+        if (_shell_68) begin
             out25_conn_next = s29_conn_reg;
             out25_kind_next = s29_kind_reg;
             out25_cwnd_next = res_cwnd;
@@ -6507,7 +6563,7 @@ always @* begin
             out25_moved_next = res_moved;
             out25_error_next = s29_error_reg;
         end
-        if (_shell_53) begin
+        if (_shell_69) begin
             out26_conn_next = s29_conn_reg;
             out26_kind_next = s29_kind_reg;
             out26_cwnd_next = res_cwnd;
@@ -6516,7 +6572,7 @@ always @* begin
             out26_moved_next = res_moved;
             out26_error_next = s29_error_reg;
         end
-        if (_shell_54) begin
+        if (_shell_70) begin
             out27_conn_next = s29_conn_reg;
             out27_kind_next = s29_kind_reg;
             out27_cwnd_next = res_cwnd;
@@ -6525,7 +6581,7 @@ always @* begin
             out27_moved_next = res_moved;
             out27_error_next = s29_error_reg;
         end
-        if (_shell_55) begin
+        if (_shell_71) begin
             out28_conn_next = s29_conn_reg;
             out28_kind_next = s29_kind_reg;
             out28_cwnd_next = res_cwnd;
@@ -6534,7 +6590,7 @@ always @* begin
             out28_moved_next = res_moved;
             out28_error_next = s29_error_reg;
         end
-        if (_shell_56) begin
+        if (_shell_72) begin
             out29_conn_next = s29_conn_reg;
             out29_kind_next = s29_kind_reg;
             out29_cwnd_next = res_cwnd;
@@ -6543,7 +6599,7 @@ always @* begin
             out29_moved_next = res_moved;
             out29_error_next = s29_error_reg;
         end
-        if (_shell_57) begin
+        if (_shell_73) begin
             out30_conn_next = s29_conn_reg;
             out30_kind_next = s29_kind_reg;
             out30_cwnd_next = res_cwnd;
@@ -6552,7 +6608,7 @@ always @* begin
             out30_moved_next = res_moved;
             out30_error_next = s29_error_reg;
         end
-        out_wr_ptr_next = _shell_60;
+        out_wr_ptr_next = _shell_76;
     end
     if (out_pop) begin
         if (out_lands_next) begin
@@ -6564,13 +6620,13 @@ always @* begin
             out_head_moved_next = res_moved;
             out_head_error_next = s29_error_reg;
         end else begin
-            out_head_conn_next = _shell_62;
-            out_head_kind_next = _shell_63;
-            out_head_cwnd_next = _shell_64;
-            out_head_u_next = _shell_65;
-            out_head_congested_next = _shell_66;
-            out_head_moved_next = _shell_67;
-            out_head_error_next = _shell_68;
+            out_head_conn_next = _shell_78;
+            out_head_kind_next = _shell_79;
+            out_head_cwnd_next = _shell_80;
+            out_head_u_next = _shell_81;
+            out_head_congested_next = _shell_82;
+            out_head_moved_next = _shell_83;
+            out_head_error_next = _shell_84;
         end
     end else if (out_lands_head) begin
         out_head_conn_next = s29_conn_reg;
@@ -6583,10 +6639,10 @@ always @* begin
     end
     if (out_pop) begin
         out_rd_ptr_next = out_rd_ptr_plus1_reg;
-        out_rd_ptr_plus1_next = _shell_72;
+        out_rd_ptr_plus1_next = _shell_88;
     end
-    out_count_next = _shell_76;
-    out_valid_next = _shell_84;
+    out_count_next = _shell_92;
+    out_valid_next = _shell_100;
 end
 
 // issue_next
@@ -6596,12 +6652,28 @@ always @* begin
     hazard2_next = hazard2_reg;
     hazard3_next = hazard3_reg;
     hazard4_next = hazard4_reg;
+    hazard5_next = hazard5_reg;
+    hazard6_next = hazard6_reg;
+    hazard7_next = hazard7_reg;
+    hazard8_next = hazard8_reg;
+    hazard9_next = hazard9_reg;
+    hazard10_next = hazard10_reg;
+    hazard11_next = hazard11_reg;
+    hazard12_next = hazard12_reg;
     credits_out_next = credits_out_reg;
     hazard0_next = hazard0_ahead;
     hazard1_next = hazard1_ahead;
     hazard2_next = hazard2_ahead;
     hazard3_next = hazard3_ahead;
     hazard4_next = hazard4_ahead;
+    hazard5_next = hazard5_ahead;
+    hazard6_next = hazard6_ahead;
+    hazard7_next = hazard7_ahead;
+    hazard8_next = hazard8_ahead;
+    hazard9_next = hazard9_ahead;
+    hazard10_next = hazard10_ahead;
+    hazard11_next = hazard11_ahead;
+    hazard12_next = hazard12_ahead;
     credits_out_next = full_ahead;
 end
 
@@ -6693,6 +6765,14 @@ always @(posedge clk) begin
     hazard2_reg <= hazard2_next;
     hazard3_reg <= hazard3_next;
     hazard4_reg <= hazard4_next;
+    hazard5_reg <= hazard5_next;
+    hazard6_reg <= hazard6_next;
+    hazard7_reg <= hazard7_next;
+    hazard8_reg <= hazard8_next;
+    hazard9_reg <= hazard9_next;
+    hazard10_reg <= hazard10_next;
+    hazard11_reg <= hazard11_next;
+    hazard12_reg <= hazard12_next;
     credits_out_reg <= credits_out_next;
     s1_kind_reg <= s1_kind_next;
     s1_seq_reg <= s1_seq_next;
@@ -7723,6 +7803,14 @@ always @(posedge clk) begin
         hazard2_reg <= 1'd0;
         hazard3_reg <= 1'd0;
         hazard4_reg <= 1'd0;
+        hazard5_reg <= 1'd0;
+        hazard6_reg <= 1'd0;
+        hazard7_reg <= 1'd0;
+        hazard8_reg <= 1'd0;
+        hazard9_reg <= 1'd0;
+        hazard10_reg <= 1'd0;
+        hazard11_reg <= 1'd0;
+        hazard12_reg <= 1'd0;
         credits_out_reg <= 1'd0;
         snoop_s1_reg <= 1'd0;
         snoop_s2_reg <= 1'd0;

@@ -192,14 +192,26 @@ reg  s24_valid_reg;  // stage 24 holds an event
 reg  s24_valid_next;
 reg  [15:0] s24_conn_reg;  // stage 24 connection id
 reg  [15:0] s24_conn_next;
-reg  hazard0_reg;  // the head's connection is in stages 1..5
+reg  hazard0_reg;  // the head's connection is in stages 1..2
 reg  hazard0_next;
-reg  hazard1_reg;  // the head's connection is in stages 6..10
+reg  hazard1_reg;  // the head's connection is in stages 3..4
 reg  hazard1_next;
-reg  hazard2_reg;  // the head's connection is in stages 11..15
+reg  hazard2_reg;  // the head's connection is in stages 5..6
 reg  hazard2_next;
-reg  hazard3_reg;  // the head's connection is in stages 16..20
+reg  hazard3_reg;  // the head's connection is in stages 7..8
 reg  hazard3_next;
+reg  hazard4_reg;  // the head's connection is in stages 9..10
+reg  hazard4_next;
+reg  hazard5_reg;  // the head's connection is in stages 11..12
+reg  hazard5_next;
+reg  hazard6_reg;  // the head's connection is in stages 13..14
+reg  hazard6_next;
+reg  hazard7_reg;  // the head's connection is in stages 15..16
+reg  hazard7_next;
+reg  hazard8_reg;  // the head's connection is in stages 17..18
+reg  hazard8_next;
+reg  hazard9_reg;  // the head's connection is in stages 19..20
+reg  hazard9_next;
 reg  credits_out_reg;  // 26 events are issued and not yet taken: no credit left
 reg  credits_out_next;
 reg  [2:0] s1_kind_reg;  // stage 1 event kind
@@ -418,10 +430,28 @@ reg  s9_fi_uncongested_reg;  // stage 9 copy of fi_uncongested
 wire s9_fi_uncongested_next;
 reg  s10_fi_fire_reg;  // stage 10 copy of fi_fire
 wire s10_fi_fire_next;
+reg  s5_t_2_reg;  // stage 5 copy of t
+wire s5_t_2_next;
+reg  s6_ack_run_reg;  // stage 6 copy of ack_run
+wire s6_ack_run_next;
+reg  s7_ack_run_reg;  // stage 7 copy of ack_run
+wire s7_ack_run_next;
+reg  s8_ack_run_reg;  // stage 8 copy of ack_run
+wire s8_ack_run_next;
+reg  s9_ack_run_reg;  // stage 9 copy of ack_run
+wire s9_ack_run_next;
+reg  s10_ack_run_reg;  // stage 10 copy of ack_run
+wire s10_ack_run_next;
+reg  [24:0] s10_t_reg;  // stage 10 copy of t
+wire [24:0] s10_t_next;
+reg  [24:0] s10_t_2_reg;  // stage 10 copy of t
+wire [24:0] s10_t_2_next;
+reg  [24:0] s10_t_3_reg;  // stage 10 copy of t
+wire [24:0] s10_t_3_next;
+reg  [24:0] s11_c_early_reg;  // stage 11 copy of c_early
+wire [24:0] s11_c_early_next;
 reg  [4:0] s5_recip_c_lead_reg;  // stage 5 copy of recip_c_lead
 wire [4:0] s5_recip_c_lead_next;
-reg  [9:0] s5_t_2_reg;  // stage 5 copy of t
-wire [9:0] s5_t_2_next;
 reg  [9:0] s5_t_3_reg;  // stage 5 copy of t
 wire [9:0] s5_t_3_next;
 reg  [9:0] s5_t_4_reg;  // stage 5 copy of t
@@ -466,6 +496,8 @@ reg  [9:0] s5_t_23_reg;  // stage 5 copy of t
 wire [9:0] s5_t_23_next;
 reg  [9:0] s5_t_24_reg;  // stage 5 copy of t
 wire [9:0] s5_t_24_next;
+reg  [9:0] s5_t_25_reg;  // stage 5 copy of t
+wire [9:0] s5_t_25_next;
 reg  [9:0] s6_recip_c_mantissa_reg;  // stage 6 copy of recip_c_mantissa
 wire [9:0] s6_recip_c_mantissa_next;
 reg  [10:0] s7_recip_c_recip_reg;  // stage 7 copy of recip_c_recip
@@ -534,8 +566,8 @@ reg  [35:0] s3_size_kmi_reg;  // stage 3 copy of size_kmi
 wire [35:0] s3_size_kmi_next;
 reg  [28:0] s4_t_8_reg;  // stage 4 copy of t
 wire [28:0] s4_t_8_next;
-reg  [28:0] s5_t_25_reg;  // stage 5 copy of t
-wire [28:0] s5_t_25_next;
+reg  [28:0] s5_t_26_reg;  // stage 5 copy of t
+wire [28:0] s5_t_26_next;
 reg  [28:0] s6_t_2_reg;  // stage 6 copy of t
 wire [28:0] s6_t_2_next;
 reg  [28:0] s7_t_2_reg;  // stage 7 copy of t
@@ -550,8 +582,8 @@ reg  [28:0] s9_mi_base_prod_pp00_reg;  // stage 9 copy of mi_base_prod_pp00
 wire [28:0] s9_mi_base_prod_pp00_next;
 reg  [28:0] s4_t_9_reg;  // stage 4 copy of t
 wire [28:0] s4_t_9_next;
-reg  [28:0] s5_t_26_reg;  // stage 5 copy of t
-wire [28:0] s5_t_26_next;
+reg  [28:0] s5_t_27_reg;  // stage 5 copy of t
+wire [28:0] s5_t_27_next;
 reg  [28:0] s6_t_3_reg;  // stage 6 copy of t
 wire [28:0] s6_t_3_next;
 reg  [28:0] s7_t_3_reg;  // stage 7 copy of t
@@ -574,8 +606,8 @@ reg  [1:0] s8_t_4_reg;  // stage 8 copy of t
 wire [1:0] s8_t_4_next;
 reg  [1:0] s9_t_reg;  // stage 9 copy of t
 wire [1:0] s9_t_next;
-reg  [1:0] s10_t_reg;  // stage 10 copy of t
-wire [1:0] s10_t_next;
+reg  [1:0] s10_t_4_reg;  // stage 10 copy of t
+wire [1:0] s10_t_4_next;
 reg  [42:0] s11_mi_base_coarse_reg;  // stage 11 copy of mi_base_coarse
 wire [42:0] s11_mi_base_coarse_next;
 reg  [2:0] s6_t_5_reg;  // stage 6 copy of t
@@ -586,8 +618,8 @@ reg  [2:0] s8_t_5_reg;  // stage 8 copy of t
 wire [2:0] s8_t_5_next;
 reg  [2:0] s9_t_2_reg;  // stage 9 copy of t
 wire [2:0] s9_t_2_next;
-reg  [2:0] s10_t_2_reg;  // stage 10 copy of t
-wire [2:0] s10_t_2_next;
+reg  [2:0] s10_t_5_reg;  // stage 10 copy of t
+wire [2:0] s10_t_5_next;
 reg  [2:0] s11_t_reg;  // stage 11 copy of t
 wire [2:0] s11_t_next;
 reg  [35:0] s12_mi_base_reg;  // stage 12 copy of mi_base
@@ -598,8 +630,8 @@ reg  [35:0] s3_t_8_reg;  // stage 3 copy of t
 wire [35:0] s3_t_8_next;
 reg  [35:0] s4_t_10_reg;  // stage 4 copy of t
 wire [35:0] s4_t_10_next;
-reg  [35:0] s5_t_27_reg;  // stage 5 copy of t
-wire [35:0] s5_t_27_next;
+reg  [35:0] s5_t_28_reg;  // stage 5 copy of t
+wire [35:0] s5_t_28_next;
 reg  [35:0] s6_t_6_reg;  // stage 6 copy of t
 wire [35:0] s6_t_6_next;
 reg  [35:0] s7_t_6_reg;  // stage 7 copy of t
@@ -608,8 +640,8 @@ reg  [35:0] s8_t_6_reg;  // stage 8 copy of t
 wire [35:0] s8_t_6_next;
 reg  [35:0] s9_t_3_reg;  // stage 9 copy of t
 wire [35:0] s9_t_3_next;
-reg  [35:0] s10_t_3_reg;  // stage 10 copy of t
-wire [35:0] s10_t_3_next;
+reg  [35:0] s10_t_6_reg;  // stage 10 copy of t
+wire [35:0] s10_t_6_next;
 reg  [35:0] s11_t_2_reg;  // stage 11 copy of t
 wire [35:0] s11_t_2_next;
 reg  [35:0] s12_t_reg;  // stage 12 copy of t
@@ -626,8 +658,8 @@ reg  [19:0] s3_t_9_reg;  // stage 3 copy of t
 wire [19:0] s3_t_9_next;
 reg  [19:0] s4_t_11_reg;  // stage 4 copy of t
 wire [19:0] s4_t_11_next;
-reg  [19:0] s5_t_28_reg;  // stage 5 copy of t
-wire [19:0] s5_t_28_next;
+reg  [19:0] s5_t_29_reg;  // stage 5 copy of t
+wire [19:0] s5_t_29_next;
 reg  [19:0] s6_t_7_reg;  // stage 6 copy of t
 wire [19:0] s6_t_7_next;
 reg  [19:0] s7_t_7_reg;  // stage 7 copy of t
@@ -636,8 +668,8 @@ reg  [19:0] s8_t_7_reg;  // stage 8 copy of t
 wire [19:0] s8_t_7_next;
 reg  [19:0] s9_t_4_reg;  // stage 9 copy of t
 wire [19:0] s9_t_4_next;
-reg  [19:0] s10_t_4_reg;  // stage 10 copy of t
-wire [19:0] s10_t_4_next;
+reg  [19:0] s10_t_7_reg;  // stage 10 copy of t
+wire [19:0] s10_t_7_next;
 reg  [19:0] s11_t_3_reg;  // stage 11 copy of t
 wire [19:0] s11_t_3_next;
 reg  [19:0] s12_t_2_reg;  // stage 12 copy of t
@@ -654,8 +686,8 @@ reg  [35:0] s3_t_10_reg;  // stage 3 copy of t
 wire [35:0] s3_t_10_next;
 reg  [35:0] s4_t_12_reg;  // stage 4 copy of t
 wire [35:0] s4_t_12_next;
-reg  [35:0] s5_t_29_reg;  // stage 5 copy of t
-wire [35:0] s5_t_29_next;
+reg  [35:0] s5_t_30_reg;  // stage 5 copy of t
+wire [35:0] s5_t_30_next;
 reg  [35:0] s6_t_8_reg;  // stage 6 copy of t
 wire [35:0] s6_t_8_next;
 reg  [35:0] s7_t_8_reg;  // stage 7 copy of t
@@ -664,8 +696,8 @@ reg  [35:0] s8_t_8_reg;  // stage 8 copy of t
 wire [35:0] s8_t_8_next;
 reg  [35:0] s9_t_5_reg;  // stage 9 copy of t
 wire [35:0] s9_t_5_next;
-reg  [35:0] s10_t_5_reg;  // stage 10 copy of t
-wire [35:0] s10_t_5_next;
+reg  [35:0] s10_t_8_reg;  // stage 10 copy of t
+wire [35:0] s10_t_8_next;
 reg  [35:0] s11_t_4_reg;  // stage 11 copy of t
 wire [35:0] s11_t_4_next;
 reg  [35:0] s12_t_3_reg;  // stage 12 copy of t
@@ -682,8 +714,8 @@ reg  [19:0] s3_t_11_reg;  // stage 3 copy of t
 wire [19:0] s3_t_11_next;
 reg  [19:0] s4_t_13_reg;  // stage 4 copy of t
 wire [19:0] s4_t_13_next;
-reg  [19:0] s5_t_30_reg;  // stage 5 copy of t
-wire [19:0] s5_t_30_next;
+reg  [19:0] s5_t_31_reg;  // stage 5 copy of t
+wire [19:0] s5_t_31_next;
 reg  [19:0] s6_t_9_reg;  // stage 6 copy of t
 wire [19:0] s6_t_9_next;
 reg  [19:0] s7_t_9_reg;  // stage 7 copy of t
@@ -692,8 +724,8 @@ reg  [19:0] s8_t_9_reg;  // stage 8 copy of t
 wire [19:0] s8_t_9_next;
 reg  [19:0] s9_t_6_reg;  // stage 9 copy of t
 wire [19:0] s9_t_6_next;
-reg  [19:0] s10_t_6_reg;  // stage 10 copy of t
-wire [19:0] s10_t_6_next;
+reg  [19:0] s10_t_9_reg;  // stage 10 copy of t
+wire [19:0] s10_t_9_next;
 reg  [19:0] s11_t_5_reg;  // stage 11 copy of t
 wire [19:0] s11_t_5_next;
 reg  [19:0] s12_t_4_reg;  // stage 12 copy of t
@@ -718,8 +750,8 @@ reg  [28:0] s8_t_10_reg;  // stage 8 copy of t
 wire [28:0] s8_t_10_next;
 reg  [28:0] s9_t_7_reg;  // stage 9 copy of t
 wire [28:0] s9_t_7_next;
-reg  [28:0] s10_t_7_reg;  // stage 10 copy of t
-wire [28:0] s10_t_7_next;
+reg  [28:0] s10_t_10_reg;  // stage 10 copy of t
+wire [28:0] s10_t_10_next;
 reg  [28:0] s11_t_6_reg;  // stage 11 copy of t
 wire [28:0] s11_t_6_next;
 reg  [28:0] s12_t_5_reg;  // stage 12 copy of t
@@ -744,8 +776,8 @@ reg  [28:0] s8_t_11_reg;  // stage 8 copy of t
 wire [28:0] s8_t_11_next;
 reg  [28:0] s9_t_8_reg;  // stage 9 copy of t
 wire [28:0] s9_t_8_next;
-reg  [28:0] s10_t_8_reg;  // stage 10 copy of t
-wire [28:0] s10_t_8_next;
+reg  [28:0] s10_t_11_reg;  // stage 10 copy of t
+wire [28:0] s10_t_11_next;
 reg  [28:0] s11_t_7_reg;  // stage 11 copy of t
 wire [28:0] s11_t_7_next;
 reg  [28:0] s12_t_6_reg;  // stage 12 copy of t
@@ -770,8 +802,8 @@ reg  [28:0] s8_t_12_reg;  // stage 8 copy of t
 wire [28:0] s8_t_12_next;
 reg  [28:0] s9_t_9_reg;  // stage 9 copy of t
 wire [28:0] s9_t_9_next;
-reg  [28:0] s10_t_9_reg;  // stage 10 copy of t
-wire [28:0] s10_t_9_next;
+reg  [28:0] s10_t_12_reg;  // stage 10 copy of t
+wire [28:0] s10_t_12_next;
 reg  [28:0] s11_t_8_reg;  // stage 11 copy of t
 wire [28:0] s11_t_8_next;
 reg  [28:0] s12_t_7_reg;  // stage 12 copy of t
@@ -796,8 +828,8 @@ reg  [12:0] s8_t_13_reg;  // stage 8 copy of t
 wire [12:0] s8_t_13_next;
 reg  [12:0] s9_t_10_reg;  // stage 9 copy of t
 wire [12:0] s9_t_10_next;
-reg  [12:0] s10_t_10_reg;  // stage 10 copy of t
-wire [12:0] s10_t_10_next;
+reg  [12:0] s10_t_13_reg;  // stage 10 copy of t
+wire [12:0] s10_t_13_next;
 reg  [12:0] s11_t_9_reg;  // stage 11 copy of t
 wire [12:0] s11_t_9_next;
 reg  [12:0] s12_t_8_reg;  // stage 12 copy of t
@@ -820,8 +852,8 @@ reg  [1:0] s3_t_12_reg;  // stage 3 copy of t
 wire [1:0] s3_t_12_next;
 reg  [1:0] s4_t_14_reg;  // stage 4 copy of t
 wire [1:0] s4_t_14_next;
-reg  [1:0] s5_t_31_reg;  // stage 5 copy of t
-wire [1:0] s5_t_31_next;
+reg  [1:0] s5_t_32_reg;  // stage 5 copy of t
+wire [1:0] s5_t_32_next;
 reg  [1:0] s6_t_14_reg;  // stage 6 copy of t
 wire [1:0] s6_t_14_next;
 reg  [1:0] s7_t_14_reg;  // stage 7 copy of t
@@ -830,8 +862,8 @@ reg  [1:0] s8_t_14_reg;  // stage 8 copy of t
 wire [1:0] s8_t_14_next;
 reg  [1:0] s9_t_11_reg;  // stage 9 copy of t
 wire [1:0] s9_t_11_next;
-reg  [1:0] s10_t_11_reg;  // stage 10 copy of t
-wire [1:0] s10_t_11_next;
+reg  [1:0] s10_t_14_reg;  // stage 10 copy of t
+wire [1:0] s10_t_14_next;
 reg  [1:0] s11_t_10_reg;  // stage 11 copy of t
 wire [1:0] s11_t_10_next;
 reg  [1:0] s12_t_9_reg;  // stage 12 copy of t
@@ -852,8 +884,8 @@ reg  [2:0] s3_t_13_reg;  // stage 3 copy of t
 wire [2:0] s3_t_13_next;
 reg  [2:0] s4_t_15_reg;  // stage 4 copy of t
 wire [2:0] s4_t_15_next;
-reg  [2:0] s5_t_32_reg;  // stage 5 copy of t
-wire [2:0] s5_t_32_next;
+reg  [2:0] s5_t_33_reg;  // stage 5 copy of t
+wire [2:0] s5_t_33_next;
 reg  [2:0] s6_t_15_reg;  // stage 6 copy of t
 wire [2:0] s6_t_15_next;
 reg  [2:0] s7_t_15_reg;  // stage 7 copy of t
@@ -862,8 +894,8 @@ reg  [2:0] s8_t_15_reg;  // stage 8 copy of t
 wire [2:0] s8_t_15_next;
 reg  [2:0] s9_t_12_reg;  // stage 9 copy of t
 wire [2:0] s9_t_12_next;
-reg  [2:0] s10_t_12_reg;  // stage 10 copy of t
-wire [2:0] s10_t_12_next;
+reg  [2:0] s10_t_15_reg;  // stage 10 copy of t
+wire [2:0] s10_t_15_next;
 reg  [2:0] s11_t_11_reg;  // stage 11 copy of t
 wire [2:0] s11_t_11_next;
 reg  [2:0] s12_t_10_reg;  // stage 12 copy of t
@@ -932,8 +964,8 @@ reg  [32:0] s3_size_kfi_reg;  // stage 3 copy of size_kfi
 wire [32:0] s3_size_kfi_next;
 reg  [28:0] s4_t_16_reg;  // stage 4 copy of t
 wire [28:0] s4_t_16_next;
-reg  [28:0] s5_t_33_reg;  // stage 5 copy of t
-wire [28:0] s5_t_33_next;
+reg  [28:0] s5_t_34_reg;  // stage 5 copy of t
+wire [28:0] s5_t_34_next;
 reg  [28:0] s6_t_16_reg;  // stage 6 copy of t
 wire [28:0] s6_t_16_next;
 reg  [28:0] s7_t_16_reg;  // stage 7 copy of t
@@ -948,8 +980,8 @@ reg  [28:0] s9_fi_c_prod_pp00_reg;  // stage 9 copy of fi_c_prod_pp00
 wire [28:0] s9_fi_c_prod_pp00_next;
 reg  [25:0] s4_t_17_reg;  // stage 4 copy of t
 wire [25:0] s4_t_17_next;
-reg  [25:0] s5_t_34_reg;  // stage 5 copy of t
-wire [25:0] s5_t_34_next;
+reg  [25:0] s5_t_35_reg;  // stage 5 copy of t
+wire [25:0] s5_t_35_next;
 reg  [25:0] s6_t_17_reg;  // stage 6 copy of t
 wire [25:0] s6_t_17_next;
 reg  [25:0] s7_t_17_reg;  // stage 7 copy of t
@@ -972,8 +1004,8 @@ reg  [1:0] s8_t_18_reg;  // stage 8 copy of t
 wire [1:0] s8_t_18_next;
 reg  [1:0] s9_t_13_reg;  // stage 9 copy of t
 wire [1:0] s9_t_13_next;
-reg  [1:0] s10_t_13_reg;  // stage 10 copy of t
-wire [1:0] s10_t_13_next;
+reg  [1:0] s10_t_16_reg;  // stage 10 copy of t
+wire [1:0] s10_t_16_next;
 reg  [39:0] s11_fi_c_coarse_reg;  // stage 11 copy of fi_c_coarse
 wire [39:0] s11_fi_c_coarse_next;
 reg  [2:0] s6_t_19_reg;  // stage 6 copy of t
@@ -984,8 +1016,8 @@ reg  [2:0] s8_t_19_reg;  // stage 8 copy of t
 wire [2:0] s8_t_19_next;
 reg  [2:0] s9_t_14_reg;  // stage 9 copy of t
 wire [2:0] s9_t_14_next;
-reg  [2:0] s10_t_14_reg;  // stage 10 copy of t
-wire [2:0] s10_t_14_next;
+reg  [2:0] s10_t_17_reg;  // stage 10 copy of t
+wire [2:0] s10_t_17_next;
 reg  [2:0] s11_t_12_reg;  // stage 11 copy of t
 wire [2:0] s11_t_12_next;
 reg  [32:0] s12_fi_c_reg;  // stage 12 copy of fi_c
@@ -1048,8 +1080,8 @@ reg  [10:0] s9_recip_avg_t_reg;  // stage 9 copy of recip_avg_t
 wire [10:0] s9_recip_avg_t_next;
 reg  [19:0] s6_avg_excess_reg;  // stage 6 copy of avg_excess
 wire [19:0] s6_avg_excess_next;
-reg  [35:0] s5_t_35_reg;  // stage 5 copy of t
-wire [35:0] s5_t_35_next;
+reg  [35:0] s5_t_36_reg;  // stage 5 copy of t
+wire [35:0] s5_t_36_next;
 reg  [35:0] s6_t_39_reg;  // stage 6 copy of t
 wire [35:0] s6_t_39_next;
 `ifdef NICGEN_ECP5
@@ -1058,8 +1090,8 @@ wire [35:0] s7_md_cx_pp00_reg;  // stage 7 copy of md_cx_pp00 (MULT18X18D output
 reg  [35:0] s7_md_cx_pp00_reg;  // stage 7 copy of md_cx_pp00
 `endif
 wire [35:0] s7_md_cx_pp00_next;
-reg  [19:0] s5_t_36_reg;  // stage 5 copy of t
-wire [19:0] s5_t_36_next;
+reg  [19:0] s5_t_37_reg;  // stage 5 copy of t
+wire [19:0] s5_t_37_next;
 reg  [19:0] s6_t_40_reg;  // stage 6 copy of t
 wire [19:0] s6_t_40_next;
 `ifdef NICGEN_ECP5
@@ -1068,8 +1100,8 @@ wire [19:0] s7_md_cx_pp01_reg;  // stage 7 copy of md_cx_pp01 (MULT18X18D output
 reg  [19:0] s7_md_cx_pp01_reg;  // stage 7 copy of md_cx_pp01
 `endif
 wire [19:0] s7_md_cx_pp01_next;
-reg  [23:0] s5_t_37_reg;  // stage 5 copy of t
-wire [23:0] s5_t_37_next;
+reg  [23:0] s5_t_38_reg;  // stage 5 copy of t
+wire [23:0] s5_t_38_next;
 reg  [23:0] s6_t_41_reg;  // stage 6 copy of t
 wire [23:0] s6_t_41_next;
 `ifdef NICGEN_ECP5
@@ -1078,8 +1110,8 @@ wire [23:0] s7_md_cx_pp10_reg;  // stage 7 copy of md_cx_pp10 (MULT18X18D output
 reg  [23:0] s7_md_cx_pp10_reg;  // stage 7 copy of md_cx_pp10
 `endif
 wire [23:0] s7_md_cx_pp10_next;
-reg  [7:0] s5_t_38_reg;  // stage 5 copy of t
-wire [7:0] s5_t_38_next;
+reg  [7:0] s5_t_39_reg;  // stage 5 copy of t
+wire [7:0] s5_t_39_next;
 reg  [7:0] s6_t_42_reg;  // stage 6 copy of t
 wire [7:0] s6_t_42_next;
 `ifdef NICGEN_ECP5
@@ -1120,8 +1152,8 @@ reg  [1:0] s8_t_20_reg;  // stage 8 copy of t
 wire [1:0] s8_t_20_next;
 reg  [1:0] s9_t_15_reg;  // stage 9 copy of t
 wire [1:0] s9_t_15_next;
-reg  [1:0] s10_t_15_reg;  // stage 10 copy of t
-wire [1:0] s10_t_15_next;
+reg  [1:0] s10_t_18_reg;  // stage 10 copy of t
+wire [1:0] s10_t_18_next;
 reg  [1:0] s11_t_13_reg;  // stage 11 copy of t
 wire [1:0] s11_t_13_next;
 reg  [50:0] s12_md_frac_coarse_reg;  // stage 12 copy of md_frac_coarse
@@ -1132,8 +1164,8 @@ reg  [2:0] s8_t_21_reg;  // stage 8 copy of t
 wire [2:0] s8_t_21_next;
 reg  [2:0] s9_t_16_reg;  // stage 9 copy of t
 wire [2:0] s9_t_16_next;
-reg  [2:0] s10_t_16_reg;  // stage 10 copy of t
-wire [2:0] s10_t_16_next;
+reg  [2:0] s10_t_19_reg;  // stage 10 copy of t
+wire [2:0] s10_t_19_next;
 reg  [2:0] s11_t_14_reg;  // stage 11 copy of t
 wire [2:0] s11_t_14_next;
 reg  [2:0] s12_t_11_reg;  // stage 12 copy of t
@@ -1160,8 +1192,8 @@ reg  [24:0] s14_md_red_prod_pp20_reg;  // stage 14 copy of md_red_prod_pp20
 wire [24:0] s14_md_red_prod_pp20_next;
 reg  [60:0] s15_md_red_prod_reg;  // stage 15 copy of md_red_prod
 wire [60:0] s15_md_red_prod_next;
-reg  [23:0] s5_t_39_reg;  // stage 5 copy of t
-wire [23:0] s5_t_39_next;
+reg  [23:0] s5_t_40_reg;  // stage 5 copy of t
+wire [23:0] s5_t_40_next;
 reg  [23:0] s6_t_43_reg;  // stage 6 copy of t
 wire [23:0] s6_t_43_next;
 reg  [23:0] s7_t_22_reg;  // stage 7 copy of t
@@ -1170,8 +1202,8 @@ reg  [23:0] s8_t_22_reg;  // stage 8 copy of t
 wire [23:0] s8_t_22_next;
 reg  [23:0] s9_t_17_reg;  // stage 9 copy of t
 wire [23:0] s9_t_17_next;
-reg  [23:0] s10_t_17_reg;  // stage 10 copy of t
-wire [23:0] s10_t_17_next;
+reg  [23:0] s10_t_20_reg;  // stage 10 copy of t
+wire [23:0] s10_t_20_next;
 reg  [23:0] s11_t_15_reg;  // stage 11 copy of t
 wire [23:0] s11_t_15_next;
 reg  [23:0] s12_t_12_reg;  // stage 12 copy of t
@@ -1196,8 +1228,8 @@ reg  s3_t_15_reg;  // stage 3 copy of t
 wire s3_t_15_next;
 reg  s4_t_19_reg;  // stage 4 copy of t
 wire s4_t_19_next;
-reg  s5_t_40_reg;  // stage 5 copy of t
-wire s5_t_40_next;
+reg  s5_t_41_reg;  // stage 5 copy of t
+wire s5_t_41_next;
 reg  [23:0] s6_cur_c_reg;  // stage 6 copy of cur_c
 wire [23:0] s6_cur_c_next;
 reg  [23:0] s7_cur_c_reg;  // stage 7 copy of cur_c
@@ -1322,8 +1354,8 @@ reg  s5_recv_over_reg;  // stage 5 copy of recv_over
 wire s5_recv_over_next;
 reg  s5_adj_due_reg;  // stage 5 copy of adj_due
 wire s5_adj_due_next;
-reg  [20:0] s5_t_41_reg;  // stage 5 copy of t
-wire [20:0] s5_t_41_next;
+reg  [20:0] s5_t_42_reg;  // stage 5 copy of t
+wire [20:0] s5_t_42_next;
 reg  [20:0] s6_t_44_reg;  // stage 6 copy of t
 wire [20:0] s6_t_44_next;
 reg  [20:0] s7_t_23_reg;  // stage 7 copy of t
@@ -1332,8 +1364,8 @@ reg  [20:0] s8_t_23_reg;  // stage 8 copy of t
 wire [20:0] s8_t_23_next;
 reg  [20:0] s9_t_18_reg;  // stage 9 copy of t
 wire [20:0] s9_t_18_next;
-reg  [20:0] s10_t_18_reg;  // stage 10 copy of t
-wire [20:0] s10_t_18_next;
+reg  [20:0] s10_t_21_reg;  // stage 10 copy of t
+wire [20:0] s10_t_21_next;
 reg  [20:0] s11_t_16_reg;  // stage 11 copy of t
 wire [20:0] s11_t_16_next;
 reg  [20:0] s12_t_13_reg;  // stage 12 copy of t
@@ -1362,8 +1394,8 @@ reg  s3_t_17_reg;  // stage 3 copy of t
 wire s3_t_17_next;
 reg  s4_t_21_reg;  // stage 4 copy of t
 wire s4_t_21_next;
-reg  s5_t_42_reg;  // stage 5 copy of t
-wire s5_t_42_next;
+reg  s5_t_43_reg;  // stage 5 copy of t
+wire s5_t_43_next;
 reg  s6_t_45_reg;  // stage 6 copy of t
 wire s6_t_45_next;
 reg  s7_t_24_reg;  // stage 7 copy of t
@@ -1372,8 +1404,8 @@ reg  s8_t_24_reg;  // stage 8 copy of t
 wire s8_t_24_next;
 reg  s9_t_19_reg;  // stage 9 copy of t
 wire s9_t_19_next;
-reg  s10_t_19_reg;  // stage 10 copy of t
-wire s10_t_19_next;
+reg  s10_t_22_reg;  // stage 10 copy of t
+wire s10_t_22_next;
 reg  s11_t_17_reg;  // stage 11 copy of t
 wire s11_t_17_next;
 reg  s12_t_14_reg;  // stage 12 copy of t
@@ -1488,8 +1520,6 @@ reg  [24:0] s22_t_2_reg;  // stage 22 copy of t
 wire [24:0] s22_t_2_next;
 reg  [24:0] s23_core_c_reg;  // stage 23 copy of core_c
 wire [24:0] s23_core_c_next;
-reg  s5_t_43_reg;  // stage 5 copy of t
-wire s5_t_43_next;
 reg  s2_t_35_reg;  // stage 2 copy of t
 wire s2_t_35_next;
 reg  s3_t_18_reg;  // stage 3 copy of t
@@ -1506,16 +1536,6 @@ reg  s4_t_23_reg;  // stage 4 copy of t
 wire s4_t_23_next;
 reg  s5_t_45_reg;  // stage 5 copy of t
 wire s5_t_45_next;
-reg  s6_ack_run_reg;  // stage 6 copy of ack_run
-wire s6_ack_run_next;
-reg  s7_ack_run_reg;  // stage 7 copy of ack_run
-wire s7_ack_run_next;
-reg  s8_ack_run_reg;  // stage 8 copy of ack_run
-wire s8_ack_run_next;
-reg  s9_ack_run_reg;  // stage 9 copy of ack_run
-wire s9_ack_run_next;
-reg  s10_ack_run_reg;  // stage 10 copy of ack_run
-wire s10_ack_run_next;
 reg  s6_qa_fired_nscc_reg;  // stage 6 copy of qa_fired_nscc
 wire s6_qa_fired_nscc_next;
 reg  s7_qa_fired_nscc_reg;  // stage 7 copy of qa_fired_nscc
@@ -1526,12 +1546,6 @@ reg  s9_qa_fired_nscc_reg;  // stage 9 copy of qa_fired_nscc
 wire s9_qa_fired_nscc_next;
 reg  s10_qa_fired_nscc_reg;  // stage 10 copy of qa_fired_nscc
 wire s10_qa_fired_nscc_next;
-reg  [24:0] s10_t_20_reg;  // stage 10 copy of t
-wire [24:0] s10_t_20_next;
-reg  [24:0] s10_t_21_reg;  // stage 10 copy of t
-wire [24:0] s10_t_21_next;
-reg  [24:0] s10_t_22_reg;  // stage 10 copy of t
-wire [24:0] s10_t_22_next;
 reg  s11_early_reg;  // stage 11 copy of early
 wire s11_early_next;
 reg  s12_early_reg;  // stage 12 copy of early
@@ -1558,8 +1572,6 @@ reg  s22_early_reg;  // stage 22 copy of early
 wire s22_early_next;
 reg  s23_early_reg;  // stage 23 copy of early
 wire s23_early_next;
-reg  [23:0] s11_t_18_reg;  // stage 11 copy of t
-wire [23:0] s11_t_18_next;
 reg  [23:0] s12_t_15_reg;  // stage 12 copy of t
 wire [23:0] s12_t_15_next;
 reg  [23:0] s13_t_10_reg;  // stage 13 copy of t
@@ -1886,8 +1898,8 @@ reg  [23:0] s23_c_loss_all_reg;  // stage 23 copy of c_loss_all
 wire [23:0] s23_c_loss_all_next;
 reg  [23:0] s24_c_loss_all_reg;  // stage 24 copy of c_loss_all
 wire [23:0] s24_c_loss_all_next;
-reg  [10:0] s11_t_19_reg;  // stage 11 copy of t
-wire [10:0] s11_t_19_next;
+reg  [10:0] s11_t_18_reg;  // stage 11 copy of t
+wire [10:0] s11_t_18_next;
 reg  [10:0] s12_t_16_reg;  // stage 12 copy of t
 wire [10:0] s12_t_16_next;
 reg  [10:0] s13_t_11_reg;  // stage 13 copy of t
@@ -1914,8 +1926,8 @@ reg  [10:0] s23_t_2_reg;  // stage 23 copy of t
 wire [10:0] s23_t_2_next;
 reg  [10:0] s24_t_reg;  // stage 24 copy of t
 wire [10:0] s24_t_next;
-reg  [9:0] s11_t_20_reg;  // stage 11 copy of t
-wire [9:0] s11_t_20_next;
+reg  [9:0] s11_t_19_reg;  // stage 11 copy of t
+wire [9:0] s11_t_19_next;
 reg  [9:0] s12_t_17_reg;  // stage 12 copy of t
 wire [9:0] s12_t_17_next;
 reg  [9:0] s13_t_12_reg;  // stage 13 copy of t
@@ -1946,8 +1958,8 @@ reg  [19:0] s23_t_4_reg;  // stage 23 copy of t
 wire [19:0] s23_t_4_next;
 reg  [19:0] s24_t_3_reg;  // stage 24 copy of t
 wire [19:0] s24_t_3_next;
-reg  [10:0] s11_t_21_reg;  // stage 11 copy of t
-wire [10:0] s11_t_21_next;
+reg  [10:0] s11_t_20_reg;  // stage 11 copy of t
+wire [10:0] s11_t_20_next;
 reg  [10:0] s12_t_18_reg;  // stage 12 copy of t
 wire [10:0] s12_t_18_next;
 reg  [10:0] s13_t_13_reg;  // stage 13 copy of t
@@ -1984,8 +1996,8 @@ reg  [15:0] s9_t_23_reg;  // stage 9 copy of t
 wire [15:0] s9_t_23_next;
 reg  [15:0] s10_t_25_reg;  // stage 10 copy of t
 wire [15:0] s10_t_25_next;
-reg  [15:0] s11_t_22_reg;  // stage 11 copy of t
-wire [15:0] s11_t_22_next;
+reg  [15:0] s11_t_21_reg;  // stage 11 copy of t
+wire [15:0] s11_t_21_next;
 reg  [15:0] s12_t_19_reg;  // stage 12 copy of t
 wire [15:0] s12_t_19_next;
 reg  [15:0] s13_t_14_reg;  // stage 13 copy of t
@@ -2012,8 +2024,8 @@ reg  [15:0] s23_t_6_reg;  // stage 23 copy of t
 wire [15:0] s23_t_6_next;
 reg  [15:0] s24_t_5_reg;  // stage 24 copy of t
 wire [15:0] s24_t_5_next;
-reg  s11_t_23_reg;  // stage 11 copy of t
-wire s11_t_23_next;
+reg  s11_t_22_reg;  // stage 11 copy of t
+wire s11_t_22_next;
 reg  s12_t_20_reg;  // stage 12 copy of t
 wire s12_t_20_next;
 reg  s13_t_15_reg;  // stage 13 copy of t
@@ -2050,8 +2062,8 @@ reg  s9_t_24_reg;  // stage 9 copy of t
 wire s9_t_24_next;
 reg  s10_t_26_reg;  // stage 10 copy of t
 wire s10_t_26_next;
-reg  s11_t_24_reg;  // stage 11 copy of t
-wire s11_t_24_next;
+reg  s11_t_23_reg;  // stage 11 copy of t
+wire s11_t_23_next;
 reg  s12_t_21_reg;  // stage 12 copy of t
 wire s12_t_21_next;
 reg  s13_t_16_reg;  // stage 13 copy of t
@@ -2088,8 +2100,8 @@ reg  [10:0] s9_t_25_reg;  // stage 9 copy of t
 wire [10:0] s9_t_25_next;
 reg  [10:0] s10_t_27_reg;  // stage 10 copy of t
 wire [10:0] s10_t_27_next;
-reg  [10:0] s11_t_25_reg;  // stage 11 copy of t
-wire [10:0] s11_t_25_next;
+reg  [10:0] s11_t_24_reg;  // stage 11 copy of t
+wire [10:0] s11_t_24_next;
 reg  [10:0] s12_t_22_reg;  // stage 12 copy of t
 wire [10:0] s12_t_22_next;
 reg  [10:0] s13_t_17_reg;  // stage 13 copy of t
@@ -2116,8 +2128,8 @@ reg  [10:0] s23_t_9_reg;  // stage 23 copy of t
 wire [10:0] s23_t_9_next;
 reg  [10:0] s24_t_8_reg;  // stage 24 copy of t
 wire [10:0] s24_t_8_next;
-reg  [14:0] s11_t_26_reg;  // stage 11 copy of t
-wire [14:0] s11_t_26_next;
+reg  [14:0] s11_t_25_reg;  // stage 11 copy of t
+wire [14:0] s11_t_25_next;
 reg  [14:0] s12_t_23_reg;  // stage 12 copy of t
 wire [14:0] s12_t_23_next;
 reg  [14:0] s13_t_18_reg;  // stage 13 copy of t
@@ -2154,8 +2166,8 @@ reg  [14:0] s9_t_26_reg;  // stage 9 copy of t
 wire [14:0] s9_t_26_next;
 reg  [14:0] s10_t_28_reg;  // stage 10 copy of t
 wire [14:0] s10_t_28_next;
-reg  [14:0] s11_t_27_reg;  // stage 11 copy of t
-wire [14:0] s11_t_27_next;
+reg  [14:0] s11_t_26_reg;  // stage 11 copy of t
+wire [14:0] s11_t_26_next;
 reg  [14:0] s12_t_24_reg;  // stage 12 copy of t
 wire [14:0] s12_t_24_next;
 reg  [14:0] s13_t_19_reg;  // stage 13 copy of t
@@ -2192,8 +2204,8 @@ reg  [14:0] s9_t_27_reg;  // stage 9 copy of t
 wire [14:0] s9_t_27_next;
 reg  [14:0] s10_t_29_reg;  // stage 10 copy of t
 wire [14:0] s10_t_29_next;
-reg  [14:0] s11_t_28_reg;  // stage 11 copy of t
-wire [14:0] s11_t_28_next;
+reg  [14:0] s11_t_27_reg;  // stage 11 copy of t
+wire [14:0] s11_t_27_next;
 reg  [14:0] s12_t_25_reg;  // stage 12 copy of t
 wire [14:0] s12_t_25_next;
 reg  [14:0] s13_t_20_reg;  // stage 13 copy of t
@@ -2238,8 +2250,8 @@ reg  s9_t_28_reg;  // stage 9 copy of t
 wire s9_t_28_next;
 reg  s10_t_30_reg;  // stage 10 copy of t
 wire s10_t_30_next;
-reg  s11_t_29_reg;  // stage 11 copy of t
-wire s11_t_29_next;
+reg  s11_t_28_reg;  // stage 11 copy of t
+wire s11_t_28_next;
 reg  s12_t_26_reg;  // stage 12 copy of t
 wire s12_t_26_next;
 reg  s13_t_21_reg;  // stage 13 copy of t
@@ -2354,8 +2366,8 @@ reg  [2:0] s23_kind_reg;  // stage 23 copy of kind
 wire [2:0] s23_kind_next;
 reg  [2:0] s24_kind_reg;  // stage 24 copy of kind
 wire [2:0] s24_kind_next;
-reg  [2:0] s11_t_30_reg;  // stage 11 copy of t
-wire [2:0] s11_t_30_next;
+reg  [2:0] s11_t_29_reg;  // stage 11 copy of t
+wire [2:0] s11_t_29_next;
 reg  [2:0] s12_t_27_reg;  // stage 12 copy of t
 wire [2:0] s12_t_27_next;
 reg  [2:0] s13_t_22_reg;  // stage 13 copy of t
@@ -2386,8 +2398,8 @@ reg  s23_qa_fired_nscc_reg;  // stage 23 copy of qa_fired_nscc
 wire s23_qa_fired_nscc_next;
 reg  s24_qa_fired_nscc_reg;  // stage 24 copy of qa_fired_nscc
 wire s24_qa_fired_nscc_next;
-reg  s11_t_31_reg;  // stage 11 copy of t
-wire s11_t_31_next;
+reg  s11_t_30_reg;  // stage 11 copy of t
+wire s11_t_30_next;
 reg  s12_t_28_reg;  // stage 12 copy of t
 wire s12_t_28_next;
 reg  s13_t_23_reg;  // stage 13 copy of t
@@ -2897,6 +2909,13 @@ wire [14:0] _s10_fi_fire_next_0 = s9_c_qa_reg[23:9];
 wire _s10_fi_fire_next_1 = _s10_fi_fire_next_0 < s9_fi_count_sum_reg;
 wire _s10_fi_fire_next_2 = _s10_fi_fire_next_1 | s9_cur_increase_reg;
 wire fi_fire = s9_fi_uncongested_reg & _s10_fi_fire_next_2;
+wire ack_run = s5_t_2_reg & s5_qa_called_reg;
+wire [24:0] _s10_t_next_0 = {1'd0, s9_c_qa_reg};
+wire [24:0] _s10_t_next_1 = _s10_t_next_0 + 25'h10000;
+wire [24:0] _s10_t_3_next_0 = {1'd0, s9_c_qa_reg};
+wire fi_fired = s10_fi_fire_reg & s10_ack_run_reg;
+wire [24:0] _s11_c_early_next_0 = s10_fi_fire_reg ? s10_t_reg : s10_t_2_reg;
+wire [24:0] c_early = fi_fired ? _s11_c_early_next_0 : s10_t_3_reg;
 wire _s5_recip_c_lead_next_0 = 1'd0 | 1'd0;
 wire _s5_recip_c_lead_next_1 = 1'd0 | 1'd0;
 wire _s5_recip_c_lead_next_2 = _s5_recip_c_lead_next_0 | _s5_recip_c_lead_next_1;
@@ -2976,39 +2995,39 @@ wire [2:0] _s5_recip_c_lead_next_75 = _s5_recip_c_lead_next_51 ? _s5_recip_c_lea
 wire [3:0] _s5_recip_c_lead_next_76 = {_s5_recip_c_lead_next_51, _s5_recip_c_lead_next_75};
 wire [3:0] _s5_recip_c_lead_next_77 = _s5_recip_c_lead_next_22 ? _s5_recip_c_lead_next_36 : _s5_recip_c_lead_next_76;
 wire [4:0] recip_c_lead = {_s5_recip_c_lead_next_22, _s5_recip_c_lead_next_77};
-wire _s5_t_2_next_0 = cur_c[0];
-wire [9:0] _s5_t_2_next_1 = {_s5_t_2_next_0, 9'd0};
-wire [1:0] _s5_t_3_next_0 = cur_c[1:0];
-wire [9:0] _s5_t_3_next_1 = {_s5_t_3_next_0, 8'd0};
-wire [2:0] _s5_t_4_next_0 = cur_c[2:0];
-wire [9:0] _s5_t_4_next_1 = {_s5_t_4_next_0, 7'd0};
-wire [3:0] _s5_t_5_next_0 = cur_c[3:0];
-wire [9:0] _s5_t_5_next_1 = {_s5_t_5_next_0, 6'd0};
-wire [4:0] _s5_t_6_next_0 = cur_c[4:0];
-wire [9:0] _s5_t_6_next_1 = {_s5_t_6_next_0, 5'd0};
-wire [5:0] _s5_t_7_next_0 = cur_c[5:0];
-wire [9:0] _s5_t_7_next_1 = {_s5_t_7_next_0, 4'd0};
-wire [6:0] _s5_t_8_next_0 = cur_c[6:0];
-wire [9:0] _s5_t_8_next_1 = {_s5_t_8_next_0, 3'd0};
-wire [7:0] _s5_t_9_next_0 = cur_c[7:0];
-wire [9:0] _s5_t_9_next_1 = {_s5_t_9_next_0, 2'd0};
-wire [8:0] _s5_t_10_next_0 = cur_c[8:0];
-wire [9:0] _s5_t_10_next_1 = {_s5_t_10_next_0, 1'd0};
-wire [9:0] _s5_t_11_next_0 = cur_c[9:0];
-wire [9:0] _s5_t_12_next_0 = cur_c[10:1];
-wire [9:0] _s5_t_13_next_0 = cur_c[11:2];
-wire [9:0] _s5_t_14_next_0 = cur_c[12:3];
-wire [9:0] _s5_t_15_next_0 = cur_c[13:4];
-wire [9:0] _s5_t_16_next_0 = cur_c[14:5];
-wire [9:0] _s5_t_17_next_0 = cur_c[15:6];
-wire [9:0] _s5_t_18_next_0 = cur_c[16:7];
-wire [9:0] _s5_t_19_next_0 = cur_c[17:8];
-wire [9:0] _s5_t_20_next_0 = cur_c[18:9];
-wire [9:0] _s5_t_21_next_0 = cur_c[19:10];
-wire [9:0] _s5_t_22_next_0 = cur_c[20:11];
-wire [9:0] _s5_t_23_next_0 = cur_c[21:12];
-wire [9:0] _s5_t_24_next_0 = cur_c[22:13];
-wire [9:0] recip_c_mantissa = s5_recip_c_lead_reg[4] ? (s5_recip_c_lead_reg[3] ? s5_t_24_reg : (s5_recip_c_lead_reg[2] ? (s5_recip_c_lead_reg[1] ? (s5_recip_c_lead_reg[0] ? s5_t_24_reg : s5_t_23_reg) : (s5_recip_c_lead_reg[0] ? s5_t_22_reg : s5_t_21_reg)) : (s5_recip_c_lead_reg[1] ? (s5_recip_c_lead_reg[0] ? s5_t_20_reg : s5_t_19_reg) : (s5_recip_c_lead_reg[0] ? s5_t_18_reg : s5_t_17_reg)))) : (s5_recip_c_lead_reg[3] ? (s5_recip_c_lead_reg[2] ? (s5_recip_c_lead_reg[1] ? (s5_recip_c_lead_reg[0] ? s5_t_16_reg : s5_t_15_reg) : (s5_recip_c_lead_reg[0] ? s5_t_14_reg : s5_t_13_reg)) : (s5_recip_c_lead_reg[1] ? (s5_recip_c_lead_reg[0] ? s5_t_12_reg : s5_t_11_reg) : (s5_recip_c_lead_reg[0] ? s5_t_10_reg : s5_t_9_reg))) : (s5_recip_c_lead_reg[2] ? (s5_recip_c_lead_reg[1] ? (s5_recip_c_lead_reg[0] ? s5_t_8_reg : s5_t_7_reg) : (s5_recip_c_lead_reg[0] ? s5_t_6_reg : s5_t_5_reg)) : (s5_recip_c_lead_reg[1] ? (s5_recip_c_lead_reg[0] ? s5_t_4_reg : s5_t_3_reg) : (s5_recip_c_lead_reg[0] ? s5_t_2_reg : 10'd0))));
+wire _s5_t_3_next_0 = cur_c[0];
+wire [9:0] _s5_t_3_next_1 = {_s5_t_3_next_0, 9'd0};
+wire [1:0] _s5_t_4_next_0 = cur_c[1:0];
+wire [9:0] _s5_t_4_next_1 = {_s5_t_4_next_0, 8'd0};
+wire [2:0] _s5_t_5_next_0 = cur_c[2:0];
+wire [9:0] _s5_t_5_next_1 = {_s5_t_5_next_0, 7'd0};
+wire [3:0] _s5_t_6_next_0 = cur_c[3:0];
+wire [9:0] _s5_t_6_next_1 = {_s5_t_6_next_0, 6'd0};
+wire [4:0] _s5_t_7_next_0 = cur_c[4:0];
+wire [9:0] _s5_t_7_next_1 = {_s5_t_7_next_0, 5'd0};
+wire [5:0] _s5_t_8_next_0 = cur_c[5:0];
+wire [9:0] _s5_t_8_next_1 = {_s5_t_8_next_0, 4'd0};
+wire [6:0] _s5_t_9_next_0 = cur_c[6:0];
+wire [9:0] _s5_t_9_next_1 = {_s5_t_9_next_0, 3'd0};
+wire [7:0] _s5_t_10_next_0 = cur_c[7:0];
+wire [9:0] _s5_t_10_next_1 = {_s5_t_10_next_0, 2'd0};
+wire [8:0] _s5_t_11_next_0 = cur_c[8:0];
+wire [9:0] _s5_t_11_next_1 = {_s5_t_11_next_0, 1'd0};
+wire [9:0] _s5_t_12_next_0 = cur_c[9:0];
+wire [9:0] _s5_t_13_next_0 = cur_c[10:1];
+wire [9:0] _s5_t_14_next_0 = cur_c[11:2];
+wire [9:0] _s5_t_15_next_0 = cur_c[12:3];
+wire [9:0] _s5_t_16_next_0 = cur_c[13:4];
+wire [9:0] _s5_t_17_next_0 = cur_c[14:5];
+wire [9:0] _s5_t_18_next_0 = cur_c[15:6];
+wire [9:0] _s5_t_19_next_0 = cur_c[16:7];
+wire [9:0] _s5_t_20_next_0 = cur_c[17:8];
+wire [9:0] _s5_t_21_next_0 = cur_c[18:9];
+wire [9:0] _s5_t_22_next_0 = cur_c[19:10];
+wire [9:0] _s5_t_23_next_0 = cur_c[20:11];
+wire [9:0] _s5_t_24_next_0 = cur_c[21:12];
+wire [9:0] _s5_t_25_next_0 = cur_c[22:13];
+wire [9:0] recip_c_mantissa = s5_recip_c_lead_reg[4] ? (s5_recip_c_lead_reg[3] ? s5_t_25_reg : (s5_recip_c_lead_reg[2] ? (s5_recip_c_lead_reg[1] ? (s5_recip_c_lead_reg[0] ? s5_t_25_reg : s5_t_24_reg) : (s5_recip_c_lead_reg[0] ? s5_t_23_reg : s5_t_22_reg)) : (s5_recip_c_lead_reg[1] ? (s5_recip_c_lead_reg[0] ? s5_t_21_reg : s5_t_20_reg) : (s5_recip_c_lead_reg[0] ? s5_t_19_reg : s5_t_18_reg)))) : (s5_recip_c_lead_reg[3] ? (s5_recip_c_lead_reg[2] ? (s5_recip_c_lead_reg[1] ? (s5_recip_c_lead_reg[0] ? s5_t_17_reg : s5_t_16_reg) : (s5_recip_c_lead_reg[0] ? s5_t_15_reg : s5_t_14_reg)) : (s5_recip_c_lead_reg[1] ? (s5_recip_c_lead_reg[0] ? s5_t_13_reg : s5_t_12_reg) : (s5_recip_c_lead_reg[0] ? s5_t_11_reg : s5_t_10_reg))) : (s5_recip_c_lead_reg[2] ? (s5_recip_c_lead_reg[1] ? (s5_recip_c_lead_reg[0] ? s5_t_9_reg : s5_t_8_reg) : (s5_recip_c_lead_reg[0] ? s5_t_7_reg : s5_t_6_reg)) : (s5_recip_c_lead_reg[1] ? (s5_recip_c_lead_reg[0] ? s5_t_5_reg : s5_t_4_reg) : (s5_recip_c_lead_reg[0] ? s5_t_3_reg : 10'd0))));
 reg  [10:0] recip_c_recip;
 always @* begin
     case (s6_recip_c_mantissa_reg)
@@ -5198,7 +5217,7 @@ wire [27:0] _s11_mi_base_coarse_next_2 = s10_mi_base_prod_reg[46:19];
 wire [42:0] _s11_mi_base_coarse_next_3 = {15'd0, _s11_mi_base_coarse_next_2};
 wire [19:0] _s11_mi_base_coarse_next_4 = s10_mi_base_prod_reg[46:27];
 wire [42:0] _s11_mi_base_coarse_next_5 = {23'h0, _s11_mi_base_coarse_next_4};
-wire [42:0] mi_base_coarse = s10_t_reg[1] ? _s11_mi_base_coarse_next_5 : (s10_t_reg[0] ? _s11_mi_base_coarse_next_3 : _s11_mi_base_coarse_next_1);
+wire [42:0] mi_base_coarse = s10_t_4_reg[1] ? _s11_mi_base_coarse_next_5 : (s10_t_4_reg[0] ? _s11_mi_base_coarse_next_3 : _s11_mi_base_coarse_next_1);
 wire [2:0] _s6_t_5_next_0 = s5_recip_c_lead_reg[2:0];
 wire [35:0] _s12_mi_base_next_0 = s11_mi_base_coarse_reg[35:0];
 wire [35:0] _s12_mi_base_next_1 = s11_mi_base_coarse_reg[36:1];
@@ -5308,7 +5327,7 @@ wire [24:0] _s11_fi_c_coarse_next_2 = s10_fi_c_prod_reg[43:19];
 wire [39:0] _s11_fi_c_coarse_next_3 = {15'd0, _s11_fi_c_coarse_next_2};
 wire [16:0] _s11_fi_c_coarse_next_4 = s10_fi_c_prod_reg[43:27];
 wire [39:0] _s11_fi_c_coarse_next_5 = {23'h0, _s11_fi_c_coarse_next_4};
-wire [39:0] fi_c_coarse = s10_t_13_reg[1] ? _s11_fi_c_coarse_next_5 : (s10_t_13_reg[0] ? _s11_fi_c_coarse_next_3 : _s11_fi_c_coarse_next_1);
+wire [39:0] fi_c_coarse = s10_t_16_reg[1] ? _s11_fi_c_coarse_next_5 : (s10_t_16_reg[0] ? _s11_fi_c_coarse_next_3 : _s11_fi_c_coarse_next_1);
 wire [2:0] _s6_t_19_next_0 = s5_recip_c_lead_reg[2:0];
 wire [32:0] _s12_fi_c_next_0 = s11_fi_c_coarse_reg[32:0];
 wire [32:0] _s12_fi_c_next_1 = s11_fi_c_coarse_reg[33:1];
@@ -6471,20 +6490,20 @@ always @* begin
     endcase
 end
 wire [19:0] avg_excess = _s6_recip_avg_lead_next_10 - 20'h3264;
-wire [17:0] _s5_t_35_next_0 = cur_c[17:0];
-wire [35:0] _s5_t_35_next_1 = {18'h0, _s5_t_35_next_0};
+wire [17:0] _s5_t_36_next_0 = cur_c[17:0];
+wire [35:0] _s5_t_36_next_1 = {18'h0, _s5_t_36_next_0};
 wire [17:0] _s7_md_cx_pp00_next_0 = s6_avg_excess_reg[17:0];
 wire [35:0] _s7_md_cx_pp00_next_1 = {18'h0, _s7_md_cx_pp00_next_0};
 wire [35:0] md_cx_pp00 = s6_t_39_reg * _s7_md_cx_pp00_next_1;
-wire [19:0] _s5_t_36_next_0 = {2'd0, _s5_t_35_next_0};
+wire [19:0] _s5_t_37_next_0 = {2'd0, _s5_t_36_next_0};
 wire [1:0] _s7_md_cx_pp01_next_0 = s6_avg_excess_reg[19:18];
 wire [19:0] _s7_md_cx_pp01_next_1 = {18'h0, _s7_md_cx_pp01_next_0};
 wire [19:0] md_cx_pp01 = s6_t_40_reg * _s7_md_cx_pp01_next_1;
-wire [5:0] _s5_t_37_next_0 = cur_c[23:18];
-wire [23:0] _s5_t_37_next_1 = {18'h0, _s5_t_37_next_0};
+wire [5:0] _s5_t_38_next_0 = cur_c[23:18];
+wire [23:0] _s5_t_38_next_1 = {18'h0, _s5_t_38_next_0};
 wire [23:0] _s7_md_cx_pp10_next_0 = {6'd0, _s7_md_cx_pp00_next_0};
 wire [23:0] md_cx_pp10 = s6_t_41_reg * _s7_md_cx_pp10_next_0;
-wire [7:0] _s5_t_38_next_0 = {2'd0, _s5_t_37_next_0};
+wire [7:0] _s5_t_39_next_0 = {2'd0, _s5_t_38_next_0};
 wire [7:0] _s7_md_cx_pp11_next_0 = {6'd0, _s7_md_cx_pp01_next_0};
 wire [7:0] md_cx_pp11 = s6_t_42_reg * _s7_md_cx_pp11_next_0;
 wire [35:0] _s8_md_cx_row0_next_0 = s7_md_cx_pp00_reg;
@@ -6545,7 +6564,7 @@ wire [60:0] _s15_md_red_prod_next_0 = {s14_md_red_prod_pp20_reg, 1'd0, s14_md_re
 wire [52:0] _s15_md_red_prod_next_1 = {s14_md_red_prod_pp10_reg, 18'h0};
 wire [60:0] _s15_md_red_prod_next_2 = {8'd0, _s15_md_red_prod_next_1};
 wire [60:0] md_red_prod = _s15_md_red_prod_next_0 + _s15_md_red_prod_next_2;
-wire [23:0] _s5_t_39_next_0 = cur_c >> 1;
+wire [23:0] _s5_t_40_next_0 = cur_c >> 1;
 wire [44:0] _s16_md_cut_next_0 = s15_md_red_prod_reg[60:16];
 wire [20:0] _s16_md_cut_next_1 = _s16_md_cut_next_0[44:24];
 wire _s16_md_cut_next_2 = |_s16_md_cut_next_1;
@@ -6557,14 +6576,14 @@ wire rtt_le_trtt = s1_rtt_reg <= 20'h3264;
 wire _s2_t_32_next_0 = ~rtt_le_trtt;
 wire _s2_t_32_next_1 = s1_ecn_reg & _s2_t_32_next_0;
 wire [10:0] cur_last_md = s4_cur_reg[108:98];
-wire [10:0] _s5_t_40_next_0 = s4_nowq_reg - cur_last_md;
-wire _s5_t_40_next_1 = 11'd34 < _s5_t_40_next_0;
-wire _s5_t_40_next_2 = |cur_last_md;
-wire _s5_t_40_next_3 = ~_s5_t_40_next_2;
-wire _s5_t_40_next_4 = _s5_t_40_next_1 | _s5_t_40_next_3;
-wire _s5_t_40_next_5 = s4_t_19_reg & _s5_t_40_next_4;
+wire [10:0] _s5_t_41_next_0 = s4_nowq_reg - cur_last_md;
+wire _s5_t_41_next_1 = 11'd34 < _s5_t_41_next_0;
+wire _s5_t_41_next_2 = |cur_last_md;
+wire _s5_t_41_next_3 = ~_s5_t_41_next_2;
+wire _s5_t_41_next_4 = _s5_t_41_next_1 | _s5_t_41_next_3;
+wire _s5_t_41_next_5 = s4_t_19_reg & _s5_t_41_next_4;
 wire _s6_md_ok_next_0 = 20'h3264 < _s6_recip_avg_lead_next_10;
-wire md_ok = s5_t_40_reg & _s6_md_ok_next_0;
+wire md_ok = s5_t_41_reg & _s6_md_ok_next_0;
 wire [23:0] _s17_c_core_next_0 = s16_cur_c_reg - s16_md_cut_reg;
 wire [23:0] c_core = s16_md_ok_reg ? _s17_c_core_next_0 : s16_cur_c_reg;
 wire [24:0] _s14_t_8_next_0 = {1'd0, s13_fi_inc_reg};
@@ -6593,7 +6612,7 @@ wire _s5_adj_due_next_2 = |cur_last_adj;
 wire _s5_adj_due_next_3 = ~_s5_adj_due_next_2;
 wire adj_due = _s5_adj_due_next_1 | _s5_adj_due_next_3;
 wire [19:0] cur_inc = s4_cur_reg[128:109];
-wire [20:0] _s5_t_41_next_0 = {1'd0, cur_inc};
+wire [20:0] _s5_t_42_next_0 = {1'd0, cur_inc};
 wire _s2_t_34_next_0 = ~s1_ecn_reg;
 wire [3:0] _s22_inc_acc_next_0 = s21_incs_reg[23:20];
 wire _s22_inc_acc_next_1 = |_s22_inc_acc_next_0;
@@ -6615,23 +6634,16 @@ wire _s2_t_35_next_0 = s1_kind_reg == 3'd0;
 wire _s2_t_35_next_1 = ~_s2_t_35_next_0;
 wire _s2_t_36_next_0 = s1_kind_reg == 3'd3;
 wire _s2_t_36_next_1 = ~_s2_t_36_next_0;
-wire ack_run = s5_t_43_reg & s5_qa_called_reg;
 wire _s6_qa_fired_nscc_next_0 = s5_qa_fire_reg & s5_qa_called_reg;
 wire qa_fired = _s6_qa_fired_nscc_next_0 & s5_t_44_reg;
 wire qa_fired_nscc = qa_fired & s5_t_45_reg;
-wire [24:0] _s10_t_20_next_0 = {1'd0, s9_c_qa_reg};
-wire [24:0] _s10_t_20_next_1 = _s10_t_20_next_0 + 25'h10000;
-wire [24:0] _s10_t_22_next_0 = {1'd0, s9_c_qa_reg};
-wire fi_fired = s10_fi_fire_reg & s10_ack_run_reg;
 wire _s11_early_next_0 = s10_qa_fired_nscc_reg | fi_fired;
 wire early = s10_ack_run_reg & _s11_early_next_0;
-wire [24:0] _s11_t_18_next_0 = s10_fi_fire_reg ? s10_t_20_reg : s10_t_21_reg;
-wire [24:0] c_early = fi_fired ? _s11_t_18_next_0 : s10_t_22_reg;
-wire _s11_t_18_next_1 = c_early < 25'h8000;
-wire _s11_t_18_next_2 = c_early < 25'h9d7880;
-wire [24:0] _s11_t_18_next_3 = _s11_t_18_next_2 ? c_early : 25'h9d7880;
-wire [24:0] _s11_t_18_next_4 = _s11_t_18_next_1 ? 25'h8000 : _s11_t_18_next_3;
-wire [23:0] _s11_t_18_next_5 = _s11_t_18_next_4[23:0];
+wire _s12_t_15_next_0 = s11_c_early_reg < 25'h8000;
+wire _s12_t_15_next_1 = s11_c_early_reg < 25'h9d7880;
+wire [24:0] _s12_t_15_next_2 = _s12_t_15_next_1 ? s11_c_early_reg : 25'h9d7880;
+wire [24:0] _s12_t_15_next_3 = _s12_t_15_next_0 ? 25'h8000 : _s12_t_15_next_2;
+wire [23:0] _s12_t_15_next_4 = _s12_t_15_next_3[23:0];
 wire _s24_c_ack_clamped_next_0 = s23_core_c_reg < 25'h8000;
 wire _s24_c_ack_clamped_next_1 = s23_core_c_reg < 25'h9d7880;
 wire [24:0] _s24_c_ack_clamped_next_2 = _s24_c_ack_clamped_next_1 ? s23_core_c_reg : 25'h9d7880;
@@ -6676,25 +6688,25 @@ wire [24:0] _s10_c_loss_all_next_3 = _s10_c_loss_all_next_2 ? _s10_c_loss_all_ne
 wire [24:0] _s10_c_loss_all_next_4 = _s10_c_loss_all_next_1 ? 25'h8000 : _s10_c_loss_all_next_3;
 wire [23:0] _s10_c_loss_all_next_5 = _s10_c_loss_all_next_4[23:0];
 wire [23:0] c_loss_all = s9_qa_used_nscc_reg ? _s10_c_loss_all_next_5 : s9_t_22_reg;
-wire _s11_t_19_next_0 = core_step & s10_fulfill_reg;
-wire [10:0] _s11_t_19_next_1 = _s11_t_19_next_0 ? s10_nowq_reg : s10_cur_last_adj_reg;
-wire [9:0] _s11_t_20_next_0 = core_step ? s10_t_23_reg : s10_cur_recv_reg;
-wire [9:0] _s11_t_20_next_1 = s10_qa_fired_nscc_reg ? 10'd0 : _s11_t_20_next_0;
+wire _s11_t_18_next_0 = core_step & s10_fulfill_reg;
+wire [10:0] _s11_t_18_next_1 = _s11_t_18_next_0 ? s10_nowq_reg : s10_cur_last_adj_reg;
+wire [9:0] _s11_t_19_next_0 = core_step ? s10_t_23_reg : s10_cur_recv_reg;
+wire [9:0] _s11_t_19_next_1 = s10_qa_fired_nscc_reg ? 10'd0 : _s11_t_19_next_0;
 wire [19:0] _s23_t_4_next_0 = s22_fulfill_reg ? 20'h0 : s22_inc_acc_reg;
 wire [19:0] _s23_t_4_next_1 = s22_core_step_reg ? _s23_t_4_next_0 : s22_cur_inc_reg;
 wire [19:0] _s23_t_4_next_2 = s22_qa_fired_nscc_reg ? 20'h0 : _s23_t_4_next_1;
 wire md_fired = core_step & s10_md_ok_reg;
-wire [10:0] _s11_t_21_next_0 = md_fired ? s10_nowq_reg : s10_cur_last_md_reg;
+wire [10:0] _s11_t_20_next_0 = md_fired ? s10_nowq_reg : s10_cur_last_md_reg;
 wire [15:0] _s6_t_48_next_0 = ack_run ? s5_avg_new_reg : s5_cur_avg_rtt_reg;
-wire _s11_t_23_next_0 = s10_ack_run_reg ? s10_fi_fire_reg : s10_cur_increase_reg;
-wire _s11_t_23_next_1 = ~md_fired;
-wire _s11_t_23_next_2 = _s11_t_23_next_0 & _s11_t_23_next_1;
+wire _s11_t_22_next_0 = s10_ack_run_reg ? s10_fi_fire_reg : s10_cur_increase_reg;
+wire _s11_t_22_next_1 = ~md_fired;
+wire _s11_t_22_next_2 = _s11_t_22_next_0 & _s11_t_22_next_1;
 wire _s6_t_49_next_0 = ~s5_qa_fire_reg;
 wire _s6_t_49_next_1 = s5_t_48_reg & _s6_t_49_next_0;
 wire _s6_t_49_next_2 = qa_used_nscc ? _s6_t_49_next_1 : s5_t_49_reg;
 wire [10:0] _s6_t_50_next_0 = s5_qa_roll_reg ? s5_t_50_reg : s5_cur_win_end_reg;
 wire [10:0] _s6_t_50_next_1 = qa_used_nscc ? _s6_t_50_next_0 : s5_cur_win_end_reg;
-wire [14:0] _s11_t_26_next_0 = md_fired ? 15'd0 : s10_t_24_reg;
+wire [14:0] _s11_t_25_next_0 = md_fired ? 15'd0 : s10_t_24_reg;
 wire [14:0] _s6_t_51_next_0 = qa_fired_nscc ? s5_t_51_reg : s5_ignore_left1_reg;
 wire [14:0] _s6_t_52_next_0 = s5_qa_roll_reg ? 15'd0 : s5_acked1_reg;
 wire [14:0] _s6_t_52_next_1 = qa_used_nscc ? _s6_t_52_next_0 : s5_acked1_reg;
@@ -6703,12 +6715,12 @@ wire [2:0] _s6_core_case_next_0 = md_ok ? 3'd2 : 3'd0;
 wire [2:0] core_case = s5_ecn_reg ? _s6_core_case_next_0 : s5_t_53_reg;
 wire [2:0] _s6_t_54_next_0 = timeout_ignored ? 3'd0 : 3'd7;
 wire [2:0] _s6_t_54_next_1 = qa_fired_nscc ? 3'd5 : _s6_t_54_next_0;
-wire [2:0] _s11_t_30_next_0 = fi_fired ? 3'd6 : s10_core_case_reg;
-wire [2:0] _s11_t_30_next_1 = s10_qa_fired_nscc_reg ? 3'd5 : _s11_t_30_next_0;
-wire [2:0] _s11_t_30_next_2 = s10_ack_run_reg ? _s11_t_30_next_1 : 3'd0;
-wire [2:0] _s11_t_30_next_3 = s10_is_loss_reg ? s10_t_31_reg : _s11_t_30_next_2;
-wire [2:0] _s11_t_30_next_4 = s10_t_30_reg ? 3'd0 : _s11_t_30_next_3;
-wire _s11_t_31_next_0 = s10_t_30_reg ? 1'd0 : _s11_t_23_next_2;
+wire [2:0] _s11_t_29_next_0 = fi_fired ? 3'd6 : s10_core_case_reg;
+wire [2:0] _s11_t_29_next_1 = s10_qa_fired_nscc_reg ? 3'd5 : _s11_t_29_next_0;
+wire [2:0] _s11_t_29_next_2 = s10_ack_run_reg ? _s11_t_29_next_1 : 3'd0;
+wire [2:0] _s11_t_29_next_3 = s10_is_loss_reg ? s10_t_31_reg : _s11_t_29_next_2;
+wire [2:0] _s11_t_29_next_4 = s10_t_30_reg ? 3'd0 : _s11_t_29_next_3;
+wire _s11_t_30_next_0 = s10_t_30_reg ? 1'd0 : _s11_t_22_next_2;
 wire _snoop_ahead_0 = ~s23_error_reg;
 wire _snoop_ahead_1 = s23_valid_reg & _snoop_ahead_0;
 wire [11:0] _snoop_ahead_2 = s23_conn_reg[11:0];
@@ -6732,310 +6744,340 @@ wire _shell_5 = _shell_3 & _shell_4;
 wire _shell_6 = ~hazard2_reg;
 wire _shell_7 = _shell_5 & _shell_6;
 wire _shell_8 = ~hazard3_reg;
-wire issue = _shell_7 & _shell_8;
-wire _shell_9 = s_event_valid & in_ready_reg;
-wire _shell_10 = ~in_valid_reg;
-wire [4:0] _shell_11 = issue ? 5'd1 : 5'd0;
-wire [4:0] _shell_12 = occ_reg + _shell_11;
+wire _shell_9 = _shell_7 & _shell_8;
+wire _shell_10 = ~hazard4_reg;
+wire _shell_11 = _shell_9 & _shell_10;
+wire _shell_12 = ~hazard5_reg;
+wire _shell_13 = _shell_11 & _shell_12;
+wire _shell_14 = ~hazard6_reg;
+wire _shell_15 = _shell_13 & _shell_14;
+wire _shell_16 = ~hazard7_reg;
+wire _shell_17 = _shell_15 & _shell_16;
+wire _shell_18 = ~hazard8_reg;
+wire _shell_19 = _shell_17 & _shell_18;
+wire _shell_20 = ~hazard9_reg;
+wire issue = _shell_19 & _shell_20;
+wire _shell_21 = s_event_valid & in_ready_reg;
+wire _shell_22 = ~in_valid_reg;
+wire [4:0] _shell_23 = issue ? 5'd1 : 5'd0;
+wire [4:0] _shell_24 = occ_reg + _shell_23;
 wire out_pop = out_valid_reg & m_result_ready;
-wire [4:0] _shell_13 = out_pop ? 5'd1 : 5'd0;
-wire [4:0] occ_update = _shell_12 - _shell_13;
-wire _shell_14 = ~s24_error_reg;
-wire wr_en = s24_valid_reg & _shell_14;
+wire [4:0] _shell_25 = out_pop ? 5'd1 : 5'd0;
+wire [4:0] occ_update = _shell_24 - _shell_25;
+wire _shell_26 = ~s24_error_reg;
+wire wr_en = s24_valid_reg & _shell_26;
 wire [11:0] wr_addr = s24_conn_reg[11:0];
-wire [11:0] _shell_15 = in_conn_reg[11:0];
-wire _shell_16 = wr_addr == _shell_15;
-wire snoop_in = wr_en & _shell_16;
+wire [11:0] _shell_27 = in_conn_reg[11:0];
+wire _shell_28 = wr_addr == _shell_27;
+wire snoop_in = wr_en & _shell_28;
 wire [23:0] c_open = 24'h9d7880;
-wire [149:0] _shell_17 = {11'd0, 10'd0, 20'h0, 11'd0, 16'd8600, 1'd0, 1'd0, 11'd0, 15'd0, 15'd0, 15'd0, c_open};
+wire [149:0] _shell_29 = {11'd0, 10'd0, 20'h0, 11'd0, 16'd8600, 1'd0, 1'd0, 11'd0, 15'd0, 15'd0, 15'd0, c_open};
 wire [23:0] c_ack = s24_ack_run_reg ? s24_c_ack_clamped_reg : s24_cur_c_reg;
 wire [23:0] c_new = s24_is_loss_reg ? s24_c_loss_all_reg : c_ack;
-wire [149:0] _shell_18 = {s24_t_reg, s24_t_2_reg, s24_t_3_reg, s24_t_4_reg, s24_t_5_reg, s24_t_6_reg, s24_t_7_reg, s24_t_8_reg, s24_t_9_reg, s24_t_10_reg, s24_t_11_reg, c_new};
-wire [149:0] new_word = s24_t_12_reg ? _shell_17 : _shell_18;
-wire _shell_19 = snoop_s1_reg | s1_fix_valid_reg;
-wire [149:0] _shell_20 = snoop_s1_reg ? new_word : s1_fix_word_reg;
-wire _shell_21 = snoop_s2_reg | s2_fix_valid_reg;
-wire [149:0] _shell_22 = snoop_s2_reg ? new_word : s2_fix_word_reg;
+wire [149:0] _shell_30 = {s24_t_reg, s24_t_2_reg, s24_t_3_reg, s24_t_4_reg, s24_t_5_reg, s24_t_6_reg, s24_t_7_reg, s24_t_8_reg, s24_t_9_reg, s24_t_10_reg, s24_t_11_reg, c_new};
+wire [149:0] new_word = s24_t_12_reg ? _shell_29 : _shell_30;
+wire _shell_31 = snoop_s1_reg | s1_fix_valid_reg;
+wire [149:0] _shell_32 = snoop_s1_reg ? new_word : s1_fix_word_reg;
+wire _shell_33 = snoop_s2_reg | s2_fix_valid_reg;
+wire [149:0] _shell_34 = snoop_s2_reg ? new_word : s2_fix_word_reg;
 wire [149:0] s3_word = s3_fix_valid_reg ? s3_fix_word_reg : s3_ram_reg;
-wire [149:0] _shell_23 = snoop_s3_reg ? new_word : s3_word;
-wire _shell_24 = out_wr_ptr_reg == 5'd0;
+wire [149:0] _shell_35 = snoop_s3_reg ? new_word : s3_word;
+wire _shell_36 = out_wr_ptr_reg == 5'd0;
 wire [20:0] cwnd_result = c_new[23:3];
-wire [20:0] _shell_25 = s24_t_12_reg ? 21'h13af10 : cwnd_result;
-wire [20:0] res_cwnd = s24_error_reg ? 21'h0 : _shell_25;
+wire [20:0] _shell_37 = s24_t_12_reg ? 21'h13af10 : cwnd_result;
+wire [20:0] res_cwnd = s24_error_reg ? 21'h0 : _shell_37;
 wire [2:0] res_case = s24_error_reg ? 3'd0 : s24_t_13_reg;
 wire res_qa = s24_error_reg ? 1'd0 : s24_qa_fired_nscc_reg;
 wire res_fast = s24_error_reg ? 1'd0 : s24_t_14_reg;
-wire _shell_26 = out_wr_ptr_reg == 5'd1;
-wire _shell_27 = out_wr_ptr_reg == 5'd2;
-wire _shell_28 = out_wr_ptr_reg == 5'd3;
-wire _shell_29 = out_wr_ptr_reg == 5'd4;
-wire _shell_30 = out_wr_ptr_reg == 5'd5;
-wire _shell_31 = out_wr_ptr_reg == 5'd6;
-wire _shell_32 = out_wr_ptr_reg == 5'd7;
-wire _shell_33 = out_wr_ptr_reg == 5'd8;
-wire _shell_34 = out_wr_ptr_reg == 5'd9;
-wire _shell_35 = out_wr_ptr_reg == 5'd10;
-wire _shell_36 = out_wr_ptr_reg == 5'd11;
-wire _shell_37 = out_wr_ptr_reg == 5'd12;
-wire _shell_38 = out_wr_ptr_reg == 5'd13;
-wire _shell_39 = out_wr_ptr_reg == 5'd14;
-wire _shell_40 = out_wr_ptr_reg == 5'd15;
-wire _shell_41 = out_wr_ptr_reg == 5'd16;
-wire _shell_42 = out_wr_ptr_reg == 5'd17;
-wire _shell_43 = out_wr_ptr_reg == 5'd18;
-wire _shell_44 = out_wr_ptr_reg == 5'd19;
-wire _shell_45 = out_wr_ptr_reg == 5'd20;
-wire _shell_46 = out_wr_ptr_reg == 5'd21;
-wire _shell_47 = out_wr_ptr_reg == 5'd22;
-wire _shell_48 = out_wr_ptr_reg == 5'd23;
-wire _shell_49 = out_wr_ptr_reg == 5'd24;
-wire _shell_50 = out_wr_ptr_reg == 5'd25;
-wire _shell_51 = out_wr_ptr_reg == 5'd25;
-wire [4:0] _shell_52 = out_wr_ptr_reg + 5'd1;
-wire [4:0] _shell_53 = _shell_51 ? 5'd0 : _shell_52;
-wire _shell_54 = out_wr_ptr_reg == out_rd_ptr_plus1_reg;
-wire out_lands_next = s24_valid_reg & _shell_54;
-wire [15:0] _shell_55 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out25_conn_reg : (out_rd_ptr_plus1_reg[1] ? out25_conn_reg : (out_rd_ptr_plus1_reg[0] ? out25_conn_reg : out24_conn_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_conn_reg : out22_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out21_conn_reg : out20_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_conn_reg : out18_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out17_conn_reg : out16_conn_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_conn_reg : out14_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out13_conn_reg : out12_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_conn_reg : out10_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out9_conn_reg : out8_conn_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_conn_reg : out6_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out5_conn_reg : out4_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_conn_reg : out2_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out1_conn_reg : out0_conn_reg))));
-wire [2:0] _shell_56 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out25_kind_reg : (out_rd_ptr_plus1_reg[1] ? out25_kind_reg : (out_rd_ptr_plus1_reg[0] ? out25_kind_reg : out24_kind_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_kind_reg : out22_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out21_kind_reg : out20_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_kind_reg : out18_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out17_kind_reg : out16_kind_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_kind_reg : out14_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out13_kind_reg : out12_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_kind_reg : out10_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out9_kind_reg : out8_kind_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_kind_reg : out6_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out5_kind_reg : out4_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_kind_reg : out2_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out1_kind_reg : out0_kind_reg))));
-wire [20:0] _shell_57 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out25_cwnd_reg : (out_rd_ptr_plus1_reg[1] ? out25_cwnd_reg : (out_rd_ptr_plus1_reg[0] ? out25_cwnd_reg : out24_cwnd_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_cwnd_reg : out22_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out21_cwnd_reg : out20_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_cwnd_reg : out18_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out17_cwnd_reg : out16_cwnd_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_cwnd_reg : out14_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out13_cwnd_reg : out12_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_cwnd_reg : out10_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out9_cwnd_reg : out8_cwnd_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_cwnd_reg : out6_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out5_cwnd_reg : out4_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_cwnd_reg : out2_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out1_cwnd_reg : out0_cwnd_reg))));
-wire [2:0] _shell_58 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out25_case_reg : (out_rd_ptr_plus1_reg[1] ? out25_case_reg : (out_rd_ptr_plus1_reg[0] ? out25_case_reg : out24_case_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_case_reg : out22_case_reg) : (out_rd_ptr_plus1_reg[0] ? out21_case_reg : out20_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_case_reg : out18_case_reg) : (out_rd_ptr_plus1_reg[0] ? out17_case_reg : out16_case_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_case_reg : out14_case_reg) : (out_rd_ptr_plus1_reg[0] ? out13_case_reg : out12_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_case_reg : out10_case_reg) : (out_rd_ptr_plus1_reg[0] ? out9_case_reg : out8_case_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_case_reg : out6_case_reg) : (out_rd_ptr_plus1_reg[0] ? out5_case_reg : out4_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_case_reg : out2_case_reg) : (out_rd_ptr_plus1_reg[0] ? out1_case_reg : out0_case_reg))));
-wire _shell_59 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out25_qa_reg : (out_rd_ptr_plus1_reg[1] ? out25_qa_reg : (out_rd_ptr_plus1_reg[0] ? out25_qa_reg : out24_qa_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_qa_reg : out22_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out21_qa_reg : out20_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_qa_reg : out18_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out17_qa_reg : out16_qa_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_qa_reg : out14_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out13_qa_reg : out12_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_qa_reg : out10_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out9_qa_reg : out8_qa_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_qa_reg : out6_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out5_qa_reg : out4_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_qa_reg : out2_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out1_qa_reg : out0_qa_reg))));
-wire _shell_60 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out25_fast_reg : (out_rd_ptr_plus1_reg[1] ? out25_fast_reg : (out_rd_ptr_plus1_reg[0] ? out25_fast_reg : out24_fast_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_fast_reg : out22_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out21_fast_reg : out20_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_fast_reg : out18_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out17_fast_reg : out16_fast_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_fast_reg : out14_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out13_fast_reg : out12_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_fast_reg : out10_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out9_fast_reg : out8_fast_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_fast_reg : out6_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out5_fast_reg : out4_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_fast_reg : out2_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out1_fast_reg : out0_fast_reg))));
-wire _shell_61 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out25_error_reg : (out_rd_ptr_plus1_reg[1] ? out25_error_reg : (out_rd_ptr_plus1_reg[0] ? out25_error_reg : out24_error_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_error_reg : out22_error_reg) : (out_rd_ptr_plus1_reg[0] ? out21_error_reg : out20_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_error_reg : out18_error_reg) : (out_rd_ptr_plus1_reg[0] ? out17_error_reg : out16_error_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_error_reg : out14_error_reg) : (out_rd_ptr_plus1_reg[0] ? out13_error_reg : out12_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_error_reg : out10_error_reg) : (out_rd_ptr_plus1_reg[0] ? out9_error_reg : out8_error_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_error_reg : out6_error_reg) : (out_rd_ptr_plus1_reg[0] ? out5_error_reg : out4_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_error_reg : out2_error_reg) : (out_rd_ptr_plus1_reg[0] ? out1_error_reg : out0_error_reg))));
-wire _shell_62 = out_wr_ptr_reg == out_rd_ptr_reg;
-wire out_lands_head = s24_valid_reg & _shell_62;
-wire _shell_63 = out_rd_ptr_plus1_reg == 5'd25;
-wire [4:0] _shell_64 = out_rd_ptr_plus1_reg + 5'd1;
+wire _shell_38 = out_wr_ptr_reg == 5'd1;
+wire _shell_39 = out_wr_ptr_reg == 5'd2;
+wire _shell_40 = out_wr_ptr_reg == 5'd3;
+wire _shell_41 = out_wr_ptr_reg == 5'd4;
+wire _shell_42 = out_wr_ptr_reg == 5'd5;
+wire _shell_43 = out_wr_ptr_reg == 5'd6;
+wire _shell_44 = out_wr_ptr_reg == 5'd7;
+wire _shell_45 = out_wr_ptr_reg == 5'd8;
+wire _shell_46 = out_wr_ptr_reg == 5'd9;
+wire _shell_47 = out_wr_ptr_reg == 5'd10;
+wire _shell_48 = out_wr_ptr_reg == 5'd11;
+wire _shell_49 = out_wr_ptr_reg == 5'd12;
+wire _shell_50 = out_wr_ptr_reg == 5'd13;
+wire _shell_51 = out_wr_ptr_reg == 5'd14;
+wire _shell_52 = out_wr_ptr_reg == 5'd15;
+wire _shell_53 = out_wr_ptr_reg == 5'd16;
+wire _shell_54 = out_wr_ptr_reg == 5'd17;
+wire _shell_55 = out_wr_ptr_reg == 5'd18;
+wire _shell_56 = out_wr_ptr_reg == 5'd19;
+wire _shell_57 = out_wr_ptr_reg == 5'd20;
+wire _shell_58 = out_wr_ptr_reg == 5'd21;
+wire _shell_59 = out_wr_ptr_reg == 5'd22;
+wire _shell_60 = out_wr_ptr_reg == 5'd23;
+wire _shell_61 = out_wr_ptr_reg == 5'd24;
+wire _shell_62 = out_wr_ptr_reg == 5'd25;
+wire _shell_63 = out_wr_ptr_reg == 5'd25;
+wire [4:0] _shell_64 = out_wr_ptr_reg + 5'd1;
 wire [4:0] _shell_65 = _shell_63 ? 5'd0 : _shell_64;
-wire [4:0] _shell_66 = s24_valid_reg ? 5'd1 : 5'd0;
-wire [4:0] _shell_67 = out_count_reg + _shell_66;
-wire [4:0] _shell_68 = out_pop ? 5'd1 : 5'd0;
-wire [4:0] _shell_69 = _shell_67 - _shell_68;
-wire _shell_70 = ~out_pop;
-wire _shell_71 = s24_valid_reg & _shell_70;
-wire _shell_72 = out_count_reg != 5'd31;
-wire _shell_73 = ~s24_valid_reg;
-wire _shell_74 = out_pop & _shell_73;
-wire _shell_75 = out_count_reg != 5'd1;
+wire _shell_66 = out_wr_ptr_reg == out_rd_ptr_plus1_reg;
+wire out_lands_next = s24_valid_reg & _shell_66;
+wire [15:0] _shell_67 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out25_conn_reg : (out_rd_ptr_plus1_reg[1] ? out25_conn_reg : (out_rd_ptr_plus1_reg[0] ? out25_conn_reg : out24_conn_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_conn_reg : out22_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out21_conn_reg : out20_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_conn_reg : out18_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out17_conn_reg : out16_conn_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_conn_reg : out14_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out13_conn_reg : out12_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_conn_reg : out10_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out9_conn_reg : out8_conn_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_conn_reg : out6_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out5_conn_reg : out4_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_conn_reg : out2_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out1_conn_reg : out0_conn_reg))));
+wire [2:0] _shell_68 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out25_kind_reg : (out_rd_ptr_plus1_reg[1] ? out25_kind_reg : (out_rd_ptr_plus1_reg[0] ? out25_kind_reg : out24_kind_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_kind_reg : out22_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out21_kind_reg : out20_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_kind_reg : out18_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out17_kind_reg : out16_kind_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_kind_reg : out14_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out13_kind_reg : out12_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_kind_reg : out10_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out9_kind_reg : out8_kind_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_kind_reg : out6_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out5_kind_reg : out4_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_kind_reg : out2_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out1_kind_reg : out0_kind_reg))));
+wire [20:0] _shell_69 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out25_cwnd_reg : (out_rd_ptr_plus1_reg[1] ? out25_cwnd_reg : (out_rd_ptr_plus1_reg[0] ? out25_cwnd_reg : out24_cwnd_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_cwnd_reg : out22_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out21_cwnd_reg : out20_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_cwnd_reg : out18_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out17_cwnd_reg : out16_cwnd_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_cwnd_reg : out14_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out13_cwnd_reg : out12_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_cwnd_reg : out10_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out9_cwnd_reg : out8_cwnd_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_cwnd_reg : out6_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out5_cwnd_reg : out4_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_cwnd_reg : out2_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out1_cwnd_reg : out0_cwnd_reg))));
+wire [2:0] _shell_70 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out25_case_reg : (out_rd_ptr_plus1_reg[1] ? out25_case_reg : (out_rd_ptr_plus1_reg[0] ? out25_case_reg : out24_case_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_case_reg : out22_case_reg) : (out_rd_ptr_plus1_reg[0] ? out21_case_reg : out20_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_case_reg : out18_case_reg) : (out_rd_ptr_plus1_reg[0] ? out17_case_reg : out16_case_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_case_reg : out14_case_reg) : (out_rd_ptr_plus1_reg[0] ? out13_case_reg : out12_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_case_reg : out10_case_reg) : (out_rd_ptr_plus1_reg[0] ? out9_case_reg : out8_case_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_case_reg : out6_case_reg) : (out_rd_ptr_plus1_reg[0] ? out5_case_reg : out4_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_case_reg : out2_case_reg) : (out_rd_ptr_plus1_reg[0] ? out1_case_reg : out0_case_reg))));
+wire _shell_71 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out25_qa_reg : (out_rd_ptr_plus1_reg[1] ? out25_qa_reg : (out_rd_ptr_plus1_reg[0] ? out25_qa_reg : out24_qa_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_qa_reg : out22_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out21_qa_reg : out20_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_qa_reg : out18_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out17_qa_reg : out16_qa_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_qa_reg : out14_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out13_qa_reg : out12_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_qa_reg : out10_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out9_qa_reg : out8_qa_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_qa_reg : out6_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out5_qa_reg : out4_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_qa_reg : out2_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out1_qa_reg : out0_qa_reg))));
+wire _shell_72 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out25_fast_reg : (out_rd_ptr_plus1_reg[1] ? out25_fast_reg : (out_rd_ptr_plus1_reg[0] ? out25_fast_reg : out24_fast_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_fast_reg : out22_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out21_fast_reg : out20_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_fast_reg : out18_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out17_fast_reg : out16_fast_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_fast_reg : out14_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out13_fast_reg : out12_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_fast_reg : out10_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out9_fast_reg : out8_fast_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_fast_reg : out6_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out5_fast_reg : out4_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_fast_reg : out2_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out1_fast_reg : out0_fast_reg))));
+wire _shell_73 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out25_error_reg : (out_rd_ptr_plus1_reg[1] ? out25_error_reg : (out_rd_ptr_plus1_reg[0] ? out25_error_reg : out24_error_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_error_reg : out22_error_reg) : (out_rd_ptr_plus1_reg[0] ? out21_error_reg : out20_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_error_reg : out18_error_reg) : (out_rd_ptr_plus1_reg[0] ? out17_error_reg : out16_error_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_error_reg : out14_error_reg) : (out_rd_ptr_plus1_reg[0] ? out13_error_reg : out12_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_error_reg : out10_error_reg) : (out_rd_ptr_plus1_reg[0] ? out9_error_reg : out8_error_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_error_reg : out6_error_reg) : (out_rd_ptr_plus1_reg[0] ? out5_error_reg : out4_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_error_reg : out2_error_reg) : (out_rd_ptr_plus1_reg[0] ? out1_error_reg : out0_error_reg))));
+wire _shell_74 = out_wr_ptr_reg == out_rd_ptr_reg;
+wire out_lands_head = s24_valid_reg & _shell_74;
+wire _shell_75 = out_rd_ptr_plus1_reg == 5'd25;
+wire [4:0] _shell_76 = out_rd_ptr_plus1_reg + 5'd1;
+wire [4:0] _shell_77 = _shell_75 ? 5'd0 : _shell_76;
+wire [4:0] _shell_78 = s24_valid_reg ? 5'd1 : 5'd0;
+wire [4:0] _shell_79 = out_count_reg + _shell_78;
+wire [4:0] _shell_80 = out_pop ? 5'd1 : 5'd0;
+wire [4:0] _shell_81 = _shell_79 - _shell_80;
+wire _shell_82 = ~out_pop;
+wire _shell_83 = s24_valid_reg & _shell_82;
+wire _shell_84 = out_count_reg != 5'd31;
+wire _shell_85 = ~s24_valid_reg;
+wire _shell_86 = out_pop & _shell_85;
+wire _shell_87 = out_count_reg != 5'd1;
 wire out_stays = |out_count_reg;
-wire _shell_76 = _shell_74 ? _shell_75 : out_stays;
-wire _shell_77 = _shell_71 ? _shell_72 : _shell_76;
+wire _shell_88 = _shell_86 ? _shell_87 : out_stays;
+wire _shell_89 = _shell_83 ? _shell_84 : _shell_88;
 wire _issue_next_0 = in_conn_reg == skid_conn_reg;
 wire hazard_issued_skid = issue & _issue_next_0;
 wire _issue_next_1 = s1_conn_reg == skid_conn_reg;
 wire _issue_next_2 = s1_valid_reg & _issue_next_1;
 wire _issue_next_3 = hazard_issued_skid | _issue_next_2;
-wire _issue_next_4 = s2_conn_reg == skid_conn_reg;
-wire _issue_next_5 = s2_valid_reg & _issue_next_4;
-wire _issue_next_6 = _issue_next_3 | _issue_next_5;
-wire _issue_next_7 = s3_conn_reg == skid_conn_reg;
-wire _issue_next_8 = s3_valid_reg & _issue_next_7;
-wire _issue_next_9 = _issue_next_6 | _issue_next_8;
-wire _issue_next_10 = s4_conn_reg == skid_conn_reg;
-wire _issue_next_11 = s4_valid_reg & _issue_next_10;
-wire _issue_next_12 = _issue_next_9 | _issue_next_11;
-wire _issue_next_13 = in_conn_reg == s_event_conn;
-wire hazard_issued_in = issue & _issue_next_13;
-wire _issue_next_14 = s1_conn_reg == s_event_conn;
-wire _issue_next_15 = s1_valid_reg & _issue_next_14;
-wire _issue_next_16 = hazard_issued_in | _issue_next_15;
-wire _issue_next_17 = s2_conn_reg == s_event_conn;
-wire _issue_next_18 = s2_valid_reg & _issue_next_17;
+wire _issue_next_4 = in_conn_reg == s_event_conn;
+wire hazard_issued_in = issue & _issue_next_4;
+wire _issue_next_5 = s1_conn_reg == s_event_conn;
+wire _issue_next_6 = s1_valid_reg & _issue_next_5;
+wire _issue_next_7 = hazard_issued_in | _issue_next_6;
+wire _issue_next_8 = skid_valid_reg ? _issue_next_3 : _issue_next_7;
+wire _issue_next_9 = in_conn_reg == in_conn_reg;
+wire hazard_issued_head = issue & _issue_next_9;
+wire _issue_next_10 = s1_conn_reg == in_conn_reg;
+wire _issue_next_11 = s1_valid_reg & _issue_next_10;
+wire _issue_next_12 = hazard_issued_head | _issue_next_11;
+wire _issue_next_13 = in_valid_reg ? _issue_next_12 : _issue_next_7;
+wire hazard0_ahead = issue ? _issue_next_8 : _issue_next_13;
+wire _issue_next_14 = s2_conn_reg == skid_conn_reg;
+wire _issue_next_15 = s2_valid_reg & _issue_next_14;
+wire _issue_next_16 = 1'd0 | _issue_next_15;
+wire _issue_next_17 = s3_conn_reg == skid_conn_reg;
+wire _issue_next_18 = s3_valid_reg & _issue_next_17;
 wire _issue_next_19 = _issue_next_16 | _issue_next_18;
-wire _issue_next_20 = s3_conn_reg == s_event_conn;
-wire _issue_next_21 = s3_valid_reg & _issue_next_20;
-wire _issue_next_22 = _issue_next_19 | _issue_next_21;
-wire _issue_next_23 = s4_conn_reg == s_event_conn;
-wire _issue_next_24 = s4_valid_reg & _issue_next_23;
+wire _issue_next_20 = s2_conn_reg == s_event_conn;
+wire _issue_next_21 = s2_valid_reg & _issue_next_20;
+wire _issue_next_22 = 1'd0 | _issue_next_21;
+wire _issue_next_23 = s3_conn_reg == s_event_conn;
+wire _issue_next_24 = s3_valid_reg & _issue_next_23;
 wire _issue_next_25 = _issue_next_22 | _issue_next_24;
-wire _issue_next_26 = skid_valid_reg ? _issue_next_12 : _issue_next_25;
-wire _issue_next_27 = in_conn_reg == in_conn_reg;
-wire hazard_issued_head = issue & _issue_next_27;
-wire _issue_next_28 = s1_conn_reg == in_conn_reg;
-wire _issue_next_29 = s1_valid_reg & _issue_next_28;
-wire _issue_next_30 = hazard_issued_head | _issue_next_29;
-wire _issue_next_31 = s2_conn_reg == in_conn_reg;
-wire _issue_next_32 = s2_valid_reg & _issue_next_31;
-wire _issue_next_33 = _issue_next_30 | _issue_next_32;
-wire _issue_next_34 = s3_conn_reg == in_conn_reg;
-wire _issue_next_35 = s3_valid_reg & _issue_next_34;
-wire _issue_next_36 = _issue_next_33 | _issue_next_35;
-wire _issue_next_37 = s4_conn_reg == in_conn_reg;
-wire _issue_next_38 = s4_valid_reg & _issue_next_37;
+wire _issue_next_26 = skid_valid_reg ? _issue_next_19 : _issue_next_25;
+wire _issue_next_27 = s2_conn_reg == in_conn_reg;
+wire _issue_next_28 = s2_valid_reg & _issue_next_27;
+wire _issue_next_29 = 1'd0 | _issue_next_28;
+wire _issue_next_30 = s3_conn_reg == in_conn_reg;
+wire _issue_next_31 = s3_valid_reg & _issue_next_30;
+wire _issue_next_32 = _issue_next_29 | _issue_next_31;
+wire _issue_next_33 = in_valid_reg ? _issue_next_32 : _issue_next_25;
+wire hazard1_ahead = issue ? _issue_next_26 : _issue_next_33;
+wire _issue_next_34 = s4_conn_reg == skid_conn_reg;
+wire _issue_next_35 = s4_valid_reg & _issue_next_34;
+wire _issue_next_36 = 1'd0 | _issue_next_35;
+wire _issue_next_37 = s5_conn_reg == skid_conn_reg;
+wire _issue_next_38 = s5_valid_reg & _issue_next_37;
 wire _issue_next_39 = _issue_next_36 | _issue_next_38;
-wire _issue_next_40 = in_valid_reg ? _issue_next_39 : _issue_next_25;
-wire hazard0_ahead = issue ? _issue_next_26 : _issue_next_40;
-wire _issue_next_41 = s5_conn_reg == skid_conn_reg;
-wire _issue_next_42 = s5_valid_reg & _issue_next_41;
-wire _issue_next_43 = 1'd0 | _issue_next_42;
-wire _issue_next_44 = s6_conn_reg == skid_conn_reg;
-wire _issue_next_45 = s6_valid_reg & _issue_next_44;
-wire _issue_next_46 = _issue_next_43 | _issue_next_45;
-wire _issue_next_47 = s7_conn_reg == skid_conn_reg;
-wire _issue_next_48 = s7_valid_reg & _issue_next_47;
-wire _issue_next_49 = _issue_next_46 | _issue_next_48;
-wire _issue_next_50 = s8_conn_reg == skid_conn_reg;
-wire _issue_next_51 = s8_valid_reg & _issue_next_50;
+wire _issue_next_40 = s4_conn_reg == s_event_conn;
+wire _issue_next_41 = s4_valid_reg & _issue_next_40;
+wire _issue_next_42 = 1'd0 | _issue_next_41;
+wire _issue_next_43 = s5_conn_reg == s_event_conn;
+wire _issue_next_44 = s5_valid_reg & _issue_next_43;
+wire _issue_next_45 = _issue_next_42 | _issue_next_44;
+wire _issue_next_46 = skid_valid_reg ? _issue_next_39 : _issue_next_45;
+wire _issue_next_47 = s4_conn_reg == in_conn_reg;
+wire _issue_next_48 = s4_valid_reg & _issue_next_47;
+wire _issue_next_49 = 1'd0 | _issue_next_48;
+wire _issue_next_50 = s5_conn_reg == in_conn_reg;
+wire _issue_next_51 = s5_valid_reg & _issue_next_50;
 wire _issue_next_52 = _issue_next_49 | _issue_next_51;
-wire _issue_next_53 = s9_conn_reg == skid_conn_reg;
-wire _issue_next_54 = s9_valid_reg & _issue_next_53;
-wire _issue_next_55 = _issue_next_52 | _issue_next_54;
-wire _issue_next_56 = s5_conn_reg == s_event_conn;
-wire _issue_next_57 = s5_valid_reg & _issue_next_56;
-wire _issue_next_58 = 1'd0 | _issue_next_57;
-wire _issue_next_59 = s6_conn_reg == s_event_conn;
-wire _issue_next_60 = s6_valid_reg & _issue_next_59;
-wire _issue_next_61 = _issue_next_58 | _issue_next_60;
-wire _issue_next_62 = s7_conn_reg == s_event_conn;
-wire _issue_next_63 = s7_valid_reg & _issue_next_62;
-wire _issue_next_64 = _issue_next_61 | _issue_next_63;
-wire _issue_next_65 = s8_conn_reg == s_event_conn;
-wire _issue_next_66 = s8_valid_reg & _issue_next_65;
-wire _issue_next_67 = _issue_next_64 | _issue_next_66;
-wire _issue_next_68 = s9_conn_reg == s_event_conn;
-wire _issue_next_69 = s9_valid_reg & _issue_next_68;
-wire _issue_next_70 = _issue_next_67 | _issue_next_69;
-wire _issue_next_71 = skid_valid_reg ? _issue_next_55 : _issue_next_70;
-wire _issue_next_72 = s5_conn_reg == in_conn_reg;
-wire _issue_next_73 = s5_valid_reg & _issue_next_72;
-wire _issue_next_74 = 1'd0 | _issue_next_73;
-wire _issue_next_75 = s6_conn_reg == in_conn_reg;
-wire _issue_next_76 = s6_valid_reg & _issue_next_75;
-wire _issue_next_77 = _issue_next_74 | _issue_next_76;
-wire _issue_next_78 = s7_conn_reg == in_conn_reg;
-wire _issue_next_79 = s7_valid_reg & _issue_next_78;
-wire _issue_next_80 = _issue_next_77 | _issue_next_79;
-wire _issue_next_81 = s8_conn_reg == in_conn_reg;
-wire _issue_next_82 = s8_valid_reg & _issue_next_81;
-wire _issue_next_83 = _issue_next_80 | _issue_next_82;
-wire _issue_next_84 = s9_conn_reg == in_conn_reg;
-wire _issue_next_85 = s9_valid_reg & _issue_next_84;
-wire _issue_next_86 = _issue_next_83 | _issue_next_85;
-wire _issue_next_87 = in_valid_reg ? _issue_next_86 : _issue_next_70;
-wire hazard1_ahead = issue ? _issue_next_71 : _issue_next_87;
-wire _issue_next_88 = s10_conn_reg == skid_conn_reg;
-wire _issue_next_89 = s10_valid_reg & _issue_next_88;
-wire _issue_next_90 = 1'd0 | _issue_next_89;
-wire _issue_next_91 = s11_conn_reg == skid_conn_reg;
-wire _issue_next_92 = s11_valid_reg & _issue_next_91;
-wire _issue_next_93 = _issue_next_90 | _issue_next_92;
-wire _issue_next_94 = s12_conn_reg == skid_conn_reg;
-wire _issue_next_95 = s12_valid_reg & _issue_next_94;
-wire _issue_next_96 = _issue_next_93 | _issue_next_95;
-wire _issue_next_97 = s13_conn_reg == skid_conn_reg;
-wire _issue_next_98 = s13_valid_reg & _issue_next_97;
+wire _issue_next_53 = in_valid_reg ? _issue_next_52 : _issue_next_45;
+wire hazard2_ahead = issue ? _issue_next_46 : _issue_next_53;
+wire _issue_next_54 = s6_conn_reg == skid_conn_reg;
+wire _issue_next_55 = s6_valid_reg & _issue_next_54;
+wire _issue_next_56 = 1'd0 | _issue_next_55;
+wire _issue_next_57 = s7_conn_reg == skid_conn_reg;
+wire _issue_next_58 = s7_valid_reg & _issue_next_57;
+wire _issue_next_59 = _issue_next_56 | _issue_next_58;
+wire _issue_next_60 = s6_conn_reg == s_event_conn;
+wire _issue_next_61 = s6_valid_reg & _issue_next_60;
+wire _issue_next_62 = 1'd0 | _issue_next_61;
+wire _issue_next_63 = s7_conn_reg == s_event_conn;
+wire _issue_next_64 = s7_valid_reg & _issue_next_63;
+wire _issue_next_65 = _issue_next_62 | _issue_next_64;
+wire _issue_next_66 = skid_valid_reg ? _issue_next_59 : _issue_next_65;
+wire _issue_next_67 = s6_conn_reg == in_conn_reg;
+wire _issue_next_68 = s6_valid_reg & _issue_next_67;
+wire _issue_next_69 = 1'd0 | _issue_next_68;
+wire _issue_next_70 = s7_conn_reg == in_conn_reg;
+wire _issue_next_71 = s7_valid_reg & _issue_next_70;
+wire _issue_next_72 = _issue_next_69 | _issue_next_71;
+wire _issue_next_73 = in_valid_reg ? _issue_next_72 : _issue_next_65;
+wire hazard3_ahead = issue ? _issue_next_66 : _issue_next_73;
+wire _issue_next_74 = s8_conn_reg == skid_conn_reg;
+wire _issue_next_75 = s8_valid_reg & _issue_next_74;
+wire _issue_next_76 = 1'd0 | _issue_next_75;
+wire _issue_next_77 = s9_conn_reg == skid_conn_reg;
+wire _issue_next_78 = s9_valid_reg & _issue_next_77;
+wire _issue_next_79 = _issue_next_76 | _issue_next_78;
+wire _issue_next_80 = s8_conn_reg == s_event_conn;
+wire _issue_next_81 = s8_valid_reg & _issue_next_80;
+wire _issue_next_82 = 1'd0 | _issue_next_81;
+wire _issue_next_83 = s9_conn_reg == s_event_conn;
+wire _issue_next_84 = s9_valid_reg & _issue_next_83;
+wire _issue_next_85 = _issue_next_82 | _issue_next_84;
+wire _issue_next_86 = skid_valid_reg ? _issue_next_79 : _issue_next_85;
+wire _issue_next_87 = s8_conn_reg == in_conn_reg;
+wire _issue_next_88 = s8_valid_reg & _issue_next_87;
+wire _issue_next_89 = 1'd0 | _issue_next_88;
+wire _issue_next_90 = s9_conn_reg == in_conn_reg;
+wire _issue_next_91 = s9_valid_reg & _issue_next_90;
+wire _issue_next_92 = _issue_next_89 | _issue_next_91;
+wire _issue_next_93 = in_valid_reg ? _issue_next_92 : _issue_next_85;
+wire hazard4_ahead = issue ? _issue_next_86 : _issue_next_93;
+wire _issue_next_94 = s10_conn_reg == skid_conn_reg;
+wire _issue_next_95 = s10_valid_reg & _issue_next_94;
+wire _issue_next_96 = 1'd0 | _issue_next_95;
+wire _issue_next_97 = s11_conn_reg == skid_conn_reg;
+wire _issue_next_98 = s11_valid_reg & _issue_next_97;
 wire _issue_next_99 = _issue_next_96 | _issue_next_98;
-wire _issue_next_100 = s14_conn_reg == skid_conn_reg;
-wire _issue_next_101 = s14_valid_reg & _issue_next_100;
-wire _issue_next_102 = _issue_next_99 | _issue_next_101;
-wire _issue_next_103 = s10_conn_reg == s_event_conn;
-wire _issue_next_104 = s10_valid_reg & _issue_next_103;
-wire _issue_next_105 = 1'd0 | _issue_next_104;
-wire _issue_next_106 = s11_conn_reg == s_event_conn;
-wire _issue_next_107 = s11_valid_reg & _issue_next_106;
-wire _issue_next_108 = _issue_next_105 | _issue_next_107;
-wire _issue_next_109 = s12_conn_reg == s_event_conn;
-wire _issue_next_110 = s12_valid_reg & _issue_next_109;
-wire _issue_next_111 = _issue_next_108 | _issue_next_110;
-wire _issue_next_112 = s13_conn_reg == s_event_conn;
-wire _issue_next_113 = s13_valid_reg & _issue_next_112;
-wire _issue_next_114 = _issue_next_111 | _issue_next_113;
-wire _issue_next_115 = s14_conn_reg == s_event_conn;
-wire _issue_next_116 = s14_valid_reg & _issue_next_115;
-wire _issue_next_117 = _issue_next_114 | _issue_next_116;
-wire _issue_next_118 = skid_valid_reg ? _issue_next_102 : _issue_next_117;
-wire _issue_next_119 = s10_conn_reg == in_conn_reg;
-wire _issue_next_120 = s10_valid_reg & _issue_next_119;
-wire _issue_next_121 = 1'd0 | _issue_next_120;
-wire _issue_next_122 = s11_conn_reg == in_conn_reg;
-wire _issue_next_123 = s11_valid_reg & _issue_next_122;
-wire _issue_next_124 = _issue_next_121 | _issue_next_123;
-wire _issue_next_125 = s12_conn_reg == in_conn_reg;
-wire _issue_next_126 = s12_valid_reg & _issue_next_125;
-wire _issue_next_127 = _issue_next_124 | _issue_next_126;
-wire _issue_next_128 = s13_conn_reg == in_conn_reg;
-wire _issue_next_129 = s13_valid_reg & _issue_next_128;
-wire _issue_next_130 = _issue_next_127 | _issue_next_129;
-wire _issue_next_131 = s14_conn_reg == in_conn_reg;
-wire _issue_next_132 = s14_valid_reg & _issue_next_131;
-wire _issue_next_133 = _issue_next_130 | _issue_next_132;
-wire _issue_next_134 = in_valid_reg ? _issue_next_133 : _issue_next_117;
-wire hazard2_ahead = issue ? _issue_next_118 : _issue_next_134;
-wire _issue_next_135 = s15_conn_reg == skid_conn_reg;
-wire _issue_next_136 = s15_valid_reg & _issue_next_135;
-wire _issue_next_137 = 1'd0 | _issue_next_136;
-wire _issue_next_138 = s16_conn_reg == skid_conn_reg;
-wire _issue_next_139 = s16_valid_reg & _issue_next_138;
-wire _issue_next_140 = _issue_next_137 | _issue_next_139;
-wire _issue_next_141 = s17_conn_reg == skid_conn_reg;
-wire _issue_next_142 = s17_valid_reg & _issue_next_141;
-wire _issue_next_143 = _issue_next_140 | _issue_next_142;
-wire _issue_next_144 = s18_conn_reg == skid_conn_reg;
-wire _issue_next_145 = s18_valid_reg & _issue_next_144;
-wire _issue_next_146 = _issue_next_143 | _issue_next_145;
-wire _issue_next_147 = s19_conn_reg == skid_conn_reg;
-wire _issue_next_148 = s19_valid_reg & _issue_next_147;
-wire _issue_next_149 = _issue_next_146 | _issue_next_148;
-wire _issue_next_150 = s15_conn_reg == s_event_conn;
+wire _issue_next_100 = s10_conn_reg == s_event_conn;
+wire _issue_next_101 = s10_valid_reg & _issue_next_100;
+wire _issue_next_102 = 1'd0 | _issue_next_101;
+wire _issue_next_103 = s11_conn_reg == s_event_conn;
+wire _issue_next_104 = s11_valid_reg & _issue_next_103;
+wire _issue_next_105 = _issue_next_102 | _issue_next_104;
+wire _issue_next_106 = skid_valid_reg ? _issue_next_99 : _issue_next_105;
+wire _issue_next_107 = s10_conn_reg == in_conn_reg;
+wire _issue_next_108 = s10_valid_reg & _issue_next_107;
+wire _issue_next_109 = 1'd0 | _issue_next_108;
+wire _issue_next_110 = s11_conn_reg == in_conn_reg;
+wire _issue_next_111 = s11_valid_reg & _issue_next_110;
+wire _issue_next_112 = _issue_next_109 | _issue_next_111;
+wire _issue_next_113 = in_valid_reg ? _issue_next_112 : _issue_next_105;
+wire hazard5_ahead = issue ? _issue_next_106 : _issue_next_113;
+wire _issue_next_114 = s12_conn_reg == skid_conn_reg;
+wire _issue_next_115 = s12_valid_reg & _issue_next_114;
+wire _issue_next_116 = 1'd0 | _issue_next_115;
+wire _issue_next_117 = s13_conn_reg == skid_conn_reg;
+wire _issue_next_118 = s13_valid_reg & _issue_next_117;
+wire _issue_next_119 = _issue_next_116 | _issue_next_118;
+wire _issue_next_120 = s12_conn_reg == s_event_conn;
+wire _issue_next_121 = s12_valid_reg & _issue_next_120;
+wire _issue_next_122 = 1'd0 | _issue_next_121;
+wire _issue_next_123 = s13_conn_reg == s_event_conn;
+wire _issue_next_124 = s13_valid_reg & _issue_next_123;
+wire _issue_next_125 = _issue_next_122 | _issue_next_124;
+wire _issue_next_126 = skid_valid_reg ? _issue_next_119 : _issue_next_125;
+wire _issue_next_127 = s12_conn_reg == in_conn_reg;
+wire _issue_next_128 = s12_valid_reg & _issue_next_127;
+wire _issue_next_129 = 1'd0 | _issue_next_128;
+wire _issue_next_130 = s13_conn_reg == in_conn_reg;
+wire _issue_next_131 = s13_valid_reg & _issue_next_130;
+wire _issue_next_132 = _issue_next_129 | _issue_next_131;
+wire _issue_next_133 = in_valid_reg ? _issue_next_132 : _issue_next_125;
+wire hazard6_ahead = issue ? _issue_next_126 : _issue_next_133;
+wire _issue_next_134 = s14_conn_reg == skid_conn_reg;
+wire _issue_next_135 = s14_valid_reg & _issue_next_134;
+wire _issue_next_136 = 1'd0 | _issue_next_135;
+wire _issue_next_137 = s15_conn_reg == skid_conn_reg;
+wire _issue_next_138 = s15_valid_reg & _issue_next_137;
+wire _issue_next_139 = _issue_next_136 | _issue_next_138;
+wire _issue_next_140 = s14_conn_reg == s_event_conn;
+wire _issue_next_141 = s14_valid_reg & _issue_next_140;
+wire _issue_next_142 = 1'd0 | _issue_next_141;
+wire _issue_next_143 = s15_conn_reg == s_event_conn;
+wire _issue_next_144 = s15_valid_reg & _issue_next_143;
+wire _issue_next_145 = _issue_next_142 | _issue_next_144;
+wire _issue_next_146 = skid_valid_reg ? _issue_next_139 : _issue_next_145;
+wire _issue_next_147 = s14_conn_reg == in_conn_reg;
+wire _issue_next_148 = s14_valid_reg & _issue_next_147;
+wire _issue_next_149 = 1'd0 | _issue_next_148;
+wire _issue_next_150 = s15_conn_reg == in_conn_reg;
 wire _issue_next_151 = s15_valid_reg & _issue_next_150;
-wire _issue_next_152 = 1'd0 | _issue_next_151;
-wire _issue_next_153 = s16_conn_reg == s_event_conn;
-wire _issue_next_154 = s16_valid_reg & _issue_next_153;
-wire _issue_next_155 = _issue_next_152 | _issue_next_154;
-wire _issue_next_156 = s17_conn_reg == s_event_conn;
-wire _issue_next_157 = s17_valid_reg & _issue_next_156;
-wire _issue_next_158 = _issue_next_155 | _issue_next_157;
-wire _issue_next_159 = s18_conn_reg == s_event_conn;
-wire _issue_next_160 = s18_valid_reg & _issue_next_159;
-wire _issue_next_161 = _issue_next_158 | _issue_next_160;
-wire _issue_next_162 = s19_conn_reg == s_event_conn;
-wire _issue_next_163 = s19_valid_reg & _issue_next_162;
-wire _issue_next_164 = _issue_next_161 | _issue_next_163;
-wire _issue_next_165 = skid_valid_reg ? _issue_next_149 : _issue_next_164;
-wire _issue_next_166 = s15_conn_reg == in_conn_reg;
-wire _issue_next_167 = s15_valid_reg & _issue_next_166;
-wire _issue_next_168 = 1'd0 | _issue_next_167;
-wire _issue_next_169 = s16_conn_reg == in_conn_reg;
-wire _issue_next_170 = s16_valid_reg & _issue_next_169;
-wire _issue_next_171 = _issue_next_168 | _issue_next_170;
-wire _issue_next_172 = s17_conn_reg == in_conn_reg;
-wire _issue_next_173 = s17_valid_reg & _issue_next_172;
-wire _issue_next_174 = _issue_next_171 | _issue_next_173;
-wire _issue_next_175 = s18_conn_reg == in_conn_reg;
-wire _issue_next_176 = s18_valid_reg & _issue_next_175;
-wire _issue_next_177 = _issue_next_174 | _issue_next_176;
-wire _issue_next_178 = s19_conn_reg == in_conn_reg;
-wire _issue_next_179 = s19_valid_reg & _issue_next_178;
-wire _issue_next_180 = _issue_next_177 | _issue_next_179;
-wire _issue_next_181 = in_valid_reg ? _issue_next_180 : _issue_next_164;
-wire hazard3_ahead = issue ? _issue_next_165 : _issue_next_181;
-wire _issue_next_182 = ~out_pop;
-wire _issue_next_183 = issue & _issue_next_182;
-wire _issue_next_184 = 5'd25 <= occ_reg;
-wire _issue_next_185 = occ_reg != 5'd31;
-wire _issue_next_186 = _issue_next_184 & _issue_next_185;
-wire _issue_next_187 = ~issue;
-wire _issue_next_188 = out_pop & _issue_next_187;
-wire _issue_next_189 = 5'd27 <= occ_reg;
-wire _issue_next_190 = |occ_reg;
-wire _issue_next_191 = ~_issue_next_190;
+wire _issue_next_152 = _issue_next_149 | _issue_next_151;
+wire _issue_next_153 = in_valid_reg ? _issue_next_152 : _issue_next_145;
+wire hazard7_ahead = issue ? _issue_next_146 : _issue_next_153;
+wire _issue_next_154 = s16_conn_reg == skid_conn_reg;
+wire _issue_next_155 = s16_valid_reg & _issue_next_154;
+wire _issue_next_156 = 1'd0 | _issue_next_155;
+wire _issue_next_157 = s17_conn_reg == skid_conn_reg;
+wire _issue_next_158 = s17_valid_reg & _issue_next_157;
+wire _issue_next_159 = _issue_next_156 | _issue_next_158;
+wire _issue_next_160 = s16_conn_reg == s_event_conn;
+wire _issue_next_161 = s16_valid_reg & _issue_next_160;
+wire _issue_next_162 = 1'd0 | _issue_next_161;
+wire _issue_next_163 = s17_conn_reg == s_event_conn;
+wire _issue_next_164 = s17_valid_reg & _issue_next_163;
+wire _issue_next_165 = _issue_next_162 | _issue_next_164;
+wire _issue_next_166 = skid_valid_reg ? _issue_next_159 : _issue_next_165;
+wire _issue_next_167 = s16_conn_reg == in_conn_reg;
+wire _issue_next_168 = s16_valid_reg & _issue_next_167;
+wire _issue_next_169 = 1'd0 | _issue_next_168;
+wire _issue_next_170 = s17_conn_reg == in_conn_reg;
+wire _issue_next_171 = s17_valid_reg & _issue_next_170;
+wire _issue_next_172 = _issue_next_169 | _issue_next_171;
+wire _issue_next_173 = in_valid_reg ? _issue_next_172 : _issue_next_165;
+wire hazard8_ahead = issue ? _issue_next_166 : _issue_next_173;
+wire _issue_next_174 = s18_conn_reg == skid_conn_reg;
+wire _issue_next_175 = s18_valid_reg & _issue_next_174;
+wire _issue_next_176 = 1'd0 | _issue_next_175;
+wire _issue_next_177 = s19_conn_reg == skid_conn_reg;
+wire _issue_next_178 = s19_valid_reg & _issue_next_177;
+wire _issue_next_179 = _issue_next_176 | _issue_next_178;
+wire _issue_next_180 = s18_conn_reg == s_event_conn;
+wire _issue_next_181 = s18_valid_reg & _issue_next_180;
+wire _issue_next_182 = 1'd0 | _issue_next_181;
+wire _issue_next_183 = s19_conn_reg == s_event_conn;
+wire _issue_next_184 = s19_valid_reg & _issue_next_183;
+wire _issue_next_185 = _issue_next_182 | _issue_next_184;
+wire _issue_next_186 = skid_valid_reg ? _issue_next_179 : _issue_next_185;
+wire _issue_next_187 = s18_conn_reg == in_conn_reg;
+wire _issue_next_188 = s18_valid_reg & _issue_next_187;
+wire _issue_next_189 = 1'd0 | _issue_next_188;
+wire _issue_next_190 = s19_conn_reg == in_conn_reg;
+wire _issue_next_191 = s19_valid_reg & _issue_next_190;
 wire _issue_next_192 = _issue_next_189 | _issue_next_191;
-wire _issue_next_193 = 5'd26 <= occ_reg;
-wire _issue_next_194 = _issue_next_188 ? _issue_next_192 : _issue_next_193;
-wire full_ahead = _issue_next_183 ? _issue_next_186 : _issue_next_194;
+wire _issue_next_193 = in_valid_reg ? _issue_next_192 : _issue_next_185;
+wire hazard9_ahead = issue ? _issue_next_186 : _issue_next_193;
+wire _issue_next_194 = ~out_pop;
+wire _issue_next_195 = issue & _issue_next_194;
+wire _issue_next_196 = 5'd25 <= occ_reg;
+wire _issue_next_197 = occ_reg != 5'd31;
+wire _issue_next_198 = _issue_next_196 & _issue_next_197;
+wire _issue_next_199 = ~issue;
+wire _issue_next_200 = out_pop & _issue_next_199;
+wire _issue_next_201 = 5'd27 <= occ_reg;
+wire _issue_next_202 = |occ_reg;
+wire _issue_next_203 = ~_issue_next_202;
+wire _issue_next_204 = _issue_next_201 | _issue_next_203;
+wire _issue_next_205 = 5'd26 <= occ_reg;
+wire _issue_next_206 = _issue_next_200 ? _issue_next_204 : _issue_next_205;
+wire full_ahead = _issue_next_195 ? _issue_next_198 : _issue_next_206;
 wire _ready_0 = ~issue;
 wire _ready_1 = in_valid_reg & _ready_0;
-wire _ready_2 = _ready_1 & _shell_9;
+wire _ready_2 = _ready_1 & _shell_21;
 wire _ready_3 = ~issue;
 wire _ready_4 = skid_valid_reg & _ready_3;
 wire _ready_5 = _ready_2 | _ready_4;
 wire _ready_6 = skid_valid_reg & issue;
-wire _ready_7 = _ready_6 & _shell_9;
+wire _ready_7 = _ready_6 & _shell_21;
 wire _ready_8 = _ready_5 | _ready_7;
 wire _ready_9 = ~_ready_8;
 wire [11:0] _state_rd_0 = in_conn_reg[11:0];
 // bits dropped on purpose (rounding, wrap-around)
-wire _unused = ^{_s2_t_next_1[5:0], s1_now_reg[31:19], s1_now_reg[7:0], s8_qa_scaled_reg[37], s8_qa_scaled_reg[12:0], _s2_t_7_next_1[5:0], s9_c_qa_reg[8:0], s10_mi_base_prod_reg[10:0], s17_mi_raw_prod_reg[10:0], s10_fi_c_prod_reg[10:0], avg_sum[20], s11_md_frac_prod_reg[10:0], s15_md_red_prod_reg[15:0], _s2_t_33_next_1[5:0], _s11_t_18_next_4[24], _s24_c_ack_clamped_next_3[24], _s2_t_41_next_1[5:0], _s7_t_27_next_4[24], _s10_c_loss_all_next_4[24]};
+wire _unused = ^{_s2_t_next_1[5:0], s1_now_reg[31:19], s1_now_reg[7:0], s8_qa_scaled_reg[37], s8_qa_scaled_reg[12:0], _s2_t_7_next_1[5:0], s9_c_qa_reg[8:0], s10_mi_base_prod_reg[10:0], s17_mi_raw_prod_reg[10:0], s10_fi_c_prod_reg[10:0], avg_sum[20], s11_md_frac_prod_reg[10:0], s15_md_red_prod_reg[15:0], _s2_t_33_next_1[5:0], _s12_t_15_next_3[24], _s24_c_ack_clamped_next_3[24], _s2_t_41_next_1[5:0], _s7_t_27_next_4[24], _s10_c_loss_all_next_4[24]};
 
 assign s_event_ready = in_ready_reg;
 assign s2_error_next = s1_error;
@@ -7132,8 +7174,17 @@ assign s7_fi_uncongested_next = s6_fi_uncongested_reg;
 assign s8_fi_uncongested_next = s7_fi_uncongested_reg;
 assign s9_fi_uncongested_next = s8_fi_uncongested_reg;
 assign s10_fi_fire_next = fi_fire;
+assign s5_t_2_next = s4_t_3_reg;
+assign s6_ack_run_next = ack_run;
+assign s7_ack_run_next = s6_ack_run_reg;
+assign s8_ack_run_next = s7_ack_run_reg;
+assign s9_ack_run_next = s8_ack_run_reg;
+assign s10_ack_run_next = s9_ack_run_reg;
+assign s10_t_next = _s10_t_next_1;
+assign s10_t_2_next = _s10_t_next_0;
+assign s10_t_3_next = _s10_t_3_next_0;
+assign s11_c_early_next = c_early;
 assign s5_recip_c_lead_next = recip_c_lead;
-assign s5_t_2_next = _s5_t_2_next_1;
 assign s5_t_3_next = _s5_t_3_next_1;
 assign s5_t_4_next = _s5_t_4_next_1;
 assign s5_t_5_next = _s5_t_5_next_1;
@@ -7142,7 +7193,7 @@ assign s5_t_7_next = _s5_t_7_next_1;
 assign s5_t_8_next = _s5_t_8_next_1;
 assign s5_t_9_next = _s5_t_9_next_1;
 assign s5_t_10_next = _s5_t_10_next_1;
-assign s5_t_11_next = _s5_t_11_next_0;
+assign s5_t_11_next = _s5_t_11_next_1;
 assign s5_t_12_next = _s5_t_12_next_0;
 assign s5_t_13_next = _s5_t_13_next_0;
 assign s5_t_14_next = _s5_t_14_next_0;
@@ -7156,6 +7207,7 @@ assign s5_t_21_next = _s5_t_21_next_0;
 assign s5_t_22_next = _s5_t_22_next_0;
 assign s5_t_23_next = _s5_t_23_next_0;
 assign s5_t_24_next = _s5_t_24_next_0;
+assign s5_t_25_next = _s5_t_25_next_0;
 assign s6_recip_c_mantissa_next = recip_c_mantissa;
 assign s7_recip_c_recip_next = recip_c_recip;
 assign s8_recip_c_t_next = s7_recip_c_recip_reg;
@@ -7186,14 +7238,14 @@ assign s2_size_kmi_pp00_next = size_kmi_pp00;
 assign s2_size_kmi_pp01_next = size_kmi_pp01;
 assign s3_size_kmi_next = size_kmi;
 assign s4_t_8_next = _s4_t_8_next_1;
-assign s5_t_25_next = s4_t_8_reg;
-assign s6_t_2_next = s5_t_25_reg;
+assign s5_t_26_next = s4_t_8_reg;
+assign s6_t_2_next = s5_t_26_reg;
 assign s7_t_2_next = s6_t_2_reg;
 assign s8_t_2_next = s7_t_2_reg;
 assign s9_mi_base_prod_pp00_next = mi_base_prod_pp00;
 assign s4_t_9_next = _s4_t_9_next_1;
-assign s5_t_26_next = s4_t_9_reg;
-assign s6_t_3_next = s5_t_26_reg;
+assign s5_t_27_next = s4_t_9_reg;
+assign s6_t_3_next = s5_t_27_reg;
 assign s7_t_3_next = s6_t_3_reg;
 assign s8_t_3_next = s7_t_3_reg;
 assign s9_mi_base_prod_pp10_next = mi_base_prod_pp10;
@@ -7202,61 +7254,61 @@ assign s6_t_4_next = _s6_t_4_next_0;
 assign s7_t_4_next = s6_t_4_reg;
 assign s8_t_4_next = s7_t_4_reg;
 assign s9_t_next = s8_t_4_reg;
-assign s10_t_next = s9_t_reg;
+assign s10_t_4_next = s9_t_reg;
 assign s11_mi_base_coarse_next = mi_base_coarse;
 assign s6_t_5_next = _s6_t_5_next_0;
 assign s7_t_5_next = s6_t_5_reg;
 assign s8_t_5_next = s7_t_5_reg;
 assign s9_t_2_next = s8_t_5_reg;
-assign s10_t_2_next = s9_t_2_reg;
-assign s11_t_next = s10_t_2_reg;
+assign s10_t_5_next = s9_t_2_reg;
+assign s11_t_next = s10_t_5_reg;
 assign s12_mi_base_next = mi_base;
 assign s2_t_27_next = _s2_t_27_next_1;
 assign s3_t_8_next = s2_t_27_reg;
 assign s4_t_10_next = s3_t_8_reg;
-assign s5_t_27_next = s4_t_10_reg;
-assign s6_t_6_next = s5_t_27_reg;
+assign s5_t_28_next = s4_t_10_reg;
+assign s6_t_6_next = s5_t_28_reg;
 assign s7_t_6_next = s6_t_6_reg;
 assign s8_t_6_next = s7_t_6_reg;
 assign s9_t_3_next = s8_t_6_reg;
-assign s10_t_3_next = s9_t_3_reg;
-assign s11_t_2_next = s10_t_3_reg;
+assign s10_t_6_next = s9_t_3_reg;
+assign s11_t_2_next = s10_t_6_reg;
 assign s12_t_next = s11_t_2_reg;
 assign s13_mi_num_pp00_next = mi_num_pp00;
 assign s2_t_28_next = _s2_t_28_next_1;
 assign s3_t_9_next = s2_t_28_reg;
 assign s4_t_11_next = s3_t_9_reg;
-assign s5_t_28_next = s4_t_11_reg;
-assign s6_t_7_next = s5_t_28_reg;
+assign s5_t_29_next = s4_t_11_reg;
+assign s6_t_7_next = s5_t_29_reg;
 assign s7_t_7_next = s6_t_7_reg;
 assign s8_t_7_next = s7_t_7_reg;
 assign s9_t_4_next = s8_t_7_reg;
-assign s10_t_4_next = s9_t_4_reg;
-assign s11_t_3_next = s10_t_4_reg;
+assign s10_t_7_next = s9_t_4_reg;
+assign s11_t_3_next = s10_t_7_reg;
 assign s12_t_2_next = s11_t_3_reg;
 assign s13_mi_num_pp01_next = mi_num_pp01;
 assign s2_t_29_next = _s2_t_29_next_0;
 assign s3_t_10_next = s2_t_29_reg;
 assign s4_t_12_next = s3_t_10_reg;
-assign s5_t_29_next = s4_t_12_reg;
-assign s6_t_8_next = s5_t_29_reg;
+assign s5_t_30_next = s4_t_12_reg;
+assign s6_t_8_next = s5_t_30_reg;
 assign s7_t_8_next = s6_t_8_reg;
 assign s8_t_8_next = s7_t_8_reg;
 assign s9_t_5_next = s8_t_8_reg;
-assign s10_t_5_next = s9_t_5_reg;
-assign s11_t_4_next = s10_t_5_reg;
+assign s10_t_8_next = s9_t_5_reg;
+assign s11_t_4_next = s10_t_8_reg;
 assign s12_t_3_next = s11_t_4_reg;
 assign s13_mi_num_pp10_next = mi_num_pp10;
 assign s2_t_30_next = _s2_t_30_next_0;
 assign s3_t_11_next = s2_t_30_reg;
 assign s4_t_13_next = s3_t_11_reg;
-assign s5_t_30_next = s4_t_13_reg;
-assign s6_t_9_next = s5_t_30_reg;
+assign s5_t_31_next = s4_t_13_reg;
+assign s6_t_9_next = s5_t_31_reg;
 assign s7_t_9_next = s6_t_9_reg;
 assign s8_t_9_next = s7_t_9_reg;
 assign s9_t_6_next = s8_t_9_reg;
-assign s10_t_6_next = s9_t_6_reg;
-assign s11_t_5_next = s10_t_6_reg;
+assign s10_t_9_next = s9_t_6_reg;
+assign s11_t_5_next = s10_t_9_reg;
 assign s12_t_4_next = s11_t_5_reg;
 assign s13_mi_num_pp11_next = mi_num_pp11;
 assign s14_mi_num_row0_next = mi_num_row0;
@@ -7266,8 +7318,8 @@ assign s6_t_10_next = _s6_t_10_next_0;
 assign s7_t_10_next = s6_t_10_reg;
 assign s8_t_10_next = s7_t_10_reg;
 assign s9_t_7_next = s8_t_10_reg;
-assign s10_t_7_next = s9_t_7_reg;
-assign s11_t_6_next = s10_t_7_reg;
+assign s10_t_10_next = s9_t_7_reg;
+assign s11_t_6_next = s10_t_10_reg;
 assign s12_t_5_next = s11_t_6_reg;
 assign s13_t_next = s12_t_5_reg;
 assign s14_t_next = s13_t_reg;
@@ -7277,8 +7329,8 @@ assign s6_t_11_next = _s6_t_11_next_0;
 assign s7_t_11_next = s6_t_11_reg;
 assign s8_t_11_next = s7_t_11_reg;
 assign s9_t_8_next = s8_t_11_reg;
-assign s10_t_8_next = s9_t_8_reg;
-assign s11_t_7_next = s10_t_8_reg;
+assign s10_t_11_next = s9_t_8_reg;
+assign s11_t_7_next = s10_t_11_reg;
 assign s12_t_6_next = s11_t_7_reg;
 assign s13_t_2_next = s12_t_6_reg;
 assign s14_t_2_next = s13_t_2_reg;
@@ -7288,8 +7340,8 @@ assign s6_t_12_next = _s6_t_12_next_0;
 assign s7_t_12_next = s6_t_12_reg;
 assign s8_t_12_next = s7_t_12_reg;
 assign s9_t_9_next = s8_t_12_reg;
-assign s10_t_9_next = s9_t_9_reg;
-assign s11_t_8_next = s10_t_9_reg;
+assign s10_t_12_next = s9_t_9_reg;
+assign s11_t_8_next = s10_t_12_reg;
 assign s12_t_7_next = s11_t_8_reg;
 assign s13_t_3_next = s12_t_7_reg;
 assign s14_t_3_next = s13_t_3_reg;
@@ -7299,8 +7351,8 @@ assign s6_t_13_next = _s6_t_13_next_0;
 assign s7_t_13_next = s6_t_13_reg;
 assign s8_t_13_next = s7_t_13_reg;
 assign s9_t_10_next = s8_t_13_reg;
-assign s10_t_10_next = s9_t_10_reg;
-assign s11_t_9_next = s10_t_10_reg;
+assign s10_t_13_next = s9_t_10_reg;
+assign s11_t_9_next = s10_t_13_reg;
 assign s12_t_8_next = s11_t_9_reg;
 assign s13_t_4_next = s12_t_8_reg;
 assign s14_t_4_next = s13_t_4_reg;
@@ -7309,13 +7361,13 @@ assign s16_mi_raw_prod_pp30_next = mi_raw_prod_pp30;
 assign s17_mi_raw_prod_next = mi_raw_prod;
 assign s3_t_12_next = _s3_t_12_next_0;
 assign s4_t_14_next = s3_t_12_reg;
-assign s5_t_31_next = s4_t_14_reg;
-assign s6_t_14_next = s5_t_31_reg;
+assign s5_t_32_next = s4_t_14_reg;
+assign s6_t_14_next = s5_t_32_reg;
 assign s7_t_14_next = s6_t_14_reg;
 assign s8_t_14_next = s7_t_14_reg;
 assign s9_t_11_next = s8_t_14_reg;
-assign s10_t_11_next = s9_t_11_reg;
-assign s11_t_10_next = s10_t_11_reg;
+assign s10_t_14_next = s9_t_11_reg;
+assign s11_t_10_next = s10_t_14_reg;
 assign s12_t_9_next = s11_t_10_reg;
 assign s13_t_5_next = s12_t_9_reg;
 assign s14_t_5_next = s13_t_5_reg;
@@ -7325,13 +7377,13 @@ assign s17_t_next = s16_t_reg;
 assign s18_mi_raw_coarse_next = mi_raw_coarse;
 assign s3_t_13_next = _s3_t_13_next_0;
 assign s4_t_15_next = s3_t_13_reg;
-assign s5_t_32_next = s4_t_15_reg;
-assign s6_t_15_next = s5_t_32_reg;
+assign s5_t_33_next = s4_t_15_reg;
+assign s6_t_15_next = s5_t_33_reg;
 assign s7_t_15_next = s6_t_15_reg;
 assign s8_t_15_next = s7_t_15_reg;
 assign s9_t_12_next = s8_t_15_reg;
-assign s10_t_12_next = s9_t_12_reg;
-assign s11_t_11_next = s10_t_12_reg;
+assign s10_t_15_next = s9_t_12_reg;
+assign s11_t_11_next = s10_t_15_reg;
 assign s12_t_10_next = s11_t_11_reg;
 assign s13_t_6_next = s12_t_10_reg;
 assign s14_t_6_next = s13_t_6_reg;
@@ -7363,14 +7415,14 @@ assign s2_size_kfi_pp00_next = size_kfi_pp00;
 assign s2_size_kfi_pp01_next = size_kfi_pp01;
 assign s3_size_kfi_next = size_kfi;
 assign s4_t_16_next = _s4_t_16_next_1;
-assign s5_t_33_next = s4_t_16_reg;
-assign s6_t_16_next = s5_t_33_reg;
+assign s5_t_34_next = s4_t_16_reg;
+assign s6_t_16_next = s5_t_34_reg;
 assign s7_t_16_next = s6_t_16_reg;
 assign s8_t_16_next = s7_t_16_reg;
 assign s9_fi_c_prod_pp00_next = fi_c_prod_pp00;
 assign s4_t_17_next = _s4_t_17_next_1;
-assign s5_t_34_next = s4_t_17_reg;
-assign s6_t_17_next = s5_t_34_reg;
+assign s5_t_35_next = s4_t_17_reg;
+assign s6_t_17_next = s5_t_35_reg;
 assign s7_t_17_next = s6_t_17_reg;
 assign s8_t_17_next = s7_t_17_reg;
 assign s9_fi_c_prod_pp10_next = fi_c_prod_pp10;
@@ -7379,14 +7431,14 @@ assign s6_t_18_next = _s6_t_18_next_0;
 assign s7_t_18_next = s6_t_18_reg;
 assign s8_t_18_next = s7_t_18_reg;
 assign s9_t_13_next = s8_t_18_reg;
-assign s10_t_13_next = s9_t_13_reg;
+assign s10_t_16_next = s9_t_13_reg;
 assign s11_fi_c_coarse_next = fi_c_coarse;
 assign s6_t_19_next = _s6_t_19_next_0;
 assign s7_t_19_next = s6_t_19_reg;
 assign s8_t_19_next = s7_t_19_reg;
 assign s9_t_14_next = s8_t_19_reg;
-assign s10_t_14_next = s9_t_14_reg;
-assign s11_t_12_next = s10_t_14_reg;
+assign s10_t_17_next = s9_t_14_reg;
+assign s11_t_12_next = s10_t_17_reg;
 assign s12_fi_c_next = fi_c;
 assign s13_fi_inc_next = fi_inc;
 assign s2_t_31_next = _s2_t_31_next_0;
@@ -7417,17 +7469,17 @@ assign s7_recip_avg_mantissa_next = recip_avg_mantissa;
 assign s8_recip_avg_recip_next = recip_avg_recip;
 assign s9_recip_avg_t_next = s8_recip_avg_recip_reg;
 assign s6_avg_excess_next = avg_excess;
-assign s5_t_35_next = _s5_t_35_next_1;
-assign s6_t_39_next = s5_t_35_reg;
+assign s5_t_36_next = _s5_t_36_next_1;
+assign s6_t_39_next = s5_t_36_reg;
 assign s7_md_cx_pp00_next = md_cx_pp00;
-assign s5_t_36_next = _s5_t_36_next_0;
-assign s6_t_40_next = s5_t_36_reg;
+assign s5_t_37_next = _s5_t_37_next_0;
+assign s6_t_40_next = s5_t_37_reg;
 assign s7_md_cx_pp01_next = md_cx_pp01;
-assign s5_t_37_next = _s5_t_37_next_1;
-assign s6_t_41_next = s5_t_37_reg;
+assign s5_t_38_next = _s5_t_38_next_1;
+assign s6_t_41_next = s5_t_38_reg;
 assign s7_md_cx_pp10_next = md_cx_pp10;
-assign s5_t_38_next = _s5_t_38_next_0;
-assign s6_t_42_next = s5_t_38_reg;
+assign s5_t_39_next = _s5_t_39_next_0;
+assign s6_t_42_next = s5_t_39_reg;
 assign s7_md_cx_pp11_next = md_cx_pp11;
 assign s8_md_cx_row0_next = md_cx_row0;
 assign s8_md_cx_row1_next = md_cx_row1;
@@ -7439,27 +7491,27 @@ assign s11_md_frac_prod_next = md_frac_prod;
 assign s7_t_20_next = _s7_t_20_next_0;
 assign s8_t_20_next = s7_t_20_reg;
 assign s9_t_15_next = s8_t_20_reg;
-assign s10_t_15_next = s9_t_15_reg;
-assign s11_t_13_next = s10_t_15_reg;
+assign s10_t_18_next = s9_t_15_reg;
+assign s11_t_13_next = s10_t_18_reg;
 assign s12_md_frac_coarse_next = md_frac_coarse;
 assign s7_t_21_next = _s7_t_21_next_0;
 assign s8_t_21_next = s7_t_21_reg;
 assign s9_t_16_next = s8_t_21_reg;
-assign s10_t_16_next = s9_t_16_reg;
-assign s11_t_14_next = s10_t_16_reg;
+assign s10_t_19_next = s9_t_16_reg;
+assign s11_t_14_next = s10_t_19_reg;
 assign s12_t_11_next = s11_t_14_reg;
 assign s13_md_frac_next = md_frac;
 assign s14_md_red_prod_pp00_next = md_red_prod_pp00;
 assign s14_md_red_prod_pp10_next = md_red_prod_pp10;
 assign s14_md_red_prod_pp20_next = md_red_prod_pp20;
 assign s15_md_red_prod_next = md_red_prod;
-assign s5_t_39_next = _s5_t_39_next_0;
-assign s6_t_43_next = s5_t_39_reg;
+assign s5_t_40_next = _s5_t_40_next_0;
+assign s6_t_43_next = s5_t_40_reg;
 assign s7_t_22_next = s6_t_43_reg;
 assign s8_t_22_next = s7_t_22_reg;
 assign s9_t_17_next = s8_t_22_reg;
-assign s10_t_17_next = s9_t_17_reg;
-assign s11_t_15_next = s10_t_17_reg;
+assign s10_t_20_next = s9_t_17_reg;
+assign s11_t_15_next = s10_t_20_reg;
 assign s12_t_12_next = s11_t_15_reg;
 assign s13_t_7_next = s12_t_12_reg;
 assign s14_t_7_next = s13_t_7_reg;
@@ -7471,7 +7523,7 @@ assign s4_nowq_next = s3_nowq_reg;
 assign s2_t_32_next = _s2_t_32_next_1;
 assign s3_t_15_next = s2_t_32_reg;
 assign s4_t_19_next = s3_t_15_reg;
-assign s5_t_40_next = _s5_t_40_next_5;
+assign s5_t_41_next = _s5_t_41_next_5;
 assign s6_cur_c_next = s5_cur_c_reg;
 assign s7_cur_c_next = s6_cur_c_reg;
 assign s8_cur_c_next = s7_cur_c_reg;
@@ -7534,13 +7586,13 @@ assign s3_t_16_next = s2_t_33_reg;
 assign s4_t_20_next = s3_t_16_reg;
 assign s5_recv_over_next = recv_over;
 assign s5_adj_due_next = adj_due;
-assign s5_t_41_next = _s5_t_41_next_0;
-assign s6_t_44_next = s5_t_41_reg;
+assign s5_t_42_next = _s5_t_42_next_0;
+assign s6_t_44_next = s5_t_42_reg;
 assign s7_t_23_next = s6_t_44_reg;
 assign s8_t_23_next = s7_t_23_reg;
 assign s9_t_18_next = s8_t_23_reg;
-assign s10_t_18_next = s9_t_18_reg;
-assign s11_t_16_next = s10_t_18_reg;
+assign s10_t_21_next = s9_t_18_reg;
+assign s11_t_16_next = s10_t_21_reg;
 assign s12_t_13_next = s11_t_16_reg;
 assign s13_t_8_next = s12_t_13_reg;
 assign s14_t_9_next = s13_t_8_reg;
@@ -7554,13 +7606,13 @@ assign s21_t_next = s20_t_2_reg;
 assign s2_t_34_next = _s2_t_34_next_0;
 assign s3_t_17_next = s2_t_34_reg;
 assign s4_t_21_next = s3_t_17_reg;
-assign s5_t_42_next = s4_t_21_reg;
-assign s6_t_45_next = s5_t_42_reg;
+assign s5_t_43_next = s4_t_21_reg;
+assign s6_t_45_next = s5_t_43_reg;
 assign s7_t_24_next = s6_t_45_reg;
 assign s8_t_24_next = s7_t_24_reg;
 assign s9_t_19_next = s8_t_24_reg;
-assign s10_t_19_next = s9_t_19_reg;
-assign s11_t_17_next = s10_t_19_reg;
+assign s10_t_22_next = s9_t_19_reg;
+assign s11_t_17_next = s10_t_22_reg;
 assign s12_t_14_next = s11_t_17_reg;
 assign s13_t_9_next = s12_t_14_reg;
 assign s14_t_10_next = s13_t_9_reg;
@@ -7617,7 +7669,6 @@ assign s20_t_5_next = s19_t_5_reg;
 assign s21_t_4_next = s20_t_5_reg;
 assign s22_t_2_next = s21_t_4_reg;
 assign s23_core_c_next = core_c;
-assign s5_t_43_next = s4_t_3_reg;
 assign s2_t_35_next = _s2_t_35_next_1;
 assign s3_t_18_next = s2_t_35_reg;
 assign s4_t_22_next = s3_t_18_reg;
@@ -7626,19 +7677,11 @@ assign s2_t_36_next = _s2_t_36_next_1;
 assign s3_t_19_next = s2_t_36_reg;
 assign s4_t_23_next = s3_t_19_reg;
 assign s5_t_45_next = s4_t_23_reg;
-assign s6_ack_run_next = ack_run;
-assign s7_ack_run_next = s6_ack_run_reg;
-assign s8_ack_run_next = s7_ack_run_reg;
-assign s9_ack_run_next = s8_ack_run_reg;
-assign s10_ack_run_next = s9_ack_run_reg;
 assign s6_qa_fired_nscc_next = qa_fired_nscc;
 assign s7_qa_fired_nscc_next = s6_qa_fired_nscc_reg;
 assign s8_qa_fired_nscc_next = s7_qa_fired_nscc_reg;
 assign s9_qa_fired_nscc_next = s8_qa_fired_nscc_reg;
 assign s10_qa_fired_nscc_next = s9_qa_fired_nscc_reg;
-assign s10_t_20_next = _s10_t_20_next_1;
-assign s10_t_21_next = _s10_t_20_next_0;
-assign s10_t_22_next = _s10_t_22_next_0;
 assign s11_early_next = early;
 assign s12_early_next = s11_early_reg;
 assign s13_early_next = s12_early_reg;
@@ -7652,8 +7695,7 @@ assign s20_early_next = s19_early_reg;
 assign s21_early_next = s20_early_reg;
 assign s22_early_next = s21_early_reg;
 assign s23_early_next = s22_early_reg;
-assign s11_t_18_next = _s11_t_18_next_5;
-assign s12_t_15_next = s11_t_18_reg;
+assign s12_t_15_next = _s12_t_15_next_4;
 assign s13_t_10_next = s12_t_15_reg;
 assign s14_t_11_next = s13_t_10_reg;
 assign s15_t_11_next = s14_t_11_reg;
@@ -7816,8 +7858,8 @@ assign s21_c_loss_all_next = s20_c_loss_all_reg;
 assign s22_c_loss_all_next = s21_c_loss_all_reg;
 assign s23_c_loss_all_next = s22_c_loss_all_reg;
 assign s24_c_loss_all_next = s23_c_loss_all_reg;
-assign s11_t_19_next = _s11_t_19_next_1;
-assign s12_t_16_next = s11_t_19_reg;
+assign s11_t_18_next = _s11_t_18_next_1;
+assign s12_t_16_next = s11_t_18_reg;
 assign s13_t_11_next = s12_t_16_reg;
 assign s14_t_12_next = s13_t_11_reg;
 assign s15_t_12_next = s14_t_12_reg;
@@ -7830,8 +7872,8 @@ assign s21_t_6_next = s20_t_7_reg;
 assign s22_t_4_next = s21_t_6_reg;
 assign s23_t_2_next = s22_t_4_reg;
 assign s24_t_next = s23_t_2_reg;
-assign s11_t_20_next = _s11_t_20_next_1;
-assign s12_t_17_next = s11_t_20_reg;
+assign s11_t_19_next = _s11_t_19_next_1;
+assign s12_t_17_next = s11_t_19_reg;
 assign s13_t_12_next = s12_t_17_reg;
 assign s14_t_13_next = s13_t_12_reg;
 assign s15_t_13_next = s14_t_13_reg;
@@ -7846,8 +7888,8 @@ assign s23_t_3_next = s22_t_5_reg;
 assign s24_t_2_next = s23_t_3_reg;
 assign s23_t_4_next = _s23_t_4_next_2;
 assign s24_t_3_next = s23_t_4_reg;
-assign s11_t_21_next = _s11_t_21_next_0;
-assign s12_t_18_next = s11_t_21_reg;
+assign s11_t_20_next = _s11_t_20_next_0;
+assign s12_t_18_next = s11_t_20_reg;
 assign s13_t_13_next = s12_t_18_reg;
 assign s14_t_14_next = s13_t_13_reg;
 assign s15_t_14_next = s14_t_14_reg;
@@ -7865,8 +7907,8 @@ assign s7_t_28_next = s6_t_48_reg;
 assign s8_t_28_next = s7_t_28_reg;
 assign s9_t_23_next = s8_t_28_reg;
 assign s10_t_25_next = s9_t_23_reg;
-assign s11_t_22_next = s10_t_25_reg;
-assign s12_t_19_next = s11_t_22_reg;
+assign s11_t_21_next = s10_t_25_reg;
+assign s12_t_19_next = s11_t_21_reg;
 assign s13_t_14_next = s12_t_19_reg;
 assign s14_t_15_next = s13_t_14_reg;
 assign s15_t_15_next = s14_t_15_reg;
@@ -7879,8 +7921,8 @@ assign s21_t_9_next = s20_t_10_reg;
 assign s22_t_7_next = s21_t_9_reg;
 assign s23_t_6_next = s22_t_7_reg;
 assign s24_t_5_next = s23_t_6_reg;
-assign s11_t_23_next = _s11_t_23_next_2;
-assign s12_t_20_next = s11_t_23_reg;
+assign s11_t_22_next = _s11_t_22_next_2;
+assign s12_t_20_next = s11_t_22_reg;
 assign s13_t_15_next = s12_t_20_reg;
 assign s14_t_16_next = s13_t_15_reg;
 assign s15_t_16_next = s14_t_16_reg;
@@ -7898,8 +7940,8 @@ assign s7_t_29_next = s6_t_49_reg;
 assign s8_t_29_next = s7_t_29_reg;
 assign s9_t_24_next = s8_t_29_reg;
 assign s10_t_26_next = s9_t_24_reg;
-assign s11_t_24_next = s10_t_26_reg;
-assign s12_t_21_next = s11_t_24_reg;
+assign s11_t_23_next = s10_t_26_reg;
+assign s12_t_21_next = s11_t_23_reg;
 assign s13_t_16_next = s12_t_21_reg;
 assign s14_t_17_next = s13_t_16_reg;
 assign s15_t_17_next = s14_t_17_reg;
@@ -7917,8 +7959,8 @@ assign s7_t_30_next = s6_t_50_reg;
 assign s8_t_30_next = s7_t_30_reg;
 assign s9_t_25_next = s8_t_30_reg;
 assign s10_t_27_next = s9_t_25_reg;
-assign s11_t_25_next = s10_t_27_reg;
-assign s12_t_22_next = s11_t_25_reg;
+assign s11_t_24_next = s10_t_27_reg;
+assign s12_t_22_next = s11_t_24_reg;
 assign s13_t_17_next = s12_t_22_reg;
 assign s14_t_18_next = s13_t_17_reg;
 assign s15_t_18_next = s14_t_18_reg;
@@ -7931,8 +7973,8 @@ assign s21_t_12_next = s20_t_13_reg;
 assign s22_t_10_next = s21_t_12_reg;
 assign s23_t_9_next = s22_t_10_reg;
 assign s24_t_8_next = s23_t_9_reg;
-assign s11_t_26_next = _s11_t_26_next_0;
-assign s12_t_23_next = s11_t_26_reg;
+assign s11_t_25_next = _s11_t_25_next_0;
+assign s12_t_23_next = s11_t_25_reg;
 assign s13_t_18_next = s12_t_23_reg;
 assign s14_t_19_next = s13_t_18_reg;
 assign s15_t_19_next = s14_t_19_reg;
@@ -7950,8 +7992,8 @@ assign s7_t_31_next = s6_t_51_reg;
 assign s8_t_31_next = s7_t_31_reg;
 assign s9_t_26_next = s8_t_31_reg;
 assign s10_t_28_next = s9_t_26_reg;
-assign s11_t_27_next = s10_t_28_reg;
-assign s12_t_24_next = s11_t_27_reg;
+assign s11_t_26_next = s10_t_28_reg;
+assign s12_t_24_next = s11_t_26_reg;
 assign s13_t_19_next = s12_t_24_reg;
 assign s14_t_20_next = s13_t_19_reg;
 assign s15_t_20_next = s14_t_20_reg;
@@ -7969,8 +8011,8 @@ assign s7_t_32_next = s6_t_52_reg;
 assign s8_t_32_next = s7_t_32_reg;
 assign s9_t_27_next = s8_t_32_reg;
 assign s10_t_29_next = s9_t_27_reg;
-assign s11_t_28_next = s10_t_29_reg;
-assign s12_t_25_next = s11_t_28_reg;
+assign s11_t_27_next = s10_t_29_reg;
+assign s12_t_25_next = s11_t_27_reg;
 assign s13_t_20_next = s12_t_25_reg;
 assign s14_t_21_next = s13_t_20_reg;
 assign s15_t_21_next = s14_t_21_reg;
@@ -7992,8 +8034,8 @@ assign s7_t_33_next = s6_t_53_reg;
 assign s8_t_33_next = s7_t_33_reg;
 assign s9_t_28_next = s8_t_33_reg;
 assign s10_t_30_next = s9_t_28_reg;
-assign s11_t_29_next = s10_t_30_reg;
-assign s12_t_26_next = s11_t_29_reg;
+assign s11_t_28_next = s10_t_30_reg;
+assign s12_t_26_next = s11_t_28_reg;
 assign s13_t_21_next = s12_t_26_reg;
 assign s14_t_22_next = s13_t_21_reg;
 assign s15_t_22_next = s14_t_22_reg;
@@ -8047,8 +8089,8 @@ assign s21_kind_next = s20_kind_reg;
 assign s22_kind_next = s21_kind_reg;
 assign s23_kind_next = s22_kind_reg;
 assign s24_kind_next = s23_kind_reg;
-assign s11_t_30_next = _s11_t_30_next_4;
-assign s12_t_27_next = s11_t_30_reg;
+assign s11_t_29_next = _s11_t_29_next_4;
+assign s12_t_27_next = s11_t_29_reg;
 assign s13_t_22_next = s12_t_27_reg;
 assign s14_t_23_next = s13_t_22_reg;
 assign s15_t_23_next = s14_t_23_reg;
@@ -8063,8 +8105,8 @@ assign s23_t_14_next = s22_t_15_reg;
 assign s24_t_13_next = s23_t_14_reg;
 assign s23_qa_fired_nscc_next = s22_qa_fired_nscc_reg;
 assign s24_qa_fired_nscc_next = s23_qa_fired_nscc_reg;
-assign s11_t_31_next = _s11_t_31_next_0;
-assign s12_t_28_next = s11_t_31_reg;
+assign s11_t_30_next = _s11_t_30_next_0;
+assign s12_t_28_next = s11_t_30_reg;
 assign s13_t_23_next = s12_t_28_reg;
 assign s14_t_24_next = s13_t_23_reg;
 assign s15_t_24_next = s14_t_24_reg;
@@ -8380,8 +8422,8 @@ always @* begin
             in_rtt_next = skid_rtt_reg;
             in_unacked_next = skid_unacked_reg;
             in_now_next = skid_now_reg;
-            skid_valid_next = _shell_9;
-            if (_shell_9) begin
+            skid_valid_next = _shell_21;
+            if (_shell_21) begin
                 skid_conn_next = s_event_conn;
                 skid_kind_next = s_event_kind;
                 skid_size_next = s_event_size;
@@ -8391,8 +8433,8 @@ always @* begin
                 skid_now_next = s_event_now;
             end
         end else begin
-            in_valid_next = _shell_9;
-            if (_shell_9) begin
+            in_valid_next = _shell_21;
+            if (_shell_21) begin
                 in_conn_next = s_event_conn;
                 in_kind_next = s_event_kind;
                 in_size_next = s_event_size;
@@ -8402,9 +8444,9 @@ always @* begin
                 in_now_next = s_event_now;
             end
         end
-    end else if (_shell_10) begin
-        in_valid_next = _shell_9;
-        if (_shell_9) begin
+    end else if (_shell_22) begin
+        in_valid_next = _shell_21;
+        if (_shell_21) begin
             in_conn_next = s_event_conn;
             in_kind_next = s_event_kind;
             in_size_next = s_event_size;
@@ -8413,7 +8455,7 @@ always @* begin
             in_unacked_next = s_event_unacked;
             in_now_next = s_event_now;
         end
-    end else if (_shell_9) begin
+    end else if (_shell_21) begin
         skid_valid_next = 1'd1;
         skid_conn_next = s_event_conn;
         skid_kind_next = s_event_kind;
@@ -8480,14 +8522,14 @@ always @* begin
     s24_conn_next = s23_conn_reg;
     s1_fix_valid_next = snoop_in;
     s1_fix_word_next = new_word;
-    s2_fix_valid_next = _shell_19;
-    s2_fix_word_next = _shell_20;
+    s2_fix_valid_next = _shell_31;
+    s2_fix_word_next = _shell_32;
     s3_ram_next = state_q;
-    s3_fix_valid_next = _shell_21;
-    s3_fix_word_next = _shell_22;
-    s4_cur_next = _shell_23;
+    s3_fix_valid_next = _shell_33;
+    s3_fix_word_next = _shell_34;
+    s4_cur_next = _shell_35;
     if (s24_valid_reg) begin
-        if (_shell_24) begin
+        if (_shell_36) begin
             out0_conn_next = s24_conn_reg;
             out0_kind_next = s24_kind_reg;
             out0_cwnd_next = res_cwnd;
@@ -8496,7 +8538,7 @@ always @* begin
             out0_fast_next = res_fast;
             out0_error_next = s24_error_reg;
         end
-        if (_shell_26) begin
+        if (_shell_38) begin
             out1_conn_next = s24_conn_reg;
             out1_kind_next = s24_kind_reg;
             out1_cwnd_next = res_cwnd;
@@ -8505,7 +8547,7 @@ always @* begin
             out1_fast_next = res_fast;
             out1_error_next = s24_error_reg;
         end
-        if (_shell_27) begin
+        if (_shell_39) begin
             out2_conn_next = s24_conn_reg;
             out2_kind_next = s24_kind_reg;
             out2_cwnd_next = res_cwnd;
@@ -8514,7 +8556,7 @@ always @* begin
             out2_fast_next = res_fast;
             out2_error_next = s24_error_reg;
         end
-        if (_shell_28) begin
+        if (_shell_40) begin
             out3_conn_next = s24_conn_reg;
             out3_kind_next = s24_kind_reg;
             out3_cwnd_next = res_cwnd;
@@ -8523,7 +8565,7 @@ always @* begin
             out3_fast_next = res_fast;
             out3_error_next = s24_error_reg;
         end
-        if (_shell_29) begin
+        if (_shell_41) begin
             out4_conn_next = s24_conn_reg;
             out4_kind_next = s24_kind_reg;
             out4_cwnd_next = res_cwnd;
@@ -8532,7 +8574,7 @@ always @* begin
             out4_fast_next = res_fast;
             out4_error_next = s24_error_reg;
         end
-        if (_shell_30) begin
+        if (_shell_42) begin
             out5_conn_next = s24_conn_reg;
             out5_kind_next = s24_kind_reg;
             out5_cwnd_next = res_cwnd;
@@ -8541,7 +8583,7 @@ always @* begin
             out5_fast_next = res_fast;
             out5_error_next = s24_error_reg;
         end
-        if (_shell_31) begin
+        if (_shell_43) begin
             out6_conn_next = s24_conn_reg;
             out6_kind_next = s24_kind_reg;
             out6_cwnd_next = res_cwnd;
@@ -8550,7 +8592,7 @@ always @* begin
             out6_fast_next = res_fast;
             out6_error_next = s24_error_reg;
         end
-        if (_shell_32) begin
+        if (_shell_44) begin
             out7_conn_next = s24_conn_reg;
             out7_kind_next = s24_kind_reg;
             out7_cwnd_next = res_cwnd;
@@ -8559,7 +8601,7 @@ always @* begin
             out7_fast_next = res_fast;
             out7_error_next = s24_error_reg;
         end
-        if (_shell_33) begin
+        if (_shell_45) begin
             out8_conn_next = s24_conn_reg;
             out8_kind_next = s24_kind_reg;
             out8_cwnd_next = res_cwnd;
@@ -8568,7 +8610,7 @@ always @* begin
             out8_fast_next = res_fast;
             out8_error_next = s24_error_reg;
         end
-        if (_shell_34) begin
+        if (_shell_46) begin
             out9_conn_next = s24_conn_reg;
             out9_kind_next = s24_kind_reg;
             out9_cwnd_next = res_cwnd;
@@ -8577,7 +8619,7 @@ always @* begin
             out9_fast_next = res_fast;
             out9_error_next = s24_error_reg;
         end
-        if (_shell_35) begin
+        if (_shell_47) begin
             out10_conn_next = s24_conn_reg;
             out10_kind_next = s24_kind_reg;
             out10_cwnd_next = res_cwnd;
@@ -8586,7 +8628,7 @@ always @* begin
             out10_fast_next = res_fast;
             out10_error_next = s24_error_reg;
         end
-        if (_shell_36) begin
+        if (_shell_48) begin
             out11_conn_next = s24_conn_reg;
             out11_kind_next = s24_kind_reg;
             out11_cwnd_next = res_cwnd;
@@ -8595,7 +8637,7 @@ always @* begin
             out11_fast_next = res_fast;
             out11_error_next = s24_error_reg;
         end
-        if (_shell_37) begin
+        if (_shell_49) begin
             out12_conn_next = s24_conn_reg;
             out12_kind_next = s24_kind_reg;
             out12_cwnd_next = res_cwnd;
@@ -8604,7 +8646,7 @@ always @* begin
             out12_fast_next = res_fast;
             out12_error_next = s24_error_reg;
         end
-        if (_shell_38) begin
+        if (_shell_50) begin
             out13_conn_next = s24_conn_reg;
             out13_kind_next = s24_kind_reg;
             out13_cwnd_next = res_cwnd;
@@ -8613,7 +8655,7 @@ always @* begin
             out13_fast_next = res_fast;
             out13_error_next = s24_error_reg;
         end
-        if (_shell_39) begin
+        if (_shell_51) begin
             out14_conn_next = s24_conn_reg;
             out14_kind_next = s24_kind_reg;
             out14_cwnd_next = res_cwnd;
@@ -8622,7 +8664,7 @@ always @* begin
             out14_fast_next = res_fast;
             out14_error_next = s24_error_reg;
         end
-        if (_shell_40) begin
+        if (_shell_52) begin
             out15_conn_next = s24_conn_reg;
             out15_kind_next = s24_kind_reg;
             out15_cwnd_next = res_cwnd;
@@ -8631,7 +8673,7 @@ always @* begin
             out15_fast_next = res_fast;
             out15_error_next = s24_error_reg;
         end
-        if (_shell_41) begin
+        if (_shell_53) begin
             out16_conn_next = s24_conn_reg;
             out16_kind_next = s24_kind_reg;
             out16_cwnd_next = res_cwnd;
@@ -8640,7 +8682,7 @@ always @* begin
             out16_fast_next = res_fast;
             out16_error_next = s24_error_reg;
         end
-        if (_shell_42) begin
+        if (_shell_54) begin
             out17_conn_next = s24_conn_reg;
             out17_kind_next = s24_kind_reg;
             out17_cwnd_next = res_cwnd;
@@ -8649,7 +8691,7 @@ always @* begin
             out17_fast_next = res_fast;
             out17_error_next = s24_error_reg;
         end
-        if (_shell_43) begin
+        if (_shell_55) begin
             out18_conn_next = s24_conn_reg;
             out18_kind_next = s24_kind_reg;
             out18_cwnd_next = res_cwnd;
@@ -8658,7 +8700,7 @@ always @* begin
             out18_fast_next = res_fast;
             out18_error_next = s24_error_reg;
         end
-        if (_shell_44) begin
+        if (_shell_56) begin
             out19_conn_next = s24_conn_reg;
             out19_kind_next = s24_kind_reg;
             out19_cwnd_next = res_cwnd;
@@ -8667,7 +8709,7 @@ always @* begin
             out19_fast_next = res_fast;
             out19_error_next = s24_error_reg;
         end
-        if (_shell_45) begin
+        if (_shell_57) begin
             out20_conn_next = s24_conn_reg;
             out20_kind_next = s24_kind_reg;
             out20_cwnd_next = res_cwnd;
@@ -8676,7 +8718,7 @@ always @* begin
             out20_fast_next = res_fast;
             out20_error_next = s24_error_reg;
         end
-        if (_shell_46) begin
+        if (_shell_58) begin
             out21_conn_next = s24_conn_reg;
             out21_kind_next = s24_kind_reg;
             out21_cwnd_next = res_cwnd;
@@ -8685,7 +8727,7 @@ always @* begin
             out21_fast_next = res_fast;
             out21_error_next = s24_error_reg;
         end
-        if (_shell_47) begin
+        if (_shell_59) begin
             out22_conn_next = s24_conn_reg;
             out22_kind_next = s24_kind_reg;
             out22_cwnd_next = res_cwnd;
@@ -8694,7 +8736,7 @@ always @* begin
             out22_fast_next = res_fast;
             out22_error_next = s24_error_reg;
         end
-        if (_shell_48) begin
+        if (_shell_60) begin
             out23_conn_next = s24_conn_reg;
             out23_kind_next = s24_kind_reg;
             out23_cwnd_next = res_cwnd;
@@ -8703,7 +8745,7 @@ always @* begin
             out23_fast_next = res_fast;
             out23_error_next = s24_error_reg;
         end
-        if (_shell_49) begin
+        if (_shell_61) begin
             out24_conn_next = s24_conn_reg;
             out24_kind_next = s24_kind_reg;
             out24_cwnd_next = res_cwnd;
@@ -8712,7 +8754,7 @@ always @* begin
             out24_fast_next = res_fast;
             out24_error_next = s24_error_reg;
         end
-        if (_shell_50) begin
+        if (_shell_62) begin
             out25_conn_next = s24_conn_reg;
             out25_kind_next = s24_kind_reg;
             out25_cwnd_next = res_cwnd;
@@ -8721,7 +8763,7 @@ always @* begin
             out25_fast_next = res_fast;
             out25_error_next = s24_error_reg;
         end
-        out_wr_ptr_next = _shell_53;
+        out_wr_ptr_next = _shell_65;
     end
     if (out_pop) begin
         if (out_lands_next) begin
@@ -8733,13 +8775,13 @@ always @* begin
             out_head_fast_next = res_fast;
             out_head_error_next = s24_error_reg;
         end else begin
-            out_head_conn_next = _shell_55;
-            out_head_kind_next = _shell_56;
-            out_head_cwnd_next = _shell_57;
-            out_head_case_next = _shell_58;
-            out_head_qa_next = _shell_59;
-            out_head_fast_next = _shell_60;
-            out_head_error_next = _shell_61;
+            out_head_conn_next = _shell_67;
+            out_head_kind_next = _shell_68;
+            out_head_cwnd_next = _shell_69;
+            out_head_case_next = _shell_70;
+            out_head_qa_next = _shell_71;
+            out_head_fast_next = _shell_72;
+            out_head_error_next = _shell_73;
         end
     end else if (out_lands_head) begin
         out_head_conn_next = s24_conn_reg;
@@ -8752,10 +8794,10 @@ always @* begin
     end
     if (out_pop) begin
         out_rd_ptr_next = out_rd_ptr_plus1_reg;
-        out_rd_ptr_plus1_next = _shell_65;
+        out_rd_ptr_plus1_next = _shell_77;
     end
-    out_count_next = _shell_69;
-    out_valid_next = _shell_77;
+    out_count_next = _shell_81;
+    out_valid_next = _shell_89;
 end
 
 // issue_next
@@ -8764,11 +8806,23 @@ always @* begin
     hazard1_next = hazard1_reg;
     hazard2_next = hazard2_reg;
     hazard3_next = hazard3_reg;
+    hazard4_next = hazard4_reg;
+    hazard5_next = hazard5_reg;
+    hazard6_next = hazard6_reg;
+    hazard7_next = hazard7_reg;
+    hazard8_next = hazard8_reg;
+    hazard9_next = hazard9_reg;
     credits_out_next = credits_out_reg;
     hazard0_next = hazard0_ahead;
     hazard1_next = hazard1_ahead;
     hazard2_next = hazard2_ahead;
     hazard3_next = hazard3_ahead;
+    hazard4_next = hazard4_ahead;
+    hazard5_next = hazard5_ahead;
+    hazard6_next = hazard6_ahead;
+    hazard7_next = hazard7_ahead;
+    hazard8_next = hazard8_ahead;
+    hazard9_next = hazard9_ahead;
     credits_out_next = full_ahead;
 end
 
@@ -8849,6 +8903,12 @@ always @(posedge clk) begin
     hazard1_reg <= hazard1_next;
     hazard2_reg <= hazard2_next;
     hazard3_reg <= hazard3_next;
+    hazard4_reg <= hazard4_next;
+    hazard5_reg <= hazard5_next;
+    hazard6_reg <= hazard6_next;
+    hazard7_reg <= hazard7_next;
+    hazard8_reg <= hazard8_next;
+    hazard9_reg <= hazard9_next;
     credits_out_reg <= credits_out_next;
     s1_kind_reg <= s1_kind_next;
     s1_size_reg <= s1_size_next;
@@ -8958,8 +9018,17 @@ always @(posedge clk) begin
     s8_fi_uncongested_reg <= s8_fi_uncongested_next;
     s9_fi_uncongested_reg <= s9_fi_uncongested_next;
     s10_fi_fire_reg <= s10_fi_fire_next;
-    s5_recip_c_lead_reg <= s5_recip_c_lead_next;
     s5_t_2_reg <= s5_t_2_next;
+    s6_ack_run_reg <= s6_ack_run_next;
+    s7_ack_run_reg <= s7_ack_run_next;
+    s8_ack_run_reg <= s8_ack_run_next;
+    s9_ack_run_reg <= s9_ack_run_next;
+    s10_ack_run_reg <= s10_ack_run_next;
+    s10_t_reg <= s10_t_next;
+    s10_t_2_reg <= s10_t_2_next;
+    s10_t_3_reg <= s10_t_3_next;
+    s11_c_early_reg <= s11_c_early_next;
+    s5_recip_c_lead_reg <= s5_recip_c_lead_next;
     s5_t_3_reg <= s5_t_3_next;
     s5_t_4_reg <= s5_t_4_next;
     s5_t_5_reg <= s5_t_5_next;
@@ -8982,6 +9051,7 @@ always @(posedge clk) begin
     s5_t_22_reg <= s5_t_22_next;
     s5_t_23_reg <= s5_t_23_next;
     s5_t_24_reg <= s5_t_24_next;
+    s5_t_25_reg <= s5_t_25_next;
     s6_recip_c_mantissa_reg <= s6_recip_c_mantissa_next;
     s7_recip_c_recip_reg <= s7_recip_c_recip_next;
     s8_recip_c_t_reg <= s8_recip_c_t_next;
@@ -9016,7 +9086,7 @@ always @(posedge clk) begin
 `endif
     s3_size_kmi_reg <= s3_size_kmi_next;
     s4_t_8_reg <= s4_t_8_next;
-    s5_t_25_reg <= s5_t_25_next;
+    s5_t_26_reg <= s5_t_26_next;
     s6_t_2_reg <= s6_t_2_next;
     s7_t_2_reg <= s7_t_2_next;
     s8_t_2_reg <= s8_t_2_next;
@@ -9024,7 +9094,7 @@ always @(posedge clk) begin
     s9_mi_base_prod_pp00_reg <= s9_mi_base_prod_pp00_next;
 `endif
     s4_t_9_reg <= s4_t_9_next;
-    s5_t_26_reg <= s5_t_26_next;
+    s5_t_27_reg <= s5_t_27_next;
     s6_t_3_reg <= s6_t_3_next;
     s7_t_3_reg <= s7_t_3_next;
     s8_t_3_reg <= s8_t_3_next;
@@ -9036,24 +9106,24 @@ always @(posedge clk) begin
     s7_t_4_reg <= s7_t_4_next;
     s8_t_4_reg <= s8_t_4_next;
     s9_t_reg <= s9_t_next;
-    s10_t_reg <= s10_t_next;
+    s10_t_4_reg <= s10_t_4_next;
     s11_mi_base_coarse_reg <= s11_mi_base_coarse_next;
     s6_t_5_reg <= s6_t_5_next;
     s7_t_5_reg <= s7_t_5_next;
     s8_t_5_reg <= s8_t_5_next;
     s9_t_2_reg <= s9_t_2_next;
-    s10_t_2_reg <= s10_t_2_next;
+    s10_t_5_reg <= s10_t_5_next;
     s11_t_reg <= s11_t_next;
     s12_mi_base_reg <= s12_mi_base_next;
     s2_t_27_reg <= s2_t_27_next;
     s3_t_8_reg <= s3_t_8_next;
     s4_t_10_reg <= s4_t_10_next;
-    s5_t_27_reg <= s5_t_27_next;
+    s5_t_28_reg <= s5_t_28_next;
     s6_t_6_reg <= s6_t_6_next;
     s7_t_6_reg <= s7_t_6_next;
     s8_t_6_reg <= s8_t_6_next;
     s9_t_3_reg <= s9_t_3_next;
-    s10_t_3_reg <= s10_t_3_next;
+    s10_t_6_reg <= s10_t_6_next;
     s11_t_2_reg <= s11_t_2_next;
     s12_t_reg <= s12_t_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
@@ -9062,12 +9132,12 @@ always @(posedge clk) begin
     s2_t_28_reg <= s2_t_28_next;
     s3_t_9_reg <= s3_t_9_next;
     s4_t_11_reg <= s4_t_11_next;
-    s5_t_28_reg <= s5_t_28_next;
+    s5_t_29_reg <= s5_t_29_next;
     s6_t_7_reg <= s6_t_7_next;
     s7_t_7_reg <= s7_t_7_next;
     s8_t_7_reg <= s8_t_7_next;
     s9_t_4_reg <= s9_t_4_next;
-    s10_t_4_reg <= s10_t_4_next;
+    s10_t_7_reg <= s10_t_7_next;
     s11_t_3_reg <= s11_t_3_next;
     s12_t_2_reg <= s12_t_2_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
@@ -9076,12 +9146,12 @@ always @(posedge clk) begin
     s2_t_29_reg <= s2_t_29_next;
     s3_t_10_reg <= s3_t_10_next;
     s4_t_12_reg <= s4_t_12_next;
-    s5_t_29_reg <= s5_t_29_next;
+    s5_t_30_reg <= s5_t_30_next;
     s6_t_8_reg <= s6_t_8_next;
     s7_t_8_reg <= s7_t_8_next;
     s8_t_8_reg <= s8_t_8_next;
     s9_t_5_reg <= s9_t_5_next;
-    s10_t_5_reg <= s10_t_5_next;
+    s10_t_8_reg <= s10_t_8_next;
     s11_t_4_reg <= s11_t_4_next;
     s12_t_3_reg <= s12_t_3_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
@@ -9090,12 +9160,12 @@ always @(posedge clk) begin
     s2_t_30_reg <= s2_t_30_next;
     s3_t_11_reg <= s3_t_11_next;
     s4_t_13_reg <= s4_t_13_next;
-    s5_t_30_reg <= s5_t_30_next;
+    s5_t_31_reg <= s5_t_31_next;
     s6_t_9_reg <= s6_t_9_next;
     s7_t_9_reg <= s7_t_9_next;
     s8_t_9_reg <= s8_t_9_next;
     s9_t_6_reg <= s9_t_6_next;
-    s10_t_6_reg <= s10_t_6_next;
+    s10_t_9_reg <= s10_t_9_next;
     s11_t_5_reg <= s11_t_5_next;
     s12_t_4_reg <= s12_t_4_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
@@ -9108,7 +9178,7 @@ always @(posedge clk) begin
     s7_t_10_reg <= s7_t_10_next;
     s8_t_10_reg <= s8_t_10_next;
     s9_t_7_reg <= s9_t_7_next;
-    s10_t_7_reg <= s10_t_7_next;
+    s10_t_10_reg <= s10_t_10_next;
     s11_t_6_reg <= s11_t_6_next;
     s12_t_5_reg <= s12_t_5_next;
     s13_t_reg <= s13_t_next;
@@ -9121,7 +9191,7 @@ always @(posedge clk) begin
     s7_t_11_reg <= s7_t_11_next;
     s8_t_11_reg <= s8_t_11_next;
     s9_t_8_reg <= s9_t_8_next;
-    s10_t_8_reg <= s10_t_8_next;
+    s10_t_11_reg <= s10_t_11_next;
     s11_t_7_reg <= s11_t_7_next;
     s12_t_6_reg <= s12_t_6_next;
     s13_t_2_reg <= s13_t_2_next;
@@ -9134,7 +9204,7 @@ always @(posedge clk) begin
     s7_t_12_reg <= s7_t_12_next;
     s8_t_12_reg <= s8_t_12_next;
     s9_t_9_reg <= s9_t_9_next;
-    s10_t_9_reg <= s10_t_9_next;
+    s10_t_12_reg <= s10_t_12_next;
     s11_t_8_reg <= s11_t_8_next;
     s12_t_7_reg <= s12_t_7_next;
     s13_t_3_reg <= s13_t_3_next;
@@ -9147,7 +9217,7 @@ always @(posedge clk) begin
     s7_t_13_reg <= s7_t_13_next;
     s8_t_13_reg <= s8_t_13_next;
     s9_t_10_reg <= s9_t_10_next;
-    s10_t_10_reg <= s10_t_10_next;
+    s10_t_13_reg <= s10_t_13_next;
     s11_t_9_reg <= s11_t_9_next;
     s12_t_8_reg <= s12_t_8_next;
     s13_t_4_reg <= s13_t_4_next;
@@ -9159,12 +9229,12 @@ always @(posedge clk) begin
     s17_mi_raw_prod_reg <= s17_mi_raw_prod_next;
     s3_t_12_reg <= s3_t_12_next;
     s4_t_14_reg <= s4_t_14_next;
-    s5_t_31_reg <= s5_t_31_next;
+    s5_t_32_reg <= s5_t_32_next;
     s6_t_14_reg <= s6_t_14_next;
     s7_t_14_reg <= s7_t_14_next;
     s8_t_14_reg <= s8_t_14_next;
     s9_t_11_reg <= s9_t_11_next;
-    s10_t_11_reg <= s10_t_11_next;
+    s10_t_14_reg <= s10_t_14_next;
     s11_t_10_reg <= s11_t_10_next;
     s12_t_9_reg <= s12_t_9_next;
     s13_t_5_reg <= s13_t_5_next;
@@ -9175,12 +9245,12 @@ always @(posedge clk) begin
     s18_mi_raw_coarse_reg <= s18_mi_raw_coarse_next;
     s3_t_13_reg <= s3_t_13_next;
     s4_t_15_reg <= s4_t_15_next;
-    s5_t_32_reg <= s5_t_32_next;
+    s5_t_33_reg <= s5_t_33_next;
     s6_t_15_reg <= s6_t_15_next;
     s7_t_15_reg <= s7_t_15_next;
     s8_t_15_reg <= s8_t_15_next;
     s9_t_12_reg <= s9_t_12_next;
-    s10_t_12_reg <= s10_t_12_next;
+    s10_t_15_reg <= s10_t_15_next;
     s11_t_11_reg <= s11_t_11_next;
     s12_t_10_reg <= s12_t_10_next;
     s13_t_6_reg <= s13_t_6_next;
@@ -9215,7 +9285,7 @@ always @(posedge clk) begin
     s2_size_kfi_pp01_reg <= s2_size_kfi_pp01_next;
     s3_size_kfi_reg <= s3_size_kfi_next;
     s4_t_16_reg <= s4_t_16_next;
-    s5_t_33_reg <= s5_t_33_next;
+    s5_t_34_reg <= s5_t_34_next;
     s6_t_16_reg <= s6_t_16_next;
     s7_t_16_reg <= s7_t_16_next;
     s8_t_16_reg <= s8_t_16_next;
@@ -9223,7 +9293,7 @@ always @(posedge clk) begin
     s9_fi_c_prod_pp00_reg <= s9_fi_c_prod_pp00_next;
 `endif
     s4_t_17_reg <= s4_t_17_next;
-    s5_t_34_reg <= s5_t_34_next;
+    s5_t_35_reg <= s5_t_35_next;
     s6_t_17_reg <= s6_t_17_next;
     s7_t_17_reg <= s7_t_17_next;
     s8_t_17_reg <= s8_t_17_next;
@@ -9235,13 +9305,13 @@ always @(posedge clk) begin
     s7_t_18_reg <= s7_t_18_next;
     s8_t_18_reg <= s8_t_18_next;
     s9_t_13_reg <= s9_t_13_next;
-    s10_t_13_reg <= s10_t_13_next;
+    s10_t_16_reg <= s10_t_16_next;
     s11_fi_c_coarse_reg <= s11_fi_c_coarse_next;
     s6_t_19_reg <= s6_t_19_next;
     s7_t_19_reg <= s7_t_19_next;
     s8_t_19_reg <= s8_t_19_next;
     s9_t_14_reg <= s9_t_14_next;
-    s10_t_14_reg <= s10_t_14_next;
+    s10_t_17_reg <= s10_t_17_next;
     s11_t_12_reg <= s11_t_12_next;
     s12_fi_c_reg <= s12_fi_c_next;
     s13_fi_inc_reg <= s13_fi_inc_next;
@@ -9273,22 +9343,22 @@ always @(posedge clk) begin
     s8_recip_avg_recip_reg <= s8_recip_avg_recip_next;
     s9_recip_avg_t_reg <= s9_recip_avg_t_next;
     s6_avg_excess_reg <= s6_avg_excess_next;
-    s5_t_35_reg <= s5_t_35_next;
+    s5_t_36_reg <= s5_t_36_next;
     s6_t_39_reg <= s6_t_39_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s7_md_cx_pp00_reg <= s7_md_cx_pp00_next;
 `endif
-    s5_t_36_reg <= s5_t_36_next;
+    s5_t_37_reg <= s5_t_37_next;
     s6_t_40_reg <= s6_t_40_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s7_md_cx_pp01_reg <= s7_md_cx_pp01_next;
 `endif
-    s5_t_37_reg <= s5_t_37_next;
+    s5_t_38_reg <= s5_t_38_next;
     s6_t_41_reg <= s6_t_41_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s7_md_cx_pp10_reg <= s7_md_cx_pp10_next;
 `endif
-    s5_t_38_reg <= s5_t_38_next;
+    s5_t_39_reg <= s5_t_39_next;
     s6_t_42_reg <= s6_t_42_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s7_md_cx_pp11_reg <= s7_md_cx_pp11_next;
@@ -9309,13 +9379,13 @@ always @(posedge clk) begin
     s7_t_20_reg <= s7_t_20_next;
     s8_t_20_reg <= s8_t_20_next;
     s9_t_15_reg <= s9_t_15_next;
-    s10_t_15_reg <= s10_t_15_next;
+    s10_t_18_reg <= s10_t_18_next;
     s11_t_13_reg <= s11_t_13_next;
     s12_md_frac_coarse_reg <= s12_md_frac_coarse_next;
     s7_t_21_reg <= s7_t_21_next;
     s8_t_21_reg <= s8_t_21_next;
     s9_t_16_reg <= s9_t_16_next;
-    s10_t_16_reg <= s10_t_16_next;
+    s10_t_19_reg <= s10_t_19_next;
     s11_t_14_reg <= s11_t_14_next;
     s12_t_11_reg <= s12_t_11_next;
     s13_md_frac_reg <= s13_md_frac_next;
@@ -9329,12 +9399,12 @@ always @(posedge clk) begin
     s14_md_red_prod_pp20_reg <= s14_md_red_prod_pp20_next;
 `endif
     s15_md_red_prod_reg <= s15_md_red_prod_next;
-    s5_t_39_reg <= s5_t_39_next;
+    s5_t_40_reg <= s5_t_40_next;
     s6_t_43_reg <= s6_t_43_next;
     s7_t_22_reg <= s7_t_22_next;
     s8_t_22_reg <= s8_t_22_next;
     s9_t_17_reg <= s9_t_17_next;
-    s10_t_17_reg <= s10_t_17_next;
+    s10_t_20_reg <= s10_t_20_next;
     s11_t_15_reg <= s11_t_15_next;
     s12_t_12_reg <= s12_t_12_next;
     s13_t_7_reg <= s13_t_7_next;
@@ -9347,7 +9417,7 @@ always @(posedge clk) begin
     s2_t_32_reg <= s2_t_32_next;
     s3_t_15_reg <= s3_t_15_next;
     s4_t_19_reg <= s4_t_19_next;
-    s5_t_40_reg <= s5_t_40_next;
+    s5_t_41_reg <= s5_t_41_next;
     s6_cur_c_reg <= s6_cur_c_next;
     s7_cur_c_reg <= s7_cur_c_next;
     s8_cur_c_reg <= s8_cur_c_next;
@@ -9410,12 +9480,12 @@ always @(posedge clk) begin
     s4_t_20_reg <= s4_t_20_next;
     s5_recv_over_reg <= s5_recv_over_next;
     s5_adj_due_reg <= s5_adj_due_next;
-    s5_t_41_reg <= s5_t_41_next;
+    s5_t_42_reg <= s5_t_42_next;
     s6_t_44_reg <= s6_t_44_next;
     s7_t_23_reg <= s7_t_23_next;
     s8_t_23_reg <= s8_t_23_next;
     s9_t_18_reg <= s9_t_18_next;
-    s10_t_18_reg <= s10_t_18_next;
+    s10_t_21_reg <= s10_t_21_next;
     s11_t_16_reg <= s11_t_16_next;
     s12_t_13_reg <= s12_t_13_next;
     s13_t_8_reg <= s13_t_8_next;
@@ -9430,12 +9500,12 @@ always @(posedge clk) begin
     s2_t_34_reg <= s2_t_34_next;
     s3_t_17_reg <= s3_t_17_next;
     s4_t_21_reg <= s4_t_21_next;
-    s5_t_42_reg <= s5_t_42_next;
+    s5_t_43_reg <= s5_t_43_next;
     s6_t_45_reg <= s6_t_45_next;
     s7_t_24_reg <= s7_t_24_next;
     s8_t_24_reg <= s8_t_24_next;
     s9_t_19_reg <= s9_t_19_next;
-    s10_t_19_reg <= s10_t_19_next;
+    s10_t_22_reg <= s10_t_22_next;
     s11_t_17_reg <= s11_t_17_next;
     s12_t_14_reg <= s12_t_14_next;
     s13_t_9_reg <= s13_t_9_next;
@@ -9493,7 +9563,6 @@ always @(posedge clk) begin
     s21_t_4_reg <= s21_t_4_next;
     s22_t_2_reg <= s22_t_2_next;
     s23_core_c_reg <= s23_core_c_next;
-    s5_t_43_reg <= s5_t_43_next;
     s2_t_35_reg <= s2_t_35_next;
     s3_t_18_reg <= s3_t_18_next;
     s4_t_22_reg <= s4_t_22_next;
@@ -9502,19 +9571,11 @@ always @(posedge clk) begin
     s3_t_19_reg <= s3_t_19_next;
     s4_t_23_reg <= s4_t_23_next;
     s5_t_45_reg <= s5_t_45_next;
-    s6_ack_run_reg <= s6_ack_run_next;
-    s7_ack_run_reg <= s7_ack_run_next;
-    s8_ack_run_reg <= s8_ack_run_next;
-    s9_ack_run_reg <= s9_ack_run_next;
-    s10_ack_run_reg <= s10_ack_run_next;
     s6_qa_fired_nscc_reg <= s6_qa_fired_nscc_next;
     s7_qa_fired_nscc_reg <= s7_qa_fired_nscc_next;
     s8_qa_fired_nscc_reg <= s8_qa_fired_nscc_next;
     s9_qa_fired_nscc_reg <= s9_qa_fired_nscc_next;
     s10_qa_fired_nscc_reg <= s10_qa_fired_nscc_next;
-    s10_t_20_reg <= s10_t_20_next;
-    s10_t_21_reg <= s10_t_21_next;
-    s10_t_22_reg <= s10_t_22_next;
     s11_early_reg <= s11_early_next;
     s12_early_reg <= s12_early_next;
     s13_early_reg <= s13_early_next;
@@ -9528,7 +9589,6 @@ always @(posedge clk) begin
     s21_early_reg <= s21_early_next;
     s22_early_reg <= s22_early_next;
     s23_early_reg <= s23_early_next;
-    s11_t_18_reg <= s11_t_18_next;
     s12_t_15_reg <= s12_t_15_next;
     s13_t_10_reg <= s13_t_10_next;
     s14_t_11_reg <= s14_t_11_next;
@@ -9692,7 +9752,7 @@ always @(posedge clk) begin
     s22_c_loss_all_reg <= s22_c_loss_all_next;
     s23_c_loss_all_reg <= s23_c_loss_all_next;
     s24_c_loss_all_reg <= s24_c_loss_all_next;
-    s11_t_19_reg <= s11_t_19_next;
+    s11_t_18_reg <= s11_t_18_next;
     s12_t_16_reg <= s12_t_16_next;
     s13_t_11_reg <= s13_t_11_next;
     s14_t_12_reg <= s14_t_12_next;
@@ -9706,7 +9766,7 @@ always @(posedge clk) begin
     s22_t_4_reg <= s22_t_4_next;
     s23_t_2_reg <= s23_t_2_next;
     s24_t_reg <= s24_t_next;
-    s11_t_20_reg <= s11_t_20_next;
+    s11_t_19_reg <= s11_t_19_next;
     s12_t_17_reg <= s12_t_17_next;
     s13_t_12_reg <= s13_t_12_next;
     s14_t_13_reg <= s14_t_13_next;
@@ -9722,7 +9782,7 @@ always @(posedge clk) begin
     s24_t_2_reg <= s24_t_2_next;
     s23_t_4_reg <= s23_t_4_next;
     s24_t_3_reg <= s24_t_3_next;
-    s11_t_21_reg <= s11_t_21_next;
+    s11_t_20_reg <= s11_t_20_next;
     s12_t_18_reg <= s12_t_18_next;
     s13_t_13_reg <= s13_t_13_next;
     s14_t_14_reg <= s14_t_14_next;
@@ -9741,7 +9801,7 @@ always @(posedge clk) begin
     s8_t_28_reg <= s8_t_28_next;
     s9_t_23_reg <= s9_t_23_next;
     s10_t_25_reg <= s10_t_25_next;
-    s11_t_22_reg <= s11_t_22_next;
+    s11_t_21_reg <= s11_t_21_next;
     s12_t_19_reg <= s12_t_19_next;
     s13_t_14_reg <= s13_t_14_next;
     s14_t_15_reg <= s14_t_15_next;
@@ -9755,7 +9815,7 @@ always @(posedge clk) begin
     s22_t_7_reg <= s22_t_7_next;
     s23_t_6_reg <= s23_t_6_next;
     s24_t_5_reg <= s24_t_5_next;
-    s11_t_23_reg <= s11_t_23_next;
+    s11_t_22_reg <= s11_t_22_next;
     s12_t_20_reg <= s12_t_20_next;
     s13_t_15_reg <= s13_t_15_next;
     s14_t_16_reg <= s14_t_16_next;
@@ -9774,7 +9834,7 @@ always @(posedge clk) begin
     s8_t_29_reg <= s8_t_29_next;
     s9_t_24_reg <= s9_t_24_next;
     s10_t_26_reg <= s10_t_26_next;
-    s11_t_24_reg <= s11_t_24_next;
+    s11_t_23_reg <= s11_t_23_next;
     s12_t_21_reg <= s12_t_21_next;
     s13_t_16_reg <= s13_t_16_next;
     s14_t_17_reg <= s14_t_17_next;
@@ -9793,7 +9853,7 @@ always @(posedge clk) begin
     s8_t_30_reg <= s8_t_30_next;
     s9_t_25_reg <= s9_t_25_next;
     s10_t_27_reg <= s10_t_27_next;
-    s11_t_25_reg <= s11_t_25_next;
+    s11_t_24_reg <= s11_t_24_next;
     s12_t_22_reg <= s12_t_22_next;
     s13_t_17_reg <= s13_t_17_next;
     s14_t_18_reg <= s14_t_18_next;
@@ -9807,7 +9867,7 @@ always @(posedge clk) begin
     s22_t_10_reg <= s22_t_10_next;
     s23_t_9_reg <= s23_t_9_next;
     s24_t_8_reg <= s24_t_8_next;
-    s11_t_26_reg <= s11_t_26_next;
+    s11_t_25_reg <= s11_t_25_next;
     s12_t_23_reg <= s12_t_23_next;
     s13_t_18_reg <= s13_t_18_next;
     s14_t_19_reg <= s14_t_19_next;
@@ -9826,7 +9886,7 @@ always @(posedge clk) begin
     s8_t_31_reg <= s8_t_31_next;
     s9_t_26_reg <= s9_t_26_next;
     s10_t_28_reg <= s10_t_28_next;
-    s11_t_27_reg <= s11_t_27_next;
+    s11_t_26_reg <= s11_t_26_next;
     s12_t_24_reg <= s12_t_24_next;
     s13_t_19_reg <= s13_t_19_next;
     s14_t_20_reg <= s14_t_20_next;
@@ -9845,7 +9905,7 @@ always @(posedge clk) begin
     s8_t_32_reg <= s8_t_32_next;
     s9_t_27_reg <= s9_t_27_next;
     s10_t_29_reg <= s10_t_29_next;
-    s11_t_28_reg <= s11_t_28_next;
+    s11_t_27_reg <= s11_t_27_next;
     s12_t_25_reg <= s12_t_25_next;
     s13_t_20_reg <= s13_t_20_next;
     s14_t_21_reg <= s14_t_21_next;
@@ -9868,7 +9928,7 @@ always @(posedge clk) begin
     s8_t_33_reg <= s8_t_33_next;
     s9_t_28_reg <= s9_t_28_next;
     s10_t_30_reg <= s10_t_30_next;
-    s11_t_29_reg <= s11_t_29_next;
+    s11_t_28_reg <= s11_t_28_next;
     s12_t_26_reg <= s12_t_26_next;
     s13_t_21_reg <= s13_t_21_next;
     s14_t_22_reg <= s14_t_22_next;
@@ -9926,7 +9986,7 @@ always @(posedge clk) begin
     s22_kind_reg <= s22_kind_next;
     s23_kind_reg <= s23_kind_next;
     s24_kind_reg <= s24_kind_next;
-    s11_t_30_reg <= s11_t_30_next;
+    s11_t_29_reg <= s11_t_29_next;
     s12_t_27_reg <= s12_t_27_next;
     s13_t_22_reg <= s13_t_22_next;
     s14_t_23_reg <= s14_t_23_next;
@@ -9942,7 +10002,7 @@ always @(posedge clk) begin
     s24_t_13_reg <= s24_t_13_next;
     s23_qa_fired_nscc_reg <= s23_qa_fired_nscc_next;
     s24_qa_fired_nscc_reg <= s24_qa_fired_nscc_next;
-    s11_t_31_reg <= s11_t_31_next;
+    s11_t_30_reg <= s11_t_30_next;
     s12_t_28_reg <= s12_t_28_next;
     s13_t_23_reg <= s13_t_23_next;
     s14_t_24_reg <= s14_t_24_next;
@@ -10184,6 +10244,12 @@ always @(posedge clk) begin
         hazard1_reg <= 1'd0;
         hazard2_reg <= 1'd0;
         hazard3_reg <= 1'd0;
+        hazard4_reg <= 1'd0;
+        hazard5_reg <= 1'd0;
+        hazard6_reg <= 1'd0;
+        hazard7_reg <= 1'd0;
+        hazard8_reg <= 1'd0;
+        hazard9_reg <= 1'd0;
         credits_out_reg <= 1'd0;
         snoop_s1_reg <= 1'd0;
         snoop_s2_reg <= 1'd0;

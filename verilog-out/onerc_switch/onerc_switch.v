@@ -173,12 +173,20 @@ reg  s18_valid_reg;  // stage 18 holds an event
 reg  s18_valid_next;
 reg  [15:0] s18_conn_reg;  // stage 18 connection id
 reg  [15:0] s18_conn_next;
-reg  hazard0_reg;  // the head's connection is in stages 1..5
+reg  hazard0_reg;  // the head's connection is in stages 1..2
 reg  hazard0_next;
-reg  hazard1_reg;  // the head's connection is in stages 6..10
+reg  hazard1_reg;  // the head's connection is in stages 3..4
 reg  hazard1_next;
-reg  hazard2_reg;  // the head's connection is in stages 11..14
+reg  hazard2_reg;  // the head's connection is in stages 5..6
 reg  hazard2_next;
+reg  hazard3_reg;  // the head's connection is in stages 7..8
+reg  hazard3_next;
+reg  hazard4_reg;  // the head's connection is in stages 9..10
+reg  hazard4_next;
+reg  hazard5_reg;  // the head's connection is in stages 11..12
+reg  hazard5_next;
+reg  hazard6_reg;  // the head's connection is in stages 13..14
+reg  hazard6_next;
 reg  credits_out_reg;  // 20 events are issued and not yet taken: no credit left
 reg  credits_out_next;
 reg  [1:0] s1_kind_reg;  // stage 1 event kind
@@ -1779,199 +1787,210 @@ wire _shell_3 = _shell_1 & _shell_2;
 wire _shell_4 = ~hazard1_reg;
 wire _shell_5 = _shell_3 & _shell_4;
 wire _shell_6 = ~hazard2_reg;
-wire issue = _shell_5 & _shell_6;
-wire _shell_7 = s_event_valid & in_ready_reg;
-wire _shell_8 = ~in_valid_reg;
-wire [4:0] _shell_9 = issue ? 5'd1 : 5'd0;
-wire [4:0] _shell_10 = occ_reg + _shell_9;
+wire _shell_7 = _shell_5 & _shell_6;
+wire _shell_8 = ~hazard3_reg;
+wire _shell_9 = _shell_7 & _shell_8;
+wire _shell_10 = ~hazard4_reg;
+wire _shell_11 = _shell_9 & _shell_10;
+wire _shell_12 = ~hazard5_reg;
+wire _shell_13 = _shell_11 & _shell_12;
+wire _shell_14 = ~hazard6_reg;
+wire issue = _shell_13 & _shell_14;
+wire _shell_15 = s_event_valid & in_ready_reg;
+wire _shell_16 = ~in_valid_reg;
+wire [4:0] _shell_17 = issue ? 5'd1 : 5'd0;
+wire [4:0] _shell_18 = occ_reg + _shell_17;
 wire out_pop = out_valid_reg & m_result_ready;
-wire [4:0] _shell_11 = out_pop ? 5'd1 : 5'd0;
-wire [4:0] occ_update = _shell_10 - _shell_11;
-wire _shell_12 = ~s18_error_reg;
-wire wr_en = s18_valid_reg & _shell_12;
+wire [4:0] _shell_19 = out_pop ? 5'd1 : 5'd0;
+wire [4:0] occ_update = _shell_18 - _shell_19;
+wire _shell_20 = ~s18_error_reg;
+wire wr_en = s18_valid_reg & _shell_20;
 wire [3:0] wr_addr = s18_conn_reg[3:0];
-wire [3:0] _shell_13 = in_conn_reg[3:0];
-wire _shell_14 = wr_addr == _shell_13;
-wire snoop_in = wr_en & _shell_14;
+wire [3:0] _shell_21 = in_conn_reg[3:0];
+wire _shell_22 = wr_addr == _shell_21;
+wire snoop_in = wr_en & _shell_22;
 wire [28:0] new_word = s18_t_5_reg;
-wire _shell_15 = snoop_s1_reg | s1_fix_valid_reg;
-wire [28:0] _shell_16 = snoop_s1_reg ? new_word : s1_fix_word_reg;
-wire _shell_17 = snoop_s2_reg | s2_fix_valid_reg;
-wire [28:0] _shell_18 = snoop_s2_reg ? new_word : s2_fix_word_reg;
+wire _shell_23 = snoop_s1_reg | s1_fix_valid_reg;
+wire [28:0] _shell_24 = snoop_s1_reg ? new_word : s1_fix_word_reg;
+wire _shell_25 = snoop_s2_reg | s2_fix_valid_reg;
+wire [28:0] _shell_26 = snoop_s2_reg ? new_word : s2_fix_word_reg;
 wire [28:0] s3_word = s3_fix_valid_reg ? s3_fix_word_reg : s3_ram_reg;
-wire [28:0] _shell_19 = snoop_s3_reg ? new_word : s3_word;
-wire _shell_20 = out_wr_ptr_reg == 5'd0;
+wire [28:0] _shell_27 = snoop_s3_reg ? new_word : s3_word;
+wire _shell_28 = out_wr_ptr_reg == 5'd0;
 wire res_hit = s18_error_reg ? 1'd0 : s18_t_6_reg;
 wire res_filled = s18_error_reg ? 1'd0 : s18_fill_reg;
-wire [11:0] _shell_21 = s18_t_reg ? s18_thresh_reg : 12'd0;
-wire [11:0] res_thresh = s18_error_reg ? 12'd0 : _shell_21;
-wire _shell_22 = |s18_let_min_reg;
-wire _shell_23 = ~_shell_22;
-wire [11:0] let_out = _shell_23 ? 12'd1 : s18_let_min_reg;
-wire [11:0] _shell_24 = s18_t_2_reg ? let_out : 12'd0;
-wire [11:0] res_let_through = s18_error_reg ? 12'd0 : _shell_24;
-wire [15:0] _shell_25 = {4'd0, s18_thresh_reg};
-wire seq_late = _shell_25 <= s18_seq_reg;
+wire [11:0] _shell_29 = s18_t_reg ? s18_thresh_reg : 12'd0;
+wire [11:0] res_thresh = s18_error_reg ? 12'd0 : _shell_29;
+wire _shell_30 = |s18_let_min_reg;
+wire _shell_31 = ~_shell_30;
+wire [11:0] let_out = _shell_31 ? 12'd1 : s18_let_min_reg;
+wire [11:0] _shell_32 = s18_t_2_reg ? let_out : 12'd0;
+wire [11:0] res_let_through = s18_error_reg ? 12'd0 : _shell_32;
+wire [15:0] _shell_33 = {4'd0, s18_thresh_reg};
+wire seq_late = _shell_33 <= s18_seq_reg;
 wire drop_hit = s18_spec_reg & seq_late;
-wire _shell_26 = s18_hit0_reg ? drop_hit : s18_t_3_reg;
-wire drop = s18_t_4_reg & _shell_26;
+wire _shell_34 = s18_hit0_reg ? drop_hit : s18_t_3_reg;
+wire drop = s18_t_4_reg & _shell_34;
 wire res_drop = s18_error_reg ? 1'd0 : drop;
 wire res_spec = s18_error_reg ? 1'd0 : s18_t_7_reg;
-wire _shell_27 = out_wr_ptr_reg == 5'd1;
-wire _shell_28 = out_wr_ptr_reg == 5'd2;
-wire _shell_29 = out_wr_ptr_reg == 5'd3;
-wire _shell_30 = out_wr_ptr_reg == 5'd4;
-wire _shell_31 = out_wr_ptr_reg == 5'd5;
-wire _shell_32 = out_wr_ptr_reg == 5'd6;
-wire _shell_33 = out_wr_ptr_reg == 5'd7;
-wire _shell_34 = out_wr_ptr_reg == 5'd8;
-wire _shell_35 = out_wr_ptr_reg == 5'd9;
-wire _shell_36 = out_wr_ptr_reg == 5'd10;
-wire _shell_37 = out_wr_ptr_reg == 5'd11;
-wire _shell_38 = out_wr_ptr_reg == 5'd12;
-wire _shell_39 = out_wr_ptr_reg == 5'd13;
-wire _shell_40 = out_wr_ptr_reg == 5'd14;
-wire _shell_41 = out_wr_ptr_reg == 5'd15;
-wire _shell_42 = out_wr_ptr_reg == 5'd16;
-wire _shell_43 = out_wr_ptr_reg == 5'd17;
-wire _shell_44 = out_wr_ptr_reg == 5'd18;
-wire _shell_45 = out_wr_ptr_reg == 5'd19;
-wire _shell_46 = out_wr_ptr_reg == 5'd19;
-wire [4:0] _shell_47 = out_wr_ptr_reg + 5'd1;
-wire [4:0] _shell_48 = _shell_46 ? 5'd0 : _shell_47;
-wire _shell_49 = out_wr_ptr_reg == out_rd_ptr_plus1_reg;
-wire out_lands_next = s18_valid_reg & _shell_49;
-wire [15:0] _shell_50 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? out19_conn_reg : (out_rd_ptr_plus1_reg[2] ? out19_conn_reg : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_conn_reg : out18_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out17_conn_reg : out16_conn_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_conn_reg : out14_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out13_conn_reg : out12_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_conn_reg : out10_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out9_conn_reg : out8_conn_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_conn_reg : out6_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out5_conn_reg : out4_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_conn_reg : out2_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out1_conn_reg : out0_conn_reg))));
-wire [1:0] _shell_51 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? out19_kind_reg : (out_rd_ptr_plus1_reg[2] ? out19_kind_reg : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_kind_reg : out18_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out17_kind_reg : out16_kind_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_kind_reg : out14_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out13_kind_reg : out12_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_kind_reg : out10_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out9_kind_reg : out8_kind_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_kind_reg : out6_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out5_kind_reg : out4_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_kind_reg : out2_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out1_kind_reg : out0_kind_reg))));
-wire _shell_52 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? out19_hit_reg : (out_rd_ptr_plus1_reg[2] ? out19_hit_reg : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_hit_reg : out18_hit_reg) : (out_rd_ptr_plus1_reg[0] ? out17_hit_reg : out16_hit_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_hit_reg : out14_hit_reg) : (out_rd_ptr_plus1_reg[0] ? out13_hit_reg : out12_hit_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_hit_reg : out10_hit_reg) : (out_rd_ptr_plus1_reg[0] ? out9_hit_reg : out8_hit_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_hit_reg : out6_hit_reg) : (out_rd_ptr_plus1_reg[0] ? out5_hit_reg : out4_hit_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_hit_reg : out2_hit_reg) : (out_rd_ptr_plus1_reg[0] ? out1_hit_reg : out0_hit_reg))));
-wire _shell_53 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? out19_filled_reg : (out_rd_ptr_plus1_reg[2] ? out19_filled_reg : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_filled_reg : out18_filled_reg) : (out_rd_ptr_plus1_reg[0] ? out17_filled_reg : out16_filled_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_filled_reg : out14_filled_reg) : (out_rd_ptr_plus1_reg[0] ? out13_filled_reg : out12_filled_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_filled_reg : out10_filled_reg) : (out_rd_ptr_plus1_reg[0] ? out9_filled_reg : out8_filled_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_filled_reg : out6_filled_reg) : (out_rd_ptr_plus1_reg[0] ? out5_filled_reg : out4_filled_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_filled_reg : out2_filled_reg) : (out_rd_ptr_plus1_reg[0] ? out1_filled_reg : out0_filled_reg))));
-wire [11:0] _shell_54 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? out19_thresh_reg : (out_rd_ptr_plus1_reg[2] ? out19_thresh_reg : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_thresh_reg : out18_thresh_reg) : (out_rd_ptr_plus1_reg[0] ? out17_thresh_reg : out16_thresh_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_thresh_reg : out14_thresh_reg) : (out_rd_ptr_plus1_reg[0] ? out13_thresh_reg : out12_thresh_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_thresh_reg : out10_thresh_reg) : (out_rd_ptr_plus1_reg[0] ? out9_thresh_reg : out8_thresh_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_thresh_reg : out6_thresh_reg) : (out_rd_ptr_plus1_reg[0] ? out5_thresh_reg : out4_thresh_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_thresh_reg : out2_thresh_reg) : (out_rd_ptr_plus1_reg[0] ? out1_thresh_reg : out0_thresh_reg))));
-wire [11:0] _shell_55 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? out19_let_through_reg : (out_rd_ptr_plus1_reg[2] ? out19_let_through_reg : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_let_through_reg : out18_let_through_reg) : (out_rd_ptr_plus1_reg[0] ? out17_let_through_reg : out16_let_through_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_let_through_reg : out14_let_through_reg) : (out_rd_ptr_plus1_reg[0] ? out13_let_through_reg : out12_let_through_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_let_through_reg : out10_let_through_reg) : (out_rd_ptr_plus1_reg[0] ? out9_let_through_reg : out8_let_through_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_let_through_reg : out6_let_through_reg) : (out_rd_ptr_plus1_reg[0] ? out5_let_through_reg : out4_let_through_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_let_through_reg : out2_let_through_reg) : (out_rd_ptr_plus1_reg[0] ? out1_let_through_reg : out0_let_through_reg))));
-wire _shell_56 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? out19_drop_reg : (out_rd_ptr_plus1_reg[2] ? out19_drop_reg : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_drop_reg : out18_drop_reg) : (out_rd_ptr_plus1_reg[0] ? out17_drop_reg : out16_drop_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_drop_reg : out14_drop_reg) : (out_rd_ptr_plus1_reg[0] ? out13_drop_reg : out12_drop_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_drop_reg : out10_drop_reg) : (out_rd_ptr_plus1_reg[0] ? out9_drop_reg : out8_drop_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_drop_reg : out6_drop_reg) : (out_rd_ptr_plus1_reg[0] ? out5_drop_reg : out4_drop_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_drop_reg : out2_drop_reg) : (out_rd_ptr_plus1_reg[0] ? out1_drop_reg : out0_drop_reg))));
-wire _shell_57 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? out19_spec_reg : (out_rd_ptr_plus1_reg[2] ? out19_spec_reg : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_spec_reg : out18_spec_reg) : (out_rd_ptr_plus1_reg[0] ? out17_spec_reg : out16_spec_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_spec_reg : out14_spec_reg) : (out_rd_ptr_plus1_reg[0] ? out13_spec_reg : out12_spec_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_spec_reg : out10_spec_reg) : (out_rd_ptr_plus1_reg[0] ? out9_spec_reg : out8_spec_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_spec_reg : out6_spec_reg) : (out_rd_ptr_plus1_reg[0] ? out5_spec_reg : out4_spec_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_spec_reg : out2_spec_reg) : (out_rd_ptr_plus1_reg[0] ? out1_spec_reg : out0_spec_reg))));
-wire _shell_58 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? out19_error_reg : (out_rd_ptr_plus1_reg[2] ? out19_error_reg : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_error_reg : out18_error_reg) : (out_rd_ptr_plus1_reg[0] ? out17_error_reg : out16_error_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_error_reg : out14_error_reg) : (out_rd_ptr_plus1_reg[0] ? out13_error_reg : out12_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_error_reg : out10_error_reg) : (out_rd_ptr_plus1_reg[0] ? out9_error_reg : out8_error_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_error_reg : out6_error_reg) : (out_rd_ptr_plus1_reg[0] ? out5_error_reg : out4_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_error_reg : out2_error_reg) : (out_rd_ptr_plus1_reg[0] ? out1_error_reg : out0_error_reg))));
-wire _shell_59 = out_wr_ptr_reg == out_rd_ptr_reg;
-wire out_lands_head = s18_valid_reg & _shell_59;
-wire _shell_60 = out_rd_ptr_plus1_reg == 5'd19;
-wire [4:0] _shell_61 = out_rd_ptr_plus1_reg + 5'd1;
-wire [4:0] _shell_62 = _shell_60 ? 5'd0 : _shell_61;
-wire [4:0] _shell_63 = s18_valid_reg ? 5'd1 : 5'd0;
-wire [4:0] _shell_64 = out_count_reg + _shell_63;
-wire [4:0] _shell_65 = out_pop ? 5'd1 : 5'd0;
-wire [4:0] _shell_66 = _shell_64 - _shell_65;
-wire _shell_67 = ~out_pop;
-wire _shell_68 = s18_valid_reg & _shell_67;
-wire _shell_69 = out_count_reg != 5'd31;
-wire _shell_70 = ~s18_valid_reg;
-wire _shell_71 = out_pop & _shell_70;
-wire _shell_72 = out_count_reg != 5'd1;
+wire _shell_35 = out_wr_ptr_reg == 5'd1;
+wire _shell_36 = out_wr_ptr_reg == 5'd2;
+wire _shell_37 = out_wr_ptr_reg == 5'd3;
+wire _shell_38 = out_wr_ptr_reg == 5'd4;
+wire _shell_39 = out_wr_ptr_reg == 5'd5;
+wire _shell_40 = out_wr_ptr_reg == 5'd6;
+wire _shell_41 = out_wr_ptr_reg == 5'd7;
+wire _shell_42 = out_wr_ptr_reg == 5'd8;
+wire _shell_43 = out_wr_ptr_reg == 5'd9;
+wire _shell_44 = out_wr_ptr_reg == 5'd10;
+wire _shell_45 = out_wr_ptr_reg == 5'd11;
+wire _shell_46 = out_wr_ptr_reg == 5'd12;
+wire _shell_47 = out_wr_ptr_reg == 5'd13;
+wire _shell_48 = out_wr_ptr_reg == 5'd14;
+wire _shell_49 = out_wr_ptr_reg == 5'd15;
+wire _shell_50 = out_wr_ptr_reg == 5'd16;
+wire _shell_51 = out_wr_ptr_reg == 5'd17;
+wire _shell_52 = out_wr_ptr_reg == 5'd18;
+wire _shell_53 = out_wr_ptr_reg == 5'd19;
+wire _shell_54 = out_wr_ptr_reg == 5'd19;
+wire [4:0] _shell_55 = out_wr_ptr_reg + 5'd1;
+wire [4:0] _shell_56 = _shell_54 ? 5'd0 : _shell_55;
+wire _shell_57 = out_wr_ptr_reg == out_rd_ptr_plus1_reg;
+wire out_lands_next = s18_valid_reg & _shell_57;
+wire [15:0] _shell_58 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? out19_conn_reg : (out_rd_ptr_plus1_reg[2] ? out19_conn_reg : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_conn_reg : out18_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out17_conn_reg : out16_conn_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_conn_reg : out14_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out13_conn_reg : out12_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_conn_reg : out10_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out9_conn_reg : out8_conn_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_conn_reg : out6_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out5_conn_reg : out4_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_conn_reg : out2_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out1_conn_reg : out0_conn_reg))));
+wire [1:0] _shell_59 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? out19_kind_reg : (out_rd_ptr_plus1_reg[2] ? out19_kind_reg : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_kind_reg : out18_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out17_kind_reg : out16_kind_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_kind_reg : out14_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out13_kind_reg : out12_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_kind_reg : out10_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out9_kind_reg : out8_kind_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_kind_reg : out6_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out5_kind_reg : out4_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_kind_reg : out2_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out1_kind_reg : out0_kind_reg))));
+wire _shell_60 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? out19_hit_reg : (out_rd_ptr_plus1_reg[2] ? out19_hit_reg : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_hit_reg : out18_hit_reg) : (out_rd_ptr_plus1_reg[0] ? out17_hit_reg : out16_hit_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_hit_reg : out14_hit_reg) : (out_rd_ptr_plus1_reg[0] ? out13_hit_reg : out12_hit_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_hit_reg : out10_hit_reg) : (out_rd_ptr_plus1_reg[0] ? out9_hit_reg : out8_hit_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_hit_reg : out6_hit_reg) : (out_rd_ptr_plus1_reg[0] ? out5_hit_reg : out4_hit_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_hit_reg : out2_hit_reg) : (out_rd_ptr_plus1_reg[0] ? out1_hit_reg : out0_hit_reg))));
+wire _shell_61 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? out19_filled_reg : (out_rd_ptr_plus1_reg[2] ? out19_filled_reg : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_filled_reg : out18_filled_reg) : (out_rd_ptr_plus1_reg[0] ? out17_filled_reg : out16_filled_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_filled_reg : out14_filled_reg) : (out_rd_ptr_plus1_reg[0] ? out13_filled_reg : out12_filled_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_filled_reg : out10_filled_reg) : (out_rd_ptr_plus1_reg[0] ? out9_filled_reg : out8_filled_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_filled_reg : out6_filled_reg) : (out_rd_ptr_plus1_reg[0] ? out5_filled_reg : out4_filled_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_filled_reg : out2_filled_reg) : (out_rd_ptr_plus1_reg[0] ? out1_filled_reg : out0_filled_reg))));
+wire [11:0] _shell_62 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? out19_thresh_reg : (out_rd_ptr_plus1_reg[2] ? out19_thresh_reg : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_thresh_reg : out18_thresh_reg) : (out_rd_ptr_plus1_reg[0] ? out17_thresh_reg : out16_thresh_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_thresh_reg : out14_thresh_reg) : (out_rd_ptr_plus1_reg[0] ? out13_thresh_reg : out12_thresh_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_thresh_reg : out10_thresh_reg) : (out_rd_ptr_plus1_reg[0] ? out9_thresh_reg : out8_thresh_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_thresh_reg : out6_thresh_reg) : (out_rd_ptr_plus1_reg[0] ? out5_thresh_reg : out4_thresh_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_thresh_reg : out2_thresh_reg) : (out_rd_ptr_plus1_reg[0] ? out1_thresh_reg : out0_thresh_reg))));
+wire [11:0] _shell_63 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? out19_let_through_reg : (out_rd_ptr_plus1_reg[2] ? out19_let_through_reg : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_let_through_reg : out18_let_through_reg) : (out_rd_ptr_plus1_reg[0] ? out17_let_through_reg : out16_let_through_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_let_through_reg : out14_let_through_reg) : (out_rd_ptr_plus1_reg[0] ? out13_let_through_reg : out12_let_through_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_let_through_reg : out10_let_through_reg) : (out_rd_ptr_plus1_reg[0] ? out9_let_through_reg : out8_let_through_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_let_through_reg : out6_let_through_reg) : (out_rd_ptr_plus1_reg[0] ? out5_let_through_reg : out4_let_through_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_let_through_reg : out2_let_through_reg) : (out_rd_ptr_plus1_reg[0] ? out1_let_through_reg : out0_let_through_reg))));
+wire _shell_64 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? out19_drop_reg : (out_rd_ptr_plus1_reg[2] ? out19_drop_reg : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_drop_reg : out18_drop_reg) : (out_rd_ptr_plus1_reg[0] ? out17_drop_reg : out16_drop_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_drop_reg : out14_drop_reg) : (out_rd_ptr_plus1_reg[0] ? out13_drop_reg : out12_drop_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_drop_reg : out10_drop_reg) : (out_rd_ptr_plus1_reg[0] ? out9_drop_reg : out8_drop_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_drop_reg : out6_drop_reg) : (out_rd_ptr_plus1_reg[0] ? out5_drop_reg : out4_drop_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_drop_reg : out2_drop_reg) : (out_rd_ptr_plus1_reg[0] ? out1_drop_reg : out0_drop_reg))));
+wire _shell_65 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? out19_spec_reg : (out_rd_ptr_plus1_reg[2] ? out19_spec_reg : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_spec_reg : out18_spec_reg) : (out_rd_ptr_plus1_reg[0] ? out17_spec_reg : out16_spec_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_spec_reg : out14_spec_reg) : (out_rd_ptr_plus1_reg[0] ? out13_spec_reg : out12_spec_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_spec_reg : out10_spec_reg) : (out_rd_ptr_plus1_reg[0] ? out9_spec_reg : out8_spec_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_spec_reg : out6_spec_reg) : (out_rd_ptr_plus1_reg[0] ? out5_spec_reg : out4_spec_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_spec_reg : out2_spec_reg) : (out_rd_ptr_plus1_reg[0] ? out1_spec_reg : out0_spec_reg))));
+wire _shell_66 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? out19_error_reg : (out_rd_ptr_plus1_reg[2] ? out19_error_reg : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_error_reg : out18_error_reg) : (out_rd_ptr_plus1_reg[0] ? out17_error_reg : out16_error_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_error_reg : out14_error_reg) : (out_rd_ptr_plus1_reg[0] ? out13_error_reg : out12_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_error_reg : out10_error_reg) : (out_rd_ptr_plus1_reg[0] ? out9_error_reg : out8_error_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_error_reg : out6_error_reg) : (out_rd_ptr_plus1_reg[0] ? out5_error_reg : out4_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_error_reg : out2_error_reg) : (out_rd_ptr_plus1_reg[0] ? out1_error_reg : out0_error_reg))));
+wire _shell_67 = out_wr_ptr_reg == out_rd_ptr_reg;
+wire out_lands_head = s18_valid_reg & _shell_67;
+wire _shell_68 = out_rd_ptr_plus1_reg == 5'd19;
+wire [4:0] _shell_69 = out_rd_ptr_plus1_reg + 5'd1;
+wire [4:0] _shell_70 = _shell_68 ? 5'd0 : _shell_69;
+wire [4:0] _shell_71 = s18_valid_reg ? 5'd1 : 5'd0;
+wire [4:0] _shell_72 = out_count_reg + _shell_71;
+wire [4:0] _shell_73 = out_pop ? 5'd1 : 5'd0;
+wire [4:0] _shell_74 = _shell_72 - _shell_73;
+wire _shell_75 = ~out_pop;
+wire _shell_76 = s18_valid_reg & _shell_75;
+wire _shell_77 = out_count_reg != 5'd31;
+wire _shell_78 = ~s18_valid_reg;
+wire _shell_79 = out_pop & _shell_78;
+wire _shell_80 = out_count_reg != 5'd1;
 wire out_stays = |out_count_reg;
-wire _shell_73 = _shell_71 ? _shell_72 : out_stays;
-wire _shell_74 = _shell_68 ? _shell_69 : _shell_73;
+wire _shell_81 = _shell_79 ? _shell_80 : out_stays;
+wire _shell_82 = _shell_76 ? _shell_77 : _shell_81;
 wire _issue_next_0 = in_conn_reg == skid_conn_reg;
 wire hazard_issued_skid = issue & _issue_next_0;
 wire _issue_next_1 = s1_conn_reg == skid_conn_reg;
 wire _issue_next_2 = s1_valid_reg & _issue_next_1;
 wire _issue_next_3 = hazard_issued_skid | _issue_next_2;
-wire _issue_next_4 = s2_conn_reg == skid_conn_reg;
-wire _issue_next_5 = s2_valid_reg & _issue_next_4;
-wire _issue_next_6 = _issue_next_3 | _issue_next_5;
-wire _issue_next_7 = s3_conn_reg == skid_conn_reg;
-wire _issue_next_8 = s3_valid_reg & _issue_next_7;
-wire _issue_next_9 = _issue_next_6 | _issue_next_8;
-wire _issue_next_10 = s4_conn_reg == skid_conn_reg;
-wire _issue_next_11 = s4_valid_reg & _issue_next_10;
-wire _issue_next_12 = _issue_next_9 | _issue_next_11;
-wire _issue_next_13 = in_conn_reg == s_event_conn;
-wire hazard_issued_in = issue & _issue_next_13;
-wire _issue_next_14 = s1_conn_reg == s_event_conn;
-wire _issue_next_15 = s1_valid_reg & _issue_next_14;
-wire _issue_next_16 = hazard_issued_in | _issue_next_15;
-wire _issue_next_17 = s2_conn_reg == s_event_conn;
-wire _issue_next_18 = s2_valid_reg & _issue_next_17;
+wire _issue_next_4 = in_conn_reg == s_event_conn;
+wire hazard_issued_in = issue & _issue_next_4;
+wire _issue_next_5 = s1_conn_reg == s_event_conn;
+wire _issue_next_6 = s1_valid_reg & _issue_next_5;
+wire _issue_next_7 = hazard_issued_in | _issue_next_6;
+wire _issue_next_8 = skid_valid_reg ? _issue_next_3 : _issue_next_7;
+wire _issue_next_9 = in_conn_reg == in_conn_reg;
+wire hazard_issued_head = issue & _issue_next_9;
+wire _issue_next_10 = s1_conn_reg == in_conn_reg;
+wire _issue_next_11 = s1_valid_reg & _issue_next_10;
+wire _issue_next_12 = hazard_issued_head | _issue_next_11;
+wire _issue_next_13 = in_valid_reg ? _issue_next_12 : _issue_next_7;
+wire hazard0_ahead = issue ? _issue_next_8 : _issue_next_13;
+wire _issue_next_14 = s2_conn_reg == skid_conn_reg;
+wire _issue_next_15 = s2_valid_reg & _issue_next_14;
+wire _issue_next_16 = 1'd0 | _issue_next_15;
+wire _issue_next_17 = s3_conn_reg == skid_conn_reg;
+wire _issue_next_18 = s3_valid_reg & _issue_next_17;
 wire _issue_next_19 = _issue_next_16 | _issue_next_18;
-wire _issue_next_20 = s3_conn_reg == s_event_conn;
-wire _issue_next_21 = s3_valid_reg & _issue_next_20;
-wire _issue_next_22 = _issue_next_19 | _issue_next_21;
-wire _issue_next_23 = s4_conn_reg == s_event_conn;
-wire _issue_next_24 = s4_valid_reg & _issue_next_23;
+wire _issue_next_20 = s2_conn_reg == s_event_conn;
+wire _issue_next_21 = s2_valid_reg & _issue_next_20;
+wire _issue_next_22 = 1'd0 | _issue_next_21;
+wire _issue_next_23 = s3_conn_reg == s_event_conn;
+wire _issue_next_24 = s3_valid_reg & _issue_next_23;
 wire _issue_next_25 = _issue_next_22 | _issue_next_24;
-wire _issue_next_26 = skid_valid_reg ? _issue_next_12 : _issue_next_25;
-wire _issue_next_27 = in_conn_reg == in_conn_reg;
-wire hazard_issued_head = issue & _issue_next_27;
-wire _issue_next_28 = s1_conn_reg == in_conn_reg;
-wire _issue_next_29 = s1_valid_reg & _issue_next_28;
-wire _issue_next_30 = hazard_issued_head | _issue_next_29;
-wire _issue_next_31 = s2_conn_reg == in_conn_reg;
-wire _issue_next_32 = s2_valid_reg & _issue_next_31;
-wire _issue_next_33 = _issue_next_30 | _issue_next_32;
-wire _issue_next_34 = s3_conn_reg == in_conn_reg;
-wire _issue_next_35 = s3_valid_reg & _issue_next_34;
-wire _issue_next_36 = _issue_next_33 | _issue_next_35;
-wire _issue_next_37 = s4_conn_reg == in_conn_reg;
-wire _issue_next_38 = s4_valid_reg & _issue_next_37;
+wire _issue_next_26 = skid_valid_reg ? _issue_next_19 : _issue_next_25;
+wire _issue_next_27 = s2_conn_reg == in_conn_reg;
+wire _issue_next_28 = s2_valid_reg & _issue_next_27;
+wire _issue_next_29 = 1'd0 | _issue_next_28;
+wire _issue_next_30 = s3_conn_reg == in_conn_reg;
+wire _issue_next_31 = s3_valid_reg & _issue_next_30;
+wire _issue_next_32 = _issue_next_29 | _issue_next_31;
+wire _issue_next_33 = in_valid_reg ? _issue_next_32 : _issue_next_25;
+wire hazard1_ahead = issue ? _issue_next_26 : _issue_next_33;
+wire _issue_next_34 = s4_conn_reg == skid_conn_reg;
+wire _issue_next_35 = s4_valid_reg & _issue_next_34;
+wire _issue_next_36 = 1'd0 | _issue_next_35;
+wire _issue_next_37 = s5_conn_reg == skid_conn_reg;
+wire _issue_next_38 = s5_valid_reg & _issue_next_37;
 wire _issue_next_39 = _issue_next_36 | _issue_next_38;
-wire _issue_next_40 = in_valid_reg ? _issue_next_39 : _issue_next_25;
-wire hazard0_ahead = issue ? _issue_next_26 : _issue_next_40;
-wire _issue_next_41 = s5_conn_reg == skid_conn_reg;
-wire _issue_next_42 = s5_valid_reg & _issue_next_41;
-wire _issue_next_43 = 1'd0 | _issue_next_42;
-wire _issue_next_44 = s6_conn_reg == skid_conn_reg;
-wire _issue_next_45 = s6_valid_reg & _issue_next_44;
-wire _issue_next_46 = _issue_next_43 | _issue_next_45;
-wire _issue_next_47 = s7_conn_reg == skid_conn_reg;
-wire _issue_next_48 = s7_valid_reg & _issue_next_47;
-wire _issue_next_49 = _issue_next_46 | _issue_next_48;
-wire _issue_next_50 = s8_conn_reg == skid_conn_reg;
-wire _issue_next_51 = s8_valid_reg & _issue_next_50;
+wire _issue_next_40 = s4_conn_reg == s_event_conn;
+wire _issue_next_41 = s4_valid_reg & _issue_next_40;
+wire _issue_next_42 = 1'd0 | _issue_next_41;
+wire _issue_next_43 = s5_conn_reg == s_event_conn;
+wire _issue_next_44 = s5_valid_reg & _issue_next_43;
+wire _issue_next_45 = _issue_next_42 | _issue_next_44;
+wire _issue_next_46 = skid_valid_reg ? _issue_next_39 : _issue_next_45;
+wire _issue_next_47 = s4_conn_reg == in_conn_reg;
+wire _issue_next_48 = s4_valid_reg & _issue_next_47;
+wire _issue_next_49 = 1'd0 | _issue_next_48;
+wire _issue_next_50 = s5_conn_reg == in_conn_reg;
+wire _issue_next_51 = s5_valid_reg & _issue_next_50;
 wire _issue_next_52 = _issue_next_49 | _issue_next_51;
-wire _issue_next_53 = s9_conn_reg == skid_conn_reg;
-wire _issue_next_54 = s9_valid_reg & _issue_next_53;
-wire _issue_next_55 = _issue_next_52 | _issue_next_54;
-wire _issue_next_56 = s5_conn_reg == s_event_conn;
-wire _issue_next_57 = s5_valid_reg & _issue_next_56;
-wire _issue_next_58 = 1'd0 | _issue_next_57;
-wire _issue_next_59 = s6_conn_reg == s_event_conn;
-wire _issue_next_60 = s6_valid_reg & _issue_next_59;
-wire _issue_next_61 = _issue_next_58 | _issue_next_60;
-wire _issue_next_62 = s7_conn_reg == s_event_conn;
-wire _issue_next_63 = s7_valid_reg & _issue_next_62;
-wire _issue_next_64 = _issue_next_61 | _issue_next_63;
-wire _issue_next_65 = s8_conn_reg == s_event_conn;
-wire _issue_next_66 = s8_valid_reg & _issue_next_65;
-wire _issue_next_67 = _issue_next_64 | _issue_next_66;
-wire _issue_next_68 = s9_conn_reg == s_event_conn;
-wire _issue_next_69 = s9_valid_reg & _issue_next_68;
-wire _issue_next_70 = _issue_next_67 | _issue_next_69;
-wire _issue_next_71 = skid_valid_reg ? _issue_next_55 : _issue_next_70;
-wire _issue_next_72 = s5_conn_reg == in_conn_reg;
-wire _issue_next_73 = s5_valid_reg & _issue_next_72;
-wire _issue_next_74 = 1'd0 | _issue_next_73;
-wire _issue_next_75 = s6_conn_reg == in_conn_reg;
-wire _issue_next_76 = s6_valid_reg & _issue_next_75;
-wire _issue_next_77 = _issue_next_74 | _issue_next_76;
-wire _issue_next_78 = s7_conn_reg == in_conn_reg;
-wire _issue_next_79 = s7_valid_reg & _issue_next_78;
-wire _issue_next_80 = _issue_next_77 | _issue_next_79;
-wire _issue_next_81 = s8_conn_reg == in_conn_reg;
-wire _issue_next_82 = s8_valid_reg & _issue_next_81;
-wire _issue_next_83 = _issue_next_80 | _issue_next_82;
-wire _issue_next_84 = s9_conn_reg == in_conn_reg;
-wire _issue_next_85 = s9_valid_reg & _issue_next_84;
-wire _issue_next_86 = _issue_next_83 | _issue_next_85;
-wire _issue_next_87 = in_valid_reg ? _issue_next_86 : _issue_next_70;
-wire hazard1_ahead = issue ? _issue_next_71 : _issue_next_87;
-wire _issue_next_88 = s10_conn_reg == skid_conn_reg;
-wire _issue_next_89 = s10_valid_reg & _issue_next_88;
-wire _issue_next_90 = 1'd0 | _issue_next_89;
-wire _issue_next_91 = s11_conn_reg == skid_conn_reg;
-wire _issue_next_92 = s11_valid_reg & _issue_next_91;
-wire _issue_next_93 = _issue_next_90 | _issue_next_92;
-wire _issue_next_94 = s12_conn_reg == skid_conn_reg;
-wire _issue_next_95 = s12_valid_reg & _issue_next_94;
-wire _issue_next_96 = _issue_next_93 | _issue_next_95;
-wire _issue_next_97 = s13_conn_reg == skid_conn_reg;
-wire _issue_next_98 = s13_valid_reg & _issue_next_97;
+wire _issue_next_53 = in_valid_reg ? _issue_next_52 : _issue_next_45;
+wire hazard2_ahead = issue ? _issue_next_46 : _issue_next_53;
+wire _issue_next_54 = s6_conn_reg == skid_conn_reg;
+wire _issue_next_55 = s6_valid_reg & _issue_next_54;
+wire _issue_next_56 = 1'd0 | _issue_next_55;
+wire _issue_next_57 = s7_conn_reg == skid_conn_reg;
+wire _issue_next_58 = s7_valid_reg & _issue_next_57;
+wire _issue_next_59 = _issue_next_56 | _issue_next_58;
+wire _issue_next_60 = s6_conn_reg == s_event_conn;
+wire _issue_next_61 = s6_valid_reg & _issue_next_60;
+wire _issue_next_62 = 1'd0 | _issue_next_61;
+wire _issue_next_63 = s7_conn_reg == s_event_conn;
+wire _issue_next_64 = s7_valid_reg & _issue_next_63;
+wire _issue_next_65 = _issue_next_62 | _issue_next_64;
+wire _issue_next_66 = skid_valid_reg ? _issue_next_59 : _issue_next_65;
+wire _issue_next_67 = s6_conn_reg == in_conn_reg;
+wire _issue_next_68 = s6_valid_reg & _issue_next_67;
+wire _issue_next_69 = 1'd0 | _issue_next_68;
+wire _issue_next_70 = s7_conn_reg == in_conn_reg;
+wire _issue_next_71 = s7_valid_reg & _issue_next_70;
+wire _issue_next_72 = _issue_next_69 | _issue_next_71;
+wire _issue_next_73 = in_valid_reg ? _issue_next_72 : _issue_next_65;
+wire hazard3_ahead = issue ? _issue_next_66 : _issue_next_73;
+wire _issue_next_74 = s8_conn_reg == skid_conn_reg;
+wire _issue_next_75 = s8_valid_reg & _issue_next_74;
+wire _issue_next_76 = 1'd0 | _issue_next_75;
+wire _issue_next_77 = s9_conn_reg == skid_conn_reg;
+wire _issue_next_78 = s9_valid_reg & _issue_next_77;
+wire _issue_next_79 = _issue_next_76 | _issue_next_78;
+wire _issue_next_80 = s8_conn_reg == s_event_conn;
+wire _issue_next_81 = s8_valid_reg & _issue_next_80;
+wire _issue_next_82 = 1'd0 | _issue_next_81;
+wire _issue_next_83 = s9_conn_reg == s_event_conn;
+wire _issue_next_84 = s9_valid_reg & _issue_next_83;
+wire _issue_next_85 = _issue_next_82 | _issue_next_84;
+wire _issue_next_86 = skid_valid_reg ? _issue_next_79 : _issue_next_85;
+wire _issue_next_87 = s8_conn_reg == in_conn_reg;
+wire _issue_next_88 = s8_valid_reg & _issue_next_87;
+wire _issue_next_89 = 1'd0 | _issue_next_88;
+wire _issue_next_90 = s9_conn_reg == in_conn_reg;
+wire _issue_next_91 = s9_valid_reg & _issue_next_90;
+wire _issue_next_92 = _issue_next_89 | _issue_next_91;
+wire _issue_next_93 = in_valid_reg ? _issue_next_92 : _issue_next_85;
+wire hazard4_ahead = issue ? _issue_next_86 : _issue_next_93;
+wire _issue_next_94 = s10_conn_reg == skid_conn_reg;
+wire _issue_next_95 = s10_valid_reg & _issue_next_94;
+wire _issue_next_96 = 1'd0 | _issue_next_95;
+wire _issue_next_97 = s11_conn_reg == skid_conn_reg;
+wire _issue_next_98 = s11_valid_reg & _issue_next_97;
 wire _issue_next_99 = _issue_next_96 | _issue_next_98;
 wire _issue_next_100 = s10_conn_reg == s_event_conn;
 wire _issue_next_101 = s10_valid_reg & _issue_next_100;
@@ -1979,49 +1998,58 @@ wire _issue_next_102 = 1'd0 | _issue_next_101;
 wire _issue_next_103 = s11_conn_reg == s_event_conn;
 wire _issue_next_104 = s11_valid_reg & _issue_next_103;
 wire _issue_next_105 = _issue_next_102 | _issue_next_104;
-wire _issue_next_106 = s12_conn_reg == s_event_conn;
-wire _issue_next_107 = s12_valid_reg & _issue_next_106;
-wire _issue_next_108 = _issue_next_105 | _issue_next_107;
-wire _issue_next_109 = s13_conn_reg == s_event_conn;
-wire _issue_next_110 = s13_valid_reg & _issue_next_109;
-wire _issue_next_111 = _issue_next_108 | _issue_next_110;
-wire _issue_next_112 = skid_valid_reg ? _issue_next_99 : _issue_next_111;
-wire _issue_next_113 = s10_conn_reg == in_conn_reg;
-wire _issue_next_114 = s10_valid_reg & _issue_next_113;
-wire _issue_next_115 = 1'd0 | _issue_next_114;
-wire _issue_next_116 = s11_conn_reg == in_conn_reg;
-wire _issue_next_117 = s11_valid_reg & _issue_next_116;
-wire _issue_next_118 = _issue_next_115 | _issue_next_117;
-wire _issue_next_119 = s12_conn_reg == in_conn_reg;
-wire _issue_next_120 = s12_valid_reg & _issue_next_119;
-wire _issue_next_121 = _issue_next_118 | _issue_next_120;
-wire _issue_next_122 = s13_conn_reg == in_conn_reg;
-wire _issue_next_123 = s13_valid_reg & _issue_next_122;
-wire _issue_next_124 = _issue_next_121 | _issue_next_123;
-wire _issue_next_125 = in_valid_reg ? _issue_next_124 : _issue_next_111;
-wire hazard2_ahead = issue ? _issue_next_112 : _issue_next_125;
-wire _issue_next_126 = ~out_pop;
-wire _issue_next_127 = issue & _issue_next_126;
-wire _issue_next_128 = 5'd19 <= occ_reg;
-wire _issue_next_129 = occ_reg != 5'd31;
-wire _issue_next_130 = _issue_next_128 & _issue_next_129;
-wire _issue_next_131 = ~issue;
-wire _issue_next_132 = out_pop & _issue_next_131;
-wire _issue_next_133 = 5'd21 <= occ_reg;
-wire _issue_next_134 = |occ_reg;
-wire _issue_next_135 = ~_issue_next_134;
-wire _issue_next_136 = _issue_next_133 | _issue_next_135;
-wire _issue_next_137 = 5'd20 <= occ_reg;
-wire _issue_next_138 = _issue_next_132 ? _issue_next_136 : _issue_next_137;
-wire full_ahead = _issue_next_127 ? _issue_next_130 : _issue_next_138;
+wire _issue_next_106 = skid_valid_reg ? _issue_next_99 : _issue_next_105;
+wire _issue_next_107 = s10_conn_reg == in_conn_reg;
+wire _issue_next_108 = s10_valid_reg & _issue_next_107;
+wire _issue_next_109 = 1'd0 | _issue_next_108;
+wire _issue_next_110 = s11_conn_reg == in_conn_reg;
+wire _issue_next_111 = s11_valid_reg & _issue_next_110;
+wire _issue_next_112 = _issue_next_109 | _issue_next_111;
+wire _issue_next_113 = in_valid_reg ? _issue_next_112 : _issue_next_105;
+wire hazard5_ahead = issue ? _issue_next_106 : _issue_next_113;
+wire _issue_next_114 = s12_conn_reg == skid_conn_reg;
+wire _issue_next_115 = s12_valid_reg & _issue_next_114;
+wire _issue_next_116 = 1'd0 | _issue_next_115;
+wire _issue_next_117 = s13_conn_reg == skid_conn_reg;
+wire _issue_next_118 = s13_valid_reg & _issue_next_117;
+wire _issue_next_119 = _issue_next_116 | _issue_next_118;
+wire _issue_next_120 = s12_conn_reg == s_event_conn;
+wire _issue_next_121 = s12_valid_reg & _issue_next_120;
+wire _issue_next_122 = 1'd0 | _issue_next_121;
+wire _issue_next_123 = s13_conn_reg == s_event_conn;
+wire _issue_next_124 = s13_valid_reg & _issue_next_123;
+wire _issue_next_125 = _issue_next_122 | _issue_next_124;
+wire _issue_next_126 = skid_valid_reg ? _issue_next_119 : _issue_next_125;
+wire _issue_next_127 = s12_conn_reg == in_conn_reg;
+wire _issue_next_128 = s12_valid_reg & _issue_next_127;
+wire _issue_next_129 = 1'd0 | _issue_next_128;
+wire _issue_next_130 = s13_conn_reg == in_conn_reg;
+wire _issue_next_131 = s13_valid_reg & _issue_next_130;
+wire _issue_next_132 = _issue_next_129 | _issue_next_131;
+wire _issue_next_133 = in_valid_reg ? _issue_next_132 : _issue_next_125;
+wire hazard6_ahead = issue ? _issue_next_126 : _issue_next_133;
+wire _issue_next_134 = ~out_pop;
+wire _issue_next_135 = issue & _issue_next_134;
+wire _issue_next_136 = 5'd19 <= occ_reg;
+wire _issue_next_137 = occ_reg != 5'd31;
+wire _issue_next_138 = _issue_next_136 & _issue_next_137;
+wire _issue_next_139 = ~issue;
+wire _issue_next_140 = out_pop & _issue_next_139;
+wire _issue_next_141 = 5'd21 <= occ_reg;
+wire _issue_next_142 = |occ_reg;
+wire _issue_next_143 = ~_issue_next_142;
+wire _issue_next_144 = _issue_next_141 | _issue_next_143;
+wire _issue_next_145 = 5'd20 <= occ_reg;
+wire _issue_next_146 = _issue_next_140 ? _issue_next_144 : _issue_next_145;
+wire full_ahead = _issue_next_135 ? _issue_next_138 : _issue_next_146;
 wire _ready_0 = ~issue;
 wire _ready_1 = in_valid_reg & _ready_0;
-wire _ready_2 = _ready_1 & _shell_7;
+wire _ready_2 = _ready_1 & _shell_15;
 wire _ready_3 = ~issue;
 wire _ready_4 = skid_valid_reg & _ready_3;
 wire _ready_5 = _ready_2 | _ready_4;
 wire _ready_6 = skid_valid_reg & issue;
-wire _ready_7 = _ready_6 & _shell_7;
+wire _ready_7 = _ready_6 & _shell_15;
 wire _ready_8 = _ready_5 | _ready_7;
 wire _ready_9 = ~_ready_8;
 wire [3:0] _state_rd_0 = in_conn_reg[3:0];
@@ -2838,8 +2866,8 @@ always @* begin
             in_let_through_next = skid_let_through_reg;
             in_seq_next = skid_seq_reg;
             in_spec_next = skid_spec_reg;
-            skid_valid_next = _shell_7;
-            if (_shell_7) begin
+            skid_valid_next = _shell_15;
+            if (_shell_15) begin
                 skid_conn_next = s_event_conn;
                 skid_kind_next = s_event_kind;
                 skid_tag_next = s_event_tag;
@@ -2850,8 +2878,8 @@ always @* begin
                 skid_spec_next = s_event_spec;
             end
         end else begin
-            in_valid_next = _shell_7;
-            if (_shell_7) begin
+            in_valid_next = _shell_15;
+            if (_shell_15) begin
                 in_conn_next = s_event_conn;
                 in_kind_next = s_event_kind;
                 in_tag_next = s_event_tag;
@@ -2862,9 +2890,9 @@ always @* begin
                 in_spec_next = s_event_spec;
             end
         end
-    end else if (_shell_8) begin
-        in_valid_next = _shell_7;
-        if (_shell_7) begin
+    end else if (_shell_16) begin
+        in_valid_next = _shell_15;
+        if (_shell_15) begin
             in_conn_next = s_event_conn;
             in_kind_next = s_event_kind;
             in_tag_next = s_event_tag;
@@ -2874,7 +2902,7 @@ always @* begin
             in_seq_next = s_event_seq;
             in_spec_next = s_event_spec;
         end
-    end else if (_shell_7) begin
+    end else if (_shell_15) begin
         skid_valid_next = 1'd1;
         skid_conn_next = s_event_conn;
         skid_kind_next = s_event_kind;
@@ -2931,14 +2959,14 @@ always @* begin
     s18_conn_next = s17_conn_reg;
     s1_fix_valid_next = snoop_in;
     s1_fix_word_next = new_word;
-    s2_fix_valid_next = _shell_15;
-    s2_fix_word_next = _shell_16;
+    s2_fix_valid_next = _shell_23;
+    s2_fix_word_next = _shell_24;
     s3_ram_next = state_q;
-    s3_fix_valid_next = _shell_17;
-    s3_fix_word_next = _shell_18;
-    s4_cur_next = _shell_19;
+    s3_fix_valid_next = _shell_25;
+    s3_fix_word_next = _shell_26;
+    s4_cur_next = _shell_27;
     if (s18_valid_reg) begin
-        if (_shell_20) begin
+        if (_shell_28) begin
             out0_conn_next = s18_conn_reg;
             out0_kind_next = s18_kind_reg;
             out0_hit_next = res_hit;
@@ -2949,7 +2977,7 @@ always @* begin
             out0_spec_next = res_spec;
             out0_error_next = s18_error_reg;
         end
-        if (_shell_27) begin
+        if (_shell_35) begin
             out1_conn_next = s18_conn_reg;
             out1_kind_next = s18_kind_reg;
             out1_hit_next = res_hit;
@@ -2960,7 +2988,7 @@ always @* begin
             out1_spec_next = res_spec;
             out1_error_next = s18_error_reg;
         end
-        if (_shell_28) begin
+        if (_shell_36) begin
             out2_conn_next = s18_conn_reg;
             out2_kind_next = s18_kind_reg;
             out2_hit_next = res_hit;
@@ -2971,7 +2999,7 @@ always @* begin
             out2_spec_next = res_spec;
             out2_error_next = s18_error_reg;
         end
-        if (_shell_29) begin
+        if (_shell_37) begin
             out3_conn_next = s18_conn_reg;
             out3_kind_next = s18_kind_reg;
             out3_hit_next = res_hit;
@@ -2982,7 +3010,7 @@ always @* begin
             out3_spec_next = res_spec;
             out3_error_next = s18_error_reg;
         end
-        if (_shell_30) begin
+        if (_shell_38) begin
             out4_conn_next = s18_conn_reg;
             out4_kind_next = s18_kind_reg;
             out4_hit_next = res_hit;
@@ -2993,7 +3021,7 @@ always @* begin
             out4_spec_next = res_spec;
             out4_error_next = s18_error_reg;
         end
-        if (_shell_31) begin
+        if (_shell_39) begin
             out5_conn_next = s18_conn_reg;
             out5_kind_next = s18_kind_reg;
             out5_hit_next = res_hit;
@@ -3004,7 +3032,7 @@ always @* begin
             out5_spec_next = res_spec;
             out5_error_next = s18_error_reg;
         end
-        if (_shell_32) begin
+        if (_shell_40) begin
             out6_conn_next = s18_conn_reg;
             out6_kind_next = s18_kind_reg;
             out6_hit_next = res_hit;
@@ -3015,7 +3043,7 @@ always @* begin
             out6_spec_next = res_spec;
             out6_error_next = s18_error_reg;
         end
-        if (_shell_33) begin
+        if (_shell_41) begin
             out7_conn_next = s18_conn_reg;
             out7_kind_next = s18_kind_reg;
             out7_hit_next = res_hit;
@@ -3026,7 +3054,7 @@ always @* begin
             out7_spec_next = res_spec;
             out7_error_next = s18_error_reg;
         end
-        if (_shell_34) begin
+        if (_shell_42) begin
             out8_conn_next = s18_conn_reg;
             out8_kind_next = s18_kind_reg;
             out8_hit_next = res_hit;
@@ -3037,7 +3065,7 @@ always @* begin
             out8_spec_next = res_spec;
             out8_error_next = s18_error_reg;
         end
-        if (_shell_35) begin
+        if (_shell_43) begin
             out9_conn_next = s18_conn_reg;
             out9_kind_next = s18_kind_reg;
             out9_hit_next = res_hit;
@@ -3048,7 +3076,7 @@ always @* begin
             out9_spec_next = res_spec;
             out9_error_next = s18_error_reg;
         end
-        if (_shell_36) begin
+        if (_shell_44) begin
             out10_conn_next = s18_conn_reg;
             out10_kind_next = s18_kind_reg;
             out10_hit_next = res_hit;
@@ -3059,7 +3087,7 @@ always @* begin
             out10_spec_next = res_spec;
             out10_error_next = s18_error_reg;
         end
-        if (_shell_37) begin
+        if (_shell_45) begin
             out11_conn_next = s18_conn_reg;
             out11_kind_next = s18_kind_reg;
             out11_hit_next = res_hit;
@@ -3070,7 +3098,7 @@ always @* begin
             out11_spec_next = res_spec;
             out11_error_next = s18_error_reg;
         end
-        if (_shell_38) begin
+        if (_shell_46) begin
             out12_conn_next = s18_conn_reg;
             out12_kind_next = s18_kind_reg;
             out12_hit_next = res_hit;
@@ -3081,7 +3109,7 @@ always @* begin
             out12_spec_next = res_spec;
             out12_error_next = s18_error_reg;
         end
-        if (_shell_39) begin
+        if (_shell_47) begin
             out13_conn_next = s18_conn_reg;
             out13_kind_next = s18_kind_reg;
             out13_hit_next = res_hit;
@@ -3092,7 +3120,7 @@ always @* begin
             out13_spec_next = res_spec;
             out13_error_next = s18_error_reg;
         end
-        if (_shell_40) begin
+        if (_shell_48) begin
             out14_conn_next = s18_conn_reg;
             out14_kind_next = s18_kind_reg;
             out14_hit_next = res_hit;
@@ -3103,7 +3131,7 @@ always @* begin
             out14_spec_next = res_spec;
             out14_error_next = s18_error_reg;
         end
-        if (_shell_41) begin
+        if (_shell_49) begin
             out15_conn_next = s18_conn_reg;
             out15_kind_next = s18_kind_reg;
             out15_hit_next = res_hit;
@@ -3114,7 +3142,7 @@ always @* begin
             out15_spec_next = res_spec;
             out15_error_next = s18_error_reg;
         end
-        if (_shell_42) begin
+        if (_shell_50) begin
             out16_conn_next = s18_conn_reg;
             out16_kind_next = s18_kind_reg;
             out16_hit_next = res_hit;
@@ -3125,7 +3153,7 @@ always @* begin
             out16_spec_next = res_spec;
             out16_error_next = s18_error_reg;
         end
-        if (_shell_43) begin
+        if (_shell_51) begin
             out17_conn_next = s18_conn_reg;
             out17_kind_next = s18_kind_reg;
             out17_hit_next = res_hit;
@@ -3136,7 +3164,7 @@ always @* begin
             out17_spec_next = res_spec;
             out17_error_next = s18_error_reg;
         end
-        if (_shell_44) begin
+        if (_shell_52) begin
             out18_conn_next = s18_conn_reg;
             out18_kind_next = s18_kind_reg;
             out18_hit_next = res_hit;
@@ -3147,7 +3175,7 @@ always @* begin
             out18_spec_next = res_spec;
             out18_error_next = s18_error_reg;
         end
-        if (_shell_45) begin
+        if (_shell_53) begin
             out19_conn_next = s18_conn_reg;
             out19_kind_next = s18_kind_reg;
             out19_hit_next = res_hit;
@@ -3158,7 +3186,7 @@ always @* begin
             out19_spec_next = res_spec;
             out19_error_next = s18_error_reg;
         end
-        out_wr_ptr_next = _shell_48;
+        out_wr_ptr_next = _shell_56;
     end
     if (out_pop) begin
         if (out_lands_next) begin
@@ -3172,15 +3200,15 @@ always @* begin
             out_head_spec_next = res_spec;
             out_head_error_next = s18_error_reg;
         end else begin
-            out_head_conn_next = _shell_50;
-            out_head_kind_next = _shell_51;
-            out_head_hit_next = _shell_52;
-            out_head_filled_next = _shell_53;
-            out_head_thresh_next = _shell_54;
-            out_head_let_through_next = _shell_55;
-            out_head_drop_next = _shell_56;
-            out_head_spec_next = _shell_57;
-            out_head_error_next = _shell_58;
+            out_head_conn_next = _shell_58;
+            out_head_kind_next = _shell_59;
+            out_head_hit_next = _shell_60;
+            out_head_filled_next = _shell_61;
+            out_head_thresh_next = _shell_62;
+            out_head_let_through_next = _shell_63;
+            out_head_drop_next = _shell_64;
+            out_head_spec_next = _shell_65;
+            out_head_error_next = _shell_66;
         end
     end else if (out_lands_head) begin
         out_head_conn_next = s18_conn_reg;
@@ -3195,10 +3223,10 @@ always @* begin
     end
     if (out_pop) begin
         out_rd_ptr_next = out_rd_ptr_plus1_reg;
-        out_rd_ptr_plus1_next = _shell_62;
+        out_rd_ptr_plus1_next = _shell_70;
     end
-    out_count_next = _shell_66;
-    out_valid_next = _shell_74;
+    out_count_next = _shell_74;
+    out_valid_next = _shell_82;
 end
 
 // issue_next
@@ -3206,10 +3234,18 @@ always @* begin
     hazard0_next = hazard0_reg;
     hazard1_next = hazard1_reg;
     hazard2_next = hazard2_reg;
+    hazard3_next = hazard3_reg;
+    hazard4_next = hazard4_reg;
+    hazard5_next = hazard5_reg;
+    hazard6_next = hazard6_reg;
     credits_out_next = credits_out_reg;
     hazard0_next = hazard0_ahead;
     hazard1_next = hazard1_ahead;
     hazard2_next = hazard2_ahead;
+    hazard3_next = hazard3_ahead;
+    hazard4_next = hazard4_ahead;
+    hazard5_next = hazard5_ahead;
+    hazard6_next = hazard6_ahead;
     credits_out_next = full_ahead;
 end
 
@@ -3279,6 +3315,10 @@ always @(posedge clk) begin
     hazard0_reg <= hazard0_next;
     hazard1_reg <= hazard1_next;
     hazard2_reg <= hazard2_next;
+    hazard3_reg <= hazard3_next;
+    hazard4_reg <= hazard4_next;
+    hazard5_reg <= hazard5_next;
+    hazard6_reg <= hazard6_next;
     credits_out_reg <= credits_out_next;
     s1_kind_reg <= s1_kind_next;
     s1_tag_reg <= s1_tag_next;
@@ -4031,6 +4071,10 @@ always @(posedge clk) begin
         hazard0_reg <= 1'd0;
         hazard1_reg <= 1'd0;
         hazard2_reg <= 1'd0;
+        hazard3_reg <= 1'd0;
+        hazard4_reg <= 1'd0;
+        hazard5_reg <= 1'd0;
+        hazard6_reg <= 1'd0;
         credits_out_reg <= 1'd0;
         snoop_s1_reg <= 1'd0;
         snoop_s2_reg <= 1'd0;

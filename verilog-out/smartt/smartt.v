@@ -6,8 +6,8 @@
  * link 800 Gb/s, MTU 4096 B, base RTT 8600 ns: BDP 860000 B, target RTT 12900 ns, gamma 5.7333, max window 1075000 B
  * KFi 24047343, KMi 192378743, KMd 128, KFd 1022802 (>> 40), qa_scaling 52429/65536, FastIncrease rtt <= 9600 ns
  * NumConn 4096, F 6, K 10, ClampOnEarlyReturn true, TimeoutsReplaceTrims false, AdjustPeriod true, DelayQA false, TrimsCountAsAcked false
- * pipeline: 29 datapath stages (stages 4..32), latency 34 cycles, same connection every 29 cycles
- * pipeline: the datapath's cuts end in stage 32 of 32
+ * pipeline: 30 datapath stages (stages 4..33), latency 35 cycles, same connection every 30 cycles
+ * pipeline: the datapath's cuts end in stage 33 of 33
  */
 
 `resetall
@@ -224,19 +224,41 @@ reg  s32_valid_reg;  // stage 32 holds an event
 reg  s32_valid_next;
 reg  [15:0] s32_conn_reg;  // stage 32 connection id
 reg  [15:0] s32_conn_next;
-reg  hazard0_reg;  // the head's connection is in stages 1..5
+reg  s33_valid_reg;  // stage 33 holds an event
+reg  s33_valid_next;
+reg  [15:0] s33_conn_reg;  // stage 33 connection id
+reg  [15:0] s33_conn_next;
+reg  hazard0_reg;  // the head's connection is in stages 1..2
 reg  hazard0_next;
-reg  hazard1_reg;  // the head's connection is in stages 6..10
+reg  hazard1_reg;  // the head's connection is in stages 3..4
 reg  hazard1_next;
-reg  hazard2_reg;  // the head's connection is in stages 11..15
+reg  hazard2_reg;  // the head's connection is in stages 5..6
 reg  hazard2_next;
-reg  hazard3_reg;  // the head's connection is in stages 16..20
+reg  hazard3_reg;  // the head's connection is in stages 7..8
 reg  hazard3_next;
-reg  hazard4_reg;  // the head's connection is in stages 21..24
+reg  hazard4_reg;  // the head's connection is in stages 9..10
 reg  hazard4_next;
-reg  hazard5_reg;  // the head's connection is in stages 25..28
+reg  hazard5_reg;  // the head's connection is in stages 11..12
 reg  hazard5_next;
-reg  credits_out_reg;  // 34 events are issued and not yet taken: no credit left
+reg  hazard6_reg;  // the head's connection is in stages 13..14
+reg  hazard6_next;
+reg  hazard7_reg;  // the head's connection is in stages 15..16
+reg  hazard7_next;
+reg  hazard8_reg;  // the head's connection is in stages 17..18
+reg  hazard8_next;
+reg  hazard9_reg;  // the head's connection is in stages 19..20
+reg  hazard9_next;
+reg  hazard10_reg;  // the head's connection is in stages 21..22
+reg  hazard10_next;
+reg  hazard11_reg;  // the head's connection is in stages 23..24
+reg  hazard11_next;
+reg  hazard12_reg;  // the head's connection is in stages 25..26
+reg  hazard12_next;
+reg  hazard13_reg;  // the head's connection is in stages 27..28
+reg  hazard13_next;
+reg  hazard14_reg;  // the head's connection is in stages 29..29
+reg  hazard14_next;
+reg  credits_out_reg;  // 35 events are issued and not yet taken: no credit left
 reg  credits_out_next;
 reg  [2:0] s1_kind_reg;  // stage 1 event kind
 reg  [2:0] s1_kind_next;
@@ -328,6 +350,8 @@ reg  s31_error_reg;  // stage 31 copy of error
 wire s31_error_next;
 reg  s32_error_reg;  // stage 32 copy of error
 wire s32_error_next;
+reg  s33_error_reg;  // stage 33 copy of error
+wire s33_error_next;
 reg  [21:0] s2_t_reg;  // stage 2 copy of t
 wire [21:0] s2_t_next;
 reg  [21:0] s3_t_reg;  // stage 3 copy of t
@@ -380,20 +404,22 @@ reg  s5_qa_roll_reg;  // stage 5 copy of qa_roll
 wire s5_qa_roll_next;
 reg  [20:0] s6_qa_base_reg;  // stage 6 copy of qa_base
 wire [20:0] s6_qa_base_next;
+reg  [20:0] s7_qa_base_r_reg;  // stage 7 copy of qa_base_r
+wire [20:0] s7_qa_base_r_next;
 `ifdef NICGEN_ECP5
-wire [34:0] s7_qa_scaled_pp00_reg;  // stage 7 copy of qa_scaled_pp00 (MULT18X18D output register)
+wire [34:0] s8_qa_scaled_pp00_reg;  // stage 8 copy of qa_scaled_pp00 (MULT18X18D output register)
 `else
-reg  [34:0] s7_qa_scaled_pp00_reg;  // stage 7 copy of qa_scaled_pp00
+reg  [34:0] s8_qa_scaled_pp00_reg;  // stage 8 copy of qa_scaled_pp00
 `endif
-wire [34:0] s7_qa_scaled_pp00_next;
+wire [34:0] s8_qa_scaled_pp00_next;
 `ifdef NICGEN_ECP5
-wire [19:0] s7_qa_scaled_pp10_reg;  // stage 7 copy of qa_scaled_pp10 (MULT18X18D output register)
+wire [19:0] s8_qa_scaled_pp10_reg;  // stage 8 copy of qa_scaled_pp10 (MULT18X18D output register)
 `else
-reg  [19:0] s7_qa_scaled_pp10_reg;  // stage 7 copy of qa_scaled_pp10
+reg  [19:0] s8_qa_scaled_pp10_reg;  // stage 8 copy of qa_scaled_pp10
 `endif
-wire [19:0] s7_qa_scaled_pp10_next;
-reg  [37:0] s8_qa_scaled_reg;  // stage 8 copy of qa_scaled
-wire [37:0] s8_qa_scaled_next;
+wire [19:0] s8_qa_scaled_pp10_next;
+reg  [37:0] s9_qa_scaled_reg;  // stage 9 copy of qa_scaled
+wire [37:0] s9_qa_scaled_next;
 reg  [27:0] s2_t_4_reg;  // stage 2 copy of t
 wire [27:0] s2_t_4_next;
 reg  [27:0] s3_t_4_reg;  // stage 3 copy of t
@@ -406,6 +432,8 @@ reg  s7_qa_fire_reg;  // stage 7 copy of qa_fire
 wire s7_qa_fire_next;
 reg  s8_qa_fire_reg;  // stage 8 copy of qa_fire
 wire s8_qa_fire_next;
+reg  s9_qa_fire_reg;  // stage 9 copy of qa_fire
+wire s9_qa_fire_next;
 reg  [26:0] s5_t_reg;  // stage 5 copy of t
 wire [26:0] s5_t_next;
 reg  [26:0] s6_t_reg;  // stage 6 copy of t
@@ -414,8 +442,10 @@ reg  [26:0] s7_t_reg;  // stage 7 copy of t
 wire [26:0] s7_t_next;
 reg  [26:0] s8_t_reg;  // stage 8 copy of t
 wire [26:0] s8_t_next;
-reg  [26:0] s9_c_qa_reg;  // stage 9 copy of c_qa
-wire [26:0] s9_c_qa_next;
+reg  [26:0] s9_t_reg;  // stage 9 copy of t
+wire [26:0] s9_t_next;
+reg  [26:0] s10_c_qa_reg;  // stage 10 copy of c_qa
+wire [26:0] s10_c_qa_next;
 reg  [21:0] s2_t_5_reg;  // stage 2 copy of t
 wire [21:0] s2_t_5_next;
 reg  [21:0] s3_t_5_reg;  // stage 3 copy of t
@@ -432,6 +462,8 @@ reg  [20:0] s8_fi_count_sum_reg;  // stage 8 copy of fi_count_sum
 wire [20:0] s8_fi_count_sum_next;
 reg  [20:0] s9_fi_count_sum_reg;  // stage 9 copy of fi_count_sum
 wire [20:0] s9_fi_count_sum_next;
+reg  [20:0] s10_fi_count_sum_reg;  // stage 10 copy of fi_count_sum
+wire [20:0] s10_fi_count_sum_next;
 reg  s5_cur_increase_reg;  // stage 5 copy of cur_increase
 wire s5_cur_increase_next;
 reg  s6_cur_increase_reg;  // stage 6 copy of cur_increase
@@ -442,6 +474,8 @@ reg  s8_cur_increase_reg;  // stage 8 copy of cur_increase
 wire s8_cur_increase_next;
 reg  s9_cur_increase_reg;  // stage 9 copy of cur_increase
 wire s9_cur_increase_next;
+reg  s10_cur_increase_reg;  // stage 10 copy of cur_increase
+wire s10_cur_increase_next;
 reg  s2_fi_uncongested_reg;  // stage 2 copy of fi_uncongested
 wire s2_fi_uncongested_next;
 reg  s3_fi_uncongested_reg;  // stage 3 copy of fi_uncongested
@@ -458,12 +492,34 @@ reg  s8_fi_uncongested_reg;  // stage 8 copy of fi_uncongested
 wire s8_fi_uncongested_next;
 reg  s9_fi_uncongested_reg;  // stage 9 copy of fi_uncongested
 wire s9_fi_uncongested_next;
-reg  s10_fi_fire_reg;  // stage 10 copy of fi_fire
-wire s10_fi_fire_next;
+reg  s10_fi_uncongested_reg;  // stage 10 copy of fi_uncongested
+wire s10_fi_uncongested_next;
+reg  s11_fi_fire_reg;  // stage 11 copy of fi_fire
+wire s11_fi_fire_next;
+reg  s5_t_2_reg;  // stage 5 copy of t
+wire s5_t_2_next;
+reg  s6_ack_run_reg;  // stage 6 copy of ack_run
+wire s6_ack_run_next;
+reg  s7_ack_run_reg;  // stage 7 copy of ack_run
+wire s7_ack_run_next;
+reg  s8_ack_run_reg;  // stage 8 copy of ack_run
+wire s8_ack_run_next;
+reg  s9_ack_run_reg;  // stage 9 copy of ack_run
+wire s9_ack_run_next;
+reg  s10_ack_run_reg;  // stage 10 copy of ack_run
+wire s10_ack_run_next;
+reg  s11_ack_run_reg;  // stage 11 copy of ack_run
+wire s11_ack_run_next;
+reg  [27:0] s11_t_reg;  // stage 11 copy of t
+wire [27:0] s11_t_next;
+reg  [27:0] s11_t_2_reg;  // stage 11 copy of t
+wire [27:0] s11_t_2_next;
+reg  [27:0] s11_t_3_reg;  // stage 11 copy of t
+wire [27:0] s11_t_3_next;
+reg  [27:0] s12_c_early_reg;  // stage 12 copy of c_early
+wire [27:0] s12_c_early_next;
 reg  [4:0] s5_recip_c_lead_reg;  // stage 5 copy of recip_c_lead
 wire [4:0] s5_recip_c_lead_next;
-reg  [9:0] s5_t_2_reg;  // stage 5 copy of t
-wire [9:0] s5_t_2_next;
 reg  [9:0] s5_t_3_reg;  // stage 5 copy of t
 wire [9:0] s5_t_3_next;
 reg  [9:0] s5_t_4_reg;  // stage 5 copy of t
@@ -514,6 +570,8 @@ reg  [9:0] s5_t_26_reg;  // stage 5 copy of t
 wire [9:0] s5_t_26_next;
 reg  [9:0] s5_t_27_reg;  // stage 5 copy of t
 wire [9:0] s5_t_27_next;
+reg  [9:0] s5_t_28_reg;  // stage 5 copy of t
+wire [9:0] s5_t_28_next;
 reg  [9:0] s6_recip_c_mantissa_reg;  // stage 6 copy of recip_c_mantissa
 wire [9:0] s6_recip_c_mantissa_next;
 reg  [10:0] s7_recip_c_recip_reg;  // stage 7 copy of recip_c_recip
@@ -582,8 +640,8 @@ reg  [41:0] s3_size_kmi_reg;  // stage 3 copy of size_kmi
 wire [41:0] s3_size_kmi_next;
 reg  [28:0] s4_t_6_reg;  // stage 4 copy of t
 wire [28:0] s4_t_6_next;
-reg  [28:0] s5_t_28_reg;  // stage 5 copy of t
-wire [28:0] s5_t_28_next;
+reg  [28:0] s5_t_29_reg;  // stage 5 copy of t
+wire [28:0] s5_t_29_next;
 reg  [28:0] s6_t_2_reg;  // stage 6 copy of t
 wire [28:0] s6_t_2_next;
 reg  [28:0] s7_t_2_reg;  // stage 7 copy of t
@@ -598,8 +656,8 @@ reg  [28:0] s9_mi_base_prod_pp00_reg;  // stage 9 copy of mi_base_prod_pp00
 wire [28:0] s9_mi_base_prod_pp00_next;
 reg  [28:0] s4_t_7_reg;  // stage 4 copy of t
 wire [28:0] s4_t_7_next;
-reg  [28:0] s5_t_29_reg;  // stage 5 copy of t
-wire [28:0] s5_t_29_next;
+reg  [28:0] s5_t_30_reg;  // stage 5 copy of t
+wire [28:0] s5_t_30_next;
 reg  [28:0] s6_t_3_reg;  // stage 6 copy of t
 wire [28:0] s6_t_3_next;
 reg  [28:0] s7_t_3_reg;  // stage 7 copy of t
@@ -614,8 +672,8 @@ reg  [28:0] s9_mi_base_prod_pp10_reg;  // stage 9 copy of mi_base_prod_pp10
 wire [28:0] s9_mi_base_prod_pp10_next;
 reg  [16:0] s4_t_8_reg;  // stage 4 copy of t
 wire [16:0] s4_t_8_next;
-reg  [16:0] s5_t_30_reg;  // stage 5 copy of t
-wire [16:0] s5_t_30_next;
+reg  [16:0] s5_t_31_reg;  // stage 5 copy of t
+wire [16:0] s5_t_31_next;
 reg  [16:0] s6_t_4_reg;  // stage 6 copy of t
 wire [16:0] s6_t_4_next;
 reg  [16:0] s7_t_4_reg;  // stage 7 copy of t
@@ -636,8 +694,8 @@ reg  [1:0] s7_t_5_reg;  // stage 7 copy of t
 wire [1:0] s7_t_5_next;
 reg  [1:0] s8_t_5_reg;  // stage 8 copy of t
 wire [1:0] s8_t_5_next;
-reg  [1:0] s9_t_reg;  // stage 9 copy of t
-wire [1:0] s9_t_next;
+reg  [1:0] s9_t_2_reg;  // stage 9 copy of t
+wire [1:0] s9_t_2_next;
 reg  [1:0] s10_t_reg;  // stage 10 copy of t
 wire [1:0] s10_t_next;
 reg  [48:0] s11_mi_base_coarse_reg;  // stage 11 copy of mi_base_coarse
@@ -648,12 +706,12 @@ reg  [2:0] s7_t_6_reg;  // stage 7 copy of t
 wire [2:0] s7_t_6_next;
 reg  [2:0] s8_t_6_reg;  // stage 8 copy of t
 wire [2:0] s8_t_6_next;
-reg  [2:0] s9_t_2_reg;  // stage 9 copy of t
-wire [2:0] s9_t_2_next;
+reg  [2:0] s9_t_3_reg;  // stage 9 copy of t
+wire [2:0] s9_t_3_next;
 reg  [2:0] s10_t_2_reg;  // stage 10 copy of t
 wire [2:0] s10_t_2_next;
-reg  [2:0] s11_t_reg;  // stage 11 copy of t
-wire [2:0] s11_t_next;
+reg  [2:0] s11_t_4_reg;  // stage 11 copy of t
+wire [2:0] s11_t_4_next;
 reg  [41:0] s12_mi_base_reg;  // stage 12 copy of mi_base
 wire [41:0] s12_mi_base_next;
 reg  [35:0] s2_t_25_reg;  // stage 2 copy of t
@@ -662,20 +720,20 @@ reg  [35:0] s3_t_6_reg;  // stage 3 copy of t
 wire [35:0] s3_t_6_next;
 reg  [35:0] s4_t_9_reg;  // stage 4 copy of t
 wire [35:0] s4_t_9_next;
-reg  [35:0] s5_t_31_reg;  // stage 5 copy of t
-wire [35:0] s5_t_31_next;
+reg  [35:0] s5_t_32_reg;  // stage 5 copy of t
+wire [35:0] s5_t_32_next;
 reg  [35:0] s6_t_7_reg;  // stage 6 copy of t
 wire [35:0] s6_t_7_next;
 reg  [35:0] s7_t_7_reg;  // stage 7 copy of t
 wire [35:0] s7_t_7_next;
 reg  [35:0] s8_t_7_reg;  // stage 8 copy of t
 wire [35:0] s8_t_7_next;
-reg  [35:0] s9_t_3_reg;  // stage 9 copy of t
-wire [35:0] s9_t_3_next;
+reg  [35:0] s9_t_4_reg;  // stage 9 copy of t
+wire [35:0] s9_t_4_next;
 reg  [35:0] s10_t_3_reg;  // stage 10 copy of t
 wire [35:0] s10_t_3_next;
-reg  [35:0] s11_t_2_reg;  // stage 11 copy of t
-wire [35:0] s11_t_2_next;
+reg  [35:0] s11_t_5_reg;  // stage 11 copy of t
+wire [35:0] s11_t_5_next;
 reg  [35:0] s12_t_reg;  // stage 12 copy of t
 wire [35:0] s12_t_next;
 `ifdef NICGEN_ECP5
@@ -690,20 +748,20 @@ reg  [19:0] s3_t_7_reg;  // stage 3 copy of t
 wire [19:0] s3_t_7_next;
 reg  [19:0] s4_t_10_reg;  // stage 4 copy of t
 wire [19:0] s4_t_10_next;
-reg  [19:0] s5_t_32_reg;  // stage 5 copy of t
-wire [19:0] s5_t_32_next;
+reg  [19:0] s5_t_33_reg;  // stage 5 copy of t
+wire [19:0] s5_t_33_next;
 reg  [19:0] s6_t_8_reg;  // stage 6 copy of t
 wire [19:0] s6_t_8_next;
 reg  [19:0] s7_t_8_reg;  // stage 7 copy of t
 wire [19:0] s7_t_8_next;
 reg  [19:0] s8_t_8_reg;  // stage 8 copy of t
 wire [19:0] s8_t_8_next;
-reg  [19:0] s9_t_4_reg;  // stage 9 copy of t
-wire [19:0] s9_t_4_next;
+reg  [19:0] s9_t_5_reg;  // stage 9 copy of t
+wire [19:0] s9_t_5_next;
 reg  [19:0] s10_t_4_reg;  // stage 10 copy of t
 wire [19:0] s10_t_4_next;
-reg  [19:0] s11_t_3_reg;  // stage 11 copy of t
-wire [19:0] s11_t_3_next;
+reg  [19:0] s11_t_6_reg;  // stage 11 copy of t
+wire [19:0] s11_t_6_next;
 reg  [19:0] s12_t_2_reg;  // stage 12 copy of t
 wire [19:0] s12_t_2_next;
 `ifdef NICGEN_ECP5
@@ -718,20 +776,20 @@ reg  [35:0] s3_t_8_reg;  // stage 3 copy of t
 wire [35:0] s3_t_8_next;
 reg  [35:0] s4_t_11_reg;  // stage 4 copy of t
 wire [35:0] s4_t_11_next;
-reg  [35:0] s5_t_33_reg;  // stage 5 copy of t
-wire [35:0] s5_t_33_next;
+reg  [35:0] s5_t_34_reg;  // stage 5 copy of t
+wire [35:0] s5_t_34_next;
 reg  [35:0] s6_t_9_reg;  // stage 6 copy of t
 wire [35:0] s6_t_9_next;
 reg  [35:0] s7_t_9_reg;  // stage 7 copy of t
 wire [35:0] s7_t_9_next;
 reg  [35:0] s8_t_9_reg;  // stage 8 copy of t
 wire [35:0] s8_t_9_next;
-reg  [35:0] s9_t_5_reg;  // stage 9 copy of t
-wire [35:0] s9_t_5_next;
+reg  [35:0] s9_t_6_reg;  // stage 9 copy of t
+wire [35:0] s9_t_6_next;
 reg  [35:0] s10_t_5_reg;  // stage 10 copy of t
 wire [35:0] s10_t_5_next;
-reg  [35:0] s11_t_4_reg;  // stage 11 copy of t
-wire [35:0] s11_t_4_next;
+reg  [35:0] s11_t_7_reg;  // stage 11 copy of t
+wire [35:0] s11_t_7_next;
 reg  [35:0] s12_t_3_reg;  // stage 12 copy of t
 wire [35:0] s12_t_3_next;
 `ifdef NICGEN_ECP5
@@ -746,20 +804,20 @@ reg  [19:0] s3_t_9_reg;  // stage 3 copy of t
 wire [19:0] s3_t_9_next;
 reg  [19:0] s4_t_12_reg;  // stage 4 copy of t
 wire [19:0] s4_t_12_next;
-reg  [19:0] s5_t_34_reg;  // stage 5 copy of t
-wire [19:0] s5_t_34_next;
+reg  [19:0] s5_t_35_reg;  // stage 5 copy of t
+wire [19:0] s5_t_35_next;
 reg  [19:0] s6_t_10_reg;  // stage 6 copy of t
 wire [19:0] s6_t_10_next;
 reg  [19:0] s7_t_10_reg;  // stage 7 copy of t
 wire [19:0] s7_t_10_next;
 reg  [19:0] s8_t_10_reg;  // stage 8 copy of t
 wire [19:0] s8_t_10_next;
-reg  [19:0] s9_t_6_reg;  // stage 9 copy of t
-wire [19:0] s9_t_6_next;
+reg  [19:0] s9_t_7_reg;  // stage 9 copy of t
+wire [19:0] s9_t_7_next;
 reg  [19:0] s10_t_6_reg;  // stage 10 copy of t
 wire [19:0] s10_t_6_next;
-reg  [19:0] s11_t_5_reg;  // stage 11 copy of t
-wire [19:0] s11_t_5_next;
+reg  [19:0] s11_t_8_reg;  // stage 11 copy of t
+wire [19:0] s11_t_8_next;
 reg  [19:0] s12_t_4_reg;  // stage 12 copy of t
 wire [19:0] s12_t_4_next;
 `ifdef NICGEN_ECP5
@@ -774,20 +832,20 @@ reg  [23:0] s3_t_10_reg;  // stage 3 copy of t
 wire [23:0] s3_t_10_next;
 reg  [23:0] s4_t_13_reg;  // stage 4 copy of t
 wire [23:0] s4_t_13_next;
-reg  [23:0] s5_t_35_reg;  // stage 5 copy of t
-wire [23:0] s5_t_35_next;
+reg  [23:0] s5_t_36_reg;  // stage 5 copy of t
+wire [23:0] s5_t_36_next;
 reg  [23:0] s6_t_11_reg;  // stage 6 copy of t
 wire [23:0] s6_t_11_next;
 reg  [23:0] s7_t_11_reg;  // stage 7 copy of t
 wire [23:0] s7_t_11_next;
 reg  [23:0] s8_t_11_reg;  // stage 8 copy of t
 wire [23:0] s8_t_11_next;
-reg  [23:0] s9_t_7_reg;  // stage 9 copy of t
-wire [23:0] s9_t_7_next;
+reg  [23:0] s9_t_8_reg;  // stage 9 copy of t
+wire [23:0] s9_t_8_next;
 reg  [23:0] s10_t_7_reg;  // stage 10 copy of t
 wire [23:0] s10_t_7_next;
-reg  [23:0] s11_t_6_reg;  // stage 11 copy of t
-wire [23:0] s11_t_6_next;
+reg  [23:0] s11_t_9_reg;  // stage 11 copy of t
+wire [23:0] s11_t_9_next;
 reg  [23:0] s12_t_5_reg;  // stage 12 copy of t
 wire [23:0] s12_t_5_next;
 `ifdef NICGEN_ECP5
@@ -802,20 +860,20 @@ reg  [7:0] s3_t_11_reg;  // stage 3 copy of t
 wire [7:0] s3_t_11_next;
 reg  [7:0] s4_t_14_reg;  // stage 4 copy of t
 wire [7:0] s4_t_14_next;
-reg  [7:0] s5_t_36_reg;  // stage 5 copy of t
-wire [7:0] s5_t_36_next;
+reg  [7:0] s5_t_37_reg;  // stage 5 copy of t
+wire [7:0] s5_t_37_next;
 reg  [7:0] s6_t_12_reg;  // stage 6 copy of t
 wire [7:0] s6_t_12_next;
 reg  [7:0] s7_t_12_reg;  // stage 7 copy of t
 wire [7:0] s7_t_12_next;
 reg  [7:0] s8_t_12_reg;  // stage 8 copy of t
 wire [7:0] s8_t_12_next;
-reg  [7:0] s9_t_8_reg;  // stage 9 copy of t
-wire [7:0] s9_t_8_next;
+reg  [7:0] s9_t_9_reg;  // stage 9 copy of t
+wire [7:0] s9_t_9_next;
 reg  [7:0] s10_t_8_reg;  // stage 10 copy of t
 wire [7:0] s10_t_8_next;
-reg  [7:0] s11_t_7_reg;  // stage 11 copy of t
-wire [7:0] s11_t_7_next;
+reg  [7:0] s11_t_10_reg;  // stage 11 copy of t
+wire [7:0] s11_t_10_next;
 reg  [7:0] s12_t_6_reg;  // stage 12 copy of t
 wire [7:0] s12_t_6_next;
 `ifdef NICGEN_ECP5
@@ -832,18 +890,20 @@ reg  [61:0] s14_mi_num_row2_reg;  // stage 14 copy of mi_num_row2
 wire [61:0] s14_mi_num_row2_next;
 reg  [61:0] s15_mi_num_reg;  // stage 15 copy of mi_num
 wire [61:0] s15_mi_num_next;
+reg  [61:0] s16_mi_num_sum_reg;  // stage 16 copy of mi_num_sum
+wire [61:0] s16_mi_num_sum_next;
 reg  [28:0] s6_t_13_reg;  // stage 6 copy of t
 wire [28:0] s6_t_13_next;
 reg  [28:0] s7_t_13_reg;  // stage 7 copy of t
 wire [28:0] s7_t_13_next;
 reg  [28:0] s8_t_13_reg;  // stage 8 copy of t
 wire [28:0] s8_t_13_next;
-reg  [28:0] s9_t_9_reg;  // stage 9 copy of t
-wire [28:0] s9_t_9_next;
+reg  [28:0] s9_t_10_reg;  // stage 9 copy of t
+wire [28:0] s9_t_10_next;
 reg  [28:0] s10_t_9_reg;  // stage 10 copy of t
 wire [28:0] s10_t_9_next;
-reg  [28:0] s11_t_8_reg;  // stage 11 copy of t
-wire [28:0] s11_t_8_next;
+reg  [28:0] s11_t_11_reg;  // stage 11 copy of t
+wire [28:0] s11_t_11_next;
 reg  [28:0] s12_t_7_reg;  // stage 12 copy of t
 wire [28:0] s12_t_7_next;
 reg  [28:0] s13_t_reg;  // stage 13 copy of t
@@ -852,24 +912,26 @@ reg  [28:0] s14_t_reg;  // stage 14 copy of t
 wire [28:0] s14_t_next;
 reg  [28:0] s15_t_reg;  // stage 15 copy of t
 wire [28:0] s15_t_next;
+reg  [28:0] s16_t_reg;  // stage 16 copy of t
+wire [28:0] s16_t_next;
 `ifdef NICGEN_ECP5
-wire [28:0] s16_mi_raw_prod_pp00_reg;  // stage 16 copy of mi_raw_prod_pp00 (MULT18X18D output register)
+wire [28:0] s17_mi_raw_prod_pp00_reg;  // stage 17 copy of mi_raw_prod_pp00 (MULT18X18D output register)
 `else
-reg  [28:0] s16_mi_raw_prod_pp00_reg;  // stage 16 copy of mi_raw_prod_pp00
+reg  [28:0] s17_mi_raw_prod_pp00_reg;  // stage 17 copy of mi_raw_prod_pp00
 `endif
-wire [28:0] s16_mi_raw_prod_pp00_next;
+wire [28:0] s17_mi_raw_prod_pp00_next;
 reg  [28:0] s6_t_14_reg;  // stage 6 copy of t
 wire [28:0] s6_t_14_next;
 reg  [28:0] s7_t_14_reg;  // stage 7 copy of t
 wire [28:0] s7_t_14_next;
 reg  [28:0] s8_t_14_reg;  // stage 8 copy of t
 wire [28:0] s8_t_14_next;
-reg  [28:0] s9_t_10_reg;  // stage 9 copy of t
-wire [28:0] s9_t_10_next;
+reg  [28:0] s9_t_11_reg;  // stage 9 copy of t
+wire [28:0] s9_t_11_next;
 reg  [28:0] s10_t_10_reg;  // stage 10 copy of t
 wire [28:0] s10_t_10_next;
-reg  [28:0] s11_t_9_reg;  // stage 11 copy of t
-wire [28:0] s11_t_9_next;
+reg  [28:0] s11_t_12_reg;  // stage 11 copy of t
+wire [28:0] s11_t_12_next;
 reg  [28:0] s12_t_8_reg;  // stage 12 copy of t
 wire [28:0] s12_t_8_next;
 reg  [28:0] s13_t_2_reg;  // stage 13 copy of t
@@ -878,24 +940,26 @@ reg  [28:0] s14_t_2_reg;  // stage 14 copy of t
 wire [28:0] s14_t_2_next;
 reg  [28:0] s15_t_2_reg;  // stage 15 copy of t
 wire [28:0] s15_t_2_next;
+reg  [28:0] s16_t_2_reg;  // stage 16 copy of t
+wire [28:0] s16_t_2_next;
 `ifdef NICGEN_ECP5
-wire [28:0] s16_mi_raw_prod_pp10_reg;  // stage 16 copy of mi_raw_prod_pp10 (MULT18X18D output register)
+wire [28:0] s17_mi_raw_prod_pp10_reg;  // stage 17 copy of mi_raw_prod_pp10 (MULT18X18D output register)
 `else
-reg  [28:0] s16_mi_raw_prod_pp10_reg;  // stage 16 copy of mi_raw_prod_pp10
+reg  [28:0] s17_mi_raw_prod_pp10_reg;  // stage 17 copy of mi_raw_prod_pp10
 `endif
-wire [28:0] s16_mi_raw_prod_pp10_next;
+wire [28:0] s17_mi_raw_prod_pp10_next;
 reg  [28:0] s6_t_15_reg;  // stage 6 copy of t
 wire [28:0] s6_t_15_next;
 reg  [28:0] s7_t_15_reg;  // stage 7 copy of t
 wire [28:0] s7_t_15_next;
 reg  [28:0] s8_t_15_reg;  // stage 8 copy of t
 wire [28:0] s8_t_15_next;
-reg  [28:0] s9_t_11_reg;  // stage 9 copy of t
-wire [28:0] s9_t_11_next;
+reg  [28:0] s9_t_12_reg;  // stage 9 copy of t
+wire [28:0] s9_t_12_next;
 reg  [28:0] s10_t_11_reg;  // stage 10 copy of t
 wire [28:0] s10_t_11_next;
-reg  [28:0] s11_t_10_reg;  // stage 11 copy of t
-wire [28:0] s11_t_10_next;
+reg  [28:0] s11_t_13_reg;  // stage 11 copy of t
+wire [28:0] s11_t_13_next;
 reg  [28:0] s12_t_9_reg;  // stage 12 copy of t
 wire [28:0] s12_t_9_next;
 reg  [28:0] s13_t_3_reg;  // stage 13 copy of t
@@ -904,24 +968,26 @@ reg  [28:0] s14_t_3_reg;  // stage 14 copy of t
 wire [28:0] s14_t_3_next;
 reg  [28:0] s15_t_3_reg;  // stage 15 copy of t
 wire [28:0] s15_t_3_next;
+reg  [28:0] s16_t_3_reg;  // stage 16 copy of t
+wire [28:0] s16_t_3_next;
 `ifdef NICGEN_ECP5
-wire [28:0] s16_mi_raw_prod_pp20_reg;  // stage 16 copy of mi_raw_prod_pp20 (MULT18X18D output register)
+wire [28:0] s17_mi_raw_prod_pp20_reg;  // stage 17 copy of mi_raw_prod_pp20 (MULT18X18D output register)
 `else
-reg  [28:0] s16_mi_raw_prod_pp20_reg;  // stage 16 copy of mi_raw_prod_pp20
+reg  [28:0] s17_mi_raw_prod_pp20_reg;  // stage 17 copy of mi_raw_prod_pp20
 `endif
-wire [28:0] s16_mi_raw_prod_pp20_next;
+wire [28:0] s17_mi_raw_prod_pp20_next;
 reg  [18:0] s6_t_16_reg;  // stage 6 copy of t
 wire [18:0] s6_t_16_next;
 reg  [18:0] s7_t_16_reg;  // stage 7 copy of t
 wire [18:0] s7_t_16_next;
 reg  [18:0] s8_t_16_reg;  // stage 8 copy of t
 wire [18:0] s8_t_16_next;
-reg  [18:0] s9_t_12_reg;  // stage 9 copy of t
-wire [18:0] s9_t_12_next;
+reg  [18:0] s9_t_13_reg;  // stage 9 copy of t
+wire [18:0] s9_t_13_next;
 reg  [18:0] s10_t_12_reg;  // stage 10 copy of t
 wire [18:0] s10_t_12_next;
-reg  [18:0] s11_t_11_reg;  // stage 11 copy of t
-wire [18:0] s11_t_11_next;
+reg  [18:0] s11_t_14_reg;  // stage 11 copy of t
+wire [18:0] s11_t_14_next;
 reg  [18:0] s12_t_10_reg;  // stage 12 copy of t
 wire [18:0] s12_t_10_next;
 reg  [18:0] s13_t_4_reg;  // stage 13 copy of t
@@ -930,32 +996,34 @@ reg  [18:0] s14_t_4_reg;  // stage 14 copy of t
 wire [18:0] s14_t_4_next;
 reg  [18:0] s15_t_4_reg;  // stage 15 copy of t
 wire [18:0] s15_t_4_next;
+reg  [18:0] s16_t_4_reg;  // stage 16 copy of t
+wire [18:0] s16_t_4_next;
 `ifdef NICGEN_ECP5
-wire [18:0] s16_mi_raw_prod_pp30_reg;  // stage 16 copy of mi_raw_prod_pp30 (MULT18X18D output register)
+wire [18:0] s17_mi_raw_prod_pp30_reg;  // stage 17 copy of mi_raw_prod_pp30 (MULT18X18D output register)
 `else
-reg  [18:0] s16_mi_raw_prod_pp30_reg;  // stage 16 copy of mi_raw_prod_pp30
+reg  [18:0] s17_mi_raw_prod_pp30_reg;  // stage 17 copy of mi_raw_prod_pp30
 `endif
-wire [18:0] s16_mi_raw_prod_pp30_next;
-reg  [72:0] s17_mi_raw_prod_reg;  // stage 17 copy of mi_raw_prod
-wire [72:0] s17_mi_raw_prod_next;
+wire [18:0] s17_mi_raw_prod_pp30_next;
+reg  [72:0] s18_mi_raw_prod_reg;  // stage 18 copy of mi_raw_prod
+wire [72:0] s18_mi_raw_prod_next;
 reg  [1:0] s3_t_12_reg;  // stage 3 copy of t
 wire [1:0] s3_t_12_next;
 reg  [1:0] s4_t_15_reg;  // stage 4 copy of t
 wire [1:0] s4_t_15_next;
-reg  [1:0] s5_t_37_reg;  // stage 5 copy of t
-wire [1:0] s5_t_37_next;
+reg  [1:0] s5_t_38_reg;  // stage 5 copy of t
+wire [1:0] s5_t_38_next;
 reg  [1:0] s6_t_17_reg;  // stage 6 copy of t
 wire [1:0] s6_t_17_next;
 reg  [1:0] s7_t_17_reg;  // stage 7 copy of t
 wire [1:0] s7_t_17_next;
 reg  [1:0] s8_t_17_reg;  // stage 8 copy of t
 wire [1:0] s8_t_17_next;
-reg  [1:0] s9_t_13_reg;  // stage 9 copy of t
-wire [1:0] s9_t_13_next;
+reg  [1:0] s9_t_14_reg;  // stage 9 copy of t
+wire [1:0] s9_t_14_next;
 reg  [1:0] s10_t_13_reg;  // stage 10 copy of t
 wire [1:0] s10_t_13_next;
-reg  [1:0] s11_t_12_reg;  // stage 11 copy of t
-wire [1:0] s11_t_12_next;
+reg  [1:0] s11_t_15_reg;  // stage 11 copy of t
+wire [1:0] s11_t_15_next;
 reg  [1:0] s12_t_11_reg;  // stage 12 copy of t
 wire [1:0] s12_t_11_next;
 reg  [1:0] s13_t_5_reg;  // stage 13 copy of t
@@ -964,30 +1032,32 @@ reg  [1:0] s14_t_5_reg;  // stage 14 copy of t
 wire [1:0] s14_t_5_next;
 reg  [1:0] s15_t_5_reg;  // stage 15 copy of t
 wire [1:0] s15_t_5_next;
-reg  [1:0] s16_t_reg;  // stage 16 copy of t
-wire [1:0] s16_t_next;
+reg  [1:0] s16_t_5_reg;  // stage 16 copy of t
+wire [1:0] s16_t_5_next;
 reg  [1:0] s17_t_reg;  // stage 17 copy of t
 wire [1:0] s17_t_next;
-reg  [68:0] s18_mi_raw_coarse_reg;  // stage 18 copy of mi_raw_coarse
-wire [68:0] s18_mi_raw_coarse_next;
+reg  [1:0] s18_t_reg;  // stage 18 copy of t
+wire [1:0] s18_t_next;
+reg  [68:0] s19_mi_raw_coarse_reg;  // stage 19 copy of mi_raw_coarse
+wire [68:0] s19_mi_raw_coarse_next;
 reg  [2:0] s3_t_13_reg;  // stage 3 copy of t
 wire [2:0] s3_t_13_next;
 reg  [2:0] s4_t_16_reg;  // stage 4 copy of t
 wire [2:0] s4_t_16_next;
-reg  [2:0] s5_t_38_reg;  // stage 5 copy of t
-wire [2:0] s5_t_38_next;
+reg  [2:0] s5_t_39_reg;  // stage 5 copy of t
+wire [2:0] s5_t_39_next;
 reg  [2:0] s6_t_18_reg;  // stage 6 copy of t
 wire [2:0] s6_t_18_next;
 reg  [2:0] s7_t_18_reg;  // stage 7 copy of t
 wire [2:0] s7_t_18_next;
 reg  [2:0] s8_t_18_reg;  // stage 8 copy of t
 wire [2:0] s8_t_18_next;
-reg  [2:0] s9_t_14_reg;  // stage 9 copy of t
-wire [2:0] s9_t_14_next;
+reg  [2:0] s9_t_15_reg;  // stage 9 copy of t
+wire [2:0] s9_t_15_next;
 reg  [2:0] s10_t_14_reg;  // stage 10 copy of t
 wire [2:0] s10_t_14_next;
-reg  [2:0] s11_t_13_reg;  // stage 11 copy of t
-wire [2:0] s11_t_13_next;
+reg  [2:0] s11_t_16_reg;  // stage 11 copy of t
+wire [2:0] s11_t_16_next;
 reg  [2:0] s12_t_12_reg;  // stage 12 copy of t
 wire [2:0] s12_t_12_next;
 reg  [2:0] s13_t_6_reg;  // stage 13 copy of t
@@ -996,14 +1066,16 @@ reg  [2:0] s14_t_6_reg;  // stage 14 copy of t
 wire [2:0] s14_t_6_next;
 reg  [2:0] s15_t_6_reg;  // stage 15 copy of t
 wire [2:0] s15_t_6_next;
-reg  [2:0] s16_t_2_reg;  // stage 16 copy of t
-wire [2:0] s16_t_2_next;
+reg  [2:0] s16_t_6_reg;  // stage 16 copy of t
+wire [2:0] s16_t_6_next;
 reg  [2:0] s17_t_2_reg;  // stage 17 copy of t
 wire [2:0] s17_t_2_next;
-reg  [2:0] s18_t_reg;  // stage 18 copy of t
-wire [2:0] s18_t_next;
-reg  [61:0] s19_mi_raw_reg;  // stage 19 copy of mi_raw
-wire [61:0] s19_mi_raw_next;
+reg  [2:0] s18_t_2_reg;  // stage 18 copy of t
+wire [2:0] s18_t_2_next;
+reg  [2:0] s19_t_reg;  // stage 19 copy of t
+wire [2:0] s19_t_next;
+reg  [61:0] s20_mi_raw_reg;  // stage 20 copy of mi_raw
+wire [61:0] s20_mi_raw_next;
 reg  [26:0] s2_size_c_reg;  // stage 2 copy of size_c
 wire [26:0] s2_size_c_next;
 reg  [26:0] s3_size_c_reg;  // stage 3 copy of size_c
@@ -1040,8 +1112,10 @@ reg  [26:0] s18_size_c_reg;  // stage 18 copy of size_c
 wire [26:0] s18_size_c_next;
 reg  [26:0] s19_size_c_reg;  // stage 19 copy of size_c
 wire [26:0] s19_size_c_next;
-reg  [26:0] s20_mi_inc_reg;  // stage 20 copy of mi_inc
-wire [26:0] s20_mi_inc_next;
+reg  [26:0] s20_size_c_reg;  // stage 20 copy of size_c
+wire [26:0] s20_size_c_next;
+reg  [26:0] s21_mi_inc_reg;  // stage 21 copy of mi_inc
+wire [26:0] s21_mi_inc_next;
 `ifdef NICGEN_ECP5
 wire [31:0] s2_size_kfi_pp00_reg;  // stage 2 copy of size_kfi_pp00 (MULT18X18D output register)
 `else
@@ -1058,8 +1132,8 @@ reg  [38:0] s3_size_kfi_reg;  // stage 3 copy of size_kfi
 wire [38:0] s3_size_kfi_next;
 reg  [28:0] s4_t_17_reg;  // stage 4 copy of t
 wire [28:0] s4_t_17_next;
-reg  [28:0] s5_t_39_reg;  // stage 5 copy of t
-wire [28:0] s5_t_39_next;
+reg  [28:0] s5_t_40_reg;  // stage 5 copy of t
+wire [28:0] s5_t_40_next;
 reg  [28:0] s6_t_19_reg;  // stage 6 copy of t
 wire [28:0] s6_t_19_next;
 reg  [28:0] s7_t_19_reg;  // stage 7 copy of t
@@ -1074,8 +1148,8 @@ reg  [28:0] s9_fi_c_prod_pp00_reg;  // stage 9 copy of fi_c_prod_pp00
 wire [28:0] s9_fi_c_prod_pp00_next;
 reg  [28:0] s4_t_18_reg;  // stage 4 copy of t
 wire [28:0] s4_t_18_next;
-reg  [28:0] s5_t_40_reg;  // stage 5 copy of t
-wire [28:0] s5_t_40_next;
+reg  [28:0] s5_t_41_reg;  // stage 5 copy of t
+wire [28:0] s5_t_41_next;
 reg  [28:0] s6_t_20_reg;  // stage 6 copy of t
 wire [28:0] s6_t_20_next;
 reg  [28:0] s7_t_20_reg;  // stage 7 copy of t
@@ -1090,8 +1164,8 @@ reg  [28:0] s9_fi_c_prod_pp10_reg;  // stage 9 copy of fi_c_prod_pp10
 wire [28:0] s9_fi_c_prod_pp10_next;
 reg  [13:0] s4_t_19_reg;  // stage 4 copy of t
 wire [13:0] s4_t_19_next;
-reg  [13:0] s5_t_41_reg;  // stage 5 copy of t
-wire [13:0] s5_t_41_next;
+reg  [13:0] s5_t_42_reg;  // stage 5 copy of t
+wire [13:0] s5_t_42_next;
 reg  [13:0] s6_t_21_reg;  // stage 6 copy of t
 wire [13:0] s6_t_21_next;
 reg  [13:0] s7_t_21_reg;  // stage 7 copy of t
@@ -1112,8 +1186,8 @@ reg  [1:0] s7_t_22_reg;  // stage 7 copy of t
 wire [1:0] s7_t_22_next;
 reg  [1:0] s8_t_22_reg;  // stage 8 copy of t
 wire [1:0] s8_t_22_next;
-reg  [1:0] s9_t_15_reg;  // stage 9 copy of t
-wire [1:0] s9_t_15_next;
+reg  [1:0] s9_t_16_reg;  // stage 9 copy of t
+wire [1:0] s9_t_16_next;
 reg  [1:0] s10_t_15_reg;  // stage 10 copy of t
 wire [1:0] s10_t_15_next;
 reg  [45:0] s11_fi_c_coarse_reg;  // stage 11 copy of fi_c_coarse
@@ -1124,12 +1198,12 @@ reg  [2:0] s7_t_23_reg;  // stage 7 copy of t
 wire [2:0] s7_t_23_next;
 reg  [2:0] s8_t_23_reg;  // stage 8 copy of t
 wire [2:0] s8_t_23_next;
-reg  [2:0] s9_t_16_reg;  // stage 9 copy of t
-wire [2:0] s9_t_16_next;
+reg  [2:0] s9_t_17_reg;  // stage 9 copy of t
+wire [2:0] s9_t_17_next;
 reg  [2:0] s10_t_16_reg;  // stage 10 copy of t
 wire [2:0] s10_t_16_next;
-reg  [2:0] s11_t_14_reg;  // stage 11 copy of t
-wire [2:0] s11_t_14_next;
+reg  [2:0] s11_t_17_reg;  // stage 11 copy of t
+wire [2:0] s11_t_17_next;
 reg  [38:0] s12_fi_c_reg;  // stage 12 copy of fi_c
 wire [38:0] s12_fi_c_next;
 reg  [26:0] s13_fi_inc_reg;  // stage 13 copy of fi_inc
@@ -1191,8 +1265,8 @@ reg  [1:0] s3_t_14_reg;  // stage 3 copy of t
 wire [1:0] s3_t_14_next;
 reg  [1:0] s4_t_20_reg;  // stage 4 copy of t
 wire [1:0] s4_t_20_next;
-reg  [1:0] s5_t_42_reg;  // stage 5 copy of t
-wire [1:0] s5_t_42_next;
+reg  [1:0] s5_t_43_reg;  // stage 5 copy of t
+wire [1:0] s5_t_43_next;
 reg  [1:0] s6_t_27_reg;  // stage 6 copy of t
 wire [1:0] s6_t_27_next;
 reg  [1:0] s7_t_24_reg;  // stage 7 copy of t
@@ -1205,138 +1279,144 @@ reg  [2:0] s3_t_15_reg;  // stage 3 copy of t
 wire [2:0] s3_t_15_next;
 reg  [2:0] s4_t_21_reg;  // stage 4 copy of t
 wire [2:0] s4_t_21_next;
-reg  [2:0] s5_t_43_reg;  // stage 5 copy of t
-wire [2:0] s5_t_43_next;
+reg  [2:0] s5_t_44_reg;  // stage 5 copy of t
+wire [2:0] s5_t_44_next;
 reg  [2:0] s6_t_28_reg;  // stage 6 copy of t
 wire [2:0] s6_t_28_next;
 reg  [2:0] s7_t_25_reg;  // stage 7 copy of t
 wire [2:0] s7_t_25_next;
 reg  [2:0] s8_t_25_reg;  // stage 8 copy of t
 wire [2:0] s8_t_25_next;
-reg  [2:0] s9_t_17_reg;  // stage 9 copy of t
-wire [2:0] s9_t_17_next;
+reg  [2:0] s9_t_18_reg;  // stage 9 copy of t
+wire [2:0] s9_t_18_next;
 reg  [41:0] s10_md_raw_reg;  // stage 10 copy of md_raw
 wire [41:0] s10_md_raw_next;
 reg  [26:0] s11_md_dec_reg;  // stage 11 copy of md_dec
 wire [26:0] s11_md_dec_next;
-reg  [27:0] s5_t_44_reg;  // stage 5 copy of t
-wire [27:0] s5_t_44_next;
+reg  [27:0] s5_t_45_reg;  // stage 5 copy of t
+wire [27:0] s5_t_45_next;
 reg  [27:0] s6_t_29_reg;  // stage 6 copy of t
 wire [27:0] s6_t_29_next;
 reg  [27:0] s7_t_26_reg;  // stage 7 copy of t
 wire [27:0] s7_t_26_next;
 reg  [27:0] s8_t_26_reg;  // stage 8 copy of t
 wire [27:0] s8_t_26_next;
-reg  [27:0] s9_t_18_reg;  // stage 9 copy of t
-wire [27:0] s9_t_18_next;
+reg  [27:0] s9_t_19_reg;  // stage 9 copy of t
+wire [27:0] s9_t_19_next;
 reg  [27:0] s10_t_17_reg;  // stage 10 copy of t
 wire [27:0] s10_t_17_next;
-reg  [27:0] s11_t_15_reg;  // stage 11 copy of t
-wire [27:0] s11_t_15_next;
+reg  [27:0] s11_t_18_reg;  // stage 11 copy of t
+wire [27:0] s11_t_18_next;
 reg  [26:0] s12_c_md_reg;  // stage 12 copy of c_md
 wire [26:0] s12_c_md_next;
+reg  [26:0] s13_c_md_r_reg;  // stage 13 copy of c_md_r
+wire [26:0] s13_c_md_r_next;
 reg  [31:0] s2_t_33_reg;  // stage 2 copy of t
 wire [31:0] s2_t_33_next;
 reg  [31:0] s3_t_16_reg;  // stage 3 copy of t
 wire [31:0] s3_t_16_next;
 reg  [31:0] s4_t_22_reg;  // stage 4 copy of t
 wire [31:0] s4_t_22_next;
-reg  [31:0] s5_t_45_reg;  // stage 5 copy of t
-wire [31:0] s5_t_45_next;
+reg  [31:0] s5_t_46_reg;  // stage 5 copy of t
+wire [31:0] s5_t_46_next;
 reg  [31:0] s6_t_30_reg;  // stage 6 copy of t
 wire [31:0] s6_t_30_next;
 reg  [31:0] s7_t_27_reg;  // stage 7 copy of t
 wire [31:0] s7_t_27_next;
 reg  [31:0] s8_t_27_reg;  // stage 8 copy of t
 wire [31:0] s8_t_27_next;
-reg  [31:0] s9_t_19_reg;  // stage 9 copy of t
-wire [31:0] s9_t_19_next;
+reg  [31:0] s9_t_20_reg;  // stage 9 copy of t
+wire [31:0] s9_t_20_next;
 reg  [31:0] s10_t_18_reg;  // stage 10 copy of t
 wire [31:0] s10_t_18_next;
-reg  [31:0] s11_t_16_reg;  // stage 11 copy of t
-wire [31:0] s11_t_16_next;
+reg  [31:0] s11_t_19_reg;  // stage 11 copy of t
+wire [31:0] s11_t_19_next;
 reg  [31:0] s12_t_13_reg;  // stage 12 copy of t
 wire [31:0] s12_t_13_next;
+reg  [31:0] s13_t_7_reg;  // stage 13 copy of t
+wire [31:0] s13_t_7_next;
 `ifdef NICGEN_ECP5
-wire [31:0] s13_c_md_fd_xs_pp00_reg;  // stage 13 copy of c_md_fd_xs_pp00 (MULT18X18D output register)
+wire [31:0] s14_c_md_fd_xs_pp00_reg;  // stage 14 copy of c_md_fd_xs_pp00 (MULT18X18D output register)
 `else
-reg  [31:0] s13_c_md_fd_xs_pp00_reg;  // stage 13 copy of c_md_fd_xs_pp00
+reg  [31:0] s14_c_md_fd_xs_pp00_reg;  // stage 14 copy of c_md_fd_xs_pp00
 `endif
-wire [31:0] s13_c_md_fd_xs_pp00_next;
+wire [31:0] s14_c_md_fd_xs_pp00_next;
 reg  [22:0] s2_t_34_reg;  // stage 2 copy of t
 wire [22:0] s2_t_34_next;
 reg  [22:0] s3_t_17_reg;  // stage 3 copy of t
 wire [22:0] s3_t_17_next;
 reg  [22:0] s4_t_23_reg;  // stage 4 copy of t
 wire [22:0] s4_t_23_next;
-reg  [22:0] s5_t_46_reg;  // stage 5 copy of t
-wire [22:0] s5_t_46_next;
+reg  [22:0] s5_t_47_reg;  // stage 5 copy of t
+wire [22:0] s5_t_47_next;
 reg  [22:0] s6_t_31_reg;  // stage 6 copy of t
 wire [22:0] s6_t_31_next;
 reg  [22:0] s7_t_28_reg;  // stage 7 copy of t
 wire [22:0] s7_t_28_next;
 reg  [22:0] s8_t_28_reg;  // stage 8 copy of t
 wire [22:0] s8_t_28_next;
-reg  [22:0] s9_t_20_reg;  // stage 9 copy of t
-wire [22:0] s9_t_20_next;
+reg  [22:0] s9_t_21_reg;  // stage 9 copy of t
+wire [22:0] s9_t_21_next;
 reg  [22:0] s10_t_19_reg;  // stage 10 copy of t
 wire [22:0] s10_t_19_next;
-reg  [22:0] s11_t_17_reg;  // stage 11 copy of t
-wire [22:0] s11_t_17_next;
+reg  [22:0] s11_t_20_reg;  // stage 11 copy of t
+wire [22:0] s11_t_20_next;
 reg  [22:0] s12_t_14_reg;  // stage 12 copy of t
 wire [22:0] s12_t_14_next;
+reg  [22:0] s13_t_8_reg;  // stage 13 copy of t
+wire [22:0] s13_t_8_next;
 `ifdef NICGEN_ECP5
-wire [22:0] s13_c_md_fd_xs_pp10_reg;  // stage 13 copy of c_md_fd_xs_pp10 (MULT18X18D output register)
+wire [22:0] s14_c_md_fd_xs_pp10_reg;  // stage 14 copy of c_md_fd_xs_pp10 (MULT18X18D output register)
 `else
-reg  [22:0] s13_c_md_fd_xs_pp10_reg;  // stage 13 copy of c_md_fd_xs_pp10
+reg  [22:0] s14_c_md_fd_xs_pp10_reg;  // stage 14 copy of c_md_fd_xs_pp10
 `endif
-wire [22:0] s13_c_md_fd_xs_pp10_next;
-reg  [40:0] s14_c_md_fd_xs_reg;  // stage 14 copy of c_md_fd_xs
-wire [40:0] s14_c_md_fd_xs_next;
+wire [22:0] s14_c_md_fd_xs_pp10_next;
+reg  [40:0] s15_c_md_fd_xs_reg;  // stage 15 copy of c_md_fd_xs
+wire [40:0] s15_c_md_fd_xs_next;
 `ifdef NICGEN_ECP5
-wire [35:0] s15_c_md_fd_prod_pp00_reg;  // stage 15 copy of c_md_fd_prod_pp00 (MULT18X18D output register)
+wire [35:0] s16_c_md_fd_prod_pp00_reg;  // stage 16 copy of c_md_fd_prod_pp00 (MULT18X18D output register)
 `else
-reg  [35:0] s15_c_md_fd_prod_pp00_reg;  // stage 15 copy of c_md_fd_prod_pp00
+reg  [35:0] s16_c_md_fd_prod_pp00_reg;  // stage 16 copy of c_md_fd_prod_pp00
 `endif
-wire [35:0] s15_c_md_fd_prod_pp00_next;
+wire [35:0] s16_c_md_fd_prod_pp00_next;
 `ifdef NICGEN_ECP5
-wire [19:0] s15_c_md_fd_prod_pp01_reg;  // stage 15 copy of c_md_fd_prod_pp01 (MULT18X18D output register)
+wire [19:0] s16_c_md_fd_prod_pp01_reg;  // stage 16 copy of c_md_fd_prod_pp01 (MULT18X18D output register)
 `else
-reg  [19:0] s15_c_md_fd_prod_pp01_reg;  // stage 15 copy of c_md_fd_prod_pp01
+reg  [19:0] s16_c_md_fd_prod_pp01_reg;  // stage 16 copy of c_md_fd_prod_pp01
 `endif
-wire [19:0] s15_c_md_fd_prod_pp01_next;
+wire [19:0] s16_c_md_fd_prod_pp01_next;
 `ifdef NICGEN_ECP5
-wire [35:0] s15_c_md_fd_prod_pp10_reg;  // stage 15 copy of c_md_fd_prod_pp10 (MULT18X18D output register)
+wire [35:0] s16_c_md_fd_prod_pp10_reg;  // stage 16 copy of c_md_fd_prod_pp10 (MULT18X18D output register)
 `else
-reg  [35:0] s15_c_md_fd_prod_pp10_reg;  // stage 15 copy of c_md_fd_prod_pp10
+reg  [35:0] s16_c_md_fd_prod_pp10_reg;  // stage 16 copy of c_md_fd_prod_pp10
 `endif
-wire [35:0] s15_c_md_fd_prod_pp10_next;
+wire [35:0] s16_c_md_fd_prod_pp10_next;
 `ifdef NICGEN_ECP5
-wire [19:0] s15_c_md_fd_prod_pp11_reg;  // stage 15 copy of c_md_fd_prod_pp11 (MULT18X18D output register)
+wire [19:0] s16_c_md_fd_prod_pp11_reg;  // stage 16 copy of c_md_fd_prod_pp11 (MULT18X18D output register)
 `else
-reg  [19:0] s15_c_md_fd_prod_pp11_reg;  // stage 15 copy of c_md_fd_prod_pp11
+reg  [19:0] s16_c_md_fd_prod_pp11_reg;  // stage 16 copy of c_md_fd_prod_pp11
 `endif
-wire [19:0] s15_c_md_fd_prod_pp11_next;
+wire [19:0] s16_c_md_fd_prod_pp11_next;
 `ifdef NICGEN_ECP5
-wire [22:0] s15_c_md_fd_prod_pp20_reg;  // stage 15 copy of c_md_fd_prod_pp20 (MULT18X18D output register)
+wire [22:0] s16_c_md_fd_prod_pp20_reg;  // stage 16 copy of c_md_fd_prod_pp20 (MULT18X18D output register)
 `else
-reg  [22:0] s15_c_md_fd_prod_pp20_reg;  // stage 15 copy of c_md_fd_prod_pp20
+reg  [22:0] s16_c_md_fd_prod_pp20_reg;  // stage 16 copy of c_md_fd_prod_pp20
 `endif
-wire [22:0] s15_c_md_fd_prod_pp20_next;
+wire [22:0] s16_c_md_fd_prod_pp20_next;
 `ifdef NICGEN_ECP5
-wire [6:0] s15_c_md_fd_prod_pp21_reg;  // stage 15 copy of c_md_fd_prod_pp21 (MULT18X18D output register)
+wire [6:0] s16_c_md_fd_prod_pp21_reg;  // stage 16 copy of c_md_fd_prod_pp21 (MULT18X18D output register)
 `else
-reg  [6:0] s15_c_md_fd_prod_pp21_reg;  // stage 15 copy of c_md_fd_prod_pp21
+reg  [6:0] s16_c_md_fd_prod_pp21_reg;  // stage 16 copy of c_md_fd_prod_pp21
 `endif
-wire [6:0] s15_c_md_fd_prod_pp21_next;
-reg  [60:0] s16_c_md_fd_prod_row0_reg;  // stage 16 copy of c_md_fd_prod_row0
-wire [60:0] s16_c_md_fd_prod_row0_next;
-reg  [60:0] s16_c_md_fd_prod_row1_reg;  // stage 16 copy of c_md_fd_prod_row1
-wire [60:0] s16_c_md_fd_prod_row1_next;
-reg  [60:0] s16_c_md_fd_prod_row2_reg;  // stage 16 copy of c_md_fd_prod_row2
-wire [60:0] s16_c_md_fd_prod_row2_next;
-reg  [60:0] s17_c_md_fd_prod_reg;  // stage 17 copy of c_md_fd_prod
-wire [60:0] s17_c_md_fd_prod_next;
+wire [6:0] s16_c_md_fd_prod_pp21_next;
+reg  [60:0] s17_c_md_fd_prod_row0_reg;  // stage 17 copy of c_md_fd_prod_row0
+wire [60:0] s17_c_md_fd_prod_row0_next;
+reg  [60:0] s17_c_md_fd_prod_row1_reg;  // stage 17 copy of c_md_fd_prod_row1
+wire [60:0] s17_c_md_fd_prod_row1_next;
+reg  [60:0] s17_c_md_fd_prod_row2_reg;  // stage 17 copy of c_md_fd_prod_row2
+wire [60:0] s17_c_md_fd_prod_row2_next;
+reg  [60:0] s18_c_md_fd_prod_reg;  // stage 18 copy of c_md_fd_prod
+wire [60:0] s18_c_md_fd_prod_next;
 reg  [31:0] s2_t_35_reg;  // stage 2 copy of t
 wire [31:0] s2_t_35_next;
 reg  [31:0] s3_t_18_reg;  // stage 3 copy of t
@@ -1407,306 +1487,314 @@ reg  [60:0] s8_c_fd_prod_row2_reg;  // stage 8 copy of c_fd_prod_row2
 wire [60:0] s8_c_fd_prod_row2_next;
 reg  [60:0] s9_c_fd_prod_reg;  // stage 9 copy of c_fd_prod
 wire [60:0] s9_c_fd_prod_next;
-reg  [27:0] s5_t_47_reg;  // stage 5 copy of t
-wire [27:0] s5_t_47_next;
+reg  [27:0] s5_t_48_reg;  // stage 5 copy of t
+wire [27:0] s5_t_48_next;
 reg  [27:0] s6_t_32_reg;  // stage 6 copy of t
 wire [27:0] s6_t_32_next;
 reg  [27:0] s7_t_29_reg;  // stage 7 copy of t
 wire [27:0] s7_t_29_next;
 reg  [27:0] s8_t_29_reg;  // stage 8 copy of t
 wire [27:0] s8_t_29_next;
-reg  [27:0] s9_t_21_reg;  // stage 9 copy of t
-wire [27:0] s9_t_21_next;
+reg  [27:0] s9_t_22_reg;  // stage 9 copy of t
+wire [27:0] s9_t_22_next;
 reg  [27:0] s10_t_20_reg;  // stage 10 copy of t
 wire [27:0] s10_t_20_next;
-reg  [27:0] s11_t_18_reg;  // stage 11 copy of t
-wire [27:0] s11_t_18_next;
+reg  [27:0] s11_t_21_reg;  // stage 11 copy of t
+wire [27:0] s11_t_21_next;
 reg  [27:0] s12_t_15_reg;  // stage 12 copy of t
 wire [27:0] s12_t_15_next;
-reg  [27:0] s13_t_7_reg;  // stage 13 copy of t
-wire [27:0] s13_t_7_next;
+reg  [27:0] s13_t_9_reg;  // stage 13 copy of t
+wire [27:0] s13_t_9_next;
 reg  [27:0] s14_t_7_reg;  // stage 14 copy of t
 wire [27:0] s14_t_7_next;
 reg  [27:0] s15_t_7_reg;  // stage 15 copy of t
 wire [27:0] s15_t_7_next;
-reg  [27:0] s16_t_3_reg;  // stage 16 copy of t
-wire [27:0] s16_t_3_next;
+reg  [27:0] s16_t_7_reg;  // stage 16 copy of t
+wire [27:0] s16_t_7_next;
 reg  [27:0] s17_t_3_reg;  // stage 17 copy of t
 wire [27:0] s17_t_3_next;
-reg  [27:0] s18_t_2_reg;  // stage 18 copy of t
-wire [27:0] s18_t_2_next;
-reg  [27:0] s19_t_reg;  // stage 19 copy of t
-wire [27:0] s19_t_next;
+reg  [27:0] s18_t_3_reg;  // stage 18 copy of t
+wire [27:0] s18_t_3_next;
+reg  [27:0] s19_t_2_reg;  // stage 19 copy of t
+wire [27:0] s19_t_2_next;
 reg  [27:0] s20_t_reg;  // stage 20 copy of t
 wire [27:0] s20_t_next;
-reg  [26:0] s21_c_mi_sat_reg;  // stage 21 copy of c_mi_sat
-wire [26:0] s21_c_mi_sat_next;
-reg  [4:0] s22_recip_mi_lead_reg;  // stage 22 copy of recip_mi_lead
-wire [4:0] s22_recip_mi_lead_next;
-reg  [9:0] s22_t_reg;  // stage 22 copy of t
-wire [9:0] s22_t_next;
-reg  [9:0] s22_t_2_reg;  // stage 22 copy of t
-wire [9:0] s22_t_2_next;
-reg  [9:0] s22_t_3_reg;  // stage 22 copy of t
-wire [9:0] s22_t_3_next;
-reg  [9:0] s22_t_4_reg;  // stage 22 copy of t
-wire [9:0] s22_t_4_next;
-reg  [9:0] s22_t_5_reg;  // stage 22 copy of t
-wire [9:0] s22_t_5_next;
-reg  [9:0] s22_t_6_reg;  // stage 22 copy of t
-wire [9:0] s22_t_6_next;
-reg  [9:0] s22_t_7_reg;  // stage 22 copy of t
-wire [9:0] s22_t_7_next;
-reg  [9:0] s22_t_8_reg;  // stage 22 copy of t
-wire [9:0] s22_t_8_next;
-reg  [9:0] s22_t_9_reg;  // stage 22 copy of t
-wire [9:0] s22_t_9_next;
-reg  [9:0] s22_t_10_reg;  // stage 22 copy of t
-wire [9:0] s22_t_10_next;
-reg  [9:0] s22_t_11_reg;  // stage 22 copy of t
-wire [9:0] s22_t_11_next;
-reg  [9:0] s22_t_12_reg;  // stage 22 copy of t
-wire [9:0] s22_t_12_next;
-reg  [9:0] s22_t_13_reg;  // stage 22 copy of t
-wire [9:0] s22_t_13_next;
-reg  [9:0] s22_t_14_reg;  // stage 22 copy of t
-wire [9:0] s22_t_14_next;
-reg  [9:0] s22_t_15_reg;  // stage 22 copy of t
-wire [9:0] s22_t_15_next;
-reg  [9:0] s22_t_16_reg;  // stage 22 copy of t
-wire [9:0] s22_t_16_next;
-reg  [9:0] s22_t_17_reg;  // stage 22 copy of t
-wire [9:0] s22_t_17_next;
-reg  [9:0] s22_t_18_reg;  // stage 22 copy of t
-wire [9:0] s22_t_18_next;
-reg  [9:0] s22_t_19_reg;  // stage 22 copy of t
-wire [9:0] s22_t_19_next;
-reg  [9:0] s22_t_20_reg;  // stage 22 copy of t
-wire [9:0] s22_t_20_next;
-reg  [9:0] s22_t_21_reg;  // stage 22 copy of t
-wire [9:0] s22_t_21_next;
-reg  [9:0] s22_t_22_reg;  // stage 22 copy of t
-wire [9:0] s22_t_22_next;
-reg  [9:0] s22_t_23_reg;  // stage 22 copy of t
-wire [9:0] s22_t_23_next;
-reg  [9:0] s22_t_24_reg;  // stage 22 copy of t
-wire [9:0] s22_t_24_next;
-reg  [9:0] s22_t_25_reg;  // stage 22 copy of t
-wire [9:0] s22_t_25_next;
-reg  [9:0] s22_t_26_reg;  // stage 22 copy of t
-wire [9:0] s22_t_26_next;
-reg  [9:0] s23_recip_mi_mantissa_reg;  // stage 23 copy of recip_mi_mantissa
-wire [9:0] s23_recip_mi_mantissa_next;
-reg  [10:0] s24_recip_mi_recip_reg;  // stage 24 copy of recip_mi_recip
-wire [10:0] s24_recip_mi_recip_next;
-reg  [10:0] s25_recip_mi_t_reg;  // stage 25 copy of recip_mi_t
-wire [10:0] s25_recip_mi_t_next;
+reg  [27:0] s21_t_reg;  // stage 21 copy of t
+wire [27:0] s21_t_next;
+reg  [26:0] s22_c_mi_sat_reg;  // stage 22 copy of c_mi_sat
+wire [26:0] s22_c_mi_sat_next;
+reg  [4:0] s23_recip_mi_lead_reg;  // stage 23 copy of recip_mi_lead
+wire [4:0] s23_recip_mi_lead_next;
+reg  [9:0] s23_t_reg;  // stage 23 copy of t
+wire [9:0] s23_t_next;
+reg  [9:0] s23_t_2_reg;  // stage 23 copy of t
+wire [9:0] s23_t_2_next;
+reg  [9:0] s23_t_3_reg;  // stage 23 copy of t
+wire [9:0] s23_t_3_next;
+reg  [9:0] s23_t_4_reg;  // stage 23 copy of t
+wire [9:0] s23_t_4_next;
+reg  [9:0] s23_t_5_reg;  // stage 23 copy of t
+wire [9:0] s23_t_5_next;
+reg  [9:0] s23_t_6_reg;  // stage 23 copy of t
+wire [9:0] s23_t_6_next;
+reg  [9:0] s23_t_7_reg;  // stage 23 copy of t
+wire [9:0] s23_t_7_next;
+reg  [9:0] s23_t_8_reg;  // stage 23 copy of t
+wire [9:0] s23_t_8_next;
+reg  [9:0] s23_t_9_reg;  // stage 23 copy of t
+wire [9:0] s23_t_9_next;
+reg  [9:0] s23_t_10_reg;  // stage 23 copy of t
+wire [9:0] s23_t_10_next;
+reg  [9:0] s23_t_11_reg;  // stage 23 copy of t
+wire [9:0] s23_t_11_next;
+reg  [9:0] s23_t_12_reg;  // stage 23 copy of t
+wire [9:0] s23_t_12_next;
+reg  [9:0] s23_t_13_reg;  // stage 23 copy of t
+wire [9:0] s23_t_13_next;
+reg  [9:0] s23_t_14_reg;  // stage 23 copy of t
+wire [9:0] s23_t_14_next;
+reg  [9:0] s23_t_15_reg;  // stage 23 copy of t
+wire [9:0] s23_t_15_next;
+reg  [9:0] s23_t_16_reg;  // stage 23 copy of t
+wire [9:0] s23_t_16_next;
+reg  [9:0] s23_t_17_reg;  // stage 23 copy of t
+wire [9:0] s23_t_17_next;
+reg  [9:0] s23_t_18_reg;  // stage 23 copy of t
+wire [9:0] s23_t_18_next;
+reg  [9:0] s23_t_19_reg;  // stage 23 copy of t
+wire [9:0] s23_t_19_next;
+reg  [9:0] s23_t_20_reg;  // stage 23 copy of t
+wire [9:0] s23_t_20_next;
+reg  [9:0] s23_t_21_reg;  // stage 23 copy of t
+wire [9:0] s23_t_21_next;
+reg  [9:0] s23_t_22_reg;  // stage 23 copy of t
+wire [9:0] s23_t_22_next;
+reg  [9:0] s23_t_23_reg;  // stage 23 copy of t
+wire [9:0] s23_t_23_next;
+reg  [9:0] s23_t_24_reg;  // stage 23 copy of t
+wire [9:0] s23_t_24_next;
+reg  [9:0] s23_t_25_reg;  // stage 23 copy of t
+wire [9:0] s23_t_25_next;
+reg  [9:0] s23_t_26_reg;  // stage 23 copy of t
+wire [9:0] s23_t_26_next;
+reg  [9:0] s24_recip_mi_mantissa_reg;  // stage 24 copy of recip_mi_mantissa
+wire [9:0] s24_recip_mi_mantissa_next;
+reg  [10:0] s25_recip_mi_recip_reg;  // stage 25 copy of recip_mi_recip
+wire [10:0] s25_recip_mi_recip_next;
+reg  [10:0] s26_recip_mi_t_reg;  // stage 26 copy of recip_mi_t
+wire [10:0] s26_recip_mi_t_next;
 reg  [28:0] s4_t_26_reg;  // stage 4 copy of t
 wire [28:0] s4_t_26_next;
-reg  [28:0] s5_t_48_reg;  // stage 5 copy of t
-wire [28:0] s5_t_48_next;
+reg  [28:0] s5_t_49_reg;  // stage 5 copy of t
+wire [28:0] s5_t_49_next;
 reg  [28:0] s6_t_33_reg;  // stage 6 copy of t
 wire [28:0] s6_t_33_next;
 reg  [28:0] s7_t_30_reg;  // stage 7 copy of t
 wire [28:0] s7_t_30_next;
 reg  [28:0] s8_t_30_reg;  // stage 8 copy of t
 wire [28:0] s8_t_30_next;
-reg  [28:0] s9_t_22_reg;  // stage 9 copy of t
-wire [28:0] s9_t_22_next;
+reg  [28:0] s9_t_23_reg;  // stage 9 copy of t
+wire [28:0] s9_t_23_next;
 reg  [28:0] s10_t_21_reg;  // stage 10 copy of t
 wire [28:0] s10_t_21_next;
-reg  [28:0] s11_t_19_reg;  // stage 11 copy of t
-wire [28:0] s11_t_19_next;
+reg  [28:0] s11_t_22_reg;  // stage 11 copy of t
+wire [28:0] s11_t_22_next;
 reg  [28:0] s12_t_16_reg;  // stage 12 copy of t
 wire [28:0] s12_t_16_next;
-reg  [28:0] s13_t_8_reg;  // stage 13 copy of t
-wire [28:0] s13_t_8_next;
+reg  [28:0] s13_t_10_reg;  // stage 13 copy of t
+wire [28:0] s13_t_10_next;
 reg  [28:0] s14_t_8_reg;  // stage 14 copy of t
 wire [28:0] s14_t_8_next;
 reg  [28:0] s15_t_8_reg;  // stage 15 copy of t
 wire [28:0] s15_t_8_next;
-reg  [28:0] s16_t_4_reg;  // stage 16 copy of t
-wire [28:0] s16_t_4_next;
+reg  [28:0] s16_t_8_reg;  // stage 16 copy of t
+wire [28:0] s16_t_8_next;
 reg  [28:0] s17_t_4_reg;  // stage 17 copy of t
 wire [28:0] s17_t_4_next;
-reg  [28:0] s18_t_3_reg;  // stage 18 copy of t
-wire [28:0] s18_t_3_next;
-reg  [28:0] s19_t_2_reg;  // stage 19 copy of t
-wire [28:0] s19_t_2_next;
+reg  [28:0] s18_t_4_reg;  // stage 18 copy of t
+wire [28:0] s18_t_4_next;
+reg  [28:0] s19_t_3_reg;  // stage 19 copy of t
+wire [28:0] s19_t_3_next;
 reg  [28:0] s20_t_2_reg;  // stage 20 copy of t
 wire [28:0] s20_t_2_next;
-reg  [28:0] s21_t_reg;  // stage 21 copy of t
-wire [28:0] s21_t_next;
-reg  [28:0] s22_t_27_reg;  // stage 22 copy of t
-wire [28:0] s22_t_27_next;
-reg  [28:0] s23_t_reg;  // stage 23 copy of t
-wire [28:0] s23_t_next;
+reg  [28:0] s21_t_2_reg;  // stage 21 copy of t
+wire [28:0] s21_t_2_next;
+reg  [28:0] s22_t_reg;  // stage 22 copy of t
+wire [28:0] s22_t_next;
+reg  [28:0] s23_t_27_reg;  // stage 23 copy of t
+wire [28:0] s23_t_27_next;
 reg  [28:0] s24_t_reg;  // stage 24 copy of t
 wire [28:0] s24_t_next;
 reg  [28:0] s25_t_reg;  // stage 25 copy of t
 wire [28:0] s25_t_next;
+reg  [28:0] s26_t_reg;  // stage 26 copy of t
+wire [28:0] s26_t_next;
 `ifdef NICGEN_ECP5
-wire [28:0] s26_fi_mi_prod_pp00_reg;  // stage 26 copy of fi_mi_prod_pp00 (MULT18X18D output register)
+wire [28:0] s27_fi_mi_prod_pp00_reg;  // stage 27 copy of fi_mi_prod_pp00 (MULT18X18D output register)
 `else
-reg  [28:0] s26_fi_mi_prod_pp00_reg;  // stage 26 copy of fi_mi_prod_pp00
+reg  [28:0] s27_fi_mi_prod_pp00_reg;  // stage 27 copy of fi_mi_prod_pp00
 `endif
-wire [28:0] s26_fi_mi_prod_pp00_next;
+wire [28:0] s27_fi_mi_prod_pp00_next;
 reg  [28:0] s4_t_27_reg;  // stage 4 copy of t
 wire [28:0] s4_t_27_next;
-reg  [28:0] s5_t_49_reg;  // stage 5 copy of t
-wire [28:0] s5_t_49_next;
+reg  [28:0] s5_t_50_reg;  // stage 5 copy of t
+wire [28:0] s5_t_50_next;
 reg  [28:0] s6_t_34_reg;  // stage 6 copy of t
 wire [28:0] s6_t_34_next;
 reg  [28:0] s7_t_31_reg;  // stage 7 copy of t
 wire [28:0] s7_t_31_next;
 reg  [28:0] s8_t_31_reg;  // stage 8 copy of t
 wire [28:0] s8_t_31_next;
-reg  [28:0] s9_t_23_reg;  // stage 9 copy of t
-wire [28:0] s9_t_23_next;
+reg  [28:0] s9_t_24_reg;  // stage 9 copy of t
+wire [28:0] s9_t_24_next;
 reg  [28:0] s10_t_22_reg;  // stage 10 copy of t
 wire [28:0] s10_t_22_next;
-reg  [28:0] s11_t_20_reg;  // stage 11 copy of t
-wire [28:0] s11_t_20_next;
+reg  [28:0] s11_t_23_reg;  // stage 11 copy of t
+wire [28:0] s11_t_23_next;
 reg  [28:0] s12_t_17_reg;  // stage 12 copy of t
 wire [28:0] s12_t_17_next;
-reg  [28:0] s13_t_9_reg;  // stage 13 copy of t
-wire [28:0] s13_t_9_next;
+reg  [28:0] s13_t_11_reg;  // stage 13 copy of t
+wire [28:0] s13_t_11_next;
 reg  [28:0] s14_t_9_reg;  // stage 14 copy of t
 wire [28:0] s14_t_9_next;
 reg  [28:0] s15_t_9_reg;  // stage 15 copy of t
 wire [28:0] s15_t_9_next;
-reg  [28:0] s16_t_5_reg;  // stage 16 copy of t
-wire [28:0] s16_t_5_next;
+reg  [28:0] s16_t_9_reg;  // stage 16 copy of t
+wire [28:0] s16_t_9_next;
 reg  [28:0] s17_t_5_reg;  // stage 17 copy of t
 wire [28:0] s17_t_5_next;
-reg  [28:0] s18_t_4_reg;  // stage 18 copy of t
-wire [28:0] s18_t_4_next;
-reg  [28:0] s19_t_3_reg;  // stage 19 copy of t
-wire [28:0] s19_t_3_next;
+reg  [28:0] s18_t_5_reg;  // stage 18 copy of t
+wire [28:0] s18_t_5_next;
+reg  [28:0] s19_t_4_reg;  // stage 19 copy of t
+wire [28:0] s19_t_4_next;
 reg  [28:0] s20_t_3_reg;  // stage 20 copy of t
 wire [28:0] s20_t_3_next;
-reg  [28:0] s21_t_2_reg;  // stage 21 copy of t
-wire [28:0] s21_t_2_next;
-reg  [28:0] s22_t_28_reg;  // stage 22 copy of t
-wire [28:0] s22_t_28_next;
-reg  [28:0] s23_t_2_reg;  // stage 23 copy of t
-wire [28:0] s23_t_2_next;
+reg  [28:0] s21_t_3_reg;  // stage 21 copy of t
+wire [28:0] s21_t_3_next;
+reg  [28:0] s22_t_2_reg;  // stage 22 copy of t
+wire [28:0] s22_t_2_next;
+reg  [28:0] s23_t_28_reg;  // stage 23 copy of t
+wire [28:0] s23_t_28_next;
 reg  [28:0] s24_t_2_reg;  // stage 24 copy of t
 wire [28:0] s24_t_2_next;
 reg  [28:0] s25_t_2_reg;  // stage 25 copy of t
 wire [28:0] s25_t_2_next;
+reg  [28:0] s26_t_2_reg;  // stage 26 copy of t
+wire [28:0] s26_t_2_next;
 `ifdef NICGEN_ECP5
-wire [28:0] s26_fi_mi_prod_pp10_reg;  // stage 26 copy of fi_mi_prod_pp10 (MULT18X18D output register)
+wire [28:0] s27_fi_mi_prod_pp10_reg;  // stage 27 copy of fi_mi_prod_pp10 (MULT18X18D output register)
 `else
-reg  [28:0] s26_fi_mi_prod_pp10_reg;  // stage 26 copy of fi_mi_prod_pp10
+reg  [28:0] s27_fi_mi_prod_pp10_reg;  // stage 27 copy of fi_mi_prod_pp10
 `endif
-wire [28:0] s26_fi_mi_prod_pp10_next;
+wire [28:0] s27_fi_mi_prod_pp10_next;
 reg  [13:0] s4_t_28_reg;  // stage 4 copy of t
 wire [13:0] s4_t_28_next;
-reg  [13:0] s5_t_50_reg;  // stage 5 copy of t
-wire [13:0] s5_t_50_next;
+reg  [13:0] s5_t_51_reg;  // stage 5 copy of t
+wire [13:0] s5_t_51_next;
 reg  [13:0] s6_t_35_reg;  // stage 6 copy of t
 wire [13:0] s6_t_35_next;
 reg  [13:0] s7_t_32_reg;  // stage 7 copy of t
 wire [13:0] s7_t_32_next;
 reg  [13:0] s8_t_32_reg;  // stage 8 copy of t
 wire [13:0] s8_t_32_next;
-reg  [13:0] s9_t_24_reg;  // stage 9 copy of t
-wire [13:0] s9_t_24_next;
+reg  [13:0] s9_t_25_reg;  // stage 9 copy of t
+wire [13:0] s9_t_25_next;
 reg  [13:0] s10_t_23_reg;  // stage 10 copy of t
 wire [13:0] s10_t_23_next;
-reg  [13:0] s11_t_21_reg;  // stage 11 copy of t
-wire [13:0] s11_t_21_next;
+reg  [13:0] s11_t_24_reg;  // stage 11 copy of t
+wire [13:0] s11_t_24_next;
 reg  [13:0] s12_t_18_reg;  // stage 12 copy of t
 wire [13:0] s12_t_18_next;
-reg  [13:0] s13_t_10_reg;  // stage 13 copy of t
-wire [13:0] s13_t_10_next;
+reg  [13:0] s13_t_12_reg;  // stage 13 copy of t
+wire [13:0] s13_t_12_next;
 reg  [13:0] s14_t_10_reg;  // stage 14 copy of t
 wire [13:0] s14_t_10_next;
 reg  [13:0] s15_t_10_reg;  // stage 15 copy of t
 wire [13:0] s15_t_10_next;
-reg  [13:0] s16_t_6_reg;  // stage 16 copy of t
-wire [13:0] s16_t_6_next;
+reg  [13:0] s16_t_10_reg;  // stage 16 copy of t
+wire [13:0] s16_t_10_next;
 reg  [13:0] s17_t_6_reg;  // stage 17 copy of t
 wire [13:0] s17_t_6_next;
-reg  [13:0] s18_t_5_reg;  // stage 18 copy of t
-wire [13:0] s18_t_5_next;
-reg  [13:0] s19_t_4_reg;  // stage 19 copy of t
-wire [13:0] s19_t_4_next;
+reg  [13:0] s18_t_6_reg;  // stage 18 copy of t
+wire [13:0] s18_t_6_next;
+reg  [13:0] s19_t_5_reg;  // stage 19 copy of t
+wire [13:0] s19_t_5_next;
 reg  [13:0] s20_t_4_reg;  // stage 20 copy of t
 wire [13:0] s20_t_4_next;
-reg  [13:0] s21_t_3_reg;  // stage 21 copy of t
-wire [13:0] s21_t_3_next;
-reg  [13:0] s22_t_29_reg;  // stage 22 copy of t
-wire [13:0] s22_t_29_next;
-reg  [13:0] s23_t_3_reg;  // stage 23 copy of t
-wire [13:0] s23_t_3_next;
+reg  [13:0] s21_t_4_reg;  // stage 21 copy of t
+wire [13:0] s21_t_4_next;
+reg  [13:0] s22_t_3_reg;  // stage 22 copy of t
+wire [13:0] s22_t_3_next;
+reg  [13:0] s23_t_29_reg;  // stage 23 copy of t
+wire [13:0] s23_t_29_next;
 reg  [13:0] s24_t_3_reg;  // stage 24 copy of t
 wire [13:0] s24_t_3_next;
 reg  [13:0] s25_t_3_reg;  // stage 25 copy of t
 wire [13:0] s25_t_3_next;
+reg  [13:0] s26_t_3_reg;  // stage 26 copy of t
+wire [13:0] s26_t_3_next;
 `ifdef NICGEN_ECP5
-wire [13:0] s26_fi_mi_prod_pp20_reg;  // stage 26 copy of fi_mi_prod_pp20 (MULT18X18D output register)
+wire [13:0] s27_fi_mi_prod_pp20_reg;  // stage 27 copy of fi_mi_prod_pp20 (MULT18X18D output register)
 `else
-reg  [13:0] s26_fi_mi_prod_pp20_reg;  // stage 26 copy of fi_mi_prod_pp20
+reg  [13:0] s27_fi_mi_prod_pp20_reg;  // stage 27 copy of fi_mi_prod_pp20
 `endif
-wire [13:0] s26_fi_mi_prod_pp20_next;
-reg  [49:0] s27_fi_mi_prod_reg;  // stage 27 copy of fi_mi_prod
-wire [49:0] s27_fi_mi_prod_next;
-reg  [1:0] s23_t_4_reg;  // stage 23 copy of t
-wire [1:0] s23_t_4_next;
+wire [13:0] s27_fi_mi_prod_pp20_next;
+reg  [49:0] s28_fi_mi_prod_reg;  // stage 28 copy of fi_mi_prod
+wire [49:0] s28_fi_mi_prod_next;
 reg  [1:0] s24_t_4_reg;  // stage 24 copy of t
 wire [1:0] s24_t_4_next;
 reg  [1:0] s25_t_4_reg;  // stage 25 copy of t
 wire [1:0] s25_t_4_next;
-reg  [1:0] s26_t_reg;  // stage 26 copy of t
-wire [1:0] s26_t_next;
+reg  [1:0] s26_t_4_reg;  // stage 26 copy of t
+wire [1:0] s26_t_4_next;
 reg  [1:0] s27_t_reg;  // stage 27 copy of t
 wire [1:0] s27_t_next;
-reg  [45:0] s28_fi_mi_coarse_reg;  // stage 28 copy of fi_mi_coarse
-wire [45:0] s28_fi_mi_coarse_next;
-reg  [2:0] s23_t_5_reg;  // stage 23 copy of t
-wire [2:0] s23_t_5_next;
+reg  [1:0] s28_t_reg;  // stage 28 copy of t
+wire [1:0] s28_t_next;
+reg  [45:0] s29_fi_mi_coarse_reg;  // stage 29 copy of fi_mi_coarse
+wire [45:0] s29_fi_mi_coarse_next;
 reg  [2:0] s24_t_5_reg;  // stage 24 copy of t
 wire [2:0] s24_t_5_next;
 reg  [2:0] s25_t_5_reg;  // stage 25 copy of t
 wire [2:0] s25_t_5_next;
-reg  [2:0] s26_t_2_reg;  // stage 26 copy of t
-wire [2:0] s26_t_2_next;
+reg  [2:0] s26_t_5_reg;  // stage 26 copy of t
+wire [2:0] s26_t_5_next;
 reg  [2:0] s27_t_2_reg;  // stage 27 copy of t
 wire [2:0] s27_t_2_next;
-reg  [2:0] s28_t_reg;  // stage 28 copy of t
-wire [2:0] s28_t_next;
-reg  [38:0] s29_fi_mi_reg;  // stage 29 copy of fi_mi
-wire [38:0] s29_fi_mi_next;
-reg  [26:0] s30_fi_mi_sat_reg;  // stage 30 copy of fi_mi_sat
-wire [26:0] s30_fi_mi_sat_next;
+reg  [2:0] s28_t_2_reg;  // stage 28 copy of t
+wire [2:0] s28_t_2_next;
+reg  [2:0] s29_t_reg;  // stage 29 copy of t
+wire [2:0] s29_t_next;
+reg  [38:0] s30_fi_mi_reg;  // stage 30 copy of fi_mi
+wire [38:0] s30_fi_mi_next;
+reg  [26:0] s31_fi_mi_sat_reg;  // stage 31 copy of fi_mi_sat
+wire [26:0] s31_fi_mi_sat_next;
 reg  s2_u_wtd_ecn_reg;  // stage 2 copy of u_wtd_ecn
 wire s2_u_wtd_ecn_next;
 reg  s3_u_wtd_ecn_reg;  // stage 3 copy of u_wtd_ecn
 wire s3_u_wtd_ecn_next;
 reg  s4_u_wtd_ecn_reg;  // stage 4 copy of u_wtd_ecn
 wire s4_u_wtd_ecn_next;
-reg  [27:0] s5_t_51_reg;  // stage 5 copy of t
-wire [27:0] s5_t_51_next;
+reg  [27:0] s5_t_52_reg;  // stage 5 copy of t
+wire [27:0] s5_t_52_next;
 reg  [27:0] s6_t_36_reg;  // stage 6 copy of t
 wire [27:0] s6_t_36_next;
 reg  [27:0] s7_t_33_reg;  // stage 7 copy of t
 wire [27:0] s7_t_33_next;
 reg  [27:0] s8_t_33_reg;  // stage 8 copy of t
 wire [27:0] s8_t_33_next;
-reg  [27:0] s9_t_25_reg;  // stage 9 copy of t
-wire [27:0] s9_t_25_next;
-reg  [27:0] s13_t_11_reg;  // stage 13 copy of t
-wire [27:0] s13_t_11_next;
+reg  [27:0] s9_t_26_reg;  // stage 9 copy of t
+wire [27:0] s9_t_26_next;
 reg  [27:0] s14_t_11_reg;  // stage 14 copy of t
 wire [27:0] s14_t_11_next;
 reg  [27:0] s15_t_11_reg;  // stage 15 copy of t
 wire [27:0] s15_t_11_next;
-reg  [27:0] s16_t_7_reg;  // stage 16 copy of t
-wire [27:0] s16_t_7_next;
+reg  [27:0] s16_t_11_reg;  // stage 16 copy of t
+wire [27:0] s16_t_11_next;
 reg  [27:0] s17_t_7_reg;  // stage 17 copy of t
 wire [27:0] s17_t_7_next;
+reg  [27:0] s18_t_7_reg;  // stage 18 copy of t
+wire [27:0] s18_t_7_next;
 reg  s2_rtt_le_trtt_reg;  // stage 2 copy of rtt_le_trtt
 wire s2_rtt_le_trtt_next;
 reg  s3_rtt_le_trtt_reg;  // stage 3 copy of rtt_le_trtt
@@ -1739,6 +1827,8 @@ reg  s16_rtt_le_trtt_reg;  // stage 16 copy of rtt_le_trtt
 wire s16_rtt_le_trtt_next;
 reg  s17_rtt_le_trtt_reg;  // stage 17 copy of rtt_le_trtt
 wire s17_rtt_le_trtt_next;
+reg  s18_rtt_le_trtt_reg;  // stage 18 copy of rtt_le_trtt
+wire s18_rtt_le_trtt_next;
 reg  [26:0] s10_c_fd_reg;  // stage 10 copy of c_fd
 wire [26:0] s10_c_fd_next;
 reg  [26:0] s11_c_fd_reg;  // stage 11 copy of c_fd
@@ -1755,6 +1845,8 @@ reg  [26:0] s16_c_fd_reg;  // stage 16 copy of c_fd
 wire [26:0] s16_c_fd_next;
 reg  [26:0] s17_c_fd_reg;  // stage 17 copy of c_fd
 wire [26:0] s17_c_fd_next;
+reg  [26:0] s18_c_fd_reg;  // stage 18 copy of c_fd
+wire [26:0] s18_c_fd_next;
 reg  s5_u_wtd_can_decrease_reg;  // stage 5 copy of u_wtd_can_decrease
 wire s5_u_wtd_can_decrease_next;
 reg  s6_u_wtd_can_decrease_reg;  // stage 6 copy of u_wtd_can_decrease
@@ -1781,6 +1873,8 @@ reg  s16_u_wtd_can_decrease_reg;  // stage 16 copy of u_wtd_can_decrease
 wire s16_u_wtd_can_decrease_next;
 reg  s17_u_wtd_can_decrease_reg;  // stage 17 copy of u_wtd_can_decrease
 wire s17_u_wtd_can_decrease_next;
+reg  s18_u_wtd_can_decrease_reg;  // stage 18 copy of u_wtd_can_decrease
+wire s18_u_wtd_can_decrease_next;
 reg  [26:0] s5_cur_c_reg;  // stage 5 copy of cur_c
 wire [26:0] s5_cur_c_next;
 reg  [26:0] s6_cur_c_reg;  // stage 6 copy of cur_c
@@ -1807,44 +1901,44 @@ reg  [26:0] s16_cur_c_reg;  // stage 16 copy of cur_c
 wire [26:0] s16_cur_c_next;
 reg  [26:0] s17_cur_c_reg;  // stage 17 copy of cur_c
 wire [26:0] s17_cur_c_next;
-reg  [27:0] s22_t_30_reg;  // stage 22 copy of t
-wire [27:0] s22_t_30_next;
-reg  [27:0] s23_t_6_reg;  // stage 23 copy of t
-wire [27:0] s23_t_6_next;
+reg  [26:0] s18_cur_c_reg;  // stage 18 copy of cur_c
+wire [26:0] s18_cur_c_next;
+reg  [27:0] s23_t_30_reg;  // stage 23 copy of t
+wire [27:0] s23_t_30_next;
 reg  [27:0] s24_t_6_reg;  // stage 24 copy of t
 wire [27:0] s24_t_6_next;
 reg  [27:0] s25_t_6_reg;  // stage 25 copy of t
 wire [27:0] s25_t_6_next;
-reg  [27:0] s26_t_3_reg;  // stage 26 copy of t
-wire [27:0] s26_t_3_next;
+reg  [27:0] s26_t_6_reg;  // stage 26 copy of t
+wire [27:0] s26_t_6_next;
 reg  [27:0] s27_t_3_reg;  // stage 27 copy of t
 wire [27:0] s27_t_3_next;
-reg  [27:0] s28_t_2_reg;  // stage 28 copy of t
-wire [27:0] s28_t_2_next;
-reg  [27:0] s29_t_reg;  // stage 29 copy of t
-wire [27:0] s29_t_next;
+reg  [27:0] s28_t_3_reg;  // stage 28 copy of t
+wire [27:0] s28_t_3_next;
+reg  [27:0] s29_t_2_reg;  // stage 29 copy of t
+wire [27:0] s29_t_2_next;
 reg  [27:0] s30_t_reg;  // stage 30 copy of t
 wire [27:0] s30_t_next;
-reg  [27:0] s5_t_52_reg;  // stage 5 copy of t
-wire [27:0] s5_t_52_next;
+reg  [27:0] s31_t_reg;  // stage 31 copy of t
+wire [27:0] s31_t_next;
+reg  [27:0] s5_t_53_reg;  // stage 5 copy of t
+wire [27:0] s5_t_53_next;
 reg  [27:0] s6_t_37_reg;  // stage 6 copy of t
 wire [27:0] s6_t_37_next;
 reg  [27:0] s7_t_34_reg;  // stage 7 copy of t
 wire [27:0] s7_t_34_next;
 reg  [27:0] s8_t_34_reg;  // stage 8 copy of t
 wire [27:0] s8_t_34_next;
-reg  [27:0] s9_t_26_reg;  // stage 9 copy of t
-wire [27:0] s9_t_26_next;
+reg  [27:0] s9_t_27_reg;  // stage 9 copy of t
+wire [27:0] s9_t_27_next;
 reg  [27:0] s10_t_24_reg;  // stage 10 copy of t
 wire [27:0] s10_t_24_next;
-reg  [27:0] s11_t_22_reg;  // stage 11 copy of t
-wire [27:0] s11_t_22_next;
+reg  [27:0] s11_t_25_reg;  // stage 11 copy of t
+wire [27:0] s11_t_25_next;
 reg  [27:0] s12_t_19_reg;  // stage 12 copy of t
 wire [27:0] s12_t_19_next;
-reg  [27:0] s13_t_12_reg;  // stage 13 copy of t
-wire [27:0] s13_t_12_next;
-reg  s18_rtt_le_trtt_reg;  // stage 18 copy of rtt_le_trtt
-wire s18_rtt_le_trtt_next;
+reg  [27:0] s13_t_13_reg;  // stage 13 copy of t
+wire [27:0] s13_t_13_next;
 reg  s19_rtt_le_trtt_reg;  // stage 19 copy of rtt_le_trtt
 wire s19_rtt_le_trtt_next;
 reg  s20_rtt_le_trtt_reg;  // stage 20 copy of rtt_le_trtt
@@ -1869,6 +1963,8 @@ reg  s29_rtt_le_trtt_reg;  // stage 29 copy of rtt_le_trtt
 wire s29_rtt_le_trtt_next;
 reg  s30_rtt_le_trtt_reg;  // stage 30 copy of rtt_le_trtt
 wire s30_rtt_le_trtt_next;
+reg  s31_rtt_le_trtt_reg;  // stage 31 copy of rtt_le_trtt
+wire s31_rtt_le_trtt_next;
 reg  [27:0] s14_c_fi_reg;  // stage 14 copy of c_fi
 wire [27:0] s14_c_fi_next;
 reg  [27:0] s15_c_fi_reg;  // stage 15 copy of c_fi
@@ -1903,6 +1999,8 @@ reg  [27:0] s29_c_fi_reg;  // stage 29 copy of c_fi
 wire [27:0] s29_c_fi_next;
 reg  [27:0] s30_c_fi_reg;  // stage 30 copy of c_fi
 wire [27:0] s30_c_fi_next;
+reg  [27:0] s31_c_fi_reg;  // stage 31 copy of c_fi
+wire [27:0] s31_c_fi_next;
 reg  s5_ecn_reg;  // stage 5 copy of ecn
 wire s5_ecn_next;
 reg  s6_ecn_reg;  // stage 6 copy of ecn
@@ -1955,37 +2053,37 @@ reg  s29_ecn_reg;  // stage 29 copy of ecn
 wire s29_ecn_next;
 reg  s30_ecn_reg;  // stage 30 copy of ecn
 wire s30_ecn_next;
-reg  [27:0] s18_t_6_reg;  // stage 18 copy of t
-wire [27:0] s18_t_6_next;
-reg  [27:0] s19_t_5_reg;  // stage 19 copy of t
-wire [27:0] s19_t_5_next;
+reg  s31_ecn_reg;  // stage 31 copy of ecn
+wire s31_ecn_next;
+reg  [27:0] s19_t_6_reg;  // stage 19 copy of t
+wire [27:0] s19_t_6_next;
 reg  [27:0] s20_t_5_reg;  // stage 20 copy of t
 wire [27:0] s20_t_5_next;
-reg  [27:0] s21_t_4_reg;  // stage 21 copy of t
-wire [27:0] s21_t_4_next;
-reg  [27:0] s22_t_31_reg;  // stage 22 copy of t
-wire [27:0] s22_t_31_next;
-reg  [27:0] s23_t_7_reg;  // stage 23 copy of t
-wire [27:0] s23_t_7_next;
+reg  [27:0] s21_t_5_reg;  // stage 21 copy of t
+wire [27:0] s21_t_5_next;
+reg  [27:0] s22_t_4_reg;  // stage 22 copy of t
+wire [27:0] s22_t_4_next;
+reg  [27:0] s23_t_31_reg;  // stage 23 copy of t
+wire [27:0] s23_t_31_next;
 reg  [27:0] s24_t_7_reg;  // stage 24 copy of t
 wire [27:0] s24_t_7_next;
 reg  [27:0] s25_t_7_reg;  // stage 25 copy of t
 wire [27:0] s25_t_7_next;
-reg  [27:0] s26_t_4_reg;  // stage 26 copy of t
-wire [27:0] s26_t_4_next;
+reg  [27:0] s26_t_7_reg;  // stage 26 copy of t
+wire [27:0] s26_t_7_next;
 reg  [27:0] s27_t_4_reg;  // stage 27 copy of t
 wire [27:0] s27_t_4_next;
-reg  [27:0] s28_t_3_reg;  // stage 28 copy of t
-wire [27:0] s28_t_3_next;
-reg  [27:0] s29_t_2_reg;  // stage 29 copy of t
-wire [27:0] s29_t_2_next;
+reg  [27:0] s28_t_4_reg;  // stage 28 copy of t
+wire [27:0] s28_t_4_next;
+reg  [27:0] s29_t_3_reg;  // stage 29 copy of t
+wire [27:0] s29_t_3_next;
 reg  [27:0] s30_t_2_reg;  // stage 30 copy of t
 wire [27:0] s30_t_2_next;
-reg  [27:0] s31_core_c_reg;  // stage 31 copy of core_c
-wire [27:0] s31_core_c_next;
+reg  [27:0] s31_t_2_reg;  // stage 31 copy of t
+wire [27:0] s31_t_2_next;
+reg  [27:0] s32_core_c_reg;  // stage 32 copy of core_c
+wire [27:0] s32_core_c_next;
 wire [11:0] u_wtd_avg_out;
-reg  s5_t_53_reg;  // stage 5 copy of t
-wire s5_t_53_next;
 reg  s2_t_37_reg;  // stage 2 copy of t
 wire s2_t_37_next;
 reg  s3_t_20_reg;  // stage 3 copy of t
@@ -1994,16 +2092,6 @@ reg  s4_t_29_reg;  // stage 4 copy of t
 wire s4_t_29_next;
 reg  s5_t_54_reg;  // stage 5 copy of t
 wire s5_t_54_next;
-reg  s6_ack_run_reg;  // stage 6 copy of ack_run
-wire s6_ack_run_next;
-reg  s7_ack_run_reg;  // stage 7 copy of ack_run
-wire s7_ack_run_next;
-reg  s8_ack_run_reg;  // stage 8 copy of ack_run
-wire s8_ack_run_next;
-reg  s9_ack_run_reg;  // stage 9 copy of ack_run
-wire s9_ack_run_next;
-reg  s10_ack_run_reg;  // stage 10 copy of ack_run
-wire s10_ack_run_next;
 reg  s6_qa_fired_reg;  // stage 6 copy of qa_fired
 wire s6_qa_fired_next;
 reg  s7_qa_fired_reg;  // stage 7 copy of qa_fired
@@ -2014,14 +2102,8 @@ reg  s9_qa_fired_reg;  // stage 9 copy of qa_fired
 wire s9_qa_fired_next;
 reg  s10_qa_fired_reg;  // stage 10 copy of qa_fired
 wire s10_qa_fired_next;
-reg  [27:0] s10_t_25_reg;  // stage 10 copy of t
-wire [27:0] s10_t_25_next;
-reg  [27:0] s10_t_26_reg;  // stage 10 copy of t
-wire [27:0] s10_t_26_next;
-reg  [27:0] s10_t_27_reg;  // stage 10 copy of t
-wire [27:0] s10_t_27_next;
-reg  s11_early_reg;  // stage 11 copy of early
-wire s11_early_next;
+reg  s11_qa_fired_reg;  // stage 11 copy of qa_fired
+wire s11_qa_fired_next;
 reg  s12_early_reg;  // stage 12 copy of early
 wire s12_early_next;
 reg  s13_early_reg;  // stage 13 copy of early
@@ -2062,58 +2144,58 @@ reg  s30_early_reg;  // stage 30 copy of early
 wire s30_early_next;
 reg  s31_early_reg;  // stage 31 copy of early
 wire s31_early_next;
-reg  [26:0] s11_t_23_reg;  // stage 11 copy of t
-wire [26:0] s11_t_23_next;
-reg  [26:0] s12_t_20_reg;  // stage 12 copy of t
-wire [26:0] s12_t_20_next;
-reg  [26:0] s13_t_13_reg;  // stage 13 copy of t
-wire [26:0] s13_t_13_next;
+reg  s32_early_reg;  // stage 32 copy of early
+wire s32_early_next;
+reg  [26:0] s13_t_14_reg;  // stage 13 copy of t
+wire [26:0] s13_t_14_next;
 reg  [26:0] s14_t_12_reg;  // stage 14 copy of t
 wire [26:0] s14_t_12_next;
 reg  [26:0] s15_t_12_reg;  // stage 15 copy of t
 wire [26:0] s15_t_12_next;
-reg  [26:0] s16_t_8_reg;  // stage 16 copy of t
-wire [26:0] s16_t_8_next;
+reg  [26:0] s16_t_12_reg;  // stage 16 copy of t
+wire [26:0] s16_t_12_next;
 reg  [26:0] s17_t_8_reg;  // stage 17 copy of t
 wire [26:0] s17_t_8_next;
-reg  [26:0] s18_t_7_reg;  // stage 18 copy of t
-wire [26:0] s18_t_7_next;
-reg  [26:0] s19_t_6_reg;  // stage 19 copy of t
-wire [26:0] s19_t_6_next;
+reg  [26:0] s18_t_8_reg;  // stage 18 copy of t
+wire [26:0] s18_t_8_next;
+reg  [26:0] s19_t_7_reg;  // stage 19 copy of t
+wire [26:0] s19_t_7_next;
 reg  [26:0] s20_t_6_reg;  // stage 20 copy of t
 wire [26:0] s20_t_6_next;
-reg  [26:0] s21_t_5_reg;  // stage 21 copy of t
-wire [26:0] s21_t_5_next;
-reg  [26:0] s22_t_32_reg;  // stage 22 copy of t
-wire [26:0] s22_t_32_next;
-reg  [26:0] s23_t_8_reg;  // stage 23 copy of t
-wire [26:0] s23_t_8_next;
+reg  [26:0] s21_t_6_reg;  // stage 21 copy of t
+wire [26:0] s21_t_6_next;
+reg  [26:0] s22_t_5_reg;  // stage 22 copy of t
+wire [26:0] s22_t_5_next;
+reg  [26:0] s23_t_32_reg;  // stage 23 copy of t
+wire [26:0] s23_t_32_next;
 reg  [26:0] s24_t_8_reg;  // stage 24 copy of t
 wire [26:0] s24_t_8_next;
 reg  [26:0] s25_t_8_reg;  // stage 25 copy of t
 wire [26:0] s25_t_8_next;
-reg  [26:0] s26_t_5_reg;  // stage 26 copy of t
-wire [26:0] s26_t_5_next;
+reg  [26:0] s26_t_8_reg;  // stage 26 copy of t
+wire [26:0] s26_t_8_next;
 reg  [26:0] s27_t_5_reg;  // stage 27 copy of t
 wire [26:0] s27_t_5_next;
-reg  [26:0] s28_t_4_reg;  // stage 28 copy of t
-wire [26:0] s28_t_4_next;
-reg  [26:0] s29_t_3_reg;  // stage 29 copy of t
-wire [26:0] s29_t_3_next;
+reg  [26:0] s28_t_5_reg;  // stage 28 copy of t
+wire [26:0] s28_t_5_next;
+reg  [26:0] s29_t_4_reg;  // stage 29 copy of t
+wire [26:0] s29_t_4_next;
 reg  [26:0] s30_t_3_reg;  // stage 30 copy of t
 wire [26:0] s30_t_3_next;
-reg  [26:0] s31_t_reg;  // stage 31 copy of t
-wire [26:0] s31_t_next;
-reg  [26:0] s32_c_ack_clamped_reg;  // stage 32 copy of c_ack_clamped
-wire [26:0] s32_c_ack_clamped_next;
+reg  [26:0] s31_t_3_reg;  // stage 31 copy of t
+wire [26:0] s31_t_3_next;
+reg  [26:0] s32_t_reg;  // stage 32 copy of t
+wire [26:0] s32_t_next;
+reg  [26:0] s33_c_ack_clamped_reg;  // stage 33 copy of c_ack_clamped
+wire [26:0] s33_c_ack_clamped_next;
 reg  [26:0] s5_c_loss_reg;  // stage 5 copy of c_loss
 wire [26:0] s5_c_loss_next;
 reg  [11:0] s5_u_wtd_avg_out_reg;  // stage 5 copy of u_wtd_avg_out
 wire [11:0] s5_u_wtd_avg_out_next;
 reg  [11:0] s5_cur_avg_wtd_reg;  // stage 5 copy of cur_avg_wtd
 wire [11:0] s5_cur_avg_wtd_next;
-reg  s10_cur_increase_reg;  // stage 10 copy of cur_increase
-wire s10_cur_increase_next;
+reg  s11_cur_increase_reg;  // stage 11 copy of cur_increase
+wire s11_cur_increase_next;
 reg  s2_t_38_reg;  // stage 2 copy of t
 wire s2_t_38_next;
 reg  s3_t_21_reg;  // stage 3 copy of t
@@ -2162,16 +2244,18 @@ reg  s8_qa_used_reg;  // stage 8 copy of qa_used
 wire s8_qa_used_next;
 reg  s9_qa_used_reg;  // stage 9 copy of qa_used
 wire s9_qa_used_next;
+reg  s10_qa_used_reg;  // stage 10 copy of qa_used
+wire s10_qa_used_next;
 reg  [26:0] s6_t_38_reg;  // stage 6 copy of t
 wire [26:0] s6_t_38_next;
 reg  [26:0] s7_t_35_reg;  // stage 7 copy of t
 wire [26:0] s7_t_35_next;
 reg  [26:0] s8_t_35_reg;  // stage 8 copy of t
 wire [26:0] s8_t_35_next;
-reg  [26:0] s9_t_27_reg;  // stage 9 copy of t
-wire [26:0] s9_t_27_next;
-reg  s11_ack_run_reg;  // stage 11 copy of ack_run
-wire s11_ack_run_next;
+reg  [26:0] s9_t_28_reg;  // stage 9 copy of t
+wire [26:0] s9_t_28_next;
+reg  [26:0] s10_t_25_reg;  // stage 10 copy of t
+wire [26:0] s10_t_25_next;
 reg  s12_ack_run_reg;  // stage 12 copy of ack_run
 wire s12_ack_run_next;
 reg  s13_ack_run_reg;  // stage 13 copy of ack_run
@@ -2214,8 +2298,8 @@ reg  s31_ack_run_reg;  // stage 31 copy of ack_run
 wire s31_ack_run_next;
 reg  s32_ack_run_reg;  // stage 32 copy of ack_run
 wire s32_ack_run_next;
-reg  [26:0] s18_cur_c_reg;  // stage 18 copy of cur_c
-wire [26:0] s18_cur_c_next;
+reg  s33_ack_run_reg;  // stage 33 copy of ack_run
+wire s33_ack_run_next;
 reg  [26:0] s19_cur_c_reg;  // stage 19 copy of cur_c
 wire [26:0] s19_cur_c_next;
 reg  [26:0] s20_cur_c_reg;  // stage 20 copy of cur_c
@@ -2244,6 +2328,8 @@ reg  [26:0] s31_cur_c_reg;  // stage 31 copy of cur_c
 wire [26:0] s31_cur_c_next;
 reg  [26:0] s32_cur_c_reg;  // stage 32 copy of cur_c
 wire [26:0] s32_cur_c_next;
+reg  [26:0] s33_cur_c_reg;  // stage 33 copy of cur_c
+wire [26:0] s33_cur_c_next;
 reg  s5_is_loss_reg;  // stage 5 copy of is_loss
 wire s5_is_loss_next;
 reg  s6_is_loss_reg;  // stage 6 copy of is_loss
@@ -2300,8 +2386,8 @@ reg  s31_is_loss_reg;  // stage 31 copy of is_loss
 wire s31_is_loss_next;
 reg  s32_is_loss_reg;  // stage 32 copy of is_loss
 wire s32_is_loss_next;
-reg  [26:0] s10_c_loss_all_reg;  // stage 10 copy of c_loss_all
-wire [26:0] s10_c_loss_all_next;
+reg  s33_is_loss_reg;  // stage 33 copy of is_loss
+wire s33_is_loss_next;
 reg  [26:0] s11_c_loss_all_reg;  // stage 11 copy of c_loss_all
 wire [26:0] s11_c_loss_all_next;
 reg  [26:0] s12_c_loss_all_reg;  // stage 12 copy of c_loss_all
@@ -2346,374 +2432,388 @@ reg  [26:0] s31_c_loss_all_reg;  // stage 31 copy of c_loss_all
 wire [26:0] s31_c_loss_all_next;
 reg  [26:0] s32_c_loss_all_reg;  // stage 32 copy of c_loss_all
 wire [26:0] s32_c_loss_all_next;
+reg  [26:0] s33_c_loss_all_reg;  // stage 33 copy of c_loss_all
+wire [26:0] s33_c_loss_all_next;
 reg  [11:0] s6_t_39_reg;  // stage 6 copy of t
 wire [11:0] s6_t_39_next;
 reg  [11:0] s7_t_36_reg;  // stage 7 copy of t
 wire [11:0] s7_t_36_next;
 reg  [11:0] s8_t_36_reg;  // stage 8 copy of t
 wire [11:0] s8_t_36_next;
-reg  [11:0] s9_t_28_reg;  // stage 9 copy of t
-wire [11:0] s9_t_28_next;
-reg  [11:0] s10_t_28_reg;  // stage 10 copy of t
-wire [11:0] s10_t_28_next;
-reg  [11:0] s11_t_24_reg;  // stage 11 copy of t
-wire [11:0] s11_t_24_next;
-reg  [11:0] s12_t_21_reg;  // stage 12 copy of t
-wire [11:0] s12_t_21_next;
-reg  [11:0] s13_t_14_reg;  // stage 13 copy of t
-wire [11:0] s13_t_14_next;
+reg  [11:0] s9_t_29_reg;  // stage 9 copy of t
+wire [11:0] s9_t_29_next;
+reg  [11:0] s10_t_26_reg;  // stage 10 copy of t
+wire [11:0] s10_t_26_next;
+reg  [11:0] s11_t_26_reg;  // stage 11 copy of t
+wire [11:0] s11_t_26_next;
+reg  [11:0] s12_t_20_reg;  // stage 12 copy of t
+wire [11:0] s12_t_20_next;
+reg  [11:0] s13_t_15_reg;  // stage 13 copy of t
+wire [11:0] s13_t_15_next;
 reg  [11:0] s14_t_13_reg;  // stage 14 copy of t
 wire [11:0] s14_t_13_next;
 reg  [11:0] s15_t_13_reg;  // stage 15 copy of t
 wire [11:0] s15_t_13_next;
-reg  [11:0] s16_t_9_reg;  // stage 16 copy of t
-wire [11:0] s16_t_9_next;
+reg  [11:0] s16_t_13_reg;  // stage 16 copy of t
+wire [11:0] s16_t_13_next;
 reg  [11:0] s17_t_9_reg;  // stage 17 copy of t
 wire [11:0] s17_t_9_next;
-reg  [11:0] s18_t_8_reg;  // stage 18 copy of t
-wire [11:0] s18_t_8_next;
-reg  [11:0] s19_t_7_reg;  // stage 19 copy of t
-wire [11:0] s19_t_7_next;
+reg  [11:0] s18_t_9_reg;  // stage 18 copy of t
+wire [11:0] s18_t_9_next;
+reg  [11:0] s19_t_8_reg;  // stage 19 copy of t
+wire [11:0] s19_t_8_next;
 reg  [11:0] s20_t_7_reg;  // stage 20 copy of t
 wire [11:0] s20_t_7_next;
-reg  [11:0] s21_t_6_reg;  // stage 21 copy of t
-wire [11:0] s21_t_6_next;
-reg  [11:0] s22_t_33_reg;  // stage 22 copy of t
-wire [11:0] s22_t_33_next;
-reg  [11:0] s23_t_9_reg;  // stage 23 copy of t
-wire [11:0] s23_t_9_next;
+reg  [11:0] s21_t_7_reg;  // stage 21 copy of t
+wire [11:0] s21_t_7_next;
+reg  [11:0] s22_t_6_reg;  // stage 22 copy of t
+wire [11:0] s22_t_6_next;
+reg  [11:0] s23_t_33_reg;  // stage 23 copy of t
+wire [11:0] s23_t_33_next;
 reg  [11:0] s24_t_9_reg;  // stage 24 copy of t
 wire [11:0] s24_t_9_next;
 reg  [11:0] s25_t_9_reg;  // stage 25 copy of t
 wire [11:0] s25_t_9_next;
-reg  [11:0] s26_t_6_reg;  // stage 26 copy of t
-wire [11:0] s26_t_6_next;
+reg  [11:0] s26_t_9_reg;  // stage 26 copy of t
+wire [11:0] s26_t_9_next;
 reg  [11:0] s27_t_6_reg;  // stage 27 copy of t
 wire [11:0] s27_t_6_next;
-reg  [11:0] s28_t_5_reg;  // stage 28 copy of t
-wire [11:0] s28_t_5_next;
-reg  [11:0] s29_t_4_reg;  // stage 29 copy of t
-wire [11:0] s29_t_4_next;
+reg  [11:0] s28_t_6_reg;  // stage 28 copy of t
+wire [11:0] s28_t_6_next;
+reg  [11:0] s29_t_5_reg;  // stage 29 copy of t
+wire [11:0] s29_t_5_next;
 reg  [11:0] s30_t_4_reg;  // stage 30 copy of t
 wire [11:0] s30_t_4_next;
-reg  [11:0] s31_t_2_reg;  // stage 31 copy of t
-wire [11:0] s31_t_2_next;
-reg  [11:0] s32_t_reg;  // stage 32 copy of t
-wire [11:0] s32_t_next;
-reg  s11_t_25_reg;  // stage 11 copy of t
-wire s11_t_25_next;
-reg  s12_t_22_reg;  // stage 12 copy of t
-wire s12_t_22_next;
-reg  s13_t_15_reg;  // stage 13 copy of t
-wire s13_t_15_next;
+reg  [11:0] s31_t_4_reg;  // stage 31 copy of t
+wire [11:0] s31_t_4_next;
+reg  [11:0] s32_t_2_reg;  // stage 32 copy of t
+wire [11:0] s32_t_2_next;
+reg  [11:0] s33_t_reg;  // stage 33 copy of t
+wire [11:0] s33_t_next;
+reg  s12_t_21_reg;  // stage 12 copy of t
+wire s12_t_21_next;
+reg  s13_t_16_reg;  // stage 13 copy of t
+wire s13_t_16_next;
 reg  s14_t_14_reg;  // stage 14 copy of t
 wire s14_t_14_next;
 reg  s15_t_14_reg;  // stage 15 copy of t
 wire s15_t_14_next;
-reg  s16_t_10_reg;  // stage 16 copy of t
-wire s16_t_10_next;
+reg  s16_t_14_reg;  // stage 16 copy of t
+wire s16_t_14_next;
 reg  s17_t_10_reg;  // stage 17 copy of t
 wire s17_t_10_next;
-reg  s18_t_9_reg;  // stage 18 copy of t
-wire s18_t_9_next;
-reg  s19_t_8_reg;  // stage 19 copy of t
-wire s19_t_8_next;
+reg  s18_t_10_reg;  // stage 18 copy of t
+wire s18_t_10_next;
+reg  s19_t_9_reg;  // stage 19 copy of t
+wire s19_t_9_next;
 reg  s20_t_8_reg;  // stage 20 copy of t
 wire s20_t_8_next;
-reg  s21_t_7_reg;  // stage 21 copy of t
-wire s21_t_7_next;
-reg  s22_t_34_reg;  // stage 22 copy of t
-wire s22_t_34_next;
-reg  s23_t_10_reg;  // stage 23 copy of t
-wire s23_t_10_next;
+reg  s21_t_8_reg;  // stage 21 copy of t
+wire s21_t_8_next;
+reg  s22_t_7_reg;  // stage 22 copy of t
+wire s22_t_7_next;
+reg  s23_t_34_reg;  // stage 23 copy of t
+wire s23_t_34_next;
 reg  s24_t_10_reg;  // stage 24 copy of t
 wire s24_t_10_next;
 reg  s25_t_10_reg;  // stage 25 copy of t
 wire s25_t_10_next;
-reg  s26_t_7_reg;  // stage 26 copy of t
-wire s26_t_7_next;
+reg  s26_t_10_reg;  // stage 26 copy of t
+wire s26_t_10_next;
 reg  s27_t_7_reg;  // stage 27 copy of t
 wire s27_t_7_next;
-reg  s28_t_6_reg;  // stage 28 copy of t
-wire s28_t_6_next;
-reg  s29_t_5_reg;  // stage 29 copy of t
-wire s29_t_5_next;
+reg  s28_t_7_reg;  // stage 28 copy of t
+wire s28_t_7_next;
+reg  s29_t_6_reg;  // stage 29 copy of t
+wire s29_t_6_next;
 reg  s30_t_5_reg;  // stage 30 copy of t
 wire s30_t_5_next;
-reg  s31_t_3_reg;  // stage 31 copy of t
-wire s31_t_3_next;
-reg  s32_t_2_reg;  // stage 32 copy of t
-wire s32_t_2_next;
+reg  s31_t_5_reg;  // stage 31 copy of t
+wire s31_t_5_next;
+reg  s32_t_3_reg;  // stage 32 copy of t
+wire s32_t_3_next;
+reg  s33_t_2_reg;  // stage 33 copy of t
+wire s33_t_2_next;
 reg  s6_t_40_reg;  // stage 6 copy of t
 wire s6_t_40_next;
 reg  s7_t_37_reg;  // stage 7 copy of t
 wire s7_t_37_next;
 reg  s8_t_37_reg;  // stage 8 copy of t
 wire s8_t_37_next;
-reg  s9_t_29_reg;  // stage 9 copy of t
-wire s9_t_29_next;
-reg  s10_t_29_reg;  // stage 10 copy of t
-wire s10_t_29_next;
-reg  s11_t_26_reg;  // stage 11 copy of t
-wire s11_t_26_next;
-reg  s12_t_23_reg;  // stage 12 copy of t
-wire s12_t_23_next;
-reg  s13_t_16_reg;  // stage 13 copy of t
-wire s13_t_16_next;
+reg  s9_t_30_reg;  // stage 9 copy of t
+wire s9_t_30_next;
+reg  s10_t_27_reg;  // stage 10 copy of t
+wire s10_t_27_next;
+reg  s11_t_27_reg;  // stage 11 copy of t
+wire s11_t_27_next;
+reg  s12_t_22_reg;  // stage 12 copy of t
+wire s12_t_22_next;
+reg  s13_t_17_reg;  // stage 13 copy of t
+wire s13_t_17_next;
 reg  s14_t_15_reg;  // stage 14 copy of t
 wire s14_t_15_next;
 reg  s15_t_15_reg;  // stage 15 copy of t
 wire s15_t_15_next;
-reg  s16_t_11_reg;  // stage 16 copy of t
-wire s16_t_11_next;
+reg  s16_t_15_reg;  // stage 16 copy of t
+wire s16_t_15_next;
 reg  s17_t_11_reg;  // stage 17 copy of t
 wire s17_t_11_next;
-reg  s18_t_10_reg;  // stage 18 copy of t
-wire s18_t_10_next;
-reg  s19_t_9_reg;  // stage 19 copy of t
-wire s19_t_9_next;
+reg  s18_t_11_reg;  // stage 18 copy of t
+wire s18_t_11_next;
+reg  s19_t_10_reg;  // stage 19 copy of t
+wire s19_t_10_next;
 reg  s20_t_9_reg;  // stage 20 copy of t
 wire s20_t_9_next;
-reg  s21_t_8_reg;  // stage 21 copy of t
-wire s21_t_8_next;
-reg  s22_t_35_reg;  // stage 22 copy of t
-wire s22_t_35_next;
-reg  s23_t_11_reg;  // stage 23 copy of t
-wire s23_t_11_next;
+reg  s21_t_9_reg;  // stage 21 copy of t
+wire s21_t_9_next;
+reg  s22_t_8_reg;  // stage 22 copy of t
+wire s22_t_8_next;
+reg  s23_t_35_reg;  // stage 23 copy of t
+wire s23_t_35_next;
 reg  s24_t_11_reg;  // stage 24 copy of t
 wire s24_t_11_next;
 reg  s25_t_11_reg;  // stage 25 copy of t
 wire s25_t_11_next;
-reg  s26_t_8_reg;  // stage 26 copy of t
-wire s26_t_8_next;
+reg  s26_t_11_reg;  // stage 26 copy of t
+wire s26_t_11_next;
 reg  s27_t_8_reg;  // stage 27 copy of t
 wire s27_t_8_next;
-reg  s28_t_7_reg;  // stage 28 copy of t
-wire s28_t_7_next;
-reg  s29_t_6_reg;  // stage 29 copy of t
-wire s29_t_6_next;
+reg  s28_t_8_reg;  // stage 28 copy of t
+wire s28_t_8_next;
+reg  s29_t_7_reg;  // stage 29 copy of t
+wire s29_t_7_next;
 reg  s30_t_6_reg;  // stage 30 copy of t
 wire s30_t_6_next;
-reg  s31_t_4_reg;  // stage 31 copy of t
-wire s31_t_4_next;
-reg  s32_t_3_reg;  // stage 32 copy of t
-wire s32_t_3_next;
+reg  s31_t_6_reg;  // stage 31 copy of t
+wire s31_t_6_next;
+reg  s32_t_4_reg;  // stage 32 copy of t
+wire s32_t_4_next;
+reg  s33_t_3_reg;  // stage 33 copy of t
+wire s33_t_3_next;
 reg  [23:0] s6_t_41_reg;  // stage 6 copy of t
 wire [23:0] s6_t_41_next;
 reg  [23:0] s7_t_38_reg;  // stage 7 copy of t
 wire [23:0] s7_t_38_next;
 reg  [23:0] s8_t_38_reg;  // stage 8 copy of t
 wire [23:0] s8_t_38_next;
-reg  [23:0] s9_t_30_reg;  // stage 9 copy of t
-wire [23:0] s9_t_30_next;
-reg  [23:0] s10_t_30_reg;  // stage 10 copy of t
-wire [23:0] s10_t_30_next;
-reg  [23:0] s11_t_27_reg;  // stage 11 copy of t
-wire [23:0] s11_t_27_next;
-reg  [23:0] s12_t_24_reg;  // stage 12 copy of t
-wire [23:0] s12_t_24_next;
-reg  [23:0] s13_t_17_reg;  // stage 13 copy of t
-wire [23:0] s13_t_17_next;
+reg  [23:0] s9_t_31_reg;  // stage 9 copy of t
+wire [23:0] s9_t_31_next;
+reg  [23:0] s10_t_28_reg;  // stage 10 copy of t
+wire [23:0] s10_t_28_next;
+reg  [23:0] s11_t_28_reg;  // stage 11 copy of t
+wire [23:0] s11_t_28_next;
+reg  [23:0] s12_t_23_reg;  // stage 12 copy of t
+wire [23:0] s12_t_23_next;
+reg  [23:0] s13_t_18_reg;  // stage 13 copy of t
+wire [23:0] s13_t_18_next;
 reg  [23:0] s14_t_16_reg;  // stage 14 copy of t
 wire [23:0] s14_t_16_next;
 reg  [23:0] s15_t_16_reg;  // stage 15 copy of t
 wire [23:0] s15_t_16_next;
-reg  [23:0] s16_t_12_reg;  // stage 16 copy of t
-wire [23:0] s16_t_12_next;
+reg  [23:0] s16_t_16_reg;  // stage 16 copy of t
+wire [23:0] s16_t_16_next;
 reg  [23:0] s17_t_12_reg;  // stage 17 copy of t
 wire [23:0] s17_t_12_next;
-reg  [23:0] s18_t_11_reg;  // stage 18 copy of t
-wire [23:0] s18_t_11_next;
-reg  [23:0] s19_t_10_reg;  // stage 19 copy of t
-wire [23:0] s19_t_10_next;
+reg  [23:0] s18_t_12_reg;  // stage 18 copy of t
+wire [23:0] s18_t_12_next;
+reg  [23:0] s19_t_11_reg;  // stage 19 copy of t
+wire [23:0] s19_t_11_next;
 reg  [23:0] s20_t_10_reg;  // stage 20 copy of t
 wire [23:0] s20_t_10_next;
-reg  [23:0] s21_t_9_reg;  // stage 21 copy of t
-wire [23:0] s21_t_9_next;
-reg  [23:0] s22_t_36_reg;  // stage 22 copy of t
-wire [23:0] s22_t_36_next;
-reg  [23:0] s23_t_12_reg;  // stage 23 copy of t
-wire [23:0] s23_t_12_next;
+reg  [23:0] s21_t_10_reg;  // stage 21 copy of t
+wire [23:0] s21_t_10_next;
+reg  [23:0] s22_t_9_reg;  // stage 22 copy of t
+wire [23:0] s22_t_9_next;
+reg  [23:0] s23_t_36_reg;  // stage 23 copy of t
+wire [23:0] s23_t_36_next;
 reg  [23:0] s24_t_12_reg;  // stage 24 copy of t
 wire [23:0] s24_t_12_next;
 reg  [23:0] s25_t_12_reg;  // stage 25 copy of t
 wire [23:0] s25_t_12_next;
-reg  [23:0] s26_t_9_reg;  // stage 26 copy of t
-wire [23:0] s26_t_9_next;
+reg  [23:0] s26_t_12_reg;  // stage 26 copy of t
+wire [23:0] s26_t_12_next;
 reg  [23:0] s27_t_9_reg;  // stage 27 copy of t
 wire [23:0] s27_t_9_next;
-reg  [23:0] s28_t_8_reg;  // stage 28 copy of t
-wire [23:0] s28_t_8_next;
-reg  [23:0] s29_t_7_reg;  // stage 29 copy of t
-wire [23:0] s29_t_7_next;
+reg  [23:0] s28_t_9_reg;  // stage 28 copy of t
+wire [23:0] s28_t_9_next;
+reg  [23:0] s29_t_8_reg;  // stage 29 copy of t
+wire [23:0] s29_t_8_next;
 reg  [23:0] s30_t_7_reg;  // stage 30 copy of t
 wire [23:0] s30_t_7_next;
-reg  [23:0] s31_t_5_reg;  // stage 31 copy of t
-wire [23:0] s31_t_5_next;
-reg  [23:0] s32_t_4_reg;  // stage 32 copy of t
-wire [23:0] s32_t_4_next;
+reg  [23:0] s31_t_7_reg;  // stage 31 copy of t
+wire [23:0] s31_t_7_next;
+reg  [23:0] s32_t_5_reg;  // stage 32 copy of t
+wire [23:0] s32_t_5_next;
+reg  [23:0] s33_t_4_reg;  // stage 33 copy of t
+wire [23:0] s33_t_4_next;
 reg  [20:0] s6_t_42_reg;  // stage 6 copy of t
 wire [20:0] s6_t_42_next;
 reg  [20:0] s7_t_39_reg;  // stage 7 copy of t
 wire [20:0] s7_t_39_next;
 reg  [20:0] s8_t_39_reg;  // stage 8 copy of t
 wire [20:0] s8_t_39_next;
-reg  [20:0] s9_t_31_reg;  // stage 9 copy of t
-wire [20:0] s9_t_31_next;
-reg  [20:0] s10_t_31_reg;  // stage 10 copy of t
-wire [20:0] s10_t_31_next;
-reg  [20:0] s11_t_28_reg;  // stage 11 copy of t
-wire [20:0] s11_t_28_next;
-reg  [20:0] s12_t_25_reg;  // stage 12 copy of t
-wire [20:0] s12_t_25_next;
-reg  [20:0] s13_t_18_reg;  // stage 13 copy of t
-wire [20:0] s13_t_18_next;
+reg  [20:0] s9_t_32_reg;  // stage 9 copy of t
+wire [20:0] s9_t_32_next;
+reg  [20:0] s10_t_29_reg;  // stage 10 copy of t
+wire [20:0] s10_t_29_next;
+reg  [20:0] s11_t_29_reg;  // stage 11 copy of t
+wire [20:0] s11_t_29_next;
+reg  [20:0] s12_t_24_reg;  // stage 12 copy of t
+wire [20:0] s12_t_24_next;
+reg  [20:0] s13_t_19_reg;  // stage 13 copy of t
+wire [20:0] s13_t_19_next;
 reg  [20:0] s14_t_17_reg;  // stage 14 copy of t
 wire [20:0] s14_t_17_next;
 reg  [20:0] s15_t_17_reg;  // stage 15 copy of t
 wire [20:0] s15_t_17_next;
-reg  [20:0] s16_t_13_reg;  // stage 16 copy of t
-wire [20:0] s16_t_13_next;
+reg  [20:0] s16_t_17_reg;  // stage 16 copy of t
+wire [20:0] s16_t_17_next;
 reg  [20:0] s17_t_13_reg;  // stage 17 copy of t
 wire [20:0] s17_t_13_next;
-reg  [20:0] s18_t_12_reg;  // stage 18 copy of t
-wire [20:0] s18_t_12_next;
-reg  [20:0] s19_t_11_reg;  // stage 19 copy of t
-wire [20:0] s19_t_11_next;
+reg  [20:0] s18_t_13_reg;  // stage 18 copy of t
+wire [20:0] s18_t_13_next;
+reg  [20:0] s19_t_12_reg;  // stage 19 copy of t
+wire [20:0] s19_t_12_next;
 reg  [20:0] s20_t_11_reg;  // stage 20 copy of t
 wire [20:0] s20_t_11_next;
-reg  [20:0] s21_t_10_reg;  // stage 21 copy of t
-wire [20:0] s21_t_10_next;
-reg  [20:0] s22_t_37_reg;  // stage 22 copy of t
-wire [20:0] s22_t_37_next;
-reg  [20:0] s23_t_13_reg;  // stage 23 copy of t
-wire [20:0] s23_t_13_next;
+reg  [20:0] s21_t_11_reg;  // stage 21 copy of t
+wire [20:0] s21_t_11_next;
+reg  [20:0] s22_t_10_reg;  // stage 22 copy of t
+wire [20:0] s22_t_10_next;
+reg  [20:0] s23_t_37_reg;  // stage 23 copy of t
+wire [20:0] s23_t_37_next;
 reg  [20:0] s24_t_13_reg;  // stage 24 copy of t
 wire [20:0] s24_t_13_next;
 reg  [20:0] s25_t_13_reg;  // stage 25 copy of t
 wire [20:0] s25_t_13_next;
-reg  [20:0] s26_t_10_reg;  // stage 26 copy of t
-wire [20:0] s26_t_10_next;
+reg  [20:0] s26_t_13_reg;  // stage 26 copy of t
+wire [20:0] s26_t_13_next;
 reg  [20:0] s27_t_10_reg;  // stage 27 copy of t
 wire [20:0] s27_t_10_next;
-reg  [20:0] s28_t_9_reg;  // stage 28 copy of t
-wire [20:0] s28_t_9_next;
-reg  [20:0] s29_t_8_reg;  // stage 29 copy of t
-wire [20:0] s29_t_8_next;
+reg  [20:0] s28_t_10_reg;  // stage 28 copy of t
+wire [20:0] s28_t_10_next;
+reg  [20:0] s29_t_9_reg;  // stage 29 copy of t
+wire [20:0] s29_t_9_next;
 reg  [20:0] s30_t_8_reg;  // stage 30 copy of t
 wire [20:0] s30_t_8_next;
-reg  [20:0] s31_t_6_reg;  // stage 31 copy of t
-wire [20:0] s31_t_6_next;
-reg  [20:0] s32_t_5_reg;  // stage 32 copy of t
-wire [20:0] s32_t_5_next;
+reg  [20:0] s31_t_8_reg;  // stage 31 copy of t
+wire [20:0] s31_t_8_next;
+reg  [20:0] s32_t_6_reg;  // stage 32 copy of t
+wire [20:0] s32_t_6_next;
+reg  [20:0] s33_t_5_reg;  // stage 33 copy of t
+wire [20:0] s33_t_5_next;
 reg  [20:0] s6_t_43_reg;  // stage 6 copy of t
 wire [20:0] s6_t_43_next;
 reg  [20:0] s7_t_40_reg;  // stage 7 copy of t
 wire [20:0] s7_t_40_next;
 reg  [20:0] s8_t_40_reg;  // stage 8 copy of t
 wire [20:0] s8_t_40_next;
-reg  [20:0] s9_t_32_reg;  // stage 9 copy of t
-wire [20:0] s9_t_32_next;
-reg  [20:0] s10_t_32_reg;  // stage 10 copy of t
-wire [20:0] s10_t_32_next;
-reg  [20:0] s11_t_29_reg;  // stage 11 copy of t
-wire [20:0] s11_t_29_next;
-reg  [20:0] s12_t_26_reg;  // stage 12 copy of t
-wire [20:0] s12_t_26_next;
-reg  [20:0] s13_t_19_reg;  // stage 13 copy of t
-wire [20:0] s13_t_19_next;
+reg  [20:0] s9_t_33_reg;  // stage 9 copy of t
+wire [20:0] s9_t_33_next;
+reg  [20:0] s10_t_30_reg;  // stage 10 copy of t
+wire [20:0] s10_t_30_next;
+reg  [20:0] s11_t_30_reg;  // stage 11 copy of t
+wire [20:0] s11_t_30_next;
+reg  [20:0] s12_t_25_reg;  // stage 12 copy of t
+wire [20:0] s12_t_25_next;
+reg  [20:0] s13_t_20_reg;  // stage 13 copy of t
+wire [20:0] s13_t_20_next;
 reg  [20:0] s14_t_18_reg;  // stage 14 copy of t
 wire [20:0] s14_t_18_next;
 reg  [20:0] s15_t_18_reg;  // stage 15 copy of t
 wire [20:0] s15_t_18_next;
-reg  [20:0] s16_t_14_reg;  // stage 16 copy of t
-wire [20:0] s16_t_14_next;
+reg  [20:0] s16_t_18_reg;  // stage 16 copy of t
+wire [20:0] s16_t_18_next;
 reg  [20:0] s17_t_14_reg;  // stage 17 copy of t
 wire [20:0] s17_t_14_next;
-reg  [20:0] s18_t_13_reg;  // stage 18 copy of t
-wire [20:0] s18_t_13_next;
-reg  [20:0] s19_t_12_reg;  // stage 19 copy of t
-wire [20:0] s19_t_12_next;
+reg  [20:0] s18_t_14_reg;  // stage 18 copy of t
+wire [20:0] s18_t_14_next;
+reg  [20:0] s19_t_13_reg;  // stage 19 copy of t
+wire [20:0] s19_t_13_next;
 reg  [20:0] s20_t_12_reg;  // stage 20 copy of t
 wire [20:0] s20_t_12_next;
-reg  [20:0] s21_t_11_reg;  // stage 21 copy of t
-wire [20:0] s21_t_11_next;
-reg  [20:0] s22_t_38_reg;  // stage 22 copy of t
-wire [20:0] s22_t_38_next;
-reg  [20:0] s23_t_14_reg;  // stage 23 copy of t
-wire [20:0] s23_t_14_next;
+reg  [20:0] s21_t_12_reg;  // stage 21 copy of t
+wire [20:0] s21_t_12_next;
+reg  [20:0] s22_t_11_reg;  // stage 22 copy of t
+wire [20:0] s22_t_11_next;
+reg  [20:0] s23_t_38_reg;  // stage 23 copy of t
+wire [20:0] s23_t_38_next;
 reg  [20:0] s24_t_14_reg;  // stage 24 copy of t
 wire [20:0] s24_t_14_next;
 reg  [20:0] s25_t_14_reg;  // stage 25 copy of t
 wire [20:0] s25_t_14_next;
-reg  [20:0] s26_t_11_reg;  // stage 26 copy of t
-wire [20:0] s26_t_11_next;
+reg  [20:0] s26_t_14_reg;  // stage 26 copy of t
+wire [20:0] s26_t_14_next;
 reg  [20:0] s27_t_11_reg;  // stage 27 copy of t
 wire [20:0] s27_t_11_next;
-reg  [20:0] s28_t_10_reg;  // stage 28 copy of t
-wire [20:0] s28_t_10_next;
-reg  [20:0] s29_t_9_reg;  // stage 29 copy of t
-wire [20:0] s29_t_9_next;
+reg  [20:0] s28_t_11_reg;  // stage 28 copy of t
+wire [20:0] s28_t_11_next;
+reg  [20:0] s29_t_10_reg;  // stage 29 copy of t
+wire [20:0] s29_t_10_next;
 reg  [20:0] s30_t_9_reg;  // stage 30 copy of t
 wire [20:0] s30_t_9_next;
-reg  [20:0] s31_t_7_reg;  // stage 31 copy of t
-wire [20:0] s31_t_7_next;
-reg  [20:0] s32_t_6_reg;  // stage 32 copy of t
-wire [20:0] s32_t_6_next;
+reg  [20:0] s31_t_9_reg;  // stage 31 copy of t
+wire [20:0] s31_t_9_next;
+reg  [20:0] s32_t_7_reg;  // stage 32 copy of t
+wire [20:0] s32_t_7_next;
+reg  [20:0] s33_t_6_reg;  // stage 33 copy of t
+wire [20:0] s33_t_6_next;
 reg  [20:0] s6_t_44_reg;  // stage 6 copy of t
 wire [20:0] s6_t_44_next;
 reg  [20:0] s7_t_41_reg;  // stage 7 copy of t
 wire [20:0] s7_t_41_next;
 reg  [20:0] s8_t_41_reg;  // stage 8 copy of t
 wire [20:0] s8_t_41_next;
-reg  [20:0] s9_t_33_reg;  // stage 9 copy of t
-wire [20:0] s9_t_33_next;
-reg  [20:0] s10_t_33_reg;  // stage 10 copy of t
-wire [20:0] s10_t_33_next;
-reg  [20:0] s11_t_30_reg;  // stage 11 copy of t
-wire [20:0] s11_t_30_next;
-reg  [20:0] s12_t_27_reg;  // stage 12 copy of t
-wire [20:0] s12_t_27_next;
-reg  [20:0] s13_t_20_reg;  // stage 13 copy of t
-wire [20:0] s13_t_20_next;
+reg  [20:0] s9_t_34_reg;  // stage 9 copy of t
+wire [20:0] s9_t_34_next;
+reg  [20:0] s10_t_31_reg;  // stage 10 copy of t
+wire [20:0] s10_t_31_next;
+reg  [20:0] s11_t_31_reg;  // stage 11 copy of t
+wire [20:0] s11_t_31_next;
+reg  [20:0] s12_t_26_reg;  // stage 12 copy of t
+wire [20:0] s12_t_26_next;
+reg  [20:0] s13_t_21_reg;  // stage 13 copy of t
+wire [20:0] s13_t_21_next;
 reg  [20:0] s14_t_19_reg;  // stage 14 copy of t
 wire [20:0] s14_t_19_next;
 reg  [20:0] s15_t_19_reg;  // stage 15 copy of t
 wire [20:0] s15_t_19_next;
-reg  [20:0] s16_t_15_reg;  // stage 16 copy of t
-wire [20:0] s16_t_15_next;
+reg  [20:0] s16_t_19_reg;  // stage 16 copy of t
+wire [20:0] s16_t_19_next;
 reg  [20:0] s17_t_15_reg;  // stage 17 copy of t
 wire [20:0] s17_t_15_next;
-reg  [20:0] s18_t_14_reg;  // stage 18 copy of t
-wire [20:0] s18_t_14_next;
-reg  [20:0] s19_t_13_reg;  // stage 19 copy of t
-wire [20:0] s19_t_13_next;
+reg  [20:0] s18_t_15_reg;  // stage 18 copy of t
+wire [20:0] s18_t_15_next;
+reg  [20:0] s19_t_14_reg;  // stage 19 copy of t
+wire [20:0] s19_t_14_next;
 reg  [20:0] s20_t_13_reg;  // stage 20 copy of t
 wire [20:0] s20_t_13_next;
-reg  [20:0] s21_t_12_reg;  // stage 21 copy of t
-wire [20:0] s21_t_12_next;
-reg  [20:0] s22_t_39_reg;  // stage 22 copy of t
-wire [20:0] s22_t_39_next;
-reg  [20:0] s23_t_15_reg;  // stage 23 copy of t
-wire [20:0] s23_t_15_next;
+reg  [20:0] s21_t_13_reg;  // stage 21 copy of t
+wire [20:0] s21_t_13_next;
+reg  [20:0] s22_t_12_reg;  // stage 22 copy of t
+wire [20:0] s22_t_12_next;
+reg  [20:0] s23_t_39_reg;  // stage 23 copy of t
+wire [20:0] s23_t_39_next;
 reg  [20:0] s24_t_15_reg;  // stage 24 copy of t
 wire [20:0] s24_t_15_next;
 reg  [20:0] s25_t_15_reg;  // stage 25 copy of t
 wire [20:0] s25_t_15_next;
-reg  [20:0] s26_t_12_reg;  // stage 26 copy of t
-wire [20:0] s26_t_12_next;
+reg  [20:0] s26_t_15_reg;  // stage 26 copy of t
+wire [20:0] s26_t_15_next;
 reg  [20:0] s27_t_12_reg;  // stage 27 copy of t
 wire [20:0] s27_t_12_next;
-reg  [20:0] s28_t_11_reg;  // stage 28 copy of t
-wire [20:0] s28_t_11_next;
-reg  [20:0] s29_t_10_reg;  // stage 29 copy of t
-wire [20:0] s29_t_10_next;
+reg  [20:0] s28_t_12_reg;  // stage 28 copy of t
+wire [20:0] s28_t_12_next;
+reg  [20:0] s29_t_11_reg;  // stage 29 copy of t
+wire [20:0] s29_t_11_next;
 reg  [20:0] s30_t_10_reg;  // stage 30 copy of t
 wire [20:0] s30_t_10_next;
-reg  [20:0] s31_t_8_reg;  // stage 31 copy of t
-wire [20:0] s31_t_8_next;
-reg  [20:0] s32_t_7_reg;  // stage 32 copy of t
-wire [20:0] s32_t_7_next;
+reg  [20:0] s31_t_10_reg;  // stage 31 copy of t
+wire [20:0] s31_t_10_next;
+reg  [20:0] s32_t_8_reg;  // stage 32 copy of t
+wire [20:0] s32_t_8_next;
+reg  [20:0] s33_t_7_reg;  // stage 33 copy of t
+wire [20:0] s33_t_7_next;
 reg  s2_t_41_reg;  // stage 2 copy of t
 wire s2_t_41_next;
 reg  s3_t_24_reg;  // stage 3 copy of t
@@ -2728,54 +2828,56 @@ reg  s7_t_42_reg;  // stage 7 copy of t
 wire s7_t_42_next;
 reg  s8_t_42_reg;  // stage 8 copy of t
 wire s8_t_42_next;
-reg  s9_t_34_reg;  // stage 9 copy of t
-wire s9_t_34_next;
-reg  s10_t_34_reg;  // stage 10 copy of t
-wire s10_t_34_next;
-reg  s11_t_31_reg;  // stage 11 copy of t
-wire s11_t_31_next;
-reg  s12_t_28_reg;  // stage 12 copy of t
-wire s12_t_28_next;
-reg  s13_t_21_reg;  // stage 13 copy of t
-wire s13_t_21_next;
+reg  s9_t_35_reg;  // stage 9 copy of t
+wire s9_t_35_next;
+reg  s10_t_32_reg;  // stage 10 copy of t
+wire s10_t_32_next;
+reg  s11_t_32_reg;  // stage 11 copy of t
+wire s11_t_32_next;
+reg  s12_t_27_reg;  // stage 12 copy of t
+wire s12_t_27_next;
+reg  s13_t_22_reg;  // stage 13 copy of t
+wire s13_t_22_next;
 reg  s14_t_20_reg;  // stage 14 copy of t
 wire s14_t_20_next;
 reg  s15_t_20_reg;  // stage 15 copy of t
 wire s15_t_20_next;
-reg  s16_t_16_reg;  // stage 16 copy of t
-wire s16_t_16_next;
+reg  s16_t_20_reg;  // stage 16 copy of t
+wire s16_t_20_next;
 reg  s17_t_16_reg;  // stage 17 copy of t
 wire s17_t_16_next;
-reg  s18_t_15_reg;  // stage 18 copy of t
-wire s18_t_15_next;
-reg  s19_t_14_reg;  // stage 19 copy of t
-wire s19_t_14_next;
+reg  s18_t_16_reg;  // stage 18 copy of t
+wire s18_t_16_next;
+reg  s19_t_15_reg;  // stage 19 copy of t
+wire s19_t_15_next;
 reg  s20_t_14_reg;  // stage 20 copy of t
 wire s20_t_14_next;
-reg  s21_t_13_reg;  // stage 21 copy of t
-wire s21_t_13_next;
-reg  s22_t_40_reg;  // stage 22 copy of t
-wire s22_t_40_next;
-reg  s23_t_16_reg;  // stage 23 copy of t
-wire s23_t_16_next;
+reg  s21_t_14_reg;  // stage 21 copy of t
+wire s21_t_14_next;
+reg  s22_t_13_reg;  // stage 22 copy of t
+wire s22_t_13_next;
+reg  s23_t_40_reg;  // stage 23 copy of t
+wire s23_t_40_next;
 reg  s24_t_16_reg;  // stage 24 copy of t
 wire s24_t_16_next;
 reg  s25_t_16_reg;  // stage 25 copy of t
 wire s25_t_16_next;
-reg  s26_t_13_reg;  // stage 26 copy of t
-wire s26_t_13_next;
+reg  s26_t_16_reg;  // stage 26 copy of t
+wire s26_t_16_next;
 reg  s27_t_13_reg;  // stage 27 copy of t
 wire s27_t_13_next;
-reg  s28_t_12_reg;  // stage 28 copy of t
-wire s28_t_12_next;
-reg  s29_t_11_reg;  // stage 29 copy of t
-wire s29_t_11_next;
+reg  s28_t_13_reg;  // stage 28 copy of t
+wire s28_t_13_next;
+reg  s29_t_12_reg;  // stage 29 copy of t
+wire s29_t_12_next;
 reg  s30_t_11_reg;  // stage 30 copy of t
 wire s30_t_11_next;
-reg  s31_t_9_reg;  // stage 31 copy of t
-wire s31_t_9_next;
-reg  s32_t_8_reg;  // stage 32 copy of t
-wire s32_t_8_next;
+reg  s31_t_11_reg;  // stage 31 copy of t
+wire s31_t_11_next;
+reg  s32_t_9_reg;  // stage 32 copy of t
+wire s32_t_9_next;
+reg  s33_t_8_reg;  // stage 33 copy of t
+wire s33_t_8_next;
 reg  [2:0] s2_t_42_reg;  // stage 2 copy of t
 wire [2:0] s2_t_42_next;
 reg  [2:0] s3_t_25_reg;  // stage 3 copy of t
@@ -2794,16 +2896,20 @@ reg  [2:0] s9_core_case_reg;  // stage 9 copy of core_case
 wire [2:0] s9_core_case_next;
 reg  [2:0] s10_core_case_reg;  // stage 10 copy of core_case
 wire [2:0] s10_core_case_next;
+reg  [2:0] s11_core_case_reg;  // stage 11 copy of core_case
+wire [2:0] s11_core_case_next;
 reg  [2:0] s6_t_46_reg;  // stage 6 copy of t
 wire [2:0] s6_t_46_next;
 reg  [2:0] s7_t_43_reg;  // stage 7 copy of t
 wire [2:0] s7_t_43_next;
 reg  [2:0] s8_t_43_reg;  // stage 8 copy of t
 wire [2:0] s8_t_43_next;
-reg  [2:0] s9_t_35_reg;  // stage 9 copy of t
-wire [2:0] s9_t_35_next;
-reg  [2:0] s10_t_35_reg;  // stage 10 copy of t
-wire [2:0] s10_t_35_next;
+reg  [2:0] s9_t_36_reg;  // stage 9 copy of t
+wire [2:0] s9_t_36_next;
+reg  [2:0] s10_t_33_reg;  // stage 10 copy of t
+wire [2:0] s10_t_33_next;
+reg  [2:0] s11_t_33_reg;  // stage 11 copy of t
+wire [2:0] s11_t_33_next;
 reg  snoop_s1_reg;  // the word written in this cycle is stage 1's
 reg  snoop_s1_next;
 reg  snoop_s2_reg;  // the word written in this cycle is stage 2's
@@ -2872,52 +2978,52 @@ reg  [2:0] s31_kind_reg;  // stage 31 copy of kind
 wire [2:0] s31_kind_next;
 reg  [2:0] s32_kind_reg;  // stage 32 copy of kind
 wire [2:0] s32_kind_next;
-reg  [2:0] s11_t_32_reg;  // stage 11 copy of t
-wire [2:0] s11_t_32_next;
-reg  [2:0] s12_t_29_reg;  // stage 12 copy of t
-wire [2:0] s12_t_29_next;
-reg  [2:0] s13_t_22_reg;  // stage 13 copy of t
-wire [2:0] s13_t_22_next;
+reg  [2:0] s33_kind_reg;  // stage 33 copy of kind
+wire [2:0] s33_kind_next;
+reg  [2:0] s12_t_28_reg;  // stage 12 copy of t
+wire [2:0] s12_t_28_next;
+reg  [2:0] s13_t_23_reg;  // stage 13 copy of t
+wire [2:0] s13_t_23_next;
 reg  [2:0] s14_t_21_reg;  // stage 14 copy of t
 wire [2:0] s14_t_21_next;
 reg  [2:0] s15_t_21_reg;  // stage 15 copy of t
 wire [2:0] s15_t_21_next;
-reg  [2:0] s16_t_17_reg;  // stage 16 copy of t
-wire [2:0] s16_t_17_next;
+reg  [2:0] s16_t_21_reg;  // stage 16 copy of t
+wire [2:0] s16_t_21_next;
 reg  [2:0] s17_t_17_reg;  // stage 17 copy of t
 wire [2:0] s17_t_17_next;
-reg  [2:0] s18_t_16_reg;  // stage 18 copy of t
-wire [2:0] s18_t_16_next;
-reg  [2:0] s19_t_15_reg;  // stage 19 copy of t
-wire [2:0] s19_t_15_next;
+reg  [2:0] s18_t_17_reg;  // stage 18 copy of t
+wire [2:0] s18_t_17_next;
+reg  [2:0] s19_t_16_reg;  // stage 19 copy of t
+wire [2:0] s19_t_16_next;
 reg  [2:0] s20_t_15_reg;  // stage 20 copy of t
 wire [2:0] s20_t_15_next;
-reg  [2:0] s21_t_14_reg;  // stage 21 copy of t
-wire [2:0] s21_t_14_next;
-reg  [2:0] s22_t_41_reg;  // stage 22 copy of t
-wire [2:0] s22_t_41_next;
-reg  [2:0] s23_t_17_reg;  // stage 23 copy of t
-wire [2:0] s23_t_17_next;
+reg  [2:0] s21_t_15_reg;  // stage 21 copy of t
+wire [2:0] s21_t_15_next;
+reg  [2:0] s22_t_14_reg;  // stage 22 copy of t
+wire [2:0] s22_t_14_next;
+reg  [2:0] s23_t_41_reg;  // stage 23 copy of t
+wire [2:0] s23_t_41_next;
 reg  [2:0] s24_t_17_reg;  // stage 24 copy of t
 wire [2:0] s24_t_17_next;
 reg  [2:0] s25_t_17_reg;  // stage 25 copy of t
 wire [2:0] s25_t_17_next;
-reg  [2:0] s26_t_14_reg;  // stage 26 copy of t
-wire [2:0] s26_t_14_next;
+reg  [2:0] s26_t_17_reg;  // stage 26 copy of t
+wire [2:0] s26_t_17_next;
 reg  [2:0] s27_t_14_reg;  // stage 27 copy of t
 wire [2:0] s27_t_14_next;
-reg  [2:0] s28_t_13_reg;  // stage 28 copy of t
-wire [2:0] s28_t_13_next;
-reg  [2:0] s29_t_12_reg;  // stage 29 copy of t
-wire [2:0] s29_t_12_next;
+reg  [2:0] s28_t_14_reg;  // stage 28 copy of t
+wire [2:0] s28_t_14_next;
+reg  [2:0] s29_t_13_reg;  // stage 29 copy of t
+wire [2:0] s29_t_13_next;
 reg  [2:0] s30_t_12_reg;  // stage 30 copy of t
 wire [2:0] s30_t_12_next;
-reg  [2:0] s31_t_10_reg;  // stage 31 copy of t
-wire [2:0] s31_t_10_next;
-reg  [2:0] s32_t_9_reg;  // stage 32 copy of t
-wire [2:0] s32_t_9_next;
-reg  s11_qa_fired_reg;  // stage 11 copy of qa_fired
-wire s11_qa_fired_next;
+reg  [2:0] s31_t_12_reg;  // stage 31 copy of t
+wire [2:0] s31_t_12_next;
+reg  [2:0] s32_t_10_reg;  // stage 32 copy of t
+wire [2:0] s32_t_10_next;
+reg  [2:0] s33_t_9_reg;  // stage 33 copy of t
+wire [2:0] s33_t_9_next;
 reg  s12_qa_fired_reg;  // stage 12 copy of qa_fired
 wire s12_qa_fired_next;
 reg  s13_qa_fired_reg;  // stage 13 copy of qa_fired
@@ -2960,50 +3066,52 @@ reg  s31_qa_fired_reg;  // stage 31 copy of qa_fired
 wire s31_qa_fired_next;
 reg  s32_qa_fired_reg;  // stage 32 copy of qa_fired
 wire s32_qa_fired_next;
-reg  s11_t_33_reg;  // stage 11 copy of t
-wire s11_t_33_next;
-reg  s12_t_30_reg;  // stage 12 copy of t
-wire s12_t_30_next;
-reg  s13_t_23_reg;  // stage 13 copy of t
-wire s13_t_23_next;
+reg  s33_qa_fired_reg;  // stage 33 copy of qa_fired
+wire s33_qa_fired_next;
+reg  s12_t_29_reg;  // stage 12 copy of t
+wire s12_t_29_next;
+reg  s13_t_24_reg;  // stage 13 copy of t
+wire s13_t_24_next;
 reg  s14_t_22_reg;  // stage 14 copy of t
 wire s14_t_22_next;
 reg  s15_t_22_reg;  // stage 15 copy of t
 wire s15_t_22_next;
-reg  s16_t_18_reg;  // stage 16 copy of t
-wire s16_t_18_next;
+reg  s16_t_22_reg;  // stage 16 copy of t
+wire s16_t_22_next;
 reg  s17_t_18_reg;  // stage 17 copy of t
 wire s17_t_18_next;
-reg  s18_t_17_reg;  // stage 18 copy of t
-wire s18_t_17_next;
-reg  s19_t_16_reg;  // stage 19 copy of t
-wire s19_t_16_next;
+reg  s18_t_18_reg;  // stage 18 copy of t
+wire s18_t_18_next;
+reg  s19_t_17_reg;  // stage 19 copy of t
+wire s19_t_17_next;
 reg  s20_t_16_reg;  // stage 20 copy of t
 wire s20_t_16_next;
-reg  s21_t_15_reg;  // stage 21 copy of t
-wire s21_t_15_next;
-reg  s22_t_42_reg;  // stage 22 copy of t
-wire s22_t_42_next;
-reg  s23_t_18_reg;  // stage 23 copy of t
-wire s23_t_18_next;
+reg  s21_t_16_reg;  // stage 21 copy of t
+wire s21_t_16_next;
+reg  s22_t_15_reg;  // stage 22 copy of t
+wire s22_t_15_next;
+reg  s23_t_42_reg;  // stage 23 copy of t
+wire s23_t_42_next;
 reg  s24_t_18_reg;  // stage 24 copy of t
 wire s24_t_18_next;
 reg  s25_t_18_reg;  // stage 25 copy of t
 wire s25_t_18_next;
-reg  s26_t_15_reg;  // stage 26 copy of t
-wire s26_t_15_next;
+reg  s26_t_18_reg;  // stage 26 copy of t
+wire s26_t_18_next;
 reg  s27_t_15_reg;  // stage 27 copy of t
 wire s27_t_15_next;
-reg  s28_t_14_reg;  // stage 28 copy of t
-wire s28_t_14_next;
-reg  s29_t_13_reg;  // stage 29 copy of t
-wire s29_t_13_next;
+reg  s28_t_15_reg;  // stage 28 copy of t
+wire s28_t_15_next;
+reg  s29_t_14_reg;  // stage 29 copy of t
+wire s29_t_14_next;
 reg  s30_t_13_reg;  // stage 30 copy of t
 wire s30_t_13_next;
-reg  s31_t_11_reg;  // stage 31 copy of t
-wire s31_t_11_next;
-reg  s32_t_10_reg;  // stage 32 copy of t
-wire s32_t_10_next;
+reg  s31_t_13_reg;  // stage 31 copy of t
+wire s31_t_13_next;
+reg  s32_t_11_reg;  // stage 32 copy of t
+wire s32_t_11_next;
+reg  s33_t_10_reg;  // stage 33 copy of t
+wire s33_t_10_next;
 reg  [5:0] out_rd_ptr_reg;  // result buffer head
 reg  [5:0] out_rd_ptr_next;
 reg  [5:0] out_wr_ptr_reg;  // result buffer next free entry
@@ -3486,6 +3594,20 @@ reg  out33_fast_reg;  // result buffer entry 33 fast
 reg  out33_fast_next;
 reg  out33_error_reg;  // result buffer entry 33 error
 reg  out33_error_next;
+reg  [15:0] out34_conn_reg;  // result buffer entry 34 connection id
+reg  [15:0] out34_conn_next;
+reg  [2:0] out34_kind_reg;  // result buffer entry 34 kind
+reg  [2:0] out34_kind_next;
+reg  [20:0] out34_cwnd_reg;  // result buffer entry 34 cwnd
+reg  [20:0] out34_cwnd_next;
+reg  [2:0] out34_case_reg;  // result buffer entry 34 case
+reg  [2:0] out34_case_next;
+reg  out34_qa_reg;  // result buffer entry 34 qa
+reg  out34_qa_next;
+reg  out34_fast_reg;  // result buffer entry 34 fast
+reg  out34_fast_next;
+reg  out34_error_reg;  // result buffer entry 34 error
+reg  out34_error_next;
 reg  [15:0] out_head_conn_reg;  // result buffer head connection id (the entry at out_rd_ptr)
 reg  [15:0] out_head_conn_next;
 reg  [2:0] out_head_kind_reg;  // result buffer head kind
@@ -3549,16 +3671,16 @@ wire qa_asked = _s5_qa_fire_next_7 & _s5_qa_fire_next_8;
 wire qa_fire = qa_roll & qa_asked;
 wire _s6_qa_base_next_0 = s5_acked1_reg < 21'h1000;
 wire [20:0] qa_base = _s6_qa_base_next_0 ? 21'h1000 : s5_acked1_reg;
-wire [17:0] _s7_qa_scaled_pp00_next_0 = s6_qa_base_reg[17:0];
-wire [34:0] _s7_qa_scaled_pp00_next_1 = {17'h0, _s7_qa_scaled_pp00_next_0};
-wire [34:0] qa_scaled_pp00 = _s7_qa_scaled_pp00_next_1 * 35'hcccd;
-wire [2:0] _s7_qa_scaled_pp10_next_0 = s6_qa_base_reg[20:18];
-wire [19:0] _s7_qa_scaled_pp10_next_1 = {17'h0, _s7_qa_scaled_pp10_next_0};
-wire [19:0] qa_scaled_pp10 = _s7_qa_scaled_pp10_next_1 * 20'hcccd;
-wire [34:0] _s8_qa_scaled_next_0 = s7_qa_scaled_pp00_reg;
-wire [37:0] _s8_qa_scaled_next_1 = {3'd0, _s8_qa_scaled_next_0};
-wire [37:0] _s8_qa_scaled_next_2 = {s7_qa_scaled_pp10_reg, 18'h0};
-wire [37:0] qa_scaled = _s8_qa_scaled_next_1 + _s8_qa_scaled_next_2;
+wire [17:0] _s8_qa_scaled_pp00_next_0 = s7_qa_base_r_reg[17:0];
+wire [34:0] _s8_qa_scaled_pp00_next_1 = {17'h0, _s8_qa_scaled_pp00_next_0};
+wire [34:0] qa_scaled_pp00 = _s8_qa_scaled_pp00_next_1 * 35'hcccd;
+wire [2:0] _s8_qa_scaled_pp10_next_0 = s7_qa_base_r_reg[20:18];
+wire [19:0] _s8_qa_scaled_pp10_next_1 = {17'h0, _s8_qa_scaled_pp10_next_0};
+wire [19:0] qa_scaled_pp10 = _s8_qa_scaled_pp10_next_1 * 20'hcccd;
+wire [34:0] _s9_qa_scaled_next_0 = s8_qa_scaled_pp00_reg;
+wire [37:0] _s9_qa_scaled_next_1 = {3'd0, _s9_qa_scaled_next_0};
+wire [37:0] _s9_qa_scaled_next_2 = {s8_qa_scaled_pp10_reg, 18'h0};
+wire [37:0] qa_scaled = _s9_qa_scaled_next_1 + _s9_qa_scaled_next_2;
 wire [19:0] _s2_t_4_next_0 = {s1_size_reg, 6'd0};
 wire [26:0] size_c = {7'd0, _s2_t_4_next_0};
 wire [27:0] _s2_t_4_next_1 = {1'd0, size_c};
@@ -3569,8 +3691,8 @@ wire _s5_t_next_2 = _s5_t_next_1[27];
 wire [26:0] _s5_t_next_3 = _s5_t_next_1[26:0];
 wire [26:0] c_loss = _s5_t_next_2 ? 27'h0 : _s5_t_next_3;
 wire [26:0] _s5_t_next_4 = s4_is_loss_reg ? c_loss : cur_c;
-wire [26:0] _s9_c_qa_next_0 = s8_qa_scaled_reg[36:10];
-wire [26:0] _s9_c_qa_next_1 = s8_qa_fire_reg ? _s9_c_qa_next_0 : s8_t_reg;
+wire [26:0] _s10_c_qa_next_0 = s9_qa_scaled_reg[36:10];
+wire [26:0] _s10_c_qa_next_1 = s9_qa_fire_reg ? _s10_c_qa_next_0 : s9_t_reg;
 wire [21:0] _s2_t_5_next_0 = {8'd0, s1_size_reg};
 wire [20:0] cur_count = s4_cur_reg[89:69];
 wire [21:0] _s5_fi_count_sum_next_0 = {1'd0, cur_count};
@@ -3583,10 +3705,17 @@ wire cur_increase = s4_cur_reg[115];
 wire _s2_fi_uncongested_next_0 = s1_rtt_reg <= 20'h2580;
 wire _s2_fi_uncongested_next_1 = ~s1_ecn_reg;
 wire fi_uncongested = _s2_fi_uncongested_next_0 & _s2_fi_uncongested_next_1;
-wire [20:0] _s10_fi_fire_next_0 = s9_c_qa_reg[26:6];
-wire _s10_fi_fire_next_1 = _s10_fi_fire_next_0 < s9_fi_count_sum_reg;
-wire _s10_fi_fire_next_2 = _s10_fi_fire_next_1 | s9_cur_increase_reg;
-wire fi_fire = s9_fi_uncongested_reg & _s10_fi_fire_next_2;
+wire [20:0] _s11_fi_fire_next_0 = s10_c_qa_reg[26:6];
+wire _s11_fi_fire_next_1 = _s11_fi_fire_next_0 < s10_fi_count_sum_reg;
+wire _s11_fi_fire_next_2 = _s11_fi_fire_next_1 | s10_cur_increase_reg;
+wire fi_fire = s10_fi_uncongested_reg & _s11_fi_fire_next_2;
+wire ack_run = s5_t_2_reg & s5_qa_called_reg;
+wire [27:0] _s11_t_next_0 = {1'd0, s10_c_qa_reg};
+wire [27:0] _s11_t_next_1 = _s11_t_next_0 + 28'h80000;
+wire [27:0] _s11_t_3_next_0 = {1'd0, s10_c_qa_reg};
+wire fi_fired = s11_fi_fire_reg & s11_ack_run_reg;
+wire [27:0] _s12_c_early_next_0 = s11_fi_fire_reg ? s11_t_reg : s11_t_2_reg;
+wire [27:0] c_early = fi_fired ? _s12_c_early_next_0 : s11_t_3_reg;
 wire _s5_recip_c_lead_next_0 = 1'd0 | 1'd0;
 wire _s5_recip_c_lead_next_1 = 1'd0 | 1'd0;
 wire _s5_recip_c_lead_next_2 = _s5_recip_c_lead_next_0 | _s5_recip_c_lead_next_1;
@@ -3669,42 +3798,42 @@ wire [2:0] _s5_recip_c_lead_next_78 = _s5_recip_c_lead_next_54 ? _s5_recip_c_lea
 wire [3:0] _s5_recip_c_lead_next_79 = {_s5_recip_c_lead_next_54, _s5_recip_c_lead_next_78};
 wire [3:0] _s5_recip_c_lead_next_80 = _s5_recip_c_lead_next_25 ? _s5_recip_c_lead_next_39 : _s5_recip_c_lead_next_79;
 wire [4:0] recip_c_lead = {_s5_recip_c_lead_next_25, _s5_recip_c_lead_next_80};
-wire _s5_t_2_next_0 = cur_c[0];
-wire [9:0] _s5_t_2_next_1 = {_s5_t_2_next_0, 9'd0};
-wire [1:0] _s5_t_3_next_0 = cur_c[1:0];
-wire [9:0] _s5_t_3_next_1 = {_s5_t_3_next_0, 8'd0};
-wire [2:0] _s5_t_4_next_0 = cur_c[2:0];
-wire [9:0] _s5_t_4_next_1 = {_s5_t_4_next_0, 7'd0};
-wire [3:0] _s5_t_5_next_0 = cur_c[3:0];
-wire [9:0] _s5_t_5_next_1 = {_s5_t_5_next_0, 6'd0};
-wire [4:0] _s5_t_6_next_0 = cur_c[4:0];
-wire [9:0] _s5_t_6_next_1 = {_s5_t_6_next_0, 5'd0};
-wire [5:0] _s5_t_7_next_0 = cur_c[5:0];
-wire [9:0] _s5_t_7_next_1 = {_s5_t_7_next_0, 4'd0};
-wire [6:0] _s5_t_8_next_0 = cur_c[6:0];
-wire [9:0] _s5_t_8_next_1 = {_s5_t_8_next_0, 3'd0};
-wire [7:0] _s5_t_9_next_0 = cur_c[7:0];
-wire [9:0] _s5_t_9_next_1 = {_s5_t_9_next_0, 2'd0};
-wire [8:0] _s5_t_10_next_0 = cur_c[8:0];
-wire [9:0] _s5_t_10_next_1 = {_s5_t_10_next_0, 1'd0};
-wire [9:0] _s5_t_11_next_0 = cur_c[9:0];
-wire [9:0] _s5_t_12_next_0 = cur_c[10:1];
-wire [9:0] _s5_t_13_next_0 = cur_c[11:2];
-wire [9:0] _s5_t_14_next_0 = cur_c[12:3];
-wire [9:0] _s5_t_15_next_0 = cur_c[13:4];
-wire [9:0] _s5_t_16_next_0 = cur_c[14:5];
-wire [9:0] _s5_t_17_next_0 = cur_c[15:6];
-wire [9:0] _s5_t_18_next_0 = cur_c[16:7];
-wire [9:0] _s5_t_19_next_0 = cur_c[17:8];
-wire [9:0] _s5_t_20_next_0 = cur_c[18:9];
-wire [9:0] _s5_t_21_next_0 = cur_c[19:10];
-wire [9:0] _s5_t_22_next_0 = cur_c[20:11];
-wire [9:0] _s5_t_23_next_0 = cur_c[21:12];
-wire [9:0] _s5_t_24_next_0 = cur_c[22:13];
-wire [9:0] _s5_t_25_next_0 = cur_c[23:14];
-wire [9:0] _s5_t_26_next_0 = cur_c[24:15];
-wire [9:0] _s5_t_27_next_0 = cur_c[25:16];
-wire [9:0] recip_c_mantissa = s5_recip_c_lead_reg[4] ? (s5_recip_c_lead_reg[3] ? (s5_recip_c_lead_reg[2] ? s5_t_27_reg : (s5_recip_c_lead_reg[1] ? s5_t_27_reg : (s5_recip_c_lead_reg[0] ? s5_t_26_reg : s5_t_25_reg))) : (s5_recip_c_lead_reg[2] ? (s5_recip_c_lead_reg[1] ? (s5_recip_c_lead_reg[0] ? s5_t_24_reg : s5_t_23_reg) : (s5_recip_c_lead_reg[0] ? s5_t_22_reg : s5_t_21_reg)) : (s5_recip_c_lead_reg[1] ? (s5_recip_c_lead_reg[0] ? s5_t_20_reg : s5_t_19_reg) : (s5_recip_c_lead_reg[0] ? s5_t_18_reg : s5_t_17_reg)))) : (s5_recip_c_lead_reg[3] ? (s5_recip_c_lead_reg[2] ? (s5_recip_c_lead_reg[1] ? (s5_recip_c_lead_reg[0] ? s5_t_16_reg : s5_t_15_reg) : (s5_recip_c_lead_reg[0] ? s5_t_14_reg : s5_t_13_reg)) : (s5_recip_c_lead_reg[1] ? (s5_recip_c_lead_reg[0] ? s5_t_12_reg : s5_t_11_reg) : (s5_recip_c_lead_reg[0] ? s5_t_10_reg : s5_t_9_reg))) : (s5_recip_c_lead_reg[2] ? (s5_recip_c_lead_reg[1] ? (s5_recip_c_lead_reg[0] ? s5_t_8_reg : s5_t_7_reg) : (s5_recip_c_lead_reg[0] ? s5_t_6_reg : s5_t_5_reg)) : (s5_recip_c_lead_reg[1] ? (s5_recip_c_lead_reg[0] ? s5_t_4_reg : s5_t_3_reg) : (s5_recip_c_lead_reg[0] ? s5_t_2_reg : 10'd0))));
+wire _s5_t_3_next_0 = cur_c[0];
+wire [9:0] _s5_t_3_next_1 = {_s5_t_3_next_0, 9'd0};
+wire [1:0] _s5_t_4_next_0 = cur_c[1:0];
+wire [9:0] _s5_t_4_next_1 = {_s5_t_4_next_0, 8'd0};
+wire [2:0] _s5_t_5_next_0 = cur_c[2:0];
+wire [9:0] _s5_t_5_next_1 = {_s5_t_5_next_0, 7'd0};
+wire [3:0] _s5_t_6_next_0 = cur_c[3:0];
+wire [9:0] _s5_t_6_next_1 = {_s5_t_6_next_0, 6'd0};
+wire [4:0] _s5_t_7_next_0 = cur_c[4:0];
+wire [9:0] _s5_t_7_next_1 = {_s5_t_7_next_0, 5'd0};
+wire [5:0] _s5_t_8_next_0 = cur_c[5:0];
+wire [9:0] _s5_t_8_next_1 = {_s5_t_8_next_0, 4'd0};
+wire [6:0] _s5_t_9_next_0 = cur_c[6:0];
+wire [9:0] _s5_t_9_next_1 = {_s5_t_9_next_0, 3'd0};
+wire [7:0] _s5_t_10_next_0 = cur_c[7:0];
+wire [9:0] _s5_t_10_next_1 = {_s5_t_10_next_0, 2'd0};
+wire [8:0] _s5_t_11_next_0 = cur_c[8:0];
+wire [9:0] _s5_t_11_next_1 = {_s5_t_11_next_0, 1'd0};
+wire [9:0] _s5_t_12_next_0 = cur_c[9:0];
+wire [9:0] _s5_t_13_next_0 = cur_c[10:1];
+wire [9:0] _s5_t_14_next_0 = cur_c[11:2];
+wire [9:0] _s5_t_15_next_0 = cur_c[12:3];
+wire [9:0] _s5_t_16_next_0 = cur_c[13:4];
+wire [9:0] _s5_t_17_next_0 = cur_c[14:5];
+wire [9:0] _s5_t_18_next_0 = cur_c[15:6];
+wire [9:0] _s5_t_19_next_0 = cur_c[16:7];
+wire [9:0] _s5_t_20_next_0 = cur_c[17:8];
+wire [9:0] _s5_t_21_next_0 = cur_c[18:9];
+wire [9:0] _s5_t_22_next_0 = cur_c[19:10];
+wire [9:0] _s5_t_23_next_0 = cur_c[20:11];
+wire [9:0] _s5_t_24_next_0 = cur_c[21:12];
+wire [9:0] _s5_t_25_next_0 = cur_c[22:13];
+wire [9:0] _s5_t_26_next_0 = cur_c[23:14];
+wire [9:0] _s5_t_27_next_0 = cur_c[24:15];
+wire [9:0] _s5_t_28_next_0 = cur_c[25:16];
+wire [9:0] recip_c_mantissa = s5_recip_c_lead_reg[4] ? (s5_recip_c_lead_reg[3] ? (s5_recip_c_lead_reg[2] ? s5_t_28_reg : (s5_recip_c_lead_reg[1] ? s5_t_28_reg : (s5_recip_c_lead_reg[0] ? s5_t_27_reg : s5_t_26_reg))) : (s5_recip_c_lead_reg[2] ? (s5_recip_c_lead_reg[1] ? (s5_recip_c_lead_reg[0] ? s5_t_25_reg : s5_t_24_reg) : (s5_recip_c_lead_reg[0] ? s5_t_23_reg : s5_t_22_reg)) : (s5_recip_c_lead_reg[1] ? (s5_recip_c_lead_reg[0] ? s5_t_21_reg : s5_t_20_reg) : (s5_recip_c_lead_reg[0] ? s5_t_19_reg : s5_t_18_reg)))) : (s5_recip_c_lead_reg[3] ? (s5_recip_c_lead_reg[2] ? (s5_recip_c_lead_reg[1] ? (s5_recip_c_lead_reg[0] ? s5_t_17_reg : s5_t_16_reg) : (s5_recip_c_lead_reg[0] ? s5_t_15_reg : s5_t_14_reg)) : (s5_recip_c_lead_reg[1] ? (s5_recip_c_lead_reg[0] ? s5_t_13_reg : s5_t_12_reg) : (s5_recip_c_lead_reg[0] ? s5_t_11_reg : s5_t_10_reg))) : (s5_recip_c_lead_reg[2] ? (s5_recip_c_lead_reg[1] ? (s5_recip_c_lead_reg[0] ? s5_t_9_reg : s5_t_8_reg) : (s5_recip_c_lead_reg[0] ? s5_t_7_reg : s5_t_6_reg)) : (s5_recip_c_lead_reg[1] ? (s5_recip_c_lead_reg[0] ? s5_t_5_reg : s5_t_4_reg) : (s5_recip_c_lead_reg[0] ? s5_t_3_reg : 10'd0))));
 reg  [10:0] recip_c_recip;
 always @* begin
     case (s6_recip_c_mantissa_reg)
@@ -5910,7 +6039,7 @@ wire [41:0] _s12_mi_base_next_4 = s11_mi_base_coarse_reg[45:4];
 wire [41:0] _s12_mi_base_next_5 = s11_mi_base_coarse_reg[46:5];
 wire [41:0] _s12_mi_base_next_6 = s11_mi_base_coarse_reg[47:6];
 wire [41:0] _s12_mi_base_next_7 = s11_mi_base_coarse_reg[48:7];
-wire [41:0] mi_base = s11_t_reg[2] ? (s11_t_reg[1] ? (s11_t_reg[0] ? _s12_mi_base_next_7 : _s12_mi_base_next_6) : (s11_t_reg[0] ? _s12_mi_base_next_5 : _s12_mi_base_next_4)) : (s11_t_reg[1] ? (s11_t_reg[0] ? _s12_mi_base_next_3 : _s12_mi_base_next_2) : (s11_t_reg[0] ? _s12_mi_base_next_1 : _s12_mi_base_next_0));
+wire [41:0] mi_base = s11_t_4_reg[2] ? (s11_t_4_reg[1] ? (s11_t_4_reg[0] ? _s12_mi_base_next_7 : _s12_mi_base_next_6) : (s11_t_4_reg[0] ? _s12_mi_base_next_5 : _s12_mi_base_next_4)) : (s11_t_4_reg[1] ? (s11_t_4_reg[0] ? _s12_mi_base_next_3 : _s12_mi_base_next_2) : (s11_t_4_reg[0] ? _s12_mi_base_next_1 : _s12_mi_base_next_0));
 wire [19:0] trtt_minus_rtt = 20'h3264 - s1_rtt_reg;
 wire [17:0] _s2_t_25_next_0 = trtt_minus_rtt[17:0];
 wire [35:0] _s2_t_25_next_1 = {18'h0, _s2_t_25_next_0};
@@ -5954,49 +6083,49 @@ wire [61:0] mi_num_row2 = {_s14_mi_num_row2_next_3, 36'h0};
 wire [61:0] _s15_mi_num_next_0 = s14_mi_num_row0_reg + s14_mi_num_row1_reg;
 wire [61:0] mi_num = _s15_mi_num_next_0 + s14_mi_num_row2_reg;
 wire [28:0] _s6_t_13_next_0 = {18'h0, s5_recip_rtt_t_reg};
-wire [17:0] _s16_mi_raw_prod_pp00_next_0 = s15_mi_num_reg[17:0];
-wire [28:0] _s16_mi_raw_prod_pp00_next_1 = {11'd0, _s16_mi_raw_prod_pp00_next_0};
-wire [28:0] mi_raw_prod_pp00 = _s16_mi_raw_prod_pp00_next_1 * s15_t_reg;
+wire [17:0] _s17_mi_raw_prod_pp00_next_0 = s16_mi_num_sum_reg[17:0];
+wire [28:0] _s17_mi_raw_prod_pp00_next_1 = {11'd0, _s17_mi_raw_prod_pp00_next_0};
+wire [28:0] mi_raw_prod_pp00 = _s17_mi_raw_prod_pp00_next_1 * s16_t_reg;
 wire [28:0] _s6_t_14_next_0 = {18'h0, s5_recip_rtt_t_reg};
-wire [17:0] _s16_mi_raw_prod_pp10_next_0 = s15_mi_num_reg[35:18];
-wire [28:0] _s16_mi_raw_prod_pp10_next_1 = {11'd0, _s16_mi_raw_prod_pp10_next_0};
-wire [28:0] mi_raw_prod_pp10 = _s16_mi_raw_prod_pp10_next_1 * s15_t_2_reg;
+wire [17:0] _s17_mi_raw_prod_pp10_next_0 = s16_mi_num_sum_reg[35:18];
+wire [28:0] _s17_mi_raw_prod_pp10_next_1 = {11'd0, _s17_mi_raw_prod_pp10_next_0};
+wire [28:0] mi_raw_prod_pp10 = _s17_mi_raw_prod_pp10_next_1 * s16_t_2_reg;
 wire [28:0] _s6_t_15_next_0 = {18'h0, s5_recip_rtt_t_reg};
-wire [17:0] _s16_mi_raw_prod_pp20_next_0 = s15_mi_num_reg[53:36];
-wire [28:0] _s16_mi_raw_prod_pp20_next_1 = {11'd0, _s16_mi_raw_prod_pp20_next_0};
-wire [28:0] mi_raw_prod_pp20 = _s16_mi_raw_prod_pp20_next_1 * s15_t_3_reg;
+wire [17:0] _s17_mi_raw_prod_pp20_next_0 = s16_mi_num_sum_reg[53:36];
+wire [28:0] _s17_mi_raw_prod_pp20_next_1 = {11'd0, _s17_mi_raw_prod_pp20_next_0};
+wire [28:0] mi_raw_prod_pp20 = _s17_mi_raw_prod_pp20_next_1 * s16_t_3_reg;
 wire [18:0] _s6_t_16_next_0 = {8'd0, s5_recip_rtt_t_reg};
-wire [7:0] _s16_mi_raw_prod_pp30_next_0 = s15_mi_num_reg[61:54];
-wire [18:0] _s16_mi_raw_prod_pp30_next_1 = {11'd0, _s16_mi_raw_prod_pp30_next_0};
-wire [18:0] mi_raw_prod_pp30 = _s16_mi_raw_prod_pp30_next_1 * s15_t_4_reg;
-wire [64:0] _s17_mi_raw_prod_next_0 = {s16_mi_raw_prod_pp20_reg, 7'd0, s16_mi_raw_prod_pp00_reg};
-wire [72:0] _s17_mi_raw_prod_next_1 = {8'd0, _s17_mi_raw_prod_next_0};
-wire [72:0] _s17_mi_raw_prod_next_2 = {s16_mi_raw_prod_pp30_reg, 7'd0, s16_mi_raw_prod_pp10_reg, 18'h0};
-wire [72:0] mi_raw_prod = _s17_mi_raw_prod_next_1 + _s17_mi_raw_prod_next_2;
+wire [7:0] _s17_mi_raw_prod_pp30_next_0 = s16_mi_num_sum_reg[61:54];
+wire [18:0] _s17_mi_raw_prod_pp30_next_1 = {11'd0, _s17_mi_raw_prod_pp30_next_0};
+wire [18:0] mi_raw_prod_pp30 = _s17_mi_raw_prod_pp30_next_1 * s16_t_4_reg;
+wire [64:0] _s18_mi_raw_prod_next_0 = {s17_mi_raw_prod_pp20_reg, 7'd0, s17_mi_raw_prod_pp00_reg};
+wire [72:0] _s18_mi_raw_prod_next_1 = {8'd0, _s18_mi_raw_prod_next_0};
+wire [72:0] _s18_mi_raw_prod_next_2 = {s17_mi_raw_prod_pp30_reg, 7'd0, s17_mi_raw_prod_pp10_reg, 18'h0};
+wire [72:0] mi_raw_prod = _s18_mi_raw_prod_next_1 + _s18_mi_raw_prod_next_2;
 wire [1:0] _s3_t_12_next_0 = s2_recip_rtt_lead_reg[4:3];
-wire [61:0] _s18_mi_raw_coarse_next_0 = s17_mi_raw_prod_reg[72:11];
-wire [68:0] _s18_mi_raw_coarse_next_1 = {7'd0, _s18_mi_raw_coarse_next_0};
-wire [53:0] _s18_mi_raw_coarse_next_2 = s17_mi_raw_prod_reg[72:19];
-wire [68:0] _s18_mi_raw_coarse_next_3 = {15'd0, _s18_mi_raw_coarse_next_2};
-wire [45:0] _s18_mi_raw_coarse_next_4 = s17_mi_raw_prod_reg[72:27];
-wire [68:0] _s18_mi_raw_coarse_next_5 = {23'h0, _s18_mi_raw_coarse_next_4};
-wire [68:0] mi_raw_coarse = s17_t_reg[1] ? _s18_mi_raw_coarse_next_5 : (s17_t_reg[0] ? _s18_mi_raw_coarse_next_3 : _s18_mi_raw_coarse_next_1);
+wire [61:0] _s19_mi_raw_coarse_next_0 = s18_mi_raw_prod_reg[72:11];
+wire [68:0] _s19_mi_raw_coarse_next_1 = {7'd0, _s19_mi_raw_coarse_next_0};
+wire [53:0] _s19_mi_raw_coarse_next_2 = s18_mi_raw_prod_reg[72:19];
+wire [68:0] _s19_mi_raw_coarse_next_3 = {15'd0, _s19_mi_raw_coarse_next_2};
+wire [45:0] _s19_mi_raw_coarse_next_4 = s18_mi_raw_prod_reg[72:27];
+wire [68:0] _s19_mi_raw_coarse_next_5 = {23'h0, _s19_mi_raw_coarse_next_4};
+wire [68:0] mi_raw_coarse = s18_t_reg[1] ? _s19_mi_raw_coarse_next_5 : (s18_t_reg[0] ? _s19_mi_raw_coarse_next_3 : _s19_mi_raw_coarse_next_1);
 wire [2:0] _s3_t_13_next_0 = s2_recip_rtt_lead_reg[2:0];
-wire [61:0] _s19_mi_raw_next_0 = s18_mi_raw_coarse_reg[61:0];
-wire [61:0] _s19_mi_raw_next_1 = s18_mi_raw_coarse_reg[62:1];
-wire [61:0] _s19_mi_raw_next_2 = s18_mi_raw_coarse_reg[63:2];
-wire [61:0] _s19_mi_raw_next_3 = s18_mi_raw_coarse_reg[64:3];
-wire [61:0] _s19_mi_raw_next_4 = s18_mi_raw_coarse_reg[65:4];
-wire [61:0] _s19_mi_raw_next_5 = s18_mi_raw_coarse_reg[66:5];
-wire [61:0] _s19_mi_raw_next_6 = s18_mi_raw_coarse_reg[67:6];
-wire [61:0] _s19_mi_raw_next_7 = s18_mi_raw_coarse_reg[68:7];
-wire [61:0] mi_raw = s18_t_reg[2] ? (s18_t_reg[1] ? (s18_t_reg[0] ? _s19_mi_raw_next_7 : _s19_mi_raw_next_6) : (s18_t_reg[0] ? _s19_mi_raw_next_5 : _s19_mi_raw_next_4)) : (s18_t_reg[1] ? (s18_t_reg[0] ? _s19_mi_raw_next_3 : _s19_mi_raw_next_2) : (s18_t_reg[0] ? _s19_mi_raw_next_1 : _s19_mi_raw_next_0));
-wire [34:0] _s20_mi_inc_next_0 = s19_mi_raw_reg[61:27];
-wire _s20_mi_inc_next_1 = |_s20_mi_inc_next_0;
-wire [26:0] _s20_mi_inc_next_2 = s19_mi_raw_reg[26:0];
-wire _s20_mi_inc_next_3 = s19_size_c_reg < _s20_mi_inc_next_2;
-wire _s20_mi_inc_next_4 = _s20_mi_inc_next_1 | _s20_mi_inc_next_3;
-wire [26:0] mi_inc = _s20_mi_inc_next_4 ? s19_size_c_reg : _s20_mi_inc_next_2;
+wire [61:0] _s20_mi_raw_next_0 = s19_mi_raw_coarse_reg[61:0];
+wire [61:0] _s20_mi_raw_next_1 = s19_mi_raw_coarse_reg[62:1];
+wire [61:0] _s20_mi_raw_next_2 = s19_mi_raw_coarse_reg[63:2];
+wire [61:0] _s20_mi_raw_next_3 = s19_mi_raw_coarse_reg[64:3];
+wire [61:0] _s20_mi_raw_next_4 = s19_mi_raw_coarse_reg[65:4];
+wire [61:0] _s20_mi_raw_next_5 = s19_mi_raw_coarse_reg[66:5];
+wire [61:0] _s20_mi_raw_next_6 = s19_mi_raw_coarse_reg[67:6];
+wire [61:0] _s20_mi_raw_next_7 = s19_mi_raw_coarse_reg[68:7];
+wire [61:0] mi_raw = s19_t_reg[2] ? (s19_t_reg[1] ? (s19_t_reg[0] ? _s20_mi_raw_next_7 : _s20_mi_raw_next_6) : (s19_t_reg[0] ? _s20_mi_raw_next_5 : _s20_mi_raw_next_4)) : (s19_t_reg[1] ? (s19_t_reg[0] ? _s20_mi_raw_next_3 : _s20_mi_raw_next_2) : (s19_t_reg[0] ? _s20_mi_raw_next_1 : _s20_mi_raw_next_0));
+wire [34:0] _s21_mi_inc_next_0 = s20_mi_raw_reg[61:27];
+wire _s21_mi_inc_next_1 = |_s21_mi_inc_next_0;
+wire [26:0] _s21_mi_inc_next_2 = s20_mi_raw_reg[26:0];
+wire _s21_mi_inc_next_3 = s20_size_c_reg < _s21_mi_inc_next_2;
+wire _s21_mi_inc_next_4 = _s21_mi_inc_next_1 | _s21_mi_inc_next_3;
+wire [26:0] mi_inc = _s21_mi_inc_next_4 ? s20_size_c_reg : _s21_mi_inc_next_2;
 wire [31:0] _s2_size_kfi_pp00_next_0 = {18'h0, s1_size_reg};
 wire [31:0] size_kfi_pp00 = _s2_size_kfi_pp00_next_0 * 32'h2eeef;
 wire [20:0] _s2_size_kfi_pp01_next_0 = {7'd0, s1_size_reg};
@@ -6040,7 +6169,7 @@ wire [38:0] _s12_fi_c_next_4 = s11_fi_c_coarse_reg[42:4];
 wire [38:0] _s12_fi_c_next_5 = s11_fi_c_coarse_reg[43:5];
 wire [38:0] _s12_fi_c_next_6 = s11_fi_c_coarse_reg[44:6];
 wire [38:0] _s12_fi_c_next_7 = s11_fi_c_coarse_reg[45:7];
-wire [38:0] fi_c = s11_t_14_reg[2] ? (s11_t_14_reg[1] ? (s11_t_14_reg[0] ? _s12_fi_c_next_7 : _s12_fi_c_next_6) : (s11_t_14_reg[0] ? _s12_fi_c_next_5 : _s12_fi_c_next_4)) : (s11_t_14_reg[1] ? (s11_t_14_reg[0] ? _s12_fi_c_next_3 : _s12_fi_c_next_2) : (s11_t_14_reg[0] ? _s12_fi_c_next_1 : _s12_fi_c_next_0));
+wire [38:0] fi_c = s11_t_17_reg[2] ? (s11_t_17_reg[1] ? (s11_t_17_reg[0] ? _s12_fi_c_next_7 : _s12_fi_c_next_6) : (s11_t_17_reg[0] ? _s12_fi_c_next_5 : _s12_fi_c_next_4)) : (s11_t_17_reg[1] ? (s11_t_17_reg[0] ? _s12_fi_c_next_3 : _s12_fi_c_next_2) : (s11_t_17_reg[0] ? _s12_fi_c_next_1 : _s12_fi_c_next_0));
 wire [11:0] _s13_fi_inc_next_0 = s12_fi_c_reg[38:27];
 wire _s13_fi_inc_next_1 = |_s13_fi_inc_next_0;
 wire [26:0] _s13_fi_inc_next_2 = s12_fi_c_reg[26:0];
@@ -6101,64 +6230,64 @@ wire [41:0] _s10_md_raw_next_4 = s9_md_raw_coarse_reg[45:4];
 wire [41:0] _s10_md_raw_next_5 = s9_md_raw_coarse_reg[46:5];
 wire [41:0] _s10_md_raw_next_6 = s9_md_raw_coarse_reg[47:6];
 wire [41:0] _s10_md_raw_next_7 = s9_md_raw_coarse_reg[48:7];
-wire [41:0] md_raw = s9_t_17_reg[2] ? (s9_t_17_reg[1] ? (s9_t_17_reg[0] ? _s10_md_raw_next_7 : _s10_md_raw_next_6) : (s9_t_17_reg[0] ? _s10_md_raw_next_5 : _s10_md_raw_next_4)) : (s9_t_17_reg[1] ? (s9_t_17_reg[0] ? _s10_md_raw_next_3 : _s10_md_raw_next_2) : (s9_t_17_reg[0] ? _s10_md_raw_next_1 : _s10_md_raw_next_0));
+wire [41:0] md_raw = s9_t_18_reg[2] ? (s9_t_18_reg[1] ? (s9_t_18_reg[0] ? _s10_md_raw_next_7 : _s10_md_raw_next_6) : (s9_t_18_reg[0] ? _s10_md_raw_next_5 : _s10_md_raw_next_4)) : (s9_t_18_reg[1] ? (s9_t_18_reg[0] ? _s10_md_raw_next_3 : _s10_md_raw_next_2) : (s9_t_18_reg[0] ? _s10_md_raw_next_1 : _s10_md_raw_next_0));
 wire [14:0] _s11_md_dec_next_0 = s10_md_raw_reg[41:27];
 wire _s11_md_dec_next_1 = |_s11_md_dec_next_0;
 wire [26:0] _s11_md_dec_next_2 = s10_md_raw_reg[26:0];
 wire _s11_md_dec_next_3 = s10_size_c_reg < _s11_md_dec_next_2;
 wire _s11_md_dec_next_4 = _s11_md_dec_next_1 | _s11_md_dec_next_3;
 wire [26:0] md_dec = _s11_md_dec_next_4 ? s10_size_c_reg : _s11_md_dec_next_2;
-wire [27:0] _s5_t_44_next_0 = {1'd0, cur_c};
+wire [27:0] _s5_t_45_next_0 = {1'd0, cur_c};
 wire [27:0] _s12_c_md_next_0 = {1'd0, s11_md_dec_reg};
-wire [27:0] _s12_c_md_next_1 = s11_t_15_reg - _s12_c_md_next_0;
+wire [27:0] _s12_c_md_next_1 = s11_t_18_reg - _s12_c_md_next_0;
 wire _s12_c_md_next_2 = _s12_c_md_next_1[27];
 wire [26:0] _s12_c_md_next_3 = _s12_c_md_next_1[26:0];
 wire [26:0] c_md = _s12_c_md_next_2 ? 27'h0 : _s12_c_md_next_3;
 wire [31:0] _s2_t_33_next_0 = {18'h0, s1_size_reg};
-wire [17:0] _s13_c_md_fd_xs_pp00_next_0 = s12_c_md_reg[17:0];
-wire [31:0] _s13_c_md_fd_xs_pp00_next_1 = {14'd0, _s13_c_md_fd_xs_pp00_next_0};
-wire [31:0] c_md_fd_xs_pp00 = _s13_c_md_fd_xs_pp00_next_1 * s12_t_13_reg;
+wire [17:0] _s14_c_md_fd_xs_pp00_next_0 = s13_c_md_r_reg[17:0];
+wire [31:0] _s14_c_md_fd_xs_pp00_next_1 = {14'd0, _s14_c_md_fd_xs_pp00_next_0};
+wire [31:0] c_md_fd_xs_pp00 = _s14_c_md_fd_xs_pp00_next_1 * s13_t_7_reg;
 wire [22:0] _s2_t_34_next_0 = {9'd0, s1_size_reg};
-wire [8:0] _s13_c_md_fd_xs_pp10_next_0 = s12_c_md_reg[26:18];
-wire [22:0] _s13_c_md_fd_xs_pp10_next_1 = {14'd0, _s13_c_md_fd_xs_pp10_next_0};
-wire [22:0] c_md_fd_xs_pp10 = _s13_c_md_fd_xs_pp10_next_1 * s12_t_14_reg;
-wire [31:0] _s14_c_md_fd_xs_next_0 = s13_c_md_fd_xs_pp00_reg;
-wire [40:0] _s14_c_md_fd_xs_next_1 = {9'd0, _s14_c_md_fd_xs_next_0};
-wire [40:0] _s14_c_md_fd_xs_next_2 = {s13_c_md_fd_xs_pp10_reg, 18'h0};
-wire [40:0] c_md_fd_xs = _s14_c_md_fd_xs_next_1 + _s14_c_md_fd_xs_next_2;
-wire [17:0] _s15_c_md_fd_prod_pp00_next_0 = s14_c_md_fd_xs_reg[17:0];
-wire [35:0] _s15_c_md_fd_prod_pp00_next_1 = {18'h0, _s15_c_md_fd_prod_pp00_next_0};
-wire [35:0] c_md_fd_prod_pp00 = _s15_c_md_fd_prod_pp00_next_1 * 36'h39b52;
-wire [19:0] _s15_c_md_fd_prod_pp01_next_0 = {2'd0, _s15_c_md_fd_prod_pp00_next_0};
-wire [19:0] c_md_fd_prod_pp01 = _s15_c_md_fd_prod_pp01_next_0 * 20'h3;
-wire [17:0] _s15_c_md_fd_prod_pp10_next_0 = s14_c_md_fd_xs_reg[35:18];
-wire [35:0] _s15_c_md_fd_prod_pp10_next_1 = {18'h0, _s15_c_md_fd_prod_pp10_next_0};
-wire [35:0] c_md_fd_prod_pp10 = _s15_c_md_fd_prod_pp10_next_1 * 36'h39b52;
-wire [19:0] _s15_c_md_fd_prod_pp11_next_0 = {2'd0, _s15_c_md_fd_prod_pp10_next_0};
-wire [19:0] c_md_fd_prod_pp11 = _s15_c_md_fd_prod_pp11_next_0 * 20'h3;
-wire [4:0] _s15_c_md_fd_prod_pp20_next_0 = s14_c_md_fd_xs_reg[40:36];
-wire [22:0] _s15_c_md_fd_prod_pp20_next_1 = {18'h0, _s15_c_md_fd_prod_pp20_next_0};
-wire [22:0] c_md_fd_prod_pp20 = _s15_c_md_fd_prod_pp20_next_1 * 23'h39b52;
-wire [6:0] _s15_c_md_fd_prod_pp21_next_0 = {2'd0, _s15_c_md_fd_prod_pp20_next_0};
-wire [6:0] c_md_fd_prod_pp21 = _s15_c_md_fd_prod_pp21_next_0 * 7'd3;
-wire [35:0] _s16_c_md_fd_prod_row0_next_0 = s15_c_md_fd_prod_pp00_reg;
-wire [37:0] _s16_c_md_fd_prod_row0_next_1 = {2'd0, _s16_c_md_fd_prod_row0_next_0};
-wire [37:0] _s16_c_md_fd_prod_row0_next_2 = {s15_c_md_fd_prod_pp01_reg, 18'h0};
-wire [37:0] _s16_c_md_fd_prod_row0_next_3 = _s16_c_md_fd_prod_row0_next_1 + _s16_c_md_fd_prod_row0_next_2;
-wire [60:0] c_md_fd_prod_row0 = {23'h0, _s16_c_md_fd_prod_row0_next_3};
-wire [35:0] _s16_c_md_fd_prod_row1_next_0 = s15_c_md_fd_prod_pp10_reg;
-wire [37:0] _s16_c_md_fd_prod_row1_next_1 = {2'd0, _s16_c_md_fd_prod_row1_next_0};
-wire [37:0] _s16_c_md_fd_prod_row1_next_2 = {s15_c_md_fd_prod_pp11_reg, 18'h0};
-wire [37:0] _s16_c_md_fd_prod_row1_next_3 = _s16_c_md_fd_prod_row1_next_1 + _s16_c_md_fd_prod_row1_next_2;
-wire [55:0] _s16_c_md_fd_prod_row1_next_4 = {_s16_c_md_fd_prod_row1_next_3, 18'h0};
-wire [60:0] c_md_fd_prod_row1 = {5'd0, _s16_c_md_fd_prod_row1_next_4};
-wire [22:0] _s16_c_md_fd_prod_row2_next_0 = s15_c_md_fd_prod_pp20_reg;
-wire [24:0] _s16_c_md_fd_prod_row2_next_1 = {2'd0, _s16_c_md_fd_prod_row2_next_0};
-wire [24:0] _s16_c_md_fd_prod_row2_next_2 = {s15_c_md_fd_prod_pp21_reg, 18'h0};
-wire [24:0] _s16_c_md_fd_prod_row2_next_3 = _s16_c_md_fd_prod_row2_next_1 + _s16_c_md_fd_prod_row2_next_2;
-wire [60:0] c_md_fd_prod_row2 = {_s16_c_md_fd_prod_row2_next_3, 36'h0};
-wire [60:0] _s17_c_md_fd_prod_next_0 = s16_c_md_fd_prod_row0_reg + s16_c_md_fd_prod_row1_reg;
-wire [60:0] c_md_fd_prod = _s17_c_md_fd_prod_next_0 + s16_c_md_fd_prod_row2_reg;
+wire [8:0] _s14_c_md_fd_xs_pp10_next_0 = s13_c_md_r_reg[26:18];
+wire [22:0] _s14_c_md_fd_xs_pp10_next_1 = {14'd0, _s14_c_md_fd_xs_pp10_next_0};
+wire [22:0] c_md_fd_xs_pp10 = _s14_c_md_fd_xs_pp10_next_1 * s13_t_8_reg;
+wire [31:0] _s15_c_md_fd_xs_next_0 = s14_c_md_fd_xs_pp00_reg;
+wire [40:0] _s15_c_md_fd_xs_next_1 = {9'd0, _s15_c_md_fd_xs_next_0};
+wire [40:0] _s15_c_md_fd_xs_next_2 = {s14_c_md_fd_xs_pp10_reg, 18'h0};
+wire [40:0] c_md_fd_xs = _s15_c_md_fd_xs_next_1 + _s15_c_md_fd_xs_next_2;
+wire [17:0] _s16_c_md_fd_prod_pp00_next_0 = s15_c_md_fd_xs_reg[17:0];
+wire [35:0] _s16_c_md_fd_prod_pp00_next_1 = {18'h0, _s16_c_md_fd_prod_pp00_next_0};
+wire [35:0] c_md_fd_prod_pp00 = _s16_c_md_fd_prod_pp00_next_1 * 36'h39b52;
+wire [19:0] _s16_c_md_fd_prod_pp01_next_0 = {2'd0, _s16_c_md_fd_prod_pp00_next_0};
+wire [19:0] c_md_fd_prod_pp01 = _s16_c_md_fd_prod_pp01_next_0 * 20'h3;
+wire [17:0] _s16_c_md_fd_prod_pp10_next_0 = s15_c_md_fd_xs_reg[35:18];
+wire [35:0] _s16_c_md_fd_prod_pp10_next_1 = {18'h0, _s16_c_md_fd_prod_pp10_next_0};
+wire [35:0] c_md_fd_prod_pp10 = _s16_c_md_fd_prod_pp10_next_1 * 36'h39b52;
+wire [19:0] _s16_c_md_fd_prod_pp11_next_0 = {2'd0, _s16_c_md_fd_prod_pp10_next_0};
+wire [19:0] c_md_fd_prod_pp11 = _s16_c_md_fd_prod_pp11_next_0 * 20'h3;
+wire [4:0] _s16_c_md_fd_prod_pp20_next_0 = s15_c_md_fd_xs_reg[40:36];
+wire [22:0] _s16_c_md_fd_prod_pp20_next_1 = {18'h0, _s16_c_md_fd_prod_pp20_next_0};
+wire [22:0] c_md_fd_prod_pp20 = _s16_c_md_fd_prod_pp20_next_1 * 23'h39b52;
+wire [6:0] _s16_c_md_fd_prod_pp21_next_0 = {2'd0, _s16_c_md_fd_prod_pp20_next_0};
+wire [6:0] c_md_fd_prod_pp21 = _s16_c_md_fd_prod_pp21_next_0 * 7'd3;
+wire [35:0] _s17_c_md_fd_prod_row0_next_0 = s16_c_md_fd_prod_pp00_reg;
+wire [37:0] _s17_c_md_fd_prod_row0_next_1 = {2'd0, _s17_c_md_fd_prod_row0_next_0};
+wire [37:0] _s17_c_md_fd_prod_row0_next_2 = {s16_c_md_fd_prod_pp01_reg, 18'h0};
+wire [37:0] _s17_c_md_fd_prod_row0_next_3 = _s17_c_md_fd_prod_row0_next_1 + _s17_c_md_fd_prod_row0_next_2;
+wire [60:0] c_md_fd_prod_row0 = {23'h0, _s17_c_md_fd_prod_row0_next_3};
+wire [35:0] _s17_c_md_fd_prod_row1_next_0 = s16_c_md_fd_prod_pp10_reg;
+wire [37:0] _s17_c_md_fd_prod_row1_next_1 = {2'd0, _s17_c_md_fd_prod_row1_next_0};
+wire [37:0] _s17_c_md_fd_prod_row1_next_2 = {s16_c_md_fd_prod_pp11_reg, 18'h0};
+wire [37:0] _s17_c_md_fd_prod_row1_next_3 = _s17_c_md_fd_prod_row1_next_1 + _s17_c_md_fd_prod_row1_next_2;
+wire [55:0] _s17_c_md_fd_prod_row1_next_4 = {_s17_c_md_fd_prod_row1_next_3, 18'h0};
+wire [60:0] c_md_fd_prod_row1 = {5'd0, _s17_c_md_fd_prod_row1_next_4};
+wire [22:0] _s17_c_md_fd_prod_row2_next_0 = s16_c_md_fd_prod_pp20_reg;
+wire [24:0] _s17_c_md_fd_prod_row2_next_1 = {2'd0, _s17_c_md_fd_prod_row2_next_0};
+wire [24:0] _s17_c_md_fd_prod_row2_next_2 = {s16_c_md_fd_prod_pp21_reg, 18'h0};
+wire [24:0] _s17_c_md_fd_prod_row2_next_3 = _s17_c_md_fd_prod_row2_next_1 + _s17_c_md_fd_prod_row2_next_2;
+wire [60:0] c_md_fd_prod_row2 = {_s17_c_md_fd_prod_row2_next_3, 36'h0};
+wire [60:0] _s18_c_md_fd_prod_next_0 = s17_c_md_fd_prod_row0_reg + s17_c_md_fd_prod_row1_reg;
+wire [60:0] c_md_fd_prod = _s18_c_md_fd_prod_next_0 + s17_c_md_fd_prod_row2_reg;
 wire [31:0] _s2_t_35_next_0 = {18'h0, s1_size_reg};
 wire [17:0] _s5_c_fd_xs_pp00_next_0 = cur_c[17:0];
 wire [31:0] _s5_c_fd_xs_pp00_next_1 = {14'd0, _s5_c_fd_xs_pp00_next_0};
@@ -6204,134 +6333,134 @@ wire [24:0] _s8_c_fd_prod_row2_next_3 = _s8_c_fd_prod_row2_next_1 + _s8_c_fd_pro
 wire [60:0] c_fd_prod_row2 = {_s8_c_fd_prod_row2_next_3, 36'h0};
 wire [60:0] _s9_c_fd_prod_next_0 = s8_c_fd_prod_row0_reg + s8_c_fd_prod_row1_reg;
 wire [60:0] c_fd_prod = _s9_c_fd_prod_next_0 + s8_c_fd_prod_row2_reg;
-wire [27:0] _s5_t_47_next_0 = {1'd0, cur_c};
-wire [27:0] _s21_c_mi_sat_next_0 = {1'd0, s20_mi_inc_reg};
-wire [27:0] c_mi = s20_t_reg + _s21_c_mi_sat_next_0;
-wire _s21_c_mi_sat_next_1 = c_mi[27];
-wire _s21_c_mi_sat_next_2 = _s21_c_mi_sat_next_1;
-wire [26:0] _s21_c_mi_sat_next_3 = c_mi[26:0];
-wire [26:0] c_mi_sat = _s21_c_mi_sat_next_2 ? 27'h7ffffff : _s21_c_mi_sat_next_3;
-wire _s22_recip_mi_lead_next_0 = 1'd0 | 1'd0;
-wire _s22_recip_mi_lead_next_1 = 1'd0 | 1'd0;
-wire _s22_recip_mi_lead_next_2 = _s22_recip_mi_lead_next_0 | _s22_recip_mi_lead_next_1;
-wire _s22_recip_mi_lead_next_3 = s21_c_mi_sat_reg[26];
-wire _s22_recip_mi_lead_next_4 = 1'd0 | _s22_recip_mi_lead_next_3;
-wire _s22_recip_mi_lead_next_5 = s21_c_mi_sat_reg[25];
-wire _s22_recip_mi_lead_next_6 = s21_c_mi_sat_reg[24];
-wire _s22_recip_mi_lead_next_7 = _s22_recip_mi_lead_next_5 | _s22_recip_mi_lead_next_6;
-wire _s22_recip_mi_lead_next_8 = _s22_recip_mi_lead_next_4 | _s22_recip_mi_lead_next_7;
-wire _s22_recip_mi_lead_next_9 = _s22_recip_mi_lead_next_2 | _s22_recip_mi_lead_next_8;
-wire _s22_recip_mi_lead_next_10 = s21_c_mi_sat_reg[23];
-wire _s22_recip_mi_lead_next_11 = s21_c_mi_sat_reg[22];
-wire _s22_recip_mi_lead_next_12 = _s22_recip_mi_lead_next_10 | _s22_recip_mi_lead_next_11;
-wire _s22_recip_mi_lead_next_13 = s21_c_mi_sat_reg[21];
-wire _s22_recip_mi_lead_next_14 = s21_c_mi_sat_reg[20];
-wire _s22_recip_mi_lead_next_15 = _s22_recip_mi_lead_next_13 | _s22_recip_mi_lead_next_14;
-wire _s22_recip_mi_lead_next_16 = _s22_recip_mi_lead_next_12 | _s22_recip_mi_lead_next_15;
-wire _s22_recip_mi_lead_next_17 = s21_c_mi_sat_reg[19];
-wire _s22_recip_mi_lead_next_18 = s21_c_mi_sat_reg[18];
-wire _s22_recip_mi_lead_next_19 = _s22_recip_mi_lead_next_17 | _s22_recip_mi_lead_next_18;
-wire _s22_recip_mi_lead_next_20 = s21_c_mi_sat_reg[17];
-wire _s22_recip_mi_lead_next_21 = s21_c_mi_sat_reg[16];
-wire _s22_recip_mi_lead_next_22 = _s22_recip_mi_lead_next_20 | _s22_recip_mi_lead_next_21;
-wire _s22_recip_mi_lead_next_23 = _s22_recip_mi_lead_next_19 | _s22_recip_mi_lead_next_22;
-wire _s22_recip_mi_lead_next_24 = _s22_recip_mi_lead_next_16 | _s22_recip_mi_lead_next_23;
-wire _s22_recip_mi_lead_next_25 = _s22_recip_mi_lead_next_9 | _s22_recip_mi_lead_next_24;
-wire _s22_recip_mi_lead_next_26 = _s22_recip_mi_lead_next_0 ? 1'd0 : 1'd0;
-wire [1:0] _s22_recip_mi_lead_next_27 = {_s22_recip_mi_lead_next_0, _s22_recip_mi_lead_next_26};
-wire _s22_recip_mi_lead_next_28 = _s22_recip_mi_lead_next_4 ? 1'd0 : _s22_recip_mi_lead_next_5;
-wire [1:0] _s22_recip_mi_lead_next_29 = {_s22_recip_mi_lead_next_4, _s22_recip_mi_lead_next_28};
-wire [1:0] _s22_recip_mi_lead_next_30 = _s22_recip_mi_lead_next_2 ? _s22_recip_mi_lead_next_27 : _s22_recip_mi_lead_next_29;
-wire [2:0] _s22_recip_mi_lead_next_31 = {_s22_recip_mi_lead_next_2, _s22_recip_mi_lead_next_30};
-wire _s22_recip_mi_lead_next_32 = _s22_recip_mi_lead_next_12 ? _s22_recip_mi_lead_next_10 : _s22_recip_mi_lead_next_13;
-wire [1:0] _s22_recip_mi_lead_next_33 = {_s22_recip_mi_lead_next_12, _s22_recip_mi_lead_next_32};
-wire _s22_recip_mi_lead_next_34 = _s22_recip_mi_lead_next_19 ? _s22_recip_mi_lead_next_17 : _s22_recip_mi_lead_next_20;
-wire [1:0] _s22_recip_mi_lead_next_35 = {_s22_recip_mi_lead_next_19, _s22_recip_mi_lead_next_34};
-wire [1:0] _s22_recip_mi_lead_next_36 = _s22_recip_mi_lead_next_16 ? _s22_recip_mi_lead_next_33 : _s22_recip_mi_lead_next_35;
-wire [2:0] _s22_recip_mi_lead_next_37 = {_s22_recip_mi_lead_next_16, _s22_recip_mi_lead_next_36};
-wire [2:0] _s22_recip_mi_lead_next_38 = _s22_recip_mi_lead_next_9 ? _s22_recip_mi_lead_next_31 : _s22_recip_mi_lead_next_37;
-wire [3:0] _s22_recip_mi_lead_next_39 = {_s22_recip_mi_lead_next_9, _s22_recip_mi_lead_next_38};
-wire _s22_recip_mi_lead_next_40 = s21_c_mi_sat_reg[15];
-wire _s22_recip_mi_lead_next_41 = s21_c_mi_sat_reg[14];
-wire _s22_recip_mi_lead_next_42 = _s22_recip_mi_lead_next_40 | _s22_recip_mi_lead_next_41;
-wire _s22_recip_mi_lead_next_43 = s21_c_mi_sat_reg[13];
-wire _s22_recip_mi_lead_next_44 = s21_c_mi_sat_reg[12];
-wire _s22_recip_mi_lead_next_45 = _s22_recip_mi_lead_next_43 | _s22_recip_mi_lead_next_44;
-wire _s22_recip_mi_lead_next_46 = _s22_recip_mi_lead_next_42 | _s22_recip_mi_lead_next_45;
-wire _s22_recip_mi_lead_next_47 = s21_c_mi_sat_reg[11];
-wire _s22_recip_mi_lead_next_48 = s21_c_mi_sat_reg[10];
-wire _s22_recip_mi_lead_next_49 = _s22_recip_mi_lead_next_47 | _s22_recip_mi_lead_next_48;
-wire _s22_recip_mi_lead_next_50 = s21_c_mi_sat_reg[9];
-wire _s22_recip_mi_lead_next_51 = s21_c_mi_sat_reg[8];
-wire _s22_recip_mi_lead_next_52 = _s22_recip_mi_lead_next_50 | _s22_recip_mi_lead_next_51;
-wire _s22_recip_mi_lead_next_53 = _s22_recip_mi_lead_next_49 | _s22_recip_mi_lead_next_52;
-wire _s22_recip_mi_lead_next_54 = _s22_recip_mi_lead_next_46 | _s22_recip_mi_lead_next_53;
-wire _s22_recip_mi_lead_next_55 = _s22_recip_mi_lead_next_42 ? _s22_recip_mi_lead_next_40 : _s22_recip_mi_lead_next_43;
-wire [1:0] _s22_recip_mi_lead_next_56 = {_s22_recip_mi_lead_next_42, _s22_recip_mi_lead_next_55};
-wire _s22_recip_mi_lead_next_57 = _s22_recip_mi_lead_next_49 ? _s22_recip_mi_lead_next_47 : _s22_recip_mi_lead_next_50;
-wire [1:0] _s22_recip_mi_lead_next_58 = {_s22_recip_mi_lead_next_49, _s22_recip_mi_lead_next_57};
-wire [1:0] _s22_recip_mi_lead_next_59 = _s22_recip_mi_lead_next_46 ? _s22_recip_mi_lead_next_56 : _s22_recip_mi_lead_next_58;
-wire [2:0] _s22_recip_mi_lead_next_60 = {_s22_recip_mi_lead_next_46, _s22_recip_mi_lead_next_59};
-wire _s22_recip_mi_lead_next_61 = s21_c_mi_sat_reg[7];
-wire _s22_recip_mi_lead_next_62 = s21_c_mi_sat_reg[6];
-wire _s22_recip_mi_lead_next_63 = _s22_recip_mi_lead_next_61 | _s22_recip_mi_lead_next_62;
-wire _s22_recip_mi_lead_next_64 = s21_c_mi_sat_reg[5];
-wire _s22_recip_mi_lead_next_65 = s21_c_mi_sat_reg[4];
-wire _s22_recip_mi_lead_next_66 = _s22_recip_mi_lead_next_64 | _s22_recip_mi_lead_next_65;
-wire _s22_recip_mi_lead_next_67 = _s22_recip_mi_lead_next_63 | _s22_recip_mi_lead_next_66;
-wire _s22_recip_mi_lead_next_68 = _s22_recip_mi_lead_next_63 ? _s22_recip_mi_lead_next_61 : _s22_recip_mi_lead_next_64;
-wire [1:0] _s22_recip_mi_lead_next_69 = {_s22_recip_mi_lead_next_63, _s22_recip_mi_lead_next_68};
-wire _s22_recip_mi_lead_next_70 = s21_c_mi_sat_reg[3];
-wire _s22_recip_mi_lead_next_71 = s21_c_mi_sat_reg[2];
-wire _s22_recip_mi_lead_next_72 = _s22_recip_mi_lead_next_70 | _s22_recip_mi_lead_next_71;
-wire _s22_recip_mi_lead_next_73 = s21_c_mi_sat_reg[1];
-wire _s22_recip_mi_lead_next_74 = _s22_recip_mi_lead_next_72 ? _s22_recip_mi_lead_next_70 : _s22_recip_mi_lead_next_73;
-wire [1:0] _s22_recip_mi_lead_next_75 = {_s22_recip_mi_lead_next_72, _s22_recip_mi_lead_next_74};
-wire [1:0] _s22_recip_mi_lead_next_76 = _s22_recip_mi_lead_next_67 ? _s22_recip_mi_lead_next_69 : _s22_recip_mi_lead_next_75;
-wire [2:0] _s22_recip_mi_lead_next_77 = {_s22_recip_mi_lead_next_67, _s22_recip_mi_lead_next_76};
-wire [2:0] _s22_recip_mi_lead_next_78 = _s22_recip_mi_lead_next_54 ? _s22_recip_mi_lead_next_60 : _s22_recip_mi_lead_next_77;
-wire [3:0] _s22_recip_mi_lead_next_79 = {_s22_recip_mi_lead_next_54, _s22_recip_mi_lead_next_78};
-wire [3:0] _s22_recip_mi_lead_next_80 = _s22_recip_mi_lead_next_25 ? _s22_recip_mi_lead_next_39 : _s22_recip_mi_lead_next_79;
-wire [4:0] recip_mi_lead = {_s22_recip_mi_lead_next_25, _s22_recip_mi_lead_next_80};
-wire _s22_t_next_0 = s21_c_mi_sat_reg[0];
-wire [9:0] _s22_t_next_1 = {_s22_t_next_0, 9'd0};
-wire [1:0] _s22_t_2_next_0 = s21_c_mi_sat_reg[1:0];
-wire [9:0] _s22_t_2_next_1 = {_s22_t_2_next_0, 8'd0};
-wire [2:0] _s22_t_3_next_0 = s21_c_mi_sat_reg[2:0];
-wire [9:0] _s22_t_3_next_1 = {_s22_t_3_next_0, 7'd0};
-wire [3:0] _s22_t_4_next_0 = s21_c_mi_sat_reg[3:0];
-wire [9:0] _s22_t_4_next_1 = {_s22_t_4_next_0, 6'd0};
-wire [4:0] _s22_t_5_next_0 = s21_c_mi_sat_reg[4:0];
-wire [9:0] _s22_t_5_next_1 = {_s22_t_5_next_0, 5'd0};
-wire [5:0] _s22_t_6_next_0 = s21_c_mi_sat_reg[5:0];
-wire [9:0] _s22_t_6_next_1 = {_s22_t_6_next_0, 4'd0};
-wire [6:0] _s22_t_7_next_0 = s21_c_mi_sat_reg[6:0];
-wire [9:0] _s22_t_7_next_1 = {_s22_t_7_next_0, 3'd0};
-wire [7:0] _s22_t_8_next_0 = s21_c_mi_sat_reg[7:0];
-wire [9:0] _s22_t_8_next_1 = {_s22_t_8_next_0, 2'd0};
-wire [8:0] _s22_t_9_next_0 = s21_c_mi_sat_reg[8:0];
-wire [9:0] _s22_t_9_next_1 = {_s22_t_9_next_0, 1'd0};
-wire [9:0] _s22_t_10_next_0 = s21_c_mi_sat_reg[9:0];
-wire [9:0] _s22_t_11_next_0 = s21_c_mi_sat_reg[10:1];
-wire [9:0] _s22_t_12_next_0 = s21_c_mi_sat_reg[11:2];
-wire [9:0] _s22_t_13_next_0 = s21_c_mi_sat_reg[12:3];
-wire [9:0] _s22_t_14_next_0 = s21_c_mi_sat_reg[13:4];
-wire [9:0] _s22_t_15_next_0 = s21_c_mi_sat_reg[14:5];
-wire [9:0] _s22_t_16_next_0 = s21_c_mi_sat_reg[15:6];
-wire [9:0] _s22_t_17_next_0 = s21_c_mi_sat_reg[16:7];
-wire [9:0] _s22_t_18_next_0 = s21_c_mi_sat_reg[17:8];
-wire [9:0] _s22_t_19_next_0 = s21_c_mi_sat_reg[18:9];
-wire [9:0] _s22_t_20_next_0 = s21_c_mi_sat_reg[19:10];
-wire [9:0] _s22_t_21_next_0 = s21_c_mi_sat_reg[20:11];
-wire [9:0] _s22_t_22_next_0 = s21_c_mi_sat_reg[21:12];
-wire [9:0] _s22_t_23_next_0 = s21_c_mi_sat_reg[22:13];
-wire [9:0] _s22_t_24_next_0 = s21_c_mi_sat_reg[23:14];
-wire [9:0] _s22_t_25_next_0 = s21_c_mi_sat_reg[24:15];
-wire [9:0] _s22_t_26_next_0 = s21_c_mi_sat_reg[25:16];
-wire [9:0] recip_mi_mantissa = s22_recip_mi_lead_reg[4] ? (s22_recip_mi_lead_reg[3] ? (s22_recip_mi_lead_reg[2] ? s22_t_26_reg : (s22_recip_mi_lead_reg[1] ? s22_t_26_reg : (s22_recip_mi_lead_reg[0] ? s22_t_25_reg : s22_t_24_reg))) : (s22_recip_mi_lead_reg[2] ? (s22_recip_mi_lead_reg[1] ? (s22_recip_mi_lead_reg[0] ? s22_t_23_reg : s22_t_22_reg) : (s22_recip_mi_lead_reg[0] ? s22_t_21_reg : s22_t_20_reg)) : (s22_recip_mi_lead_reg[1] ? (s22_recip_mi_lead_reg[0] ? s22_t_19_reg : s22_t_18_reg) : (s22_recip_mi_lead_reg[0] ? s22_t_17_reg : s22_t_16_reg)))) : (s22_recip_mi_lead_reg[3] ? (s22_recip_mi_lead_reg[2] ? (s22_recip_mi_lead_reg[1] ? (s22_recip_mi_lead_reg[0] ? s22_t_15_reg : s22_t_14_reg) : (s22_recip_mi_lead_reg[0] ? s22_t_13_reg : s22_t_12_reg)) : (s22_recip_mi_lead_reg[1] ? (s22_recip_mi_lead_reg[0] ? s22_t_11_reg : s22_t_10_reg) : (s22_recip_mi_lead_reg[0] ? s22_t_9_reg : s22_t_8_reg))) : (s22_recip_mi_lead_reg[2] ? (s22_recip_mi_lead_reg[1] ? (s22_recip_mi_lead_reg[0] ? s22_t_7_reg : s22_t_6_reg) : (s22_recip_mi_lead_reg[0] ? s22_t_5_reg : s22_t_4_reg)) : (s22_recip_mi_lead_reg[1] ? (s22_recip_mi_lead_reg[0] ? s22_t_3_reg : s22_t_2_reg) : (s22_recip_mi_lead_reg[0] ? s22_t_reg : 10'd0))));
+wire [27:0] _s5_t_48_next_0 = {1'd0, cur_c};
+wire [27:0] _s22_c_mi_sat_next_0 = {1'd0, s21_mi_inc_reg};
+wire [27:0] c_mi = s21_t_reg + _s22_c_mi_sat_next_0;
+wire _s22_c_mi_sat_next_1 = c_mi[27];
+wire _s22_c_mi_sat_next_2 = _s22_c_mi_sat_next_1;
+wire [26:0] _s22_c_mi_sat_next_3 = c_mi[26:0];
+wire [26:0] c_mi_sat = _s22_c_mi_sat_next_2 ? 27'h7ffffff : _s22_c_mi_sat_next_3;
+wire _s23_recip_mi_lead_next_0 = 1'd0 | 1'd0;
+wire _s23_recip_mi_lead_next_1 = 1'd0 | 1'd0;
+wire _s23_recip_mi_lead_next_2 = _s23_recip_mi_lead_next_0 | _s23_recip_mi_lead_next_1;
+wire _s23_recip_mi_lead_next_3 = s22_c_mi_sat_reg[26];
+wire _s23_recip_mi_lead_next_4 = 1'd0 | _s23_recip_mi_lead_next_3;
+wire _s23_recip_mi_lead_next_5 = s22_c_mi_sat_reg[25];
+wire _s23_recip_mi_lead_next_6 = s22_c_mi_sat_reg[24];
+wire _s23_recip_mi_lead_next_7 = _s23_recip_mi_lead_next_5 | _s23_recip_mi_lead_next_6;
+wire _s23_recip_mi_lead_next_8 = _s23_recip_mi_lead_next_4 | _s23_recip_mi_lead_next_7;
+wire _s23_recip_mi_lead_next_9 = _s23_recip_mi_lead_next_2 | _s23_recip_mi_lead_next_8;
+wire _s23_recip_mi_lead_next_10 = s22_c_mi_sat_reg[23];
+wire _s23_recip_mi_lead_next_11 = s22_c_mi_sat_reg[22];
+wire _s23_recip_mi_lead_next_12 = _s23_recip_mi_lead_next_10 | _s23_recip_mi_lead_next_11;
+wire _s23_recip_mi_lead_next_13 = s22_c_mi_sat_reg[21];
+wire _s23_recip_mi_lead_next_14 = s22_c_mi_sat_reg[20];
+wire _s23_recip_mi_lead_next_15 = _s23_recip_mi_lead_next_13 | _s23_recip_mi_lead_next_14;
+wire _s23_recip_mi_lead_next_16 = _s23_recip_mi_lead_next_12 | _s23_recip_mi_lead_next_15;
+wire _s23_recip_mi_lead_next_17 = s22_c_mi_sat_reg[19];
+wire _s23_recip_mi_lead_next_18 = s22_c_mi_sat_reg[18];
+wire _s23_recip_mi_lead_next_19 = _s23_recip_mi_lead_next_17 | _s23_recip_mi_lead_next_18;
+wire _s23_recip_mi_lead_next_20 = s22_c_mi_sat_reg[17];
+wire _s23_recip_mi_lead_next_21 = s22_c_mi_sat_reg[16];
+wire _s23_recip_mi_lead_next_22 = _s23_recip_mi_lead_next_20 | _s23_recip_mi_lead_next_21;
+wire _s23_recip_mi_lead_next_23 = _s23_recip_mi_lead_next_19 | _s23_recip_mi_lead_next_22;
+wire _s23_recip_mi_lead_next_24 = _s23_recip_mi_lead_next_16 | _s23_recip_mi_lead_next_23;
+wire _s23_recip_mi_lead_next_25 = _s23_recip_mi_lead_next_9 | _s23_recip_mi_lead_next_24;
+wire _s23_recip_mi_lead_next_26 = _s23_recip_mi_lead_next_0 ? 1'd0 : 1'd0;
+wire [1:0] _s23_recip_mi_lead_next_27 = {_s23_recip_mi_lead_next_0, _s23_recip_mi_lead_next_26};
+wire _s23_recip_mi_lead_next_28 = _s23_recip_mi_lead_next_4 ? 1'd0 : _s23_recip_mi_lead_next_5;
+wire [1:0] _s23_recip_mi_lead_next_29 = {_s23_recip_mi_lead_next_4, _s23_recip_mi_lead_next_28};
+wire [1:0] _s23_recip_mi_lead_next_30 = _s23_recip_mi_lead_next_2 ? _s23_recip_mi_lead_next_27 : _s23_recip_mi_lead_next_29;
+wire [2:0] _s23_recip_mi_lead_next_31 = {_s23_recip_mi_lead_next_2, _s23_recip_mi_lead_next_30};
+wire _s23_recip_mi_lead_next_32 = _s23_recip_mi_lead_next_12 ? _s23_recip_mi_lead_next_10 : _s23_recip_mi_lead_next_13;
+wire [1:0] _s23_recip_mi_lead_next_33 = {_s23_recip_mi_lead_next_12, _s23_recip_mi_lead_next_32};
+wire _s23_recip_mi_lead_next_34 = _s23_recip_mi_lead_next_19 ? _s23_recip_mi_lead_next_17 : _s23_recip_mi_lead_next_20;
+wire [1:0] _s23_recip_mi_lead_next_35 = {_s23_recip_mi_lead_next_19, _s23_recip_mi_lead_next_34};
+wire [1:0] _s23_recip_mi_lead_next_36 = _s23_recip_mi_lead_next_16 ? _s23_recip_mi_lead_next_33 : _s23_recip_mi_lead_next_35;
+wire [2:0] _s23_recip_mi_lead_next_37 = {_s23_recip_mi_lead_next_16, _s23_recip_mi_lead_next_36};
+wire [2:0] _s23_recip_mi_lead_next_38 = _s23_recip_mi_lead_next_9 ? _s23_recip_mi_lead_next_31 : _s23_recip_mi_lead_next_37;
+wire [3:0] _s23_recip_mi_lead_next_39 = {_s23_recip_mi_lead_next_9, _s23_recip_mi_lead_next_38};
+wire _s23_recip_mi_lead_next_40 = s22_c_mi_sat_reg[15];
+wire _s23_recip_mi_lead_next_41 = s22_c_mi_sat_reg[14];
+wire _s23_recip_mi_lead_next_42 = _s23_recip_mi_lead_next_40 | _s23_recip_mi_lead_next_41;
+wire _s23_recip_mi_lead_next_43 = s22_c_mi_sat_reg[13];
+wire _s23_recip_mi_lead_next_44 = s22_c_mi_sat_reg[12];
+wire _s23_recip_mi_lead_next_45 = _s23_recip_mi_lead_next_43 | _s23_recip_mi_lead_next_44;
+wire _s23_recip_mi_lead_next_46 = _s23_recip_mi_lead_next_42 | _s23_recip_mi_lead_next_45;
+wire _s23_recip_mi_lead_next_47 = s22_c_mi_sat_reg[11];
+wire _s23_recip_mi_lead_next_48 = s22_c_mi_sat_reg[10];
+wire _s23_recip_mi_lead_next_49 = _s23_recip_mi_lead_next_47 | _s23_recip_mi_lead_next_48;
+wire _s23_recip_mi_lead_next_50 = s22_c_mi_sat_reg[9];
+wire _s23_recip_mi_lead_next_51 = s22_c_mi_sat_reg[8];
+wire _s23_recip_mi_lead_next_52 = _s23_recip_mi_lead_next_50 | _s23_recip_mi_lead_next_51;
+wire _s23_recip_mi_lead_next_53 = _s23_recip_mi_lead_next_49 | _s23_recip_mi_lead_next_52;
+wire _s23_recip_mi_lead_next_54 = _s23_recip_mi_lead_next_46 | _s23_recip_mi_lead_next_53;
+wire _s23_recip_mi_lead_next_55 = _s23_recip_mi_lead_next_42 ? _s23_recip_mi_lead_next_40 : _s23_recip_mi_lead_next_43;
+wire [1:0] _s23_recip_mi_lead_next_56 = {_s23_recip_mi_lead_next_42, _s23_recip_mi_lead_next_55};
+wire _s23_recip_mi_lead_next_57 = _s23_recip_mi_lead_next_49 ? _s23_recip_mi_lead_next_47 : _s23_recip_mi_lead_next_50;
+wire [1:0] _s23_recip_mi_lead_next_58 = {_s23_recip_mi_lead_next_49, _s23_recip_mi_lead_next_57};
+wire [1:0] _s23_recip_mi_lead_next_59 = _s23_recip_mi_lead_next_46 ? _s23_recip_mi_lead_next_56 : _s23_recip_mi_lead_next_58;
+wire [2:0] _s23_recip_mi_lead_next_60 = {_s23_recip_mi_lead_next_46, _s23_recip_mi_lead_next_59};
+wire _s23_recip_mi_lead_next_61 = s22_c_mi_sat_reg[7];
+wire _s23_recip_mi_lead_next_62 = s22_c_mi_sat_reg[6];
+wire _s23_recip_mi_lead_next_63 = _s23_recip_mi_lead_next_61 | _s23_recip_mi_lead_next_62;
+wire _s23_recip_mi_lead_next_64 = s22_c_mi_sat_reg[5];
+wire _s23_recip_mi_lead_next_65 = s22_c_mi_sat_reg[4];
+wire _s23_recip_mi_lead_next_66 = _s23_recip_mi_lead_next_64 | _s23_recip_mi_lead_next_65;
+wire _s23_recip_mi_lead_next_67 = _s23_recip_mi_lead_next_63 | _s23_recip_mi_lead_next_66;
+wire _s23_recip_mi_lead_next_68 = _s23_recip_mi_lead_next_63 ? _s23_recip_mi_lead_next_61 : _s23_recip_mi_lead_next_64;
+wire [1:0] _s23_recip_mi_lead_next_69 = {_s23_recip_mi_lead_next_63, _s23_recip_mi_lead_next_68};
+wire _s23_recip_mi_lead_next_70 = s22_c_mi_sat_reg[3];
+wire _s23_recip_mi_lead_next_71 = s22_c_mi_sat_reg[2];
+wire _s23_recip_mi_lead_next_72 = _s23_recip_mi_lead_next_70 | _s23_recip_mi_lead_next_71;
+wire _s23_recip_mi_lead_next_73 = s22_c_mi_sat_reg[1];
+wire _s23_recip_mi_lead_next_74 = _s23_recip_mi_lead_next_72 ? _s23_recip_mi_lead_next_70 : _s23_recip_mi_lead_next_73;
+wire [1:0] _s23_recip_mi_lead_next_75 = {_s23_recip_mi_lead_next_72, _s23_recip_mi_lead_next_74};
+wire [1:0] _s23_recip_mi_lead_next_76 = _s23_recip_mi_lead_next_67 ? _s23_recip_mi_lead_next_69 : _s23_recip_mi_lead_next_75;
+wire [2:0] _s23_recip_mi_lead_next_77 = {_s23_recip_mi_lead_next_67, _s23_recip_mi_lead_next_76};
+wire [2:0] _s23_recip_mi_lead_next_78 = _s23_recip_mi_lead_next_54 ? _s23_recip_mi_lead_next_60 : _s23_recip_mi_lead_next_77;
+wire [3:0] _s23_recip_mi_lead_next_79 = {_s23_recip_mi_lead_next_54, _s23_recip_mi_lead_next_78};
+wire [3:0] _s23_recip_mi_lead_next_80 = _s23_recip_mi_lead_next_25 ? _s23_recip_mi_lead_next_39 : _s23_recip_mi_lead_next_79;
+wire [4:0] recip_mi_lead = {_s23_recip_mi_lead_next_25, _s23_recip_mi_lead_next_80};
+wire _s23_t_next_0 = s22_c_mi_sat_reg[0];
+wire [9:0] _s23_t_next_1 = {_s23_t_next_0, 9'd0};
+wire [1:0] _s23_t_2_next_0 = s22_c_mi_sat_reg[1:0];
+wire [9:0] _s23_t_2_next_1 = {_s23_t_2_next_0, 8'd0};
+wire [2:0] _s23_t_3_next_0 = s22_c_mi_sat_reg[2:0];
+wire [9:0] _s23_t_3_next_1 = {_s23_t_3_next_0, 7'd0};
+wire [3:0] _s23_t_4_next_0 = s22_c_mi_sat_reg[3:0];
+wire [9:0] _s23_t_4_next_1 = {_s23_t_4_next_0, 6'd0};
+wire [4:0] _s23_t_5_next_0 = s22_c_mi_sat_reg[4:0];
+wire [9:0] _s23_t_5_next_1 = {_s23_t_5_next_0, 5'd0};
+wire [5:0] _s23_t_6_next_0 = s22_c_mi_sat_reg[5:0];
+wire [9:0] _s23_t_6_next_1 = {_s23_t_6_next_0, 4'd0};
+wire [6:0] _s23_t_7_next_0 = s22_c_mi_sat_reg[6:0];
+wire [9:0] _s23_t_7_next_1 = {_s23_t_7_next_0, 3'd0};
+wire [7:0] _s23_t_8_next_0 = s22_c_mi_sat_reg[7:0];
+wire [9:0] _s23_t_8_next_1 = {_s23_t_8_next_0, 2'd0};
+wire [8:0] _s23_t_9_next_0 = s22_c_mi_sat_reg[8:0];
+wire [9:0] _s23_t_9_next_1 = {_s23_t_9_next_0, 1'd0};
+wire [9:0] _s23_t_10_next_0 = s22_c_mi_sat_reg[9:0];
+wire [9:0] _s23_t_11_next_0 = s22_c_mi_sat_reg[10:1];
+wire [9:0] _s23_t_12_next_0 = s22_c_mi_sat_reg[11:2];
+wire [9:0] _s23_t_13_next_0 = s22_c_mi_sat_reg[12:3];
+wire [9:0] _s23_t_14_next_0 = s22_c_mi_sat_reg[13:4];
+wire [9:0] _s23_t_15_next_0 = s22_c_mi_sat_reg[14:5];
+wire [9:0] _s23_t_16_next_0 = s22_c_mi_sat_reg[15:6];
+wire [9:0] _s23_t_17_next_0 = s22_c_mi_sat_reg[16:7];
+wire [9:0] _s23_t_18_next_0 = s22_c_mi_sat_reg[17:8];
+wire [9:0] _s23_t_19_next_0 = s22_c_mi_sat_reg[18:9];
+wire [9:0] _s23_t_20_next_0 = s22_c_mi_sat_reg[19:10];
+wire [9:0] _s23_t_21_next_0 = s22_c_mi_sat_reg[20:11];
+wire [9:0] _s23_t_22_next_0 = s22_c_mi_sat_reg[21:12];
+wire [9:0] _s23_t_23_next_0 = s22_c_mi_sat_reg[22:13];
+wire [9:0] _s23_t_24_next_0 = s22_c_mi_sat_reg[23:14];
+wire [9:0] _s23_t_25_next_0 = s22_c_mi_sat_reg[24:15];
+wire [9:0] _s23_t_26_next_0 = s22_c_mi_sat_reg[25:16];
+wire [9:0] recip_mi_mantissa = s23_recip_mi_lead_reg[4] ? (s23_recip_mi_lead_reg[3] ? (s23_recip_mi_lead_reg[2] ? s23_t_26_reg : (s23_recip_mi_lead_reg[1] ? s23_t_26_reg : (s23_recip_mi_lead_reg[0] ? s23_t_25_reg : s23_t_24_reg))) : (s23_recip_mi_lead_reg[2] ? (s23_recip_mi_lead_reg[1] ? (s23_recip_mi_lead_reg[0] ? s23_t_23_reg : s23_t_22_reg) : (s23_recip_mi_lead_reg[0] ? s23_t_21_reg : s23_t_20_reg)) : (s23_recip_mi_lead_reg[1] ? (s23_recip_mi_lead_reg[0] ? s23_t_19_reg : s23_t_18_reg) : (s23_recip_mi_lead_reg[0] ? s23_t_17_reg : s23_t_16_reg)))) : (s23_recip_mi_lead_reg[3] ? (s23_recip_mi_lead_reg[2] ? (s23_recip_mi_lead_reg[1] ? (s23_recip_mi_lead_reg[0] ? s23_t_15_reg : s23_t_14_reg) : (s23_recip_mi_lead_reg[0] ? s23_t_13_reg : s23_t_12_reg)) : (s23_recip_mi_lead_reg[1] ? (s23_recip_mi_lead_reg[0] ? s23_t_11_reg : s23_t_10_reg) : (s23_recip_mi_lead_reg[0] ? s23_t_9_reg : s23_t_8_reg))) : (s23_recip_mi_lead_reg[2] ? (s23_recip_mi_lead_reg[1] ? (s23_recip_mi_lead_reg[0] ? s23_t_7_reg : s23_t_6_reg) : (s23_recip_mi_lead_reg[0] ? s23_t_5_reg : s23_t_4_reg)) : (s23_recip_mi_lead_reg[1] ? (s23_recip_mi_lead_reg[0] ? s23_t_3_reg : s23_t_2_reg) : (s23_recip_mi_lead_reg[0] ? s23_t_reg : 10'd0))));
 reg  [10:0] recip_mi_recip;
 always @* begin
-    case (s23_recip_mi_mantissa_reg)
+    case (s24_recip_mi_mantissa_reg)
         10'd0: recip_mi_recip = 11'd2047;
         10'd1: recip_mi_recip = 11'd2045;
         10'd2: recip_mi_recip = 11'd2043;
@@ -7360,96 +7489,89 @@ always @* begin
 end
 wire [17:0] _s4_t_26_next_0 = s3_size_kfi_reg[17:0];
 wire [28:0] _s4_t_26_next_1 = {11'd0, _s4_t_26_next_0};
-wire [28:0] _s26_fi_mi_prod_pp00_next_0 = {18'h0, s25_recip_mi_t_reg};
-wire [28:0] fi_mi_prod_pp00 = s25_t_reg * _s26_fi_mi_prod_pp00_next_0;
+wire [28:0] _s27_fi_mi_prod_pp00_next_0 = {18'h0, s26_recip_mi_t_reg};
+wire [28:0] fi_mi_prod_pp00 = s26_t_reg * _s27_fi_mi_prod_pp00_next_0;
 wire [17:0] _s4_t_27_next_0 = s3_size_kfi_reg[35:18];
 wire [28:0] _s4_t_27_next_1 = {11'd0, _s4_t_27_next_0};
-wire [28:0] _s26_fi_mi_prod_pp10_next_0 = {18'h0, s25_recip_mi_t_reg};
-wire [28:0] fi_mi_prod_pp10 = s25_t_2_reg * _s26_fi_mi_prod_pp10_next_0;
+wire [28:0] _s27_fi_mi_prod_pp10_next_0 = {18'h0, s26_recip_mi_t_reg};
+wire [28:0] fi_mi_prod_pp10 = s26_t_2_reg * _s27_fi_mi_prod_pp10_next_0;
 wire [2:0] _s4_t_28_next_0 = s3_size_kfi_reg[38:36];
 wire [13:0] _s4_t_28_next_1 = {11'd0, _s4_t_28_next_0};
-wire [13:0] _s26_fi_mi_prod_pp20_next_0 = {3'd0, s25_recip_mi_t_reg};
-wire [13:0] fi_mi_prod_pp20 = s25_t_3_reg * _s26_fi_mi_prod_pp20_next_0;
-wire [49:0] _s27_fi_mi_prod_next_0 = {s26_fi_mi_prod_pp20_reg, 7'd0, s26_fi_mi_prod_pp00_reg};
-wire [46:0] _s27_fi_mi_prod_next_1 = {s26_fi_mi_prod_pp10_reg, 18'h0};
-wire [49:0] _s27_fi_mi_prod_next_2 = {3'd0, _s27_fi_mi_prod_next_1};
-wire [49:0] fi_mi_prod = _s27_fi_mi_prod_next_0 + _s27_fi_mi_prod_next_2;
-wire [1:0] _s23_t_4_next_0 = s22_recip_mi_lead_reg[4:3];
-wire [38:0] _s28_fi_mi_coarse_next_0 = s27_fi_mi_prod_reg[49:11];
-wire [45:0] _s28_fi_mi_coarse_next_1 = {7'd0, _s28_fi_mi_coarse_next_0};
-wire [30:0] _s28_fi_mi_coarse_next_2 = s27_fi_mi_prod_reg[49:19];
-wire [45:0] _s28_fi_mi_coarse_next_3 = {15'd0, _s28_fi_mi_coarse_next_2};
-wire [22:0] _s28_fi_mi_coarse_next_4 = s27_fi_mi_prod_reg[49:27];
-wire [45:0] _s28_fi_mi_coarse_next_5 = {23'h0, _s28_fi_mi_coarse_next_4};
-wire [14:0] _s28_fi_mi_coarse_next_6 = s27_fi_mi_prod_reg[49:35];
-wire [45:0] _s28_fi_mi_coarse_next_7 = {31'h0, _s28_fi_mi_coarse_next_6};
-wire [45:0] fi_mi_coarse = s27_t_reg[1] ? (s27_t_reg[0] ? _s28_fi_mi_coarse_next_7 : _s28_fi_mi_coarse_next_5) : (s27_t_reg[0] ? _s28_fi_mi_coarse_next_3 : _s28_fi_mi_coarse_next_1);
-wire [2:0] _s23_t_5_next_0 = s22_recip_mi_lead_reg[2:0];
-wire [38:0] _s29_fi_mi_next_0 = s28_fi_mi_coarse_reg[38:0];
-wire [38:0] _s29_fi_mi_next_1 = s28_fi_mi_coarse_reg[39:1];
-wire [38:0] _s29_fi_mi_next_2 = s28_fi_mi_coarse_reg[40:2];
-wire [38:0] _s29_fi_mi_next_3 = s28_fi_mi_coarse_reg[41:3];
-wire [38:0] _s29_fi_mi_next_4 = s28_fi_mi_coarse_reg[42:4];
-wire [38:0] _s29_fi_mi_next_5 = s28_fi_mi_coarse_reg[43:5];
-wire [38:0] _s29_fi_mi_next_6 = s28_fi_mi_coarse_reg[44:6];
-wire [38:0] _s29_fi_mi_next_7 = s28_fi_mi_coarse_reg[45:7];
-wire [38:0] fi_mi = s28_t_reg[2] ? (s28_t_reg[1] ? (s28_t_reg[0] ? _s29_fi_mi_next_7 : _s29_fi_mi_next_6) : (s28_t_reg[0] ? _s29_fi_mi_next_5 : _s29_fi_mi_next_4)) : (s28_t_reg[1] ? (s28_t_reg[0] ? _s29_fi_mi_next_3 : _s29_fi_mi_next_2) : (s28_t_reg[0] ? _s29_fi_mi_next_1 : _s29_fi_mi_next_0));
-wire [11:0] _s30_fi_mi_sat_next_0 = s29_fi_mi_reg[38:27];
-wire _s30_fi_mi_sat_next_1 = |_s30_fi_mi_sat_next_0;
-wire [26:0] _s30_fi_mi_sat_next_2 = s29_fi_mi_reg[26:0];
-wire [26:0] fi_mi_sat = _s30_fi_mi_sat_next_1 ? 27'h7ffffff : _s30_fi_mi_sat_next_2;
-wire [27:0] _s5_t_51_next_0 = {1'd0, cur_c};
-wire [27:0] _s13_t_11_next_0 = {1'd0, s12_c_md_reg};
+wire [13:0] _s27_fi_mi_prod_pp20_next_0 = {3'd0, s26_recip_mi_t_reg};
+wire [13:0] fi_mi_prod_pp20 = s26_t_3_reg * _s27_fi_mi_prod_pp20_next_0;
+wire [49:0] _s28_fi_mi_prod_next_0 = {s27_fi_mi_prod_pp20_reg, 7'd0, s27_fi_mi_prod_pp00_reg};
+wire [46:0] _s28_fi_mi_prod_next_1 = {s27_fi_mi_prod_pp10_reg, 18'h0};
+wire [49:0] _s28_fi_mi_prod_next_2 = {3'd0, _s28_fi_mi_prod_next_1};
+wire [49:0] fi_mi_prod = _s28_fi_mi_prod_next_0 + _s28_fi_mi_prod_next_2;
+wire [1:0] _s24_t_4_next_0 = s23_recip_mi_lead_reg[4:3];
+wire [38:0] _s29_fi_mi_coarse_next_0 = s28_fi_mi_prod_reg[49:11];
+wire [45:0] _s29_fi_mi_coarse_next_1 = {7'd0, _s29_fi_mi_coarse_next_0};
+wire [30:0] _s29_fi_mi_coarse_next_2 = s28_fi_mi_prod_reg[49:19];
+wire [45:0] _s29_fi_mi_coarse_next_3 = {15'd0, _s29_fi_mi_coarse_next_2};
+wire [22:0] _s29_fi_mi_coarse_next_4 = s28_fi_mi_prod_reg[49:27];
+wire [45:0] _s29_fi_mi_coarse_next_5 = {23'h0, _s29_fi_mi_coarse_next_4};
+wire [14:0] _s29_fi_mi_coarse_next_6 = s28_fi_mi_prod_reg[49:35];
+wire [45:0] _s29_fi_mi_coarse_next_7 = {31'h0, _s29_fi_mi_coarse_next_6};
+wire [45:0] fi_mi_coarse = s28_t_reg[1] ? (s28_t_reg[0] ? _s29_fi_mi_coarse_next_7 : _s29_fi_mi_coarse_next_5) : (s28_t_reg[0] ? _s29_fi_mi_coarse_next_3 : _s29_fi_mi_coarse_next_1);
+wire [2:0] _s24_t_5_next_0 = s23_recip_mi_lead_reg[2:0];
+wire [38:0] _s30_fi_mi_next_0 = s29_fi_mi_coarse_reg[38:0];
+wire [38:0] _s30_fi_mi_next_1 = s29_fi_mi_coarse_reg[39:1];
+wire [38:0] _s30_fi_mi_next_2 = s29_fi_mi_coarse_reg[40:2];
+wire [38:0] _s30_fi_mi_next_3 = s29_fi_mi_coarse_reg[41:3];
+wire [38:0] _s30_fi_mi_next_4 = s29_fi_mi_coarse_reg[42:4];
+wire [38:0] _s30_fi_mi_next_5 = s29_fi_mi_coarse_reg[43:5];
+wire [38:0] _s30_fi_mi_next_6 = s29_fi_mi_coarse_reg[44:6];
+wire [38:0] _s30_fi_mi_next_7 = s29_fi_mi_coarse_reg[45:7];
+wire [38:0] fi_mi = s29_t_reg[2] ? (s29_t_reg[1] ? (s29_t_reg[0] ? _s30_fi_mi_next_7 : _s30_fi_mi_next_6) : (s29_t_reg[0] ? _s30_fi_mi_next_5 : _s30_fi_mi_next_4)) : (s29_t_reg[1] ? (s29_t_reg[0] ? _s30_fi_mi_next_3 : _s30_fi_mi_next_2) : (s29_t_reg[0] ? _s30_fi_mi_next_1 : _s30_fi_mi_next_0));
+wire [11:0] _s31_fi_mi_sat_next_0 = s30_fi_mi_reg[38:27];
+wire _s31_fi_mi_sat_next_1 = |_s31_fi_mi_sat_next_0;
+wire [26:0] _s31_fi_mi_sat_next_2 = s30_fi_mi_reg[26:0];
+wire [26:0] fi_mi_sat = _s31_fi_mi_sat_next_1 ? 27'h7ffffff : _s31_fi_mi_sat_next_2;
+wire [27:0] _s5_t_52_next_0 = {1'd0, cur_c};
+wire [27:0] _s14_t_11_next_0 = {1'd0, s13_c_md_r_reg};
 wire rtt_le_trtt = s1_rtt_reg <= 20'h3264;
 wire [20:0] _s10_c_fd_next_0 = s9_c_fd_prod_reg[60:40];
 wire [26:0] _s10_c_fd_next_1 = {6'd0, _s10_c_fd_next_0};
 wire [27:0] _s10_c_fd_next_2 = {1'd0, _s10_c_fd_next_1};
-wire [27:0] _s10_c_fd_next_3 = s9_t_25_reg - _s10_c_fd_next_2;
+wire [27:0] _s10_c_fd_next_3 = s9_t_26_reg - _s10_c_fd_next_2;
 wire _s10_c_fd_next_4 = _s10_c_fd_next_3[27];
 wire [26:0] _s10_c_fd_next_5 = _s10_c_fd_next_3[26:0];
 wire [26:0] c_fd = _s10_c_fd_next_4 ? 27'h0 : _s10_c_fd_next_5;
-wire [27:0] _s22_t_30_next_0 = {1'd0, s21_c_mi_sat_reg};
-wire [27:0] _s5_t_52_next_0 = {1'd0, cur_c};
+wire [27:0] _s23_t_30_next_0 = {1'd0, s22_c_mi_sat_reg};
+wire [27:0] _s5_t_53_next_0 = {1'd0, cur_c};
 wire [27:0] _s14_c_fi_next_0 = {1'd0, s13_fi_inc_reg};
-wire [27:0] c_fi = s13_t_12_reg + _s14_c_fi_next_0;
-wire [20:0] _s18_t_6_next_0 = s17_c_md_fd_prod_reg[60:40];
-wire [26:0] _s18_t_6_next_1 = {6'd0, _s18_t_6_next_0};
-wire [27:0] _s18_t_6_next_2 = {1'd0, _s18_t_6_next_1};
-wire [27:0] _s18_t_6_next_3 = s17_t_7_reg - _s18_t_6_next_2;
-wire _s18_t_6_next_4 = _s18_t_6_next_3[27];
-wire [26:0] _s18_t_6_next_5 = _s18_t_6_next_3[26:0];
-wire [26:0] c_md_fd = _s18_t_6_next_4 ? 27'h0 : _s18_t_6_next_5;
-wire [26:0] _s18_t_6_next_6 = s17_rtt_le_trtt_reg ? s17_c_fd_reg : c_md_fd;
-wire [26:0] _s18_t_6_next_7 = s17_u_wtd_can_decrease_reg ? _s18_t_6_next_6 : s17_cur_c_reg;
-wire [27:0] _s18_t_6_next_8 = {1'd0, _s18_t_6_next_7};
-wire [27:0] _s31_core_c_next_0 = {1'd0, s30_fi_mi_sat_reg};
-wire [27:0] c_mi_fi = s30_t_reg + _s31_core_c_next_0;
-wire [27:0] _s31_core_c_next_1 = s30_rtt_le_trtt_reg ? c_mi_fi : s30_c_fi_reg;
-wire [27:0] core_c = s30_ecn_reg ? s30_t_2_reg : _s31_core_c_next_1;
+wire [27:0] c_fi = s13_t_13_reg + _s14_c_fi_next_0;
+wire [20:0] _s19_t_6_next_0 = s18_c_md_fd_prod_reg[60:40];
+wire [26:0] _s19_t_6_next_1 = {6'd0, _s19_t_6_next_0};
+wire [27:0] _s19_t_6_next_2 = {1'd0, _s19_t_6_next_1};
+wire [27:0] _s19_t_6_next_3 = s18_t_7_reg - _s19_t_6_next_2;
+wire _s19_t_6_next_4 = _s19_t_6_next_3[27];
+wire [26:0] _s19_t_6_next_5 = _s19_t_6_next_3[26:0];
+wire [26:0] c_md_fd = _s19_t_6_next_4 ? 27'h0 : _s19_t_6_next_5;
+wire [26:0] _s19_t_6_next_6 = s18_rtt_le_trtt_reg ? s18_c_fd_reg : c_md_fd;
+wire [26:0] _s19_t_6_next_7 = s18_u_wtd_can_decrease_reg ? _s19_t_6_next_6 : s18_cur_c_reg;
+wire [27:0] _s19_t_6_next_8 = {1'd0, _s19_t_6_next_7};
+wire [27:0] _s32_core_c_next_0 = {1'd0, s31_fi_mi_sat_reg};
+wire [27:0] c_mi_fi = s31_t_reg + _s32_core_c_next_0;
+wire [27:0] _s32_core_c_next_1 = s31_rtt_le_trtt_reg ? c_mi_fi : s31_c_fi_reg;
+wire [27:0] core_c = s31_ecn_reg ? s31_t_2_reg : _s32_core_c_next_1;
 wire _s2_t_37_next_0 = s1_kind_reg == 3'd0;
 wire _s2_t_37_next_1 = ~_s2_t_37_next_0;
-wire ack_run = s5_t_53_reg & s5_qa_called_reg;
 wire _s6_qa_fired_next_0 = s5_qa_fire_reg & s5_qa_called_reg;
 wire qa_fired = _s6_qa_fired_next_0 & s5_t_54_reg;
-wire [27:0] _s10_t_25_next_0 = {1'd0, s9_c_qa_reg};
-wire [27:0] _s10_t_25_next_1 = _s10_t_25_next_0 + 28'h80000;
-wire [27:0] _s10_t_27_next_0 = {1'd0, s9_c_qa_reg};
-wire fi_fired = s10_fi_fire_reg & s10_ack_run_reg;
-wire _s11_early_next_0 = s10_qa_fired_reg | fi_fired;
-wire early = s10_ack_run_reg & _s11_early_next_0;
-wire [27:0] _s11_t_23_next_0 = s10_fi_fire_reg ? s10_t_25_reg : s10_t_26_reg;
-wire [27:0] c_early = fi_fired ? _s11_t_23_next_0 : s10_t_27_reg;
-wire _s11_t_23_next_1 = c_early < 28'h40000;
-wire _s11_t_23_next_2 = c_early < 28'h419ce00;
-wire [27:0] _s11_t_23_next_3 = _s11_t_23_next_2 ? c_early : 28'h419ce00;
-wire [27:0] _s11_t_23_next_4 = _s11_t_23_next_1 ? 28'h40000 : _s11_t_23_next_3;
-wire [26:0] _s11_t_23_next_5 = _s11_t_23_next_4[26:0];
-wire _s32_c_ack_clamped_next_0 = s31_core_c_reg < 28'h40000;
-wire _s32_c_ack_clamped_next_1 = s31_core_c_reg < 28'h419ce00;
-wire [27:0] _s32_c_ack_clamped_next_2 = _s32_c_ack_clamped_next_1 ? s31_core_c_reg : 28'h419ce00;
-wire [27:0] _s32_c_ack_clamped_next_3 = _s32_c_ack_clamped_next_0 ? 28'h40000 : _s32_c_ack_clamped_next_2;
-wire [26:0] _s32_c_ack_clamped_next_4 = _s32_c_ack_clamped_next_3[26:0];
-wire [26:0] c_ack_window = s31_early_reg ? s31_t_reg : _s32_c_ack_clamped_next_4;
+wire _s12_early_next_0 = s11_qa_fired_reg | fi_fired;
+wire early = s11_ack_run_reg & _s12_early_next_0;
+wire _s13_t_14_next_0 = s12_c_early_reg < 28'h40000;
+wire _s13_t_14_next_1 = s12_c_early_reg < 28'h419ce00;
+wire [27:0] _s13_t_14_next_2 = _s13_t_14_next_1 ? s12_c_early_reg : 28'h419ce00;
+wire [27:0] _s13_t_14_next_3 = _s13_t_14_next_0 ? 28'h40000 : _s13_t_14_next_2;
+wire [26:0] _s13_t_14_next_4 = _s13_t_14_next_3[26:0];
+wire _s33_c_ack_clamped_next_0 = s32_core_c_reg < 28'h40000;
+wire _s33_c_ack_clamped_next_1 = s32_core_c_reg < 28'h419ce00;
+wire [27:0] _s33_c_ack_clamped_next_2 = _s33_c_ack_clamped_next_1 ? s32_core_c_reg : 28'h419ce00;
+wire [27:0] _s33_c_ack_clamped_next_3 = _s33_c_ack_clamped_next_0 ? 28'h40000 : _s33_c_ack_clamped_next_2;
+wire [26:0] _s33_c_ack_clamped_next_4 = _s33_c_ack_clamped_next_3[26:0];
+wire [26:0] c_ack_window = s32_early_reg ? s32_t_reg : _s33_c_ack_clamped_next_4;
 wire [11:0] cur_avg_wtd = s4_cur_reg[127:116];
 wire _s2_t_38_next_0 = ~_s2_t_37_next_0;
 wire _s5_t_57_next_0 = cur_trigger | s4_is_loss_reg;
@@ -7467,15 +7589,15 @@ wire _s6_t_38_next_2 = _s6_t_38_next_0 < 28'h419ce00;
 wire [27:0] _s6_t_38_next_3 = _s6_t_38_next_2 ? _s6_t_38_next_0 : 28'h419ce00;
 wire [27:0] _s6_t_38_next_4 = _s6_t_38_next_1 ? 28'h40000 : _s6_t_38_next_3;
 wire [26:0] _s6_t_38_next_5 = _s6_t_38_next_4[26:0];
-wire [27:0] _s10_c_loss_all_next_0 = {1'd0, s9_c_qa_reg};
-wire _s10_c_loss_all_next_1 = _s10_c_loss_all_next_0 < 28'h40000;
-wire _s10_c_loss_all_next_2 = _s10_c_loss_all_next_0 < 28'h419ce00;
-wire [27:0] _s10_c_loss_all_next_3 = _s10_c_loss_all_next_2 ? _s10_c_loss_all_next_0 : 28'h419ce00;
-wire [27:0] _s10_c_loss_all_next_4 = _s10_c_loss_all_next_1 ? 28'h40000 : _s10_c_loss_all_next_3;
-wire [26:0] _s10_c_loss_all_next_5 = _s10_c_loss_all_next_4[26:0];
-wire [26:0] c_loss_all = s9_qa_used_reg ? _s10_c_loss_all_next_5 : s9_t_27_reg;
+wire [27:0] _s11_c_loss_all_next_0 = {1'd0, s10_c_qa_reg};
+wire _s11_c_loss_all_next_1 = _s11_c_loss_all_next_0 < 28'h40000;
+wire _s11_c_loss_all_next_2 = _s11_c_loss_all_next_0 < 28'h419ce00;
+wire [27:0] _s11_c_loss_all_next_3 = _s11_c_loss_all_next_2 ? _s11_c_loss_all_next_0 : 28'h419ce00;
+wire [27:0] _s11_c_loss_all_next_4 = _s11_c_loss_all_next_1 ? 28'h40000 : _s11_c_loss_all_next_3;
+wire [26:0] _s11_c_loss_all_next_5 = _s11_c_loss_all_next_4[26:0];
+wire [26:0] c_loss_all = s10_qa_used_reg ? _s11_c_loss_all_next_5 : s10_t_25_reg;
 wire [11:0] _s6_t_39_next_0 = ack_run ? s5_u_wtd_avg_out_reg : s5_cur_avg_wtd_reg;
-wire _s11_t_25_next_0 = s10_ack_run_reg ? s10_fi_fire_reg : s10_cur_increase_reg;
+wire _s12_t_21_next_0 = s11_ack_run_reg ? s11_fi_fire_reg : s11_cur_increase_reg;
 wire _s6_t_40_next_0 = ~s5_qa_fire_reg;
 wire _s6_t_40_next_1 = s5_t_56_reg & _s6_t_40_next_0;
 wire _s6_t_40_next_2 = qa_used ? _s6_t_40_next_1 : s5_t_57_reg;
@@ -7493,23 +7615,23 @@ wire _s5_core_case_next_0 = ~u_wtd_can_decrease;
 wire _s5_core_case_next_1 = s4_u_wtd_ecn_reg & _s5_core_case_next_0;
 wire [2:0] core_case = _s5_core_case_next_1 ? 3'd0 : s4_t_34_reg;
 wire [2:0] _s6_t_46_next_0 = qa_fired ? 3'd5 : 3'd7;
-wire [2:0] _s11_t_32_next_0 = fi_fired ? 3'd6 : s10_core_case_reg;
-wire [2:0] _s11_t_32_next_1 = s10_qa_fired_reg ? 3'd5 : _s11_t_32_next_0;
-wire [2:0] _s11_t_32_next_2 = s10_ack_run_reg ? _s11_t_32_next_1 : 3'd0;
-wire [2:0] _s11_t_32_next_3 = s10_is_loss_reg ? s10_t_35_reg : _s11_t_32_next_2;
-wire [2:0] _s11_t_32_next_4 = s10_t_34_reg ? 3'd0 : _s11_t_32_next_3;
-wire _s11_t_33_next_0 = s10_t_34_reg ? 1'd0 : _s11_t_25_next_0;
-wire _snoop_ahead_0 = ~s31_error_reg;
-wire _snoop_ahead_1 = s31_valid_reg & _snoop_ahead_0;
-wire [11:0] _snoop_ahead_2 = s31_conn_reg[11:0];
+wire [2:0] _s12_t_28_next_0 = fi_fired ? 3'd6 : s11_core_case_reg;
+wire [2:0] _s12_t_28_next_1 = s11_qa_fired_reg ? 3'd5 : _s12_t_28_next_0;
+wire [2:0] _s12_t_28_next_2 = s11_ack_run_reg ? _s12_t_28_next_1 : 3'd0;
+wire [2:0] _s12_t_28_next_3 = s11_is_loss_reg ? s11_t_33_reg : _s12_t_28_next_2;
+wire [2:0] _s12_t_28_next_4 = s11_t_32_reg ? 3'd0 : _s12_t_28_next_3;
+wire _s12_t_29_next_0 = s11_t_32_reg ? 1'd0 : _s12_t_21_next_0;
+wire _snoop_ahead_0 = ~s32_error_reg;
+wire _snoop_ahead_1 = s32_valid_reg & _snoop_ahead_0;
+wire [11:0] _snoop_ahead_2 = s32_conn_reg[11:0];
 wire [11:0] _snoop_ahead_3 = in_conn_reg[11:0];
 wire _snoop_ahead_4 = _snoop_ahead_2 == _snoop_ahead_3;
 wire snoop_s1_ahead = _snoop_ahead_1 & _snoop_ahead_4;
-wire [11:0] _snoop_ahead_5 = s31_conn_reg[11:0];
+wire [11:0] _snoop_ahead_5 = s32_conn_reg[11:0];
 wire [11:0] _snoop_ahead_6 = s1_conn_reg[11:0];
 wire _snoop_ahead_7 = _snoop_ahead_5 == _snoop_ahead_6;
 wire snoop_s2_ahead = _snoop_ahead_1 & _snoop_ahead_7;
-wire [11:0] _snoop_ahead_8 = s31_conn_reg[11:0];
+wire [11:0] _snoop_ahead_8 = s32_conn_reg[11:0];
 wire [11:0] _snoop_ahead_9 = s2_conn_reg[11:0];
 wire _snoop_ahead_10 = _snoop_ahead_8 == _snoop_ahead_9;
 wire snoop_s3_ahead = _snoop_ahead_1 & _snoop_ahead_10;
@@ -7526,396 +7648,451 @@ wire _shell_9 = _shell_7 & _shell_8;
 wire _shell_10 = ~hazard4_reg;
 wire _shell_11 = _shell_9 & _shell_10;
 wire _shell_12 = ~hazard5_reg;
-wire issue = _shell_11 & _shell_12;
-wire _shell_13 = s_event_valid & in_ready_reg;
-wire _shell_14 = ~in_valid_reg;
-wire [5:0] _shell_15 = issue ? 6'd1 : 6'd0;
-wire [5:0] _shell_16 = occ_reg + _shell_15;
+wire _shell_13 = _shell_11 & _shell_12;
+wire _shell_14 = ~hazard6_reg;
+wire _shell_15 = _shell_13 & _shell_14;
+wire _shell_16 = ~hazard7_reg;
+wire _shell_17 = _shell_15 & _shell_16;
+wire _shell_18 = ~hazard8_reg;
+wire _shell_19 = _shell_17 & _shell_18;
+wire _shell_20 = ~hazard9_reg;
+wire _shell_21 = _shell_19 & _shell_20;
+wire _shell_22 = ~hazard10_reg;
+wire _shell_23 = _shell_21 & _shell_22;
+wire _shell_24 = ~hazard11_reg;
+wire _shell_25 = _shell_23 & _shell_24;
+wire _shell_26 = ~hazard12_reg;
+wire _shell_27 = _shell_25 & _shell_26;
+wire _shell_28 = ~hazard13_reg;
+wire _shell_29 = _shell_27 & _shell_28;
+wire _shell_30 = ~hazard14_reg;
+wire issue = _shell_29 & _shell_30;
+wire _shell_31 = s_event_valid & in_ready_reg;
+wire _shell_32 = ~in_valid_reg;
+wire [5:0] _shell_33 = issue ? 6'd1 : 6'd0;
+wire [5:0] _shell_34 = occ_reg + _shell_33;
 wire out_pop = out_valid_reg & m_result_ready;
-wire [5:0] _shell_17 = out_pop ? 6'd1 : 6'd0;
-wire [5:0] occ_update = _shell_16 - _shell_17;
-wire _shell_18 = ~s32_error_reg;
-wire wr_en = s32_valid_reg & _shell_18;
-wire [11:0] wr_addr = s32_conn_reg[11:0];
-wire [11:0] _shell_19 = in_conn_reg[11:0];
-wire _shell_20 = wr_addr == _shell_19;
-wire snoop_in = wr_en & _shell_20;
+wire [5:0] _shell_35 = out_pop ? 6'd1 : 6'd0;
+wire [5:0] occ_update = _shell_34 - _shell_35;
+wire _shell_36 = ~s33_error_reg;
+wire wr_en = s33_valid_reg & _shell_36;
+wire [11:0] wr_addr = s33_conn_reg[11:0];
+wire [11:0] _shell_37 = in_conn_reg[11:0];
+wire _shell_38 = wr_addr == _shell_37;
+wire snoop_in = wr_en & _shell_38;
 wire [26:0] c_open = 27'h419ce00;
-wire [127:0] _shell_21 = {12'd0, 1'd0, 1'd0, 24'h0, 21'h0, 21'h0, 21'h0, c_open};
-wire [26:0] c_ack = s32_ack_run_reg ? s32_c_ack_clamped_reg : s32_cur_c_reg;
-wire [26:0] c_new = s32_is_loss_reg ? s32_c_loss_all_reg : c_ack;
-wire [127:0] _shell_22 = {s32_t_reg, s32_t_2_reg, s32_t_3_reg, s32_t_4_reg, s32_t_5_reg, s32_t_6_reg, s32_t_7_reg, c_new};
-wire [127:0] new_word = s32_t_8_reg ? _shell_21 : _shell_22;
-wire _shell_23 = snoop_s1_reg | s1_fix_valid_reg;
-wire [127:0] _shell_24 = snoop_s1_reg ? new_word : s1_fix_word_reg;
-wire _shell_25 = snoop_s2_reg | s2_fix_valid_reg;
-wire [127:0] _shell_26 = snoop_s2_reg ? new_word : s2_fix_word_reg;
+wire [127:0] _shell_39 = {12'd0, 1'd0, 1'd0, 24'h0, 21'h0, 21'h0, 21'h0, c_open};
+wire [26:0] c_ack = s33_ack_run_reg ? s33_c_ack_clamped_reg : s33_cur_c_reg;
+wire [26:0] c_new = s33_is_loss_reg ? s33_c_loss_all_reg : c_ack;
+wire [127:0] _shell_40 = {s33_t_reg, s33_t_2_reg, s33_t_3_reg, s33_t_4_reg, s33_t_5_reg, s33_t_6_reg, s33_t_7_reg, c_new};
+wire [127:0] new_word = s33_t_8_reg ? _shell_39 : _shell_40;
+wire _shell_41 = snoop_s1_reg | s1_fix_valid_reg;
+wire [127:0] _shell_42 = snoop_s1_reg ? new_word : s1_fix_word_reg;
+wire _shell_43 = snoop_s2_reg | s2_fix_valid_reg;
+wire [127:0] _shell_44 = snoop_s2_reg ? new_word : s2_fix_word_reg;
 wire [127:0] s3_word = s3_fix_valid_reg ? s3_fix_word_reg : s3_ram_reg;
-wire [127:0] _shell_27 = snoop_s3_reg ? new_word : s3_word;
-wire _shell_28 = out_wr_ptr_reg == 6'd0;
+wire [127:0] _shell_45 = snoop_s3_reg ? new_word : s3_word;
+wire _shell_46 = out_wr_ptr_reg == 6'd0;
 wire [20:0] cwnd_result = c_new[26:6];
-wire [20:0] _shell_29 = s32_t_8_reg ? 21'h106738 : cwnd_result;
-wire [20:0] res_cwnd = s32_error_reg ? 21'h0 : _shell_29;
-wire [2:0] res_case = s32_error_reg ? 3'd0 : s32_t_9_reg;
-wire res_qa = s32_error_reg ? 1'd0 : s32_qa_fired_reg;
-wire res_fast = s32_error_reg ? 1'd0 : s32_t_10_reg;
-wire _shell_30 = out_wr_ptr_reg == 6'd1;
-wire _shell_31 = out_wr_ptr_reg == 6'd2;
-wire _shell_32 = out_wr_ptr_reg == 6'd3;
-wire _shell_33 = out_wr_ptr_reg == 6'd4;
-wire _shell_34 = out_wr_ptr_reg == 6'd5;
-wire _shell_35 = out_wr_ptr_reg == 6'd6;
-wire _shell_36 = out_wr_ptr_reg == 6'd7;
-wire _shell_37 = out_wr_ptr_reg == 6'd8;
-wire _shell_38 = out_wr_ptr_reg == 6'd9;
-wire _shell_39 = out_wr_ptr_reg == 6'd10;
-wire _shell_40 = out_wr_ptr_reg == 6'd11;
-wire _shell_41 = out_wr_ptr_reg == 6'd12;
-wire _shell_42 = out_wr_ptr_reg == 6'd13;
-wire _shell_43 = out_wr_ptr_reg == 6'd14;
-wire _shell_44 = out_wr_ptr_reg == 6'd15;
-wire _shell_45 = out_wr_ptr_reg == 6'd16;
-wire _shell_46 = out_wr_ptr_reg == 6'd17;
-wire _shell_47 = out_wr_ptr_reg == 6'd18;
-wire _shell_48 = out_wr_ptr_reg == 6'd19;
-wire _shell_49 = out_wr_ptr_reg == 6'd20;
-wire _shell_50 = out_wr_ptr_reg == 6'd21;
-wire _shell_51 = out_wr_ptr_reg == 6'd22;
-wire _shell_52 = out_wr_ptr_reg == 6'd23;
-wire _shell_53 = out_wr_ptr_reg == 6'd24;
-wire _shell_54 = out_wr_ptr_reg == 6'd25;
-wire _shell_55 = out_wr_ptr_reg == 6'd26;
-wire _shell_56 = out_wr_ptr_reg == 6'd27;
-wire _shell_57 = out_wr_ptr_reg == 6'd28;
-wire _shell_58 = out_wr_ptr_reg == 6'd29;
-wire _shell_59 = out_wr_ptr_reg == 6'd30;
-wire _shell_60 = out_wr_ptr_reg == 6'd31;
-wire _shell_61 = out_wr_ptr_reg == 6'd32;
-wire _shell_62 = out_wr_ptr_reg == 6'd33;
-wire _shell_63 = out_wr_ptr_reg == 6'd33;
-wire [5:0] _shell_64 = out_wr_ptr_reg + 6'd1;
-wire [5:0] _shell_65 = _shell_63 ? 6'd0 : _shell_64;
-wire _shell_66 = out_wr_ptr_reg == out_rd_ptr_plus1_reg;
-wire out_lands_next = s32_valid_reg & _shell_66;
-wire [15:0] _shell_67 = out_rd_ptr_plus1_reg[5] ? (out_rd_ptr_plus1_reg[4] ? out33_conn_reg : (out_rd_ptr_plus1_reg[3] ? out33_conn_reg : (out_rd_ptr_plus1_reg[2] ? out33_conn_reg : (out_rd_ptr_plus1_reg[1] ? out33_conn_reg : (out_rd_ptr_plus1_reg[0] ? out33_conn_reg : out32_conn_reg))))) : (out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_conn_reg : out30_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out29_conn_reg : out28_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_conn_reg : out26_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out25_conn_reg : out24_conn_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_conn_reg : out22_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out21_conn_reg : out20_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_conn_reg : out18_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out17_conn_reg : out16_conn_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_conn_reg : out14_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out13_conn_reg : out12_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_conn_reg : out10_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out9_conn_reg : out8_conn_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_conn_reg : out6_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out5_conn_reg : out4_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_conn_reg : out2_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out1_conn_reg : out0_conn_reg)))));
-wire [2:0] _shell_68 = out_rd_ptr_plus1_reg[5] ? (out_rd_ptr_plus1_reg[4] ? out33_kind_reg : (out_rd_ptr_plus1_reg[3] ? out33_kind_reg : (out_rd_ptr_plus1_reg[2] ? out33_kind_reg : (out_rd_ptr_plus1_reg[1] ? out33_kind_reg : (out_rd_ptr_plus1_reg[0] ? out33_kind_reg : out32_kind_reg))))) : (out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_kind_reg : out30_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out29_kind_reg : out28_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_kind_reg : out26_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out25_kind_reg : out24_kind_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_kind_reg : out22_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out21_kind_reg : out20_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_kind_reg : out18_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out17_kind_reg : out16_kind_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_kind_reg : out14_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out13_kind_reg : out12_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_kind_reg : out10_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out9_kind_reg : out8_kind_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_kind_reg : out6_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out5_kind_reg : out4_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_kind_reg : out2_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out1_kind_reg : out0_kind_reg)))));
-wire [20:0] _shell_69 = out_rd_ptr_plus1_reg[5] ? (out_rd_ptr_plus1_reg[4] ? out33_cwnd_reg : (out_rd_ptr_plus1_reg[3] ? out33_cwnd_reg : (out_rd_ptr_plus1_reg[2] ? out33_cwnd_reg : (out_rd_ptr_plus1_reg[1] ? out33_cwnd_reg : (out_rd_ptr_plus1_reg[0] ? out33_cwnd_reg : out32_cwnd_reg))))) : (out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_cwnd_reg : out30_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out29_cwnd_reg : out28_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_cwnd_reg : out26_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out25_cwnd_reg : out24_cwnd_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_cwnd_reg : out22_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out21_cwnd_reg : out20_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_cwnd_reg : out18_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out17_cwnd_reg : out16_cwnd_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_cwnd_reg : out14_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out13_cwnd_reg : out12_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_cwnd_reg : out10_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out9_cwnd_reg : out8_cwnd_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_cwnd_reg : out6_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out5_cwnd_reg : out4_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_cwnd_reg : out2_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out1_cwnd_reg : out0_cwnd_reg)))));
-wire [2:0] _shell_70 = out_rd_ptr_plus1_reg[5] ? (out_rd_ptr_plus1_reg[4] ? out33_case_reg : (out_rd_ptr_plus1_reg[3] ? out33_case_reg : (out_rd_ptr_plus1_reg[2] ? out33_case_reg : (out_rd_ptr_plus1_reg[1] ? out33_case_reg : (out_rd_ptr_plus1_reg[0] ? out33_case_reg : out32_case_reg))))) : (out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_case_reg : out30_case_reg) : (out_rd_ptr_plus1_reg[0] ? out29_case_reg : out28_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_case_reg : out26_case_reg) : (out_rd_ptr_plus1_reg[0] ? out25_case_reg : out24_case_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_case_reg : out22_case_reg) : (out_rd_ptr_plus1_reg[0] ? out21_case_reg : out20_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_case_reg : out18_case_reg) : (out_rd_ptr_plus1_reg[0] ? out17_case_reg : out16_case_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_case_reg : out14_case_reg) : (out_rd_ptr_plus1_reg[0] ? out13_case_reg : out12_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_case_reg : out10_case_reg) : (out_rd_ptr_plus1_reg[0] ? out9_case_reg : out8_case_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_case_reg : out6_case_reg) : (out_rd_ptr_plus1_reg[0] ? out5_case_reg : out4_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_case_reg : out2_case_reg) : (out_rd_ptr_plus1_reg[0] ? out1_case_reg : out0_case_reg)))));
-wire _shell_71 = out_rd_ptr_plus1_reg[5] ? (out_rd_ptr_plus1_reg[4] ? out33_qa_reg : (out_rd_ptr_plus1_reg[3] ? out33_qa_reg : (out_rd_ptr_plus1_reg[2] ? out33_qa_reg : (out_rd_ptr_plus1_reg[1] ? out33_qa_reg : (out_rd_ptr_plus1_reg[0] ? out33_qa_reg : out32_qa_reg))))) : (out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_qa_reg : out30_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out29_qa_reg : out28_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_qa_reg : out26_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out25_qa_reg : out24_qa_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_qa_reg : out22_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out21_qa_reg : out20_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_qa_reg : out18_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out17_qa_reg : out16_qa_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_qa_reg : out14_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out13_qa_reg : out12_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_qa_reg : out10_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out9_qa_reg : out8_qa_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_qa_reg : out6_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out5_qa_reg : out4_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_qa_reg : out2_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out1_qa_reg : out0_qa_reg)))));
-wire _shell_72 = out_rd_ptr_plus1_reg[5] ? (out_rd_ptr_plus1_reg[4] ? out33_fast_reg : (out_rd_ptr_plus1_reg[3] ? out33_fast_reg : (out_rd_ptr_plus1_reg[2] ? out33_fast_reg : (out_rd_ptr_plus1_reg[1] ? out33_fast_reg : (out_rd_ptr_plus1_reg[0] ? out33_fast_reg : out32_fast_reg))))) : (out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_fast_reg : out30_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out29_fast_reg : out28_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_fast_reg : out26_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out25_fast_reg : out24_fast_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_fast_reg : out22_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out21_fast_reg : out20_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_fast_reg : out18_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out17_fast_reg : out16_fast_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_fast_reg : out14_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out13_fast_reg : out12_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_fast_reg : out10_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out9_fast_reg : out8_fast_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_fast_reg : out6_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out5_fast_reg : out4_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_fast_reg : out2_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out1_fast_reg : out0_fast_reg)))));
-wire _shell_73 = out_rd_ptr_plus1_reg[5] ? (out_rd_ptr_plus1_reg[4] ? out33_error_reg : (out_rd_ptr_plus1_reg[3] ? out33_error_reg : (out_rd_ptr_plus1_reg[2] ? out33_error_reg : (out_rd_ptr_plus1_reg[1] ? out33_error_reg : (out_rd_ptr_plus1_reg[0] ? out33_error_reg : out32_error_reg))))) : (out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_error_reg : out30_error_reg) : (out_rd_ptr_plus1_reg[0] ? out29_error_reg : out28_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_error_reg : out26_error_reg) : (out_rd_ptr_plus1_reg[0] ? out25_error_reg : out24_error_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_error_reg : out22_error_reg) : (out_rd_ptr_plus1_reg[0] ? out21_error_reg : out20_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_error_reg : out18_error_reg) : (out_rd_ptr_plus1_reg[0] ? out17_error_reg : out16_error_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_error_reg : out14_error_reg) : (out_rd_ptr_plus1_reg[0] ? out13_error_reg : out12_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_error_reg : out10_error_reg) : (out_rd_ptr_plus1_reg[0] ? out9_error_reg : out8_error_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_error_reg : out6_error_reg) : (out_rd_ptr_plus1_reg[0] ? out5_error_reg : out4_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_error_reg : out2_error_reg) : (out_rd_ptr_plus1_reg[0] ? out1_error_reg : out0_error_reg)))));
-wire _shell_74 = out_wr_ptr_reg == out_rd_ptr_reg;
-wire out_lands_head = s32_valid_reg & _shell_74;
-wire _shell_75 = out_rd_ptr_plus1_reg == 6'd33;
-wire [5:0] _shell_76 = out_rd_ptr_plus1_reg + 6'd1;
-wire [5:0] _shell_77 = _shell_75 ? 6'd0 : _shell_76;
-wire [5:0] _shell_78 = s32_valid_reg ? 6'd1 : 6'd0;
-wire [5:0] _shell_79 = out_count_reg + _shell_78;
-wire [5:0] _shell_80 = out_pop ? 6'd1 : 6'd0;
-wire [5:0] _shell_81 = _shell_79 - _shell_80;
-wire _shell_82 = ~out_pop;
-wire _shell_83 = s32_valid_reg & _shell_82;
-wire _shell_84 = out_count_reg != 6'd63;
-wire _shell_85 = ~s32_valid_reg;
-wire _shell_86 = out_pop & _shell_85;
-wire _shell_87 = out_count_reg != 6'd1;
+wire [20:0] _shell_47 = s33_t_8_reg ? 21'h106738 : cwnd_result;
+wire [20:0] res_cwnd = s33_error_reg ? 21'h0 : _shell_47;
+wire [2:0] res_case = s33_error_reg ? 3'd0 : s33_t_9_reg;
+wire res_qa = s33_error_reg ? 1'd0 : s33_qa_fired_reg;
+wire res_fast = s33_error_reg ? 1'd0 : s33_t_10_reg;
+wire _shell_48 = out_wr_ptr_reg == 6'd1;
+wire _shell_49 = out_wr_ptr_reg == 6'd2;
+wire _shell_50 = out_wr_ptr_reg == 6'd3;
+wire _shell_51 = out_wr_ptr_reg == 6'd4;
+wire _shell_52 = out_wr_ptr_reg == 6'd5;
+wire _shell_53 = out_wr_ptr_reg == 6'd6;
+wire _shell_54 = out_wr_ptr_reg == 6'd7;
+wire _shell_55 = out_wr_ptr_reg == 6'd8;
+wire _shell_56 = out_wr_ptr_reg == 6'd9;
+wire _shell_57 = out_wr_ptr_reg == 6'd10;
+wire _shell_58 = out_wr_ptr_reg == 6'd11;
+wire _shell_59 = out_wr_ptr_reg == 6'd12;
+wire _shell_60 = out_wr_ptr_reg == 6'd13;
+wire _shell_61 = out_wr_ptr_reg == 6'd14;
+wire _shell_62 = out_wr_ptr_reg == 6'd15;
+wire _shell_63 = out_wr_ptr_reg == 6'd16;
+wire _shell_64 = out_wr_ptr_reg == 6'd17;
+wire _shell_65 = out_wr_ptr_reg == 6'd18;
+wire _shell_66 = out_wr_ptr_reg == 6'd19;
+wire _shell_67 = out_wr_ptr_reg == 6'd20;
+wire _shell_68 = out_wr_ptr_reg == 6'd21;
+wire _shell_69 = out_wr_ptr_reg == 6'd22;
+wire _shell_70 = out_wr_ptr_reg == 6'd23;
+wire _shell_71 = out_wr_ptr_reg == 6'd24;
+wire _shell_72 = out_wr_ptr_reg == 6'd25;
+wire _shell_73 = out_wr_ptr_reg == 6'd26;
+wire _shell_74 = out_wr_ptr_reg == 6'd27;
+wire _shell_75 = out_wr_ptr_reg == 6'd28;
+wire _shell_76 = out_wr_ptr_reg == 6'd29;
+wire _shell_77 = out_wr_ptr_reg == 6'd30;
+wire _shell_78 = out_wr_ptr_reg == 6'd31;
+wire _shell_79 = out_wr_ptr_reg == 6'd32;
+wire _shell_80 = out_wr_ptr_reg == 6'd33;
+wire _shell_81 = out_wr_ptr_reg == 6'd34;
+wire _shell_82 = out_wr_ptr_reg == 6'd34;
+wire [5:0] _shell_83 = out_wr_ptr_reg + 6'd1;
+wire [5:0] _shell_84 = _shell_82 ? 6'd0 : _shell_83;
+wire _shell_85 = out_wr_ptr_reg == out_rd_ptr_plus1_reg;
+wire out_lands_next = s33_valid_reg & _shell_85;
+wire [15:0] _shell_86 = out_rd_ptr_plus1_reg[5] ? (out_rd_ptr_plus1_reg[4] ? out34_conn_reg : (out_rd_ptr_plus1_reg[3] ? out34_conn_reg : (out_rd_ptr_plus1_reg[2] ? out34_conn_reg : (out_rd_ptr_plus1_reg[1] ? out34_conn_reg : (out_rd_ptr_plus1_reg[0] ? out33_conn_reg : out32_conn_reg))))) : (out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_conn_reg : out30_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out29_conn_reg : out28_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_conn_reg : out26_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out25_conn_reg : out24_conn_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_conn_reg : out22_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out21_conn_reg : out20_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_conn_reg : out18_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out17_conn_reg : out16_conn_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_conn_reg : out14_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out13_conn_reg : out12_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_conn_reg : out10_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out9_conn_reg : out8_conn_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_conn_reg : out6_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out5_conn_reg : out4_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_conn_reg : out2_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out1_conn_reg : out0_conn_reg)))));
+wire [2:0] _shell_87 = out_rd_ptr_plus1_reg[5] ? (out_rd_ptr_plus1_reg[4] ? out34_kind_reg : (out_rd_ptr_plus1_reg[3] ? out34_kind_reg : (out_rd_ptr_plus1_reg[2] ? out34_kind_reg : (out_rd_ptr_plus1_reg[1] ? out34_kind_reg : (out_rd_ptr_plus1_reg[0] ? out33_kind_reg : out32_kind_reg))))) : (out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_kind_reg : out30_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out29_kind_reg : out28_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_kind_reg : out26_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out25_kind_reg : out24_kind_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_kind_reg : out22_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out21_kind_reg : out20_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_kind_reg : out18_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out17_kind_reg : out16_kind_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_kind_reg : out14_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out13_kind_reg : out12_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_kind_reg : out10_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out9_kind_reg : out8_kind_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_kind_reg : out6_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out5_kind_reg : out4_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_kind_reg : out2_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out1_kind_reg : out0_kind_reg)))));
+wire [20:0] _shell_88 = out_rd_ptr_plus1_reg[5] ? (out_rd_ptr_plus1_reg[4] ? out34_cwnd_reg : (out_rd_ptr_plus1_reg[3] ? out34_cwnd_reg : (out_rd_ptr_plus1_reg[2] ? out34_cwnd_reg : (out_rd_ptr_plus1_reg[1] ? out34_cwnd_reg : (out_rd_ptr_plus1_reg[0] ? out33_cwnd_reg : out32_cwnd_reg))))) : (out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_cwnd_reg : out30_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out29_cwnd_reg : out28_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_cwnd_reg : out26_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out25_cwnd_reg : out24_cwnd_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_cwnd_reg : out22_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out21_cwnd_reg : out20_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_cwnd_reg : out18_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out17_cwnd_reg : out16_cwnd_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_cwnd_reg : out14_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out13_cwnd_reg : out12_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_cwnd_reg : out10_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out9_cwnd_reg : out8_cwnd_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_cwnd_reg : out6_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out5_cwnd_reg : out4_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_cwnd_reg : out2_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out1_cwnd_reg : out0_cwnd_reg)))));
+wire [2:0] _shell_89 = out_rd_ptr_plus1_reg[5] ? (out_rd_ptr_plus1_reg[4] ? out34_case_reg : (out_rd_ptr_plus1_reg[3] ? out34_case_reg : (out_rd_ptr_plus1_reg[2] ? out34_case_reg : (out_rd_ptr_plus1_reg[1] ? out34_case_reg : (out_rd_ptr_plus1_reg[0] ? out33_case_reg : out32_case_reg))))) : (out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_case_reg : out30_case_reg) : (out_rd_ptr_plus1_reg[0] ? out29_case_reg : out28_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_case_reg : out26_case_reg) : (out_rd_ptr_plus1_reg[0] ? out25_case_reg : out24_case_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_case_reg : out22_case_reg) : (out_rd_ptr_plus1_reg[0] ? out21_case_reg : out20_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_case_reg : out18_case_reg) : (out_rd_ptr_plus1_reg[0] ? out17_case_reg : out16_case_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_case_reg : out14_case_reg) : (out_rd_ptr_plus1_reg[0] ? out13_case_reg : out12_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_case_reg : out10_case_reg) : (out_rd_ptr_plus1_reg[0] ? out9_case_reg : out8_case_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_case_reg : out6_case_reg) : (out_rd_ptr_plus1_reg[0] ? out5_case_reg : out4_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_case_reg : out2_case_reg) : (out_rd_ptr_plus1_reg[0] ? out1_case_reg : out0_case_reg)))));
+wire _shell_90 = out_rd_ptr_plus1_reg[5] ? (out_rd_ptr_plus1_reg[4] ? out34_qa_reg : (out_rd_ptr_plus1_reg[3] ? out34_qa_reg : (out_rd_ptr_plus1_reg[2] ? out34_qa_reg : (out_rd_ptr_plus1_reg[1] ? out34_qa_reg : (out_rd_ptr_plus1_reg[0] ? out33_qa_reg : out32_qa_reg))))) : (out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_qa_reg : out30_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out29_qa_reg : out28_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_qa_reg : out26_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out25_qa_reg : out24_qa_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_qa_reg : out22_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out21_qa_reg : out20_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_qa_reg : out18_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out17_qa_reg : out16_qa_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_qa_reg : out14_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out13_qa_reg : out12_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_qa_reg : out10_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out9_qa_reg : out8_qa_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_qa_reg : out6_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out5_qa_reg : out4_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_qa_reg : out2_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out1_qa_reg : out0_qa_reg)))));
+wire _shell_91 = out_rd_ptr_plus1_reg[5] ? (out_rd_ptr_plus1_reg[4] ? out34_fast_reg : (out_rd_ptr_plus1_reg[3] ? out34_fast_reg : (out_rd_ptr_plus1_reg[2] ? out34_fast_reg : (out_rd_ptr_plus1_reg[1] ? out34_fast_reg : (out_rd_ptr_plus1_reg[0] ? out33_fast_reg : out32_fast_reg))))) : (out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_fast_reg : out30_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out29_fast_reg : out28_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_fast_reg : out26_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out25_fast_reg : out24_fast_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_fast_reg : out22_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out21_fast_reg : out20_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_fast_reg : out18_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out17_fast_reg : out16_fast_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_fast_reg : out14_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out13_fast_reg : out12_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_fast_reg : out10_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out9_fast_reg : out8_fast_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_fast_reg : out6_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out5_fast_reg : out4_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_fast_reg : out2_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out1_fast_reg : out0_fast_reg)))));
+wire _shell_92 = out_rd_ptr_plus1_reg[5] ? (out_rd_ptr_plus1_reg[4] ? out34_error_reg : (out_rd_ptr_plus1_reg[3] ? out34_error_reg : (out_rd_ptr_plus1_reg[2] ? out34_error_reg : (out_rd_ptr_plus1_reg[1] ? out34_error_reg : (out_rd_ptr_plus1_reg[0] ? out33_error_reg : out32_error_reg))))) : (out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_error_reg : out30_error_reg) : (out_rd_ptr_plus1_reg[0] ? out29_error_reg : out28_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_error_reg : out26_error_reg) : (out_rd_ptr_plus1_reg[0] ? out25_error_reg : out24_error_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_error_reg : out22_error_reg) : (out_rd_ptr_plus1_reg[0] ? out21_error_reg : out20_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_error_reg : out18_error_reg) : (out_rd_ptr_plus1_reg[0] ? out17_error_reg : out16_error_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_error_reg : out14_error_reg) : (out_rd_ptr_plus1_reg[0] ? out13_error_reg : out12_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_error_reg : out10_error_reg) : (out_rd_ptr_plus1_reg[0] ? out9_error_reg : out8_error_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_error_reg : out6_error_reg) : (out_rd_ptr_plus1_reg[0] ? out5_error_reg : out4_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_error_reg : out2_error_reg) : (out_rd_ptr_plus1_reg[0] ? out1_error_reg : out0_error_reg)))));
+wire _shell_93 = out_wr_ptr_reg == out_rd_ptr_reg;
+wire out_lands_head = s33_valid_reg & _shell_93;
+wire _shell_94 = out_rd_ptr_plus1_reg == 6'd34;
+wire [5:0] _shell_95 = out_rd_ptr_plus1_reg + 6'd1;
+wire [5:0] _shell_96 = _shell_94 ? 6'd0 : _shell_95;
+wire [5:0] _shell_97 = s33_valid_reg ? 6'd1 : 6'd0;
+wire [5:0] _shell_98 = out_count_reg + _shell_97;
+wire [5:0] _shell_99 = out_pop ? 6'd1 : 6'd0;
+wire [5:0] _shell_100 = _shell_98 - _shell_99;
+wire _shell_101 = ~out_pop;
+wire _shell_102 = s33_valid_reg & _shell_101;
+wire _shell_103 = out_count_reg != 6'd63;
+wire _shell_104 = ~s33_valid_reg;
+wire _shell_105 = out_pop & _shell_104;
+wire _shell_106 = out_count_reg != 6'd1;
 wire out_stays = |out_count_reg;
-wire _shell_88 = _shell_86 ? _shell_87 : out_stays;
-wire _shell_89 = _shell_83 ? _shell_84 : _shell_88;
+wire _shell_107 = _shell_105 ? _shell_106 : out_stays;
+wire _shell_108 = _shell_102 ? _shell_103 : _shell_107;
 wire _issue_next_0 = in_conn_reg == skid_conn_reg;
 wire hazard_issued_skid = issue & _issue_next_0;
 wire _issue_next_1 = s1_conn_reg == skid_conn_reg;
 wire _issue_next_2 = s1_valid_reg & _issue_next_1;
 wire _issue_next_3 = hazard_issued_skid | _issue_next_2;
-wire _issue_next_4 = s2_conn_reg == skid_conn_reg;
-wire _issue_next_5 = s2_valid_reg & _issue_next_4;
-wire _issue_next_6 = _issue_next_3 | _issue_next_5;
-wire _issue_next_7 = s3_conn_reg == skid_conn_reg;
-wire _issue_next_8 = s3_valid_reg & _issue_next_7;
-wire _issue_next_9 = _issue_next_6 | _issue_next_8;
-wire _issue_next_10 = s4_conn_reg == skid_conn_reg;
-wire _issue_next_11 = s4_valid_reg & _issue_next_10;
-wire _issue_next_12 = _issue_next_9 | _issue_next_11;
-wire _issue_next_13 = in_conn_reg == s_event_conn;
-wire hazard_issued_in = issue & _issue_next_13;
-wire _issue_next_14 = s1_conn_reg == s_event_conn;
-wire _issue_next_15 = s1_valid_reg & _issue_next_14;
-wire _issue_next_16 = hazard_issued_in | _issue_next_15;
-wire _issue_next_17 = s2_conn_reg == s_event_conn;
-wire _issue_next_18 = s2_valid_reg & _issue_next_17;
+wire _issue_next_4 = in_conn_reg == s_event_conn;
+wire hazard_issued_in = issue & _issue_next_4;
+wire _issue_next_5 = s1_conn_reg == s_event_conn;
+wire _issue_next_6 = s1_valid_reg & _issue_next_5;
+wire _issue_next_7 = hazard_issued_in | _issue_next_6;
+wire _issue_next_8 = skid_valid_reg ? _issue_next_3 : _issue_next_7;
+wire _issue_next_9 = in_conn_reg == in_conn_reg;
+wire hazard_issued_head = issue & _issue_next_9;
+wire _issue_next_10 = s1_conn_reg == in_conn_reg;
+wire _issue_next_11 = s1_valid_reg & _issue_next_10;
+wire _issue_next_12 = hazard_issued_head | _issue_next_11;
+wire _issue_next_13 = in_valid_reg ? _issue_next_12 : _issue_next_7;
+wire hazard0_ahead = issue ? _issue_next_8 : _issue_next_13;
+wire _issue_next_14 = s2_conn_reg == skid_conn_reg;
+wire _issue_next_15 = s2_valid_reg & _issue_next_14;
+wire _issue_next_16 = 1'd0 | _issue_next_15;
+wire _issue_next_17 = s3_conn_reg == skid_conn_reg;
+wire _issue_next_18 = s3_valid_reg & _issue_next_17;
 wire _issue_next_19 = _issue_next_16 | _issue_next_18;
-wire _issue_next_20 = s3_conn_reg == s_event_conn;
-wire _issue_next_21 = s3_valid_reg & _issue_next_20;
-wire _issue_next_22 = _issue_next_19 | _issue_next_21;
-wire _issue_next_23 = s4_conn_reg == s_event_conn;
-wire _issue_next_24 = s4_valid_reg & _issue_next_23;
+wire _issue_next_20 = s2_conn_reg == s_event_conn;
+wire _issue_next_21 = s2_valid_reg & _issue_next_20;
+wire _issue_next_22 = 1'd0 | _issue_next_21;
+wire _issue_next_23 = s3_conn_reg == s_event_conn;
+wire _issue_next_24 = s3_valid_reg & _issue_next_23;
 wire _issue_next_25 = _issue_next_22 | _issue_next_24;
-wire _issue_next_26 = skid_valid_reg ? _issue_next_12 : _issue_next_25;
-wire _issue_next_27 = in_conn_reg == in_conn_reg;
-wire hazard_issued_head = issue & _issue_next_27;
-wire _issue_next_28 = s1_conn_reg == in_conn_reg;
-wire _issue_next_29 = s1_valid_reg & _issue_next_28;
-wire _issue_next_30 = hazard_issued_head | _issue_next_29;
-wire _issue_next_31 = s2_conn_reg == in_conn_reg;
-wire _issue_next_32 = s2_valid_reg & _issue_next_31;
-wire _issue_next_33 = _issue_next_30 | _issue_next_32;
-wire _issue_next_34 = s3_conn_reg == in_conn_reg;
-wire _issue_next_35 = s3_valid_reg & _issue_next_34;
-wire _issue_next_36 = _issue_next_33 | _issue_next_35;
-wire _issue_next_37 = s4_conn_reg == in_conn_reg;
-wire _issue_next_38 = s4_valid_reg & _issue_next_37;
+wire _issue_next_26 = skid_valid_reg ? _issue_next_19 : _issue_next_25;
+wire _issue_next_27 = s2_conn_reg == in_conn_reg;
+wire _issue_next_28 = s2_valid_reg & _issue_next_27;
+wire _issue_next_29 = 1'd0 | _issue_next_28;
+wire _issue_next_30 = s3_conn_reg == in_conn_reg;
+wire _issue_next_31 = s3_valid_reg & _issue_next_30;
+wire _issue_next_32 = _issue_next_29 | _issue_next_31;
+wire _issue_next_33 = in_valid_reg ? _issue_next_32 : _issue_next_25;
+wire hazard1_ahead = issue ? _issue_next_26 : _issue_next_33;
+wire _issue_next_34 = s4_conn_reg == skid_conn_reg;
+wire _issue_next_35 = s4_valid_reg & _issue_next_34;
+wire _issue_next_36 = 1'd0 | _issue_next_35;
+wire _issue_next_37 = s5_conn_reg == skid_conn_reg;
+wire _issue_next_38 = s5_valid_reg & _issue_next_37;
 wire _issue_next_39 = _issue_next_36 | _issue_next_38;
-wire _issue_next_40 = in_valid_reg ? _issue_next_39 : _issue_next_25;
-wire hazard0_ahead = issue ? _issue_next_26 : _issue_next_40;
-wire _issue_next_41 = s5_conn_reg == skid_conn_reg;
-wire _issue_next_42 = s5_valid_reg & _issue_next_41;
-wire _issue_next_43 = 1'd0 | _issue_next_42;
-wire _issue_next_44 = s6_conn_reg == skid_conn_reg;
-wire _issue_next_45 = s6_valid_reg & _issue_next_44;
-wire _issue_next_46 = _issue_next_43 | _issue_next_45;
-wire _issue_next_47 = s7_conn_reg == skid_conn_reg;
-wire _issue_next_48 = s7_valid_reg & _issue_next_47;
-wire _issue_next_49 = _issue_next_46 | _issue_next_48;
-wire _issue_next_50 = s8_conn_reg == skid_conn_reg;
-wire _issue_next_51 = s8_valid_reg & _issue_next_50;
+wire _issue_next_40 = s4_conn_reg == s_event_conn;
+wire _issue_next_41 = s4_valid_reg & _issue_next_40;
+wire _issue_next_42 = 1'd0 | _issue_next_41;
+wire _issue_next_43 = s5_conn_reg == s_event_conn;
+wire _issue_next_44 = s5_valid_reg & _issue_next_43;
+wire _issue_next_45 = _issue_next_42 | _issue_next_44;
+wire _issue_next_46 = skid_valid_reg ? _issue_next_39 : _issue_next_45;
+wire _issue_next_47 = s4_conn_reg == in_conn_reg;
+wire _issue_next_48 = s4_valid_reg & _issue_next_47;
+wire _issue_next_49 = 1'd0 | _issue_next_48;
+wire _issue_next_50 = s5_conn_reg == in_conn_reg;
+wire _issue_next_51 = s5_valid_reg & _issue_next_50;
 wire _issue_next_52 = _issue_next_49 | _issue_next_51;
-wire _issue_next_53 = s9_conn_reg == skid_conn_reg;
-wire _issue_next_54 = s9_valid_reg & _issue_next_53;
-wire _issue_next_55 = _issue_next_52 | _issue_next_54;
-wire _issue_next_56 = s5_conn_reg == s_event_conn;
-wire _issue_next_57 = s5_valid_reg & _issue_next_56;
-wire _issue_next_58 = 1'd0 | _issue_next_57;
-wire _issue_next_59 = s6_conn_reg == s_event_conn;
-wire _issue_next_60 = s6_valid_reg & _issue_next_59;
-wire _issue_next_61 = _issue_next_58 | _issue_next_60;
-wire _issue_next_62 = s7_conn_reg == s_event_conn;
-wire _issue_next_63 = s7_valid_reg & _issue_next_62;
-wire _issue_next_64 = _issue_next_61 | _issue_next_63;
-wire _issue_next_65 = s8_conn_reg == s_event_conn;
-wire _issue_next_66 = s8_valid_reg & _issue_next_65;
-wire _issue_next_67 = _issue_next_64 | _issue_next_66;
-wire _issue_next_68 = s9_conn_reg == s_event_conn;
-wire _issue_next_69 = s9_valid_reg & _issue_next_68;
-wire _issue_next_70 = _issue_next_67 | _issue_next_69;
-wire _issue_next_71 = skid_valid_reg ? _issue_next_55 : _issue_next_70;
-wire _issue_next_72 = s5_conn_reg == in_conn_reg;
-wire _issue_next_73 = s5_valid_reg & _issue_next_72;
-wire _issue_next_74 = 1'd0 | _issue_next_73;
-wire _issue_next_75 = s6_conn_reg == in_conn_reg;
-wire _issue_next_76 = s6_valid_reg & _issue_next_75;
-wire _issue_next_77 = _issue_next_74 | _issue_next_76;
-wire _issue_next_78 = s7_conn_reg == in_conn_reg;
-wire _issue_next_79 = s7_valid_reg & _issue_next_78;
-wire _issue_next_80 = _issue_next_77 | _issue_next_79;
-wire _issue_next_81 = s8_conn_reg == in_conn_reg;
-wire _issue_next_82 = s8_valid_reg & _issue_next_81;
-wire _issue_next_83 = _issue_next_80 | _issue_next_82;
-wire _issue_next_84 = s9_conn_reg == in_conn_reg;
-wire _issue_next_85 = s9_valid_reg & _issue_next_84;
-wire _issue_next_86 = _issue_next_83 | _issue_next_85;
-wire _issue_next_87 = in_valid_reg ? _issue_next_86 : _issue_next_70;
-wire hazard1_ahead = issue ? _issue_next_71 : _issue_next_87;
-wire _issue_next_88 = s10_conn_reg == skid_conn_reg;
-wire _issue_next_89 = s10_valid_reg & _issue_next_88;
-wire _issue_next_90 = 1'd0 | _issue_next_89;
-wire _issue_next_91 = s11_conn_reg == skid_conn_reg;
-wire _issue_next_92 = s11_valid_reg & _issue_next_91;
-wire _issue_next_93 = _issue_next_90 | _issue_next_92;
-wire _issue_next_94 = s12_conn_reg == skid_conn_reg;
-wire _issue_next_95 = s12_valid_reg & _issue_next_94;
-wire _issue_next_96 = _issue_next_93 | _issue_next_95;
-wire _issue_next_97 = s13_conn_reg == skid_conn_reg;
-wire _issue_next_98 = s13_valid_reg & _issue_next_97;
+wire _issue_next_53 = in_valid_reg ? _issue_next_52 : _issue_next_45;
+wire hazard2_ahead = issue ? _issue_next_46 : _issue_next_53;
+wire _issue_next_54 = s6_conn_reg == skid_conn_reg;
+wire _issue_next_55 = s6_valid_reg & _issue_next_54;
+wire _issue_next_56 = 1'd0 | _issue_next_55;
+wire _issue_next_57 = s7_conn_reg == skid_conn_reg;
+wire _issue_next_58 = s7_valid_reg & _issue_next_57;
+wire _issue_next_59 = _issue_next_56 | _issue_next_58;
+wire _issue_next_60 = s6_conn_reg == s_event_conn;
+wire _issue_next_61 = s6_valid_reg & _issue_next_60;
+wire _issue_next_62 = 1'd0 | _issue_next_61;
+wire _issue_next_63 = s7_conn_reg == s_event_conn;
+wire _issue_next_64 = s7_valid_reg & _issue_next_63;
+wire _issue_next_65 = _issue_next_62 | _issue_next_64;
+wire _issue_next_66 = skid_valid_reg ? _issue_next_59 : _issue_next_65;
+wire _issue_next_67 = s6_conn_reg == in_conn_reg;
+wire _issue_next_68 = s6_valid_reg & _issue_next_67;
+wire _issue_next_69 = 1'd0 | _issue_next_68;
+wire _issue_next_70 = s7_conn_reg == in_conn_reg;
+wire _issue_next_71 = s7_valid_reg & _issue_next_70;
+wire _issue_next_72 = _issue_next_69 | _issue_next_71;
+wire _issue_next_73 = in_valid_reg ? _issue_next_72 : _issue_next_65;
+wire hazard3_ahead = issue ? _issue_next_66 : _issue_next_73;
+wire _issue_next_74 = s8_conn_reg == skid_conn_reg;
+wire _issue_next_75 = s8_valid_reg & _issue_next_74;
+wire _issue_next_76 = 1'd0 | _issue_next_75;
+wire _issue_next_77 = s9_conn_reg == skid_conn_reg;
+wire _issue_next_78 = s9_valid_reg & _issue_next_77;
+wire _issue_next_79 = _issue_next_76 | _issue_next_78;
+wire _issue_next_80 = s8_conn_reg == s_event_conn;
+wire _issue_next_81 = s8_valid_reg & _issue_next_80;
+wire _issue_next_82 = 1'd0 | _issue_next_81;
+wire _issue_next_83 = s9_conn_reg == s_event_conn;
+wire _issue_next_84 = s9_valid_reg & _issue_next_83;
+wire _issue_next_85 = _issue_next_82 | _issue_next_84;
+wire _issue_next_86 = skid_valid_reg ? _issue_next_79 : _issue_next_85;
+wire _issue_next_87 = s8_conn_reg == in_conn_reg;
+wire _issue_next_88 = s8_valid_reg & _issue_next_87;
+wire _issue_next_89 = 1'd0 | _issue_next_88;
+wire _issue_next_90 = s9_conn_reg == in_conn_reg;
+wire _issue_next_91 = s9_valid_reg & _issue_next_90;
+wire _issue_next_92 = _issue_next_89 | _issue_next_91;
+wire _issue_next_93 = in_valid_reg ? _issue_next_92 : _issue_next_85;
+wire hazard4_ahead = issue ? _issue_next_86 : _issue_next_93;
+wire _issue_next_94 = s10_conn_reg == skid_conn_reg;
+wire _issue_next_95 = s10_valid_reg & _issue_next_94;
+wire _issue_next_96 = 1'd0 | _issue_next_95;
+wire _issue_next_97 = s11_conn_reg == skid_conn_reg;
+wire _issue_next_98 = s11_valid_reg & _issue_next_97;
 wire _issue_next_99 = _issue_next_96 | _issue_next_98;
-wire _issue_next_100 = s14_conn_reg == skid_conn_reg;
-wire _issue_next_101 = s14_valid_reg & _issue_next_100;
-wire _issue_next_102 = _issue_next_99 | _issue_next_101;
-wire _issue_next_103 = s10_conn_reg == s_event_conn;
-wire _issue_next_104 = s10_valid_reg & _issue_next_103;
-wire _issue_next_105 = 1'd0 | _issue_next_104;
-wire _issue_next_106 = s11_conn_reg == s_event_conn;
-wire _issue_next_107 = s11_valid_reg & _issue_next_106;
-wire _issue_next_108 = _issue_next_105 | _issue_next_107;
-wire _issue_next_109 = s12_conn_reg == s_event_conn;
-wire _issue_next_110 = s12_valid_reg & _issue_next_109;
-wire _issue_next_111 = _issue_next_108 | _issue_next_110;
-wire _issue_next_112 = s13_conn_reg == s_event_conn;
-wire _issue_next_113 = s13_valid_reg & _issue_next_112;
-wire _issue_next_114 = _issue_next_111 | _issue_next_113;
-wire _issue_next_115 = s14_conn_reg == s_event_conn;
-wire _issue_next_116 = s14_valid_reg & _issue_next_115;
-wire _issue_next_117 = _issue_next_114 | _issue_next_116;
-wire _issue_next_118 = skid_valid_reg ? _issue_next_102 : _issue_next_117;
-wire _issue_next_119 = s10_conn_reg == in_conn_reg;
-wire _issue_next_120 = s10_valid_reg & _issue_next_119;
-wire _issue_next_121 = 1'd0 | _issue_next_120;
-wire _issue_next_122 = s11_conn_reg == in_conn_reg;
-wire _issue_next_123 = s11_valid_reg & _issue_next_122;
-wire _issue_next_124 = _issue_next_121 | _issue_next_123;
-wire _issue_next_125 = s12_conn_reg == in_conn_reg;
-wire _issue_next_126 = s12_valid_reg & _issue_next_125;
-wire _issue_next_127 = _issue_next_124 | _issue_next_126;
-wire _issue_next_128 = s13_conn_reg == in_conn_reg;
-wire _issue_next_129 = s13_valid_reg & _issue_next_128;
-wire _issue_next_130 = _issue_next_127 | _issue_next_129;
-wire _issue_next_131 = s14_conn_reg == in_conn_reg;
-wire _issue_next_132 = s14_valid_reg & _issue_next_131;
-wire _issue_next_133 = _issue_next_130 | _issue_next_132;
-wire _issue_next_134 = in_valid_reg ? _issue_next_133 : _issue_next_117;
-wire hazard2_ahead = issue ? _issue_next_118 : _issue_next_134;
-wire _issue_next_135 = s15_conn_reg == skid_conn_reg;
-wire _issue_next_136 = s15_valid_reg & _issue_next_135;
-wire _issue_next_137 = 1'd0 | _issue_next_136;
-wire _issue_next_138 = s16_conn_reg == skid_conn_reg;
-wire _issue_next_139 = s16_valid_reg & _issue_next_138;
-wire _issue_next_140 = _issue_next_137 | _issue_next_139;
-wire _issue_next_141 = s17_conn_reg == skid_conn_reg;
-wire _issue_next_142 = s17_valid_reg & _issue_next_141;
-wire _issue_next_143 = _issue_next_140 | _issue_next_142;
-wire _issue_next_144 = s18_conn_reg == skid_conn_reg;
-wire _issue_next_145 = s18_valid_reg & _issue_next_144;
-wire _issue_next_146 = _issue_next_143 | _issue_next_145;
-wire _issue_next_147 = s19_conn_reg == skid_conn_reg;
-wire _issue_next_148 = s19_valid_reg & _issue_next_147;
-wire _issue_next_149 = _issue_next_146 | _issue_next_148;
-wire _issue_next_150 = s15_conn_reg == s_event_conn;
+wire _issue_next_100 = s10_conn_reg == s_event_conn;
+wire _issue_next_101 = s10_valid_reg & _issue_next_100;
+wire _issue_next_102 = 1'd0 | _issue_next_101;
+wire _issue_next_103 = s11_conn_reg == s_event_conn;
+wire _issue_next_104 = s11_valid_reg & _issue_next_103;
+wire _issue_next_105 = _issue_next_102 | _issue_next_104;
+wire _issue_next_106 = skid_valid_reg ? _issue_next_99 : _issue_next_105;
+wire _issue_next_107 = s10_conn_reg == in_conn_reg;
+wire _issue_next_108 = s10_valid_reg & _issue_next_107;
+wire _issue_next_109 = 1'd0 | _issue_next_108;
+wire _issue_next_110 = s11_conn_reg == in_conn_reg;
+wire _issue_next_111 = s11_valid_reg & _issue_next_110;
+wire _issue_next_112 = _issue_next_109 | _issue_next_111;
+wire _issue_next_113 = in_valid_reg ? _issue_next_112 : _issue_next_105;
+wire hazard5_ahead = issue ? _issue_next_106 : _issue_next_113;
+wire _issue_next_114 = s12_conn_reg == skid_conn_reg;
+wire _issue_next_115 = s12_valid_reg & _issue_next_114;
+wire _issue_next_116 = 1'd0 | _issue_next_115;
+wire _issue_next_117 = s13_conn_reg == skid_conn_reg;
+wire _issue_next_118 = s13_valid_reg & _issue_next_117;
+wire _issue_next_119 = _issue_next_116 | _issue_next_118;
+wire _issue_next_120 = s12_conn_reg == s_event_conn;
+wire _issue_next_121 = s12_valid_reg & _issue_next_120;
+wire _issue_next_122 = 1'd0 | _issue_next_121;
+wire _issue_next_123 = s13_conn_reg == s_event_conn;
+wire _issue_next_124 = s13_valid_reg & _issue_next_123;
+wire _issue_next_125 = _issue_next_122 | _issue_next_124;
+wire _issue_next_126 = skid_valid_reg ? _issue_next_119 : _issue_next_125;
+wire _issue_next_127 = s12_conn_reg == in_conn_reg;
+wire _issue_next_128 = s12_valid_reg & _issue_next_127;
+wire _issue_next_129 = 1'd0 | _issue_next_128;
+wire _issue_next_130 = s13_conn_reg == in_conn_reg;
+wire _issue_next_131 = s13_valid_reg & _issue_next_130;
+wire _issue_next_132 = _issue_next_129 | _issue_next_131;
+wire _issue_next_133 = in_valid_reg ? _issue_next_132 : _issue_next_125;
+wire hazard6_ahead = issue ? _issue_next_126 : _issue_next_133;
+wire _issue_next_134 = s14_conn_reg == skid_conn_reg;
+wire _issue_next_135 = s14_valid_reg & _issue_next_134;
+wire _issue_next_136 = 1'd0 | _issue_next_135;
+wire _issue_next_137 = s15_conn_reg == skid_conn_reg;
+wire _issue_next_138 = s15_valid_reg & _issue_next_137;
+wire _issue_next_139 = _issue_next_136 | _issue_next_138;
+wire _issue_next_140 = s14_conn_reg == s_event_conn;
+wire _issue_next_141 = s14_valid_reg & _issue_next_140;
+wire _issue_next_142 = 1'd0 | _issue_next_141;
+wire _issue_next_143 = s15_conn_reg == s_event_conn;
+wire _issue_next_144 = s15_valid_reg & _issue_next_143;
+wire _issue_next_145 = _issue_next_142 | _issue_next_144;
+wire _issue_next_146 = skid_valid_reg ? _issue_next_139 : _issue_next_145;
+wire _issue_next_147 = s14_conn_reg == in_conn_reg;
+wire _issue_next_148 = s14_valid_reg & _issue_next_147;
+wire _issue_next_149 = 1'd0 | _issue_next_148;
+wire _issue_next_150 = s15_conn_reg == in_conn_reg;
 wire _issue_next_151 = s15_valid_reg & _issue_next_150;
-wire _issue_next_152 = 1'd0 | _issue_next_151;
-wire _issue_next_153 = s16_conn_reg == s_event_conn;
-wire _issue_next_154 = s16_valid_reg & _issue_next_153;
-wire _issue_next_155 = _issue_next_152 | _issue_next_154;
-wire _issue_next_156 = s17_conn_reg == s_event_conn;
-wire _issue_next_157 = s17_valid_reg & _issue_next_156;
-wire _issue_next_158 = _issue_next_155 | _issue_next_157;
-wire _issue_next_159 = s18_conn_reg == s_event_conn;
-wire _issue_next_160 = s18_valid_reg & _issue_next_159;
-wire _issue_next_161 = _issue_next_158 | _issue_next_160;
-wire _issue_next_162 = s19_conn_reg == s_event_conn;
-wire _issue_next_163 = s19_valid_reg & _issue_next_162;
-wire _issue_next_164 = _issue_next_161 | _issue_next_163;
-wire _issue_next_165 = skid_valid_reg ? _issue_next_149 : _issue_next_164;
-wire _issue_next_166 = s15_conn_reg == in_conn_reg;
-wire _issue_next_167 = s15_valid_reg & _issue_next_166;
-wire _issue_next_168 = 1'd0 | _issue_next_167;
-wire _issue_next_169 = s16_conn_reg == in_conn_reg;
-wire _issue_next_170 = s16_valid_reg & _issue_next_169;
-wire _issue_next_171 = _issue_next_168 | _issue_next_170;
-wire _issue_next_172 = s17_conn_reg == in_conn_reg;
-wire _issue_next_173 = s17_valid_reg & _issue_next_172;
-wire _issue_next_174 = _issue_next_171 | _issue_next_173;
-wire _issue_next_175 = s18_conn_reg == in_conn_reg;
-wire _issue_next_176 = s18_valid_reg & _issue_next_175;
-wire _issue_next_177 = _issue_next_174 | _issue_next_176;
-wire _issue_next_178 = s19_conn_reg == in_conn_reg;
-wire _issue_next_179 = s19_valid_reg & _issue_next_178;
-wire _issue_next_180 = _issue_next_177 | _issue_next_179;
-wire _issue_next_181 = in_valid_reg ? _issue_next_180 : _issue_next_164;
-wire hazard3_ahead = issue ? _issue_next_165 : _issue_next_181;
-wire _issue_next_182 = s20_conn_reg == skid_conn_reg;
-wire _issue_next_183 = s20_valid_reg & _issue_next_182;
-wire _issue_next_184 = 1'd0 | _issue_next_183;
-wire _issue_next_185 = s21_conn_reg == skid_conn_reg;
-wire _issue_next_186 = s21_valid_reg & _issue_next_185;
-wire _issue_next_187 = _issue_next_184 | _issue_next_186;
-wire _issue_next_188 = s22_conn_reg == skid_conn_reg;
-wire _issue_next_189 = s22_valid_reg & _issue_next_188;
-wire _issue_next_190 = _issue_next_187 | _issue_next_189;
-wire _issue_next_191 = s23_conn_reg == skid_conn_reg;
-wire _issue_next_192 = s23_valid_reg & _issue_next_191;
-wire _issue_next_193 = _issue_next_190 | _issue_next_192;
-wire _issue_next_194 = s20_conn_reg == s_event_conn;
+wire _issue_next_152 = _issue_next_149 | _issue_next_151;
+wire _issue_next_153 = in_valid_reg ? _issue_next_152 : _issue_next_145;
+wire hazard7_ahead = issue ? _issue_next_146 : _issue_next_153;
+wire _issue_next_154 = s16_conn_reg == skid_conn_reg;
+wire _issue_next_155 = s16_valid_reg & _issue_next_154;
+wire _issue_next_156 = 1'd0 | _issue_next_155;
+wire _issue_next_157 = s17_conn_reg == skid_conn_reg;
+wire _issue_next_158 = s17_valid_reg & _issue_next_157;
+wire _issue_next_159 = _issue_next_156 | _issue_next_158;
+wire _issue_next_160 = s16_conn_reg == s_event_conn;
+wire _issue_next_161 = s16_valid_reg & _issue_next_160;
+wire _issue_next_162 = 1'd0 | _issue_next_161;
+wire _issue_next_163 = s17_conn_reg == s_event_conn;
+wire _issue_next_164 = s17_valid_reg & _issue_next_163;
+wire _issue_next_165 = _issue_next_162 | _issue_next_164;
+wire _issue_next_166 = skid_valid_reg ? _issue_next_159 : _issue_next_165;
+wire _issue_next_167 = s16_conn_reg == in_conn_reg;
+wire _issue_next_168 = s16_valid_reg & _issue_next_167;
+wire _issue_next_169 = 1'd0 | _issue_next_168;
+wire _issue_next_170 = s17_conn_reg == in_conn_reg;
+wire _issue_next_171 = s17_valid_reg & _issue_next_170;
+wire _issue_next_172 = _issue_next_169 | _issue_next_171;
+wire _issue_next_173 = in_valid_reg ? _issue_next_172 : _issue_next_165;
+wire hazard8_ahead = issue ? _issue_next_166 : _issue_next_173;
+wire _issue_next_174 = s18_conn_reg == skid_conn_reg;
+wire _issue_next_175 = s18_valid_reg & _issue_next_174;
+wire _issue_next_176 = 1'd0 | _issue_next_175;
+wire _issue_next_177 = s19_conn_reg == skid_conn_reg;
+wire _issue_next_178 = s19_valid_reg & _issue_next_177;
+wire _issue_next_179 = _issue_next_176 | _issue_next_178;
+wire _issue_next_180 = s18_conn_reg == s_event_conn;
+wire _issue_next_181 = s18_valid_reg & _issue_next_180;
+wire _issue_next_182 = 1'd0 | _issue_next_181;
+wire _issue_next_183 = s19_conn_reg == s_event_conn;
+wire _issue_next_184 = s19_valid_reg & _issue_next_183;
+wire _issue_next_185 = _issue_next_182 | _issue_next_184;
+wire _issue_next_186 = skid_valid_reg ? _issue_next_179 : _issue_next_185;
+wire _issue_next_187 = s18_conn_reg == in_conn_reg;
+wire _issue_next_188 = s18_valid_reg & _issue_next_187;
+wire _issue_next_189 = 1'd0 | _issue_next_188;
+wire _issue_next_190 = s19_conn_reg == in_conn_reg;
+wire _issue_next_191 = s19_valid_reg & _issue_next_190;
+wire _issue_next_192 = _issue_next_189 | _issue_next_191;
+wire _issue_next_193 = in_valid_reg ? _issue_next_192 : _issue_next_185;
+wire hazard9_ahead = issue ? _issue_next_186 : _issue_next_193;
+wire _issue_next_194 = s20_conn_reg == skid_conn_reg;
 wire _issue_next_195 = s20_valid_reg & _issue_next_194;
 wire _issue_next_196 = 1'd0 | _issue_next_195;
-wire _issue_next_197 = s21_conn_reg == s_event_conn;
+wire _issue_next_197 = s21_conn_reg == skid_conn_reg;
 wire _issue_next_198 = s21_valid_reg & _issue_next_197;
 wire _issue_next_199 = _issue_next_196 | _issue_next_198;
-wire _issue_next_200 = s22_conn_reg == s_event_conn;
-wire _issue_next_201 = s22_valid_reg & _issue_next_200;
-wire _issue_next_202 = _issue_next_199 | _issue_next_201;
-wire _issue_next_203 = s23_conn_reg == s_event_conn;
-wire _issue_next_204 = s23_valid_reg & _issue_next_203;
+wire _issue_next_200 = s20_conn_reg == s_event_conn;
+wire _issue_next_201 = s20_valid_reg & _issue_next_200;
+wire _issue_next_202 = 1'd0 | _issue_next_201;
+wire _issue_next_203 = s21_conn_reg == s_event_conn;
+wire _issue_next_204 = s21_valid_reg & _issue_next_203;
 wire _issue_next_205 = _issue_next_202 | _issue_next_204;
-wire _issue_next_206 = skid_valid_reg ? _issue_next_193 : _issue_next_205;
+wire _issue_next_206 = skid_valid_reg ? _issue_next_199 : _issue_next_205;
 wire _issue_next_207 = s20_conn_reg == in_conn_reg;
 wire _issue_next_208 = s20_valid_reg & _issue_next_207;
 wire _issue_next_209 = 1'd0 | _issue_next_208;
 wire _issue_next_210 = s21_conn_reg == in_conn_reg;
 wire _issue_next_211 = s21_valid_reg & _issue_next_210;
 wire _issue_next_212 = _issue_next_209 | _issue_next_211;
-wire _issue_next_213 = s22_conn_reg == in_conn_reg;
-wire _issue_next_214 = s22_valid_reg & _issue_next_213;
-wire _issue_next_215 = _issue_next_212 | _issue_next_214;
-wire _issue_next_216 = s23_conn_reg == in_conn_reg;
-wire _issue_next_217 = s23_valid_reg & _issue_next_216;
-wire _issue_next_218 = _issue_next_215 | _issue_next_217;
-wire _issue_next_219 = in_valid_reg ? _issue_next_218 : _issue_next_205;
-wire hazard4_ahead = issue ? _issue_next_206 : _issue_next_219;
-wire _issue_next_220 = s24_conn_reg == skid_conn_reg;
-wire _issue_next_221 = s24_valid_reg & _issue_next_220;
+wire _issue_next_213 = in_valid_reg ? _issue_next_212 : _issue_next_205;
+wire hazard10_ahead = issue ? _issue_next_206 : _issue_next_213;
+wire _issue_next_214 = s22_conn_reg == skid_conn_reg;
+wire _issue_next_215 = s22_valid_reg & _issue_next_214;
+wire _issue_next_216 = 1'd0 | _issue_next_215;
+wire _issue_next_217 = s23_conn_reg == skid_conn_reg;
+wire _issue_next_218 = s23_valid_reg & _issue_next_217;
+wire _issue_next_219 = _issue_next_216 | _issue_next_218;
+wire _issue_next_220 = s22_conn_reg == s_event_conn;
+wire _issue_next_221 = s22_valid_reg & _issue_next_220;
 wire _issue_next_222 = 1'd0 | _issue_next_221;
-wire _issue_next_223 = s25_conn_reg == skid_conn_reg;
-wire _issue_next_224 = s25_valid_reg & _issue_next_223;
+wire _issue_next_223 = s23_conn_reg == s_event_conn;
+wire _issue_next_224 = s23_valid_reg & _issue_next_223;
 wire _issue_next_225 = _issue_next_222 | _issue_next_224;
-wire _issue_next_226 = s26_conn_reg == skid_conn_reg;
-wire _issue_next_227 = s26_valid_reg & _issue_next_226;
-wire _issue_next_228 = _issue_next_225 | _issue_next_227;
-wire _issue_next_229 = s27_conn_reg == skid_conn_reg;
-wire _issue_next_230 = s27_valid_reg & _issue_next_229;
-wire _issue_next_231 = _issue_next_228 | _issue_next_230;
-wire _issue_next_232 = s24_conn_reg == s_event_conn;
-wire _issue_next_233 = s24_valid_reg & _issue_next_232;
-wire _issue_next_234 = 1'd0 | _issue_next_233;
-wire _issue_next_235 = s25_conn_reg == s_event_conn;
-wire _issue_next_236 = s25_valid_reg & _issue_next_235;
-wire _issue_next_237 = _issue_next_234 | _issue_next_236;
-wire _issue_next_238 = s26_conn_reg == s_event_conn;
-wire _issue_next_239 = s26_valid_reg & _issue_next_238;
-wire _issue_next_240 = _issue_next_237 | _issue_next_239;
-wire _issue_next_241 = s27_conn_reg == s_event_conn;
-wire _issue_next_242 = s27_valid_reg & _issue_next_241;
-wire _issue_next_243 = _issue_next_240 | _issue_next_242;
-wire _issue_next_244 = skid_valid_reg ? _issue_next_231 : _issue_next_243;
-wire _issue_next_245 = s24_conn_reg == in_conn_reg;
-wire _issue_next_246 = s24_valid_reg & _issue_next_245;
-wire _issue_next_247 = 1'd0 | _issue_next_246;
-wire _issue_next_248 = s25_conn_reg == in_conn_reg;
-wire _issue_next_249 = s25_valid_reg & _issue_next_248;
-wire _issue_next_250 = _issue_next_247 | _issue_next_249;
-wire _issue_next_251 = s26_conn_reg == in_conn_reg;
-wire _issue_next_252 = s26_valid_reg & _issue_next_251;
-wire _issue_next_253 = _issue_next_250 | _issue_next_252;
-wire _issue_next_254 = s27_conn_reg == in_conn_reg;
-wire _issue_next_255 = s27_valid_reg & _issue_next_254;
-wire _issue_next_256 = _issue_next_253 | _issue_next_255;
-wire _issue_next_257 = in_valid_reg ? _issue_next_256 : _issue_next_243;
-wire hazard5_ahead = issue ? _issue_next_244 : _issue_next_257;
-wire _issue_next_258 = ~out_pop;
-wire _issue_next_259 = issue & _issue_next_258;
-wire _issue_next_260 = 6'd33 <= occ_reg;
-wire _issue_next_261 = occ_reg != 6'd63;
-wire _issue_next_262 = _issue_next_260 & _issue_next_261;
-wire _issue_next_263 = ~issue;
-wire _issue_next_264 = out_pop & _issue_next_263;
-wire _issue_next_265 = 6'd35 <= occ_reg;
-wire _issue_next_266 = |occ_reg;
-wire _issue_next_267 = ~_issue_next_266;
-wire _issue_next_268 = _issue_next_265 | _issue_next_267;
-wire _issue_next_269 = 6'd34 <= occ_reg;
-wire _issue_next_270 = _issue_next_264 ? _issue_next_268 : _issue_next_269;
-wire full_ahead = _issue_next_259 ? _issue_next_262 : _issue_next_270;
+wire _issue_next_226 = skid_valid_reg ? _issue_next_219 : _issue_next_225;
+wire _issue_next_227 = s22_conn_reg == in_conn_reg;
+wire _issue_next_228 = s22_valid_reg & _issue_next_227;
+wire _issue_next_229 = 1'd0 | _issue_next_228;
+wire _issue_next_230 = s23_conn_reg == in_conn_reg;
+wire _issue_next_231 = s23_valid_reg & _issue_next_230;
+wire _issue_next_232 = _issue_next_229 | _issue_next_231;
+wire _issue_next_233 = in_valid_reg ? _issue_next_232 : _issue_next_225;
+wire hazard11_ahead = issue ? _issue_next_226 : _issue_next_233;
+wire _issue_next_234 = s24_conn_reg == skid_conn_reg;
+wire _issue_next_235 = s24_valid_reg & _issue_next_234;
+wire _issue_next_236 = 1'd0 | _issue_next_235;
+wire _issue_next_237 = s25_conn_reg == skid_conn_reg;
+wire _issue_next_238 = s25_valid_reg & _issue_next_237;
+wire _issue_next_239 = _issue_next_236 | _issue_next_238;
+wire _issue_next_240 = s24_conn_reg == s_event_conn;
+wire _issue_next_241 = s24_valid_reg & _issue_next_240;
+wire _issue_next_242 = 1'd0 | _issue_next_241;
+wire _issue_next_243 = s25_conn_reg == s_event_conn;
+wire _issue_next_244 = s25_valid_reg & _issue_next_243;
+wire _issue_next_245 = _issue_next_242 | _issue_next_244;
+wire _issue_next_246 = skid_valid_reg ? _issue_next_239 : _issue_next_245;
+wire _issue_next_247 = s24_conn_reg == in_conn_reg;
+wire _issue_next_248 = s24_valid_reg & _issue_next_247;
+wire _issue_next_249 = 1'd0 | _issue_next_248;
+wire _issue_next_250 = s25_conn_reg == in_conn_reg;
+wire _issue_next_251 = s25_valid_reg & _issue_next_250;
+wire _issue_next_252 = _issue_next_249 | _issue_next_251;
+wire _issue_next_253 = in_valid_reg ? _issue_next_252 : _issue_next_245;
+wire hazard12_ahead = issue ? _issue_next_246 : _issue_next_253;
+wire _issue_next_254 = s26_conn_reg == skid_conn_reg;
+wire _issue_next_255 = s26_valid_reg & _issue_next_254;
+wire _issue_next_256 = 1'd0 | _issue_next_255;
+wire _issue_next_257 = s27_conn_reg == skid_conn_reg;
+wire _issue_next_258 = s27_valid_reg & _issue_next_257;
+wire _issue_next_259 = _issue_next_256 | _issue_next_258;
+wire _issue_next_260 = s26_conn_reg == s_event_conn;
+wire _issue_next_261 = s26_valid_reg & _issue_next_260;
+wire _issue_next_262 = 1'd0 | _issue_next_261;
+wire _issue_next_263 = s27_conn_reg == s_event_conn;
+wire _issue_next_264 = s27_valid_reg & _issue_next_263;
+wire _issue_next_265 = _issue_next_262 | _issue_next_264;
+wire _issue_next_266 = skid_valid_reg ? _issue_next_259 : _issue_next_265;
+wire _issue_next_267 = s26_conn_reg == in_conn_reg;
+wire _issue_next_268 = s26_valid_reg & _issue_next_267;
+wire _issue_next_269 = 1'd0 | _issue_next_268;
+wire _issue_next_270 = s27_conn_reg == in_conn_reg;
+wire _issue_next_271 = s27_valid_reg & _issue_next_270;
+wire _issue_next_272 = _issue_next_269 | _issue_next_271;
+wire _issue_next_273 = in_valid_reg ? _issue_next_272 : _issue_next_265;
+wire hazard13_ahead = issue ? _issue_next_266 : _issue_next_273;
+wire _issue_next_274 = s28_conn_reg == skid_conn_reg;
+wire _issue_next_275 = s28_valid_reg & _issue_next_274;
+wire _issue_next_276 = 1'd0 | _issue_next_275;
+wire _issue_next_277 = s28_conn_reg == s_event_conn;
+wire _issue_next_278 = s28_valid_reg & _issue_next_277;
+wire _issue_next_279 = 1'd0 | _issue_next_278;
+wire _issue_next_280 = skid_valid_reg ? _issue_next_276 : _issue_next_279;
+wire _issue_next_281 = s28_conn_reg == in_conn_reg;
+wire _issue_next_282 = s28_valid_reg & _issue_next_281;
+wire _issue_next_283 = 1'd0 | _issue_next_282;
+wire _issue_next_284 = in_valid_reg ? _issue_next_283 : _issue_next_279;
+wire hazard14_ahead = issue ? _issue_next_280 : _issue_next_284;
+wire _issue_next_285 = ~out_pop;
+wire _issue_next_286 = issue & _issue_next_285;
+wire _issue_next_287 = 6'd34 <= occ_reg;
+wire _issue_next_288 = occ_reg != 6'd63;
+wire _issue_next_289 = _issue_next_287 & _issue_next_288;
+wire _issue_next_290 = ~issue;
+wire _issue_next_291 = out_pop & _issue_next_290;
+wire _issue_next_292 = 6'd36 <= occ_reg;
+wire _issue_next_293 = |occ_reg;
+wire _issue_next_294 = ~_issue_next_293;
+wire _issue_next_295 = _issue_next_292 | _issue_next_294;
+wire _issue_next_296 = 6'd35 <= occ_reg;
+wire _issue_next_297 = _issue_next_291 ? _issue_next_295 : _issue_next_296;
+wire full_ahead = _issue_next_286 ? _issue_next_289 : _issue_next_297;
 wire _ready_0 = ~issue;
 wire _ready_1 = in_valid_reg & _ready_0;
-wire _ready_2 = _ready_1 & _shell_13;
+wire _ready_2 = _ready_1 & _shell_31;
 wire _ready_3 = ~issue;
 wire _ready_4 = skid_valid_reg & _ready_3;
 wire _ready_5 = _ready_2 | _ready_4;
 wire _ready_6 = skid_valid_reg & issue;
-wire _ready_7 = _ready_6 & _shell_13;
+wire _ready_7 = _ready_6 & _shell_31;
 wire _ready_8 = _ready_5 | _ready_7;
 wire _ready_9 = ~_ready_8;
 wire [11:0] _state_rd_0 = in_conn_reg[11:0];
 // bits dropped on purpose (rounding, wrap-around)
-wire _unused = ^{s1_now_reg[31:28], s1_now_reg[3:0], s8_qa_scaled_reg[37], s8_qa_scaled_reg[9:0], s10_mi_base_prod_reg[10:0], s17_mi_raw_prod_reg[10:0], s10_fi_c_prod_reg[10:0], s8_md_raw_prod_reg[10:0], s27_fi_mi_prod_reg[10:0], s9_c_fd_prod_reg[39:0], s17_c_md_fd_prod_reg[39:0], _s11_t_23_next_4[27], _s32_c_ack_clamped_next_3[27], _s6_t_38_next_4[27], _s10_c_loss_all_next_4[27]};
+wire _unused = ^{s1_now_reg[31:28], s1_now_reg[3:0], s9_qa_scaled_reg[37], s9_qa_scaled_reg[9:0], s10_mi_base_prod_reg[10:0], s18_mi_raw_prod_reg[10:0], s10_fi_c_prod_reg[10:0], s8_md_raw_prod_reg[10:0], s28_fi_mi_prod_reg[10:0], s9_c_fd_prod_reg[39:0], s18_c_md_fd_prod_reg[39:0], _s13_t_14_next_3[27], _s33_c_ack_clamped_next_3[27], _s6_t_38_next_4[27], _s11_c_loss_all_next_4[27]};
 
 smartt_wtd
 u_wtd (
@@ -7957,6 +8134,7 @@ assign s29_error_next = s28_error_reg;
 assign s30_error_next = s29_error_reg;
 assign s31_error_next = s30_error_reg;
 assign s32_error_next = s31_error_reg;
+assign s33_error_next = s32_error_reg;
 assign s2_t_next = _s2_t_next_0;
 assign s3_t_next = s2_t_reg;
 assign s4_t_next = s3_t_reg;
@@ -7983,20 +8161,23 @@ assign s4_is_loss_next = s3_is_loss_reg;
 assign s5_qa_fire_next = qa_fire;
 assign s5_qa_roll_next = qa_roll;
 assign s6_qa_base_next = qa_base;
-assign s7_qa_scaled_pp00_next = qa_scaled_pp00;
-assign s7_qa_scaled_pp10_next = qa_scaled_pp10;
-assign s8_qa_scaled_next = qa_scaled;
+assign s7_qa_base_r_next = s6_qa_base_reg;
+assign s8_qa_scaled_pp00_next = qa_scaled_pp00;
+assign s8_qa_scaled_pp10_next = qa_scaled_pp10;
+assign s9_qa_scaled_next = qa_scaled;
 assign s2_t_4_next = _s2_t_4_next_1;
 assign s3_t_4_next = s2_t_4_reg;
 assign s4_t_4_next = s3_t_4_reg;
 assign s6_qa_fire_next = s5_qa_fire_reg;
 assign s7_qa_fire_next = s6_qa_fire_reg;
 assign s8_qa_fire_next = s7_qa_fire_reg;
+assign s9_qa_fire_next = s8_qa_fire_reg;
 assign s5_t_next = _s5_t_next_4;
 assign s6_t_next = s5_t_reg;
 assign s7_t_next = s6_t_reg;
 assign s8_t_next = s7_t_reg;
-assign s9_c_qa_next = _s9_c_qa_next_1;
+assign s9_t_next = s8_t_reg;
+assign s10_c_qa_next = _s10_c_qa_next_1;
 assign s2_t_5_next = _s2_t_5_next_0;
 assign s3_t_5_next = s2_t_5_reg;
 assign s4_t_5_next = s3_t_5_reg;
@@ -8005,11 +8186,13 @@ assign s6_fi_count_sum_next = s5_fi_count_sum_reg;
 assign s7_fi_count_sum_next = s6_fi_count_sum_reg;
 assign s8_fi_count_sum_next = s7_fi_count_sum_reg;
 assign s9_fi_count_sum_next = s8_fi_count_sum_reg;
+assign s10_fi_count_sum_next = s9_fi_count_sum_reg;
 assign s5_cur_increase_next = cur_increase;
 assign s6_cur_increase_next = s5_cur_increase_reg;
 assign s7_cur_increase_next = s6_cur_increase_reg;
 assign s8_cur_increase_next = s7_cur_increase_reg;
 assign s9_cur_increase_next = s8_cur_increase_reg;
+assign s10_cur_increase_next = s9_cur_increase_reg;
 assign s2_fi_uncongested_next = fi_uncongested;
 assign s3_fi_uncongested_next = s2_fi_uncongested_reg;
 assign s4_fi_uncongested_next = s3_fi_uncongested_reg;
@@ -8018,9 +8201,20 @@ assign s6_fi_uncongested_next = s5_fi_uncongested_reg;
 assign s7_fi_uncongested_next = s6_fi_uncongested_reg;
 assign s8_fi_uncongested_next = s7_fi_uncongested_reg;
 assign s9_fi_uncongested_next = s8_fi_uncongested_reg;
-assign s10_fi_fire_next = fi_fire;
+assign s10_fi_uncongested_next = s9_fi_uncongested_reg;
+assign s11_fi_fire_next = fi_fire;
+assign s5_t_2_next = s4_t_3_reg;
+assign s6_ack_run_next = ack_run;
+assign s7_ack_run_next = s6_ack_run_reg;
+assign s8_ack_run_next = s7_ack_run_reg;
+assign s9_ack_run_next = s8_ack_run_reg;
+assign s10_ack_run_next = s9_ack_run_reg;
+assign s11_ack_run_next = s10_ack_run_reg;
+assign s11_t_next = _s11_t_next_1;
+assign s11_t_2_next = _s11_t_next_0;
+assign s11_t_3_next = _s11_t_3_next_0;
+assign s12_c_early_next = c_early;
 assign s5_recip_c_lead_next = recip_c_lead;
-assign s5_t_2_next = _s5_t_2_next_1;
 assign s5_t_3_next = _s5_t_3_next_1;
 assign s5_t_4_next = _s5_t_4_next_1;
 assign s5_t_5_next = _s5_t_5_next_1;
@@ -8029,7 +8223,7 @@ assign s5_t_7_next = _s5_t_7_next_1;
 assign s5_t_8_next = _s5_t_8_next_1;
 assign s5_t_9_next = _s5_t_9_next_1;
 assign s5_t_10_next = _s5_t_10_next_1;
-assign s5_t_11_next = _s5_t_11_next_0;
+assign s5_t_11_next = _s5_t_11_next_1;
 assign s5_t_12_next = _s5_t_12_next_0;
 assign s5_t_13_next = _s5_t_13_next_0;
 assign s5_t_14_next = _s5_t_14_next_0;
@@ -8046,6 +8240,7 @@ assign s5_t_24_next = _s5_t_24_next_0;
 assign s5_t_25_next = _s5_t_25_next_0;
 assign s5_t_26_next = _s5_t_26_next_0;
 assign s5_t_27_next = _s5_t_27_next_0;
+assign s5_t_28_next = _s5_t_28_next_0;
 assign s6_recip_c_mantissa_next = recip_c_mantissa;
 assign s7_recip_c_recip_next = recip_c_recip;
 assign s8_recip_c_t_next = s7_recip_c_recip_reg;
@@ -8076,20 +8271,20 @@ assign s2_size_kmi_pp00_next = size_kmi_pp00;
 assign s2_size_kmi_pp01_next = size_kmi_pp01;
 assign s3_size_kmi_next = size_kmi;
 assign s4_t_6_next = _s4_t_6_next_1;
-assign s5_t_28_next = s4_t_6_reg;
-assign s6_t_2_next = s5_t_28_reg;
+assign s5_t_29_next = s4_t_6_reg;
+assign s6_t_2_next = s5_t_29_reg;
 assign s7_t_2_next = s6_t_2_reg;
 assign s8_t_2_next = s7_t_2_reg;
 assign s9_mi_base_prod_pp00_next = mi_base_prod_pp00;
 assign s4_t_7_next = _s4_t_7_next_1;
-assign s5_t_29_next = s4_t_7_reg;
-assign s6_t_3_next = s5_t_29_reg;
+assign s5_t_30_next = s4_t_7_reg;
+assign s6_t_3_next = s5_t_30_reg;
 assign s7_t_3_next = s6_t_3_reg;
 assign s8_t_3_next = s7_t_3_reg;
 assign s9_mi_base_prod_pp10_next = mi_base_prod_pp10;
 assign s4_t_8_next = _s4_t_8_next_1;
-assign s5_t_30_next = s4_t_8_reg;
-assign s6_t_4_next = s5_t_30_reg;
+assign s5_t_31_next = s4_t_8_reg;
+assign s6_t_4_next = s5_t_31_reg;
 assign s7_t_4_next = s6_t_4_reg;
 assign s8_t_4_next = s7_t_4_reg;
 assign s9_mi_base_prod_pp20_next = mi_base_prod_pp20;
@@ -8097,170 +8292,177 @@ assign s10_mi_base_prod_next = mi_base_prod;
 assign s6_t_5_next = _s6_t_5_next_0;
 assign s7_t_5_next = s6_t_5_reg;
 assign s8_t_5_next = s7_t_5_reg;
-assign s9_t_next = s8_t_5_reg;
-assign s10_t_next = s9_t_reg;
+assign s9_t_2_next = s8_t_5_reg;
+assign s10_t_next = s9_t_2_reg;
 assign s11_mi_base_coarse_next = mi_base_coarse;
 assign s6_t_6_next = _s6_t_6_next_0;
 assign s7_t_6_next = s6_t_6_reg;
 assign s8_t_6_next = s7_t_6_reg;
-assign s9_t_2_next = s8_t_6_reg;
-assign s10_t_2_next = s9_t_2_reg;
-assign s11_t_next = s10_t_2_reg;
+assign s9_t_3_next = s8_t_6_reg;
+assign s10_t_2_next = s9_t_3_reg;
+assign s11_t_4_next = s10_t_2_reg;
 assign s12_mi_base_next = mi_base;
 assign s2_t_25_next = _s2_t_25_next_1;
 assign s3_t_6_next = s2_t_25_reg;
 assign s4_t_9_next = s3_t_6_reg;
-assign s5_t_31_next = s4_t_9_reg;
-assign s6_t_7_next = s5_t_31_reg;
+assign s5_t_32_next = s4_t_9_reg;
+assign s6_t_7_next = s5_t_32_reg;
 assign s7_t_7_next = s6_t_7_reg;
 assign s8_t_7_next = s7_t_7_reg;
-assign s9_t_3_next = s8_t_7_reg;
-assign s10_t_3_next = s9_t_3_reg;
-assign s11_t_2_next = s10_t_3_reg;
-assign s12_t_next = s11_t_2_reg;
+assign s9_t_4_next = s8_t_7_reg;
+assign s10_t_3_next = s9_t_4_reg;
+assign s11_t_5_next = s10_t_3_reg;
+assign s12_t_next = s11_t_5_reg;
 assign s13_mi_num_pp00_next = mi_num_pp00;
 assign s2_t_26_next = _s2_t_26_next_1;
 assign s3_t_7_next = s2_t_26_reg;
 assign s4_t_10_next = s3_t_7_reg;
-assign s5_t_32_next = s4_t_10_reg;
-assign s6_t_8_next = s5_t_32_reg;
+assign s5_t_33_next = s4_t_10_reg;
+assign s6_t_8_next = s5_t_33_reg;
 assign s7_t_8_next = s6_t_8_reg;
 assign s8_t_8_next = s7_t_8_reg;
-assign s9_t_4_next = s8_t_8_reg;
-assign s10_t_4_next = s9_t_4_reg;
-assign s11_t_3_next = s10_t_4_reg;
-assign s12_t_2_next = s11_t_3_reg;
+assign s9_t_5_next = s8_t_8_reg;
+assign s10_t_4_next = s9_t_5_reg;
+assign s11_t_6_next = s10_t_4_reg;
+assign s12_t_2_next = s11_t_6_reg;
 assign s13_mi_num_pp01_next = mi_num_pp01;
 assign s2_t_27_next = _s2_t_27_next_0;
 assign s3_t_8_next = s2_t_27_reg;
 assign s4_t_11_next = s3_t_8_reg;
-assign s5_t_33_next = s4_t_11_reg;
-assign s6_t_9_next = s5_t_33_reg;
+assign s5_t_34_next = s4_t_11_reg;
+assign s6_t_9_next = s5_t_34_reg;
 assign s7_t_9_next = s6_t_9_reg;
 assign s8_t_9_next = s7_t_9_reg;
-assign s9_t_5_next = s8_t_9_reg;
-assign s10_t_5_next = s9_t_5_reg;
-assign s11_t_4_next = s10_t_5_reg;
-assign s12_t_3_next = s11_t_4_reg;
+assign s9_t_6_next = s8_t_9_reg;
+assign s10_t_5_next = s9_t_6_reg;
+assign s11_t_7_next = s10_t_5_reg;
+assign s12_t_3_next = s11_t_7_reg;
 assign s13_mi_num_pp10_next = mi_num_pp10;
 assign s2_t_28_next = _s2_t_28_next_0;
 assign s3_t_9_next = s2_t_28_reg;
 assign s4_t_12_next = s3_t_9_reg;
-assign s5_t_34_next = s4_t_12_reg;
-assign s6_t_10_next = s5_t_34_reg;
+assign s5_t_35_next = s4_t_12_reg;
+assign s6_t_10_next = s5_t_35_reg;
 assign s7_t_10_next = s6_t_10_reg;
 assign s8_t_10_next = s7_t_10_reg;
-assign s9_t_6_next = s8_t_10_reg;
-assign s10_t_6_next = s9_t_6_reg;
-assign s11_t_5_next = s10_t_6_reg;
-assign s12_t_4_next = s11_t_5_reg;
+assign s9_t_7_next = s8_t_10_reg;
+assign s10_t_6_next = s9_t_7_reg;
+assign s11_t_8_next = s10_t_6_reg;
+assign s12_t_4_next = s11_t_8_reg;
 assign s13_mi_num_pp11_next = mi_num_pp11;
 assign s2_t_29_next = _s2_t_29_next_0;
 assign s3_t_10_next = s2_t_29_reg;
 assign s4_t_13_next = s3_t_10_reg;
-assign s5_t_35_next = s4_t_13_reg;
-assign s6_t_11_next = s5_t_35_reg;
+assign s5_t_36_next = s4_t_13_reg;
+assign s6_t_11_next = s5_t_36_reg;
 assign s7_t_11_next = s6_t_11_reg;
 assign s8_t_11_next = s7_t_11_reg;
-assign s9_t_7_next = s8_t_11_reg;
-assign s10_t_7_next = s9_t_7_reg;
-assign s11_t_6_next = s10_t_7_reg;
-assign s12_t_5_next = s11_t_6_reg;
+assign s9_t_8_next = s8_t_11_reg;
+assign s10_t_7_next = s9_t_8_reg;
+assign s11_t_9_next = s10_t_7_reg;
+assign s12_t_5_next = s11_t_9_reg;
 assign s13_mi_num_pp20_next = mi_num_pp20;
 assign s2_t_30_next = _s2_t_30_next_0;
 assign s3_t_11_next = s2_t_30_reg;
 assign s4_t_14_next = s3_t_11_reg;
-assign s5_t_36_next = s4_t_14_reg;
-assign s6_t_12_next = s5_t_36_reg;
+assign s5_t_37_next = s4_t_14_reg;
+assign s6_t_12_next = s5_t_37_reg;
 assign s7_t_12_next = s6_t_12_reg;
 assign s8_t_12_next = s7_t_12_reg;
-assign s9_t_8_next = s8_t_12_reg;
-assign s10_t_8_next = s9_t_8_reg;
-assign s11_t_7_next = s10_t_8_reg;
-assign s12_t_6_next = s11_t_7_reg;
+assign s9_t_9_next = s8_t_12_reg;
+assign s10_t_8_next = s9_t_9_reg;
+assign s11_t_10_next = s10_t_8_reg;
+assign s12_t_6_next = s11_t_10_reg;
 assign s13_mi_num_pp21_next = mi_num_pp21;
 assign s14_mi_num_row0_next = mi_num_row0;
 assign s14_mi_num_row1_next = mi_num_row1;
 assign s14_mi_num_row2_next = mi_num_row2;
 assign s15_mi_num_next = mi_num;
+assign s16_mi_num_sum_next = s15_mi_num_reg;
 assign s6_t_13_next = _s6_t_13_next_0;
 assign s7_t_13_next = s6_t_13_reg;
 assign s8_t_13_next = s7_t_13_reg;
-assign s9_t_9_next = s8_t_13_reg;
-assign s10_t_9_next = s9_t_9_reg;
-assign s11_t_8_next = s10_t_9_reg;
-assign s12_t_7_next = s11_t_8_reg;
+assign s9_t_10_next = s8_t_13_reg;
+assign s10_t_9_next = s9_t_10_reg;
+assign s11_t_11_next = s10_t_9_reg;
+assign s12_t_7_next = s11_t_11_reg;
 assign s13_t_next = s12_t_7_reg;
 assign s14_t_next = s13_t_reg;
 assign s15_t_next = s14_t_reg;
-assign s16_mi_raw_prod_pp00_next = mi_raw_prod_pp00;
+assign s16_t_next = s15_t_reg;
+assign s17_mi_raw_prod_pp00_next = mi_raw_prod_pp00;
 assign s6_t_14_next = _s6_t_14_next_0;
 assign s7_t_14_next = s6_t_14_reg;
 assign s8_t_14_next = s7_t_14_reg;
-assign s9_t_10_next = s8_t_14_reg;
-assign s10_t_10_next = s9_t_10_reg;
-assign s11_t_9_next = s10_t_10_reg;
-assign s12_t_8_next = s11_t_9_reg;
+assign s9_t_11_next = s8_t_14_reg;
+assign s10_t_10_next = s9_t_11_reg;
+assign s11_t_12_next = s10_t_10_reg;
+assign s12_t_8_next = s11_t_12_reg;
 assign s13_t_2_next = s12_t_8_reg;
 assign s14_t_2_next = s13_t_2_reg;
 assign s15_t_2_next = s14_t_2_reg;
-assign s16_mi_raw_prod_pp10_next = mi_raw_prod_pp10;
+assign s16_t_2_next = s15_t_2_reg;
+assign s17_mi_raw_prod_pp10_next = mi_raw_prod_pp10;
 assign s6_t_15_next = _s6_t_15_next_0;
 assign s7_t_15_next = s6_t_15_reg;
 assign s8_t_15_next = s7_t_15_reg;
-assign s9_t_11_next = s8_t_15_reg;
-assign s10_t_11_next = s9_t_11_reg;
-assign s11_t_10_next = s10_t_11_reg;
-assign s12_t_9_next = s11_t_10_reg;
+assign s9_t_12_next = s8_t_15_reg;
+assign s10_t_11_next = s9_t_12_reg;
+assign s11_t_13_next = s10_t_11_reg;
+assign s12_t_9_next = s11_t_13_reg;
 assign s13_t_3_next = s12_t_9_reg;
 assign s14_t_3_next = s13_t_3_reg;
 assign s15_t_3_next = s14_t_3_reg;
-assign s16_mi_raw_prod_pp20_next = mi_raw_prod_pp20;
+assign s16_t_3_next = s15_t_3_reg;
+assign s17_mi_raw_prod_pp20_next = mi_raw_prod_pp20;
 assign s6_t_16_next = _s6_t_16_next_0;
 assign s7_t_16_next = s6_t_16_reg;
 assign s8_t_16_next = s7_t_16_reg;
-assign s9_t_12_next = s8_t_16_reg;
-assign s10_t_12_next = s9_t_12_reg;
-assign s11_t_11_next = s10_t_12_reg;
-assign s12_t_10_next = s11_t_11_reg;
+assign s9_t_13_next = s8_t_16_reg;
+assign s10_t_12_next = s9_t_13_reg;
+assign s11_t_14_next = s10_t_12_reg;
+assign s12_t_10_next = s11_t_14_reg;
 assign s13_t_4_next = s12_t_10_reg;
 assign s14_t_4_next = s13_t_4_reg;
 assign s15_t_4_next = s14_t_4_reg;
-assign s16_mi_raw_prod_pp30_next = mi_raw_prod_pp30;
-assign s17_mi_raw_prod_next = mi_raw_prod;
+assign s16_t_4_next = s15_t_4_reg;
+assign s17_mi_raw_prod_pp30_next = mi_raw_prod_pp30;
+assign s18_mi_raw_prod_next = mi_raw_prod;
 assign s3_t_12_next = _s3_t_12_next_0;
 assign s4_t_15_next = s3_t_12_reg;
-assign s5_t_37_next = s4_t_15_reg;
-assign s6_t_17_next = s5_t_37_reg;
+assign s5_t_38_next = s4_t_15_reg;
+assign s6_t_17_next = s5_t_38_reg;
 assign s7_t_17_next = s6_t_17_reg;
 assign s8_t_17_next = s7_t_17_reg;
-assign s9_t_13_next = s8_t_17_reg;
-assign s10_t_13_next = s9_t_13_reg;
-assign s11_t_12_next = s10_t_13_reg;
-assign s12_t_11_next = s11_t_12_reg;
+assign s9_t_14_next = s8_t_17_reg;
+assign s10_t_13_next = s9_t_14_reg;
+assign s11_t_15_next = s10_t_13_reg;
+assign s12_t_11_next = s11_t_15_reg;
 assign s13_t_5_next = s12_t_11_reg;
 assign s14_t_5_next = s13_t_5_reg;
 assign s15_t_5_next = s14_t_5_reg;
-assign s16_t_next = s15_t_5_reg;
-assign s17_t_next = s16_t_reg;
-assign s18_mi_raw_coarse_next = mi_raw_coarse;
+assign s16_t_5_next = s15_t_5_reg;
+assign s17_t_next = s16_t_5_reg;
+assign s18_t_next = s17_t_reg;
+assign s19_mi_raw_coarse_next = mi_raw_coarse;
 assign s3_t_13_next = _s3_t_13_next_0;
 assign s4_t_16_next = s3_t_13_reg;
-assign s5_t_38_next = s4_t_16_reg;
-assign s6_t_18_next = s5_t_38_reg;
+assign s5_t_39_next = s4_t_16_reg;
+assign s6_t_18_next = s5_t_39_reg;
 assign s7_t_18_next = s6_t_18_reg;
 assign s8_t_18_next = s7_t_18_reg;
-assign s9_t_14_next = s8_t_18_reg;
-assign s10_t_14_next = s9_t_14_reg;
-assign s11_t_13_next = s10_t_14_reg;
-assign s12_t_12_next = s11_t_13_reg;
+assign s9_t_15_next = s8_t_18_reg;
+assign s10_t_14_next = s9_t_15_reg;
+assign s11_t_16_next = s10_t_14_reg;
+assign s12_t_12_next = s11_t_16_reg;
 assign s13_t_6_next = s12_t_12_reg;
 assign s14_t_6_next = s13_t_6_reg;
 assign s15_t_6_next = s14_t_6_reg;
-assign s16_t_2_next = s15_t_6_reg;
-assign s17_t_2_next = s16_t_2_reg;
-assign s18_t_next = s17_t_2_reg;
-assign s19_mi_raw_next = mi_raw;
+assign s16_t_6_next = s15_t_6_reg;
+assign s17_t_2_next = s16_t_6_reg;
+assign s18_t_2_next = s17_t_2_reg;
+assign s19_t_next = s18_t_2_reg;
+assign s20_mi_raw_next = mi_raw;
 assign s2_size_c_next = size_c;
 assign s3_size_c_next = s2_size_c_reg;
 assign s4_size_c_next = s3_size_c_reg;
@@ -8279,25 +8481,26 @@ assign s16_size_c_next = s15_size_c_reg;
 assign s17_size_c_next = s16_size_c_reg;
 assign s18_size_c_next = s17_size_c_reg;
 assign s19_size_c_next = s18_size_c_reg;
-assign s20_mi_inc_next = mi_inc;
+assign s20_size_c_next = s19_size_c_reg;
+assign s21_mi_inc_next = mi_inc;
 assign s2_size_kfi_pp00_next = size_kfi_pp00;
 assign s2_size_kfi_pp01_next = size_kfi_pp01;
 assign s3_size_kfi_next = size_kfi;
 assign s4_t_17_next = _s4_t_17_next_1;
-assign s5_t_39_next = s4_t_17_reg;
-assign s6_t_19_next = s5_t_39_reg;
+assign s5_t_40_next = s4_t_17_reg;
+assign s6_t_19_next = s5_t_40_reg;
 assign s7_t_19_next = s6_t_19_reg;
 assign s8_t_19_next = s7_t_19_reg;
 assign s9_fi_c_prod_pp00_next = fi_c_prod_pp00;
 assign s4_t_18_next = _s4_t_18_next_1;
-assign s5_t_40_next = s4_t_18_reg;
-assign s6_t_20_next = s5_t_40_reg;
+assign s5_t_41_next = s4_t_18_reg;
+assign s6_t_20_next = s5_t_41_reg;
 assign s7_t_20_next = s6_t_20_reg;
 assign s8_t_20_next = s7_t_20_reg;
 assign s9_fi_c_prod_pp10_next = fi_c_prod_pp10;
 assign s4_t_19_next = _s4_t_19_next_1;
-assign s5_t_41_next = s4_t_19_reg;
-assign s6_t_21_next = s5_t_41_reg;
+assign s5_t_42_next = s4_t_19_reg;
+assign s6_t_21_next = s5_t_42_reg;
 assign s7_t_21_next = s6_t_21_reg;
 assign s8_t_21_next = s7_t_21_reg;
 assign s9_fi_c_prod_pp20_next = fi_c_prod_pp20;
@@ -8305,15 +8508,15 @@ assign s10_fi_c_prod_next = fi_c_prod;
 assign s6_t_22_next = _s6_t_22_next_0;
 assign s7_t_22_next = s6_t_22_reg;
 assign s8_t_22_next = s7_t_22_reg;
-assign s9_t_15_next = s8_t_22_reg;
-assign s10_t_15_next = s9_t_15_reg;
+assign s9_t_16_next = s8_t_22_reg;
+assign s10_t_15_next = s9_t_16_reg;
 assign s11_fi_c_coarse_next = fi_c_coarse;
 assign s6_t_23_next = _s6_t_23_next_0;
 assign s7_t_23_next = s6_t_23_reg;
 assign s8_t_23_next = s7_t_23_reg;
-assign s9_t_16_next = s8_t_23_reg;
-assign s10_t_16_next = s9_t_16_reg;
-assign s11_t_14_next = s10_t_16_reg;
+assign s9_t_17_next = s8_t_23_reg;
+assign s10_t_16_next = s9_t_17_reg;
+assign s11_t_17_next = s10_t_16_reg;
 assign s12_fi_c_next = fi_c;
 assign s13_fi_inc_next = fi_inc;
 assign s2_rtt_minus_trtt_next = rtt_minus_trtt;
@@ -8334,63 +8537,66 @@ assign s7_md_raw_prod_pp20_next = md_raw_prod_pp20;
 assign s8_md_raw_prod_next = md_raw_prod;
 assign s3_t_14_next = _s3_t_14_next_0;
 assign s4_t_20_next = s3_t_14_reg;
-assign s5_t_42_next = s4_t_20_reg;
-assign s6_t_27_next = s5_t_42_reg;
+assign s5_t_43_next = s4_t_20_reg;
+assign s6_t_27_next = s5_t_43_reg;
 assign s7_t_24_next = s6_t_27_reg;
 assign s8_t_24_next = s7_t_24_reg;
 assign s9_md_raw_coarse_next = md_raw_coarse;
 assign s3_t_15_next = _s3_t_15_next_0;
 assign s4_t_21_next = s3_t_15_reg;
-assign s5_t_43_next = s4_t_21_reg;
-assign s6_t_28_next = s5_t_43_reg;
+assign s5_t_44_next = s4_t_21_reg;
+assign s6_t_28_next = s5_t_44_reg;
 assign s7_t_25_next = s6_t_28_reg;
 assign s8_t_25_next = s7_t_25_reg;
-assign s9_t_17_next = s8_t_25_reg;
+assign s9_t_18_next = s8_t_25_reg;
 assign s10_md_raw_next = md_raw;
 assign s11_md_dec_next = md_dec;
-assign s5_t_44_next = _s5_t_44_next_0;
-assign s6_t_29_next = s5_t_44_reg;
+assign s5_t_45_next = _s5_t_45_next_0;
+assign s6_t_29_next = s5_t_45_reg;
 assign s7_t_26_next = s6_t_29_reg;
 assign s8_t_26_next = s7_t_26_reg;
-assign s9_t_18_next = s8_t_26_reg;
-assign s10_t_17_next = s9_t_18_reg;
-assign s11_t_15_next = s10_t_17_reg;
+assign s9_t_19_next = s8_t_26_reg;
+assign s10_t_17_next = s9_t_19_reg;
+assign s11_t_18_next = s10_t_17_reg;
 assign s12_c_md_next = c_md;
+assign s13_c_md_r_next = s12_c_md_reg;
 assign s2_t_33_next = _s2_t_33_next_0;
 assign s3_t_16_next = s2_t_33_reg;
 assign s4_t_22_next = s3_t_16_reg;
-assign s5_t_45_next = s4_t_22_reg;
-assign s6_t_30_next = s5_t_45_reg;
+assign s5_t_46_next = s4_t_22_reg;
+assign s6_t_30_next = s5_t_46_reg;
 assign s7_t_27_next = s6_t_30_reg;
 assign s8_t_27_next = s7_t_27_reg;
-assign s9_t_19_next = s8_t_27_reg;
-assign s10_t_18_next = s9_t_19_reg;
-assign s11_t_16_next = s10_t_18_reg;
-assign s12_t_13_next = s11_t_16_reg;
-assign s13_c_md_fd_xs_pp00_next = c_md_fd_xs_pp00;
+assign s9_t_20_next = s8_t_27_reg;
+assign s10_t_18_next = s9_t_20_reg;
+assign s11_t_19_next = s10_t_18_reg;
+assign s12_t_13_next = s11_t_19_reg;
+assign s13_t_7_next = s12_t_13_reg;
+assign s14_c_md_fd_xs_pp00_next = c_md_fd_xs_pp00;
 assign s2_t_34_next = _s2_t_34_next_0;
 assign s3_t_17_next = s2_t_34_reg;
 assign s4_t_23_next = s3_t_17_reg;
-assign s5_t_46_next = s4_t_23_reg;
-assign s6_t_31_next = s5_t_46_reg;
+assign s5_t_47_next = s4_t_23_reg;
+assign s6_t_31_next = s5_t_47_reg;
 assign s7_t_28_next = s6_t_31_reg;
 assign s8_t_28_next = s7_t_28_reg;
-assign s9_t_20_next = s8_t_28_reg;
-assign s10_t_19_next = s9_t_20_reg;
-assign s11_t_17_next = s10_t_19_reg;
-assign s12_t_14_next = s11_t_17_reg;
-assign s13_c_md_fd_xs_pp10_next = c_md_fd_xs_pp10;
-assign s14_c_md_fd_xs_next = c_md_fd_xs;
-assign s15_c_md_fd_prod_pp00_next = c_md_fd_prod_pp00;
-assign s15_c_md_fd_prod_pp01_next = c_md_fd_prod_pp01;
-assign s15_c_md_fd_prod_pp10_next = c_md_fd_prod_pp10;
-assign s15_c_md_fd_prod_pp11_next = c_md_fd_prod_pp11;
-assign s15_c_md_fd_prod_pp20_next = c_md_fd_prod_pp20;
-assign s15_c_md_fd_prod_pp21_next = c_md_fd_prod_pp21;
-assign s16_c_md_fd_prod_row0_next = c_md_fd_prod_row0;
-assign s16_c_md_fd_prod_row1_next = c_md_fd_prod_row1;
-assign s16_c_md_fd_prod_row2_next = c_md_fd_prod_row2;
-assign s17_c_md_fd_prod_next = c_md_fd_prod;
+assign s9_t_21_next = s8_t_28_reg;
+assign s10_t_19_next = s9_t_21_reg;
+assign s11_t_20_next = s10_t_19_reg;
+assign s12_t_14_next = s11_t_20_reg;
+assign s13_t_8_next = s12_t_14_reg;
+assign s14_c_md_fd_xs_pp10_next = c_md_fd_xs_pp10;
+assign s15_c_md_fd_xs_next = c_md_fd_xs;
+assign s16_c_md_fd_prod_pp00_next = c_md_fd_prod_pp00;
+assign s16_c_md_fd_prod_pp01_next = c_md_fd_prod_pp01;
+assign s16_c_md_fd_prod_pp10_next = c_md_fd_prod_pp10;
+assign s16_c_md_fd_prod_pp11_next = c_md_fd_prod_pp11;
+assign s16_c_md_fd_prod_pp20_next = c_md_fd_prod_pp20;
+assign s16_c_md_fd_prod_pp21_next = c_md_fd_prod_pp21;
+assign s17_c_md_fd_prod_row0_next = c_md_fd_prod_row0;
+assign s17_c_md_fd_prod_row1_next = c_md_fd_prod_row1;
+assign s17_c_md_fd_prod_row2_next = c_md_fd_prod_row2;
+assign s18_c_md_fd_prod_next = c_md_fd_prod;
 assign s2_t_35_next = _s2_t_35_next_0;
 assign s3_t_18_next = s2_t_35_reg;
 assign s4_t_24_next = s3_t_18_reg;
@@ -8410,150 +8616,154 @@ assign s8_c_fd_prod_row0_next = c_fd_prod_row0;
 assign s8_c_fd_prod_row1_next = c_fd_prod_row1;
 assign s8_c_fd_prod_row2_next = c_fd_prod_row2;
 assign s9_c_fd_prod_next = c_fd_prod;
-assign s5_t_47_next = _s5_t_47_next_0;
-assign s6_t_32_next = s5_t_47_reg;
+assign s5_t_48_next = _s5_t_48_next_0;
+assign s6_t_32_next = s5_t_48_reg;
 assign s7_t_29_next = s6_t_32_reg;
 assign s8_t_29_next = s7_t_29_reg;
-assign s9_t_21_next = s8_t_29_reg;
-assign s10_t_20_next = s9_t_21_reg;
-assign s11_t_18_next = s10_t_20_reg;
-assign s12_t_15_next = s11_t_18_reg;
-assign s13_t_7_next = s12_t_15_reg;
-assign s14_t_7_next = s13_t_7_reg;
+assign s9_t_22_next = s8_t_29_reg;
+assign s10_t_20_next = s9_t_22_reg;
+assign s11_t_21_next = s10_t_20_reg;
+assign s12_t_15_next = s11_t_21_reg;
+assign s13_t_9_next = s12_t_15_reg;
+assign s14_t_7_next = s13_t_9_reg;
 assign s15_t_7_next = s14_t_7_reg;
-assign s16_t_3_next = s15_t_7_reg;
-assign s17_t_3_next = s16_t_3_reg;
-assign s18_t_2_next = s17_t_3_reg;
-assign s19_t_next = s18_t_2_reg;
-assign s20_t_next = s19_t_reg;
-assign s21_c_mi_sat_next = c_mi_sat;
-assign s22_recip_mi_lead_next = recip_mi_lead;
-assign s22_t_next = _s22_t_next_1;
-assign s22_t_2_next = _s22_t_2_next_1;
-assign s22_t_3_next = _s22_t_3_next_1;
-assign s22_t_4_next = _s22_t_4_next_1;
-assign s22_t_5_next = _s22_t_5_next_1;
-assign s22_t_6_next = _s22_t_6_next_1;
-assign s22_t_7_next = _s22_t_7_next_1;
-assign s22_t_8_next = _s22_t_8_next_1;
-assign s22_t_9_next = _s22_t_9_next_1;
-assign s22_t_10_next = _s22_t_10_next_0;
-assign s22_t_11_next = _s22_t_11_next_0;
-assign s22_t_12_next = _s22_t_12_next_0;
-assign s22_t_13_next = _s22_t_13_next_0;
-assign s22_t_14_next = _s22_t_14_next_0;
-assign s22_t_15_next = _s22_t_15_next_0;
-assign s22_t_16_next = _s22_t_16_next_0;
-assign s22_t_17_next = _s22_t_17_next_0;
-assign s22_t_18_next = _s22_t_18_next_0;
-assign s22_t_19_next = _s22_t_19_next_0;
-assign s22_t_20_next = _s22_t_20_next_0;
-assign s22_t_21_next = _s22_t_21_next_0;
-assign s22_t_22_next = _s22_t_22_next_0;
-assign s22_t_23_next = _s22_t_23_next_0;
-assign s22_t_24_next = _s22_t_24_next_0;
-assign s22_t_25_next = _s22_t_25_next_0;
-assign s22_t_26_next = _s22_t_26_next_0;
-assign s23_recip_mi_mantissa_next = recip_mi_mantissa;
-assign s24_recip_mi_recip_next = recip_mi_recip;
-assign s25_recip_mi_t_next = s24_recip_mi_recip_reg;
+assign s16_t_7_next = s15_t_7_reg;
+assign s17_t_3_next = s16_t_7_reg;
+assign s18_t_3_next = s17_t_3_reg;
+assign s19_t_2_next = s18_t_3_reg;
+assign s20_t_next = s19_t_2_reg;
+assign s21_t_next = s20_t_reg;
+assign s22_c_mi_sat_next = c_mi_sat;
+assign s23_recip_mi_lead_next = recip_mi_lead;
+assign s23_t_next = _s23_t_next_1;
+assign s23_t_2_next = _s23_t_2_next_1;
+assign s23_t_3_next = _s23_t_3_next_1;
+assign s23_t_4_next = _s23_t_4_next_1;
+assign s23_t_5_next = _s23_t_5_next_1;
+assign s23_t_6_next = _s23_t_6_next_1;
+assign s23_t_7_next = _s23_t_7_next_1;
+assign s23_t_8_next = _s23_t_8_next_1;
+assign s23_t_9_next = _s23_t_9_next_1;
+assign s23_t_10_next = _s23_t_10_next_0;
+assign s23_t_11_next = _s23_t_11_next_0;
+assign s23_t_12_next = _s23_t_12_next_0;
+assign s23_t_13_next = _s23_t_13_next_0;
+assign s23_t_14_next = _s23_t_14_next_0;
+assign s23_t_15_next = _s23_t_15_next_0;
+assign s23_t_16_next = _s23_t_16_next_0;
+assign s23_t_17_next = _s23_t_17_next_0;
+assign s23_t_18_next = _s23_t_18_next_0;
+assign s23_t_19_next = _s23_t_19_next_0;
+assign s23_t_20_next = _s23_t_20_next_0;
+assign s23_t_21_next = _s23_t_21_next_0;
+assign s23_t_22_next = _s23_t_22_next_0;
+assign s23_t_23_next = _s23_t_23_next_0;
+assign s23_t_24_next = _s23_t_24_next_0;
+assign s23_t_25_next = _s23_t_25_next_0;
+assign s23_t_26_next = _s23_t_26_next_0;
+assign s24_recip_mi_mantissa_next = recip_mi_mantissa;
+assign s25_recip_mi_recip_next = recip_mi_recip;
+assign s26_recip_mi_t_next = s25_recip_mi_recip_reg;
 assign s4_t_26_next = _s4_t_26_next_1;
-assign s5_t_48_next = s4_t_26_reg;
-assign s6_t_33_next = s5_t_48_reg;
+assign s5_t_49_next = s4_t_26_reg;
+assign s6_t_33_next = s5_t_49_reg;
 assign s7_t_30_next = s6_t_33_reg;
 assign s8_t_30_next = s7_t_30_reg;
-assign s9_t_22_next = s8_t_30_reg;
-assign s10_t_21_next = s9_t_22_reg;
-assign s11_t_19_next = s10_t_21_reg;
-assign s12_t_16_next = s11_t_19_reg;
-assign s13_t_8_next = s12_t_16_reg;
-assign s14_t_8_next = s13_t_8_reg;
+assign s9_t_23_next = s8_t_30_reg;
+assign s10_t_21_next = s9_t_23_reg;
+assign s11_t_22_next = s10_t_21_reg;
+assign s12_t_16_next = s11_t_22_reg;
+assign s13_t_10_next = s12_t_16_reg;
+assign s14_t_8_next = s13_t_10_reg;
 assign s15_t_8_next = s14_t_8_reg;
-assign s16_t_4_next = s15_t_8_reg;
-assign s17_t_4_next = s16_t_4_reg;
-assign s18_t_3_next = s17_t_4_reg;
-assign s19_t_2_next = s18_t_3_reg;
-assign s20_t_2_next = s19_t_2_reg;
-assign s21_t_next = s20_t_2_reg;
-assign s22_t_27_next = s21_t_reg;
-assign s23_t_next = s22_t_27_reg;
-assign s24_t_next = s23_t_reg;
+assign s16_t_8_next = s15_t_8_reg;
+assign s17_t_4_next = s16_t_8_reg;
+assign s18_t_4_next = s17_t_4_reg;
+assign s19_t_3_next = s18_t_4_reg;
+assign s20_t_2_next = s19_t_3_reg;
+assign s21_t_2_next = s20_t_2_reg;
+assign s22_t_next = s21_t_2_reg;
+assign s23_t_27_next = s22_t_reg;
+assign s24_t_next = s23_t_27_reg;
 assign s25_t_next = s24_t_reg;
-assign s26_fi_mi_prod_pp00_next = fi_mi_prod_pp00;
+assign s26_t_next = s25_t_reg;
+assign s27_fi_mi_prod_pp00_next = fi_mi_prod_pp00;
 assign s4_t_27_next = _s4_t_27_next_1;
-assign s5_t_49_next = s4_t_27_reg;
-assign s6_t_34_next = s5_t_49_reg;
+assign s5_t_50_next = s4_t_27_reg;
+assign s6_t_34_next = s5_t_50_reg;
 assign s7_t_31_next = s6_t_34_reg;
 assign s8_t_31_next = s7_t_31_reg;
-assign s9_t_23_next = s8_t_31_reg;
-assign s10_t_22_next = s9_t_23_reg;
-assign s11_t_20_next = s10_t_22_reg;
-assign s12_t_17_next = s11_t_20_reg;
-assign s13_t_9_next = s12_t_17_reg;
-assign s14_t_9_next = s13_t_9_reg;
+assign s9_t_24_next = s8_t_31_reg;
+assign s10_t_22_next = s9_t_24_reg;
+assign s11_t_23_next = s10_t_22_reg;
+assign s12_t_17_next = s11_t_23_reg;
+assign s13_t_11_next = s12_t_17_reg;
+assign s14_t_9_next = s13_t_11_reg;
 assign s15_t_9_next = s14_t_9_reg;
-assign s16_t_5_next = s15_t_9_reg;
-assign s17_t_5_next = s16_t_5_reg;
-assign s18_t_4_next = s17_t_5_reg;
-assign s19_t_3_next = s18_t_4_reg;
-assign s20_t_3_next = s19_t_3_reg;
-assign s21_t_2_next = s20_t_3_reg;
-assign s22_t_28_next = s21_t_2_reg;
-assign s23_t_2_next = s22_t_28_reg;
-assign s24_t_2_next = s23_t_2_reg;
+assign s16_t_9_next = s15_t_9_reg;
+assign s17_t_5_next = s16_t_9_reg;
+assign s18_t_5_next = s17_t_5_reg;
+assign s19_t_4_next = s18_t_5_reg;
+assign s20_t_3_next = s19_t_4_reg;
+assign s21_t_3_next = s20_t_3_reg;
+assign s22_t_2_next = s21_t_3_reg;
+assign s23_t_28_next = s22_t_2_reg;
+assign s24_t_2_next = s23_t_28_reg;
 assign s25_t_2_next = s24_t_2_reg;
-assign s26_fi_mi_prod_pp10_next = fi_mi_prod_pp10;
+assign s26_t_2_next = s25_t_2_reg;
+assign s27_fi_mi_prod_pp10_next = fi_mi_prod_pp10;
 assign s4_t_28_next = _s4_t_28_next_1;
-assign s5_t_50_next = s4_t_28_reg;
-assign s6_t_35_next = s5_t_50_reg;
+assign s5_t_51_next = s4_t_28_reg;
+assign s6_t_35_next = s5_t_51_reg;
 assign s7_t_32_next = s6_t_35_reg;
 assign s8_t_32_next = s7_t_32_reg;
-assign s9_t_24_next = s8_t_32_reg;
-assign s10_t_23_next = s9_t_24_reg;
-assign s11_t_21_next = s10_t_23_reg;
-assign s12_t_18_next = s11_t_21_reg;
-assign s13_t_10_next = s12_t_18_reg;
-assign s14_t_10_next = s13_t_10_reg;
+assign s9_t_25_next = s8_t_32_reg;
+assign s10_t_23_next = s9_t_25_reg;
+assign s11_t_24_next = s10_t_23_reg;
+assign s12_t_18_next = s11_t_24_reg;
+assign s13_t_12_next = s12_t_18_reg;
+assign s14_t_10_next = s13_t_12_reg;
 assign s15_t_10_next = s14_t_10_reg;
-assign s16_t_6_next = s15_t_10_reg;
-assign s17_t_6_next = s16_t_6_reg;
-assign s18_t_5_next = s17_t_6_reg;
-assign s19_t_4_next = s18_t_5_reg;
-assign s20_t_4_next = s19_t_4_reg;
-assign s21_t_3_next = s20_t_4_reg;
-assign s22_t_29_next = s21_t_3_reg;
-assign s23_t_3_next = s22_t_29_reg;
-assign s24_t_3_next = s23_t_3_reg;
+assign s16_t_10_next = s15_t_10_reg;
+assign s17_t_6_next = s16_t_10_reg;
+assign s18_t_6_next = s17_t_6_reg;
+assign s19_t_5_next = s18_t_6_reg;
+assign s20_t_4_next = s19_t_5_reg;
+assign s21_t_4_next = s20_t_4_reg;
+assign s22_t_3_next = s21_t_4_reg;
+assign s23_t_29_next = s22_t_3_reg;
+assign s24_t_3_next = s23_t_29_reg;
 assign s25_t_3_next = s24_t_3_reg;
-assign s26_fi_mi_prod_pp20_next = fi_mi_prod_pp20;
-assign s27_fi_mi_prod_next = fi_mi_prod;
-assign s23_t_4_next = _s23_t_4_next_0;
-assign s24_t_4_next = s23_t_4_reg;
+assign s26_t_3_next = s25_t_3_reg;
+assign s27_fi_mi_prod_pp20_next = fi_mi_prod_pp20;
+assign s28_fi_mi_prod_next = fi_mi_prod;
+assign s24_t_4_next = _s24_t_4_next_0;
 assign s25_t_4_next = s24_t_4_reg;
-assign s26_t_next = s25_t_4_reg;
-assign s27_t_next = s26_t_reg;
-assign s28_fi_mi_coarse_next = fi_mi_coarse;
-assign s23_t_5_next = _s23_t_5_next_0;
-assign s24_t_5_next = s23_t_5_reg;
+assign s26_t_4_next = s25_t_4_reg;
+assign s27_t_next = s26_t_4_reg;
+assign s28_t_next = s27_t_reg;
+assign s29_fi_mi_coarse_next = fi_mi_coarse;
+assign s24_t_5_next = _s24_t_5_next_0;
 assign s25_t_5_next = s24_t_5_reg;
-assign s26_t_2_next = s25_t_5_reg;
-assign s27_t_2_next = s26_t_2_reg;
-assign s28_t_next = s27_t_2_reg;
-assign s29_fi_mi_next = fi_mi;
-assign s30_fi_mi_sat_next = fi_mi_sat;
+assign s26_t_5_next = s25_t_5_reg;
+assign s27_t_2_next = s26_t_5_reg;
+assign s28_t_2_next = s27_t_2_reg;
+assign s29_t_next = s28_t_2_reg;
+assign s30_fi_mi_next = fi_mi;
+assign s31_fi_mi_sat_next = fi_mi_sat;
 assign s2_u_wtd_ecn_next = s1_ecn_reg;
 assign s3_u_wtd_ecn_next = s2_u_wtd_ecn_reg;
 assign s4_u_wtd_ecn_next = s3_u_wtd_ecn_reg;
-assign s5_t_51_next = _s5_t_51_next_0;
-assign s6_t_36_next = s5_t_51_reg;
+assign s5_t_52_next = _s5_t_52_next_0;
+assign s6_t_36_next = s5_t_52_reg;
 assign s7_t_33_next = s6_t_36_reg;
 assign s8_t_33_next = s7_t_33_reg;
-assign s9_t_25_next = s8_t_33_reg;
-assign s13_t_11_next = _s13_t_11_next_0;
-assign s14_t_11_next = s13_t_11_reg;
+assign s9_t_26_next = s8_t_33_reg;
+assign s14_t_11_next = _s14_t_11_next_0;
 assign s15_t_11_next = s14_t_11_reg;
-assign s16_t_7_next = s15_t_11_reg;
-assign s17_t_7_next = s16_t_7_reg;
+assign s16_t_11_next = s15_t_11_reg;
+assign s17_t_7_next = s16_t_11_reg;
+assign s18_t_7_next = s17_t_7_reg;
 assign s2_rtt_le_trtt_next = rtt_le_trtt;
 assign s3_rtt_le_trtt_next = s2_rtt_le_trtt_reg;
 assign s4_rtt_le_trtt_next = s3_rtt_le_trtt_reg;
@@ -8570,6 +8780,7 @@ assign s14_rtt_le_trtt_next = s13_rtt_le_trtt_reg;
 assign s15_rtt_le_trtt_next = s14_rtt_le_trtt_reg;
 assign s16_rtt_le_trtt_next = s15_rtt_le_trtt_reg;
 assign s17_rtt_le_trtt_next = s16_rtt_le_trtt_reg;
+assign s18_rtt_le_trtt_next = s17_rtt_le_trtt_reg;
 assign s10_c_fd_next = c_fd;
 assign s11_c_fd_next = s10_c_fd_reg;
 assign s12_c_fd_next = s11_c_fd_reg;
@@ -8578,6 +8789,7 @@ assign s14_c_fd_next = s13_c_fd_reg;
 assign s15_c_fd_next = s14_c_fd_reg;
 assign s16_c_fd_next = s15_c_fd_reg;
 assign s17_c_fd_next = s16_c_fd_reg;
+assign s18_c_fd_next = s17_c_fd_reg;
 assign s5_u_wtd_can_decrease_next = u_wtd_can_decrease;
 assign s6_u_wtd_can_decrease_next = s5_u_wtd_can_decrease_reg;
 assign s7_u_wtd_can_decrease_next = s6_u_wtd_can_decrease_reg;
@@ -8591,6 +8803,7 @@ assign s14_u_wtd_can_decrease_next = s13_u_wtd_can_decrease_reg;
 assign s15_u_wtd_can_decrease_next = s14_u_wtd_can_decrease_reg;
 assign s16_u_wtd_can_decrease_next = s15_u_wtd_can_decrease_reg;
 assign s17_u_wtd_can_decrease_next = s16_u_wtd_can_decrease_reg;
+assign s18_u_wtd_can_decrease_next = s17_u_wtd_can_decrease_reg;
 assign s5_cur_c_next = cur_c;
 assign s6_cur_c_next = s5_cur_c_reg;
 assign s7_cur_c_next = s6_cur_c_reg;
@@ -8604,25 +8817,25 @@ assign s14_cur_c_next = s13_cur_c_reg;
 assign s15_cur_c_next = s14_cur_c_reg;
 assign s16_cur_c_next = s15_cur_c_reg;
 assign s17_cur_c_next = s16_cur_c_reg;
-assign s22_t_30_next = _s22_t_30_next_0;
-assign s23_t_6_next = s22_t_30_reg;
-assign s24_t_6_next = s23_t_6_reg;
+assign s18_cur_c_next = s17_cur_c_reg;
+assign s23_t_30_next = _s23_t_30_next_0;
+assign s24_t_6_next = s23_t_30_reg;
 assign s25_t_6_next = s24_t_6_reg;
-assign s26_t_3_next = s25_t_6_reg;
-assign s27_t_3_next = s26_t_3_reg;
-assign s28_t_2_next = s27_t_3_reg;
-assign s29_t_next = s28_t_2_reg;
-assign s30_t_next = s29_t_reg;
-assign s5_t_52_next = _s5_t_52_next_0;
-assign s6_t_37_next = s5_t_52_reg;
+assign s26_t_6_next = s25_t_6_reg;
+assign s27_t_3_next = s26_t_6_reg;
+assign s28_t_3_next = s27_t_3_reg;
+assign s29_t_2_next = s28_t_3_reg;
+assign s30_t_next = s29_t_2_reg;
+assign s31_t_next = s30_t_reg;
+assign s5_t_53_next = _s5_t_53_next_0;
+assign s6_t_37_next = s5_t_53_reg;
 assign s7_t_34_next = s6_t_37_reg;
 assign s8_t_34_next = s7_t_34_reg;
-assign s9_t_26_next = s8_t_34_reg;
-assign s10_t_24_next = s9_t_26_reg;
-assign s11_t_22_next = s10_t_24_reg;
-assign s12_t_19_next = s11_t_22_reg;
-assign s13_t_12_next = s12_t_19_reg;
-assign s18_rtt_le_trtt_next = s17_rtt_le_trtt_reg;
+assign s9_t_27_next = s8_t_34_reg;
+assign s10_t_24_next = s9_t_27_reg;
+assign s11_t_25_next = s10_t_24_reg;
+assign s12_t_19_next = s11_t_25_reg;
+assign s13_t_13_next = s12_t_19_reg;
 assign s19_rtt_le_trtt_next = s18_rtt_le_trtt_reg;
 assign s20_rtt_le_trtt_next = s19_rtt_le_trtt_reg;
 assign s21_rtt_le_trtt_next = s20_rtt_le_trtt_reg;
@@ -8635,6 +8848,7 @@ assign s27_rtt_le_trtt_next = s26_rtt_le_trtt_reg;
 assign s28_rtt_le_trtt_next = s27_rtt_le_trtt_reg;
 assign s29_rtt_le_trtt_next = s28_rtt_le_trtt_reg;
 assign s30_rtt_le_trtt_next = s29_rtt_le_trtt_reg;
+assign s31_rtt_le_trtt_next = s30_rtt_le_trtt_reg;
 assign s14_c_fi_next = c_fi;
 assign s15_c_fi_next = s14_c_fi_reg;
 assign s16_c_fi_next = s15_c_fi_reg;
@@ -8652,6 +8866,7 @@ assign s27_c_fi_next = s26_c_fi_reg;
 assign s28_c_fi_next = s27_c_fi_reg;
 assign s29_c_fi_next = s28_c_fi_reg;
 assign s30_c_fi_next = s29_c_fi_reg;
+assign s31_c_fi_next = s30_c_fi_reg;
 assign s5_ecn_next = s4_u_wtd_ecn_reg;
 assign s6_ecn_next = s5_ecn_reg;
 assign s7_ecn_next = s6_ecn_reg;
@@ -8678,40 +8893,32 @@ assign s27_ecn_next = s26_ecn_reg;
 assign s28_ecn_next = s27_ecn_reg;
 assign s29_ecn_next = s28_ecn_reg;
 assign s30_ecn_next = s29_ecn_reg;
-assign s18_t_6_next = _s18_t_6_next_8;
-assign s19_t_5_next = s18_t_6_reg;
-assign s20_t_5_next = s19_t_5_reg;
-assign s21_t_4_next = s20_t_5_reg;
-assign s22_t_31_next = s21_t_4_reg;
-assign s23_t_7_next = s22_t_31_reg;
-assign s24_t_7_next = s23_t_7_reg;
+assign s31_ecn_next = s30_ecn_reg;
+assign s19_t_6_next = _s19_t_6_next_8;
+assign s20_t_5_next = s19_t_6_reg;
+assign s21_t_5_next = s20_t_5_reg;
+assign s22_t_4_next = s21_t_5_reg;
+assign s23_t_31_next = s22_t_4_reg;
+assign s24_t_7_next = s23_t_31_reg;
 assign s25_t_7_next = s24_t_7_reg;
-assign s26_t_4_next = s25_t_7_reg;
-assign s27_t_4_next = s26_t_4_reg;
-assign s28_t_3_next = s27_t_4_reg;
-assign s29_t_2_next = s28_t_3_reg;
-assign s30_t_2_next = s29_t_2_reg;
-assign s31_core_c_next = core_c;
-assign s5_t_53_next = s4_t_3_reg;
+assign s26_t_7_next = s25_t_7_reg;
+assign s27_t_4_next = s26_t_7_reg;
+assign s28_t_4_next = s27_t_4_reg;
+assign s29_t_3_next = s28_t_4_reg;
+assign s30_t_2_next = s29_t_3_reg;
+assign s31_t_2_next = s30_t_2_reg;
+assign s32_core_c_next = core_c;
 assign s2_t_37_next = _s2_t_37_next_1;
 assign s3_t_20_next = s2_t_37_reg;
 assign s4_t_29_next = s3_t_20_reg;
 assign s5_t_54_next = s4_t_29_reg;
-assign s6_ack_run_next = ack_run;
-assign s7_ack_run_next = s6_ack_run_reg;
-assign s8_ack_run_next = s7_ack_run_reg;
-assign s9_ack_run_next = s8_ack_run_reg;
-assign s10_ack_run_next = s9_ack_run_reg;
 assign s6_qa_fired_next = qa_fired;
 assign s7_qa_fired_next = s6_qa_fired_reg;
 assign s8_qa_fired_next = s7_qa_fired_reg;
 assign s9_qa_fired_next = s8_qa_fired_reg;
 assign s10_qa_fired_next = s9_qa_fired_reg;
-assign s10_t_25_next = _s10_t_25_next_1;
-assign s10_t_26_next = _s10_t_25_next_0;
-assign s10_t_27_next = _s10_t_27_next_0;
-assign s11_early_next = early;
-assign s12_early_next = s11_early_reg;
+assign s11_qa_fired_next = s10_qa_fired_reg;
+assign s12_early_next = early;
 assign s13_early_next = s12_early_reg;
 assign s14_early_next = s13_early_reg;
 assign s15_early_next = s14_early_reg;
@@ -8731,32 +8938,32 @@ assign s28_early_next = s27_early_reg;
 assign s29_early_next = s28_early_reg;
 assign s30_early_next = s29_early_reg;
 assign s31_early_next = s30_early_reg;
-assign s11_t_23_next = _s11_t_23_next_5;
-assign s12_t_20_next = s11_t_23_reg;
-assign s13_t_13_next = s12_t_20_reg;
-assign s14_t_12_next = s13_t_13_reg;
+assign s32_early_next = s31_early_reg;
+assign s13_t_14_next = _s13_t_14_next_4;
+assign s14_t_12_next = s13_t_14_reg;
 assign s15_t_12_next = s14_t_12_reg;
-assign s16_t_8_next = s15_t_12_reg;
-assign s17_t_8_next = s16_t_8_reg;
-assign s18_t_7_next = s17_t_8_reg;
-assign s19_t_6_next = s18_t_7_reg;
-assign s20_t_6_next = s19_t_6_reg;
-assign s21_t_5_next = s20_t_6_reg;
-assign s22_t_32_next = s21_t_5_reg;
-assign s23_t_8_next = s22_t_32_reg;
-assign s24_t_8_next = s23_t_8_reg;
+assign s16_t_12_next = s15_t_12_reg;
+assign s17_t_8_next = s16_t_12_reg;
+assign s18_t_8_next = s17_t_8_reg;
+assign s19_t_7_next = s18_t_8_reg;
+assign s20_t_6_next = s19_t_7_reg;
+assign s21_t_6_next = s20_t_6_reg;
+assign s22_t_5_next = s21_t_6_reg;
+assign s23_t_32_next = s22_t_5_reg;
+assign s24_t_8_next = s23_t_32_reg;
 assign s25_t_8_next = s24_t_8_reg;
-assign s26_t_5_next = s25_t_8_reg;
-assign s27_t_5_next = s26_t_5_reg;
-assign s28_t_4_next = s27_t_5_reg;
-assign s29_t_3_next = s28_t_4_reg;
-assign s30_t_3_next = s29_t_3_reg;
-assign s31_t_next = s30_t_3_reg;
-assign s32_c_ack_clamped_next = c_ack_window;
+assign s26_t_8_next = s25_t_8_reg;
+assign s27_t_5_next = s26_t_8_reg;
+assign s28_t_5_next = s27_t_5_reg;
+assign s29_t_4_next = s28_t_5_reg;
+assign s30_t_3_next = s29_t_4_reg;
+assign s31_t_3_next = s30_t_3_reg;
+assign s32_t_next = s31_t_3_reg;
+assign s33_c_ack_clamped_next = c_ack_window;
 assign s5_c_loss_next = c_loss;
 assign s5_u_wtd_avg_out_next = u_wtd_avg_out;
 assign s5_cur_avg_wtd_next = cur_avg_wtd;
-assign s10_cur_increase_next = s9_cur_increase_reg;
+assign s11_cur_increase_next = s10_cur_increase_reg;
 assign s2_t_38_next = _s2_t_38_next_0;
 assign s3_t_21_next = s2_t_38_reg;
 assign s4_t_30_next = s3_t_21_reg;
@@ -8781,11 +8988,12 @@ assign s6_qa_used_next = qa_used;
 assign s7_qa_used_next = s6_qa_used_reg;
 assign s8_qa_used_next = s7_qa_used_reg;
 assign s9_qa_used_next = s8_qa_used_reg;
+assign s10_qa_used_next = s9_qa_used_reg;
 assign s6_t_38_next = _s6_t_38_next_5;
 assign s7_t_35_next = s6_t_38_reg;
 assign s8_t_35_next = s7_t_35_reg;
-assign s9_t_27_next = s8_t_35_reg;
-assign s11_ack_run_next = s10_ack_run_reg;
+assign s9_t_28_next = s8_t_35_reg;
+assign s10_t_25_next = s9_t_28_reg;
 assign s12_ack_run_next = s11_ack_run_reg;
 assign s13_ack_run_next = s12_ack_run_reg;
 assign s14_ack_run_next = s13_ack_run_reg;
@@ -8807,7 +9015,7 @@ assign s29_ack_run_next = s28_ack_run_reg;
 assign s30_ack_run_next = s29_ack_run_reg;
 assign s31_ack_run_next = s30_ack_run_reg;
 assign s32_ack_run_next = s31_ack_run_reg;
-assign s18_cur_c_next = s17_cur_c_reg;
+assign s33_ack_run_next = s32_ack_run_reg;
 assign s19_cur_c_next = s18_cur_c_reg;
 assign s20_cur_c_next = s19_cur_c_reg;
 assign s21_cur_c_next = s20_cur_c_reg;
@@ -8822,6 +9030,7 @@ assign s29_cur_c_next = s28_cur_c_reg;
 assign s30_cur_c_next = s29_cur_c_reg;
 assign s31_cur_c_next = s30_cur_c_reg;
 assign s32_cur_c_next = s31_cur_c_reg;
+assign s33_cur_c_next = s32_cur_c_reg;
 assign s5_is_loss_next = s4_is_loss_reg;
 assign s6_is_loss_next = s5_is_loss_reg;
 assign s7_is_loss_next = s6_is_loss_reg;
@@ -8850,8 +9059,8 @@ assign s29_is_loss_next = s28_is_loss_reg;
 assign s30_is_loss_next = s29_is_loss_reg;
 assign s31_is_loss_next = s30_is_loss_reg;
 assign s32_is_loss_next = s31_is_loss_reg;
-assign s10_c_loss_all_next = c_loss_all;
-assign s11_c_loss_all_next = s10_c_loss_all_reg;
+assign s33_is_loss_next = s32_is_loss_reg;
+assign s11_c_loss_all_next = c_loss_all;
 assign s12_c_loss_all_next = s11_c_loss_all_reg;
 assign s13_c_loss_all_next = s12_c_loss_all_reg;
 assign s14_c_loss_all_next = s13_c_loss_all_reg;
@@ -8873,190 +9082,197 @@ assign s29_c_loss_all_next = s28_c_loss_all_reg;
 assign s30_c_loss_all_next = s29_c_loss_all_reg;
 assign s31_c_loss_all_next = s30_c_loss_all_reg;
 assign s32_c_loss_all_next = s31_c_loss_all_reg;
+assign s33_c_loss_all_next = s32_c_loss_all_reg;
 assign s6_t_39_next = _s6_t_39_next_0;
 assign s7_t_36_next = s6_t_39_reg;
 assign s8_t_36_next = s7_t_36_reg;
-assign s9_t_28_next = s8_t_36_reg;
-assign s10_t_28_next = s9_t_28_reg;
-assign s11_t_24_next = s10_t_28_reg;
-assign s12_t_21_next = s11_t_24_reg;
-assign s13_t_14_next = s12_t_21_reg;
-assign s14_t_13_next = s13_t_14_reg;
+assign s9_t_29_next = s8_t_36_reg;
+assign s10_t_26_next = s9_t_29_reg;
+assign s11_t_26_next = s10_t_26_reg;
+assign s12_t_20_next = s11_t_26_reg;
+assign s13_t_15_next = s12_t_20_reg;
+assign s14_t_13_next = s13_t_15_reg;
 assign s15_t_13_next = s14_t_13_reg;
-assign s16_t_9_next = s15_t_13_reg;
-assign s17_t_9_next = s16_t_9_reg;
-assign s18_t_8_next = s17_t_9_reg;
-assign s19_t_7_next = s18_t_8_reg;
-assign s20_t_7_next = s19_t_7_reg;
-assign s21_t_6_next = s20_t_7_reg;
-assign s22_t_33_next = s21_t_6_reg;
-assign s23_t_9_next = s22_t_33_reg;
-assign s24_t_9_next = s23_t_9_reg;
-assign s25_t_9_next = s24_t_9_reg;
-assign s26_t_6_next = s25_t_9_reg;
-assign s27_t_6_next = s26_t_6_reg;
-assign s28_t_5_next = s27_t_6_reg;
-assign s29_t_4_next = s28_t_5_reg;
-assign s30_t_4_next = s29_t_4_reg;
-assign s31_t_2_next = s30_t_4_reg;
-assign s32_t_next = s31_t_2_reg;
-assign s11_t_25_next = _s11_t_25_next_0;
-assign s12_t_22_next = s11_t_25_reg;
-assign s13_t_15_next = s12_t_22_reg;
-assign s14_t_14_next = s13_t_15_reg;
-assign s15_t_14_next = s14_t_14_reg;
-assign s16_t_10_next = s15_t_14_reg;
-assign s17_t_10_next = s16_t_10_reg;
-assign s18_t_9_next = s17_t_10_reg;
+assign s16_t_13_next = s15_t_13_reg;
+assign s17_t_9_next = s16_t_13_reg;
+assign s18_t_9_next = s17_t_9_reg;
 assign s19_t_8_next = s18_t_9_reg;
-assign s20_t_8_next = s19_t_8_reg;
-assign s21_t_7_next = s20_t_8_reg;
-assign s22_t_34_next = s21_t_7_reg;
-assign s23_t_10_next = s22_t_34_reg;
-assign s24_t_10_next = s23_t_10_reg;
-assign s25_t_10_next = s24_t_10_reg;
-assign s26_t_7_next = s25_t_10_reg;
-assign s27_t_7_next = s26_t_7_reg;
-assign s28_t_6_next = s27_t_7_reg;
+assign s20_t_7_next = s19_t_8_reg;
+assign s21_t_7_next = s20_t_7_reg;
+assign s22_t_6_next = s21_t_7_reg;
+assign s23_t_33_next = s22_t_6_reg;
+assign s24_t_9_next = s23_t_33_reg;
+assign s25_t_9_next = s24_t_9_reg;
+assign s26_t_9_next = s25_t_9_reg;
+assign s27_t_6_next = s26_t_9_reg;
+assign s28_t_6_next = s27_t_6_reg;
 assign s29_t_5_next = s28_t_6_reg;
-assign s30_t_5_next = s29_t_5_reg;
-assign s31_t_3_next = s30_t_5_reg;
-assign s32_t_2_next = s31_t_3_reg;
+assign s30_t_4_next = s29_t_5_reg;
+assign s31_t_4_next = s30_t_4_reg;
+assign s32_t_2_next = s31_t_4_reg;
+assign s33_t_next = s32_t_2_reg;
+assign s12_t_21_next = _s12_t_21_next_0;
+assign s13_t_16_next = s12_t_21_reg;
+assign s14_t_14_next = s13_t_16_reg;
+assign s15_t_14_next = s14_t_14_reg;
+assign s16_t_14_next = s15_t_14_reg;
+assign s17_t_10_next = s16_t_14_reg;
+assign s18_t_10_next = s17_t_10_reg;
+assign s19_t_9_next = s18_t_10_reg;
+assign s20_t_8_next = s19_t_9_reg;
+assign s21_t_8_next = s20_t_8_reg;
+assign s22_t_7_next = s21_t_8_reg;
+assign s23_t_34_next = s22_t_7_reg;
+assign s24_t_10_next = s23_t_34_reg;
+assign s25_t_10_next = s24_t_10_reg;
+assign s26_t_10_next = s25_t_10_reg;
+assign s27_t_7_next = s26_t_10_reg;
+assign s28_t_7_next = s27_t_7_reg;
+assign s29_t_6_next = s28_t_7_reg;
+assign s30_t_5_next = s29_t_6_reg;
+assign s31_t_5_next = s30_t_5_reg;
+assign s32_t_3_next = s31_t_5_reg;
+assign s33_t_2_next = s32_t_3_reg;
 assign s6_t_40_next = _s6_t_40_next_2;
 assign s7_t_37_next = s6_t_40_reg;
 assign s8_t_37_next = s7_t_37_reg;
-assign s9_t_29_next = s8_t_37_reg;
-assign s10_t_29_next = s9_t_29_reg;
-assign s11_t_26_next = s10_t_29_reg;
-assign s12_t_23_next = s11_t_26_reg;
-assign s13_t_16_next = s12_t_23_reg;
-assign s14_t_15_next = s13_t_16_reg;
+assign s9_t_30_next = s8_t_37_reg;
+assign s10_t_27_next = s9_t_30_reg;
+assign s11_t_27_next = s10_t_27_reg;
+assign s12_t_22_next = s11_t_27_reg;
+assign s13_t_17_next = s12_t_22_reg;
+assign s14_t_15_next = s13_t_17_reg;
 assign s15_t_15_next = s14_t_15_reg;
-assign s16_t_11_next = s15_t_15_reg;
-assign s17_t_11_next = s16_t_11_reg;
-assign s18_t_10_next = s17_t_11_reg;
-assign s19_t_9_next = s18_t_10_reg;
-assign s20_t_9_next = s19_t_9_reg;
-assign s21_t_8_next = s20_t_9_reg;
-assign s22_t_35_next = s21_t_8_reg;
-assign s23_t_11_next = s22_t_35_reg;
-assign s24_t_11_next = s23_t_11_reg;
+assign s16_t_15_next = s15_t_15_reg;
+assign s17_t_11_next = s16_t_15_reg;
+assign s18_t_11_next = s17_t_11_reg;
+assign s19_t_10_next = s18_t_11_reg;
+assign s20_t_9_next = s19_t_10_reg;
+assign s21_t_9_next = s20_t_9_reg;
+assign s22_t_8_next = s21_t_9_reg;
+assign s23_t_35_next = s22_t_8_reg;
+assign s24_t_11_next = s23_t_35_reg;
 assign s25_t_11_next = s24_t_11_reg;
-assign s26_t_8_next = s25_t_11_reg;
-assign s27_t_8_next = s26_t_8_reg;
-assign s28_t_7_next = s27_t_8_reg;
-assign s29_t_6_next = s28_t_7_reg;
-assign s30_t_6_next = s29_t_6_reg;
-assign s31_t_4_next = s30_t_6_reg;
-assign s32_t_3_next = s31_t_4_reg;
+assign s26_t_11_next = s25_t_11_reg;
+assign s27_t_8_next = s26_t_11_reg;
+assign s28_t_8_next = s27_t_8_reg;
+assign s29_t_7_next = s28_t_8_reg;
+assign s30_t_6_next = s29_t_7_reg;
+assign s31_t_6_next = s30_t_6_reg;
+assign s32_t_4_next = s31_t_6_reg;
+assign s33_t_3_next = s32_t_4_reg;
 assign s6_t_41_next = _s6_t_41_next_1;
 assign s7_t_38_next = s6_t_41_reg;
 assign s8_t_38_next = s7_t_38_reg;
-assign s9_t_30_next = s8_t_38_reg;
-assign s10_t_30_next = s9_t_30_reg;
-assign s11_t_27_next = s10_t_30_reg;
-assign s12_t_24_next = s11_t_27_reg;
-assign s13_t_17_next = s12_t_24_reg;
-assign s14_t_16_next = s13_t_17_reg;
+assign s9_t_31_next = s8_t_38_reg;
+assign s10_t_28_next = s9_t_31_reg;
+assign s11_t_28_next = s10_t_28_reg;
+assign s12_t_23_next = s11_t_28_reg;
+assign s13_t_18_next = s12_t_23_reg;
+assign s14_t_16_next = s13_t_18_reg;
 assign s15_t_16_next = s14_t_16_reg;
-assign s16_t_12_next = s15_t_16_reg;
-assign s17_t_12_next = s16_t_12_reg;
-assign s18_t_11_next = s17_t_12_reg;
-assign s19_t_10_next = s18_t_11_reg;
-assign s20_t_10_next = s19_t_10_reg;
-assign s21_t_9_next = s20_t_10_reg;
-assign s22_t_36_next = s21_t_9_reg;
-assign s23_t_12_next = s22_t_36_reg;
-assign s24_t_12_next = s23_t_12_reg;
+assign s16_t_16_next = s15_t_16_reg;
+assign s17_t_12_next = s16_t_16_reg;
+assign s18_t_12_next = s17_t_12_reg;
+assign s19_t_11_next = s18_t_12_reg;
+assign s20_t_10_next = s19_t_11_reg;
+assign s21_t_10_next = s20_t_10_reg;
+assign s22_t_9_next = s21_t_10_reg;
+assign s23_t_36_next = s22_t_9_reg;
+assign s24_t_12_next = s23_t_36_reg;
 assign s25_t_12_next = s24_t_12_reg;
-assign s26_t_9_next = s25_t_12_reg;
-assign s27_t_9_next = s26_t_9_reg;
-assign s28_t_8_next = s27_t_9_reg;
-assign s29_t_7_next = s28_t_8_reg;
-assign s30_t_7_next = s29_t_7_reg;
-assign s31_t_5_next = s30_t_7_reg;
-assign s32_t_4_next = s31_t_5_reg;
+assign s26_t_12_next = s25_t_12_reg;
+assign s27_t_9_next = s26_t_12_reg;
+assign s28_t_9_next = s27_t_9_reg;
+assign s29_t_8_next = s28_t_9_reg;
+assign s30_t_7_next = s29_t_8_reg;
+assign s31_t_7_next = s30_t_7_reg;
+assign s32_t_5_next = s31_t_7_reg;
+assign s33_t_4_next = s32_t_5_reg;
 assign s6_t_42_next = _s6_t_42_next_1;
 assign s7_t_39_next = s6_t_42_reg;
 assign s8_t_39_next = s7_t_39_reg;
-assign s9_t_31_next = s8_t_39_reg;
-assign s10_t_31_next = s9_t_31_reg;
-assign s11_t_28_next = s10_t_31_reg;
-assign s12_t_25_next = s11_t_28_reg;
-assign s13_t_18_next = s12_t_25_reg;
-assign s14_t_17_next = s13_t_18_reg;
+assign s9_t_32_next = s8_t_39_reg;
+assign s10_t_29_next = s9_t_32_reg;
+assign s11_t_29_next = s10_t_29_reg;
+assign s12_t_24_next = s11_t_29_reg;
+assign s13_t_19_next = s12_t_24_reg;
+assign s14_t_17_next = s13_t_19_reg;
 assign s15_t_17_next = s14_t_17_reg;
-assign s16_t_13_next = s15_t_17_reg;
-assign s17_t_13_next = s16_t_13_reg;
-assign s18_t_12_next = s17_t_13_reg;
-assign s19_t_11_next = s18_t_12_reg;
-assign s20_t_11_next = s19_t_11_reg;
-assign s21_t_10_next = s20_t_11_reg;
-assign s22_t_37_next = s21_t_10_reg;
-assign s23_t_13_next = s22_t_37_reg;
-assign s24_t_13_next = s23_t_13_reg;
+assign s16_t_17_next = s15_t_17_reg;
+assign s17_t_13_next = s16_t_17_reg;
+assign s18_t_13_next = s17_t_13_reg;
+assign s19_t_12_next = s18_t_13_reg;
+assign s20_t_11_next = s19_t_12_reg;
+assign s21_t_11_next = s20_t_11_reg;
+assign s22_t_10_next = s21_t_11_reg;
+assign s23_t_37_next = s22_t_10_reg;
+assign s24_t_13_next = s23_t_37_reg;
 assign s25_t_13_next = s24_t_13_reg;
-assign s26_t_10_next = s25_t_13_reg;
-assign s27_t_10_next = s26_t_10_reg;
-assign s28_t_9_next = s27_t_10_reg;
-assign s29_t_8_next = s28_t_9_reg;
-assign s30_t_8_next = s29_t_8_reg;
-assign s31_t_6_next = s30_t_8_reg;
-assign s32_t_5_next = s31_t_6_reg;
+assign s26_t_13_next = s25_t_13_reg;
+assign s27_t_10_next = s26_t_13_reg;
+assign s28_t_10_next = s27_t_10_reg;
+assign s29_t_9_next = s28_t_10_reg;
+assign s30_t_8_next = s29_t_9_reg;
+assign s31_t_8_next = s30_t_8_reg;
+assign s32_t_6_next = s31_t_8_reg;
+assign s33_t_5_next = s32_t_6_reg;
 assign s6_t_43_next = _s6_t_43_next_0;
 assign s7_t_40_next = s6_t_43_reg;
 assign s8_t_40_next = s7_t_40_reg;
-assign s9_t_32_next = s8_t_40_reg;
-assign s10_t_32_next = s9_t_32_reg;
-assign s11_t_29_next = s10_t_32_reg;
-assign s12_t_26_next = s11_t_29_reg;
-assign s13_t_19_next = s12_t_26_reg;
-assign s14_t_18_next = s13_t_19_reg;
+assign s9_t_33_next = s8_t_40_reg;
+assign s10_t_30_next = s9_t_33_reg;
+assign s11_t_30_next = s10_t_30_reg;
+assign s12_t_25_next = s11_t_30_reg;
+assign s13_t_20_next = s12_t_25_reg;
+assign s14_t_18_next = s13_t_20_reg;
 assign s15_t_18_next = s14_t_18_reg;
-assign s16_t_14_next = s15_t_18_reg;
-assign s17_t_14_next = s16_t_14_reg;
-assign s18_t_13_next = s17_t_14_reg;
-assign s19_t_12_next = s18_t_13_reg;
-assign s20_t_12_next = s19_t_12_reg;
-assign s21_t_11_next = s20_t_12_reg;
-assign s22_t_38_next = s21_t_11_reg;
-assign s23_t_14_next = s22_t_38_reg;
-assign s24_t_14_next = s23_t_14_reg;
+assign s16_t_18_next = s15_t_18_reg;
+assign s17_t_14_next = s16_t_18_reg;
+assign s18_t_14_next = s17_t_14_reg;
+assign s19_t_13_next = s18_t_14_reg;
+assign s20_t_12_next = s19_t_13_reg;
+assign s21_t_12_next = s20_t_12_reg;
+assign s22_t_11_next = s21_t_12_reg;
+assign s23_t_38_next = s22_t_11_reg;
+assign s24_t_14_next = s23_t_38_reg;
 assign s25_t_14_next = s24_t_14_reg;
-assign s26_t_11_next = s25_t_14_reg;
-assign s27_t_11_next = s26_t_11_reg;
-assign s28_t_10_next = s27_t_11_reg;
-assign s29_t_9_next = s28_t_10_reg;
-assign s30_t_9_next = s29_t_9_reg;
-assign s31_t_7_next = s30_t_9_reg;
-assign s32_t_6_next = s31_t_7_reg;
+assign s26_t_14_next = s25_t_14_reg;
+assign s27_t_11_next = s26_t_14_reg;
+assign s28_t_11_next = s27_t_11_reg;
+assign s29_t_10_next = s28_t_11_reg;
+assign s30_t_9_next = s29_t_10_reg;
+assign s31_t_9_next = s30_t_9_reg;
+assign s32_t_7_next = s31_t_9_reg;
+assign s33_t_6_next = s32_t_7_reg;
 assign s6_t_44_next = _s6_t_44_next_1;
 assign s7_t_41_next = s6_t_44_reg;
 assign s8_t_41_next = s7_t_41_reg;
-assign s9_t_33_next = s8_t_41_reg;
-assign s10_t_33_next = s9_t_33_reg;
-assign s11_t_30_next = s10_t_33_reg;
-assign s12_t_27_next = s11_t_30_reg;
-assign s13_t_20_next = s12_t_27_reg;
-assign s14_t_19_next = s13_t_20_reg;
+assign s9_t_34_next = s8_t_41_reg;
+assign s10_t_31_next = s9_t_34_reg;
+assign s11_t_31_next = s10_t_31_reg;
+assign s12_t_26_next = s11_t_31_reg;
+assign s13_t_21_next = s12_t_26_reg;
+assign s14_t_19_next = s13_t_21_reg;
 assign s15_t_19_next = s14_t_19_reg;
-assign s16_t_15_next = s15_t_19_reg;
-assign s17_t_15_next = s16_t_15_reg;
-assign s18_t_14_next = s17_t_15_reg;
-assign s19_t_13_next = s18_t_14_reg;
-assign s20_t_13_next = s19_t_13_reg;
-assign s21_t_12_next = s20_t_13_reg;
-assign s22_t_39_next = s21_t_12_reg;
-assign s23_t_15_next = s22_t_39_reg;
-assign s24_t_15_next = s23_t_15_reg;
+assign s16_t_19_next = s15_t_19_reg;
+assign s17_t_15_next = s16_t_19_reg;
+assign s18_t_15_next = s17_t_15_reg;
+assign s19_t_14_next = s18_t_15_reg;
+assign s20_t_13_next = s19_t_14_reg;
+assign s21_t_13_next = s20_t_13_reg;
+assign s22_t_12_next = s21_t_13_reg;
+assign s23_t_39_next = s22_t_12_reg;
+assign s24_t_15_next = s23_t_39_reg;
 assign s25_t_15_next = s24_t_15_reg;
-assign s26_t_12_next = s25_t_15_reg;
-assign s27_t_12_next = s26_t_12_reg;
-assign s28_t_11_next = s27_t_12_reg;
-assign s29_t_10_next = s28_t_11_reg;
-assign s30_t_10_next = s29_t_10_reg;
-assign s31_t_8_next = s30_t_10_reg;
-assign s32_t_7_next = s31_t_8_reg;
+assign s26_t_15_next = s25_t_15_reg;
+assign s27_t_12_next = s26_t_15_reg;
+assign s28_t_12_next = s27_t_12_reg;
+assign s29_t_11_next = s28_t_12_reg;
+assign s30_t_10_next = s29_t_11_reg;
+assign s31_t_10_next = s30_t_10_reg;
+assign s32_t_8_next = s31_t_10_reg;
+assign s33_t_7_next = s32_t_8_reg;
 assign s2_t_41_next = _s2_t_37_next_0;
 assign s3_t_24_next = s2_t_41_reg;
 assign s4_t_33_next = s3_t_24_reg;
@@ -9064,30 +9280,31 @@ assign s5_t_59_next = s4_t_33_reg;
 assign s6_t_45_next = s5_t_59_reg;
 assign s7_t_42_next = s6_t_45_reg;
 assign s8_t_42_next = s7_t_42_reg;
-assign s9_t_34_next = s8_t_42_reg;
-assign s10_t_34_next = s9_t_34_reg;
-assign s11_t_31_next = s10_t_34_reg;
-assign s12_t_28_next = s11_t_31_reg;
-assign s13_t_21_next = s12_t_28_reg;
-assign s14_t_20_next = s13_t_21_reg;
+assign s9_t_35_next = s8_t_42_reg;
+assign s10_t_32_next = s9_t_35_reg;
+assign s11_t_32_next = s10_t_32_reg;
+assign s12_t_27_next = s11_t_32_reg;
+assign s13_t_22_next = s12_t_27_reg;
+assign s14_t_20_next = s13_t_22_reg;
 assign s15_t_20_next = s14_t_20_reg;
-assign s16_t_16_next = s15_t_20_reg;
-assign s17_t_16_next = s16_t_16_reg;
-assign s18_t_15_next = s17_t_16_reg;
-assign s19_t_14_next = s18_t_15_reg;
-assign s20_t_14_next = s19_t_14_reg;
-assign s21_t_13_next = s20_t_14_reg;
-assign s22_t_40_next = s21_t_13_reg;
-assign s23_t_16_next = s22_t_40_reg;
-assign s24_t_16_next = s23_t_16_reg;
+assign s16_t_20_next = s15_t_20_reg;
+assign s17_t_16_next = s16_t_20_reg;
+assign s18_t_16_next = s17_t_16_reg;
+assign s19_t_15_next = s18_t_16_reg;
+assign s20_t_14_next = s19_t_15_reg;
+assign s21_t_14_next = s20_t_14_reg;
+assign s22_t_13_next = s21_t_14_reg;
+assign s23_t_40_next = s22_t_13_reg;
+assign s24_t_16_next = s23_t_40_reg;
 assign s25_t_16_next = s24_t_16_reg;
-assign s26_t_13_next = s25_t_16_reg;
-assign s27_t_13_next = s26_t_13_reg;
-assign s28_t_12_next = s27_t_13_reg;
-assign s29_t_11_next = s28_t_12_reg;
-assign s30_t_11_next = s29_t_11_reg;
-assign s31_t_9_next = s30_t_11_reg;
-assign s32_t_8_next = s31_t_9_reg;
+assign s26_t_16_next = s25_t_16_reg;
+assign s27_t_13_next = s26_t_16_reg;
+assign s28_t_13_next = s27_t_13_reg;
+assign s29_t_12_next = s28_t_13_reg;
+assign s30_t_11_next = s29_t_12_reg;
+assign s31_t_11_next = s30_t_11_reg;
+assign s32_t_9_next = s31_t_11_reg;
+assign s33_t_8_next = s32_t_9_reg;
 assign s2_t_42_next = _s2_t_42_next_2;
 assign s3_t_25_next = s2_t_42_reg;
 assign s4_t_34_next = s3_t_25_reg;
@@ -9097,11 +9314,13 @@ assign s7_core_case_next = s6_core_case_reg;
 assign s8_core_case_next = s7_core_case_reg;
 assign s9_core_case_next = s8_core_case_reg;
 assign s10_core_case_next = s9_core_case_reg;
+assign s11_core_case_next = s10_core_case_reg;
 assign s6_t_46_next = _s6_t_46_next_0;
 assign s7_t_43_next = s6_t_46_reg;
 assign s8_t_43_next = s7_t_43_reg;
-assign s9_t_35_next = s8_t_43_reg;
-assign s10_t_35_next = s9_t_35_reg;
+assign s9_t_36_next = s8_t_43_reg;
+assign s10_t_33_next = s9_t_36_reg;
+assign s11_t_33_next = s10_t_33_reg;
 assign s2_kind_next = s1_kind_reg;
 assign s3_kind_next = s2_kind_reg;
 assign s4_kind_next = s3_kind_reg;
@@ -9133,29 +9352,29 @@ assign s29_kind_next = s28_kind_reg;
 assign s30_kind_next = s29_kind_reg;
 assign s31_kind_next = s30_kind_reg;
 assign s32_kind_next = s31_kind_reg;
-assign s11_t_32_next = _s11_t_32_next_4;
-assign s12_t_29_next = s11_t_32_reg;
-assign s13_t_22_next = s12_t_29_reg;
-assign s14_t_21_next = s13_t_22_reg;
+assign s33_kind_next = s32_kind_reg;
+assign s12_t_28_next = _s12_t_28_next_4;
+assign s13_t_23_next = s12_t_28_reg;
+assign s14_t_21_next = s13_t_23_reg;
 assign s15_t_21_next = s14_t_21_reg;
-assign s16_t_17_next = s15_t_21_reg;
-assign s17_t_17_next = s16_t_17_reg;
-assign s18_t_16_next = s17_t_17_reg;
-assign s19_t_15_next = s18_t_16_reg;
-assign s20_t_15_next = s19_t_15_reg;
-assign s21_t_14_next = s20_t_15_reg;
-assign s22_t_41_next = s21_t_14_reg;
-assign s23_t_17_next = s22_t_41_reg;
-assign s24_t_17_next = s23_t_17_reg;
+assign s16_t_21_next = s15_t_21_reg;
+assign s17_t_17_next = s16_t_21_reg;
+assign s18_t_17_next = s17_t_17_reg;
+assign s19_t_16_next = s18_t_17_reg;
+assign s20_t_15_next = s19_t_16_reg;
+assign s21_t_15_next = s20_t_15_reg;
+assign s22_t_14_next = s21_t_15_reg;
+assign s23_t_41_next = s22_t_14_reg;
+assign s24_t_17_next = s23_t_41_reg;
 assign s25_t_17_next = s24_t_17_reg;
-assign s26_t_14_next = s25_t_17_reg;
-assign s27_t_14_next = s26_t_14_reg;
-assign s28_t_13_next = s27_t_14_reg;
-assign s29_t_12_next = s28_t_13_reg;
-assign s30_t_12_next = s29_t_12_reg;
-assign s31_t_10_next = s30_t_12_reg;
-assign s32_t_9_next = s31_t_10_reg;
-assign s11_qa_fired_next = s10_qa_fired_reg;
+assign s26_t_17_next = s25_t_17_reg;
+assign s27_t_14_next = s26_t_17_reg;
+assign s28_t_14_next = s27_t_14_reg;
+assign s29_t_13_next = s28_t_14_reg;
+assign s30_t_12_next = s29_t_13_reg;
+assign s31_t_12_next = s30_t_12_reg;
+assign s32_t_10_next = s31_t_12_reg;
+assign s33_t_9_next = s32_t_10_reg;
 assign s12_qa_fired_next = s11_qa_fired_reg;
 assign s13_qa_fired_next = s12_qa_fired_reg;
 assign s14_qa_fired_next = s13_qa_fired_reg;
@@ -9177,28 +9396,29 @@ assign s29_qa_fired_next = s28_qa_fired_reg;
 assign s30_qa_fired_next = s29_qa_fired_reg;
 assign s31_qa_fired_next = s30_qa_fired_reg;
 assign s32_qa_fired_next = s31_qa_fired_reg;
-assign s11_t_33_next = _s11_t_33_next_0;
-assign s12_t_30_next = s11_t_33_reg;
-assign s13_t_23_next = s12_t_30_reg;
-assign s14_t_22_next = s13_t_23_reg;
+assign s33_qa_fired_next = s32_qa_fired_reg;
+assign s12_t_29_next = _s12_t_29_next_0;
+assign s13_t_24_next = s12_t_29_reg;
+assign s14_t_22_next = s13_t_24_reg;
 assign s15_t_22_next = s14_t_22_reg;
-assign s16_t_18_next = s15_t_22_reg;
-assign s17_t_18_next = s16_t_18_reg;
-assign s18_t_17_next = s17_t_18_reg;
-assign s19_t_16_next = s18_t_17_reg;
-assign s20_t_16_next = s19_t_16_reg;
-assign s21_t_15_next = s20_t_16_reg;
-assign s22_t_42_next = s21_t_15_reg;
-assign s23_t_18_next = s22_t_42_reg;
-assign s24_t_18_next = s23_t_18_reg;
+assign s16_t_22_next = s15_t_22_reg;
+assign s17_t_18_next = s16_t_22_reg;
+assign s18_t_18_next = s17_t_18_reg;
+assign s19_t_17_next = s18_t_18_reg;
+assign s20_t_16_next = s19_t_17_reg;
+assign s21_t_16_next = s20_t_16_reg;
+assign s22_t_15_next = s21_t_16_reg;
+assign s23_t_42_next = s22_t_15_reg;
+assign s24_t_18_next = s23_t_42_reg;
 assign s25_t_18_next = s24_t_18_reg;
-assign s26_t_15_next = s25_t_18_reg;
-assign s27_t_15_next = s26_t_15_reg;
-assign s28_t_14_next = s27_t_15_reg;
-assign s29_t_13_next = s28_t_14_reg;
-assign s30_t_13_next = s29_t_13_reg;
-assign s31_t_11_next = s30_t_13_reg;
-assign s32_t_10_next = s31_t_11_reg;
+assign s26_t_18_next = s25_t_18_reg;
+assign s27_t_15_next = s26_t_18_reg;
+assign s28_t_15_next = s27_t_15_reg;
+assign s29_t_14_next = s28_t_15_reg;
+assign s30_t_13_next = s29_t_14_reg;
+assign s31_t_13_next = s30_t_13_reg;
+assign s32_t_11_next = s31_t_13_reg;
+assign s33_t_10_next = s32_t_11_reg;
 assign m_result_valid = out_valid_reg;
 assign m_result_conn = out_head_conn_reg;
 assign m_result_kind = out_head_kind_reg;
@@ -9301,6 +9521,8 @@ always @* begin
     s31_conn_next = s31_conn_reg;
     s32_valid_next = s32_valid_reg;
     s32_conn_next = s32_conn_reg;
+    s33_valid_next = s33_valid_reg;
+    s33_conn_next = s33_conn_reg;
     s1_kind_next = s1_kind_reg;
     s1_size_next = s1_size_reg;
     s1_ecn_next = s1_ecn_reg;
@@ -9556,6 +9778,13 @@ always @* begin
     out33_qa_next = out33_qa_reg;
     out33_fast_next = out33_fast_reg;
     out33_error_next = out33_error_reg;
+    out34_conn_next = out34_conn_reg;
+    out34_kind_next = out34_kind_reg;
+    out34_cwnd_next = out34_cwnd_reg;
+    out34_case_next = out34_case_reg;
+    out34_qa_next = out34_qa_reg;
+    out34_fast_next = out34_fast_reg;
+    out34_error_next = out34_error_reg;
     out_head_conn_next = out_head_conn_reg;
     out_head_kind_next = out_head_kind_reg;
     out_head_cwnd_next = out_head_cwnd_reg;
@@ -9574,8 +9803,8 @@ always @* begin
             in_rtt_next = skid_rtt_reg;
             in_unacked_next = skid_unacked_reg;
             in_now_next = skid_now_reg;
-            skid_valid_next = _shell_13;
-            if (_shell_13) begin
+            skid_valid_next = _shell_31;
+            if (_shell_31) begin
                 skid_conn_next = s_event_conn;
                 skid_kind_next = s_event_kind;
                 skid_size_next = s_event_size;
@@ -9585,8 +9814,8 @@ always @* begin
                 skid_now_next = s_event_now;
             end
         end else begin
-            in_valid_next = _shell_13;
-            if (_shell_13) begin
+            in_valid_next = _shell_31;
+            if (_shell_31) begin
                 in_conn_next = s_event_conn;
                 in_kind_next = s_event_kind;
                 in_size_next = s_event_size;
@@ -9596,9 +9825,9 @@ always @* begin
                 in_now_next = s_event_now;
             end
         end
-    end else if (_shell_14) begin
-        in_valid_next = _shell_13;
-        if (_shell_13) begin
+    end else if (_shell_32) begin
+        in_valid_next = _shell_31;
+        if (_shell_31) begin
             in_conn_next = s_event_conn;
             in_kind_next = s_event_kind;
             in_size_next = s_event_size;
@@ -9607,7 +9836,7 @@ always @* begin
             in_unacked_next = s_event_unacked;
             in_now_next = s_event_now;
         end
-    end else if (_shell_13) begin
+    end else if (_shell_31) begin
         skid_valid_next = 1'd1;
         skid_conn_next = s_event_conn;
         skid_kind_next = s_event_kind;
@@ -9688,356 +9917,367 @@ always @* begin
     s31_conn_next = s30_conn_reg;
     s32_valid_next = s31_valid_reg;
     s32_conn_next = s31_conn_reg;
+    s33_valid_next = s32_valid_reg;
+    s33_conn_next = s32_conn_reg;
     s1_fix_valid_next = snoop_in;
     s1_fix_word_next = new_word;
-    s2_fix_valid_next = _shell_23;
-    s2_fix_word_next = _shell_24;
+    s2_fix_valid_next = _shell_41;
+    s2_fix_word_next = _shell_42;
     s3_ram_next = state_q;
-    s3_fix_valid_next = _shell_25;
-    s3_fix_word_next = _shell_26;
-    s4_cur_next = _shell_27;
-    if (s32_valid_reg) begin
-        if (_shell_28) begin
-            out0_conn_next = s32_conn_reg;
-            out0_kind_next = s32_kind_reg;
+    s3_fix_valid_next = _shell_43;
+    s3_fix_word_next = _shell_44;
+    s4_cur_next = _shell_45;
+    if (s33_valid_reg) begin
+        if (_shell_46) begin
+            out0_conn_next = s33_conn_reg;
+            out0_kind_next = s33_kind_reg;
             out0_cwnd_next = res_cwnd;
             out0_case_next = res_case;
             out0_qa_next = res_qa;
             out0_fast_next = res_fast;
-            out0_error_next = s32_error_reg;
+            out0_error_next = s33_error_reg;
         end
-        if (_shell_30) begin
-            out1_conn_next = s32_conn_reg;
-            out1_kind_next = s32_kind_reg;
+        if (_shell_48) begin
+            out1_conn_next = s33_conn_reg;
+            out1_kind_next = s33_kind_reg;
             out1_cwnd_next = res_cwnd;
             out1_case_next = res_case;
             out1_qa_next = res_qa;
             out1_fast_next = res_fast;
-            out1_error_next = s32_error_reg;
+            out1_error_next = s33_error_reg;
         end
-        if (_shell_31) begin
-            out2_conn_next = s32_conn_reg;
-            out2_kind_next = s32_kind_reg;
+        if (_shell_49) begin
+            out2_conn_next = s33_conn_reg;
+            out2_kind_next = s33_kind_reg;
             out2_cwnd_next = res_cwnd;
             out2_case_next = res_case;
             out2_qa_next = res_qa;
             out2_fast_next = res_fast;
-            out2_error_next = s32_error_reg;
+            out2_error_next = s33_error_reg;
         end
-        if (_shell_32) begin
-            out3_conn_next = s32_conn_reg;
-            out3_kind_next = s32_kind_reg;
+        if (_shell_50) begin
+            out3_conn_next = s33_conn_reg;
+            out3_kind_next = s33_kind_reg;
             out3_cwnd_next = res_cwnd;
             out3_case_next = res_case;
             out3_qa_next = res_qa;
             out3_fast_next = res_fast;
-            out3_error_next = s32_error_reg;
+            out3_error_next = s33_error_reg;
         end
-        if (_shell_33) begin
-            out4_conn_next = s32_conn_reg;
-            out4_kind_next = s32_kind_reg;
+        if (_shell_51) begin
+            out4_conn_next = s33_conn_reg;
+            out4_kind_next = s33_kind_reg;
             out4_cwnd_next = res_cwnd;
             out4_case_next = res_case;
             out4_qa_next = res_qa;
             out4_fast_next = res_fast;
-            out4_error_next = s32_error_reg;
+            out4_error_next = s33_error_reg;
         end
-        if (_shell_34) begin
-            out5_conn_next = s32_conn_reg;
-            out5_kind_next = s32_kind_reg;
+        if (_shell_52) begin
+            out5_conn_next = s33_conn_reg;
+            out5_kind_next = s33_kind_reg;
             out5_cwnd_next = res_cwnd;
             out5_case_next = res_case;
             out5_qa_next = res_qa;
             out5_fast_next = res_fast;
-            out5_error_next = s32_error_reg;
+            out5_error_next = s33_error_reg;
         end
-        if (_shell_35) begin
-            out6_conn_next = s32_conn_reg;
-            out6_kind_next = s32_kind_reg;
+        if (_shell_53) begin
+            out6_conn_next = s33_conn_reg;
+            out6_kind_next = s33_kind_reg;
             out6_cwnd_next = res_cwnd;
             out6_case_next = res_case;
             out6_qa_next = res_qa;
             out6_fast_next = res_fast;
-            out6_error_next = s32_error_reg;
+            out6_error_next = s33_error_reg;
         end
-        if (_shell_36) begin
-            out7_conn_next = s32_conn_reg;
-            out7_kind_next = s32_kind_reg;
+        if (_shell_54) begin
+            out7_conn_next = s33_conn_reg;
+            out7_kind_next = s33_kind_reg;
             out7_cwnd_next = res_cwnd;
             out7_case_next = res_case;
             out7_qa_next = res_qa;
             out7_fast_next = res_fast;
-            out7_error_next = s32_error_reg;
+            out7_error_next = s33_error_reg;
         end
-        if (_shell_37) begin
-            out8_conn_next = s32_conn_reg;
-            out8_kind_next = s32_kind_reg;
+        if (_shell_55) begin
+            out8_conn_next = s33_conn_reg;
+            out8_kind_next = s33_kind_reg;
             out8_cwnd_next = res_cwnd;
             out8_case_next = res_case;
             out8_qa_next = res_qa;
             out8_fast_next = res_fast;
-            out8_error_next = s32_error_reg;
+            out8_error_next = s33_error_reg;
         end
-        if (_shell_38) begin
-            out9_conn_next = s32_conn_reg;
-            out9_kind_next = s32_kind_reg;
+        if (_shell_56) begin
+            out9_conn_next = s33_conn_reg;
+            out9_kind_next = s33_kind_reg;
             out9_cwnd_next = res_cwnd;
             out9_case_next = res_case;
             out9_qa_next = res_qa;
             out9_fast_next = res_fast;
-            out9_error_next = s32_error_reg;
+            out9_error_next = s33_error_reg;
         end
-        if (_shell_39) begin
-            out10_conn_next = s32_conn_reg;
-            out10_kind_next = s32_kind_reg;
+        if (_shell_57) begin
+            out10_conn_next = s33_conn_reg;
+            out10_kind_next = s33_kind_reg;
             out10_cwnd_next = res_cwnd;
             out10_case_next = res_case;
             out10_qa_next = res_qa;
             out10_fast_next = res_fast;
-            out10_error_next = s32_error_reg;
+            out10_error_next = s33_error_reg;
         end
-        if (_shell_40) begin
-            out11_conn_next = s32_conn_reg;
-            out11_kind_next = s32_kind_reg;
+        if (_shell_58) begin
+            out11_conn_next = s33_conn_reg;
+            out11_kind_next = s33_kind_reg;
             out11_cwnd_next = res_cwnd;
             out11_case_next = res_case;
             out11_qa_next = res_qa;
             out11_fast_next = res_fast;
-            out11_error_next = s32_error_reg;
+            out11_error_next = s33_error_reg;
         end
-        if (_shell_41) begin
-            out12_conn_next = s32_conn_reg;
-            out12_kind_next = s32_kind_reg;
+        if (_shell_59) begin
+            out12_conn_next = s33_conn_reg;
+            out12_kind_next = s33_kind_reg;
             out12_cwnd_next = res_cwnd;
             out12_case_next = res_case;
             out12_qa_next = res_qa;
             out12_fast_next = res_fast;
-            out12_error_next = s32_error_reg;
+            out12_error_next = s33_error_reg;
         end
-        if (_shell_42) begin
-            out13_conn_next = s32_conn_reg;
-            out13_kind_next = s32_kind_reg;
+        if (_shell_60) begin
+            out13_conn_next = s33_conn_reg;
+            out13_kind_next = s33_kind_reg;
             out13_cwnd_next = res_cwnd;
             out13_case_next = res_case;
             out13_qa_next = res_qa;
             out13_fast_next = res_fast;
-            out13_error_next = s32_error_reg;
+            out13_error_next = s33_error_reg;
         end
-        if (_shell_43) begin
-            out14_conn_next = s32_conn_reg;
-            out14_kind_next = s32_kind_reg;
+        if (_shell_61) begin
+            out14_conn_next = s33_conn_reg;
+            out14_kind_next = s33_kind_reg;
             out14_cwnd_next = res_cwnd;
             out14_case_next = res_case;
             out14_qa_next = res_qa;
             out14_fast_next = res_fast;
-            out14_error_next = s32_error_reg;
+            out14_error_next = s33_error_reg;
         end
-        if (_shell_44) begin
-            out15_conn_next = s32_conn_reg;
-            out15_kind_next = s32_kind_reg;
+        if (_shell_62) begin
+            out15_conn_next = s33_conn_reg;
+            out15_kind_next = s33_kind_reg;
             out15_cwnd_next = res_cwnd;
             out15_case_next = res_case;
             out15_qa_next = res_qa;
             out15_fast_next = res_fast;
-            out15_error_next = s32_error_reg;
+            out15_error_next = s33_error_reg;
         end
-        if (_shell_45) begin
-            out16_conn_next = s32_conn_reg;
-            out16_kind_next = s32_kind_reg;
+        if (_shell_63) begin
+            out16_conn_next = s33_conn_reg;
+            out16_kind_next = s33_kind_reg;
             out16_cwnd_next = res_cwnd;
             out16_case_next = res_case;
             out16_qa_next = res_qa;
             out16_fast_next = res_fast;
-            out16_error_next = s32_error_reg;
+            out16_error_next = s33_error_reg;
         end
-        if (_shell_46) begin
-            out17_conn_next = s32_conn_reg;
-            out17_kind_next = s32_kind_reg;
+        if (_shell_64) begin
+            out17_conn_next = s33_conn_reg;
+            out17_kind_next = s33_kind_reg;
             out17_cwnd_next = res_cwnd;
             out17_case_next = res_case;
             out17_qa_next = res_qa;
             out17_fast_next = res_fast;
-            out17_error_next = s32_error_reg;
+            out17_error_next = s33_error_reg;
         end
-        if (_shell_47) begin
-            out18_conn_next = s32_conn_reg;
-            out18_kind_next = s32_kind_reg;
+        if (_shell_65) begin
+            out18_conn_next = s33_conn_reg;
+            out18_kind_next = s33_kind_reg;
             out18_cwnd_next = res_cwnd;
             out18_case_next = res_case;
             out18_qa_next = res_qa;
             out18_fast_next = res_fast;
-            out18_error_next = s32_error_reg;
+            out18_error_next = s33_error_reg;
         end
-        if (_shell_48) begin
-            out19_conn_next = s32_conn_reg;
-            out19_kind_next = s32_kind_reg;
+        if (_shell_66) begin
+            out19_conn_next = s33_conn_reg;
+            out19_kind_next = s33_kind_reg;
             out19_cwnd_next = res_cwnd;
             out19_case_next = res_case;
             out19_qa_next = res_qa;
             out19_fast_next = res_fast;
-            out19_error_next = s32_error_reg;
+            out19_error_next = s33_error_reg;
         end
-        if (_shell_49) begin
-            out20_conn_next = s32_conn_reg;
-            out20_kind_next = s32_kind_reg;
+        if (_shell_67) begin
+            out20_conn_next = s33_conn_reg;
+            out20_kind_next = s33_kind_reg;
             out20_cwnd_next = res_cwnd;
             out20_case_next = res_case;
             out20_qa_next = res_qa;
             out20_fast_next = res_fast;
-            out20_error_next = s32_error_reg;
+            out20_error_next = s33_error_reg;
         end
-        if (_shell_50) begin
-            out21_conn_next = s32_conn_reg;
-            out21_kind_next = s32_kind_reg;
+        if (_shell_68) begin
+            out21_conn_next = s33_conn_reg;
+            out21_kind_next = s33_kind_reg;
             out21_cwnd_next = res_cwnd;
             out21_case_next = res_case;
             out21_qa_next = res_qa;
             out21_fast_next = res_fast;
-            out21_error_next = s32_error_reg;
+            out21_error_next = s33_error_reg;
         end
-        if (_shell_51) begin
-            out22_conn_next = s32_conn_reg;
-            out22_kind_next = s32_kind_reg;
+        if (_shell_69) begin
+            out22_conn_next = s33_conn_reg;
+            out22_kind_next = s33_kind_reg;
             out22_cwnd_next = res_cwnd;
             out22_case_next = res_case;
             out22_qa_next = res_qa;
             out22_fast_next = res_fast;
-            out22_error_next = s32_error_reg;
+            out22_error_next = s33_error_reg;
         end
-        if (_shell_52) begin
-            out23_conn_next = s32_conn_reg;
-            out23_kind_next = s32_kind_reg;
+        if (_shell_70) begin
+            out23_conn_next = s33_conn_reg;
+            out23_kind_next = s33_kind_reg;
             out23_cwnd_next = res_cwnd;
             out23_case_next = res_case;
             out23_qa_next = res_qa;
             out23_fast_next = res_fast;
-            out23_error_next = s32_error_reg;
+            out23_error_next = s33_error_reg;
         end
-        if (_shell_53) begin
-            out24_conn_next = s32_conn_reg;
-            out24_kind_next = s32_kind_reg;
+        if (_shell_71) begin
+            out24_conn_next = s33_conn_reg;
+            out24_kind_next = s33_kind_reg;
             out24_cwnd_next = res_cwnd;
             out24_case_next = res_case;
             out24_qa_next = res_qa;
             out24_fast_next = res_fast;
-            out24_error_next = s32_error_reg;
+            out24_error_next = s33_error_reg;
         end
-        if (_shell_54) begin
-            out25_conn_next = s32_conn_reg;
-            out25_kind_next = s32_kind_reg;
+        if (_shell_72) begin
+            out25_conn_next = s33_conn_reg;
+            out25_kind_next = s33_kind_reg;
             out25_cwnd_next = res_cwnd;
             out25_case_next = res_case;
             out25_qa_next = res_qa;
             out25_fast_next = res_fast;
-            out25_error_next = s32_error_reg;
+            out25_error_next = s33_error_reg;
         end
-        if (_shell_55) begin
-            out26_conn_next = s32_conn_reg;
-            out26_kind_next = s32_kind_reg;
+        if (_shell_73) begin
+            out26_conn_next = s33_conn_reg;
+            out26_kind_next = s33_kind_reg;
             out26_cwnd_next = res_cwnd;
             out26_case_next = res_case;
             out26_qa_next = res_qa;
             out26_fast_next = res_fast;
-            out26_error_next = s32_error_reg;
+            out26_error_next = s33_error_reg;
         end
-        if (_shell_56) begin
-            out27_conn_next = s32_conn_reg;
-            out27_kind_next = s32_kind_reg;
+        if (_shell_74) begin
+            out27_conn_next = s33_conn_reg;
+            out27_kind_next = s33_kind_reg;
             out27_cwnd_next = res_cwnd;
             out27_case_next = res_case;
             out27_qa_next = res_qa;
             out27_fast_next = res_fast;
-            out27_error_next = s32_error_reg;
+            out27_error_next = s33_error_reg;
         end
-        if (_shell_57) begin
-            out28_conn_next = s32_conn_reg;
-            out28_kind_next = s32_kind_reg;
+        if (_shell_75) begin
+            out28_conn_next = s33_conn_reg;
+            out28_kind_next = s33_kind_reg;
             out28_cwnd_next = res_cwnd;
             out28_case_next = res_case;
             out28_qa_next = res_qa;
             out28_fast_next = res_fast;
-            out28_error_next = s32_error_reg;
+            out28_error_next = s33_error_reg;
         end
-        if (_shell_58) begin
-            out29_conn_next = s32_conn_reg;
-            out29_kind_next = s32_kind_reg;
+        if (_shell_76) begin
+            out29_conn_next = s33_conn_reg;
+            out29_kind_next = s33_kind_reg;
             out29_cwnd_next = res_cwnd;
             out29_case_next = res_case;
             out29_qa_next = res_qa;
             out29_fast_next = res_fast;
-            out29_error_next = s32_error_reg;
+            out29_error_next = s33_error_reg;
         end
-        if (_shell_59) begin
-            out30_conn_next = s32_conn_reg;
-            out30_kind_next = s32_kind_reg;
+        if (_shell_77) begin
+            out30_conn_next = s33_conn_reg;
+            out30_kind_next = s33_kind_reg;
             out30_cwnd_next = res_cwnd;
             out30_case_next = res_case;
             out30_qa_next = res_qa;
             out30_fast_next = res_fast;
-            out30_error_next = s32_error_reg;
+            out30_error_next = s33_error_reg;
         end
-        if (_shell_60) begin
-            out31_conn_next = s32_conn_reg;
-            out31_kind_next = s32_kind_reg;
+        if (_shell_78) begin
+            out31_conn_next = s33_conn_reg;
+            out31_kind_next = s33_kind_reg;
             out31_cwnd_next = res_cwnd;
             out31_case_next = res_case;
             out31_qa_next = res_qa;
             out31_fast_next = res_fast;
-            out31_error_next = s32_error_reg;
+            out31_error_next = s33_error_reg;
         end
-        if (_shell_61) begin
-            out32_conn_next = s32_conn_reg;
-            out32_kind_next = s32_kind_reg;
+        if (_shell_79) begin
+            out32_conn_next = s33_conn_reg;
+            out32_kind_next = s33_kind_reg;
             out32_cwnd_next = res_cwnd;
             out32_case_next = res_case;
             out32_qa_next = res_qa;
             out32_fast_next = res_fast;
-            out32_error_next = s32_error_reg;
+            out32_error_next = s33_error_reg;
         end
-        if (_shell_62) begin
-            out33_conn_next = s32_conn_reg;
-            out33_kind_next = s32_kind_reg;
+        if (_shell_80) begin
+            out33_conn_next = s33_conn_reg;
+            out33_kind_next = s33_kind_reg;
             out33_cwnd_next = res_cwnd;
             out33_case_next = res_case;
             out33_qa_next = res_qa;
             out33_fast_next = res_fast;
-            out33_error_next = s32_error_reg;
+            out33_error_next = s33_error_reg;
         end
-        out_wr_ptr_next = _shell_65;
+        if (_shell_81) begin
+            out34_conn_next = s33_conn_reg;
+            out34_kind_next = s33_kind_reg;
+            out34_cwnd_next = res_cwnd;
+            out34_case_next = res_case;
+            out34_qa_next = res_qa;
+            out34_fast_next = res_fast;
+            out34_error_next = s33_error_reg;
+        end
+        out_wr_ptr_next = _shell_84;
     end
     if (out_pop) begin
         if (out_lands_next) begin
-            out_head_conn_next = s32_conn_reg;
-            out_head_kind_next = s32_kind_reg;
+            out_head_conn_next = s33_conn_reg;
+            out_head_kind_next = s33_kind_reg;
             out_head_cwnd_next = res_cwnd;
             out_head_case_next = res_case;
             out_head_qa_next = res_qa;
             out_head_fast_next = res_fast;
-            out_head_error_next = s32_error_reg;
+            out_head_error_next = s33_error_reg;
         end else begin
-            out_head_conn_next = _shell_67;
-            out_head_kind_next = _shell_68;
-            out_head_cwnd_next = _shell_69;
-            out_head_case_next = _shell_70;
-            out_head_qa_next = _shell_71;
-            out_head_fast_next = _shell_72;
-            out_head_error_next = _shell_73;
+            out_head_conn_next = _shell_86;
+            out_head_kind_next = _shell_87;
+            out_head_cwnd_next = _shell_88;
+            out_head_case_next = _shell_89;
+            out_head_qa_next = _shell_90;
+            out_head_fast_next = _shell_91;
+            out_head_error_next = _shell_92;
         end
     end else if (out_lands_head) begin
-        out_head_conn_next = s32_conn_reg;
-        out_head_kind_next = s32_kind_reg;
+        out_head_conn_next = s33_conn_reg;
+        out_head_kind_next = s33_kind_reg;
         out_head_cwnd_next = res_cwnd;
         out_head_case_next = res_case;
         out_head_qa_next = res_qa;
         out_head_fast_next = res_fast;
-        out_head_error_next = s32_error_reg;
+        out_head_error_next = s33_error_reg;
     end
     if (out_pop) begin
         out_rd_ptr_next = out_rd_ptr_plus1_reg;
-        out_rd_ptr_plus1_next = _shell_77;
+        out_rd_ptr_plus1_next = _shell_96;
     end
-    out_count_next = _shell_81;
-    out_valid_next = _shell_89;
+    out_count_next = _shell_100;
+    out_valid_next = _shell_108;
 end
 
 // issue_next
@@ -10048,6 +10288,15 @@ always @* begin
     hazard3_next = hazard3_reg;
     hazard4_next = hazard4_reg;
     hazard5_next = hazard5_reg;
+    hazard6_next = hazard6_reg;
+    hazard7_next = hazard7_reg;
+    hazard8_next = hazard8_reg;
+    hazard9_next = hazard9_reg;
+    hazard10_next = hazard10_reg;
+    hazard11_next = hazard11_reg;
+    hazard12_next = hazard12_reg;
+    hazard13_next = hazard13_reg;
+    hazard14_next = hazard14_reg;
     credits_out_next = credits_out_reg;
     hazard0_next = hazard0_ahead;
     hazard1_next = hazard1_ahead;
@@ -10055,6 +10304,15 @@ always @* begin
     hazard3_next = hazard3_ahead;
     hazard4_next = hazard4_ahead;
     hazard5_next = hazard5_ahead;
+    hazard6_next = hazard6_ahead;
+    hazard7_next = hazard7_ahead;
+    hazard8_next = hazard8_ahead;
+    hazard9_next = hazard9_ahead;
+    hazard10_next = hazard10_ahead;
+    hazard11_next = hazard11_ahead;
+    hazard12_next = hazard12_ahead;
+    hazard13_next = hazard13_ahead;
+    hazard14_next = hazard14_ahead;
     credits_out_next = full_ahead;
 end
 
@@ -10147,12 +10405,23 @@ always @(posedge clk) begin
     s31_conn_reg <= s31_conn_next;
     s32_valid_reg <= s32_valid_next;
     s32_conn_reg <= s32_conn_next;
+    s33_valid_reg <= s33_valid_next;
+    s33_conn_reg <= s33_conn_next;
     hazard0_reg <= hazard0_next;
     hazard1_reg <= hazard1_next;
     hazard2_reg <= hazard2_next;
     hazard3_reg <= hazard3_next;
     hazard4_reg <= hazard4_next;
     hazard5_reg <= hazard5_next;
+    hazard6_reg <= hazard6_next;
+    hazard7_reg <= hazard7_next;
+    hazard8_reg <= hazard8_next;
+    hazard9_reg <= hazard9_next;
+    hazard10_reg <= hazard10_next;
+    hazard11_reg <= hazard11_next;
+    hazard12_reg <= hazard12_next;
+    hazard13_reg <= hazard13_next;
+    hazard14_reg <= hazard14_next;
     credits_out_reg <= credits_out_next;
     s1_kind_reg <= s1_kind_next;
     s1_size_reg <= s1_size_next;
@@ -10199,6 +10468,7 @@ always @(posedge clk) begin
     s30_error_reg <= s30_error_next;
     s31_error_reg <= s31_error_next;
     s32_error_reg <= s32_error_next;
+    s33_error_reg <= s33_error_next;
     s2_t_reg <= s2_t_next;
     s3_t_reg <= s3_t_next;
     s4_t_reg <= s4_t_next;
@@ -10225,24 +10495,27 @@ always @(posedge clk) begin
     s5_qa_fire_reg <= s5_qa_fire_next;
     s5_qa_roll_reg <= s5_qa_roll_next;
     s6_qa_base_reg <= s6_qa_base_next;
+    s7_qa_base_r_reg <= s7_qa_base_r_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s7_qa_scaled_pp00_reg <= s7_qa_scaled_pp00_next;
+    s8_qa_scaled_pp00_reg <= s8_qa_scaled_pp00_next;
 `endif
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s7_qa_scaled_pp10_reg <= s7_qa_scaled_pp10_next;
+    s8_qa_scaled_pp10_reg <= s8_qa_scaled_pp10_next;
 `endif
-    s8_qa_scaled_reg <= s8_qa_scaled_next;
+    s9_qa_scaled_reg <= s9_qa_scaled_next;
     s2_t_4_reg <= s2_t_4_next;
     s3_t_4_reg <= s3_t_4_next;
     s4_t_4_reg <= s4_t_4_next;
     s6_qa_fire_reg <= s6_qa_fire_next;
     s7_qa_fire_reg <= s7_qa_fire_next;
     s8_qa_fire_reg <= s8_qa_fire_next;
+    s9_qa_fire_reg <= s9_qa_fire_next;
     s5_t_reg <= s5_t_next;
     s6_t_reg <= s6_t_next;
     s7_t_reg <= s7_t_next;
     s8_t_reg <= s8_t_next;
-    s9_c_qa_reg <= s9_c_qa_next;
+    s9_t_reg <= s9_t_next;
+    s10_c_qa_reg <= s10_c_qa_next;
     s2_t_5_reg <= s2_t_5_next;
     s3_t_5_reg <= s3_t_5_next;
     s4_t_5_reg <= s4_t_5_next;
@@ -10251,11 +10524,13 @@ always @(posedge clk) begin
     s7_fi_count_sum_reg <= s7_fi_count_sum_next;
     s8_fi_count_sum_reg <= s8_fi_count_sum_next;
     s9_fi_count_sum_reg <= s9_fi_count_sum_next;
+    s10_fi_count_sum_reg <= s10_fi_count_sum_next;
     s5_cur_increase_reg <= s5_cur_increase_next;
     s6_cur_increase_reg <= s6_cur_increase_next;
     s7_cur_increase_reg <= s7_cur_increase_next;
     s8_cur_increase_reg <= s8_cur_increase_next;
     s9_cur_increase_reg <= s9_cur_increase_next;
+    s10_cur_increase_reg <= s10_cur_increase_next;
     s2_fi_uncongested_reg <= s2_fi_uncongested_next;
     s3_fi_uncongested_reg <= s3_fi_uncongested_next;
     s4_fi_uncongested_reg <= s4_fi_uncongested_next;
@@ -10264,9 +10539,20 @@ always @(posedge clk) begin
     s7_fi_uncongested_reg <= s7_fi_uncongested_next;
     s8_fi_uncongested_reg <= s8_fi_uncongested_next;
     s9_fi_uncongested_reg <= s9_fi_uncongested_next;
-    s10_fi_fire_reg <= s10_fi_fire_next;
-    s5_recip_c_lead_reg <= s5_recip_c_lead_next;
+    s10_fi_uncongested_reg <= s10_fi_uncongested_next;
+    s11_fi_fire_reg <= s11_fi_fire_next;
     s5_t_2_reg <= s5_t_2_next;
+    s6_ack_run_reg <= s6_ack_run_next;
+    s7_ack_run_reg <= s7_ack_run_next;
+    s8_ack_run_reg <= s8_ack_run_next;
+    s9_ack_run_reg <= s9_ack_run_next;
+    s10_ack_run_reg <= s10_ack_run_next;
+    s11_ack_run_reg <= s11_ack_run_next;
+    s11_t_reg <= s11_t_next;
+    s11_t_2_reg <= s11_t_2_next;
+    s11_t_3_reg <= s11_t_3_next;
+    s12_c_early_reg <= s12_c_early_next;
+    s5_recip_c_lead_reg <= s5_recip_c_lead_next;
     s5_t_3_reg <= s5_t_3_next;
     s5_t_4_reg <= s5_t_4_next;
     s5_t_5_reg <= s5_t_5_next;
@@ -10292,6 +10578,7 @@ always @(posedge clk) begin
     s5_t_25_reg <= s5_t_25_next;
     s5_t_26_reg <= s5_t_26_next;
     s5_t_27_reg <= s5_t_27_next;
+    s5_t_28_reg <= s5_t_28_next;
     s6_recip_c_mantissa_reg <= s6_recip_c_mantissa_next;
     s7_recip_c_recip_reg <= s7_recip_c_recip_next;
     s8_recip_c_t_reg <= s8_recip_c_t_next;
@@ -10326,7 +10613,7 @@ always @(posedge clk) begin
 `endif
     s3_size_kmi_reg <= s3_size_kmi_next;
     s4_t_6_reg <= s4_t_6_next;
-    s5_t_28_reg <= s5_t_28_next;
+    s5_t_29_reg <= s5_t_29_next;
     s6_t_2_reg <= s6_t_2_next;
     s7_t_2_reg <= s7_t_2_next;
     s8_t_2_reg <= s8_t_2_next;
@@ -10334,7 +10621,7 @@ always @(posedge clk) begin
     s9_mi_base_prod_pp00_reg <= s9_mi_base_prod_pp00_next;
 `endif
     s4_t_7_reg <= s4_t_7_next;
-    s5_t_29_reg <= s5_t_29_next;
+    s5_t_30_reg <= s5_t_30_next;
     s6_t_3_reg <= s6_t_3_next;
     s7_t_3_reg <= s7_t_3_next;
     s8_t_3_reg <= s8_t_3_next;
@@ -10342,7 +10629,7 @@ always @(posedge clk) begin
     s9_mi_base_prod_pp10_reg <= s9_mi_base_prod_pp10_next;
 `endif
     s4_t_8_reg <= s4_t_8_next;
-    s5_t_30_reg <= s5_t_30_next;
+    s5_t_31_reg <= s5_t_31_next;
     s6_t_4_reg <= s6_t_4_next;
     s7_t_4_reg <= s7_t_4_next;
     s8_t_4_reg <= s8_t_4_next;
@@ -10353,26 +10640,26 @@ always @(posedge clk) begin
     s6_t_5_reg <= s6_t_5_next;
     s7_t_5_reg <= s7_t_5_next;
     s8_t_5_reg <= s8_t_5_next;
-    s9_t_reg <= s9_t_next;
+    s9_t_2_reg <= s9_t_2_next;
     s10_t_reg <= s10_t_next;
     s11_mi_base_coarse_reg <= s11_mi_base_coarse_next;
     s6_t_6_reg <= s6_t_6_next;
     s7_t_6_reg <= s7_t_6_next;
     s8_t_6_reg <= s8_t_6_next;
-    s9_t_2_reg <= s9_t_2_next;
+    s9_t_3_reg <= s9_t_3_next;
     s10_t_2_reg <= s10_t_2_next;
-    s11_t_reg <= s11_t_next;
+    s11_t_4_reg <= s11_t_4_next;
     s12_mi_base_reg <= s12_mi_base_next;
     s2_t_25_reg <= s2_t_25_next;
     s3_t_6_reg <= s3_t_6_next;
     s4_t_9_reg <= s4_t_9_next;
-    s5_t_31_reg <= s5_t_31_next;
+    s5_t_32_reg <= s5_t_32_next;
     s6_t_7_reg <= s6_t_7_next;
     s7_t_7_reg <= s7_t_7_next;
     s8_t_7_reg <= s8_t_7_next;
-    s9_t_3_reg <= s9_t_3_next;
+    s9_t_4_reg <= s9_t_4_next;
     s10_t_3_reg <= s10_t_3_next;
-    s11_t_2_reg <= s11_t_2_next;
+    s11_t_5_reg <= s11_t_5_next;
     s12_t_reg <= s12_t_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s13_mi_num_pp00_reg <= s13_mi_num_pp00_next;
@@ -10380,13 +10667,13 @@ always @(posedge clk) begin
     s2_t_26_reg <= s2_t_26_next;
     s3_t_7_reg <= s3_t_7_next;
     s4_t_10_reg <= s4_t_10_next;
-    s5_t_32_reg <= s5_t_32_next;
+    s5_t_33_reg <= s5_t_33_next;
     s6_t_8_reg <= s6_t_8_next;
     s7_t_8_reg <= s7_t_8_next;
     s8_t_8_reg <= s8_t_8_next;
-    s9_t_4_reg <= s9_t_4_next;
+    s9_t_5_reg <= s9_t_5_next;
     s10_t_4_reg <= s10_t_4_next;
-    s11_t_3_reg <= s11_t_3_next;
+    s11_t_6_reg <= s11_t_6_next;
     s12_t_2_reg <= s12_t_2_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s13_mi_num_pp01_reg <= s13_mi_num_pp01_next;
@@ -10394,13 +10681,13 @@ always @(posedge clk) begin
     s2_t_27_reg <= s2_t_27_next;
     s3_t_8_reg <= s3_t_8_next;
     s4_t_11_reg <= s4_t_11_next;
-    s5_t_33_reg <= s5_t_33_next;
+    s5_t_34_reg <= s5_t_34_next;
     s6_t_9_reg <= s6_t_9_next;
     s7_t_9_reg <= s7_t_9_next;
     s8_t_9_reg <= s8_t_9_next;
-    s9_t_5_reg <= s9_t_5_next;
+    s9_t_6_reg <= s9_t_6_next;
     s10_t_5_reg <= s10_t_5_next;
-    s11_t_4_reg <= s11_t_4_next;
+    s11_t_7_reg <= s11_t_7_next;
     s12_t_3_reg <= s12_t_3_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s13_mi_num_pp10_reg <= s13_mi_num_pp10_next;
@@ -10408,13 +10695,13 @@ always @(posedge clk) begin
     s2_t_28_reg <= s2_t_28_next;
     s3_t_9_reg <= s3_t_9_next;
     s4_t_12_reg <= s4_t_12_next;
-    s5_t_34_reg <= s5_t_34_next;
+    s5_t_35_reg <= s5_t_35_next;
     s6_t_10_reg <= s6_t_10_next;
     s7_t_10_reg <= s7_t_10_next;
     s8_t_10_reg <= s8_t_10_next;
-    s9_t_6_reg <= s9_t_6_next;
+    s9_t_7_reg <= s9_t_7_next;
     s10_t_6_reg <= s10_t_6_next;
-    s11_t_5_reg <= s11_t_5_next;
+    s11_t_8_reg <= s11_t_8_next;
     s12_t_4_reg <= s12_t_4_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s13_mi_num_pp11_reg <= s13_mi_num_pp11_next;
@@ -10422,13 +10709,13 @@ always @(posedge clk) begin
     s2_t_29_reg <= s2_t_29_next;
     s3_t_10_reg <= s3_t_10_next;
     s4_t_13_reg <= s4_t_13_next;
-    s5_t_35_reg <= s5_t_35_next;
+    s5_t_36_reg <= s5_t_36_next;
     s6_t_11_reg <= s6_t_11_next;
     s7_t_11_reg <= s7_t_11_next;
     s8_t_11_reg <= s8_t_11_next;
-    s9_t_7_reg <= s9_t_7_next;
+    s9_t_8_reg <= s9_t_8_next;
     s10_t_7_reg <= s10_t_7_next;
-    s11_t_6_reg <= s11_t_6_next;
+    s11_t_9_reg <= s11_t_9_next;
     s12_t_5_reg <= s12_t_5_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s13_mi_num_pp20_reg <= s13_mi_num_pp20_next;
@@ -10436,13 +10723,13 @@ always @(posedge clk) begin
     s2_t_30_reg <= s2_t_30_next;
     s3_t_11_reg <= s3_t_11_next;
     s4_t_14_reg <= s4_t_14_next;
-    s5_t_36_reg <= s5_t_36_next;
+    s5_t_37_reg <= s5_t_37_next;
     s6_t_12_reg <= s6_t_12_next;
     s7_t_12_reg <= s7_t_12_next;
     s8_t_12_reg <= s8_t_12_next;
-    s9_t_8_reg <= s9_t_8_next;
+    s9_t_9_reg <= s9_t_9_next;
     s10_t_8_reg <= s10_t_8_next;
-    s11_t_7_reg <= s11_t_7_next;
+    s11_t_10_reg <= s11_t_10_next;
     s12_t_6_reg <= s12_t_6_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s13_mi_num_pp21_reg <= s13_mi_num_pp21_next;
@@ -10451,92 +10738,99 @@ always @(posedge clk) begin
     s14_mi_num_row1_reg <= s14_mi_num_row1_next;
     s14_mi_num_row2_reg <= s14_mi_num_row2_next;
     s15_mi_num_reg <= s15_mi_num_next;
+    s16_mi_num_sum_reg <= s16_mi_num_sum_next;
     s6_t_13_reg <= s6_t_13_next;
     s7_t_13_reg <= s7_t_13_next;
     s8_t_13_reg <= s8_t_13_next;
-    s9_t_9_reg <= s9_t_9_next;
+    s9_t_10_reg <= s9_t_10_next;
     s10_t_9_reg <= s10_t_9_next;
-    s11_t_8_reg <= s11_t_8_next;
+    s11_t_11_reg <= s11_t_11_next;
     s12_t_7_reg <= s12_t_7_next;
     s13_t_reg <= s13_t_next;
     s14_t_reg <= s14_t_next;
     s15_t_reg <= s15_t_next;
+    s16_t_reg <= s16_t_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s16_mi_raw_prod_pp00_reg <= s16_mi_raw_prod_pp00_next;
+    s17_mi_raw_prod_pp00_reg <= s17_mi_raw_prod_pp00_next;
 `endif
     s6_t_14_reg <= s6_t_14_next;
     s7_t_14_reg <= s7_t_14_next;
     s8_t_14_reg <= s8_t_14_next;
-    s9_t_10_reg <= s9_t_10_next;
+    s9_t_11_reg <= s9_t_11_next;
     s10_t_10_reg <= s10_t_10_next;
-    s11_t_9_reg <= s11_t_9_next;
+    s11_t_12_reg <= s11_t_12_next;
     s12_t_8_reg <= s12_t_8_next;
     s13_t_2_reg <= s13_t_2_next;
     s14_t_2_reg <= s14_t_2_next;
     s15_t_2_reg <= s15_t_2_next;
+    s16_t_2_reg <= s16_t_2_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s16_mi_raw_prod_pp10_reg <= s16_mi_raw_prod_pp10_next;
+    s17_mi_raw_prod_pp10_reg <= s17_mi_raw_prod_pp10_next;
 `endif
     s6_t_15_reg <= s6_t_15_next;
     s7_t_15_reg <= s7_t_15_next;
     s8_t_15_reg <= s8_t_15_next;
-    s9_t_11_reg <= s9_t_11_next;
+    s9_t_12_reg <= s9_t_12_next;
     s10_t_11_reg <= s10_t_11_next;
-    s11_t_10_reg <= s11_t_10_next;
+    s11_t_13_reg <= s11_t_13_next;
     s12_t_9_reg <= s12_t_9_next;
     s13_t_3_reg <= s13_t_3_next;
     s14_t_3_reg <= s14_t_3_next;
     s15_t_3_reg <= s15_t_3_next;
+    s16_t_3_reg <= s16_t_3_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s16_mi_raw_prod_pp20_reg <= s16_mi_raw_prod_pp20_next;
+    s17_mi_raw_prod_pp20_reg <= s17_mi_raw_prod_pp20_next;
 `endif
     s6_t_16_reg <= s6_t_16_next;
     s7_t_16_reg <= s7_t_16_next;
     s8_t_16_reg <= s8_t_16_next;
-    s9_t_12_reg <= s9_t_12_next;
+    s9_t_13_reg <= s9_t_13_next;
     s10_t_12_reg <= s10_t_12_next;
-    s11_t_11_reg <= s11_t_11_next;
+    s11_t_14_reg <= s11_t_14_next;
     s12_t_10_reg <= s12_t_10_next;
     s13_t_4_reg <= s13_t_4_next;
     s14_t_4_reg <= s14_t_4_next;
     s15_t_4_reg <= s15_t_4_next;
+    s16_t_4_reg <= s16_t_4_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s16_mi_raw_prod_pp30_reg <= s16_mi_raw_prod_pp30_next;
+    s17_mi_raw_prod_pp30_reg <= s17_mi_raw_prod_pp30_next;
 `endif
-    s17_mi_raw_prod_reg <= s17_mi_raw_prod_next;
+    s18_mi_raw_prod_reg <= s18_mi_raw_prod_next;
     s3_t_12_reg <= s3_t_12_next;
     s4_t_15_reg <= s4_t_15_next;
-    s5_t_37_reg <= s5_t_37_next;
+    s5_t_38_reg <= s5_t_38_next;
     s6_t_17_reg <= s6_t_17_next;
     s7_t_17_reg <= s7_t_17_next;
     s8_t_17_reg <= s8_t_17_next;
-    s9_t_13_reg <= s9_t_13_next;
+    s9_t_14_reg <= s9_t_14_next;
     s10_t_13_reg <= s10_t_13_next;
-    s11_t_12_reg <= s11_t_12_next;
+    s11_t_15_reg <= s11_t_15_next;
     s12_t_11_reg <= s12_t_11_next;
     s13_t_5_reg <= s13_t_5_next;
     s14_t_5_reg <= s14_t_5_next;
     s15_t_5_reg <= s15_t_5_next;
-    s16_t_reg <= s16_t_next;
+    s16_t_5_reg <= s16_t_5_next;
     s17_t_reg <= s17_t_next;
-    s18_mi_raw_coarse_reg <= s18_mi_raw_coarse_next;
+    s18_t_reg <= s18_t_next;
+    s19_mi_raw_coarse_reg <= s19_mi_raw_coarse_next;
     s3_t_13_reg <= s3_t_13_next;
     s4_t_16_reg <= s4_t_16_next;
-    s5_t_38_reg <= s5_t_38_next;
+    s5_t_39_reg <= s5_t_39_next;
     s6_t_18_reg <= s6_t_18_next;
     s7_t_18_reg <= s7_t_18_next;
     s8_t_18_reg <= s8_t_18_next;
-    s9_t_14_reg <= s9_t_14_next;
+    s9_t_15_reg <= s9_t_15_next;
     s10_t_14_reg <= s10_t_14_next;
-    s11_t_13_reg <= s11_t_13_next;
+    s11_t_16_reg <= s11_t_16_next;
     s12_t_12_reg <= s12_t_12_next;
     s13_t_6_reg <= s13_t_6_next;
     s14_t_6_reg <= s14_t_6_next;
     s15_t_6_reg <= s15_t_6_next;
-    s16_t_2_reg <= s16_t_2_next;
+    s16_t_6_reg <= s16_t_6_next;
     s17_t_2_reg <= s17_t_2_next;
-    s18_t_reg <= s18_t_next;
-    s19_mi_raw_reg <= s19_mi_raw_next;
+    s18_t_2_reg <= s18_t_2_next;
+    s19_t_reg <= s19_t_next;
+    s20_mi_raw_reg <= s20_mi_raw_next;
     s2_size_c_reg <= s2_size_c_next;
     s3_size_c_reg <= s3_size_c_next;
     s4_size_c_reg <= s4_size_c_next;
@@ -10555,7 +10849,8 @@ always @(posedge clk) begin
     s17_size_c_reg <= s17_size_c_next;
     s18_size_c_reg <= s18_size_c_next;
     s19_size_c_reg <= s19_size_c_next;
-    s20_mi_inc_reg <= s20_mi_inc_next;
+    s20_size_c_reg <= s20_size_c_next;
+    s21_mi_inc_reg <= s21_mi_inc_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s2_size_kfi_pp00_reg <= s2_size_kfi_pp00_next;
 `endif
@@ -10564,7 +10859,7 @@ always @(posedge clk) begin
 `endif
     s3_size_kfi_reg <= s3_size_kfi_next;
     s4_t_17_reg <= s4_t_17_next;
-    s5_t_39_reg <= s5_t_39_next;
+    s5_t_40_reg <= s5_t_40_next;
     s6_t_19_reg <= s6_t_19_next;
     s7_t_19_reg <= s7_t_19_next;
     s8_t_19_reg <= s8_t_19_next;
@@ -10572,7 +10867,7 @@ always @(posedge clk) begin
     s9_fi_c_prod_pp00_reg <= s9_fi_c_prod_pp00_next;
 `endif
     s4_t_18_reg <= s4_t_18_next;
-    s5_t_40_reg <= s5_t_40_next;
+    s5_t_41_reg <= s5_t_41_next;
     s6_t_20_reg <= s6_t_20_next;
     s7_t_20_reg <= s7_t_20_next;
     s8_t_20_reg <= s8_t_20_next;
@@ -10580,7 +10875,7 @@ always @(posedge clk) begin
     s9_fi_c_prod_pp10_reg <= s9_fi_c_prod_pp10_next;
 `endif
     s4_t_19_reg <= s4_t_19_next;
-    s5_t_41_reg <= s5_t_41_next;
+    s5_t_42_reg <= s5_t_42_next;
     s6_t_21_reg <= s6_t_21_next;
     s7_t_21_reg <= s7_t_21_next;
     s8_t_21_reg <= s8_t_21_next;
@@ -10591,15 +10886,15 @@ always @(posedge clk) begin
     s6_t_22_reg <= s6_t_22_next;
     s7_t_22_reg <= s7_t_22_next;
     s8_t_22_reg <= s8_t_22_next;
-    s9_t_15_reg <= s9_t_15_next;
+    s9_t_16_reg <= s9_t_16_next;
     s10_t_15_reg <= s10_t_15_next;
     s11_fi_c_coarse_reg <= s11_fi_c_coarse_next;
     s6_t_23_reg <= s6_t_23_next;
     s7_t_23_reg <= s7_t_23_next;
     s8_t_23_reg <= s8_t_23_next;
-    s9_t_16_reg <= s9_t_16_next;
+    s9_t_17_reg <= s9_t_17_next;
     s10_t_16_reg <= s10_t_16_next;
-    s11_t_14_reg <= s11_t_14_next;
+    s11_t_17_reg <= s11_t_17_next;
     s12_fi_c_reg <= s12_fi_c_next;
     s13_fi_inc_reg <= s13_fi_inc_next;
     s2_rtt_minus_trtt_reg <= s2_rtt_minus_trtt_next;
@@ -10630,79 +10925,82 @@ always @(posedge clk) begin
     s8_md_raw_prod_reg <= s8_md_raw_prod_next;
     s3_t_14_reg <= s3_t_14_next;
     s4_t_20_reg <= s4_t_20_next;
-    s5_t_42_reg <= s5_t_42_next;
+    s5_t_43_reg <= s5_t_43_next;
     s6_t_27_reg <= s6_t_27_next;
     s7_t_24_reg <= s7_t_24_next;
     s8_t_24_reg <= s8_t_24_next;
     s9_md_raw_coarse_reg <= s9_md_raw_coarse_next;
     s3_t_15_reg <= s3_t_15_next;
     s4_t_21_reg <= s4_t_21_next;
-    s5_t_43_reg <= s5_t_43_next;
+    s5_t_44_reg <= s5_t_44_next;
     s6_t_28_reg <= s6_t_28_next;
     s7_t_25_reg <= s7_t_25_next;
     s8_t_25_reg <= s8_t_25_next;
-    s9_t_17_reg <= s9_t_17_next;
+    s9_t_18_reg <= s9_t_18_next;
     s10_md_raw_reg <= s10_md_raw_next;
     s11_md_dec_reg <= s11_md_dec_next;
-    s5_t_44_reg <= s5_t_44_next;
+    s5_t_45_reg <= s5_t_45_next;
     s6_t_29_reg <= s6_t_29_next;
     s7_t_26_reg <= s7_t_26_next;
     s8_t_26_reg <= s8_t_26_next;
-    s9_t_18_reg <= s9_t_18_next;
+    s9_t_19_reg <= s9_t_19_next;
     s10_t_17_reg <= s10_t_17_next;
-    s11_t_15_reg <= s11_t_15_next;
+    s11_t_18_reg <= s11_t_18_next;
     s12_c_md_reg <= s12_c_md_next;
+    s13_c_md_r_reg <= s13_c_md_r_next;
     s2_t_33_reg <= s2_t_33_next;
     s3_t_16_reg <= s3_t_16_next;
     s4_t_22_reg <= s4_t_22_next;
-    s5_t_45_reg <= s5_t_45_next;
+    s5_t_46_reg <= s5_t_46_next;
     s6_t_30_reg <= s6_t_30_next;
     s7_t_27_reg <= s7_t_27_next;
     s8_t_27_reg <= s8_t_27_next;
-    s9_t_19_reg <= s9_t_19_next;
+    s9_t_20_reg <= s9_t_20_next;
     s10_t_18_reg <= s10_t_18_next;
-    s11_t_16_reg <= s11_t_16_next;
+    s11_t_19_reg <= s11_t_19_next;
     s12_t_13_reg <= s12_t_13_next;
+    s13_t_7_reg <= s13_t_7_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s13_c_md_fd_xs_pp00_reg <= s13_c_md_fd_xs_pp00_next;
+    s14_c_md_fd_xs_pp00_reg <= s14_c_md_fd_xs_pp00_next;
 `endif
     s2_t_34_reg <= s2_t_34_next;
     s3_t_17_reg <= s3_t_17_next;
     s4_t_23_reg <= s4_t_23_next;
-    s5_t_46_reg <= s5_t_46_next;
+    s5_t_47_reg <= s5_t_47_next;
     s6_t_31_reg <= s6_t_31_next;
     s7_t_28_reg <= s7_t_28_next;
     s8_t_28_reg <= s8_t_28_next;
-    s9_t_20_reg <= s9_t_20_next;
+    s9_t_21_reg <= s9_t_21_next;
     s10_t_19_reg <= s10_t_19_next;
-    s11_t_17_reg <= s11_t_17_next;
+    s11_t_20_reg <= s11_t_20_next;
     s12_t_14_reg <= s12_t_14_next;
+    s13_t_8_reg <= s13_t_8_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s13_c_md_fd_xs_pp10_reg <= s13_c_md_fd_xs_pp10_next;
+    s14_c_md_fd_xs_pp10_reg <= s14_c_md_fd_xs_pp10_next;
 `endif
-    s14_c_md_fd_xs_reg <= s14_c_md_fd_xs_next;
+    s15_c_md_fd_xs_reg <= s15_c_md_fd_xs_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s15_c_md_fd_prod_pp00_reg <= s15_c_md_fd_prod_pp00_next;
-`endif
-`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s15_c_md_fd_prod_pp01_reg <= s15_c_md_fd_prod_pp01_next;
+    s16_c_md_fd_prod_pp00_reg <= s16_c_md_fd_prod_pp00_next;
 `endif
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s15_c_md_fd_prod_pp10_reg <= s15_c_md_fd_prod_pp10_next;
+    s16_c_md_fd_prod_pp01_reg <= s16_c_md_fd_prod_pp01_next;
 `endif
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s15_c_md_fd_prod_pp11_reg <= s15_c_md_fd_prod_pp11_next;
+    s16_c_md_fd_prod_pp10_reg <= s16_c_md_fd_prod_pp10_next;
 `endif
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s15_c_md_fd_prod_pp20_reg <= s15_c_md_fd_prod_pp20_next;
+    s16_c_md_fd_prod_pp11_reg <= s16_c_md_fd_prod_pp11_next;
 `endif
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s15_c_md_fd_prod_pp21_reg <= s15_c_md_fd_prod_pp21_next;
+    s16_c_md_fd_prod_pp20_reg <= s16_c_md_fd_prod_pp20_next;
 `endif
-    s16_c_md_fd_prod_row0_reg <= s16_c_md_fd_prod_row0_next;
-    s16_c_md_fd_prod_row1_reg <= s16_c_md_fd_prod_row1_next;
-    s16_c_md_fd_prod_row2_reg <= s16_c_md_fd_prod_row2_next;
-    s17_c_md_fd_prod_reg <= s17_c_md_fd_prod_next;
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
+    s16_c_md_fd_prod_pp21_reg <= s16_c_md_fd_prod_pp21_next;
+`endif
+    s17_c_md_fd_prod_row0_reg <= s17_c_md_fd_prod_row0_next;
+    s17_c_md_fd_prod_row1_reg <= s17_c_md_fd_prod_row1_next;
+    s17_c_md_fd_prod_row2_reg <= s17_c_md_fd_prod_row2_next;
+    s18_c_md_fd_prod_reg <= s18_c_md_fd_prod_next;
     s2_t_35_reg <= s2_t_35_next;
     s3_t_18_reg <= s3_t_18_next;
     s4_t_24_reg <= s4_t_24_next;
@@ -10738,156 +11036,160 @@ always @(posedge clk) begin
     s8_c_fd_prod_row1_reg <= s8_c_fd_prod_row1_next;
     s8_c_fd_prod_row2_reg <= s8_c_fd_prod_row2_next;
     s9_c_fd_prod_reg <= s9_c_fd_prod_next;
-    s5_t_47_reg <= s5_t_47_next;
+    s5_t_48_reg <= s5_t_48_next;
     s6_t_32_reg <= s6_t_32_next;
     s7_t_29_reg <= s7_t_29_next;
     s8_t_29_reg <= s8_t_29_next;
-    s9_t_21_reg <= s9_t_21_next;
+    s9_t_22_reg <= s9_t_22_next;
     s10_t_20_reg <= s10_t_20_next;
-    s11_t_18_reg <= s11_t_18_next;
+    s11_t_21_reg <= s11_t_21_next;
     s12_t_15_reg <= s12_t_15_next;
-    s13_t_7_reg <= s13_t_7_next;
+    s13_t_9_reg <= s13_t_9_next;
     s14_t_7_reg <= s14_t_7_next;
     s15_t_7_reg <= s15_t_7_next;
-    s16_t_3_reg <= s16_t_3_next;
+    s16_t_7_reg <= s16_t_7_next;
     s17_t_3_reg <= s17_t_3_next;
-    s18_t_2_reg <= s18_t_2_next;
-    s19_t_reg <= s19_t_next;
+    s18_t_3_reg <= s18_t_3_next;
+    s19_t_2_reg <= s19_t_2_next;
     s20_t_reg <= s20_t_next;
-    s21_c_mi_sat_reg <= s21_c_mi_sat_next;
-    s22_recip_mi_lead_reg <= s22_recip_mi_lead_next;
-    s22_t_reg <= s22_t_next;
-    s22_t_2_reg <= s22_t_2_next;
-    s22_t_3_reg <= s22_t_3_next;
-    s22_t_4_reg <= s22_t_4_next;
-    s22_t_5_reg <= s22_t_5_next;
-    s22_t_6_reg <= s22_t_6_next;
-    s22_t_7_reg <= s22_t_7_next;
-    s22_t_8_reg <= s22_t_8_next;
-    s22_t_9_reg <= s22_t_9_next;
-    s22_t_10_reg <= s22_t_10_next;
-    s22_t_11_reg <= s22_t_11_next;
-    s22_t_12_reg <= s22_t_12_next;
-    s22_t_13_reg <= s22_t_13_next;
-    s22_t_14_reg <= s22_t_14_next;
-    s22_t_15_reg <= s22_t_15_next;
-    s22_t_16_reg <= s22_t_16_next;
-    s22_t_17_reg <= s22_t_17_next;
-    s22_t_18_reg <= s22_t_18_next;
-    s22_t_19_reg <= s22_t_19_next;
-    s22_t_20_reg <= s22_t_20_next;
-    s22_t_21_reg <= s22_t_21_next;
-    s22_t_22_reg <= s22_t_22_next;
-    s22_t_23_reg <= s22_t_23_next;
-    s22_t_24_reg <= s22_t_24_next;
-    s22_t_25_reg <= s22_t_25_next;
-    s22_t_26_reg <= s22_t_26_next;
-    s23_recip_mi_mantissa_reg <= s23_recip_mi_mantissa_next;
-    s24_recip_mi_recip_reg <= s24_recip_mi_recip_next;
-    s25_recip_mi_t_reg <= s25_recip_mi_t_next;
+    s21_t_reg <= s21_t_next;
+    s22_c_mi_sat_reg <= s22_c_mi_sat_next;
+    s23_recip_mi_lead_reg <= s23_recip_mi_lead_next;
+    s23_t_reg <= s23_t_next;
+    s23_t_2_reg <= s23_t_2_next;
+    s23_t_3_reg <= s23_t_3_next;
+    s23_t_4_reg <= s23_t_4_next;
+    s23_t_5_reg <= s23_t_5_next;
+    s23_t_6_reg <= s23_t_6_next;
+    s23_t_7_reg <= s23_t_7_next;
+    s23_t_8_reg <= s23_t_8_next;
+    s23_t_9_reg <= s23_t_9_next;
+    s23_t_10_reg <= s23_t_10_next;
+    s23_t_11_reg <= s23_t_11_next;
+    s23_t_12_reg <= s23_t_12_next;
+    s23_t_13_reg <= s23_t_13_next;
+    s23_t_14_reg <= s23_t_14_next;
+    s23_t_15_reg <= s23_t_15_next;
+    s23_t_16_reg <= s23_t_16_next;
+    s23_t_17_reg <= s23_t_17_next;
+    s23_t_18_reg <= s23_t_18_next;
+    s23_t_19_reg <= s23_t_19_next;
+    s23_t_20_reg <= s23_t_20_next;
+    s23_t_21_reg <= s23_t_21_next;
+    s23_t_22_reg <= s23_t_22_next;
+    s23_t_23_reg <= s23_t_23_next;
+    s23_t_24_reg <= s23_t_24_next;
+    s23_t_25_reg <= s23_t_25_next;
+    s23_t_26_reg <= s23_t_26_next;
+    s24_recip_mi_mantissa_reg <= s24_recip_mi_mantissa_next;
+    s25_recip_mi_recip_reg <= s25_recip_mi_recip_next;
+    s26_recip_mi_t_reg <= s26_recip_mi_t_next;
     s4_t_26_reg <= s4_t_26_next;
-    s5_t_48_reg <= s5_t_48_next;
+    s5_t_49_reg <= s5_t_49_next;
     s6_t_33_reg <= s6_t_33_next;
     s7_t_30_reg <= s7_t_30_next;
     s8_t_30_reg <= s8_t_30_next;
-    s9_t_22_reg <= s9_t_22_next;
+    s9_t_23_reg <= s9_t_23_next;
     s10_t_21_reg <= s10_t_21_next;
-    s11_t_19_reg <= s11_t_19_next;
+    s11_t_22_reg <= s11_t_22_next;
     s12_t_16_reg <= s12_t_16_next;
-    s13_t_8_reg <= s13_t_8_next;
+    s13_t_10_reg <= s13_t_10_next;
     s14_t_8_reg <= s14_t_8_next;
     s15_t_8_reg <= s15_t_8_next;
-    s16_t_4_reg <= s16_t_4_next;
+    s16_t_8_reg <= s16_t_8_next;
     s17_t_4_reg <= s17_t_4_next;
-    s18_t_3_reg <= s18_t_3_next;
-    s19_t_2_reg <= s19_t_2_next;
+    s18_t_4_reg <= s18_t_4_next;
+    s19_t_3_reg <= s19_t_3_next;
     s20_t_2_reg <= s20_t_2_next;
-    s21_t_reg <= s21_t_next;
-    s22_t_27_reg <= s22_t_27_next;
-    s23_t_reg <= s23_t_next;
+    s21_t_2_reg <= s21_t_2_next;
+    s22_t_reg <= s22_t_next;
+    s23_t_27_reg <= s23_t_27_next;
     s24_t_reg <= s24_t_next;
     s25_t_reg <= s25_t_next;
+    s26_t_reg <= s26_t_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s26_fi_mi_prod_pp00_reg <= s26_fi_mi_prod_pp00_next;
+    s27_fi_mi_prod_pp00_reg <= s27_fi_mi_prod_pp00_next;
 `endif
     s4_t_27_reg <= s4_t_27_next;
-    s5_t_49_reg <= s5_t_49_next;
+    s5_t_50_reg <= s5_t_50_next;
     s6_t_34_reg <= s6_t_34_next;
     s7_t_31_reg <= s7_t_31_next;
     s8_t_31_reg <= s8_t_31_next;
-    s9_t_23_reg <= s9_t_23_next;
+    s9_t_24_reg <= s9_t_24_next;
     s10_t_22_reg <= s10_t_22_next;
-    s11_t_20_reg <= s11_t_20_next;
+    s11_t_23_reg <= s11_t_23_next;
     s12_t_17_reg <= s12_t_17_next;
-    s13_t_9_reg <= s13_t_9_next;
+    s13_t_11_reg <= s13_t_11_next;
     s14_t_9_reg <= s14_t_9_next;
     s15_t_9_reg <= s15_t_9_next;
-    s16_t_5_reg <= s16_t_5_next;
+    s16_t_9_reg <= s16_t_9_next;
     s17_t_5_reg <= s17_t_5_next;
-    s18_t_4_reg <= s18_t_4_next;
-    s19_t_3_reg <= s19_t_3_next;
+    s18_t_5_reg <= s18_t_5_next;
+    s19_t_4_reg <= s19_t_4_next;
     s20_t_3_reg <= s20_t_3_next;
-    s21_t_2_reg <= s21_t_2_next;
-    s22_t_28_reg <= s22_t_28_next;
-    s23_t_2_reg <= s23_t_2_next;
+    s21_t_3_reg <= s21_t_3_next;
+    s22_t_2_reg <= s22_t_2_next;
+    s23_t_28_reg <= s23_t_28_next;
     s24_t_2_reg <= s24_t_2_next;
     s25_t_2_reg <= s25_t_2_next;
+    s26_t_2_reg <= s26_t_2_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s26_fi_mi_prod_pp10_reg <= s26_fi_mi_prod_pp10_next;
+    s27_fi_mi_prod_pp10_reg <= s27_fi_mi_prod_pp10_next;
 `endif
     s4_t_28_reg <= s4_t_28_next;
-    s5_t_50_reg <= s5_t_50_next;
+    s5_t_51_reg <= s5_t_51_next;
     s6_t_35_reg <= s6_t_35_next;
     s7_t_32_reg <= s7_t_32_next;
     s8_t_32_reg <= s8_t_32_next;
-    s9_t_24_reg <= s9_t_24_next;
+    s9_t_25_reg <= s9_t_25_next;
     s10_t_23_reg <= s10_t_23_next;
-    s11_t_21_reg <= s11_t_21_next;
+    s11_t_24_reg <= s11_t_24_next;
     s12_t_18_reg <= s12_t_18_next;
-    s13_t_10_reg <= s13_t_10_next;
+    s13_t_12_reg <= s13_t_12_next;
     s14_t_10_reg <= s14_t_10_next;
     s15_t_10_reg <= s15_t_10_next;
-    s16_t_6_reg <= s16_t_6_next;
+    s16_t_10_reg <= s16_t_10_next;
     s17_t_6_reg <= s17_t_6_next;
-    s18_t_5_reg <= s18_t_5_next;
-    s19_t_4_reg <= s19_t_4_next;
+    s18_t_6_reg <= s18_t_6_next;
+    s19_t_5_reg <= s19_t_5_next;
     s20_t_4_reg <= s20_t_4_next;
-    s21_t_3_reg <= s21_t_3_next;
-    s22_t_29_reg <= s22_t_29_next;
-    s23_t_3_reg <= s23_t_3_next;
+    s21_t_4_reg <= s21_t_4_next;
+    s22_t_3_reg <= s22_t_3_next;
+    s23_t_29_reg <= s23_t_29_next;
     s24_t_3_reg <= s24_t_3_next;
     s25_t_3_reg <= s25_t_3_next;
+    s26_t_3_reg <= s26_t_3_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s26_fi_mi_prod_pp20_reg <= s26_fi_mi_prod_pp20_next;
+    s27_fi_mi_prod_pp20_reg <= s27_fi_mi_prod_pp20_next;
 `endif
-    s27_fi_mi_prod_reg <= s27_fi_mi_prod_next;
-    s23_t_4_reg <= s23_t_4_next;
+    s28_fi_mi_prod_reg <= s28_fi_mi_prod_next;
     s24_t_4_reg <= s24_t_4_next;
     s25_t_4_reg <= s25_t_4_next;
-    s26_t_reg <= s26_t_next;
+    s26_t_4_reg <= s26_t_4_next;
     s27_t_reg <= s27_t_next;
-    s28_fi_mi_coarse_reg <= s28_fi_mi_coarse_next;
-    s23_t_5_reg <= s23_t_5_next;
+    s28_t_reg <= s28_t_next;
+    s29_fi_mi_coarse_reg <= s29_fi_mi_coarse_next;
     s24_t_5_reg <= s24_t_5_next;
     s25_t_5_reg <= s25_t_5_next;
-    s26_t_2_reg <= s26_t_2_next;
+    s26_t_5_reg <= s26_t_5_next;
     s27_t_2_reg <= s27_t_2_next;
-    s28_t_reg <= s28_t_next;
-    s29_fi_mi_reg <= s29_fi_mi_next;
-    s30_fi_mi_sat_reg <= s30_fi_mi_sat_next;
+    s28_t_2_reg <= s28_t_2_next;
+    s29_t_reg <= s29_t_next;
+    s30_fi_mi_reg <= s30_fi_mi_next;
+    s31_fi_mi_sat_reg <= s31_fi_mi_sat_next;
     s2_u_wtd_ecn_reg <= s2_u_wtd_ecn_next;
     s3_u_wtd_ecn_reg <= s3_u_wtd_ecn_next;
     s4_u_wtd_ecn_reg <= s4_u_wtd_ecn_next;
-    s5_t_51_reg <= s5_t_51_next;
+    s5_t_52_reg <= s5_t_52_next;
     s6_t_36_reg <= s6_t_36_next;
     s7_t_33_reg <= s7_t_33_next;
     s8_t_33_reg <= s8_t_33_next;
-    s9_t_25_reg <= s9_t_25_next;
-    s13_t_11_reg <= s13_t_11_next;
+    s9_t_26_reg <= s9_t_26_next;
     s14_t_11_reg <= s14_t_11_next;
     s15_t_11_reg <= s15_t_11_next;
-    s16_t_7_reg <= s16_t_7_next;
+    s16_t_11_reg <= s16_t_11_next;
     s17_t_7_reg <= s17_t_7_next;
+    s18_t_7_reg <= s18_t_7_next;
     s2_rtt_le_trtt_reg <= s2_rtt_le_trtt_next;
     s3_rtt_le_trtt_reg <= s3_rtt_le_trtt_next;
     s4_rtt_le_trtt_reg <= s4_rtt_le_trtt_next;
@@ -10904,6 +11206,7 @@ always @(posedge clk) begin
     s15_rtt_le_trtt_reg <= s15_rtt_le_trtt_next;
     s16_rtt_le_trtt_reg <= s16_rtt_le_trtt_next;
     s17_rtt_le_trtt_reg <= s17_rtt_le_trtt_next;
+    s18_rtt_le_trtt_reg <= s18_rtt_le_trtt_next;
     s10_c_fd_reg <= s10_c_fd_next;
     s11_c_fd_reg <= s11_c_fd_next;
     s12_c_fd_reg <= s12_c_fd_next;
@@ -10912,6 +11215,7 @@ always @(posedge clk) begin
     s15_c_fd_reg <= s15_c_fd_next;
     s16_c_fd_reg <= s16_c_fd_next;
     s17_c_fd_reg <= s17_c_fd_next;
+    s18_c_fd_reg <= s18_c_fd_next;
     s5_u_wtd_can_decrease_reg <= s5_u_wtd_can_decrease_next;
     s6_u_wtd_can_decrease_reg <= s6_u_wtd_can_decrease_next;
     s7_u_wtd_can_decrease_reg <= s7_u_wtd_can_decrease_next;
@@ -10925,6 +11229,7 @@ always @(posedge clk) begin
     s15_u_wtd_can_decrease_reg <= s15_u_wtd_can_decrease_next;
     s16_u_wtd_can_decrease_reg <= s16_u_wtd_can_decrease_next;
     s17_u_wtd_can_decrease_reg <= s17_u_wtd_can_decrease_next;
+    s18_u_wtd_can_decrease_reg <= s18_u_wtd_can_decrease_next;
     s5_cur_c_reg <= s5_cur_c_next;
     s6_cur_c_reg <= s6_cur_c_next;
     s7_cur_c_reg <= s7_cur_c_next;
@@ -10938,25 +11243,25 @@ always @(posedge clk) begin
     s15_cur_c_reg <= s15_cur_c_next;
     s16_cur_c_reg <= s16_cur_c_next;
     s17_cur_c_reg <= s17_cur_c_next;
-    s22_t_30_reg <= s22_t_30_next;
-    s23_t_6_reg <= s23_t_6_next;
+    s18_cur_c_reg <= s18_cur_c_next;
+    s23_t_30_reg <= s23_t_30_next;
     s24_t_6_reg <= s24_t_6_next;
     s25_t_6_reg <= s25_t_6_next;
-    s26_t_3_reg <= s26_t_3_next;
+    s26_t_6_reg <= s26_t_6_next;
     s27_t_3_reg <= s27_t_3_next;
-    s28_t_2_reg <= s28_t_2_next;
-    s29_t_reg <= s29_t_next;
+    s28_t_3_reg <= s28_t_3_next;
+    s29_t_2_reg <= s29_t_2_next;
     s30_t_reg <= s30_t_next;
-    s5_t_52_reg <= s5_t_52_next;
+    s31_t_reg <= s31_t_next;
+    s5_t_53_reg <= s5_t_53_next;
     s6_t_37_reg <= s6_t_37_next;
     s7_t_34_reg <= s7_t_34_next;
     s8_t_34_reg <= s8_t_34_next;
-    s9_t_26_reg <= s9_t_26_next;
+    s9_t_27_reg <= s9_t_27_next;
     s10_t_24_reg <= s10_t_24_next;
-    s11_t_22_reg <= s11_t_22_next;
+    s11_t_25_reg <= s11_t_25_next;
     s12_t_19_reg <= s12_t_19_next;
-    s13_t_12_reg <= s13_t_12_next;
-    s18_rtt_le_trtt_reg <= s18_rtt_le_trtt_next;
+    s13_t_13_reg <= s13_t_13_next;
     s19_rtt_le_trtt_reg <= s19_rtt_le_trtt_next;
     s20_rtt_le_trtt_reg <= s20_rtt_le_trtt_next;
     s21_rtt_le_trtt_reg <= s21_rtt_le_trtt_next;
@@ -10969,6 +11274,7 @@ always @(posedge clk) begin
     s28_rtt_le_trtt_reg <= s28_rtt_le_trtt_next;
     s29_rtt_le_trtt_reg <= s29_rtt_le_trtt_next;
     s30_rtt_le_trtt_reg <= s30_rtt_le_trtt_next;
+    s31_rtt_le_trtt_reg <= s31_rtt_le_trtt_next;
     s14_c_fi_reg <= s14_c_fi_next;
     s15_c_fi_reg <= s15_c_fi_next;
     s16_c_fi_reg <= s16_c_fi_next;
@@ -10986,6 +11292,7 @@ always @(posedge clk) begin
     s28_c_fi_reg <= s28_c_fi_next;
     s29_c_fi_reg <= s29_c_fi_next;
     s30_c_fi_reg <= s30_c_fi_next;
+    s31_c_fi_reg <= s31_c_fi_next;
     s5_ecn_reg <= s5_ecn_next;
     s6_ecn_reg <= s6_ecn_next;
     s7_ecn_reg <= s7_ecn_next;
@@ -11012,39 +11319,31 @@ always @(posedge clk) begin
     s28_ecn_reg <= s28_ecn_next;
     s29_ecn_reg <= s29_ecn_next;
     s30_ecn_reg <= s30_ecn_next;
-    s18_t_6_reg <= s18_t_6_next;
-    s19_t_5_reg <= s19_t_5_next;
+    s31_ecn_reg <= s31_ecn_next;
+    s19_t_6_reg <= s19_t_6_next;
     s20_t_5_reg <= s20_t_5_next;
-    s21_t_4_reg <= s21_t_4_next;
-    s22_t_31_reg <= s22_t_31_next;
-    s23_t_7_reg <= s23_t_7_next;
+    s21_t_5_reg <= s21_t_5_next;
+    s22_t_4_reg <= s22_t_4_next;
+    s23_t_31_reg <= s23_t_31_next;
     s24_t_7_reg <= s24_t_7_next;
     s25_t_7_reg <= s25_t_7_next;
-    s26_t_4_reg <= s26_t_4_next;
+    s26_t_7_reg <= s26_t_7_next;
     s27_t_4_reg <= s27_t_4_next;
-    s28_t_3_reg <= s28_t_3_next;
-    s29_t_2_reg <= s29_t_2_next;
+    s28_t_4_reg <= s28_t_4_next;
+    s29_t_3_reg <= s29_t_3_next;
     s30_t_2_reg <= s30_t_2_next;
-    s31_core_c_reg <= s31_core_c_next;
-    s5_t_53_reg <= s5_t_53_next;
+    s31_t_2_reg <= s31_t_2_next;
+    s32_core_c_reg <= s32_core_c_next;
     s2_t_37_reg <= s2_t_37_next;
     s3_t_20_reg <= s3_t_20_next;
     s4_t_29_reg <= s4_t_29_next;
     s5_t_54_reg <= s5_t_54_next;
-    s6_ack_run_reg <= s6_ack_run_next;
-    s7_ack_run_reg <= s7_ack_run_next;
-    s8_ack_run_reg <= s8_ack_run_next;
-    s9_ack_run_reg <= s9_ack_run_next;
-    s10_ack_run_reg <= s10_ack_run_next;
     s6_qa_fired_reg <= s6_qa_fired_next;
     s7_qa_fired_reg <= s7_qa_fired_next;
     s8_qa_fired_reg <= s8_qa_fired_next;
     s9_qa_fired_reg <= s9_qa_fired_next;
     s10_qa_fired_reg <= s10_qa_fired_next;
-    s10_t_25_reg <= s10_t_25_next;
-    s10_t_26_reg <= s10_t_26_next;
-    s10_t_27_reg <= s10_t_27_next;
-    s11_early_reg <= s11_early_next;
+    s11_qa_fired_reg <= s11_qa_fired_next;
     s12_early_reg <= s12_early_next;
     s13_early_reg <= s13_early_next;
     s14_early_reg <= s14_early_next;
@@ -11065,32 +11364,32 @@ always @(posedge clk) begin
     s29_early_reg <= s29_early_next;
     s30_early_reg <= s30_early_next;
     s31_early_reg <= s31_early_next;
-    s11_t_23_reg <= s11_t_23_next;
-    s12_t_20_reg <= s12_t_20_next;
-    s13_t_13_reg <= s13_t_13_next;
+    s32_early_reg <= s32_early_next;
+    s13_t_14_reg <= s13_t_14_next;
     s14_t_12_reg <= s14_t_12_next;
     s15_t_12_reg <= s15_t_12_next;
-    s16_t_8_reg <= s16_t_8_next;
+    s16_t_12_reg <= s16_t_12_next;
     s17_t_8_reg <= s17_t_8_next;
-    s18_t_7_reg <= s18_t_7_next;
-    s19_t_6_reg <= s19_t_6_next;
+    s18_t_8_reg <= s18_t_8_next;
+    s19_t_7_reg <= s19_t_7_next;
     s20_t_6_reg <= s20_t_6_next;
-    s21_t_5_reg <= s21_t_5_next;
-    s22_t_32_reg <= s22_t_32_next;
-    s23_t_8_reg <= s23_t_8_next;
+    s21_t_6_reg <= s21_t_6_next;
+    s22_t_5_reg <= s22_t_5_next;
+    s23_t_32_reg <= s23_t_32_next;
     s24_t_8_reg <= s24_t_8_next;
     s25_t_8_reg <= s25_t_8_next;
-    s26_t_5_reg <= s26_t_5_next;
+    s26_t_8_reg <= s26_t_8_next;
     s27_t_5_reg <= s27_t_5_next;
-    s28_t_4_reg <= s28_t_4_next;
-    s29_t_3_reg <= s29_t_3_next;
+    s28_t_5_reg <= s28_t_5_next;
+    s29_t_4_reg <= s29_t_4_next;
     s30_t_3_reg <= s30_t_3_next;
-    s31_t_reg <= s31_t_next;
-    s32_c_ack_clamped_reg <= s32_c_ack_clamped_next;
+    s31_t_3_reg <= s31_t_3_next;
+    s32_t_reg <= s32_t_next;
+    s33_c_ack_clamped_reg <= s33_c_ack_clamped_next;
     s5_c_loss_reg <= s5_c_loss_next;
     s5_u_wtd_avg_out_reg <= s5_u_wtd_avg_out_next;
     s5_cur_avg_wtd_reg <= s5_cur_avg_wtd_next;
-    s10_cur_increase_reg <= s10_cur_increase_next;
+    s11_cur_increase_reg <= s11_cur_increase_next;
     s2_t_38_reg <= s2_t_38_next;
     s3_t_21_reg <= s3_t_21_next;
     s4_t_30_reg <= s4_t_30_next;
@@ -11115,11 +11414,12 @@ always @(posedge clk) begin
     s7_qa_used_reg <= s7_qa_used_next;
     s8_qa_used_reg <= s8_qa_used_next;
     s9_qa_used_reg <= s9_qa_used_next;
+    s10_qa_used_reg <= s10_qa_used_next;
     s6_t_38_reg <= s6_t_38_next;
     s7_t_35_reg <= s7_t_35_next;
     s8_t_35_reg <= s8_t_35_next;
-    s9_t_27_reg <= s9_t_27_next;
-    s11_ack_run_reg <= s11_ack_run_next;
+    s9_t_28_reg <= s9_t_28_next;
+    s10_t_25_reg <= s10_t_25_next;
     s12_ack_run_reg <= s12_ack_run_next;
     s13_ack_run_reg <= s13_ack_run_next;
     s14_ack_run_reg <= s14_ack_run_next;
@@ -11141,7 +11441,7 @@ always @(posedge clk) begin
     s30_ack_run_reg <= s30_ack_run_next;
     s31_ack_run_reg <= s31_ack_run_next;
     s32_ack_run_reg <= s32_ack_run_next;
-    s18_cur_c_reg <= s18_cur_c_next;
+    s33_ack_run_reg <= s33_ack_run_next;
     s19_cur_c_reg <= s19_cur_c_next;
     s20_cur_c_reg <= s20_cur_c_next;
     s21_cur_c_reg <= s21_cur_c_next;
@@ -11156,6 +11456,7 @@ always @(posedge clk) begin
     s30_cur_c_reg <= s30_cur_c_next;
     s31_cur_c_reg <= s31_cur_c_next;
     s32_cur_c_reg <= s32_cur_c_next;
+    s33_cur_c_reg <= s33_cur_c_next;
     s5_is_loss_reg <= s5_is_loss_next;
     s6_is_loss_reg <= s6_is_loss_next;
     s7_is_loss_reg <= s7_is_loss_next;
@@ -11184,7 +11485,7 @@ always @(posedge clk) begin
     s30_is_loss_reg <= s30_is_loss_next;
     s31_is_loss_reg <= s31_is_loss_next;
     s32_is_loss_reg <= s32_is_loss_next;
-    s10_c_loss_all_reg <= s10_c_loss_all_next;
+    s33_is_loss_reg <= s33_is_loss_next;
     s11_c_loss_all_reg <= s11_c_loss_all_next;
     s12_c_loss_all_reg <= s12_c_loss_all_next;
     s13_c_loss_all_reg <= s13_c_loss_all_next;
@@ -11207,190 +11508,197 @@ always @(posedge clk) begin
     s30_c_loss_all_reg <= s30_c_loss_all_next;
     s31_c_loss_all_reg <= s31_c_loss_all_next;
     s32_c_loss_all_reg <= s32_c_loss_all_next;
+    s33_c_loss_all_reg <= s33_c_loss_all_next;
     s6_t_39_reg <= s6_t_39_next;
     s7_t_36_reg <= s7_t_36_next;
     s8_t_36_reg <= s8_t_36_next;
-    s9_t_28_reg <= s9_t_28_next;
-    s10_t_28_reg <= s10_t_28_next;
-    s11_t_24_reg <= s11_t_24_next;
-    s12_t_21_reg <= s12_t_21_next;
-    s13_t_14_reg <= s13_t_14_next;
+    s9_t_29_reg <= s9_t_29_next;
+    s10_t_26_reg <= s10_t_26_next;
+    s11_t_26_reg <= s11_t_26_next;
+    s12_t_20_reg <= s12_t_20_next;
+    s13_t_15_reg <= s13_t_15_next;
     s14_t_13_reg <= s14_t_13_next;
     s15_t_13_reg <= s15_t_13_next;
-    s16_t_9_reg <= s16_t_9_next;
+    s16_t_13_reg <= s16_t_13_next;
     s17_t_9_reg <= s17_t_9_next;
-    s18_t_8_reg <= s18_t_8_next;
-    s19_t_7_reg <= s19_t_7_next;
-    s20_t_7_reg <= s20_t_7_next;
-    s21_t_6_reg <= s21_t_6_next;
-    s22_t_33_reg <= s22_t_33_next;
-    s23_t_9_reg <= s23_t_9_next;
-    s24_t_9_reg <= s24_t_9_next;
-    s25_t_9_reg <= s25_t_9_next;
-    s26_t_6_reg <= s26_t_6_next;
-    s27_t_6_reg <= s27_t_6_next;
-    s28_t_5_reg <= s28_t_5_next;
-    s29_t_4_reg <= s29_t_4_next;
-    s30_t_4_reg <= s30_t_4_next;
-    s31_t_2_reg <= s31_t_2_next;
-    s32_t_reg <= s32_t_next;
-    s11_t_25_reg <= s11_t_25_next;
-    s12_t_22_reg <= s12_t_22_next;
-    s13_t_15_reg <= s13_t_15_next;
-    s14_t_14_reg <= s14_t_14_next;
-    s15_t_14_reg <= s15_t_14_next;
-    s16_t_10_reg <= s16_t_10_next;
-    s17_t_10_reg <= s17_t_10_next;
     s18_t_9_reg <= s18_t_9_next;
     s19_t_8_reg <= s19_t_8_next;
-    s20_t_8_reg <= s20_t_8_next;
+    s20_t_7_reg <= s20_t_7_next;
     s21_t_7_reg <= s21_t_7_next;
-    s22_t_34_reg <= s22_t_34_next;
-    s23_t_10_reg <= s23_t_10_next;
-    s24_t_10_reg <= s24_t_10_next;
-    s25_t_10_reg <= s25_t_10_next;
-    s26_t_7_reg <= s26_t_7_next;
-    s27_t_7_reg <= s27_t_7_next;
+    s22_t_6_reg <= s22_t_6_next;
+    s23_t_33_reg <= s23_t_33_next;
+    s24_t_9_reg <= s24_t_9_next;
+    s25_t_9_reg <= s25_t_9_next;
+    s26_t_9_reg <= s26_t_9_next;
+    s27_t_6_reg <= s27_t_6_next;
     s28_t_6_reg <= s28_t_6_next;
     s29_t_5_reg <= s29_t_5_next;
-    s30_t_5_reg <= s30_t_5_next;
-    s31_t_3_reg <= s31_t_3_next;
+    s30_t_4_reg <= s30_t_4_next;
+    s31_t_4_reg <= s31_t_4_next;
     s32_t_2_reg <= s32_t_2_next;
+    s33_t_reg <= s33_t_next;
+    s12_t_21_reg <= s12_t_21_next;
+    s13_t_16_reg <= s13_t_16_next;
+    s14_t_14_reg <= s14_t_14_next;
+    s15_t_14_reg <= s15_t_14_next;
+    s16_t_14_reg <= s16_t_14_next;
+    s17_t_10_reg <= s17_t_10_next;
+    s18_t_10_reg <= s18_t_10_next;
+    s19_t_9_reg <= s19_t_9_next;
+    s20_t_8_reg <= s20_t_8_next;
+    s21_t_8_reg <= s21_t_8_next;
+    s22_t_7_reg <= s22_t_7_next;
+    s23_t_34_reg <= s23_t_34_next;
+    s24_t_10_reg <= s24_t_10_next;
+    s25_t_10_reg <= s25_t_10_next;
+    s26_t_10_reg <= s26_t_10_next;
+    s27_t_7_reg <= s27_t_7_next;
+    s28_t_7_reg <= s28_t_7_next;
+    s29_t_6_reg <= s29_t_6_next;
+    s30_t_5_reg <= s30_t_5_next;
+    s31_t_5_reg <= s31_t_5_next;
+    s32_t_3_reg <= s32_t_3_next;
+    s33_t_2_reg <= s33_t_2_next;
     s6_t_40_reg <= s6_t_40_next;
     s7_t_37_reg <= s7_t_37_next;
     s8_t_37_reg <= s8_t_37_next;
-    s9_t_29_reg <= s9_t_29_next;
-    s10_t_29_reg <= s10_t_29_next;
-    s11_t_26_reg <= s11_t_26_next;
-    s12_t_23_reg <= s12_t_23_next;
-    s13_t_16_reg <= s13_t_16_next;
+    s9_t_30_reg <= s9_t_30_next;
+    s10_t_27_reg <= s10_t_27_next;
+    s11_t_27_reg <= s11_t_27_next;
+    s12_t_22_reg <= s12_t_22_next;
+    s13_t_17_reg <= s13_t_17_next;
     s14_t_15_reg <= s14_t_15_next;
     s15_t_15_reg <= s15_t_15_next;
-    s16_t_11_reg <= s16_t_11_next;
+    s16_t_15_reg <= s16_t_15_next;
     s17_t_11_reg <= s17_t_11_next;
-    s18_t_10_reg <= s18_t_10_next;
-    s19_t_9_reg <= s19_t_9_next;
+    s18_t_11_reg <= s18_t_11_next;
+    s19_t_10_reg <= s19_t_10_next;
     s20_t_9_reg <= s20_t_9_next;
-    s21_t_8_reg <= s21_t_8_next;
-    s22_t_35_reg <= s22_t_35_next;
-    s23_t_11_reg <= s23_t_11_next;
+    s21_t_9_reg <= s21_t_9_next;
+    s22_t_8_reg <= s22_t_8_next;
+    s23_t_35_reg <= s23_t_35_next;
     s24_t_11_reg <= s24_t_11_next;
     s25_t_11_reg <= s25_t_11_next;
-    s26_t_8_reg <= s26_t_8_next;
+    s26_t_11_reg <= s26_t_11_next;
     s27_t_8_reg <= s27_t_8_next;
-    s28_t_7_reg <= s28_t_7_next;
-    s29_t_6_reg <= s29_t_6_next;
+    s28_t_8_reg <= s28_t_8_next;
+    s29_t_7_reg <= s29_t_7_next;
     s30_t_6_reg <= s30_t_6_next;
-    s31_t_4_reg <= s31_t_4_next;
-    s32_t_3_reg <= s32_t_3_next;
+    s31_t_6_reg <= s31_t_6_next;
+    s32_t_4_reg <= s32_t_4_next;
+    s33_t_3_reg <= s33_t_3_next;
     s6_t_41_reg <= s6_t_41_next;
     s7_t_38_reg <= s7_t_38_next;
     s8_t_38_reg <= s8_t_38_next;
-    s9_t_30_reg <= s9_t_30_next;
-    s10_t_30_reg <= s10_t_30_next;
-    s11_t_27_reg <= s11_t_27_next;
-    s12_t_24_reg <= s12_t_24_next;
-    s13_t_17_reg <= s13_t_17_next;
+    s9_t_31_reg <= s9_t_31_next;
+    s10_t_28_reg <= s10_t_28_next;
+    s11_t_28_reg <= s11_t_28_next;
+    s12_t_23_reg <= s12_t_23_next;
+    s13_t_18_reg <= s13_t_18_next;
     s14_t_16_reg <= s14_t_16_next;
     s15_t_16_reg <= s15_t_16_next;
-    s16_t_12_reg <= s16_t_12_next;
+    s16_t_16_reg <= s16_t_16_next;
     s17_t_12_reg <= s17_t_12_next;
-    s18_t_11_reg <= s18_t_11_next;
-    s19_t_10_reg <= s19_t_10_next;
+    s18_t_12_reg <= s18_t_12_next;
+    s19_t_11_reg <= s19_t_11_next;
     s20_t_10_reg <= s20_t_10_next;
-    s21_t_9_reg <= s21_t_9_next;
-    s22_t_36_reg <= s22_t_36_next;
-    s23_t_12_reg <= s23_t_12_next;
+    s21_t_10_reg <= s21_t_10_next;
+    s22_t_9_reg <= s22_t_9_next;
+    s23_t_36_reg <= s23_t_36_next;
     s24_t_12_reg <= s24_t_12_next;
     s25_t_12_reg <= s25_t_12_next;
-    s26_t_9_reg <= s26_t_9_next;
+    s26_t_12_reg <= s26_t_12_next;
     s27_t_9_reg <= s27_t_9_next;
-    s28_t_8_reg <= s28_t_8_next;
-    s29_t_7_reg <= s29_t_7_next;
+    s28_t_9_reg <= s28_t_9_next;
+    s29_t_8_reg <= s29_t_8_next;
     s30_t_7_reg <= s30_t_7_next;
-    s31_t_5_reg <= s31_t_5_next;
-    s32_t_4_reg <= s32_t_4_next;
+    s31_t_7_reg <= s31_t_7_next;
+    s32_t_5_reg <= s32_t_5_next;
+    s33_t_4_reg <= s33_t_4_next;
     s6_t_42_reg <= s6_t_42_next;
     s7_t_39_reg <= s7_t_39_next;
     s8_t_39_reg <= s8_t_39_next;
-    s9_t_31_reg <= s9_t_31_next;
-    s10_t_31_reg <= s10_t_31_next;
-    s11_t_28_reg <= s11_t_28_next;
-    s12_t_25_reg <= s12_t_25_next;
-    s13_t_18_reg <= s13_t_18_next;
+    s9_t_32_reg <= s9_t_32_next;
+    s10_t_29_reg <= s10_t_29_next;
+    s11_t_29_reg <= s11_t_29_next;
+    s12_t_24_reg <= s12_t_24_next;
+    s13_t_19_reg <= s13_t_19_next;
     s14_t_17_reg <= s14_t_17_next;
     s15_t_17_reg <= s15_t_17_next;
-    s16_t_13_reg <= s16_t_13_next;
+    s16_t_17_reg <= s16_t_17_next;
     s17_t_13_reg <= s17_t_13_next;
-    s18_t_12_reg <= s18_t_12_next;
-    s19_t_11_reg <= s19_t_11_next;
+    s18_t_13_reg <= s18_t_13_next;
+    s19_t_12_reg <= s19_t_12_next;
     s20_t_11_reg <= s20_t_11_next;
-    s21_t_10_reg <= s21_t_10_next;
-    s22_t_37_reg <= s22_t_37_next;
-    s23_t_13_reg <= s23_t_13_next;
+    s21_t_11_reg <= s21_t_11_next;
+    s22_t_10_reg <= s22_t_10_next;
+    s23_t_37_reg <= s23_t_37_next;
     s24_t_13_reg <= s24_t_13_next;
     s25_t_13_reg <= s25_t_13_next;
-    s26_t_10_reg <= s26_t_10_next;
+    s26_t_13_reg <= s26_t_13_next;
     s27_t_10_reg <= s27_t_10_next;
-    s28_t_9_reg <= s28_t_9_next;
-    s29_t_8_reg <= s29_t_8_next;
+    s28_t_10_reg <= s28_t_10_next;
+    s29_t_9_reg <= s29_t_9_next;
     s30_t_8_reg <= s30_t_8_next;
-    s31_t_6_reg <= s31_t_6_next;
-    s32_t_5_reg <= s32_t_5_next;
+    s31_t_8_reg <= s31_t_8_next;
+    s32_t_6_reg <= s32_t_6_next;
+    s33_t_5_reg <= s33_t_5_next;
     s6_t_43_reg <= s6_t_43_next;
     s7_t_40_reg <= s7_t_40_next;
     s8_t_40_reg <= s8_t_40_next;
-    s9_t_32_reg <= s9_t_32_next;
-    s10_t_32_reg <= s10_t_32_next;
-    s11_t_29_reg <= s11_t_29_next;
-    s12_t_26_reg <= s12_t_26_next;
-    s13_t_19_reg <= s13_t_19_next;
+    s9_t_33_reg <= s9_t_33_next;
+    s10_t_30_reg <= s10_t_30_next;
+    s11_t_30_reg <= s11_t_30_next;
+    s12_t_25_reg <= s12_t_25_next;
+    s13_t_20_reg <= s13_t_20_next;
     s14_t_18_reg <= s14_t_18_next;
     s15_t_18_reg <= s15_t_18_next;
-    s16_t_14_reg <= s16_t_14_next;
+    s16_t_18_reg <= s16_t_18_next;
     s17_t_14_reg <= s17_t_14_next;
-    s18_t_13_reg <= s18_t_13_next;
-    s19_t_12_reg <= s19_t_12_next;
+    s18_t_14_reg <= s18_t_14_next;
+    s19_t_13_reg <= s19_t_13_next;
     s20_t_12_reg <= s20_t_12_next;
-    s21_t_11_reg <= s21_t_11_next;
-    s22_t_38_reg <= s22_t_38_next;
-    s23_t_14_reg <= s23_t_14_next;
+    s21_t_12_reg <= s21_t_12_next;
+    s22_t_11_reg <= s22_t_11_next;
+    s23_t_38_reg <= s23_t_38_next;
     s24_t_14_reg <= s24_t_14_next;
     s25_t_14_reg <= s25_t_14_next;
-    s26_t_11_reg <= s26_t_11_next;
+    s26_t_14_reg <= s26_t_14_next;
     s27_t_11_reg <= s27_t_11_next;
-    s28_t_10_reg <= s28_t_10_next;
-    s29_t_9_reg <= s29_t_9_next;
+    s28_t_11_reg <= s28_t_11_next;
+    s29_t_10_reg <= s29_t_10_next;
     s30_t_9_reg <= s30_t_9_next;
-    s31_t_7_reg <= s31_t_7_next;
-    s32_t_6_reg <= s32_t_6_next;
+    s31_t_9_reg <= s31_t_9_next;
+    s32_t_7_reg <= s32_t_7_next;
+    s33_t_6_reg <= s33_t_6_next;
     s6_t_44_reg <= s6_t_44_next;
     s7_t_41_reg <= s7_t_41_next;
     s8_t_41_reg <= s8_t_41_next;
-    s9_t_33_reg <= s9_t_33_next;
-    s10_t_33_reg <= s10_t_33_next;
-    s11_t_30_reg <= s11_t_30_next;
-    s12_t_27_reg <= s12_t_27_next;
-    s13_t_20_reg <= s13_t_20_next;
+    s9_t_34_reg <= s9_t_34_next;
+    s10_t_31_reg <= s10_t_31_next;
+    s11_t_31_reg <= s11_t_31_next;
+    s12_t_26_reg <= s12_t_26_next;
+    s13_t_21_reg <= s13_t_21_next;
     s14_t_19_reg <= s14_t_19_next;
     s15_t_19_reg <= s15_t_19_next;
-    s16_t_15_reg <= s16_t_15_next;
+    s16_t_19_reg <= s16_t_19_next;
     s17_t_15_reg <= s17_t_15_next;
-    s18_t_14_reg <= s18_t_14_next;
-    s19_t_13_reg <= s19_t_13_next;
+    s18_t_15_reg <= s18_t_15_next;
+    s19_t_14_reg <= s19_t_14_next;
     s20_t_13_reg <= s20_t_13_next;
-    s21_t_12_reg <= s21_t_12_next;
-    s22_t_39_reg <= s22_t_39_next;
-    s23_t_15_reg <= s23_t_15_next;
+    s21_t_13_reg <= s21_t_13_next;
+    s22_t_12_reg <= s22_t_12_next;
+    s23_t_39_reg <= s23_t_39_next;
     s24_t_15_reg <= s24_t_15_next;
     s25_t_15_reg <= s25_t_15_next;
-    s26_t_12_reg <= s26_t_12_next;
+    s26_t_15_reg <= s26_t_15_next;
     s27_t_12_reg <= s27_t_12_next;
-    s28_t_11_reg <= s28_t_11_next;
-    s29_t_10_reg <= s29_t_10_next;
+    s28_t_12_reg <= s28_t_12_next;
+    s29_t_11_reg <= s29_t_11_next;
     s30_t_10_reg <= s30_t_10_next;
-    s31_t_8_reg <= s31_t_8_next;
-    s32_t_7_reg <= s32_t_7_next;
+    s31_t_10_reg <= s31_t_10_next;
+    s32_t_8_reg <= s32_t_8_next;
+    s33_t_7_reg <= s33_t_7_next;
     s2_t_41_reg <= s2_t_41_next;
     s3_t_24_reg <= s3_t_24_next;
     s4_t_33_reg <= s4_t_33_next;
@@ -11398,30 +11706,31 @@ always @(posedge clk) begin
     s6_t_45_reg <= s6_t_45_next;
     s7_t_42_reg <= s7_t_42_next;
     s8_t_42_reg <= s8_t_42_next;
-    s9_t_34_reg <= s9_t_34_next;
-    s10_t_34_reg <= s10_t_34_next;
-    s11_t_31_reg <= s11_t_31_next;
-    s12_t_28_reg <= s12_t_28_next;
-    s13_t_21_reg <= s13_t_21_next;
+    s9_t_35_reg <= s9_t_35_next;
+    s10_t_32_reg <= s10_t_32_next;
+    s11_t_32_reg <= s11_t_32_next;
+    s12_t_27_reg <= s12_t_27_next;
+    s13_t_22_reg <= s13_t_22_next;
     s14_t_20_reg <= s14_t_20_next;
     s15_t_20_reg <= s15_t_20_next;
-    s16_t_16_reg <= s16_t_16_next;
+    s16_t_20_reg <= s16_t_20_next;
     s17_t_16_reg <= s17_t_16_next;
-    s18_t_15_reg <= s18_t_15_next;
-    s19_t_14_reg <= s19_t_14_next;
+    s18_t_16_reg <= s18_t_16_next;
+    s19_t_15_reg <= s19_t_15_next;
     s20_t_14_reg <= s20_t_14_next;
-    s21_t_13_reg <= s21_t_13_next;
-    s22_t_40_reg <= s22_t_40_next;
-    s23_t_16_reg <= s23_t_16_next;
+    s21_t_14_reg <= s21_t_14_next;
+    s22_t_13_reg <= s22_t_13_next;
+    s23_t_40_reg <= s23_t_40_next;
     s24_t_16_reg <= s24_t_16_next;
     s25_t_16_reg <= s25_t_16_next;
-    s26_t_13_reg <= s26_t_13_next;
+    s26_t_16_reg <= s26_t_16_next;
     s27_t_13_reg <= s27_t_13_next;
-    s28_t_12_reg <= s28_t_12_next;
-    s29_t_11_reg <= s29_t_11_next;
+    s28_t_13_reg <= s28_t_13_next;
+    s29_t_12_reg <= s29_t_12_next;
     s30_t_11_reg <= s30_t_11_next;
-    s31_t_9_reg <= s31_t_9_next;
-    s32_t_8_reg <= s32_t_8_next;
+    s31_t_11_reg <= s31_t_11_next;
+    s32_t_9_reg <= s32_t_9_next;
+    s33_t_8_reg <= s33_t_8_next;
     s2_t_42_reg <= s2_t_42_next;
     s3_t_25_reg <= s3_t_25_next;
     s4_t_34_reg <= s4_t_34_next;
@@ -11431,11 +11740,13 @@ always @(posedge clk) begin
     s8_core_case_reg <= s8_core_case_next;
     s9_core_case_reg <= s9_core_case_next;
     s10_core_case_reg <= s10_core_case_next;
+    s11_core_case_reg <= s11_core_case_next;
     s6_t_46_reg <= s6_t_46_next;
     s7_t_43_reg <= s7_t_43_next;
     s8_t_43_reg <= s8_t_43_next;
-    s9_t_35_reg <= s9_t_35_next;
-    s10_t_35_reg <= s10_t_35_next;
+    s9_t_36_reg <= s9_t_36_next;
+    s10_t_33_reg <= s10_t_33_next;
+    s11_t_33_reg <= s11_t_33_next;
     snoop_s1_reg <= snoop_s1_next;
     snoop_s2_reg <= snoop_s2_next;
     snoop_s3_reg <= snoop_s3_next;
@@ -11470,29 +11781,29 @@ always @(posedge clk) begin
     s30_kind_reg <= s30_kind_next;
     s31_kind_reg <= s31_kind_next;
     s32_kind_reg <= s32_kind_next;
-    s11_t_32_reg <= s11_t_32_next;
-    s12_t_29_reg <= s12_t_29_next;
-    s13_t_22_reg <= s13_t_22_next;
+    s33_kind_reg <= s33_kind_next;
+    s12_t_28_reg <= s12_t_28_next;
+    s13_t_23_reg <= s13_t_23_next;
     s14_t_21_reg <= s14_t_21_next;
     s15_t_21_reg <= s15_t_21_next;
-    s16_t_17_reg <= s16_t_17_next;
+    s16_t_21_reg <= s16_t_21_next;
     s17_t_17_reg <= s17_t_17_next;
-    s18_t_16_reg <= s18_t_16_next;
-    s19_t_15_reg <= s19_t_15_next;
+    s18_t_17_reg <= s18_t_17_next;
+    s19_t_16_reg <= s19_t_16_next;
     s20_t_15_reg <= s20_t_15_next;
-    s21_t_14_reg <= s21_t_14_next;
-    s22_t_41_reg <= s22_t_41_next;
-    s23_t_17_reg <= s23_t_17_next;
+    s21_t_15_reg <= s21_t_15_next;
+    s22_t_14_reg <= s22_t_14_next;
+    s23_t_41_reg <= s23_t_41_next;
     s24_t_17_reg <= s24_t_17_next;
     s25_t_17_reg <= s25_t_17_next;
-    s26_t_14_reg <= s26_t_14_next;
+    s26_t_17_reg <= s26_t_17_next;
     s27_t_14_reg <= s27_t_14_next;
-    s28_t_13_reg <= s28_t_13_next;
-    s29_t_12_reg <= s29_t_12_next;
+    s28_t_14_reg <= s28_t_14_next;
+    s29_t_13_reg <= s29_t_13_next;
     s30_t_12_reg <= s30_t_12_next;
-    s31_t_10_reg <= s31_t_10_next;
-    s32_t_9_reg <= s32_t_9_next;
-    s11_qa_fired_reg <= s11_qa_fired_next;
+    s31_t_12_reg <= s31_t_12_next;
+    s32_t_10_reg <= s32_t_10_next;
+    s33_t_9_reg <= s33_t_9_next;
     s12_qa_fired_reg <= s12_qa_fired_next;
     s13_qa_fired_reg <= s13_qa_fired_next;
     s14_qa_fired_reg <= s14_qa_fired_next;
@@ -11514,28 +11825,29 @@ always @(posedge clk) begin
     s30_qa_fired_reg <= s30_qa_fired_next;
     s31_qa_fired_reg <= s31_qa_fired_next;
     s32_qa_fired_reg <= s32_qa_fired_next;
-    s11_t_33_reg <= s11_t_33_next;
-    s12_t_30_reg <= s12_t_30_next;
-    s13_t_23_reg <= s13_t_23_next;
+    s33_qa_fired_reg <= s33_qa_fired_next;
+    s12_t_29_reg <= s12_t_29_next;
+    s13_t_24_reg <= s13_t_24_next;
     s14_t_22_reg <= s14_t_22_next;
     s15_t_22_reg <= s15_t_22_next;
-    s16_t_18_reg <= s16_t_18_next;
+    s16_t_22_reg <= s16_t_22_next;
     s17_t_18_reg <= s17_t_18_next;
-    s18_t_17_reg <= s18_t_17_next;
-    s19_t_16_reg <= s19_t_16_next;
+    s18_t_18_reg <= s18_t_18_next;
+    s19_t_17_reg <= s19_t_17_next;
     s20_t_16_reg <= s20_t_16_next;
-    s21_t_15_reg <= s21_t_15_next;
-    s22_t_42_reg <= s22_t_42_next;
-    s23_t_18_reg <= s23_t_18_next;
+    s21_t_16_reg <= s21_t_16_next;
+    s22_t_15_reg <= s22_t_15_next;
+    s23_t_42_reg <= s23_t_42_next;
     s24_t_18_reg <= s24_t_18_next;
     s25_t_18_reg <= s25_t_18_next;
-    s26_t_15_reg <= s26_t_15_next;
+    s26_t_18_reg <= s26_t_18_next;
     s27_t_15_reg <= s27_t_15_next;
-    s28_t_14_reg <= s28_t_14_next;
-    s29_t_13_reg <= s29_t_13_next;
+    s28_t_15_reg <= s28_t_15_next;
+    s29_t_14_reg <= s29_t_14_next;
     s30_t_13_reg <= s30_t_13_next;
-    s31_t_11_reg <= s31_t_11_next;
-    s32_t_10_reg <= s32_t_10_next;
+    s31_t_13_reg <= s31_t_13_next;
+    s32_t_11_reg <= s32_t_11_next;
+    s33_t_10_reg <= s33_t_10_next;
     out_rd_ptr_reg <= out_rd_ptr_next;
     out_wr_ptr_reg <= out_wr_ptr_next;
     out_count_reg <= out_count_next;
@@ -11777,6 +12089,13 @@ always @(posedge clk) begin
     out33_qa_reg <= out33_qa_next;
     out33_fast_reg <= out33_fast_next;
     out33_error_reg <= out33_error_next;
+    out34_conn_reg <= out34_conn_next;
+    out34_kind_reg <= out34_kind_next;
+    out34_cwnd_reg <= out34_cwnd_next;
+    out34_case_reg <= out34_case_next;
+    out34_qa_reg <= out34_qa_next;
+    out34_fast_reg <= out34_fast_next;
+    out34_error_reg <= out34_error_next;
     out_head_conn_reg <= out_head_conn_next;
     out_head_kind_reg <= out_head_kind_next;
     out_head_cwnd_reg <= out_head_cwnd_next;
@@ -11824,12 +12143,22 @@ always @(posedge clk) begin
         s30_valid_reg <= 1'd0;
         s31_valid_reg <= 1'd0;
         s32_valid_reg <= 1'd0;
+        s33_valid_reg <= 1'd0;
         hazard0_reg <= 1'd0;
         hazard1_reg <= 1'd0;
         hazard2_reg <= 1'd0;
         hazard3_reg <= 1'd0;
         hazard4_reg <= 1'd0;
         hazard5_reg <= 1'd0;
+        hazard6_reg <= 1'd0;
+        hazard7_reg <= 1'd0;
+        hazard8_reg <= 1'd0;
+        hazard9_reg <= 1'd0;
+        hazard10_reg <= 1'd0;
+        hazard11_reg <= 1'd0;
+        hazard12_reg <= 1'd0;
+        hazard13_reg <= 1'd0;
+        hazard14_reg <= 1'd0;
         credits_out_reg <= 1'd0;
         snoop_s1_reg <= 1'd0;
         snoop_s2_reg <= 1'd0;
@@ -11849,26 +12178,26 @@ MULT18X18D #(
     .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s7_qa_scaled_pp00_mult (  // s7_qa_scaled_pp00_reg = _s7_qa_scaled_pp00_next_1 * 35'hcccd
-    .A17(s6_qa_base_next[17]), .A16(s6_qa_base_next[16]), .A15(s6_qa_base_next[15]), .A14(s6_qa_base_next[14]), .A13(s6_qa_base_next[13]), .A12(s6_qa_base_next[12]), .A11(s6_qa_base_next[11]), .A10(s6_qa_base_next[10]), .A9(s6_qa_base_next[9]), .A8(s6_qa_base_next[8]), .A7(s6_qa_base_next[7]), .A6(s6_qa_base_next[6]), .A5(s6_qa_base_next[5]), .A4(s6_qa_base_next[4]), .A3(s6_qa_base_next[3]), .A2(s6_qa_base_next[2]), .A1(s6_qa_base_next[1]), .A0(s6_qa_base_next[0]),
+) s8_qa_scaled_pp00_mult (  // s8_qa_scaled_pp00_reg = _s8_qa_scaled_pp00_next_1 * 35'hcccd
+    .A17(s7_qa_base_r_next[17]), .A16(s7_qa_base_r_next[16]), .A15(s7_qa_base_r_next[15]), .A14(s7_qa_base_r_next[14]), .A13(s7_qa_base_r_next[13]), .A12(s7_qa_base_r_next[12]), .A11(s7_qa_base_r_next[11]), .A10(s7_qa_base_r_next[10]), .A9(s7_qa_base_r_next[9]), .A8(s7_qa_base_r_next[8]), .A7(s7_qa_base_r_next[7]), .A6(s7_qa_base_r_next[6]), .A5(s7_qa_base_r_next[5]), .A4(s7_qa_base_r_next[4]), .A3(s7_qa_base_r_next[3]), .A2(s7_qa_base_r_next[2]), .A1(s7_qa_base_r_next[1]), .A0(s7_qa_base_r_next[0]),
     .B17(1'b0), .B16(1'b0), .B15(1'b1), .B14(1'b1), .B13(1'b0), .B12(1'b0), .B11(1'b1), .B10(1'b1), .B9(1'b0), .B8(1'b0), .B7(1'b1), .B6(1'b1), .B5(1'b0), .B4(1'b0), .B3(1'b1), .B2(1'b1), .B1(1'b0), .B0(1'b1),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
-    .P35(), .P34(s7_qa_scaled_pp00_reg[34]), .P33(s7_qa_scaled_pp00_reg[33]), .P32(s7_qa_scaled_pp00_reg[32]), .P31(s7_qa_scaled_pp00_reg[31]), .P30(s7_qa_scaled_pp00_reg[30]), .P29(s7_qa_scaled_pp00_reg[29]), .P28(s7_qa_scaled_pp00_reg[28]), .P27(s7_qa_scaled_pp00_reg[27]), .P26(s7_qa_scaled_pp00_reg[26]), .P25(s7_qa_scaled_pp00_reg[25]), .P24(s7_qa_scaled_pp00_reg[24]), .P23(s7_qa_scaled_pp00_reg[23]), .P22(s7_qa_scaled_pp00_reg[22]), .P21(s7_qa_scaled_pp00_reg[21]), .P20(s7_qa_scaled_pp00_reg[20]), .P19(s7_qa_scaled_pp00_reg[19]), .P18(s7_qa_scaled_pp00_reg[18]), .P17(s7_qa_scaled_pp00_reg[17]), .P16(s7_qa_scaled_pp00_reg[16]), .P15(s7_qa_scaled_pp00_reg[15]), .P14(s7_qa_scaled_pp00_reg[14]), .P13(s7_qa_scaled_pp00_reg[13]), .P12(s7_qa_scaled_pp00_reg[12]), .P11(s7_qa_scaled_pp00_reg[11]), .P10(s7_qa_scaled_pp00_reg[10]), .P9(s7_qa_scaled_pp00_reg[9]), .P8(s7_qa_scaled_pp00_reg[8]), .P7(s7_qa_scaled_pp00_reg[7]), .P6(s7_qa_scaled_pp00_reg[6]), .P5(s7_qa_scaled_pp00_reg[5]), .P4(s7_qa_scaled_pp00_reg[4]), .P3(s7_qa_scaled_pp00_reg[3]), .P2(s7_qa_scaled_pp00_reg[2]), .P1(s7_qa_scaled_pp00_reg[1]), .P0(s7_qa_scaled_pp00_reg[0])
+    .P35(), .P34(s8_qa_scaled_pp00_reg[34]), .P33(s8_qa_scaled_pp00_reg[33]), .P32(s8_qa_scaled_pp00_reg[32]), .P31(s8_qa_scaled_pp00_reg[31]), .P30(s8_qa_scaled_pp00_reg[30]), .P29(s8_qa_scaled_pp00_reg[29]), .P28(s8_qa_scaled_pp00_reg[28]), .P27(s8_qa_scaled_pp00_reg[27]), .P26(s8_qa_scaled_pp00_reg[26]), .P25(s8_qa_scaled_pp00_reg[25]), .P24(s8_qa_scaled_pp00_reg[24]), .P23(s8_qa_scaled_pp00_reg[23]), .P22(s8_qa_scaled_pp00_reg[22]), .P21(s8_qa_scaled_pp00_reg[21]), .P20(s8_qa_scaled_pp00_reg[20]), .P19(s8_qa_scaled_pp00_reg[19]), .P18(s8_qa_scaled_pp00_reg[18]), .P17(s8_qa_scaled_pp00_reg[17]), .P16(s8_qa_scaled_pp00_reg[16]), .P15(s8_qa_scaled_pp00_reg[15]), .P14(s8_qa_scaled_pp00_reg[14]), .P13(s8_qa_scaled_pp00_reg[13]), .P12(s8_qa_scaled_pp00_reg[12]), .P11(s8_qa_scaled_pp00_reg[11]), .P10(s8_qa_scaled_pp00_reg[10]), .P9(s8_qa_scaled_pp00_reg[9]), .P8(s8_qa_scaled_pp00_reg[8]), .P7(s8_qa_scaled_pp00_reg[7]), .P6(s8_qa_scaled_pp00_reg[6]), .P5(s8_qa_scaled_pp00_reg[5]), .P4(s8_qa_scaled_pp00_reg[4]), .P3(s8_qa_scaled_pp00_reg[3]), .P2(s8_qa_scaled_pp00_reg[2]), .P1(s8_qa_scaled_pp00_reg[1]), .P0(s8_qa_scaled_pp00_reg[0])
 );
 MULT18X18D #(
     .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
     .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s7_qa_scaled_pp10_mult (  // s7_qa_scaled_pp10_reg = _s7_qa_scaled_pp10_next_1 * 20'hcccd
-    .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(1'b0), .A12(1'b0), .A11(1'b0), .A10(1'b0), .A9(1'b0), .A8(1'b0), .A7(1'b0), .A6(1'b0), .A5(1'b0), .A4(1'b0), .A3(1'b0), .A2(s6_qa_base_next[20]), .A1(s6_qa_base_next[19]), .A0(s6_qa_base_next[18]),
+) s8_qa_scaled_pp10_mult (  // s8_qa_scaled_pp10_reg = _s8_qa_scaled_pp10_next_1 * 20'hcccd
+    .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(1'b0), .A12(1'b0), .A11(1'b0), .A10(1'b0), .A9(1'b0), .A8(1'b0), .A7(1'b0), .A6(1'b0), .A5(1'b0), .A4(1'b0), .A3(1'b0), .A2(s7_qa_base_r_next[20]), .A1(s7_qa_base_r_next[19]), .A0(s7_qa_base_r_next[18]),
     .B17(1'b0), .B16(1'b0), .B15(1'b1), .B14(1'b1), .B13(1'b0), .B12(1'b0), .B11(1'b1), .B10(1'b1), .B9(1'b0), .B8(1'b0), .B7(1'b1), .B6(1'b1), .B5(1'b0), .B4(1'b0), .B3(1'b1), .B2(1'b1), .B1(1'b0), .B0(1'b1),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
-    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(s7_qa_scaled_pp10_reg[19]), .P18(s7_qa_scaled_pp10_reg[18]), .P17(s7_qa_scaled_pp10_reg[17]), .P16(s7_qa_scaled_pp10_reg[16]), .P15(s7_qa_scaled_pp10_reg[15]), .P14(s7_qa_scaled_pp10_reg[14]), .P13(s7_qa_scaled_pp10_reg[13]), .P12(s7_qa_scaled_pp10_reg[12]), .P11(s7_qa_scaled_pp10_reg[11]), .P10(s7_qa_scaled_pp10_reg[10]), .P9(s7_qa_scaled_pp10_reg[9]), .P8(s7_qa_scaled_pp10_reg[8]), .P7(s7_qa_scaled_pp10_reg[7]), .P6(s7_qa_scaled_pp10_reg[6]), .P5(s7_qa_scaled_pp10_reg[5]), .P4(s7_qa_scaled_pp10_reg[4]), .P3(s7_qa_scaled_pp10_reg[3]), .P2(s7_qa_scaled_pp10_reg[2]), .P1(s7_qa_scaled_pp10_reg[1]), .P0(s7_qa_scaled_pp10_reg[0])
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(s8_qa_scaled_pp10_reg[19]), .P18(s8_qa_scaled_pp10_reg[18]), .P17(s8_qa_scaled_pp10_reg[17]), .P16(s8_qa_scaled_pp10_reg[16]), .P15(s8_qa_scaled_pp10_reg[15]), .P14(s8_qa_scaled_pp10_reg[14]), .P13(s8_qa_scaled_pp10_reg[13]), .P12(s8_qa_scaled_pp10_reg[12]), .P11(s8_qa_scaled_pp10_reg[11]), .P10(s8_qa_scaled_pp10_reg[10]), .P9(s8_qa_scaled_pp10_reg[9]), .P8(s8_qa_scaled_pp10_reg[8]), .P7(s8_qa_scaled_pp10_reg[7]), .P6(s8_qa_scaled_pp10_reg[6]), .P5(s8_qa_scaled_pp10_reg[5]), .P4(s8_qa_scaled_pp10_reg[4]), .P3(s8_qa_scaled_pp10_reg[3]), .P2(s8_qa_scaled_pp10_reg[2]), .P1(s8_qa_scaled_pp10_reg[1]), .P0(s8_qa_scaled_pp10_reg[0])
 );
 MULT18X18D #(
     .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
@@ -12018,52 +12347,52 @@ MULT18X18D #(
     .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s16_mi_raw_prod_pp00_mult (  // s16_mi_raw_prod_pp00_reg = _s16_mi_raw_prod_pp00_next_1 * s15_t_reg
-    .A17(s15_mi_num_next[17]), .A16(s15_mi_num_next[16]), .A15(s15_mi_num_next[15]), .A14(s15_mi_num_next[14]), .A13(s15_mi_num_next[13]), .A12(s15_mi_num_next[12]), .A11(s15_mi_num_next[11]), .A10(s15_mi_num_next[10]), .A9(s15_mi_num_next[9]), .A8(s15_mi_num_next[8]), .A7(s15_mi_num_next[7]), .A6(s15_mi_num_next[6]), .A5(s15_mi_num_next[5]), .A4(s15_mi_num_next[4]), .A3(s15_mi_num_next[3]), .A2(s15_mi_num_next[2]), .A1(s15_mi_num_next[1]), .A0(s15_mi_num_next[0]),
-    .B17(s15_t_next[17]), .B16(s15_t_next[16]), .B15(s15_t_next[15]), .B14(s15_t_next[14]), .B13(s15_t_next[13]), .B12(s15_t_next[12]), .B11(s15_t_next[11]), .B10(s15_t_next[10]), .B9(s15_t_next[9]), .B8(s15_t_next[8]), .B7(s15_t_next[7]), .B6(s15_t_next[6]), .B5(s15_t_next[5]), .B4(s15_t_next[4]), .B3(s15_t_next[3]), .B2(s15_t_next[2]), .B1(s15_t_next[1]), .B0(s15_t_next[0]),
+) s17_mi_raw_prod_pp00_mult (  // s17_mi_raw_prod_pp00_reg = _s17_mi_raw_prod_pp00_next_1 * s16_t_reg
+    .A17(s16_mi_num_sum_next[17]), .A16(s16_mi_num_sum_next[16]), .A15(s16_mi_num_sum_next[15]), .A14(s16_mi_num_sum_next[14]), .A13(s16_mi_num_sum_next[13]), .A12(s16_mi_num_sum_next[12]), .A11(s16_mi_num_sum_next[11]), .A10(s16_mi_num_sum_next[10]), .A9(s16_mi_num_sum_next[9]), .A8(s16_mi_num_sum_next[8]), .A7(s16_mi_num_sum_next[7]), .A6(s16_mi_num_sum_next[6]), .A5(s16_mi_num_sum_next[5]), .A4(s16_mi_num_sum_next[4]), .A3(s16_mi_num_sum_next[3]), .A2(s16_mi_num_sum_next[2]), .A1(s16_mi_num_sum_next[1]), .A0(s16_mi_num_sum_next[0]),
+    .B17(s16_t_next[17]), .B16(s16_t_next[16]), .B15(s16_t_next[15]), .B14(s16_t_next[14]), .B13(s16_t_next[13]), .B12(s16_t_next[12]), .B11(s16_t_next[11]), .B10(s16_t_next[10]), .B9(s16_t_next[9]), .B8(s16_t_next[8]), .B7(s16_t_next[7]), .B6(s16_t_next[6]), .B5(s16_t_next[5]), .B4(s16_t_next[4]), .B3(s16_t_next[3]), .B2(s16_t_next[2]), .B1(s16_t_next[1]), .B0(s16_t_next[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
-    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(s16_mi_raw_prod_pp00_reg[28]), .P27(s16_mi_raw_prod_pp00_reg[27]), .P26(s16_mi_raw_prod_pp00_reg[26]), .P25(s16_mi_raw_prod_pp00_reg[25]), .P24(s16_mi_raw_prod_pp00_reg[24]), .P23(s16_mi_raw_prod_pp00_reg[23]), .P22(s16_mi_raw_prod_pp00_reg[22]), .P21(s16_mi_raw_prod_pp00_reg[21]), .P20(s16_mi_raw_prod_pp00_reg[20]), .P19(s16_mi_raw_prod_pp00_reg[19]), .P18(s16_mi_raw_prod_pp00_reg[18]), .P17(s16_mi_raw_prod_pp00_reg[17]), .P16(s16_mi_raw_prod_pp00_reg[16]), .P15(s16_mi_raw_prod_pp00_reg[15]), .P14(s16_mi_raw_prod_pp00_reg[14]), .P13(s16_mi_raw_prod_pp00_reg[13]), .P12(s16_mi_raw_prod_pp00_reg[12]), .P11(s16_mi_raw_prod_pp00_reg[11]), .P10(s16_mi_raw_prod_pp00_reg[10]), .P9(s16_mi_raw_prod_pp00_reg[9]), .P8(s16_mi_raw_prod_pp00_reg[8]), .P7(s16_mi_raw_prod_pp00_reg[7]), .P6(s16_mi_raw_prod_pp00_reg[6]), .P5(s16_mi_raw_prod_pp00_reg[5]), .P4(s16_mi_raw_prod_pp00_reg[4]), .P3(s16_mi_raw_prod_pp00_reg[3]), .P2(s16_mi_raw_prod_pp00_reg[2]), .P1(s16_mi_raw_prod_pp00_reg[1]), .P0(s16_mi_raw_prod_pp00_reg[0])
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(s17_mi_raw_prod_pp00_reg[28]), .P27(s17_mi_raw_prod_pp00_reg[27]), .P26(s17_mi_raw_prod_pp00_reg[26]), .P25(s17_mi_raw_prod_pp00_reg[25]), .P24(s17_mi_raw_prod_pp00_reg[24]), .P23(s17_mi_raw_prod_pp00_reg[23]), .P22(s17_mi_raw_prod_pp00_reg[22]), .P21(s17_mi_raw_prod_pp00_reg[21]), .P20(s17_mi_raw_prod_pp00_reg[20]), .P19(s17_mi_raw_prod_pp00_reg[19]), .P18(s17_mi_raw_prod_pp00_reg[18]), .P17(s17_mi_raw_prod_pp00_reg[17]), .P16(s17_mi_raw_prod_pp00_reg[16]), .P15(s17_mi_raw_prod_pp00_reg[15]), .P14(s17_mi_raw_prod_pp00_reg[14]), .P13(s17_mi_raw_prod_pp00_reg[13]), .P12(s17_mi_raw_prod_pp00_reg[12]), .P11(s17_mi_raw_prod_pp00_reg[11]), .P10(s17_mi_raw_prod_pp00_reg[10]), .P9(s17_mi_raw_prod_pp00_reg[9]), .P8(s17_mi_raw_prod_pp00_reg[8]), .P7(s17_mi_raw_prod_pp00_reg[7]), .P6(s17_mi_raw_prod_pp00_reg[6]), .P5(s17_mi_raw_prod_pp00_reg[5]), .P4(s17_mi_raw_prod_pp00_reg[4]), .P3(s17_mi_raw_prod_pp00_reg[3]), .P2(s17_mi_raw_prod_pp00_reg[2]), .P1(s17_mi_raw_prod_pp00_reg[1]), .P0(s17_mi_raw_prod_pp00_reg[0])
 );
 MULT18X18D #(
     .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
     .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s16_mi_raw_prod_pp10_mult (  // s16_mi_raw_prod_pp10_reg = _s16_mi_raw_prod_pp10_next_1 * s15_t_2_reg
-    .A17(s15_mi_num_next[35]), .A16(s15_mi_num_next[34]), .A15(s15_mi_num_next[33]), .A14(s15_mi_num_next[32]), .A13(s15_mi_num_next[31]), .A12(s15_mi_num_next[30]), .A11(s15_mi_num_next[29]), .A10(s15_mi_num_next[28]), .A9(s15_mi_num_next[27]), .A8(s15_mi_num_next[26]), .A7(s15_mi_num_next[25]), .A6(s15_mi_num_next[24]), .A5(s15_mi_num_next[23]), .A4(s15_mi_num_next[22]), .A3(s15_mi_num_next[21]), .A2(s15_mi_num_next[20]), .A1(s15_mi_num_next[19]), .A0(s15_mi_num_next[18]),
-    .B17(s15_t_2_next[17]), .B16(s15_t_2_next[16]), .B15(s15_t_2_next[15]), .B14(s15_t_2_next[14]), .B13(s15_t_2_next[13]), .B12(s15_t_2_next[12]), .B11(s15_t_2_next[11]), .B10(s15_t_2_next[10]), .B9(s15_t_2_next[9]), .B8(s15_t_2_next[8]), .B7(s15_t_2_next[7]), .B6(s15_t_2_next[6]), .B5(s15_t_2_next[5]), .B4(s15_t_2_next[4]), .B3(s15_t_2_next[3]), .B2(s15_t_2_next[2]), .B1(s15_t_2_next[1]), .B0(s15_t_2_next[0]),
+) s17_mi_raw_prod_pp10_mult (  // s17_mi_raw_prod_pp10_reg = _s17_mi_raw_prod_pp10_next_1 * s16_t_2_reg
+    .A17(s16_mi_num_sum_next[35]), .A16(s16_mi_num_sum_next[34]), .A15(s16_mi_num_sum_next[33]), .A14(s16_mi_num_sum_next[32]), .A13(s16_mi_num_sum_next[31]), .A12(s16_mi_num_sum_next[30]), .A11(s16_mi_num_sum_next[29]), .A10(s16_mi_num_sum_next[28]), .A9(s16_mi_num_sum_next[27]), .A8(s16_mi_num_sum_next[26]), .A7(s16_mi_num_sum_next[25]), .A6(s16_mi_num_sum_next[24]), .A5(s16_mi_num_sum_next[23]), .A4(s16_mi_num_sum_next[22]), .A3(s16_mi_num_sum_next[21]), .A2(s16_mi_num_sum_next[20]), .A1(s16_mi_num_sum_next[19]), .A0(s16_mi_num_sum_next[18]),
+    .B17(s16_t_2_next[17]), .B16(s16_t_2_next[16]), .B15(s16_t_2_next[15]), .B14(s16_t_2_next[14]), .B13(s16_t_2_next[13]), .B12(s16_t_2_next[12]), .B11(s16_t_2_next[11]), .B10(s16_t_2_next[10]), .B9(s16_t_2_next[9]), .B8(s16_t_2_next[8]), .B7(s16_t_2_next[7]), .B6(s16_t_2_next[6]), .B5(s16_t_2_next[5]), .B4(s16_t_2_next[4]), .B3(s16_t_2_next[3]), .B2(s16_t_2_next[2]), .B1(s16_t_2_next[1]), .B0(s16_t_2_next[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
-    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(s16_mi_raw_prod_pp10_reg[28]), .P27(s16_mi_raw_prod_pp10_reg[27]), .P26(s16_mi_raw_prod_pp10_reg[26]), .P25(s16_mi_raw_prod_pp10_reg[25]), .P24(s16_mi_raw_prod_pp10_reg[24]), .P23(s16_mi_raw_prod_pp10_reg[23]), .P22(s16_mi_raw_prod_pp10_reg[22]), .P21(s16_mi_raw_prod_pp10_reg[21]), .P20(s16_mi_raw_prod_pp10_reg[20]), .P19(s16_mi_raw_prod_pp10_reg[19]), .P18(s16_mi_raw_prod_pp10_reg[18]), .P17(s16_mi_raw_prod_pp10_reg[17]), .P16(s16_mi_raw_prod_pp10_reg[16]), .P15(s16_mi_raw_prod_pp10_reg[15]), .P14(s16_mi_raw_prod_pp10_reg[14]), .P13(s16_mi_raw_prod_pp10_reg[13]), .P12(s16_mi_raw_prod_pp10_reg[12]), .P11(s16_mi_raw_prod_pp10_reg[11]), .P10(s16_mi_raw_prod_pp10_reg[10]), .P9(s16_mi_raw_prod_pp10_reg[9]), .P8(s16_mi_raw_prod_pp10_reg[8]), .P7(s16_mi_raw_prod_pp10_reg[7]), .P6(s16_mi_raw_prod_pp10_reg[6]), .P5(s16_mi_raw_prod_pp10_reg[5]), .P4(s16_mi_raw_prod_pp10_reg[4]), .P3(s16_mi_raw_prod_pp10_reg[3]), .P2(s16_mi_raw_prod_pp10_reg[2]), .P1(s16_mi_raw_prod_pp10_reg[1]), .P0(s16_mi_raw_prod_pp10_reg[0])
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(s17_mi_raw_prod_pp10_reg[28]), .P27(s17_mi_raw_prod_pp10_reg[27]), .P26(s17_mi_raw_prod_pp10_reg[26]), .P25(s17_mi_raw_prod_pp10_reg[25]), .P24(s17_mi_raw_prod_pp10_reg[24]), .P23(s17_mi_raw_prod_pp10_reg[23]), .P22(s17_mi_raw_prod_pp10_reg[22]), .P21(s17_mi_raw_prod_pp10_reg[21]), .P20(s17_mi_raw_prod_pp10_reg[20]), .P19(s17_mi_raw_prod_pp10_reg[19]), .P18(s17_mi_raw_prod_pp10_reg[18]), .P17(s17_mi_raw_prod_pp10_reg[17]), .P16(s17_mi_raw_prod_pp10_reg[16]), .P15(s17_mi_raw_prod_pp10_reg[15]), .P14(s17_mi_raw_prod_pp10_reg[14]), .P13(s17_mi_raw_prod_pp10_reg[13]), .P12(s17_mi_raw_prod_pp10_reg[12]), .P11(s17_mi_raw_prod_pp10_reg[11]), .P10(s17_mi_raw_prod_pp10_reg[10]), .P9(s17_mi_raw_prod_pp10_reg[9]), .P8(s17_mi_raw_prod_pp10_reg[8]), .P7(s17_mi_raw_prod_pp10_reg[7]), .P6(s17_mi_raw_prod_pp10_reg[6]), .P5(s17_mi_raw_prod_pp10_reg[5]), .P4(s17_mi_raw_prod_pp10_reg[4]), .P3(s17_mi_raw_prod_pp10_reg[3]), .P2(s17_mi_raw_prod_pp10_reg[2]), .P1(s17_mi_raw_prod_pp10_reg[1]), .P0(s17_mi_raw_prod_pp10_reg[0])
 );
 MULT18X18D #(
     .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
     .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s16_mi_raw_prod_pp20_mult (  // s16_mi_raw_prod_pp20_reg = _s16_mi_raw_prod_pp20_next_1 * s15_t_3_reg
-    .A17(s15_mi_num_next[53]), .A16(s15_mi_num_next[52]), .A15(s15_mi_num_next[51]), .A14(s15_mi_num_next[50]), .A13(s15_mi_num_next[49]), .A12(s15_mi_num_next[48]), .A11(s15_mi_num_next[47]), .A10(s15_mi_num_next[46]), .A9(s15_mi_num_next[45]), .A8(s15_mi_num_next[44]), .A7(s15_mi_num_next[43]), .A6(s15_mi_num_next[42]), .A5(s15_mi_num_next[41]), .A4(s15_mi_num_next[40]), .A3(s15_mi_num_next[39]), .A2(s15_mi_num_next[38]), .A1(s15_mi_num_next[37]), .A0(s15_mi_num_next[36]),
-    .B17(s15_t_3_next[17]), .B16(s15_t_3_next[16]), .B15(s15_t_3_next[15]), .B14(s15_t_3_next[14]), .B13(s15_t_3_next[13]), .B12(s15_t_3_next[12]), .B11(s15_t_3_next[11]), .B10(s15_t_3_next[10]), .B9(s15_t_3_next[9]), .B8(s15_t_3_next[8]), .B7(s15_t_3_next[7]), .B6(s15_t_3_next[6]), .B5(s15_t_3_next[5]), .B4(s15_t_3_next[4]), .B3(s15_t_3_next[3]), .B2(s15_t_3_next[2]), .B1(s15_t_3_next[1]), .B0(s15_t_3_next[0]),
+) s17_mi_raw_prod_pp20_mult (  // s17_mi_raw_prod_pp20_reg = _s17_mi_raw_prod_pp20_next_1 * s16_t_3_reg
+    .A17(s16_mi_num_sum_next[53]), .A16(s16_mi_num_sum_next[52]), .A15(s16_mi_num_sum_next[51]), .A14(s16_mi_num_sum_next[50]), .A13(s16_mi_num_sum_next[49]), .A12(s16_mi_num_sum_next[48]), .A11(s16_mi_num_sum_next[47]), .A10(s16_mi_num_sum_next[46]), .A9(s16_mi_num_sum_next[45]), .A8(s16_mi_num_sum_next[44]), .A7(s16_mi_num_sum_next[43]), .A6(s16_mi_num_sum_next[42]), .A5(s16_mi_num_sum_next[41]), .A4(s16_mi_num_sum_next[40]), .A3(s16_mi_num_sum_next[39]), .A2(s16_mi_num_sum_next[38]), .A1(s16_mi_num_sum_next[37]), .A0(s16_mi_num_sum_next[36]),
+    .B17(s16_t_3_next[17]), .B16(s16_t_3_next[16]), .B15(s16_t_3_next[15]), .B14(s16_t_3_next[14]), .B13(s16_t_3_next[13]), .B12(s16_t_3_next[12]), .B11(s16_t_3_next[11]), .B10(s16_t_3_next[10]), .B9(s16_t_3_next[9]), .B8(s16_t_3_next[8]), .B7(s16_t_3_next[7]), .B6(s16_t_3_next[6]), .B5(s16_t_3_next[5]), .B4(s16_t_3_next[4]), .B3(s16_t_3_next[3]), .B2(s16_t_3_next[2]), .B1(s16_t_3_next[1]), .B0(s16_t_3_next[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
-    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(s16_mi_raw_prod_pp20_reg[28]), .P27(s16_mi_raw_prod_pp20_reg[27]), .P26(s16_mi_raw_prod_pp20_reg[26]), .P25(s16_mi_raw_prod_pp20_reg[25]), .P24(s16_mi_raw_prod_pp20_reg[24]), .P23(s16_mi_raw_prod_pp20_reg[23]), .P22(s16_mi_raw_prod_pp20_reg[22]), .P21(s16_mi_raw_prod_pp20_reg[21]), .P20(s16_mi_raw_prod_pp20_reg[20]), .P19(s16_mi_raw_prod_pp20_reg[19]), .P18(s16_mi_raw_prod_pp20_reg[18]), .P17(s16_mi_raw_prod_pp20_reg[17]), .P16(s16_mi_raw_prod_pp20_reg[16]), .P15(s16_mi_raw_prod_pp20_reg[15]), .P14(s16_mi_raw_prod_pp20_reg[14]), .P13(s16_mi_raw_prod_pp20_reg[13]), .P12(s16_mi_raw_prod_pp20_reg[12]), .P11(s16_mi_raw_prod_pp20_reg[11]), .P10(s16_mi_raw_prod_pp20_reg[10]), .P9(s16_mi_raw_prod_pp20_reg[9]), .P8(s16_mi_raw_prod_pp20_reg[8]), .P7(s16_mi_raw_prod_pp20_reg[7]), .P6(s16_mi_raw_prod_pp20_reg[6]), .P5(s16_mi_raw_prod_pp20_reg[5]), .P4(s16_mi_raw_prod_pp20_reg[4]), .P3(s16_mi_raw_prod_pp20_reg[3]), .P2(s16_mi_raw_prod_pp20_reg[2]), .P1(s16_mi_raw_prod_pp20_reg[1]), .P0(s16_mi_raw_prod_pp20_reg[0])
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(s17_mi_raw_prod_pp20_reg[28]), .P27(s17_mi_raw_prod_pp20_reg[27]), .P26(s17_mi_raw_prod_pp20_reg[26]), .P25(s17_mi_raw_prod_pp20_reg[25]), .P24(s17_mi_raw_prod_pp20_reg[24]), .P23(s17_mi_raw_prod_pp20_reg[23]), .P22(s17_mi_raw_prod_pp20_reg[22]), .P21(s17_mi_raw_prod_pp20_reg[21]), .P20(s17_mi_raw_prod_pp20_reg[20]), .P19(s17_mi_raw_prod_pp20_reg[19]), .P18(s17_mi_raw_prod_pp20_reg[18]), .P17(s17_mi_raw_prod_pp20_reg[17]), .P16(s17_mi_raw_prod_pp20_reg[16]), .P15(s17_mi_raw_prod_pp20_reg[15]), .P14(s17_mi_raw_prod_pp20_reg[14]), .P13(s17_mi_raw_prod_pp20_reg[13]), .P12(s17_mi_raw_prod_pp20_reg[12]), .P11(s17_mi_raw_prod_pp20_reg[11]), .P10(s17_mi_raw_prod_pp20_reg[10]), .P9(s17_mi_raw_prod_pp20_reg[9]), .P8(s17_mi_raw_prod_pp20_reg[8]), .P7(s17_mi_raw_prod_pp20_reg[7]), .P6(s17_mi_raw_prod_pp20_reg[6]), .P5(s17_mi_raw_prod_pp20_reg[5]), .P4(s17_mi_raw_prod_pp20_reg[4]), .P3(s17_mi_raw_prod_pp20_reg[3]), .P2(s17_mi_raw_prod_pp20_reg[2]), .P1(s17_mi_raw_prod_pp20_reg[1]), .P0(s17_mi_raw_prod_pp20_reg[0])
 );
 MULT18X18D #(
     .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
     .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s16_mi_raw_prod_pp30_mult (  // s16_mi_raw_prod_pp30_reg = _s16_mi_raw_prod_pp30_next_1 * s15_t_4_reg
-    .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(1'b0), .A12(1'b0), .A11(1'b0), .A10(1'b0), .A9(1'b0), .A8(1'b0), .A7(s15_mi_num_next[61]), .A6(s15_mi_num_next[60]), .A5(s15_mi_num_next[59]), .A4(s15_mi_num_next[58]), .A3(s15_mi_num_next[57]), .A2(s15_mi_num_next[56]), .A1(s15_mi_num_next[55]), .A0(s15_mi_num_next[54]),
-    .B17(s15_t_4_next[17]), .B16(s15_t_4_next[16]), .B15(s15_t_4_next[15]), .B14(s15_t_4_next[14]), .B13(s15_t_4_next[13]), .B12(s15_t_4_next[12]), .B11(s15_t_4_next[11]), .B10(s15_t_4_next[10]), .B9(s15_t_4_next[9]), .B8(s15_t_4_next[8]), .B7(s15_t_4_next[7]), .B6(s15_t_4_next[6]), .B5(s15_t_4_next[5]), .B4(s15_t_4_next[4]), .B3(s15_t_4_next[3]), .B2(s15_t_4_next[2]), .B1(s15_t_4_next[1]), .B0(s15_t_4_next[0]),
+) s17_mi_raw_prod_pp30_mult (  // s17_mi_raw_prod_pp30_reg = _s17_mi_raw_prod_pp30_next_1 * s16_t_4_reg
+    .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(1'b0), .A12(1'b0), .A11(1'b0), .A10(1'b0), .A9(1'b0), .A8(1'b0), .A7(s16_mi_num_sum_next[61]), .A6(s16_mi_num_sum_next[60]), .A5(s16_mi_num_sum_next[59]), .A4(s16_mi_num_sum_next[58]), .A3(s16_mi_num_sum_next[57]), .A2(s16_mi_num_sum_next[56]), .A1(s16_mi_num_sum_next[55]), .A0(s16_mi_num_sum_next[54]),
+    .B17(s16_t_4_next[17]), .B16(s16_t_4_next[16]), .B15(s16_t_4_next[15]), .B14(s16_t_4_next[14]), .B13(s16_t_4_next[13]), .B12(s16_t_4_next[12]), .B11(s16_t_4_next[11]), .B10(s16_t_4_next[10]), .B9(s16_t_4_next[9]), .B8(s16_t_4_next[8]), .B7(s16_t_4_next[7]), .B6(s16_t_4_next[6]), .B5(s16_t_4_next[5]), .B4(s16_t_4_next[4]), .B3(s16_t_4_next[3]), .B2(s16_t_4_next[2]), .B1(s16_t_4_next[1]), .B0(s16_t_4_next[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
-    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(), .P18(s16_mi_raw_prod_pp30_reg[18]), .P17(s16_mi_raw_prod_pp30_reg[17]), .P16(s16_mi_raw_prod_pp30_reg[16]), .P15(s16_mi_raw_prod_pp30_reg[15]), .P14(s16_mi_raw_prod_pp30_reg[14]), .P13(s16_mi_raw_prod_pp30_reg[13]), .P12(s16_mi_raw_prod_pp30_reg[12]), .P11(s16_mi_raw_prod_pp30_reg[11]), .P10(s16_mi_raw_prod_pp30_reg[10]), .P9(s16_mi_raw_prod_pp30_reg[9]), .P8(s16_mi_raw_prod_pp30_reg[8]), .P7(s16_mi_raw_prod_pp30_reg[7]), .P6(s16_mi_raw_prod_pp30_reg[6]), .P5(s16_mi_raw_prod_pp30_reg[5]), .P4(s16_mi_raw_prod_pp30_reg[4]), .P3(s16_mi_raw_prod_pp30_reg[3]), .P2(s16_mi_raw_prod_pp30_reg[2]), .P1(s16_mi_raw_prod_pp30_reg[1]), .P0(s16_mi_raw_prod_pp30_reg[0])
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(), .P18(s17_mi_raw_prod_pp30_reg[18]), .P17(s17_mi_raw_prod_pp30_reg[17]), .P16(s17_mi_raw_prod_pp30_reg[16]), .P15(s17_mi_raw_prod_pp30_reg[15]), .P14(s17_mi_raw_prod_pp30_reg[14]), .P13(s17_mi_raw_prod_pp30_reg[13]), .P12(s17_mi_raw_prod_pp30_reg[12]), .P11(s17_mi_raw_prod_pp30_reg[11]), .P10(s17_mi_raw_prod_pp30_reg[10]), .P9(s17_mi_raw_prod_pp30_reg[9]), .P8(s17_mi_raw_prod_pp30_reg[8]), .P7(s17_mi_raw_prod_pp30_reg[7]), .P6(s17_mi_raw_prod_pp30_reg[6]), .P5(s17_mi_raw_prod_pp30_reg[5]), .P4(s17_mi_raw_prod_pp30_reg[4]), .P3(s17_mi_raw_prod_pp30_reg[3]), .P2(s17_mi_raw_prod_pp30_reg[2]), .P1(s17_mi_raw_prod_pp30_reg[1]), .P0(s17_mi_raw_prod_pp30_reg[0])
 );
 MULT18X18D #(
     .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
@@ -12200,104 +12529,104 @@ MULT18X18D #(
     .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s13_c_md_fd_xs_pp00_mult (  // s13_c_md_fd_xs_pp00_reg = _s13_c_md_fd_xs_pp00_next_1 * s12_t_13_reg
-    .A17(s12_c_md_next[17]), .A16(s12_c_md_next[16]), .A15(s12_c_md_next[15]), .A14(s12_c_md_next[14]), .A13(s12_c_md_next[13]), .A12(s12_c_md_next[12]), .A11(s12_c_md_next[11]), .A10(s12_c_md_next[10]), .A9(s12_c_md_next[9]), .A8(s12_c_md_next[8]), .A7(s12_c_md_next[7]), .A6(s12_c_md_next[6]), .A5(s12_c_md_next[5]), .A4(s12_c_md_next[4]), .A3(s12_c_md_next[3]), .A2(s12_c_md_next[2]), .A1(s12_c_md_next[1]), .A0(s12_c_md_next[0]),
-    .B17(s12_t_13_next[17]), .B16(s12_t_13_next[16]), .B15(s12_t_13_next[15]), .B14(s12_t_13_next[14]), .B13(s12_t_13_next[13]), .B12(s12_t_13_next[12]), .B11(s12_t_13_next[11]), .B10(s12_t_13_next[10]), .B9(s12_t_13_next[9]), .B8(s12_t_13_next[8]), .B7(s12_t_13_next[7]), .B6(s12_t_13_next[6]), .B5(s12_t_13_next[5]), .B4(s12_t_13_next[4]), .B3(s12_t_13_next[3]), .B2(s12_t_13_next[2]), .B1(s12_t_13_next[1]), .B0(s12_t_13_next[0]),
+) s14_c_md_fd_xs_pp00_mult (  // s14_c_md_fd_xs_pp00_reg = _s14_c_md_fd_xs_pp00_next_1 * s13_t_7_reg
+    .A17(s13_c_md_r_next[17]), .A16(s13_c_md_r_next[16]), .A15(s13_c_md_r_next[15]), .A14(s13_c_md_r_next[14]), .A13(s13_c_md_r_next[13]), .A12(s13_c_md_r_next[12]), .A11(s13_c_md_r_next[11]), .A10(s13_c_md_r_next[10]), .A9(s13_c_md_r_next[9]), .A8(s13_c_md_r_next[8]), .A7(s13_c_md_r_next[7]), .A6(s13_c_md_r_next[6]), .A5(s13_c_md_r_next[5]), .A4(s13_c_md_r_next[4]), .A3(s13_c_md_r_next[3]), .A2(s13_c_md_r_next[2]), .A1(s13_c_md_r_next[1]), .A0(s13_c_md_r_next[0]),
+    .B17(s13_t_7_next[17]), .B16(s13_t_7_next[16]), .B15(s13_t_7_next[15]), .B14(s13_t_7_next[14]), .B13(s13_t_7_next[13]), .B12(s13_t_7_next[12]), .B11(s13_t_7_next[11]), .B10(s13_t_7_next[10]), .B9(s13_t_7_next[9]), .B8(s13_t_7_next[8]), .B7(s13_t_7_next[7]), .B6(s13_t_7_next[6]), .B5(s13_t_7_next[5]), .B4(s13_t_7_next[4]), .B3(s13_t_7_next[3]), .B2(s13_t_7_next[2]), .B1(s13_t_7_next[1]), .B0(s13_t_7_next[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
-    .P35(), .P34(), .P33(), .P32(), .P31(s13_c_md_fd_xs_pp00_reg[31]), .P30(s13_c_md_fd_xs_pp00_reg[30]), .P29(s13_c_md_fd_xs_pp00_reg[29]), .P28(s13_c_md_fd_xs_pp00_reg[28]), .P27(s13_c_md_fd_xs_pp00_reg[27]), .P26(s13_c_md_fd_xs_pp00_reg[26]), .P25(s13_c_md_fd_xs_pp00_reg[25]), .P24(s13_c_md_fd_xs_pp00_reg[24]), .P23(s13_c_md_fd_xs_pp00_reg[23]), .P22(s13_c_md_fd_xs_pp00_reg[22]), .P21(s13_c_md_fd_xs_pp00_reg[21]), .P20(s13_c_md_fd_xs_pp00_reg[20]), .P19(s13_c_md_fd_xs_pp00_reg[19]), .P18(s13_c_md_fd_xs_pp00_reg[18]), .P17(s13_c_md_fd_xs_pp00_reg[17]), .P16(s13_c_md_fd_xs_pp00_reg[16]), .P15(s13_c_md_fd_xs_pp00_reg[15]), .P14(s13_c_md_fd_xs_pp00_reg[14]), .P13(s13_c_md_fd_xs_pp00_reg[13]), .P12(s13_c_md_fd_xs_pp00_reg[12]), .P11(s13_c_md_fd_xs_pp00_reg[11]), .P10(s13_c_md_fd_xs_pp00_reg[10]), .P9(s13_c_md_fd_xs_pp00_reg[9]), .P8(s13_c_md_fd_xs_pp00_reg[8]), .P7(s13_c_md_fd_xs_pp00_reg[7]), .P6(s13_c_md_fd_xs_pp00_reg[6]), .P5(s13_c_md_fd_xs_pp00_reg[5]), .P4(s13_c_md_fd_xs_pp00_reg[4]), .P3(s13_c_md_fd_xs_pp00_reg[3]), .P2(s13_c_md_fd_xs_pp00_reg[2]), .P1(s13_c_md_fd_xs_pp00_reg[1]), .P0(s13_c_md_fd_xs_pp00_reg[0])
+    .P35(), .P34(), .P33(), .P32(), .P31(s14_c_md_fd_xs_pp00_reg[31]), .P30(s14_c_md_fd_xs_pp00_reg[30]), .P29(s14_c_md_fd_xs_pp00_reg[29]), .P28(s14_c_md_fd_xs_pp00_reg[28]), .P27(s14_c_md_fd_xs_pp00_reg[27]), .P26(s14_c_md_fd_xs_pp00_reg[26]), .P25(s14_c_md_fd_xs_pp00_reg[25]), .P24(s14_c_md_fd_xs_pp00_reg[24]), .P23(s14_c_md_fd_xs_pp00_reg[23]), .P22(s14_c_md_fd_xs_pp00_reg[22]), .P21(s14_c_md_fd_xs_pp00_reg[21]), .P20(s14_c_md_fd_xs_pp00_reg[20]), .P19(s14_c_md_fd_xs_pp00_reg[19]), .P18(s14_c_md_fd_xs_pp00_reg[18]), .P17(s14_c_md_fd_xs_pp00_reg[17]), .P16(s14_c_md_fd_xs_pp00_reg[16]), .P15(s14_c_md_fd_xs_pp00_reg[15]), .P14(s14_c_md_fd_xs_pp00_reg[14]), .P13(s14_c_md_fd_xs_pp00_reg[13]), .P12(s14_c_md_fd_xs_pp00_reg[12]), .P11(s14_c_md_fd_xs_pp00_reg[11]), .P10(s14_c_md_fd_xs_pp00_reg[10]), .P9(s14_c_md_fd_xs_pp00_reg[9]), .P8(s14_c_md_fd_xs_pp00_reg[8]), .P7(s14_c_md_fd_xs_pp00_reg[7]), .P6(s14_c_md_fd_xs_pp00_reg[6]), .P5(s14_c_md_fd_xs_pp00_reg[5]), .P4(s14_c_md_fd_xs_pp00_reg[4]), .P3(s14_c_md_fd_xs_pp00_reg[3]), .P2(s14_c_md_fd_xs_pp00_reg[2]), .P1(s14_c_md_fd_xs_pp00_reg[1]), .P0(s14_c_md_fd_xs_pp00_reg[0])
 );
 MULT18X18D #(
     .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
     .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s13_c_md_fd_xs_pp10_mult (  // s13_c_md_fd_xs_pp10_reg = _s13_c_md_fd_xs_pp10_next_1 * s12_t_14_reg
-    .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(1'b0), .A12(1'b0), .A11(1'b0), .A10(1'b0), .A9(1'b0), .A8(s12_c_md_next[26]), .A7(s12_c_md_next[25]), .A6(s12_c_md_next[24]), .A5(s12_c_md_next[23]), .A4(s12_c_md_next[22]), .A3(s12_c_md_next[21]), .A2(s12_c_md_next[20]), .A1(s12_c_md_next[19]), .A0(s12_c_md_next[18]),
-    .B17(s12_t_14_next[17]), .B16(s12_t_14_next[16]), .B15(s12_t_14_next[15]), .B14(s12_t_14_next[14]), .B13(s12_t_14_next[13]), .B12(s12_t_14_next[12]), .B11(s12_t_14_next[11]), .B10(s12_t_14_next[10]), .B9(s12_t_14_next[9]), .B8(s12_t_14_next[8]), .B7(s12_t_14_next[7]), .B6(s12_t_14_next[6]), .B5(s12_t_14_next[5]), .B4(s12_t_14_next[4]), .B3(s12_t_14_next[3]), .B2(s12_t_14_next[2]), .B1(s12_t_14_next[1]), .B0(s12_t_14_next[0]),
+) s14_c_md_fd_xs_pp10_mult (  // s14_c_md_fd_xs_pp10_reg = _s14_c_md_fd_xs_pp10_next_1 * s13_t_8_reg
+    .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(1'b0), .A12(1'b0), .A11(1'b0), .A10(1'b0), .A9(1'b0), .A8(s13_c_md_r_next[26]), .A7(s13_c_md_r_next[25]), .A6(s13_c_md_r_next[24]), .A5(s13_c_md_r_next[23]), .A4(s13_c_md_r_next[22]), .A3(s13_c_md_r_next[21]), .A2(s13_c_md_r_next[20]), .A1(s13_c_md_r_next[19]), .A0(s13_c_md_r_next[18]),
+    .B17(s13_t_8_next[17]), .B16(s13_t_8_next[16]), .B15(s13_t_8_next[15]), .B14(s13_t_8_next[14]), .B13(s13_t_8_next[13]), .B12(s13_t_8_next[12]), .B11(s13_t_8_next[11]), .B10(s13_t_8_next[10]), .B9(s13_t_8_next[9]), .B8(s13_t_8_next[8]), .B7(s13_t_8_next[7]), .B6(s13_t_8_next[6]), .B5(s13_t_8_next[5]), .B4(s13_t_8_next[4]), .B3(s13_t_8_next[3]), .B2(s13_t_8_next[2]), .B1(s13_t_8_next[1]), .B0(s13_t_8_next[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
-    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(s13_c_md_fd_xs_pp10_reg[22]), .P21(s13_c_md_fd_xs_pp10_reg[21]), .P20(s13_c_md_fd_xs_pp10_reg[20]), .P19(s13_c_md_fd_xs_pp10_reg[19]), .P18(s13_c_md_fd_xs_pp10_reg[18]), .P17(s13_c_md_fd_xs_pp10_reg[17]), .P16(s13_c_md_fd_xs_pp10_reg[16]), .P15(s13_c_md_fd_xs_pp10_reg[15]), .P14(s13_c_md_fd_xs_pp10_reg[14]), .P13(s13_c_md_fd_xs_pp10_reg[13]), .P12(s13_c_md_fd_xs_pp10_reg[12]), .P11(s13_c_md_fd_xs_pp10_reg[11]), .P10(s13_c_md_fd_xs_pp10_reg[10]), .P9(s13_c_md_fd_xs_pp10_reg[9]), .P8(s13_c_md_fd_xs_pp10_reg[8]), .P7(s13_c_md_fd_xs_pp10_reg[7]), .P6(s13_c_md_fd_xs_pp10_reg[6]), .P5(s13_c_md_fd_xs_pp10_reg[5]), .P4(s13_c_md_fd_xs_pp10_reg[4]), .P3(s13_c_md_fd_xs_pp10_reg[3]), .P2(s13_c_md_fd_xs_pp10_reg[2]), .P1(s13_c_md_fd_xs_pp10_reg[1]), .P0(s13_c_md_fd_xs_pp10_reg[0])
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(s14_c_md_fd_xs_pp10_reg[22]), .P21(s14_c_md_fd_xs_pp10_reg[21]), .P20(s14_c_md_fd_xs_pp10_reg[20]), .P19(s14_c_md_fd_xs_pp10_reg[19]), .P18(s14_c_md_fd_xs_pp10_reg[18]), .P17(s14_c_md_fd_xs_pp10_reg[17]), .P16(s14_c_md_fd_xs_pp10_reg[16]), .P15(s14_c_md_fd_xs_pp10_reg[15]), .P14(s14_c_md_fd_xs_pp10_reg[14]), .P13(s14_c_md_fd_xs_pp10_reg[13]), .P12(s14_c_md_fd_xs_pp10_reg[12]), .P11(s14_c_md_fd_xs_pp10_reg[11]), .P10(s14_c_md_fd_xs_pp10_reg[10]), .P9(s14_c_md_fd_xs_pp10_reg[9]), .P8(s14_c_md_fd_xs_pp10_reg[8]), .P7(s14_c_md_fd_xs_pp10_reg[7]), .P6(s14_c_md_fd_xs_pp10_reg[6]), .P5(s14_c_md_fd_xs_pp10_reg[5]), .P4(s14_c_md_fd_xs_pp10_reg[4]), .P3(s14_c_md_fd_xs_pp10_reg[3]), .P2(s14_c_md_fd_xs_pp10_reg[2]), .P1(s14_c_md_fd_xs_pp10_reg[1]), .P0(s14_c_md_fd_xs_pp10_reg[0])
 );
 MULT18X18D #(
     .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
     .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s15_c_md_fd_prod_pp00_mult (  // s15_c_md_fd_prod_pp00_reg = _s15_c_md_fd_prod_pp00_next_1 * 36'h39b52
-    .A17(s14_c_md_fd_xs_next[17]), .A16(s14_c_md_fd_xs_next[16]), .A15(s14_c_md_fd_xs_next[15]), .A14(s14_c_md_fd_xs_next[14]), .A13(s14_c_md_fd_xs_next[13]), .A12(s14_c_md_fd_xs_next[12]), .A11(s14_c_md_fd_xs_next[11]), .A10(s14_c_md_fd_xs_next[10]), .A9(s14_c_md_fd_xs_next[9]), .A8(s14_c_md_fd_xs_next[8]), .A7(s14_c_md_fd_xs_next[7]), .A6(s14_c_md_fd_xs_next[6]), .A5(s14_c_md_fd_xs_next[5]), .A4(s14_c_md_fd_xs_next[4]), .A3(s14_c_md_fd_xs_next[3]), .A2(s14_c_md_fd_xs_next[2]), .A1(s14_c_md_fd_xs_next[1]), .A0(s14_c_md_fd_xs_next[0]),
+) s16_c_md_fd_prod_pp00_mult (  // s16_c_md_fd_prod_pp00_reg = _s16_c_md_fd_prod_pp00_next_1 * 36'h39b52
+    .A17(s15_c_md_fd_xs_next[17]), .A16(s15_c_md_fd_xs_next[16]), .A15(s15_c_md_fd_xs_next[15]), .A14(s15_c_md_fd_xs_next[14]), .A13(s15_c_md_fd_xs_next[13]), .A12(s15_c_md_fd_xs_next[12]), .A11(s15_c_md_fd_xs_next[11]), .A10(s15_c_md_fd_xs_next[10]), .A9(s15_c_md_fd_xs_next[9]), .A8(s15_c_md_fd_xs_next[8]), .A7(s15_c_md_fd_xs_next[7]), .A6(s15_c_md_fd_xs_next[6]), .A5(s15_c_md_fd_xs_next[5]), .A4(s15_c_md_fd_xs_next[4]), .A3(s15_c_md_fd_xs_next[3]), .A2(s15_c_md_fd_xs_next[2]), .A1(s15_c_md_fd_xs_next[1]), .A0(s15_c_md_fd_xs_next[0]),
     .B17(1'b1), .B16(1'b1), .B15(1'b1), .B14(1'b0), .B13(1'b0), .B12(1'b1), .B11(1'b1), .B10(1'b0), .B9(1'b1), .B8(1'b1), .B7(1'b0), .B6(1'b1), .B5(1'b0), .B4(1'b1), .B3(1'b0), .B2(1'b0), .B1(1'b1), .B0(1'b0),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
-    .P35(s15_c_md_fd_prod_pp00_reg[35]), .P34(s15_c_md_fd_prod_pp00_reg[34]), .P33(s15_c_md_fd_prod_pp00_reg[33]), .P32(s15_c_md_fd_prod_pp00_reg[32]), .P31(s15_c_md_fd_prod_pp00_reg[31]), .P30(s15_c_md_fd_prod_pp00_reg[30]), .P29(s15_c_md_fd_prod_pp00_reg[29]), .P28(s15_c_md_fd_prod_pp00_reg[28]), .P27(s15_c_md_fd_prod_pp00_reg[27]), .P26(s15_c_md_fd_prod_pp00_reg[26]), .P25(s15_c_md_fd_prod_pp00_reg[25]), .P24(s15_c_md_fd_prod_pp00_reg[24]), .P23(s15_c_md_fd_prod_pp00_reg[23]), .P22(s15_c_md_fd_prod_pp00_reg[22]), .P21(s15_c_md_fd_prod_pp00_reg[21]), .P20(s15_c_md_fd_prod_pp00_reg[20]), .P19(s15_c_md_fd_prod_pp00_reg[19]), .P18(s15_c_md_fd_prod_pp00_reg[18]), .P17(s15_c_md_fd_prod_pp00_reg[17]), .P16(s15_c_md_fd_prod_pp00_reg[16]), .P15(s15_c_md_fd_prod_pp00_reg[15]), .P14(s15_c_md_fd_prod_pp00_reg[14]), .P13(s15_c_md_fd_prod_pp00_reg[13]), .P12(s15_c_md_fd_prod_pp00_reg[12]), .P11(s15_c_md_fd_prod_pp00_reg[11]), .P10(s15_c_md_fd_prod_pp00_reg[10]), .P9(s15_c_md_fd_prod_pp00_reg[9]), .P8(s15_c_md_fd_prod_pp00_reg[8]), .P7(s15_c_md_fd_prod_pp00_reg[7]), .P6(s15_c_md_fd_prod_pp00_reg[6]), .P5(s15_c_md_fd_prod_pp00_reg[5]), .P4(s15_c_md_fd_prod_pp00_reg[4]), .P3(s15_c_md_fd_prod_pp00_reg[3]), .P2(s15_c_md_fd_prod_pp00_reg[2]), .P1(s15_c_md_fd_prod_pp00_reg[1]), .P0(s15_c_md_fd_prod_pp00_reg[0])
+    .P35(s16_c_md_fd_prod_pp00_reg[35]), .P34(s16_c_md_fd_prod_pp00_reg[34]), .P33(s16_c_md_fd_prod_pp00_reg[33]), .P32(s16_c_md_fd_prod_pp00_reg[32]), .P31(s16_c_md_fd_prod_pp00_reg[31]), .P30(s16_c_md_fd_prod_pp00_reg[30]), .P29(s16_c_md_fd_prod_pp00_reg[29]), .P28(s16_c_md_fd_prod_pp00_reg[28]), .P27(s16_c_md_fd_prod_pp00_reg[27]), .P26(s16_c_md_fd_prod_pp00_reg[26]), .P25(s16_c_md_fd_prod_pp00_reg[25]), .P24(s16_c_md_fd_prod_pp00_reg[24]), .P23(s16_c_md_fd_prod_pp00_reg[23]), .P22(s16_c_md_fd_prod_pp00_reg[22]), .P21(s16_c_md_fd_prod_pp00_reg[21]), .P20(s16_c_md_fd_prod_pp00_reg[20]), .P19(s16_c_md_fd_prod_pp00_reg[19]), .P18(s16_c_md_fd_prod_pp00_reg[18]), .P17(s16_c_md_fd_prod_pp00_reg[17]), .P16(s16_c_md_fd_prod_pp00_reg[16]), .P15(s16_c_md_fd_prod_pp00_reg[15]), .P14(s16_c_md_fd_prod_pp00_reg[14]), .P13(s16_c_md_fd_prod_pp00_reg[13]), .P12(s16_c_md_fd_prod_pp00_reg[12]), .P11(s16_c_md_fd_prod_pp00_reg[11]), .P10(s16_c_md_fd_prod_pp00_reg[10]), .P9(s16_c_md_fd_prod_pp00_reg[9]), .P8(s16_c_md_fd_prod_pp00_reg[8]), .P7(s16_c_md_fd_prod_pp00_reg[7]), .P6(s16_c_md_fd_prod_pp00_reg[6]), .P5(s16_c_md_fd_prod_pp00_reg[5]), .P4(s16_c_md_fd_prod_pp00_reg[4]), .P3(s16_c_md_fd_prod_pp00_reg[3]), .P2(s16_c_md_fd_prod_pp00_reg[2]), .P1(s16_c_md_fd_prod_pp00_reg[1]), .P0(s16_c_md_fd_prod_pp00_reg[0])
 );
 MULT18X18D #(
     .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
     .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s15_c_md_fd_prod_pp01_mult (  // s15_c_md_fd_prod_pp01_reg = _s15_c_md_fd_prod_pp01_next_0 * 20'h3
-    .A17(s14_c_md_fd_xs_next[17]), .A16(s14_c_md_fd_xs_next[16]), .A15(s14_c_md_fd_xs_next[15]), .A14(s14_c_md_fd_xs_next[14]), .A13(s14_c_md_fd_xs_next[13]), .A12(s14_c_md_fd_xs_next[12]), .A11(s14_c_md_fd_xs_next[11]), .A10(s14_c_md_fd_xs_next[10]), .A9(s14_c_md_fd_xs_next[9]), .A8(s14_c_md_fd_xs_next[8]), .A7(s14_c_md_fd_xs_next[7]), .A6(s14_c_md_fd_xs_next[6]), .A5(s14_c_md_fd_xs_next[5]), .A4(s14_c_md_fd_xs_next[4]), .A3(s14_c_md_fd_xs_next[3]), .A2(s14_c_md_fd_xs_next[2]), .A1(s14_c_md_fd_xs_next[1]), .A0(s14_c_md_fd_xs_next[0]),
+) s16_c_md_fd_prod_pp01_mult (  // s16_c_md_fd_prod_pp01_reg = _s16_c_md_fd_prod_pp01_next_0 * 20'h3
+    .A17(s15_c_md_fd_xs_next[17]), .A16(s15_c_md_fd_xs_next[16]), .A15(s15_c_md_fd_xs_next[15]), .A14(s15_c_md_fd_xs_next[14]), .A13(s15_c_md_fd_xs_next[13]), .A12(s15_c_md_fd_xs_next[12]), .A11(s15_c_md_fd_xs_next[11]), .A10(s15_c_md_fd_xs_next[10]), .A9(s15_c_md_fd_xs_next[9]), .A8(s15_c_md_fd_xs_next[8]), .A7(s15_c_md_fd_xs_next[7]), .A6(s15_c_md_fd_xs_next[6]), .A5(s15_c_md_fd_xs_next[5]), .A4(s15_c_md_fd_xs_next[4]), .A3(s15_c_md_fd_xs_next[3]), .A2(s15_c_md_fd_xs_next[2]), .A1(s15_c_md_fd_xs_next[1]), .A0(s15_c_md_fd_xs_next[0]),
     .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(1'b0), .B11(1'b0), .B10(1'b0), .B9(1'b0), .B8(1'b0), .B7(1'b0), .B6(1'b0), .B5(1'b0), .B4(1'b0), .B3(1'b0), .B2(1'b0), .B1(1'b1), .B0(1'b1),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
-    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(s15_c_md_fd_prod_pp01_reg[19]), .P18(s15_c_md_fd_prod_pp01_reg[18]), .P17(s15_c_md_fd_prod_pp01_reg[17]), .P16(s15_c_md_fd_prod_pp01_reg[16]), .P15(s15_c_md_fd_prod_pp01_reg[15]), .P14(s15_c_md_fd_prod_pp01_reg[14]), .P13(s15_c_md_fd_prod_pp01_reg[13]), .P12(s15_c_md_fd_prod_pp01_reg[12]), .P11(s15_c_md_fd_prod_pp01_reg[11]), .P10(s15_c_md_fd_prod_pp01_reg[10]), .P9(s15_c_md_fd_prod_pp01_reg[9]), .P8(s15_c_md_fd_prod_pp01_reg[8]), .P7(s15_c_md_fd_prod_pp01_reg[7]), .P6(s15_c_md_fd_prod_pp01_reg[6]), .P5(s15_c_md_fd_prod_pp01_reg[5]), .P4(s15_c_md_fd_prod_pp01_reg[4]), .P3(s15_c_md_fd_prod_pp01_reg[3]), .P2(s15_c_md_fd_prod_pp01_reg[2]), .P1(s15_c_md_fd_prod_pp01_reg[1]), .P0(s15_c_md_fd_prod_pp01_reg[0])
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(s16_c_md_fd_prod_pp01_reg[19]), .P18(s16_c_md_fd_prod_pp01_reg[18]), .P17(s16_c_md_fd_prod_pp01_reg[17]), .P16(s16_c_md_fd_prod_pp01_reg[16]), .P15(s16_c_md_fd_prod_pp01_reg[15]), .P14(s16_c_md_fd_prod_pp01_reg[14]), .P13(s16_c_md_fd_prod_pp01_reg[13]), .P12(s16_c_md_fd_prod_pp01_reg[12]), .P11(s16_c_md_fd_prod_pp01_reg[11]), .P10(s16_c_md_fd_prod_pp01_reg[10]), .P9(s16_c_md_fd_prod_pp01_reg[9]), .P8(s16_c_md_fd_prod_pp01_reg[8]), .P7(s16_c_md_fd_prod_pp01_reg[7]), .P6(s16_c_md_fd_prod_pp01_reg[6]), .P5(s16_c_md_fd_prod_pp01_reg[5]), .P4(s16_c_md_fd_prod_pp01_reg[4]), .P3(s16_c_md_fd_prod_pp01_reg[3]), .P2(s16_c_md_fd_prod_pp01_reg[2]), .P1(s16_c_md_fd_prod_pp01_reg[1]), .P0(s16_c_md_fd_prod_pp01_reg[0])
 );
 MULT18X18D #(
     .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
     .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s15_c_md_fd_prod_pp10_mult (  // s15_c_md_fd_prod_pp10_reg = _s15_c_md_fd_prod_pp10_next_1 * 36'h39b52
-    .A17(s14_c_md_fd_xs_next[35]), .A16(s14_c_md_fd_xs_next[34]), .A15(s14_c_md_fd_xs_next[33]), .A14(s14_c_md_fd_xs_next[32]), .A13(s14_c_md_fd_xs_next[31]), .A12(s14_c_md_fd_xs_next[30]), .A11(s14_c_md_fd_xs_next[29]), .A10(s14_c_md_fd_xs_next[28]), .A9(s14_c_md_fd_xs_next[27]), .A8(s14_c_md_fd_xs_next[26]), .A7(s14_c_md_fd_xs_next[25]), .A6(s14_c_md_fd_xs_next[24]), .A5(s14_c_md_fd_xs_next[23]), .A4(s14_c_md_fd_xs_next[22]), .A3(s14_c_md_fd_xs_next[21]), .A2(s14_c_md_fd_xs_next[20]), .A1(s14_c_md_fd_xs_next[19]), .A0(s14_c_md_fd_xs_next[18]),
+) s16_c_md_fd_prod_pp10_mult (  // s16_c_md_fd_prod_pp10_reg = _s16_c_md_fd_prod_pp10_next_1 * 36'h39b52
+    .A17(s15_c_md_fd_xs_next[35]), .A16(s15_c_md_fd_xs_next[34]), .A15(s15_c_md_fd_xs_next[33]), .A14(s15_c_md_fd_xs_next[32]), .A13(s15_c_md_fd_xs_next[31]), .A12(s15_c_md_fd_xs_next[30]), .A11(s15_c_md_fd_xs_next[29]), .A10(s15_c_md_fd_xs_next[28]), .A9(s15_c_md_fd_xs_next[27]), .A8(s15_c_md_fd_xs_next[26]), .A7(s15_c_md_fd_xs_next[25]), .A6(s15_c_md_fd_xs_next[24]), .A5(s15_c_md_fd_xs_next[23]), .A4(s15_c_md_fd_xs_next[22]), .A3(s15_c_md_fd_xs_next[21]), .A2(s15_c_md_fd_xs_next[20]), .A1(s15_c_md_fd_xs_next[19]), .A0(s15_c_md_fd_xs_next[18]),
     .B17(1'b1), .B16(1'b1), .B15(1'b1), .B14(1'b0), .B13(1'b0), .B12(1'b1), .B11(1'b1), .B10(1'b0), .B9(1'b1), .B8(1'b1), .B7(1'b0), .B6(1'b1), .B5(1'b0), .B4(1'b1), .B3(1'b0), .B2(1'b0), .B1(1'b1), .B0(1'b0),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
-    .P35(s15_c_md_fd_prod_pp10_reg[35]), .P34(s15_c_md_fd_prod_pp10_reg[34]), .P33(s15_c_md_fd_prod_pp10_reg[33]), .P32(s15_c_md_fd_prod_pp10_reg[32]), .P31(s15_c_md_fd_prod_pp10_reg[31]), .P30(s15_c_md_fd_prod_pp10_reg[30]), .P29(s15_c_md_fd_prod_pp10_reg[29]), .P28(s15_c_md_fd_prod_pp10_reg[28]), .P27(s15_c_md_fd_prod_pp10_reg[27]), .P26(s15_c_md_fd_prod_pp10_reg[26]), .P25(s15_c_md_fd_prod_pp10_reg[25]), .P24(s15_c_md_fd_prod_pp10_reg[24]), .P23(s15_c_md_fd_prod_pp10_reg[23]), .P22(s15_c_md_fd_prod_pp10_reg[22]), .P21(s15_c_md_fd_prod_pp10_reg[21]), .P20(s15_c_md_fd_prod_pp10_reg[20]), .P19(s15_c_md_fd_prod_pp10_reg[19]), .P18(s15_c_md_fd_prod_pp10_reg[18]), .P17(s15_c_md_fd_prod_pp10_reg[17]), .P16(s15_c_md_fd_prod_pp10_reg[16]), .P15(s15_c_md_fd_prod_pp10_reg[15]), .P14(s15_c_md_fd_prod_pp10_reg[14]), .P13(s15_c_md_fd_prod_pp10_reg[13]), .P12(s15_c_md_fd_prod_pp10_reg[12]), .P11(s15_c_md_fd_prod_pp10_reg[11]), .P10(s15_c_md_fd_prod_pp10_reg[10]), .P9(s15_c_md_fd_prod_pp10_reg[9]), .P8(s15_c_md_fd_prod_pp10_reg[8]), .P7(s15_c_md_fd_prod_pp10_reg[7]), .P6(s15_c_md_fd_prod_pp10_reg[6]), .P5(s15_c_md_fd_prod_pp10_reg[5]), .P4(s15_c_md_fd_prod_pp10_reg[4]), .P3(s15_c_md_fd_prod_pp10_reg[3]), .P2(s15_c_md_fd_prod_pp10_reg[2]), .P1(s15_c_md_fd_prod_pp10_reg[1]), .P0(s15_c_md_fd_prod_pp10_reg[0])
+    .P35(s16_c_md_fd_prod_pp10_reg[35]), .P34(s16_c_md_fd_prod_pp10_reg[34]), .P33(s16_c_md_fd_prod_pp10_reg[33]), .P32(s16_c_md_fd_prod_pp10_reg[32]), .P31(s16_c_md_fd_prod_pp10_reg[31]), .P30(s16_c_md_fd_prod_pp10_reg[30]), .P29(s16_c_md_fd_prod_pp10_reg[29]), .P28(s16_c_md_fd_prod_pp10_reg[28]), .P27(s16_c_md_fd_prod_pp10_reg[27]), .P26(s16_c_md_fd_prod_pp10_reg[26]), .P25(s16_c_md_fd_prod_pp10_reg[25]), .P24(s16_c_md_fd_prod_pp10_reg[24]), .P23(s16_c_md_fd_prod_pp10_reg[23]), .P22(s16_c_md_fd_prod_pp10_reg[22]), .P21(s16_c_md_fd_prod_pp10_reg[21]), .P20(s16_c_md_fd_prod_pp10_reg[20]), .P19(s16_c_md_fd_prod_pp10_reg[19]), .P18(s16_c_md_fd_prod_pp10_reg[18]), .P17(s16_c_md_fd_prod_pp10_reg[17]), .P16(s16_c_md_fd_prod_pp10_reg[16]), .P15(s16_c_md_fd_prod_pp10_reg[15]), .P14(s16_c_md_fd_prod_pp10_reg[14]), .P13(s16_c_md_fd_prod_pp10_reg[13]), .P12(s16_c_md_fd_prod_pp10_reg[12]), .P11(s16_c_md_fd_prod_pp10_reg[11]), .P10(s16_c_md_fd_prod_pp10_reg[10]), .P9(s16_c_md_fd_prod_pp10_reg[9]), .P8(s16_c_md_fd_prod_pp10_reg[8]), .P7(s16_c_md_fd_prod_pp10_reg[7]), .P6(s16_c_md_fd_prod_pp10_reg[6]), .P5(s16_c_md_fd_prod_pp10_reg[5]), .P4(s16_c_md_fd_prod_pp10_reg[4]), .P3(s16_c_md_fd_prod_pp10_reg[3]), .P2(s16_c_md_fd_prod_pp10_reg[2]), .P1(s16_c_md_fd_prod_pp10_reg[1]), .P0(s16_c_md_fd_prod_pp10_reg[0])
 );
 MULT18X18D #(
     .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
     .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s15_c_md_fd_prod_pp11_mult (  // s15_c_md_fd_prod_pp11_reg = _s15_c_md_fd_prod_pp11_next_0 * 20'h3
-    .A17(s14_c_md_fd_xs_next[35]), .A16(s14_c_md_fd_xs_next[34]), .A15(s14_c_md_fd_xs_next[33]), .A14(s14_c_md_fd_xs_next[32]), .A13(s14_c_md_fd_xs_next[31]), .A12(s14_c_md_fd_xs_next[30]), .A11(s14_c_md_fd_xs_next[29]), .A10(s14_c_md_fd_xs_next[28]), .A9(s14_c_md_fd_xs_next[27]), .A8(s14_c_md_fd_xs_next[26]), .A7(s14_c_md_fd_xs_next[25]), .A6(s14_c_md_fd_xs_next[24]), .A5(s14_c_md_fd_xs_next[23]), .A4(s14_c_md_fd_xs_next[22]), .A3(s14_c_md_fd_xs_next[21]), .A2(s14_c_md_fd_xs_next[20]), .A1(s14_c_md_fd_xs_next[19]), .A0(s14_c_md_fd_xs_next[18]),
+) s16_c_md_fd_prod_pp11_mult (  // s16_c_md_fd_prod_pp11_reg = _s16_c_md_fd_prod_pp11_next_0 * 20'h3
+    .A17(s15_c_md_fd_xs_next[35]), .A16(s15_c_md_fd_xs_next[34]), .A15(s15_c_md_fd_xs_next[33]), .A14(s15_c_md_fd_xs_next[32]), .A13(s15_c_md_fd_xs_next[31]), .A12(s15_c_md_fd_xs_next[30]), .A11(s15_c_md_fd_xs_next[29]), .A10(s15_c_md_fd_xs_next[28]), .A9(s15_c_md_fd_xs_next[27]), .A8(s15_c_md_fd_xs_next[26]), .A7(s15_c_md_fd_xs_next[25]), .A6(s15_c_md_fd_xs_next[24]), .A5(s15_c_md_fd_xs_next[23]), .A4(s15_c_md_fd_xs_next[22]), .A3(s15_c_md_fd_xs_next[21]), .A2(s15_c_md_fd_xs_next[20]), .A1(s15_c_md_fd_xs_next[19]), .A0(s15_c_md_fd_xs_next[18]),
     .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(1'b0), .B11(1'b0), .B10(1'b0), .B9(1'b0), .B8(1'b0), .B7(1'b0), .B6(1'b0), .B5(1'b0), .B4(1'b0), .B3(1'b0), .B2(1'b0), .B1(1'b1), .B0(1'b1),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
-    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(s15_c_md_fd_prod_pp11_reg[19]), .P18(s15_c_md_fd_prod_pp11_reg[18]), .P17(s15_c_md_fd_prod_pp11_reg[17]), .P16(s15_c_md_fd_prod_pp11_reg[16]), .P15(s15_c_md_fd_prod_pp11_reg[15]), .P14(s15_c_md_fd_prod_pp11_reg[14]), .P13(s15_c_md_fd_prod_pp11_reg[13]), .P12(s15_c_md_fd_prod_pp11_reg[12]), .P11(s15_c_md_fd_prod_pp11_reg[11]), .P10(s15_c_md_fd_prod_pp11_reg[10]), .P9(s15_c_md_fd_prod_pp11_reg[9]), .P8(s15_c_md_fd_prod_pp11_reg[8]), .P7(s15_c_md_fd_prod_pp11_reg[7]), .P6(s15_c_md_fd_prod_pp11_reg[6]), .P5(s15_c_md_fd_prod_pp11_reg[5]), .P4(s15_c_md_fd_prod_pp11_reg[4]), .P3(s15_c_md_fd_prod_pp11_reg[3]), .P2(s15_c_md_fd_prod_pp11_reg[2]), .P1(s15_c_md_fd_prod_pp11_reg[1]), .P0(s15_c_md_fd_prod_pp11_reg[0])
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(s16_c_md_fd_prod_pp11_reg[19]), .P18(s16_c_md_fd_prod_pp11_reg[18]), .P17(s16_c_md_fd_prod_pp11_reg[17]), .P16(s16_c_md_fd_prod_pp11_reg[16]), .P15(s16_c_md_fd_prod_pp11_reg[15]), .P14(s16_c_md_fd_prod_pp11_reg[14]), .P13(s16_c_md_fd_prod_pp11_reg[13]), .P12(s16_c_md_fd_prod_pp11_reg[12]), .P11(s16_c_md_fd_prod_pp11_reg[11]), .P10(s16_c_md_fd_prod_pp11_reg[10]), .P9(s16_c_md_fd_prod_pp11_reg[9]), .P8(s16_c_md_fd_prod_pp11_reg[8]), .P7(s16_c_md_fd_prod_pp11_reg[7]), .P6(s16_c_md_fd_prod_pp11_reg[6]), .P5(s16_c_md_fd_prod_pp11_reg[5]), .P4(s16_c_md_fd_prod_pp11_reg[4]), .P3(s16_c_md_fd_prod_pp11_reg[3]), .P2(s16_c_md_fd_prod_pp11_reg[2]), .P1(s16_c_md_fd_prod_pp11_reg[1]), .P0(s16_c_md_fd_prod_pp11_reg[0])
 );
 MULT18X18D #(
     .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
     .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s15_c_md_fd_prod_pp20_mult (  // s15_c_md_fd_prod_pp20_reg = _s15_c_md_fd_prod_pp20_next_1 * 23'h39b52
-    .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(1'b0), .A12(1'b0), .A11(1'b0), .A10(1'b0), .A9(1'b0), .A8(1'b0), .A7(1'b0), .A6(1'b0), .A5(1'b0), .A4(s14_c_md_fd_xs_next[40]), .A3(s14_c_md_fd_xs_next[39]), .A2(s14_c_md_fd_xs_next[38]), .A1(s14_c_md_fd_xs_next[37]), .A0(s14_c_md_fd_xs_next[36]),
+) s16_c_md_fd_prod_pp20_mult (  // s16_c_md_fd_prod_pp20_reg = _s16_c_md_fd_prod_pp20_next_1 * 23'h39b52
+    .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(1'b0), .A12(1'b0), .A11(1'b0), .A10(1'b0), .A9(1'b0), .A8(1'b0), .A7(1'b0), .A6(1'b0), .A5(1'b0), .A4(s15_c_md_fd_xs_next[40]), .A3(s15_c_md_fd_xs_next[39]), .A2(s15_c_md_fd_xs_next[38]), .A1(s15_c_md_fd_xs_next[37]), .A0(s15_c_md_fd_xs_next[36]),
     .B17(1'b1), .B16(1'b1), .B15(1'b1), .B14(1'b0), .B13(1'b0), .B12(1'b1), .B11(1'b1), .B10(1'b0), .B9(1'b1), .B8(1'b1), .B7(1'b0), .B6(1'b1), .B5(1'b0), .B4(1'b1), .B3(1'b0), .B2(1'b0), .B1(1'b1), .B0(1'b0),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
-    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(s15_c_md_fd_prod_pp20_reg[22]), .P21(s15_c_md_fd_prod_pp20_reg[21]), .P20(s15_c_md_fd_prod_pp20_reg[20]), .P19(s15_c_md_fd_prod_pp20_reg[19]), .P18(s15_c_md_fd_prod_pp20_reg[18]), .P17(s15_c_md_fd_prod_pp20_reg[17]), .P16(s15_c_md_fd_prod_pp20_reg[16]), .P15(s15_c_md_fd_prod_pp20_reg[15]), .P14(s15_c_md_fd_prod_pp20_reg[14]), .P13(s15_c_md_fd_prod_pp20_reg[13]), .P12(s15_c_md_fd_prod_pp20_reg[12]), .P11(s15_c_md_fd_prod_pp20_reg[11]), .P10(s15_c_md_fd_prod_pp20_reg[10]), .P9(s15_c_md_fd_prod_pp20_reg[9]), .P8(s15_c_md_fd_prod_pp20_reg[8]), .P7(s15_c_md_fd_prod_pp20_reg[7]), .P6(s15_c_md_fd_prod_pp20_reg[6]), .P5(s15_c_md_fd_prod_pp20_reg[5]), .P4(s15_c_md_fd_prod_pp20_reg[4]), .P3(s15_c_md_fd_prod_pp20_reg[3]), .P2(s15_c_md_fd_prod_pp20_reg[2]), .P1(s15_c_md_fd_prod_pp20_reg[1]), .P0(s15_c_md_fd_prod_pp20_reg[0])
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(s16_c_md_fd_prod_pp20_reg[22]), .P21(s16_c_md_fd_prod_pp20_reg[21]), .P20(s16_c_md_fd_prod_pp20_reg[20]), .P19(s16_c_md_fd_prod_pp20_reg[19]), .P18(s16_c_md_fd_prod_pp20_reg[18]), .P17(s16_c_md_fd_prod_pp20_reg[17]), .P16(s16_c_md_fd_prod_pp20_reg[16]), .P15(s16_c_md_fd_prod_pp20_reg[15]), .P14(s16_c_md_fd_prod_pp20_reg[14]), .P13(s16_c_md_fd_prod_pp20_reg[13]), .P12(s16_c_md_fd_prod_pp20_reg[12]), .P11(s16_c_md_fd_prod_pp20_reg[11]), .P10(s16_c_md_fd_prod_pp20_reg[10]), .P9(s16_c_md_fd_prod_pp20_reg[9]), .P8(s16_c_md_fd_prod_pp20_reg[8]), .P7(s16_c_md_fd_prod_pp20_reg[7]), .P6(s16_c_md_fd_prod_pp20_reg[6]), .P5(s16_c_md_fd_prod_pp20_reg[5]), .P4(s16_c_md_fd_prod_pp20_reg[4]), .P3(s16_c_md_fd_prod_pp20_reg[3]), .P2(s16_c_md_fd_prod_pp20_reg[2]), .P1(s16_c_md_fd_prod_pp20_reg[1]), .P0(s16_c_md_fd_prod_pp20_reg[0])
 );
 MULT18X18D #(
     .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
     .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s15_c_md_fd_prod_pp21_mult (  // s15_c_md_fd_prod_pp21_reg = _s15_c_md_fd_prod_pp21_next_0 * 7'd3
-    .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(1'b0), .A12(1'b0), .A11(1'b0), .A10(1'b0), .A9(1'b0), .A8(1'b0), .A7(1'b0), .A6(1'b0), .A5(1'b0), .A4(s14_c_md_fd_xs_next[40]), .A3(s14_c_md_fd_xs_next[39]), .A2(s14_c_md_fd_xs_next[38]), .A1(s14_c_md_fd_xs_next[37]), .A0(s14_c_md_fd_xs_next[36]),
+) s16_c_md_fd_prod_pp21_mult (  // s16_c_md_fd_prod_pp21_reg = _s16_c_md_fd_prod_pp21_next_0 * 7'd3
+    .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(1'b0), .A12(1'b0), .A11(1'b0), .A10(1'b0), .A9(1'b0), .A8(1'b0), .A7(1'b0), .A6(1'b0), .A5(1'b0), .A4(s15_c_md_fd_xs_next[40]), .A3(s15_c_md_fd_xs_next[39]), .A2(s15_c_md_fd_xs_next[38]), .A1(s15_c_md_fd_xs_next[37]), .A0(s15_c_md_fd_xs_next[36]),
     .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(1'b0), .B11(1'b0), .B10(1'b0), .B9(1'b0), .B8(1'b0), .B7(1'b0), .B6(1'b0), .B5(1'b0), .B4(1'b0), .B3(1'b0), .B2(1'b0), .B1(1'b1), .B0(1'b1),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
-    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(), .P18(), .P17(), .P16(), .P15(), .P14(), .P13(), .P12(), .P11(), .P10(), .P9(), .P8(), .P7(), .P6(s15_c_md_fd_prod_pp21_reg[6]), .P5(s15_c_md_fd_prod_pp21_reg[5]), .P4(s15_c_md_fd_prod_pp21_reg[4]), .P3(s15_c_md_fd_prod_pp21_reg[3]), .P2(s15_c_md_fd_prod_pp21_reg[2]), .P1(s15_c_md_fd_prod_pp21_reg[1]), .P0(s15_c_md_fd_prod_pp21_reg[0])
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(), .P18(), .P17(), .P16(), .P15(), .P14(), .P13(), .P12(), .P11(), .P10(), .P9(), .P8(), .P7(), .P6(s16_c_md_fd_prod_pp21_reg[6]), .P5(s16_c_md_fd_prod_pp21_reg[5]), .P4(s16_c_md_fd_prod_pp21_reg[4]), .P3(s16_c_md_fd_prod_pp21_reg[3]), .P2(s16_c_md_fd_prod_pp21_reg[2]), .P1(s16_c_md_fd_prod_pp21_reg[1]), .P0(s16_c_md_fd_prod_pp21_reg[0])
 );
 MULT18X18D #(
     .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
@@ -12408,39 +12737,39 @@ MULT18X18D #(
     .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s26_fi_mi_prod_pp00_mult (  // s26_fi_mi_prod_pp00_reg = s25_t_reg * _s26_fi_mi_prod_pp00_next_0
-    .A17(s25_t_reg[17]), .A16(s25_t_reg[16]), .A15(s25_t_reg[15]), .A14(s25_t_reg[14]), .A13(s25_t_reg[13]), .A12(s25_t_reg[12]), .A11(s25_t_reg[11]), .A10(s25_t_reg[10]), .A9(s25_t_reg[9]), .A8(s25_t_reg[8]), .A7(s25_t_reg[7]), .A6(s25_t_reg[6]), .A5(s25_t_reg[5]), .A4(s25_t_reg[4]), .A3(s25_t_reg[3]), .A2(s25_t_reg[2]), .A1(s25_t_reg[1]), .A0(s25_t_reg[0]),
-    .B17(_s26_fi_mi_prod_pp00_next_0[17]), .B16(_s26_fi_mi_prod_pp00_next_0[16]), .B15(_s26_fi_mi_prod_pp00_next_0[15]), .B14(_s26_fi_mi_prod_pp00_next_0[14]), .B13(_s26_fi_mi_prod_pp00_next_0[13]), .B12(_s26_fi_mi_prod_pp00_next_0[12]), .B11(_s26_fi_mi_prod_pp00_next_0[11]), .B10(_s26_fi_mi_prod_pp00_next_0[10]), .B9(_s26_fi_mi_prod_pp00_next_0[9]), .B8(_s26_fi_mi_prod_pp00_next_0[8]), .B7(_s26_fi_mi_prod_pp00_next_0[7]), .B6(_s26_fi_mi_prod_pp00_next_0[6]), .B5(_s26_fi_mi_prod_pp00_next_0[5]), .B4(_s26_fi_mi_prod_pp00_next_0[4]), .B3(_s26_fi_mi_prod_pp00_next_0[3]), .B2(_s26_fi_mi_prod_pp00_next_0[2]), .B1(_s26_fi_mi_prod_pp00_next_0[1]), .B0(_s26_fi_mi_prod_pp00_next_0[0]),
+) s27_fi_mi_prod_pp00_mult (  // s27_fi_mi_prod_pp00_reg = s26_t_reg * _s27_fi_mi_prod_pp00_next_0
+    .A17(s26_t_reg[17]), .A16(s26_t_reg[16]), .A15(s26_t_reg[15]), .A14(s26_t_reg[14]), .A13(s26_t_reg[13]), .A12(s26_t_reg[12]), .A11(s26_t_reg[11]), .A10(s26_t_reg[10]), .A9(s26_t_reg[9]), .A8(s26_t_reg[8]), .A7(s26_t_reg[7]), .A6(s26_t_reg[6]), .A5(s26_t_reg[5]), .A4(s26_t_reg[4]), .A3(s26_t_reg[3]), .A2(s26_t_reg[2]), .A1(s26_t_reg[1]), .A0(s26_t_reg[0]),
+    .B17(_s27_fi_mi_prod_pp00_next_0[17]), .B16(_s27_fi_mi_prod_pp00_next_0[16]), .B15(_s27_fi_mi_prod_pp00_next_0[15]), .B14(_s27_fi_mi_prod_pp00_next_0[14]), .B13(_s27_fi_mi_prod_pp00_next_0[13]), .B12(_s27_fi_mi_prod_pp00_next_0[12]), .B11(_s27_fi_mi_prod_pp00_next_0[11]), .B10(_s27_fi_mi_prod_pp00_next_0[10]), .B9(_s27_fi_mi_prod_pp00_next_0[9]), .B8(_s27_fi_mi_prod_pp00_next_0[8]), .B7(_s27_fi_mi_prod_pp00_next_0[7]), .B6(_s27_fi_mi_prod_pp00_next_0[6]), .B5(_s27_fi_mi_prod_pp00_next_0[5]), .B4(_s27_fi_mi_prod_pp00_next_0[4]), .B3(_s27_fi_mi_prod_pp00_next_0[3]), .B2(_s27_fi_mi_prod_pp00_next_0[2]), .B1(_s27_fi_mi_prod_pp00_next_0[1]), .B0(_s27_fi_mi_prod_pp00_next_0[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
-    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(s26_fi_mi_prod_pp00_reg[28]), .P27(s26_fi_mi_prod_pp00_reg[27]), .P26(s26_fi_mi_prod_pp00_reg[26]), .P25(s26_fi_mi_prod_pp00_reg[25]), .P24(s26_fi_mi_prod_pp00_reg[24]), .P23(s26_fi_mi_prod_pp00_reg[23]), .P22(s26_fi_mi_prod_pp00_reg[22]), .P21(s26_fi_mi_prod_pp00_reg[21]), .P20(s26_fi_mi_prod_pp00_reg[20]), .P19(s26_fi_mi_prod_pp00_reg[19]), .P18(s26_fi_mi_prod_pp00_reg[18]), .P17(s26_fi_mi_prod_pp00_reg[17]), .P16(s26_fi_mi_prod_pp00_reg[16]), .P15(s26_fi_mi_prod_pp00_reg[15]), .P14(s26_fi_mi_prod_pp00_reg[14]), .P13(s26_fi_mi_prod_pp00_reg[13]), .P12(s26_fi_mi_prod_pp00_reg[12]), .P11(s26_fi_mi_prod_pp00_reg[11]), .P10(s26_fi_mi_prod_pp00_reg[10]), .P9(s26_fi_mi_prod_pp00_reg[9]), .P8(s26_fi_mi_prod_pp00_reg[8]), .P7(s26_fi_mi_prod_pp00_reg[7]), .P6(s26_fi_mi_prod_pp00_reg[6]), .P5(s26_fi_mi_prod_pp00_reg[5]), .P4(s26_fi_mi_prod_pp00_reg[4]), .P3(s26_fi_mi_prod_pp00_reg[3]), .P2(s26_fi_mi_prod_pp00_reg[2]), .P1(s26_fi_mi_prod_pp00_reg[1]), .P0(s26_fi_mi_prod_pp00_reg[0])
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(s27_fi_mi_prod_pp00_reg[28]), .P27(s27_fi_mi_prod_pp00_reg[27]), .P26(s27_fi_mi_prod_pp00_reg[26]), .P25(s27_fi_mi_prod_pp00_reg[25]), .P24(s27_fi_mi_prod_pp00_reg[24]), .P23(s27_fi_mi_prod_pp00_reg[23]), .P22(s27_fi_mi_prod_pp00_reg[22]), .P21(s27_fi_mi_prod_pp00_reg[21]), .P20(s27_fi_mi_prod_pp00_reg[20]), .P19(s27_fi_mi_prod_pp00_reg[19]), .P18(s27_fi_mi_prod_pp00_reg[18]), .P17(s27_fi_mi_prod_pp00_reg[17]), .P16(s27_fi_mi_prod_pp00_reg[16]), .P15(s27_fi_mi_prod_pp00_reg[15]), .P14(s27_fi_mi_prod_pp00_reg[14]), .P13(s27_fi_mi_prod_pp00_reg[13]), .P12(s27_fi_mi_prod_pp00_reg[12]), .P11(s27_fi_mi_prod_pp00_reg[11]), .P10(s27_fi_mi_prod_pp00_reg[10]), .P9(s27_fi_mi_prod_pp00_reg[9]), .P8(s27_fi_mi_prod_pp00_reg[8]), .P7(s27_fi_mi_prod_pp00_reg[7]), .P6(s27_fi_mi_prod_pp00_reg[6]), .P5(s27_fi_mi_prod_pp00_reg[5]), .P4(s27_fi_mi_prod_pp00_reg[4]), .P3(s27_fi_mi_prod_pp00_reg[3]), .P2(s27_fi_mi_prod_pp00_reg[2]), .P1(s27_fi_mi_prod_pp00_reg[1]), .P0(s27_fi_mi_prod_pp00_reg[0])
 );
 MULT18X18D #(
     .REG_INPUTA_CLK("NONE"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
     .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s26_fi_mi_prod_pp10_mult (  // s26_fi_mi_prod_pp10_reg = s25_t_2_reg * _s26_fi_mi_prod_pp10_next_0
-    .A17(s25_t_2_reg[17]), .A16(s25_t_2_reg[16]), .A15(s25_t_2_reg[15]), .A14(s25_t_2_reg[14]), .A13(s25_t_2_reg[13]), .A12(s25_t_2_reg[12]), .A11(s25_t_2_reg[11]), .A10(s25_t_2_reg[10]), .A9(s25_t_2_reg[9]), .A8(s25_t_2_reg[8]), .A7(s25_t_2_reg[7]), .A6(s25_t_2_reg[6]), .A5(s25_t_2_reg[5]), .A4(s25_t_2_reg[4]), .A3(s25_t_2_reg[3]), .A2(s25_t_2_reg[2]), .A1(s25_t_2_reg[1]), .A0(s25_t_2_reg[0]),
-    .B17(_s26_fi_mi_prod_pp10_next_0[17]), .B16(_s26_fi_mi_prod_pp10_next_0[16]), .B15(_s26_fi_mi_prod_pp10_next_0[15]), .B14(_s26_fi_mi_prod_pp10_next_0[14]), .B13(_s26_fi_mi_prod_pp10_next_0[13]), .B12(_s26_fi_mi_prod_pp10_next_0[12]), .B11(_s26_fi_mi_prod_pp10_next_0[11]), .B10(_s26_fi_mi_prod_pp10_next_0[10]), .B9(_s26_fi_mi_prod_pp10_next_0[9]), .B8(_s26_fi_mi_prod_pp10_next_0[8]), .B7(_s26_fi_mi_prod_pp10_next_0[7]), .B6(_s26_fi_mi_prod_pp10_next_0[6]), .B5(_s26_fi_mi_prod_pp10_next_0[5]), .B4(_s26_fi_mi_prod_pp10_next_0[4]), .B3(_s26_fi_mi_prod_pp10_next_0[3]), .B2(_s26_fi_mi_prod_pp10_next_0[2]), .B1(_s26_fi_mi_prod_pp10_next_0[1]), .B0(_s26_fi_mi_prod_pp10_next_0[0]),
+) s27_fi_mi_prod_pp10_mult (  // s27_fi_mi_prod_pp10_reg = s26_t_2_reg * _s27_fi_mi_prod_pp10_next_0
+    .A17(s26_t_2_reg[17]), .A16(s26_t_2_reg[16]), .A15(s26_t_2_reg[15]), .A14(s26_t_2_reg[14]), .A13(s26_t_2_reg[13]), .A12(s26_t_2_reg[12]), .A11(s26_t_2_reg[11]), .A10(s26_t_2_reg[10]), .A9(s26_t_2_reg[9]), .A8(s26_t_2_reg[8]), .A7(s26_t_2_reg[7]), .A6(s26_t_2_reg[6]), .A5(s26_t_2_reg[5]), .A4(s26_t_2_reg[4]), .A3(s26_t_2_reg[3]), .A2(s26_t_2_reg[2]), .A1(s26_t_2_reg[1]), .A0(s26_t_2_reg[0]),
+    .B17(_s27_fi_mi_prod_pp10_next_0[17]), .B16(_s27_fi_mi_prod_pp10_next_0[16]), .B15(_s27_fi_mi_prod_pp10_next_0[15]), .B14(_s27_fi_mi_prod_pp10_next_0[14]), .B13(_s27_fi_mi_prod_pp10_next_0[13]), .B12(_s27_fi_mi_prod_pp10_next_0[12]), .B11(_s27_fi_mi_prod_pp10_next_0[11]), .B10(_s27_fi_mi_prod_pp10_next_0[10]), .B9(_s27_fi_mi_prod_pp10_next_0[9]), .B8(_s27_fi_mi_prod_pp10_next_0[8]), .B7(_s27_fi_mi_prod_pp10_next_0[7]), .B6(_s27_fi_mi_prod_pp10_next_0[6]), .B5(_s27_fi_mi_prod_pp10_next_0[5]), .B4(_s27_fi_mi_prod_pp10_next_0[4]), .B3(_s27_fi_mi_prod_pp10_next_0[3]), .B2(_s27_fi_mi_prod_pp10_next_0[2]), .B1(_s27_fi_mi_prod_pp10_next_0[1]), .B0(_s27_fi_mi_prod_pp10_next_0[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
-    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(s26_fi_mi_prod_pp10_reg[28]), .P27(s26_fi_mi_prod_pp10_reg[27]), .P26(s26_fi_mi_prod_pp10_reg[26]), .P25(s26_fi_mi_prod_pp10_reg[25]), .P24(s26_fi_mi_prod_pp10_reg[24]), .P23(s26_fi_mi_prod_pp10_reg[23]), .P22(s26_fi_mi_prod_pp10_reg[22]), .P21(s26_fi_mi_prod_pp10_reg[21]), .P20(s26_fi_mi_prod_pp10_reg[20]), .P19(s26_fi_mi_prod_pp10_reg[19]), .P18(s26_fi_mi_prod_pp10_reg[18]), .P17(s26_fi_mi_prod_pp10_reg[17]), .P16(s26_fi_mi_prod_pp10_reg[16]), .P15(s26_fi_mi_prod_pp10_reg[15]), .P14(s26_fi_mi_prod_pp10_reg[14]), .P13(s26_fi_mi_prod_pp10_reg[13]), .P12(s26_fi_mi_prod_pp10_reg[12]), .P11(s26_fi_mi_prod_pp10_reg[11]), .P10(s26_fi_mi_prod_pp10_reg[10]), .P9(s26_fi_mi_prod_pp10_reg[9]), .P8(s26_fi_mi_prod_pp10_reg[8]), .P7(s26_fi_mi_prod_pp10_reg[7]), .P6(s26_fi_mi_prod_pp10_reg[6]), .P5(s26_fi_mi_prod_pp10_reg[5]), .P4(s26_fi_mi_prod_pp10_reg[4]), .P3(s26_fi_mi_prod_pp10_reg[3]), .P2(s26_fi_mi_prod_pp10_reg[2]), .P1(s26_fi_mi_prod_pp10_reg[1]), .P0(s26_fi_mi_prod_pp10_reg[0])
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(s27_fi_mi_prod_pp10_reg[28]), .P27(s27_fi_mi_prod_pp10_reg[27]), .P26(s27_fi_mi_prod_pp10_reg[26]), .P25(s27_fi_mi_prod_pp10_reg[25]), .P24(s27_fi_mi_prod_pp10_reg[24]), .P23(s27_fi_mi_prod_pp10_reg[23]), .P22(s27_fi_mi_prod_pp10_reg[22]), .P21(s27_fi_mi_prod_pp10_reg[21]), .P20(s27_fi_mi_prod_pp10_reg[20]), .P19(s27_fi_mi_prod_pp10_reg[19]), .P18(s27_fi_mi_prod_pp10_reg[18]), .P17(s27_fi_mi_prod_pp10_reg[17]), .P16(s27_fi_mi_prod_pp10_reg[16]), .P15(s27_fi_mi_prod_pp10_reg[15]), .P14(s27_fi_mi_prod_pp10_reg[14]), .P13(s27_fi_mi_prod_pp10_reg[13]), .P12(s27_fi_mi_prod_pp10_reg[12]), .P11(s27_fi_mi_prod_pp10_reg[11]), .P10(s27_fi_mi_prod_pp10_reg[10]), .P9(s27_fi_mi_prod_pp10_reg[9]), .P8(s27_fi_mi_prod_pp10_reg[8]), .P7(s27_fi_mi_prod_pp10_reg[7]), .P6(s27_fi_mi_prod_pp10_reg[6]), .P5(s27_fi_mi_prod_pp10_reg[5]), .P4(s27_fi_mi_prod_pp10_reg[4]), .P3(s27_fi_mi_prod_pp10_reg[3]), .P2(s27_fi_mi_prod_pp10_reg[2]), .P1(s27_fi_mi_prod_pp10_reg[1]), .P0(s27_fi_mi_prod_pp10_reg[0])
 );
 MULT18X18D #(
     .REG_INPUTA_CLK("NONE"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
     .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s26_fi_mi_prod_pp20_mult (  // s26_fi_mi_prod_pp20_reg = s25_t_3_reg * _s26_fi_mi_prod_pp20_next_0
-    .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(s25_t_3_reg[13]), .A12(s25_t_3_reg[12]), .A11(s25_t_3_reg[11]), .A10(s25_t_3_reg[10]), .A9(s25_t_3_reg[9]), .A8(s25_t_3_reg[8]), .A7(s25_t_3_reg[7]), .A6(s25_t_3_reg[6]), .A5(s25_t_3_reg[5]), .A4(s25_t_3_reg[4]), .A3(s25_t_3_reg[3]), .A2(s25_t_3_reg[2]), .A1(s25_t_3_reg[1]), .A0(s25_t_3_reg[0]),
-    .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(_s26_fi_mi_prod_pp20_next_0[13]), .B12(_s26_fi_mi_prod_pp20_next_0[12]), .B11(_s26_fi_mi_prod_pp20_next_0[11]), .B10(_s26_fi_mi_prod_pp20_next_0[10]), .B9(_s26_fi_mi_prod_pp20_next_0[9]), .B8(_s26_fi_mi_prod_pp20_next_0[8]), .B7(_s26_fi_mi_prod_pp20_next_0[7]), .B6(_s26_fi_mi_prod_pp20_next_0[6]), .B5(_s26_fi_mi_prod_pp20_next_0[5]), .B4(_s26_fi_mi_prod_pp20_next_0[4]), .B3(_s26_fi_mi_prod_pp20_next_0[3]), .B2(_s26_fi_mi_prod_pp20_next_0[2]), .B1(_s26_fi_mi_prod_pp20_next_0[1]), .B0(_s26_fi_mi_prod_pp20_next_0[0]),
+) s27_fi_mi_prod_pp20_mult (  // s27_fi_mi_prod_pp20_reg = s26_t_3_reg * _s27_fi_mi_prod_pp20_next_0
+    .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(s26_t_3_reg[13]), .A12(s26_t_3_reg[12]), .A11(s26_t_3_reg[11]), .A10(s26_t_3_reg[10]), .A9(s26_t_3_reg[9]), .A8(s26_t_3_reg[8]), .A7(s26_t_3_reg[7]), .A6(s26_t_3_reg[6]), .A5(s26_t_3_reg[5]), .A4(s26_t_3_reg[4]), .A3(s26_t_3_reg[3]), .A2(s26_t_3_reg[2]), .A1(s26_t_3_reg[1]), .A0(s26_t_3_reg[0]),
+    .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(_s27_fi_mi_prod_pp20_next_0[13]), .B12(_s27_fi_mi_prod_pp20_next_0[12]), .B11(_s27_fi_mi_prod_pp20_next_0[11]), .B10(_s27_fi_mi_prod_pp20_next_0[10]), .B9(_s27_fi_mi_prod_pp20_next_0[9]), .B8(_s27_fi_mi_prod_pp20_next_0[8]), .B7(_s27_fi_mi_prod_pp20_next_0[7]), .B6(_s27_fi_mi_prod_pp20_next_0[6]), .B5(_s27_fi_mi_prod_pp20_next_0[5]), .B4(_s27_fi_mi_prod_pp20_next_0[4]), .B3(_s27_fi_mi_prod_pp20_next_0[3]), .B2(_s27_fi_mi_prod_pp20_next_0[2]), .B1(_s27_fi_mi_prod_pp20_next_0[1]), .B0(_s27_fi_mi_prod_pp20_next_0[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
-    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(), .P18(), .P17(), .P16(), .P15(), .P14(), .P13(s26_fi_mi_prod_pp20_reg[13]), .P12(s26_fi_mi_prod_pp20_reg[12]), .P11(s26_fi_mi_prod_pp20_reg[11]), .P10(s26_fi_mi_prod_pp20_reg[10]), .P9(s26_fi_mi_prod_pp20_reg[9]), .P8(s26_fi_mi_prod_pp20_reg[8]), .P7(s26_fi_mi_prod_pp20_reg[7]), .P6(s26_fi_mi_prod_pp20_reg[6]), .P5(s26_fi_mi_prod_pp20_reg[5]), .P4(s26_fi_mi_prod_pp20_reg[4]), .P3(s26_fi_mi_prod_pp20_reg[3]), .P2(s26_fi_mi_prod_pp20_reg[2]), .P1(s26_fi_mi_prod_pp20_reg[1]), .P0(s26_fi_mi_prod_pp20_reg[0])
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(), .P25(), .P24(), .P23(), .P22(), .P21(), .P20(), .P19(), .P18(), .P17(), .P16(), .P15(), .P14(), .P13(s27_fi_mi_prod_pp20_reg[13]), .P12(s27_fi_mi_prod_pp20_reg[12]), .P11(s27_fi_mi_prod_pp20_reg[11]), .P10(s27_fi_mi_prod_pp20_reg[10]), .P9(s27_fi_mi_prod_pp20_reg[9]), .P8(s27_fi_mi_prod_pp20_reg[8]), .P7(s27_fi_mi_prod_pp20_reg[7]), .P6(s27_fi_mi_prod_pp20_reg[6]), .P5(s27_fi_mi_prod_pp20_reg[5]), .P4(s27_fi_mi_prod_pp20_reg[4]), .P3(s27_fi_mi_prod_pp20_reg[3]), .P2(s27_fi_mi_prod_pp20_reg[2]), .P1(s27_fi_mi_prod_pp20_reg[1]), .P0(s27_fi_mi_prod_pp20_reg[0])
 );
 `endif
 

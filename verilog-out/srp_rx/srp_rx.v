@@ -107,8 +107,10 @@ reg  s7_valid_reg;  // stage 7 holds an event
 reg  s7_valid_next;
 reg  [15:0] s7_conn_reg;  // stage 7 connection id
 reg  [15:0] s7_conn_next;
-reg  hazard_reg;  // the head's connection is in stages 1..depth-1
-reg  hazard_next;
+reg  hazard0_reg;  // the head's connection is in stages 1..2
+reg  hazard0_next;
+reg  hazard1_reg;  // the head's connection is in stages 3..3
+reg  hazard1_next;
 reg  credits_out_reg;  // 9 events are issued and not yet taken: no credit left
 reg  credits_out_next;
 reg  [1:0] s1_kind_reg;  // stage 1 event kind
@@ -437,124 +439,129 @@ wire _snoop_ahead_10 = _snoop_ahead_8 == _snoop_ahead_9;
 wire snoop_s3_ahead = _snoop_ahead_1 & _snoop_ahead_10;
 wire _shell_0 = ~credits_out_reg;
 wire _shell_1 = in_valid_reg & _shell_0;
-wire _shell_2 = ~hazard_reg;
-wire issue = _shell_1 & _shell_2;
-wire _shell_3 = s_event_valid & in_ready_reg;
-wire _shell_4 = ~in_valid_reg;
-wire [3:0] _shell_5 = issue ? 4'd1 : 4'd0;
-wire [3:0] _shell_6 = occ_reg + _shell_5;
+wire _shell_2 = ~hazard0_reg;
+wire _shell_3 = _shell_1 & _shell_2;
+wire _shell_4 = ~hazard1_reg;
+wire issue = _shell_3 & _shell_4;
+wire _shell_5 = s_event_valid & in_ready_reg;
+wire _shell_6 = ~in_valid_reg;
+wire [3:0] _shell_7 = issue ? 4'd1 : 4'd0;
+wire [3:0] _shell_8 = occ_reg + _shell_7;
 wire out_pop = out_valid_reg & m_result_ready;
-wire [3:0] _shell_7 = out_pop ? 4'd1 : 4'd0;
-wire [3:0] occ_update = _shell_6 - _shell_7;
-wire _shell_8 = ~s7_error_reg;
-wire wr_en = s7_valid_reg & _shell_8;
+wire [3:0] _shell_9 = out_pop ? 4'd1 : 4'd0;
+wire [3:0] occ_update = _shell_8 - _shell_9;
+wire _shell_10 = ~s7_error_reg;
+wire wr_en = s7_valid_reg & _shell_10;
 wire [1:0] wr_addr = s7_conn_reg[1:0];
-wire [1:0] _shell_9 = in_conn_reg[1:0];
-wire _shell_10 = wr_addr == _shell_9;
-wire snoop_in = wr_en & _shell_10;
-wire [48:0] _shell_11 = {1'd0, 48'h0};
-wire [48:0] _shell_12 = {1'd1, s7_sched_next_reg};
-wire [48:0] _shell_13 = s7_t_reg ? _shell_12 : s7_t_2_reg;
-wire [48:0] new_word = s7_t_3_reg ? _shell_11 : _shell_13;
-wire _shell_14 = snoop_s1_reg | s1_fix_valid_reg;
-wire [48:0] _shell_15 = snoop_s1_reg ? new_word : s1_fix_word_reg;
-wire _shell_16 = snoop_s2_reg | s2_fix_valid_reg;
-wire [48:0] _shell_17 = snoop_s2_reg ? new_word : s2_fix_word_reg;
+wire [1:0] _shell_11 = in_conn_reg[1:0];
+wire _shell_12 = wr_addr == _shell_11;
+wire snoop_in = wr_en & _shell_12;
+wire [48:0] _shell_13 = {1'd0, 48'h0};
+wire [48:0] _shell_14 = {1'd1, s7_sched_next_reg};
+wire [48:0] _shell_15 = s7_t_reg ? _shell_14 : s7_t_2_reg;
+wire [48:0] new_word = s7_t_3_reg ? _shell_13 : _shell_15;
+wire _shell_16 = snoop_s1_reg | s1_fix_valid_reg;
+wire [48:0] _shell_17 = snoop_s1_reg ? new_word : s1_fix_word_reg;
+wire _shell_18 = snoop_s2_reg | s2_fix_valid_reg;
+wire [48:0] _shell_19 = snoop_s2_reg ? new_word : s2_fix_word_reg;
 wire [48:0] s3_word = s3_fix_valid_reg ? s3_fix_word_reg : s3_ram_reg;
-wire [48:0] _shell_18 = snoop_s3_reg ? new_word : s3_word;
-wire _shell_19 = out_wr_ptr_reg == 4'd0;
-wire [31:0] _shell_20 = s7_t_reg ? s7_grant_ts_reg : 32'h0;
-wire [31:0] res_ts = s7_error_reg ? 32'h0 : _shell_20;
+wire [48:0] _shell_20 = snoop_s3_reg ? new_word : s3_word;
+wire _shell_21 = out_wr_ptr_reg == 4'd0;
+wire [31:0] _shell_22 = s7_t_reg ? s7_grant_ts_reg : 32'h0;
+wire [31:0] res_ts = s7_error_reg ? 32'h0 : _shell_22;
 wire [31:0] grant_delay = s7_grant_ts_reg - s7_now_reg;
-wire [31:0] _shell_21 = s7_t_reg ? grant_delay : 32'h0;
-wire [31:0] res_delay = s7_error_reg ? 32'h0 : _shell_21;
+wire [31:0] _shell_23 = s7_t_reg ? grant_delay : 32'h0;
+wire [31:0] res_delay = s7_error_reg ? 32'h0 : _shell_23;
 wire res_ack = s7_error_reg ? 1'd0 : s7_t_4_reg;
-wire _shell_22 = out_wr_ptr_reg == 4'd1;
-wire _shell_23 = out_wr_ptr_reg == 4'd2;
-wire _shell_24 = out_wr_ptr_reg == 4'd3;
-wire _shell_25 = out_wr_ptr_reg == 4'd4;
-wire _shell_26 = out_wr_ptr_reg == 4'd5;
-wire _shell_27 = out_wr_ptr_reg == 4'd6;
-wire _shell_28 = out_wr_ptr_reg == 4'd7;
-wire _shell_29 = out_wr_ptr_reg == 4'd8;
-wire _shell_30 = out_wr_ptr_reg == 4'd8;
-wire [3:0] _shell_31 = out_wr_ptr_reg + 4'd1;
-wire [3:0] _shell_32 = _shell_30 ? 4'd0 : _shell_31;
-wire _shell_33 = out_wr_ptr_reg == out_rd_ptr_plus1_reg;
-wire out_lands_next = s7_valid_reg & _shell_33;
-wire [15:0] _shell_34 = out_rd_ptr_plus1_reg[3] ? out8_conn_reg : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_conn_reg : out6_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out5_conn_reg : out4_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_conn_reg : out2_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out1_conn_reg : out0_conn_reg)));
-wire [1:0] _shell_35 = out_rd_ptr_plus1_reg[3] ? out8_kind_reg : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_kind_reg : out6_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out5_kind_reg : out4_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_kind_reg : out2_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out1_kind_reg : out0_kind_reg)));
-wire [31:0] _shell_36 = out_rd_ptr_plus1_reg[3] ? out8_ts_reg : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_ts_reg : out6_ts_reg) : (out_rd_ptr_plus1_reg[0] ? out5_ts_reg : out4_ts_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_ts_reg : out2_ts_reg) : (out_rd_ptr_plus1_reg[0] ? out1_ts_reg : out0_ts_reg)));
-wire [31:0] _shell_37 = out_rd_ptr_plus1_reg[3] ? out8_delay_reg : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_delay_reg : out6_delay_reg) : (out_rd_ptr_plus1_reg[0] ? out5_delay_reg : out4_delay_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_delay_reg : out2_delay_reg) : (out_rd_ptr_plus1_reg[0] ? out1_delay_reg : out0_delay_reg)));
-wire _shell_38 = out_rd_ptr_plus1_reg[3] ? out8_ack_reg : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_ack_reg : out6_ack_reg) : (out_rd_ptr_plus1_reg[0] ? out5_ack_reg : out4_ack_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_ack_reg : out2_ack_reg) : (out_rd_ptr_plus1_reg[0] ? out1_ack_reg : out0_ack_reg)));
-wire _shell_39 = out_rd_ptr_plus1_reg[3] ? out8_error_reg : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_error_reg : out6_error_reg) : (out_rd_ptr_plus1_reg[0] ? out5_error_reg : out4_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_error_reg : out2_error_reg) : (out_rd_ptr_plus1_reg[0] ? out1_error_reg : out0_error_reg)));
-wire _shell_40 = out_wr_ptr_reg == out_rd_ptr_reg;
-wire out_lands_head = s7_valid_reg & _shell_40;
-wire _shell_41 = out_rd_ptr_plus1_reg == 4'd8;
-wire [3:0] _shell_42 = out_rd_ptr_plus1_reg + 4'd1;
-wire [3:0] _shell_43 = _shell_41 ? 4'd0 : _shell_42;
-wire [3:0] _shell_44 = s7_valid_reg ? 4'd1 : 4'd0;
-wire [3:0] _shell_45 = out_count_reg + _shell_44;
-wire [3:0] _shell_46 = out_pop ? 4'd1 : 4'd0;
-wire [3:0] _shell_47 = _shell_45 - _shell_46;
-wire _shell_48 = ~out_pop;
-wire _shell_49 = s7_valid_reg & _shell_48;
-wire _shell_50 = out_count_reg != 4'd15;
-wire _shell_51 = ~s7_valid_reg;
-wire _shell_52 = out_pop & _shell_51;
-wire _shell_53 = out_count_reg != 4'd1;
+wire _shell_24 = out_wr_ptr_reg == 4'd1;
+wire _shell_25 = out_wr_ptr_reg == 4'd2;
+wire _shell_26 = out_wr_ptr_reg == 4'd3;
+wire _shell_27 = out_wr_ptr_reg == 4'd4;
+wire _shell_28 = out_wr_ptr_reg == 4'd5;
+wire _shell_29 = out_wr_ptr_reg == 4'd6;
+wire _shell_30 = out_wr_ptr_reg == 4'd7;
+wire _shell_31 = out_wr_ptr_reg == 4'd8;
+wire _shell_32 = out_wr_ptr_reg == 4'd8;
+wire [3:0] _shell_33 = out_wr_ptr_reg + 4'd1;
+wire [3:0] _shell_34 = _shell_32 ? 4'd0 : _shell_33;
+wire _shell_35 = out_wr_ptr_reg == out_rd_ptr_plus1_reg;
+wire out_lands_next = s7_valid_reg & _shell_35;
+wire [15:0] _shell_36 = out_rd_ptr_plus1_reg[3] ? out8_conn_reg : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_conn_reg : out6_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out5_conn_reg : out4_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_conn_reg : out2_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out1_conn_reg : out0_conn_reg)));
+wire [1:0] _shell_37 = out_rd_ptr_plus1_reg[3] ? out8_kind_reg : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_kind_reg : out6_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out5_kind_reg : out4_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_kind_reg : out2_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out1_kind_reg : out0_kind_reg)));
+wire [31:0] _shell_38 = out_rd_ptr_plus1_reg[3] ? out8_ts_reg : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_ts_reg : out6_ts_reg) : (out_rd_ptr_plus1_reg[0] ? out5_ts_reg : out4_ts_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_ts_reg : out2_ts_reg) : (out_rd_ptr_plus1_reg[0] ? out1_ts_reg : out0_ts_reg)));
+wire [31:0] _shell_39 = out_rd_ptr_plus1_reg[3] ? out8_delay_reg : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_delay_reg : out6_delay_reg) : (out_rd_ptr_plus1_reg[0] ? out5_delay_reg : out4_delay_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_delay_reg : out2_delay_reg) : (out_rd_ptr_plus1_reg[0] ? out1_delay_reg : out0_delay_reg)));
+wire _shell_40 = out_rd_ptr_plus1_reg[3] ? out8_ack_reg : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_ack_reg : out6_ack_reg) : (out_rd_ptr_plus1_reg[0] ? out5_ack_reg : out4_ack_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_ack_reg : out2_ack_reg) : (out_rd_ptr_plus1_reg[0] ? out1_ack_reg : out0_ack_reg)));
+wire _shell_41 = out_rd_ptr_plus1_reg[3] ? out8_error_reg : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_error_reg : out6_error_reg) : (out_rd_ptr_plus1_reg[0] ? out5_error_reg : out4_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_error_reg : out2_error_reg) : (out_rd_ptr_plus1_reg[0] ? out1_error_reg : out0_error_reg)));
+wire _shell_42 = out_wr_ptr_reg == out_rd_ptr_reg;
+wire out_lands_head = s7_valid_reg & _shell_42;
+wire _shell_43 = out_rd_ptr_plus1_reg == 4'd8;
+wire [3:0] _shell_44 = out_rd_ptr_plus1_reg + 4'd1;
+wire [3:0] _shell_45 = _shell_43 ? 4'd0 : _shell_44;
+wire [3:0] _shell_46 = s7_valid_reg ? 4'd1 : 4'd0;
+wire [3:0] _shell_47 = out_count_reg + _shell_46;
+wire [3:0] _shell_48 = out_pop ? 4'd1 : 4'd0;
+wire [3:0] _shell_49 = _shell_47 - _shell_48;
+wire _shell_50 = ~out_pop;
+wire _shell_51 = s7_valid_reg & _shell_50;
+wire _shell_52 = out_count_reg != 4'd15;
+wire _shell_53 = ~s7_valid_reg;
+wire _shell_54 = out_pop & _shell_53;
+wire _shell_55 = out_count_reg != 4'd1;
 wire out_stays = |out_count_reg;
-wire _shell_54 = _shell_52 ? _shell_53 : out_stays;
-wire _shell_55 = _shell_49 ? _shell_50 : _shell_54;
+wire _shell_56 = _shell_54 ? _shell_55 : out_stays;
+wire _shell_57 = _shell_51 ? _shell_52 : _shell_56;
 wire _issue_next_0 = in_conn_reg == skid_conn_reg;
 wire hazard_issued_skid = issue & _issue_next_0;
 wire _issue_next_1 = s1_conn_reg == skid_conn_reg;
 wire _issue_next_2 = s1_valid_reg & _issue_next_1;
 wire _issue_next_3 = hazard_issued_skid | _issue_next_2;
-wire _issue_next_4 = s2_conn_reg == skid_conn_reg;
-wire _issue_next_5 = s2_valid_reg & _issue_next_4;
-wire _issue_next_6 = _issue_next_3 | _issue_next_5;
-wire _issue_next_7 = in_conn_reg == s_event_conn;
-wire hazard_issued_in = issue & _issue_next_7;
-wire _issue_next_8 = s1_conn_reg == s_event_conn;
-wire _issue_next_9 = s1_valid_reg & _issue_next_8;
-wire _issue_next_10 = hazard_issued_in | _issue_next_9;
-wire _issue_next_11 = s2_conn_reg == s_event_conn;
-wire _issue_next_12 = s2_valid_reg & _issue_next_11;
-wire _issue_next_13 = _issue_next_10 | _issue_next_12;
-wire _issue_next_14 = skid_valid_reg ? _issue_next_6 : _issue_next_13;
-wire _issue_next_15 = in_conn_reg == in_conn_reg;
-wire hazard_issued_head = issue & _issue_next_15;
-wire _issue_next_16 = s1_conn_reg == in_conn_reg;
-wire _issue_next_17 = s1_valid_reg & _issue_next_16;
-wire _issue_next_18 = hazard_issued_head | _issue_next_17;
-wire _issue_next_19 = s2_conn_reg == in_conn_reg;
-wire _issue_next_20 = s2_valid_reg & _issue_next_19;
-wire _issue_next_21 = _issue_next_18 | _issue_next_20;
-wire _issue_next_22 = in_valid_reg ? _issue_next_21 : _issue_next_13;
-wire hazard_ahead = issue ? _issue_next_14 : _issue_next_22;
-wire _issue_next_23 = ~out_pop;
-wire _issue_next_24 = issue & _issue_next_23;
-wire _issue_next_25 = 4'd8 <= occ_reg;
-wire _issue_next_26 = occ_reg != 4'd15;
-wire _issue_next_27 = _issue_next_25 & _issue_next_26;
-wire _issue_next_28 = ~issue;
-wire _issue_next_29 = out_pop & _issue_next_28;
-wire _issue_next_30 = 4'd10 <= occ_reg;
-wire _issue_next_31 = |occ_reg;
-wire _issue_next_32 = ~_issue_next_31;
-wire _issue_next_33 = _issue_next_30 | _issue_next_32;
-wire _issue_next_34 = 4'd9 <= occ_reg;
-wire _issue_next_35 = _issue_next_29 ? _issue_next_33 : _issue_next_34;
-wire full_ahead = _issue_next_24 ? _issue_next_27 : _issue_next_35;
+wire _issue_next_4 = in_conn_reg == s_event_conn;
+wire hazard_issued_in = issue & _issue_next_4;
+wire _issue_next_5 = s1_conn_reg == s_event_conn;
+wire _issue_next_6 = s1_valid_reg & _issue_next_5;
+wire _issue_next_7 = hazard_issued_in | _issue_next_6;
+wire _issue_next_8 = skid_valid_reg ? _issue_next_3 : _issue_next_7;
+wire _issue_next_9 = in_conn_reg == in_conn_reg;
+wire hazard_issued_head = issue & _issue_next_9;
+wire _issue_next_10 = s1_conn_reg == in_conn_reg;
+wire _issue_next_11 = s1_valid_reg & _issue_next_10;
+wire _issue_next_12 = hazard_issued_head | _issue_next_11;
+wire _issue_next_13 = in_valid_reg ? _issue_next_12 : _issue_next_7;
+wire hazard0_ahead = issue ? _issue_next_8 : _issue_next_13;
+wire _issue_next_14 = s2_conn_reg == skid_conn_reg;
+wire _issue_next_15 = s2_valid_reg & _issue_next_14;
+wire _issue_next_16 = 1'd0 | _issue_next_15;
+wire _issue_next_17 = s2_conn_reg == s_event_conn;
+wire _issue_next_18 = s2_valid_reg & _issue_next_17;
+wire _issue_next_19 = 1'd0 | _issue_next_18;
+wire _issue_next_20 = skid_valid_reg ? _issue_next_16 : _issue_next_19;
+wire _issue_next_21 = s2_conn_reg == in_conn_reg;
+wire _issue_next_22 = s2_valid_reg & _issue_next_21;
+wire _issue_next_23 = 1'd0 | _issue_next_22;
+wire _issue_next_24 = in_valid_reg ? _issue_next_23 : _issue_next_19;
+wire hazard1_ahead = issue ? _issue_next_20 : _issue_next_24;
+wire _issue_next_25 = ~out_pop;
+wire _issue_next_26 = issue & _issue_next_25;
+wire _issue_next_27 = 4'd8 <= occ_reg;
+wire _issue_next_28 = occ_reg != 4'd15;
+wire _issue_next_29 = _issue_next_27 & _issue_next_28;
+wire _issue_next_30 = ~issue;
+wire _issue_next_31 = out_pop & _issue_next_30;
+wire _issue_next_32 = 4'd10 <= occ_reg;
+wire _issue_next_33 = |occ_reg;
+wire _issue_next_34 = ~_issue_next_33;
+wire _issue_next_35 = _issue_next_32 | _issue_next_34;
+wire _issue_next_36 = 4'd9 <= occ_reg;
+wire _issue_next_37 = _issue_next_31 ? _issue_next_35 : _issue_next_36;
+wire full_ahead = _issue_next_26 ? _issue_next_29 : _issue_next_37;
 wire _ready_0 = ~issue;
 wire _ready_1 = in_valid_reg & _ready_0;
-wire _ready_2 = _ready_1 & _shell_3;
+wire _ready_2 = _ready_1 & _shell_5;
 wire _ready_3 = ~issue;
 wire _ready_4 = skid_valid_reg & _ready_3;
 wire _ready_5 = _ready_2 | _ready_4;
 wire _ready_6 = skid_valid_reg & issue;
-wire _ready_7 = _ready_6 & _shell_3;
+wire _ready_7 = _ready_6 & _shell_5;
 wire _ready_8 = _ready_5 | _ready_7;
 wire _ready_9 = ~_ready_8;
 wire [1:0] _state_rd_0 = in_conn_reg[1:0];
@@ -743,31 +750,31 @@ always @* begin
             in_kind_next = skid_kind_reg;
             in_n_next = skid_n_reg;
             in_now_next = skid_now_reg;
-            skid_valid_next = _shell_3;
-            if (_shell_3) begin
+            skid_valid_next = _shell_5;
+            if (_shell_5) begin
                 skid_conn_next = s_event_conn;
                 skid_kind_next = s_event_kind;
                 skid_n_next = s_event_n;
                 skid_now_next = s_event_now;
             end
         end else begin
-            in_valid_next = _shell_3;
-            if (_shell_3) begin
+            in_valid_next = _shell_5;
+            if (_shell_5) begin
                 in_conn_next = s_event_conn;
                 in_kind_next = s_event_kind;
                 in_n_next = s_event_n;
                 in_now_next = s_event_now;
             end
         end
-    end else if (_shell_4) begin
-        in_valid_next = _shell_3;
-        if (_shell_3) begin
+    end else if (_shell_6) begin
+        in_valid_next = _shell_5;
+        if (_shell_5) begin
             in_conn_next = s_event_conn;
             in_kind_next = s_event_kind;
             in_n_next = s_event_n;
             in_now_next = s_event_now;
         end
-    end else if (_shell_3) begin
+    end else if (_shell_5) begin
         skid_valid_next = 1'd1;
         skid_conn_next = s_event_conn;
         skid_kind_next = s_event_kind;
@@ -794,14 +801,14 @@ always @* begin
     s7_conn_next = s6_conn_reg;
     s1_fix_valid_next = snoop_in;
     s1_fix_word_next = new_word;
-    s2_fix_valid_next = _shell_14;
-    s2_fix_word_next = _shell_15;
+    s2_fix_valid_next = _shell_16;
+    s2_fix_word_next = _shell_17;
     s3_ram_next = state_q;
-    s3_fix_valid_next = _shell_16;
-    s3_fix_word_next = _shell_17;
-    s4_cur_next = _shell_18;
+    s3_fix_valid_next = _shell_18;
+    s3_fix_word_next = _shell_19;
+    s4_cur_next = _shell_20;
     if (s7_valid_reg) begin
-        if (_shell_19) begin
+        if (_shell_21) begin
             out0_conn_next = s7_conn_reg;
             out0_kind_next = s7_kind_reg;
             out0_ts_next = res_ts;
@@ -809,7 +816,7 @@ always @* begin
             out0_ack_next = res_ack;
             out0_error_next = s7_error_reg;
         end
-        if (_shell_22) begin
+        if (_shell_24) begin
             out1_conn_next = s7_conn_reg;
             out1_kind_next = s7_kind_reg;
             out1_ts_next = res_ts;
@@ -817,7 +824,7 @@ always @* begin
             out1_ack_next = res_ack;
             out1_error_next = s7_error_reg;
         end
-        if (_shell_23) begin
+        if (_shell_25) begin
             out2_conn_next = s7_conn_reg;
             out2_kind_next = s7_kind_reg;
             out2_ts_next = res_ts;
@@ -825,7 +832,7 @@ always @* begin
             out2_ack_next = res_ack;
             out2_error_next = s7_error_reg;
         end
-        if (_shell_24) begin
+        if (_shell_26) begin
             out3_conn_next = s7_conn_reg;
             out3_kind_next = s7_kind_reg;
             out3_ts_next = res_ts;
@@ -833,7 +840,7 @@ always @* begin
             out3_ack_next = res_ack;
             out3_error_next = s7_error_reg;
         end
-        if (_shell_25) begin
+        if (_shell_27) begin
             out4_conn_next = s7_conn_reg;
             out4_kind_next = s7_kind_reg;
             out4_ts_next = res_ts;
@@ -841,7 +848,7 @@ always @* begin
             out4_ack_next = res_ack;
             out4_error_next = s7_error_reg;
         end
-        if (_shell_26) begin
+        if (_shell_28) begin
             out5_conn_next = s7_conn_reg;
             out5_kind_next = s7_kind_reg;
             out5_ts_next = res_ts;
@@ -849,7 +856,7 @@ always @* begin
             out5_ack_next = res_ack;
             out5_error_next = s7_error_reg;
         end
-        if (_shell_27) begin
+        if (_shell_29) begin
             out6_conn_next = s7_conn_reg;
             out6_kind_next = s7_kind_reg;
             out6_ts_next = res_ts;
@@ -857,7 +864,7 @@ always @* begin
             out6_ack_next = res_ack;
             out6_error_next = s7_error_reg;
         end
-        if (_shell_28) begin
+        if (_shell_30) begin
             out7_conn_next = s7_conn_reg;
             out7_kind_next = s7_kind_reg;
             out7_ts_next = res_ts;
@@ -865,7 +872,7 @@ always @* begin
             out7_ack_next = res_ack;
             out7_error_next = s7_error_reg;
         end
-        if (_shell_29) begin
+        if (_shell_31) begin
             out8_conn_next = s7_conn_reg;
             out8_kind_next = s7_kind_reg;
             out8_ts_next = res_ts;
@@ -873,7 +880,7 @@ always @* begin
             out8_ack_next = res_ack;
             out8_error_next = s7_error_reg;
         end
-        out_wr_ptr_next = _shell_32;
+        out_wr_ptr_next = _shell_34;
     end
     if (out_pop) begin
         if (out_lands_next) begin
@@ -884,12 +891,12 @@ always @* begin
             out_head_ack_next = res_ack;
             out_head_error_next = s7_error_reg;
         end else begin
-            out_head_conn_next = _shell_34;
-            out_head_kind_next = _shell_35;
-            out_head_ts_next = _shell_36;
-            out_head_delay_next = _shell_37;
-            out_head_ack_next = _shell_38;
-            out_head_error_next = _shell_39;
+            out_head_conn_next = _shell_36;
+            out_head_kind_next = _shell_37;
+            out_head_ts_next = _shell_38;
+            out_head_delay_next = _shell_39;
+            out_head_ack_next = _shell_40;
+            out_head_error_next = _shell_41;
         end
     end else if (out_lands_head) begin
         out_head_conn_next = s7_conn_reg;
@@ -901,17 +908,19 @@ always @* begin
     end
     if (out_pop) begin
         out_rd_ptr_next = out_rd_ptr_plus1_reg;
-        out_rd_ptr_plus1_next = _shell_43;
+        out_rd_ptr_plus1_next = _shell_45;
     end
-    out_count_next = _shell_47;
-    out_valid_next = _shell_55;
+    out_count_next = _shell_49;
+    out_valid_next = _shell_57;
 end
 
 // issue_next
 always @* begin
-    hazard_next = hazard_reg;
+    hazard0_next = hazard0_reg;
+    hazard1_next = hazard1_reg;
     credits_out_next = credits_out_reg;
-    hazard_next = hazard_ahead;
+    hazard0_next = hazard0_ahead;
+    hazard1_next = hazard1_ahead;
     credits_out_next = full_ahead;
 end
 
@@ -948,7 +957,8 @@ always @(posedge clk) begin
     s6_conn_reg <= s6_conn_next;
     s7_valid_reg <= s7_valid_next;
     s7_conn_reg <= s7_conn_next;
-    hazard_reg <= hazard_next;
+    hazard0_reg <= hazard0_next;
+    hazard1_reg <= hazard1_next;
     credits_out_reg <= credits_out_next;
     s1_kind_reg <= s1_kind_next;
     s1_n_reg <= s1_n_next;
@@ -1100,7 +1110,8 @@ always @(posedge clk) begin
         s5_valid_reg <= 1'd0;
         s6_valid_reg <= 1'd0;
         s7_valid_reg <= 1'd0;
-        hazard_reg <= 1'd0;
+        hazard0_reg <= 1'd0;
+        hazard1_reg <= 1'd0;
         credits_out_reg <= 1'd0;
         snoop_s1_reg <= 1'd0;
         snoop_s2_reg <= 1'd0;

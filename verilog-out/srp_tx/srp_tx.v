@@ -125,8 +125,10 @@ reg  s8_valid_reg;  // stage 8 holds an event
 reg  s8_valid_next;
 reg  [15:0] s8_conn_reg;  // stage 8 connection id
 reg  [15:0] s8_conn_next;
-reg  hazard_reg;  // the head's connection is in stages 1..depth-1
-reg  hazard_next;
+reg  hazard0_reg;  // the head's connection is in stages 1..2
+reg  hazard0_next;
+reg  hazard1_reg;  // the head's connection is in stages 3..4
+reg  hazard1_next;
 reg  credits_out_reg;  // 10 events are issued and not yet taken: no credit left
 reg  credits_out_next;
 reg  [2:0] s1_kind_reg;  // stage 1 event kind
@@ -983,218 +985,223 @@ wire _snoop_ahead_10 = _snoop_ahead_8 == _snoop_ahead_9;
 wire snoop_s3_ahead = _snoop_ahead_1 & _snoop_ahead_10;
 wire _shell_0 = ~credits_out_reg;
 wire _shell_1 = in_valid_reg & _shell_0;
-wire _shell_2 = ~hazard_reg;
-wire issue = _shell_1 & _shell_2;
-wire _shell_3 = s_event_valid & in_ready_reg;
-wire _shell_4 = ~in_valid_reg;
-wire [3:0] _shell_5 = issue ? 4'd1 : 4'd0;
-wire [3:0] _shell_6 = occ_reg + _shell_5;
+wire _shell_2 = ~hazard0_reg;
+wire _shell_3 = _shell_1 & _shell_2;
+wire _shell_4 = ~hazard1_reg;
+wire issue = _shell_3 & _shell_4;
+wire _shell_5 = s_event_valid & in_ready_reg;
+wire _shell_6 = ~in_valid_reg;
+wire [3:0] _shell_7 = issue ? 4'd1 : 4'd0;
+wire [3:0] _shell_8 = occ_reg + _shell_7;
 wire out_pop = out_valid_reg & m_result_ready;
-wire [3:0] _shell_7 = out_pop ? 4'd1 : 4'd0;
-wire [3:0] occ_update = _shell_6 - _shell_7;
-wire _shell_8 = ~s8_error_reg;
-wire wr_en = s8_valid_reg & _shell_8;
+wire [3:0] _shell_9 = out_pop ? 4'd1 : 4'd0;
+wire [3:0] occ_update = _shell_8 - _shell_9;
+wire _shell_10 = ~s8_error_reg;
+wire wr_en = s8_valid_reg & _shell_10;
 wire [11:0] wr_addr = s8_conn_reg[11:0];
-wire [11:0] _shell_9 = in_conn_reg[11:0];
-wire _shell_10 = wr_addr == _shell_9;
-wire snoop_in = wr_en & _shell_10;
-wire [107:0] _shell_11 = {32'h0, 1'd0, 1'd0, 16'd0, 16'd0, 5'd0, 5'd0, 16'd0, 16'd0};
-wire [15:0] _shell_12 = s8_c_done_reg | s8_todo_lowest_reg;
-wire [15:0] new_done = s8_ns_send_reg ? _shell_12 : s8_t_reg;
-wire [107:0] _shell_13 = {s8_new_ts_reg, s8_new_granted_reg, s8_new_halted_reg, new_done, s8_new_out_reg, s8_new_next_reg, s8_c_n_reg, s8_c_base_reg, s8_new_left_reg};
-wire [107:0] _shell_14 = s8_t_2_reg ? s8_t_3_reg : _shell_13;
-wire [107:0] new_word = s8_t_4_reg ? _shell_11 : _shell_14;
-wire _shell_15 = snoop_s1_reg | s1_fix_valid_reg;
-wire [107:0] _shell_16 = snoop_s1_reg ? new_word : s1_fix_word_reg;
-wire _shell_17 = snoop_s2_reg | s2_fix_valid_reg;
-wire [107:0] _shell_18 = snoop_s2_reg ? new_word : s2_fix_word_reg;
+wire [11:0] _shell_11 = in_conn_reg[11:0];
+wire _shell_12 = wr_addr == _shell_11;
+wire snoop_in = wr_en & _shell_12;
+wire [107:0] _shell_13 = {32'h0, 1'd0, 1'd0, 16'd0, 16'd0, 5'd0, 5'd0, 16'd0, 16'd0};
+wire [15:0] _shell_14 = s8_c_done_reg | s8_todo_lowest_reg;
+wire [15:0] new_done = s8_ns_send_reg ? _shell_14 : s8_t_reg;
+wire [107:0] _shell_15 = {s8_new_ts_reg, s8_new_granted_reg, s8_new_halted_reg, new_done, s8_new_out_reg, s8_new_next_reg, s8_c_n_reg, s8_c_base_reg, s8_new_left_reg};
+wire [107:0] _shell_16 = s8_t_2_reg ? s8_t_3_reg : _shell_15;
+wire [107:0] new_word = s8_t_4_reg ? _shell_13 : _shell_16;
+wire _shell_17 = snoop_s1_reg | s1_fix_valid_reg;
+wire [107:0] _shell_18 = snoop_s1_reg ? new_word : s1_fix_word_reg;
+wire _shell_19 = snoop_s2_reg | s2_fix_valid_reg;
+wire [107:0] _shell_20 = snoop_s2_reg ? new_word : s2_fix_word_reg;
 wire [107:0] s3_word = s3_fix_valid_reg ? s3_fix_word_reg : s3_ram_reg;
-wire [107:0] _shell_19 = snoop_s3_reg ? new_word : s3_word;
-wire _shell_20 = out_wr_ptr_reg == 4'd0;
-wire _shell_21 = s8_spec_send_reg | s8_ns_send_reg;
-wire res_pkt = s8_error_reg ? 1'd0 : _shell_21;
-wire _shell_22 = s8_spec_send_reg | s8_ns_send_reg;
-wire _shell_23 = s8_todo_lowest_reg[8];
-wire _shell_24 = 1'd0 | _shell_23;
-wire _shell_25 = s8_todo_lowest_reg[9];
-wire _shell_26 = _shell_24 | _shell_25;
-wire _shell_27 = s8_todo_lowest_reg[10];
+wire [107:0] _shell_21 = snoop_s3_reg ? new_word : s3_word;
+wire _shell_22 = out_wr_ptr_reg == 4'd0;
+wire _shell_23 = s8_spec_send_reg | s8_ns_send_reg;
+wire res_pkt = s8_error_reg ? 1'd0 : _shell_23;
+wire _shell_24 = s8_spec_send_reg | s8_ns_send_reg;
+wire _shell_25 = s8_todo_lowest_reg[8];
+wire _shell_26 = 1'd0 | _shell_25;
+wire _shell_27 = s8_todo_lowest_reg[9];
 wire _shell_28 = _shell_26 | _shell_27;
-wire _shell_29 = s8_todo_lowest_reg[11];
+wire _shell_29 = s8_todo_lowest_reg[10];
 wire _shell_30 = _shell_28 | _shell_29;
-wire _shell_31 = s8_todo_lowest_reg[12];
+wire _shell_31 = s8_todo_lowest_reg[11];
 wire _shell_32 = _shell_30 | _shell_31;
-wire _shell_33 = s8_todo_lowest_reg[13];
+wire _shell_33 = s8_todo_lowest_reg[12];
 wire _shell_34 = _shell_32 | _shell_33;
-wire _shell_35 = s8_todo_lowest_reg[14];
+wire _shell_35 = s8_todo_lowest_reg[13];
 wire _shell_36 = _shell_34 | _shell_35;
-wire _shell_37 = s8_todo_lowest_reg[15];
+wire _shell_37 = s8_todo_lowest_reg[14];
 wire _shell_38 = _shell_36 | _shell_37;
-wire _shell_39 = s8_todo_lowest_reg[4];
-wire _shell_40 = 1'd0 | _shell_39;
-wire _shell_41 = s8_todo_lowest_reg[5];
-wire _shell_42 = _shell_40 | _shell_41;
-wire _shell_43 = s8_todo_lowest_reg[6];
+wire _shell_39 = s8_todo_lowest_reg[15];
+wire _shell_40 = _shell_38 | _shell_39;
+wire _shell_41 = s8_todo_lowest_reg[4];
+wire _shell_42 = 1'd0 | _shell_41;
+wire _shell_43 = s8_todo_lowest_reg[5];
 wire _shell_44 = _shell_42 | _shell_43;
-wire _shell_45 = s8_todo_lowest_reg[7];
+wire _shell_45 = s8_todo_lowest_reg[6];
 wire _shell_46 = _shell_44 | _shell_45;
-wire _shell_47 = s8_todo_lowest_reg[12];
+wire _shell_47 = s8_todo_lowest_reg[7];
 wire _shell_48 = _shell_46 | _shell_47;
-wire _shell_49 = s8_todo_lowest_reg[13];
+wire _shell_49 = s8_todo_lowest_reg[12];
 wire _shell_50 = _shell_48 | _shell_49;
-wire _shell_51 = s8_todo_lowest_reg[14];
+wire _shell_51 = s8_todo_lowest_reg[13];
 wire _shell_52 = _shell_50 | _shell_51;
-wire _shell_53 = s8_todo_lowest_reg[15];
+wire _shell_53 = s8_todo_lowest_reg[14];
 wire _shell_54 = _shell_52 | _shell_53;
-wire _shell_55 = s8_todo_lowest_reg[2];
-wire _shell_56 = 1'd0 | _shell_55;
-wire _shell_57 = s8_todo_lowest_reg[3];
-wire _shell_58 = _shell_56 | _shell_57;
-wire _shell_59 = s8_todo_lowest_reg[6];
+wire _shell_55 = s8_todo_lowest_reg[15];
+wire _shell_56 = _shell_54 | _shell_55;
+wire _shell_57 = s8_todo_lowest_reg[2];
+wire _shell_58 = 1'd0 | _shell_57;
+wire _shell_59 = s8_todo_lowest_reg[3];
 wire _shell_60 = _shell_58 | _shell_59;
-wire _shell_61 = s8_todo_lowest_reg[7];
+wire _shell_61 = s8_todo_lowest_reg[6];
 wire _shell_62 = _shell_60 | _shell_61;
-wire _shell_63 = s8_todo_lowest_reg[10];
+wire _shell_63 = s8_todo_lowest_reg[7];
 wire _shell_64 = _shell_62 | _shell_63;
-wire _shell_65 = s8_todo_lowest_reg[11];
+wire _shell_65 = s8_todo_lowest_reg[10];
 wire _shell_66 = _shell_64 | _shell_65;
-wire _shell_67 = s8_todo_lowest_reg[14];
+wire _shell_67 = s8_todo_lowest_reg[11];
 wire _shell_68 = _shell_66 | _shell_67;
-wire _shell_69 = s8_todo_lowest_reg[15];
+wire _shell_69 = s8_todo_lowest_reg[14];
 wire _shell_70 = _shell_68 | _shell_69;
-wire _shell_71 = s8_todo_lowest_reg[1];
-wire _shell_72 = 1'd0 | _shell_71;
-wire _shell_73 = s8_todo_lowest_reg[3];
-wire _shell_74 = _shell_72 | _shell_73;
-wire _shell_75 = s8_todo_lowest_reg[5];
+wire _shell_71 = s8_todo_lowest_reg[15];
+wire _shell_72 = _shell_70 | _shell_71;
+wire _shell_73 = s8_todo_lowest_reg[1];
+wire _shell_74 = 1'd0 | _shell_73;
+wire _shell_75 = s8_todo_lowest_reg[3];
 wire _shell_76 = _shell_74 | _shell_75;
-wire _shell_77 = s8_todo_lowest_reg[7];
+wire _shell_77 = s8_todo_lowest_reg[5];
 wire _shell_78 = _shell_76 | _shell_77;
-wire _shell_79 = s8_todo_lowest_reg[9];
+wire _shell_79 = s8_todo_lowest_reg[7];
 wire _shell_80 = _shell_78 | _shell_79;
-wire _shell_81 = s8_todo_lowest_reg[11];
+wire _shell_81 = s8_todo_lowest_reg[9];
 wire _shell_82 = _shell_80 | _shell_81;
-wire _shell_83 = s8_todo_lowest_reg[13];
+wire _shell_83 = s8_todo_lowest_reg[11];
 wire _shell_84 = _shell_82 | _shell_83;
-wire _shell_85 = s8_todo_lowest_reg[15];
+wire _shell_85 = s8_todo_lowest_reg[13];
 wire _shell_86 = _shell_84 | _shell_85;
-wire [4:0] ns_index = {1'd0, _shell_38, _shell_54, _shell_70, _shell_86};
+wire _shell_87 = s8_todo_lowest_reg[15];
+wire _shell_88 = _shell_86 | _shell_87;
+wire [4:0] ns_index = {1'd0, _shell_40, _shell_56, _shell_72, _shell_88};
 wire [4:0] pkt_index = s8_spec_send_reg ? s8_c_next_reg : ns_index;
-wire [15:0] _shell_87 = {11'd0, pkt_index};
-wire [15:0] pkt_seq = s8_c_base_reg + _shell_87;
-wire [15:0] _shell_88 = _shell_22 ? pkt_seq : 16'd0;
-wire [15:0] res_seq = s8_error_reg ? 16'd0 : _shell_88;
+wire [15:0] _shell_89 = {11'd0, pkt_index};
+wire [15:0] pkt_seq = s8_c_base_reg + _shell_89;
+wire [15:0] _shell_90 = _shell_24 ? pkt_seq : 16'd0;
+wire [15:0] res_seq = s8_error_reg ? 16'd0 : _shell_90;
 wire res_spec = s8_error_reg ? 1'd0 : s8_spec_send_reg;
 wire res_res = s8_error_reg ? 1'd0 : s8_started_reg;
 wire [4:0] res_res_n = s8_error_reg ? 5'd0 : s8_t_8_reg;
 wire res_stale = s8_error_reg ? 1'd0 : s8_t_9_reg;
 wire res_busy = s8_error_reg ? 1'd0 : s8_t_10_reg;
-wire _shell_89 = new_done == s8_new_chunk_mask_reg;
-wire now_idle = s8_t_5_reg & _shell_89;
-wire _shell_90 = s8_t_6_reg & now_idle;
-wire msg_done = _shell_90 & s8_t_7_reg;
+wire _shell_91 = new_done == s8_new_chunk_mask_reg;
+wire now_idle = s8_t_5_reg & _shell_91;
+wire _shell_92 = s8_t_6_reg & now_idle;
+wire msg_done = _shell_92 & s8_t_7_reg;
 wire res_msg_done = s8_error_reg ? 1'd0 : msg_done;
-wire _shell_91 = out_wr_ptr_reg == 4'd1;
-wire _shell_92 = out_wr_ptr_reg == 4'd2;
-wire _shell_93 = out_wr_ptr_reg == 4'd3;
-wire _shell_94 = out_wr_ptr_reg == 4'd4;
-wire _shell_95 = out_wr_ptr_reg == 4'd5;
-wire _shell_96 = out_wr_ptr_reg == 4'd6;
-wire _shell_97 = out_wr_ptr_reg == 4'd7;
-wire _shell_98 = out_wr_ptr_reg == 4'd8;
-wire _shell_99 = out_wr_ptr_reg == 4'd9;
-wire _shell_100 = out_wr_ptr_reg == 4'd9;
-wire [3:0] _shell_101 = out_wr_ptr_reg + 4'd1;
-wire [3:0] _shell_102 = _shell_100 ? 4'd0 : _shell_101;
-wire _shell_103 = out_wr_ptr_reg == out_rd_ptr_plus1_reg;
-wire out_lands_next = s8_valid_reg & _shell_103;
-wire [15:0] _shell_104 = out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out9_conn_reg : (out_rd_ptr_plus1_reg[1] ? out9_conn_reg : (out_rd_ptr_plus1_reg[0] ? out9_conn_reg : out8_conn_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_conn_reg : out6_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out5_conn_reg : out4_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_conn_reg : out2_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out1_conn_reg : out0_conn_reg)));
-wire [2:0] _shell_105 = out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out9_kind_reg : (out_rd_ptr_plus1_reg[1] ? out9_kind_reg : (out_rd_ptr_plus1_reg[0] ? out9_kind_reg : out8_kind_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_kind_reg : out6_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out5_kind_reg : out4_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_kind_reg : out2_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out1_kind_reg : out0_kind_reg)));
-wire _shell_106 = out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out9_pkt_reg : (out_rd_ptr_plus1_reg[1] ? out9_pkt_reg : (out_rd_ptr_plus1_reg[0] ? out9_pkt_reg : out8_pkt_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_pkt_reg : out6_pkt_reg) : (out_rd_ptr_plus1_reg[0] ? out5_pkt_reg : out4_pkt_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_pkt_reg : out2_pkt_reg) : (out_rd_ptr_plus1_reg[0] ? out1_pkt_reg : out0_pkt_reg)));
-wire [15:0] _shell_107 = out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out9_seq_reg : (out_rd_ptr_plus1_reg[1] ? out9_seq_reg : (out_rd_ptr_plus1_reg[0] ? out9_seq_reg : out8_seq_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_seq_reg : out6_seq_reg) : (out_rd_ptr_plus1_reg[0] ? out5_seq_reg : out4_seq_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_seq_reg : out2_seq_reg) : (out_rd_ptr_plus1_reg[0] ? out1_seq_reg : out0_seq_reg)));
-wire _shell_108 = out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out9_spec_reg : (out_rd_ptr_plus1_reg[1] ? out9_spec_reg : (out_rd_ptr_plus1_reg[0] ? out9_spec_reg : out8_spec_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_spec_reg : out6_spec_reg) : (out_rd_ptr_plus1_reg[0] ? out5_spec_reg : out4_spec_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_spec_reg : out2_spec_reg) : (out_rd_ptr_plus1_reg[0] ? out1_spec_reg : out0_spec_reg)));
-wire _shell_109 = out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out9_res_reg : (out_rd_ptr_plus1_reg[1] ? out9_res_reg : (out_rd_ptr_plus1_reg[0] ? out9_res_reg : out8_res_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_res_reg : out6_res_reg) : (out_rd_ptr_plus1_reg[0] ? out5_res_reg : out4_res_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_res_reg : out2_res_reg) : (out_rd_ptr_plus1_reg[0] ? out1_res_reg : out0_res_reg)));
-wire [4:0] _shell_110 = out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out9_res_n_reg : (out_rd_ptr_plus1_reg[1] ? out9_res_n_reg : (out_rd_ptr_plus1_reg[0] ? out9_res_n_reg : out8_res_n_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_res_n_reg : out6_res_n_reg) : (out_rd_ptr_plus1_reg[0] ? out5_res_n_reg : out4_res_n_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_res_n_reg : out2_res_n_reg) : (out_rd_ptr_plus1_reg[0] ? out1_res_n_reg : out0_res_n_reg)));
-wire _shell_111 = out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out9_stale_reg : (out_rd_ptr_plus1_reg[1] ? out9_stale_reg : (out_rd_ptr_plus1_reg[0] ? out9_stale_reg : out8_stale_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_stale_reg : out6_stale_reg) : (out_rd_ptr_plus1_reg[0] ? out5_stale_reg : out4_stale_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_stale_reg : out2_stale_reg) : (out_rd_ptr_plus1_reg[0] ? out1_stale_reg : out0_stale_reg)));
-wire _shell_112 = out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out9_busy_reg : (out_rd_ptr_plus1_reg[1] ? out9_busy_reg : (out_rd_ptr_plus1_reg[0] ? out9_busy_reg : out8_busy_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_busy_reg : out6_busy_reg) : (out_rd_ptr_plus1_reg[0] ? out5_busy_reg : out4_busy_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_busy_reg : out2_busy_reg) : (out_rd_ptr_plus1_reg[0] ? out1_busy_reg : out0_busy_reg)));
-wire _shell_113 = out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out9_msg_done_reg : (out_rd_ptr_plus1_reg[1] ? out9_msg_done_reg : (out_rd_ptr_plus1_reg[0] ? out9_msg_done_reg : out8_msg_done_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_msg_done_reg : out6_msg_done_reg) : (out_rd_ptr_plus1_reg[0] ? out5_msg_done_reg : out4_msg_done_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_msg_done_reg : out2_msg_done_reg) : (out_rd_ptr_plus1_reg[0] ? out1_msg_done_reg : out0_msg_done_reg)));
-wire _shell_114 = out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out9_error_reg : (out_rd_ptr_plus1_reg[1] ? out9_error_reg : (out_rd_ptr_plus1_reg[0] ? out9_error_reg : out8_error_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_error_reg : out6_error_reg) : (out_rd_ptr_plus1_reg[0] ? out5_error_reg : out4_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_error_reg : out2_error_reg) : (out_rd_ptr_plus1_reg[0] ? out1_error_reg : out0_error_reg)));
-wire _shell_115 = out_wr_ptr_reg == out_rd_ptr_reg;
-wire out_lands_head = s8_valid_reg & _shell_115;
-wire _shell_116 = out_rd_ptr_plus1_reg == 4'd9;
-wire [3:0] _shell_117 = out_rd_ptr_plus1_reg + 4'd1;
-wire [3:0] _shell_118 = _shell_116 ? 4'd0 : _shell_117;
-wire [3:0] _shell_119 = s8_valid_reg ? 4'd1 : 4'd0;
-wire [3:0] _shell_120 = out_count_reg + _shell_119;
-wire [3:0] _shell_121 = out_pop ? 4'd1 : 4'd0;
-wire [3:0] _shell_122 = _shell_120 - _shell_121;
-wire _shell_123 = ~out_pop;
-wire _shell_124 = s8_valid_reg & _shell_123;
-wire _shell_125 = out_count_reg != 4'd15;
-wire _shell_126 = ~s8_valid_reg;
-wire _shell_127 = out_pop & _shell_126;
-wire _shell_128 = out_count_reg != 4'd1;
+wire _shell_93 = out_wr_ptr_reg == 4'd1;
+wire _shell_94 = out_wr_ptr_reg == 4'd2;
+wire _shell_95 = out_wr_ptr_reg == 4'd3;
+wire _shell_96 = out_wr_ptr_reg == 4'd4;
+wire _shell_97 = out_wr_ptr_reg == 4'd5;
+wire _shell_98 = out_wr_ptr_reg == 4'd6;
+wire _shell_99 = out_wr_ptr_reg == 4'd7;
+wire _shell_100 = out_wr_ptr_reg == 4'd8;
+wire _shell_101 = out_wr_ptr_reg == 4'd9;
+wire _shell_102 = out_wr_ptr_reg == 4'd9;
+wire [3:0] _shell_103 = out_wr_ptr_reg + 4'd1;
+wire [3:0] _shell_104 = _shell_102 ? 4'd0 : _shell_103;
+wire _shell_105 = out_wr_ptr_reg == out_rd_ptr_plus1_reg;
+wire out_lands_next = s8_valid_reg & _shell_105;
+wire [15:0] _shell_106 = out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out9_conn_reg : (out_rd_ptr_plus1_reg[1] ? out9_conn_reg : (out_rd_ptr_plus1_reg[0] ? out9_conn_reg : out8_conn_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_conn_reg : out6_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out5_conn_reg : out4_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_conn_reg : out2_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out1_conn_reg : out0_conn_reg)));
+wire [2:0] _shell_107 = out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out9_kind_reg : (out_rd_ptr_plus1_reg[1] ? out9_kind_reg : (out_rd_ptr_plus1_reg[0] ? out9_kind_reg : out8_kind_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_kind_reg : out6_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out5_kind_reg : out4_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_kind_reg : out2_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out1_kind_reg : out0_kind_reg)));
+wire _shell_108 = out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out9_pkt_reg : (out_rd_ptr_plus1_reg[1] ? out9_pkt_reg : (out_rd_ptr_plus1_reg[0] ? out9_pkt_reg : out8_pkt_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_pkt_reg : out6_pkt_reg) : (out_rd_ptr_plus1_reg[0] ? out5_pkt_reg : out4_pkt_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_pkt_reg : out2_pkt_reg) : (out_rd_ptr_plus1_reg[0] ? out1_pkt_reg : out0_pkt_reg)));
+wire [15:0] _shell_109 = out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out9_seq_reg : (out_rd_ptr_plus1_reg[1] ? out9_seq_reg : (out_rd_ptr_plus1_reg[0] ? out9_seq_reg : out8_seq_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_seq_reg : out6_seq_reg) : (out_rd_ptr_plus1_reg[0] ? out5_seq_reg : out4_seq_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_seq_reg : out2_seq_reg) : (out_rd_ptr_plus1_reg[0] ? out1_seq_reg : out0_seq_reg)));
+wire _shell_110 = out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out9_spec_reg : (out_rd_ptr_plus1_reg[1] ? out9_spec_reg : (out_rd_ptr_plus1_reg[0] ? out9_spec_reg : out8_spec_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_spec_reg : out6_spec_reg) : (out_rd_ptr_plus1_reg[0] ? out5_spec_reg : out4_spec_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_spec_reg : out2_spec_reg) : (out_rd_ptr_plus1_reg[0] ? out1_spec_reg : out0_spec_reg)));
+wire _shell_111 = out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out9_res_reg : (out_rd_ptr_plus1_reg[1] ? out9_res_reg : (out_rd_ptr_plus1_reg[0] ? out9_res_reg : out8_res_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_res_reg : out6_res_reg) : (out_rd_ptr_plus1_reg[0] ? out5_res_reg : out4_res_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_res_reg : out2_res_reg) : (out_rd_ptr_plus1_reg[0] ? out1_res_reg : out0_res_reg)));
+wire [4:0] _shell_112 = out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out9_res_n_reg : (out_rd_ptr_plus1_reg[1] ? out9_res_n_reg : (out_rd_ptr_plus1_reg[0] ? out9_res_n_reg : out8_res_n_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_res_n_reg : out6_res_n_reg) : (out_rd_ptr_plus1_reg[0] ? out5_res_n_reg : out4_res_n_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_res_n_reg : out2_res_n_reg) : (out_rd_ptr_plus1_reg[0] ? out1_res_n_reg : out0_res_n_reg)));
+wire _shell_113 = out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out9_stale_reg : (out_rd_ptr_plus1_reg[1] ? out9_stale_reg : (out_rd_ptr_plus1_reg[0] ? out9_stale_reg : out8_stale_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_stale_reg : out6_stale_reg) : (out_rd_ptr_plus1_reg[0] ? out5_stale_reg : out4_stale_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_stale_reg : out2_stale_reg) : (out_rd_ptr_plus1_reg[0] ? out1_stale_reg : out0_stale_reg)));
+wire _shell_114 = out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out9_busy_reg : (out_rd_ptr_plus1_reg[1] ? out9_busy_reg : (out_rd_ptr_plus1_reg[0] ? out9_busy_reg : out8_busy_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_busy_reg : out6_busy_reg) : (out_rd_ptr_plus1_reg[0] ? out5_busy_reg : out4_busy_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_busy_reg : out2_busy_reg) : (out_rd_ptr_plus1_reg[0] ? out1_busy_reg : out0_busy_reg)));
+wire _shell_115 = out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out9_msg_done_reg : (out_rd_ptr_plus1_reg[1] ? out9_msg_done_reg : (out_rd_ptr_plus1_reg[0] ? out9_msg_done_reg : out8_msg_done_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_msg_done_reg : out6_msg_done_reg) : (out_rd_ptr_plus1_reg[0] ? out5_msg_done_reg : out4_msg_done_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_msg_done_reg : out2_msg_done_reg) : (out_rd_ptr_plus1_reg[0] ? out1_msg_done_reg : out0_msg_done_reg)));
+wire _shell_116 = out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out9_error_reg : (out_rd_ptr_plus1_reg[1] ? out9_error_reg : (out_rd_ptr_plus1_reg[0] ? out9_error_reg : out8_error_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_error_reg : out6_error_reg) : (out_rd_ptr_plus1_reg[0] ? out5_error_reg : out4_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_error_reg : out2_error_reg) : (out_rd_ptr_plus1_reg[0] ? out1_error_reg : out0_error_reg)));
+wire _shell_117 = out_wr_ptr_reg == out_rd_ptr_reg;
+wire out_lands_head = s8_valid_reg & _shell_117;
+wire _shell_118 = out_rd_ptr_plus1_reg == 4'd9;
+wire [3:0] _shell_119 = out_rd_ptr_plus1_reg + 4'd1;
+wire [3:0] _shell_120 = _shell_118 ? 4'd0 : _shell_119;
+wire [3:0] _shell_121 = s8_valid_reg ? 4'd1 : 4'd0;
+wire [3:0] _shell_122 = out_count_reg + _shell_121;
+wire [3:0] _shell_123 = out_pop ? 4'd1 : 4'd0;
+wire [3:0] _shell_124 = _shell_122 - _shell_123;
+wire _shell_125 = ~out_pop;
+wire _shell_126 = s8_valid_reg & _shell_125;
+wire _shell_127 = out_count_reg != 4'd15;
+wire _shell_128 = ~s8_valid_reg;
+wire _shell_129 = out_pop & _shell_128;
+wire _shell_130 = out_count_reg != 4'd1;
 wire out_stays = |out_count_reg;
-wire _shell_129 = _shell_127 ? _shell_128 : out_stays;
-wire _shell_130 = _shell_124 ? _shell_125 : _shell_129;
+wire _shell_131 = _shell_129 ? _shell_130 : out_stays;
+wire _shell_132 = _shell_126 ? _shell_127 : _shell_131;
 wire _issue_next_0 = in_conn_reg == skid_conn_reg;
 wire hazard_issued_skid = issue & _issue_next_0;
 wire _issue_next_1 = s1_conn_reg == skid_conn_reg;
 wire _issue_next_2 = s1_valid_reg & _issue_next_1;
 wire _issue_next_3 = hazard_issued_skid | _issue_next_2;
-wire _issue_next_4 = s2_conn_reg == skid_conn_reg;
-wire _issue_next_5 = s2_valid_reg & _issue_next_4;
-wire _issue_next_6 = _issue_next_3 | _issue_next_5;
-wire _issue_next_7 = s3_conn_reg == skid_conn_reg;
-wire _issue_next_8 = s3_valid_reg & _issue_next_7;
-wire _issue_next_9 = _issue_next_6 | _issue_next_8;
-wire _issue_next_10 = in_conn_reg == s_event_conn;
-wire hazard_issued_in = issue & _issue_next_10;
-wire _issue_next_11 = s1_conn_reg == s_event_conn;
-wire _issue_next_12 = s1_valid_reg & _issue_next_11;
-wire _issue_next_13 = hazard_issued_in | _issue_next_12;
-wire _issue_next_14 = s2_conn_reg == s_event_conn;
+wire _issue_next_4 = in_conn_reg == s_event_conn;
+wire hazard_issued_in = issue & _issue_next_4;
+wire _issue_next_5 = s1_conn_reg == s_event_conn;
+wire _issue_next_6 = s1_valid_reg & _issue_next_5;
+wire _issue_next_7 = hazard_issued_in | _issue_next_6;
+wire _issue_next_8 = skid_valid_reg ? _issue_next_3 : _issue_next_7;
+wire _issue_next_9 = in_conn_reg == in_conn_reg;
+wire hazard_issued_head = issue & _issue_next_9;
+wire _issue_next_10 = s1_conn_reg == in_conn_reg;
+wire _issue_next_11 = s1_valid_reg & _issue_next_10;
+wire _issue_next_12 = hazard_issued_head | _issue_next_11;
+wire _issue_next_13 = in_valid_reg ? _issue_next_12 : _issue_next_7;
+wire hazard0_ahead = issue ? _issue_next_8 : _issue_next_13;
+wire _issue_next_14 = s2_conn_reg == skid_conn_reg;
 wire _issue_next_15 = s2_valid_reg & _issue_next_14;
-wire _issue_next_16 = _issue_next_13 | _issue_next_15;
-wire _issue_next_17 = s3_conn_reg == s_event_conn;
+wire _issue_next_16 = 1'd0 | _issue_next_15;
+wire _issue_next_17 = s3_conn_reg == skid_conn_reg;
 wire _issue_next_18 = s3_valid_reg & _issue_next_17;
 wire _issue_next_19 = _issue_next_16 | _issue_next_18;
-wire _issue_next_20 = skid_valid_reg ? _issue_next_9 : _issue_next_19;
-wire _issue_next_21 = in_conn_reg == in_conn_reg;
-wire hazard_issued_head = issue & _issue_next_21;
-wire _issue_next_22 = s1_conn_reg == in_conn_reg;
-wire _issue_next_23 = s1_valid_reg & _issue_next_22;
-wire _issue_next_24 = hazard_issued_head | _issue_next_23;
-wire _issue_next_25 = s2_conn_reg == in_conn_reg;
-wire _issue_next_26 = s2_valid_reg & _issue_next_25;
-wire _issue_next_27 = _issue_next_24 | _issue_next_26;
-wire _issue_next_28 = s3_conn_reg == in_conn_reg;
-wire _issue_next_29 = s3_valid_reg & _issue_next_28;
-wire _issue_next_30 = _issue_next_27 | _issue_next_29;
-wire _issue_next_31 = in_valid_reg ? _issue_next_30 : _issue_next_19;
-wire hazard_ahead = issue ? _issue_next_20 : _issue_next_31;
-wire _issue_next_32 = ~out_pop;
-wire _issue_next_33 = issue & _issue_next_32;
-wire _issue_next_34 = 4'd9 <= occ_reg;
-wire _issue_next_35 = occ_reg != 4'd15;
-wire _issue_next_36 = _issue_next_34 & _issue_next_35;
-wire _issue_next_37 = ~issue;
-wire _issue_next_38 = out_pop & _issue_next_37;
-wire _issue_next_39 = 4'd11 <= occ_reg;
-wire _issue_next_40 = |occ_reg;
-wire _issue_next_41 = ~_issue_next_40;
-wire _issue_next_42 = _issue_next_39 | _issue_next_41;
-wire _issue_next_43 = 4'd10 <= occ_reg;
-wire _issue_next_44 = _issue_next_38 ? _issue_next_42 : _issue_next_43;
-wire full_ahead = _issue_next_33 ? _issue_next_36 : _issue_next_44;
+wire _issue_next_20 = s2_conn_reg == s_event_conn;
+wire _issue_next_21 = s2_valid_reg & _issue_next_20;
+wire _issue_next_22 = 1'd0 | _issue_next_21;
+wire _issue_next_23 = s3_conn_reg == s_event_conn;
+wire _issue_next_24 = s3_valid_reg & _issue_next_23;
+wire _issue_next_25 = _issue_next_22 | _issue_next_24;
+wire _issue_next_26 = skid_valid_reg ? _issue_next_19 : _issue_next_25;
+wire _issue_next_27 = s2_conn_reg == in_conn_reg;
+wire _issue_next_28 = s2_valid_reg & _issue_next_27;
+wire _issue_next_29 = 1'd0 | _issue_next_28;
+wire _issue_next_30 = s3_conn_reg == in_conn_reg;
+wire _issue_next_31 = s3_valid_reg & _issue_next_30;
+wire _issue_next_32 = _issue_next_29 | _issue_next_31;
+wire _issue_next_33 = in_valid_reg ? _issue_next_32 : _issue_next_25;
+wire hazard1_ahead = issue ? _issue_next_26 : _issue_next_33;
+wire _issue_next_34 = ~out_pop;
+wire _issue_next_35 = issue & _issue_next_34;
+wire _issue_next_36 = 4'd9 <= occ_reg;
+wire _issue_next_37 = occ_reg != 4'd15;
+wire _issue_next_38 = _issue_next_36 & _issue_next_37;
+wire _issue_next_39 = ~issue;
+wire _issue_next_40 = out_pop & _issue_next_39;
+wire _issue_next_41 = 4'd11 <= occ_reg;
+wire _issue_next_42 = |occ_reg;
+wire _issue_next_43 = ~_issue_next_42;
+wire _issue_next_44 = _issue_next_41 | _issue_next_43;
+wire _issue_next_45 = 4'd10 <= occ_reg;
+wire _issue_next_46 = _issue_next_40 ? _issue_next_44 : _issue_next_45;
+wire full_ahead = _issue_next_35 ? _issue_next_38 : _issue_next_46;
 wire _ready_0 = ~issue;
 wire _ready_1 = in_valid_reg & _ready_0;
-wire _ready_2 = _ready_1 & _shell_3;
+wire _ready_2 = _ready_1 & _shell_5;
 wire _ready_3 = ~issue;
 wire _ready_4 = skid_valid_reg & _ready_3;
 wire _ready_5 = _ready_2 | _ready_4;
 wire _ready_6 = skid_valid_reg & issue;
-wire _ready_7 = _ready_6 & _shell_3;
+wire _ready_7 = _ready_6 & _shell_5;
 wire _ready_8 = _ready_5 | _ready_7;
 wire _ready_9 = ~_ready_8;
 wire [11:0] _state_rd_0 = in_conn_reg[11:0];
@@ -1577,8 +1584,8 @@ always @* begin
             in_seq_next = skid_seq_reg;
             in_ts_next = skid_ts_reg;
             in_now_next = skid_now_reg;
-            skid_valid_next = _shell_3;
-            if (_shell_3) begin
+            skid_valid_next = _shell_5;
+            if (_shell_5) begin
                 skid_conn_next = s_event_conn;
                 skid_kind_next = s_event_kind;
                 skid_m_next = s_event_m;
@@ -1587,8 +1594,8 @@ always @* begin
                 skid_now_next = s_event_now;
             end
         end else begin
-            in_valid_next = _shell_3;
-            if (_shell_3) begin
+            in_valid_next = _shell_5;
+            if (_shell_5) begin
                 in_conn_next = s_event_conn;
                 in_kind_next = s_event_kind;
                 in_m_next = s_event_m;
@@ -1597,9 +1604,9 @@ always @* begin
                 in_now_next = s_event_now;
             end
         end
-    end else if (_shell_4) begin
-        in_valid_next = _shell_3;
-        if (_shell_3) begin
+    end else if (_shell_6) begin
+        in_valid_next = _shell_5;
+        if (_shell_5) begin
             in_conn_next = s_event_conn;
             in_kind_next = s_event_kind;
             in_m_next = s_event_m;
@@ -1607,7 +1614,7 @@ always @* begin
             in_ts_next = s_event_ts;
             in_now_next = s_event_now;
         end
-    end else if (_shell_3) begin
+    end else if (_shell_5) begin
         skid_valid_next = 1'd1;
         skid_conn_next = s_event_conn;
         skid_kind_next = s_event_kind;
@@ -1640,14 +1647,14 @@ always @* begin
     s8_conn_next = s7_conn_reg;
     s1_fix_valid_next = snoop_in;
     s1_fix_word_next = new_word;
-    s2_fix_valid_next = _shell_15;
-    s2_fix_word_next = _shell_16;
+    s2_fix_valid_next = _shell_17;
+    s2_fix_word_next = _shell_18;
     s3_ram_next = state_q;
-    s3_fix_valid_next = _shell_17;
-    s3_fix_word_next = _shell_18;
-    s4_cur_next = _shell_19;
+    s3_fix_valid_next = _shell_19;
+    s3_fix_word_next = _shell_20;
+    s4_cur_next = _shell_21;
     if (s8_valid_reg) begin
-        if (_shell_20) begin
+        if (_shell_22) begin
             out0_conn_next = s8_conn_reg;
             out0_kind_next = s8_kind_reg;
             out0_pkt_next = res_pkt;
@@ -1660,7 +1667,7 @@ always @* begin
             out0_msg_done_next = res_msg_done;
             out0_error_next = s8_error_reg;
         end
-        if (_shell_91) begin
+        if (_shell_93) begin
             out1_conn_next = s8_conn_reg;
             out1_kind_next = s8_kind_reg;
             out1_pkt_next = res_pkt;
@@ -1673,7 +1680,7 @@ always @* begin
             out1_msg_done_next = res_msg_done;
             out1_error_next = s8_error_reg;
         end
-        if (_shell_92) begin
+        if (_shell_94) begin
             out2_conn_next = s8_conn_reg;
             out2_kind_next = s8_kind_reg;
             out2_pkt_next = res_pkt;
@@ -1686,7 +1693,7 @@ always @* begin
             out2_msg_done_next = res_msg_done;
             out2_error_next = s8_error_reg;
         end
-        if (_shell_93) begin
+        if (_shell_95) begin
             out3_conn_next = s8_conn_reg;
             out3_kind_next = s8_kind_reg;
             out3_pkt_next = res_pkt;
@@ -1699,7 +1706,7 @@ always @* begin
             out3_msg_done_next = res_msg_done;
             out3_error_next = s8_error_reg;
         end
-        if (_shell_94) begin
+        if (_shell_96) begin
             out4_conn_next = s8_conn_reg;
             out4_kind_next = s8_kind_reg;
             out4_pkt_next = res_pkt;
@@ -1712,7 +1719,7 @@ always @* begin
             out4_msg_done_next = res_msg_done;
             out4_error_next = s8_error_reg;
         end
-        if (_shell_95) begin
+        if (_shell_97) begin
             out5_conn_next = s8_conn_reg;
             out5_kind_next = s8_kind_reg;
             out5_pkt_next = res_pkt;
@@ -1725,7 +1732,7 @@ always @* begin
             out5_msg_done_next = res_msg_done;
             out5_error_next = s8_error_reg;
         end
-        if (_shell_96) begin
+        if (_shell_98) begin
             out6_conn_next = s8_conn_reg;
             out6_kind_next = s8_kind_reg;
             out6_pkt_next = res_pkt;
@@ -1738,7 +1745,7 @@ always @* begin
             out6_msg_done_next = res_msg_done;
             out6_error_next = s8_error_reg;
         end
-        if (_shell_97) begin
+        if (_shell_99) begin
             out7_conn_next = s8_conn_reg;
             out7_kind_next = s8_kind_reg;
             out7_pkt_next = res_pkt;
@@ -1751,7 +1758,7 @@ always @* begin
             out7_msg_done_next = res_msg_done;
             out7_error_next = s8_error_reg;
         end
-        if (_shell_98) begin
+        if (_shell_100) begin
             out8_conn_next = s8_conn_reg;
             out8_kind_next = s8_kind_reg;
             out8_pkt_next = res_pkt;
@@ -1764,7 +1771,7 @@ always @* begin
             out8_msg_done_next = res_msg_done;
             out8_error_next = s8_error_reg;
         end
-        if (_shell_99) begin
+        if (_shell_101) begin
             out9_conn_next = s8_conn_reg;
             out9_kind_next = s8_kind_reg;
             out9_pkt_next = res_pkt;
@@ -1777,7 +1784,7 @@ always @* begin
             out9_msg_done_next = res_msg_done;
             out9_error_next = s8_error_reg;
         end
-        out_wr_ptr_next = _shell_102;
+        out_wr_ptr_next = _shell_104;
     end
     if (out_pop) begin
         if (out_lands_next) begin
@@ -1793,17 +1800,17 @@ always @* begin
             out_head_msg_done_next = res_msg_done;
             out_head_error_next = s8_error_reg;
         end else begin
-            out_head_conn_next = _shell_104;
-            out_head_kind_next = _shell_105;
-            out_head_pkt_next = _shell_106;
-            out_head_seq_next = _shell_107;
-            out_head_spec_next = _shell_108;
-            out_head_res_next = _shell_109;
-            out_head_res_n_next = _shell_110;
-            out_head_stale_next = _shell_111;
-            out_head_busy_next = _shell_112;
-            out_head_msg_done_next = _shell_113;
-            out_head_error_next = _shell_114;
+            out_head_conn_next = _shell_106;
+            out_head_kind_next = _shell_107;
+            out_head_pkt_next = _shell_108;
+            out_head_seq_next = _shell_109;
+            out_head_spec_next = _shell_110;
+            out_head_res_next = _shell_111;
+            out_head_res_n_next = _shell_112;
+            out_head_stale_next = _shell_113;
+            out_head_busy_next = _shell_114;
+            out_head_msg_done_next = _shell_115;
+            out_head_error_next = _shell_116;
         end
     end else if (out_lands_head) begin
         out_head_conn_next = s8_conn_reg;
@@ -1820,17 +1827,19 @@ always @* begin
     end
     if (out_pop) begin
         out_rd_ptr_next = out_rd_ptr_plus1_reg;
-        out_rd_ptr_plus1_next = _shell_118;
+        out_rd_ptr_plus1_next = _shell_120;
     end
-    out_count_next = _shell_122;
-    out_valid_next = _shell_130;
+    out_count_next = _shell_124;
+    out_valid_next = _shell_132;
 end
 
 // issue_next
 always @* begin
-    hazard_next = hazard_reg;
+    hazard0_next = hazard0_reg;
+    hazard1_next = hazard1_reg;
     credits_out_next = credits_out_reg;
-    hazard_next = hazard_ahead;
+    hazard0_next = hazard0_ahead;
+    hazard1_next = hazard1_ahead;
     credits_out_next = full_ahead;
 end
 
@@ -1873,7 +1882,8 @@ always @(posedge clk) begin
     s7_conn_reg <= s7_conn_next;
     s8_valid_reg <= s8_valid_next;
     s8_conn_reg <= s8_conn_next;
-    hazard_reg <= hazard_next;
+    hazard0_reg <= hazard0_next;
+    hazard1_reg <= hazard1_next;
     credits_out_reg <= credits_out_next;
     s1_kind_reg <= s1_kind_next;
     s1_m_reg <= s1_m_next;
@@ -2203,7 +2213,8 @@ always @(posedge clk) begin
         s6_valid_reg <= 1'd0;
         s7_valid_reg <= 1'd0;
         s8_valid_reg <= 1'd0;
-        hazard_reg <= 1'd0;
+        hazard0_reg <= 1'd0;
+        hazard1_reg <= 1'd0;
         credits_out_reg <= 1'd0;
         snoop_s1_reg <= 1'd0;
         snoop_s2_reg <= 1'd0;

@@ -220,18 +220,36 @@ reg  s34_valid_reg;  // stage 34 holds an event
 reg  s34_valid_next;
 reg  [15:0] s34_conn_reg;  // stage 34 connection id
 reg  [15:0] s34_conn_next;
-reg  hazard0_reg;  // the head's connection is in stages 1..5
+reg  hazard0_reg;  // the head's connection is in stages 1..2
 reg  hazard0_next;
-reg  hazard1_reg;  // the head's connection is in stages 6..10
+reg  hazard1_reg;  // the head's connection is in stages 3..4
 reg  hazard1_next;
-reg  hazard2_reg;  // the head's connection is in stages 11..15
+reg  hazard2_reg;  // the head's connection is in stages 5..6
 reg  hazard2_next;
-reg  hazard3_reg;  // the head's connection is in stages 16..20
+reg  hazard3_reg;  // the head's connection is in stages 7..8
 reg  hazard3_next;
-reg  hazard4_reg;  // the head's connection is in stages 21..25
+reg  hazard4_reg;  // the head's connection is in stages 9..10
 reg  hazard4_next;
-reg  hazard5_reg;  // the head's connection is in stages 26..30
+reg  hazard5_reg;  // the head's connection is in stages 11..12
 reg  hazard5_next;
+reg  hazard6_reg;  // the head's connection is in stages 13..14
+reg  hazard6_next;
+reg  hazard7_reg;  // the head's connection is in stages 15..16
+reg  hazard7_next;
+reg  hazard8_reg;  // the head's connection is in stages 17..18
+reg  hazard8_next;
+reg  hazard9_reg;  // the head's connection is in stages 19..20
+reg  hazard9_next;
+reg  hazard10_reg;  // the head's connection is in stages 21..22
+reg  hazard10_next;
+reg  hazard11_reg;  // the head's connection is in stages 23..24
+reg  hazard11_next;
+reg  hazard12_reg;  // the head's connection is in stages 25..26
+reg  hazard12_next;
+reg  hazard13_reg;  // the head's connection is in stages 27..28
+reg  hazard13_next;
+reg  hazard14_reg;  // the head's connection is in stages 29..30
+reg  hazard14_next;
 reg  credits_out_reg;  // 36 events are issued and not yet taken: no credit left
 reg  credits_out_next;
 reg  [1:0] s1_kind_reg;  // stage 1 event kind
@@ -7557,408 +7575,453 @@ wire _shell_9 = _shell_7 & _shell_8;
 wire _shell_10 = ~hazard4_reg;
 wire _shell_11 = _shell_9 & _shell_10;
 wire _shell_12 = ~hazard5_reg;
-wire issue = _shell_11 & _shell_12;
-wire _shell_13 = s_event_valid & in_ready_reg;
-wire _shell_14 = ~in_valid_reg;
-wire [5:0] _shell_15 = issue ? 6'd1 : 6'd0;
-wire [5:0] _shell_16 = occ_reg + _shell_15;
+wire _shell_13 = _shell_11 & _shell_12;
+wire _shell_14 = ~hazard6_reg;
+wire _shell_15 = _shell_13 & _shell_14;
+wire _shell_16 = ~hazard7_reg;
+wire _shell_17 = _shell_15 & _shell_16;
+wire _shell_18 = ~hazard8_reg;
+wire _shell_19 = _shell_17 & _shell_18;
+wire _shell_20 = ~hazard9_reg;
+wire _shell_21 = _shell_19 & _shell_20;
+wire _shell_22 = ~hazard10_reg;
+wire _shell_23 = _shell_21 & _shell_22;
+wire _shell_24 = ~hazard11_reg;
+wire _shell_25 = _shell_23 & _shell_24;
+wire _shell_26 = ~hazard12_reg;
+wire _shell_27 = _shell_25 & _shell_26;
+wire _shell_28 = ~hazard13_reg;
+wire _shell_29 = _shell_27 & _shell_28;
+wire _shell_30 = ~hazard14_reg;
+wire issue = _shell_29 & _shell_30;
+wire _shell_31 = s_event_valid & in_ready_reg;
+wire _shell_32 = ~in_valid_reg;
+wire [5:0] _shell_33 = issue ? 6'd1 : 6'd0;
+wire [5:0] _shell_34 = occ_reg + _shell_33;
 wire out_pop = out_valid_reg & m_result_ready;
-wire [5:0] _shell_17 = out_pop ? 6'd1 : 6'd0;
-wire [5:0] occ_update = _shell_16 - _shell_17;
-wire _shell_18 = ~s34_error_reg;
-wire wr_en = s34_valid_reg & _shell_18;
+wire [5:0] _shell_35 = out_pop ? 6'd1 : 6'd0;
+wire [5:0] occ_update = _shell_34 - _shell_35;
+wire _shell_36 = ~s34_error_reg;
+wire wr_en = s34_valid_reg & _shell_36;
 wire [11:0] wr_addr = s34_conn_reg[11:0];
-wire [11:0] _shell_19 = in_conn_reg[11:0];
-wire _shell_20 = wr_addr == _shell_19;
-wire snoop_in = wr_en & _shell_20;
-wire [55:0] _shell_21 = {16'd0, 20'h0, 20'h9a400};
+wire [11:0] _shell_37 = in_conn_reg[11:0];
+wire _shell_38 = wr_addr == _shell_37;
+wire snoop_in = wr_en & _shell_38;
+wire [55:0] _shell_39 = {16'd0, 20'h0, 20'h9a400};
 wire [19:0] new_wm = s34_t_reg ? s34_wm_next_reg : s34_cur_wm_reg;
-wire [55:0] _shell_22 = {s34_new_gd_reg, s34_new_eq_reg, new_wm};
-wire [55:0] new_word = s34_t_2_reg ? _shell_21 : _shell_22;
-wire _shell_23 = snoop_s1_reg | s1_fix_valid_reg;
-wire [55:0] _shell_24 = snoop_s1_reg ? new_word : s1_fix_word_reg;
-wire _shell_25 = snoop_s2_reg | s2_fix_valid_reg;
-wire [55:0] _shell_26 = snoop_s2_reg ? new_word : s2_fix_word_reg;
+wire [55:0] _shell_40 = {s34_new_gd_reg, s34_new_eq_reg, new_wm};
+wire [55:0] new_word = s34_t_2_reg ? _shell_39 : _shell_40;
+wire _shell_41 = snoop_s1_reg | s1_fix_valid_reg;
+wire [55:0] _shell_42 = snoop_s1_reg ? new_word : s1_fix_word_reg;
+wire _shell_43 = snoop_s2_reg | s2_fix_valid_reg;
+wire [55:0] _shell_44 = snoop_s2_reg ? new_word : s2_fix_word_reg;
 wire [55:0] s3_word = s3_fix_valid_reg ? s3_fix_word_reg : s3_ram_reg;
-wire [55:0] _shell_27 = snoop_s3_reg ? new_word : s3_word;
-wire _shell_28 = out_wr_ptr_reg == 6'd0;
-wire [19:0] _shell_29 = s34_t_2_reg ? 20'h9a400 : new_wm;
-wire [19:0] res_wm = s34_error_reg ? 20'h0 : _shell_29;
+wire [55:0] _shell_45 = snoop_s3_reg ? new_word : s3_word;
+wire _shell_46 = out_wr_ptr_reg == 6'd0;
+wire [19:0] _shell_47 = s34_t_2_reg ? 20'h9a400 : new_wm;
+wire [19:0] res_wm = s34_error_reg ? 20'h0 : _shell_47;
 wire [19:0] res_eq = s34_error_reg ? 20'h0 : s34_t_3_reg;
-wire _shell_30 = s34_wm_next_reg < s34_cur_wm_reg;
-wire _shell_31 = s34_t_reg & _shell_30;
-wire res_decreased = s34_error_reg ? 1'd0 : _shell_31;
-wire _shell_32 = out_wr_ptr_reg == 6'd1;
-wire _shell_33 = out_wr_ptr_reg == 6'd2;
-wire _shell_34 = out_wr_ptr_reg == 6'd3;
-wire _shell_35 = out_wr_ptr_reg == 6'd4;
-wire _shell_36 = out_wr_ptr_reg == 6'd5;
-wire _shell_37 = out_wr_ptr_reg == 6'd6;
-wire _shell_38 = out_wr_ptr_reg == 6'd7;
-wire _shell_39 = out_wr_ptr_reg == 6'd8;
-wire _shell_40 = out_wr_ptr_reg == 6'd9;
-wire _shell_41 = out_wr_ptr_reg == 6'd10;
-wire _shell_42 = out_wr_ptr_reg == 6'd11;
-wire _shell_43 = out_wr_ptr_reg == 6'd12;
-wire _shell_44 = out_wr_ptr_reg == 6'd13;
-wire _shell_45 = out_wr_ptr_reg == 6'd14;
-wire _shell_46 = out_wr_ptr_reg == 6'd15;
-wire _shell_47 = out_wr_ptr_reg == 6'd16;
-wire _shell_48 = out_wr_ptr_reg == 6'd17;
-wire _shell_49 = out_wr_ptr_reg == 6'd18;
-wire _shell_50 = out_wr_ptr_reg == 6'd19;
-wire _shell_51 = out_wr_ptr_reg == 6'd20;
-wire _shell_52 = out_wr_ptr_reg == 6'd21;
-wire _shell_53 = out_wr_ptr_reg == 6'd22;
-wire _shell_54 = out_wr_ptr_reg == 6'd23;
-wire _shell_55 = out_wr_ptr_reg == 6'd24;
-wire _shell_56 = out_wr_ptr_reg == 6'd25;
-wire _shell_57 = out_wr_ptr_reg == 6'd26;
-wire _shell_58 = out_wr_ptr_reg == 6'd27;
-wire _shell_59 = out_wr_ptr_reg == 6'd28;
-wire _shell_60 = out_wr_ptr_reg == 6'd29;
-wire _shell_61 = out_wr_ptr_reg == 6'd30;
-wire _shell_62 = out_wr_ptr_reg == 6'd31;
-wire _shell_63 = out_wr_ptr_reg == 6'd32;
-wire _shell_64 = out_wr_ptr_reg == 6'd33;
-wire _shell_65 = out_wr_ptr_reg == 6'd34;
-wire _shell_66 = out_wr_ptr_reg == 6'd35;
-wire _shell_67 = out_wr_ptr_reg == 6'd35;
-wire [5:0] _shell_68 = out_wr_ptr_reg + 6'd1;
-wire [5:0] _shell_69 = _shell_67 ? 6'd0 : _shell_68;
-wire _shell_70 = out_wr_ptr_reg == out_rd_ptr_plus1_reg;
-wire out_lands_next = s34_valid_reg & _shell_70;
-wire [15:0] _shell_71 = out_rd_ptr_plus1_reg[5] ? (out_rd_ptr_plus1_reg[4] ? out35_conn_reg : (out_rd_ptr_plus1_reg[3] ? out35_conn_reg : (out_rd_ptr_plus1_reg[2] ? out35_conn_reg : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out35_conn_reg : out34_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out33_conn_reg : out32_conn_reg))))) : (out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_conn_reg : out30_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out29_conn_reg : out28_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_conn_reg : out26_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out25_conn_reg : out24_conn_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_conn_reg : out22_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out21_conn_reg : out20_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_conn_reg : out18_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out17_conn_reg : out16_conn_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_conn_reg : out14_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out13_conn_reg : out12_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_conn_reg : out10_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out9_conn_reg : out8_conn_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_conn_reg : out6_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out5_conn_reg : out4_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_conn_reg : out2_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out1_conn_reg : out0_conn_reg)))));
-wire [1:0] _shell_72 = out_rd_ptr_plus1_reg[5] ? (out_rd_ptr_plus1_reg[4] ? out35_kind_reg : (out_rd_ptr_plus1_reg[3] ? out35_kind_reg : (out_rd_ptr_plus1_reg[2] ? out35_kind_reg : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out35_kind_reg : out34_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out33_kind_reg : out32_kind_reg))))) : (out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_kind_reg : out30_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out29_kind_reg : out28_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_kind_reg : out26_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out25_kind_reg : out24_kind_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_kind_reg : out22_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out21_kind_reg : out20_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_kind_reg : out18_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out17_kind_reg : out16_kind_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_kind_reg : out14_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out13_kind_reg : out12_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_kind_reg : out10_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out9_kind_reg : out8_kind_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_kind_reg : out6_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out5_kind_reg : out4_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_kind_reg : out2_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out1_kind_reg : out0_kind_reg)))));
-wire [19:0] _shell_73 = out_rd_ptr_plus1_reg[5] ? (out_rd_ptr_plus1_reg[4] ? out35_wm_reg : (out_rd_ptr_plus1_reg[3] ? out35_wm_reg : (out_rd_ptr_plus1_reg[2] ? out35_wm_reg : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out35_wm_reg : out34_wm_reg) : (out_rd_ptr_plus1_reg[0] ? out33_wm_reg : out32_wm_reg))))) : (out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_wm_reg : out30_wm_reg) : (out_rd_ptr_plus1_reg[0] ? out29_wm_reg : out28_wm_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_wm_reg : out26_wm_reg) : (out_rd_ptr_plus1_reg[0] ? out25_wm_reg : out24_wm_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_wm_reg : out22_wm_reg) : (out_rd_ptr_plus1_reg[0] ? out21_wm_reg : out20_wm_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_wm_reg : out18_wm_reg) : (out_rd_ptr_plus1_reg[0] ? out17_wm_reg : out16_wm_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_wm_reg : out14_wm_reg) : (out_rd_ptr_plus1_reg[0] ? out13_wm_reg : out12_wm_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_wm_reg : out10_wm_reg) : (out_rd_ptr_plus1_reg[0] ? out9_wm_reg : out8_wm_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_wm_reg : out6_wm_reg) : (out_rd_ptr_plus1_reg[0] ? out5_wm_reg : out4_wm_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_wm_reg : out2_wm_reg) : (out_rd_ptr_plus1_reg[0] ? out1_wm_reg : out0_wm_reg)))));
-wire [19:0] _shell_74 = out_rd_ptr_plus1_reg[5] ? (out_rd_ptr_plus1_reg[4] ? out35_eq_reg : (out_rd_ptr_plus1_reg[3] ? out35_eq_reg : (out_rd_ptr_plus1_reg[2] ? out35_eq_reg : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out35_eq_reg : out34_eq_reg) : (out_rd_ptr_plus1_reg[0] ? out33_eq_reg : out32_eq_reg))))) : (out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_eq_reg : out30_eq_reg) : (out_rd_ptr_plus1_reg[0] ? out29_eq_reg : out28_eq_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_eq_reg : out26_eq_reg) : (out_rd_ptr_plus1_reg[0] ? out25_eq_reg : out24_eq_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_eq_reg : out22_eq_reg) : (out_rd_ptr_plus1_reg[0] ? out21_eq_reg : out20_eq_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_eq_reg : out18_eq_reg) : (out_rd_ptr_plus1_reg[0] ? out17_eq_reg : out16_eq_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_eq_reg : out14_eq_reg) : (out_rd_ptr_plus1_reg[0] ? out13_eq_reg : out12_eq_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_eq_reg : out10_eq_reg) : (out_rd_ptr_plus1_reg[0] ? out9_eq_reg : out8_eq_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_eq_reg : out6_eq_reg) : (out_rd_ptr_plus1_reg[0] ? out5_eq_reg : out4_eq_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_eq_reg : out2_eq_reg) : (out_rd_ptr_plus1_reg[0] ? out1_eq_reg : out0_eq_reg)))));
-wire _shell_75 = out_rd_ptr_plus1_reg[5] ? (out_rd_ptr_plus1_reg[4] ? out35_decreased_reg : (out_rd_ptr_plus1_reg[3] ? out35_decreased_reg : (out_rd_ptr_plus1_reg[2] ? out35_decreased_reg : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out35_decreased_reg : out34_decreased_reg) : (out_rd_ptr_plus1_reg[0] ? out33_decreased_reg : out32_decreased_reg))))) : (out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_decreased_reg : out30_decreased_reg) : (out_rd_ptr_plus1_reg[0] ? out29_decreased_reg : out28_decreased_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_decreased_reg : out26_decreased_reg) : (out_rd_ptr_plus1_reg[0] ? out25_decreased_reg : out24_decreased_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_decreased_reg : out22_decreased_reg) : (out_rd_ptr_plus1_reg[0] ? out21_decreased_reg : out20_decreased_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_decreased_reg : out18_decreased_reg) : (out_rd_ptr_plus1_reg[0] ? out17_decreased_reg : out16_decreased_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_decreased_reg : out14_decreased_reg) : (out_rd_ptr_plus1_reg[0] ? out13_decreased_reg : out12_decreased_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_decreased_reg : out10_decreased_reg) : (out_rd_ptr_plus1_reg[0] ? out9_decreased_reg : out8_decreased_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_decreased_reg : out6_decreased_reg) : (out_rd_ptr_plus1_reg[0] ? out5_decreased_reg : out4_decreased_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_decreased_reg : out2_decreased_reg) : (out_rd_ptr_plus1_reg[0] ? out1_decreased_reg : out0_decreased_reg)))));
-wire _shell_76 = out_rd_ptr_plus1_reg[5] ? (out_rd_ptr_plus1_reg[4] ? out35_error_reg : (out_rd_ptr_plus1_reg[3] ? out35_error_reg : (out_rd_ptr_plus1_reg[2] ? out35_error_reg : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out35_error_reg : out34_error_reg) : (out_rd_ptr_plus1_reg[0] ? out33_error_reg : out32_error_reg))))) : (out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_error_reg : out30_error_reg) : (out_rd_ptr_plus1_reg[0] ? out29_error_reg : out28_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_error_reg : out26_error_reg) : (out_rd_ptr_plus1_reg[0] ? out25_error_reg : out24_error_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_error_reg : out22_error_reg) : (out_rd_ptr_plus1_reg[0] ? out21_error_reg : out20_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_error_reg : out18_error_reg) : (out_rd_ptr_plus1_reg[0] ? out17_error_reg : out16_error_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_error_reg : out14_error_reg) : (out_rd_ptr_plus1_reg[0] ? out13_error_reg : out12_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_error_reg : out10_error_reg) : (out_rd_ptr_plus1_reg[0] ? out9_error_reg : out8_error_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_error_reg : out6_error_reg) : (out_rd_ptr_plus1_reg[0] ? out5_error_reg : out4_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_error_reg : out2_error_reg) : (out_rd_ptr_plus1_reg[0] ? out1_error_reg : out0_error_reg)))));
-wire _shell_77 = out_wr_ptr_reg == out_rd_ptr_reg;
-wire out_lands_head = s34_valid_reg & _shell_77;
-wire _shell_78 = out_rd_ptr_plus1_reg == 6'd35;
-wire [5:0] _shell_79 = out_rd_ptr_plus1_reg + 6'd1;
-wire [5:0] _shell_80 = _shell_78 ? 6'd0 : _shell_79;
-wire [5:0] _shell_81 = s34_valid_reg ? 6'd1 : 6'd0;
-wire [5:0] _shell_82 = out_count_reg + _shell_81;
-wire [5:0] _shell_83 = out_pop ? 6'd1 : 6'd0;
-wire [5:0] _shell_84 = _shell_82 - _shell_83;
-wire _shell_85 = ~out_pop;
-wire _shell_86 = s34_valid_reg & _shell_85;
-wire _shell_87 = out_count_reg != 6'd63;
-wire _shell_88 = ~s34_valid_reg;
-wire _shell_89 = out_pop & _shell_88;
-wire _shell_90 = out_count_reg != 6'd1;
+wire _shell_48 = s34_wm_next_reg < s34_cur_wm_reg;
+wire _shell_49 = s34_t_reg & _shell_48;
+wire res_decreased = s34_error_reg ? 1'd0 : _shell_49;
+wire _shell_50 = out_wr_ptr_reg == 6'd1;
+wire _shell_51 = out_wr_ptr_reg == 6'd2;
+wire _shell_52 = out_wr_ptr_reg == 6'd3;
+wire _shell_53 = out_wr_ptr_reg == 6'd4;
+wire _shell_54 = out_wr_ptr_reg == 6'd5;
+wire _shell_55 = out_wr_ptr_reg == 6'd6;
+wire _shell_56 = out_wr_ptr_reg == 6'd7;
+wire _shell_57 = out_wr_ptr_reg == 6'd8;
+wire _shell_58 = out_wr_ptr_reg == 6'd9;
+wire _shell_59 = out_wr_ptr_reg == 6'd10;
+wire _shell_60 = out_wr_ptr_reg == 6'd11;
+wire _shell_61 = out_wr_ptr_reg == 6'd12;
+wire _shell_62 = out_wr_ptr_reg == 6'd13;
+wire _shell_63 = out_wr_ptr_reg == 6'd14;
+wire _shell_64 = out_wr_ptr_reg == 6'd15;
+wire _shell_65 = out_wr_ptr_reg == 6'd16;
+wire _shell_66 = out_wr_ptr_reg == 6'd17;
+wire _shell_67 = out_wr_ptr_reg == 6'd18;
+wire _shell_68 = out_wr_ptr_reg == 6'd19;
+wire _shell_69 = out_wr_ptr_reg == 6'd20;
+wire _shell_70 = out_wr_ptr_reg == 6'd21;
+wire _shell_71 = out_wr_ptr_reg == 6'd22;
+wire _shell_72 = out_wr_ptr_reg == 6'd23;
+wire _shell_73 = out_wr_ptr_reg == 6'd24;
+wire _shell_74 = out_wr_ptr_reg == 6'd25;
+wire _shell_75 = out_wr_ptr_reg == 6'd26;
+wire _shell_76 = out_wr_ptr_reg == 6'd27;
+wire _shell_77 = out_wr_ptr_reg == 6'd28;
+wire _shell_78 = out_wr_ptr_reg == 6'd29;
+wire _shell_79 = out_wr_ptr_reg == 6'd30;
+wire _shell_80 = out_wr_ptr_reg == 6'd31;
+wire _shell_81 = out_wr_ptr_reg == 6'd32;
+wire _shell_82 = out_wr_ptr_reg == 6'd33;
+wire _shell_83 = out_wr_ptr_reg == 6'd34;
+wire _shell_84 = out_wr_ptr_reg == 6'd35;
+wire _shell_85 = out_wr_ptr_reg == 6'd35;
+wire [5:0] _shell_86 = out_wr_ptr_reg + 6'd1;
+wire [5:0] _shell_87 = _shell_85 ? 6'd0 : _shell_86;
+wire _shell_88 = out_wr_ptr_reg == out_rd_ptr_plus1_reg;
+wire out_lands_next = s34_valid_reg & _shell_88;
+wire [15:0] _shell_89 = out_rd_ptr_plus1_reg[5] ? (out_rd_ptr_plus1_reg[4] ? out35_conn_reg : (out_rd_ptr_plus1_reg[3] ? out35_conn_reg : (out_rd_ptr_plus1_reg[2] ? out35_conn_reg : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out35_conn_reg : out34_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out33_conn_reg : out32_conn_reg))))) : (out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_conn_reg : out30_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out29_conn_reg : out28_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_conn_reg : out26_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out25_conn_reg : out24_conn_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_conn_reg : out22_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out21_conn_reg : out20_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_conn_reg : out18_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out17_conn_reg : out16_conn_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_conn_reg : out14_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out13_conn_reg : out12_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_conn_reg : out10_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out9_conn_reg : out8_conn_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_conn_reg : out6_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out5_conn_reg : out4_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_conn_reg : out2_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out1_conn_reg : out0_conn_reg)))));
+wire [1:0] _shell_90 = out_rd_ptr_plus1_reg[5] ? (out_rd_ptr_plus1_reg[4] ? out35_kind_reg : (out_rd_ptr_plus1_reg[3] ? out35_kind_reg : (out_rd_ptr_plus1_reg[2] ? out35_kind_reg : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out35_kind_reg : out34_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out33_kind_reg : out32_kind_reg))))) : (out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_kind_reg : out30_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out29_kind_reg : out28_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_kind_reg : out26_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out25_kind_reg : out24_kind_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_kind_reg : out22_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out21_kind_reg : out20_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_kind_reg : out18_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out17_kind_reg : out16_kind_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_kind_reg : out14_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out13_kind_reg : out12_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_kind_reg : out10_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out9_kind_reg : out8_kind_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_kind_reg : out6_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out5_kind_reg : out4_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_kind_reg : out2_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out1_kind_reg : out0_kind_reg)))));
+wire [19:0] _shell_91 = out_rd_ptr_plus1_reg[5] ? (out_rd_ptr_plus1_reg[4] ? out35_wm_reg : (out_rd_ptr_plus1_reg[3] ? out35_wm_reg : (out_rd_ptr_plus1_reg[2] ? out35_wm_reg : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out35_wm_reg : out34_wm_reg) : (out_rd_ptr_plus1_reg[0] ? out33_wm_reg : out32_wm_reg))))) : (out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_wm_reg : out30_wm_reg) : (out_rd_ptr_plus1_reg[0] ? out29_wm_reg : out28_wm_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_wm_reg : out26_wm_reg) : (out_rd_ptr_plus1_reg[0] ? out25_wm_reg : out24_wm_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_wm_reg : out22_wm_reg) : (out_rd_ptr_plus1_reg[0] ? out21_wm_reg : out20_wm_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_wm_reg : out18_wm_reg) : (out_rd_ptr_plus1_reg[0] ? out17_wm_reg : out16_wm_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_wm_reg : out14_wm_reg) : (out_rd_ptr_plus1_reg[0] ? out13_wm_reg : out12_wm_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_wm_reg : out10_wm_reg) : (out_rd_ptr_plus1_reg[0] ? out9_wm_reg : out8_wm_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_wm_reg : out6_wm_reg) : (out_rd_ptr_plus1_reg[0] ? out5_wm_reg : out4_wm_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_wm_reg : out2_wm_reg) : (out_rd_ptr_plus1_reg[0] ? out1_wm_reg : out0_wm_reg)))));
+wire [19:0] _shell_92 = out_rd_ptr_plus1_reg[5] ? (out_rd_ptr_plus1_reg[4] ? out35_eq_reg : (out_rd_ptr_plus1_reg[3] ? out35_eq_reg : (out_rd_ptr_plus1_reg[2] ? out35_eq_reg : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out35_eq_reg : out34_eq_reg) : (out_rd_ptr_plus1_reg[0] ? out33_eq_reg : out32_eq_reg))))) : (out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_eq_reg : out30_eq_reg) : (out_rd_ptr_plus1_reg[0] ? out29_eq_reg : out28_eq_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_eq_reg : out26_eq_reg) : (out_rd_ptr_plus1_reg[0] ? out25_eq_reg : out24_eq_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_eq_reg : out22_eq_reg) : (out_rd_ptr_plus1_reg[0] ? out21_eq_reg : out20_eq_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_eq_reg : out18_eq_reg) : (out_rd_ptr_plus1_reg[0] ? out17_eq_reg : out16_eq_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_eq_reg : out14_eq_reg) : (out_rd_ptr_plus1_reg[0] ? out13_eq_reg : out12_eq_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_eq_reg : out10_eq_reg) : (out_rd_ptr_plus1_reg[0] ? out9_eq_reg : out8_eq_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_eq_reg : out6_eq_reg) : (out_rd_ptr_plus1_reg[0] ? out5_eq_reg : out4_eq_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_eq_reg : out2_eq_reg) : (out_rd_ptr_plus1_reg[0] ? out1_eq_reg : out0_eq_reg)))));
+wire _shell_93 = out_rd_ptr_plus1_reg[5] ? (out_rd_ptr_plus1_reg[4] ? out35_decreased_reg : (out_rd_ptr_plus1_reg[3] ? out35_decreased_reg : (out_rd_ptr_plus1_reg[2] ? out35_decreased_reg : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out35_decreased_reg : out34_decreased_reg) : (out_rd_ptr_plus1_reg[0] ? out33_decreased_reg : out32_decreased_reg))))) : (out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_decreased_reg : out30_decreased_reg) : (out_rd_ptr_plus1_reg[0] ? out29_decreased_reg : out28_decreased_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_decreased_reg : out26_decreased_reg) : (out_rd_ptr_plus1_reg[0] ? out25_decreased_reg : out24_decreased_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_decreased_reg : out22_decreased_reg) : (out_rd_ptr_plus1_reg[0] ? out21_decreased_reg : out20_decreased_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_decreased_reg : out18_decreased_reg) : (out_rd_ptr_plus1_reg[0] ? out17_decreased_reg : out16_decreased_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_decreased_reg : out14_decreased_reg) : (out_rd_ptr_plus1_reg[0] ? out13_decreased_reg : out12_decreased_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_decreased_reg : out10_decreased_reg) : (out_rd_ptr_plus1_reg[0] ? out9_decreased_reg : out8_decreased_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_decreased_reg : out6_decreased_reg) : (out_rd_ptr_plus1_reg[0] ? out5_decreased_reg : out4_decreased_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_decreased_reg : out2_decreased_reg) : (out_rd_ptr_plus1_reg[0] ? out1_decreased_reg : out0_decreased_reg)))));
+wire _shell_94 = out_rd_ptr_plus1_reg[5] ? (out_rd_ptr_plus1_reg[4] ? out35_error_reg : (out_rd_ptr_plus1_reg[3] ? out35_error_reg : (out_rd_ptr_plus1_reg[2] ? out35_error_reg : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out35_error_reg : out34_error_reg) : (out_rd_ptr_plus1_reg[0] ? out33_error_reg : out32_error_reg))))) : (out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out31_error_reg : out30_error_reg) : (out_rd_ptr_plus1_reg[0] ? out29_error_reg : out28_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out27_error_reg : out26_error_reg) : (out_rd_ptr_plus1_reg[0] ? out25_error_reg : out24_error_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_error_reg : out22_error_reg) : (out_rd_ptr_plus1_reg[0] ? out21_error_reg : out20_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_error_reg : out18_error_reg) : (out_rd_ptr_plus1_reg[0] ? out17_error_reg : out16_error_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_error_reg : out14_error_reg) : (out_rd_ptr_plus1_reg[0] ? out13_error_reg : out12_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_error_reg : out10_error_reg) : (out_rd_ptr_plus1_reg[0] ? out9_error_reg : out8_error_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_error_reg : out6_error_reg) : (out_rd_ptr_plus1_reg[0] ? out5_error_reg : out4_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_error_reg : out2_error_reg) : (out_rd_ptr_plus1_reg[0] ? out1_error_reg : out0_error_reg)))));
+wire _shell_95 = out_wr_ptr_reg == out_rd_ptr_reg;
+wire out_lands_head = s34_valid_reg & _shell_95;
+wire _shell_96 = out_rd_ptr_plus1_reg == 6'd35;
+wire [5:0] _shell_97 = out_rd_ptr_plus1_reg + 6'd1;
+wire [5:0] _shell_98 = _shell_96 ? 6'd0 : _shell_97;
+wire [5:0] _shell_99 = s34_valid_reg ? 6'd1 : 6'd0;
+wire [5:0] _shell_100 = out_count_reg + _shell_99;
+wire [5:0] _shell_101 = out_pop ? 6'd1 : 6'd0;
+wire [5:0] _shell_102 = _shell_100 - _shell_101;
+wire _shell_103 = ~out_pop;
+wire _shell_104 = s34_valid_reg & _shell_103;
+wire _shell_105 = out_count_reg != 6'd63;
+wire _shell_106 = ~s34_valid_reg;
+wire _shell_107 = out_pop & _shell_106;
+wire _shell_108 = out_count_reg != 6'd1;
 wire out_stays = |out_count_reg;
-wire _shell_91 = _shell_89 ? _shell_90 : out_stays;
-wire _shell_92 = _shell_86 ? _shell_87 : _shell_91;
+wire _shell_109 = _shell_107 ? _shell_108 : out_stays;
+wire _shell_110 = _shell_104 ? _shell_105 : _shell_109;
 wire _issue_next_0 = in_conn_reg == skid_conn_reg;
 wire hazard_issued_skid = issue & _issue_next_0;
 wire _issue_next_1 = s1_conn_reg == skid_conn_reg;
 wire _issue_next_2 = s1_valid_reg & _issue_next_1;
 wire _issue_next_3 = hazard_issued_skid | _issue_next_2;
-wire _issue_next_4 = s2_conn_reg == skid_conn_reg;
-wire _issue_next_5 = s2_valid_reg & _issue_next_4;
-wire _issue_next_6 = _issue_next_3 | _issue_next_5;
-wire _issue_next_7 = s3_conn_reg == skid_conn_reg;
-wire _issue_next_8 = s3_valid_reg & _issue_next_7;
-wire _issue_next_9 = _issue_next_6 | _issue_next_8;
-wire _issue_next_10 = s4_conn_reg == skid_conn_reg;
-wire _issue_next_11 = s4_valid_reg & _issue_next_10;
-wire _issue_next_12 = _issue_next_9 | _issue_next_11;
-wire _issue_next_13 = in_conn_reg == s_event_conn;
-wire hazard_issued_in = issue & _issue_next_13;
-wire _issue_next_14 = s1_conn_reg == s_event_conn;
-wire _issue_next_15 = s1_valid_reg & _issue_next_14;
-wire _issue_next_16 = hazard_issued_in | _issue_next_15;
-wire _issue_next_17 = s2_conn_reg == s_event_conn;
-wire _issue_next_18 = s2_valid_reg & _issue_next_17;
+wire _issue_next_4 = in_conn_reg == s_event_conn;
+wire hazard_issued_in = issue & _issue_next_4;
+wire _issue_next_5 = s1_conn_reg == s_event_conn;
+wire _issue_next_6 = s1_valid_reg & _issue_next_5;
+wire _issue_next_7 = hazard_issued_in | _issue_next_6;
+wire _issue_next_8 = skid_valid_reg ? _issue_next_3 : _issue_next_7;
+wire _issue_next_9 = in_conn_reg == in_conn_reg;
+wire hazard_issued_head = issue & _issue_next_9;
+wire _issue_next_10 = s1_conn_reg == in_conn_reg;
+wire _issue_next_11 = s1_valid_reg & _issue_next_10;
+wire _issue_next_12 = hazard_issued_head | _issue_next_11;
+wire _issue_next_13 = in_valid_reg ? _issue_next_12 : _issue_next_7;
+wire hazard0_ahead = issue ? _issue_next_8 : _issue_next_13;
+wire _issue_next_14 = s2_conn_reg == skid_conn_reg;
+wire _issue_next_15 = s2_valid_reg & _issue_next_14;
+wire _issue_next_16 = 1'd0 | _issue_next_15;
+wire _issue_next_17 = s3_conn_reg == skid_conn_reg;
+wire _issue_next_18 = s3_valid_reg & _issue_next_17;
 wire _issue_next_19 = _issue_next_16 | _issue_next_18;
-wire _issue_next_20 = s3_conn_reg == s_event_conn;
-wire _issue_next_21 = s3_valid_reg & _issue_next_20;
-wire _issue_next_22 = _issue_next_19 | _issue_next_21;
-wire _issue_next_23 = s4_conn_reg == s_event_conn;
-wire _issue_next_24 = s4_valid_reg & _issue_next_23;
+wire _issue_next_20 = s2_conn_reg == s_event_conn;
+wire _issue_next_21 = s2_valid_reg & _issue_next_20;
+wire _issue_next_22 = 1'd0 | _issue_next_21;
+wire _issue_next_23 = s3_conn_reg == s_event_conn;
+wire _issue_next_24 = s3_valid_reg & _issue_next_23;
 wire _issue_next_25 = _issue_next_22 | _issue_next_24;
-wire _issue_next_26 = skid_valid_reg ? _issue_next_12 : _issue_next_25;
-wire _issue_next_27 = in_conn_reg == in_conn_reg;
-wire hazard_issued_head = issue & _issue_next_27;
-wire _issue_next_28 = s1_conn_reg == in_conn_reg;
-wire _issue_next_29 = s1_valid_reg & _issue_next_28;
-wire _issue_next_30 = hazard_issued_head | _issue_next_29;
-wire _issue_next_31 = s2_conn_reg == in_conn_reg;
-wire _issue_next_32 = s2_valid_reg & _issue_next_31;
-wire _issue_next_33 = _issue_next_30 | _issue_next_32;
-wire _issue_next_34 = s3_conn_reg == in_conn_reg;
-wire _issue_next_35 = s3_valid_reg & _issue_next_34;
-wire _issue_next_36 = _issue_next_33 | _issue_next_35;
-wire _issue_next_37 = s4_conn_reg == in_conn_reg;
-wire _issue_next_38 = s4_valid_reg & _issue_next_37;
+wire _issue_next_26 = skid_valid_reg ? _issue_next_19 : _issue_next_25;
+wire _issue_next_27 = s2_conn_reg == in_conn_reg;
+wire _issue_next_28 = s2_valid_reg & _issue_next_27;
+wire _issue_next_29 = 1'd0 | _issue_next_28;
+wire _issue_next_30 = s3_conn_reg == in_conn_reg;
+wire _issue_next_31 = s3_valid_reg & _issue_next_30;
+wire _issue_next_32 = _issue_next_29 | _issue_next_31;
+wire _issue_next_33 = in_valid_reg ? _issue_next_32 : _issue_next_25;
+wire hazard1_ahead = issue ? _issue_next_26 : _issue_next_33;
+wire _issue_next_34 = s4_conn_reg == skid_conn_reg;
+wire _issue_next_35 = s4_valid_reg & _issue_next_34;
+wire _issue_next_36 = 1'd0 | _issue_next_35;
+wire _issue_next_37 = s5_conn_reg == skid_conn_reg;
+wire _issue_next_38 = s5_valid_reg & _issue_next_37;
 wire _issue_next_39 = _issue_next_36 | _issue_next_38;
-wire _issue_next_40 = in_valid_reg ? _issue_next_39 : _issue_next_25;
-wire hazard0_ahead = issue ? _issue_next_26 : _issue_next_40;
-wire _issue_next_41 = s5_conn_reg == skid_conn_reg;
-wire _issue_next_42 = s5_valid_reg & _issue_next_41;
-wire _issue_next_43 = 1'd0 | _issue_next_42;
-wire _issue_next_44 = s6_conn_reg == skid_conn_reg;
-wire _issue_next_45 = s6_valid_reg & _issue_next_44;
-wire _issue_next_46 = _issue_next_43 | _issue_next_45;
-wire _issue_next_47 = s7_conn_reg == skid_conn_reg;
-wire _issue_next_48 = s7_valid_reg & _issue_next_47;
-wire _issue_next_49 = _issue_next_46 | _issue_next_48;
-wire _issue_next_50 = s8_conn_reg == skid_conn_reg;
-wire _issue_next_51 = s8_valid_reg & _issue_next_50;
+wire _issue_next_40 = s4_conn_reg == s_event_conn;
+wire _issue_next_41 = s4_valid_reg & _issue_next_40;
+wire _issue_next_42 = 1'd0 | _issue_next_41;
+wire _issue_next_43 = s5_conn_reg == s_event_conn;
+wire _issue_next_44 = s5_valid_reg & _issue_next_43;
+wire _issue_next_45 = _issue_next_42 | _issue_next_44;
+wire _issue_next_46 = skid_valid_reg ? _issue_next_39 : _issue_next_45;
+wire _issue_next_47 = s4_conn_reg == in_conn_reg;
+wire _issue_next_48 = s4_valid_reg & _issue_next_47;
+wire _issue_next_49 = 1'd0 | _issue_next_48;
+wire _issue_next_50 = s5_conn_reg == in_conn_reg;
+wire _issue_next_51 = s5_valid_reg & _issue_next_50;
 wire _issue_next_52 = _issue_next_49 | _issue_next_51;
-wire _issue_next_53 = s9_conn_reg == skid_conn_reg;
-wire _issue_next_54 = s9_valid_reg & _issue_next_53;
-wire _issue_next_55 = _issue_next_52 | _issue_next_54;
-wire _issue_next_56 = s5_conn_reg == s_event_conn;
-wire _issue_next_57 = s5_valid_reg & _issue_next_56;
-wire _issue_next_58 = 1'd0 | _issue_next_57;
-wire _issue_next_59 = s6_conn_reg == s_event_conn;
-wire _issue_next_60 = s6_valid_reg & _issue_next_59;
-wire _issue_next_61 = _issue_next_58 | _issue_next_60;
-wire _issue_next_62 = s7_conn_reg == s_event_conn;
-wire _issue_next_63 = s7_valid_reg & _issue_next_62;
-wire _issue_next_64 = _issue_next_61 | _issue_next_63;
-wire _issue_next_65 = s8_conn_reg == s_event_conn;
-wire _issue_next_66 = s8_valid_reg & _issue_next_65;
-wire _issue_next_67 = _issue_next_64 | _issue_next_66;
-wire _issue_next_68 = s9_conn_reg == s_event_conn;
-wire _issue_next_69 = s9_valid_reg & _issue_next_68;
-wire _issue_next_70 = _issue_next_67 | _issue_next_69;
-wire _issue_next_71 = skid_valid_reg ? _issue_next_55 : _issue_next_70;
-wire _issue_next_72 = s5_conn_reg == in_conn_reg;
-wire _issue_next_73 = s5_valid_reg & _issue_next_72;
-wire _issue_next_74 = 1'd0 | _issue_next_73;
-wire _issue_next_75 = s6_conn_reg == in_conn_reg;
-wire _issue_next_76 = s6_valid_reg & _issue_next_75;
-wire _issue_next_77 = _issue_next_74 | _issue_next_76;
-wire _issue_next_78 = s7_conn_reg == in_conn_reg;
-wire _issue_next_79 = s7_valid_reg & _issue_next_78;
-wire _issue_next_80 = _issue_next_77 | _issue_next_79;
-wire _issue_next_81 = s8_conn_reg == in_conn_reg;
-wire _issue_next_82 = s8_valid_reg & _issue_next_81;
-wire _issue_next_83 = _issue_next_80 | _issue_next_82;
-wire _issue_next_84 = s9_conn_reg == in_conn_reg;
-wire _issue_next_85 = s9_valid_reg & _issue_next_84;
-wire _issue_next_86 = _issue_next_83 | _issue_next_85;
-wire _issue_next_87 = in_valid_reg ? _issue_next_86 : _issue_next_70;
-wire hazard1_ahead = issue ? _issue_next_71 : _issue_next_87;
-wire _issue_next_88 = s10_conn_reg == skid_conn_reg;
-wire _issue_next_89 = s10_valid_reg & _issue_next_88;
-wire _issue_next_90 = 1'd0 | _issue_next_89;
-wire _issue_next_91 = s11_conn_reg == skid_conn_reg;
-wire _issue_next_92 = s11_valid_reg & _issue_next_91;
-wire _issue_next_93 = _issue_next_90 | _issue_next_92;
-wire _issue_next_94 = s12_conn_reg == skid_conn_reg;
-wire _issue_next_95 = s12_valid_reg & _issue_next_94;
-wire _issue_next_96 = _issue_next_93 | _issue_next_95;
-wire _issue_next_97 = s13_conn_reg == skid_conn_reg;
-wire _issue_next_98 = s13_valid_reg & _issue_next_97;
+wire _issue_next_53 = in_valid_reg ? _issue_next_52 : _issue_next_45;
+wire hazard2_ahead = issue ? _issue_next_46 : _issue_next_53;
+wire _issue_next_54 = s6_conn_reg == skid_conn_reg;
+wire _issue_next_55 = s6_valid_reg & _issue_next_54;
+wire _issue_next_56 = 1'd0 | _issue_next_55;
+wire _issue_next_57 = s7_conn_reg == skid_conn_reg;
+wire _issue_next_58 = s7_valid_reg & _issue_next_57;
+wire _issue_next_59 = _issue_next_56 | _issue_next_58;
+wire _issue_next_60 = s6_conn_reg == s_event_conn;
+wire _issue_next_61 = s6_valid_reg & _issue_next_60;
+wire _issue_next_62 = 1'd0 | _issue_next_61;
+wire _issue_next_63 = s7_conn_reg == s_event_conn;
+wire _issue_next_64 = s7_valid_reg & _issue_next_63;
+wire _issue_next_65 = _issue_next_62 | _issue_next_64;
+wire _issue_next_66 = skid_valid_reg ? _issue_next_59 : _issue_next_65;
+wire _issue_next_67 = s6_conn_reg == in_conn_reg;
+wire _issue_next_68 = s6_valid_reg & _issue_next_67;
+wire _issue_next_69 = 1'd0 | _issue_next_68;
+wire _issue_next_70 = s7_conn_reg == in_conn_reg;
+wire _issue_next_71 = s7_valid_reg & _issue_next_70;
+wire _issue_next_72 = _issue_next_69 | _issue_next_71;
+wire _issue_next_73 = in_valid_reg ? _issue_next_72 : _issue_next_65;
+wire hazard3_ahead = issue ? _issue_next_66 : _issue_next_73;
+wire _issue_next_74 = s8_conn_reg == skid_conn_reg;
+wire _issue_next_75 = s8_valid_reg & _issue_next_74;
+wire _issue_next_76 = 1'd0 | _issue_next_75;
+wire _issue_next_77 = s9_conn_reg == skid_conn_reg;
+wire _issue_next_78 = s9_valid_reg & _issue_next_77;
+wire _issue_next_79 = _issue_next_76 | _issue_next_78;
+wire _issue_next_80 = s8_conn_reg == s_event_conn;
+wire _issue_next_81 = s8_valid_reg & _issue_next_80;
+wire _issue_next_82 = 1'd0 | _issue_next_81;
+wire _issue_next_83 = s9_conn_reg == s_event_conn;
+wire _issue_next_84 = s9_valid_reg & _issue_next_83;
+wire _issue_next_85 = _issue_next_82 | _issue_next_84;
+wire _issue_next_86 = skid_valid_reg ? _issue_next_79 : _issue_next_85;
+wire _issue_next_87 = s8_conn_reg == in_conn_reg;
+wire _issue_next_88 = s8_valid_reg & _issue_next_87;
+wire _issue_next_89 = 1'd0 | _issue_next_88;
+wire _issue_next_90 = s9_conn_reg == in_conn_reg;
+wire _issue_next_91 = s9_valid_reg & _issue_next_90;
+wire _issue_next_92 = _issue_next_89 | _issue_next_91;
+wire _issue_next_93 = in_valid_reg ? _issue_next_92 : _issue_next_85;
+wire hazard4_ahead = issue ? _issue_next_86 : _issue_next_93;
+wire _issue_next_94 = s10_conn_reg == skid_conn_reg;
+wire _issue_next_95 = s10_valid_reg & _issue_next_94;
+wire _issue_next_96 = 1'd0 | _issue_next_95;
+wire _issue_next_97 = s11_conn_reg == skid_conn_reg;
+wire _issue_next_98 = s11_valid_reg & _issue_next_97;
 wire _issue_next_99 = _issue_next_96 | _issue_next_98;
-wire _issue_next_100 = s14_conn_reg == skid_conn_reg;
-wire _issue_next_101 = s14_valid_reg & _issue_next_100;
-wire _issue_next_102 = _issue_next_99 | _issue_next_101;
-wire _issue_next_103 = s10_conn_reg == s_event_conn;
-wire _issue_next_104 = s10_valid_reg & _issue_next_103;
-wire _issue_next_105 = 1'd0 | _issue_next_104;
-wire _issue_next_106 = s11_conn_reg == s_event_conn;
-wire _issue_next_107 = s11_valid_reg & _issue_next_106;
-wire _issue_next_108 = _issue_next_105 | _issue_next_107;
-wire _issue_next_109 = s12_conn_reg == s_event_conn;
-wire _issue_next_110 = s12_valid_reg & _issue_next_109;
-wire _issue_next_111 = _issue_next_108 | _issue_next_110;
-wire _issue_next_112 = s13_conn_reg == s_event_conn;
-wire _issue_next_113 = s13_valid_reg & _issue_next_112;
-wire _issue_next_114 = _issue_next_111 | _issue_next_113;
-wire _issue_next_115 = s14_conn_reg == s_event_conn;
-wire _issue_next_116 = s14_valid_reg & _issue_next_115;
-wire _issue_next_117 = _issue_next_114 | _issue_next_116;
-wire _issue_next_118 = skid_valid_reg ? _issue_next_102 : _issue_next_117;
-wire _issue_next_119 = s10_conn_reg == in_conn_reg;
-wire _issue_next_120 = s10_valid_reg & _issue_next_119;
-wire _issue_next_121 = 1'd0 | _issue_next_120;
-wire _issue_next_122 = s11_conn_reg == in_conn_reg;
-wire _issue_next_123 = s11_valid_reg & _issue_next_122;
-wire _issue_next_124 = _issue_next_121 | _issue_next_123;
-wire _issue_next_125 = s12_conn_reg == in_conn_reg;
-wire _issue_next_126 = s12_valid_reg & _issue_next_125;
-wire _issue_next_127 = _issue_next_124 | _issue_next_126;
-wire _issue_next_128 = s13_conn_reg == in_conn_reg;
-wire _issue_next_129 = s13_valid_reg & _issue_next_128;
-wire _issue_next_130 = _issue_next_127 | _issue_next_129;
-wire _issue_next_131 = s14_conn_reg == in_conn_reg;
-wire _issue_next_132 = s14_valid_reg & _issue_next_131;
-wire _issue_next_133 = _issue_next_130 | _issue_next_132;
-wire _issue_next_134 = in_valid_reg ? _issue_next_133 : _issue_next_117;
-wire hazard2_ahead = issue ? _issue_next_118 : _issue_next_134;
-wire _issue_next_135 = s15_conn_reg == skid_conn_reg;
-wire _issue_next_136 = s15_valid_reg & _issue_next_135;
-wire _issue_next_137 = 1'd0 | _issue_next_136;
-wire _issue_next_138 = s16_conn_reg == skid_conn_reg;
-wire _issue_next_139 = s16_valid_reg & _issue_next_138;
-wire _issue_next_140 = _issue_next_137 | _issue_next_139;
-wire _issue_next_141 = s17_conn_reg == skid_conn_reg;
-wire _issue_next_142 = s17_valid_reg & _issue_next_141;
-wire _issue_next_143 = _issue_next_140 | _issue_next_142;
-wire _issue_next_144 = s18_conn_reg == skid_conn_reg;
-wire _issue_next_145 = s18_valid_reg & _issue_next_144;
-wire _issue_next_146 = _issue_next_143 | _issue_next_145;
-wire _issue_next_147 = s19_conn_reg == skid_conn_reg;
-wire _issue_next_148 = s19_valid_reg & _issue_next_147;
-wire _issue_next_149 = _issue_next_146 | _issue_next_148;
-wire _issue_next_150 = s15_conn_reg == s_event_conn;
+wire _issue_next_100 = s10_conn_reg == s_event_conn;
+wire _issue_next_101 = s10_valid_reg & _issue_next_100;
+wire _issue_next_102 = 1'd0 | _issue_next_101;
+wire _issue_next_103 = s11_conn_reg == s_event_conn;
+wire _issue_next_104 = s11_valid_reg & _issue_next_103;
+wire _issue_next_105 = _issue_next_102 | _issue_next_104;
+wire _issue_next_106 = skid_valid_reg ? _issue_next_99 : _issue_next_105;
+wire _issue_next_107 = s10_conn_reg == in_conn_reg;
+wire _issue_next_108 = s10_valid_reg & _issue_next_107;
+wire _issue_next_109 = 1'd0 | _issue_next_108;
+wire _issue_next_110 = s11_conn_reg == in_conn_reg;
+wire _issue_next_111 = s11_valid_reg & _issue_next_110;
+wire _issue_next_112 = _issue_next_109 | _issue_next_111;
+wire _issue_next_113 = in_valid_reg ? _issue_next_112 : _issue_next_105;
+wire hazard5_ahead = issue ? _issue_next_106 : _issue_next_113;
+wire _issue_next_114 = s12_conn_reg == skid_conn_reg;
+wire _issue_next_115 = s12_valid_reg & _issue_next_114;
+wire _issue_next_116 = 1'd0 | _issue_next_115;
+wire _issue_next_117 = s13_conn_reg == skid_conn_reg;
+wire _issue_next_118 = s13_valid_reg & _issue_next_117;
+wire _issue_next_119 = _issue_next_116 | _issue_next_118;
+wire _issue_next_120 = s12_conn_reg == s_event_conn;
+wire _issue_next_121 = s12_valid_reg & _issue_next_120;
+wire _issue_next_122 = 1'd0 | _issue_next_121;
+wire _issue_next_123 = s13_conn_reg == s_event_conn;
+wire _issue_next_124 = s13_valid_reg & _issue_next_123;
+wire _issue_next_125 = _issue_next_122 | _issue_next_124;
+wire _issue_next_126 = skid_valid_reg ? _issue_next_119 : _issue_next_125;
+wire _issue_next_127 = s12_conn_reg == in_conn_reg;
+wire _issue_next_128 = s12_valid_reg & _issue_next_127;
+wire _issue_next_129 = 1'd0 | _issue_next_128;
+wire _issue_next_130 = s13_conn_reg == in_conn_reg;
+wire _issue_next_131 = s13_valid_reg & _issue_next_130;
+wire _issue_next_132 = _issue_next_129 | _issue_next_131;
+wire _issue_next_133 = in_valid_reg ? _issue_next_132 : _issue_next_125;
+wire hazard6_ahead = issue ? _issue_next_126 : _issue_next_133;
+wire _issue_next_134 = s14_conn_reg == skid_conn_reg;
+wire _issue_next_135 = s14_valid_reg & _issue_next_134;
+wire _issue_next_136 = 1'd0 | _issue_next_135;
+wire _issue_next_137 = s15_conn_reg == skid_conn_reg;
+wire _issue_next_138 = s15_valid_reg & _issue_next_137;
+wire _issue_next_139 = _issue_next_136 | _issue_next_138;
+wire _issue_next_140 = s14_conn_reg == s_event_conn;
+wire _issue_next_141 = s14_valid_reg & _issue_next_140;
+wire _issue_next_142 = 1'd0 | _issue_next_141;
+wire _issue_next_143 = s15_conn_reg == s_event_conn;
+wire _issue_next_144 = s15_valid_reg & _issue_next_143;
+wire _issue_next_145 = _issue_next_142 | _issue_next_144;
+wire _issue_next_146 = skid_valid_reg ? _issue_next_139 : _issue_next_145;
+wire _issue_next_147 = s14_conn_reg == in_conn_reg;
+wire _issue_next_148 = s14_valid_reg & _issue_next_147;
+wire _issue_next_149 = 1'd0 | _issue_next_148;
+wire _issue_next_150 = s15_conn_reg == in_conn_reg;
 wire _issue_next_151 = s15_valid_reg & _issue_next_150;
-wire _issue_next_152 = 1'd0 | _issue_next_151;
-wire _issue_next_153 = s16_conn_reg == s_event_conn;
-wire _issue_next_154 = s16_valid_reg & _issue_next_153;
-wire _issue_next_155 = _issue_next_152 | _issue_next_154;
-wire _issue_next_156 = s17_conn_reg == s_event_conn;
-wire _issue_next_157 = s17_valid_reg & _issue_next_156;
-wire _issue_next_158 = _issue_next_155 | _issue_next_157;
-wire _issue_next_159 = s18_conn_reg == s_event_conn;
-wire _issue_next_160 = s18_valid_reg & _issue_next_159;
-wire _issue_next_161 = _issue_next_158 | _issue_next_160;
-wire _issue_next_162 = s19_conn_reg == s_event_conn;
-wire _issue_next_163 = s19_valid_reg & _issue_next_162;
-wire _issue_next_164 = _issue_next_161 | _issue_next_163;
-wire _issue_next_165 = skid_valid_reg ? _issue_next_149 : _issue_next_164;
-wire _issue_next_166 = s15_conn_reg == in_conn_reg;
-wire _issue_next_167 = s15_valid_reg & _issue_next_166;
-wire _issue_next_168 = 1'd0 | _issue_next_167;
-wire _issue_next_169 = s16_conn_reg == in_conn_reg;
-wire _issue_next_170 = s16_valid_reg & _issue_next_169;
-wire _issue_next_171 = _issue_next_168 | _issue_next_170;
-wire _issue_next_172 = s17_conn_reg == in_conn_reg;
-wire _issue_next_173 = s17_valid_reg & _issue_next_172;
-wire _issue_next_174 = _issue_next_171 | _issue_next_173;
-wire _issue_next_175 = s18_conn_reg == in_conn_reg;
-wire _issue_next_176 = s18_valid_reg & _issue_next_175;
-wire _issue_next_177 = _issue_next_174 | _issue_next_176;
-wire _issue_next_178 = s19_conn_reg == in_conn_reg;
-wire _issue_next_179 = s19_valid_reg & _issue_next_178;
-wire _issue_next_180 = _issue_next_177 | _issue_next_179;
-wire _issue_next_181 = in_valid_reg ? _issue_next_180 : _issue_next_164;
-wire hazard3_ahead = issue ? _issue_next_165 : _issue_next_181;
-wire _issue_next_182 = s20_conn_reg == skid_conn_reg;
-wire _issue_next_183 = s20_valid_reg & _issue_next_182;
-wire _issue_next_184 = 1'd0 | _issue_next_183;
-wire _issue_next_185 = s21_conn_reg == skid_conn_reg;
-wire _issue_next_186 = s21_valid_reg & _issue_next_185;
-wire _issue_next_187 = _issue_next_184 | _issue_next_186;
-wire _issue_next_188 = s22_conn_reg == skid_conn_reg;
-wire _issue_next_189 = s22_valid_reg & _issue_next_188;
-wire _issue_next_190 = _issue_next_187 | _issue_next_189;
-wire _issue_next_191 = s23_conn_reg == skid_conn_reg;
-wire _issue_next_192 = s23_valid_reg & _issue_next_191;
-wire _issue_next_193 = _issue_next_190 | _issue_next_192;
-wire _issue_next_194 = s24_conn_reg == skid_conn_reg;
-wire _issue_next_195 = s24_valid_reg & _issue_next_194;
-wire _issue_next_196 = _issue_next_193 | _issue_next_195;
-wire _issue_next_197 = s20_conn_reg == s_event_conn;
-wire _issue_next_198 = s20_valid_reg & _issue_next_197;
-wire _issue_next_199 = 1'd0 | _issue_next_198;
-wire _issue_next_200 = s21_conn_reg == s_event_conn;
-wire _issue_next_201 = s21_valid_reg & _issue_next_200;
-wire _issue_next_202 = _issue_next_199 | _issue_next_201;
-wire _issue_next_203 = s22_conn_reg == s_event_conn;
-wire _issue_next_204 = s22_valid_reg & _issue_next_203;
+wire _issue_next_152 = _issue_next_149 | _issue_next_151;
+wire _issue_next_153 = in_valid_reg ? _issue_next_152 : _issue_next_145;
+wire hazard7_ahead = issue ? _issue_next_146 : _issue_next_153;
+wire _issue_next_154 = s16_conn_reg == skid_conn_reg;
+wire _issue_next_155 = s16_valid_reg & _issue_next_154;
+wire _issue_next_156 = 1'd0 | _issue_next_155;
+wire _issue_next_157 = s17_conn_reg == skid_conn_reg;
+wire _issue_next_158 = s17_valid_reg & _issue_next_157;
+wire _issue_next_159 = _issue_next_156 | _issue_next_158;
+wire _issue_next_160 = s16_conn_reg == s_event_conn;
+wire _issue_next_161 = s16_valid_reg & _issue_next_160;
+wire _issue_next_162 = 1'd0 | _issue_next_161;
+wire _issue_next_163 = s17_conn_reg == s_event_conn;
+wire _issue_next_164 = s17_valid_reg & _issue_next_163;
+wire _issue_next_165 = _issue_next_162 | _issue_next_164;
+wire _issue_next_166 = skid_valid_reg ? _issue_next_159 : _issue_next_165;
+wire _issue_next_167 = s16_conn_reg == in_conn_reg;
+wire _issue_next_168 = s16_valid_reg & _issue_next_167;
+wire _issue_next_169 = 1'd0 | _issue_next_168;
+wire _issue_next_170 = s17_conn_reg == in_conn_reg;
+wire _issue_next_171 = s17_valid_reg & _issue_next_170;
+wire _issue_next_172 = _issue_next_169 | _issue_next_171;
+wire _issue_next_173 = in_valid_reg ? _issue_next_172 : _issue_next_165;
+wire hazard8_ahead = issue ? _issue_next_166 : _issue_next_173;
+wire _issue_next_174 = s18_conn_reg == skid_conn_reg;
+wire _issue_next_175 = s18_valid_reg & _issue_next_174;
+wire _issue_next_176 = 1'd0 | _issue_next_175;
+wire _issue_next_177 = s19_conn_reg == skid_conn_reg;
+wire _issue_next_178 = s19_valid_reg & _issue_next_177;
+wire _issue_next_179 = _issue_next_176 | _issue_next_178;
+wire _issue_next_180 = s18_conn_reg == s_event_conn;
+wire _issue_next_181 = s18_valid_reg & _issue_next_180;
+wire _issue_next_182 = 1'd0 | _issue_next_181;
+wire _issue_next_183 = s19_conn_reg == s_event_conn;
+wire _issue_next_184 = s19_valid_reg & _issue_next_183;
+wire _issue_next_185 = _issue_next_182 | _issue_next_184;
+wire _issue_next_186 = skid_valid_reg ? _issue_next_179 : _issue_next_185;
+wire _issue_next_187 = s18_conn_reg == in_conn_reg;
+wire _issue_next_188 = s18_valid_reg & _issue_next_187;
+wire _issue_next_189 = 1'd0 | _issue_next_188;
+wire _issue_next_190 = s19_conn_reg == in_conn_reg;
+wire _issue_next_191 = s19_valid_reg & _issue_next_190;
+wire _issue_next_192 = _issue_next_189 | _issue_next_191;
+wire _issue_next_193 = in_valid_reg ? _issue_next_192 : _issue_next_185;
+wire hazard9_ahead = issue ? _issue_next_186 : _issue_next_193;
+wire _issue_next_194 = s20_conn_reg == skid_conn_reg;
+wire _issue_next_195 = s20_valid_reg & _issue_next_194;
+wire _issue_next_196 = 1'd0 | _issue_next_195;
+wire _issue_next_197 = s21_conn_reg == skid_conn_reg;
+wire _issue_next_198 = s21_valid_reg & _issue_next_197;
+wire _issue_next_199 = _issue_next_196 | _issue_next_198;
+wire _issue_next_200 = s20_conn_reg == s_event_conn;
+wire _issue_next_201 = s20_valid_reg & _issue_next_200;
+wire _issue_next_202 = 1'd0 | _issue_next_201;
+wire _issue_next_203 = s21_conn_reg == s_event_conn;
+wire _issue_next_204 = s21_valid_reg & _issue_next_203;
 wire _issue_next_205 = _issue_next_202 | _issue_next_204;
-wire _issue_next_206 = s23_conn_reg == s_event_conn;
-wire _issue_next_207 = s23_valid_reg & _issue_next_206;
-wire _issue_next_208 = _issue_next_205 | _issue_next_207;
-wire _issue_next_209 = s24_conn_reg == s_event_conn;
-wire _issue_next_210 = s24_valid_reg & _issue_next_209;
-wire _issue_next_211 = _issue_next_208 | _issue_next_210;
-wire _issue_next_212 = skid_valid_reg ? _issue_next_196 : _issue_next_211;
-wire _issue_next_213 = s20_conn_reg == in_conn_reg;
-wire _issue_next_214 = s20_valid_reg & _issue_next_213;
-wire _issue_next_215 = 1'd0 | _issue_next_214;
-wire _issue_next_216 = s21_conn_reg == in_conn_reg;
-wire _issue_next_217 = s21_valid_reg & _issue_next_216;
-wire _issue_next_218 = _issue_next_215 | _issue_next_217;
-wire _issue_next_219 = s22_conn_reg == in_conn_reg;
-wire _issue_next_220 = s22_valid_reg & _issue_next_219;
-wire _issue_next_221 = _issue_next_218 | _issue_next_220;
-wire _issue_next_222 = s23_conn_reg == in_conn_reg;
-wire _issue_next_223 = s23_valid_reg & _issue_next_222;
-wire _issue_next_224 = _issue_next_221 | _issue_next_223;
-wire _issue_next_225 = s24_conn_reg == in_conn_reg;
-wire _issue_next_226 = s24_valid_reg & _issue_next_225;
-wire _issue_next_227 = _issue_next_224 | _issue_next_226;
-wire _issue_next_228 = in_valid_reg ? _issue_next_227 : _issue_next_211;
-wire hazard4_ahead = issue ? _issue_next_212 : _issue_next_228;
-wire _issue_next_229 = s25_conn_reg == skid_conn_reg;
-wire _issue_next_230 = s25_valid_reg & _issue_next_229;
-wire _issue_next_231 = 1'd0 | _issue_next_230;
-wire _issue_next_232 = s26_conn_reg == skid_conn_reg;
-wire _issue_next_233 = s26_valid_reg & _issue_next_232;
-wire _issue_next_234 = _issue_next_231 | _issue_next_233;
-wire _issue_next_235 = s27_conn_reg == skid_conn_reg;
-wire _issue_next_236 = s27_valid_reg & _issue_next_235;
-wire _issue_next_237 = _issue_next_234 | _issue_next_236;
-wire _issue_next_238 = s28_conn_reg == skid_conn_reg;
-wire _issue_next_239 = s28_valid_reg & _issue_next_238;
-wire _issue_next_240 = _issue_next_237 | _issue_next_239;
-wire _issue_next_241 = s29_conn_reg == skid_conn_reg;
-wire _issue_next_242 = s29_valid_reg & _issue_next_241;
-wire _issue_next_243 = _issue_next_240 | _issue_next_242;
-wire _issue_next_244 = s25_conn_reg == s_event_conn;
-wire _issue_next_245 = s25_valid_reg & _issue_next_244;
-wire _issue_next_246 = 1'd0 | _issue_next_245;
-wire _issue_next_247 = s26_conn_reg == s_event_conn;
-wire _issue_next_248 = s26_valid_reg & _issue_next_247;
-wire _issue_next_249 = _issue_next_246 | _issue_next_248;
-wire _issue_next_250 = s27_conn_reg == s_event_conn;
-wire _issue_next_251 = s27_valid_reg & _issue_next_250;
+wire _issue_next_206 = skid_valid_reg ? _issue_next_199 : _issue_next_205;
+wire _issue_next_207 = s20_conn_reg == in_conn_reg;
+wire _issue_next_208 = s20_valid_reg & _issue_next_207;
+wire _issue_next_209 = 1'd0 | _issue_next_208;
+wire _issue_next_210 = s21_conn_reg == in_conn_reg;
+wire _issue_next_211 = s21_valid_reg & _issue_next_210;
+wire _issue_next_212 = _issue_next_209 | _issue_next_211;
+wire _issue_next_213 = in_valid_reg ? _issue_next_212 : _issue_next_205;
+wire hazard10_ahead = issue ? _issue_next_206 : _issue_next_213;
+wire _issue_next_214 = s22_conn_reg == skid_conn_reg;
+wire _issue_next_215 = s22_valid_reg & _issue_next_214;
+wire _issue_next_216 = 1'd0 | _issue_next_215;
+wire _issue_next_217 = s23_conn_reg == skid_conn_reg;
+wire _issue_next_218 = s23_valid_reg & _issue_next_217;
+wire _issue_next_219 = _issue_next_216 | _issue_next_218;
+wire _issue_next_220 = s22_conn_reg == s_event_conn;
+wire _issue_next_221 = s22_valid_reg & _issue_next_220;
+wire _issue_next_222 = 1'd0 | _issue_next_221;
+wire _issue_next_223 = s23_conn_reg == s_event_conn;
+wire _issue_next_224 = s23_valid_reg & _issue_next_223;
+wire _issue_next_225 = _issue_next_222 | _issue_next_224;
+wire _issue_next_226 = skid_valid_reg ? _issue_next_219 : _issue_next_225;
+wire _issue_next_227 = s22_conn_reg == in_conn_reg;
+wire _issue_next_228 = s22_valid_reg & _issue_next_227;
+wire _issue_next_229 = 1'd0 | _issue_next_228;
+wire _issue_next_230 = s23_conn_reg == in_conn_reg;
+wire _issue_next_231 = s23_valid_reg & _issue_next_230;
+wire _issue_next_232 = _issue_next_229 | _issue_next_231;
+wire _issue_next_233 = in_valid_reg ? _issue_next_232 : _issue_next_225;
+wire hazard11_ahead = issue ? _issue_next_226 : _issue_next_233;
+wire _issue_next_234 = s24_conn_reg == skid_conn_reg;
+wire _issue_next_235 = s24_valid_reg & _issue_next_234;
+wire _issue_next_236 = 1'd0 | _issue_next_235;
+wire _issue_next_237 = s25_conn_reg == skid_conn_reg;
+wire _issue_next_238 = s25_valid_reg & _issue_next_237;
+wire _issue_next_239 = _issue_next_236 | _issue_next_238;
+wire _issue_next_240 = s24_conn_reg == s_event_conn;
+wire _issue_next_241 = s24_valid_reg & _issue_next_240;
+wire _issue_next_242 = 1'd0 | _issue_next_241;
+wire _issue_next_243 = s25_conn_reg == s_event_conn;
+wire _issue_next_244 = s25_valid_reg & _issue_next_243;
+wire _issue_next_245 = _issue_next_242 | _issue_next_244;
+wire _issue_next_246 = skid_valid_reg ? _issue_next_239 : _issue_next_245;
+wire _issue_next_247 = s24_conn_reg == in_conn_reg;
+wire _issue_next_248 = s24_valid_reg & _issue_next_247;
+wire _issue_next_249 = 1'd0 | _issue_next_248;
+wire _issue_next_250 = s25_conn_reg == in_conn_reg;
+wire _issue_next_251 = s25_valid_reg & _issue_next_250;
 wire _issue_next_252 = _issue_next_249 | _issue_next_251;
-wire _issue_next_253 = s28_conn_reg == s_event_conn;
-wire _issue_next_254 = s28_valid_reg & _issue_next_253;
-wire _issue_next_255 = _issue_next_252 | _issue_next_254;
-wire _issue_next_256 = s29_conn_reg == s_event_conn;
-wire _issue_next_257 = s29_valid_reg & _issue_next_256;
-wire _issue_next_258 = _issue_next_255 | _issue_next_257;
-wire _issue_next_259 = skid_valid_reg ? _issue_next_243 : _issue_next_258;
-wire _issue_next_260 = s25_conn_reg == in_conn_reg;
-wire _issue_next_261 = s25_valid_reg & _issue_next_260;
+wire _issue_next_253 = in_valid_reg ? _issue_next_252 : _issue_next_245;
+wire hazard12_ahead = issue ? _issue_next_246 : _issue_next_253;
+wire _issue_next_254 = s26_conn_reg == skid_conn_reg;
+wire _issue_next_255 = s26_valid_reg & _issue_next_254;
+wire _issue_next_256 = 1'd0 | _issue_next_255;
+wire _issue_next_257 = s27_conn_reg == skid_conn_reg;
+wire _issue_next_258 = s27_valid_reg & _issue_next_257;
+wire _issue_next_259 = _issue_next_256 | _issue_next_258;
+wire _issue_next_260 = s26_conn_reg == s_event_conn;
+wire _issue_next_261 = s26_valid_reg & _issue_next_260;
 wire _issue_next_262 = 1'd0 | _issue_next_261;
-wire _issue_next_263 = s26_conn_reg == in_conn_reg;
-wire _issue_next_264 = s26_valid_reg & _issue_next_263;
+wire _issue_next_263 = s27_conn_reg == s_event_conn;
+wire _issue_next_264 = s27_valid_reg & _issue_next_263;
 wire _issue_next_265 = _issue_next_262 | _issue_next_264;
-wire _issue_next_266 = s27_conn_reg == in_conn_reg;
-wire _issue_next_267 = s27_valid_reg & _issue_next_266;
-wire _issue_next_268 = _issue_next_265 | _issue_next_267;
-wire _issue_next_269 = s28_conn_reg == in_conn_reg;
-wire _issue_next_270 = s28_valid_reg & _issue_next_269;
-wire _issue_next_271 = _issue_next_268 | _issue_next_270;
-wire _issue_next_272 = s29_conn_reg == in_conn_reg;
-wire _issue_next_273 = s29_valid_reg & _issue_next_272;
-wire _issue_next_274 = _issue_next_271 | _issue_next_273;
-wire _issue_next_275 = in_valid_reg ? _issue_next_274 : _issue_next_258;
-wire hazard5_ahead = issue ? _issue_next_259 : _issue_next_275;
-wire _issue_next_276 = ~out_pop;
-wire _issue_next_277 = issue & _issue_next_276;
-wire _issue_next_278 = 6'd35 <= occ_reg;
-wire _issue_next_279 = occ_reg != 6'd63;
-wire _issue_next_280 = _issue_next_278 & _issue_next_279;
-wire _issue_next_281 = ~issue;
-wire _issue_next_282 = out_pop & _issue_next_281;
-wire _issue_next_283 = 6'd37 <= occ_reg;
-wire _issue_next_284 = |occ_reg;
-wire _issue_next_285 = ~_issue_next_284;
-wire _issue_next_286 = _issue_next_283 | _issue_next_285;
-wire _issue_next_287 = 6'd36 <= occ_reg;
-wire _issue_next_288 = _issue_next_282 ? _issue_next_286 : _issue_next_287;
-wire full_ahead = _issue_next_277 ? _issue_next_280 : _issue_next_288;
+wire _issue_next_266 = skid_valid_reg ? _issue_next_259 : _issue_next_265;
+wire _issue_next_267 = s26_conn_reg == in_conn_reg;
+wire _issue_next_268 = s26_valid_reg & _issue_next_267;
+wire _issue_next_269 = 1'd0 | _issue_next_268;
+wire _issue_next_270 = s27_conn_reg == in_conn_reg;
+wire _issue_next_271 = s27_valid_reg & _issue_next_270;
+wire _issue_next_272 = _issue_next_269 | _issue_next_271;
+wire _issue_next_273 = in_valid_reg ? _issue_next_272 : _issue_next_265;
+wire hazard13_ahead = issue ? _issue_next_266 : _issue_next_273;
+wire _issue_next_274 = s28_conn_reg == skid_conn_reg;
+wire _issue_next_275 = s28_valid_reg & _issue_next_274;
+wire _issue_next_276 = 1'd0 | _issue_next_275;
+wire _issue_next_277 = s29_conn_reg == skid_conn_reg;
+wire _issue_next_278 = s29_valid_reg & _issue_next_277;
+wire _issue_next_279 = _issue_next_276 | _issue_next_278;
+wire _issue_next_280 = s28_conn_reg == s_event_conn;
+wire _issue_next_281 = s28_valid_reg & _issue_next_280;
+wire _issue_next_282 = 1'd0 | _issue_next_281;
+wire _issue_next_283 = s29_conn_reg == s_event_conn;
+wire _issue_next_284 = s29_valid_reg & _issue_next_283;
+wire _issue_next_285 = _issue_next_282 | _issue_next_284;
+wire _issue_next_286 = skid_valid_reg ? _issue_next_279 : _issue_next_285;
+wire _issue_next_287 = s28_conn_reg == in_conn_reg;
+wire _issue_next_288 = s28_valid_reg & _issue_next_287;
+wire _issue_next_289 = 1'd0 | _issue_next_288;
+wire _issue_next_290 = s29_conn_reg == in_conn_reg;
+wire _issue_next_291 = s29_valid_reg & _issue_next_290;
+wire _issue_next_292 = _issue_next_289 | _issue_next_291;
+wire _issue_next_293 = in_valid_reg ? _issue_next_292 : _issue_next_285;
+wire hazard14_ahead = issue ? _issue_next_286 : _issue_next_293;
+wire _issue_next_294 = ~out_pop;
+wire _issue_next_295 = issue & _issue_next_294;
+wire _issue_next_296 = 6'd35 <= occ_reg;
+wire _issue_next_297 = occ_reg != 6'd63;
+wire _issue_next_298 = _issue_next_296 & _issue_next_297;
+wire _issue_next_299 = ~issue;
+wire _issue_next_300 = out_pop & _issue_next_299;
+wire _issue_next_301 = 6'd37 <= occ_reg;
+wire _issue_next_302 = |occ_reg;
+wire _issue_next_303 = ~_issue_next_302;
+wire _issue_next_304 = _issue_next_301 | _issue_next_303;
+wire _issue_next_305 = 6'd36 <= occ_reg;
+wire _issue_next_306 = _issue_next_300 ? _issue_next_304 : _issue_next_305;
+wire full_ahead = _issue_next_295 ? _issue_next_298 : _issue_next_306;
 wire _ready_0 = ~issue;
 wire _ready_1 = in_valid_reg & _ready_0;
-wire _ready_2 = _ready_1 & _shell_13;
+wire _ready_2 = _ready_1 & _shell_31;
 wire _ready_3 = ~issue;
 wire _ready_4 = skid_valid_reg & _ready_3;
 wire _ready_5 = _ready_2 | _ready_4;
 wire _ready_6 = skid_valid_reg & issue;
-wire _ready_7 = _ready_6 & _shell_13;
+wire _ready_7 = _ready_6 & _shell_31;
 wire _ready_8 = _ready_5 | _ready_7;
 wire _ready_9 = ~_ready_8;
 wire [11:0] _state_rd_0 = in_conn_reg[11:0];
@@ -8889,8 +8952,8 @@ always @* begin
             in_lat_next = skid_lat_reg;
             in_rtt_end_next = skid_rtt_end_reg;
             in_tokens_next = skid_tokens_reg;
-            skid_valid_next = _shell_13;
-            if (_shell_13) begin
+            skid_valid_next = _shell_31;
+            if (_shell_31) begin
                 skid_conn_next = s_event_conn;
                 skid_kind_next = s_event_kind;
                 skid_lat_next = s_event_lat;
@@ -8898,8 +8961,8 @@ always @* begin
                 skid_tokens_next = s_event_tokens;
             end
         end else begin
-            in_valid_next = _shell_13;
-            if (_shell_13) begin
+            in_valid_next = _shell_31;
+            if (_shell_31) begin
                 in_conn_next = s_event_conn;
                 in_kind_next = s_event_kind;
                 in_lat_next = s_event_lat;
@@ -8907,16 +8970,16 @@ always @* begin
                 in_tokens_next = s_event_tokens;
             end
         end
-    end else if (_shell_14) begin
-        in_valid_next = _shell_13;
-        if (_shell_13) begin
+    end else if (_shell_32) begin
+        in_valid_next = _shell_31;
+        if (_shell_31) begin
             in_conn_next = s_event_conn;
             in_kind_next = s_event_kind;
             in_lat_next = s_event_lat;
             in_rtt_end_next = s_event_rtt_end;
             in_tokens_next = s_event_tokens;
         end
-    end else if (_shell_13) begin
+    end else if (_shell_31) begin
         skid_valid_next = 1'd1;
         skid_conn_next = s_event_conn;
         skid_kind_next = s_event_kind;
@@ -8999,14 +9062,14 @@ always @* begin
     s34_conn_next = s33_conn_reg;
     s1_fix_valid_next = snoop_in;
     s1_fix_word_next = new_word;
-    s2_fix_valid_next = _shell_23;
-    s2_fix_word_next = _shell_24;
+    s2_fix_valid_next = _shell_41;
+    s2_fix_word_next = _shell_42;
     s3_ram_next = state_q;
-    s3_fix_valid_next = _shell_25;
-    s3_fix_word_next = _shell_26;
-    s4_cur_next = _shell_27;
+    s3_fix_valid_next = _shell_43;
+    s3_fix_word_next = _shell_44;
+    s4_cur_next = _shell_45;
     if (s34_valid_reg) begin
-        if (_shell_28) begin
+        if (_shell_46) begin
             out0_conn_next = s34_conn_reg;
             out0_kind_next = s34_kind_reg;
             out0_wm_next = res_wm;
@@ -9014,7 +9077,7 @@ always @* begin
             out0_decreased_next = res_decreased;
             out0_error_next = s34_error_reg;
         end
-        if (_shell_32) begin
+        if (_shell_50) begin
             out1_conn_next = s34_conn_reg;
             out1_kind_next = s34_kind_reg;
             out1_wm_next = res_wm;
@@ -9022,7 +9085,7 @@ always @* begin
             out1_decreased_next = res_decreased;
             out1_error_next = s34_error_reg;
         end
-        if (_shell_33) begin
+        if (_shell_51) begin
             out2_conn_next = s34_conn_reg;
             out2_kind_next = s34_kind_reg;
             out2_wm_next = res_wm;
@@ -9030,7 +9093,7 @@ always @* begin
             out2_decreased_next = res_decreased;
             out2_error_next = s34_error_reg;
         end
-        if (_shell_34) begin
+        if (_shell_52) begin
             out3_conn_next = s34_conn_reg;
             out3_kind_next = s34_kind_reg;
             out3_wm_next = res_wm;
@@ -9038,7 +9101,7 @@ always @* begin
             out3_decreased_next = res_decreased;
             out3_error_next = s34_error_reg;
         end
-        if (_shell_35) begin
+        if (_shell_53) begin
             out4_conn_next = s34_conn_reg;
             out4_kind_next = s34_kind_reg;
             out4_wm_next = res_wm;
@@ -9046,7 +9109,7 @@ always @* begin
             out4_decreased_next = res_decreased;
             out4_error_next = s34_error_reg;
         end
-        if (_shell_36) begin
+        if (_shell_54) begin
             out5_conn_next = s34_conn_reg;
             out5_kind_next = s34_kind_reg;
             out5_wm_next = res_wm;
@@ -9054,7 +9117,7 @@ always @* begin
             out5_decreased_next = res_decreased;
             out5_error_next = s34_error_reg;
         end
-        if (_shell_37) begin
+        if (_shell_55) begin
             out6_conn_next = s34_conn_reg;
             out6_kind_next = s34_kind_reg;
             out6_wm_next = res_wm;
@@ -9062,7 +9125,7 @@ always @* begin
             out6_decreased_next = res_decreased;
             out6_error_next = s34_error_reg;
         end
-        if (_shell_38) begin
+        if (_shell_56) begin
             out7_conn_next = s34_conn_reg;
             out7_kind_next = s34_kind_reg;
             out7_wm_next = res_wm;
@@ -9070,7 +9133,7 @@ always @* begin
             out7_decreased_next = res_decreased;
             out7_error_next = s34_error_reg;
         end
-        if (_shell_39) begin
+        if (_shell_57) begin
             out8_conn_next = s34_conn_reg;
             out8_kind_next = s34_kind_reg;
             out8_wm_next = res_wm;
@@ -9078,7 +9141,7 @@ always @* begin
             out8_decreased_next = res_decreased;
             out8_error_next = s34_error_reg;
         end
-        if (_shell_40) begin
+        if (_shell_58) begin
             out9_conn_next = s34_conn_reg;
             out9_kind_next = s34_kind_reg;
             out9_wm_next = res_wm;
@@ -9086,7 +9149,7 @@ always @* begin
             out9_decreased_next = res_decreased;
             out9_error_next = s34_error_reg;
         end
-        if (_shell_41) begin
+        if (_shell_59) begin
             out10_conn_next = s34_conn_reg;
             out10_kind_next = s34_kind_reg;
             out10_wm_next = res_wm;
@@ -9094,7 +9157,7 @@ always @* begin
             out10_decreased_next = res_decreased;
             out10_error_next = s34_error_reg;
         end
-        if (_shell_42) begin
+        if (_shell_60) begin
             out11_conn_next = s34_conn_reg;
             out11_kind_next = s34_kind_reg;
             out11_wm_next = res_wm;
@@ -9102,7 +9165,7 @@ always @* begin
             out11_decreased_next = res_decreased;
             out11_error_next = s34_error_reg;
         end
-        if (_shell_43) begin
+        if (_shell_61) begin
             out12_conn_next = s34_conn_reg;
             out12_kind_next = s34_kind_reg;
             out12_wm_next = res_wm;
@@ -9110,7 +9173,7 @@ always @* begin
             out12_decreased_next = res_decreased;
             out12_error_next = s34_error_reg;
         end
-        if (_shell_44) begin
+        if (_shell_62) begin
             out13_conn_next = s34_conn_reg;
             out13_kind_next = s34_kind_reg;
             out13_wm_next = res_wm;
@@ -9118,7 +9181,7 @@ always @* begin
             out13_decreased_next = res_decreased;
             out13_error_next = s34_error_reg;
         end
-        if (_shell_45) begin
+        if (_shell_63) begin
             out14_conn_next = s34_conn_reg;
             out14_kind_next = s34_kind_reg;
             out14_wm_next = res_wm;
@@ -9126,7 +9189,7 @@ always @* begin
             out14_decreased_next = res_decreased;
             out14_error_next = s34_error_reg;
         end
-        if (_shell_46) begin
+        if (_shell_64) begin
             out15_conn_next = s34_conn_reg;
             out15_kind_next = s34_kind_reg;
             out15_wm_next = res_wm;
@@ -9134,7 +9197,7 @@ always @* begin
             out15_decreased_next = res_decreased;
             out15_error_next = s34_error_reg;
         end
-        if (_shell_47) begin
+        if (_shell_65) begin
             out16_conn_next = s34_conn_reg;
             out16_kind_next = s34_kind_reg;
             out16_wm_next = res_wm;
@@ -9142,7 +9205,7 @@ always @* begin
             out16_decreased_next = res_decreased;
             out16_error_next = s34_error_reg;
         end
-        if (_shell_48) begin
+        if (_shell_66) begin
             out17_conn_next = s34_conn_reg;
             out17_kind_next = s34_kind_reg;
             out17_wm_next = res_wm;
@@ -9150,7 +9213,7 @@ always @* begin
             out17_decreased_next = res_decreased;
             out17_error_next = s34_error_reg;
         end
-        if (_shell_49) begin
+        if (_shell_67) begin
             out18_conn_next = s34_conn_reg;
             out18_kind_next = s34_kind_reg;
             out18_wm_next = res_wm;
@@ -9158,7 +9221,7 @@ always @* begin
             out18_decreased_next = res_decreased;
             out18_error_next = s34_error_reg;
         end
-        if (_shell_50) begin
+        if (_shell_68) begin
             out19_conn_next = s34_conn_reg;
             out19_kind_next = s34_kind_reg;
             out19_wm_next = res_wm;
@@ -9166,7 +9229,7 @@ always @* begin
             out19_decreased_next = res_decreased;
             out19_error_next = s34_error_reg;
         end
-        if (_shell_51) begin
+        if (_shell_69) begin
             out20_conn_next = s34_conn_reg;
             out20_kind_next = s34_kind_reg;
             out20_wm_next = res_wm;
@@ -9174,7 +9237,7 @@ always @* begin
             out20_decreased_next = res_decreased;
             out20_error_next = s34_error_reg;
         end
-        if (_shell_52) begin
+        if (_shell_70) begin
             out21_conn_next = s34_conn_reg;
             out21_kind_next = s34_kind_reg;
             out21_wm_next = res_wm;
@@ -9182,7 +9245,7 @@ always @* begin
             out21_decreased_next = res_decreased;
             out21_error_next = s34_error_reg;
         end
-        if (_shell_53) begin
+        if (_shell_71) begin
             out22_conn_next = s34_conn_reg;
             out22_kind_next = s34_kind_reg;
             out22_wm_next = res_wm;
@@ -9190,7 +9253,7 @@ always @* begin
             out22_decreased_next = res_decreased;
             out22_error_next = s34_error_reg;
         end
-        if (_shell_54) begin
+        if (_shell_72) begin
             out23_conn_next = s34_conn_reg;
             out23_kind_next = s34_kind_reg;
             out23_wm_next = res_wm;
@@ -9198,7 +9261,7 @@ always @* begin
             out23_decreased_next = res_decreased;
             out23_error_next = s34_error_reg;
         end
-        if (_shell_55) begin
+        if (_shell_73) begin
             out24_conn_next = s34_conn_reg;
             out24_kind_next = s34_kind_reg;
             out24_wm_next = res_wm;
@@ -9206,7 +9269,7 @@ always @* begin
             out24_decreased_next = res_decreased;
             out24_error_next = s34_error_reg;
         end
-        if (_shell_56) begin
+        if (_shell_74) begin
             out25_conn_next = s34_conn_reg;
             out25_kind_next = s34_kind_reg;
             out25_wm_next = res_wm;
@@ -9214,7 +9277,7 @@ always @* begin
             out25_decreased_next = res_decreased;
             out25_error_next = s34_error_reg;
         end
-        if (_shell_57) begin
+        if (_shell_75) begin
             out26_conn_next = s34_conn_reg;
             out26_kind_next = s34_kind_reg;
             out26_wm_next = res_wm;
@@ -9222,7 +9285,7 @@ always @* begin
             out26_decreased_next = res_decreased;
             out26_error_next = s34_error_reg;
         end
-        if (_shell_58) begin
+        if (_shell_76) begin
             out27_conn_next = s34_conn_reg;
             out27_kind_next = s34_kind_reg;
             out27_wm_next = res_wm;
@@ -9230,7 +9293,7 @@ always @* begin
             out27_decreased_next = res_decreased;
             out27_error_next = s34_error_reg;
         end
-        if (_shell_59) begin
+        if (_shell_77) begin
             out28_conn_next = s34_conn_reg;
             out28_kind_next = s34_kind_reg;
             out28_wm_next = res_wm;
@@ -9238,7 +9301,7 @@ always @* begin
             out28_decreased_next = res_decreased;
             out28_error_next = s34_error_reg;
         end
-        if (_shell_60) begin
+        if (_shell_78) begin
             out29_conn_next = s34_conn_reg;
             out29_kind_next = s34_kind_reg;
             out29_wm_next = res_wm;
@@ -9246,7 +9309,7 @@ always @* begin
             out29_decreased_next = res_decreased;
             out29_error_next = s34_error_reg;
         end
-        if (_shell_61) begin
+        if (_shell_79) begin
             out30_conn_next = s34_conn_reg;
             out30_kind_next = s34_kind_reg;
             out30_wm_next = res_wm;
@@ -9254,7 +9317,7 @@ always @* begin
             out30_decreased_next = res_decreased;
             out30_error_next = s34_error_reg;
         end
-        if (_shell_62) begin
+        if (_shell_80) begin
             out31_conn_next = s34_conn_reg;
             out31_kind_next = s34_kind_reg;
             out31_wm_next = res_wm;
@@ -9262,7 +9325,7 @@ always @* begin
             out31_decreased_next = res_decreased;
             out31_error_next = s34_error_reg;
         end
-        if (_shell_63) begin
+        if (_shell_81) begin
             out32_conn_next = s34_conn_reg;
             out32_kind_next = s34_kind_reg;
             out32_wm_next = res_wm;
@@ -9270,7 +9333,7 @@ always @* begin
             out32_decreased_next = res_decreased;
             out32_error_next = s34_error_reg;
         end
-        if (_shell_64) begin
+        if (_shell_82) begin
             out33_conn_next = s34_conn_reg;
             out33_kind_next = s34_kind_reg;
             out33_wm_next = res_wm;
@@ -9278,7 +9341,7 @@ always @* begin
             out33_decreased_next = res_decreased;
             out33_error_next = s34_error_reg;
         end
-        if (_shell_65) begin
+        if (_shell_83) begin
             out34_conn_next = s34_conn_reg;
             out34_kind_next = s34_kind_reg;
             out34_wm_next = res_wm;
@@ -9286,7 +9349,7 @@ always @* begin
             out34_decreased_next = res_decreased;
             out34_error_next = s34_error_reg;
         end
-        if (_shell_66) begin
+        if (_shell_84) begin
             out35_conn_next = s34_conn_reg;
             out35_kind_next = s34_kind_reg;
             out35_wm_next = res_wm;
@@ -9294,7 +9357,7 @@ always @* begin
             out35_decreased_next = res_decreased;
             out35_error_next = s34_error_reg;
         end
-        out_wr_ptr_next = _shell_69;
+        out_wr_ptr_next = _shell_87;
     end
     if (out_pop) begin
         if (out_lands_next) begin
@@ -9305,12 +9368,12 @@ always @* begin
             out_head_decreased_next = res_decreased;
             out_head_error_next = s34_error_reg;
         end else begin
-            out_head_conn_next = _shell_71;
-            out_head_kind_next = _shell_72;
-            out_head_wm_next = _shell_73;
-            out_head_eq_next = _shell_74;
-            out_head_decreased_next = _shell_75;
-            out_head_error_next = _shell_76;
+            out_head_conn_next = _shell_89;
+            out_head_kind_next = _shell_90;
+            out_head_wm_next = _shell_91;
+            out_head_eq_next = _shell_92;
+            out_head_decreased_next = _shell_93;
+            out_head_error_next = _shell_94;
         end
     end else if (out_lands_head) begin
         out_head_conn_next = s34_conn_reg;
@@ -9322,10 +9385,10 @@ always @* begin
     end
     if (out_pop) begin
         out_rd_ptr_next = out_rd_ptr_plus1_reg;
-        out_rd_ptr_plus1_next = _shell_80;
+        out_rd_ptr_plus1_next = _shell_98;
     end
-    out_count_next = _shell_84;
-    out_valid_next = _shell_92;
+    out_count_next = _shell_102;
+    out_valid_next = _shell_110;
 end
 
 // issue_next
@@ -9336,6 +9399,15 @@ always @* begin
     hazard3_next = hazard3_reg;
     hazard4_next = hazard4_reg;
     hazard5_next = hazard5_reg;
+    hazard6_next = hazard6_reg;
+    hazard7_next = hazard7_reg;
+    hazard8_next = hazard8_reg;
+    hazard9_next = hazard9_reg;
+    hazard10_next = hazard10_reg;
+    hazard11_next = hazard11_reg;
+    hazard12_next = hazard12_reg;
+    hazard13_next = hazard13_reg;
+    hazard14_next = hazard14_reg;
     credits_out_next = credits_out_reg;
     hazard0_next = hazard0_ahead;
     hazard1_next = hazard1_ahead;
@@ -9343,6 +9415,15 @@ always @* begin
     hazard3_next = hazard3_ahead;
     hazard4_next = hazard4_ahead;
     hazard5_next = hazard5_ahead;
+    hazard6_next = hazard6_ahead;
+    hazard7_next = hazard7_ahead;
+    hazard8_next = hazard8_ahead;
+    hazard9_next = hazard9_ahead;
+    hazard10_next = hazard10_ahead;
+    hazard11_next = hazard11_ahead;
+    hazard12_next = hazard12_ahead;
+    hazard13_next = hazard13_ahead;
+    hazard14_next = hazard14_ahead;
     credits_out_next = full_ahead;
 end
 
@@ -9441,6 +9522,15 @@ always @(posedge clk) begin
     hazard3_reg <= hazard3_next;
     hazard4_reg <= hazard4_next;
     hazard5_reg <= hazard5_next;
+    hazard6_reg <= hazard6_next;
+    hazard7_reg <= hazard7_next;
+    hazard8_reg <= hazard8_next;
+    hazard9_reg <= hazard9_next;
+    hazard10_reg <= hazard10_next;
+    hazard11_reg <= hazard11_next;
+    hazard12_reg <= hazard12_next;
+    hazard13_reg <= hazard13_next;
+    hazard14_reg <= hazard14_next;
     credits_out_reg <= credits_out_next;
     s1_kind_reg <= s1_kind_next;
     s1_lat_reg <= s1_lat_next;
@@ -10338,6 +10428,15 @@ always @(posedge clk) begin
         hazard3_reg <= 1'd0;
         hazard4_reg <= 1'd0;
         hazard5_reg <= 1'd0;
+        hazard6_reg <= 1'd0;
+        hazard7_reg <= 1'd0;
+        hazard8_reg <= 1'd0;
+        hazard9_reg <= 1'd0;
+        hazard10_reg <= 1'd0;
+        hazard11_reg <= 1'd0;
+        hazard12_reg <= 1'd0;
+        hazard13_reg <= 1'd0;
+        hazard14_reg <= 1'd0;
         credits_out_reg <= 1'd0;
         snoop_s1_reg <= 1'd0;
         snoop_s2_reg <= 1'd0;
