@@ -26,6 +26,7 @@ func registered() []block.Block {
 		smartt.Descriptor(smartt.Conf),
 		smartt.Descriptor(smartt.NSCC),
 		onerc.SwitchDescriptor(),
+		onerc.SPERCDescriptor(),
 		srp.IPDDescriptor(),
 		srp.RxDescriptor(),
 		srp.TTWDescriptor(),

@@ -11,13 +11,21 @@ import (
 
 // TestAdversarialProfiles runs every block under every stimulus profile:
 // one connection on every cycle, all ECN, only losses, long idle gaps,
-// heavy backpressure, extreme values and fast timestamp wrap.
+// heavy backpressure, extreme values and fast timestamp wrap. A block
+// checked by the generic bench (no family of its own) has one stimulus
+// whatever the profile, so it runs once.
 func TestAdversarialProfiles(t *testing.T) {
 	for _, block := range blocks.Names() {
+		_, family := lookupFamily(block)
+		ran := false
 		for _, prof := range ProfileNames() {
 			if prof == "mixed" {
 				continue // the long equivalence runs cover it
 			}
+			if !family && ran {
+				break // the generic bench ignores the profile
+			}
+			ran = true
 			t.Run(block+"/"+prof, func(t *testing.T) {
 				b, err := NewBenchProfile(blocks.DefaultConfig(), block, prof, 5)
 				if err != nil {

@@ -1,0 +1,1 @@
+verilog-out/sperc_link/sperc_link.v
