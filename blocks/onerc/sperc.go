@@ -91,7 +91,6 @@ func SPERCLink(p SPERCParams) (*hdlgen.Module, error) {
 		ResultFields: []connpipe.Field{
 			{Name: "b", Width: rw, Doc: "ctrl: b[l] = (c - SumE) / NumB, per unit of weight"},
 			{Name: "x", Width: rw, Doc: "ctrl: x[l] = min(b, e)"},
-			{Name: "e", Width: rw, Doc: "ctrl: the least b[j] of the other hops not ignored; all-ones (infinity) if none"},
 			{Name: "ignore", Width: 1, Doc: "ctrl: i[l] = b < MaxE"},
 			{Name: "state", Width: 2, Doc: "ctrl: s[l] after the packet: 0 E, 1 B"},
 		},
@@ -113,8 +112,8 @@ func SPERCLink(p SPERCParams) (*hdlgen.Module, error) {
 			{Name: "max_e2_le_max_e", Holds: func(f hdlgen.Record) hdlgen.Value { return f.F("max_e2").Le(f.F("max_e")) }},
 		}
 		spec.ResultInvariants = []connpipe.Invariant{
-			{Name: "x_is_min", Holds: func(f hdlgen.Record) hdlgen.Value {
-				return f.F("x").Eq(minU(f.F("b"), f.F("e")))
+			{Name: "x_le_b", Holds: func(f hdlgen.Record) hdlgen.Value {
+				return f.F("x").Le(f.F("b"))
 			}},
 			{Name: "ctrl_settles", Holds: func(f hdlgen.Record) hdlgen.Value {
 				ctrl := f.F("kind").EqC(uint64(gonerc.SpCtrl)).And(f.F("error").Not())
@@ -136,8 +135,9 @@ func SPERCLink(p SPERCParams) (*hdlgen.Module, error) {
 		// table, x[l] / old_weight, NumB's change and e
 		invW := p.InvF + 1
 		tab := p.InvTable()
-		invNew := st.Cut("inv_new", hdlgen.ROM(newW, invW, tab).Named("inv_new"))
-		invOld := st.Cut("inv_old", hdlgen.ROM(oldW, invW, tab).Named("inv_old"))
+		// (registered twice: a block RAM with its output register)
+		invNew := st.Cut("inv_new_r", st.Cut("inv_new", hdlgen.ROM(newW, invW, tab).Named("inv_new")))
+		invOld := st.Cut("inv_old_r", st.Cut("inv_old", hdlgen.ROM(oldW, invW, tab).Named("inv_old")))
 		sw, nbw := p.SumEW(), p.NumBFullW()
 		xlInv := hdlgen.MulPieces(st.Cut, "xl_inv", ev.F("xl"), invOld).Keep(sw-1, 0) // < 2^RateW x 2^InvF
 		// lines 11 and 13: NumB + 1/new_weight (- 1/old_weight when a B
@@ -152,7 +152,7 @@ func SPERCLink(p SPERCParams) (*hdlgen.Module, error) {
 		var level []hdlgen.Expr
 		for j := 0; j < p.Hops; j++ {
 			skip := ign.Bit(j).Or(hop.EqC(uint64(j))).Named(fmt.Sprintf("skip%d", j))
-			level = append(level, hdlgen.Mux(skip, inf, ev.F(fmt.Sprintf("b%d", j))).Named(fmt.Sprintf("p%d", j)))
+			level = append(level, st.Cut(fmt.Sprintf("p%d", j), hdlgen.Mux(skip, inf, ev.F(fmt.Sprintf("b%d", j))).Named(fmt.Sprintf("p%d", j))))
 		}
 		for n := 0; len(level) > 1; n++ {
 			var next []hdlgen.Expr
@@ -165,7 +165,7 @@ func SPERCLink(p SPERCParams) (*hdlgen.Module, error) {
 			}
 			level = next
 		}
-		e := level[0]
+		e := level[0].Named("e_min")
 
 		// the round: MaxE' becomes MaxE after one round, both clear after more
 		d := ev.F("round").Sub(cur.F("round")).Named("round_diff")
@@ -192,7 +192,9 @@ func SPERCLink(p SPERCParams) (*hdlgen.Module, error) {
 
 		// lines 24-26 and 29: x, the ignore bit, whether the flow is
 		// bottlenecked elsewhere
-		x := st.Cut("x", minU(b, e).Named("x"))
+		// (the comparisons in a stage of their own, the selections after)
+		bLtE := st.Cut("b_lt_e", b.Lt(e).Named("b_lt_e"))
+		x := st.Cut("x", hdlgen.Mux(bLtE, b, e).Named("x"))
 		ignore := st.Cut("ignore_l", b.Lt(maxE).Named("ignore_l"))
 		toE := st.Cut("to_e", leaving.Not().And(e.Lt(b)).Named("to_e"))
 
@@ -216,7 +218,6 @@ func SPERCLink(p SPERCParams) (*hdlgen.Module, error) {
 			Result: map[string]hdlgen.Value{
 				"b":      hdlgen.Mux(ctrl, b, c(rw, 0)),
 				"x":      hdlgen.Mux(ctrl, x, c(rw, 0)),
-				"e":      hdlgen.Mux(ctrl, e, c(rw, 0)),
 				"ignore": ctrl.And(ignore),
 				"state":  hdlgen.Mux(ctrl, stOut, c(2, 0)),
 			},

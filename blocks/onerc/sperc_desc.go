@@ -60,7 +60,7 @@ func (g spercGolden) Fields() ([]string, []string) {
 	for j := 0; j < g.hops; j++ {
 		ev = append(ev, fmt.Sprintf("b%d", j))
 	}
-	return append(ev, "ignore"), []string{"conn", "kind", "b", "x", "e", "ignore", "state", "error"}
+	return append(ev, "ignore"), []string{"conn", "kind", "b", "x", "ignore", "state", "error"}
 }
 
 func (g spercGolden) Step(in, out []uint64) {
@@ -72,8 +72,8 @@ func (g spercGolden) Step(in, out []uint64) {
 	e.Ignore = uint32(in[9+g.hops])
 	var r gonerc.SPERCResult
 	g.m.StepTo(&e, &r)
-	out[0], out[1], out[2], out[3], out[4] = uint64(r.Conn), uint64(r.Kind), r.B, r.X, r.E
-	out[5], out[6], out[7] = block.Bit(r.Ignore), uint64(r.State), block.Bit(r.Error)
+	out[0], out[1], out[2], out[3] = uint64(r.Conn), uint64(r.Kind), r.B, r.X
+	out[4], out[5], out[6] = block.Bit(r.Ignore), uint64(r.State), block.Bit(r.Error)
 }
 
 func (g spercGolden) Reset() { g.m.Reset() }
@@ -151,9 +151,9 @@ func spercFormalJob(name, doc string, p SPERCParams, breaks bool) block.FormalJo
 			"max_e2_le_max_e": {{Node: "max_e_next", With: func(orig hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
 				return get("max_e_r")
 			}}},
-			// x is b, whatever the other hops say
-			"x_is_min": {{Node: "x", With: func(orig hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
-				return get("b")
+			// x is e, whatever b says
+			"x_le_b": {{Node: "x", With: func(orig hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
+				return get("e_min")
 			}}},
 			// a new flow keeps its state (NEW_FLOW) instead of joining B
 			"ctrl_settles": {{Node: "joins_b", With: func(orig hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {

@@ -4,8 +4,8 @@
  * Config: default (800 Gb/s, 4 KiB MTU, 8.6 us base RTT, 4096 connections, 250 MHz)
  *
  * NumConn = 64 links, c = 800000 rate units, RateW = 28, WeightW = 8, InvF = 16, NumBW = 12, Hops = 4, K = 12, RoundW = 8
- * pipeline: 15 datapath stages (stages 4..18), latency 20 cycles, same connection every 15 cycles
- * pipeline: the datapath's cuts end in stage 18 of 18
+ * pipeline: 16 datapath stages (stages 4..19), latency 21 cycles, same connection every 16 cycles
+ * pipeline: the datapath's cuts end in stage 19 of 19
  */
 
 `resetall
@@ -50,7 +50,6 @@ module sperc_link
     output wire m_result_kind,
     output wire [27:0] m_result_b,
     output wire [27:0] m_result_x,
-    output wire [27:0] m_result_e,
     output wire m_result_ignore,
     output wire [1:0] m_result_state,
     output wire m_result_error
@@ -202,6 +201,10 @@ reg  s18_valid_reg;  // stage 18 holds an event
 reg  s18_valid_next;
 reg  [15:0] s18_conn_reg;  // stage 18 connection id
 reg  [15:0] s18_conn_next;
+reg  s19_valid_reg;  // stage 19 holds an event
+reg  s19_valid_next;
+reg  [15:0] s19_conn_reg;  // stage 19 connection id
+reg  [15:0] s19_conn_next;
 reg  hazard0_reg;  // the head's connection is in stages 1..2
 reg  hazard0_next;
 reg  hazard1_reg;  // the head's connection is in stages 3..4
@@ -216,7 +219,9 @@ reg  hazard5_reg;  // the head's connection is in stages 11..12
 reg  hazard5_next;
 reg  hazard6_reg;  // the head's connection is in stages 13..14
 reg  hazard6_next;
-reg  credits_out_reg;  // 20 events are issued and not yet taken: no credit left
+reg  hazard7_reg;  // the head's connection is in stages 15..15
+reg  hazard7_next;
+reg  credits_out_reg;  // 21 events are issued and not yet taken: no credit left
 reg  credits_out_next;
 reg  s1_kind_reg;  // stage 1 event kind
 reg  s1_kind_next;
@@ -294,40 +299,62 @@ reg  s17_error_reg;  // stage 17 copy of error
 wire s17_error_next;
 reg  s18_error_reg;  // stage 18 copy of error
 wire s18_error_next;
+reg  s19_error_reg;  // stage 19 copy of error
+wire s19_error_next;
 reg  [16:0] s2_inv_new_reg;  // stage 2 copy of inv_new
 wire [16:0] s2_inv_new_next;
+reg  [16:0] s3_inv_new_r_reg;  // stage 3 copy of inv_new_r
+wire [16:0] s3_inv_new_r_next;
 reg  [16:0] s2_inv_old_reg;  // stage 2 copy of inv_old
 wire [16:0] s2_inv_old_next;
+reg  [16:0] s3_inv_old_r_reg;  // stage 3 copy of inv_old_r
+wire [16:0] s3_inv_old_r_next;
 reg  [34:0] s2_t_reg;  // stage 2 copy of t
 wire [34:0] s2_t_next;
+reg  [34:0] s3_t_reg;  // stage 3 copy of t
+wire [34:0] s3_t_next;
 `ifdef NICGEN_ECP5
-wire [34:0] s3_xl_inv_pp00_reg;  // stage 3 copy of xl_inv_pp00 (MULT18X18D output register)
+wire [34:0] s4_xl_inv_pp00_reg;  // stage 4 copy of xl_inv_pp00 (MULT18X18D output register)
 `else
-reg  [34:0] s3_xl_inv_pp00_reg;  // stage 3 copy of xl_inv_pp00
+reg  [34:0] s4_xl_inv_pp00_reg;  // stage 4 copy of xl_inv_pp00
 `endif
-wire [34:0] s3_xl_inv_pp00_next;
+wire [34:0] s4_xl_inv_pp00_next;
 reg  [26:0] s2_t_2_reg;  // stage 2 copy of t
 wire [26:0] s2_t_2_next;
+reg  [26:0] s3_t_2_reg;  // stage 3 copy of t
+wire [26:0] s3_t_2_next;
 `ifdef NICGEN_ECP5
-wire [26:0] s3_xl_inv_pp10_reg;  // stage 3 copy of xl_inv_pp10 (MULT18X18D output register)
+wire [26:0] s4_xl_inv_pp10_reg;  // stage 4 copy of xl_inv_pp10 (MULT18X18D output register)
 `else
-reg  [26:0] s3_xl_inv_pp10_reg;  // stage 3 copy of xl_inv_pp10
+reg  [26:0] s4_xl_inv_pp10_reg;  // stage 4 copy of xl_inv_pp10
 `endif
-wire [26:0] s3_xl_inv_pp10_next;
-reg  [44:0] s4_xl_inv_reg;  // stage 4 copy of xl_inv
-wire [44:0] s4_xl_inv_next;
+wire [26:0] s4_xl_inv_pp10_next;
+reg  [44:0] s5_xl_inv_reg;  // stage 5 copy of xl_inv
+wire [44:0] s5_xl_inv_next;
 reg  s2_weight_changed_reg;  // stage 2 copy of weight_changed
 wire s2_weight_changed_next;
+reg  s3_weight_changed_reg;  // stage 3 copy of weight_changed
+wire s3_weight_changed_next;
 reg  s2_t_3_reg;  // stage 2 copy of t
 wire s2_t_3_next;
-reg  [17:0] s3_num_b_step_reg;  // stage 3 copy of num_b_step
-wire [17:0] s3_num_b_step_next;
-reg  [27:0] s2_e_l0_0_reg;  // stage 2 copy of e_l0_0
-wire [27:0] s2_e_l0_0_next;
-reg  [27:0] s2_e_l0_1_reg;  // stage 2 copy of e_l0_1
-wire [27:0] s2_e_l0_1_next;
-reg  [27:0] s3_e_l1_0_reg;  // stage 3 copy of e_l1_0
-wire [27:0] s3_e_l1_0_next;
+reg  s3_t_3_reg;  // stage 3 copy of t
+wire s3_t_3_next;
+reg  [17:0] s4_num_b_step_reg;  // stage 4 copy of num_b_step
+wire [17:0] s4_num_b_step_next;
+reg  [27:0] s2_p0_reg;  // stage 2 copy of p0
+wire [27:0] s2_p0_next;
+reg  [27:0] s2_p1_reg;  // stage 2 copy of p1
+wire [27:0] s2_p1_next;
+reg  [27:0] s2_p2_reg;  // stage 2 copy of p2
+wire [27:0] s2_p2_next;
+reg  [27:0] s2_p3_reg;  // stage 2 copy of p3
+wire [27:0] s2_p3_next;
+reg  [27:0] s3_e_l0_0_reg;  // stage 3 copy of e_l0_0
+wire [27:0] s3_e_l0_0_next;
+reg  [27:0] s3_e_l0_1_reg;  // stage 3 copy of e_l0_1
+wire [27:0] s3_e_l0_1_next;
+reg  [27:0] s4_e_l1_0_reg;  // stage 4 copy of e_l1_0
+wire [27:0] s4_e_l1_0_next;
 reg  [7:0] s2_round_reg;  // stage 2 copy of round
 wire [7:0] s2_round_next;
 reg  [7:0] s3_round_reg;  // stage 3 copy of round
@@ -338,20 +365,24 @@ reg  [27:0] s5_max_e_r_reg;  // stage 5 copy of max_e_r
 wire [27:0] s5_max_e_r_next;
 reg  [27:0] s5_max_e2_r_reg;  // stage 5 copy of max_e2_r
 wire [27:0] s5_max_e2_r_next;
+reg  [44:0] s5_t_reg;  // stage 5 copy of t
+wire [44:0] s5_t_next;
 reg  s2_is_e_reg;  // stage 2 copy of is_e
 wire s2_is_e_next;
 reg  s3_is_e_reg;  // stage 3 copy of is_e
 wire s3_is_e_next;
 reg  s4_is_e_reg;  // stage 4 copy of is_e
 wire s4_is_e_next;
-reg  [43:0] s5_sum_e1_reg;  // stage 5 copy of sum_e1
-wire [43:0] s5_sum_e1_next;
-reg  [29:0] s4_t_reg;  // stage 4 copy of t
-wire [29:0] s4_t_next;
+reg  s5_is_e_reg;  // stage 5 copy of is_e
+wire s5_is_e_next;
+reg  [43:0] s5_cur_sum_e_reg;  // stage 5 copy of cur_sum_e
+wire [43:0] s5_cur_sum_e_next;
+reg  [43:0] s6_sum_e1_reg;  // stage 6 copy of sum_e1
+wire [43:0] s6_sum_e1_next;
 reg  [27:0] s5_num_b1_reg;  // stage 5 copy of num_b1
 wire [27:0] s5_num_b1_next;
-reg  [43:0] s6_b_num_reg;  // stage 6 copy of b_num
-wire [43:0] s6_b_num_next;
+reg  [43:0] s7_b_num_reg;  // stage 7 copy of b_num
+wire [43:0] s7_b_num_next;
 reg  [4:0] s6_recip_num_b_lead_reg;  // stage 6 copy of recip_num_b_lead
 wire [4:0] s6_recip_num_b_lead_next;
 reg  [11:0] s6_t_reg;  // stage 6 copy of t
@@ -414,8 +445,6 @@ reg  [12:0] s8_recip_num_b_recip_reg;  // stage 8 copy of recip_num_b_recip
 wire [12:0] s8_recip_num_b_recip_next;
 reg  [12:0] s9_recip_num_b_t_reg;  // stage 9 copy of recip_num_b_t
 wire [12:0] s9_recip_num_b_t_next;
-reg  [30:0] s7_t_reg;  // stage 7 copy of t
-wire [30:0] s7_t_next;
 reg  [30:0] s8_t_reg;  // stage 8 copy of t
 wire [30:0] s8_t_next;
 reg  [30:0] s9_t_reg;  // stage 9 copy of t
@@ -426,8 +455,6 @@ wire [30:0] s10_b_q_prod_pp00_reg;  // stage 10 copy of b_q_prod_pp00 (MULT18X18
 reg  [30:0] s10_b_q_prod_pp00_reg;  // stage 10 copy of b_q_prod_pp00
 `endif
 wire [30:0] s10_b_q_prod_pp00_next;
-reg  [30:0] s7_t_2_reg;  // stage 7 copy of t
-wire [30:0] s7_t_2_next;
 reg  [30:0] s8_t_2_reg;  // stage 8 copy of t
 wire [30:0] s8_t_2_next;
 reg  [30:0] s9_t_2_reg;  // stage 9 copy of t
@@ -438,8 +465,6 @@ wire [30:0] s10_b_q_prod_pp10_reg;  // stage 10 copy of b_q_prod_pp10 (MULT18X18
 reg  [30:0] s10_b_q_prod_pp10_reg;  // stage 10 copy of b_q_prod_pp10
 `endif
 wire [30:0] s10_b_q_prod_pp10_next;
-reg  [20:0] s7_t_3_reg;  // stage 7 copy of t
-wire [20:0] s7_t_3_next;
 reg  [20:0] s8_t_3_reg;  // stage 8 copy of t
 wire [20:0] s8_t_3_next;
 reg  [20:0] s9_t_3_reg;  // stage 9 copy of t
@@ -452,8 +477,8 @@ reg  [20:0] s10_b_q_prod_pp20_reg;  // stage 10 copy of b_q_prod_pp20
 wire [20:0] s10_b_q_prod_pp20_next;
 reg  [56:0] s11_b_q_prod_reg;  // stage 11 copy of b_q_prod
 wire [56:0] s11_b_q_prod_next;
-reg  [1:0] s7_t_4_reg;  // stage 7 copy of t
-wire [1:0] s7_t_4_next;
+reg  [1:0] s7_t_reg;  // stage 7 copy of t
+wire [1:0] s7_t_next;
 reg  [1:0] s8_t_4_reg;  // stage 8 copy of t
 wire [1:0] s8_t_4_next;
 reg  [1:0] s9_t_4_reg;  // stage 9 copy of t
@@ -464,8 +489,8 @@ reg  [1:0] s11_t_reg;  // stage 11 copy of t
 wire [1:0] s11_t_next;
 reg  [50:0] s12_b_q_coarse_reg;  // stage 12 copy of b_q_coarse
 wire [50:0] s12_b_q_coarse_next;
-reg  [2:0] s7_t_5_reg;  // stage 7 copy of t
-wire [2:0] s7_t_5_next;
+reg  [2:0] s7_t_2_reg;  // stage 7 copy of t
+wire [2:0] s7_t_2_next;
 reg  [2:0] s8_t_5_reg;  // stage 8 copy of t
 wire [2:0] s8_t_5_next;
 reg  [2:0] s9_t_5_reg;  // stage 9 copy of t
@@ -480,30 +505,34 @@ reg  [43:0] s13_b_q_reg;  // stage 13 copy of b_q
 wire [43:0] s13_b_q_next;
 reg  [27:0] s14_b_reg;  // stage 14 copy of b
 wire [27:0] s14_b_next;
-reg  [27:0] s4_e_l1_0_reg;  // stage 4 copy of e_l1_0
-wire [27:0] s4_e_l1_0_next;
-reg  [27:0] s5_e_l1_0_reg;  // stage 5 copy of e_l1_0
-wire [27:0] s5_e_l1_0_next;
-reg  [27:0] s6_e_l1_0_reg;  // stage 6 copy of e_l1_0
-wire [27:0] s6_e_l1_0_next;
-reg  [27:0] s7_e_l1_0_reg;  // stage 7 copy of e_l1_0
-wire [27:0] s7_e_l1_0_next;
-reg  [27:0] s8_e_l1_0_reg;  // stage 8 copy of e_l1_0
-wire [27:0] s8_e_l1_0_next;
-reg  [27:0] s9_e_l1_0_reg;  // stage 9 copy of e_l1_0
-wire [27:0] s9_e_l1_0_next;
-reg  [27:0] s10_e_l1_0_reg;  // stage 10 copy of e_l1_0
-wire [27:0] s10_e_l1_0_next;
-reg  [27:0] s11_e_l1_0_reg;  // stage 11 copy of e_l1_0
-wire [27:0] s11_e_l1_0_next;
-reg  [27:0] s12_e_l1_0_reg;  // stage 12 copy of e_l1_0
-wire [27:0] s12_e_l1_0_next;
-reg  [27:0] s13_e_l1_0_reg;  // stage 13 copy of e_l1_0
-wire [27:0] s13_e_l1_0_next;
-reg  [27:0] s14_e_l1_0_reg;  // stage 14 copy of e_l1_0
-wire [27:0] s14_e_l1_0_next;
-reg  [27:0] s15_x_reg;  // stage 15 copy of x
-wire [27:0] s15_x_next;
+reg  [27:0] s5_e_min_reg;  // stage 5 copy of e_min
+wire [27:0] s5_e_min_next;
+reg  [27:0] s6_e_min_reg;  // stage 6 copy of e_min
+wire [27:0] s6_e_min_next;
+reg  [27:0] s7_e_min_reg;  // stage 7 copy of e_min
+wire [27:0] s7_e_min_next;
+reg  [27:0] s8_e_min_reg;  // stage 8 copy of e_min
+wire [27:0] s8_e_min_next;
+reg  [27:0] s9_e_min_reg;  // stage 9 copy of e_min
+wire [27:0] s9_e_min_next;
+reg  [27:0] s10_e_min_reg;  // stage 10 copy of e_min
+wire [27:0] s10_e_min_next;
+reg  [27:0] s11_e_min_reg;  // stage 11 copy of e_min
+wire [27:0] s11_e_min_next;
+reg  [27:0] s12_e_min_reg;  // stage 12 copy of e_min
+wire [27:0] s12_e_min_next;
+reg  [27:0] s13_e_min_reg;  // stage 13 copy of e_min
+wire [27:0] s13_e_min_next;
+reg  [27:0] s14_e_min_reg;  // stage 14 copy of e_min
+wire [27:0] s14_e_min_next;
+reg  s15_b_lt_e_reg;  // stage 15 copy of b_lt_e
+wire s15_b_lt_e_next;
+reg  [27:0] s15_b_reg;  // stage 15 copy of b
+wire [27:0] s15_b_next;
+reg  [27:0] s15_e_min_reg;  // stage 15 copy of e_min
+wire [27:0] s15_e_min_next;
+reg  [27:0] s16_x_reg;  // stage 16 copy of x
+wire [27:0] s16_x_next;
 reg  [27:0] s6_max_e_r_reg;  // stage 6 copy of max_e_r
 wire [27:0] s6_max_e_r_next;
 reg  [27:0] s7_max_e_r_reg;  // stage 7 copy of max_e_r
@@ -526,16 +555,16 @@ reg  s15_ignore_l_reg;  // stage 15 copy of ignore_l
 wire s15_ignore_l_next;
 reg  s2_t_4_reg;  // stage 2 copy of t
 wire s2_t_4_next;
-reg  s3_t_reg;  // stage 3 copy of t
-wire s3_t_next;
-reg  s4_t_2_reg;  // stage 4 copy of t
-wire s4_t_2_next;
-reg  s5_t_reg;  // stage 5 copy of t
-wire s5_t_next;
+reg  s3_t_4_reg;  // stage 3 copy of t
+wire s3_t_4_next;
+reg  s4_t_reg;  // stage 4 copy of t
+wire s4_t_next;
+reg  s5_t_2_reg;  // stage 5 copy of t
+wire s5_t_2_next;
 reg  s6_t_28_reg;  // stage 6 copy of t
 wire s6_t_28_next;
-reg  s7_t_6_reg;  // stage 7 copy of t
-wire s7_t_6_next;
+reg  s7_t_3_reg;  // stage 7 copy of t
+wire s7_t_3_next;
 reg  s8_t_6_reg;  // stage 8 copy of t
 wire s8_t_6_next;
 reg  s9_t_6_reg;  // stage 9 copy of t
@@ -580,22 +609,18 @@ reg  s14_leaving_reg;  // stage 14 copy of leaving
 wire s14_leaving_next;
 reg  s15_leaving_reg;  // stage 15 copy of leaving
 wire s15_leaving_next;
-reg  [27:0] s3_t_2_reg;  // stage 3 copy of t
-wire [27:0] s3_t_2_next;
-reg  [27:0] s4_t_3_reg;  // stage 4 copy of t
-wire [27:0] s4_t_3_next;
-reg  [27:0] s5_t_2_reg;  // stage 5 copy of t
-wire [27:0] s5_t_2_next;
-reg  [27:0] s3_t_3_reg;  // stage 3 copy of t
-wire [27:0] s3_t_3_next;
-reg  [27:0] s4_t_4_reg;  // stage 4 copy of t
-wire [27:0] s4_t_4_next;
+reg  [27:0] s4_t_2_reg;  // stage 4 copy of t
+wire [27:0] s4_t_2_next;
 reg  [27:0] s5_t_3_reg;  // stage 5 copy of t
 wire [27:0] s5_t_3_next;
+reg  [27:0] s4_t_3_reg;  // stage 4 copy of t
+wire [27:0] s4_t_3_next;
+reg  [27:0] s5_t_4_reg;  // stage 5 copy of t
+wire [27:0] s5_t_4_next;
 reg  [27:0] s6_t_29_reg;  // stage 6 copy of t
 wire [27:0] s6_t_29_next;
-reg  [27:0] s7_t_7_reg;  // stage 7 copy of t
-wire [27:0] s7_t_7_next;
+reg  [27:0] s7_t_4_reg;  // stage 7 copy of t
+wire [27:0] s7_t_4_next;
 reg  [27:0] s8_t_7_reg;  // stage 8 copy of t
 wire [27:0] s8_t_7_next;
 reg  [27:0] s9_t_7_reg;  // stage 9 copy of t
@@ -634,16 +659,14 @@ reg  [27:0] s15_num_b1_reg;  // stage 15 copy of num_b1
 wire [27:0] s15_num_b1_next;
 reg  [27:0] s16_num_b2_reg;  // stage 16 copy of num_b2
 wire [27:0] s16_num_b2_next;
-reg  [34:0] s3_t_4_reg;  // stage 3 copy of t
-wire [34:0] s3_t_4_next;
-reg  [34:0] s4_t_5_reg;  // stage 4 copy of t
-wire [34:0] s4_t_5_next;
-reg  [34:0] s5_t_4_reg;  // stage 5 copy of t
-wire [34:0] s5_t_4_next;
+reg  [34:0] s4_t_4_reg;  // stage 4 copy of t
+wire [34:0] s4_t_4_next;
+reg  [34:0] s5_t_5_reg;  // stage 5 copy of t
+wire [34:0] s5_t_5_next;
 reg  [34:0] s6_t_30_reg;  // stage 6 copy of t
 wire [34:0] s6_t_30_next;
-reg  [34:0] s7_t_8_reg;  // stage 7 copy of t
-wire [34:0] s7_t_8_next;
+reg  [34:0] s7_t_5_reg;  // stage 7 copy of t
+wire [34:0] s7_t_5_next;
 reg  [34:0] s8_t_8_reg;  // stage 8 copy of t
 wire [34:0] s8_t_8_next;
 reg  [34:0] s9_t_8_reg;  // stage 9 copy of t
@@ -660,22 +683,22 @@ reg  [34:0] s14_t_3_reg;  // stage 14 copy of t
 wire [34:0] s14_t_3_next;
 reg  [34:0] s15_t_2_reg;  // stage 15 copy of t
 wire [34:0] s15_t_2_next;
+reg  [34:0] s16_t_reg;  // stage 16 copy of t
+wire [34:0] s16_t_next;
 `ifdef NICGEN_ECP5
-wire [34:0] s16_x_inv_pp00_reg;  // stage 16 copy of x_inv_pp00 (MULT18X18D output register)
+wire [34:0] s17_x_inv_pp00_reg;  // stage 17 copy of x_inv_pp00 (MULT18X18D output register)
 `else
-reg  [34:0] s16_x_inv_pp00_reg;  // stage 16 copy of x_inv_pp00
+reg  [34:0] s17_x_inv_pp00_reg;  // stage 17 copy of x_inv_pp00
 `endif
-wire [34:0] s16_x_inv_pp00_next;
-reg  [26:0] s3_t_5_reg;  // stage 3 copy of t
-wire [26:0] s3_t_5_next;
-reg  [26:0] s4_t_6_reg;  // stage 4 copy of t
-wire [26:0] s4_t_6_next;
-reg  [26:0] s5_t_5_reg;  // stage 5 copy of t
-wire [26:0] s5_t_5_next;
+wire [34:0] s17_x_inv_pp00_next;
+reg  [26:0] s4_t_5_reg;  // stage 4 copy of t
+wire [26:0] s4_t_5_next;
+reg  [26:0] s5_t_6_reg;  // stage 5 copy of t
+wire [26:0] s5_t_6_next;
 reg  [26:0] s6_t_31_reg;  // stage 6 copy of t
 wire [26:0] s6_t_31_next;
-reg  [26:0] s7_t_9_reg;  // stage 7 copy of t
-wire [26:0] s7_t_9_next;
+reg  [26:0] s7_t_6_reg;  // stage 7 copy of t
+wire [26:0] s7_t_6_next;
 reg  [26:0] s8_t_9_reg;  // stage 8 copy of t
 wire [26:0] s8_t_9_next;
 reg  [26:0] s9_t_9_reg;  // stage 9 copy of t
@@ -692,18 +715,18 @@ reg  [26:0] s14_t_4_reg;  // stage 14 copy of t
 wire [26:0] s14_t_4_next;
 reg  [26:0] s15_t_3_reg;  // stage 15 copy of t
 wire [26:0] s15_t_3_next;
+reg  [26:0] s16_t_2_reg;  // stage 16 copy of t
+wire [26:0] s16_t_2_next;
 `ifdef NICGEN_ECP5
-wire [26:0] s16_x_inv_pp10_reg;  // stage 16 copy of x_inv_pp10 (MULT18X18D output register)
+wire [26:0] s17_x_inv_pp10_reg;  // stage 17 copy of x_inv_pp10 (MULT18X18D output register)
 `else
-reg  [26:0] s16_x_inv_pp10_reg;  // stage 16 copy of x_inv_pp10
+reg  [26:0] s17_x_inv_pp10_reg;  // stage 17 copy of x_inv_pp10
 `endif
-wire [26:0] s16_x_inv_pp10_next;
-reg  [44:0] s17_x_inv_reg;  // stage 17 copy of x_inv
-wire [44:0] s17_x_inv_next;
-reg  [44:0] s6_t_32_reg;  // stage 6 copy of t
-wire [44:0] s6_t_32_next;
-reg  [44:0] s7_t_10_reg;  // stage 7 copy of t
-wire [44:0] s7_t_10_next;
+wire [26:0] s17_x_inv_pp10_next;
+reg  [44:0] s18_x_inv_reg;  // stage 18 copy of x_inv
+wire [44:0] s18_x_inv_next;
+reg  [44:0] s7_t_7_reg;  // stage 7 copy of t
+wire [44:0] s7_t_7_next;
 reg  [44:0] s8_t_10_reg;  // stage 8 copy of t
 wire [44:0] s8_t_10_next;
 reg  [44:0] s9_t_10_reg;  // stage 9 copy of t
@@ -720,16 +743,18 @@ reg  [44:0] s14_t_5_reg;  // stage 14 copy of t
 wire [44:0] s14_t_5_next;
 reg  [44:0] s15_t_4_reg;  // stage 15 copy of t
 wire [44:0] s15_t_4_next;
-reg  [44:0] s16_t_reg;  // stage 16 copy of t
-wire [44:0] s16_t_next;
+reg  [44:0] s16_t_3_reg;  // stage 16 copy of t
+wire [44:0] s16_t_3_next;
 reg  [44:0] s17_t_reg;  // stage 17 copy of t
 wire [44:0] s17_t_next;
+reg  [44:0] s18_t_reg;  // stage 18 copy of t
+wire [44:0] s18_t_next;
 reg  s16_to_e_reg;  // stage 16 copy of to_e
 wire s16_to_e_next;
 reg  s17_to_e_reg;  // stage 17 copy of to_e
 wire s17_to_e_next;
-reg  [43:0] s6_sum_e1_reg;  // stage 6 copy of sum_e1
-wire [43:0] s6_sum_e1_next;
+reg  s18_to_e_reg;  // stage 18 copy of to_e
+wire s18_to_e_next;
 reg  [43:0] s7_sum_e1_reg;  // stage 7 copy of sum_e1
 wire [43:0] s7_sum_e1_next;
 reg  [43:0] s8_sum_e1_reg;  // stage 8 copy of sum_e1
@@ -752,8 +777,10 @@ reg  [43:0] s16_sum_e1_reg;  // stage 16 copy of sum_e1
 wire [43:0] s16_sum_e1_next;
 reg  [43:0] s17_sum_e1_reg;  // stage 17 copy of sum_e1
 wire [43:0] s17_sum_e1_next;
-reg  [43:0] s18_sum_e2_reg;  // stage 18 copy of sum_e2
-wire [43:0] s18_sum_e2_next;
+reg  [43:0] s18_sum_e1_reg;  // stage 18 copy of sum_e1
+wire [43:0] s18_sum_e1_next;
+reg  [43:0] s19_sum_e2_reg;  // stage 19 copy of sum_e2
+wire [43:0] s19_sum_e2_next;
 reg  [27:0] s6_max_e2_r_reg;  // stage 6 copy of max_e2_r
 wire [27:0] s6_max_e2_r_next;
 reg  [27:0] s7_max_e2_r_reg;  // stage 7 copy of max_e2_r
@@ -774,8 +801,12 @@ reg  [27:0] s14_max_e2_r_reg;  // stage 14 copy of max_e2_r
 wire [27:0] s14_max_e2_r_next;
 reg  [27:0] s15_max_e2_r_reg;  // stage 15 copy of max_e2_r
 wire [27:0] s15_max_e2_r_next;
+reg  [27:0] s16_max_e2_r_reg;  // stage 16 copy of max_e2_r
+wire [27:0] s16_max_e2_r_next;
 reg  [27:0] s15_max_e_r_reg;  // stage 15 copy of max_e_r
 wire [27:0] s15_max_e_r_next;
+reg  [27:0] s16_max_e_r_reg;  // stage 16 copy of max_e_r
+wire [27:0] s16_max_e_r_next;
 reg  [7:0] s5_round_reg;  // stage 5 copy of round
 wire [7:0] s5_round_next;
 reg  [7:0] s6_round_reg;  // stage 6 copy of round
@@ -804,34 +835,38 @@ reg  [7:0] s17_round_reg;  // stage 17 copy of round
 wire [7:0] s17_round_next;
 reg  [7:0] s18_round_reg;  // stage 18 copy of round
 wire [7:0] s18_round_next;
-reg  [27:0] s16_max_e2_next_reg;  // stage 16 copy of max_e2_next
-wire [27:0] s16_max_e2_next_next;
+reg  [7:0] s19_round_reg;  // stage 19 copy of round
+wire [7:0] s19_round_next;
 reg  [27:0] s17_max_e2_next_reg;  // stage 17 copy of max_e2_next
 wire [27:0] s17_max_e2_next_next;
 reg  [27:0] s18_max_e2_next_reg;  // stage 18 copy of max_e2_next
 wire [27:0] s18_max_e2_next_next;
-reg  [27:0] s16_max_e_next_reg;  // stage 16 copy of max_e_next
-wire [27:0] s16_max_e_next_next;
+reg  [27:0] s19_max_e2_next_reg;  // stage 19 copy of max_e2_next
+wire [27:0] s19_max_e2_next_next;
 reg  [27:0] s17_max_e_next_reg;  // stage 17 copy of max_e_next
 wire [27:0] s17_max_e_next_next;
 reg  [27:0] s18_max_e_next_reg;  // stage 18 copy of max_e_next
 wire [27:0] s18_max_e_next_next;
+reg  [27:0] s19_max_e_next_reg;  // stage 19 copy of max_e_next
+wire [27:0] s19_max_e_next_next;
 reg  [27:0] s17_num_b2_reg;  // stage 17 copy of num_b2
 wire [27:0] s17_num_b2_next;
 reg  [27:0] s18_num_b2_reg;  // stage 18 copy of num_b2
 wire [27:0] s18_num_b2_next;
+reg  [27:0] s19_num_b2_reg;  // stage 19 copy of num_b2
+wire [27:0] s19_num_b2_next;
 reg  s2_t_5_reg;  // stage 2 copy of t
 wire s2_t_5_next;
-reg  s3_t_6_reg;  // stage 3 copy of t
-wire s3_t_6_next;
-reg  s4_t_7_reg;  // stage 4 copy of t
-wire s4_t_7_next;
-reg  s5_t_6_reg;  // stage 5 copy of t
-wire s5_t_6_next;
-reg  s6_t_33_reg;  // stage 6 copy of t
-wire s6_t_33_next;
-reg  s7_t_11_reg;  // stage 7 copy of t
-wire s7_t_11_next;
+reg  s3_t_5_reg;  // stage 3 copy of t
+wire s3_t_5_next;
+reg  s4_t_6_reg;  // stage 4 copy of t
+wire s4_t_6_next;
+reg  s5_t_7_reg;  // stage 5 copy of t
+wire s5_t_7_next;
+reg  s6_t_32_reg;  // stage 6 copy of t
+wire s6_t_32_next;
+reg  s7_t_8_reg;  // stage 7 copy of t
+wire s7_t_8_next;
 reg  s8_t_11_reg;  // stage 8 copy of t
 wire s8_t_11_next;
 reg  s9_t_11_reg;  // stage 9 copy of t
@@ -848,24 +883,26 @@ reg  s14_t_6_reg;  // stage 14 copy of t
 wire s14_t_6_next;
 reg  s15_t_5_reg;  // stage 15 copy of t
 wire s15_t_5_next;
-reg  s16_t_2_reg;  // stage 16 copy of t
-wire s16_t_2_next;
+reg  s16_t_4_reg;  // stage 16 copy of t
+wire s16_t_4_next;
 reg  s17_t_2_reg;  // stage 17 copy of t
 wire s17_t_2_next;
-reg  s18_t_reg;  // stage 18 copy of t
-wire s18_t_next;
+reg  s18_t_2_reg;  // stage 18 copy of t
+wire s18_t_2_next;
+reg  s19_t_reg;  // stage 19 copy of t
+wire s19_t_next;
 reg  [135:0] s2_t_6_reg;  // stage 2 copy of t
 wire [135:0] s2_t_6_next;
-reg  [135:0] s3_t_7_reg;  // stage 3 copy of t
-wire [135:0] s3_t_7_next;
-reg  [135:0] s4_t_8_reg;  // stage 4 copy of t
-wire [135:0] s4_t_8_next;
-reg  [135:0] s5_t_7_reg;  // stage 5 copy of t
-wire [135:0] s5_t_7_next;
-reg  [135:0] s6_t_34_reg;  // stage 6 copy of t
-wire [135:0] s6_t_34_next;
-reg  [135:0] s7_t_12_reg;  // stage 7 copy of t
-wire [135:0] s7_t_12_next;
+reg  [135:0] s3_t_6_reg;  // stage 3 copy of t
+wire [135:0] s3_t_6_next;
+reg  [135:0] s4_t_7_reg;  // stage 4 copy of t
+wire [135:0] s4_t_7_next;
+reg  [135:0] s5_t_8_reg;  // stage 5 copy of t
+wire [135:0] s5_t_8_next;
+reg  [135:0] s6_t_33_reg;  // stage 6 copy of t
+wire [135:0] s6_t_33_next;
+reg  [135:0] s7_t_9_reg;  // stage 7 copy of t
+wire [135:0] s7_t_9_next;
 reg  [135:0] s8_t_12_reg;  // stage 8 copy of t
 wire [135:0] s8_t_12_next;
 reg  [135:0] s9_t_12_reg;  // stage 9 copy of t
@@ -882,24 +919,26 @@ reg  [135:0] s14_t_7_reg;  // stage 14 copy of t
 wire [135:0] s14_t_7_next;
 reg  [135:0] s15_t_6_reg;  // stage 15 copy of t
 wire [135:0] s15_t_6_next;
-reg  [135:0] s16_t_3_reg;  // stage 16 copy of t
-wire [135:0] s16_t_3_next;
+reg  [135:0] s16_t_5_reg;  // stage 16 copy of t
+wire [135:0] s16_t_5_next;
 reg  [135:0] s17_t_3_reg;  // stage 17 copy of t
 wire [135:0] s17_t_3_next;
-reg  [135:0] s18_t_2_reg;  // stage 18 copy of t
-wire [135:0] s18_t_2_next;
+reg  [135:0] s18_t_3_reg;  // stage 18 copy of t
+wire [135:0] s18_t_3_next;
+reg  [135:0] s19_t_2_reg;  // stage 19 copy of t
+wire [135:0] s19_t_2_next;
 reg  s2_t_7_reg;  // stage 2 copy of t
 wire s2_t_7_next;
-reg  s3_t_8_reg;  // stage 3 copy of t
-wire s3_t_8_next;
-reg  s4_t_9_reg;  // stage 4 copy of t
-wire s4_t_9_next;
-reg  s5_t_8_reg;  // stage 5 copy of t
-wire s5_t_8_next;
-reg  s6_t_35_reg;  // stage 6 copy of t
-wire s6_t_35_next;
-reg  s7_t_13_reg;  // stage 7 copy of t
-wire s7_t_13_next;
+reg  s3_t_7_reg;  // stage 3 copy of t
+wire s3_t_7_next;
+reg  s4_t_8_reg;  // stage 4 copy of t
+wire s4_t_8_next;
+reg  s5_t_9_reg;  // stage 5 copy of t
+wire s5_t_9_next;
+reg  s6_t_34_reg;  // stage 6 copy of t
+wire s6_t_34_next;
+reg  s7_t_10_reg;  // stage 7 copy of t
+wire s7_t_10_next;
 reg  s8_t_13_reg;  // stage 8 copy of t
 wire s8_t_13_next;
 reg  s9_t_13_reg;  // stage 9 copy of t
@@ -916,18 +955,20 @@ reg  s14_t_8_reg;  // stage 14 copy of t
 wire s14_t_8_next;
 reg  s15_t_7_reg;  // stage 15 copy of t
 wire s15_t_7_next;
+reg  s16_t_6_reg;  // stage 16 copy of t
+wire s16_t_6_next;
 reg  [1:0] s2_t_8_reg;  // stage 2 copy of t
 wire [1:0] s2_t_8_next;
-reg  [1:0] s3_t_9_reg;  // stage 3 copy of t
-wire [1:0] s3_t_9_next;
-reg  [1:0] s4_t_10_reg;  // stage 4 copy of t
-wire [1:0] s4_t_10_next;
-reg  [1:0] s5_t_9_reg;  // stage 5 copy of t
-wire [1:0] s5_t_9_next;
-reg  [1:0] s6_t_36_reg;  // stage 6 copy of t
-wire [1:0] s6_t_36_next;
-reg  [1:0] s7_t_14_reg;  // stage 7 copy of t
-wire [1:0] s7_t_14_next;
+reg  [1:0] s3_t_8_reg;  // stage 3 copy of t
+wire [1:0] s3_t_8_next;
+reg  [1:0] s4_t_9_reg;  // stage 4 copy of t
+wire [1:0] s4_t_9_next;
+reg  [1:0] s5_t_10_reg;  // stage 5 copy of t
+wire [1:0] s5_t_10_next;
+reg  [1:0] s6_t_35_reg;  // stage 6 copy of t
+wire [1:0] s6_t_35_next;
+reg  [1:0] s7_t_11_reg;  // stage 7 copy of t
+wire [1:0] s7_t_11_next;
 reg  [1:0] s8_t_14_reg;  // stage 8 copy of t
 wire [1:0] s8_t_14_next;
 reg  [1:0] s9_t_14_reg;  // stage 9 copy of t
@@ -984,62 +1025,40 @@ reg  s17_kind_reg;  // stage 17 copy of kind
 wire s17_kind_next;
 reg  s18_kind_reg;  // stage 18 copy of kind
 wire s18_kind_next;
+reg  s19_kind_reg;  // stage 19 copy of kind
+wire s19_kind_next;
 reg  [27:0] s15_t_9_reg;  // stage 15 copy of t
 wire [27:0] s15_t_9_next;
-reg  [27:0] s16_t_4_reg;  // stage 16 copy of t
-wire [27:0] s16_t_4_next;
+reg  [27:0] s16_t_7_reg;  // stage 16 copy of t
+wire [27:0] s16_t_7_next;
 reg  [27:0] s17_t_4_reg;  // stage 17 copy of t
 wire [27:0] s17_t_4_next;
-reg  [27:0] s18_t_3_reg;  // stage 18 copy of t
-wire [27:0] s18_t_3_next;
-reg  [27:0] s16_t_5_reg;  // stage 16 copy of t
-wire [27:0] s16_t_5_next;
-reg  [27:0] s17_t_5_reg;  // stage 17 copy of t
-wire [27:0] s17_t_5_next;
 reg  [27:0] s18_t_4_reg;  // stage 18 copy of t
 wire [27:0] s18_t_4_next;
-reg  [27:0] s4_t_11_reg;  // stage 4 copy of t
-wire [27:0] s4_t_11_next;
-reg  [27:0] s5_t_10_reg;  // stage 5 copy of t
-wire [27:0] s5_t_10_next;
-reg  [27:0] s6_t_37_reg;  // stage 6 copy of t
-wire [27:0] s6_t_37_next;
-reg  [27:0] s7_t_15_reg;  // stage 7 copy of t
-wire [27:0] s7_t_15_next;
-reg  [27:0] s8_t_15_reg;  // stage 8 copy of t
-wire [27:0] s8_t_15_next;
-reg  [27:0] s9_t_15_reg;  // stage 9 copy of t
-wire [27:0] s9_t_15_next;
-reg  [27:0] s10_t_12_reg;  // stage 10 copy of t
-wire [27:0] s10_t_12_next;
-reg  [27:0] s11_t_12_reg;  // stage 11 copy of t
-wire [27:0] s11_t_12_next;
-reg  [27:0] s12_t_11_reg;  // stage 12 copy of t
-wire [27:0] s12_t_11_next;
-reg  [27:0] s13_t_10_reg;  // stage 13 copy of t
-wire [27:0] s13_t_10_next;
-reg  [27:0] s14_t_10_reg;  // stage 14 copy of t
-wire [27:0] s14_t_10_next;
-reg  [27:0] s15_t_10_reg;  // stage 15 copy of t
-wire [27:0] s15_t_10_next;
-reg  [27:0] s16_t_6_reg;  // stage 16 copy of t
-wire [27:0] s16_t_6_next;
-reg  [27:0] s17_t_6_reg;  // stage 17 copy of t
-wire [27:0] s17_t_6_next;
+reg  [27:0] s19_t_3_reg;  // stage 19 copy of t
+wire [27:0] s19_t_3_next;
+reg  [27:0] s17_t_5_reg;  // stage 17 copy of t
+wire [27:0] s17_t_5_next;
 reg  [27:0] s18_t_5_reg;  // stage 18 copy of t
 wire [27:0] s18_t_5_next;
-reg  s16_t_7_reg;  // stage 16 copy of t
-wire s16_t_7_next;
-reg  s17_t_7_reg;  // stage 17 copy of t
-wire s17_t_7_next;
+reg  [27:0] s19_t_4_reg;  // stage 19 copy of t
+wire [27:0] s19_t_4_next;
+reg  s16_t_8_reg;  // stage 16 copy of t
+wire s16_t_8_next;
+reg  s17_t_6_reg;  // stage 17 copy of t
+wire s17_t_6_next;
 reg  s18_t_6_reg;  // stage 18 copy of t
 wire s18_t_6_next;
-reg  [1:0] s16_t_8_reg;  // stage 16 copy of t
-wire [1:0] s16_t_8_next;
-reg  [1:0] s17_t_8_reg;  // stage 17 copy of t
-wire [1:0] s17_t_8_next;
+reg  s19_t_5_reg;  // stage 19 copy of t
+wire s19_t_5_next;
+reg  [1:0] s16_t_9_reg;  // stage 16 copy of t
+wire [1:0] s16_t_9_next;
+reg  [1:0] s17_t_7_reg;  // stage 17 copy of t
+wire [1:0] s17_t_7_next;
 reg  [1:0] s18_t_7_reg;  // stage 18 copy of t
 wire [1:0] s18_t_7_next;
+reg  [1:0] s19_t_6_reg;  // stage 19 copy of t
+wire [1:0] s19_t_6_next;
 reg  [4:0] out_rd_ptr_reg;  // result buffer head
 reg  [4:0] out_rd_ptr_next;
 reg  [4:0] out_wr_ptr_reg;  // result buffer next free entry
@@ -1054,8 +1073,6 @@ reg  [27:0] out0_b_reg;  // result buffer entry 0 b
 reg  [27:0] out0_b_next;
 reg  [27:0] out0_x_reg;  // result buffer entry 0 x
 reg  [27:0] out0_x_next;
-reg  [27:0] out0_e_reg;  // result buffer entry 0 e
-reg  [27:0] out0_e_next;
 reg  out0_ignore_reg;  // result buffer entry 0 ignore
 reg  out0_ignore_next;
 reg  [1:0] out0_state_reg;  // result buffer entry 0 state
@@ -1070,8 +1087,6 @@ reg  [27:0] out1_b_reg;  // result buffer entry 1 b
 reg  [27:0] out1_b_next;
 reg  [27:0] out1_x_reg;  // result buffer entry 1 x
 reg  [27:0] out1_x_next;
-reg  [27:0] out1_e_reg;  // result buffer entry 1 e
-reg  [27:0] out1_e_next;
 reg  out1_ignore_reg;  // result buffer entry 1 ignore
 reg  out1_ignore_next;
 reg  [1:0] out1_state_reg;  // result buffer entry 1 state
@@ -1086,8 +1101,6 @@ reg  [27:0] out2_b_reg;  // result buffer entry 2 b
 reg  [27:0] out2_b_next;
 reg  [27:0] out2_x_reg;  // result buffer entry 2 x
 reg  [27:0] out2_x_next;
-reg  [27:0] out2_e_reg;  // result buffer entry 2 e
-reg  [27:0] out2_e_next;
 reg  out2_ignore_reg;  // result buffer entry 2 ignore
 reg  out2_ignore_next;
 reg  [1:0] out2_state_reg;  // result buffer entry 2 state
@@ -1102,8 +1115,6 @@ reg  [27:0] out3_b_reg;  // result buffer entry 3 b
 reg  [27:0] out3_b_next;
 reg  [27:0] out3_x_reg;  // result buffer entry 3 x
 reg  [27:0] out3_x_next;
-reg  [27:0] out3_e_reg;  // result buffer entry 3 e
-reg  [27:0] out3_e_next;
 reg  out3_ignore_reg;  // result buffer entry 3 ignore
 reg  out3_ignore_next;
 reg  [1:0] out3_state_reg;  // result buffer entry 3 state
@@ -1118,8 +1129,6 @@ reg  [27:0] out4_b_reg;  // result buffer entry 4 b
 reg  [27:0] out4_b_next;
 reg  [27:0] out4_x_reg;  // result buffer entry 4 x
 reg  [27:0] out4_x_next;
-reg  [27:0] out4_e_reg;  // result buffer entry 4 e
-reg  [27:0] out4_e_next;
 reg  out4_ignore_reg;  // result buffer entry 4 ignore
 reg  out4_ignore_next;
 reg  [1:0] out4_state_reg;  // result buffer entry 4 state
@@ -1134,8 +1143,6 @@ reg  [27:0] out5_b_reg;  // result buffer entry 5 b
 reg  [27:0] out5_b_next;
 reg  [27:0] out5_x_reg;  // result buffer entry 5 x
 reg  [27:0] out5_x_next;
-reg  [27:0] out5_e_reg;  // result buffer entry 5 e
-reg  [27:0] out5_e_next;
 reg  out5_ignore_reg;  // result buffer entry 5 ignore
 reg  out5_ignore_next;
 reg  [1:0] out5_state_reg;  // result buffer entry 5 state
@@ -1150,8 +1157,6 @@ reg  [27:0] out6_b_reg;  // result buffer entry 6 b
 reg  [27:0] out6_b_next;
 reg  [27:0] out6_x_reg;  // result buffer entry 6 x
 reg  [27:0] out6_x_next;
-reg  [27:0] out6_e_reg;  // result buffer entry 6 e
-reg  [27:0] out6_e_next;
 reg  out6_ignore_reg;  // result buffer entry 6 ignore
 reg  out6_ignore_next;
 reg  [1:0] out6_state_reg;  // result buffer entry 6 state
@@ -1166,8 +1171,6 @@ reg  [27:0] out7_b_reg;  // result buffer entry 7 b
 reg  [27:0] out7_b_next;
 reg  [27:0] out7_x_reg;  // result buffer entry 7 x
 reg  [27:0] out7_x_next;
-reg  [27:0] out7_e_reg;  // result buffer entry 7 e
-reg  [27:0] out7_e_next;
 reg  out7_ignore_reg;  // result buffer entry 7 ignore
 reg  out7_ignore_next;
 reg  [1:0] out7_state_reg;  // result buffer entry 7 state
@@ -1182,8 +1185,6 @@ reg  [27:0] out8_b_reg;  // result buffer entry 8 b
 reg  [27:0] out8_b_next;
 reg  [27:0] out8_x_reg;  // result buffer entry 8 x
 reg  [27:0] out8_x_next;
-reg  [27:0] out8_e_reg;  // result buffer entry 8 e
-reg  [27:0] out8_e_next;
 reg  out8_ignore_reg;  // result buffer entry 8 ignore
 reg  out8_ignore_next;
 reg  [1:0] out8_state_reg;  // result buffer entry 8 state
@@ -1198,8 +1199,6 @@ reg  [27:0] out9_b_reg;  // result buffer entry 9 b
 reg  [27:0] out9_b_next;
 reg  [27:0] out9_x_reg;  // result buffer entry 9 x
 reg  [27:0] out9_x_next;
-reg  [27:0] out9_e_reg;  // result buffer entry 9 e
-reg  [27:0] out9_e_next;
 reg  out9_ignore_reg;  // result buffer entry 9 ignore
 reg  out9_ignore_next;
 reg  [1:0] out9_state_reg;  // result buffer entry 9 state
@@ -1214,8 +1213,6 @@ reg  [27:0] out10_b_reg;  // result buffer entry 10 b
 reg  [27:0] out10_b_next;
 reg  [27:0] out10_x_reg;  // result buffer entry 10 x
 reg  [27:0] out10_x_next;
-reg  [27:0] out10_e_reg;  // result buffer entry 10 e
-reg  [27:0] out10_e_next;
 reg  out10_ignore_reg;  // result buffer entry 10 ignore
 reg  out10_ignore_next;
 reg  [1:0] out10_state_reg;  // result buffer entry 10 state
@@ -1230,8 +1227,6 @@ reg  [27:0] out11_b_reg;  // result buffer entry 11 b
 reg  [27:0] out11_b_next;
 reg  [27:0] out11_x_reg;  // result buffer entry 11 x
 reg  [27:0] out11_x_next;
-reg  [27:0] out11_e_reg;  // result buffer entry 11 e
-reg  [27:0] out11_e_next;
 reg  out11_ignore_reg;  // result buffer entry 11 ignore
 reg  out11_ignore_next;
 reg  [1:0] out11_state_reg;  // result buffer entry 11 state
@@ -1246,8 +1241,6 @@ reg  [27:0] out12_b_reg;  // result buffer entry 12 b
 reg  [27:0] out12_b_next;
 reg  [27:0] out12_x_reg;  // result buffer entry 12 x
 reg  [27:0] out12_x_next;
-reg  [27:0] out12_e_reg;  // result buffer entry 12 e
-reg  [27:0] out12_e_next;
 reg  out12_ignore_reg;  // result buffer entry 12 ignore
 reg  out12_ignore_next;
 reg  [1:0] out12_state_reg;  // result buffer entry 12 state
@@ -1262,8 +1255,6 @@ reg  [27:0] out13_b_reg;  // result buffer entry 13 b
 reg  [27:0] out13_b_next;
 reg  [27:0] out13_x_reg;  // result buffer entry 13 x
 reg  [27:0] out13_x_next;
-reg  [27:0] out13_e_reg;  // result buffer entry 13 e
-reg  [27:0] out13_e_next;
 reg  out13_ignore_reg;  // result buffer entry 13 ignore
 reg  out13_ignore_next;
 reg  [1:0] out13_state_reg;  // result buffer entry 13 state
@@ -1278,8 +1269,6 @@ reg  [27:0] out14_b_reg;  // result buffer entry 14 b
 reg  [27:0] out14_b_next;
 reg  [27:0] out14_x_reg;  // result buffer entry 14 x
 reg  [27:0] out14_x_next;
-reg  [27:0] out14_e_reg;  // result buffer entry 14 e
-reg  [27:0] out14_e_next;
 reg  out14_ignore_reg;  // result buffer entry 14 ignore
 reg  out14_ignore_next;
 reg  [1:0] out14_state_reg;  // result buffer entry 14 state
@@ -1294,8 +1283,6 @@ reg  [27:0] out15_b_reg;  // result buffer entry 15 b
 reg  [27:0] out15_b_next;
 reg  [27:0] out15_x_reg;  // result buffer entry 15 x
 reg  [27:0] out15_x_next;
-reg  [27:0] out15_e_reg;  // result buffer entry 15 e
-reg  [27:0] out15_e_next;
 reg  out15_ignore_reg;  // result buffer entry 15 ignore
 reg  out15_ignore_next;
 reg  [1:0] out15_state_reg;  // result buffer entry 15 state
@@ -1310,8 +1297,6 @@ reg  [27:0] out16_b_reg;  // result buffer entry 16 b
 reg  [27:0] out16_b_next;
 reg  [27:0] out16_x_reg;  // result buffer entry 16 x
 reg  [27:0] out16_x_next;
-reg  [27:0] out16_e_reg;  // result buffer entry 16 e
-reg  [27:0] out16_e_next;
 reg  out16_ignore_reg;  // result buffer entry 16 ignore
 reg  out16_ignore_next;
 reg  [1:0] out16_state_reg;  // result buffer entry 16 state
@@ -1326,8 +1311,6 @@ reg  [27:0] out17_b_reg;  // result buffer entry 17 b
 reg  [27:0] out17_b_next;
 reg  [27:0] out17_x_reg;  // result buffer entry 17 x
 reg  [27:0] out17_x_next;
-reg  [27:0] out17_e_reg;  // result buffer entry 17 e
-reg  [27:0] out17_e_next;
 reg  out17_ignore_reg;  // result buffer entry 17 ignore
 reg  out17_ignore_next;
 reg  [1:0] out17_state_reg;  // result buffer entry 17 state
@@ -1342,8 +1325,6 @@ reg  [27:0] out18_b_reg;  // result buffer entry 18 b
 reg  [27:0] out18_b_next;
 reg  [27:0] out18_x_reg;  // result buffer entry 18 x
 reg  [27:0] out18_x_next;
-reg  [27:0] out18_e_reg;  // result buffer entry 18 e
-reg  [27:0] out18_e_next;
 reg  out18_ignore_reg;  // result buffer entry 18 ignore
 reg  out18_ignore_next;
 reg  [1:0] out18_state_reg;  // result buffer entry 18 state
@@ -1358,14 +1339,26 @@ reg  [27:0] out19_b_reg;  // result buffer entry 19 b
 reg  [27:0] out19_b_next;
 reg  [27:0] out19_x_reg;  // result buffer entry 19 x
 reg  [27:0] out19_x_next;
-reg  [27:0] out19_e_reg;  // result buffer entry 19 e
-reg  [27:0] out19_e_next;
 reg  out19_ignore_reg;  // result buffer entry 19 ignore
 reg  out19_ignore_next;
 reg  [1:0] out19_state_reg;  // result buffer entry 19 state
 reg  [1:0] out19_state_next;
 reg  out19_error_reg;  // result buffer entry 19 error
 reg  out19_error_next;
+reg  [15:0] out20_conn_reg;  // result buffer entry 20 connection id
+reg  [15:0] out20_conn_next;
+reg  out20_kind_reg;  // result buffer entry 20 kind
+reg  out20_kind_next;
+reg  [27:0] out20_b_reg;  // result buffer entry 20 b
+reg  [27:0] out20_b_next;
+reg  [27:0] out20_x_reg;  // result buffer entry 20 x
+reg  [27:0] out20_x_next;
+reg  out20_ignore_reg;  // result buffer entry 20 ignore
+reg  out20_ignore_next;
+reg  [1:0] out20_state_reg;  // result buffer entry 20 state
+reg  [1:0] out20_state_next;
+reg  out20_error_reg;  // result buffer entry 20 error
+reg  out20_error_next;
 reg  [15:0] out_head_conn_reg;  // result buffer head connection id (the entry at out_rd_ptr)
 reg  [15:0] out_head_conn_next;
 reg  out_head_kind_reg;  // result buffer head kind
@@ -1374,8 +1367,6 @@ reg  [27:0] out_head_b_reg;  // result buffer head b
 reg  [27:0] out_head_b_next;
 reg  [27:0] out_head_x_reg;  // result buffer head x
 reg  [27:0] out_head_x_next;
-reg  [27:0] out_head_e_reg;  // result buffer head e
-reg  [27:0] out_head_e_next;
 reg  out_head_ignore_reg;  // result buffer head ignore
 reg  out_head_ignore_next;
 reg  [1:0] out_head_state_reg;  // result buffer head state
@@ -1927,16 +1918,16 @@ always @* begin
 end
 wire [17:0] _s2_t_next_0 = s1_xl_reg[17:0];
 wire [34:0] _s2_t_next_1 = {17'h0, _s2_t_next_0};
-wire [34:0] _s3_xl_inv_pp00_next_0 = {18'h0, s2_inv_old_reg};
-wire [34:0] xl_inv_pp00 = s2_t_reg * _s3_xl_inv_pp00_next_0;
+wire [34:0] _s4_xl_inv_pp00_next_0 = {18'h0, s3_inv_old_r_reg};
+wire [34:0] xl_inv_pp00 = s3_t_reg * _s4_xl_inv_pp00_next_0;
 wire [9:0] _s2_t_2_next_0 = s1_xl_reg[27:18];
 wire [26:0] _s2_t_2_next_1 = {17'h0, _s2_t_2_next_0};
-wire [26:0] _s3_xl_inv_pp10_next_0 = {10'd0, s2_inv_old_reg};
-wire [26:0] xl_inv_pp10 = s2_t_2_reg * _s3_xl_inv_pp10_next_0;
-wire [34:0] _s4_xl_inv_next_0 = s3_xl_inv_pp00_reg;
-wire [44:0] _s4_xl_inv_next_1 = {10'd0, _s4_xl_inv_next_0};
-wire [44:0] _s4_xl_inv_next_2 = {s3_xl_inv_pp10_reg, 18'h0};
-wire [44:0] xl_inv = _s4_xl_inv_next_1 + _s4_xl_inv_next_2;
+wire [26:0] _s4_xl_inv_pp10_next_0 = {10'd0, s3_inv_old_r_reg};
+wire [26:0] xl_inv_pp10 = s3_t_2_reg * _s4_xl_inv_pp10_next_0;
+wire [34:0] _s5_xl_inv_next_0 = s4_xl_inv_pp00_reg;
+wire [44:0] _s5_xl_inv_next_1 = {10'd0, _s5_xl_inv_next_0};
+wire [44:0] _s5_xl_inv_next_2 = {s4_xl_inv_pp10_reg, 18'h0};
+wire [44:0] xl_inv = _s5_xl_inv_next_1 + _s5_xl_inv_next_2;
 wire _s2_weight_changed_next_0 = s1_state_reg == 2'd1;
 wire _s2_weight_changed_next_1 = s1_old_weight_reg != s1_new_weight_reg;
 wire weight_changed = _s2_weight_changed_next_0 & _s2_weight_changed_next_1;
@@ -1944,34 +1935,34 @@ wire is_e = s1_state_reg == 2'd0;
 wire _s2_t_3_next_0 = s1_state_reg == 2'd2;
 wire joins_b = is_e | _s2_t_3_next_0;
 wire _s2_t_3_next_1 = joins_b | weight_changed;
-wire [17:0] _s3_num_b_step_next_0 = {1'd0, s2_inv_new_reg};
-wire [16:0] _s3_num_b_step_next_1 = s2_weight_changed_reg ? s2_inv_old_reg : 17'h0;
-wire [17:0] _s3_num_b_step_next_2 = {1'd0, _s3_num_b_step_next_1};
-wire [17:0] _s3_num_b_step_next_3 = _s3_num_b_step_next_0 - _s3_num_b_step_next_2;
-wire [17:0] num_b_step = s2_t_3_reg ? _s3_num_b_step_next_3 : 18'h0;
+wire [17:0] _s4_num_b_step_next_0 = {1'd0, s3_inv_new_r_reg};
+wire [16:0] _s4_num_b_step_next_1 = s3_weight_changed_reg ? s3_inv_old_r_reg : 17'h0;
+wire [17:0] _s4_num_b_step_next_2 = {1'd0, _s4_num_b_step_next_1};
+wire [17:0] _s4_num_b_step_next_3 = _s4_num_b_step_next_0 - _s4_num_b_step_next_2;
+wire [17:0] num_b_step = s3_t_3_reg ? _s4_num_b_step_next_3 : 18'h0;
 wire [3:0] ign_bits = s1_ignore_reg;
-wire _s2_e_l0_0_next_0 = ign_bits[0];
-wire _s2_e_l0_0_next_1 = s1_hop_reg == 2'd0;
-wire skip0 = _s2_e_l0_0_next_0 | _s2_e_l0_0_next_1;
+wire _s2_p0_next_0 = ign_bits[0];
+wire _s2_p0_next_1 = s1_hop_reg == 2'd0;
+wire skip0 = _s2_p0_next_0 | _s2_p0_next_1;
 wire [27:0] p0 = skip0 ? 28'hfffffff : s1_b0_reg;
-wire _s2_e_l0_0_next_2 = ign_bits[1];
-wire _s2_e_l0_0_next_3 = s1_hop_reg == 2'd1;
-wire skip1 = _s2_e_l0_0_next_2 | _s2_e_l0_0_next_3;
+wire _s2_p1_next_0 = ign_bits[1];
+wire _s2_p1_next_1 = s1_hop_reg == 2'd1;
+wire skip1 = _s2_p1_next_0 | _s2_p1_next_1;
 wire [27:0] p1 = skip1 ? 28'hfffffff : s1_b1_reg;
-wire _s2_e_l0_0_next_4 = p0 < p1;
-wire [27:0] e_l0_0 = _s2_e_l0_0_next_4 ? p0 : p1;
-wire _s2_e_l0_1_next_0 = ign_bits[2];
-wire _s2_e_l0_1_next_1 = s1_hop_reg == 2'd2;
-wire skip2 = _s2_e_l0_1_next_0 | _s2_e_l0_1_next_1;
+wire _s2_p2_next_0 = ign_bits[2];
+wire _s2_p2_next_1 = s1_hop_reg == 2'd2;
+wire skip2 = _s2_p2_next_0 | _s2_p2_next_1;
 wire [27:0] p2 = skip2 ? 28'hfffffff : s1_b2_reg;
-wire _s2_e_l0_1_next_2 = ign_bits[3];
-wire _s2_e_l0_1_next_3 = s1_hop_reg == 2'd3;
-wire skip3 = _s2_e_l0_1_next_2 | _s2_e_l0_1_next_3;
+wire _s2_p3_next_0 = ign_bits[3];
+wire _s2_p3_next_1 = s1_hop_reg == 2'd3;
+wire skip3 = _s2_p3_next_0 | _s2_p3_next_1;
 wire [27:0] p3 = skip3 ? 28'hfffffff : s1_b3_reg;
-wire _s2_e_l0_1_next_4 = p2 < p3;
-wire [27:0] e_l0_1 = _s2_e_l0_1_next_4 ? p2 : p3;
-wire _s3_e_l1_0_next_0 = s2_e_l0_0_reg < s2_e_l0_1_reg;
-wire [27:0] e_l1_0 = _s3_e_l1_0_next_0 ? s2_e_l0_0_reg : s2_e_l0_1_reg;
+wire _s3_e_l0_0_next_0 = s2_p0_reg < s2_p1_reg;
+wire [27:0] e_l0_0 = _s3_e_l0_0_next_0 ? s2_p0_reg : s2_p1_reg;
+wire _s3_e_l0_1_next_0 = s2_p2_reg < s2_p3_reg;
+wire [27:0] e_l0_1 = _s3_e_l0_1_next_0 ? s2_p2_reg : s2_p3_reg;
+wire _s4_e_l1_0_next_0 = s3_e_l0_0_reg < s3_e_l0_1_reg;
+wire [27:0] e_l1_0 = _s4_e_l1_0_next_0 ? s3_e_l0_0_reg : s3_e_l0_1_reg;
 wire [7:0] cur_round = s4_cur_reg[135:128];
 wire [7:0] round_diff = s4_round_reg - cur_round;
 wire _s5_max_e_r_next_0 = |round_diff;
@@ -1983,29 +1974,29 @@ wire [27:0] _s5_max_e_r_next_1 = next_round ? cur_max_e2 : 28'h0;
 wire [27:0] max_e_r = same_round ? cur_max_e : _s5_max_e_r_next_1;
 wire [27:0] max_e2_r = same_round ? cur_max_e2 : 28'h0;
 wire [43:0] cur_sum_e = s4_cur_reg[43:0];
-wire [44:0] _s5_sum_e1_next_0 = {1'd0, cur_sum_e};
-wire [43:0] _s5_sum_e1_next_1 = s4_xl_inv_reg[43:0];
-wire [44:0] _s5_sum_e1_next_2 = {1'd0, _s5_sum_e1_next_1};
-wire [44:0] sum_e_sub = _s5_sum_e1_next_0 - _s5_sum_e1_next_2;
-wire _s5_sum_e1_next_3 = sum_e_sub[44];
-wire [43:0] _s5_sum_e1_next_4 = sum_e_sub[43:0];
-wire [43:0] _s5_sum_e1_next_5 = _s5_sum_e1_next_3 ? 44'h0 : _s5_sum_e1_next_4;
-wire [43:0] sum_e1 = s4_is_e_reg ? _s5_sum_e1_next_5 : cur_sum_e;
-wire _s4_t_next_0 = s3_num_b_step_reg[17];
-wire [29:0] _s4_t_next_1 = {_s4_t_next_0, _s4_t_next_0, _s4_t_next_0, _s4_t_next_0, _s4_t_next_0, _s4_t_next_0, _s4_t_next_0, _s4_t_next_0, _s4_t_next_0, _s4_t_next_0, _s4_t_next_0, _s4_t_next_0, s3_num_b_step_reg};
+wire [44:0] _s5_t_next_0 = {1'd0, cur_sum_e};
+wire [43:0] _s6_sum_e1_next_0 = s5_xl_inv_reg[43:0];
+wire [44:0] _s6_sum_e1_next_1 = {1'd0, _s6_sum_e1_next_0};
+wire [44:0] sum_e_sub = s5_t_reg - _s6_sum_e1_next_1;
+wire _s6_sum_e1_next_2 = sum_e_sub[44];
+wire [43:0] _s6_sum_e1_next_3 = sum_e_sub[43:0];
+wire [43:0] _s6_sum_e1_next_4 = _s6_sum_e1_next_2 ? 44'h0 : _s6_sum_e1_next_3;
+wire [43:0] sum_e1 = s5_is_e_reg ? _s6_sum_e1_next_4 : s5_cur_sum_e_reg;
 wire [27:0] cur_num_b = s4_cur_reg[71:44];
 wire [29:0] _s5_num_b1_next_0 = {2'd0, cur_num_b};
-wire [29:0] num_b_sum = _s5_num_b1_next_0 + s4_t_reg;
-wire _s5_num_b1_next_1 = num_b_sum[29];
-wire _s5_num_b1_next_2 = num_b_sum[28];
-wire [27:0] _s5_num_b1_next_3 = num_b_sum[27:0];
-wire [27:0] _s5_num_b1_next_4 = _s5_num_b1_next_2 ? 28'hfffffff : _s5_num_b1_next_3;
-wire [27:0] num_b1 = _s5_num_b1_next_1 ? 28'h0 : _s5_num_b1_next_4;
-wire [44:0] _s6_b_num_next_0 = {1'd0, s5_sum_e1_reg};
-wire [44:0] cap_left = 45'hc35000000 - _s6_b_num_next_0;
-wire _s6_b_num_next_1 = cap_left[44];
-wire [43:0] _s6_b_num_next_2 = cap_left[43:0];
-wire [43:0] b_num = _s6_b_num_next_1 ? 44'h0 : _s6_b_num_next_2;
+wire _s5_num_b1_next_1 = s4_num_b_step_reg[17];
+wire [29:0] _s5_num_b1_next_2 = {_s5_num_b1_next_1, _s5_num_b1_next_1, _s5_num_b1_next_1, _s5_num_b1_next_1, _s5_num_b1_next_1, _s5_num_b1_next_1, _s5_num_b1_next_1, _s5_num_b1_next_1, _s5_num_b1_next_1, _s5_num_b1_next_1, _s5_num_b1_next_1, _s5_num_b1_next_1, s4_num_b_step_reg};
+wire [29:0] num_b_sum = _s5_num_b1_next_0 + _s5_num_b1_next_2;
+wire _s5_num_b1_next_3 = num_b_sum[29];
+wire _s5_num_b1_next_4 = num_b_sum[28];
+wire [27:0] _s5_num_b1_next_5 = num_b_sum[27:0];
+wire [27:0] _s5_num_b1_next_6 = _s5_num_b1_next_4 ? 28'hfffffff : _s5_num_b1_next_5;
+wire [27:0] num_b1 = _s5_num_b1_next_3 ? 28'h0 : _s5_num_b1_next_6;
+wire [44:0] _s7_b_num_next_0 = {1'd0, s6_sum_e1_reg};
+wire [44:0] cap_left = 45'hc35000000 - _s7_b_num_next_0;
+wire _s7_b_num_next_1 = cap_left[44];
+wire [43:0] _s7_b_num_next_2 = cap_left[43:0];
+wire [43:0] b_num = _s7_b_num_next_1 ? 44'h0 : _s7_b_num_next_2;
 wire _s6_recip_num_b_lead_next_0 = 1'd0 | 1'd0;
 wire _s6_recip_num_b_lead_next_1 = 1'd0 | 1'd0;
 wire _s6_recip_num_b_lead_next_2 = _s6_recip_num_b_lead_next_0 | _s6_recip_num_b_lead_next_1;
@@ -6229,23 +6220,23 @@ always @* begin
         12'd4095: recip_num_b_recip = 13'd4096;
     endcase
 end
-wire [17:0] _s7_t_next_0 = s6_b_num_reg[17:0];
-wire [30:0] _s7_t_next_1 = {13'd0, _s7_t_next_0};
+wire [17:0] _s8_t_next_0 = s7_b_num_reg[17:0];
+wire [30:0] _s8_t_next_1 = {13'd0, _s8_t_next_0};
 wire [30:0] _s10_b_q_prod_pp00_next_0 = {18'h0, s9_recip_num_b_t_reg};
 wire [30:0] b_q_prod_pp00 = s9_t_reg * _s10_b_q_prod_pp00_next_0;
-wire [17:0] _s7_t_2_next_0 = s6_b_num_reg[35:18];
-wire [30:0] _s7_t_2_next_1 = {13'd0, _s7_t_2_next_0};
+wire [17:0] _s8_t_2_next_0 = s7_b_num_reg[35:18];
+wire [30:0] _s8_t_2_next_1 = {13'd0, _s8_t_2_next_0};
 wire [30:0] _s10_b_q_prod_pp10_next_0 = {18'h0, s9_recip_num_b_t_reg};
 wire [30:0] b_q_prod_pp10 = s9_t_2_reg * _s10_b_q_prod_pp10_next_0;
-wire [7:0] _s7_t_3_next_0 = s6_b_num_reg[43:36];
-wire [20:0] _s7_t_3_next_1 = {13'd0, _s7_t_3_next_0};
+wire [7:0] _s8_t_3_next_0 = s7_b_num_reg[43:36];
+wire [20:0] _s8_t_3_next_1 = {13'd0, _s8_t_3_next_0};
 wire [20:0] _s10_b_q_prod_pp20_next_0 = {8'd0, s9_recip_num_b_t_reg};
 wire [20:0] b_q_prod_pp20 = s9_t_3_reg * _s10_b_q_prod_pp20_next_0;
 wire [56:0] _s11_b_q_prod_next_0 = {s10_b_q_prod_pp20_reg, 5'd0, s10_b_q_prod_pp00_reg};
 wire [48:0] _s11_b_q_prod_next_1 = {s10_b_q_prod_pp10_reg, 18'h0};
 wire [56:0] _s11_b_q_prod_next_2 = {8'd0, _s11_b_q_prod_next_1};
 wire [56:0] b_q_prod = _s11_b_q_prod_next_0 + _s11_b_q_prod_next_2;
-wire [1:0] _s7_t_4_next_0 = s6_recip_num_b_lead_reg[4:3];
+wire [1:0] _s7_t_next_0 = s6_recip_num_b_lead_reg[4:3];
 wire [43:0] _s12_b_q_coarse_next_0 = s11_b_q_prod_reg[56:13];
 wire [50:0] _s12_b_q_coarse_next_1 = {7'd0, _s12_b_q_coarse_next_0};
 wire [35:0] _s12_b_q_coarse_next_2 = s11_b_q_prod_reg[56:21];
@@ -6255,7 +6246,7 @@ wire [50:0] _s12_b_q_coarse_next_5 = {23'h0, _s12_b_q_coarse_next_4};
 wire [19:0] _s12_b_q_coarse_next_6 = s11_b_q_prod_reg[56:37];
 wire [50:0] _s12_b_q_coarse_next_7 = {31'h0, _s12_b_q_coarse_next_6};
 wire [50:0] b_q_coarse = s11_t_reg[1] ? (s11_t_reg[0] ? _s12_b_q_coarse_next_7 : _s12_b_q_coarse_next_5) : (s11_t_reg[0] ? _s12_b_q_coarse_next_3 : _s12_b_q_coarse_next_1);
-wire [2:0] _s7_t_5_next_0 = s6_recip_num_b_lead_reg[2:0];
+wire [2:0] _s7_t_2_next_0 = s6_recip_num_b_lead_reg[2:0];
 wire [43:0] _s13_b_q_next_0 = s12_b_q_coarse_reg[43:0];
 wire [43:0] _s13_b_q_next_1 = s12_b_q_coarse_reg[44:1];
 wire [43:0] _s13_b_q_next_2 = s12_b_q_coarse_reg[45:2];
@@ -6268,66 +6259,66 @@ wire [43:0] b_q = s12_t_reg[2] ? (s12_t_reg[1] ? (s12_t_reg[0] ? _s13_b_q_next_7
 wire _s14_b_next_0 = 44'hfffffff < s13_b_q_reg;
 wire [27:0] _s14_b_next_1 = s13_b_q_reg[27:0];
 wire [27:0] b = _s14_b_next_0 ? 28'hfffffff : _s14_b_next_1;
-wire _s15_x_next_0 = s14_b_reg < s14_e_l1_0_reg;
-wire [27:0] x = _s15_x_next_0 ? s14_b_reg : s14_e_l1_0_reg;
+wire [27:0] e_min = s4_e_l1_0_reg;
+wire b_lt_e = s14_b_reg < s14_e_min_reg;
+wire [27:0] x = s15_b_lt_e_reg ? s15_b_reg : s15_e_min_reg;
 wire ignore_l = s14_b_reg < s14_max_e_r_reg;
 wire _s2_t_4_next_0 = ~s1_leaving_reg;
-wire _s15_to_e_next_0 = s14_e_l1_0_reg < s14_b_reg;
+wire _s15_to_e_next_0 = s14_e_min_reg < s14_b_reg;
 wire to_e = s14_t_reg & _s15_to_e_next_0;
-wire [27:0] _s3_t_2_next_0 = {11'd0, s2_inv_new_reg};
-wire [27:0] _s3_t_3_next_0 = {11'd0, s2_inv_new_reg};
-wire _s6_t_29_next_0 = s5_num_b1_reg < s5_t_2_reg;
-wire [27:0] _s6_t_29_next_1 = s5_num_b1_reg - s5_t_3_reg;
+wire [27:0] _s4_t_2_next_0 = {11'd0, s3_inv_new_r_reg};
+wire [27:0] _s4_t_3_next_0 = {11'd0, s3_inv_new_r_reg};
+wire _s6_t_29_next_0 = s5_num_b1_reg < s5_t_3_reg;
+wire [27:0] _s6_t_29_next_1 = s5_num_b1_reg - s5_t_4_reg;
 wire [27:0] _s6_t_29_next_2 = _s6_t_29_next_0 ? 28'h0 : _s6_t_29_next_1;
 wire _s16_num_b2_next_0 = s15_leaving_reg | s15_to_e_reg;
 wire [27:0] num_b2 = _s16_num_b2_next_0 ? s15_t_reg : s15_num_b1_reg;
-wire [34:0] _s3_t_4_next_0 = {18'h0, s2_inv_new_reg};
-wire [17:0] _s16_x_inv_pp00_next_0 = s15_x_reg[17:0];
-wire [34:0] _s16_x_inv_pp00_next_1 = {17'h0, _s16_x_inv_pp00_next_0};
-wire [34:0] x_inv_pp00 = _s16_x_inv_pp00_next_1 * s15_t_2_reg;
-wire [26:0] _s3_t_5_next_0 = {10'd0, s2_inv_new_reg};
-wire [9:0] _s16_x_inv_pp10_next_0 = s15_x_reg[27:18];
-wire [26:0] _s16_x_inv_pp10_next_1 = {17'h0, _s16_x_inv_pp10_next_0};
-wire [26:0] x_inv_pp10 = _s16_x_inv_pp10_next_1 * s15_t_3_reg;
-wire [34:0] _s17_x_inv_next_0 = s16_x_inv_pp00_reg;
-wire [44:0] _s17_x_inv_next_1 = {10'd0, _s17_x_inv_next_0};
-wire [44:0] _s17_x_inv_next_2 = {s16_x_inv_pp10_reg, 18'h0};
-wire [44:0] x_inv = _s17_x_inv_next_1 + _s17_x_inv_next_2;
-wire [44:0] _s6_t_32_next_0 = {1'd0, s5_sum_e1_reg};
-wire [43:0] _s18_sum_e2_next_0 = s17_x_inv_reg[43:0];
-wire [44:0] _s18_sum_e2_next_1 = {1'd0, _s18_sum_e2_next_0};
-wire [44:0] sum_e_add = s17_t_reg + _s18_sum_e2_next_1;
-wire _s18_sum_e2_next_2 = sum_e_add[44];
-wire [43:0] _s18_sum_e2_next_3 = sum_e_add[43:0];
-wire [43:0] _s18_sum_e2_next_4 = _s18_sum_e2_next_2 ? 44'hfffffffffff : _s18_sum_e2_next_3;
-wire [43:0] sum_e2 = s17_to_e_reg ? _s18_sum_e2_next_4 : s17_sum_e1_reg;
-wire _s16_max_e2_next_next_0 = s15_x_reg < s15_max_e2_r_reg;
-wire [27:0] _s16_max_e2_next_next_1 = _s16_max_e2_next_next_0 ? s15_max_e2_r_reg : s15_x_reg;
-wire [27:0] max_e2_next = s15_to_e_reg ? _s16_max_e2_next_next_1 : s15_max_e2_r_reg;
-wire _s16_max_e_next_next_0 = s15_x_reg < s15_max_e_r_reg;
-wire [27:0] _s16_max_e_next_next_1 = _s16_max_e_next_next_0 ? s15_max_e_r_reg : s15_x_reg;
-wire [27:0] max_e_next = s15_to_e_reg ? _s16_max_e_next_next_1 : s15_max_e_r_reg;
+wire [34:0] _s4_t_4_next_0 = {18'h0, s3_inv_new_r_reg};
+wire [17:0] _s17_x_inv_pp00_next_0 = s16_x_reg[17:0];
+wire [34:0] _s17_x_inv_pp00_next_1 = {17'h0, _s17_x_inv_pp00_next_0};
+wire [34:0] x_inv_pp00 = _s17_x_inv_pp00_next_1 * s16_t_reg;
+wire [26:0] _s4_t_5_next_0 = {10'd0, s3_inv_new_r_reg};
+wire [9:0] _s17_x_inv_pp10_next_0 = s16_x_reg[27:18];
+wire [26:0] _s17_x_inv_pp10_next_1 = {17'h0, _s17_x_inv_pp10_next_0};
+wire [26:0] x_inv_pp10 = _s17_x_inv_pp10_next_1 * s16_t_2_reg;
+wire [34:0] _s18_x_inv_next_0 = s17_x_inv_pp00_reg;
+wire [44:0] _s18_x_inv_next_1 = {10'd0, _s18_x_inv_next_0};
+wire [44:0] _s18_x_inv_next_2 = {s17_x_inv_pp10_reg, 18'h0};
+wire [44:0] x_inv = _s18_x_inv_next_1 + _s18_x_inv_next_2;
+wire [44:0] _s7_t_7_next_0 = {1'd0, s6_sum_e1_reg};
+wire [43:0] _s19_sum_e2_next_0 = s18_x_inv_reg[43:0];
+wire [44:0] _s19_sum_e2_next_1 = {1'd0, _s19_sum_e2_next_0};
+wire [44:0] sum_e_add = s18_t_reg + _s19_sum_e2_next_1;
+wire _s19_sum_e2_next_2 = sum_e_add[44];
+wire [43:0] _s19_sum_e2_next_3 = sum_e_add[43:0];
+wire [43:0] _s19_sum_e2_next_4 = _s19_sum_e2_next_2 ? 44'hfffffffffff : _s19_sum_e2_next_3;
+wire [43:0] sum_e2 = s18_to_e_reg ? _s19_sum_e2_next_4 : s18_sum_e1_reg;
+wire _s17_max_e2_next_next_0 = s16_x_reg < s16_max_e2_r_reg;
+wire [27:0] _s17_max_e2_next_next_1 = _s17_max_e2_next_next_0 ? s16_max_e2_r_reg : s16_x_reg;
+wire [27:0] max_e2_next = s16_to_e_reg ? _s17_max_e2_next_next_1 : s16_max_e2_r_reg;
+wire _s17_max_e_next_next_0 = s16_x_reg < s16_max_e_r_reg;
+wire [27:0] _s17_max_e_next_next_1 = _s17_max_e_next_next_0 ? s16_max_e_r_reg : s16_x_reg;
+wire [27:0] max_e_next = s16_to_e_reg ? _s17_max_e_next_next_1 : s16_max_e_r_reg;
 wire _s2_t_5_next_0 = s1_kind_reg == 1'd0;
 wire [135:0] _s2_t_6_next_0 = {s1_round_reg, 28'h0, 28'h0, 28'h0, 44'h0};
 wire _s2_t_7_next_0 = ~_s2_t_5_next_0;
 wire [1:0] _s2_t_8_next_0 = joins_b ? 2'd1 : s1_state_reg;
 wire [27:0] _s15_t_9_next_0 = s14_t_8_reg ? s14_b_reg : 28'h0;
-wire [27:0] _s16_t_5_next_0 = s15_t_7_reg ? s15_x_reg : 28'h0;
-wire [27:0] _s4_t_11_next_0 = s3_t_8_reg ? s3_e_l1_0_reg : 28'h0;
-wire _s16_t_7_next_0 = s15_t_7_reg & s15_ignore_l_reg;
+wire [27:0] _s17_t_5_next_0 = s16_t_6_reg ? s16_x_reg : 28'h0;
+wire _s16_t_8_next_0 = s15_t_7_reg & s15_ignore_l_reg;
 wire [1:0] state_next = s15_to_e_reg ? 2'd0 : s15_t_8_reg;
-wire [1:0] _s16_t_8_next_0 = s15_t_7_reg ? state_next : 2'd0;
-wire _snoop_ahead_0 = ~s17_error_reg;
-wire _snoop_ahead_1 = s17_valid_reg & _snoop_ahead_0;
-wire [5:0] _snoop_ahead_2 = s17_conn_reg[5:0];
+wire [1:0] _s16_t_9_next_0 = s15_t_7_reg ? state_next : 2'd0;
+wire _snoop_ahead_0 = ~s18_error_reg;
+wire _snoop_ahead_1 = s18_valid_reg & _snoop_ahead_0;
+wire [5:0] _snoop_ahead_2 = s18_conn_reg[5:0];
 wire [5:0] _snoop_ahead_3 = in_conn_reg[5:0];
 wire _snoop_ahead_4 = _snoop_ahead_2 == _snoop_ahead_3;
 wire snoop_s1_ahead = _snoop_ahead_1 & _snoop_ahead_4;
-wire [5:0] _snoop_ahead_5 = s17_conn_reg[5:0];
+wire [5:0] _snoop_ahead_5 = s18_conn_reg[5:0];
 wire [5:0] _snoop_ahead_6 = s1_conn_reg[5:0];
 wire _snoop_ahead_7 = _snoop_ahead_5 == _snoop_ahead_6;
 wire snoop_s2_ahead = _snoop_ahead_1 & _snoop_ahead_7;
-wire [5:0] _snoop_ahead_8 = s17_conn_reg[5:0];
+wire [5:0] _snoop_ahead_8 = s18_conn_reg[5:0];
 wire [5:0] _snoop_ahead_9 = s2_conn_reg[5:0];
 wire _snoop_ahead_10 = _snoop_ahead_8 == _snoop_ahead_9;
 wire snoop_s3_ahead = _snoop_ahead_1 & _snoop_ahead_10;
@@ -6346,84 +6337,85 @@ wire _shell_11 = _shell_9 & _shell_10;
 wire _shell_12 = ~hazard5_reg;
 wire _shell_13 = _shell_11 & _shell_12;
 wire _shell_14 = ~hazard6_reg;
-wire issue = _shell_13 & _shell_14;
-wire _shell_15 = s_event_valid & in_ready_reg;
-wire _shell_16 = ~in_valid_reg;
-wire [4:0] _shell_17 = issue ? 5'd1 : 5'd0;
-wire [4:0] _shell_18 = occ_reg + _shell_17;
+wire _shell_15 = _shell_13 & _shell_14;
+wire _shell_16 = ~hazard7_reg;
+wire issue = _shell_15 & _shell_16;
+wire _shell_17 = s_event_valid & in_ready_reg;
+wire _shell_18 = ~in_valid_reg;
+wire [4:0] _shell_19 = issue ? 5'd1 : 5'd0;
+wire [4:0] _shell_20 = occ_reg + _shell_19;
 wire out_pop = out_valid_reg & m_result_ready;
-wire [4:0] _shell_19 = out_pop ? 5'd1 : 5'd0;
-wire [4:0] occ_update = _shell_18 - _shell_19;
-wire _shell_20 = ~s18_error_reg;
-wire wr_en = s18_valid_reg & _shell_20;
-wire [5:0] wr_addr = s18_conn_reg[5:0];
-wire [5:0] _shell_21 = in_conn_reg[5:0];
-wire _shell_22 = wr_addr == _shell_21;
-wire snoop_in = wr_en & _shell_22;
-wire [135:0] _shell_23 = {s18_round_reg, s18_max_e2_next_reg, s18_max_e_next_reg, s18_num_b2_reg, s18_sum_e2_reg};
-wire [135:0] new_word = s18_t_reg ? s18_t_2_reg : _shell_23;
-wire _shell_24 = snoop_s1_reg | s1_fix_valid_reg;
-wire [135:0] _shell_25 = snoop_s1_reg ? new_word : s1_fix_word_reg;
-wire _shell_26 = snoop_s2_reg | s2_fix_valid_reg;
-wire [135:0] _shell_27 = snoop_s2_reg ? new_word : s2_fix_word_reg;
+wire [4:0] _shell_21 = out_pop ? 5'd1 : 5'd0;
+wire [4:0] occ_update = _shell_20 - _shell_21;
+wire _shell_22 = ~s19_error_reg;
+wire wr_en = s19_valid_reg & _shell_22;
+wire [5:0] wr_addr = s19_conn_reg[5:0];
+wire [5:0] _shell_23 = in_conn_reg[5:0];
+wire _shell_24 = wr_addr == _shell_23;
+wire snoop_in = wr_en & _shell_24;
+wire [135:0] _shell_25 = {s19_round_reg, s19_max_e2_next_reg, s19_max_e_next_reg, s19_num_b2_reg, s19_sum_e2_reg};
+wire [135:0] new_word = s19_t_reg ? s19_t_2_reg : _shell_25;
+wire _shell_26 = snoop_s1_reg | s1_fix_valid_reg;
+wire [135:0] _shell_27 = snoop_s1_reg ? new_word : s1_fix_word_reg;
+wire _shell_28 = snoop_s2_reg | s2_fix_valid_reg;
+wire [135:0] _shell_29 = snoop_s2_reg ? new_word : s2_fix_word_reg;
 wire [135:0] s3_word = s3_fix_valid_reg ? s3_fix_word_reg : s3_ram_reg;
-wire [135:0] _shell_28 = snoop_s3_reg ? new_word : s3_word;
-wire _shell_29 = out_wr_ptr_reg == 5'd0;
-wire [27:0] res_b = s18_error_reg ? 28'h0 : s18_t_3_reg;
-wire [27:0] res_x = s18_error_reg ? 28'h0 : s18_t_4_reg;
-wire [27:0] res_e = s18_error_reg ? 28'h0 : s18_t_5_reg;
-wire res_ignore = s18_error_reg ? 1'd0 : s18_t_6_reg;
-wire [1:0] res_state = s18_error_reg ? 2'd0 : s18_t_7_reg;
-wire _shell_30 = out_wr_ptr_reg == 5'd1;
-wire _shell_31 = out_wr_ptr_reg == 5'd2;
-wire _shell_32 = out_wr_ptr_reg == 5'd3;
-wire _shell_33 = out_wr_ptr_reg == 5'd4;
-wire _shell_34 = out_wr_ptr_reg == 5'd5;
-wire _shell_35 = out_wr_ptr_reg == 5'd6;
-wire _shell_36 = out_wr_ptr_reg == 5'd7;
-wire _shell_37 = out_wr_ptr_reg == 5'd8;
-wire _shell_38 = out_wr_ptr_reg == 5'd9;
-wire _shell_39 = out_wr_ptr_reg == 5'd10;
-wire _shell_40 = out_wr_ptr_reg == 5'd11;
-wire _shell_41 = out_wr_ptr_reg == 5'd12;
-wire _shell_42 = out_wr_ptr_reg == 5'd13;
-wire _shell_43 = out_wr_ptr_reg == 5'd14;
-wire _shell_44 = out_wr_ptr_reg == 5'd15;
-wire _shell_45 = out_wr_ptr_reg == 5'd16;
-wire _shell_46 = out_wr_ptr_reg == 5'd17;
-wire _shell_47 = out_wr_ptr_reg == 5'd18;
-wire _shell_48 = out_wr_ptr_reg == 5'd19;
-wire _shell_49 = out_wr_ptr_reg == 5'd19;
-wire [4:0] _shell_50 = out_wr_ptr_reg + 5'd1;
-wire [4:0] _shell_51 = _shell_49 ? 5'd0 : _shell_50;
-wire _shell_52 = out_wr_ptr_reg == out_rd_ptr_plus1_reg;
-wire out_lands_next = s18_valid_reg & _shell_52;
-wire [15:0] _shell_53 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? out19_conn_reg : (out_rd_ptr_plus1_reg[2] ? out19_conn_reg : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_conn_reg : out18_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out17_conn_reg : out16_conn_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_conn_reg : out14_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out13_conn_reg : out12_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_conn_reg : out10_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out9_conn_reg : out8_conn_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_conn_reg : out6_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out5_conn_reg : out4_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_conn_reg : out2_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out1_conn_reg : out0_conn_reg))));
-wire _shell_54 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? out19_kind_reg : (out_rd_ptr_plus1_reg[2] ? out19_kind_reg : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_kind_reg : out18_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out17_kind_reg : out16_kind_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_kind_reg : out14_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out13_kind_reg : out12_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_kind_reg : out10_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out9_kind_reg : out8_kind_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_kind_reg : out6_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out5_kind_reg : out4_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_kind_reg : out2_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out1_kind_reg : out0_kind_reg))));
-wire [27:0] _shell_55 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? out19_b_reg : (out_rd_ptr_plus1_reg[2] ? out19_b_reg : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_b_reg : out18_b_reg) : (out_rd_ptr_plus1_reg[0] ? out17_b_reg : out16_b_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_b_reg : out14_b_reg) : (out_rd_ptr_plus1_reg[0] ? out13_b_reg : out12_b_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_b_reg : out10_b_reg) : (out_rd_ptr_plus1_reg[0] ? out9_b_reg : out8_b_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_b_reg : out6_b_reg) : (out_rd_ptr_plus1_reg[0] ? out5_b_reg : out4_b_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_b_reg : out2_b_reg) : (out_rd_ptr_plus1_reg[0] ? out1_b_reg : out0_b_reg))));
-wire [27:0] _shell_56 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? out19_x_reg : (out_rd_ptr_plus1_reg[2] ? out19_x_reg : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_x_reg : out18_x_reg) : (out_rd_ptr_plus1_reg[0] ? out17_x_reg : out16_x_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_x_reg : out14_x_reg) : (out_rd_ptr_plus1_reg[0] ? out13_x_reg : out12_x_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_x_reg : out10_x_reg) : (out_rd_ptr_plus1_reg[0] ? out9_x_reg : out8_x_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_x_reg : out6_x_reg) : (out_rd_ptr_plus1_reg[0] ? out5_x_reg : out4_x_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_x_reg : out2_x_reg) : (out_rd_ptr_plus1_reg[0] ? out1_x_reg : out0_x_reg))));
-wire [27:0] _shell_57 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? out19_e_reg : (out_rd_ptr_plus1_reg[2] ? out19_e_reg : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_e_reg : out18_e_reg) : (out_rd_ptr_plus1_reg[0] ? out17_e_reg : out16_e_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_e_reg : out14_e_reg) : (out_rd_ptr_plus1_reg[0] ? out13_e_reg : out12_e_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_e_reg : out10_e_reg) : (out_rd_ptr_plus1_reg[0] ? out9_e_reg : out8_e_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_e_reg : out6_e_reg) : (out_rd_ptr_plus1_reg[0] ? out5_e_reg : out4_e_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_e_reg : out2_e_reg) : (out_rd_ptr_plus1_reg[0] ? out1_e_reg : out0_e_reg))));
-wire _shell_58 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? out19_ignore_reg : (out_rd_ptr_plus1_reg[2] ? out19_ignore_reg : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_ignore_reg : out18_ignore_reg) : (out_rd_ptr_plus1_reg[0] ? out17_ignore_reg : out16_ignore_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_ignore_reg : out14_ignore_reg) : (out_rd_ptr_plus1_reg[0] ? out13_ignore_reg : out12_ignore_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_ignore_reg : out10_ignore_reg) : (out_rd_ptr_plus1_reg[0] ? out9_ignore_reg : out8_ignore_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_ignore_reg : out6_ignore_reg) : (out_rd_ptr_plus1_reg[0] ? out5_ignore_reg : out4_ignore_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_ignore_reg : out2_ignore_reg) : (out_rd_ptr_plus1_reg[0] ? out1_ignore_reg : out0_ignore_reg))));
-wire [1:0] _shell_59 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? out19_state_reg : (out_rd_ptr_plus1_reg[2] ? out19_state_reg : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_state_reg : out18_state_reg) : (out_rd_ptr_plus1_reg[0] ? out17_state_reg : out16_state_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_state_reg : out14_state_reg) : (out_rd_ptr_plus1_reg[0] ? out13_state_reg : out12_state_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_state_reg : out10_state_reg) : (out_rd_ptr_plus1_reg[0] ? out9_state_reg : out8_state_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_state_reg : out6_state_reg) : (out_rd_ptr_plus1_reg[0] ? out5_state_reg : out4_state_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_state_reg : out2_state_reg) : (out_rd_ptr_plus1_reg[0] ? out1_state_reg : out0_state_reg))));
-wire _shell_60 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? out19_error_reg : (out_rd_ptr_plus1_reg[2] ? out19_error_reg : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_error_reg : out18_error_reg) : (out_rd_ptr_plus1_reg[0] ? out17_error_reg : out16_error_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_error_reg : out14_error_reg) : (out_rd_ptr_plus1_reg[0] ? out13_error_reg : out12_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_error_reg : out10_error_reg) : (out_rd_ptr_plus1_reg[0] ? out9_error_reg : out8_error_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_error_reg : out6_error_reg) : (out_rd_ptr_plus1_reg[0] ? out5_error_reg : out4_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_error_reg : out2_error_reg) : (out_rd_ptr_plus1_reg[0] ? out1_error_reg : out0_error_reg))));
-wire _shell_61 = out_wr_ptr_reg == out_rd_ptr_reg;
-wire out_lands_head = s18_valid_reg & _shell_61;
-wire _shell_62 = out_rd_ptr_plus1_reg == 5'd19;
-wire [4:0] _shell_63 = out_rd_ptr_plus1_reg + 5'd1;
-wire [4:0] _shell_64 = _shell_62 ? 5'd0 : _shell_63;
-wire [4:0] _shell_65 = s18_valid_reg ? 5'd1 : 5'd0;
-wire [4:0] _shell_66 = out_count_reg + _shell_65;
-wire [4:0] _shell_67 = out_pop ? 5'd1 : 5'd0;
-wire [4:0] _shell_68 = _shell_66 - _shell_67;
-wire _shell_69 = ~out_pop;
-wire _shell_70 = s18_valid_reg & _shell_69;
-wire _shell_71 = out_count_reg != 5'd31;
-wire _shell_72 = ~s18_valid_reg;
-wire _shell_73 = out_pop & _shell_72;
-wire _shell_74 = out_count_reg != 5'd1;
+wire [135:0] _shell_30 = snoop_s3_reg ? new_word : s3_word;
+wire _shell_31 = out_wr_ptr_reg == 5'd0;
+wire [27:0] res_b = s19_error_reg ? 28'h0 : s19_t_3_reg;
+wire [27:0] res_x = s19_error_reg ? 28'h0 : s19_t_4_reg;
+wire res_ignore = s19_error_reg ? 1'd0 : s19_t_5_reg;
+wire [1:0] res_state = s19_error_reg ? 2'd0 : s19_t_6_reg;
+wire _shell_32 = out_wr_ptr_reg == 5'd1;
+wire _shell_33 = out_wr_ptr_reg == 5'd2;
+wire _shell_34 = out_wr_ptr_reg == 5'd3;
+wire _shell_35 = out_wr_ptr_reg == 5'd4;
+wire _shell_36 = out_wr_ptr_reg == 5'd5;
+wire _shell_37 = out_wr_ptr_reg == 5'd6;
+wire _shell_38 = out_wr_ptr_reg == 5'd7;
+wire _shell_39 = out_wr_ptr_reg == 5'd8;
+wire _shell_40 = out_wr_ptr_reg == 5'd9;
+wire _shell_41 = out_wr_ptr_reg == 5'd10;
+wire _shell_42 = out_wr_ptr_reg == 5'd11;
+wire _shell_43 = out_wr_ptr_reg == 5'd12;
+wire _shell_44 = out_wr_ptr_reg == 5'd13;
+wire _shell_45 = out_wr_ptr_reg == 5'd14;
+wire _shell_46 = out_wr_ptr_reg == 5'd15;
+wire _shell_47 = out_wr_ptr_reg == 5'd16;
+wire _shell_48 = out_wr_ptr_reg == 5'd17;
+wire _shell_49 = out_wr_ptr_reg == 5'd18;
+wire _shell_50 = out_wr_ptr_reg == 5'd19;
+wire _shell_51 = out_wr_ptr_reg == 5'd20;
+wire _shell_52 = out_wr_ptr_reg == 5'd20;
+wire [4:0] _shell_53 = out_wr_ptr_reg + 5'd1;
+wire [4:0] _shell_54 = _shell_52 ? 5'd0 : _shell_53;
+wire _shell_55 = out_wr_ptr_reg == out_rd_ptr_plus1_reg;
+wire out_lands_next = s19_valid_reg & _shell_55;
+wire [15:0] _shell_56 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? out20_conn_reg : (out_rd_ptr_plus1_reg[2] ? out20_conn_reg : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_conn_reg : out18_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out17_conn_reg : out16_conn_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_conn_reg : out14_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out13_conn_reg : out12_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_conn_reg : out10_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out9_conn_reg : out8_conn_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_conn_reg : out6_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out5_conn_reg : out4_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_conn_reg : out2_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out1_conn_reg : out0_conn_reg))));
+wire _shell_57 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? out20_kind_reg : (out_rd_ptr_plus1_reg[2] ? out20_kind_reg : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_kind_reg : out18_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out17_kind_reg : out16_kind_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_kind_reg : out14_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out13_kind_reg : out12_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_kind_reg : out10_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out9_kind_reg : out8_kind_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_kind_reg : out6_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out5_kind_reg : out4_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_kind_reg : out2_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out1_kind_reg : out0_kind_reg))));
+wire [27:0] _shell_58 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? out20_b_reg : (out_rd_ptr_plus1_reg[2] ? out20_b_reg : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_b_reg : out18_b_reg) : (out_rd_ptr_plus1_reg[0] ? out17_b_reg : out16_b_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_b_reg : out14_b_reg) : (out_rd_ptr_plus1_reg[0] ? out13_b_reg : out12_b_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_b_reg : out10_b_reg) : (out_rd_ptr_plus1_reg[0] ? out9_b_reg : out8_b_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_b_reg : out6_b_reg) : (out_rd_ptr_plus1_reg[0] ? out5_b_reg : out4_b_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_b_reg : out2_b_reg) : (out_rd_ptr_plus1_reg[0] ? out1_b_reg : out0_b_reg))));
+wire [27:0] _shell_59 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? out20_x_reg : (out_rd_ptr_plus1_reg[2] ? out20_x_reg : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_x_reg : out18_x_reg) : (out_rd_ptr_plus1_reg[0] ? out17_x_reg : out16_x_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_x_reg : out14_x_reg) : (out_rd_ptr_plus1_reg[0] ? out13_x_reg : out12_x_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_x_reg : out10_x_reg) : (out_rd_ptr_plus1_reg[0] ? out9_x_reg : out8_x_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_x_reg : out6_x_reg) : (out_rd_ptr_plus1_reg[0] ? out5_x_reg : out4_x_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_x_reg : out2_x_reg) : (out_rd_ptr_plus1_reg[0] ? out1_x_reg : out0_x_reg))));
+wire _shell_60 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? out20_ignore_reg : (out_rd_ptr_plus1_reg[2] ? out20_ignore_reg : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_ignore_reg : out18_ignore_reg) : (out_rd_ptr_plus1_reg[0] ? out17_ignore_reg : out16_ignore_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_ignore_reg : out14_ignore_reg) : (out_rd_ptr_plus1_reg[0] ? out13_ignore_reg : out12_ignore_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_ignore_reg : out10_ignore_reg) : (out_rd_ptr_plus1_reg[0] ? out9_ignore_reg : out8_ignore_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_ignore_reg : out6_ignore_reg) : (out_rd_ptr_plus1_reg[0] ? out5_ignore_reg : out4_ignore_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_ignore_reg : out2_ignore_reg) : (out_rd_ptr_plus1_reg[0] ? out1_ignore_reg : out0_ignore_reg))));
+wire [1:0] _shell_61 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? out20_state_reg : (out_rd_ptr_plus1_reg[2] ? out20_state_reg : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_state_reg : out18_state_reg) : (out_rd_ptr_plus1_reg[0] ? out17_state_reg : out16_state_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_state_reg : out14_state_reg) : (out_rd_ptr_plus1_reg[0] ? out13_state_reg : out12_state_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_state_reg : out10_state_reg) : (out_rd_ptr_plus1_reg[0] ? out9_state_reg : out8_state_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_state_reg : out6_state_reg) : (out_rd_ptr_plus1_reg[0] ? out5_state_reg : out4_state_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_state_reg : out2_state_reg) : (out_rd_ptr_plus1_reg[0] ? out1_state_reg : out0_state_reg))));
+wire _shell_62 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? out20_error_reg : (out_rd_ptr_plus1_reg[2] ? out20_error_reg : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_error_reg : out18_error_reg) : (out_rd_ptr_plus1_reg[0] ? out17_error_reg : out16_error_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_error_reg : out14_error_reg) : (out_rd_ptr_plus1_reg[0] ? out13_error_reg : out12_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_error_reg : out10_error_reg) : (out_rd_ptr_plus1_reg[0] ? out9_error_reg : out8_error_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_error_reg : out6_error_reg) : (out_rd_ptr_plus1_reg[0] ? out5_error_reg : out4_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_error_reg : out2_error_reg) : (out_rd_ptr_plus1_reg[0] ? out1_error_reg : out0_error_reg))));
+wire _shell_63 = out_wr_ptr_reg == out_rd_ptr_reg;
+wire out_lands_head = s19_valid_reg & _shell_63;
+wire _shell_64 = out_rd_ptr_plus1_reg == 5'd20;
+wire [4:0] _shell_65 = out_rd_ptr_plus1_reg + 5'd1;
+wire [4:0] _shell_66 = _shell_64 ? 5'd0 : _shell_65;
+wire [4:0] _shell_67 = s19_valid_reg ? 5'd1 : 5'd0;
+wire [4:0] _shell_68 = out_count_reg + _shell_67;
+wire [4:0] _shell_69 = out_pop ? 5'd1 : 5'd0;
+wire [4:0] _shell_70 = _shell_68 - _shell_69;
+wire _shell_71 = ~out_pop;
+wire _shell_72 = s19_valid_reg & _shell_71;
+wire _shell_73 = out_count_reg != 5'd31;
+wire _shell_74 = ~s19_valid_reg;
+wire _shell_75 = out_pop & _shell_74;
+wire _shell_76 = out_count_reg != 5'd1;
 wire out_stays = |out_count_reg;
-wire _shell_75 = _shell_73 ? _shell_74 : out_stays;
-wire _shell_76 = _shell_70 ? _shell_71 : _shell_75;
+wire _shell_77 = _shell_75 ? _shell_76 : out_stays;
+wire _shell_78 = _shell_72 ? _shell_73 : _shell_77;
 wire _issue_next_0 = in_conn_reg == skid_conn_reg;
 wire hazard_issued_skid = issue & _issue_next_0;
 wire _issue_next_1 = s1_conn_reg == skid_conn_reg;
@@ -6568,33 +6560,45 @@ wire _issue_next_131 = s13_valid_reg & _issue_next_130;
 wire _issue_next_132 = _issue_next_129 | _issue_next_131;
 wire _issue_next_133 = in_valid_reg ? _issue_next_132 : _issue_next_125;
 wire hazard6_ahead = issue ? _issue_next_126 : _issue_next_133;
-wire _issue_next_134 = ~out_pop;
-wire _issue_next_135 = issue & _issue_next_134;
-wire _issue_next_136 = 5'd19 <= occ_reg;
-wire _issue_next_137 = occ_reg != 5'd31;
-wire _issue_next_138 = _issue_next_136 & _issue_next_137;
-wire _issue_next_139 = ~issue;
-wire _issue_next_140 = out_pop & _issue_next_139;
-wire _issue_next_141 = 5'd21 <= occ_reg;
-wire _issue_next_142 = |occ_reg;
-wire _issue_next_143 = ~_issue_next_142;
-wire _issue_next_144 = _issue_next_141 | _issue_next_143;
-wire _issue_next_145 = 5'd20 <= occ_reg;
-wire _issue_next_146 = _issue_next_140 ? _issue_next_144 : _issue_next_145;
-wire full_ahead = _issue_next_135 ? _issue_next_138 : _issue_next_146;
+wire _issue_next_134 = s14_conn_reg == skid_conn_reg;
+wire _issue_next_135 = s14_valid_reg & _issue_next_134;
+wire _issue_next_136 = 1'd0 | _issue_next_135;
+wire _issue_next_137 = s14_conn_reg == s_event_conn;
+wire _issue_next_138 = s14_valid_reg & _issue_next_137;
+wire _issue_next_139 = 1'd0 | _issue_next_138;
+wire _issue_next_140 = skid_valid_reg ? _issue_next_136 : _issue_next_139;
+wire _issue_next_141 = s14_conn_reg == in_conn_reg;
+wire _issue_next_142 = s14_valid_reg & _issue_next_141;
+wire _issue_next_143 = 1'd0 | _issue_next_142;
+wire _issue_next_144 = in_valid_reg ? _issue_next_143 : _issue_next_139;
+wire hazard7_ahead = issue ? _issue_next_140 : _issue_next_144;
+wire _issue_next_145 = ~out_pop;
+wire _issue_next_146 = issue & _issue_next_145;
+wire _issue_next_147 = 5'd20 <= occ_reg;
+wire _issue_next_148 = occ_reg != 5'd31;
+wire _issue_next_149 = _issue_next_147 & _issue_next_148;
+wire _issue_next_150 = ~issue;
+wire _issue_next_151 = out_pop & _issue_next_150;
+wire _issue_next_152 = 5'd22 <= occ_reg;
+wire _issue_next_153 = |occ_reg;
+wire _issue_next_154 = ~_issue_next_153;
+wire _issue_next_155 = _issue_next_152 | _issue_next_154;
+wire _issue_next_156 = 5'd21 <= occ_reg;
+wire _issue_next_157 = _issue_next_151 ? _issue_next_155 : _issue_next_156;
+wire full_ahead = _issue_next_146 ? _issue_next_149 : _issue_next_157;
 wire _ready_0 = ~issue;
 wire _ready_1 = in_valid_reg & _ready_0;
-wire _ready_2 = _ready_1 & _shell_15;
+wire _ready_2 = _ready_1 & _shell_17;
 wire _ready_3 = ~issue;
 wire _ready_4 = skid_valid_reg & _ready_3;
 wire _ready_5 = _ready_2 | _ready_4;
 wire _ready_6 = skid_valid_reg & issue;
-wire _ready_7 = _ready_6 & _shell_15;
+wire _ready_7 = _ready_6 & _shell_17;
 wire _ready_8 = _ready_5 | _ready_7;
 wire _ready_9 = ~_ready_8;
 wire [5:0] _state_rd_0 = in_conn_reg[5:0];
 // bits dropped on purpose (rounding, wrap-around)
-wire _unused = ^{s4_xl_inv_reg[44], s11_b_q_prod_reg[12:0], s17_x_inv_reg[44]};
+wire _unused = ^{s5_xl_inv_reg[44], s11_b_q_prod_reg[12:0], s18_x_inv_reg[44]};
 
 assign s_event_ready = in_ready_reg;
 assign s2_error_next = s1_error;
@@ -6614,31 +6618,44 @@ assign s15_error_next = s14_error_reg;
 assign s16_error_next = s15_error_reg;
 assign s17_error_next = s16_error_reg;
 assign s18_error_next = s17_error_reg;
+assign s19_error_next = s18_error_reg;
 assign s2_inv_new_next = inv_new;
+assign s3_inv_new_r_next = s2_inv_new_reg;
 assign s2_inv_old_next = inv_old;
+assign s3_inv_old_r_next = s2_inv_old_reg;
 assign s2_t_next = _s2_t_next_1;
-assign s3_xl_inv_pp00_next = xl_inv_pp00;
+assign s3_t_next = s2_t_reg;
+assign s4_xl_inv_pp00_next = xl_inv_pp00;
 assign s2_t_2_next = _s2_t_2_next_1;
-assign s3_xl_inv_pp10_next = xl_inv_pp10;
-assign s4_xl_inv_next = xl_inv;
+assign s3_t_2_next = s2_t_2_reg;
+assign s4_xl_inv_pp10_next = xl_inv_pp10;
+assign s5_xl_inv_next = xl_inv;
 assign s2_weight_changed_next = weight_changed;
+assign s3_weight_changed_next = s2_weight_changed_reg;
 assign s2_t_3_next = _s2_t_3_next_1;
-assign s3_num_b_step_next = num_b_step;
-assign s2_e_l0_0_next = e_l0_0;
-assign s2_e_l0_1_next = e_l0_1;
-assign s3_e_l1_0_next = e_l1_0;
+assign s3_t_3_next = s2_t_3_reg;
+assign s4_num_b_step_next = num_b_step;
+assign s2_p0_next = p0;
+assign s2_p1_next = p1;
+assign s2_p2_next = p2;
+assign s2_p3_next = p3;
+assign s3_e_l0_0_next = e_l0_0;
+assign s3_e_l0_1_next = e_l0_1;
+assign s4_e_l1_0_next = e_l1_0;
 assign s2_round_next = s1_round_reg;
 assign s3_round_next = s2_round_reg;
 assign s4_round_next = s3_round_reg;
 assign s5_max_e_r_next = max_e_r;
 assign s5_max_e2_r_next = max_e2_r;
+assign s5_t_next = _s5_t_next_0;
 assign s2_is_e_next = is_e;
 assign s3_is_e_next = s2_is_e_reg;
 assign s4_is_e_next = s3_is_e_reg;
-assign s5_sum_e1_next = sum_e1;
-assign s4_t_next = _s4_t_next_1;
+assign s5_is_e_next = s4_is_e_reg;
+assign s5_cur_sum_e_next = cur_sum_e;
+assign s6_sum_e1_next = sum_e1;
 assign s5_num_b1_next = num_b1;
-assign s6_b_num_next = b_num;
+assign s7_b_num_next = b_num;
 assign s6_recip_num_b_lead_next = recip_num_b_lead;
 assign s6_t_next = _s6_t_next_1;
 assign s6_t_2_next = _s6_t_2_next_1;
@@ -6670,45 +6687,44 @@ assign s6_t_27_next = _s6_t_27_next_0;
 assign s7_recip_num_b_mantissa_next = recip_num_b_mantissa;
 assign s8_recip_num_b_recip_next = recip_num_b_recip;
 assign s9_recip_num_b_t_next = s8_recip_num_b_recip_reg;
-assign s7_t_next = _s7_t_next_1;
-assign s8_t_next = s7_t_reg;
+assign s8_t_next = _s8_t_next_1;
 assign s9_t_next = s8_t_reg;
 assign s10_b_q_prod_pp00_next = b_q_prod_pp00;
-assign s7_t_2_next = _s7_t_2_next_1;
-assign s8_t_2_next = s7_t_2_reg;
+assign s8_t_2_next = _s8_t_2_next_1;
 assign s9_t_2_next = s8_t_2_reg;
 assign s10_b_q_prod_pp10_next = b_q_prod_pp10;
-assign s7_t_3_next = _s7_t_3_next_1;
-assign s8_t_3_next = s7_t_3_reg;
+assign s8_t_3_next = _s8_t_3_next_1;
 assign s9_t_3_next = s8_t_3_reg;
 assign s10_b_q_prod_pp20_next = b_q_prod_pp20;
 assign s11_b_q_prod_next = b_q_prod;
-assign s7_t_4_next = _s7_t_4_next_0;
-assign s8_t_4_next = s7_t_4_reg;
+assign s7_t_next = _s7_t_next_0;
+assign s8_t_4_next = s7_t_reg;
 assign s9_t_4_next = s8_t_4_reg;
 assign s10_t_next = s9_t_4_reg;
 assign s11_t_next = s10_t_reg;
 assign s12_b_q_coarse_next = b_q_coarse;
-assign s7_t_5_next = _s7_t_5_next_0;
-assign s8_t_5_next = s7_t_5_reg;
+assign s7_t_2_next = _s7_t_2_next_0;
+assign s8_t_5_next = s7_t_2_reg;
 assign s9_t_5_next = s8_t_5_reg;
 assign s10_t_2_next = s9_t_5_reg;
 assign s11_t_2_next = s10_t_2_reg;
 assign s12_t_next = s11_t_2_reg;
 assign s13_b_q_next = b_q;
 assign s14_b_next = b;
-assign s4_e_l1_0_next = s3_e_l1_0_reg;
-assign s5_e_l1_0_next = s4_e_l1_0_reg;
-assign s6_e_l1_0_next = s5_e_l1_0_reg;
-assign s7_e_l1_0_next = s6_e_l1_0_reg;
-assign s8_e_l1_0_next = s7_e_l1_0_reg;
-assign s9_e_l1_0_next = s8_e_l1_0_reg;
-assign s10_e_l1_0_next = s9_e_l1_0_reg;
-assign s11_e_l1_0_next = s10_e_l1_0_reg;
-assign s12_e_l1_0_next = s11_e_l1_0_reg;
-assign s13_e_l1_0_next = s12_e_l1_0_reg;
-assign s14_e_l1_0_next = s13_e_l1_0_reg;
-assign s15_x_next = x;
+assign s5_e_min_next = e_min;
+assign s6_e_min_next = s5_e_min_reg;
+assign s7_e_min_next = s6_e_min_reg;
+assign s8_e_min_next = s7_e_min_reg;
+assign s9_e_min_next = s8_e_min_reg;
+assign s10_e_min_next = s9_e_min_reg;
+assign s11_e_min_next = s10_e_min_reg;
+assign s12_e_min_next = s11_e_min_reg;
+assign s13_e_min_next = s12_e_min_reg;
+assign s14_e_min_next = s13_e_min_reg;
+assign s15_b_lt_e_next = b_lt_e;
+assign s15_b_next = s14_b_reg;
+assign s15_e_min_next = s14_e_min_reg;
+assign s16_x_next = x;
 assign s6_max_e_r_next = s5_max_e_r_reg;
 assign s7_max_e_r_next = s6_max_e_r_reg;
 assign s8_max_e_r_next = s7_max_e_r_reg;
@@ -6720,12 +6736,12 @@ assign s13_max_e_r_next = s12_max_e_r_reg;
 assign s14_max_e_r_next = s13_max_e_r_reg;
 assign s15_ignore_l_next = ignore_l;
 assign s2_t_4_next = _s2_t_4_next_0;
-assign s3_t_next = s2_t_4_reg;
-assign s4_t_2_next = s3_t_reg;
-assign s5_t_next = s4_t_2_reg;
-assign s6_t_28_next = s5_t_reg;
-assign s7_t_6_next = s6_t_28_reg;
-assign s8_t_6_next = s7_t_6_reg;
+assign s3_t_4_next = s2_t_4_reg;
+assign s4_t_next = s3_t_4_reg;
+assign s5_t_2_next = s4_t_reg;
+assign s6_t_28_next = s5_t_2_reg;
+assign s7_t_3_next = s6_t_28_reg;
+assign s8_t_6_next = s7_t_3_reg;
 assign s9_t_6_next = s8_t_6_reg;
 assign s10_t_3_next = s9_t_6_reg;
 assign s11_t_3_next = s10_t_3_reg;
@@ -6747,15 +6763,13 @@ assign s12_leaving_next = s11_leaving_reg;
 assign s13_leaving_next = s12_leaving_reg;
 assign s14_leaving_next = s13_leaving_reg;
 assign s15_leaving_next = s14_leaving_reg;
-assign s3_t_2_next = _s3_t_2_next_0;
-assign s4_t_3_next = s3_t_2_reg;
-assign s5_t_2_next = s4_t_3_reg;
-assign s3_t_3_next = _s3_t_3_next_0;
-assign s4_t_4_next = s3_t_3_reg;
-assign s5_t_3_next = s4_t_4_reg;
+assign s4_t_2_next = _s4_t_2_next_0;
+assign s5_t_3_next = s4_t_2_reg;
+assign s4_t_3_next = _s4_t_3_next_0;
+assign s5_t_4_next = s4_t_3_reg;
 assign s6_t_29_next = _s6_t_29_next_2;
-assign s7_t_7_next = s6_t_29_reg;
-assign s8_t_7_next = s7_t_7_reg;
+assign s7_t_4_next = s6_t_29_reg;
+assign s8_t_7_next = s7_t_4_reg;
 assign s9_t_7_next = s8_t_7_reg;
 assign s10_t_4_next = s9_t_7_reg;
 assign s11_t_4_next = s10_t_4_reg;
@@ -6774,12 +6788,11 @@ assign s13_num_b1_next = s12_num_b1_reg;
 assign s14_num_b1_next = s13_num_b1_reg;
 assign s15_num_b1_next = s14_num_b1_reg;
 assign s16_num_b2_next = num_b2;
-assign s3_t_4_next = _s3_t_4_next_0;
-assign s4_t_5_next = s3_t_4_reg;
-assign s5_t_4_next = s4_t_5_reg;
-assign s6_t_30_next = s5_t_4_reg;
-assign s7_t_8_next = s6_t_30_reg;
-assign s8_t_8_next = s7_t_8_reg;
+assign s4_t_4_next = _s4_t_4_next_0;
+assign s5_t_5_next = s4_t_4_reg;
+assign s6_t_30_next = s5_t_5_reg;
+assign s7_t_5_next = s6_t_30_reg;
+assign s8_t_8_next = s7_t_5_reg;
 assign s9_t_8_next = s8_t_8_reg;
 assign s10_t_5_next = s9_t_8_reg;
 assign s11_t_5_next = s10_t_5_reg;
@@ -6787,13 +6800,13 @@ assign s12_t_4_next = s11_t_5_reg;
 assign s13_t_3_next = s12_t_4_reg;
 assign s14_t_3_next = s13_t_3_reg;
 assign s15_t_2_next = s14_t_3_reg;
-assign s16_x_inv_pp00_next = x_inv_pp00;
-assign s3_t_5_next = _s3_t_5_next_0;
-assign s4_t_6_next = s3_t_5_reg;
-assign s5_t_5_next = s4_t_6_reg;
-assign s6_t_31_next = s5_t_5_reg;
-assign s7_t_9_next = s6_t_31_reg;
-assign s8_t_9_next = s7_t_9_reg;
+assign s16_t_next = s15_t_2_reg;
+assign s17_x_inv_pp00_next = x_inv_pp00;
+assign s4_t_5_next = _s4_t_5_next_0;
+assign s5_t_6_next = s4_t_5_reg;
+assign s6_t_31_next = s5_t_6_reg;
+assign s7_t_6_next = s6_t_31_reg;
+assign s8_t_9_next = s7_t_6_reg;
 assign s9_t_9_next = s8_t_9_reg;
 assign s10_t_6_next = s9_t_9_reg;
 assign s11_t_6_next = s10_t_6_reg;
@@ -6801,11 +6814,11 @@ assign s12_t_5_next = s11_t_6_reg;
 assign s13_t_4_next = s12_t_5_reg;
 assign s14_t_4_next = s13_t_4_reg;
 assign s15_t_3_next = s14_t_4_reg;
-assign s16_x_inv_pp10_next = x_inv_pp10;
-assign s17_x_inv_next = x_inv;
-assign s6_t_32_next = _s6_t_32_next_0;
-assign s7_t_10_next = s6_t_32_reg;
-assign s8_t_10_next = s7_t_10_reg;
+assign s16_t_2_next = s15_t_3_reg;
+assign s17_x_inv_pp10_next = x_inv_pp10;
+assign s18_x_inv_next = x_inv;
+assign s7_t_7_next = _s7_t_7_next_0;
+assign s8_t_10_next = s7_t_7_reg;
 assign s9_t_10_next = s8_t_10_reg;
 assign s10_t_7_next = s9_t_10_reg;
 assign s11_t_7_next = s10_t_7_reg;
@@ -6813,11 +6826,12 @@ assign s12_t_6_next = s11_t_7_reg;
 assign s13_t_5_next = s12_t_6_reg;
 assign s14_t_5_next = s13_t_5_reg;
 assign s15_t_4_next = s14_t_5_reg;
-assign s16_t_next = s15_t_4_reg;
-assign s17_t_next = s16_t_reg;
+assign s16_t_3_next = s15_t_4_reg;
+assign s17_t_next = s16_t_3_reg;
+assign s18_t_next = s17_t_reg;
 assign s16_to_e_next = s15_to_e_reg;
 assign s17_to_e_next = s16_to_e_reg;
-assign s6_sum_e1_next = s5_sum_e1_reg;
+assign s18_to_e_next = s17_to_e_reg;
 assign s7_sum_e1_next = s6_sum_e1_reg;
 assign s8_sum_e1_next = s7_sum_e1_reg;
 assign s9_sum_e1_next = s8_sum_e1_reg;
@@ -6829,7 +6843,8 @@ assign s14_sum_e1_next = s13_sum_e1_reg;
 assign s15_sum_e1_next = s14_sum_e1_reg;
 assign s16_sum_e1_next = s15_sum_e1_reg;
 assign s17_sum_e1_next = s16_sum_e1_reg;
-assign s18_sum_e2_next = sum_e2;
+assign s18_sum_e1_next = s17_sum_e1_reg;
+assign s19_sum_e2_next = sum_e2;
 assign s6_max_e2_r_next = s5_max_e2_r_reg;
 assign s7_max_e2_r_next = s6_max_e2_r_reg;
 assign s8_max_e2_r_next = s7_max_e2_r_reg;
@@ -6840,7 +6855,9 @@ assign s12_max_e2_r_next = s11_max_e2_r_reg;
 assign s13_max_e2_r_next = s12_max_e2_r_reg;
 assign s14_max_e2_r_next = s13_max_e2_r_reg;
 assign s15_max_e2_r_next = s14_max_e2_r_reg;
+assign s16_max_e2_r_next = s15_max_e2_r_reg;
 assign s15_max_e_r_next = s14_max_e_r_reg;
+assign s16_max_e_r_next = s15_max_e_r_reg;
 assign s5_round_next = s4_round_reg;
 assign s6_round_next = s5_round_reg;
 assign s7_round_next = s6_round_reg;
@@ -6855,21 +6872,23 @@ assign s15_round_next = s14_round_reg;
 assign s16_round_next = s15_round_reg;
 assign s17_round_next = s16_round_reg;
 assign s18_round_next = s17_round_reg;
-assign s16_max_e2_next_next = max_e2_next;
-assign s17_max_e2_next_next = s16_max_e2_next_reg;
+assign s19_round_next = s18_round_reg;
+assign s17_max_e2_next_next = max_e2_next;
 assign s18_max_e2_next_next = s17_max_e2_next_reg;
-assign s16_max_e_next_next = max_e_next;
-assign s17_max_e_next_next = s16_max_e_next_reg;
+assign s19_max_e2_next_next = s18_max_e2_next_reg;
+assign s17_max_e_next_next = max_e_next;
 assign s18_max_e_next_next = s17_max_e_next_reg;
+assign s19_max_e_next_next = s18_max_e_next_reg;
 assign s17_num_b2_next = s16_num_b2_reg;
 assign s18_num_b2_next = s17_num_b2_reg;
+assign s19_num_b2_next = s18_num_b2_reg;
 assign s2_t_5_next = _s2_t_5_next_0;
-assign s3_t_6_next = s2_t_5_reg;
-assign s4_t_7_next = s3_t_6_reg;
-assign s5_t_6_next = s4_t_7_reg;
-assign s6_t_33_next = s5_t_6_reg;
-assign s7_t_11_next = s6_t_33_reg;
-assign s8_t_11_next = s7_t_11_reg;
+assign s3_t_5_next = s2_t_5_reg;
+assign s4_t_6_next = s3_t_5_reg;
+assign s5_t_7_next = s4_t_6_reg;
+assign s6_t_32_next = s5_t_7_reg;
+assign s7_t_8_next = s6_t_32_reg;
+assign s8_t_11_next = s7_t_8_reg;
 assign s9_t_11_next = s8_t_11_reg;
 assign s10_t_8_next = s9_t_11_reg;
 assign s11_t_8_next = s10_t_8_reg;
@@ -6877,16 +6896,17 @@ assign s12_t_7_next = s11_t_8_reg;
 assign s13_t_6_next = s12_t_7_reg;
 assign s14_t_6_next = s13_t_6_reg;
 assign s15_t_5_next = s14_t_6_reg;
-assign s16_t_2_next = s15_t_5_reg;
-assign s17_t_2_next = s16_t_2_reg;
-assign s18_t_next = s17_t_2_reg;
+assign s16_t_4_next = s15_t_5_reg;
+assign s17_t_2_next = s16_t_4_reg;
+assign s18_t_2_next = s17_t_2_reg;
+assign s19_t_next = s18_t_2_reg;
 assign s2_t_6_next = _s2_t_6_next_0;
-assign s3_t_7_next = s2_t_6_reg;
-assign s4_t_8_next = s3_t_7_reg;
-assign s5_t_7_next = s4_t_8_reg;
-assign s6_t_34_next = s5_t_7_reg;
-assign s7_t_12_next = s6_t_34_reg;
-assign s8_t_12_next = s7_t_12_reg;
+assign s3_t_6_next = s2_t_6_reg;
+assign s4_t_7_next = s3_t_6_reg;
+assign s5_t_8_next = s4_t_7_reg;
+assign s6_t_33_next = s5_t_8_reg;
+assign s7_t_9_next = s6_t_33_reg;
+assign s8_t_12_next = s7_t_9_reg;
 assign s9_t_12_next = s8_t_12_reg;
 assign s10_t_9_next = s9_t_12_reg;
 assign s11_t_9_next = s10_t_9_reg;
@@ -6894,16 +6914,17 @@ assign s12_t_8_next = s11_t_9_reg;
 assign s13_t_7_next = s12_t_8_reg;
 assign s14_t_7_next = s13_t_7_reg;
 assign s15_t_6_next = s14_t_7_reg;
-assign s16_t_3_next = s15_t_6_reg;
-assign s17_t_3_next = s16_t_3_reg;
-assign s18_t_2_next = s17_t_3_reg;
+assign s16_t_5_next = s15_t_6_reg;
+assign s17_t_3_next = s16_t_5_reg;
+assign s18_t_3_next = s17_t_3_reg;
+assign s19_t_2_next = s18_t_3_reg;
 assign s2_t_7_next = _s2_t_7_next_0;
-assign s3_t_8_next = s2_t_7_reg;
-assign s4_t_9_next = s3_t_8_reg;
-assign s5_t_8_next = s4_t_9_reg;
-assign s6_t_35_next = s5_t_8_reg;
-assign s7_t_13_next = s6_t_35_reg;
-assign s8_t_13_next = s7_t_13_reg;
+assign s3_t_7_next = s2_t_7_reg;
+assign s4_t_8_next = s3_t_7_reg;
+assign s5_t_9_next = s4_t_8_reg;
+assign s6_t_34_next = s5_t_9_reg;
+assign s7_t_10_next = s6_t_34_reg;
+assign s8_t_13_next = s7_t_10_reg;
 assign s9_t_13_next = s8_t_13_reg;
 assign s10_t_10_next = s9_t_13_reg;
 assign s11_t_10_next = s10_t_10_reg;
@@ -6911,13 +6932,14 @@ assign s12_t_9_next = s11_t_10_reg;
 assign s13_t_8_next = s12_t_9_reg;
 assign s14_t_8_next = s13_t_8_reg;
 assign s15_t_7_next = s14_t_8_reg;
+assign s16_t_6_next = s15_t_7_reg;
 assign s2_t_8_next = _s2_t_8_next_0;
-assign s3_t_9_next = s2_t_8_reg;
-assign s4_t_10_next = s3_t_9_reg;
-assign s5_t_9_next = s4_t_10_reg;
-assign s6_t_36_next = s5_t_9_reg;
-assign s7_t_14_next = s6_t_36_reg;
-assign s8_t_14_next = s7_t_14_reg;
+assign s3_t_8_next = s2_t_8_reg;
+assign s4_t_9_next = s3_t_8_reg;
+assign s5_t_10_next = s4_t_9_reg;
+assign s6_t_35_next = s5_t_10_reg;
+assign s7_t_11_next = s6_t_35_reg;
+assign s8_t_14_next = s7_t_11_reg;
 assign s9_t_14_next = s8_t_14_reg;
 assign s10_t_11_next = s9_t_14_reg;
 assign s11_t_11_next = s10_t_11_reg;
@@ -6942,40 +6964,28 @@ assign s15_kind_next = s14_kind_reg;
 assign s16_kind_next = s15_kind_reg;
 assign s17_kind_next = s16_kind_reg;
 assign s18_kind_next = s17_kind_reg;
+assign s19_kind_next = s18_kind_reg;
 assign s15_t_9_next = _s15_t_9_next_0;
-assign s16_t_4_next = s15_t_9_reg;
-assign s17_t_4_next = s16_t_4_reg;
-assign s18_t_3_next = s17_t_4_reg;
-assign s16_t_5_next = _s16_t_5_next_0;
-assign s17_t_5_next = s16_t_5_reg;
-assign s18_t_4_next = s17_t_5_reg;
-assign s4_t_11_next = _s4_t_11_next_0;
-assign s5_t_10_next = s4_t_11_reg;
-assign s6_t_37_next = s5_t_10_reg;
-assign s7_t_15_next = s6_t_37_reg;
-assign s8_t_15_next = s7_t_15_reg;
-assign s9_t_15_next = s8_t_15_reg;
-assign s10_t_12_next = s9_t_15_reg;
-assign s11_t_12_next = s10_t_12_reg;
-assign s12_t_11_next = s11_t_12_reg;
-assign s13_t_10_next = s12_t_11_reg;
-assign s14_t_10_next = s13_t_10_reg;
-assign s15_t_10_next = s14_t_10_reg;
-assign s16_t_6_next = s15_t_10_reg;
-assign s17_t_6_next = s16_t_6_reg;
-assign s18_t_5_next = s17_t_6_reg;
-assign s16_t_7_next = _s16_t_7_next_0;
-assign s17_t_7_next = s16_t_7_reg;
-assign s18_t_6_next = s17_t_7_reg;
+assign s16_t_7_next = s15_t_9_reg;
+assign s17_t_4_next = s16_t_7_reg;
+assign s18_t_4_next = s17_t_4_reg;
+assign s19_t_3_next = s18_t_4_reg;
+assign s17_t_5_next = _s17_t_5_next_0;
+assign s18_t_5_next = s17_t_5_reg;
+assign s19_t_4_next = s18_t_5_reg;
 assign s16_t_8_next = _s16_t_8_next_0;
-assign s17_t_8_next = s16_t_8_reg;
-assign s18_t_7_next = s17_t_8_reg;
+assign s17_t_6_next = s16_t_8_reg;
+assign s18_t_6_next = s17_t_6_reg;
+assign s19_t_5_next = s18_t_6_reg;
+assign s16_t_9_next = _s16_t_9_next_0;
+assign s17_t_7_next = s16_t_9_reg;
+assign s18_t_7_next = s17_t_7_reg;
+assign s19_t_6_next = s18_t_7_reg;
 assign m_result_valid = out_valid_reg;
 assign m_result_conn = out_head_conn_reg;
 assign m_result_kind = out_head_kind_reg;
 assign m_result_b = out_head_b_reg;
 assign m_result_x = out_head_x_reg;
-assign m_result_e = out_head_e_reg;
 assign m_result_ignore = out_head_ignore_reg;
 assign m_result_state = out_head_state_reg;
 assign m_result_error = out_head_error_reg;
@@ -7059,6 +7069,8 @@ always @* begin
     s17_conn_next = s17_conn_reg;
     s18_valid_next = s18_valid_reg;
     s18_conn_next = s18_conn_reg;
+    s19_valid_next = s19_valid_reg;
+    s19_conn_next = s19_conn_reg;
     s1_kind_next = s1_kind_reg;
     s1_round_next = s1_round_reg;
     s1_state_next = s1_state_reg;
@@ -7087,7 +7099,6 @@ always @* begin
     out0_kind_next = out0_kind_reg;
     out0_b_next = out0_b_reg;
     out0_x_next = out0_x_reg;
-    out0_e_next = out0_e_reg;
     out0_ignore_next = out0_ignore_reg;
     out0_state_next = out0_state_reg;
     out0_error_next = out0_error_reg;
@@ -7095,7 +7106,6 @@ always @* begin
     out1_kind_next = out1_kind_reg;
     out1_b_next = out1_b_reg;
     out1_x_next = out1_x_reg;
-    out1_e_next = out1_e_reg;
     out1_ignore_next = out1_ignore_reg;
     out1_state_next = out1_state_reg;
     out1_error_next = out1_error_reg;
@@ -7103,7 +7113,6 @@ always @* begin
     out2_kind_next = out2_kind_reg;
     out2_b_next = out2_b_reg;
     out2_x_next = out2_x_reg;
-    out2_e_next = out2_e_reg;
     out2_ignore_next = out2_ignore_reg;
     out2_state_next = out2_state_reg;
     out2_error_next = out2_error_reg;
@@ -7111,7 +7120,6 @@ always @* begin
     out3_kind_next = out3_kind_reg;
     out3_b_next = out3_b_reg;
     out3_x_next = out3_x_reg;
-    out3_e_next = out3_e_reg;
     out3_ignore_next = out3_ignore_reg;
     out3_state_next = out3_state_reg;
     out3_error_next = out3_error_reg;
@@ -7119,7 +7127,6 @@ always @* begin
     out4_kind_next = out4_kind_reg;
     out4_b_next = out4_b_reg;
     out4_x_next = out4_x_reg;
-    out4_e_next = out4_e_reg;
     out4_ignore_next = out4_ignore_reg;
     out4_state_next = out4_state_reg;
     out4_error_next = out4_error_reg;
@@ -7127,7 +7134,6 @@ always @* begin
     out5_kind_next = out5_kind_reg;
     out5_b_next = out5_b_reg;
     out5_x_next = out5_x_reg;
-    out5_e_next = out5_e_reg;
     out5_ignore_next = out5_ignore_reg;
     out5_state_next = out5_state_reg;
     out5_error_next = out5_error_reg;
@@ -7135,7 +7141,6 @@ always @* begin
     out6_kind_next = out6_kind_reg;
     out6_b_next = out6_b_reg;
     out6_x_next = out6_x_reg;
-    out6_e_next = out6_e_reg;
     out6_ignore_next = out6_ignore_reg;
     out6_state_next = out6_state_reg;
     out6_error_next = out6_error_reg;
@@ -7143,7 +7148,6 @@ always @* begin
     out7_kind_next = out7_kind_reg;
     out7_b_next = out7_b_reg;
     out7_x_next = out7_x_reg;
-    out7_e_next = out7_e_reg;
     out7_ignore_next = out7_ignore_reg;
     out7_state_next = out7_state_reg;
     out7_error_next = out7_error_reg;
@@ -7151,7 +7155,6 @@ always @* begin
     out8_kind_next = out8_kind_reg;
     out8_b_next = out8_b_reg;
     out8_x_next = out8_x_reg;
-    out8_e_next = out8_e_reg;
     out8_ignore_next = out8_ignore_reg;
     out8_state_next = out8_state_reg;
     out8_error_next = out8_error_reg;
@@ -7159,7 +7162,6 @@ always @* begin
     out9_kind_next = out9_kind_reg;
     out9_b_next = out9_b_reg;
     out9_x_next = out9_x_reg;
-    out9_e_next = out9_e_reg;
     out9_ignore_next = out9_ignore_reg;
     out9_state_next = out9_state_reg;
     out9_error_next = out9_error_reg;
@@ -7167,7 +7169,6 @@ always @* begin
     out10_kind_next = out10_kind_reg;
     out10_b_next = out10_b_reg;
     out10_x_next = out10_x_reg;
-    out10_e_next = out10_e_reg;
     out10_ignore_next = out10_ignore_reg;
     out10_state_next = out10_state_reg;
     out10_error_next = out10_error_reg;
@@ -7175,7 +7176,6 @@ always @* begin
     out11_kind_next = out11_kind_reg;
     out11_b_next = out11_b_reg;
     out11_x_next = out11_x_reg;
-    out11_e_next = out11_e_reg;
     out11_ignore_next = out11_ignore_reg;
     out11_state_next = out11_state_reg;
     out11_error_next = out11_error_reg;
@@ -7183,7 +7183,6 @@ always @* begin
     out12_kind_next = out12_kind_reg;
     out12_b_next = out12_b_reg;
     out12_x_next = out12_x_reg;
-    out12_e_next = out12_e_reg;
     out12_ignore_next = out12_ignore_reg;
     out12_state_next = out12_state_reg;
     out12_error_next = out12_error_reg;
@@ -7191,7 +7190,6 @@ always @* begin
     out13_kind_next = out13_kind_reg;
     out13_b_next = out13_b_reg;
     out13_x_next = out13_x_reg;
-    out13_e_next = out13_e_reg;
     out13_ignore_next = out13_ignore_reg;
     out13_state_next = out13_state_reg;
     out13_error_next = out13_error_reg;
@@ -7199,7 +7197,6 @@ always @* begin
     out14_kind_next = out14_kind_reg;
     out14_b_next = out14_b_reg;
     out14_x_next = out14_x_reg;
-    out14_e_next = out14_e_reg;
     out14_ignore_next = out14_ignore_reg;
     out14_state_next = out14_state_reg;
     out14_error_next = out14_error_reg;
@@ -7207,7 +7204,6 @@ always @* begin
     out15_kind_next = out15_kind_reg;
     out15_b_next = out15_b_reg;
     out15_x_next = out15_x_reg;
-    out15_e_next = out15_e_reg;
     out15_ignore_next = out15_ignore_reg;
     out15_state_next = out15_state_reg;
     out15_error_next = out15_error_reg;
@@ -7215,7 +7211,6 @@ always @* begin
     out16_kind_next = out16_kind_reg;
     out16_b_next = out16_b_reg;
     out16_x_next = out16_x_reg;
-    out16_e_next = out16_e_reg;
     out16_ignore_next = out16_ignore_reg;
     out16_state_next = out16_state_reg;
     out16_error_next = out16_error_reg;
@@ -7223,7 +7218,6 @@ always @* begin
     out17_kind_next = out17_kind_reg;
     out17_b_next = out17_b_reg;
     out17_x_next = out17_x_reg;
-    out17_e_next = out17_e_reg;
     out17_ignore_next = out17_ignore_reg;
     out17_state_next = out17_state_reg;
     out17_error_next = out17_error_reg;
@@ -7231,7 +7225,6 @@ always @* begin
     out18_kind_next = out18_kind_reg;
     out18_b_next = out18_b_reg;
     out18_x_next = out18_x_reg;
-    out18_e_next = out18_e_reg;
     out18_ignore_next = out18_ignore_reg;
     out18_state_next = out18_state_reg;
     out18_error_next = out18_error_reg;
@@ -7239,15 +7232,20 @@ always @* begin
     out19_kind_next = out19_kind_reg;
     out19_b_next = out19_b_reg;
     out19_x_next = out19_x_reg;
-    out19_e_next = out19_e_reg;
     out19_ignore_next = out19_ignore_reg;
     out19_state_next = out19_state_reg;
     out19_error_next = out19_error_reg;
+    out20_conn_next = out20_conn_reg;
+    out20_kind_next = out20_kind_reg;
+    out20_b_next = out20_b_reg;
+    out20_x_next = out20_x_reg;
+    out20_ignore_next = out20_ignore_reg;
+    out20_state_next = out20_state_reg;
+    out20_error_next = out20_error_reg;
     out_head_conn_next = out_head_conn_reg;
     out_head_kind_next = out_head_kind_reg;
     out_head_b_next = out_head_b_reg;
     out_head_x_next = out_head_x_reg;
-    out_head_e_next = out_head_e_reg;
     out_head_ignore_next = out_head_ignore_reg;
     out_head_state_next = out_head_state_reg;
     out_head_error_next = out_head_error_reg;
@@ -7269,8 +7267,8 @@ always @* begin
             in_b2_next = skid_b2_reg;
             in_b3_next = skid_b3_reg;
             in_ignore_next = skid_ignore_reg;
-            skid_valid_next = _shell_15;
-            if (_shell_15) begin
+            skid_valid_next = _shell_17;
+            if (_shell_17) begin
                 skid_conn_next = s_event_conn;
                 skid_kind_next = s_event_kind;
                 skid_round_next = s_event_round;
@@ -7287,8 +7285,8 @@ always @* begin
                 skid_ignore_next = s_event_ignore;
             end
         end else begin
-            in_valid_next = _shell_15;
-            if (_shell_15) begin
+            in_valid_next = _shell_17;
+            if (_shell_17) begin
                 in_conn_next = s_event_conn;
                 in_kind_next = s_event_kind;
                 in_round_next = s_event_round;
@@ -7305,9 +7303,9 @@ always @* begin
                 in_ignore_next = s_event_ignore;
             end
         end
-    end else if (_shell_16) begin
-        in_valid_next = _shell_15;
-        if (_shell_15) begin
+    end else if (_shell_18) begin
+        in_valid_next = _shell_17;
+        if (_shell_17) begin
             in_conn_next = s_event_conn;
             in_kind_next = s_event_kind;
             in_round_next = s_event_round;
@@ -7323,7 +7321,7 @@ always @* begin
             in_b3_next = s_event_b3;
             in_ignore_next = s_event_ignore;
         end
-    end else if (_shell_15) begin
+    end else if (_shell_17) begin
         skid_valid_next = 1'd1;
         skid_conn_next = s_event_conn;
         skid_kind_next = s_event_kind;
@@ -7390,253 +7388,241 @@ always @* begin
     s17_conn_next = s16_conn_reg;
     s18_valid_next = s17_valid_reg;
     s18_conn_next = s17_conn_reg;
+    s19_valid_next = s18_valid_reg;
+    s19_conn_next = s18_conn_reg;
     s1_fix_valid_next = snoop_in;
     s1_fix_word_next = new_word;
-    s2_fix_valid_next = _shell_24;
-    s2_fix_word_next = _shell_25;
+    s2_fix_valid_next = _shell_26;
+    s2_fix_word_next = _shell_27;
     s3_ram_next = state_q;
-    s3_fix_valid_next = _shell_26;
-    s3_fix_word_next = _shell_27;
-    s4_cur_next = _shell_28;
-    if (s18_valid_reg) begin
-        if (_shell_29) begin
-            out0_conn_next = s18_conn_reg;
-            out0_kind_next = s18_kind_reg;
+    s3_fix_valid_next = _shell_28;
+    s3_fix_word_next = _shell_29;
+    s4_cur_next = _shell_30;
+    if (s19_valid_reg) begin
+        if (_shell_31) begin
+            out0_conn_next = s19_conn_reg;
+            out0_kind_next = s19_kind_reg;
             out0_b_next = res_b;
             out0_x_next = res_x;
-            out0_e_next = res_e;
             out0_ignore_next = res_ignore;
             out0_state_next = res_state;
-            out0_error_next = s18_error_reg;
-        end
-        if (_shell_30) begin
-            out1_conn_next = s18_conn_reg;
-            out1_kind_next = s18_kind_reg;
-            out1_b_next = res_b;
-            out1_x_next = res_x;
-            out1_e_next = res_e;
-            out1_ignore_next = res_ignore;
-            out1_state_next = res_state;
-            out1_error_next = s18_error_reg;
-        end
-        if (_shell_31) begin
-            out2_conn_next = s18_conn_reg;
-            out2_kind_next = s18_kind_reg;
-            out2_b_next = res_b;
-            out2_x_next = res_x;
-            out2_e_next = res_e;
-            out2_ignore_next = res_ignore;
-            out2_state_next = res_state;
-            out2_error_next = s18_error_reg;
+            out0_error_next = s19_error_reg;
         end
         if (_shell_32) begin
-            out3_conn_next = s18_conn_reg;
-            out3_kind_next = s18_kind_reg;
-            out3_b_next = res_b;
-            out3_x_next = res_x;
-            out3_e_next = res_e;
-            out3_ignore_next = res_ignore;
-            out3_state_next = res_state;
-            out3_error_next = s18_error_reg;
+            out1_conn_next = s19_conn_reg;
+            out1_kind_next = s19_kind_reg;
+            out1_b_next = res_b;
+            out1_x_next = res_x;
+            out1_ignore_next = res_ignore;
+            out1_state_next = res_state;
+            out1_error_next = s19_error_reg;
         end
         if (_shell_33) begin
-            out4_conn_next = s18_conn_reg;
-            out4_kind_next = s18_kind_reg;
-            out4_b_next = res_b;
-            out4_x_next = res_x;
-            out4_e_next = res_e;
-            out4_ignore_next = res_ignore;
-            out4_state_next = res_state;
-            out4_error_next = s18_error_reg;
+            out2_conn_next = s19_conn_reg;
+            out2_kind_next = s19_kind_reg;
+            out2_b_next = res_b;
+            out2_x_next = res_x;
+            out2_ignore_next = res_ignore;
+            out2_state_next = res_state;
+            out2_error_next = s19_error_reg;
         end
         if (_shell_34) begin
-            out5_conn_next = s18_conn_reg;
-            out5_kind_next = s18_kind_reg;
-            out5_b_next = res_b;
-            out5_x_next = res_x;
-            out5_e_next = res_e;
-            out5_ignore_next = res_ignore;
-            out5_state_next = res_state;
-            out5_error_next = s18_error_reg;
+            out3_conn_next = s19_conn_reg;
+            out3_kind_next = s19_kind_reg;
+            out3_b_next = res_b;
+            out3_x_next = res_x;
+            out3_ignore_next = res_ignore;
+            out3_state_next = res_state;
+            out3_error_next = s19_error_reg;
         end
         if (_shell_35) begin
-            out6_conn_next = s18_conn_reg;
-            out6_kind_next = s18_kind_reg;
-            out6_b_next = res_b;
-            out6_x_next = res_x;
-            out6_e_next = res_e;
-            out6_ignore_next = res_ignore;
-            out6_state_next = res_state;
-            out6_error_next = s18_error_reg;
+            out4_conn_next = s19_conn_reg;
+            out4_kind_next = s19_kind_reg;
+            out4_b_next = res_b;
+            out4_x_next = res_x;
+            out4_ignore_next = res_ignore;
+            out4_state_next = res_state;
+            out4_error_next = s19_error_reg;
         end
         if (_shell_36) begin
-            out7_conn_next = s18_conn_reg;
-            out7_kind_next = s18_kind_reg;
-            out7_b_next = res_b;
-            out7_x_next = res_x;
-            out7_e_next = res_e;
-            out7_ignore_next = res_ignore;
-            out7_state_next = res_state;
-            out7_error_next = s18_error_reg;
+            out5_conn_next = s19_conn_reg;
+            out5_kind_next = s19_kind_reg;
+            out5_b_next = res_b;
+            out5_x_next = res_x;
+            out5_ignore_next = res_ignore;
+            out5_state_next = res_state;
+            out5_error_next = s19_error_reg;
         end
         if (_shell_37) begin
-            out8_conn_next = s18_conn_reg;
-            out8_kind_next = s18_kind_reg;
-            out8_b_next = res_b;
-            out8_x_next = res_x;
-            out8_e_next = res_e;
-            out8_ignore_next = res_ignore;
-            out8_state_next = res_state;
-            out8_error_next = s18_error_reg;
+            out6_conn_next = s19_conn_reg;
+            out6_kind_next = s19_kind_reg;
+            out6_b_next = res_b;
+            out6_x_next = res_x;
+            out6_ignore_next = res_ignore;
+            out6_state_next = res_state;
+            out6_error_next = s19_error_reg;
         end
         if (_shell_38) begin
-            out9_conn_next = s18_conn_reg;
-            out9_kind_next = s18_kind_reg;
-            out9_b_next = res_b;
-            out9_x_next = res_x;
-            out9_e_next = res_e;
-            out9_ignore_next = res_ignore;
-            out9_state_next = res_state;
-            out9_error_next = s18_error_reg;
+            out7_conn_next = s19_conn_reg;
+            out7_kind_next = s19_kind_reg;
+            out7_b_next = res_b;
+            out7_x_next = res_x;
+            out7_ignore_next = res_ignore;
+            out7_state_next = res_state;
+            out7_error_next = s19_error_reg;
         end
         if (_shell_39) begin
-            out10_conn_next = s18_conn_reg;
-            out10_kind_next = s18_kind_reg;
-            out10_b_next = res_b;
-            out10_x_next = res_x;
-            out10_e_next = res_e;
-            out10_ignore_next = res_ignore;
-            out10_state_next = res_state;
-            out10_error_next = s18_error_reg;
+            out8_conn_next = s19_conn_reg;
+            out8_kind_next = s19_kind_reg;
+            out8_b_next = res_b;
+            out8_x_next = res_x;
+            out8_ignore_next = res_ignore;
+            out8_state_next = res_state;
+            out8_error_next = s19_error_reg;
         end
         if (_shell_40) begin
-            out11_conn_next = s18_conn_reg;
-            out11_kind_next = s18_kind_reg;
-            out11_b_next = res_b;
-            out11_x_next = res_x;
-            out11_e_next = res_e;
-            out11_ignore_next = res_ignore;
-            out11_state_next = res_state;
-            out11_error_next = s18_error_reg;
+            out9_conn_next = s19_conn_reg;
+            out9_kind_next = s19_kind_reg;
+            out9_b_next = res_b;
+            out9_x_next = res_x;
+            out9_ignore_next = res_ignore;
+            out9_state_next = res_state;
+            out9_error_next = s19_error_reg;
         end
         if (_shell_41) begin
-            out12_conn_next = s18_conn_reg;
-            out12_kind_next = s18_kind_reg;
-            out12_b_next = res_b;
-            out12_x_next = res_x;
-            out12_e_next = res_e;
-            out12_ignore_next = res_ignore;
-            out12_state_next = res_state;
-            out12_error_next = s18_error_reg;
+            out10_conn_next = s19_conn_reg;
+            out10_kind_next = s19_kind_reg;
+            out10_b_next = res_b;
+            out10_x_next = res_x;
+            out10_ignore_next = res_ignore;
+            out10_state_next = res_state;
+            out10_error_next = s19_error_reg;
         end
         if (_shell_42) begin
-            out13_conn_next = s18_conn_reg;
-            out13_kind_next = s18_kind_reg;
-            out13_b_next = res_b;
-            out13_x_next = res_x;
-            out13_e_next = res_e;
-            out13_ignore_next = res_ignore;
-            out13_state_next = res_state;
-            out13_error_next = s18_error_reg;
+            out11_conn_next = s19_conn_reg;
+            out11_kind_next = s19_kind_reg;
+            out11_b_next = res_b;
+            out11_x_next = res_x;
+            out11_ignore_next = res_ignore;
+            out11_state_next = res_state;
+            out11_error_next = s19_error_reg;
         end
         if (_shell_43) begin
-            out14_conn_next = s18_conn_reg;
-            out14_kind_next = s18_kind_reg;
-            out14_b_next = res_b;
-            out14_x_next = res_x;
-            out14_e_next = res_e;
-            out14_ignore_next = res_ignore;
-            out14_state_next = res_state;
-            out14_error_next = s18_error_reg;
+            out12_conn_next = s19_conn_reg;
+            out12_kind_next = s19_kind_reg;
+            out12_b_next = res_b;
+            out12_x_next = res_x;
+            out12_ignore_next = res_ignore;
+            out12_state_next = res_state;
+            out12_error_next = s19_error_reg;
         end
         if (_shell_44) begin
-            out15_conn_next = s18_conn_reg;
-            out15_kind_next = s18_kind_reg;
-            out15_b_next = res_b;
-            out15_x_next = res_x;
-            out15_e_next = res_e;
-            out15_ignore_next = res_ignore;
-            out15_state_next = res_state;
-            out15_error_next = s18_error_reg;
+            out13_conn_next = s19_conn_reg;
+            out13_kind_next = s19_kind_reg;
+            out13_b_next = res_b;
+            out13_x_next = res_x;
+            out13_ignore_next = res_ignore;
+            out13_state_next = res_state;
+            out13_error_next = s19_error_reg;
         end
         if (_shell_45) begin
-            out16_conn_next = s18_conn_reg;
-            out16_kind_next = s18_kind_reg;
-            out16_b_next = res_b;
-            out16_x_next = res_x;
-            out16_e_next = res_e;
-            out16_ignore_next = res_ignore;
-            out16_state_next = res_state;
-            out16_error_next = s18_error_reg;
+            out14_conn_next = s19_conn_reg;
+            out14_kind_next = s19_kind_reg;
+            out14_b_next = res_b;
+            out14_x_next = res_x;
+            out14_ignore_next = res_ignore;
+            out14_state_next = res_state;
+            out14_error_next = s19_error_reg;
         end
         if (_shell_46) begin
-            out17_conn_next = s18_conn_reg;
-            out17_kind_next = s18_kind_reg;
-            out17_b_next = res_b;
-            out17_x_next = res_x;
-            out17_e_next = res_e;
-            out17_ignore_next = res_ignore;
-            out17_state_next = res_state;
-            out17_error_next = s18_error_reg;
+            out15_conn_next = s19_conn_reg;
+            out15_kind_next = s19_kind_reg;
+            out15_b_next = res_b;
+            out15_x_next = res_x;
+            out15_ignore_next = res_ignore;
+            out15_state_next = res_state;
+            out15_error_next = s19_error_reg;
         end
         if (_shell_47) begin
-            out18_conn_next = s18_conn_reg;
-            out18_kind_next = s18_kind_reg;
-            out18_b_next = res_b;
-            out18_x_next = res_x;
-            out18_e_next = res_e;
-            out18_ignore_next = res_ignore;
-            out18_state_next = res_state;
-            out18_error_next = s18_error_reg;
+            out16_conn_next = s19_conn_reg;
+            out16_kind_next = s19_kind_reg;
+            out16_b_next = res_b;
+            out16_x_next = res_x;
+            out16_ignore_next = res_ignore;
+            out16_state_next = res_state;
+            out16_error_next = s19_error_reg;
         end
         if (_shell_48) begin
-            out19_conn_next = s18_conn_reg;
-            out19_kind_next = s18_kind_reg;
+            out17_conn_next = s19_conn_reg;
+            out17_kind_next = s19_kind_reg;
+            out17_b_next = res_b;
+            out17_x_next = res_x;
+            out17_ignore_next = res_ignore;
+            out17_state_next = res_state;
+            out17_error_next = s19_error_reg;
+        end
+        if (_shell_49) begin
+            out18_conn_next = s19_conn_reg;
+            out18_kind_next = s19_kind_reg;
+            out18_b_next = res_b;
+            out18_x_next = res_x;
+            out18_ignore_next = res_ignore;
+            out18_state_next = res_state;
+            out18_error_next = s19_error_reg;
+        end
+        if (_shell_50) begin
+            out19_conn_next = s19_conn_reg;
+            out19_kind_next = s19_kind_reg;
             out19_b_next = res_b;
             out19_x_next = res_x;
-            out19_e_next = res_e;
             out19_ignore_next = res_ignore;
             out19_state_next = res_state;
-            out19_error_next = s18_error_reg;
+            out19_error_next = s19_error_reg;
         end
-        out_wr_ptr_next = _shell_51;
+        if (_shell_51) begin
+            out20_conn_next = s19_conn_reg;
+            out20_kind_next = s19_kind_reg;
+            out20_b_next = res_b;
+            out20_x_next = res_x;
+            out20_ignore_next = res_ignore;
+            out20_state_next = res_state;
+            out20_error_next = s19_error_reg;
+        end
+        out_wr_ptr_next = _shell_54;
     end
     if (out_pop) begin
         if (out_lands_next) begin
-            out_head_conn_next = s18_conn_reg;
-            out_head_kind_next = s18_kind_reg;
+            out_head_conn_next = s19_conn_reg;
+            out_head_kind_next = s19_kind_reg;
             out_head_b_next = res_b;
             out_head_x_next = res_x;
-            out_head_e_next = res_e;
             out_head_ignore_next = res_ignore;
             out_head_state_next = res_state;
-            out_head_error_next = s18_error_reg;
+            out_head_error_next = s19_error_reg;
         end else begin
-            out_head_conn_next = _shell_53;
-            out_head_kind_next = _shell_54;
-            out_head_b_next = _shell_55;
-            out_head_x_next = _shell_56;
-            out_head_e_next = _shell_57;
-            out_head_ignore_next = _shell_58;
-            out_head_state_next = _shell_59;
-            out_head_error_next = _shell_60;
+            out_head_conn_next = _shell_56;
+            out_head_kind_next = _shell_57;
+            out_head_b_next = _shell_58;
+            out_head_x_next = _shell_59;
+            out_head_ignore_next = _shell_60;
+            out_head_state_next = _shell_61;
+            out_head_error_next = _shell_62;
         end
     end else if (out_lands_head) begin
-        out_head_conn_next = s18_conn_reg;
-        out_head_kind_next = s18_kind_reg;
+        out_head_conn_next = s19_conn_reg;
+        out_head_kind_next = s19_kind_reg;
         out_head_b_next = res_b;
         out_head_x_next = res_x;
-        out_head_e_next = res_e;
         out_head_ignore_next = res_ignore;
         out_head_state_next = res_state;
-        out_head_error_next = s18_error_reg;
+        out_head_error_next = s19_error_reg;
     end
     if (out_pop) begin
         out_rd_ptr_next = out_rd_ptr_plus1_reg;
-        out_rd_ptr_plus1_next = _shell_64;
+        out_rd_ptr_plus1_next = _shell_66;
     end
-    out_count_next = _shell_68;
-    out_valid_next = _shell_76;
+    out_count_next = _shell_70;
+    out_valid_next = _shell_78;
 end
 
 // issue_next
@@ -7648,6 +7634,7 @@ always @* begin
     hazard4_next = hazard4_reg;
     hazard5_next = hazard5_reg;
     hazard6_next = hazard6_reg;
+    hazard7_next = hazard7_reg;
     credits_out_next = credits_out_reg;
     hazard0_next = hazard0_ahead;
     hazard1_next = hazard1_ahead;
@@ -7656,6 +7643,7 @@ always @* begin
     hazard4_next = hazard4_ahead;
     hazard5_next = hazard5_ahead;
     hazard6_next = hazard6_ahead;
+    hazard7_next = hazard7_ahead;
     credits_out_next = full_ahead;
 end
 
@@ -7734,6 +7722,8 @@ always @(posedge clk) begin
     s17_conn_reg <= s17_conn_next;
     s18_valid_reg <= s18_valid_next;
     s18_conn_reg <= s18_conn_next;
+    s19_valid_reg <= s19_valid_next;
+    s19_conn_reg <= s19_conn_next;
     hazard0_reg <= hazard0_next;
     hazard1_reg <= hazard1_next;
     hazard2_reg <= hazard2_next;
@@ -7741,6 +7731,7 @@ always @(posedge clk) begin
     hazard4_reg <= hazard4_next;
     hazard5_reg <= hazard5_next;
     hazard6_reg <= hazard6_next;
+    hazard7_reg <= hazard7_next;
     credits_out_reg <= credits_out_next;
     s1_kind_reg <= s1_kind_next;
     s1_round_reg <= s1_round_next;
@@ -7780,35 +7771,48 @@ always @(posedge clk) begin
     s16_error_reg <= s16_error_next;
     s17_error_reg <= s17_error_next;
     s18_error_reg <= s18_error_next;
+    s19_error_reg <= s19_error_next;
     s2_inv_new_reg <= s2_inv_new_next;
+    s3_inv_new_r_reg <= s3_inv_new_r_next;
     s2_inv_old_reg <= s2_inv_old_next;
+    s3_inv_old_r_reg <= s3_inv_old_r_next;
     s2_t_reg <= s2_t_next;
+    s3_t_reg <= s3_t_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s3_xl_inv_pp00_reg <= s3_xl_inv_pp00_next;
+    s4_xl_inv_pp00_reg <= s4_xl_inv_pp00_next;
 `endif
     s2_t_2_reg <= s2_t_2_next;
+    s3_t_2_reg <= s3_t_2_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s3_xl_inv_pp10_reg <= s3_xl_inv_pp10_next;
+    s4_xl_inv_pp10_reg <= s4_xl_inv_pp10_next;
 `endif
-    s4_xl_inv_reg <= s4_xl_inv_next;
+    s5_xl_inv_reg <= s5_xl_inv_next;
     s2_weight_changed_reg <= s2_weight_changed_next;
+    s3_weight_changed_reg <= s3_weight_changed_next;
     s2_t_3_reg <= s2_t_3_next;
-    s3_num_b_step_reg <= s3_num_b_step_next;
-    s2_e_l0_0_reg <= s2_e_l0_0_next;
-    s2_e_l0_1_reg <= s2_e_l0_1_next;
-    s3_e_l1_0_reg <= s3_e_l1_0_next;
+    s3_t_3_reg <= s3_t_3_next;
+    s4_num_b_step_reg <= s4_num_b_step_next;
+    s2_p0_reg <= s2_p0_next;
+    s2_p1_reg <= s2_p1_next;
+    s2_p2_reg <= s2_p2_next;
+    s2_p3_reg <= s2_p3_next;
+    s3_e_l0_0_reg <= s3_e_l0_0_next;
+    s3_e_l0_1_reg <= s3_e_l0_1_next;
+    s4_e_l1_0_reg <= s4_e_l1_0_next;
     s2_round_reg <= s2_round_next;
     s3_round_reg <= s3_round_next;
     s4_round_reg <= s4_round_next;
     s5_max_e_r_reg <= s5_max_e_r_next;
     s5_max_e2_r_reg <= s5_max_e2_r_next;
+    s5_t_reg <= s5_t_next;
     s2_is_e_reg <= s2_is_e_next;
     s3_is_e_reg <= s3_is_e_next;
     s4_is_e_reg <= s4_is_e_next;
-    s5_sum_e1_reg <= s5_sum_e1_next;
-    s4_t_reg <= s4_t_next;
+    s5_is_e_reg <= s5_is_e_next;
+    s5_cur_sum_e_reg <= s5_cur_sum_e_next;
+    s6_sum_e1_reg <= s6_sum_e1_next;
     s5_num_b1_reg <= s5_num_b1_next;
-    s6_b_num_reg <= s6_b_num_next;
+    s7_b_num_reg <= s7_b_num_next;
     s6_recip_num_b_lead_reg <= s6_recip_num_b_lead_next;
     s6_t_reg <= s6_t_next;
     s6_t_2_reg <= s6_t_2_next;
@@ -7840,32 +7844,29 @@ always @(posedge clk) begin
     s7_recip_num_b_mantissa_reg <= s7_recip_num_b_mantissa_next;
     s8_recip_num_b_recip_reg <= s8_recip_num_b_recip_next;
     s9_recip_num_b_t_reg <= s9_recip_num_b_t_next;
-    s7_t_reg <= s7_t_next;
     s8_t_reg <= s8_t_next;
     s9_t_reg <= s9_t_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s10_b_q_prod_pp00_reg <= s10_b_q_prod_pp00_next;
 `endif
-    s7_t_2_reg <= s7_t_2_next;
     s8_t_2_reg <= s8_t_2_next;
     s9_t_2_reg <= s9_t_2_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s10_b_q_prod_pp10_reg <= s10_b_q_prod_pp10_next;
 `endif
-    s7_t_3_reg <= s7_t_3_next;
     s8_t_3_reg <= s8_t_3_next;
     s9_t_3_reg <= s9_t_3_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s10_b_q_prod_pp20_reg <= s10_b_q_prod_pp20_next;
 `endif
     s11_b_q_prod_reg <= s11_b_q_prod_next;
-    s7_t_4_reg <= s7_t_4_next;
+    s7_t_reg <= s7_t_next;
     s8_t_4_reg <= s8_t_4_next;
     s9_t_4_reg <= s9_t_4_next;
     s10_t_reg <= s10_t_next;
     s11_t_reg <= s11_t_next;
     s12_b_q_coarse_reg <= s12_b_q_coarse_next;
-    s7_t_5_reg <= s7_t_5_next;
+    s7_t_2_reg <= s7_t_2_next;
     s8_t_5_reg <= s8_t_5_next;
     s9_t_5_reg <= s9_t_5_next;
     s10_t_2_reg <= s10_t_2_next;
@@ -7873,18 +7874,20 @@ always @(posedge clk) begin
     s12_t_reg <= s12_t_next;
     s13_b_q_reg <= s13_b_q_next;
     s14_b_reg <= s14_b_next;
-    s4_e_l1_0_reg <= s4_e_l1_0_next;
-    s5_e_l1_0_reg <= s5_e_l1_0_next;
-    s6_e_l1_0_reg <= s6_e_l1_0_next;
-    s7_e_l1_0_reg <= s7_e_l1_0_next;
-    s8_e_l1_0_reg <= s8_e_l1_0_next;
-    s9_e_l1_0_reg <= s9_e_l1_0_next;
-    s10_e_l1_0_reg <= s10_e_l1_0_next;
-    s11_e_l1_0_reg <= s11_e_l1_0_next;
-    s12_e_l1_0_reg <= s12_e_l1_0_next;
-    s13_e_l1_0_reg <= s13_e_l1_0_next;
-    s14_e_l1_0_reg <= s14_e_l1_0_next;
-    s15_x_reg <= s15_x_next;
+    s5_e_min_reg <= s5_e_min_next;
+    s6_e_min_reg <= s6_e_min_next;
+    s7_e_min_reg <= s7_e_min_next;
+    s8_e_min_reg <= s8_e_min_next;
+    s9_e_min_reg <= s9_e_min_next;
+    s10_e_min_reg <= s10_e_min_next;
+    s11_e_min_reg <= s11_e_min_next;
+    s12_e_min_reg <= s12_e_min_next;
+    s13_e_min_reg <= s13_e_min_next;
+    s14_e_min_reg <= s14_e_min_next;
+    s15_b_lt_e_reg <= s15_b_lt_e_next;
+    s15_b_reg <= s15_b_next;
+    s15_e_min_reg <= s15_e_min_next;
+    s16_x_reg <= s16_x_next;
     s6_max_e_r_reg <= s6_max_e_r_next;
     s7_max_e_r_reg <= s7_max_e_r_next;
     s8_max_e_r_reg <= s8_max_e_r_next;
@@ -7896,11 +7899,11 @@ always @(posedge clk) begin
     s14_max_e_r_reg <= s14_max_e_r_next;
     s15_ignore_l_reg <= s15_ignore_l_next;
     s2_t_4_reg <= s2_t_4_next;
-    s3_t_reg <= s3_t_next;
-    s4_t_2_reg <= s4_t_2_next;
-    s5_t_reg <= s5_t_next;
+    s3_t_4_reg <= s3_t_4_next;
+    s4_t_reg <= s4_t_next;
+    s5_t_2_reg <= s5_t_2_next;
     s6_t_28_reg <= s6_t_28_next;
-    s7_t_6_reg <= s7_t_6_next;
+    s7_t_3_reg <= s7_t_3_next;
     s8_t_6_reg <= s8_t_6_next;
     s9_t_6_reg <= s9_t_6_next;
     s10_t_3_reg <= s10_t_3_next;
@@ -7923,14 +7926,12 @@ always @(posedge clk) begin
     s13_leaving_reg <= s13_leaving_next;
     s14_leaving_reg <= s14_leaving_next;
     s15_leaving_reg <= s15_leaving_next;
-    s3_t_2_reg <= s3_t_2_next;
-    s4_t_3_reg <= s4_t_3_next;
-    s5_t_2_reg <= s5_t_2_next;
-    s3_t_3_reg <= s3_t_3_next;
-    s4_t_4_reg <= s4_t_4_next;
+    s4_t_2_reg <= s4_t_2_next;
     s5_t_3_reg <= s5_t_3_next;
+    s4_t_3_reg <= s4_t_3_next;
+    s5_t_4_reg <= s5_t_4_next;
     s6_t_29_reg <= s6_t_29_next;
-    s7_t_7_reg <= s7_t_7_next;
+    s7_t_4_reg <= s7_t_4_next;
     s8_t_7_reg <= s8_t_7_next;
     s9_t_7_reg <= s9_t_7_next;
     s10_t_4_reg <= s10_t_4_next;
@@ -7950,11 +7951,10 @@ always @(posedge clk) begin
     s14_num_b1_reg <= s14_num_b1_next;
     s15_num_b1_reg <= s15_num_b1_next;
     s16_num_b2_reg <= s16_num_b2_next;
-    s3_t_4_reg <= s3_t_4_next;
-    s4_t_5_reg <= s4_t_5_next;
-    s5_t_4_reg <= s5_t_4_next;
+    s4_t_4_reg <= s4_t_4_next;
+    s5_t_5_reg <= s5_t_5_next;
     s6_t_30_reg <= s6_t_30_next;
-    s7_t_8_reg <= s7_t_8_next;
+    s7_t_5_reg <= s7_t_5_next;
     s8_t_8_reg <= s8_t_8_next;
     s9_t_8_reg <= s9_t_8_next;
     s10_t_5_reg <= s10_t_5_next;
@@ -7963,14 +7963,14 @@ always @(posedge clk) begin
     s13_t_3_reg <= s13_t_3_next;
     s14_t_3_reg <= s14_t_3_next;
     s15_t_2_reg <= s15_t_2_next;
+    s16_t_reg <= s16_t_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s16_x_inv_pp00_reg <= s16_x_inv_pp00_next;
+    s17_x_inv_pp00_reg <= s17_x_inv_pp00_next;
 `endif
-    s3_t_5_reg <= s3_t_5_next;
-    s4_t_6_reg <= s4_t_6_next;
-    s5_t_5_reg <= s5_t_5_next;
+    s4_t_5_reg <= s4_t_5_next;
+    s5_t_6_reg <= s5_t_6_next;
     s6_t_31_reg <= s6_t_31_next;
-    s7_t_9_reg <= s7_t_9_next;
+    s7_t_6_reg <= s7_t_6_next;
     s8_t_9_reg <= s8_t_9_next;
     s9_t_9_reg <= s9_t_9_next;
     s10_t_6_reg <= s10_t_6_next;
@@ -7979,12 +7979,12 @@ always @(posedge clk) begin
     s13_t_4_reg <= s13_t_4_next;
     s14_t_4_reg <= s14_t_4_next;
     s15_t_3_reg <= s15_t_3_next;
+    s16_t_2_reg <= s16_t_2_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s16_x_inv_pp10_reg <= s16_x_inv_pp10_next;
+    s17_x_inv_pp10_reg <= s17_x_inv_pp10_next;
 `endif
-    s17_x_inv_reg <= s17_x_inv_next;
-    s6_t_32_reg <= s6_t_32_next;
-    s7_t_10_reg <= s7_t_10_next;
+    s18_x_inv_reg <= s18_x_inv_next;
+    s7_t_7_reg <= s7_t_7_next;
     s8_t_10_reg <= s8_t_10_next;
     s9_t_10_reg <= s9_t_10_next;
     s10_t_7_reg <= s10_t_7_next;
@@ -7993,11 +7993,12 @@ always @(posedge clk) begin
     s13_t_5_reg <= s13_t_5_next;
     s14_t_5_reg <= s14_t_5_next;
     s15_t_4_reg <= s15_t_4_next;
-    s16_t_reg <= s16_t_next;
+    s16_t_3_reg <= s16_t_3_next;
     s17_t_reg <= s17_t_next;
+    s18_t_reg <= s18_t_next;
     s16_to_e_reg <= s16_to_e_next;
     s17_to_e_reg <= s17_to_e_next;
-    s6_sum_e1_reg <= s6_sum_e1_next;
+    s18_to_e_reg <= s18_to_e_next;
     s7_sum_e1_reg <= s7_sum_e1_next;
     s8_sum_e1_reg <= s8_sum_e1_next;
     s9_sum_e1_reg <= s9_sum_e1_next;
@@ -8009,7 +8010,8 @@ always @(posedge clk) begin
     s15_sum_e1_reg <= s15_sum_e1_next;
     s16_sum_e1_reg <= s16_sum_e1_next;
     s17_sum_e1_reg <= s17_sum_e1_next;
-    s18_sum_e2_reg <= s18_sum_e2_next;
+    s18_sum_e1_reg <= s18_sum_e1_next;
+    s19_sum_e2_reg <= s19_sum_e2_next;
     s6_max_e2_r_reg <= s6_max_e2_r_next;
     s7_max_e2_r_reg <= s7_max_e2_r_next;
     s8_max_e2_r_reg <= s8_max_e2_r_next;
@@ -8020,7 +8022,9 @@ always @(posedge clk) begin
     s13_max_e2_r_reg <= s13_max_e2_r_next;
     s14_max_e2_r_reg <= s14_max_e2_r_next;
     s15_max_e2_r_reg <= s15_max_e2_r_next;
+    s16_max_e2_r_reg <= s16_max_e2_r_next;
     s15_max_e_r_reg <= s15_max_e_r_next;
+    s16_max_e_r_reg <= s16_max_e_r_next;
     s5_round_reg <= s5_round_next;
     s6_round_reg <= s6_round_next;
     s7_round_reg <= s7_round_next;
@@ -8035,20 +8039,22 @@ always @(posedge clk) begin
     s16_round_reg <= s16_round_next;
     s17_round_reg <= s17_round_next;
     s18_round_reg <= s18_round_next;
-    s16_max_e2_next_reg <= s16_max_e2_next_next;
+    s19_round_reg <= s19_round_next;
     s17_max_e2_next_reg <= s17_max_e2_next_next;
     s18_max_e2_next_reg <= s18_max_e2_next_next;
-    s16_max_e_next_reg <= s16_max_e_next_next;
+    s19_max_e2_next_reg <= s19_max_e2_next_next;
     s17_max_e_next_reg <= s17_max_e_next_next;
     s18_max_e_next_reg <= s18_max_e_next_next;
+    s19_max_e_next_reg <= s19_max_e_next_next;
     s17_num_b2_reg <= s17_num_b2_next;
     s18_num_b2_reg <= s18_num_b2_next;
+    s19_num_b2_reg <= s19_num_b2_next;
     s2_t_5_reg <= s2_t_5_next;
-    s3_t_6_reg <= s3_t_6_next;
-    s4_t_7_reg <= s4_t_7_next;
-    s5_t_6_reg <= s5_t_6_next;
-    s6_t_33_reg <= s6_t_33_next;
-    s7_t_11_reg <= s7_t_11_next;
+    s3_t_5_reg <= s3_t_5_next;
+    s4_t_6_reg <= s4_t_6_next;
+    s5_t_7_reg <= s5_t_7_next;
+    s6_t_32_reg <= s6_t_32_next;
+    s7_t_8_reg <= s7_t_8_next;
     s8_t_11_reg <= s8_t_11_next;
     s9_t_11_reg <= s9_t_11_next;
     s10_t_8_reg <= s10_t_8_next;
@@ -8057,15 +8063,16 @@ always @(posedge clk) begin
     s13_t_6_reg <= s13_t_6_next;
     s14_t_6_reg <= s14_t_6_next;
     s15_t_5_reg <= s15_t_5_next;
-    s16_t_2_reg <= s16_t_2_next;
+    s16_t_4_reg <= s16_t_4_next;
     s17_t_2_reg <= s17_t_2_next;
-    s18_t_reg <= s18_t_next;
+    s18_t_2_reg <= s18_t_2_next;
+    s19_t_reg <= s19_t_next;
     s2_t_6_reg <= s2_t_6_next;
-    s3_t_7_reg <= s3_t_7_next;
-    s4_t_8_reg <= s4_t_8_next;
-    s5_t_7_reg <= s5_t_7_next;
-    s6_t_34_reg <= s6_t_34_next;
-    s7_t_12_reg <= s7_t_12_next;
+    s3_t_6_reg <= s3_t_6_next;
+    s4_t_7_reg <= s4_t_7_next;
+    s5_t_8_reg <= s5_t_8_next;
+    s6_t_33_reg <= s6_t_33_next;
+    s7_t_9_reg <= s7_t_9_next;
     s8_t_12_reg <= s8_t_12_next;
     s9_t_12_reg <= s9_t_12_next;
     s10_t_9_reg <= s10_t_9_next;
@@ -8074,15 +8081,16 @@ always @(posedge clk) begin
     s13_t_7_reg <= s13_t_7_next;
     s14_t_7_reg <= s14_t_7_next;
     s15_t_6_reg <= s15_t_6_next;
-    s16_t_3_reg <= s16_t_3_next;
+    s16_t_5_reg <= s16_t_5_next;
     s17_t_3_reg <= s17_t_3_next;
-    s18_t_2_reg <= s18_t_2_next;
+    s18_t_3_reg <= s18_t_3_next;
+    s19_t_2_reg <= s19_t_2_next;
     s2_t_7_reg <= s2_t_7_next;
-    s3_t_8_reg <= s3_t_8_next;
-    s4_t_9_reg <= s4_t_9_next;
-    s5_t_8_reg <= s5_t_8_next;
-    s6_t_35_reg <= s6_t_35_next;
-    s7_t_13_reg <= s7_t_13_next;
+    s3_t_7_reg <= s3_t_7_next;
+    s4_t_8_reg <= s4_t_8_next;
+    s5_t_9_reg <= s5_t_9_next;
+    s6_t_34_reg <= s6_t_34_next;
+    s7_t_10_reg <= s7_t_10_next;
     s8_t_13_reg <= s8_t_13_next;
     s9_t_13_reg <= s9_t_13_next;
     s10_t_10_reg <= s10_t_10_next;
@@ -8091,12 +8099,13 @@ always @(posedge clk) begin
     s13_t_8_reg <= s13_t_8_next;
     s14_t_8_reg <= s14_t_8_next;
     s15_t_7_reg <= s15_t_7_next;
+    s16_t_6_reg <= s16_t_6_next;
     s2_t_8_reg <= s2_t_8_next;
-    s3_t_9_reg <= s3_t_9_next;
-    s4_t_10_reg <= s4_t_10_next;
-    s5_t_9_reg <= s5_t_9_next;
-    s6_t_36_reg <= s6_t_36_next;
-    s7_t_14_reg <= s7_t_14_next;
+    s3_t_8_reg <= s3_t_8_next;
+    s4_t_9_reg <= s4_t_9_next;
+    s5_t_10_reg <= s5_t_10_next;
+    s6_t_35_reg <= s6_t_35_next;
+    s7_t_11_reg <= s7_t_11_next;
     s8_t_14_reg <= s8_t_14_next;
     s9_t_14_reg <= s9_t_14_next;
     s10_t_11_reg <= s10_t_11_next;
@@ -8125,34 +8134,23 @@ always @(posedge clk) begin
     s16_kind_reg <= s16_kind_next;
     s17_kind_reg <= s17_kind_next;
     s18_kind_reg <= s18_kind_next;
+    s19_kind_reg <= s19_kind_next;
     s15_t_9_reg <= s15_t_9_next;
-    s16_t_4_reg <= s16_t_4_next;
-    s17_t_4_reg <= s17_t_4_next;
-    s18_t_3_reg <= s18_t_3_next;
-    s16_t_5_reg <= s16_t_5_next;
-    s17_t_5_reg <= s17_t_5_next;
-    s18_t_4_reg <= s18_t_4_next;
-    s4_t_11_reg <= s4_t_11_next;
-    s5_t_10_reg <= s5_t_10_next;
-    s6_t_37_reg <= s6_t_37_next;
-    s7_t_15_reg <= s7_t_15_next;
-    s8_t_15_reg <= s8_t_15_next;
-    s9_t_15_reg <= s9_t_15_next;
-    s10_t_12_reg <= s10_t_12_next;
-    s11_t_12_reg <= s11_t_12_next;
-    s12_t_11_reg <= s12_t_11_next;
-    s13_t_10_reg <= s13_t_10_next;
-    s14_t_10_reg <= s14_t_10_next;
-    s15_t_10_reg <= s15_t_10_next;
-    s16_t_6_reg <= s16_t_6_next;
-    s17_t_6_reg <= s17_t_6_next;
-    s18_t_5_reg <= s18_t_5_next;
     s16_t_7_reg <= s16_t_7_next;
-    s17_t_7_reg <= s17_t_7_next;
-    s18_t_6_reg <= s18_t_6_next;
+    s17_t_4_reg <= s17_t_4_next;
+    s18_t_4_reg <= s18_t_4_next;
+    s19_t_3_reg <= s19_t_3_next;
+    s17_t_5_reg <= s17_t_5_next;
+    s18_t_5_reg <= s18_t_5_next;
+    s19_t_4_reg <= s19_t_4_next;
     s16_t_8_reg <= s16_t_8_next;
-    s17_t_8_reg <= s17_t_8_next;
+    s17_t_6_reg <= s17_t_6_next;
+    s18_t_6_reg <= s18_t_6_next;
+    s19_t_5_reg <= s19_t_5_next;
+    s16_t_9_reg <= s16_t_9_next;
+    s17_t_7_reg <= s17_t_7_next;
     s18_t_7_reg <= s18_t_7_next;
+    s19_t_6_reg <= s19_t_6_next;
     out_rd_ptr_reg <= out_rd_ptr_next;
     out_wr_ptr_reg <= out_wr_ptr_next;
     out_count_reg <= out_count_next;
@@ -8160,7 +8158,6 @@ always @(posedge clk) begin
     out0_kind_reg <= out0_kind_next;
     out0_b_reg <= out0_b_next;
     out0_x_reg <= out0_x_next;
-    out0_e_reg <= out0_e_next;
     out0_ignore_reg <= out0_ignore_next;
     out0_state_reg <= out0_state_next;
     out0_error_reg <= out0_error_next;
@@ -8168,7 +8165,6 @@ always @(posedge clk) begin
     out1_kind_reg <= out1_kind_next;
     out1_b_reg <= out1_b_next;
     out1_x_reg <= out1_x_next;
-    out1_e_reg <= out1_e_next;
     out1_ignore_reg <= out1_ignore_next;
     out1_state_reg <= out1_state_next;
     out1_error_reg <= out1_error_next;
@@ -8176,7 +8172,6 @@ always @(posedge clk) begin
     out2_kind_reg <= out2_kind_next;
     out2_b_reg <= out2_b_next;
     out2_x_reg <= out2_x_next;
-    out2_e_reg <= out2_e_next;
     out2_ignore_reg <= out2_ignore_next;
     out2_state_reg <= out2_state_next;
     out2_error_reg <= out2_error_next;
@@ -8184,7 +8179,6 @@ always @(posedge clk) begin
     out3_kind_reg <= out3_kind_next;
     out3_b_reg <= out3_b_next;
     out3_x_reg <= out3_x_next;
-    out3_e_reg <= out3_e_next;
     out3_ignore_reg <= out3_ignore_next;
     out3_state_reg <= out3_state_next;
     out3_error_reg <= out3_error_next;
@@ -8192,7 +8186,6 @@ always @(posedge clk) begin
     out4_kind_reg <= out4_kind_next;
     out4_b_reg <= out4_b_next;
     out4_x_reg <= out4_x_next;
-    out4_e_reg <= out4_e_next;
     out4_ignore_reg <= out4_ignore_next;
     out4_state_reg <= out4_state_next;
     out4_error_reg <= out4_error_next;
@@ -8200,7 +8193,6 @@ always @(posedge clk) begin
     out5_kind_reg <= out5_kind_next;
     out5_b_reg <= out5_b_next;
     out5_x_reg <= out5_x_next;
-    out5_e_reg <= out5_e_next;
     out5_ignore_reg <= out5_ignore_next;
     out5_state_reg <= out5_state_next;
     out5_error_reg <= out5_error_next;
@@ -8208,7 +8200,6 @@ always @(posedge clk) begin
     out6_kind_reg <= out6_kind_next;
     out6_b_reg <= out6_b_next;
     out6_x_reg <= out6_x_next;
-    out6_e_reg <= out6_e_next;
     out6_ignore_reg <= out6_ignore_next;
     out6_state_reg <= out6_state_next;
     out6_error_reg <= out6_error_next;
@@ -8216,7 +8207,6 @@ always @(posedge clk) begin
     out7_kind_reg <= out7_kind_next;
     out7_b_reg <= out7_b_next;
     out7_x_reg <= out7_x_next;
-    out7_e_reg <= out7_e_next;
     out7_ignore_reg <= out7_ignore_next;
     out7_state_reg <= out7_state_next;
     out7_error_reg <= out7_error_next;
@@ -8224,7 +8214,6 @@ always @(posedge clk) begin
     out8_kind_reg <= out8_kind_next;
     out8_b_reg <= out8_b_next;
     out8_x_reg <= out8_x_next;
-    out8_e_reg <= out8_e_next;
     out8_ignore_reg <= out8_ignore_next;
     out8_state_reg <= out8_state_next;
     out8_error_reg <= out8_error_next;
@@ -8232,7 +8221,6 @@ always @(posedge clk) begin
     out9_kind_reg <= out9_kind_next;
     out9_b_reg <= out9_b_next;
     out9_x_reg <= out9_x_next;
-    out9_e_reg <= out9_e_next;
     out9_ignore_reg <= out9_ignore_next;
     out9_state_reg <= out9_state_next;
     out9_error_reg <= out9_error_next;
@@ -8240,7 +8228,6 @@ always @(posedge clk) begin
     out10_kind_reg <= out10_kind_next;
     out10_b_reg <= out10_b_next;
     out10_x_reg <= out10_x_next;
-    out10_e_reg <= out10_e_next;
     out10_ignore_reg <= out10_ignore_next;
     out10_state_reg <= out10_state_next;
     out10_error_reg <= out10_error_next;
@@ -8248,7 +8235,6 @@ always @(posedge clk) begin
     out11_kind_reg <= out11_kind_next;
     out11_b_reg <= out11_b_next;
     out11_x_reg <= out11_x_next;
-    out11_e_reg <= out11_e_next;
     out11_ignore_reg <= out11_ignore_next;
     out11_state_reg <= out11_state_next;
     out11_error_reg <= out11_error_next;
@@ -8256,7 +8242,6 @@ always @(posedge clk) begin
     out12_kind_reg <= out12_kind_next;
     out12_b_reg <= out12_b_next;
     out12_x_reg <= out12_x_next;
-    out12_e_reg <= out12_e_next;
     out12_ignore_reg <= out12_ignore_next;
     out12_state_reg <= out12_state_next;
     out12_error_reg <= out12_error_next;
@@ -8264,7 +8249,6 @@ always @(posedge clk) begin
     out13_kind_reg <= out13_kind_next;
     out13_b_reg <= out13_b_next;
     out13_x_reg <= out13_x_next;
-    out13_e_reg <= out13_e_next;
     out13_ignore_reg <= out13_ignore_next;
     out13_state_reg <= out13_state_next;
     out13_error_reg <= out13_error_next;
@@ -8272,7 +8256,6 @@ always @(posedge clk) begin
     out14_kind_reg <= out14_kind_next;
     out14_b_reg <= out14_b_next;
     out14_x_reg <= out14_x_next;
-    out14_e_reg <= out14_e_next;
     out14_ignore_reg <= out14_ignore_next;
     out14_state_reg <= out14_state_next;
     out14_error_reg <= out14_error_next;
@@ -8280,7 +8263,6 @@ always @(posedge clk) begin
     out15_kind_reg <= out15_kind_next;
     out15_b_reg <= out15_b_next;
     out15_x_reg <= out15_x_next;
-    out15_e_reg <= out15_e_next;
     out15_ignore_reg <= out15_ignore_next;
     out15_state_reg <= out15_state_next;
     out15_error_reg <= out15_error_next;
@@ -8288,7 +8270,6 @@ always @(posedge clk) begin
     out16_kind_reg <= out16_kind_next;
     out16_b_reg <= out16_b_next;
     out16_x_reg <= out16_x_next;
-    out16_e_reg <= out16_e_next;
     out16_ignore_reg <= out16_ignore_next;
     out16_state_reg <= out16_state_next;
     out16_error_reg <= out16_error_next;
@@ -8296,7 +8277,6 @@ always @(posedge clk) begin
     out17_kind_reg <= out17_kind_next;
     out17_b_reg <= out17_b_next;
     out17_x_reg <= out17_x_next;
-    out17_e_reg <= out17_e_next;
     out17_ignore_reg <= out17_ignore_next;
     out17_state_reg <= out17_state_next;
     out17_error_reg <= out17_error_next;
@@ -8304,7 +8284,6 @@ always @(posedge clk) begin
     out18_kind_reg <= out18_kind_next;
     out18_b_reg <= out18_b_next;
     out18_x_reg <= out18_x_next;
-    out18_e_reg <= out18_e_next;
     out18_ignore_reg <= out18_ignore_next;
     out18_state_reg <= out18_state_next;
     out18_error_reg <= out18_error_next;
@@ -8312,15 +8291,20 @@ always @(posedge clk) begin
     out19_kind_reg <= out19_kind_next;
     out19_b_reg <= out19_b_next;
     out19_x_reg <= out19_x_next;
-    out19_e_reg <= out19_e_next;
     out19_ignore_reg <= out19_ignore_next;
     out19_state_reg <= out19_state_next;
     out19_error_reg <= out19_error_next;
+    out20_conn_reg <= out20_conn_next;
+    out20_kind_reg <= out20_kind_next;
+    out20_b_reg <= out20_b_next;
+    out20_x_reg <= out20_x_next;
+    out20_ignore_reg <= out20_ignore_next;
+    out20_state_reg <= out20_state_next;
+    out20_error_reg <= out20_error_next;
     out_head_conn_reg <= out_head_conn_next;
     out_head_kind_reg <= out_head_kind_next;
     out_head_b_reg <= out_head_b_next;
     out_head_x_reg <= out_head_x_next;
-    out_head_e_reg <= out_head_e_next;
     out_head_ignore_reg <= out_head_ignore_next;
     out_head_state_reg <= out_head_state_next;
     out_head_error_reg <= out_head_error_next;
@@ -8350,6 +8334,7 @@ always @(posedge clk) begin
         s16_valid_reg <= 1'd0;
         s17_valid_reg <= 1'd0;
         s18_valid_reg <= 1'd0;
+        s19_valid_reg <= 1'd0;
         hazard0_reg <= 1'd0;
         hazard1_reg <= 1'd0;
         hazard2_reg <= 1'd0;
@@ -8357,6 +8342,7 @@ always @(posedge clk) begin
         hazard4_reg <= 1'd0;
         hazard5_reg <= 1'd0;
         hazard6_reg <= 1'd0;
+        hazard7_reg <= 1'd0;
         credits_out_reg <= 1'd0;
         snoop_s1_reg <= 1'd0;
         snoop_s2_reg <= 1'd0;
@@ -8372,30 +8358,30 @@ end
 `ifdef NICGEN_ECP5
 // products on Lattice ECP5 MULT18X18D multipliers, each through its output register
 MULT18X18D #(
-    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
-    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s3_xl_inv_pp00_mult (  // s3_xl_inv_pp00_reg = s2_t_reg * _s3_xl_inv_pp00_next_0
-    .A17(s2_t_next[17]), .A16(s2_t_next[16]), .A15(s2_t_next[15]), .A14(s2_t_next[14]), .A13(s2_t_next[13]), .A12(s2_t_next[12]), .A11(s2_t_next[11]), .A10(s2_t_next[10]), .A9(s2_t_next[9]), .A8(s2_t_next[8]), .A7(s2_t_next[7]), .A6(s2_t_next[6]), .A5(s2_t_next[5]), .A4(s2_t_next[4]), .A3(s2_t_next[3]), .A2(s2_t_next[2]), .A1(s2_t_next[1]), .A0(s2_t_next[0]),
-    .B17(1'b0), .B16(s2_inv_old_next[16]), .B15(s2_inv_old_next[15]), .B14(s2_inv_old_next[14]), .B13(s2_inv_old_next[13]), .B12(s2_inv_old_next[12]), .B11(s2_inv_old_next[11]), .B10(s2_inv_old_next[10]), .B9(s2_inv_old_next[9]), .B8(s2_inv_old_next[8]), .B7(s2_inv_old_next[7]), .B6(s2_inv_old_next[6]), .B5(s2_inv_old_next[5]), .B4(s2_inv_old_next[4]), .B3(s2_inv_old_next[3]), .B2(s2_inv_old_next[2]), .B1(s2_inv_old_next[1]), .B0(s2_inv_old_next[0]),
+) s4_xl_inv_pp00_mult (  // s4_xl_inv_pp00_reg = s3_t_reg * _s4_xl_inv_pp00_next_0
+    .A17(s3_t_reg[17]), .A16(s3_t_reg[16]), .A15(s3_t_reg[15]), .A14(s3_t_reg[14]), .A13(s3_t_reg[13]), .A12(s3_t_reg[12]), .A11(s3_t_reg[11]), .A10(s3_t_reg[10]), .A9(s3_t_reg[9]), .A8(s3_t_reg[8]), .A7(s3_t_reg[7]), .A6(s3_t_reg[6]), .A5(s3_t_reg[5]), .A4(s3_t_reg[4]), .A3(s3_t_reg[3]), .A2(s3_t_reg[2]), .A1(s3_t_reg[1]), .A0(s3_t_reg[0]),
+    .B17(_s4_xl_inv_pp00_next_0[17]), .B16(_s4_xl_inv_pp00_next_0[16]), .B15(_s4_xl_inv_pp00_next_0[15]), .B14(_s4_xl_inv_pp00_next_0[14]), .B13(_s4_xl_inv_pp00_next_0[13]), .B12(_s4_xl_inv_pp00_next_0[12]), .B11(_s4_xl_inv_pp00_next_0[11]), .B10(_s4_xl_inv_pp00_next_0[10]), .B9(_s4_xl_inv_pp00_next_0[9]), .B8(_s4_xl_inv_pp00_next_0[8]), .B7(_s4_xl_inv_pp00_next_0[7]), .B6(_s4_xl_inv_pp00_next_0[6]), .B5(_s4_xl_inv_pp00_next_0[5]), .B4(_s4_xl_inv_pp00_next_0[4]), .B3(_s4_xl_inv_pp00_next_0[3]), .B2(_s4_xl_inv_pp00_next_0[2]), .B1(_s4_xl_inv_pp00_next_0[1]), .B0(_s4_xl_inv_pp00_next_0[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
-    .P35(), .P34(s3_xl_inv_pp00_reg[34]), .P33(s3_xl_inv_pp00_reg[33]), .P32(s3_xl_inv_pp00_reg[32]), .P31(s3_xl_inv_pp00_reg[31]), .P30(s3_xl_inv_pp00_reg[30]), .P29(s3_xl_inv_pp00_reg[29]), .P28(s3_xl_inv_pp00_reg[28]), .P27(s3_xl_inv_pp00_reg[27]), .P26(s3_xl_inv_pp00_reg[26]), .P25(s3_xl_inv_pp00_reg[25]), .P24(s3_xl_inv_pp00_reg[24]), .P23(s3_xl_inv_pp00_reg[23]), .P22(s3_xl_inv_pp00_reg[22]), .P21(s3_xl_inv_pp00_reg[21]), .P20(s3_xl_inv_pp00_reg[20]), .P19(s3_xl_inv_pp00_reg[19]), .P18(s3_xl_inv_pp00_reg[18]), .P17(s3_xl_inv_pp00_reg[17]), .P16(s3_xl_inv_pp00_reg[16]), .P15(s3_xl_inv_pp00_reg[15]), .P14(s3_xl_inv_pp00_reg[14]), .P13(s3_xl_inv_pp00_reg[13]), .P12(s3_xl_inv_pp00_reg[12]), .P11(s3_xl_inv_pp00_reg[11]), .P10(s3_xl_inv_pp00_reg[10]), .P9(s3_xl_inv_pp00_reg[9]), .P8(s3_xl_inv_pp00_reg[8]), .P7(s3_xl_inv_pp00_reg[7]), .P6(s3_xl_inv_pp00_reg[6]), .P5(s3_xl_inv_pp00_reg[5]), .P4(s3_xl_inv_pp00_reg[4]), .P3(s3_xl_inv_pp00_reg[3]), .P2(s3_xl_inv_pp00_reg[2]), .P1(s3_xl_inv_pp00_reg[1]), .P0(s3_xl_inv_pp00_reg[0])
+    .P35(), .P34(s4_xl_inv_pp00_reg[34]), .P33(s4_xl_inv_pp00_reg[33]), .P32(s4_xl_inv_pp00_reg[32]), .P31(s4_xl_inv_pp00_reg[31]), .P30(s4_xl_inv_pp00_reg[30]), .P29(s4_xl_inv_pp00_reg[29]), .P28(s4_xl_inv_pp00_reg[28]), .P27(s4_xl_inv_pp00_reg[27]), .P26(s4_xl_inv_pp00_reg[26]), .P25(s4_xl_inv_pp00_reg[25]), .P24(s4_xl_inv_pp00_reg[24]), .P23(s4_xl_inv_pp00_reg[23]), .P22(s4_xl_inv_pp00_reg[22]), .P21(s4_xl_inv_pp00_reg[21]), .P20(s4_xl_inv_pp00_reg[20]), .P19(s4_xl_inv_pp00_reg[19]), .P18(s4_xl_inv_pp00_reg[18]), .P17(s4_xl_inv_pp00_reg[17]), .P16(s4_xl_inv_pp00_reg[16]), .P15(s4_xl_inv_pp00_reg[15]), .P14(s4_xl_inv_pp00_reg[14]), .P13(s4_xl_inv_pp00_reg[13]), .P12(s4_xl_inv_pp00_reg[12]), .P11(s4_xl_inv_pp00_reg[11]), .P10(s4_xl_inv_pp00_reg[10]), .P9(s4_xl_inv_pp00_reg[9]), .P8(s4_xl_inv_pp00_reg[8]), .P7(s4_xl_inv_pp00_reg[7]), .P6(s4_xl_inv_pp00_reg[6]), .P5(s4_xl_inv_pp00_reg[5]), .P4(s4_xl_inv_pp00_reg[4]), .P3(s4_xl_inv_pp00_reg[3]), .P2(s4_xl_inv_pp00_reg[2]), .P1(s4_xl_inv_pp00_reg[1]), .P0(s4_xl_inv_pp00_reg[0])
 );
 MULT18X18D #(
-    .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
-    .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
+    .REG_INPUTA_CLK("NONE"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
+    .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s3_xl_inv_pp10_mult (  // s3_xl_inv_pp10_reg = s2_t_2_reg * _s3_xl_inv_pp10_next_0
-    .A17(s2_t_2_next[17]), .A16(s2_t_2_next[16]), .A15(s2_t_2_next[15]), .A14(s2_t_2_next[14]), .A13(s2_t_2_next[13]), .A12(s2_t_2_next[12]), .A11(s2_t_2_next[11]), .A10(s2_t_2_next[10]), .A9(s2_t_2_next[9]), .A8(s2_t_2_next[8]), .A7(s2_t_2_next[7]), .A6(s2_t_2_next[6]), .A5(s2_t_2_next[5]), .A4(s2_t_2_next[4]), .A3(s2_t_2_next[3]), .A2(s2_t_2_next[2]), .A1(s2_t_2_next[1]), .A0(s2_t_2_next[0]),
-    .B17(1'b0), .B16(s2_inv_old_next[16]), .B15(s2_inv_old_next[15]), .B14(s2_inv_old_next[14]), .B13(s2_inv_old_next[13]), .B12(s2_inv_old_next[12]), .B11(s2_inv_old_next[11]), .B10(s2_inv_old_next[10]), .B9(s2_inv_old_next[9]), .B8(s2_inv_old_next[8]), .B7(s2_inv_old_next[7]), .B6(s2_inv_old_next[6]), .B5(s2_inv_old_next[5]), .B4(s2_inv_old_next[4]), .B3(s2_inv_old_next[3]), .B2(s2_inv_old_next[2]), .B1(s2_inv_old_next[1]), .B0(s2_inv_old_next[0]),
+) s4_xl_inv_pp10_mult (  // s4_xl_inv_pp10_reg = s3_t_2_reg * _s4_xl_inv_pp10_next_0
+    .A17(s3_t_2_reg[17]), .A16(s3_t_2_reg[16]), .A15(s3_t_2_reg[15]), .A14(s3_t_2_reg[14]), .A13(s3_t_2_reg[13]), .A12(s3_t_2_reg[12]), .A11(s3_t_2_reg[11]), .A10(s3_t_2_reg[10]), .A9(s3_t_2_reg[9]), .A8(s3_t_2_reg[8]), .A7(s3_t_2_reg[7]), .A6(s3_t_2_reg[6]), .A5(s3_t_2_reg[5]), .A4(s3_t_2_reg[4]), .A3(s3_t_2_reg[3]), .A2(s3_t_2_reg[2]), .A1(s3_t_2_reg[1]), .A0(s3_t_2_reg[0]),
+    .B17(_s4_xl_inv_pp10_next_0[17]), .B16(_s4_xl_inv_pp10_next_0[16]), .B15(_s4_xl_inv_pp10_next_0[15]), .B14(_s4_xl_inv_pp10_next_0[14]), .B13(_s4_xl_inv_pp10_next_0[13]), .B12(_s4_xl_inv_pp10_next_0[12]), .B11(_s4_xl_inv_pp10_next_0[11]), .B10(_s4_xl_inv_pp10_next_0[10]), .B9(_s4_xl_inv_pp10_next_0[9]), .B8(_s4_xl_inv_pp10_next_0[8]), .B7(_s4_xl_inv_pp10_next_0[7]), .B6(_s4_xl_inv_pp10_next_0[6]), .B5(_s4_xl_inv_pp10_next_0[5]), .B4(_s4_xl_inv_pp10_next_0[4]), .B3(_s4_xl_inv_pp10_next_0[3]), .B2(_s4_xl_inv_pp10_next_0[2]), .B1(_s4_xl_inv_pp10_next_0[1]), .B0(_s4_xl_inv_pp10_next_0[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
-    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(s3_xl_inv_pp10_reg[26]), .P25(s3_xl_inv_pp10_reg[25]), .P24(s3_xl_inv_pp10_reg[24]), .P23(s3_xl_inv_pp10_reg[23]), .P22(s3_xl_inv_pp10_reg[22]), .P21(s3_xl_inv_pp10_reg[21]), .P20(s3_xl_inv_pp10_reg[20]), .P19(s3_xl_inv_pp10_reg[19]), .P18(s3_xl_inv_pp10_reg[18]), .P17(s3_xl_inv_pp10_reg[17]), .P16(s3_xl_inv_pp10_reg[16]), .P15(s3_xl_inv_pp10_reg[15]), .P14(s3_xl_inv_pp10_reg[14]), .P13(s3_xl_inv_pp10_reg[13]), .P12(s3_xl_inv_pp10_reg[12]), .P11(s3_xl_inv_pp10_reg[11]), .P10(s3_xl_inv_pp10_reg[10]), .P9(s3_xl_inv_pp10_reg[9]), .P8(s3_xl_inv_pp10_reg[8]), .P7(s3_xl_inv_pp10_reg[7]), .P6(s3_xl_inv_pp10_reg[6]), .P5(s3_xl_inv_pp10_reg[5]), .P4(s3_xl_inv_pp10_reg[4]), .P3(s3_xl_inv_pp10_reg[3]), .P2(s3_xl_inv_pp10_reg[2]), .P1(s3_xl_inv_pp10_reg[1]), .P0(s3_xl_inv_pp10_reg[0])
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(s4_xl_inv_pp10_reg[26]), .P25(s4_xl_inv_pp10_reg[25]), .P24(s4_xl_inv_pp10_reg[24]), .P23(s4_xl_inv_pp10_reg[23]), .P22(s4_xl_inv_pp10_reg[22]), .P21(s4_xl_inv_pp10_reg[21]), .P20(s4_xl_inv_pp10_reg[20]), .P19(s4_xl_inv_pp10_reg[19]), .P18(s4_xl_inv_pp10_reg[18]), .P17(s4_xl_inv_pp10_reg[17]), .P16(s4_xl_inv_pp10_reg[16]), .P15(s4_xl_inv_pp10_reg[15]), .P14(s4_xl_inv_pp10_reg[14]), .P13(s4_xl_inv_pp10_reg[13]), .P12(s4_xl_inv_pp10_reg[12]), .P11(s4_xl_inv_pp10_reg[11]), .P10(s4_xl_inv_pp10_reg[10]), .P9(s4_xl_inv_pp10_reg[9]), .P8(s4_xl_inv_pp10_reg[8]), .P7(s4_xl_inv_pp10_reg[7]), .P6(s4_xl_inv_pp10_reg[6]), .P5(s4_xl_inv_pp10_reg[5]), .P4(s4_xl_inv_pp10_reg[4]), .P3(s4_xl_inv_pp10_reg[3]), .P2(s4_xl_inv_pp10_reg[2]), .P1(s4_xl_inv_pp10_reg[1]), .P0(s4_xl_inv_pp10_reg[0])
 );
 MULT18X18D #(
     .REG_INPUTA_CLK("NONE"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
@@ -8441,26 +8427,26 @@ MULT18X18D #(
     .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s16_x_inv_pp00_mult (  // s16_x_inv_pp00_reg = _s16_x_inv_pp00_next_1 * s15_t_2_reg
-    .A17(s15_x_next[17]), .A16(s15_x_next[16]), .A15(s15_x_next[15]), .A14(s15_x_next[14]), .A13(s15_x_next[13]), .A12(s15_x_next[12]), .A11(s15_x_next[11]), .A10(s15_x_next[10]), .A9(s15_x_next[9]), .A8(s15_x_next[8]), .A7(s15_x_next[7]), .A6(s15_x_next[6]), .A5(s15_x_next[5]), .A4(s15_x_next[4]), .A3(s15_x_next[3]), .A2(s15_x_next[2]), .A1(s15_x_next[1]), .A0(s15_x_next[0]),
-    .B17(s15_t_2_next[17]), .B16(s15_t_2_next[16]), .B15(s15_t_2_next[15]), .B14(s15_t_2_next[14]), .B13(s15_t_2_next[13]), .B12(s15_t_2_next[12]), .B11(s15_t_2_next[11]), .B10(s15_t_2_next[10]), .B9(s15_t_2_next[9]), .B8(s15_t_2_next[8]), .B7(s15_t_2_next[7]), .B6(s15_t_2_next[6]), .B5(s15_t_2_next[5]), .B4(s15_t_2_next[4]), .B3(s15_t_2_next[3]), .B2(s15_t_2_next[2]), .B1(s15_t_2_next[1]), .B0(s15_t_2_next[0]),
+) s17_x_inv_pp00_mult (  // s17_x_inv_pp00_reg = _s17_x_inv_pp00_next_1 * s16_t_reg
+    .A17(s16_x_next[17]), .A16(s16_x_next[16]), .A15(s16_x_next[15]), .A14(s16_x_next[14]), .A13(s16_x_next[13]), .A12(s16_x_next[12]), .A11(s16_x_next[11]), .A10(s16_x_next[10]), .A9(s16_x_next[9]), .A8(s16_x_next[8]), .A7(s16_x_next[7]), .A6(s16_x_next[6]), .A5(s16_x_next[5]), .A4(s16_x_next[4]), .A3(s16_x_next[3]), .A2(s16_x_next[2]), .A1(s16_x_next[1]), .A0(s16_x_next[0]),
+    .B17(s16_t_next[17]), .B16(s16_t_next[16]), .B15(s16_t_next[15]), .B14(s16_t_next[14]), .B13(s16_t_next[13]), .B12(s16_t_next[12]), .B11(s16_t_next[11]), .B10(s16_t_next[10]), .B9(s16_t_next[9]), .B8(s16_t_next[8]), .B7(s16_t_next[7]), .B6(s16_t_next[6]), .B5(s16_t_next[5]), .B4(s16_t_next[4]), .B3(s16_t_next[3]), .B2(s16_t_next[2]), .B1(s16_t_next[1]), .B0(s16_t_next[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
-    .P35(), .P34(s16_x_inv_pp00_reg[34]), .P33(s16_x_inv_pp00_reg[33]), .P32(s16_x_inv_pp00_reg[32]), .P31(s16_x_inv_pp00_reg[31]), .P30(s16_x_inv_pp00_reg[30]), .P29(s16_x_inv_pp00_reg[29]), .P28(s16_x_inv_pp00_reg[28]), .P27(s16_x_inv_pp00_reg[27]), .P26(s16_x_inv_pp00_reg[26]), .P25(s16_x_inv_pp00_reg[25]), .P24(s16_x_inv_pp00_reg[24]), .P23(s16_x_inv_pp00_reg[23]), .P22(s16_x_inv_pp00_reg[22]), .P21(s16_x_inv_pp00_reg[21]), .P20(s16_x_inv_pp00_reg[20]), .P19(s16_x_inv_pp00_reg[19]), .P18(s16_x_inv_pp00_reg[18]), .P17(s16_x_inv_pp00_reg[17]), .P16(s16_x_inv_pp00_reg[16]), .P15(s16_x_inv_pp00_reg[15]), .P14(s16_x_inv_pp00_reg[14]), .P13(s16_x_inv_pp00_reg[13]), .P12(s16_x_inv_pp00_reg[12]), .P11(s16_x_inv_pp00_reg[11]), .P10(s16_x_inv_pp00_reg[10]), .P9(s16_x_inv_pp00_reg[9]), .P8(s16_x_inv_pp00_reg[8]), .P7(s16_x_inv_pp00_reg[7]), .P6(s16_x_inv_pp00_reg[6]), .P5(s16_x_inv_pp00_reg[5]), .P4(s16_x_inv_pp00_reg[4]), .P3(s16_x_inv_pp00_reg[3]), .P2(s16_x_inv_pp00_reg[2]), .P1(s16_x_inv_pp00_reg[1]), .P0(s16_x_inv_pp00_reg[0])
+    .P35(), .P34(s17_x_inv_pp00_reg[34]), .P33(s17_x_inv_pp00_reg[33]), .P32(s17_x_inv_pp00_reg[32]), .P31(s17_x_inv_pp00_reg[31]), .P30(s17_x_inv_pp00_reg[30]), .P29(s17_x_inv_pp00_reg[29]), .P28(s17_x_inv_pp00_reg[28]), .P27(s17_x_inv_pp00_reg[27]), .P26(s17_x_inv_pp00_reg[26]), .P25(s17_x_inv_pp00_reg[25]), .P24(s17_x_inv_pp00_reg[24]), .P23(s17_x_inv_pp00_reg[23]), .P22(s17_x_inv_pp00_reg[22]), .P21(s17_x_inv_pp00_reg[21]), .P20(s17_x_inv_pp00_reg[20]), .P19(s17_x_inv_pp00_reg[19]), .P18(s17_x_inv_pp00_reg[18]), .P17(s17_x_inv_pp00_reg[17]), .P16(s17_x_inv_pp00_reg[16]), .P15(s17_x_inv_pp00_reg[15]), .P14(s17_x_inv_pp00_reg[14]), .P13(s17_x_inv_pp00_reg[13]), .P12(s17_x_inv_pp00_reg[12]), .P11(s17_x_inv_pp00_reg[11]), .P10(s17_x_inv_pp00_reg[10]), .P9(s17_x_inv_pp00_reg[9]), .P8(s17_x_inv_pp00_reg[8]), .P7(s17_x_inv_pp00_reg[7]), .P6(s17_x_inv_pp00_reg[6]), .P5(s17_x_inv_pp00_reg[5]), .P4(s17_x_inv_pp00_reg[4]), .P3(s17_x_inv_pp00_reg[3]), .P2(s17_x_inv_pp00_reg[2]), .P1(s17_x_inv_pp00_reg[1]), .P0(s17_x_inv_pp00_reg[0])
 );
 MULT18X18D #(
     .REG_INPUTA_CLK("CLK0"), .REG_INPUTA_CE("CE0"), .REG_INPUTA_RST("RST0"),
     .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s16_x_inv_pp10_mult (  // s16_x_inv_pp10_reg = _s16_x_inv_pp10_next_1 * s15_t_3_reg
-    .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(1'b0), .A12(1'b0), .A11(1'b0), .A10(1'b0), .A9(s15_x_next[27]), .A8(s15_x_next[26]), .A7(s15_x_next[25]), .A6(s15_x_next[24]), .A5(s15_x_next[23]), .A4(s15_x_next[22]), .A3(s15_x_next[21]), .A2(s15_x_next[20]), .A1(s15_x_next[19]), .A0(s15_x_next[18]),
-    .B17(s15_t_3_next[17]), .B16(s15_t_3_next[16]), .B15(s15_t_3_next[15]), .B14(s15_t_3_next[14]), .B13(s15_t_3_next[13]), .B12(s15_t_3_next[12]), .B11(s15_t_3_next[11]), .B10(s15_t_3_next[10]), .B9(s15_t_3_next[9]), .B8(s15_t_3_next[8]), .B7(s15_t_3_next[7]), .B6(s15_t_3_next[6]), .B5(s15_t_3_next[5]), .B4(s15_t_3_next[4]), .B3(s15_t_3_next[3]), .B2(s15_t_3_next[2]), .B1(s15_t_3_next[1]), .B0(s15_t_3_next[0]),
+) s17_x_inv_pp10_mult (  // s17_x_inv_pp10_reg = _s17_x_inv_pp10_next_1 * s16_t_2_reg
+    .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(1'b0), .A12(1'b0), .A11(1'b0), .A10(1'b0), .A9(s16_x_next[27]), .A8(s16_x_next[26]), .A7(s16_x_next[25]), .A6(s16_x_next[24]), .A5(s16_x_next[23]), .A4(s16_x_next[22]), .A3(s16_x_next[21]), .A2(s16_x_next[20]), .A1(s16_x_next[19]), .A0(s16_x_next[18]),
+    .B17(s16_t_2_next[17]), .B16(s16_t_2_next[16]), .B15(s16_t_2_next[15]), .B14(s16_t_2_next[14]), .B13(s16_t_2_next[13]), .B12(s16_t_2_next[12]), .B11(s16_t_2_next[11]), .B10(s16_t_2_next[10]), .B9(s16_t_2_next[9]), .B8(s16_t_2_next[8]), .B7(s16_t_2_next[7]), .B6(s16_t_2_next[6]), .B5(s16_t_2_next[5]), .B4(s16_t_2_next[4]), .B3(s16_t_2_next[3]), .B2(s16_t_2_next[2]), .B1(s16_t_2_next[1]), .B0(s16_t_2_next[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
-    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(s16_x_inv_pp10_reg[26]), .P25(s16_x_inv_pp10_reg[25]), .P24(s16_x_inv_pp10_reg[24]), .P23(s16_x_inv_pp10_reg[23]), .P22(s16_x_inv_pp10_reg[22]), .P21(s16_x_inv_pp10_reg[21]), .P20(s16_x_inv_pp10_reg[20]), .P19(s16_x_inv_pp10_reg[19]), .P18(s16_x_inv_pp10_reg[18]), .P17(s16_x_inv_pp10_reg[17]), .P16(s16_x_inv_pp10_reg[16]), .P15(s16_x_inv_pp10_reg[15]), .P14(s16_x_inv_pp10_reg[14]), .P13(s16_x_inv_pp10_reg[13]), .P12(s16_x_inv_pp10_reg[12]), .P11(s16_x_inv_pp10_reg[11]), .P10(s16_x_inv_pp10_reg[10]), .P9(s16_x_inv_pp10_reg[9]), .P8(s16_x_inv_pp10_reg[8]), .P7(s16_x_inv_pp10_reg[7]), .P6(s16_x_inv_pp10_reg[6]), .P5(s16_x_inv_pp10_reg[5]), .P4(s16_x_inv_pp10_reg[4]), .P3(s16_x_inv_pp10_reg[3]), .P2(s16_x_inv_pp10_reg[2]), .P1(s16_x_inv_pp10_reg[1]), .P0(s16_x_inv_pp10_reg[0])
+    .P35(), .P34(), .P33(), .P32(), .P31(), .P30(), .P29(), .P28(), .P27(), .P26(s17_x_inv_pp10_reg[26]), .P25(s17_x_inv_pp10_reg[25]), .P24(s17_x_inv_pp10_reg[24]), .P23(s17_x_inv_pp10_reg[23]), .P22(s17_x_inv_pp10_reg[22]), .P21(s17_x_inv_pp10_reg[21]), .P20(s17_x_inv_pp10_reg[20]), .P19(s17_x_inv_pp10_reg[19]), .P18(s17_x_inv_pp10_reg[18]), .P17(s17_x_inv_pp10_reg[17]), .P16(s17_x_inv_pp10_reg[16]), .P15(s17_x_inv_pp10_reg[15]), .P14(s17_x_inv_pp10_reg[14]), .P13(s17_x_inv_pp10_reg[13]), .P12(s17_x_inv_pp10_reg[12]), .P11(s17_x_inv_pp10_reg[11]), .P10(s17_x_inv_pp10_reg[10]), .P9(s17_x_inv_pp10_reg[9]), .P8(s17_x_inv_pp10_reg[8]), .P7(s17_x_inv_pp10_reg[7]), .P6(s17_x_inv_pp10_reg[6]), .P5(s17_x_inv_pp10_reg[5]), .P4(s17_x_inv_pp10_reg[4]), .P3(s17_x_inv_pp10_reg[3]), .P2(s17_x_inv_pp10_reg[2]), .P1(s17_x_inv_pp10_reg[1]), .P0(s17_x_inv_pp10_reg[0])
 );
 `endif
 
