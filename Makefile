@@ -68,7 +68,7 @@ include cocotb/Makefile.inc
 # for minutes each, which CI's time does not allow); `make cocotb
 # cocotb-selftest` runs every block under both.
 COCOTB_JOBS        ?= 2
-COCOTB_TEST_ICARUS ?= reps_conf srp_ttw wm_ctrl
+COCOTB_TEST_ICARUS ?= reps_conf srp_ttw
 COCOTB_TEST_RUNS   := $(COCOTB_BLOCKS:%=cocotb-verilator-%) $(patsubst %,cocotb-icarus-%,$(filter $(COCOTB_TEST_ICARUS),$(COCOTB_BLOCKS)))
 test-cocotb:
 	$(MAKE) -j$(COCOTB_JOBS) $(COCOTB_TEST_RUNS)

@@ -201,6 +201,11 @@ type FormalJob struct {
 	// these assertions (the others are broken on a smaller job, where
 	// their counterexamples are short).
 	BreakOnly []string
+	// OwnOnly leaves the shell's assertions (connpipe.ShellAssertions) out
+	// of this job's broken variants: they are the same logic in every
+	// block and are broken on the REPS jobs; the block's own are broken
+	// here.
+	OwnOnly bool
 	// Mutants are the broken variants that are applied to the built
 	// design (hdlgen.Mutate), by assertion name; an assertion without one
 	// is broken by its block's own Formal.Break branch.

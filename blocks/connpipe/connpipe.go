@@ -118,6 +118,10 @@ func hazardGroups(n int) [][2]int {
 	return out
 }
 
+// ShellAssertions names the shell's own assertions (shellProperties and
+// Build's): the same in every block.
+var ShellAssertions = []string{"credit_exact", "error_result_zero", "hazard_exact", "out_valid_exact", "same_conn_apart", "snoop_exact"}
+
 // ShellMutants are the broken variants of the shell's own assertions,
 // applied to the built design (hdlgen.Mutate; docs/formal.md): without a
 // hazard unit, with the issued head forgotten by the hazard unit, and with

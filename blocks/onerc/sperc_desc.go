@@ -146,6 +146,7 @@ func spercFormalJob(name, doc string, p SPERCParams, breaks bool) block.FormalJo
 		return SPERCLink(p)
 	}}
 	if breaks {
+		j.OwnOnly = true
 		j.Mutants = connpipe.WithShellMutants(p.Depth, "b", map[string][]hdlgen.Mutation{
 			// an E flow raises MaxE' and forgets MaxE
 			"max_e2_le_max_e": {{Node: "max_e_next", With: func(orig hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {

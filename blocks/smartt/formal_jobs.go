@@ -30,6 +30,7 @@ func formalJob(name, doc string, p Params, breaks bool) block.FormalJob {
 	}}
 	if breaks {
 		j.Mutants = connpipe.WithShellMutants(p.Depth, "cwnd", mutants(p))
+		j.OwnOnly = true
 	}
 	return j
 }

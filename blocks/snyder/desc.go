@@ -232,6 +232,7 @@ func swiftFormalJob(name, doc string, p SwiftParams, breaks bool) block.FormalJo
 			}}}
 		}
 		j.Mutants = connpipe.WithShellMutants(p.Depth, "cwnd", own)
+		j.OwnOnly = true
 	}
 	return j
 }

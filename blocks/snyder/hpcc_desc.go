@@ -166,6 +166,7 @@ func hpccFormalJob(name, doc string, p HPCCParams, breaks bool) block.FormalJob 
 		return HPCC(p)
 	}}
 	if breaks {
+		j.OwnOnly = true
 		j.Mutants = connpipe.WithShellMutants(p.Depth, "cwnd", map[string][]hdlgen.Mutation{
 			// the clamp forgets its ceiling
 			"result_cwnd_in_range": {{Node: "w_clamped_above_max", With: func(orig hdlgen.Expr, _ func(string) hdlgen.Expr) hdlgen.Expr {

@@ -126,6 +126,7 @@ func ipdFormalJob(name, doc string, p IPDParams, breaks bool) block.FormalJob {
 		return IPD(p)
 	}}
 	if breaks {
+		j.OwnOnly = true
 		j.Mutants = connpipe.WithShellMutants(p.Depth, "ipd", map[string][]hdlgen.Mutation{
 			// a notification adds IPD+ past the ceiling (up to the width)
 			"ipd_le_max":        {noCeiling(p)},

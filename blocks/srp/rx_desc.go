@@ -124,6 +124,7 @@ func rxFormalJob(name, doc string, p RxParams, breaks bool) block.FormalJob {
 		return Rx(p)
 	}}
 	if breaks {
+		j.OwnOnly = true
 		j.Mutants = connpipe.WithShellMutants(p.Depth, "ts", map[string][]hdlgen.Mutation{
 			// a booked schedule that fell behind now is granted as it is,
 			// in the past: t_s - now wraps to more than half the clock

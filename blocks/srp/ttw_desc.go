@@ -142,6 +142,7 @@ func ttwFormalJob(name, doc string, p TTWParams, breaks bool) block.FormalJob {
 			}}}
 		}
 		j.Mutants = connpipe.WithShellMutants(p.Depth, "drop", own)
+		j.OwnOnly = true
 	}
 	return j
 }

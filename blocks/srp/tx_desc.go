@@ -120,6 +120,7 @@ func txFormalJob(name, doc string, p TxParams, breaks bool) block.FormalJob {
 		// each mutation uses its node's own value or values of its stage
 		nm := int(p.NMax)
 		top := hdlgen.Const(nm, uint64(1)<<uint(nm-1))
+		j.OwnOnly = true
 		j.Mutants = connpipe.WithShellMutants(p.Depth, "pkt", map[string][]hdlgen.Mutation{
 			// a chunk of n_max + 1
 			"n_le_nmax": {{Node: "chunk_n", With: func(orig hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {

@@ -159,6 +159,7 @@ func wmFormalJob(name, doc string, p WMCtrlParams, breaks bool) block.FormalJob 
 		return WMCtrl(p)
 	}}
 	if breaks {
+		j.OwnOnly = true
 		j.Mutants = connpipe.WithShellMutants(p.Depth, "wm", map[string][]hdlgen.Mutation{
 			// the bounds are forgotten: a decrease may go below WM_MIN
 			"result_wm_in_range": {{Node: "wm_next", With: func(orig hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
