@@ -487,6 +487,13 @@ func Mux(sel, then, otherwise Value) Expr {
 	return r
 }
 
+// MinU is the smaller of two unsigned values of one width: a comparison
+// and a select.
+func MinU(a, b Expr) Expr { return Mux(a.Lt(b), a, b) }
+
+// MaxU is the larger of two unsigned values of one width.
+func MaxU(a, b Expr) Expr { return Mux(a.Lt(b), b, a) }
+
 // Index selects options[sel]; a sel beyond the options gives the last one.
 func Index(sel Value, options ...Value) Expr {
 	args := []*node{sel.node()}

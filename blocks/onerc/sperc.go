@@ -55,9 +55,6 @@ func NeededSPERCDepth(p SPERCParams) (int, error) {
 	return connpipe.NeededDepth(p, func(q *SPERCParams, n *int) { q.Depth, q.used = connpipe.MaxDepth, n }, SPERCLink)
 }
 
-func minU(a, b hdlgen.Expr) hdlgen.Expr { return hdlgen.Mux(a.Lt(b), a, b) }
-func maxU(a, b hdlgen.Expr) hdlgen.Expr { return hdlgen.Mux(a.Lt(b), b, a) }
-
 // SPERCLink builds the sperc_link top: per link, a control packet runs
 // s-PERC with 1RC's weights (S3 Algorithm 4 lines 8-14 and 20-33): the
 // flow joins B, b = (c - SumE) / NumB, e is the least bottleneck of the
@@ -161,7 +158,7 @@ func SPERCLink(p SPERCParams) (*hdlgen.Module, error) {
 					next = append(next, level[i])
 					continue
 				}
-				next = append(next, st.Cut(fmt.Sprintf("e_l%d_%d", n, i/2), minU(level[i], level[i+1]).Named(fmt.Sprintf("e_l%d_%d", n, i/2))))
+				next = append(next, st.Cut(fmt.Sprintf("e_l%d_%d", n, i/2), hdlgen.MinU(level[i], level[i+1]).Named(fmt.Sprintf("e_l%d_%d", n, i/2))))
 			}
 			level = next
 		}
@@ -204,8 +201,8 @@ func SPERCLink(p SPERCParams) (*hdlgen.Module, error) {
 		xInv := hdlgen.MulPieces(st.Cut, "x_inv", x, invNew).Keep(sw-1, 0)
 		sumAdd := sumE1.ZExt(sw + 1).Add(xInv.ZExt(sw + 1)).Named("sum_e_add")
 		sumE2 := st.Cut("sum_e2", hdlgen.Mux(toE, hdlgen.Mux(sumAdd.Bit(sw), c(sw, uint64(1)<<uint(sw)-1), sumAdd.Trunc(sw)), sumE1).Named("sum_e2"))
-		maxE3 := hdlgen.Mux(toE, maxU(x, maxE), maxE).Named("max_e_next")
-		maxE23 := hdlgen.Mux(toE, maxU(x, maxE2), maxE2).Named("max_e2_next")
+		maxE3 := hdlgen.Mux(toE, hdlgen.MaxU(x, maxE), maxE).Named("max_e_next")
+		maxE23 := hdlgen.Mux(toE, hdlgen.MaxU(x, maxE2), maxE2).Named("max_e2_next")
 		stOut := hdlgen.Mux(toE, c(2, uint64(gonerc.StateE)), hdlgen.Mux(joins, c(2, uint64(gonerc.StateB)), state)).Named("state_next")
 
 		round := ev.F("round")

@@ -8,8 +8,6 @@ import (
 func cst(w int, v uint64) hdlgen.Expr { return hdlgen.Const(w, v) }
 
 // minU and maxU of two unsigned values of one width.
-func minU(a, b hdlgen.Expr) hdlgen.Expr { return hdlgen.Mux(a.Lt(b), a, b) }
-func maxU(a, b hdlgen.Expr) hdlgen.Expr { return hdlgen.Mux(a.Lt(b), b, a) }
 
 // widen zero-extends a to w bits (w >= its width).
 func widen(a hdlgen.Expr, w int) hdlgen.Expr { return a.ZExt(w) }
@@ -42,7 +40,7 @@ func units(p Params, x hdlgen.Expr, name string) hdlgen.Expr {
 // comparison of a's low bits with b are made side by side.
 func minSat(a hdlgen.Expr, w int, b hdlgen.Expr) hdlgen.Expr {
 	if a.Width() <= w {
-		return minU(a.ZExt(w), b)
+		return hdlgen.MinU(a.ZExt(w), b)
 	}
 	over := a.Slice(a.Width()-1, w).Any()
 	lo := a.Trunc(w)

@@ -72,7 +72,7 @@ func quickAdapt(p Params, d Derived, in qaIn, prefix string, cut hdlgen.CutFunc)
 	}
 	// max(acked, MTU) from a register of its own: the multiplier's stage
 	// holds the multiplier only
-	base := cut(prefix+"base", maxU(ackedBytes, cst(ackedBytes.Width(), uint64(p.Net.MTU))).Named(prefix+"base"))
+	base := cut(prefix+"base", hdlgen.MaxU(ackedBytes, cst(ackedBytes.Width(), uint64(p.Net.MTU))).Named(prefix+"base"))
 	if p.Variant == Conf {
 		// smartt: and again in the fabric before the multiplier's input
 		// registers, a long route away
