@@ -149,13 +149,13 @@ func (r *Result) WriteTable(w io.Writer) error {
 	for _, a := range c.Attacks {
 		head = append(head, string(a)+" share", "slowdown", "verdict")
 	}
-	fmt.Fprintln(tw, strings.Join(head, "\t")+"\t")
+	fmt.Fprintln(tw, strings.Join(head, "\t"))
 	for _, row := range r.Rows {
 		f := []string{string(row.Control), string(row.Granularity)}
 		for _, x := range row.Cells {
 			f = append(f, fmt.Sprintf("%.3f", x.VictimShare), slowdownText(x), verdictText(x))
 		}
-		fmt.Fprintln(tw, strings.Join(f, "\t")+"\t")
+		fmt.Fprintln(tw, strings.Join(f, "\t"))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -197,7 +197,7 @@ func WriteTable32(w io.Writer) error {
 		{"Shuffled Overlay", "Vulnerable", "Vulnerable", "Vulnerable"},
 		{"Short Flow Penalty?", "No", "Yes", "Yes"},
 	} {
-		fmt.Fprintln(tw, "  "+strings.Join(l, "\t")+"\t")
+		fmt.Fprintln(tw, "  "+strings.Join(l, "\t"))
 	}
 	return tw.Flush()
 }
