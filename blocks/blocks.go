@@ -27,6 +27,7 @@ func registered() []block.Block {
 		smartt.Descriptor(smartt.NSCC),
 		onerc.SwitchDescriptor(),
 		onerc.SPERCDescriptor(),
+		onerc.HostDescriptor(),
 		srp.IPDDescriptor(),
 		srp.RxDescriptor(),
 		srp.TTWDescriptor(),

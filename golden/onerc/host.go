@@ -19,7 +19,8 @@ package onerc
 //     through, so the flow resumes from its first packet that was not:
 //     no NACK, no timeout.
 //   - Rate: from the control packet's return the flow is paced at b, or
-//     at b / new_weight when a switch is the bottleneck (S3:L1350).
+//     at b / new_weight when a switch is the bottleneck (S3:L1350), with
+//     the new_weight the returning packet carries.
 //
 // Choices where the thesis is silent (docs/blocks/onerc.md):
 //   - The epoch, SSTS div epoch_length, is one counter for the whole NIC
@@ -37,11 +38,14 @@ package onerc
 //     number, and takes the fewest packets that can have got through,
 //     n - min(n, last + 1 - L): it may send again a packet the switch let
 //     through (the receiver discards the copy), never skips one.
-//   - Division by the weight is exact: floor(b / w) by restoring division.
-//   - The count stops at its top (2^WeightW - 1) and at 0; the shared
-//     counter and a flow's count stop at their top. Opening an open
-//     connection starts it again without counting it twice; closing a
-//     closed one changes nothing.
+//   - Division by the weight is exact: floor(b / w). A returning control
+//     packet with weight 0 is an error (its host never sends one).
+//   - The count is opens minus closes: open and close never read the
+//     connection's word, so they are exact from any table contents (a
+//     block RAM's power-on value, an Icarus X), and the host pairs them:
+//     a connection opened twice counts twice, closing a closed one takes
+//     one off. The count stops at its top (2^WeightW - 1) and at 0; the
+//     shared counter and a flow's count stop at their top.
 //   - Short flows below a BDP are exempt from s-PERC (S3:L1201): the host
 //     simply sends no control packets for them; the block does not know
 //     flow sizes.
@@ -119,6 +123,8 @@ func ValidateHost(p HostParams) error {
 	case p.EpochW < 2 || p.EpochW > 48 || p.WeightW < 1 || p.WeightW > 16 || p.SeqW < 1 || p.SeqW > 32 || p.RateW < 1 || p.RateW > 48:
 		return fmt.Errorf("onerc_host: %d-bit epochs, %d-bit weights, %d-bit sequence numbers, %d-bit rates: want 2..48, 1..16, 1..32 and 1..48",
 			p.EpochW, p.WeightW, p.SeqW, p.RateW)
+	case p.RateW+p.WeightW > 64:
+		return fmt.Errorf("onerc_host: %d-bit rates and %d-bit weights: the exact division by a weight needs rate_width + weight_width <= 64", p.RateW, p.WeightW)
 	}
 	return nil
 }
@@ -130,6 +136,7 @@ type HostEvent struct {
 	Epoch      uint64 // every kind: the NIC's epoch now
 	B          uint64 // ctrl_rx: the bottleneck rate the packet brings back, per unit of weight
 	LetThrough uint64 // ctrl_rx: let_through, the switches' least threshold
+	Weight     uint64 // ctrl_rx: the new_weight the packet carried; 0 is an error
 	Bottleneck bool   // ctrl_rx: a switch is the flow's bottleneck (divide by the weight)
 }
 
@@ -198,7 +205,7 @@ func (m *HostModel) StepTo(e *HostEvent, r *HostResult) {
 	conn := e.Conn & uint32(top(p.ConnW))
 	kind := e.Kind & HostKind(top(p.KindW))
 	*r = HostResult{Conn: conn, Kind: kind}
-	if int64(conn) >= int64(p.NumConn) || kind >= HostNumKinds {
+	if int64(conn) >= int64(p.NumConn) || kind >= HostNumKinds || kind == HostCtrlRx && mask(e.Weight, p.WeightW) == 0 {
 		r.Error = true
 		return
 	}
@@ -210,7 +217,7 @@ func (m *HostModel) StepTo(e *HostEvent, r *HostResult) {
 	w := &m.words[conn]
 	switch kind {
 	case HostOpen:
-		if !w.Active && m.count < top(p.WeightW) {
+		if m.count < top(p.WeightW) {
 			m.count++
 		}
 		weight := max(1, m.snapCount)
@@ -261,26 +268,17 @@ func (m *HostModel) StepTo(e *HostEvent, r *HostResult) {
 			b := mask(e.B, p.RateW)
 			w.Rate = b
 			if e.Bottleneck {
-				w.Rate = divFloor(b, w.WOld, p.RateW)
+				w.Rate = b / mask(e.Weight, p.WeightW)
 			}
 			r.Status, r.Rate = StatusSched, w.Rate
 		}
 	case HostClose:
-		if w.Active && m.count > 0 {
+		if m.count > 0 {
 			m.count--
 		}
 		*w = HostWord{}
 	}
 	r.Conns = m.count
-}
-
-// divFloor is floor(n / d); a division by zero gives all ones (what the
-// block's restoring divider gives; no flow's word holds weight 0).
-func divFloor(n, d uint64, w int) uint64 {
-	if d == 0 {
-		return top(w)
-	}
-	return n / d
 }
 
 // Reset clears the host's registers (the words are in the table).

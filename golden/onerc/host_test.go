@@ -84,8 +84,8 @@ func TestHostFigure53(t *testing.T) {
 	// let_through comes back; flow 1 (numbers 0, 2, 4) got 1 through and
 	// resumes exactly, flow 2 (1, 3, 5) got 1 through, and interleaved
 	// numbers make the block take the safe side: resend it
-	r1 := h.step(HostEvent{Conn: 1, Kind: HostCtrlRx, Epoch: epoch, B: 1000, LetThrough: c.LetThrough})
-	r2 := h.step(HostEvent{Conn: 2, Kind: HostCtrlRx, Epoch: epoch, B: 1000, LetThrough: c.LetThrough})
+	r1 := h.step(HostEvent{Conn: 1, Kind: HostCtrlRx, Epoch: epoch, B: 1000, LetThrough: c.LetThrough, Weight: 1})
+	r2 := h.step(HostEvent{Conn: 2, Kind: HostCtrlRx, Epoch: epoch, B: 1000, LetThrough: c.LetThrough, Weight: 1})
 	if !r1.Ended || !r2.Ended || r1.Resume > uint64(through[1]) || r2.Resume > uint64(through[2]) {
 		t.Fatalf("returns: %+v, %+v; through %v: a flow may not resume past a dropped packet", r1, r2, through)
 	}
@@ -111,7 +111,7 @@ func TestHostFigure54(t *testing.T) {
 		t.Fatalf("open after a close in epoch 3: %+v, want weight 5", c)
 	}
 	// later control packets carry the count of the moment
-	h.step(HostEvent{Conn: 3, Kind: HostCtrlRx, Epoch: 3, B: 100, LetThrough: 10})
+	h.step(HostEvent{Conn: 3, Kind: HostCtrlRx, Epoch: 3, B: 100, LetThrough: 10, Weight: 3})
 	tx := h.step(HostEvent{Conn: 3, Kind: HostCtrlTx, Epoch: 4})
 	if tx.OldWeight != 3 || tx.NewWeight != 5 || tx.Status != StatusSched {
 		t.Fatalf("ctrl_tx: %+v, want old 3, new 5 (5 open)", tx)
@@ -122,19 +122,19 @@ func TestHostFigure54(t *testing.T) {
 	}
 }
 
-// TestHostCounts: opening an open connection does not count it twice,
-// closing a closed one changes nothing, the count stops at its top.
+// TestHostCounts: the count is opens minus closes, within 0 and its top.
 func TestHostCounts(t *testing.T) {
 	p := smallHost()
-	p.WeightW = 2
+	p.NumConn, p.WeightW = 6, 2
 	h := newHostRig(t, p)
 	h.step(HostEvent{Conn: 0, Kind: HostOpen})
-	if r := h.step(HostEvent{Conn: 0, Kind: HostOpen}); r.Conns != 1 {
-		t.Fatalf("reopen: %d open, want 1", r.Conns)
+	if r := h.step(HostEvent{Conn: 0, Kind: HostOpen}); r.Conns != 2 {
+		t.Fatalf("reopen: %d open, want 2 (opens minus closes)", r.Conns)
 	}
 	if r := h.step(HostEvent{Conn: 1, Kind: HostClose}); r.Conns != 1 {
 		t.Fatalf("closing a closed connection: %d open, want 1", r.Conns)
 	}
+	h.step(HostEvent{Conn: 0, Kind: HostClose})
 	for c := uint32(1); c < 6; c++ {
 		h.step(HostEvent{Conn: c, Kind: HostOpen})
 	}
@@ -150,10 +150,12 @@ func TestHostCounts(t *testing.T) {
 	if r := h.step(HostEvent{Conn: 2, Kind: HostSend}); r.Status != StatusIdle || r.Seq != 0 {
 		t.Fatalf("send on a closed connection: %+v", r)
 	}
-	var r HostResult
-	h.m.StepTo(&HostEvent{Conn: 1, Kind: HostNumKinds}, &r)
-	if !r.Error || r.Conns != 0 {
-		t.Fatalf("unknown kind: %+v, want an error with zeros", r)
+	for _, e := range []HostEvent{{Conn: 1, Kind: HostNumKinds}, {Conn: 7, Kind: HostSend}, {Conn: 1, Kind: HostCtrlRx, B: 5}} {
+		var r HostResult
+		h.m.StepTo(&e, &r)
+		if !r.Error || r.Conns != 0 || r.Rate != 0 {
+			t.Fatalf("%+v: %+v, want an error with zeros", e, r)
+		}
 	}
 }
 
@@ -177,7 +179,7 @@ func TestHostStale(t *testing.T) {
 		t.Fatalf("epoch 5's flow: %+v, want its own counter", r)
 	}
 	// after its return the stale flow is scheduled like any other
-	if r := h.step(HostEvent{Conn: 0, Kind: HostCtrlRx, Epoch: 6, B: 7, LetThrough: 4}); !r.Ended || r.Resume != 1 {
+	if r := h.step(HostEvent{Conn: 0, Kind: HostCtrlRx, Epoch: 6, B: 7, LetThrough: 4, Weight: 1}); !r.Ended || r.Resume != 1 {
 		t.Fatalf("return: %+v, want its one packet (number 0 < 4) through", r)
 	}
 }
@@ -194,11 +196,11 @@ func TestHostRate(t *testing.T) {
 		for c := 0; c < n; c++ {
 			h.step(HostEvent{Conn: uint32(c), Kind: HostOpen, Epoch: 1})
 		}
-		h.step(HostEvent{Conn: 0, Kind: HostCtrlRx, Epoch: 2, B: 1, LetThrough: 1})
+		h.step(HostEvent{Conn: 0, Kind: HostCtrlRx, Epoch: 2, B: 1, LetThrough: 1, Weight: 1})
 		tx := h.step(HostEvent{Conn: 0, Kind: HostCtrlTx, Epoch: 2}) // new_weight n
 		b := rng.Uint64N(1 << uint(p.RateW))
 		bott := rng.IntN(2) == 0
-		r := h.step(HostEvent{Conn: 0, Kind: HostCtrlRx, Epoch: 2, B: b, LetThrough: 1, Bottleneck: bott})
+		r := h.step(HostEvent{Conn: 0, Kind: HostCtrlRx, Epoch: 2, B: b, LetThrough: 1, Weight: tx.NewWeight, Bottleneck: bott})
 		want := float64(b)
 		if bott {
 			want /= float64(tx.NewWeight)
@@ -246,7 +248,7 @@ func TestHostResumeNeverSkips(t *testing.T) {
 					got++
 				}
 			}
-			r := h.step(HostEvent{Conn: uint32(c), Kind: HostCtrlRx, Epoch: 9, LetThrough: lt})
+			r := h.step(HostEvent{Conn: uint32(c), Kind: HostCtrlRx, Epoch: 9, LetThrough: lt, Weight: 1})
 			consecutive := len(own[c]) == 0 || own[c][len(own[c])-1]-own[c][0] == uint64(len(own[c])-1)
 			if !r.Ended || r.Resume > uint64(got) || consecutive && r.Resume != uint64(got) {
 				t.Fatalf("trial %d: flow %d sent %v, let_through %d: resume %d, %d got through", trial, c, own[c], lt, r.Resume, got)
