@@ -91,7 +91,6 @@ type rcFlow struct {
 	nextPs     int64   // pacing: the next packet may start then
 	firstDrop  int64   // its first dropped packet, -1 if none
 	lastDrop   int64
-	lastSpecOK int64 // its last speculative packet that passed
 }
 
 // ctrl is a control packet.
@@ -130,7 +129,7 @@ func (r *rcSwitch) open(s *sim, q *qp) {
 		h.group = &specGroup{epoch: e}
 	}
 	q.rc = &rcFlow{weight: w, startEpoch: e, group: h.group, spec: true, lastW: w, state: onerc.StateNew,
-		firstDrop: -1, lastDrop: -1, lastSpecOK: -1}
+		firstDrop: -1, lastDrop: -1}
 	r.sendCtrl(s, q, &ctrl{first: true, oldW: w, newW: w, state: onerc.StateNew})
 	s.q.Push(s.now+r.epochPs, event{kind: evCtrlTick, qp: q})
 }
@@ -283,7 +282,6 @@ func (r *rcSwitch) drops(s *sim, p *packet) bool {
 		if f.firstDrop >= 0 {
 			r.dropHoles++
 		}
-		f.lastSpecOK = p.idx
 		return false
 	}
 	r.specDropped++
