@@ -86,10 +86,7 @@ func Host(p HostParams) (*hdlgen.Module, error) {
 	if err := gonerc.ValidateHost(p.HostParams); err != nil {
 		return nil, err
 	}
-	tab, mw, shift := hostRecip(p)
-	if p.RateW+mw > 64 {
-		return nil, fmt.Errorf("onerc_host: %d-bit rates times %d-bit reciprocals pass 64 bits", p.RateW, mw)
-	}
+	tab, mw, shift := hostRecip(p) // mw <= RateW + WeightW <= 60
 	m := hdlgen.NewModule("onerc_host", "1RC host side with flow weights (S3:L1334-1352) per connection in block RAM, host-wide\nconnection count and shared speculative numbers, pipelined shell (docs/pipeline.md).\nBehaviour: docs/blocks/onerc.md.")
 	m.Note("NumConn = %d, EpochW = %d, WeightW = %d, SeqW = %d, RateW = %d", p.NumConn, p.EpochW, p.WeightW, p.SeqW, p.RateW)
 	word := HostWordLayout(p)
@@ -173,24 +170,37 @@ func Host(p HostParams) (*hdlgen.Module, error) {
 		epoch := st.Pipe.At(ev.F("epoch"), connpipe.FirstStage).Named("epoch_now")
 		kind := st.Pipe.At(st.Kind, connpipe.FirstStage)
 		isOpen, isClose = kind.EqC(uint64(gonerc.HostOpen)), kind.EqC(uint64(gonerc.HostClose))
+		// (the loop through the registers is one cycle: every comparison
+		// reads registers and the stage's own values only, the two slots
+		// side by side, the selections last)
 		newEpoch := snapValid.Expr.Not().Or(snapEpoch.Expr.Ne(epoch)).Named("new_epoch")
-		startCount := hdlgen.Mux(newEpoch, count.Expr, snapCount.Expr).Named("start_count")
-		weight := hdlgen.Mux(startCount.IsZero(), c(ww, 1), startCount).Named("start_weight")
+		atLeastOne := func(v hdlgen.Expr) hdlgen.Expr { return hdlgen.Mux(v.IsZero(), c(ww, 1), v) }
+		weight := hdlgen.Mux(newEpoch, atLeastOne(count.Expr), atLeastOne(snapCount.Expr)).Named("start_weight")
 		top := uint64(1)<<uint(ww) - 1
 		inc := isOpen.And(count.Expr.EqC(top).Not()).Named("count_inc")
 		dec := isClose.And(count.Expr.IsZero().Not()).Named("count_dec")
 		countNext := hdlgen.Mux(inc, count.Expr.Add(c(ww, 1)), hdlgen.Mux(dec, count.Expr.Sub(c(ww, 1)), count.Expr)).Named("count_next")
-		// the shared counter: the open's epoch, or the flow's start epoch
+		// the shared counters: an open claims its epoch's, a speculative
+		// send numbers from its flow's start epoch's
 		ep := cur.F("ep")
-		slot := hdlgen.Mux(isOpen, epoch.Bit(0), ep.Bit(0)).Named("slot")
-		sValid := hdlgen.Mux(slot, slotValid[1].Expr, slotValid[0].Expr).Named("slot_valid")
-		sTag := hdlgen.Mux(slot, slotTag[1].Expr, slotTag[0].Expr).Named("slot_epoch")
-		sSeq := hdlgen.Mux(slot, slotSeq[1].Expr, slotSeq[0].Expr).Named("slot_seq")
-		claim := isOpen.And(sValid.And(sTag.Eq(epoch)).Not()).Named("slot_claim")
-		slotHit := sValid.And(sTag.Eq(ep)).Named("slot_hit")
-		numbered := isSend.And(active).And(specNow).And(slotHit).Named("numbered")
+		flowSend := isSend.And(active).And(specNow).Named("spec_send")
 		seqTop := uint64(1)<<uint(sw) - 1
-		seqNext := hdlgen.Mux(sSeq.EqC(seqTop), sSeq, sSeq.Add(c(sw, 1))).Named("slot_seq_next")
+		var claim, slotNum, hit [2]hdlgen.Expr
+		for i := range slotValid {
+			v, tag, sq := slotValid[i].Expr, slotTag[i].Expr, slotSeq[i].Expr
+			claim[i] = isOpen.And(epoch.Bit(0).EqC(uint64(i))).And(v.And(tag.Eq(epoch)).Not()).Named(fmt.Sprintf("slot%d_claim", i))
+			hit[i] = v.And(tag.Eq(ep)).Named(fmt.Sprintf("slot%d_hit", i))
+			slotNum[i] = flowSend.And(ep.Bit(0).EqC(uint64(i))).And(hit[i]).Named(fmt.Sprintf("slot%d_numbered", i))
+			seqNext := hdlgen.Mux(sq.EqC(seqTop), sq, sq.Add(c(sw, 1))).Named(fmt.Sprintf("slot%d_seq_inc", i))
+			m.Comb(fmt.Sprintf("slot%d_update", i), func(pr *hdlgen.Process) {
+				pr.If(st.Fire.And(claim[i]), func() {
+					pr.Set(slotValid[i], hdlgen.True())
+					pr.Set(slotTag[i], epoch)
+					pr.Set(slotSeq[i], c(sw, 0))
+				})
+				pr.If(st.Fire.And(slotNum[i]), func() { pr.Set(slotSeq[i], seqNext) })
+			})
+		}
 		m.Comb("host_update", func(pr *hdlgen.Process) {
 			pr.If(st.Fire, func() {
 				pr.If(newEpoch, func() {
@@ -199,17 +209,11 @@ func Host(p HostParams) (*hdlgen.Module, error) {
 					pr.Set(snapCount, count.Expr)
 				})
 				pr.Set(count, countNext)
-				for i := range slotValid {
-					mine := slot.EqC(uint64(i))
-					pr.If(claim.And(mine), func() {
-						pr.Set(slotValid[i], hdlgen.True())
-						pr.Set(slotTag[i], epoch)
-						pr.Set(slotSeq[i], c(sw, 0))
-					})
-					pr.If(numbered.And(mine), func() { pr.Set(slotSeq[i], seqNext) })
-				}
 			})
 		})
+		slotHit := hdlgen.Mux(ep.Bit(0), hit[1], hit[0]).Named("slot_hit")
+		numbered := slotNum[0].Or(slotNum[1]).Named("numbered")
+		sSeq := hdlgen.Mux(ep.Bit(0), slotSeq[1].Expr, slotSeq[0].Expr).Named("slot_seq")
 		// everything the registers gave this event ends the first stage
 		weight = st.Cut("start_weight", weight)
 		conns := st.Cut("conns_after", countNext)
@@ -226,7 +230,7 @@ func Host(p HostParams) (*hdlgen.Module, error) {
 		// ctrl_rx: at most last + 1 - L of the flow's packets were dropped
 		lt := ev.F("let_through")
 		late := last.ZExt(sw + 1).Add(c(sw+1, 1)).Sub(lt.ZExt(sw + 1)).Named("late_raw")
-		lateSat := hdlgen.Mux(last.ZExt(sw+1).Add(c(sw+1, 1)).Gt(lt.ZExt(sw+1)), late, c(sw+1, 0)).Named("late")
+		lateSat := st.Cut("late", hdlgen.Mux(last.ZExt(sw+1).Add(c(sw+1, 1)).Gt(lt.ZExt(sw+1)), late, c(sw+1, 0)).Named("late"))
 		allLate := lateSat.Ge(sent.ZExt(sw + 1)).Named("all_late")
 		resume := st.Cut("resume", hdlgen.Mux(allLate, c(sw, 0), sent.Sub(lateSat.Trunc(sw))).Named("resume"))
 		ended := isRx.And(active).And(specNow).Named("ended")

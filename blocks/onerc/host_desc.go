@@ -18,9 +18,9 @@ func HostDescriptor() block.Block {
 		Attrs: []block.Attr{
 			{Name: "connections", Kind: block.Whole, Lo: 2, Hi: 1 << 20, Doc: "connections (flows) of the host"},
 			{Name: "epoch_width", Kind: block.Whole, Lo: 2, Hi: 48, Unit: "bits", Doc: "bits of the epoch number (SSTS div epoch_length, one counter for the NIC); epochs compare for equality"},
-			{Name: "weight_width", Kind: block.Whole, Lo: 1, Hi: 16, Unit: "bits", Doc: "bits of a weight and of the host's connection count (A-24); the count stops at the top"},
+			{Name: "weight_width", Kind: block.Whole, Lo: 1, Hi: 12, Unit: "bits", Doc: "bits of a weight and of the host's connection count (A-24); the count stops at the top; the division's table has 2^weight_width entries"},
 			{Name: "seq_width", Kind: block.Whole, Lo: 1, Hi: 32, Unit: "bits", Doc: "bits of a shared speculative sequence number, of let_through and of a flow's speculative count (onerc_switch's seq_width)"},
-			{Name: "rate_width", Kind: block.Whole, Lo: 1, Hi: 48, Unit: "bits", Doc: "bits of a rate (sperc_link's b, per unit of weight); rate_width + weight_width at most 64"},
+			{Name: "rate_width", Kind: block.Whole, Lo: 1, Hi: 48, Unit: "bits", Doc: "bits of a rate (sperc_link's b, per unit of weight)"},
 			block.DepthAttr,
 		},
 		Default: DefaultHostParams,
@@ -149,7 +149,7 @@ func hostFormalJob(name, doc string, p HostParams, breaks bool) block.FormalJob 
 			}}},
 			// the first weight forgets its floor of one
 			"weights_nonzero": {{Node: "start_weight", With: func(orig hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
-				return get("start_count")
+				return hdlgen.Mux(get("new_epoch"), get("conns_reg"), get("snap_count_reg"))
 			}}},
 			// later weights count the other connections only
 			"header_weights_nonzero": {{Node: "count_weight", With: func(orig hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {

@@ -120,11 +120,9 @@ func ValidateHost(p HostParams) error {
 		return fmt.Errorf("onerc_host: %d connections behind a %d-bit id: want at least 2, that the id holds", p.NumConn, p.ConnW)
 	case p.KindW < 3 || p.KindW > 8:
 		return fmt.Errorf("onerc_host: %d-bit kinds: want 3..8", p.KindW)
-	case p.EpochW < 2 || p.EpochW > 48 || p.WeightW < 1 || p.WeightW > 16 || p.SeqW < 1 || p.SeqW > 32 || p.RateW < 1 || p.RateW > 48:
-		return fmt.Errorf("onerc_host: %d-bit epochs, %d-bit weights, %d-bit sequence numbers, %d-bit rates: want 2..48, 1..16, 1..32 and 1..48",
+	case p.EpochW < 2 || p.EpochW > 48 || p.WeightW < 1 || p.WeightW > 12 || p.SeqW < 1 || p.SeqW > 32 || p.RateW < 1 || p.RateW > 48:
+		return fmt.Errorf("onerc_host: %d-bit epochs, %d-bit weights, %d-bit sequence numbers, %d-bit rates: want 2..48, 1..12, 1..32 and 1..48",
 			p.EpochW, p.WeightW, p.SeqW, p.RateW)
-	case p.RateW+p.WeightW > 64:
-		return fmt.Errorf("onerc_host: %d-bit rates and %d-bit weights: the exact division by a weight needs rate_width + weight_width <= 64", p.RateW, p.WeightW)
 	}
 	return nil
 }

@@ -71,11 +71,11 @@ func TestHostMutantsFail(t *testing.T) {
 		name string
 		mut  hdlgen.Mutation
 	}{
-		{"weight of the moment", hdlgen.Mutation{Node: "start_count", With: func(orig hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
+		{"weight of the moment", hdlgen.Mutation{Node: "start_weight", With: func(orig hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
 			return hdlgen.MaxU(orig, get("conns_reg"))
 		}}},
-		{"counter never restarts", hdlgen.Mutation{Node: "slot_claim", With: func(orig hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
-			return orig.And(get("slot_valid").Not())
+		{"counter never restarts", hdlgen.Mutation{Node: "slot0_claim", With: func(orig hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
+			return orig.And(get("slot0_valid_reg").Not())
 		}}},
 		{"resume off by one", hdlgen.Mutation{Node: "late", With: func(orig hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
 			return orig.Add(hdlgen.Const(orig.Width(), 1))

@@ -1,0 +1,1 @@
+verilog-out/onerc_host/onerc_host.v
