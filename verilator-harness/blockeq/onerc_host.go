@@ -13,7 +13,9 @@ import (
 // onerc_host's bench: the golden model (golden/onerc) in the shell's
 // cycle contract; a stimulus that runs flows through their lives (open,
 // speculative sends, control packets out and back, scheduled sends,
-// close) with an epoch that advances slowly, so that flows of one epoch
+// close), each connection's first event an open or a close (the two
+// kinds that never read the word: the table's power-on contents are
+// random under cocotb), with an epoch that advances slowly, so that flows of one epoch
 // share their numbers, now and then jumps (a flow's counter is claimed
 // by a later epoch: stale sends), and now and then reopens or closes a
 // closed connection, with coverage of every outcome.
@@ -134,13 +136,14 @@ type hostDraw struct {
 	prof  hostProfile
 	r     *rng
 	conns localityPicker
-	open  []bool // the stimulus's view: opened and not closed
-	epoch uint64
+	open    []bool // the stimulus's view: opened and not closed
+	touched []bool // opened or closed once: the word no longer depends on the table's power-on contents
+	epoch   uint64
 }
 
 func newHostDraw(prof hostProfile, seed uint64) *hostDraw {
 	r := newRNG(seed)
-	d := &hostDraw{prof: prof, r: r, open: make([]bool, prof.conns), epoch: 3}
+	d := &hostDraw{prof: prof, r: r, open: make([]bool, prof.conns), touched: make([]bool, prof.conns), epoch: 3}
 	d.conns = newLocalityPicker(r, 0, prof.conns, prof.pSame, 0)
 	d.conns.strides = prof.strides
 	return d
@@ -168,6 +171,10 @@ func (d *hostDraw) event() []uint64 {
 	conn := d.conns.pick(d.r)
 	kind := gonerc.HostOpen
 	switch x := d.r.below(64); {
+	case !d.touched[conn] && x < 16:
+		kind = gonerc.HostClose // a connection's first event opens or closes it
+	case !d.touched[conn]:
+		kind = gonerc.HostOpen
 	case !d.open[conn] && x < 16:
 		kind = gonerc.HostOpen
 	case !d.open[conn] && x == 16:
@@ -209,11 +216,9 @@ func (d *hostDraw) event() []uint64 {
 	case 1:
 		v[1] = uint64(gonerc.HostNumKinds) + d.r.below(8-uint64(gonerc.HostNumKinds)) // an unknown kind
 	}
-	if v[1] == uint64(gonerc.HostOpen) && v[0] < pr.conns {
-		d.open[v[0]] = true
-	}
-	if v[1] == uint64(gonerc.HostClose) && v[0] < pr.conns {
-		d.open[v[0]] = false
+	if v[0] < pr.conns && (v[1] == uint64(gonerc.HostOpen) || v[1] == uint64(gonerc.HostClose)) {
+		d.open[v[0]] = v[1] == uint64(gonerc.HostOpen)
+		d.touched[v[0]] = true
 	}
 	return v
 }
