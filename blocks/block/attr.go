@@ -120,3 +120,15 @@ type Section interface {
 	// ("" is the label).
 	Errorf(attr string, format string, a ...any)
 }
+
+// FirstSet is the first of attrs that the file writes, or fallback when
+// it writes none of them: where to report an error that no single
+// attribute causes ("" is the block's label).
+func FirstSet(s Section, fallback string, attrs ...string) string {
+	for _, a := range attrs {
+		if s.IsSet(a) {
+			return a
+		}
+	}
+	return fallback
+}

@@ -101,14 +101,7 @@ func resolveHost(s block.Section, env block.Env) HostParams {
 		return def
 	}
 	if err := gonerc.ValidateHost(g); err != nil {
-		at := ""
-		for _, a := range []string{"rate_width", "weight_width", "epoch_width", "seq_width"} {
-			if s.IsSet(a) {
-				at = a
-				break
-			}
-		}
-		s.Errorf(at, "%v", err)
+		s.Errorf(block.FirstSet(s, "", "rate_width", "weight_width", "epoch_width", "seq_width"), "%v", err)
 		return def
 	}
 	p := HostParams{HostParams: g}

@@ -104,14 +104,7 @@ func resolveSPERC(s block.Section, env block.Env) SPERCParams {
 		return def
 	}
 	if err := gonerc.ValidateSPERC(g); err != nil {
-		at := ""
-		for _, a := range []string{"capacity", "rate_width", "weight_width", "inv_frac_width", "num_b_width", "hops", "recip_bits", "round_width"} {
-			if s.IsSet(a) {
-				at = a
-				break
-			}
-		}
-		s.Errorf(at, "%v", err)
+		s.Errorf(block.FirstSet(s, "", "capacity", "rate_width", "weight_width", "inv_frac_width", "num_b_width", "hops", "recip_bits", "round_width"), "%v", err)
 		return def
 	}
 	p := SPERCParams{SPERCParams: g}

@@ -180,14 +180,7 @@ func checkFixed(s block.Section, fracW int, vals map[string]uint64) bool {
 // errorAtFirstSet reports err at the first of attrs the file writes (at
 // the block's label when it writes none).
 func errorAtFirstSet(s block.Section, err error, attrs ...string) {
-	at := ""
-	for _, a := range attrs {
-		if s.IsSet(a) {
-			at = a
-			break
-		}
-	}
-	s.Errorf(at, "%v", err)
+	s.Errorf(block.FirstSet(s, "", attrs...), "%v", err)
 }
 
 // SwiftOf is the parameters of block swift in a configuration.

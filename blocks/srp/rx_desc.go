@@ -87,14 +87,7 @@ func resolveRx(s block.Section, env block.Env) RxParams {
 		return DefaultRxParams()
 	}
 	if err := p.Validate(); err != nil {
-		at := "time_width"
-		for _, a := range []string{"n_max", "frac_width", "n_width", "packet_time", "time_width"} {
-			if s.IsSet(a) {
-				at = a
-				break
-			}
-		}
-		s.Errorf(at, "%v", err)
+		s.Errorf(block.FirstSet(s, "time_width", "n_max", "frac_width", "n_width", "packet_time", "time_width"), "%v", err)
 		return DefaultRxParams()
 	}
 	s.Info("slot", strconv.FormatUint(p.SlotFx(), 10), fmt.Sprintf("(1 + epsilon) x packet_time in 2^-%d ticks, rounded up", p.FracW))

@@ -89,14 +89,7 @@ func resolveTTW(s block.Section, env block.Env) TTWParams {
 		return DefaultTTWParams()
 	}
 	if err := gsrp.ValidateTTW(p.Golden()); err != nil {
-		at := "ttw"
-		for _, a := range []string{"header_width", "ttw_mode", "time_width", "ttw"} {
-			if s.IsSet(a) {
-				at = a
-				break
-			}
-		}
-		s.Errorf(at, "%v", err)
+		s.Errorf(block.FirstSet(s, "ttw", "header_width", "ttw_mode", "time_width", "ttw"), "%v", err)
 		return DefaultTTWParams()
 	}
 	need, err := NeededTTWDepth(p)

@@ -78,14 +78,7 @@ func resolveTx(s block.Section, env block.Env) TxParams {
 	p.SeqW = int(s.Whole("seq_width", 16, block.Default, "16-bit sequence numbers"))
 	p.TimeW = int(s.Whole("time_width", env.TimeW, block.Derived, "hardware.time_width"))
 	if err := gsrp.ValidateTx(p.Golden()); err != nil {
-		at := "n_min"
-		for _, a := range []string{"n_min", "n_max", "seq_width", "message_width", "time_width"} {
-			if s.IsSet(a) {
-				at = a
-				break
-			}
-		}
-		s.Errorf(at, "%v", err)
+		s.Errorf(block.FirstSet(s, "n_min", "n_min", "n_max", "seq_width", "message_width", "time_width"), "%v", err)
 		return DefaultTxParams()
 	}
 	need, err := NeededTxDepth(p)

@@ -96,14 +96,7 @@ func resolveWMCtrl(s block.Section, env block.Env) WMCtrlParams {
 		if !bad {
 			return
 		}
-		at := attrs[0]
-		for _, a := range attrs {
-			if s.IsSet(a) {
-				at = a
-				break
-			}
-		}
-		s.Errorf(at, format, args...)
+		s.Errorf(block.FirstSet(s, attrs[0], attrs...), format, args...)
 		ok = false
 	}
 	check(g.WMMin >= g.WMMax, []string{"wm_min", "wm_max"}, "wm_min = %d must be below wm_max = %d", g.WMMin, g.WMMax)
@@ -116,14 +109,7 @@ func resolveWMCtrl(s block.Section, env block.Env) WMCtrlParams {
 		return def
 	}
 	if err := g.Validate(); err != nil { // what the checks above do not name
-		at := ""
-		for _, a := range []string{"wm_min", "wm_max", "lat_thresh", "max_lat_thresh", "frac_width", "lat_width", "base_md", "ai"} {
-			if s.IsSet(a) {
-				at = a
-				break
-			}
-		}
-		s.Errorf(at, "%v", err)
+		s.Errorf(block.FirstSet(s, "", "wm_min", "wm_max", "lat_thresh", "max_lat_thresh", "frac_width", "lat_width", "base_md", "ai"), "%v", err)
 		return def
 	}
 	p := WMCtrlParams{WMFxParams: g, NumConn: int(env.Conns), ConnW: int(env.ConnW)}
