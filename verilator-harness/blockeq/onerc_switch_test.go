@@ -9,7 +9,6 @@ import (
 	"github.com/nicgen/nicgen/blocks/connpipe"
 	"github.com/nicgen/nicgen/blocks/onerc"
 	"github.com/nicgen/nicgen/golden/netsim/newflow"
-	gonerc "github.com/nicgen/nicgen/golden/onerc"
 	"github.com/nicgen/nicgen/hdlgen"
 	harness "github.com/nicgen/nicgen/verilator-harness"
 )
@@ -79,21 +78,43 @@ func TestSwitchMutantsFail(t *testing.T) {
 }
 
 // TestNewFlowRTLInTheLoop plays 1RC's new-flow scene (golden/netsim/newflow)
-// with the Verilated onerc_switch as the port, at weights 1 and 2, and
-// requires the run of the golden model: the same let_through, drops and
-// deliveries.
+// with the three Verilated 1RC blocks, sperc_link at the link,
+// onerc_switch at the port and onerc_host at the new flow's host, at
+// weights 1 and 2, and requires the run of the golden models: the same b,
+// window, let_through, resume, rate, drops and deliveries.
 func TestNewFlowRTLInTheLoop(t *testing.T) {
-	p := onerc.DefaultSwitchParams()
-	m, err := onerc.Switch(p)
-	model, hd := build(t, m, err)
-	rtl, err := NewRTLSwitch(Built{model, hd})
-	if err != nil {
-		t.Fatal(err)
+	c := newflow.Default()
+	lp := onerc.SPERCParams{SPERCParams: newflow.LinkParams(c)}
+	lp.ConnW = 16
+	lp.Depth = connpipe.MustDepth(onerc.NeededSPERCDepth(lp))
+	pp := onerc.DefaultSwitchParams()
+	if got := pp.Golden(); got != newflow.PortParams(c) {
+		t.Fatalf("the scene's port %+v is not the default block's %+v", newflow.PortParams(c), got)
 	}
+	hp := onerc.HostParams{HostParams: newflow.HostParams(c)}
+	hp.Depth = connpipe.MustDepth(onerc.NeededHostDepth(hp))
 	for _, w := range []uint64{1, 2} {
-		c := newflow.Default()
+		// fresh hardware for each run (the Verilator builds are cached)
+		lm, err := onerc.SPERCLink(lp)
+		lModel, lhd := build(t, lm, err)
+		link, err := NewRTLSPERC(Built{lModel, lhd}, lp.Hops)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pm, err := onerc.Switch(pp)
+		pModel, phd := build(t, pm, err)
+		port, err := NewRTLSwitch(Built{pModel, phd})
+		if err != nil {
+			t.Fatal(err)
+		}
+		hm, err := onerc.Host(hp)
+		hModel, hhd := build(t, hm, err)
+		host, err := NewRTLHost(Built{hModel, hhd})
+		if err != nil {
+			t.Fatal(err)
+		}
 		c.Weight = w
-		golden, err := gonerc.NewSwitchModel(p.Golden())
+		golden, err := newflow.GoldenBlocks(c)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -101,13 +122,14 @@ func TestNewFlowRTLInTheLoop(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := newflow.Run(c, rtl)
+		got, err := newflow.Run(c, newflow.Blocks{Link: link, Port: port, Host: host})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("weight %d: the RTL in the loop gives another scene:\nRTL:    %+v\ngolden: %+v", w, *got, *want)
 		}
-		t.Logf("weight %d: let_through %d, %d dropped in order, first RTT %.1f Gb/s of a fair %.1f, identical to the golden run", w, got.LetThrough, len(got.Dropped), got.FirstRTTGbps, got.FairGbps)
+		t.Logf("weight %d: b %d, let_through %d, resume %d, %d dropped in order, first RTT %.1f Gb/s at a rate of %.2f, identical to the golden run",
+			w, got.B, got.LetThrough, got.Resume, len(got.Dropped), got.FirstRTTGbps, got.FairGbps)
 	}
 }
