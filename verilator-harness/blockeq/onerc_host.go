@@ -133,9 +133,9 @@ func hostProfileFor(p onerc.HostParams, name string) hostProfile {
 }
 
 type hostDraw struct {
-	prof  hostProfile
-	r     *rng
-	conns localityPicker
+	prof    hostProfile
+	r       *rng
+	conns   localityPicker
 	open    []bool // the stimulus's view: opened and not closed
 	touched []bool // opened or closed once: the word no longer depends on the table's power-on contents
 	epoch   uint64
