@@ -30,10 +30,12 @@ one state and window, which lives while the pair has an open QP); smartt and
 nscc are the blocks' fixed-point golden models on their 800 Gb/s network,
 swift and hpcc golden/snyder's float64 references on the thesis's 100 Gb/s
 network, and 1rc is s-PERC with 1RC and weights (the sperc_link and
-onerc_switch golden models). It prints, per attack, the victim's share of
-the bottleneck over the window, the FCT slowdown of a victim message and
-the verdict (vulnerable below --vulnerable-below), with S3 Table 3.2's
-verdict beside it (* where they differ). docs/sim.md explains the choices.
+onerc_switch golden models at the bottleneck, onerc_host at each sender).
+It prints, per attack, the victim's share of the bottleneck over the
+window, the FCT slowdown of a victim message and the verdict (vulnerable
+below --vulnerable-below), with S3 Table 3.2's verdict beside it (* where
+they differ), and for 1rc how often onerc_host's resume point was exact
+and how many packets it sent again. docs/sim.md explains the choices.
 The same flags print the same bytes.`,
 		Example: "  nicgen scenario isolation\n" +
 			"  nicgen scenario isolation --cc swift,1rc --attack parallel,staggered\n" +

@@ -20,6 +20,8 @@
 // its own, opened at one BDP) or per src/dst (the QPs of one source host
 // and destination share one state and one window, created with the
 // pair's first open QP and freed with its last). 1RC runs
-// golden/onerc's sperc_link and onerc_switch at the bottleneck.
+// golden/onerc's sperc_link and onerc_switch at the bottleneck and an
+// onerc_host at each sender (weights, shared speculative numbers, the
+// resume point and the pacing rate).
 // docs/sim.md ("Isolation") has the measured table and the choices.
 package isolation

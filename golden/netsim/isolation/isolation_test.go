@@ -120,19 +120,74 @@ func TestPatternCatchesNoSharing(t *testing.T) {
 // 1RC's headline under the staggered attack: speculative packets are
 // dropped (the window limits each new flow), each flow's drops are a run
 // of its last speculative packets, and the receivers get every packet in
-// order, without a NACK or a timeout.
+// order, without a NACK or a timeout. onerc_host resumes every flow at
+// most from its exact point (its packets numbered below let_through), and
+// exactly here: each host starts at most one flow an epoch, so a flow's
+// speculative numbers are consecutive.
 func TestOneRCDropsInOrder(t *testing.T) {
 	cfg := testConfig()
-	cfg.Controls, cfg.Attacks = []Control{OneRC}, []Attack{Staggered, Shuffled}
+	cfg.Controls = []Control{OneRC}
 	r, err := Run(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range r.Rows[0].Cells {
-		t.Logf("%s: %d of %d speculative packets dropped, in order %v, %d out of order", c.Attack, c.SpecDropped, c.SpecSent, c.DropsInOrder, c.OutOfOrder)
+		t.Logf("%s: %d of %d speculative packets dropped, in order %v, %d out of order; resume exact for %d of %d flows, %d over, %d resent, %d copies",
+			c.Attack, c.SpecDropped, c.SpecSent, c.DropsInOrder, c.OutOfOrder, c.ResumeExact, c.Resumed, c.ResumeOver, c.Resent, c.Duplicates)
+		if c.ResumeOver != 0 || c.Resumed < int64(c.AttackerQPs) || c.Duplicates > c.Resent {
+			t.Errorf("%s: resume beyond the exact point for %d of %d flows (%d QPs), %d copies of %d resent: want none beyond, every QP resumed but one opened at the window's end, no more copies than resends",
+				c.Attack, c.ResumeOver, c.Resumed, c.AttackerQPs+1, c.Duplicates, c.Resent)
+		}
+		if c.Attack != Parallel && (c.ResumeExact != c.Resumed || c.Resent != 0) {
+			t.Errorf("%s: resume exact for %d of %d flows, %d resent: want every one exact (consecutive numbers)", c.Attack, c.ResumeExact, c.Resumed, c.Resent)
+		}
+		if c.Attack != Staggered && c.Attack != Shuffled {
+			continue
+		}
 		if c.SpecDropped == 0 || c.SpecDropped >= c.SpecSent || !c.DropsInOrder || c.OutOfOrder != 0 {
 			t.Errorf("%s: %d of %d dropped, in order %v, %d out of order: want some but not all dropped, in order, nothing reordered",
 				c.Attack, c.SpecDropped, c.SpecSent, c.DropsInOrder, c.OutOfOrder)
+		}
+	}
+}
+
+// The attacker, with one long-lived QP, opens four more at once after the
+// warm-up: they share the epoch's speculative numbers round robin, and
+// the entry (half the link's window: the attacker's flow has a weight of
+// 1 beside the victim's) drops the later ones. Interleaved numbers make
+// onerc_host's resume point a lower bound: some flows send again packets
+// that got through, the receiver discards each copy (it counts the bytes
+// once, and its ACK acknowledges nothing new), and no flow skips a
+// dropped packet.
+func TestOneRCResumeLowerBound(t *testing.T) {
+	s, err := newSim(testConfig(), OneRC, Weighted, None)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.start()
+	at := s.warmPs + s.n.BaseRTT/3
+	s.runTo(at)
+	s.now, s.attack = at, Parallel
+	s.attackerOpens(0)
+	s.runTo(s.endPs)
+	if s.err != nil {
+		t.Fatal(s.err)
+	}
+	c := s.measure()
+	t.Logf("%d of %d speculative packets dropped, in order %v, %d out of order; resume exact for %d of %d flows, %d over, %d resent, %d copies; victim's share %.3f",
+		c.SpecDropped, c.SpecSent, c.DropsInOrder, c.OutOfOrder, c.ResumeExact, c.Resumed, c.ResumeOver, c.Resent, c.Duplicates, c.VictimShare)
+	if c.Resumed != 6 || c.ResumeOver != 0 || c.ResumeExact == c.Resumed || c.Resent == 0 || c.Duplicates != c.Resent {
+		t.Errorf("resume exact for %d of %d flows, %d beyond, %d resent, %d copies: want 6 flows, none beyond, some short, every resend a discarded copy",
+			c.ResumeExact, c.Resumed, c.ResumeOver, c.Resent, c.Duplicates)
+	}
+	if c.SpecDropped == 0 || !c.DropsInOrder || c.OutOfOrder != 0 {
+		t.Errorf("%d dropped, in order %v, %d out of order: want some dropped, in order, nothing reordered", c.SpecDropped, c.DropsInOrder, c.OutOfOrder)
+	}
+	for _, h := range s.hosts {
+		for _, q := range h.qps {
+			if q.acked > q.rxNext*int64(s.n.MTU) {
+				t.Errorf("QP %d: %d bytes acknowledged, %d packets received: a copy was acknowledged", q.id, q.acked, q.rxNext)
+			}
 		}
 	}
 }

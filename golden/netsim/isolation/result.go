@@ -37,13 +37,25 @@ type Cell struct {
 	AttackerQPs   int     `json:"attacker_qps"`
 	MaxQueueBytes int64   `json:"max_queue_bytes"`
 	MaxQueueBDP   float64 `json:"max_queue_bdp"`
-	// OutOfOrder counts packets the receiver got out of sequence.
+	// OutOfOrder counts packets the receiver got out of sequence, and
+	// Duplicates the copies it discarded (1RC's resends).
 	OutOfOrder int64 `json:"out_of_order"`
+	Duplicates int64 `json:"duplicates,omitempty"`
 	// 1RC: speculative packets sent and dropped, and whether every flow's
 	// drops were a run of its last speculative packets.
 	SpecSent     int64 `json:"spec_sent,omitempty"`
 	SpecDropped  int64 `json:"spec_dropped,omitempty"`
 	DropsInOrder bool  `json:"drops_in_order,omitempty"`
+	// 1RC: the flows whose first control packet returned (Resumed), and
+	// how onerc_host's resume point compared with the exact one, the
+	// flow's speculative packets numbered below let_through: equal
+	// (ResumeExact), beyond it (ResumeOver: it would skip a dropped
+	// packet; never) or short of it by Resent packets in all, which got
+	// through and are sent again.
+	Resumed     int64 `json:"resumed,omitempty"`
+	ResumeExact int64 `json:"resume_exact,omitempty"`
+	ResumeOver  int64 `json:"resume_over,omitempty"`
+	Resent      int64 `json:"resent,omitempty"`
 	// Events is the simulator's event count (benchmarks).
 	Events int64 `json:"-"`
 }
@@ -165,9 +177,22 @@ func (r *Result) WriteTable(w io.Writer) error {
 		if i == 0 || r.Rows[i-1].Control != row.Control {
 			fmt.Fprintf(w, "%s: %s, BDP %d B\n", row.Control, row.Network.Name, row.Network.BDP)
 		}
+		if row.Control == OneRC {
+			writeResumes(w, row)
+		}
 	}
 	fmt.Fprintln(w)
 	return WriteTable32(w)
+}
+
+// writeResumes prints, per attack, how often onerc_host's resume point
+// was exact and how many packets that got through were sent again.
+func writeResumes(w io.Writer, row Row) {
+	var fs []string
+	for _, c := range row.Cells {
+		fs = append(fs, fmt.Sprintf("%s %d/%d, %d", c.Attack, c.ResumeExact, c.Resumed, c.Resent))
+	}
+	fmt.Fprintf(w, "  onerc_host: flows resumed exactly / flows, packets resent: %s\n", strings.Join(fs, "; "))
 }
 
 // slowdownText is the slowdown, ">x" when the message was not complete.

@@ -62,20 +62,23 @@ type host struct {
 	qps    []*qp
 	rr     int
 	busy   bool
-	wakeAt int64 // a pacing wake-up is pending at this time (1RC), or -1
-	rcHost
+	wakeAt int64  // a pacing wake-up is pending at this time (1RC), or -1
+	nic    *rcNIC // 1RC: its onerc_host
 }
 
 // packet is one data packet.
 type packet struct {
-	qp      *qp
-	idx     int64
-	size    int
-	sentPs  int64
-	seq     int64 // its state's packet count at send (HPCC)
-	spec    bool  // 1RC: sent speculatively
-	specSeq uint64
-	ecn     bool
+	qp     *qp
+	idx    int64
+	size   int
+	sentPs int64
+	seq    int64 // its state's packet count at send (HPCC)
+	// 1RC: sent speculatively, with the header onerc_host gave it: its
+	// shared sequence number, its flow's start epoch and weight
+	spec                           bool
+	specSeq, specEpoch, specWeight uint64
+	dup                            bool // a copy of a packet the receiver has (a 1RC resend)
+	ecn                            bool
 	// HPCC's INT, stamped as the packet leaves the egress
 	qlen, tx, tsNs float64
 }
@@ -143,12 +146,20 @@ type sim struct {
 func newSim(cfg Config, k Control, g Granularity, a Attack) (*sim, error) {
 	s := &sim{cfg: cfg, attack: a, gran: g, states: map[stateKey]*ccState{},
 		red: rand.New(rand.NewPCG(cfg.Seed, 0x69736f6c))} // "isol"
+	for i := range s.hosts {
+		s.hosts[i] = &host{id: i, wakeAt: -1}
+	}
 	if k == OneRC {
 		rc, err := newRCSwitch()
 		if err != nil {
 			return nil, err
 		}
 		s.rc, s.n = rc, rc.n
+		for i := range s.hosts {
+			if s.hosts[i].nic, err = newRCNIC(); err != nil {
+				return nil, err
+			}
+		}
 	} else {
 		wc, err := newWindowControl(k)
 		if err != nil {
@@ -159,9 +170,6 @@ func newSim(cfg Config, k Control, g Granularity, a Attack) (*sim, error) {
 	s.warmPs = int64(cfg.WarmupRTTs) * s.n.BaseRTT
 	s.endPs = s.warmPs + int64(cfg.WindowRTTs)*s.n.BaseRTT
 	s.kmin, s.kmax = 0.2*float64(s.n.BDP), 0.8*float64(s.n.BDP)
-	for i := range s.hosts {
-		s.hosts[i] = &host{id: i, wakeAt: -1, rcHost: rcHost{epochNum: -1}}
-	}
 	s.victim.msgFirst, s.victim.msgDonePs = -1, -1
 	s.cell = Cell{Attack: a}
 	return s, nil
@@ -169,21 +177,33 @@ func newSim(cfg Config, k Control, g Granularity, a Attack) (*sim, error) {
 
 // run simulates until the end of the window and measures.
 func (s *sim) run() (*Cell, error) {
+	s.start()
+	s.runTo(s.endPs)
+	if s.err != nil {
+		return nil, s.err
+	}
+	return s.measure(), nil
+}
+
+// start opens the victim's QP and schedules the attacker's first open.
+func (s *sim) start() {
 	s.openQP(s.hosts[victimHost], victimDst, longLived, true)
 	s.q.Push(0, event{kind: evOpen, k: 0})
+}
+
+// runTo dispatches the events up to time until; later ones stay queued
+// (the first of them behind any others of its time).
+func (s *sim) runTo(until int64) {
 	for s.q.Len() > 0 && s.err == nil {
 		at, e := s.q.Pop()
-		if at > s.endPs {
-			break
+		if at > until {
+			s.q.Push(at, e)
+			return
 		}
 		s.now = at
 		s.cell.Events++
 		s.dispatch(e)
 	}
-	if s.err != nil {
-		return nil, s.err
-	}
-	return s.measure(), nil
 }
 
 func (s *sim) dispatch(e event) {
@@ -313,15 +333,16 @@ func (s *sim) canSend(q *qp) bool {
 }
 
 // wake starts h's next packet if its link is idle: round robin from the
-// QP after the last one served.
+// QP after the last one served (under 1RC, one whose send onerc_host
+// does not answer stale).
 func (s *sim) wake(h *host) {
-	if h.busy || len(h.qps) == 0 {
+	if h.busy || len(h.qps) == 0 || s.err != nil {
 		return
 	}
 	n := len(h.qps)
 	for i := range n {
 		j := (h.rr + i) % n
-		if q := h.qps[j]; s.canSend(q) {
+		if q := h.qps[j]; s.canSend(q) && (q.rc == nil || s.rc.ask(s, q)) {
 			h.rr = (j + 1) % n
 			s.send(h, q)
 			return
@@ -409,9 +430,17 @@ func (s *sim) mark(q float64) bool {
 }
 
 // deliver counts a packet leaving the egress: the window's shares, the
-// receiver's order, the victim's message.
+// receiver's order, the victim's message. The receiver discards a copy of
+// a packet it has (1RC resends some that got through): below the index
+// it expects next, as a flow loses only a tail of its speculative
+// packets, so none below is missing (OutOfOrder would count a gap).
 func (s *sim) deliver(p *packet) {
 	q := p.qp
+	if p.idx < q.rxNext {
+		p.dup = true
+		s.cell.Duplicates++
+		return
+	}
 	if s.now >= s.warmPs {
 		if q.victim {
 			s.victim.bytes += int64(p.size)
@@ -422,16 +451,19 @@ func (s *sim) deliver(p *packet) {
 	if p.idx != q.rxNext {
 		s.cell.OutOfOrder++
 	}
-	q.rxNext = max(q.rxNext, p.idx+1)
+	q.rxNext = p.idx + 1
 	if q.victim && s.victim.msgFirst >= 0 && s.victim.msgDonePs < 0 && q.rxNext > s.victim.msgLast && p.idx <= s.victim.msgLast {
 		s.victim.msgDonePs = s.now + s.n.PropPs // its tail reaches the receiver
 	}
 }
 
-// ackIn hands an ACK to its sender.
+// ackIn hands an ACK to its sender; a copy's ACK acknowledges nothing
+// new.
 func (s *sim) ackIn(p *packet) {
 	q := p.qp
-	q.acked += int64(p.size)
+	if !p.dup {
+		q.acked += int64(p.size)
+	}
 	if st := q.st; st != nil {
 		st.inflight -= int64(p.size)
 		cwnd, err := st.w.ack(ackInfo{delayNs: float64(s.now-p.sentPs) / 1000, nowNs: float64(s.now) / 1000, size: p.size,
@@ -442,7 +474,7 @@ func (s *sim) ackIn(p *packet) {
 		}
 		st.cwnd = cwnd
 	}
-	if q.acked == q.total {
+	if !p.dup && q.acked == q.total {
 		s.closeQP(q)
 	}
 	s.wake(q.host)
@@ -473,6 +505,7 @@ func (s *sim) measure() *Cell {
 	c.MaxQueueBDP = float64(c.MaxQueueBytes) / float64(s.n.BDP)
 	if s.rc != nil {
 		c.SpecSent, c.SpecDropped, c.DropsInOrder = s.rc.specSent, s.rc.specDropped, s.rc.dropHoles == 0
+		c.Resumed, c.ResumeExact, c.ResumeOver, c.Resent = s.rc.resumed, s.rc.resumeExact, s.rc.resumeOver, s.rc.resent
 	}
 	return c
 }
