@@ -34,6 +34,7 @@ func registered() []block.Block {
 		srp.TxDescriptor(),
 		snyder.SwiftDescriptor(),
 		snyder.HPCCDescriptor(),
+		threecpo.IRLTokensDescriptor(),
 		threecpo.WMCtrlDescriptor(),
 	}
 }

@@ -171,9 +171,9 @@ func (d *hostDraw) event() []uint64 {
 	conn := d.conns.pick(d.r)
 	kind := gonerc.HostOpen
 	switch x := d.r.below(64); {
-	case !d.touched[conn] && x < 16:
+	case conn < pr.conns && !d.touched[conn] && x < 16:
 		kind = gonerc.HostClose // a connection's first event opens or closes it
-	case !d.touched[conn]:
+	case conn < pr.conns && !d.touched[conn]:
 		kind = gonerc.HostOpen
 	case !d.open[conn] && x < 16:
 		kind = gonerc.HostOpen

@@ -1,0 +1,298 @@
+package blockeq
+
+import (
+	"fmt"
+
+	"github.com/nicgen/nicgen/blocks"
+	"github.com/nicgen/nicgen/blocks/threecpo"
+	"github.com/nicgen/nicgen/golden/pipe"
+	gthreecpo "github.com/nicgen/nicgen/golden/threecpo"
+	harness "github.com/nicgen/nicgen/verilator-harness"
+)
+
+// irl_tokens's bench: the golden model (golden/threecpo IRLTable) in the
+// shell's cycle contract; a stimulus of GPU port cycles with the thesis's
+// packets (a write takes 9 request and 1 response tokens, a read 1 and 9,
+// a multicast write its flits plus matched remote flits, now and then
+// beyond max_cost), watermark loads from WM_MAX down to 0 and past WM_MAX,
+// each port's first event an open with its own seed (the table's power-on
+// contents are random under cocotb), and coverage of every outcome.
+
+func init() {
+	RegisterFamily("irl_tokens", Family{
+		Bench: func(cfg blocks.Config, hd harness.Design, profile string, seed uint64) (*Bench, error) {
+			p, err := threecpo.IRLTokensOf(cfg)
+			if err != nil {
+				return nil, err
+			}
+			pm := newPortMap(hd)
+			var ports hostPorts
+			ports.sValid, ports.mReady, ports.sReady, ports.mValid = pm.inIdx("s_event_valid"), pm.inIdx("m_result_ready"), pm.outIdx("s_event_ready"), pm.outIdx("m_result_valid")
+			for _, f := range threecpo.IRLEventFields {
+				ports.in = append(ports.in, pm.inIdx("s_event_"+f))
+			}
+			for _, f := range threecpo.IRLResultFields {
+				ports.out = append(ports.out, pm.outIdx("m_result_"+f))
+			}
+			if err := pm.must(append(prefixed("s_event_", threecpo.IRLEventFields), prefixed("m_result_", threecpo.IRLResultFields)...)...); err != nil {
+				return nil, err
+			}
+			if _, err := gthreecpo.NewIRLTable(p.IRLTableParams); err != nil {
+				return nil, err
+			}
+			newPipe := func() *gthreecpo.IRLPipeline {
+				t, _ := gthreecpo.NewIRLTable(p.IRLTableParams)
+				return gthreecpo.NewIRLPipeline(t, p.Depth)
+			}
+			cov := newIRLCoverage(p)
+			prof := irlProfileFor(p, profile)
+			ref := &irlRef{p: ports, tokW: p.TokW(), pipe: newPipe(), newPipe: newPipe, cov: cov}
+			stim := func() harness.Stimulus {
+				d := newIRLDraw(prof, seed)
+				return &irlStim{p: ports, d: d, h: newHandshake(ports.sValid, ports.mReady, ports.sReady, d.r, prof.pValid, prof.pReady)}
+			}
+			return &Bench{Ref: ref, Stim: stim, Coverage: cov}, nil
+		},
+		Vectors: irlVectors,
+	})
+}
+
+type irlRef struct {
+	p       hostPorts
+	tokW    int
+	pipe    *gthreecpo.IRLPipeline
+	newPipe func() *gthreecpo.IRLPipeline
+	cov     *IRLCoverage
+	v, res  []uint64
+}
+
+func (r *irlRef) Reset() { r.pipe = r.newPipe() }
+
+func (r *irlRef) Cycle(in, out []uint64) {
+	p := r.p
+	if r.v == nil {
+		r.v, r.res = make([]uint64, len(p.in)), make([]uint64, len(p.out))
+	}
+	for i, j := range p.in {
+		r.v[i] = in[j]
+	}
+	*r.pipe.Input() = threecpo.IRLEventOf(r.v)
+	mReady := in[p.mReady] == 1
+	sReady, mValid, res := r.pipe.CyclePorts(in[p.sValid] == 1, mReady)
+	out[p.sReady], out[p.mValid] = b2u(sReady), b2u(mValid)
+	threecpo.IRLResultValues(res, r.tokW, r.res)
+	for i, j := range p.out {
+		out[j] = r.res[i]
+	}
+	if mValid && mReady {
+		r.cov.count(res)
+	}
+}
+
+// irlProfile is the event mix of the irl_tokens stimulus.
+type irlProfile struct {
+	ports, numConn        uint64 // ports the stimulus uses; the table's
+	wmMax, maxCost        uint64
+	costW, wmW            int
+	pValid, pReady, pSame float64
+	strides               uint64
+}
+
+func irlProfileFor(p threecpo.IRLTokensParams, name string) irlProfile {
+	pr := irlProfile{ports: uint64(min(p.NumConn, 64)), numConn: uint64(p.NumConn), wmMax: uint64(p.WMMax), maxCost: uint64(p.MaxCost),
+		costW: p.CostW(), wmW: p.WMW(), pValid: 0.9, pReady: 0.8, pSame: 0.5}
+	switch name {
+	case "same-conn":
+		pr.pSame = 1
+	case "idle":
+		pr.pValid = 0.1
+	case "backpressure":
+		pr.pReady = 0.2
+	case "hazard":
+		pr.pValid, pr.pReady, pr.strides = 1, 0.8, hazardStrides
+	}
+	return pr
+}
+
+type irlDraw struct {
+	prof    irlProfile
+	r       *rng
+	conns   localityPicker
+	touched []bool
+}
+
+func newIRLDraw(prof irlProfile, seed uint64) *irlDraw {
+	r := newRNG(seed)
+	d := &irlDraw{prof: prof, r: r, touched: make([]bool, prof.ports)}
+	d.conns = newLocalityPicker(r, 0, prof.ports, prof.pSame, 0)
+	d.conns.strides = prof.strides
+	return d
+}
+
+// event draws the fields in threecpo.IRLEventFields's order: conn, kind,
+// seed, send, req_cost, rsp_cost, req_wm, rsp_wm.
+func (d *irlDraw) event() []uint64 {
+	pr := d.prof
+	conn := d.conns.pick(d.r)
+	seed := d.r.next() & 0xffffffff
+	if seed == 0 {
+		seed = 1
+	}
+	kind := gthreecpo.IRLTick
+	switch x := d.r.below(128); {
+	case conn < uint64(len(d.touched)) && !d.touched[conn]:
+		kind = gthreecpo.IRLOpen
+	case x < 12:
+		kind = gthreecpo.IRLSetWM
+	case x == 12:
+		kind = gthreecpo.IRLOpen
+	}
+	// a write (9 request flits, 1 response), a read (1 and 9), a
+	// multicast write with matched remote flits, or costs out of range
+	reqCost, rspCost := uint64(9), uint64(1)
+	switch d.r.below(8) {
+	case 0, 1, 2:
+		reqCost, rspCost = 1, 9
+	case 3:
+		reqCost += 9 * d.r.below(pr.maxCost/9)
+	case 4:
+		reqCost, rspCost = d.r.below(pr.maxCost+1), d.r.below(10)
+	}
+	if d.r.below(64) == 0 {
+		reqCost = d.r.next() & (uint64(1)<<uint(pr.costW) - 1)
+	}
+	wm := func() uint64 {
+		switch d.r.below(8) {
+		case 0:
+			return pr.wmMax
+		case 1:
+			return d.r.next() & (uint64(1)<<uint(pr.wmW) - 1) // past WM_MAX now and then
+		case 2:
+			return d.r.below(pr.wmMax / 16)
+		}
+		return d.r.below(pr.wmMax + 1)
+	}
+	v := []uint64{conn, uint64(kind), seed, b2u(d.r.below(4) != 0), reqCost, rspCost, wm(), wm()}
+	switch d.r.below(256) {
+	case 0:
+		v[0] = pr.numConn + d.r.below(4) // past the table (masked to the id's width)
+	case 1:
+		v[1] = uint64(gthreecpo.IRLNumKinds) // an unknown kind
+	case 2:
+		if kind == gthreecpo.IRLOpen {
+			v[2] = 0 // an open without seed: an error
+		}
+	}
+	if v[0] < pr.ports && v[1] == uint64(gthreecpo.IRLOpen) && v[2] != 0 {
+		d.touched[v[0]] = true
+	}
+	return v
+}
+
+type irlStim struct {
+	p hostPorts
+	d *irlDraw
+	h handshake
+	v []uint64
+}
+
+func (s *irlStim) Next(prevOut, in []uint64) {
+	if s.h.step(prevOut, in) || s.v == nil {
+		s.v = s.d.event()
+	}
+	for i, j := range s.p.in {
+		in[j] = s.v[i]
+	}
+}
+
+// IRLCoverage counts the outcomes of irl_tokens a run reached.
+type IRLCoverage struct {
+	caseCounts
+	cap int32
+}
+
+var irlCases = []string{"open", "cycle, sent", "cycle, refused without tokens", "cycle, refused over max_cost", "cycle, no request",
+	"request token", "no request token", "response token", "no response token", "counter negative", "counter at cap",
+	"set_wm", "error"}
+
+func newIRLCoverage(p threecpo.IRLTokensParams) *IRLCoverage {
+	return &IRLCoverage{newCaseCounts(irlCases), p.Cap}
+}
+
+func (c *IRLCoverage) count(r *gthreecpo.IRLEventResult) {
+	if r.Error {
+		c.counts["error"]++
+		return
+	}
+	if r.Req < 0 || r.Rsp < 0 {
+		c.counts["counter negative"]++
+	}
+	if r.Req == c.cap || r.Rsp == c.cap {
+		c.counts["counter at cap"]++
+	}
+	switch r.Kind {
+	case gthreecpo.IRLOpen:
+		c.counts["open"]++
+	case gthreecpo.IRLSetWM:
+		c.counts["set_wm"]++
+	case gthreecpo.IRLTick:
+		switch {
+		case r.Sent:
+			c.counts["cycle, sent"]++
+		case r.Refused && r.MaySend:
+			c.counts["cycle, refused over max_cost"]++
+		case r.Refused:
+			c.counts["cycle, refused without tokens"]++
+		default:
+			c.counts["cycle, no request"]++
+		}
+		c.counts[map[bool]string{true: "request token", false: "no request token"}[r.NewReq]]++
+		c.counts[map[bool]string{true: "response token", false: "no response token"}[r.NewRsp]]++
+	}
+}
+
+// irlVectors draws n events of the mixed profile with the golden model's
+// answers.
+func irlVectors(cfg blocks.Config, block string, ports map[string]int, n int, seed uint64) (*VectorSet, error) {
+	p, err := threecpo.IRLTokensOf(cfg)
+	if err != nil {
+		return nil, err
+	}
+	t, err := gthreecpo.NewIRLTable(p.IRLTableParams)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range threecpo.IRLEventFields {
+		if _, ok := ports["s_event_"+f]; len(ports) > 0 && !ok {
+			return nil, fmt.Errorf("blockeq: irl_tokens has no port s_event_%s", f)
+		}
+	}
+	flags := map[string]bool{"sent": true, "refused": true, "new_req": true, "new_rsp": true, "may_send": true, "error": true}
+	cov := newIRLCoverage(p)
+	vs := &VectorSet{
+		Header: VectorHeader{Block: block, Seed: seed, Events: n, Params: p.IRLTableParams, Depth: p.Depth,
+			Latency: pipe.Latency(p.Depth), Credits: pipe.Credits(p.Depth), Ports: ports, Kinds: threecpo.IRLKindNames},
+		Events:   make([]VectorLine, 0, n),
+		Coverage: cov,
+	}
+	d := newIRLDraw(irlProfileFor(p, "mixed"), seed)
+	res := make([]uint64, len(threecpo.IRLResultFields))
+	for i := 0; i < n; i++ {
+		v := d.event()
+		e := threecpo.IRLEventOf(v)
+		var r gthreecpo.IRLEventResult
+		t.StepTo(&e, &r)
+		cov.count(&r)
+		threecpo.IRLResultValues(&r, p.TokW(), res)
+		line := &FieldVector{}
+		for k, name := range threecpo.IRLEventFields {
+			line.In = append(line.In, NamedValue{Name: name, Value: v[k]})
+		}
+		for k, x := range res {
+			name := threecpo.IRLResultFields[k]
+			line.Expect = append(line.Expect, NamedValue{Name: name, Value: x, Flag: flags[name]})
+		}
+		vs.Events = append(vs.Events, line)
+	}
+	return vs, nil
+}

@@ -1,0 +1,1 @@
+verilog-out/irl_tokens/irl_tokens.v
