@@ -143,10 +143,11 @@ func irlFormalJob(name, doc string, p IRLTokensParams, breaks bool) block.Formal
 	if breaks {
 		j.OwnOnly = true
 		j.Mutants = connpipe.WithShellMutants(p.Depth, "sent", map[string][]hdlgen.Mutation{
-			// the gate forgets the response counter: a send may take from a
-			// counter at or below 0
-			"tokens_in_range": {{Node: "may", With: func(orig hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
-				return orig.Or(orig.Not())
+			// the cap forgotten: a token may raise a counter above it (the
+			// gate's own mutation, sends from empty counters, also breaks
+			// may_send on set_wm, which the solver may find first)
+			"tokens_in_range": {{Node: "req_over", With: func(orig hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
+				return orig.And(orig.Not())
 			}}},
 			// a watermark above WM_MAX loads as it is
 			"wm_le_max": {{Node: "set_wm_req", With: func(orig hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {

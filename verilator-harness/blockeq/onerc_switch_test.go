@@ -42,7 +42,12 @@ func TestSwitchEquivalence(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rep, err := b.Run(context.Background(), harness.BuildOptions{}, harness.RunOptions{Cycles: *cycles, Label: "onerc_switch/" + tc.name, WaveDir: t.TempDir()})
+			// the adversarial profiles a fifth of the mixed runs' cycles
+			cyc := *cycles
+			if tc.profile != "mixed" {
+				cyc /= 5
+			}
+			rep, err := b.Run(context.Background(), harness.BuildOptions{}, harness.RunOptions{Cycles: cyc, Label: "onerc_switch/" + tc.name, WaveDir: t.TempDir()})
 			if err != nil {
 				t.Fatal(err)
 			}

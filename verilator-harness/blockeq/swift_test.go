@@ -85,7 +85,12 @@ func TestSwiftEquivalence(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rep, err := b.Run(context.Background(), harness.BuildOptions{}, harness.RunOptions{Cycles: *cycles, Label: "swift/" + tc.name, WaveDir: t.TempDir()})
+			// the adversarial profiles a fifth of the mixed runs' cycles
+			cyc := *cycles
+			if tc.profile != "mixed" {
+				cyc /= 5
+			}
+			rep, err := b.Run(context.Background(), harness.BuildOptions{}, harness.RunOptions{Cycles: cyc, Label: "swift/" + tc.name, WaveDir: t.TempDir()})
 			if err != nil {
 				t.Fatal(err)
 			}
