@@ -25,16 +25,8 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			pm := newPortMap(hd)
-			var ports hostPorts
-			ports.sValid, ports.mReady, ports.sReady, ports.mValid = pm.inIdx("s_event_valid"), pm.inIdx("m_result_ready"), pm.outIdx("s_event_ready"), pm.outIdx("m_result_valid")
-			for _, f := range threecpo.IRLEventFields {
-				ports.in = append(ports.in, pm.inIdx("s_event_"+f))
-			}
-			for _, f := range threecpo.IRLResultFields {
-				ports.out = append(ports.out, pm.outIdx("m_result_"+f))
-			}
-			if err := pm.must(append(prefixed("s_event_", threecpo.IRLEventFields), prefixed("m_result_", threecpo.IRLResultFields)...)...); err != nil {
+			ports, err := newFieldPorts(hd, threecpo.IRLEventFields, threecpo.IRLResultFields)
+			if err != nil {
 				return nil, err
 			}
 			if _, err := gthreecpo.NewIRLTable(p.IRLTableParams); err != nil {
@@ -46,47 +38,18 @@ func init() {
 			}
 			cov := newIRLCoverage(p)
 			prof := irlProfileFor(p, profile)
-			ref := &irlRef{p: ports, tokW: p.TokW(), pipe: newPipe(), newPipe: newPipe, cov: cov}
+			tokW := p.TokW()
+			ref := &fieldRef[gthreecpo.IRLEvent, gthreecpo.IRLEventResult]{p: ports, pipe: newPipe(), newPipe: newPipe,
+				eventOf: threecpo.IRLEventOf, values: func(r *gthreecpo.IRLEventResult, out []uint64) { threecpo.IRLResultValues(r, tokW, out) },
+				count: cov.count}
 			stim := func() harness.Stimulus {
 				d := newIRLDraw(prof, seed)
-				return &irlStim{p: ports, d: d, h: newHandshake(ports.sValid, ports.mReady, ports.sReady, d.r, prof.pValid, prof.pReady)}
+				return &fieldStim{p: ports, draw: d.event, h: newHandshake(ports.sValid, ports.mReady, ports.sReady, d.r, prof.pValid, prof.pReady)}
 			}
 			return &Bench{Ref: ref, Stim: stim, Coverage: cov}, nil
 		},
 		Vectors: irlVectors,
 	})
-}
-
-type irlRef struct {
-	p       hostPorts
-	tokW    int
-	pipe    *gthreecpo.IRLPipeline
-	newPipe func() *gthreecpo.IRLPipeline
-	cov     *IRLCoverage
-	v, res  []uint64
-}
-
-func (r *irlRef) Reset() { r.pipe = r.newPipe() }
-
-func (r *irlRef) Cycle(in, out []uint64) {
-	p := r.p
-	if r.v == nil {
-		r.v, r.res = make([]uint64, len(p.in)), make([]uint64, len(p.out))
-	}
-	for i, j := range p.in {
-		r.v[i] = in[j]
-	}
-	*r.pipe.Input() = threecpo.IRLEventOf(r.v)
-	mReady := in[p.mReady] == 1
-	sReady, mValid, res := r.pipe.CyclePorts(in[p.sValid] == 1, mReady)
-	out[p.sReady], out[p.mValid] = b2u(sReady), b2u(mValid)
-	threecpo.IRLResultValues(res, r.tokW, r.res)
-	for i, j := range p.out {
-		out[j] = r.res[i]
-	}
-	if mValid && mReady {
-		r.cov.count(res)
-	}
 }
 
 // irlProfile is the event mix of the irl_tokens stimulus.
@@ -187,22 +150,6 @@ func (d *irlDraw) event() []uint64 {
 		d.touched[v[0]] = true
 	}
 	return v
-}
-
-type irlStim struct {
-	p hostPorts
-	d *irlDraw
-	h handshake
-	v []uint64
-}
-
-func (s *irlStim) Next(prevOut, in []uint64) {
-	if s.h.step(prevOut, in) || s.v == nil {
-		s.v = s.d.event()
-	}
-	for i, j := range s.p.in {
-		in[j] = s.v[i]
-	}
 }
 
 // IRLCoverage counts the outcomes of irl_tokens a run reached.

@@ -27,16 +27,8 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			pm := newPortMap(hd)
-			var ports hostPorts
-			ports.sValid, ports.mReady, ports.sReady, ports.mValid = pm.inIdx("s_event_valid"), pm.inIdx("m_result_ready"), pm.outIdx("s_event_ready"), pm.outIdx("m_result_valid")
-			for _, f := range onerc.HostEventFields {
-				ports.in = append(ports.in, pm.inIdx("s_event_"+f))
-			}
-			for _, f := range onerc.HostResultFields {
-				ports.out = append(ports.out, pm.outIdx("m_result_"+f))
-			}
-			if err := pm.must(append(prefixed("s_event_", onerc.HostEventFields), prefixed("m_result_", onerc.HostResultFields)...)...); err != nil {
+			ports, err := newFieldPorts(hd, onerc.HostEventFields, onerc.HostResultFields)
+			if err != nil {
 				return nil, err
 			}
 			if _, err := gonerc.NewHostModel(p.HostParams); err != nil {
@@ -48,59 +40,16 @@ func init() {
 			}
 			cov := newHostCoverage(p)
 			prof := hostProfileFor(p, profile)
-			ref := &hostRef{p: ports, pipe: newPipe(), newPipe: newPipe, cov: cov}
+			ref := &fieldRef[gonerc.HostEvent, gonerc.HostResult]{p: ports, pipe: newPipe(), newPipe: newPipe,
+				eventOf: onerc.HostEventOf, values: onerc.HostResultValues, count: cov.count}
 			stim := func() harness.Stimulus {
 				d := newHostDraw(prof, seed)
-				return &hostStim{p: ports, d: d, h: newHandshake(ports.sValid, ports.mReady, ports.sReady, d.r, prof.pValid, prof.pReady)}
+				return &fieldStim{p: ports, draw: d.event, h: newHandshake(ports.sValid, ports.mReady, ports.sReady, d.r, prof.pValid, prof.pReady)}
 			}
 			return &Bench{Ref: ref, Stim: stim, Coverage: cov}, nil
 		},
 		Vectors: hostVectors,
 	})
-}
-
-func prefixed(prefix string, names []string) []string {
-	out := make([]string, len(names))
-	for i, n := range names {
-		out[i] = prefix + n
-	}
-	return out
-}
-
-type hostPorts struct {
-	sValid, mReady, sReady, mValid int
-	in, out                        []int // by onerc.HostEventFields, HostResultFields
-}
-
-type hostRef struct {
-	p       hostPorts
-	pipe    *gonerc.HostPipeline
-	newPipe func() *gonerc.HostPipeline
-	cov     *HostCoverage
-	v, res  []uint64
-}
-
-func (r *hostRef) Reset() { r.pipe = r.newPipe() }
-
-func (r *hostRef) Cycle(in, out []uint64) {
-	p := r.p
-	if r.v == nil {
-		r.v, r.res = make([]uint64, len(p.in)), make([]uint64, len(p.out))
-	}
-	for i, j := range p.in {
-		r.v[i] = in[j]
-	}
-	*r.pipe.Input() = onerc.HostEventOf(r.v)
-	mReady := in[p.mReady] == 1
-	sReady, mValid, res := r.pipe.CyclePorts(in[p.sValid] == 1, mReady)
-	out[p.sReady], out[p.mValid] = b2u(sReady), b2u(mValid)
-	onerc.HostResultValues(res, r.res)
-	for i, j := range p.out {
-		out[j] = r.res[i]
-	}
-	if mValid && mReady {
-		r.cov.count(res)
-	}
 }
 
 // hostProfile is the event mix of the onerc_host stimulus.
@@ -221,22 +170,6 @@ func (d *hostDraw) event() []uint64 {
 		d.touched[v[0]] = true
 	}
 	return v
-}
-
-type hostStim struct {
-	p hostPorts
-	d *hostDraw
-	h handshake
-	v []uint64
-}
-
-func (s *hostStim) Next(prevOut, in []uint64) {
-	if s.h.step(prevOut, in) || s.v == nil {
-		s.v = s.d.event()
-	}
-	for i, j := range s.p.in {
-		in[j] = s.v[i]
-	}
 }
 
 // HostCoverage counts the outcomes of onerc_host a run reached.
