@@ -36,6 +36,7 @@ func registered() []block.Block {
 		snyder.HPCCDescriptor(),
 		threecpo.IRLTokensDescriptor(),
 		threecpo.WMCtrlDescriptor(),
+		threecpo.LRUArbDescriptor(),
 	}
 }
 
