@@ -143,7 +143,10 @@ func LRUArb(p LRUArbParams) (*hdlgen.Module, error) {
 			ptr := cur.F("ptr")
 			ge := make([]hdlgen.Value, v)
 			for i := 0; i < v; i++ {
-				ge[v-1-i] = ptr.Le(hdlgen.Const(iw, uint64(i)))
+				ge[v-1-i] = hdlgen.True() // every pointer is at or before 2^iw - 1
+				if i < 1<<uint(iw)-1 {
+					ge[v-1-i] = ptr.Le(hdlgen.Const(iw, uint64(i)))
+				}
 			}
 			at := elig.And(hdlgen.Cat(ge...)).Named("eligible_at_ptr")
 			oh = hdlgen.Mux(at.Any(), lowestOne(at), low).Named("grant_onehot")

@@ -136,8 +136,7 @@ func injection(t *testing.T, pol ArbPolicy, wm uint32, n int) [3]int {
 		if c >= 100 {
 			grants[v]++
 		}
-		req, rsp := m.Draw()
-		m.s, _ = IRLStep(ip, m.s, IRLCycle{Send: v != 0, ReqCost: cost[v][0], RspCost: cost[v][1], ReqRand: req, RspRand: rsp})
+		m.Cycle(v != 0, cost[v][0], cost[v][1])
 	}
 	return grants
 }
