@@ -1,0 +1,1 @@
+verilog-out/lru_arb/lru_arb.v
