@@ -79,10 +79,10 @@ type MatchResult struct {
 type MatchTableParams struct {
 	MatchParams
 	NumConn, ConnW, KindW int
-	FlitW  int // width of a request's flits
-	CountW int // width of the signed counters: local in [0, 2^(CountW-1) - 1], outstanding down to -2^(CountW-1)
-	LatW   int // width of the collective latency
-	TimeW  int // width of the arrival time, the wait and the expiry
+	FlitW                 int // width of a request's flits
+	CountW                int // width of the signed counters: local in [0, 2^(CountW-1) - 1], outstanding down to -2^(CountW-1)
+	LatW                  int // width of the collective latency
+	TimeW                 int // width of the arrival time, the wait and the expiry
 }
 
 // DefaultMatchTableParams: a GPU of an 8-GPU group (7 other members; the
