@@ -37,6 +37,7 @@ func registered() []block.Block {
 		threecpo.IRLTokensDescriptor(),
 		threecpo.WMCtrlDescriptor(),
 		threecpo.LRUArbDescriptor(),
+		threecpo.MCastMatchDescriptor(),
 	}
 }
 

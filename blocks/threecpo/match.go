@@ -1,0 +1,273 @@
+package threecpo
+
+import (
+	"fmt"
+
+	"github.com/nicgen/nicgen/blocks/connpipe"
+	gthreecpo "github.com/nicgen/nicgen/golden/threecpo"
+	"github.com/nicgen/nicgen/hdlgen"
+)
+
+// MCastMatchParams configure mcast_match: the golden model's parameters
+// (the matcher's and the table's), the pipeline's depth and the proofs'
+// properties.
+type MCastMatchParams struct {
+	gthreecpo.MatchTableParams
+	Depth int
+
+	Formal connpipe.Formal
+
+	used *int
+}
+
+// mcast_match's event kinds (golden/threecpo MatchKind).
+const (
+	MatchKindW    = 3
+	MatchNumKinds = int(gthreecpo.MatchNumKinds)
+)
+
+// MatchKindNames names the kinds.
+var MatchKindNames = []string{"open", "send", "remote", "response", "expire"}
+
+// DefaultMCastMatchParams is golden/threecpo's DefaultMatchTableParams
+// (7 other members, 4-bit flits, 12-bit counters, the thesis's MI factor)
+// behind a 16-bit id.
+func DefaultMCastMatchParams() MCastMatchParams {
+	p := MCastMatchParams{MatchTableParams: gthreecpo.DefaultMatchTableParams()}
+	p.Depth = connpipe.MustDepth(NeededMatchDepth(p))
+	return p
+}
+
+// MatchWordLayout is the per-matcher word: the local flits awaiting
+// responses, then each member's unmatched and outstanding flits.
+func MatchWordLayout(p MCastMatchParams) *hdlgen.Layout {
+	l := hdlgen.NewLayout("mcast_match_word").
+		Field("local", p.CountW-1, fmt.Sprintf("flits of local requests awaiting their responses, 0..%d", p.LocalMax()))
+	for j := 0; j < p.Members; j++ {
+		l = l.Field(fmt.Sprintf("unm%d", j), p.CountW, fmt.Sprintf("member %d: flits sent minus received, two's complement, outstanding..local", j)).
+			Field(fmt.Sprintf("out%d", j), p.CountW, fmt.Sprintf("member %d: minus its queued flits, two's complement, %d..0", j, p.OutMin()))
+	}
+	return l
+}
+
+// NeededMatchDepth is the number of datapath stages mcast_match's cuts reach.
+func NeededMatchDepth(p MCastMatchParams) (int, error) {
+	return connpipe.NeededDepth(p, func(q *MCastMatchParams, n *int) { q.Depth, q.used = connpipe.MaxDepth, n }, MCastMatch)
+}
+
+// sumTree adds values pairwise, each level ending a stage (cut), widening
+// by a bit per level.
+func sumTree(cut func(string, hdlgen.Value) hdlgen.Expr, name string, vals []hdlgen.Expr) hdlgen.Expr {
+	for level := 0; len(vals) > 1; level++ {
+		var next []hdlgen.Expr
+		for i := 0; i < len(vals); i += 2 {
+			if i+1 == len(vals) {
+				next = append(next, vals[i].ZExt(vals[i].Width()+1))
+				continue
+			}
+			w := max(vals[i].Width(), vals[i+1].Width()) + 1
+			s := vals[i].ZExt(w).Add(vals[i+1].ZExt(w)).Named(fmt.Sprintf("%s_l%d_%d", name, level, i/2))
+			next = append(next, cut(fmt.Sprintf("%s_l%d_%d", name, level, i/2), s))
+		}
+		vals = next
+	}
+	return vals[0]
+}
+
+// MCastMatch builds the mcast_match top: per matcher (a GPU's traffic
+// class on one multicast group), §7.9's rules for a local send, a remote
+// request, a response and an expiry, each event paying the tokens of its
+// matched flits times the MI factor (S3:L1607-1663; docs/blocks/3cpo.md).
+func MCastMatch(p MCastMatchParams) (*hdlgen.Module, error) {
+	if err := p.ValidateTable(); err != nil {
+		return nil, err
+	}
+	m := hdlgen.NewModule("mcast_match", "3CPO multicast matching (S3 Section 6.2.2) per matcher in block RAM, the Remote-Op-Queue a FIFO\nbeside it, pipelined shell (docs/pipeline.md). Behaviour: docs/blocks/3cpo.md.")
+	m.Note("NumConn = %d matchers, Members = %d, FlitW = %d, CountW = %d, MI %d/%d below %d cycles, 1 from %d", p.NumConn, p.Members, p.FlitW, p.CountW, p.MILowNum, p.MIDen, p.MILoLat, p.MIHiLat)
+	word := MatchWordLayout(p)
+	cw, fw, sw, mw, tw := p.CountW, p.FlitW, p.SrcW(), p.MatchedW(), p.TokensW()
+	spec := connpipe.Spec{
+		NumConn: p.NumConn, ConnW: p.ConnW, KindW: MatchKindW, NumKinds: MatchNumKinds, KindNames: MatchKindNames,
+		EventFields: []connpipe.Field{
+			{Name: "src", Width: sw, Doc: fmt.Sprintf("remote, expire: the member (0..%d; others are errors)", p.Members-1)},
+			{Name: "flits", Width: fw, Doc: "send, remote, response, expire: the request's flits"},
+			{Name: "lat", Width: p.LatW, Doc: "send, remote: the measured collective latency in cycles (the MI factor's)"},
+			{Name: "now", Width: p.TimeW, Doc: "remote: the arrival time"},
+			{Name: "wait", Width: p.TimeW, Doc: "remote: RTT plus inter-send delay, the entry's time in the Remote-Op-Queue"},
+		},
+		ResultFields: []connpipe.Field{
+			{Name: "tokens", Width: tw, Doc: "send: its flits plus the MI cost of the matched flits; remote: the MI cost"},
+			{Name: "matched", Width: mw, Doc: "send, remote: the flits matched"},
+			{Name: "expiry", Width: p.TimeW, Doc: "remote, not refused: now + wait, when the NIC's FIFO returns the entry as an expire event"},
+			{Name: "refused", Width: 1, Doc: "a counter would leave its range (local past its top, a member's queued flits past theirs, an expire for more than is queued): nothing changed"},
+		},
+		Word: word, Depth: p.Depth, Used: p.used,
+		Refuse: func(kind hdlgen.Expr, f hdlgen.Record) hdlgen.Expr {
+			member := kind.EqC(uint64(gthreecpo.MatchRemoteKind)).Or(kind.EqC(uint64(gthreecpo.MatchExpireKind)))
+			if p.Members == 1<<uint(sw) {
+				return hdlgen.False().And(member)
+			}
+			return member.And(f.F("src").Ge(hdlgen.Const(sw, uint64(p.Members))))
+		},
+	}
+	if p.Formal.Invariants {
+		spec.Formal = p.Formal
+		spec.WordInvariants = []connpipe.Invariant{
+			{Name: "counts_ordered", Holds: func(f hdlgen.Record) hdlgen.Value {
+				local := f.F("local").ZExt(cw).AsSigned()
+				ok := hdlgen.True()
+				for j := 0; j < p.Members; j++ {
+					u, o := f.F(fmt.Sprintf("unm%d", j)).AsSigned(), f.F(fmt.Sprintf("out%d", j)).AsSigned()
+					ok = ok.And(o.Le(hdlgen.SConst(cw, 0))).And(o.Le(u)).And(u.Le(local))
+				}
+				return ok
+			}},
+		}
+		spec.ResultInvariants = []connpipe.Invariant{
+			{Name: "refused_pays_nothing", Holds: func(f hdlgen.Record) hdlgen.Value {
+				return f.F("refused").Not().Or(f.F("tokens").IsZero().And(f.F("matched").IsZero()).And(f.F("expiry").IsZero()))
+			}},
+			{Name: "cost_within_matched", Holds: func(f hdlgen.Record) hdlgen.Value {
+				// tokens <= flits + matched for a send, <= matched for a remote;
+				// both below (members + 1) x the largest request
+				return f.F("tokens").ZExt(tw + 1).Le(f.F("matched").ZExt(tw + 1).Add(hdlgen.Const(tw+1, uint64(1)<<uint(fw)-1)))
+			}},
+		}
+	}
+	err := connpipe.Build(m, spec, func(st connpipe.Step) connpipe.Outcome {
+		ev, cur := st.Event, st.Cur
+		isOpen := st.KindIs(int(gthreecpo.MatchOpenKind))
+		isSend, isRemote := st.KindIs(int(gthreecpo.MatchSendKind)), st.KindIs(int(gthreecpo.MatchRemoteKind))
+		isRsp, isExp := st.KindIs(int(gthreecpo.MatchResponseKind)), st.KindIs(int(gthreecpo.MatchExpireKind))
+		c := hdlgen.Const
+		f := ev.F("flits")
+		fS := f.ZExt(cw).AsSigned() // the flits as a signed count
+
+		// event-only, while the word is read: the member's one-hot, the MI
+		// numerator num(lat) = lo w + (den - lo)(clamp(lat) - lo_lat) over
+		// D = den w, and the expiry
+		srcOH := make([]hdlgen.Expr, p.Members)
+		for j := range srcOH {
+			srcOH[j] = ev.F("src").EqC(uint64(j)).Named(fmt.Sprintf("src_is%d", j))
+		}
+		lat := ev.F("lat")
+		lw := p.LatW
+		loLat, hiLat := c(lw, uint64(p.MILoLat)), c(lw, uint64(p.MIHiLat))
+		cl := hdlgen.Mux(lat.Lt(loLat), loLat, hdlgen.Mux(lat.Gt(hiLat), hiLat, lat)).Named("lat_clamped")
+		span := uint64(p.MIHiLat - p.MILoLat)
+		dd := uint64(p.MIDen) * span
+		numW := hdlgen.BitsFor(dd)
+		rise := cl.Sub(loLat).Keep(hdlgen.BitsFor(span)-1, 0).Named("lat_over_lo") // 0..span: the upper bits are 0
+		slope := uint64(p.MIDen - p.MILowNum)
+		var num hdlgen.Expr
+		base := c(numW, uint64(p.MILowNum)*span)
+		if slope == 0 {
+			num = base
+			_ = rise.Keep(rise.Width()-1, 0)
+		} else {
+			prod := rise.ZExt(numW).Mul(c(numW, slope))
+			num = base.Add(prod).Named("mi_num")
+		}
+		num = st.Cut("mi_num", num)
+		expiry := ev.F("now").Add(ev.F("wait")).Named("expiry_sum") // wraps at TimeW bits
+
+		// the word
+		local := cur.F("local").ZExt(cw).AsSigned()
+		unm := make([]hdlgen.Expr, p.Members)
+		out := make([]hdlgen.Expr, p.Members)
+		for j := range unm {
+			unm[j] = cur.F(fmt.Sprintf("unm%d", j)).AsSigned()
+			out[j] = cur.F(fmt.Sprintf("out%d", j)).AsSigned()
+		}
+		zero := hdlgen.SConst(cw, 0)
+
+		// send: every member's remote flits not yet matched (a negative
+		// unmatched) match up to f; local + f must stay in range
+		localSum := cur.F("local").ZExt(cw).Add(f.ZExt(cw)).Named("local_sum")
+		sendOver := localSum.Bit(cw - 1).Named("send_over") // past 2^(cw-1) - 1
+		takes := make([]hdlgen.Expr, p.Members)
+		for j := range unm {
+			neg := unm[j].Lt(zero)
+			owed := zero.Sub(unm[j]).AsUnsigned() // -u, meaningful when u < 0
+			t := hdlgen.Mux(owed.Lt(f.ZExt(cw)), owed.Trunc(fw), f)
+			takes[j] = hdlgen.Mux(neg, t, c(fw, 0)).Named(fmt.Sprintf("send_take%d", j))
+		}
+		sendMatched := sumTree(st.Cut, "send_matched", takes)
+
+		// remote and expire on member src, computed by every member and
+		// selected by the one-hot: remote, up to f of the local flits not
+		// yet matched (a positive unmatched) match; its outstanding must
+		// stay in range. expire: outstanding rises by f, at most to 0, and
+		// unmatched is raised to it
+		var rmtOver, expOver, rmtTakeAny []hdlgen.Value
+		rmtU, rmtO, expO, expU := make([]hdlgen.Expr, p.Members), make([]hdlgen.Expr, p.Members), make([]hdlgen.Expr, p.Members), make([]hdlgen.Expr, p.Members)
+		for j := range unm {
+			w1 := cw + 1
+			oMinus := out[j].SExt(w1).Sub(fS.SExt(w1)).Named(fmt.Sprintf("rmt_out%d", j))
+			rmtOver = append(rmtOver, srcOH[j].And(oMinus.Lt(hdlgen.SConst(w1, p.OutMin()))))
+			rmtO[j] = oMinus.Trunc(cw)
+			rmtU[j] = unm[j].Sub(fS).Named(fmt.Sprintf("rmt_unm%d", j))
+			pos := zero.Lt(unm[j])
+			t := hdlgen.Mux(unm[j].AsUnsigned().Lt(f.ZExt(cw)), unm[j].AsUnsigned().Trunc(fw), f)
+			rmtTakeAny = append(rmtTakeAny, hdlgen.Mux(srcOH[j].And(pos), t, c(fw, 0)))
+			oPlus := out[j].Add(fS).Named(fmt.Sprintf("exp_out%d", j)) // out <= 0, f < 2^(cw-2): no overflow
+			expOver = append(expOver, srcOH[j].And(zero.Lt(oPlus)))
+			expO[j] = oPlus
+			expU[j] = hdlgen.Mux(unm[j].Lt(oPlus), oPlus, unm[j]).Named(fmt.Sprintf("exp_unm%d", j))
+		}
+		rmtMatched := rmtTakeAny[0].(hdlgen.Expr)
+		for _, t := range rmtTakeAny[1:] {
+			rmtMatched = rmtMatched.Or(t)
+		}
+		rmtMatched = rmtMatched.Named("rmt_matched")
+		orAll := func(vs []hdlgen.Value) hdlgen.Expr { return hdlgen.Cat(vs...).Any() }
+		refused := st.Cut("refused", isSend.And(sendOver).Or(isRemote.And(orAll(rmtOver))).Or(isExp.And(orAll(expOver))).Named("refused"))
+
+		// response: local falls by f, at least to 0; no member's unmatched
+		// exceeds it
+		localRsp := hdlgen.Mux(local.Lt(fS), zero, local.Sub(fS)).Named("local_rsp")
+
+		// the next word, per field
+		fields := map[string]hdlgen.Value{}
+		fields["local"] = hdlgen.Mux(isSend, localSum.Trunc(cw-1), hdlgen.Mux(isRsp, localRsp.AsUnsigned().Trunc(cw-1), cur.F("local")))
+		for j := range unm {
+			rspU := hdlgen.Mux(localRsp.Lt(unm[j]), localRsp, unm[j])
+			u := hdlgen.Mux(isSend, unm[j].Add(fS), hdlgen.Mux(isRsp, rspU,
+				hdlgen.Mux(srcOH[j].And(isRemote), rmtU[j], hdlgen.Mux(srcOH[j].And(isExp), expU[j], unm[j]))))
+			o := hdlgen.Mux(srcOH[j].And(isRemote), rmtO[j], hdlgen.Mux(srcOH[j].And(isExp), expO[j], out[j]))
+			fields[fmt.Sprintf("unm%d", j)] = u.AsUnsigned().Named(fmt.Sprintf("unm%d_next", j))
+			fields[fmt.Sprintf("out%d", j)] = o.AsUnsigned().Named(fmt.Sprintf("out%d_next", j))
+		}
+		names := []string{"local"}
+		for j := range unm {
+			names = append(names, fmt.Sprintf("unm%d", j), fmt.Sprintf("out%d", j))
+		}
+		zeros := map[string]hdlgen.Value{}
+		for _, n := range names { // a refused event changes nothing; an open clears
+			fields[n] = hdlgen.Mux(refused, cur.F(n), fields[n].(hdlgen.Expr))
+			zeros[n] = c(cur.F(n).Width(), 0)
+		}
+		next := hdlgen.Mux(isOpen, word.Pack(zeros), word.Pack(fields))
+
+		// the cost, after the word: ceil(matched num / D)
+		matched := hdlgen.Mux(isSend, sendMatched.ZExt(mw), hdlgen.Mux(isRemote, rmtMatched.ZExt(mw), c(mw, 0)))
+		matched = st.Cut("matched", hdlgen.Mux(refused, c(mw, 0), matched).Named("matched"))
+		pw := mw + numW
+		x := hdlgen.MulPieces(st.Cut, "mi_x", matched, num) // pw bits
+		x = st.Cut("mi_x_up", x.ZExt(pw+1).Add(c(pw+1, dd-1)).Named("mi_x_up"))
+		cost := hdlgen.DivConst(st.Cut, "mi_cost", x, dd)
+		cost = st.Cut("mi_cost", cost.Keep(tw-1, 0)) // at most matched
+		tokens := hdlgen.Mux(isSend.And(refused.Not()), f.ZExt(tw).Add(cost), cost).Named("tokens")
+		return connpipe.Outcome{
+			Word: next,
+			Result: map[string]hdlgen.Value{
+				"tokens": tokens, "matched": matched, "refused": refused,
+				"expiry": hdlgen.Mux(isRemote.And(refused.Not()), expiry, c(p.TimeW, 0)).Named("expiry"),
+			},
+		}
+	})
+	if err == nil {
+		err = p.Formal.Check(m)
+	}
+	return m, err
+}
