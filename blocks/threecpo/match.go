@@ -74,6 +74,20 @@ func sumTree(cut func(string, hdlgen.Value) hdlgen.Expr, name string, vals []hdl
 	return vals[0]
 }
 
+// addConstSplit is x + k, one bit wider than x, in two stages: the bits
+// of k's width with their carry, then the rest with it (a short carry
+// chain per stage).
+func addConstSplit(cut func(string, hdlgen.Value) hdlgen.Expr, name string, x hdlgen.Expr, k uint64) hdlgen.Expr {
+	lo := hdlgen.BitsFor(k)
+	if lo >= x.Width() {
+		return cut(name, x.ZExt(x.Width()+1).Add(hdlgen.Const(x.Width()+1, k)).Named(name))
+	}
+	low := cut(name+"_lo", x.Slice(lo-1, 0).ZExt(lo+1).Add(hdlgen.Const(lo+1, k)).Named(name+"_lo"))
+	hw := x.Width() - lo + 1
+	high := x.Slice(x.Width()-1, lo).ZExt(hw).Add(low.Bit(lo).ZExt(hw)).Named(name + "_hi")
+	return cut(name, hdlgen.Cat(high, low.Slice(lo-1, 0)).Named(name))
+}
+
 // MCastMatch builds the mcast_match top: per matcher (a GPU's traffic
 // class on one multicast group), §7.9's rules for a local send, a remote
 // request, a response and an expiry, each event paying the tokens of its
@@ -153,7 +167,7 @@ func MCastMatch(p MCastMatchParams) (*hdlgen.Module, error) {
 		lat := ev.F("lat")
 		lw := p.LatW
 		loLat, hiLat := c(lw, uint64(p.MILoLat)), c(lw, uint64(p.MIHiLat))
-		cl := hdlgen.Mux(lat.Lt(loLat), loLat, hdlgen.Mux(lat.Gt(hiLat), hiLat, lat)).Named("lat_clamped")
+		cl := st.Cut("lat_clamped", hdlgen.Mux(lat.Lt(loLat), loLat, hdlgen.Mux(lat.Gt(hiLat), hiLat, lat)).Named("lat_clamped"))
 		span := uint64(p.MIHiLat - p.MILoLat)
 		dd := uint64(p.MIDen) * span
 		numW := hdlgen.BitsFor(dd)
@@ -183,14 +197,14 @@ func MCastMatch(p MCastMatchParams) (*hdlgen.Module, error) {
 
 		// send: every member's remote flits not yet matched (a negative
 		// unmatched) match up to f; local + f must stay in range
-		localSum := cur.F("local").ZExt(cw).Add(f.ZExt(cw)).Named("local_sum")
+		localSum := st.Cut("local_sum", cur.F("local").ZExt(cw).Add(f.ZExt(cw)).Named("local_sum"))
 		sendOver := localSum.Bit(cw - 1).Named("send_over") // past 2^(cw-1) - 1
 		takes := make([]hdlgen.Expr, p.Members)
 		for j := range unm {
 			neg := unm[j].Lt(zero)
 			owed := zero.Sub(unm[j]).AsUnsigned() // -u, meaningful when u < 0
 			t := hdlgen.Mux(owed.Lt(f.ZExt(cw)), owed.Trunc(fw), f)
-			takes[j] = hdlgen.Mux(neg, t, c(fw, 0)).Named(fmt.Sprintf("send_take%d", j))
+			takes[j] = st.Cut(fmt.Sprintf("send_take%d", j), hdlgen.Mux(neg, t, c(fw, 0)).Named(fmt.Sprintf("send_take%d", j)))
 		}
 		sendMatched := sumTree(st.Cut, "send_matched", takes)
 
@@ -202,18 +216,24 @@ func MCastMatch(p MCastMatchParams) (*hdlgen.Module, error) {
 		var rmtOver, expOver, rmtTakeAny []hdlgen.Value
 		rmtU, rmtO, expO, expU := make([]hdlgen.Expr, p.Members), make([]hdlgen.Expr, p.Members), make([]hdlgen.Expr, p.Members), make([]hdlgen.Expr, p.Members)
 		for j := range unm {
-			w1 := cw + 1
-			oMinus := out[j].SExt(w1).Sub(fS.SExt(w1)).Named(fmt.Sprintf("rmt_out%d", j))
-			rmtOver = append(rmtOver, srcOH[j].And(oMinus.Lt(hdlgen.SConst(w1, p.OutMin()))))
-			rmtO[j] = oMinus.Trunc(cw)
-			rmtU[j] = unm[j].Sub(fS).Named(fmt.Sprintf("rmt_unm%d", j))
+			oMinus := out[j].Sub(fS).Named(fmt.Sprintf("rmt_out%d", j)) // in range unless refused
+			// out - f < -2^(cw-1) exactly when out + 2^(cw-1) (out with its
+			// sign bit flipped, unsigned) < f: one comparison, no difference
+			biased := hdlgen.Cat(out[j].AsUnsigned().Bit(cw-1).Not(), out[j].AsUnsigned().Slice(cw-2, 0))
+			rmtOver = append(rmtOver, st.Cut(fmt.Sprintf("rmt_over%d", j), srcOH[j].And(biased.Lt(f.ZExt(cw))).Named(fmt.Sprintf("rmt_over%d", j))))
+			rmtO[j] = st.Cut(fmt.Sprintf("rmt_out%d", j), oMinus)
+			rmtU[j] = st.Cut(fmt.Sprintf("rmt_unm%d", j), unm[j].Sub(fS).Named(fmt.Sprintf("rmt_unm%d", j)))
 			pos := zero.Lt(unm[j])
 			t := hdlgen.Mux(unm[j].AsUnsigned().Lt(f.ZExt(cw)), unm[j].AsUnsigned().Trunc(fw), f)
-			rmtTakeAny = append(rmtTakeAny, hdlgen.Mux(srcOH[j].And(pos), t, c(fw, 0)))
+			rmtTakeAny = append(rmtTakeAny, st.Cut(fmt.Sprintf("rmt_take%d", j), hdlgen.Mux(srcOH[j].And(pos), t, c(fw, 0)).Named(fmt.Sprintf("rmt_take%d", j))))
 			oPlus := out[j].Add(fS).Named(fmt.Sprintf("exp_out%d", j)) // out <= 0, f < 2^(cw-2): no overflow
-			expOver = append(expOver, srcOH[j].And(zero.Lt(oPlus)))
+			// out + f > 0 exactly when -out < f (-out <= 2^(cw-1) fits cw bits)
+			expOver = append(expOver, st.Cut(fmt.Sprintf("exp_over%d", j), srcOH[j].And(zero.Sub(out[j]).AsUnsigned().Lt(f.ZExt(cw))).Named(fmt.Sprintf("exp_over%d", j))))
+			oPlus = st.Cut(fmt.Sprintf("exp_out%d", j), oPlus)
 			expO[j] = oPlus
-			expU[j] = hdlgen.Mux(unm[j].Lt(oPlus), oPlus, unm[j]).Named(fmt.Sprintf("exp_unm%d", j))
+			// max(u, out + f) = out + f exactly when out + f > u: u - out < f
+			raise := st.Cut(fmt.Sprintf("exp_raise%d", j), unm[j].Lt(oPlus).Named(fmt.Sprintf("exp_raise%d", j)))
+			expU[j] = hdlgen.Mux(raise, expO[j], unm[j]).Named(fmt.Sprintf("exp_unm%d", j))
 		}
 		rmtMatched := rmtTakeAny[0].(hdlgen.Expr)
 		for _, t := range rmtTakeAny[1:] {
@@ -225,14 +245,15 @@ func MCastMatch(p MCastMatchParams) (*hdlgen.Module, error) {
 
 		// response: local falls by f, at least to 0; no member's unmatched
 		// exceeds it
-		localRsp := hdlgen.Mux(local.Lt(fS), zero, local.Sub(fS)).Named("local_rsp")
+		localRsp := st.Cut("local_rsp", hdlgen.Mux(local.Lt(fS), zero, local.Sub(fS)).Named("local_rsp"))
 
 		// the next word, per field
 		fields := map[string]hdlgen.Value{}
 		fields["local"] = hdlgen.Mux(isSend, localSum.Trunc(cw-1), hdlgen.Mux(isRsp, localRsp.AsUnsigned().Trunc(cw-1), cur.F("local")))
 		for j := range unm {
 			rspU := hdlgen.Mux(localRsp.Lt(unm[j]), localRsp, unm[j])
-			u := hdlgen.Mux(isSend, unm[j].Add(fS), hdlgen.Mux(isRsp, rspU,
+			sendU := st.Cut(fmt.Sprintf("send_unm%d", j), unm[j].Add(fS).Named(fmt.Sprintf("send_unm%d", j)))
+			u := hdlgen.Mux(isSend, sendU, hdlgen.Mux(isRsp, rspU,
 				hdlgen.Mux(srcOH[j].And(isRemote), rmtU[j], hdlgen.Mux(srcOH[j].And(isExp), expU[j], unm[j]))))
 			o := hdlgen.Mux(srcOH[j].And(isRemote), rmtO[j], hdlgen.Mux(srcOH[j].And(isExp), expO[j], out[j]))
 			fields[fmt.Sprintf("unm%d", j)] = u.AsUnsigned().Named(fmt.Sprintf("unm%d_next", j))
@@ -252,9 +273,8 @@ func MCastMatch(p MCastMatchParams) (*hdlgen.Module, error) {
 		// the cost, after the word: ceil(matched num / D)
 		matched := hdlgen.Mux(isSend, sendMatched.ZExt(mw), hdlgen.Mux(isRemote, rmtMatched.ZExt(mw), c(mw, 0)))
 		matched = st.Cut("matched", hdlgen.Mux(refused, c(mw, 0), matched).Named("matched"))
-		pw := mw + numW
-		x := hdlgen.MulPieces(st.Cut, "mi_x", matched, num) // pw bits
-		x = st.Cut("mi_x_up", x.ZExt(pw+1).Add(c(pw+1, dd-1)).Named("mi_x_up"))
+		x := hdlgen.MulPieces(st.Cut, "mi_x", matched, num) // mw + numW bits
+		x = addConstSplit(st.Cut, "mi_x_up", x, dd-1)
 		cost := hdlgen.DivConst(st.Cut, "mi_cost", x, dd)
 		cost = st.Cut("mi_cost", cost.Keep(tw-1, 0)) // at most matched
 		tokens := hdlgen.Mux(isSend.And(refused.Not()), f.ZExt(tw).Add(cost), cost).Named("tokens")
