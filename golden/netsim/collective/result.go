@@ -53,6 +53,10 @@ type Result struct {
 	// Progress[k] is the cycle by which (k+1)/progressSteps of the
 	// transactions had completed.
 	Progress []int64 `json:"-"`
+	// WMFinalMin and WMFinalMax bound the initiators' watermarks after
+	// their last probes.
+	WMFinalMin float64 `json:"wm_final_min,omitempty"`
+	WMFinalMax float64 `json:"wm_final_max,omitempty"`
 	// Trace is initiator 0's watermarks after each of its probes.
 	Trace       []WMPoint `json:"-"`
 	Probes      int64     `json:"probes,omitempty"`

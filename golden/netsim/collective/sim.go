@@ -17,8 +17,9 @@ import (
 //     arrives (store and forward);
 //   - a GPU's uplink serves four injection queues least recently used
 //     first (S3:L1761-1769, A-29's VCs): responses (read data and write
-//     acks from memory, probe echoes), its probe, its read requests and
-//     its write requests; the last two are gated by the control;
+//     acks from memory), probes (its own and its echoes of others'), its
+//     read requests and its write requests; the last two are gated by the
+//     control, and every packet needs credits at the switch's input;
 //   - a packet reaches the switch's output stage PathLatency cycles after
 //     its last flit left the GPU. There a multicast request is copied to
 //     every member's output port (the initiator's own included: all GPUs
@@ -95,7 +96,8 @@ const (
 )
 
 type gpu struct {
-	up        fifo[packet] // responses and echoes for the uplink
+	up        fifo[packet] // memory's responses for the uplink
+	probes    fifo[packet] // its probe and its echoes of other GPUs' probes
 	upBusy    int64        // the uplink is free from this cycle on
 	lastGrant [numVCs]int64
 	credits   [2]int       // flits the switch's input from this GPU can take, request and response VC
@@ -133,9 +135,8 @@ type initiator struct {
 	// write) and response tokens (by the next read)
 	debtReq, debtRsp uint32
 	maySend          [2]bool // may_send of the read and the write VC's irl_tokens ports after their last events
-	probeWaiting     bool
-	rtt              int64 // the last probe's RTT
-	lastSend, gap    int64 // the last multicast send and the gap before it
+	rtt              int64   // the last probe's RTT
+	lastSend, gap    int64   // the last multicast send and the gap before it
 	exp              expiries
 	wm               [2]uint32 // wm_ctrl's request and response watermarks, 2^-F
 	trace            []WMPoint
@@ -249,7 +250,7 @@ func (s *sim) open() {
 		x.mreq, _ = threecpo.NewMatcher(mp)
 		x.mrsp, _ = threecpo.NewMatcher(mp)
 		x.rtt = int64(2 * (c.PathLatency() + 2))
-		x.probeWaiting = true
+		s.g[i].probes.push(packet{kind: probe, src: int32(i), dst: int32((i + 1) % c.GPUs), flits: 1})
 		seed := c.Seed + uint32(i)*0x9E3779B9
 		if seed == 0 {
 			seed = 1
@@ -385,7 +386,7 @@ func (s *sim) arrive(g int, p packet) {
 			x.mrsp.Response(fs)
 		}
 	case probe:
-		s.g[g].up.push(packet{kind: probeEcho, src: int32(g), dst: p.src, flits: 1, born: p.born})
+		s.g[g].probes.push(packet{kind: probeEcho, src: int32(g), dst: p.src, flits: 1, born: p.born})
 	case probeEcho:
 		s.probeBack(g, x, t-p.born)
 	}
@@ -410,7 +411,9 @@ func (s *sim) probeBack(g int, x *initiator, rtt int64) {
 		x.maySend[v] = r.MaySend
 	}
 	x.trace = append(x.trace, WMPoint{At: s.t, Req: s.units(x.wm[0]), Rsp: s.units(x.wm[1])})
-	x.probeWaiting = x.writesDone < s.c.Transactions
+	if x.writesDone < s.c.Transactions {
+		s.g[g].probes.push(packet{kind: probe, src: int32(g), dst: int32((g + 1) % s.c.GPUs), flits: 1})
+	}
 }
 
 // crossbar moves the head of each input's request VC to its output
@@ -503,8 +506,13 @@ func (s *sim) uplink(g int) {
 	}
 	var elig [numVCs]bool
 	elig[vcResp] = d.up.len() > 0 && d.credits[1] >= int(d.up.front().flits)
+	if d.probes.len() > 0 {
+		elig[vcProbe] = d.credits[0] >= 1
+		if d.probes.front().kind == probeEcho {
+			elig[vcProbe] = d.credits[1] >= 1
+		}
+	}
 	if x != nil {
-		elig[vcProbe] = x.probeWaiting && d.credits[0] >= 1
 		canRead := x.readsIssued < c.Transactions && d.credits[0] >= 1
 		canWrite := x.writesReady > 0 && d.credits[0] >= c.DataFlits
 		switch c.Control {
@@ -535,8 +543,10 @@ func (s *sim) uplink(g int) {
 	case vcResp:
 		p = d.up.pop()
 	case vcProbe:
-		p = packet{kind: probe, src: int32(g), dst: int32((g + 1) % c.GPUs), flits: 1, born: t}
-		x.probeWaiting = false
+		p = d.probes.pop()
+		if p.kind == probe {
+			p.born = t
+		}
 	case vcRead:
 		p = packet{kind: readReq, src: int32(g), seq: int32(x.readsIssued), flits: 1}
 		x.readAt[x.readsIssued] = t
@@ -675,6 +685,13 @@ func (s *sim) result() *Result {
 					}
 				}
 			}
+		}
+		r.WMFinalMin, r.WMFinalMax = float64(c.WM.WMMax), 0
+		for i := range c.Initiators {
+			tr := s.x[i].trace
+			pt := tr[len(tr)-1]
+			r.WMFinalMin = min(r.WMFinalMin, pt.Req, pt.Rsp)
+			r.WMFinalMax = max(r.WMFinalMax, pt.Req, pt.Rsp)
 		}
 		r.Trace = s.x[0].trace
 	}
