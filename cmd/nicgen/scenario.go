@@ -26,7 +26,7 @@ plot: completion time against the ideal, fairness, queue and trims.`,
 			return cmd.Help()
 		},
 	}
-	cmd.AddCommand(newIncastCmd(), newHotspotCmd(), newConvergenceCmd(), newNewflowCmd(), newIsolationCmd())
+	cmd.AddCommand(newIncastCmd(), newHotspotCmd(), newConvergenceCmd(), newNewflowCmd(), newIsolationCmd(), newCollectiveCmd())
 	return cmd
 }
 

@@ -2,7 +2,7 @@ package threecpo
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 )
 
 // This file is multicast matching at one GPU (§7.9, S3:L1607-1663): a GPU
@@ -114,7 +114,15 @@ func (m *Matcher) ReceiveRemote(src int, f uint32, now, rtt, delay uint64, lat u
 	}
 	m.Unmatched[src] -= int64(f)
 	m.Outstanding[src] -= int64(f)
-	m.queue = append(m.queue, remoteOp{src: src, flits: int64(f), expiry: now + rtt + delay})
+	// keep the queue in expiry order, arrivals of one expiry in arrival
+	// order: an entry usually expires after every queued one, so the
+	// search from the back is short
+	e := remoteOp{src: src, flits: int64(f), expiry: now + rtt + delay}
+	i := len(m.queue)
+	for i > 0 && m.queue[i-1].expiry > e.expiry {
+		i--
+	}
+	m.queue = slices.Insert(m.queue, i, e)
 	return m.p.MICost(matched, lat), matched
 }
 
@@ -134,7 +142,6 @@ func (m *Matcher) Response(f uint32) {
 // unmatched is raised to outstanding if below (S3:L1652-1659). It
 // returns how many expired.
 func (m *Matcher) Expire(now uint64) int {
-	sort.SliceStable(m.queue, func(a, b int) bool { return m.queue[a].expiry < m.queue[b].expiry })
 	n := 0
 	for n < len(m.queue) && m.queue[n].expiry <= now {
 		e := m.queue[n]
