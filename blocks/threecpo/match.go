@@ -194,6 +194,7 @@ func MCastMatch(p MCastMatchParams) (*hdlgen.Module, error) {
 			out[j] = cur.F(fmt.Sprintf("out%d", j)).AsSigned()
 		}
 		zero := hdlgen.SConst(cw, 0)
+		negF := zero.Sub(fS).Named("flits_neg") // event-only: -f
 
 		// send: every member's remote flits not yet matched (a negative
 		// unmatched) match up to f; local + f must stay in range
@@ -201,9 +202,14 @@ func MCastMatch(p MCastMatchParams) (*hdlgen.Module, error) {
 		sendOver := localSum.Bit(cw - 1).Named("send_over") // past 2^(cw-1) - 1
 		takes := make([]hdlgen.Expr, p.Members)
 		for j := range unm {
-			neg := unm[j].Lt(zero)
-			owed := zero.Sub(unm[j]).AsUnsigned() // -u, meaningful when u < 0
-			t := hdlgen.Mux(owed.Lt(f.ZExt(cw)), owed.Trunc(fw), f)
+			// -u < f exactly when -f < u (one comparison with an event-only
+			// -f); -u's low bits are those of 0 - u's low bits. The flags end
+			// a stage, the selection is in the next
+			ul := unm[j].AsUnsigned()
+			neg := st.Cut(fmt.Sprintf("send_neg%d", j), ul.Bit(cw-1))
+			small := st.Cut(fmt.Sprintf("send_small%d", j), negF.Lt(unm[j]).Named(fmt.Sprintf("send_small%d", j)))
+			owed := st.Cut(fmt.Sprintf("send_owed%d", j), c(fw, 0).Sub(ul.Slice(fw-1, 0)).Named(fmt.Sprintf("send_owed%d", j)))
+			t := hdlgen.Mux(small, owed, f)
 			takes[j] = st.Cut(fmt.Sprintf("send_take%d", j), hdlgen.Mux(neg, t, c(fw, 0)).Named(fmt.Sprintf("send_take%d", j)))
 		}
 		sendMatched := sumTree(st.Cut, "send_matched", takes)
@@ -223,12 +229,14 @@ func MCastMatch(p MCastMatchParams) (*hdlgen.Module, error) {
 			rmtOver = append(rmtOver, st.Cut(fmt.Sprintf("rmt_over%d", j), srcOH[j].And(biased.Lt(f.ZExt(cw))).Named(fmt.Sprintf("rmt_over%d", j))))
 			rmtO[j] = st.Cut(fmt.Sprintf("rmt_out%d", j), oMinus)
 			rmtU[j] = st.Cut(fmt.Sprintf("rmt_unm%d", j), unm[j].Sub(fS).Named(fmt.Sprintf("rmt_unm%d", j)))
-			pos := zero.Lt(unm[j])
-			t := hdlgen.Mux(unm[j].AsUnsigned().Lt(f.ZExt(cw)), unm[j].AsUnsigned().Trunc(fw), f)
+			ul := unm[j].AsUnsigned()
+			pos := st.Cut(fmt.Sprintf("rmt_pos%d", j), ul.Bit(cw-1).Not().And(ul.Any()).Named(fmt.Sprintf("rmt_pos%d", j)))
+			small := st.Cut(fmt.Sprintf("rmt_small%d", j), ul.Lt(f.ZExt(cw)).Named(fmt.Sprintf("rmt_small%d", j)))
+			t := hdlgen.Mux(small, st.Cut(fmt.Sprintf("rmt_low%d", j), ul.Slice(fw-1, 0)), f)
 			rmtTakeAny = append(rmtTakeAny, st.Cut(fmt.Sprintf("rmt_take%d", j), hdlgen.Mux(srcOH[j].And(pos), t, c(fw, 0)).Named(fmt.Sprintf("rmt_take%d", j))))
 			oPlus := out[j].Add(fS).Named(fmt.Sprintf("exp_out%d", j)) // out <= 0, f < 2^(cw-2): no overflow
-			// out + f > 0 exactly when -out < f (-out <= 2^(cw-1) fits cw bits)
-			expOver = append(expOver, st.Cut(fmt.Sprintf("exp_over%d", j), srcOH[j].And(zero.Sub(out[j]).AsUnsigned().Lt(f.ZExt(cw))).Named(fmt.Sprintf("exp_over%d", j))))
+			// out + f > 0 exactly when -f < out: one comparison with -f
+			expOver = append(expOver, st.Cut(fmt.Sprintf("exp_over%d", j), srcOH[j].And(negF.Lt(out[j])).Named(fmt.Sprintf("exp_over%d", j))))
 			oPlus = st.Cut(fmt.Sprintf("exp_out%d", j), oPlus)
 			expO[j] = oPlus
 			// max(u, out + f) = out + f exactly when out + f > u: u - out < f

@@ -94,7 +94,7 @@ func resolveMatch(s block.Section, env block.Env) MCastMatchParams {
 	def := DefaultMCastMatchParams()
 	g := def.MatchTableParams
 	g.ConnW = int(env.ConnW)
-	g.NumConn = int(s.Whole("matchers", 64, block.Default, "64 GPUs' request and response classes... one per GPU port, as irl_tokens"))
+	g.NumConn = int(s.Whole("matchers", 64, block.Default, "one per GPU port, as irl_tokens's 64"))
 	g.Members = int(s.Whole("members", 7, block.Default, "an 8-GPU group behind one switch (the thesis's 8 GPUs per ToR)"))
 	g.FlitW = int(s.Whole("flits_width", 4, block.Default, "requests up to 15 flits (9-flit packets)"))
 	g.CountW = int(s.Whole("count_width", 12, block.Default, "2,047 local flits awaiting responses"))
