@@ -160,9 +160,10 @@ func matchFormalJob(name, doc string, p MCastMatchParams, breaks bool) block.For
 			"refused_pays_nothing": {{Node: "tokens", With: func(orig hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
 				return orig.Or(hdlgen.Mux(get("refused"), hdlgen.Const(orig.Width(), 1), hdlgen.Const(orig.Width(), 0)))
 			}}},
-			// the cost rounded up once more than exact
+			// the cost of a match rounded up once more than exact
 			"cost_within_matched": {{Node: "mi_x_up", With: func(orig hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
-				return orig.Add(hdlgen.Const(orig.Width(), uint64(p.MIDen)*uint64(p.MIHiLat-p.MILoLat)))
+				more := orig.Add(hdlgen.Const(orig.Width(), uint64(p.MIDen)*uint64(p.MIHiLat-p.MILoLat)))
+				return hdlgen.Mux(get("matched").IsZero(), orig, more)
 			}}},
 		})
 	}
