@@ -86,7 +86,8 @@ type event struct {
 	p    packet
 }
 
-// The uplink's injection queues, in the LRU arbiter's tie order.
+// The uplink's injection queues, in the LRU arbiter's tie order (the
+// open's order of threecpo.ArbStep: VC 0 the least recently granted).
 const (
 	vcResp = iota
 	vcProbe
@@ -95,18 +96,22 @@ const (
 	numVCs
 )
 
+// injArb is the uplink's arbiter: least recently used over the four
+// injection queues (S3:L1769), the lru_arb block's golden model.
+var injArb = threecpo.ArbParams{VCs: numVCs, Policy: threecpo.ArbLRU}
+
 type gpu struct {
-	up        fifo[packet] // memory's responses for the uplink
-	probes    fifo[packet] // its probe and its echoes of other GPUs' probes
-	upBusy    int64        // the uplink is free from this cycle on
-	lastGrant [numVCs]int64
-	credits   [2]int       // flits the switch's input from this GPU can take, request and response VC
-	inReq     fifo[packet] // that input's request VC at the output stage
-	downReq   fifo[packet] // the switch's output port to this GPU
-	downRsp   fifo[packet]
-	reqFlits  int // flits in downReq
-	downBusy  int64
-	downLast  int // the VC the port served last
+	up       fifo[packet] // memory's responses for the uplink
+	probes   fifo[packet] // its probe and its echoes of other GPUs' probes
+	upBusy   int64        // the uplink is free from this cycle on
+	arb      uint64       // the uplink arbiter's age matrix (threecpo.ArbStep, the lru_arb block's model)
+	credits  [2]int       // flits the switch's input from this GPU can take, request and response VC
+	inReq    fifo[packet] // that input's request VC at the output stage
+	downReq  fifo[packet] // the switch's output port to this GPU
+	downRsp  fifo[packet]
+	reqFlits int // flits in downReq
+	downBusy int64
+	downLast int // the VC the port served last
 }
 
 type expiries []int64
@@ -175,6 +180,9 @@ func Run(c Config, u Units) (*Result, error) {
 		return nil, errors.New("collective: 3CPO needs an irl_tokens and a wm_ctrl unit")
 	}
 	s := &sim{c: c, u: u, g: make([]gpu, c.GPUs), x: make([]*initiator, c.GPUs)}
+	for i := range s.g {
+		s.g[i].arb = injArb.ArbOpen()
+	}
 	s.win = c.Window
 	if s.win == 0 {
 		s.win = TableWindow(c.Initiators)
@@ -525,11 +533,16 @@ func (s *sim) uplink(g int) {
 		}
 		elig[vcRead], elig[vcWrite] = canRead, canWrite
 	}
-	pick := -1
+	var mask uint32
 	for v := range numVCs {
-		if elig[v] && (pick < 0 || d.lastGrant[v] < d.lastGrant[pick]) {
-			pick = v
+		if elig[v] {
+			mask |= 1 << uint(v)
 		}
+	}
+	var granted bool
+	pick := -1
+	if d.arb, granted, pick = threecpo.ArbStep(injArb, d.arb, mask); !granted {
+		pick = -1
 	}
 	if pick < 0 {
 		if cc {
@@ -537,7 +550,6 @@ func (s *sim) uplink(g int) {
 		}
 		return
 	}
-	d.lastGrant[pick] = t + 1
 	var p packet
 	switch pick {
 	case vcResp:
