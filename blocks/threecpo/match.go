@@ -259,8 +259,10 @@ func MCastMatch(p MCastMatchParams) (*hdlgen.Module, error) {
 		fields := map[string]hdlgen.Value{}
 		fields["local"] = hdlgen.Mux(isSend, localSum.Trunc(cw-1), hdlgen.Mux(isRsp, localRsp.AsUnsigned().Trunc(cw-1), cur.F("local")))
 		for j := range unm {
-			// (its comparison ends a stage before the word's selection)
-			rspU := st.Cut(fmt.Sprintf("rsp_unm%d", j), hdlgen.Mux(localRsp.Lt(unm[j]), localRsp, unm[j]).Named(fmt.Sprintf("rsp_unm%d", j)))
+			// (its comparison ends a stage, the selection another: the new
+			// local count fans out to every member's)
+			capped := st.Cut(fmt.Sprintf("rsp_cap%d", j), localRsp.Lt(unm[j]).Named(fmt.Sprintf("rsp_cap%d", j)))
+			rspU := st.Cut(fmt.Sprintf("rsp_unm%d", j), hdlgen.Mux(capped, localRsp, unm[j]).Named(fmt.Sprintf("rsp_unm%d", j)))
 			sendU := st.Cut(fmt.Sprintf("send_unm%d", j), unm[j].Add(fS).Named(fmt.Sprintf("send_unm%d", j)))
 			u := hdlgen.Mux(isSend, sendU, hdlgen.Mux(isRsp, rspU,
 				hdlgen.Mux(srcOH[j].And(isRemote), rmtU[j], hdlgen.Mux(srcOH[j].And(isExp), expU[j], unm[j]))))

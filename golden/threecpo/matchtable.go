@@ -86,7 +86,7 @@ type MatchTableParams struct {
 }
 
 // DefaultMatchTableParams: a GPU of an 8-GPU group (7 other members; the
-// thesis's 64-GPU group is 63 and makes a 1,524-bit word), requests up to
+// thesis's 64-GPU group is 63 and makes a 1,523-bit word), requests up to
 // 15 flits (the thesis's 9-flit packets), counters of 12 bits (2,047
 // local flits awaiting responses), 17-bit latencies (S3 Fig. 6.3's tails
 // reach 70,000 cycles), 32-bit times, on 64 matchers.
