@@ -1,0 +1,1 @@
+verilog-out/mcast_match/mcast_match.v
