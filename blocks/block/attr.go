@@ -132,3 +132,26 @@ func FirstSet(s Section, fallback string, attrs ...string) string {
 	}
 	return fallback
 }
+
+// FitsConnID reports whether n table entries (the block's attribute attr:
+// ports, slots, links...) fit the connection id; when they do not, it
+// reports the error at attr.
+func FitsConnID(s Section, attr string, n int, env Env) bool {
+	if env.ConnW < 63 && uint64(n) > uint64(1)<<env.ConnW {
+		s.Errorf(attr, "%s = %d do not fit the %d-bit connection id (hardware.conn_width)", attr, n, env.ConnW)
+		return false
+	}
+	return true
+}
+
+// DerivedDepth is the pipeline_depth attribute: the file's value, or by
+// default need's, the stages the block's cuts reach. ok is false, and the
+// error reported at the block's label, when need cannot count them.
+func DerivedDepth(s Section, need func() (int, error)) (depth int, ok bool) {
+	n, err := need()
+	if err != nil {
+		s.Errorf("", "%s: %v", s.Name(), err)
+		return 0, false
+	}
+	return int(s.Whole("pipeline_depth", uint64(n), Derived, "the stages the block's cuts reach (docs/pipeline.md)")), true
+}

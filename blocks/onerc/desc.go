@@ -93,12 +93,11 @@ func resolveSwitch(s block.Section, env block.Env) SwitchParams {
 		s.Errorf("slots", "%v", err)
 		return DefaultSwitchParams()
 	}
-	need, err := NeededSwitchDepth(p)
-	if err != nil {
-		s.Errorf("", "onerc_switch: %v", err)
+	depth, ok := block.DerivedDepth(s, func() (int, error) { return NeededSwitchDepth(p) })
+	if !ok {
 		return DefaultSwitchParams()
 	}
-	p.Depth = int(s.Whole("pipeline_depth", uint64(need), block.Derived, "the stages the block's cuts reach (docs/pipeline.md)"))
+	p.Depth = depth
 	return p
 }
 

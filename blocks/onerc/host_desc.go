@@ -96,8 +96,7 @@ func resolveHost(s block.Section, env block.Env) HostParams {
 	g.WeightW = int(s.Whole("weight_width", 8, block.Default, "up to 255 connections per host, as sperc_link"))
 	g.SeqW = int(s.Whole("seq_width", 16, block.Default, "16-bit speculative numbers, as onerc_switch"))
 	g.RateW = int(s.Whole("rate_width", 28, block.Default, "sperc_link's 28-bit rates"))
-	if env.ConnW < 63 && uint64(g.NumConn) > uint64(1)<<env.ConnW {
-		s.Errorf("connections", "connections = %d do not fit the %d-bit connection id (hardware.conn_width)", g.NumConn, env.ConnW)
+	if !block.FitsConnID(s, "connections", g.NumConn, env) {
 		return def
 	}
 	if err := gonerc.ValidateHost(g); err != nil {
@@ -105,12 +104,11 @@ func resolveHost(s block.Section, env block.Env) HostParams {
 		return def
 	}
 	p := HostParams{HostParams: g}
-	need, err := NeededHostDepth(p)
-	if err != nil {
-		s.Errorf("", "onerc_host: %v", err)
+	depth, ok := block.DerivedDepth(s, func() (int, error) { return NeededHostDepth(p) })
+	if !ok {
 		return def
 	}
-	p.Depth = int(s.Whole("pipeline_depth", uint64(need), block.Derived, "the stages the block's cuts reach (docs/pipeline.md)"))
+	p.Depth = depth
 	return p
 }
 

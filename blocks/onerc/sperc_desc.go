@@ -99,8 +99,7 @@ func resolveSPERC(s block.Section, env block.Env) SPERCParams {
 	g.Hops = int(s.Whole("hops", 4, block.Default, "a two-level fat tree: host, ToR, spine, ToR"))
 	g.K = int(s.Whole("recip_bits", 12, block.Default, "b within 2^-11 of its value"))
 	g.RoundW = int(s.Whole("round_width", 8, block.Default, "rounds compare modulo 256"))
-	if env.ConnW < 63 && uint64(g.NumConn) > uint64(1)<<env.ConnW {
-		s.Errorf("links", "links = %d do not fit the %d-bit connection id (hardware.conn_width)", g.NumConn, env.ConnW)
+	if !block.FitsConnID(s, "links", g.NumConn, env) {
 		return def
 	}
 	if err := gonerc.ValidateSPERC(g); err != nil {
@@ -108,12 +107,11 @@ func resolveSPERC(s block.Section, env block.Env) SPERCParams {
 		return def
 	}
 	p := SPERCParams{SPERCParams: g}
-	need, err := NeededSPERCDepth(p)
-	if err != nil {
-		s.Errorf("", "sperc_link: %v", err)
+	depth, ok := block.DerivedDepth(s, func() (int, error) { return NeededSPERCDepth(p) })
+	if !ok {
 		return def
 	}
-	p.Depth = int(s.Whole("pipeline_depth", uint64(need), block.Derived, "the stages the block's cuts reach (docs/pipeline.md)"))
+	p.Depth = depth
 	return p
 }
 

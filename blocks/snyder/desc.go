@@ -151,12 +151,11 @@ func resolveSwift(s block.Section, env block.Env) SwiftParams {
 	p := SwiftParams{SwiftFxParams: g}
 	s.Info("cwnd_width", fmt.Sprint(g.CwndW()), "int_width + frac_width")
 	s.Info("target_width", fmt.Sprint(g.TargetW()), "base + every hop + fs_range, ns")
-	need, err := NeededSwiftDepth(p)
-	if err != nil {
-		s.Errorf("", "swift: %v", err)
+	depth, ok := block.DerivedDepth(s, func() (int, error) { return NeededSwiftDepth(p) })
+	if !ok {
 		return def
 	}
-	p.Depth = int(s.Whole("pipeline_depth", uint64(need), block.Derived, "the stages the block's cuts reach (docs/pipeline.md)"))
+	p.Depth = depth
 	return p
 }
 

@@ -132,12 +132,11 @@ func resolveHPCC(s block.Section, env block.Env) HPCCParams {
 	}
 	p := HPCCParams{HPCCFxParams: g}
 	s.Info("cwnd_width", fmt.Sprint(g.CwndW()), "int_width + frac_width")
-	need, err := NeededHPCCDepth(p)
-	if err != nil {
-		s.Errorf("", "hpcc: %v", err)
+	depth, ok := block.DerivedDepth(s, func() (int, error) { return NeededHPCCDepth(p) })
+	if !ok {
 		return def
 	}
-	p.Depth = int(s.Whole("pipeline_depth", uint64(need), block.Derived, "the stages the block's cuts reach (docs/pipeline.md)"))
+	p.Depth = depth
 	return p
 }
 

@@ -82,8 +82,7 @@ func resolveRx(s block.Section, env block.Env) RxParams {
 	p.NMax = s.Whole("n_max", 16, block.Default, "S2 Table 1")
 	p.NW = int(s.Whole("n_width", uint64(hdlgen.BitsFor(p.NMax)), block.Derived, fmt.Sprintf("bits to hold n_max = %d", p.NMax)))
 	p.TimeW = int(s.Whole("time_width", env.TimeW, block.Derived, "hardware.time_width"))
-	if env.ConnW < 63 && uint64(p.NumConn) > uint64(1)<<env.ConnW {
-		s.Errorf("endpoints", "endpoints = %d do not fit the %d-bit connection id (hardware.conn_width)", p.NumConn, env.ConnW)
+	if !block.FitsConnID(s, "endpoints", p.NumConn, env) {
 		return DefaultRxParams()
 	}
 	if err := p.Validate(); err != nil {
@@ -91,12 +90,11 @@ func resolveRx(s block.Section, env block.Env) RxParams {
 		return DefaultRxParams()
 	}
 	s.Info("slot", strconv.FormatUint(p.SlotFx(), 10), fmt.Sprintf("(1 + epsilon) x packet_time in 2^-%d ticks, rounded up", p.FracW))
-	need, err := NeededRxDepth(p)
-	if err != nil {
-		s.Errorf("", "srp_rx: %v", err)
+	depth, ok := block.DerivedDepth(s, func() (int, error) { return NeededRxDepth(p) })
+	if !ok {
 		return DefaultRxParams()
 	}
-	p.Depth = int(s.Whole("pipeline_depth", uint64(need), block.Derived, "the stages the block's cuts reach (docs/pipeline.md)"))
+	p.Depth = depth
 	return p
 }
 

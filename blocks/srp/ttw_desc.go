@@ -84,20 +84,18 @@ func resolveTTW(s block.Section, env block.Env) TTWParams {
 	} else {
 		p.HdrW = int(s.Whole("header_width", 16, block.Default, "waits up to 65 us in 1 ns ticks, 50x the TTW"))
 	}
-	if env.ConnW < 63 && uint64(p.NumConn) > uint64(1)<<env.ConnW {
-		s.Errorf("slots", "slots = %d do not fit the %d-bit connection id (hardware.conn_width)", p.NumConn, env.ConnW)
+	if !block.FitsConnID(s, "slots", p.NumConn, env) {
 		return DefaultTTWParams()
 	}
 	if err := gsrp.ValidateTTW(p.Golden()); err != nil {
 		s.Errorf(block.FirstSet(s, "ttw", "header_width", "ttw_mode", "time_width", "ttw"), "%v", err)
 		return DefaultTTWParams()
 	}
-	need, err := NeededTTWDepth(p)
-	if err != nil {
-		s.Errorf("", "srp_ttw: %v", err)
+	depth, ok := block.DerivedDepth(s, func() (int, error) { return NeededTTWDepth(p) })
+	if !ok {
 		return DefaultTTWParams()
 	}
-	p.Depth = int(s.Whole("pipeline_depth", uint64(need), block.Derived, "the stages the block's cuts reach (docs/pipeline.md)"))
+	p.Depth = depth
 	return p
 }
 

@@ -81,12 +81,11 @@ func resolveTx(s block.Section, env block.Env) TxParams {
 		s.Errorf(block.FirstSet(s, "n_min", "n_min", "n_max", "seq_width", "message_width", "time_width"), "%v", err)
 		return DefaultTxParams()
 	}
-	need, err := NeededTxDepth(p)
-	if err != nil {
-		s.Errorf("", "srp_tx: %v", err)
+	depth, ok := block.DerivedDepth(s, func() (int, error) { return NeededTxDepth(p) })
+	if !ok {
 		return DefaultTxParams()
 	}
-	p.Depth = int(s.Whole("pipeline_depth", uint64(need), block.Derived, "the stages the block's cuts reach (docs/pipeline.md)"))
+	p.Depth = depth
 	return p
 }
 

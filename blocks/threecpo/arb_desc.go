@@ -92,8 +92,7 @@ func resolveArb(s block.Section, env block.Env) LRUArbParams {
 	if s.Choice("policy", "lru", "S3:L1769: least recently used replaced round robin") == "round_robin" {
 		g.Policy = gthreecpo.ArbRoundRobin
 	}
-	if env.ConnW < 63 && uint64(g.NumConn) > uint64(1)<<env.ConnW {
-		s.Errorf("ports", "ports = %d do not fit the %d-bit connection id (hardware.conn_width)", g.NumConn, env.ConnW)
+	if !block.FitsConnID(s, "ports", g.NumConn, env) {
 		return def
 	}
 	if err := g.ValidateTable(); err != nil {
@@ -102,12 +101,11 @@ func resolveArb(s block.Section, env block.Env) LRUArbParams {
 	}
 	p := LRUArbParams{ArbTableParams: g}
 	s.Info("state_width", fmt.Sprint(g.StateW()), "lru: one bit per pair of VCs; round_robin: a VC index")
-	need, err := NeededArbDepth(p)
-	if err != nil {
-		s.Errorf("", "lru_arb: %v", err)
+	depth, ok := block.DerivedDepth(s, func() (int, error) { return NeededArbDepth(p) })
+	if !ok {
 		return def
 	}
-	p.Depth = int(s.Whole("pipeline_depth", uint64(need), block.Derived, "the stages the block's cuts reach (docs/pipeline.md)"))
+	p.Depth = depth
 	return p
 }
 

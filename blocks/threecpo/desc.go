@@ -114,12 +114,11 @@ func resolveWMCtrl(s block.Section, env block.Env) WMCtrlParams {
 	}
 	p := WMCtrlParams{WMFxParams: g, NumConn: int(env.Conns), ConnW: int(env.ConnW)}
 	s.Info("wm_width", fmt.Sprint(p.WMW()), "frac_width + bits of wm_max")
-	need, err := NeededWMCtrlDepth(p)
-	if err != nil {
-		s.Errorf("", "wm_ctrl: %v", err)
+	depth, ok := block.DerivedDepth(s, func() (int, error) { return NeededWMCtrlDepth(p) })
+	if !ok {
 		return def
 	}
-	p.Depth = int(s.Whole("pipeline_depth", uint64(need), block.Derived, "the stages the block's cuts reach (docs/pipeline.md)"))
+	p.Depth = depth
 	return p
 }
 

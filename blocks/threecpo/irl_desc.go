@@ -102,8 +102,7 @@ func resolveIRL(s block.Section, env block.Env) IRLTokensParams {
 	g.RandBits = int(s.Whole("rand_bits", 16, block.Default, "a token's probability within 2^-16 of watermark / WM_MAX"))
 	g.Cap = int32(s.Whole("cap", 9, block.Default, "one full packet of 9 flits"))
 	g.MaxCost = int32(s.Whole("max_cost", 9*64, block.Default, "a 9-flit packet with 63 other senders' matched flits"))
-	if env.ConnW < 63 && uint64(g.NumConn) > uint64(1)<<env.ConnW {
-		s.Errorf("ports", "ports = %d do not fit the %d-bit connection id (hardware.conn_width)", g.NumConn, env.ConnW)
+	if !block.FitsConnID(s, "ports", g.NumConn, env) {
 		return def
 	}
 	if err := g.ValidateTable(); err != nil {
@@ -112,12 +111,11 @@ func resolveIRL(s block.Section, env block.Env) IRLTokensParams {
 	}
 	p := IRLTokensParams{IRLTableParams: g}
 	s.Info("tokens_width", fmt.Sprint(g.TokW()), "a counter holds cap and 1 - max_cost")
-	need, err := NeededIRLDepth(p)
-	if err != nil {
-		s.Errorf("", "irl_tokens: %v", err)
+	depth, ok := block.DerivedDepth(s, func() (int, error) { return NeededIRLDepth(p) })
+	if !ok {
 		return def
 	}
-	p.Depth = int(s.Whole("pipeline_depth", uint64(need), block.Derived, "the stages the block's cuts reach (docs/pipeline.md)"))
+	p.Depth = depth
 	return p
 }
 

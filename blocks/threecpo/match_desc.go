@@ -109,8 +109,7 @@ func resolveMatch(s block.Section, env block.Env) MCastMatchParams {
 		s.Errorf("mi_low", "mi_low = %g is not a whole number of fifths (0, 0.2, 0.4, 0.6, 0.8, 1)", low)
 		return def
 	}
-	if env.ConnW < 63 && uint64(g.NumConn) > uint64(1)<<env.ConnW {
-		s.Errorf("matchers", "matchers = %d do not fit the %d-bit connection id (hardware.conn_width)", g.NumConn, env.ConnW)
+	if !block.FitsConnID(s, "matchers", g.NumConn, env) {
 		return def
 	}
 	if err := g.ValidateTable(); err != nil {
@@ -119,12 +118,11 @@ func resolveMatch(s block.Section, env block.Env) MCastMatchParams {
 	}
 	p := MCastMatchParams{MatchTableParams: g}
 	s.Info("word_width", fmt.Sprint(MatchWordLayout(p).Width()), "count_width - 1 + members x 2 x count_width")
-	need, err := NeededMatchDepth(p)
-	if err != nil {
-		s.Errorf("", "mcast_match: %v", err)
+	depth, ok := block.DerivedDepth(s, func() (int, error) { return NeededMatchDepth(p) })
+	if !ok {
 		return def
 	}
-	p.Depth = int(s.Whole("pipeline_depth", uint64(need), block.Derived, "the stages the block's cuts reach (docs/pipeline.md)"))
+	p.Depth = depth
 	return p
 }
 
