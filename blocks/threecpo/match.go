@@ -74,6 +74,21 @@ func sumTree(cut func(string, hdlgen.Value) hdlgen.Expr, name string, vals []hdl
 	return vals[0]
 }
 
+// matchEventFields are the event's fields; a factor of 1 at every
+// latency (mi_low = 1) needs no latency.
+func matchEventFields(p MCastMatchParams) []connpipe.Field {
+	f := []connpipe.Field{
+		{Name: "src", Width: p.SrcW(), Doc: fmt.Sprintf("remote, expire: the member (0..%d; others are errors)", p.Members-1)},
+		{Name: "flits", Width: p.FlitW, Doc: "send, remote, response, expire: the request's flits"},
+	}
+	if p.MILowNum < p.MIDen {
+		f = append(f, connpipe.Field{Name: "lat", Width: p.LatW, Doc: "send, remote: the measured collective latency in cycles (the MI factor's)"})
+	}
+	return append(f,
+		connpipe.Field{Name: "now", Width: p.TimeW, Doc: "remote: the arrival time"},
+		connpipe.Field{Name: "wait", Width: p.TimeW, Doc: "remote: RTT plus inter-send delay, the entry's time in the Remote-Op-Queue"})
+}
+
 // addConstSplit is x + k, one bit wider than x, in two stages: the bits
 // of k's width with their carry, then the rest with it (a short carry
 // chain per stage).
@@ -102,13 +117,7 @@ func MCastMatch(p MCastMatchParams) (*hdlgen.Module, error) {
 	cw, fw, sw, mw, tw := p.CountW, p.FlitW, p.SrcW(), p.MatchedW(), p.TokensW()
 	spec := connpipe.Spec{
 		NumConn: p.NumConn, ConnW: p.ConnW, KindW: MatchKindW, NumKinds: MatchNumKinds, KindNames: MatchKindNames,
-		EventFields: []connpipe.Field{
-			{Name: "src", Width: sw, Doc: fmt.Sprintf("remote, expire: the member (0..%d; others are errors)", p.Members-1)},
-			{Name: "flits", Width: fw, Doc: "send, remote, response, expire: the request's flits"},
-			{Name: "lat", Width: p.LatW, Doc: "send, remote: the measured collective latency in cycles (the MI factor's)"},
-			{Name: "now", Width: p.TimeW, Doc: "remote: the arrival time"},
-			{Name: "wait", Width: p.TimeW, Doc: "remote: RTT plus inter-send delay, the entry's time in the Remote-Op-Queue"},
-		},
+		EventFields: matchEventFields(p),
 		ResultFields: []connpipe.Field{
 			{Name: "tokens", Width: tw, Doc: "send: its flits plus the MI cost of the matched flits; remote: the MI cost"},
 			{Name: "matched", Width: mw, Doc: "send, remote: the flits matched"},
@@ -164,25 +173,19 @@ func MCastMatch(p MCastMatchParams) (*hdlgen.Module, error) {
 		for j := range srcOH {
 			srcOH[j] = ev.F("src").EqC(uint64(j)).Named(fmt.Sprintf("src_is%d", j))
 		}
-		lat := ev.F("lat")
-		lw := p.LatW
-		loLat, hiLat := c(lw, uint64(p.MILoLat)), c(lw, uint64(p.MIHiLat))
-		cl := st.Cut("lat_clamped", hdlgen.Mux(lat.Lt(loLat), loLat, hdlgen.Mux(lat.Gt(hiLat), hiLat, lat)).Named("lat_clamped"))
 		span := uint64(p.MIHiLat - p.MILoLat)
 		dd := uint64(p.MIDen) * span
 		numW := hdlgen.BitsFor(dd)
-		rise := cl.Sub(loLat).Keep(hdlgen.BitsFor(span)-1, 0).Named("lat_over_lo") // 0..span: the upper bits are 0
-		slope := uint64(p.MIDen - p.MILowNum)
-		var num hdlgen.Expr
-		base := c(numW, uint64(p.MILowNum)*span)
-		if slope == 0 {
-			num = base
-			_ = rise.Keep(rise.Width()-1, 0)
-		} else {
+		num := c(numW, uint64(p.MILowNum)*span) // a factor of 1 at every latency: no lat field
+		if slope := uint64(p.MIDen - p.MILowNum); slope > 0 {
+			lat := ev.F("lat")
+			lw := p.LatW
+			loLat, hiLat := c(lw, uint64(p.MILoLat)), c(lw, uint64(p.MIHiLat))
+			cl := st.Cut("lat_clamped", hdlgen.Mux(lat.Lt(loLat), loLat, hdlgen.Mux(lat.Gt(hiLat), hiLat, lat)).Named("lat_clamped"))
+			rise := cl.Sub(loLat).Keep(hdlgen.BitsFor(span)-1, 0).Named("lat_over_lo") // 0..span: the upper bits are 0
 			prod := rise.ZExt(numW).Mul(c(numW, slope))
-			num = base.Add(prod).Named("mi_num")
+			num = st.Cut("mi_num", num.Add(prod).Named("mi_num"))
 		}
-		num = st.Cut("mi_num", num)
 		expiry := ev.F("now").Add(ev.F("wait")).Named("expiry_sum") // wraps at TimeW bits
 
 		// the word
