@@ -66,11 +66,11 @@ func (p MatchParams) MICost(matched, lat uint32) uint32 {
 
 func ceilDiv(a, b uint64) uint64 { return (a + b - 1) / b }
 
-// remoteOp is a Remote-Op-Queue entry.
-type remoteOp struct {
-	src    int
-	flits  int64
-	expiry uint64
+// RemoteOp is a Remote-Op-Queue entry.
+type RemoteOp struct {
+	Src    int // the member
+	Flits  int64
+	Expiry uint64
 }
 
 // Matcher is one traffic class's matching state.
@@ -79,7 +79,7 @@ type Matcher struct {
 	Unmatched   []int64 // per member, flits: sent minus received, bounded as below
 	Outstanding []int64 // per member, flits of its requests in the queue, negated
 	LocalFlits  int64   // flits of local requests awaiting their responses
-	queue       []remoteOp
+	queue       []RemoteOp
 }
 
 // NewMatcher is a matcher with nothing sent or received.
@@ -117,9 +117,9 @@ func (m *Matcher) ReceiveRemote(src int, f uint32, now, rtt, delay uint64, lat u
 	// keep the queue in expiry order, arrivals of one expiry in arrival
 	// order: an entry usually expires after every queued one, so the
 	// search from the back is short
-	e := remoteOp{src: src, flits: int64(f), expiry: now + rtt + delay}
+	e := RemoteOp{Src: src, Flits: int64(f), Expiry: now + rtt + delay}
 	i := len(m.queue)
-	for i > 0 && m.queue[i-1].expiry > e.expiry {
+	for i > 0 && m.queue[i-1].Expiry > e.Expiry {
 		i--
 	}
 	m.queue = slices.Insert(m.queue, i, e)
@@ -140,17 +140,20 @@ func (m *Matcher) Response(f uint32) {
 // Expire retires every queue entry whose expiry is at or before now, in
 // expiry order: its member's outstanding rises by its flits, and its
 // unmatched is raised to outstanding if below (S3:L1652-1659). It
-// returns how many expired.
-func (m *Matcher) Expire(now uint64) int {
+// returns the entries expired, in that order (what a NIC whose queue is
+// beside the mcast_match block returns to it as expire events), valid
+// until the next call.
+func (m *Matcher) Expire(now uint64) []RemoteOp {
 	n := 0
-	for n < len(m.queue) && m.queue[n].expiry <= now {
+	for n < len(m.queue) && m.queue[n].Expiry <= now {
 		e := m.queue[n]
-		m.Outstanding[e.src] += e.flits
-		m.Unmatched[e.src] = max(m.Unmatched[e.src], m.Outstanding[e.src])
+		m.Outstanding[e.Src] += e.Flits
+		m.Unmatched[e.Src] = max(m.Unmatched[e.Src], m.Outstanding[e.Src])
 		n++
 	}
+	done := m.queue[:n:n]
 	m.queue = m.queue[n:]
-	return n
+	return done
 }
 
 // Queued is the number of entries in the Remote-Op-Queue.

@@ -170,7 +170,7 @@ func TestMatchInvariants(t *testing.T) {
 		}
 		var queued int64
 		for _, e := range m.queue {
-			queued += e.flits
+			queued += e.Flits
 		}
 		var out int64
 		for j := range m.Unmatched {
