@@ -239,3 +239,42 @@ type ArbPipeline = pipe.Pipeline[ArbEvent, ArbResult]
 func NewArbPipeline(t *ArbTable, depth int) *ArbPipeline {
 	return pipe.New[ArbEvent, ArbResult](t, depth)
 }
+
+// InjectionGrants is the thesis's situation at one GPU (S3:L1761-1769):
+// three injection VCs, always backlogged: responses (VC 0, no tokens
+// needed), read requests (VC 1: 1 request flit, a 9-flit response) and
+// write requests (VC 2: 9 flits, a 1-flit response), the request VCs
+// behind one IRL unit (DefaultIRLParams) at watermark wm for both its
+// counters. Each cycle grant picks one VC among the eligible ones (bit i:
+// VC i; the request VCs are eligible while the unit's may_send holds) and
+// the unit takes the granted request's tokens. It returns the grants per
+// VC over cycles cycles, counting from cycle warm (the open's full
+// buckets pay for a few requests), or grant's error, or an error when
+// grant picks a VC that is not eligible.
+func InjectionGrants(wm uint32, cycles, warm int, grant func(eligible uint32) (int, error)) ([3]int, error) {
+	var grants [3]int
+	m, err := NewIRLModel(DefaultIRLParams())
+	if err != nil {
+		return grants, err
+	}
+	m.SetWatermarks(wm, wm)
+	cost := [3][2]int32{{0, 0}, {1, 9}, {9, 1}}
+	for c := 0; c < cycles; c++ {
+		eligible := uint32(1)
+		if m.State().MaySend() {
+			eligible |= 6
+		}
+		v, err := grant(eligible)
+		if err != nil {
+			return grants, fmt.Errorf("cycle %d: %w", c, err)
+		}
+		if v < 0 || v > 2 || eligible>>uint(v)&1 == 0 {
+			return grants, fmt.Errorf("cycle %d: VC %d granted, eligible %03b", c, v, eligible)
+		}
+		if c >= warm {
+			grants[v]++
+		}
+		m.Cycle(v != 0, cost[v][0], cost[v][1])
+	}
+	return grants, nil
+}

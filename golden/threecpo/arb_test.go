@@ -105,38 +105,17 @@ func TestArbAnyWordGrants(t *testing.T) {
 	}
 }
 
-// injection is the thesis's situation at one GPU (S3:L1761-1769): three
-// injection VCs, always backlogged: responses (VC 0, no tokens needed),
-// read requests (VC 1: 1 request flit, a 9-flit response) and write
-// requests (VC 2: 9 flits, a 1-flit response), the request VCs behind one
-// IRL unit at watermark wm. It returns the grants per VC over n cycles
-// after the first 100 (the open's full buckets pay for a few requests).
+// injection runs InjectionGrants with the golden arbiter of policy pol.
 func injection(t *testing.T, pol ArbPolicy, wm uint32, n int) [3]int {
-	ip := DefaultIRLParams()
-	m, err := NewIRLModel(ip)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m.SetWatermarks(wm, wm)
 	p := ArbParams{VCs: 3, Policy: pol}
 	s := p.ArbOpen()
-	cost := [3][2]int32{{0, 0}, {1, 9}, {9, 1}}
-	var grants [3]int
-	for c := 0; c < n; c++ {
-		ok := uint32(1)
-		if m.State().MaySend() {
-			ok |= 6
-		}
-		var g bool
+	grants, err := InjectionGrants(wm, n, 100, func(eligible uint32) (int, error) {
 		var v int
-		s, g, v = ArbStep(p, s, ok)
-		if !g {
-			t.Fatal("the response VC is always eligible")
-		}
-		if c >= 100 {
-			grants[v]++
-		}
-		m.Cycle(v != 0, cost[v][0], cost[v][1])
+		s, _, v = ArbStep(p, s, eligible)
+		return v, nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 	return grants
 }

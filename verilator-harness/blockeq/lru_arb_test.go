@@ -2,6 +2,7 @@ package blockeq
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/nicgen/nicgen/blocks"
@@ -93,9 +94,10 @@ func TestLRUArbMutantsFail(t *testing.T) {
 // the request VCs behind the golden IRL unit at WM_MAX and at a quarter
 // of it, arbitrated by the Verilated lru_arb. Round robin grants the
 // write VC never after the open's full buckets are spent; LRU grants
-// reads and writes within one of each other. The counts are the golden
-// closed loop's (golden/threecpo TestArbStarvation), computed here again
-// through the RTL and compared with the golden arbiter in the same loop.
+// reads and writes within one of each other. The loop is golden/threecpo
+// InjectionGrants (TestArbStarvation runs it with the golden arbiter);
+// here every grant comes from the RTL and is compared with the golden
+// arbiter's.
 func TestLRUArbStarvation(t *testing.T) {
 	for _, pol := range []gthreecpo.ArbPolicy{gthreecpo.ArbRoundRobin, gthreecpo.ArbLRU} {
 		p := arbAt(3, pol, 2)
@@ -106,33 +108,21 @@ func TestLRUArbStarvation(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, wm := range []uint32{2468, 617} {
-			irl, err := gthreecpo.NewIRLModel(gthreecpo.DefaultIRLParams())
-			if err != nil {
-				t.Fatal(err)
-			}
-			irl.SetWatermarks(wm, wm)
 			ref, _ := gthreecpo.NewArbTable(p.ArbTableParams)
 			out := make([]uint64, len(threecpo.ArbResultFields))
 			rtl.Step([]uint64{1, uint64(gthreecpo.ArbOpenKind), 0, 0}, out)
 			ref.StepTo(&gthreecpo.ArbEvent{Conn: 1, Kind: gthreecpo.ArbOpenKind}, &gthreecpo.ArbResult{})
-			cost := [3][2]int32{{0, 0}, {1, 9}, {9, 1}}
-			var grants [3]int
-			for c := 0; c < 20000; c++ {
-				ok := uint64(1)
-				if irl.State().MaySend() {
-					ok |= 6
-				}
-				rtl.Step([]uint64{1, uint64(gthreecpo.ArbCycleKind), 7, ok}, out)
+			grants, err := gthreecpo.InjectionGrants(wm, 20000, 100, func(eligible uint32) (int, error) {
+				rtl.Step([]uint64{1, uint64(gthreecpo.ArbCycleKind), 7, uint64(eligible)}, out)
 				var want gthreecpo.ArbResult
-				ref.StepTo(&gthreecpo.ArbEvent{Conn: 1, Kind: gthreecpo.ArbCycleKind, Req: 7, OK: uint32(ok)}, &want)
+				ref.StepTo(&gthreecpo.ArbEvent{Conn: 1, Kind: gthreecpo.ArbCycleKind, Req: 7, OK: eligible}, &want)
 				if out[2] != 1 || out[4] != 0 || int(out[3]) != want.Grant {
-					t.Fatalf("%v, cycle %d: granted %d VC %d error %d; the golden arbiter VC %d", pol, c, out[2], out[3], out[4], want.Grant)
+					return 0, fmt.Errorf("%v: granted %d VC %d error %d; the golden arbiter VC %d", pol, out[2], out[3], out[4], want.Grant)
 				}
-				v := int(out[3])
-				if c >= 100 {
-					grants[v]++
-				}
-				irl.Cycle(v != 0, cost[v][0], cost[v][1])
+				return int(out[3]), nil
+			})
+			if err != nil {
+				t.Fatal(err)
 			}
 			t.Logf("%v, watermark %d: grants %v (responses, reads, writes)", pol, wm, grants)
 			switch {
