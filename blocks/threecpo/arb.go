@@ -154,12 +154,7 @@ func LRUArb(p LRUArbParams) (*hdlgen.Module, error) {
 			next = hdlgen.Mux(elig.Any(), encode(rot, iw), ptr).Named("ptr_next")
 		} else {
 			m := cur.F("older")
-			older := func(i, j int) hdlgen.Expr {
-				if i < j {
-					return m.Bit(p.PairBit(i, j))
-				}
-				return m.Bit(p.PairBit(j, i)).Not()
-			}
+			older := func(i, j int) hdlgen.Expr { return ageOlder(p, m, i, j) }
 			// VC i wins when eligible and older than every other eligible
 			// VC; at most one can (of a pair, one is the older). A word
 			// that is no order may leave none: the lowest eligible wins.
@@ -205,12 +200,7 @@ func LRUArb(p LRUArbParams) (*hdlgen.Module, error) {
 // ageIsOrder is 1 when the age matrix m has no cycle of three VCs, which
 // for a tournament (one bit per pair) makes it a total order.
 func ageIsOrder(p LRUArbParams, m hdlgen.Expr) hdlgen.Expr {
-	older := func(i, j int) hdlgen.Expr {
-		if i < j {
-			return m.Bit(p.PairBit(i, j))
-		}
-		return m.Bit(p.PairBit(j, i)).Not()
-	}
+	older := func(i, j int) hdlgen.Expr { return ageOlder(p, m, i, j) }
 	ok := hdlgen.True()
 	for i := 0; i < p.VCs; i++ {
 		for j := 0; j < p.VCs; j++ {
@@ -222,4 +212,13 @@ func ageIsOrder(p LRUArbParams, m hdlgen.Expr) hdlgen.Expr {
 		}
 	}
 	return ok
+}
+
+// ageOlder is 1 when the age matrix m says VC i was granted longer ago
+// than VC j (i != j): pair (i, j)'s bit, or its complement for i > j.
+func ageOlder(p LRUArbParams, m hdlgen.Expr, i, j int) hdlgen.Expr {
+	if i < j {
+		return m.Bit(p.PairBit(i, j))
+	}
+	return m.Bit(p.PairBit(j, i)).Not()
 }
