@@ -54,9 +54,14 @@ func WMCtrlDescriptor() block.Block {
 
 type wmGolden struct{ t *gthreecpo.WMTable }
 
-func (g wmGolden) Fields() ([]string, []string) {
-	return []string{"conn", "kind", "lat", "rtt_end", "tokens"}, []string{"conn", "kind", "wm", "eq", "decreased", "error"}
-}
+// WMEventFields and WMResultFields are wm_ctrl's stream fields in the
+// golden model's order.
+var (
+	WMEventFields  = []string{"conn", "kind", "lat", "rtt_end", "tokens"}
+	WMResultFields = []string{"conn", "kind", "wm", "eq", "decreased", "error"}
+)
+
+func (g wmGolden) Fields() ([]string, []string) { return WMEventFields, WMResultFields }
 
 func (g wmGolden) Step(in, out []uint64) {
 	e := gthreecpo.WMEvent{Conn: uint32(in[0]), Kind: gthreecpo.WMKind(in[1]), Lat: uint32(in[2]), RTTEnd: in[3]&1 == 1, Tokens: uint32(in[4])}

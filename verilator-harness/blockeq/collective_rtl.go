@@ -26,7 +26,9 @@ func NewRTLIRL(b Built, p threecpo.IRLTokensParams) (*RTLIRL, error) {
 // StepTo runs one event through the hardware; the counters come back in
 // two's complement.
 func (u *RTLIRL) StepTo(e *gthreecpo.IRLEvent, r *gthreecpo.IRLEventResult) {
-	copy(u.in, []uint64{uint64(e.Conn), uint64(e.Kind), uint64(e.Seed), block.Bit(e.Send), uint64(e.ReqCost), uint64(e.RspCost), uint64(e.ReqWM), uint64(e.RspWM)})
+	in := u.in // threecpo.IRLEventFields's order
+	in[0], in[1], in[2], in[3] = uint64(e.Conn), uint64(e.Kind), uint64(e.Seed), block.Bit(e.Send)
+	in[4], in[5], in[6], in[7] = uint64(e.ReqCost), uint64(e.RspCost), uint64(e.ReqWM), uint64(e.RspWM)
 	u.S.Step(u.in, u.out)
 	f := u.out
 	sh := uint(64 - u.tokW)
@@ -43,18 +45,17 @@ type RTLWM struct {
 
 // NewRTLWM maps wm_ctrl's ports.
 func NewRTLWM(b Built) (*RTLWM, error) {
-	in := []string{"conn", "kind", "lat", "rtt_end", "tokens"}
-	out := []string{"conn", "kind", "wm", "eq", "decreased", "error"}
-	s, err := NewRTLStepper(b.Model, b.Design, in, out)
+	s, err := NewRTLStepper(b.Model, b.Design, threecpo.WMEventFields, threecpo.WMResultFields)
 	if err != nil {
 		return nil, err
 	}
-	return &RTLWM{S: s, in: make([]uint64, len(in)), out: make([]uint64, len(out))}, nil
+	return &RTLWM{S: s, in: make([]uint64, len(threecpo.WMEventFields)), out: make([]uint64, len(threecpo.WMResultFields))}, nil
 }
 
 // StepTo runs one event through the hardware.
 func (u *RTLWM) StepTo(e *gthreecpo.WMEvent, r *gthreecpo.WMResult) {
-	copy(u.in, []uint64{uint64(e.Conn), uint64(e.Kind), uint64(e.Lat), block.Bit(e.RTTEnd), uint64(e.Tokens)})
+	in := u.in // threecpo.WMEventFields's order
+	in[0], in[1], in[2], in[3], in[4] = uint64(e.Conn), uint64(e.Kind), uint64(e.Lat), block.Bit(e.RTTEnd), uint64(e.Tokens)
 	u.S.Step(u.in, u.out)
 	f := u.out
 	*r = gthreecpo.WMResult{Conn: uint32(f[0]), Kind: gthreecpo.WMKind(f[1]), WM: uint32(f[2]), Eq: uint32(f[3]), Decreased: f[4] == 1, Error: f[5] == 1}
