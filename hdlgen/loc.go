@@ -86,3 +86,14 @@ func relFile(file string) string {
 	}
 	return filepath.Base(file)
 }
+
+// Caller is the Go line skip frames above the function that calls it
+// (Caller(0) is the line of the call to Caller itself): the line to blame
+// for a misuse that a package building on hdlgen detects.
+func Caller(skip int) Loc {
+	_, file, line, ok := runtime.Caller(skip + 1)
+	if !ok {
+		return Loc{}
+	}
+	return Loc{File: relFile(file), Line: line}
+}

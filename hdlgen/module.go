@@ -125,6 +125,10 @@ func (m *Module) Doc() string { return m.doc }
 // parameter or a resolved choice).
 func (m *Module) Note(format string, a ...any) { m.notes = append(m.notes, fmt.Sprintf(format, a...)) }
 
+// Fail records a build error of the module at loc (a misuse that a
+// package building on hdlgen detects): Check and Verilog report it.
+func (m *Module) Fail(loc Loc, format string, a ...any) { m.errorf(loc, format, a...) }
+
 func (m *Module) errorf(loc Loc, format string, a ...any) {
 	m.errs = append(m.errs, Error{Loc: loc, Pass: "build", Module: m.name, Msg: fmt.Sprintf(format, a...)})
 }

@@ -23,13 +23,37 @@ func Conf(p ConfParams) (*hdlgen.Module, error) {
 		return nil, fmt.Errorf("reps_conf: %w", err)
 	}
 	m := hdlgen.NewModule("reps_conf", "REPS, conference version (S0 Algorithm 4), per-connection state in block RAM,\npipelined shell (docs/pipeline.md). Behaviour: docs/blocks/reps.md.")
-	entW, expW := p.EntW(), p.ExploreW()
 	m.Note("NumConn = %d, ConnW = %d, NumEntropies = %d, EntW = %d, ExploreW = %d, EVW = %d",
-		p.NumConn, p.ConnW, p.NumEntropies, entW, expW, p.EVW)
+		p.NumConn, p.ConnW, p.NumEntropies, p.EntW(), p.ExploreW(), p.EVW)
+	part, exploreInit := confPart(m, p)
+	spec := connpipe.Spec{
+		NumConn: p.NumConn, ConnW: p.ConnW, KindW: part.KindW, NumKinds: NumKinds, KindNames: part.KindNames,
+		EventFields: part.EventFields, ResultFields: part.ResultFields, Word: part.Word, Depth: p.Depth,
+	}
+	if p.Formal.Invariants {
+		spec.Formal, spec.WordInvariants = p.Formal, confWordInvariants(p, exploreInit)
+	}
+	err := connpipe.Build(m, spec, part.Step)
+	if err == nil {
+		err = p.Formal.Check(m)
+	}
+	return m, err
+}
+
+// ConfPart is the datapath of reps_conf as it runs in module m
+// (connpipe.Part); its parameter EXPLORE_INIT goes into m. p must satisfy
+// Validate.
+func ConfPart(m *hdlgen.Module, p ConfParams) connpipe.Part {
+	part, _ := confPart(m, p)
+	return part
+}
+
+func confPart(m *hdlgen.Module, p ConfParams) (connpipe.Part, *hdlgen.Signal) {
+	entW, expW := p.EntW(), p.ExploreW()
 	exploreInit := m.Param("EXPLORE_INIT", expW, p.ExploreInit, "sends explored after open: min(BDP in packets, NUM_ENTROPIES)")
 	word := ConfWordLayout(p)
-	spec := connpipe.Spec{
-		NumConn: p.NumConn, ConnW: p.ConnW, KindW: KindW, NumKinds: NumKinds, KindNames: KindNames,
+	return connpipe.Part{
+		Name: "reps_conf", KindW: KindW, KindNames: KindNames,
 		EventFields: []connpipe.Field{
 			{Name: "ecn", Width: 1, Doc: "the ack is ECN-marked"},
 			{Name: "ev", Width: entW, Doc: "entropy carried by an ack (an entropy this block chose)"},
@@ -38,41 +62,34 @@ func Conf(p ConfParams) (*hdlgen.Module, error) {
 			{Name: "ev", Width: p.EVW, Doc: "entropy chosen for a send, zero-extended; 0 for other kinds"},
 			{Name: "explored", Width: 1, Doc: "the send's entropy is a new one (exploration)"},
 		},
-		Word: word, Depth: p.Depth,
-	}
-	if p.Formal.Invariants {
-		spec.Formal, spec.WordInvariants = p.Formal, confWordInvariants(p, exploreInit)
-	}
-	err := connpipe.Build(m, spec, func(st connpipe.Step) connpipe.Outcome {
-		isOpen, isSend, isAck := st.KindIs(KindOpen), st.KindIs(KindSend), st.KindIs(KindAck)
-		next, cached, left := st.Cur.F("next_entropy"), st.Cur.F("cached_entropy"), st.Cur.F("explore_left")
-		// next_entropy++ % num_entropies, without a divider
-		var nextInc hdlgen.Expr
-		if uint64(p.NumEntropies) == uint64(1)<<uint(entW) {
-			nextInc = next.Add(hdlgen.Const(entW, 1))
-		} else {
-			nextInc = hdlgen.Mux(next.EqC(uint64(p.NumEntropies-1)), hdlgen.Const(entW, 0), next.Add(hdlgen.Const(entW, 1)))
-		}
-		nextInc = nextInc.Named("next_inc")
-		exploring := left.Any().Named("exploring")
-		explore := isSend.And(exploring).Named("explore")
-		ecnAck := isAck.And(st.Event.F("ecn")).Named("ecn_ack")
-		newNext := hdlgen.Mux(explore.Or(ecnAck), nextInc, next)
-		newCached := hdlgen.Mux(isAck, hdlgen.Mux(ecnAck, next, st.Event.F("ev")), cached)
-		newLeft := hdlgen.Mux(explore, left.Sub(hdlgen.Const(expW, 1)), left)
-		chosen := hdlgen.Mux(explore, next, cached).ZExt(p.EVW)
-		return connpipe.Outcome{
-			Word: hdlgen.Mux(isOpen,
-				word.Pack(map[string]hdlgen.Value{"next_entropy": hdlgen.Const(entW, 0), "cached_entropy": hdlgen.Const(entW, 0), "explore_left": exploreInit}),
-				word.Pack(map[string]hdlgen.Value{"next_entropy": newNext, "cached_entropy": newCached, "explore_left": newLeft})),
-			Result: map[string]hdlgen.Value{
-				"ev":       hdlgen.Mux(isSend, chosen, hdlgen.Const(p.EVW, 0)),
-				"explored": explore,
-			},
-		}
-	})
-	if err == nil {
-		err = p.Formal.Check(m)
-	}
-	return m, err
+		Word: word,
+		Step: func(st connpipe.Step) connpipe.Outcome {
+			isOpen, isSend, isAck := st.KindIs(KindOpen), st.KindIs(KindSend), st.KindIs(KindAck)
+			next, cached, left := st.Cur.F("next_entropy"), st.Cur.F("cached_entropy"), st.Cur.F("explore_left")
+			// next_entropy++ % num_entropies, without a divider
+			var nextInc hdlgen.Expr
+			if uint64(p.NumEntropies) == uint64(1)<<uint(entW) {
+				nextInc = next.Add(hdlgen.Const(entW, 1))
+			} else {
+				nextInc = hdlgen.Mux(next.EqC(uint64(p.NumEntropies-1)), hdlgen.Const(entW, 0), next.Add(hdlgen.Const(entW, 1)))
+			}
+			nextInc = nextInc.Named("next_inc")
+			exploring := left.Any().Named("exploring")
+			explore := isSend.And(exploring).Named("explore")
+			ecnAck := isAck.And(st.Event.F("ecn")).Named("ecn_ack")
+			newNext := hdlgen.Mux(explore.Or(ecnAck), nextInc, next)
+			newCached := hdlgen.Mux(isAck, hdlgen.Mux(ecnAck, next, st.Event.F("ev")), cached)
+			newLeft := hdlgen.Mux(explore, left.Sub(hdlgen.Const(expW, 1)), left)
+			chosen := hdlgen.Mux(explore, next, cached).ZExt(p.EVW)
+			return connpipe.Outcome{
+				Word: hdlgen.Mux(isOpen,
+					word.Pack(map[string]hdlgen.Value{"next_entropy": hdlgen.Const(entW, 0), "cached_entropy": hdlgen.Const(entW, 0), "explore_left": exploreInit}),
+					word.Pack(map[string]hdlgen.Value{"next_entropy": newNext, "cached_entropy": newCached, "explore_left": newLeft})),
+				Result: map[string]hdlgen.Value{
+					"ev":       hdlgen.Mux(isSend, chosen, hdlgen.Const(p.EVW, 0)),
+					"explored": explore,
+				},
+			}
+		},
+	}, exploreInit
 }

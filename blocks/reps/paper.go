@@ -37,6 +37,27 @@ func Paper(p Params) (*hdlgen.Module, error) {
 	m.Note("NumConn = %d, ConnW = %d, N = %d, EVW = %d, HeadW = %d, CountW = %d, TimeW = %d, ExploreW = %d",
 		p.NumConn, p.ConnW, p.N, p.EVW, p.HeadW, p.CountW, p.TimeW, p.ExploreW)
 	m.Note("ClearOnFreezeExit = %v", p.ClearOnFreezeExit)
+	part := PaperPart(m, p)
+	spec := connpipe.Spec{
+		NumConn: p.NumConn, ConnW: p.ConnW, KindW: part.KindW, NumKinds: NumKinds, KindNames: part.KindNames,
+		EventFields: part.EventFields, ResultFields: part.ResultFields, Word: part.Word, Depth: p.Depth,
+	}
+	if p.Formal.Invariants {
+		spec.Formal, spec.WordInvariants, spec.ResultInvariants = p.Formal, wordInvariants(p), resultInvariants()
+	}
+	err := connpipe.Build(m, spec, part.Step)
+	if err == nil {
+		err = p.Formal.Check(m)
+	}
+	return m, err
+}
+
+// PaperPart is the datapath of reps as it runs in module m
+// (connpipe.Part): its parameters (LFSR_SEED, FREEZE_TIME, EXPLORE_INIT,
+// EXPLORE_AFTER_FREEZE), the LFSR and the submodules go into m. The
+// block's own shell builds around it, and a composed block (uet_cc) runs it
+// beside another part. p must satisfy Validate.
+func PaperPart(m *hdlgen.Module, p Params) connpipe.Part {
 	seed := m.Param("LFSR_SEED", 32, uint64(p.LFSRSeed), "seed of the random-EV LFSR; must be nonzero")
 	freezeTime := m.Param("FREEZE_TIME", p.TimeW, p.FreezeTime, "freezing-mode duration in s_event_now ticks; below 2**(TimeW-1)")
 	exploreInit := m.Param("EXPLORE_INIT", p.ExploreW, p.ExploreInit, "random EVs explored after open (the BDP in packets)")
@@ -48,8 +69,8 @@ func Paper(p Params) (*hdlgen.Module, error) {
 	freeze := FreezeController(p)
 	lfsr := m.Reg("lfsr", 32, "random-EV generator (Galois LFSR)", hdlgen.ResetToParam(seed), hdlgen.GlobalState())
 
-	spec := connpipe.Spec{
-		NumConn: p.NumConn, ConnW: p.ConnW, KindW: KindW, NumKinds: NumKinds, KindNames: KindNames,
+	return connpipe.Part{
+		Name: "reps", KindW: KindW, KindNames: KindNames,
 		EventFields: []connpipe.Field{
 			{Name: "ecn", Width: 1, Doc: "the ack is ECN-marked"},
 			{Name: "ev", Width: p.EVW, Doc: "entropy value carried by an ack or nack"},
@@ -60,83 +81,76 @@ func Paper(p Params) (*hdlgen.Module, error) {
 			{Name: "explored", Width: 1, Doc: "the send's EV is a random exploration, not a recycled one"},
 			{Name: "frozen", Width: 1, Doc: "the connection is in freezing mode after the event"},
 		},
-		Word: word, Depth: p.Depth,
+		Word: word,
+		Step: func(st connpipe.Step) connpipe.Outcome {
+			isOpen, isSend := st.KindIs(KindOpen), st.KindIs(KindSend)
+			isAck, isTimeout := st.KindIs(KindAck), st.KindIs(KindTimeout)
+
+			fz := m.Instantiate("u_freeze", freeze)
+			fz.In("cur_frozen", st.Cur.F("frozen")).In("cur_exit", st.Cur.F("exit_freeze")).In("cur_explore", st.Cur.F("explore"))
+			fz.In("now", st.Event.F("now")).In("timeout", isTimeout)
+			fz.In("freeze_time", freezeTime).In("explore_reload", exploreAfter)
+			// stage cut 1: the freezing decision (a wide time comparison)
+			frozen1, explore1 := st.Cut("frozen1", fz.Out("nxt_frozen")), st.Cut("explore1", fz.Out("nxt_explore"))
+			exitNext := st.Cut("exit_next", fz.Out("nxt_exit"))
+			var exiting hdlgen.Expr
+			if p.ClearOnFreezeExit {
+				exiting = st.Cut("exiting", fz.Out("exiting"))
+			}
+
+			exploring := explore1.Any().Named("exploring")
+			var curEntries []hdlgen.Value
+			for i := len(entries.Fields()) - 1; i >= 0; i-- {
+				curEntries = append(curEntries, st.Cur.F(entries.Fields()[i].Name))
+			}
+			cb := m.Instantiate("u_cbuf", cbuf)
+			cb.In("cur_entries", hdlgen.Cat(curEntries...)).In("cur_head", st.Cur.F("head")).In("cur_num_valid", st.Cur.F("num_valid"))
+			if p.ClearOnFreezeExit {
+				cb.In("clear", exiting)
+			}
+			cb.In("add", isAck.And(st.Event.F("ecn").Not())).In("add_ev", st.Event.F("ev"))
+			replay := frozen1.Named("replay")
+			cb.In("take", isSend.And(exploring.Not())).In("replay", replay)
+			// stage cut 2: the buffer operation (oldest valid entry, 8:1 choice)
+			hit := st.Cut("hit", cb.Out("hit"))
+			takeEV := st.Cut("take_ev", cb.Out("take_ev"))
+			nxtEntries := st.Cut("nxt_entries", cb.Out("nxt_entries"))
+			nxtHead, nxtCount := st.Cut("nxt_head", cb.Out("nxt_head")), st.Cut("nxt_num_valid", cb.Out("nxt_num_valid"))
+
+			// a send explores while the counter runs, or when nothing is cached
+			// and the connection is not frozen (S4:L51, L57)
+			explored := isSend.And(exploring.Or(hit.Not())).Named("explored")
+			draw := lfsrDraw(lfsr.Expr, p.EVW).Named("lfsr_drawn")
+			m.Comb("lfsr_update", func(pr *hdlgen.Process) {
+				pr.If(st.Fire.And(explored), func() { pr.Set(lfsr, draw) })
+			})
+			ev := hdlgen.Mux(explored, draw.Trunc(p.EVW), takeEV)
+			exploreNext := hdlgen.Mux(isSend.And(exploring), explore1.Sub(hdlgen.Const(p.ExploreW, 1)), explore1)
+
+			nxt := entries.Unpack(nxtEntries, "nxt")
+			fields := map[string]hdlgen.Value{
+				"head": nxtHead, "num_valid": nxtCount,
+				"exit_freeze": exitNext, "frozen": frozen1, "explore": exploreNext,
+			}
+			openFields := map[string]hdlgen.Value{
+				"head": hdlgen.Const(p.HeadW, 0), "num_valid": hdlgen.Const(p.CountW, 0),
+				"exit_freeze": hdlgen.Const(p.TimeW, 0), "frozen": hdlgen.False(), "explore": exploreInit,
+			}
+			for _, f := range entries.Fields() {
+				fields[f.Name] = nxt.F(f.Name)
+				openFields[f.Name] = hdlgen.Const(f.Width, 0)
+			}
+			notOpen := isOpen.Not()
+			return connpipe.Outcome{
+				Word: hdlgen.Mux(isOpen, word.Pack(openFields), word.Pack(fields)),
+				Result: map[string]hdlgen.Value{
+					"ev":       hdlgen.Mux(isSend, ev, hdlgen.Const(p.EVW, 0)),
+					"explored": explored,
+					"frozen":   frozen1.And(notOpen),
+				},
+			}
+		},
 	}
-	if p.Formal.Invariants {
-		spec.Formal, spec.WordInvariants, spec.ResultInvariants = p.Formal, wordInvariants(p), resultInvariants()
-	}
-	err := connpipe.Build(m, spec, func(st connpipe.Step) connpipe.Outcome {
-		isOpen, isSend := st.KindIs(KindOpen), st.KindIs(KindSend)
-		isAck, isTimeout := st.KindIs(KindAck), st.KindIs(KindTimeout)
-
-		fz := m.Instantiate("u_freeze", freeze)
-		fz.In("cur_frozen", st.Cur.F("frozen")).In("cur_exit", st.Cur.F("exit_freeze")).In("cur_explore", st.Cur.F("explore"))
-		fz.In("now", st.Event.F("now")).In("timeout", isTimeout)
-		fz.In("freeze_time", freezeTime).In("explore_reload", exploreAfter)
-		// stage cut 1: the freezing decision (a wide time comparison)
-		frozen1, explore1 := st.Cut("frozen1", fz.Out("nxt_frozen")), st.Cut("explore1", fz.Out("nxt_explore"))
-		exitNext := st.Cut("exit_next", fz.Out("nxt_exit"))
-		var exiting hdlgen.Expr
-		if p.ClearOnFreezeExit {
-			exiting = st.Cut("exiting", fz.Out("exiting"))
-		}
-
-		exploring := explore1.Any().Named("exploring")
-		var curEntries []hdlgen.Value
-		for i := len(entries.Fields()) - 1; i >= 0; i-- {
-			curEntries = append(curEntries, st.Cur.F(entries.Fields()[i].Name))
-		}
-		cb := m.Instantiate("u_cbuf", cbuf)
-		cb.In("cur_entries", hdlgen.Cat(curEntries...)).In("cur_head", st.Cur.F("head")).In("cur_num_valid", st.Cur.F("num_valid"))
-		if p.ClearOnFreezeExit {
-			cb.In("clear", exiting)
-		}
-		cb.In("add", isAck.And(st.Event.F("ecn").Not())).In("add_ev", st.Event.F("ev"))
-		replay := frozen1.Named("replay")
-		cb.In("take", isSend.And(exploring.Not())).In("replay", replay)
-		// stage cut 2: the buffer operation (oldest valid entry, 8:1 choice)
-		hit := st.Cut("hit", cb.Out("hit"))
-		takeEV := st.Cut("take_ev", cb.Out("take_ev"))
-		nxtEntries := st.Cut("nxt_entries", cb.Out("nxt_entries"))
-		nxtHead, nxtCount := st.Cut("nxt_head", cb.Out("nxt_head")), st.Cut("nxt_num_valid", cb.Out("nxt_num_valid"))
-
-		// a send explores while the counter runs, or when nothing is cached
-		// and the connection is not frozen (S4:L51, L57)
-		explored := isSend.And(exploring.Or(hit.Not())).Named("explored")
-		draw := lfsrDraw(lfsr.Expr, p.EVW).Named("lfsr_drawn")
-		m.Comb("lfsr_update", func(pr *hdlgen.Process) {
-			pr.If(st.Fire.And(explored), func() { pr.Set(lfsr, draw) })
-		})
-		ev := hdlgen.Mux(explored, draw.Trunc(p.EVW), takeEV)
-		exploreNext := hdlgen.Mux(isSend.And(exploring), explore1.Sub(hdlgen.Const(p.ExploreW, 1)), explore1)
-
-		nxt := entries.Unpack(nxtEntries, "nxt")
-		fields := map[string]hdlgen.Value{
-			"head": nxtHead, "num_valid": nxtCount,
-			"exit_freeze": exitNext, "frozen": frozen1, "explore": exploreNext,
-		}
-		openFields := map[string]hdlgen.Value{
-			"head": hdlgen.Const(p.HeadW, 0), "num_valid": hdlgen.Const(p.CountW, 0),
-			"exit_freeze": hdlgen.Const(p.TimeW, 0), "frozen": hdlgen.False(), "explore": exploreInit,
-		}
-		for _, f := range entries.Fields() {
-			fields[f.Name] = nxt.F(f.Name)
-			openFields[f.Name] = hdlgen.Const(f.Width, 0)
-		}
-		notOpen := isOpen.Not()
-		return connpipe.Outcome{
-			Word: hdlgen.Mux(isOpen, word.Pack(openFields), word.Pack(fields)),
-			Result: map[string]hdlgen.Value{
-				"ev":       hdlgen.Mux(isSend, ev, hdlgen.Const(p.EVW, 0)),
-				"explored": explored,
-				"frozen":   frozen1.And(notOpen),
-			},
-		}
-	})
-	if err == nil {
-		err = p.Formal.Check(m)
-	}
-	return m, err
 }
 
 // lfsrDraw advances the Galois LFSR by steps steps: one draw of a random EV

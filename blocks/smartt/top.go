@@ -97,9 +97,30 @@ func Block(p Params) (*hdlgen.Module, error) {
 	m.Note("link %g Gb/s, MTU %d B, base RTT %d ns: BDP %d B, target RTT %d ns, gamma %.4f, max window %d B", p.Net.LinkGbps, p.Net.MTU, p.Net.BrttNs, d.BDP, d.TrttNs, d.Gamma, d.MaxCwnd)
 	m.Note("KFi %d, KMi %d, KMd %d, KFd %d (>> %d), qa_scaling %d/65536, FastIncrease rtt <= %d ns", d.KFi, d.KMi, d.KMd, d.KFd, FdShift, d.QaScale, d.FiRttMax)
 	m.Note("NumConn %d, F %d, K %d, ClampOnEarlyReturn %v, TimeoutsReplaceTrims %v, AdjustPeriod %v, DelayQA %v, TrimsCountAsAcked %v", p.NumConn, p.F, p.K, p.ClampOnEarlyReturn, p.TimeoutsReplaceTrims, p.AdjustPeriod, p.DelayQA, p.TrimsCountAsAcked)
-	word := WordLayout(p)
+	part := Part(m, p)
 	spec := connpipe.Spec{
-		NumConn: p.NumConn, ConnW: p.ConnW, KindW: KindW, NumKinds: NumKinds, KindNames: KindNames,
+		NumConn: p.NumConn, ConnW: p.ConnW, KindW: part.KindW, NumKinds: NumKinds, KindNames: part.KindNames,
+		EventFields: part.EventFields, ResultFields: part.ResultFields,
+		Word: part.Word, Depth: p.Depth, AutoStageNs: p.StageNs, Used: p.used,
+	}
+	if p.Formal.Invariants {
+		spec.Formal, spec.WordInvariants, spec.ResultInvariants = p.Formal, wordInvariants(p, d, part.Word), resultInvariants(p, d)
+	}
+	err := connpipe.Build(m, spec, part.Step)
+	if err == nil {
+		err = p.Formal.Check(m)
+	}
+	return m, err
+}
+
+// Part is the datapath of smartt or nscc as it runs in module m
+// (connpipe.Part): the block's own shell builds around it, and a composed
+// block (uet_cc) runs it beside another part. p must satisfy Validate.
+func Part(m *hdlgen.Module, p Params) connpipe.Part {
+	d := p.Derive()
+	word := WordLayout(p)
+	return connpipe.Part{
+		Name: p.Variant.String(), KindW: KindW, KindNames: KindNames,
 		EventFields: []connpipe.Field{
 			{Name: "size", Width: p.SizeW, Doc: "bytes of the acknowledged, trimmed or timed-out packet"},
 			{Name: "ecn", Width: 1, Doc: "ECN echo of an ack"},
@@ -113,18 +134,16 @@ func Block(p Params) (*hdlgen.Module, error) {
 			{Name: "qa", Width: 1, Doc: "QuickAdapt fired"},
 			{Name: "fast", Width: 1, Doc: "FastIncrease active after the event"},
 		},
-		Word: word, Depth: p.Depth, AutoStageNs: p.StageNs, Used: p.used,
+		Word: word,
+		Step: func(st connpipe.Step) connpipe.Outcome { return datapath(m, p, d, word, st) },
 	}
-	if p.Formal.Invariants {
-		spec.Formal, spec.WordInvariants, spec.ResultInvariants = p.Formal, wordInvariants(p, d, word), resultInvariants(p, d)
-	}
-	err := connpipe.Build(m, spec, func(st connpipe.Step) connpipe.Outcome {
-		return datapath(m, p, d, word, st)
-	})
-	if err == nil {
-		err = p.Formal.Check(m)
-	}
-	return m, err
+}
+
+// Window is the congestion window in bytes held by a word of p's layout
+// (its field c without the fraction bits): what the cwnd result of an
+// event that leaves the window alone shows.
+func Window(p Params, cur hdlgen.Record) hdlgen.Expr {
+	return cur.F("c").Slice(p.cw()-1, p.F).Named("cwnd_held")
 }
 
 // clampWindow keeps a window in [MTU, max window] (S0/S1 step "cwnd =

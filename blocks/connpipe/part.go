@@ -1,0 +1,130 @@
+package connpipe
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/nicgen/nicgen/hdlgen"
+)
+
+// Part is a block's datapath apart from its shell: the fields of its
+// events, results and word, and the step that computes an outcome. A block
+// builds itself as Build(m, spec, part.Step) around it; another block can
+// run it inside its own step (Step.Sub), so that one shell, one word and
+// one event stream serve several datapaths (a composed block, such as
+// uet_cc: nscc and reps on the same events).
+type Part struct {
+	Name         string   // the block it comes from, for messages and docs
+	KindW        int      // width of the part's kind
+	KindNames    []string // the part's event kinds, by value
+	EventFields  []Field
+	ResultFields []Field
+	Word         *hdlgen.Layout
+	// Step computes the part's outcome. It may add to the module it was
+	// made for (instances, registers, parameters): every name it gives
+	// must differ from the other parts' of a composition.
+	Step func(Step) Outcome
+}
+
+// View is how a composed event drives one part (Step.Sub).
+type View struct {
+	// Kind is the part's kind for the event, KindW bits wide.
+	Kind hdlgen.Expr
+	// Active is 1 when the part acts on the event: otherwise its fields of
+	// the word are written back as they were read, its results should not
+	// be used, and its Fire is 0, so that it changes no global state.
+	Active hdlgen.Expr
+	// Event holds every one of the part's event fields, of its width. A
+	// field may be of any stage (a value of the word, stage 4).
+	Event hdlgen.Record
+}
+
+// Member is a part's outcome inside a composed step.
+type Member struct {
+	Result map[string]hdlgen.Value // the part's results by field name
+	Cur    hdlgen.Record           // the part's fields of the current word
+	part   Part
+	prefix string
+	active hdlgen.Expr
+	word   hdlgen.Record // the part's new word, split into fields
+}
+
+// Sub runs part's datapath inside st, the step of a composed block whose
+// word holds each of the part's word fields as prefix + field (Embed). The
+// part sees its own fields under their own names, its kind and event
+// fields from v, st's pipeline and depth, and st.Fire gated by v.Active.
+// Errors (a missing event field, a field of the wrong width, an undriven
+// result) are build errors at the caller.
+func (st Step) Sub(m *hdlgen.Module, part Part, prefix string, v View) Member {
+	at := hdlgen.Caller(1)
+	cur := hdlgen.NewRecord("the " + part.Name + " part of the word")
+	for _, f := range part.Word.Fields() {
+		cur.Set(f.Name, st.Cur.F(prefix+f.Name))
+	}
+	ev := hdlgen.NewRecord("the " + part.Name + " part's event")
+	for _, f := range part.EventFields {
+		if !v.Event.Has(f.Name) {
+			m.Fail(at, "composing %s: the view gives no event field %q", part.Name, f.Name)
+			ev.Set(f.Name, hdlgen.Const(f.Width, 0))
+			continue
+		}
+		x := v.Event.F(f.Name)
+		if x.Width() != f.Width {
+			m.Fail(at, "composing %s: event field %q is %d bits, the view's value %d", part.Name, f.Name, f.Width, x.Width())
+		}
+		ev.Set(f.Name, x)
+	}
+	if v.Kind.Width() != part.KindW {
+		m.Fail(at, "composing %s: its kind is %d bits, the view's %d", part.Name, part.KindW, v.Kind.Width())
+	}
+	fire := st.Fire.And(v.Active).Named(prefix + "fire")
+	out := part.Step(Step{Cur: cur, Kind: v.Kind, Event: ev, Fire: fire, Pipe: st.Pipe, Depth: st.Depth})
+	var names []string
+	for name := range out.Result {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if !hasField(part.ResultFields, name) {
+			m.Fail(at, "composing %s: its datapath returns result %q, which is not a result field", part.Name, name)
+		}
+	}
+	for _, f := range part.ResultFields {
+		if out.Result[f.Name] == nil {
+			m.Fail(at, "composing %s: its datapath does not drive result field %q", part.Name, f.Name)
+		}
+	}
+	if out.Word == (hdlgen.Expr{}) {
+		m.Fail(at, "composing %s: its datapath returns no new word", part.Name)
+		out.Word = part.Word.Zero()
+	}
+	return Member{Result: out.Result, Cur: cur, part: part, prefix: prefix, active: v.Active,
+		word: part.Word.Unpack(out.Word, prefix+"new")}
+}
+
+func hasField(fs []Field, name string) bool {
+	for _, f := range fs {
+		if f.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// Fields adds the member's fields of the composed word's next value to
+// into, by their composed names: the part's new fields when it is active,
+// the fields it read otherwise.
+func (mb Member) Fields(into map[string]hdlgen.Value) {
+	for _, f := range mb.part.Word.Fields() {
+		into[mb.prefix+f.Name] = hdlgen.Mux(mb.active, mb.word.F(f.Name), mb.Cur.F(f.Name))
+	}
+}
+
+// Embed adds part's word fields to the composed layout l, each named
+// prefix + its name and documented as the part's.
+func Embed(l *hdlgen.Layout, part Part, prefix string) *hdlgen.Layout {
+	for _, f := range part.Word.Fields() {
+		l.Field(prefix+f.Name, f.Width, fmt.Sprintf("%s: %s", part.Name, f.Doc))
+	}
+	return l
+}
