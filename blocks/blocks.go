@@ -16,6 +16,7 @@ import (
 	"github.com/nicgen/nicgen/blocks/snyder"
 	"github.com/nicgen/nicgen/blocks/srp"
 	"github.com/nicgen/nicgen/blocks/threecpo"
+	"github.com/nicgen/nicgen/blocks/uet"
 )
 
 // registered is every block, one line each.
@@ -38,6 +39,7 @@ func registered() []block.Block {
 		threecpo.WMCtrlDescriptor(),
 		threecpo.LRUArbDescriptor(),
 		threecpo.MCastMatchDescriptor(),
+		uet.Descriptor(),
 	}
 }
 

@@ -82,6 +82,10 @@ type Env struct {
 	Conns        uint64 // connections per block
 	ConnW        uint64 // width of the connection id ports
 	TimeW        uint64 // width of the timestamp ports
+	// Params is another block's resolved parameters, for a block composed
+	// of others (uet_cc): its section of the file when it has one, else its
+	// defaults under this network and hardware. Nil outside the loader.
+	Params func(name string) any
 }
 
 // Section is a block's section of the configuration file as Resolve reads

@@ -140,13 +140,43 @@ func (l *loader) resolve(body *hclsyntax.Body) *Resolved {
 	env := block.Env{LinkGbps: n.link, MTU: n.mtu, BaseRTTNs: n.rtt, TargetFactor: n.factor, BDPBytes: n.bdp, BDPPackets: n.packets,
 		ClockMHz: h.clock, Conns: h.conns, ConnW: h.connW, TimeW: h.timeW}
 	l.blockRanges = map[string]hcl.Range{}
+	bodies := map[string]*hclsyntax.Block{}
 	for _, b := range blockBodies {
+		bodies[b.Labels[0]] = b
+	}
+	// a block is resolved once, in the file's order or earlier when a
+	// composed block asks for its parameters (env.Params); a block the
+	// file does not name is resolved from its defaults for the asker alone
+	resolved := map[string]bool{}
+	unnamed := map[string]any{}
+	var resolveBlock func(b *hclsyntax.Block)
+	env.Params = func(name string) any {
+		if b, ok := bodies[name]; ok {
+			resolveBlock(b)
+			return cfg.Params[name]
+		}
+		if v, ok := unnamed[name]; ok {
+			return v
+		}
+		d, err := blocks.Lookup(name)
+		if err != nil {
+			return nil
+		}
+		s := newSection(name, start, nil, Section{Type: "block", Label: name})
+		unnamed[name] = d.Resolve(&blockSection{l: l, s: s}, env)
+		return unnamed[name]
+	}
+	resolveBlock = func(b *hclsyntax.Block) {
 		name := b.Labels[0]
+		if resolved[name] {
+			return
+		}
+		resolved[name] = true
 		s := newSection(name, b.LabelRanges[0], b.Body, Section{Type: "block", Label: name})
 		l.blockRanges[name] = b.LabelRanges[0]
 		d, err := blocks.Lookup(name)
 		if err != nil { // checked above
-			continue
+			return
 		}
 		cfg = cfg.Set(name, d.Resolve(&blockSection{l: l, s: s}, env))
 		schema, _ := sectionSchema(name)
@@ -157,6 +187,9 @@ func (l *loader) resolve(body *hclsyntax.Body) *Resolved {
 		l.unknownAttrs(s, read)
 		r.Sections = append(r.Sections, s.out)
 		r.Blocks = append(r.Blocks, name)
+	}
+	for _, b := range blockBodies {
+		resolveBlock(b)
 	}
 	sortSections(r)
 	r.Config = cfg

@@ -20,6 +20,10 @@ type Part struct {
 	EventFields  []Field
 	ResultFields []Field
 	Word         *hdlgen.Layout
+	// Invariants hold of every word of the part (Spec.WordInvariants);
+	// a composed block declares them of its fields of the word with
+	// EmbedInvariants.
+	Invariants []Invariant
 	// Step computes the part's outcome. It may add to the module it was
 	// made for (instances, registers, parameters): every name it gives
 	// must differ from the other parts' of a composition.
@@ -33,6 +37,7 @@ type View struct {
 	// Active is 1 when the part acts on the event: otherwise its fields of
 	// the word are written back as they were read, its results should not
 	// be used, and its Fire is 0, so that it changes no global state.
+	// Unset (the zero Expr), the part acts on every event.
 	Active hdlgen.Expr
 	// Event holds every one of the part's event fields, of its width. A
 	// field may be of any stage (a value of the word, stage 4).
@@ -77,7 +82,18 @@ func (st Step) Sub(m *hdlgen.Module, part Part, prefix string, v View) Member {
 	if v.Kind.Width() != part.KindW {
 		m.Fail(at, "composing %s: its kind is %d bits, the view's %d", part.Name, part.KindW, v.Kind.Width())
 	}
-	fire := st.Fire.And(v.Active).Named(prefix + "fire")
+	fire := st.Fire
+	if v.Active == (hdlgen.Expr{}) {
+		v.Active = hdlgen.True()
+	} else {
+		// gated fire, recomputed in every later stage from that stage's
+		// own fire, as the shell's (a copy carried through the stages
+		// would fire after a reset)
+		fire = st.Fire.And(v.Active).Named(prefix + "fire")
+		for k := FirstStage + 1; k <= st.Depth+ReadStages; k++ {
+			st.Pipe.Alias(fire, k, st.Pipe.At(st.Fire, k).And(st.Pipe.At(v.Active, k)).Named(fmt.Sprintf("s%d_%sfire", k, prefix)))
+		}
+	}
 	out := part.Step(Step{Cur: cur, Kind: v.Kind, Event: ev, Fire: fire, Pipe: st.Pipe, Depth: st.Depth})
 	var names []string
 	for name := range out.Result {
@@ -127,4 +143,20 @@ func Embed(l *hdlgen.Layout, part Part, prefix string) *hdlgen.Layout {
 		l.Field(prefix+f.Name, f.Width, fmt.Sprintf("%s: %s", part.Name, f.Doc))
 	}
 	return l
+}
+
+// EmbedInvariants is part's word invariants over its fields of a composed
+// word (Embed with the same prefix), named prefix + their name.
+func EmbedInvariants(part Part, prefix string) []Invariant {
+	var out []Invariant
+	for _, inv := range part.Invariants {
+		out = append(out, Invariant{Name: prefix + inv.Name, Holds: func(w hdlgen.Record) hdlgen.Value {
+			sub := hdlgen.NewRecord("the " + part.Name + " part of the word")
+			for _, f := range part.Word.Fields() {
+				sub.Set(f.Name, w.F(prefix+f.Name))
+			}
+			return inv.Holds(sub)
+		}})
+	}
+	return out
 }

@@ -25,13 +25,13 @@ func Conf(p ConfParams) (*hdlgen.Module, error) {
 	m := hdlgen.NewModule("reps_conf", "REPS, conference version (S0 Algorithm 4), per-connection state in block RAM,\npipelined shell (docs/pipeline.md). Behaviour: docs/blocks/reps.md.")
 	m.Note("NumConn = %d, ConnW = %d, NumEntropies = %d, EntW = %d, ExploreW = %d, EVW = %d",
 		p.NumConn, p.ConnW, p.NumEntropies, p.EntW(), p.ExploreW(), p.EVW)
-	part, exploreInit := confPart(m, p)
+	part := ConfPart(m, p)
 	spec := connpipe.Spec{
 		NumConn: p.NumConn, ConnW: p.ConnW, KindW: part.KindW, NumKinds: NumKinds, KindNames: part.KindNames,
 		EventFields: part.EventFields, ResultFields: part.ResultFields, Word: part.Word, Depth: p.Depth,
 	}
 	if p.Formal.Invariants {
-		spec.Formal, spec.WordInvariants = p.Formal, confWordInvariants(p, exploreInit)
+		spec.Formal, spec.WordInvariants = p.Formal, part.Invariants
 	}
 	err := connpipe.Build(m, spec, part.Step)
 	if err == nil {
@@ -44,11 +44,6 @@ func Conf(p ConfParams) (*hdlgen.Module, error) {
 // (connpipe.Part); its parameter EXPLORE_INIT goes into m. p must satisfy
 // Validate.
 func ConfPart(m *hdlgen.Module, p ConfParams) connpipe.Part {
-	part, _ := confPart(m, p)
-	return part
-}
-
-func confPart(m *hdlgen.Module, p ConfParams) (connpipe.Part, *hdlgen.Signal) {
 	entW, expW := p.EntW(), p.ExploreW()
 	exploreInit := m.Param("EXPLORE_INIT", expW, p.ExploreInit, "sends explored after open: min(BDP in packets, NUM_ENTROPIES)")
 	word := ConfWordLayout(p)
@@ -62,7 +57,7 @@ func confPart(m *hdlgen.Module, p ConfParams) (connpipe.Part, *hdlgen.Signal) {
 			{Name: "ev", Width: p.EVW, Doc: "entropy chosen for a send, zero-extended; 0 for other kinds"},
 			{Name: "explored", Width: 1, Doc: "the send's entropy is a new one (exploration)"},
 		},
-		Word: word,
+		Word: word, Invariants: confWordInvariants(p, exploreInit),
 		Step: func(st connpipe.Step) connpipe.Outcome {
 			isOpen, isSend, isAck := st.KindIs(KindOpen), st.KindIs(KindSend), st.KindIs(KindAck)
 			next, cached, left := st.Cur.F("next_entropy"), st.Cur.F("cached_entropy"), st.Cur.F("explore_left")
@@ -91,5 +86,5 @@ func confPart(m *hdlgen.Module, p ConfParams) (connpipe.Part, *hdlgen.Signal) {
 				},
 			}
 		},
-	}, exploreInit
+	}
 }

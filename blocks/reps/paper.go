@@ -43,7 +43,7 @@ func Paper(p Params) (*hdlgen.Module, error) {
 		EventFields: part.EventFields, ResultFields: part.ResultFields, Word: part.Word, Depth: p.Depth,
 	}
 	if p.Formal.Invariants {
-		spec.Formal, spec.WordInvariants, spec.ResultInvariants = p.Formal, wordInvariants(p), resultInvariants()
+		spec.Formal, spec.WordInvariants, spec.ResultInvariants = p.Formal, part.Invariants, resultInvariants()
 	}
 	err := connpipe.Build(m, spec, part.Step)
 	if err == nil {
@@ -81,7 +81,7 @@ func PaperPart(m *hdlgen.Module, p Params) connpipe.Part {
 			{Name: "explored", Width: 1, Doc: "the send's EV is a random exploration, not a recycled one"},
 			{Name: "frozen", Width: 1, Doc: "the connection is in freezing mode after the event"},
 		},
-		Word: word,
+		Word: word, Invariants: wordInvariants(p),
 		Step: func(st connpipe.Step) connpipe.Outcome {
 			isOpen, isSend := st.KindIs(KindOpen), st.KindIs(KindSend)
 			isAck, isTimeout := st.KindIs(KindAck), st.KindIs(KindTimeout)

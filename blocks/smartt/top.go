@@ -104,7 +104,7 @@ func Block(p Params) (*hdlgen.Module, error) {
 		Word: part.Word, Depth: p.Depth, AutoStageNs: p.StageNs, Used: p.used,
 	}
 	if p.Formal.Invariants {
-		spec.Formal, spec.WordInvariants, spec.ResultInvariants = p.Formal, wordInvariants(p, d, part.Word), resultInvariants(p, d)
+		spec.Formal, spec.WordInvariants, spec.ResultInvariants = p.Formal, part.Invariants, resultInvariants(p, d)
 	}
 	err := connpipe.Build(m, spec, part.Step)
 	if err == nil {
@@ -134,7 +134,7 @@ func Part(m *hdlgen.Module, p Params) connpipe.Part {
 			{Name: "qa", Width: 1, Doc: "QuickAdapt fired"},
 			{Name: "fast", Width: 1, Doc: "FastIncrease active after the event"},
 		},
-		Word: word,
+		Word: word, Invariants: wordInvariants(p, d, word),
 		Step: func(st connpipe.Step) connpipe.Outcome { return datapath(m, p, d, word, st) },
 	}
 }

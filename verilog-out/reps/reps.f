@@ -1,3 +1,3 @@
-verilog-out/reps/reps_cbuf.v
-verilog-out/reps/reps_freeze.v
+verilog-out/shared/reps_cbuf.v
+verilog-out/shared/reps_freeze.v
 verilog-out/reps/reps.v

@@ -1,0 +1,155 @@
+package uet
+
+import (
+	"github.com/nicgen/nicgen/blocks/block"
+	"github.com/nicgen/nicgen/blocks/connpipe"
+	"github.com/nicgen/nicgen/blocks/reps"
+	"github.com/nicgen/nicgen/blocks/smartt"
+	guet "github.com/nicgen/nicgen/golden/uet"
+)
+
+// Descriptor is uet_cc to nicgen's tools (package blocks lists it). Its
+// parts' parameters are the configuration's sections of those blocks (or
+// their defaults when the file has none): the nscc in uet_cc is the nscc
+// the configuration describes.
+func Descriptor() block.Block {
+	return block.Define(block.Desc[Params]{
+		Name:  "uet_cc",
+		Title: "UEC transport congestion engine: nscc (or smartt) and reps (or reps_conf) composed on one event stream, with the bytes in flight",
+		Attrs: []block.Attr{
+			{Name: "cc", Kind: block.String, Options: []string{"nscc", "smartt"}, Doc: "the window controller, with the parameters of its block's section"},
+			{Name: "lb", Kind: block.String, Options: []string{"reps", "reps_conf"}, Doc: "the load balancer, with the parameters of its block's section"},
+			{Name: "may_send", Kind: block.String, Options: []string{"below_cwnd", "room_for_mtu"}, Doc: "below_cwnd: bytes in flight < cwnd; room_for_mtu: bytes in flight + MTU <= cwnd (htsim's send permission for a full packet)"},
+			block.DepthAttr,
+		},
+		Default: DefaultParams,
+		Resolve: resolve,
+		Build:   Block,
+		Paper: func(p Params) (block.PaperFigure, bool) {
+			// S1's 19 B and S4 Table 1's 193 bits (8 entries, its widths)
+			r := p.REPS
+			if p.UseConf || p.CC.Variant != smartt.NSCC || r.N != 8 || r.EVW != 16 || r.HeadW != 8 || r.CountW != 8 || r.TimeW != 32 || r.ExploreW != 8 {
+				return block.PaperFigure{}, false
+			}
+			return block.PaperFigure{PerConnBits: 19*8 + 17*r.N + 57, Source: "S1:L861-862 (19 B) + S4 Table 1 (193 bits)"}, true
+		},
+		NumConn: func(p Params) int { return p.NumConn() },
+		Depth:   func(p Params) int { return p.Depth },
+		Kinds:   KindNames,
+		Decode:  []block.Names{{Field: "case", Key: "rule", Names: smartt.Rules}},
+		Golden: func(p Params) (block.Golden, error) {
+			m, err := guet.NewModel(p.Golden())
+			return eventModel{m, !p.UseConf}, err
+		},
+		Cycler: func(p Params) (block.Cycler, error) {
+			m, err := guet.NewModel(p.Golden())
+			if err != nil {
+				return nil, err
+			}
+			return cycler{guet.NewPipeline(m, p.Depth)}, nil
+		},
+		Formal: formalJobs,
+	})
+}
+
+// DefaultParams is uet_cc in the default configuration: the default nscc
+// and reps, below_cwnd, at the depth its datapath reaches.
+func DefaultParams() Params {
+	cc := smartt.DefaultParams(smartt.NSCC)
+	cc.Depth = connpipe.MustDepth(smartt.DepthFor(cc))
+	p := Params{CC: cc, REPS: reps.DefaultParams(), Conf: reps.DefaultConfParams(), Rule: guet.BelowWindow, Depth: 1}
+	p.Depth = connpipe.MustDepth(NeededDepth(p))
+	return p
+}
+
+func resolve(s block.Section, env block.Env) Params {
+	p := DefaultParams()
+	ccName := s.Choice("cc", "nscc", "the UEC reference's window controller (S1, NSCC)")
+	lbName := s.Choice("lb", "reps", "the UEC reference's load balancer (S4, REPS)")
+	rule := s.Choice("may_send", "below_cwnd", "bytes in flight < cwnd, as the issue states the send rule")
+	if env.Params != nil {
+		cc, ok := env.Params(ccName).(smartt.Params)
+		if !ok {
+			s.Errorf("cc", "cc = %q: the configuration's %s section does not resolve", ccName, ccName)
+			return p
+		}
+		p.CC = cc
+		if lbName == "reps_conf" {
+			lb, ok := env.Params(lbName).(reps.ConfParams)
+			if !ok {
+				s.Errorf("lb", "lb = %q: the configuration's reps_conf section does not resolve", lbName)
+				return p
+			}
+			p.Conf, p.UseConf = lb, true
+		} else {
+			lb, ok := env.Params(lbName).(reps.Params)
+			if !ok {
+				s.Errorf("lb", "lb = %q: the configuration's reps section does not resolve", lbName)
+				return p
+			}
+			p.REPS = lb
+		}
+	}
+	if rule == "room_for_mtu" {
+		p.Rule = guet.RoomForMTU
+	} else {
+		p.Rule = guet.BelowWindow
+	}
+	if err := p.validateParts(); err != nil {
+		s.Errorf("", "uet_cc: %v", err)
+		return p
+	}
+	if d, ok := block.DerivedDepth(s, func() (int, error) { return NeededDepth(p) }); ok {
+		p.Depth = d
+	}
+	return p
+}
+
+// validateParts is Validate without the depth, which comes after.
+func (p Params) validateParts() error {
+	q := p
+	q.Depth = 1
+	return q.Validate()
+}
+
+// eventModel drives the golden model by field values (block.Golden).
+type eventModel struct {
+	m      *guet.Model
+	frozen bool // the block has m_result_frozen (reps)
+}
+
+var (
+	eventFields   = []string{"conn", "kind", "size", "ecn", "rtt", "ev", "now"}
+	resultFields  = []string{"conn", "kind", "ev", "explored", "frozen", "cwnd", "case", "qa", "fast", "inflight", "may_send", "error"}
+	resultNoFroze = []string{"conn", "kind", "ev", "explored", "cwnd", "case", "qa", "fast", "inflight", "may_send", "error"}
+)
+
+func (e eventModel) Fields() ([]string, []string) {
+	if e.frozen {
+		return eventFields, resultFields
+	}
+	return eventFields, resultNoFroze
+}
+
+func (e eventModel) Step(in, out []uint64) {
+	ev := guet.Event{Conn: uint32(in[0]), Kind: guet.Kind(in[1]), Size: uint32(in[2]), ECN: in[3] == 1, RTT: uint32(in[4]), EV: uint32(in[5]), Now: in[6]}
+	var r guet.Result
+	e.m.StepTo(&ev, &r)
+	out[0], out[1], out[2], out[3] = uint64(r.Conn), uint64(r.Kind), uint64(r.EV), block.Bit(r.Explored)
+	i := 4
+	if e.frozen {
+		out[i] = block.Bit(r.Frozen)
+		i++
+	}
+	out[i], out[i+1], out[i+2], out[i+3] = uint64(r.Cwnd), uint64(r.Case), block.Bit(r.QA), block.Bit(r.Fast)
+	out[i+4], out[i+5], out[i+6] = uint64(r.Inflight), block.Bit(r.MaySend), block.Bit(r.Error)
+}
+
+func (e eventModel) Reset() { e.m.Reset() }
+
+type cycler struct{ p *guet.Pipeline }
+
+func (c cycler) Cycle(valid, ready bool, conn uint32) (bool, bool) {
+	out := c.p.Cycle(guet.CycleIn{SValid: valid, MReady: ready, Event: guet.Event{Conn: conn, Kind: guet.KindOpen}})
+	return out.SReady, out.MValid
+}

@@ -1,0 +1,227 @@
+// Package uet builds uet_cc, the congestion engine of a UEC transport in
+// one block: a window controller (nscc, or smartt) and a load balancer
+// (reps, or reps_conf) composed in the DSL from those blocks' own
+// datapaths (connpipe.Part), in one pipelined shell, on one event stream
+// and one word per connection, plus the bytes in flight of each
+// connection. Behaviour: docs/blocks/uet_cc.md; golden model: golden/uet.
+package uet
+
+import (
+	"fmt"
+
+	"github.com/nicgen/nicgen/blocks/connpipe"
+	"github.com/nicgen/nicgen/blocks/reps"
+	"github.com/nicgen/nicgen/blocks/smartt"
+	guet "github.com/nicgen/nicgen/golden/uet"
+	"github.com/nicgen/nicgen/hdlgen"
+)
+
+// KindW is the width of s_event_kind; the kinds are reps's.
+const KindW = 3
+
+// KindNames documents the kinds.
+var KindNames = []string{"open", "send", "ack", "nack (trim)", "timeout"}
+
+// Params are uet_cc's: its parts' parameters and the composition's own.
+type Params struct {
+	CC      smartt.Params   // the window controller: nscc or smartt
+	REPS    reps.Params     // the load balancer when UseConf is false
+	Conf    reps.ConfParams // the load balancer when UseConf is true
+	UseConf bool            // reps_conf instead of reps
+	Rule    guet.SendRule   // when a connection may send
+	Depth   int             // datapath stages of the pipelined shell
+	Formal  connpipe.Formal // invariants under `ifdef FORMAL; off by default
+	used    *int            // NeededDepth: receives the stages the datapath reaches
+}
+
+// NumConn is the connections of the table (the parts agree on it).
+func (p Params) NumConn() int { return p.CC.NumConn }
+
+// ConnW is the width of the connection id.
+func (p Params) ConnW() int { return p.CC.ConnW }
+
+// Names is the parts' block names: window controller, load balancer.
+func (p Params) Names() (cc, lb string) {
+	lb = "reps"
+	if p.UseConf {
+		lb = "reps_conf"
+	}
+	return p.CC.Variant.String(), lb
+}
+
+// Validate checks the parts and that they agree.
+func (p Params) Validate() error {
+	if err := p.CC.Validate(); err != nil {
+		return fmt.Errorf("%s: %w", p.CC.Variant, err)
+	}
+	nc, cw := p.REPS.NumConn, p.REPS.ConnW
+	if p.UseConf {
+		if err := p.Conf.Validate(); err != nil {
+			return fmt.Errorf("reps_conf: %w", err)
+		}
+		nc, cw = p.Conf.NumConn, p.Conf.ConnW
+	} else {
+		if err := p.REPS.Validate(); err != nil {
+			return fmt.Errorf("reps: %w", err)
+		}
+		if p.REPS.TimeW != p.CC.TimeW {
+			return fmt.Errorf("the parts' timestamps differ: %s %d bits, reps %d", p.CC.Variant, p.CC.TimeW, p.REPS.TimeW)
+		}
+	}
+	if nc != p.CC.NumConn || cw != p.CC.ConnW {
+		return fmt.Errorf("the parts' tables differ: %s %d connections of %d-bit ids, the load balancer %d of %d", p.CC.Variant, p.CC.NumConn, p.CC.ConnW, nc, cw)
+	}
+	if p.Depth < 1 || p.Depth > connpipe.MaxDepth {
+		return fmt.Errorf("pipeline depth %d out of range 1..%d", p.Depth, connpipe.MaxDepth)
+	}
+	return nil
+}
+
+// Golden is the golden model's parameters.
+func (p Params) Golden() guet.Params {
+	return guet.Params{CC: p.CC.Golden(), REPS: p.REPS.Golden(), Conf: p.Conf.Golden(), UseConf: p.UseConf, Rule: p.Rule, Depth: p.Depth}
+}
+
+// NeededDepth is the number of datapath stages the composed datapath
+// reaches when it may use all of them.
+func NeededDepth(p Params) (int, error) {
+	return connpipe.NeededDepth(p, func(q *Params, n *int) { q.Depth, q.used = connpipe.MaxDepth, n }, Block)
+}
+
+// Block builds the uet_cc top.
+func Block(p Params) (*hdlgen.Module, error) {
+	if err := p.Validate(); err != nil {
+		return nil, fmt.Errorf("uet_cc: %w", err)
+	}
+	ccName, lbName := p.Names()
+	m := hdlgen.NewModule("uet_cc", fmt.Sprintf("UEC transport congestion engine: %s (window) and %s (entropy) composed on one event stream,\n"+
+		"one word per connection, and the bytes in flight. Pipelined shell (docs/pipeline.md). Behaviour: docs/blocks/uet_cc.md.", ccName, lbName))
+	rule := "bytes in flight < cwnd"
+	if p.Rule == guet.RoomForMTU {
+		rule = "bytes in flight + MTU <= cwnd"
+	}
+	m.Note("parts: %s as cc_*, %s as lb_*; may_send: %s", ccName, lbName, rule)
+	cc := smartt.Part(m, p.CC)
+	var lb connpipe.Part
+	if p.UseConf {
+		lb = reps.ConfPart(m, p.Conf)
+	} else {
+		lb = reps.PaperPart(m, p.REPS)
+	}
+	bw := p.CC.ByteW
+	word := hdlgen.NewLayout("uet_cc_word")
+	connpipe.Embed(word, cc, "cc_")
+	connpipe.Embed(word, lb, "lb_")
+	word.Field("inflight", bw, "bytes in flight: sends add their size (saturating), acks, nacks and timeouts take it away (floored at 0)")
+
+	lbEV := fieldOf(lb.EventFields, "ev")
+	lbRes := fieldOf(lb.ResultFields, "ev")
+	cwnd := fieldOf(cc.ResultFields, "cwnd")
+	results := []connpipe.Field{
+		{Name: "ev", Width: lbRes.Width, Doc: "entropy for a send; 0 for other kinds"},
+		{Name: "explored", Width: 1, Doc: "the send's entropy is an exploration, not a recycled one"},
+	}
+	if !p.UseConf {
+		results = append(results, connpipe.Field{Name: "frozen", Width: 1, Doc: "the connection's load balancer is in freezing mode after the event"})
+	}
+	results = append(results,
+		connpipe.Field{Name: "cwnd", Width: cwnd.Width, Doc: "congestion window after the event, bytes (a send leaves it alone)"},
+		connpipe.Field{Name: "case", Width: 3, Doc: "window rule applied: 0 none (and every send), 1 FD, 2 MD, 3 FI, 4 MI/PI, 5 QuickAdapt, 6 FastIncrease, 7 loss"},
+		connpipe.Field{Name: "qa", Width: 1, Doc: "QuickAdapt fired"},
+		connpipe.Field{Name: "fast", Width: 1, Doc: "FastIncrease active after the event (0 for a send)"},
+		connpipe.Field{Name: "inflight", Width: bw, Doc: "bytes in flight after the event"},
+		connpipe.Field{Name: "may_send", Width: 1, Doc: "the connection may send after the event: " + rule},
+	)
+	spec := connpipe.Spec{
+		NumConn: p.CC.NumConn, ConnW: p.CC.ConnW, KindW: KindW, NumKinds: len(KindNames), KindNames: KindNames,
+		EventFields: []connpipe.Field{
+			{Name: "size", Width: p.CC.SizeW, Doc: "bytes of the sent, acked, trimmed or timed-out packet"},
+			{Name: "ecn", Width: 1, Doc: "ECN echo of an ack"},
+			{Name: "rtt", Width: p.CC.RttW, Doc: "RTT sample of an ack, ns"},
+			{Name: "ev", Width: lbEV.Width, Doc: "entropy carried by an ack or nack"},
+			{Name: "now", Width: p.CC.TimeW, Doc: "timestamp, ns (wraps)"},
+		},
+		ResultFields: results,
+		Word:         word, Depth: p.Depth, Used: p.used,
+	}
+	if p.Formal.Invariants {
+		spec.Formal = p.Formal
+		spec.WordInvariants = append(connpipe.EmbedInvariants(cc, "cc_"), connpipe.EmbedInvariants(lb, "lb_")...)
+		spec.ResultInvariants = resultInvariants(p)
+	}
+	err := connpipe.Build(m, spec, func(st connpipe.Step) connpipe.Outcome {
+		kind := st.Kind
+		isOpen := st.KindIs(int(guet.KindOpen)).Named("inflight_is_open")
+		isSend := st.KindIs(int(guet.KindSend)).Named("inflight_is_send")
+		size := st.Event.F("size")
+
+		// bytes in flight: a send adds its size, saturating; every other
+		// kind but open takes it away, floored at 0
+		cur := st.Cur.F("inflight")
+		w := max(bw, p.CC.SizeW) + 1
+		sum := cur.ZExt(w).Add(size.ZExt(w)).Named("inflight_sum")
+		top := hdlgen.Const(w, uint64(1)<<uint(bw)-1)
+		added := hdlgen.Mux(sum.Gt(top), hdlgen.Const(bw, uint64(1)<<uint(bw)-1), sum.Trunc(bw)).Named("inflight_added")
+		diff := cur.ZExt(w).Sub(size.ZExt(w)).Named("inflight_diff")
+		removed := hdlgen.Mux(diff.Bit(w-1), hdlgen.Const(bw, 0), diff.Trunc(bw)).Named("inflight_removed")
+		inflight := hdlgen.Mux(isOpen, hdlgen.Const(bw, 0), hdlgen.Mux(isSend, added, removed)).Named("inflight_next")
+
+		// the window controller: open 0, ack 1, nack 2, timeout 3 (a send
+		// has none: the part is idle), the bytes in flight as unacked
+		ccKind := hdlgen.Mux(isOpen, hdlgen.Const(KindW, 0), kind.Sub(hdlgen.Const(KindW, 1))).Named("cc_kind")
+		ccEv := hdlgen.NewRecord("the window controller's event").
+			Set("size", size).Set("ecn", st.Event.F("ecn")).Set("rtt", st.Event.F("rtt")).
+			Set("unacked", inflight).Set("now", st.Event.F("now"))
+		ccM := st.Sub(m, cc, "cc_", connpipe.View{Kind: ccKind, Active: isSend.Not(), Event: ccEv})
+
+		// the load balancer, on every kind
+		lbEv := hdlgen.NewRecord("the load balancer's event").Set("ecn", st.Event.F("ecn")).Set("ev", st.Event.F("ev"))
+		if !p.UseConf {
+			lbEv.Set("now", st.Event.F("now"))
+		}
+		lbM := st.Sub(m, lb, "lb_", connpipe.View{Kind: kind, Event: lbEv})
+
+		window := hdlgen.Mux(isSend, smartt.Window(p.CC, ccM.Cur), ccM.Result["cwnd"]).Named("window")
+		var maySend hdlgen.Expr
+		cw := cwnd.Width
+		if p.Rule == guet.RoomForMTU {
+			// in flight + MTU <= cwnd, as in flight <= cwnd - MTU; the
+			// window is at least one MTU (clamped), so no borrow
+			room := window.Sub(hdlgen.Const(cw, uint64(p.CC.Net.MTU))).Named("window_room")
+			maySend = inflight.ZExt(max(bw, cw)).Le(room.ZExt(max(bw, cw)))
+		} else {
+			maySend = inflight.ZExt(max(bw, cw)).Lt(window.ZExt(max(bw, cw)))
+		}
+		fields := map[string]hdlgen.Value{"inflight": inflight}
+		ccM.Fields(fields)
+		lbM.Fields(fields)
+		ccActive := isSend.Not()
+		res := map[string]hdlgen.Value{
+			"ev":       lbM.Result["ev"],
+			"explored": lbM.Result["explored"],
+			"cwnd":     window,
+			"case":     hdlgen.Mux(ccActive, ccM.Result["case"], hdlgen.Const(3, 0)).Named("case_result"),
+			"qa":       ccActive.And(ccM.Result["qa"]),
+			"fast":     ccActive.And(ccM.Result["fast"]),
+			"inflight": inflight,
+			"may_send": maySend.Named("may_send"),
+		}
+		if !p.UseConf {
+			res["frozen"] = lbM.Result["frozen"]
+		}
+		return connpipe.Outcome{Word: word.Pack(fields), Result: res}
+	})
+	if err == nil {
+		err = p.Formal.Check(m)
+	}
+	return m, err
+}
+
+func fieldOf(fs []connpipe.Field, name string) connpipe.Field {
+	for _, f := range fs {
+		if f.Name == name {
+			return f
+		}
+	}
+	panic("uet: no field " + name)
+}

@@ -1,0 +1,3 @@
+verilog-out/shared/reps_cbuf.v
+verilog-out/shared/reps_freeze.v
+verilog-out/uet_cc/uet_cc.v
