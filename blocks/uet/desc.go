@@ -118,17 +118,26 @@ type eventModel struct {
 	frozen bool // the block has m_result_frozen (reps)
 }
 
+// EventFields and ResultFields are uet_cc's stream fields in the golden
+// model's order; with reps_conf the results have no frozen.
 var (
-	eventFields   = []string{"conn", "kind", "size", "ecn", "rtt", "ev", "now"}
-	resultFields  = []string{"conn", "kind", "ev", "explored", "frozen", "cwnd", "case", "qa", "fast", "inflight", "may_send", "error"}
-	resultNoFroze = []string{"conn", "kind", "ev", "explored", "cwnd", "case", "qa", "fast", "inflight", "may_send", "error"}
+	EventFields  = []string{"conn", "kind", "size", "ecn", "rtt", "ev", "now"}
+	ResultFields = []string{"conn", "kind", "ev", "explored", "frozen", "cwnd", "case", "qa", "fast", "inflight", "may_send", "error"}
 )
+
+// ResultFieldsOf is ResultFields of p's block.
+func ResultFieldsOf(p Params) []string {
+	if p.UseConf {
+		return []string{"conn", "kind", "ev", "explored", "cwnd", "case", "qa", "fast", "inflight", "may_send", "error"}
+	}
+	return ResultFields
+}
 
 func (e eventModel) Fields() ([]string, []string) {
 	if e.frozen {
-		return eventFields, resultFields
+		return EventFields, ResultFields
 	}
-	return eventFields, resultNoFroze
+	return EventFields, ResultFieldsOf(Params{UseConf: true})
 }
 
 func (e eventModel) Step(in, out []uint64) {

@@ -13,7 +13,8 @@ import (
 //   - inflight_open_zero: an open starts with nothing in flight. Broken: an
 //     open adds its size as a send does.
 //   - send_leaves_window: a send applies no window rule and fires no
-//     QuickAdapt. Broken: the result's case is 1 whatever the event.
+//     QuickAdapt. Broken: the result's case has its low bit set whatever
+//     the event.
 //   - may_send_rule: may_send is the configured rule of the results'
 //     inflight and cwnd. Broken: may_send always 1.
 func resultInvariants(p Params) []connpipe.Invariant {
@@ -55,11 +56,11 @@ func formalJob(name, doc string, p Params, breaks bool) block.FormalJob {
 	}}
 	if breaks {
 		j.Mutants = map[string][]hdlgen.Mutation{
-			"inflight_open_zero": {{Node: "inflight_next", With: func(_ hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
-				return hdlgen.Mux(get("inflight_is_send").Or(get("inflight_is_open")), get("inflight_added"), get("inflight_removed"))
+			"inflight_open_zero": {{Node: "inflight_next", With: func(orig hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
+				return hdlgen.Mux(get("inflight_is_open"), get("inflight_added"), orig)
 			}}},
 			"send_leaves_window": {{Node: "case_result", With: func(orig hdlgen.Expr, _ func(string) hdlgen.Expr) hdlgen.Expr {
-				return hdlgen.Const(orig.Width(), 1)
+				return orig.Or(hdlgen.Const(orig.Width(), 1))
 			}}},
 			"may_send_rule": {{Node: "may_send", With: func(hdlgen.Expr, func(string) hdlgen.Expr) hdlgen.Expr { return hdlgen.True() }}},
 		}

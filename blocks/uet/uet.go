@@ -171,8 +171,9 @@ func Block(p Params) (*hdlgen.Module, error) {
 		ccKind := hdlgen.Mux(isOpen, hdlgen.Const(KindW, 0), kind.Sub(hdlgen.Const(KindW, 1))).Named("cc_kind")
 		ccEv := hdlgen.NewRecord("the window controller's event").
 			Set("size", size).Set("ecn", st.Event.F("ecn")).Set("rtt", st.Event.F("rtt")).
-			Set("unacked", inflight).Set("now", st.Event.F("now"))
-		ccM := st.Sub(m, cc, "cc_", connpipe.View{Kind: ccKind, Active: isSend.Not(), Event: ccEv})
+			Set("unacked", inflight.Named("cc_unacked")).Set("now", st.Event.F("now"))
+		ccActive := isSend.Not().Named("cc_active")
+		ccM := st.Sub(m, cc, "cc_", connpipe.View{Kind: ccKind, Active: ccActive, Event: ccEv})
 
 		// the load balancer, on every kind
 		lbEv := hdlgen.NewRecord("the load balancer's event").Set("ecn", st.Event.F("ecn")).Set("ev", st.Event.F("ev"))
@@ -185,17 +186,17 @@ func Block(p Params) (*hdlgen.Module, error) {
 		var maySend hdlgen.Expr
 		cw := cwnd.Width
 		if p.Rule == guet.RoomForMTU {
-			// in flight + MTU <= cwnd, as in flight <= cwnd - MTU; the
-			// window is at least one MTU (clamped), so no borrow
-			room := window.Sub(hdlgen.Const(cw, uint64(p.CC.Net.MTU))).Named("window_room")
-			maySend = inflight.ZExt(max(bw, cw)).Le(room.ZExt(max(bw, cw)))
+			// in flight + MTU <= cwnd: the sum comes from the bytes in
+			// flight, early; the late window only meets the comparison
+			n := max(bw, cw) + 1
+			need := inflight.ZExt(n).Add(hdlgen.Const(n, uint64(p.CC.Net.MTU))).Named("inflight_plus_mtu")
+			maySend = need.Le(window.ZExt(n))
 		} else {
 			maySend = inflight.ZExt(max(bw, cw)).Lt(window.ZExt(max(bw, cw)))
 		}
 		fields := map[string]hdlgen.Value{"inflight": inflight}
 		ccM.Fields(fields)
 		lbM.Fields(fields)
-		ccActive := isSend.Not()
 		res := map[string]hdlgen.Value{
 			"ev":       lbM.Result["ev"],
 			"explored": lbM.Result["explored"],

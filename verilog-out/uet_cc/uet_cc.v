@@ -303,72 +303,72 @@ reg  s23_error_reg;  // stage 23 copy of error
 wire s23_error_next;
 reg  s24_error_reg;  // stage 24 copy of error
 wire s24_error_next;
-reg  s2_t_reg;  // stage 2 copy of t
-wire s2_t_next;
-reg  s3_t_reg;  // stage 3 copy of t
-wire s3_t_next;
-reg  s4_t_reg;  // stage 4 copy of t
-wire s4_t_next;
-reg  s5_t_reg;  // stage 5 copy of t
-wire s5_t_next;
-reg  s6_t_reg;  // stage 6 copy of t
-wire s6_t_next;
-reg  s7_t_reg;  // stage 7 copy of t
-wire s7_t_next;
-reg  s8_t_reg;  // stage 8 copy of t
-wire s8_t_next;
-reg  s9_t_reg;  // stage 9 copy of t
-wire s9_t_next;
-reg  s10_t_reg;  // stage 10 copy of t
-wire s10_t_next;
-reg  s11_t_reg;  // stage 11 copy of t
-wire s11_t_next;
-reg  s12_t_reg;  // stage 12 copy of t
-wire s12_t_next;
-reg  s13_t_reg;  // stage 13 copy of t
-wire s13_t_next;
-reg  s14_t_reg;  // stage 14 copy of t
-wire s14_t_next;
-reg  s15_t_reg;  // stage 15 copy of t
-wire s15_t_next;
-reg  s16_t_reg;  // stage 16 copy of t
-wire s16_t_next;
-reg  s17_t_reg;  // stage 17 copy of t
-wire s17_t_next;
-reg  s18_t_reg;  // stage 18 copy of t
-wire s18_t_next;
-reg  s19_t_reg;  // stage 19 copy of t
-wire s19_t_next;
-reg  s20_t_reg;  // stage 20 copy of t
-wire s20_t_next;
-reg  s21_t_reg;  // stage 21 copy of t
-wire s21_t_next;
-reg  s22_t_reg;  // stage 22 copy of t
-wire s22_t_next;
-reg  s23_t_reg;  // stage 23 copy of t
-wire s23_t_next;
-reg  s24_t_reg;  // stage 24 copy of t
-wire s24_t_next;
+reg  s2_cc_active_reg;  // stage 2 copy of cc_active
+wire s2_cc_active_next;
+reg  s3_cc_active_reg;  // stage 3 copy of cc_active
+wire s3_cc_active_next;
+reg  s4_cc_active_reg;  // stage 4 copy of cc_active
+wire s4_cc_active_next;
+reg  s5_cc_active_reg;  // stage 5 copy of cc_active
+wire s5_cc_active_next;
+reg  s6_cc_active_reg;  // stage 6 copy of cc_active
+wire s6_cc_active_next;
+reg  s7_cc_active_reg;  // stage 7 copy of cc_active
+wire s7_cc_active_next;
+reg  s8_cc_active_reg;  // stage 8 copy of cc_active
+wire s8_cc_active_next;
+reg  s9_cc_active_reg;  // stage 9 copy of cc_active
+wire s9_cc_active_next;
+reg  s10_cc_active_reg;  // stage 10 copy of cc_active
+wire s10_cc_active_next;
+reg  s11_cc_active_reg;  // stage 11 copy of cc_active
+wire s11_cc_active_next;
+reg  s12_cc_active_reg;  // stage 12 copy of cc_active
+wire s12_cc_active_next;
+reg  s13_cc_active_reg;  // stage 13 copy of cc_active
+wire s13_cc_active_next;
+reg  s14_cc_active_reg;  // stage 14 copy of cc_active
+wire s14_cc_active_next;
+reg  s15_cc_active_reg;  // stage 15 copy of cc_active
+wire s15_cc_active_next;
+reg  s16_cc_active_reg;  // stage 16 copy of cc_active
+wire s16_cc_active_next;
+reg  s17_cc_active_reg;  // stage 17 copy of cc_active
+wire s17_cc_active_next;
+reg  s18_cc_active_reg;  // stage 18 copy of cc_active
+wire s18_cc_active_next;
+reg  s19_cc_active_reg;  // stage 19 copy of cc_active
+wire s19_cc_active_next;
+reg  s20_cc_active_reg;  // stage 20 copy of cc_active
+wire s20_cc_active_next;
+reg  s21_cc_active_reg;  // stage 21 copy of cc_active
+wire s21_cc_active_next;
+reg  s22_cc_active_reg;  // stage 22 copy of cc_active
+wire s22_cc_active_next;
+reg  s23_cc_active_reg;  // stage 23 copy of cc_active
+wire s23_cc_active_next;
+reg  s24_cc_active_reg;  // stage 24 copy of cc_active
+wire s24_cc_active_next;
+reg  [15:0] s2_t_reg;  // stage 2 copy of t
+wire [15:0] s2_t_next;
+reg  [15:0] s3_t_reg;  // stage 3 copy of t
+wire [15:0] s3_t_next;
+reg  [15:0] s4_t_reg;  // stage 4 copy of t
+wire [15:0] s4_t_next;
+reg  s5_qa_called_reg;  // stage 5 copy of qa_called
+wire s5_qa_called_next;
 reg  [15:0] s2_t_2_reg;  // stage 2 copy of t
 wire [15:0] s2_t_2_next;
 reg  [15:0] s3_t_2_reg;  // stage 3 copy of t
 wire [15:0] s3_t_2_next;
 reg  [15:0] s4_t_2_reg;  // stage 4 copy of t
 wire [15:0] s4_t_2_next;
-reg  s5_qa_called_reg;  // stage 5 copy of qa_called
-wire s5_qa_called_next;
-reg  [15:0] s2_t_3_reg;  // stage 2 copy of t
-wire [15:0] s2_t_3_next;
-reg  [15:0] s3_t_3_reg;  // stage 3 copy of t
-wire [15:0] s3_t_3_next;
-reg  [15:0] s4_t_3_reg;  // stage 4 copy of t
-wire [15:0] s4_t_3_next;
-reg  s2_t_4_reg;  // stage 2 copy of t
-wire s2_t_4_next;
-reg  s3_t_4_reg;  // stage 3 copy of t
-wire s3_t_4_next;
-reg  s4_t_4_reg;  // stage 4 copy of t
-wire s4_t_4_next;
+reg  s2_t_3_reg;  // stage 2 copy of t
+wire s2_t_3_next;
+reg  s3_t_3_reg;  // stage 3 copy of t
+wire s3_t_3_next;
+reg  s4_t_3_reg;  // stage 4 copy of t
+wire s4_t_3_next;
 reg  [14:0] s5_acked1_reg;  // stage 5 copy of acked1
 wire [14:0] s5_acked1_next;
 reg  [10:0] s2_qa_win_lo_reg;  // stage 2 copy of qa_win_lo
@@ -389,12 +389,12 @@ reg  s3_qa_win_wraps_reg;  // stage 3 copy of qa_win_wraps
 wire s3_qa_win_wraps_next;
 reg  s4_qa_win_wraps_reg;  // stage 4 copy of qa_win_wraps
 wire s4_qa_win_wraps_next;
-reg  s2_t_5_reg;  // stage 2 copy of t
-wire s2_t_5_next;
-reg  s3_t_5_reg;  // stage 3 copy of t
-wire s3_t_5_next;
-reg  s4_t_5_reg;  // stage 4 copy of t
-wire s4_t_5_next;
+reg  s2_t_4_reg;  // stage 2 copy of t
+wire s2_t_4_next;
+reg  s3_t_4_reg;  // stage 3 copy of t
+wire s3_t_4_next;
+reg  s4_t_4_reg;  // stage 4 copy of t
+wire s4_t_4_next;
 reg  s5_qa_fire_reg;  // stage 5 copy of qa_fire
 wire s5_qa_fire_next;
 reg  s5_qa_roll_reg;  // stage 5 copy of qa_roll
@@ -407,20 +407,20 @@ reg  [19:0] s7_qa_scaled_pp10_reg;  // stage 7 copy of qa_scaled_pp10
 wire [19:0] s7_qa_scaled_pp10_next;
 reg  [37:0] s8_qa_scaled_reg;  // stage 8 copy of qa_scaled
 wire [37:0] s8_qa_scaled_next;
-reg  s2_t_6_reg;  // stage 2 copy of t
-wire s2_t_6_next;
-reg  s3_t_6_reg;  // stage 3 copy of t
-wire s3_t_6_next;
-reg  s4_t_6_reg;  // stage 4 copy of t
-wire s4_t_6_next;
-reg  s5_t_2_reg;  // stage 5 copy of t
-wire s5_t_2_next;
-reg  [24:0] s2_t_7_reg;  // stage 2 copy of t
-wire [24:0] s2_t_7_next;
-reg  [24:0] s3_t_7_reg;  // stage 3 copy of t
-wire [24:0] s3_t_7_next;
-reg  [24:0] s4_t_7_reg;  // stage 4 copy of t
-wire [24:0] s4_t_7_next;
+reg  s2_t_5_reg;  // stage 2 copy of t
+wire s2_t_5_next;
+reg  s3_t_5_reg;  // stage 3 copy of t
+wire s3_t_5_next;
+reg  s4_t_5_reg;  // stage 4 copy of t
+wire s4_t_5_next;
+reg  s5_t_reg;  // stage 5 copy of t
+wire s5_t_next;
+reg  [24:0] s2_t_6_reg;  // stage 2 copy of t
+wire [24:0] s2_t_6_next;
+reg  [24:0] s3_t_6_reg;  // stage 3 copy of t
+wire [24:0] s3_t_6_next;
+reg  [24:0] s4_t_6_reg;  // stage 4 copy of t
+wire [24:0] s4_t_6_next;
 reg  [23:0] s5_cur_cc_c_reg;  // stage 5 copy of cur_cc_c
 wire [23:0] s5_cur_cc_c_next;
 reg  [23:0] s5_c_loss_reg;  // stage 5 copy of c_loss
@@ -439,20 +439,20 @@ reg  s7_qa_fire_reg;  // stage 7 copy of qa_fire
 wire s7_qa_fire_next;
 reg  s8_qa_fire_reg;  // stage 8 copy of qa_fire
 wire s8_qa_fire_next;
-reg  [23:0] s6_t_2_reg;  // stage 6 copy of t
-wire [23:0] s6_t_2_next;
-reg  [23:0] s7_t_2_reg;  // stage 7 copy of t
-wire [23:0] s7_t_2_next;
-reg  [23:0] s8_t_2_reg;  // stage 8 copy of t
-wire [23:0] s8_t_2_next;
+reg  [23:0] s6_t_reg;  // stage 6 copy of t
+wire [23:0] s6_t_next;
+reg  [23:0] s7_t_reg;  // stage 7 copy of t
+wire [23:0] s7_t_next;
+reg  [23:0] s8_t_reg;  // stage 8 copy of t
+wire [23:0] s8_t_next;
 reg  [23:0] s9_c_qa_reg;  // stage 9 copy of c_qa
 wire [23:0] s9_c_qa_next;
-reg  [15:0] s2_t_8_reg;  // stage 2 copy of t
-wire [15:0] s2_t_8_next;
-reg  [15:0] s3_t_8_reg;  // stage 3 copy of t
-wire [15:0] s3_t_8_next;
-reg  [15:0] s4_t_8_reg;  // stage 4 copy of t
-wire [15:0] s4_t_8_next;
+reg  [15:0] s2_t_7_reg;  // stage 2 copy of t
+wire [15:0] s2_t_7_next;
+reg  [15:0] s3_t_7_reg;  // stage 3 copy of t
+wire [15:0] s3_t_7_next;
+reg  [15:0] s4_t_7_reg;  // stage 4 copy of t
+wire [15:0] s4_t_7_next;
 reg  [14:0] s5_fi_count_sum_reg;  // stage 5 copy of fi_count_sum
 wire [14:0] s5_fi_count_sum_next;
 reg  [14:0] s6_fi_count_sum_reg;  // stage 6 copy of fi_count_sum
@@ -491,8 +491,8 @@ reg  s9_fi_uncongested_reg;  // stage 9 copy of fi_uncongested
 wire s9_fi_uncongested_next;
 reg  s10_fi_fire_reg;  // stage 10 copy of fi_fire
 wire s10_fi_fire_next;
-reg  s5_t_3_reg;  // stage 5 copy of t
-wire s5_t_3_next;
+reg  s5_t_2_reg;  // stage 5 copy of t
+wire s5_t_2_next;
 reg  s6_ack_run_reg;  // stage 6 copy of ack_run
 wire s6_ack_run_next;
 reg  s7_ack_run_reg;  // stage 7 copy of ack_run
@@ -503,16 +503,18 @@ reg  s9_ack_run_reg;  // stage 9 copy of ack_run
 wire s9_ack_run_next;
 reg  s10_ack_run_reg;  // stage 10 copy of ack_run
 wire s10_ack_run_next;
+reg  [24:0] s10_t_reg;  // stage 10 copy of t
+wire [24:0] s10_t_next;
 reg  [24:0] s10_t_2_reg;  // stage 10 copy of t
 wire [24:0] s10_t_2_next;
 reg  [24:0] s10_t_3_reg;  // stage 10 copy of t
 wire [24:0] s10_t_3_next;
-reg  [24:0] s10_t_4_reg;  // stage 10 copy of t
-wire [24:0] s10_t_4_next;
 reg  [24:0] s11_c_early_reg;  // stage 11 copy of c_early
 wire [24:0] s11_c_early_next;
 reg  [4:0] s5_recip_c_lead_reg;  // stage 5 copy of recip_c_lead
 wire [4:0] s5_recip_c_lead_next;
+reg  [9:0] s5_t_3_reg;  // stage 5 copy of t
+wire [9:0] s5_t_3_next;
 reg  [9:0] s5_t_4_reg;  // stage 5 copy of t
 wire [9:0] s5_t_4_next;
 reg  [9:0] s5_t_5_reg;  // stage 5 copy of t
@@ -557,8 +559,6 @@ reg  [9:0] s5_t_24_reg;  // stage 5 copy of t
 wire [9:0] s5_t_24_next;
 reg  [9:0] s5_t_25_reg;  // stage 5 copy of t
 wire [9:0] s5_t_25_next;
-reg  [9:0] s5_t_26_reg;  // stage 5 copy of t
-wire [9:0] s5_t_26_next;
 reg  [9:0] s6_recip_c_mantissa_reg;  // stage 6 copy of recip_c_mantissa
 wire [9:0] s6_recip_c_mantissa_next;
 reg  [10:0] s7_recip_c_recip_reg;  // stage 7 copy of recip_c_recip
@@ -567,6 +567,8 @@ reg  [10:0] s8_recip_c_t_reg;  // stage 8 copy of recip_c_t
 wire [10:0] s8_recip_c_t_next;
 reg  [4:0] s2_recip_rtt_lead_reg;  // stage 2 copy of recip_rtt_lead
 wire [4:0] s2_recip_rtt_lead_next;
+reg  [9:0] s2_t_8_reg;  // stage 2 copy of t
+wire [9:0] s2_t_8_next;
 reg  [9:0] s2_t_9_reg;  // stage 2 copy of t
 wire [9:0] s2_t_9_next;
 reg  [9:0] s2_t_10_reg;  // stage 2 copy of t
@@ -603,8 +605,6 @@ reg  [9:0] s2_t_25_reg;  // stage 2 copy of t
 wire [9:0] s2_t_25_next;
 reg  [9:0] s2_t_26_reg;  // stage 2 copy of t
 wire [9:0] s2_t_26_next;
-reg  [9:0] s2_t_27_reg;  // stage 2 copy of t
-wire [9:0] s2_t_27_next;
 reg  [9:0] s3_recip_rtt_mantissa_reg;  // stage 3 copy of recip_rtt_mantissa
 wire [9:0] s3_recip_rtt_mantissa_next;
 reg  [10:0] s4_recip_rtt_recip_reg;  // stage 4 copy of recip_rtt_recip
@@ -625,6 +625,22 @@ reg  [17:0] s2_size_kmi_pp01_reg;  // stage 2 copy of size_kmi_pp01
 wire [17:0] s2_size_kmi_pp01_next;
 reg  [35:0] s3_size_kmi_reg;  // stage 3 copy of size_kmi
 wire [35:0] s3_size_kmi_next;
+reg  [28:0] s4_t_8_reg;  // stage 4 copy of t
+wire [28:0] s4_t_8_next;
+reg  [28:0] s5_t_26_reg;  // stage 5 copy of t
+wire [28:0] s5_t_26_next;
+reg  [28:0] s6_t_2_reg;  // stage 6 copy of t
+wire [28:0] s6_t_2_next;
+reg  [28:0] s7_t_2_reg;  // stage 7 copy of t
+wire [28:0] s7_t_2_next;
+reg  [28:0] s8_t_2_reg;  // stage 8 copy of t
+wire [28:0] s8_t_2_next;
+`ifdef NICGEN_ECP5
+wire [28:0] s9_mi_base_prod_pp00_reg;  // stage 9 copy of mi_base_prod_pp00 (MULT18X18D output register)
+`else
+reg  [28:0] s9_mi_base_prod_pp00_reg;  // stage 9 copy of mi_base_prod_pp00
+`endif
+wire [28:0] s9_mi_base_prod_pp00_next;
 reg  [28:0] s4_t_9_reg;  // stage 4 copy of t
 wire [28:0] s4_t_9_next;
 reg  [28:0] s5_t_27_reg;  // stage 5 copy of t
@@ -636,22 +652,6 @@ wire [28:0] s7_t_3_next;
 reg  [28:0] s8_t_3_reg;  // stage 8 copy of t
 wire [28:0] s8_t_3_next;
 `ifdef NICGEN_ECP5
-wire [28:0] s9_mi_base_prod_pp00_reg;  // stage 9 copy of mi_base_prod_pp00 (MULT18X18D output register)
-`else
-reg  [28:0] s9_mi_base_prod_pp00_reg;  // stage 9 copy of mi_base_prod_pp00
-`endif
-wire [28:0] s9_mi_base_prod_pp00_next;
-reg  [28:0] s4_t_10_reg;  // stage 4 copy of t
-wire [28:0] s4_t_10_next;
-reg  [28:0] s5_t_28_reg;  // stage 5 copy of t
-wire [28:0] s5_t_28_next;
-reg  [28:0] s6_t_4_reg;  // stage 6 copy of t
-wire [28:0] s6_t_4_next;
-reg  [28:0] s7_t_4_reg;  // stage 7 copy of t
-wire [28:0] s7_t_4_next;
-reg  [28:0] s8_t_4_reg;  // stage 8 copy of t
-wire [28:0] s8_t_4_next;
-`ifdef NICGEN_ECP5
 wire [28:0] s9_mi_base_prod_pp10_reg;  // stage 9 copy of mi_base_prod_pp10 (MULT18X18D output register)
 `else
 reg  [28:0] s9_mi_base_prod_pp10_reg;  // stage 9 copy of mi_base_prod_pp10
@@ -659,138 +659,138 @@ reg  [28:0] s9_mi_base_prod_pp10_reg;  // stage 9 copy of mi_base_prod_pp10
 wire [28:0] s9_mi_base_prod_pp10_next;
 reg  [46:0] s10_mi_base_prod_reg;  // stage 10 copy of mi_base_prod
 wire [46:0] s10_mi_base_prod_next;
-reg  [1:0] s6_t_5_reg;  // stage 6 copy of t
-wire [1:0] s6_t_5_next;
-reg  [1:0] s7_t_5_reg;  // stage 7 copy of t
-wire [1:0] s7_t_5_next;
-reg  [1:0] s8_t_5_reg;  // stage 8 copy of t
-wire [1:0] s8_t_5_next;
-reg  [1:0] s9_t_2_reg;  // stage 9 copy of t
-wire [1:0] s9_t_2_next;
-reg  [1:0] s10_t_5_reg;  // stage 10 copy of t
-wire [1:0] s10_t_5_next;
+reg  [1:0] s6_t_4_reg;  // stage 6 copy of t
+wire [1:0] s6_t_4_next;
+reg  [1:0] s7_t_4_reg;  // stage 7 copy of t
+wire [1:0] s7_t_4_next;
+reg  [1:0] s8_t_4_reg;  // stage 8 copy of t
+wire [1:0] s8_t_4_next;
+reg  [1:0] s9_t_reg;  // stage 9 copy of t
+wire [1:0] s9_t_next;
+reg  [1:0] s10_t_4_reg;  // stage 10 copy of t
+wire [1:0] s10_t_4_next;
 reg  [42:0] s11_mi_base_coarse_reg;  // stage 11 copy of mi_base_coarse
 wire [42:0] s11_mi_base_coarse_next;
-reg  [2:0] s6_t_6_reg;  // stage 6 copy of t
-wire [2:0] s6_t_6_next;
-reg  [2:0] s7_t_6_reg;  // stage 7 copy of t
-wire [2:0] s7_t_6_next;
-reg  [2:0] s8_t_6_reg;  // stage 8 copy of t
-wire [2:0] s8_t_6_next;
-reg  [2:0] s9_t_3_reg;  // stage 9 copy of t
-wire [2:0] s9_t_3_next;
-reg  [2:0] s10_t_6_reg;  // stage 10 copy of t
-wire [2:0] s10_t_6_next;
-reg  [2:0] s11_t_2_reg;  // stage 11 copy of t
-wire [2:0] s11_t_2_next;
+reg  [2:0] s6_t_5_reg;  // stage 6 copy of t
+wire [2:0] s6_t_5_next;
+reg  [2:0] s7_t_5_reg;  // stage 7 copy of t
+wire [2:0] s7_t_5_next;
+reg  [2:0] s8_t_5_reg;  // stage 8 copy of t
+wire [2:0] s8_t_5_next;
+reg  [2:0] s9_t_2_reg;  // stage 9 copy of t
+wire [2:0] s9_t_2_next;
+reg  [2:0] s10_t_5_reg;  // stage 10 copy of t
+wire [2:0] s10_t_5_next;
+reg  [2:0] s11_t_reg;  // stage 11 copy of t
+wire [2:0] s11_t_next;
 reg  [35:0] s12_mi_base_reg;  // stage 12 copy of mi_base
 wire [35:0] s12_mi_base_next;
-reg  [35:0] s2_t_28_reg;  // stage 2 copy of t
-wire [35:0] s2_t_28_next;
-reg  [35:0] s3_t_9_reg;  // stage 3 copy of t
-wire [35:0] s3_t_9_next;
-reg  [35:0] s4_t_11_reg;  // stage 4 copy of t
-wire [35:0] s4_t_11_next;
-reg  [35:0] s5_t_29_reg;  // stage 5 copy of t
-wire [35:0] s5_t_29_next;
-reg  [35:0] s6_t_7_reg;  // stage 6 copy of t
-wire [35:0] s6_t_7_next;
-reg  [35:0] s7_t_7_reg;  // stage 7 copy of t
-wire [35:0] s7_t_7_next;
-reg  [35:0] s8_t_7_reg;  // stage 8 copy of t
-wire [35:0] s8_t_7_next;
-reg  [35:0] s9_t_4_reg;  // stage 9 copy of t
-wire [35:0] s9_t_4_next;
-reg  [35:0] s10_t_7_reg;  // stage 10 copy of t
-wire [35:0] s10_t_7_next;
-reg  [35:0] s11_t_3_reg;  // stage 11 copy of t
-wire [35:0] s11_t_3_next;
-reg  [35:0] s12_t_2_reg;  // stage 12 copy of t
-wire [35:0] s12_t_2_next;
+reg  [35:0] s2_t_27_reg;  // stage 2 copy of t
+wire [35:0] s2_t_27_next;
+reg  [35:0] s3_t_8_reg;  // stage 3 copy of t
+wire [35:0] s3_t_8_next;
+reg  [35:0] s4_t_10_reg;  // stage 4 copy of t
+wire [35:0] s4_t_10_next;
+reg  [35:0] s5_t_28_reg;  // stage 5 copy of t
+wire [35:0] s5_t_28_next;
+reg  [35:0] s6_t_6_reg;  // stage 6 copy of t
+wire [35:0] s6_t_6_next;
+reg  [35:0] s7_t_6_reg;  // stage 7 copy of t
+wire [35:0] s7_t_6_next;
+reg  [35:0] s8_t_6_reg;  // stage 8 copy of t
+wire [35:0] s8_t_6_next;
+reg  [35:0] s9_t_3_reg;  // stage 9 copy of t
+wire [35:0] s9_t_3_next;
+reg  [35:0] s10_t_6_reg;  // stage 10 copy of t
+wire [35:0] s10_t_6_next;
+reg  [35:0] s11_t_2_reg;  // stage 11 copy of t
+wire [35:0] s11_t_2_next;
+reg  [35:0] s12_t_reg;  // stage 12 copy of t
+wire [35:0] s12_t_next;
 `ifdef NICGEN_ECP5
 wire [35:0] s13_mi_num_pp00_reg;  // stage 13 copy of mi_num_pp00 (MULT18X18D output register)
 `else
 reg  [35:0] s13_mi_num_pp00_reg;  // stage 13 copy of mi_num_pp00
 `endif
 wire [35:0] s13_mi_num_pp00_next;
-reg  [19:0] s2_t_29_reg;  // stage 2 copy of t
-wire [19:0] s2_t_29_next;
-reg  [19:0] s3_t_10_reg;  // stage 3 copy of t
-wire [19:0] s3_t_10_next;
-reg  [19:0] s4_t_12_reg;  // stage 4 copy of t
-wire [19:0] s4_t_12_next;
-reg  [19:0] s5_t_30_reg;  // stage 5 copy of t
-wire [19:0] s5_t_30_next;
-reg  [19:0] s6_t_8_reg;  // stage 6 copy of t
-wire [19:0] s6_t_8_next;
-reg  [19:0] s7_t_8_reg;  // stage 7 copy of t
-wire [19:0] s7_t_8_next;
-reg  [19:0] s8_t_8_reg;  // stage 8 copy of t
-wire [19:0] s8_t_8_next;
-reg  [19:0] s9_t_5_reg;  // stage 9 copy of t
-wire [19:0] s9_t_5_next;
-reg  [19:0] s10_t_8_reg;  // stage 10 copy of t
-wire [19:0] s10_t_8_next;
-reg  [19:0] s11_t_4_reg;  // stage 11 copy of t
-wire [19:0] s11_t_4_next;
-reg  [19:0] s12_t_3_reg;  // stage 12 copy of t
-wire [19:0] s12_t_3_next;
+reg  [19:0] s2_t_28_reg;  // stage 2 copy of t
+wire [19:0] s2_t_28_next;
+reg  [19:0] s3_t_9_reg;  // stage 3 copy of t
+wire [19:0] s3_t_9_next;
+reg  [19:0] s4_t_11_reg;  // stage 4 copy of t
+wire [19:0] s4_t_11_next;
+reg  [19:0] s5_t_29_reg;  // stage 5 copy of t
+wire [19:0] s5_t_29_next;
+reg  [19:0] s6_t_7_reg;  // stage 6 copy of t
+wire [19:0] s6_t_7_next;
+reg  [19:0] s7_t_7_reg;  // stage 7 copy of t
+wire [19:0] s7_t_7_next;
+reg  [19:0] s8_t_7_reg;  // stage 8 copy of t
+wire [19:0] s8_t_7_next;
+reg  [19:0] s9_t_4_reg;  // stage 9 copy of t
+wire [19:0] s9_t_4_next;
+reg  [19:0] s10_t_7_reg;  // stage 10 copy of t
+wire [19:0] s10_t_7_next;
+reg  [19:0] s11_t_3_reg;  // stage 11 copy of t
+wire [19:0] s11_t_3_next;
+reg  [19:0] s12_t_2_reg;  // stage 12 copy of t
+wire [19:0] s12_t_2_next;
 `ifdef NICGEN_ECP5
 wire [19:0] s13_mi_num_pp01_reg;  // stage 13 copy of mi_num_pp01 (MULT18X18D output register)
 `else
 reg  [19:0] s13_mi_num_pp01_reg;  // stage 13 copy of mi_num_pp01
 `endif
 wire [19:0] s13_mi_num_pp01_next;
-reg  [35:0] s2_t_30_reg;  // stage 2 copy of t
-wire [35:0] s2_t_30_next;
-reg  [35:0] s3_t_11_reg;  // stage 3 copy of t
-wire [35:0] s3_t_11_next;
-reg  [35:0] s4_t_13_reg;  // stage 4 copy of t
-wire [35:0] s4_t_13_next;
-reg  [35:0] s5_t_31_reg;  // stage 5 copy of t
-wire [35:0] s5_t_31_next;
-reg  [35:0] s6_t_9_reg;  // stage 6 copy of t
-wire [35:0] s6_t_9_next;
-reg  [35:0] s7_t_9_reg;  // stage 7 copy of t
-wire [35:0] s7_t_9_next;
-reg  [35:0] s8_t_9_reg;  // stage 8 copy of t
-wire [35:0] s8_t_9_next;
-reg  [35:0] s9_t_6_reg;  // stage 9 copy of t
-wire [35:0] s9_t_6_next;
-reg  [35:0] s10_t_9_reg;  // stage 10 copy of t
-wire [35:0] s10_t_9_next;
-reg  [35:0] s11_t_5_reg;  // stage 11 copy of t
-wire [35:0] s11_t_5_next;
-reg  [35:0] s12_t_4_reg;  // stage 12 copy of t
-wire [35:0] s12_t_4_next;
+reg  [35:0] s2_t_29_reg;  // stage 2 copy of t
+wire [35:0] s2_t_29_next;
+reg  [35:0] s3_t_10_reg;  // stage 3 copy of t
+wire [35:0] s3_t_10_next;
+reg  [35:0] s4_t_12_reg;  // stage 4 copy of t
+wire [35:0] s4_t_12_next;
+reg  [35:0] s5_t_30_reg;  // stage 5 copy of t
+wire [35:0] s5_t_30_next;
+reg  [35:0] s6_t_8_reg;  // stage 6 copy of t
+wire [35:0] s6_t_8_next;
+reg  [35:0] s7_t_8_reg;  // stage 7 copy of t
+wire [35:0] s7_t_8_next;
+reg  [35:0] s8_t_8_reg;  // stage 8 copy of t
+wire [35:0] s8_t_8_next;
+reg  [35:0] s9_t_5_reg;  // stage 9 copy of t
+wire [35:0] s9_t_5_next;
+reg  [35:0] s10_t_8_reg;  // stage 10 copy of t
+wire [35:0] s10_t_8_next;
+reg  [35:0] s11_t_4_reg;  // stage 11 copy of t
+wire [35:0] s11_t_4_next;
+reg  [35:0] s12_t_3_reg;  // stage 12 copy of t
+wire [35:0] s12_t_3_next;
 `ifdef NICGEN_ECP5
 wire [35:0] s13_mi_num_pp10_reg;  // stage 13 copy of mi_num_pp10 (MULT18X18D output register)
 `else
 reg  [35:0] s13_mi_num_pp10_reg;  // stage 13 copy of mi_num_pp10
 `endif
 wire [35:0] s13_mi_num_pp10_next;
-reg  [19:0] s2_t_31_reg;  // stage 2 copy of t
-wire [19:0] s2_t_31_next;
-reg  [19:0] s3_t_12_reg;  // stage 3 copy of t
-wire [19:0] s3_t_12_next;
-reg  [19:0] s4_t_14_reg;  // stage 4 copy of t
-wire [19:0] s4_t_14_next;
-reg  [19:0] s5_t_32_reg;  // stage 5 copy of t
-wire [19:0] s5_t_32_next;
-reg  [19:0] s6_t_10_reg;  // stage 6 copy of t
-wire [19:0] s6_t_10_next;
-reg  [19:0] s7_t_10_reg;  // stage 7 copy of t
-wire [19:0] s7_t_10_next;
-reg  [19:0] s8_t_10_reg;  // stage 8 copy of t
-wire [19:0] s8_t_10_next;
-reg  [19:0] s9_t_7_reg;  // stage 9 copy of t
-wire [19:0] s9_t_7_next;
-reg  [19:0] s10_t_10_reg;  // stage 10 copy of t
-wire [19:0] s10_t_10_next;
-reg  [19:0] s11_t_6_reg;  // stage 11 copy of t
-wire [19:0] s11_t_6_next;
-reg  [19:0] s12_t_5_reg;  // stage 12 copy of t
-wire [19:0] s12_t_5_next;
+reg  [19:0] s2_t_30_reg;  // stage 2 copy of t
+wire [19:0] s2_t_30_next;
+reg  [19:0] s3_t_11_reg;  // stage 3 copy of t
+wire [19:0] s3_t_11_next;
+reg  [19:0] s4_t_13_reg;  // stage 4 copy of t
+wire [19:0] s4_t_13_next;
+reg  [19:0] s5_t_31_reg;  // stage 5 copy of t
+wire [19:0] s5_t_31_next;
+reg  [19:0] s6_t_9_reg;  // stage 6 copy of t
+wire [19:0] s6_t_9_next;
+reg  [19:0] s7_t_9_reg;  // stage 7 copy of t
+wire [19:0] s7_t_9_next;
+reg  [19:0] s8_t_9_reg;  // stage 8 copy of t
+wire [19:0] s8_t_9_next;
+reg  [19:0] s9_t_6_reg;  // stage 9 copy of t
+wire [19:0] s9_t_6_next;
+reg  [19:0] s10_t_9_reg;  // stage 10 copy of t
+wire [19:0] s10_t_9_next;
+reg  [19:0] s11_t_5_reg;  // stage 11 copy of t
+wire [19:0] s11_t_5_next;
+reg  [19:0] s12_t_4_reg;  // stage 12 copy of t
+wire [19:0] s12_t_4_next;
 `ifdef NICGEN_ECP5
 wire [19:0] s13_mi_num_pp11_reg;  // stage 13 copy of mi_num_pp11 (MULT18X18D output register)
 `else
@@ -803,6 +803,32 @@ reg  [55:0] s14_mi_num_row1_reg;  // stage 14 copy of mi_num_row1
 wire [55:0] s14_mi_num_row1_next;
 reg  [55:0] s15_mi_num_reg;  // stage 15 copy of mi_num
 wire [55:0] s15_mi_num_next;
+reg  [28:0] s6_t_10_reg;  // stage 6 copy of t
+wire [28:0] s6_t_10_next;
+reg  [28:0] s7_t_10_reg;  // stage 7 copy of t
+wire [28:0] s7_t_10_next;
+reg  [28:0] s8_t_10_reg;  // stage 8 copy of t
+wire [28:0] s8_t_10_next;
+reg  [28:0] s9_t_7_reg;  // stage 9 copy of t
+wire [28:0] s9_t_7_next;
+reg  [28:0] s10_t_10_reg;  // stage 10 copy of t
+wire [28:0] s10_t_10_next;
+reg  [28:0] s11_t_6_reg;  // stage 11 copy of t
+wire [28:0] s11_t_6_next;
+reg  [28:0] s12_t_5_reg;  // stage 12 copy of t
+wire [28:0] s12_t_5_next;
+reg  [28:0] s13_t_reg;  // stage 13 copy of t
+wire [28:0] s13_t_next;
+reg  [28:0] s14_t_reg;  // stage 14 copy of t
+wire [28:0] s14_t_next;
+reg  [28:0] s15_t_reg;  // stage 15 copy of t
+wire [28:0] s15_t_next;
+`ifdef NICGEN_ECP5
+wire [28:0] s16_mi_raw_prod_pp00_reg;  // stage 16 copy of mi_raw_prod_pp00 (MULT18X18D output register)
+`else
+reg  [28:0] s16_mi_raw_prod_pp00_reg;  // stage 16 copy of mi_raw_prod_pp00
+`endif
+wire [28:0] s16_mi_raw_prod_pp00_next;
 reg  [28:0] s6_t_11_reg;  // stage 6 copy of t
 wire [28:0] s6_t_11_next;
 reg  [28:0] s7_t_11_reg;  // stage 7 copy of t
@@ -824,11 +850,11 @@ wire [28:0] s14_t_2_next;
 reg  [28:0] s15_t_2_reg;  // stage 15 copy of t
 wire [28:0] s15_t_2_next;
 `ifdef NICGEN_ECP5
-wire [28:0] s16_mi_raw_prod_pp00_reg;  // stage 16 copy of mi_raw_prod_pp00 (MULT18X18D output register)
+wire [28:0] s16_mi_raw_prod_pp10_reg;  // stage 16 copy of mi_raw_prod_pp10 (MULT18X18D output register)
 `else
-reg  [28:0] s16_mi_raw_prod_pp00_reg;  // stage 16 copy of mi_raw_prod_pp00
+reg  [28:0] s16_mi_raw_prod_pp10_reg;  // stage 16 copy of mi_raw_prod_pp10
 `endif
-wire [28:0] s16_mi_raw_prod_pp00_next;
+wire [28:0] s16_mi_raw_prod_pp10_next;
 reg  [28:0] s6_t_12_reg;  // stage 6 copy of t
 wire [28:0] s6_t_12_next;
 reg  [28:0] s7_t_12_reg;  // stage 7 copy of t
@@ -850,57 +876,31 @@ wire [28:0] s14_t_3_next;
 reg  [28:0] s15_t_3_reg;  // stage 15 copy of t
 wire [28:0] s15_t_3_next;
 `ifdef NICGEN_ECP5
-wire [28:0] s16_mi_raw_prod_pp10_reg;  // stage 16 copy of mi_raw_prod_pp10 (MULT18X18D output register)
-`else
-reg  [28:0] s16_mi_raw_prod_pp10_reg;  // stage 16 copy of mi_raw_prod_pp10
-`endif
-wire [28:0] s16_mi_raw_prod_pp10_next;
-reg  [28:0] s6_t_13_reg;  // stage 6 copy of t
-wire [28:0] s6_t_13_next;
-reg  [28:0] s7_t_13_reg;  // stage 7 copy of t
-wire [28:0] s7_t_13_next;
-reg  [28:0] s8_t_13_reg;  // stage 8 copy of t
-wire [28:0] s8_t_13_next;
-reg  [28:0] s9_t_10_reg;  // stage 9 copy of t
-wire [28:0] s9_t_10_next;
-reg  [28:0] s10_t_13_reg;  // stage 10 copy of t
-wire [28:0] s10_t_13_next;
-reg  [28:0] s11_t_9_reg;  // stage 11 copy of t
-wire [28:0] s11_t_9_next;
-reg  [28:0] s12_t_8_reg;  // stage 12 copy of t
-wire [28:0] s12_t_8_next;
-reg  [28:0] s13_t_4_reg;  // stage 13 copy of t
-wire [28:0] s13_t_4_next;
-reg  [28:0] s14_t_4_reg;  // stage 14 copy of t
-wire [28:0] s14_t_4_next;
-reg  [28:0] s15_t_4_reg;  // stage 15 copy of t
-wire [28:0] s15_t_4_next;
-`ifdef NICGEN_ECP5
 wire [28:0] s16_mi_raw_prod_pp20_reg;  // stage 16 copy of mi_raw_prod_pp20 (MULT18X18D output register)
 `else
 reg  [28:0] s16_mi_raw_prod_pp20_reg;  // stage 16 copy of mi_raw_prod_pp20
 `endif
 wire [28:0] s16_mi_raw_prod_pp20_next;
-reg  [12:0] s6_t_14_reg;  // stage 6 copy of t
-wire [12:0] s6_t_14_next;
-reg  [12:0] s7_t_14_reg;  // stage 7 copy of t
-wire [12:0] s7_t_14_next;
-reg  [12:0] s8_t_14_reg;  // stage 8 copy of t
-wire [12:0] s8_t_14_next;
-reg  [12:0] s9_t_11_reg;  // stage 9 copy of t
-wire [12:0] s9_t_11_next;
-reg  [12:0] s10_t_14_reg;  // stage 10 copy of t
-wire [12:0] s10_t_14_next;
-reg  [12:0] s11_t_10_reg;  // stage 11 copy of t
-wire [12:0] s11_t_10_next;
-reg  [12:0] s12_t_9_reg;  // stage 12 copy of t
-wire [12:0] s12_t_9_next;
-reg  [12:0] s13_t_5_reg;  // stage 13 copy of t
-wire [12:0] s13_t_5_next;
-reg  [12:0] s14_t_5_reg;  // stage 14 copy of t
-wire [12:0] s14_t_5_next;
-reg  [12:0] s15_t_5_reg;  // stage 15 copy of t
-wire [12:0] s15_t_5_next;
+reg  [12:0] s6_t_13_reg;  // stage 6 copy of t
+wire [12:0] s6_t_13_next;
+reg  [12:0] s7_t_13_reg;  // stage 7 copy of t
+wire [12:0] s7_t_13_next;
+reg  [12:0] s8_t_13_reg;  // stage 8 copy of t
+wire [12:0] s8_t_13_next;
+reg  [12:0] s9_t_10_reg;  // stage 9 copy of t
+wire [12:0] s9_t_10_next;
+reg  [12:0] s10_t_13_reg;  // stage 10 copy of t
+wire [12:0] s10_t_13_next;
+reg  [12:0] s11_t_9_reg;  // stage 11 copy of t
+wire [12:0] s11_t_9_next;
+reg  [12:0] s12_t_8_reg;  // stage 12 copy of t
+wire [12:0] s12_t_8_next;
+reg  [12:0] s13_t_4_reg;  // stage 13 copy of t
+wire [12:0] s13_t_4_next;
+reg  [12:0] s14_t_4_reg;  // stage 14 copy of t
+wire [12:0] s14_t_4_next;
+reg  [12:0] s15_t_4_reg;  // stage 15 copy of t
+wire [12:0] s15_t_4_next;
 `ifdef NICGEN_ECP5
 wire [12:0] s16_mi_raw_prod_pp30_reg;  // stage 16 copy of mi_raw_prod_pp30 (MULT18X18D output register)
 `else
@@ -909,70 +909,70 @@ reg  [12:0] s16_mi_raw_prod_pp30_reg;  // stage 16 copy of mi_raw_prod_pp30
 wire [12:0] s16_mi_raw_prod_pp30_next;
 reg  [66:0] s17_mi_raw_prod_reg;  // stage 17 copy of mi_raw_prod
 wire [66:0] s17_mi_raw_prod_next;
-reg  [1:0] s3_t_13_reg;  // stage 3 copy of t
-wire [1:0] s3_t_13_next;
-reg  [1:0] s4_t_15_reg;  // stage 4 copy of t
-wire [1:0] s4_t_15_next;
-reg  [1:0] s5_t_33_reg;  // stage 5 copy of t
-wire [1:0] s5_t_33_next;
-reg  [1:0] s6_t_15_reg;  // stage 6 copy of t
-wire [1:0] s6_t_15_next;
-reg  [1:0] s7_t_15_reg;  // stage 7 copy of t
-wire [1:0] s7_t_15_next;
-reg  [1:0] s8_t_15_reg;  // stage 8 copy of t
-wire [1:0] s8_t_15_next;
-reg  [1:0] s9_t_12_reg;  // stage 9 copy of t
-wire [1:0] s9_t_12_next;
-reg  [1:0] s10_t_15_reg;  // stage 10 copy of t
-wire [1:0] s10_t_15_next;
-reg  [1:0] s11_t_11_reg;  // stage 11 copy of t
-wire [1:0] s11_t_11_next;
-reg  [1:0] s12_t_10_reg;  // stage 12 copy of t
-wire [1:0] s12_t_10_next;
-reg  [1:0] s13_t_6_reg;  // stage 13 copy of t
-wire [1:0] s13_t_6_next;
-reg  [1:0] s14_t_6_reg;  // stage 14 copy of t
-wire [1:0] s14_t_6_next;
-reg  [1:0] s15_t_6_reg;  // stage 15 copy of t
-wire [1:0] s15_t_6_next;
-reg  [1:0] s16_t_2_reg;  // stage 16 copy of t
-wire [1:0] s16_t_2_next;
-reg  [1:0] s17_t_2_reg;  // stage 17 copy of t
-wire [1:0] s17_t_2_next;
+reg  [1:0] s3_t_12_reg;  // stage 3 copy of t
+wire [1:0] s3_t_12_next;
+reg  [1:0] s4_t_14_reg;  // stage 4 copy of t
+wire [1:0] s4_t_14_next;
+reg  [1:0] s5_t_32_reg;  // stage 5 copy of t
+wire [1:0] s5_t_32_next;
+reg  [1:0] s6_t_14_reg;  // stage 6 copy of t
+wire [1:0] s6_t_14_next;
+reg  [1:0] s7_t_14_reg;  // stage 7 copy of t
+wire [1:0] s7_t_14_next;
+reg  [1:0] s8_t_14_reg;  // stage 8 copy of t
+wire [1:0] s8_t_14_next;
+reg  [1:0] s9_t_11_reg;  // stage 9 copy of t
+wire [1:0] s9_t_11_next;
+reg  [1:0] s10_t_14_reg;  // stage 10 copy of t
+wire [1:0] s10_t_14_next;
+reg  [1:0] s11_t_10_reg;  // stage 11 copy of t
+wire [1:0] s11_t_10_next;
+reg  [1:0] s12_t_9_reg;  // stage 12 copy of t
+wire [1:0] s12_t_9_next;
+reg  [1:0] s13_t_5_reg;  // stage 13 copy of t
+wire [1:0] s13_t_5_next;
+reg  [1:0] s14_t_5_reg;  // stage 14 copy of t
+wire [1:0] s14_t_5_next;
+reg  [1:0] s15_t_5_reg;  // stage 15 copy of t
+wire [1:0] s15_t_5_next;
+reg  [1:0] s16_t_reg;  // stage 16 copy of t
+wire [1:0] s16_t_next;
+reg  [1:0] s17_t_reg;  // stage 17 copy of t
+wire [1:0] s17_t_next;
 reg  [62:0] s18_mi_raw_coarse_reg;  // stage 18 copy of mi_raw_coarse
 wire [62:0] s18_mi_raw_coarse_next;
-reg  [2:0] s3_t_14_reg;  // stage 3 copy of t
-wire [2:0] s3_t_14_next;
-reg  [2:0] s4_t_16_reg;  // stage 4 copy of t
-wire [2:0] s4_t_16_next;
-reg  [2:0] s5_t_34_reg;  // stage 5 copy of t
-wire [2:0] s5_t_34_next;
-reg  [2:0] s6_t_16_reg;  // stage 6 copy of t
-wire [2:0] s6_t_16_next;
-reg  [2:0] s7_t_16_reg;  // stage 7 copy of t
-wire [2:0] s7_t_16_next;
-reg  [2:0] s8_t_16_reg;  // stage 8 copy of t
-wire [2:0] s8_t_16_next;
-reg  [2:0] s9_t_13_reg;  // stage 9 copy of t
-wire [2:0] s9_t_13_next;
-reg  [2:0] s10_t_16_reg;  // stage 10 copy of t
-wire [2:0] s10_t_16_next;
-reg  [2:0] s11_t_12_reg;  // stage 11 copy of t
-wire [2:0] s11_t_12_next;
-reg  [2:0] s12_t_11_reg;  // stage 12 copy of t
-wire [2:0] s12_t_11_next;
-reg  [2:0] s13_t_7_reg;  // stage 13 copy of t
-wire [2:0] s13_t_7_next;
-reg  [2:0] s14_t_7_reg;  // stage 14 copy of t
-wire [2:0] s14_t_7_next;
-reg  [2:0] s15_t_7_reg;  // stage 15 copy of t
-wire [2:0] s15_t_7_next;
-reg  [2:0] s16_t_3_reg;  // stage 16 copy of t
-wire [2:0] s16_t_3_next;
-reg  [2:0] s17_t_3_reg;  // stage 17 copy of t
-wire [2:0] s17_t_3_next;
-reg  [2:0] s18_t_2_reg;  // stage 18 copy of t
-wire [2:0] s18_t_2_next;
+reg  [2:0] s3_t_13_reg;  // stage 3 copy of t
+wire [2:0] s3_t_13_next;
+reg  [2:0] s4_t_15_reg;  // stage 4 copy of t
+wire [2:0] s4_t_15_next;
+reg  [2:0] s5_t_33_reg;  // stage 5 copy of t
+wire [2:0] s5_t_33_next;
+reg  [2:0] s6_t_15_reg;  // stage 6 copy of t
+wire [2:0] s6_t_15_next;
+reg  [2:0] s7_t_15_reg;  // stage 7 copy of t
+wire [2:0] s7_t_15_next;
+reg  [2:0] s8_t_15_reg;  // stage 8 copy of t
+wire [2:0] s8_t_15_next;
+reg  [2:0] s9_t_12_reg;  // stage 9 copy of t
+wire [2:0] s9_t_12_next;
+reg  [2:0] s10_t_15_reg;  // stage 10 copy of t
+wire [2:0] s10_t_15_next;
+reg  [2:0] s11_t_11_reg;  // stage 11 copy of t
+wire [2:0] s11_t_11_next;
+reg  [2:0] s12_t_10_reg;  // stage 12 copy of t
+wire [2:0] s12_t_10_next;
+reg  [2:0] s13_t_6_reg;  // stage 13 copy of t
+wire [2:0] s13_t_6_next;
+reg  [2:0] s14_t_6_reg;  // stage 14 copy of t
+wire [2:0] s14_t_6_next;
+reg  [2:0] s15_t_6_reg;  // stage 15 copy of t
+wire [2:0] s15_t_6_next;
+reg  [2:0] s16_t_2_reg;  // stage 16 copy of t
+wire [2:0] s16_t_2_next;
+reg  [2:0] s17_t_2_reg;  // stage 17 copy of t
+wire [2:0] s17_t_2_next;
+reg  [2:0] s18_t_reg;  // stage 18 copy of t
+wire [2:0] s18_t_next;
 reg  [55:0] s19_mi_raw_reg;  // stage 19 copy of mi_raw
 wire [55:0] s19_mi_raw_next;
 reg  [23:0] s2_size_c_reg;  // stage 2 copy of size_c
@@ -1023,32 +1023,32 @@ reg  [14:0] s2_size_kfi_pp01_reg;  // stage 2 copy of size_kfi_pp01
 wire [14:0] s2_size_kfi_pp01_next;
 reg  [32:0] s3_size_kfi_reg;  // stage 3 copy of size_kfi
 wire [32:0] s3_size_kfi_next;
-reg  [28:0] s4_t_17_reg;  // stage 4 copy of t
-wire [28:0] s4_t_17_next;
-reg  [28:0] s5_t_35_reg;  // stage 5 copy of t
-wire [28:0] s5_t_35_next;
-reg  [28:0] s6_t_17_reg;  // stage 6 copy of t
-wire [28:0] s6_t_17_next;
-reg  [28:0] s7_t_17_reg;  // stage 7 copy of t
-wire [28:0] s7_t_17_next;
-reg  [28:0] s8_t_17_reg;  // stage 8 copy of t
-wire [28:0] s8_t_17_next;
+reg  [28:0] s4_t_16_reg;  // stage 4 copy of t
+wire [28:0] s4_t_16_next;
+reg  [28:0] s5_t_34_reg;  // stage 5 copy of t
+wire [28:0] s5_t_34_next;
+reg  [28:0] s6_t_16_reg;  // stage 6 copy of t
+wire [28:0] s6_t_16_next;
+reg  [28:0] s7_t_16_reg;  // stage 7 copy of t
+wire [28:0] s7_t_16_next;
+reg  [28:0] s8_t_16_reg;  // stage 8 copy of t
+wire [28:0] s8_t_16_next;
 `ifdef NICGEN_ECP5
 wire [28:0] s9_fi_c_prod_pp00_reg;  // stage 9 copy of fi_c_prod_pp00 (MULT18X18D output register)
 `else
 reg  [28:0] s9_fi_c_prod_pp00_reg;  // stage 9 copy of fi_c_prod_pp00
 `endif
 wire [28:0] s9_fi_c_prod_pp00_next;
-reg  [25:0] s4_t_18_reg;  // stage 4 copy of t
-wire [25:0] s4_t_18_next;
-reg  [25:0] s5_t_36_reg;  // stage 5 copy of t
-wire [25:0] s5_t_36_next;
-reg  [25:0] s6_t_18_reg;  // stage 6 copy of t
-wire [25:0] s6_t_18_next;
-reg  [25:0] s7_t_18_reg;  // stage 7 copy of t
-wire [25:0] s7_t_18_next;
-reg  [25:0] s8_t_18_reg;  // stage 8 copy of t
-wire [25:0] s8_t_18_next;
+reg  [25:0] s4_t_17_reg;  // stage 4 copy of t
+wire [25:0] s4_t_17_next;
+reg  [25:0] s5_t_35_reg;  // stage 5 copy of t
+wire [25:0] s5_t_35_next;
+reg  [25:0] s6_t_17_reg;  // stage 6 copy of t
+wire [25:0] s6_t_17_next;
+reg  [25:0] s7_t_17_reg;  // stage 7 copy of t
+wire [25:0] s7_t_17_next;
+reg  [25:0] s8_t_17_reg;  // stage 8 copy of t
+wire [25:0] s8_t_17_next;
 `ifdef NICGEN_ECP5
 wire [25:0] s9_fi_c_prod_pp10_reg;  // stage 9 copy of fi_c_prod_pp10 (MULT18X18D output register)
 `else
@@ -1057,44 +1057,46 @@ reg  [25:0] s9_fi_c_prod_pp10_reg;  // stage 9 copy of fi_c_prod_pp10
 wire [25:0] s9_fi_c_prod_pp10_next;
 reg  [43:0] s10_fi_c_prod_reg;  // stage 10 copy of fi_c_prod
 wire [43:0] s10_fi_c_prod_next;
-reg  [1:0] s6_t_19_reg;  // stage 6 copy of t
-wire [1:0] s6_t_19_next;
-reg  [1:0] s7_t_19_reg;  // stage 7 copy of t
-wire [1:0] s7_t_19_next;
-reg  [1:0] s8_t_19_reg;  // stage 8 copy of t
-wire [1:0] s8_t_19_next;
-reg  [1:0] s9_t_14_reg;  // stage 9 copy of t
-wire [1:0] s9_t_14_next;
-reg  [1:0] s10_t_17_reg;  // stage 10 copy of t
-wire [1:0] s10_t_17_next;
+reg  [1:0] s6_t_18_reg;  // stage 6 copy of t
+wire [1:0] s6_t_18_next;
+reg  [1:0] s7_t_18_reg;  // stage 7 copy of t
+wire [1:0] s7_t_18_next;
+reg  [1:0] s8_t_18_reg;  // stage 8 copy of t
+wire [1:0] s8_t_18_next;
+reg  [1:0] s9_t_13_reg;  // stage 9 copy of t
+wire [1:0] s9_t_13_next;
+reg  [1:0] s10_t_16_reg;  // stage 10 copy of t
+wire [1:0] s10_t_16_next;
 reg  [39:0] s11_fi_c_coarse_reg;  // stage 11 copy of fi_c_coarse
 wire [39:0] s11_fi_c_coarse_next;
-reg  [2:0] s6_t_20_reg;  // stage 6 copy of t
-wire [2:0] s6_t_20_next;
-reg  [2:0] s7_t_20_reg;  // stage 7 copy of t
-wire [2:0] s7_t_20_next;
-reg  [2:0] s8_t_20_reg;  // stage 8 copy of t
-wire [2:0] s8_t_20_next;
-reg  [2:0] s9_t_15_reg;  // stage 9 copy of t
-wire [2:0] s9_t_15_next;
-reg  [2:0] s10_t_18_reg;  // stage 10 copy of t
-wire [2:0] s10_t_18_next;
-reg  [2:0] s11_t_13_reg;  // stage 11 copy of t
-wire [2:0] s11_t_13_next;
+reg  [2:0] s6_t_19_reg;  // stage 6 copy of t
+wire [2:0] s6_t_19_next;
+reg  [2:0] s7_t_19_reg;  // stage 7 copy of t
+wire [2:0] s7_t_19_next;
+reg  [2:0] s8_t_19_reg;  // stage 8 copy of t
+wire [2:0] s8_t_19_next;
+reg  [2:0] s9_t_14_reg;  // stage 9 copy of t
+wire [2:0] s9_t_14_next;
+reg  [2:0] s10_t_17_reg;  // stage 10 copy of t
+wire [2:0] s10_t_17_next;
+reg  [2:0] s11_t_12_reg;  // stage 11 copy of t
+wire [2:0] s11_t_12_next;
 reg  [32:0] s12_fi_c_reg;  // stage 12 copy of fi_c
 wire [32:0] s12_fi_c_next;
 reg  [23:0] s13_fi_inc_reg;  // stage 13 copy of fi_inc
 wire [23:0] s13_fi_inc_next;
-reg  [20:0] s2_t_32_reg;  // stage 2 copy of t
-wire [20:0] s2_t_32_next;
-reg  [20:0] s3_t_15_reg;  // stage 3 copy of t
-wire [20:0] s3_t_15_next;
-reg  [20:0] s4_t_19_reg;  // stage 4 copy of t
-wire [20:0] s4_t_19_next;
+reg  [20:0] s2_t_31_reg;  // stage 2 copy of t
+wire [20:0] s2_t_31_next;
+reg  [20:0] s3_t_14_reg;  // stage 3 copy of t
+wire [20:0] s3_t_14_next;
+reg  [20:0] s4_t_18_reg;  // stage 4 copy of t
+wire [20:0] s4_t_18_next;
 reg  [15:0] s5_avg_new_reg;  // stage 5 copy of avg_new
 wire [15:0] s5_avg_new_next;
 reg  [4:0] s6_recip_avg_lead_reg;  // stage 6 copy of recip_avg_lead
 wire [4:0] s6_recip_avg_lead_next;
+reg  [9:0] s6_t_20_reg;  // stage 6 copy of t
+wire [9:0] s6_t_20_next;
 reg  [9:0] s6_t_21_reg;  // stage 6 copy of t
 wire [9:0] s6_t_21_next;
 reg  [9:0] s6_t_22_reg;  // stage 6 copy of t
@@ -1131,8 +1133,6 @@ reg  [9:0] s6_t_37_reg;  // stage 6 copy of t
 wire [9:0] s6_t_37_next;
 reg  [9:0] s6_t_38_reg;  // stage 6 copy of t
 wire [9:0] s6_t_38_next;
-reg  [9:0] s6_t_39_reg;  // stage 6 copy of t
-wire [9:0] s6_t_39_next;
 reg  [9:0] s7_recip_avg_mantissa_reg;  // stage 7 copy of recip_avg_mantissa
 wire [9:0] s7_recip_avg_mantissa_next;
 reg  [10:0] s8_recip_avg_recip_reg;  // stage 8 copy of recip_avg_recip
@@ -1141,40 +1141,40 @@ reg  [10:0] s9_recip_avg_t_reg;  // stage 9 copy of recip_avg_t
 wire [10:0] s9_recip_avg_t_next;
 reg  [19:0] s6_avg_excess_reg;  // stage 6 copy of avg_excess
 wire [19:0] s6_avg_excess_next;
-reg  [35:0] s5_t_37_reg;  // stage 5 copy of t
-wire [35:0] s5_t_37_next;
-reg  [35:0] s6_t_40_reg;  // stage 6 copy of t
-wire [35:0] s6_t_40_next;
+reg  [35:0] s5_t_36_reg;  // stage 5 copy of t
+wire [35:0] s5_t_36_next;
+reg  [35:0] s6_t_39_reg;  // stage 6 copy of t
+wire [35:0] s6_t_39_next;
 `ifdef NICGEN_ECP5
 wire [35:0] s7_md_cx_pp00_reg;  // stage 7 copy of md_cx_pp00 (MULT18X18D output register)
 `else
 reg  [35:0] s7_md_cx_pp00_reg;  // stage 7 copy of md_cx_pp00
 `endif
 wire [35:0] s7_md_cx_pp00_next;
-reg  [19:0] s5_t_38_reg;  // stage 5 copy of t
-wire [19:0] s5_t_38_next;
-reg  [19:0] s6_t_41_reg;  // stage 6 copy of t
-wire [19:0] s6_t_41_next;
+reg  [19:0] s5_t_37_reg;  // stage 5 copy of t
+wire [19:0] s5_t_37_next;
+reg  [19:0] s6_t_40_reg;  // stage 6 copy of t
+wire [19:0] s6_t_40_next;
 `ifdef NICGEN_ECP5
 wire [19:0] s7_md_cx_pp01_reg;  // stage 7 copy of md_cx_pp01 (MULT18X18D output register)
 `else
 reg  [19:0] s7_md_cx_pp01_reg;  // stage 7 copy of md_cx_pp01
 `endif
 wire [19:0] s7_md_cx_pp01_next;
-reg  [23:0] s5_t_39_reg;  // stage 5 copy of t
-wire [23:0] s5_t_39_next;
-reg  [23:0] s6_t_42_reg;  // stage 6 copy of t
-wire [23:0] s6_t_42_next;
+reg  [23:0] s5_t_38_reg;  // stage 5 copy of t
+wire [23:0] s5_t_38_next;
+reg  [23:0] s6_t_41_reg;  // stage 6 copy of t
+wire [23:0] s6_t_41_next;
 `ifdef NICGEN_ECP5
 wire [23:0] s7_md_cx_pp10_reg;  // stage 7 copy of md_cx_pp10 (MULT18X18D output register)
 `else
 reg  [23:0] s7_md_cx_pp10_reg;  // stage 7 copy of md_cx_pp10
 `endif
 wire [23:0] s7_md_cx_pp10_next;
-reg  [7:0] s5_t_40_reg;  // stage 5 copy of t
-wire [7:0] s5_t_40_next;
-reg  [7:0] s6_t_43_reg;  // stage 6 copy of t
-wire [7:0] s6_t_43_next;
+reg  [7:0] s5_t_39_reg;  // stage 5 copy of t
+wire [7:0] s5_t_39_next;
+reg  [7:0] s6_t_42_reg;  // stage 6 copy of t
+wire [7:0] s6_t_42_next;
 `ifdef NICGEN_ECP5
 wire [7:0] s7_md_cx_pp11_reg;  // stage 7 copy of md_cx_pp11 (MULT18X18D output register)
 `else
@@ -1207,30 +1207,30 @@ reg  [18:0] s10_md_frac_prod_pp20_reg;  // stage 10 copy of md_frac_prod_pp20
 wire [18:0] s10_md_frac_prod_pp20_next;
 reg  [54:0] s11_md_frac_prod_reg;  // stage 11 copy of md_frac_prod
 wire [54:0] s11_md_frac_prod_next;
-reg  [1:0] s7_t_21_reg;  // stage 7 copy of t
-wire [1:0] s7_t_21_next;
-reg  [1:0] s8_t_21_reg;  // stage 8 copy of t
-wire [1:0] s8_t_21_next;
-reg  [1:0] s9_t_16_reg;  // stage 9 copy of t
-wire [1:0] s9_t_16_next;
-reg  [1:0] s10_t_19_reg;  // stage 10 copy of t
-wire [1:0] s10_t_19_next;
-reg  [1:0] s11_t_14_reg;  // stage 11 copy of t
-wire [1:0] s11_t_14_next;
+reg  [1:0] s7_t_20_reg;  // stage 7 copy of t
+wire [1:0] s7_t_20_next;
+reg  [1:0] s8_t_20_reg;  // stage 8 copy of t
+wire [1:0] s8_t_20_next;
+reg  [1:0] s9_t_15_reg;  // stage 9 copy of t
+wire [1:0] s9_t_15_next;
+reg  [1:0] s10_t_18_reg;  // stage 10 copy of t
+wire [1:0] s10_t_18_next;
+reg  [1:0] s11_t_13_reg;  // stage 11 copy of t
+wire [1:0] s11_t_13_next;
 reg  [50:0] s12_md_frac_coarse_reg;  // stage 12 copy of md_frac_coarse
 wire [50:0] s12_md_frac_coarse_next;
-reg  [2:0] s7_t_22_reg;  // stage 7 copy of t
-wire [2:0] s7_t_22_next;
-reg  [2:0] s8_t_22_reg;  // stage 8 copy of t
-wire [2:0] s8_t_22_next;
-reg  [2:0] s9_t_17_reg;  // stage 9 copy of t
-wire [2:0] s9_t_17_next;
-reg  [2:0] s10_t_20_reg;  // stage 10 copy of t
-wire [2:0] s10_t_20_next;
-reg  [2:0] s11_t_15_reg;  // stage 11 copy of t
-wire [2:0] s11_t_15_next;
-reg  [2:0] s12_t_12_reg;  // stage 12 copy of t
-wire [2:0] s12_t_12_next;
+reg  [2:0] s7_t_21_reg;  // stage 7 copy of t
+wire [2:0] s7_t_21_next;
+reg  [2:0] s8_t_21_reg;  // stage 8 copy of t
+wire [2:0] s8_t_21_next;
+reg  [2:0] s9_t_16_reg;  // stage 9 copy of t
+wire [2:0] s9_t_16_next;
+reg  [2:0] s10_t_19_reg;  // stage 10 copy of t
+wire [2:0] s10_t_19_next;
+reg  [2:0] s11_t_14_reg;  // stage 11 copy of t
+wire [2:0] s11_t_14_next;
+reg  [2:0] s12_t_11_reg;  // stage 12 copy of t
+wire [2:0] s12_t_11_next;
 reg  [43:0] s13_md_frac_reg;  // stage 13 copy of md_frac
 wire [43:0] s13_md_frac_next;
 `ifdef NICGEN_ECP5
@@ -1253,28 +1253,28 @@ reg  [24:0] s14_md_red_prod_pp20_reg;  // stage 14 copy of md_red_prod_pp20
 wire [24:0] s14_md_red_prod_pp20_next;
 reg  [60:0] s15_md_red_prod_reg;  // stage 15 copy of md_red_prod
 wire [60:0] s15_md_red_prod_next;
-reg  [23:0] s5_t_41_reg;  // stage 5 copy of t
-wire [23:0] s5_t_41_next;
-reg  [23:0] s6_t_44_reg;  // stage 6 copy of t
-wire [23:0] s6_t_44_next;
-reg  [23:0] s7_t_23_reg;  // stage 7 copy of t
-wire [23:0] s7_t_23_next;
-reg  [23:0] s8_t_23_reg;  // stage 8 copy of t
-wire [23:0] s8_t_23_next;
-reg  [23:0] s9_t_18_reg;  // stage 9 copy of t
-wire [23:0] s9_t_18_next;
-reg  [23:0] s10_t_21_reg;  // stage 10 copy of t
-wire [23:0] s10_t_21_next;
-reg  [23:0] s11_t_16_reg;  // stage 11 copy of t
-wire [23:0] s11_t_16_next;
-reg  [23:0] s12_t_13_reg;  // stage 12 copy of t
-wire [23:0] s12_t_13_next;
-reg  [23:0] s13_t_8_reg;  // stage 13 copy of t
-wire [23:0] s13_t_8_next;
-reg  [23:0] s14_t_8_reg;  // stage 14 copy of t
-wire [23:0] s14_t_8_next;
-reg  [23:0] s15_t_8_reg;  // stage 15 copy of t
-wire [23:0] s15_t_8_next;
+reg  [23:0] s5_t_40_reg;  // stage 5 copy of t
+wire [23:0] s5_t_40_next;
+reg  [23:0] s6_t_43_reg;  // stage 6 copy of t
+wire [23:0] s6_t_43_next;
+reg  [23:0] s7_t_22_reg;  // stage 7 copy of t
+wire [23:0] s7_t_22_next;
+reg  [23:0] s8_t_22_reg;  // stage 8 copy of t
+wire [23:0] s8_t_22_next;
+reg  [23:0] s9_t_17_reg;  // stage 9 copy of t
+wire [23:0] s9_t_17_next;
+reg  [23:0] s10_t_20_reg;  // stage 10 copy of t
+wire [23:0] s10_t_20_next;
+reg  [23:0] s11_t_15_reg;  // stage 11 copy of t
+wire [23:0] s11_t_15_next;
+reg  [23:0] s12_t_12_reg;  // stage 12 copy of t
+wire [23:0] s12_t_12_next;
+reg  [23:0] s13_t_7_reg;  // stage 13 copy of t
+wire [23:0] s13_t_7_next;
+reg  [23:0] s14_t_7_reg;  // stage 14 copy of t
+wire [23:0] s14_t_7_next;
+reg  [23:0] s15_t_7_reg;  // stage 15 copy of t
+wire [23:0] s15_t_7_next;
 reg  [23:0] s16_md_cut_reg;  // stage 16 copy of md_cut
 wire [23:0] s16_md_cut_next;
 reg  [10:0] s2_nowq_reg;  // stage 2 copy of nowq
@@ -1283,14 +1283,14 @@ reg  [10:0] s3_nowq_reg;  // stage 3 copy of nowq
 wire [10:0] s3_nowq_next;
 reg  [10:0] s4_nowq_reg;  // stage 4 copy of nowq
 wire [10:0] s4_nowq_next;
-reg  s2_t_33_reg;  // stage 2 copy of t
-wire s2_t_33_next;
-reg  s3_t_16_reg;  // stage 3 copy of t
-wire s3_t_16_next;
-reg  s4_t_20_reg;  // stage 4 copy of t
-wire s4_t_20_next;
-reg  s5_t_42_reg;  // stage 5 copy of t
-wire s5_t_42_next;
+reg  s2_t_32_reg;  // stage 2 copy of t
+wire s2_t_32_next;
+reg  s3_t_15_reg;  // stage 3 copy of t
+wire s3_t_15_next;
+reg  s4_t_19_reg;  // stage 4 copy of t
+wire s4_t_19_next;
+reg  s5_t_41_reg;  // stage 5 copy of t
+wire s5_t_41_next;
 reg  [23:0] s6_cur_cc_c_reg;  // stage 6 copy of cur_cc_c
 wire [23:0] s6_cur_cc_c_next;
 reg  [23:0] s7_cur_cc_c_reg;  // stage 7 copy of cur_cc_c
@@ -1337,20 +1337,20 @@ reg  s16_md_ok_reg;  // stage 16 copy of md_ok
 wire s16_md_ok_next;
 reg  [23:0] s17_c_core_reg;  // stage 17 copy of c_core
 wire [23:0] s17_c_core_next;
-reg  [24:0] s14_t_9_reg;  // stage 14 copy of t
-wire [24:0] s14_t_9_next;
-reg  [24:0] s15_t_9_reg;  // stage 15 copy of t
-wire [24:0] s15_t_9_next;
-reg  [24:0] s16_t_4_reg;  // stage 16 copy of t
-wire [24:0] s16_t_4_next;
-reg  [24:0] s17_t_4_reg;  // stage 17 copy of t
-wire [24:0] s17_t_4_next;
-reg  [24:0] s18_t_3_reg;  // stage 18 copy of t
-wire [24:0] s18_t_3_next;
-reg  [24:0] s19_t_2_reg;  // stage 19 copy of t
-wire [24:0] s19_t_2_next;
-reg  [24:0] s20_t_2_reg;  // stage 20 copy of t
-wire [24:0] s20_t_2_next;
+reg  [24:0] s14_t_8_reg;  // stage 14 copy of t
+wire [24:0] s14_t_8_next;
+reg  [24:0] s15_t_8_reg;  // stage 15 copy of t
+wire [24:0] s15_t_8_next;
+reg  [24:0] s16_t_3_reg;  // stage 16 copy of t
+wire [24:0] s16_t_3_next;
+reg  [24:0] s17_t_3_reg;  // stage 17 copy of t
+wire [24:0] s17_t_3_next;
+reg  [24:0] s18_t_2_reg;  // stage 18 copy of t
+wire [24:0] s18_t_2_next;
+reg  [24:0] s19_t_reg;  // stage 19 copy of t
+wire [24:0] s19_t_next;
+reg  [24:0] s20_t_reg;  // stage 20 copy of t
+wire [24:0] s20_t_next;
 reg  s2_rtt_le_trtt_reg;  // stage 2 copy of rtt_le_trtt
 wire s2_rtt_le_trtt_next;
 reg  s3_rtt_le_trtt_reg;  // stage 3 copy of rtt_le_trtt
@@ -1405,90 +1405,90 @@ reg  [23:0] s20_fi_inc_reg;  // stage 20 copy of fi_inc
 wire [23:0] s20_fi_inc_next;
 reg  [23:0] s21_incs_reg;  // stage 21 copy of incs
 wire [23:0] s21_incs_next;
-reg  [10:0] s2_t_34_reg;  // stage 2 copy of t
-wire [10:0] s2_t_34_next;
-reg  [10:0] s3_t_17_reg;  // stage 3 copy of t
-wire [10:0] s3_t_17_next;
-reg  [10:0] s4_t_21_reg;  // stage 4 copy of t
-wire [10:0] s4_t_21_next;
+reg  [10:0] s2_t_33_reg;  // stage 2 copy of t
+wire [10:0] s2_t_33_next;
+reg  [10:0] s3_t_16_reg;  // stage 3 copy of t
+wire [10:0] s3_t_16_next;
+reg  [10:0] s4_t_20_reg;  // stage 4 copy of t
+wire [10:0] s4_t_20_next;
 reg  s5_recv_over_reg;  // stage 5 copy of recv_over
 wire s5_recv_over_next;
 reg  s5_adj_due_reg;  // stage 5 copy of adj_due
 wire s5_adj_due_next;
-reg  [20:0] s5_t_43_reg;  // stage 5 copy of t
-wire [20:0] s5_t_43_next;
-reg  [20:0] s6_t_45_reg;  // stage 6 copy of t
-wire [20:0] s6_t_45_next;
-reg  [20:0] s7_t_24_reg;  // stage 7 copy of t
-wire [20:0] s7_t_24_next;
-reg  [20:0] s8_t_24_reg;  // stage 8 copy of t
-wire [20:0] s8_t_24_next;
-reg  [20:0] s9_t_19_reg;  // stage 9 copy of t
-wire [20:0] s9_t_19_next;
-reg  [20:0] s10_t_22_reg;  // stage 10 copy of t
-wire [20:0] s10_t_22_next;
-reg  [20:0] s11_t_17_reg;  // stage 11 copy of t
-wire [20:0] s11_t_17_next;
-reg  [20:0] s12_t_14_reg;  // stage 12 copy of t
-wire [20:0] s12_t_14_next;
-reg  [20:0] s13_t_9_reg;  // stage 13 copy of t
-wire [20:0] s13_t_9_next;
-reg  [20:0] s14_t_10_reg;  // stage 14 copy of t
-wire [20:0] s14_t_10_next;
-reg  [20:0] s15_t_10_reg;  // stage 15 copy of t
-wire [20:0] s15_t_10_next;
-reg  [20:0] s16_t_5_reg;  // stage 16 copy of t
-wire [20:0] s16_t_5_next;
-reg  [20:0] s17_t_5_reg;  // stage 17 copy of t
-wire [20:0] s17_t_5_next;
-reg  [20:0] s18_t_4_reg;  // stage 18 copy of t
-wire [20:0] s18_t_4_next;
-reg  [20:0] s19_t_3_reg;  // stage 19 copy of t
-wire [20:0] s19_t_3_next;
-reg  [20:0] s20_t_3_reg;  // stage 20 copy of t
-wire [20:0] s20_t_3_next;
-reg  [20:0] s21_t_2_reg;  // stage 21 copy of t
-wire [20:0] s21_t_2_next;
-reg  s2_t_35_reg;  // stage 2 copy of t
-wire s2_t_35_next;
-reg  s3_t_18_reg;  // stage 3 copy of t
-wire s3_t_18_next;
-reg  s4_t_22_reg;  // stage 4 copy of t
-wire s4_t_22_next;
-reg  s5_t_44_reg;  // stage 5 copy of t
-wire s5_t_44_next;
-reg  s6_t_46_reg;  // stage 6 copy of t
-wire s6_t_46_next;
-reg  s7_t_25_reg;  // stage 7 copy of t
-wire s7_t_25_next;
-reg  s8_t_25_reg;  // stage 8 copy of t
-wire s8_t_25_next;
-reg  s9_t_20_reg;  // stage 9 copy of t
-wire s9_t_20_next;
-reg  s10_t_23_reg;  // stage 10 copy of t
-wire s10_t_23_next;
-reg  s11_t_18_reg;  // stage 11 copy of t
-wire s11_t_18_next;
-reg  s12_t_15_reg;  // stage 12 copy of t
-wire s12_t_15_next;
-reg  s13_t_10_reg;  // stage 13 copy of t
-wire s13_t_10_next;
-reg  s14_t_11_reg;  // stage 14 copy of t
-wire s14_t_11_next;
-reg  s15_t_11_reg;  // stage 15 copy of t
-wire s15_t_11_next;
-reg  s16_t_6_reg;  // stage 16 copy of t
-wire s16_t_6_next;
-reg  s17_t_6_reg;  // stage 17 copy of t
-wire s17_t_6_next;
-reg  s18_t_5_reg;  // stage 18 copy of t
-wire s18_t_5_next;
-reg  s19_t_4_reg;  // stage 19 copy of t
-wire s19_t_4_next;
-reg  s20_t_4_reg;  // stage 20 copy of t
-wire s20_t_4_next;
-reg  s21_t_3_reg;  // stage 21 copy of t
-wire s21_t_3_next;
+reg  [20:0] s5_t_42_reg;  // stage 5 copy of t
+wire [20:0] s5_t_42_next;
+reg  [20:0] s6_t_44_reg;  // stage 6 copy of t
+wire [20:0] s6_t_44_next;
+reg  [20:0] s7_t_23_reg;  // stage 7 copy of t
+wire [20:0] s7_t_23_next;
+reg  [20:0] s8_t_23_reg;  // stage 8 copy of t
+wire [20:0] s8_t_23_next;
+reg  [20:0] s9_t_18_reg;  // stage 9 copy of t
+wire [20:0] s9_t_18_next;
+reg  [20:0] s10_t_21_reg;  // stage 10 copy of t
+wire [20:0] s10_t_21_next;
+reg  [20:0] s11_t_16_reg;  // stage 11 copy of t
+wire [20:0] s11_t_16_next;
+reg  [20:0] s12_t_13_reg;  // stage 12 copy of t
+wire [20:0] s12_t_13_next;
+reg  [20:0] s13_t_8_reg;  // stage 13 copy of t
+wire [20:0] s13_t_8_next;
+reg  [20:0] s14_t_9_reg;  // stage 14 copy of t
+wire [20:0] s14_t_9_next;
+reg  [20:0] s15_t_9_reg;  // stage 15 copy of t
+wire [20:0] s15_t_9_next;
+reg  [20:0] s16_t_4_reg;  // stage 16 copy of t
+wire [20:0] s16_t_4_next;
+reg  [20:0] s17_t_4_reg;  // stage 17 copy of t
+wire [20:0] s17_t_4_next;
+reg  [20:0] s18_t_3_reg;  // stage 18 copy of t
+wire [20:0] s18_t_3_next;
+reg  [20:0] s19_t_2_reg;  // stage 19 copy of t
+wire [20:0] s19_t_2_next;
+reg  [20:0] s20_t_2_reg;  // stage 20 copy of t
+wire [20:0] s20_t_2_next;
+reg  [20:0] s21_t_reg;  // stage 21 copy of t
+wire [20:0] s21_t_next;
+reg  s2_t_34_reg;  // stage 2 copy of t
+wire s2_t_34_next;
+reg  s3_t_17_reg;  // stage 3 copy of t
+wire s3_t_17_next;
+reg  s4_t_21_reg;  // stage 4 copy of t
+wire s4_t_21_next;
+reg  s5_t_43_reg;  // stage 5 copy of t
+wire s5_t_43_next;
+reg  s6_t_45_reg;  // stage 6 copy of t
+wire s6_t_45_next;
+reg  s7_t_24_reg;  // stage 7 copy of t
+wire s7_t_24_next;
+reg  s8_t_24_reg;  // stage 8 copy of t
+wire s8_t_24_next;
+reg  s9_t_19_reg;  // stage 9 copy of t
+wire s9_t_19_next;
+reg  s10_t_22_reg;  // stage 10 copy of t
+wire s10_t_22_next;
+reg  s11_t_17_reg;  // stage 11 copy of t
+wire s11_t_17_next;
+reg  s12_t_14_reg;  // stage 12 copy of t
+wire s12_t_14_next;
+reg  s13_t_9_reg;  // stage 13 copy of t
+wire s13_t_9_next;
+reg  s14_t_10_reg;  // stage 14 copy of t
+wire s14_t_10_next;
+reg  s15_t_10_reg;  // stage 15 copy of t
+wire s15_t_10_next;
+reg  s16_t_5_reg;  // stage 16 copy of t
+wire s16_t_5_next;
+reg  s17_t_5_reg;  // stage 17 copy of t
+wire s17_t_5_next;
+reg  s18_t_4_reg;  // stage 18 copy of t
+wire s18_t_4_next;
+reg  s19_t_3_reg;  // stage 19 copy of t
+wire s19_t_3_next;
+reg  s20_t_3_reg;  // stage 20 copy of t
+wire s20_t_3_next;
+reg  s21_t_2_reg;  // stage 21 copy of t
+wire s21_t_2_next;
 reg  [19:0] s5_cur_cc_inc_reg;  // stage 5 copy of cur_cc_inc
 wire [19:0] s5_cur_cc_inc_next;
 reg  [19:0] s6_cur_cc_inc_reg;  // stage 6 copy of cur_cc_inc
@@ -1525,16 +1525,16 @@ reg  [19:0] s21_cur_cc_inc_reg;  // stage 21 copy of cur_cc_inc
 wire [19:0] s21_cur_cc_inc_next;
 reg  [19:0] s22_inc_acc_reg;  // stage 22 copy of inc_acc
 wire [19:0] s22_inc_acc_next;
-reg  [24:0] s18_t_6_reg;  // stage 18 copy of t
-wire [24:0] s18_t_6_next;
-reg  [24:0] s19_t_5_reg;  // stage 19 copy of t
-wire [24:0] s19_t_5_next;
-reg  [24:0] s20_t_5_reg;  // stage 20 copy of t
-wire [24:0] s20_t_5_next;
-reg  [24:0] s21_t_4_reg;  // stage 21 copy of t
-wire [24:0] s21_t_4_next;
-reg  [24:0] s22_t_2_reg;  // stage 22 copy of t
-wire [24:0] s22_t_2_next;
+reg  [24:0] s18_t_5_reg;  // stage 18 copy of t
+wire [24:0] s18_t_5_next;
+reg  [24:0] s19_t_4_reg;  // stage 19 copy of t
+wire [24:0] s19_t_4_next;
+reg  [24:0] s20_t_4_reg;  // stage 20 copy of t
+wire [24:0] s20_t_4_next;
+reg  [24:0] s21_t_3_reg;  // stage 21 copy of t
+wire [24:0] s21_t_3_next;
+reg  [24:0] s22_t_reg;  // stage 22 copy of t
+wire [24:0] s22_t_next;
 reg  s6_fulfill_reg;  // stage 6 copy of fulfill
 wire s6_fulfill_next;
 reg  s7_fulfill_reg;  // stage 7 copy of fulfill
@@ -1569,18 +1569,26 @@ reg  s21_fulfill_reg;  // stage 21 copy of fulfill
 wire s21_fulfill_next;
 reg  s22_fulfill_reg;  // stage 22 copy of fulfill
 wire s22_fulfill_next;
-reg  [24:0] s18_t_7_reg;  // stage 18 copy of t
-wire [24:0] s18_t_7_next;
-reg  [24:0] s19_t_6_reg;  // stage 19 copy of t
-wire [24:0] s19_t_6_next;
-reg  [24:0] s20_t_6_reg;  // stage 20 copy of t
-wire [24:0] s20_t_6_next;
-reg  [24:0] s21_t_5_reg;  // stage 21 copy of t
-wire [24:0] s21_t_5_next;
-reg  [24:0] s22_t_3_reg;  // stage 22 copy of t
-wire [24:0] s22_t_3_next;
+reg  [24:0] s18_t_6_reg;  // stage 18 copy of t
+wire [24:0] s18_t_6_next;
+reg  [24:0] s19_t_5_reg;  // stage 19 copy of t
+wire [24:0] s19_t_5_next;
+reg  [24:0] s20_t_5_reg;  // stage 20 copy of t
+wire [24:0] s20_t_5_next;
+reg  [24:0] s21_t_4_reg;  // stage 21 copy of t
+wire [24:0] s21_t_4_next;
+reg  [24:0] s22_t_2_reg;  // stage 22 copy of t
+wire [24:0] s22_t_2_next;
 reg  [24:0] s23_core_c_reg;  // stage 23 copy of core_c
 wire [24:0] s23_core_c_next;
+reg  s2_t_35_reg;  // stage 2 copy of t
+wire s2_t_35_next;
+reg  s3_t_18_reg;  // stage 3 copy of t
+wire s3_t_18_next;
+reg  s4_t_22_reg;  // stage 4 copy of t
+wire s4_t_22_next;
+reg  s5_t_44_reg;  // stage 5 copy of t
+wire s5_t_44_next;
 reg  s2_t_36_reg;  // stage 2 copy of t
 wire s2_t_36_next;
 reg  s3_t_19_reg;  // stage 3 copy of t
@@ -1589,14 +1597,6 @@ reg  s4_t_23_reg;  // stage 4 copy of t
 wire s4_t_23_next;
 reg  s5_t_45_reg;  // stage 5 copy of t
 wire s5_t_45_next;
-reg  s2_t_37_reg;  // stage 2 copy of t
-wire s2_t_37_next;
-reg  s3_t_20_reg;  // stage 3 copy of t
-wire s3_t_20_next;
-reg  s4_t_24_reg;  // stage 4 copy of t
-wire s4_t_24_next;
-reg  s5_t_46_reg;  // stage 5 copy of t
-wire s5_t_46_next;
 reg  s6_qa_fired_nscc_reg;  // stage 6 copy of qa_fired_nscc
 wire s6_qa_fired_nscc_next;
 reg  s7_qa_fired_nscc_reg;  // stage 7 copy of qa_fired_nscc
@@ -1633,30 +1633,30 @@ reg  s22_early_reg;  // stage 22 copy of early
 wire s22_early_next;
 reg  s23_early_reg;  // stage 23 copy of early
 wire s23_early_next;
-reg  [23:0] s12_t_16_reg;  // stage 12 copy of t
-wire [23:0] s12_t_16_next;
-reg  [23:0] s13_t_11_reg;  // stage 13 copy of t
-wire [23:0] s13_t_11_next;
-reg  [23:0] s14_t_12_reg;  // stage 14 copy of t
-wire [23:0] s14_t_12_next;
-reg  [23:0] s15_t_12_reg;  // stage 15 copy of t
-wire [23:0] s15_t_12_next;
-reg  [23:0] s16_t_7_reg;  // stage 16 copy of t
-wire [23:0] s16_t_7_next;
-reg  [23:0] s17_t_7_reg;  // stage 17 copy of t
-wire [23:0] s17_t_7_next;
-reg  [23:0] s18_t_8_reg;  // stage 18 copy of t
-wire [23:0] s18_t_8_next;
-reg  [23:0] s19_t_7_reg;  // stage 19 copy of t
-wire [23:0] s19_t_7_next;
-reg  [23:0] s20_t_7_reg;  // stage 20 copy of t
-wire [23:0] s20_t_7_next;
-reg  [23:0] s21_t_6_reg;  // stage 21 copy of t
-wire [23:0] s21_t_6_next;
-reg  [23:0] s22_t_4_reg;  // stage 22 copy of t
-wire [23:0] s22_t_4_next;
-reg  [23:0] s23_t_2_reg;  // stage 23 copy of t
-wire [23:0] s23_t_2_next;
+reg  [23:0] s12_t_15_reg;  // stage 12 copy of t
+wire [23:0] s12_t_15_next;
+reg  [23:0] s13_t_10_reg;  // stage 13 copy of t
+wire [23:0] s13_t_10_next;
+reg  [23:0] s14_t_11_reg;  // stage 14 copy of t
+wire [23:0] s14_t_11_next;
+reg  [23:0] s15_t_11_reg;  // stage 15 copy of t
+wire [23:0] s15_t_11_next;
+reg  [23:0] s16_t_6_reg;  // stage 16 copy of t
+wire [23:0] s16_t_6_next;
+reg  [23:0] s17_t_6_reg;  // stage 17 copy of t
+wire [23:0] s17_t_6_next;
+reg  [23:0] s18_t_7_reg;  // stage 18 copy of t
+wire [23:0] s18_t_7_next;
+reg  [23:0] s19_t_6_reg;  // stage 19 copy of t
+wire [23:0] s19_t_6_next;
+reg  [23:0] s20_t_6_reg;  // stage 20 copy of t
+wire [23:0] s20_t_6_next;
+reg  [23:0] s21_t_5_reg;  // stage 21 copy of t
+wire [23:0] s21_t_5_next;
+reg  [23:0] s22_t_3_reg;  // stage 22 copy of t
+wire [23:0] s22_t_3_next;
+reg  [23:0] s23_t_reg;  // stage 23 copy of t
+wire [23:0] s23_t_next;
 reg  [23:0] s24_c_ack_clamped_reg;  // stage 24 copy of c_ack_clamped
 wire [23:0] s24_c_ack_clamped_next;
 reg  [23:0] s6_c_loss_reg;  // stage 6 copy of c_loss
@@ -1683,14 +1683,14 @@ wire [31:0] u_freeze_nxt_exit;
 reg  [31:0] s5_exit_next_reg;  // stage 5 copy of exit_next
 wire [31:0] s5_exit_next_next;
 wire u_cbuf_hit;
-reg  s2_t_38_reg;  // stage 2 copy of t
-wire s2_t_38_next;
-reg  s3_t_21_reg;  // stage 3 copy of t
-wire s3_t_21_next;
-reg  s4_t_25_reg;  // stage 4 copy of t
-wire s4_t_25_next;
-reg  s5_t_47_reg;  // stage 5 copy of t
-wire s5_t_47_next;
+reg  s2_t_37_reg;  // stage 2 copy of t
+wire s2_t_37_next;
+reg  s3_t_20_reg;  // stage 3 copy of t
+wire s3_t_20_next;
+reg  s4_t_24_reg;  // stage 4 copy of t
+wire s4_t_24_next;
+reg  s5_t_46_reg;  // stage 5 copy of t
+wire s5_t_46_next;
 reg  [135:0] s5_u_cbuf_cur_entries_reg;  // stage 5 copy of u_cbuf_cur_entries
 wire [135:0] s5_u_cbuf_cur_entries_next;
 reg  [7:0] s5_u_cbuf_cur_head_reg;  // stage 5 copy of u_cbuf_cur_head
@@ -1729,20 +1729,20 @@ reg  [7:0] s6_nxt_num_valid_reg;  // stage 6 copy of nxt_num_valid
 wire [7:0] s6_nxt_num_valid_next;
 reg  s6_exploring_reg;  // stage 6 copy of exploring
 wire s6_exploring_next;
-reg  s6_t_47_reg;  // stage 6 copy of t
-wire s6_t_47_next;
+reg  s6_t_46_reg;  // stage 6 copy of t
+wire s6_t_46_next;
+reg  [21:0] s2_t_38_reg;  // stage 2 copy of t
+wire [21:0] s2_t_38_next;
+reg  [21:0] s3_t_21_reg;  // stage 3 copy of t
+wire [21:0] s3_t_21_next;
+reg  [21:0] s4_t_25_reg;  // stage 4 copy of t
+wire [21:0] s4_t_25_next;
 reg  [21:0] s2_t_39_reg;  // stage 2 copy of t
 wire [21:0] s2_t_39_next;
 reg  [21:0] s3_t_22_reg;  // stage 3 copy of t
 wire [21:0] s3_t_22_next;
 reg  [21:0] s4_t_26_reg;  // stage 4 copy of t
 wire [21:0] s4_t_26_next;
-reg  [21:0] s2_t_40_reg;  // stage 2 copy of t
-wire [21:0] s2_t_40_next;
-reg  [21:0] s3_t_23_reg;  // stage 3 copy of t
-wire [21:0] s3_t_23_next;
-reg  [21:0] s4_t_27_reg;  // stage 4 copy of t
-wire [21:0] s4_t_27_next;
 reg  s2_inflight_is_send_reg;  // stage 2 copy of inflight_is_send
 wire s2_inflight_is_send_next;
 reg  s3_inflight_is_send_reg;  // stage 3 copy of inflight_is_send
@@ -1755,22 +1755,22 @@ reg  s3_inflight_is_open_reg;  // stage 3 copy of inflight_is_open
 wire s3_inflight_is_open_next;
 reg  s4_inflight_is_open_reg;  // stage 4 copy of inflight_is_open
 wire s4_inflight_is_open_next;
-reg  [7:0] s6_t_48_reg;  // stage 6 copy of t
-wire [7:0] s6_t_48_next;
+reg  [7:0] s6_t_47_reg;  // stage 6 copy of t
+wire [7:0] s6_t_47_next;
 reg  s6_frozen1_reg;  // stage 6 copy of frozen1
 wire s6_frozen1_next;
 reg  [31:0] s6_exit_next_reg;  // stage 6 copy of exit_next
 wire [31:0] s6_exit_next_next;
-reg  s2_t_41_reg;  // stage 2 copy of t
-wire s2_t_41_next;
-reg  s3_t_24_reg;  // stage 3 copy of t
-wire s3_t_24_next;
-reg  s4_t_28_reg;  // stage 4 copy of t
-wire s4_t_28_next;
-reg  s5_t_48_reg;  // stage 5 copy of t
-wire s5_t_48_next;
-reg  s6_t_49_reg;  // stage 6 copy of t
-wire s6_t_49_next;
+reg  s2_t_40_reg;  // stage 2 copy of t
+wire s2_t_40_next;
+reg  s3_t_23_reg;  // stage 3 copy of t
+wire s3_t_23_next;
+reg  s4_t_27_reg;  // stage 4 copy of t
+wire s4_t_27_next;
+reg  s5_t_47_reg;  // stage 5 copy of t
+wire s5_t_47_next;
+reg  s6_t_48_reg;  // stage 6 copy of t
+wire s6_t_48_next;
 reg  [7:0] s5_cur_lb_explore_reg;  // stage 5 copy of cur_lb_explore
 wire [7:0] s5_cur_lb_explore_next;
 reg  [7:0] s6_cur_lb_explore_reg;  // stage 6 copy of cur_lb_explore
@@ -1877,16 +1877,16 @@ reg  [10:0] s10_cur_cc_last_adj_reg;  // stage 10 copy of cur_cc_last_adj
 wire [10:0] s10_cur_cc_last_adj_next;
 reg  [9:0] s5_recv_sum_reg;  // stage 5 copy of recv_sum
 wire [9:0] s5_recv_sum_next;
-reg  [9:0] s6_t_50_reg;  // stage 6 copy of t
-wire [9:0] s6_t_50_next;
-reg  [9:0] s7_t_26_reg;  // stage 7 copy of t
-wire [9:0] s7_t_26_next;
-reg  [9:0] s8_t_26_reg;  // stage 8 copy of t
-wire [9:0] s8_t_26_next;
-reg  [9:0] s9_t_21_reg;  // stage 9 copy of t
-wire [9:0] s9_t_21_next;
-reg  [9:0] s10_t_24_reg;  // stage 10 copy of t
-wire [9:0] s10_t_24_next;
+reg  [9:0] s6_t_49_reg;  // stage 6 copy of t
+wire [9:0] s6_t_49_next;
+reg  [9:0] s7_t_25_reg;  // stage 7 copy of t
+wire [9:0] s7_t_25_next;
+reg  [9:0] s8_t_25_reg;  // stage 8 copy of t
+wire [9:0] s8_t_25_next;
+reg  [9:0] s9_t_20_reg;  // stage 9 copy of t
+wire [9:0] s9_t_20_next;
+reg  [9:0] s10_t_23_reg;  // stage 10 copy of t
+wire [9:0] s10_t_23_next;
 reg  [9:0] s5_cur_cc_recv_reg;  // stage 5 copy of cur_cc_recv
 wire [9:0] s5_cur_cc_recv_next;
 reg  [9:0] s6_cur_cc_recv_reg;  // stage 6 copy of cur_cc_recv
@@ -1965,6 +1965,14 @@ reg  [15:0] s5_cur_cc_avg_rtt_reg;  // stage 5 copy of cur_cc_avg_rtt
 wire [15:0] s5_cur_cc_avg_rtt_next;
 reg  s10_cur_cc_increase_reg;  // stage 10 copy of cur_cc_increase
 wire s10_cur_cc_increase_next;
+reg  s2_t_41_reg;  // stage 2 copy of t
+wire s2_t_41_next;
+reg  s3_t_24_reg;  // stage 3 copy of t
+wire s3_t_24_next;
+reg  s4_t_28_reg;  // stage 4 copy of t
+wire s4_t_28_next;
+reg  s5_t_48_reg;  // stage 5 copy of t
+wire s5_t_48_next;
 reg  s2_t_42_reg;  // stage 2 copy of t
 wire s2_t_42_next;
 reg  s3_t_25_reg;  // stage 3 copy of t
@@ -1973,48 +1981,40 @@ reg  s4_t_29_reg;  // stage 4 copy of t
 wire s4_t_29_next;
 reg  s5_t_49_reg;  // stage 5 copy of t
 wire s5_t_49_next;
-reg  s2_t_43_reg;  // stage 2 copy of t
-wire s2_t_43_next;
-reg  s3_t_26_reg;  // stage 3 copy of t
-wire s3_t_26_next;
-reg  s4_t_30_reg;  // stage 4 copy of t
-wire s4_t_30_next;
 reg  s5_t_50_reg;  // stage 5 copy of t
 wire s5_t_50_next;
 reg  s5_t_51_reg;  // stage 5 copy of t
 wire s5_t_51_next;
-reg  s5_t_52_reg;  // stage 5 copy of t
-wire s5_t_52_next;
-reg  [10:0] s2_t_44_reg;  // stage 2 copy of t
-wire [10:0] s2_t_44_next;
-reg  [10:0] s3_t_27_reg;  // stage 3 copy of t
-wire [10:0] s3_t_27_next;
-reg  [10:0] s4_t_31_reg;  // stage 4 copy of t
-wire [10:0] s4_t_31_next;
-reg  [10:0] s5_t_53_reg;  // stage 5 copy of t
-wire [10:0] s5_t_53_next;
+reg  [10:0] s2_t_43_reg;  // stage 2 copy of t
+wire [10:0] s2_t_43_next;
+reg  [10:0] s3_t_26_reg;  // stage 3 copy of t
+wire [10:0] s3_t_26_next;
+reg  [10:0] s4_t_30_reg;  // stage 4 copy of t
+wire [10:0] s4_t_30_next;
+reg  [10:0] s5_t_52_reg;  // stage 5 copy of t
+wire [10:0] s5_t_52_next;
 reg  [10:0] s5_cur_cc_win_end_reg;  // stage 5 copy of cur_cc_win_end
 wire [10:0] s5_cur_cc_win_end_next;
 reg  [14:0] s5_cur_cc_count_reg;  // stage 5 copy of cur_cc_count
 wire [14:0] s5_cur_cc_count_next;
-reg  [14:0] s6_t_51_reg;  // stage 6 copy of t
-wire [14:0] s6_t_51_next;
-reg  [14:0] s7_t_27_reg;  // stage 7 copy of t
-wire [14:0] s7_t_27_next;
-reg  [14:0] s8_t_27_reg;  // stage 8 copy of t
-wire [14:0] s8_t_27_next;
-reg  [14:0] s9_t_22_reg;  // stage 9 copy of t
-wire [14:0] s9_t_22_next;
-reg  [14:0] s10_t_25_reg;  // stage 10 copy of t
-wire [14:0] s10_t_25_next;
-reg  [15:0] s2_t_45_reg;  // stage 2 copy of t
-wire [15:0] s2_t_45_next;
-reg  [15:0] s3_t_28_reg;  // stage 3 copy of t
-wire [15:0] s3_t_28_next;
-reg  [15:0] s4_t_32_reg;  // stage 4 copy of t
-wire [15:0] s4_t_32_next;
-reg  [14:0] s5_t_54_reg;  // stage 5 copy of t
-wire [14:0] s5_t_54_next;
+reg  [14:0] s6_t_50_reg;  // stage 6 copy of t
+wire [14:0] s6_t_50_next;
+reg  [14:0] s7_t_26_reg;  // stage 7 copy of t
+wire [14:0] s7_t_26_next;
+reg  [14:0] s8_t_26_reg;  // stage 8 copy of t
+wire [14:0] s8_t_26_next;
+reg  [14:0] s9_t_21_reg;  // stage 9 copy of t
+wire [14:0] s9_t_21_next;
+reg  [14:0] s10_t_24_reg;  // stage 10 copy of t
+wire [14:0] s10_t_24_next;
+reg  [15:0] s2_t_44_reg;  // stage 2 copy of t
+wire [15:0] s2_t_44_next;
+reg  [15:0] s3_t_27_reg;  // stage 3 copy of t
+wire [15:0] s3_t_27_next;
+reg  [15:0] s4_t_31_reg;  // stage 4 copy of t
+wire [15:0] s4_t_31_next;
+reg  [14:0] s5_t_53_reg;  // stage 5 copy of t
+wire [14:0] s5_t_53_next;
 reg  [14:0] s5_ignore_left1_reg;  // stage 5 copy of ignore_left1
 wire [14:0] s5_ignore_left1_next;
 reg  s6_qa_used_nscc_reg;  // stage 6 copy of qa_used_nscc
@@ -2025,12 +2025,12 @@ reg  s8_qa_used_nscc_reg;  // stage 8 copy of qa_used_nscc
 wire s8_qa_used_nscc_next;
 reg  s9_qa_used_nscc_reg;  // stage 9 copy of qa_used_nscc
 wire s9_qa_used_nscc_next;
-reg  [23:0] s7_t_28_reg;  // stage 7 copy of t
-wire [23:0] s7_t_28_next;
-reg  [23:0] s8_t_28_reg;  // stage 8 copy of t
-wire [23:0] s8_t_28_next;
-reg  [23:0] s9_t_23_reg;  // stage 9 copy of t
-wire [23:0] s9_t_23_next;
+reg  [23:0] s7_t_27_reg;  // stage 7 copy of t
+wire [23:0] s7_t_27_next;
+reg  [23:0] s8_t_27_reg;  // stage 8 copy of t
+wire [23:0] s8_t_27_next;
+reg  [23:0] s9_t_22_reg;  // stage 9 copy of t
+wire [23:0] s9_t_22_next;
 reg  s11_ack_run_reg;  // stage 11 copy of ack_run
 wire s11_ack_run_next;
 reg  s12_ack_run_reg;  // stage 12 copy of ack_run
@@ -2143,132 +2143,170 @@ reg  [23:0] s23_c_loss_all_reg;  // stage 23 copy of c_loss_all
 wire [23:0] s23_c_loss_all_next;
 reg  [23:0] s24_c_loss_all_reg;  // stage 24 copy of c_loss_all
 wire [23:0] s24_c_loss_all_next;
-reg  [10:0] s11_t_19_reg;  // stage 11 copy of t
-wire [10:0] s11_t_19_next;
-reg  [10:0] s12_t_17_reg;  // stage 12 copy of t
-wire [10:0] s12_t_17_next;
-reg  [10:0] s13_t_12_reg;  // stage 13 copy of t
-wire [10:0] s13_t_12_next;
-reg  [10:0] s14_t_13_reg;  // stage 14 copy of t
-wire [10:0] s14_t_13_next;
-reg  [10:0] s15_t_13_reg;  // stage 15 copy of t
-wire [10:0] s15_t_13_next;
-reg  [10:0] s16_t_8_reg;  // stage 16 copy of t
-wire [10:0] s16_t_8_next;
-reg  [10:0] s17_t_8_reg;  // stage 17 copy of t
-wire [10:0] s17_t_8_next;
-reg  [10:0] s18_t_9_reg;  // stage 18 copy of t
-wire [10:0] s18_t_9_next;
-reg  [10:0] s19_t_8_reg;  // stage 19 copy of t
-wire [10:0] s19_t_8_next;
-reg  [10:0] s20_t_8_reg;  // stage 20 copy of t
-wire [10:0] s20_t_8_next;
-reg  [10:0] s21_t_7_reg;  // stage 21 copy of t
-wire [10:0] s21_t_7_next;
-reg  [10:0] s22_t_5_reg;  // stage 22 copy of t
-wire [10:0] s22_t_5_next;
-reg  [10:0] s23_t_3_reg;  // stage 23 copy of t
-wire [10:0] s23_t_3_next;
-reg  [10:0] s24_t_2_reg;  // stage 24 copy of t
-wire [10:0] s24_t_2_next;
-reg  [9:0] s11_t_20_reg;  // stage 11 copy of t
-wire [9:0] s11_t_20_next;
-reg  [9:0] s12_t_18_reg;  // stage 12 copy of t
-wire [9:0] s12_t_18_next;
-reg  [9:0] s13_t_13_reg;  // stage 13 copy of t
-wire [9:0] s13_t_13_next;
-reg  [9:0] s14_t_14_reg;  // stage 14 copy of t
-wire [9:0] s14_t_14_next;
-reg  [9:0] s15_t_14_reg;  // stage 15 copy of t
-wire [9:0] s15_t_14_next;
-reg  [9:0] s16_t_9_reg;  // stage 16 copy of t
-wire [9:0] s16_t_9_next;
-reg  [9:0] s17_t_9_reg;  // stage 17 copy of t
-wire [9:0] s17_t_9_next;
-reg  [9:0] s18_t_10_reg;  // stage 18 copy of t
-wire [9:0] s18_t_10_next;
-reg  [9:0] s19_t_9_reg;  // stage 19 copy of t
-wire [9:0] s19_t_9_next;
-reg  [9:0] s20_t_9_reg;  // stage 20 copy of t
-wire [9:0] s20_t_9_next;
-reg  [9:0] s21_t_8_reg;  // stage 21 copy of t
-wire [9:0] s21_t_8_next;
-reg  [9:0] s22_t_6_reg;  // stage 22 copy of t
-wire [9:0] s22_t_6_next;
-reg  [9:0] s23_t_4_reg;  // stage 23 copy of t
-wire [9:0] s23_t_4_next;
-reg  [9:0] s24_t_3_reg;  // stage 24 copy of t
-wire [9:0] s24_t_3_next;
-reg  [19:0] s23_t_5_reg;  // stage 23 copy of t
-wire [19:0] s23_t_5_next;
-reg  [19:0] s24_t_4_reg;  // stage 24 copy of t
-wire [19:0] s24_t_4_next;
-reg  [10:0] s11_t_21_reg;  // stage 11 copy of t
-wire [10:0] s11_t_21_next;
-reg  [10:0] s12_t_19_reg;  // stage 12 copy of t
-wire [10:0] s12_t_19_next;
-reg  [10:0] s13_t_14_reg;  // stage 13 copy of t
-wire [10:0] s13_t_14_next;
-reg  [10:0] s14_t_15_reg;  // stage 14 copy of t
-wire [10:0] s14_t_15_next;
-reg  [10:0] s15_t_15_reg;  // stage 15 copy of t
-wire [10:0] s15_t_15_next;
-reg  [10:0] s16_t_10_reg;  // stage 16 copy of t
-wire [10:0] s16_t_10_next;
-reg  [10:0] s17_t_10_reg;  // stage 17 copy of t
-wire [10:0] s17_t_10_next;
-reg  [10:0] s18_t_11_reg;  // stage 18 copy of t
-wire [10:0] s18_t_11_next;
-reg  [10:0] s19_t_10_reg;  // stage 19 copy of t
-wire [10:0] s19_t_10_next;
-reg  [10:0] s20_t_10_reg;  // stage 20 copy of t
-wire [10:0] s20_t_10_next;
-reg  [10:0] s21_t_9_reg;  // stage 21 copy of t
-wire [10:0] s21_t_9_next;
-reg  [10:0] s22_t_7_reg;  // stage 22 copy of t
-wire [10:0] s22_t_7_next;
-reg  [10:0] s23_t_6_reg;  // stage 23 copy of t
-wire [10:0] s23_t_6_next;
-reg  [10:0] s24_t_5_reg;  // stage 24 copy of t
-wire [10:0] s24_t_5_next;
-reg  [15:0] s6_t_52_reg;  // stage 6 copy of t
-wire [15:0] s6_t_52_next;
-reg  [15:0] s7_t_29_reg;  // stage 7 copy of t
-wire [15:0] s7_t_29_next;
-reg  [15:0] s8_t_29_reg;  // stage 8 copy of t
-wire [15:0] s8_t_29_next;
-reg  [15:0] s9_t_24_reg;  // stage 9 copy of t
-wire [15:0] s9_t_24_next;
-reg  [15:0] s10_t_26_reg;  // stage 10 copy of t
-wire [15:0] s10_t_26_next;
-reg  [15:0] s11_t_22_reg;  // stage 11 copy of t
-wire [15:0] s11_t_22_next;
-reg  [15:0] s12_t_20_reg;  // stage 12 copy of t
-wire [15:0] s12_t_20_next;
-reg  [15:0] s13_t_15_reg;  // stage 13 copy of t
-wire [15:0] s13_t_15_next;
-reg  [15:0] s14_t_16_reg;  // stage 14 copy of t
-wire [15:0] s14_t_16_next;
-reg  [15:0] s15_t_16_reg;  // stage 15 copy of t
-wire [15:0] s15_t_16_next;
-reg  [15:0] s16_t_11_reg;  // stage 16 copy of t
-wire [15:0] s16_t_11_next;
-reg  [15:0] s17_t_11_reg;  // stage 17 copy of t
-wire [15:0] s17_t_11_next;
-reg  [15:0] s18_t_12_reg;  // stage 18 copy of t
-wire [15:0] s18_t_12_next;
-reg  [15:0] s19_t_11_reg;  // stage 19 copy of t
-wire [15:0] s19_t_11_next;
-reg  [15:0] s20_t_11_reg;  // stage 20 copy of t
-wire [15:0] s20_t_11_next;
-reg  [15:0] s21_t_10_reg;  // stage 21 copy of t
-wire [15:0] s21_t_10_next;
-reg  [15:0] s22_t_8_reg;  // stage 22 copy of t
-wire [15:0] s22_t_8_next;
-reg  [15:0] s23_t_7_reg;  // stage 23 copy of t
-wire [15:0] s23_t_7_next;
-reg  [15:0] s24_t_6_reg;  // stage 24 copy of t
-wire [15:0] s24_t_6_next;
+reg  [10:0] s11_t_18_reg;  // stage 11 copy of t
+wire [10:0] s11_t_18_next;
+reg  [10:0] s12_t_16_reg;  // stage 12 copy of t
+wire [10:0] s12_t_16_next;
+reg  [10:0] s13_t_11_reg;  // stage 13 copy of t
+wire [10:0] s13_t_11_next;
+reg  [10:0] s14_t_12_reg;  // stage 14 copy of t
+wire [10:0] s14_t_12_next;
+reg  [10:0] s15_t_12_reg;  // stage 15 copy of t
+wire [10:0] s15_t_12_next;
+reg  [10:0] s16_t_7_reg;  // stage 16 copy of t
+wire [10:0] s16_t_7_next;
+reg  [10:0] s17_t_7_reg;  // stage 17 copy of t
+wire [10:0] s17_t_7_next;
+reg  [10:0] s18_t_8_reg;  // stage 18 copy of t
+wire [10:0] s18_t_8_next;
+reg  [10:0] s19_t_7_reg;  // stage 19 copy of t
+wire [10:0] s19_t_7_next;
+reg  [10:0] s20_t_7_reg;  // stage 20 copy of t
+wire [10:0] s20_t_7_next;
+reg  [10:0] s21_t_6_reg;  // stage 21 copy of t
+wire [10:0] s21_t_6_next;
+reg  [10:0] s22_t_4_reg;  // stage 22 copy of t
+wire [10:0] s22_t_4_next;
+reg  [10:0] s23_t_2_reg;  // stage 23 copy of t
+wire [10:0] s23_t_2_next;
+reg  [10:0] s24_t_reg;  // stage 24 copy of t
+wire [10:0] s24_t_next;
+reg  [9:0] s11_t_19_reg;  // stage 11 copy of t
+wire [9:0] s11_t_19_next;
+reg  [9:0] s12_t_17_reg;  // stage 12 copy of t
+wire [9:0] s12_t_17_next;
+reg  [9:0] s13_t_12_reg;  // stage 13 copy of t
+wire [9:0] s13_t_12_next;
+reg  [9:0] s14_t_13_reg;  // stage 14 copy of t
+wire [9:0] s14_t_13_next;
+reg  [9:0] s15_t_13_reg;  // stage 15 copy of t
+wire [9:0] s15_t_13_next;
+reg  [9:0] s16_t_8_reg;  // stage 16 copy of t
+wire [9:0] s16_t_8_next;
+reg  [9:0] s17_t_8_reg;  // stage 17 copy of t
+wire [9:0] s17_t_8_next;
+reg  [9:0] s18_t_9_reg;  // stage 18 copy of t
+wire [9:0] s18_t_9_next;
+reg  [9:0] s19_t_8_reg;  // stage 19 copy of t
+wire [9:0] s19_t_8_next;
+reg  [9:0] s20_t_8_reg;  // stage 20 copy of t
+wire [9:0] s20_t_8_next;
+reg  [9:0] s21_t_7_reg;  // stage 21 copy of t
+wire [9:0] s21_t_7_next;
+reg  [9:0] s22_t_5_reg;  // stage 22 copy of t
+wire [9:0] s22_t_5_next;
+reg  [9:0] s23_t_3_reg;  // stage 23 copy of t
+wire [9:0] s23_t_3_next;
+reg  [9:0] s24_t_2_reg;  // stage 24 copy of t
+wire [9:0] s24_t_2_next;
+reg  [19:0] s23_t_4_reg;  // stage 23 copy of t
+wire [19:0] s23_t_4_next;
+reg  [19:0] s24_t_3_reg;  // stage 24 copy of t
+wire [19:0] s24_t_3_next;
+reg  [10:0] s11_t_20_reg;  // stage 11 copy of t
+wire [10:0] s11_t_20_next;
+reg  [10:0] s12_t_18_reg;  // stage 12 copy of t
+wire [10:0] s12_t_18_next;
+reg  [10:0] s13_t_13_reg;  // stage 13 copy of t
+wire [10:0] s13_t_13_next;
+reg  [10:0] s14_t_14_reg;  // stage 14 copy of t
+wire [10:0] s14_t_14_next;
+reg  [10:0] s15_t_14_reg;  // stage 15 copy of t
+wire [10:0] s15_t_14_next;
+reg  [10:0] s16_t_9_reg;  // stage 16 copy of t
+wire [10:0] s16_t_9_next;
+reg  [10:0] s17_t_9_reg;  // stage 17 copy of t
+wire [10:0] s17_t_9_next;
+reg  [10:0] s18_t_10_reg;  // stage 18 copy of t
+wire [10:0] s18_t_10_next;
+reg  [10:0] s19_t_9_reg;  // stage 19 copy of t
+wire [10:0] s19_t_9_next;
+reg  [10:0] s20_t_9_reg;  // stage 20 copy of t
+wire [10:0] s20_t_9_next;
+reg  [10:0] s21_t_8_reg;  // stage 21 copy of t
+wire [10:0] s21_t_8_next;
+reg  [10:0] s22_t_6_reg;  // stage 22 copy of t
+wire [10:0] s22_t_6_next;
+reg  [10:0] s23_t_5_reg;  // stage 23 copy of t
+wire [10:0] s23_t_5_next;
+reg  [10:0] s24_t_4_reg;  // stage 24 copy of t
+wire [10:0] s24_t_4_next;
+reg  [15:0] s6_t_51_reg;  // stage 6 copy of t
+wire [15:0] s6_t_51_next;
+reg  [15:0] s7_t_28_reg;  // stage 7 copy of t
+wire [15:0] s7_t_28_next;
+reg  [15:0] s8_t_28_reg;  // stage 8 copy of t
+wire [15:0] s8_t_28_next;
+reg  [15:0] s9_t_23_reg;  // stage 9 copy of t
+wire [15:0] s9_t_23_next;
+reg  [15:0] s10_t_25_reg;  // stage 10 copy of t
+wire [15:0] s10_t_25_next;
+reg  [15:0] s11_t_21_reg;  // stage 11 copy of t
+wire [15:0] s11_t_21_next;
+reg  [15:0] s12_t_19_reg;  // stage 12 copy of t
+wire [15:0] s12_t_19_next;
+reg  [15:0] s13_t_14_reg;  // stage 13 copy of t
+wire [15:0] s13_t_14_next;
+reg  [15:0] s14_t_15_reg;  // stage 14 copy of t
+wire [15:0] s14_t_15_next;
+reg  [15:0] s15_t_15_reg;  // stage 15 copy of t
+wire [15:0] s15_t_15_next;
+reg  [15:0] s16_t_10_reg;  // stage 16 copy of t
+wire [15:0] s16_t_10_next;
+reg  [15:0] s17_t_10_reg;  // stage 17 copy of t
+wire [15:0] s17_t_10_next;
+reg  [15:0] s18_t_11_reg;  // stage 18 copy of t
+wire [15:0] s18_t_11_next;
+reg  [15:0] s19_t_10_reg;  // stage 19 copy of t
+wire [15:0] s19_t_10_next;
+reg  [15:0] s20_t_10_reg;  // stage 20 copy of t
+wire [15:0] s20_t_10_next;
+reg  [15:0] s21_t_9_reg;  // stage 21 copy of t
+wire [15:0] s21_t_9_next;
+reg  [15:0] s22_t_7_reg;  // stage 22 copy of t
+wire [15:0] s22_t_7_next;
+reg  [15:0] s23_t_6_reg;  // stage 23 copy of t
+wire [15:0] s23_t_6_next;
+reg  [15:0] s24_t_5_reg;  // stage 24 copy of t
+wire [15:0] s24_t_5_next;
+reg  s11_t_22_reg;  // stage 11 copy of t
+wire s11_t_22_next;
+reg  s12_t_20_reg;  // stage 12 copy of t
+wire s12_t_20_next;
+reg  s13_t_15_reg;  // stage 13 copy of t
+wire s13_t_15_next;
+reg  s14_t_16_reg;  // stage 14 copy of t
+wire s14_t_16_next;
+reg  s15_t_16_reg;  // stage 15 copy of t
+wire s15_t_16_next;
+reg  s16_t_11_reg;  // stage 16 copy of t
+wire s16_t_11_next;
+reg  s17_t_11_reg;  // stage 17 copy of t
+wire s17_t_11_next;
+reg  s18_t_12_reg;  // stage 18 copy of t
+wire s18_t_12_next;
+reg  s19_t_11_reg;  // stage 19 copy of t
+wire s19_t_11_next;
+reg  s20_t_11_reg;  // stage 20 copy of t
+wire s20_t_11_next;
+reg  s21_t_10_reg;  // stage 21 copy of t
+wire s21_t_10_next;
+reg  s22_t_8_reg;  // stage 22 copy of t
+wire s22_t_8_next;
+reg  s23_t_7_reg;  // stage 23 copy of t
+wire s23_t_7_next;
+reg  s24_t_6_reg;  // stage 24 copy of t
+wire s24_t_6_next;
+reg  s6_t_52_reg;  // stage 6 copy of t
+wire s6_t_52_next;
+reg  s7_t_29_reg;  // stage 7 copy of t
+wire s7_t_29_next;
+reg  s8_t_29_reg;  // stage 8 copy of t
+wire s8_t_29_next;
+reg  s9_t_24_reg;  // stage 9 copy of t
+wire s9_t_24_next;
+reg  s10_t_26_reg;  // stage 10 copy of t
+wire s10_t_26_next;
 reg  s11_t_23_reg;  // stage 11 copy of t
 wire s11_t_23_next;
 reg  s12_t_21_reg;  // stage 12 copy of t
@@ -2297,82 +2335,82 @@ reg  s23_t_8_reg;  // stage 23 copy of t
 wire s23_t_8_next;
 reg  s24_t_7_reg;  // stage 24 copy of t
 wire s24_t_7_next;
-reg  s6_t_53_reg;  // stage 6 copy of t
-wire s6_t_53_next;
-reg  s7_t_30_reg;  // stage 7 copy of t
-wire s7_t_30_next;
-reg  s8_t_30_reg;  // stage 8 copy of t
-wire s8_t_30_next;
-reg  s9_t_25_reg;  // stage 9 copy of t
-wire s9_t_25_next;
-reg  s10_t_27_reg;  // stage 10 copy of t
-wire s10_t_27_next;
-reg  s11_t_24_reg;  // stage 11 copy of t
-wire s11_t_24_next;
-reg  s12_t_22_reg;  // stage 12 copy of t
-wire s12_t_22_next;
-reg  s13_t_17_reg;  // stage 13 copy of t
-wire s13_t_17_next;
-reg  s14_t_18_reg;  // stage 14 copy of t
-wire s14_t_18_next;
-reg  s15_t_18_reg;  // stage 15 copy of t
-wire s15_t_18_next;
-reg  s16_t_13_reg;  // stage 16 copy of t
-wire s16_t_13_next;
-reg  s17_t_13_reg;  // stage 17 copy of t
-wire s17_t_13_next;
-reg  s18_t_14_reg;  // stage 18 copy of t
-wire s18_t_14_next;
-reg  s19_t_13_reg;  // stage 19 copy of t
-wire s19_t_13_next;
-reg  s20_t_13_reg;  // stage 20 copy of t
-wire s20_t_13_next;
-reg  s21_t_12_reg;  // stage 21 copy of t
-wire s21_t_12_next;
-reg  s22_t_10_reg;  // stage 22 copy of t
-wire s22_t_10_next;
-reg  s23_t_9_reg;  // stage 23 copy of t
-wire s23_t_9_next;
-reg  s24_t_8_reg;  // stage 24 copy of t
-wire s24_t_8_next;
-reg  [10:0] s6_t_54_reg;  // stage 6 copy of t
-wire [10:0] s6_t_54_next;
-reg  [10:0] s7_t_31_reg;  // stage 7 copy of t
-wire [10:0] s7_t_31_next;
-reg  [10:0] s8_t_31_reg;  // stage 8 copy of t
-wire [10:0] s8_t_31_next;
-reg  [10:0] s9_t_26_reg;  // stage 9 copy of t
-wire [10:0] s9_t_26_next;
-reg  [10:0] s10_t_28_reg;  // stage 10 copy of t
-wire [10:0] s10_t_28_next;
-reg  [10:0] s11_t_25_reg;  // stage 11 copy of t
-wire [10:0] s11_t_25_next;
-reg  [10:0] s12_t_23_reg;  // stage 12 copy of t
-wire [10:0] s12_t_23_next;
-reg  [10:0] s13_t_18_reg;  // stage 13 copy of t
-wire [10:0] s13_t_18_next;
-reg  [10:0] s14_t_19_reg;  // stage 14 copy of t
-wire [10:0] s14_t_19_next;
-reg  [10:0] s15_t_19_reg;  // stage 15 copy of t
-wire [10:0] s15_t_19_next;
-reg  [10:0] s16_t_14_reg;  // stage 16 copy of t
-wire [10:0] s16_t_14_next;
-reg  [10:0] s17_t_14_reg;  // stage 17 copy of t
-wire [10:0] s17_t_14_next;
-reg  [10:0] s18_t_15_reg;  // stage 18 copy of t
-wire [10:0] s18_t_15_next;
-reg  [10:0] s19_t_14_reg;  // stage 19 copy of t
-wire [10:0] s19_t_14_next;
-reg  [10:0] s20_t_14_reg;  // stage 20 copy of t
-wire [10:0] s20_t_14_next;
-reg  [10:0] s21_t_13_reg;  // stage 21 copy of t
-wire [10:0] s21_t_13_next;
-reg  [10:0] s22_t_11_reg;  // stage 22 copy of t
-wire [10:0] s22_t_11_next;
-reg  [10:0] s23_t_10_reg;  // stage 23 copy of t
-wire [10:0] s23_t_10_next;
-reg  [10:0] s24_t_9_reg;  // stage 24 copy of t
-wire [10:0] s24_t_9_next;
+reg  [10:0] s6_t_53_reg;  // stage 6 copy of t
+wire [10:0] s6_t_53_next;
+reg  [10:0] s7_t_30_reg;  // stage 7 copy of t
+wire [10:0] s7_t_30_next;
+reg  [10:0] s8_t_30_reg;  // stage 8 copy of t
+wire [10:0] s8_t_30_next;
+reg  [10:0] s9_t_25_reg;  // stage 9 copy of t
+wire [10:0] s9_t_25_next;
+reg  [10:0] s10_t_27_reg;  // stage 10 copy of t
+wire [10:0] s10_t_27_next;
+reg  [10:0] s11_t_24_reg;  // stage 11 copy of t
+wire [10:0] s11_t_24_next;
+reg  [10:0] s12_t_22_reg;  // stage 12 copy of t
+wire [10:0] s12_t_22_next;
+reg  [10:0] s13_t_17_reg;  // stage 13 copy of t
+wire [10:0] s13_t_17_next;
+reg  [10:0] s14_t_18_reg;  // stage 14 copy of t
+wire [10:0] s14_t_18_next;
+reg  [10:0] s15_t_18_reg;  // stage 15 copy of t
+wire [10:0] s15_t_18_next;
+reg  [10:0] s16_t_13_reg;  // stage 16 copy of t
+wire [10:0] s16_t_13_next;
+reg  [10:0] s17_t_13_reg;  // stage 17 copy of t
+wire [10:0] s17_t_13_next;
+reg  [10:0] s18_t_14_reg;  // stage 18 copy of t
+wire [10:0] s18_t_14_next;
+reg  [10:0] s19_t_13_reg;  // stage 19 copy of t
+wire [10:0] s19_t_13_next;
+reg  [10:0] s20_t_13_reg;  // stage 20 copy of t
+wire [10:0] s20_t_13_next;
+reg  [10:0] s21_t_12_reg;  // stage 21 copy of t
+wire [10:0] s21_t_12_next;
+reg  [10:0] s22_t_10_reg;  // stage 22 copy of t
+wire [10:0] s22_t_10_next;
+reg  [10:0] s23_t_9_reg;  // stage 23 copy of t
+wire [10:0] s23_t_9_next;
+reg  [10:0] s24_t_8_reg;  // stage 24 copy of t
+wire [10:0] s24_t_8_next;
+reg  [14:0] s11_t_25_reg;  // stage 11 copy of t
+wire [14:0] s11_t_25_next;
+reg  [14:0] s12_t_23_reg;  // stage 12 copy of t
+wire [14:0] s12_t_23_next;
+reg  [14:0] s13_t_18_reg;  // stage 13 copy of t
+wire [14:0] s13_t_18_next;
+reg  [14:0] s14_t_19_reg;  // stage 14 copy of t
+wire [14:0] s14_t_19_next;
+reg  [14:0] s15_t_19_reg;  // stage 15 copy of t
+wire [14:0] s15_t_19_next;
+reg  [14:0] s16_t_14_reg;  // stage 16 copy of t
+wire [14:0] s16_t_14_next;
+reg  [14:0] s17_t_14_reg;  // stage 17 copy of t
+wire [14:0] s17_t_14_next;
+reg  [14:0] s18_t_15_reg;  // stage 18 copy of t
+wire [14:0] s18_t_15_next;
+reg  [14:0] s19_t_14_reg;  // stage 19 copy of t
+wire [14:0] s19_t_14_next;
+reg  [14:0] s20_t_14_reg;  // stage 20 copy of t
+wire [14:0] s20_t_14_next;
+reg  [14:0] s21_t_13_reg;  // stage 21 copy of t
+wire [14:0] s21_t_13_next;
+reg  [14:0] s22_t_11_reg;  // stage 22 copy of t
+wire [14:0] s22_t_11_next;
+reg  [14:0] s23_t_10_reg;  // stage 23 copy of t
+wire [14:0] s23_t_10_next;
+reg  [14:0] s24_t_9_reg;  // stage 24 copy of t
+wire [14:0] s24_t_9_next;
+reg  [14:0] s6_t_54_reg;  // stage 6 copy of t
+wire [14:0] s6_t_54_next;
+reg  [14:0] s7_t_31_reg;  // stage 7 copy of t
+wire [14:0] s7_t_31_next;
+reg  [14:0] s8_t_31_reg;  // stage 8 copy of t
+wire [14:0] s8_t_31_next;
+reg  [14:0] s9_t_26_reg;  // stage 9 copy of t
+wire [14:0] s9_t_26_next;
+reg  [14:0] s10_t_28_reg;  // stage 10 copy of t
+wire [14:0] s10_t_28_next;
 reg  [14:0] s11_t_26_reg;  // stage 11 copy of t
 wire [14:0] s11_t_26_next;
 reg  [14:0] s12_t_24_reg;  // stage 12 copy of t
@@ -2439,90 +2477,52 @@ reg  [14:0] s23_t_12_reg;  // stage 23 copy of t
 wire [14:0] s23_t_12_next;
 reg  [14:0] s24_t_11_reg;  // stage 24 copy of t
 wire [14:0] s24_t_11_next;
-reg  [14:0] s6_t_56_reg;  // stage 6 copy of t
-wire [14:0] s6_t_56_next;
-reg  [14:0] s7_t_33_reg;  // stage 7 copy of t
-wire [14:0] s7_t_33_next;
-reg  [14:0] s8_t_33_reg;  // stage 8 copy of t
-wire [14:0] s8_t_33_next;
-reg  [14:0] s9_t_28_reg;  // stage 9 copy of t
-wire [14:0] s9_t_28_next;
-reg  [14:0] s10_t_30_reg;  // stage 10 copy of t
-wire [14:0] s10_t_30_next;
-reg  [14:0] s11_t_28_reg;  // stage 11 copy of t
-wire [14:0] s11_t_28_next;
-reg  [14:0] s12_t_26_reg;  // stage 12 copy of t
-wire [14:0] s12_t_26_next;
-reg  [14:0] s13_t_21_reg;  // stage 13 copy of t
-wire [14:0] s13_t_21_next;
-reg  [14:0] s14_t_22_reg;  // stage 14 copy of t
-wire [14:0] s14_t_22_next;
-reg  [14:0] s15_t_22_reg;  // stage 15 copy of t
-wire [14:0] s15_t_22_next;
-reg  [14:0] s16_t_17_reg;  // stage 16 copy of t
-wire [14:0] s16_t_17_next;
-reg  [14:0] s17_t_17_reg;  // stage 17 copy of t
-wire [14:0] s17_t_17_next;
-reg  [14:0] s18_t_18_reg;  // stage 18 copy of t
-wire [14:0] s18_t_18_next;
-reg  [14:0] s19_t_17_reg;  // stage 19 copy of t
-wire [14:0] s19_t_17_next;
-reg  [14:0] s20_t_17_reg;  // stage 20 copy of t
-wire [14:0] s20_t_17_next;
-reg  [14:0] s21_t_16_reg;  // stage 21 copy of t
-wire [14:0] s21_t_16_next;
-reg  [14:0] s22_t_14_reg;  // stage 22 copy of t
-wire [14:0] s22_t_14_next;
-reg  [14:0] s23_t_13_reg;  // stage 23 copy of t
-wire [14:0] s23_t_13_next;
-reg  [14:0] s24_t_12_reg;  // stage 24 copy of t
-wire [14:0] s24_t_12_next;
-reg  s2_t_46_reg;  // stage 2 copy of t
-wire s2_t_46_next;
-reg  s3_t_29_reg;  // stage 3 copy of t
-wire s3_t_29_next;
-reg  s4_t_33_reg;  // stage 4 copy of t
-wire s4_t_33_next;
-reg  s5_t_55_reg;  // stage 5 copy of t
-wire s5_t_55_next;
-reg  s6_t_57_reg;  // stage 6 copy of t
-wire s6_t_57_next;
-reg  s7_t_34_reg;  // stage 7 copy of t
-wire s7_t_34_next;
-reg  s8_t_34_reg;  // stage 8 copy of t
-wire s8_t_34_next;
-reg  s9_t_29_reg;  // stage 9 copy of t
-wire s9_t_29_next;
-reg  s10_t_31_reg;  // stage 10 copy of t
-wire s10_t_31_next;
-reg  s11_t_29_reg;  // stage 11 copy of t
-wire s11_t_29_next;
-reg  s12_t_27_reg;  // stage 12 copy of t
-wire s12_t_27_next;
-reg  s13_t_22_reg;  // stage 13 copy of t
-wire s13_t_22_next;
-reg  s14_t_23_reg;  // stage 14 copy of t
-wire s14_t_23_next;
-reg  s15_t_23_reg;  // stage 15 copy of t
-wire s15_t_23_next;
-reg  s16_t_18_reg;  // stage 16 copy of t
-wire s16_t_18_next;
-reg  s17_t_18_reg;  // stage 17 copy of t
-wire s17_t_18_next;
-reg  s18_t_19_reg;  // stage 18 copy of t
-wire s18_t_19_next;
-reg  s19_t_18_reg;  // stage 19 copy of t
-wire s19_t_18_next;
-reg  s20_t_18_reg;  // stage 20 copy of t
-wire s20_t_18_next;
-reg  s21_t_17_reg;  // stage 21 copy of t
-wire s21_t_17_next;
-reg  s22_t_15_reg;  // stage 22 copy of t
-wire s22_t_15_next;
-reg  s23_t_14_reg;  // stage 23 copy of t
-wire s23_t_14_next;
-reg  s24_t_13_reg;  // stage 24 copy of t
-wire s24_t_13_next;
+reg  s2_t_45_reg;  // stage 2 copy of t
+wire s2_t_45_next;
+reg  s3_t_28_reg;  // stage 3 copy of t
+wire s3_t_28_next;
+reg  s4_t_32_reg;  // stage 4 copy of t
+wire s4_t_32_next;
+reg  s5_t_54_reg;  // stage 5 copy of t
+wire s5_t_54_next;
+reg  s6_t_56_reg;  // stage 6 copy of t
+wire s6_t_56_next;
+reg  s7_t_33_reg;  // stage 7 copy of t
+wire s7_t_33_next;
+reg  s8_t_33_reg;  // stage 8 copy of t
+wire s8_t_33_next;
+reg  s9_t_28_reg;  // stage 9 copy of t
+wire s9_t_28_next;
+reg  s10_t_30_reg;  // stage 10 copy of t
+wire s10_t_30_next;
+reg  s11_t_28_reg;  // stage 11 copy of t
+wire s11_t_28_next;
+reg  s12_t_26_reg;  // stage 12 copy of t
+wire s12_t_26_next;
+reg  s13_t_21_reg;  // stage 13 copy of t
+wire s13_t_21_next;
+reg  s14_t_22_reg;  // stage 14 copy of t
+wire s14_t_22_next;
+reg  s15_t_22_reg;  // stage 15 copy of t
+wire s15_t_22_next;
+reg  s16_t_17_reg;  // stage 16 copy of t
+wire s16_t_17_next;
+reg  s17_t_17_reg;  // stage 17 copy of t
+wire s17_t_17_next;
+reg  s18_t_18_reg;  // stage 18 copy of t
+wire s18_t_18_next;
+reg  s19_t_17_reg;  // stage 19 copy of t
+wire s19_t_17_next;
+reg  s20_t_17_reg;  // stage 20 copy of t
+wire s20_t_17_next;
+reg  s21_t_16_reg;  // stage 21 copy of t
+wire s21_t_16_next;
+reg  s22_t_14_reg;  // stage 22 copy of t
+wire s22_t_14_next;
+reg  s23_t_13_reg;  // stage 23 copy of t
+wire s23_t_13_next;
+reg  s24_t_12_reg;  // stage 24 copy of t
+wire s24_t_12_next;
 reg  [10:0] s11_cur_cc_last_adj_reg;  // stage 11 copy of cur_cc_last_adj
 wire [10:0] s11_cur_cc_last_adj_next;
 reg  [10:0] s12_cur_cc_last_adj_reg;  // stage 12 copy of cur_cc_last_adj
@@ -2913,114 +2913,150 @@ reg  [20:0] s23_inflight_next_reg;  // stage 23 copy of inflight_next
 wire [20:0] s23_inflight_next_next;
 reg  [20:0] s24_inflight_next_reg;  // stage 24 copy of inflight_next
 wire [20:0] s24_inflight_next_next;
-reg  [7:0] s7_t_35_reg;  // stage 7 copy of t
-wire [7:0] s7_t_35_next;
-reg  [7:0] s8_t_35_reg;  // stage 8 copy of t
-wire [7:0] s8_t_35_next;
-reg  [7:0] s9_t_30_reg;  // stage 9 copy of t
-wire [7:0] s9_t_30_next;
-reg  [7:0] s10_t_32_reg;  // stage 10 copy of t
-wire [7:0] s10_t_32_next;
-reg  [7:0] s11_t_30_reg;  // stage 11 copy of t
-wire [7:0] s11_t_30_next;
-reg  [7:0] s12_t_28_reg;  // stage 12 copy of t
-wire [7:0] s12_t_28_next;
-reg  [7:0] s13_t_23_reg;  // stage 13 copy of t
-wire [7:0] s13_t_23_next;
-reg  [7:0] s14_t_24_reg;  // stage 14 copy of t
-wire [7:0] s14_t_24_next;
-reg  [7:0] s15_t_24_reg;  // stage 15 copy of t
-wire [7:0] s15_t_24_next;
-reg  [7:0] s16_t_19_reg;  // stage 16 copy of t
-wire [7:0] s16_t_19_next;
-reg  [7:0] s17_t_19_reg;  // stage 17 copy of t
-wire [7:0] s17_t_19_next;
-reg  [7:0] s18_t_20_reg;  // stage 18 copy of t
-wire [7:0] s18_t_20_next;
-reg  [7:0] s19_t_19_reg;  // stage 19 copy of t
-wire [7:0] s19_t_19_next;
-reg  [7:0] s20_t_19_reg;  // stage 20 copy of t
-wire [7:0] s20_t_19_next;
-reg  [7:0] s21_t_18_reg;  // stage 21 copy of t
-wire [7:0] s21_t_18_next;
-reg  [7:0] s22_t_16_reg;  // stage 22 copy of t
-wire [7:0] s22_t_16_next;
-reg  [7:0] s23_t_15_reg;  // stage 23 copy of t
-wire [7:0] s23_t_15_next;
-reg  [7:0] s24_t_14_reg;  // stage 24 copy of t
-wire [7:0] s24_t_14_next;
-reg  s7_t_36_reg;  // stage 7 copy of t
-wire s7_t_36_next;
-reg  s8_t_36_reg;  // stage 8 copy of t
-wire s8_t_36_next;
-reg  s9_t_31_reg;  // stage 9 copy of t
-wire s9_t_31_next;
-reg  s10_t_33_reg;  // stage 10 copy of t
-wire s10_t_33_next;
-reg  s11_t_31_reg;  // stage 11 copy of t
-wire s11_t_31_next;
-reg  s12_t_29_reg;  // stage 12 copy of t
-wire s12_t_29_next;
-reg  s13_t_24_reg;  // stage 13 copy of t
-wire s13_t_24_next;
-reg  s14_t_25_reg;  // stage 14 copy of t
-wire s14_t_25_next;
-reg  s15_t_25_reg;  // stage 15 copy of t
-wire s15_t_25_next;
-reg  s16_t_20_reg;  // stage 16 copy of t
-wire s16_t_20_next;
-reg  s17_t_20_reg;  // stage 17 copy of t
-wire s17_t_20_next;
-reg  s18_t_21_reg;  // stage 18 copy of t
-wire s18_t_21_next;
-reg  s19_t_20_reg;  // stage 19 copy of t
-wire s19_t_20_next;
-reg  s20_t_20_reg;  // stage 20 copy of t
-wire s20_t_20_next;
-reg  s21_t_19_reg;  // stage 21 copy of t
-wire s21_t_19_next;
-reg  s22_t_17_reg;  // stage 22 copy of t
-wire s22_t_17_next;
-reg  s23_t_16_reg;  // stage 23 copy of t
-wire s23_t_16_next;
-reg  s24_t_15_reg;  // stage 24 copy of t
-wire s24_t_15_next;
-reg  [31:0] s7_t_37_reg;  // stage 7 copy of t
-wire [31:0] s7_t_37_next;
-reg  [31:0] s8_t_37_reg;  // stage 8 copy of t
-wire [31:0] s8_t_37_next;
-reg  [31:0] s9_t_32_reg;  // stage 9 copy of t
-wire [31:0] s9_t_32_next;
-reg  [31:0] s10_t_34_reg;  // stage 10 copy of t
-wire [31:0] s10_t_34_next;
-reg  [31:0] s11_t_32_reg;  // stage 11 copy of t
-wire [31:0] s11_t_32_next;
-reg  [31:0] s12_t_30_reg;  // stage 12 copy of t
-wire [31:0] s12_t_30_next;
-reg  [31:0] s13_t_25_reg;  // stage 13 copy of t
-wire [31:0] s13_t_25_next;
-reg  [31:0] s14_t_26_reg;  // stage 14 copy of t
-wire [31:0] s14_t_26_next;
-reg  [31:0] s15_t_26_reg;  // stage 15 copy of t
-wire [31:0] s15_t_26_next;
-reg  [31:0] s16_t_21_reg;  // stage 16 copy of t
-wire [31:0] s16_t_21_next;
-reg  [31:0] s17_t_21_reg;  // stage 17 copy of t
-wire [31:0] s17_t_21_next;
-reg  [31:0] s18_t_22_reg;  // stage 18 copy of t
-wire [31:0] s18_t_22_next;
-reg  [31:0] s19_t_21_reg;  // stage 19 copy of t
-wire [31:0] s19_t_21_next;
-reg  [31:0] s20_t_21_reg;  // stage 20 copy of t
-wire [31:0] s20_t_21_next;
-reg  [31:0] s21_t_20_reg;  // stage 21 copy of t
-wire [31:0] s21_t_20_next;
-reg  [31:0] s22_t_18_reg;  // stage 22 copy of t
-wire [31:0] s22_t_18_next;
-reg  [31:0] s23_t_17_reg;  // stage 23 copy of t
-wire [31:0] s23_t_17_next;
-reg  [31:0] s24_t_16_reg;  // stage 24 copy of t
-wire [31:0] s24_t_16_next;
+reg  [7:0] s7_t_34_reg;  // stage 7 copy of t
+wire [7:0] s7_t_34_next;
+reg  [7:0] s8_t_34_reg;  // stage 8 copy of t
+wire [7:0] s8_t_34_next;
+reg  [7:0] s9_t_29_reg;  // stage 9 copy of t
+wire [7:0] s9_t_29_next;
+reg  [7:0] s10_t_31_reg;  // stage 10 copy of t
+wire [7:0] s10_t_31_next;
+reg  [7:0] s11_t_29_reg;  // stage 11 copy of t
+wire [7:0] s11_t_29_next;
+reg  [7:0] s12_t_27_reg;  // stage 12 copy of t
+wire [7:0] s12_t_27_next;
+reg  [7:0] s13_t_22_reg;  // stage 13 copy of t
+wire [7:0] s13_t_22_next;
+reg  [7:0] s14_t_23_reg;  // stage 14 copy of t
+wire [7:0] s14_t_23_next;
+reg  [7:0] s15_t_23_reg;  // stage 15 copy of t
+wire [7:0] s15_t_23_next;
+reg  [7:0] s16_t_18_reg;  // stage 16 copy of t
+wire [7:0] s16_t_18_next;
+reg  [7:0] s17_t_18_reg;  // stage 17 copy of t
+wire [7:0] s17_t_18_next;
+reg  [7:0] s18_t_19_reg;  // stage 18 copy of t
+wire [7:0] s18_t_19_next;
+reg  [7:0] s19_t_18_reg;  // stage 19 copy of t
+wire [7:0] s19_t_18_next;
+reg  [7:0] s20_t_18_reg;  // stage 20 copy of t
+wire [7:0] s20_t_18_next;
+reg  [7:0] s21_t_17_reg;  // stage 21 copy of t
+wire [7:0] s21_t_17_next;
+reg  [7:0] s22_t_15_reg;  // stage 22 copy of t
+wire [7:0] s22_t_15_next;
+reg  [7:0] s23_t_14_reg;  // stage 23 copy of t
+wire [7:0] s23_t_14_next;
+reg  [7:0] s24_t_13_reg;  // stage 24 copy of t
+wire [7:0] s24_t_13_next;
+reg  s7_t_35_reg;  // stage 7 copy of t
+wire s7_t_35_next;
+reg  s8_t_35_reg;  // stage 8 copy of t
+wire s8_t_35_next;
+reg  s9_t_30_reg;  // stage 9 copy of t
+wire s9_t_30_next;
+reg  s10_t_32_reg;  // stage 10 copy of t
+wire s10_t_32_next;
+reg  s11_t_30_reg;  // stage 11 copy of t
+wire s11_t_30_next;
+reg  s12_t_28_reg;  // stage 12 copy of t
+wire s12_t_28_next;
+reg  s13_t_23_reg;  // stage 13 copy of t
+wire s13_t_23_next;
+reg  s14_t_24_reg;  // stage 14 copy of t
+wire s14_t_24_next;
+reg  s15_t_24_reg;  // stage 15 copy of t
+wire s15_t_24_next;
+reg  s16_t_19_reg;  // stage 16 copy of t
+wire s16_t_19_next;
+reg  s17_t_19_reg;  // stage 17 copy of t
+wire s17_t_19_next;
+reg  s18_t_20_reg;  // stage 18 copy of t
+wire s18_t_20_next;
+reg  s19_t_19_reg;  // stage 19 copy of t
+wire s19_t_19_next;
+reg  s20_t_19_reg;  // stage 20 copy of t
+wire s20_t_19_next;
+reg  s21_t_18_reg;  // stage 21 copy of t
+wire s21_t_18_next;
+reg  s22_t_16_reg;  // stage 22 copy of t
+wire s22_t_16_next;
+reg  s23_t_15_reg;  // stage 23 copy of t
+wire s23_t_15_next;
+reg  s24_t_14_reg;  // stage 24 copy of t
+wire s24_t_14_next;
+reg  [31:0] s7_t_36_reg;  // stage 7 copy of t
+wire [31:0] s7_t_36_next;
+reg  [31:0] s8_t_36_reg;  // stage 8 copy of t
+wire [31:0] s8_t_36_next;
+reg  [31:0] s9_t_31_reg;  // stage 9 copy of t
+wire [31:0] s9_t_31_next;
+reg  [31:0] s10_t_33_reg;  // stage 10 copy of t
+wire [31:0] s10_t_33_next;
+reg  [31:0] s11_t_31_reg;  // stage 11 copy of t
+wire [31:0] s11_t_31_next;
+reg  [31:0] s12_t_29_reg;  // stage 12 copy of t
+wire [31:0] s12_t_29_next;
+reg  [31:0] s13_t_24_reg;  // stage 13 copy of t
+wire [31:0] s13_t_24_next;
+reg  [31:0] s14_t_25_reg;  // stage 14 copy of t
+wire [31:0] s14_t_25_next;
+reg  [31:0] s15_t_25_reg;  // stage 15 copy of t
+wire [31:0] s15_t_25_next;
+reg  [31:0] s16_t_20_reg;  // stage 16 copy of t
+wire [31:0] s16_t_20_next;
+reg  [31:0] s17_t_20_reg;  // stage 17 copy of t
+wire [31:0] s17_t_20_next;
+reg  [31:0] s18_t_21_reg;  // stage 18 copy of t
+wire [31:0] s18_t_21_next;
+reg  [31:0] s19_t_20_reg;  // stage 19 copy of t
+wire [31:0] s19_t_20_next;
+reg  [31:0] s20_t_20_reg;  // stage 20 copy of t
+wire [31:0] s20_t_20_next;
+reg  [31:0] s21_t_19_reg;  // stage 21 copy of t
+wire [31:0] s21_t_19_next;
+reg  [31:0] s22_t_17_reg;  // stage 22 copy of t
+wire [31:0] s22_t_17_next;
+reg  [31:0] s23_t_16_reg;  // stage 23 copy of t
+wire [31:0] s23_t_16_next;
+reg  [31:0] s24_t_15_reg;  // stage 24 copy of t
+wire [31:0] s24_t_15_next;
+reg  [7:0] s7_t_37_reg;  // stage 7 copy of t
+wire [7:0] s7_t_37_next;
+reg  [7:0] s8_t_37_reg;  // stage 8 copy of t
+wire [7:0] s8_t_37_next;
+reg  [7:0] s9_t_32_reg;  // stage 9 copy of t
+wire [7:0] s9_t_32_next;
+reg  [7:0] s10_t_34_reg;  // stage 10 copy of t
+wire [7:0] s10_t_34_next;
+reg  [7:0] s11_t_32_reg;  // stage 11 copy of t
+wire [7:0] s11_t_32_next;
+reg  [7:0] s12_t_30_reg;  // stage 12 copy of t
+wire [7:0] s12_t_30_next;
+reg  [7:0] s13_t_25_reg;  // stage 13 copy of t
+wire [7:0] s13_t_25_next;
+reg  [7:0] s14_t_26_reg;  // stage 14 copy of t
+wire [7:0] s14_t_26_next;
+reg  [7:0] s15_t_26_reg;  // stage 15 copy of t
+wire [7:0] s15_t_26_next;
+reg  [7:0] s16_t_21_reg;  // stage 16 copy of t
+wire [7:0] s16_t_21_next;
+reg  [7:0] s17_t_21_reg;  // stage 17 copy of t
+wire [7:0] s17_t_21_next;
+reg  [7:0] s18_t_22_reg;  // stage 18 copy of t
+wire [7:0] s18_t_22_next;
+reg  [7:0] s19_t_21_reg;  // stage 19 copy of t
+wire [7:0] s19_t_21_next;
+reg  [7:0] s20_t_21_reg;  // stage 20 copy of t
+wire [7:0] s20_t_21_next;
+reg  [7:0] s21_t_20_reg;  // stage 21 copy of t
+wire [7:0] s21_t_20_next;
+reg  [7:0] s22_t_18_reg;  // stage 22 copy of t
+wire [7:0] s22_t_18_next;
+reg  [7:0] s23_t_17_reg;  // stage 23 copy of t
+wire [7:0] s23_t_17_next;
+reg  [7:0] s24_t_16_reg;  // stage 24 copy of t
+wire [7:0] s24_t_16_next;
 reg  [7:0] s7_t_38_reg;  // stage 7 copy of t
 wire [7:0] s7_t_38_next;
 reg  [7:0] s8_t_38_reg;  // stage 8 copy of t
@@ -3057,626 +3093,590 @@ reg  [7:0] s23_t_18_reg;  // stage 23 copy of t
 wire [7:0] s23_t_18_next;
 reg  [7:0] s24_t_17_reg;  // stage 24 copy of t
 wire [7:0] s24_t_17_next;
-reg  [7:0] s7_t_39_reg;  // stage 7 copy of t
-wire [7:0] s7_t_39_next;
-reg  [7:0] s8_t_39_reg;  // stage 8 copy of t
-wire [7:0] s8_t_39_next;
-reg  [7:0] s9_t_34_reg;  // stage 9 copy of t
-wire [7:0] s9_t_34_next;
-reg  [7:0] s10_t_36_reg;  // stage 10 copy of t
-wire [7:0] s10_t_36_next;
-reg  [7:0] s11_t_34_reg;  // stage 11 copy of t
-wire [7:0] s11_t_34_next;
-reg  [7:0] s12_t_32_reg;  // stage 12 copy of t
-wire [7:0] s12_t_32_next;
-reg  [7:0] s13_t_27_reg;  // stage 13 copy of t
-wire [7:0] s13_t_27_next;
-reg  [7:0] s14_t_28_reg;  // stage 14 copy of t
-wire [7:0] s14_t_28_next;
-reg  [7:0] s15_t_28_reg;  // stage 15 copy of t
-wire [7:0] s15_t_28_next;
-reg  [7:0] s16_t_23_reg;  // stage 16 copy of t
-wire [7:0] s16_t_23_next;
-reg  [7:0] s17_t_23_reg;  // stage 17 copy of t
-wire [7:0] s17_t_23_next;
-reg  [7:0] s18_t_24_reg;  // stage 18 copy of t
-wire [7:0] s18_t_24_next;
-reg  [7:0] s19_t_23_reg;  // stage 19 copy of t
-wire [7:0] s19_t_23_next;
-reg  [7:0] s20_t_23_reg;  // stage 20 copy of t
-wire [7:0] s20_t_23_next;
-reg  [7:0] s21_t_22_reg;  // stage 21 copy of t
-wire [7:0] s21_t_22_next;
-reg  [7:0] s22_t_20_reg;  // stage 22 copy of t
-wire [7:0] s22_t_20_next;
-reg  [7:0] s23_t_19_reg;  // stage 23 copy of t
-wire [7:0] s23_t_19_next;
-reg  [7:0] s24_t_18_reg;  // stage 24 copy of t
-wire [7:0] s24_t_18_next;
-reg  s7_t_40_reg;  // stage 7 copy of t
-wire s7_t_40_next;
-reg  s8_t_40_reg;  // stage 8 copy of t
-wire s8_t_40_next;
-reg  s9_t_35_reg;  // stage 9 copy of t
-wire s9_t_35_next;
-reg  s10_t_37_reg;  // stage 10 copy of t
-wire s10_t_37_next;
-reg  s11_t_35_reg;  // stage 11 copy of t
-wire s11_t_35_next;
-reg  s12_t_33_reg;  // stage 12 copy of t
-wire s12_t_33_next;
-reg  s13_t_28_reg;  // stage 13 copy of t
-wire s13_t_28_next;
-reg  s14_t_29_reg;  // stage 14 copy of t
-wire s14_t_29_next;
-reg  s15_t_29_reg;  // stage 15 copy of t
-wire s15_t_29_next;
-reg  s16_t_24_reg;  // stage 16 copy of t
-wire s16_t_24_next;
-reg  s17_t_24_reg;  // stage 17 copy of t
-wire s17_t_24_next;
-reg  s18_t_25_reg;  // stage 18 copy of t
-wire s18_t_25_next;
-reg  s19_t_24_reg;  // stage 19 copy of t
-wire s19_t_24_next;
-reg  s20_t_24_reg;  // stage 20 copy of t
-wire s20_t_24_next;
-reg  s21_t_23_reg;  // stage 21 copy of t
-wire s21_t_23_next;
-reg  s22_t_21_reg;  // stage 22 copy of t
-wire s22_t_21_next;
-reg  s23_t_20_reg;  // stage 23 copy of t
-wire s23_t_20_next;
-reg  s24_t_19_reg;  // stage 24 copy of t
-wire s24_t_19_next;
-reg  [15:0] s7_t_41_reg;  // stage 7 copy of t
-wire [15:0] s7_t_41_next;
-reg  [15:0] s8_t_41_reg;  // stage 8 copy of t
-wire [15:0] s8_t_41_next;
-reg  [15:0] s9_t_36_reg;  // stage 9 copy of t
-wire [15:0] s9_t_36_next;
-reg  [15:0] s10_t_38_reg;  // stage 10 copy of t
-wire [15:0] s10_t_38_next;
-reg  [15:0] s11_t_36_reg;  // stage 11 copy of t
-wire [15:0] s11_t_36_next;
-reg  [15:0] s12_t_34_reg;  // stage 12 copy of t
-wire [15:0] s12_t_34_next;
-reg  [15:0] s13_t_29_reg;  // stage 13 copy of t
-wire [15:0] s13_t_29_next;
-reg  [15:0] s14_t_30_reg;  // stage 14 copy of t
-wire [15:0] s14_t_30_next;
-reg  [15:0] s15_t_30_reg;  // stage 15 copy of t
-wire [15:0] s15_t_30_next;
-reg  [15:0] s16_t_25_reg;  // stage 16 copy of t
-wire [15:0] s16_t_25_next;
-reg  [15:0] s17_t_25_reg;  // stage 17 copy of t
-wire [15:0] s17_t_25_next;
-reg  [15:0] s18_t_26_reg;  // stage 18 copy of t
-wire [15:0] s18_t_26_next;
-reg  [15:0] s19_t_25_reg;  // stage 19 copy of t
-wire [15:0] s19_t_25_next;
-reg  [15:0] s20_t_25_reg;  // stage 20 copy of t
-wire [15:0] s20_t_25_next;
-reg  [15:0] s21_t_24_reg;  // stage 21 copy of t
-wire [15:0] s21_t_24_next;
-reg  [15:0] s22_t_22_reg;  // stage 22 copy of t
-wire [15:0] s22_t_22_next;
-reg  [15:0] s23_t_21_reg;  // stage 23 copy of t
-wire [15:0] s23_t_21_next;
-reg  [15:0] s24_t_20_reg;  // stage 24 copy of t
-wire [15:0] s24_t_20_next;
-reg  s7_t_42_reg;  // stage 7 copy of t
-wire s7_t_42_next;
-reg  s8_t_42_reg;  // stage 8 copy of t
-wire s8_t_42_next;
-reg  s9_t_37_reg;  // stage 9 copy of t
-wire s9_t_37_next;
-reg  s10_t_39_reg;  // stage 10 copy of t
-wire s10_t_39_next;
-reg  s11_t_37_reg;  // stage 11 copy of t
-wire s11_t_37_next;
-reg  s12_t_35_reg;  // stage 12 copy of t
-wire s12_t_35_next;
-reg  s13_t_30_reg;  // stage 13 copy of t
-wire s13_t_30_next;
-reg  s14_t_31_reg;  // stage 14 copy of t
-wire s14_t_31_next;
-reg  s15_t_31_reg;  // stage 15 copy of t
-wire s15_t_31_next;
-reg  s16_t_26_reg;  // stage 16 copy of t
-wire s16_t_26_next;
-reg  s17_t_26_reg;  // stage 17 copy of t
-wire s17_t_26_next;
-reg  s18_t_27_reg;  // stage 18 copy of t
-wire s18_t_27_next;
-reg  s19_t_26_reg;  // stage 19 copy of t
-wire s19_t_26_next;
-reg  s20_t_26_reg;  // stage 20 copy of t
-wire s20_t_26_next;
-reg  s21_t_25_reg;  // stage 21 copy of t
-wire s21_t_25_next;
-reg  s22_t_23_reg;  // stage 22 copy of t
-wire s22_t_23_next;
-reg  s23_t_22_reg;  // stage 23 copy of t
-wire s23_t_22_next;
-reg  s24_t_21_reg;  // stage 24 copy of t
-wire s24_t_21_next;
-reg  [15:0] s7_t_43_reg;  // stage 7 copy of t
-wire [15:0] s7_t_43_next;
-reg  [15:0] s8_t_43_reg;  // stage 8 copy of t
-wire [15:0] s8_t_43_next;
-reg  [15:0] s9_t_38_reg;  // stage 9 copy of t
-wire [15:0] s9_t_38_next;
-reg  [15:0] s10_t_40_reg;  // stage 10 copy of t
-wire [15:0] s10_t_40_next;
-reg  [15:0] s11_t_38_reg;  // stage 11 copy of t
-wire [15:0] s11_t_38_next;
-reg  [15:0] s12_t_36_reg;  // stage 12 copy of t
-wire [15:0] s12_t_36_next;
-reg  [15:0] s13_t_31_reg;  // stage 13 copy of t
-wire [15:0] s13_t_31_next;
-reg  [15:0] s14_t_32_reg;  // stage 14 copy of t
-wire [15:0] s14_t_32_next;
-reg  [15:0] s15_t_32_reg;  // stage 15 copy of t
-wire [15:0] s15_t_32_next;
-reg  [15:0] s16_t_27_reg;  // stage 16 copy of t
-wire [15:0] s16_t_27_next;
-reg  [15:0] s17_t_27_reg;  // stage 17 copy of t
-wire [15:0] s17_t_27_next;
-reg  [15:0] s18_t_28_reg;  // stage 18 copy of t
-wire [15:0] s18_t_28_next;
-reg  [15:0] s19_t_27_reg;  // stage 19 copy of t
-wire [15:0] s19_t_27_next;
-reg  [15:0] s20_t_27_reg;  // stage 20 copy of t
-wire [15:0] s20_t_27_next;
-reg  [15:0] s21_t_26_reg;  // stage 21 copy of t
-wire [15:0] s21_t_26_next;
-reg  [15:0] s22_t_24_reg;  // stage 22 copy of t
-wire [15:0] s22_t_24_next;
-reg  [15:0] s23_t_23_reg;  // stage 23 copy of t
-wire [15:0] s23_t_23_next;
-reg  [15:0] s24_t_22_reg;  // stage 24 copy of t
-wire [15:0] s24_t_22_next;
-reg  s7_t_44_reg;  // stage 7 copy of t
-wire s7_t_44_next;
-reg  s8_t_44_reg;  // stage 8 copy of t
-wire s8_t_44_next;
-reg  s9_t_39_reg;  // stage 9 copy of t
-wire s9_t_39_next;
-reg  s10_t_41_reg;  // stage 10 copy of t
-wire s10_t_41_next;
-reg  s11_t_39_reg;  // stage 11 copy of t
-wire s11_t_39_next;
-reg  s12_t_37_reg;  // stage 12 copy of t
-wire s12_t_37_next;
-reg  s13_t_32_reg;  // stage 13 copy of t
-wire s13_t_32_next;
-reg  s14_t_33_reg;  // stage 14 copy of t
-wire s14_t_33_next;
-reg  s15_t_33_reg;  // stage 15 copy of t
-wire s15_t_33_next;
-reg  s16_t_28_reg;  // stage 16 copy of t
-wire s16_t_28_next;
-reg  s17_t_28_reg;  // stage 17 copy of t
-wire s17_t_28_next;
-reg  s18_t_29_reg;  // stage 18 copy of t
-wire s18_t_29_next;
-reg  s19_t_28_reg;  // stage 19 copy of t
-wire s19_t_28_next;
-reg  s20_t_28_reg;  // stage 20 copy of t
-wire s20_t_28_next;
-reg  s21_t_27_reg;  // stage 21 copy of t
-wire s21_t_27_next;
-reg  s22_t_25_reg;  // stage 22 copy of t
-wire s22_t_25_next;
-reg  s23_t_24_reg;  // stage 23 copy of t
-wire s23_t_24_next;
-reg  s24_t_23_reg;  // stage 24 copy of t
-wire s24_t_23_next;
-reg  [15:0] s7_t_45_reg;  // stage 7 copy of t
-wire [15:0] s7_t_45_next;
-reg  [15:0] s8_t_45_reg;  // stage 8 copy of t
-wire [15:0] s8_t_45_next;
-reg  [15:0] s9_t_40_reg;  // stage 9 copy of t
-wire [15:0] s9_t_40_next;
-reg  [15:0] s10_t_42_reg;  // stage 10 copy of t
-wire [15:0] s10_t_42_next;
-reg  [15:0] s11_t_40_reg;  // stage 11 copy of t
-wire [15:0] s11_t_40_next;
-reg  [15:0] s12_t_38_reg;  // stage 12 copy of t
-wire [15:0] s12_t_38_next;
-reg  [15:0] s13_t_33_reg;  // stage 13 copy of t
-wire [15:0] s13_t_33_next;
-reg  [15:0] s14_t_34_reg;  // stage 14 copy of t
-wire [15:0] s14_t_34_next;
-reg  [15:0] s15_t_34_reg;  // stage 15 copy of t
-wire [15:0] s15_t_34_next;
-reg  [15:0] s16_t_29_reg;  // stage 16 copy of t
-wire [15:0] s16_t_29_next;
-reg  [15:0] s17_t_29_reg;  // stage 17 copy of t
-wire [15:0] s17_t_29_next;
-reg  [15:0] s18_t_30_reg;  // stage 18 copy of t
-wire [15:0] s18_t_30_next;
-reg  [15:0] s19_t_29_reg;  // stage 19 copy of t
-wire [15:0] s19_t_29_next;
-reg  [15:0] s20_t_29_reg;  // stage 20 copy of t
-wire [15:0] s20_t_29_next;
-reg  [15:0] s21_t_28_reg;  // stage 21 copy of t
-wire [15:0] s21_t_28_next;
-reg  [15:0] s22_t_26_reg;  // stage 22 copy of t
-wire [15:0] s22_t_26_next;
-reg  [15:0] s23_t_25_reg;  // stage 23 copy of t
-wire [15:0] s23_t_25_next;
-reg  [15:0] s24_t_24_reg;  // stage 24 copy of t
-wire [15:0] s24_t_24_next;
-reg  s7_t_46_reg;  // stage 7 copy of t
-wire s7_t_46_next;
-reg  s8_t_46_reg;  // stage 8 copy of t
-wire s8_t_46_next;
-reg  s9_t_41_reg;  // stage 9 copy of t
-wire s9_t_41_next;
-reg  s10_t_43_reg;  // stage 10 copy of t
-wire s10_t_43_next;
-reg  s11_t_41_reg;  // stage 11 copy of t
-wire s11_t_41_next;
-reg  s12_t_39_reg;  // stage 12 copy of t
-wire s12_t_39_next;
-reg  s13_t_34_reg;  // stage 13 copy of t
-wire s13_t_34_next;
-reg  s14_t_35_reg;  // stage 14 copy of t
-wire s14_t_35_next;
-reg  s15_t_35_reg;  // stage 15 copy of t
-wire s15_t_35_next;
-reg  s16_t_30_reg;  // stage 16 copy of t
-wire s16_t_30_next;
-reg  s17_t_30_reg;  // stage 17 copy of t
-wire s17_t_30_next;
-reg  s18_t_31_reg;  // stage 18 copy of t
-wire s18_t_31_next;
-reg  s19_t_30_reg;  // stage 19 copy of t
-wire s19_t_30_next;
-reg  s20_t_30_reg;  // stage 20 copy of t
-wire s20_t_30_next;
-reg  s21_t_29_reg;  // stage 21 copy of t
-wire s21_t_29_next;
-reg  s22_t_27_reg;  // stage 22 copy of t
-wire s22_t_27_next;
-reg  s23_t_26_reg;  // stage 23 copy of t
-wire s23_t_26_next;
-reg  s24_t_25_reg;  // stage 24 copy of t
-wire s24_t_25_next;
-reg  [15:0] s7_t_47_reg;  // stage 7 copy of t
-wire [15:0] s7_t_47_next;
-reg  [15:0] s8_t_47_reg;  // stage 8 copy of t
-wire [15:0] s8_t_47_next;
-reg  [15:0] s9_t_42_reg;  // stage 9 copy of t
-wire [15:0] s9_t_42_next;
-reg  [15:0] s10_t_44_reg;  // stage 10 copy of t
-wire [15:0] s10_t_44_next;
-reg  [15:0] s11_t_42_reg;  // stage 11 copy of t
-wire [15:0] s11_t_42_next;
-reg  [15:0] s12_t_40_reg;  // stage 12 copy of t
-wire [15:0] s12_t_40_next;
-reg  [15:0] s13_t_35_reg;  // stage 13 copy of t
-wire [15:0] s13_t_35_next;
-reg  [15:0] s14_t_36_reg;  // stage 14 copy of t
-wire [15:0] s14_t_36_next;
-reg  [15:0] s15_t_36_reg;  // stage 15 copy of t
-wire [15:0] s15_t_36_next;
-reg  [15:0] s16_t_31_reg;  // stage 16 copy of t
-wire [15:0] s16_t_31_next;
-reg  [15:0] s17_t_31_reg;  // stage 17 copy of t
-wire [15:0] s17_t_31_next;
-reg  [15:0] s18_t_32_reg;  // stage 18 copy of t
-wire [15:0] s18_t_32_next;
-reg  [15:0] s19_t_31_reg;  // stage 19 copy of t
-wire [15:0] s19_t_31_next;
-reg  [15:0] s20_t_31_reg;  // stage 20 copy of t
-wire [15:0] s20_t_31_next;
-reg  [15:0] s21_t_30_reg;  // stage 21 copy of t
-wire [15:0] s21_t_30_next;
-reg  [15:0] s22_t_28_reg;  // stage 22 copy of t
-wire [15:0] s22_t_28_next;
-reg  [15:0] s23_t_27_reg;  // stage 23 copy of t
-wire [15:0] s23_t_27_next;
-reg  [15:0] s24_t_26_reg;  // stage 24 copy of t
-wire [15:0] s24_t_26_next;
-reg  s7_t_48_reg;  // stage 7 copy of t
-wire s7_t_48_next;
-reg  s8_t_48_reg;  // stage 8 copy of t
-wire s8_t_48_next;
-reg  s9_t_43_reg;  // stage 9 copy of t
-wire s9_t_43_next;
-reg  s10_t_45_reg;  // stage 10 copy of t
-wire s10_t_45_next;
-reg  s11_t_43_reg;  // stage 11 copy of t
-wire s11_t_43_next;
-reg  s12_t_41_reg;  // stage 12 copy of t
-wire s12_t_41_next;
-reg  s13_t_36_reg;  // stage 13 copy of t
-wire s13_t_36_next;
-reg  s14_t_37_reg;  // stage 14 copy of t
-wire s14_t_37_next;
-reg  s15_t_37_reg;  // stage 15 copy of t
-wire s15_t_37_next;
-reg  s16_t_32_reg;  // stage 16 copy of t
-wire s16_t_32_next;
-reg  s17_t_32_reg;  // stage 17 copy of t
-wire s17_t_32_next;
-reg  s18_t_33_reg;  // stage 18 copy of t
-wire s18_t_33_next;
-reg  s19_t_32_reg;  // stage 19 copy of t
-wire s19_t_32_next;
-reg  s20_t_32_reg;  // stage 20 copy of t
-wire s20_t_32_next;
-reg  s21_t_31_reg;  // stage 21 copy of t
-wire s21_t_31_next;
-reg  s22_t_29_reg;  // stage 22 copy of t
-wire s22_t_29_next;
-reg  s23_t_28_reg;  // stage 23 copy of t
-wire s23_t_28_next;
-reg  s24_t_27_reg;  // stage 24 copy of t
-wire s24_t_27_next;
-reg  [15:0] s7_t_49_reg;  // stage 7 copy of t
-wire [15:0] s7_t_49_next;
-reg  [15:0] s8_t_49_reg;  // stage 8 copy of t
-wire [15:0] s8_t_49_next;
-reg  [15:0] s9_t_44_reg;  // stage 9 copy of t
-wire [15:0] s9_t_44_next;
-reg  [15:0] s10_t_46_reg;  // stage 10 copy of t
-wire [15:0] s10_t_46_next;
-reg  [15:0] s11_t_44_reg;  // stage 11 copy of t
-wire [15:0] s11_t_44_next;
-reg  [15:0] s12_t_42_reg;  // stage 12 copy of t
-wire [15:0] s12_t_42_next;
-reg  [15:0] s13_t_37_reg;  // stage 13 copy of t
-wire [15:0] s13_t_37_next;
-reg  [15:0] s14_t_38_reg;  // stage 14 copy of t
-wire [15:0] s14_t_38_next;
-reg  [15:0] s15_t_38_reg;  // stage 15 copy of t
-wire [15:0] s15_t_38_next;
-reg  [15:0] s16_t_33_reg;  // stage 16 copy of t
-wire [15:0] s16_t_33_next;
-reg  [15:0] s17_t_33_reg;  // stage 17 copy of t
-wire [15:0] s17_t_33_next;
-reg  [15:0] s18_t_34_reg;  // stage 18 copy of t
-wire [15:0] s18_t_34_next;
-reg  [15:0] s19_t_33_reg;  // stage 19 copy of t
-wire [15:0] s19_t_33_next;
-reg  [15:0] s20_t_33_reg;  // stage 20 copy of t
-wire [15:0] s20_t_33_next;
-reg  [15:0] s21_t_32_reg;  // stage 21 copy of t
-wire [15:0] s21_t_32_next;
-reg  [15:0] s22_t_30_reg;  // stage 22 copy of t
-wire [15:0] s22_t_30_next;
-reg  [15:0] s23_t_29_reg;  // stage 23 copy of t
-wire [15:0] s23_t_29_next;
-reg  [15:0] s24_t_28_reg;  // stage 24 copy of t
-wire [15:0] s24_t_28_next;
-reg  s7_t_50_reg;  // stage 7 copy of t
-wire s7_t_50_next;
-reg  s8_t_50_reg;  // stage 8 copy of t
-wire s8_t_50_next;
-reg  s9_t_45_reg;  // stage 9 copy of t
-wire s9_t_45_next;
-reg  s10_t_47_reg;  // stage 10 copy of t
-wire s10_t_47_next;
-reg  s11_t_45_reg;  // stage 11 copy of t
-wire s11_t_45_next;
-reg  s12_t_43_reg;  // stage 12 copy of t
-wire s12_t_43_next;
-reg  s13_t_38_reg;  // stage 13 copy of t
-wire s13_t_38_next;
-reg  s14_t_39_reg;  // stage 14 copy of t
-wire s14_t_39_next;
-reg  s15_t_39_reg;  // stage 15 copy of t
-wire s15_t_39_next;
-reg  s16_t_34_reg;  // stage 16 copy of t
-wire s16_t_34_next;
-reg  s17_t_34_reg;  // stage 17 copy of t
-wire s17_t_34_next;
-reg  s18_t_35_reg;  // stage 18 copy of t
-wire s18_t_35_next;
-reg  s19_t_34_reg;  // stage 19 copy of t
-wire s19_t_34_next;
-reg  s20_t_34_reg;  // stage 20 copy of t
-wire s20_t_34_next;
-reg  s21_t_33_reg;  // stage 21 copy of t
-wire s21_t_33_next;
-reg  s22_t_31_reg;  // stage 22 copy of t
-wire s22_t_31_next;
-reg  s23_t_30_reg;  // stage 23 copy of t
-wire s23_t_30_next;
-reg  s24_t_29_reg;  // stage 24 copy of t
-wire s24_t_29_next;
-reg  [15:0] s7_t_51_reg;  // stage 7 copy of t
-wire [15:0] s7_t_51_next;
-reg  [15:0] s8_t_51_reg;  // stage 8 copy of t
-wire [15:0] s8_t_51_next;
-reg  [15:0] s9_t_46_reg;  // stage 9 copy of t
-wire [15:0] s9_t_46_next;
-reg  [15:0] s10_t_48_reg;  // stage 10 copy of t
-wire [15:0] s10_t_48_next;
-reg  [15:0] s11_t_46_reg;  // stage 11 copy of t
-wire [15:0] s11_t_46_next;
-reg  [15:0] s12_t_44_reg;  // stage 12 copy of t
-wire [15:0] s12_t_44_next;
-reg  [15:0] s13_t_39_reg;  // stage 13 copy of t
-wire [15:0] s13_t_39_next;
-reg  [15:0] s14_t_40_reg;  // stage 14 copy of t
-wire [15:0] s14_t_40_next;
-reg  [15:0] s15_t_40_reg;  // stage 15 copy of t
-wire [15:0] s15_t_40_next;
-reg  [15:0] s16_t_35_reg;  // stage 16 copy of t
-wire [15:0] s16_t_35_next;
-reg  [15:0] s17_t_35_reg;  // stage 17 copy of t
-wire [15:0] s17_t_35_next;
-reg  [15:0] s18_t_36_reg;  // stage 18 copy of t
-wire [15:0] s18_t_36_next;
-reg  [15:0] s19_t_35_reg;  // stage 19 copy of t
-wire [15:0] s19_t_35_next;
-reg  [15:0] s20_t_35_reg;  // stage 20 copy of t
-wire [15:0] s20_t_35_next;
-reg  [15:0] s21_t_34_reg;  // stage 21 copy of t
-wire [15:0] s21_t_34_next;
-reg  [15:0] s22_t_32_reg;  // stage 22 copy of t
-wire [15:0] s22_t_32_next;
-reg  [15:0] s23_t_31_reg;  // stage 23 copy of t
-wire [15:0] s23_t_31_next;
-reg  [15:0] s24_t_30_reg;  // stage 24 copy of t
-wire [15:0] s24_t_30_next;
-reg  s7_t_52_reg;  // stage 7 copy of t
-wire s7_t_52_next;
-reg  s8_t_52_reg;  // stage 8 copy of t
-wire s8_t_52_next;
-reg  s9_t_47_reg;  // stage 9 copy of t
-wire s9_t_47_next;
-reg  s10_t_49_reg;  // stage 10 copy of t
-wire s10_t_49_next;
-reg  s11_t_47_reg;  // stage 11 copy of t
-wire s11_t_47_next;
-reg  s12_t_45_reg;  // stage 12 copy of t
-wire s12_t_45_next;
-reg  s13_t_40_reg;  // stage 13 copy of t
-wire s13_t_40_next;
-reg  s14_t_41_reg;  // stage 14 copy of t
-wire s14_t_41_next;
-reg  s15_t_41_reg;  // stage 15 copy of t
-wire s15_t_41_next;
-reg  s16_t_36_reg;  // stage 16 copy of t
-wire s16_t_36_next;
-reg  s17_t_36_reg;  // stage 17 copy of t
-wire s17_t_36_next;
-reg  s18_t_37_reg;  // stage 18 copy of t
-wire s18_t_37_next;
-reg  s19_t_36_reg;  // stage 19 copy of t
-wire s19_t_36_next;
-reg  s20_t_36_reg;  // stage 20 copy of t
-wire s20_t_36_next;
-reg  s21_t_35_reg;  // stage 21 copy of t
-wire s21_t_35_next;
-reg  s22_t_33_reg;  // stage 22 copy of t
-wire s22_t_33_next;
-reg  s23_t_32_reg;  // stage 23 copy of t
-wire s23_t_32_next;
-reg  s24_t_31_reg;  // stage 24 copy of t
-wire s24_t_31_next;
-reg  [15:0] s7_t_53_reg;  // stage 7 copy of t
-wire [15:0] s7_t_53_next;
-reg  [15:0] s8_t_53_reg;  // stage 8 copy of t
-wire [15:0] s8_t_53_next;
-reg  [15:0] s9_t_48_reg;  // stage 9 copy of t
-wire [15:0] s9_t_48_next;
-reg  [15:0] s10_t_50_reg;  // stage 10 copy of t
-wire [15:0] s10_t_50_next;
-reg  [15:0] s11_t_48_reg;  // stage 11 copy of t
-wire [15:0] s11_t_48_next;
-reg  [15:0] s12_t_46_reg;  // stage 12 copy of t
-wire [15:0] s12_t_46_next;
-reg  [15:0] s13_t_41_reg;  // stage 13 copy of t
-wire [15:0] s13_t_41_next;
-reg  [15:0] s14_t_42_reg;  // stage 14 copy of t
-wire [15:0] s14_t_42_next;
-reg  [15:0] s15_t_42_reg;  // stage 15 copy of t
-wire [15:0] s15_t_42_next;
-reg  [15:0] s16_t_37_reg;  // stage 16 copy of t
-wire [15:0] s16_t_37_next;
-reg  [15:0] s17_t_37_reg;  // stage 17 copy of t
-wire [15:0] s17_t_37_next;
-reg  [15:0] s18_t_38_reg;  // stage 18 copy of t
-wire [15:0] s18_t_38_next;
-reg  [15:0] s19_t_37_reg;  // stage 19 copy of t
-wire [15:0] s19_t_37_next;
-reg  [15:0] s20_t_37_reg;  // stage 20 copy of t
-wire [15:0] s20_t_37_next;
-reg  [15:0] s21_t_36_reg;  // stage 21 copy of t
-wire [15:0] s21_t_36_next;
-reg  [15:0] s22_t_34_reg;  // stage 22 copy of t
-wire [15:0] s22_t_34_next;
-reg  [15:0] s23_t_33_reg;  // stage 23 copy of t
-wire [15:0] s23_t_33_next;
-reg  [15:0] s24_t_32_reg;  // stage 24 copy of t
-wire [15:0] s24_t_32_next;
-reg  s7_t_54_reg;  // stage 7 copy of t
-wire s7_t_54_next;
-reg  s8_t_54_reg;  // stage 8 copy of t
-wire s8_t_54_next;
-reg  s9_t_49_reg;  // stage 9 copy of t
-wire s9_t_49_next;
-reg  s10_t_51_reg;  // stage 10 copy of t
-wire s10_t_51_next;
-reg  s11_t_49_reg;  // stage 11 copy of t
-wire s11_t_49_next;
-reg  s12_t_47_reg;  // stage 12 copy of t
-wire s12_t_47_next;
-reg  s13_t_42_reg;  // stage 13 copy of t
-wire s13_t_42_next;
-reg  s14_t_43_reg;  // stage 14 copy of t
-wire s14_t_43_next;
-reg  s15_t_43_reg;  // stage 15 copy of t
-wire s15_t_43_next;
-reg  s16_t_38_reg;  // stage 16 copy of t
-wire s16_t_38_next;
-reg  s17_t_38_reg;  // stage 17 copy of t
-wire s17_t_38_next;
-reg  s18_t_39_reg;  // stage 18 copy of t
-wire s18_t_39_next;
-reg  s19_t_38_reg;  // stage 19 copy of t
-wire s19_t_38_next;
-reg  s20_t_38_reg;  // stage 20 copy of t
-wire s20_t_38_next;
-reg  s21_t_37_reg;  // stage 21 copy of t
-wire s21_t_37_next;
-reg  s22_t_35_reg;  // stage 22 copy of t
-wire s22_t_35_next;
-reg  s23_t_34_reg;  // stage 23 copy of t
-wire s23_t_34_next;
-reg  s24_t_33_reg;  // stage 24 copy of t
-wire s24_t_33_next;
-reg  [15:0] s7_t_55_reg;  // stage 7 copy of t
-wire [15:0] s7_t_55_next;
-reg  [15:0] s8_t_55_reg;  // stage 8 copy of t
-wire [15:0] s8_t_55_next;
-reg  [15:0] s9_t_50_reg;  // stage 9 copy of t
-wire [15:0] s9_t_50_next;
-reg  [15:0] s10_t_52_reg;  // stage 10 copy of t
-wire [15:0] s10_t_52_next;
-reg  [15:0] s11_t_50_reg;  // stage 11 copy of t
-wire [15:0] s11_t_50_next;
-reg  [15:0] s12_t_48_reg;  // stage 12 copy of t
-wire [15:0] s12_t_48_next;
-reg  [15:0] s13_t_43_reg;  // stage 13 copy of t
-wire [15:0] s13_t_43_next;
-reg  [15:0] s14_t_44_reg;  // stage 14 copy of t
-wire [15:0] s14_t_44_next;
-reg  [15:0] s15_t_44_reg;  // stage 15 copy of t
-wire [15:0] s15_t_44_next;
-reg  [15:0] s16_t_39_reg;  // stage 16 copy of t
-wire [15:0] s16_t_39_next;
-reg  [15:0] s17_t_39_reg;  // stage 17 copy of t
-wire [15:0] s17_t_39_next;
-reg  [15:0] s18_t_40_reg;  // stage 18 copy of t
-wire [15:0] s18_t_40_next;
-reg  [15:0] s19_t_39_reg;  // stage 19 copy of t
-wire [15:0] s19_t_39_next;
-reg  [15:0] s20_t_39_reg;  // stage 20 copy of t
-wire [15:0] s20_t_39_next;
-reg  [15:0] s21_t_38_reg;  // stage 21 copy of t
-wire [15:0] s21_t_38_next;
-reg  [15:0] s22_t_36_reg;  // stage 22 copy of t
-wire [15:0] s22_t_36_next;
-reg  [15:0] s23_t_35_reg;  // stage 23 copy of t
-wire [15:0] s23_t_35_next;
-reg  [15:0] s24_t_34_reg;  // stage 24 copy of t
-wire [15:0] s24_t_34_next;
-reg  s2_t_47_reg;  // stage 2 copy of t
-wire s2_t_47_next;
-reg  s3_t_30_reg;  // stage 3 copy of t
-wire s3_t_30_next;
-reg  s4_t_34_reg;  // stage 4 copy of t
-wire s4_t_34_next;
-reg  s5_t_56_reg;  // stage 5 copy of t
-wire s5_t_56_next;
+reg  s7_t_39_reg;  // stage 7 copy of t
+wire s7_t_39_next;
+reg  s8_t_39_reg;  // stage 8 copy of t
+wire s8_t_39_next;
+reg  s9_t_34_reg;  // stage 9 copy of t
+wire s9_t_34_next;
+reg  s10_t_36_reg;  // stage 10 copy of t
+wire s10_t_36_next;
+reg  s11_t_34_reg;  // stage 11 copy of t
+wire s11_t_34_next;
+reg  s12_t_32_reg;  // stage 12 copy of t
+wire s12_t_32_next;
+reg  s13_t_27_reg;  // stage 13 copy of t
+wire s13_t_27_next;
+reg  s14_t_28_reg;  // stage 14 copy of t
+wire s14_t_28_next;
+reg  s15_t_28_reg;  // stage 15 copy of t
+wire s15_t_28_next;
+reg  s16_t_23_reg;  // stage 16 copy of t
+wire s16_t_23_next;
+reg  s17_t_23_reg;  // stage 17 copy of t
+wire s17_t_23_next;
+reg  s18_t_24_reg;  // stage 18 copy of t
+wire s18_t_24_next;
+reg  s19_t_23_reg;  // stage 19 copy of t
+wire s19_t_23_next;
+reg  s20_t_23_reg;  // stage 20 copy of t
+wire s20_t_23_next;
+reg  s21_t_22_reg;  // stage 21 copy of t
+wire s21_t_22_next;
+reg  s22_t_20_reg;  // stage 22 copy of t
+wire s22_t_20_next;
+reg  s23_t_19_reg;  // stage 23 copy of t
+wire s23_t_19_next;
+reg  s24_t_18_reg;  // stage 24 copy of t
+wire s24_t_18_next;
+reg  [15:0] s7_t_40_reg;  // stage 7 copy of t
+wire [15:0] s7_t_40_next;
+reg  [15:0] s8_t_40_reg;  // stage 8 copy of t
+wire [15:0] s8_t_40_next;
+reg  [15:0] s9_t_35_reg;  // stage 9 copy of t
+wire [15:0] s9_t_35_next;
+reg  [15:0] s10_t_37_reg;  // stage 10 copy of t
+wire [15:0] s10_t_37_next;
+reg  [15:0] s11_t_35_reg;  // stage 11 copy of t
+wire [15:0] s11_t_35_next;
+reg  [15:0] s12_t_33_reg;  // stage 12 copy of t
+wire [15:0] s12_t_33_next;
+reg  [15:0] s13_t_28_reg;  // stage 13 copy of t
+wire [15:0] s13_t_28_next;
+reg  [15:0] s14_t_29_reg;  // stage 14 copy of t
+wire [15:0] s14_t_29_next;
+reg  [15:0] s15_t_29_reg;  // stage 15 copy of t
+wire [15:0] s15_t_29_next;
+reg  [15:0] s16_t_24_reg;  // stage 16 copy of t
+wire [15:0] s16_t_24_next;
+reg  [15:0] s17_t_24_reg;  // stage 17 copy of t
+wire [15:0] s17_t_24_next;
+reg  [15:0] s18_t_25_reg;  // stage 18 copy of t
+wire [15:0] s18_t_25_next;
+reg  [15:0] s19_t_24_reg;  // stage 19 copy of t
+wire [15:0] s19_t_24_next;
+reg  [15:0] s20_t_24_reg;  // stage 20 copy of t
+wire [15:0] s20_t_24_next;
+reg  [15:0] s21_t_23_reg;  // stage 21 copy of t
+wire [15:0] s21_t_23_next;
+reg  [15:0] s22_t_21_reg;  // stage 22 copy of t
+wire [15:0] s22_t_21_next;
+reg  [15:0] s23_t_20_reg;  // stage 23 copy of t
+wire [15:0] s23_t_20_next;
+reg  [15:0] s24_t_19_reg;  // stage 24 copy of t
+wire [15:0] s24_t_19_next;
+reg  s7_t_41_reg;  // stage 7 copy of t
+wire s7_t_41_next;
+reg  s8_t_41_reg;  // stage 8 copy of t
+wire s8_t_41_next;
+reg  s9_t_36_reg;  // stage 9 copy of t
+wire s9_t_36_next;
+reg  s10_t_38_reg;  // stage 10 copy of t
+wire s10_t_38_next;
+reg  s11_t_36_reg;  // stage 11 copy of t
+wire s11_t_36_next;
+reg  s12_t_34_reg;  // stage 12 copy of t
+wire s12_t_34_next;
+reg  s13_t_29_reg;  // stage 13 copy of t
+wire s13_t_29_next;
+reg  s14_t_30_reg;  // stage 14 copy of t
+wire s14_t_30_next;
+reg  s15_t_30_reg;  // stage 15 copy of t
+wire s15_t_30_next;
+reg  s16_t_25_reg;  // stage 16 copy of t
+wire s16_t_25_next;
+reg  s17_t_25_reg;  // stage 17 copy of t
+wire s17_t_25_next;
+reg  s18_t_26_reg;  // stage 18 copy of t
+wire s18_t_26_next;
+reg  s19_t_25_reg;  // stage 19 copy of t
+wire s19_t_25_next;
+reg  s20_t_25_reg;  // stage 20 copy of t
+wire s20_t_25_next;
+reg  s21_t_24_reg;  // stage 21 copy of t
+wire s21_t_24_next;
+reg  s22_t_22_reg;  // stage 22 copy of t
+wire s22_t_22_next;
+reg  s23_t_21_reg;  // stage 23 copy of t
+wire s23_t_21_next;
+reg  s24_t_20_reg;  // stage 24 copy of t
+wire s24_t_20_next;
+reg  [15:0] s7_t_42_reg;  // stage 7 copy of t
+wire [15:0] s7_t_42_next;
+reg  [15:0] s8_t_42_reg;  // stage 8 copy of t
+wire [15:0] s8_t_42_next;
+reg  [15:0] s9_t_37_reg;  // stage 9 copy of t
+wire [15:0] s9_t_37_next;
+reg  [15:0] s10_t_39_reg;  // stage 10 copy of t
+wire [15:0] s10_t_39_next;
+reg  [15:0] s11_t_37_reg;  // stage 11 copy of t
+wire [15:0] s11_t_37_next;
+reg  [15:0] s12_t_35_reg;  // stage 12 copy of t
+wire [15:0] s12_t_35_next;
+reg  [15:0] s13_t_30_reg;  // stage 13 copy of t
+wire [15:0] s13_t_30_next;
+reg  [15:0] s14_t_31_reg;  // stage 14 copy of t
+wire [15:0] s14_t_31_next;
+reg  [15:0] s15_t_31_reg;  // stage 15 copy of t
+wire [15:0] s15_t_31_next;
+reg  [15:0] s16_t_26_reg;  // stage 16 copy of t
+wire [15:0] s16_t_26_next;
+reg  [15:0] s17_t_26_reg;  // stage 17 copy of t
+wire [15:0] s17_t_26_next;
+reg  [15:0] s18_t_27_reg;  // stage 18 copy of t
+wire [15:0] s18_t_27_next;
+reg  [15:0] s19_t_26_reg;  // stage 19 copy of t
+wire [15:0] s19_t_26_next;
+reg  [15:0] s20_t_26_reg;  // stage 20 copy of t
+wire [15:0] s20_t_26_next;
+reg  [15:0] s21_t_25_reg;  // stage 21 copy of t
+wire [15:0] s21_t_25_next;
+reg  [15:0] s22_t_23_reg;  // stage 22 copy of t
+wire [15:0] s22_t_23_next;
+reg  [15:0] s23_t_22_reg;  // stage 23 copy of t
+wire [15:0] s23_t_22_next;
+reg  [15:0] s24_t_21_reg;  // stage 24 copy of t
+wire [15:0] s24_t_21_next;
+reg  s7_t_43_reg;  // stage 7 copy of t
+wire s7_t_43_next;
+reg  s8_t_43_reg;  // stage 8 copy of t
+wire s8_t_43_next;
+reg  s9_t_38_reg;  // stage 9 copy of t
+wire s9_t_38_next;
+reg  s10_t_40_reg;  // stage 10 copy of t
+wire s10_t_40_next;
+reg  s11_t_38_reg;  // stage 11 copy of t
+wire s11_t_38_next;
+reg  s12_t_36_reg;  // stage 12 copy of t
+wire s12_t_36_next;
+reg  s13_t_31_reg;  // stage 13 copy of t
+wire s13_t_31_next;
+reg  s14_t_32_reg;  // stage 14 copy of t
+wire s14_t_32_next;
+reg  s15_t_32_reg;  // stage 15 copy of t
+wire s15_t_32_next;
+reg  s16_t_27_reg;  // stage 16 copy of t
+wire s16_t_27_next;
+reg  s17_t_27_reg;  // stage 17 copy of t
+wire s17_t_27_next;
+reg  s18_t_28_reg;  // stage 18 copy of t
+wire s18_t_28_next;
+reg  s19_t_27_reg;  // stage 19 copy of t
+wire s19_t_27_next;
+reg  s20_t_27_reg;  // stage 20 copy of t
+wire s20_t_27_next;
+reg  s21_t_26_reg;  // stage 21 copy of t
+wire s21_t_26_next;
+reg  s22_t_24_reg;  // stage 22 copy of t
+wire s22_t_24_next;
+reg  s23_t_23_reg;  // stage 23 copy of t
+wire s23_t_23_next;
+reg  s24_t_22_reg;  // stage 24 copy of t
+wire s24_t_22_next;
+reg  [15:0] s7_t_44_reg;  // stage 7 copy of t
+wire [15:0] s7_t_44_next;
+reg  [15:0] s8_t_44_reg;  // stage 8 copy of t
+wire [15:0] s8_t_44_next;
+reg  [15:0] s9_t_39_reg;  // stage 9 copy of t
+wire [15:0] s9_t_39_next;
+reg  [15:0] s10_t_41_reg;  // stage 10 copy of t
+wire [15:0] s10_t_41_next;
+reg  [15:0] s11_t_39_reg;  // stage 11 copy of t
+wire [15:0] s11_t_39_next;
+reg  [15:0] s12_t_37_reg;  // stage 12 copy of t
+wire [15:0] s12_t_37_next;
+reg  [15:0] s13_t_32_reg;  // stage 13 copy of t
+wire [15:0] s13_t_32_next;
+reg  [15:0] s14_t_33_reg;  // stage 14 copy of t
+wire [15:0] s14_t_33_next;
+reg  [15:0] s15_t_33_reg;  // stage 15 copy of t
+wire [15:0] s15_t_33_next;
+reg  [15:0] s16_t_28_reg;  // stage 16 copy of t
+wire [15:0] s16_t_28_next;
+reg  [15:0] s17_t_28_reg;  // stage 17 copy of t
+wire [15:0] s17_t_28_next;
+reg  [15:0] s18_t_29_reg;  // stage 18 copy of t
+wire [15:0] s18_t_29_next;
+reg  [15:0] s19_t_28_reg;  // stage 19 copy of t
+wire [15:0] s19_t_28_next;
+reg  [15:0] s20_t_28_reg;  // stage 20 copy of t
+wire [15:0] s20_t_28_next;
+reg  [15:0] s21_t_27_reg;  // stage 21 copy of t
+wire [15:0] s21_t_27_next;
+reg  [15:0] s22_t_25_reg;  // stage 22 copy of t
+wire [15:0] s22_t_25_next;
+reg  [15:0] s23_t_24_reg;  // stage 23 copy of t
+wire [15:0] s23_t_24_next;
+reg  [15:0] s24_t_23_reg;  // stage 24 copy of t
+wire [15:0] s24_t_23_next;
+reg  s7_t_45_reg;  // stage 7 copy of t
+wire s7_t_45_next;
+reg  s8_t_45_reg;  // stage 8 copy of t
+wire s8_t_45_next;
+reg  s9_t_40_reg;  // stage 9 copy of t
+wire s9_t_40_next;
+reg  s10_t_42_reg;  // stage 10 copy of t
+wire s10_t_42_next;
+reg  s11_t_40_reg;  // stage 11 copy of t
+wire s11_t_40_next;
+reg  s12_t_38_reg;  // stage 12 copy of t
+wire s12_t_38_next;
+reg  s13_t_33_reg;  // stage 13 copy of t
+wire s13_t_33_next;
+reg  s14_t_34_reg;  // stage 14 copy of t
+wire s14_t_34_next;
+reg  s15_t_34_reg;  // stage 15 copy of t
+wire s15_t_34_next;
+reg  s16_t_29_reg;  // stage 16 copy of t
+wire s16_t_29_next;
+reg  s17_t_29_reg;  // stage 17 copy of t
+wire s17_t_29_next;
+reg  s18_t_30_reg;  // stage 18 copy of t
+wire s18_t_30_next;
+reg  s19_t_29_reg;  // stage 19 copy of t
+wire s19_t_29_next;
+reg  s20_t_29_reg;  // stage 20 copy of t
+wire s20_t_29_next;
+reg  s21_t_28_reg;  // stage 21 copy of t
+wire s21_t_28_next;
+reg  s22_t_26_reg;  // stage 22 copy of t
+wire s22_t_26_next;
+reg  s23_t_25_reg;  // stage 23 copy of t
+wire s23_t_25_next;
+reg  s24_t_24_reg;  // stage 24 copy of t
+wire s24_t_24_next;
+reg  [15:0] s7_t_46_reg;  // stage 7 copy of t
+wire [15:0] s7_t_46_next;
+reg  [15:0] s8_t_46_reg;  // stage 8 copy of t
+wire [15:0] s8_t_46_next;
+reg  [15:0] s9_t_41_reg;  // stage 9 copy of t
+wire [15:0] s9_t_41_next;
+reg  [15:0] s10_t_43_reg;  // stage 10 copy of t
+wire [15:0] s10_t_43_next;
+reg  [15:0] s11_t_41_reg;  // stage 11 copy of t
+wire [15:0] s11_t_41_next;
+reg  [15:0] s12_t_39_reg;  // stage 12 copy of t
+wire [15:0] s12_t_39_next;
+reg  [15:0] s13_t_34_reg;  // stage 13 copy of t
+wire [15:0] s13_t_34_next;
+reg  [15:0] s14_t_35_reg;  // stage 14 copy of t
+wire [15:0] s14_t_35_next;
+reg  [15:0] s15_t_35_reg;  // stage 15 copy of t
+wire [15:0] s15_t_35_next;
+reg  [15:0] s16_t_30_reg;  // stage 16 copy of t
+wire [15:0] s16_t_30_next;
+reg  [15:0] s17_t_30_reg;  // stage 17 copy of t
+wire [15:0] s17_t_30_next;
+reg  [15:0] s18_t_31_reg;  // stage 18 copy of t
+wire [15:0] s18_t_31_next;
+reg  [15:0] s19_t_30_reg;  // stage 19 copy of t
+wire [15:0] s19_t_30_next;
+reg  [15:0] s20_t_30_reg;  // stage 20 copy of t
+wire [15:0] s20_t_30_next;
+reg  [15:0] s21_t_29_reg;  // stage 21 copy of t
+wire [15:0] s21_t_29_next;
+reg  [15:0] s22_t_27_reg;  // stage 22 copy of t
+wire [15:0] s22_t_27_next;
+reg  [15:0] s23_t_26_reg;  // stage 23 copy of t
+wire [15:0] s23_t_26_next;
+reg  [15:0] s24_t_25_reg;  // stage 24 copy of t
+wire [15:0] s24_t_25_next;
+reg  s7_t_47_reg;  // stage 7 copy of t
+wire s7_t_47_next;
+reg  s8_t_47_reg;  // stage 8 copy of t
+wire s8_t_47_next;
+reg  s9_t_42_reg;  // stage 9 copy of t
+wire s9_t_42_next;
+reg  s10_t_44_reg;  // stage 10 copy of t
+wire s10_t_44_next;
+reg  s11_t_42_reg;  // stage 11 copy of t
+wire s11_t_42_next;
+reg  s12_t_40_reg;  // stage 12 copy of t
+wire s12_t_40_next;
+reg  s13_t_35_reg;  // stage 13 copy of t
+wire s13_t_35_next;
+reg  s14_t_36_reg;  // stage 14 copy of t
+wire s14_t_36_next;
+reg  s15_t_36_reg;  // stage 15 copy of t
+wire s15_t_36_next;
+reg  s16_t_31_reg;  // stage 16 copy of t
+wire s16_t_31_next;
+reg  s17_t_31_reg;  // stage 17 copy of t
+wire s17_t_31_next;
+reg  s18_t_32_reg;  // stage 18 copy of t
+wire s18_t_32_next;
+reg  s19_t_31_reg;  // stage 19 copy of t
+wire s19_t_31_next;
+reg  s20_t_31_reg;  // stage 20 copy of t
+wire s20_t_31_next;
+reg  s21_t_30_reg;  // stage 21 copy of t
+wire s21_t_30_next;
+reg  s22_t_28_reg;  // stage 22 copy of t
+wire s22_t_28_next;
+reg  s23_t_27_reg;  // stage 23 copy of t
+wire s23_t_27_next;
+reg  s24_t_26_reg;  // stage 24 copy of t
+wire s24_t_26_next;
+reg  [15:0] s7_t_48_reg;  // stage 7 copy of t
+wire [15:0] s7_t_48_next;
+reg  [15:0] s8_t_48_reg;  // stage 8 copy of t
+wire [15:0] s8_t_48_next;
+reg  [15:0] s9_t_43_reg;  // stage 9 copy of t
+wire [15:0] s9_t_43_next;
+reg  [15:0] s10_t_45_reg;  // stage 10 copy of t
+wire [15:0] s10_t_45_next;
+reg  [15:0] s11_t_43_reg;  // stage 11 copy of t
+wire [15:0] s11_t_43_next;
+reg  [15:0] s12_t_41_reg;  // stage 12 copy of t
+wire [15:0] s12_t_41_next;
+reg  [15:0] s13_t_36_reg;  // stage 13 copy of t
+wire [15:0] s13_t_36_next;
+reg  [15:0] s14_t_37_reg;  // stage 14 copy of t
+wire [15:0] s14_t_37_next;
+reg  [15:0] s15_t_37_reg;  // stage 15 copy of t
+wire [15:0] s15_t_37_next;
+reg  [15:0] s16_t_32_reg;  // stage 16 copy of t
+wire [15:0] s16_t_32_next;
+reg  [15:0] s17_t_32_reg;  // stage 17 copy of t
+wire [15:0] s17_t_32_next;
+reg  [15:0] s18_t_33_reg;  // stage 18 copy of t
+wire [15:0] s18_t_33_next;
+reg  [15:0] s19_t_32_reg;  // stage 19 copy of t
+wire [15:0] s19_t_32_next;
+reg  [15:0] s20_t_32_reg;  // stage 20 copy of t
+wire [15:0] s20_t_32_next;
+reg  [15:0] s21_t_31_reg;  // stage 21 copy of t
+wire [15:0] s21_t_31_next;
+reg  [15:0] s22_t_29_reg;  // stage 22 copy of t
+wire [15:0] s22_t_29_next;
+reg  [15:0] s23_t_28_reg;  // stage 23 copy of t
+wire [15:0] s23_t_28_next;
+reg  [15:0] s24_t_27_reg;  // stage 24 copy of t
+wire [15:0] s24_t_27_next;
+reg  s7_t_49_reg;  // stage 7 copy of t
+wire s7_t_49_next;
+reg  s8_t_49_reg;  // stage 8 copy of t
+wire s8_t_49_next;
+reg  s9_t_44_reg;  // stage 9 copy of t
+wire s9_t_44_next;
+reg  s10_t_46_reg;  // stage 10 copy of t
+wire s10_t_46_next;
+reg  s11_t_44_reg;  // stage 11 copy of t
+wire s11_t_44_next;
+reg  s12_t_42_reg;  // stage 12 copy of t
+wire s12_t_42_next;
+reg  s13_t_37_reg;  // stage 13 copy of t
+wire s13_t_37_next;
+reg  s14_t_38_reg;  // stage 14 copy of t
+wire s14_t_38_next;
+reg  s15_t_38_reg;  // stage 15 copy of t
+wire s15_t_38_next;
+reg  s16_t_33_reg;  // stage 16 copy of t
+wire s16_t_33_next;
+reg  s17_t_33_reg;  // stage 17 copy of t
+wire s17_t_33_next;
+reg  s18_t_34_reg;  // stage 18 copy of t
+wire s18_t_34_next;
+reg  s19_t_33_reg;  // stage 19 copy of t
+wire s19_t_33_next;
+reg  s20_t_33_reg;  // stage 20 copy of t
+wire s20_t_33_next;
+reg  s21_t_32_reg;  // stage 21 copy of t
+wire s21_t_32_next;
+reg  s22_t_30_reg;  // stage 22 copy of t
+wire s22_t_30_next;
+reg  s23_t_29_reg;  // stage 23 copy of t
+wire s23_t_29_next;
+reg  s24_t_28_reg;  // stage 24 copy of t
+wire s24_t_28_next;
+reg  [15:0] s7_t_50_reg;  // stage 7 copy of t
+wire [15:0] s7_t_50_next;
+reg  [15:0] s8_t_50_reg;  // stage 8 copy of t
+wire [15:0] s8_t_50_next;
+reg  [15:0] s9_t_45_reg;  // stage 9 copy of t
+wire [15:0] s9_t_45_next;
+reg  [15:0] s10_t_47_reg;  // stage 10 copy of t
+wire [15:0] s10_t_47_next;
+reg  [15:0] s11_t_45_reg;  // stage 11 copy of t
+wire [15:0] s11_t_45_next;
+reg  [15:0] s12_t_43_reg;  // stage 12 copy of t
+wire [15:0] s12_t_43_next;
+reg  [15:0] s13_t_38_reg;  // stage 13 copy of t
+wire [15:0] s13_t_38_next;
+reg  [15:0] s14_t_39_reg;  // stage 14 copy of t
+wire [15:0] s14_t_39_next;
+reg  [15:0] s15_t_39_reg;  // stage 15 copy of t
+wire [15:0] s15_t_39_next;
+reg  [15:0] s16_t_34_reg;  // stage 16 copy of t
+wire [15:0] s16_t_34_next;
+reg  [15:0] s17_t_34_reg;  // stage 17 copy of t
+wire [15:0] s17_t_34_next;
+reg  [15:0] s18_t_35_reg;  // stage 18 copy of t
+wire [15:0] s18_t_35_next;
+reg  [15:0] s19_t_34_reg;  // stage 19 copy of t
+wire [15:0] s19_t_34_next;
+reg  [15:0] s20_t_34_reg;  // stage 20 copy of t
+wire [15:0] s20_t_34_next;
+reg  [15:0] s21_t_33_reg;  // stage 21 copy of t
+wire [15:0] s21_t_33_next;
+reg  [15:0] s22_t_31_reg;  // stage 22 copy of t
+wire [15:0] s22_t_31_next;
+reg  [15:0] s23_t_30_reg;  // stage 23 copy of t
+wire [15:0] s23_t_30_next;
+reg  [15:0] s24_t_29_reg;  // stage 24 copy of t
+wire [15:0] s24_t_29_next;
+reg  s7_t_51_reg;  // stage 7 copy of t
+wire s7_t_51_next;
+reg  s8_t_51_reg;  // stage 8 copy of t
+wire s8_t_51_next;
+reg  s9_t_46_reg;  // stage 9 copy of t
+wire s9_t_46_next;
+reg  s10_t_48_reg;  // stage 10 copy of t
+wire s10_t_48_next;
+reg  s11_t_46_reg;  // stage 11 copy of t
+wire s11_t_46_next;
+reg  s12_t_44_reg;  // stage 12 copy of t
+wire s12_t_44_next;
+reg  s13_t_39_reg;  // stage 13 copy of t
+wire s13_t_39_next;
+reg  s14_t_40_reg;  // stage 14 copy of t
+wire s14_t_40_next;
+reg  s15_t_40_reg;  // stage 15 copy of t
+wire s15_t_40_next;
+reg  s16_t_35_reg;  // stage 16 copy of t
+wire s16_t_35_next;
+reg  s17_t_35_reg;  // stage 17 copy of t
+wire s17_t_35_next;
+reg  s18_t_36_reg;  // stage 18 copy of t
+wire s18_t_36_next;
+reg  s19_t_35_reg;  // stage 19 copy of t
+wire s19_t_35_next;
+reg  s20_t_35_reg;  // stage 20 copy of t
+wire s20_t_35_next;
+reg  s21_t_34_reg;  // stage 21 copy of t
+wire s21_t_34_next;
+reg  s22_t_32_reg;  // stage 22 copy of t
+wire s22_t_32_next;
+reg  s23_t_31_reg;  // stage 23 copy of t
+wire s23_t_31_next;
+reg  s24_t_30_reg;  // stage 24 copy of t
+wire s24_t_30_next;
+reg  [15:0] s7_t_52_reg;  // stage 7 copy of t
+wire [15:0] s7_t_52_next;
+reg  [15:0] s8_t_52_reg;  // stage 8 copy of t
+wire [15:0] s8_t_52_next;
+reg  [15:0] s9_t_47_reg;  // stage 9 copy of t
+wire [15:0] s9_t_47_next;
+reg  [15:0] s10_t_49_reg;  // stage 10 copy of t
+wire [15:0] s10_t_49_next;
+reg  [15:0] s11_t_47_reg;  // stage 11 copy of t
+wire [15:0] s11_t_47_next;
+reg  [15:0] s12_t_45_reg;  // stage 12 copy of t
+wire [15:0] s12_t_45_next;
+reg  [15:0] s13_t_40_reg;  // stage 13 copy of t
+wire [15:0] s13_t_40_next;
+reg  [15:0] s14_t_41_reg;  // stage 14 copy of t
+wire [15:0] s14_t_41_next;
+reg  [15:0] s15_t_41_reg;  // stage 15 copy of t
+wire [15:0] s15_t_41_next;
+reg  [15:0] s16_t_36_reg;  // stage 16 copy of t
+wire [15:0] s16_t_36_next;
+reg  [15:0] s17_t_36_reg;  // stage 17 copy of t
+wire [15:0] s17_t_36_next;
+reg  [15:0] s18_t_37_reg;  // stage 18 copy of t
+wire [15:0] s18_t_37_next;
+reg  [15:0] s19_t_36_reg;  // stage 19 copy of t
+wire [15:0] s19_t_36_next;
+reg  [15:0] s20_t_36_reg;  // stage 20 copy of t
+wire [15:0] s20_t_36_next;
+reg  [15:0] s21_t_35_reg;  // stage 21 copy of t
+wire [15:0] s21_t_35_next;
+reg  [15:0] s22_t_33_reg;  // stage 22 copy of t
+wire [15:0] s22_t_33_next;
+reg  [15:0] s23_t_32_reg;  // stage 23 copy of t
+wire [15:0] s23_t_32_next;
+reg  [15:0] s24_t_31_reg;  // stage 24 copy of t
+wire [15:0] s24_t_31_next;
+reg  s7_t_53_reg;  // stage 7 copy of t
+wire s7_t_53_next;
+reg  s8_t_53_reg;  // stage 8 copy of t
+wire s8_t_53_next;
+reg  s9_t_48_reg;  // stage 9 copy of t
+wire s9_t_48_next;
+reg  s10_t_50_reg;  // stage 10 copy of t
+wire s10_t_50_next;
+reg  s11_t_48_reg;  // stage 11 copy of t
+wire s11_t_48_next;
+reg  s12_t_46_reg;  // stage 12 copy of t
+wire s12_t_46_next;
+reg  s13_t_41_reg;  // stage 13 copy of t
+wire s13_t_41_next;
+reg  s14_t_42_reg;  // stage 14 copy of t
+wire s14_t_42_next;
+reg  s15_t_42_reg;  // stage 15 copy of t
+wire s15_t_42_next;
+reg  s16_t_37_reg;  // stage 16 copy of t
+wire s16_t_37_next;
+reg  s17_t_37_reg;  // stage 17 copy of t
+wire s17_t_37_next;
+reg  s18_t_38_reg;  // stage 18 copy of t
+wire s18_t_38_next;
+reg  s19_t_37_reg;  // stage 19 copy of t
+wire s19_t_37_next;
+reg  s20_t_37_reg;  // stage 20 copy of t
+wire s20_t_37_next;
+reg  s21_t_36_reg;  // stage 21 copy of t
+wire s21_t_36_next;
+reg  s22_t_34_reg;  // stage 22 copy of t
+wire s22_t_34_next;
+reg  s23_t_33_reg;  // stage 23 copy of t
+wire s23_t_33_next;
+reg  s24_t_32_reg;  // stage 24 copy of t
+wire s24_t_32_next;
+reg  [15:0] s7_t_54_reg;  // stage 7 copy of t
+wire [15:0] s7_t_54_next;
+reg  [15:0] s8_t_54_reg;  // stage 8 copy of t
+wire [15:0] s8_t_54_next;
+reg  [15:0] s9_t_49_reg;  // stage 9 copy of t
+wire [15:0] s9_t_49_next;
+reg  [15:0] s10_t_51_reg;  // stage 10 copy of t
+wire [15:0] s10_t_51_next;
+reg  [15:0] s11_t_49_reg;  // stage 11 copy of t
+wire [15:0] s11_t_49_next;
+reg  [15:0] s12_t_47_reg;  // stage 12 copy of t
+wire [15:0] s12_t_47_next;
+reg  [15:0] s13_t_42_reg;  // stage 13 copy of t
+wire [15:0] s13_t_42_next;
+reg  [15:0] s14_t_43_reg;  // stage 14 copy of t
+wire [15:0] s14_t_43_next;
+reg  [15:0] s15_t_43_reg;  // stage 15 copy of t
+wire [15:0] s15_t_43_next;
+reg  [15:0] s16_t_38_reg;  // stage 16 copy of t
+wire [15:0] s16_t_38_next;
+reg  [15:0] s17_t_38_reg;  // stage 17 copy of t
+wire [15:0] s17_t_38_next;
+reg  [15:0] s18_t_39_reg;  // stage 18 copy of t
+wire [15:0] s18_t_39_next;
+reg  [15:0] s19_t_38_reg;  // stage 19 copy of t
+wire [15:0] s19_t_38_next;
+reg  [15:0] s20_t_38_reg;  // stage 20 copy of t
+wire [15:0] s20_t_38_next;
+reg  [15:0] s21_t_37_reg;  // stage 21 copy of t
+wire [15:0] s21_t_37_next;
+reg  [15:0] s22_t_35_reg;  // stage 22 copy of t
+wire [15:0] s22_t_35_next;
+reg  [15:0] s23_t_34_reg;  // stage 23 copy of t
+wire [15:0] s23_t_34_next;
+reg  [15:0] s24_t_33_reg;  // stage 24 copy of t
+wire [15:0] s24_t_33_next;
+reg  s2_t_46_reg;  // stage 2 copy of t
+wire s2_t_46_next;
+reg  s3_t_29_reg;  // stage 3 copy of t
+wire s3_t_29_next;
+reg  s4_t_33_reg;  // stage 4 copy of t
+wire s4_t_33_next;
+reg  s5_t_55_reg;  // stage 5 copy of t
+wire s5_t_55_next;
 reg  s5_inflight_is_send_reg;  // stage 5 copy of inflight_is_send
 wire s5_inflight_is_send_next;
 reg  s6_inflight_is_send_reg;  // stage 6 copy of inflight_is_send
@@ -3765,14 +3765,14 @@ reg  s4_ecn_reg;  // stage 4 copy of ecn
 wire s4_ecn_next;
 reg  s5_ecn_reg;  // stage 5 copy of ecn
 wire s5_ecn_next;
-reg  [2:0] s2_t_48_reg;  // stage 2 copy of t
-wire [2:0] s2_t_48_next;
-reg  [2:0] s3_t_31_reg;  // stage 3 copy of t
-wire [2:0] s3_t_31_next;
-reg  [2:0] s4_t_35_reg;  // stage 4 copy of t
-wire [2:0] s4_t_35_next;
-reg  [2:0] s5_t_57_reg;  // stage 5 copy of t
-wire [2:0] s5_t_57_next;
+reg  [2:0] s2_t_47_reg;  // stage 2 copy of t
+wire [2:0] s2_t_47_next;
+reg  [2:0] s3_t_30_reg;  // stage 3 copy of t
+wire [2:0] s3_t_30_next;
+reg  [2:0] s4_t_34_reg;  // stage 4 copy of t
+wire [2:0] s4_t_34_next;
+reg  [2:0] s5_t_56_reg;  // stage 5 copy of t
+wire [2:0] s5_t_56_next;
 reg  [2:0] s6_core_case_reg;  // stage 6 copy of core_case
 wire [2:0] s6_core_case_next;
 reg  [2:0] s7_core_case_reg;  // stage 7 copy of core_case
@@ -3783,34 +3783,16 @@ reg  [2:0] s9_core_case_reg;  // stage 9 copy of core_case
 wire [2:0] s9_core_case_next;
 reg  [2:0] s10_core_case_reg;  // stage 10 copy of core_case
 wire [2:0] s10_core_case_next;
-reg  [2:0] s6_t_58_reg;  // stage 6 copy of t
-wire [2:0] s6_t_58_next;
-reg  [2:0] s7_t_56_reg;  // stage 7 copy of t
-wire [2:0] s7_t_56_next;
-reg  [2:0] s8_t_56_reg;  // stage 8 copy of t
-wire [2:0] s8_t_56_next;
-reg  [2:0] s9_t_51_reg;  // stage 9 copy of t
-wire [2:0] s9_t_51_next;
-reg  [2:0] s10_t_53_reg;  // stage 10 copy of t
-wire [2:0] s10_t_53_next;
-reg  s2_t_49_reg;  // stage 2 copy of t
-wire s2_t_49_next;
-reg  s3_t_32_reg;  // stage 3 copy of t
-wire s3_t_32_next;
-reg  s4_t_36_reg;  // stage 4 copy of t
-wire s4_t_36_next;
-reg  s5_t_58_reg;  // stage 5 copy of t
-wire s5_t_58_next;
-reg  s6_t_59_reg;  // stage 6 copy of t
-wire s6_t_59_next;
-reg  s7_t_57_reg;  // stage 7 copy of t
-wire s7_t_57_next;
-reg  s8_t_57_reg;  // stage 8 copy of t
-wire s8_t_57_next;
-reg  s9_t_52_reg;  // stage 9 copy of t
-wire s9_t_52_next;
-reg  s10_t_54_reg;  // stage 10 copy of t
-wire s10_t_54_next;
+reg  [2:0] s6_t_57_reg;  // stage 6 copy of t
+wire [2:0] s6_t_57_next;
+reg  [2:0] s7_t_55_reg;  // stage 7 copy of t
+wire [2:0] s7_t_55_next;
+reg  [2:0] s8_t_55_reg;  // stage 8 copy of t
+wire [2:0] s8_t_55_next;
+reg  [2:0] s9_t_50_reg;  // stage 9 copy of t
+wire [2:0] s9_t_50_next;
+reg  [2:0] s10_t_52_reg;  // stage 10 copy of t
+wire [2:0] s10_t_52_next;
 reg  snoop_s1_reg;  // the word written in this cycle is stage 1's
 reg  snoop_s1_next;
 reg  snoop_s2_reg;  // the word written in this cycle is stage 2's
@@ -3863,42 +3845,42 @@ reg  [2:0] s23_kind_reg;  // stage 23 copy of kind
 wire [2:0] s23_kind_next;
 reg  [2:0] s24_kind_reg;  // stage 24 copy of kind
 wire [2:0] s24_kind_next;
-reg  [15:0] s7_t_58_reg;  // stage 7 copy of t
-wire [15:0] s7_t_58_next;
-reg  [15:0] s8_t_58_reg;  // stage 8 copy of t
-wire [15:0] s8_t_58_next;
-reg  [15:0] s9_t_53_reg;  // stage 9 copy of t
-wire [15:0] s9_t_53_next;
-reg  [15:0] s10_t_55_reg;  // stage 10 copy of t
-wire [15:0] s10_t_55_next;
-reg  [15:0] s11_t_51_reg;  // stage 11 copy of t
-wire [15:0] s11_t_51_next;
-reg  [15:0] s12_t_49_reg;  // stage 12 copy of t
-wire [15:0] s12_t_49_next;
-reg  [15:0] s13_t_44_reg;  // stage 13 copy of t
-wire [15:0] s13_t_44_next;
-reg  [15:0] s14_t_45_reg;  // stage 14 copy of t
-wire [15:0] s14_t_45_next;
-reg  [15:0] s15_t_45_reg;  // stage 15 copy of t
-wire [15:0] s15_t_45_next;
-reg  [15:0] s16_t_40_reg;  // stage 16 copy of t
-wire [15:0] s16_t_40_next;
-reg  [15:0] s17_t_40_reg;  // stage 17 copy of t
-wire [15:0] s17_t_40_next;
-reg  [15:0] s18_t_41_reg;  // stage 18 copy of t
-wire [15:0] s18_t_41_next;
-reg  [15:0] s19_t_40_reg;  // stage 19 copy of t
-wire [15:0] s19_t_40_next;
-reg  [15:0] s20_t_40_reg;  // stage 20 copy of t
-wire [15:0] s20_t_40_next;
-reg  [15:0] s21_t_39_reg;  // stage 21 copy of t
-wire [15:0] s21_t_39_next;
-reg  [15:0] s22_t_37_reg;  // stage 22 copy of t
-wire [15:0] s22_t_37_next;
-reg  [15:0] s23_t_36_reg;  // stage 23 copy of t
-wire [15:0] s23_t_36_next;
-reg  [15:0] s24_t_35_reg;  // stage 24 copy of t
-wire [15:0] s24_t_35_next;
+reg  [15:0] s7_t_56_reg;  // stage 7 copy of t
+wire [15:0] s7_t_56_next;
+reg  [15:0] s8_t_56_reg;  // stage 8 copy of t
+wire [15:0] s8_t_56_next;
+reg  [15:0] s9_t_51_reg;  // stage 9 copy of t
+wire [15:0] s9_t_51_next;
+reg  [15:0] s10_t_53_reg;  // stage 10 copy of t
+wire [15:0] s10_t_53_next;
+reg  [15:0] s11_t_50_reg;  // stage 11 copy of t
+wire [15:0] s11_t_50_next;
+reg  [15:0] s12_t_48_reg;  // stage 12 copy of t
+wire [15:0] s12_t_48_next;
+reg  [15:0] s13_t_43_reg;  // stage 13 copy of t
+wire [15:0] s13_t_43_next;
+reg  [15:0] s14_t_44_reg;  // stage 14 copy of t
+wire [15:0] s14_t_44_next;
+reg  [15:0] s15_t_44_reg;  // stage 15 copy of t
+wire [15:0] s15_t_44_next;
+reg  [15:0] s16_t_39_reg;  // stage 16 copy of t
+wire [15:0] s16_t_39_next;
+reg  [15:0] s17_t_39_reg;  // stage 17 copy of t
+wire [15:0] s17_t_39_next;
+reg  [15:0] s18_t_40_reg;  // stage 18 copy of t
+wire [15:0] s18_t_40_next;
+reg  [15:0] s19_t_39_reg;  // stage 19 copy of t
+wire [15:0] s19_t_39_next;
+reg  [15:0] s20_t_39_reg;  // stage 20 copy of t
+wire [15:0] s20_t_39_next;
+reg  [15:0] s21_t_38_reg;  // stage 21 copy of t
+wire [15:0] s21_t_38_next;
+reg  [15:0] s22_t_36_reg;  // stage 22 copy of t
+wire [15:0] s22_t_36_next;
+reg  [15:0] s23_t_35_reg;  // stage 23 copy of t
+wire [15:0] s23_t_35_next;
+reg  [15:0] s24_t_34_reg;  // stage 24 copy of t
+wire [15:0] s24_t_34_next;
 reg  s7_explored_reg;  // stage 7 copy of explored
 wire s7_explored_next;
 reg  s8_explored_reg;  // stage 8 copy of explored
@@ -3935,44 +3917,44 @@ reg  s23_explored_reg;  // stage 23 copy of explored
 wire s23_explored_next;
 reg  s24_explored_reg;  // stage 24 copy of explored
 wire s24_explored_next;
-reg  s6_t_60_reg;  // stage 6 copy of t
-wire s6_t_60_next;
-reg  s7_t_59_reg;  // stage 7 copy of t
-wire s7_t_59_next;
-reg  s8_t_59_reg;  // stage 8 copy of t
-wire s8_t_59_next;
-reg  s9_t_54_reg;  // stage 9 copy of t
-wire s9_t_54_next;
-reg  s10_t_56_reg;  // stage 10 copy of t
-wire s10_t_56_next;
-reg  s11_t_52_reg;  // stage 11 copy of t
-wire s11_t_52_next;
-reg  s12_t_50_reg;  // stage 12 copy of t
-wire s12_t_50_next;
-reg  s13_t_45_reg;  // stage 13 copy of t
-wire s13_t_45_next;
-reg  s14_t_46_reg;  // stage 14 copy of t
-wire s14_t_46_next;
-reg  s15_t_46_reg;  // stage 15 copy of t
-wire s15_t_46_next;
-reg  s16_t_41_reg;  // stage 16 copy of t
-wire s16_t_41_next;
-reg  s17_t_41_reg;  // stage 17 copy of t
-wire s17_t_41_next;
-reg  s18_t_42_reg;  // stage 18 copy of t
-wire s18_t_42_next;
-reg  s19_t_41_reg;  // stage 19 copy of t
-wire s19_t_41_next;
-reg  s20_t_41_reg;  // stage 20 copy of t
-wire s20_t_41_next;
-reg  s21_t_40_reg;  // stage 21 copy of t
-wire s21_t_40_next;
-reg  s22_t_38_reg;  // stage 22 copy of t
-wire s22_t_38_next;
-reg  s23_t_37_reg;  // stage 23 copy of t
-wire s23_t_37_next;
-reg  s24_t_36_reg;  // stage 24 copy of t
-wire s24_t_36_next;
+reg  s6_t_58_reg;  // stage 6 copy of t
+wire s6_t_58_next;
+reg  s7_t_57_reg;  // stage 7 copy of t
+wire s7_t_57_next;
+reg  s8_t_57_reg;  // stage 8 copy of t
+wire s8_t_57_next;
+reg  s9_t_52_reg;  // stage 9 copy of t
+wire s9_t_52_next;
+reg  s10_t_54_reg;  // stage 10 copy of t
+wire s10_t_54_next;
+reg  s11_t_51_reg;  // stage 11 copy of t
+wire s11_t_51_next;
+reg  s12_t_49_reg;  // stage 12 copy of t
+wire s12_t_49_next;
+reg  s13_t_44_reg;  // stage 13 copy of t
+wire s13_t_44_next;
+reg  s14_t_45_reg;  // stage 14 copy of t
+wire s14_t_45_next;
+reg  s15_t_45_reg;  // stage 15 copy of t
+wire s15_t_45_next;
+reg  s16_t_40_reg;  // stage 16 copy of t
+wire s16_t_40_next;
+reg  s17_t_40_reg;  // stage 17 copy of t
+wire s17_t_40_next;
+reg  s18_t_41_reg;  // stage 18 copy of t
+wire s18_t_41_next;
+reg  s19_t_40_reg;  // stage 19 copy of t
+wire s19_t_40_next;
+reg  s20_t_40_reg;  // stage 20 copy of t
+wire s20_t_40_next;
+reg  s21_t_39_reg;  // stage 21 copy of t
+wire s21_t_39_next;
+reg  s22_t_37_reg;  // stage 22 copy of t
+wire s22_t_37_next;
+reg  s23_t_36_reg;  // stage 23 copy of t
+wire s23_t_36_next;
+reg  s24_t_35_reg;  // stage 24 copy of t
+wire s24_t_35_next;
 reg  [2:0] s11_case_result_reg;  // stage 11 copy of case_result
 wire [2:0] s11_case_result_next;
 reg  [2:0] s12_case_result_reg;  // stage 12 copy of case_result
@@ -4001,16 +3983,44 @@ reg  [2:0] s23_case_result_reg;  // stage 23 copy of case_result
 wire [2:0] s23_case_result_next;
 reg  [2:0] s24_case_result_reg;  // stage 24 copy of case_result
 wire [2:0] s24_case_result_next;
-reg  s6_t_61_reg;  // stage 6 copy of t
-wire s6_t_61_next;
-reg  s7_t_60_reg;  // stage 7 copy of t
-wire s7_t_60_next;
-reg  s8_t_60_reg;  // stage 8 copy of t
-wire s8_t_60_next;
-reg  s9_t_55_reg;  // stage 9 copy of t
-wire s9_t_55_next;
-reg  s10_t_57_reg;  // stage 10 copy of t
-wire s10_t_57_next;
+reg  s6_t_59_reg;  // stage 6 copy of t
+wire s6_t_59_next;
+reg  s7_t_58_reg;  // stage 7 copy of t
+wire s7_t_58_next;
+reg  s8_t_58_reg;  // stage 8 copy of t
+wire s8_t_58_next;
+reg  s9_t_53_reg;  // stage 9 copy of t
+wire s9_t_53_next;
+reg  s10_t_55_reg;  // stage 10 copy of t
+wire s10_t_55_next;
+reg  s11_t_52_reg;  // stage 11 copy of t
+wire s11_t_52_next;
+reg  s12_t_50_reg;  // stage 12 copy of t
+wire s12_t_50_next;
+reg  s13_t_45_reg;  // stage 13 copy of t
+wire s13_t_45_next;
+reg  s14_t_46_reg;  // stage 14 copy of t
+wire s14_t_46_next;
+reg  s15_t_46_reg;  // stage 15 copy of t
+wire s15_t_46_next;
+reg  s16_t_41_reg;  // stage 16 copy of t
+wire s16_t_41_next;
+reg  s17_t_41_reg;  // stage 17 copy of t
+wire s17_t_41_next;
+reg  s18_t_42_reg;  // stage 18 copy of t
+wire s18_t_42_next;
+reg  s19_t_41_reg;  // stage 19 copy of t
+wire s19_t_41_next;
+reg  s20_t_41_reg;  // stage 20 copy of t
+wire s20_t_41_next;
+reg  s21_t_40_reg;  // stage 21 copy of t
+wire s21_t_40_next;
+reg  s22_t_38_reg;  // stage 22 copy of t
+wire s22_t_38_next;
+reg  s23_t_37_reg;  // stage 23 copy of t
+wire s23_t_37_next;
+reg  s24_t_36_reg;  // stage 24 copy of t
+wire s24_t_36_next;
 reg  s11_t_53_reg;  // stage 11 copy of t
 wire s11_t_53_next;
 reg  s12_t_51_reg;  // stage 12 copy of t
@@ -4039,34 +4049,6 @@ reg  s23_t_38_reg;  // stage 23 copy of t
 wire s23_t_38_next;
 reg  s24_t_37_reg;  // stage 24 copy of t
 wire s24_t_37_next;
-reg  s11_t_54_reg;  // stage 11 copy of t
-wire s11_t_54_next;
-reg  s12_t_52_reg;  // stage 12 copy of t
-wire s12_t_52_next;
-reg  s13_t_47_reg;  // stage 13 copy of t
-wire s13_t_47_next;
-reg  s14_t_48_reg;  // stage 14 copy of t
-wire s14_t_48_next;
-reg  s15_t_48_reg;  // stage 15 copy of t
-wire s15_t_48_next;
-reg  s16_t_43_reg;  // stage 16 copy of t
-wire s16_t_43_next;
-reg  s17_t_43_reg;  // stage 17 copy of t
-wire s17_t_43_next;
-reg  s18_t_44_reg;  // stage 18 copy of t
-wire s18_t_44_next;
-reg  s19_t_43_reg;  // stage 19 copy of t
-wire s19_t_43_next;
-reg  s20_t_43_reg;  // stage 20 copy of t
-wire s20_t_43_next;
-reg  s21_t_42_reg;  // stage 21 copy of t
-wire s21_t_42_next;
-reg  s22_t_40_reg;  // stage 22 copy of t
-wire s22_t_40_next;
-reg  s23_t_39_reg;  // stage 23 copy of t
-wire s23_t_39_next;
-reg  s24_t_38_reg;  // stage 24 copy of t
-wire s24_t_38_next;
 reg  [4:0] out_rd_ptr_reg;  // result buffer head
 reg  [4:0] out_rd_ptr_next;
 reg  [4:0] out_wr_ptr_reg;  // result buffer next free entry
@@ -4731,34 +4713,34 @@ wire _s2_error_next_0 = 3'd5 <= s1_kind_reg;
 wire _s2_error_next_1 = 16'd4096 <= s1_conn_reg;
 wire s1_error = _s2_error_next_0 | _s2_error_next_1;
 wire inflight_is_send = s1_kind_reg == 3'd1;
-wire _s2_t_next_0 = ~inflight_is_send;
-wire [14:0] _s2_t_2_next_0 = {1'd0, s1_size_reg};
-wire [14:0] _s2_t_2_next_1 = _s2_t_2_next_0 + 15'd63;
-wire [8:0] size_units = _s2_t_2_next_1[14:6];
-wire [15:0] _s2_t_2_next_2 = {7'd0, size_units};
+wire cc_active = ~inflight_is_send;
+wire [14:0] _s2_t_next_0 = {1'd0, s1_size_reg};
+wire [14:0] _s2_t_next_1 = _s2_t_next_0 + 15'd63;
+wire [8:0] size_units = _s2_t_next_1[14:6];
+wire [15:0] _s2_t_next_2 = {7'd0, size_units};
 wire [14:0] cur_cc_ignore_left = s4_cur_reg[53:39];
 wire [15:0] _s5_qa_called_next_0 = {1'd0, cur_cc_ignore_left};
-wire qa_called = _s5_qa_called_next_0 <= s4_t_2_reg;
-wire [15:0] _s2_t_3_next_0 = {7'd0, size_units};
+wire qa_called = _s5_qa_called_next_0 <= s4_t_reg;
+wire [15:0] _s2_t_2_next_0 = {7'd0, size_units};
 wire inflight_is_open = s1_kind_reg == 3'd0;
-wire [2:0] _s2_t_4_next_0 = s1_kind_reg - 3'd1;
-wire [2:0] cc_kind = inflight_is_open ? 3'd0 : _s2_t_4_next_0;
-wire _s2_t_4_next_1 = cc_kind == 3'd1;
+wire [2:0] _s2_t_3_next_0 = s1_kind_reg - 3'd1;
+wire [2:0] cc_kind = inflight_is_open ? 3'd0 : _s2_t_3_next_0;
+wire _s2_t_3_next_1 = cc_kind == 3'd1;
 wire [14:0] cur_cc_acked = s4_cur_reg[38:24];
 wire [15:0] _s5_acked1_next_0 = {1'd0, cur_cc_acked};
-wire [15:0] acked_no_wrap_sum = _s5_acked1_next_0 + s4_t_3_reg;
+wire [15:0] acked_no_wrap_sum = _s5_acked1_next_0 + s4_t_2_reg;
 wire _s5_acked1_next_1 = acked_no_wrap_sum[15];
 wire _s5_acked1_next_2 = _s5_acked1_next_1;
 wire [14:0] _s5_acked1_next_3 = acked_no_wrap_sum[14:0];
 wire [14:0] acked1 = _s5_acked1_next_2 ? 15'd32767 : _s5_acked1_next_3;
-wire [14:0] acked_in = s4_t_4_reg ? acked1 : cur_cc_acked;
+wire [14:0] acked_in = s4_t_3_reg ? acked1 : cur_cc_acked;
 wire [10:0] nowq = s1_now_reg[18:8];
 wire [10:0] qa_win_lo = nowq + 11'd1;
 wire [10:0] qa_win_hi = nowq + 11'd51;
 wire _s2_qa_win_wraps_next_0 = 11'd1997 <= nowq;
 wire _s2_qa_win_wraps_next_1 = nowq != 11'd2047;
 wire qa_win_wraps = _s2_qa_win_wraps_next_0 & _s2_qa_win_wraps_next_1;
-wire _s2_t_5_next_0 = cc_kind == 3'd2;
+wire _s2_t_4_next_0 = cc_kind == 3'd2;
 wire [10:0] cur_cc_win_end = s4_cur_reg[79:69];
 wire _s5_qa_fire_next_0 = s4_qa_win_lo_reg <= cur_cc_win_end;
 wire _s5_qa_fire_next_1 = cur_cc_win_end <= s4_qa_win_hi_reg;
@@ -4769,7 +4751,7 @@ wire _s5_qa_fire_next_4 = |cur_cc_win_end;
 wire _s5_qa_fire_next_5 = qa_win_open & _s5_qa_fire_next_4;
 wire qa_roll = ~_s5_qa_fire_next_5;
 wire cur_cc_trigger = s4_cur_reg[80];
-wire _s5_qa_fire_next_6 = cur_cc_trigger | s4_t_5_reg;
+wire _s5_qa_fire_next_6 = cur_cc_trigger | s4_t_4_reg;
 wire _s5_qa_fire_next_7 = _s5_qa_fire_next_6 | 1'd0;
 wire _s5_qa_fire_next_8 = |cur_cc_win_end;
 wire qa_asked = _s5_qa_fire_next_7 & _s5_qa_fire_next_8;
@@ -4787,32 +4769,32 @@ wire [34:0] _s8_qa_scaled_next_0 = s7_qa_scaled_pp00_reg;
 wire [37:0] _s8_qa_scaled_next_1 = {3'd0, _s8_qa_scaled_next_0};
 wire [37:0] _s8_qa_scaled_next_2 = {s7_qa_scaled_pp10_reg, 18'h0};
 wire [37:0] qa_scaled = _s8_qa_scaled_next_1 + _s8_qa_scaled_next_2;
-wire _s2_t_6_next_0 = cc_kind == 3'd3;
-wire [16:0] _s2_t_7_next_0 = {s1_size_reg, 3'd0};
-wire [23:0] size_c = {7'd0, _s2_t_7_next_0};
-wire [24:0] _s2_t_7_next_1 = {1'd0, size_c};
+wire _s2_t_5_next_0 = cc_kind == 3'd3;
+wire [16:0] _s2_t_6_next_0 = {s1_size_reg, 3'd0};
+wire [23:0] size_c = {7'd0, _s2_t_6_next_0};
+wire [24:0] _s2_t_6_next_1 = {1'd0, size_c};
 wire [23:0] cur_cc_c = s4_cur_reg[23:0];
 wire [24:0] _s5_c_loss_next_0 = {1'd0, cur_cc_c};
-wire [24:0] _s5_c_loss_next_1 = _s5_c_loss_next_0 - s4_t_7_reg;
+wire [24:0] _s5_c_loss_next_1 = _s5_c_loss_next_0 - s4_t_6_reg;
 wire _s5_c_loss_next_2 = _s5_c_loss_next_1[24];
 wire [23:0] _s5_c_loss_next_3 = _s5_c_loss_next_1[23:0];
 wire [23:0] c_loss = _s5_c_loss_next_2 ? 24'h0 : _s5_c_loss_next_3;
 wire _s2_is_loss_next_0 = cc_kind == 3'd2;
 wire _s2_is_loss_next_1 = cc_kind == 3'd3;
 wire is_loss = _s2_is_loss_next_0 | _s2_is_loss_next_1;
-wire _s6_t_2_next_0 = ~s5_qa_called_reg;
-wire timeout_ignored = s5_t_2_reg & _s6_t_2_next_0;
+wire _s6_t_next_0 = ~s5_qa_called_reg;
+wire timeout_ignored = s5_t_reg & _s6_t_next_0;
 wire [23:0] c_loss_nscc = timeout_ignored ? s5_cur_cc_c_reg : s5_c_loss_reg;
-wire [23:0] _s6_t_2_next_1 = s5_is_loss_reg ? c_loss_nscc : s5_cur_cc_c_reg;
+wire [23:0] _s6_t_next_1 = s5_is_loss_reg ? c_loss_nscc : s5_cur_cc_c_reg;
 wire [23:0] _s9_c_qa_next_0 = s8_qa_scaled_reg[36:13];
-wire [23:0] _s9_c_qa_next_1 = s8_qa_fire_reg ? _s9_c_qa_next_0 : s8_t_2_reg;
-wire [14:0] _s2_t_8_next_0 = {1'd0, s1_size_reg};
-wire [14:0] _s2_t_8_next_1 = _s2_t_8_next_0 + 15'd63;
-wire [8:0] fi_size_units = _s2_t_8_next_1[14:6];
-wire [15:0] _s2_t_8_next_2 = {7'd0, fi_size_units};
+wire [23:0] _s9_c_qa_next_1 = s8_qa_fire_reg ? _s9_c_qa_next_0 : s8_t_reg;
+wire [14:0] _s2_t_7_next_0 = {1'd0, s1_size_reg};
+wire [14:0] _s2_t_7_next_1 = _s2_t_7_next_0 + 15'd63;
+wire [8:0] fi_size_units = _s2_t_7_next_1[14:6];
+wire [15:0] _s2_t_7_next_2 = {7'd0, fi_size_units};
 wire [14:0] cur_cc_count = s4_cur_reg[68:54];
 wire [15:0] _s5_fi_count_sum_next_0 = {1'd0, cur_cc_count};
-wire [15:0] fi_count_no_wrap_sum = _s5_fi_count_sum_next_0 + s4_t_8_reg;
+wire [15:0] fi_count_no_wrap_sum = _s5_fi_count_sum_next_0 + s4_t_7_reg;
 wire _s5_fi_count_sum_next_1 = fi_count_no_wrap_sum[15];
 wire _s5_fi_count_sum_next_2 = _s5_fi_count_sum_next_1;
 wire [14:0] _s5_fi_count_sum_next_3 = fi_count_no_wrap_sum[14:0];
@@ -4825,13 +4807,13 @@ wire [14:0] _s10_fi_fire_next_0 = s9_c_qa_reg[23:9];
 wire _s10_fi_fire_next_1 = _s10_fi_fire_next_0 < s9_fi_count_sum_reg;
 wire _s10_fi_fire_next_2 = _s10_fi_fire_next_1 | s9_cur_cc_increase_reg;
 wire fi_fire = s9_fi_uncongested_reg & _s10_fi_fire_next_2;
-wire ack_run = s5_t_3_reg & s5_qa_called_reg;
-wire [24:0] _s10_t_2_next_0 = {1'd0, s9_c_qa_reg};
-wire [24:0] _s10_t_2_next_1 = _s10_t_2_next_0 + 25'h10000;
-wire [24:0] _s10_t_4_next_0 = {1'd0, s9_c_qa_reg};
+wire ack_run = s5_t_2_reg & s5_qa_called_reg;
+wire [24:0] _s10_t_next_0 = {1'd0, s9_c_qa_reg};
+wire [24:0] _s10_t_next_1 = _s10_t_next_0 + 25'h10000;
+wire [24:0] _s10_t_3_next_0 = {1'd0, s9_c_qa_reg};
 wire fi_fired = s10_fi_fire_reg & s10_ack_run_reg;
-wire [24:0] _s11_c_early_next_0 = s10_fi_fire_reg ? s10_t_2_reg : s10_t_3_reg;
-wire [24:0] c_early = fi_fired ? _s11_c_early_next_0 : s10_t_4_reg;
+wire [24:0] _s11_c_early_next_0 = s10_fi_fire_reg ? s10_t_reg : s10_t_2_reg;
+wire [24:0] c_early = fi_fired ? _s11_c_early_next_0 : s10_t_3_reg;
 wire _s5_recip_c_lead_next_0 = 1'd0 | 1'd0;
 wire _s5_recip_c_lead_next_1 = 1'd0 | 1'd0;
 wire _s5_recip_c_lead_next_2 = _s5_recip_c_lead_next_0 | _s5_recip_c_lead_next_1;
@@ -4911,39 +4893,39 @@ wire [2:0] _s5_recip_c_lead_next_75 = _s5_recip_c_lead_next_51 ? _s5_recip_c_lea
 wire [3:0] _s5_recip_c_lead_next_76 = {_s5_recip_c_lead_next_51, _s5_recip_c_lead_next_75};
 wire [3:0] _s5_recip_c_lead_next_77 = _s5_recip_c_lead_next_22 ? _s5_recip_c_lead_next_36 : _s5_recip_c_lead_next_76;
 wire [4:0] recip_c_lead = {_s5_recip_c_lead_next_22, _s5_recip_c_lead_next_77};
-wire _s5_t_4_next_0 = cur_cc_c[0];
-wire [9:0] _s5_t_4_next_1 = {_s5_t_4_next_0, 9'd0};
-wire [1:0] _s5_t_5_next_0 = cur_cc_c[1:0];
-wire [9:0] _s5_t_5_next_1 = {_s5_t_5_next_0, 8'd0};
-wire [2:0] _s5_t_6_next_0 = cur_cc_c[2:0];
-wire [9:0] _s5_t_6_next_1 = {_s5_t_6_next_0, 7'd0};
-wire [3:0] _s5_t_7_next_0 = cur_cc_c[3:0];
-wire [9:0] _s5_t_7_next_1 = {_s5_t_7_next_0, 6'd0};
-wire [4:0] _s5_t_8_next_0 = cur_cc_c[4:0];
-wire [9:0] _s5_t_8_next_1 = {_s5_t_8_next_0, 5'd0};
-wire [5:0] _s5_t_9_next_0 = cur_cc_c[5:0];
-wire [9:0] _s5_t_9_next_1 = {_s5_t_9_next_0, 4'd0};
-wire [6:0] _s5_t_10_next_0 = cur_cc_c[6:0];
-wire [9:0] _s5_t_10_next_1 = {_s5_t_10_next_0, 3'd0};
-wire [7:0] _s5_t_11_next_0 = cur_cc_c[7:0];
-wire [9:0] _s5_t_11_next_1 = {_s5_t_11_next_0, 2'd0};
-wire [8:0] _s5_t_12_next_0 = cur_cc_c[8:0];
-wire [9:0] _s5_t_12_next_1 = {_s5_t_12_next_0, 1'd0};
-wire [9:0] _s5_t_13_next_0 = cur_cc_c[9:0];
-wire [9:0] _s5_t_14_next_0 = cur_cc_c[10:1];
-wire [9:0] _s5_t_15_next_0 = cur_cc_c[11:2];
-wire [9:0] _s5_t_16_next_0 = cur_cc_c[12:3];
-wire [9:0] _s5_t_17_next_0 = cur_cc_c[13:4];
-wire [9:0] _s5_t_18_next_0 = cur_cc_c[14:5];
-wire [9:0] _s5_t_19_next_0 = cur_cc_c[15:6];
-wire [9:0] _s5_t_20_next_0 = cur_cc_c[16:7];
-wire [9:0] _s5_t_21_next_0 = cur_cc_c[17:8];
-wire [9:0] _s5_t_22_next_0 = cur_cc_c[18:9];
-wire [9:0] _s5_t_23_next_0 = cur_cc_c[19:10];
-wire [9:0] _s5_t_24_next_0 = cur_cc_c[20:11];
-wire [9:0] _s5_t_25_next_0 = cur_cc_c[21:12];
-wire [9:0] _s5_t_26_next_0 = cur_cc_c[22:13];
-wire [9:0] recip_c_mantissa = s5_recip_c_lead_reg[4] ? (s5_recip_c_lead_reg[3] ? s5_t_26_reg : (s5_recip_c_lead_reg[2] ? (s5_recip_c_lead_reg[1] ? (s5_recip_c_lead_reg[0] ? s5_t_26_reg : s5_t_25_reg) : (s5_recip_c_lead_reg[0] ? s5_t_24_reg : s5_t_23_reg)) : (s5_recip_c_lead_reg[1] ? (s5_recip_c_lead_reg[0] ? s5_t_22_reg : s5_t_21_reg) : (s5_recip_c_lead_reg[0] ? s5_t_20_reg : s5_t_19_reg)))) : (s5_recip_c_lead_reg[3] ? (s5_recip_c_lead_reg[2] ? (s5_recip_c_lead_reg[1] ? (s5_recip_c_lead_reg[0] ? s5_t_18_reg : s5_t_17_reg) : (s5_recip_c_lead_reg[0] ? s5_t_16_reg : s5_t_15_reg)) : (s5_recip_c_lead_reg[1] ? (s5_recip_c_lead_reg[0] ? s5_t_14_reg : s5_t_13_reg) : (s5_recip_c_lead_reg[0] ? s5_t_12_reg : s5_t_11_reg))) : (s5_recip_c_lead_reg[2] ? (s5_recip_c_lead_reg[1] ? (s5_recip_c_lead_reg[0] ? s5_t_10_reg : s5_t_9_reg) : (s5_recip_c_lead_reg[0] ? s5_t_8_reg : s5_t_7_reg)) : (s5_recip_c_lead_reg[1] ? (s5_recip_c_lead_reg[0] ? s5_t_6_reg : s5_t_5_reg) : (s5_recip_c_lead_reg[0] ? s5_t_4_reg : 10'd0))));
+wire _s5_t_3_next_0 = cur_cc_c[0];
+wire [9:0] _s5_t_3_next_1 = {_s5_t_3_next_0, 9'd0};
+wire [1:0] _s5_t_4_next_0 = cur_cc_c[1:0];
+wire [9:0] _s5_t_4_next_1 = {_s5_t_4_next_0, 8'd0};
+wire [2:0] _s5_t_5_next_0 = cur_cc_c[2:0];
+wire [9:0] _s5_t_5_next_1 = {_s5_t_5_next_0, 7'd0};
+wire [3:0] _s5_t_6_next_0 = cur_cc_c[3:0];
+wire [9:0] _s5_t_6_next_1 = {_s5_t_6_next_0, 6'd0};
+wire [4:0] _s5_t_7_next_0 = cur_cc_c[4:0];
+wire [9:0] _s5_t_7_next_1 = {_s5_t_7_next_0, 5'd0};
+wire [5:0] _s5_t_8_next_0 = cur_cc_c[5:0];
+wire [9:0] _s5_t_8_next_1 = {_s5_t_8_next_0, 4'd0};
+wire [6:0] _s5_t_9_next_0 = cur_cc_c[6:0];
+wire [9:0] _s5_t_9_next_1 = {_s5_t_9_next_0, 3'd0};
+wire [7:0] _s5_t_10_next_0 = cur_cc_c[7:0];
+wire [9:0] _s5_t_10_next_1 = {_s5_t_10_next_0, 2'd0};
+wire [8:0] _s5_t_11_next_0 = cur_cc_c[8:0];
+wire [9:0] _s5_t_11_next_1 = {_s5_t_11_next_0, 1'd0};
+wire [9:0] _s5_t_12_next_0 = cur_cc_c[9:0];
+wire [9:0] _s5_t_13_next_0 = cur_cc_c[10:1];
+wire [9:0] _s5_t_14_next_0 = cur_cc_c[11:2];
+wire [9:0] _s5_t_15_next_0 = cur_cc_c[12:3];
+wire [9:0] _s5_t_16_next_0 = cur_cc_c[13:4];
+wire [9:0] _s5_t_17_next_0 = cur_cc_c[14:5];
+wire [9:0] _s5_t_18_next_0 = cur_cc_c[15:6];
+wire [9:0] _s5_t_19_next_0 = cur_cc_c[16:7];
+wire [9:0] _s5_t_20_next_0 = cur_cc_c[17:8];
+wire [9:0] _s5_t_21_next_0 = cur_cc_c[18:9];
+wire [9:0] _s5_t_22_next_0 = cur_cc_c[19:10];
+wire [9:0] _s5_t_23_next_0 = cur_cc_c[20:11];
+wire [9:0] _s5_t_24_next_0 = cur_cc_c[21:12];
+wire [9:0] _s5_t_25_next_0 = cur_cc_c[22:13];
+wire [9:0] recip_c_mantissa = s5_recip_c_lead_reg[4] ? (s5_recip_c_lead_reg[3] ? s5_t_25_reg : (s5_recip_c_lead_reg[2] ? (s5_recip_c_lead_reg[1] ? (s5_recip_c_lead_reg[0] ? s5_t_25_reg : s5_t_24_reg) : (s5_recip_c_lead_reg[0] ? s5_t_23_reg : s5_t_22_reg)) : (s5_recip_c_lead_reg[1] ? (s5_recip_c_lead_reg[0] ? s5_t_21_reg : s5_t_20_reg) : (s5_recip_c_lead_reg[0] ? s5_t_19_reg : s5_t_18_reg)))) : (s5_recip_c_lead_reg[3] ? (s5_recip_c_lead_reg[2] ? (s5_recip_c_lead_reg[1] ? (s5_recip_c_lead_reg[0] ? s5_t_17_reg : s5_t_16_reg) : (s5_recip_c_lead_reg[0] ? s5_t_15_reg : s5_t_14_reg)) : (s5_recip_c_lead_reg[1] ? (s5_recip_c_lead_reg[0] ? s5_t_13_reg : s5_t_12_reg) : (s5_recip_c_lead_reg[0] ? s5_t_11_reg : s5_t_10_reg))) : (s5_recip_c_lead_reg[2] ? (s5_recip_c_lead_reg[1] ? (s5_recip_c_lead_reg[0] ? s5_t_9_reg : s5_t_8_reg) : (s5_recip_c_lead_reg[0] ? s5_t_7_reg : s5_t_6_reg)) : (s5_recip_c_lead_reg[1] ? (s5_recip_c_lead_reg[0] ? s5_t_5_reg : s5_t_4_reg) : (s5_recip_c_lead_reg[0] ? s5_t_3_reg : 10'd0))));
 reg  [10:0] recip_c_recip;
 always @* begin
     case (s6_recip_c_mantissa_reg)
@@ -6048,35 +6030,35 @@ wire [2:0] _s2_recip_rtt_lead_next_71 = _s2_recip_rtt_lead_next_47 ? _s2_recip_r
 wire [3:0] _s2_recip_rtt_lead_next_72 = {_s2_recip_rtt_lead_next_47, _s2_recip_rtt_lead_next_71};
 wire [3:0] _s2_recip_rtt_lead_next_73 = _s2_recip_rtt_lead_next_18 ? _s2_recip_rtt_lead_next_32 : _s2_recip_rtt_lead_next_72;
 wire [4:0] recip_rtt_lead = {_s2_recip_rtt_lead_next_18, _s2_recip_rtt_lead_next_73};
-wire _s2_t_9_next_0 = s1_rtt_reg[0];
-wire [9:0] _s2_t_9_next_1 = {_s2_t_9_next_0, 9'd0};
-wire [1:0] _s2_t_10_next_0 = s1_rtt_reg[1:0];
-wire [9:0] _s2_t_10_next_1 = {_s2_t_10_next_0, 8'd0};
-wire [2:0] _s2_t_11_next_0 = s1_rtt_reg[2:0];
-wire [9:0] _s2_t_11_next_1 = {_s2_t_11_next_0, 7'd0};
-wire [3:0] _s2_t_12_next_0 = s1_rtt_reg[3:0];
-wire [9:0] _s2_t_12_next_1 = {_s2_t_12_next_0, 6'd0};
-wire [4:0] _s2_t_13_next_0 = s1_rtt_reg[4:0];
-wire [9:0] _s2_t_13_next_1 = {_s2_t_13_next_0, 5'd0};
-wire [5:0] _s2_t_14_next_0 = s1_rtt_reg[5:0];
-wire [9:0] _s2_t_14_next_1 = {_s2_t_14_next_0, 4'd0};
-wire [6:0] _s2_t_15_next_0 = s1_rtt_reg[6:0];
-wire [9:0] _s2_t_15_next_1 = {_s2_t_15_next_0, 3'd0};
-wire [7:0] _s2_t_16_next_0 = s1_rtt_reg[7:0];
-wire [9:0] _s2_t_16_next_1 = {_s2_t_16_next_0, 2'd0};
-wire [8:0] _s2_t_17_next_0 = s1_rtt_reg[8:0];
-wire [9:0] _s2_t_17_next_1 = {_s2_t_17_next_0, 1'd0};
-wire [9:0] _s2_t_18_next_0 = s1_rtt_reg[9:0];
-wire [9:0] _s2_t_19_next_0 = s1_rtt_reg[10:1];
-wire [9:0] _s2_t_20_next_0 = s1_rtt_reg[11:2];
-wire [9:0] _s2_t_21_next_0 = s1_rtt_reg[12:3];
-wire [9:0] _s2_t_22_next_0 = s1_rtt_reg[13:4];
-wire [9:0] _s2_t_23_next_0 = s1_rtt_reg[14:5];
-wire [9:0] _s2_t_24_next_0 = s1_rtt_reg[15:6];
-wire [9:0] _s2_t_25_next_0 = s1_rtt_reg[16:7];
-wire [9:0] _s2_t_26_next_0 = s1_rtt_reg[17:8];
-wire [9:0] _s2_t_27_next_0 = s1_rtt_reg[18:9];
-wire [9:0] recip_rtt_mantissa = s2_recip_rtt_lead_reg[4] ? (s2_recip_rtt_lead_reg[3] ? s2_t_27_reg : (s2_recip_rtt_lead_reg[2] ? s2_t_27_reg : (s2_recip_rtt_lead_reg[1] ? (s2_recip_rtt_lead_reg[0] ? s2_t_27_reg : s2_t_26_reg) : (s2_recip_rtt_lead_reg[0] ? s2_t_25_reg : s2_t_24_reg)))) : (s2_recip_rtt_lead_reg[3] ? (s2_recip_rtt_lead_reg[2] ? (s2_recip_rtt_lead_reg[1] ? (s2_recip_rtt_lead_reg[0] ? s2_t_23_reg : s2_t_22_reg) : (s2_recip_rtt_lead_reg[0] ? s2_t_21_reg : s2_t_20_reg)) : (s2_recip_rtt_lead_reg[1] ? (s2_recip_rtt_lead_reg[0] ? s2_t_19_reg : s2_t_18_reg) : (s2_recip_rtt_lead_reg[0] ? s2_t_17_reg : s2_t_16_reg))) : (s2_recip_rtt_lead_reg[2] ? (s2_recip_rtt_lead_reg[1] ? (s2_recip_rtt_lead_reg[0] ? s2_t_15_reg : s2_t_14_reg) : (s2_recip_rtt_lead_reg[0] ? s2_t_13_reg : s2_t_12_reg)) : (s2_recip_rtt_lead_reg[1] ? (s2_recip_rtt_lead_reg[0] ? s2_t_11_reg : s2_t_10_reg) : (s2_recip_rtt_lead_reg[0] ? s2_t_9_reg : 10'd0))));
+wire _s2_t_8_next_0 = s1_rtt_reg[0];
+wire [9:0] _s2_t_8_next_1 = {_s2_t_8_next_0, 9'd0};
+wire [1:0] _s2_t_9_next_0 = s1_rtt_reg[1:0];
+wire [9:0] _s2_t_9_next_1 = {_s2_t_9_next_0, 8'd0};
+wire [2:0] _s2_t_10_next_0 = s1_rtt_reg[2:0];
+wire [9:0] _s2_t_10_next_1 = {_s2_t_10_next_0, 7'd0};
+wire [3:0] _s2_t_11_next_0 = s1_rtt_reg[3:0];
+wire [9:0] _s2_t_11_next_1 = {_s2_t_11_next_0, 6'd0};
+wire [4:0] _s2_t_12_next_0 = s1_rtt_reg[4:0];
+wire [9:0] _s2_t_12_next_1 = {_s2_t_12_next_0, 5'd0};
+wire [5:0] _s2_t_13_next_0 = s1_rtt_reg[5:0];
+wire [9:0] _s2_t_13_next_1 = {_s2_t_13_next_0, 4'd0};
+wire [6:0] _s2_t_14_next_0 = s1_rtt_reg[6:0];
+wire [9:0] _s2_t_14_next_1 = {_s2_t_14_next_0, 3'd0};
+wire [7:0] _s2_t_15_next_0 = s1_rtt_reg[7:0];
+wire [9:0] _s2_t_15_next_1 = {_s2_t_15_next_0, 2'd0};
+wire [8:0] _s2_t_16_next_0 = s1_rtt_reg[8:0];
+wire [9:0] _s2_t_16_next_1 = {_s2_t_16_next_0, 1'd0};
+wire [9:0] _s2_t_17_next_0 = s1_rtt_reg[9:0];
+wire [9:0] _s2_t_18_next_0 = s1_rtt_reg[10:1];
+wire [9:0] _s2_t_19_next_0 = s1_rtt_reg[11:2];
+wire [9:0] _s2_t_20_next_0 = s1_rtt_reg[12:3];
+wire [9:0] _s2_t_21_next_0 = s1_rtt_reg[13:4];
+wire [9:0] _s2_t_22_next_0 = s1_rtt_reg[14:5];
+wire [9:0] _s2_t_23_next_0 = s1_rtt_reg[15:6];
+wire [9:0] _s2_t_24_next_0 = s1_rtt_reg[16:7];
+wire [9:0] _s2_t_25_next_0 = s1_rtt_reg[17:8];
+wire [9:0] _s2_t_26_next_0 = s1_rtt_reg[18:9];
+wire [9:0] recip_rtt_mantissa = s2_recip_rtt_lead_reg[4] ? (s2_recip_rtt_lead_reg[3] ? s2_t_26_reg : (s2_recip_rtt_lead_reg[2] ? s2_t_26_reg : (s2_recip_rtt_lead_reg[1] ? (s2_recip_rtt_lead_reg[0] ? s2_t_26_reg : s2_t_25_reg) : (s2_recip_rtt_lead_reg[0] ? s2_t_24_reg : s2_t_23_reg)))) : (s2_recip_rtt_lead_reg[3] ? (s2_recip_rtt_lead_reg[2] ? (s2_recip_rtt_lead_reg[1] ? (s2_recip_rtt_lead_reg[0] ? s2_t_22_reg : s2_t_21_reg) : (s2_recip_rtt_lead_reg[0] ? s2_t_20_reg : s2_t_19_reg)) : (s2_recip_rtt_lead_reg[1] ? (s2_recip_rtt_lead_reg[0] ? s2_t_18_reg : s2_t_17_reg) : (s2_recip_rtt_lead_reg[0] ? s2_t_16_reg : s2_t_15_reg))) : (s2_recip_rtt_lead_reg[2] ? (s2_recip_rtt_lead_reg[1] ? (s2_recip_rtt_lead_reg[0] ? s2_t_14_reg : s2_t_13_reg) : (s2_recip_rtt_lead_reg[0] ? s2_t_12_reg : s2_t_11_reg)) : (s2_recip_rtt_lead_reg[1] ? (s2_recip_rtt_lead_reg[0] ? s2_t_10_reg : s2_t_9_reg) : (s2_recip_rtt_lead_reg[0] ? s2_t_8_reg : 10'd0))));
 reg  [10:0] recip_rtt_recip;
 always @* begin
     case (s3_recip_rtt_mantissa_reg)
@@ -7114,27 +7096,27 @@ wire [31:0] _s3_size_kmi_next_0 = s2_size_kmi_pp00_reg;
 wire [35:0] _s3_size_kmi_next_1 = {4'd0, _s3_size_kmi_next_0};
 wire [35:0] _s3_size_kmi_next_2 = {s2_size_kmi_pp01_reg, 18'h0};
 wire [35:0] size_kmi = _s3_size_kmi_next_1 + _s3_size_kmi_next_2;
-wire [17:0] _s4_t_9_next_0 = s3_size_kmi_reg[17:0];
-wire [28:0] _s4_t_9_next_1 = {11'd0, _s4_t_9_next_0};
+wire [17:0] _s4_t_8_next_0 = s3_size_kmi_reg[17:0];
+wire [28:0] _s4_t_8_next_1 = {11'd0, _s4_t_8_next_0};
 wire [28:0] _s9_mi_base_prod_pp00_next_0 = {18'h0, s8_recip_c_t_reg};
-wire [28:0] mi_base_prod_pp00 = s8_t_3_reg * _s9_mi_base_prod_pp00_next_0;
-wire [17:0] _s4_t_10_next_0 = s3_size_kmi_reg[35:18];
-wire [28:0] _s4_t_10_next_1 = {11'd0, _s4_t_10_next_0};
+wire [28:0] mi_base_prod_pp00 = s8_t_2_reg * _s9_mi_base_prod_pp00_next_0;
+wire [17:0] _s4_t_9_next_0 = s3_size_kmi_reg[35:18];
+wire [28:0] _s4_t_9_next_1 = {11'd0, _s4_t_9_next_0};
 wire [28:0] _s9_mi_base_prod_pp10_next_0 = {18'h0, s8_recip_c_t_reg};
-wire [28:0] mi_base_prod_pp10 = s8_t_4_reg * _s9_mi_base_prod_pp10_next_0;
+wire [28:0] mi_base_prod_pp10 = s8_t_3_reg * _s9_mi_base_prod_pp10_next_0;
 wire [28:0] _s10_mi_base_prod_next_0 = s9_mi_base_prod_pp00_reg;
 wire [46:0] _s10_mi_base_prod_next_1 = {18'h0, _s10_mi_base_prod_next_0};
 wire [46:0] _s10_mi_base_prod_next_2 = {s9_mi_base_prod_pp10_reg, 18'h0};
 wire [46:0] mi_base_prod = _s10_mi_base_prod_next_1 + _s10_mi_base_prod_next_2;
-wire [1:0] _s6_t_5_next_0 = s5_recip_c_lead_reg[4:3];
+wire [1:0] _s6_t_4_next_0 = s5_recip_c_lead_reg[4:3];
 wire [35:0] _s11_mi_base_coarse_next_0 = s10_mi_base_prod_reg[46:11];
 wire [42:0] _s11_mi_base_coarse_next_1 = {7'd0, _s11_mi_base_coarse_next_0};
 wire [27:0] _s11_mi_base_coarse_next_2 = s10_mi_base_prod_reg[46:19];
 wire [42:0] _s11_mi_base_coarse_next_3 = {15'd0, _s11_mi_base_coarse_next_2};
 wire [19:0] _s11_mi_base_coarse_next_4 = s10_mi_base_prod_reg[46:27];
 wire [42:0] _s11_mi_base_coarse_next_5 = {23'h0, _s11_mi_base_coarse_next_4};
-wire [42:0] mi_base_coarse = s10_t_5_reg[1] ? _s11_mi_base_coarse_next_5 : (s10_t_5_reg[0] ? _s11_mi_base_coarse_next_3 : _s11_mi_base_coarse_next_1);
-wire [2:0] _s6_t_6_next_0 = s5_recip_c_lead_reg[2:0];
+wire [42:0] mi_base_coarse = s10_t_4_reg[1] ? _s11_mi_base_coarse_next_5 : (s10_t_4_reg[0] ? _s11_mi_base_coarse_next_3 : _s11_mi_base_coarse_next_1);
+wire [2:0] _s6_t_5_next_0 = s5_recip_c_lead_reg[2:0];
 wire [35:0] _s12_mi_base_next_0 = s11_mi_base_coarse_reg[35:0];
 wire [35:0] _s12_mi_base_next_1 = s11_mi_base_coarse_reg[36:1];
 wire [35:0] _s12_mi_base_next_2 = s11_mi_base_coarse_reg[37:2];
@@ -7143,24 +7125,24 @@ wire [35:0] _s12_mi_base_next_4 = s11_mi_base_coarse_reg[39:4];
 wire [35:0] _s12_mi_base_next_5 = s11_mi_base_coarse_reg[40:5];
 wire [35:0] _s12_mi_base_next_6 = s11_mi_base_coarse_reg[41:6];
 wire [35:0] _s12_mi_base_next_7 = s11_mi_base_coarse_reg[42:7];
-wire [35:0] mi_base = s11_t_2_reg[2] ? (s11_t_2_reg[1] ? (s11_t_2_reg[0] ? _s12_mi_base_next_7 : _s12_mi_base_next_6) : (s11_t_2_reg[0] ? _s12_mi_base_next_5 : _s12_mi_base_next_4)) : (s11_t_2_reg[1] ? (s11_t_2_reg[0] ? _s12_mi_base_next_3 : _s12_mi_base_next_2) : (s11_t_2_reg[0] ? _s12_mi_base_next_1 : _s12_mi_base_next_0));
+wire [35:0] mi_base = s11_t_reg[2] ? (s11_t_reg[1] ? (s11_t_reg[0] ? _s12_mi_base_next_7 : _s12_mi_base_next_6) : (s11_t_reg[0] ? _s12_mi_base_next_5 : _s12_mi_base_next_4)) : (s11_t_reg[1] ? (s11_t_reg[0] ? _s12_mi_base_next_3 : _s12_mi_base_next_2) : (s11_t_reg[0] ? _s12_mi_base_next_1 : _s12_mi_base_next_0));
 wire [19:0] trtt_minus_rtt = 20'h3264 - s1_rtt_reg;
-wire [17:0] _s2_t_28_next_0 = trtt_minus_rtt[17:0];
-wire [35:0] _s2_t_28_next_1 = {18'h0, _s2_t_28_next_0};
+wire [17:0] _s2_t_27_next_0 = trtt_minus_rtt[17:0];
+wire [35:0] _s2_t_27_next_1 = {18'h0, _s2_t_27_next_0};
 wire [17:0] _s13_mi_num_pp00_next_0 = s12_mi_base_reg[17:0];
 wire [35:0] _s13_mi_num_pp00_next_1 = {18'h0, _s13_mi_num_pp00_next_0};
-wire [35:0] mi_num_pp00 = _s13_mi_num_pp00_next_1 * s12_t_2_reg;
-wire [1:0] _s2_t_29_next_0 = trtt_minus_rtt[19:18];
-wire [19:0] _s2_t_29_next_1 = {18'h0, _s2_t_29_next_0};
+wire [35:0] mi_num_pp00 = _s13_mi_num_pp00_next_1 * s12_t_reg;
+wire [1:0] _s2_t_28_next_0 = trtt_minus_rtt[19:18];
+wire [19:0] _s2_t_28_next_1 = {18'h0, _s2_t_28_next_0};
 wire [19:0] _s13_mi_num_pp01_next_0 = {2'd0, _s13_mi_num_pp00_next_0};
-wire [19:0] mi_num_pp01 = _s13_mi_num_pp01_next_0 * s12_t_3_reg;
-wire [35:0] _s2_t_30_next_0 = {18'h0, _s2_t_28_next_0};
+wire [19:0] mi_num_pp01 = _s13_mi_num_pp01_next_0 * s12_t_2_reg;
+wire [35:0] _s2_t_29_next_0 = {18'h0, _s2_t_27_next_0};
 wire [17:0] _s13_mi_num_pp10_next_0 = s12_mi_base_reg[35:18];
 wire [35:0] _s13_mi_num_pp10_next_1 = {18'h0, _s13_mi_num_pp10_next_0};
-wire [35:0] mi_num_pp10 = _s13_mi_num_pp10_next_1 * s12_t_4_reg;
-wire [19:0] _s2_t_31_next_0 = {18'h0, _s2_t_29_next_0};
+wire [35:0] mi_num_pp10 = _s13_mi_num_pp10_next_1 * s12_t_3_reg;
+wire [19:0] _s2_t_30_next_0 = {18'h0, _s2_t_28_next_0};
 wire [19:0] _s13_mi_num_pp11_next_0 = {2'd0, _s13_mi_num_pp10_next_0};
-wire [19:0] mi_num_pp11 = _s13_mi_num_pp11_next_0 * s12_t_5_reg;
+wire [19:0] mi_num_pp11 = _s13_mi_num_pp11_next_0 * s12_t_4_reg;
 wire [35:0] _s14_mi_num_row0_next_0 = s13_mi_num_pp00_reg;
 wire [37:0] _s14_mi_num_row0_next_1 = {2'd0, _s14_mi_num_row0_next_0};
 wire [37:0] _s14_mi_num_row0_next_2 = {s13_mi_num_pp01_reg, 18'h0};
@@ -7172,35 +7154,35 @@ wire [37:0] _s14_mi_num_row1_next_2 = {s13_mi_num_pp11_reg, 18'h0};
 wire [37:0] _s14_mi_num_row1_next_3 = _s14_mi_num_row1_next_1 + _s14_mi_num_row1_next_2;
 wire [55:0] mi_num_row1 = {_s14_mi_num_row1_next_3, 18'h0};
 wire [55:0] mi_num = s14_mi_num_row0_reg + s14_mi_num_row1_reg;
-wire [28:0] _s6_t_11_next_0 = {18'h0, s5_recip_rtt_t_reg};
+wire [28:0] _s6_t_10_next_0 = {18'h0, s5_recip_rtt_t_reg};
 wire [17:0] _s16_mi_raw_prod_pp00_next_0 = s15_mi_num_reg[17:0];
 wire [28:0] _s16_mi_raw_prod_pp00_next_1 = {11'd0, _s16_mi_raw_prod_pp00_next_0};
-wire [28:0] mi_raw_prod_pp00 = _s16_mi_raw_prod_pp00_next_1 * s15_t_2_reg;
-wire [28:0] _s6_t_12_next_0 = {18'h0, s5_recip_rtt_t_reg};
+wire [28:0] mi_raw_prod_pp00 = _s16_mi_raw_prod_pp00_next_1 * s15_t_reg;
+wire [28:0] _s6_t_11_next_0 = {18'h0, s5_recip_rtt_t_reg};
 wire [17:0] _s16_mi_raw_prod_pp10_next_0 = s15_mi_num_reg[35:18];
 wire [28:0] _s16_mi_raw_prod_pp10_next_1 = {11'd0, _s16_mi_raw_prod_pp10_next_0};
-wire [28:0] mi_raw_prod_pp10 = _s16_mi_raw_prod_pp10_next_1 * s15_t_3_reg;
-wire [28:0] _s6_t_13_next_0 = {18'h0, s5_recip_rtt_t_reg};
+wire [28:0] mi_raw_prod_pp10 = _s16_mi_raw_prod_pp10_next_1 * s15_t_2_reg;
+wire [28:0] _s6_t_12_next_0 = {18'h0, s5_recip_rtt_t_reg};
 wire [17:0] _s16_mi_raw_prod_pp20_next_0 = s15_mi_num_reg[53:36];
 wire [28:0] _s16_mi_raw_prod_pp20_next_1 = {11'd0, _s16_mi_raw_prod_pp20_next_0};
-wire [28:0] mi_raw_prod_pp20 = _s16_mi_raw_prod_pp20_next_1 * s15_t_4_reg;
-wire [12:0] _s6_t_14_next_0 = {2'd0, s5_recip_rtt_t_reg};
+wire [28:0] mi_raw_prod_pp20 = _s16_mi_raw_prod_pp20_next_1 * s15_t_3_reg;
+wire [12:0] _s6_t_13_next_0 = {2'd0, s5_recip_rtt_t_reg};
 wire [1:0] _s16_mi_raw_prod_pp30_next_0 = s15_mi_num_reg[55:54];
 wire [12:0] _s16_mi_raw_prod_pp30_next_1 = {11'd0, _s16_mi_raw_prod_pp30_next_0};
-wire [12:0] mi_raw_prod_pp30 = _s16_mi_raw_prod_pp30_next_1 * s15_t_5_reg;
+wire [12:0] mi_raw_prod_pp30 = _s16_mi_raw_prod_pp30_next_1 * s15_t_4_reg;
 wire [64:0] _s17_mi_raw_prod_next_0 = {s16_mi_raw_prod_pp20_reg, 7'd0, s16_mi_raw_prod_pp00_reg};
 wire [66:0] _s17_mi_raw_prod_next_1 = {2'd0, _s17_mi_raw_prod_next_0};
 wire [66:0] _s17_mi_raw_prod_next_2 = {s16_mi_raw_prod_pp30_reg, 7'd0, s16_mi_raw_prod_pp10_reg, 18'h0};
 wire [66:0] mi_raw_prod = _s17_mi_raw_prod_next_1 + _s17_mi_raw_prod_next_2;
-wire [1:0] _s3_t_13_next_0 = s2_recip_rtt_lead_reg[4:3];
+wire [1:0] _s3_t_12_next_0 = s2_recip_rtt_lead_reg[4:3];
 wire [55:0] _s18_mi_raw_coarse_next_0 = s17_mi_raw_prod_reg[66:11];
 wire [62:0] _s18_mi_raw_coarse_next_1 = {7'd0, _s18_mi_raw_coarse_next_0};
 wire [47:0] _s18_mi_raw_coarse_next_2 = s17_mi_raw_prod_reg[66:19];
 wire [62:0] _s18_mi_raw_coarse_next_3 = {15'd0, _s18_mi_raw_coarse_next_2};
 wire [39:0] _s18_mi_raw_coarse_next_4 = s17_mi_raw_prod_reg[66:27];
 wire [62:0] _s18_mi_raw_coarse_next_5 = {23'h0, _s18_mi_raw_coarse_next_4};
-wire [62:0] mi_raw_coarse = s17_t_2_reg[1] ? _s18_mi_raw_coarse_next_5 : (s17_t_2_reg[0] ? _s18_mi_raw_coarse_next_3 : _s18_mi_raw_coarse_next_1);
-wire [2:0] _s3_t_14_next_0 = s2_recip_rtt_lead_reg[2:0];
+wire [62:0] mi_raw_coarse = s17_t_reg[1] ? _s18_mi_raw_coarse_next_5 : (s17_t_reg[0] ? _s18_mi_raw_coarse_next_3 : _s18_mi_raw_coarse_next_1);
+wire [2:0] _s3_t_13_next_0 = s2_recip_rtt_lead_reg[2:0];
 wire [55:0] _s19_mi_raw_next_0 = s18_mi_raw_coarse_reg[55:0];
 wire [55:0] _s19_mi_raw_next_1 = s18_mi_raw_coarse_reg[56:1];
 wire [55:0] _s19_mi_raw_next_2 = s18_mi_raw_coarse_reg[57:2];
@@ -7209,7 +7191,7 @@ wire [55:0] _s19_mi_raw_next_4 = s18_mi_raw_coarse_reg[59:4];
 wire [55:0] _s19_mi_raw_next_5 = s18_mi_raw_coarse_reg[60:5];
 wire [55:0] _s19_mi_raw_next_6 = s18_mi_raw_coarse_reg[61:6];
 wire [55:0] _s19_mi_raw_next_7 = s18_mi_raw_coarse_reg[62:7];
-wire [55:0] mi_raw = s18_t_2_reg[2] ? (s18_t_2_reg[1] ? (s18_t_2_reg[0] ? _s19_mi_raw_next_7 : _s19_mi_raw_next_6) : (s18_t_2_reg[0] ? _s19_mi_raw_next_5 : _s19_mi_raw_next_4)) : (s18_t_2_reg[1] ? (s18_t_2_reg[0] ? _s19_mi_raw_next_3 : _s19_mi_raw_next_2) : (s18_t_2_reg[0] ? _s19_mi_raw_next_1 : _s19_mi_raw_next_0));
+wire [55:0] mi_raw = s18_t_reg[2] ? (s18_t_reg[1] ? (s18_t_reg[0] ? _s19_mi_raw_next_7 : _s19_mi_raw_next_6) : (s18_t_reg[0] ? _s19_mi_raw_next_5 : _s19_mi_raw_next_4)) : (s18_t_reg[1] ? (s18_t_reg[0] ? _s19_mi_raw_next_3 : _s19_mi_raw_next_2) : (s18_t_reg[0] ? _s19_mi_raw_next_1 : _s19_mi_raw_next_0));
 wire [31:0] _s20_mi_inc_next_0 = s19_mi_raw_reg[55:24];
 wire _s20_mi_inc_next_1 = |_s20_mi_inc_next_0;
 wire [23:0] _s20_mi_inc_next_2 = s19_mi_raw_reg[23:0];
@@ -7224,27 +7206,27 @@ wire [31:0] _s3_size_kfi_next_0 = s2_size_kfi_pp00_reg;
 wire [32:0] _s3_size_kfi_next_1 = {1'd0, _s3_size_kfi_next_0};
 wire [32:0] _s3_size_kfi_next_2 = {s2_size_kfi_pp01_reg, 18'h0};
 wire [32:0] size_kfi = _s3_size_kfi_next_1 + _s3_size_kfi_next_2;
-wire [17:0] _s4_t_17_next_0 = s3_size_kfi_reg[17:0];
-wire [28:0] _s4_t_17_next_1 = {11'd0, _s4_t_17_next_0};
+wire [17:0] _s4_t_16_next_0 = s3_size_kfi_reg[17:0];
+wire [28:0] _s4_t_16_next_1 = {11'd0, _s4_t_16_next_0};
 wire [28:0] _s9_fi_c_prod_pp00_next_0 = {18'h0, s8_recip_c_t_reg};
-wire [28:0] fi_c_prod_pp00 = s8_t_17_reg * _s9_fi_c_prod_pp00_next_0;
-wire [14:0] _s4_t_18_next_0 = s3_size_kfi_reg[32:18];
-wire [25:0] _s4_t_18_next_1 = {11'd0, _s4_t_18_next_0};
+wire [28:0] fi_c_prod_pp00 = s8_t_16_reg * _s9_fi_c_prod_pp00_next_0;
+wire [14:0] _s4_t_17_next_0 = s3_size_kfi_reg[32:18];
+wire [25:0] _s4_t_17_next_1 = {11'd0, _s4_t_17_next_0};
 wire [25:0] _s9_fi_c_prod_pp10_next_0 = {15'd0, s8_recip_c_t_reg};
-wire [25:0] fi_c_prod_pp10 = s8_t_18_reg * _s9_fi_c_prod_pp10_next_0;
+wire [25:0] fi_c_prod_pp10 = s8_t_17_reg * _s9_fi_c_prod_pp10_next_0;
 wire [28:0] _s10_fi_c_prod_next_0 = s9_fi_c_prod_pp00_reg;
 wire [43:0] _s10_fi_c_prod_next_1 = {15'd0, _s10_fi_c_prod_next_0};
 wire [43:0] _s10_fi_c_prod_next_2 = {s9_fi_c_prod_pp10_reg, 18'h0};
 wire [43:0] fi_c_prod = _s10_fi_c_prod_next_1 + _s10_fi_c_prod_next_2;
-wire [1:0] _s6_t_19_next_0 = s5_recip_c_lead_reg[4:3];
+wire [1:0] _s6_t_18_next_0 = s5_recip_c_lead_reg[4:3];
 wire [32:0] _s11_fi_c_coarse_next_0 = s10_fi_c_prod_reg[43:11];
 wire [39:0] _s11_fi_c_coarse_next_1 = {7'd0, _s11_fi_c_coarse_next_0};
 wire [24:0] _s11_fi_c_coarse_next_2 = s10_fi_c_prod_reg[43:19];
 wire [39:0] _s11_fi_c_coarse_next_3 = {15'd0, _s11_fi_c_coarse_next_2};
 wire [16:0] _s11_fi_c_coarse_next_4 = s10_fi_c_prod_reg[43:27];
 wire [39:0] _s11_fi_c_coarse_next_5 = {23'h0, _s11_fi_c_coarse_next_4};
-wire [39:0] fi_c_coarse = s10_t_17_reg[1] ? _s11_fi_c_coarse_next_5 : (s10_t_17_reg[0] ? _s11_fi_c_coarse_next_3 : _s11_fi_c_coarse_next_1);
-wire [2:0] _s6_t_20_next_0 = s5_recip_c_lead_reg[2:0];
+wire [39:0] fi_c_coarse = s10_t_16_reg[1] ? _s11_fi_c_coarse_next_5 : (s10_t_16_reg[0] ? _s11_fi_c_coarse_next_3 : _s11_fi_c_coarse_next_1);
+wire [2:0] _s6_t_19_next_0 = s5_recip_c_lead_reg[2:0];
 wire [32:0] _s12_fi_c_next_0 = s11_fi_c_coarse_reg[32:0];
 wire [32:0] _s12_fi_c_next_1 = s11_fi_c_coarse_reg[33:1];
 wire [32:0] _s12_fi_c_next_2 = s11_fi_c_coarse_reg[34:2];
@@ -7253,17 +7235,17 @@ wire [32:0] _s12_fi_c_next_4 = s11_fi_c_coarse_reg[36:4];
 wire [32:0] _s12_fi_c_next_5 = s11_fi_c_coarse_reg[37:5];
 wire [32:0] _s12_fi_c_next_6 = s11_fi_c_coarse_reg[38:6];
 wire [32:0] _s12_fi_c_next_7 = s11_fi_c_coarse_reg[39:7];
-wire [32:0] fi_c = s11_t_13_reg[2] ? (s11_t_13_reg[1] ? (s11_t_13_reg[0] ? _s12_fi_c_next_7 : _s12_fi_c_next_6) : (s11_t_13_reg[0] ? _s12_fi_c_next_5 : _s12_fi_c_next_4)) : (s11_t_13_reg[1] ? (s11_t_13_reg[0] ? _s12_fi_c_next_3 : _s12_fi_c_next_2) : (s11_t_13_reg[0] ? _s12_fi_c_next_1 : _s12_fi_c_next_0));
+wire [32:0] fi_c = s11_t_12_reg[2] ? (s11_t_12_reg[1] ? (s11_t_12_reg[0] ? _s12_fi_c_next_7 : _s12_fi_c_next_6) : (s11_t_12_reg[0] ? _s12_fi_c_next_5 : _s12_fi_c_next_4)) : (s11_t_12_reg[1] ? (s11_t_12_reg[0] ? _s12_fi_c_next_3 : _s12_fi_c_next_2) : (s11_t_12_reg[0] ? _s12_fi_c_next_1 : _s12_fi_c_next_0));
 wire [8:0] _s13_fi_inc_next_0 = s12_fi_c_reg[32:24];
 wire _s13_fi_inc_next_1 = |_s13_fi_inc_next_0;
 wire [23:0] _s13_fi_inc_next_2 = s12_fi_c_reg[23:0];
 wire [23:0] fi_inc = _s13_fi_inc_next_1 ? 24'hffffff : _s13_fi_inc_next_2;
-wire [20:0] _s2_t_32_next_0 = {1'd0, s1_rtt_reg};
+wire [20:0] _s2_t_31_next_0 = {1'd0, s1_rtt_reg};
 wire [15:0] cur_cc_avg_rtt = s4_cur_reg[97:82];
 wire [19:0] _s5_avg_new_next_0 = {4'd0, cur_cc_avg_rtt};
 wire [20:0] _s5_avg_new_next_1 = {1'd0, _s5_avg_new_next_0};
 wire [20:0] _s5_avg_new_next_2 = {1'd0, _s5_avg_new_next_0};
-wire [20:0] rtt_diff = s4_t_19_reg - _s5_avg_new_next_2;
+wire [20:0] rtt_diff = s4_t_18_reg - _s5_avg_new_next_2;
 wire [20:0] _s5_avg_new_next_3 = $signed(rtt_diff) >>> 3;
 wire [20:0] avg_sum = _s5_avg_new_next_1 + _s5_avg_new_next_3;
 wire [19:0] _s5_avg_new_next_4 = avg_sum[19:0];
@@ -7347,35 +7329,35 @@ wire [2:0] _s6_recip_avg_lead_next_72 = _s6_recip_avg_lead_next_48 ? _s6_recip_a
 wire [3:0] _s6_recip_avg_lead_next_73 = {_s6_recip_avg_lead_next_48, _s6_recip_avg_lead_next_72};
 wire [3:0] _s6_recip_avg_lead_next_74 = _s6_recip_avg_lead_next_19 ? _s6_recip_avg_lead_next_33 : _s6_recip_avg_lead_next_73;
 wire [4:0] recip_avg_lead = {_s6_recip_avg_lead_next_19, _s6_recip_avg_lead_next_74};
-wire _s6_t_21_next_0 = _s6_recip_avg_lead_next_10[0];
-wire [9:0] _s6_t_21_next_1 = {_s6_t_21_next_0, 9'd0};
-wire [1:0] _s6_t_22_next_0 = _s6_recip_avg_lead_next_10[1:0];
-wire [9:0] _s6_t_22_next_1 = {_s6_t_22_next_0, 8'd0};
-wire [2:0] _s6_t_23_next_0 = _s6_recip_avg_lead_next_10[2:0];
-wire [9:0] _s6_t_23_next_1 = {_s6_t_23_next_0, 7'd0};
-wire [3:0] _s6_t_24_next_0 = _s6_recip_avg_lead_next_10[3:0];
-wire [9:0] _s6_t_24_next_1 = {_s6_t_24_next_0, 6'd0};
-wire [4:0] _s6_t_25_next_0 = _s6_recip_avg_lead_next_10[4:0];
-wire [9:0] _s6_t_25_next_1 = {_s6_t_25_next_0, 5'd0};
-wire [5:0] _s6_t_26_next_0 = _s6_recip_avg_lead_next_10[5:0];
-wire [9:0] _s6_t_26_next_1 = {_s6_t_26_next_0, 4'd0};
-wire [6:0] _s6_t_27_next_0 = _s6_recip_avg_lead_next_10[6:0];
-wire [9:0] _s6_t_27_next_1 = {_s6_t_27_next_0, 3'd0};
-wire [7:0] _s6_t_28_next_0 = _s6_recip_avg_lead_next_10[7:0];
-wire [9:0] _s6_t_28_next_1 = {_s6_t_28_next_0, 2'd0};
-wire [8:0] _s6_t_29_next_0 = _s6_recip_avg_lead_next_10[8:0];
-wire [9:0] _s6_t_29_next_1 = {_s6_t_29_next_0, 1'd0};
-wire [9:0] _s6_t_30_next_0 = _s6_recip_avg_lead_next_10[9:0];
-wire [9:0] _s6_t_31_next_0 = _s6_recip_avg_lead_next_10[10:1];
-wire [9:0] _s6_t_32_next_0 = _s6_recip_avg_lead_next_10[11:2];
-wire [9:0] _s6_t_33_next_0 = _s6_recip_avg_lead_next_10[12:3];
-wire [9:0] _s6_t_34_next_0 = _s6_recip_avg_lead_next_10[13:4];
-wire [9:0] _s6_t_35_next_0 = _s6_recip_avg_lead_next_10[14:5];
-wire [9:0] _s6_t_36_next_0 = _s6_recip_avg_lead_next_10[15:6];
-wire [9:0] _s6_t_37_next_0 = _s6_recip_avg_lead_next_10[16:7];
-wire [9:0] _s6_t_38_next_0 = _s6_recip_avg_lead_next_10[17:8];
-wire [9:0] _s6_t_39_next_0 = _s6_recip_avg_lead_next_10[18:9];
-wire [9:0] recip_avg_mantissa = s6_recip_avg_lead_reg[4] ? (s6_recip_avg_lead_reg[3] ? s6_t_39_reg : (s6_recip_avg_lead_reg[2] ? s6_t_39_reg : (s6_recip_avg_lead_reg[1] ? (s6_recip_avg_lead_reg[0] ? s6_t_39_reg : s6_t_38_reg) : (s6_recip_avg_lead_reg[0] ? s6_t_37_reg : s6_t_36_reg)))) : (s6_recip_avg_lead_reg[3] ? (s6_recip_avg_lead_reg[2] ? (s6_recip_avg_lead_reg[1] ? (s6_recip_avg_lead_reg[0] ? s6_t_35_reg : s6_t_34_reg) : (s6_recip_avg_lead_reg[0] ? s6_t_33_reg : s6_t_32_reg)) : (s6_recip_avg_lead_reg[1] ? (s6_recip_avg_lead_reg[0] ? s6_t_31_reg : s6_t_30_reg) : (s6_recip_avg_lead_reg[0] ? s6_t_29_reg : s6_t_28_reg))) : (s6_recip_avg_lead_reg[2] ? (s6_recip_avg_lead_reg[1] ? (s6_recip_avg_lead_reg[0] ? s6_t_27_reg : s6_t_26_reg) : (s6_recip_avg_lead_reg[0] ? s6_t_25_reg : s6_t_24_reg)) : (s6_recip_avg_lead_reg[1] ? (s6_recip_avg_lead_reg[0] ? s6_t_23_reg : s6_t_22_reg) : (s6_recip_avg_lead_reg[0] ? s6_t_21_reg : 10'd0))));
+wire _s6_t_20_next_0 = _s6_recip_avg_lead_next_10[0];
+wire [9:0] _s6_t_20_next_1 = {_s6_t_20_next_0, 9'd0};
+wire [1:0] _s6_t_21_next_0 = _s6_recip_avg_lead_next_10[1:0];
+wire [9:0] _s6_t_21_next_1 = {_s6_t_21_next_0, 8'd0};
+wire [2:0] _s6_t_22_next_0 = _s6_recip_avg_lead_next_10[2:0];
+wire [9:0] _s6_t_22_next_1 = {_s6_t_22_next_0, 7'd0};
+wire [3:0] _s6_t_23_next_0 = _s6_recip_avg_lead_next_10[3:0];
+wire [9:0] _s6_t_23_next_1 = {_s6_t_23_next_0, 6'd0};
+wire [4:0] _s6_t_24_next_0 = _s6_recip_avg_lead_next_10[4:0];
+wire [9:0] _s6_t_24_next_1 = {_s6_t_24_next_0, 5'd0};
+wire [5:0] _s6_t_25_next_0 = _s6_recip_avg_lead_next_10[5:0];
+wire [9:0] _s6_t_25_next_1 = {_s6_t_25_next_0, 4'd0};
+wire [6:0] _s6_t_26_next_0 = _s6_recip_avg_lead_next_10[6:0];
+wire [9:0] _s6_t_26_next_1 = {_s6_t_26_next_0, 3'd0};
+wire [7:0] _s6_t_27_next_0 = _s6_recip_avg_lead_next_10[7:0];
+wire [9:0] _s6_t_27_next_1 = {_s6_t_27_next_0, 2'd0};
+wire [8:0] _s6_t_28_next_0 = _s6_recip_avg_lead_next_10[8:0];
+wire [9:0] _s6_t_28_next_1 = {_s6_t_28_next_0, 1'd0};
+wire [9:0] _s6_t_29_next_0 = _s6_recip_avg_lead_next_10[9:0];
+wire [9:0] _s6_t_30_next_0 = _s6_recip_avg_lead_next_10[10:1];
+wire [9:0] _s6_t_31_next_0 = _s6_recip_avg_lead_next_10[11:2];
+wire [9:0] _s6_t_32_next_0 = _s6_recip_avg_lead_next_10[12:3];
+wire [9:0] _s6_t_33_next_0 = _s6_recip_avg_lead_next_10[13:4];
+wire [9:0] _s6_t_34_next_0 = _s6_recip_avg_lead_next_10[14:5];
+wire [9:0] _s6_t_35_next_0 = _s6_recip_avg_lead_next_10[15:6];
+wire [9:0] _s6_t_36_next_0 = _s6_recip_avg_lead_next_10[16:7];
+wire [9:0] _s6_t_37_next_0 = _s6_recip_avg_lead_next_10[17:8];
+wire [9:0] _s6_t_38_next_0 = _s6_recip_avg_lead_next_10[18:9];
+wire [9:0] recip_avg_mantissa = s6_recip_avg_lead_reg[4] ? (s6_recip_avg_lead_reg[3] ? s6_t_38_reg : (s6_recip_avg_lead_reg[2] ? s6_t_38_reg : (s6_recip_avg_lead_reg[1] ? (s6_recip_avg_lead_reg[0] ? s6_t_38_reg : s6_t_37_reg) : (s6_recip_avg_lead_reg[0] ? s6_t_36_reg : s6_t_35_reg)))) : (s6_recip_avg_lead_reg[3] ? (s6_recip_avg_lead_reg[2] ? (s6_recip_avg_lead_reg[1] ? (s6_recip_avg_lead_reg[0] ? s6_t_34_reg : s6_t_33_reg) : (s6_recip_avg_lead_reg[0] ? s6_t_32_reg : s6_t_31_reg)) : (s6_recip_avg_lead_reg[1] ? (s6_recip_avg_lead_reg[0] ? s6_t_30_reg : s6_t_29_reg) : (s6_recip_avg_lead_reg[0] ? s6_t_28_reg : s6_t_27_reg))) : (s6_recip_avg_lead_reg[2] ? (s6_recip_avg_lead_reg[1] ? (s6_recip_avg_lead_reg[0] ? s6_t_26_reg : s6_t_25_reg) : (s6_recip_avg_lead_reg[0] ? s6_t_24_reg : s6_t_23_reg)) : (s6_recip_avg_lead_reg[1] ? (s6_recip_avg_lead_reg[0] ? s6_t_22_reg : s6_t_21_reg) : (s6_recip_avg_lead_reg[0] ? s6_t_20_reg : 10'd0))));
 reg  [10:0] recip_avg_recip;
 always @* begin
     case (s7_recip_avg_mantissa_reg)
@@ -8406,22 +8388,22 @@ always @* begin
     endcase
 end
 wire [19:0] avg_excess = _s6_recip_avg_lead_next_10 - 20'h3264;
-wire [17:0] _s5_t_37_next_0 = cur_cc_c[17:0];
-wire [35:0] _s5_t_37_next_1 = {18'h0, _s5_t_37_next_0};
+wire [17:0] _s5_t_36_next_0 = cur_cc_c[17:0];
+wire [35:0] _s5_t_36_next_1 = {18'h0, _s5_t_36_next_0};
 wire [17:0] _s7_md_cx_pp00_next_0 = s6_avg_excess_reg[17:0];
 wire [35:0] _s7_md_cx_pp00_next_1 = {18'h0, _s7_md_cx_pp00_next_0};
-wire [35:0] md_cx_pp00 = s6_t_40_reg * _s7_md_cx_pp00_next_1;
-wire [19:0] _s5_t_38_next_0 = {2'd0, _s5_t_37_next_0};
+wire [35:0] md_cx_pp00 = s6_t_39_reg * _s7_md_cx_pp00_next_1;
+wire [19:0] _s5_t_37_next_0 = {2'd0, _s5_t_36_next_0};
 wire [1:0] _s7_md_cx_pp01_next_0 = s6_avg_excess_reg[19:18];
 wire [19:0] _s7_md_cx_pp01_next_1 = {18'h0, _s7_md_cx_pp01_next_0};
-wire [19:0] md_cx_pp01 = s6_t_41_reg * _s7_md_cx_pp01_next_1;
-wire [5:0] _s5_t_39_next_0 = cur_cc_c[23:18];
-wire [23:0] _s5_t_39_next_1 = {18'h0, _s5_t_39_next_0};
+wire [19:0] md_cx_pp01 = s6_t_40_reg * _s7_md_cx_pp01_next_1;
+wire [5:0] _s5_t_38_next_0 = cur_cc_c[23:18];
+wire [23:0] _s5_t_38_next_1 = {18'h0, _s5_t_38_next_0};
 wire [23:0] _s7_md_cx_pp10_next_0 = {6'd0, _s7_md_cx_pp00_next_0};
-wire [23:0] md_cx_pp10 = s6_t_42_reg * _s7_md_cx_pp10_next_0;
-wire [7:0] _s5_t_40_next_0 = {2'd0, _s5_t_39_next_0};
+wire [23:0] md_cx_pp10 = s6_t_41_reg * _s7_md_cx_pp10_next_0;
+wire [7:0] _s5_t_39_next_0 = {2'd0, _s5_t_38_next_0};
 wire [7:0] _s7_md_cx_pp11_next_0 = {6'd0, _s7_md_cx_pp01_next_0};
-wire [7:0] md_cx_pp11 = s6_t_43_reg * _s7_md_cx_pp11_next_0;
+wire [7:0] md_cx_pp11 = s6_t_42_reg * _s7_md_cx_pp11_next_0;
 wire [35:0] _s8_md_cx_row0_next_0 = s7_md_cx_pp00_reg;
 wire [37:0] _s8_md_cx_row0_next_1 = {2'd0, _s8_md_cx_row0_next_0};
 wire [37:0] _s8_md_cx_row0_next_2 = {s7_md_cx_pp01_reg, 18'h0};
@@ -8449,15 +8431,15 @@ wire [54:0] _s11_md_frac_prod_next_0 = {s10_md_frac_prod_pp20_reg, 7'd0, s10_md_
 wire [46:0] _s11_md_frac_prod_next_1 = {s10_md_frac_prod_pp10_reg, 18'h0};
 wire [54:0] _s11_md_frac_prod_next_2 = {8'd0, _s11_md_frac_prod_next_1};
 wire [54:0] md_frac_prod = _s11_md_frac_prod_next_0 + _s11_md_frac_prod_next_2;
-wire [1:0] _s7_t_21_next_0 = s6_recip_avg_lead_reg[4:3];
+wire [1:0] _s7_t_20_next_0 = s6_recip_avg_lead_reg[4:3];
 wire [43:0] _s12_md_frac_coarse_next_0 = s11_md_frac_prod_reg[54:11];
 wire [50:0] _s12_md_frac_coarse_next_1 = {7'd0, _s12_md_frac_coarse_next_0};
 wire [35:0] _s12_md_frac_coarse_next_2 = s11_md_frac_prod_reg[54:19];
 wire [50:0] _s12_md_frac_coarse_next_3 = {15'd0, _s12_md_frac_coarse_next_2};
 wire [27:0] _s12_md_frac_coarse_next_4 = s11_md_frac_prod_reg[54:27];
 wire [50:0] _s12_md_frac_coarse_next_5 = {23'h0, _s12_md_frac_coarse_next_4};
-wire [50:0] md_frac_coarse = s11_t_14_reg[1] ? _s12_md_frac_coarse_next_5 : (s11_t_14_reg[0] ? _s12_md_frac_coarse_next_3 : _s12_md_frac_coarse_next_1);
-wire [2:0] _s7_t_22_next_0 = s6_recip_avg_lead_reg[2:0];
+wire [50:0] md_frac_coarse = s11_t_13_reg[1] ? _s12_md_frac_coarse_next_5 : (s11_t_13_reg[0] ? _s12_md_frac_coarse_next_3 : _s12_md_frac_coarse_next_1);
+wire [2:0] _s7_t_21_next_0 = s6_recip_avg_lead_reg[2:0];
 wire [43:0] _s13_md_frac_next_0 = s12_md_frac_coarse_reg[43:0];
 wire [43:0] _s13_md_frac_next_1 = s12_md_frac_coarse_reg[44:1];
 wire [43:0] _s13_md_frac_next_2 = s12_md_frac_coarse_reg[45:2];
@@ -8466,7 +8448,7 @@ wire [43:0] _s13_md_frac_next_4 = s12_md_frac_coarse_reg[47:4];
 wire [43:0] _s13_md_frac_next_5 = s12_md_frac_coarse_reg[48:5];
 wire [43:0] _s13_md_frac_next_6 = s12_md_frac_coarse_reg[49:6];
 wire [43:0] _s13_md_frac_next_7 = s12_md_frac_coarse_reg[50:7];
-wire [43:0] md_frac = s12_t_12_reg[2] ? (s12_t_12_reg[1] ? (s12_t_12_reg[0] ? _s13_md_frac_next_7 : _s13_md_frac_next_6) : (s12_t_12_reg[0] ? _s13_md_frac_next_5 : _s13_md_frac_next_4)) : (s12_t_12_reg[1] ? (s12_t_12_reg[0] ? _s13_md_frac_next_3 : _s13_md_frac_next_2) : (s12_t_12_reg[0] ? _s13_md_frac_next_1 : _s13_md_frac_next_0));
+wire [43:0] md_frac = s12_t_11_reg[2] ? (s12_t_11_reg[1] ? (s12_t_11_reg[0] ? _s13_md_frac_next_7 : _s13_md_frac_next_6) : (s12_t_11_reg[0] ? _s13_md_frac_next_5 : _s13_md_frac_next_4)) : (s12_t_11_reg[1] ? (s12_t_11_reg[0] ? _s13_md_frac_next_3 : _s13_md_frac_next_2) : (s12_t_11_reg[0] ? _s13_md_frac_next_1 : _s13_md_frac_next_0));
 wire [17:0] _s14_md_red_prod_pp00_next_0 = s13_md_frac_reg[17:0];
 wire [34:0] _s14_md_red_prod_pp00_next_1 = {17'h0, _s14_md_red_prod_pp00_next_0};
 wire [34:0] md_red_prod_pp00 = _s14_md_red_prod_pp00_next_1 * 35'hcccd;
@@ -8480,42 +8462,42 @@ wire [60:0] _s15_md_red_prod_next_0 = {s14_md_red_prod_pp20_reg, 1'd0, s14_md_re
 wire [52:0] _s15_md_red_prod_next_1 = {s14_md_red_prod_pp10_reg, 18'h0};
 wire [60:0] _s15_md_red_prod_next_2 = {8'd0, _s15_md_red_prod_next_1};
 wire [60:0] md_red_prod = _s15_md_red_prod_next_0 + _s15_md_red_prod_next_2;
-wire [23:0] _s5_t_41_next_0 = cur_cc_c >> 1;
+wire [23:0] _s5_t_40_next_0 = cur_cc_c >> 1;
 wire [44:0] _s16_md_cut_next_0 = s15_md_red_prod_reg[60:16];
 wire [20:0] _s16_md_cut_next_1 = _s16_md_cut_next_0[44:24];
 wire _s16_md_cut_next_2 = |_s16_md_cut_next_1;
 wire [23:0] _s16_md_cut_next_3 = _s16_md_cut_next_0[23:0];
-wire _s16_md_cut_next_4 = s15_t_8_reg < _s16_md_cut_next_3;
+wire _s16_md_cut_next_4 = s15_t_7_reg < _s16_md_cut_next_3;
 wire _s16_md_cut_next_5 = _s16_md_cut_next_2 | _s16_md_cut_next_4;
-wire [23:0] md_cut = _s16_md_cut_next_5 ? s15_t_8_reg : _s16_md_cut_next_3;
+wire [23:0] md_cut = _s16_md_cut_next_5 ? s15_t_7_reg : _s16_md_cut_next_3;
 wire rtt_le_trtt = s1_rtt_reg <= 20'h3264;
-wire _s2_t_33_next_0 = ~rtt_le_trtt;
-wire _s2_t_33_next_1 = s1_ecn_reg & _s2_t_33_next_0;
+wire _s2_t_32_next_0 = ~rtt_le_trtt;
+wire _s2_t_32_next_1 = s1_ecn_reg & _s2_t_32_next_0;
 wire [10:0] cur_cc_last_md = s4_cur_reg[108:98];
-wire [10:0] _s5_t_42_next_0 = s4_nowq_reg - cur_cc_last_md;
-wire _s5_t_42_next_1 = 11'd34 < _s5_t_42_next_0;
-wire _s5_t_42_next_2 = |cur_cc_last_md;
-wire _s5_t_42_next_3 = ~_s5_t_42_next_2;
-wire _s5_t_42_next_4 = _s5_t_42_next_1 | _s5_t_42_next_3;
-wire _s5_t_42_next_5 = s4_t_20_reg & _s5_t_42_next_4;
+wire [10:0] _s5_t_41_next_0 = s4_nowq_reg - cur_cc_last_md;
+wire _s5_t_41_next_1 = 11'd34 < _s5_t_41_next_0;
+wire _s5_t_41_next_2 = |cur_cc_last_md;
+wire _s5_t_41_next_3 = ~_s5_t_41_next_2;
+wire _s5_t_41_next_4 = _s5_t_41_next_1 | _s5_t_41_next_3;
+wire _s5_t_41_next_5 = s4_t_19_reg & _s5_t_41_next_4;
 wire _s6_md_ok_next_0 = 20'h3264 < _s6_recip_avg_lead_next_10;
-wire md_ok = s5_t_42_reg & _s6_md_ok_next_0;
+wire md_ok = s5_t_41_reg & _s6_md_ok_next_0;
 wire [23:0] _s17_c_core_next_0 = s16_cur_cc_c_reg - s16_md_cut_reg;
 wire [23:0] c_core = s16_md_ok_reg ? _s17_c_core_next_0 : s16_cur_cc_c_reg;
-wire [24:0] _s14_t_9_next_0 = {1'd0, s13_fi_inc_reg};
+wire [24:0] _s14_t_8_next_0 = {1'd0, s13_fi_inc_reg};
 wire [24:0] _s21_incs_next_0 = {1'd0, s20_mi_inc_reg};
-wire [24:0] _s21_incs_next_1 = _s21_incs_next_0 + s20_t_2_reg;
+wire [24:0] _s21_incs_next_1 = _s21_incs_next_0 + s20_t_reg;
 wire _s21_incs_next_2 = _s21_incs_next_1[24];
 wire [23:0] _s21_incs_next_3 = _s21_incs_next_1[23:0];
 wire [23:0] _s21_incs_next_4 = _s21_incs_next_2 ? 24'hffffff : _s21_incs_next_3;
 wire [23:0] _s21_incs_next_5 = s20_rtt_le_trtt_reg ? _s21_incs_next_4 : s20_fi_inc_reg;
-wire [14:0] _s2_t_34_next_0 = {1'd0, s1_size_reg};
-wire [14:0] _s2_t_34_next_1 = _s2_t_34_next_0 + 15'd63;
-wire [8:0] recv_units = _s2_t_34_next_1[14:6];
-wire [10:0] _s2_t_34_next_2 = {2'd0, recv_units};
+wire [14:0] _s2_t_33_next_0 = {1'd0, s1_size_reg};
+wire [14:0] _s2_t_33_next_1 = _s2_t_33_next_0 + 15'd63;
+wire [8:0] recv_units = _s2_t_33_next_1[14:6];
+wire [10:0] _s2_t_33_next_2 = {2'd0, recv_units};
 wire [9:0] cur_cc_recv = s4_cur_reg[138:129];
 wire [10:0] _s5_recv_over_next_0 = {1'd0, cur_cc_recv};
-wire [10:0] recv_no_wrap_sum = _s5_recv_over_next_0 + s4_t_21_reg;
+wire [10:0] recv_no_wrap_sum = _s5_recv_over_next_0 + s4_t_20_reg;
 wire _s5_recv_over_next_1 = recv_no_wrap_sum[10];
 wire _s5_recv_over_next_2 = _s5_recv_over_next_1;
 wire [9:0] _s5_recv_over_next_3 = recv_no_wrap_sum[9:0];
@@ -8528,46 +8510,46 @@ wire _s5_adj_due_next_2 = |cur_cc_last_adj;
 wire _s5_adj_due_next_3 = ~_s5_adj_due_next_2;
 wire adj_due = _s5_adj_due_next_1 | _s5_adj_due_next_3;
 wire [19:0] cur_cc_inc = s4_cur_reg[128:109];
-wire [20:0] _s5_t_43_next_0 = {1'd0, cur_cc_inc};
-wire _s2_t_35_next_0 = ~s1_ecn_reg;
+wire [20:0] _s5_t_42_next_0 = {1'd0, cur_cc_inc};
+wire _s2_t_34_next_0 = ~s1_ecn_reg;
 wire [3:0] _s22_inc_acc_next_0 = s21_incs_reg[23:20];
 wire _s22_inc_acc_next_1 = |_s22_inc_acc_next_0;
 wire [19:0] _s22_inc_acc_next_2 = s21_incs_reg[19:0];
 wire [19:0] _s22_inc_acc_next_3 = _s22_inc_acc_next_1 ? 20'hfffff : _s22_inc_acc_next_2;
 wire [20:0] _s22_inc_acc_next_4 = {1'd0, _s22_inc_acc_next_3};
-wire [20:0] _s22_inc_acc_next_5 = s21_t_2_reg + _s22_inc_acc_next_4;
+wire [20:0] _s22_inc_acc_next_5 = s21_t_reg + _s22_inc_acc_next_4;
 wire _s22_inc_acc_next_6 = _s22_inc_acc_next_5[20];
 wire [19:0] _s22_inc_acc_next_7 = _s22_inc_acc_next_5[19:0];
 wire [19:0] _s22_inc_acc_next_8 = _s22_inc_acc_next_6 ? 20'hfffff : _s22_inc_acc_next_7;
-wire [19:0] inc_acc = s21_t_3_reg ? _s22_inc_acc_next_8 : s21_cur_cc_inc_reg;
-wire [24:0] _s18_t_6_next_0 = {1'd0, s17_c_core_reg};
+wire [19:0] inc_acc = s21_t_2_reg ? _s22_inc_acc_next_8 : s21_cur_cc_inc_reg;
+wire [24:0] _s18_t_5_next_0 = {1'd0, s17_c_core_reg};
 wire fulfill = s5_recv_over_reg | s5_adj_due_reg;
-wire [24:0] _s18_t_7_next_0 = {1'd0, s17_c_core_reg};
+wire [24:0] _s18_t_6_next_0 = {1'd0, s17_c_core_reg};
 wire [24:0] _s23_core_c_next_0 = {5'd0, s22_inc_acc_reg};
-wire [24:0] _s23_core_c_next_1 = s22_t_2_reg + _s23_core_c_next_0;
-wire [24:0] core_c = s22_fulfill_reg ? _s23_core_c_next_1 : s22_t_3_reg;
-wire _s2_t_36_next_0 = cc_kind == 3'd0;
+wire [24:0] _s23_core_c_next_1 = s22_t_reg + _s23_core_c_next_0;
+wire [24:0] core_c = s22_fulfill_reg ? _s23_core_c_next_1 : s22_t_2_reg;
+wire _s2_t_35_next_0 = cc_kind == 3'd0;
+wire _s2_t_35_next_1 = ~_s2_t_35_next_0;
+wire _s2_t_36_next_0 = cc_kind == 3'd3;
 wire _s2_t_36_next_1 = ~_s2_t_36_next_0;
-wire _s2_t_37_next_0 = cc_kind == 3'd3;
-wire _s2_t_37_next_1 = ~_s2_t_37_next_0;
 wire _s6_qa_fired_nscc_next_0 = s5_qa_fire_reg & s5_qa_called_reg;
-wire qa_fired = _s6_qa_fired_nscc_next_0 & s5_t_45_reg;
-wire qa_fired_nscc = qa_fired & s5_t_46_reg;
+wire qa_fired = _s6_qa_fired_nscc_next_0 & s5_t_44_reg;
+wire qa_fired_nscc = qa_fired & s5_t_45_reg;
 wire _s11_early_next_0 = s10_qa_fired_nscc_reg | fi_fired;
 wire early = s10_ack_run_reg & _s11_early_next_0;
-wire _s12_t_16_next_0 = s11_c_early_reg < 25'h8000;
-wire _s12_t_16_next_1 = s11_c_early_reg < 25'h9d7880;
-wire [24:0] _s12_t_16_next_2 = _s12_t_16_next_1 ? s11_c_early_reg : 25'h9d7880;
-wire [24:0] _s12_t_16_next_3 = _s12_t_16_next_0 ? 25'h8000 : _s12_t_16_next_2;
-wire [23:0] _s12_t_16_next_4 = _s12_t_16_next_3[23:0];
+wire _s12_t_15_next_0 = s11_c_early_reg < 25'h8000;
+wire _s12_t_15_next_1 = s11_c_early_reg < 25'h9d7880;
+wire [24:0] _s12_t_15_next_2 = _s12_t_15_next_1 ? s11_c_early_reg : 25'h9d7880;
+wire [24:0] _s12_t_15_next_3 = _s12_t_15_next_0 ? 25'h8000 : _s12_t_15_next_2;
+wire [23:0] _s12_t_15_next_4 = _s12_t_15_next_3[23:0];
 wire _s24_c_ack_clamped_next_0 = s23_core_c_reg < 25'h8000;
 wire _s24_c_ack_clamped_next_1 = s23_core_c_reg < 25'h9d7880;
 wire [24:0] _s24_c_ack_clamped_next_2 = _s24_c_ack_clamped_next_1 ? s23_core_c_reg : 25'h9d7880;
 wire [24:0] _s24_c_ack_clamped_next_3 = _s24_c_ack_clamped_next_0 ? 25'h8000 : _s24_c_ack_clamped_next_2;
 wire [23:0] _s24_c_ack_clamped_next_4 = _s24_c_ack_clamped_next_3[23:0];
-wire [23:0] c_ack_window = s23_early_reg ? s23_t_2_reg : _s24_c_ack_clamped_next_4;
+wire [23:0] c_ack_window = s23_early_reg ? s23_t_reg : _s24_c_ack_clamped_next_4;
 wire _s2_u_freeze_timeout_next_0 = s1_kind_reg == 3'd4;
-wire _s2_t_38_next_0 = s1_kind_reg == 3'd1;
+wire _s2_t_37_next_0 = s1_kind_reg == 3'd1;
 wire cur_lb_buf7_valid = s4_cur_reg[285];
 wire [15:0] cur_lb_buf7_ev = s4_cur_reg[284:269];
 wire cur_lb_buf6_valid = s4_cur_reg[268];
@@ -8591,89 +8573,90 @@ wire _s2_u_cbuf_add_next_0 = s1_kind_reg == 3'd2;
 wire _s2_u_cbuf_add_next_1 = ~s1_ecn_reg;
 wire _s2_u_cbuf_add_next_2 = _s2_u_cbuf_add_next_0 & _s2_u_cbuf_add_next_1;
 wire exploring = |s5_explore1_reg;
+wire [21:0] _s2_t_38_next_0 = {8'd0, s1_size_reg};
 wire [21:0] _s2_t_39_next_0 = {8'd0, s1_size_reg};
-wire [21:0] _s2_t_40_next_0 = {8'd0, s1_size_reg};
-wire _s6_t_48_next_0 = s5_t_47_reg & exploring;
-wire [7:0] _s6_t_48_next_1 = s5_explore1_reg - 8'd1;
-wire [7:0] _s6_t_48_next_2 = _s6_t_48_next_0 ? _s6_t_48_next_1 : s5_explore1_reg;
-wire _s2_t_41_next_0 = s1_kind_reg == 3'd0;
+wire _s6_t_47_next_0 = s5_t_46_reg & exploring;
+wire [7:0] _s6_t_47_next_1 = s5_explore1_reg - 8'd1;
+wire [7:0] _s6_t_47_next_2 = _s6_t_47_next_0 ? _s6_t_47_next_1 : s5_explore1_reg;
+wire _s2_t_40_next_0 = s1_kind_reg == 3'd0;
 wire [7:0] cur_lb_explore = s4_cur_reg[342:335];
 wire cur_lb_frozen = s4_cur_reg[334];
 wire [31:0] cur_lb_exit_freeze = s4_cur_reg[333:302];
-wire [9:0] _s6_t_50_next_0 = fulfill ? 10'd0 : s5_recv_sum_reg;
+wire [9:0] _s6_t_49_next_0 = fulfill ? 10'd0 : s5_recv_sum_reg;
 wire _s11_core_step_next_0 = ~early;
 wire core_step = s10_ack_run_reg & _s11_core_step_next_0;
-wire _s2_t_42_next_0 = ~_s2_t_36_next_0;
-wire _s2_t_43_next_0 = cc_kind == 3'd3;
-wire _s2_t_43_next_1 = ~_s2_t_43_next_0;
-wire _s5_t_52_next_0 = cur_cc_trigger | s4_t_5_reg;
-wire [10:0] _s2_t_44_next_0 = nowq + 11'd51;
-wire [14:0] _s6_t_51_next_0 = s5_fi_uncongested_reg ? s5_fi_count_sum_reg : 15'd0;
-wire [14:0] _s6_t_51_next_1 = ack_run ? _s6_t_51_next_0 : s5_cur_cc_count_reg;
-wire [15:0] _s2_t_45_next_0 = {7'd0, size_units};
+wire _s2_t_41_next_0 = ~_s2_t_35_next_0;
+wire _s2_t_42_next_0 = cc_kind == 3'd3;
+wire _s2_t_42_next_1 = ~_s2_t_42_next_0;
+wire _s5_t_51_next_0 = cur_cc_trigger | s4_t_4_reg;
+wire [10:0] _s2_t_43_next_0 = nowq + 11'd51;
+wire [14:0] _s6_t_50_next_0 = s5_fi_uncongested_reg ? s5_fi_count_sum_reg : 15'd0;
+wire [14:0] _s6_t_50_next_1 = ack_run ? _s6_t_50_next_0 : s5_cur_cc_count_reg;
+wire [15:0] _s2_t_44_next_0 = {7'd0, size_units};
 wire [20:0] cur_inflight = s4_cur_reg[363:343];
-wire [21:0] _s5_t_54_next_0 = {1'd0, cur_inflight};
-wire [21:0] inflight_sum = _s5_t_54_next_0 + s4_t_26_reg;
-wire _s5_t_54_next_1 = 22'h1fffff < inflight_sum;
-wire [20:0] _s5_t_54_next_2 = inflight_sum[20:0];
-wire [20:0] inflight_added = _s5_t_54_next_1 ? 21'h1fffff : _s5_t_54_next_2;
-wire [21:0] _s5_t_54_next_3 = {1'd0, cur_inflight};
-wire [21:0] inflight_diff = _s5_t_54_next_3 - s4_t_27_reg;
-wire _s5_t_54_next_4 = inflight_diff[21];
-wire [20:0] _s5_t_54_next_5 = inflight_diff[20:0];
-wire [20:0] inflight_removed = _s5_t_54_next_4 ? 21'h0 : _s5_t_54_next_5;
-wire [20:0] _s5_t_54_next_6 = s4_inflight_is_send_reg ? inflight_added : inflight_removed;
-wire [20:0] inflight_next = s4_inflight_is_open_reg ? 21'h0 : _s5_t_54_next_6;
-wire [21:0] _s5_t_54_next_7 = {1'd0, inflight_next};
-wire [21:0] _s5_t_54_next_8 = _s5_t_54_next_7 + 22'h3f;
-wire [15:0] qa_unacked_units = _s5_t_54_next_8[21:6];
-wire _s5_t_54_next_9 = qa_unacked_units[15];
-wire _s5_t_54_next_10 = _s5_t_54_next_9;
-wire [14:0] _s5_t_54_next_11 = qa_unacked_units[14:0];
-wire [14:0] _s5_t_54_next_12 = _s5_t_54_next_10 ? 15'd32767 : _s5_t_54_next_11;
+wire [21:0] _s5_t_53_next_0 = {1'd0, cur_inflight};
+wire [21:0] inflight_sum = _s5_t_53_next_0 + s4_t_25_reg;
+wire _s5_t_53_next_1 = 22'h1fffff < inflight_sum;
+wire [20:0] _s5_t_53_next_2 = inflight_sum[20:0];
+wire [20:0] inflight_added = _s5_t_53_next_1 ? 21'h1fffff : _s5_t_53_next_2;
+wire [21:0] _s5_t_53_next_3 = {1'd0, cur_inflight};
+wire [21:0] inflight_diff = _s5_t_53_next_3 - s4_t_26_reg;
+wire _s5_t_53_next_4 = inflight_diff[21];
+wire [20:0] _s5_t_53_next_5 = inflight_diff[20:0];
+wire [20:0] inflight_removed = _s5_t_53_next_4 ? 21'h0 : _s5_t_53_next_5;
+wire [20:0] _s5_t_53_next_6 = s4_inflight_is_send_reg ? inflight_added : inflight_removed;
+wire [20:0] inflight_next = s4_inflight_is_open_reg ? 21'h0 : _s5_t_53_next_6;
+wire [20:0] cc_unacked = inflight_next;
+wire [21:0] _s5_t_53_next_7 = {1'd0, cc_unacked};
+wire [21:0] _s5_t_53_next_8 = _s5_t_53_next_7 + 22'h3f;
+wire [15:0] qa_unacked_units = _s5_t_53_next_8[21:6];
+wire _s5_t_53_next_9 = qa_unacked_units[15];
+wire _s5_t_53_next_10 = _s5_t_53_next_9;
+wire [14:0] _s5_t_53_next_11 = qa_unacked_units[14:0];
+wire [14:0] _s5_t_53_next_12 = _s5_t_53_next_10 ? 15'd32767 : _s5_t_53_next_11;
 wire [15:0] _s5_ignore_left1_next_0 = {1'd0, cur_cc_ignore_left};
-wire [15:0] ignore_diff = _s5_ignore_left1_next_0 - s4_t_32_reg;
+wire [15:0] ignore_diff = _s5_ignore_left1_next_0 - s4_t_31_reg;
 wire _s5_ignore_left1_next_1 = ignore_diff[15];
 wire [14:0] _s5_ignore_left1_next_2 = ignore_diff[14:0];
 wire [14:0] ignore_left1 = _s5_ignore_left1_next_1 ? 15'd0 : _s5_ignore_left1_next_2;
-wire qa_used = s5_qa_called_reg & s5_t_49_reg;
-wire qa_used_nscc = qa_used & s5_t_50_reg;
-wire [24:0] _s7_t_28_next_0 = {1'd0, s6_c_loss_reg};
-wire _s7_t_28_next_1 = _s7_t_28_next_0 < 25'h8000;
-wire _s7_t_28_next_2 = _s7_t_28_next_0 < 25'h9d7880;
-wire [24:0] _s7_t_28_next_3 = _s7_t_28_next_2 ? _s7_t_28_next_0 : 25'h9d7880;
-wire [24:0] _s7_t_28_next_4 = _s7_t_28_next_1 ? 25'h8000 : _s7_t_28_next_3;
-wire [23:0] _s7_t_28_next_5 = _s7_t_28_next_4[23:0];
+wire qa_used = s5_qa_called_reg & s5_t_48_reg;
+wire qa_used_nscc = qa_used & s5_t_49_reg;
+wire [24:0] _s7_t_27_next_0 = {1'd0, s6_c_loss_reg};
+wire _s7_t_27_next_1 = _s7_t_27_next_0 < 25'h8000;
+wire _s7_t_27_next_2 = _s7_t_27_next_0 < 25'h9d7880;
+wire [24:0] _s7_t_27_next_3 = _s7_t_27_next_2 ? _s7_t_27_next_0 : 25'h9d7880;
+wire [24:0] _s7_t_27_next_4 = _s7_t_27_next_1 ? 25'h8000 : _s7_t_27_next_3;
+wire [23:0] _s7_t_27_next_5 = _s7_t_27_next_4[23:0];
 wire [24:0] _s10_c_loss_all_next_0 = {1'd0, s9_c_qa_reg};
 wire _s10_c_loss_all_next_1 = _s10_c_loss_all_next_0 < 25'h8000;
 wire _s10_c_loss_all_next_2 = _s10_c_loss_all_next_0 < 25'h9d7880;
 wire [24:0] _s10_c_loss_all_next_3 = _s10_c_loss_all_next_2 ? _s10_c_loss_all_next_0 : 25'h9d7880;
 wire [24:0] _s10_c_loss_all_next_4 = _s10_c_loss_all_next_1 ? 25'h8000 : _s10_c_loss_all_next_3;
 wire [23:0] _s10_c_loss_all_next_5 = _s10_c_loss_all_next_4[23:0];
-wire [23:0] c_loss_all = s9_qa_used_nscc_reg ? _s10_c_loss_all_next_5 : s9_t_23_reg;
-wire _s11_t_19_next_0 = core_step & s10_fulfill_reg;
-wire [10:0] _s11_t_19_next_1 = _s11_t_19_next_0 ? s10_nowq_reg : s10_cur_cc_last_adj_reg;
-wire [9:0] _s11_t_20_next_0 = core_step ? s10_t_24_reg : s10_cur_cc_recv_reg;
-wire [9:0] _s11_t_20_next_1 = s10_qa_fired_nscc_reg ? 10'd0 : _s11_t_20_next_0;
-wire [19:0] _s23_t_5_next_0 = s22_fulfill_reg ? 20'h0 : s22_inc_acc_reg;
-wire [19:0] _s23_t_5_next_1 = s22_core_step_reg ? _s23_t_5_next_0 : s22_cur_cc_inc_reg;
-wire [19:0] _s23_t_5_next_2 = s22_qa_fired_nscc_reg ? 20'h0 : _s23_t_5_next_1;
+wire [23:0] c_loss_all = s9_qa_used_nscc_reg ? _s10_c_loss_all_next_5 : s9_t_22_reg;
+wire _s11_t_18_next_0 = core_step & s10_fulfill_reg;
+wire [10:0] _s11_t_18_next_1 = _s11_t_18_next_0 ? s10_nowq_reg : s10_cur_cc_last_adj_reg;
+wire [9:0] _s11_t_19_next_0 = core_step ? s10_t_23_reg : s10_cur_cc_recv_reg;
+wire [9:0] _s11_t_19_next_1 = s10_qa_fired_nscc_reg ? 10'd0 : _s11_t_19_next_0;
+wire [19:0] _s23_t_4_next_0 = s22_fulfill_reg ? 20'h0 : s22_inc_acc_reg;
+wire [19:0] _s23_t_4_next_1 = s22_core_step_reg ? _s23_t_4_next_0 : s22_cur_cc_inc_reg;
+wire [19:0] _s23_t_4_next_2 = s22_qa_fired_nscc_reg ? 20'h0 : _s23_t_4_next_1;
 wire md_fired = core_step & s10_md_ok_reg;
-wire [10:0] _s11_t_21_next_0 = md_fired ? s10_nowq_reg : s10_cur_cc_last_md_reg;
-wire [15:0] _s6_t_52_next_0 = ack_run ? s5_avg_new_reg : s5_cur_cc_avg_rtt_reg;
-wire _s11_t_23_next_0 = s10_ack_run_reg ? s10_fi_fire_reg : s10_cur_cc_increase_reg;
-wire _s11_t_23_next_1 = ~md_fired;
-wire _s11_t_23_next_2 = _s11_t_23_next_0 & _s11_t_23_next_1;
-wire _s6_t_53_next_0 = ~s5_qa_fire_reg;
-wire _s6_t_53_next_1 = s5_t_51_reg & _s6_t_53_next_0;
-wire _s6_t_53_next_2 = qa_used_nscc ? _s6_t_53_next_1 : s5_t_52_reg;
-wire [10:0] _s6_t_54_next_0 = s5_qa_roll_reg ? s5_t_53_reg : s5_cur_cc_win_end_reg;
-wire [10:0] _s6_t_54_next_1 = qa_used_nscc ? _s6_t_54_next_0 : s5_cur_cc_win_end_reg;
-wire [14:0] _s11_t_26_next_0 = md_fired ? 15'd0 : s10_t_25_reg;
-wire [14:0] _s6_t_55_next_0 = qa_fired_nscc ? s5_t_54_reg : s5_ignore_left1_reg;
-wire [14:0] _s6_t_56_next_0 = s5_qa_roll_reg ? 15'd0 : s5_acked1_reg;
-wire [14:0] _s6_t_56_next_1 = qa_used_nscc ? _s6_t_56_next_0 : s5_acked1_reg;
-wire [192:0] _s7_t_35_next_0 = {EXPLORE_INIT, 1'd0, 32'h0, 8'd0, 8'd0, 1'd0, 16'd0, 1'd0, 16'd0, 1'd0, 16'd0, 1'd0, 16'd0, 1'd0, 16'd0, 1'd0, 16'd0, 1'd0, 16'd0, 1'd0, 16'd0};
+wire [10:0] _s11_t_20_next_0 = md_fired ? s10_nowq_reg : s10_cur_cc_last_md_reg;
+wire [15:0] _s6_t_51_next_0 = ack_run ? s5_avg_new_reg : s5_cur_cc_avg_rtt_reg;
+wire _s11_t_22_next_0 = s10_ack_run_reg ? s10_fi_fire_reg : s10_cur_cc_increase_reg;
+wire _s11_t_22_next_1 = ~md_fired;
+wire _s11_t_22_next_2 = _s11_t_22_next_0 & _s11_t_22_next_1;
+wire _s6_t_52_next_0 = ~s5_qa_fire_reg;
+wire _s6_t_52_next_1 = s5_t_50_reg & _s6_t_52_next_0;
+wire _s6_t_52_next_2 = qa_used_nscc ? _s6_t_52_next_1 : s5_t_51_reg;
+wire [10:0] _s6_t_53_next_0 = s5_qa_roll_reg ? s5_t_52_reg : s5_cur_cc_win_end_reg;
+wire [10:0] _s6_t_53_next_1 = qa_used_nscc ? _s6_t_53_next_0 : s5_cur_cc_win_end_reg;
+wire [14:0] _s11_t_25_next_0 = md_fired ? 15'd0 : s10_t_24_reg;
+wire [14:0] _s6_t_54_next_0 = qa_fired_nscc ? s5_t_53_reg : s5_ignore_left1_reg;
+wire [14:0] _s6_t_55_next_0 = s5_qa_roll_reg ? 15'd0 : s5_acked1_reg;
+wire [14:0] _s6_t_55_next_1 = qa_used_nscc ? _s6_t_55_next_0 : s5_acked1_reg;
+wire [192:0] _s7_t_34_next_0 = {EXPLORE_INIT, 1'd0, 32'h0, 8'd0, 8'd0, 1'd0, 16'd0, 1'd0, 16'd0, 1'd0, 16'd0, 1'd0, 16'd0, 1'd0, 16'd0, 1'd0, 16'd0, 1'd0, 16'd0, 1'd0, 16'd0};
 wire nxt_buf7_valid = s6_nxt_entries_reg[135];
 wire [15:0] nxt_buf7_ev = s6_nxt_entries_reg[134:119];
 wire nxt_buf6_valid = s6_nxt_entries_reg[118];
@@ -8690,138 +8673,137 @@ wire nxt_buf1_valid = s6_nxt_entries_reg[33];
 wire [15:0] nxt_buf1_ev = s6_nxt_entries_reg[32:17];
 wire nxt_buf0_valid = s6_nxt_entries_reg[16];
 wire [15:0] nxt_buf0_ev = s6_nxt_entries_reg[15:0];
-wire [192:0] _s7_t_35_next_1 = {s6_t_48_reg, s6_frozen1_reg, s6_exit_next_reg, s6_nxt_num_valid_reg, s6_nxt_head_reg, nxt_buf7_valid, nxt_buf7_ev, nxt_buf6_valid, nxt_buf6_ev, nxt_buf5_valid, nxt_buf5_ev, nxt_buf4_valid, nxt_buf4_ev, nxt_buf3_valid, nxt_buf3_ev, nxt_buf2_valid, nxt_buf2_ev, nxt_buf1_valid, nxt_buf1_ev, nxt_buf0_valid, nxt_buf0_ev};
-wire [192:0] _s7_t_35_next_2 = s6_t_49_reg ? _s7_t_35_next_0 : _s7_t_35_next_1;
-wire [7:0] lb_new_explore = _s7_t_35_next_2[192:185];
-wire [7:0] _s7_t_35_next_3 = 1'd1 ? lb_new_explore : s6_cur_lb_explore_reg;
-wire lb_new_frozen = _s7_t_35_next_2[184];
-wire _s7_t_36_next_0 = 1'd1 ? lb_new_frozen : s6_cur_lb_frozen_reg;
-wire [31:0] lb_new_exit_freeze = _s7_t_35_next_2[183:152];
-wire [31:0] _s7_t_37_next_0 = 1'd1 ? lb_new_exit_freeze : s6_cur_lb_exit_freeze_reg;
-wire [7:0] lb_new_num_valid = _s7_t_35_next_2[151:144];
-wire [7:0] _s7_t_38_next_0 = 1'd1 ? lb_new_num_valid : s6_cur_lb_num_valid_reg;
-wire [7:0] lb_new_head = _s7_t_35_next_2[143:136];
-wire [7:0] _s7_t_39_next_0 = 1'd1 ? lb_new_head : s6_cur_lb_head_reg;
-wire lb_new_buf7_valid = _s7_t_35_next_2[135];
-wire _s7_t_40_next_0 = 1'd1 ? lb_new_buf7_valid : s6_cur_lb_buf7_valid_reg;
-wire [15:0] lb_new_buf7_ev = _s7_t_35_next_2[134:119];
-wire [15:0] _s7_t_41_next_0 = 1'd1 ? lb_new_buf7_ev : s6_cur_lb_buf7_ev_reg;
-wire lb_new_buf6_valid = _s7_t_35_next_2[118];
-wire _s7_t_42_next_0 = 1'd1 ? lb_new_buf6_valid : s6_cur_lb_buf6_valid_reg;
-wire [15:0] lb_new_buf6_ev = _s7_t_35_next_2[117:102];
-wire [15:0] _s7_t_43_next_0 = 1'd1 ? lb_new_buf6_ev : s6_cur_lb_buf6_ev_reg;
-wire lb_new_buf5_valid = _s7_t_35_next_2[101];
-wire _s7_t_44_next_0 = 1'd1 ? lb_new_buf5_valid : s6_cur_lb_buf5_valid_reg;
-wire [15:0] lb_new_buf5_ev = _s7_t_35_next_2[100:85];
-wire [15:0] _s7_t_45_next_0 = 1'd1 ? lb_new_buf5_ev : s6_cur_lb_buf5_ev_reg;
-wire lb_new_buf4_valid = _s7_t_35_next_2[84];
-wire _s7_t_46_next_0 = 1'd1 ? lb_new_buf4_valid : s6_cur_lb_buf4_valid_reg;
-wire [15:0] lb_new_buf4_ev = _s7_t_35_next_2[83:68];
-wire [15:0] _s7_t_47_next_0 = 1'd1 ? lb_new_buf4_ev : s6_cur_lb_buf4_ev_reg;
-wire lb_new_buf3_valid = _s7_t_35_next_2[67];
-wire _s7_t_48_next_0 = 1'd1 ? lb_new_buf3_valid : s6_cur_lb_buf3_valid_reg;
-wire [15:0] lb_new_buf3_ev = _s7_t_35_next_2[66:51];
-wire [15:0] _s7_t_49_next_0 = 1'd1 ? lb_new_buf3_ev : s6_cur_lb_buf3_ev_reg;
-wire lb_new_buf2_valid = _s7_t_35_next_2[50];
-wire _s7_t_50_next_0 = 1'd1 ? lb_new_buf2_valid : s6_cur_lb_buf2_valid_reg;
-wire [15:0] lb_new_buf2_ev = _s7_t_35_next_2[49:34];
-wire [15:0] _s7_t_51_next_0 = 1'd1 ? lb_new_buf2_ev : s6_cur_lb_buf2_ev_reg;
-wire lb_new_buf1_valid = _s7_t_35_next_2[33];
-wire _s7_t_52_next_0 = 1'd1 ? lb_new_buf1_valid : s6_cur_lb_buf1_valid_reg;
-wire [15:0] lb_new_buf1_ev = _s7_t_35_next_2[32:17];
-wire [15:0] _s7_t_53_next_0 = 1'd1 ? lb_new_buf1_ev : s6_cur_lb_buf1_ev_reg;
-wire lb_new_buf0_valid = _s7_t_35_next_2[16];
-wire _s7_t_54_next_0 = 1'd1 ? lb_new_buf0_valid : s6_cur_lb_buf0_valid_reg;
-wire [15:0] lb_new_buf0_ev = _s7_t_35_next_2[15:0];
-wire [15:0] _s7_t_55_next_0 = 1'd1 ? lb_new_buf0_ev : s6_cur_lb_buf0_ev_reg;
-wire _s2_t_47_next_0 = ~_s2_t_41_next_0;
+wire [192:0] _s7_t_34_next_1 = {s6_t_47_reg, s6_frozen1_reg, s6_exit_next_reg, s6_nxt_num_valid_reg, s6_nxt_head_reg, nxt_buf7_valid, nxt_buf7_ev, nxt_buf6_valid, nxt_buf6_ev, nxt_buf5_valid, nxt_buf5_ev, nxt_buf4_valid, nxt_buf4_ev, nxt_buf3_valid, nxt_buf3_ev, nxt_buf2_valid, nxt_buf2_ev, nxt_buf1_valid, nxt_buf1_ev, nxt_buf0_valid, nxt_buf0_ev};
+wire [192:0] _s7_t_34_next_2 = s6_t_48_reg ? _s7_t_34_next_0 : _s7_t_34_next_1;
+wire [7:0] lb_new_explore = _s7_t_34_next_2[192:185];
+wire [7:0] _s7_t_34_next_3 = 1'd1 ? lb_new_explore : s6_cur_lb_explore_reg;
+wire lb_new_frozen = _s7_t_34_next_2[184];
+wire _s7_t_35_next_0 = 1'd1 ? lb_new_frozen : s6_cur_lb_frozen_reg;
+wire [31:0] lb_new_exit_freeze = _s7_t_34_next_2[183:152];
+wire [31:0] _s7_t_36_next_0 = 1'd1 ? lb_new_exit_freeze : s6_cur_lb_exit_freeze_reg;
+wire [7:0] lb_new_num_valid = _s7_t_34_next_2[151:144];
+wire [7:0] _s7_t_37_next_0 = 1'd1 ? lb_new_num_valid : s6_cur_lb_num_valid_reg;
+wire [7:0] lb_new_head = _s7_t_34_next_2[143:136];
+wire [7:0] _s7_t_38_next_0 = 1'd1 ? lb_new_head : s6_cur_lb_head_reg;
+wire lb_new_buf7_valid = _s7_t_34_next_2[135];
+wire _s7_t_39_next_0 = 1'd1 ? lb_new_buf7_valid : s6_cur_lb_buf7_valid_reg;
+wire [15:0] lb_new_buf7_ev = _s7_t_34_next_2[134:119];
+wire [15:0] _s7_t_40_next_0 = 1'd1 ? lb_new_buf7_ev : s6_cur_lb_buf7_ev_reg;
+wire lb_new_buf6_valid = _s7_t_34_next_2[118];
+wire _s7_t_41_next_0 = 1'd1 ? lb_new_buf6_valid : s6_cur_lb_buf6_valid_reg;
+wire [15:0] lb_new_buf6_ev = _s7_t_34_next_2[117:102];
+wire [15:0] _s7_t_42_next_0 = 1'd1 ? lb_new_buf6_ev : s6_cur_lb_buf6_ev_reg;
+wire lb_new_buf5_valid = _s7_t_34_next_2[101];
+wire _s7_t_43_next_0 = 1'd1 ? lb_new_buf5_valid : s6_cur_lb_buf5_valid_reg;
+wire [15:0] lb_new_buf5_ev = _s7_t_34_next_2[100:85];
+wire [15:0] _s7_t_44_next_0 = 1'd1 ? lb_new_buf5_ev : s6_cur_lb_buf5_ev_reg;
+wire lb_new_buf4_valid = _s7_t_34_next_2[84];
+wire _s7_t_45_next_0 = 1'd1 ? lb_new_buf4_valid : s6_cur_lb_buf4_valid_reg;
+wire [15:0] lb_new_buf4_ev = _s7_t_34_next_2[83:68];
+wire [15:0] _s7_t_46_next_0 = 1'd1 ? lb_new_buf4_ev : s6_cur_lb_buf4_ev_reg;
+wire lb_new_buf3_valid = _s7_t_34_next_2[67];
+wire _s7_t_47_next_0 = 1'd1 ? lb_new_buf3_valid : s6_cur_lb_buf3_valid_reg;
+wire [15:0] lb_new_buf3_ev = _s7_t_34_next_2[66:51];
+wire [15:0] _s7_t_48_next_0 = 1'd1 ? lb_new_buf3_ev : s6_cur_lb_buf3_ev_reg;
+wire lb_new_buf2_valid = _s7_t_34_next_2[50];
+wire _s7_t_49_next_0 = 1'd1 ? lb_new_buf2_valid : s6_cur_lb_buf2_valid_reg;
+wire [15:0] lb_new_buf2_ev = _s7_t_34_next_2[49:34];
+wire [15:0] _s7_t_50_next_0 = 1'd1 ? lb_new_buf2_ev : s6_cur_lb_buf2_ev_reg;
+wire lb_new_buf1_valid = _s7_t_34_next_2[33];
+wire _s7_t_51_next_0 = 1'd1 ? lb_new_buf1_valid : s6_cur_lb_buf1_valid_reg;
+wire [15:0] lb_new_buf1_ev = _s7_t_34_next_2[32:17];
+wire [15:0] _s7_t_52_next_0 = 1'd1 ? lb_new_buf1_ev : s6_cur_lb_buf1_ev_reg;
+wire lb_new_buf0_valid = _s7_t_34_next_2[16];
+wire _s7_t_53_next_0 = 1'd1 ? lb_new_buf0_valid : s6_cur_lb_buf0_valid_reg;
+wire [15:0] lb_new_buf0_ev = _s7_t_34_next_2[15:0];
+wire [15:0] _s7_t_54_next_0 = 1'd1 ? lb_new_buf0_ev : s6_cur_lb_buf0_ev_reg;
+wire _s2_t_46_next_0 = ~_s2_t_40_next_0;
 wire [20:0] cwnd_held = cur_cc_c[23:3];
-wire [2:0] _s2_t_48_next_0 = rtt_le_trtt ? 3'd4 : 3'd3;
+wire [2:0] _s2_t_47_next_0 = rtt_le_trtt ? 3'd4 : 3'd3;
 wire [2:0] _s6_core_case_next_0 = md_ok ? 3'd2 : 3'd0;
-wire [2:0] core_case = s5_ecn_reg ? _s6_core_case_next_0 : s5_t_57_reg;
-wire [2:0] _s6_t_58_next_0 = timeout_ignored ? 3'd0 : 3'd7;
-wire [2:0] _s6_t_58_next_1 = qa_fired_nscc ? 3'd5 : _s6_t_58_next_0;
-wire _s2_t_49_next_0 = ~inflight_is_send;
-wire _s7_t_58_next_0 = ~s6_hit_reg;
-wire _s7_t_58_next_1 = s6_exploring_reg | _s7_t_58_next_0;
-wire explored = s6_t_47_reg & _s7_t_58_next_1;
-wire _s7_t_58_next_2 = lfsr_reg[0];
-wire [31:0] _s7_t_58_next_3 = lfsr_reg >> 1;
-wire [31:0] _s7_t_58_next_4 = _s7_t_58_next_3 ^ 32'h80200003;
-wire [31:0] _s7_t_58_next_5 = _s7_t_58_next_2 ? _s7_t_58_next_4 : _s7_t_58_next_3;
-wire _s7_t_58_next_6 = _s7_t_58_next_5[0];
-wire [31:0] _s7_t_58_next_7 = _s7_t_58_next_5 >> 1;
-wire [31:0] _s7_t_58_next_8 = _s7_t_58_next_7 ^ 32'h80200003;
-wire [31:0] _s7_t_58_next_9 = _s7_t_58_next_6 ? _s7_t_58_next_8 : _s7_t_58_next_7;
-wire _s7_t_58_next_10 = _s7_t_58_next_9[0];
-wire [31:0] _s7_t_58_next_11 = _s7_t_58_next_9 >> 1;
-wire [31:0] _s7_t_58_next_12 = _s7_t_58_next_11 ^ 32'h80200003;
-wire [31:0] _s7_t_58_next_13 = _s7_t_58_next_10 ? _s7_t_58_next_12 : _s7_t_58_next_11;
-wire _s7_t_58_next_14 = _s7_t_58_next_13[0];
-wire [31:0] _s7_t_58_next_15 = _s7_t_58_next_13 >> 1;
-wire [31:0] _s7_t_58_next_16 = _s7_t_58_next_15 ^ 32'h80200003;
-wire [31:0] _s7_t_58_next_17 = _s7_t_58_next_14 ? _s7_t_58_next_16 : _s7_t_58_next_15;
-wire _s7_t_58_next_18 = _s7_t_58_next_17[0];
-wire [31:0] _s7_t_58_next_19 = _s7_t_58_next_17 >> 1;
-wire [31:0] _s7_t_58_next_20 = _s7_t_58_next_19 ^ 32'h80200003;
-wire [31:0] _s7_t_58_next_21 = _s7_t_58_next_18 ? _s7_t_58_next_20 : _s7_t_58_next_19;
-wire _s7_t_58_next_22 = _s7_t_58_next_21[0];
-wire [31:0] _s7_t_58_next_23 = _s7_t_58_next_21 >> 1;
-wire [31:0] _s7_t_58_next_24 = _s7_t_58_next_23 ^ 32'h80200003;
-wire [31:0] _s7_t_58_next_25 = _s7_t_58_next_22 ? _s7_t_58_next_24 : _s7_t_58_next_23;
-wire _s7_t_58_next_26 = _s7_t_58_next_25[0];
-wire [31:0] _s7_t_58_next_27 = _s7_t_58_next_25 >> 1;
-wire [31:0] _s7_t_58_next_28 = _s7_t_58_next_27 ^ 32'h80200003;
-wire [31:0] _s7_t_58_next_29 = _s7_t_58_next_26 ? _s7_t_58_next_28 : _s7_t_58_next_27;
-wire _s7_t_58_next_30 = _s7_t_58_next_29[0];
-wire [31:0] _s7_t_58_next_31 = _s7_t_58_next_29 >> 1;
-wire [31:0] _s7_t_58_next_32 = _s7_t_58_next_31 ^ 32'h80200003;
-wire [31:0] _s7_t_58_next_33 = _s7_t_58_next_30 ? _s7_t_58_next_32 : _s7_t_58_next_31;
-wire _s7_t_58_next_34 = _s7_t_58_next_33[0];
-wire [31:0] _s7_t_58_next_35 = _s7_t_58_next_33 >> 1;
-wire [31:0] _s7_t_58_next_36 = _s7_t_58_next_35 ^ 32'h80200003;
-wire [31:0] _s7_t_58_next_37 = _s7_t_58_next_34 ? _s7_t_58_next_36 : _s7_t_58_next_35;
-wire _s7_t_58_next_38 = _s7_t_58_next_37[0];
-wire [31:0] _s7_t_58_next_39 = _s7_t_58_next_37 >> 1;
-wire [31:0] _s7_t_58_next_40 = _s7_t_58_next_39 ^ 32'h80200003;
-wire [31:0] _s7_t_58_next_41 = _s7_t_58_next_38 ? _s7_t_58_next_40 : _s7_t_58_next_39;
-wire _s7_t_58_next_42 = _s7_t_58_next_41[0];
-wire [31:0] _s7_t_58_next_43 = _s7_t_58_next_41 >> 1;
-wire [31:0] _s7_t_58_next_44 = _s7_t_58_next_43 ^ 32'h80200003;
-wire [31:0] _s7_t_58_next_45 = _s7_t_58_next_42 ? _s7_t_58_next_44 : _s7_t_58_next_43;
-wire _s7_t_58_next_46 = _s7_t_58_next_45[0];
-wire [31:0] _s7_t_58_next_47 = _s7_t_58_next_45 >> 1;
-wire [31:0] _s7_t_58_next_48 = _s7_t_58_next_47 ^ 32'h80200003;
-wire [31:0] _s7_t_58_next_49 = _s7_t_58_next_46 ? _s7_t_58_next_48 : _s7_t_58_next_47;
-wire _s7_t_58_next_50 = _s7_t_58_next_49[0];
-wire [31:0] _s7_t_58_next_51 = _s7_t_58_next_49 >> 1;
-wire [31:0] _s7_t_58_next_52 = _s7_t_58_next_51 ^ 32'h80200003;
-wire [31:0] _s7_t_58_next_53 = _s7_t_58_next_50 ? _s7_t_58_next_52 : _s7_t_58_next_51;
-wire _s7_t_58_next_54 = _s7_t_58_next_53[0];
-wire [31:0] _s7_t_58_next_55 = _s7_t_58_next_53 >> 1;
-wire [31:0] _s7_t_58_next_56 = _s7_t_58_next_55 ^ 32'h80200003;
-wire [31:0] _s7_t_58_next_57 = _s7_t_58_next_54 ? _s7_t_58_next_56 : _s7_t_58_next_55;
-wire _s7_t_58_next_58 = _s7_t_58_next_57[0];
-wire [31:0] _s7_t_58_next_59 = _s7_t_58_next_57 >> 1;
-wire [31:0] _s7_t_58_next_60 = _s7_t_58_next_59 ^ 32'h80200003;
-wire [31:0] _s7_t_58_next_61 = _s7_t_58_next_58 ? _s7_t_58_next_60 : _s7_t_58_next_59;
-wire _s7_t_58_next_62 = _s7_t_58_next_61[0];
-wire [31:0] _s7_t_58_next_63 = _s7_t_58_next_61 >> 1;
-wire [31:0] _s7_t_58_next_64 = _s7_t_58_next_63 ^ 32'h80200003;
-wire [31:0] lfsr_drawn = _s7_t_58_next_62 ? _s7_t_58_next_64 : _s7_t_58_next_63;
-wire [15:0] _s7_t_58_next_65 = lfsr_drawn[15:0];
-wire [15:0] _s7_t_58_next_66 = explored ? _s7_t_58_next_65 : s6_take_ev_reg;
-wire [15:0] _s7_t_58_next_67 = s6_t_47_reg ? _s7_t_58_next_66 : 16'd0;
-wire _s6_t_60_next_0 = s5_frozen1_reg & s5_t_56_reg;
+wire [2:0] core_case = s5_ecn_reg ? _s6_core_case_next_0 : s5_t_56_reg;
+wire [2:0] _s6_t_57_next_0 = timeout_ignored ? 3'd0 : 3'd7;
+wire [2:0] _s6_t_57_next_1 = qa_fired_nscc ? 3'd5 : _s6_t_57_next_0;
+wire _s7_t_56_next_0 = ~s6_hit_reg;
+wire _s7_t_56_next_1 = s6_exploring_reg | _s7_t_56_next_0;
+wire explored = s6_t_46_reg & _s7_t_56_next_1;
+wire _s7_t_56_next_2 = lfsr_reg[0];
+wire [31:0] _s7_t_56_next_3 = lfsr_reg >> 1;
+wire [31:0] _s7_t_56_next_4 = _s7_t_56_next_3 ^ 32'h80200003;
+wire [31:0] _s7_t_56_next_5 = _s7_t_56_next_2 ? _s7_t_56_next_4 : _s7_t_56_next_3;
+wire _s7_t_56_next_6 = _s7_t_56_next_5[0];
+wire [31:0] _s7_t_56_next_7 = _s7_t_56_next_5 >> 1;
+wire [31:0] _s7_t_56_next_8 = _s7_t_56_next_7 ^ 32'h80200003;
+wire [31:0] _s7_t_56_next_9 = _s7_t_56_next_6 ? _s7_t_56_next_8 : _s7_t_56_next_7;
+wire _s7_t_56_next_10 = _s7_t_56_next_9[0];
+wire [31:0] _s7_t_56_next_11 = _s7_t_56_next_9 >> 1;
+wire [31:0] _s7_t_56_next_12 = _s7_t_56_next_11 ^ 32'h80200003;
+wire [31:0] _s7_t_56_next_13 = _s7_t_56_next_10 ? _s7_t_56_next_12 : _s7_t_56_next_11;
+wire _s7_t_56_next_14 = _s7_t_56_next_13[0];
+wire [31:0] _s7_t_56_next_15 = _s7_t_56_next_13 >> 1;
+wire [31:0] _s7_t_56_next_16 = _s7_t_56_next_15 ^ 32'h80200003;
+wire [31:0] _s7_t_56_next_17 = _s7_t_56_next_14 ? _s7_t_56_next_16 : _s7_t_56_next_15;
+wire _s7_t_56_next_18 = _s7_t_56_next_17[0];
+wire [31:0] _s7_t_56_next_19 = _s7_t_56_next_17 >> 1;
+wire [31:0] _s7_t_56_next_20 = _s7_t_56_next_19 ^ 32'h80200003;
+wire [31:0] _s7_t_56_next_21 = _s7_t_56_next_18 ? _s7_t_56_next_20 : _s7_t_56_next_19;
+wire _s7_t_56_next_22 = _s7_t_56_next_21[0];
+wire [31:0] _s7_t_56_next_23 = _s7_t_56_next_21 >> 1;
+wire [31:0] _s7_t_56_next_24 = _s7_t_56_next_23 ^ 32'h80200003;
+wire [31:0] _s7_t_56_next_25 = _s7_t_56_next_22 ? _s7_t_56_next_24 : _s7_t_56_next_23;
+wire _s7_t_56_next_26 = _s7_t_56_next_25[0];
+wire [31:0] _s7_t_56_next_27 = _s7_t_56_next_25 >> 1;
+wire [31:0] _s7_t_56_next_28 = _s7_t_56_next_27 ^ 32'h80200003;
+wire [31:0] _s7_t_56_next_29 = _s7_t_56_next_26 ? _s7_t_56_next_28 : _s7_t_56_next_27;
+wire _s7_t_56_next_30 = _s7_t_56_next_29[0];
+wire [31:0] _s7_t_56_next_31 = _s7_t_56_next_29 >> 1;
+wire [31:0] _s7_t_56_next_32 = _s7_t_56_next_31 ^ 32'h80200003;
+wire [31:0] _s7_t_56_next_33 = _s7_t_56_next_30 ? _s7_t_56_next_32 : _s7_t_56_next_31;
+wire _s7_t_56_next_34 = _s7_t_56_next_33[0];
+wire [31:0] _s7_t_56_next_35 = _s7_t_56_next_33 >> 1;
+wire [31:0] _s7_t_56_next_36 = _s7_t_56_next_35 ^ 32'h80200003;
+wire [31:0] _s7_t_56_next_37 = _s7_t_56_next_34 ? _s7_t_56_next_36 : _s7_t_56_next_35;
+wire _s7_t_56_next_38 = _s7_t_56_next_37[0];
+wire [31:0] _s7_t_56_next_39 = _s7_t_56_next_37 >> 1;
+wire [31:0] _s7_t_56_next_40 = _s7_t_56_next_39 ^ 32'h80200003;
+wire [31:0] _s7_t_56_next_41 = _s7_t_56_next_38 ? _s7_t_56_next_40 : _s7_t_56_next_39;
+wire _s7_t_56_next_42 = _s7_t_56_next_41[0];
+wire [31:0] _s7_t_56_next_43 = _s7_t_56_next_41 >> 1;
+wire [31:0] _s7_t_56_next_44 = _s7_t_56_next_43 ^ 32'h80200003;
+wire [31:0] _s7_t_56_next_45 = _s7_t_56_next_42 ? _s7_t_56_next_44 : _s7_t_56_next_43;
+wire _s7_t_56_next_46 = _s7_t_56_next_45[0];
+wire [31:0] _s7_t_56_next_47 = _s7_t_56_next_45 >> 1;
+wire [31:0] _s7_t_56_next_48 = _s7_t_56_next_47 ^ 32'h80200003;
+wire [31:0] _s7_t_56_next_49 = _s7_t_56_next_46 ? _s7_t_56_next_48 : _s7_t_56_next_47;
+wire _s7_t_56_next_50 = _s7_t_56_next_49[0];
+wire [31:0] _s7_t_56_next_51 = _s7_t_56_next_49 >> 1;
+wire [31:0] _s7_t_56_next_52 = _s7_t_56_next_51 ^ 32'h80200003;
+wire [31:0] _s7_t_56_next_53 = _s7_t_56_next_50 ? _s7_t_56_next_52 : _s7_t_56_next_51;
+wire _s7_t_56_next_54 = _s7_t_56_next_53[0];
+wire [31:0] _s7_t_56_next_55 = _s7_t_56_next_53 >> 1;
+wire [31:0] _s7_t_56_next_56 = _s7_t_56_next_55 ^ 32'h80200003;
+wire [31:0] _s7_t_56_next_57 = _s7_t_56_next_54 ? _s7_t_56_next_56 : _s7_t_56_next_55;
+wire _s7_t_56_next_58 = _s7_t_56_next_57[0];
+wire [31:0] _s7_t_56_next_59 = _s7_t_56_next_57 >> 1;
+wire [31:0] _s7_t_56_next_60 = _s7_t_56_next_59 ^ 32'h80200003;
+wire [31:0] _s7_t_56_next_61 = _s7_t_56_next_58 ? _s7_t_56_next_60 : _s7_t_56_next_59;
+wire _s7_t_56_next_62 = _s7_t_56_next_61[0];
+wire [31:0] _s7_t_56_next_63 = _s7_t_56_next_61 >> 1;
+wire [31:0] _s7_t_56_next_64 = _s7_t_56_next_63 ^ 32'h80200003;
+wire [31:0] lfsr_drawn = _s7_t_56_next_62 ? _s7_t_56_next_64 : _s7_t_56_next_63;
+wire [15:0] _s7_t_56_next_65 = lfsr_drawn[15:0];
+wire [15:0] _s7_t_56_next_66 = explored ? _s7_t_56_next_65 : s6_take_ev_reg;
+wire [15:0] _s7_t_56_next_67 = s6_t_46_reg ? _s7_t_56_next_66 : 16'd0;
+wire _s6_t_58_next_0 = s5_frozen1_reg & s5_t_55_reg;
 wire [2:0] _s11_case_result_next_0 = fi_fired ? 3'd6 : s10_core_case_reg;
 wire [2:0] _s11_case_result_next_1 = s10_qa_fired_nscc_reg ? 3'd5 : _s11_case_result_next_0;
 wire [2:0] _s11_case_result_next_2 = s10_ack_run_reg ? _s11_case_result_next_1 : 3'd0;
-wire [2:0] _s11_case_result_next_3 = s10_is_loss_reg ? s10_t_53_reg : _s11_case_result_next_2;
-wire [2:0] _s11_case_result_next_4 = s10_t_31_reg ? 3'd0 : _s11_case_result_next_3;
-wire [2:0] case_result = s10_t_54_reg ? _s11_case_result_next_4 : 3'd0;
-wire _s6_t_61_next_0 = s5_t_58_reg & qa_fired_nscc;
-wire _s11_t_54_next_0 = s10_t_31_reg ? 1'd0 : _s11_t_23_next_2;
-wire _s11_t_54_next_1 = s10_t_54_reg & _s11_t_54_next_0;
+wire [2:0] _s11_case_result_next_3 = s10_is_loss_reg ? s10_t_52_reg : _s11_case_result_next_2;
+wire [2:0] _s11_case_result_next_4 = s10_t_30_reg ? 3'd0 : _s11_case_result_next_3;
+wire [2:0] case_result = s10_cc_active_reg ? _s11_case_result_next_4 : 3'd0;
+wire _s6_t_59_next_0 = s5_cc_active_reg & qa_fired_nscc;
+wire _s11_t_53_next_0 = s10_t_30_reg ? 1'd0 : _s11_t_22_next_2;
+wire _s11_t_53_next_1 = s10_cc_active_reg & _s11_t_53_next_0;
 wire _lfsr_update_0 = ~s6_error_reg;
 wire s6_fire = s6_valid_reg & _lfsr_update_0;
 wire _lfsr_update_1 = s6_fire & explored;
@@ -8878,33 +8860,33 @@ wire [23:0] c_open = 24'h9d7880;
 wire [149:0] _shell_29 = {11'd0, 10'd0, 20'h0, 11'd0, 16'd8600, 1'd0, 1'd0, 11'd0, 15'd0, 15'd0, 15'd0, c_open};
 wire [23:0] c_ack = s24_ack_run_reg ? s24_c_ack_clamped_reg : s24_cur_cc_c_reg;
 wire [23:0] c_new = s24_is_loss_reg ? s24_c_loss_all_reg : c_ack;
-wire [149:0] _shell_30 = {s24_t_2_reg, s24_t_3_reg, s24_t_4_reg, s24_t_5_reg, s24_t_6_reg, s24_t_7_reg, s24_t_8_reg, s24_t_9_reg, s24_t_10_reg, s24_t_11_reg, s24_t_12_reg, c_new};
-wire [149:0] _shell_31 = s24_t_13_reg ? _shell_29 : _shell_30;
+wire [149:0] _shell_30 = {s24_t_reg, s24_t_2_reg, s24_t_3_reg, s24_t_4_reg, s24_t_5_reg, s24_t_6_reg, s24_t_7_reg, s24_t_8_reg, s24_t_9_reg, s24_t_10_reg, s24_t_11_reg, c_new};
+wire [149:0] _shell_31 = s24_t_12_reg ? _shell_29 : _shell_30;
 wire [10:0] cc_new_last_adj = _shell_31[149:139];
-wire [10:0] _shell_32 = s24_t_reg ? cc_new_last_adj : s24_cur_cc_last_adj_reg;
+wire [10:0] _shell_32 = s24_cc_active_reg ? cc_new_last_adj : s24_cur_cc_last_adj_reg;
 wire [9:0] cc_new_recv = _shell_31[138:129];
-wire [9:0] _shell_33 = s24_t_reg ? cc_new_recv : s24_cur_cc_recv_reg;
+wire [9:0] _shell_33 = s24_cc_active_reg ? cc_new_recv : s24_cur_cc_recv_reg;
 wire [19:0] cc_new_inc = _shell_31[128:109];
-wire [19:0] _shell_34 = s24_t_reg ? cc_new_inc : s24_cur_cc_inc_reg;
+wire [19:0] _shell_34 = s24_cc_active_reg ? cc_new_inc : s24_cur_cc_inc_reg;
 wire [10:0] cc_new_last_md = _shell_31[108:98];
-wire [10:0] _shell_35 = s24_t_reg ? cc_new_last_md : s24_cur_cc_last_md_reg;
+wire [10:0] _shell_35 = s24_cc_active_reg ? cc_new_last_md : s24_cur_cc_last_md_reg;
 wire [15:0] cc_new_avg_rtt = _shell_31[97:82];
-wire [15:0] _shell_36 = s24_t_reg ? cc_new_avg_rtt : s24_cur_cc_avg_rtt_reg;
+wire [15:0] _shell_36 = s24_cc_active_reg ? cc_new_avg_rtt : s24_cur_cc_avg_rtt_reg;
 wire cc_new_increase = _shell_31[81];
-wire _shell_37 = s24_t_reg ? cc_new_increase : s24_cur_cc_increase_reg;
+wire _shell_37 = s24_cc_active_reg ? cc_new_increase : s24_cur_cc_increase_reg;
 wire cc_new_trigger = _shell_31[80];
-wire _shell_38 = s24_t_reg ? cc_new_trigger : s24_cur_cc_trigger_reg;
+wire _shell_38 = s24_cc_active_reg ? cc_new_trigger : s24_cur_cc_trigger_reg;
 wire [10:0] cc_new_win_end = _shell_31[79:69];
-wire [10:0] _shell_39 = s24_t_reg ? cc_new_win_end : s24_cur_cc_win_end_reg;
+wire [10:0] _shell_39 = s24_cc_active_reg ? cc_new_win_end : s24_cur_cc_win_end_reg;
 wire [14:0] cc_new_count = _shell_31[68:54];
-wire [14:0] _shell_40 = s24_t_reg ? cc_new_count : s24_cur_cc_count_reg;
+wire [14:0] _shell_40 = s24_cc_active_reg ? cc_new_count : s24_cur_cc_count_reg;
 wire [14:0] cc_new_ignore_left = _shell_31[53:39];
-wire [14:0] _shell_41 = s24_t_reg ? cc_new_ignore_left : s24_cur_cc_ignore_left_reg;
+wire [14:0] _shell_41 = s24_cc_active_reg ? cc_new_ignore_left : s24_cur_cc_ignore_left_reg;
 wire [14:0] cc_new_acked = _shell_31[38:24];
-wire [14:0] _shell_42 = s24_t_reg ? cc_new_acked : s24_cur_cc_acked_reg;
+wire [14:0] _shell_42 = s24_cc_active_reg ? cc_new_acked : s24_cur_cc_acked_reg;
 wire [23:0] cc_new_c = _shell_31[23:0];
-wire [23:0] _shell_43 = s24_t_reg ? cc_new_c : s24_cur_cc_c_reg;
-wire [363:0] new_word = {s24_inflight_next_reg, s24_t_14_reg, s24_t_15_reg, s24_t_16_reg, s24_t_17_reg, s24_t_18_reg, s24_t_19_reg, s24_t_20_reg, s24_t_21_reg, s24_t_22_reg, s24_t_23_reg, s24_t_24_reg, s24_t_25_reg, s24_t_26_reg, s24_t_27_reg, s24_t_28_reg, s24_t_29_reg, s24_t_30_reg, s24_t_31_reg, s24_t_32_reg, s24_t_33_reg, s24_t_34_reg, _shell_32, _shell_33, _shell_34, _shell_35, _shell_36, _shell_37, _shell_38, _shell_39, _shell_40, _shell_41, _shell_42, _shell_43};
+wire [23:0] _shell_43 = s24_cc_active_reg ? cc_new_c : s24_cur_cc_c_reg;
+wire [363:0] new_word = {s24_inflight_next_reg, s24_t_13_reg, s24_t_14_reg, s24_t_15_reg, s24_t_16_reg, s24_t_17_reg, s24_t_18_reg, s24_t_19_reg, s24_t_20_reg, s24_t_21_reg, s24_t_22_reg, s24_t_23_reg, s24_t_24_reg, s24_t_25_reg, s24_t_26_reg, s24_t_27_reg, s24_t_28_reg, s24_t_29_reg, s24_t_30_reg, s24_t_31_reg, s24_t_32_reg, s24_t_33_reg, _shell_32, _shell_33, _shell_34, _shell_35, _shell_36, _shell_37, _shell_38, _shell_39, _shell_40, _shell_41, _shell_42, _shell_43};
 wire _shell_44 = snoop_s1_reg | s1_fix_valid_reg;
 wire [363:0] _shell_45 = snoop_s1_reg ? new_word : s1_fix_word_reg;
 wire _shell_46 = snoop_s2_reg | s2_fix_valid_reg;
@@ -8912,16 +8894,16 @@ wire [363:0] _shell_47 = snoop_s2_reg ? new_word : s2_fix_word_reg;
 wire [363:0] s3_word = s3_fix_valid_reg ? s3_fix_word_reg : s3_ram_reg;
 wire [363:0] _shell_48 = snoop_s3_reg ? new_word : s3_word;
 wire _shell_49 = out_wr_ptr_reg == 5'd0;
-wire [15:0] res_ev = s24_error_reg ? 16'd0 : s24_t_35_reg;
+wire [15:0] res_ev = s24_error_reg ? 16'd0 : s24_t_34_reg;
 wire res_explored = s24_error_reg ? 1'd0 : s24_explored_reg;
-wire res_frozen = s24_error_reg ? 1'd0 : s24_t_36_reg;
+wire res_frozen = s24_error_reg ? 1'd0 : s24_t_35_reg;
 wire [20:0] cwnd_result = c_new[23:3];
-wire [20:0] _shell_50 = s24_t_13_reg ? 21'h13af10 : cwnd_result;
+wire [20:0] _shell_50 = s24_t_12_reg ? 21'h13af10 : cwnd_result;
 wire [20:0] window = s24_inflight_is_send_reg ? s24_cwnd_held_reg : _shell_50;
 wire [20:0] res_cwnd = s24_error_reg ? 21'h0 : window;
 wire [2:0] res_case = s24_error_reg ? 3'd0 : s24_case_result_reg;
-wire res_qa = s24_error_reg ? 1'd0 : s24_t_37_reg;
-wire res_fast = s24_error_reg ? 1'd0 : s24_t_38_reg;
+wire res_qa = s24_error_reg ? 1'd0 : s24_t_36_reg;
+wire res_fast = s24_error_reg ? 1'd0 : s24_t_37_reg;
 wire [20:0] res_inflight = s24_error_reg ? 21'h0 : s24_inflight_next_reg;
 wire may_send = s24_inflight_next_reg < window;
 wire res_may_send = s24_error_reg ? 1'd0 : may_send;
@@ -9218,10 +9200,10 @@ wire _ready_8 = _ready_5 | _ready_7;
 wire _ready_9 = ~_ready_8;
 wire [11:0] _state_rd_0 = in_conn_reg[11:0];
 wire _u_cbuf_take_0 = ~exploring;
-wire _u_cbuf_take_1 = s5_t_47_reg & _u_cbuf_take_0;
+wire _u_cbuf_take_1 = s5_t_46_reg & _u_cbuf_take_0;
 wire replay = s5_frozen1_reg;
 // bits dropped on purpose (rounding, wrap-around)
-wire _unused = ^{_s2_t_2_next_1[5:0], s1_now_reg[31:19], s1_now_reg[7:0], s8_qa_scaled_reg[37], s8_qa_scaled_reg[12:0], _s2_t_8_next_1[5:0], s9_c_qa_reg[8:0], s10_mi_base_prod_reg[10:0], s17_mi_raw_prod_reg[10:0], s10_fi_c_prod_reg[10:0], avg_sum[20], s11_md_frac_prod_reg[10:0], s15_md_red_prod_reg[15:0], _s2_t_34_next_1[5:0], _s12_t_16_next_3[24], _s24_c_ack_clamped_next_3[24], _s5_t_54_next_8[5:0], _s7_t_28_next_4[24], _s10_c_loss_all_next_4[24]};
+wire _unused = ^{_s2_t_next_1[5:0], s1_now_reg[31:19], s1_now_reg[7:0], s8_qa_scaled_reg[37], s8_qa_scaled_reg[12:0], _s2_t_7_next_1[5:0], s9_c_qa_reg[8:0], s10_mi_base_prod_reg[10:0], s17_mi_raw_prod_reg[10:0], s10_fi_c_prod_reg[10:0], avg_sum[20], s11_md_frac_prod_reg[10:0], s15_md_red_prod_reg[15:0], _s2_t_33_next_1[5:0], _s12_t_15_next_3[24], _s24_c_ack_clamped_next_3[24], _s5_t_53_next_8[5:0], _s7_t_27_next_4[24], _s10_c_loss_all_next_4[24]};
 
 reps_freeze
 u_freeze (
@@ -9277,39 +9259,39 @@ assign s21_error_next = s20_error_reg;
 assign s22_error_next = s21_error_reg;
 assign s23_error_next = s22_error_reg;
 assign s24_error_next = s23_error_reg;
-assign s2_t_next = _s2_t_next_0;
+assign s2_cc_active_next = cc_active;
+assign s3_cc_active_next = s2_cc_active_reg;
+assign s4_cc_active_next = s3_cc_active_reg;
+assign s5_cc_active_next = s4_cc_active_reg;
+assign s6_cc_active_next = s5_cc_active_reg;
+assign s7_cc_active_next = s6_cc_active_reg;
+assign s8_cc_active_next = s7_cc_active_reg;
+assign s9_cc_active_next = s8_cc_active_reg;
+assign s10_cc_active_next = s9_cc_active_reg;
+assign s11_cc_active_next = s10_cc_active_reg;
+assign s12_cc_active_next = s11_cc_active_reg;
+assign s13_cc_active_next = s12_cc_active_reg;
+assign s14_cc_active_next = s13_cc_active_reg;
+assign s15_cc_active_next = s14_cc_active_reg;
+assign s16_cc_active_next = s15_cc_active_reg;
+assign s17_cc_active_next = s16_cc_active_reg;
+assign s18_cc_active_next = s17_cc_active_reg;
+assign s19_cc_active_next = s18_cc_active_reg;
+assign s20_cc_active_next = s19_cc_active_reg;
+assign s21_cc_active_next = s20_cc_active_reg;
+assign s22_cc_active_next = s21_cc_active_reg;
+assign s23_cc_active_next = s22_cc_active_reg;
+assign s24_cc_active_next = s23_cc_active_reg;
+assign s2_t_next = _s2_t_next_2;
 assign s3_t_next = s2_t_reg;
 assign s4_t_next = s3_t_reg;
-assign s5_t_next = s4_t_reg;
-assign s6_t_next = s5_t_reg;
-assign s7_t_next = s6_t_reg;
-assign s8_t_next = s7_t_reg;
-assign s9_t_next = s8_t_reg;
-assign s10_t_next = s9_t_reg;
-assign s11_t_next = s10_t_reg;
-assign s12_t_next = s11_t_reg;
-assign s13_t_next = s12_t_reg;
-assign s14_t_next = s13_t_reg;
-assign s15_t_next = s14_t_reg;
-assign s16_t_next = s15_t_reg;
-assign s17_t_next = s16_t_reg;
-assign s18_t_next = s17_t_reg;
-assign s19_t_next = s18_t_reg;
-assign s20_t_next = s19_t_reg;
-assign s21_t_next = s20_t_reg;
-assign s22_t_next = s21_t_reg;
-assign s23_t_next = s22_t_reg;
-assign s24_t_next = s23_t_reg;
-assign s2_t_2_next = _s2_t_2_next_2;
+assign s5_qa_called_next = qa_called;
+assign s2_t_2_next = _s2_t_2_next_0;
 assign s3_t_2_next = s2_t_2_reg;
 assign s4_t_2_next = s3_t_2_reg;
-assign s5_qa_called_next = qa_called;
-assign s2_t_3_next = _s2_t_3_next_0;
+assign s2_t_3_next = _s2_t_3_next_1;
 assign s3_t_3_next = s2_t_3_reg;
 assign s4_t_3_next = s3_t_3_reg;
-assign s2_t_4_next = _s2_t_4_next_1;
-assign s3_t_4_next = s2_t_4_reg;
-assign s4_t_4_next = s3_t_4_reg;
 assign s5_acked1_next = acked_in;
 assign s2_qa_win_lo_next = qa_win_lo;
 assign s3_qa_win_lo_next = s2_qa_win_lo_reg;
@@ -9320,22 +9302,22 @@ assign s4_qa_win_hi_next = s3_qa_win_hi_reg;
 assign s2_qa_win_wraps_next = qa_win_wraps;
 assign s3_qa_win_wraps_next = s2_qa_win_wraps_reg;
 assign s4_qa_win_wraps_next = s3_qa_win_wraps_reg;
-assign s2_t_5_next = _s2_t_5_next_0;
-assign s3_t_5_next = s2_t_5_reg;
-assign s4_t_5_next = s3_t_5_reg;
+assign s2_t_4_next = _s2_t_4_next_0;
+assign s3_t_4_next = s2_t_4_reg;
+assign s4_t_4_next = s3_t_4_reg;
 assign s5_qa_fire_next = qa_fire;
 assign s5_qa_roll_next = qa_roll;
 assign s6_qa_base_next = qa_base;
 assign s7_qa_scaled_pp00_next = qa_scaled_pp00;
 assign s7_qa_scaled_pp10_next = qa_scaled_pp10;
 assign s8_qa_scaled_next = qa_scaled;
-assign s2_t_6_next = _s2_t_6_next_0;
+assign s2_t_5_next = _s2_t_5_next_0;
+assign s3_t_5_next = s2_t_5_reg;
+assign s4_t_5_next = s3_t_5_reg;
+assign s5_t_next = s4_t_5_reg;
+assign s2_t_6_next = _s2_t_6_next_1;
 assign s3_t_6_next = s2_t_6_reg;
 assign s4_t_6_next = s3_t_6_reg;
-assign s5_t_2_next = s4_t_6_reg;
-assign s2_t_7_next = _s2_t_7_next_1;
-assign s3_t_7_next = s2_t_7_reg;
-assign s4_t_7_next = s3_t_7_reg;
 assign s5_cur_cc_c_next = cur_cc_c;
 assign s5_c_loss_next = c_loss;
 assign s2_is_loss_next = is_loss;
@@ -9345,13 +9327,13 @@ assign s5_is_loss_next = s4_is_loss_reg;
 assign s6_qa_fire_next = s5_qa_fire_reg;
 assign s7_qa_fire_next = s6_qa_fire_reg;
 assign s8_qa_fire_next = s7_qa_fire_reg;
-assign s6_t_2_next = _s6_t_2_next_1;
-assign s7_t_2_next = s6_t_2_reg;
-assign s8_t_2_next = s7_t_2_reg;
+assign s6_t_next = _s6_t_next_1;
+assign s7_t_next = s6_t_reg;
+assign s8_t_next = s7_t_reg;
 assign s9_c_qa_next = _s9_c_qa_next_1;
-assign s2_t_8_next = _s2_t_8_next_2;
-assign s3_t_8_next = s2_t_8_reg;
-assign s4_t_8_next = s3_t_8_reg;
+assign s2_t_7_next = _s2_t_7_next_2;
+assign s3_t_7_next = s2_t_7_reg;
+assign s4_t_7_next = s3_t_7_reg;
 assign s5_fi_count_sum_next = fi_count_sum;
 assign s6_fi_count_sum_next = s5_fi_count_sum_reg;
 assign s7_fi_count_sum_next = s6_fi_count_sum_reg;
@@ -9371,17 +9353,18 @@ assign s7_fi_uncongested_next = s6_fi_uncongested_reg;
 assign s8_fi_uncongested_next = s7_fi_uncongested_reg;
 assign s9_fi_uncongested_next = s8_fi_uncongested_reg;
 assign s10_fi_fire_next = fi_fire;
-assign s5_t_3_next = s4_t_4_reg;
+assign s5_t_2_next = s4_t_3_reg;
 assign s6_ack_run_next = ack_run;
 assign s7_ack_run_next = s6_ack_run_reg;
 assign s8_ack_run_next = s7_ack_run_reg;
 assign s9_ack_run_next = s8_ack_run_reg;
 assign s10_ack_run_next = s9_ack_run_reg;
-assign s10_t_2_next = _s10_t_2_next_1;
-assign s10_t_3_next = _s10_t_2_next_0;
-assign s10_t_4_next = _s10_t_4_next_0;
+assign s10_t_next = _s10_t_next_1;
+assign s10_t_2_next = _s10_t_next_0;
+assign s10_t_3_next = _s10_t_3_next_0;
 assign s11_c_early_next = c_early;
 assign s5_recip_c_lead_next = recip_c_lead;
+assign s5_t_3_next = _s5_t_3_next_1;
 assign s5_t_4_next = _s5_t_4_next_1;
 assign s5_t_5_next = _s5_t_5_next_1;
 assign s5_t_6_next = _s5_t_6_next_1;
@@ -9390,7 +9373,7 @@ assign s5_t_8_next = _s5_t_8_next_1;
 assign s5_t_9_next = _s5_t_9_next_1;
 assign s5_t_10_next = _s5_t_10_next_1;
 assign s5_t_11_next = _s5_t_11_next_1;
-assign s5_t_12_next = _s5_t_12_next_1;
+assign s5_t_12_next = _s5_t_12_next_0;
 assign s5_t_13_next = _s5_t_13_next_0;
 assign s5_t_14_next = _s5_t_14_next_0;
 assign s5_t_15_next = _s5_t_15_next_0;
@@ -9404,11 +9387,11 @@ assign s5_t_22_next = _s5_t_22_next_0;
 assign s5_t_23_next = _s5_t_23_next_0;
 assign s5_t_24_next = _s5_t_24_next_0;
 assign s5_t_25_next = _s5_t_25_next_0;
-assign s5_t_26_next = _s5_t_26_next_0;
 assign s6_recip_c_mantissa_next = recip_c_mantissa;
 assign s7_recip_c_recip_next = recip_c_recip;
 assign s8_recip_c_t_next = s7_recip_c_recip_reg;
 assign s2_recip_rtt_lead_next = recip_rtt_lead;
+assign s2_t_8_next = _s2_t_8_next_1;
 assign s2_t_9_next = _s2_t_9_next_1;
 assign s2_t_10_next = _s2_t_10_next_1;
 assign s2_t_11_next = _s2_t_11_next_1;
@@ -9417,7 +9400,7 @@ assign s2_t_13_next = _s2_t_13_next_1;
 assign s2_t_14_next = _s2_t_14_next_1;
 assign s2_t_15_next = _s2_t_15_next_1;
 assign s2_t_16_next = _s2_t_16_next_1;
-assign s2_t_17_next = _s2_t_17_next_1;
+assign s2_t_17_next = _s2_t_17_next_0;
 assign s2_t_18_next = _s2_t_18_next_0;
 assign s2_t_19_next = _s2_t_19_next_0;
 assign s2_t_20_next = _s2_t_20_next_0;
@@ -9427,39 +9410,50 @@ assign s2_t_23_next = _s2_t_23_next_0;
 assign s2_t_24_next = _s2_t_24_next_0;
 assign s2_t_25_next = _s2_t_25_next_0;
 assign s2_t_26_next = _s2_t_26_next_0;
-assign s2_t_27_next = _s2_t_27_next_0;
 assign s3_recip_rtt_mantissa_next = recip_rtt_mantissa;
 assign s4_recip_rtt_recip_next = recip_rtt_recip;
 assign s5_recip_rtt_t_next = s4_recip_rtt_recip_reg;
 assign s2_size_kmi_pp00_next = size_kmi_pp00;
 assign s2_size_kmi_pp01_next = size_kmi_pp01;
 assign s3_size_kmi_next = size_kmi;
+assign s4_t_8_next = _s4_t_8_next_1;
+assign s5_t_26_next = s4_t_8_reg;
+assign s6_t_2_next = s5_t_26_reg;
+assign s7_t_2_next = s6_t_2_reg;
+assign s8_t_2_next = s7_t_2_reg;
+assign s9_mi_base_prod_pp00_next = mi_base_prod_pp00;
 assign s4_t_9_next = _s4_t_9_next_1;
 assign s5_t_27_next = s4_t_9_reg;
 assign s6_t_3_next = s5_t_27_reg;
 assign s7_t_3_next = s6_t_3_reg;
 assign s8_t_3_next = s7_t_3_reg;
-assign s9_mi_base_prod_pp00_next = mi_base_prod_pp00;
-assign s4_t_10_next = _s4_t_10_next_1;
-assign s5_t_28_next = s4_t_10_reg;
-assign s6_t_4_next = s5_t_28_reg;
-assign s7_t_4_next = s6_t_4_reg;
-assign s8_t_4_next = s7_t_4_reg;
 assign s9_mi_base_prod_pp10_next = mi_base_prod_pp10;
 assign s10_mi_base_prod_next = mi_base_prod;
+assign s6_t_4_next = _s6_t_4_next_0;
+assign s7_t_4_next = s6_t_4_reg;
+assign s8_t_4_next = s7_t_4_reg;
+assign s9_t_next = s8_t_4_reg;
+assign s10_t_4_next = s9_t_reg;
+assign s11_mi_base_coarse_next = mi_base_coarse;
 assign s6_t_5_next = _s6_t_5_next_0;
 assign s7_t_5_next = s6_t_5_reg;
 assign s8_t_5_next = s7_t_5_reg;
 assign s9_t_2_next = s8_t_5_reg;
 assign s10_t_5_next = s9_t_2_reg;
-assign s11_mi_base_coarse_next = mi_base_coarse;
-assign s6_t_6_next = _s6_t_6_next_0;
+assign s11_t_next = s10_t_5_reg;
+assign s12_mi_base_next = mi_base;
+assign s2_t_27_next = _s2_t_27_next_1;
+assign s3_t_8_next = s2_t_27_reg;
+assign s4_t_10_next = s3_t_8_reg;
+assign s5_t_28_next = s4_t_10_reg;
+assign s6_t_6_next = s5_t_28_reg;
 assign s7_t_6_next = s6_t_6_reg;
 assign s8_t_6_next = s7_t_6_reg;
 assign s9_t_3_next = s8_t_6_reg;
 assign s10_t_6_next = s9_t_3_reg;
 assign s11_t_2_next = s10_t_6_reg;
-assign s12_mi_base_next = mi_base;
+assign s12_t_next = s11_t_2_reg;
+assign s13_mi_num_pp00_next = mi_num_pp00;
 assign s2_t_28_next = _s2_t_28_next_1;
 assign s3_t_9_next = s2_t_28_reg;
 assign s4_t_11_next = s3_t_9_reg;
@@ -9471,8 +9465,8 @@ assign s9_t_4_next = s8_t_7_reg;
 assign s10_t_7_next = s9_t_4_reg;
 assign s11_t_3_next = s10_t_7_reg;
 assign s12_t_2_next = s11_t_3_reg;
-assign s13_mi_num_pp00_next = mi_num_pp00;
-assign s2_t_29_next = _s2_t_29_next_1;
+assign s13_mi_num_pp01_next = mi_num_pp01;
+assign s2_t_29_next = _s2_t_29_next_0;
 assign s3_t_10_next = s2_t_29_reg;
 assign s4_t_12_next = s3_t_10_reg;
 assign s5_t_30_next = s4_t_12_reg;
@@ -9483,7 +9477,7 @@ assign s9_t_5_next = s8_t_8_reg;
 assign s10_t_8_next = s9_t_5_reg;
 assign s11_t_4_next = s10_t_8_reg;
 assign s12_t_3_next = s11_t_4_reg;
-assign s13_mi_num_pp01_next = mi_num_pp01;
+assign s13_mi_num_pp10_next = mi_num_pp10;
 assign s2_t_30_next = _s2_t_30_next_0;
 assign s3_t_11_next = s2_t_30_reg;
 assign s4_t_13_next = s3_t_11_reg;
@@ -9495,22 +9489,21 @@ assign s9_t_6_next = s8_t_9_reg;
 assign s10_t_9_next = s9_t_6_reg;
 assign s11_t_5_next = s10_t_9_reg;
 assign s12_t_4_next = s11_t_5_reg;
-assign s13_mi_num_pp10_next = mi_num_pp10;
-assign s2_t_31_next = _s2_t_31_next_0;
-assign s3_t_12_next = s2_t_31_reg;
-assign s4_t_14_next = s3_t_12_reg;
-assign s5_t_32_next = s4_t_14_reg;
-assign s6_t_10_next = s5_t_32_reg;
+assign s13_mi_num_pp11_next = mi_num_pp11;
+assign s14_mi_num_row0_next = mi_num_row0;
+assign s14_mi_num_row1_next = mi_num_row1;
+assign s15_mi_num_next = mi_num;
+assign s6_t_10_next = _s6_t_10_next_0;
 assign s7_t_10_next = s6_t_10_reg;
 assign s8_t_10_next = s7_t_10_reg;
 assign s9_t_7_next = s8_t_10_reg;
 assign s10_t_10_next = s9_t_7_reg;
 assign s11_t_6_next = s10_t_10_reg;
 assign s12_t_5_next = s11_t_6_reg;
-assign s13_mi_num_pp11_next = mi_num_pp11;
-assign s14_mi_num_row0_next = mi_num_row0;
-assign s14_mi_num_row1_next = mi_num_row1;
-assign s15_mi_num_next = mi_num;
+assign s13_t_next = s12_t_5_reg;
+assign s14_t_next = s13_t_reg;
+assign s15_t_next = s14_t_reg;
+assign s16_mi_raw_prod_pp00_next = mi_raw_prod_pp00;
 assign s6_t_11_next = _s6_t_11_next_0;
 assign s7_t_11_next = s6_t_11_reg;
 assign s8_t_11_next = s7_t_11_reg;
@@ -9521,7 +9514,7 @@ assign s12_t_6_next = s11_t_7_reg;
 assign s13_t_2_next = s12_t_6_reg;
 assign s14_t_2_next = s13_t_2_reg;
 assign s15_t_2_next = s14_t_2_reg;
-assign s16_mi_raw_prod_pp00_next = mi_raw_prod_pp00;
+assign s16_mi_raw_prod_pp10_next = mi_raw_prod_pp10;
 assign s6_t_12_next = _s6_t_12_next_0;
 assign s7_t_12_next = s6_t_12_reg;
 assign s8_t_12_next = s7_t_12_reg;
@@ -9532,7 +9525,7 @@ assign s12_t_7_next = s11_t_8_reg;
 assign s13_t_3_next = s12_t_7_reg;
 assign s14_t_3_next = s13_t_3_reg;
 assign s15_t_3_next = s14_t_3_reg;
-assign s16_mi_raw_prod_pp10_next = mi_raw_prod_pp10;
+assign s16_mi_raw_prod_pp20_next = mi_raw_prod_pp20;
 assign s6_t_13_next = _s6_t_13_next_0;
 assign s7_t_13_next = s6_t_13_reg;
 assign s8_t_13_next = s7_t_13_reg;
@@ -9543,8 +9536,12 @@ assign s12_t_8_next = s11_t_9_reg;
 assign s13_t_4_next = s12_t_8_reg;
 assign s14_t_4_next = s13_t_4_reg;
 assign s15_t_4_next = s14_t_4_reg;
-assign s16_mi_raw_prod_pp20_next = mi_raw_prod_pp20;
-assign s6_t_14_next = _s6_t_14_next_0;
+assign s16_mi_raw_prod_pp30_next = mi_raw_prod_pp30;
+assign s17_mi_raw_prod_next = mi_raw_prod;
+assign s3_t_12_next = _s3_t_12_next_0;
+assign s4_t_14_next = s3_t_12_reg;
+assign s5_t_32_next = s4_t_14_reg;
+assign s6_t_14_next = s5_t_32_reg;
 assign s7_t_14_next = s6_t_14_reg;
 assign s8_t_14_next = s7_t_14_reg;
 assign s9_t_11_next = s8_t_14_reg;
@@ -9554,8 +9551,9 @@ assign s12_t_9_next = s11_t_10_reg;
 assign s13_t_5_next = s12_t_9_reg;
 assign s14_t_5_next = s13_t_5_reg;
 assign s15_t_5_next = s14_t_5_reg;
-assign s16_mi_raw_prod_pp30_next = mi_raw_prod_pp30;
-assign s17_mi_raw_prod_next = mi_raw_prod;
+assign s16_t_next = s15_t_5_reg;
+assign s17_t_next = s16_t_reg;
+assign s18_mi_raw_coarse_next = mi_raw_coarse;
 assign s3_t_13_next = _s3_t_13_next_0;
 assign s4_t_15_next = s3_t_13_reg;
 assign s5_t_33_next = s4_t_15_reg;
@@ -9571,23 +9569,7 @@ assign s14_t_6_next = s13_t_6_reg;
 assign s15_t_6_next = s14_t_6_reg;
 assign s16_t_2_next = s15_t_6_reg;
 assign s17_t_2_next = s16_t_2_reg;
-assign s18_mi_raw_coarse_next = mi_raw_coarse;
-assign s3_t_14_next = _s3_t_14_next_0;
-assign s4_t_16_next = s3_t_14_reg;
-assign s5_t_34_next = s4_t_16_reg;
-assign s6_t_16_next = s5_t_34_reg;
-assign s7_t_16_next = s6_t_16_reg;
-assign s8_t_16_next = s7_t_16_reg;
-assign s9_t_13_next = s8_t_16_reg;
-assign s10_t_16_next = s9_t_13_reg;
-assign s11_t_12_next = s10_t_16_reg;
-assign s12_t_11_next = s11_t_12_reg;
-assign s13_t_7_next = s12_t_11_reg;
-assign s14_t_7_next = s13_t_7_reg;
-assign s15_t_7_next = s14_t_7_reg;
-assign s16_t_3_next = s15_t_7_reg;
-assign s17_t_3_next = s16_t_3_reg;
-assign s18_t_2_next = s17_t_3_reg;
+assign s18_t_next = s17_t_2_reg;
 assign s19_mi_raw_next = mi_raw;
 assign s2_size_c_next = size_c;
 assign s3_size_c_next = s2_size_c_reg;
@@ -9611,38 +9593,39 @@ assign s20_mi_inc_next = mi_inc;
 assign s2_size_kfi_pp00_next = size_kfi_pp00;
 assign s2_size_kfi_pp01_next = size_kfi_pp01;
 assign s3_size_kfi_next = size_kfi;
+assign s4_t_16_next = _s4_t_16_next_1;
+assign s5_t_34_next = s4_t_16_reg;
+assign s6_t_16_next = s5_t_34_reg;
+assign s7_t_16_next = s6_t_16_reg;
+assign s8_t_16_next = s7_t_16_reg;
+assign s9_fi_c_prod_pp00_next = fi_c_prod_pp00;
 assign s4_t_17_next = _s4_t_17_next_1;
 assign s5_t_35_next = s4_t_17_reg;
 assign s6_t_17_next = s5_t_35_reg;
 assign s7_t_17_next = s6_t_17_reg;
 assign s8_t_17_next = s7_t_17_reg;
-assign s9_fi_c_prod_pp00_next = fi_c_prod_pp00;
-assign s4_t_18_next = _s4_t_18_next_1;
-assign s5_t_36_next = s4_t_18_reg;
-assign s6_t_18_next = s5_t_36_reg;
-assign s7_t_18_next = s6_t_18_reg;
-assign s8_t_18_next = s7_t_18_reg;
 assign s9_fi_c_prod_pp10_next = fi_c_prod_pp10;
 assign s10_fi_c_prod_next = fi_c_prod;
+assign s6_t_18_next = _s6_t_18_next_0;
+assign s7_t_18_next = s6_t_18_reg;
+assign s8_t_18_next = s7_t_18_reg;
+assign s9_t_13_next = s8_t_18_reg;
+assign s10_t_16_next = s9_t_13_reg;
+assign s11_fi_c_coarse_next = fi_c_coarse;
 assign s6_t_19_next = _s6_t_19_next_0;
 assign s7_t_19_next = s6_t_19_reg;
 assign s8_t_19_next = s7_t_19_reg;
 assign s9_t_14_next = s8_t_19_reg;
 assign s10_t_17_next = s9_t_14_reg;
-assign s11_fi_c_coarse_next = fi_c_coarse;
-assign s6_t_20_next = _s6_t_20_next_0;
-assign s7_t_20_next = s6_t_20_reg;
-assign s8_t_20_next = s7_t_20_reg;
-assign s9_t_15_next = s8_t_20_reg;
-assign s10_t_18_next = s9_t_15_reg;
-assign s11_t_13_next = s10_t_18_reg;
+assign s11_t_12_next = s10_t_17_reg;
 assign s12_fi_c_next = fi_c;
 assign s13_fi_inc_next = fi_inc;
-assign s2_t_32_next = _s2_t_32_next_0;
-assign s3_t_15_next = s2_t_32_reg;
-assign s4_t_19_next = s3_t_15_reg;
+assign s2_t_31_next = _s2_t_31_next_0;
+assign s3_t_14_next = s2_t_31_reg;
+assign s4_t_18_next = s3_t_14_reg;
 assign s5_avg_new_next = avg_new;
 assign s6_recip_avg_lead_next = recip_avg_lead;
+assign s6_t_20_next = _s6_t_20_next_1;
 assign s6_t_21_next = _s6_t_21_next_1;
 assign s6_t_22_next = _s6_t_22_next_1;
 assign s6_t_23_next = _s6_t_23_next_1;
@@ -9651,7 +9634,7 @@ assign s6_t_25_next = _s6_t_25_next_1;
 assign s6_t_26_next = _s6_t_26_next_1;
 assign s6_t_27_next = _s6_t_27_next_1;
 assign s6_t_28_next = _s6_t_28_next_1;
-assign s6_t_29_next = _s6_t_29_next_1;
+assign s6_t_29_next = _s6_t_29_next_0;
 assign s6_t_30_next = _s6_t_30_next_0;
 assign s6_t_31_next = _s6_t_31_next_0;
 assign s6_t_32_next = _s6_t_32_next_0;
@@ -9661,22 +9644,21 @@ assign s6_t_35_next = _s6_t_35_next_0;
 assign s6_t_36_next = _s6_t_36_next_0;
 assign s6_t_37_next = _s6_t_37_next_0;
 assign s6_t_38_next = _s6_t_38_next_0;
-assign s6_t_39_next = _s6_t_39_next_0;
 assign s7_recip_avg_mantissa_next = recip_avg_mantissa;
 assign s8_recip_avg_recip_next = recip_avg_recip;
 assign s9_recip_avg_t_next = s8_recip_avg_recip_reg;
 assign s6_avg_excess_next = avg_excess;
-assign s5_t_37_next = _s5_t_37_next_1;
-assign s6_t_40_next = s5_t_37_reg;
+assign s5_t_36_next = _s5_t_36_next_1;
+assign s6_t_39_next = s5_t_36_reg;
 assign s7_md_cx_pp00_next = md_cx_pp00;
-assign s5_t_38_next = _s5_t_38_next_0;
-assign s6_t_41_next = s5_t_38_reg;
+assign s5_t_37_next = _s5_t_37_next_0;
+assign s6_t_40_next = s5_t_37_reg;
 assign s7_md_cx_pp01_next = md_cx_pp01;
-assign s5_t_39_next = _s5_t_39_next_1;
-assign s6_t_42_next = s5_t_39_reg;
+assign s5_t_38_next = _s5_t_38_next_1;
+assign s6_t_41_next = s5_t_38_reg;
 assign s7_md_cx_pp10_next = md_cx_pp10;
-assign s5_t_40_next = _s5_t_40_next_0;
-assign s6_t_43_next = s5_t_40_reg;
+assign s5_t_39_next = _s5_t_39_next_0;
+assign s6_t_42_next = s5_t_39_reg;
 assign s7_md_cx_pp11_next = md_cx_pp11;
 assign s8_md_cx_row0_next = md_cx_row0;
 assign s8_md_cx_row1_next = md_cx_row1;
@@ -9685,42 +9667,42 @@ assign s10_md_frac_prod_pp00_next = md_frac_prod_pp00;
 assign s10_md_frac_prod_pp10_next = md_frac_prod_pp10;
 assign s10_md_frac_prod_pp20_next = md_frac_prod_pp20;
 assign s11_md_frac_prod_next = md_frac_prod;
+assign s7_t_20_next = _s7_t_20_next_0;
+assign s8_t_20_next = s7_t_20_reg;
+assign s9_t_15_next = s8_t_20_reg;
+assign s10_t_18_next = s9_t_15_reg;
+assign s11_t_13_next = s10_t_18_reg;
+assign s12_md_frac_coarse_next = md_frac_coarse;
 assign s7_t_21_next = _s7_t_21_next_0;
 assign s8_t_21_next = s7_t_21_reg;
 assign s9_t_16_next = s8_t_21_reg;
 assign s10_t_19_next = s9_t_16_reg;
 assign s11_t_14_next = s10_t_19_reg;
-assign s12_md_frac_coarse_next = md_frac_coarse;
-assign s7_t_22_next = _s7_t_22_next_0;
-assign s8_t_22_next = s7_t_22_reg;
-assign s9_t_17_next = s8_t_22_reg;
-assign s10_t_20_next = s9_t_17_reg;
-assign s11_t_15_next = s10_t_20_reg;
-assign s12_t_12_next = s11_t_15_reg;
+assign s12_t_11_next = s11_t_14_reg;
 assign s13_md_frac_next = md_frac;
 assign s14_md_red_prod_pp00_next = md_red_prod_pp00;
 assign s14_md_red_prod_pp10_next = md_red_prod_pp10;
 assign s14_md_red_prod_pp20_next = md_red_prod_pp20;
 assign s15_md_red_prod_next = md_red_prod;
-assign s5_t_41_next = _s5_t_41_next_0;
-assign s6_t_44_next = s5_t_41_reg;
-assign s7_t_23_next = s6_t_44_reg;
-assign s8_t_23_next = s7_t_23_reg;
-assign s9_t_18_next = s8_t_23_reg;
-assign s10_t_21_next = s9_t_18_reg;
-assign s11_t_16_next = s10_t_21_reg;
-assign s12_t_13_next = s11_t_16_reg;
-assign s13_t_8_next = s12_t_13_reg;
-assign s14_t_8_next = s13_t_8_reg;
-assign s15_t_8_next = s14_t_8_reg;
+assign s5_t_40_next = _s5_t_40_next_0;
+assign s6_t_43_next = s5_t_40_reg;
+assign s7_t_22_next = s6_t_43_reg;
+assign s8_t_22_next = s7_t_22_reg;
+assign s9_t_17_next = s8_t_22_reg;
+assign s10_t_20_next = s9_t_17_reg;
+assign s11_t_15_next = s10_t_20_reg;
+assign s12_t_12_next = s11_t_15_reg;
+assign s13_t_7_next = s12_t_12_reg;
+assign s14_t_7_next = s13_t_7_reg;
+assign s15_t_7_next = s14_t_7_reg;
 assign s16_md_cut_next = md_cut;
 assign s2_nowq_next = nowq;
 assign s3_nowq_next = s2_nowq_reg;
 assign s4_nowq_next = s3_nowq_reg;
-assign s2_t_33_next = _s2_t_33_next_1;
-assign s3_t_16_next = s2_t_33_reg;
-assign s4_t_20_next = s3_t_16_reg;
-assign s5_t_42_next = _s5_t_42_next_5;
+assign s2_t_32_next = _s2_t_32_next_1;
+assign s3_t_15_next = s2_t_32_reg;
+assign s4_t_19_next = s3_t_15_reg;
+assign s5_t_41_next = _s5_t_41_next_5;
 assign s6_cur_cc_c_next = s5_cur_cc_c_reg;
 assign s7_cur_cc_c_next = s6_cur_cc_c_reg;
 assign s8_cur_cc_c_next = s7_cur_cc_c_reg;
@@ -9744,13 +9726,13 @@ assign s14_md_ok_next = s13_md_ok_reg;
 assign s15_md_ok_next = s14_md_ok_reg;
 assign s16_md_ok_next = s15_md_ok_reg;
 assign s17_c_core_next = c_core;
-assign s14_t_9_next = _s14_t_9_next_0;
-assign s15_t_9_next = s14_t_9_reg;
-assign s16_t_4_next = s15_t_9_reg;
-assign s17_t_4_next = s16_t_4_reg;
-assign s18_t_3_next = s17_t_4_reg;
-assign s19_t_2_next = s18_t_3_reg;
-assign s20_t_2_next = s19_t_2_reg;
+assign s14_t_8_next = _s14_t_8_next_0;
+assign s15_t_8_next = s14_t_8_reg;
+assign s16_t_3_next = s15_t_8_reg;
+assign s17_t_3_next = s16_t_3_reg;
+assign s18_t_2_next = s17_t_3_reg;
+assign s19_t_next = s18_t_2_reg;
+assign s20_t_next = s19_t_reg;
 assign s2_rtt_le_trtt_next = rtt_le_trtt;
 assign s3_rtt_le_trtt_next = s2_rtt_le_trtt_reg;
 assign s4_rtt_le_trtt_next = s3_rtt_le_trtt_reg;
@@ -9778,12 +9760,32 @@ assign s18_fi_inc_next = s17_fi_inc_reg;
 assign s19_fi_inc_next = s18_fi_inc_reg;
 assign s20_fi_inc_next = s19_fi_inc_reg;
 assign s21_incs_next = _s21_incs_next_5;
-assign s2_t_34_next = _s2_t_34_next_2;
-assign s3_t_17_next = s2_t_34_reg;
-assign s4_t_21_next = s3_t_17_reg;
+assign s2_t_33_next = _s2_t_33_next_2;
+assign s3_t_16_next = s2_t_33_reg;
+assign s4_t_20_next = s3_t_16_reg;
 assign s5_recv_over_next = recv_over;
 assign s5_adj_due_next = adj_due;
-assign s5_t_43_next = _s5_t_43_next_0;
+assign s5_t_42_next = _s5_t_42_next_0;
+assign s6_t_44_next = s5_t_42_reg;
+assign s7_t_23_next = s6_t_44_reg;
+assign s8_t_23_next = s7_t_23_reg;
+assign s9_t_18_next = s8_t_23_reg;
+assign s10_t_21_next = s9_t_18_reg;
+assign s11_t_16_next = s10_t_21_reg;
+assign s12_t_13_next = s11_t_16_reg;
+assign s13_t_8_next = s12_t_13_reg;
+assign s14_t_9_next = s13_t_8_reg;
+assign s15_t_9_next = s14_t_9_reg;
+assign s16_t_4_next = s15_t_9_reg;
+assign s17_t_4_next = s16_t_4_reg;
+assign s18_t_3_next = s17_t_4_reg;
+assign s19_t_2_next = s18_t_3_reg;
+assign s20_t_2_next = s19_t_2_reg;
+assign s21_t_next = s20_t_2_reg;
+assign s2_t_34_next = _s2_t_34_next_0;
+assign s3_t_17_next = s2_t_34_reg;
+assign s4_t_21_next = s3_t_17_reg;
+assign s5_t_43_next = s4_t_21_reg;
 assign s6_t_45_next = s5_t_43_reg;
 assign s7_t_24_next = s6_t_45_reg;
 assign s8_t_24_next = s7_t_24_reg;
@@ -9800,26 +9802,6 @@ assign s18_t_4_next = s17_t_5_reg;
 assign s19_t_3_next = s18_t_4_reg;
 assign s20_t_3_next = s19_t_3_reg;
 assign s21_t_2_next = s20_t_3_reg;
-assign s2_t_35_next = _s2_t_35_next_0;
-assign s3_t_18_next = s2_t_35_reg;
-assign s4_t_22_next = s3_t_18_reg;
-assign s5_t_44_next = s4_t_22_reg;
-assign s6_t_46_next = s5_t_44_reg;
-assign s7_t_25_next = s6_t_46_reg;
-assign s8_t_25_next = s7_t_25_reg;
-assign s9_t_20_next = s8_t_25_reg;
-assign s10_t_23_next = s9_t_20_reg;
-assign s11_t_18_next = s10_t_23_reg;
-assign s12_t_15_next = s11_t_18_reg;
-assign s13_t_10_next = s12_t_15_reg;
-assign s14_t_11_next = s13_t_10_reg;
-assign s15_t_11_next = s14_t_11_reg;
-assign s16_t_6_next = s15_t_11_reg;
-assign s17_t_6_next = s16_t_6_reg;
-assign s18_t_5_next = s17_t_6_reg;
-assign s19_t_4_next = s18_t_5_reg;
-assign s20_t_4_next = s19_t_4_reg;
-assign s21_t_3_next = s20_t_4_reg;
 assign s5_cur_cc_inc_next = cur_cc_inc;
 assign s6_cur_cc_inc_next = s5_cur_cc_inc_reg;
 assign s7_cur_cc_inc_next = s6_cur_cc_inc_reg;
@@ -9838,11 +9820,11 @@ assign s19_cur_cc_inc_next = s18_cur_cc_inc_reg;
 assign s20_cur_cc_inc_next = s19_cur_cc_inc_reg;
 assign s21_cur_cc_inc_next = s20_cur_cc_inc_reg;
 assign s22_inc_acc_next = inc_acc;
-assign s18_t_6_next = _s18_t_6_next_0;
-assign s19_t_5_next = s18_t_6_reg;
-assign s20_t_5_next = s19_t_5_reg;
-assign s21_t_4_next = s20_t_5_reg;
-assign s22_t_2_next = s21_t_4_reg;
+assign s18_t_5_next = _s18_t_5_next_0;
+assign s19_t_4_next = s18_t_5_reg;
+assign s20_t_4_next = s19_t_4_reg;
+assign s21_t_3_next = s20_t_4_reg;
+assign s22_t_next = s21_t_3_reg;
 assign s6_fulfill_next = fulfill;
 assign s7_fulfill_next = s6_fulfill_reg;
 assign s8_fulfill_next = s7_fulfill_reg;
@@ -9860,20 +9842,20 @@ assign s19_fulfill_next = s18_fulfill_reg;
 assign s20_fulfill_next = s19_fulfill_reg;
 assign s21_fulfill_next = s20_fulfill_reg;
 assign s22_fulfill_next = s21_fulfill_reg;
-assign s18_t_7_next = _s18_t_7_next_0;
-assign s19_t_6_next = s18_t_7_reg;
-assign s20_t_6_next = s19_t_6_reg;
-assign s21_t_5_next = s20_t_6_reg;
-assign s22_t_3_next = s21_t_5_reg;
+assign s18_t_6_next = _s18_t_6_next_0;
+assign s19_t_5_next = s18_t_6_reg;
+assign s20_t_5_next = s19_t_5_reg;
+assign s21_t_4_next = s20_t_5_reg;
+assign s22_t_2_next = s21_t_4_reg;
 assign s23_core_c_next = core_c;
+assign s2_t_35_next = _s2_t_35_next_1;
+assign s3_t_18_next = s2_t_35_reg;
+assign s4_t_22_next = s3_t_18_reg;
+assign s5_t_44_next = s4_t_22_reg;
 assign s2_t_36_next = _s2_t_36_next_1;
 assign s3_t_19_next = s2_t_36_reg;
 assign s4_t_23_next = s3_t_19_reg;
 assign s5_t_45_next = s4_t_23_reg;
-assign s2_t_37_next = _s2_t_37_next_1;
-assign s3_t_20_next = s2_t_37_reg;
-assign s4_t_24_next = s3_t_20_reg;
-assign s5_t_46_next = s4_t_24_reg;
 assign s6_qa_fired_nscc_next = qa_fired_nscc;
 assign s7_qa_fired_nscc_next = s6_qa_fired_nscc_reg;
 assign s8_qa_fired_nscc_next = s7_qa_fired_nscc_reg;
@@ -9892,18 +9874,18 @@ assign s20_early_next = s19_early_reg;
 assign s21_early_next = s20_early_reg;
 assign s22_early_next = s21_early_reg;
 assign s23_early_next = s22_early_reg;
-assign s12_t_16_next = _s12_t_16_next_4;
-assign s13_t_11_next = s12_t_16_reg;
-assign s14_t_12_next = s13_t_11_reg;
-assign s15_t_12_next = s14_t_12_reg;
-assign s16_t_7_next = s15_t_12_reg;
-assign s17_t_7_next = s16_t_7_reg;
-assign s18_t_8_next = s17_t_7_reg;
-assign s19_t_7_next = s18_t_8_reg;
-assign s20_t_7_next = s19_t_7_reg;
-assign s21_t_6_next = s20_t_7_reg;
-assign s22_t_4_next = s21_t_6_reg;
-assign s23_t_2_next = s22_t_4_reg;
+assign s12_t_15_next = _s12_t_15_next_4;
+assign s13_t_10_next = s12_t_15_reg;
+assign s14_t_11_next = s13_t_10_reg;
+assign s15_t_11_next = s14_t_11_reg;
+assign s16_t_6_next = s15_t_11_reg;
+assign s17_t_6_next = s16_t_6_reg;
+assign s18_t_7_next = s17_t_6_reg;
+assign s19_t_6_next = s18_t_7_reg;
+assign s20_t_6_next = s19_t_6_reg;
+assign s21_t_5_next = s20_t_6_reg;
+assign s22_t_3_next = s21_t_5_reg;
+assign s23_t_next = s22_t_3_reg;
 assign s24_c_ack_clamped_next = c_ack_window;
 assign s6_c_loss_next = c_loss_nscc;
 assign s2_u_freeze_now_next = s1_now_reg;
@@ -9915,10 +9897,10 @@ assign s4_u_freeze_timeout_next = s3_u_freeze_timeout_reg;
 assign s5_frozen1_next = u_freeze_nxt_frozen;
 assign s5_explore1_next = u_freeze_nxt_explore;
 assign s5_exit_next_next = u_freeze_nxt_exit;
-assign s2_t_38_next = _s2_t_38_next_0;
-assign s3_t_21_next = s2_t_38_reg;
-assign s4_t_25_next = s3_t_21_reg;
-assign s5_t_47_next = s4_t_25_reg;
+assign s2_t_37_next = _s2_t_37_next_0;
+assign s3_t_20_next = s2_t_37_reg;
+assign s4_t_24_next = s3_t_20_reg;
+assign s5_t_46_next = s4_t_24_reg;
 assign s5_u_cbuf_cur_entries_next = _s5_u_cbuf_cur_entries_next_0;
 assign s5_u_cbuf_cur_head_next = cur_lb_head;
 assign s5_u_cbuf_cur_num_valid_next = cur_lb_num_valid;
@@ -9936,27 +9918,27 @@ assign s6_nxt_entries_next = u_cbuf_nxt_entries;
 assign s6_nxt_head_next = u_cbuf_nxt_head;
 assign s6_nxt_num_valid_next = u_cbuf_nxt_num_valid;
 assign s6_exploring_next = exploring;
-assign s6_t_47_next = s5_t_47_reg;
+assign s6_t_46_next = s5_t_46_reg;
+assign s2_t_38_next = _s2_t_38_next_0;
+assign s3_t_21_next = s2_t_38_reg;
+assign s4_t_25_next = s3_t_21_reg;
 assign s2_t_39_next = _s2_t_39_next_0;
 assign s3_t_22_next = s2_t_39_reg;
 assign s4_t_26_next = s3_t_22_reg;
-assign s2_t_40_next = _s2_t_40_next_0;
-assign s3_t_23_next = s2_t_40_reg;
-assign s4_t_27_next = s3_t_23_reg;
 assign s2_inflight_is_send_next = inflight_is_send;
 assign s3_inflight_is_send_next = s2_inflight_is_send_reg;
 assign s4_inflight_is_send_next = s3_inflight_is_send_reg;
 assign s2_inflight_is_open_next = inflight_is_open;
 assign s3_inflight_is_open_next = s2_inflight_is_open_reg;
 assign s4_inflight_is_open_next = s3_inflight_is_open_reg;
-assign s6_t_48_next = _s6_t_48_next_2;
+assign s6_t_47_next = _s6_t_47_next_2;
 assign s6_frozen1_next = s5_frozen1_reg;
 assign s6_exit_next_next = s5_exit_next_reg;
-assign s2_t_41_next = _s2_t_41_next_0;
-assign s3_t_24_next = s2_t_41_reg;
-assign s4_t_28_next = s3_t_24_reg;
-assign s5_t_48_next = s4_t_28_reg;
-assign s6_t_49_next = s5_t_48_reg;
+assign s2_t_40_next = _s2_t_40_next_0;
+assign s3_t_23_next = s2_t_40_reg;
+assign s4_t_27_next = s3_t_23_reg;
+assign s5_t_47_next = s4_t_27_reg;
+assign s6_t_48_next = s5_t_47_reg;
 assign s5_cur_lb_explore_next = cur_lb_explore;
 assign s6_cur_lb_explore_next = s5_cur_lb_explore_reg;
 assign s5_cur_lb_frozen_next = cur_lb_frozen;
@@ -10010,11 +9992,11 @@ assign s8_cur_cc_last_adj_next = s7_cur_cc_last_adj_reg;
 assign s9_cur_cc_last_adj_next = s8_cur_cc_last_adj_reg;
 assign s10_cur_cc_last_adj_next = s9_cur_cc_last_adj_reg;
 assign s5_recv_sum_next = recv_sum;
-assign s6_t_50_next = _s6_t_50_next_0;
-assign s7_t_26_next = s6_t_50_reg;
-assign s8_t_26_next = s7_t_26_reg;
-assign s9_t_21_next = s8_t_26_reg;
-assign s10_t_24_next = s9_t_21_reg;
+assign s6_t_49_next = _s6_t_49_next_0;
+assign s7_t_25_next = s6_t_49_reg;
+assign s8_t_25_next = s7_t_25_reg;
+assign s9_t_20_next = s8_t_25_reg;
+assign s10_t_23_next = s9_t_20_reg;
 assign s5_cur_cc_recv_next = cur_cc_recv;
 assign s6_cur_cc_recv_next = s5_cur_cc_recv_reg;
 assign s7_cur_cc_recv_next = s6_cur_cc_recv_reg;
@@ -10054,39 +10036,39 @@ assign s9_cur_cc_last_md_next = s8_cur_cc_last_md_reg;
 assign s10_cur_cc_last_md_next = s9_cur_cc_last_md_reg;
 assign s5_cur_cc_avg_rtt_next = cur_cc_avg_rtt;
 assign s10_cur_cc_increase_next = s9_cur_cc_increase_reg;
-assign s2_t_42_next = _s2_t_42_next_0;
+assign s2_t_41_next = _s2_t_41_next_0;
+assign s3_t_24_next = s2_t_41_reg;
+assign s4_t_28_next = s3_t_24_reg;
+assign s5_t_48_next = s4_t_28_reg;
+assign s2_t_42_next = _s2_t_42_next_1;
 assign s3_t_25_next = s2_t_42_reg;
 assign s4_t_29_next = s3_t_25_reg;
 assign s5_t_49_next = s4_t_29_reg;
-assign s2_t_43_next = _s2_t_43_next_1;
+assign s5_t_50_next = _s5_qa_fire_next_6;
+assign s5_t_51_next = _s5_t_51_next_0;
+assign s2_t_43_next = _s2_t_43_next_0;
 assign s3_t_26_next = s2_t_43_reg;
 assign s4_t_30_next = s3_t_26_reg;
-assign s5_t_50_next = s4_t_30_reg;
-assign s5_t_51_next = _s5_qa_fire_next_6;
-assign s5_t_52_next = _s5_t_52_next_0;
+assign s5_t_52_next = s4_t_30_reg;
+assign s5_cur_cc_win_end_next = cur_cc_win_end;
+assign s5_cur_cc_count_next = cur_cc_count;
+assign s6_t_50_next = _s6_t_50_next_1;
+assign s7_t_26_next = s6_t_50_reg;
+assign s8_t_26_next = s7_t_26_reg;
+assign s9_t_21_next = s8_t_26_reg;
+assign s10_t_24_next = s9_t_21_reg;
 assign s2_t_44_next = _s2_t_44_next_0;
 assign s3_t_27_next = s2_t_44_reg;
 assign s4_t_31_next = s3_t_27_reg;
-assign s5_t_53_next = s4_t_31_reg;
-assign s5_cur_cc_win_end_next = cur_cc_win_end;
-assign s5_cur_cc_count_next = cur_cc_count;
-assign s6_t_51_next = _s6_t_51_next_1;
-assign s7_t_27_next = s6_t_51_reg;
-assign s8_t_27_next = s7_t_27_reg;
-assign s9_t_22_next = s8_t_27_reg;
-assign s10_t_25_next = s9_t_22_reg;
-assign s2_t_45_next = _s2_t_45_next_0;
-assign s3_t_28_next = s2_t_45_reg;
-assign s4_t_32_next = s3_t_28_reg;
-assign s5_t_54_next = _s5_t_54_next_12;
+assign s5_t_53_next = _s5_t_53_next_12;
 assign s5_ignore_left1_next = ignore_left1;
 assign s6_qa_used_nscc_next = qa_used_nscc;
 assign s7_qa_used_nscc_next = s6_qa_used_nscc_reg;
 assign s8_qa_used_nscc_next = s7_qa_used_nscc_reg;
 assign s9_qa_used_nscc_next = s8_qa_used_nscc_reg;
-assign s7_t_28_next = _s7_t_28_next_5;
-assign s8_t_28_next = s7_t_28_reg;
-assign s9_t_23_next = s8_t_28_reg;
+assign s7_t_27_next = _s7_t_27_next_5;
+assign s8_t_27_next = s7_t_27_reg;
+assign s9_t_22_next = s8_t_27_reg;
 assign s11_ack_run_next = s10_ack_run_reg;
 assign s12_ack_run_next = s11_ack_run_reg;
 assign s13_ack_run_next = s12_ack_run_reg;
@@ -10143,6 +10125,20 @@ assign s21_c_loss_all_next = s20_c_loss_all_reg;
 assign s22_c_loss_all_next = s21_c_loss_all_reg;
 assign s23_c_loss_all_next = s22_c_loss_all_reg;
 assign s24_c_loss_all_next = s23_c_loss_all_reg;
+assign s11_t_18_next = _s11_t_18_next_1;
+assign s12_t_16_next = s11_t_18_reg;
+assign s13_t_11_next = s12_t_16_reg;
+assign s14_t_12_next = s13_t_11_reg;
+assign s15_t_12_next = s14_t_12_reg;
+assign s16_t_7_next = s15_t_12_reg;
+assign s17_t_7_next = s16_t_7_reg;
+assign s18_t_8_next = s17_t_7_reg;
+assign s19_t_7_next = s18_t_8_reg;
+assign s20_t_7_next = s19_t_7_reg;
+assign s21_t_6_next = s20_t_7_reg;
+assign s22_t_4_next = s21_t_6_reg;
+assign s23_t_2_next = s22_t_4_reg;
+assign s24_t_next = s23_t_2_reg;
 assign s11_t_19_next = _s11_t_19_next_1;
 assign s12_t_17_next = s11_t_19_reg;
 assign s13_t_12_next = s12_t_17_reg;
@@ -10157,7 +10153,9 @@ assign s21_t_7_next = s20_t_8_reg;
 assign s22_t_5_next = s21_t_7_reg;
 assign s23_t_3_next = s22_t_5_reg;
 assign s24_t_2_next = s23_t_3_reg;
-assign s11_t_20_next = _s11_t_20_next_1;
+assign s23_t_4_next = _s23_t_4_next_2;
+assign s24_t_3_next = s23_t_4_reg;
+assign s11_t_20_next = _s11_t_20_next_0;
 assign s12_t_18_next = s11_t_20_reg;
 assign s13_t_13_next = s12_t_18_reg;
 assign s14_t_14_next = s13_t_13_reg;
@@ -10169,11 +10167,14 @@ assign s19_t_9_next = s18_t_10_reg;
 assign s20_t_9_next = s19_t_9_reg;
 assign s21_t_8_next = s20_t_9_reg;
 assign s22_t_6_next = s21_t_8_reg;
-assign s23_t_4_next = s22_t_6_reg;
-assign s24_t_3_next = s23_t_4_reg;
-assign s23_t_5_next = _s23_t_5_next_2;
+assign s23_t_5_next = s22_t_6_reg;
 assign s24_t_4_next = s23_t_5_reg;
-assign s11_t_21_next = _s11_t_21_next_0;
+assign s6_t_51_next = _s6_t_51_next_0;
+assign s7_t_28_next = s6_t_51_reg;
+assign s8_t_28_next = s7_t_28_reg;
+assign s9_t_23_next = s8_t_28_reg;
+assign s10_t_25_next = s9_t_23_reg;
+assign s11_t_21_next = s10_t_25_reg;
 assign s12_t_19_next = s11_t_21_reg;
 assign s13_t_14_next = s12_t_19_reg;
 assign s14_t_15_next = s13_t_14_reg;
@@ -10187,12 +10188,7 @@ assign s21_t_9_next = s20_t_10_reg;
 assign s22_t_7_next = s21_t_9_reg;
 assign s23_t_6_next = s22_t_7_reg;
 assign s24_t_5_next = s23_t_6_reg;
-assign s6_t_52_next = _s6_t_52_next_0;
-assign s7_t_29_next = s6_t_52_reg;
-assign s8_t_29_next = s7_t_29_reg;
-assign s9_t_24_next = s8_t_29_reg;
-assign s10_t_26_next = s9_t_24_reg;
-assign s11_t_22_next = s10_t_26_reg;
+assign s11_t_22_next = _s11_t_22_next_2;
 assign s12_t_20_next = s11_t_22_reg;
 assign s13_t_15_next = s12_t_20_reg;
 assign s14_t_16_next = s13_t_15_reg;
@@ -10206,7 +10202,12 @@ assign s21_t_10_next = s20_t_11_reg;
 assign s22_t_8_next = s21_t_10_reg;
 assign s23_t_7_next = s22_t_8_reg;
 assign s24_t_6_next = s23_t_7_reg;
-assign s11_t_23_next = _s11_t_23_next_2;
+assign s6_t_52_next = _s6_t_52_next_2;
+assign s7_t_29_next = s6_t_52_reg;
+assign s8_t_29_next = s7_t_29_reg;
+assign s9_t_24_next = s8_t_29_reg;
+assign s10_t_26_next = s9_t_24_reg;
+assign s11_t_23_next = s10_t_26_reg;
 assign s12_t_21_next = s11_t_23_reg;
 assign s13_t_16_next = s12_t_21_reg;
 assign s14_t_17_next = s13_t_16_reg;
@@ -10220,7 +10221,7 @@ assign s21_t_11_next = s20_t_12_reg;
 assign s22_t_9_next = s21_t_11_reg;
 assign s23_t_8_next = s22_t_9_reg;
 assign s24_t_7_next = s23_t_8_reg;
-assign s6_t_53_next = _s6_t_53_next_2;
+assign s6_t_53_next = _s6_t_53_next_1;
 assign s7_t_30_next = s6_t_53_reg;
 assign s8_t_30_next = s7_t_30_reg;
 assign s9_t_25_next = s8_t_30_reg;
@@ -10239,12 +10240,7 @@ assign s21_t_12_next = s20_t_13_reg;
 assign s22_t_10_next = s21_t_12_reg;
 assign s23_t_9_next = s22_t_10_reg;
 assign s24_t_8_next = s23_t_9_reg;
-assign s6_t_54_next = _s6_t_54_next_1;
-assign s7_t_31_next = s6_t_54_reg;
-assign s8_t_31_next = s7_t_31_reg;
-assign s9_t_26_next = s8_t_31_reg;
-assign s10_t_28_next = s9_t_26_reg;
-assign s11_t_25_next = s10_t_28_reg;
+assign s11_t_25_next = _s11_t_25_next_0;
 assign s12_t_23_next = s11_t_25_reg;
 assign s13_t_18_next = s12_t_23_reg;
 assign s14_t_19_next = s13_t_18_reg;
@@ -10258,7 +10254,12 @@ assign s21_t_13_next = s20_t_14_reg;
 assign s22_t_11_next = s21_t_13_reg;
 assign s23_t_10_next = s22_t_11_reg;
 assign s24_t_9_next = s23_t_10_reg;
-assign s11_t_26_next = _s11_t_26_next_0;
+assign s6_t_54_next = _s6_t_54_next_0;
+assign s7_t_31_next = s6_t_54_reg;
+assign s8_t_31_next = s7_t_31_reg;
+assign s9_t_26_next = s8_t_31_reg;
+assign s10_t_28_next = s9_t_26_reg;
+assign s11_t_26_next = s10_t_28_reg;
 assign s12_t_24_next = s11_t_26_reg;
 assign s13_t_19_next = s12_t_24_reg;
 assign s14_t_20_next = s13_t_19_reg;
@@ -10272,7 +10273,7 @@ assign s21_t_14_next = s20_t_15_reg;
 assign s22_t_12_next = s21_t_14_reg;
 assign s23_t_11_next = s22_t_12_reg;
 assign s24_t_10_next = s23_t_11_reg;
-assign s6_t_55_next = _s6_t_55_next_0;
+assign s6_t_55_next = _s6_t_55_next_1;
 assign s7_t_32_next = s6_t_55_reg;
 assign s8_t_32_next = s7_t_32_reg;
 assign s9_t_27_next = s8_t_32_reg;
@@ -10291,7 +10292,11 @@ assign s21_t_15_next = s20_t_16_reg;
 assign s22_t_13_next = s21_t_15_reg;
 assign s23_t_12_next = s22_t_13_reg;
 assign s24_t_11_next = s23_t_12_reg;
-assign s6_t_56_next = _s6_t_56_next_1;
+assign s2_t_45_next = _s2_t_35_next_0;
+assign s3_t_28_next = s2_t_45_reg;
+assign s4_t_32_next = s3_t_28_reg;
+assign s5_t_54_next = s4_t_32_reg;
+assign s6_t_56_next = s5_t_54_reg;
 assign s7_t_33_next = s6_t_56_reg;
 assign s8_t_33_next = s7_t_33_reg;
 assign s9_t_28_next = s8_t_33_reg;
@@ -10310,29 +10315,6 @@ assign s21_t_16_next = s20_t_17_reg;
 assign s22_t_14_next = s21_t_16_reg;
 assign s23_t_13_next = s22_t_14_reg;
 assign s24_t_12_next = s23_t_13_reg;
-assign s2_t_46_next = _s2_t_36_next_0;
-assign s3_t_29_next = s2_t_46_reg;
-assign s4_t_33_next = s3_t_29_reg;
-assign s5_t_55_next = s4_t_33_reg;
-assign s6_t_57_next = s5_t_55_reg;
-assign s7_t_34_next = s6_t_57_reg;
-assign s8_t_34_next = s7_t_34_reg;
-assign s9_t_29_next = s8_t_34_reg;
-assign s10_t_31_next = s9_t_29_reg;
-assign s11_t_29_next = s10_t_31_reg;
-assign s12_t_27_next = s11_t_29_reg;
-assign s13_t_22_next = s12_t_27_reg;
-assign s14_t_23_next = s13_t_22_reg;
-assign s15_t_23_next = s14_t_23_reg;
-assign s16_t_18_next = s15_t_23_reg;
-assign s17_t_18_next = s16_t_18_reg;
-assign s18_t_19_next = s17_t_18_reg;
-assign s19_t_18_next = s18_t_19_reg;
-assign s20_t_18_next = s19_t_18_reg;
-assign s21_t_17_next = s20_t_18_reg;
-assign s22_t_15_next = s21_t_17_reg;
-assign s23_t_14_next = s22_t_15_reg;
-assign s24_t_13_next = s23_t_14_reg;
 assign s11_cur_cc_last_adj_next = s10_cur_cc_last_adj_reg;
 assign s12_cur_cc_last_adj_next = s11_cur_cc_last_adj_reg;
 assign s13_cur_cc_last_adj_next = s12_cur_cc_last_adj_reg;
@@ -10528,7 +10510,25 @@ assign s21_inflight_next_next = s20_inflight_next_reg;
 assign s22_inflight_next_next = s21_inflight_next_reg;
 assign s23_inflight_next_next = s22_inflight_next_reg;
 assign s24_inflight_next_next = s23_inflight_next_reg;
-assign s7_t_35_next = _s7_t_35_next_3;
+assign s7_t_34_next = _s7_t_34_next_3;
+assign s8_t_34_next = s7_t_34_reg;
+assign s9_t_29_next = s8_t_34_reg;
+assign s10_t_31_next = s9_t_29_reg;
+assign s11_t_29_next = s10_t_31_reg;
+assign s12_t_27_next = s11_t_29_reg;
+assign s13_t_22_next = s12_t_27_reg;
+assign s14_t_23_next = s13_t_22_reg;
+assign s15_t_23_next = s14_t_23_reg;
+assign s16_t_18_next = s15_t_23_reg;
+assign s17_t_18_next = s16_t_18_reg;
+assign s18_t_19_next = s17_t_18_reg;
+assign s19_t_18_next = s18_t_19_reg;
+assign s20_t_18_next = s19_t_18_reg;
+assign s21_t_17_next = s20_t_18_reg;
+assign s22_t_15_next = s21_t_17_reg;
+assign s23_t_14_next = s22_t_15_reg;
+assign s24_t_13_next = s23_t_14_reg;
+assign s7_t_35_next = _s7_t_35_next_0;
 assign s8_t_35_next = s7_t_35_reg;
 assign s9_t_30_next = s8_t_35_reg;
 assign s10_t_32_next = s9_t_30_reg;
@@ -10888,28 +10888,10 @@ assign s21_t_37_next = s20_t_38_reg;
 assign s22_t_35_next = s21_t_37_reg;
 assign s23_t_34_next = s22_t_35_reg;
 assign s24_t_33_next = s23_t_34_reg;
-assign s7_t_55_next = _s7_t_55_next_0;
-assign s8_t_55_next = s7_t_55_reg;
-assign s9_t_50_next = s8_t_55_reg;
-assign s10_t_52_next = s9_t_50_reg;
-assign s11_t_50_next = s10_t_52_reg;
-assign s12_t_48_next = s11_t_50_reg;
-assign s13_t_43_next = s12_t_48_reg;
-assign s14_t_44_next = s13_t_43_reg;
-assign s15_t_44_next = s14_t_44_reg;
-assign s16_t_39_next = s15_t_44_reg;
-assign s17_t_39_next = s16_t_39_reg;
-assign s18_t_40_next = s17_t_39_reg;
-assign s19_t_39_next = s18_t_40_reg;
-assign s20_t_39_next = s19_t_39_reg;
-assign s21_t_38_next = s20_t_39_reg;
-assign s22_t_36_next = s21_t_38_reg;
-assign s23_t_35_next = s22_t_36_reg;
-assign s24_t_34_next = s23_t_35_reg;
-assign s2_t_47_next = _s2_t_47_next_0;
-assign s3_t_30_next = s2_t_47_reg;
-assign s4_t_34_next = s3_t_30_reg;
-assign s5_t_56_next = s4_t_34_reg;
+assign s2_t_46_next = _s2_t_46_next_0;
+assign s3_t_29_next = s2_t_46_reg;
+assign s4_t_33_next = s3_t_29_reg;
+assign s5_t_55_next = s4_t_33_reg;
 assign s5_inflight_is_send_next = s4_inflight_is_send_reg;
 assign s6_inflight_is_send_next = s5_inflight_is_send_reg;
 assign s7_inflight_is_send_next = s6_inflight_is_send_reg;
@@ -10954,29 +10936,20 @@ assign s2_ecn_next = s1_ecn_reg;
 assign s3_ecn_next = s2_ecn_reg;
 assign s4_ecn_next = s3_ecn_reg;
 assign s5_ecn_next = s4_ecn_reg;
-assign s2_t_48_next = _s2_t_48_next_0;
-assign s3_t_31_next = s2_t_48_reg;
-assign s4_t_35_next = s3_t_31_reg;
-assign s5_t_57_next = s4_t_35_reg;
+assign s2_t_47_next = _s2_t_47_next_0;
+assign s3_t_30_next = s2_t_47_reg;
+assign s4_t_34_next = s3_t_30_reg;
+assign s5_t_56_next = s4_t_34_reg;
 assign s6_core_case_next = core_case;
 assign s7_core_case_next = s6_core_case_reg;
 assign s8_core_case_next = s7_core_case_reg;
 assign s9_core_case_next = s8_core_case_reg;
 assign s10_core_case_next = s9_core_case_reg;
-assign s6_t_58_next = _s6_t_58_next_1;
-assign s7_t_56_next = s6_t_58_reg;
-assign s8_t_56_next = s7_t_56_reg;
-assign s9_t_51_next = s8_t_56_reg;
-assign s10_t_53_next = s9_t_51_reg;
-assign s2_t_49_next = _s2_t_49_next_0;
-assign s3_t_32_next = s2_t_49_reg;
-assign s4_t_36_next = s3_t_32_reg;
-assign s5_t_58_next = s4_t_36_reg;
-assign s6_t_59_next = s5_t_58_reg;
-assign s7_t_57_next = s6_t_59_reg;
-assign s8_t_57_next = s7_t_57_reg;
-assign s9_t_52_next = s8_t_57_reg;
-assign s10_t_54_next = s9_t_52_reg;
+assign s6_t_57_next = _s6_t_57_next_1;
+assign s7_t_55_next = s6_t_57_reg;
+assign s8_t_55_next = s7_t_55_reg;
+assign s9_t_50_next = s8_t_55_reg;
+assign s10_t_52_next = s9_t_50_reg;
 assign s2_kind_next = s1_kind_reg;
 assign s3_kind_next = s2_kind_reg;
 assign s4_kind_next = s3_kind_reg;
@@ -11000,24 +10973,24 @@ assign s21_kind_next = s20_kind_reg;
 assign s22_kind_next = s21_kind_reg;
 assign s23_kind_next = s22_kind_reg;
 assign s24_kind_next = s23_kind_reg;
-assign s7_t_58_next = _s7_t_58_next_67;
-assign s8_t_58_next = s7_t_58_reg;
-assign s9_t_53_next = s8_t_58_reg;
-assign s10_t_55_next = s9_t_53_reg;
-assign s11_t_51_next = s10_t_55_reg;
-assign s12_t_49_next = s11_t_51_reg;
-assign s13_t_44_next = s12_t_49_reg;
-assign s14_t_45_next = s13_t_44_reg;
-assign s15_t_45_next = s14_t_45_reg;
-assign s16_t_40_next = s15_t_45_reg;
-assign s17_t_40_next = s16_t_40_reg;
-assign s18_t_41_next = s17_t_40_reg;
-assign s19_t_40_next = s18_t_41_reg;
-assign s20_t_40_next = s19_t_40_reg;
-assign s21_t_39_next = s20_t_40_reg;
-assign s22_t_37_next = s21_t_39_reg;
-assign s23_t_36_next = s22_t_37_reg;
-assign s24_t_35_next = s23_t_36_reg;
+assign s7_t_56_next = _s7_t_56_next_67;
+assign s8_t_56_next = s7_t_56_reg;
+assign s9_t_51_next = s8_t_56_reg;
+assign s10_t_53_next = s9_t_51_reg;
+assign s11_t_50_next = s10_t_53_reg;
+assign s12_t_48_next = s11_t_50_reg;
+assign s13_t_43_next = s12_t_48_reg;
+assign s14_t_44_next = s13_t_43_reg;
+assign s15_t_44_next = s14_t_44_reg;
+assign s16_t_39_next = s15_t_44_reg;
+assign s17_t_39_next = s16_t_39_reg;
+assign s18_t_40_next = s17_t_39_reg;
+assign s19_t_39_next = s18_t_40_reg;
+assign s20_t_39_next = s19_t_39_reg;
+assign s21_t_38_next = s20_t_39_reg;
+assign s22_t_36_next = s21_t_38_reg;
+assign s23_t_35_next = s22_t_36_reg;
+assign s24_t_34_next = s23_t_35_reg;
 assign s7_explored_next = explored;
 assign s8_explored_next = s7_explored_reg;
 assign s9_explored_next = s8_explored_reg;
@@ -11036,25 +11009,25 @@ assign s21_explored_next = s20_explored_reg;
 assign s22_explored_next = s21_explored_reg;
 assign s23_explored_next = s22_explored_reg;
 assign s24_explored_next = s23_explored_reg;
-assign s6_t_60_next = _s6_t_60_next_0;
-assign s7_t_59_next = s6_t_60_reg;
-assign s8_t_59_next = s7_t_59_reg;
-assign s9_t_54_next = s8_t_59_reg;
-assign s10_t_56_next = s9_t_54_reg;
-assign s11_t_52_next = s10_t_56_reg;
-assign s12_t_50_next = s11_t_52_reg;
-assign s13_t_45_next = s12_t_50_reg;
-assign s14_t_46_next = s13_t_45_reg;
-assign s15_t_46_next = s14_t_46_reg;
-assign s16_t_41_next = s15_t_46_reg;
-assign s17_t_41_next = s16_t_41_reg;
-assign s18_t_42_next = s17_t_41_reg;
-assign s19_t_41_next = s18_t_42_reg;
-assign s20_t_41_next = s19_t_41_reg;
-assign s21_t_40_next = s20_t_41_reg;
-assign s22_t_38_next = s21_t_40_reg;
-assign s23_t_37_next = s22_t_38_reg;
-assign s24_t_36_next = s23_t_37_reg;
+assign s6_t_58_next = _s6_t_58_next_0;
+assign s7_t_57_next = s6_t_58_reg;
+assign s8_t_57_next = s7_t_57_reg;
+assign s9_t_52_next = s8_t_57_reg;
+assign s10_t_54_next = s9_t_52_reg;
+assign s11_t_51_next = s10_t_54_reg;
+assign s12_t_49_next = s11_t_51_reg;
+assign s13_t_44_next = s12_t_49_reg;
+assign s14_t_45_next = s13_t_44_reg;
+assign s15_t_45_next = s14_t_45_reg;
+assign s16_t_40_next = s15_t_45_reg;
+assign s17_t_40_next = s16_t_40_reg;
+assign s18_t_41_next = s17_t_40_reg;
+assign s19_t_40_next = s18_t_41_reg;
+assign s20_t_40_next = s19_t_40_reg;
+assign s21_t_39_next = s20_t_40_reg;
+assign s22_t_37_next = s21_t_39_reg;
+assign s23_t_36_next = s22_t_37_reg;
+assign s24_t_35_next = s23_t_36_reg;
 assign s11_case_result_next = case_result;
 assign s12_case_result_next = s11_case_result_reg;
 assign s13_case_result_next = s12_case_result_reg;
@@ -11069,12 +11042,26 @@ assign s21_case_result_next = s20_case_result_reg;
 assign s22_case_result_next = s21_case_result_reg;
 assign s23_case_result_next = s22_case_result_reg;
 assign s24_case_result_next = s23_case_result_reg;
-assign s6_t_61_next = _s6_t_61_next_0;
-assign s7_t_60_next = s6_t_61_reg;
-assign s8_t_60_next = s7_t_60_reg;
-assign s9_t_55_next = s8_t_60_reg;
-assign s10_t_57_next = s9_t_55_reg;
-assign s11_t_53_next = s10_t_57_reg;
+assign s6_t_59_next = _s6_t_59_next_0;
+assign s7_t_58_next = s6_t_59_reg;
+assign s8_t_58_next = s7_t_58_reg;
+assign s9_t_53_next = s8_t_58_reg;
+assign s10_t_55_next = s9_t_53_reg;
+assign s11_t_52_next = s10_t_55_reg;
+assign s12_t_50_next = s11_t_52_reg;
+assign s13_t_45_next = s12_t_50_reg;
+assign s14_t_46_next = s13_t_45_reg;
+assign s15_t_46_next = s14_t_46_reg;
+assign s16_t_41_next = s15_t_46_reg;
+assign s17_t_41_next = s16_t_41_reg;
+assign s18_t_42_next = s17_t_41_reg;
+assign s19_t_41_next = s18_t_42_reg;
+assign s20_t_41_next = s19_t_41_reg;
+assign s21_t_40_next = s20_t_41_reg;
+assign s22_t_38_next = s21_t_40_reg;
+assign s23_t_37_next = s22_t_38_reg;
+assign s24_t_36_next = s23_t_37_reg;
+assign s11_t_53_next = _s11_t_53_next_1;
 assign s12_t_51_next = s11_t_53_reg;
 assign s13_t_46_next = s12_t_51_reg;
 assign s14_t_47_next = s13_t_46_reg;
@@ -11088,20 +11075,6 @@ assign s21_t_41_next = s20_t_42_reg;
 assign s22_t_39_next = s21_t_41_reg;
 assign s23_t_38_next = s22_t_39_reg;
 assign s24_t_37_next = s23_t_38_reg;
-assign s11_t_54_next = _s11_t_54_next_1;
-assign s12_t_52_next = s11_t_54_reg;
-assign s13_t_47_next = s12_t_52_reg;
-assign s14_t_48_next = s13_t_47_reg;
-assign s15_t_48_next = s14_t_48_reg;
-assign s16_t_43_next = s15_t_48_reg;
-assign s17_t_43_next = s16_t_43_reg;
-assign s18_t_44_next = s17_t_43_reg;
-assign s19_t_43_next = s18_t_44_reg;
-assign s20_t_43_next = s19_t_43_reg;
-assign s21_t_42_next = s20_t_43_reg;
-assign s22_t_40_next = s21_t_42_reg;
-assign s23_t_39_next = s22_t_40_reg;
-assign s24_t_38_next = s23_t_39_reg;
 assign m_result_valid = out_valid_reg;
 assign m_result_conn = out_head_conn_reg;
 assign m_result_kind = out_head_kind_reg;
@@ -12224,39 +12197,39 @@ always @(posedge clk) begin
     s22_error_reg <= s22_error_next;
     s23_error_reg <= s23_error_next;
     s24_error_reg <= s24_error_next;
+    s2_cc_active_reg <= s2_cc_active_next;
+    s3_cc_active_reg <= s3_cc_active_next;
+    s4_cc_active_reg <= s4_cc_active_next;
+    s5_cc_active_reg <= s5_cc_active_next;
+    s6_cc_active_reg <= s6_cc_active_next;
+    s7_cc_active_reg <= s7_cc_active_next;
+    s8_cc_active_reg <= s8_cc_active_next;
+    s9_cc_active_reg <= s9_cc_active_next;
+    s10_cc_active_reg <= s10_cc_active_next;
+    s11_cc_active_reg <= s11_cc_active_next;
+    s12_cc_active_reg <= s12_cc_active_next;
+    s13_cc_active_reg <= s13_cc_active_next;
+    s14_cc_active_reg <= s14_cc_active_next;
+    s15_cc_active_reg <= s15_cc_active_next;
+    s16_cc_active_reg <= s16_cc_active_next;
+    s17_cc_active_reg <= s17_cc_active_next;
+    s18_cc_active_reg <= s18_cc_active_next;
+    s19_cc_active_reg <= s19_cc_active_next;
+    s20_cc_active_reg <= s20_cc_active_next;
+    s21_cc_active_reg <= s21_cc_active_next;
+    s22_cc_active_reg <= s22_cc_active_next;
+    s23_cc_active_reg <= s23_cc_active_next;
+    s24_cc_active_reg <= s24_cc_active_next;
     s2_t_reg <= s2_t_next;
     s3_t_reg <= s3_t_next;
     s4_t_reg <= s4_t_next;
-    s5_t_reg <= s5_t_next;
-    s6_t_reg <= s6_t_next;
-    s7_t_reg <= s7_t_next;
-    s8_t_reg <= s8_t_next;
-    s9_t_reg <= s9_t_next;
-    s10_t_reg <= s10_t_next;
-    s11_t_reg <= s11_t_next;
-    s12_t_reg <= s12_t_next;
-    s13_t_reg <= s13_t_next;
-    s14_t_reg <= s14_t_next;
-    s15_t_reg <= s15_t_next;
-    s16_t_reg <= s16_t_next;
-    s17_t_reg <= s17_t_next;
-    s18_t_reg <= s18_t_next;
-    s19_t_reg <= s19_t_next;
-    s20_t_reg <= s20_t_next;
-    s21_t_reg <= s21_t_next;
-    s22_t_reg <= s22_t_next;
-    s23_t_reg <= s23_t_next;
-    s24_t_reg <= s24_t_next;
+    s5_qa_called_reg <= s5_qa_called_next;
     s2_t_2_reg <= s2_t_2_next;
     s3_t_2_reg <= s3_t_2_next;
     s4_t_2_reg <= s4_t_2_next;
-    s5_qa_called_reg <= s5_qa_called_next;
     s2_t_3_reg <= s2_t_3_next;
     s3_t_3_reg <= s3_t_3_next;
     s4_t_3_reg <= s4_t_3_next;
-    s2_t_4_reg <= s2_t_4_next;
-    s3_t_4_reg <= s3_t_4_next;
-    s4_t_4_reg <= s4_t_4_next;
     s5_acked1_reg <= s5_acked1_next;
     s2_qa_win_lo_reg <= s2_qa_win_lo_next;
     s3_qa_win_lo_reg <= s3_qa_win_lo_next;
@@ -12267,22 +12240,22 @@ always @(posedge clk) begin
     s2_qa_win_wraps_reg <= s2_qa_win_wraps_next;
     s3_qa_win_wraps_reg <= s3_qa_win_wraps_next;
     s4_qa_win_wraps_reg <= s4_qa_win_wraps_next;
-    s2_t_5_reg <= s2_t_5_next;
-    s3_t_5_reg <= s3_t_5_next;
-    s4_t_5_reg <= s4_t_5_next;
+    s2_t_4_reg <= s2_t_4_next;
+    s3_t_4_reg <= s3_t_4_next;
+    s4_t_4_reg <= s4_t_4_next;
     s5_qa_fire_reg <= s5_qa_fire_next;
     s5_qa_roll_reg <= s5_qa_roll_next;
     s6_qa_base_reg <= s6_qa_base_next;
     s7_qa_scaled_pp00_reg <= s7_qa_scaled_pp00_next;
     s7_qa_scaled_pp10_reg <= s7_qa_scaled_pp10_next;
     s8_qa_scaled_reg <= s8_qa_scaled_next;
+    s2_t_5_reg <= s2_t_5_next;
+    s3_t_5_reg <= s3_t_5_next;
+    s4_t_5_reg <= s4_t_5_next;
+    s5_t_reg <= s5_t_next;
     s2_t_6_reg <= s2_t_6_next;
     s3_t_6_reg <= s3_t_6_next;
     s4_t_6_reg <= s4_t_6_next;
-    s5_t_2_reg <= s5_t_2_next;
-    s2_t_7_reg <= s2_t_7_next;
-    s3_t_7_reg <= s3_t_7_next;
-    s4_t_7_reg <= s4_t_7_next;
     s5_cur_cc_c_reg <= s5_cur_cc_c_next;
     s5_c_loss_reg <= s5_c_loss_next;
     s2_is_loss_reg <= s2_is_loss_next;
@@ -12292,13 +12265,13 @@ always @(posedge clk) begin
     s6_qa_fire_reg <= s6_qa_fire_next;
     s7_qa_fire_reg <= s7_qa_fire_next;
     s8_qa_fire_reg <= s8_qa_fire_next;
-    s6_t_2_reg <= s6_t_2_next;
-    s7_t_2_reg <= s7_t_2_next;
-    s8_t_2_reg <= s8_t_2_next;
+    s6_t_reg <= s6_t_next;
+    s7_t_reg <= s7_t_next;
+    s8_t_reg <= s8_t_next;
     s9_c_qa_reg <= s9_c_qa_next;
-    s2_t_8_reg <= s2_t_8_next;
-    s3_t_8_reg <= s3_t_8_next;
-    s4_t_8_reg <= s4_t_8_next;
+    s2_t_7_reg <= s2_t_7_next;
+    s3_t_7_reg <= s3_t_7_next;
+    s4_t_7_reg <= s4_t_7_next;
     s5_fi_count_sum_reg <= s5_fi_count_sum_next;
     s6_fi_count_sum_reg <= s6_fi_count_sum_next;
     s7_fi_count_sum_reg <= s7_fi_count_sum_next;
@@ -12318,17 +12291,18 @@ always @(posedge clk) begin
     s8_fi_uncongested_reg <= s8_fi_uncongested_next;
     s9_fi_uncongested_reg <= s9_fi_uncongested_next;
     s10_fi_fire_reg <= s10_fi_fire_next;
-    s5_t_3_reg <= s5_t_3_next;
+    s5_t_2_reg <= s5_t_2_next;
     s6_ack_run_reg <= s6_ack_run_next;
     s7_ack_run_reg <= s7_ack_run_next;
     s8_ack_run_reg <= s8_ack_run_next;
     s9_ack_run_reg <= s9_ack_run_next;
     s10_ack_run_reg <= s10_ack_run_next;
+    s10_t_reg <= s10_t_next;
     s10_t_2_reg <= s10_t_2_next;
     s10_t_3_reg <= s10_t_3_next;
-    s10_t_4_reg <= s10_t_4_next;
     s11_c_early_reg <= s11_c_early_next;
     s5_recip_c_lead_reg <= s5_recip_c_lead_next;
+    s5_t_3_reg <= s5_t_3_next;
     s5_t_4_reg <= s5_t_4_next;
     s5_t_5_reg <= s5_t_5_next;
     s5_t_6_reg <= s5_t_6_next;
@@ -12351,11 +12325,11 @@ always @(posedge clk) begin
     s5_t_23_reg <= s5_t_23_next;
     s5_t_24_reg <= s5_t_24_next;
     s5_t_25_reg <= s5_t_25_next;
-    s5_t_26_reg <= s5_t_26_next;
     s6_recip_c_mantissa_reg <= s6_recip_c_mantissa_next;
     s7_recip_c_recip_reg <= s7_recip_c_recip_next;
     s8_recip_c_t_reg <= s8_recip_c_t_next;
     s2_recip_rtt_lead_reg <= s2_recip_rtt_lead_next;
+    s2_t_8_reg <= s2_t_8_next;
     s2_t_9_reg <= s2_t_9_next;
     s2_t_10_reg <= s2_t_10_next;
     s2_t_11_reg <= s2_t_11_next;
@@ -12374,7 +12348,6 @@ always @(posedge clk) begin
     s2_t_24_reg <= s2_t_24_next;
     s2_t_25_reg <= s2_t_25_next;
     s2_t_26_reg <= s2_t_26_next;
-    s2_t_27_reg <= s2_t_27_next;
     s3_recip_rtt_mantissa_reg <= s3_recip_rtt_mantissa_next;
     s4_recip_rtt_recip_reg <= s4_recip_rtt_recip_next;
     s5_recip_rtt_t_reg <= s5_recip_rtt_t_next;
@@ -12385,36 +12358,50 @@ always @(posedge clk) begin
     s2_size_kmi_pp01_reg <= s2_size_kmi_pp01_next;
 `endif
     s3_size_kmi_reg <= s3_size_kmi_next;
+    s4_t_8_reg <= s4_t_8_next;
+    s5_t_26_reg <= s5_t_26_next;
+    s6_t_2_reg <= s6_t_2_next;
+    s7_t_2_reg <= s7_t_2_next;
+    s8_t_2_reg <= s8_t_2_next;
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
+    s9_mi_base_prod_pp00_reg <= s9_mi_base_prod_pp00_next;
+`endif
     s4_t_9_reg <= s4_t_9_next;
     s5_t_27_reg <= s5_t_27_next;
     s6_t_3_reg <= s6_t_3_next;
     s7_t_3_reg <= s7_t_3_next;
     s8_t_3_reg <= s8_t_3_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s9_mi_base_prod_pp00_reg <= s9_mi_base_prod_pp00_next;
-`endif
-    s4_t_10_reg <= s4_t_10_next;
-    s5_t_28_reg <= s5_t_28_next;
-    s6_t_4_reg <= s6_t_4_next;
-    s7_t_4_reg <= s7_t_4_next;
-    s8_t_4_reg <= s8_t_4_next;
-`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s9_mi_base_prod_pp10_reg <= s9_mi_base_prod_pp10_next;
 `endif
     s10_mi_base_prod_reg <= s10_mi_base_prod_next;
+    s6_t_4_reg <= s6_t_4_next;
+    s7_t_4_reg <= s7_t_4_next;
+    s8_t_4_reg <= s8_t_4_next;
+    s9_t_reg <= s9_t_next;
+    s10_t_4_reg <= s10_t_4_next;
+    s11_mi_base_coarse_reg <= s11_mi_base_coarse_next;
     s6_t_5_reg <= s6_t_5_next;
     s7_t_5_reg <= s7_t_5_next;
     s8_t_5_reg <= s8_t_5_next;
     s9_t_2_reg <= s9_t_2_next;
     s10_t_5_reg <= s10_t_5_next;
-    s11_mi_base_coarse_reg <= s11_mi_base_coarse_next;
+    s11_t_reg <= s11_t_next;
+    s12_mi_base_reg <= s12_mi_base_next;
+    s2_t_27_reg <= s2_t_27_next;
+    s3_t_8_reg <= s3_t_8_next;
+    s4_t_10_reg <= s4_t_10_next;
+    s5_t_28_reg <= s5_t_28_next;
     s6_t_6_reg <= s6_t_6_next;
     s7_t_6_reg <= s7_t_6_next;
     s8_t_6_reg <= s8_t_6_next;
     s9_t_3_reg <= s9_t_3_next;
     s10_t_6_reg <= s10_t_6_next;
     s11_t_2_reg <= s11_t_2_next;
-    s12_mi_base_reg <= s12_mi_base_next;
+    s12_t_reg <= s12_t_next;
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
+    s13_mi_num_pp00_reg <= s13_mi_num_pp00_next;
+`endif
     s2_t_28_reg <= s2_t_28_next;
     s3_t_9_reg <= s3_t_9_next;
     s4_t_11_reg <= s4_t_11_next;
@@ -12427,7 +12414,7 @@ always @(posedge clk) begin
     s11_t_3_reg <= s11_t_3_next;
     s12_t_2_reg <= s12_t_2_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s13_mi_num_pp00_reg <= s13_mi_num_pp00_next;
+    s13_mi_num_pp01_reg <= s13_mi_num_pp01_next;
 `endif
     s2_t_29_reg <= s2_t_29_next;
     s3_t_10_reg <= s3_t_10_next;
@@ -12441,7 +12428,7 @@ always @(posedge clk) begin
     s11_t_4_reg <= s11_t_4_next;
     s12_t_3_reg <= s12_t_3_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s13_mi_num_pp01_reg <= s13_mi_num_pp01_next;
+    s13_mi_num_pp10_reg <= s13_mi_num_pp10_next;
 `endif
     s2_t_30_reg <= s2_t_30_next;
     s3_t_11_reg <= s3_t_11_next;
@@ -12455,12 +12442,11 @@ always @(posedge clk) begin
     s11_t_5_reg <= s11_t_5_next;
     s12_t_4_reg <= s12_t_4_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s13_mi_num_pp10_reg <= s13_mi_num_pp10_next;
+    s13_mi_num_pp11_reg <= s13_mi_num_pp11_next;
 `endif
-    s2_t_31_reg <= s2_t_31_next;
-    s3_t_12_reg <= s3_t_12_next;
-    s4_t_14_reg <= s4_t_14_next;
-    s5_t_32_reg <= s5_t_32_next;
+    s14_mi_num_row0_reg <= s14_mi_num_row0_next;
+    s14_mi_num_row1_reg <= s14_mi_num_row1_next;
+    s15_mi_num_reg <= s15_mi_num_next;
     s6_t_10_reg <= s6_t_10_next;
     s7_t_10_reg <= s7_t_10_next;
     s8_t_10_reg <= s8_t_10_next;
@@ -12468,12 +12454,12 @@ always @(posedge clk) begin
     s10_t_10_reg <= s10_t_10_next;
     s11_t_6_reg <= s11_t_6_next;
     s12_t_5_reg <= s12_t_5_next;
+    s13_t_reg <= s13_t_next;
+    s14_t_reg <= s14_t_next;
+    s15_t_reg <= s15_t_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s13_mi_num_pp11_reg <= s13_mi_num_pp11_next;
+    s16_mi_raw_prod_pp00_reg <= s16_mi_raw_prod_pp00_next;
 `endif
-    s14_mi_num_row0_reg <= s14_mi_num_row0_next;
-    s14_mi_num_row1_reg <= s14_mi_num_row1_next;
-    s15_mi_num_reg <= s15_mi_num_next;
     s6_t_11_reg <= s6_t_11_next;
     s7_t_11_reg <= s7_t_11_next;
     s8_t_11_reg <= s8_t_11_next;
@@ -12485,7 +12471,7 @@ always @(posedge clk) begin
     s14_t_2_reg <= s14_t_2_next;
     s15_t_2_reg <= s15_t_2_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s16_mi_raw_prod_pp00_reg <= s16_mi_raw_prod_pp00_next;
+    s16_mi_raw_prod_pp10_reg <= s16_mi_raw_prod_pp10_next;
 `endif
     s6_t_12_reg <= s6_t_12_next;
     s7_t_12_reg <= s7_t_12_next;
@@ -12498,7 +12484,7 @@ always @(posedge clk) begin
     s14_t_3_reg <= s14_t_3_next;
     s15_t_3_reg <= s15_t_3_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s16_mi_raw_prod_pp10_reg <= s16_mi_raw_prod_pp10_next;
+    s16_mi_raw_prod_pp20_reg <= s16_mi_raw_prod_pp20_next;
 `endif
     s6_t_13_reg <= s6_t_13_next;
     s7_t_13_reg <= s7_t_13_next;
@@ -12511,8 +12497,12 @@ always @(posedge clk) begin
     s14_t_4_reg <= s14_t_4_next;
     s15_t_4_reg <= s15_t_4_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s16_mi_raw_prod_pp20_reg <= s16_mi_raw_prod_pp20_next;
+    s16_mi_raw_prod_pp30_reg <= s16_mi_raw_prod_pp30_next;
 `endif
+    s17_mi_raw_prod_reg <= s17_mi_raw_prod_next;
+    s3_t_12_reg <= s3_t_12_next;
+    s4_t_14_reg <= s4_t_14_next;
+    s5_t_32_reg <= s5_t_32_next;
     s6_t_14_reg <= s6_t_14_next;
     s7_t_14_reg <= s7_t_14_next;
     s8_t_14_reg <= s8_t_14_next;
@@ -12523,10 +12513,9 @@ always @(posedge clk) begin
     s13_t_5_reg <= s13_t_5_next;
     s14_t_5_reg <= s14_t_5_next;
     s15_t_5_reg <= s15_t_5_next;
-`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s16_mi_raw_prod_pp30_reg <= s16_mi_raw_prod_pp30_next;
-`endif
-    s17_mi_raw_prod_reg <= s17_mi_raw_prod_next;
+    s16_t_reg <= s16_t_next;
+    s17_t_reg <= s17_t_next;
+    s18_mi_raw_coarse_reg <= s18_mi_raw_coarse_next;
     s3_t_13_reg <= s3_t_13_next;
     s4_t_15_reg <= s4_t_15_next;
     s5_t_33_reg <= s5_t_33_next;
@@ -12542,23 +12531,7 @@ always @(posedge clk) begin
     s15_t_6_reg <= s15_t_6_next;
     s16_t_2_reg <= s16_t_2_next;
     s17_t_2_reg <= s17_t_2_next;
-    s18_mi_raw_coarse_reg <= s18_mi_raw_coarse_next;
-    s3_t_14_reg <= s3_t_14_next;
-    s4_t_16_reg <= s4_t_16_next;
-    s5_t_34_reg <= s5_t_34_next;
-    s6_t_16_reg <= s6_t_16_next;
-    s7_t_16_reg <= s7_t_16_next;
-    s8_t_16_reg <= s8_t_16_next;
-    s9_t_13_reg <= s9_t_13_next;
-    s10_t_16_reg <= s10_t_16_next;
-    s11_t_12_reg <= s11_t_12_next;
-    s12_t_11_reg <= s12_t_11_next;
-    s13_t_7_reg <= s13_t_7_next;
-    s14_t_7_reg <= s14_t_7_next;
-    s15_t_7_reg <= s15_t_7_next;
-    s16_t_3_reg <= s16_t_3_next;
-    s17_t_3_reg <= s17_t_3_next;
-    s18_t_2_reg <= s18_t_2_next;
+    s18_t_reg <= s18_t_next;
     s19_mi_raw_reg <= s19_mi_raw_next;
     s2_size_c_reg <= s2_size_c_next;
     s3_size_c_reg <= s3_size_c_next;
@@ -12584,42 +12557,43 @@ always @(posedge clk) begin
 `endif
     s2_size_kfi_pp01_reg <= s2_size_kfi_pp01_next;
     s3_size_kfi_reg <= s3_size_kfi_next;
+    s4_t_16_reg <= s4_t_16_next;
+    s5_t_34_reg <= s5_t_34_next;
+    s6_t_16_reg <= s6_t_16_next;
+    s7_t_16_reg <= s7_t_16_next;
+    s8_t_16_reg <= s8_t_16_next;
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
+    s9_fi_c_prod_pp00_reg <= s9_fi_c_prod_pp00_next;
+`endif
     s4_t_17_reg <= s4_t_17_next;
     s5_t_35_reg <= s5_t_35_next;
     s6_t_17_reg <= s6_t_17_next;
     s7_t_17_reg <= s7_t_17_next;
     s8_t_17_reg <= s8_t_17_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s9_fi_c_prod_pp00_reg <= s9_fi_c_prod_pp00_next;
-`endif
-    s4_t_18_reg <= s4_t_18_next;
-    s5_t_36_reg <= s5_t_36_next;
-    s6_t_18_reg <= s6_t_18_next;
-    s7_t_18_reg <= s7_t_18_next;
-    s8_t_18_reg <= s8_t_18_next;
-`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s9_fi_c_prod_pp10_reg <= s9_fi_c_prod_pp10_next;
 `endif
     s10_fi_c_prod_reg <= s10_fi_c_prod_next;
+    s6_t_18_reg <= s6_t_18_next;
+    s7_t_18_reg <= s7_t_18_next;
+    s8_t_18_reg <= s8_t_18_next;
+    s9_t_13_reg <= s9_t_13_next;
+    s10_t_16_reg <= s10_t_16_next;
+    s11_fi_c_coarse_reg <= s11_fi_c_coarse_next;
     s6_t_19_reg <= s6_t_19_next;
     s7_t_19_reg <= s7_t_19_next;
     s8_t_19_reg <= s8_t_19_next;
     s9_t_14_reg <= s9_t_14_next;
     s10_t_17_reg <= s10_t_17_next;
-    s11_fi_c_coarse_reg <= s11_fi_c_coarse_next;
-    s6_t_20_reg <= s6_t_20_next;
-    s7_t_20_reg <= s7_t_20_next;
-    s8_t_20_reg <= s8_t_20_next;
-    s9_t_15_reg <= s9_t_15_next;
-    s10_t_18_reg <= s10_t_18_next;
-    s11_t_13_reg <= s11_t_13_next;
+    s11_t_12_reg <= s11_t_12_next;
     s12_fi_c_reg <= s12_fi_c_next;
     s13_fi_inc_reg <= s13_fi_inc_next;
-    s2_t_32_reg <= s2_t_32_next;
-    s3_t_15_reg <= s3_t_15_next;
-    s4_t_19_reg <= s4_t_19_next;
+    s2_t_31_reg <= s2_t_31_next;
+    s3_t_14_reg <= s3_t_14_next;
+    s4_t_18_reg <= s4_t_18_next;
     s5_avg_new_reg <= s5_avg_new_next;
     s6_recip_avg_lead_reg <= s6_recip_avg_lead_next;
+    s6_t_20_reg <= s6_t_20_next;
     s6_t_21_reg <= s6_t_21_next;
     s6_t_22_reg <= s6_t_22_next;
     s6_t_23_reg <= s6_t_23_next;
@@ -12638,28 +12612,27 @@ always @(posedge clk) begin
     s6_t_36_reg <= s6_t_36_next;
     s6_t_37_reg <= s6_t_37_next;
     s6_t_38_reg <= s6_t_38_next;
-    s6_t_39_reg <= s6_t_39_next;
     s7_recip_avg_mantissa_reg <= s7_recip_avg_mantissa_next;
     s8_recip_avg_recip_reg <= s8_recip_avg_recip_next;
     s9_recip_avg_t_reg <= s9_recip_avg_t_next;
     s6_avg_excess_reg <= s6_avg_excess_next;
+    s5_t_36_reg <= s5_t_36_next;
+    s6_t_39_reg <= s6_t_39_next;
+`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
+    s7_md_cx_pp00_reg <= s7_md_cx_pp00_next;
+`endif
     s5_t_37_reg <= s5_t_37_next;
     s6_t_40_reg <= s6_t_40_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s7_md_cx_pp00_reg <= s7_md_cx_pp00_next;
+    s7_md_cx_pp01_reg <= s7_md_cx_pp01_next;
 `endif
     s5_t_38_reg <= s5_t_38_next;
     s6_t_41_reg <= s6_t_41_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s7_md_cx_pp01_reg <= s7_md_cx_pp01_next;
+    s7_md_cx_pp10_reg <= s7_md_cx_pp10_next;
 `endif
     s5_t_39_reg <= s5_t_39_next;
     s6_t_42_reg <= s6_t_42_next;
-`ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
-    s7_md_cx_pp10_reg <= s7_md_cx_pp10_next;
-`endif
-    s5_t_40_reg <= s5_t_40_next;
-    s6_t_43_reg <= s6_t_43_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s7_md_cx_pp11_reg <= s7_md_cx_pp11_next;
 `endif
@@ -12676,18 +12649,18 @@ always @(posedge clk) begin
     s10_md_frac_prod_pp20_reg <= s10_md_frac_prod_pp20_next;
 `endif
     s11_md_frac_prod_reg <= s11_md_frac_prod_next;
+    s7_t_20_reg <= s7_t_20_next;
+    s8_t_20_reg <= s8_t_20_next;
+    s9_t_15_reg <= s9_t_15_next;
+    s10_t_18_reg <= s10_t_18_next;
+    s11_t_13_reg <= s11_t_13_next;
+    s12_md_frac_coarse_reg <= s12_md_frac_coarse_next;
     s7_t_21_reg <= s7_t_21_next;
     s8_t_21_reg <= s8_t_21_next;
     s9_t_16_reg <= s9_t_16_next;
     s10_t_19_reg <= s10_t_19_next;
     s11_t_14_reg <= s11_t_14_next;
-    s12_md_frac_coarse_reg <= s12_md_frac_coarse_next;
-    s7_t_22_reg <= s7_t_22_next;
-    s8_t_22_reg <= s8_t_22_next;
-    s9_t_17_reg <= s9_t_17_next;
-    s10_t_20_reg <= s10_t_20_next;
-    s11_t_15_reg <= s11_t_15_next;
-    s12_t_12_reg <= s12_t_12_next;
+    s12_t_11_reg <= s12_t_11_next;
     s13_md_frac_reg <= s13_md_frac_next;
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s14_md_red_prod_pp00_reg <= s14_md_red_prod_pp00_next;
@@ -12699,25 +12672,25 @@ always @(posedge clk) begin
     s14_md_red_prod_pp20_reg <= s14_md_red_prod_pp20_next;
 `endif
     s15_md_red_prod_reg <= s15_md_red_prod_next;
-    s5_t_41_reg <= s5_t_41_next;
-    s6_t_44_reg <= s6_t_44_next;
-    s7_t_23_reg <= s7_t_23_next;
-    s8_t_23_reg <= s8_t_23_next;
-    s9_t_18_reg <= s9_t_18_next;
-    s10_t_21_reg <= s10_t_21_next;
-    s11_t_16_reg <= s11_t_16_next;
-    s12_t_13_reg <= s12_t_13_next;
-    s13_t_8_reg <= s13_t_8_next;
-    s14_t_8_reg <= s14_t_8_next;
-    s15_t_8_reg <= s15_t_8_next;
+    s5_t_40_reg <= s5_t_40_next;
+    s6_t_43_reg <= s6_t_43_next;
+    s7_t_22_reg <= s7_t_22_next;
+    s8_t_22_reg <= s8_t_22_next;
+    s9_t_17_reg <= s9_t_17_next;
+    s10_t_20_reg <= s10_t_20_next;
+    s11_t_15_reg <= s11_t_15_next;
+    s12_t_12_reg <= s12_t_12_next;
+    s13_t_7_reg <= s13_t_7_next;
+    s14_t_7_reg <= s14_t_7_next;
+    s15_t_7_reg <= s15_t_7_next;
     s16_md_cut_reg <= s16_md_cut_next;
     s2_nowq_reg <= s2_nowq_next;
     s3_nowq_reg <= s3_nowq_next;
     s4_nowq_reg <= s4_nowq_next;
-    s2_t_33_reg <= s2_t_33_next;
-    s3_t_16_reg <= s3_t_16_next;
-    s4_t_20_reg <= s4_t_20_next;
-    s5_t_42_reg <= s5_t_42_next;
+    s2_t_32_reg <= s2_t_32_next;
+    s3_t_15_reg <= s3_t_15_next;
+    s4_t_19_reg <= s4_t_19_next;
+    s5_t_41_reg <= s5_t_41_next;
     s6_cur_cc_c_reg <= s6_cur_cc_c_next;
     s7_cur_cc_c_reg <= s7_cur_cc_c_next;
     s8_cur_cc_c_reg <= s8_cur_cc_c_next;
@@ -12741,13 +12714,13 @@ always @(posedge clk) begin
     s15_md_ok_reg <= s15_md_ok_next;
     s16_md_ok_reg <= s16_md_ok_next;
     s17_c_core_reg <= s17_c_core_next;
-    s14_t_9_reg <= s14_t_9_next;
-    s15_t_9_reg <= s15_t_9_next;
-    s16_t_4_reg <= s16_t_4_next;
-    s17_t_4_reg <= s17_t_4_next;
-    s18_t_3_reg <= s18_t_3_next;
-    s19_t_2_reg <= s19_t_2_next;
-    s20_t_2_reg <= s20_t_2_next;
+    s14_t_8_reg <= s14_t_8_next;
+    s15_t_8_reg <= s15_t_8_next;
+    s16_t_3_reg <= s16_t_3_next;
+    s17_t_3_reg <= s17_t_3_next;
+    s18_t_2_reg <= s18_t_2_next;
+    s19_t_reg <= s19_t_next;
+    s20_t_reg <= s20_t_next;
     s2_rtt_le_trtt_reg <= s2_rtt_le_trtt_next;
     s3_rtt_le_trtt_reg <= s3_rtt_le_trtt_next;
     s4_rtt_le_trtt_reg <= s4_rtt_le_trtt_next;
@@ -12775,11 +12748,31 @@ always @(posedge clk) begin
     s19_fi_inc_reg <= s19_fi_inc_next;
     s20_fi_inc_reg <= s20_fi_inc_next;
     s21_incs_reg <= s21_incs_next;
+    s2_t_33_reg <= s2_t_33_next;
+    s3_t_16_reg <= s3_t_16_next;
+    s4_t_20_reg <= s4_t_20_next;
+    s5_recv_over_reg <= s5_recv_over_next;
+    s5_adj_due_reg <= s5_adj_due_next;
+    s5_t_42_reg <= s5_t_42_next;
+    s6_t_44_reg <= s6_t_44_next;
+    s7_t_23_reg <= s7_t_23_next;
+    s8_t_23_reg <= s8_t_23_next;
+    s9_t_18_reg <= s9_t_18_next;
+    s10_t_21_reg <= s10_t_21_next;
+    s11_t_16_reg <= s11_t_16_next;
+    s12_t_13_reg <= s12_t_13_next;
+    s13_t_8_reg <= s13_t_8_next;
+    s14_t_9_reg <= s14_t_9_next;
+    s15_t_9_reg <= s15_t_9_next;
+    s16_t_4_reg <= s16_t_4_next;
+    s17_t_4_reg <= s17_t_4_next;
+    s18_t_3_reg <= s18_t_3_next;
+    s19_t_2_reg <= s19_t_2_next;
+    s20_t_2_reg <= s20_t_2_next;
+    s21_t_reg <= s21_t_next;
     s2_t_34_reg <= s2_t_34_next;
     s3_t_17_reg <= s3_t_17_next;
     s4_t_21_reg <= s4_t_21_next;
-    s5_recv_over_reg <= s5_recv_over_next;
-    s5_adj_due_reg <= s5_adj_due_next;
     s5_t_43_reg <= s5_t_43_next;
     s6_t_45_reg <= s6_t_45_next;
     s7_t_24_reg <= s7_t_24_next;
@@ -12797,26 +12790,6 @@ always @(posedge clk) begin
     s19_t_3_reg <= s19_t_3_next;
     s20_t_3_reg <= s20_t_3_next;
     s21_t_2_reg <= s21_t_2_next;
-    s2_t_35_reg <= s2_t_35_next;
-    s3_t_18_reg <= s3_t_18_next;
-    s4_t_22_reg <= s4_t_22_next;
-    s5_t_44_reg <= s5_t_44_next;
-    s6_t_46_reg <= s6_t_46_next;
-    s7_t_25_reg <= s7_t_25_next;
-    s8_t_25_reg <= s8_t_25_next;
-    s9_t_20_reg <= s9_t_20_next;
-    s10_t_23_reg <= s10_t_23_next;
-    s11_t_18_reg <= s11_t_18_next;
-    s12_t_15_reg <= s12_t_15_next;
-    s13_t_10_reg <= s13_t_10_next;
-    s14_t_11_reg <= s14_t_11_next;
-    s15_t_11_reg <= s15_t_11_next;
-    s16_t_6_reg <= s16_t_6_next;
-    s17_t_6_reg <= s17_t_6_next;
-    s18_t_5_reg <= s18_t_5_next;
-    s19_t_4_reg <= s19_t_4_next;
-    s20_t_4_reg <= s20_t_4_next;
-    s21_t_3_reg <= s21_t_3_next;
     s5_cur_cc_inc_reg <= s5_cur_cc_inc_next;
     s6_cur_cc_inc_reg <= s6_cur_cc_inc_next;
     s7_cur_cc_inc_reg <= s7_cur_cc_inc_next;
@@ -12835,11 +12808,11 @@ always @(posedge clk) begin
     s20_cur_cc_inc_reg <= s20_cur_cc_inc_next;
     s21_cur_cc_inc_reg <= s21_cur_cc_inc_next;
     s22_inc_acc_reg <= s22_inc_acc_next;
-    s18_t_6_reg <= s18_t_6_next;
-    s19_t_5_reg <= s19_t_5_next;
-    s20_t_5_reg <= s20_t_5_next;
-    s21_t_4_reg <= s21_t_4_next;
-    s22_t_2_reg <= s22_t_2_next;
+    s18_t_5_reg <= s18_t_5_next;
+    s19_t_4_reg <= s19_t_4_next;
+    s20_t_4_reg <= s20_t_4_next;
+    s21_t_3_reg <= s21_t_3_next;
+    s22_t_reg <= s22_t_next;
     s6_fulfill_reg <= s6_fulfill_next;
     s7_fulfill_reg <= s7_fulfill_next;
     s8_fulfill_reg <= s8_fulfill_next;
@@ -12857,20 +12830,20 @@ always @(posedge clk) begin
     s20_fulfill_reg <= s20_fulfill_next;
     s21_fulfill_reg <= s21_fulfill_next;
     s22_fulfill_reg <= s22_fulfill_next;
-    s18_t_7_reg <= s18_t_7_next;
-    s19_t_6_reg <= s19_t_6_next;
-    s20_t_6_reg <= s20_t_6_next;
-    s21_t_5_reg <= s21_t_5_next;
-    s22_t_3_reg <= s22_t_3_next;
+    s18_t_6_reg <= s18_t_6_next;
+    s19_t_5_reg <= s19_t_5_next;
+    s20_t_5_reg <= s20_t_5_next;
+    s21_t_4_reg <= s21_t_4_next;
+    s22_t_2_reg <= s22_t_2_next;
     s23_core_c_reg <= s23_core_c_next;
+    s2_t_35_reg <= s2_t_35_next;
+    s3_t_18_reg <= s3_t_18_next;
+    s4_t_22_reg <= s4_t_22_next;
+    s5_t_44_reg <= s5_t_44_next;
     s2_t_36_reg <= s2_t_36_next;
     s3_t_19_reg <= s3_t_19_next;
     s4_t_23_reg <= s4_t_23_next;
     s5_t_45_reg <= s5_t_45_next;
-    s2_t_37_reg <= s2_t_37_next;
-    s3_t_20_reg <= s3_t_20_next;
-    s4_t_24_reg <= s4_t_24_next;
-    s5_t_46_reg <= s5_t_46_next;
     s6_qa_fired_nscc_reg <= s6_qa_fired_nscc_next;
     s7_qa_fired_nscc_reg <= s7_qa_fired_nscc_next;
     s8_qa_fired_nscc_reg <= s8_qa_fired_nscc_next;
@@ -12889,18 +12862,18 @@ always @(posedge clk) begin
     s21_early_reg <= s21_early_next;
     s22_early_reg <= s22_early_next;
     s23_early_reg <= s23_early_next;
-    s12_t_16_reg <= s12_t_16_next;
-    s13_t_11_reg <= s13_t_11_next;
-    s14_t_12_reg <= s14_t_12_next;
-    s15_t_12_reg <= s15_t_12_next;
-    s16_t_7_reg <= s16_t_7_next;
-    s17_t_7_reg <= s17_t_7_next;
-    s18_t_8_reg <= s18_t_8_next;
-    s19_t_7_reg <= s19_t_7_next;
-    s20_t_7_reg <= s20_t_7_next;
-    s21_t_6_reg <= s21_t_6_next;
-    s22_t_4_reg <= s22_t_4_next;
-    s23_t_2_reg <= s23_t_2_next;
+    s12_t_15_reg <= s12_t_15_next;
+    s13_t_10_reg <= s13_t_10_next;
+    s14_t_11_reg <= s14_t_11_next;
+    s15_t_11_reg <= s15_t_11_next;
+    s16_t_6_reg <= s16_t_6_next;
+    s17_t_6_reg <= s17_t_6_next;
+    s18_t_7_reg <= s18_t_7_next;
+    s19_t_6_reg <= s19_t_6_next;
+    s20_t_6_reg <= s20_t_6_next;
+    s21_t_5_reg <= s21_t_5_next;
+    s22_t_3_reg <= s22_t_3_next;
+    s23_t_reg <= s23_t_next;
     s24_c_ack_clamped_reg <= s24_c_ack_clamped_next;
     s6_c_loss_reg <= s6_c_loss_next;
     s2_u_freeze_now_reg <= s2_u_freeze_now_next;
@@ -12912,10 +12885,10 @@ always @(posedge clk) begin
     s5_frozen1_reg <= s5_frozen1_next;
     s5_explore1_reg <= s5_explore1_next;
     s5_exit_next_reg <= s5_exit_next_next;
-    s2_t_38_reg <= s2_t_38_next;
-    s3_t_21_reg <= s3_t_21_next;
-    s4_t_25_reg <= s4_t_25_next;
-    s5_t_47_reg <= s5_t_47_next;
+    s2_t_37_reg <= s2_t_37_next;
+    s3_t_20_reg <= s3_t_20_next;
+    s4_t_24_reg <= s4_t_24_next;
+    s5_t_46_reg <= s5_t_46_next;
     s5_u_cbuf_cur_entries_reg <= s5_u_cbuf_cur_entries_next;
     s5_u_cbuf_cur_head_reg <= s5_u_cbuf_cur_head_next;
     s5_u_cbuf_cur_num_valid_reg <= s5_u_cbuf_cur_num_valid_next;
@@ -12933,27 +12906,27 @@ always @(posedge clk) begin
     s6_nxt_head_reg <= s6_nxt_head_next;
     s6_nxt_num_valid_reg <= s6_nxt_num_valid_next;
     s6_exploring_reg <= s6_exploring_next;
-    s6_t_47_reg <= s6_t_47_next;
+    s6_t_46_reg <= s6_t_46_next;
+    s2_t_38_reg <= s2_t_38_next;
+    s3_t_21_reg <= s3_t_21_next;
+    s4_t_25_reg <= s4_t_25_next;
     s2_t_39_reg <= s2_t_39_next;
     s3_t_22_reg <= s3_t_22_next;
     s4_t_26_reg <= s4_t_26_next;
-    s2_t_40_reg <= s2_t_40_next;
-    s3_t_23_reg <= s3_t_23_next;
-    s4_t_27_reg <= s4_t_27_next;
     s2_inflight_is_send_reg <= s2_inflight_is_send_next;
     s3_inflight_is_send_reg <= s3_inflight_is_send_next;
     s4_inflight_is_send_reg <= s4_inflight_is_send_next;
     s2_inflight_is_open_reg <= s2_inflight_is_open_next;
     s3_inflight_is_open_reg <= s3_inflight_is_open_next;
     s4_inflight_is_open_reg <= s4_inflight_is_open_next;
-    s6_t_48_reg <= s6_t_48_next;
+    s6_t_47_reg <= s6_t_47_next;
     s6_frozen1_reg <= s6_frozen1_next;
     s6_exit_next_reg <= s6_exit_next_next;
-    s2_t_41_reg <= s2_t_41_next;
-    s3_t_24_reg <= s3_t_24_next;
-    s4_t_28_reg <= s4_t_28_next;
-    s5_t_48_reg <= s5_t_48_next;
-    s6_t_49_reg <= s6_t_49_next;
+    s2_t_40_reg <= s2_t_40_next;
+    s3_t_23_reg <= s3_t_23_next;
+    s4_t_27_reg <= s4_t_27_next;
+    s5_t_47_reg <= s5_t_47_next;
+    s6_t_48_reg <= s6_t_48_next;
     s5_cur_lb_explore_reg <= s5_cur_lb_explore_next;
     s6_cur_lb_explore_reg <= s6_cur_lb_explore_next;
     s5_cur_lb_frozen_reg <= s5_cur_lb_frozen_next;
@@ -13007,11 +12980,11 @@ always @(posedge clk) begin
     s9_cur_cc_last_adj_reg <= s9_cur_cc_last_adj_next;
     s10_cur_cc_last_adj_reg <= s10_cur_cc_last_adj_next;
     s5_recv_sum_reg <= s5_recv_sum_next;
-    s6_t_50_reg <= s6_t_50_next;
-    s7_t_26_reg <= s7_t_26_next;
-    s8_t_26_reg <= s8_t_26_next;
-    s9_t_21_reg <= s9_t_21_next;
-    s10_t_24_reg <= s10_t_24_next;
+    s6_t_49_reg <= s6_t_49_next;
+    s7_t_25_reg <= s7_t_25_next;
+    s8_t_25_reg <= s8_t_25_next;
+    s9_t_20_reg <= s9_t_20_next;
+    s10_t_23_reg <= s10_t_23_next;
     s5_cur_cc_recv_reg <= s5_cur_cc_recv_next;
     s6_cur_cc_recv_reg <= s6_cur_cc_recv_next;
     s7_cur_cc_recv_reg <= s7_cur_cc_recv_next;
@@ -13051,39 +13024,39 @@ always @(posedge clk) begin
     s10_cur_cc_last_md_reg <= s10_cur_cc_last_md_next;
     s5_cur_cc_avg_rtt_reg <= s5_cur_cc_avg_rtt_next;
     s10_cur_cc_increase_reg <= s10_cur_cc_increase_next;
+    s2_t_41_reg <= s2_t_41_next;
+    s3_t_24_reg <= s3_t_24_next;
+    s4_t_28_reg <= s4_t_28_next;
+    s5_t_48_reg <= s5_t_48_next;
     s2_t_42_reg <= s2_t_42_next;
     s3_t_25_reg <= s3_t_25_next;
     s4_t_29_reg <= s4_t_29_next;
     s5_t_49_reg <= s5_t_49_next;
+    s5_t_50_reg <= s5_t_50_next;
+    s5_t_51_reg <= s5_t_51_next;
     s2_t_43_reg <= s2_t_43_next;
     s3_t_26_reg <= s3_t_26_next;
     s4_t_30_reg <= s4_t_30_next;
-    s5_t_50_reg <= s5_t_50_next;
-    s5_t_51_reg <= s5_t_51_next;
     s5_t_52_reg <= s5_t_52_next;
+    s5_cur_cc_win_end_reg <= s5_cur_cc_win_end_next;
+    s5_cur_cc_count_reg <= s5_cur_cc_count_next;
+    s6_t_50_reg <= s6_t_50_next;
+    s7_t_26_reg <= s7_t_26_next;
+    s8_t_26_reg <= s8_t_26_next;
+    s9_t_21_reg <= s9_t_21_next;
+    s10_t_24_reg <= s10_t_24_next;
     s2_t_44_reg <= s2_t_44_next;
     s3_t_27_reg <= s3_t_27_next;
     s4_t_31_reg <= s4_t_31_next;
     s5_t_53_reg <= s5_t_53_next;
-    s5_cur_cc_win_end_reg <= s5_cur_cc_win_end_next;
-    s5_cur_cc_count_reg <= s5_cur_cc_count_next;
-    s6_t_51_reg <= s6_t_51_next;
-    s7_t_27_reg <= s7_t_27_next;
-    s8_t_27_reg <= s8_t_27_next;
-    s9_t_22_reg <= s9_t_22_next;
-    s10_t_25_reg <= s10_t_25_next;
-    s2_t_45_reg <= s2_t_45_next;
-    s3_t_28_reg <= s3_t_28_next;
-    s4_t_32_reg <= s4_t_32_next;
-    s5_t_54_reg <= s5_t_54_next;
     s5_ignore_left1_reg <= s5_ignore_left1_next;
     s6_qa_used_nscc_reg <= s6_qa_used_nscc_next;
     s7_qa_used_nscc_reg <= s7_qa_used_nscc_next;
     s8_qa_used_nscc_reg <= s8_qa_used_nscc_next;
     s9_qa_used_nscc_reg <= s9_qa_used_nscc_next;
-    s7_t_28_reg <= s7_t_28_next;
-    s8_t_28_reg <= s8_t_28_next;
-    s9_t_23_reg <= s9_t_23_next;
+    s7_t_27_reg <= s7_t_27_next;
+    s8_t_27_reg <= s8_t_27_next;
+    s9_t_22_reg <= s9_t_22_next;
     s11_ack_run_reg <= s11_ack_run_next;
     s12_ack_run_reg <= s12_ack_run_next;
     s13_ack_run_reg <= s13_ack_run_next;
@@ -13140,6 +13113,20 @@ always @(posedge clk) begin
     s22_c_loss_all_reg <= s22_c_loss_all_next;
     s23_c_loss_all_reg <= s23_c_loss_all_next;
     s24_c_loss_all_reg <= s24_c_loss_all_next;
+    s11_t_18_reg <= s11_t_18_next;
+    s12_t_16_reg <= s12_t_16_next;
+    s13_t_11_reg <= s13_t_11_next;
+    s14_t_12_reg <= s14_t_12_next;
+    s15_t_12_reg <= s15_t_12_next;
+    s16_t_7_reg <= s16_t_7_next;
+    s17_t_7_reg <= s17_t_7_next;
+    s18_t_8_reg <= s18_t_8_next;
+    s19_t_7_reg <= s19_t_7_next;
+    s20_t_7_reg <= s20_t_7_next;
+    s21_t_6_reg <= s21_t_6_next;
+    s22_t_4_reg <= s22_t_4_next;
+    s23_t_2_reg <= s23_t_2_next;
+    s24_t_reg <= s24_t_next;
     s11_t_19_reg <= s11_t_19_next;
     s12_t_17_reg <= s12_t_17_next;
     s13_t_12_reg <= s13_t_12_next;
@@ -13154,6 +13141,8 @@ always @(posedge clk) begin
     s22_t_5_reg <= s22_t_5_next;
     s23_t_3_reg <= s23_t_3_next;
     s24_t_2_reg <= s24_t_2_next;
+    s23_t_4_reg <= s23_t_4_next;
+    s24_t_3_reg <= s24_t_3_next;
     s11_t_20_reg <= s11_t_20_next;
     s12_t_18_reg <= s12_t_18_next;
     s13_t_13_reg <= s13_t_13_next;
@@ -13166,10 +13155,13 @@ always @(posedge clk) begin
     s20_t_9_reg <= s20_t_9_next;
     s21_t_8_reg <= s21_t_8_next;
     s22_t_6_reg <= s22_t_6_next;
-    s23_t_4_reg <= s23_t_4_next;
-    s24_t_3_reg <= s24_t_3_next;
     s23_t_5_reg <= s23_t_5_next;
     s24_t_4_reg <= s24_t_4_next;
+    s6_t_51_reg <= s6_t_51_next;
+    s7_t_28_reg <= s7_t_28_next;
+    s8_t_28_reg <= s8_t_28_next;
+    s9_t_23_reg <= s9_t_23_next;
+    s10_t_25_reg <= s10_t_25_next;
     s11_t_21_reg <= s11_t_21_next;
     s12_t_19_reg <= s12_t_19_next;
     s13_t_14_reg <= s13_t_14_next;
@@ -13184,11 +13176,6 @@ always @(posedge clk) begin
     s22_t_7_reg <= s22_t_7_next;
     s23_t_6_reg <= s23_t_6_next;
     s24_t_5_reg <= s24_t_5_next;
-    s6_t_52_reg <= s6_t_52_next;
-    s7_t_29_reg <= s7_t_29_next;
-    s8_t_29_reg <= s8_t_29_next;
-    s9_t_24_reg <= s9_t_24_next;
-    s10_t_26_reg <= s10_t_26_next;
     s11_t_22_reg <= s11_t_22_next;
     s12_t_20_reg <= s12_t_20_next;
     s13_t_15_reg <= s13_t_15_next;
@@ -13203,6 +13190,11 @@ always @(posedge clk) begin
     s22_t_8_reg <= s22_t_8_next;
     s23_t_7_reg <= s23_t_7_next;
     s24_t_6_reg <= s24_t_6_next;
+    s6_t_52_reg <= s6_t_52_next;
+    s7_t_29_reg <= s7_t_29_next;
+    s8_t_29_reg <= s8_t_29_next;
+    s9_t_24_reg <= s9_t_24_next;
+    s10_t_26_reg <= s10_t_26_next;
     s11_t_23_reg <= s11_t_23_next;
     s12_t_21_reg <= s12_t_21_next;
     s13_t_16_reg <= s13_t_16_next;
@@ -13236,11 +13228,6 @@ always @(posedge clk) begin
     s22_t_10_reg <= s22_t_10_next;
     s23_t_9_reg <= s23_t_9_next;
     s24_t_8_reg <= s24_t_8_next;
-    s6_t_54_reg <= s6_t_54_next;
-    s7_t_31_reg <= s7_t_31_next;
-    s8_t_31_reg <= s8_t_31_next;
-    s9_t_26_reg <= s9_t_26_next;
-    s10_t_28_reg <= s10_t_28_next;
     s11_t_25_reg <= s11_t_25_next;
     s12_t_23_reg <= s12_t_23_next;
     s13_t_18_reg <= s13_t_18_next;
@@ -13255,6 +13242,11 @@ always @(posedge clk) begin
     s22_t_11_reg <= s22_t_11_next;
     s23_t_10_reg <= s23_t_10_next;
     s24_t_9_reg <= s24_t_9_next;
+    s6_t_54_reg <= s6_t_54_next;
+    s7_t_31_reg <= s7_t_31_next;
+    s8_t_31_reg <= s8_t_31_next;
+    s9_t_26_reg <= s9_t_26_next;
+    s10_t_28_reg <= s10_t_28_next;
     s11_t_26_reg <= s11_t_26_next;
     s12_t_24_reg <= s12_t_24_next;
     s13_t_19_reg <= s13_t_19_next;
@@ -13288,6 +13280,10 @@ always @(posedge clk) begin
     s22_t_13_reg <= s22_t_13_next;
     s23_t_12_reg <= s23_t_12_next;
     s24_t_11_reg <= s24_t_11_next;
+    s2_t_45_reg <= s2_t_45_next;
+    s3_t_28_reg <= s3_t_28_next;
+    s4_t_32_reg <= s4_t_32_next;
+    s5_t_54_reg <= s5_t_54_next;
     s6_t_56_reg <= s6_t_56_next;
     s7_t_33_reg <= s7_t_33_next;
     s8_t_33_reg <= s8_t_33_next;
@@ -13307,29 +13303,6 @@ always @(posedge clk) begin
     s22_t_14_reg <= s22_t_14_next;
     s23_t_13_reg <= s23_t_13_next;
     s24_t_12_reg <= s24_t_12_next;
-    s2_t_46_reg <= s2_t_46_next;
-    s3_t_29_reg <= s3_t_29_next;
-    s4_t_33_reg <= s4_t_33_next;
-    s5_t_55_reg <= s5_t_55_next;
-    s6_t_57_reg <= s6_t_57_next;
-    s7_t_34_reg <= s7_t_34_next;
-    s8_t_34_reg <= s8_t_34_next;
-    s9_t_29_reg <= s9_t_29_next;
-    s10_t_31_reg <= s10_t_31_next;
-    s11_t_29_reg <= s11_t_29_next;
-    s12_t_27_reg <= s12_t_27_next;
-    s13_t_22_reg <= s13_t_22_next;
-    s14_t_23_reg <= s14_t_23_next;
-    s15_t_23_reg <= s15_t_23_next;
-    s16_t_18_reg <= s16_t_18_next;
-    s17_t_18_reg <= s17_t_18_next;
-    s18_t_19_reg <= s18_t_19_next;
-    s19_t_18_reg <= s19_t_18_next;
-    s20_t_18_reg <= s20_t_18_next;
-    s21_t_17_reg <= s21_t_17_next;
-    s22_t_15_reg <= s22_t_15_next;
-    s23_t_14_reg <= s23_t_14_next;
-    s24_t_13_reg <= s24_t_13_next;
     s11_cur_cc_last_adj_reg <= s11_cur_cc_last_adj_next;
     s12_cur_cc_last_adj_reg <= s12_cur_cc_last_adj_next;
     s13_cur_cc_last_adj_reg <= s13_cur_cc_last_adj_next;
@@ -13525,6 +13498,24 @@ always @(posedge clk) begin
     s22_inflight_next_reg <= s22_inflight_next_next;
     s23_inflight_next_reg <= s23_inflight_next_next;
     s24_inflight_next_reg <= s24_inflight_next_next;
+    s7_t_34_reg <= s7_t_34_next;
+    s8_t_34_reg <= s8_t_34_next;
+    s9_t_29_reg <= s9_t_29_next;
+    s10_t_31_reg <= s10_t_31_next;
+    s11_t_29_reg <= s11_t_29_next;
+    s12_t_27_reg <= s12_t_27_next;
+    s13_t_22_reg <= s13_t_22_next;
+    s14_t_23_reg <= s14_t_23_next;
+    s15_t_23_reg <= s15_t_23_next;
+    s16_t_18_reg <= s16_t_18_next;
+    s17_t_18_reg <= s17_t_18_next;
+    s18_t_19_reg <= s18_t_19_next;
+    s19_t_18_reg <= s19_t_18_next;
+    s20_t_18_reg <= s20_t_18_next;
+    s21_t_17_reg <= s21_t_17_next;
+    s22_t_15_reg <= s22_t_15_next;
+    s23_t_14_reg <= s23_t_14_next;
+    s24_t_13_reg <= s24_t_13_next;
     s7_t_35_reg <= s7_t_35_next;
     s8_t_35_reg <= s8_t_35_next;
     s9_t_30_reg <= s9_t_30_next;
@@ -13885,28 +13876,10 @@ always @(posedge clk) begin
     s22_t_35_reg <= s22_t_35_next;
     s23_t_34_reg <= s23_t_34_next;
     s24_t_33_reg <= s24_t_33_next;
-    s7_t_55_reg <= s7_t_55_next;
-    s8_t_55_reg <= s8_t_55_next;
-    s9_t_50_reg <= s9_t_50_next;
-    s10_t_52_reg <= s10_t_52_next;
-    s11_t_50_reg <= s11_t_50_next;
-    s12_t_48_reg <= s12_t_48_next;
-    s13_t_43_reg <= s13_t_43_next;
-    s14_t_44_reg <= s14_t_44_next;
-    s15_t_44_reg <= s15_t_44_next;
-    s16_t_39_reg <= s16_t_39_next;
-    s17_t_39_reg <= s17_t_39_next;
-    s18_t_40_reg <= s18_t_40_next;
-    s19_t_39_reg <= s19_t_39_next;
-    s20_t_39_reg <= s20_t_39_next;
-    s21_t_38_reg <= s21_t_38_next;
-    s22_t_36_reg <= s22_t_36_next;
-    s23_t_35_reg <= s23_t_35_next;
-    s24_t_34_reg <= s24_t_34_next;
-    s2_t_47_reg <= s2_t_47_next;
-    s3_t_30_reg <= s3_t_30_next;
-    s4_t_34_reg <= s4_t_34_next;
-    s5_t_56_reg <= s5_t_56_next;
+    s2_t_46_reg <= s2_t_46_next;
+    s3_t_29_reg <= s3_t_29_next;
+    s4_t_33_reg <= s4_t_33_next;
+    s5_t_55_reg <= s5_t_55_next;
     s5_inflight_is_send_reg <= s5_inflight_is_send_next;
     s6_inflight_is_send_reg <= s6_inflight_is_send_next;
     s7_inflight_is_send_reg <= s7_inflight_is_send_next;
@@ -13951,29 +13924,20 @@ always @(posedge clk) begin
     s3_ecn_reg <= s3_ecn_next;
     s4_ecn_reg <= s4_ecn_next;
     s5_ecn_reg <= s5_ecn_next;
-    s2_t_48_reg <= s2_t_48_next;
-    s3_t_31_reg <= s3_t_31_next;
-    s4_t_35_reg <= s4_t_35_next;
-    s5_t_57_reg <= s5_t_57_next;
+    s2_t_47_reg <= s2_t_47_next;
+    s3_t_30_reg <= s3_t_30_next;
+    s4_t_34_reg <= s4_t_34_next;
+    s5_t_56_reg <= s5_t_56_next;
     s6_core_case_reg <= s6_core_case_next;
     s7_core_case_reg <= s7_core_case_next;
     s8_core_case_reg <= s8_core_case_next;
     s9_core_case_reg <= s9_core_case_next;
     s10_core_case_reg <= s10_core_case_next;
-    s6_t_58_reg <= s6_t_58_next;
-    s7_t_56_reg <= s7_t_56_next;
-    s8_t_56_reg <= s8_t_56_next;
-    s9_t_51_reg <= s9_t_51_next;
-    s10_t_53_reg <= s10_t_53_next;
-    s2_t_49_reg <= s2_t_49_next;
-    s3_t_32_reg <= s3_t_32_next;
-    s4_t_36_reg <= s4_t_36_next;
-    s5_t_58_reg <= s5_t_58_next;
-    s6_t_59_reg <= s6_t_59_next;
-    s7_t_57_reg <= s7_t_57_next;
-    s8_t_57_reg <= s8_t_57_next;
-    s9_t_52_reg <= s9_t_52_next;
-    s10_t_54_reg <= s10_t_54_next;
+    s6_t_57_reg <= s6_t_57_next;
+    s7_t_55_reg <= s7_t_55_next;
+    s8_t_55_reg <= s8_t_55_next;
+    s9_t_50_reg <= s9_t_50_next;
+    s10_t_52_reg <= s10_t_52_next;
     snoop_s1_reg <= snoop_s1_next;
     snoop_s2_reg <= snoop_s2_next;
     snoop_s3_reg <= snoop_s3_next;
@@ -14000,24 +13964,24 @@ always @(posedge clk) begin
     s22_kind_reg <= s22_kind_next;
     s23_kind_reg <= s23_kind_next;
     s24_kind_reg <= s24_kind_next;
-    s7_t_58_reg <= s7_t_58_next;
-    s8_t_58_reg <= s8_t_58_next;
-    s9_t_53_reg <= s9_t_53_next;
-    s10_t_55_reg <= s10_t_55_next;
-    s11_t_51_reg <= s11_t_51_next;
-    s12_t_49_reg <= s12_t_49_next;
-    s13_t_44_reg <= s13_t_44_next;
-    s14_t_45_reg <= s14_t_45_next;
-    s15_t_45_reg <= s15_t_45_next;
-    s16_t_40_reg <= s16_t_40_next;
-    s17_t_40_reg <= s17_t_40_next;
-    s18_t_41_reg <= s18_t_41_next;
-    s19_t_40_reg <= s19_t_40_next;
-    s20_t_40_reg <= s20_t_40_next;
-    s21_t_39_reg <= s21_t_39_next;
-    s22_t_37_reg <= s22_t_37_next;
-    s23_t_36_reg <= s23_t_36_next;
-    s24_t_35_reg <= s24_t_35_next;
+    s7_t_56_reg <= s7_t_56_next;
+    s8_t_56_reg <= s8_t_56_next;
+    s9_t_51_reg <= s9_t_51_next;
+    s10_t_53_reg <= s10_t_53_next;
+    s11_t_50_reg <= s11_t_50_next;
+    s12_t_48_reg <= s12_t_48_next;
+    s13_t_43_reg <= s13_t_43_next;
+    s14_t_44_reg <= s14_t_44_next;
+    s15_t_44_reg <= s15_t_44_next;
+    s16_t_39_reg <= s16_t_39_next;
+    s17_t_39_reg <= s17_t_39_next;
+    s18_t_40_reg <= s18_t_40_next;
+    s19_t_39_reg <= s19_t_39_next;
+    s20_t_39_reg <= s20_t_39_next;
+    s21_t_38_reg <= s21_t_38_next;
+    s22_t_36_reg <= s22_t_36_next;
+    s23_t_35_reg <= s23_t_35_next;
+    s24_t_34_reg <= s24_t_34_next;
     s7_explored_reg <= s7_explored_next;
     s8_explored_reg <= s8_explored_next;
     s9_explored_reg <= s9_explored_next;
@@ -14036,25 +14000,25 @@ always @(posedge clk) begin
     s22_explored_reg <= s22_explored_next;
     s23_explored_reg <= s23_explored_next;
     s24_explored_reg <= s24_explored_next;
-    s6_t_60_reg <= s6_t_60_next;
-    s7_t_59_reg <= s7_t_59_next;
-    s8_t_59_reg <= s8_t_59_next;
-    s9_t_54_reg <= s9_t_54_next;
-    s10_t_56_reg <= s10_t_56_next;
-    s11_t_52_reg <= s11_t_52_next;
-    s12_t_50_reg <= s12_t_50_next;
-    s13_t_45_reg <= s13_t_45_next;
-    s14_t_46_reg <= s14_t_46_next;
-    s15_t_46_reg <= s15_t_46_next;
-    s16_t_41_reg <= s16_t_41_next;
-    s17_t_41_reg <= s17_t_41_next;
-    s18_t_42_reg <= s18_t_42_next;
-    s19_t_41_reg <= s19_t_41_next;
-    s20_t_41_reg <= s20_t_41_next;
-    s21_t_40_reg <= s21_t_40_next;
-    s22_t_38_reg <= s22_t_38_next;
-    s23_t_37_reg <= s23_t_37_next;
-    s24_t_36_reg <= s24_t_36_next;
+    s6_t_58_reg <= s6_t_58_next;
+    s7_t_57_reg <= s7_t_57_next;
+    s8_t_57_reg <= s8_t_57_next;
+    s9_t_52_reg <= s9_t_52_next;
+    s10_t_54_reg <= s10_t_54_next;
+    s11_t_51_reg <= s11_t_51_next;
+    s12_t_49_reg <= s12_t_49_next;
+    s13_t_44_reg <= s13_t_44_next;
+    s14_t_45_reg <= s14_t_45_next;
+    s15_t_45_reg <= s15_t_45_next;
+    s16_t_40_reg <= s16_t_40_next;
+    s17_t_40_reg <= s17_t_40_next;
+    s18_t_41_reg <= s18_t_41_next;
+    s19_t_40_reg <= s19_t_40_next;
+    s20_t_40_reg <= s20_t_40_next;
+    s21_t_39_reg <= s21_t_39_next;
+    s22_t_37_reg <= s22_t_37_next;
+    s23_t_36_reg <= s23_t_36_next;
+    s24_t_35_reg <= s24_t_35_next;
     s11_case_result_reg <= s11_case_result_next;
     s12_case_result_reg <= s12_case_result_next;
     s13_case_result_reg <= s13_case_result_next;
@@ -14069,11 +14033,25 @@ always @(posedge clk) begin
     s22_case_result_reg <= s22_case_result_next;
     s23_case_result_reg <= s23_case_result_next;
     s24_case_result_reg <= s24_case_result_next;
-    s6_t_61_reg <= s6_t_61_next;
-    s7_t_60_reg <= s7_t_60_next;
-    s8_t_60_reg <= s8_t_60_next;
-    s9_t_55_reg <= s9_t_55_next;
-    s10_t_57_reg <= s10_t_57_next;
+    s6_t_59_reg <= s6_t_59_next;
+    s7_t_58_reg <= s7_t_58_next;
+    s8_t_58_reg <= s8_t_58_next;
+    s9_t_53_reg <= s9_t_53_next;
+    s10_t_55_reg <= s10_t_55_next;
+    s11_t_52_reg <= s11_t_52_next;
+    s12_t_50_reg <= s12_t_50_next;
+    s13_t_45_reg <= s13_t_45_next;
+    s14_t_46_reg <= s14_t_46_next;
+    s15_t_46_reg <= s15_t_46_next;
+    s16_t_41_reg <= s16_t_41_next;
+    s17_t_41_reg <= s17_t_41_next;
+    s18_t_42_reg <= s18_t_42_next;
+    s19_t_41_reg <= s19_t_41_next;
+    s20_t_41_reg <= s20_t_41_next;
+    s21_t_40_reg <= s21_t_40_next;
+    s22_t_38_reg <= s22_t_38_next;
+    s23_t_37_reg <= s23_t_37_next;
+    s24_t_36_reg <= s24_t_36_next;
     s11_t_53_reg <= s11_t_53_next;
     s12_t_51_reg <= s12_t_51_next;
     s13_t_46_reg <= s13_t_46_next;
@@ -14088,20 +14066,6 @@ always @(posedge clk) begin
     s22_t_39_reg <= s22_t_39_next;
     s23_t_38_reg <= s23_t_38_next;
     s24_t_37_reg <= s24_t_37_next;
-    s11_t_54_reg <= s11_t_54_next;
-    s12_t_52_reg <= s12_t_52_next;
-    s13_t_47_reg <= s13_t_47_next;
-    s14_t_48_reg <= s14_t_48_next;
-    s15_t_48_reg <= s15_t_48_next;
-    s16_t_43_reg <= s16_t_43_next;
-    s17_t_43_reg <= s17_t_43_next;
-    s18_t_44_reg <= s18_t_44_next;
-    s19_t_43_reg <= s19_t_43_next;
-    s20_t_43_reg <= s20_t_43_next;
-    s21_t_42_reg <= s21_t_42_next;
-    s22_t_40_reg <= s22_t_40_next;
-    s23_t_39_reg <= s23_t_39_next;
-    s24_t_38_reg <= s24_t_38_next;
     out_rd_ptr_reg <= out_rd_ptr_next;
     out_wr_ptr_reg <= out_wr_ptr_next;
     out_count_reg <= out_count_next;
@@ -14517,8 +14481,8 @@ MULT18X18D #(
     .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s9_mi_base_prod_pp00_mult (  // s9_mi_base_prod_pp00_reg = s8_t_3_reg * _s9_mi_base_prod_pp00_next_0
-    .A17(s8_t_3_reg[17]), .A16(s8_t_3_reg[16]), .A15(s8_t_3_reg[15]), .A14(s8_t_3_reg[14]), .A13(s8_t_3_reg[13]), .A12(s8_t_3_reg[12]), .A11(s8_t_3_reg[11]), .A10(s8_t_3_reg[10]), .A9(s8_t_3_reg[9]), .A8(s8_t_3_reg[8]), .A7(s8_t_3_reg[7]), .A6(s8_t_3_reg[6]), .A5(s8_t_3_reg[5]), .A4(s8_t_3_reg[4]), .A3(s8_t_3_reg[3]), .A2(s8_t_3_reg[2]), .A1(s8_t_3_reg[1]), .A0(s8_t_3_reg[0]),
+) s9_mi_base_prod_pp00_mult (  // s9_mi_base_prod_pp00_reg = s8_t_2_reg * _s9_mi_base_prod_pp00_next_0
+    .A17(s8_t_2_reg[17]), .A16(s8_t_2_reg[16]), .A15(s8_t_2_reg[15]), .A14(s8_t_2_reg[14]), .A13(s8_t_2_reg[13]), .A12(s8_t_2_reg[12]), .A11(s8_t_2_reg[11]), .A10(s8_t_2_reg[10]), .A9(s8_t_2_reg[9]), .A8(s8_t_2_reg[8]), .A7(s8_t_2_reg[7]), .A6(s8_t_2_reg[6]), .A5(s8_t_2_reg[5]), .A4(s8_t_2_reg[4]), .A3(s8_t_2_reg[3]), .A2(s8_t_2_reg[2]), .A1(s8_t_2_reg[1]), .A0(s8_t_2_reg[0]),
     .B17(_s9_mi_base_prod_pp00_next_0[17]), .B16(_s9_mi_base_prod_pp00_next_0[16]), .B15(_s9_mi_base_prod_pp00_next_0[15]), .B14(_s9_mi_base_prod_pp00_next_0[14]), .B13(_s9_mi_base_prod_pp00_next_0[13]), .B12(_s9_mi_base_prod_pp00_next_0[12]), .B11(_s9_mi_base_prod_pp00_next_0[11]), .B10(_s9_mi_base_prod_pp00_next_0[10]), .B9(_s9_mi_base_prod_pp00_next_0[9]), .B8(_s9_mi_base_prod_pp00_next_0[8]), .B7(_s9_mi_base_prod_pp00_next_0[7]), .B6(_s9_mi_base_prod_pp00_next_0[6]), .B5(_s9_mi_base_prod_pp00_next_0[5]), .B4(_s9_mi_base_prod_pp00_next_0[4]), .B3(_s9_mi_base_prod_pp00_next_0[3]), .B2(_s9_mi_base_prod_pp00_next_0[2]), .B1(_s9_mi_base_prod_pp00_next_0[1]), .B0(_s9_mi_base_prod_pp00_next_0[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
@@ -14530,8 +14494,8 @@ MULT18X18D #(
     .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s9_mi_base_prod_pp10_mult (  // s9_mi_base_prod_pp10_reg = s8_t_4_reg * _s9_mi_base_prod_pp10_next_0
-    .A17(s8_t_4_reg[17]), .A16(s8_t_4_reg[16]), .A15(s8_t_4_reg[15]), .A14(s8_t_4_reg[14]), .A13(s8_t_4_reg[13]), .A12(s8_t_4_reg[12]), .A11(s8_t_4_reg[11]), .A10(s8_t_4_reg[10]), .A9(s8_t_4_reg[9]), .A8(s8_t_4_reg[8]), .A7(s8_t_4_reg[7]), .A6(s8_t_4_reg[6]), .A5(s8_t_4_reg[5]), .A4(s8_t_4_reg[4]), .A3(s8_t_4_reg[3]), .A2(s8_t_4_reg[2]), .A1(s8_t_4_reg[1]), .A0(s8_t_4_reg[0]),
+) s9_mi_base_prod_pp10_mult (  // s9_mi_base_prod_pp10_reg = s8_t_3_reg * _s9_mi_base_prod_pp10_next_0
+    .A17(s8_t_3_reg[17]), .A16(s8_t_3_reg[16]), .A15(s8_t_3_reg[15]), .A14(s8_t_3_reg[14]), .A13(s8_t_3_reg[13]), .A12(s8_t_3_reg[12]), .A11(s8_t_3_reg[11]), .A10(s8_t_3_reg[10]), .A9(s8_t_3_reg[9]), .A8(s8_t_3_reg[8]), .A7(s8_t_3_reg[7]), .A6(s8_t_3_reg[6]), .A5(s8_t_3_reg[5]), .A4(s8_t_3_reg[4]), .A3(s8_t_3_reg[3]), .A2(s8_t_3_reg[2]), .A1(s8_t_3_reg[1]), .A0(s8_t_3_reg[0]),
     .B17(_s9_mi_base_prod_pp10_next_0[17]), .B16(_s9_mi_base_prod_pp10_next_0[16]), .B15(_s9_mi_base_prod_pp10_next_0[15]), .B14(_s9_mi_base_prod_pp10_next_0[14]), .B13(_s9_mi_base_prod_pp10_next_0[13]), .B12(_s9_mi_base_prod_pp10_next_0[12]), .B11(_s9_mi_base_prod_pp10_next_0[11]), .B10(_s9_mi_base_prod_pp10_next_0[10]), .B9(_s9_mi_base_prod_pp10_next_0[9]), .B8(_s9_mi_base_prod_pp10_next_0[8]), .B7(_s9_mi_base_prod_pp10_next_0[7]), .B6(_s9_mi_base_prod_pp10_next_0[6]), .B5(_s9_mi_base_prod_pp10_next_0[5]), .B4(_s9_mi_base_prod_pp10_next_0[4]), .B3(_s9_mi_base_prod_pp10_next_0[3]), .B2(_s9_mi_base_prod_pp10_next_0[2]), .B1(_s9_mi_base_prod_pp10_next_0[1]), .B0(_s9_mi_base_prod_pp10_next_0[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
@@ -14543,9 +14507,9 @@ MULT18X18D #(
     .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s13_mi_num_pp00_mult (  // s13_mi_num_pp00_reg = _s13_mi_num_pp00_next_1 * s12_t_2_reg
+) s13_mi_num_pp00_mult (  // s13_mi_num_pp00_reg = _s13_mi_num_pp00_next_1 * s12_t_reg
     .A17(s12_mi_base_next[17]), .A16(s12_mi_base_next[16]), .A15(s12_mi_base_next[15]), .A14(s12_mi_base_next[14]), .A13(s12_mi_base_next[13]), .A12(s12_mi_base_next[12]), .A11(s12_mi_base_next[11]), .A10(s12_mi_base_next[10]), .A9(s12_mi_base_next[9]), .A8(s12_mi_base_next[8]), .A7(s12_mi_base_next[7]), .A6(s12_mi_base_next[6]), .A5(s12_mi_base_next[5]), .A4(s12_mi_base_next[4]), .A3(s12_mi_base_next[3]), .A2(s12_mi_base_next[2]), .A1(s12_mi_base_next[1]), .A0(s12_mi_base_next[0]),
-    .B17(s12_t_2_next[17]), .B16(s12_t_2_next[16]), .B15(s12_t_2_next[15]), .B14(s12_t_2_next[14]), .B13(s12_t_2_next[13]), .B12(s12_t_2_next[12]), .B11(s12_t_2_next[11]), .B10(s12_t_2_next[10]), .B9(s12_t_2_next[9]), .B8(s12_t_2_next[8]), .B7(s12_t_2_next[7]), .B6(s12_t_2_next[6]), .B5(s12_t_2_next[5]), .B4(s12_t_2_next[4]), .B3(s12_t_2_next[3]), .B2(s12_t_2_next[2]), .B1(s12_t_2_next[1]), .B0(s12_t_2_next[0]),
+    .B17(s12_t_next[17]), .B16(s12_t_next[16]), .B15(s12_t_next[15]), .B14(s12_t_next[14]), .B13(s12_t_next[13]), .B12(s12_t_next[12]), .B11(s12_t_next[11]), .B10(s12_t_next[10]), .B9(s12_t_next[9]), .B8(s12_t_next[8]), .B7(s12_t_next[7]), .B6(s12_t_next[6]), .B5(s12_t_next[5]), .B4(s12_t_next[4]), .B3(s12_t_next[3]), .B2(s12_t_next[2]), .B1(s12_t_next[1]), .B0(s12_t_next[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
@@ -14556,9 +14520,9 @@ MULT18X18D #(
     .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s13_mi_num_pp01_mult (  // s13_mi_num_pp01_reg = _s13_mi_num_pp01_next_0 * s12_t_3_reg
+) s13_mi_num_pp01_mult (  // s13_mi_num_pp01_reg = _s13_mi_num_pp01_next_0 * s12_t_2_reg
     .A17(s12_mi_base_next[17]), .A16(s12_mi_base_next[16]), .A15(s12_mi_base_next[15]), .A14(s12_mi_base_next[14]), .A13(s12_mi_base_next[13]), .A12(s12_mi_base_next[12]), .A11(s12_mi_base_next[11]), .A10(s12_mi_base_next[10]), .A9(s12_mi_base_next[9]), .A8(s12_mi_base_next[8]), .A7(s12_mi_base_next[7]), .A6(s12_mi_base_next[6]), .A5(s12_mi_base_next[5]), .A4(s12_mi_base_next[4]), .A3(s12_mi_base_next[3]), .A2(s12_mi_base_next[2]), .A1(s12_mi_base_next[1]), .A0(s12_mi_base_next[0]),
-    .B17(s12_t_3_next[17]), .B16(s12_t_3_next[16]), .B15(s12_t_3_next[15]), .B14(s12_t_3_next[14]), .B13(s12_t_3_next[13]), .B12(s12_t_3_next[12]), .B11(s12_t_3_next[11]), .B10(s12_t_3_next[10]), .B9(s12_t_3_next[9]), .B8(s12_t_3_next[8]), .B7(s12_t_3_next[7]), .B6(s12_t_3_next[6]), .B5(s12_t_3_next[5]), .B4(s12_t_3_next[4]), .B3(s12_t_3_next[3]), .B2(s12_t_3_next[2]), .B1(s12_t_3_next[1]), .B0(s12_t_3_next[0]),
+    .B17(s12_t_2_next[17]), .B16(s12_t_2_next[16]), .B15(s12_t_2_next[15]), .B14(s12_t_2_next[14]), .B13(s12_t_2_next[13]), .B12(s12_t_2_next[12]), .B11(s12_t_2_next[11]), .B10(s12_t_2_next[10]), .B9(s12_t_2_next[9]), .B8(s12_t_2_next[8]), .B7(s12_t_2_next[7]), .B6(s12_t_2_next[6]), .B5(s12_t_2_next[5]), .B4(s12_t_2_next[4]), .B3(s12_t_2_next[3]), .B2(s12_t_2_next[2]), .B1(s12_t_2_next[1]), .B0(s12_t_2_next[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
@@ -14569,9 +14533,9 @@ MULT18X18D #(
     .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s13_mi_num_pp10_mult (  // s13_mi_num_pp10_reg = _s13_mi_num_pp10_next_1 * s12_t_4_reg
+) s13_mi_num_pp10_mult (  // s13_mi_num_pp10_reg = _s13_mi_num_pp10_next_1 * s12_t_3_reg
     .A17(s12_mi_base_next[35]), .A16(s12_mi_base_next[34]), .A15(s12_mi_base_next[33]), .A14(s12_mi_base_next[32]), .A13(s12_mi_base_next[31]), .A12(s12_mi_base_next[30]), .A11(s12_mi_base_next[29]), .A10(s12_mi_base_next[28]), .A9(s12_mi_base_next[27]), .A8(s12_mi_base_next[26]), .A7(s12_mi_base_next[25]), .A6(s12_mi_base_next[24]), .A5(s12_mi_base_next[23]), .A4(s12_mi_base_next[22]), .A3(s12_mi_base_next[21]), .A2(s12_mi_base_next[20]), .A1(s12_mi_base_next[19]), .A0(s12_mi_base_next[18]),
-    .B17(s12_t_4_next[17]), .B16(s12_t_4_next[16]), .B15(s12_t_4_next[15]), .B14(s12_t_4_next[14]), .B13(s12_t_4_next[13]), .B12(s12_t_4_next[12]), .B11(s12_t_4_next[11]), .B10(s12_t_4_next[10]), .B9(s12_t_4_next[9]), .B8(s12_t_4_next[8]), .B7(s12_t_4_next[7]), .B6(s12_t_4_next[6]), .B5(s12_t_4_next[5]), .B4(s12_t_4_next[4]), .B3(s12_t_4_next[3]), .B2(s12_t_4_next[2]), .B1(s12_t_4_next[1]), .B0(s12_t_4_next[0]),
+    .B17(s12_t_3_next[17]), .B16(s12_t_3_next[16]), .B15(s12_t_3_next[15]), .B14(s12_t_3_next[14]), .B13(s12_t_3_next[13]), .B12(s12_t_3_next[12]), .B11(s12_t_3_next[11]), .B10(s12_t_3_next[10]), .B9(s12_t_3_next[9]), .B8(s12_t_3_next[8]), .B7(s12_t_3_next[7]), .B6(s12_t_3_next[6]), .B5(s12_t_3_next[5]), .B4(s12_t_3_next[4]), .B3(s12_t_3_next[3]), .B2(s12_t_3_next[2]), .B1(s12_t_3_next[1]), .B0(s12_t_3_next[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
@@ -14582,9 +14546,9 @@ MULT18X18D #(
     .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s13_mi_num_pp11_mult (  // s13_mi_num_pp11_reg = _s13_mi_num_pp11_next_0 * s12_t_5_reg
+) s13_mi_num_pp11_mult (  // s13_mi_num_pp11_reg = _s13_mi_num_pp11_next_0 * s12_t_4_reg
     .A17(s12_mi_base_next[35]), .A16(s12_mi_base_next[34]), .A15(s12_mi_base_next[33]), .A14(s12_mi_base_next[32]), .A13(s12_mi_base_next[31]), .A12(s12_mi_base_next[30]), .A11(s12_mi_base_next[29]), .A10(s12_mi_base_next[28]), .A9(s12_mi_base_next[27]), .A8(s12_mi_base_next[26]), .A7(s12_mi_base_next[25]), .A6(s12_mi_base_next[24]), .A5(s12_mi_base_next[23]), .A4(s12_mi_base_next[22]), .A3(s12_mi_base_next[21]), .A2(s12_mi_base_next[20]), .A1(s12_mi_base_next[19]), .A0(s12_mi_base_next[18]),
-    .B17(s12_t_5_next[17]), .B16(s12_t_5_next[16]), .B15(s12_t_5_next[15]), .B14(s12_t_5_next[14]), .B13(s12_t_5_next[13]), .B12(s12_t_5_next[12]), .B11(s12_t_5_next[11]), .B10(s12_t_5_next[10]), .B9(s12_t_5_next[9]), .B8(s12_t_5_next[8]), .B7(s12_t_5_next[7]), .B6(s12_t_5_next[6]), .B5(s12_t_5_next[5]), .B4(s12_t_5_next[4]), .B3(s12_t_5_next[3]), .B2(s12_t_5_next[2]), .B1(s12_t_5_next[1]), .B0(s12_t_5_next[0]),
+    .B17(s12_t_4_next[17]), .B16(s12_t_4_next[16]), .B15(s12_t_4_next[15]), .B14(s12_t_4_next[14]), .B13(s12_t_4_next[13]), .B12(s12_t_4_next[12]), .B11(s12_t_4_next[11]), .B10(s12_t_4_next[10]), .B9(s12_t_4_next[9]), .B8(s12_t_4_next[8]), .B7(s12_t_4_next[7]), .B6(s12_t_4_next[6]), .B5(s12_t_4_next[5]), .B4(s12_t_4_next[4]), .B3(s12_t_4_next[3]), .B2(s12_t_4_next[2]), .B1(s12_t_4_next[1]), .B0(s12_t_4_next[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
@@ -14595,9 +14559,9 @@ MULT18X18D #(
     .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s16_mi_raw_prod_pp00_mult (  // s16_mi_raw_prod_pp00_reg = _s16_mi_raw_prod_pp00_next_1 * s15_t_2_reg
+) s16_mi_raw_prod_pp00_mult (  // s16_mi_raw_prod_pp00_reg = _s16_mi_raw_prod_pp00_next_1 * s15_t_reg
     .A17(s15_mi_num_next[17]), .A16(s15_mi_num_next[16]), .A15(s15_mi_num_next[15]), .A14(s15_mi_num_next[14]), .A13(s15_mi_num_next[13]), .A12(s15_mi_num_next[12]), .A11(s15_mi_num_next[11]), .A10(s15_mi_num_next[10]), .A9(s15_mi_num_next[9]), .A8(s15_mi_num_next[8]), .A7(s15_mi_num_next[7]), .A6(s15_mi_num_next[6]), .A5(s15_mi_num_next[5]), .A4(s15_mi_num_next[4]), .A3(s15_mi_num_next[3]), .A2(s15_mi_num_next[2]), .A1(s15_mi_num_next[1]), .A0(s15_mi_num_next[0]),
-    .B17(s15_t_2_next[17]), .B16(s15_t_2_next[16]), .B15(s15_t_2_next[15]), .B14(s15_t_2_next[14]), .B13(s15_t_2_next[13]), .B12(s15_t_2_next[12]), .B11(s15_t_2_next[11]), .B10(s15_t_2_next[10]), .B9(s15_t_2_next[9]), .B8(s15_t_2_next[8]), .B7(s15_t_2_next[7]), .B6(s15_t_2_next[6]), .B5(s15_t_2_next[5]), .B4(s15_t_2_next[4]), .B3(s15_t_2_next[3]), .B2(s15_t_2_next[2]), .B1(s15_t_2_next[1]), .B0(s15_t_2_next[0]),
+    .B17(s15_t_next[17]), .B16(s15_t_next[16]), .B15(s15_t_next[15]), .B14(s15_t_next[14]), .B13(s15_t_next[13]), .B12(s15_t_next[12]), .B11(s15_t_next[11]), .B10(s15_t_next[10]), .B9(s15_t_next[9]), .B8(s15_t_next[8]), .B7(s15_t_next[7]), .B6(s15_t_next[6]), .B5(s15_t_next[5]), .B4(s15_t_next[4]), .B3(s15_t_next[3]), .B2(s15_t_next[2]), .B1(s15_t_next[1]), .B0(s15_t_next[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
@@ -14608,9 +14572,9 @@ MULT18X18D #(
     .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s16_mi_raw_prod_pp10_mult (  // s16_mi_raw_prod_pp10_reg = _s16_mi_raw_prod_pp10_next_1 * s15_t_3_reg
+) s16_mi_raw_prod_pp10_mult (  // s16_mi_raw_prod_pp10_reg = _s16_mi_raw_prod_pp10_next_1 * s15_t_2_reg
     .A17(s15_mi_num_next[35]), .A16(s15_mi_num_next[34]), .A15(s15_mi_num_next[33]), .A14(s15_mi_num_next[32]), .A13(s15_mi_num_next[31]), .A12(s15_mi_num_next[30]), .A11(s15_mi_num_next[29]), .A10(s15_mi_num_next[28]), .A9(s15_mi_num_next[27]), .A8(s15_mi_num_next[26]), .A7(s15_mi_num_next[25]), .A6(s15_mi_num_next[24]), .A5(s15_mi_num_next[23]), .A4(s15_mi_num_next[22]), .A3(s15_mi_num_next[21]), .A2(s15_mi_num_next[20]), .A1(s15_mi_num_next[19]), .A0(s15_mi_num_next[18]),
-    .B17(s15_t_3_next[17]), .B16(s15_t_3_next[16]), .B15(s15_t_3_next[15]), .B14(s15_t_3_next[14]), .B13(s15_t_3_next[13]), .B12(s15_t_3_next[12]), .B11(s15_t_3_next[11]), .B10(s15_t_3_next[10]), .B9(s15_t_3_next[9]), .B8(s15_t_3_next[8]), .B7(s15_t_3_next[7]), .B6(s15_t_3_next[6]), .B5(s15_t_3_next[5]), .B4(s15_t_3_next[4]), .B3(s15_t_3_next[3]), .B2(s15_t_3_next[2]), .B1(s15_t_3_next[1]), .B0(s15_t_3_next[0]),
+    .B17(s15_t_2_next[17]), .B16(s15_t_2_next[16]), .B15(s15_t_2_next[15]), .B14(s15_t_2_next[14]), .B13(s15_t_2_next[13]), .B12(s15_t_2_next[12]), .B11(s15_t_2_next[11]), .B10(s15_t_2_next[10]), .B9(s15_t_2_next[9]), .B8(s15_t_2_next[8]), .B7(s15_t_2_next[7]), .B6(s15_t_2_next[6]), .B5(s15_t_2_next[5]), .B4(s15_t_2_next[4]), .B3(s15_t_2_next[3]), .B2(s15_t_2_next[2]), .B1(s15_t_2_next[1]), .B0(s15_t_2_next[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
@@ -14621,9 +14585,9 @@ MULT18X18D #(
     .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s16_mi_raw_prod_pp20_mult (  // s16_mi_raw_prod_pp20_reg = _s16_mi_raw_prod_pp20_next_1 * s15_t_4_reg
+) s16_mi_raw_prod_pp20_mult (  // s16_mi_raw_prod_pp20_reg = _s16_mi_raw_prod_pp20_next_1 * s15_t_3_reg
     .A17(s15_mi_num_next[53]), .A16(s15_mi_num_next[52]), .A15(s15_mi_num_next[51]), .A14(s15_mi_num_next[50]), .A13(s15_mi_num_next[49]), .A12(s15_mi_num_next[48]), .A11(s15_mi_num_next[47]), .A10(s15_mi_num_next[46]), .A9(s15_mi_num_next[45]), .A8(s15_mi_num_next[44]), .A7(s15_mi_num_next[43]), .A6(s15_mi_num_next[42]), .A5(s15_mi_num_next[41]), .A4(s15_mi_num_next[40]), .A3(s15_mi_num_next[39]), .A2(s15_mi_num_next[38]), .A1(s15_mi_num_next[37]), .A0(s15_mi_num_next[36]),
-    .B17(s15_t_4_next[17]), .B16(s15_t_4_next[16]), .B15(s15_t_4_next[15]), .B14(s15_t_4_next[14]), .B13(s15_t_4_next[13]), .B12(s15_t_4_next[12]), .B11(s15_t_4_next[11]), .B10(s15_t_4_next[10]), .B9(s15_t_4_next[9]), .B8(s15_t_4_next[8]), .B7(s15_t_4_next[7]), .B6(s15_t_4_next[6]), .B5(s15_t_4_next[5]), .B4(s15_t_4_next[4]), .B3(s15_t_4_next[3]), .B2(s15_t_4_next[2]), .B1(s15_t_4_next[1]), .B0(s15_t_4_next[0]),
+    .B17(s15_t_3_next[17]), .B16(s15_t_3_next[16]), .B15(s15_t_3_next[15]), .B14(s15_t_3_next[14]), .B13(s15_t_3_next[13]), .B12(s15_t_3_next[12]), .B11(s15_t_3_next[11]), .B10(s15_t_3_next[10]), .B9(s15_t_3_next[9]), .B8(s15_t_3_next[8]), .B7(s15_t_3_next[7]), .B6(s15_t_3_next[6]), .B5(s15_t_3_next[5]), .B4(s15_t_3_next[4]), .B3(s15_t_3_next[3]), .B2(s15_t_3_next[2]), .B1(s15_t_3_next[1]), .B0(s15_t_3_next[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
@@ -14634,9 +14598,9 @@ MULT18X18D #(
     .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s16_mi_raw_prod_pp30_mult (  // s16_mi_raw_prod_pp30_reg = _s16_mi_raw_prod_pp30_next_1 * s15_t_5_reg
+) s16_mi_raw_prod_pp30_mult (  // s16_mi_raw_prod_pp30_reg = _s16_mi_raw_prod_pp30_next_1 * s15_t_4_reg
     .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(1'b0), .A12(1'b0), .A11(1'b0), .A10(1'b0), .A9(1'b0), .A8(1'b0), .A7(1'b0), .A6(1'b0), .A5(1'b0), .A4(1'b0), .A3(1'b0), .A2(1'b0), .A1(s15_mi_num_next[55]), .A0(s15_mi_num_next[54]),
-    .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(s15_t_5_next[12]), .B11(s15_t_5_next[11]), .B10(s15_t_5_next[10]), .B9(s15_t_5_next[9]), .B8(s15_t_5_next[8]), .B7(s15_t_5_next[7]), .B6(s15_t_5_next[6]), .B5(s15_t_5_next[5]), .B4(s15_t_5_next[4]), .B3(s15_t_5_next[3]), .B2(s15_t_5_next[2]), .B1(s15_t_5_next[1]), .B0(s15_t_5_next[0]),
+    .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(s15_t_4_next[12]), .B11(s15_t_4_next[11]), .B10(s15_t_4_next[10]), .B9(s15_t_4_next[9]), .B8(s15_t_4_next[8]), .B7(s15_t_4_next[7]), .B6(s15_t_4_next[6]), .B5(s15_t_4_next[5]), .B4(s15_t_4_next[4]), .B3(s15_t_4_next[3]), .B2(s15_t_4_next[2]), .B1(s15_t_4_next[1]), .B0(s15_t_4_next[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
@@ -14660,8 +14624,8 @@ MULT18X18D #(
     .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s9_fi_c_prod_pp00_mult (  // s9_fi_c_prod_pp00_reg = s8_t_17_reg * _s9_fi_c_prod_pp00_next_0
-    .A17(s8_t_17_reg[17]), .A16(s8_t_17_reg[16]), .A15(s8_t_17_reg[15]), .A14(s8_t_17_reg[14]), .A13(s8_t_17_reg[13]), .A12(s8_t_17_reg[12]), .A11(s8_t_17_reg[11]), .A10(s8_t_17_reg[10]), .A9(s8_t_17_reg[9]), .A8(s8_t_17_reg[8]), .A7(s8_t_17_reg[7]), .A6(s8_t_17_reg[6]), .A5(s8_t_17_reg[5]), .A4(s8_t_17_reg[4]), .A3(s8_t_17_reg[3]), .A2(s8_t_17_reg[2]), .A1(s8_t_17_reg[1]), .A0(s8_t_17_reg[0]),
+) s9_fi_c_prod_pp00_mult (  // s9_fi_c_prod_pp00_reg = s8_t_16_reg * _s9_fi_c_prod_pp00_next_0
+    .A17(s8_t_16_reg[17]), .A16(s8_t_16_reg[16]), .A15(s8_t_16_reg[15]), .A14(s8_t_16_reg[14]), .A13(s8_t_16_reg[13]), .A12(s8_t_16_reg[12]), .A11(s8_t_16_reg[11]), .A10(s8_t_16_reg[10]), .A9(s8_t_16_reg[9]), .A8(s8_t_16_reg[8]), .A7(s8_t_16_reg[7]), .A6(s8_t_16_reg[6]), .A5(s8_t_16_reg[5]), .A4(s8_t_16_reg[4]), .A3(s8_t_16_reg[3]), .A2(s8_t_16_reg[2]), .A1(s8_t_16_reg[1]), .A0(s8_t_16_reg[0]),
     .B17(_s9_fi_c_prod_pp00_next_0[17]), .B16(_s9_fi_c_prod_pp00_next_0[16]), .B15(_s9_fi_c_prod_pp00_next_0[15]), .B14(_s9_fi_c_prod_pp00_next_0[14]), .B13(_s9_fi_c_prod_pp00_next_0[13]), .B12(_s9_fi_c_prod_pp00_next_0[12]), .B11(_s9_fi_c_prod_pp00_next_0[11]), .B10(_s9_fi_c_prod_pp00_next_0[10]), .B9(_s9_fi_c_prod_pp00_next_0[9]), .B8(_s9_fi_c_prod_pp00_next_0[8]), .B7(_s9_fi_c_prod_pp00_next_0[7]), .B6(_s9_fi_c_prod_pp00_next_0[6]), .B5(_s9_fi_c_prod_pp00_next_0[5]), .B4(_s9_fi_c_prod_pp00_next_0[4]), .B3(_s9_fi_c_prod_pp00_next_0[3]), .B2(_s9_fi_c_prod_pp00_next_0[2]), .B1(_s9_fi_c_prod_pp00_next_0[1]), .B0(_s9_fi_c_prod_pp00_next_0[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
@@ -14673,8 +14637,8 @@ MULT18X18D #(
     .REG_INPUTB_CLK("NONE"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s9_fi_c_prod_pp10_mult (  // s9_fi_c_prod_pp10_reg = s8_t_18_reg * _s9_fi_c_prod_pp10_next_0
-    .A17(s8_t_18_reg[17]), .A16(s8_t_18_reg[16]), .A15(s8_t_18_reg[15]), .A14(s8_t_18_reg[14]), .A13(s8_t_18_reg[13]), .A12(s8_t_18_reg[12]), .A11(s8_t_18_reg[11]), .A10(s8_t_18_reg[10]), .A9(s8_t_18_reg[9]), .A8(s8_t_18_reg[8]), .A7(s8_t_18_reg[7]), .A6(s8_t_18_reg[6]), .A5(s8_t_18_reg[5]), .A4(s8_t_18_reg[4]), .A3(s8_t_18_reg[3]), .A2(s8_t_18_reg[2]), .A1(s8_t_18_reg[1]), .A0(s8_t_18_reg[0]),
+) s9_fi_c_prod_pp10_mult (  // s9_fi_c_prod_pp10_reg = s8_t_17_reg * _s9_fi_c_prod_pp10_next_0
+    .A17(s8_t_17_reg[17]), .A16(s8_t_17_reg[16]), .A15(s8_t_17_reg[15]), .A14(s8_t_17_reg[14]), .A13(s8_t_17_reg[13]), .A12(s8_t_17_reg[12]), .A11(s8_t_17_reg[11]), .A10(s8_t_17_reg[10]), .A9(s8_t_17_reg[9]), .A8(s8_t_17_reg[8]), .A7(s8_t_17_reg[7]), .A6(s8_t_17_reg[6]), .A5(s8_t_17_reg[5]), .A4(s8_t_17_reg[4]), .A3(s8_t_17_reg[3]), .A2(s8_t_17_reg[2]), .A1(s8_t_17_reg[1]), .A0(s8_t_17_reg[0]),
     .B17(_s9_fi_c_prod_pp10_next_0[17]), .B16(_s9_fi_c_prod_pp10_next_0[16]), .B15(_s9_fi_c_prod_pp10_next_0[15]), .B14(_s9_fi_c_prod_pp10_next_0[14]), .B13(_s9_fi_c_prod_pp10_next_0[13]), .B12(_s9_fi_c_prod_pp10_next_0[12]), .B11(_s9_fi_c_prod_pp10_next_0[11]), .B10(_s9_fi_c_prod_pp10_next_0[10]), .B9(_s9_fi_c_prod_pp10_next_0[9]), .B8(_s9_fi_c_prod_pp10_next_0[8]), .B7(_s9_fi_c_prod_pp10_next_0[7]), .B6(_s9_fi_c_prod_pp10_next_0[6]), .B5(_s9_fi_c_prod_pp10_next_0[5]), .B4(_s9_fi_c_prod_pp10_next_0[4]), .B3(_s9_fi_c_prod_pp10_next_0[3]), .B2(_s9_fi_c_prod_pp10_next_0[2]), .B1(_s9_fi_c_prod_pp10_next_0[1]), .B0(_s9_fi_c_prod_pp10_next_0[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
@@ -14686,8 +14650,8 @@ MULT18X18D #(
     .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s7_md_cx_pp00_mult (  // s7_md_cx_pp00_reg = s6_t_40_reg * _s7_md_cx_pp00_next_1
-    .A17(s6_t_40_next[17]), .A16(s6_t_40_next[16]), .A15(s6_t_40_next[15]), .A14(s6_t_40_next[14]), .A13(s6_t_40_next[13]), .A12(s6_t_40_next[12]), .A11(s6_t_40_next[11]), .A10(s6_t_40_next[10]), .A9(s6_t_40_next[9]), .A8(s6_t_40_next[8]), .A7(s6_t_40_next[7]), .A6(s6_t_40_next[6]), .A5(s6_t_40_next[5]), .A4(s6_t_40_next[4]), .A3(s6_t_40_next[3]), .A2(s6_t_40_next[2]), .A1(s6_t_40_next[1]), .A0(s6_t_40_next[0]),
+) s7_md_cx_pp00_mult (  // s7_md_cx_pp00_reg = s6_t_39_reg * _s7_md_cx_pp00_next_1
+    .A17(s6_t_39_next[17]), .A16(s6_t_39_next[16]), .A15(s6_t_39_next[15]), .A14(s6_t_39_next[14]), .A13(s6_t_39_next[13]), .A12(s6_t_39_next[12]), .A11(s6_t_39_next[11]), .A10(s6_t_39_next[10]), .A9(s6_t_39_next[9]), .A8(s6_t_39_next[8]), .A7(s6_t_39_next[7]), .A6(s6_t_39_next[6]), .A5(s6_t_39_next[5]), .A4(s6_t_39_next[4]), .A3(s6_t_39_next[3]), .A2(s6_t_39_next[2]), .A1(s6_t_39_next[1]), .A0(s6_t_39_next[0]),
     .B17(s6_avg_excess_next[17]), .B16(s6_avg_excess_next[16]), .B15(s6_avg_excess_next[15]), .B14(s6_avg_excess_next[14]), .B13(s6_avg_excess_next[13]), .B12(s6_avg_excess_next[12]), .B11(s6_avg_excess_next[11]), .B10(s6_avg_excess_next[10]), .B9(s6_avg_excess_next[9]), .B8(s6_avg_excess_next[8]), .B7(s6_avg_excess_next[7]), .B6(s6_avg_excess_next[6]), .B5(s6_avg_excess_next[5]), .B4(s6_avg_excess_next[4]), .B3(s6_avg_excess_next[3]), .B2(s6_avg_excess_next[2]), .B1(s6_avg_excess_next[1]), .B0(s6_avg_excess_next[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
@@ -14699,8 +14663,8 @@ MULT18X18D #(
     .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s7_md_cx_pp01_mult (  // s7_md_cx_pp01_reg = s6_t_41_reg * _s7_md_cx_pp01_next_1
-    .A17(s6_t_41_next[17]), .A16(s6_t_41_next[16]), .A15(s6_t_41_next[15]), .A14(s6_t_41_next[14]), .A13(s6_t_41_next[13]), .A12(s6_t_41_next[12]), .A11(s6_t_41_next[11]), .A10(s6_t_41_next[10]), .A9(s6_t_41_next[9]), .A8(s6_t_41_next[8]), .A7(s6_t_41_next[7]), .A6(s6_t_41_next[6]), .A5(s6_t_41_next[5]), .A4(s6_t_41_next[4]), .A3(s6_t_41_next[3]), .A2(s6_t_41_next[2]), .A1(s6_t_41_next[1]), .A0(s6_t_41_next[0]),
+) s7_md_cx_pp01_mult (  // s7_md_cx_pp01_reg = s6_t_40_reg * _s7_md_cx_pp01_next_1
+    .A17(s6_t_40_next[17]), .A16(s6_t_40_next[16]), .A15(s6_t_40_next[15]), .A14(s6_t_40_next[14]), .A13(s6_t_40_next[13]), .A12(s6_t_40_next[12]), .A11(s6_t_40_next[11]), .A10(s6_t_40_next[10]), .A9(s6_t_40_next[9]), .A8(s6_t_40_next[8]), .A7(s6_t_40_next[7]), .A6(s6_t_40_next[6]), .A5(s6_t_40_next[5]), .A4(s6_t_40_next[4]), .A3(s6_t_40_next[3]), .A2(s6_t_40_next[2]), .A1(s6_t_40_next[1]), .A0(s6_t_40_next[0]),
     .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(1'b0), .B11(1'b0), .B10(1'b0), .B9(1'b0), .B8(1'b0), .B7(1'b0), .B6(1'b0), .B5(1'b0), .B4(1'b0), .B3(1'b0), .B2(1'b0), .B1(s6_avg_excess_next[19]), .B0(s6_avg_excess_next[18]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
@@ -14712,8 +14676,8 @@ MULT18X18D #(
     .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s7_md_cx_pp10_mult (  // s7_md_cx_pp10_reg = s6_t_42_reg * _s7_md_cx_pp10_next_0
-    .A17(s6_t_42_next[17]), .A16(s6_t_42_next[16]), .A15(s6_t_42_next[15]), .A14(s6_t_42_next[14]), .A13(s6_t_42_next[13]), .A12(s6_t_42_next[12]), .A11(s6_t_42_next[11]), .A10(s6_t_42_next[10]), .A9(s6_t_42_next[9]), .A8(s6_t_42_next[8]), .A7(s6_t_42_next[7]), .A6(s6_t_42_next[6]), .A5(s6_t_42_next[5]), .A4(s6_t_42_next[4]), .A3(s6_t_42_next[3]), .A2(s6_t_42_next[2]), .A1(s6_t_42_next[1]), .A0(s6_t_42_next[0]),
+) s7_md_cx_pp10_mult (  // s7_md_cx_pp10_reg = s6_t_41_reg * _s7_md_cx_pp10_next_0
+    .A17(s6_t_41_next[17]), .A16(s6_t_41_next[16]), .A15(s6_t_41_next[15]), .A14(s6_t_41_next[14]), .A13(s6_t_41_next[13]), .A12(s6_t_41_next[12]), .A11(s6_t_41_next[11]), .A10(s6_t_41_next[10]), .A9(s6_t_41_next[9]), .A8(s6_t_41_next[8]), .A7(s6_t_41_next[7]), .A6(s6_t_41_next[6]), .A5(s6_t_41_next[5]), .A4(s6_t_41_next[4]), .A3(s6_t_41_next[3]), .A2(s6_t_41_next[2]), .A1(s6_t_41_next[1]), .A0(s6_t_41_next[0]),
     .B17(s6_avg_excess_next[17]), .B16(s6_avg_excess_next[16]), .B15(s6_avg_excess_next[15]), .B14(s6_avg_excess_next[14]), .B13(s6_avg_excess_next[13]), .B12(s6_avg_excess_next[12]), .B11(s6_avg_excess_next[11]), .B10(s6_avg_excess_next[10]), .B9(s6_avg_excess_next[9]), .B8(s6_avg_excess_next[8]), .B7(s6_avg_excess_next[7]), .B6(s6_avg_excess_next[6]), .B5(s6_avg_excess_next[5]), .B4(s6_avg_excess_next[4]), .B3(s6_avg_excess_next[3]), .B2(s6_avg_excess_next[2]), .B1(s6_avg_excess_next[1]), .B0(s6_avg_excess_next[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
@@ -14725,8 +14689,8 @@ MULT18X18D #(
     .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s7_md_cx_pp11_mult (  // s7_md_cx_pp11_reg = s6_t_43_reg * _s7_md_cx_pp11_next_0
-    .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(1'b0), .A12(1'b0), .A11(1'b0), .A10(1'b0), .A9(1'b0), .A8(1'b0), .A7(s6_t_43_next[7]), .A6(s6_t_43_next[6]), .A5(s6_t_43_next[5]), .A4(s6_t_43_next[4]), .A3(s6_t_43_next[3]), .A2(s6_t_43_next[2]), .A1(s6_t_43_next[1]), .A0(s6_t_43_next[0]),
+) s7_md_cx_pp11_mult (  // s7_md_cx_pp11_reg = s6_t_42_reg * _s7_md_cx_pp11_next_0
+    .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(1'b0), .A12(1'b0), .A11(1'b0), .A10(1'b0), .A9(1'b0), .A8(1'b0), .A7(s6_t_42_next[7]), .A6(s6_t_42_next[6]), .A5(s6_t_42_next[5]), .A4(s6_t_42_next[4]), .A3(s6_t_42_next[3]), .A2(s6_t_42_next[2]), .A1(s6_t_42_next[1]), .A0(s6_t_42_next[0]),
     .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(1'b0), .B11(1'b0), .B10(1'b0), .B9(1'b0), .B8(1'b0), .B7(1'b0), .B6(1'b0), .B5(1'b0), .B4(1'b0), .B3(1'b0), .B2(1'b0), .B1(s6_avg_excess_next[19]), .B0(s6_avg_excess_next[18]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),

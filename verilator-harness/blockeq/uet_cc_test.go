@@ -1,0 +1,172 @@
+package blockeq
+
+import (
+	"context"
+	"math/rand"
+	"testing"
+
+	"github.com/nicgen/nicgen/blocks"
+	"github.com/nicgen/nicgen/blocks/connpipe"
+	"github.com/nicgen/nicgen/blocks/reps"
+	"github.com/nicgen/nicgen/blocks/smartt"
+	"github.com/nicgen/nicgen/blocks/uet"
+	guet "github.com/nicgen/nicgen/golden/uet"
+	"github.com/nicgen/nicgen/hdlgen"
+	harness "github.com/nicgen/nicgen/verilator-harness"
+)
+
+func uetConfig(p uet.Params) blocks.Config {
+	return blocks.DefaultConfig().Clone().Set("uet_cc", p)
+}
+
+// uetAlt is the other parts: smartt and reps_conf, with htsim's send rule.
+func uetAlt() uet.Params {
+	p := uet.DefaultParams()
+	p.CC = smartt.DefaultParams(smartt.Conf)
+	p.Conf, p.UseConf, p.Rule = reps.DefaultConfParams(), true, guet.RoomForMTU
+	p.Depth = connpipe.MustDepth(uet.NeededDepth(p))
+	return p
+}
+
+// uet_cc's RTL equals the composition of the golden models (golden/uet)
+// with the generic stimulus, on the default parts (nscc and reps) and on
+// the others (smartt and reps_conf, may_send room_for_mtu).
+func TestUETCCEquivalence(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		p    uet.Params
+		div  int64
+	}{
+		{"nscc+reps", uet.DefaultParams(), 1},
+		{"smartt+reps_conf", uetAlt(), 5},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b, err := NewBench(uetConfig(tc.p), "uet_cc", 29)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep, err := b.Run(context.Background(), harness.BuildOptions{}, harness.RunOptions{Cycles: *cycles / tc.div, Label: "uet_cc/" + tc.name, WaveDir: t.TempDir()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%v\ncoverage:\n%s", rep, b.Coverage)
+			if miss := b.Coverage.Missing(); len(miss) > 0 {
+				t.Errorf("never reached: %v", miss)
+			}
+		})
+	}
+}
+
+// TestUETCCNICLoop drives the Verilated uet_cc (default configuration) as
+// a NIC's transmit and receive paths would: 16 connections send while the block says they may,
+// each packet comes back 8.6-30 us later as an ack (a fifth ECN-marked), a
+// trim's nack (1 in 20) or a timeout (1 in 200) carrying the entropy it was
+// sent on, and every result is compared with the golden composition. The
+// run must reach both may_send values, QuickAdapt, explored and recycled
+// entropies, and freezing mode (which lasts 10 ms: it does not end within
+// the run's 7 ms).
+func TestUETCCNICLoop(t *testing.T) {
+	p := uet.DefaultParams() // the equivalence's model, from the cache
+	m, err := uet.Block(p)
+	model, hd := build(t, m, err)
+	rtl, err := NewRTLStepper(model, hd, uet.EventFields, uet.ResultFields)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, err := guet.NewModel(p.Golden())
+	if err != nil {
+		t.Fatal(err)
+	}
+	type pkt struct {
+		ev   uint32
+		due  uint64
+		sent uint64
+	}
+	const conns = 16
+	out := make([]uint64, len(uet.ResultFields))
+	may := make([]bool, conns)
+	flights := make([][]pkt, conns)
+	rng := rand.New(rand.NewSource(11))
+	now := uint64(1000)
+	var n, blocked, qa, explored, recycled, frozen, sends int
+	step := func(e guet.Event) guet.Result {
+		want := ref.Step(e)
+		rtl.Step([]uint64{uint64(e.Conn), uint64(e.Kind), uint64(e.Size), hdlBit(e.ECN), uint64(e.RTT), uint64(e.EV), e.Now}, out)
+		got := guet.Result{Conn: uint32(out[0]), Kind: guet.Kind(out[1]), EV: uint32(out[2]), Explored: out[3] == 1, Frozen: out[4] == 1,
+			Cwnd: uint32(out[5]), Case: uint8(out[6]), QA: out[7] == 1, Fast: out[8] == 1, Inflight: uint32(out[9]), MaySend: out[10] == 1, Error: out[11] == 1}
+		if got != want {
+			t.Fatalf("event %d %+v: RTL %+v, golden %+v", n, e, got, want)
+		}
+		n++
+		return got
+	}
+	for c := uint32(0); c < conns; c++ {
+		may[c] = step(guet.Event{Conn: c, Kind: guet.KindOpen, Now: now}).MaySend
+	}
+	for i := 0; i < 60000; i++ {
+		now += uint64(20 + rng.Intn(200))
+		c := uint32(rng.Intn(conns))
+		fl := flights[c]
+		switch {
+		case len(fl) > 0 && fl[0].due <= now:
+			pk := fl[0]
+			flights[c] = fl[1:]
+			e := guet.Event{Conn: c, Kind: guet.KindAck, Size: 4096, EV: pk.ev, Now: now, RTT: uint32(now - pk.sent)}
+			switch r := rng.Intn(200); {
+			case r == 0:
+				e.Kind = guet.KindTimeout
+			case r < 10:
+				e.Kind = guet.KindNack
+			default:
+				e.ECN = rng.Intn(5) == 0
+			}
+			res := step(e)
+			may[c] = res.MaySend
+			if res.QA {
+				qa++
+			}
+			if res.Frozen {
+				frozen++
+			}
+		case may[c]:
+			res := step(guet.Event{Conn: c, Kind: guet.KindSend, Size: 4096, Now: now})
+			may[c] = res.MaySend
+			sends++
+			if res.Explored {
+				explored++
+			} else {
+				recycled++
+			}
+			flights[c] = append(flights[c], pkt{ev: res.EV, sent: now, due: now + 8600 + uint64(rng.Intn(21400))})
+		default:
+			blocked++
+		}
+	}
+	t.Logf("%d events through the RTL, all equal to the golden composition: %d sends (%d explored, %d recycled), %d draws blocked by may_send, %d QuickAdapts, %d results frozen", n, sends, explored, recycled, blocked, qa, frozen)
+	if blocked < 100 || explored < 100 || recycled < 100 || qa < 1 || frozen < 1 {
+		t.Errorf("the loop reached too little")
+	}
+}
+
+func hdlBit(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// Each mutant fails: the window controller also runs on sends, and its
+// unacked bytes are read before the event's packet leaves them. (may_send
+// against the wrong window is the formal job uet_cc's broken variant.)
+func TestUETCCMutantsFail(t *testing.T) {
+	cfg := uetConfig(uet.DefaultParams())
+	for _, tc := range []struct {
+		name string
+		mut  hdlgen.Mutation
+	}{
+		{"window controller runs on sends", hdlgen.Mutation{Node: "cc_active", With: func(hdlgen.Expr, func(string) hdlgen.Expr) hdlgen.Expr { return hdlgen.True() }}},
+		{"unacked before the packet leaves", hdlgen.Mutation{Node: "cc_unacked", With: func(_ hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr { return get("cur_inflight") }}},
+	} {
+		t.Run(tc.name, func(t *testing.T) { mutantMustFail(t, cfg, "uet_cc", tc.mut, 31, 300_000) })
+	}
+}
