@@ -66,7 +66,7 @@ func resolve(s block.Section, env block.Env) Params {
 	p := DefaultParams()
 	ccName := s.Choice("cc", "nscc", "the UEC reference's window controller (S1, NSCC)")
 	lbName := s.Choice("lb", "reps", "the UEC reference's load balancer (S4, REPS)")
-	rule := s.Choice("may_send", "below_cwnd", "bytes in flight < cwnd, as the issue states the send rule")
+	rule := s.Choice("may_send", "below_cwnd", "bytes in flight < cwnd: a connection sends while its window is not full")
 	if env.Params != nil {
 		cc, ok := env.Params(ccName).(smartt.Params)
 		if !ok {

@@ -65,7 +65,7 @@ func (p Params) Validate() error {
 			return fmt.Errorf("reps: %w", err)
 		}
 		if p.REPS.TimeW != p.CC.TimeW {
-			return fmt.Errorf("the parts' timestamps differ: %s %d bits, reps %d", p.CC.Variant, p.CC.TimeW, p.REPS.TimeW)
+			return fmt.Errorf("the parts' timestamps differ: %s %d bits, reps %d; both read s_event_now: give the two blocks one time_width", p.CC.Variant, p.CC.TimeW, p.REPS.TimeW)
 		}
 	}
 	if nc != p.CC.NumConn || cw != p.CC.ConnW {
