@@ -21,6 +21,7 @@ type Pipeline struct {
 	m      *Module
 	stage  map[*node]int
 	delays map[delayKey]*node
+	lazy   map[*node]func(s int) Value
 	insts  map[*Signal]*Instance
 	wires  map[*Signal]*assign
 	max    int
@@ -52,7 +53,7 @@ type delayKey struct {
 
 // Pipeline starts the placement of a datapath of m over stages.
 func (m *Module) Pipeline() *Pipeline {
-	p := &Pipeline{m: m, stage: map[*node]int{}, delays: map[delayKey]*node{}, insts: map[*Signal]*Instance{}, wires: map[*Signal]*assign{}}
+	p := &Pipeline{m: m, stage: map[*node]int{}, delays: map[delayKey]*node{}, lazy: map[*node]func(int) Value{}, insts: map[*Signal]*Instance{}, wires: map[*Signal]*assign{}}
 	return p
 }
 
@@ -73,6 +74,11 @@ func (p *Pipeline) Alias(v Value, s int, a Value) {
 	p.delays[delayKey{v.node(), s}] = a.node()
 	p.stage[a.node()] = s
 }
+
+// AliasFunc is Alias made on demand: when v is wanted in a later stage s,
+// f(s) gives the value to use there. Only the stages that use v get the
+// logic (and the registers) that f builds.
+func (p *Pipeline) AliasFunc(v Value, f func(s int) Value) { p.lazy[v.node()] = f }
 
 // Stage is the stage v belongs to (balancing its operands on the way), or
 // -1 when it belongs to none (a constant).
@@ -197,6 +203,12 @@ func (p *Pipeline) delay(n *node, s int, name string) *node {
 	}
 	if d, ok := p.delays[delayKey{n, s}]; ok {
 		return d
+	}
+	if f, ok := p.lazy[n]; ok {
+		a := f(s).node()
+		p.delays[delayKey{n, s}] = a
+		p.stage[a] = s
+		return a
 	}
 	prev := p.delay(n, s-1, name)
 	if name == "" {

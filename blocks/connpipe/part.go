@@ -90,9 +90,10 @@ func (st Step) Sub(m *hdlgen.Module, part Part, prefix string, v View) Member {
 		// own fire, as the shell's (a copy carried through the stages
 		// would fire after a reset)
 		fire = st.Fire.And(v.Active).Named(prefix + "fire")
-		for k := FirstStage + 1; k <= st.Depth+ReadStages; k++ {
-			st.Pipe.Alias(fire, k, st.Pipe.At(st.Fire, k).And(st.Pipe.At(v.Active, k)).Named(fmt.Sprintf("s%d_%sfire", k, prefix)))
-		}
+		active := v.Active
+		st.Pipe.AliasFunc(fire, func(k int) hdlgen.Value {
+			return st.Pipe.At(st.Fire, k).And(st.Pipe.At(active, k)).Named(fmt.Sprintf("s%d_%sfire", k, prefix))
+		})
 	}
 	out := part.Step(Step{Cur: cur, Kind: v.Kind, Event: ev, Fire: fire, Pipe: st.Pipe, Depth: st.Depth})
 	var names []string

@@ -164,7 +164,9 @@ func Block(p Params) (*hdlgen.Module, error) {
 		added := hdlgen.Mux(sum.Gt(top), hdlgen.Const(bw, uint64(1)<<uint(bw)-1), sum.Trunc(bw)).Named("inflight_added")
 		diff := cur.ZExt(w).Sub(size.ZExt(w)).Named("inflight_diff")
 		removed := hdlgen.Mux(diff.Bit(w-1), hdlgen.Const(bw, 0), diff.Trunc(bw)).Named("inflight_removed")
-		inflight := hdlgen.Mux(isOpen, hdlgen.Const(bw, 0), hdlgen.Mux(isSend, added, removed)).Named("inflight_next")
+		// from a register of its own: the window controller's uses of it
+		// (the QuickAdapt bytes to ignore) do not chain after the add
+		inflight := st.Cut("inflight_next", hdlgen.Mux(isOpen, hdlgen.Const(bw, 0), hdlgen.Mux(isSend, added, removed)).Named("inflight_next"))
 
 		// the window controller: open 0, ack 1, nack 2, timeout 3 (a send
 		// has none: the part is idle), the bytes in flight as unacked
@@ -182,7 +184,9 @@ func Block(p Params) (*hdlgen.Module, error) {
 		}
 		lbM := st.Sub(m, lb, "lb_", connpipe.View{Kind: kind, Event: lbEv})
 
-		window := hdlgen.Mux(isSend, smartt.Window(p.CC, ccM.Cur), ccM.Result["cwnd"]).Named("window")
+		// the window from a register: the comparison of may_send does not
+		// share the window controller's last stage (its ECP5 critical path)
+		window := st.Cut("window", hdlgen.Mux(isSend, smartt.Window(p.CC, ccM.Cur), ccM.Result["cwnd"]).Named("window"))
 		var maySend hdlgen.Expr
 		cw := cwnd.Width
 		if p.Rule == guet.RoomForMTU {

@@ -9,8 +9,10 @@ import (
 
 	"github.com/nicgen/nicgen/blocks/block"
 	bsmartt "github.com/nicgen/nicgen/blocks/smartt"
+	buet "github.com/nicgen/nicgen/blocks/uet"
 	"github.com/nicgen/nicgen/golden/netsim"
 	"github.com/nicgen/nicgen/golden/smartt"
+	"github.com/nicgen/nicgen/golden/uet"
 )
 
 func newScenarioCmd() *cobra.Command {
@@ -56,12 +58,19 @@ time.`,
 		Example: "  nicgen scenario incast --senders 8 --variant nscc --size 8MiB\n" +
 			"  nicgen scenario incast --variant smartt --size 1MiB --svg build/incast.svg\n" +
 			"  nicgen scenario incast --size 256KiB --float\n" +
+			"  nicgen scenario incast --variant uet_cc --size 1MiB\n" +
 			"  nicgen scenario incast -c docs/examples/400g.hcl --senders 16",
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			v, err := parseVariant(variant)
-			if err != nil {
-				return err
+			engine := variant == "uet_cc"
+			var v smartt.Variant
+			if !engine {
+				var err error
+				if v, err = parseVariant(variant); err != nil {
+					return err
+				}
+			} else if float {
+				return usageErr("--float: uet_cc has no float64 reference (its parts' references are nscc's and smartt's)")
 			}
 			msg, err := parseBytes(size)
 			if err != nil {
@@ -74,14 +83,29 @@ time.`,
 			if err != nil {
 				return err
 			}
-			if _, err := selectBlocks(r, []string{v.String()}); err != nil {
+			blockName := variant
+			if !engine {
+				blockName = v.String()
+			}
+			if _, err := selectBlocks(r, []string{blockName}); err != nil {
 				return err
 			}
-			bp, err := block.ParamsOf[bsmartt.Params](r.Config, v.String())
-			if err != nil {
-				return err
+			var p smartt.Params
+			var up uet.Params
+			if engine {
+				bp, err := block.ParamsOf[buet.Params](r.Config, blockName)
+				if err != nil {
+					return err
+				}
+				up = bp.Golden()
+				p, v = up.CC, up.CC.Variant
+			} else {
+				bp, err := block.ParamsOf[bsmartt.Params](r.Config, blockName)
+				if err != nil {
+					return err
+				}
+				p = bp.Golden()
 			}
-			p := bp.Golden()
 			if senders > p.NumConn {
 				return usageErr("--senders %d: the model has %d connections", senders, p.NumConn)
 			}
@@ -93,13 +117,44 @@ time.`,
 			if err := cfg.Validate(); err != nil {
 				return usageErr("%v", err)
 			}
-			ctrls, err := netsim.GoldenControllers(p, senders, float)
-			if err != nil {
+			var ctrls []netsim.Controller
+			var engines []*netsim.UETEngine
+			if engine {
+				// each sender's NIC runs an engine of its own
+				for i := 0; i < senders; i++ {
+					m, err := uet.NewModel(up)
+					if err != nil {
+						return err
+					}
+					engines = append(engines, netsim.NewUETEngine(m))
+					ctrls = append(ctrls, engines[i])
+				}
+			} else if ctrls, err = netsim.GoldenControllers(p, senders, float); err != nil {
 				return err
 			}
 			res, err := netsim.Run(cfg, ctrls)
 			if err != nil {
 				return fmt.Errorf("incast: %w", err)
+			}
+			var explored, recycled int64
+			evs := map[uint32]bool{}
+			for i, e := range engines {
+				if e.Err() != nil {
+					return fmt.Errorf("incast: sender %d: %w", i, e.Err())
+				}
+				explored += e.Explored
+				recycled += e.Recycled
+				for ev := range e.EVs {
+					evs[ev] = true
+				}
+			}
+			name := v.String()
+			if engine {
+				lb := "reps"
+				if up.UseConf {
+					lb = "reps_conf"
+				}
+				name = fmt.Sprintf("uet_cc (%s and %s)", v, lb)
 			}
 			model := "fixed-point golden model"
 			if float {
@@ -107,21 +162,28 @@ time.`,
 			}
 			w := cmd.OutOrStdout()
 			if svg != "" {
-				title := fmt.Sprintf("%s %d:1 incast, %s per sender, %v Gb/s, base RTT %d ns, %s (%s)", v, senders, netsim.FormatBytes(msg),
+				title := fmt.Sprintf("%s %d:1 incast, %s per sender, %v Gb/s, base RTT %d ns, %s (%s)", name, senders, netsim.FormatBytes(msg),
 					p.Network.LinkGbps, p.Network.BrttNs, r.Config.Name, model)
 				if err := res.WriteCwndSVG(svg, title); err != nil {
 					return fmt.Errorf("incast: %w", err)
 				}
 			}
 			if asJSON {
-				return writeJSON(w, scenarioOut{Variant: v.String(), Model: model, Senders: senders, MessageBytes: msg,
+				out := scenarioOut{Variant: variant, Model: model, Senders: senders, MessageBytes: msg,
 					LinkGbps: p.Network.LinkGbps, BaseRTTNs: int64(p.Network.BrttNs), CompletionUs: res.CompletionNs / 1000,
 					IdealUs: res.IdealNs / 1000, FloorUs: res.FloorNs / 1000, Slowdown: res.Slowdown, Jain: res.Jain,
-					PeakQueueBytes: res.PeakQueueBytes, PeakQueueBDP: res.PeakQueueBDP, Trims: res.Trims, Marks: res.Marks, SVG: svg})
+					PeakQueueBytes: res.PeakQueueBytes, PeakQueueBDP: res.PeakQueueBDP, Trims: res.Trims, Marks: res.Marks, SVG: svg}
+				if engine {
+					out.Entropies = &entropyOut{Explored: explored, Recycled: recycled, Distinct: len(evs)}
+				}
+				return writeJSON(w, out)
 			}
-			fmt.Fprintf(w, "%s (%s)\n", v, model)
+			fmt.Fprintf(w, "%s (%s)\n", name, model)
 			if err := res.WriteSummary(w); err != nil {
 				return err
+			}
+			if engine {
+				fmt.Fprintf(w, "entropies (reps in uet_cc): %d sends explored, %d recycled, %d distinct values\n", explored, recycled, len(evs))
 			}
 			if svg != "" {
 				fmt.Fprintf(w, "cwnd trajectories -> %s\n", svg)
@@ -132,7 +194,7 @@ time.`,
 	addConfigFlag(cmd, &path)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON (times in µs)")
 	cmd.Flags().IntVar(&senders, "senders", 8, "incast degree N")
-	cmd.Flags().StringVar(&variant, "variant", "nscc", "congestion control: nscc (S1, UEC NSCC) or smartt (S0)")
+	cmd.Flags().StringVar(&variant, "variant", "nscc", "congestion control: nscc (S1, UEC NSCC), smartt (S0), or uet_cc (the configuration's window controller and load balancer in one engine, which also chooses every packet's entropy)")
 	cmd.Flags().StringVar(&size, "size", "8MiB", "message per sender: bytes, or a number with KiB, MiB, GiB, KB, MB, GB")
 	cmd.Flags().Uint64Var(&seed, "seed", 1, "seed of the RED marking and switch arbitration draws")
 	cmd.Flags().StringVar(&svg, "svg", "", "write every sender's cwnd over time to this SVG file (atomically)")
@@ -193,4 +255,12 @@ type scenarioOut struct {
 	Trims          int64   `json:"trims"`
 	Marks          int64   `json:"marks"`
 	SVG            string  `json:"svg,omitempty"`
+	// Entropies is uet_cc's (its load balancer's) account of the sends.
+	Entropies *entropyOut `json:"entropies,omitempty"`
+}
+
+type entropyOut struct {
+	Explored int64 `json:"explored"`
+	Recycled int64 `json:"recycled"`
+	Distinct int   `json:"distinct"`
 }

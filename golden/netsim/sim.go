@@ -18,10 +18,11 @@ type Controller interface {
 // packet is one data packet in flight, or its trimmed header.
 type packet struct {
 	sender  int
-	size    int   // message bytes carried (the original size once trimmed)
-	sentPs  int64 // start of serialisation at the sender (of this copy)
-	ecn     bool  // marked at the egress dequeue
-	trimmed bool  // only the header is left
+	size    int    // message bytes carried (the original size once trimmed)
+	sentPs  int64  // start of serialisation at the sender (of this copy)
+	ecn     bool   // marked at the egress dequeue
+	trimmed bool   // only the header is left
+	ev      uint32 // entropy an Engine chose for this copy
 }
 
 // evKind is what happens; at one instant, events run in this order. An
@@ -283,6 +284,13 @@ func (s *sim) trySend(snd *sender) {
 	snd.inFlight += int64(size)
 	snd.stats.Packets++
 	p := &packet{sender: int(snd.conn), size: size, sentPs: s.nowPs}
+	if e, ok := snd.ctrl.(Engine); ok {
+		ev, err := e.Send(snd.conn, uint32(size), uint64(s.nowPs/1000))
+		if err != nil && s.errStep == nil {
+			s.errStep = fmt.Errorf("netsim: sender %d: %w", snd.conn, err)
+		}
+		p.ev = ev
+	}
 	s.schedule(s.nowPs+s.tm.ser(size), evSenderDone, p)
 }
 
@@ -392,7 +400,15 @@ func (s *sim) feedbackIn(p *packet) {
 			snd.stats.DoneNs = float64(s.nowPs) / 1000
 		}
 	}
-	s.record(snd, s.step(snd, ev))
+	if e, ok := snd.ctrl.(Engine); ok {
+		r := e.StepEV(ev, p.ev)
+		if r.Error && s.errStep == nil {
+			s.errStep = fmt.Errorf("netsim: sender %d: engine rejected %+v", snd.conn, ev)
+		}
+		s.record(snd, r)
+	} else {
+		s.record(snd, s.step(snd, ev))
+	}
 	s.trySend(snd)
 }
 

@@ -3,6 +3,7 @@ package blockeq
 import (
 	"context"
 	"math/rand"
+	"reflect"
 	"testing"
 
 	"github.com/nicgen/nicgen/blocks"
@@ -10,6 +11,7 @@ import (
 	"github.com/nicgen/nicgen/blocks/reps"
 	"github.com/nicgen/nicgen/blocks/smartt"
 	"github.com/nicgen/nicgen/blocks/uet"
+	"github.com/nicgen/nicgen/golden/netsim"
 	guet "github.com/nicgen/nicgen/golden/uet"
 	"github.com/nicgen/nicgen/hdlgen"
 	harness "github.com/nicgen/nicgen/verilator-harness"
@@ -69,7 +71,7 @@ func TestUETCCNICLoop(t *testing.T) {
 	p := uet.DefaultParams() // the equivalence's model, from the cache
 	m, err := uet.Block(p)
 	model, hd := build(t, m, err)
-	rtl, err := NewRTLStepper(model, hd, uet.EventFields, uet.ResultFields)
+	rtl, err := newUETRTL(model, hd)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +85,6 @@ func TestUETCCNICLoop(t *testing.T) {
 		sent uint64
 	}
 	const conns = 16
-	out := make([]uint64, len(uet.ResultFields))
 	may := make([]bool, conns)
 	flights := make([][]pkt, conns)
 	rng := rand.New(rand.NewSource(11))
@@ -91,9 +92,7 @@ func TestUETCCNICLoop(t *testing.T) {
 	var n, blocked, qa, explored, recycled, frozen, sends int
 	step := func(e guet.Event) guet.Result {
 		want := ref.Step(e)
-		rtl.Step([]uint64{uint64(e.Conn), uint64(e.Kind), uint64(e.Size), hdlBit(e.ECN), uint64(e.RTT), uint64(e.EV), e.Now}, out)
-		got := guet.Result{Conn: uint32(out[0]), Kind: guet.Kind(out[1]), EV: uint32(out[2]), Explored: out[3] == 1, Frozen: out[4] == 1,
-			Cwnd: uint32(out[5]), Case: uint8(out[6]), QA: out[7] == 1, Fast: out[8] == 1, Inflight: uint32(out[9]), MaySend: out[10] == 1, Error: out[11] == 1}
+		got := rtl.Step(e)
 		if got != want {
 			t.Fatalf("event %d %+v: RTL %+v, golden %+v", n, e, got, want)
 		}
@@ -148,11 +147,91 @@ func TestUETCCNICLoop(t *testing.T) {
 	}
 }
 
+// uetRTL is the Verilated uet_cc (reps as its load balancer) behind
+// golden/uet's events and results.
+type uetRTL struct {
+	s   *RTLStepper
+	out []uint64
+}
+
+func newUETRTL(m *harness.Model, hd harness.Design) (*uetRTL, error) {
+	s, err := NewRTLStepper(m, hd, uet.EventFields, uet.ResultFields)
+	return &uetRTL{s: s, out: make([]uint64, len(uet.ResultFields))}, err
+}
+
+func (u *uetRTL) Step(e guet.Event) guet.Result {
+	out := u.out
+	u.s.Step([]uint64{uint64(e.Conn), uint64(e.Kind), uint64(e.Size), hdlBit(e.ECN), uint64(e.RTT), uint64(e.EV), e.Now}, out)
+	return guet.Result{Conn: uint32(out[0]), Kind: guet.Kind(out[1]), EV: uint32(out[2]), Explored: out[3] == 1, Frozen: out[4] == 1,
+		Cwnd: uint32(out[5]), Case: uint8(out[6]), QA: out[7] == 1, Fast: out[8] == 1, Inflight: uint32(out[9]), MaySend: out[10] == 1, Error: out[11] == 1}
+}
+
 func hdlBit(b bool) uint64 {
 	if b {
 		return 1
 	}
 	return 0
+}
+
+// TestIncastUETRTLInTheLoop runs the 8:1 incast of 1 MiB messages with
+// uet_cc as every sender's engine (windows and entropies from one block),
+// once with the golden composition and once with the Verilated block (one
+// block, a connection per sender), and requires the identical run and the
+// same entropies.
+func TestIncastUETRTLInTheLoop(t *testing.T) {
+	p := uet.DefaultParams()
+	m, err := uet.Block(p)
+	model, hd := build(t, m, err)
+	gp := p.Golden()
+	cfg := netsim.ConfigFor(gp.CC)
+	cfg.MessageBytes = 1 << 20
+	cfg.RecordCwnd = true
+	run := func(stepper func(i int) (netsim.UETStepper, error)) (*netsim.Result, []*netsim.UETEngine) {
+		ctrls := make([]netsim.Controller, cfg.Senders)
+		engines := make([]*netsim.UETEngine, cfg.Senders)
+		for i := range ctrls {
+			s, err := stepper(i)
+			if err != nil {
+				t.Fatal(err)
+			}
+			engines[i] = netsim.NewUETEngine(s)
+			ctrls[i] = engines[i]
+		}
+		res, err := netsim.Run(cfg, ctrls)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, e := range engines {
+			if e.Err() != nil {
+				t.Fatalf("sender %d: %v", i, e.Err())
+			}
+		}
+		return res, engines
+	}
+	// one block serves every sender (a connection each), so one golden
+	// model does too: the REPS LFSR's draws interleave in event order
+	ref, err := guet.NewModel(gp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, wantE := run(func(int) (netsim.UETStepper, error) { return ref, nil })
+	rtl, err := newUETRTL(model, hd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, gotE := run(func(int) (netsim.UETStepper, error) { return rtl, nil })
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("the RTL in the loop gives another run: completion %.0f vs %.0f ns, trims %d vs %d", got.CompletionNs, want.CompletionNs, got.Trims, want.Trims)
+	}
+	var explored, recycled int64
+	for i := range gotE {
+		if !reflect.DeepEqual(gotE[i].EVs, wantE[i].EVs) || gotE[i].Explored != wantE[i].Explored {
+			t.Fatalf("sender %d: the RTL's entropies differ from the golden composition's", i)
+		}
+		explored += gotE[i].Explored
+		recycled += gotE[i].Recycled
+	}
+	t.Logf("uet_cc in the loop: completion %.4f x ideal, %d trims, %d sends explored and %d recycled, identical to the golden run", got.Slowdown, got.Trims, explored, recycled)
 }
 
 // Each mutant fails: the window controller also runs on sends, and its

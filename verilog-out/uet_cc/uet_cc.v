@@ -4,8 +4,8 @@
  * Config: default (800 Gb/s, 4 KiB MTU, 8.6 us base RTT, 4096 connections, 250 MHz)
  *
  * parts: nscc as cc_*, reps as lb_*; may_send: bytes in flight < cwnd
- * pipeline: 21 datapath stages (stages 4..24), latency 26 cycles, same connection every 21 cycles
- * pipeline: the datapath's cuts end in stage 24 of 24
+ * pipeline: 22 datapath stages (stages 4..25), latency 27 cycles, same connection every 22 cycles
+ * pipeline: the datapath's cuts end in stage 25 of 25
  */
 
 `resetall
@@ -207,6 +207,10 @@ reg  s24_valid_reg;  // stage 24 holds an event
 reg  s24_valid_next;
 reg  [15:0] s24_conn_reg;  // stage 24 connection id
 reg  [15:0] s24_conn_next;
+reg  s25_valid_reg;  // stage 25 holds an event
+reg  s25_valid_next;
+reg  [15:0] s25_conn_reg;  // stage 25 connection id
+reg  [15:0] s25_conn_next;
 reg  hazard0_reg;  // the head's connection is in stages 1..2
 reg  hazard0_next;
 reg  hazard1_reg;  // the head's connection is in stages 3..4
@@ -227,7 +231,9 @@ reg  hazard8_reg;  // the head's connection is in stages 17..18
 reg  hazard8_next;
 reg  hazard9_reg;  // the head's connection is in stages 19..20
 reg  hazard9_next;
-reg  credits_out_reg;  // 26 events are issued and not yet taken: no credit left
+reg  hazard10_reg;  // the head's connection is in stages 21..21
+reg  hazard10_next;
+reg  credits_out_reg;  // 27 events are issued and not yet taken: no credit left
 reg  credits_out_next;
 reg  [2:0] s1_kind_reg;  // stage 1 event kind
 reg  [2:0] s1_kind_next;
@@ -303,72 +309,54 @@ reg  s23_error_reg;  // stage 23 copy of error
 wire s23_error_next;
 reg  s24_error_reg;  // stage 24 copy of error
 wire s24_error_next;
-reg  s2_cc_active_reg;  // stage 2 copy of cc_active
-wire s2_cc_active_next;
-reg  s3_cc_active_reg;  // stage 3 copy of cc_active
-wire s3_cc_active_next;
-reg  s4_cc_active_reg;  // stage 4 copy of cc_active
-wire s4_cc_active_next;
-reg  s5_cc_active_reg;  // stage 5 copy of cc_active
-wire s5_cc_active_next;
-reg  s6_cc_active_reg;  // stage 6 copy of cc_active
-wire s6_cc_active_next;
-reg  s7_cc_active_reg;  // stage 7 copy of cc_active
-wire s7_cc_active_next;
-reg  s8_cc_active_reg;  // stage 8 copy of cc_active
-wire s8_cc_active_next;
-reg  s9_cc_active_reg;  // stage 9 copy of cc_active
-wire s9_cc_active_next;
-reg  s10_cc_active_reg;  // stage 10 copy of cc_active
-wire s10_cc_active_next;
-reg  s11_cc_active_reg;  // stage 11 copy of cc_active
-wire s11_cc_active_next;
-reg  s12_cc_active_reg;  // stage 12 copy of cc_active
-wire s12_cc_active_next;
-reg  s13_cc_active_reg;  // stage 13 copy of cc_active
-wire s13_cc_active_next;
-reg  s14_cc_active_reg;  // stage 14 copy of cc_active
-wire s14_cc_active_next;
-reg  s15_cc_active_reg;  // stage 15 copy of cc_active
-wire s15_cc_active_next;
-reg  s16_cc_active_reg;  // stage 16 copy of cc_active
-wire s16_cc_active_next;
-reg  s17_cc_active_reg;  // stage 17 copy of cc_active
-wire s17_cc_active_next;
-reg  s18_cc_active_reg;  // stage 18 copy of cc_active
-wire s18_cc_active_next;
-reg  s19_cc_active_reg;  // stage 19 copy of cc_active
-wire s19_cc_active_next;
-reg  s20_cc_active_reg;  // stage 20 copy of cc_active
-wire s20_cc_active_next;
-reg  s21_cc_active_reg;  // stage 21 copy of cc_active
-wire s21_cc_active_next;
-reg  s22_cc_active_reg;  // stage 22 copy of cc_active
-wire s22_cc_active_next;
-reg  s23_cc_active_reg;  // stage 23 copy of cc_active
-wire s23_cc_active_next;
-reg  s24_cc_active_reg;  // stage 24 copy of cc_active
-wire s24_cc_active_next;
-reg  [15:0] s2_t_reg;  // stage 2 copy of t
-wire [15:0] s2_t_next;
-reg  [15:0] s3_t_reg;  // stage 3 copy of t
-wire [15:0] s3_t_next;
-reg  [15:0] s4_t_reg;  // stage 4 copy of t
-wire [15:0] s4_t_next;
+reg  s25_error_reg;  // stage 25 copy of error
+wire s25_error_next;
+reg  [21:0] s2_t_reg;  // stage 2 copy of t
+wire [21:0] s2_t_next;
+reg  [21:0] s3_t_reg;  // stage 3 copy of t
+wire [21:0] s3_t_next;
+reg  [21:0] s4_t_reg;  // stage 4 copy of t
+wire [21:0] s4_t_next;
+reg  [21:0] s2_t_2_reg;  // stage 2 copy of t
+wire [21:0] s2_t_2_next;
+reg  [21:0] s3_t_2_reg;  // stage 3 copy of t
+wire [21:0] s3_t_2_next;
+reg  [21:0] s4_t_2_reg;  // stage 4 copy of t
+wire [21:0] s4_t_2_next;
+reg  s2_inflight_is_send_reg;  // stage 2 copy of inflight_is_send
+wire s2_inflight_is_send_next;
+reg  s3_inflight_is_send_reg;  // stage 3 copy of inflight_is_send
+wire s3_inflight_is_send_next;
+reg  s4_inflight_is_send_reg;  // stage 4 copy of inflight_is_send
+wire s4_inflight_is_send_next;
+reg  s2_inflight_is_open_reg;  // stage 2 copy of inflight_is_open
+wire s2_inflight_is_open_next;
+reg  s3_inflight_is_open_reg;  // stage 3 copy of inflight_is_open
+wire s3_inflight_is_open_next;
+reg  s4_inflight_is_open_reg;  // stage 4 copy of inflight_is_open
+wire s4_inflight_is_open_next;
+reg  [20:0] s5_inflight_next_reg;  // stage 5 copy of inflight_next
+wire [20:0] s5_inflight_next_next;
+reg  [15:0] s2_t_3_reg;  // stage 2 copy of t
+wire [15:0] s2_t_3_next;
+reg  [15:0] s3_t_3_reg;  // stage 3 copy of t
+wire [15:0] s3_t_3_next;
+reg  [15:0] s4_t_3_reg;  // stage 4 copy of t
+wire [15:0] s4_t_3_next;
 reg  s5_qa_called_reg;  // stage 5 copy of qa_called
 wire s5_qa_called_next;
-reg  [15:0] s2_t_2_reg;  // stage 2 copy of t
-wire [15:0] s2_t_2_next;
-reg  [15:0] s3_t_2_reg;  // stage 3 copy of t
-wire [15:0] s3_t_2_next;
-reg  [15:0] s4_t_2_reg;  // stage 4 copy of t
-wire [15:0] s4_t_2_next;
-reg  s2_t_3_reg;  // stage 2 copy of t
-wire s2_t_3_next;
-reg  s3_t_3_reg;  // stage 3 copy of t
-wire s3_t_3_next;
-reg  s4_t_3_reg;  // stage 4 copy of t
-wire s4_t_3_next;
+reg  [15:0] s2_t_4_reg;  // stage 2 copy of t
+wire [15:0] s2_t_4_next;
+reg  [15:0] s3_t_4_reg;  // stage 3 copy of t
+wire [15:0] s3_t_4_next;
+reg  [15:0] s4_t_4_reg;  // stage 4 copy of t
+wire [15:0] s4_t_4_next;
+reg  s2_t_5_reg;  // stage 2 copy of t
+wire s2_t_5_next;
+reg  s3_t_5_reg;  // stage 3 copy of t
+wire s3_t_5_next;
+reg  s4_t_5_reg;  // stage 4 copy of t
+wire s4_t_5_next;
 reg  [14:0] s5_acked1_reg;  // stage 5 copy of acked1
 wire [14:0] s5_acked1_next;
 reg  [10:0] s2_qa_win_lo_reg;  // stage 2 copy of qa_win_lo
@@ -389,12 +377,12 @@ reg  s3_qa_win_wraps_reg;  // stage 3 copy of qa_win_wraps
 wire s3_qa_win_wraps_next;
 reg  s4_qa_win_wraps_reg;  // stage 4 copy of qa_win_wraps
 wire s4_qa_win_wraps_next;
-reg  s2_t_4_reg;  // stage 2 copy of t
-wire s2_t_4_next;
-reg  s3_t_4_reg;  // stage 3 copy of t
-wire s3_t_4_next;
-reg  s4_t_4_reg;  // stage 4 copy of t
-wire s4_t_4_next;
+reg  s2_t_6_reg;  // stage 2 copy of t
+wire s2_t_6_next;
+reg  s3_t_6_reg;  // stage 3 copy of t
+wire s3_t_6_next;
+reg  s4_t_6_reg;  // stage 4 copy of t
+wire s4_t_6_next;
 reg  s5_qa_fire_reg;  // stage 5 copy of qa_fire
 wire s5_qa_fire_next;
 reg  s5_qa_roll_reg;  // stage 5 copy of qa_roll
@@ -407,20 +395,20 @@ reg  [19:0] s7_qa_scaled_pp10_reg;  // stage 7 copy of qa_scaled_pp10
 wire [19:0] s7_qa_scaled_pp10_next;
 reg  [37:0] s8_qa_scaled_reg;  // stage 8 copy of qa_scaled
 wire [37:0] s8_qa_scaled_next;
-reg  s2_t_5_reg;  // stage 2 copy of t
-wire s2_t_5_next;
-reg  s3_t_5_reg;  // stage 3 copy of t
-wire s3_t_5_next;
-reg  s4_t_5_reg;  // stage 4 copy of t
-wire s4_t_5_next;
+reg  s2_t_7_reg;  // stage 2 copy of t
+wire s2_t_7_next;
+reg  s3_t_7_reg;  // stage 3 copy of t
+wire s3_t_7_next;
+reg  s4_t_7_reg;  // stage 4 copy of t
+wire s4_t_7_next;
 reg  s5_t_reg;  // stage 5 copy of t
 wire s5_t_next;
-reg  [24:0] s2_t_6_reg;  // stage 2 copy of t
-wire [24:0] s2_t_6_next;
-reg  [24:0] s3_t_6_reg;  // stage 3 copy of t
-wire [24:0] s3_t_6_next;
-reg  [24:0] s4_t_6_reg;  // stage 4 copy of t
-wire [24:0] s4_t_6_next;
+reg  [24:0] s2_t_8_reg;  // stage 2 copy of t
+wire [24:0] s2_t_8_next;
+reg  [24:0] s3_t_8_reg;  // stage 3 copy of t
+wire [24:0] s3_t_8_next;
+reg  [24:0] s4_t_8_reg;  // stage 4 copy of t
+wire [24:0] s4_t_8_next;
 reg  [23:0] s5_cur_cc_c_reg;  // stage 5 copy of cur_cc_c
 wire [23:0] s5_cur_cc_c_next;
 reg  [23:0] s5_c_loss_reg;  // stage 5 copy of c_loss
@@ -447,12 +435,12 @@ reg  [23:0] s8_t_reg;  // stage 8 copy of t
 wire [23:0] s8_t_next;
 reg  [23:0] s9_c_qa_reg;  // stage 9 copy of c_qa
 wire [23:0] s9_c_qa_next;
-reg  [15:0] s2_t_7_reg;  // stage 2 copy of t
-wire [15:0] s2_t_7_next;
-reg  [15:0] s3_t_7_reg;  // stage 3 copy of t
-wire [15:0] s3_t_7_next;
-reg  [15:0] s4_t_7_reg;  // stage 4 copy of t
-wire [15:0] s4_t_7_next;
+reg  [15:0] s2_t_9_reg;  // stage 2 copy of t
+wire [15:0] s2_t_9_next;
+reg  [15:0] s3_t_9_reg;  // stage 3 copy of t
+wire [15:0] s3_t_9_next;
+reg  [15:0] s4_t_9_reg;  // stage 4 copy of t
+wire [15:0] s4_t_9_next;
 reg  [14:0] s5_fi_count_sum_reg;  // stage 5 copy of fi_count_sum
 wire [14:0] s5_fi_count_sum_next;
 reg  [14:0] s6_fi_count_sum_reg;  // stage 6 copy of fi_count_sum
@@ -567,10 +555,6 @@ reg  [10:0] s8_recip_c_t_reg;  // stage 8 copy of recip_c_t
 wire [10:0] s8_recip_c_t_next;
 reg  [4:0] s2_recip_rtt_lead_reg;  // stage 2 copy of recip_rtt_lead
 wire [4:0] s2_recip_rtt_lead_next;
-reg  [9:0] s2_t_8_reg;  // stage 2 copy of t
-wire [9:0] s2_t_8_next;
-reg  [9:0] s2_t_9_reg;  // stage 2 copy of t
-wire [9:0] s2_t_9_next;
 reg  [9:0] s2_t_10_reg;  // stage 2 copy of t
 wire [9:0] s2_t_10_next;
 reg  [9:0] s2_t_11_reg;  // stage 2 copy of t
@@ -605,6 +589,10 @@ reg  [9:0] s2_t_25_reg;  // stage 2 copy of t
 wire [9:0] s2_t_25_next;
 reg  [9:0] s2_t_26_reg;  // stage 2 copy of t
 wire [9:0] s2_t_26_next;
+reg  [9:0] s2_t_27_reg;  // stage 2 copy of t
+wire [9:0] s2_t_27_next;
+reg  [9:0] s2_t_28_reg;  // stage 2 copy of t
+wire [9:0] s2_t_28_next;
 reg  [9:0] s3_recip_rtt_mantissa_reg;  // stage 3 copy of recip_rtt_mantissa
 wire [9:0] s3_recip_rtt_mantissa_next;
 reg  [10:0] s4_recip_rtt_recip_reg;  // stage 4 copy of recip_rtt_recip
@@ -625,8 +613,8 @@ reg  [17:0] s2_size_kmi_pp01_reg;  // stage 2 copy of size_kmi_pp01
 wire [17:0] s2_size_kmi_pp01_next;
 reg  [35:0] s3_size_kmi_reg;  // stage 3 copy of size_kmi
 wire [35:0] s3_size_kmi_next;
-reg  [28:0] s4_t_8_reg;  // stage 4 copy of t
-wire [28:0] s4_t_8_next;
+reg  [28:0] s4_t_10_reg;  // stage 4 copy of t
+wire [28:0] s4_t_10_next;
 reg  [28:0] s5_t_26_reg;  // stage 5 copy of t
 wire [28:0] s5_t_26_next;
 reg  [28:0] s6_t_2_reg;  // stage 6 copy of t
@@ -641,8 +629,8 @@ wire [28:0] s9_mi_base_prod_pp00_reg;  // stage 9 copy of mi_base_prod_pp00 (MUL
 reg  [28:0] s9_mi_base_prod_pp00_reg;  // stage 9 copy of mi_base_prod_pp00
 `endif
 wire [28:0] s9_mi_base_prod_pp00_next;
-reg  [28:0] s4_t_9_reg;  // stage 4 copy of t
-wire [28:0] s4_t_9_next;
+reg  [28:0] s4_t_11_reg;  // stage 4 copy of t
+wire [28:0] s4_t_11_next;
 reg  [28:0] s5_t_27_reg;  // stage 5 copy of t
 wire [28:0] s5_t_27_next;
 reg  [28:0] s6_t_3_reg;  // stage 6 copy of t
@@ -685,12 +673,12 @@ reg  [2:0] s11_t_reg;  // stage 11 copy of t
 wire [2:0] s11_t_next;
 reg  [35:0] s12_mi_base_reg;  // stage 12 copy of mi_base
 wire [35:0] s12_mi_base_next;
-reg  [35:0] s2_t_27_reg;  // stage 2 copy of t
-wire [35:0] s2_t_27_next;
-reg  [35:0] s3_t_8_reg;  // stage 3 copy of t
-wire [35:0] s3_t_8_next;
-reg  [35:0] s4_t_10_reg;  // stage 4 copy of t
-wire [35:0] s4_t_10_next;
+reg  [35:0] s2_t_29_reg;  // stage 2 copy of t
+wire [35:0] s2_t_29_next;
+reg  [35:0] s3_t_10_reg;  // stage 3 copy of t
+wire [35:0] s3_t_10_next;
+reg  [35:0] s4_t_12_reg;  // stage 4 copy of t
+wire [35:0] s4_t_12_next;
 reg  [35:0] s5_t_28_reg;  // stage 5 copy of t
 wire [35:0] s5_t_28_next;
 reg  [35:0] s6_t_6_reg;  // stage 6 copy of t
@@ -713,12 +701,12 @@ wire [35:0] s13_mi_num_pp00_reg;  // stage 13 copy of mi_num_pp00 (MULT18X18D ou
 reg  [35:0] s13_mi_num_pp00_reg;  // stage 13 copy of mi_num_pp00
 `endif
 wire [35:0] s13_mi_num_pp00_next;
-reg  [19:0] s2_t_28_reg;  // stage 2 copy of t
-wire [19:0] s2_t_28_next;
-reg  [19:0] s3_t_9_reg;  // stage 3 copy of t
-wire [19:0] s3_t_9_next;
-reg  [19:0] s4_t_11_reg;  // stage 4 copy of t
-wire [19:0] s4_t_11_next;
+reg  [19:0] s2_t_30_reg;  // stage 2 copy of t
+wire [19:0] s2_t_30_next;
+reg  [19:0] s3_t_11_reg;  // stage 3 copy of t
+wire [19:0] s3_t_11_next;
+reg  [19:0] s4_t_13_reg;  // stage 4 copy of t
+wire [19:0] s4_t_13_next;
 reg  [19:0] s5_t_29_reg;  // stage 5 copy of t
 wire [19:0] s5_t_29_next;
 reg  [19:0] s6_t_7_reg;  // stage 6 copy of t
@@ -741,12 +729,12 @@ wire [19:0] s13_mi_num_pp01_reg;  // stage 13 copy of mi_num_pp01 (MULT18X18D ou
 reg  [19:0] s13_mi_num_pp01_reg;  // stage 13 copy of mi_num_pp01
 `endif
 wire [19:0] s13_mi_num_pp01_next;
-reg  [35:0] s2_t_29_reg;  // stage 2 copy of t
-wire [35:0] s2_t_29_next;
-reg  [35:0] s3_t_10_reg;  // stage 3 copy of t
-wire [35:0] s3_t_10_next;
-reg  [35:0] s4_t_12_reg;  // stage 4 copy of t
-wire [35:0] s4_t_12_next;
+reg  [35:0] s2_t_31_reg;  // stage 2 copy of t
+wire [35:0] s2_t_31_next;
+reg  [35:0] s3_t_12_reg;  // stage 3 copy of t
+wire [35:0] s3_t_12_next;
+reg  [35:0] s4_t_14_reg;  // stage 4 copy of t
+wire [35:0] s4_t_14_next;
 reg  [35:0] s5_t_30_reg;  // stage 5 copy of t
 wire [35:0] s5_t_30_next;
 reg  [35:0] s6_t_8_reg;  // stage 6 copy of t
@@ -769,12 +757,12 @@ wire [35:0] s13_mi_num_pp10_reg;  // stage 13 copy of mi_num_pp10 (MULT18X18D ou
 reg  [35:0] s13_mi_num_pp10_reg;  // stage 13 copy of mi_num_pp10
 `endif
 wire [35:0] s13_mi_num_pp10_next;
-reg  [19:0] s2_t_30_reg;  // stage 2 copy of t
-wire [19:0] s2_t_30_next;
-reg  [19:0] s3_t_11_reg;  // stage 3 copy of t
-wire [19:0] s3_t_11_next;
-reg  [19:0] s4_t_13_reg;  // stage 4 copy of t
-wire [19:0] s4_t_13_next;
+reg  [19:0] s2_t_32_reg;  // stage 2 copy of t
+wire [19:0] s2_t_32_next;
+reg  [19:0] s3_t_13_reg;  // stage 3 copy of t
+wire [19:0] s3_t_13_next;
+reg  [19:0] s4_t_15_reg;  // stage 4 copy of t
+wire [19:0] s4_t_15_next;
 reg  [19:0] s5_t_31_reg;  // stage 5 copy of t
 wire [19:0] s5_t_31_next;
 reg  [19:0] s6_t_9_reg;  // stage 6 copy of t
@@ -909,10 +897,10 @@ reg  [12:0] s16_mi_raw_prod_pp30_reg;  // stage 16 copy of mi_raw_prod_pp30
 wire [12:0] s16_mi_raw_prod_pp30_next;
 reg  [66:0] s17_mi_raw_prod_reg;  // stage 17 copy of mi_raw_prod
 wire [66:0] s17_mi_raw_prod_next;
-reg  [1:0] s3_t_12_reg;  // stage 3 copy of t
-wire [1:0] s3_t_12_next;
-reg  [1:0] s4_t_14_reg;  // stage 4 copy of t
-wire [1:0] s4_t_14_next;
+reg  [1:0] s3_t_14_reg;  // stage 3 copy of t
+wire [1:0] s3_t_14_next;
+reg  [1:0] s4_t_16_reg;  // stage 4 copy of t
+wire [1:0] s4_t_16_next;
 reg  [1:0] s5_t_32_reg;  // stage 5 copy of t
 wire [1:0] s5_t_32_next;
 reg  [1:0] s6_t_14_reg;  // stage 6 copy of t
@@ -941,10 +929,10 @@ reg  [1:0] s17_t_reg;  // stage 17 copy of t
 wire [1:0] s17_t_next;
 reg  [62:0] s18_mi_raw_coarse_reg;  // stage 18 copy of mi_raw_coarse
 wire [62:0] s18_mi_raw_coarse_next;
-reg  [2:0] s3_t_13_reg;  // stage 3 copy of t
-wire [2:0] s3_t_13_next;
-reg  [2:0] s4_t_15_reg;  // stage 4 copy of t
-wire [2:0] s4_t_15_next;
+reg  [2:0] s3_t_15_reg;  // stage 3 copy of t
+wire [2:0] s3_t_15_next;
+reg  [2:0] s4_t_17_reg;  // stage 4 copy of t
+wire [2:0] s4_t_17_next;
 reg  [2:0] s5_t_33_reg;  // stage 5 copy of t
 wire [2:0] s5_t_33_next;
 reg  [2:0] s6_t_15_reg;  // stage 6 copy of t
@@ -1023,8 +1011,8 @@ reg  [14:0] s2_size_kfi_pp01_reg;  // stage 2 copy of size_kfi_pp01
 wire [14:0] s2_size_kfi_pp01_next;
 reg  [32:0] s3_size_kfi_reg;  // stage 3 copy of size_kfi
 wire [32:0] s3_size_kfi_next;
-reg  [28:0] s4_t_16_reg;  // stage 4 copy of t
-wire [28:0] s4_t_16_next;
+reg  [28:0] s4_t_18_reg;  // stage 4 copy of t
+wire [28:0] s4_t_18_next;
 reg  [28:0] s5_t_34_reg;  // stage 5 copy of t
 wire [28:0] s5_t_34_next;
 reg  [28:0] s6_t_16_reg;  // stage 6 copy of t
@@ -1039,8 +1027,8 @@ wire [28:0] s9_fi_c_prod_pp00_reg;  // stage 9 copy of fi_c_prod_pp00 (MULT18X18
 reg  [28:0] s9_fi_c_prod_pp00_reg;  // stage 9 copy of fi_c_prod_pp00
 `endif
 wire [28:0] s9_fi_c_prod_pp00_next;
-reg  [25:0] s4_t_17_reg;  // stage 4 copy of t
-wire [25:0] s4_t_17_next;
+reg  [25:0] s4_t_19_reg;  // stage 4 copy of t
+wire [25:0] s4_t_19_next;
 reg  [25:0] s5_t_35_reg;  // stage 5 copy of t
 wire [25:0] s5_t_35_next;
 reg  [25:0] s6_t_17_reg;  // stage 6 copy of t
@@ -1085,12 +1073,12 @@ reg  [32:0] s12_fi_c_reg;  // stage 12 copy of fi_c
 wire [32:0] s12_fi_c_next;
 reg  [23:0] s13_fi_inc_reg;  // stage 13 copy of fi_inc
 wire [23:0] s13_fi_inc_next;
-reg  [20:0] s2_t_31_reg;  // stage 2 copy of t
-wire [20:0] s2_t_31_next;
-reg  [20:0] s3_t_14_reg;  // stage 3 copy of t
-wire [20:0] s3_t_14_next;
-reg  [20:0] s4_t_18_reg;  // stage 4 copy of t
-wire [20:0] s4_t_18_next;
+reg  [20:0] s2_t_33_reg;  // stage 2 copy of t
+wire [20:0] s2_t_33_next;
+reg  [20:0] s3_t_16_reg;  // stage 3 copy of t
+wire [20:0] s3_t_16_next;
+reg  [20:0] s4_t_20_reg;  // stage 4 copy of t
+wire [20:0] s4_t_20_next;
 reg  [15:0] s5_avg_new_reg;  // stage 5 copy of avg_new
 wire [15:0] s5_avg_new_next;
 reg  [4:0] s6_recip_avg_lead_reg;  // stage 6 copy of recip_avg_lead
@@ -1283,12 +1271,12 @@ reg  [10:0] s3_nowq_reg;  // stage 3 copy of nowq
 wire [10:0] s3_nowq_next;
 reg  [10:0] s4_nowq_reg;  // stage 4 copy of nowq
 wire [10:0] s4_nowq_next;
-reg  s2_t_32_reg;  // stage 2 copy of t
-wire s2_t_32_next;
-reg  s3_t_15_reg;  // stage 3 copy of t
-wire s3_t_15_next;
-reg  s4_t_19_reg;  // stage 4 copy of t
-wire s4_t_19_next;
+reg  s2_t_34_reg;  // stage 2 copy of t
+wire s2_t_34_next;
+reg  s3_t_17_reg;  // stage 3 copy of t
+wire s3_t_17_next;
+reg  s4_t_21_reg;  // stage 4 copy of t
+wire s4_t_21_next;
 reg  s5_t_41_reg;  // stage 5 copy of t
 wire s5_t_41_next;
 reg  [23:0] s6_cur_cc_c_reg;  // stage 6 copy of cur_cc_c
@@ -1405,12 +1393,12 @@ reg  [23:0] s20_fi_inc_reg;  // stage 20 copy of fi_inc
 wire [23:0] s20_fi_inc_next;
 reg  [23:0] s21_incs_reg;  // stage 21 copy of incs
 wire [23:0] s21_incs_next;
-reg  [10:0] s2_t_33_reg;  // stage 2 copy of t
-wire [10:0] s2_t_33_next;
-reg  [10:0] s3_t_16_reg;  // stage 3 copy of t
-wire [10:0] s3_t_16_next;
-reg  [10:0] s4_t_20_reg;  // stage 4 copy of t
-wire [10:0] s4_t_20_next;
+reg  [10:0] s2_t_35_reg;  // stage 2 copy of t
+wire [10:0] s2_t_35_next;
+reg  [10:0] s3_t_18_reg;  // stage 3 copy of t
+wire [10:0] s3_t_18_next;
+reg  [10:0] s4_t_22_reg;  // stage 4 copy of t
+wire [10:0] s4_t_22_next;
 reg  s5_recv_over_reg;  // stage 5 copy of recv_over
 wire s5_recv_over_next;
 reg  s5_adj_due_reg;  // stage 5 copy of adj_due
@@ -1449,12 +1437,12 @@ reg  [20:0] s20_t_2_reg;  // stage 20 copy of t
 wire [20:0] s20_t_2_next;
 reg  [20:0] s21_t_reg;  // stage 21 copy of t
 wire [20:0] s21_t_next;
-reg  s2_t_34_reg;  // stage 2 copy of t
-wire s2_t_34_next;
-reg  s3_t_17_reg;  // stage 3 copy of t
-wire s3_t_17_next;
-reg  s4_t_21_reg;  // stage 4 copy of t
-wire s4_t_21_next;
+reg  s2_t_36_reg;  // stage 2 copy of t
+wire s2_t_36_next;
+reg  s3_t_19_reg;  // stage 3 copy of t
+wire s3_t_19_next;
+reg  s4_t_23_reg;  // stage 4 copy of t
+wire s4_t_23_next;
 reg  s5_t_43_reg;  // stage 5 copy of t
 wire s5_t_43_next;
 reg  s6_t_45_reg;  // stage 6 copy of t
@@ -1581,20 +1569,20 @@ reg  [24:0] s22_t_2_reg;  // stage 22 copy of t
 wire [24:0] s22_t_2_next;
 reg  [24:0] s23_core_c_reg;  // stage 23 copy of core_c
 wire [24:0] s23_core_c_next;
-reg  s2_t_35_reg;  // stage 2 copy of t
-wire s2_t_35_next;
-reg  s3_t_18_reg;  // stage 3 copy of t
-wire s3_t_18_next;
-reg  s4_t_22_reg;  // stage 4 copy of t
-wire s4_t_22_next;
+reg  s2_t_37_reg;  // stage 2 copy of t
+wire s2_t_37_next;
+reg  s3_t_20_reg;  // stage 3 copy of t
+wire s3_t_20_next;
+reg  s4_t_24_reg;  // stage 4 copy of t
+wire s4_t_24_next;
 reg  s5_t_44_reg;  // stage 5 copy of t
 wire s5_t_44_next;
-reg  s2_t_36_reg;  // stage 2 copy of t
-wire s2_t_36_next;
-reg  s3_t_19_reg;  // stage 3 copy of t
-wire s3_t_19_next;
-reg  s4_t_23_reg;  // stage 4 copy of t
-wire s4_t_23_next;
+reg  s2_t_38_reg;  // stage 2 copy of t
+wire s2_t_38_next;
+reg  s3_t_21_reg;  // stage 3 copy of t
+wire s3_t_21_next;
+reg  s4_t_25_reg;  // stage 4 copy of t
+wire s4_t_25_next;
 reg  s5_t_45_reg;  // stage 5 copy of t
 wire s5_t_45_next;
 reg  s6_qa_fired_nscc_reg;  // stage 6 copy of qa_fired_nscc
@@ -1683,12 +1671,12 @@ wire [31:0] u_freeze_nxt_exit;
 reg  [31:0] s5_exit_next_reg;  // stage 5 copy of exit_next
 wire [31:0] s5_exit_next_next;
 wire u_cbuf_hit;
-reg  s2_t_37_reg;  // stage 2 copy of t
-wire s2_t_37_next;
-reg  s3_t_20_reg;  // stage 3 copy of t
-wire s3_t_20_next;
-reg  s4_t_24_reg;  // stage 4 copy of t
-wire s4_t_24_next;
+reg  s2_t_39_reg;  // stage 2 copy of t
+wire s2_t_39_next;
+reg  s3_t_22_reg;  // stage 3 copy of t
+wire s3_t_22_next;
+reg  s4_t_26_reg;  // stage 4 copy of t
+wire s4_t_26_next;
 reg  s5_t_46_reg;  // stage 5 copy of t
 wire s5_t_46_next;
 reg  [135:0] s5_u_cbuf_cur_entries_reg;  // stage 5 copy of u_cbuf_cur_entries
@@ -1727,40 +1715,6 @@ wire [7:0] s6_nxt_head_next;
 wire [7:0] u_cbuf_nxt_num_valid;
 reg  [7:0] s6_nxt_num_valid_reg;  // stage 6 copy of nxt_num_valid
 wire [7:0] s6_nxt_num_valid_next;
-reg  s6_exploring_reg;  // stage 6 copy of exploring
-wire s6_exploring_next;
-reg  s6_t_46_reg;  // stage 6 copy of t
-wire s6_t_46_next;
-reg  [21:0] s2_t_38_reg;  // stage 2 copy of t
-wire [21:0] s2_t_38_next;
-reg  [21:0] s3_t_21_reg;  // stage 3 copy of t
-wire [21:0] s3_t_21_next;
-reg  [21:0] s4_t_25_reg;  // stage 4 copy of t
-wire [21:0] s4_t_25_next;
-reg  [21:0] s2_t_39_reg;  // stage 2 copy of t
-wire [21:0] s2_t_39_next;
-reg  [21:0] s3_t_22_reg;  // stage 3 copy of t
-wire [21:0] s3_t_22_next;
-reg  [21:0] s4_t_26_reg;  // stage 4 copy of t
-wire [21:0] s4_t_26_next;
-reg  s2_inflight_is_send_reg;  // stage 2 copy of inflight_is_send
-wire s2_inflight_is_send_next;
-reg  s3_inflight_is_send_reg;  // stage 3 copy of inflight_is_send
-wire s3_inflight_is_send_next;
-reg  s4_inflight_is_send_reg;  // stage 4 copy of inflight_is_send
-wire s4_inflight_is_send_next;
-reg  s2_inflight_is_open_reg;  // stage 2 copy of inflight_is_open
-wire s2_inflight_is_open_next;
-reg  s3_inflight_is_open_reg;  // stage 3 copy of inflight_is_open
-wire s3_inflight_is_open_next;
-reg  s4_inflight_is_open_reg;  // stage 4 copy of inflight_is_open
-wire s4_inflight_is_open_next;
-reg  [7:0] s6_t_47_reg;  // stage 6 copy of t
-wire [7:0] s6_t_47_next;
-reg  s6_frozen1_reg;  // stage 6 copy of frozen1
-wire s6_frozen1_next;
-reg  [31:0] s6_exit_next_reg;  // stage 6 copy of exit_next
-wire [31:0] s6_exit_next_next;
 reg  s2_t_40_reg;  // stage 2 copy of t
 wire s2_t_40_next;
 reg  s3_t_23_reg;  // stage 3 copy of t
@@ -1769,202 +1723,6 @@ reg  s4_t_27_reg;  // stage 4 copy of t
 wire s4_t_27_next;
 reg  s5_t_47_reg;  // stage 5 copy of t
 wire s5_t_47_next;
-reg  s6_t_48_reg;  // stage 6 copy of t
-wire s6_t_48_next;
-reg  [7:0] s5_cur_lb_explore_reg;  // stage 5 copy of cur_lb_explore
-wire [7:0] s5_cur_lb_explore_next;
-reg  [7:0] s6_cur_lb_explore_reg;  // stage 6 copy of cur_lb_explore
-wire [7:0] s6_cur_lb_explore_next;
-reg  s5_cur_lb_frozen_reg;  // stage 5 copy of cur_lb_frozen
-wire s5_cur_lb_frozen_next;
-reg  s6_cur_lb_frozen_reg;  // stage 6 copy of cur_lb_frozen
-wire s6_cur_lb_frozen_next;
-reg  [31:0] s5_cur_lb_exit_freeze_reg;  // stage 5 copy of cur_lb_exit_freeze
-wire [31:0] s5_cur_lb_exit_freeze_next;
-reg  [31:0] s6_cur_lb_exit_freeze_reg;  // stage 6 copy of cur_lb_exit_freeze
-wire [31:0] s6_cur_lb_exit_freeze_next;
-reg  [7:0] s6_cur_lb_num_valid_reg;  // stage 6 copy of cur_lb_num_valid
-wire [7:0] s6_cur_lb_num_valid_next;
-reg  [7:0] s6_cur_lb_head_reg;  // stage 6 copy of cur_lb_head
-wire [7:0] s6_cur_lb_head_next;
-reg  s5_cur_lb_buf7_valid_reg;  // stage 5 copy of cur_lb_buf7_valid
-wire s5_cur_lb_buf7_valid_next;
-reg  s6_cur_lb_buf7_valid_reg;  // stage 6 copy of cur_lb_buf7_valid
-wire s6_cur_lb_buf7_valid_next;
-reg  [15:0] s5_cur_lb_buf7_ev_reg;  // stage 5 copy of cur_lb_buf7_ev
-wire [15:0] s5_cur_lb_buf7_ev_next;
-reg  [15:0] s6_cur_lb_buf7_ev_reg;  // stage 6 copy of cur_lb_buf7_ev
-wire [15:0] s6_cur_lb_buf7_ev_next;
-reg  s5_cur_lb_buf6_valid_reg;  // stage 5 copy of cur_lb_buf6_valid
-wire s5_cur_lb_buf6_valid_next;
-reg  s6_cur_lb_buf6_valid_reg;  // stage 6 copy of cur_lb_buf6_valid
-wire s6_cur_lb_buf6_valid_next;
-reg  [15:0] s5_cur_lb_buf6_ev_reg;  // stage 5 copy of cur_lb_buf6_ev
-wire [15:0] s5_cur_lb_buf6_ev_next;
-reg  [15:0] s6_cur_lb_buf6_ev_reg;  // stage 6 copy of cur_lb_buf6_ev
-wire [15:0] s6_cur_lb_buf6_ev_next;
-reg  s5_cur_lb_buf5_valid_reg;  // stage 5 copy of cur_lb_buf5_valid
-wire s5_cur_lb_buf5_valid_next;
-reg  s6_cur_lb_buf5_valid_reg;  // stage 6 copy of cur_lb_buf5_valid
-wire s6_cur_lb_buf5_valid_next;
-reg  [15:0] s5_cur_lb_buf5_ev_reg;  // stage 5 copy of cur_lb_buf5_ev
-wire [15:0] s5_cur_lb_buf5_ev_next;
-reg  [15:0] s6_cur_lb_buf5_ev_reg;  // stage 6 copy of cur_lb_buf5_ev
-wire [15:0] s6_cur_lb_buf5_ev_next;
-reg  s5_cur_lb_buf4_valid_reg;  // stage 5 copy of cur_lb_buf4_valid
-wire s5_cur_lb_buf4_valid_next;
-reg  s6_cur_lb_buf4_valid_reg;  // stage 6 copy of cur_lb_buf4_valid
-wire s6_cur_lb_buf4_valid_next;
-reg  [15:0] s5_cur_lb_buf4_ev_reg;  // stage 5 copy of cur_lb_buf4_ev
-wire [15:0] s5_cur_lb_buf4_ev_next;
-reg  [15:0] s6_cur_lb_buf4_ev_reg;  // stage 6 copy of cur_lb_buf4_ev
-wire [15:0] s6_cur_lb_buf4_ev_next;
-reg  s5_cur_lb_buf3_valid_reg;  // stage 5 copy of cur_lb_buf3_valid
-wire s5_cur_lb_buf3_valid_next;
-reg  s6_cur_lb_buf3_valid_reg;  // stage 6 copy of cur_lb_buf3_valid
-wire s6_cur_lb_buf3_valid_next;
-reg  [15:0] s5_cur_lb_buf3_ev_reg;  // stage 5 copy of cur_lb_buf3_ev
-wire [15:0] s5_cur_lb_buf3_ev_next;
-reg  [15:0] s6_cur_lb_buf3_ev_reg;  // stage 6 copy of cur_lb_buf3_ev
-wire [15:0] s6_cur_lb_buf3_ev_next;
-reg  s5_cur_lb_buf2_valid_reg;  // stage 5 copy of cur_lb_buf2_valid
-wire s5_cur_lb_buf2_valid_next;
-reg  s6_cur_lb_buf2_valid_reg;  // stage 6 copy of cur_lb_buf2_valid
-wire s6_cur_lb_buf2_valid_next;
-reg  [15:0] s5_cur_lb_buf2_ev_reg;  // stage 5 copy of cur_lb_buf2_ev
-wire [15:0] s5_cur_lb_buf2_ev_next;
-reg  [15:0] s6_cur_lb_buf2_ev_reg;  // stage 6 copy of cur_lb_buf2_ev
-wire [15:0] s6_cur_lb_buf2_ev_next;
-reg  s5_cur_lb_buf1_valid_reg;  // stage 5 copy of cur_lb_buf1_valid
-wire s5_cur_lb_buf1_valid_next;
-reg  s6_cur_lb_buf1_valid_reg;  // stage 6 copy of cur_lb_buf1_valid
-wire s6_cur_lb_buf1_valid_next;
-reg  [15:0] s5_cur_lb_buf1_ev_reg;  // stage 5 copy of cur_lb_buf1_ev
-wire [15:0] s5_cur_lb_buf1_ev_next;
-reg  [15:0] s6_cur_lb_buf1_ev_reg;  // stage 6 copy of cur_lb_buf1_ev
-wire [15:0] s6_cur_lb_buf1_ev_next;
-reg  s5_cur_lb_buf0_valid_reg;  // stage 5 copy of cur_lb_buf0_valid
-wire s5_cur_lb_buf0_valid_next;
-reg  s6_cur_lb_buf0_valid_reg;  // stage 6 copy of cur_lb_buf0_valid
-wire s6_cur_lb_buf0_valid_next;
-reg  [15:0] s5_cur_lb_buf0_ev_reg;  // stage 5 copy of cur_lb_buf0_ev
-wire [15:0] s5_cur_lb_buf0_ev_next;
-reg  [15:0] s6_cur_lb_buf0_ev_reg;  // stage 6 copy of cur_lb_buf0_ev
-wire [15:0] s6_cur_lb_buf0_ev_next;
-reg  [10:0] s5_nowq_reg;  // stage 5 copy of nowq
-wire [10:0] s5_nowq_next;
-reg  [10:0] s6_nowq_reg;  // stage 6 copy of nowq
-wire [10:0] s6_nowq_next;
-reg  [10:0] s7_nowq_reg;  // stage 7 copy of nowq
-wire [10:0] s7_nowq_next;
-reg  [10:0] s8_nowq_reg;  // stage 8 copy of nowq
-wire [10:0] s8_nowq_next;
-reg  [10:0] s9_nowq_reg;  // stage 9 copy of nowq
-wire [10:0] s9_nowq_next;
-reg  [10:0] s10_nowq_reg;  // stage 10 copy of nowq
-wire [10:0] s10_nowq_next;
-reg  [10:0] s5_cur_cc_last_adj_reg;  // stage 5 copy of cur_cc_last_adj
-wire [10:0] s5_cur_cc_last_adj_next;
-reg  [10:0] s6_cur_cc_last_adj_reg;  // stage 6 copy of cur_cc_last_adj
-wire [10:0] s6_cur_cc_last_adj_next;
-reg  [10:0] s7_cur_cc_last_adj_reg;  // stage 7 copy of cur_cc_last_adj
-wire [10:0] s7_cur_cc_last_adj_next;
-reg  [10:0] s8_cur_cc_last_adj_reg;  // stage 8 copy of cur_cc_last_adj
-wire [10:0] s8_cur_cc_last_adj_next;
-reg  [10:0] s9_cur_cc_last_adj_reg;  // stage 9 copy of cur_cc_last_adj
-wire [10:0] s9_cur_cc_last_adj_next;
-reg  [10:0] s10_cur_cc_last_adj_reg;  // stage 10 copy of cur_cc_last_adj
-wire [10:0] s10_cur_cc_last_adj_next;
-reg  [9:0] s5_recv_sum_reg;  // stage 5 copy of recv_sum
-wire [9:0] s5_recv_sum_next;
-reg  [9:0] s6_t_49_reg;  // stage 6 copy of t
-wire [9:0] s6_t_49_next;
-reg  [9:0] s7_t_25_reg;  // stage 7 copy of t
-wire [9:0] s7_t_25_next;
-reg  [9:0] s8_t_25_reg;  // stage 8 copy of t
-wire [9:0] s8_t_25_next;
-reg  [9:0] s9_t_20_reg;  // stage 9 copy of t
-wire [9:0] s9_t_20_next;
-reg  [9:0] s10_t_23_reg;  // stage 10 copy of t
-wire [9:0] s10_t_23_next;
-reg  [9:0] s5_cur_cc_recv_reg;  // stage 5 copy of cur_cc_recv
-wire [9:0] s5_cur_cc_recv_next;
-reg  [9:0] s6_cur_cc_recv_reg;  // stage 6 copy of cur_cc_recv
-wire [9:0] s6_cur_cc_recv_next;
-reg  [9:0] s7_cur_cc_recv_reg;  // stage 7 copy of cur_cc_recv
-wire [9:0] s7_cur_cc_recv_next;
-reg  [9:0] s8_cur_cc_recv_reg;  // stage 8 copy of cur_cc_recv
-wire [9:0] s8_cur_cc_recv_next;
-reg  [9:0] s9_cur_cc_recv_reg;  // stage 9 copy of cur_cc_recv
-wire [9:0] s9_cur_cc_recv_next;
-reg  [9:0] s10_cur_cc_recv_reg;  // stage 10 copy of cur_cc_recv
-wire [9:0] s10_cur_cc_recv_next;
-reg  s11_core_step_reg;  // stage 11 copy of core_step
-wire s11_core_step_next;
-reg  s12_core_step_reg;  // stage 12 copy of core_step
-wire s12_core_step_next;
-reg  s13_core_step_reg;  // stage 13 copy of core_step
-wire s13_core_step_next;
-reg  s14_core_step_reg;  // stage 14 copy of core_step
-wire s14_core_step_next;
-reg  s15_core_step_reg;  // stage 15 copy of core_step
-wire s15_core_step_next;
-reg  s16_core_step_reg;  // stage 16 copy of core_step
-wire s16_core_step_next;
-reg  s17_core_step_reg;  // stage 17 copy of core_step
-wire s17_core_step_next;
-reg  s18_core_step_reg;  // stage 18 copy of core_step
-wire s18_core_step_next;
-reg  s19_core_step_reg;  // stage 19 copy of core_step
-wire s19_core_step_next;
-reg  s20_core_step_reg;  // stage 20 copy of core_step
-wire s20_core_step_next;
-reg  s21_core_step_reg;  // stage 21 copy of core_step
-wire s21_core_step_next;
-reg  s22_core_step_reg;  // stage 22 copy of core_step
-wire s22_core_step_next;
-reg  [19:0] s22_cur_cc_inc_reg;  // stage 22 copy of cur_cc_inc
-wire [19:0] s22_cur_cc_inc_next;
-reg  s11_qa_fired_nscc_reg;  // stage 11 copy of qa_fired_nscc
-wire s11_qa_fired_nscc_next;
-reg  s12_qa_fired_nscc_reg;  // stage 12 copy of qa_fired_nscc
-wire s12_qa_fired_nscc_next;
-reg  s13_qa_fired_nscc_reg;  // stage 13 copy of qa_fired_nscc
-wire s13_qa_fired_nscc_next;
-reg  s14_qa_fired_nscc_reg;  // stage 14 copy of qa_fired_nscc
-wire s14_qa_fired_nscc_next;
-reg  s15_qa_fired_nscc_reg;  // stage 15 copy of qa_fired_nscc
-wire s15_qa_fired_nscc_next;
-reg  s16_qa_fired_nscc_reg;  // stage 16 copy of qa_fired_nscc
-wire s16_qa_fired_nscc_next;
-reg  s17_qa_fired_nscc_reg;  // stage 17 copy of qa_fired_nscc
-wire s17_qa_fired_nscc_next;
-reg  s18_qa_fired_nscc_reg;  // stage 18 copy of qa_fired_nscc
-wire s18_qa_fired_nscc_next;
-reg  s19_qa_fired_nscc_reg;  // stage 19 copy of qa_fired_nscc
-wire s19_qa_fired_nscc_next;
-reg  s20_qa_fired_nscc_reg;  // stage 20 copy of qa_fired_nscc
-wire s20_qa_fired_nscc_next;
-reg  s21_qa_fired_nscc_reg;  // stage 21 copy of qa_fired_nscc
-wire s21_qa_fired_nscc_next;
-reg  s22_qa_fired_nscc_reg;  // stage 22 copy of qa_fired_nscc
-wire s22_qa_fired_nscc_next;
-reg  [10:0] s5_cur_cc_last_md_reg;  // stage 5 copy of cur_cc_last_md
-wire [10:0] s5_cur_cc_last_md_next;
-reg  [10:0] s6_cur_cc_last_md_reg;  // stage 6 copy of cur_cc_last_md
-wire [10:0] s6_cur_cc_last_md_next;
-reg  [10:0] s7_cur_cc_last_md_reg;  // stage 7 copy of cur_cc_last_md
-wire [10:0] s7_cur_cc_last_md_next;
-reg  [10:0] s8_cur_cc_last_md_reg;  // stage 8 copy of cur_cc_last_md
-wire [10:0] s8_cur_cc_last_md_next;
-reg  [10:0] s9_cur_cc_last_md_reg;  // stage 9 copy of cur_cc_last_md
-wire [10:0] s9_cur_cc_last_md_next;
-reg  [10:0] s10_cur_cc_last_md_reg;  // stage 10 copy of cur_cc_last_md
-wire [10:0] s10_cur_cc_last_md_next;
-reg  [15:0] s5_cur_cc_avg_rtt_reg;  // stage 5 copy of cur_cc_avg_rtt
-wire [15:0] s5_cur_cc_avg_rtt_next;
-reg  s10_cur_cc_increase_reg;  // stage 10 copy of cur_cc_increase
-wire s10_cur_cc_increase_next;
 reg  s2_t_41_reg;  // stage 2 copy of t
 wire s2_t_41_next;
 reg  s3_t_24_reg;  // stage 3 copy of t
@@ -1973,50 +1731,6 @@ reg  s4_t_28_reg;  // stage 4 copy of t
 wire s4_t_28_next;
 reg  s5_t_48_reg;  // stage 5 copy of t
 wire s5_t_48_next;
-reg  s2_t_42_reg;  // stage 2 copy of t
-wire s2_t_42_next;
-reg  s3_t_25_reg;  // stage 3 copy of t
-wire s3_t_25_next;
-reg  s4_t_29_reg;  // stage 4 copy of t
-wire s4_t_29_next;
-reg  s5_t_49_reg;  // stage 5 copy of t
-wire s5_t_49_next;
-reg  s5_t_50_reg;  // stage 5 copy of t
-wire s5_t_50_next;
-reg  s5_t_51_reg;  // stage 5 copy of t
-wire s5_t_51_next;
-reg  [10:0] s2_t_43_reg;  // stage 2 copy of t
-wire [10:0] s2_t_43_next;
-reg  [10:0] s3_t_26_reg;  // stage 3 copy of t
-wire [10:0] s3_t_26_next;
-reg  [10:0] s4_t_30_reg;  // stage 4 copy of t
-wire [10:0] s4_t_30_next;
-reg  [10:0] s5_t_52_reg;  // stage 5 copy of t
-wire [10:0] s5_t_52_next;
-reg  [10:0] s5_cur_cc_win_end_reg;  // stage 5 copy of cur_cc_win_end
-wire [10:0] s5_cur_cc_win_end_next;
-reg  [14:0] s5_cur_cc_count_reg;  // stage 5 copy of cur_cc_count
-wire [14:0] s5_cur_cc_count_next;
-reg  [14:0] s6_t_50_reg;  // stage 6 copy of t
-wire [14:0] s6_t_50_next;
-reg  [14:0] s7_t_26_reg;  // stage 7 copy of t
-wire [14:0] s7_t_26_next;
-reg  [14:0] s8_t_26_reg;  // stage 8 copy of t
-wire [14:0] s8_t_26_next;
-reg  [14:0] s9_t_21_reg;  // stage 9 copy of t
-wire [14:0] s9_t_21_next;
-reg  [14:0] s10_t_24_reg;  // stage 10 copy of t
-wire [14:0] s10_t_24_next;
-reg  [15:0] s2_t_44_reg;  // stage 2 copy of t
-wire [15:0] s2_t_44_next;
-reg  [15:0] s3_t_27_reg;  // stage 3 copy of t
-wire [15:0] s3_t_27_next;
-reg  [15:0] s4_t_31_reg;  // stage 4 copy of t
-wire [15:0] s4_t_31_next;
-reg  [14:0] s5_t_53_reg;  // stage 5 copy of t
-wire [14:0] s5_t_53_next;
-reg  [14:0] s5_ignore_left1_reg;  // stage 5 copy of ignore_left1
-wire [14:0] s5_ignore_left1_next;
 reg  s6_qa_used_nscc_reg;  // stage 6 copy of qa_used_nscc
 wire s6_qa_used_nscc_next;
 reg  s7_qa_used_nscc_reg;  // stage 7 copy of qa_used_nscc
@@ -2025,12 +1739,12 @@ reg  s8_qa_used_nscc_reg;  // stage 8 copy of qa_used_nscc
 wire s8_qa_used_nscc_next;
 reg  s9_qa_used_nscc_reg;  // stage 9 copy of qa_used_nscc
 wire s9_qa_used_nscc_next;
-reg  [23:0] s7_t_27_reg;  // stage 7 copy of t
-wire [23:0] s7_t_27_next;
-reg  [23:0] s8_t_27_reg;  // stage 8 copy of t
-wire [23:0] s8_t_27_next;
-reg  [23:0] s9_t_22_reg;  // stage 9 copy of t
-wire [23:0] s9_t_22_next;
+reg  [23:0] s7_t_25_reg;  // stage 7 copy of t
+wire [23:0] s7_t_25_next;
+reg  [23:0] s8_t_25_reg;  // stage 8 copy of t
+wire [23:0] s8_t_25_next;
+reg  [23:0] s9_t_20_reg;  // stage 9 copy of t
+wire [23:0] s9_t_20_next;
 reg  s11_ack_run_reg;  // stage 11 copy of ack_run
 wire s11_ack_run_next;
 reg  s12_ack_run_reg;  // stage 12 copy of ack_run
@@ -2143,170 +1857,508 @@ reg  [23:0] s23_c_loss_all_reg;  // stage 23 copy of c_loss_all
 wire [23:0] s23_c_loss_all_next;
 reg  [23:0] s24_c_loss_all_reg;  // stage 24 copy of c_loss_all
 wire [23:0] s24_c_loss_all_next;
-reg  [10:0] s11_t_18_reg;  // stage 11 copy of t
-wire [10:0] s11_t_18_next;
-reg  [10:0] s12_t_16_reg;  // stage 12 copy of t
-wire [10:0] s12_t_16_next;
-reg  [10:0] s13_t_11_reg;  // stage 13 copy of t
-wire [10:0] s13_t_11_next;
-reg  [10:0] s14_t_12_reg;  // stage 14 copy of t
-wire [10:0] s14_t_12_next;
-reg  [10:0] s15_t_12_reg;  // stage 15 copy of t
-wire [10:0] s15_t_12_next;
-reg  [10:0] s16_t_7_reg;  // stage 16 copy of t
-wire [10:0] s16_t_7_next;
-reg  [10:0] s17_t_7_reg;  // stage 17 copy of t
-wire [10:0] s17_t_7_next;
-reg  [10:0] s18_t_8_reg;  // stage 18 copy of t
-wire [10:0] s18_t_8_next;
-reg  [10:0] s19_t_7_reg;  // stage 19 copy of t
-wire [10:0] s19_t_7_next;
-reg  [10:0] s20_t_7_reg;  // stage 20 copy of t
-wire [10:0] s20_t_7_next;
-reg  [10:0] s21_t_6_reg;  // stage 21 copy of t
-wire [10:0] s21_t_6_next;
-reg  [10:0] s22_t_4_reg;  // stage 22 copy of t
-wire [10:0] s22_t_4_next;
-reg  [10:0] s23_t_2_reg;  // stage 23 copy of t
-wire [10:0] s23_t_2_next;
-reg  [10:0] s24_t_reg;  // stage 24 copy of t
-wire [10:0] s24_t_next;
-reg  [9:0] s11_t_19_reg;  // stage 11 copy of t
-wire [9:0] s11_t_19_next;
-reg  [9:0] s12_t_17_reg;  // stage 12 copy of t
-wire [9:0] s12_t_17_next;
-reg  [9:0] s13_t_12_reg;  // stage 13 copy of t
-wire [9:0] s13_t_12_next;
-reg  [9:0] s14_t_13_reg;  // stage 14 copy of t
-wire [9:0] s14_t_13_next;
-reg  [9:0] s15_t_13_reg;  // stage 15 copy of t
-wire [9:0] s15_t_13_next;
-reg  [9:0] s16_t_8_reg;  // stage 16 copy of t
-wire [9:0] s16_t_8_next;
-reg  [9:0] s17_t_8_reg;  // stage 17 copy of t
-wire [9:0] s17_t_8_next;
-reg  [9:0] s18_t_9_reg;  // stage 18 copy of t
-wire [9:0] s18_t_9_next;
-reg  [9:0] s19_t_8_reg;  // stage 19 copy of t
-wire [9:0] s19_t_8_next;
-reg  [9:0] s20_t_8_reg;  // stage 20 copy of t
-wire [9:0] s20_t_8_next;
-reg  [9:0] s21_t_7_reg;  // stage 21 copy of t
-wire [9:0] s21_t_7_next;
-reg  [9:0] s22_t_5_reg;  // stage 22 copy of t
-wire [9:0] s22_t_5_next;
-reg  [9:0] s23_t_3_reg;  // stage 23 copy of t
-wire [9:0] s23_t_3_next;
-reg  [9:0] s24_t_2_reg;  // stage 24 copy of t
-wire [9:0] s24_t_2_next;
-reg  [19:0] s23_t_4_reg;  // stage 23 copy of t
-wire [19:0] s23_t_4_next;
-reg  [19:0] s24_t_3_reg;  // stage 24 copy of t
-wire [19:0] s24_t_3_next;
-reg  [10:0] s11_t_20_reg;  // stage 11 copy of t
-wire [10:0] s11_t_20_next;
-reg  [10:0] s12_t_18_reg;  // stage 12 copy of t
-wire [10:0] s12_t_18_next;
-reg  [10:0] s13_t_13_reg;  // stage 13 copy of t
-wire [10:0] s13_t_13_next;
-reg  [10:0] s14_t_14_reg;  // stage 14 copy of t
-wire [10:0] s14_t_14_next;
-reg  [10:0] s15_t_14_reg;  // stage 15 copy of t
-wire [10:0] s15_t_14_next;
-reg  [10:0] s16_t_9_reg;  // stage 16 copy of t
-wire [10:0] s16_t_9_next;
-reg  [10:0] s17_t_9_reg;  // stage 17 copy of t
-wire [10:0] s17_t_9_next;
-reg  [10:0] s18_t_10_reg;  // stage 18 copy of t
-wire [10:0] s18_t_10_next;
-reg  [10:0] s19_t_9_reg;  // stage 19 copy of t
-wire [10:0] s19_t_9_next;
-reg  [10:0] s20_t_9_reg;  // stage 20 copy of t
-wire [10:0] s20_t_9_next;
-reg  [10:0] s21_t_8_reg;  // stage 21 copy of t
-wire [10:0] s21_t_8_next;
-reg  [10:0] s22_t_6_reg;  // stage 22 copy of t
-wire [10:0] s22_t_6_next;
-reg  [10:0] s23_t_5_reg;  // stage 23 copy of t
-wire [10:0] s23_t_5_next;
-reg  [10:0] s24_t_4_reg;  // stage 24 copy of t
-wire [10:0] s24_t_4_next;
-reg  [15:0] s6_t_51_reg;  // stage 6 copy of t
-wire [15:0] s6_t_51_next;
-reg  [15:0] s7_t_28_reg;  // stage 7 copy of t
-wire [15:0] s7_t_28_next;
-reg  [15:0] s8_t_28_reg;  // stage 8 copy of t
-wire [15:0] s8_t_28_next;
-reg  [15:0] s9_t_23_reg;  // stage 9 copy of t
-wire [15:0] s9_t_23_next;
-reg  [15:0] s10_t_25_reg;  // stage 10 copy of t
-wire [15:0] s10_t_25_next;
-reg  [15:0] s11_t_21_reg;  // stage 11 copy of t
-wire [15:0] s11_t_21_next;
-reg  [15:0] s12_t_19_reg;  // stage 12 copy of t
-wire [15:0] s12_t_19_next;
-reg  [15:0] s13_t_14_reg;  // stage 13 copy of t
-wire [15:0] s13_t_14_next;
-reg  [15:0] s14_t_15_reg;  // stage 14 copy of t
-wire [15:0] s14_t_15_next;
-reg  [15:0] s15_t_15_reg;  // stage 15 copy of t
-wire [15:0] s15_t_15_next;
-reg  [15:0] s16_t_10_reg;  // stage 16 copy of t
-wire [15:0] s16_t_10_next;
-reg  [15:0] s17_t_10_reg;  // stage 17 copy of t
-wire [15:0] s17_t_10_next;
-reg  [15:0] s18_t_11_reg;  // stage 18 copy of t
-wire [15:0] s18_t_11_next;
-reg  [15:0] s19_t_10_reg;  // stage 19 copy of t
-wire [15:0] s19_t_10_next;
-reg  [15:0] s20_t_10_reg;  // stage 20 copy of t
-wire [15:0] s20_t_10_next;
-reg  [15:0] s21_t_9_reg;  // stage 21 copy of t
-wire [15:0] s21_t_9_next;
-reg  [15:0] s22_t_7_reg;  // stage 22 copy of t
-wire [15:0] s22_t_7_next;
-reg  [15:0] s23_t_6_reg;  // stage 23 copy of t
-wire [15:0] s23_t_6_next;
-reg  [15:0] s24_t_5_reg;  // stage 24 copy of t
-wire [15:0] s24_t_5_next;
-reg  s11_t_22_reg;  // stage 11 copy of t
-wire s11_t_22_next;
-reg  s12_t_20_reg;  // stage 12 copy of t
-wire s12_t_20_next;
-reg  s13_t_15_reg;  // stage 13 copy of t
-wire s13_t_15_next;
-reg  s14_t_16_reg;  // stage 14 copy of t
-wire s14_t_16_next;
-reg  s15_t_16_reg;  // stage 15 copy of t
-wire s15_t_16_next;
-reg  s16_t_11_reg;  // stage 16 copy of t
-wire s16_t_11_next;
-reg  s17_t_11_reg;  // stage 17 copy of t
-wire s17_t_11_next;
-reg  s18_t_12_reg;  // stage 18 copy of t
-wire s18_t_12_next;
-reg  s19_t_11_reg;  // stage 19 copy of t
-wire s19_t_11_next;
-reg  s20_t_11_reg;  // stage 20 copy of t
-wire s20_t_11_next;
-reg  s21_t_10_reg;  // stage 21 copy of t
-wire s21_t_10_next;
-reg  s22_t_8_reg;  // stage 22 copy of t
-wire s22_t_8_next;
-reg  s23_t_7_reg;  // stage 23 copy of t
-wire s23_t_7_next;
-reg  s24_t_6_reg;  // stage 24 copy of t
-wire s24_t_6_next;
-reg  s6_t_52_reg;  // stage 6 copy of t
-wire s6_t_52_next;
-reg  s7_t_29_reg;  // stage 7 copy of t
-wire s7_t_29_next;
-reg  s8_t_29_reg;  // stage 8 copy of t
-wire s8_t_29_next;
-reg  s9_t_24_reg;  // stage 9 copy of t
-wire s9_t_24_next;
-reg  s10_t_26_reg;  // stage 10 copy of t
-wire s10_t_26_next;
+reg  s2_t_42_reg;  // stage 2 copy of t
+wire s2_t_42_next;
+reg  s3_t_25_reg;  // stage 3 copy of t
+wire s3_t_25_next;
+reg  s4_t_29_reg;  // stage 4 copy of t
+wire s4_t_29_next;
+reg  s5_t_49_reg;  // stage 5 copy of t
+wire s5_t_49_next;
+reg  s6_t_46_reg;  // stage 6 copy of t
+wire s6_t_46_next;
+reg  s7_t_26_reg;  // stage 7 copy of t
+wire s7_t_26_next;
+reg  s8_t_26_reg;  // stage 8 copy of t
+wire s8_t_26_next;
+reg  s9_t_21_reg;  // stage 9 copy of t
+wire s9_t_21_next;
+reg  s10_t_23_reg;  // stage 10 copy of t
+wire s10_t_23_next;
+reg  s11_t_18_reg;  // stage 11 copy of t
+wire s11_t_18_next;
+reg  s12_t_16_reg;  // stage 12 copy of t
+wire s12_t_16_next;
+reg  s13_t_11_reg;  // stage 13 copy of t
+wire s13_t_11_next;
+reg  s14_t_12_reg;  // stage 14 copy of t
+wire s14_t_12_next;
+reg  s15_t_12_reg;  // stage 15 copy of t
+wire s15_t_12_next;
+reg  s16_t_7_reg;  // stage 16 copy of t
+wire s16_t_7_next;
+reg  s17_t_7_reg;  // stage 17 copy of t
+wire s17_t_7_next;
+reg  s18_t_8_reg;  // stage 18 copy of t
+wire s18_t_8_next;
+reg  s19_t_7_reg;  // stage 19 copy of t
+wire s19_t_7_next;
+reg  s20_t_7_reg;  // stage 20 copy of t
+wire s20_t_7_next;
+reg  s21_t_6_reg;  // stage 21 copy of t
+wire s21_t_6_next;
+reg  s22_t_4_reg;  // stage 22 copy of t
+wire s22_t_4_next;
+reg  s23_t_2_reg;  // stage 23 copy of t
+wire s23_t_2_next;
+reg  s24_t_reg;  // stage 24 copy of t
+wire s24_t_next;
+reg  s5_inflight_is_send_reg;  // stage 5 copy of inflight_is_send
+wire s5_inflight_is_send_next;
+reg  s6_inflight_is_send_reg;  // stage 6 copy of inflight_is_send
+wire s6_inflight_is_send_next;
+reg  s7_inflight_is_send_reg;  // stage 7 copy of inflight_is_send
+wire s7_inflight_is_send_next;
+reg  s8_inflight_is_send_reg;  // stage 8 copy of inflight_is_send
+wire s8_inflight_is_send_next;
+reg  s9_inflight_is_send_reg;  // stage 9 copy of inflight_is_send
+wire s9_inflight_is_send_next;
+reg  s10_inflight_is_send_reg;  // stage 10 copy of inflight_is_send
+wire s10_inflight_is_send_next;
+reg  s11_inflight_is_send_reg;  // stage 11 copy of inflight_is_send
+wire s11_inflight_is_send_next;
+reg  s12_inflight_is_send_reg;  // stage 12 copy of inflight_is_send
+wire s12_inflight_is_send_next;
+reg  s13_inflight_is_send_reg;  // stage 13 copy of inflight_is_send
+wire s13_inflight_is_send_next;
+reg  s14_inflight_is_send_reg;  // stage 14 copy of inflight_is_send
+wire s14_inflight_is_send_next;
+reg  s15_inflight_is_send_reg;  // stage 15 copy of inflight_is_send
+wire s15_inflight_is_send_next;
+reg  s16_inflight_is_send_reg;  // stage 16 copy of inflight_is_send
+wire s16_inflight_is_send_next;
+reg  s17_inflight_is_send_reg;  // stage 17 copy of inflight_is_send
+wire s17_inflight_is_send_next;
+reg  s18_inflight_is_send_reg;  // stage 18 copy of inflight_is_send
+wire s18_inflight_is_send_next;
+reg  s19_inflight_is_send_reg;  // stage 19 copy of inflight_is_send
+wire s19_inflight_is_send_next;
+reg  s20_inflight_is_send_reg;  // stage 20 copy of inflight_is_send
+wire s20_inflight_is_send_next;
+reg  s21_inflight_is_send_reg;  // stage 21 copy of inflight_is_send
+wire s21_inflight_is_send_next;
+reg  s22_inflight_is_send_reg;  // stage 22 copy of inflight_is_send
+wire s22_inflight_is_send_next;
+reg  s23_inflight_is_send_reg;  // stage 23 copy of inflight_is_send
+wire s23_inflight_is_send_next;
+reg  s24_inflight_is_send_reg;  // stage 24 copy of inflight_is_send
+wire s24_inflight_is_send_next;
+reg  [20:0] s5_cwnd_held_reg;  // stage 5 copy of cwnd_held
+wire [20:0] s5_cwnd_held_next;
+reg  [20:0] s6_cwnd_held_reg;  // stage 6 copy of cwnd_held
+wire [20:0] s6_cwnd_held_next;
+reg  [20:0] s7_cwnd_held_reg;  // stage 7 copy of cwnd_held
+wire [20:0] s7_cwnd_held_next;
+reg  [20:0] s8_cwnd_held_reg;  // stage 8 copy of cwnd_held
+wire [20:0] s8_cwnd_held_next;
+reg  [20:0] s9_cwnd_held_reg;  // stage 9 copy of cwnd_held
+wire [20:0] s9_cwnd_held_next;
+reg  [20:0] s10_cwnd_held_reg;  // stage 10 copy of cwnd_held
+wire [20:0] s10_cwnd_held_next;
+reg  [20:0] s11_cwnd_held_reg;  // stage 11 copy of cwnd_held
+wire [20:0] s11_cwnd_held_next;
+reg  [20:0] s12_cwnd_held_reg;  // stage 12 copy of cwnd_held
+wire [20:0] s12_cwnd_held_next;
+reg  [20:0] s13_cwnd_held_reg;  // stage 13 copy of cwnd_held
+wire [20:0] s13_cwnd_held_next;
+reg  [20:0] s14_cwnd_held_reg;  // stage 14 copy of cwnd_held
+wire [20:0] s14_cwnd_held_next;
+reg  [20:0] s15_cwnd_held_reg;  // stage 15 copy of cwnd_held
+wire [20:0] s15_cwnd_held_next;
+reg  [20:0] s16_cwnd_held_reg;  // stage 16 copy of cwnd_held
+wire [20:0] s16_cwnd_held_next;
+reg  [20:0] s17_cwnd_held_reg;  // stage 17 copy of cwnd_held
+wire [20:0] s17_cwnd_held_next;
+reg  [20:0] s18_cwnd_held_reg;  // stage 18 copy of cwnd_held
+wire [20:0] s18_cwnd_held_next;
+reg  [20:0] s19_cwnd_held_reg;  // stage 19 copy of cwnd_held
+wire [20:0] s19_cwnd_held_next;
+reg  [20:0] s20_cwnd_held_reg;  // stage 20 copy of cwnd_held
+wire [20:0] s20_cwnd_held_next;
+reg  [20:0] s21_cwnd_held_reg;  // stage 21 copy of cwnd_held
+wire [20:0] s21_cwnd_held_next;
+reg  [20:0] s22_cwnd_held_reg;  // stage 22 copy of cwnd_held
+wire [20:0] s22_cwnd_held_next;
+reg  [20:0] s23_cwnd_held_reg;  // stage 23 copy of cwnd_held
+wire [20:0] s23_cwnd_held_next;
+reg  [20:0] s24_cwnd_held_reg;  // stage 24 copy of cwnd_held
+wire [20:0] s24_cwnd_held_next;
+reg  [20:0] s25_window_reg;  // stage 25 copy of window
+wire [20:0] s25_window_next;
+reg  s6_exploring_reg;  // stage 6 copy of exploring
+wire s6_exploring_next;
+reg  s6_t_47_reg;  // stage 6 copy of t
+wire s6_t_47_next;
+reg  [7:0] s6_t_48_reg;  // stage 6 copy of t
+wire [7:0] s6_t_48_next;
+reg  s6_frozen1_reg;  // stage 6 copy of frozen1
+wire s6_frozen1_next;
+reg  [31:0] s6_exit_next_reg;  // stage 6 copy of exit_next
+wire [31:0] s6_exit_next_next;
+reg  s2_t_43_reg;  // stage 2 copy of t
+wire s2_t_43_next;
+reg  s3_t_26_reg;  // stage 3 copy of t
+wire s3_t_26_next;
+reg  s4_t_30_reg;  // stage 4 copy of t
+wire s4_t_30_next;
+reg  s5_t_50_reg;  // stage 5 copy of t
+wire s5_t_50_next;
+reg  s6_t_49_reg;  // stage 6 copy of t
+wire s6_t_49_next;
+reg  [7:0] s5_cur_lb_explore_reg;  // stage 5 copy of cur_lb_explore
+wire [7:0] s5_cur_lb_explore_next;
+reg  [7:0] s6_cur_lb_explore_reg;  // stage 6 copy of cur_lb_explore
+wire [7:0] s6_cur_lb_explore_next;
+reg  s5_cur_lb_frozen_reg;  // stage 5 copy of cur_lb_frozen
+wire s5_cur_lb_frozen_next;
+reg  s6_cur_lb_frozen_reg;  // stage 6 copy of cur_lb_frozen
+wire s6_cur_lb_frozen_next;
+reg  [31:0] s5_cur_lb_exit_freeze_reg;  // stage 5 copy of cur_lb_exit_freeze
+wire [31:0] s5_cur_lb_exit_freeze_next;
+reg  [31:0] s6_cur_lb_exit_freeze_reg;  // stage 6 copy of cur_lb_exit_freeze
+wire [31:0] s6_cur_lb_exit_freeze_next;
+reg  [7:0] s6_cur_lb_num_valid_reg;  // stage 6 copy of cur_lb_num_valid
+wire [7:0] s6_cur_lb_num_valid_next;
+reg  [7:0] s6_cur_lb_head_reg;  // stage 6 copy of cur_lb_head
+wire [7:0] s6_cur_lb_head_next;
+reg  s5_cur_lb_buf7_valid_reg;  // stage 5 copy of cur_lb_buf7_valid
+wire s5_cur_lb_buf7_valid_next;
+reg  s6_cur_lb_buf7_valid_reg;  // stage 6 copy of cur_lb_buf7_valid
+wire s6_cur_lb_buf7_valid_next;
+reg  [15:0] s5_cur_lb_buf7_ev_reg;  // stage 5 copy of cur_lb_buf7_ev
+wire [15:0] s5_cur_lb_buf7_ev_next;
+reg  [15:0] s6_cur_lb_buf7_ev_reg;  // stage 6 copy of cur_lb_buf7_ev
+wire [15:0] s6_cur_lb_buf7_ev_next;
+reg  s5_cur_lb_buf6_valid_reg;  // stage 5 copy of cur_lb_buf6_valid
+wire s5_cur_lb_buf6_valid_next;
+reg  s6_cur_lb_buf6_valid_reg;  // stage 6 copy of cur_lb_buf6_valid
+wire s6_cur_lb_buf6_valid_next;
+reg  [15:0] s5_cur_lb_buf6_ev_reg;  // stage 5 copy of cur_lb_buf6_ev
+wire [15:0] s5_cur_lb_buf6_ev_next;
+reg  [15:0] s6_cur_lb_buf6_ev_reg;  // stage 6 copy of cur_lb_buf6_ev
+wire [15:0] s6_cur_lb_buf6_ev_next;
+reg  s5_cur_lb_buf5_valid_reg;  // stage 5 copy of cur_lb_buf5_valid
+wire s5_cur_lb_buf5_valid_next;
+reg  s6_cur_lb_buf5_valid_reg;  // stage 6 copy of cur_lb_buf5_valid
+wire s6_cur_lb_buf5_valid_next;
+reg  [15:0] s5_cur_lb_buf5_ev_reg;  // stage 5 copy of cur_lb_buf5_ev
+wire [15:0] s5_cur_lb_buf5_ev_next;
+reg  [15:0] s6_cur_lb_buf5_ev_reg;  // stage 6 copy of cur_lb_buf5_ev
+wire [15:0] s6_cur_lb_buf5_ev_next;
+reg  s5_cur_lb_buf4_valid_reg;  // stage 5 copy of cur_lb_buf4_valid
+wire s5_cur_lb_buf4_valid_next;
+reg  s6_cur_lb_buf4_valid_reg;  // stage 6 copy of cur_lb_buf4_valid
+wire s6_cur_lb_buf4_valid_next;
+reg  [15:0] s5_cur_lb_buf4_ev_reg;  // stage 5 copy of cur_lb_buf4_ev
+wire [15:0] s5_cur_lb_buf4_ev_next;
+reg  [15:0] s6_cur_lb_buf4_ev_reg;  // stage 6 copy of cur_lb_buf4_ev
+wire [15:0] s6_cur_lb_buf4_ev_next;
+reg  s5_cur_lb_buf3_valid_reg;  // stage 5 copy of cur_lb_buf3_valid
+wire s5_cur_lb_buf3_valid_next;
+reg  s6_cur_lb_buf3_valid_reg;  // stage 6 copy of cur_lb_buf3_valid
+wire s6_cur_lb_buf3_valid_next;
+reg  [15:0] s5_cur_lb_buf3_ev_reg;  // stage 5 copy of cur_lb_buf3_ev
+wire [15:0] s5_cur_lb_buf3_ev_next;
+reg  [15:0] s6_cur_lb_buf3_ev_reg;  // stage 6 copy of cur_lb_buf3_ev
+wire [15:0] s6_cur_lb_buf3_ev_next;
+reg  s5_cur_lb_buf2_valid_reg;  // stage 5 copy of cur_lb_buf2_valid
+wire s5_cur_lb_buf2_valid_next;
+reg  s6_cur_lb_buf2_valid_reg;  // stage 6 copy of cur_lb_buf2_valid
+wire s6_cur_lb_buf2_valid_next;
+reg  [15:0] s5_cur_lb_buf2_ev_reg;  // stage 5 copy of cur_lb_buf2_ev
+wire [15:0] s5_cur_lb_buf2_ev_next;
+reg  [15:0] s6_cur_lb_buf2_ev_reg;  // stage 6 copy of cur_lb_buf2_ev
+wire [15:0] s6_cur_lb_buf2_ev_next;
+reg  s5_cur_lb_buf1_valid_reg;  // stage 5 copy of cur_lb_buf1_valid
+wire s5_cur_lb_buf1_valid_next;
+reg  s6_cur_lb_buf1_valid_reg;  // stage 6 copy of cur_lb_buf1_valid
+wire s6_cur_lb_buf1_valid_next;
+reg  [15:0] s5_cur_lb_buf1_ev_reg;  // stage 5 copy of cur_lb_buf1_ev
+wire [15:0] s5_cur_lb_buf1_ev_next;
+reg  [15:0] s6_cur_lb_buf1_ev_reg;  // stage 6 copy of cur_lb_buf1_ev
+wire [15:0] s6_cur_lb_buf1_ev_next;
+reg  s5_cur_lb_buf0_valid_reg;  // stage 5 copy of cur_lb_buf0_valid
+wire s5_cur_lb_buf0_valid_next;
+reg  s6_cur_lb_buf0_valid_reg;  // stage 6 copy of cur_lb_buf0_valid
+wire s6_cur_lb_buf0_valid_next;
+reg  [15:0] s5_cur_lb_buf0_ev_reg;  // stage 5 copy of cur_lb_buf0_ev
+wire [15:0] s5_cur_lb_buf0_ev_next;
+reg  [15:0] s6_cur_lb_buf0_ev_reg;  // stage 6 copy of cur_lb_buf0_ev
+wire [15:0] s6_cur_lb_buf0_ev_next;
+reg  [10:0] s5_nowq_reg;  // stage 5 copy of nowq
+wire [10:0] s5_nowq_next;
+reg  [10:0] s6_nowq_reg;  // stage 6 copy of nowq
+wire [10:0] s6_nowq_next;
+reg  [10:0] s7_nowq_reg;  // stage 7 copy of nowq
+wire [10:0] s7_nowq_next;
+reg  [10:0] s8_nowq_reg;  // stage 8 copy of nowq
+wire [10:0] s8_nowq_next;
+reg  [10:0] s9_nowq_reg;  // stage 9 copy of nowq
+wire [10:0] s9_nowq_next;
+reg  [10:0] s10_nowq_reg;  // stage 10 copy of nowq
+wire [10:0] s10_nowq_next;
+reg  [10:0] s5_cur_cc_last_adj_reg;  // stage 5 copy of cur_cc_last_adj
+wire [10:0] s5_cur_cc_last_adj_next;
+reg  [10:0] s6_cur_cc_last_adj_reg;  // stage 6 copy of cur_cc_last_adj
+wire [10:0] s6_cur_cc_last_adj_next;
+reg  [10:0] s7_cur_cc_last_adj_reg;  // stage 7 copy of cur_cc_last_adj
+wire [10:0] s7_cur_cc_last_adj_next;
+reg  [10:0] s8_cur_cc_last_adj_reg;  // stage 8 copy of cur_cc_last_adj
+wire [10:0] s8_cur_cc_last_adj_next;
+reg  [10:0] s9_cur_cc_last_adj_reg;  // stage 9 copy of cur_cc_last_adj
+wire [10:0] s9_cur_cc_last_adj_next;
+reg  [10:0] s10_cur_cc_last_adj_reg;  // stage 10 copy of cur_cc_last_adj
+wire [10:0] s10_cur_cc_last_adj_next;
+reg  [9:0] s5_recv_sum_reg;  // stage 5 copy of recv_sum
+wire [9:0] s5_recv_sum_next;
+reg  [9:0] s6_t_50_reg;  // stage 6 copy of t
+wire [9:0] s6_t_50_next;
+reg  [9:0] s7_t_27_reg;  // stage 7 copy of t
+wire [9:0] s7_t_27_next;
+reg  [9:0] s8_t_27_reg;  // stage 8 copy of t
+wire [9:0] s8_t_27_next;
+reg  [9:0] s9_t_22_reg;  // stage 9 copy of t
+wire [9:0] s9_t_22_next;
+reg  [9:0] s10_t_24_reg;  // stage 10 copy of t
+wire [9:0] s10_t_24_next;
+reg  [9:0] s5_cur_cc_recv_reg;  // stage 5 copy of cur_cc_recv
+wire [9:0] s5_cur_cc_recv_next;
+reg  [9:0] s6_cur_cc_recv_reg;  // stage 6 copy of cur_cc_recv
+wire [9:0] s6_cur_cc_recv_next;
+reg  [9:0] s7_cur_cc_recv_reg;  // stage 7 copy of cur_cc_recv
+wire [9:0] s7_cur_cc_recv_next;
+reg  [9:0] s8_cur_cc_recv_reg;  // stage 8 copy of cur_cc_recv
+wire [9:0] s8_cur_cc_recv_next;
+reg  [9:0] s9_cur_cc_recv_reg;  // stage 9 copy of cur_cc_recv
+wire [9:0] s9_cur_cc_recv_next;
+reg  [9:0] s10_cur_cc_recv_reg;  // stage 10 copy of cur_cc_recv
+wire [9:0] s10_cur_cc_recv_next;
+reg  s11_core_step_reg;  // stage 11 copy of core_step
+wire s11_core_step_next;
+reg  s12_core_step_reg;  // stage 12 copy of core_step
+wire s12_core_step_next;
+reg  s13_core_step_reg;  // stage 13 copy of core_step
+wire s13_core_step_next;
+reg  s14_core_step_reg;  // stage 14 copy of core_step
+wire s14_core_step_next;
+reg  s15_core_step_reg;  // stage 15 copy of core_step
+wire s15_core_step_next;
+reg  s16_core_step_reg;  // stage 16 copy of core_step
+wire s16_core_step_next;
+reg  s17_core_step_reg;  // stage 17 copy of core_step
+wire s17_core_step_next;
+reg  s18_core_step_reg;  // stage 18 copy of core_step
+wire s18_core_step_next;
+reg  s19_core_step_reg;  // stage 19 copy of core_step
+wire s19_core_step_next;
+reg  s20_core_step_reg;  // stage 20 copy of core_step
+wire s20_core_step_next;
+reg  s21_core_step_reg;  // stage 21 copy of core_step
+wire s21_core_step_next;
+reg  s22_core_step_reg;  // stage 22 copy of core_step
+wire s22_core_step_next;
+reg  [19:0] s22_cur_cc_inc_reg;  // stage 22 copy of cur_cc_inc
+wire [19:0] s22_cur_cc_inc_next;
+reg  s11_qa_fired_nscc_reg;  // stage 11 copy of qa_fired_nscc
+wire s11_qa_fired_nscc_next;
+reg  s12_qa_fired_nscc_reg;  // stage 12 copy of qa_fired_nscc
+wire s12_qa_fired_nscc_next;
+reg  s13_qa_fired_nscc_reg;  // stage 13 copy of qa_fired_nscc
+wire s13_qa_fired_nscc_next;
+reg  s14_qa_fired_nscc_reg;  // stage 14 copy of qa_fired_nscc
+wire s14_qa_fired_nscc_next;
+reg  s15_qa_fired_nscc_reg;  // stage 15 copy of qa_fired_nscc
+wire s15_qa_fired_nscc_next;
+reg  s16_qa_fired_nscc_reg;  // stage 16 copy of qa_fired_nscc
+wire s16_qa_fired_nscc_next;
+reg  s17_qa_fired_nscc_reg;  // stage 17 copy of qa_fired_nscc
+wire s17_qa_fired_nscc_next;
+reg  s18_qa_fired_nscc_reg;  // stage 18 copy of qa_fired_nscc
+wire s18_qa_fired_nscc_next;
+reg  s19_qa_fired_nscc_reg;  // stage 19 copy of qa_fired_nscc
+wire s19_qa_fired_nscc_next;
+reg  s20_qa_fired_nscc_reg;  // stage 20 copy of qa_fired_nscc
+wire s20_qa_fired_nscc_next;
+reg  s21_qa_fired_nscc_reg;  // stage 21 copy of qa_fired_nscc
+wire s21_qa_fired_nscc_next;
+reg  s22_qa_fired_nscc_reg;  // stage 22 copy of qa_fired_nscc
+wire s22_qa_fired_nscc_next;
+reg  [10:0] s5_cur_cc_last_md_reg;  // stage 5 copy of cur_cc_last_md
+wire [10:0] s5_cur_cc_last_md_next;
+reg  [10:0] s6_cur_cc_last_md_reg;  // stage 6 copy of cur_cc_last_md
+wire [10:0] s6_cur_cc_last_md_next;
+reg  [10:0] s7_cur_cc_last_md_reg;  // stage 7 copy of cur_cc_last_md
+wire [10:0] s7_cur_cc_last_md_next;
+reg  [10:0] s8_cur_cc_last_md_reg;  // stage 8 copy of cur_cc_last_md
+wire [10:0] s8_cur_cc_last_md_next;
+reg  [10:0] s9_cur_cc_last_md_reg;  // stage 9 copy of cur_cc_last_md
+wire [10:0] s9_cur_cc_last_md_next;
+reg  [10:0] s10_cur_cc_last_md_reg;  // stage 10 copy of cur_cc_last_md
+wire [10:0] s10_cur_cc_last_md_next;
+reg  [15:0] s5_cur_cc_avg_rtt_reg;  // stage 5 copy of cur_cc_avg_rtt
+wire [15:0] s5_cur_cc_avg_rtt_next;
+reg  s10_cur_cc_increase_reg;  // stage 10 copy of cur_cc_increase
+wire s10_cur_cc_increase_next;
+reg  s5_t_51_reg;  // stage 5 copy of t
+wire s5_t_51_next;
+reg  s5_t_52_reg;  // stage 5 copy of t
+wire s5_t_52_next;
+reg  [10:0] s2_t_44_reg;  // stage 2 copy of t
+wire [10:0] s2_t_44_next;
+reg  [10:0] s3_t_27_reg;  // stage 3 copy of t
+wire [10:0] s3_t_27_next;
+reg  [10:0] s4_t_31_reg;  // stage 4 copy of t
+wire [10:0] s4_t_31_next;
+reg  [10:0] s5_t_53_reg;  // stage 5 copy of t
+wire [10:0] s5_t_53_next;
+reg  [10:0] s5_cur_cc_win_end_reg;  // stage 5 copy of cur_cc_win_end
+wire [10:0] s5_cur_cc_win_end_next;
+reg  [14:0] s5_cur_cc_count_reg;  // stage 5 copy of cur_cc_count
+wire [14:0] s5_cur_cc_count_next;
+reg  [14:0] s6_t_51_reg;  // stage 6 copy of t
+wire [14:0] s6_t_51_next;
+reg  [14:0] s7_t_28_reg;  // stage 7 copy of t
+wire [14:0] s7_t_28_next;
+reg  [14:0] s8_t_28_reg;  // stage 8 copy of t
+wire [14:0] s8_t_28_next;
+reg  [14:0] s9_t_23_reg;  // stage 9 copy of t
+wire [14:0] s9_t_23_next;
+reg  [14:0] s10_t_25_reg;  // stage 10 copy of t
+wire [14:0] s10_t_25_next;
+reg  [15:0] s2_t_45_reg;  // stage 2 copy of t
+wire [15:0] s2_t_45_next;
+reg  [15:0] s3_t_28_reg;  // stage 3 copy of t
+wire [15:0] s3_t_28_next;
+reg  [15:0] s4_t_32_reg;  // stage 4 copy of t
+wire [15:0] s4_t_32_next;
+reg  [14:0] s5_ignore_left1_reg;  // stage 5 copy of ignore_left1
+wire [14:0] s5_ignore_left1_next;
+reg  [10:0] s11_t_19_reg;  // stage 11 copy of t
+wire [10:0] s11_t_19_next;
+reg  [10:0] s12_t_17_reg;  // stage 12 copy of t
+wire [10:0] s12_t_17_next;
+reg  [10:0] s13_t_12_reg;  // stage 13 copy of t
+wire [10:0] s13_t_12_next;
+reg  [10:0] s14_t_13_reg;  // stage 14 copy of t
+wire [10:0] s14_t_13_next;
+reg  [10:0] s15_t_13_reg;  // stage 15 copy of t
+wire [10:0] s15_t_13_next;
+reg  [10:0] s16_t_8_reg;  // stage 16 copy of t
+wire [10:0] s16_t_8_next;
+reg  [10:0] s17_t_8_reg;  // stage 17 copy of t
+wire [10:0] s17_t_8_next;
+reg  [10:0] s18_t_9_reg;  // stage 18 copy of t
+wire [10:0] s18_t_9_next;
+reg  [10:0] s19_t_8_reg;  // stage 19 copy of t
+wire [10:0] s19_t_8_next;
+reg  [10:0] s20_t_8_reg;  // stage 20 copy of t
+wire [10:0] s20_t_8_next;
+reg  [10:0] s21_t_7_reg;  // stage 21 copy of t
+wire [10:0] s21_t_7_next;
+reg  [10:0] s22_t_5_reg;  // stage 22 copy of t
+wire [10:0] s22_t_5_next;
+reg  [10:0] s23_t_3_reg;  // stage 23 copy of t
+wire [10:0] s23_t_3_next;
+reg  [10:0] s24_t_2_reg;  // stage 24 copy of t
+wire [10:0] s24_t_2_next;
+reg  [9:0] s11_t_20_reg;  // stage 11 copy of t
+wire [9:0] s11_t_20_next;
+reg  [9:0] s12_t_18_reg;  // stage 12 copy of t
+wire [9:0] s12_t_18_next;
+reg  [9:0] s13_t_13_reg;  // stage 13 copy of t
+wire [9:0] s13_t_13_next;
+reg  [9:0] s14_t_14_reg;  // stage 14 copy of t
+wire [9:0] s14_t_14_next;
+reg  [9:0] s15_t_14_reg;  // stage 15 copy of t
+wire [9:0] s15_t_14_next;
+reg  [9:0] s16_t_9_reg;  // stage 16 copy of t
+wire [9:0] s16_t_9_next;
+reg  [9:0] s17_t_9_reg;  // stage 17 copy of t
+wire [9:0] s17_t_9_next;
+reg  [9:0] s18_t_10_reg;  // stage 18 copy of t
+wire [9:0] s18_t_10_next;
+reg  [9:0] s19_t_9_reg;  // stage 19 copy of t
+wire [9:0] s19_t_9_next;
+reg  [9:0] s20_t_9_reg;  // stage 20 copy of t
+wire [9:0] s20_t_9_next;
+reg  [9:0] s21_t_8_reg;  // stage 21 copy of t
+wire [9:0] s21_t_8_next;
+reg  [9:0] s22_t_6_reg;  // stage 22 copy of t
+wire [9:0] s22_t_6_next;
+reg  [9:0] s23_t_4_reg;  // stage 23 copy of t
+wire [9:0] s23_t_4_next;
+reg  [9:0] s24_t_3_reg;  // stage 24 copy of t
+wire [9:0] s24_t_3_next;
+reg  [19:0] s23_t_5_reg;  // stage 23 copy of t
+wire [19:0] s23_t_5_next;
+reg  [19:0] s24_t_4_reg;  // stage 24 copy of t
+wire [19:0] s24_t_4_next;
+reg  [10:0] s11_t_21_reg;  // stage 11 copy of t
+wire [10:0] s11_t_21_next;
+reg  [10:0] s12_t_19_reg;  // stage 12 copy of t
+wire [10:0] s12_t_19_next;
+reg  [10:0] s13_t_14_reg;  // stage 13 copy of t
+wire [10:0] s13_t_14_next;
+reg  [10:0] s14_t_15_reg;  // stage 14 copy of t
+wire [10:0] s14_t_15_next;
+reg  [10:0] s15_t_15_reg;  // stage 15 copy of t
+wire [10:0] s15_t_15_next;
+reg  [10:0] s16_t_10_reg;  // stage 16 copy of t
+wire [10:0] s16_t_10_next;
+reg  [10:0] s17_t_10_reg;  // stage 17 copy of t
+wire [10:0] s17_t_10_next;
+reg  [10:0] s18_t_11_reg;  // stage 18 copy of t
+wire [10:0] s18_t_11_next;
+reg  [10:0] s19_t_10_reg;  // stage 19 copy of t
+wire [10:0] s19_t_10_next;
+reg  [10:0] s20_t_10_reg;  // stage 20 copy of t
+wire [10:0] s20_t_10_next;
+reg  [10:0] s21_t_9_reg;  // stage 21 copy of t
+wire [10:0] s21_t_9_next;
+reg  [10:0] s22_t_7_reg;  // stage 22 copy of t
+wire [10:0] s22_t_7_next;
+reg  [10:0] s23_t_6_reg;  // stage 23 copy of t
+wire [10:0] s23_t_6_next;
+reg  [10:0] s24_t_5_reg;  // stage 24 copy of t
+wire [10:0] s24_t_5_next;
+reg  [15:0] s6_t_52_reg;  // stage 6 copy of t
+wire [15:0] s6_t_52_next;
+reg  [15:0] s7_t_29_reg;  // stage 7 copy of t
+wire [15:0] s7_t_29_next;
+reg  [15:0] s8_t_29_reg;  // stage 8 copy of t
+wire [15:0] s8_t_29_next;
+reg  [15:0] s9_t_24_reg;  // stage 9 copy of t
+wire [15:0] s9_t_24_next;
+reg  [15:0] s10_t_26_reg;  // stage 10 copy of t
+wire [15:0] s10_t_26_next;
+reg  [15:0] s11_t_22_reg;  // stage 11 copy of t
+wire [15:0] s11_t_22_next;
+reg  [15:0] s12_t_20_reg;  // stage 12 copy of t
+wire [15:0] s12_t_20_next;
+reg  [15:0] s13_t_15_reg;  // stage 13 copy of t
+wire [15:0] s13_t_15_next;
+reg  [15:0] s14_t_16_reg;  // stage 14 copy of t
+wire [15:0] s14_t_16_next;
+reg  [15:0] s15_t_16_reg;  // stage 15 copy of t
+wire [15:0] s15_t_16_next;
+reg  [15:0] s16_t_11_reg;  // stage 16 copy of t
+wire [15:0] s16_t_11_next;
+reg  [15:0] s17_t_11_reg;  // stage 17 copy of t
+wire [15:0] s17_t_11_next;
+reg  [15:0] s18_t_12_reg;  // stage 18 copy of t
+wire [15:0] s18_t_12_next;
+reg  [15:0] s19_t_11_reg;  // stage 19 copy of t
+wire [15:0] s19_t_11_next;
+reg  [15:0] s20_t_11_reg;  // stage 20 copy of t
+wire [15:0] s20_t_11_next;
+reg  [15:0] s21_t_10_reg;  // stage 21 copy of t
+wire [15:0] s21_t_10_next;
+reg  [15:0] s22_t_8_reg;  // stage 22 copy of t
+wire [15:0] s22_t_8_next;
+reg  [15:0] s23_t_7_reg;  // stage 23 copy of t
+wire [15:0] s23_t_7_next;
+reg  [15:0] s24_t_6_reg;  // stage 24 copy of t
+wire [15:0] s24_t_6_next;
 reg  s11_t_23_reg;  // stage 11 copy of t
 wire s11_t_23_next;
 reg  s12_t_21_reg;  // stage 12 copy of t
@@ -2335,82 +2387,82 @@ reg  s23_t_8_reg;  // stage 23 copy of t
 wire s23_t_8_next;
 reg  s24_t_7_reg;  // stage 24 copy of t
 wire s24_t_7_next;
-reg  [10:0] s6_t_53_reg;  // stage 6 copy of t
-wire [10:0] s6_t_53_next;
-reg  [10:0] s7_t_30_reg;  // stage 7 copy of t
-wire [10:0] s7_t_30_next;
-reg  [10:0] s8_t_30_reg;  // stage 8 copy of t
-wire [10:0] s8_t_30_next;
-reg  [10:0] s9_t_25_reg;  // stage 9 copy of t
-wire [10:0] s9_t_25_next;
-reg  [10:0] s10_t_27_reg;  // stage 10 copy of t
-wire [10:0] s10_t_27_next;
-reg  [10:0] s11_t_24_reg;  // stage 11 copy of t
-wire [10:0] s11_t_24_next;
-reg  [10:0] s12_t_22_reg;  // stage 12 copy of t
-wire [10:0] s12_t_22_next;
-reg  [10:0] s13_t_17_reg;  // stage 13 copy of t
-wire [10:0] s13_t_17_next;
-reg  [10:0] s14_t_18_reg;  // stage 14 copy of t
-wire [10:0] s14_t_18_next;
-reg  [10:0] s15_t_18_reg;  // stage 15 copy of t
-wire [10:0] s15_t_18_next;
-reg  [10:0] s16_t_13_reg;  // stage 16 copy of t
-wire [10:0] s16_t_13_next;
-reg  [10:0] s17_t_13_reg;  // stage 17 copy of t
-wire [10:0] s17_t_13_next;
-reg  [10:0] s18_t_14_reg;  // stage 18 copy of t
-wire [10:0] s18_t_14_next;
-reg  [10:0] s19_t_13_reg;  // stage 19 copy of t
-wire [10:0] s19_t_13_next;
-reg  [10:0] s20_t_13_reg;  // stage 20 copy of t
-wire [10:0] s20_t_13_next;
-reg  [10:0] s21_t_12_reg;  // stage 21 copy of t
-wire [10:0] s21_t_12_next;
-reg  [10:0] s22_t_10_reg;  // stage 22 copy of t
-wire [10:0] s22_t_10_next;
-reg  [10:0] s23_t_9_reg;  // stage 23 copy of t
-wire [10:0] s23_t_9_next;
-reg  [10:0] s24_t_8_reg;  // stage 24 copy of t
-wire [10:0] s24_t_8_next;
-reg  [14:0] s11_t_25_reg;  // stage 11 copy of t
-wire [14:0] s11_t_25_next;
-reg  [14:0] s12_t_23_reg;  // stage 12 copy of t
-wire [14:0] s12_t_23_next;
-reg  [14:0] s13_t_18_reg;  // stage 13 copy of t
-wire [14:0] s13_t_18_next;
-reg  [14:0] s14_t_19_reg;  // stage 14 copy of t
-wire [14:0] s14_t_19_next;
-reg  [14:0] s15_t_19_reg;  // stage 15 copy of t
-wire [14:0] s15_t_19_next;
-reg  [14:0] s16_t_14_reg;  // stage 16 copy of t
-wire [14:0] s16_t_14_next;
-reg  [14:0] s17_t_14_reg;  // stage 17 copy of t
-wire [14:0] s17_t_14_next;
-reg  [14:0] s18_t_15_reg;  // stage 18 copy of t
-wire [14:0] s18_t_15_next;
-reg  [14:0] s19_t_14_reg;  // stage 19 copy of t
-wire [14:0] s19_t_14_next;
-reg  [14:0] s20_t_14_reg;  // stage 20 copy of t
-wire [14:0] s20_t_14_next;
-reg  [14:0] s21_t_13_reg;  // stage 21 copy of t
-wire [14:0] s21_t_13_next;
-reg  [14:0] s22_t_11_reg;  // stage 22 copy of t
-wire [14:0] s22_t_11_next;
-reg  [14:0] s23_t_10_reg;  // stage 23 copy of t
-wire [14:0] s23_t_10_next;
-reg  [14:0] s24_t_9_reg;  // stage 24 copy of t
-wire [14:0] s24_t_9_next;
-reg  [14:0] s6_t_54_reg;  // stage 6 copy of t
-wire [14:0] s6_t_54_next;
-reg  [14:0] s7_t_31_reg;  // stage 7 copy of t
-wire [14:0] s7_t_31_next;
-reg  [14:0] s8_t_31_reg;  // stage 8 copy of t
-wire [14:0] s8_t_31_next;
-reg  [14:0] s9_t_26_reg;  // stage 9 copy of t
-wire [14:0] s9_t_26_next;
-reg  [14:0] s10_t_28_reg;  // stage 10 copy of t
-wire [14:0] s10_t_28_next;
+reg  s6_t_53_reg;  // stage 6 copy of t
+wire s6_t_53_next;
+reg  s7_t_30_reg;  // stage 7 copy of t
+wire s7_t_30_next;
+reg  s8_t_30_reg;  // stage 8 copy of t
+wire s8_t_30_next;
+reg  s9_t_25_reg;  // stage 9 copy of t
+wire s9_t_25_next;
+reg  s10_t_27_reg;  // stage 10 copy of t
+wire s10_t_27_next;
+reg  s11_t_24_reg;  // stage 11 copy of t
+wire s11_t_24_next;
+reg  s12_t_22_reg;  // stage 12 copy of t
+wire s12_t_22_next;
+reg  s13_t_17_reg;  // stage 13 copy of t
+wire s13_t_17_next;
+reg  s14_t_18_reg;  // stage 14 copy of t
+wire s14_t_18_next;
+reg  s15_t_18_reg;  // stage 15 copy of t
+wire s15_t_18_next;
+reg  s16_t_13_reg;  // stage 16 copy of t
+wire s16_t_13_next;
+reg  s17_t_13_reg;  // stage 17 copy of t
+wire s17_t_13_next;
+reg  s18_t_14_reg;  // stage 18 copy of t
+wire s18_t_14_next;
+reg  s19_t_13_reg;  // stage 19 copy of t
+wire s19_t_13_next;
+reg  s20_t_13_reg;  // stage 20 copy of t
+wire s20_t_13_next;
+reg  s21_t_12_reg;  // stage 21 copy of t
+wire s21_t_12_next;
+reg  s22_t_10_reg;  // stage 22 copy of t
+wire s22_t_10_next;
+reg  s23_t_9_reg;  // stage 23 copy of t
+wire s23_t_9_next;
+reg  s24_t_8_reg;  // stage 24 copy of t
+wire s24_t_8_next;
+reg  [10:0] s6_t_54_reg;  // stage 6 copy of t
+wire [10:0] s6_t_54_next;
+reg  [10:0] s7_t_31_reg;  // stage 7 copy of t
+wire [10:0] s7_t_31_next;
+reg  [10:0] s8_t_31_reg;  // stage 8 copy of t
+wire [10:0] s8_t_31_next;
+reg  [10:0] s9_t_26_reg;  // stage 9 copy of t
+wire [10:0] s9_t_26_next;
+reg  [10:0] s10_t_28_reg;  // stage 10 copy of t
+wire [10:0] s10_t_28_next;
+reg  [10:0] s11_t_25_reg;  // stage 11 copy of t
+wire [10:0] s11_t_25_next;
+reg  [10:0] s12_t_23_reg;  // stage 12 copy of t
+wire [10:0] s12_t_23_next;
+reg  [10:0] s13_t_18_reg;  // stage 13 copy of t
+wire [10:0] s13_t_18_next;
+reg  [10:0] s14_t_19_reg;  // stage 14 copy of t
+wire [10:0] s14_t_19_next;
+reg  [10:0] s15_t_19_reg;  // stage 15 copy of t
+wire [10:0] s15_t_19_next;
+reg  [10:0] s16_t_14_reg;  // stage 16 copy of t
+wire [10:0] s16_t_14_next;
+reg  [10:0] s17_t_14_reg;  // stage 17 copy of t
+wire [10:0] s17_t_14_next;
+reg  [10:0] s18_t_15_reg;  // stage 18 copy of t
+wire [10:0] s18_t_15_next;
+reg  [10:0] s19_t_14_reg;  // stage 19 copy of t
+wire [10:0] s19_t_14_next;
+reg  [10:0] s20_t_14_reg;  // stage 20 copy of t
+wire [10:0] s20_t_14_next;
+reg  [10:0] s21_t_13_reg;  // stage 21 copy of t
+wire [10:0] s21_t_13_next;
+reg  [10:0] s22_t_11_reg;  // stage 22 copy of t
+wire [10:0] s22_t_11_next;
+reg  [10:0] s23_t_10_reg;  // stage 23 copy of t
+wire [10:0] s23_t_10_next;
+reg  [10:0] s24_t_9_reg;  // stage 24 copy of t
+wire [10:0] s24_t_9_next;
 reg  [14:0] s11_t_26_reg;  // stage 11 copy of t
 wire [14:0] s11_t_26_next;
 reg  [14:0] s12_t_24_reg;  // stage 12 copy of t
@@ -2477,52 +2529,90 @@ reg  [14:0] s23_t_12_reg;  // stage 23 copy of t
 wire [14:0] s23_t_12_next;
 reg  [14:0] s24_t_11_reg;  // stage 24 copy of t
 wire [14:0] s24_t_11_next;
-reg  s2_t_45_reg;  // stage 2 copy of t
-wire s2_t_45_next;
-reg  s3_t_28_reg;  // stage 3 copy of t
-wire s3_t_28_next;
-reg  s4_t_32_reg;  // stage 4 copy of t
-wire s4_t_32_next;
-reg  s5_t_54_reg;  // stage 5 copy of t
-wire s5_t_54_next;
-reg  s6_t_56_reg;  // stage 6 copy of t
-wire s6_t_56_next;
-reg  s7_t_33_reg;  // stage 7 copy of t
-wire s7_t_33_next;
-reg  s8_t_33_reg;  // stage 8 copy of t
-wire s8_t_33_next;
-reg  s9_t_28_reg;  // stage 9 copy of t
-wire s9_t_28_next;
-reg  s10_t_30_reg;  // stage 10 copy of t
-wire s10_t_30_next;
-reg  s11_t_28_reg;  // stage 11 copy of t
-wire s11_t_28_next;
-reg  s12_t_26_reg;  // stage 12 copy of t
-wire s12_t_26_next;
-reg  s13_t_21_reg;  // stage 13 copy of t
-wire s13_t_21_next;
-reg  s14_t_22_reg;  // stage 14 copy of t
-wire s14_t_22_next;
-reg  s15_t_22_reg;  // stage 15 copy of t
-wire s15_t_22_next;
-reg  s16_t_17_reg;  // stage 16 copy of t
-wire s16_t_17_next;
-reg  s17_t_17_reg;  // stage 17 copy of t
-wire s17_t_17_next;
-reg  s18_t_18_reg;  // stage 18 copy of t
-wire s18_t_18_next;
-reg  s19_t_17_reg;  // stage 19 copy of t
-wire s19_t_17_next;
-reg  s20_t_17_reg;  // stage 20 copy of t
-wire s20_t_17_next;
-reg  s21_t_16_reg;  // stage 21 copy of t
-wire s21_t_16_next;
-reg  s22_t_14_reg;  // stage 22 copy of t
-wire s22_t_14_next;
-reg  s23_t_13_reg;  // stage 23 copy of t
-wire s23_t_13_next;
-reg  s24_t_12_reg;  // stage 24 copy of t
-wire s24_t_12_next;
+reg  [14:0] s6_t_56_reg;  // stage 6 copy of t
+wire [14:0] s6_t_56_next;
+reg  [14:0] s7_t_33_reg;  // stage 7 copy of t
+wire [14:0] s7_t_33_next;
+reg  [14:0] s8_t_33_reg;  // stage 8 copy of t
+wire [14:0] s8_t_33_next;
+reg  [14:0] s9_t_28_reg;  // stage 9 copy of t
+wire [14:0] s9_t_28_next;
+reg  [14:0] s10_t_30_reg;  // stage 10 copy of t
+wire [14:0] s10_t_30_next;
+reg  [14:0] s11_t_28_reg;  // stage 11 copy of t
+wire [14:0] s11_t_28_next;
+reg  [14:0] s12_t_26_reg;  // stage 12 copy of t
+wire [14:0] s12_t_26_next;
+reg  [14:0] s13_t_21_reg;  // stage 13 copy of t
+wire [14:0] s13_t_21_next;
+reg  [14:0] s14_t_22_reg;  // stage 14 copy of t
+wire [14:0] s14_t_22_next;
+reg  [14:0] s15_t_22_reg;  // stage 15 copy of t
+wire [14:0] s15_t_22_next;
+reg  [14:0] s16_t_17_reg;  // stage 16 copy of t
+wire [14:0] s16_t_17_next;
+reg  [14:0] s17_t_17_reg;  // stage 17 copy of t
+wire [14:0] s17_t_17_next;
+reg  [14:0] s18_t_18_reg;  // stage 18 copy of t
+wire [14:0] s18_t_18_next;
+reg  [14:0] s19_t_17_reg;  // stage 19 copy of t
+wire [14:0] s19_t_17_next;
+reg  [14:0] s20_t_17_reg;  // stage 20 copy of t
+wire [14:0] s20_t_17_next;
+reg  [14:0] s21_t_16_reg;  // stage 21 copy of t
+wire [14:0] s21_t_16_next;
+reg  [14:0] s22_t_14_reg;  // stage 22 copy of t
+wire [14:0] s22_t_14_next;
+reg  [14:0] s23_t_13_reg;  // stage 23 copy of t
+wire [14:0] s23_t_13_next;
+reg  [14:0] s24_t_12_reg;  // stage 24 copy of t
+wire [14:0] s24_t_12_next;
+reg  s2_cc_active_reg;  // stage 2 copy of cc_active
+wire s2_cc_active_next;
+reg  s3_cc_active_reg;  // stage 3 copy of cc_active
+wire s3_cc_active_next;
+reg  s4_cc_active_reg;  // stage 4 copy of cc_active
+wire s4_cc_active_next;
+reg  s5_cc_active_reg;  // stage 5 copy of cc_active
+wire s5_cc_active_next;
+reg  s6_cc_active_reg;  // stage 6 copy of cc_active
+wire s6_cc_active_next;
+reg  s7_cc_active_reg;  // stage 7 copy of cc_active
+wire s7_cc_active_next;
+reg  s8_cc_active_reg;  // stage 8 copy of cc_active
+wire s8_cc_active_next;
+reg  s9_cc_active_reg;  // stage 9 copy of cc_active
+wire s9_cc_active_next;
+reg  s10_cc_active_reg;  // stage 10 copy of cc_active
+wire s10_cc_active_next;
+reg  s11_cc_active_reg;  // stage 11 copy of cc_active
+wire s11_cc_active_next;
+reg  s12_cc_active_reg;  // stage 12 copy of cc_active
+wire s12_cc_active_next;
+reg  s13_cc_active_reg;  // stage 13 copy of cc_active
+wire s13_cc_active_next;
+reg  s14_cc_active_reg;  // stage 14 copy of cc_active
+wire s14_cc_active_next;
+reg  s15_cc_active_reg;  // stage 15 copy of cc_active
+wire s15_cc_active_next;
+reg  s16_cc_active_reg;  // stage 16 copy of cc_active
+wire s16_cc_active_next;
+reg  s17_cc_active_reg;  // stage 17 copy of cc_active
+wire s17_cc_active_next;
+reg  s18_cc_active_reg;  // stage 18 copy of cc_active
+wire s18_cc_active_next;
+reg  s19_cc_active_reg;  // stage 19 copy of cc_active
+wire s19_cc_active_next;
+reg  s20_cc_active_reg;  // stage 20 copy of cc_active
+wire s20_cc_active_next;
+reg  s21_cc_active_reg;  // stage 21 copy of cc_active
+wire s21_cc_active_next;
+reg  s22_cc_active_reg;  // stage 22 copy of cc_active
+wire s22_cc_active_next;
+reg  s23_cc_active_reg;  // stage 23 copy of cc_active
+wire s23_cc_active_next;
+reg  s24_cc_active_reg;  // stage 24 copy of cc_active
+wire s24_cc_active_next;
 reg  [10:0] s11_cur_cc_last_adj_reg;  // stage 11 copy of cur_cc_last_adj
 wire [10:0] s11_cur_cc_last_adj_next;
 reg  [10:0] s12_cur_cc_last_adj_reg;  // stage 12 copy of cur_cc_last_adj
@@ -2873,8 +2963,6 @@ reg  [14:0] s23_cur_cc_acked_reg;  // stage 23 copy of cur_cc_acked
 wire [14:0] s23_cur_cc_acked_next;
 reg  [14:0] s24_cur_cc_acked_reg;  // stage 24 copy of cur_cc_acked
 wire [14:0] s24_cur_cc_acked_next;
-reg  [20:0] s5_inflight_next_reg;  // stage 5 copy of inflight_next
-wire [20:0] s5_inflight_next_next;
 reg  [20:0] s6_inflight_next_reg;  // stage 6 copy of inflight_next
 wire [20:0] s6_inflight_next_next;
 reg  [20:0] s7_inflight_next_reg;  // stage 7 copy of inflight_next
@@ -3675,88 +3763,8 @@ reg  s3_t_29_reg;  // stage 3 copy of t
 wire s3_t_29_next;
 reg  s4_t_33_reg;  // stage 4 copy of t
 wire s4_t_33_next;
-reg  s5_t_55_reg;  // stage 5 copy of t
-wire s5_t_55_next;
-reg  s5_inflight_is_send_reg;  // stage 5 copy of inflight_is_send
-wire s5_inflight_is_send_next;
-reg  s6_inflight_is_send_reg;  // stage 6 copy of inflight_is_send
-wire s6_inflight_is_send_next;
-reg  s7_inflight_is_send_reg;  // stage 7 copy of inflight_is_send
-wire s7_inflight_is_send_next;
-reg  s8_inflight_is_send_reg;  // stage 8 copy of inflight_is_send
-wire s8_inflight_is_send_next;
-reg  s9_inflight_is_send_reg;  // stage 9 copy of inflight_is_send
-wire s9_inflight_is_send_next;
-reg  s10_inflight_is_send_reg;  // stage 10 copy of inflight_is_send
-wire s10_inflight_is_send_next;
-reg  s11_inflight_is_send_reg;  // stage 11 copy of inflight_is_send
-wire s11_inflight_is_send_next;
-reg  s12_inflight_is_send_reg;  // stage 12 copy of inflight_is_send
-wire s12_inflight_is_send_next;
-reg  s13_inflight_is_send_reg;  // stage 13 copy of inflight_is_send
-wire s13_inflight_is_send_next;
-reg  s14_inflight_is_send_reg;  // stage 14 copy of inflight_is_send
-wire s14_inflight_is_send_next;
-reg  s15_inflight_is_send_reg;  // stage 15 copy of inflight_is_send
-wire s15_inflight_is_send_next;
-reg  s16_inflight_is_send_reg;  // stage 16 copy of inflight_is_send
-wire s16_inflight_is_send_next;
-reg  s17_inflight_is_send_reg;  // stage 17 copy of inflight_is_send
-wire s17_inflight_is_send_next;
-reg  s18_inflight_is_send_reg;  // stage 18 copy of inflight_is_send
-wire s18_inflight_is_send_next;
-reg  s19_inflight_is_send_reg;  // stage 19 copy of inflight_is_send
-wire s19_inflight_is_send_next;
-reg  s20_inflight_is_send_reg;  // stage 20 copy of inflight_is_send
-wire s20_inflight_is_send_next;
-reg  s21_inflight_is_send_reg;  // stage 21 copy of inflight_is_send
-wire s21_inflight_is_send_next;
-reg  s22_inflight_is_send_reg;  // stage 22 copy of inflight_is_send
-wire s22_inflight_is_send_next;
-reg  s23_inflight_is_send_reg;  // stage 23 copy of inflight_is_send
-wire s23_inflight_is_send_next;
-reg  s24_inflight_is_send_reg;  // stage 24 copy of inflight_is_send
-wire s24_inflight_is_send_next;
-reg  [20:0] s5_cwnd_held_reg;  // stage 5 copy of cwnd_held
-wire [20:0] s5_cwnd_held_next;
-reg  [20:0] s6_cwnd_held_reg;  // stage 6 copy of cwnd_held
-wire [20:0] s6_cwnd_held_next;
-reg  [20:0] s7_cwnd_held_reg;  // stage 7 copy of cwnd_held
-wire [20:0] s7_cwnd_held_next;
-reg  [20:0] s8_cwnd_held_reg;  // stage 8 copy of cwnd_held
-wire [20:0] s8_cwnd_held_next;
-reg  [20:0] s9_cwnd_held_reg;  // stage 9 copy of cwnd_held
-wire [20:0] s9_cwnd_held_next;
-reg  [20:0] s10_cwnd_held_reg;  // stage 10 copy of cwnd_held
-wire [20:0] s10_cwnd_held_next;
-reg  [20:0] s11_cwnd_held_reg;  // stage 11 copy of cwnd_held
-wire [20:0] s11_cwnd_held_next;
-reg  [20:0] s12_cwnd_held_reg;  // stage 12 copy of cwnd_held
-wire [20:0] s12_cwnd_held_next;
-reg  [20:0] s13_cwnd_held_reg;  // stage 13 copy of cwnd_held
-wire [20:0] s13_cwnd_held_next;
-reg  [20:0] s14_cwnd_held_reg;  // stage 14 copy of cwnd_held
-wire [20:0] s14_cwnd_held_next;
-reg  [20:0] s15_cwnd_held_reg;  // stage 15 copy of cwnd_held
-wire [20:0] s15_cwnd_held_next;
-reg  [20:0] s16_cwnd_held_reg;  // stage 16 copy of cwnd_held
-wire [20:0] s16_cwnd_held_next;
-reg  [20:0] s17_cwnd_held_reg;  // stage 17 copy of cwnd_held
-wire [20:0] s17_cwnd_held_next;
-reg  [20:0] s18_cwnd_held_reg;  // stage 18 copy of cwnd_held
-wire [20:0] s18_cwnd_held_next;
-reg  [20:0] s19_cwnd_held_reg;  // stage 19 copy of cwnd_held
-wire [20:0] s19_cwnd_held_next;
-reg  [20:0] s20_cwnd_held_reg;  // stage 20 copy of cwnd_held
-wire [20:0] s20_cwnd_held_next;
-reg  [20:0] s21_cwnd_held_reg;  // stage 21 copy of cwnd_held
-wire [20:0] s21_cwnd_held_next;
-reg  [20:0] s22_cwnd_held_reg;  // stage 22 copy of cwnd_held
-wire [20:0] s22_cwnd_held_next;
-reg  [20:0] s23_cwnd_held_reg;  // stage 23 copy of cwnd_held
-wire [20:0] s23_cwnd_held_next;
-reg  [20:0] s24_cwnd_held_reg;  // stage 24 copy of cwnd_held
-wire [20:0] s24_cwnd_held_next;
+reg  s5_t_54_reg;  // stage 5 copy of t
+wire s5_t_54_next;
 reg  s2_ecn_reg;  // stage 2 copy of ecn
 wire s2_ecn_next;
 reg  s3_ecn_reg;  // stage 3 copy of ecn
@@ -3771,8 +3779,8 @@ reg  [2:0] s3_t_30_reg;  // stage 3 copy of t
 wire [2:0] s3_t_30_next;
 reg  [2:0] s4_t_34_reg;  // stage 4 copy of t
 wire [2:0] s4_t_34_next;
-reg  [2:0] s5_t_56_reg;  // stage 5 copy of t
-wire [2:0] s5_t_56_next;
+reg  [2:0] s5_t_55_reg;  // stage 5 copy of t
+wire [2:0] s5_t_55_next;
 reg  [2:0] s6_core_case_reg;  // stage 6 copy of core_case
 wire [2:0] s6_core_case_next;
 reg  [2:0] s7_core_case_reg;  // stage 7 copy of core_case
@@ -3793,6 +3801,10 @@ reg  [2:0] s9_t_50_reg;  // stage 9 copy of t
 wire [2:0] s9_t_50_next;
 reg  [2:0] s10_t_52_reg;  // stage 10 copy of t
 wire [2:0] s10_t_52_next;
+reg  [20:0] s25_inflight_next_reg;  // stage 25 copy of inflight_next
+wire [20:0] s25_inflight_next_next;
+reg  [363:0] s25_t_reg;  // stage 25 copy of t
+wire [363:0] s25_t_next;
 reg  snoop_s1_reg;  // the word written in this cycle is stage 1's
 reg  snoop_s1_next;
 reg  snoop_s2_reg;  // the word written in this cycle is stage 2's
@@ -3845,6 +3857,8 @@ reg  [2:0] s23_kind_reg;  // stage 23 copy of kind
 wire [2:0] s23_kind_next;
 reg  [2:0] s24_kind_reg;  // stage 24 copy of kind
 wire [2:0] s24_kind_next;
+reg  [2:0] s25_kind_reg;  // stage 25 copy of kind
+wire [2:0] s25_kind_next;
 reg  [15:0] s7_t_56_reg;  // stage 7 copy of t
 wire [15:0] s7_t_56_next;
 reg  [15:0] s8_t_56_reg;  // stage 8 copy of t
@@ -3881,6 +3895,8 @@ reg  [15:0] s23_t_35_reg;  // stage 23 copy of t
 wire [15:0] s23_t_35_next;
 reg  [15:0] s24_t_34_reg;  // stage 24 copy of t
 wire [15:0] s24_t_34_next;
+reg  [15:0] s25_t_2_reg;  // stage 25 copy of t
+wire [15:0] s25_t_2_next;
 reg  s7_explored_reg;  // stage 7 copy of explored
 wire s7_explored_next;
 reg  s8_explored_reg;  // stage 8 copy of explored
@@ -3917,6 +3933,8 @@ reg  s23_explored_reg;  // stage 23 copy of explored
 wire s23_explored_next;
 reg  s24_explored_reg;  // stage 24 copy of explored
 wire s24_explored_next;
+reg  s25_explored_reg;  // stage 25 copy of explored
+wire s25_explored_next;
 reg  s6_t_58_reg;  // stage 6 copy of t
 wire s6_t_58_next;
 reg  s7_t_57_reg;  // stage 7 copy of t
@@ -3955,6 +3973,8 @@ reg  s23_t_36_reg;  // stage 23 copy of t
 wire s23_t_36_next;
 reg  s24_t_35_reg;  // stage 24 copy of t
 wire s24_t_35_next;
+reg  s25_t_3_reg;  // stage 25 copy of t
+wire s25_t_3_next;
 reg  [2:0] s11_case_result_reg;  // stage 11 copy of case_result
 wire [2:0] s11_case_result_next;
 reg  [2:0] s12_case_result_reg;  // stage 12 copy of case_result
@@ -3983,6 +4003,8 @@ reg  [2:0] s23_case_result_reg;  // stage 23 copy of case_result
 wire [2:0] s23_case_result_next;
 reg  [2:0] s24_case_result_reg;  // stage 24 copy of case_result
 wire [2:0] s24_case_result_next;
+reg  [2:0] s25_case_result_reg;  // stage 25 copy of case_result
+wire [2:0] s25_case_result_next;
 reg  s6_t_59_reg;  // stage 6 copy of t
 wire s6_t_59_next;
 reg  s7_t_58_reg;  // stage 7 copy of t
@@ -4021,6 +4043,8 @@ reg  s23_t_37_reg;  // stage 23 copy of t
 wire s23_t_37_next;
 reg  s24_t_36_reg;  // stage 24 copy of t
 wire s24_t_36_next;
+reg  s25_t_4_reg;  // stage 25 copy of t
+wire s25_t_4_next;
 reg  s11_t_53_reg;  // stage 11 copy of t
 wire s11_t_53_next;
 reg  s12_t_51_reg;  // stage 12 copy of t
@@ -4049,6 +4073,8 @@ reg  s23_t_38_reg;  // stage 23 copy of t
 wire s23_t_38_next;
 reg  s24_t_37_reg;  // stage 24 copy of t
 wire s24_t_37_next;
+reg  s25_t_5_reg;  // stage 25 copy of t
+wire s25_t_5_next;
 reg  [4:0] out_rd_ptr_reg;  // result buffer head
 reg  [4:0] out_rd_ptr_next;
 reg  [4:0] out_wr_ptr_reg;  // result buffer next free entry
@@ -4679,6 +4705,30 @@ reg  out25_may_send_reg;  // result buffer entry 25 may_send
 reg  out25_may_send_next;
 reg  out25_error_reg;  // result buffer entry 25 error
 reg  out25_error_next;
+reg  [15:0] out26_conn_reg;  // result buffer entry 26 connection id
+reg  [15:0] out26_conn_next;
+reg  [2:0] out26_kind_reg;  // result buffer entry 26 kind
+reg  [2:0] out26_kind_next;
+reg  [15:0] out26_ev_reg;  // result buffer entry 26 ev
+reg  [15:0] out26_ev_next;
+reg  out26_explored_reg;  // result buffer entry 26 explored
+reg  out26_explored_next;
+reg  out26_frozen_reg;  // result buffer entry 26 frozen
+reg  out26_frozen_next;
+reg  [20:0] out26_cwnd_reg;  // result buffer entry 26 cwnd
+reg  [20:0] out26_cwnd_next;
+reg  [2:0] out26_case_reg;  // result buffer entry 26 case
+reg  [2:0] out26_case_next;
+reg  out26_qa_reg;  // result buffer entry 26 qa
+reg  out26_qa_next;
+reg  out26_fast_reg;  // result buffer entry 26 fast
+reg  out26_fast_next;
+reg  [20:0] out26_inflight_reg;  // result buffer entry 26 inflight
+reg  [20:0] out26_inflight_next;
+reg  out26_may_send_reg;  // result buffer entry 26 may_send
+reg  out26_may_send_next;
+reg  out26_error_reg;  // result buffer entry 26 error
+reg  out26_error_next;
 reg  [15:0] out_head_conn_reg;  // result buffer head connection id (the entry at out_rd_ptr)
 reg  [15:0] out_head_conn_next;
 reg  [2:0] out_head_kind_reg;  // result buffer head kind
@@ -4712,35 +4762,49 @@ reg  out_valid_next;
 wire _s2_error_next_0 = 3'd5 <= s1_kind_reg;
 wire _s2_error_next_1 = 16'd4096 <= s1_conn_reg;
 wire s1_error = _s2_error_next_0 | _s2_error_next_1;
+wire [21:0] _s2_t_next_0 = {8'd0, s1_size_reg};
+wire [21:0] _s2_t_2_next_0 = {8'd0, s1_size_reg};
 wire inflight_is_send = s1_kind_reg == 3'd1;
-wire cc_active = ~inflight_is_send;
-wire [14:0] _s2_t_next_0 = {1'd0, s1_size_reg};
-wire [14:0] _s2_t_next_1 = _s2_t_next_0 + 15'd63;
-wire [8:0] size_units = _s2_t_next_1[14:6];
-wire [15:0] _s2_t_next_2 = {7'd0, size_units};
+wire inflight_is_open = s1_kind_reg == 3'd0;
+wire [20:0] cur_inflight = s4_cur_reg[363:343];
+wire [21:0] _s5_inflight_next_next_0 = {1'd0, cur_inflight};
+wire [21:0] inflight_sum = _s5_inflight_next_next_0 + s4_t_reg;
+wire _s5_inflight_next_next_1 = 22'h1fffff < inflight_sum;
+wire [20:0] _s5_inflight_next_next_2 = inflight_sum[20:0];
+wire [20:0] inflight_added = _s5_inflight_next_next_1 ? 21'h1fffff : _s5_inflight_next_next_2;
+wire [21:0] _s5_inflight_next_next_3 = {1'd0, cur_inflight};
+wire [21:0] inflight_diff = _s5_inflight_next_next_3 - s4_t_2_reg;
+wire _s5_inflight_next_next_4 = inflight_diff[21];
+wire [20:0] _s5_inflight_next_next_5 = inflight_diff[20:0];
+wire [20:0] inflight_removed = _s5_inflight_next_next_4 ? 21'h0 : _s5_inflight_next_next_5;
+wire [20:0] _s5_inflight_next_next_6 = s4_inflight_is_send_reg ? inflight_added : inflight_removed;
+wire [20:0] inflight_next = s4_inflight_is_open_reg ? 21'h0 : _s5_inflight_next_next_6;
+wire [14:0] _s2_t_3_next_0 = {1'd0, s1_size_reg};
+wire [14:0] _s2_t_3_next_1 = _s2_t_3_next_0 + 15'd63;
+wire [8:0] size_units = _s2_t_3_next_1[14:6];
+wire [15:0] _s2_t_3_next_2 = {7'd0, size_units};
 wire [14:0] cur_cc_ignore_left = s4_cur_reg[53:39];
 wire [15:0] _s5_qa_called_next_0 = {1'd0, cur_cc_ignore_left};
-wire qa_called = _s5_qa_called_next_0 <= s4_t_reg;
-wire [15:0] _s2_t_2_next_0 = {7'd0, size_units};
-wire inflight_is_open = s1_kind_reg == 3'd0;
-wire [2:0] _s2_t_3_next_0 = s1_kind_reg - 3'd1;
-wire [2:0] cc_kind = inflight_is_open ? 3'd0 : _s2_t_3_next_0;
-wire _s2_t_3_next_1 = cc_kind == 3'd1;
+wire qa_called = _s5_qa_called_next_0 <= s4_t_3_reg;
+wire [15:0] _s2_t_4_next_0 = {7'd0, size_units};
+wire [2:0] _s2_t_5_next_0 = s1_kind_reg - 3'd1;
+wire [2:0] cc_kind = inflight_is_open ? 3'd0 : _s2_t_5_next_0;
+wire _s2_t_5_next_1 = cc_kind == 3'd1;
 wire [14:0] cur_cc_acked = s4_cur_reg[38:24];
 wire [15:0] _s5_acked1_next_0 = {1'd0, cur_cc_acked};
-wire [15:0] acked_no_wrap_sum = _s5_acked1_next_0 + s4_t_2_reg;
+wire [15:0] acked_no_wrap_sum = _s5_acked1_next_0 + s4_t_4_reg;
 wire _s5_acked1_next_1 = acked_no_wrap_sum[15];
 wire _s5_acked1_next_2 = _s5_acked1_next_1;
 wire [14:0] _s5_acked1_next_3 = acked_no_wrap_sum[14:0];
 wire [14:0] acked1 = _s5_acked1_next_2 ? 15'd32767 : _s5_acked1_next_3;
-wire [14:0] acked_in = s4_t_3_reg ? acked1 : cur_cc_acked;
+wire [14:0] acked_in = s4_t_5_reg ? acked1 : cur_cc_acked;
 wire [10:0] nowq = s1_now_reg[18:8];
 wire [10:0] qa_win_lo = nowq + 11'd1;
 wire [10:0] qa_win_hi = nowq + 11'd51;
 wire _s2_qa_win_wraps_next_0 = 11'd1997 <= nowq;
 wire _s2_qa_win_wraps_next_1 = nowq != 11'd2047;
 wire qa_win_wraps = _s2_qa_win_wraps_next_0 & _s2_qa_win_wraps_next_1;
-wire _s2_t_4_next_0 = cc_kind == 3'd2;
+wire _s2_t_6_next_0 = cc_kind == 3'd2;
 wire [10:0] cur_cc_win_end = s4_cur_reg[79:69];
 wire _s5_qa_fire_next_0 = s4_qa_win_lo_reg <= cur_cc_win_end;
 wire _s5_qa_fire_next_1 = cur_cc_win_end <= s4_qa_win_hi_reg;
@@ -4751,7 +4815,7 @@ wire _s5_qa_fire_next_4 = |cur_cc_win_end;
 wire _s5_qa_fire_next_5 = qa_win_open & _s5_qa_fire_next_4;
 wire qa_roll = ~_s5_qa_fire_next_5;
 wire cur_cc_trigger = s4_cur_reg[80];
-wire _s5_qa_fire_next_6 = cur_cc_trigger | s4_t_4_reg;
+wire _s5_qa_fire_next_6 = cur_cc_trigger | s4_t_6_reg;
 wire _s5_qa_fire_next_7 = _s5_qa_fire_next_6 | 1'd0;
 wire _s5_qa_fire_next_8 = |cur_cc_win_end;
 wire qa_asked = _s5_qa_fire_next_7 & _s5_qa_fire_next_8;
@@ -4769,13 +4833,13 @@ wire [34:0] _s8_qa_scaled_next_0 = s7_qa_scaled_pp00_reg;
 wire [37:0] _s8_qa_scaled_next_1 = {3'd0, _s8_qa_scaled_next_0};
 wire [37:0] _s8_qa_scaled_next_2 = {s7_qa_scaled_pp10_reg, 18'h0};
 wire [37:0] qa_scaled = _s8_qa_scaled_next_1 + _s8_qa_scaled_next_2;
-wire _s2_t_5_next_0 = cc_kind == 3'd3;
-wire [16:0] _s2_t_6_next_0 = {s1_size_reg, 3'd0};
-wire [23:0] size_c = {7'd0, _s2_t_6_next_0};
-wire [24:0] _s2_t_6_next_1 = {1'd0, size_c};
+wire _s2_t_7_next_0 = cc_kind == 3'd3;
+wire [16:0] _s2_t_8_next_0 = {s1_size_reg, 3'd0};
+wire [23:0] size_c = {7'd0, _s2_t_8_next_0};
+wire [24:0] _s2_t_8_next_1 = {1'd0, size_c};
 wire [23:0] cur_cc_c = s4_cur_reg[23:0];
 wire [24:0] _s5_c_loss_next_0 = {1'd0, cur_cc_c};
-wire [24:0] _s5_c_loss_next_1 = _s5_c_loss_next_0 - s4_t_6_reg;
+wire [24:0] _s5_c_loss_next_1 = _s5_c_loss_next_0 - s4_t_8_reg;
 wire _s5_c_loss_next_2 = _s5_c_loss_next_1[24];
 wire [23:0] _s5_c_loss_next_3 = _s5_c_loss_next_1[23:0];
 wire [23:0] c_loss = _s5_c_loss_next_2 ? 24'h0 : _s5_c_loss_next_3;
@@ -4788,13 +4852,13 @@ wire [23:0] c_loss_nscc = timeout_ignored ? s5_cur_cc_c_reg : s5_c_loss_reg;
 wire [23:0] _s6_t_next_1 = s5_is_loss_reg ? c_loss_nscc : s5_cur_cc_c_reg;
 wire [23:0] _s9_c_qa_next_0 = s8_qa_scaled_reg[36:13];
 wire [23:0] _s9_c_qa_next_1 = s8_qa_fire_reg ? _s9_c_qa_next_0 : s8_t_reg;
-wire [14:0] _s2_t_7_next_0 = {1'd0, s1_size_reg};
-wire [14:0] _s2_t_7_next_1 = _s2_t_7_next_0 + 15'd63;
-wire [8:0] fi_size_units = _s2_t_7_next_1[14:6];
-wire [15:0] _s2_t_7_next_2 = {7'd0, fi_size_units};
+wire [14:0] _s2_t_9_next_0 = {1'd0, s1_size_reg};
+wire [14:0] _s2_t_9_next_1 = _s2_t_9_next_0 + 15'd63;
+wire [8:0] fi_size_units = _s2_t_9_next_1[14:6];
+wire [15:0] _s2_t_9_next_2 = {7'd0, fi_size_units};
 wire [14:0] cur_cc_count = s4_cur_reg[68:54];
 wire [15:0] _s5_fi_count_sum_next_0 = {1'd0, cur_cc_count};
-wire [15:0] fi_count_no_wrap_sum = _s5_fi_count_sum_next_0 + s4_t_7_reg;
+wire [15:0] fi_count_no_wrap_sum = _s5_fi_count_sum_next_0 + s4_t_9_reg;
 wire _s5_fi_count_sum_next_1 = fi_count_no_wrap_sum[15];
 wire _s5_fi_count_sum_next_2 = _s5_fi_count_sum_next_1;
 wire [14:0] _s5_fi_count_sum_next_3 = fi_count_no_wrap_sum[14:0];
@@ -6030,35 +6094,35 @@ wire [2:0] _s2_recip_rtt_lead_next_71 = _s2_recip_rtt_lead_next_47 ? _s2_recip_r
 wire [3:0] _s2_recip_rtt_lead_next_72 = {_s2_recip_rtt_lead_next_47, _s2_recip_rtt_lead_next_71};
 wire [3:0] _s2_recip_rtt_lead_next_73 = _s2_recip_rtt_lead_next_18 ? _s2_recip_rtt_lead_next_32 : _s2_recip_rtt_lead_next_72;
 wire [4:0] recip_rtt_lead = {_s2_recip_rtt_lead_next_18, _s2_recip_rtt_lead_next_73};
-wire _s2_t_8_next_0 = s1_rtt_reg[0];
-wire [9:0] _s2_t_8_next_1 = {_s2_t_8_next_0, 9'd0};
-wire [1:0] _s2_t_9_next_0 = s1_rtt_reg[1:0];
-wire [9:0] _s2_t_9_next_1 = {_s2_t_9_next_0, 8'd0};
-wire [2:0] _s2_t_10_next_0 = s1_rtt_reg[2:0];
-wire [9:0] _s2_t_10_next_1 = {_s2_t_10_next_0, 7'd0};
-wire [3:0] _s2_t_11_next_0 = s1_rtt_reg[3:0];
-wire [9:0] _s2_t_11_next_1 = {_s2_t_11_next_0, 6'd0};
-wire [4:0] _s2_t_12_next_0 = s1_rtt_reg[4:0];
-wire [9:0] _s2_t_12_next_1 = {_s2_t_12_next_0, 5'd0};
-wire [5:0] _s2_t_13_next_0 = s1_rtt_reg[5:0];
-wire [9:0] _s2_t_13_next_1 = {_s2_t_13_next_0, 4'd0};
-wire [6:0] _s2_t_14_next_0 = s1_rtt_reg[6:0];
-wire [9:0] _s2_t_14_next_1 = {_s2_t_14_next_0, 3'd0};
-wire [7:0] _s2_t_15_next_0 = s1_rtt_reg[7:0];
-wire [9:0] _s2_t_15_next_1 = {_s2_t_15_next_0, 2'd0};
-wire [8:0] _s2_t_16_next_0 = s1_rtt_reg[8:0];
-wire [9:0] _s2_t_16_next_1 = {_s2_t_16_next_0, 1'd0};
-wire [9:0] _s2_t_17_next_0 = s1_rtt_reg[9:0];
-wire [9:0] _s2_t_18_next_0 = s1_rtt_reg[10:1];
-wire [9:0] _s2_t_19_next_0 = s1_rtt_reg[11:2];
-wire [9:0] _s2_t_20_next_0 = s1_rtt_reg[12:3];
-wire [9:0] _s2_t_21_next_0 = s1_rtt_reg[13:4];
-wire [9:0] _s2_t_22_next_0 = s1_rtt_reg[14:5];
-wire [9:0] _s2_t_23_next_0 = s1_rtt_reg[15:6];
-wire [9:0] _s2_t_24_next_0 = s1_rtt_reg[16:7];
-wire [9:0] _s2_t_25_next_0 = s1_rtt_reg[17:8];
-wire [9:0] _s2_t_26_next_0 = s1_rtt_reg[18:9];
-wire [9:0] recip_rtt_mantissa = s2_recip_rtt_lead_reg[4] ? (s2_recip_rtt_lead_reg[3] ? s2_t_26_reg : (s2_recip_rtt_lead_reg[2] ? s2_t_26_reg : (s2_recip_rtt_lead_reg[1] ? (s2_recip_rtt_lead_reg[0] ? s2_t_26_reg : s2_t_25_reg) : (s2_recip_rtt_lead_reg[0] ? s2_t_24_reg : s2_t_23_reg)))) : (s2_recip_rtt_lead_reg[3] ? (s2_recip_rtt_lead_reg[2] ? (s2_recip_rtt_lead_reg[1] ? (s2_recip_rtt_lead_reg[0] ? s2_t_22_reg : s2_t_21_reg) : (s2_recip_rtt_lead_reg[0] ? s2_t_20_reg : s2_t_19_reg)) : (s2_recip_rtt_lead_reg[1] ? (s2_recip_rtt_lead_reg[0] ? s2_t_18_reg : s2_t_17_reg) : (s2_recip_rtt_lead_reg[0] ? s2_t_16_reg : s2_t_15_reg))) : (s2_recip_rtt_lead_reg[2] ? (s2_recip_rtt_lead_reg[1] ? (s2_recip_rtt_lead_reg[0] ? s2_t_14_reg : s2_t_13_reg) : (s2_recip_rtt_lead_reg[0] ? s2_t_12_reg : s2_t_11_reg)) : (s2_recip_rtt_lead_reg[1] ? (s2_recip_rtt_lead_reg[0] ? s2_t_10_reg : s2_t_9_reg) : (s2_recip_rtt_lead_reg[0] ? s2_t_8_reg : 10'd0))));
+wire _s2_t_10_next_0 = s1_rtt_reg[0];
+wire [9:0] _s2_t_10_next_1 = {_s2_t_10_next_0, 9'd0};
+wire [1:0] _s2_t_11_next_0 = s1_rtt_reg[1:0];
+wire [9:0] _s2_t_11_next_1 = {_s2_t_11_next_0, 8'd0};
+wire [2:0] _s2_t_12_next_0 = s1_rtt_reg[2:0];
+wire [9:0] _s2_t_12_next_1 = {_s2_t_12_next_0, 7'd0};
+wire [3:0] _s2_t_13_next_0 = s1_rtt_reg[3:0];
+wire [9:0] _s2_t_13_next_1 = {_s2_t_13_next_0, 6'd0};
+wire [4:0] _s2_t_14_next_0 = s1_rtt_reg[4:0];
+wire [9:0] _s2_t_14_next_1 = {_s2_t_14_next_0, 5'd0};
+wire [5:0] _s2_t_15_next_0 = s1_rtt_reg[5:0];
+wire [9:0] _s2_t_15_next_1 = {_s2_t_15_next_0, 4'd0};
+wire [6:0] _s2_t_16_next_0 = s1_rtt_reg[6:0];
+wire [9:0] _s2_t_16_next_1 = {_s2_t_16_next_0, 3'd0};
+wire [7:0] _s2_t_17_next_0 = s1_rtt_reg[7:0];
+wire [9:0] _s2_t_17_next_1 = {_s2_t_17_next_0, 2'd0};
+wire [8:0] _s2_t_18_next_0 = s1_rtt_reg[8:0];
+wire [9:0] _s2_t_18_next_1 = {_s2_t_18_next_0, 1'd0};
+wire [9:0] _s2_t_19_next_0 = s1_rtt_reg[9:0];
+wire [9:0] _s2_t_20_next_0 = s1_rtt_reg[10:1];
+wire [9:0] _s2_t_21_next_0 = s1_rtt_reg[11:2];
+wire [9:0] _s2_t_22_next_0 = s1_rtt_reg[12:3];
+wire [9:0] _s2_t_23_next_0 = s1_rtt_reg[13:4];
+wire [9:0] _s2_t_24_next_0 = s1_rtt_reg[14:5];
+wire [9:0] _s2_t_25_next_0 = s1_rtt_reg[15:6];
+wire [9:0] _s2_t_26_next_0 = s1_rtt_reg[16:7];
+wire [9:0] _s2_t_27_next_0 = s1_rtt_reg[17:8];
+wire [9:0] _s2_t_28_next_0 = s1_rtt_reg[18:9];
+wire [9:0] recip_rtt_mantissa = s2_recip_rtt_lead_reg[4] ? (s2_recip_rtt_lead_reg[3] ? s2_t_28_reg : (s2_recip_rtt_lead_reg[2] ? s2_t_28_reg : (s2_recip_rtt_lead_reg[1] ? (s2_recip_rtt_lead_reg[0] ? s2_t_28_reg : s2_t_27_reg) : (s2_recip_rtt_lead_reg[0] ? s2_t_26_reg : s2_t_25_reg)))) : (s2_recip_rtt_lead_reg[3] ? (s2_recip_rtt_lead_reg[2] ? (s2_recip_rtt_lead_reg[1] ? (s2_recip_rtt_lead_reg[0] ? s2_t_24_reg : s2_t_23_reg) : (s2_recip_rtt_lead_reg[0] ? s2_t_22_reg : s2_t_21_reg)) : (s2_recip_rtt_lead_reg[1] ? (s2_recip_rtt_lead_reg[0] ? s2_t_20_reg : s2_t_19_reg) : (s2_recip_rtt_lead_reg[0] ? s2_t_18_reg : s2_t_17_reg))) : (s2_recip_rtt_lead_reg[2] ? (s2_recip_rtt_lead_reg[1] ? (s2_recip_rtt_lead_reg[0] ? s2_t_16_reg : s2_t_15_reg) : (s2_recip_rtt_lead_reg[0] ? s2_t_14_reg : s2_t_13_reg)) : (s2_recip_rtt_lead_reg[1] ? (s2_recip_rtt_lead_reg[0] ? s2_t_12_reg : s2_t_11_reg) : (s2_recip_rtt_lead_reg[0] ? s2_t_10_reg : 10'd0))));
 reg  [10:0] recip_rtt_recip;
 always @* begin
     case (s3_recip_rtt_mantissa_reg)
@@ -7096,12 +7160,12 @@ wire [31:0] _s3_size_kmi_next_0 = s2_size_kmi_pp00_reg;
 wire [35:0] _s3_size_kmi_next_1 = {4'd0, _s3_size_kmi_next_0};
 wire [35:0] _s3_size_kmi_next_2 = {s2_size_kmi_pp01_reg, 18'h0};
 wire [35:0] size_kmi = _s3_size_kmi_next_1 + _s3_size_kmi_next_2;
-wire [17:0] _s4_t_8_next_0 = s3_size_kmi_reg[17:0];
-wire [28:0] _s4_t_8_next_1 = {11'd0, _s4_t_8_next_0};
+wire [17:0] _s4_t_10_next_0 = s3_size_kmi_reg[17:0];
+wire [28:0] _s4_t_10_next_1 = {11'd0, _s4_t_10_next_0};
 wire [28:0] _s9_mi_base_prod_pp00_next_0 = {18'h0, s8_recip_c_t_reg};
 wire [28:0] mi_base_prod_pp00 = s8_t_2_reg * _s9_mi_base_prod_pp00_next_0;
-wire [17:0] _s4_t_9_next_0 = s3_size_kmi_reg[35:18];
-wire [28:0] _s4_t_9_next_1 = {11'd0, _s4_t_9_next_0};
+wire [17:0] _s4_t_11_next_0 = s3_size_kmi_reg[35:18];
+wire [28:0] _s4_t_11_next_1 = {11'd0, _s4_t_11_next_0};
 wire [28:0] _s9_mi_base_prod_pp10_next_0 = {18'h0, s8_recip_c_t_reg};
 wire [28:0] mi_base_prod_pp10 = s8_t_3_reg * _s9_mi_base_prod_pp10_next_0;
 wire [28:0] _s10_mi_base_prod_next_0 = s9_mi_base_prod_pp00_reg;
@@ -7127,20 +7191,20 @@ wire [35:0] _s12_mi_base_next_6 = s11_mi_base_coarse_reg[41:6];
 wire [35:0] _s12_mi_base_next_7 = s11_mi_base_coarse_reg[42:7];
 wire [35:0] mi_base = s11_t_reg[2] ? (s11_t_reg[1] ? (s11_t_reg[0] ? _s12_mi_base_next_7 : _s12_mi_base_next_6) : (s11_t_reg[0] ? _s12_mi_base_next_5 : _s12_mi_base_next_4)) : (s11_t_reg[1] ? (s11_t_reg[0] ? _s12_mi_base_next_3 : _s12_mi_base_next_2) : (s11_t_reg[0] ? _s12_mi_base_next_1 : _s12_mi_base_next_0));
 wire [19:0] trtt_minus_rtt = 20'h3264 - s1_rtt_reg;
-wire [17:0] _s2_t_27_next_0 = trtt_minus_rtt[17:0];
-wire [35:0] _s2_t_27_next_1 = {18'h0, _s2_t_27_next_0};
+wire [17:0] _s2_t_29_next_0 = trtt_minus_rtt[17:0];
+wire [35:0] _s2_t_29_next_1 = {18'h0, _s2_t_29_next_0};
 wire [17:0] _s13_mi_num_pp00_next_0 = s12_mi_base_reg[17:0];
 wire [35:0] _s13_mi_num_pp00_next_1 = {18'h0, _s13_mi_num_pp00_next_0};
 wire [35:0] mi_num_pp00 = _s13_mi_num_pp00_next_1 * s12_t_reg;
-wire [1:0] _s2_t_28_next_0 = trtt_minus_rtt[19:18];
-wire [19:0] _s2_t_28_next_1 = {18'h0, _s2_t_28_next_0};
+wire [1:0] _s2_t_30_next_0 = trtt_minus_rtt[19:18];
+wire [19:0] _s2_t_30_next_1 = {18'h0, _s2_t_30_next_0};
 wire [19:0] _s13_mi_num_pp01_next_0 = {2'd0, _s13_mi_num_pp00_next_0};
 wire [19:0] mi_num_pp01 = _s13_mi_num_pp01_next_0 * s12_t_2_reg;
-wire [35:0] _s2_t_29_next_0 = {18'h0, _s2_t_27_next_0};
+wire [35:0] _s2_t_31_next_0 = {18'h0, _s2_t_29_next_0};
 wire [17:0] _s13_mi_num_pp10_next_0 = s12_mi_base_reg[35:18];
 wire [35:0] _s13_mi_num_pp10_next_1 = {18'h0, _s13_mi_num_pp10_next_0};
 wire [35:0] mi_num_pp10 = _s13_mi_num_pp10_next_1 * s12_t_3_reg;
-wire [19:0] _s2_t_30_next_0 = {18'h0, _s2_t_28_next_0};
+wire [19:0] _s2_t_32_next_0 = {18'h0, _s2_t_30_next_0};
 wire [19:0] _s13_mi_num_pp11_next_0 = {2'd0, _s13_mi_num_pp10_next_0};
 wire [19:0] mi_num_pp11 = _s13_mi_num_pp11_next_0 * s12_t_4_reg;
 wire [35:0] _s14_mi_num_row0_next_0 = s13_mi_num_pp00_reg;
@@ -7174,7 +7238,7 @@ wire [64:0] _s17_mi_raw_prod_next_0 = {s16_mi_raw_prod_pp20_reg, 7'd0, s16_mi_ra
 wire [66:0] _s17_mi_raw_prod_next_1 = {2'd0, _s17_mi_raw_prod_next_0};
 wire [66:0] _s17_mi_raw_prod_next_2 = {s16_mi_raw_prod_pp30_reg, 7'd0, s16_mi_raw_prod_pp10_reg, 18'h0};
 wire [66:0] mi_raw_prod = _s17_mi_raw_prod_next_1 + _s17_mi_raw_prod_next_2;
-wire [1:0] _s3_t_12_next_0 = s2_recip_rtt_lead_reg[4:3];
+wire [1:0] _s3_t_14_next_0 = s2_recip_rtt_lead_reg[4:3];
 wire [55:0] _s18_mi_raw_coarse_next_0 = s17_mi_raw_prod_reg[66:11];
 wire [62:0] _s18_mi_raw_coarse_next_1 = {7'd0, _s18_mi_raw_coarse_next_0};
 wire [47:0] _s18_mi_raw_coarse_next_2 = s17_mi_raw_prod_reg[66:19];
@@ -7182,7 +7246,7 @@ wire [62:0] _s18_mi_raw_coarse_next_3 = {15'd0, _s18_mi_raw_coarse_next_2};
 wire [39:0] _s18_mi_raw_coarse_next_4 = s17_mi_raw_prod_reg[66:27];
 wire [62:0] _s18_mi_raw_coarse_next_5 = {23'h0, _s18_mi_raw_coarse_next_4};
 wire [62:0] mi_raw_coarse = s17_t_reg[1] ? _s18_mi_raw_coarse_next_5 : (s17_t_reg[0] ? _s18_mi_raw_coarse_next_3 : _s18_mi_raw_coarse_next_1);
-wire [2:0] _s3_t_13_next_0 = s2_recip_rtt_lead_reg[2:0];
+wire [2:0] _s3_t_15_next_0 = s2_recip_rtt_lead_reg[2:0];
 wire [55:0] _s19_mi_raw_next_0 = s18_mi_raw_coarse_reg[55:0];
 wire [55:0] _s19_mi_raw_next_1 = s18_mi_raw_coarse_reg[56:1];
 wire [55:0] _s19_mi_raw_next_2 = s18_mi_raw_coarse_reg[57:2];
@@ -7206,12 +7270,12 @@ wire [31:0] _s3_size_kfi_next_0 = s2_size_kfi_pp00_reg;
 wire [32:0] _s3_size_kfi_next_1 = {1'd0, _s3_size_kfi_next_0};
 wire [32:0] _s3_size_kfi_next_2 = {s2_size_kfi_pp01_reg, 18'h0};
 wire [32:0] size_kfi = _s3_size_kfi_next_1 + _s3_size_kfi_next_2;
-wire [17:0] _s4_t_16_next_0 = s3_size_kfi_reg[17:0];
-wire [28:0] _s4_t_16_next_1 = {11'd0, _s4_t_16_next_0};
+wire [17:0] _s4_t_18_next_0 = s3_size_kfi_reg[17:0];
+wire [28:0] _s4_t_18_next_1 = {11'd0, _s4_t_18_next_0};
 wire [28:0] _s9_fi_c_prod_pp00_next_0 = {18'h0, s8_recip_c_t_reg};
 wire [28:0] fi_c_prod_pp00 = s8_t_16_reg * _s9_fi_c_prod_pp00_next_0;
-wire [14:0] _s4_t_17_next_0 = s3_size_kfi_reg[32:18];
-wire [25:0] _s4_t_17_next_1 = {11'd0, _s4_t_17_next_0};
+wire [14:0] _s4_t_19_next_0 = s3_size_kfi_reg[32:18];
+wire [25:0] _s4_t_19_next_1 = {11'd0, _s4_t_19_next_0};
 wire [25:0] _s9_fi_c_prod_pp10_next_0 = {15'd0, s8_recip_c_t_reg};
 wire [25:0] fi_c_prod_pp10 = s8_t_17_reg * _s9_fi_c_prod_pp10_next_0;
 wire [28:0] _s10_fi_c_prod_next_0 = s9_fi_c_prod_pp00_reg;
@@ -7240,12 +7304,12 @@ wire [8:0] _s13_fi_inc_next_0 = s12_fi_c_reg[32:24];
 wire _s13_fi_inc_next_1 = |_s13_fi_inc_next_0;
 wire [23:0] _s13_fi_inc_next_2 = s12_fi_c_reg[23:0];
 wire [23:0] fi_inc = _s13_fi_inc_next_1 ? 24'hffffff : _s13_fi_inc_next_2;
-wire [20:0] _s2_t_31_next_0 = {1'd0, s1_rtt_reg};
+wire [20:0] _s2_t_33_next_0 = {1'd0, s1_rtt_reg};
 wire [15:0] cur_cc_avg_rtt = s4_cur_reg[97:82];
 wire [19:0] _s5_avg_new_next_0 = {4'd0, cur_cc_avg_rtt};
 wire [20:0] _s5_avg_new_next_1 = {1'd0, _s5_avg_new_next_0};
 wire [20:0] _s5_avg_new_next_2 = {1'd0, _s5_avg_new_next_0};
-wire [20:0] rtt_diff = s4_t_18_reg - _s5_avg_new_next_2;
+wire [20:0] rtt_diff = s4_t_20_reg - _s5_avg_new_next_2;
 wire [20:0] _s5_avg_new_next_3 = $signed(rtt_diff) >>> 3;
 wire [20:0] avg_sum = _s5_avg_new_next_1 + _s5_avg_new_next_3;
 wire [19:0] _s5_avg_new_next_4 = avg_sum[19:0];
@@ -8471,15 +8535,15 @@ wire _s16_md_cut_next_4 = s15_t_7_reg < _s16_md_cut_next_3;
 wire _s16_md_cut_next_5 = _s16_md_cut_next_2 | _s16_md_cut_next_4;
 wire [23:0] md_cut = _s16_md_cut_next_5 ? s15_t_7_reg : _s16_md_cut_next_3;
 wire rtt_le_trtt = s1_rtt_reg <= 20'h3264;
-wire _s2_t_32_next_0 = ~rtt_le_trtt;
-wire _s2_t_32_next_1 = s1_ecn_reg & _s2_t_32_next_0;
+wire _s2_t_34_next_0 = ~rtt_le_trtt;
+wire _s2_t_34_next_1 = s1_ecn_reg & _s2_t_34_next_0;
 wire [10:0] cur_cc_last_md = s4_cur_reg[108:98];
 wire [10:0] _s5_t_41_next_0 = s4_nowq_reg - cur_cc_last_md;
 wire _s5_t_41_next_1 = 11'd34 < _s5_t_41_next_0;
 wire _s5_t_41_next_2 = |cur_cc_last_md;
 wire _s5_t_41_next_3 = ~_s5_t_41_next_2;
 wire _s5_t_41_next_4 = _s5_t_41_next_1 | _s5_t_41_next_3;
-wire _s5_t_41_next_5 = s4_t_19_reg & _s5_t_41_next_4;
+wire _s5_t_41_next_5 = s4_t_21_reg & _s5_t_41_next_4;
 wire _s6_md_ok_next_0 = 20'h3264 < _s6_recip_avg_lead_next_10;
 wire md_ok = s5_t_41_reg & _s6_md_ok_next_0;
 wire [23:0] _s17_c_core_next_0 = s16_cur_cc_c_reg - s16_md_cut_reg;
@@ -8491,13 +8555,13 @@ wire _s21_incs_next_2 = _s21_incs_next_1[24];
 wire [23:0] _s21_incs_next_3 = _s21_incs_next_1[23:0];
 wire [23:0] _s21_incs_next_4 = _s21_incs_next_2 ? 24'hffffff : _s21_incs_next_3;
 wire [23:0] _s21_incs_next_5 = s20_rtt_le_trtt_reg ? _s21_incs_next_4 : s20_fi_inc_reg;
-wire [14:0] _s2_t_33_next_0 = {1'd0, s1_size_reg};
-wire [14:0] _s2_t_33_next_1 = _s2_t_33_next_0 + 15'd63;
-wire [8:0] recv_units = _s2_t_33_next_1[14:6];
-wire [10:0] _s2_t_33_next_2 = {2'd0, recv_units};
+wire [14:0] _s2_t_35_next_0 = {1'd0, s1_size_reg};
+wire [14:0] _s2_t_35_next_1 = _s2_t_35_next_0 + 15'd63;
+wire [8:0] recv_units = _s2_t_35_next_1[14:6];
+wire [10:0] _s2_t_35_next_2 = {2'd0, recv_units};
 wire [9:0] cur_cc_recv = s4_cur_reg[138:129];
 wire [10:0] _s5_recv_over_next_0 = {1'd0, cur_cc_recv};
-wire [10:0] recv_no_wrap_sum = _s5_recv_over_next_0 + s4_t_20_reg;
+wire [10:0] recv_no_wrap_sum = _s5_recv_over_next_0 + s4_t_22_reg;
 wire _s5_recv_over_next_1 = recv_no_wrap_sum[10];
 wire _s5_recv_over_next_2 = _s5_recv_over_next_1;
 wire [9:0] _s5_recv_over_next_3 = recv_no_wrap_sum[9:0];
@@ -8511,7 +8575,7 @@ wire _s5_adj_due_next_3 = ~_s5_adj_due_next_2;
 wire adj_due = _s5_adj_due_next_1 | _s5_adj_due_next_3;
 wire [19:0] cur_cc_inc = s4_cur_reg[128:109];
 wire [20:0] _s5_t_42_next_0 = {1'd0, cur_cc_inc};
-wire _s2_t_34_next_0 = ~s1_ecn_reg;
+wire _s2_t_36_next_0 = ~s1_ecn_reg;
 wire [3:0] _s22_inc_acc_next_0 = s21_incs_reg[23:20];
 wire _s22_inc_acc_next_1 = |_s22_inc_acc_next_0;
 wire [19:0] _s22_inc_acc_next_2 = s21_incs_reg[19:0];
@@ -8528,10 +8592,10 @@ wire [24:0] _s18_t_6_next_0 = {1'd0, s17_c_core_reg};
 wire [24:0] _s23_core_c_next_0 = {5'd0, s22_inc_acc_reg};
 wire [24:0] _s23_core_c_next_1 = s22_t_reg + _s23_core_c_next_0;
 wire [24:0] core_c = s22_fulfill_reg ? _s23_core_c_next_1 : s22_t_2_reg;
-wire _s2_t_35_next_0 = cc_kind == 3'd0;
-wire _s2_t_35_next_1 = ~_s2_t_35_next_0;
-wire _s2_t_36_next_0 = cc_kind == 3'd3;
-wire _s2_t_36_next_1 = ~_s2_t_36_next_0;
+wire _s2_t_37_next_0 = cc_kind == 3'd0;
+wire _s2_t_37_next_1 = ~_s2_t_37_next_0;
+wire _s2_t_38_next_0 = cc_kind == 3'd3;
+wire _s2_t_38_next_1 = ~_s2_t_38_next_0;
 wire _s6_qa_fired_nscc_next_0 = s5_qa_fire_reg & s5_qa_called_reg;
 wire qa_fired = _s6_qa_fired_nscc_next_0 & s5_t_44_reg;
 wire qa_fired_nscc = qa_fired & s5_t_45_reg;
@@ -8549,7 +8613,7 @@ wire [24:0] _s24_c_ack_clamped_next_3 = _s24_c_ack_clamped_next_0 ? 25'h8000 : _
 wire [23:0] _s24_c_ack_clamped_next_4 = _s24_c_ack_clamped_next_3[23:0];
 wire [23:0] c_ack_window = s23_early_reg ? s23_t_reg : _s24_c_ack_clamped_next_4;
 wire _s2_u_freeze_timeout_next_0 = s1_kind_reg == 3'd4;
-wire _s2_t_37_next_0 = s1_kind_reg == 3'd1;
+wire _s2_t_39_next_0 = s1_kind_reg == 3'd1;
 wire cur_lb_buf7_valid = s4_cur_reg[285];
 wire [15:0] cur_lb_buf7_ev = s4_cur_reg[284:269];
 wire cur_lb_buf6_valid = s4_cur_reg[268];
@@ -8572,90 +8636,82 @@ wire [7:0] cur_lb_num_valid = s4_cur_reg[301:294];
 wire _s2_u_cbuf_add_next_0 = s1_kind_reg == 3'd2;
 wire _s2_u_cbuf_add_next_1 = ~s1_ecn_reg;
 wire _s2_u_cbuf_add_next_2 = _s2_u_cbuf_add_next_0 & _s2_u_cbuf_add_next_1;
-wire exploring = |s5_explore1_reg;
-wire [21:0] _s2_t_38_next_0 = {8'd0, s1_size_reg};
-wire [21:0] _s2_t_39_next_0 = {8'd0, s1_size_reg};
-wire _s6_t_47_next_0 = s5_t_46_reg & exploring;
-wire [7:0] _s6_t_47_next_1 = s5_explore1_reg - 8'd1;
-wire [7:0] _s6_t_47_next_2 = _s6_t_47_next_0 ? _s6_t_47_next_1 : s5_explore1_reg;
-wire _s2_t_40_next_0 = s1_kind_reg == 3'd0;
-wire [7:0] cur_lb_explore = s4_cur_reg[342:335];
-wire cur_lb_frozen = s4_cur_reg[334];
-wire [31:0] cur_lb_exit_freeze = s4_cur_reg[333:302];
-wire [9:0] _s6_t_49_next_0 = fulfill ? 10'd0 : s5_recv_sum_reg;
-wire _s11_core_step_next_0 = ~early;
-wire core_step = s10_ack_run_reg & _s11_core_step_next_0;
-wire _s2_t_41_next_0 = ~_s2_t_35_next_0;
-wire _s2_t_42_next_0 = cc_kind == 3'd3;
-wire _s2_t_42_next_1 = ~_s2_t_42_next_0;
-wire _s5_t_51_next_0 = cur_cc_trigger | s4_t_4_reg;
-wire [10:0] _s2_t_43_next_0 = nowq + 11'd51;
-wire [14:0] _s6_t_50_next_0 = s5_fi_uncongested_reg ? s5_fi_count_sum_reg : 15'd0;
-wire [14:0] _s6_t_50_next_1 = ack_run ? _s6_t_50_next_0 : s5_cur_cc_count_reg;
-wire [15:0] _s2_t_44_next_0 = {7'd0, size_units};
-wire [20:0] cur_inflight = s4_cur_reg[363:343];
-wire [21:0] _s5_t_53_next_0 = {1'd0, cur_inflight};
-wire [21:0] inflight_sum = _s5_t_53_next_0 + s4_t_25_reg;
-wire _s5_t_53_next_1 = 22'h1fffff < inflight_sum;
-wire [20:0] _s5_t_53_next_2 = inflight_sum[20:0];
-wire [20:0] inflight_added = _s5_t_53_next_1 ? 21'h1fffff : _s5_t_53_next_2;
-wire [21:0] _s5_t_53_next_3 = {1'd0, cur_inflight};
-wire [21:0] inflight_diff = _s5_t_53_next_3 - s4_t_26_reg;
-wire _s5_t_53_next_4 = inflight_diff[21];
-wire [20:0] _s5_t_53_next_5 = inflight_diff[20:0];
-wire [20:0] inflight_removed = _s5_t_53_next_4 ? 21'h0 : _s5_t_53_next_5;
-wire [20:0] _s5_t_53_next_6 = s4_inflight_is_send_reg ? inflight_added : inflight_removed;
-wire [20:0] inflight_next = s4_inflight_is_open_reg ? 21'h0 : _s5_t_53_next_6;
-wire [20:0] cc_unacked = inflight_next;
-wire [21:0] _s5_t_53_next_7 = {1'd0, cc_unacked};
-wire [21:0] _s5_t_53_next_8 = _s5_t_53_next_7 + 22'h3f;
-wire [15:0] qa_unacked_units = _s5_t_53_next_8[21:6];
-wire _s5_t_53_next_9 = qa_unacked_units[15];
-wire _s5_t_53_next_10 = _s5_t_53_next_9;
-wire [14:0] _s5_t_53_next_11 = qa_unacked_units[14:0];
-wire [14:0] _s5_t_53_next_12 = _s5_t_53_next_10 ? 15'd32767 : _s5_t_53_next_11;
-wire [15:0] _s5_ignore_left1_next_0 = {1'd0, cur_cc_ignore_left};
-wire [15:0] ignore_diff = _s5_ignore_left1_next_0 - s4_t_31_reg;
-wire _s5_ignore_left1_next_1 = ignore_diff[15];
-wire [14:0] _s5_ignore_left1_next_2 = ignore_diff[14:0];
-wire [14:0] ignore_left1 = _s5_ignore_left1_next_1 ? 15'd0 : _s5_ignore_left1_next_2;
-wire qa_used = s5_qa_called_reg & s5_t_48_reg;
-wire qa_used_nscc = qa_used & s5_t_49_reg;
-wire [24:0] _s7_t_27_next_0 = {1'd0, s6_c_loss_reg};
-wire _s7_t_27_next_1 = _s7_t_27_next_0 < 25'h8000;
-wire _s7_t_27_next_2 = _s7_t_27_next_0 < 25'h9d7880;
-wire [24:0] _s7_t_27_next_3 = _s7_t_27_next_2 ? _s7_t_27_next_0 : 25'h9d7880;
-wire [24:0] _s7_t_27_next_4 = _s7_t_27_next_1 ? 25'h8000 : _s7_t_27_next_3;
-wire [23:0] _s7_t_27_next_5 = _s7_t_27_next_4[23:0];
+wire _s2_t_40_next_0 = ~_s2_t_37_next_0;
+wire _s2_t_41_next_0 = cc_kind == 3'd3;
+wire _s2_t_41_next_1 = ~_s2_t_41_next_0;
+wire qa_used = s5_qa_called_reg & s5_t_47_reg;
+wire qa_used_nscc = qa_used & s5_t_48_reg;
+wire [24:0] _s7_t_25_next_0 = {1'd0, s6_c_loss_reg};
+wire _s7_t_25_next_1 = _s7_t_25_next_0 < 25'h8000;
+wire _s7_t_25_next_2 = _s7_t_25_next_0 < 25'h9d7880;
+wire [24:0] _s7_t_25_next_3 = _s7_t_25_next_2 ? _s7_t_25_next_0 : 25'h9d7880;
+wire [24:0] _s7_t_25_next_4 = _s7_t_25_next_1 ? 25'h8000 : _s7_t_25_next_3;
+wire [23:0] _s7_t_25_next_5 = _s7_t_25_next_4[23:0];
 wire [24:0] _s10_c_loss_all_next_0 = {1'd0, s9_c_qa_reg};
 wire _s10_c_loss_all_next_1 = _s10_c_loss_all_next_0 < 25'h8000;
 wire _s10_c_loss_all_next_2 = _s10_c_loss_all_next_0 < 25'h9d7880;
 wire [24:0] _s10_c_loss_all_next_3 = _s10_c_loss_all_next_2 ? _s10_c_loss_all_next_0 : 25'h9d7880;
 wire [24:0] _s10_c_loss_all_next_4 = _s10_c_loss_all_next_1 ? 25'h8000 : _s10_c_loss_all_next_3;
 wire [23:0] _s10_c_loss_all_next_5 = _s10_c_loss_all_next_4[23:0];
-wire [23:0] c_loss_all = s9_qa_used_nscc_reg ? _s10_c_loss_all_next_5 : s9_t_22_reg;
-wire _s11_t_18_next_0 = core_step & s10_fulfill_reg;
-wire [10:0] _s11_t_18_next_1 = _s11_t_18_next_0 ? s10_nowq_reg : s10_cur_cc_last_adj_reg;
-wire [9:0] _s11_t_19_next_0 = core_step ? s10_t_23_reg : s10_cur_cc_recv_reg;
-wire [9:0] _s11_t_19_next_1 = s10_qa_fired_nscc_reg ? 10'd0 : _s11_t_19_next_0;
-wire [19:0] _s23_t_4_next_0 = s22_fulfill_reg ? 20'h0 : s22_inc_acc_reg;
-wire [19:0] _s23_t_4_next_1 = s22_core_step_reg ? _s23_t_4_next_0 : s22_cur_cc_inc_reg;
-wire [19:0] _s23_t_4_next_2 = s22_qa_fired_nscc_reg ? 20'h0 : _s23_t_4_next_1;
+wire [23:0] c_loss_all = s9_qa_used_nscc_reg ? _s10_c_loss_all_next_5 : s9_t_20_reg;
+wire [20:0] cwnd_held = cur_cc_c[23:3];
+wire [23:0] c_ack = s24_ack_run_reg ? s24_c_ack_clamped_reg : s24_cur_cc_c_reg;
+wire [23:0] c_new = s24_is_loss_reg ? s24_c_loss_all_reg : c_ack;
+wire [20:0] cwnd_result = c_new[23:3];
+wire [20:0] _s25_window_next_0 = s24_t_reg ? 21'h13af10 : cwnd_result;
+wire [20:0] window = s24_inflight_is_send_reg ? s24_cwnd_held_reg : _s25_window_next_0;
+wire exploring = |s5_explore1_reg;
+wire _s6_t_48_next_0 = s5_t_46_reg & exploring;
+wire [7:0] _s6_t_48_next_1 = s5_explore1_reg - 8'd1;
+wire [7:0] _s6_t_48_next_2 = _s6_t_48_next_0 ? _s6_t_48_next_1 : s5_explore1_reg;
+wire _s2_t_43_next_0 = s1_kind_reg == 3'd0;
+wire [7:0] cur_lb_explore = s4_cur_reg[342:335];
+wire cur_lb_frozen = s4_cur_reg[334];
+wire [31:0] cur_lb_exit_freeze = s4_cur_reg[333:302];
+wire [9:0] _s6_t_50_next_0 = fulfill ? 10'd0 : s5_recv_sum_reg;
+wire _s11_core_step_next_0 = ~early;
+wire core_step = s10_ack_run_reg & _s11_core_step_next_0;
+wire _s5_t_52_next_0 = cur_cc_trigger | s4_t_6_reg;
+wire [10:0] _s2_t_44_next_0 = nowq + 11'd51;
+wire [14:0] _s6_t_51_next_0 = s5_fi_uncongested_reg ? s5_fi_count_sum_reg : 15'd0;
+wire [14:0] _s6_t_51_next_1 = ack_run ? _s6_t_51_next_0 : s5_cur_cc_count_reg;
+wire [15:0] _s2_t_45_next_0 = {7'd0, size_units};
+wire [15:0] _s5_ignore_left1_next_0 = {1'd0, cur_cc_ignore_left};
+wire [15:0] ignore_diff = _s5_ignore_left1_next_0 - s4_t_32_reg;
+wire _s5_ignore_left1_next_1 = ignore_diff[15];
+wire [14:0] _s5_ignore_left1_next_2 = ignore_diff[14:0];
+wire [14:0] ignore_left1 = _s5_ignore_left1_next_1 ? 15'd0 : _s5_ignore_left1_next_2;
+wire _s11_t_19_next_0 = core_step & s10_fulfill_reg;
+wire [10:0] _s11_t_19_next_1 = _s11_t_19_next_0 ? s10_nowq_reg : s10_cur_cc_last_adj_reg;
+wire [9:0] _s11_t_20_next_0 = core_step ? s10_t_24_reg : s10_cur_cc_recv_reg;
+wire [9:0] _s11_t_20_next_1 = s10_qa_fired_nscc_reg ? 10'd0 : _s11_t_20_next_0;
+wire [19:0] _s23_t_5_next_0 = s22_fulfill_reg ? 20'h0 : s22_inc_acc_reg;
+wire [19:0] _s23_t_5_next_1 = s22_core_step_reg ? _s23_t_5_next_0 : s22_cur_cc_inc_reg;
+wire [19:0] _s23_t_5_next_2 = s22_qa_fired_nscc_reg ? 20'h0 : _s23_t_5_next_1;
 wire md_fired = core_step & s10_md_ok_reg;
-wire [10:0] _s11_t_20_next_0 = md_fired ? s10_nowq_reg : s10_cur_cc_last_md_reg;
-wire [15:0] _s6_t_51_next_0 = ack_run ? s5_avg_new_reg : s5_cur_cc_avg_rtt_reg;
-wire _s11_t_22_next_0 = s10_ack_run_reg ? s10_fi_fire_reg : s10_cur_cc_increase_reg;
-wire _s11_t_22_next_1 = ~md_fired;
-wire _s11_t_22_next_2 = _s11_t_22_next_0 & _s11_t_22_next_1;
-wire _s6_t_52_next_0 = ~s5_qa_fire_reg;
-wire _s6_t_52_next_1 = s5_t_50_reg & _s6_t_52_next_0;
-wire _s6_t_52_next_2 = qa_used_nscc ? _s6_t_52_next_1 : s5_t_51_reg;
-wire [10:0] _s6_t_53_next_0 = s5_qa_roll_reg ? s5_t_52_reg : s5_cur_cc_win_end_reg;
-wire [10:0] _s6_t_53_next_1 = qa_used_nscc ? _s6_t_53_next_0 : s5_cur_cc_win_end_reg;
-wire [14:0] _s11_t_25_next_0 = md_fired ? 15'd0 : s10_t_24_reg;
-wire [14:0] _s6_t_54_next_0 = qa_fired_nscc ? s5_t_53_reg : s5_ignore_left1_reg;
-wire [14:0] _s6_t_55_next_0 = s5_qa_roll_reg ? 15'd0 : s5_acked1_reg;
-wire [14:0] _s6_t_55_next_1 = qa_used_nscc ? _s6_t_55_next_0 : s5_acked1_reg;
+wire [10:0] _s11_t_21_next_0 = md_fired ? s10_nowq_reg : s10_cur_cc_last_md_reg;
+wire [15:0] _s6_t_52_next_0 = ack_run ? s5_avg_new_reg : s5_cur_cc_avg_rtt_reg;
+wire _s11_t_23_next_0 = s10_ack_run_reg ? s10_fi_fire_reg : s10_cur_cc_increase_reg;
+wire _s11_t_23_next_1 = ~md_fired;
+wire _s11_t_23_next_2 = _s11_t_23_next_0 & _s11_t_23_next_1;
+wire _s6_t_53_next_0 = ~s5_qa_fire_reg;
+wire _s6_t_53_next_1 = s5_t_51_reg & _s6_t_53_next_0;
+wire _s6_t_53_next_2 = qa_used_nscc ? _s6_t_53_next_1 : s5_t_52_reg;
+wire [10:0] _s6_t_54_next_0 = s5_qa_roll_reg ? s5_t_53_reg : s5_cur_cc_win_end_reg;
+wire [10:0] _s6_t_54_next_1 = qa_used_nscc ? _s6_t_54_next_0 : s5_cur_cc_win_end_reg;
+wire [14:0] _s11_t_26_next_0 = md_fired ? 15'd0 : s10_t_25_reg;
+wire [20:0] cc_unacked = s5_inflight_next_reg;
+wire [21:0] _s6_t_55_next_0 = {1'd0, cc_unacked};
+wire [21:0] _s6_t_55_next_1 = _s6_t_55_next_0 + 22'h3f;
+wire [15:0] qa_unacked_units = _s6_t_55_next_1[21:6];
+wire _s6_t_55_next_2 = qa_unacked_units[15];
+wire _s6_t_55_next_3 = _s6_t_55_next_2;
+wire [14:0] _s6_t_55_next_4 = qa_unacked_units[14:0];
+wire [14:0] _s6_t_55_next_5 = _s6_t_55_next_3 ? 15'd32767 : _s6_t_55_next_4;
+wire [14:0] _s6_t_55_next_6 = qa_fired_nscc ? _s6_t_55_next_5 : s5_ignore_left1_reg;
+wire [14:0] _s6_t_56_next_0 = s5_qa_roll_reg ? 15'd0 : s5_acked1_reg;
+wire [14:0] _s6_t_56_next_1 = qa_used_nscc ? _s6_t_56_next_0 : s5_acked1_reg;
+wire cc_active = ~inflight_is_send;
 wire [192:0] _s7_t_34_next_0 = {EXPLORE_INIT, 1'd0, 32'h0, 8'd0, 8'd0, 1'd0, 16'd0, 1'd0, 16'd0, 1'd0, 16'd0, 1'd0, 16'd0, 1'd0, 16'd0, 1'd0, 16'd0, 1'd0, 16'd0, 1'd0, 16'd0};
 wire nxt_buf7_valid = s6_nxt_entries_reg[135];
 wire [15:0] nxt_buf7_ev = s6_nxt_entries_reg[134:119];
@@ -8673,8 +8729,8 @@ wire nxt_buf1_valid = s6_nxt_entries_reg[33];
 wire [15:0] nxt_buf1_ev = s6_nxt_entries_reg[32:17];
 wire nxt_buf0_valid = s6_nxt_entries_reg[16];
 wire [15:0] nxt_buf0_ev = s6_nxt_entries_reg[15:0];
-wire [192:0] _s7_t_34_next_1 = {s6_t_47_reg, s6_frozen1_reg, s6_exit_next_reg, s6_nxt_num_valid_reg, s6_nxt_head_reg, nxt_buf7_valid, nxt_buf7_ev, nxt_buf6_valid, nxt_buf6_ev, nxt_buf5_valid, nxt_buf5_ev, nxt_buf4_valid, nxt_buf4_ev, nxt_buf3_valid, nxt_buf3_ev, nxt_buf2_valid, nxt_buf2_ev, nxt_buf1_valid, nxt_buf1_ev, nxt_buf0_valid, nxt_buf0_ev};
-wire [192:0] _s7_t_34_next_2 = s6_t_48_reg ? _s7_t_34_next_0 : _s7_t_34_next_1;
+wire [192:0] _s7_t_34_next_1 = {s6_t_48_reg, s6_frozen1_reg, s6_exit_next_reg, s6_nxt_num_valid_reg, s6_nxt_head_reg, nxt_buf7_valid, nxt_buf7_ev, nxt_buf6_valid, nxt_buf6_ev, nxt_buf5_valid, nxt_buf5_ev, nxt_buf4_valid, nxt_buf4_ev, nxt_buf3_valid, nxt_buf3_ev, nxt_buf2_valid, nxt_buf2_ev, nxt_buf1_valid, nxt_buf1_ev, nxt_buf0_valid, nxt_buf0_ev};
+wire [192:0] _s7_t_34_next_2 = s6_t_49_reg ? _s7_t_34_next_0 : _s7_t_34_next_1;
 wire [7:0] lb_new_explore = _s7_t_34_next_2[192:185];
 wire [7:0] _s7_t_34_next_3 = 1'd1 ? lb_new_explore : s6_cur_lb_explore_reg;
 wire lb_new_frozen = _s7_t_34_next_2[184];
@@ -8717,16 +8773,44 @@ wire lb_new_buf0_valid = _s7_t_34_next_2[16];
 wire _s7_t_53_next_0 = 1'd1 ? lb_new_buf0_valid : s6_cur_lb_buf0_valid_reg;
 wire [15:0] lb_new_buf0_ev = _s7_t_34_next_2[15:0];
 wire [15:0] _s7_t_54_next_0 = 1'd1 ? lb_new_buf0_ev : s6_cur_lb_buf0_ev_reg;
-wire _s2_t_46_next_0 = ~_s2_t_40_next_0;
-wire [20:0] cwnd_held = cur_cc_c[23:3];
+wire _s2_t_46_next_0 = ~_s2_t_43_next_0;
 wire [2:0] _s2_t_47_next_0 = rtt_le_trtt ? 3'd4 : 3'd3;
 wire [2:0] _s6_core_case_next_0 = md_ok ? 3'd2 : 3'd0;
-wire [2:0] core_case = s5_ecn_reg ? _s6_core_case_next_0 : s5_t_56_reg;
+wire [2:0] core_case = s5_ecn_reg ? _s6_core_case_next_0 : s5_t_55_reg;
 wire [2:0] _s6_t_57_next_0 = timeout_ignored ? 3'd0 : 3'd7;
 wire [2:0] _s6_t_57_next_1 = qa_fired_nscc ? 3'd5 : _s6_t_57_next_0;
+wire [23:0] c_open = 24'h9d7880;
+wire [149:0] _s25_t_next_0 = {11'd0, 10'd0, 20'h0, 11'd0, 16'd8600, 1'd0, 1'd0, 11'd0, 15'd0, 15'd0, 15'd0, c_open};
+wire [149:0] _s25_t_next_1 = {s24_t_2_reg, s24_t_3_reg, s24_t_4_reg, s24_t_5_reg, s24_t_6_reg, s24_t_7_reg, s24_t_8_reg, s24_t_9_reg, s24_t_10_reg, s24_t_11_reg, s24_t_12_reg, c_new};
+wire [149:0] _s25_t_next_2 = s24_t_reg ? _s25_t_next_0 : _s25_t_next_1;
+wire [10:0] cc_new_last_adj = _s25_t_next_2[149:139];
+wire [10:0] _s25_t_next_3 = s24_cc_active_reg ? cc_new_last_adj : s24_cur_cc_last_adj_reg;
+wire [9:0] cc_new_recv = _s25_t_next_2[138:129];
+wire [9:0] _s25_t_next_4 = s24_cc_active_reg ? cc_new_recv : s24_cur_cc_recv_reg;
+wire [19:0] cc_new_inc = _s25_t_next_2[128:109];
+wire [19:0] _s25_t_next_5 = s24_cc_active_reg ? cc_new_inc : s24_cur_cc_inc_reg;
+wire [10:0] cc_new_last_md = _s25_t_next_2[108:98];
+wire [10:0] _s25_t_next_6 = s24_cc_active_reg ? cc_new_last_md : s24_cur_cc_last_md_reg;
+wire [15:0] cc_new_avg_rtt = _s25_t_next_2[97:82];
+wire [15:0] _s25_t_next_7 = s24_cc_active_reg ? cc_new_avg_rtt : s24_cur_cc_avg_rtt_reg;
+wire cc_new_increase = _s25_t_next_2[81];
+wire _s25_t_next_8 = s24_cc_active_reg ? cc_new_increase : s24_cur_cc_increase_reg;
+wire cc_new_trigger = _s25_t_next_2[80];
+wire _s25_t_next_9 = s24_cc_active_reg ? cc_new_trigger : s24_cur_cc_trigger_reg;
+wire [10:0] cc_new_win_end = _s25_t_next_2[79:69];
+wire [10:0] _s25_t_next_10 = s24_cc_active_reg ? cc_new_win_end : s24_cur_cc_win_end_reg;
+wire [14:0] cc_new_count = _s25_t_next_2[68:54];
+wire [14:0] _s25_t_next_11 = s24_cc_active_reg ? cc_new_count : s24_cur_cc_count_reg;
+wire [14:0] cc_new_ignore_left = _s25_t_next_2[53:39];
+wire [14:0] _s25_t_next_12 = s24_cc_active_reg ? cc_new_ignore_left : s24_cur_cc_ignore_left_reg;
+wire [14:0] cc_new_acked = _s25_t_next_2[38:24];
+wire [14:0] _s25_t_next_13 = s24_cc_active_reg ? cc_new_acked : s24_cur_cc_acked_reg;
+wire [23:0] cc_new_c = _s25_t_next_2[23:0];
+wire [23:0] _s25_t_next_14 = s24_cc_active_reg ? cc_new_c : s24_cur_cc_c_reg;
+wire [363:0] _s25_t_next_15 = {s24_inflight_next_reg, s24_t_13_reg, s24_t_14_reg, s24_t_15_reg, s24_t_16_reg, s24_t_17_reg, s24_t_18_reg, s24_t_19_reg, s24_t_20_reg, s24_t_21_reg, s24_t_22_reg, s24_t_23_reg, s24_t_24_reg, s24_t_25_reg, s24_t_26_reg, s24_t_27_reg, s24_t_28_reg, s24_t_29_reg, s24_t_30_reg, s24_t_31_reg, s24_t_32_reg, s24_t_33_reg, _s25_t_next_3, _s25_t_next_4, _s25_t_next_5, _s25_t_next_6, _s25_t_next_7, _s25_t_next_8, _s25_t_next_9, _s25_t_next_10, _s25_t_next_11, _s25_t_next_12, _s25_t_next_13, _s25_t_next_14};
 wire _s7_t_56_next_0 = ~s6_hit_reg;
 wire _s7_t_56_next_1 = s6_exploring_reg | _s7_t_56_next_0;
-wire explored = s6_t_46_reg & _s7_t_56_next_1;
+wire explored = s6_t_47_reg & _s7_t_56_next_1;
 wire _s7_t_56_next_2 = lfsr_reg[0];
 wire [31:0] _s7_t_56_next_3 = lfsr_reg >> 1;
 wire [31:0] _s7_t_56_next_4 = _s7_t_56_next_3 ^ 32'h80200003;
@@ -8793,31 +8877,31 @@ wire [31:0] _s7_t_56_next_64 = _s7_t_56_next_63 ^ 32'h80200003;
 wire [31:0] lfsr_drawn = _s7_t_56_next_62 ? _s7_t_56_next_64 : _s7_t_56_next_63;
 wire [15:0] _s7_t_56_next_65 = lfsr_drawn[15:0];
 wire [15:0] _s7_t_56_next_66 = explored ? _s7_t_56_next_65 : s6_take_ev_reg;
-wire [15:0] _s7_t_56_next_67 = s6_t_46_reg ? _s7_t_56_next_66 : 16'd0;
-wire _s6_t_58_next_0 = s5_frozen1_reg & s5_t_55_reg;
+wire [15:0] _s7_t_56_next_67 = s6_t_47_reg ? _s7_t_56_next_66 : 16'd0;
+wire _s6_t_58_next_0 = s5_frozen1_reg & s5_t_54_reg;
 wire [2:0] _s11_case_result_next_0 = fi_fired ? 3'd6 : s10_core_case_reg;
 wire [2:0] _s11_case_result_next_1 = s10_qa_fired_nscc_reg ? 3'd5 : _s11_case_result_next_0;
 wire [2:0] _s11_case_result_next_2 = s10_ack_run_reg ? _s11_case_result_next_1 : 3'd0;
 wire [2:0] _s11_case_result_next_3 = s10_is_loss_reg ? s10_t_52_reg : _s11_case_result_next_2;
-wire [2:0] _s11_case_result_next_4 = s10_t_30_reg ? 3'd0 : _s11_case_result_next_3;
+wire [2:0] _s11_case_result_next_4 = s10_t_23_reg ? 3'd0 : _s11_case_result_next_3;
 wire [2:0] case_result = s10_cc_active_reg ? _s11_case_result_next_4 : 3'd0;
 wire _s6_t_59_next_0 = s5_cc_active_reg & qa_fired_nscc;
-wire _s11_t_53_next_0 = s10_t_30_reg ? 1'd0 : _s11_t_22_next_2;
+wire _s11_t_53_next_0 = s10_t_23_reg ? 1'd0 : _s11_t_23_next_2;
 wire _s11_t_53_next_1 = s10_cc_active_reg & _s11_t_53_next_0;
 wire _lfsr_update_0 = ~s6_error_reg;
 wire s6_fire = s6_valid_reg & _lfsr_update_0;
 wire _lfsr_update_1 = s6_fire & explored;
-wire _snoop_ahead_0 = ~s23_error_reg;
-wire _snoop_ahead_1 = s23_valid_reg & _snoop_ahead_0;
-wire [11:0] _snoop_ahead_2 = s23_conn_reg[11:0];
+wire _snoop_ahead_0 = ~s24_error_reg;
+wire _snoop_ahead_1 = s24_valid_reg & _snoop_ahead_0;
+wire [11:0] _snoop_ahead_2 = s24_conn_reg[11:0];
 wire [11:0] _snoop_ahead_3 = in_conn_reg[11:0];
 wire _snoop_ahead_4 = _snoop_ahead_2 == _snoop_ahead_3;
 wire snoop_s1_ahead = _snoop_ahead_1 & _snoop_ahead_4;
-wire [11:0] _snoop_ahead_5 = s23_conn_reg[11:0];
+wire [11:0] _snoop_ahead_5 = s24_conn_reg[11:0];
 wire [11:0] _snoop_ahead_6 = s1_conn_reg[11:0];
 wire _snoop_ahead_7 = _snoop_ahead_5 == _snoop_ahead_6;
 wire snoop_s2_ahead = _snoop_ahead_1 & _snoop_ahead_7;
-wire [11:0] _snoop_ahead_8 = s23_conn_reg[11:0];
+wire [11:0] _snoop_ahead_8 = s24_conn_reg[11:0];
 wire [11:0] _snoop_ahead_9 = s2_conn_reg[11:0];
 wire _snoop_ahead_10 = _snoop_ahead_8 == _snoop_ahead_9;
 wire snoop_s3_ahead = _snoop_ahead_1 & _snoop_ahead_10;
@@ -8842,131 +8926,101 @@ wire _shell_17 = _shell_15 & _shell_16;
 wire _shell_18 = ~hazard8_reg;
 wire _shell_19 = _shell_17 & _shell_18;
 wire _shell_20 = ~hazard9_reg;
-wire issue = _shell_19 & _shell_20;
-wire _shell_21 = s_event_valid & in_ready_reg;
-wire _shell_22 = ~in_valid_reg;
-wire [4:0] _shell_23 = issue ? 5'd1 : 5'd0;
-wire [4:0] _shell_24 = occ_reg + _shell_23;
+wire _shell_21 = _shell_19 & _shell_20;
+wire _shell_22 = ~hazard10_reg;
+wire issue = _shell_21 & _shell_22;
+wire _shell_23 = s_event_valid & in_ready_reg;
+wire _shell_24 = ~in_valid_reg;
+wire [4:0] _shell_25 = issue ? 5'd1 : 5'd0;
+wire [4:0] _shell_26 = occ_reg + _shell_25;
 wire out_pop = out_valid_reg & m_result_ready;
-wire [4:0] _shell_25 = out_pop ? 5'd1 : 5'd0;
-wire [4:0] occ_update = _shell_24 - _shell_25;
-wire _shell_26 = ~s24_error_reg;
-wire wr_en = s24_valid_reg & _shell_26;
-wire [11:0] wr_addr = s24_conn_reg[11:0];
-wire [11:0] _shell_27 = in_conn_reg[11:0];
-wire _shell_28 = wr_addr == _shell_27;
-wire snoop_in = wr_en & _shell_28;
-wire [23:0] c_open = 24'h9d7880;
-wire [149:0] _shell_29 = {11'd0, 10'd0, 20'h0, 11'd0, 16'd8600, 1'd0, 1'd0, 11'd0, 15'd0, 15'd0, 15'd0, c_open};
-wire [23:0] c_ack = s24_ack_run_reg ? s24_c_ack_clamped_reg : s24_cur_cc_c_reg;
-wire [23:0] c_new = s24_is_loss_reg ? s24_c_loss_all_reg : c_ack;
-wire [149:0] _shell_30 = {s24_t_reg, s24_t_2_reg, s24_t_3_reg, s24_t_4_reg, s24_t_5_reg, s24_t_6_reg, s24_t_7_reg, s24_t_8_reg, s24_t_9_reg, s24_t_10_reg, s24_t_11_reg, c_new};
-wire [149:0] _shell_31 = s24_t_12_reg ? _shell_29 : _shell_30;
-wire [10:0] cc_new_last_adj = _shell_31[149:139];
-wire [10:0] _shell_32 = s24_cc_active_reg ? cc_new_last_adj : s24_cur_cc_last_adj_reg;
-wire [9:0] cc_new_recv = _shell_31[138:129];
-wire [9:0] _shell_33 = s24_cc_active_reg ? cc_new_recv : s24_cur_cc_recv_reg;
-wire [19:0] cc_new_inc = _shell_31[128:109];
-wire [19:0] _shell_34 = s24_cc_active_reg ? cc_new_inc : s24_cur_cc_inc_reg;
-wire [10:0] cc_new_last_md = _shell_31[108:98];
-wire [10:0] _shell_35 = s24_cc_active_reg ? cc_new_last_md : s24_cur_cc_last_md_reg;
-wire [15:0] cc_new_avg_rtt = _shell_31[97:82];
-wire [15:0] _shell_36 = s24_cc_active_reg ? cc_new_avg_rtt : s24_cur_cc_avg_rtt_reg;
-wire cc_new_increase = _shell_31[81];
-wire _shell_37 = s24_cc_active_reg ? cc_new_increase : s24_cur_cc_increase_reg;
-wire cc_new_trigger = _shell_31[80];
-wire _shell_38 = s24_cc_active_reg ? cc_new_trigger : s24_cur_cc_trigger_reg;
-wire [10:0] cc_new_win_end = _shell_31[79:69];
-wire [10:0] _shell_39 = s24_cc_active_reg ? cc_new_win_end : s24_cur_cc_win_end_reg;
-wire [14:0] cc_new_count = _shell_31[68:54];
-wire [14:0] _shell_40 = s24_cc_active_reg ? cc_new_count : s24_cur_cc_count_reg;
-wire [14:0] cc_new_ignore_left = _shell_31[53:39];
-wire [14:0] _shell_41 = s24_cc_active_reg ? cc_new_ignore_left : s24_cur_cc_ignore_left_reg;
-wire [14:0] cc_new_acked = _shell_31[38:24];
-wire [14:0] _shell_42 = s24_cc_active_reg ? cc_new_acked : s24_cur_cc_acked_reg;
-wire [23:0] cc_new_c = _shell_31[23:0];
-wire [23:0] _shell_43 = s24_cc_active_reg ? cc_new_c : s24_cur_cc_c_reg;
-wire [363:0] new_word = {s24_inflight_next_reg, s24_t_13_reg, s24_t_14_reg, s24_t_15_reg, s24_t_16_reg, s24_t_17_reg, s24_t_18_reg, s24_t_19_reg, s24_t_20_reg, s24_t_21_reg, s24_t_22_reg, s24_t_23_reg, s24_t_24_reg, s24_t_25_reg, s24_t_26_reg, s24_t_27_reg, s24_t_28_reg, s24_t_29_reg, s24_t_30_reg, s24_t_31_reg, s24_t_32_reg, s24_t_33_reg, _shell_32, _shell_33, _shell_34, _shell_35, _shell_36, _shell_37, _shell_38, _shell_39, _shell_40, _shell_41, _shell_42, _shell_43};
-wire _shell_44 = snoop_s1_reg | s1_fix_valid_reg;
-wire [363:0] _shell_45 = snoop_s1_reg ? new_word : s1_fix_word_reg;
-wire _shell_46 = snoop_s2_reg | s2_fix_valid_reg;
-wire [363:0] _shell_47 = snoop_s2_reg ? new_word : s2_fix_word_reg;
+wire [4:0] _shell_27 = out_pop ? 5'd1 : 5'd0;
+wire [4:0] occ_update = _shell_26 - _shell_27;
+wire _shell_28 = ~s25_error_reg;
+wire wr_en = s25_valid_reg & _shell_28;
+wire [11:0] wr_addr = s25_conn_reg[11:0];
+wire [11:0] _shell_29 = in_conn_reg[11:0];
+wire _shell_30 = wr_addr == _shell_29;
+wire snoop_in = wr_en & _shell_30;
+wire [363:0] new_word = s25_t_reg;
+wire _shell_31 = snoop_s1_reg | s1_fix_valid_reg;
+wire [363:0] _shell_32 = snoop_s1_reg ? new_word : s1_fix_word_reg;
+wire _shell_33 = snoop_s2_reg | s2_fix_valid_reg;
+wire [363:0] _shell_34 = snoop_s2_reg ? new_word : s2_fix_word_reg;
 wire [363:0] s3_word = s3_fix_valid_reg ? s3_fix_word_reg : s3_ram_reg;
-wire [363:0] _shell_48 = snoop_s3_reg ? new_word : s3_word;
-wire _shell_49 = out_wr_ptr_reg == 5'd0;
-wire [15:0] res_ev = s24_error_reg ? 16'd0 : s24_t_34_reg;
-wire res_explored = s24_error_reg ? 1'd0 : s24_explored_reg;
-wire res_frozen = s24_error_reg ? 1'd0 : s24_t_35_reg;
-wire [20:0] cwnd_result = c_new[23:3];
-wire [20:0] _shell_50 = s24_t_12_reg ? 21'h13af10 : cwnd_result;
-wire [20:0] window = s24_inflight_is_send_reg ? s24_cwnd_held_reg : _shell_50;
-wire [20:0] res_cwnd = s24_error_reg ? 21'h0 : window;
-wire [2:0] res_case = s24_error_reg ? 3'd0 : s24_case_result_reg;
-wire res_qa = s24_error_reg ? 1'd0 : s24_t_36_reg;
-wire res_fast = s24_error_reg ? 1'd0 : s24_t_37_reg;
-wire [20:0] res_inflight = s24_error_reg ? 21'h0 : s24_inflight_next_reg;
-wire may_send = s24_inflight_next_reg < window;
-wire res_may_send = s24_error_reg ? 1'd0 : may_send;
-wire _shell_51 = out_wr_ptr_reg == 5'd1;
-wire _shell_52 = out_wr_ptr_reg == 5'd2;
-wire _shell_53 = out_wr_ptr_reg == 5'd3;
-wire _shell_54 = out_wr_ptr_reg == 5'd4;
-wire _shell_55 = out_wr_ptr_reg == 5'd5;
-wire _shell_56 = out_wr_ptr_reg == 5'd6;
-wire _shell_57 = out_wr_ptr_reg == 5'd7;
-wire _shell_58 = out_wr_ptr_reg == 5'd8;
-wire _shell_59 = out_wr_ptr_reg == 5'd9;
-wire _shell_60 = out_wr_ptr_reg == 5'd10;
-wire _shell_61 = out_wr_ptr_reg == 5'd11;
-wire _shell_62 = out_wr_ptr_reg == 5'd12;
-wire _shell_63 = out_wr_ptr_reg == 5'd13;
-wire _shell_64 = out_wr_ptr_reg == 5'd14;
-wire _shell_65 = out_wr_ptr_reg == 5'd15;
-wire _shell_66 = out_wr_ptr_reg == 5'd16;
-wire _shell_67 = out_wr_ptr_reg == 5'd17;
-wire _shell_68 = out_wr_ptr_reg == 5'd18;
-wire _shell_69 = out_wr_ptr_reg == 5'd19;
-wire _shell_70 = out_wr_ptr_reg == 5'd20;
-wire _shell_71 = out_wr_ptr_reg == 5'd21;
-wire _shell_72 = out_wr_ptr_reg == 5'd22;
-wire _shell_73 = out_wr_ptr_reg == 5'd23;
-wire _shell_74 = out_wr_ptr_reg == 5'd24;
-wire _shell_75 = out_wr_ptr_reg == 5'd25;
-wire _shell_76 = out_wr_ptr_reg == 5'd25;
-wire [4:0] _shell_77 = out_wr_ptr_reg + 5'd1;
-wire [4:0] _shell_78 = _shell_76 ? 5'd0 : _shell_77;
-wire _shell_79 = out_wr_ptr_reg == out_rd_ptr_plus1_reg;
-wire out_lands_next = s24_valid_reg & _shell_79;
-wire [15:0] _shell_80 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out25_conn_reg : (out_rd_ptr_plus1_reg[1] ? out25_conn_reg : (out_rd_ptr_plus1_reg[0] ? out25_conn_reg : out24_conn_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_conn_reg : out22_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out21_conn_reg : out20_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_conn_reg : out18_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out17_conn_reg : out16_conn_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_conn_reg : out14_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out13_conn_reg : out12_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_conn_reg : out10_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out9_conn_reg : out8_conn_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_conn_reg : out6_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out5_conn_reg : out4_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_conn_reg : out2_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out1_conn_reg : out0_conn_reg))));
-wire [2:0] _shell_81 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out25_kind_reg : (out_rd_ptr_plus1_reg[1] ? out25_kind_reg : (out_rd_ptr_plus1_reg[0] ? out25_kind_reg : out24_kind_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_kind_reg : out22_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out21_kind_reg : out20_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_kind_reg : out18_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out17_kind_reg : out16_kind_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_kind_reg : out14_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out13_kind_reg : out12_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_kind_reg : out10_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out9_kind_reg : out8_kind_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_kind_reg : out6_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out5_kind_reg : out4_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_kind_reg : out2_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out1_kind_reg : out0_kind_reg))));
-wire [15:0] _shell_82 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out25_ev_reg : (out_rd_ptr_plus1_reg[1] ? out25_ev_reg : (out_rd_ptr_plus1_reg[0] ? out25_ev_reg : out24_ev_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_ev_reg : out22_ev_reg) : (out_rd_ptr_plus1_reg[0] ? out21_ev_reg : out20_ev_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_ev_reg : out18_ev_reg) : (out_rd_ptr_plus1_reg[0] ? out17_ev_reg : out16_ev_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_ev_reg : out14_ev_reg) : (out_rd_ptr_plus1_reg[0] ? out13_ev_reg : out12_ev_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_ev_reg : out10_ev_reg) : (out_rd_ptr_plus1_reg[0] ? out9_ev_reg : out8_ev_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_ev_reg : out6_ev_reg) : (out_rd_ptr_plus1_reg[0] ? out5_ev_reg : out4_ev_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_ev_reg : out2_ev_reg) : (out_rd_ptr_plus1_reg[0] ? out1_ev_reg : out0_ev_reg))));
-wire _shell_83 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out25_explored_reg : (out_rd_ptr_plus1_reg[1] ? out25_explored_reg : (out_rd_ptr_plus1_reg[0] ? out25_explored_reg : out24_explored_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_explored_reg : out22_explored_reg) : (out_rd_ptr_plus1_reg[0] ? out21_explored_reg : out20_explored_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_explored_reg : out18_explored_reg) : (out_rd_ptr_plus1_reg[0] ? out17_explored_reg : out16_explored_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_explored_reg : out14_explored_reg) : (out_rd_ptr_plus1_reg[0] ? out13_explored_reg : out12_explored_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_explored_reg : out10_explored_reg) : (out_rd_ptr_plus1_reg[0] ? out9_explored_reg : out8_explored_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_explored_reg : out6_explored_reg) : (out_rd_ptr_plus1_reg[0] ? out5_explored_reg : out4_explored_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_explored_reg : out2_explored_reg) : (out_rd_ptr_plus1_reg[0] ? out1_explored_reg : out0_explored_reg))));
-wire _shell_84 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out25_frozen_reg : (out_rd_ptr_plus1_reg[1] ? out25_frozen_reg : (out_rd_ptr_plus1_reg[0] ? out25_frozen_reg : out24_frozen_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_frozen_reg : out22_frozen_reg) : (out_rd_ptr_plus1_reg[0] ? out21_frozen_reg : out20_frozen_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_frozen_reg : out18_frozen_reg) : (out_rd_ptr_plus1_reg[0] ? out17_frozen_reg : out16_frozen_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_frozen_reg : out14_frozen_reg) : (out_rd_ptr_plus1_reg[0] ? out13_frozen_reg : out12_frozen_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_frozen_reg : out10_frozen_reg) : (out_rd_ptr_plus1_reg[0] ? out9_frozen_reg : out8_frozen_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_frozen_reg : out6_frozen_reg) : (out_rd_ptr_plus1_reg[0] ? out5_frozen_reg : out4_frozen_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_frozen_reg : out2_frozen_reg) : (out_rd_ptr_plus1_reg[0] ? out1_frozen_reg : out0_frozen_reg))));
-wire [20:0] _shell_85 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out25_cwnd_reg : (out_rd_ptr_plus1_reg[1] ? out25_cwnd_reg : (out_rd_ptr_plus1_reg[0] ? out25_cwnd_reg : out24_cwnd_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_cwnd_reg : out22_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out21_cwnd_reg : out20_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_cwnd_reg : out18_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out17_cwnd_reg : out16_cwnd_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_cwnd_reg : out14_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out13_cwnd_reg : out12_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_cwnd_reg : out10_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out9_cwnd_reg : out8_cwnd_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_cwnd_reg : out6_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out5_cwnd_reg : out4_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_cwnd_reg : out2_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out1_cwnd_reg : out0_cwnd_reg))));
-wire [2:0] _shell_86 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out25_case_reg : (out_rd_ptr_plus1_reg[1] ? out25_case_reg : (out_rd_ptr_plus1_reg[0] ? out25_case_reg : out24_case_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_case_reg : out22_case_reg) : (out_rd_ptr_plus1_reg[0] ? out21_case_reg : out20_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_case_reg : out18_case_reg) : (out_rd_ptr_plus1_reg[0] ? out17_case_reg : out16_case_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_case_reg : out14_case_reg) : (out_rd_ptr_plus1_reg[0] ? out13_case_reg : out12_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_case_reg : out10_case_reg) : (out_rd_ptr_plus1_reg[0] ? out9_case_reg : out8_case_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_case_reg : out6_case_reg) : (out_rd_ptr_plus1_reg[0] ? out5_case_reg : out4_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_case_reg : out2_case_reg) : (out_rd_ptr_plus1_reg[0] ? out1_case_reg : out0_case_reg))));
-wire _shell_87 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out25_qa_reg : (out_rd_ptr_plus1_reg[1] ? out25_qa_reg : (out_rd_ptr_plus1_reg[0] ? out25_qa_reg : out24_qa_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_qa_reg : out22_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out21_qa_reg : out20_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_qa_reg : out18_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out17_qa_reg : out16_qa_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_qa_reg : out14_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out13_qa_reg : out12_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_qa_reg : out10_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out9_qa_reg : out8_qa_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_qa_reg : out6_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out5_qa_reg : out4_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_qa_reg : out2_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out1_qa_reg : out0_qa_reg))));
-wire _shell_88 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out25_fast_reg : (out_rd_ptr_plus1_reg[1] ? out25_fast_reg : (out_rd_ptr_plus1_reg[0] ? out25_fast_reg : out24_fast_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_fast_reg : out22_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out21_fast_reg : out20_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_fast_reg : out18_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out17_fast_reg : out16_fast_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_fast_reg : out14_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out13_fast_reg : out12_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_fast_reg : out10_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out9_fast_reg : out8_fast_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_fast_reg : out6_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out5_fast_reg : out4_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_fast_reg : out2_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out1_fast_reg : out0_fast_reg))));
-wire [20:0] _shell_89 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out25_inflight_reg : (out_rd_ptr_plus1_reg[1] ? out25_inflight_reg : (out_rd_ptr_plus1_reg[0] ? out25_inflight_reg : out24_inflight_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_inflight_reg : out22_inflight_reg) : (out_rd_ptr_plus1_reg[0] ? out21_inflight_reg : out20_inflight_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_inflight_reg : out18_inflight_reg) : (out_rd_ptr_plus1_reg[0] ? out17_inflight_reg : out16_inflight_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_inflight_reg : out14_inflight_reg) : (out_rd_ptr_plus1_reg[0] ? out13_inflight_reg : out12_inflight_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_inflight_reg : out10_inflight_reg) : (out_rd_ptr_plus1_reg[0] ? out9_inflight_reg : out8_inflight_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_inflight_reg : out6_inflight_reg) : (out_rd_ptr_plus1_reg[0] ? out5_inflight_reg : out4_inflight_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_inflight_reg : out2_inflight_reg) : (out_rd_ptr_plus1_reg[0] ? out1_inflight_reg : out0_inflight_reg))));
-wire _shell_90 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out25_may_send_reg : (out_rd_ptr_plus1_reg[1] ? out25_may_send_reg : (out_rd_ptr_plus1_reg[0] ? out25_may_send_reg : out24_may_send_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_may_send_reg : out22_may_send_reg) : (out_rd_ptr_plus1_reg[0] ? out21_may_send_reg : out20_may_send_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_may_send_reg : out18_may_send_reg) : (out_rd_ptr_plus1_reg[0] ? out17_may_send_reg : out16_may_send_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_may_send_reg : out14_may_send_reg) : (out_rd_ptr_plus1_reg[0] ? out13_may_send_reg : out12_may_send_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_may_send_reg : out10_may_send_reg) : (out_rd_ptr_plus1_reg[0] ? out9_may_send_reg : out8_may_send_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_may_send_reg : out6_may_send_reg) : (out_rd_ptr_plus1_reg[0] ? out5_may_send_reg : out4_may_send_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_may_send_reg : out2_may_send_reg) : (out_rd_ptr_plus1_reg[0] ? out1_may_send_reg : out0_may_send_reg))));
-wire _shell_91 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out25_error_reg : (out_rd_ptr_plus1_reg[1] ? out25_error_reg : (out_rd_ptr_plus1_reg[0] ? out25_error_reg : out24_error_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_error_reg : out22_error_reg) : (out_rd_ptr_plus1_reg[0] ? out21_error_reg : out20_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_error_reg : out18_error_reg) : (out_rd_ptr_plus1_reg[0] ? out17_error_reg : out16_error_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_error_reg : out14_error_reg) : (out_rd_ptr_plus1_reg[0] ? out13_error_reg : out12_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_error_reg : out10_error_reg) : (out_rd_ptr_plus1_reg[0] ? out9_error_reg : out8_error_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_error_reg : out6_error_reg) : (out_rd_ptr_plus1_reg[0] ? out5_error_reg : out4_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_error_reg : out2_error_reg) : (out_rd_ptr_plus1_reg[0] ? out1_error_reg : out0_error_reg))));
-wire _shell_92 = out_wr_ptr_reg == out_rd_ptr_reg;
-wire out_lands_head = s24_valid_reg & _shell_92;
-wire _shell_93 = out_rd_ptr_plus1_reg == 5'd25;
-wire [4:0] _shell_94 = out_rd_ptr_plus1_reg + 5'd1;
-wire [4:0] _shell_95 = _shell_93 ? 5'd0 : _shell_94;
-wire [4:0] _shell_96 = s24_valid_reg ? 5'd1 : 5'd0;
-wire [4:0] _shell_97 = out_count_reg + _shell_96;
-wire [4:0] _shell_98 = out_pop ? 5'd1 : 5'd0;
-wire [4:0] _shell_99 = _shell_97 - _shell_98;
-wire _shell_100 = ~out_pop;
-wire _shell_101 = s24_valid_reg & _shell_100;
-wire _shell_102 = out_count_reg != 5'd31;
-wire _shell_103 = ~s24_valid_reg;
-wire _shell_104 = out_pop & _shell_103;
-wire _shell_105 = out_count_reg != 5'd1;
+wire [363:0] _shell_35 = snoop_s3_reg ? new_word : s3_word;
+wire _shell_36 = out_wr_ptr_reg == 5'd0;
+wire [15:0] res_ev = s25_error_reg ? 16'd0 : s25_t_2_reg;
+wire res_explored = s25_error_reg ? 1'd0 : s25_explored_reg;
+wire res_frozen = s25_error_reg ? 1'd0 : s25_t_3_reg;
+wire [20:0] res_cwnd = s25_error_reg ? 21'h0 : s25_window_reg;
+wire [2:0] res_case = s25_error_reg ? 3'd0 : s25_case_result_reg;
+wire res_qa = s25_error_reg ? 1'd0 : s25_t_4_reg;
+wire res_fast = s25_error_reg ? 1'd0 : s25_t_5_reg;
+wire [20:0] res_inflight = s25_error_reg ? 21'h0 : s25_inflight_next_reg;
+wire may_send = s25_inflight_next_reg < s25_window_reg;
+wire res_may_send = s25_error_reg ? 1'd0 : may_send;
+wire _shell_37 = out_wr_ptr_reg == 5'd1;
+wire _shell_38 = out_wr_ptr_reg == 5'd2;
+wire _shell_39 = out_wr_ptr_reg == 5'd3;
+wire _shell_40 = out_wr_ptr_reg == 5'd4;
+wire _shell_41 = out_wr_ptr_reg == 5'd5;
+wire _shell_42 = out_wr_ptr_reg == 5'd6;
+wire _shell_43 = out_wr_ptr_reg == 5'd7;
+wire _shell_44 = out_wr_ptr_reg == 5'd8;
+wire _shell_45 = out_wr_ptr_reg == 5'd9;
+wire _shell_46 = out_wr_ptr_reg == 5'd10;
+wire _shell_47 = out_wr_ptr_reg == 5'd11;
+wire _shell_48 = out_wr_ptr_reg == 5'd12;
+wire _shell_49 = out_wr_ptr_reg == 5'd13;
+wire _shell_50 = out_wr_ptr_reg == 5'd14;
+wire _shell_51 = out_wr_ptr_reg == 5'd15;
+wire _shell_52 = out_wr_ptr_reg == 5'd16;
+wire _shell_53 = out_wr_ptr_reg == 5'd17;
+wire _shell_54 = out_wr_ptr_reg == 5'd18;
+wire _shell_55 = out_wr_ptr_reg == 5'd19;
+wire _shell_56 = out_wr_ptr_reg == 5'd20;
+wire _shell_57 = out_wr_ptr_reg == 5'd21;
+wire _shell_58 = out_wr_ptr_reg == 5'd22;
+wire _shell_59 = out_wr_ptr_reg == 5'd23;
+wire _shell_60 = out_wr_ptr_reg == 5'd24;
+wire _shell_61 = out_wr_ptr_reg == 5'd25;
+wire _shell_62 = out_wr_ptr_reg == 5'd26;
+wire _shell_63 = out_wr_ptr_reg == 5'd26;
+wire [4:0] _shell_64 = out_wr_ptr_reg + 5'd1;
+wire [4:0] _shell_65 = _shell_63 ? 5'd0 : _shell_64;
+wire _shell_66 = out_wr_ptr_reg == out_rd_ptr_plus1_reg;
+wire out_lands_next = s25_valid_reg & _shell_66;
+wire [15:0] _shell_67 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out26_conn_reg : (out_rd_ptr_plus1_reg[1] ? out26_conn_reg : (out_rd_ptr_plus1_reg[0] ? out25_conn_reg : out24_conn_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_conn_reg : out22_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out21_conn_reg : out20_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_conn_reg : out18_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out17_conn_reg : out16_conn_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_conn_reg : out14_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out13_conn_reg : out12_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_conn_reg : out10_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out9_conn_reg : out8_conn_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_conn_reg : out6_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out5_conn_reg : out4_conn_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_conn_reg : out2_conn_reg) : (out_rd_ptr_plus1_reg[0] ? out1_conn_reg : out0_conn_reg))));
+wire [2:0] _shell_68 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out26_kind_reg : (out_rd_ptr_plus1_reg[1] ? out26_kind_reg : (out_rd_ptr_plus1_reg[0] ? out25_kind_reg : out24_kind_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_kind_reg : out22_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out21_kind_reg : out20_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_kind_reg : out18_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out17_kind_reg : out16_kind_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_kind_reg : out14_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out13_kind_reg : out12_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_kind_reg : out10_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out9_kind_reg : out8_kind_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_kind_reg : out6_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out5_kind_reg : out4_kind_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_kind_reg : out2_kind_reg) : (out_rd_ptr_plus1_reg[0] ? out1_kind_reg : out0_kind_reg))));
+wire [15:0] _shell_69 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out26_ev_reg : (out_rd_ptr_plus1_reg[1] ? out26_ev_reg : (out_rd_ptr_plus1_reg[0] ? out25_ev_reg : out24_ev_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_ev_reg : out22_ev_reg) : (out_rd_ptr_plus1_reg[0] ? out21_ev_reg : out20_ev_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_ev_reg : out18_ev_reg) : (out_rd_ptr_plus1_reg[0] ? out17_ev_reg : out16_ev_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_ev_reg : out14_ev_reg) : (out_rd_ptr_plus1_reg[0] ? out13_ev_reg : out12_ev_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_ev_reg : out10_ev_reg) : (out_rd_ptr_plus1_reg[0] ? out9_ev_reg : out8_ev_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_ev_reg : out6_ev_reg) : (out_rd_ptr_plus1_reg[0] ? out5_ev_reg : out4_ev_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_ev_reg : out2_ev_reg) : (out_rd_ptr_plus1_reg[0] ? out1_ev_reg : out0_ev_reg))));
+wire _shell_70 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out26_explored_reg : (out_rd_ptr_plus1_reg[1] ? out26_explored_reg : (out_rd_ptr_plus1_reg[0] ? out25_explored_reg : out24_explored_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_explored_reg : out22_explored_reg) : (out_rd_ptr_plus1_reg[0] ? out21_explored_reg : out20_explored_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_explored_reg : out18_explored_reg) : (out_rd_ptr_plus1_reg[0] ? out17_explored_reg : out16_explored_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_explored_reg : out14_explored_reg) : (out_rd_ptr_plus1_reg[0] ? out13_explored_reg : out12_explored_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_explored_reg : out10_explored_reg) : (out_rd_ptr_plus1_reg[0] ? out9_explored_reg : out8_explored_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_explored_reg : out6_explored_reg) : (out_rd_ptr_plus1_reg[0] ? out5_explored_reg : out4_explored_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_explored_reg : out2_explored_reg) : (out_rd_ptr_plus1_reg[0] ? out1_explored_reg : out0_explored_reg))));
+wire _shell_71 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out26_frozen_reg : (out_rd_ptr_plus1_reg[1] ? out26_frozen_reg : (out_rd_ptr_plus1_reg[0] ? out25_frozen_reg : out24_frozen_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_frozen_reg : out22_frozen_reg) : (out_rd_ptr_plus1_reg[0] ? out21_frozen_reg : out20_frozen_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_frozen_reg : out18_frozen_reg) : (out_rd_ptr_plus1_reg[0] ? out17_frozen_reg : out16_frozen_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_frozen_reg : out14_frozen_reg) : (out_rd_ptr_plus1_reg[0] ? out13_frozen_reg : out12_frozen_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_frozen_reg : out10_frozen_reg) : (out_rd_ptr_plus1_reg[0] ? out9_frozen_reg : out8_frozen_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_frozen_reg : out6_frozen_reg) : (out_rd_ptr_plus1_reg[0] ? out5_frozen_reg : out4_frozen_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_frozen_reg : out2_frozen_reg) : (out_rd_ptr_plus1_reg[0] ? out1_frozen_reg : out0_frozen_reg))));
+wire [20:0] _shell_72 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out26_cwnd_reg : (out_rd_ptr_plus1_reg[1] ? out26_cwnd_reg : (out_rd_ptr_plus1_reg[0] ? out25_cwnd_reg : out24_cwnd_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_cwnd_reg : out22_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out21_cwnd_reg : out20_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_cwnd_reg : out18_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out17_cwnd_reg : out16_cwnd_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_cwnd_reg : out14_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out13_cwnd_reg : out12_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_cwnd_reg : out10_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out9_cwnd_reg : out8_cwnd_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_cwnd_reg : out6_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out5_cwnd_reg : out4_cwnd_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_cwnd_reg : out2_cwnd_reg) : (out_rd_ptr_plus1_reg[0] ? out1_cwnd_reg : out0_cwnd_reg))));
+wire [2:0] _shell_73 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out26_case_reg : (out_rd_ptr_plus1_reg[1] ? out26_case_reg : (out_rd_ptr_plus1_reg[0] ? out25_case_reg : out24_case_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_case_reg : out22_case_reg) : (out_rd_ptr_plus1_reg[0] ? out21_case_reg : out20_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_case_reg : out18_case_reg) : (out_rd_ptr_plus1_reg[0] ? out17_case_reg : out16_case_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_case_reg : out14_case_reg) : (out_rd_ptr_plus1_reg[0] ? out13_case_reg : out12_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_case_reg : out10_case_reg) : (out_rd_ptr_plus1_reg[0] ? out9_case_reg : out8_case_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_case_reg : out6_case_reg) : (out_rd_ptr_plus1_reg[0] ? out5_case_reg : out4_case_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_case_reg : out2_case_reg) : (out_rd_ptr_plus1_reg[0] ? out1_case_reg : out0_case_reg))));
+wire _shell_74 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out26_qa_reg : (out_rd_ptr_plus1_reg[1] ? out26_qa_reg : (out_rd_ptr_plus1_reg[0] ? out25_qa_reg : out24_qa_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_qa_reg : out22_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out21_qa_reg : out20_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_qa_reg : out18_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out17_qa_reg : out16_qa_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_qa_reg : out14_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out13_qa_reg : out12_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_qa_reg : out10_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out9_qa_reg : out8_qa_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_qa_reg : out6_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out5_qa_reg : out4_qa_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_qa_reg : out2_qa_reg) : (out_rd_ptr_plus1_reg[0] ? out1_qa_reg : out0_qa_reg))));
+wire _shell_75 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out26_fast_reg : (out_rd_ptr_plus1_reg[1] ? out26_fast_reg : (out_rd_ptr_plus1_reg[0] ? out25_fast_reg : out24_fast_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_fast_reg : out22_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out21_fast_reg : out20_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_fast_reg : out18_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out17_fast_reg : out16_fast_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_fast_reg : out14_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out13_fast_reg : out12_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_fast_reg : out10_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out9_fast_reg : out8_fast_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_fast_reg : out6_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out5_fast_reg : out4_fast_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_fast_reg : out2_fast_reg) : (out_rd_ptr_plus1_reg[0] ? out1_fast_reg : out0_fast_reg))));
+wire [20:0] _shell_76 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out26_inflight_reg : (out_rd_ptr_plus1_reg[1] ? out26_inflight_reg : (out_rd_ptr_plus1_reg[0] ? out25_inflight_reg : out24_inflight_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_inflight_reg : out22_inflight_reg) : (out_rd_ptr_plus1_reg[0] ? out21_inflight_reg : out20_inflight_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_inflight_reg : out18_inflight_reg) : (out_rd_ptr_plus1_reg[0] ? out17_inflight_reg : out16_inflight_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_inflight_reg : out14_inflight_reg) : (out_rd_ptr_plus1_reg[0] ? out13_inflight_reg : out12_inflight_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_inflight_reg : out10_inflight_reg) : (out_rd_ptr_plus1_reg[0] ? out9_inflight_reg : out8_inflight_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_inflight_reg : out6_inflight_reg) : (out_rd_ptr_plus1_reg[0] ? out5_inflight_reg : out4_inflight_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_inflight_reg : out2_inflight_reg) : (out_rd_ptr_plus1_reg[0] ? out1_inflight_reg : out0_inflight_reg))));
+wire _shell_77 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out26_may_send_reg : (out_rd_ptr_plus1_reg[1] ? out26_may_send_reg : (out_rd_ptr_plus1_reg[0] ? out25_may_send_reg : out24_may_send_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_may_send_reg : out22_may_send_reg) : (out_rd_ptr_plus1_reg[0] ? out21_may_send_reg : out20_may_send_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_may_send_reg : out18_may_send_reg) : (out_rd_ptr_plus1_reg[0] ? out17_may_send_reg : out16_may_send_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_may_send_reg : out14_may_send_reg) : (out_rd_ptr_plus1_reg[0] ? out13_may_send_reg : out12_may_send_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_may_send_reg : out10_may_send_reg) : (out_rd_ptr_plus1_reg[0] ? out9_may_send_reg : out8_may_send_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_may_send_reg : out6_may_send_reg) : (out_rd_ptr_plus1_reg[0] ? out5_may_send_reg : out4_may_send_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_may_send_reg : out2_may_send_reg) : (out_rd_ptr_plus1_reg[0] ? out1_may_send_reg : out0_may_send_reg))));
+wire _shell_78 = out_rd_ptr_plus1_reg[4] ? (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? out26_error_reg : (out_rd_ptr_plus1_reg[1] ? out26_error_reg : (out_rd_ptr_plus1_reg[0] ? out25_error_reg : out24_error_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out23_error_reg : out22_error_reg) : (out_rd_ptr_plus1_reg[0] ? out21_error_reg : out20_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out19_error_reg : out18_error_reg) : (out_rd_ptr_plus1_reg[0] ? out17_error_reg : out16_error_reg)))) : (out_rd_ptr_plus1_reg[3] ? (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out15_error_reg : out14_error_reg) : (out_rd_ptr_plus1_reg[0] ? out13_error_reg : out12_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out11_error_reg : out10_error_reg) : (out_rd_ptr_plus1_reg[0] ? out9_error_reg : out8_error_reg))) : (out_rd_ptr_plus1_reg[2] ? (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out7_error_reg : out6_error_reg) : (out_rd_ptr_plus1_reg[0] ? out5_error_reg : out4_error_reg)) : (out_rd_ptr_plus1_reg[1] ? (out_rd_ptr_plus1_reg[0] ? out3_error_reg : out2_error_reg) : (out_rd_ptr_plus1_reg[0] ? out1_error_reg : out0_error_reg))));
+wire _shell_79 = out_wr_ptr_reg == out_rd_ptr_reg;
+wire out_lands_head = s25_valid_reg & _shell_79;
+wire _shell_80 = out_rd_ptr_plus1_reg == 5'd26;
+wire [4:0] _shell_81 = out_rd_ptr_plus1_reg + 5'd1;
+wire [4:0] _shell_82 = _shell_80 ? 5'd0 : _shell_81;
+wire [4:0] _shell_83 = s25_valid_reg ? 5'd1 : 5'd0;
+wire [4:0] _shell_84 = out_count_reg + _shell_83;
+wire [4:0] _shell_85 = out_pop ? 5'd1 : 5'd0;
+wire [4:0] _shell_86 = _shell_84 - _shell_85;
+wire _shell_87 = ~out_pop;
+wire _shell_88 = s25_valid_reg & _shell_87;
+wire _shell_89 = out_count_reg != 5'd31;
+wire _shell_90 = ~s25_valid_reg;
+wire _shell_91 = out_pop & _shell_90;
+wire _shell_92 = out_count_reg != 5'd1;
 wire out_stays = |out_count_reg;
-wire _shell_106 = _shell_104 ? _shell_105 : out_stays;
-wire _shell_107 = _shell_101 ? _shell_102 : _shell_106;
+wire _shell_93 = _shell_91 ? _shell_92 : out_stays;
+wire _shell_94 = _shell_88 ? _shell_89 : _shell_93;
 wire _issue_next_0 = in_conn_reg == skid_conn_reg;
 wire hazard_issued_skid = issue & _issue_next_0;
 wire _issue_next_1 = s1_conn_reg == skid_conn_reg;
@@ -9174,28 +9228,40 @@ wire _issue_next_191 = s19_valid_reg & _issue_next_190;
 wire _issue_next_192 = _issue_next_189 | _issue_next_191;
 wire _issue_next_193 = in_valid_reg ? _issue_next_192 : _issue_next_185;
 wire hazard9_ahead = issue ? _issue_next_186 : _issue_next_193;
-wire _issue_next_194 = ~out_pop;
-wire _issue_next_195 = issue & _issue_next_194;
-wire _issue_next_196 = 5'd25 <= occ_reg;
-wire _issue_next_197 = occ_reg != 5'd31;
-wire _issue_next_198 = _issue_next_196 & _issue_next_197;
-wire _issue_next_199 = ~issue;
-wire _issue_next_200 = out_pop & _issue_next_199;
-wire _issue_next_201 = 5'd27 <= occ_reg;
-wire _issue_next_202 = |occ_reg;
-wire _issue_next_203 = ~_issue_next_202;
-wire _issue_next_204 = _issue_next_201 | _issue_next_203;
-wire _issue_next_205 = 5'd26 <= occ_reg;
-wire _issue_next_206 = _issue_next_200 ? _issue_next_204 : _issue_next_205;
-wire full_ahead = _issue_next_195 ? _issue_next_198 : _issue_next_206;
+wire _issue_next_194 = s20_conn_reg == skid_conn_reg;
+wire _issue_next_195 = s20_valid_reg & _issue_next_194;
+wire _issue_next_196 = 1'd0 | _issue_next_195;
+wire _issue_next_197 = s20_conn_reg == s_event_conn;
+wire _issue_next_198 = s20_valid_reg & _issue_next_197;
+wire _issue_next_199 = 1'd0 | _issue_next_198;
+wire _issue_next_200 = skid_valid_reg ? _issue_next_196 : _issue_next_199;
+wire _issue_next_201 = s20_conn_reg == in_conn_reg;
+wire _issue_next_202 = s20_valid_reg & _issue_next_201;
+wire _issue_next_203 = 1'd0 | _issue_next_202;
+wire _issue_next_204 = in_valid_reg ? _issue_next_203 : _issue_next_199;
+wire hazard10_ahead = issue ? _issue_next_200 : _issue_next_204;
+wire _issue_next_205 = ~out_pop;
+wire _issue_next_206 = issue & _issue_next_205;
+wire _issue_next_207 = 5'd26 <= occ_reg;
+wire _issue_next_208 = occ_reg != 5'd31;
+wire _issue_next_209 = _issue_next_207 & _issue_next_208;
+wire _issue_next_210 = ~issue;
+wire _issue_next_211 = out_pop & _issue_next_210;
+wire _issue_next_212 = 5'd28 <= occ_reg;
+wire _issue_next_213 = |occ_reg;
+wire _issue_next_214 = ~_issue_next_213;
+wire _issue_next_215 = _issue_next_212 | _issue_next_214;
+wire _issue_next_216 = 5'd27 <= occ_reg;
+wire _issue_next_217 = _issue_next_211 ? _issue_next_215 : _issue_next_216;
+wire full_ahead = _issue_next_206 ? _issue_next_209 : _issue_next_217;
 wire _ready_0 = ~issue;
 wire _ready_1 = in_valid_reg & _ready_0;
-wire _ready_2 = _ready_1 & _shell_21;
+wire _ready_2 = _ready_1 & _shell_23;
 wire _ready_3 = ~issue;
 wire _ready_4 = skid_valid_reg & _ready_3;
 wire _ready_5 = _ready_2 | _ready_4;
 wire _ready_6 = skid_valid_reg & issue;
-wire _ready_7 = _ready_6 & _shell_21;
+wire _ready_7 = _ready_6 & _shell_23;
 wire _ready_8 = _ready_5 | _ready_7;
 wire _ready_9 = ~_ready_8;
 wire [11:0] _state_rd_0 = in_conn_reg[11:0];
@@ -9203,7 +9269,7 @@ wire _u_cbuf_take_0 = ~exploring;
 wire _u_cbuf_take_1 = s5_t_46_reg & _u_cbuf_take_0;
 wire replay = s5_frozen1_reg;
 // bits dropped on purpose (rounding, wrap-around)
-wire _unused = ^{_s2_t_next_1[5:0], s1_now_reg[31:19], s1_now_reg[7:0], s8_qa_scaled_reg[37], s8_qa_scaled_reg[12:0], _s2_t_7_next_1[5:0], s9_c_qa_reg[8:0], s10_mi_base_prod_reg[10:0], s17_mi_raw_prod_reg[10:0], s10_fi_c_prod_reg[10:0], avg_sum[20], s11_md_frac_prod_reg[10:0], s15_md_red_prod_reg[15:0], _s2_t_33_next_1[5:0], _s12_t_15_next_3[24], _s24_c_ack_clamped_next_3[24], _s5_t_53_next_8[5:0], _s7_t_27_next_4[24], _s10_c_loss_all_next_4[24]};
+wire _unused = ^{_s2_t_3_next_1[5:0], s1_now_reg[31:19], s1_now_reg[7:0], s8_qa_scaled_reg[37], s8_qa_scaled_reg[12:0], _s2_t_9_next_1[5:0], s9_c_qa_reg[8:0], s10_mi_base_prod_reg[10:0], s17_mi_raw_prod_reg[10:0], s10_fi_c_prod_reg[10:0], avg_sum[20], s11_md_frac_prod_reg[10:0], s15_md_red_prod_reg[15:0], _s2_t_35_next_1[5:0], _s12_t_15_next_3[24], _s24_c_ack_clamped_next_3[24], _s7_t_25_next_4[24], _s10_c_loss_all_next_4[24], _s6_t_55_next_1[5:0]};
 
 reps_freeze
 u_freeze (
@@ -9259,39 +9325,30 @@ assign s21_error_next = s20_error_reg;
 assign s22_error_next = s21_error_reg;
 assign s23_error_next = s22_error_reg;
 assign s24_error_next = s23_error_reg;
-assign s2_cc_active_next = cc_active;
-assign s3_cc_active_next = s2_cc_active_reg;
-assign s4_cc_active_next = s3_cc_active_reg;
-assign s5_cc_active_next = s4_cc_active_reg;
-assign s6_cc_active_next = s5_cc_active_reg;
-assign s7_cc_active_next = s6_cc_active_reg;
-assign s8_cc_active_next = s7_cc_active_reg;
-assign s9_cc_active_next = s8_cc_active_reg;
-assign s10_cc_active_next = s9_cc_active_reg;
-assign s11_cc_active_next = s10_cc_active_reg;
-assign s12_cc_active_next = s11_cc_active_reg;
-assign s13_cc_active_next = s12_cc_active_reg;
-assign s14_cc_active_next = s13_cc_active_reg;
-assign s15_cc_active_next = s14_cc_active_reg;
-assign s16_cc_active_next = s15_cc_active_reg;
-assign s17_cc_active_next = s16_cc_active_reg;
-assign s18_cc_active_next = s17_cc_active_reg;
-assign s19_cc_active_next = s18_cc_active_reg;
-assign s20_cc_active_next = s19_cc_active_reg;
-assign s21_cc_active_next = s20_cc_active_reg;
-assign s22_cc_active_next = s21_cc_active_reg;
-assign s23_cc_active_next = s22_cc_active_reg;
-assign s24_cc_active_next = s23_cc_active_reg;
-assign s2_t_next = _s2_t_next_2;
+assign s25_error_next = s24_error_reg;
+assign s2_t_next = _s2_t_next_0;
 assign s3_t_next = s2_t_reg;
 assign s4_t_next = s3_t_reg;
-assign s5_qa_called_next = qa_called;
 assign s2_t_2_next = _s2_t_2_next_0;
 assign s3_t_2_next = s2_t_2_reg;
 assign s4_t_2_next = s3_t_2_reg;
-assign s2_t_3_next = _s2_t_3_next_1;
+assign s2_inflight_is_send_next = inflight_is_send;
+assign s3_inflight_is_send_next = s2_inflight_is_send_reg;
+assign s4_inflight_is_send_next = s3_inflight_is_send_reg;
+assign s2_inflight_is_open_next = inflight_is_open;
+assign s3_inflight_is_open_next = s2_inflight_is_open_reg;
+assign s4_inflight_is_open_next = s3_inflight_is_open_reg;
+assign s5_inflight_next_next = inflight_next;
+assign s2_t_3_next = _s2_t_3_next_2;
 assign s3_t_3_next = s2_t_3_reg;
 assign s4_t_3_next = s3_t_3_reg;
+assign s5_qa_called_next = qa_called;
+assign s2_t_4_next = _s2_t_4_next_0;
+assign s3_t_4_next = s2_t_4_reg;
+assign s4_t_4_next = s3_t_4_reg;
+assign s2_t_5_next = _s2_t_5_next_1;
+assign s3_t_5_next = s2_t_5_reg;
+assign s4_t_5_next = s3_t_5_reg;
 assign s5_acked1_next = acked_in;
 assign s2_qa_win_lo_next = qa_win_lo;
 assign s3_qa_win_lo_next = s2_qa_win_lo_reg;
@@ -9302,22 +9359,22 @@ assign s4_qa_win_hi_next = s3_qa_win_hi_reg;
 assign s2_qa_win_wraps_next = qa_win_wraps;
 assign s3_qa_win_wraps_next = s2_qa_win_wraps_reg;
 assign s4_qa_win_wraps_next = s3_qa_win_wraps_reg;
-assign s2_t_4_next = _s2_t_4_next_0;
-assign s3_t_4_next = s2_t_4_reg;
-assign s4_t_4_next = s3_t_4_reg;
+assign s2_t_6_next = _s2_t_6_next_0;
+assign s3_t_6_next = s2_t_6_reg;
+assign s4_t_6_next = s3_t_6_reg;
 assign s5_qa_fire_next = qa_fire;
 assign s5_qa_roll_next = qa_roll;
 assign s6_qa_base_next = qa_base;
 assign s7_qa_scaled_pp00_next = qa_scaled_pp00;
 assign s7_qa_scaled_pp10_next = qa_scaled_pp10;
 assign s8_qa_scaled_next = qa_scaled;
-assign s2_t_5_next = _s2_t_5_next_0;
-assign s3_t_5_next = s2_t_5_reg;
-assign s4_t_5_next = s3_t_5_reg;
-assign s5_t_next = s4_t_5_reg;
-assign s2_t_6_next = _s2_t_6_next_1;
-assign s3_t_6_next = s2_t_6_reg;
-assign s4_t_6_next = s3_t_6_reg;
+assign s2_t_7_next = _s2_t_7_next_0;
+assign s3_t_7_next = s2_t_7_reg;
+assign s4_t_7_next = s3_t_7_reg;
+assign s5_t_next = s4_t_7_reg;
+assign s2_t_8_next = _s2_t_8_next_1;
+assign s3_t_8_next = s2_t_8_reg;
+assign s4_t_8_next = s3_t_8_reg;
 assign s5_cur_cc_c_next = cur_cc_c;
 assign s5_c_loss_next = c_loss;
 assign s2_is_loss_next = is_loss;
@@ -9331,9 +9388,9 @@ assign s6_t_next = _s6_t_next_1;
 assign s7_t_next = s6_t_reg;
 assign s8_t_next = s7_t_reg;
 assign s9_c_qa_next = _s9_c_qa_next_1;
-assign s2_t_7_next = _s2_t_7_next_2;
-assign s3_t_7_next = s2_t_7_reg;
-assign s4_t_7_next = s3_t_7_reg;
+assign s2_t_9_next = _s2_t_9_next_2;
+assign s3_t_9_next = s2_t_9_reg;
+assign s4_t_9_next = s3_t_9_reg;
 assign s5_fi_count_sum_next = fi_count_sum;
 assign s6_fi_count_sum_next = s5_fi_count_sum_reg;
 assign s7_fi_count_sum_next = s6_fi_count_sum_reg;
@@ -9353,7 +9410,7 @@ assign s7_fi_uncongested_next = s6_fi_uncongested_reg;
 assign s8_fi_uncongested_next = s7_fi_uncongested_reg;
 assign s9_fi_uncongested_next = s8_fi_uncongested_reg;
 assign s10_fi_fire_next = fi_fire;
-assign s5_t_2_next = s4_t_3_reg;
+assign s5_t_2_next = s4_t_5_reg;
 assign s6_ack_run_next = ack_run;
 assign s7_ack_run_next = s6_ack_run_reg;
 assign s8_ack_run_next = s7_ack_run_reg;
@@ -9391,8 +9448,6 @@ assign s6_recip_c_mantissa_next = recip_c_mantissa;
 assign s7_recip_c_recip_next = recip_c_recip;
 assign s8_recip_c_t_next = s7_recip_c_recip_reg;
 assign s2_recip_rtt_lead_next = recip_rtt_lead;
-assign s2_t_8_next = _s2_t_8_next_1;
-assign s2_t_9_next = _s2_t_9_next_1;
 assign s2_t_10_next = _s2_t_10_next_1;
 assign s2_t_11_next = _s2_t_11_next_1;
 assign s2_t_12_next = _s2_t_12_next_1;
@@ -9400,8 +9455,8 @@ assign s2_t_13_next = _s2_t_13_next_1;
 assign s2_t_14_next = _s2_t_14_next_1;
 assign s2_t_15_next = _s2_t_15_next_1;
 assign s2_t_16_next = _s2_t_16_next_1;
-assign s2_t_17_next = _s2_t_17_next_0;
-assign s2_t_18_next = _s2_t_18_next_0;
+assign s2_t_17_next = _s2_t_17_next_1;
+assign s2_t_18_next = _s2_t_18_next_1;
 assign s2_t_19_next = _s2_t_19_next_0;
 assign s2_t_20_next = _s2_t_20_next_0;
 assign s2_t_21_next = _s2_t_21_next_0;
@@ -9410,20 +9465,22 @@ assign s2_t_23_next = _s2_t_23_next_0;
 assign s2_t_24_next = _s2_t_24_next_0;
 assign s2_t_25_next = _s2_t_25_next_0;
 assign s2_t_26_next = _s2_t_26_next_0;
+assign s2_t_27_next = _s2_t_27_next_0;
+assign s2_t_28_next = _s2_t_28_next_0;
 assign s3_recip_rtt_mantissa_next = recip_rtt_mantissa;
 assign s4_recip_rtt_recip_next = recip_rtt_recip;
 assign s5_recip_rtt_t_next = s4_recip_rtt_recip_reg;
 assign s2_size_kmi_pp00_next = size_kmi_pp00;
 assign s2_size_kmi_pp01_next = size_kmi_pp01;
 assign s3_size_kmi_next = size_kmi;
-assign s4_t_8_next = _s4_t_8_next_1;
-assign s5_t_26_next = s4_t_8_reg;
+assign s4_t_10_next = _s4_t_10_next_1;
+assign s5_t_26_next = s4_t_10_reg;
 assign s6_t_2_next = s5_t_26_reg;
 assign s7_t_2_next = s6_t_2_reg;
 assign s8_t_2_next = s7_t_2_reg;
 assign s9_mi_base_prod_pp00_next = mi_base_prod_pp00;
-assign s4_t_9_next = _s4_t_9_next_1;
-assign s5_t_27_next = s4_t_9_reg;
+assign s4_t_11_next = _s4_t_11_next_1;
+assign s5_t_27_next = s4_t_11_reg;
 assign s6_t_3_next = s5_t_27_reg;
 assign s7_t_3_next = s6_t_3_reg;
 assign s8_t_3_next = s7_t_3_reg;
@@ -9442,10 +9499,10 @@ assign s9_t_2_next = s8_t_5_reg;
 assign s10_t_5_next = s9_t_2_reg;
 assign s11_t_next = s10_t_5_reg;
 assign s12_mi_base_next = mi_base;
-assign s2_t_27_next = _s2_t_27_next_1;
-assign s3_t_8_next = s2_t_27_reg;
-assign s4_t_10_next = s3_t_8_reg;
-assign s5_t_28_next = s4_t_10_reg;
+assign s2_t_29_next = _s2_t_29_next_1;
+assign s3_t_10_next = s2_t_29_reg;
+assign s4_t_12_next = s3_t_10_reg;
+assign s5_t_28_next = s4_t_12_reg;
 assign s6_t_6_next = s5_t_28_reg;
 assign s7_t_6_next = s6_t_6_reg;
 assign s8_t_6_next = s7_t_6_reg;
@@ -9454,10 +9511,10 @@ assign s10_t_6_next = s9_t_3_reg;
 assign s11_t_2_next = s10_t_6_reg;
 assign s12_t_next = s11_t_2_reg;
 assign s13_mi_num_pp00_next = mi_num_pp00;
-assign s2_t_28_next = _s2_t_28_next_1;
-assign s3_t_9_next = s2_t_28_reg;
-assign s4_t_11_next = s3_t_9_reg;
-assign s5_t_29_next = s4_t_11_reg;
+assign s2_t_30_next = _s2_t_30_next_1;
+assign s3_t_11_next = s2_t_30_reg;
+assign s4_t_13_next = s3_t_11_reg;
+assign s5_t_29_next = s4_t_13_reg;
 assign s6_t_7_next = s5_t_29_reg;
 assign s7_t_7_next = s6_t_7_reg;
 assign s8_t_7_next = s7_t_7_reg;
@@ -9466,10 +9523,10 @@ assign s10_t_7_next = s9_t_4_reg;
 assign s11_t_3_next = s10_t_7_reg;
 assign s12_t_2_next = s11_t_3_reg;
 assign s13_mi_num_pp01_next = mi_num_pp01;
-assign s2_t_29_next = _s2_t_29_next_0;
-assign s3_t_10_next = s2_t_29_reg;
-assign s4_t_12_next = s3_t_10_reg;
-assign s5_t_30_next = s4_t_12_reg;
+assign s2_t_31_next = _s2_t_31_next_0;
+assign s3_t_12_next = s2_t_31_reg;
+assign s4_t_14_next = s3_t_12_reg;
+assign s5_t_30_next = s4_t_14_reg;
 assign s6_t_8_next = s5_t_30_reg;
 assign s7_t_8_next = s6_t_8_reg;
 assign s8_t_8_next = s7_t_8_reg;
@@ -9478,10 +9535,10 @@ assign s10_t_8_next = s9_t_5_reg;
 assign s11_t_4_next = s10_t_8_reg;
 assign s12_t_3_next = s11_t_4_reg;
 assign s13_mi_num_pp10_next = mi_num_pp10;
-assign s2_t_30_next = _s2_t_30_next_0;
-assign s3_t_11_next = s2_t_30_reg;
-assign s4_t_13_next = s3_t_11_reg;
-assign s5_t_31_next = s4_t_13_reg;
+assign s2_t_32_next = _s2_t_32_next_0;
+assign s3_t_13_next = s2_t_32_reg;
+assign s4_t_15_next = s3_t_13_reg;
+assign s5_t_31_next = s4_t_15_reg;
 assign s6_t_9_next = s5_t_31_reg;
 assign s7_t_9_next = s6_t_9_reg;
 assign s8_t_9_next = s7_t_9_reg;
@@ -9538,9 +9595,9 @@ assign s14_t_4_next = s13_t_4_reg;
 assign s15_t_4_next = s14_t_4_reg;
 assign s16_mi_raw_prod_pp30_next = mi_raw_prod_pp30;
 assign s17_mi_raw_prod_next = mi_raw_prod;
-assign s3_t_12_next = _s3_t_12_next_0;
-assign s4_t_14_next = s3_t_12_reg;
-assign s5_t_32_next = s4_t_14_reg;
+assign s3_t_14_next = _s3_t_14_next_0;
+assign s4_t_16_next = s3_t_14_reg;
+assign s5_t_32_next = s4_t_16_reg;
 assign s6_t_14_next = s5_t_32_reg;
 assign s7_t_14_next = s6_t_14_reg;
 assign s8_t_14_next = s7_t_14_reg;
@@ -9554,9 +9611,9 @@ assign s15_t_5_next = s14_t_5_reg;
 assign s16_t_next = s15_t_5_reg;
 assign s17_t_next = s16_t_reg;
 assign s18_mi_raw_coarse_next = mi_raw_coarse;
-assign s3_t_13_next = _s3_t_13_next_0;
-assign s4_t_15_next = s3_t_13_reg;
-assign s5_t_33_next = s4_t_15_reg;
+assign s3_t_15_next = _s3_t_15_next_0;
+assign s4_t_17_next = s3_t_15_reg;
+assign s5_t_33_next = s4_t_17_reg;
 assign s6_t_15_next = s5_t_33_reg;
 assign s7_t_15_next = s6_t_15_reg;
 assign s8_t_15_next = s7_t_15_reg;
@@ -9593,14 +9650,14 @@ assign s20_mi_inc_next = mi_inc;
 assign s2_size_kfi_pp00_next = size_kfi_pp00;
 assign s2_size_kfi_pp01_next = size_kfi_pp01;
 assign s3_size_kfi_next = size_kfi;
-assign s4_t_16_next = _s4_t_16_next_1;
-assign s5_t_34_next = s4_t_16_reg;
+assign s4_t_18_next = _s4_t_18_next_1;
+assign s5_t_34_next = s4_t_18_reg;
 assign s6_t_16_next = s5_t_34_reg;
 assign s7_t_16_next = s6_t_16_reg;
 assign s8_t_16_next = s7_t_16_reg;
 assign s9_fi_c_prod_pp00_next = fi_c_prod_pp00;
-assign s4_t_17_next = _s4_t_17_next_1;
-assign s5_t_35_next = s4_t_17_reg;
+assign s4_t_19_next = _s4_t_19_next_1;
+assign s5_t_35_next = s4_t_19_reg;
 assign s6_t_17_next = s5_t_35_reg;
 assign s7_t_17_next = s6_t_17_reg;
 assign s8_t_17_next = s7_t_17_reg;
@@ -9620,9 +9677,9 @@ assign s10_t_17_next = s9_t_14_reg;
 assign s11_t_12_next = s10_t_17_reg;
 assign s12_fi_c_next = fi_c;
 assign s13_fi_inc_next = fi_inc;
-assign s2_t_31_next = _s2_t_31_next_0;
-assign s3_t_14_next = s2_t_31_reg;
-assign s4_t_18_next = s3_t_14_reg;
+assign s2_t_33_next = _s2_t_33_next_0;
+assign s3_t_16_next = s2_t_33_reg;
+assign s4_t_20_next = s3_t_16_reg;
 assign s5_avg_new_next = avg_new;
 assign s6_recip_avg_lead_next = recip_avg_lead;
 assign s6_t_20_next = _s6_t_20_next_1;
@@ -9699,9 +9756,9 @@ assign s16_md_cut_next = md_cut;
 assign s2_nowq_next = nowq;
 assign s3_nowq_next = s2_nowq_reg;
 assign s4_nowq_next = s3_nowq_reg;
-assign s2_t_32_next = _s2_t_32_next_1;
-assign s3_t_15_next = s2_t_32_reg;
-assign s4_t_19_next = s3_t_15_reg;
+assign s2_t_34_next = _s2_t_34_next_1;
+assign s3_t_17_next = s2_t_34_reg;
+assign s4_t_21_next = s3_t_17_reg;
 assign s5_t_41_next = _s5_t_41_next_5;
 assign s6_cur_cc_c_next = s5_cur_cc_c_reg;
 assign s7_cur_cc_c_next = s6_cur_cc_c_reg;
@@ -9760,9 +9817,9 @@ assign s18_fi_inc_next = s17_fi_inc_reg;
 assign s19_fi_inc_next = s18_fi_inc_reg;
 assign s20_fi_inc_next = s19_fi_inc_reg;
 assign s21_incs_next = _s21_incs_next_5;
-assign s2_t_33_next = _s2_t_33_next_2;
-assign s3_t_16_next = s2_t_33_reg;
-assign s4_t_20_next = s3_t_16_reg;
+assign s2_t_35_next = _s2_t_35_next_2;
+assign s3_t_18_next = s2_t_35_reg;
+assign s4_t_22_next = s3_t_18_reg;
 assign s5_recv_over_next = recv_over;
 assign s5_adj_due_next = adj_due;
 assign s5_t_42_next = _s5_t_42_next_0;
@@ -9782,10 +9839,10 @@ assign s18_t_3_next = s17_t_4_reg;
 assign s19_t_2_next = s18_t_3_reg;
 assign s20_t_2_next = s19_t_2_reg;
 assign s21_t_next = s20_t_2_reg;
-assign s2_t_34_next = _s2_t_34_next_0;
-assign s3_t_17_next = s2_t_34_reg;
-assign s4_t_21_next = s3_t_17_reg;
-assign s5_t_43_next = s4_t_21_reg;
+assign s2_t_36_next = _s2_t_36_next_0;
+assign s3_t_19_next = s2_t_36_reg;
+assign s4_t_23_next = s3_t_19_reg;
+assign s5_t_43_next = s4_t_23_reg;
 assign s6_t_45_next = s5_t_43_reg;
 assign s7_t_24_next = s6_t_45_reg;
 assign s8_t_24_next = s7_t_24_reg;
@@ -9848,14 +9905,14 @@ assign s20_t_5_next = s19_t_5_reg;
 assign s21_t_4_next = s20_t_5_reg;
 assign s22_t_2_next = s21_t_4_reg;
 assign s23_core_c_next = core_c;
-assign s2_t_35_next = _s2_t_35_next_1;
-assign s3_t_18_next = s2_t_35_reg;
-assign s4_t_22_next = s3_t_18_reg;
-assign s5_t_44_next = s4_t_22_reg;
-assign s2_t_36_next = _s2_t_36_next_1;
-assign s3_t_19_next = s2_t_36_reg;
-assign s4_t_23_next = s3_t_19_reg;
-assign s5_t_45_next = s4_t_23_reg;
+assign s2_t_37_next = _s2_t_37_next_1;
+assign s3_t_20_next = s2_t_37_reg;
+assign s4_t_24_next = s3_t_20_reg;
+assign s5_t_44_next = s4_t_24_reg;
+assign s2_t_38_next = _s2_t_38_next_1;
+assign s3_t_21_next = s2_t_38_reg;
+assign s4_t_25_next = s3_t_21_reg;
+assign s5_t_45_next = s4_t_25_reg;
 assign s6_qa_fired_nscc_next = qa_fired_nscc;
 assign s7_qa_fired_nscc_next = s6_qa_fired_nscc_reg;
 assign s8_qa_fired_nscc_next = s7_qa_fired_nscc_reg;
@@ -9897,10 +9954,10 @@ assign s4_u_freeze_timeout_next = s3_u_freeze_timeout_reg;
 assign s5_frozen1_next = u_freeze_nxt_frozen;
 assign s5_explore1_next = u_freeze_nxt_explore;
 assign s5_exit_next_next = u_freeze_nxt_exit;
-assign s2_t_37_next = _s2_t_37_next_0;
-assign s3_t_20_next = s2_t_37_reg;
-assign s4_t_24_next = s3_t_20_reg;
-assign s5_t_46_next = s4_t_24_reg;
+assign s2_t_39_next = _s2_t_39_next_0;
+assign s3_t_22_next = s2_t_39_reg;
+assign s4_t_26_next = s3_t_22_reg;
+assign s5_t_46_next = s4_t_26_reg;
 assign s5_u_cbuf_cur_entries_next = _s5_u_cbuf_cur_entries_next_0;
 assign s5_u_cbuf_cur_head_next = cur_lb_head;
 assign s5_u_cbuf_cur_num_valid_next = cur_lb_num_valid;
@@ -9917,158 +9974,21 @@ assign s6_take_ev_next = u_cbuf_take_ev;
 assign s6_nxt_entries_next = u_cbuf_nxt_entries;
 assign s6_nxt_head_next = u_cbuf_nxt_head;
 assign s6_nxt_num_valid_next = u_cbuf_nxt_num_valid;
-assign s6_exploring_next = exploring;
-assign s6_t_46_next = s5_t_46_reg;
-assign s2_t_38_next = _s2_t_38_next_0;
-assign s3_t_21_next = s2_t_38_reg;
-assign s4_t_25_next = s3_t_21_reg;
-assign s2_t_39_next = _s2_t_39_next_0;
-assign s3_t_22_next = s2_t_39_reg;
-assign s4_t_26_next = s3_t_22_reg;
-assign s2_inflight_is_send_next = inflight_is_send;
-assign s3_inflight_is_send_next = s2_inflight_is_send_reg;
-assign s4_inflight_is_send_next = s3_inflight_is_send_reg;
-assign s2_inflight_is_open_next = inflight_is_open;
-assign s3_inflight_is_open_next = s2_inflight_is_open_reg;
-assign s4_inflight_is_open_next = s3_inflight_is_open_reg;
-assign s6_t_47_next = _s6_t_47_next_2;
-assign s6_frozen1_next = s5_frozen1_reg;
-assign s6_exit_next_next = s5_exit_next_reg;
 assign s2_t_40_next = _s2_t_40_next_0;
 assign s3_t_23_next = s2_t_40_reg;
 assign s4_t_27_next = s3_t_23_reg;
 assign s5_t_47_next = s4_t_27_reg;
-assign s6_t_48_next = s5_t_47_reg;
-assign s5_cur_lb_explore_next = cur_lb_explore;
-assign s6_cur_lb_explore_next = s5_cur_lb_explore_reg;
-assign s5_cur_lb_frozen_next = cur_lb_frozen;
-assign s6_cur_lb_frozen_next = s5_cur_lb_frozen_reg;
-assign s5_cur_lb_exit_freeze_next = cur_lb_exit_freeze;
-assign s6_cur_lb_exit_freeze_next = s5_cur_lb_exit_freeze_reg;
-assign s6_cur_lb_num_valid_next = s5_u_cbuf_cur_num_valid_reg;
-assign s6_cur_lb_head_next = s5_u_cbuf_cur_head_reg;
-assign s5_cur_lb_buf7_valid_next = cur_lb_buf7_valid;
-assign s6_cur_lb_buf7_valid_next = s5_cur_lb_buf7_valid_reg;
-assign s5_cur_lb_buf7_ev_next = cur_lb_buf7_ev;
-assign s6_cur_lb_buf7_ev_next = s5_cur_lb_buf7_ev_reg;
-assign s5_cur_lb_buf6_valid_next = cur_lb_buf6_valid;
-assign s6_cur_lb_buf6_valid_next = s5_cur_lb_buf6_valid_reg;
-assign s5_cur_lb_buf6_ev_next = cur_lb_buf6_ev;
-assign s6_cur_lb_buf6_ev_next = s5_cur_lb_buf6_ev_reg;
-assign s5_cur_lb_buf5_valid_next = cur_lb_buf5_valid;
-assign s6_cur_lb_buf5_valid_next = s5_cur_lb_buf5_valid_reg;
-assign s5_cur_lb_buf5_ev_next = cur_lb_buf5_ev;
-assign s6_cur_lb_buf5_ev_next = s5_cur_lb_buf5_ev_reg;
-assign s5_cur_lb_buf4_valid_next = cur_lb_buf4_valid;
-assign s6_cur_lb_buf4_valid_next = s5_cur_lb_buf4_valid_reg;
-assign s5_cur_lb_buf4_ev_next = cur_lb_buf4_ev;
-assign s6_cur_lb_buf4_ev_next = s5_cur_lb_buf4_ev_reg;
-assign s5_cur_lb_buf3_valid_next = cur_lb_buf3_valid;
-assign s6_cur_lb_buf3_valid_next = s5_cur_lb_buf3_valid_reg;
-assign s5_cur_lb_buf3_ev_next = cur_lb_buf3_ev;
-assign s6_cur_lb_buf3_ev_next = s5_cur_lb_buf3_ev_reg;
-assign s5_cur_lb_buf2_valid_next = cur_lb_buf2_valid;
-assign s6_cur_lb_buf2_valid_next = s5_cur_lb_buf2_valid_reg;
-assign s5_cur_lb_buf2_ev_next = cur_lb_buf2_ev;
-assign s6_cur_lb_buf2_ev_next = s5_cur_lb_buf2_ev_reg;
-assign s5_cur_lb_buf1_valid_next = cur_lb_buf1_valid;
-assign s6_cur_lb_buf1_valid_next = s5_cur_lb_buf1_valid_reg;
-assign s5_cur_lb_buf1_ev_next = cur_lb_buf1_ev;
-assign s6_cur_lb_buf1_ev_next = s5_cur_lb_buf1_ev_reg;
-assign s5_cur_lb_buf0_valid_next = cur_lb_buf0_valid;
-assign s6_cur_lb_buf0_valid_next = s5_cur_lb_buf0_valid_reg;
-assign s5_cur_lb_buf0_ev_next = cur_lb_buf0_ev;
-assign s6_cur_lb_buf0_ev_next = s5_cur_lb_buf0_ev_reg;
-assign s5_nowq_next = s4_nowq_reg;
-assign s6_nowq_next = s5_nowq_reg;
-assign s7_nowq_next = s6_nowq_reg;
-assign s8_nowq_next = s7_nowq_reg;
-assign s9_nowq_next = s8_nowq_reg;
-assign s10_nowq_next = s9_nowq_reg;
-assign s5_cur_cc_last_adj_next = cur_cc_last_adj;
-assign s6_cur_cc_last_adj_next = s5_cur_cc_last_adj_reg;
-assign s7_cur_cc_last_adj_next = s6_cur_cc_last_adj_reg;
-assign s8_cur_cc_last_adj_next = s7_cur_cc_last_adj_reg;
-assign s9_cur_cc_last_adj_next = s8_cur_cc_last_adj_reg;
-assign s10_cur_cc_last_adj_next = s9_cur_cc_last_adj_reg;
-assign s5_recv_sum_next = recv_sum;
-assign s6_t_49_next = _s6_t_49_next_0;
-assign s7_t_25_next = s6_t_49_reg;
-assign s8_t_25_next = s7_t_25_reg;
-assign s9_t_20_next = s8_t_25_reg;
-assign s10_t_23_next = s9_t_20_reg;
-assign s5_cur_cc_recv_next = cur_cc_recv;
-assign s6_cur_cc_recv_next = s5_cur_cc_recv_reg;
-assign s7_cur_cc_recv_next = s6_cur_cc_recv_reg;
-assign s8_cur_cc_recv_next = s7_cur_cc_recv_reg;
-assign s9_cur_cc_recv_next = s8_cur_cc_recv_reg;
-assign s10_cur_cc_recv_next = s9_cur_cc_recv_reg;
-assign s11_core_step_next = core_step;
-assign s12_core_step_next = s11_core_step_reg;
-assign s13_core_step_next = s12_core_step_reg;
-assign s14_core_step_next = s13_core_step_reg;
-assign s15_core_step_next = s14_core_step_reg;
-assign s16_core_step_next = s15_core_step_reg;
-assign s17_core_step_next = s16_core_step_reg;
-assign s18_core_step_next = s17_core_step_reg;
-assign s19_core_step_next = s18_core_step_reg;
-assign s20_core_step_next = s19_core_step_reg;
-assign s21_core_step_next = s20_core_step_reg;
-assign s22_core_step_next = s21_core_step_reg;
-assign s22_cur_cc_inc_next = s21_cur_cc_inc_reg;
-assign s11_qa_fired_nscc_next = s10_qa_fired_nscc_reg;
-assign s12_qa_fired_nscc_next = s11_qa_fired_nscc_reg;
-assign s13_qa_fired_nscc_next = s12_qa_fired_nscc_reg;
-assign s14_qa_fired_nscc_next = s13_qa_fired_nscc_reg;
-assign s15_qa_fired_nscc_next = s14_qa_fired_nscc_reg;
-assign s16_qa_fired_nscc_next = s15_qa_fired_nscc_reg;
-assign s17_qa_fired_nscc_next = s16_qa_fired_nscc_reg;
-assign s18_qa_fired_nscc_next = s17_qa_fired_nscc_reg;
-assign s19_qa_fired_nscc_next = s18_qa_fired_nscc_reg;
-assign s20_qa_fired_nscc_next = s19_qa_fired_nscc_reg;
-assign s21_qa_fired_nscc_next = s20_qa_fired_nscc_reg;
-assign s22_qa_fired_nscc_next = s21_qa_fired_nscc_reg;
-assign s5_cur_cc_last_md_next = cur_cc_last_md;
-assign s6_cur_cc_last_md_next = s5_cur_cc_last_md_reg;
-assign s7_cur_cc_last_md_next = s6_cur_cc_last_md_reg;
-assign s8_cur_cc_last_md_next = s7_cur_cc_last_md_reg;
-assign s9_cur_cc_last_md_next = s8_cur_cc_last_md_reg;
-assign s10_cur_cc_last_md_next = s9_cur_cc_last_md_reg;
-assign s5_cur_cc_avg_rtt_next = cur_cc_avg_rtt;
-assign s10_cur_cc_increase_next = s9_cur_cc_increase_reg;
-assign s2_t_41_next = _s2_t_41_next_0;
+assign s2_t_41_next = _s2_t_41_next_1;
 assign s3_t_24_next = s2_t_41_reg;
 assign s4_t_28_next = s3_t_24_reg;
 assign s5_t_48_next = s4_t_28_reg;
-assign s2_t_42_next = _s2_t_42_next_1;
-assign s3_t_25_next = s2_t_42_reg;
-assign s4_t_29_next = s3_t_25_reg;
-assign s5_t_49_next = s4_t_29_reg;
-assign s5_t_50_next = _s5_qa_fire_next_6;
-assign s5_t_51_next = _s5_t_51_next_0;
-assign s2_t_43_next = _s2_t_43_next_0;
-assign s3_t_26_next = s2_t_43_reg;
-assign s4_t_30_next = s3_t_26_reg;
-assign s5_t_52_next = s4_t_30_reg;
-assign s5_cur_cc_win_end_next = cur_cc_win_end;
-assign s5_cur_cc_count_next = cur_cc_count;
-assign s6_t_50_next = _s6_t_50_next_1;
-assign s7_t_26_next = s6_t_50_reg;
-assign s8_t_26_next = s7_t_26_reg;
-assign s9_t_21_next = s8_t_26_reg;
-assign s10_t_24_next = s9_t_21_reg;
-assign s2_t_44_next = _s2_t_44_next_0;
-assign s3_t_27_next = s2_t_44_reg;
-assign s4_t_31_next = s3_t_27_reg;
-assign s5_t_53_next = _s5_t_53_next_12;
-assign s5_ignore_left1_next = ignore_left1;
 assign s6_qa_used_nscc_next = qa_used_nscc;
 assign s7_qa_used_nscc_next = s6_qa_used_nscc_reg;
 assign s8_qa_used_nscc_next = s7_qa_used_nscc_reg;
 assign s9_qa_used_nscc_next = s8_qa_used_nscc_reg;
-assign s7_t_27_next = _s7_t_27_next_5;
-assign s8_t_27_next = s7_t_27_reg;
-assign s9_t_22_next = s8_t_27_reg;
+assign s7_t_25_next = _s7_t_25_next_5;
+assign s8_t_25_next = s7_t_25_reg;
+assign s9_t_20_next = s8_t_25_reg;
 assign s11_ack_run_next = s10_ack_run_reg;
 assign s12_ack_run_next = s11_ack_run_reg;
 assign s13_ack_run_next = s12_ack_run_reg;
@@ -10125,7 +10045,16 @@ assign s21_c_loss_all_next = s20_c_loss_all_reg;
 assign s22_c_loss_all_next = s21_c_loss_all_reg;
 assign s23_c_loss_all_next = s22_c_loss_all_reg;
 assign s24_c_loss_all_next = s23_c_loss_all_reg;
-assign s11_t_18_next = _s11_t_18_next_1;
+assign s2_t_42_next = _s2_t_37_next_0;
+assign s3_t_25_next = s2_t_42_reg;
+assign s4_t_29_next = s3_t_25_reg;
+assign s5_t_49_next = s4_t_29_reg;
+assign s6_t_46_next = s5_t_49_reg;
+assign s7_t_26_next = s6_t_46_reg;
+assign s8_t_26_next = s7_t_26_reg;
+assign s9_t_21_next = s8_t_26_reg;
+assign s10_t_23_next = s9_t_21_reg;
+assign s11_t_18_next = s10_t_23_reg;
 assign s12_t_16_next = s11_t_18_reg;
 assign s13_t_11_next = s12_t_16_reg;
 assign s14_t_12_next = s13_t_11_reg;
@@ -10139,6 +10068,171 @@ assign s21_t_6_next = s20_t_7_reg;
 assign s22_t_4_next = s21_t_6_reg;
 assign s23_t_2_next = s22_t_4_reg;
 assign s24_t_next = s23_t_2_reg;
+assign s5_inflight_is_send_next = s4_inflight_is_send_reg;
+assign s6_inflight_is_send_next = s5_inflight_is_send_reg;
+assign s7_inflight_is_send_next = s6_inflight_is_send_reg;
+assign s8_inflight_is_send_next = s7_inflight_is_send_reg;
+assign s9_inflight_is_send_next = s8_inflight_is_send_reg;
+assign s10_inflight_is_send_next = s9_inflight_is_send_reg;
+assign s11_inflight_is_send_next = s10_inflight_is_send_reg;
+assign s12_inflight_is_send_next = s11_inflight_is_send_reg;
+assign s13_inflight_is_send_next = s12_inflight_is_send_reg;
+assign s14_inflight_is_send_next = s13_inflight_is_send_reg;
+assign s15_inflight_is_send_next = s14_inflight_is_send_reg;
+assign s16_inflight_is_send_next = s15_inflight_is_send_reg;
+assign s17_inflight_is_send_next = s16_inflight_is_send_reg;
+assign s18_inflight_is_send_next = s17_inflight_is_send_reg;
+assign s19_inflight_is_send_next = s18_inflight_is_send_reg;
+assign s20_inflight_is_send_next = s19_inflight_is_send_reg;
+assign s21_inflight_is_send_next = s20_inflight_is_send_reg;
+assign s22_inflight_is_send_next = s21_inflight_is_send_reg;
+assign s23_inflight_is_send_next = s22_inflight_is_send_reg;
+assign s24_inflight_is_send_next = s23_inflight_is_send_reg;
+assign s5_cwnd_held_next = cwnd_held;
+assign s6_cwnd_held_next = s5_cwnd_held_reg;
+assign s7_cwnd_held_next = s6_cwnd_held_reg;
+assign s8_cwnd_held_next = s7_cwnd_held_reg;
+assign s9_cwnd_held_next = s8_cwnd_held_reg;
+assign s10_cwnd_held_next = s9_cwnd_held_reg;
+assign s11_cwnd_held_next = s10_cwnd_held_reg;
+assign s12_cwnd_held_next = s11_cwnd_held_reg;
+assign s13_cwnd_held_next = s12_cwnd_held_reg;
+assign s14_cwnd_held_next = s13_cwnd_held_reg;
+assign s15_cwnd_held_next = s14_cwnd_held_reg;
+assign s16_cwnd_held_next = s15_cwnd_held_reg;
+assign s17_cwnd_held_next = s16_cwnd_held_reg;
+assign s18_cwnd_held_next = s17_cwnd_held_reg;
+assign s19_cwnd_held_next = s18_cwnd_held_reg;
+assign s20_cwnd_held_next = s19_cwnd_held_reg;
+assign s21_cwnd_held_next = s20_cwnd_held_reg;
+assign s22_cwnd_held_next = s21_cwnd_held_reg;
+assign s23_cwnd_held_next = s22_cwnd_held_reg;
+assign s24_cwnd_held_next = s23_cwnd_held_reg;
+assign s25_window_next = window;
+assign s6_exploring_next = exploring;
+assign s6_t_47_next = s5_t_46_reg;
+assign s6_t_48_next = _s6_t_48_next_2;
+assign s6_frozen1_next = s5_frozen1_reg;
+assign s6_exit_next_next = s5_exit_next_reg;
+assign s2_t_43_next = _s2_t_43_next_0;
+assign s3_t_26_next = s2_t_43_reg;
+assign s4_t_30_next = s3_t_26_reg;
+assign s5_t_50_next = s4_t_30_reg;
+assign s6_t_49_next = s5_t_50_reg;
+assign s5_cur_lb_explore_next = cur_lb_explore;
+assign s6_cur_lb_explore_next = s5_cur_lb_explore_reg;
+assign s5_cur_lb_frozen_next = cur_lb_frozen;
+assign s6_cur_lb_frozen_next = s5_cur_lb_frozen_reg;
+assign s5_cur_lb_exit_freeze_next = cur_lb_exit_freeze;
+assign s6_cur_lb_exit_freeze_next = s5_cur_lb_exit_freeze_reg;
+assign s6_cur_lb_num_valid_next = s5_u_cbuf_cur_num_valid_reg;
+assign s6_cur_lb_head_next = s5_u_cbuf_cur_head_reg;
+assign s5_cur_lb_buf7_valid_next = cur_lb_buf7_valid;
+assign s6_cur_lb_buf7_valid_next = s5_cur_lb_buf7_valid_reg;
+assign s5_cur_lb_buf7_ev_next = cur_lb_buf7_ev;
+assign s6_cur_lb_buf7_ev_next = s5_cur_lb_buf7_ev_reg;
+assign s5_cur_lb_buf6_valid_next = cur_lb_buf6_valid;
+assign s6_cur_lb_buf6_valid_next = s5_cur_lb_buf6_valid_reg;
+assign s5_cur_lb_buf6_ev_next = cur_lb_buf6_ev;
+assign s6_cur_lb_buf6_ev_next = s5_cur_lb_buf6_ev_reg;
+assign s5_cur_lb_buf5_valid_next = cur_lb_buf5_valid;
+assign s6_cur_lb_buf5_valid_next = s5_cur_lb_buf5_valid_reg;
+assign s5_cur_lb_buf5_ev_next = cur_lb_buf5_ev;
+assign s6_cur_lb_buf5_ev_next = s5_cur_lb_buf5_ev_reg;
+assign s5_cur_lb_buf4_valid_next = cur_lb_buf4_valid;
+assign s6_cur_lb_buf4_valid_next = s5_cur_lb_buf4_valid_reg;
+assign s5_cur_lb_buf4_ev_next = cur_lb_buf4_ev;
+assign s6_cur_lb_buf4_ev_next = s5_cur_lb_buf4_ev_reg;
+assign s5_cur_lb_buf3_valid_next = cur_lb_buf3_valid;
+assign s6_cur_lb_buf3_valid_next = s5_cur_lb_buf3_valid_reg;
+assign s5_cur_lb_buf3_ev_next = cur_lb_buf3_ev;
+assign s6_cur_lb_buf3_ev_next = s5_cur_lb_buf3_ev_reg;
+assign s5_cur_lb_buf2_valid_next = cur_lb_buf2_valid;
+assign s6_cur_lb_buf2_valid_next = s5_cur_lb_buf2_valid_reg;
+assign s5_cur_lb_buf2_ev_next = cur_lb_buf2_ev;
+assign s6_cur_lb_buf2_ev_next = s5_cur_lb_buf2_ev_reg;
+assign s5_cur_lb_buf1_valid_next = cur_lb_buf1_valid;
+assign s6_cur_lb_buf1_valid_next = s5_cur_lb_buf1_valid_reg;
+assign s5_cur_lb_buf1_ev_next = cur_lb_buf1_ev;
+assign s6_cur_lb_buf1_ev_next = s5_cur_lb_buf1_ev_reg;
+assign s5_cur_lb_buf0_valid_next = cur_lb_buf0_valid;
+assign s6_cur_lb_buf0_valid_next = s5_cur_lb_buf0_valid_reg;
+assign s5_cur_lb_buf0_ev_next = cur_lb_buf0_ev;
+assign s6_cur_lb_buf0_ev_next = s5_cur_lb_buf0_ev_reg;
+assign s5_nowq_next = s4_nowq_reg;
+assign s6_nowq_next = s5_nowq_reg;
+assign s7_nowq_next = s6_nowq_reg;
+assign s8_nowq_next = s7_nowq_reg;
+assign s9_nowq_next = s8_nowq_reg;
+assign s10_nowq_next = s9_nowq_reg;
+assign s5_cur_cc_last_adj_next = cur_cc_last_adj;
+assign s6_cur_cc_last_adj_next = s5_cur_cc_last_adj_reg;
+assign s7_cur_cc_last_adj_next = s6_cur_cc_last_adj_reg;
+assign s8_cur_cc_last_adj_next = s7_cur_cc_last_adj_reg;
+assign s9_cur_cc_last_adj_next = s8_cur_cc_last_adj_reg;
+assign s10_cur_cc_last_adj_next = s9_cur_cc_last_adj_reg;
+assign s5_recv_sum_next = recv_sum;
+assign s6_t_50_next = _s6_t_50_next_0;
+assign s7_t_27_next = s6_t_50_reg;
+assign s8_t_27_next = s7_t_27_reg;
+assign s9_t_22_next = s8_t_27_reg;
+assign s10_t_24_next = s9_t_22_reg;
+assign s5_cur_cc_recv_next = cur_cc_recv;
+assign s6_cur_cc_recv_next = s5_cur_cc_recv_reg;
+assign s7_cur_cc_recv_next = s6_cur_cc_recv_reg;
+assign s8_cur_cc_recv_next = s7_cur_cc_recv_reg;
+assign s9_cur_cc_recv_next = s8_cur_cc_recv_reg;
+assign s10_cur_cc_recv_next = s9_cur_cc_recv_reg;
+assign s11_core_step_next = core_step;
+assign s12_core_step_next = s11_core_step_reg;
+assign s13_core_step_next = s12_core_step_reg;
+assign s14_core_step_next = s13_core_step_reg;
+assign s15_core_step_next = s14_core_step_reg;
+assign s16_core_step_next = s15_core_step_reg;
+assign s17_core_step_next = s16_core_step_reg;
+assign s18_core_step_next = s17_core_step_reg;
+assign s19_core_step_next = s18_core_step_reg;
+assign s20_core_step_next = s19_core_step_reg;
+assign s21_core_step_next = s20_core_step_reg;
+assign s22_core_step_next = s21_core_step_reg;
+assign s22_cur_cc_inc_next = s21_cur_cc_inc_reg;
+assign s11_qa_fired_nscc_next = s10_qa_fired_nscc_reg;
+assign s12_qa_fired_nscc_next = s11_qa_fired_nscc_reg;
+assign s13_qa_fired_nscc_next = s12_qa_fired_nscc_reg;
+assign s14_qa_fired_nscc_next = s13_qa_fired_nscc_reg;
+assign s15_qa_fired_nscc_next = s14_qa_fired_nscc_reg;
+assign s16_qa_fired_nscc_next = s15_qa_fired_nscc_reg;
+assign s17_qa_fired_nscc_next = s16_qa_fired_nscc_reg;
+assign s18_qa_fired_nscc_next = s17_qa_fired_nscc_reg;
+assign s19_qa_fired_nscc_next = s18_qa_fired_nscc_reg;
+assign s20_qa_fired_nscc_next = s19_qa_fired_nscc_reg;
+assign s21_qa_fired_nscc_next = s20_qa_fired_nscc_reg;
+assign s22_qa_fired_nscc_next = s21_qa_fired_nscc_reg;
+assign s5_cur_cc_last_md_next = cur_cc_last_md;
+assign s6_cur_cc_last_md_next = s5_cur_cc_last_md_reg;
+assign s7_cur_cc_last_md_next = s6_cur_cc_last_md_reg;
+assign s8_cur_cc_last_md_next = s7_cur_cc_last_md_reg;
+assign s9_cur_cc_last_md_next = s8_cur_cc_last_md_reg;
+assign s10_cur_cc_last_md_next = s9_cur_cc_last_md_reg;
+assign s5_cur_cc_avg_rtt_next = cur_cc_avg_rtt;
+assign s10_cur_cc_increase_next = s9_cur_cc_increase_reg;
+assign s5_t_51_next = _s5_qa_fire_next_6;
+assign s5_t_52_next = _s5_t_52_next_0;
+assign s2_t_44_next = _s2_t_44_next_0;
+assign s3_t_27_next = s2_t_44_reg;
+assign s4_t_31_next = s3_t_27_reg;
+assign s5_t_53_next = s4_t_31_reg;
+assign s5_cur_cc_win_end_next = cur_cc_win_end;
+assign s5_cur_cc_count_next = cur_cc_count;
+assign s6_t_51_next = _s6_t_51_next_1;
+assign s7_t_28_next = s6_t_51_reg;
+assign s8_t_28_next = s7_t_28_reg;
+assign s9_t_23_next = s8_t_28_reg;
+assign s10_t_25_next = s9_t_23_reg;
+assign s2_t_45_next = _s2_t_45_next_0;
+assign s3_t_28_next = s2_t_45_reg;
+assign s4_t_32_next = s3_t_28_reg;
+assign s5_ignore_left1_next = ignore_left1;
 assign s11_t_19_next = _s11_t_19_next_1;
 assign s12_t_17_next = s11_t_19_reg;
 assign s13_t_12_next = s12_t_17_reg;
@@ -10153,9 +10247,7 @@ assign s21_t_7_next = s20_t_8_reg;
 assign s22_t_5_next = s21_t_7_reg;
 assign s23_t_3_next = s22_t_5_reg;
 assign s24_t_2_next = s23_t_3_reg;
-assign s23_t_4_next = _s23_t_4_next_2;
-assign s24_t_3_next = s23_t_4_reg;
-assign s11_t_20_next = _s11_t_20_next_0;
+assign s11_t_20_next = _s11_t_20_next_1;
 assign s12_t_18_next = s11_t_20_reg;
 assign s13_t_13_next = s12_t_18_reg;
 assign s14_t_14_next = s13_t_13_reg;
@@ -10167,14 +10259,11 @@ assign s19_t_9_next = s18_t_10_reg;
 assign s20_t_9_next = s19_t_9_reg;
 assign s21_t_8_next = s20_t_9_reg;
 assign s22_t_6_next = s21_t_8_reg;
-assign s23_t_5_next = s22_t_6_reg;
+assign s23_t_4_next = s22_t_6_reg;
+assign s24_t_3_next = s23_t_4_reg;
+assign s23_t_5_next = _s23_t_5_next_2;
 assign s24_t_4_next = s23_t_5_reg;
-assign s6_t_51_next = _s6_t_51_next_0;
-assign s7_t_28_next = s6_t_51_reg;
-assign s8_t_28_next = s7_t_28_reg;
-assign s9_t_23_next = s8_t_28_reg;
-assign s10_t_25_next = s9_t_23_reg;
-assign s11_t_21_next = s10_t_25_reg;
+assign s11_t_21_next = _s11_t_21_next_0;
 assign s12_t_19_next = s11_t_21_reg;
 assign s13_t_14_next = s12_t_19_reg;
 assign s14_t_15_next = s13_t_14_reg;
@@ -10188,7 +10277,12 @@ assign s21_t_9_next = s20_t_10_reg;
 assign s22_t_7_next = s21_t_9_reg;
 assign s23_t_6_next = s22_t_7_reg;
 assign s24_t_5_next = s23_t_6_reg;
-assign s11_t_22_next = _s11_t_22_next_2;
+assign s6_t_52_next = _s6_t_52_next_0;
+assign s7_t_29_next = s6_t_52_reg;
+assign s8_t_29_next = s7_t_29_reg;
+assign s9_t_24_next = s8_t_29_reg;
+assign s10_t_26_next = s9_t_24_reg;
+assign s11_t_22_next = s10_t_26_reg;
 assign s12_t_20_next = s11_t_22_reg;
 assign s13_t_15_next = s12_t_20_reg;
 assign s14_t_16_next = s13_t_15_reg;
@@ -10202,12 +10296,7 @@ assign s21_t_10_next = s20_t_11_reg;
 assign s22_t_8_next = s21_t_10_reg;
 assign s23_t_7_next = s22_t_8_reg;
 assign s24_t_6_next = s23_t_7_reg;
-assign s6_t_52_next = _s6_t_52_next_2;
-assign s7_t_29_next = s6_t_52_reg;
-assign s8_t_29_next = s7_t_29_reg;
-assign s9_t_24_next = s8_t_29_reg;
-assign s10_t_26_next = s9_t_24_reg;
-assign s11_t_23_next = s10_t_26_reg;
+assign s11_t_23_next = _s11_t_23_next_2;
 assign s12_t_21_next = s11_t_23_reg;
 assign s13_t_16_next = s12_t_21_reg;
 assign s14_t_17_next = s13_t_16_reg;
@@ -10221,7 +10310,7 @@ assign s21_t_11_next = s20_t_12_reg;
 assign s22_t_9_next = s21_t_11_reg;
 assign s23_t_8_next = s22_t_9_reg;
 assign s24_t_7_next = s23_t_8_reg;
-assign s6_t_53_next = _s6_t_53_next_1;
+assign s6_t_53_next = _s6_t_53_next_2;
 assign s7_t_30_next = s6_t_53_reg;
 assign s8_t_30_next = s7_t_30_reg;
 assign s9_t_25_next = s8_t_30_reg;
@@ -10240,7 +10329,12 @@ assign s21_t_12_next = s20_t_13_reg;
 assign s22_t_10_next = s21_t_12_reg;
 assign s23_t_9_next = s22_t_10_reg;
 assign s24_t_8_next = s23_t_9_reg;
-assign s11_t_25_next = _s11_t_25_next_0;
+assign s6_t_54_next = _s6_t_54_next_1;
+assign s7_t_31_next = s6_t_54_reg;
+assign s8_t_31_next = s7_t_31_reg;
+assign s9_t_26_next = s8_t_31_reg;
+assign s10_t_28_next = s9_t_26_reg;
+assign s11_t_25_next = s10_t_28_reg;
 assign s12_t_23_next = s11_t_25_reg;
 assign s13_t_18_next = s12_t_23_reg;
 assign s14_t_19_next = s13_t_18_reg;
@@ -10254,12 +10348,7 @@ assign s21_t_13_next = s20_t_14_reg;
 assign s22_t_11_next = s21_t_13_reg;
 assign s23_t_10_next = s22_t_11_reg;
 assign s24_t_9_next = s23_t_10_reg;
-assign s6_t_54_next = _s6_t_54_next_0;
-assign s7_t_31_next = s6_t_54_reg;
-assign s8_t_31_next = s7_t_31_reg;
-assign s9_t_26_next = s8_t_31_reg;
-assign s10_t_28_next = s9_t_26_reg;
-assign s11_t_26_next = s10_t_28_reg;
+assign s11_t_26_next = _s11_t_26_next_0;
 assign s12_t_24_next = s11_t_26_reg;
 assign s13_t_19_next = s12_t_24_reg;
 assign s14_t_20_next = s13_t_19_reg;
@@ -10273,7 +10362,7 @@ assign s21_t_14_next = s20_t_15_reg;
 assign s22_t_12_next = s21_t_14_reg;
 assign s23_t_11_next = s22_t_12_reg;
 assign s24_t_10_next = s23_t_11_reg;
-assign s6_t_55_next = _s6_t_55_next_1;
+assign s6_t_55_next = _s6_t_55_next_6;
 assign s7_t_32_next = s6_t_55_reg;
 assign s8_t_32_next = s7_t_32_reg;
 assign s9_t_27_next = s8_t_32_reg;
@@ -10292,11 +10381,7 @@ assign s21_t_15_next = s20_t_16_reg;
 assign s22_t_13_next = s21_t_15_reg;
 assign s23_t_12_next = s22_t_13_reg;
 assign s24_t_11_next = s23_t_12_reg;
-assign s2_t_45_next = _s2_t_35_next_0;
-assign s3_t_28_next = s2_t_45_reg;
-assign s4_t_32_next = s3_t_28_reg;
-assign s5_t_54_next = s4_t_32_reg;
-assign s6_t_56_next = s5_t_54_reg;
+assign s6_t_56_next = _s6_t_56_next_1;
 assign s7_t_33_next = s6_t_56_reg;
 assign s8_t_33_next = s7_t_33_reg;
 assign s9_t_28_next = s8_t_33_reg;
@@ -10315,6 +10400,29 @@ assign s21_t_16_next = s20_t_17_reg;
 assign s22_t_14_next = s21_t_16_reg;
 assign s23_t_13_next = s22_t_14_reg;
 assign s24_t_12_next = s23_t_13_reg;
+assign s2_cc_active_next = cc_active;
+assign s3_cc_active_next = s2_cc_active_reg;
+assign s4_cc_active_next = s3_cc_active_reg;
+assign s5_cc_active_next = s4_cc_active_reg;
+assign s6_cc_active_next = s5_cc_active_reg;
+assign s7_cc_active_next = s6_cc_active_reg;
+assign s8_cc_active_next = s7_cc_active_reg;
+assign s9_cc_active_next = s8_cc_active_reg;
+assign s10_cc_active_next = s9_cc_active_reg;
+assign s11_cc_active_next = s10_cc_active_reg;
+assign s12_cc_active_next = s11_cc_active_reg;
+assign s13_cc_active_next = s12_cc_active_reg;
+assign s14_cc_active_next = s13_cc_active_reg;
+assign s15_cc_active_next = s14_cc_active_reg;
+assign s16_cc_active_next = s15_cc_active_reg;
+assign s17_cc_active_next = s16_cc_active_reg;
+assign s18_cc_active_next = s17_cc_active_reg;
+assign s19_cc_active_next = s18_cc_active_reg;
+assign s20_cc_active_next = s19_cc_active_reg;
+assign s21_cc_active_next = s20_cc_active_reg;
+assign s22_cc_active_next = s21_cc_active_reg;
+assign s23_cc_active_next = s22_cc_active_reg;
+assign s24_cc_active_next = s23_cc_active_reg;
 assign s11_cur_cc_last_adj_next = s10_cur_cc_last_adj_reg;
 assign s12_cur_cc_last_adj_next = s11_cur_cc_last_adj_reg;
 assign s13_cur_cc_last_adj_next = s12_cur_cc_last_adj_reg;
@@ -10490,7 +10598,6 @@ assign s21_cur_cc_acked_next = s20_cur_cc_acked_reg;
 assign s22_cur_cc_acked_next = s21_cur_cc_acked_reg;
 assign s23_cur_cc_acked_next = s22_cur_cc_acked_reg;
 assign s24_cur_cc_acked_next = s23_cur_cc_acked_reg;
-assign s5_inflight_next_next = inflight_next;
 assign s6_inflight_next_next = s5_inflight_next_reg;
 assign s7_inflight_next_next = s6_inflight_next_reg;
 assign s8_inflight_next_next = s7_inflight_next_reg;
@@ -10891,47 +10998,7 @@ assign s24_t_33_next = s23_t_34_reg;
 assign s2_t_46_next = _s2_t_46_next_0;
 assign s3_t_29_next = s2_t_46_reg;
 assign s4_t_33_next = s3_t_29_reg;
-assign s5_t_55_next = s4_t_33_reg;
-assign s5_inflight_is_send_next = s4_inflight_is_send_reg;
-assign s6_inflight_is_send_next = s5_inflight_is_send_reg;
-assign s7_inflight_is_send_next = s6_inflight_is_send_reg;
-assign s8_inflight_is_send_next = s7_inflight_is_send_reg;
-assign s9_inflight_is_send_next = s8_inflight_is_send_reg;
-assign s10_inflight_is_send_next = s9_inflight_is_send_reg;
-assign s11_inflight_is_send_next = s10_inflight_is_send_reg;
-assign s12_inflight_is_send_next = s11_inflight_is_send_reg;
-assign s13_inflight_is_send_next = s12_inflight_is_send_reg;
-assign s14_inflight_is_send_next = s13_inflight_is_send_reg;
-assign s15_inflight_is_send_next = s14_inflight_is_send_reg;
-assign s16_inflight_is_send_next = s15_inflight_is_send_reg;
-assign s17_inflight_is_send_next = s16_inflight_is_send_reg;
-assign s18_inflight_is_send_next = s17_inflight_is_send_reg;
-assign s19_inflight_is_send_next = s18_inflight_is_send_reg;
-assign s20_inflight_is_send_next = s19_inflight_is_send_reg;
-assign s21_inflight_is_send_next = s20_inflight_is_send_reg;
-assign s22_inflight_is_send_next = s21_inflight_is_send_reg;
-assign s23_inflight_is_send_next = s22_inflight_is_send_reg;
-assign s24_inflight_is_send_next = s23_inflight_is_send_reg;
-assign s5_cwnd_held_next = cwnd_held;
-assign s6_cwnd_held_next = s5_cwnd_held_reg;
-assign s7_cwnd_held_next = s6_cwnd_held_reg;
-assign s8_cwnd_held_next = s7_cwnd_held_reg;
-assign s9_cwnd_held_next = s8_cwnd_held_reg;
-assign s10_cwnd_held_next = s9_cwnd_held_reg;
-assign s11_cwnd_held_next = s10_cwnd_held_reg;
-assign s12_cwnd_held_next = s11_cwnd_held_reg;
-assign s13_cwnd_held_next = s12_cwnd_held_reg;
-assign s14_cwnd_held_next = s13_cwnd_held_reg;
-assign s15_cwnd_held_next = s14_cwnd_held_reg;
-assign s16_cwnd_held_next = s15_cwnd_held_reg;
-assign s17_cwnd_held_next = s16_cwnd_held_reg;
-assign s18_cwnd_held_next = s17_cwnd_held_reg;
-assign s19_cwnd_held_next = s18_cwnd_held_reg;
-assign s20_cwnd_held_next = s19_cwnd_held_reg;
-assign s21_cwnd_held_next = s20_cwnd_held_reg;
-assign s22_cwnd_held_next = s21_cwnd_held_reg;
-assign s23_cwnd_held_next = s22_cwnd_held_reg;
-assign s24_cwnd_held_next = s23_cwnd_held_reg;
+assign s5_t_54_next = s4_t_33_reg;
 assign s2_ecn_next = s1_ecn_reg;
 assign s3_ecn_next = s2_ecn_reg;
 assign s4_ecn_next = s3_ecn_reg;
@@ -10939,7 +11006,7 @@ assign s5_ecn_next = s4_ecn_reg;
 assign s2_t_47_next = _s2_t_47_next_0;
 assign s3_t_30_next = s2_t_47_reg;
 assign s4_t_34_next = s3_t_30_reg;
-assign s5_t_56_next = s4_t_34_reg;
+assign s5_t_55_next = s4_t_34_reg;
 assign s6_core_case_next = core_case;
 assign s7_core_case_next = s6_core_case_reg;
 assign s8_core_case_next = s7_core_case_reg;
@@ -10950,6 +11017,8 @@ assign s7_t_55_next = s6_t_57_reg;
 assign s8_t_55_next = s7_t_55_reg;
 assign s9_t_50_next = s8_t_55_reg;
 assign s10_t_52_next = s9_t_50_reg;
+assign s25_inflight_next_next = s24_inflight_next_reg;
+assign s25_t_next = _s25_t_next_15;
 assign s2_kind_next = s1_kind_reg;
 assign s3_kind_next = s2_kind_reg;
 assign s4_kind_next = s3_kind_reg;
@@ -10973,6 +11042,7 @@ assign s21_kind_next = s20_kind_reg;
 assign s22_kind_next = s21_kind_reg;
 assign s23_kind_next = s22_kind_reg;
 assign s24_kind_next = s23_kind_reg;
+assign s25_kind_next = s24_kind_reg;
 assign s7_t_56_next = _s7_t_56_next_67;
 assign s8_t_56_next = s7_t_56_reg;
 assign s9_t_51_next = s8_t_56_reg;
@@ -10991,6 +11061,7 @@ assign s21_t_38_next = s20_t_39_reg;
 assign s22_t_36_next = s21_t_38_reg;
 assign s23_t_35_next = s22_t_36_reg;
 assign s24_t_34_next = s23_t_35_reg;
+assign s25_t_2_next = s24_t_34_reg;
 assign s7_explored_next = explored;
 assign s8_explored_next = s7_explored_reg;
 assign s9_explored_next = s8_explored_reg;
@@ -11009,6 +11080,7 @@ assign s21_explored_next = s20_explored_reg;
 assign s22_explored_next = s21_explored_reg;
 assign s23_explored_next = s22_explored_reg;
 assign s24_explored_next = s23_explored_reg;
+assign s25_explored_next = s24_explored_reg;
 assign s6_t_58_next = _s6_t_58_next_0;
 assign s7_t_57_next = s6_t_58_reg;
 assign s8_t_57_next = s7_t_57_reg;
@@ -11028,6 +11100,7 @@ assign s21_t_39_next = s20_t_40_reg;
 assign s22_t_37_next = s21_t_39_reg;
 assign s23_t_36_next = s22_t_37_reg;
 assign s24_t_35_next = s23_t_36_reg;
+assign s25_t_3_next = s24_t_35_reg;
 assign s11_case_result_next = case_result;
 assign s12_case_result_next = s11_case_result_reg;
 assign s13_case_result_next = s12_case_result_reg;
@@ -11042,6 +11115,7 @@ assign s21_case_result_next = s20_case_result_reg;
 assign s22_case_result_next = s21_case_result_reg;
 assign s23_case_result_next = s22_case_result_reg;
 assign s24_case_result_next = s23_case_result_reg;
+assign s25_case_result_next = s24_case_result_reg;
 assign s6_t_59_next = _s6_t_59_next_0;
 assign s7_t_58_next = s6_t_59_reg;
 assign s8_t_58_next = s7_t_58_reg;
@@ -11061,6 +11135,7 @@ assign s21_t_40_next = s20_t_41_reg;
 assign s22_t_38_next = s21_t_40_reg;
 assign s23_t_37_next = s22_t_38_reg;
 assign s24_t_36_next = s23_t_37_reg;
+assign s25_t_4_next = s24_t_36_reg;
 assign s11_t_53_next = _s11_t_53_next_1;
 assign s12_t_51_next = s11_t_53_reg;
 assign s13_t_46_next = s12_t_51_reg;
@@ -11075,6 +11150,7 @@ assign s21_t_41_next = s20_t_42_reg;
 assign s22_t_39_next = s21_t_41_reg;
 assign s23_t_38_next = s22_t_39_reg;
 assign s24_t_37_next = s23_t_38_reg;
+assign s25_t_5_next = s24_t_37_reg;
 assign m_result_valid = out_valid_reg;
 assign m_result_conn = out_head_conn_reg;
 assign m_result_kind = out_head_kind_reg;
@@ -11174,6 +11250,8 @@ always @* begin
     s23_conn_next = s23_conn_reg;
     s24_valid_next = s24_valid_reg;
     s24_conn_next = s24_conn_reg;
+    s25_valid_next = s25_valid_reg;
+    s25_conn_next = s25_conn_reg;
     s1_kind_next = s1_kind_reg;
     s1_size_next = s1_size_reg;
     s1_ecn_next = s1_ecn_reg;
@@ -11503,6 +11581,18 @@ always @* begin
     out25_inflight_next = out25_inflight_reg;
     out25_may_send_next = out25_may_send_reg;
     out25_error_next = out25_error_reg;
+    out26_conn_next = out26_conn_reg;
+    out26_kind_next = out26_kind_reg;
+    out26_ev_next = out26_ev_reg;
+    out26_explored_next = out26_explored_reg;
+    out26_frozen_next = out26_frozen_reg;
+    out26_cwnd_next = out26_cwnd_reg;
+    out26_case_next = out26_case_reg;
+    out26_qa_next = out26_qa_reg;
+    out26_fast_next = out26_fast_reg;
+    out26_inflight_next = out26_inflight_reg;
+    out26_may_send_next = out26_may_send_reg;
+    out26_error_next = out26_error_reg;
     out_head_conn_next = out_head_conn_reg;
     out_head_kind_next = out_head_kind_reg;
     out_head_ev_next = out_head_ev_reg;
@@ -11526,8 +11616,8 @@ always @* begin
             in_rtt_next = skid_rtt_reg;
             in_ev_next = skid_ev_reg;
             in_now_next = skid_now_reg;
-            skid_valid_next = _shell_21;
-            if (_shell_21) begin
+            skid_valid_next = _shell_23;
+            if (_shell_23) begin
                 skid_conn_next = s_event_conn;
                 skid_kind_next = s_event_kind;
                 skid_size_next = s_event_size;
@@ -11537,8 +11627,8 @@ always @* begin
                 skid_now_next = s_event_now;
             end
         end else begin
-            in_valid_next = _shell_21;
-            if (_shell_21) begin
+            in_valid_next = _shell_23;
+            if (_shell_23) begin
                 in_conn_next = s_event_conn;
                 in_kind_next = s_event_kind;
                 in_size_next = s_event_size;
@@ -11548,9 +11638,9 @@ always @* begin
                 in_now_next = s_event_now;
             end
         end
-    end else if (_shell_22) begin
-        in_valid_next = _shell_21;
-        if (_shell_21) begin
+    end else if (_shell_24) begin
+        in_valid_next = _shell_23;
+        if (_shell_23) begin
             in_conn_next = s_event_conn;
             in_kind_next = s_event_kind;
             in_size_next = s_event_size;
@@ -11559,7 +11649,7 @@ always @* begin
             in_ev_next = s_event_ev;
             in_now_next = s_event_now;
         end
-    end else if (_shell_21) begin
+    end else if (_shell_23) begin
         skid_valid_next = 1'd1;
         skid_conn_next = s_event_conn;
         skid_kind_next = s_event_kind;
@@ -11624,18 +11714,20 @@ always @* begin
     s23_conn_next = s22_conn_reg;
     s24_valid_next = s23_valid_reg;
     s24_conn_next = s23_conn_reg;
+    s25_valid_next = s24_valid_reg;
+    s25_conn_next = s24_conn_reg;
     s1_fix_valid_next = snoop_in;
     s1_fix_word_next = new_word;
-    s2_fix_valid_next = _shell_44;
-    s2_fix_word_next = _shell_45;
+    s2_fix_valid_next = _shell_31;
+    s2_fix_word_next = _shell_32;
     s3_ram_next = state_q;
-    s3_fix_valid_next = _shell_46;
-    s3_fix_word_next = _shell_47;
-    s4_cur_next = _shell_48;
-    if (s24_valid_reg) begin
-        if (_shell_49) begin
-            out0_conn_next = s24_conn_reg;
-            out0_kind_next = s24_kind_reg;
+    s3_fix_valid_next = _shell_33;
+    s3_fix_word_next = _shell_34;
+    s4_cur_next = _shell_35;
+    if (s25_valid_reg) begin
+        if (_shell_36) begin
+            out0_conn_next = s25_conn_reg;
+            out0_kind_next = s25_kind_reg;
             out0_ev_next = res_ev;
             out0_explored_next = res_explored;
             out0_frozen_next = res_frozen;
@@ -11645,11 +11737,11 @@ always @* begin
             out0_fast_next = res_fast;
             out0_inflight_next = res_inflight;
             out0_may_send_next = res_may_send;
-            out0_error_next = s24_error_reg;
+            out0_error_next = s25_error_reg;
         end
-        if (_shell_51) begin
-            out1_conn_next = s24_conn_reg;
-            out1_kind_next = s24_kind_reg;
+        if (_shell_37) begin
+            out1_conn_next = s25_conn_reg;
+            out1_kind_next = s25_kind_reg;
             out1_ev_next = res_ev;
             out1_explored_next = res_explored;
             out1_frozen_next = res_frozen;
@@ -11659,11 +11751,11 @@ always @* begin
             out1_fast_next = res_fast;
             out1_inflight_next = res_inflight;
             out1_may_send_next = res_may_send;
-            out1_error_next = s24_error_reg;
+            out1_error_next = s25_error_reg;
         end
-        if (_shell_52) begin
-            out2_conn_next = s24_conn_reg;
-            out2_kind_next = s24_kind_reg;
+        if (_shell_38) begin
+            out2_conn_next = s25_conn_reg;
+            out2_kind_next = s25_kind_reg;
             out2_ev_next = res_ev;
             out2_explored_next = res_explored;
             out2_frozen_next = res_frozen;
@@ -11673,11 +11765,11 @@ always @* begin
             out2_fast_next = res_fast;
             out2_inflight_next = res_inflight;
             out2_may_send_next = res_may_send;
-            out2_error_next = s24_error_reg;
+            out2_error_next = s25_error_reg;
         end
-        if (_shell_53) begin
-            out3_conn_next = s24_conn_reg;
-            out3_kind_next = s24_kind_reg;
+        if (_shell_39) begin
+            out3_conn_next = s25_conn_reg;
+            out3_kind_next = s25_kind_reg;
             out3_ev_next = res_ev;
             out3_explored_next = res_explored;
             out3_frozen_next = res_frozen;
@@ -11687,11 +11779,11 @@ always @* begin
             out3_fast_next = res_fast;
             out3_inflight_next = res_inflight;
             out3_may_send_next = res_may_send;
-            out3_error_next = s24_error_reg;
+            out3_error_next = s25_error_reg;
         end
-        if (_shell_54) begin
-            out4_conn_next = s24_conn_reg;
-            out4_kind_next = s24_kind_reg;
+        if (_shell_40) begin
+            out4_conn_next = s25_conn_reg;
+            out4_kind_next = s25_kind_reg;
             out4_ev_next = res_ev;
             out4_explored_next = res_explored;
             out4_frozen_next = res_frozen;
@@ -11701,11 +11793,11 @@ always @* begin
             out4_fast_next = res_fast;
             out4_inflight_next = res_inflight;
             out4_may_send_next = res_may_send;
-            out4_error_next = s24_error_reg;
+            out4_error_next = s25_error_reg;
         end
-        if (_shell_55) begin
-            out5_conn_next = s24_conn_reg;
-            out5_kind_next = s24_kind_reg;
+        if (_shell_41) begin
+            out5_conn_next = s25_conn_reg;
+            out5_kind_next = s25_kind_reg;
             out5_ev_next = res_ev;
             out5_explored_next = res_explored;
             out5_frozen_next = res_frozen;
@@ -11715,11 +11807,11 @@ always @* begin
             out5_fast_next = res_fast;
             out5_inflight_next = res_inflight;
             out5_may_send_next = res_may_send;
-            out5_error_next = s24_error_reg;
+            out5_error_next = s25_error_reg;
         end
-        if (_shell_56) begin
-            out6_conn_next = s24_conn_reg;
-            out6_kind_next = s24_kind_reg;
+        if (_shell_42) begin
+            out6_conn_next = s25_conn_reg;
+            out6_kind_next = s25_kind_reg;
             out6_ev_next = res_ev;
             out6_explored_next = res_explored;
             out6_frozen_next = res_frozen;
@@ -11729,11 +11821,11 @@ always @* begin
             out6_fast_next = res_fast;
             out6_inflight_next = res_inflight;
             out6_may_send_next = res_may_send;
-            out6_error_next = s24_error_reg;
+            out6_error_next = s25_error_reg;
         end
-        if (_shell_57) begin
-            out7_conn_next = s24_conn_reg;
-            out7_kind_next = s24_kind_reg;
+        if (_shell_43) begin
+            out7_conn_next = s25_conn_reg;
+            out7_kind_next = s25_kind_reg;
             out7_ev_next = res_ev;
             out7_explored_next = res_explored;
             out7_frozen_next = res_frozen;
@@ -11743,11 +11835,11 @@ always @* begin
             out7_fast_next = res_fast;
             out7_inflight_next = res_inflight;
             out7_may_send_next = res_may_send;
-            out7_error_next = s24_error_reg;
+            out7_error_next = s25_error_reg;
         end
-        if (_shell_58) begin
-            out8_conn_next = s24_conn_reg;
-            out8_kind_next = s24_kind_reg;
+        if (_shell_44) begin
+            out8_conn_next = s25_conn_reg;
+            out8_kind_next = s25_kind_reg;
             out8_ev_next = res_ev;
             out8_explored_next = res_explored;
             out8_frozen_next = res_frozen;
@@ -11757,11 +11849,11 @@ always @* begin
             out8_fast_next = res_fast;
             out8_inflight_next = res_inflight;
             out8_may_send_next = res_may_send;
-            out8_error_next = s24_error_reg;
+            out8_error_next = s25_error_reg;
         end
-        if (_shell_59) begin
-            out9_conn_next = s24_conn_reg;
-            out9_kind_next = s24_kind_reg;
+        if (_shell_45) begin
+            out9_conn_next = s25_conn_reg;
+            out9_kind_next = s25_kind_reg;
             out9_ev_next = res_ev;
             out9_explored_next = res_explored;
             out9_frozen_next = res_frozen;
@@ -11771,11 +11863,11 @@ always @* begin
             out9_fast_next = res_fast;
             out9_inflight_next = res_inflight;
             out9_may_send_next = res_may_send;
-            out9_error_next = s24_error_reg;
+            out9_error_next = s25_error_reg;
         end
-        if (_shell_60) begin
-            out10_conn_next = s24_conn_reg;
-            out10_kind_next = s24_kind_reg;
+        if (_shell_46) begin
+            out10_conn_next = s25_conn_reg;
+            out10_kind_next = s25_kind_reg;
             out10_ev_next = res_ev;
             out10_explored_next = res_explored;
             out10_frozen_next = res_frozen;
@@ -11785,11 +11877,11 @@ always @* begin
             out10_fast_next = res_fast;
             out10_inflight_next = res_inflight;
             out10_may_send_next = res_may_send;
-            out10_error_next = s24_error_reg;
+            out10_error_next = s25_error_reg;
         end
-        if (_shell_61) begin
-            out11_conn_next = s24_conn_reg;
-            out11_kind_next = s24_kind_reg;
+        if (_shell_47) begin
+            out11_conn_next = s25_conn_reg;
+            out11_kind_next = s25_kind_reg;
             out11_ev_next = res_ev;
             out11_explored_next = res_explored;
             out11_frozen_next = res_frozen;
@@ -11799,11 +11891,11 @@ always @* begin
             out11_fast_next = res_fast;
             out11_inflight_next = res_inflight;
             out11_may_send_next = res_may_send;
-            out11_error_next = s24_error_reg;
+            out11_error_next = s25_error_reg;
         end
-        if (_shell_62) begin
-            out12_conn_next = s24_conn_reg;
-            out12_kind_next = s24_kind_reg;
+        if (_shell_48) begin
+            out12_conn_next = s25_conn_reg;
+            out12_kind_next = s25_kind_reg;
             out12_ev_next = res_ev;
             out12_explored_next = res_explored;
             out12_frozen_next = res_frozen;
@@ -11813,11 +11905,11 @@ always @* begin
             out12_fast_next = res_fast;
             out12_inflight_next = res_inflight;
             out12_may_send_next = res_may_send;
-            out12_error_next = s24_error_reg;
+            out12_error_next = s25_error_reg;
         end
-        if (_shell_63) begin
-            out13_conn_next = s24_conn_reg;
-            out13_kind_next = s24_kind_reg;
+        if (_shell_49) begin
+            out13_conn_next = s25_conn_reg;
+            out13_kind_next = s25_kind_reg;
             out13_ev_next = res_ev;
             out13_explored_next = res_explored;
             out13_frozen_next = res_frozen;
@@ -11827,11 +11919,11 @@ always @* begin
             out13_fast_next = res_fast;
             out13_inflight_next = res_inflight;
             out13_may_send_next = res_may_send;
-            out13_error_next = s24_error_reg;
+            out13_error_next = s25_error_reg;
         end
-        if (_shell_64) begin
-            out14_conn_next = s24_conn_reg;
-            out14_kind_next = s24_kind_reg;
+        if (_shell_50) begin
+            out14_conn_next = s25_conn_reg;
+            out14_kind_next = s25_kind_reg;
             out14_ev_next = res_ev;
             out14_explored_next = res_explored;
             out14_frozen_next = res_frozen;
@@ -11841,11 +11933,11 @@ always @* begin
             out14_fast_next = res_fast;
             out14_inflight_next = res_inflight;
             out14_may_send_next = res_may_send;
-            out14_error_next = s24_error_reg;
+            out14_error_next = s25_error_reg;
         end
-        if (_shell_65) begin
-            out15_conn_next = s24_conn_reg;
-            out15_kind_next = s24_kind_reg;
+        if (_shell_51) begin
+            out15_conn_next = s25_conn_reg;
+            out15_kind_next = s25_kind_reg;
             out15_ev_next = res_ev;
             out15_explored_next = res_explored;
             out15_frozen_next = res_frozen;
@@ -11855,11 +11947,11 @@ always @* begin
             out15_fast_next = res_fast;
             out15_inflight_next = res_inflight;
             out15_may_send_next = res_may_send;
-            out15_error_next = s24_error_reg;
+            out15_error_next = s25_error_reg;
         end
-        if (_shell_66) begin
-            out16_conn_next = s24_conn_reg;
-            out16_kind_next = s24_kind_reg;
+        if (_shell_52) begin
+            out16_conn_next = s25_conn_reg;
+            out16_kind_next = s25_kind_reg;
             out16_ev_next = res_ev;
             out16_explored_next = res_explored;
             out16_frozen_next = res_frozen;
@@ -11869,11 +11961,11 @@ always @* begin
             out16_fast_next = res_fast;
             out16_inflight_next = res_inflight;
             out16_may_send_next = res_may_send;
-            out16_error_next = s24_error_reg;
+            out16_error_next = s25_error_reg;
         end
-        if (_shell_67) begin
-            out17_conn_next = s24_conn_reg;
-            out17_kind_next = s24_kind_reg;
+        if (_shell_53) begin
+            out17_conn_next = s25_conn_reg;
+            out17_kind_next = s25_kind_reg;
             out17_ev_next = res_ev;
             out17_explored_next = res_explored;
             out17_frozen_next = res_frozen;
@@ -11883,11 +11975,11 @@ always @* begin
             out17_fast_next = res_fast;
             out17_inflight_next = res_inflight;
             out17_may_send_next = res_may_send;
-            out17_error_next = s24_error_reg;
+            out17_error_next = s25_error_reg;
         end
-        if (_shell_68) begin
-            out18_conn_next = s24_conn_reg;
-            out18_kind_next = s24_kind_reg;
+        if (_shell_54) begin
+            out18_conn_next = s25_conn_reg;
+            out18_kind_next = s25_kind_reg;
             out18_ev_next = res_ev;
             out18_explored_next = res_explored;
             out18_frozen_next = res_frozen;
@@ -11897,11 +11989,11 @@ always @* begin
             out18_fast_next = res_fast;
             out18_inflight_next = res_inflight;
             out18_may_send_next = res_may_send;
-            out18_error_next = s24_error_reg;
+            out18_error_next = s25_error_reg;
         end
-        if (_shell_69) begin
-            out19_conn_next = s24_conn_reg;
-            out19_kind_next = s24_kind_reg;
+        if (_shell_55) begin
+            out19_conn_next = s25_conn_reg;
+            out19_kind_next = s25_kind_reg;
             out19_ev_next = res_ev;
             out19_explored_next = res_explored;
             out19_frozen_next = res_frozen;
@@ -11911,11 +12003,11 @@ always @* begin
             out19_fast_next = res_fast;
             out19_inflight_next = res_inflight;
             out19_may_send_next = res_may_send;
-            out19_error_next = s24_error_reg;
+            out19_error_next = s25_error_reg;
         end
-        if (_shell_70) begin
-            out20_conn_next = s24_conn_reg;
-            out20_kind_next = s24_kind_reg;
+        if (_shell_56) begin
+            out20_conn_next = s25_conn_reg;
+            out20_kind_next = s25_kind_reg;
             out20_ev_next = res_ev;
             out20_explored_next = res_explored;
             out20_frozen_next = res_frozen;
@@ -11925,11 +12017,11 @@ always @* begin
             out20_fast_next = res_fast;
             out20_inflight_next = res_inflight;
             out20_may_send_next = res_may_send;
-            out20_error_next = s24_error_reg;
+            out20_error_next = s25_error_reg;
         end
-        if (_shell_71) begin
-            out21_conn_next = s24_conn_reg;
-            out21_kind_next = s24_kind_reg;
+        if (_shell_57) begin
+            out21_conn_next = s25_conn_reg;
+            out21_kind_next = s25_kind_reg;
             out21_ev_next = res_ev;
             out21_explored_next = res_explored;
             out21_frozen_next = res_frozen;
@@ -11939,11 +12031,11 @@ always @* begin
             out21_fast_next = res_fast;
             out21_inflight_next = res_inflight;
             out21_may_send_next = res_may_send;
-            out21_error_next = s24_error_reg;
+            out21_error_next = s25_error_reg;
         end
-        if (_shell_72) begin
-            out22_conn_next = s24_conn_reg;
-            out22_kind_next = s24_kind_reg;
+        if (_shell_58) begin
+            out22_conn_next = s25_conn_reg;
+            out22_kind_next = s25_kind_reg;
             out22_ev_next = res_ev;
             out22_explored_next = res_explored;
             out22_frozen_next = res_frozen;
@@ -11953,11 +12045,11 @@ always @* begin
             out22_fast_next = res_fast;
             out22_inflight_next = res_inflight;
             out22_may_send_next = res_may_send;
-            out22_error_next = s24_error_reg;
+            out22_error_next = s25_error_reg;
         end
-        if (_shell_73) begin
-            out23_conn_next = s24_conn_reg;
-            out23_kind_next = s24_kind_reg;
+        if (_shell_59) begin
+            out23_conn_next = s25_conn_reg;
+            out23_kind_next = s25_kind_reg;
             out23_ev_next = res_ev;
             out23_explored_next = res_explored;
             out23_frozen_next = res_frozen;
@@ -11967,11 +12059,11 @@ always @* begin
             out23_fast_next = res_fast;
             out23_inflight_next = res_inflight;
             out23_may_send_next = res_may_send;
-            out23_error_next = s24_error_reg;
+            out23_error_next = s25_error_reg;
         end
-        if (_shell_74) begin
-            out24_conn_next = s24_conn_reg;
-            out24_kind_next = s24_kind_reg;
+        if (_shell_60) begin
+            out24_conn_next = s25_conn_reg;
+            out24_kind_next = s25_kind_reg;
             out24_ev_next = res_ev;
             out24_explored_next = res_explored;
             out24_frozen_next = res_frozen;
@@ -11981,11 +12073,11 @@ always @* begin
             out24_fast_next = res_fast;
             out24_inflight_next = res_inflight;
             out24_may_send_next = res_may_send;
-            out24_error_next = s24_error_reg;
+            out24_error_next = s25_error_reg;
         end
-        if (_shell_75) begin
-            out25_conn_next = s24_conn_reg;
-            out25_kind_next = s24_kind_reg;
+        if (_shell_61) begin
+            out25_conn_next = s25_conn_reg;
+            out25_kind_next = s25_kind_reg;
             out25_ev_next = res_ev;
             out25_explored_next = res_explored;
             out25_frozen_next = res_frozen;
@@ -11995,14 +12087,28 @@ always @* begin
             out25_fast_next = res_fast;
             out25_inflight_next = res_inflight;
             out25_may_send_next = res_may_send;
-            out25_error_next = s24_error_reg;
+            out25_error_next = s25_error_reg;
         end
-        out_wr_ptr_next = _shell_78;
+        if (_shell_62) begin
+            out26_conn_next = s25_conn_reg;
+            out26_kind_next = s25_kind_reg;
+            out26_ev_next = res_ev;
+            out26_explored_next = res_explored;
+            out26_frozen_next = res_frozen;
+            out26_cwnd_next = res_cwnd;
+            out26_case_next = res_case;
+            out26_qa_next = res_qa;
+            out26_fast_next = res_fast;
+            out26_inflight_next = res_inflight;
+            out26_may_send_next = res_may_send;
+            out26_error_next = s25_error_reg;
+        end
+        out_wr_ptr_next = _shell_65;
     end
     if (out_pop) begin
         if (out_lands_next) begin
-            out_head_conn_next = s24_conn_reg;
-            out_head_kind_next = s24_kind_reg;
+            out_head_conn_next = s25_conn_reg;
+            out_head_kind_next = s25_kind_reg;
             out_head_ev_next = res_ev;
             out_head_explored_next = res_explored;
             out_head_frozen_next = res_frozen;
@@ -12012,24 +12118,24 @@ always @* begin
             out_head_fast_next = res_fast;
             out_head_inflight_next = res_inflight;
             out_head_may_send_next = res_may_send;
-            out_head_error_next = s24_error_reg;
+            out_head_error_next = s25_error_reg;
         end else begin
-            out_head_conn_next = _shell_80;
-            out_head_kind_next = _shell_81;
-            out_head_ev_next = _shell_82;
-            out_head_explored_next = _shell_83;
-            out_head_frozen_next = _shell_84;
-            out_head_cwnd_next = _shell_85;
-            out_head_case_next = _shell_86;
-            out_head_qa_next = _shell_87;
-            out_head_fast_next = _shell_88;
-            out_head_inflight_next = _shell_89;
-            out_head_may_send_next = _shell_90;
-            out_head_error_next = _shell_91;
+            out_head_conn_next = _shell_67;
+            out_head_kind_next = _shell_68;
+            out_head_ev_next = _shell_69;
+            out_head_explored_next = _shell_70;
+            out_head_frozen_next = _shell_71;
+            out_head_cwnd_next = _shell_72;
+            out_head_case_next = _shell_73;
+            out_head_qa_next = _shell_74;
+            out_head_fast_next = _shell_75;
+            out_head_inflight_next = _shell_76;
+            out_head_may_send_next = _shell_77;
+            out_head_error_next = _shell_78;
         end
     end else if (out_lands_head) begin
-        out_head_conn_next = s24_conn_reg;
-        out_head_kind_next = s24_kind_reg;
+        out_head_conn_next = s25_conn_reg;
+        out_head_kind_next = s25_kind_reg;
         out_head_ev_next = res_ev;
         out_head_explored_next = res_explored;
         out_head_frozen_next = res_frozen;
@@ -12039,14 +12145,14 @@ always @* begin
         out_head_fast_next = res_fast;
         out_head_inflight_next = res_inflight;
         out_head_may_send_next = res_may_send;
-        out_head_error_next = s24_error_reg;
+        out_head_error_next = s25_error_reg;
     end
     if (out_pop) begin
         out_rd_ptr_next = out_rd_ptr_plus1_reg;
-        out_rd_ptr_plus1_next = _shell_95;
+        out_rd_ptr_plus1_next = _shell_82;
     end
-    out_count_next = _shell_99;
-    out_valid_next = _shell_107;
+    out_count_next = _shell_86;
+    out_valid_next = _shell_94;
 end
 
 // issue_next
@@ -12061,6 +12167,7 @@ always @* begin
     hazard7_next = hazard7_reg;
     hazard8_next = hazard8_reg;
     hazard9_next = hazard9_reg;
+    hazard10_next = hazard10_reg;
     credits_out_next = credits_out_reg;
     hazard0_next = hazard0_ahead;
     hazard1_next = hazard1_ahead;
@@ -12072,6 +12179,7 @@ always @* begin
     hazard7_next = hazard7_ahead;
     hazard8_next = hazard8_ahead;
     hazard9_next = hazard9_ahead;
+    hazard10_next = hazard10_ahead;
     credits_out_next = full_ahead;
 end
 
@@ -12149,6 +12257,8 @@ always @(posedge clk) begin
     s23_conn_reg <= s23_conn_next;
     s24_valid_reg <= s24_valid_next;
     s24_conn_reg <= s24_conn_next;
+    s25_valid_reg <= s25_valid_next;
+    s25_conn_reg <= s25_conn_next;
     hazard0_reg <= hazard0_next;
     hazard1_reg <= hazard1_next;
     hazard2_reg <= hazard2_next;
@@ -12159,6 +12269,7 @@ always @(posedge clk) begin
     hazard7_reg <= hazard7_next;
     hazard8_reg <= hazard8_next;
     hazard9_reg <= hazard9_next;
+    hazard10_reg <= hazard10_next;
     credits_out_reg <= credits_out_next;
     s1_kind_reg <= s1_kind_next;
     s1_size_reg <= s1_size_next;
@@ -12197,39 +12308,30 @@ always @(posedge clk) begin
     s22_error_reg <= s22_error_next;
     s23_error_reg <= s23_error_next;
     s24_error_reg <= s24_error_next;
-    s2_cc_active_reg <= s2_cc_active_next;
-    s3_cc_active_reg <= s3_cc_active_next;
-    s4_cc_active_reg <= s4_cc_active_next;
-    s5_cc_active_reg <= s5_cc_active_next;
-    s6_cc_active_reg <= s6_cc_active_next;
-    s7_cc_active_reg <= s7_cc_active_next;
-    s8_cc_active_reg <= s8_cc_active_next;
-    s9_cc_active_reg <= s9_cc_active_next;
-    s10_cc_active_reg <= s10_cc_active_next;
-    s11_cc_active_reg <= s11_cc_active_next;
-    s12_cc_active_reg <= s12_cc_active_next;
-    s13_cc_active_reg <= s13_cc_active_next;
-    s14_cc_active_reg <= s14_cc_active_next;
-    s15_cc_active_reg <= s15_cc_active_next;
-    s16_cc_active_reg <= s16_cc_active_next;
-    s17_cc_active_reg <= s17_cc_active_next;
-    s18_cc_active_reg <= s18_cc_active_next;
-    s19_cc_active_reg <= s19_cc_active_next;
-    s20_cc_active_reg <= s20_cc_active_next;
-    s21_cc_active_reg <= s21_cc_active_next;
-    s22_cc_active_reg <= s22_cc_active_next;
-    s23_cc_active_reg <= s23_cc_active_next;
-    s24_cc_active_reg <= s24_cc_active_next;
+    s25_error_reg <= s25_error_next;
     s2_t_reg <= s2_t_next;
     s3_t_reg <= s3_t_next;
     s4_t_reg <= s4_t_next;
-    s5_qa_called_reg <= s5_qa_called_next;
     s2_t_2_reg <= s2_t_2_next;
     s3_t_2_reg <= s3_t_2_next;
     s4_t_2_reg <= s4_t_2_next;
+    s2_inflight_is_send_reg <= s2_inflight_is_send_next;
+    s3_inflight_is_send_reg <= s3_inflight_is_send_next;
+    s4_inflight_is_send_reg <= s4_inflight_is_send_next;
+    s2_inflight_is_open_reg <= s2_inflight_is_open_next;
+    s3_inflight_is_open_reg <= s3_inflight_is_open_next;
+    s4_inflight_is_open_reg <= s4_inflight_is_open_next;
+    s5_inflight_next_reg <= s5_inflight_next_next;
     s2_t_3_reg <= s2_t_3_next;
     s3_t_3_reg <= s3_t_3_next;
     s4_t_3_reg <= s4_t_3_next;
+    s5_qa_called_reg <= s5_qa_called_next;
+    s2_t_4_reg <= s2_t_4_next;
+    s3_t_4_reg <= s3_t_4_next;
+    s4_t_4_reg <= s4_t_4_next;
+    s2_t_5_reg <= s2_t_5_next;
+    s3_t_5_reg <= s3_t_5_next;
+    s4_t_5_reg <= s4_t_5_next;
     s5_acked1_reg <= s5_acked1_next;
     s2_qa_win_lo_reg <= s2_qa_win_lo_next;
     s3_qa_win_lo_reg <= s3_qa_win_lo_next;
@@ -12240,22 +12342,22 @@ always @(posedge clk) begin
     s2_qa_win_wraps_reg <= s2_qa_win_wraps_next;
     s3_qa_win_wraps_reg <= s3_qa_win_wraps_next;
     s4_qa_win_wraps_reg <= s4_qa_win_wraps_next;
-    s2_t_4_reg <= s2_t_4_next;
-    s3_t_4_reg <= s3_t_4_next;
-    s4_t_4_reg <= s4_t_4_next;
+    s2_t_6_reg <= s2_t_6_next;
+    s3_t_6_reg <= s3_t_6_next;
+    s4_t_6_reg <= s4_t_6_next;
     s5_qa_fire_reg <= s5_qa_fire_next;
     s5_qa_roll_reg <= s5_qa_roll_next;
     s6_qa_base_reg <= s6_qa_base_next;
     s7_qa_scaled_pp00_reg <= s7_qa_scaled_pp00_next;
     s7_qa_scaled_pp10_reg <= s7_qa_scaled_pp10_next;
     s8_qa_scaled_reg <= s8_qa_scaled_next;
-    s2_t_5_reg <= s2_t_5_next;
-    s3_t_5_reg <= s3_t_5_next;
-    s4_t_5_reg <= s4_t_5_next;
+    s2_t_7_reg <= s2_t_7_next;
+    s3_t_7_reg <= s3_t_7_next;
+    s4_t_7_reg <= s4_t_7_next;
     s5_t_reg <= s5_t_next;
-    s2_t_6_reg <= s2_t_6_next;
-    s3_t_6_reg <= s3_t_6_next;
-    s4_t_6_reg <= s4_t_6_next;
+    s2_t_8_reg <= s2_t_8_next;
+    s3_t_8_reg <= s3_t_8_next;
+    s4_t_8_reg <= s4_t_8_next;
     s5_cur_cc_c_reg <= s5_cur_cc_c_next;
     s5_c_loss_reg <= s5_c_loss_next;
     s2_is_loss_reg <= s2_is_loss_next;
@@ -12269,9 +12371,9 @@ always @(posedge clk) begin
     s7_t_reg <= s7_t_next;
     s8_t_reg <= s8_t_next;
     s9_c_qa_reg <= s9_c_qa_next;
-    s2_t_7_reg <= s2_t_7_next;
-    s3_t_7_reg <= s3_t_7_next;
-    s4_t_7_reg <= s4_t_7_next;
+    s2_t_9_reg <= s2_t_9_next;
+    s3_t_9_reg <= s3_t_9_next;
+    s4_t_9_reg <= s4_t_9_next;
     s5_fi_count_sum_reg <= s5_fi_count_sum_next;
     s6_fi_count_sum_reg <= s6_fi_count_sum_next;
     s7_fi_count_sum_reg <= s7_fi_count_sum_next;
@@ -12329,8 +12431,6 @@ always @(posedge clk) begin
     s7_recip_c_recip_reg <= s7_recip_c_recip_next;
     s8_recip_c_t_reg <= s8_recip_c_t_next;
     s2_recip_rtt_lead_reg <= s2_recip_rtt_lead_next;
-    s2_t_8_reg <= s2_t_8_next;
-    s2_t_9_reg <= s2_t_9_next;
     s2_t_10_reg <= s2_t_10_next;
     s2_t_11_reg <= s2_t_11_next;
     s2_t_12_reg <= s2_t_12_next;
@@ -12348,6 +12448,8 @@ always @(posedge clk) begin
     s2_t_24_reg <= s2_t_24_next;
     s2_t_25_reg <= s2_t_25_next;
     s2_t_26_reg <= s2_t_26_next;
+    s2_t_27_reg <= s2_t_27_next;
+    s2_t_28_reg <= s2_t_28_next;
     s3_recip_rtt_mantissa_reg <= s3_recip_rtt_mantissa_next;
     s4_recip_rtt_recip_reg <= s4_recip_rtt_recip_next;
     s5_recip_rtt_t_reg <= s5_recip_rtt_t_next;
@@ -12358,7 +12460,7 @@ always @(posedge clk) begin
     s2_size_kmi_pp01_reg <= s2_size_kmi_pp01_next;
 `endif
     s3_size_kmi_reg <= s3_size_kmi_next;
-    s4_t_8_reg <= s4_t_8_next;
+    s4_t_10_reg <= s4_t_10_next;
     s5_t_26_reg <= s5_t_26_next;
     s6_t_2_reg <= s6_t_2_next;
     s7_t_2_reg <= s7_t_2_next;
@@ -12366,7 +12468,7 @@ always @(posedge clk) begin
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s9_mi_base_prod_pp00_reg <= s9_mi_base_prod_pp00_next;
 `endif
-    s4_t_9_reg <= s4_t_9_next;
+    s4_t_11_reg <= s4_t_11_next;
     s5_t_27_reg <= s5_t_27_next;
     s6_t_3_reg <= s6_t_3_next;
     s7_t_3_reg <= s7_t_3_next;
@@ -12388,9 +12490,9 @@ always @(posedge clk) begin
     s10_t_5_reg <= s10_t_5_next;
     s11_t_reg <= s11_t_next;
     s12_mi_base_reg <= s12_mi_base_next;
-    s2_t_27_reg <= s2_t_27_next;
-    s3_t_8_reg <= s3_t_8_next;
-    s4_t_10_reg <= s4_t_10_next;
+    s2_t_29_reg <= s2_t_29_next;
+    s3_t_10_reg <= s3_t_10_next;
+    s4_t_12_reg <= s4_t_12_next;
     s5_t_28_reg <= s5_t_28_next;
     s6_t_6_reg <= s6_t_6_next;
     s7_t_6_reg <= s7_t_6_next;
@@ -12402,9 +12504,9 @@ always @(posedge clk) begin
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s13_mi_num_pp00_reg <= s13_mi_num_pp00_next;
 `endif
-    s2_t_28_reg <= s2_t_28_next;
-    s3_t_9_reg <= s3_t_9_next;
-    s4_t_11_reg <= s4_t_11_next;
+    s2_t_30_reg <= s2_t_30_next;
+    s3_t_11_reg <= s3_t_11_next;
+    s4_t_13_reg <= s4_t_13_next;
     s5_t_29_reg <= s5_t_29_next;
     s6_t_7_reg <= s6_t_7_next;
     s7_t_7_reg <= s7_t_7_next;
@@ -12416,9 +12518,9 @@ always @(posedge clk) begin
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s13_mi_num_pp01_reg <= s13_mi_num_pp01_next;
 `endif
-    s2_t_29_reg <= s2_t_29_next;
-    s3_t_10_reg <= s3_t_10_next;
-    s4_t_12_reg <= s4_t_12_next;
+    s2_t_31_reg <= s2_t_31_next;
+    s3_t_12_reg <= s3_t_12_next;
+    s4_t_14_reg <= s4_t_14_next;
     s5_t_30_reg <= s5_t_30_next;
     s6_t_8_reg <= s6_t_8_next;
     s7_t_8_reg <= s7_t_8_next;
@@ -12430,9 +12532,9 @@ always @(posedge clk) begin
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s13_mi_num_pp10_reg <= s13_mi_num_pp10_next;
 `endif
-    s2_t_30_reg <= s2_t_30_next;
-    s3_t_11_reg <= s3_t_11_next;
-    s4_t_13_reg <= s4_t_13_next;
+    s2_t_32_reg <= s2_t_32_next;
+    s3_t_13_reg <= s3_t_13_next;
+    s4_t_15_reg <= s4_t_15_next;
     s5_t_31_reg <= s5_t_31_next;
     s6_t_9_reg <= s6_t_9_next;
     s7_t_9_reg <= s7_t_9_next;
@@ -12500,8 +12602,8 @@ always @(posedge clk) begin
     s16_mi_raw_prod_pp30_reg <= s16_mi_raw_prod_pp30_next;
 `endif
     s17_mi_raw_prod_reg <= s17_mi_raw_prod_next;
-    s3_t_12_reg <= s3_t_12_next;
-    s4_t_14_reg <= s4_t_14_next;
+    s3_t_14_reg <= s3_t_14_next;
+    s4_t_16_reg <= s4_t_16_next;
     s5_t_32_reg <= s5_t_32_next;
     s6_t_14_reg <= s6_t_14_next;
     s7_t_14_reg <= s7_t_14_next;
@@ -12516,8 +12618,8 @@ always @(posedge clk) begin
     s16_t_reg <= s16_t_next;
     s17_t_reg <= s17_t_next;
     s18_mi_raw_coarse_reg <= s18_mi_raw_coarse_next;
-    s3_t_13_reg <= s3_t_13_next;
-    s4_t_15_reg <= s4_t_15_next;
+    s3_t_15_reg <= s3_t_15_next;
+    s4_t_17_reg <= s4_t_17_next;
     s5_t_33_reg <= s5_t_33_next;
     s6_t_15_reg <= s6_t_15_next;
     s7_t_15_reg <= s7_t_15_next;
@@ -12557,7 +12659,7 @@ always @(posedge clk) begin
 `endif
     s2_size_kfi_pp01_reg <= s2_size_kfi_pp01_next;
     s3_size_kfi_reg <= s3_size_kfi_next;
-    s4_t_16_reg <= s4_t_16_next;
+    s4_t_18_reg <= s4_t_18_next;
     s5_t_34_reg <= s5_t_34_next;
     s6_t_16_reg <= s6_t_16_next;
     s7_t_16_reg <= s7_t_16_next;
@@ -12565,7 +12667,7 @@ always @(posedge clk) begin
 `ifndef NICGEN_ECP5  // a MULT18X18D output register there (below)
     s9_fi_c_prod_pp00_reg <= s9_fi_c_prod_pp00_next;
 `endif
-    s4_t_17_reg <= s4_t_17_next;
+    s4_t_19_reg <= s4_t_19_next;
     s5_t_35_reg <= s5_t_35_next;
     s6_t_17_reg <= s6_t_17_next;
     s7_t_17_reg <= s7_t_17_next;
@@ -12588,9 +12690,9 @@ always @(posedge clk) begin
     s11_t_12_reg <= s11_t_12_next;
     s12_fi_c_reg <= s12_fi_c_next;
     s13_fi_inc_reg <= s13_fi_inc_next;
-    s2_t_31_reg <= s2_t_31_next;
-    s3_t_14_reg <= s3_t_14_next;
-    s4_t_18_reg <= s4_t_18_next;
+    s2_t_33_reg <= s2_t_33_next;
+    s3_t_16_reg <= s3_t_16_next;
+    s4_t_20_reg <= s4_t_20_next;
     s5_avg_new_reg <= s5_avg_new_next;
     s6_recip_avg_lead_reg <= s6_recip_avg_lead_next;
     s6_t_20_reg <= s6_t_20_next;
@@ -12687,9 +12789,9 @@ always @(posedge clk) begin
     s2_nowq_reg <= s2_nowq_next;
     s3_nowq_reg <= s3_nowq_next;
     s4_nowq_reg <= s4_nowq_next;
-    s2_t_32_reg <= s2_t_32_next;
-    s3_t_15_reg <= s3_t_15_next;
-    s4_t_19_reg <= s4_t_19_next;
+    s2_t_34_reg <= s2_t_34_next;
+    s3_t_17_reg <= s3_t_17_next;
+    s4_t_21_reg <= s4_t_21_next;
     s5_t_41_reg <= s5_t_41_next;
     s6_cur_cc_c_reg <= s6_cur_cc_c_next;
     s7_cur_cc_c_reg <= s7_cur_cc_c_next;
@@ -12748,9 +12850,9 @@ always @(posedge clk) begin
     s19_fi_inc_reg <= s19_fi_inc_next;
     s20_fi_inc_reg <= s20_fi_inc_next;
     s21_incs_reg <= s21_incs_next;
-    s2_t_33_reg <= s2_t_33_next;
-    s3_t_16_reg <= s3_t_16_next;
-    s4_t_20_reg <= s4_t_20_next;
+    s2_t_35_reg <= s2_t_35_next;
+    s3_t_18_reg <= s3_t_18_next;
+    s4_t_22_reg <= s4_t_22_next;
     s5_recv_over_reg <= s5_recv_over_next;
     s5_adj_due_reg <= s5_adj_due_next;
     s5_t_42_reg <= s5_t_42_next;
@@ -12770,9 +12872,9 @@ always @(posedge clk) begin
     s19_t_2_reg <= s19_t_2_next;
     s20_t_2_reg <= s20_t_2_next;
     s21_t_reg <= s21_t_next;
-    s2_t_34_reg <= s2_t_34_next;
-    s3_t_17_reg <= s3_t_17_next;
-    s4_t_21_reg <= s4_t_21_next;
+    s2_t_36_reg <= s2_t_36_next;
+    s3_t_19_reg <= s3_t_19_next;
+    s4_t_23_reg <= s4_t_23_next;
     s5_t_43_reg <= s5_t_43_next;
     s6_t_45_reg <= s6_t_45_next;
     s7_t_24_reg <= s7_t_24_next;
@@ -12836,13 +12938,13 @@ always @(posedge clk) begin
     s21_t_4_reg <= s21_t_4_next;
     s22_t_2_reg <= s22_t_2_next;
     s23_core_c_reg <= s23_core_c_next;
-    s2_t_35_reg <= s2_t_35_next;
-    s3_t_18_reg <= s3_t_18_next;
-    s4_t_22_reg <= s4_t_22_next;
+    s2_t_37_reg <= s2_t_37_next;
+    s3_t_20_reg <= s3_t_20_next;
+    s4_t_24_reg <= s4_t_24_next;
     s5_t_44_reg <= s5_t_44_next;
-    s2_t_36_reg <= s2_t_36_next;
-    s3_t_19_reg <= s3_t_19_next;
-    s4_t_23_reg <= s4_t_23_next;
+    s2_t_38_reg <= s2_t_38_next;
+    s3_t_21_reg <= s3_t_21_next;
+    s4_t_25_reg <= s4_t_25_next;
     s5_t_45_reg <= s5_t_45_next;
     s6_qa_fired_nscc_reg <= s6_qa_fired_nscc_next;
     s7_qa_fired_nscc_reg <= s7_qa_fired_nscc_next;
@@ -12885,9 +12987,9 @@ always @(posedge clk) begin
     s5_frozen1_reg <= s5_frozen1_next;
     s5_explore1_reg <= s5_explore1_next;
     s5_exit_next_reg <= s5_exit_next_next;
-    s2_t_37_reg <= s2_t_37_next;
-    s3_t_20_reg <= s3_t_20_next;
-    s4_t_24_reg <= s4_t_24_next;
+    s2_t_39_reg <= s2_t_39_next;
+    s3_t_22_reg <= s3_t_22_next;
+    s4_t_26_reg <= s4_t_26_next;
     s5_t_46_reg <= s5_t_46_next;
     s5_u_cbuf_cur_entries_reg <= s5_u_cbuf_cur_entries_next;
     s5_u_cbuf_cur_head_reg <= s5_u_cbuf_cur_head_next;
@@ -12905,158 +13007,21 @@ always @(posedge clk) begin
     s6_nxt_entries_reg <= s6_nxt_entries_next;
     s6_nxt_head_reg <= s6_nxt_head_next;
     s6_nxt_num_valid_reg <= s6_nxt_num_valid_next;
-    s6_exploring_reg <= s6_exploring_next;
-    s6_t_46_reg <= s6_t_46_next;
-    s2_t_38_reg <= s2_t_38_next;
-    s3_t_21_reg <= s3_t_21_next;
-    s4_t_25_reg <= s4_t_25_next;
-    s2_t_39_reg <= s2_t_39_next;
-    s3_t_22_reg <= s3_t_22_next;
-    s4_t_26_reg <= s4_t_26_next;
-    s2_inflight_is_send_reg <= s2_inflight_is_send_next;
-    s3_inflight_is_send_reg <= s3_inflight_is_send_next;
-    s4_inflight_is_send_reg <= s4_inflight_is_send_next;
-    s2_inflight_is_open_reg <= s2_inflight_is_open_next;
-    s3_inflight_is_open_reg <= s3_inflight_is_open_next;
-    s4_inflight_is_open_reg <= s4_inflight_is_open_next;
-    s6_t_47_reg <= s6_t_47_next;
-    s6_frozen1_reg <= s6_frozen1_next;
-    s6_exit_next_reg <= s6_exit_next_next;
     s2_t_40_reg <= s2_t_40_next;
     s3_t_23_reg <= s3_t_23_next;
     s4_t_27_reg <= s4_t_27_next;
     s5_t_47_reg <= s5_t_47_next;
-    s6_t_48_reg <= s6_t_48_next;
-    s5_cur_lb_explore_reg <= s5_cur_lb_explore_next;
-    s6_cur_lb_explore_reg <= s6_cur_lb_explore_next;
-    s5_cur_lb_frozen_reg <= s5_cur_lb_frozen_next;
-    s6_cur_lb_frozen_reg <= s6_cur_lb_frozen_next;
-    s5_cur_lb_exit_freeze_reg <= s5_cur_lb_exit_freeze_next;
-    s6_cur_lb_exit_freeze_reg <= s6_cur_lb_exit_freeze_next;
-    s6_cur_lb_num_valid_reg <= s6_cur_lb_num_valid_next;
-    s6_cur_lb_head_reg <= s6_cur_lb_head_next;
-    s5_cur_lb_buf7_valid_reg <= s5_cur_lb_buf7_valid_next;
-    s6_cur_lb_buf7_valid_reg <= s6_cur_lb_buf7_valid_next;
-    s5_cur_lb_buf7_ev_reg <= s5_cur_lb_buf7_ev_next;
-    s6_cur_lb_buf7_ev_reg <= s6_cur_lb_buf7_ev_next;
-    s5_cur_lb_buf6_valid_reg <= s5_cur_lb_buf6_valid_next;
-    s6_cur_lb_buf6_valid_reg <= s6_cur_lb_buf6_valid_next;
-    s5_cur_lb_buf6_ev_reg <= s5_cur_lb_buf6_ev_next;
-    s6_cur_lb_buf6_ev_reg <= s6_cur_lb_buf6_ev_next;
-    s5_cur_lb_buf5_valid_reg <= s5_cur_lb_buf5_valid_next;
-    s6_cur_lb_buf5_valid_reg <= s6_cur_lb_buf5_valid_next;
-    s5_cur_lb_buf5_ev_reg <= s5_cur_lb_buf5_ev_next;
-    s6_cur_lb_buf5_ev_reg <= s6_cur_lb_buf5_ev_next;
-    s5_cur_lb_buf4_valid_reg <= s5_cur_lb_buf4_valid_next;
-    s6_cur_lb_buf4_valid_reg <= s6_cur_lb_buf4_valid_next;
-    s5_cur_lb_buf4_ev_reg <= s5_cur_lb_buf4_ev_next;
-    s6_cur_lb_buf4_ev_reg <= s6_cur_lb_buf4_ev_next;
-    s5_cur_lb_buf3_valid_reg <= s5_cur_lb_buf3_valid_next;
-    s6_cur_lb_buf3_valid_reg <= s6_cur_lb_buf3_valid_next;
-    s5_cur_lb_buf3_ev_reg <= s5_cur_lb_buf3_ev_next;
-    s6_cur_lb_buf3_ev_reg <= s6_cur_lb_buf3_ev_next;
-    s5_cur_lb_buf2_valid_reg <= s5_cur_lb_buf2_valid_next;
-    s6_cur_lb_buf2_valid_reg <= s6_cur_lb_buf2_valid_next;
-    s5_cur_lb_buf2_ev_reg <= s5_cur_lb_buf2_ev_next;
-    s6_cur_lb_buf2_ev_reg <= s6_cur_lb_buf2_ev_next;
-    s5_cur_lb_buf1_valid_reg <= s5_cur_lb_buf1_valid_next;
-    s6_cur_lb_buf1_valid_reg <= s6_cur_lb_buf1_valid_next;
-    s5_cur_lb_buf1_ev_reg <= s5_cur_lb_buf1_ev_next;
-    s6_cur_lb_buf1_ev_reg <= s6_cur_lb_buf1_ev_next;
-    s5_cur_lb_buf0_valid_reg <= s5_cur_lb_buf0_valid_next;
-    s6_cur_lb_buf0_valid_reg <= s6_cur_lb_buf0_valid_next;
-    s5_cur_lb_buf0_ev_reg <= s5_cur_lb_buf0_ev_next;
-    s6_cur_lb_buf0_ev_reg <= s6_cur_lb_buf0_ev_next;
-    s5_nowq_reg <= s5_nowq_next;
-    s6_nowq_reg <= s6_nowq_next;
-    s7_nowq_reg <= s7_nowq_next;
-    s8_nowq_reg <= s8_nowq_next;
-    s9_nowq_reg <= s9_nowq_next;
-    s10_nowq_reg <= s10_nowq_next;
-    s5_cur_cc_last_adj_reg <= s5_cur_cc_last_adj_next;
-    s6_cur_cc_last_adj_reg <= s6_cur_cc_last_adj_next;
-    s7_cur_cc_last_adj_reg <= s7_cur_cc_last_adj_next;
-    s8_cur_cc_last_adj_reg <= s8_cur_cc_last_adj_next;
-    s9_cur_cc_last_adj_reg <= s9_cur_cc_last_adj_next;
-    s10_cur_cc_last_adj_reg <= s10_cur_cc_last_adj_next;
-    s5_recv_sum_reg <= s5_recv_sum_next;
-    s6_t_49_reg <= s6_t_49_next;
-    s7_t_25_reg <= s7_t_25_next;
-    s8_t_25_reg <= s8_t_25_next;
-    s9_t_20_reg <= s9_t_20_next;
-    s10_t_23_reg <= s10_t_23_next;
-    s5_cur_cc_recv_reg <= s5_cur_cc_recv_next;
-    s6_cur_cc_recv_reg <= s6_cur_cc_recv_next;
-    s7_cur_cc_recv_reg <= s7_cur_cc_recv_next;
-    s8_cur_cc_recv_reg <= s8_cur_cc_recv_next;
-    s9_cur_cc_recv_reg <= s9_cur_cc_recv_next;
-    s10_cur_cc_recv_reg <= s10_cur_cc_recv_next;
-    s11_core_step_reg <= s11_core_step_next;
-    s12_core_step_reg <= s12_core_step_next;
-    s13_core_step_reg <= s13_core_step_next;
-    s14_core_step_reg <= s14_core_step_next;
-    s15_core_step_reg <= s15_core_step_next;
-    s16_core_step_reg <= s16_core_step_next;
-    s17_core_step_reg <= s17_core_step_next;
-    s18_core_step_reg <= s18_core_step_next;
-    s19_core_step_reg <= s19_core_step_next;
-    s20_core_step_reg <= s20_core_step_next;
-    s21_core_step_reg <= s21_core_step_next;
-    s22_core_step_reg <= s22_core_step_next;
-    s22_cur_cc_inc_reg <= s22_cur_cc_inc_next;
-    s11_qa_fired_nscc_reg <= s11_qa_fired_nscc_next;
-    s12_qa_fired_nscc_reg <= s12_qa_fired_nscc_next;
-    s13_qa_fired_nscc_reg <= s13_qa_fired_nscc_next;
-    s14_qa_fired_nscc_reg <= s14_qa_fired_nscc_next;
-    s15_qa_fired_nscc_reg <= s15_qa_fired_nscc_next;
-    s16_qa_fired_nscc_reg <= s16_qa_fired_nscc_next;
-    s17_qa_fired_nscc_reg <= s17_qa_fired_nscc_next;
-    s18_qa_fired_nscc_reg <= s18_qa_fired_nscc_next;
-    s19_qa_fired_nscc_reg <= s19_qa_fired_nscc_next;
-    s20_qa_fired_nscc_reg <= s20_qa_fired_nscc_next;
-    s21_qa_fired_nscc_reg <= s21_qa_fired_nscc_next;
-    s22_qa_fired_nscc_reg <= s22_qa_fired_nscc_next;
-    s5_cur_cc_last_md_reg <= s5_cur_cc_last_md_next;
-    s6_cur_cc_last_md_reg <= s6_cur_cc_last_md_next;
-    s7_cur_cc_last_md_reg <= s7_cur_cc_last_md_next;
-    s8_cur_cc_last_md_reg <= s8_cur_cc_last_md_next;
-    s9_cur_cc_last_md_reg <= s9_cur_cc_last_md_next;
-    s10_cur_cc_last_md_reg <= s10_cur_cc_last_md_next;
-    s5_cur_cc_avg_rtt_reg <= s5_cur_cc_avg_rtt_next;
-    s10_cur_cc_increase_reg <= s10_cur_cc_increase_next;
     s2_t_41_reg <= s2_t_41_next;
     s3_t_24_reg <= s3_t_24_next;
     s4_t_28_reg <= s4_t_28_next;
     s5_t_48_reg <= s5_t_48_next;
-    s2_t_42_reg <= s2_t_42_next;
-    s3_t_25_reg <= s3_t_25_next;
-    s4_t_29_reg <= s4_t_29_next;
-    s5_t_49_reg <= s5_t_49_next;
-    s5_t_50_reg <= s5_t_50_next;
-    s5_t_51_reg <= s5_t_51_next;
-    s2_t_43_reg <= s2_t_43_next;
-    s3_t_26_reg <= s3_t_26_next;
-    s4_t_30_reg <= s4_t_30_next;
-    s5_t_52_reg <= s5_t_52_next;
-    s5_cur_cc_win_end_reg <= s5_cur_cc_win_end_next;
-    s5_cur_cc_count_reg <= s5_cur_cc_count_next;
-    s6_t_50_reg <= s6_t_50_next;
-    s7_t_26_reg <= s7_t_26_next;
-    s8_t_26_reg <= s8_t_26_next;
-    s9_t_21_reg <= s9_t_21_next;
-    s10_t_24_reg <= s10_t_24_next;
-    s2_t_44_reg <= s2_t_44_next;
-    s3_t_27_reg <= s3_t_27_next;
-    s4_t_31_reg <= s4_t_31_next;
-    s5_t_53_reg <= s5_t_53_next;
-    s5_ignore_left1_reg <= s5_ignore_left1_next;
     s6_qa_used_nscc_reg <= s6_qa_used_nscc_next;
     s7_qa_used_nscc_reg <= s7_qa_used_nscc_next;
     s8_qa_used_nscc_reg <= s8_qa_used_nscc_next;
     s9_qa_used_nscc_reg <= s9_qa_used_nscc_next;
-    s7_t_27_reg <= s7_t_27_next;
-    s8_t_27_reg <= s8_t_27_next;
-    s9_t_22_reg <= s9_t_22_next;
+    s7_t_25_reg <= s7_t_25_next;
+    s8_t_25_reg <= s8_t_25_next;
+    s9_t_20_reg <= s9_t_20_next;
     s11_ack_run_reg <= s11_ack_run_next;
     s12_ack_run_reg <= s12_ack_run_next;
     s13_ack_run_reg <= s13_ack_run_next;
@@ -13113,6 +13078,15 @@ always @(posedge clk) begin
     s22_c_loss_all_reg <= s22_c_loss_all_next;
     s23_c_loss_all_reg <= s23_c_loss_all_next;
     s24_c_loss_all_reg <= s24_c_loss_all_next;
+    s2_t_42_reg <= s2_t_42_next;
+    s3_t_25_reg <= s3_t_25_next;
+    s4_t_29_reg <= s4_t_29_next;
+    s5_t_49_reg <= s5_t_49_next;
+    s6_t_46_reg <= s6_t_46_next;
+    s7_t_26_reg <= s7_t_26_next;
+    s8_t_26_reg <= s8_t_26_next;
+    s9_t_21_reg <= s9_t_21_next;
+    s10_t_23_reg <= s10_t_23_next;
     s11_t_18_reg <= s11_t_18_next;
     s12_t_16_reg <= s12_t_16_next;
     s13_t_11_reg <= s13_t_11_next;
@@ -13127,6 +13101,171 @@ always @(posedge clk) begin
     s22_t_4_reg <= s22_t_4_next;
     s23_t_2_reg <= s23_t_2_next;
     s24_t_reg <= s24_t_next;
+    s5_inflight_is_send_reg <= s5_inflight_is_send_next;
+    s6_inflight_is_send_reg <= s6_inflight_is_send_next;
+    s7_inflight_is_send_reg <= s7_inflight_is_send_next;
+    s8_inflight_is_send_reg <= s8_inflight_is_send_next;
+    s9_inflight_is_send_reg <= s9_inflight_is_send_next;
+    s10_inflight_is_send_reg <= s10_inflight_is_send_next;
+    s11_inflight_is_send_reg <= s11_inflight_is_send_next;
+    s12_inflight_is_send_reg <= s12_inflight_is_send_next;
+    s13_inflight_is_send_reg <= s13_inflight_is_send_next;
+    s14_inflight_is_send_reg <= s14_inflight_is_send_next;
+    s15_inflight_is_send_reg <= s15_inflight_is_send_next;
+    s16_inflight_is_send_reg <= s16_inflight_is_send_next;
+    s17_inflight_is_send_reg <= s17_inflight_is_send_next;
+    s18_inflight_is_send_reg <= s18_inflight_is_send_next;
+    s19_inflight_is_send_reg <= s19_inflight_is_send_next;
+    s20_inflight_is_send_reg <= s20_inflight_is_send_next;
+    s21_inflight_is_send_reg <= s21_inflight_is_send_next;
+    s22_inflight_is_send_reg <= s22_inflight_is_send_next;
+    s23_inflight_is_send_reg <= s23_inflight_is_send_next;
+    s24_inflight_is_send_reg <= s24_inflight_is_send_next;
+    s5_cwnd_held_reg <= s5_cwnd_held_next;
+    s6_cwnd_held_reg <= s6_cwnd_held_next;
+    s7_cwnd_held_reg <= s7_cwnd_held_next;
+    s8_cwnd_held_reg <= s8_cwnd_held_next;
+    s9_cwnd_held_reg <= s9_cwnd_held_next;
+    s10_cwnd_held_reg <= s10_cwnd_held_next;
+    s11_cwnd_held_reg <= s11_cwnd_held_next;
+    s12_cwnd_held_reg <= s12_cwnd_held_next;
+    s13_cwnd_held_reg <= s13_cwnd_held_next;
+    s14_cwnd_held_reg <= s14_cwnd_held_next;
+    s15_cwnd_held_reg <= s15_cwnd_held_next;
+    s16_cwnd_held_reg <= s16_cwnd_held_next;
+    s17_cwnd_held_reg <= s17_cwnd_held_next;
+    s18_cwnd_held_reg <= s18_cwnd_held_next;
+    s19_cwnd_held_reg <= s19_cwnd_held_next;
+    s20_cwnd_held_reg <= s20_cwnd_held_next;
+    s21_cwnd_held_reg <= s21_cwnd_held_next;
+    s22_cwnd_held_reg <= s22_cwnd_held_next;
+    s23_cwnd_held_reg <= s23_cwnd_held_next;
+    s24_cwnd_held_reg <= s24_cwnd_held_next;
+    s25_window_reg <= s25_window_next;
+    s6_exploring_reg <= s6_exploring_next;
+    s6_t_47_reg <= s6_t_47_next;
+    s6_t_48_reg <= s6_t_48_next;
+    s6_frozen1_reg <= s6_frozen1_next;
+    s6_exit_next_reg <= s6_exit_next_next;
+    s2_t_43_reg <= s2_t_43_next;
+    s3_t_26_reg <= s3_t_26_next;
+    s4_t_30_reg <= s4_t_30_next;
+    s5_t_50_reg <= s5_t_50_next;
+    s6_t_49_reg <= s6_t_49_next;
+    s5_cur_lb_explore_reg <= s5_cur_lb_explore_next;
+    s6_cur_lb_explore_reg <= s6_cur_lb_explore_next;
+    s5_cur_lb_frozen_reg <= s5_cur_lb_frozen_next;
+    s6_cur_lb_frozen_reg <= s6_cur_lb_frozen_next;
+    s5_cur_lb_exit_freeze_reg <= s5_cur_lb_exit_freeze_next;
+    s6_cur_lb_exit_freeze_reg <= s6_cur_lb_exit_freeze_next;
+    s6_cur_lb_num_valid_reg <= s6_cur_lb_num_valid_next;
+    s6_cur_lb_head_reg <= s6_cur_lb_head_next;
+    s5_cur_lb_buf7_valid_reg <= s5_cur_lb_buf7_valid_next;
+    s6_cur_lb_buf7_valid_reg <= s6_cur_lb_buf7_valid_next;
+    s5_cur_lb_buf7_ev_reg <= s5_cur_lb_buf7_ev_next;
+    s6_cur_lb_buf7_ev_reg <= s6_cur_lb_buf7_ev_next;
+    s5_cur_lb_buf6_valid_reg <= s5_cur_lb_buf6_valid_next;
+    s6_cur_lb_buf6_valid_reg <= s6_cur_lb_buf6_valid_next;
+    s5_cur_lb_buf6_ev_reg <= s5_cur_lb_buf6_ev_next;
+    s6_cur_lb_buf6_ev_reg <= s6_cur_lb_buf6_ev_next;
+    s5_cur_lb_buf5_valid_reg <= s5_cur_lb_buf5_valid_next;
+    s6_cur_lb_buf5_valid_reg <= s6_cur_lb_buf5_valid_next;
+    s5_cur_lb_buf5_ev_reg <= s5_cur_lb_buf5_ev_next;
+    s6_cur_lb_buf5_ev_reg <= s6_cur_lb_buf5_ev_next;
+    s5_cur_lb_buf4_valid_reg <= s5_cur_lb_buf4_valid_next;
+    s6_cur_lb_buf4_valid_reg <= s6_cur_lb_buf4_valid_next;
+    s5_cur_lb_buf4_ev_reg <= s5_cur_lb_buf4_ev_next;
+    s6_cur_lb_buf4_ev_reg <= s6_cur_lb_buf4_ev_next;
+    s5_cur_lb_buf3_valid_reg <= s5_cur_lb_buf3_valid_next;
+    s6_cur_lb_buf3_valid_reg <= s6_cur_lb_buf3_valid_next;
+    s5_cur_lb_buf3_ev_reg <= s5_cur_lb_buf3_ev_next;
+    s6_cur_lb_buf3_ev_reg <= s6_cur_lb_buf3_ev_next;
+    s5_cur_lb_buf2_valid_reg <= s5_cur_lb_buf2_valid_next;
+    s6_cur_lb_buf2_valid_reg <= s6_cur_lb_buf2_valid_next;
+    s5_cur_lb_buf2_ev_reg <= s5_cur_lb_buf2_ev_next;
+    s6_cur_lb_buf2_ev_reg <= s6_cur_lb_buf2_ev_next;
+    s5_cur_lb_buf1_valid_reg <= s5_cur_lb_buf1_valid_next;
+    s6_cur_lb_buf1_valid_reg <= s6_cur_lb_buf1_valid_next;
+    s5_cur_lb_buf1_ev_reg <= s5_cur_lb_buf1_ev_next;
+    s6_cur_lb_buf1_ev_reg <= s6_cur_lb_buf1_ev_next;
+    s5_cur_lb_buf0_valid_reg <= s5_cur_lb_buf0_valid_next;
+    s6_cur_lb_buf0_valid_reg <= s6_cur_lb_buf0_valid_next;
+    s5_cur_lb_buf0_ev_reg <= s5_cur_lb_buf0_ev_next;
+    s6_cur_lb_buf0_ev_reg <= s6_cur_lb_buf0_ev_next;
+    s5_nowq_reg <= s5_nowq_next;
+    s6_nowq_reg <= s6_nowq_next;
+    s7_nowq_reg <= s7_nowq_next;
+    s8_nowq_reg <= s8_nowq_next;
+    s9_nowq_reg <= s9_nowq_next;
+    s10_nowq_reg <= s10_nowq_next;
+    s5_cur_cc_last_adj_reg <= s5_cur_cc_last_adj_next;
+    s6_cur_cc_last_adj_reg <= s6_cur_cc_last_adj_next;
+    s7_cur_cc_last_adj_reg <= s7_cur_cc_last_adj_next;
+    s8_cur_cc_last_adj_reg <= s8_cur_cc_last_adj_next;
+    s9_cur_cc_last_adj_reg <= s9_cur_cc_last_adj_next;
+    s10_cur_cc_last_adj_reg <= s10_cur_cc_last_adj_next;
+    s5_recv_sum_reg <= s5_recv_sum_next;
+    s6_t_50_reg <= s6_t_50_next;
+    s7_t_27_reg <= s7_t_27_next;
+    s8_t_27_reg <= s8_t_27_next;
+    s9_t_22_reg <= s9_t_22_next;
+    s10_t_24_reg <= s10_t_24_next;
+    s5_cur_cc_recv_reg <= s5_cur_cc_recv_next;
+    s6_cur_cc_recv_reg <= s6_cur_cc_recv_next;
+    s7_cur_cc_recv_reg <= s7_cur_cc_recv_next;
+    s8_cur_cc_recv_reg <= s8_cur_cc_recv_next;
+    s9_cur_cc_recv_reg <= s9_cur_cc_recv_next;
+    s10_cur_cc_recv_reg <= s10_cur_cc_recv_next;
+    s11_core_step_reg <= s11_core_step_next;
+    s12_core_step_reg <= s12_core_step_next;
+    s13_core_step_reg <= s13_core_step_next;
+    s14_core_step_reg <= s14_core_step_next;
+    s15_core_step_reg <= s15_core_step_next;
+    s16_core_step_reg <= s16_core_step_next;
+    s17_core_step_reg <= s17_core_step_next;
+    s18_core_step_reg <= s18_core_step_next;
+    s19_core_step_reg <= s19_core_step_next;
+    s20_core_step_reg <= s20_core_step_next;
+    s21_core_step_reg <= s21_core_step_next;
+    s22_core_step_reg <= s22_core_step_next;
+    s22_cur_cc_inc_reg <= s22_cur_cc_inc_next;
+    s11_qa_fired_nscc_reg <= s11_qa_fired_nscc_next;
+    s12_qa_fired_nscc_reg <= s12_qa_fired_nscc_next;
+    s13_qa_fired_nscc_reg <= s13_qa_fired_nscc_next;
+    s14_qa_fired_nscc_reg <= s14_qa_fired_nscc_next;
+    s15_qa_fired_nscc_reg <= s15_qa_fired_nscc_next;
+    s16_qa_fired_nscc_reg <= s16_qa_fired_nscc_next;
+    s17_qa_fired_nscc_reg <= s17_qa_fired_nscc_next;
+    s18_qa_fired_nscc_reg <= s18_qa_fired_nscc_next;
+    s19_qa_fired_nscc_reg <= s19_qa_fired_nscc_next;
+    s20_qa_fired_nscc_reg <= s20_qa_fired_nscc_next;
+    s21_qa_fired_nscc_reg <= s21_qa_fired_nscc_next;
+    s22_qa_fired_nscc_reg <= s22_qa_fired_nscc_next;
+    s5_cur_cc_last_md_reg <= s5_cur_cc_last_md_next;
+    s6_cur_cc_last_md_reg <= s6_cur_cc_last_md_next;
+    s7_cur_cc_last_md_reg <= s7_cur_cc_last_md_next;
+    s8_cur_cc_last_md_reg <= s8_cur_cc_last_md_next;
+    s9_cur_cc_last_md_reg <= s9_cur_cc_last_md_next;
+    s10_cur_cc_last_md_reg <= s10_cur_cc_last_md_next;
+    s5_cur_cc_avg_rtt_reg <= s5_cur_cc_avg_rtt_next;
+    s10_cur_cc_increase_reg <= s10_cur_cc_increase_next;
+    s5_t_51_reg <= s5_t_51_next;
+    s5_t_52_reg <= s5_t_52_next;
+    s2_t_44_reg <= s2_t_44_next;
+    s3_t_27_reg <= s3_t_27_next;
+    s4_t_31_reg <= s4_t_31_next;
+    s5_t_53_reg <= s5_t_53_next;
+    s5_cur_cc_win_end_reg <= s5_cur_cc_win_end_next;
+    s5_cur_cc_count_reg <= s5_cur_cc_count_next;
+    s6_t_51_reg <= s6_t_51_next;
+    s7_t_28_reg <= s7_t_28_next;
+    s8_t_28_reg <= s8_t_28_next;
+    s9_t_23_reg <= s9_t_23_next;
+    s10_t_25_reg <= s10_t_25_next;
+    s2_t_45_reg <= s2_t_45_next;
+    s3_t_28_reg <= s3_t_28_next;
+    s4_t_32_reg <= s4_t_32_next;
+    s5_ignore_left1_reg <= s5_ignore_left1_next;
     s11_t_19_reg <= s11_t_19_next;
     s12_t_17_reg <= s12_t_17_next;
     s13_t_12_reg <= s13_t_12_next;
@@ -13141,8 +13280,6 @@ always @(posedge clk) begin
     s22_t_5_reg <= s22_t_5_next;
     s23_t_3_reg <= s23_t_3_next;
     s24_t_2_reg <= s24_t_2_next;
-    s23_t_4_reg <= s23_t_4_next;
-    s24_t_3_reg <= s24_t_3_next;
     s11_t_20_reg <= s11_t_20_next;
     s12_t_18_reg <= s12_t_18_next;
     s13_t_13_reg <= s13_t_13_next;
@@ -13155,13 +13292,10 @@ always @(posedge clk) begin
     s20_t_9_reg <= s20_t_9_next;
     s21_t_8_reg <= s21_t_8_next;
     s22_t_6_reg <= s22_t_6_next;
+    s23_t_4_reg <= s23_t_4_next;
+    s24_t_3_reg <= s24_t_3_next;
     s23_t_5_reg <= s23_t_5_next;
     s24_t_4_reg <= s24_t_4_next;
-    s6_t_51_reg <= s6_t_51_next;
-    s7_t_28_reg <= s7_t_28_next;
-    s8_t_28_reg <= s8_t_28_next;
-    s9_t_23_reg <= s9_t_23_next;
-    s10_t_25_reg <= s10_t_25_next;
     s11_t_21_reg <= s11_t_21_next;
     s12_t_19_reg <= s12_t_19_next;
     s13_t_14_reg <= s13_t_14_next;
@@ -13176,6 +13310,11 @@ always @(posedge clk) begin
     s22_t_7_reg <= s22_t_7_next;
     s23_t_6_reg <= s23_t_6_next;
     s24_t_5_reg <= s24_t_5_next;
+    s6_t_52_reg <= s6_t_52_next;
+    s7_t_29_reg <= s7_t_29_next;
+    s8_t_29_reg <= s8_t_29_next;
+    s9_t_24_reg <= s9_t_24_next;
+    s10_t_26_reg <= s10_t_26_next;
     s11_t_22_reg <= s11_t_22_next;
     s12_t_20_reg <= s12_t_20_next;
     s13_t_15_reg <= s13_t_15_next;
@@ -13190,11 +13329,6 @@ always @(posedge clk) begin
     s22_t_8_reg <= s22_t_8_next;
     s23_t_7_reg <= s23_t_7_next;
     s24_t_6_reg <= s24_t_6_next;
-    s6_t_52_reg <= s6_t_52_next;
-    s7_t_29_reg <= s7_t_29_next;
-    s8_t_29_reg <= s8_t_29_next;
-    s9_t_24_reg <= s9_t_24_next;
-    s10_t_26_reg <= s10_t_26_next;
     s11_t_23_reg <= s11_t_23_next;
     s12_t_21_reg <= s12_t_21_next;
     s13_t_16_reg <= s13_t_16_next;
@@ -13228,6 +13362,11 @@ always @(posedge clk) begin
     s22_t_10_reg <= s22_t_10_next;
     s23_t_9_reg <= s23_t_9_next;
     s24_t_8_reg <= s24_t_8_next;
+    s6_t_54_reg <= s6_t_54_next;
+    s7_t_31_reg <= s7_t_31_next;
+    s8_t_31_reg <= s8_t_31_next;
+    s9_t_26_reg <= s9_t_26_next;
+    s10_t_28_reg <= s10_t_28_next;
     s11_t_25_reg <= s11_t_25_next;
     s12_t_23_reg <= s12_t_23_next;
     s13_t_18_reg <= s13_t_18_next;
@@ -13242,11 +13381,6 @@ always @(posedge clk) begin
     s22_t_11_reg <= s22_t_11_next;
     s23_t_10_reg <= s23_t_10_next;
     s24_t_9_reg <= s24_t_9_next;
-    s6_t_54_reg <= s6_t_54_next;
-    s7_t_31_reg <= s7_t_31_next;
-    s8_t_31_reg <= s8_t_31_next;
-    s9_t_26_reg <= s9_t_26_next;
-    s10_t_28_reg <= s10_t_28_next;
     s11_t_26_reg <= s11_t_26_next;
     s12_t_24_reg <= s12_t_24_next;
     s13_t_19_reg <= s13_t_19_next;
@@ -13280,10 +13414,6 @@ always @(posedge clk) begin
     s22_t_13_reg <= s22_t_13_next;
     s23_t_12_reg <= s23_t_12_next;
     s24_t_11_reg <= s24_t_11_next;
-    s2_t_45_reg <= s2_t_45_next;
-    s3_t_28_reg <= s3_t_28_next;
-    s4_t_32_reg <= s4_t_32_next;
-    s5_t_54_reg <= s5_t_54_next;
     s6_t_56_reg <= s6_t_56_next;
     s7_t_33_reg <= s7_t_33_next;
     s8_t_33_reg <= s8_t_33_next;
@@ -13303,6 +13433,29 @@ always @(posedge clk) begin
     s22_t_14_reg <= s22_t_14_next;
     s23_t_13_reg <= s23_t_13_next;
     s24_t_12_reg <= s24_t_12_next;
+    s2_cc_active_reg <= s2_cc_active_next;
+    s3_cc_active_reg <= s3_cc_active_next;
+    s4_cc_active_reg <= s4_cc_active_next;
+    s5_cc_active_reg <= s5_cc_active_next;
+    s6_cc_active_reg <= s6_cc_active_next;
+    s7_cc_active_reg <= s7_cc_active_next;
+    s8_cc_active_reg <= s8_cc_active_next;
+    s9_cc_active_reg <= s9_cc_active_next;
+    s10_cc_active_reg <= s10_cc_active_next;
+    s11_cc_active_reg <= s11_cc_active_next;
+    s12_cc_active_reg <= s12_cc_active_next;
+    s13_cc_active_reg <= s13_cc_active_next;
+    s14_cc_active_reg <= s14_cc_active_next;
+    s15_cc_active_reg <= s15_cc_active_next;
+    s16_cc_active_reg <= s16_cc_active_next;
+    s17_cc_active_reg <= s17_cc_active_next;
+    s18_cc_active_reg <= s18_cc_active_next;
+    s19_cc_active_reg <= s19_cc_active_next;
+    s20_cc_active_reg <= s20_cc_active_next;
+    s21_cc_active_reg <= s21_cc_active_next;
+    s22_cc_active_reg <= s22_cc_active_next;
+    s23_cc_active_reg <= s23_cc_active_next;
+    s24_cc_active_reg <= s24_cc_active_next;
     s11_cur_cc_last_adj_reg <= s11_cur_cc_last_adj_next;
     s12_cur_cc_last_adj_reg <= s12_cur_cc_last_adj_next;
     s13_cur_cc_last_adj_reg <= s13_cur_cc_last_adj_next;
@@ -13478,7 +13631,6 @@ always @(posedge clk) begin
     s22_cur_cc_acked_reg <= s22_cur_cc_acked_next;
     s23_cur_cc_acked_reg <= s23_cur_cc_acked_next;
     s24_cur_cc_acked_reg <= s24_cur_cc_acked_next;
-    s5_inflight_next_reg <= s5_inflight_next_next;
     s6_inflight_next_reg <= s6_inflight_next_next;
     s7_inflight_next_reg <= s7_inflight_next_next;
     s8_inflight_next_reg <= s8_inflight_next_next;
@@ -13879,47 +14031,7 @@ always @(posedge clk) begin
     s2_t_46_reg <= s2_t_46_next;
     s3_t_29_reg <= s3_t_29_next;
     s4_t_33_reg <= s4_t_33_next;
-    s5_t_55_reg <= s5_t_55_next;
-    s5_inflight_is_send_reg <= s5_inflight_is_send_next;
-    s6_inflight_is_send_reg <= s6_inflight_is_send_next;
-    s7_inflight_is_send_reg <= s7_inflight_is_send_next;
-    s8_inflight_is_send_reg <= s8_inflight_is_send_next;
-    s9_inflight_is_send_reg <= s9_inflight_is_send_next;
-    s10_inflight_is_send_reg <= s10_inflight_is_send_next;
-    s11_inflight_is_send_reg <= s11_inflight_is_send_next;
-    s12_inflight_is_send_reg <= s12_inflight_is_send_next;
-    s13_inflight_is_send_reg <= s13_inflight_is_send_next;
-    s14_inflight_is_send_reg <= s14_inflight_is_send_next;
-    s15_inflight_is_send_reg <= s15_inflight_is_send_next;
-    s16_inflight_is_send_reg <= s16_inflight_is_send_next;
-    s17_inflight_is_send_reg <= s17_inflight_is_send_next;
-    s18_inflight_is_send_reg <= s18_inflight_is_send_next;
-    s19_inflight_is_send_reg <= s19_inflight_is_send_next;
-    s20_inflight_is_send_reg <= s20_inflight_is_send_next;
-    s21_inflight_is_send_reg <= s21_inflight_is_send_next;
-    s22_inflight_is_send_reg <= s22_inflight_is_send_next;
-    s23_inflight_is_send_reg <= s23_inflight_is_send_next;
-    s24_inflight_is_send_reg <= s24_inflight_is_send_next;
-    s5_cwnd_held_reg <= s5_cwnd_held_next;
-    s6_cwnd_held_reg <= s6_cwnd_held_next;
-    s7_cwnd_held_reg <= s7_cwnd_held_next;
-    s8_cwnd_held_reg <= s8_cwnd_held_next;
-    s9_cwnd_held_reg <= s9_cwnd_held_next;
-    s10_cwnd_held_reg <= s10_cwnd_held_next;
-    s11_cwnd_held_reg <= s11_cwnd_held_next;
-    s12_cwnd_held_reg <= s12_cwnd_held_next;
-    s13_cwnd_held_reg <= s13_cwnd_held_next;
-    s14_cwnd_held_reg <= s14_cwnd_held_next;
-    s15_cwnd_held_reg <= s15_cwnd_held_next;
-    s16_cwnd_held_reg <= s16_cwnd_held_next;
-    s17_cwnd_held_reg <= s17_cwnd_held_next;
-    s18_cwnd_held_reg <= s18_cwnd_held_next;
-    s19_cwnd_held_reg <= s19_cwnd_held_next;
-    s20_cwnd_held_reg <= s20_cwnd_held_next;
-    s21_cwnd_held_reg <= s21_cwnd_held_next;
-    s22_cwnd_held_reg <= s22_cwnd_held_next;
-    s23_cwnd_held_reg <= s23_cwnd_held_next;
-    s24_cwnd_held_reg <= s24_cwnd_held_next;
+    s5_t_54_reg <= s5_t_54_next;
     s2_ecn_reg <= s2_ecn_next;
     s3_ecn_reg <= s3_ecn_next;
     s4_ecn_reg <= s4_ecn_next;
@@ -13927,7 +14039,7 @@ always @(posedge clk) begin
     s2_t_47_reg <= s2_t_47_next;
     s3_t_30_reg <= s3_t_30_next;
     s4_t_34_reg <= s4_t_34_next;
-    s5_t_56_reg <= s5_t_56_next;
+    s5_t_55_reg <= s5_t_55_next;
     s6_core_case_reg <= s6_core_case_next;
     s7_core_case_reg <= s7_core_case_next;
     s8_core_case_reg <= s8_core_case_next;
@@ -13938,6 +14050,8 @@ always @(posedge clk) begin
     s8_t_55_reg <= s8_t_55_next;
     s9_t_50_reg <= s9_t_50_next;
     s10_t_52_reg <= s10_t_52_next;
+    s25_inflight_next_reg <= s25_inflight_next_next;
+    s25_t_reg <= s25_t_next;
     snoop_s1_reg <= snoop_s1_next;
     snoop_s2_reg <= snoop_s2_next;
     snoop_s3_reg <= snoop_s3_next;
@@ -13964,6 +14078,7 @@ always @(posedge clk) begin
     s22_kind_reg <= s22_kind_next;
     s23_kind_reg <= s23_kind_next;
     s24_kind_reg <= s24_kind_next;
+    s25_kind_reg <= s25_kind_next;
     s7_t_56_reg <= s7_t_56_next;
     s8_t_56_reg <= s8_t_56_next;
     s9_t_51_reg <= s9_t_51_next;
@@ -13982,6 +14097,7 @@ always @(posedge clk) begin
     s22_t_36_reg <= s22_t_36_next;
     s23_t_35_reg <= s23_t_35_next;
     s24_t_34_reg <= s24_t_34_next;
+    s25_t_2_reg <= s25_t_2_next;
     s7_explored_reg <= s7_explored_next;
     s8_explored_reg <= s8_explored_next;
     s9_explored_reg <= s9_explored_next;
@@ -14000,6 +14116,7 @@ always @(posedge clk) begin
     s22_explored_reg <= s22_explored_next;
     s23_explored_reg <= s23_explored_next;
     s24_explored_reg <= s24_explored_next;
+    s25_explored_reg <= s25_explored_next;
     s6_t_58_reg <= s6_t_58_next;
     s7_t_57_reg <= s7_t_57_next;
     s8_t_57_reg <= s8_t_57_next;
@@ -14019,6 +14136,7 @@ always @(posedge clk) begin
     s22_t_37_reg <= s22_t_37_next;
     s23_t_36_reg <= s23_t_36_next;
     s24_t_35_reg <= s24_t_35_next;
+    s25_t_3_reg <= s25_t_3_next;
     s11_case_result_reg <= s11_case_result_next;
     s12_case_result_reg <= s12_case_result_next;
     s13_case_result_reg <= s13_case_result_next;
@@ -14033,6 +14151,7 @@ always @(posedge clk) begin
     s22_case_result_reg <= s22_case_result_next;
     s23_case_result_reg <= s23_case_result_next;
     s24_case_result_reg <= s24_case_result_next;
+    s25_case_result_reg <= s25_case_result_next;
     s6_t_59_reg <= s6_t_59_next;
     s7_t_58_reg <= s7_t_58_next;
     s8_t_58_reg <= s8_t_58_next;
@@ -14052,6 +14171,7 @@ always @(posedge clk) begin
     s22_t_38_reg <= s22_t_38_next;
     s23_t_37_reg <= s23_t_37_next;
     s24_t_36_reg <= s24_t_36_next;
+    s25_t_4_reg <= s25_t_4_next;
     s11_t_53_reg <= s11_t_53_next;
     s12_t_51_reg <= s12_t_51_next;
     s13_t_46_reg <= s13_t_46_next;
@@ -14066,6 +14186,7 @@ always @(posedge clk) begin
     s22_t_39_reg <= s22_t_39_next;
     s23_t_38_reg <= s23_t_38_next;
     s24_t_37_reg <= s24_t_37_next;
+    s25_t_5_reg <= s25_t_5_next;
     out_rd_ptr_reg <= out_rd_ptr_next;
     out_wr_ptr_reg <= out_wr_ptr_next;
     out_count_reg <= out_count_next;
@@ -14381,6 +14502,18 @@ always @(posedge clk) begin
     out25_inflight_reg <= out25_inflight_next;
     out25_may_send_reg <= out25_may_send_next;
     out25_error_reg <= out25_error_next;
+    out26_conn_reg <= out26_conn_next;
+    out26_kind_reg <= out26_kind_next;
+    out26_ev_reg <= out26_ev_next;
+    out26_explored_reg <= out26_explored_next;
+    out26_frozen_reg <= out26_frozen_next;
+    out26_cwnd_reg <= out26_cwnd_next;
+    out26_case_reg <= out26_case_next;
+    out26_qa_reg <= out26_qa_next;
+    out26_fast_reg <= out26_fast_next;
+    out26_inflight_reg <= out26_inflight_next;
+    out26_may_send_reg <= out26_may_send_next;
+    out26_error_reg <= out26_error_next;
     out_head_conn_reg <= out_head_conn_next;
     out_head_kind_reg <= out_head_kind_next;
     out_head_ev_reg <= out_head_ev_next;
@@ -14426,6 +14559,7 @@ always @(posedge clk) begin
         s22_valid_reg <= 1'd0;
         s23_valid_reg <= 1'd0;
         s24_valid_reg <= 1'd0;
+        s25_valid_reg <= 1'd0;
         hazard0_reg <= 1'd0;
         hazard1_reg <= 1'd0;
         hazard2_reg <= 1'd0;
@@ -14436,6 +14570,7 @@ always @(posedge clk) begin
         hazard7_reg <= 1'd0;
         hazard8_reg <= 1'd0;
         hazard9_reg <= 1'd0;
+        hazard10_reg <= 1'd0;
         credits_out_reg <= 1'd0;
         snoop_s1_reg <= 1'd0;
         snoop_s2_reg <= 1'd0;
