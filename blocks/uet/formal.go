@@ -40,9 +40,12 @@ func resultInvariants(p Params) []connpipe.Invariant {
 	}
 }
 
-// smallParams composes the parts' small proof configurations (2
-// connections); reps takes nscc's 28-bit time, as the parts share now.
-func smallParams(cc smartt.Variant, conf bool) Params {
+// SmallParams composes the parts' small proof configurations (2
+// connections, MTU 64 B, a 4-entry buffer or 5 entropies) at depth 1;
+// reps takes the window controller's 28-bit time, as the parts share now.
+// The tests that build many variants (mutants) use it: it verilates in a
+// fraction of the default's time.
+func SmallParams(cc smartt.Variant, conf bool) Params {
 	r := reps.SmallParams()
 	c := smartt.SmallParams(cc)
 	r.TimeW = c.TimeW
@@ -76,11 +79,11 @@ func formalJob(name, doc string, p Params, breaks bool) block.FormalJob {
 // invariants of their fields of the composed word, the composition's
 // result invariants and the shell's properties.
 func formalJobs() []block.FormalJob {
-	conf := smallParams(smartt.NSCC, true)
+	conf := SmallParams(smartt.NSCC, true)
 	conf.Rule = guet.RoomForMTU
 	return []block.FormalJob{
-		formalJob("uet_cc", "nscc and reps as in their proofs (2 connections, MTU 64 B, 4-entry buffer), time 28 bits", smallParams(smartt.NSCC, false), true),
+		formalJob("uet_cc", "nscc and reps as in their proofs (2 connections, MTU 64 B, 4-entry buffer), time 28 bits", SmallParams(smartt.NSCC, false), true),
 		formalJob("uet_cc_conf", "nscc and reps_conf (5 entropies), may_send room_for_mtu", conf, false),
-		formalJob("uet_cc_smartt", "smartt and reps", smallParams(smartt.Conf, false), false),
+		formalJob("uet_cc_smartt", "smartt and reps", SmallParams(smartt.Conf, false), false),
 	}
 }

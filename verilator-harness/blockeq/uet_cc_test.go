@@ -8,7 +8,6 @@ import (
 
 	"github.com/nicgen/nicgen/blocks"
 	"github.com/nicgen/nicgen/blocks/connpipe"
-	"github.com/nicgen/nicgen/blocks/reps"
 	"github.com/nicgen/nicgen/blocks/smartt"
 	"github.com/nicgen/nicgen/blocks/uet"
 	"github.com/nicgen/nicgen/golden/netsim"
@@ -21,18 +20,20 @@ func uetConfig(p uet.Params) blocks.Config {
 	return blocks.DefaultConfig().Clone().Set("uet_cc", p)
 }
 
-// uetAlt is the other parts: smartt and reps_conf, with htsim's send rule.
+// uetAlt is the other parts, small (uet.SmallParams: 2 connections, MTU
+// 64 B, 5 entropies, so that windows, counters and entropies wrap and
+// saturate within a few events): smartt and reps_conf, with htsim's send
+// rule, at the depth its cuts reach.
 func uetAlt() uet.Params {
-	p := uet.DefaultParams()
-	p.CC = smartt.DefaultParams(smartt.Conf)
-	p.Conf, p.UseConf, p.Rule = reps.DefaultConfParams(), true, guet.RoomForMTU
+	p := uet.SmallParams(smartt.Conf, true)
+	p.Rule = guet.RoomForMTU
 	p.Depth = connpipe.MustDepth(uet.NeededDepth(p))
 	return p
 }
 
 // uet_cc's RTL equals the composition of the golden models (golden/uet)
 // with the generic stimulus, on the default parts (nscc and reps) and on
-// the others (smartt and reps_conf, may_send room_for_mtu).
+// the others, small (smartt and reps_conf, may_send room_for_mtu).
 func TestUETCCEquivalence(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -40,7 +41,7 @@ func TestUETCCEquivalence(t *testing.T) {
 		div  int64
 	}{
 		{"nscc+reps", uet.DefaultParams(), 1},
-		{"smartt+reps_conf", uetAlt(), 5},
+		{"smartt+reps_conf small", uetAlt(), 5},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b, err := NewBench(uetConfig(tc.p), "uet_cc", 29)
@@ -238,7 +239,11 @@ func TestIncastUETRTLInTheLoop(t *testing.T) {
 // unacked bytes are read before the event's packet leaves them. (may_send
 // against the wrong window is the formal job uet_cc's broken variant.)
 func TestUETCCMutantsFail(t *testing.T) {
-	cfg := uetConfig(uet.DefaultParams())
+	// small parts (uet.SmallParams at depth 4), which verilate in a
+	// fraction of the default's time
+	small := uet.SmallParams(smartt.NSCC, false)
+	small.Depth = 4
+	cfg := uetConfig(small)
 	for _, tc := range []struct {
 		name string
 		mut  hdlgen.Mutation
