@@ -88,19 +88,28 @@ def main():
     ap.add_argument("--rtl", default=str(ROOT / "verilog-out"), help="folder of the generated blocks (default verilog-out)")
     ap.add_argument("--no-opt", action="store_true", help="Verilator: build without -O3")
     ap.add_argument("--test-dir", help="folder the tests run in and write their results to (default the build folder)")
+    ap.add_argument("--example", help="an integration example around the block: docs/integration/<example>.v is the top, "
+                    "cocotb/<example>/test_<example>.py the tests (no vector file)")
     args = ap.parse_args()
 
     block = args.block
     # a block's own testbench, or the shared one (common/test_block.py)
-    test_dir, test_module = COCOTB_DIR / block, f"test_{block}"
-    if not (test_dir / f"{test_module}.py").is_file():
-        test_dir, test_module = COCOTB_DIR / "common", "test_block"
+    module_dir, test_module = COCOTB_DIR / block, f"test_{block}"
+    if args.example:
+        module_dir, test_module = COCOTB_DIR / args.example, f"test_{args.example}"
+    elif not (module_dir / f"{test_module}.py").is_file():
+        module_dir, test_module = COCOTB_DIR / "common", "test_block"
     vectors = Path(args.vectors or ROOT / "build" / "vectors" / f"{block}.jsonl").resolve()
-    if not vectors.is_file():
+    if not args.example and not vectors.is_file():
         raise SystemExit(f"run.py: no vector file {vectors}: run `go run ./cmd/nicgen vectors {block} -o {vectors}`")
     sources = verilog_sources(args.rtl, block)
+    if args.example:
+        example = ROOT / "docs" / "integration" / f"{args.example}.v"
+        if not example.is_file():
+            raise SystemExit(f"run.py: no example {example}")
+        sources.append(example)
     top = sources[-1].stem  # the .f list ends with the top module
-    build_dir = Path(args.build_dir).resolve() / f"{block}-{args.sim}"
+    build_dir = Path(args.build_dir).resolve() / f"{args.example or block}-{args.sim}"
     build_dir.mkdir(parents=True, exist_ok=True)
     test_dir = Path(args.test_dir).resolve() if args.test_dir else build_dir
     test_dir.mkdir(parents=True, exist_ok=True)
@@ -113,7 +122,7 @@ def main():
 
     # The runner hands sys.path to the simulator's Python as PYTHONPATH:
     # the test module and the shared helpers must be on it.
-    for p in (test_dir, COCOTB_DIR / "common"):
+    for p in (module_dir, test_dir, COCOTB_DIR / "common"):
         if str(p) not in sys.path:
             sys.path.insert(0, str(p))
     if args.sim == "verilator":
@@ -151,12 +160,13 @@ def main():
         seed=args.seed,
         plusargs=plusargs(args.sim, args.seed),
         extra_env={"NICGEN_VECTORS": str(vectors), "NICGEN_STATS": str(stats_file),
-                   "NICGEN_EVENTS": str(max(args.events, 0))},
+                   "NICGEN_EVENTS": str(max(args.events, 0)), "NICGEN_ROOT": str(ROOT),
+                   "NICGEN_RTL": str(Path(args.rtl).resolve())},
     )
     t_test = time.perf_counter() - t0
     num_tests, num_failed = get_results(Path(results))
 
-    print(f"\n== cocotb {block} under {args.sim}: {num_tests - num_failed}/{num_tests} tests passed "
+    print(f"\n== cocotb {args.example or block} under {args.sim}: {num_tests - num_failed}/{num_tests} tests passed "
           f"(build {t_build:.1f} s, tests {t_test:.1f} s, timing seed {args.seed}, vectors {vectors})")
     events = cycles = 0
     seconds = 0.0
