@@ -99,6 +99,14 @@ func PaperPart(m *hdlgen.Module, p Params) connpipe.Part {
 			}
 
 			exploring := explore1.Any().Named("exploring")
+			if st.Depth > DefaultDepth {
+				// a stage to spare (a deeper pipeline, or a composed block
+				// whose other part sets the depth): the exploring bit from
+				// a register of its own, so that the buffer's choice of an
+				// entry does not follow the counter's zero test (uet_cc's
+				// ECP5 critical path)
+				exploring = st.Cut("exploring", exploring)
+			}
 			var curEntries []hdlgen.Value
 			for i := len(entries.Fields()) - 1; i >= 0; i-- {
 				curEntries = append(curEntries, st.Cur.F(entries.Fields()[i].Name))

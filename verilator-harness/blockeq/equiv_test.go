@@ -66,6 +66,9 @@ func TestRepsEquivalence(t *testing.T) {
 		{"default", reps.DefaultParams(), 400},
 		{"stress", stressParams(), 8},
 		{"stress-clear-on-exit", func() reps.Params { p := stressParams(); p.ClearOnFreezeExit = true; return p }(), 8},
+		// a stage to spare: the exploring bit gets its register (uet_cc's
+		// depth gives reps the same)
+		{"stress-depth5", func() reps.Params { p := stressParams(); p.Depth = 5; return p }(), 8},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m, err := reps.Paper(tc.params)

@@ -1670,6 +1670,8 @@ wire [7:0] s5_explore1_next;
 wire [31:0] u_freeze_nxt_exit;
 reg  [31:0] s5_exit_next_reg;  // stage 5 copy of exit_next
 wire [31:0] s5_exit_next_next;
+reg  s6_exploring_reg;  // stage 6 copy of exploring
+wire s6_exploring_next;
 wire u_cbuf_hit;
 reg  s2_t_39_reg;  // stage 2 copy of t
 wire s2_t_39_next;
@@ -1679,12 +1681,20 @@ reg  s4_t_26_reg;  // stage 4 copy of t
 wire s4_t_26_next;
 reg  s5_t_46_reg;  // stage 5 copy of t
 wire s5_t_46_next;
+reg  s6_t_46_reg;  // stage 6 copy of t
+wire s6_t_46_next;
 reg  [135:0] s5_u_cbuf_cur_entries_reg;  // stage 5 copy of u_cbuf_cur_entries
 wire [135:0] s5_u_cbuf_cur_entries_next;
+reg  [135:0] s6_u_cbuf_cur_entries_reg;  // stage 6 copy of u_cbuf_cur_entries
+wire [135:0] s6_u_cbuf_cur_entries_next;
 reg  [7:0] s5_u_cbuf_cur_head_reg;  // stage 5 copy of u_cbuf_cur_head
 wire [7:0] s5_u_cbuf_cur_head_next;
+reg  [7:0] s6_u_cbuf_cur_head_reg;  // stage 6 copy of u_cbuf_cur_head
+wire [7:0] s6_u_cbuf_cur_head_next;
 reg  [7:0] s5_u_cbuf_cur_num_valid_reg;  // stage 5 copy of u_cbuf_cur_num_valid
 wire [7:0] s5_u_cbuf_cur_num_valid_next;
+reg  [7:0] s6_u_cbuf_cur_num_valid_reg;  // stage 6 copy of u_cbuf_cur_num_valid
+wire [7:0] s6_u_cbuf_cur_num_valid_next;
 reg  s2_u_cbuf_add_reg;  // stage 2 copy of u_cbuf_add
 wire s2_u_cbuf_add_next;
 reg  s3_u_cbuf_add_reg;  // stage 3 copy of u_cbuf_add
@@ -1693,6 +1703,8 @@ reg  s4_u_cbuf_add_reg;  // stage 4 copy of u_cbuf_add
 wire s4_u_cbuf_add_next;
 reg  s5_u_cbuf_add_reg;  // stage 5 copy of u_cbuf_add
 wire s5_u_cbuf_add_next;
+reg  s6_u_cbuf_add_reg;  // stage 6 copy of u_cbuf_add
+wire s6_u_cbuf_add_next;
 reg  [15:0] s2_u_cbuf_add_ev_reg;  // stage 2 copy of u_cbuf_add_ev
 wire [15:0] s2_u_cbuf_add_ev_next;
 reg  [15:0] s3_u_cbuf_add_ev_reg;  // stage 3 copy of u_cbuf_add_ev
@@ -1701,20 +1713,24 @@ reg  [15:0] s4_u_cbuf_add_ev_reg;  // stage 4 copy of u_cbuf_add_ev
 wire [15:0] s4_u_cbuf_add_ev_next;
 reg  [15:0] s5_u_cbuf_add_ev_reg;  // stage 5 copy of u_cbuf_add_ev
 wire [15:0] s5_u_cbuf_add_ev_next;
-reg  s6_hit_reg;  // stage 6 copy of hit
-wire s6_hit_next;
+reg  [15:0] s6_u_cbuf_add_ev_reg;  // stage 6 copy of u_cbuf_add_ev
+wire [15:0] s6_u_cbuf_add_ev_next;
+reg  s6_u_cbuf_replay_reg;  // stage 6 copy of u_cbuf_replay
+wire s6_u_cbuf_replay_next;
+reg  s7_hit_reg;  // stage 7 copy of hit
+wire s7_hit_next;
 wire [15:0] u_cbuf_take_ev;
-reg  [15:0] s6_take_ev_reg;  // stage 6 copy of take_ev
-wire [15:0] s6_take_ev_next;
+reg  [15:0] s7_take_ev_reg;  // stage 7 copy of take_ev
+wire [15:0] s7_take_ev_next;
 wire [135:0] u_cbuf_nxt_entries;
-reg  [135:0] s6_nxt_entries_reg;  // stage 6 copy of nxt_entries
-wire [135:0] s6_nxt_entries_next;
+reg  [135:0] s7_nxt_entries_reg;  // stage 7 copy of nxt_entries
+wire [135:0] s7_nxt_entries_next;
 wire [7:0] u_cbuf_nxt_head;
-reg  [7:0] s6_nxt_head_reg;  // stage 6 copy of nxt_head
-wire [7:0] s6_nxt_head_next;
+reg  [7:0] s7_nxt_head_reg;  // stage 7 copy of nxt_head
+wire [7:0] s7_nxt_head_next;
 wire [7:0] u_cbuf_nxt_num_valid;
-reg  [7:0] s6_nxt_num_valid_reg;  // stage 6 copy of nxt_num_valid
-wire [7:0] s6_nxt_num_valid_next;
+reg  [7:0] s7_nxt_num_valid_reg;  // stage 7 copy of nxt_num_valid
+wire [7:0] s7_nxt_num_valid_next;
 reg  s2_t_40_reg;  // stage 2 copy of t
 wire s2_t_40_next;
 reg  s3_t_23_reg;  // stage 3 copy of t
@@ -1865,8 +1881,8 @@ reg  s4_t_29_reg;  // stage 4 copy of t
 wire s4_t_29_next;
 reg  s5_t_49_reg;  // stage 5 copy of t
 wire s5_t_49_next;
-reg  s6_t_46_reg;  // stage 6 copy of t
-wire s6_t_46_next;
+reg  s6_t_47_reg;  // stage 6 copy of t
+wire s6_t_47_next;
 reg  s7_t_26_reg;  // stage 7 copy of t
 wire s7_t_26_next;
 reg  s8_t_26_reg;  // stage 8 copy of t
@@ -1985,16 +2001,24 @@ reg  [20:0] s24_cwnd_held_reg;  // stage 24 copy of cwnd_held
 wire [20:0] s24_cwnd_held_next;
 reg  [20:0] s25_window_reg;  // stage 25 copy of window
 wire [20:0] s25_window_next;
-reg  s6_exploring_reg;  // stage 6 copy of exploring
-wire s6_exploring_next;
-reg  s6_t_47_reg;  // stage 6 copy of t
-wire s6_t_47_next;
+reg  s7_exploring_reg;  // stage 7 copy of exploring
+wire s7_exploring_next;
+reg  s7_t_27_reg;  // stage 7 copy of t
+wire s7_t_27_next;
 reg  [7:0] s6_t_48_reg;  // stage 6 copy of t
 wire [7:0] s6_t_48_next;
+reg  [7:0] s6_explore1_reg;  // stage 6 copy of explore1
+wire [7:0] s6_explore1_next;
+reg  [7:0] s7_t_28_reg;  // stage 7 copy of t
+wire [7:0] s7_t_28_next;
 reg  s6_frozen1_reg;  // stage 6 copy of frozen1
 wire s6_frozen1_next;
+reg  s7_frozen1_reg;  // stage 7 copy of frozen1
+wire s7_frozen1_next;
 reg  [31:0] s6_exit_next_reg;  // stage 6 copy of exit_next
 wire [31:0] s6_exit_next_next;
+reg  [31:0] s7_exit_next_reg;  // stage 7 copy of exit_next
+wire [31:0] s7_exit_next_next;
 reg  s2_t_43_reg;  // stage 2 copy of t
 wire s2_t_43_next;
 reg  s3_t_26_reg;  // stage 3 copy of t
@@ -2005,86 +2029,126 @@ reg  s5_t_50_reg;  // stage 5 copy of t
 wire s5_t_50_next;
 reg  s6_t_49_reg;  // stage 6 copy of t
 wire s6_t_49_next;
+reg  s7_t_29_reg;  // stage 7 copy of t
+wire s7_t_29_next;
 reg  [7:0] s5_cur_lb_explore_reg;  // stage 5 copy of cur_lb_explore
 wire [7:0] s5_cur_lb_explore_next;
 reg  [7:0] s6_cur_lb_explore_reg;  // stage 6 copy of cur_lb_explore
 wire [7:0] s6_cur_lb_explore_next;
+reg  [7:0] s7_cur_lb_explore_reg;  // stage 7 copy of cur_lb_explore
+wire [7:0] s7_cur_lb_explore_next;
 reg  s5_cur_lb_frozen_reg;  // stage 5 copy of cur_lb_frozen
 wire s5_cur_lb_frozen_next;
 reg  s6_cur_lb_frozen_reg;  // stage 6 copy of cur_lb_frozen
 wire s6_cur_lb_frozen_next;
+reg  s7_cur_lb_frozen_reg;  // stage 7 copy of cur_lb_frozen
+wire s7_cur_lb_frozen_next;
 reg  [31:0] s5_cur_lb_exit_freeze_reg;  // stage 5 copy of cur_lb_exit_freeze
 wire [31:0] s5_cur_lb_exit_freeze_next;
 reg  [31:0] s6_cur_lb_exit_freeze_reg;  // stage 6 copy of cur_lb_exit_freeze
 wire [31:0] s6_cur_lb_exit_freeze_next;
-reg  [7:0] s6_cur_lb_num_valid_reg;  // stage 6 copy of cur_lb_num_valid
-wire [7:0] s6_cur_lb_num_valid_next;
-reg  [7:0] s6_cur_lb_head_reg;  // stage 6 copy of cur_lb_head
-wire [7:0] s6_cur_lb_head_next;
+reg  [31:0] s7_cur_lb_exit_freeze_reg;  // stage 7 copy of cur_lb_exit_freeze
+wire [31:0] s7_cur_lb_exit_freeze_next;
+reg  [7:0] s7_cur_lb_num_valid_reg;  // stage 7 copy of cur_lb_num_valid
+wire [7:0] s7_cur_lb_num_valid_next;
+reg  [7:0] s7_cur_lb_head_reg;  // stage 7 copy of cur_lb_head
+wire [7:0] s7_cur_lb_head_next;
 reg  s5_cur_lb_buf7_valid_reg;  // stage 5 copy of cur_lb_buf7_valid
 wire s5_cur_lb_buf7_valid_next;
 reg  s6_cur_lb_buf7_valid_reg;  // stage 6 copy of cur_lb_buf7_valid
 wire s6_cur_lb_buf7_valid_next;
+reg  s7_cur_lb_buf7_valid_reg;  // stage 7 copy of cur_lb_buf7_valid
+wire s7_cur_lb_buf7_valid_next;
 reg  [15:0] s5_cur_lb_buf7_ev_reg;  // stage 5 copy of cur_lb_buf7_ev
 wire [15:0] s5_cur_lb_buf7_ev_next;
 reg  [15:0] s6_cur_lb_buf7_ev_reg;  // stage 6 copy of cur_lb_buf7_ev
 wire [15:0] s6_cur_lb_buf7_ev_next;
+reg  [15:0] s7_cur_lb_buf7_ev_reg;  // stage 7 copy of cur_lb_buf7_ev
+wire [15:0] s7_cur_lb_buf7_ev_next;
 reg  s5_cur_lb_buf6_valid_reg;  // stage 5 copy of cur_lb_buf6_valid
 wire s5_cur_lb_buf6_valid_next;
 reg  s6_cur_lb_buf6_valid_reg;  // stage 6 copy of cur_lb_buf6_valid
 wire s6_cur_lb_buf6_valid_next;
+reg  s7_cur_lb_buf6_valid_reg;  // stage 7 copy of cur_lb_buf6_valid
+wire s7_cur_lb_buf6_valid_next;
 reg  [15:0] s5_cur_lb_buf6_ev_reg;  // stage 5 copy of cur_lb_buf6_ev
 wire [15:0] s5_cur_lb_buf6_ev_next;
 reg  [15:0] s6_cur_lb_buf6_ev_reg;  // stage 6 copy of cur_lb_buf6_ev
 wire [15:0] s6_cur_lb_buf6_ev_next;
+reg  [15:0] s7_cur_lb_buf6_ev_reg;  // stage 7 copy of cur_lb_buf6_ev
+wire [15:0] s7_cur_lb_buf6_ev_next;
 reg  s5_cur_lb_buf5_valid_reg;  // stage 5 copy of cur_lb_buf5_valid
 wire s5_cur_lb_buf5_valid_next;
 reg  s6_cur_lb_buf5_valid_reg;  // stage 6 copy of cur_lb_buf5_valid
 wire s6_cur_lb_buf5_valid_next;
+reg  s7_cur_lb_buf5_valid_reg;  // stage 7 copy of cur_lb_buf5_valid
+wire s7_cur_lb_buf5_valid_next;
 reg  [15:0] s5_cur_lb_buf5_ev_reg;  // stage 5 copy of cur_lb_buf5_ev
 wire [15:0] s5_cur_lb_buf5_ev_next;
 reg  [15:0] s6_cur_lb_buf5_ev_reg;  // stage 6 copy of cur_lb_buf5_ev
 wire [15:0] s6_cur_lb_buf5_ev_next;
+reg  [15:0] s7_cur_lb_buf5_ev_reg;  // stage 7 copy of cur_lb_buf5_ev
+wire [15:0] s7_cur_lb_buf5_ev_next;
 reg  s5_cur_lb_buf4_valid_reg;  // stage 5 copy of cur_lb_buf4_valid
 wire s5_cur_lb_buf4_valid_next;
 reg  s6_cur_lb_buf4_valid_reg;  // stage 6 copy of cur_lb_buf4_valid
 wire s6_cur_lb_buf4_valid_next;
+reg  s7_cur_lb_buf4_valid_reg;  // stage 7 copy of cur_lb_buf4_valid
+wire s7_cur_lb_buf4_valid_next;
 reg  [15:0] s5_cur_lb_buf4_ev_reg;  // stage 5 copy of cur_lb_buf4_ev
 wire [15:0] s5_cur_lb_buf4_ev_next;
 reg  [15:0] s6_cur_lb_buf4_ev_reg;  // stage 6 copy of cur_lb_buf4_ev
 wire [15:0] s6_cur_lb_buf4_ev_next;
+reg  [15:0] s7_cur_lb_buf4_ev_reg;  // stage 7 copy of cur_lb_buf4_ev
+wire [15:0] s7_cur_lb_buf4_ev_next;
 reg  s5_cur_lb_buf3_valid_reg;  // stage 5 copy of cur_lb_buf3_valid
 wire s5_cur_lb_buf3_valid_next;
 reg  s6_cur_lb_buf3_valid_reg;  // stage 6 copy of cur_lb_buf3_valid
 wire s6_cur_lb_buf3_valid_next;
+reg  s7_cur_lb_buf3_valid_reg;  // stage 7 copy of cur_lb_buf3_valid
+wire s7_cur_lb_buf3_valid_next;
 reg  [15:0] s5_cur_lb_buf3_ev_reg;  // stage 5 copy of cur_lb_buf3_ev
 wire [15:0] s5_cur_lb_buf3_ev_next;
 reg  [15:0] s6_cur_lb_buf3_ev_reg;  // stage 6 copy of cur_lb_buf3_ev
 wire [15:0] s6_cur_lb_buf3_ev_next;
+reg  [15:0] s7_cur_lb_buf3_ev_reg;  // stage 7 copy of cur_lb_buf3_ev
+wire [15:0] s7_cur_lb_buf3_ev_next;
 reg  s5_cur_lb_buf2_valid_reg;  // stage 5 copy of cur_lb_buf2_valid
 wire s5_cur_lb_buf2_valid_next;
 reg  s6_cur_lb_buf2_valid_reg;  // stage 6 copy of cur_lb_buf2_valid
 wire s6_cur_lb_buf2_valid_next;
+reg  s7_cur_lb_buf2_valid_reg;  // stage 7 copy of cur_lb_buf2_valid
+wire s7_cur_lb_buf2_valid_next;
 reg  [15:0] s5_cur_lb_buf2_ev_reg;  // stage 5 copy of cur_lb_buf2_ev
 wire [15:0] s5_cur_lb_buf2_ev_next;
 reg  [15:0] s6_cur_lb_buf2_ev_reg;  // stage 6 copy of cur_lb_buf2_ev
 wire [15:0] s6_cur_lb_buf2_ev_next;
+reg  [15:0] s7_cur_lb_buf2_ev_reg;  // stage 7 copy of cur_lb_buf2_ev
+wire [15:0] s7_cur_lb_buf2_ev_next;
 reg  s5_cur_lb_buf1_valid_reg;  // stage 5 copy of cur_lb_buf1_valid
 wire s5_cur_lb_buf1_valid_next;
 reg  s6_cur_lb_buf1_valid_reg;  // stage 6 copy of cur_lb_buf1_valid
 wire s6_cur_lb_buf1_valid_next;
+reg  s7_cur_lb_buf1_valid_reg;  // stage 7 copy of cur_lb_buf1_valid
+wire s7_cur_lb_buf1_valid_next;
 reg  [15:0] s5_cur_lb_buf1_ev_reg;  // stage 5 copy of cur_lb_buf1_ev
 wire [15:0] s5_cur_lb_buf1_ev_next;
 reg  [15:0] s6_cur_lb_buf1_ev_reg;  // stage 6 copy of cur_lb_buf1_ev
 wire [15:0] s6_cur_lb_buf1_ev_next;
+reg  [15:0] s7_cur_lb_buf1_ev_reg;  // stage 7 copy of cur_lb_buf1_ev
+wire [15:0] s7_cur_lb_buf1_ev_next;
 reg  s5_cur_lb_buf0_valid_reg;  // stage 5 copy of cur_lb_buf0_valid
 wire s5_cur_lb_buf0_valid_next;
 reg  s6_cur_lb_buf0_valid_reg;  // stage 6 copy of cur_lb_buf0_valid
 wire s6_cur_lb_buf0_valid_next;
+reg  s7_cur_lb_buf0_valid_reg;  // stage 7 copy of cur_lb_buf0_valid
+wire s7_cur_lb_buf0_valid_next;
 reg  [15:0] s5_cur_lb_buf0_ev_reg;  // stage 5 copy of cur_lb_buf0_ev
 wire [15:0] s5_cur_lb_buf0_ev_next;
 reg  [15:0] s6_cur_lb_buf0_ev_reg;  // stage 6 copy of cur_lb_buf0_ev
 wire [15:0] s6_cur_lb_buf0_ev_next;
+reg  [15:0] s7_cur_lb_buf0_ev_reg;  // stage 7 copy of cur_lb_buf0_ev
+wire [15:0] s7_cur_lb_buf0_ev_next;
 reg  [10:0] s5_nowq_reg;  // stage 5 copy of nowq
 wire [10:0] s5_nowq_next;
 reg  [10:0] s6_nowq_reg;  // stage 6 copy of nowq
@@ -2113,8 +2177,8 @@ reg  [9:0] s5_recv_sum_reg;  // stage 5 copy of recv_sum
 wire [9:0] s5_recv_sum_next;
 reg  [9:0] s6_t_50_reg;  // stage 6 copy of t
 wire [9:0] s6_t_50_next;
-reg  [9:0] s7_t_27_reg;  // stage 7 copy of t
-wire [9:0] s7_t_27_next;
+reg  [9:0] s7_t_30_reg;  // stage 7 copy of t
+wire [9:0] s7_t_30_next;
 reg  [9:0] s8_t_27_reg;  // stage 8 copy of t
 wire [9:0] s8_t_27_next;
 reg  [9:0] s9_t_22_reg;  // stage 9 copy of t
@@ -2217,8 +2281,8 @@ reg  [14:0] s5_cur_cc_count_reg;  // stage 5 copy of cur_cc_count
 wire [14:0] s5_cur_cc_count_next;
 reg  [14:0] s6_t_51_reg;  // stage 6 copy of t
 wire [14:0] s6_t_51_next;
-reg  [14:0] s7_t_28_reg;  // stage 7 copy of t
-wire [14:0] s7_t_28_next;
+reg  [14:0] s7_t_31_reg;  // stage 7 copy of t
+wire [14:0] s7_t_31_next;
 reg  [14:0] s8_t_28_reg;  // stage 8 copy of t
 wire [14:0] s8_t_28_next;
 reg  [14:0] s9_t_23_reg;  // stage 9 copy of t
@@ -2323,8 +2387,8 @@ reg  [10:0] s24_t_5_reg;  // stage 24 copy of t
 wire [10:0] s24_t_5_next;
 reg  [15:0] s6_t_52_reg;  // stage 6 copy of t
 wire [15:0] s6_t_52_next;
-reg  [15:0] s7_t_29_reg;  // stage 7 copy of t
-wire [15:0] s7_t_29_next;
+reg  [15:0] s7_t_32_reg;  // stage 7 copy of t
+wire [15:0] s7_t_32_next;
 reg  [15:0] s8_t_29_reg;  // stage 8 copy of t
 wire [15:0] s8_t_29_next;
 reg  [15:0] s9_t_24_reg;  // stage 9 copy of t
@@ -2389,8 +2453,8 @@ reg  s24_t_7_reg;  // stage 24 copy of t
 wire s24_t_7_next;
 reg  s6_t_53_reg;  // stage 6 copy of t
 wire s6_t_53_next;
-reg  s7_t_30_reg;  // stage 7 copy of t
-wire s7_t_30_next;
+reg  s7_t_33_reg;  // stage 7 copy of t
+wire s7_t_33_next;
 reg  s8_t_30_reg;  // stage 8 copy of t
 wire s8_t_30_next;
 reg  s9_t_25_reg;  // stage 9 copy of t
@@ -2427,8 +2491,8 @@ reg  s24_t_8_reg;  // stage 24 copy of t
 wire s24_t_8_next;
 reg  [10:0] s6_t_54_reg;  // stage 6 copy of t
 wire [10:0] s6_t_54_next;
-reg  [10:0] s7_t_31_reg;  // stage 7 copy of t
-wire [10:0] s7_t_31_next;
+reg  [10:0] s7_t_34_reg;  // stage 7 copy of t
+wire [10:0] s7_t_34_next;
 reg  [10:0] s8_t_31_reg;  // stage 8 copy of t
 wire [10:0] s8_t_31_next;
 reg  [10:0] s9_t_26_reg;  // stage 9 copy of t
@@ -2493,8 +2557,8 @@ reg  [14:0] s24_t_10_reg;  // stage 24 copy of t
 wire [14:0] s24_t_10_next;
 reg  [14:0] s6_t_55_reg;  // stage 6 copy of t
 wire [14:0] s6_t_55_next;
-reg  [14:0] s7_t_32_reg;  // stage 7 copy of t
-wire [14:0] s7_t_32_next;
+reg  [14:0] s7_t_35_reg;  // stage 7 copy of t
+wire [14:0] s7_t_35_next;
 reg  [14:0] s8_t_32_reg;  // stage 8 copy of t
 wire [14:0] s8_t_32_next;
 reg  [14:0] s9_t_27_reg;  // stage 9 copy of t
@@ -2531,8 +2595,8 @@ reg  [14:0] s24_t_11_reg;  // stage 24 copy of t
 wire [14:0] s24_t_11_next;
 reg  [14:0] s6_t_56_reg;  // stage 6 copy of t
 wire [14:0] s6_t_56_next;
-reg  [14:0] s7_t_33_reg;  // stage 7 copy of t
-wire [14:0] s7_t_33_next;
+reg  [14:0] s7_t_36_reg;  // stage 7 copy of t
+wire [14:0] s7_t_36_next;
 reg  [14:0] s8_t_33_reg;  // stage 8 copy of t
 wire [14:0] s8_t_33_next;
 reg  [14:0] s9_t_28_reg;  // stage 9 copy of t
@@ -3001,8 +3065,6 @@ reg  [20:0] s23_inflight_next_reg;  // stage 23 copy of inflight_next
 wire [20:0] s23_inflight_next_next;
 reg  [20:0] s24_inflight_next_reg;  // stage 24 copy of inflight_next
 wire [20:0] s24_inflight_next_next;
-reg  [7:0] s7_t_34_reg;  // stage 7 copy of t
-wire [7:0] s7_t_34_next;
 reg  [7:0] s8_t_34_reg;  // stage 8 copy of t
 wire [7:0] s8_t_34_next;
 reg  [7:0] s9_t_29_reg;  // stage 9 copy of t
@@ -3037,8 +3099,6 @@ reg  [7:0] s23_t_14_reg;  // stage 23 copy of t
 wire [7:0] s23_t_14_next;
 reg  [7:0] s24_t_13_reg;  // stage 24 copy of t
 wire [7:0] s24_t_13_next;
-reg  s7_t_35_reg;  // stage 7 copy of t
-wire s7_t_35_next;
 reg  s8_t_35_reg;  // stage 8 copy of t
 wire s8_t_35_next;
 reg  s9_t_30_reg;  // stage 9 copy of t
@@ -3073,8 +3133,6 @@ reg  s23_t_15_reg;  // stage 23 copy of t
 wire s23_t_15_next;
 reg  s24_t_14_reg;  // stage 24 copy of t
 wire s24_t_14_next;
-reg  [31:0] s7_t_36_reg;  // stage 7 copy of t
-wire [31:0] s7_t_36_next;
 reg  [31:0] s8_t_36_reg;  // stage 8 copy of t
 wire [31:0] s8_t_36_next;
 reg  [31:0] s9_t_31_reg;  // stage 9 copy of t
@@ -3109,8 +3167,6 @@ reg  [31:0] s23_t_16_reg;  // stage 23 copy of t
 wire [31:0] s23_t_16_next;
 reg  [31:0] s24_t_15_reg;  // stage 24 copy of t
 wire [31:0] s24_t_15_next;
-reg  [7:0] s7_t_37_reg;  // stage 7 copy of t
-wire [7:0] s7_t_37_next;
 reg  [7:0] s8_t_37_reg;  // stage 8 copy of t
 wire [7:0] s8_t_37_next;
 reg  [7:0] s9_t_32_reg;  // stage 9 copy of t
@@ -3145,8 +3201,6 @@ reg  [7:0] s23_t_17_reg;  // stage 23 copy of t
 wire [7:0] s23_t_17_next;
 reg  [7:0] s24_t_16_reg;  // stage 24 copy of t
 wire [7:0] s24_t_16_next;
-reg  [7:0] s7_t_38_reg;  // stage 7 copy of t
-wire [7:0] s7_t_38_next;
 reg  [7:0] s8_t_38_reg;  // stage 8 copy of t
 wire [7:0] s8_t_38_next;
 reg  [7:0] s9_t_33_reg;  // stage 9 copy of t
@@ -3181,8 +3235,6 @@ reg  [7:0] s23_t_18_reg;  // stage 23 copy of t
 wire [7:0] s23_t_18_next;
 reg  [7:0] s24_t_17_reg;  // stage 24 copy of t
 wire [7:0] s24_t_17_next;
-reg  s7_t_39_reg;  // stage 7 copy of t
-wire s7_t_39_next;
 reg  s8_t_39_reg;  // stage 8 copy of t
 wire s8_t_39_next;
 reg  s9_t_34_reg;  // stage 9 copy of t
@@ -3217,8 +3269,6 @@ reg  s23_t_19_reg;  // stage 23 copy of t
 wire s23_t_19_next;
 reg  s24_t_18_reg;  // stage 24 copy of t
 wire s24_t_18_next;
-reg  [15:0] s7_t_40_reg;  // stage 7 copy of t
-wire [15:0] s7_t_40_next;
 reg  [15:0] s8_t_40_reg;  // stage 8 copy of t
 wire [15:0] s8_t_40_next;
 reg  [15:0] s9_t_35_reg;  // stage 9 copy of t
@@ -3253,8 +3303,6 @@ reg  [15:0] s23_t_20_reg;  // stage 23 copy of t
 wire [15:0] s23_t_20_next;
 reg  [15:0] s24_t_19_reg;  // stage 24 copy of t
 wire [15:0] s24_t_19_next;
-reg  s7_t_41_reg;  // stage 7 copy of t
-wire s7_t_41_next;
 reg  s8_t_41_reg;  // stage 8 copy of t
 wire s8_t_41_next;
 reg  s9_t_36_reg;  // stage 9 copy of t
@@ -3289,8 +3337,6 @@ reg  s23_t_21_reg;  // stage 23 copy of t
 wire s23_t_21_next;
 reg  s24_t_20_reg;  // stage 24 copy of t
 wire s24_t_20_next;
-reg  [15:0] s7_t_42_reg;  // stage 7 copy of t
-wire [15:0] s7_t_42_next;
 reg  [15:0] s8_t_42_reg;  // stage 8 copy of t
 wire [15:0] s8_t_42_next;
 reg  [15:0] s9_t_37_reg;  // stage 9 copy of t
@@ -3325,8 +3371,6 @@ reg  [15:0] s23_t_22_reg;  // stage 23 copy of t
 wire [15:0] s23_t_22_next;
 reg  [15:0] s24_t_21_reg;  // stage 24 copy of t
 wire [15:0] s24_t_21_next;
-reg  s7_t_43_reg;  // stage 7 copy of t
-wire s7_t_43_next;
 reg  s8_t_43_reg;  // stage 8 copy of t
 wire s8_t_43_next;
 reg  s9_t_38_reg;  // stage 9 copy of t
@@ -3361,8 +3405,6 @@ reg  s23_t_23_reg;  // stage 23 copy of t
 wire s23_t_23_next;
 reg  s24_t_22_reg;  // stage 24 copy of t
 wire s24_t_22_next;
-reg  [15:0] s7_t_44_reg;  // stage 7 copy of t
-wire [15:0] s7_t_44_next;
 reg  [15:0] s8_t_44_reg;  // stage 8 copy of t
 wire [15:0] s8_t_44_next;
 reg  [15:0] s9_t_39_reg;  // stage 9 copy of t
@@ -3397,8 +3439,6 @@ reg  [15:0] s23_t_24_reg;  // stage 23 copy of t
 wire [15:0] s23_t_24_next;
 reg  [15:0] s24_t_23_reg;  // stage 24 copy of t
 wire [15:0] s24_t_23_next;
-reg  s7_t_45_reg;  // stage 7 copy of t
-wire s7_t_45_next;
 reg  s8_t_45_reg;  // stage 8 copy of t
 wire s8_t_45_next;
 reg  s9_t_40_reg;  // stage 9 copy of t
@@ -3433,8 +3473,6 @@ reg  s23_t_25_reg;  // stage 23 copy of t
 wire s23_t_25_next;
 reg  s24_t_24_reg;  // stage 24 copy of t
 wire s24_t_24_next;
-reg  [15:0] s7_t_46_reg;  // stage 7 copy of t
-wire [15:0] s7_t_46_next;
 reg  [15:0] s8_t_46_reg;  // stage 8 copy of t
 wire [15:0] s8_t_46_next;
 reg  [15:0] s9_t_41_reg;  // stage 9 copy of t
@@ -3469,8 +3507,6 @@ reg  [15:0] s23_t_26_reg;  // stage 23 copy of t
 wire [15:0] s23_t_26_next;
 reg  [15:0] s24_t_25_reg;  // stage 24 copy of t
 wire [15:0] s24_t_25_next;
-reg  s7_t_47_reg;  // stage 7 copy of t
-wire s7_t_47_next;
 reg  s8_t_47_reg;  // stage 8 copy of t
 wire s8_t_47_next;
 reg  s9_t_42_reg;  // stage 9 copy of t
@@ -3505,8 +3541,6 @@ reg  s23_t_27_reg;  // stage 23 copy of t
 wire s23_t_27_next;
 reg  s24_t_26_reg;  // stage 24 copy of t
 wire s24_t_26_next;
-reg  [15:0] s7_t_48_reg;  // stage 7 copy of t
-wire [15:0] s7_t_48_next;
 reg  [15:0] s8_t_48_reg;  // stage 8 copy of t
 wire [15:0] s8_t_48_next;
 reg  [15:0] s9_t_43_reg;  // stage 9 copy of t
@@ -3541,8 +3575,6 @@ reg  [15:0] s23_t_28_reg;  // stage 23 copy of t
 wire [15:0] s23_t_28_next;
 reg  [15:0] s24_t_27_reg;  // stage 24 copy of t
 wire [15:0] s24_t_27_next;
-reg  s7_t_49_reg;  // stage 7 copy of t
-wire s7_t_49_next;
 reg  s8_t_49_reg;  // stage 8 copy of t
 wire s8_t_49_next;
 reg  s9_t_44_reg;  // stage 9 copy of t
@@ -3577,8 +3609,6 @@ reg  s23_t_29_reg;  // stage 23 copy of t
 wire s23_t_29_next;
 reg  s24_t_28_reg;  // stage 24 copy of t
 wire s24_t_28_next;
-reg  [15:0] s7_t_50_reg;  // stage 7 copy of t
-wire [15:0] s7_t_50_next;
 reg  [15:0] s8_t_50_reg;  // stage 8 copy of t
 wire [15:0] s8_t_50_next;
 reg  [15:0] s9_t_45_reg;  // stage 9 copy of t
@@ -3613,8 +3643,6 @@ reg  [15:0] s23_t_30_reg;  // stage 23 copy of t
 wire [15:0] s23_t_30_next;
 reg  [15:0] s24_t_29_reg;  // stage 24 copy of t
 wire [15:0] s24_t_29_next;
-reg  s7_t_51_reg;  // stage 7 copy of t
-wire s7_t_51_next;
 reg  s8_t_51_reg;  // stage 8 copy of t
 wire s8_t_51_next;
 reg  s9_t_46_reg;  // stage 9 copy of t
@@ -3649,8 +3677,6 @@ reg  s23_t_31_reg;  // stage 23 copy of t
 wire s23_t_31_next;
 reg  s24_t_30_reg;  // stage 24 copy of t
 wire s24_t_30_next;
-reg  [15:0] s7_t_52_reg;  // stage 7 copy of t
-wire [15:0] s7_t_52_next;
 reg  [15:0] s8_t_52_reg;  // stage 8 copy of t
 wire [15:0] s8_t_52_next;
 reg  [15:0] s9_t_47_reg;  // stage 9 copy of t
@@ -3685,8 +3711,6 @@ reg  [15:0] s23_t_32_reg;  // stage 23 copy of t
 wire [15:0] s23_t_32_next;
 reg  [15:0] s24_t_31_reg;  // stage 24 copy of t
 wire [15:0] s24_t_31_next;
-reg  s7_t_53_reg;  // stage 7 copy of t
-wire s7_t_53_next;
 reg  s8_t_53_reg;  // stage 8 copy of t
 wire s8_t_53_next;
 reg  s9_t_48_reg;  // stage 9 copy of t
@@ -3721,8 +3745,6 @@ reg  s23_t_33_reg;  // stage 23 copy of t
 wire s23_t_33_next;
 reg  s24_t_32_reg;  // stage 24 copy of t
 wire s24_t_32_next;
-reg  [15:0] s7_t_54_reg;  // stage 7 copy of t
-wire [15:0] s7_t_54_next;
 reg  [15:0] s8_t_54_reg;  // stage 8 copy of t
 wire [15:0] s8_t_54_next;
 reg  [15:0] s9_t_49_reg;  // stage 9 copy of t
@@ -3793,8 +3815,8 @@ reg  [2:0] s10_core_case_reg;  // stage 10 copy of core_case
 wire [2:0] s10_core_case_next;
 reg  [2:0] s6_t_57_reg;  // stage 6 copy of t
 wire [2:0] s6_t_57_next;
-reg  [2:0] s7_t_55_reg;  // stage 7 copy of t
-wire [2:0] s7_t_55_next;
+reg  [2:0] s7_t_37_reg;  // stage 7 copy of t
+wire [2:0] s7_t_37_next;
 reg  [2:0] s8_t_55_reg;  // stage 8 copy of t
 wire [2:0] s8_t_55_next;
 reg  [2:0] s9_t_50_reg;  // stage 9 copy of t
@@ -3859,8 +3881,6 @@ reg  [2:0] s24_kind_reg;  // stage 24 copy of kind
 wire [2:0] s24_kind_next;
 reg  [2:0] s25_kind_reg;  // stage 25 copy of kind
 wire [2:0] s25_kind_next;
-reg  [15:0] s7_t_56_reg;  // stage 7 copy of t
-wire [15:0] s7_t_56_next;
 reg  [15:0] s8_t_56_reg;  // stage 8 copy of t
 wire [15:0] s8_t_56_next;
 reg  [15:0] s9_t_51_reg;  // stage 9 copy of t
@@ -3897,8 +3917,6 @@ reg  [15:0] s24_t_34_reg;  // stage 24 copy of t
 wire [15:0] s24_t_34_next;
 reg  [15:0] s25_t_2_reg;  // stage 25 copy of t
 wire [15:0] s25_t_2_next;
-reg  s7_explored_reg;  // stage 7 copy of explored
-wire s7_explored_next;
 reg  s8_explored_reg;  // stage 8 copy of explored
 wire s8_explored_next;
 reg  s9_explored_reg;  // stage 9 copy of explored
@@ -3937,8 +3955,8 @@ reg  s25_explored_reg;  // stage 25 copy of explored
 wire s25_explored_next;
 reg  s6_t_58_reg;  // stage 6 copy of t
 wire s6_t_58_next;
-reg  s7_t_57_reg;  // stage 7 copy of t
-wire s7_t_57_next;
+reg  s7_t_38_reg;  // stage 7 copy of t
+wire s7_t_38_next;
 reg  s8_t_57_reg;  // stage 8 copy of t
 wire s8_t_57_next;
 reg  s9_t_52_reg;  // stage 9 copy of t
@@ -4007,8 +4025,8 @@ reg  [2:0] s25_case_result_reg;  // stage 25 copy of case_result
 wire [2:0] s25_case_result_next;
 reg  s6_t_59_reg;  // stage 6 copy of t
 wire s6_t_59_next;
-reg  s7_t_58_reg;  // stage 7 copy of t
-wire s7_t_58_next;
+reg  s7_t_39_reg;  // stage 7 copy of t
+wire s7_t_39_next;
 reg  s8_t_58_reg;  // stage 8 copy of t
 wire s8_t_58_next;
 reg  s9_t_53_reg;  // stage 9 copy of t
@@ -8613,6 +8631,7 @@ wire [24:0] _s24_c_ack_clamped_next_3 = _s24_c_ack_clamped_next_0 ? 25'h8000 : _
 wire [23:0] _s24_c_ack_clamped_next_4 = _s24_c_ack_clamped_next_3[23:0];
 wire [23:0] c_ack_window = s23_early_reg ? s23_t_reg : _s24_c_ack_clamped_next_4;
 wire _s2_u_freeze_timeout_next_0 = s1_kind_reg == 3'd4;
+wire exploring = |s5_explore1_reg;
 wire _s2_t_39_next_0 = s1_kind_reg == 3'd1;
 wire cur_lb_buf7_valid = s4_cur_reg[285];
 wire [15:0] cur_lb_buf7_ev = s4_cur_reg[284:269];
@@ -8636,6 +8655,7 @@ wire [7:0] cur_lb_num_valid = s4_cur_reg[301:294];
 wire _s2_u_cbuf_add_next_0 = s1_kind_reg == 3'd2;
 wire _s2_u_cbuf_add_next_1 = ~s1_ecn_reg;
 wire _s2_u_cbuf_add_next_2 = _s2_u_cbuf_add_next_0 & _s2_u_cbuf_add_next_1;
+wire replay = s5_frozen1_reg;
 wire _s2_t_40_next_0 = ~_s2_t_37_next_0;
 wire _s2_t_41_next_0 = cc_kind == 3'd3;
 wire _s2_t_41_next_1 = ~_s2_t_41_next_0;
@@ -8660,10 +8680,9 @@ wire [23:0] c_new = s24_is_loss_reg ? s24_c_loss_all_reg : c_ack;
 wire [20:0] cwnd_result = c_new[23:3];
 wire [20:0] _s25_window_next_0 = s24_t_reg ? 21'h13af10 : cwnd_result;
 wire [20:0] window = s24_inflight_is_send_reg ? s24_cwnd_held_reg : _s25_window_next_0;
-wire exploring = |s5_explore1_reg;
-wire _s6_t_48_next_0 = s5_t_46_reg & exploring;
-wire [7:0] _s6_t_48_next_1 = s5_explore1_reg - 8'd1;
-wire [7:0] _s6_t_48_next_2 = _s6_t_48_next_0 ? _s6_t_48_next_1 : s5_explore1_reg;
+wire [7:0] _s6_t_48_next_0 = s5_explore1_reg - 8'd1;
+wire _s7_t_28_next_0 = s6_t_46_reg & s6_exploring_reg;
+wire [7:0] _s7_t_28_next_1 = _s7_t_28_next_0 ? s6_t_48_reg : s6_explore1_reg;
 wire _s2_t_43_next_0 = s1_kind_reg == 3'd0;
 wire [7:0] cur_lb_explore = s4_cur_reg[342:335];
 wire cur_lb_frozen = s4_cur_reg[334];
@@ -8712,67 +8731,67 @@ wire [14:0] _s6_t_55_next_6 = qa_fired_nscc ? _s6_t_55_next_5 : s5_ignore_left1_
 wire [14:0] _s6_t_56_next_0 = s5_qa_roll_reg ? 15'd0 : s5_acked1_reg;
 wire [14:0] _s6_t_56_next_1 = qa_used_nscc ? _s6_t_56_next_0 : s5_acked1_reg;
 wire cc_active = ~inflight_is_send;
-wire [192:0] _s7_t_34_next_0 = {EXPLORE_INIT, 1'd0, 32'h0, 8'd0, 8'd0, 1'd0, 16'd0, 1'd0, 16'd0, 1'd0, 16'd0, 1'd0, 16'd0, 1'd0, 16'd0, 1'd0, 16'd0, 1'd0, 16'd0, 1'd0, 16'd0};
-wire nxt_buf7_valid = s6_nxt_entries_reg[135];
-wire [15:0] nxt_buf7_ev = s6_nxt_entries_reg[134:119];
-wire nxt_buf6_valid = s6_nxt_entries_reg[118];
-wire [15:0] nxt_buf6_ev = s6_nxt_entries_reg[117:102];
-wire nxt_buf5_valid = s6_nxt_entries_reg[101];
-wire [15:0] nxt_buf5_ev = s6_nxt_entries_reg[100:85];
-wire nxt_buf4_valid = s6_nxt_entries_reg[84];
-wire [15:0] nxt_buf4_ev = s6_nxt_entries_reg[83:68];
-wire nxt_buf3_valid = s6_nxt_entries_reg[67];
-wire [15:0] nxt_buf3_ev = s6_nxt_entries_reg[66:51];
-wire nxt_buf2_valid = s6_nxt_entries_reg[50];
-wire [15:0] nxt_buf2_ev = s6_nxt_entries_reg[49:34];
-wire nxt_buf1_valid = s6_nxt_entries_reg[33];
-wire [15:0] nxt_buf1_ev = s6_nxt_entries_reg[32:17];
-wire nxt_buf0_valid = s6_nxt_entries_reg[16];
-wire [15:0] nxt_buf0_ev = s6_nxt_entries_reg[15:0];
-wire [192:0] _s7_t_34_next_1 = {s6_t_48_reg, s6_frozen1_reg, s6_exit_next_reg, s6_nxt_num_valid_reg, s6_nxt_head_reg, nxt_buf7_valid, nxt_buf7_ev, nxt_buf6_valid, nxt_buf6_ev, nxt_buf5_valid, nxt_buf5_ev, nxt_buf4_valid, nxt_buf4_ev, nxt_buf3_valid, nxt_buf3_ev, nxt_buf2_valid, nxt_buf2_ev, nxt_buf1_valid, nxt_buf1_ev, nxt_buf0_valid, nxt_buf0_ev};
-wire [192:0] _s7_t_34_next_2 = s6_t_49_reg ? _s7_t_34_next_0 : _s7_t_34_next_1;
-wire [7:0] lb_new_explore = _s7_t_34_next_2[192:185];
-wire [7:0] _s7_t_34_next_3 = 1'd1 ? lb_new_explore : s6_cur_lb_explore_reg;
-wire lb_new_frozen = _s7_t_34_next_2[184];
-wire _s7_t_35_next_0 = 1'd1 ? lb_new_frozen : s6_cur_lb_frozen_reg;
-wire [31:0] lb_new_exit_freeze = _s7_t_34_next_2[183:152];
-wire [31:0] _s7_t_36_next_0 = 1'd1 ? lb_new_exit_freeze : s6_cur_lb_exit_freeze_reg;
-wire [7:0] lb_new_num_valid = _s7_t_34_next_2[151:144];
-wire [7:0] _s7_t_37_next_0 = 1'd1 ? lb_new_num_valid : s6_cur_lb_num_valid_reg;
-wire [7:0] lb_new_head = _s7_t_34_next_2[143:136];
-wire [7:0] _s7_t_38_next_0 = 1'd1 ? lb_new_head : s6_cur_lb_head_reg;
-wire lb_new_buf7_valid = _s7_t_34_next_2[135];
-wire _s7_t_39_next_0 = 1'd1 ? lb_new_buf7_valid : s6_cur_lb_buf7_valid_reg;
-wire [15:0] lb_new_buf7_ev = _s7_t_34_next_2[134:119];
-wire [15:0] _s7_t_40_next_0 = 1'd1 ? lb_new_buf7_ev : s6_cur_lb_buf7_ev_reg;
-wire lb_new_buf6_valid = _s7_t_34_next_2[118];
-wire _s7_t_41_next_0 = 1'd1 ? lb_new_buf6_valid : s6_cur_lb_buf6_valid_reg;
-wire [15:0] lb_new_buf6_ev = _s7_t_34_next_2[117:102];
-wire [15:0] _s7_t_42_next_0 = 1'd1 ? lb_new_buf6_ev : s6_cur_lb_buf6_ev_reg;
-wire lb_new_buf5_valid = _s7_t_34_next_2[101];
-wire _s7_t_43_next_0 = 1'd1 ? lb_new_buf5_valid : s6_cur_lb_buf5_valid_reg;
-wire [15:0] lb_new_buf5_ev = _s7_t_34_next_2[100:85];
-wire [15:0] _s7_t_44_next_0 = 1'd1 ? lb_new_buf5_ev : s6_cur_lb_buf5_ev_reg;
-wire lb_new_buf4_valid = _s7_t_34_next_2[84];
-wire _s7_t_45_next_0 = 1'd1 ? lb_new_buf4_valid : s6_cur_lb_buf4_valid_reg;
-wire [15:0] lb_new_buf4_ev = _s7_t_34_next_2[83:68];
-wire [15:0] _s7_t_46_next_0 = 1'd1 ? lb_new_buf4_ev : s6_cur_lb_buf4_ev_reg;
-wire lb_new_buf3_valid = _s7_t_34_next_2[67];
-wire _s7_t_47_next_0 = 1'd1 ? lb_new_buf3_valid : s6_cur_lb_buf3_valid_reg;
-wire [15:0] lb_new_buf3_ev = _s7_t_34_next_2[66:51];
-wire [15:0] _s7_t_48_next_0 = 1'd1 ? lb_new_buf3_ev : s6_cur_lb_buf3_ev_reg;
-wire lb_new_buf2_valid = _s7_t_34_next_2[50];
-wire _s7_t_49_next_0 = 1'd1 ? lb_new_buf2_valid : s6_cur_lb_buf2_valid_reg;
-wire [15:0] lb_new_buf2_ev = _s7_t_34_next_2[49:34];
-wire [15:0] _s7_t_50_next_0 = 1'd1 ? lb_new_buf2_ev : s6_cur_lb_buf2_ev_reg;
-wire lb_new_buf1_valid = _s7_t_34_next_2[33];
-wire _s7_t_51_next_0 = 1'd1 ? lb_new_buf1_valid : s6_cur_lb_buf1_valid_reg;
-wire [15:0] lb_new_buf1_ev = _s7_t_34_next_2[32:17];
-wire [15:0] _s7_t_52_next_0 = 1'd1 ? lb_new_buf1_ev : s6_cur_lb_buf1_ev_reg;
-wire lb_new_buf0_valid = _s7_t_34_next_2[16];
-wire _s7_t_53_next_0 = 1'd1 ? lb_new_buf0_valid : s6_cur_lb_buf0_valid_reg;
-wire [15:0] lb_new_buf0_ev = _s7_t_34_next_2[15:0];
-wire [15:0] _s7_t_54_next_0 = 1'd1 ? lb_new_buf0_ev : s6_cur_lb_buf0_ev_reg;
+wire [192:0] _s8_t_34_next_0 = {EXPLORE_INIT, 1'd0, 32'h0, 8'd0, 8'd0, 1'd0, 16'd0, 1'd0, 16'd0, 1'd0, 16'd0, 1'd0, 16'd0, 1'd0, 16'd0, 1'd0, 16'd0, 1'd0, 16'd0, 1'd0, 16'd0};
+wire nxt_buf7_valid = s7_nxt_entries_reg[135];
+wire [15:0] nxt_buf7_ev = s7_nxt_entries_reg[134:119];
+wire nxt_buf6_valid = s7_nxt_entries_reg[118];
+wire [15:0] nxt_buf6_ev = s7_nxt_entries_reg[117:102];
+wire nxt_buf5_valid = s7_nxt_entries_reg[101];
+wire [15:0] nxt_buf5_ev = s7_nxt_entries_reg[100:85];
+wire nxt_buf4_valid = s7_nxt_entries_reg[84];
+wire [15:0] nxt_buf4_ev = s7_nxt_entries_reg[83:68];
+wire nxt_buf3_valid = s7_nxt_entries_reg[67];
+wire [15:0] nxt_buf3_ev = s7_nxt_entries_reg[66:51];
+wire nxt_buf2_valid = s7_nxt_entries_reg[50];
+wire [15:0] nxt_buf2_ev = s7_nxt_entries_reg[49:34];
+wire nxt_buf1_valid = s7_nxt_entries_reg[33];
+wire [15:0] nxt_buf1_ev = s7_nxt_entries_reg[32:17];
+wire nxt_buf0_valid = s7_nxt_entries_reg[16];
+wire [15:0] nxt_buf0_ev = s7_nxt_entries_reg[15:0];
+wire [192:0] _s8_t_34_next_1 = {s7_t_28_reg, s7_frozen1_reg, s7_exit_next_reg, s7_nxt_num_valid_reg, s7_nxt_head_reg, nxt_buf7_valid, nxt_buf7_ev, nxt_buf6_valid, nxt_buf6_ev, nxt_buf5_valid, nxt_buf5_ev, nxt_buf4_valid, nxt_buf4_ev, nxt_buf3_valid, nxt_buf3_ev, nxt_buf2_valid, nxt_buf2_ev, nxt_buf1_valid, nxt_buf1_ev, nxt_buf0_valid, nxt_buf0_ev};
+wire [192:0] _s8_t_34_next_2 = s7_t_29_reg ? _s8_t_34_next_0 : _s8_t_34_next_1;
+wire [7:0] lb_new_explore = _s8_t_34_next_2[192:185];
+wire [7:0] _s8_t_34_next_3 = 1'd1 ? lb_new_explore : s7_cur_lb_explore_reg;
+wire lb_new_frozen = _s8_t_34_next_2[184];
+wire _s8_t_35_next_0 = 1'd1 ? lb_new_frozen : s7_cur_lb_frozen_reg;
+wire [31:0] lb_new_exit_freeze = _s8_t_34_next_2[183:152];
+wire [31:0] _s8_t_36_next_0 = 1'd1 ? lb_new_exit_freeze : s7_cur_lb_exit_freeze_reg;
+wire [7:0] lb_new_num_valid = _s8_t_34_next_2[151:144];
+wire [7:0] _s8_t_37_next_0 = 1'd1 ? lb_new_num_valid : s7_cur_lb_num_valid_reg;
+wire [7:0] lb_new_head = _s8_t_34_next_2[143:136];
+wire [7:0] _s8_t_38_next_0 = 1'd1 ? lb_new_head : s7_cur_lb_head_reg;
+wire lb_new_buf7_valid = _s8_t_34_next_2[135];
+wire _s8_t_39_next_0 = 1'd1 ? lb_new_buf7_valid : s7_cur_lb_buf7_valid_reg;
+wire [15:0] lb_new_buf7_ev = _s8_t_34_next_2[134:119];
+wire [15:0] _s8_t_40_next_0 = 1'd1 ? lb_new_buf7_ev : s7_cur_lb_buf7_ev_reg;
+wire lb_new_buf6_valid = _s8_t_34_next_2[118];
+wire _s8_t_41_next_0 = 1'd1 ? lb_new_buf6_valid : s7_cur_lb_buf6_valid_reg;
+wire [15:0] lb_new_buf6_ev = _s8_t_34_next_2[117:102];
+wire [15:0] _s8_t_42_next_0 = 1'd1 ? lb_new_buf6_ev : s7_cur_lb_buf6_ev_reg;
+wire lb_new_buf5_valid = _s8_t_34_next_2[101];
+wire _s8_t_43_next_0 = 1'd1 ? lb_new_buf5_valid : s7_cur_lb_buf5_valid_reg;
+wire [15:0] lb_new_buf5_ev = _s8_t_34_next_2[100:85];
+wire [15:0] _s8_t_44_next_0 = 1'd1 ? lb_new_buf5_ev : s7_cur_lb_buf5_ev_reg;
+wire lb_new_buf4_valid = _s8_t_34_next_2[84];
+wire _s8_t_45_next_0 = 1'd1 ? lb_new_buf4_valid : s7_cur_lb_buf4_valid_reg;
+wire [15:0] lb_new_buf4_ev = _s8_t_34_next_2[83:68];
+wire [15:0] _s8_t_46_next_0 = 1'd1 ? lb_new_buf4_ev : s7_cur_lb_buf4_ev_reg;
+wire lb_new_buf3_valid = _s8_t_34_next_2[67];
+wire _s8_t_47_next_0 = 1'd1 ? lb_new_buf3_valid : s7_cur_lb_buf3_valid_reg;
+wire [15:0] lb_new_buf3_ev = _s8_t_34_next_2[66:51];
+wire [15:0] _s8_t_48_next_0 = 1'd1 ? lb_new_buf3_ev : s7_cur_lb_buf3_ev_reg;
+wire lb_new_buf2_valid = _s8_t_34_next_2[50];
+wire _s8_t_49_next_0 = 1'd1 ? lb_new_buf2_valid : s7_cur_lb_buf2_valid_reg;
+wire [15:0] lb_new_buf2_ev = _s8_t_34_next_2[49:34];
+wire [15:0] _s8_t_50_next_0 = 1'd1 ? lb_new_buf2_ev : s7_cur_lb_buf2_ev_reg;
+wire lb_new_buf1_valid = _s8_t_34_next_2[33];
+wire _s8_t_51_next_0 = 1'd1 ? lb_new_buf1_valid : s7_cur_lb_buf1_valid_reg;
+wire [15:0] lb_new_buf1_ev = _s8_t_34_next_2[32:17];
+wire [15:0] _s8_t_52_next_0 = 1'd1 ? lb_new_buf1_ev : s7_cur_lb_buf1_ev_reg;
+wire lb_new_buf0_valid = _s8_t_34_next_2[16];
+wire _s8_t_53_next_0 = 1'd1 ? lb_new_buf0_valid : s7_cur_lb_buf0_valid_reg;
+wire [15:0] lb_new_buf0_ev = _s8_t_34_next_2[15:0];
+wire [15:0] _s8_t_54_next_0 = 1'd1 ? lb_new_buf0_ev : s7_cur_lb_buf0_ev_reg;
 wire _s2_t_46_next_0 = ~_s2_t_43_next_0;
 wire [2:0] _s2_t_47_next_0 = rtt_le_trtt ? 3'd4 : 3'd3;
 wire [2:0] _s6_core_case_next_0 = md_ok ? 3'd2 : 3'd0;
@@ -8808,76 +8827,76 @@ wire [14:0] _s25_t_next_13 = s24_cc_active_reg ? cc_new_acked : s24_cur_cc_acked
 wire [23:0] cc_new_c = _s25_t_next_2[23:0];
 wire [23:0] _s25_t_next_14 = s24_cc_active_reg ? cc_new_c : s24_cur_cc_c_reg;
 wire [363:0] _s25_t_next_15 = {s24_inflight_next_reg, s24_t_13_reg, s24_t_14_reg, s24_t_15_reg, s24_t_16_reg, s24_t_17_reg, s24_t_18_reg, s24_t_19_reg, s24_t_20_reg, s24_t_21_reg, s24_t_22_reg, s24_t_23_reg, s24_t_24_reg, s24_t_25_reg, s24_t_26_reg, s24_t_27_reg, s24_t_28_reg, s24_t_29_reg, s24_t_30_reg, s24_t_31_reg, s24_t_32_reg, s24_t_33_reg, _s25_t_next_3, _s25_t_next_4, _s25_t_next_5, _s25_t_next_6, _s25_t_next_7, _s25_t_next_8, _s25_t_next_9, _s25_t_next_10, _s25_t_next_11, _s25_t_next_12, _s25_t_next_13, _s25_t_next_14};
-wire _s7_t_56_next_0 = ~s6_hit_reg;
-wire _s7_t_56_next_1 = s6_exploring_reg | _s7_t_56_next_0;
-wire explored = s6_t_47_reg & _s7_t_56_next_1;
-wire _s7_t_56_next_2 = lfsr_reg[0];
-wire [31:0] _s7_t_56_next_3 = lfsr_reg >> 1;
-wire [31:0] _s7_t_56_next_4 = _s7_t_56_next_3 ^ 32'h80200003;
-wire [31:0] _s7_t_56_next_5 = _s7_t_56_next_2 ? _s7_t_56_next_4 : _s7_t_56_next_3;
-wire _s7_t_56_next_6 = _s7_t_56_next_5[0];
-wire [31:0] _s7_t_56_next_7 = _s7_t_56_next_5 >> 1;
-wire [31:0] _s7_t_56_next_8 = _s7_t_56_next_7 ^ 32'h80200003;
-wire [31:0] _s7_t_56_next_9 = _s7_t_56_next_6 ? _s7_t_56_next_8 : _s7_t_56_next_7;
-wire _s7_t_56_next_10 = _s7_t_56_next_9[0];
-wire [31:0] _s7_t_56_next_11 = _s7_t_56_next_9 >> 1;
-wire [31:0] _s7_t_56_next_12 = _s7_t_56_next_11 ^ 32'h80200003;
-wire [31:0] _s7_t_56_next_13 = _s7_t_56_next_10 ? _s7_t_56_next_12 : _s7_t_56_next_11;
-wire _s7_t_56_next_14 = _s7_t_56_next_13[0];
-wire [31:0] _s7_t_56_next_15 = _s7_t_56_next_13 >> 1;
-wire [31:0] _s7_t_56_next_16 = _s7_t_56_next_15 ^ 32'h80200003;
-wire [31:0] _s7_t_56_next_17 = _s7_t_56_next_14 ? _s7_t_56_next_16 : _s7_t_56_next_15;
-wire _s7_t_56_next_18 = _s7_t_56_next_17[0];
-wire [31:0] _s7_t_56_next_19 = _s7_t_56_next_17 >> 1;
-wire [31:0] _s7_t_56_next_20 = _s7_t_56_next_19 ^ 32'h80200003;
-wire [31:0] _s7_t_56_next_21 = _s7_t_56_next_18 ? _s7_t_56_next_20 : _s7_t_56_next_19;
-wire _s7_t_56_next_22 = _s7_t_56_next_21[0];
-wire [31:0] _s7_t_56_next_23 = _s7_t_56_next_21 >> 1;
-wire [31:0] _s7_t_56_next_24 = _s7_t_56_next_23 ^ 32'h80200003;
-wire [31:0] _s7_t_56_next_25 = _s7_t_56_next_22 ? _s7_t_56_next_24 : _s7_t_56_next_23;
-wire _s7_t_56_next_26 = _s7_t_56_next_25[0];
-wire [31:0] _s7_t_56_next_27 = _s7_t_56_next_25 >> 1;
-wire [31:0] _s7_t_56_next_28 = _s7_t_56_next_27 ^ 32'h80200003;
-wire [31:0] _s7_t_56_next_29 = _s7_t_56_next_26 ? _s7_t_56_next_28 : _s7_t_56_next_27;
-wire _s7_t_56_next_30 = _s7_t_56_next_29[0];
-wire [31:0] _s7_t_56_next_31 = _s7_t_56_next_29 >> 1;
-wire [31:0] _s7_t_56_next_32 = _s7_t_56_next_31 ^ 32'h80200003;
-wire [31:0] _s7_t_56_next_33 = _s7_t_56_next_30 ? _s7_t_56_next_32 : _s7_t_56_next_31;
-wire _s7_t_56_next_34 = _s7_t_56_next_33[0];
-wire [31:0] _s7_t_56_next_35 = _s7_t_56_next_33 >> 1;
-wire [31:0] _s7_t_56_next_36 = _s7_t_56_next_35 ^ 32'h80200003;
-wire [31:0] _s7_t_56_next_37 = _s7_t_56_next_34 ? _s7_t_56_next_36 : _s7_t_56_next_35;
-wire _s7_t_56_next_38 = _s7_t_56_next_37[0];
-wire [31:0] _s7_t_56_next_39 = _s7_t_56_next_37 >> 1;
-wire [31:0] _s7_t_56_next_40 = _s7_t_56_next_39 ^ 32'h80200003;
-wire [31:0] _s7_t_56_next_41 = _s7_t_56_next_38 ? _s7_t_56_next_40 : _s7_t_56_next_39;
-wire _s7_t_56_next_42 = _s7_t_56_next_41[0];
-wire [31:0] _s7_t_56_next_43 = _s7_t_56_next_41 >> 1;
-wire [31:0] _s7_t_56_next_44 = _s7_t_56_next_43 ^ 32'h80200003;
-wire [31:0] _s7_t_56_next_45 = _s7_t_56_next_42 ? _s7_t_56_next_44 : _s7_t_56_next_43;
-wire _s7_t_56_next_46 = _s7_t_56_next_45[0];
-wire [31:0] _s7_t_56_next_47 = _s7_t_56_next_45 >> 1;
-wire [31:0] _s7_t_56_next_48 = _s7_t_56_next_47 ^ 32'h80200003;
-wire [31:0] _s7_t_56_next_49 = _s7_t_56_next_46 ? _s7_t_56_next_48 : _s7_t_56_next_47;
-wire _s7_t_56_next_50 = _s7_t_56_next_49[0];
-wire [31:0] _s7_t_56_next_51 = _s7_t_56_next_49 >> 1;
-wire [31:0] _s7_t_56_next_52 = _s7_t_56_next_51 ^ 32'h80200003;
-wire [31:0] _s7_t_56_next_53 = _s7_t_56_next_50 ? _s7_t_56_next_52 : _s7_t_56_next_51;
-wire _s7_t_56_next_54 = _s7_t_56_next_53[0];
-wire [31:0] _s7_t_56_next_55 = _s7_t_56_next_53 >> 1;
-wire [31:0] _s7_t_56_next_56 = _s7_t_56_next_55 ^ 32'h80200003;
-wire [31:0] _s7_t_56_next_57 = _s7_t_56_next_54 ? _s7_t_56_next_56 : _s7_t_56_next_55;
-wire _s7_t_56_next_58 = _s7_t_56_next_57[0];
-wire [31:0] _s7_t_56_next_59 = _s7_t_56_next_57 >> 1;
-wire [31:0] _s7_t_56_next_60 = _s7_t_56_next_59 ^ 32'h80200003;
-wire [31:0] _s7_t_56_next_61 = _s7_t_56_next_58 ? _s7_t_56_next_60 : _s7_t_56_next_59;
-wire _s7_t_56_next_62 = _s7_t_56_next_61[0];
-wire [31:0] _s7_t_56_next_63 = _s7_t_56_next_61 >> 1;
-wire [31:0] _s7_t_56_next_64 = _s7_t_56_next_63 ^ 32'h80200003;
-wire [31:0] lfsr_drawn = _s7_t_56_next_62 ? _s7_t_56_next_64 : _s7_t_56_next_63;
-wire [15:0] _s7_t_56_next_65 = lfsr_drawn[15:0];
-wire [15:0] _s7_t_56_next_66 = explored ? _s7_t_56_next_65 : s6_take_ev_reg;
-wire [15:0] _s7_t_56_next_67 = s6_t_47_reg ? _s7_t_56_next_66 : 16'd0;
+wire _s8_t_56_next_0 = ~s7_hit_reg;
+wire _s8_t_56_next_1 = s7_exploring_reg | _s8_t_56_next_0;
+wire explored = s7_t_27_reg & _s8_t_56_next_1;
+wire _s8_t_56_next_2 = lfsr_reg[0];
+wire [31:0] _s8_t_56_next_3 = lfsr_reg >> 1;
+wire [31:0] _s8_t_56_next_4 = _s8_t_56_next_3 ^ 32'h80200003;
+wire [31:0] _s8_t_56_next_5 = _s8_t_56_next_2 ? _s8_t_56_next_4 : _s8_t_56_next_3;
+wire _s8_t_56_next_6 = _s8_t_56_next_5[0];
+wire [31:0] _s8_t_56_next_7 = _s8_t_56_next_5 >> 1;
+wire [31:0] _s8_t_56_next_8 = _s8_t_56_next_7 ^ 32'h80200003;
+wire [31:0] _s8_t_56_next_9 = _s8_t_56_next_6 ? _s8_t_56_next_8 : _s8_t_56_next_7;
+wire _s8_t_56_next_10 = _s8_t_56_next_9[0];
+wire [31:0] _s8_t_56_next_11 = _s8_t_56_next_9 >> 1;
+wire [31:0] _s8_t_56_next_12 = _s8_t_56_next_11 ^ 32'h80200003;
+wire [31:0] _s8_t_56_next_13 = _s8_t_56_next_10 ? _s8_t_56_next_12 : _s8_t_56_next_11;
+wire _s8_t_56_next_14 = _s8_t_56_next_13[0];
+wire [31:0] _s8_t_56_next_15 = _s8_t_56_next_13 >> 1;
+wire [31:0] _s8_t_56_next_16 = _s8_t_56_next_15 ^ 32'h80200003;
+wire [31:0] _s8_t_56_next_17 = _s8_t_56_next_14 ? _s8_t_56_next_16 : _s8_t_56_next_15;
+wire _s8_t_56_next_18 = _s8_t_56_next_17[0];
+wire [31:0] _s8_t_56_next_19 = _s8_t_56_next_17 >> 1;
+wire [31:0] _s8_t_56_next_20 = _s8_t_56_next_19 ^ 32'h80200003;
+wire [31:0] _s8_t_56_next_21 = _s8_t_56_next_18 ? _s8_t_56_next_20 : _s8_t_56_next_19;
+wire _s8_t_56_next_22 = _s8_t_56_next_21[0];
+wire [31:0] _s8_t_56_next_23 = _s8_t_56_next_21 >> 1;
+wire [31:0] _s8_t_56_next_24 = _s8_t_56_next_23 ^ 32'h80200003;
+wire [31:0] _s8_t_56_next_25 = _s8_t_56_next_22 ? _s8_t_56_next_24 : _s8_t_56_next_23;
+wire _s8_t_56_next_26 = _s8_t_56_next_25[0];
+wire [31:0] _s8_t_56_next_27 = _s8_t_56_next_25 >> 1;
+wire [31:0] _s8_t_56_next_28 = _s8_t_56_next_27 ^ 32'h80200003;
+wire [31:0] _s8_t_56_next_29 = _s8_t_56_next_26 ? _s8_t_56_next_28 : _s8_t_56_next_27;
+wire _s8_t_56_next_30 = _s8_t_56_next_29[0];
+wire [31:0] _s8_t_56_next_31 = _s8_t_56_next_29 >> 1;
+wire [31:0] _s8_t_56_next_32 = _s8_t_56_next_31 ^ 32'h80200003;
+wire [31:0] _s8_t_56_next_33 = _s8_t_56_next_30 ? _s8_t_56_next_32 : _s8_t_56_next_31;
+wire _s8_t_56_next_34 = _s8_t_56_next_33[0];
+wire [31:0] _s8_t_56_next_35 = _s8_t_56_next_33 >> 1;
+wire [31:0] _s8_t_56_next_36 = _s8_t_56_next_35 ^ 32'h80200003;
+wire [31:0] _s8_t_56_next_37 = _s8_t_56_next_34 ? _s8_t_56_next_36 : _s8_t_56_next_35;
+wire _s8_t_56_next_38 = _s8_t_56_next_37[0];
+wire [31:0] _s8_t_56_next_39 = _s8_t_56_next_37 >> 1;
+wire [31:0] _s8_t_56_next_40 = _s8_t_56_next_39 ^ 32'h80200003;
+wire [31:0] _s8_t_56_next_41 = _s8_t_56_next_38 ? _s8_t_56_next_40 : _s8_t_56_next_39;
+wire _s8_t_56_next_42 = _s8_t_56_next_41[0];
+wire [31:0] _s8_t_56_next_43 = _s8_t_56_next_41 >> 1;
+wire [31:0] _s8_t_56_next_44 = _s8_t_56_next_43 ^ 32'h80200003;
+wire [31:0] _s8_t_56_next_45 = _s8_t_56_next_42 ? _s8_t_56_next_44 : _s8_t_56_next_43;
+wire _s8_t_56_next_46 = _s8_t_56_next_45[0];
+wire [31:0] _s8_t_56_next_47 = _s8_t_56_next_45 >> 1;
+wire [31:0] _s8_t_56_next_48 = _s8_t_56_next_47 ^ 32'h80200003;
+wire [31:0] _s8_t_56_next_49 = _s8_t_56_next_46 ? _s8_t_56_next_48 : _s8_t_56_next_47;
+wire _s8_t_56_next_50 = _s8_t_56_next_49[0];
+wire [31:0] _s8_t_56_next_51 = _s8_t_56_next_49 >> 1;
+wire [31:0] _s8_t_56_next_52 = _s8_t_56_next_51 ^ 32'h80200003;
+wire [31:0] _s8_t_56_next_53 = _s8_t_56_next_50 ? _s8_t_56_next_52 : _s8_t_56_next_51;
+wire _s8_t_56_next_54 = _s8_t_56_next_53[0];
+wire [31:0] _s8_t_56_next_55 = _s8_t_56_next_53 >> 1;
+wire [31:0] _s8_t_56_next_56 = _s8_t_56_next_55 ^ 32'h80200003;
+wire [31:0] _s8_t_56_next_57 = _s8_t_56_next_54 ? _s8_t_56_next_56 : _s8_t_56_next_55;
+wire _s8_t_56_next_58 = _s8_t_56_next_57[0];
+wire [31:0] _s8_t_56_next_59 = _s8_t_56_next_57 >> 1;
+wire [31:0] _s8_t_56_next_60 = _s8_t_56_next_59 ^ 32'h80200003;
+wire [31:0] _s8_t_56_next_61 = _s8_t_56_next_58 ? _s8_t_56_next_60 : _s8_t_56_next_59;
+wire _s8_t_56_next_62 = _s8_t_56_next_61[0];
+wire [31:0] _s8_t_56_next_63 = _s8_t_56_next_61 >> 1;
+wire [31:0] _s8_t_56_next_64 = _s8_t_56_next_63 ^ 32'h80200003;
+wire [31:0] lfsr_drawn = _s8_t_56_next_62 ? _s8_t_56_next_64 : _s8_t_56_next_63;
+wire [15:0] _s8_t_56_next_65 = lfsr_drawn[15:0];
+wire [15:0] _s8_t_56_next_66 = explored ? _s8_t_56_next_65 : s7_take_ev_reg;
+wire [15:0] _s8_t_56_next_67 = s7_t_27_reg ? _s8_t_56_next_66 : 16'd0;
 wire _s6_t_58_next_0 = s5_frozen1_reg & s5_t_54_reg;
 wire [2:0] _s11_case_result_next_0 = fi_fired ? 3'd6 : s10_core_case_reg;
 wire [2:0] _s11_case_result_next_1 = s10_qa_fired_nscc_reg ? 3'd5 : _s11_case_result_next_0;
@@ -8888,9 +8907,9 @@ wire [2:0] case_result = s10_cc_active_reg ? _s11_case_result_next_4 : 3'd0;
 wire _s6_t_59_next_0 = s5_cc_active_reg & qa_fired_nscc;
 wire _s11_t_53_next_0 = s10_t_23_reg ? 1'd0 : _s11_t_23_next_2;
 wire _s11_t_53_next_1 = s10_cc_active_reg & _s11_t_53_next_0;
-wire _lfsr_update_0 = ~s6_error_reg;
-wire s6_fire = s6_valid_reg & _lfsr_update_0;
-wire _lfsr_update_1 = s6_fire & explored;
+wire _lfsr_update_0 = ~s7_error_reg;
+wire s7_fire = s7_valid_reg & _lfsr_update_0;
+wire _lfsr_update_1 = s7_fire & explored;
 wire _snoop_ahead_0 = ~s24_error_reg;
 wire _snoop_ahead_1 = s24_valid_reg & _snoop_ahead_0;
 wire [11:0] _snoop_ahead_2 = s24_conn_reg[11:0];
@@ -9265,9 +9284,8 @@ wire _ready_7 = _ready_6 & _shell_23;
 wire _ready_8 = _ready_5 | _ready_7;
 wire _ready_9 = ~_ready_8;
 wire [11:0] _state_rd_0 = in_conn_reg[11:0];
-wire _u_cbuf_take_0 = ~exploring;
-wire _u_cbuf_take_1 = s5_t_46_reg & _u_cbuf_take_0;
-wire replay = s5_frozen1_reg;
+wire _u_cbuf_take_0 = ~s6_exploring_reg;
+wire _u_cbuf_take_1 = s6_t_46_reg & _u_cbuf_take_0;
 // bits dropped on purpose (rounding, wrap-around)
 wire _unused = ^{_s2_t_3_next_1[5:0], s1_now_reg[31:19], s1_now_reg[7:0], s8_qa_scaled_reg[37], s8_qa_scaled_reg[12:0], _s2_t_9_next_1[5:0], s9_c_qa_reg[8:0], s10_mi_base_prod_reg[10:0], s17_mi_raw_prod_reg[10:0], s10_fi_c_prod_reg[10:0], avg_sum[20], s11_md_frac_prod_reg[10:0], s15_md_red_prod_reg[15:0], _s2_t_35_next_1[5:0], _s12_t_15_next_3[24], _s24_c_ack_clamped_next_3[24], _s7_t_25_next_4[24], _s10_c_loss_all_next_4[24], _s6_t_55_next_1[5:0]};
 
@@ -9287,13 +9305,13 @@ u_freeze (
 
 reps_cbuf
 u_cbuf (
-    .cur_entries(s5_u_cbuf_cur_entries_reg),
-    .cur_head(s5_u_cbuf_cur_head_reg),
-    .cur_num_valid(s5_u_cbuf_cur_num_valid_reg),
-    .add(s5_u_cbuf_add_reg),
-    .add_ev(s5_u_cbuf_add_ev_reg),
+    .cur_entries(s6_u_cbuf_cur_entries_reg),
+    .cur_head(s6_u_cbuf_cur_head_reg),
+    .cur_num_valid(s6_u_cbuf_cur_num_valid_reg),
+    .add(s6_u_cbuf_add_reg),
+    .add_ev(s6_u_cbuf_add_ev_reg),
     .take(_u_cbuf_take_1),
-    .replay(replay),
+    .replay(s6_u_cbuf_replay_reg),
     .nxt_entries(u_cbuf_nxt_entries),
     .nxt_head(u_cbuf_nxt_head),
     .nxt_num_valid(u_cbuf_nxt_num_valid),
@@ -9954,26 +9972,34 @@ assign s4_u_freeze_timeout_next = s3_u_freeze_timeout_reg;
 assign s5_frozen1_next = u_freeze_nxt_frozen;
 assign s5_explore1_next = u_freeze_nxt_explore;
 assign s5_exit_next_next = u_freeze_nxt_exit;
+assign s6_exploring_next = exploring;
 assign s2_t_39_next = _s2_t_39_next_0;
 assign s3_t_22_next = s2_t_39_reg;
 assign s4_t_26_next = s3_t_22_reg;
 assign s5_t_46_next = s4_t_26_reg;
+assign s6_t_46_next = s5_t_46_reg;
 assign s5_u_cbuf_cur_entries_next = _s5_u_cbuf_cur_entries_next_0;
+assign s6_u_cbuf_cur_entries_next = s5_u_cbuf_cur_entries_reg;
 assign s5_u_cbuf_cur_head_next = cur_lb_head;
+assign s6_u_cbuf_cur_head_next = s5_u_cbuf_cur_head_reg;
 assign s5_u_cbuf_cur_num_valid_next = cur_lb_num_valid;
+assign s6_u_cbuf_cur_num_valid_next = s5_u_cbuf_cur_num_valid_reg;
 assign s2_u_cbuf_add_next = _s2_u_cbuf_add_next_2;
 assign s3_u_cbuf_add_next = s2_u_cbuf_add_reg;
 assign s4_u_cbuf_add_next = s3_u_cbuf_add_reg;
 assign s5_u_cbuf_add_next = s4_u_cbuf_add_reg;
+assign s6_u_cbuf_add_next = s5_u_cbuf_add_reg;
 assign s2_u_cbuf_add_ev_next = s1_ev_reg;
 assign s3_u_cbuf_add_ev_next = s2_u_cbuf_add_ev_reg;
 assign s4_u_cbuf_add_ev_next = s3_u_cbuf_add_ev_reg;
 assign s5_u_cbuf_add_ev_next = s4_u_cbuf_add_ev_reg;
-assign s6_hit_next = u_cbuf_hit;
-assign s6_take_ev_next = u_cbuf_take_ev;
-assign s6_nxt_entries_next = u_cbuf_nxt_entries;
-assign s6_nxt_head_next = u_cbuf_nxt_head;
-assign s6_nxt_num_valid_next = u_cbuf_nxt_num_valid;
+assign s6_u_cbuf_add_ev_next = s5_u_cbuf_add_ev_reg;
+assign s6_u_cbuf_replay_next = replay;
+assign s7_hit_next = u_cbuf_hit;
+assign s7_take_ev_next = u_cbuf_take_ev;
+assign s7_nxt_entries_next = u_cbuf_nxt_entries;
+assign s7_nxt_head_next = u_cbuf_nxt_head;
+assign s7_nxt_num_valid_next = u_cbuf_nxt_num_valid;
 assign s2_t_40_next = _s2_t_40_next_0;
 assign s3_t_23_next = s2_t_40_reg;
 assign s4_t_27_next = s3_t_23_reg;
@@ -10049,8 +10075,8 @@ assign s2_t_42_next = _s2_t_37_next_0;
 assign s3_t_25_next = s2_t_42_reg;
 assign s4_t_29_next = s3_t_25_reg;
 assign s5_t_49_next = s4_t_29_reg;
-assign s6_t_46_next = s5_t_49_reg;
-assign s7_t_26_next = s6_t_46_reg;
+assign s6_t_47_next = s5_t_49_reg;
+assign s7_t_26_next = s6_t_47_reg;
 assign s8_t_26_next = s7_t_26_reg;
 assign s9_t_21_next = s8_t_26_reg;
 assign s10_t_23_next = s9_t_21_reg;
@@ -10109,56 +10135,80 @@ assign s22_cwnd_held_next = s21_cwnd_held_reg;
 assign s23_cwnd_held_next = s22_cwnd_held_reg;
 assign s24_cwnd_held_next = s23_cwnd_held_reg;
 assign s25_window_next = window;
-assign s6_exploring_next = exploring;
-assign s6_t_47_next = s5_t_46_reg;
-assign s6_t_48_next = _s6_t_48_next_2;
+assign s7_exploring_next = s6_exploring_reg;
+assign s7_t_27_next = s6_t_46_reg;
+assign s6_t_48_next = _s6_t_48_next_0;
+assign s6_explore1_next = s5_explore1_reg;
+assign s7_t_28_next = _s7_t_28_next_1;
 assign s6_frozen1_next = s5_frozen1_reg;
+assign s7_frozen1_next = s6_frozen1_reg;
 assign s6_exit_next_next = s5_exit_next_reg;
+assign s7_exit_next_next = s6_exit_next_reg;
 assign s2_t_43_next = _s2_t_43_next_0;
 assign s3_t_26_next = s2_t_43_reg;
 assign s4_t_30_next = s3_t_26_reg;
 assign s5_t_50_next = s4_t_30_reg;
 assign s6_t_49_next = s5_t_50_reg;
+assign s7_t_29_next = s6_t_49_reg;
 assign s5_cur_lb_explore_next = cur_lb_explore;
 assign s6_cur_lb_explore_next = s5_cur_lb_explore_reg;
+assign s7_cur_lb_explore_next = s6_cur_lb_explore_reg;
 assign s5_cur_lb_frozen_next = cur_lb_frozen;
 assign s6_cur_lb_frozen_next = s5_cur_lb_frozen_reg;
+assign s7_cur_lb_frozen_next = s6_cur_lb_frozen_reg;
 assign s5_cur_lb_exit_freeze_next = cur_lb_exit_freeze;
 assign s6_cur_lb_exit_freeze_next = s5_cur_lb_exit_freeze_reg;
-assign s6_cur_lb_num_valid_next = s5_u_cbuf_cur_num_valid_reg;
-assign s6_cur_lb_head_next = s5_u_cbuf_cur_head_reg;
+assign s7_cur_lb_exit_freeze_next = s6_cur_lb_exit_freeze_reg;
+assign s7_cur_lb_num_valid_next = s6_u_cbuf_cur_num_valid_reg;
+assign s7_cur_lb_head_next = s6_u_cbuf_cur_head_reg;
 assign s5_cur_lb_buf7_valid_next = cur_lb_buf7_valid;
 assign s6_cur_lb_buf7_valid_next = s5_cur_lb_buf7_valid_reg;
+assign s7_cur_lb_buf7_valid_next = s6_cur_lb_buf7_valid_reg;
 assign s5_cur_lb_buf7_ev_next = cur_lb_buf7_ev;
 assign s6_cur_lb_buf7_ev_next = s5_cur_lb_buf7_ev_reg;
+assign s7_cur_lb_buf7_ev_next = s6_cur_lb_buf7_ev_reg;
 assign s5_cur_lb_buf6_valid_next = cur_lb_buf6_valid;
 assign s6_cur_lb_buf6_valid_next = s5_cur_lb_buf6_valid_reg;
+assign s7_cur_lb_buf6_valid_next = s6_cur_lb_buf6_valid_reg;
 assign s5_cur_lb_buf6_ev_next = cur_lb_buf6_ev;
 assign s6_cur_lb_buf6_ev_next = s5_cur_lb_buf6_ev_reg;
+assign s7_cur_lb_buf6_ev_next = s6_cur_lb_buf6_ev_reg;
 assign s5_cur_lb_buf5_valid_next = cur_lb_buf5_valid;
 assign s6_cur_lb_buf5_valid_next = s5_cur_lb_buf5_valid_reg;
+assign s7_cur_lb_buf5_valid_next = s6_cur_lb_buf5_valid_reg;
 assign s5_cur_lb_buf5_ev_next = cur_lb_buf5_ev;
 assign s6_cur_lb_buf5_ev_next = s5_cur_lb_buf5_ev_reg;
+assign s7_cur_lb_buf5_ev_next = s6_cur_lb_buf5_ev_reg;
 assign s5_cur_lb_buf4_valid_next = cur_lb_buf4_valid;
 assign s6_cur_lb_buf4_valid_next = s5_cur_lb_buf4_valid_reg;
+assign s7_cur_lb_buf4_valid_next = s6_cur_lb_buf4_valid_reg;
 assign s5_cur_lb_buf4_ev_next = cur_lb_buf4_ev;
 assign s6_cur_lb_buf4_ev_next = s5_cur_lb_buf4_ev_reg;
+assign s7_cur_lb_buf4_ev_next = s6_cur_lb_buf4_ev_reg;
 assign s5_cur_lb_buf3_valid_next = cur_lb_buf3_valid;
 assign s6_cur_lb_buf3_valid_next = s5_cur_lb_buf3_valid_reg;
+assign s7_cur_lb_buf3_valid_next = s6_cur_lb_buf3_valid_reg;
 assign s5_cur_lb_buf3_ev_next = cur_lb_buf3_ev;
 assign s6_cur_lb_buf3_ev_next = s5_cur_lb_buf3_ev_reg;
+assign s7_cur_lb_buf3_ev_next = s6_cur_lb_buf3_ev_reg;
 assign s5_cur_lb_buf2_valid_next = cur_lb_buf2_valid;
 assign s6_cur_lb_buf2_valid_next = s5_cur_lb_buf2_valid_reg;
+assign s7_cur_lb_buf2_valid_next = s6_cur_lb_buf2_valid_reg;
 assign s5_cur_lb_buf2_ev_next = cur_lb_buf2_ev;
 assign s6_cur_lb_buf2_ev_next = s5_cur_lb_buf2_ev_reg;
+assign s7_cur_lb_buf2_ev_next = s6_cur_lb_buf2_ev_reg;
 assign s5_cur_lb_buf1_valid_next = cur_lb_buf1_valid;
 assign s6_cur_lb_buf1_valid_next = s5_cur_lb_buf1_valid_reg;
+assign s7_cur_lb_buf1_valid_next = s6_cur_lb_buf1_valid_reg;
 assign s5_cur_lb_buf1_ev_next = cur_lb_buf1_ev;
 assign s6_cur_lb_buf1_ev_next = s5_cur_lb_buf1_ev_reg;
+assign s7_cur_lb_buf1_ev_next = s6_cur_lb_buf1_ev_reg;
 assign s5_cur_lb_buf0_valid_next = cur_lb_buf0_valid;
 assign s6_cur_lb_buf0_valid_next = s5_cur_lb_buf0_valid_reg;
+assign s7_cur_lb_buf0_valid_next = s6_cur_lb_buf0_valid_reg;
 assign s5_cur_lb_buf0_ev_next = cur_lb_buf0_ev;
 assign s6_cur_lb_buf0_ev_next = s5_cur_lb_buf0_ev_reg;
+assign s7_cur_lb_buf0_ev_next = s6_cur_lb_buf0_ev_reg;
 assign s5_nowq_next = s4_nowq_reg;
 assign s6_nowq_next = s5_nowq_reg;
 assign s7_nowq_next = s6_nowq_reg;
@@ -10173,8 +10223,8 @@ assign s9_cur_cc_last_adj_next = s8_cur_cc_last_adj_reg;
 assign s10_cur_cc_last_adj_next = s9_cur_cc_last_adj_reg;
 assign s5_recv_sum_next = recv_sum;
 assign s6_t_50_next = _s6_t_50_next_0;
-assign s7_t_27_next = s6_t_50_reg;
-assign s8_t_27_next = s7_t_27_reg;
+assign s7_t_30_next = s6_t_50_reg;
+assign s8_t_27_next = s7_t_30_reg;
 assign s9_t_22_next = s8_t_27_reg;
 assign s10_t_24_next = s9_t_22_reg;
 assign s5_cur_cc_recv_next = cur_cc_recv;
@@ -10225,8 +10275,8 @@ assign s5_t_53_next = s4_t_31_reg;
 assign s5_cur_cc_win_end_next = cur_cc_win_end;
 assign s5_cur_cc_count_next = cur_cc_count;
 assign s6_t_51_next = _s6_t_51_next_1;
-assign s7_t_28_next = s6_t_51_reg;
-assign s8_t_28_next = s7_t_28_reg;
+assign s7_t_31_next = s6_t_51_reg;
+assign s8_t_28_next = s7_t_31_reg;
 assign s9_t_23_next = s8_t_28_reg;
 assign s10_t_25_next = s9_t_23_reg;
 assign s2_t_45_next = _s2_t_45_next_0;
@@ -10278,8 +10328,8 @@ assign s22_t_7_next = s21_t_9_reg;
 assign s23_t_6_next = s22_t_7_reg;
 assign s24_t_5_next = s23_t_6_reg;
 assign s6_t_52_next = _s6_t_52_next_0;
-assign s7_t_29_next = s6_t_52_reg;
-assign s8_t_29_next = s7_t_29_reg;
+assign s7_t_32_next = s6_t_52_reg;
+assign s8_t_29_next = s7_t_32_reg;
 assign s9_t_24_next = s8_t_29_reg;
 assign s10_t_26_next = s9_t_24_reg;
 assign s11_t_22_next = s10_t_26_reg;
@@ -10311,8 +10361,8 @@ assign s22_t_9_next = s21_t_11_reg;
 assign s23_t_8_next = s22_t_9_reg;
 assign s24_t_7_next = s23_t_8_reg;
 assign s6_t_53_next = _s6_t_53_next_2;
-assign s7_t_30_next = s6_t_53_reg;
-assign s8_t_30_next = s7_t_30_reg;
+assign s7_t_33_next = s6_t_53_reg;
+assign s8_t_30_next = s7_t_33_reg;
 assign s9_t_25_next = s8_t_30_reg;
 assign s10_t_27_next = s9_t_25_reg;
 assign s11_t_24_next = s10_t_27_reg;
@@ -10330,8 +10380,8 @@ assign s22_t_10_next = s21_t_12_reg;
 assign s23_t_9_next = s22_t_10_reg;
 assign s24_t_8_next = s23_t_9_reg;
 assign s6_t_54_next = _s6_t_54_next_1;
-assign s7_t_31_next = s6_t_54_reg;
-assign s8_t_31_next = s7_t_31_reg;
+assign s7_t_34_next = s6_t_54_reg;
+assign s8_t_31_next = s7_t_34_reg;
 assign s9_t_26_next = s8_t_31_reg;
 assign s10_t_28_next = s9_t_26_reg;
 assign s11_t_25_next = s10_t_28_reg;
@@ -10363,8 +10413,8 @@ assign s22_t_12_next = s21_t_14_reg;
 assign s23_t_11_next = s22_t_12_reg;
 assign s24_t_10_next = s23_t_11_reg;
 assign s6_t_55_next = _s6_t_55_next_6;
-assign s7_t_32_next = s6_t_55_reg;
-assign s8_t_32_next = s7_t_32_reg;
+assign s7_t_35_next = s6_t_55_reg;
+assign s8_t_32_next = s7_t_35_reg;
 assign s9_t_27_next = s8_t_32_reg;
 assign s10_t_29_next = s9_t_27_reg;
 assign s11_t_27_next = s10_t_29_reg;
@@ -10382,8 +10432,8 @@ assign s22_t_13_next = s21_t_15_reg;
 assign s23_t_12_next = s22_t_13_reg;
 assign s24_t_11_next = s23_t_12_reg;
 assign s6_t_56_next = _s6_t_56_next_1;
-assign s7_t_33_next = s6_t_56_reg;
-assign s8_t_33_next = s7_t_33_reg;
+assign s7_t_36_next = s6_t_56_reg;
+assign s8_t_33_next = s7_t_36_reg;
 assign s9_t_28_next = s8_t_33_reg;
 assign s10_t_30_next = s9_t_28_reg;
 assign s11_t_28_next = s10_t_30_reg;
@@ -10617,8 +10667,7 @@ assign s21_inflight_next_next = s20_inflight_next_reg;
 assign s22_inflight_next_next = s21_inflight_next_reg;
 assign s23_inflight_next_next = s22_inflight_next_reg;
 assign s24_inflight_next_next = s23_inflight_next_reg;
-assign s7_t_34_next = _s7_t_34_next_3;
-assign s8_t_34_next = s7_t_34_reg;
+assign s8_t_34_next = _s8_t_34_next_3;
 assign s9_t_29_next = s8_t_34_reg;
 assign s10_t_31_next = s9_t_29_reg;
 assign s11_t_29_next = s10_t_31_reg;
@@ -10635,8 +10684,7 @@ assign s21_t_17_next = s20_t_18_reg;
 assign s22_t_15_next = s21_t_17_reg;
 assign s23_t_14_next = s22_t_15_reg;
 assign s24_t_13_next = s23_t_14_reg;
-assign s7_t_35_next = _s7_t_35_next_0;
-assign s8_t_35_next = s7_t_35_reg;
+assign s8_t_35_next = _s8_t_35_next_0;
 assign s9_t_30_next = s8_t_35_reg;
 assign s10_t_32_next = s9_t_30_reg;
 assign s11_t_30_next = s10_t_32_reg;
@@ -10653,8 +10701,7 @@ assign s21_t_18_next = s20_t_19_reg;
 assign s22_t_16_next = s21_t_18_reg;
 assign s23_t_15_next = s22_t_16_reg;
 assign s24_t_14_next = s23_t_15_reg;
-assign s7_t_36_next = _s7_t_36_next_0;
-assign s8_t_36_next = s7_t_36_reg;
+assign s8_t_36_next = _s8_t_36_next_0;
 assign s9_t_31_next = s8_t_36_reg;
 assign s10_t_33_next = s9_t_31_reg;
 assign s11_t_31_next = s10_t_33_reg;
@@ -10671,8 +10718,7 @@ assign s21_t_19_next = s20_t_20_reg;
 assign s22_t_17_next = s21_t_19_reg;
 assign s23_t_16_next = s22_t_17_reg;
 assign s24_t_15_next = s23_t_16_reg;
-assign s7_t_37_next = _s7_t_37_next_0;
-assign s8_t_37_next = s7_t_37_reg;
+assign s8_t_37_next = _s8_t_37_next_0;
 assign s9_t_32_next = s8_t_37_reg;
 assign s10_t_34_next = s9_t_32_reg;
 assign s11_t_32_next = s10_t_34_reg;
@@ -10689,8 +10735,7 @@ assign s21_t_20_next = s20_t_21_reg;
 assign s22_t_18_next = s21_t_20_reg;
 assign s23_t_17_next = s22_t_18_reg;
 assign s24_t_16_next = s23_t_17_reg;
-assign s7_t_38_next = _s7_t_38_next_0;
-assign s8_t_38_next = s7_t_38_reg;
+assign s8_t_38_next = _s8_t_38_next_0;
 assign s9_t_33_next = s8_t_38_reg;
 assign s10_t_35_next = s9_t_33_reg;
 assign s11_t_33_next = s10_t_35_reg;
@@ -10707,8 +10752,7 @@ assign s21_t_21_next = s20_t_22_reg;
 assign s22_t_19_next = s21_t_21_reg;
 assign s23_t_18_next = s22_t_19_reg;
 assign s24_t_17_next = s23_t_18_reg;
-assign s7_t_39_next = _s7_t_39_next_0;
-assign s8_t_39_next = s7_t_39_reg;
+assign s8_t_39_next = _s8_t_39_next_0;
 assign s9_t_34_next = s8_t_39_reg;
 assign s10_t_36_next = s9_t_34_reg;
 assign s11_t_34_next = s10_t_36_reg;
@@ -10725,8 +10769,7 @@ assign s21_t_22_next = s20_t_23_reg;
 assign s22_t_20_next = s21_t_22_reg;
 assign s23_t_19_next = s22_t_20_reg;
 assign s24_t_18_next = s23_t_19_reg;
-assign s7_t_40_next = _s7_t_40_next_0;
-assign s8_t_40_next = s7_t_40_reg;
+assign s8_t_40_next = _s8_t_40_next_0;
 assign s9_t_35_next = s8_t_40_reg;
 assign s10_t_37_next = s9_t_35_reg;
 assign s11_t_35_next = s10_t_37_reg;
@@ -10743,8 +10786,7 @@ assign s21_t_23_next = s20_t_24_reg;
 assign s22_t_21_next = s21_t_23_reg;
 assign s23_t_20_next = s22_t_21_reg;
 assign s24_t_19_next = s23_t_20_reg;
-assign s7_t_41_next = _s7_t_41_next_0;
-assign s8_t_41_next = s7_t_41_reg;
+assign s8_t_41_next = _s8_t_41_next_0;
 assign s9_t_36_next = s8_t_41_reg;
 assign s10_t_38_next = s9_t_36_reg;
 assign s11_t_36_next = s10_t_38_reg;
@@ -10761,8 +10803,7 @@ assign s21_t_24_next = s20_t_25_reg;
 assign s22_t_22_next = s21_t_24_reg;
 assign s23_t_21_next = s22_t_22_reg;
 assign s24_t_20_next = s23_t_21_reg;
-assign s7_t_42_next = _s7_t_42_next_0;
-assign s8_t_42_next = s7_t_42_reg;
+assign s8_t_42_next = _s8_t_42_next_0;
 assign s9_t_37_next = s8_t_42_reg;
 assign s10_t_39_next = s9_t_37_reg;
 assign s11_t_37_next = s10_t_39_reg;
@@ -10779,8 +10820,7 @@ assign s21_t_25_next = s20_t_26_reg;
 assign s22_t_23_next = s21_t_25_reg;
 assign s23_t_22_next = s22_t_23_reg;
 assign s24_t_21_next = s23_t_22_reg;
-assign s7_t_43_next = _s7_t_43_next_0;
-assign s8_t_43_next = s7_t_43_reg;
+assign s8_t_43_next = _s8_t_43_next_0;
 assign s9_t_38_next = s8_t_43_reg;
 assign s10_t_40_next = s9_t_38_reg;
 assign s11_t_38_next = s10_t_40_reg;
@@ -10797,8 +10837,7 @@ assign s21_t_26_next = s20_t_27_reg;
 assign s22_t_24_next = s21_t_26_reg;
 assign s23_t_23_next = s22_t_24_reg;
 assign s24_t_22_next = s23_t_23_reg;
-assign s7_t_44_next = _s7_t_44_next_0;
-assign s8_t_44_next = s7_t_44_reg;
+assign s8_t_44_next = _s8_t_44_next_0;
 assign s9_t_39_next = s8_t_44_reg;
 assign s10_t_41_next = s9_t_39_reg;
 assign s11_t_39_next = s10_t_41_reg;
@@ -10815,8 +10854,7 @@ assign s21_t_27_next = s20_t_28_reg;
 assign s22_t_25_next = s21_t_27_reg;
 assign s23_t_24_next = s22_t_25_reg;
 assign s24_t_23_next = s23_t_24_reg;
-assign s7_t_45_next = _s7_t_45_next_0;
-assign s8_t_45_next = s7_t_45_reg;
+assign s8_t_45_next = _s8_t_45_next_0;
 assign s9_t_40_next = s8_t_45_reg;
 assign s10_t_42_next = s9_t_40_reg;
 assign s11_t_40_next = s10_t_42_reg;
@@ -10833,8 +10871,7 @@ assign s21_t_28_next = s20_t_29_reg;
 assign s22_t_26_next = s21_t_28_reg;
 assign s23_t_25_next = s22_t_26_reg;
 assign s24_t_24_next = s23_t_25_reg;
-assign s7_t_46_next = _s7_t_46_next_0;
-assign s8_t_46_next = s7_t_46_reg;
+assign s8_t_46_next = _s8_t_46_next_0;
 assign s9_t_41_next = s8_t_46_reg;
 assign s10_t_43_next = s9_t_41_reg;
 assign s11_t_41_next = s10_t_43_reg;
@@ -10851,8 +10888,7 @@ assign s21_t_29_next = s20_t_30_reg;
 assign s22_t_27_next = s21_t_29_reg;
 assign s23_t_26_next = s22_t_27_reg;
 assign s24_t_25_next = s23_t_26_reg;
-assign s7_t_47_next = _s7_t_47_next_0;
-assign s8_t_47_next = s7_t_47_reg;
+assign s8_t_47_next = _s8_t_47_next_0;
 assign s9_t_42_next = s8_t_47_reg;
 assign s10_t_44_next = s9_t_42_reg;
 assign s11_t_42_next = s10_t_44_reg;
@@ -10869,8 +10905,7 @@ assign s21_t_30_next = s20_t_31_reg;
 assign s22_t_28_next = s21_t_30_reg;
 assign s23_t_27_next = s22_t_28_reg;
 assign s24_t_26_next = s23_t_27_reg;
-assign s7_t_48_next = _s7_t_48_next_0;
-assign s8_t_48_next = s7_t_48_reg;
+assign s8_t_48_next = _s8_t_48_next_0;
 assign s9_t_43_next = s8_t_48_reg;
 assign s10_t_45_next = s9_t_43_reg;
 assign s11_t_43_next = s10_t_45_reg;
@@ -10887,8 +10922,7 @@ assign s21_t_31_next = s20_t_32_reg;
 assign s22_t_29_next = s21_t_31_reg;
 assign s23_t_28_next = s22_t_29_reg;
 assign s24_t_27_next = s23_t_28_reg;
-assign s7_t_49_next = _s7_t_49_next_0;
-assign s8_t_49_next = s7_t_49_reg;
+assign s8_t_49_next = _s8_t_49_next_0;
 assign s9_t_44_next = s8_t_49_reg;
 assign s10_t_46_next = s9_t_44_reg;
 assign s11_t_44_next = s10_t_46_reg;
@@ -10905,8 +10939,7 @@ assign s21_t_32_next = s20_t_33_reg;
 assign s22_t_30_next = s21_t_32_reg;
 assign s23_t_29_next = s22_t_30_reg;
 assign s24_t_28_next = s23_t_29_reg;
-assign s7_t_50_next = _s7_t_50_next_0;
-assign s8_t_50_next = s7_t_50_reg;
+assign s8_t_50_next = _s8_t_50_next_0;
 assign s9_t_45_next = s8_t_50_reg;
 assign s10_t_47_next = s9_t_45_reg;
 assign s11_t_45_next = s10_t_47_reg;
@@ -10923,8 +10956,7 @@ assign s21_t_33_next = s20_t_34_reg;
 assign s22_t_31_next = s21_t_33_reg;
 assign s23_t_30_next = s22_t_31_reg;
 assign s24_t_29_next = s23_t_30_reg;
-assign s7_t_51_next = _s7_t_51_next_0;
-assign s8_t_51_next = s7_t_51_reg;
+assign s8_t_51_next = _s8_t_51_next_0;
 assign s9_t_46_next = s8_t_51_reg;
 assign s10_t_48_next = s9_t_46_reg;
 assign s11_t_46_next = s10_t_48_reg;
@@ -10941,8 +10973,7 @@ assign s21_t_34_next = s20_t_35_reg;
 assign s22_t_32_next = s21_t_34_reg;
 assign s23_t_31_next = s22_t_32_reg;
 assign s24_t_30_next = s23_t_31_reg;
-assign s7_t_52_next = _s7_t_52_next_0;
-assign s8_t_52_next = s7_t_52_reg;
+assign s8_t_52_next = _s8_t_52_next_0;
 assign s9_t_47_next = s8_t_52_reg;
 assign s10_t_49_next = s9_t_47_reg;
 assign s11_t_47_next = s10_t_49_reg;
@@ -10959,8 +10990,7 @@ assign s21_t_35_next = s20_t_36_reg;
 assign s22_t_33_next = s21_t_35_reg;
 assign s23_t_32_next = s22_t_33_reg;
 assign s24_t_31_next = s23_t_32_reg;
-assign s7_t_53_next = _s7_t_53_next_0;
-assign s8_t_53_next = s7_t_53_reg;
+assign s8_t_53_next = _s8_t_53_next_0;
 assign s9_t_48_next = s8_t_53_reg;
 assign s10_t_50_next = s9_t_48_reg;
 assign s11_t_48_next = s10_t_50_reg;
@@ -10977,8 +11007,7 @@ assign s21_t_36_next = s20_t_37_reg;
 assign s22_t_34_next = s21_t_36_reg;
 assign s23_t_33_next = s22_t_34_reg;
 assign s24_t_32_next = s23_t_33_reg;
-assign s7_t_54_next = _s7_t_54_next_0;
-assign s8_t_54_next = s7_t_54_reg;
+assign s8_t_54_next = _s8_t_54_next_0;
 assign s9_t_49_next = s8_t_54_reg;
 assign s10_t_51_next = s9_t_49_reg;
 assign s11_t_49_next = s10_t_51_reg;
@@ -11013,8 +11042,8 @@ assign s8_core_case_next = s7_core_case_reg;
 assign s9_core_case_next = s8_core_case_reg;
 assign s10_core_case_next = s9_core_case_reg;
 assign s6_t_57_next = _s6_t_57_next_1;
-assign s7_t_55_next = s6_t_57_reg;
-assign s8_t_55_next = s7_t_55_reg;
+assign s7_t_37_next = s6_t_57_reg;
+assign s8_t_55_next = s7_t_37_reg;
 assign s9_t_50_next = s8_t_55_reg;
 assign s10_t_52_next = s9_t_50_reg;
 assign s25_inflight_next_next = s24_inflight_next_reg;
@@ -11043,8 +11072,7 @@ assign s22_kind_next = s21_kind_reg;
 assign s23_kind_next = s22_kind_reg;
 assign s24_kind_next = s23_kind_reg;
 assign s25_kind_next = s24_kind_reg;
-assign s7_t_56_next = _s7_t_56_next_67;
-assign s8_t_56_next = s7_t_56_reg;
+assign s8_t_56_next = _s8_t_56_next_67;
 assign s9_t_51_next = s8_t_56_reg;
 assign s10_t_53_next = s9_t_51_reg;
 assign s11_t_50_next = s10_t_53_reg;
@@ -11062,8 +11090,7 @@ assign s22_t_36_next = s21_t_38_reg;
 assign s23_t_35_next = s22_t_36_reg;
 assign s24_t_34_next = s23_t_35_reg;
 assign s25_t_2_next = s24_t_34_reg;
-assign s7_explored_next = explored;
-assign s8_explored_next = s7_explored_reg;
+assign s8_explored_next = explored;
 assign s9_explored_next = s8_explored_reg;
 assign s10_explored_next = s9_explored_reg;
 assign s11_explored_next = s10_explored_reg;
@@ -11082,8 +11109,8 @@ assign s23_explored_next = s22_explored_reg;
 assign s24_explored_next = s23_explored_reg;
 assign s25_explored_next = s24_explored_reg;
 assign s6_t_58_next = _s6_t_58_next_0;
-assign s7_t_57_next = s6_t_58_reg;
-assign s8_t_57_next = s7_t_57_reg;
+assign s7_t_38_next = s6_t_58_reg;
+assign s8_t_57_next = s7_t_38_reg;
 assign s9_t_52_next = s8_t_57_reg;
 assign s10_t_54_next = s9_t_52_reg;
 assign s11_t_51_next = s10_t_54_reg;
@@ -11117,8 +11144,8 @@ assign s23_case_result_next = s22_case_result_reg;
 assign s24_case_result_next = s23_case_result_reg;
 assign s25_case_result_next = s24_case_result_reg;
 assign s6_t_59_next = _s6_t_59_next_0;
-assign s7_t_58_next = s6_t_59_reg;
-assign s8_t_58_next = s7_t_58_reg;
+assign s7_t_39_next = s6_t_59_reg;
+assign s8_t_58_next = s7_t_39_reg;
 assign s9_t_53_next = s8_t_58_reg;
 assign s10_t_55_next = s9_t_53_reg;
 assign s11_t_52_next = s10_t_55_reg;
@@ -12987,26 +13014,34 @@ always @(posedge clk) begin
     s5_frozen1_reg <= s5_frozen1_next;
     s5_explore1_reg <= s5_explore1_next;
     s5_exit_next_reg <= s5_exit_next_next;
+    s6_exploring_reg <= s6_exploring_next;
     s2_t_39_reg <= s2_t_39_next;
     s3_t_22_reg <= s3_t_22_next;
     s4_t_26_reg <= s4_t_26_next;
     s5_t_46_reg <= s5_t_46_next;
+    s6_t_46_reg <= s6_t_46_next;
     s5_u_cbuf_cur_entries_reg <= s5_u_cbuf_cur_entries_next;
+    s6_u_cbuf_cur_entries_reg <= s6_u_cbuf_cur_entries_next;
     s5_u_cbuf_cur_head_reg <= s5_u_cbuf_cur_head_next;
+    s6_u_cbuf_cur_head_reg <= s6_u_cbuf_cur_head_next;
     s5_u_cbuf_cur_num_valid_reg <= s5_u_cbuf_cur_num_valid_next;
+    s6_u_cbuf_cur_num_valid_reg <= s6_u_cbuf_cur_num_valid_next;
     s2_u_cbuf_add_reg <= s2_u_cbuf_add_next;
     s3_u_cbuf_add_reg <= s3_u_cbuf_add_next;
     s4_u_cbuf_add_reg <= s4_u_cbuf_add_next;
     s5_u_cbuf_add_reg <= s5_u_cbuf_add_next;
+    s6_u_cbuf_add_reg <= s6_u_cbuf_add_next;
     s2_u_cbuf_add_ev_reg <= s2_u_cbuf_add_ev_next;
     s3_u_cbuf_add_ev_reg <= s3_u_cbuf_add_ev_next;
     s4_u_cbuf_add_ev_reg <= s4_u_cbuf_add_ev_next;
     s5_u_cbuf_add_ev_reg <= s5_u_cbuf_add_ev_next;
-    s6_hit_reg <= s6_hit_next;
-    s6_take_ev_reg <= s6_take_ev_next;
-    s6_nxt_entries_reg <= s6_nxt_entries_next;
-    s6_nxt_head_reg <= s6_nxt_head_next;
-    s6_nxt_num_valid_reg <= s6_nxt_num_valid_next;
+    s6_u_cbuf_add_ev_reg <= s6_u_cbuf_add_ev_next;
+    s6_u_cbuf_replay_reg <= s6_u_cbuf_replay_next;
+    s7_hit_reg <= s7_hit_next;
+    s7_take_ev_reg <= s7_take_ev_next;
+    s7_nxt_entries_reg <= s7_nxt_entries_next;
+    s7_nxt_head_reg <= s7_nxt_head_next;
+    s7_nxt_num_valid_reg <= s7_nxt_num_valid_next;
     s2_t_40_reg <= s2_t_40_next;
     s3_t_23_reg <= s3_t_23_next;
     s4_t_27_reg <= s4_t_27_next;
@@ -13082,7 +13117,7 @@ always @(posedge clk) begin
     s3_t_25_reg <= s3_t_25_next;
     s4_t_29_reg <= s4_t_29_next;
     s5_t_49_reg <= s5_t_49_next;
-    s6_t_46_reg <= s6_t_46_next;
+    s6_t_47_reg <= s6_t_47_next;
     s7_t_26_reg <= s7_t_26_next;
     s8_t_26_reg <= s8_t_26_next;
     s9_t_21_reg <= s9_t_21_next;
@@ -13142,56 +13177,80 @@ always @(posedge clk) begin
     s23_cwnd_held_reg <= s23_cwnd_held_next;
     s24_cwnd_held_reg <= s24_cwnd_held_next;
     s25_window_reg <= s25_window_next;
-    s6_exploring_reg <= s6_exploring_next;
-    s6_t_47_reg <= s6_t_47_next;
+    s7_exploring_reg <= s7_exploring_next;
+    s7_t_27_reg <= s7_t_27_next;
     s6_t_48_reg <= s6_t_48_next;
+    s6_explore1_reg <= s6_explore1_next;
+    s7_t_28_reg <= s7_t_28_next;
     s6_frozen1_reg <= s6_frozen1_next;
+    s7_frozen1_reg <= s7_frozen1_next;
     s6_exit_next_reg <= s6_exit_next_next;
+    s7_exit_next_reg <= s7_exit_next_next;
     s2_t_43_reg <= s2_t_43_next;
     s3_t_26_reg <= s3_t_26_next;
     s4_t_30_reg <= s4_t_30_next;
     s5_t_50_reg <= s5_t_50_next;
     s6_t_49_reg <= s6_t_49_next;
+    s7_t_29_reg <= s7_t_29_next;
     s5_cur_lb_explore_reg <= s5_cur_lb_explore_next;
     s6_cur_lb_explore_reg <= s6_cur_lb_explore_next;
+    s7_cur_lb_explore_reg <= s7_cur_lb_explore_next;
     s5_cur_lb_frozen_reg <= s5_cur_lb_frozen_next;
     s6_cur_lb_frozen_reg <= s6_cur_lb_frozen_next;
+    s7_cur_lb_frozen_reg <= s7_cur_lb_frozen_next;
     s5_cur_lb_exit_freeze_reg <= s5_cur_lb_exit_freeze_next;
     s6_cur_lb_exit_freeze_reg <= s6_cur_lb_exit_freeze_next;
-    s6_cur_lb_num_valid_reg <= s6_cur_lb_num_valid_next;
-    s6_cur_lb_head_reg <= s6_cur_lb_head_next;
+    s7_cur_lb_exit_freeze_reg <= s7_cur_lb_exit_freeze_next;
+    s7_cur_lb_num_valid_reg <= s7_cur_lb_num_valid_next;
+    s7_cur_lb_head_reg <= s7_cur_lb_head_next;
     s5_cur_lb_buf7_valid_reg <= s5_cur_lb_buf7_valid_next;
     s6_cur_lb_buf7_valid_reg <= s6_cur_lb_buf7_valid_next;
+    s7_cur_lb_buf7_valid_reg <= s7_cur_lb_buf7_valid_next;
     s5_cur_lb_buf7_ev_reg <= s5_cur_lb_buf7_ev_next;
     s6_cur_lb_buf7_ev_reg <= s6_cur_lb_buf7_ev_next;
+    s7_cur_lb_buf7_ev_reg <= s7_cur_lb_buf7_ev_next;
     s5_cur_lb_buf6_valid_reg <= s5_cur_lb_buf6_valid_next;
     s6_cur_lb_buf6_valid_reg <= s6_cur_lb_buf6_valid_next;
+    s7_cur_lb_buf6_valid_reg <= s7_cur_lb_buf6_valid_next;
     s5_cur_lb_buf6_ev_reg <= s5_cur_lb_buf6_ev_next;
     s6_cur_lb_buf6_ev_reg <= s6_cur_lb_buf6_ev_next;
+    s7_cur_lb_buf6_ev_reg <= s7_cur_lb_buf6_ev_next;
     s5_cur_lb_buf5_valid_reg <= s5_cur_lb_buf5_valid_next;
     s6_cur_lb_buf5_valid_reg <= s6_cur_lb_buf5_valid_next;
+    s7_cur_lb_buf5_valid_reg <= s7_cur_lb_buf5_valid_next;
     s5_cur_lb_buf5_ev_reg <= s5_cur_lb_buf5_ev_next;
     s6_cur_lb_buf5_ev_reg <= s6_cur_lb_buf5_ev_next;
+    s7_cur_lb_buf5_ev_reg <= s7_cur_lb_buf5_ev_next;
     s5_cur_lb_buf4_valid_reg <= s5_cur_lb_buf4_valid_next;
     s6_cur_lb_buf4_valid_reg <= s6_cur_lb_buf4_valid_next;
+    s7_cur_lb_buf4_valid_reg <= s7_cur_lb_buf4_valid_next;
     s5_cur_lb_buf4_ev_reg <= s5_cur_lb_buf4_ev_next;
     s6_cur_lb_buf4_ev_reg <= s6_cur_lb_buf4_ev_next;
+    s7_cur_lb_buf4_ev_reg <= s7_cur_lb_buf4_ev_next;
     s5_cur_lb_buf3_valid_reg <= s5_cur_lb_buf3_valid_next;
     s6_cur_lb_buf3_valid_reg <= s6_cur_lb_buf3_valid_next;
+    s7_cur_lb_buf3_valid_reg <= s7_cur_lb_buf3_valid_next;
     s5_cur_lb_buf3_ev_reg <= s5_cur_lb_buf3_ev_next;
     s6_cur_lb_buf3_ev_reg <= s6_cur_lb_buf3_ev_next;
+    s7_cur_lb_buf3_ev_reg <= s7_cur_lb_buf3_ev_next;
     s5_cur_lb_buf2_valid_reg <= s5_cur_lb_buf2_valid_next;
     s6_cur_lb_buf2_valid_reg <= s6_cur_lb_buf2_valid_next;
+    s7_cur_lb_buf2_valid_reg <= s7_cur_lb_buf2_valid_next;
     s5_cur_lb_buf2_ev_reg <= s5_cur_lb_buf2_ev_next;
     s6_cur_lb_buf2_ev_reg <= s6_cur_lb_buf2_ev_next;
+    s7_cur_lb_buf2_ev_reg <= s7_cur_lb_buf2_ev_next;
     s5_cur_lb_buf1_valid_reg <= s5_cur_lb_buf1_valid_next;
     s6_cur_lb_buf1_valid_reg <= s6_cur_lb_buf1_valid_next;
+    s7_cur_lb_buf1_valid_reg <= s7_cur_lb_buf1_valid_next;
     s5_cur_lb_buf1_ev_reg <= s5_cur_lb_buf1_ev_next;
     s6_cur_lb_buf1_ev_reg <= s6_cur_lb_buf1_ev_next;
+    s7_cur_lb_buf1_ev_reg <= s7_cur_lb_buf1_ev_next;
     s5_cur_lb_buf0_valid_reg <= s5_cur_lb_buf0_valid_next;
     s6_cur_lb_buf0_valid_reg <= s6_cur_lb_buf0_valid_next;
+    s7_cur_lb_buf0_valid_reg <= s7_cur_lb_buf0_valid_next;
     s5_cur_lb_buf0_ev_reg <= s5_cur_lb_buf0_ev_next;
     s6_cur_lb_buf0_ev_reg <= s6_cur_lb_buf0_ev_next;
+    s7_cur_lb_buf0_ev_reg <= s7_cur_lb_buf0_ev_next;
     s5_nowq_reg <= s5_nowq_next;
     s6_nowq_reg <= s6_nowq_next;
     s7_nowq_reg <= s7_nowq_next;
@@ -13206,7 +13265,7 @@ always @(posedge clk) begin
     s10_cur_cc_last_adj_reg <= s10_cur_cc_last_adj_next;
     s5_recv_sum_reg <= s5_recv_sum_next;
     s6_t_50_reg <= s6_t_50_next;
-    s7_t_27_reg <= s7_t_27_next;
+    s7_t_30_reg <= s7_t_30_next;
     s8_t_27_reg <= s8_t_27_next;
     s9_t_22_reg <= s9_t_22_next;
     s10_t_24_reg <= s10_t_24_next;
@@ -13258,7 +13317,7 @@ always @(posedge clk) begin
     s5_cur_cc_win_end_reg <= s5_cur_cc_win_end_next;
     s5_cur_cc_count_reg <= s5_cur_cc_count_next;
     s6_t_51_reg <= s6_t_51_next;
-    s7_t_28_reg <= s7_t_28_next;
+    s7_t_31_reg <= s7_t_31_next;
     s8_t_28_reg <= s8_t_28_next;
     s9_t_23_reg <= s9_t_23_next;
     s10_t_25_reg <= s10_t_25_next;
@@ -13311,7 +13370,7 @@ always @(posedge clk) begin
     s23_t_6_reg <= s23_t_6_next;
     s24_t_5_reg <= s24_t_5_next;
     s6_t_52_reg <= s6_t_52_next;
-    s7_t_29_reg <= s7_t_29_next;
+    s7_t_32_reg <= s7_t_32_next;
     s8_t_29_reg <= s8_t_29_next;
     s9_t_24_reg <= s9_t_24_next;
     s10_t_26_reg <= s10_t_26_next;
@@ -13344,7 +13403,7 @@ always @(posedge clk) begin
     s23_t_8_reg <= s23_t_8_next;
     s24_t_7_reg <= s24_t_7_next;
     s6_t_53_reg <= s6_t_53_next;
-    s7_t_30_reg <= s7_t_30_next;
+    s7_t_33_reg <= s7_t_33_next;
     s8_t_30_reg <= s8_t_30_next;
     s9_t_25_reg <= s9_t_25_next;
     s10_t_27_reg <= s10_t_27_next;
@@ -13363,7 +13422,7 @@ always @(posedge clk) begin
     s23_t_9_reg <= s23_t_9_next;
     s24_t_8_reg <= s24_t_8_next;
     s6_t_54_reg <= s6_t_54_next;
-    s7_t_31_reg <= s7_t_31_next;
+    s7_t_34_reg <= s7_t_34_next;
     s8_t_31_reg <= s8_t_31_next;
     s9_t_26_reg <= s9_t_26_next;
     s10_t_28_reg <= s10_t_28_next;
@@ -13396,7 +13455,7 @@ always @(posedge clk) begin
     s23_t_11_reg <= s23_t_11_next;
     s24_t_10_reg <= s24_t_10_next;
     s6_t_55_reg <= s6_t_55_next;
-    s7_t_32_reg <= s7_t_32_next;
+    s7_t_35_reg <= s7_t_35_next;
     s8_t_32_reg <= s8_t_32_next;
     s9_t_27_reg <= s9_t_27_next;
     s10_t_29_reg <= s10_t_29_next;
@@ -13415,7 +13474,7 @@ always @(posedge clk) begin
     s23_t_12_reg <= s23_t_12_next;
     s24_t_11_reg <= s24_t_11_next;
     s6_t_56_reg <= s6_t_56_next;
-    s7_t_33_reg <= s7_t_33_next;
+    s7_t_36_reg <= s7_t_36_next;
     s8_t_33_reg <= s8_t_33_next;
     s9_t_28_reg <= s9_t_28_next;
     s10_t_30_reg <= s10_t_30_next;
@@ -13650,7 +13709,6 @@ always @(posedge clk) begin
     s22_inflight_next_reg <= s22_inflight_next_next;
     s23_inflight_next_reg <= s23_inflight_next_next;
     s24_inflight_next_reg <= s24_inflight_next_next;
-    s7_t_34_reg <= s7_t_34_next;
     s8_t_34_reg <= s8_t_34_next;
     s9_t_29_reg <= s9_t_29_next;
     s10_t_31_reg <= s10_t_31_next;
@@ -13668,7 +13726,6 @@ always @(posedge clk) begin
     s22_t_15_reg <= s22_t_15_next;
     s23_t_14_reg <= s23_t_14_next;
     s24_t_13_reg <= s24_t_13_next;
-    s7_t_35_reg <= s7_t_35_next;
     s8_t_35_reg <= s8_t_35_next;
     s9_t_30_reg <= s9_t_30_next;
     s10_t_32_reg <= s10_t_32_next;
@@ -13686,7 +13743,6 @@ always @(posedge clk) begin
     s22_t_16_reg <= s22_t_16_next;
     s23_t_15_reg <= s23_t_15_next;
     s24_t_14_reg <= s24_t_14_next;
-    s7_t_36_reg <= s7_t_36_next;
     s8_t_36_reg <= s8_t_36_next;
     s9_t_31_reg <= s9_t_31_next;
     s10_t_33_reg <= s10_t_33_next;
@@ -13704,7 +13760,6 @@ always @(posedge clk) begin
     s22_t_17_reg <= s22_t_17_next;
     s23_t_16_reg <= s23_t_16_next;
     s24_t_15_reg <= s24_t_15_next;
-    s7_t_37_reg <= s7_t_37_next;
     s8_t_37_reg <= s8_t_37_next;
     s9_t_32_reg <= s9_t_32_next;
     s10_t_34_reg <= s10_t_34_next;
@@ -13722,7 +13777,6 @@ always @(posedge clk) begin
     s22_t_18_reg <= s22_t_18_next;
     s23_t_17_reg <= s23_t_17_next;
     s24_t_16_reg <= s24_t_16_next;
-    s7_t_38_reg <= s7_t_38_next;
     s8_t_38_reg <= s8_t_38_next;
     s9_t_33_reg <= s9_t_33_next;
     s10_t_35_reg <= s10_t_35_next;
@@ -13740,7 +13794,6 @@ always @(posedge clk) begin
     s22_t_19_reg <= s22_t_19_next;
     s23_t_18_reg <= s23_t_18_next;
     s24_t_17_reg <= s24_t_17_next;
-    s7_t_39_reg <= s7_t_39_next;
     s8_t_39_reg <= s8_t_39_next;
     s9_t_34_reg <= s9_t_34_next;
     s10_t_36_reg <= s10_t_36_next;
@@ -13758,7 +13811,6 @@ always @(posedge clk) begin
     s22_t_20_reg <= s22_t_20_next;
     s23_t_19_reg <= s23_t_19_next;
     s24_t_18_reg <= s24_t_18_next;
-    s7_t_40_reg <= s7_t_40_next;
     s8_t_40_reg <= s8_t_40_next;
     s9_t_35_reg <= s9_t_35_next;
     s10_t_37_reg <= s10_t_37_next;
@@ -13776,7 +13828,6 @@ always @(posedge clk) begin
     s22_t_21_reg <= s22_t_21_next;
     s23_t_20_reg <= s23_t_20_next;
     s24_t_19_reg <= s24_t_19_next;
-    s7_t_41_reg <= s7_t_41_next;
     s8_t_41_reg <= s8_t_41_next;
     s9_t_36_reg <= s9_t_36_next;
     s10_t_38_reg <= s10_t_38_next;
@@ -13794,7 +13845,6 @@ always @(posedge clk) begin
     s22_t_22_reg <= s22_t_22_next;
     s23_t_21_reg <= s23_t_21_next;
     s24_t_20_reg <= s24_t_20_next;
-    s7_t_42_reg <= s7_t_42_next;
     s8_t_42_reg <= s8_t_42_next;
     s9_t_37_reg <= s9_t_37_next;
     s10_t_39_reg <= s10_t_39_next;
@@ -13812,7 +13862,6 @@ always @(posedge clk) begin
     s22_t_23_reg <= s22_t_23_next;
     s23_t_22_reg <= s23_t_22_next;
     s24_t_21_reg <= s24_t_21_next;
-    s7_t_43_reg <= s7_t_43_next;
     s8_t_43_reg <= s8_t_43_next;
     s9_t_38_reg <= s9_t_38_next;
     s10_t_40_reg <= s10_t_40_next;
@@ -13830,7 +13879,6 @@ always @(posedge clk) begin
     s22_t_24_reg <= s22_t_24_next;
     s23_t_23_reg <= s23_t_23_next;
     s24_t_22_reg <= s24_t_22_next;
-    s7_t_44_reg <= s7_t_44_next;
     s8_t_44_reg <= s8_t_44_next;
     s9_t_39_reg <= s9_t_39_next;
     s10_t_41_reg <= s10_t_41_next;
@@ -13848,7 +13896,6 @@ always @(posedge clk) begin
     s22_t_25_reg <= s22_t_25_next;
     s23_t_24_reg <= s23_t_24_next;
     s24_t_23_reg <= s24_t_23_next;
-    s7_t_45_reg <= s7_t_45_next;
     s8_t_45_reg <= s8_t_45_next;
     s9_t_40_reg <= s9_t_40_next;
     s10_t_42_reg <= s10_t_42_next;
@@ -13866,7 +13913,6 @@ always @(posedge clk) begin
     s22_t_26_reg <= s22_t_26_next;
     s23_t_25_reg <= s23_t_25_next;
     s24_t_24_reg <= s24_t_24_next;
-    s7_t_46_reg <= s7_t_46_next;
     s8_t_46_reg <= s8_t_46_next;
     s9_t_41_reg <= s9_t_41_next;
     s10_t_43_reg <= s10_t_43_next;
@@ -13884,7 +13930,6 @@ always @(posedge clk) begin
     s22_t_27_reg <= s22_t_27_next;
     s23_t_26_reg <= s23_t_26_next;
     s24_t_25_reg <= s24_t_25_next;
-    s7_t_47_reg <= s7_t_47_next;
     s8_t_47_reg <= s8_t_47_next;
     s9_t_42_reg <= s9_t_42_next;
     s10_t_44_reg <= s10_t_44_next;
@@ -13902,7 +13947,6 @@ always @(posedge clk) begin
     s22_t_28_reg <= s22_t_28_next;
     s23_t_27_reg <= s23_t_27_next;
     s24_t_26_reg <= s24_t_26_next;
-    s7_t_48_reg <= s7_t_48_next;
     s8_t_48_reg <= s8_t_48_next;
     s9_t_43_reg <= s9_t_43_next;
     s10_t_45_reg <= s10_t_45_next;
@@ -13920,7 +13964,6 @@ always @(posedge clk) begin
     s22_t_29_reg <= s22_t_29_next;
     s23_t_28_reg <= s23_t_28_next;
     s24_t_27_reg <= s24_t_27_next;
-    s7_t_49_reg <= s7_t_49_next;
     s8_t_49_reg <= s8_t_49_next;
     s9_t_44_reg <= s9_t_44_next;
     s10_t_46_reg <= s10_t_46_next;
@@ -13938,7 +13981,6 @@ always @(posedge clk) begin
     s22_t_30_reg <= s22_t_30_next;
     s23_t_29_reg <= s23_t_29_next;
     s24_t_28_reg <= s24_t_28_next;
-    s7_t_50_reg <= s7_t_50_next;
     s8_t_50_reg <= s8_t_50_next;
     s9_t_45_reg <= s9_t_45_next;
     s10_t_47_reg <= s10_t_47_next;
@@ -13956,7 +13998,6 @@ always @(posedge clk) begin
     s22_t_31_reg <= s22_t_31_next;
     s23_t_30_reg <= s23_t_30_next;
     s24_t_29_reg <= s24_t_29_next;
-    s7_t_51_reg <= s7_t_51_next;
     s8_t_51_reg <= s8_t_51_next;
     s9_t_46_reg <= s9_t_46_next;
     s10_t_48_reg <= s10_t_48_next;
@@ -13974,7 +14015,6 @@ always @(posedge clk) begin
     s22_t_32_reg <= s22_t_32_next;
     s23_t_31_reg <= s23_t_31_next;
     s24_t_30_reg <= s24_t_30_next;
-    s7_t_52_reg <= s7_t_52_next;
     s8_t_52_reg <= s8_t_52_next;
     s9_t_47_reg <= s9_t_47_next;
     s10_t_49_reg <= s10_t_49_next;
@@ -13992,7 +14032,6 @@ always @(posedge clk) begin
     s22_t_33_reg <= s22_t_33_next;
     s23_t_32_reg <= s23_t_32_next;
     s24_t_31_reg <= s24_t_31_next;
-    s7_t_53_reg <= s7_t_53_next;
     s8_t_53_reg <= s8_t_53_next;
     s9_t_48_reg <= s9_t_48_next;
     s10_t_50_reg <= s10_t_50_next;
@@ -14010,7 +14049,6 @@ always @(posedge clk) begin
     s22_t_34_reg <= s22_t_34_next;
     s23_t_33_reg <= s23_t_33_next;
     s24_t_32_reg <= s24_t_32_next;
-    s7_t_54_reg <= s7_t_54_next;
     s8_t_54_reg <= s8_t_54_next;
     s9_t_49_reg <= s9_t_49_next;
     s10_t_51_reg <= s10_t_51_next;
@@ -14046,7 +14084,7 @@ always @(posedge clk) begin
     s9_core_case_reg <= s9_core_case_next;
     s10_core_case_reg <= s10_core_case_next;
     s6_t_57_reg <= s6_t_57_next;
-    s7_t_55_reg <= s7_t_55_next;
+    s7_t_37_reg <= s7_t_37_next;
     s8_t_55_reg <= s8_t_55_next;
     s9_t_50_reg <= s9_t_50_next;
     s10_t_52_reg <= s10_t_52_next;
@@ -14079,7 +14117,6 @@ always @(posedge clk) begin
     s23_kind_reg <= s23_kind_next;
     s24_kind_reg <= s24_kind_next;
     s25_kind_reg <= s25_kind_next;
-    s7_t_56_reg <= s7_t_56_next;
     s8_t_56_reg <= s8_t_56_next;
     s9_t_51_reg <= s9_t_51_next;
     s10_t_53_reg <= s10_t_53_next;
@@ -14098,7 +14135,6 @@ always @(posedge clk) begin
     s23_t_35_reg <= s23_t_35_next;
     s24_t_34_reg <= s24_t_34_next;
     s25_t_2_reg <= s25_t_2_next;
-    s7_explored_reg <= s7_explored_next;
     s8_explored_reg <= s8_explored_next;
     s9_explored_reg <= s9_explored_next;
     s10_explored_reg <= s10_explored_next;
@@ -14118,7 +14154,7 @@ always @(posedge clk) begin
     s24_explored_reg <= s24_explored_next;
     s25_explored_reg <= s25_explored_next;
     s6_t_58_reg <= s6_t_58_next;
-    s7_t_57_reg <= s7_t_57_next;
+    s7_t_38_reg <= s7_t_38_next;
     s8_t_57_reg <= s8_t_57_next;
     s9_t_52_reg <= s9_t_52_next;
     s10_t_54_reg <= s10_t_54_next;
@@ -14153,7 +14189,7 @@ always @(posedge clk) begin
     s24_case_result_reg <= s24_case_result_next;
     s25_case_result_reg <= s25_case_result_next;
     s6_t_59_reg <= s6_t_59_next;
-    s7_t_58_reg <= s7_t_58_next;
+    s7_t_39_reg <= s7_t_39_next;
     s8_t_58_reg <= s8_t_58_next;
     s9_t_53_reg <= s9_t_53_next;
     s10_t_55_reg <= s10_t_55_next;
