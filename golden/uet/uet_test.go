@@ -154,3 +154,37 @@ func TestSendRules(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkModelStep measures the composition's transaction model alone,
+// on the default parts over 4096 connections.
+func BenchmarkModelStep(b *testing.B) {
+	p := small(false)
+	p.CC.NumConn, p.CC.ConnW, p.CC.ByteW = 4096, 16, 21
+	p.REPS.NumConn, p.REPS.ConnW = 4096, 16
+	m, err := NewModel(p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	rng := rand.New(rand.NewSource(3))
+	const ring = 1 << 16
+	evs := make([]Event, ring)
+	now := uint64(0)
+	for i := range evs {
+		now += uint64(rng.Intn(100))
+		evs[i] = randomEvent(rng, now)
+		evs[i].Conn = uint32(rng.Intn(4096))
+		if evs[i].Kind > KindTimeout {
+			evs[i].Kind = KindSend
+		}
+	}
+	for c := uint32(0); c < 4096; c++ {
+		m.Step(Event{Conn: c, Kind: KindOpen})
+	}
+	var r Result
+	i := 0
+	for b.Loop() {
+		m.StepTo(&evs[i&(ring-1)], &r)
+		i++
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")
+}
