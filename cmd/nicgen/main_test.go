@@ -54,7 +54,7 @@ func TestGenerateChecksAndWritesEverything(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	for _, f := range []string{"rtl/reps/reps.v", "rtl/reps/reps_cbuf.v", "rtl/reps/reps_freeze.v", "rtl/reps/reps.f", "rtl/reps/reps.core", "rtl/reps_conf/reps_conf.v", "xdc/reps.xdc", "xdc/reps_conf.sdc", "doc/reps.md", "doc/nscc.md"} {
+	for _, f := range []string{"rtl/reps/reps.v", "rtl/shared/reps_cbuf.v", "rtl/shared/reps_freeze.v", "rtl/reps/reps.f", "rtl/reps/reps.core", "rtl/reps_conf/reps_conf.v", "xdc/reps.xdc", "xdc/reps_conf.sdc", "doc/reps.md", "doc/nscc.md"} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			t.Errorf("not written: %s", f)
 		}
@@ -109,7 +109,7 @@ func TestDiffReportsDrift(t *testing.T) {
 	if out, err := runCLI(t, "generate", "-o", v, "--constraints", c, "--datasheets", d); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	f := filepath.Join(v, "reps", "reps_freeze.v")
+	f := filepath.Join(v, "shared", "reps_freeze.v")
 	b, _ := os.ReadFile(f)
 	os.WriteFile(f, bytes.Replace(b, []byte("wire leave"), []byte("wire leave_renamed"), 1), 0o644)
 	out, err := runCLI(t, "diff", "-o", v, "--constraints", c, "--datasheets", d)
