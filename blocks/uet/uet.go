@@ -49,27 +49,21 @@ func (p Params) Names() (cc, lb string) {
 	return p.CC.Variant.String(), lb
 }
 
-// Validate checks the parts and that they agree.
+// Validate checks the parts (with their blocks' own rules) and that they
+// agree (golden/uet's rule).
 func (p Params) Validate() error {
 	if err := p.CC.Validate(); err != nil {
 		return fmt.Errorf("%s: %w", p.CC.Variant, err)
 	}
-	nc, cw := p.REPS.NumConn, p.REPS.ConnW
 	if p.UseConf {
 		if err := p.Conf.Validate(); err != nil {
 			return fmt.Errorf("reps_conf: %w", err)
 		}
-		nc, cw = p.Conf.NumConn, p.Conf.ConnW
-	} else {
-		if err := p.REPS.Validate(); err != nil {
-			return fmt.Errorf("reps: %w", err)
-		}
-		if p.REPS.TimeW != p.CC.TimeW {
-			return fmt.Errorf("the parts' timestamps differ: %s %d bits, reps %d; both read s_event_now: give the two blocks one time_width", p.CC.Variant, p.CC.TimeW, p.REPS.TimeW)
-		}
+	} else if err := p.REPS.Validate(); err != nil {
+		return fmt.Errorf("reps: %w", err)
 	}
-	if nc != p.CC.NumConn || cw != p.CC.ConnW {
-		return fmt.Errorf("the parts' tables differ: %s %d connections of %d-bit ids, the load balancer %d of %d", p.CC.Variant, p.CC.NumConn, p.CC.ConnW, nc, cw)
+	if err := p.Golden().Agree(); err != nil {
+		return err
 	}
 	if p.Depth < 1 || p.Depth > connpipe.MaxDepth {
 		return fmt.Errorf("pipeline depth %d out of range 1..%d", p.Depth, connpipe.MaxDepth)

@@ -97,24 +97,29 @@ type Params struct {
 	Depth   int // datapath stages of the RTL shell (golden/pipe)
 }
 
-// Validate checks that the parts agree and are valid.
+// Validate checks that the parts are valid and agree.
 func (p Params) Validate() error {
 	if err := p.CC.Validate(); err != nil {
 		return fmt.Errorf("%s: %w", p.CC.Variant, err)
 	}
-	nc, cw := p.REPS.NumConn, p.REPS.ConnW
 	if p.UseConf {
 		if err := p.Conf.Validate(); err != nil {
 			return fmt.Errorf("reps_conf: %w", err)
 		}
+	} else if err := p.REPS.Validate(); err != nil {
+		return fmt.Errorf("reps: %w", err)
+	}
+	return p.Agree()
+}
+
+// Agree checks that the parts serve one table and read one clock: the
+// same connections and id width, and (reps) the same timestamp width.
+func (p Params) Agree() error {
+	nc, cw := p.REPS.NumConn, p.REPS.ConnW
+	if p.UseConf {
 		nc, cw = p.Conf.NumConn, p.Conf.ConnW
-	} else {
-		if err := p.REPS.Validate(); err != nil {
-			return fmt.Errorf("reps: %w", err)
-		}
-		if p.REPS.TimeW != p.CC.TimeW {
-			return fmt.Errorf("the parts' timestamps differ: %s %d bits, reps %d", p.CC.Variant, p.CC.TimeW, p.REPS.TimeW)
-		}
+	} else if p.REPS.TimeW != p.CC.TimeW {
+		return fmt.Errorf("the parts' timestamps differ: %s %d bits, reps %d; both read s_event_now: give the two blocks one time_width", p.CC.Variant, p.CC.TimeW, p.REPS.TimeW)
 	}
 	if nc != p.CC.NumConn || cw != p.CC.ConnW {
 		return fmt.Errorf("the parts' tables differ: %s %d connections of %d-bit ids, the load balancer %d of %d", p.CC.Variant, p.CC.NumConn, p.CC.ConnW, nc, cw)
