@@ -101,7 +101,7 @@ func TestCompletionValues(t *testing.T) {
 		not  string
 	}{
 		{[]string{"__complete", "synth", "reps", "--target", ""}, []string{"xilinx", "ice40", "ecp5"}, ""},
-		{[]string{"__complete", "scenario", "incast", "--variant", ""}, []string{"nscc", "smartt"}, ""},
+		{[]string{"__complete", "scenario", "incast", "--variant", ""}, []string{"nscc", "smartt", "uet_cc"}, ""},
 		{[]string{"__complete", "equiv", "reps", "--profile", ""}, []string{"mixed", "hazard"}, ""},
 		{[]string{"__complete", "equiv", "-c", "../../docs/examples/400g.hcl", ""}, []string{"nscc", "reps", "reps_conf"}, "smartt"},
 	} {

@@ -92,7 +92,7 @@ func registerBlockCompletion(root *cobra.Command) {
 		for flag, vals := range map[string][]string{
 			"target":  {string(eda.Xilinx), string(eda.ICE40), string(eda.ECP5)},
 			"profile": blockeq.ProfileNames(),
-			"variant": {"nscc", "smartt"},
+			"variant": {"nscc", "smartt", "uet_cc"},
 		} {
 			if c.Flags().Lookup(flag) != nil {
 				c.RegisterFlagCompletionFunc(flag, values(vals...))

@@ -120,9 +120,16 @@ time.`,
 			var ctrls []netsim.Controller
 			var engines []*netsim.UETEngine
 			if engine {
-				// each sender's NIC runs an engine of its own
+				// each sender's NIC runs an engine of its own, its LFSR
+				// seeded apart (LFSR_SEED is a Verilog parameter), so that
+				// the senders explore different entropies
 				for i := 0; i < senders; i++ {
-					m, err := uet.NewModel(up)
+					q := up
+					q.REPS.LFSRSeed = up.REPS.LFSRSeed + uint32(i)*0x9E3779B9
+					if q.REPS.LFSRSeed == 0 {
+						q.REPS.LFSRSeed = 1
+					}
+					m, err := uet.NewModel(q)
 					if err != nil {
 						return err
 					}
