@@ -227,6 +227,31 @@ type Outcome struct {
 	Result map[string]hdlgen.Value // every ResultField
 }
 
+// outcomeProblem says what is wrong with a datapath's outcome, or "": a
+// result that is not a result field, a result field without a value (it
+// would otherwise be a silent 0), or no new word.
+func outcomeProblem(fields []Field, out Outcome) string {
+	var extra []string
+	for name := range out.Result {
+		if !hasField(fields, name) {
+			extra = append(extra, name)
+		}
+	}
+	if len(extra) > 0 {
+		sort.Strings(extra)
+		return fmt.Sprintf("the datapath returns result %q, which is not a result field", extra[0])
+	}
+	for _, f := range fields {
+		if out.Result[f.Name] == nil {
+			return fmt.Sprintf("the datapath does not drive result field %q: every result field needs a value", f.Name)
+		}
+	}
+	if out.Word == (hdlgen.Expr{}) {
+		return "the datapath returns no new word"
+	}
+	return ""
+}
+
 // ReadStages is the number of stages that read a word: stage 1 reads the
 // block RAM, stage 2 is the RAM's own output register (hdlgen
 // ReadRegistered), stage 3 registers the word again in the fabric, beside
@@ -419,28 +444,8 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 	})
 	// every result field is driven, and only those: a forgotten one would
 	// otherwise be a silent 0
-	at := hdlgen.FuncLoc(step)
-	var extra []string
-	for name := range out.Result {
-		found := false
-		for _, f := range s.ResultFields {
-			found = found || f.Name == name
-		}
-		if !found {
-			extra = append(extra, name)
-		}
-	}
-	if len(extra) > 0 {
-		sort.Strings(extra)
-		return hdlgen.Errorf(at, m.Name(), "the datapath returns result %q, which is not a result field", extra[0])
-	}
-	for _, f := range s.ResultFields {
-		if out.Result[f.Name] == nil {
-			return hdlgen.Errorf(at, m.Name(), "the datapath does not drive result field %q: every result field needs a value", f.Name)
-		}
-	}
-	if out.Word == (hdlgen.Expr{}) {
-		return hdlgen.Errorf(at, m.Name(), "the datapath returns no new word")
+	if problem := outcomeProblem(s.ResultFields, out); problem != "" {
+		return hdlgen.Errorf(hdlgen.FuncLoc(step), m.Name(), "%s", problem)
 	}
 	if pl.Stage(out.Word) > W {
 		return fmt.Errorf("connpipe: the datapath's word is of stage %d, after the last stage %d (depth %d): remove a cut or deepen the pipeline", pl.Stage(out.Word), W, L)

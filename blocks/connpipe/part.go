@@ -2,7 +2,6 @@ package connpipe
 
 import (
 	"fmt"
-	"sort"
 
 	"github.com/nicgen/nicgen/hdlgen"
 )
@@ -62,10 +61,7 @@ type Member struct {
 // result) are build errors at the caller.
 func (st Step) Sub(m *hdlgen.Module, part Part, prefix string, v View) Member {
 	at := hdlgen.Caller(1)
-	cur := hdlgen.NewRecord("the " + part.Name + " part of the word")
-	for _, f := range part.Word.Fields() {
-		cur.Set(f.Name, st.Cur.F(prefix+f.Name))
-	}
+	cur := part.fieldsOf(st.Cur, prefix)
 	ev := hdlgen.NewRecord("the " + part.Name + " part's event")
 	for _, f := range part.EventFields {
 		if !v.Event.Has(f.Name) {
@@ -96,27 +92,24 @@ func (st Step) Sub(m *hdlgen.Module, part Part, prefix string, v View) Member {
 		})
 	}
 	out := part.Step(Step{Cur: cur, Kind: v.Kind, Event: ev, Fire: fire, Pipe: st.Pipe, Depth: st.Depth})
-	var names []string
-	for name := range out.Result {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		if !hasField(part.ResultFields, name) {
-			m.Fail(at, "composing %s: its datapath returns result %q, which is not a result field", part.Name, name)
+	if problem := outcomeProblem(part.ResultFields, out); problem != "" {
+		m.Fail(at, "composing %s: %s", part.Name, problem)
+		if out.Word == (hdlgen.Expr{}) {
+			out.Word = part.Word.Zero()
 		}
-	}
-	for _, f := range part.ResultFields {
-		if out.Result[f.Name] == nil {
-			m.Fail(at, "composing %s: its datapath does not drive result field %q", part.Name, f.Name)
-		}
-	}
-	if out.Word == (hdlgen.Expr{}) {
-		m.Fail(at, "composing %s: its datapath returns no new word", part.Name)
-		out.Word = part.Word.Zero()
 	}
 	return Member{Result: out.Result, Cur: cur, part: part, prefix: prefix, active: v.Active,
 		word: part.Word.Unpack(out.Word, prefix+"new")}
+}
+
+// fieldsOf is the part's fields of a composed word w (Embed with prefix),
+// under the part's own names.
+func (p Part) fieldsOf(w hdlgen.Record, prefix string) hdlgen.Record {
+	r := hdlgen.NewRecord("the " + p.Name + " part of the word")
+	for _, f := range p.Word.Fields() {
+		r.Set(f.Name, w.F(prefix+f.Name))
+	}
+	return r
 }
 
 func hasField(fs []Field, name string) bool {
@@ -152,11 +145,7 @@ func EmbedInvariants(part Part, prefix string) []Invariant {
 	var out []Invariant
 	for _, inv := range part.Invariants {
 		out = append(out, Invariant{Name: prefix + inv.Name, Holds: func(w hdlgen.Record) hdlgen.Value {
-			sub := hdlgen.NewRecord("the " + part.Name + " part of the word")
-			for _, f := range part.Word.Fields() {
-				sub.Set(f.Name, w.F(prefix+f.Name))
-			}
-			return inv.Holds(sub)
+			return inv.Holds(part.fieldsOf(w, prefix))
 		}})
 	}
 	return out
