@@ -95,7 +95,7 @@ func resolve(s block.Section, env block.Env) Params {
 	} else {
 		p.Rule = guet.BelowWindow
 	}
-	if err := p.validateParts(); err != nil {
+	if err := p.Validate(); err != nil {
 		s.Errorf("", "uet_cc: %v", err)
 		return p
 	}
@@ -105,13 +105,6 @@ func resolve(s block.Section, env block.Env) Params {
 	return p
 }
 
-// validateParts is Validate without the depth, which comes after.
-func (p Params) validateParts() error {
-	q := p
-	q.Depth = 1
-	return q.Validate()
-}
-
 // eventModel drives the golden model by field values (block.Golden).
 type eventModel struct {
 	m      *guet.Model
@@ -119,26 +112,30 @@ type eventModel struct {
 }
 
 // EventFields and ResultFields are uet_cc's stream fields in the golden
-// model's order; with reps_conf the results have no frozen.
+// model's order, with reps as the load balancer; ResultFieldsOf gives a
+// configuration's (reps_conf has no frozen).
 var (
 	EventFields  = []string{"conn", "kind", "size", "ecn", "rtt", "ev", "now"}
 	ResultFields = []string{"conn", "kind", "ev", "explored", "frozen", "cwnd", "case", "qa", "fast", "inflight", "may_send", "error"}
 )
 
-// ResultFieldsOf is ResultFields of p's block.
-func ResultFieldsOf(p Params) []string {
-	if p.UseConf {
-		return []string{"conn", "kind", "ev", "explored", "cwnd", "case", "qa", "fast", "inflight", "may_send", "error"}
+// ResultFieldsOf is the result fields of p's block.
+func ResultFieldsOf(p Params) []string { return resultFields(!p.UseConf) }
+
+func resultFields(frozen bool) []string {
+	if frozen {
+		return ResultFields
 	}
-	return ResultFields
+	var out []string
+	for _, f := range ResultFields {
+		if f != "frozen" {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
-func (e eventModel) Fields() ([]string, []string) {
-	if e.frozen {
-		return EventFields, ResultFields
-	}
-	return EventFields, ResultFieldsOf(Params{UseConf: true})
-}
+func (e eventModel) Fields() ([]string, []string) { return EventFields, resultFields(e.frozen) }
 
 func (e eventModel) Step(in, out []uint64) {
 	ev := guet.Event{Conn: uint32(in[0]), Kind: guet.Kind(in[1]), Size: uint32(in[2]), ECN: in[3] == 1, RTT: uint32(in[4]), EV: uint32(in[5]), Now: in[6]}
