@@ -120,40 +120,20 @@ time.`,
 			var ctrls []netsim.Controller
 			var engines []*netsim.UETEngine
 			if engine {
-				// each sender's NIC runs an engine of its own, its LFSR
-				// seeded apart (LFSR_SEED is a Verilog parameter), so that
-				// the senders explore different entropies
-				for i := 0; i < senders; i++ {
-					q := up
-					q.REPS.LFSRSeed = up.REPS.LFSRSeed + uint32(i)*0x9E3779B9
-					if q.REPS.LFSRSeed == 0 {
-						q.REPS.LFSRSeed = 1
-					}
-					m, err := uet.NewModel(q)
-					if err != nil {
-						return err
-					}
-					engines = append(engines, netsim.NewUETEngine(m))
-					ctrls = append(ctrls, engines[i])
-				}
-			} else if ctrls, err = netsim.GoldenControllers(p, senders, float); err != nil {
+				ctrls, engines, err = netsim.GoldenEngines(up, senders)
+			} else {
+				ctrls, err = netsim.GoldenControllers(p, senders, float)
+			}
+			if err != nil {
 				return err
 			}
 			res, err := netsim.Run(cfg, ctrls)
 			if err != nil {
 				return fmt.Errorf("incast: %w", err)
 			}
-			var explored, recycled int64
-			evs := map[uint32]bool{}
-			for i, e := range engines {
-				if e.Err() != nil {
-					return fmt.Errorf("incast: sender %d: %w", i, e.Err())
-				}
-				explored += e.Explored
-				recycled += e.Recycled
-				for ev := range e.EVs {
-					evs[ev] = true
-				}
+			ents, err := netsim.EntropyTotals(engines)
+			if err != nil {
+				return fmt.Errorf("incast: %w", err)
 			}
 			name := v.String()
 			if engine {
@@ -181,7 +161,7 @@ time.`,
 					IdealUs: res.IdealNs / 1000, FloorUs: res.FloorNs / 1000, Slowdown: res.Slowdown, Jain: res.Jain,
 					PeakQueueBytes: res.PeakQueueBytes, PeakQueueBDP: res.PeakQueueBDP, Trims: res.Trims, Marks: res.Marks, SVG: svg}
 				if engine {
-					out.Entropies = &entropyOut{Explored: explored, Recycled: recycled, Distinct: len(evs)}
+					out.Entropies = &ents
 				}
 				return writeJSON(w, out)
 			}
@@ -190,7 +170,7 @@ time.`,
 				return err
 			}
 			if engine {
-				fmt.Fprintf(w, "entropies (reps in uet_cc): %d sends explored, %d recycled, %d distinct values\n", explored, recycled, len(evs))
+				fmt.Fprintf(w, "entropies (reps in uet_cc): %d sends explored, %d recycled, %d distinct values\n", ents.Explored, ents.Recycled, ents.Distinct)
 			}
 			if svg != "" {
 				fmt.Fprintf(w, "cwnd trajectories -> %s\n", svg)
@@ -263,11 +243,5 @@ type scenarioOut struct {
 	Marks          int64   `json:"marks"`
 	SVG            string  `json:"svg,omitempty"`
 	// Entropies is uet_cc's (its load balancer's) account of the sends.
-	Entropies *entropyOut `json:"entropies,omitempty"`
-}
-
-type entropyOut struct {
-	Explored int64 `json:"explored"`
-	Recycled int64 `json:"recycled"`
-	Distinct int   `json:"distinct"`
+	Entropies *netsim.Entropies `json:"entropies,omitempty"`
 }

@@ -75,3 +75,52 @@ func (u *UETEngine) Send(conn, size uint32, nowNs uint64) (uint32, error) {
 	u.EVs[r.EV]++
 	return r.EV, nil
 }
+
+// GoldenEngines gives each of n senders a uet_cc golden model of its own as
+// its engine, as each sender has a NIC of its own, with its REPS LFSR
+// seeded apart (LFSR_SEED is a Verilog parameter) so that the senders
+// explore different entropies.
+func GoldenEngines(p uet.Params, n int) ([]Controller, []*UETEngine, error) {
+	cs := make([]Controller, n)
+	es := make([]*UETEngine, n)
+	for i := range cs {
+		q := p
+		q.REPS.LFSRSeed = p.REPS.LFSRSeed + uint32(i)*0x9E3779B9
+		if q.REPS.LFSRSeed == 0 {
+			q.REPS.LFSRSeed = 1
+		}
+		m, err := uet.NewModel(q)
+		if err != nil {
+			return nil, nil, fmt.Errorf("uet_cc model: %w", err)
+		}
+		es[i] = NewUETEngine(m)
+		cs[i] = es[i]
+	}
+	return cs, es, nil
+}
+
+// Entropies is the engines' account of their sends.
+type Entropies struct {
+	Explored int64 `json:"explored"`
+	Recycled int64 `json:"recycled"`
+	Distinct int   `json:"distinct"` // entropy values, over every engine
+}
+
+// EntropyTotals sums the engines' entropies; its error is the first
+// engine's disagreement with the simulator's bytes in flight.
+func EntropyTotals(engines []*UETEngine) (Entropies, error) {
+	var t Entropies
+	seen := map[uint32]bool{}
+	for i, e := range engines {
+		if e.Err() != nil {
+			return t, fmt.Errorf("sender %d: %w", i, e.Err())
+		}
+		t.Explored += e.Explored
+		t.Recycled += e.Recycled
+		for ev := range e.EVs {
+			seen[ev] = true
+		}
+	}
+	t.Distinct = len(seen)
+	return t, nil
+}

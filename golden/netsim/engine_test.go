@@ -17,21 +17,6 @@ func uetParams() uet.Params {
 	return uet.Params{CC: cc, REPS: r}
 }
 
-// UETEngines gives each sender a uet_cc golden model as its engine.
-func uetEngines(t *testing.T, p uet.Params, n int) ([]Controller, []*UETEngine) {
-	cs := make([]Controller, n)
-	es := make([]*UETEngine, n)
-	for i := range cs {
-		m, err := uet.NewModel(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		es[i] = NewUETEngine(m)
-		cs[i] = es[i]
-	}
-	return cs, es
-}
-
 // TestUETEngineIncast runs the 8:1 incast with nscc alone and with uet_cc
 // (nscc and reps composed, the window controller's unacked bytes its own
 // count) as every sender's engine. The windows must be the same run: the
@@ -52,7 +37,10 @@ func TestUETEngineIncast(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctrls, engines := uetEngines(t, p, cfg.Senders)
+	ctrls, engines, err := GoldenEngines(p, cfg.Senders)
+	if err != nil {
+		t.Fatal(err)
+	}
 	got, err := Run(cfg, ctrls)
 	if err != nil {
 		t.Fatal(err)
@@ -60,20 +48,12 @@ func TestUETEngineIncast(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("uet_cc's run differs from nscc's: completion %.0f vs %.0f ns", got.CompletionNs, want.CompletionNs)
 	}
-	var explored, recycled int64
-	evs := map[uint32]bool{}
-	for i, e := range engines {
-		if e.Err() != nil {
-			t.Fatalf("sender %d: %v", i, e.Err())
-		}
-		explored += e.Explored
-		recycled += e.Recycled
-		for ev := range e.EVs {
-			evs[ev] = true
-		}
+	e, err := EntropyTotals(engines)
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Logf("completion %.3f x ideal as nscc alone; %d sends explored, %d recycled, %d distinct entropies, %d trims", got.Slowdown, explored, recycled, len(evs), got.Trims)
-	if explored == 0 || recycled == 0 {
-		t.Errorf("entropies: %d explored, %d recycled: want both", explored, recycled)
+	t.Logf("completion %.3f x ideal as nscc alone; %d sends explored, %d recycled, %d distinct entropies, %d trims", got.Slowdown, e.Explored, e.Recycled, e.Distinct, got.Trims)
+	if e.Explored == 0 || e.Recycled == 0 {
+		t.Errorf("entropies: %d explored, %d recycled: want both", e.Explored, e.Recycled)
 	}
 }

@@ -106,6 +106,7 @@ func (h *eventHeap) pop() event {
 type sender struct {
 	conn     uint32
 	ctrl     Controller
+	engine   Engine // ctrl, when it also sees the sends (uet_cc); else nil
 	cwnd     uint32 // bytes, from the controller's last result
 	inFlight int64  // bytes sent and neither acked nor nacked
 	nextOff  int64  // offset of the next new byte to send
@@ -174,10 +175,11 @@ func Run(cfg Config, ctrls []Controller) (*Result, error) {
 		if c == nil {
 			return nil, fmt.Errorf("netsim: sender %d has no controller", i)
 		}
-		s.senders = append(s.senders, &sender{conn: uint32(i), ctrl: c})
+		e, _ := c.(Engine)
+		s.senders = append(s.senders, &sender{conn: uint32(i), ctrl: c, engine: e})
 	}
 	for _, snd := range s.senders {
-		r := s.step(snd, smartt.Event{Conn: snd.conn, Kind: smartt.KindOpen})
+		r := s.step(snd, smartt.Event{Conn: snd.conn, Kind: smartt.KindOpen}, 0)
 		s.record(snd, r)
 	}
 	for _, snd := range s.senders {
@@ -227,8 +229,13 @@ func (s *sim) ackedBytes() int64 {
 }
 
 // step runs the controller and keeps the first error it reports.
-func (s *sim) step(snd *sender, ev smartt.Event) smartt.Result {
-	r := snd.ctrl.Step(ev)
+func (s *sim) step(snd *sender, ev smartt.Event, entropy uint32) smartt.Result {
+	var r smartt.Result
+	if snd.engine != nil {
+		r = snd.engine.StepEV(ev, entropy)
+	} else {
+		r = snd.ctrl.Step(ev)
+	}
 	if r.Error && s.errStep == nil {
 		s.errStep = fmt.Errorf("netsim: sender %d: controller rejected %+v", snd.conn, ev)
 	}
@@ -284,8 +291,8 @@ func (s *sim) trySend(snd *sender) {
 	snd.inFlight += int64(size)
 	snd.stats.Packets++
 	p := &packet{sender: int(snd.conn), size: size, sentPs: s.nowPs}
-	if e, ok := snd.ctrl.(Engine); ok {
-		ev, err := e.Send(snd.conn, uint32(size), uint64(s.nowPs/1000))
+	if snd.engine != nil {
+		ev, err := snd.engine.Send(snd.conn, uint32(size), uint64(s.nowPs/1000))
 		if err != nil && s.errStep == nil {
 			s.errStep = fmt.Errorf("netsim: sender %d: %w", snd.conn, err)
 		}
@@ -400,15 +407,7 @@ func (s *sim) feedbackIn(p *packet) {
 			snd.stats.DoneNs = float64(s.nowPs) / 1000
 		}
 	}
-	if e, ok := snd.ctrl.(Engine); ok {
-		r := e.StepEV(ev, p.ev)
-		if r.Error && s.errStep == nil {
-			s.errStep = fmt.Errorf("netsim: sender %d: engine rejected %+v", snd.conn, ev)
-		}
-		s.record(snd, r)
-	} else {
-		s.record(snd, s.step(snd, ev))
-	}
+	s.record(snd, s.step(snd, ev, p.ev))
 	s.trySend(snd)
 }
 

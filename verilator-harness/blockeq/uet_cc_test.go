@@ -202,10 +202,8 @@ func TestIncastUETRTLInTheLoop(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for i, e := range engines {
-			if e.Err() != nil {
-				t.Fatalf("sender %d: %v", i, e.Err())
-			}
+		if _, err := netsim.EntropyTotals(engines); err != nil {
+			t.Fatal(err)
 		}
 		return res, engines
 	}
@@ -224,15 +222,13 @@ func TestIncastUETRTLInTheLoop(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("the RTL in the loop gives another run: completion %.0f vs %.0f ns, trims %d vs %d", got.CompletionNs, want.CompletionNs, got.Trims, want.Trims)
 	}
-	var explored, recycled int64
 	for i := range gotE {
 		if !reflect.DeepEqual(gotE[i].EVs, wantE[i].EVs) || gotE[i].Explored != wantE[i].Explored {
 			t.Fatalf("sender %d: the RTL's entropies differ from the golden composition's", i)
 		}
-		explored += gotE[i].Explored
-		recycled += gotE[i].Recycled
 	}
-	t.Logf("uet_cc in the loop: completion %.4f x ideal, %d trims, %d sends explored and %d recycled, identical to the golden run", got.Slowdown, got.Trims, explored, recycled)
+	e, _ := netsim.EntropyTotals(gotE)
+	t.Logf("uet_cc in the loop: completion %.4f x ideal, %d trims, %d sends explored and %d recycled, identical to the golden run", got.Slowdown, got.Trims, e.Explored, e.Recycled)
 }
 
 // Each mutant fails: the window controller also runs on sends, and its
