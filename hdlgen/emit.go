@@ -443,7 +443,19 @@ func unkeptRanges(name string, kept []bool) []string {
 
 func emitInstances(w *writer, m *Module) {
 	for _, in := range m.insts {
-		w.line(0, in.mod.name, Loc{})
+		if len(in.params) == 0 {
+			w.line(0, in.mod.name, Loc{})
+		} else {
+			w.line(0, in.mod.name+" #(", Loc{})
+			for i, p := range in.params {
+				sep := ","
+				if i == len(in.params)-1 {
+					sep = ""
+				}
+				w.line(1, fmt.Sprintf(".%s(%s)%s", p.name, p.name, sep), Loc{})
+			}
+			w.line(0, ")", Loc{})
+		}
 		w.line(0, in.Name+" (", in.loc)
 		var conns []string
 		if in.mod.HasClock() {

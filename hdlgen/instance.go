@@ -9,6 +9,7 @@ type Instance struct {
 	inLoc  map[string]Loc
 	outs   map[string]*Signal
 	parent *Module
+	params []*Signal // the parent's parameters passed to the module's of the same name
 }
 
 // Instantiate places sub inside m. Connect every input with In and read
@@ -19,6 +20,16 @@ func (m *Module) Instantiate(name string, sub *Module) *Instance {
 		m.usesClk = true
 	}
 	m.insts = append(m.insts, in)
+	return in
+}
+
+// PassParams declares in m every Verilog parameter of the instantiated
+// module, with its default, and passes each to the instance: an
+// integrator overrides them at m as at the module itself.
+func (in *Instance) PassParams() *Instance {
+	for _, p := range in.mod.Params() {
+		in.params = append(in.params, in.parent.Param(p.name, p.width, p.param, p.doc))
+	}
 	return in
 }
 

@@ -34,10 +34,19 @@ func checkUsage(m *Module) []Error {
 			}
 		}
 	}
+	passed := map[*Signal]bool{} // parameters passed to an instance (PassParams)
+	for _, in := range m.insts {
+		for _, p := range in.params {
+			passed[p] = true
+		}
+	}
 	for _, s := range m.sigs {
 		switch s.kind {
 		case kindOutput, kindNext:
 			continue // read outside the module, or by the register itself
+		}
+		if passed[s] {
+			continue
 		}
 		u := used[s]
 		if u == nil {

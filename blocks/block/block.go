@@ -9,9 +9,11 @@ package block
 
 import (
 	"fmt"
+	"reflect"
 	"sort"
 
 	"github.com/nicgen/nicgen/blocks/connpipe"
+	"github.com/nicgen/nicgen/blocks/control"
 	"github.com/nicgen/nicgen/hdlgen"
 )
 
@@ -20,7 +22,11 @@ import (
 type Config struct {
 	Name     string  // shown in file headers
 	ClockMHz float64 // clock of every block, for the timing constraints
-	Params   map[string]any
+	// Control wraps every block in its AXI-Lite control and status
+	// wrapper, `<block>_ctl` (hardware.control, docs/control.md): the
+	// block is built with its table port and the wrapper is the top.
+	Control bool
+	Params  map[string]any
 }
 
 // Clone copies the configuration so that setting a block's parameters in
@@ -224,6 +230,9 @@ type Block struct {
 	def     func() any
 	resolve func(Section, Env) any
 	build   func(Config) (*hdlgen.Module, error)
+	// buildTable builds the block with its table port (Params.Table)
+	buildTable func(Config) (*hdlgen.Module, error)
+	tableErr   error // the parameters have no Table field
 	paper   func(Config) (paperFig, error)
 	numConn func(Config) (int, error)
 	depth   func(Config) (int, error)
@@ -243,6 +252,14 @@ func Define[P any](d Desc[P]) Block {
 		b.resolve = func(s Section, e Env) any { return d.Resolve(s, e) }
 	}
 	b.build = bindErr(d.Name, d.Build)
+	b.buildTable = bindErr(d.Name, func(p P) (*hdlgen.Module, error) {
+		p, err := withTable(p)
+		if err != nil {
+			return nil, err
+		}
+		return d.Build(p)
+	})
+	_, b.tableErr = withTable(*new(P))
 	b.golden = bindErr(d.Name, d.Golden)
 	b.cycler = bindErr(d.Name, d.Cycler)
 	b.numConn = bind(d.Name, d.NumConn)
@@ -313,6 +330,9 @@ func (b Block) Check() error {
 		sort.Strings(missing)
 		return fmt.Errorf("block %q: the description has no %v", b.Name, missing)
 	}
+	if b.tableErr != nil {
+		return fmt.Errorf("block %q: %v", b.Name, b.tableErr)
+	}
 	return nil
 }
 
@@ -322,8 +342,51 @@ func (b Block) Default() any { return b.def() }
 // Resolve reads the block's section of a configuration.
 func (b Block) Resolve(s Section, e Env) any { return b.resolve(s, e) }
 
-// Build makes the block's top module from the configuration.
-func (b Block) Build(c Config) (*hdlgen.Module, error) { return b.build(c) }
+// Build makes the block's top module from the configuration: the block
+// itself, or with Config.Control its control wrapper around it.
+func (b Block) Build(c Config) (*hdlgen.Module, error) {
+	if !c.Control {
+		return b.build(c)
+	}
+	m, _, err := b.BuildControl(c)
+	return m, err
+}
+
+// BuildControl makes the block's control wrapper (docs/control.md) and
+// returns it with its register map.
+func (b Block) BuildControl(c Config) (*hdlgen.Module, *control.Map, error) {
+	core, err := b.buildTable(c)
+	if err != nil {
+		return nil, nil, err
+	}
+	n, err := b.NumConn(c)
+	if err != nil {
+		return nil, nil, err
+	}
+	info := control.Info{NumConn: n, Kinds: b.Kinds}
+	for _, d := range b.Decode {
+		info.Enums = append(info.Enums, control.Enum{Field: d.Field, Names: d.Names})
+	}
+	m, mp, err := control.Wrap(core, info)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", b.Name, err)
+	}
+	return m, mp, nil
+}
+
+// withTable sets the Table field of a block's parameters: every block on
+// the pipelined shell has one, passed to connpipe.Spec.Table (Check
+// reports a block without it).
+func withTable[P any](p P) (P, error) {
+	v := reflect.ValueOf(&p).Elem()
+	if v.Kind() == reflect.Struct {
+		if f := v.FieldByName("Table"); f.IsValid() && f.Kind() == reflect.Bool && f.CanSet() {
+			f.SetBool(true)
+			return p, nil
+		}
+	}
+	return p, fmt.Errorf("parameters of type %T have no Table field: the block has no table port for the control wrapper", p)
+}
 
 // Elaborate builds and checks the block.
 func (b Block) Elaborate(c Config) (*hdlgen.Design, error) {

@@ -71,6 +71,20 @@ type Spec struct {
 	Formal           Formal
 	WordInvariants   []Invariant // every word of the state table satisfies each
 	ResultInvariants []Invariant // every valid result beat satisfies each
+
+	// Table adds the table port, through which a control wrapper reads
+	// and writes connections' words (docs/control.md): a beat of the event
+	// stream whose s_event_op is not 0 is a table operation on its
+	// connection, not an event. Bit 0 copies the word the datapath would
+	// start from into m_table_rdata (registered in the datapath's first
+	// stage); bit 1 writes s_table_wdata, read in the last stage, in the
+	// word's place. The datapath does not fire for it (Step.Fire is 0),
+	// its kind and fields are ignored (only a connection out of range is
+	// an error), and its result carries its op in m_result_op and zeros in
+	// every result field. It follows the events before it and precedes
+	// those after it, as an event would. Not with Formal.Invariants: a
+	// written word need not satisfy them.
+	Table bool
 }
 
 // Formal selects the properties built into a block (docs/formal.md). They
@@ -304,6 +318,13 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 	for _, f := range s.EventFields {
 		inFields[f.Name] = m.Input("s_event_"+f.Name, f.Width, f.Doc)
 	}
+	if s.Table && s.Formal.Invariants {
+		return fmt.Errorf("connpipe: the table port writes any word, so the word invariants cannot be proven with it: build the proofs without Table")
+	}
+	var inOp *hdlgen.Signal
+	if s.Table {
+		inOp = m.Input("s_event_op", OpW, "0: an event; else a table operation on the connection: bit 0 reads its word into m_table_rdata, bit 1 writes s_table_wdata to it (kind and fields ignored)")
+	}
 	m.Group("Result stream (source): one result per event, in order")
 	outValid := m.Output("m_result_valid", 1, "result valid")
 	outReady := m.Input("m_result_ready", 1, "result ready")
@@ -319,12 +340,22 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 	for _, f := range s.ResultFields {
 		qualified = append(qualified, outFields[f.Name])
 	}
-	m.Qualify(outValid, append(qualified, outError)...)
+	qualified = append(qualified, outError)
+	var outOp, tblWData, tblRData *hdlgen.Signal
+	if s.Table {
+		outOp = m.Output("m_result_op", OpW, "the beat's s_event_op: 0 for an event's result, else a table operation's")
+		qualified = append(qualified, outOp)
+		m.Group("Table port: a control wrapper's access to the connections' words")
+		tblWData = m.Input("s_table_wdata", s.Word.Width(), "the word a table write writes: read while the write is in the last stage, hold it until its result")
+		tblRData = m.Output("m_table_rdata", s.Word.Width(), "the word the last table read read (a register): valid from its result on")
+	}
+	m.Qualify(outValid, qualified...)
 
 	// the input buffer: head (in_*) and skid (skid_*)
 	type evRegs struct {
 		valid      *hdlgen.Reg
 		conn, kind *hdlgen.Reg
+		op         *hdlgen.Reg // with Table
 		fields     map[string]*hdlgen.Reg
 	}
 	evBuf := func(prefix, doc string) evRegs {
@@ -332,6 +363,9 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 		r.valid = m.Reg(prefix+"_valid", 1, doc+" holds an event", hdlgen.ResetTo(0))
 		r.conn = m.Reg(prefix+"_conn", s.ConnW, doc+" connection id", hdlgen.NoReset())
 		r.kind = m.Reg(prefix+"_kind", s.KindW, doc+" event kind", hdlgen.NoReset())
+		if s.Table {
+			r.op = m.Reg(prefix+"_op", OpW, doc+" table operation (0: an event)", hdlgen.NoReset())
+		}
 		for _, f := range s.EventFields {
 			r.fields[f.Name] = m.Reg(prefix+"_"+f.Name, f.Width, doc+" "+f.Name, hdlgen.NoReset())
 		}
@@ -381,6 +415,12 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 
 	// stage 1: the event while its word is read
 	s1Kind := m.Reg("s1_kind", s.KindW, "stage 1 event kind", hdlgen.NoReset())
+	var s1Op *hdlgen.Reg
+	opNone := hdlgen.True() // at stage 1: the beat is an event
+	if s.Table {
+		s1Op = m.Reg("s1_op", OpW, "stage 1 table operation (0: an event)", hdlgen.NoReset())
+		opNone = s1Op.IsZero().Named("s1_is_event")
+	}
 	s1Fields := map[string]*hdlgen.Reg{}
 	for _, f := range s.EventFields {
 		s1Fields[f.Name] = m.Reg("s1_"+f.Name, f.Width, "stage 1 "+f.Name, hdlgen.NoReset())
@@ -400,8 +440,14 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 	if uint64(s.NumKinds) < uint64(1)<<uint(s.KindW) {
 		bad = s1Kind.Ge(hdlgen.Const(s.KindW, uint64(s.NumKinds)))
 	}
-	if s.ConnW < 63 && uint64(s.NumConn) < uint64(1)<<uint(s.ConnW) {
-		bad = bad.Or(conn[0].Ge(hdlgen.Const(s.ConnW, uint64(s.NumConn))))
+	connBad := func(x hdlgen.Expr) hdlgen.Expr {
+		if s.ConnW < 63 && uint64(s.NumConn) < uint64(1)<<uint(s.ConnW) {
+			return x.Or(conn[0].Ge(hdlgen.Const(s.ConnW, uint64(s.NumConn))))
+		}
+		return x
+	}
+	if !s.Table {
+		bad = connBad(bad)
 	}
 	if s.Refuse != nil {
 		fields := hdlgen.NewRecord("the event")
@@ -409,6 +455,9 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 			fields.Set(f.Name, s1Fields[f.Name].Expr)
 		}
 		bad = bad.Or(s.Refuse(s1Kind.Expr, fields).Named("s1_refused"))
+	}
+	if s.Table { // a table operation has no kind or fields to refuse
+		bad = connBad(opNone.And(bad))
 	}
 	s1Error := bad.Named("s1_error")
 
@@ -418,6 +467,9 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 	}
 	pl.Source(s1Kind, 1)
 	pl.Source(conn[0], 1)
+	if s.Table {
+		pl.Source(s1Op, 1)
+	}
 	ev := hdlgen.NewRecord("the event")
 	for _, f := range s.EventFields {
 		pl.Source(s1Fields[f.Name], 1)
@@ -431,11 +483,19 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 		}
 	}
 	errAt := func(k int) hdlgen.Expr { return pl.At(s1Error, k) }
-	fire := valid[FirstStage-1].And(errAt(FirstStage).Not()).Named("fire")
+	// live(k): stage k holds an event (no error, no table operation)
+	live := func(k int) hdlgen.Expr {
+		x := valid[k-1].And(errAt(k).Not())
+		if s.Table {
+			x = x.And(pl.At(s1Op, k).IsZero())
+		}
+		return x
+	}
+	fire := live(FirstStage).Named("fire")
 	// in later stages, fire is recomputed from the stage's own (reset)
 	// valid bit, never carried: a stale copy would fire after a reset
 	for k := FirstStage + 1; k <= W; k++ {
-		pl.Alias(fire, k, valid[k-1].And(errAt(k).Not()).Named(fmt.Sprintf("s%d_fire", k)))
+		pl.Alias(fire, k, live(k).Named(fmt.Sprintf("s%d_fire", k)))
 	}
 
 	var out Outcome
@@ -461,9 +521,28 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 	if s.Used != nil {
 		*s.Used = max(used, FirstStage) - ReadStages
 	}
-	newWord := pl.At(out.Word, W).Named("new_word")
 	wErr := errAt(W)
-	wrEn := valid[W-1].And(wErr.Not()).Named("wr_en")
+	newWord := pl.At(out.Word, W)
+	wrEn := valid[W-1].And(wErr.Not())
+	wrEnAhead := valid[W-2].And(errAt(W - 1).Not())
+	resZero := wErr // the result fields are 0
+	if s.Table {
+		// a table write writes s_table_wdata; a read alone writes nothing
+		opW := pl.At(s1Op, W)
+		newWord = hdlgen.Mux(opW.Bit(1), tblWData, newWord)
+		wrEn = wrEn.And(opW.EqC(OpRead).Not())
+		wrEnAhead = wrEnAhead.And(pl.At(s1Op, W-1).EqC(OpRead).Not())
+		resZero = wErr.Or(opW.Any()).Named("res_zero")
+		// a table read copies the word the datapath would start from
+		rdata := m.Reg("table_rdata", ww, "the word of the last table read (m_table_rdata)", hdlgen.NoReset())
+		m.Assign(tblRData, rdata)
+		takes := valid[FirstStage-1].And(errAt(FirstStage).Not()).And(pl.At(s1Op, FirstStage).Bit(0)).Named("table_read")
+		m.Comb("table_read", func(p *hdlgen.Process) {
+			p.If(takes, func() { p.Set(rdata, curReg) })
+		})
+	}
+	newWord = newWord.Named("new_word")
+	wrEn = wrEn.Named("wr_en")
 	wrAddr := addr(W).Named("wr_addr")
 	m.Write(table, wrAddr, newWord, wrEn)
 	snoopHead := wrEn.And(wrAddr.Eq(head.conn.Trunc(aw))).Named("snoop_in")
@@ -472,7 +551,6 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 	// be the last one and stage k after the edge (stage 1: the head), and
 	// kept in a register, so that the selects of the word come
 	// from registers and not after an address comparison
-	wrEnAhead := valid[W-2].And(errAt(W - 1).Not())
 	snoopRegs := make([]*hdlgen.Reg, 3)
 	snoopAhead := make([]hdlgen.Expr, 3)
 	for k := 1; k <= 3; k++ {
@@ -509,7 +587,7 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 			return fmt.Errorf("connpipe: result %s is of stage %d, after the last stage %d", f.Name, pl.Stage(v), W)
 		}
 		e := pl.At(v, W)
-		e = hdlgen.Mux(wErr, hdlgen.Const(f.Width, 0), e).Named("res_" + f.Name)
+		e = hdlgen.Mux(resZero, hdlgen.Const(f.Width, 0), e).Named("res_" + f.Name)
 		resVals[f.Name] = e
 	}
 
@@ -520,6 +598,7 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 	outCnt := m.Reg("out_count", occW, "results in the result buffer", hdlgen.ResetTo(0))
 	type entry struct {
 		conn, kind, err *hdlgen.Reg
+		op              *hdlgen.Reg // with Table
 		fields          map[string]*hdlgen.Reg
 	}
 	ents := make([]entry, credits)
@@ -531,6 +610,9 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 			e.fields[f.Name] = m.Reg(fmt.Sprintf("out%d_%s", i, f.Name), f.Width, fmt.Sprintf("result buffer entry %d %s", i, f.Name), hdlgen.NoReset())
 		}
 		e.err = m.Reg(fmt.Sprintf("out%d_error", i), 1, fmt.Sprintf("result buffer entry %d error", i), hdlgen.NoReset())
+		if s.Table {
+			e.op = m.Reg(fmt.Sprintf("out%d_op", i), OpW, fmt.Sprintf("result buffer entry %d table operation", i), hdlgen.NoReset())
+		}
 		ents[i] = e
 	}
 	// the head entry is kept in registers of its own, loaded with the
@@ -544,6 +626,12 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 		hd.fields[f.Name] = m.Reg("out_head_"+f.Name, f.Width, "result buffer head "+f.Name, hdlgen.NoReset())
 	}
 	hd.err = m.Reg("out_head_error", 1, "result buffer head error", hdlgen.NoReset())
+	var resOp hdlgen.Expr
+	if s.Table {
+		hd.op = m.Reg("out_head_op", OpW, "result buffer head table operation", hdlgen.NoReset())
+		m.Assign(outOp, hd.op)
+		resOp = pl.At(s1Op, W)
+	}
 	rdPtr1 := m.Reg("out_rd_ptr_plus1", ptrW, "result buffer entry after the head", hdlgen.ResetTo(uint64(1%credits)))
 	pick := func(get func(entry) *hdlgen.Reg) hdlgen.Expr {
 		opts := make([]hdlgen.Value, credits)
@@ -600,6 +688,9 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 			if fromSkid {
 				p.Set(dst.conn, skid.conn)
 				p.Set(dst.kind, skid.kind)
+				if s.Table {
+					p.Set(dst.op, skid.op)
+				}
 				for _, f := range s.EventFields {
 					p.Set(dst.fields[f.Name], skid.fields[f.Name])
 				}
@@ -607,6 +698,9 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 			}
 			p.Set(dst.conn, inConn)
 			p.Set(dst.kind, inKind)
+			if s.Table {
+				p.Set(dst.op, inOp)
+			}
 			for _, f := range s.EventFields {
 				p.Set(dst.fields[f.Name], inFields[f.Name])
 			}
@@ -636,6 +730,9 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 		p.Set(valid[0], issue)
 		p.Set(conn[0], head.conn)
 		p.Set(s1Kind, head.kind)
+		if s.Table {
+			p.Set(s1Op, head.op)
+		}
 		for _, f := range s.EventFields {
 			p.Set(s1Fields[f.Name], head.fields[f.Name])
 		}
@@ -661,6 +758,9 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 						p.Set(e.fields[f.Name], resVals[f.Name])
 					}
 					p.Set(e.err, wErr)
+					if s.Table {
+						p.Set(e.op, resOp)
+					}
 				})
 			}
 			p.Set(wrPtr, inc(wrPtr))
@@ -677,6 +777,9 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 				p.Set(hd.fields[f.Name], resVals[f.Name])
 			}
 			p.Set(hd.err, wErr)
+			if s.Table {
+				p.Set(hd.op, resOp)
+			}
 		}
 		landsNext := push.And(wrPtr.Eq(rdPtr1)).Named("out_lands_next")
 		landsHead := push.And(wrPtr.Eq(rdPtr)).Named("out_lands_head")
@@ -689,6 +792,9 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 					p.Set(hd.fields[name], pick(func(e entry) *hdlgen.Reg { return e.fields[name] }))
 				}
 				p.Set(hd.err, pick(func(e entry) *hdlgen.Reg { return e.err }))
+				if s.Table {
+					p.Set(hd.op, pick(func(e entry) *hdlgen.Reg { return e.op }))
+				}
 			})
 		}).Else(func() {
 			p.If(landsHead, writeHead)
@@ -779,6 +885,16 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 	})
 	return nil
 }
+
+// OpW is the width of s_event_op and m_result_op (Spec.Table).
+const OpW = 2
+
+// Table operations (s_event_op; both bits: read the old word, write the new).
+const (
+	OpEvent = 0 // an event
+	OpRead  = 1 // read the word into m_table_rdata
+	OpWrite = 2 // write s_table_wdata
+)
 
 // MaxDepth is the deepest datapath the shell builds.
 const MaxDepth = 32

@@ -16,6 +16,7 @@ type HostParams struct {
 	Depth int
 
 	Formal connpipe.Formal
+	Table  bool // the table port of the control wrapper (hardware.control, docs/control.md); off by default
 
 	used *int
 }
@@ -147,6 +148,7 @@ func Host(p HostParams) (*hdlgen.Module, error) {
 		slotTag[i] = m.Reg(fmt.Sprintf("slot%d_epoch", i), ew, fmt.Sprintf("shared counter %d's epoch", i), hdlgen.ResetTo(0), hdlgen.GlobalState())
 		slotSeq[i] = m.Reg(fmt.Sprintf("slot%d_seq", i), sw, fmt.Sprintf("shared counter %d: the next speculative number of its epoch", i), hdlgen.ResetTo(0), hdlgen.GlobalState())
 	}
+	spec.Table = p.Table
 	err := connpipe.Build(m, spec, func(st connpipe.Step) connpipe.Outcome {
 		ev, cur := st.Event, st.Cur
 		isOpen, isSend := st.KindIs(int(gonerc.HostOpen)), st.KindIs(int(gonerc.HostSend))

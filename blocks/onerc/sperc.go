@@ -16,6 +16,7 @@ type SPERCParams struct {
 	Depth int
 
 	Formal connpipe.Formal
+	Table  bool // the table port of the control wrapper (hardware.control, docs/control.md); off by default
 
 	used *int
 }
@@ -118,6 +119,7 @@ func SPERCLink(p SPERCParams) (*hdlgen.Module, error) {
 			}},
 		}
 	}
+	spec.Table = p.Table
 	err := connpipe.Build(m, spec, func(st connpipe.Step) connpipe.Outcome {
 		ev, cur := st.Event, st.Cur
 		isOpen := st.KindIs(int(gonerc.SpOpen))

@@ -21,6 +21,7 @@ type SwitchParams struct {
 	Depth          int
 
 	Formal connpipe.Formal
+	Table  bool // the table port of the control wrapper (hardware.control, docs/control.md); off by default
 
 	used *int
 }
@@ -135,6 +136,7 @@ func Switch(p SwitchParams) (*hdlgen.Module, error) {
 			}},
 		}
 	}
+	spec.Table = p.Table
 	err := connpipe.Build(m, spec, func(st connpipe.Step) connpipe.Outcome {
 		isOpen, isCtrl, isData := st.KindIs(int(gonerc.SwOpen)), st.KindIs(int(gonerc.SwCtrl)), st.KindIs(int(gonerc.SwData))
 		cv, ctag, cwin := st.Cur.F("valid"), st.Cur.F("tag"), st.Cur.F("win")

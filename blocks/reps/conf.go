@@ -33,6 +33,7 @@ func Conf(p ConfParams) (*hdlgen.Module, error) {
 	if p.Formal.Invariants {
 		spec.Formal, spec.WordInvariants = p.Formal, part.Invariants
 	}
+	spec.Table = p.Table
 	err := connpipe.Build(m, spec, part.Step)
 	if err == nil {
 		err = p.Formal.Check(m)

@@ -45,6 +45,7 @@ func Paper(p Params) (*hdlgen.Module, error) {
 	if p.Formal.Invariants {
 		spec.Formal, spec.WordInvariants, spec.ResultInvariants = p.Formal, part.Invariants, resultInvariants()
 	}
+	spec.Table = p.Table
 	err := connpipe.Build(m, spec, part.Step)
 	if err == nil {
 		err = p.Formal.Check(m)

@@ -40,6 +40,7 @@ type Params struct {
 	Depth              int    // datapath stages of the pipelined shell (docs/pipeline.md)
 
 	Formal connpipe.Formal // invariants under `ifdef FORMAL (docs/formal.md); off by default
+	Table  bool            // the table port of the control wrapper (hardware.control, docs/control.md); off by default
 }
 
 // DefaultDepth and DefaultConfDepth are the datapath stages of reps and
@@ -103,6 +104,7 @@ type ConfParams struct {
 	Depth        int    // datapath stages of the pipelined shell (docs/pipeline.md)
 
 	Formal connpipe.Formal // invariants under `ifdef FORMAL (docs/formal.md); off by default
+	Table  bool            // the table port of the control wrapper (hardware.control, docs/control.md); off by default
 }
 
 // DefaultConfParams is S0's setting with the default network.

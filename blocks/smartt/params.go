@@ -104,6 +104,7 @@ type Params struct {
 	StageNs float64
 
 	Formal connpipe.Formal // invariants under `ifdef FORMAL (docs/formal.md); off by default
+	Table  bool            // the table port of the control wrapper (hardware.control, docs/control.md); off by default
 
 	used *int // NeededDepth: receives the stages the datapath reaches
 }

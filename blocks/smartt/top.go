@@ -106,6 +106,7 @@ func Block(p Params) (*hdlgen.Module, error) {
 	if p.Formal.Invariants {
 		spec.Formal, spec.WordInvariants, spec.ResultInvariants = p.Formal, part.Invariants, resultInvariants(p, d)
 	}
+	spec.Table = p.Table
 	err := connpipe.Build(m, spec, part.Step)
 	if err == nil {
 		err = p.Formal.Check(m)

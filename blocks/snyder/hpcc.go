@@ -17,6 +17,7 @@ type HPCCParams struct {
 	Depth int
 
 	Formal connpipe.Formal
+	Table  bool // the table port of the control wrapper (hardware.control, docs/control.md); off by default
 
 	used *int
 }
@@ -159,6 +160,7 @@ func HPCC(p HPCCParams) (*hdlgen.Module, error) {
 			}},
 		}
 	}
+	spec.Table = p.Table
 	err := connpipe.Build(m, spec, func(st connpipe.Step) connpipe.Outcome {
 		isOpen, isAck := st.KindIs(int(gsnyder.HPCCOpen)), st.KindIs(int(gsnyder.HPCCAck))
 		seq, sndNxt, q, tx, ts := st.Event.F("seq"), st.Event.F("snd_nxt"), st.Event.F("qlen"), st.Event.F("tx_bytes"), st.Event.F("ts")

@@ -20,6 +20,7 @@ type SwiftParams struct {
 	Depth int
 
 	Formal connpipe.Formal
+	Table  bool // the table port of the control wrapper (hardware.control, docs/control.md); off by default
 
 	used *int
 }
@@ -180,6 +181,7 @@ func Swift(p SwiftParams) (*hdlgen.Module, error) {
 			}})
 		}
 	}
+	spec.Table = p.Table
 	err := connpipe.Build(m, spec, func(st connpipe.Step) connpipe.Outcome {
 		isOpen := st.KindIs(int(gsnyder.SwiftOpen))
 		delay, hops, acked := st.Event.F("delay"), st.Event.F("hops"), st.Event.F("acked")

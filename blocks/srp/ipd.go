@@ -23,6 +23,7 @@ type IPDParams struct {
 	Depth          int    // datapath stages of the pipelined shell
 
 	Formal connpipe.Formal // invariants under `ifdef FORMAL (docs/formal.md)
+	Table  bool            // the table port of the control wrapper (hardware.control, docs/control.md); off by default
 
 	used *int // NeededIPDDepth: receives the stages the datapath reaches
 }
@@ -112,6 +113,7 @@ func IPD(p IPDParams) (*hdlgen.Module, error) {
 			return f.F("ipd").Le(hdlgen.Const(iw, p.Max))
 		}}}
 	}
+	spec.Table = p.Table
 	err := connpipe.Build(m, spec, func(st connpipe.Step) connpipe.Outcome {
 		isOpen, isCN := st.KindIs(int(gsrp.IPDOpen)), st.KindIs(int(gsrp.IPDCN))
 		ipd, stamp, now := st.Cur.F("ipd"), st.Cur.F("stamp"), st.Event.F("now")

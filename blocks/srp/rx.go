@@ -22,6 +22,7 @@ type RxParams struct {
 	Depth          int
 
 	Formal connpipe.Formal
+	Table  bool // the table port of the control wrapper (hardware.control, docs/control.md); off by default
 
 	used *int
 }
@@ -114,6 +115,7 @@ func Rx(p RxParams) (*hdlgen.Module, error) {
 			return f.F("delay").Le(hdlgen.Const(tw, half))
 		}}}
 	}
+	spec.Table = p.Table
 	err := connpipe.Build(m, spec, func(st connpipe.Step) connpipe.Outcome {
 		isOpen, isRes, isSpec := st.KindIs(int(gsrp.RxOpen)), st.KindIs(int(gsrp.RxReserve)), st.KindIs(int(gsrp.RxSpec))
 		sched, booked, now := st.Cur.F("sched"), st.Cur.F("booked"), st.Event.F("now")

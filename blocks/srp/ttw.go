@@ -19,6 +19,7 @@ type TTWParams struct {
 	Depth          int
 
 	Formal connpipe.Formal
+	Table  bool // the table port of the control wrapper (hardware.control, docs/control.md); off by default
 
 	used *int
 }
@@ -109,6 +110,7 @@ func TTW(p TTWParams) (*hdlgen.Module, error) {
 		}
 	}
 	ttw := func(w int) hdlgen.Expr { return hdlgen.Const(w, p.TTW) }
+	spec.Table = p.Table
 	err := connpipe.Build(m, spec, func(st connpipe.Step) connpipe.Outcome {
 		isArr, isHead := st.KindIs(int(gsrp.TTWArrive)).Named("is_arrive"), st.KindIs(int(gsrp.TTWHead)).Named("is_head")
 		now, evHdr, evSpec := st.Event.F("now"), st.Event.F("hdr"), st.Event.F("spec")

@@ -17,6 +17,7 @@ type TxParams struct {
 	Depth          int
 
 	Formal connpipe.Formal
+	Table  bool // the table port of the control wrapper (hardware.control, docs/control.md); off by default
 
 	used *int
 }
@@ -140,6 +141,7 @@ func Tx(p TxParams) (*hdlgen.Module, error) {
 		spec.Formal = p.Formal
 		spec.WordInvariants = txWordInvariants(p)
 	}
+	spec.Table = p.Table
 	err := connpipe.Build(m, spec, func(st connpipe.Step) connpipe.Outcome {
 		isOpen, isMsg, isSend := st.KindIs(int(gsrp.TxOpen)), st.KindIs(int(gsrp.TxMsg)), st.KindIs(int(gsrp.TxSend))
 		isGrant, isAck, isNack := st.KindIs(int(gsrp.TxGrant)), st.KindIs(int(gsrp.TxAck)), st.KindIs(int(gsrp.TxNack))

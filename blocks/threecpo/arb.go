@@ -16,6 +16,7 @@ type LRUArbParams struct {
 	Depth int
 
 	Formal connpipe.Formal
+	Table  bool // the table port of the control wrapper (hardware.control, docs/control.md); off by default
 
 	used *int
 }
@@ -131,6 +132,7 @@ func LRUArb(p LRUArbParams) (*hdlgen.Module, error) {
 			}})
 		}
 	}
+	spec.Table = p.Table
 	err := connpipe.Build(m, spec, func(st connpipe.Step) connpipe.Outcome {
 		ev, cur := st.Event, st.Cur
 		isCycle := st.KindIs(int(gthreecpo.ArbCycleKind))

@@ -17,6 +17,7 @@ type IRLTokensParams struct {
 	Depth int
 
 	Formal connpipe.Formal
+	Table  bool // the table port of the control wrapper (hardware.control, docs/control.md); off by default
 
 	used *int
 }
@@ -113,6 +114,7 @@ func IRLTokens(p IRLTokensParams) (*hdlgen.Module, error) {
 			}},
 		}
 	}
+	spec.Table = p.Table
 	err := connpipe.Build(m, spec, func(st connpipe.Step) connpipe.Outcome {
 		ev, cur := st.Event, st.Cur
 		isOpen, isTick, isSet := st.KindIs(int(gthreecpo.IRLOpen)), st.KindIs(int(gthreecpo.IRLTick)), st.KindIs(int(gthreecpo.IRLSetWM))

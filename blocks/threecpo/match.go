@@ -16,6 +16,7 @@ type MCastMatchParams struct {
 	Depth int
 
 	Formal connpipe.Formal
+	Table  bool // the table port of the control wrapper (hardware.control, docs/control.md); off by default
 
 	used *int
 }
@@ -157,6 +158,7 @@ func MCastMatch(p MCastMatchParams) (*hdlgen.Module, error) {
 			}},
 		}
 	}
+	spec.Table = p.Table
 	err := connpipe.Build(m, spec, func(st connpipe.Step) connpipe.Outcome {
 		ev, cur := st.Event, st.Cur
 		isOpen := st.KindIs(int(gthreecpo.MatchOpenKind))

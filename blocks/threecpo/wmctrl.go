@@ -22,6 +22,7 @@ type WMCtrlParams struct {
 	Depth   int
 
 	Formal connpipe.Formal
+	Table  bool // the table port of the control wrapper (hardware.control, docs/control.md); off by default
 
 	used *int
 }
@@ -140,6 +141,7 @@ func WMCtrl(p WMCtrlParams) (*hdlgen.Module, error) {
 			{Name: "eq_le_max", Holds: func(r hdlgen.Record) hdlgen.Value { return r.F("eq").Le(hdlgen.Const(ww, top)) }},
 		}
 	}
+	spec.Table = p.Table
 	err = connpipe.Build(m, spec, func(st connpipe.Step) connpipe.Outcome {
 		isOpen, isProbe := st.KindIs(int(gthreecpo.WMOpen)), st.KindIs(int(gthreecpo.WMProbe))
 		lat, rttEnd, tok := st.Event.F("lat"), st.Event.F("rtt_end"), st.Event.F("tokens")

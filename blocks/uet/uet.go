@@ -31,6 +31,7 @@ type Params struct {
 	Rule    guet.SendRule   // when a connection may send
 	Depth   int             // datapath stages of the pipelined shell
 	Formal  connpipe.Formal // invariants under `ifdef FORMAL; off by default
+	Table   bool            // the table port of the control wrapper (hardware.control, docs/control.md); off by default
 	used    *int            // NeededDepth: receives the stages the datapath reaches
 }
 
@@ -138,6 +139,7 @@ func Block(p Params) (*hdlgen.Module, error) {
 		spec.WordInvariants = append(connpipe.EmbedInvariants(cc, "cc_"), connpipe.EmbedInvariants(lb, "lb_")...)
 		spec.ResultInvariants = resultInvariants(p)
 	}
+	spec.Table = p.Table
 	err := connpipe.Build(m, spec, func(st connpipe.Step) connpipe.Outcome {
 		kind := st.Kind
 		isOpen := st.KindIs(int(guet.KindOpen)).Named("inflight_is_open")

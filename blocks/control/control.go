@@ -1,0 +1,506 @@
+// Package control builds the AXI-Lite control and status wrapper of a
+// block on the pipelined shell (docs/control.md): `<block>_ctl`, which
+// instantiates the block built with its table port (connpipe.Spec.Table)
+// and adds
+//
+//   - a table-clear engine that writes the zero word to every connection
+//     after reset and on command, holding s_event_ready low while it runs;
+//   - read and write access to one connection's state word;
+//   - 32-bit counters of the results: per event kind, errors, every 1-bit
+//     result field, and every named value of an enumerated result field;
+//   - an AXI-Lite slave with the register map (Map) that the datasheet
+//     and the generated C header describe.
+//
+// The event and result streams pass through with the block's own port
+// names; the table operations travel the block's pipeline in order with
+// the events, so a word read or written is exactly the word the events
+// before it left and the events after it start from.
+package control
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/nicgen/nicgen/blocks/connpipe"
+	"github.com/nicgen/nicgen/hdlgen"
+)
+
+// Enum names the values of a result field, counted one counter per name.
+type Enum struct {
+	Field string
+	Names []string
+}
+
+// Info is what the wrapper needs to know of the block besides its module.
+type Info struct {
+	NumConn int
+	Kinds   []string // names of s_event_kind's values
+	Enums   []Enum   // result fields whose values have names
+}
+
+// Reg is one 32-bit register of the map.
+type Reg struct {
+	Name   string
+	Offset uint32
+	Access string // RO, RW or WO
+	Doc    string
+}
+
+// Bit is a named bit of CONTROL or STATUS.
+type Bit struct {
+	Reg  string
+	Name string
+	Bit  int
+	Doc  string
+}
+
+// Map is the wrapper's register map.
+type Map struct {
+	Block    string
+	AddrW    int // AXI-Lite address width
+	WordBits int
+	NumConn  int
+	Regs     []Reg // by offset
+	Bits     []Bit
+	Counters []Reg // the COUNTER registers, also in Regs
+	Word     []hdlgen.Field
+}
+
+// Magic is the value of register ID: "NICG".
+const Magic = 0x4E494347
+
+// Offsets of the fixed registers and of the two arrays.
+const (
+	OffID       = 0x000
+	OffWordBits = 0x004
+	OffNumConn  = 0x008
+	OffCounters = 0x00C
+	OffControl  = 0x010
+	OffStatus   = 0x014
+	OffWordConn = 0x018
+	OffClearAt  = 0x01C
+	OffScratch  = 0x020
+	OffWordData = 0x100 // WORD_DATA_i at OffWordData + 4 i: bits 32 i + 31 .. 32 i
+	OffCounter  = 0x200 // COUNTER_j at OffCounter + 4 j
+	AddrW       = 12
+)
+
+// CONTROL bits (write 1 to act; they read as 0) and STATUS bits.
+const (
+	CtlClearTable    = 0 // sweep the zero word over every connection
+	CtlReadWord      = 1 // read WORD_CONN's word into WORD_DATA
+	CtlWriteWord     = 2 // write WORD_DATA to WORD_CONN's word (with READ_WORD: read the old, then write)
+	CtlClearCounters = 3 // zero every counter
+	CtlClearRejected = 4 // zero STATUS.REJECTED
+
+	StClearBusy = 0 // the clear sweep runs: s_event_ready is low
+	StWordBusy  = 1 // a word operation is in the pipeline
+	StWordError = 2 // the last word operation's WORD_CONN was out of range: nothing was read or written
+	StRejected  = 3 // a command or a WORD_* write came while busy and was ignored (sticky)
+)
+
+// Name is the wrapper module's name for block name.
+func Name(block string) string { return block + "_ctl" }
+
+// port names of the table port and the op (connpipe.Spec.Table)
+const (
+	pOp    = "s_event_op"
+	pWData = "s_table_wdata"
+	pRData = "m_table_rdata"
+	pROp   = "m_result_op"
+)
+
+// Wrap builds `<block>_ctl` around core, a block built with its table
+// port, and returns it with its register map.
+func Wrap(core *hdlgen.Module, info Info) (*hdlgen.Module, *Map, error) {
+	ports := map[string]*hdlgen.Signal{}
+	for _, p := range core.Ports() {
+		ports[p.Name()] = p
+	}
+	for _, n := range []string{pOp, pWData, pRData, pROp, "s_event_valid", "s_event_ready", "s_event_conn", "m_result_valid", "m_result_ready", "m_result_kind", "m_result_error"} {
+		if ports[n] == nil {
+			return nil, nil, fmt.Errorf("control: module %s has no port %s: build it with connpipe.Spec.Table", core.Name(), n)
+		}
+	}
+	ww := ports[pWData].Width()
+	connW := ports["s_event_conn"].Width()
+	nWord := (ww + 31) / 32
+	if OffWordData+4*nWord > OffCounter {
+		return nil, nil, fmt.Errorf("control: a %d-bit word needs %d WORD_DATA registers, more than the map's %d", ww, nWord, (OffCounter-OffWordData)/4)
+	}
+	if connW > 32 {
+		return nil, nil, fmt.Errorf("control: a %d-bit connection id does not fit WORD_CONN", connW)
+	}
+
+	name := Name(core.Name())
+	m := hdlgen.NewModule(name, fmt.Sprintf("AXI-Lite control and status of %s: table clear after reset and on command,\nword access, result counters. Register map: docs/datasheets/%s.md, %s.h.", core.Name(), core.Name(), name))
+	m.Note("register map: %d word registers, counters from 0x%03X (docs/control.md)", nWord, OffCounter)
+
+	// the block's streams, under the block's own port names
+	in := map[string]hdlgen.Expr{}
+	m.Group("Event stream (sink), as the block's; s_event_ready is low while the table is cleared")
+	var sValid, sReady *hdlgen.Signal
+	for _, p := range core.Ports() {
+		if !p.IsInput() || !strings.HasPrefix(p.Name(), "s_event_") || p.Name() == pOp {
+			continue
+		}
+		if p.Name() == "s_event_valid" {
+			sValid = m.Input(p.Name(), 1, p.Doc())
+			sReady = m.Output("s_event_ready", 1, "event ready: the block's, low while a table operation enters or the clear sweep runs")
+			continue
+		}
+		in[p.Name()] = m.Input(p.Name(), p.Width(), p.Doc()).Expr
+	}
+	m.Group("Result stream (source), as the block's: the results of events only")
+	var mValid, mReady *hdlgen.Signal
+	outs := map[string]*hdlgen.Signal{}
+	var outOrder []string
+	for _, p := range core.Ports() {
+		if p.IsInput() || !strings.HasPrefix(p.Name(), "m_result_") || p.Name() == pROp {
+			continue
+		}
+		if p.Name() == "m_result_valid" {
+			mValid = m.Output(p.Name(), 1, p.Doc())
+			mReady = m.Input("m_result_ready", 1, "result ready")
+			continue
+		}
+		outs[p.Name()] = m.Output(p.Name(), p.Width(), p.Doc())
+		outOrder = append(outOrder, p.Name())
+	}
+	var qual []*hdlgen.Signal
+	for _, n := range outOrder {
+		qual = append(qual, outs[n])
+	}
+	m.Qualify(mValid, qual...)
+
+	m.Group("AXI-Lite slave: control and status (register map in the datasheet)")
+	awaddr := m.Input("s_axil_awaddr", AddrW, "write address (bytes)")
+	awvalid := m.Input("s_axil_awvalid", 1, "write address valid")
+	awready := m.Output("s_axil_awready", 1, "write address ready")
+	wdata := m.Input("s_axil_wdata", 32, "write data")
+	wstrb := m.Input("s_axil_wstrb", 4, "write byte strobes")
+	wvalid := m.Input("s_axil_wvalid", 1, "write data valid")
+	wready := m.Output("s_axil_wready", 1, "write data ready")
+	bresp := m.Output("s_axil_bresp", 2, "write response: always OKAY")
+	bvalid := m.Output("s_axil_bvalid", 1, "write response valid")
+	bready := m.Input("s_axil_bready", 1, "write response ready")
+	araddr := m.Input("s_axil_araddr", AddrW, "read address (bytes)")
+	arvalid := m.Input("s_axil_arvalid", 1, "read address valid")
+	arready := m.Output("s_axil_arready", 1, "read address ready")
+	rdata := m.Output("s_axil_rdata", 32, "read data")
+	rresp := m.Output("s_axil_rresp", 2, "read response: always OKAY")
+	rvalid := m.Output("s_axil_rvalid", 1, "read data valid")
+	rready := m.Input("s_axil_rready", 1, "read data ready")
+	m.Qualify(bvalid, bresp)
+	m.Qualify(rvalid, rdata, rresp)
+
+	// state of the control engine
+	clearBusy := m.Reg("clear_busy", 1, "the clear sweep runs (STATUS.CLEAR_BUSY)", hdlgen.ResetTo(1))
+	clearMore := m.Reg("clear_more", 1, "the sweep has connections left to issue", hdlgen.ResetTo(1))
+	clearAt := m.Reg("clear_at", connW, "the next connection the sweep writes", hdlgen.ResetTo(0))
+	wordBusy := m.Reg("word_busy", 1, "a word operation is in flight (STATUS.WORD_BUSY)", hdlgen.ResetTo(0))
+	wordPend := m.Reg("word_pending", 1, "the word operation waits to enter the block", hdlgen.ResetTo(0))
+	wordOp := m.Reg("word_op", connpipe.OpW, "the word operation's s_event_op", hdlgen.NoReset())
+	wordErr := m.Reg("word_error", 1, "the last word operation was refused (STATUS.WORD_ERROR)", hdlgen.ResetTo(0))
+	rejected := m.Reg("rejected", 1, "a command came while busy (STATUS.REJECTED)", hdlgen.ResetTo(0))
+	opsW := 8
+	opsOut := m.Reg("ops_out", opsW, "table operations in the block whose results are not back", hdlgen.ResetTo(0))
+	wordConn := m.Reg("word_conn", connW, "WORD_CONN", hdlgen.ResetTo(0))
+	scratch := m.Reg("scratch", 32, "SCRATCH: software's to test the bus with", hdlgen.ResetTo(0))
+	wordData := make([]*hdlgen.Reg, nWord)
+	for i := range wordData {
+		w := min(32, ww-32*i)
+		wordData[i] = m.Reg(fmt.Sprintf("word_data%d", i), w, fmt.Sprintf("WORD_DATA_%d: word bits %d..%d", i, 32*i+w-1, 32*i), hdlgen.ResetTo(0))
+	}
+
+	// the block, with the operations injected into its event stream
+	inst := m.Instantiate("u_core", core).PassParams()
+	inject := clearMore.Expr.Or(wordPend).Named("inject")
+	coreReady := inst.Out("s_event_ready")
+	opConn := hdlgen.Mux(clearBusy, clearAt, wordConn).Named("op_conn")
+	opCode := hdlgen.Mux(clearBusy, hdlgen.Const(connpipe.OpW, connpipe.OpWrite), wordOp).Named("op_code")
+	inst.In("s_event_valid", hdlgen.Mux(inject, hdlgen.True(), sValid))
+	inst.In("s_event_conn", hdlgen.Mux(inject, opConn, in["s_event_conn"]))
+	inst.In(pOp, hdlgen.Mux(inject, opCode, hdlgen.Const(connpipe.OpW, connpipe.OpEvent)))
+	for n, v := range in {
+		if n != "s_event_conn" {
+			inst.In(n, v)
+		}
+	}
+	// the sweep writes zeros; a word write, WORD_DATA (both held while
+	// their operations are in the block)
+	var wdParts []hdlgen.Value
+	for i := len(wordData) - 1; i >= 0; i-- {
+		r := wordData[i]
+		wdParts = append(wdParts, hdlgen.Mux(clearBusy, hdlgen.Const(r.Width(), 0), r))
+	}
+	wd := hdlgen.Cat(wdParts...).Named("table_wdata")
+	inst.In(pWData, wd)
+	m.Assign(sReady, coreReady.And(inject.Not()))
+	opAccepted := inject.And(coreReady).Named("op_accepted")
+
+	cValid := inst.Out("m_result_valid")
+	cOp := inst.Out(pROp)
+	isOp := cOp.Any().Named("result_is_op")
+	inst.In("m_result_ready", mReady.Expr.Or(isOp))
+	m.Assign(mValid, cValid.And(isOp.Not()))
+	coreOut := map[string]hdlgen.Expr{}
+	for _, n := range outOrder {
+		coreOut[n] = inst.Out(n)
+		m.Assign(outs[n], coreOut[n])
+	}
+	rd := inst.Out(pRData)
+	opDone := cValid.And(isOp).Named("op_done")
+	lastSweep := clearAt.EqC(uint64(info.NumConn - 1)).Named("clear_last")
+
+	// counters of the results taken (registered: the count is one cycle
+	// behind the handshake)
+	type counter struct {
+		name, doc string
+		when      hdlgen.Expr
+	}
+	taken := cValid.And(isOp.Not()).And(mReady)
+	good := coreOut["m_result_error"].Not()
+	var cnts []counter
+	for k, kn := range info.Kinds {
+		cnts = append(cnts, counter{"events_" + ident(kn), fmt.Sprintf("results of %s events (kind %d) without error", kn, k),
+			good.And(coreOut["m_result_kind"].EqC(uint64(k)))})
+	}
+	cnts = append(cnts, counter{"errors", "results with error set", coreOut["m_result_error"]})
+	enum := map[string][]string{}
+	for _, e := range info.Enums {
+		enum[e.Field] = e.Names
+	}
+	for _, n := range outOrder {
+		f := strings.TrimPrefix(n, "m_result_")
+		if f == "conn" || f == "kind" || f == "error" {
+			continue
+		}
+		if names, ok := enum[f]; ok {
+			for v, vn := range names {
+				if vn == "" {
+					continue
+				}
+				cnts = append(cnts, counter{f + "_" + ident(vn), fmt.Sprintf("results with %s = %d (%s)", f, v, vn), coreOut[n].EqC(uint64(v))})
+			}
+			continue
+		}
+		if coreOut[n].Width() == 1 {
+			cnts = append(cnts, counter{f, fmt.Sprintf("results with %s set", f), coreOut[n]})
+		}
+	}
+	if OffCounter+4*len(cnts) > 1<<AddrW {
+		return nil, nil, fmt.Errorf("control: %d counters do not fit the map", len(cnts))
+	}
+	hits := make([]*hdlgen.Reg, len(cnts))
+	counters := make([]*hdlgen.Reg, len(cnts))
+	for j, c := range cnts {
+		hits[j] = m.Reg("hit_"+c.name, 1, "a result taken last cycle counts in counter "+c.name, hdlgen.ResetTo(0))
+		counters[j] = m.Reg("cnt_"+c.name, 32, "COUNTER "+c.name+": "+c.doc, hdlgen.ResetTo(0))
+	}
+
+	// AXI-Lite: one write and one read at a time. A write is done at the
+	// edge where both its address and data are valid and no response is
+	// pending; awready/wready follow in the next cycle (the handshake),
+	// and bvalid in the one after. A read likewise samples its register
+	// at the edge it is seen, so rdata is a register.
+	awreadyReg := m.Reg("axil_awready", 1, "write address and data ready (the handshake cycle)", hdlgen.ResetTo(0))
+	bvalidReg := m.Reg("axil_bvalid", 1, "write response valid", hdlgen.ResetTo(0))
+	arreadyReg := m.Reg("axil_arready", 1, "read address ready (the handshake cycle)", hdlgen.ResetTo(0))
+	rvalidReg := m.Reg("axil_rvalid", 1, "read data valid", hdlgen.ResetTo(0))
+	rdataReg := m.Reg("axil_rdata", 32, "read data", hdlgen.NoReset())
+	m.Assign(awready, awreadyReg)
+	m.Assign(wready, awreadyReg)
+	m.Assign(bvalid, bvalidReg)
+	m.Assign(bresp, hdlgen.Const(2, 0))
+	m.Assign(arready, arreadyReg)
+	m.Assign(rvalid, rvalidReg)
+	m.Assign(rdata, rdataReg)
+	m.Assign(rresp, hdlgen.Const(2, 0))
+	doWrite := awvalid.Expr.And(wvalid).And(awreadyReg.Not()).And(bvalidReg.Not()).Named("axil_write")
+	doRead := arvalid.Expr.And(arreadyReg.Not()).And(rvalidReg.Not()).Named("axil_read")
+	// an address that is not a multiple of 4 names no register
+	wIdx := awaddr.Slice(AddrW-1, 2).Named("axil_wr_index")
+	wAligned := awaddr.Slice(1, 0).IsZero().Named("axil_wr_aligned")
+	wrAt := func(off int) hdlgen.Expr { return doWrite.And(wAligned).And(wIdx.EqC(uint64(off / 4))) }
+	// the bytes of a RW register that the strobes keep
+	strobed := func(old hdlgen.Expr) hdlgen.Expr {
+		var parts []hdlgen.Value
+		for b := (old.Width() - 1) / 8; b >= 0; b-- {
+			hi := min(8*b+7, old.Width()-1)
+			parts = append(parts, hdlgen.Mux(wstrb.Bit(b), wdata.Slice(hi, 8*b), old.Slice(hi, 8*b)))
+		}
+		return hdlgen.Cat(parts...)
+	}
+	ctlWrite := wrAt(OffControl).And(wstrb.Bit(0)).Named("ctl_write")
+	cmd := func(bit int) hdlgen.Expr { return ctlWrite.And(wdata.Bit(bit)) }
+	busy := clearBusy.Expr.Or(wordBusy).Named("busy")
+	wantClear, wantRead, wantWrite := cmd(CtlClearTable), cmd(CtlReadWord), cmd(CtlWriteWord)
+	wantWord := wantRead.Or(wantWrite)
+	startClear := wantClear.And(busy.Not()).And(wantWord.Not()).Named("start_clear")
+	startWord := wantWord.And(busy.Not()).And(wantClear.Not()).Named("start_word")
+	wordRegWrite := hdlgen.False()
+	for i := range wordData {
+		wordRegWrite = wordRegWrite.Or(wrAt(OffWordData + 4*i))
+	}
+	refuse := wantClear.Or(wantWord).And(busy).
+		Or(wantClear.And(wantWord)).
+		Or(wordRegWrite.Or(wrAt(OffWordConn)).And(busy)).Named("refuse")
+
+	m.Comb("engine", func(p *hdlgen.Process) {
+		// the sweep
+		p.If(startClear, func() {
+			p.Set(clearBusy, hdlgen.True())
+			p.Set(clearMore, hdlgen.True())
+			p.Set(clearAt, hdlgen.Const(connW, 0))
+		}).ElseIf(clearBusy, func() {
+			p.If(clearMore, func() {
+				p.If(opAccepted, func() {
+					p.Set(clearAt, clearAt.Add(hdlgen.Const(connW, 1)))
+					p.If(lastSweep, func() { p.Set(clearMore, hdlgen.False()) })
+				})
+			}).ElseIf(opsOut.IsZero(), func() {
+				p.Set(clearBusy, hdlgen.False())
+			})
+		})
+		// a word operation
+		p.If(startWord, func() {
+			p.Set(wordBusy, hdlgen.True())
+			p.Set(wordPend, hdlgen.True())
+			p.Set(wordOp, hdlgen.Cat(wantWrite, wantRead))
+		}).ElseIf(wordBusy, func() {
+			p.If(wordPend, func() {
+				p.If(opAccepted, func() { p.Set(wordPend, hdlgen.False()) })
+			}).ElseIf(opDone, func() {
+				p.Set(wordBusy, hdlgen.False())
+				p.Set(wordErr, inst.Out("m_result_error"))
+				p.If(wordOp.Bit(0), func() {
+					for i, r := range wordData {
+						p.Set(r, rd.Slice(32*i+r.Width()-1, 32*i))
+					}
+				})
+			})
+		})
+		one := hdlgen.Const(opsW, 1)
+		zero := hdlgen.Const(opsW, 0)
+		p.Set(opsOut, opsOut.Add(hdlgen.Mux(opAccepted, one, zero)).Sub(hdlgen.Mux(opDone, one, zero)))
+		// registers written over AXI-Lite (WORD_* refused while busy)
+		p.If(wrAt(OffScratch), func() { p.Set(scratch, strobed(scratch.Expr)) })
+		p.If(busy.Not(), func() {
+			p.If(wrAt(OffWordConn), func() { p.Set(wordConn, strobed(wordConn.Expr)) })
+			for i, r := range wordData {
+				p.If(wrAt(OffWordData+4*i), func() { p.Set(r, strobed(r.Expr)) })
+			}
+		})
+		p.If(refuse, func() { p.Set(rejected, hdlgen.True()) }).
+			ElseIf(cmd(CtlClearRejected), func() { p.Set(rejected, hdlgen.False()) })
+		// counters
+		for j, c := range cnts {
+			p.Set(hits[j], taken.And(c.when))
+			p.If(cmd(CtlClearCounters), func() { p.Set(counters[j], hdlgen.Const(32, 0)) }).
+				ElseIf(hits[j], func() { p.Set(counters[j], counters[j].Add(hdlgen.Const(32, 1))) })
+		}
+		// AXI-Lite handshakes
+		p.Set(awreadyReg, doWrite)
+		p.If(awreadyReg, func() { p.Set(bvalidReg, hdlgen.True()) }).
+			ElseIf(bready, func() { p.Set(bvalidReg, hdlgen.False()) })
+		p.Set(arreadyReg, doRead)
+		p.If(arreadyReg, func() { p.Set(rvalidReg, hdlgen.True()) }).
+			ElseIf(rready, func() { p.Set(rvalidReg, hdlgen.False()) })
+	})
+
+	// the register map and the read multiplexer, by region: the fixed
+	// registers, WORD_DATA, the counters
+	mp := &Map{Block: core.Name(), AddrW: AddrW, WordBits: ww, NumConn: info.NumConn}
+	for _, mem := range core.Memories() {
+		if mem.PerConnection {
+			mp.Word = mem.Layout.Fields()
+		}
+	}
+	status := hdlgen.Cat(rejected, wordErr, wordBusy, clearBusy).ZExt(32)
+	fixed := []struct {
+		r Reg
+		v hdlgen.Expr
+	}{
+		{Reg{"ID", OffID, "RO", fmt.Sprintf("0x%08X (\"NICG\"): a nicgen control wrapper", Magic)}, hdlgen.Const(32, Magic)},
+		{Reg{"WORD_BITS", OffWordBits, "RO", fmt.Sprintf("bits of a connection's state word: %d", ww)}, hdlgen.Const(32, uint64(ww))},
+		{Reg{"NUM_CONN", OffNumConn, "RO", fmt.Sprintf("connections of the state table: %d", info.NumConn)}, hdlgen.Const(32, uint64(info.NumConn))},
+		{Reg{"COUNTERS", OffCounters, "RO", fmt.Sprintf("number of COUNTER registers: %d", len(cnts))}, hdlgen.Const(32, uint64(len(cnts)))},
+		{Reg{"CONTROL", OffControl, "WO", "commands: write 1 to a bit to act (reads 0)"}, hdlgen.Const(32, 0)},
+		{Reg{"STATUS", OffStatus, "RO", "engine status"}, status},
+		{Reg{"WORD_CONN", OffWordConn, "RW", "the connection of READ_WORD and WRITE_WORD (ignored while busy)"}, wordConn.ZExt(32)},
+		{Reg{"CLEAR_AT", OffClearAt, "RO", "the next connection the clear sweep writes (its progress)"}, clearAt.ZExt(32)},
+		{Reg{"SCRATCH", OffScratch, "RW", "no effect: software's to test the bus with"}, scratch.Expr},
+	}
+	var fixedVals []hdlgen.Value
+	for _, f := range fixed {
+		mp.Regs = append(mp.Regs, f.r)
+		fixedVals = append(fixedVals, f.v)
+	}
+	var wordVals []hdlgen.Value
+	for i, r := range wordData {
+		mp.Regs = append(mp.Regs, Reg{fmt.Sprintf("WORD_DATA_%d", i), uint32(OffWordData + 4*i), "RW",
+			fmt.Sprintf("word bits %d..%d: READ_WORD's result, WRITE_WORD's operand (ignored while busy)", 32*i+r.Width()-1, 32*i)})
+		wordVals = append(wordVals, r.ZExt(32))
+	}
+	var cntVals []hdlgen.Value
+	for j, c := range cnts {
+		r := Reg{"COUNTER_" + strings.ToUpper(c.name), uint32(OffCounter + 4*j), "RO", c.doc + " (32 bits, wraps)"}
+		mp.Regs = append(mp.Regs, r)
+		mp.Counters = append(mp.Counters, r)
+		cntVals = append(cntVals, counters[j])
+	}
+	mp.Bits = []Bit{
+		{"CONTROL", "CLEAR_TABLE", CtlClearTable, "write the zero word to every connection; s_event_ready is low until STATUS.CLEAR_BUSY falls"},
+		{"CONTROL", "READ_WORD", CtlReadWord, "read WORD_CONN's word into WORD_DATA, in order with the events"},
+		{"CONTROL", "WRITE_WORD", CtlWriteWord, "write WORD_DATA to WORD_CONN's word, in order with the events (with READ_WORD: read the old word, then write)"},
+		{"CONTROL", "CLEAR_COUNTERS", CtlClearCounters, "zero every counter"},
+		{"CONTROL", "CLEAR_REJECTED", CtlClearRejected, "zero STATUS.REJECTED"},
+		{"STATUS", "CLEAR_BUSY", StClearBusy, "the clear sweep runs (after reset, and after CLEAR_TABLE)"},
+		{"STATUS", "WORD_BUSY", StWordBusy, "a word operation is in flight"},
+		{"STATUS", "WORD_ERROR", StWordError, "the last word operation's WORD_CONN was out of range: nothing was read or written"},
+		{"STATUS", "REJECTED", StRejected, "a command, or a write of WORD_CONN or WORD_DATA, came while busy (or CLEAR_TABLE with a word operation) and was ignored; sticky"},
+	}
+	rIdx := araddr.Slice(AddrW-1, 2).Named("axil_rd_index")
+	rAligned := araddr.Slice(1, 0).IsZero().Named("axil_rd_aligned")
+	var regionErr error
+	region := func(off, n int, vals []hdlgen.Value, name string) hdlgen.Expr {
+		b := hdlgen.BitsFor(uint64(n)) // n values and a zero past them
+		if (off/4)%(1<<b) != 0 {
+			regionErr = fmt.Errorf("control: %d %s registers overrun their region at 0x%03X", n, name, off)
+		}
+		opts := append(append([]hdlgen.Value(nil), vals...), hdlgen.Const(32, 0))
+		sel := rIdx.Slice(b-1, 0)
+		in := rIdx.Slice(AddrW-3, b).EqC(uint64(off/4) >> uint(b))
+		return hdlgen.Mux(in.And(rAligned), hdlgen.Index(sel, opts...), hdlgen.Const(32, 0)).Named("rd_" + name)
+	}
+	rdVal := region(0, len(fixedVals), fixedVals, "fixed").
+		Or(region(OffWordData, len(wordVals), wordVals, "word")).
+		Or(region(OffCounter, len(cntVals), cntVals, "counters")).Named("axil_rd_value")
+	if regionErr != nil {
+		return nil, nil, regionErr
+	}
+	m.Comb("axil_read", func(p *hdlgen.Process) {
+		p.If(doRead, func() { p.Set(rdataReg, rdVal) })
+	})
+	return m, mp, nil
+}
+
+// ident makes a name of a kind or a value fit a Verilog identifier and a C
+// macro: lower case letters, digits and single underscores.
+func ident(name string) string {
+	var b strings.Builder
+	under := false
+	for _, r := range strings.ToLower(name) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			if under && b.Len() > 0 {
+				b.WriteByte('_')
+			}
+			b.WriteRune(r)
+			under = false
+			continue
+		}
+		under = true
+	}
+	return b.String()
+}
