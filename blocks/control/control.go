@@ -219,7 +219,7 @@ func Wrap(core *hdlgen.Module, info Info) (*hdlgen.Module, *Map, error) {
 	coreReady := inst.Out("s_event_ready")
 	opConn := hdlgen.Mux(clearBusy, clearAt, wordConn).Named("op_conn")
 	opCode := hdlgen.Mux(clearBusy, hdlgen.Const(connpipe.OpW, connpipe.OpWrite), wordOp).Named("op_code")
-	inst.In("s_event_valid", hdlgen.Mux(inject, hdlgen.True(), sValid))
+	inst.In("s_event_valid", inject.Or(sValid.Expr.And(clearBusy.Not())))
 	inst.In("s_event_conn", hdlgen.Mux(inject, opConn, in["s_event_conn"]))
 	inst.In(pOp, hdlgen.Mux(inject, opCode, hdlgen.Const(connpipe.OpW, connpipe.OpEvent)))
 	for n, v := range in {
@@ -236,7 +236,8 @@ func Wrap(core *hdlgen.Module, info Info) (*hdlgen.Module, *Map, error) {
 	}
 	wd := hdlgen.Cat(wdParts...).Named("table_wdata")
 	inst.In(pWData, wd)
-	m.Assign(sReady, coreReady.And(inject.Not()))
+	// low while an operation enters, and for the whole clear sweep
+	m.Assign(sReady, coreReady.And(inject.Not()).And(clearBusy.Not()))
 	opAccepted := inject.And(coreReady).Named("op_accepted")
 
 	cValid := inst.Out("m_result_valid")
@@ -263,7 +264,7 @@ func Wrap(core *hdlgen.Module, info Info) (*hdlgen.Module, *Map, error) {
 	good := coreOut["m_result_error"].Not()
 	var cnts []counter
 	for k, kn := range info.Kinds {
-		cnts = append(cnts, counter{"events_" + ident(kn), fmt.Sprintf("results of %s events (kind %d) without error", kn, k),
+		cnts = append(cnts, counter{"events_" + Ident(kn), fmt.Sprintf("results of %s events (kind %d) without error", kn, k),
 			good.And(coreOut["m_result_kind"].EqC(uint64(k)))})
 	}
 	cnts = append(cnts, counter{"errors", "results with error set", coreOut["m_result_error"]})
@@ -281,7 +282,7 @@ func Wrap(core *hdlgen.Module, info Info) (*hdlgen.Module, *Map, error) {
 				if vn == "" {
 					continue
 				}
-				cnts = append(cnts, counter{f + "_" + ident(vn), fmt.Sprintf("results with %s = %d (%s)", f, v, vn), coreOut[n].EqC(uint64(v))})
+				cnts = append(cnts, counter{f + "_" + Ident(vn), fmt.Sprintf("results with %s = %d (%s)", f, v, vn), coreOut[n].EqC(uint64(v))})
 			}
 			continue
 		}
@@ -486,9 +487,9 @@ func Wrap(core *hdlgen.Module, info Info) (*hdlgen.Module, *Map, error) {
 	return m, mp, nil
 }
 
-// ident makes a name of a kind or a value fit a Verilog identifier and a C
+// Ident makes a name of a kind or a value fit a Verilog identifier and a C
 // macro: lower case letters, digits and single underscores.
-func ident(name string) string {
+func Ident(name string) string {
 	var b strings.Builder
 	under := false
 	for _, r := range strings.ToLower(name) {

@@ -1,0 +1,556 @@
+package blockeq
+
+import (
+	"fmt"
+	"math/rand"
+	"strings"
+	"testing"
+
+	"github.com/nicgen/nicgen/blocks"
+	"github.com/nicgen/nicgen/blocks/block"
+	"github.com/nicgen/nicgen/blocks/control"
+	"github.com/nicgen/nicgen/hdlgen"
+	harness "github.com/nicgen/nicgen/verilator-harness"
+)
+
+// ctlBench drives a block's control wrapper (docs/control.md) under
+// Verilator: an AXI-Lite master, the event stream with random gaps and
+// the result stream with random backpressure. Every result is compared
+// with the block's golden model, run in acceptance order; the register
+// interface is checked against what the golden side knows (a clear makes
+// every connection's state the zero state of a fresh model, a copied word
+// makes a connection behave as the one it was copied from, the counters
+// count the results).
+type ctlBench struct {
+	t      *testing.T
+	b      block.Block
+	c      block.Config
+	mp     *control.Map
+	model  *harness.Model
+	in     []uint64
+	out    []uint64
+	pin    map[string]int
+	pout   map[string]int
+	rng    *rand.Rand
+	cycle  int64
+	golden block.Golden
+	gIn    []string // golden event fields
+	gOut   []string
+	connAt int // conn's position in a golden event
+	// the event offered, and the results expected in order
+	offer   []uint64 // golden event fields, or nil
+	expect  [][]uint64
+	hist    map[uint64][][]uint64 // events accepted per connection since the last clear
+	taken   [][]uint64            // golden results of the results taken since the counters were cleared
+	conns   []uint64              // connections the events use
+	results int
+	sweep   int64 // cycles of the last clear until s_event_ready rose
+	// expectFail: a mutant's run, whose first failure ends it (fail)
+	expectFail bool
+	ready      float64
+	offering   float64
+}
+
+func newCtlBench(t *testing.T, name string, seed int64, muts ...hdlgen.Mutation) *ctlBench {
+	t.Helper()
+	b, err := blocks.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := blocks.DefaultConfig()
+	c.Control = true
+	m, mp, err := b.BuildControl(c)
+	if err == nil && len(muts) > 0 {
+		err = hdlgen.Mutate(m, muts...)
+	}
+	model, hd := build(t, m, err)
+	cb := &ctlBench{t: t, b: b, c: c, mp: mp, model: model, pin: map[string]int{}, pout: map[string]int{},
+		rng: rand.New(rand.NewSource(seed)), hist: map[uint64][][]uint64{}, ready: 0.8, offering: 0.8}
+	for _, p := range hd.Ports {
+		if p.Dir == harness.In {
+			cb.pin[p.Name] = len(cb.pin)
+		} else {
+			cb.pout[p.Name] = len(cb.pout)
+		}
+	}
+	cb.in = make([]uint64, len(cb.pin))
+	cb.out = make([]uint64, len(cb.pout))
+	cb.freshGolden()
+	for i := uint64(0); i < 48; i++ {
+		cb.conns = append(cb.conns, i)
+	}
+	return cb
+}
+
+func (cb *ctlBench) freshGolden() {
+	g, err := cb.b.Golden(cb.c)
+	if err != nil {
+		cb.t.Fatal(err)
+	}
+	g.Reset()
+	cb.golden = g
+	cb.gIn, cb.gOut = g.Fields()
+	cb.connAt = block.Bind([]string{"conn"}, cb.gIn)[0]
+	cb.hist = map[uint64][][]uint64{}
+}
+
+func (cb *ctlBench) set(port string, v uint64) {
+	i, ok := cb.pin[port]
+	if !ok {
+		cb.fail("no input %s", port)
+	}
+	cb.in[i] = v
+}
+
+func (cb *ctlBench) get(port string) uint64 {
+	i, ok := cb.pout[port]
+	if !ok {
+		cb.fail("no output %s", port)
+	}
+	return cb.out[i]
+}
+
+// newEvent draws an event of random kind and fields on one of the
+// connections in use (golden field order).
+func (cb *ctlBench) newEvent() []uint64 {
+	e := make([]uint64, len(cb.gIn))
+	for i, f := range cb.gIn {
+		w := cb.widthIn("s_event_" + f)
+		switch {
+		case w == 0: // a field of the golden model that the block has no port for
+		case f == "conn":
+			e[i] = cb.conns[cb.rng.Intn(len(cb.conns))]
+		case f == "kind":
+			e[i] = uint64(cb.rng.Intn(len(cb.b.Kinds) + 1)) // one past: an error
+			if e[i] == uint64(len(cb.b.Kinds)) && cb.rng.Intn(4) != 0 {
+				e[i] = uint64(cb.rng.Intn(len(cb.b.Kinds)))
+			}
+		default:
+			v := cb.rng.Uint64()
+			if cb.rng.Intn(3) == 0 { // small values reach the interesting cases
+				v &= 0xFF
+			}
+			e[i] = v & (uint64(1)<<uint(w) - 1)
+		}
+	}
+	return e
+}
+
+func (cb *ctlBench) widthIn(port string) int {
+	for _, p := range cb.model.Inputs() {
+		if p.Name == port {
+			return p.Width
+		}
+	}
+	return 0
+}
+
+// step runs one cycle. events: offer events (else keep s_event_valid low
+// once the offered one is taken). It returns the outputs of the cycle.
+func (cb *ctlBench) step(events bool, exclude map[uint64]bool) {
+	if cb.offer == nil && events && cb.rng.Float64() < cb.offering {
+		e := cb.newEvent()
+		if !exclude[e[cb.connAt]] {
+			cb.offer = e
+		}
+	}
+	cb.set("s_event_valid", 0)
+	if cb.offer != nil {
+		cb.set("s_event_valid", 1)
+		for i, f := range cb.gIn {
+			if _, ok := cb.pin["s_event_"+f]; ok {
+				cb.set("s_event_"+f, cb.offer[i])
+			}
+		}
+	}
+	mReady := cb.rng.Float64() < cb.ready
+	cb.set("m_result_ready", block.Bit(mReady))
+	cb.model.Step(cb.in, cb.out, 1)
+	cb.cycle++
+	if cb.offer != nil && cb.get("s_event_ready") == 1 {
+		res := make([]uint64, len(cb.gOut))
+		cb.golden.Step(cb.offer, res)
+		cb.expect = append(cb.expect, res)
+		conn := cb.offer[cb.connAt]
+		cb.hist[conn] = append(cb.hist[conn], cb.offer)
+		cb.offer = nil
+	}
+	if cb.get("m_result_valid") == 1 && mReady {
+		if len(cb.expect) == 0 {
+			cb.fail("cycle %d: a result that no event asked for", cb.cycle)
+		}
+		want := cb.expect[0]
+		cb.expect = cb.expect[1:]
+		for i, f := range cb.gOut {
+			if got := cb.get("m_result_" + f); got != want[i] {
+				cb.fail("cycle %d: result %d: m_result_%s = %#x, golden %#x (golden result %v)", cb.cycle, cb.results, f, got, want[i], want)
+			}
+		}
+		cb.taken = append(cb.taken, want)
+		cb.results++
+	}
+}
+
+// axil runs one AXI-Lite transaction while the streams go on; read
+// returns the data.
+func (cb *ctlBench) axil(write bool, addr uint32, data uint32, events bool, exclude map[uint64]bool) uint32 {
+	for k := range cb.pin {
+		if strings.HasPrefix(k, "s_axil_") {
+			cb.set(k, 0)
+		}
+	}
+	cb.set("s_axil_bready", 1)
+	cb.set("s_axil_rready", 1)
+	if write {
+		cb.set("s_axil_awaddr", uint64(addr))
+		cb.set("s_axil_wdata", uint64(data))
+		cb.set("s_axil_wstrb", 0xF)
+		cb.set("s_axil_awvalid", 1)
+		cb.set("s_axil_wvalid", 1)
+	} else {
+		cb.set("s_axil_araddr", uint64(addr))
+		cb.set("s_axil_arvalid", 1)
+	}
+	var got uint32
+	for n := 0; ; n++ {
+		if n > 100 {
+			cb.fail("cycle %d: AXI-Lite %v at 0x%03x never completed", cb.cycle, write, addr)
+		}
+		cb.step(events, exclude)
+		if write {
+			if cb.get("s_axil_awready") == 1 {
+				if cb.get("s_axil_wready") != 1 {
+					cb.fail("awready without wready")
+				}
+				cb.set("s_axil_awvalid", 0)
+				cb.set("s_axil_wvalid", 0)
+			}
+			if cb.get("s_axil_bvalid") == 1 {
+				if cb.get("s_axil_bresp") != 0 {
+					cb.fail("bresp %d", cb.get("s_axil_bresp"))
+				}
+				break
+			}
+		} else {
+			if cb.get("s_axil_arready") == 1 {
+				cb.set("s_axil_arvalid", 0)
+			}
+			if cb.get("s_axil_rvalid") == 1 {
+				got = uint32(cb.get("s_axil_rdata"))
+				break
+			}
+		}
+	}
+	cb.set("s_axil_bready", 0)
+	cb.set("s_axil_rready", 0)
+	return got
+}
+
+func (cb *ctlBench) reg(name string) uint32 {
+	for _, r := range cb.mp.Regs {
+		if r.Name == name {
+			return r.Offset
+		}
+	}
+	cb.fail("no register %s", name)
+	return 0
+}
+
+// waitIdle polls STATUS until no clear and no word operation runs; it
+// returns STATUS.
+func (cb *ctlBench) waitIdle(events bool, exclude map[uint64]bool) uint32 {
+	for n := 0; ; n++ {
+		st := cb.axil(false, control.OffStatus, 0, events, exclude)
+		if st&(1<<control.StClearBusy|1<<control.StWordBusy) == 0 {
+			return st
+		}
+		if n > 100000 {
+			cb.fail("STATUS stays busy: %#x", st)
+		}
+	}
+}
+
+func (cb *ctlBench) drain() {
+	for n := 0; len(cb.expect) > 0 || cb.offer != nil; n++ {
+		if n > 10000 {
+			cb.fail("results do not drain: %d expected", len(cb.expect))
+		}
+		cb.step(false, nil)
+	}
+}
+
+// checkClear runs a clear (after reset, or CLEAR_TABLE) with an event
+// offered all along: s_event_ready stays low for at least NumConn cycles,
+// and once it rises STATUS.CLEAR_BUSY reads 0.
+func (cb *ctlBench) checkClear() {
+	start := cb.cycle
+	cb.offer = cb.newEvent()
+	for n := 0; cb.offer != nil; n++ {
+		if n > 4*cb.mp.NumConn+1000 {
+			cb.fail("s_event_ready stays low %d cycles after the clear began", n)
+		}
+		cb.step(false, nil)
+	}
+	if got := cb.cycle - start; got < int64(cb.mp.NumConn) {
+		cb.fail("an event was taken %d cycles after the clear began, for %d connections", got, cb.mp.NumConn)
+	}
+	cb.sweep = cb.cycle - start
+	if st := cb.axil(false, control.OffStatus, 0, false, nil); st&(1<<control.StClearBusy) != 0 {
+		cb.fail("s_event_ready rose while STATUS.CLEAR_BUSY is set (%#x)", st)
+	}
+}
+
+func (cb *ctlBench) readWord(conn uint32, events bool, exclude map[uint64]bool) ([]uint32, uint32) {
+	cb.axil(true, control.OffWordConn, conn, events, exclude)
+	cb.axil(true, control.OffControl, 1<<control.CtlReadWord, events, exclude)
+	st := cb.waitIdle(events, exclude)
+	var w []uint32
+	for i := 0; i*32 < cb.mp.WordBits; i++ {
+		w = append(w, cb.axil(false, uint32(control.OffWordData+4*i), 0, events, exclude))
+	}
+	return w, st
+}
+
+func (cb *ctlBench) writeWord(conn uint32, w []uint32, events bool, exclude map[uint64]bool) uint32 {
+	cb.axil(true, control.OffWordConn, conn, events, exclude)
+	for i, v := range w {
+		cb.axil(true, uint32(control.OffWordData+4*i), v, events, exclude)
+	}
+	cb.axil(true, control.OffControl, 1<<control.CtlWriteWord, events, exclude)
+	return cb.waitIdle(events, exclude)
+}
+
+// expectedCounts counts the taken results by the counters' definitions.
+func (cb *ctlBench) expectedCounts() map[string]uint32 {
+	idx := map[string]int{}
+	for i, f := range cb.gOut {
+		idx[f] = i
+	}
+	want := map[string]uint32{}
+	for _, r := range cb.mp.Counters {
+		want[r.Name] = 0
+	}
+	enums := map[string][]string{}
+	for _, d := range cb.b.Decode {
+		enums[d.Field] = d.Names
+	}
+	for _, r := range cb.taken {
+		errSet := r[idx["error"]] != 0
+		if errSet {
+			want["COUNTER_ERRORS"]++
+		} else {
+			want["COUNTER_EVENTS_"+strings.ToUpper(control.Ident(cb.b.Kinds[r[idx["kind"]]]))]++
+		}
+		for f, i := range idx {
+			if f == "conn" || f == "kind" || f == "error" {
+				continue
+			}
+			if names, ok := enums[f]; ok {
+				if v := r[i]; v < uint64(len(names)) && names[v] != "" {
+					want["COUNTER_"+strings.ToUpper(f+"_"+control.Ident(names[v]))]++
+				}
+				continue
+			}
+			if cb.widthOut("m_result_"+f) == 1 && r[i] == 1 {
+				want["COUNTER_"+strings.ToUpper(f)]++
+			}
+		}
+	}
+	return want
+}
+
+func (cb *ctlBench) widthOut(port string) int {
+	for _, p := range cb.model.Outputs() {
+		if p.Name == port {
+			return p.Width
+		}
+	}
+	cb.fail("no output %s", port)
+	return 0
+}
+
+func (cb *ctlBench) checkCounters() {
+	want := cb.expectedCounts()
+	if len(want) != len(cb.mp.Counters) {
+		cb.fail("the test's counters %v are not the map's %d", want, len(cb.mp.Counters))
+	}
+	for _, r := range cb.mp.Counters {
+		got := cb.axil(false, r.Offset, 0, false, nil)
+		if got != want[r.Name] {
+			cb.fail("%s = %d, the golden results give %d", r.Name, got, want[r.Name])
+		}
+	}
+}
+
+// TestControlWrapper runs the register interface of the control wrapper
+// under Verilator beside the golden model: the clear after reset and on
+// command, word reads and writes (a connection's word copied to a fresh
+// connection makes it behave as the original, checked against the
+// golden model replaying the original's events on it), the counters, the
+// identification registers, refused commands and out-of-range words.
+func TestControlWrapper(t *testing.T) {
+	for _, name := range []string{"nscc", "reps_conf"} {
+		t.Run(name, func(t *testing.T) {
+			cb := newCtlBench(t, name, 7)
+			cb.run(name, 150000)
+		})
+	}
+}
+
+// TestControlWrapperMutants checks that the bench fails the wrapper with
+// a table read that never captures the word (the copies then write a
+// stale word), and with a clear sweep that writes WORD_DATA instead of
+// zeros (the clear on command then leaves the last copied word).
+func TestControlWrapperMutants(t *testing.T) {
+	for _, mut := range []hdlgen.Mutation{
+		{Module: "reps_conf", Node: "table_read", With: func(orig hdlgen.Expr, _ func(string) hdlgen.Expr) hdlgen.Expr { return hdlgen.False() }},
+		{Node: "table_wdata", With: func(orig hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr { return get("word_data0_reg") }},
+	} {
+		t.Run(mut.Node, func(t *testing.T) {
+			cb := newCtlBench(t, "reps_conf", 7, mut)
+			cb.expectFail = true
+			msg := func() (msg string) {
+				defer func() {
+					if r := recover(); r != nil {
+						f, ok := r.(ctlFailure)
+						if !ok {
+							panic(r)
+						}
+						msg = f.msg
+					}
+				}()
+				cb.run("reps_conf", 20000)
+				return ""
+			}()
+			if msg == "" {
+				t.Errorf("the bench passes the wrapper with %s mutated", mut.Node)
+			}
+			t.Logf("%s: %s", mut.Node, msg)
+		})
+	}
+}
+
+// ctlFailure is a failure of the bench when a mutant is expected to fail.
+type ctlFailure struct{ msg string }
+
+// fail stops the bench: the test fails, or a mutant's run ends (expectFail).
+func (cb *ctlBench) fail(format string, a ...any) {
+	if cb.expectFail {
+		panic(ctlFailure{fmt.Sprintf(format, a...)})
+	}
+	cb.t.Helper()
+	cb.t.Fatalf(format, a...)
+}
+
+func (cb *ctlBench) run(name string, perRound int) {
+	{
+		{
+			cb.model.Reset(2)
+			cb.checkClear()
+			// identification
+			for _, c := range []struct {
+				reg  uint32
+				want uint32
+			}{{control.OffID, control.Magic}, {control.OffWordBits, uint32(cb.mp.WordBits)},
+				{control.OffNumConn, uint32(cb.mp.NumConn)}, {control.OffCounters, uint32(len(cb.mp.Counters))}} {
+				if got := cb.axil(false, c.reg, 0, false, nil); got != c.want {
+					cb.fail("register 0x%03x = %#x, want %#x", c.reg, got, c.want)
+				}
+			}
+			cb.axil(true, control.OffScratch, 0xA5C3_0F1E, false, nil)
+			if got := cb.axil(false, control.OffScratch, 0, false, nil); got != 0xA5C3_0F1E {
+				cb.fail("SCRATCH reads %#x", got)
+			}
+			if got := cb.axil(false, control.OffScratch+1, 0, false, nil); got != 0 {
+				cb.fail("an unaligned read gives %#x", got)
+			}
+			// every connection in use reads the zero word after the clear
+			for _, conn := range []uint32{0, 5, uint32(cb.mp.NumConn - 1)} {
+				w, st := cb.readWord(conn, false, nil)
+				for i, v := range w {
+					if v != 0 {
+						cb.fail("after the clear, connection %d word %d = %#x", conn, i, v)
+					}
+				}
+				if st&(1<<control.StWordError) != 0 {
+					cb.fail("connection %d: WORD_ERROR", conn)
+				}
+			}
+			// events, with copies of words to fresh connections
+			fresh := uint64(100)
+			for round := 0; round < 6; round++ {
+				for i := 0; i < perRound; i++ {
+					cb.step(true, nil)
+				}
+				a := cb.conns[cb.rng.Intn(len(cb.conns))]
+				bconn := fresh
+				fresh++
+				ex := map[uint64]bool{a: true, bconn: true}
+				if cb.offer != nil && ex[cb.offer[cb.connAt]] {
+					for cb.offer != nil {
+						cb.step(false, nil)
+					}
+				}
+				w, st := cb.readWord(uint32(a), true, ex)
+				if st&(1<<control.StWordError) != 0 {
+					cb.fail("reading connection %d: WORD_ERROR", a)
+				}
+				if st := cb.writeWord(uint32(bconn), w, true, ex); st&(1<<control.StWordError) != 0 {
+					cb.fail("writing connection %d: WORD_ERROR", bconn)
+				}
+				back, _ := cb.readWord(uint32(bconn), true, ex)
+				for i := range w {
+					if back[i] != w[i] {
+						cb.fail("connection %d word %d reads back %#x, written %#x", bconn, i, back[i], w[i])
+					}
+				}
+				// the golden model: the fresh connection lives through the
+				// original's events
+				for _, e := range cb.hist[a] {
+					e2 := append([]uint64(nil), e...)
+					e2[cb.connAt] = bconn
+					res := make([]uint64, len(cb.gOut))
+					cb.golden.Step(e2, res)
+					cb.hist[bconn] = append(cb.hist[bconn], e2)
+				}
+				cb.conns = append(cb.conns, bconn)
+			}
+			cb.drain()
+			cb.checkCounters()
+			cb.t.Logf("%s: %d results in %d cycles; %d counters match; the clear held s_event_ready low %d cycles for %d connections", name, cb.results, cb.cycle, len(cb.mp.Counters), cb.sweep, cb.mp.NumConn)
+
+			// refused commands and an out-of-range word
+			cb.axil(true, control.OffWordConn, uint32(cb.mp.NumConn), false, nil)
+			cb.axil(true, control.OffControl, 1<<control.CtlReadWord, false, nil)
+			cb.axil(true, control.OffControl, 1<<control.CtlReadWord, false, nil) // while busy, or after: see STATUS
+			st := cb.waitIdle(false, nil)
+			if st&(1<<control.StWordError) == 0 {
+				cb.fail("a word operation on connection %d did not set WORD_ERROR (STATUS %#x)", cb.mp.NumConn, st)
+			}
+			cb.axil(true, control.OffControl, 1<<control.CtlReadWord|1<<control.CtlClearTable, false, nil)
+			if st := cb.axil(false, control.OffStatus, 0, false, nil); st&(1<<control.StRejected) == 0 || st&(1<<control.StClearBusy) != 0 {
+				cb.fail("CLEAR_TABLE with READ_WORD: STATUS %#x, want REJECTED and no clear", st)
+			}
+			cb.axil(true, control.OffControl, 1<<control.CtlClearRejected, false, nil)
+			if st := cb.axil(false, control.OffStatus, 0, false, nil); st&(1<<control.StRejected) != 0 {
+				cb.fail("CLEAR_REJECTED left STATUS %#x", st)
+			}
+
+			// the counters clear; the table clears on command and the
+			// block behaves as a fresh one
+			cb.axil(true, control.OffControl, 1<<control.CtlClearCounters, false, nil)
+			cb.taken = nil
+			cb.axil(true, control.OffControl, 1<<control.CtlClearTable, false, nil)
+			cb.freshGolden()
+			cb.checkClear()
+			for i := 0; i < 40000; i++ {
+				cb.step(true, nil)
+			}
+			cb.drain()
+			cb.checkCounters()
+			if cb.results < 2*perRound {
+				cb.fail("only %d results", cb.results)
+			}
+		}
+	}
+}
