@@ -233,12 +233,12 @@ type Block struct {
 	// buildTable builds the block with its table port (Params.Table)
 	buildTable func(Config) (*hdlgen.Module, error)
 	tableErr   error // the parameters have no Table field
-	paper   func(Config) (paperFig, error)
-	numConn func(Config) (int, error)
-	depth   func(Config) (int, error)
-	golden  func(Config) (Golden, error)
-	cycler  func(Config) (Cycler, error)
-	formal  func() []FormalJob
+	paper      func(Config) (paperFig, error)
+	numConn    func(Config) (int, error)
+	depth      func(Config) (int, error)
+	golden     func(Config) (Golden, error)
+	cycler     func(Config) (Cycler, error)
+	formal     func() []FormalJob
 }
 
 // Define erases a description's parameter type. Every function of d must
