@@ -33,6 +33,7 @@ type hardware struct {
 	conns uint64
 	connW uint64
 	timeW uint64
+	ctl   bool // the control wrappers
 	sec   *section
 }
 
@@ -136,7 +137,7 @@ func (l *loader) resolve(body *hclsyntax.Body) *Resolved {
 	h := l.resolveHardware(hwBody)
 	r.Sections = append(r.Sections, h.sec.out)
 
-	cfg := blocks.Config{Name: describe(name, n, h), ClockMHz: h.clock, Params: map[string]any{}}
+	cfg := blocks.Config{Name: describe(name, n, h), ClockMHz: h.clock, Control: h.ctl, Params: map[string]any{}}
 	env := block.Env{LinkGbps: n.link, MTU: n.mtu, BaseRTTNs: n.rtt, TargetFactor: n.factor, BDPBytes: n.bdp, BDPPackets: n.packets,
 		ClockMHz: h.clock, Conns: h.conns, ConnW: h.connW, TimeW: h.timeW}
 	l.blockRanges = map[string]hcl.Range{}
@@ -289,8 +290,9 @@ func (l *loader) resolveHardware(b *hclsyntax.Block) hardware {
 		l.crossf(s.where("conn_width"), "conn_width = %d is too narrow: it must hold connection id %d (connections = %d), which needs %d bits", h.connW, h.conns-1, h.conns, need)
 	}
 	h.timeW = l.wholeOr(s, "time_width", 32, SourceDefault, "32-bit timestamps of 1 ns (S4 Table 1)")
+	h.ctl = l.boolOr(s, "control", false, "the blocks alone, as measured in docs/benchmarks.md (docs/control.md)")
 	if b != nil {
-		l.unknownAttrs(s, map[string]bool{"clock_mhz": true, "connections": true, "conn_width": true, "time_width": true})
+		l.unknownAttrs(s, map[string]bool{"clock_mhz": true, "connections": true, "conn_width": true, "time_width": true, "control": true})
 	}
 	s.info("clock_period_ns", strconv.FormatFloat(1000/h.clock, 'f', 3, 64), "1000 / clock_mhz")
 	return h

@@ -100,6 +100,7 @@ var hardwareSchema = []attrSpec{
 		RangeWhy: "262,144 is the largest table checked to pass generate --check (5 min of Yosys for nscc, reps and reps_conf); at 2^24 Yosys 0.23 crashes"},
 	{Name: "conn_width", Kind: kindWhole, Lo: 1, Hi: 32, Unit: "bits", Doc: "width of the connection id ports"},
 	{Name: "time_width", Kind: kindWhole, Lo: 2, Hi: 63, Unit: "bits", Doc: "width of the s_event_now timestamp ports (1 ns ticks), for every block that has one"},
+	{Name: "control", Kind: kindBool, Doc: "wrap every block in its AXI-Lite control and status wrapper <block>_ctl, the top of each block's files (table clear after reset and on command, word access, counters; docs/control.md); off by default"},
 }
 
 // sectionSchema is the schema of a section: "" (top level), network,

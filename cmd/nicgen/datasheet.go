@@ -104,6 +104,10 @@ func datasheet(r *config.Resolved, g generated) ([]byte, error) {
 		}
 	}
 
+	if g.ctl != nil {
+		b.WriteString("\n## Control and status (AXI-Lite)\n\n" + g.ctl.Markdown())
+	}
+
 	b.WriteString("\n## Modules\n\nCompile order (the `.f` list and the FuseSoC core `" + name + ".core` give the same):\n\n| module | file | role |\n|---|---|---|\n")
 	for _, m := range g.design.Modules {
 		para, _, _ := strings.Cut(strings.TrimSpace(m.Doc()), "\n\n")
