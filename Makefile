@@ -67,10 +67,12 @@ include cocotb/Makefile.inc
 # blocks of COCOTB_TEST_ICARUS under Icarus too (Icarus runs the others
 # for minutes each, which CI's time does not allow); `make cocotb
 # cocotb-selftest` runs every block under both. The integration examples
-# (docs/integration.md) run under Verilator.
+# (docs/integration.md) and nscc's control wrapper (docs/control.md) run
+# under Verilator; `make cocotb-control` runs the wrappers of
+# docs/examples/control.hcl under both.
 COCOTB_JOBS        ?= 2
 COCOTB_TEST_ICARUS ?= reps_conf srp_ttw
 COCOTB_TEST_RUNS   := $(COCOTB_BLOCKS:%=cocotb-verilator-%) $(patsubst %,cocotb-icarus-%,$(filter $(COCOTB_TEST_ICARUS),$(COCOTB_BLOCKS)))
 test-cocotb:
-	$(MAKE) -j$(COCOTB_JOBS) $(COCOTB_TEST_RUNS) $(COCOTB_EXAMPLES:%=cocotb-verilator-example-%)
+	$(MAKE) -j$(COCOTB_JOBS) $(COCOTB_TEST_RUNS) $(COCOTB_EXAMPLES:%=cocotb-verilator-example-%) cocotb-verilator-control-nscc cocotb-icarus-control-nscc
 	$(MAKE) -j$(COCOTB_JOBS) $(COCOTB_TEST_RUNS:cocotb-%=cocotb-selftest-%)

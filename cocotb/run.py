@@ -90,6 +90,9 @@ def main():
     ap.add_argument("--test-dir", help="folder the tests run in and write their results to (default the build folder)")
     ap.add_argument("--example", help="an integration example around the block: docs/integration/<example>.v is the top, "
                     "cocotb/<example>/test_<example>.py the tests (no vector file)")
+    ap.add_argument("--control", action="store_true",
+                    help="test the block's control wrapper (<block>_ctl, docs/control.md; --rtl generated with "
+                    "hardware.control = true) with cocotb/control/test_control.py (no vector file)")
     args = ap.parse_args()
 
     block = args.block
@@ -97,10 +100,12 @@ def main():
     module_dir, test_module = COCOTB_DIR / block, f"test_{block}"
     if args.example:
         module_dir, test_module = COCOTB_DIR / args.example, f"test_{args.example}"
+    elif args.control:
+        module_dir, test_module = COCOTB_DIR / "control", "test_control"
     elif not (module_dir / f"{test_module}.py").is_file():
         module_dir, test_module = COCOTB_DIR / "common", "test_block"
     vectors = Path(args.vectors or ROOT / "build" / "vectors" / f"{block}.jsonl").resolve()
-    if not args.example and not vectors.is_file():
+    if not args.example and not args.control and not vectors.is_file():
         raise SystemExit(f"run.py: no vector file {vectors}: run `go run ./cmd/nicgen vectors {block} -o {vectors}`")
     sources = verilog_sources(args.rtl, block)
     if args.example:
@@ -109,7 +114,7 @@ def main():
             raise SystemExit(f"run.py: no example {example}")
         sources.append(example)
     top = sources[-1].stem  # the .f list ends with the top module
-    build_dir = Path(args.build_dir).resolve() / f"{args.example or block}-{args.sim}"
+    build_dir = Path(args.build_dir).resolve() / f"{args.example or block}{'-control' if args.control else ''}-{args.sim}"
     build_dir.mkdir(parents=True, exist_ok=True)
     test_dir = Path(args.test_dir).resolve() if args.test_dir else build_dir
     test_dir.mkdir(parents=True, exist_ok=True)
@@ -161,7 +166,7 @@ def main():
         plusargs=plusargs(args.sim, args.seed),
         extra_env={"NICGEN_VECTORS": str(vectors), "NICGEN_STATS": str(stats_file),
                    "NICGEN_EVENTS": str(max(args.events, 0)), "NICGEN_ROOT": str(ROOT),
-                   "NICGEN_RTL": str(Path(args.rtl).resolve())},
+                   "NICGEN_RTL": str(Path(args.rtl).resolve()), "NICGEN_BLOCK": block, "NICGEN_SEED": str(args.seed)},
     )
     t_test = time.perf_counter() - t0
     num_tests, num_failed = get_results(Path(results))
