@@ -28,9 +28,22 @@ func (m *Module) Instantiate(name string, sub *Module) *Instance {
 // integrator overrides them at m as at the module itself.
 func (in *Instance) PassParams() *Instance {
 	for _, p := range in.mod.Params() {
-		in.params = append(in.params, in.parent.Param(p.name, p.width, p.param, p.doc))
+		q := in.parent.Param(p.name, p.width, p.param, p.doc)
+		q.lo, q.hi, q.limited, q.limitWhy = p.lo, p.hi, p.limited, p.limitWhy
+		in.params = append(in.params, q)
 	}
 	return in
+}
+
+// Param is the parameter name that PassParams declared in the parent, or
+// nil.
+func (in *Instance) Param(name string) *Signal {
+	for _, p := range in.params {
+		if p.name == name {
+			return p
+		}
+	}
+	return nil
 }
 
 // Module is the instantiated module.

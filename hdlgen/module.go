@@ -31,6 +31,11 @@ type Signal struct {
 	group  string // port interface banner
 	reg    *Reg   // for kindReg and kindNext
 	param  uint64 // kindParam default
+	// kindParam: the values the generator checked (Limit); without a
+	// limit, every value of the width
+	lo, hi   uint64
+	limited  bool
+	limitWhy string
 	qualBy string // output only: the 1-bit output that qualifies this one
 	memReg bool   // kindMemRd of a registered read: declared with its table
 }
@@ -184,6 +189,22 @@ func (m *Module) Param(name string, width int, value uint64, doc string) *Signal
 		m.errorf(s.loc, "parameter %s = %d does not fit in %d bits", name, value, width)
 	}
 	return s
+}
+
+// Limit states the range of values of a parameter that the generator
+// checked (the datasheet prints it, and why): an integrator may override
+// the parameter within it. The default must lie in it.
+func (s *Signal) Limit(lo, hi uint64, why string) *Signal {
+	s.lo, s.hi, s.limited, s.limitWhy = lo, hi, true, why
+	return s
+}
+
+// ParamRange is a parameter's range (Limit), or every value of its width.
+func (s *Signal) ParamRange() (lo, hi uint64, why string) {
+	if s.limited {
+		return s.lo, s.hi, s.limitWhy
+	}
+	return 0, mask(s.width), ""
 }
 
 // Wire declares a named value driven by one continuous assignment.

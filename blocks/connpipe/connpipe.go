@@ -446,6 +446,18 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 		}
 		return x
 	}
+	if s.Table {
+		// the connections in use are a parameter, up to the table's depth
+		pw := hdlgen.BitsFor(uint64(s.NumConn))
+		numConn := m.Param("NUM_CONN", pw, uint64(s.NumConn), "connections in use: a connection id of NUM_CONN and above is an error").
+			Limit(2, uint64(s.NumConn), "the state table's depth")
+		connBad = func(x hdlgen.Expr) hdlgen.Expr {
+			if pw <= s.ConnW {
+				return x.Or(conn[0].Ge(numConn.ZExt(s.ConnW)).Named("s1_conn_out"))
+			}
+			return x.Or(conn[0].ZExt(pw).Ge(numConn).Named("s1_conn_out"))
+		}
+	}
 	if !s.Table {
 		bad = connBad(bad)
 	}

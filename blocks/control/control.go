@@ -252,7 +252,17 @@ func Wrap(core *hdlgen.Module, info Info) (*hdlgen.Module, *Map, error) {
 	}
 	rd := inst.Out(pRData)
 	opDone := cValid.And(isOp).Named("op_done")
-	lastSweep := clearAt.EqC(uint64(info.NumConn - 1)).Named("clear_last")
+	numConn := inst.Param("NUM_CONN")
+	if numConn == nil {
+		return nil, nil, fmt.Errorf("control: module %s has no parameter NUM_CONN: build it with connpipe.Spec.Table", core.Name())
+	}
+	// the sweep's last connection is NUM_CONN - 1
+	var lastSweep hdlgen.Expr
+	if nw := numConn.Width(); nw <= connW {
+		lastSweep = clearAt.Add(hdlgen.Const(connW, 1)).Eq(numConn.ZExt(connW)).Named("clear_last")
+	} else {
+		lastSweep = clearAt.ZExt(nw).Add(hdlgen.Const(nw, 1)).Eq(numConn).Named("clear_last")
+	}
 
 	// counters of the results taken (registered: the count is one cycle
 	// behind the handshake)
@@ -425,7 +435,7 @@ func Wrap(core *hdlgen.Module, info Info) (*hdlgen.Module, *Map, error) {
 	}{
 		{Reg{"ID", OffID, "RO", fmt.Sprintf("0x%08X (\"NICG\"): a nicgen control wrapper", Magic)}, hdlgen.Const(32, Magic)},
 		{Reg{"WORD_BITS", OffWordBits, "RO", fmt.Sprintf("bits of a connection's state word: %d", ww)}, hdlgen.Const(32, uint64(ww))},
-		{Reg{"NUM_CONN", OffNumConn, "RO", fmt.Sprintf("connections of the state table: %d", info.NumConn)}, hdlgen.Const(32, uint64(info.NumConn))},
+		{Reg{"NUM_CONN", OffNumConn, "RO", fmt.Sprintf("connections in use: the parameter NUM_CONN (2..%d, default %d)", info.NumConn, info.NumConn)}, numConn.ZExt(32)},
 		{Reg{"COUNTERS", OffCounters, "RO", fmt.Sprintf("number of COUNTER registers: %d", len(cnts))}, hdlgen.Const(32, uint64(len(cnts)))},
 		{Reg{"CONTROL", OffControl, "WO", "commands: write 1 to a bit to act (reads 0)"}, hdlgen.Const(32, 0)},
 		{Reg{"STATUS", OffStatus, "RO", "engine status"}, status},

@@ -131,7 +131,8 @@ func HPCC(p HPCCParams) (*hdlgen.Module, error) {
 	cw := p.CwndW()
 	var lfsr *hdlgen.Reg
 	if p.RandomFeedback {
-		seed := m.Param("LFSR_SEED", 32, uint64(p.Seed), "seed of the random-feedback LFSR; must be nonzero")
+		seed := m.Param("LFSR_SEED", 32, uint64(p.Seed), "seed of the random-feedback LFSR; must be nonzero").
+			Limit(1, 1<<32-1, "an LFSR in state 0 stays 0")
 		lfsr = m.Reg("lfsr", 32, "random-feedback generator (Galois LFSR)", hdlgen.ResetToParam(seed), hdlgen.GlobalState())
 	}
 	spec := connpipe.Spec{

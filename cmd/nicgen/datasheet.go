@@ -94,13 +94,23 @@ func datasheet(r *config.Resolved, g generated) ([]byte, error) {
 	}
 
 	if ps := top.Params(); len(ps) > 0 {
-		b.WriteString("\n## Verilog parameters\n\nAn integrator may override these at instantiation without regenerating.\n\n| parameter | width | default | meaning |\n|---|---:|---:|---|\n")
-		for _, p := range ps {
-			v := fmt.Sprint(p.ParamValue())
-			if p.ParamValue() > 0xFFFF {
-				v += fmt.Sprintf(" (0x%X)", p.ParamValue())
+		b.WriteString("\n## Verilog parameters\n\nAn integrator may override these at instantiation without regenerating, within the range given: the values the generator checked.\n\n| parameter | width | default | range | meaning |\n|---|---:|---:|---|---|\n")
+		num := func(x uint64) string {
+			v := fmt.Sprint(x)
+			if x > 0xFFFF {
+				v += fmt.Sprintf(" (0x%X)", x)
 			}
-			fmt.Fprintf(&b, "| `%s` | %d | %s | %s |\n", p.Name(), p.Width(), v, mdCell(p.Doc()))
+			return v
+		}
+		for _, p := range ps {
+			lo, hi, why := p.ParamRange()
+			rng := num(lo) + " .. " + num(hi)
+			if why != "" {
+				rng += ": " + why
+			} else {
+				rng += ": any value of the width"
+			}
+			fmt.Fprintf(&b, "| `%s` | %d | %s | %s | %s |\n", p.Name(), p.Width(), num(p.ParamValue()), mdCell(rng), mdCell(p.Doc()))
 		}
 	}
 

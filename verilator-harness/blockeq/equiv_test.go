@@ -17,6 +17,12 @@ var cycles = flag.Int64("cycles", 5_000_000, "cycles per equivalence run")
 
 func build(t testing.TB, m *hdlgen.Module, err error) (*harness.Model, harness.Design) {
 	t.Helper()
+	return buildWith(t, m, err, harness.BuildOptions{})
+}
+
+// buildWith is build with build options (a parameter overridden).
+func buildWith(t testing.TB, m *hdlgen.Module, err error, opts harness.BuildOptions) (*harness.Model, harness.Design) {
+	t.Helper()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,7 +31,7 @@ func build(t testing.TB, m *hdlgen.Module, err error) (*harness.Model, harness.D
 		t.Fatal(err)
 	}
 	hd := DesignOf(d)
-	model, err := harness.Build(context.Background(), hd, harness.BuildOptions{})
+	model, err := harness.Build(context.Background(), hd, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
