@@ -23,21 +23,21 @@ const (
 // so it can be used wherever a Value is expected.
 type Signal struct {
 	Expr
-	name   string
-	width  int
-	kind   sigKind
-	loc    Loc
-	doc    string
-	group  string // port interface banner
-	reg    *Reg   // for kindReg and kindNext
-	param  uint64 // kindParam default
+	name  string
+	width int
+	kind  sigKind
+	loc   Loc
+	doc   string
+	group string // port interface banner
+	reg   *Reg   // for kindReg and kindNext
+	param uint64 // kindParam default
 	// kindParam: the values the generator checked (Limit); without a
 	// limit, every value of the width
 	lo, hi   uint64
 	limited  bool
 	limitWhy string
-	qualBy string // output only: the 1-bit output that qualifies this one
-	memReg bool   // kindMemRd of a registered read: declared with its table
+	qualBy   string // output only: the 1-bit output that qualifies this one
+	memReg   bool   // kindMemRd of a registered read: declared with its table
 }
 
 // Name is the Verilog name of the signal.
