@@ -3,6 +3,7 @@ package hdlgen
 import (
 	"fmt"
 	"sort"
+	"strings"
 )
 
 type sigKind int
@@ -36,6 +37,7 @@ type Signal struct {
 	lo, hi   uint64
 	limited  bool
 	limitWhy string
+	setting  string // an input that is a run-time Setting: its name
 	qualBy   string // output only: the 1-bit output that qualifies this one
 	memReg   bool   // kindMemRd of a registered read: declared with its table
 }
@@ -189,6 +191,27 @@ func (m *Module) Param(name string, width int, value uint64, doc string) *Signal
 		m.errorf(s.loc, "parameter %s = %d does not fit in %d bits", name, value, width)
 	}
 	return s
+}
+
+// Setting declares a constant of the design: a Verilog parameter, or,
+// with runTime, an input port cfg_<name in lower case> that a control
+// wrapper drives from a register (docs/control.md) and reads as a
+// parameter's default value otherwise (Setting reports it: RunTime).
+func (m *Module) Setting(name string, width int, value uint64, doc string, runTime bool) *Signal {
+	if !runTime {
+		return m.Param(name, width, value, doc)
+	}
+	s := m.Input("cfg_"+strings.ToLower(name), width, doc+" (run time: the control wrapper's PARAM_"+name+")")
+	s.param, s.setting = value, name
+	if width < 64 && value>>uint(width) != 0 {
+		m.errorf(s.loc, "setting %s = %d does not fit in %d bits", name, value, width)
+	}
+	return s
+}
+
+// RunTime reports a Setting taken at run time: its name and default.
+func (s *Signal) RunTime() (name string, def uint64, ok bool) {
+	return s.setting, s.param, s.setting != ""
 }
 
 // Limit states the range of values of a parameter that the generator

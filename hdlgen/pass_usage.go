@@ -45,7 +45,7 @@ func checkUsage(m *Module) []Error {
 		case kindOutput, kindNext:
 			continue // read outside the module, or by the register itself
 		}
-		if s.kind == kindParam && s.limited && (s.param < s.lo || s.param > s.hi) {
+		if (s.kind == kindParam || s.setting != "") && s.limited && (s.param < s.lo || s.param > s.hi) {
 			errs = append(errs, Error{Loc: s.loc, Msg: fmt.Sprintf("parameter %s: default %d outside its range %d..%d", s.name, s.param, s.lo, s.hi)})
 		}
 		if passed[s] {

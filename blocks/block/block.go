@@ -96,6 +96,20 @@ type Golden interface {
 	Reset()
 }
 
+// Tuner is a Golden whose run-time settings (hdlgen Module.Setting, the
+// control wrapper's PARAM registers) can change between events: Tune sets
+// one by its name.
+type Tuner interface {
+	Tune(name string, value uint64) error
+}
+
+// TableClearer is a Golden that clears its state table alone, leaving the
+// state outside it (an LFSR) as it is: the control wrapper's CLEAR_TABLE.
+// A Golden without it has no state outside the table.
+type TableClearer interface {
+	ClearTable()
+}
+
 // MapGolden is a Golden written with maps of field names, for models
 // where speed does not matter (a toy block, a first version): step gets
 // the event's fields and returns the result's.

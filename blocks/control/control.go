@@ -63,7 +63,19 @@ type Map struct {
 	Regs     []Reg // by offset
 	Bits     []Bit
 	Counters []Reg // the COUNTER registers, also in Regs
+	Settings []Setting
 	Word     []hdlgen.Field
+}
+
+// Setting is a run-time setting of the block (hdlgen Module.Setting): a
+// PARAM register, reset to the wrapper's Verilog parameter of the same name.
+type Setting struct {
+	Name          string
+	Offset        uint32
+	Width         int
+	Default       uint64
+	Min, Max      uint64
+	Doc, RangeWhy string
 }
 
 // Magic is the value of register ID: "NICG".
@@ -80,6 +92,7 @@ const (
 	OffWordConn = 0x018
 	OffClearAt  = 0x01C
 	OffScratch  = 0x020
+	OffParam    = 0x040 // PARAM_<name> at OffParam + 4 k: the run-time settings
 	OffWordData = 0x100 // WORD_DATA_i at OffWordData + 4 i: bits 32 i + 31 .. 32 i
 	OffCounter  = 0x200 // COUNTER_j at OffCounter + 4 j
 	AddrW       = 12
@@ -120,6 +133,15 @@ func Wrap(core *hdlgen.Module, info Info) (*hdlgen.Module, *Map, error) {
 	for _, n := range []string{pOp, pWData, pRData, pROp, "s_event_valid", "s_event_ready", "s_event_conn", "m_result_valid", "m_result_ready", "m_result_kind", "m_result_error"} {
 		if ports[n] == nil {
 			return nil, nil, fmt.Errorf("control: module %s has no port %s: build it with connpipe.Spec.Table", core.Name(), n)
+		}
+	}
+	var settings []*hdlgen.Signal
+	for _, p := range core.Ports() {
+		if _, _, ok := p.RunTime(); ok {
+			if p.Width() > 32 {
+				return nil, nil, fmt.Errorf("control: setting %s of %d bits does not fit a 32-bit register", p.Name(), p.Width())
+			}
+			settings = append(settings, p)
 		}
 	}
 	ww := ports[pWData].Width()
@@ -226,6 +248,27 @@ func Wrap(core *hdlgen.Module, info Info) (*hdlgen.Module, *Map, error) {
 		if n != "s_event_conn" {
 			inst.In(n, v)
 		}
+	}
+	// the run-time settings: a register each, reset to a parameter of the
+	// wrapper; a write out of the setting's range is refused
+	type setting struct {
+		sig   *hdlgen.Signal
+		name  string
+		reg   *hdlgen.Reg
+		param *hdlgen.Signal
+		off   int
+	}
+	var sets []setting
+	for k, sp := range settings {
+		name, def, _ := sp.RunTime()
+		lo, hi, why := sp.ParamRange()
+		prm := m.Param(name, sp.Width(), def, sp.Doc()+"; the reset value of PARAM_"+name)
+		if why != "" {
+			prm.Limit(lo, hi, why)
+		}
+		r := m.Reg("param_"+strings.ToLower(name), sp.Width(), "PARAM_"+name+": the block's run-time setting", hdlgen.ResetToParam(prm))
+		inst.In(sp.Name(), r)
+		sets = append(sets, setting{sp, name, r, prm, OffParam + 4*k})
 	}
 	// the sweep writes zeros; a word write, WORD_DATA (both held while
 	// their operations are in the block)
@@ -354,9 +397,25 @@ func Wrap(core *hdlgen.Module, info Info) (*hdlgen.Module, *Map, error) {
 	for i := range wordData {
 		wordRegWrite = wordRegWrite.Or(wrAt(OffWordData + 4*i))
 	}
+	paramOK := map[string]hdlgen.Expr{}
+	paramBad := hdlgen.False()
+	for _, st := range sets {
+		lo, hi, _ := st.sig.ParamRange()
+		v := strobed(st.reg.Expr)
+		ok := hdlgen.True()
+		if lo > 0 {
+			ok = ok.And(v.Ge(hdlgen.Const(v.Width(), lo)))
+		}
+		if hi < uint64(1)<<uint(v.Width())-1 {
+			ok = ok.And(v.Le(hdlgen.Const(v.Width(), hi)))
+		}
+		paramOK[st.name] = ok.Named("param_" + strings.ToLower(st.name) + "_ok")
+		paramBad = paramBad.Or(wrAt(st.off).And(paramOK[st.name].Not()))
+	}
 	refuse := wantClear.Or(wantWord).And(busy).
 		Or(wantClear.And(wantWord)).
-		Or(wordRegWrite.Or(wrAt(OffWordConn)).And(busy)).Named("refuse")
+		Or(wordRegWrite.Or(wrAt(OffWordConn)).And(busy)).
+		Or(paramBad).Named("refuse")
 
 	m.Comb("engine", func(p *hdlgen.Process) {
 		// the sweep
@@ -403,6 +462,9 @@ func Wrap(core *hdlgen.Module, info Info) (*hdlgen.Module, *Map, error) {
 				p.If(wrAt(OffWordData+4*i), func() { p.Set(r, strobed(r.Expr)) })
 			}
 		})
+		for _, st := range sets {
+			p.If(wrAt(st.off).And(paramOK[st.name]), func() { p.Set(st.reg, strobed(st.reg.Expr)) })
+		}
 		p.If(refuse, func() { p.Set(rejected, hdlgen.True()) }).
 			ElseIf(cmd(CtlClearRejected), func() { p.Set(rejected, hdlgen.False()) })
 		// counters
@@ -448,6 +510,15 @@ func Wrap(core *hdlgen.Module, info Info) (*hdlgen.Module, *Map, error) {
 		mp.Regs = append(mp.Regs, f.r)
 		fixedVals = append(fixedVals, f.v)
 	}
+	var paramVals []hdlgen.Value
+	for _, st := range sets {
+		lo, hi, why := st.sig.ParamRange()
+		_, def, _ := st.sig.RunTime()
+		doc := fmt.Sprintf("%s; %d..%d, reset to the parameter %s (default %d); a write out of range is refused", st.sig.Doc(), lo, hi, st.name, def)
+		mp.Regs = append(mp.Regs, Reg{"PARAM_" + st.name, uint32(st.off), "RW", doc})
+		mp.Settings = append(mp.Settings, Setting{Name: st.name, Offset: uint32(st.off), Width: st.sig.Width(), Default: def, Min: lo, Max: hi, Doc: st.sig.Doc(), RangeWhy: why})
+		paramVals = append(paramVals, st.reg.ZExt(32))
+	}
 	var wordVals []hdlgen.Value
 	for i, r := range wordData {
 		mp.Regs = append(mp.Regs, Reg{fmt.Sprintf("WORD_DATA_%d", i), uint32(OffWordData + 4*i), "RW",
@@ -470,7 +541,7 @@ func Wrap(core *hdlgen.Module, info Info) (*hdlgen.Module, *Map, error) {
 		{"STATUS", "CLEAR_BUSY", StClearBusy, "the clear sweep runs (after reset, and after CLEAR_TABLE)"},
 		{"STATUS", "WORD_BUSY", StWordBusy, "a word operation is in flight"},
 		{"STATUS", "WORD_ERROR", StWordError, "the last word operation's WORD_CONN was out of range: nothing was read or written"},
-		{"STATUS", "REJECTED", StRejected, "a command, or a write of WORD_CONN or WORD_DATA, came while busy (or CLEAR_TABLE with a word operation) and was ignored; sticky"},
+		{"STATUS", "REJECTED", StRejected, "a command, or a write of WORD_CONN or WORD_DATA, came while busy (or CLEAR_TABLE with a word operation), or a PARAM write was out of range, and was ignored; sticky"},
 	}
 	rIdx := araddr.Slice(AddrW-1, 2).Named("axil_rd_index")
 	rAligned := araddr.Slice(1, 0).IsZero().Named("axil_rd_aligned")
@@ -485,8 +556,11 @@ func Wrap(core *hdlgen.Module, info Info) (*hdlgen.Module, *Map, error) {
 		in := rIdx.Slice(AddrW-3, b).EqC(uint64(off/4) >> uint(b))
 		return hdlgen.Mux(in.And(rAligned), hdlgen.Index(sel, opts...), hdlgen.Const(32, 0)).Named("rd_" + name)
 	}
-	rdVal := region(0, len(fixedVals), fixedVals, "fixed").
-		Or(region(OffWordData, len(wordVals), wordVals, "word")).
+	rdVal := region(0, len(fixedVals), fixedVals, "fixed")
+	if len(paramVals) > 0 {
+		rdVal = rdVal.Or(region(OffParam, len(paramVals), paramVals, "params"))
+	}
+	rdVal = rdVal.Or(region(OffWordData, len(wordVals), wordVals, "word")).
 		Or(region(OffCounter, len(cntVals), cntVals, "counters")).Named("axil_rd_value")
 	if regionErr != nil {
 		return nil, nil, regionErr

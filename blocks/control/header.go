@@ -46,6 +46,14 @@ func (mp *Map) Header(comment []string) []byte {
 		def("REG_"+r.Name, fmt.Sprintf("0x%03Xu", r.Offset), r.Access+": "+r.Doc)
 	}
 	def("REG_WORD_DATA(i)", fmt.Sprintf("(0x%03Xu + 4u * (i))", OffWordData), "RW: word bits 32 i + 31 .. 32 i, i < WORD_REGS")
+	if len(mp.Settings) > 0 {
+		b.WriteString("\n/* run-time settings: PARAM registers, their reset values and ranges */\n")
+		for _, st := range mp.Settings {
+			def("PARAM_"+st.Name+"_DEFAULT", fmt.Sprintf("%du", st.Default), "")
+			def("PARAM_"+st.Name+"_MIN", fmt.Sprintf("%du", st.Min), "")
+			def("PARAM_"+st.Name+"_MAX", fmt.Sprintf("%du", st.Max), st.RangeWhy)
+		}
+	}
 	b.WriteString("\n/* counters (RO, 32 bits, wrap) */\n")
 	for _, r := range mp.Counters {
 		def("REG_"+r.Name, fmt.Sprintf("0x%03Xu", r.Offset), r.Doc)

@@ -46,7 +46,7 @@ func Conf(p ConfParams) (*hdlgen.Module, error) {
 // Validate.
 func ConfPart(m *hdlgen.Module, p ConfParams) connpipe.Part {
 	entW, expW := p.EntW(), p.ExploreW()
-	exploreInit := m.Param("EXPLORE_INIT", expW, p.ExploreInit, "sends explored after open: min(BDP in packets, NUM_ENTROPIES)").
+	exploreInit := m.Setting("EXPLORE_INIT", expW, p.ExploreInit, "sends explored after open: min(BDP in packets, NUM_ENTROPIES)", p.Table).
 		Limit(0, min(uint64(1)<<uint(expW)-1, uint64(p.NumEntropies)), "at most the entropies there are to explore, and what the explore counter holds")
 	word := ConfWordLayout(p)
 	return connpipe.Part{

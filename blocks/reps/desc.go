@@ -124,6 +124,43 @@ func (e eventModel) Step(in, out []uint64) {
 
 func (e eventModel) Reset() { e.m.Reset() }
 
+// Tune sets a run-time setting (block.Tuner): FREEZE_TIME, EXPLORE_INIT,
+// EXPLORE_AFTER_FREEZE of reps, EXPLORE_INIT of reps_conf.
+func (e eventModel) Tune(name string, v uint64) error {
+	switch m := e.m.(type) {
+	case *goldenreps.Model:
+		p := m.Params()
+		ft, ei, ea := p.FreezeTime, p.ExploreInit, p.ExploreAfterFreeze
+		switch name {
+		case "FREEZE_TIME":
+			ft = v
+		case "EXPLORE_INIT":
+			ei = v
+		case "EXPLORE_AFTER_FREEZE":
+			ea = v
+		default:
+			return fmt.Errorf("reps has no run-time setting %s", name)
+		}
+		return m.Retune(ft, ei, ea)
+	case *goldenreps.ConfModel:
+		if name != "EXPLORE_INIT" {
+			return fmt.Errorf("reps_conf has no run-time setting %s", name)
+		}
+		return m.Retune(v)
+	}
+	return fmt.Errorf("no run-time settings")
+}
+
+// ClearTable clears the table alone (block.TableClearer): reps keeps its LFSR.
+func (e eventModel) ClearTable() {
+	switch m := e.m.(type) {
+	case *goldenreps.Model:
+		m.ClearTable()
+	case *goldenreps.ConfModel:
+		m.ClearTable()
+	}
+}
+
 type cycler struct{ p *goldenreps.Pipeline }
 
 func (c cycler) Cycle(valid, ready bool, conn uint32) (bool, bool) {

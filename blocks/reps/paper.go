@@ -61,10 +61,12 @@ func Paper(p Params) (*hdlgen.Module, error) {
 func PaperPart(m *hdlgen.Module, p Params) connpipe.Part {
 	seed := m.Param("LFSR_SEED", 32, uint64(p.LFSRSeed), "seed of the random-EV LFSR; must be nonzero").
 		Limit(1, 1<<32-1, "an LFSR in state 0 stays 0")
-	freezeTime := m.Param("FREEZE_TIME", p.TimeW, p.FreezeTime, "freezing-mode duration in s_event_now ticks; below 2**(TimeW-1)").
+	// with the table port (p.Table) these are run-time settings, driven
+	// by the control wrapper's registers (docs/control.md)
+	freezeTime := m.Setting("FREEZE_TIME", p.TimeW, p.FreezeTime, "freezing-mode duration in s_event_now ticks; below 2**(TimeW-1)", p.Table).
 		Limit(0, uint64(1)<<uint(p.TimeW-1)-1, "below half the timestamp's range, for the wrap-safe comparison")
-	exploreInit := m.Param("EXPLORE_INIT", p.ExploreW, p.ExploreInit, "random EVs explored after open (the BDP in packets)")
-	exploreAfter := m.Param("EXPLORE_AFTER_FREEZE", p.ExploreW, p.ExploreAfterFreeze, "random EVs explored after leaving freezing mode")
+	exploreInit := m.Setting("EXPLORE_INIT", p.ExploreW, p.ExploreInit, "random EVs explored after open (the BDP in packets)", p.Table)
+	exploreAfter := m.Setting("EXPLORE_AFTER_FREEZE", p.ExploreW, p.ExploreAfterFreeze, "random EVs explored after leaving freezing mode", p.Table)
 
 	word := WordLayout(p)
 	entries := EntriesLayout(p)

@@ -94,9 +94,13 @@ func Block(p Params) (*hdlgen.Module, error) {
 	cc := smartt.Part(m, p.CC)
 	var lb connpipe.Part
 	if p.UseConf {
-		lb = reps.ConfPart(m, p.Conf)
+		q := p.Conf
+		q.Table = p.Table // its settings as the block's: run-time with the table port
+		lb = reps.ConfPart(m, q)
 	} else {
-		lb = reps.PaperPart(m, p.REPS)
+		q := p.REPS
+		q.Table = p.Table
+		lb = reps.PaperPart(m, q)
 	}
 	bw := p.CC.ByteW
 	word := hdlgen.NewLayout("uet_cc_word")

@@ -77,6 +77,9 @@ func TestControlHeader(t *testing.T) {
 			for i := 0; i < (mp.WordBits+31)/32; i++ {
 				want[fmt.Sprintf("REG_WORD_DATA(%d)", i)] = uint64(control.OffWordData + 4*i)
 			}
+			for _, st := range mp.Settings {
+				want["PARAM_"+st.Name+"_DEFAULT"], want["PARAM_"+st.Name+"_MIN"], want["PARAM_"+st.Name+"_MAX"] = st.Default, st.Min, st.Max
+			}
 			for _, bit := range mp.Bits {
 				want[bit.Reg+"_"+bit.Name] = 1 << uint(bit.Bit)
 			}

@@ -154,6 +154,21 @@ func NewConfModel(p ConfParams) (*ConfModel, error) {
 // Params returns the model's parameters.
 func (m *ConfModel) Params() ConfParams { return m.p }
 
+// Retune replaces the exploration count after open, which the hardware
+// may take at run time (its control registers); every later open uses it.
+func (m *ConfModel) Retune(exploreInit uint64) error {
+	q := m.p
+	q.ExploreInit = exploreInit
+	if err := q.Validate(); err != nil {
+		return fmt.Errorf("reps_conf: %w", err)
+	}
+	m.p = q
+	return nil
+}
+
+// ClearTable makes every connection's state all-zero.
+func (m *ConfModel) ClearTable() { m.pages = make([]*[confPageSize]ConfState, len(m.pages)) }
+
 // Reset models rst: reps_conf has no state outside the table, which rst
 // does not touch, so there is nothing to do.
 func (m *ConfModel) Reset() {}

@@ -342,6 +342,24 @@ func NewModel(p Params) (*Model, error) {
 // Params returns the model's parameters.
 func (m *Model) Params() Params { return m.p }
 
+// Retune replaces the parameters that the hardware may take at run time
+// (its control registers): the freezing duration and the exploration
+// counts after open and after freezing. Every later event uses them; the
+// table and the LFSR are untouched.
+func (m *Model) Retune(freezeTime, exploreInit, exploreAfterFreeze uint64) error {
+	q := m.p
+	q.FreezeTime, q.ExploreInit, q.ExploreAfterFreeze = freezeTime, exploreInit, exploreAfterFreeze
+	if err := q.Validate(); err != nil {
+		return fmt.Errorf("reps: %w", err)
+	}
+	m.p = q
+	return nil
+}
+
+// ClearTable makes every connection's state all-zero, as before its first
+// event, and leaves the LFSR alone.
+func (m *Model) ClearTable() { m.pages = make([]*page, len(m.pages)) }
+
 // LFSR returns the current LFSR state.
 func (m *Model) LFSR() LFSR { return m.lfsr }
 

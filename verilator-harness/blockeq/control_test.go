@@ -45,6 +45,7 @@ type ctlBench struct {
 	conns   []uint64              // connections the events use
 	results int
 	numConn int   // NUM_CONN: the map's, or the overridden parameter
+	tuned   int   // run-time settings written
 	sweep   int64 // cycles of the last clear until s_event_ready rose
 	// expectFail: a mutant's run, whose first failure ends it (fail)
 	expectFail bool
@@ -409,7 +410,7 @@ func (cb *ctlBench) checkCounters() {
 // golden model replaying the original's events on it), the counters, the
 // identification registers, refused commands and out-of-range words.
 func TestControlWrapper(t *testing.T) {
-	for _, name := range []string{"nscc", "reps_conf"} {
+	for _, name := range []string{"nscc", "reps_conf", "reps"} {
 		t.Run(name, func(t *testing.T) {
 			cb := newCtlBench(t, name, 7)
 			cb.run(name, 150000)
@@ -453,6 +454,53 @@ func TestControlWrapperMutants(t *testing.T) {
 			}
 			t.Logf("%s: %s", mut.Node, msg)
 		})
+	}
+}
+
+// tune writes every run-time setting (PARAM registers) with a value drawn
+// in its range, the event stream drained, tells the golden model, and runs
+// events under it; a value out of range is refused (STATUS.REJECTED) and
+// leaves the register as it was.
+func (cb *ctlBench) tune(perRound int) {
+	if len(cb.mp.Settings) == 0 {
+		return
+	}
+	tuner, ok := cb.golden.(block.Tuner)
+	if !ok {
+		cb.fail("%s has run-time settings but its golden model is no block.Tuner", cb.b.Name)
+	}
+	for round := 0; round < 3; round++ {
+		cb.drain()
+		for _, st := range cb.mp.Settings {
+			// small values half the time: an exploration count only shows
+			// when a connection sends that many times between its opens
+			span := min(st.Max-st.Min, 1<<20)
+			if round%2 == 0 {
+				span = min(span, 3)
+			}
+			v := st.Min + uint64(cb.rng.Int63n(int64(span)+1))
+			cb.axil(true, st.Offset, uint32(v), false, nil)
+			if got := cb.axil(false, st.Offset, 0, false, nil); uint64(got) != v {
+				cb.fail("PARAM_%s reads %d after writing %d", st.Name, got, v)
+			}
+			if err := tuner.Tune(st.Name, v); err != nil {
+				cb.fail("%v", err)
+			}
+			if st.Max < uint64(1)<<uint(st.Width)-1 {
+				cb.axil(true, st.Offset, uint32(st.Max+1), false, nil)
+				if got := cb.axil(false, st.Offset, 0, false, nil); uint64(got) != v {
+					cb.fail("PARAM_%s took %d, above its range: reads %d", st.Name, st.Max+1, got)
+				}
+				if s := cb.axil(false, control.OffStatus, 0, false, nil); s&(1<<control.StRejected) == 0 {
+					cb.fail("PARAM_%s = %d (above its range) did not set REJECTED", st.Name, st.Max+1)
+				}
+				cb.axil(true, control.OffControl, 1<<control.CtlClearRejected, false, nil)
+			}
+			cb.tuned++
+		}
+		for i := 0; i < perRound; i++ {
+			cb.step(true, nil)
+		}
 	}
 }
 
@@ -502,11 +550,17 @@ func (cb *ctlBench) run(name string, perRound int) {
 					cb.fail("connection %d: WORD_ERROR", conn)
 				}
 			}
-			// events, with copies of words to fresh connections
+			// events, with copies of words to fresh connections (a block
+			// with state outside its table, an LFSR, has its events replayed
+			// on no copy: the replay would move the golden model's LFSR)
 			fresh := uint64(100)
+			_, global := cb.golden.(block.TableClearer)
 			for round := 0; round < 6; round++ {
 				for i := 0; i < perRound; i++ {
 					cb.step(true, nil)
+				}
+				if global {
+					continue
 				}
 				a := cb.conns[cb.rng.Intn(len(cb.conns))]
 				bconn := fresh
@@ -541,9 +595,10 @@ func (cb *ctlBench) run(name string, perRound int) {
 				}
 				cb.conns = append(cb.conns, bconn)
 			}
+			cb.tune(perRound)
 			cb.drain()
 			cb.checkCounters()
-			cb.t.Logf("%s: %d results in %d cycles; %d counters match; the clear held s_event_ready low %d cycles for %d connections", name, cb.results, cb.cycle, len(cb.mp.Counters), cb.sweep, cb.numConn)
+			cb.t.Logf("%s: %d results in %d cycles; %d counters match; the clear held s_event_ready low %d cycles for %d connections; %d settings written", name, cb.results, cb.cycle, len(cb.mp.Counters), cb.sweep, cb.numConn, cb.tuned)
 
 			// refused commands and an out-of-range word
 			cb.axil(true, control.OffWordConn, uint32(cb.numConn), false, nil)
@@ -567,7 +622,12 @@ func (cb *ctlBench) run(name string, perRound int) {
 			cb.axil(true, control.OffControl, 1<<control.CtlClearCounters, false, nil)
 			cb.taken = nil
 			cb.axil(true, control.OffControl, 1<<control.CtlClearTable, false, nil)
-			cb.freshGolden()
+			if tc, ok := cb.golden.(block.TableClearer); ok {
+				tc.ClearTable() // the LFSR goes on
+				cb.hist = map[uint64][][]uint64{}
+			} else {
+				cb.freshGolden()
+			}
 			cb.checkClear()
 			for i := 0; i < 40000; i++ {
 				cb.step(true, nil)
