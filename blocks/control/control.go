@@ -241,14 +241,38 @@ func Wrap(core *hdlgen.Module, info Info) (*hdlgen.Module, *Map, error) {
 	coreReady := inst.Out("s_event_ready")
 	opConn := hdlgen.Mux(clearBusy, clearAt, wordConn).Named("op_conn")
 	opCode := hdlgen.Mux(clearBusy, hdlgen.Const(connpipe.OpW, connpipe.OpWrite), wordOp).Named("op_code")
-	inst.In("s_event_valid", inject.Or(sValid.Expr.And(clearBusy.Not())))
-	inst.In("s_event_conn", hdlgen.Mux(inject, opConn, in["s_event_conn"]))
-	inst.In(pOp, hdlgen.Mux(inject, opCode, hdlgen.Const(connpipe.OpW, connpipe.OpEvent)))
-	for n, v := range in {
-		if n != "s_event_conn" {
-			inst.In(n, v)
+	// a register slice in front of the block: its inputs come from
+	// registers, as the block's own timing assumes (docs/pipeline.md), and
+	// the choice between the user's beat and an operation lies before it.
+	// It takes a beat when it is empty or the block takes its beat.
+	fwdValid := m.Reg("fwd_valid", 1, "the register slice in front of the block holds a beat", hdlgen.ResetTo(0))
+	fwdOp := m.Reg("fwd_op", connpipe.OpW, "the slice's beat: its s_event_op", hdlgen.NoReset())
+	fwd := map[string]*hdlgen.Reg{}
+	var inNames []string
+	for _, p := range core.Ports() {
+		if _, ok := in[p.Name()]; ok {
+			inNames = append(inNames, p.Name())
+			fwd[p.Name()] = m.Reg("fwd_"+strings.TrimPrefix(p.Name(), "s_event_"), p.Width(), "the slice's beat: its "+p.Name(), hdlgen.NoReset())
 		}
 	}
+	take := fwdValid.Not().Or(coreReady).Named("fwd_take")
+	inst.In("s_event_valid", fwdValid)
+	inst.In(pOp, fwdOp)
+	for _, n := range inNames {
+		inst.In(n, fwd[n])
+	}
+	m.Comb("slice", func(p *hdlgen.Process) {
+		p.If(take, func() {
+			p.Set(fwdValid, inject.Or(sValid.Expr.And(clearBusy.Not())))
+			p.Set(fwdOp, hdlgen.Mux(inject, opCode, hdlgen.Const(connpipe.OpW, connpipe.OpEvent)))
+			p.Set(fwd["s_event_conn"], hdlgen.Mux(inject, opConn, in["s_event_conn"]))
+			for _, n := range inNames {
+				if n != "s_event_conn" {
+					p.Set(fwd[n], in[n])
+				}
+			}
+		})
+	})
 	// the run-time settings: a register each, reset to a parameter of the
 	// wrapper; a write out of the setting's range is refused
 	type setting struct {
@@ -272,16 +296,21 @@ func Wrap(core *hdlgen.Module, info Info) (*hdlgen.Module, *Map, error) {
 	}
 	// the sweep writes zeros; a word write, WORD_DATA (both held while
 	// their operations are in the block)
+	// their operations are in the block), registered: an operation
+	// reaches the block's last stage many cycles after the registers that
+	// choose the word changed
 	var wdParts []hdlgen.Value
 	for i := len(wordData) - 1; i >= 0; i-- {
 		r := wordData[i]
 		wdParts = append(wdParts, hdlgen.Mux(clearBusy, hdlgen.Const(r.Width(), 0), r))
 	}
-	wd := hdlgen.Cat(wdParts...).Named("table_wdata")
-	inst.In(pWData, wd)
+	wdReg := m.Reg("table_wdata", ww, "the word a table write writes: zeros while the table is cleared, else WORD_DATA", hdlgen.NoReset())
+	wdSel := hdlgen.Cat(wdParts...).Named("table_wdata_sel")
+	m.Comb("table_wdata", func(p *hdlgen.Process) { p.Set(wdReg, wdSel) })
+	inst.In(pWData, wdReg)
 	// low while an operation enters, and for the whole clear sweep
-	m.Assign(sReady, coreReady.And(inject.Not()).And(clearBusy.Not()))
-	opAccepted := inject.And(coreReady).Named("op_accepted")
+	m.Assign(sReady, take.And(inject.Not()).And(clearBusy.Not()))
+	opAccepted := inject.And(take).Named("op_accepted")
 
 	cValid := inst.Out("m_result_valid")
 	cOp := inst.Out(pROp)
@@ -373,21 +402,35 @@ func Wrap(core *hdlgen.Module, info Info) (*hdlgen.Module, *Map, error) {
 	m.Assign(rresp, hdlgen.Const(2, 0))
 	doWrite := awvalid.Expr.And(wvalid).And(awreadyReg.Not()).And(bvalidReg.Not()).Named("axil_write")
 	doRead := arvalid.Expr.And(arreadyReg.Not()).And(rvalidReg.Not()).Named("axil_read")
-	// an address that is not a multiple of 4 names no register
-	wIdx := awaddr.Slice(AddrW-1, 2).Named("axil_wr_index")
-	wAligned := awaddr.Slice(1, 0).IsZero().Named("axil_wr_aligned")
-	wrAt := func(off int) hdlgen.Expr { return doWrite.And(wAligned).And(wIdx.EqC(uint64(off / 4))) }
+	// the address and data are registered when a transaction is seen and
+	// used in the next cycle, its handshake: no decoding lies between the
+	// bus and a register
+	wAddr := m.Reg("axil_wr_addr", AddrW, "write address, registered", hdlgen.NoReset())
+	wData := m.Reg("axil_wr_data", 32, "write data, registered", hdlgen.NoReset())
+	wStrb := m.Reg("axil_wr_strb", 4, "write strobes, registered", hdlgen.NoReset())
+	rAddr := m.Reg("axil_rd_addr", AddrW, "read address, registered", hdlgen.NoReset())
+	m.Comb("axil_capture", func(p *hdlgen.Process) {
+		p.If(doWrite, func() {
+			p.Set(wAddr, awaddr)
+			p.Set(wData, wdata)
+			p.Set(wStrb, wstrb)
+		})
+		p.If(doRead, func() { p.Set(rAddr, araddr) })
+	})
+	wIdx := wAddr.Slice(AddrW-1, 2).Named("axil_wr_index")
+	wAligned := wAddr.Slice(1, 0).IsZero().Named("axil_wr_aligned")
+	wrAt := func(off int) hdlgen.Expr { return awreadyReg.Expr.And(wAligned).And(wIdx.EqC(uint64(off / 4))) }
 	// the bytes of a RW register that the strobes keep
 	strobed := func(old hdlgen.Expr) hdlgen.Expr {
 		var parts []hdlgen.Value
 		for b := (old.Width() - 1) / 8; b >= 0; b-- {
 			hi := min(8*b+7, old.Width()-1)
-			parts = append(parts, hdlgen.Mux(wstrb.Bit(b), wdata.Slice(hi, 8*b), old.Slice(hi, 8*b)))
+			parts = append(parts, hdlgen.Mux(wStrb.Bit(b), wData.Slice(hi, 8*b), old.Slice(hi, 8*b)))
 		}
 		return hdlgen.Cat(parts...)
 	}
-	ctlWrite := wrAt(OffControl).And(wstrb.Bit(0)).Named("ctl_write")
-	cmd := func(bit int) hdlgen.Expr { return ctlWrite.And(wdata.Bit(bit)) }
+	ctlWrite := wrAt(OffControl).And(wStrb.Bit(0)).Named("ctl_write")
+	cmd := func(bit int) hdlgen.Expr { return ctlWrite.And(wData.Bit(bit)) }
 	busy := clearBusy.Expr.Or(wordBusy).Named("busy")
 	wantClear, wantRead, wantWrite := cmd(CtlClearTable), cmd(CtlReadWord), cmd(CtlWriteWord)
 	wantWord := wantRead.Or(wantWrite)
@@ -543,8 +586,8 @@ func Wrap(core *hdlgen.Module, info Info) (*hdlgen.Module, *Map, error) {
 		{"STATUS", "WORD_ERROR", StWordError, "the last word operation's WORD_CONN was out of range: nothing was read or written"},
 		{"STATUS", "REJECTED", StRejected, "a command, or a write of WORD_CONN or WORD_DATA, came while busy (or CLEAR_TABLE with a word operation), or a PARAM write was out of range, and was ignored; sticky"},
 	}
-	rIdx := araddr.Slice(AddrW-1, 2).Named("axil_rd_index")
-	rAligned := araddr.Slice(1, 0).IsZero().Named("axil_rd_aligned")
+	rIdx := rAddr.Slice(AddrW-1, 2).Named("axil_rd_index")
+	rAligned := rAddr.Slice(1, 0).IsZero().Named("axil_rd_aligned")
 	var regionErr error
 	region := func(off, n int, vals []hdlgen.Value, name string) hdlgen.Expr {
 		b := hdlgen.BitsFor(uint64(n)) // n values and a zero past them
@@ -566,7 +609,7 @@ func Wrap(core *hdlgen.Module, info Info) (*hdlgen.Module, *Map, error) {
 		return nil, nil, regionErr
 	}
 	m.Comb("axil_read", func(p *hdlgen.Process) {
-		p.If(doRead, func() { p.Set(rdataReg, rdVal) })
+		p.If(arreadyReg, func() { p.Set(rdataReg, rdVal) })
 	})
 	return m, mp, nil
 }

@@ -46,7 +46,7 @@ func Descriptor() block.Block {
 		Kinds:   goldenKinds(),
 		Golden: func(p Params) (block.Golden, error) {
 			m, err := goldenreps.NewModel(p.Golden())
-			return eventModel{m, true}, err
+			return paperModel{eventModel{m, true}}, err
 		},
 		Cycler: func(p Params) (block.Cycler, error) {
 			m, err := goldenreps.NewModel(p.Golden())
@@ -151,15 +151,12 @@ func (e eventModel) Tune(name string, v uint64) error {
 	return fmt.Errorf("no run-time settings")
 }
 
-// ClearTable clears the table alone (block.TableClearer): reps keeps its LFSR.
-func (e eventModel) ClearTable() {
-	switch m := e.m.(type) {
-	case *goldenreps.Model:
-		m.ClearTable()
-	case *goldenreps.ConfModel:
-		m.ClearTable()
-	}
-}
+// paperModel is reps's eventModel: it has state outside its table, the
+// LFSR, and clears its table alone (block.TableClearer).
+type paperModel struct{ eventModel }
+
+// ClearTable clears the table and keeps the LFSR.
+func (e paperModel) ClearTable() { e.m.(*goldenreps.Model).ClearTable() }
 
 type cycler struct{ p *goldenreps.Pipeline }
 

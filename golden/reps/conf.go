@@ -166,9 +166,6 @@ func (m *ConfModel) Retune(exploreInit uint64) error {
 	return nil
 }
 
-// ClearTable makes every connection's state all-zero.
-func (m *ConfModel) ClearTable() { m.pages = make([]*[confPageSize]ConfState, len(m.pages)) }
-
 // Reset models rst: reps_conf has no state outside the table, which rst
 // does not touch, so there is nothing to do.
 func (m *ConfModel) Reset() {}

@@ -44,9 +44,11 @@ type ctlBench struct {
 	taken   [][]uint64            // golden results of the results taken since the counters were cleared
 	conns   []uint64              // connections the events use
 	results int
-	numConn int   // NUM_CONN: the map's, or the overridden parameter
-	tuned   int   // run-time settings written
-	sweep   int64 // cycles of the last clear until s_event_ready rose
+	numConn int // NUM_CONN: the map's, or the overridden parameter
+	tuned   int // run-time settings written
+	// settings holds the settings written, for a fresh golden model
+	settings map[string]uint64
+	sweep    int64 // cycles of the last clear until s_event_ready rose
 	// expectFail: a mutant's run, whose first failure ends it (fail)
 	expectFail bool
 	ready      float64
@@ -107,6 +109,12 @@ func (cb *ctlBench) freshGolden() {
 		cb.t.Fatal(err)
 	}
 	g.Reset()
+	// the settings written stay: a clear does not touch them
+	for name, v := range cb.settings {
+		if err := g.(block.Tuner).Tune(name, v); err != nil {
+			cb.fail("%v", err)
+		}
+	}
 	cb.golden = g
 	cb.gIn, cb.gOut = g.Fields()
 	cb.connAt = block.Bind([]string{"conn"}, cb.gIn)[0]
@@ -431,7 +439,7 @@ func TestControlWrapper(t *testing.T) {
 func TestControlWrapperMutants(t *testing.T) {
 	for _, mut := range []hdlgen.Mutation{
 		{Module: "reps_conf", Node: "table_read", With: func(orig hdlgen.Expr, _ func(string) hdlgen.Expr) hdlgen.Expr { return hdlgen.False() }},
-		{Node: "table_wdata", With: func(orig hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr { return get("word_data0_reg") }},
+		{Node: "table_wdata_sel", With: func(orig hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr { return get("word_data0_reg") }},
 	} {
 		t.Run(mut.Node, func(t *testing.T) {
 			cb := newCtlBench(t, "reps_conf", 7, mut)
@@ -486,6 +494,10 @@ func (cb *ctlBench) tune(perRound int) {
 			if err := tuner.Tune(st.Name, v); err != nil {
 				cb.fail("%v", err)
 			}
+			if cb.settings == nil {
+				cb.settings = map[string]uint64{}
+			}
+			cb.settings[st.Name] = v
 			if st.Max < uint64(1)<<uint(st.Width)-1 {
 				cb.axil(true, st.Offset, uint32(st.Max+1), false, nil)
 				if got := cb.axil(false, st.Offset, 0, false, nil); uint64(got) != v {
