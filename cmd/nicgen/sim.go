@@ -202,7 +202,9 @@ schema of each block and of the output.`,
 			if err != nil {
 				return err
 			}
-			m, err := sel[0].Build(r.Config)
+			c := r.Config
+			c.Control = false // the block's own fields (its control wrapper keeps them)
+			m, err := sel[0].Build(c)
 			if err != nil {
 				return err
 			}

@@ -39,6 +39,11 @@ func NewBenchProfile(cfg blocks.Config, block, profile string, seed uint64) (*Be
 	if err != nil {
 		return nil, err
 	}
+	// the block itself, cycle by cycle: its control wrapper
+	// (hardware.control) adds a register slice and the clear after reset,
+	// and is checked at transaction level (TestControlWrapper,
+	// docs/control.md)
+	cfg.Control = false
 	m, err := b.Build(cfg)
 	if err != nil {
 		return nil, err

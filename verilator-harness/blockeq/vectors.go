@@ -536,6 +536,7 @@ func GenerateVectorsFor(cfg blocks.Config, block string, n int, seed uint64) (*V
 	if err != nil {
 		return nil, err
 	}
+	cfg.Control = false // the block's own ports (its control wrapper keeps their names)
 	d, err := b.Elaborate(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("block %s: %w", block, err)
