@@ -295,7 +295,6 @@ func Wrap(core *hdlgen.Module, info Info) (*hdlgen.Module, *Map, error) {
 		sets = append(sets, setting{sp, name, r, prm, OffParam + 4*k})
 	}
 	// the sweep writes zeros; a word write, WORD_DATA (both held while
-	// their operations are in the block)
 	// their operations are in the block), registered: an operation
 	// reaches the block's last stage many cycles after the registers that
 	// choose the word changed
