@@ -276,11 +276,10 @@ func Wrap(core *hdlgen.Module, info Info) (*hdlgen.Module, *Map, error) {
 	// the run-time settings: a register each, reset to a parameter of the
 	// wrapper; a write out of the setting's range is refused
 	type setting struct {
-		sig   *hdlgen.Signal
-		name  string
-		reg   *hdlgen.Reg
-		param *hdlgen.Signal
-		off   int
+		sig  *hdlgen.Signal
+		name string
+		reg  *hdlgen.Reg
+		off  int
 	}
 	var sets []setting
 	for k, sp := range settings {
@@ -292,7 +291,7 @@ func Wrap(core *hdlgen.Module, info Info) (*hdlgen.Module, *Map, error) {
 		}
 		r := m.Reg("param_"+strings.ToLower(name), sp.Width(), "PARAM_"+name+": the block's run-time setting", hdlgen.ResetToParam(prm))
 		inst.In(sp.Name(), r)
-		sets = append(sets, setting{sp, name, r, prm, OffParam + 4*k})
+		sets = append(sets, setting{sp, name, r, OffParam + 4*k})
 	}
 	// the sweep writes zeros; a word write, WORD_DATA (both held while
 	// their operations are in the block), registered: an operation
