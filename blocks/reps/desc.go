@@ -126,8 +126,13 @@ func (e eventModel) Reset() { e.m.Reset() }
 
 // Tune sets a run-time setting (block.Tuner): FREEZE_TIME, EXPLORE_INIT,
 // EXPLORE_AFTER_FREEZE of reps, EXPLORE_INIT of reps_conf.
-func (e eventModel) Tune(name string, v uint64) error {
-	switch m := e.m.(type) {
+func (e eventModel) Tune(name string, v uint64) error { return TuneGolden(e.m, name, v) }
+
+// TuneGolden sets run-time setting name of a reps or reps_conf golden
+// model to v, the others left as they are (uet_cc's load balancer tunes
+// through it).
+func TuneGolden(g goldenreps.Stepper, name string, v uint64) error {
+	switch m := g.(type) {
 	case *goldenreps.Model:
 		p := m.Params()
 		ft, ei, ea := p.FreezeTime, p.ExploreInit, p.ExploreAfterFreeze

@@ -118,6 +118,31 @@ func (e eventModel) Step(in, out []uint64) {
 
 func (e eventModel) Reset() { e.m.Reset() }
 
+// Tune sets a run-time setting (block.Tuner): TARGET_RTT, MI_GAIN or
+// QA_SCALING (docs/control.md).
+func (e eventModel) Tune(name string, v uint64) error { return TuneGolden(e.m, name, v) }
+
+// TuneGolden sets run-time setting name of a golden model to v, the
+// others left as they are (uet_cc's window controller tunes through it).
+func TuneGolden(m *gsmartt.Model, name string, v uint64) error {
+	d := m.Derived()
+	trtt, kmi, qa := uint64(d.TrttNs), d.KMi, uint64(d.QaScale)
+	switch name {
+	case "TARGET_RTT":
+		trtt = v
+	case "MI_GAIN":
+		kmi = v
+	case "QA_SCALING":
+		qa = v
+	default:
+		return fmt.Errorf("%s has no run-time setting %s", m.Params().Variant, name)
+	}
+	if trtt>>32 != 0 || qa>>32 != 0 {
+		return fmt.Errorf("%s = %d does not fit the golden model", name, v)
+	}
+	return m.Retune(uint32(trtt), kmi, uint32(qa))
+}
+
 type cycler struct{ p *gsmartt.Pipeline }
 
 func (c cycler) Cycle(valid, ready bool, conn uint32) (bool, bool) {

@@ -111,7 +111,7 @@ func datapathProperties(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layo
 	// the next one, ending TrttQ after now, so a second QuickAdapt waits
 	// for that end. Broken: QuickAdapt fires inside the window.
 	end := cur.F("win_end")
-	ended := end.Any().And(windowOpen(p, d, nowq, end, "").Not())
+	ended := end.Any().And(windowOpen(p, constKnobs(p, d), nowq, end, "").Not())
 	moved := next("win_end").Eq(nowq.Add(cst(p.StampW, d.TrttQ)))
 	m.Assert("qa_window_ended", st.Fire.And(qaFired).Implies(ended.And(moved)))
 }

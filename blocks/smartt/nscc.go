@@ -9,7 +9,7 @@ import (
 // (contract Section 6, steps 3 and 5-6). It returns the window before the
 // clamp (one bit wider), the case, and the nscc-only fields; the key "_md"
 // carries the MD-fired signal that resets FastIncrease.
-func nsccCore(m *hdlgen.Module, p Params, d Derived, st connpipe.Step, nowq, c, le hdlgen.Expr, divC hdlgen.RecipDivider,
+func nsccCore(m *hdlgen.Module, p Params, d Derived, k knobs, st connpipe.Step, nowq, c, le hdlgen.Expr, divC hdlgen.RecipDivider,
 	piInc, fiInc, qaFired, ackRun, early hdlgen.Expr) (hdlgen.Expr, hdlgen.Expr, map[string]hdlgen.Value) {
 	cw, rw := p.cw(), p.RttW
 	cur, ev := st.Cur, st.Event
@@ -24,7 +24,7 @@ func nsccCore(m *hdlgen.Module, p Params, d Derived, st connpipe.Step, nowq, c, 
 	avg := avgStored.ZExt(rw)
 
 	// Multiplicative Decrease at most once per base RTT (S1 Eq. 1, S1:L577)
-	trtt := cst(rw, d.TrttNs)
+	trtt := k.trtt
 	mdDue := passed(p, nowq, cur.F("last_md"), d.BrttQ)
 	mdOK := ecn.And(le.Not()).And(mdDue).And(avg.Gt(trtt)).Named("md_ok")
 	divAvg := newDivider(st.Cut, "recip_avg", avg, p.K)

@@ -42,7 +42,7 @@ func QuickAdapt(p Params) *hdlgen.Module {
 	ignoreOut := m.Output("ignore_out", bw, byteUnits(p)+" to ignore from now on when QuickAdapt fired (to_ignore - ignored)")
 	triggerOut := m.Output("trigger_out", 1, "trigger after")
 	endOut := m.Output("win_end_out", p.StampW, "window end after")
-	o := quickAdapt(p, d, qaIn{c.Expr, acked.Expr, trigger.Expr, end.Expr, nowq.Expr, unacked.Expr, extra}, "", hdlgen.NoCut)
+	o := quickAdapt(p, constKnobs(p, d), qaIn{c.Expr, acked.Expr, trigger.Expr, end.Expr, nowq.Expr, unacked.Expr, extra}, "", hdlgen.NoCut)
 	m.Assign(fired, o.fired)
 	m.Assign(cOut, o.c)
 	m.Assign(triggerOut, o.trigger)
@@ -54,14 +54,14 @@ func QuickAdapt(p Params) *hdlgen.Module {
 
 // quickAdapt is QuickAdapt's logic; prefix names its wires, and cut ends
 // a stage after the window's product.
-func quickAdapt(p Params, d Derived, in qaIn, prefix string, cut hdlgen.CutFunc) qaOut {
+func quickAdapt(p Params, k knobs, in qaIn, prefix string, cut hdlgen.CutFunc) qaOut {
 	cw, bw := p.cw(), p.cntW()
 	// the window has ended unless its end lies 1..TrttQ units ahead; with
 	// ZeroStampExpired a 0 stamp is "never": long past
 	// the decision ends a stage: the window's product and its clamp come
 	// later anyway, and the word's QuickAdapt fields it selects are written
 	// back at the end
-	roll0 := windowOpen(p, d, in.nowq, in.end, prefix).Not().Named(prefix + "roll")
+	roll0 := windowOpen(p, k, in.nowq, in.end, prefix).Not().Named(prefix + "roll")
 	asked := in.trigger.Or(in.extra).And(in.end.Any()).Named(prefix + "asked")
 	fire := cut(prefix+"fire", roll0.And(asked).Named(prefix+"fire"))
 	roll := cut(prefix+"roll", roll0)
@@ -78,7 +78,7 @@ func quickAdapt(p Params, d Derived, in qaIn, prefix string, cut hdlgen.CutFunc)
 		// registers, a long route away
 		base = cut(prefix+"base_r", base)
 	}
-	scaled := hdlgen.MulPieces(cut, prefix+"scaled", base, cst(17, d.QaScale))
+	scaled := hdlgen.MulPieces(cut, prefix+"scaled", base, k.qaScale)
 	shift := 16 - p.F
 	var qc hdlgen.Expr
 	if shift+cw <= scaled.Width() {
@@ -93,7 +93,7 @@ func quickAdapt(p Params, d Derived, in qaIn, prefix string, cut hdlgen.CutFunc)
 		// S0 Alg. 2 sets bytes_to_ignore = unacked and bytes_ignored = 0:
 		// the word keeps their difference (docs/blocks/smartt.md Section 3)
 		ignore: satTo(units(p, in.unacked, prefix+"unacked_units"), bw),
-		end:    hdlgen.Mux(roll, in.nowq.Add(cst(p.StampW, d.TrttQ)), in.end),
+		end:    hdlgen.Mux(roll, in.nowq.Add(k.trttQ), in.end),
 		acked:  hdlgen.Mux(roll, cst(bw, 0), in.acked),
 	}
 }

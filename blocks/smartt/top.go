@@ -62,17 +62,21 @@ func passed(p Params, nowq, stamp hdlgen.Expr, dur uint64) hdlgen.Expr {
 // bounds come from the event's time alone, so the pipeline computes them
 // before the state word arrives, and end is compared with each side by
 // side, not subtracted first and then compared.
-func windowOpen(p Params, d Derived, nowq, end hdlgen.Expr, prefix string) hdlgen.Expr {
+func windowOpen(p Params, k knobs, nowq, end hdlgen.Expr, prefix string) hdlgen.Expr {
 	var open hdlgen.Expr
-	if d.TrttQ == 0 {
+	if !k.runTime && k.trttQConst == 0 {
 		open = hdlgen.False()
 	} else {
 		lo := nowq.Add(cst(p.StampW, 1)).Named(prefix + "win_lo")
-		hi := nowq.Add(cst(p.StampW, d.TrttQ)).Named(prefix + "win_hi")
+		hi := nowq.Add(k.trttQ).Named(prefix + "win_hi")
 		// hi < lo: nowq + TrttQ passes 2^StampW while nowq + 1 does not,
 		// tested on nowq itself beside the two adds
 		top := uint64(1)<<uint(p.StampW) - 1
-		wraps := nowq.Ge(cst(p.StampW, top+1-d.TrttQ)).And(nowq.Ne(cst(p.StampW, top))).Named(prefix + "win_wraps")
+		first := k.trttQNeg
+		if !k.runTime {
+			first = cst(p.StampW, top+1-k.trttQConst)
+		}
+		wraps := nowq.Ge(first).And(nowq.Ne(cst(p.StampW, top))).Named(prefix + "win_wraps")
 		aboveLo, belowHi := end.Ge(lo), end.Le(hi)
 		open = hdlgen.Mux(wraps, aboveLo.Or(belowHi), aboveLo.And(belowHi)).Named(prefix + "win_open")
 	}
@@ -169,6 +173,7 @@ func window(p Params, x hdlgen.Expr) hdlgen.Fixed { return hdlgen.FixedOf(x, p.F
 
 func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st connpipe.Step) connpipe.Outcome {
 	cw, bw := p.cw(), p.cntW()
+	k := newKnobs(m, p, d)
 	cur, ev := st.Cur, st.Event
 	isOpen, isAck := st.KindIs(KindOpen), st.KindIs(KindAck)
 	isLoss := st.KindIs(KindNack).Or(st.KindIs(KindTimeout)).Named("is_loss")
@@ -222,9 +227,9 @@ func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st con
 	if p.Variant == NSCC && p.DelayQA {
 		// acked * unit < MaxCwnd >> 3 iff acked < ceil((MaxCwnd >> 3) / unit)
 		unit := uint64(1) << uint(p.ByteShift)
-		qaIn.extra = isAck.And(rtt.Gt(cst(p.RttW, d.QaRttNs)).And(acked1.Lt(cst(bw, (d.MaxCwnd>>3+unit-1)/unit))))
+		qaIn.extra = isAck.And(rtt.Gt(k.qaRtt).And(acked1.Lt(cst(bw, (d.MaxCwnd>>3+unit-1)/unit))))
 	}
-	qa := quickAdapt(p, d, qaIn, "qa_", st.Cut)
+	qa := quickAdapt(p, k, qaIn, "qa_", st.Cut)
 	qaFired := qa.fired.And(qaCalled).And(isOpen.Not()).Named("qa_fired")
 	qaUsed := qaCalled.And(isOpen.Not()).Named("qa_used")
 	// timeouts of nscc do not enter QuickAdapt (S1:L746)
@@ -244,12 +249,12 @@ func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st con
 	cEarly := st.Cut("c_early", hdlgen.Mux(fiFired, fi.c, cQA.ZExt(cw+1)).Named("c_early"))
 
 	// core cases
-	le := rtt.Le(cst(p.RttW, d.TrttNs)).Named("rtt_le_trtt")
+	le := rtt.Le(k.trtt).Named("rtt_le_trtt")
 	divC := newDivider(st.Cut, "recip_c", c, p.K)
 	divRTT := newDivider(st.Cut, "recip_rtt", rtt, p.K)
-	trttR := cst(p.RttW, d.TrttNs)
+	trttR := k.trtt
 	// every product ends a stage (st.Cut), so a stage holds one multiply
-	kmi := hdlgen.MulPieces(st.Cut, "size_kmi", size, cst(bitsFor(d.KMi), d.KMi))
+	kmi := hdlgen.MulPieces(st.Cut, "size_kmi", size, k.kmi)
 	perAck := divC.Div(kmi, "mi_base")                // (size/cwnd) * mtu * mi * gamma, window units
 	upDelta := trttR.Sub(rtt).Named("trtt_minus_rtt") // valid when rtt <= trtt
 	miNum := hdlgen.MulPieces(st.Cut, "mi_num", perAck, upDelta)
@@ -309,7 +314,7 @@ func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st con
 				hdlgen.Mux(le, cst(3, CaseMI), cst(3, CaseFI)))).Named("core_case")
 		extraFields = map[string]hdlgen.Value{"avg_wtd": hdlgen.Mux(ackRun, wtd.Out("avg_out"), cur.F("avg_wtd"))}
 	} else {
-		coreC, coreCase, extraFields = nsccCore(m, p, d, st, nowq, c, le, divC, miInc, fiOnC, qaFired, ackRun, early)
+		coreC, coreCase, extraFields = nsccCore(m, p, d, k, st, nowq, c, le, divC, miInc, fiOnC, qaFired, ackRun, early)
 	}
 
 	// choose the window

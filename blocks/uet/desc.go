@@ -153,6 +153,17 @@ func (e eventModel) Step(in, out []uint64) {
 
 func (e eventModel) Reset() { e.m.Reset() }
 
+// Tune sets a run-time setting of either part (block.Tuner): the window
+// controller's TARGET_RTT, MI_GAIN and QA_SCALING, the load balancer's
+// others.
+func (e eventModel) Tune(name string, v uint64) error {
+	switch name {
+	case "TARGET_RTT", "MI_GAIN", "QA_SCALING":
+		return smartt.TuneGolden(e.m.CC(), name, v)
+	}
+	return reps.TuneGolden(e.m.LB(), name, v)
+}
+
 type cycler struct{ p *guet.Pipeline }
 
 func (c cycler) Cycle(valid, ready bool, conn uint32) (bool, bool) {

@@ -91,7 +91,9 @@ func Block(p Params) (*hdlgen.Module, error) {
 		rule = "bytes in flight + MTU <= cwnd"
 	}
 	m.Note("parts: %s as cc_*, %s as lb_*; may_send: %s", ccName, lbName, rule)
-	cc := smartt.Part(m, p.CC)
+	cq := p.CC
+	cq.Table = p.Table // its settings as the block's: run-time with the table port
+	cc := smartt.Part(m, cq)
 	var lb connpipe.Part
 	if p.UseConf {
 		q := p.Conf

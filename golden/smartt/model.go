@@ -1,7 +1,9 @@
 package smartt
 
 import (
+	"errors"
 	"fmt"
+	"math/bits"
 
 	"github.com/nicgen/nicgen/golden/pipe"
 )
@@ -373,6 +375,43 @@ func (m *Model) Derived() Derived { return m.d }
 // Reset models rst: the block has no state outside the table, which rst
 // does not touch, so there is nothing to do.
 func (m *Model) Reset() {}
+
+// Retune changes the constants a control wrapper sets at run time
+// (docs/control.md): the target RTT in ns, and with it its stamp units
+// and the QuickAdapt delay threshold; the Multiplicative Increase gain
+// KMi, which software computes from the target (it is not derived here,
+// as the hardware has no divider for it); and qa_scaling in Q0.16. The
+// words of the connections stay as they are.
+func (m *Model) Retune(trttNs uint32, kmi uint64, qaScale uint32) error {
+	d := m.d
+	unit := uint64(1) << d.StampShift
+	q := (uint64(trttNs) + unit - 1) / unit
+	var errs []error
+	if trttNs <= d.BrttNs || trttNs > d.RttMax {
+		errs = append(errs, fmt.Errorf("target RTT %d ns: must be above the base RTT %d ns and at most %d", trttNs, d.BrttNs, d.RttMax))
+	}
+	if q >= uint64(1)<<(d.StampW-1) {
+		errs = append(errs, fmt.Errorf("target RTT %d ns = %d stamp units: must be < 2^%d, half the stamp cycle", trttNs, q, d.StampW-1))
+	}
+	qaRtt := uint64(d.BrttNs) + qaRttTargets*(uint64(trttNs)-min(uint64(trttNs), uint64(d.BrttNs)))
+	if m.p.Variant == NSCC && m.p.DelayQA && qaRtt > uint64(d.RttMax) {
+		errs = append(errs, fmt.Errorf("QuickAdapt threshold %d ns (target RTT %d ns): must be at most %d", qaRtt, trttNs, d.RttMax))
+	}
+	if kmi == 0 || m.p.SizeW+bits.Len64(kmi)+bits.Len32(trttNs) > 64 {
+		errs = append(errs, fmt.Errorf("KMi = %d: must be >= 1, and size * KMi * target must fit 64 bits", kmi))
+	}
+	if qaScale == 0 || qaScale >= 1<<17 {
+		errs = append(errs, fmt.Errorf("qa_scaling = %d/65536: must be 1..2^17-1", qaScale))
+	}
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("%s: %w", m.p.Variant, err)
+	}
+	d.TrttNs, d.TrttQ, d.QaRttNs = trttNs, uint32(q), uint32(qaRtt)
+	d.Mi = float64(d.BrttNs) / (float64(trttNs) - float64(d.BrttNs))
+	d.KMi, d.QaScale = kmi, qaScale
+	m.d = d
+	return nil
+}
 
 // Step executes one event against the table, as the block does for each
 // accepted event in acceptance order. It does not allocate, except for the

@@ -1,6 +1,7 @@
 package smartt
 
 import (
+	"reflect"
 	"testing"
 )
 
@@ -647,5 +648,45 @@ func TestNSCCDefaultUnits(t *testing.T) {
 	m.Step(ackEv(0, 100, 9000, false, 0, 768))
 	if s := m.Conn(0); s.Acked != 64+2 || s.Recv != 64+2 || s.Count != 2+64+2 {
 		t.Fatalf("acked %d, recv %d units: %+v", s.Acked, s.Recv, s)
+	}
+}
+
+// TestRetune: the run-time constants change what the model computes from
+// the next event on, their derived values follow the target RTT, and
+// values the hardware cannot hold are refused with the model unchanged.
+func TestRetune(t *testing.T) {
+	m := newModel(t, NSCC, func(p *Params) { p.DelayQA = true })
+	d0 := m.Derived()
+	if err := m.Retune(d0.TrttNs, d0.KMi, d0.QaScale); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(m.Derived(), d0) {
+		t.Fatalf("retuning to the defaults changed the constants")
+	}
+	trtt := 2 * d0.BrttNs // 2 base RTTs: 17,200 ns, 1,075 stamps of 16 ns
+	if err := m.Retune(trtt, d0.KMi/2, 1<<15); err != nil {
+		t.Fatal(err)
+	}
+	d := m.Derived()
+	if d.TrttNs != 17200 || d.TrttQ != 1075 || d.QaRttNs != 8600+4*8600 || d.KMi != d0.KMi/2 || d.QaScale != 1<<15 {
+		t.Fatalf("retuned: Trtt %d ns, %d stamps, QA threshold %d ns, KMi %d, qa_scaling %d", d.TrttNs, d.TrttQ, d.QaRttNs, d.KMi, d.QaScale)
+	}
+	for _, bad := range []struct {
+		trtt    uint32
+		kmi     uint64
+		qa      uint32
+		because string
+	}{
+		{d0.BrttNs, d0.KMi, d0.QaScale, "a target at the base RTT"},
+		{d0.RttMax, d0.KMi, d0.QaScale, "a QuickAdapt threshold above the RTT's width"},
+		{d0.TrttNs, 0, d0.QaScale, "a zero gain"},
+		{d0.TrttNs, d0.KMi, 1 << 17, "a scaling of 2"},
+	} {
+		if err := m.Retune(bad.trtt, bad.kmi, bad.qa); err == nil {
+			t.Errorf("Retune took %s", bad.because)
+		}
+		if !reflect.DeepEqual(m.Derived(), d) {
+			t.Errorf("a refused Retune (%s) changed the constants", bad.because)
+		}
 	}
 }

@@ -259,6 +259,9 @@ func (m *Model) Inflight(c uint32) uint32 { return m.inflight[c] }
 // CC is the window controller's model (its connections' words).
 func (m *Model) CC() *gsmartt.Model { return m.cc }
 
+// LB is the load balancer's model.
+func (m *Model) LB() greps.Stepper { return m.lb }
+
 // Pipeline is the cycle-level wrapper: the pipelined shell of
 // docs/pipeline.md around the model (golden/pipe).
 type Pipeline = pipe.Pipeline[Event, Result]

@@ -2,6 +2,7 @@ package blockeq
 
 import (
 	"fmt"
+	"github.com/nicgen/nicgen/blocks/smartt"
 	"math/rand"
 	"strings"
 	"testing"
@@ -62,6 +63,12 @@ func newCtlBench(t *testing.T, name string, seed int64, muts ...hdlgen.Mutation)
 // newCtlBenchN builds the wrapper with its NUM_CONN parameter overridden
 // (0: the default).
 func newCtlBenchN(t *testing.T, name string, seed int64, numConn int, muts ...hdlgen.Mutation) *ctlBench {
+	return newCtlBenchConfig(t, name, seed, numConn, nil, muts...)
+}
+
+// newCtlBenchConfig builds the wrapper of a configuration that tweak
+// changes from the default (nil: the default).
+func newCtlBenchConfig(t *testing.T, name string, seed int64, numConn int, tweak func(*blocks.Config) error, muts ...hdlgen.Mutation) *ctlBench {
 	t.Helper()
 	b, err := blocks.Lookup(name)
 	if err != nil {
@@ -69,6 +76,11 @@ func newCtlBenchN(t *testing.T, name string, seed int64, numConn int, muts ...hd
 	}
 	c := blocks.DefaultConfig()
 	c.Control = true
+	if tweak != nil {
+		if err := tweak(&c); err != nil {
+			t.Fatal(err)
+		}
+	}
 	m, mp, err := b.BuildControl(c)
 	if err == nil && len(muts) > 0 {
 		err = hdlgen.Mutate(m, muts...)
@@ -418,14 +430,31 @@ func (cb *ctlBench) checkCounters() {
 // golden model replaying the original's events on it), the counters, the
 // identification registers, refused commands and out-of-range words.
 func TestControlWrapper(t *testing.T) {
-	for _, name := range []string{"nscc", "reps_conf", "reps"} {
-		t.Run(name, func(t *testing.T) {
-			cb := newCtlBench(t, name, 7)
-			cb.run(name, 150000)
+	// events per round: nscc runs three rounds of its settings besides
+	// (some 300,000 results), smartt is nscc's shared datapath with the
+	// conference rules
+	for _, r := range []struct {
+		name     string
+		perRound int
+	}{{"nscc", 100000}, {"smartt", 30000}, {"reps_conf", 150000}, {"reps", 150000}} {
+		t.Run(r.name, func(t *testing.T) {
+			cb := newCtlBench(t, r.name, 7)
+			cb.run(r.name, r.perRound)
 		})
 	}
 	// NUM_CONN set at instantiation: the sweep covers those connections,
 	// the register reads it, and a connection at or above it is an error
+	// nscc with its delay trigger of QuickAdapt: the threshold the
+	// hardware derives from TARGET_RTT
+	t.Run("nscc/delay_qa", func(t *testing.T) {
+		cb := newCtlBenchConfig(t, "nscc", 11, 0, func(c *blocks.Config) error {
+			p, err := smartt.Of(*c, smartt.NSCC)
+			p.DelayQA = true
+			*c = c.Set("nscc", p)
+			return err
+		})
+		cb.run("nscc", 25000)
+	})
 	t.Run("reps_conf/NUM_CONN=1000", func(t *testing.T) {
 		cb := newCtlBenchN(t, "reps_conf", 9, 1000)
 		cb.run("reps_conf", 40000)

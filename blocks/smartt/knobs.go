@@ -1,0 +1,122 @@
+package smartt
+
+import (
+	"fmt"
+
+	"github.com/nicgen/nicgen/hdlgen"
+)
+
+// knobs are the constants of the window's rules that a control wrapper
+// sets at run time (docs/control.md): the target RTT and what the
+// hardware derives from it, the Multiplicative Increase gain, and
+// QuickAdapt's scaling. Without the table port they are the derived
+// constants, as before, and the Verilog does not change.
+type knobs struct {
+	runTime bool
+	trtt    hdlgen.Expr // target RTT, ns (RttW bits)
+	// trttQ is the target RTT in stamp units, ceil(trtt / 2^StampShift);
+	// trttQConst its value when constant. trttQNeg is 2^StampW - trttQ:
+	// the first now whose QuickAdapt window wraps (run time only).
+	trttQ, trttQNeg hdlgen.Expr
+	trttQConst      uint64
+	qaRtt           hdlgen.Expr // QuickAdapt's delay threshold, ns (DelayQA only)
+	kmi             hdlgen.Expr // KMi, the Multiplicative Increase gain
+	qaScale         hdlgen.Expr // qa_scaling, Q0.16 (17 bits)
+}
+
+// constKnobs are the derived constants.
+func constKnobs(p Params, d Derived) knobs {
+	k := knobs{
+		trtt:       cst(p.RttW, d.TrttNs),
+		trttQ:      cst(p.StampW, d.TrttQ),
+		trttQConst: d.TrttQ,
+		kmi:        cst(bitsFor(d.KMi), d.KMi),
+		qaScale:    cst(17, d.QaScale),
+	}
+	if p.Variant == NSCC && p.DelayQA {
+		k.qaRtt = cst(p.RttW, d.QaRttNs)
+	}
+	return k
+}
+
+// newKnobs are the knobs of module m: run-time settings (hdlgen
+// Module.Setting) with the table port, the constants without it.
+func newKnobs(m *hdlgen.Module, p Params, d Derived) knobs {
+	if !p.Table {
+		return constKnobs(p, d)
+	}
+	lo, hi, why := TargetRange(p)
+	trtt := m.Setting("TARGET_RTT", p.RttW, d.TrttNs, "target RTT, ns (S0/S1: 1.5 x base RTT); the stamp units and the QuickAdapt threshold follow it one clock after a write", true).
+		Limit(lo, hi, why)
+	kmiW := bitsFor(d.KMi)
+	kmi := m.Setting("MI_GAIN", kmiW, d.KMi, fmt.Sprintf("Multiplicative Increase gain KMi = round(MTU x base_rtt / (target_rtt - base_rtt) x gamma x 2^%d); write it with TARGET_RTT", 2*p.F), true).
+		Limit(1, uint64(1)<<uint(kmiW)-1, fmt.Sprintf("the multiplier's %d bits, sized for the default", kmiW))
+	qhi, qwhy := QAScaleMax(p)
+	qa := m.Setting("QA_SCALING", 17, d.QaScale, "QuickAdapt's window scaling, Q0.16 (S0: 0.8, S1: 1.0)", true).
+		Limit(1, qhi, qwhy)
+
+	// the target in stamp units, and where its window wraps, from
+	// registers: a setting is written while the block is idle (docs/control.md)
+	unit := uint64(1) << uint(p.StampShift)
+	up := trtt.ZExt(p.RttW + 1)
+	if unit > 1 {
+		up = up.Add(cst(p.RttW+1, unit-1))
+	}
+	q := up.Shr(p.StampShift)
+	if q.Width() >= p.StampW {
+		q = q.Keep(p.StampW-1, 0)
+	} else {
+		q = q.ZExt(p.StampW)
+	}
+	qReg := m.Reg("trtt_q", p.StampW, "TARGET_RTT in stamp units, rounded up", hdlgen.NoReset())
+	m.Assign(qReg.Next, q.Named("trtt_q_units"))
+	negReg := m.Reg("trtt_q_neg", p.StampW, "2^StampW - trtt_q: the first stamp whose QuickAdapt window wraps", hdlgen.NoReset())
+	m.Assign(negReg.Next, cst(p.StampW, 0).Sub(q).Named("trtt_q_wrap"))
+	k := knobs{runTime: true, trtt: trtt.Expr, trttQ: qReg.Expr, trttQNeg: negReg.Expr, kmi: kmi.Expr, qaScale: qa.Expr}
+	if p.Variant == NSCC && p.DelayQA {
+		// base + 4 (target - base) = 4 target - 3 base, below 2^RttW by
+		// TARGET_RTT's range
+		w := p.RttW + 2
+		four := hdlgen.Cat(trtt, cst(2, 0))
+		thr := four.Sub(cst(w, 3*uint64(p.Net.BrttNs))).Keep(p.RttW-1, 0).Named("qa_rtt_thr")
+		r := m.Reg("qa_rtt", p.RttW, "QuickAdapt's delay threshold: base + 4 x (TARGET_RTT - base), ns", hdlgen.NoReset())
+		m.Assign(r.Next, thr)
+		k.qaRtt = r.Expr
+	}
+	return k
+}
+
+// TargetRange is the range of TARGET_RTT: above the base RTT (the gain's
+// base / (target - base)), and small enough that the target's stamp
+// units stay below half the stamp cycle, it fits the RTT, and (with
+// DelayQA) so does the QuickAdapt threshold base + 4 (target - base).
+func TargetRange(p Params) (lo, hi uint64, why string) {
+	brtt := uint64(p.Net.BrttNs)
+	unit := uint64(1) << uint(p.StampShift)
+	hi = uint64(1)<<uint(p.RttW) - 1
+	why = fmt.Sprintf("above the base RTT %d ns; at most 2^%d - 1 (rtt_width)", brtt, p.RttW)
+	if s := (uint64(1)<<uint(p.StampW-1) - 1) * unit; s < hi {
+		hi, why = s, fmt.Sprintf("above the base RTT %d ns; below half the stamp cycle: %d units of %d ns", brtt, uint64(1)<<uint(p.StampW-1)-1, unit)
+	}
+	if p.Variant == NSCC && p.DelayQA {
+		if s := (uint64(1)<<uint(p.RttW) - 1 + 3*brtt) / 4; s < hi {
+			hi, why = s, fmt.Sprintf("above the base RTT %d ns; the QuickAdapt threshold 4 x target - 3 x base below 2^%d", brtt, p.RttW)
+		}
+	}
+	return brtt + 1, hi, why
+}
+
+// QAScaleMax is the largest QA_SCALING whose scaled window the
+// hardware keeps exactly: the bytes acked (ByteW bits) times the scaling,
+// shifted right by 16 - F, below 2^(window width) when the product is
+// wider than the window.
+func QAScaleMax(p Params) (uint64, string) {
+	cw, shift := p.cw(), 16-p.F
+	top := uint64(1)<<17 - 1
+	if shift+cw >= p.ByteW+17 {
+		return top, "17 bits: the scaled window always fits"
+	}
+	baseMax := uint64(1)<<uint(p.ByteW) - 1
+	hi := min(top, (uint64(1)<<uint(shift+cw)-1)/baseMax)
+	return hi, fmt.Sprintf("the scaled window of %d bytes acked stays within the window's %d bits", baseMax, cw)
+}
