@@ -164,6 +164,10 @@ func (e eventModel) Tune(name string, v uint64) error {
 	return reps.TuneGolden(e.m.LB(), name, v)
 }
 
+// ClearTable clears both parts' tables and the bytes in flight, and keeps
+// reps's LFSR (block.TableClearer).
+func (e eventModel) ClearTable() { e.m.ClearTable() }
+
 type cycler struct{ p *guet.Pipeline }
 
 func (c cycler) Cycle(valid, ready bool, conn uint32) (bool, bool) {

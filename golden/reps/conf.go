@@ -170,6 +170,10 @@ func (m *ConfModel) Retune(exploreInit uint64) error {
 // does not touch, so there is nothing to do.
 func (m *ConfModel) Reset() {}
 
+// ClearTable makes every connection's state all-zero, as before its first
+// event; the settings stay as retuned.
+func (m *ConfModel) ClearTable() { m.pages = make([]*[confPageSize]ConfState, len(m.pages)) }
+
 // Step executes one event against the table.
 func (m *ConfModel) Step(e Event) Result {
 	var r Result

@@ -376,6 +376,10 @@ func (m *Model) Derived() Derived { return m.d }
 // does not touch, so there is nothing to do.
 func (m *Model) Reset() {}
 
+// ClearTable makes every connection's word all-zero, as before its first
+// event (the control wrapper's clear); the constants stay as tuned.
+func (m *Model) ClearTable() { m.pages = make([]*[pageSize]State, len(m.pages)) }
+
 // Retune changes the constants a control wrapper sets at run time
 // (docs/control.md): the target RTT in ns, and with it its stamp units
 // and the QuickAdapt delay threshold; the Multiplicative Increase gain

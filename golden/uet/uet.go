@@ -262,6 +262,15 @@ func (m *Model) CC() *gsmartt.Model { return m.cc }
 // LB is the load balancer's model.
 func (m *Model) LB() greps.Stepper { return m.lb }
 
+// ClearTable makes every connection's word and bytes in flight zero, as
+// before its first event (the control wrapper's clear); reps's LFSR goes
+// on, and the settings stay as retuned.
+func (m *Model) ClearTable() {
+	m.cc.ClearTable()
+	m.lb.(interface{ ClearTable() }).ClearTable()
+	clear(m.inflight)
+}
+
 // Pipeline is the cycle-level wrapper: the pipelined shell of
 // docs/pipeline.md around the model (golden/pipe).
 type Pipeline = pipe.Pipeline[Event, Result]

@@ -432,11 +432,12 @@ func (cb *ctlBench) checkCounters() {
 func TestControlWrapper(t *testing.T) {
 	// events per round: nscc runs three rounds of its settings besides
 	// (some 300,000 results), smartt is nscc's shared datapath with the
-	// conference rules
+	// conference rules, uet_cc composes nscc's and reps's (with reps's
+	// LFSR: no copies)
 	for _, r := range []struct {
 		name     string
 		perRound int
-	}{{"nscc", 100000}, {"smartt", 30000}, {"reps_conf", 150000}, {"reps", 150000}} {
+	}{{"nscc", 100000}, {"smartt", 30000}, {"reps_conf", 150000}, {"reps", 150000}, {"uet_cc", 30000}} {
 		t.Run(r.name, func(t *testing.T) {
 			cb := newCtlBench(t, r.name, 7)
 			cb.run(r.name, r.perRound)
