@@ -442,7 +442,13 @@ func Wrap(core *hdlgen.Module, info Info) (*hdlgen.Module, *Map, error) {
 	paramBad := hdlgen.False()
 	for _, st := range sets {
 		lo, hi, _ := st.sig.ParamRange()
-		v := strobed(st.reg.Expr)
+		// the value written, all 32 bits of it: one the register is too
+		// narrow to hold is out of range, not cut to its low bits
+		v := st.reg.Expr
+		if v.Width() < 32 {
+			v = v.ZExt(32)
+		}
+		v = strobed(v)
 		ok := hdlgen.True()
 		if lo > 0 {
 			ok = ok.And(v.Ge(hdlgen.Const(v.Width(), lo)))

@@ -12,7 +12,9 @@ register offsets taken from the generated C header <block>_ctl.h.
   * open events to many connections, and events to a connection out of
     range, are counted by COUNTER_EVENTS_OPEN and COUNTER_ERRORS exactly as
     the result stream showed them;
-  * a command while busy sets STATUS.REJECTED, and CLEAR_REJECTED clears it.
+  * a command while busy sets STATUS.REJECTED, and CLEAR_REJECTED clears it;
+  * every run-time setting PARAM_<NAME> reads its default after reset,
+    takes its range's ends, and refuses a value above it (REJECTED).
 """
 
 import os
@@ -243,3 +245,20 @@ async def control_interface(dut):
     await b.idle()
     await b.write("CONTROL", b.d("CONTROL_CLEAR_REJECTED"))
     assert not (await b.read("STATUS")) & b.d("STATUS_REJECTED")
+
+    # the run-time settings: reset to their defaults, their range's ends
+    # taken, a value above it refused
+    names = sorted(k[len(b.p + "REG_PARAM_"):] for k in b.h if k.startswith(b.p + "REG_PARAM_"))
+    for name in names:
+        reg, lo, hi = "PARAM_" + name, b.d(f"PARAM_{name}_MIN"), b.d(f"PARAM_{name}_MAX")
+        assert await b.read(reg) == b.d(f"PARAM_{name}_DEFAULT"), f"{reg} after reset"
+        for v in (lo, hi):
+            await b.write(reg, v)
+            assert await b.read(reg) == v, f"{reg} = {v} does not read back"
+        if hi < 0xFFFFFFFF:
+            await b.write(reg, hi + 1)
+            assert await b.read(reg) == hi, f"{reg} took {hi + 1}, above its range"
+            assert (await b.read("STATUS")) & b.d("STATUS_REJECTED"), f"{reg} = {hi + 1} was not refused"
+            await b.write("CONTROL", b.d("CONTROL_CLEAR_REJECTED"))
+        await b.write(reg, b.d(f"PARAM_{name}_DEFAULT"))
+    dut._log.info("settings: %s", ", ".join(names) or "none")
