@@ -46,7 +46,7 @@ func newKnobs(m *hdlgen.Module, p Params, d Derived) knobs {
 		return constKnobs(p, d)
 	}
 	lo, hi, why := TargetRange(p)
-	trtt := m.Setting("TARGET_RTT", p.RttW, d.TrttNs, "target RTT, ns (S0/S1: 1.5 x base RTT); the stamp units and the QuickAdapt threshold follow it one clock after a write", true).
+	trtt := m.Setting("TARGET_RTT", p.RttW, d.TrttNs, "target RTT, ns (S0/S1: 1.5 x base RTT); the block takes it, and its stamp units and QuickAdapt threshold, within three clocks of a write", true).
 		Limit(lo, hi, why)
 	kmiW := bitsFor(d.KMi)
 	kmi := m.Setting("MI_GAIN", kmiW, d.KMi, fmt.Sprintf("Multiplicative Increase gain KMi = round(MTU x base_rtt / (target_rtt - base_rtt) x gamma x 2^%d); write it with TARGET_RTT", 2*p.F), true).
@@ -55,10 +55,24 @@ func newKnobs(m *hdlgen.Module, p Params, d Derived) knobs {
 	qa := m.Setting("QA_SCALING", 17, d.QaScale, "QuickAdapt's window scaling, Q0.16 (S0: 0.8, S1: 1.0)", true).
 		Limit(1, qhi, qwhy)
 
+	// each setting from a register of the block: the wrapper's register
+	// lies a long route away, and a multiplier takes a register's input
+	// into its own input register (an input port it cannot); a setting is
+	// written while the block is idle (docs/control.md), so the clocks it
+	// takes to arrive do not show
+	held := func(s *hdlgen.Signal, name, doc string) hdlgen.Expr {
+		r := m.Reg(name, s.Width(), doc, hdlgen.NoReset())
+		m.Assign(r.Next, s)
+		return r.Expr
+	}
+	trttR := held(trtt, "target_rtt", "TARGET_RTT, one clock after its input")
+	kmiR := held(kmi, "mi_gain", "MI_GAIN, one clock after its input")
+	qaR := held(qa, "qa_scaling", "QA_SCALING, one clock after its input")
+
 	// the target in stamp units, and where its window wraps, from
-	// registers: a setting is written while the block is idle (docs/control.md)
+	// registers
 	unit := uint64(1) << uint(p.StampShift)
-	up := trtt.ZExt(p.RttW + 1)
+	up := trttR.ZExt(p.RttW + 1)
 	if unit > 1 {
 		up = up.Add(cst(p.RttW+1, unit-1))
 	}
@@ -72,12 +86,12 @@ func newKnobs(m *hdlgen.Module, p Params, d Derived) knobs {
 	m.Assign(qReg.Next, q.Named("trtt_q_units"))
 	negReg := m.Reg("trtt_q_neg", p.StampW, "2^StampW - trtt_q: the first stamp whose QuickAdapt window wraps", hdlgen.NoReset())
 	m.Assign(negReg.Next, cst(p.StampW, 0).Sub(q).Named("trtt_q_wrap"))
-	k := knobs{runTime: true, trtt: trtt.Expr, trttQ: qReg.Expr, trttQNeg: negReg.Expr, kmi: kmi.Expr, qaScale: qa.Expr}
+	k := knobs{runTime: true, trtt: trttR, trttQ: qReg.Expr, trttQNeg: negReg.Expr, kmi: kmiR, qaScale: qaR}
 	if p.Variant == NSCC && p.DelayQA {
 		// base + 4 (target - base) = 4 target - 3 base, below 2^RttW by
 		// TARGET_RTT's range
 		w := p.RttW + 2
-		four := hdlgen.Cat(trtt, cst(2, 0))
+		four := hdlgen.Cat(trttR, cst(2, 0))
 		thr := four.Sub(cst(w, 3*uint64(p.Net.BrttNs))).Keep(p.RttW-1, 0).Named("qa_rtt_thr")
 		r := m.Reg("qa_rtt", p.RttW, "QuickAdapt's delay threshold: base + 4 x (TARGET_RTT - base), ns", hdlgen.NoReset())
 		m.Assign(r.Next, thr)
