@@ -204,6 +204,9 @@ type Desc[P any] struct {
 	Cycler func(P) (Cycler, error)
 	// Formal is the block's proofs for `make formal` (docs/formal.md).
 	Formal func() []FormalJob
+	// Macros, if set, are helpers for software in the control wrapper's
+	// C header (docs/control.md).
+	Macros func(P) []control.Macro
 }
 
 // FormalJob is one proof of a block's properties (docs/formal.md): a
@@ -253,6 +256,7 @@ type Block struct {
 	golden     func(Config) (Golden, error)
 	cycler     func(Config) (Cycler, error)
 	formal     func() []FormalJob
+	macros     func(Config) ([]control.Macro, error)
 }
 
 // Define erases a description's parameter type. Every function of d must
@@ -278,6 +282,9 @@ func Define[P any](d Desc[P]) Block {
 	b.cycler = bindErr(d.Name, d.Cycler)
 	b.numConn = bind(d.Name, d.NumConn)
 	b.depth = bind(d.Name, d.Depth)
+	if d.Macros != nil {
+		b.macros = bind(d.Name, d.Macros)
+	}
 	if d.Paper != nil {
 		b.paper = bind(d.Name, func(p P) paperFig {
 			f, ok := d.Paper(p)
@@ -378,6 +385,11 @@ func (b Block) BuildControl(c Config) (*hdlgen.Module, *control.Map, error) {
 		return nil, nil, err
 	}
 	info := control.Info{NumConn: n, Kinds: b.Kinds}
+	if b.macros != nil {
+		if info.Macros, err = b.macros(c); err != nil {
+			return nil, nil, err
+		}
+	}
 	for _, d := range b.Decode {
 		info.Enums = append(info.Enums, control.Enum{Field: d.Field, Names: d.Names})
 	}

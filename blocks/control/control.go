@@ -36,6 +36,23 @@ type Info struct {
 	NumConn int
 	Kinds   []string // names of s_event_kind's values
 	Enums   []Enum   // result fields whose values have names
+	Macros  []Macro  // the block's helpers for software, in the header
+}
+
+// Macro is a C function-like macro of the header, under the header's
+// prefix: how software computes a setting from what it means, for
+// example. Name carries its parameter list ("MI_GAIN_FOR(target_ns)").
+type Macro struct {
+	Name, Body, Doc string
+	// Examples are calls and their values, computed in Go:
+	// TestControlHeader compiles them against the header.
+	Examples []Example
+}
+
+// Example is a call of a Macro ("MI_GAIN_FOR(17200)") and its value.
+type Example struct {
+	Call  string
+	Value uint64
 }
 
 // Reg is one 32-bit register of the map.
@@ -64,6 +81,7 @@ type Map struct {
 	Bits     []Bit
 	Counters []Reg // the COUNTER registers, also in Regs
 	Settings []Setting
+	Macros   []Macro
 	Word     []hdlgen.Field
 }
 
@@ -443,12 +461,20 @@ func Wrap(core *hdlgen.Module, info Info) (*hdlgen.Module, *Map, error) {
 	for _, st := range sets {
 		lo, hi, _ := st.sig.ParamRange()
 		// the value written, all 32 bits of it: one the register is too
-		// narrow to hold is out of range, not cut to its low bits
+		// narrow to hold is out of range, not cut to its low bits. It is
+		// checked on the bus's data as the transaction is captured, and
+		// the answer registered with it: the register it merges with
+		// changes only by this write, and the decoding after the capture
+		// has no comparison to wait for
 		v := st.reg.Expr
 		if v.Width() < 32 {
 			v = v.ZExt(32)
 		}
-		v = strobed(v)
+		var parts []hdlgen.Value
+		for b := 3; b >= 0; b-- {
+			parts = append(parts, hdlgen.Mux(wstrb.Bit(b), wdata.Slice(8*b+7, 8*b), v.Slice(8*b+7, 8*b)))
+		}
+		v = hdlgen.Cat(parts...).Named("param_" + strings.ToLower(st.name) + "_written")
 		ok := hdlgen.True()
 		if lo > 0 {
 			ok = ok.And(v.Ge(hdlgen.Const(v.Width(), lo)))
@@ -456,7 +482,11 @@ func Wrap(core *hdlgen.Module, info Info) (*hdlgen.Module, *Map, error) {
 		if hi < uint64(1)<<uint(v.Width())-1 {
 			ok = ok.And(v.Le(hdlgen.Const(v.Width(), hi)))
 		}
-		paramOK[st.name] = ok.Named("param_" + strings.ToLower(st.name) + "_ok")
+		okReg := m.Reg("param_"+strings.ToLower(st.name)+"_ok", 1, "PARAM_"+st.name+": the value being written lies in its range", hdlgen.NoReset())
+		m.Comb("param_"+strings.ToLower(st.name)+"_check", func(p *hdlgen.Process) {
+			p.If(doWrite, func() { p.Set(okReg, ok) })
+		})
+		paramOK[st.name] = okReg.Expr
 		paramBad = paramBad.Or(wrAt(st.off).And(paramOK[st.name].Not()))
 	}
 	refuse := wantClear.Or(wantWord).And(busy).
@@ -531,7 +561,7 @@ func Wrap(core *hdlgen.Module, info Info) (*hdlgen.Module, *Map, error) {
 
 	// the register map and the read multiplexer, by region: the fixed
 	// registers, WORD_DATA, the counters
-	mp := &Map{Block: core.Name(), AddrW: AddrW, WordBits: ww, NumConn: info.NumConn}
+	mp := &Map{Block: core.Name(), AddrW: AddrW, WordBits: ww, NumConn: info.NumConn, Macros: info.Macros}
 	for _, mem := range core.Memories() {
 		if mem.PerConnection {
 			mp.Word = mem.Layout.Fields()

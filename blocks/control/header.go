@@ -54,6 +54,12 @@ func (mp *Map) Header(comment []string) []byte {
 			def("PARAM_"+st.Name+"_MAX", fmt.Sprintf("%du", st.Max), st.RangeWhy)
 		}
 	}
+	if len(mp.Macros) > 0 {
+		b.WriteString("\n/* helpers */\n")
+		for _, m := range mp.Macros {
+			fmt.Fprintf(&b, "/* %s */\n#define %s %s\n", strings.ReplaceAll(m.Doc, "*/", "*_/"), pre+m.Name, m.Body)
+		}
+	}
 	b.WriteString("\n/* counters (RO, 32 bits, wrap) */\n")
 	for _, r := range mp.Counters {
 		def("REG_"+r.Name, fmt.Sprintf("0x%03Xu", r.Offset), r.Doc)
@@ -85,6 +91,12 @@ func (mp *Map) Markdown() string {
 	b.WriteString("\n| register | bit | name | meaning |\n|---|---:|---|---|\n")
 	for _, bit := range mp.Bits {
 		fmt.Fprintf(&b, "| `%s` | %d | `%s` | %s |\n", bit.Reg, bit.Bit, bit.Name, cell(bit.Doc))
+	}
+	if len(mp.Macros) > 0 {
+		b.WriteString("\nThe header's helpers:\n\n")
+		for _, m := range mp.Macros {
+			fmt.Fprintf(&b, "- `%s%s`: %s\n", strings.ToUpper(Name(mp.Block))+"_", m.Name, m.Doc)
+		}
 	}
 	return b.String()
 }

@@ -93,6 +93,7 @@ func Descriptor(v Variant) block.Block {
 			return cycler{gsmartt.NewPipeline(m, p.Depth)}, nil
 		},
 		Formal: func() []block.FormalJob { return formalJobs(v) },
+		Macros: Macros,
 	})
 }
 

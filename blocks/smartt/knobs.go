@@ -2,7 +2,9 @@ package smartt
 
 import (
 	"fmt"
+	"math"
 
+	"github.com/nicgen/nicgen/blocks/control"
 	"github.com/nicgen/nicgen/hdlgen"
 )
 
@@ -133,4 +135,46 @@ func QAScaleMax(p Params) (uint64, string) {
 	baseMax := uint64(1)<<uint(p.ByteW) - 1
 	hi := min(top, (uint64(1)<<uint(shift+cw)-1)/baseMax)
 	return hi, fmt.Sprintf("the scaled window of %d bytes acked stays within the window's %d bits", baseMax, cw)
+}
+
+// MIGain is KMi for a target RTT of trttNs ns, as Derive computes it at
+// the configuration's target: round(MTU x base / (target - base) x gamma
+// x 2^2F).
+func MIGain(p Params, trttNs uint64) uint64 {
+	brtt := float64(p.Net.BrttNs)
+	return miGain(p, p.Derive().Gamma, brtt/(float64(trttNs)-brtt))
+}
+
+func miGain(p Params, gamma, mi float64) uint64 {
+	return uint64(math.Round(float64(p.Net.MTU) * mi * gamma * math.Ldexp(1, 2*p.F)))
+}
+
+// miGainNum is MTU x base x gamma x 2^2F, rounded: KMi x (target - base).
+func miGainNum(p Params) uint64 {
+	return uint64(math.Round(float64(p.Net.MTU) * float64(p.Net.BrttNs) * p.Derive().Gamma * math.Ldexp(1, 2*p.F)))
+}
+
+// MIGainFor is the header's MI_GAIN_FOR(target_ns) in integer arithmetic,
+// (A + d / 2) / d with d = target - base and A = miGainNum: within 1 of
+// MIGain (TestMIGainFor). The target must be above the base RTT.
+func MIGainFor(p Params, trttNs uint64) uint64 {
+	d := trttNs - uint64(p.Net.BrttNs)
+	return (miGainNum(p) + d/2) / d
+}
+
+// Macros are the control wrapper's helpers for software: MI_GAIN_FOR
+// computes the gain to write with a new TARGET_RTT.
+func Macros(p Params) []control.Macro {
+	b := uint64(p.Net.BrttNs)
+	m := control.Macro{
+		Name: "MI_GAIN_FOR(target_ns)",
+		Body: fmt.Sprintf("((%dull + ((unsigned long long)(target_ns) - %dull) / 2ull) / ((unsigned long long)(target_ns) - %dull))", miGainNum(p), b, b),
+		Doc: fmt.Sprintf("the MI_GAIN to write with TARGET_RTT = target_ns (above the base RTT, %d ns): "+
+			"MTU x base / (target - base) x gamma x 2^%d in integer arithmetic, within 1 of the float formula; a value above PARAM_MI_GAIN_MAX is refused", b, 2*p.F),
+	}
+	trtt := p.Derive().TrttNs
+	for _, t := range []uint64{trtt, 2 * b, 10 * b} {
+		m.Examples = append(m.Examples, control.Example{Call: fmt.Sprintf("MI_GAIN_FOR(%d)", t), Value: MIGainFor(p, t)})
+	}
+	return []control.Macro{m}
 }

@@ -268,7 +268,7 @@ func (p Params) Derive() Derived {
 	scale := math.Ldexp(1, 2*p.F)
 	mi := brtt / (float64(d.TrttNs) - brtt)
 	d.KFi = uint64(math.Round(mtu * 0.25 * d.Gamma * scale))
-	d.KMi = uint64(math.Round(mtu * mi * d.Gamma * scale))
+	d.KMi = miGain(p, d.Gamma, mi)
 	md := uint64(2)
 	if p.TimeoutsReplaceTrims {
 		md = 4

@@ -3,6 +3,7 @@ package uet
 import (
 	"github.com/nicgen/nicgen/blocks/block"
 	"github.com/nicgen/nicgen/blocks/connpipe"
+	"github.com/nicgen/nicgen/blocks/control"
 	"github.com/nicgen/nicgen/blocks/reps"
 	"github.com/nicgen/nicgen/blocks/smartt"
 	guet "github.com/nicgen/nicgen/golden/uet"
@@ -49,6 +50,7 @@ func Descriptor() block.Block {
 			return cycler{guet.NewPipeline(m, p.Depth)}, nil
 		},
 		Formal: formalJobs,
+		Macros: func(p Params) []control.Macro { return smartt.Macros(p.CC) },
 	})
 }
 

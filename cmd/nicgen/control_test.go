@@ -83,6 +83,14 @@ func TestControlHeader(t *testing.T) {
 			for _, bit := range mp.Bits {
 				want[bit.Reg+"_"+bit.Name] = 1 << uint(bit.Bit)
 			}
+			for _, m := range mp.Macros {
+				if len(m.Examples) == 0 {
+					t.Errorf("helper %s has no example", m.Name)
+				}
+				for _, e := range m.Examples {
+					want[e.Call] = e.Value
+				}
+			}
 			lo := 0
 			for _, f := range mp.Word {
 				n := strings.ToUpper(control.Ident(f.Name))
