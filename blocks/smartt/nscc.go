@@ -17,10 +17,22 @@ func nsccCore(m *hdlgen.Module, p Params, d Derived, k knobs, st connpipe.Step, 
 
 	// RTT EWMA with an arithmetic shift of the signed difference
 	// (avg_rtt may be narrower than the RTT: it saturates, Section 6)
+	//
+	// avg + ((rtt - avg) >>> s) = (avg 2^s + rtt - avg) >> s, exactly
+	// (avg is whole), and the three terms avg 2^s, rtt and ~avg (+1) are
+	// summed by one carry chain after a carry-save row, instead of the
+	// difference's chain and then the sum's: this was the slowest path of
+	// nscc and of its control wrapper on the ECP5 (docs/benchmarks.md)
 	curAvg := cur.F("avg_rtt").ZExt(rw)
-	diff := rtt.SubX(curAvg).Named("rtt_diff")
-	sum := curAvg.ZExt(rw + 1).AsSigned().Add(diff.Shr(p.AvgShift)).Named("avg_sum")
-	avgStored := st.Cut("avg_new", satTo(sum.Keep(rw-1, 0), p.avgW()).Named("avg_new"))
+	w := rw + p.AvgShift
+	x := hdlgen.Cat(curAvg, cst(p.AvgShift, 0)).Named("avg_scaled")
+	y := rtt.ZExt(w)
+	z := curAvg.ZExt(w).Not().Named("avg_inv")
+	row := x.Xor(y).Xor(z).Named("avg_row_sum")
+	carry := x.And(y).Or(x.And(z)).Or(y.And(z)).Named("avg_row_carry")
+	// the carries one place up, and the +1 of the two's complement in bit 0
+	sum := row.Add(hdlgen.Cat(carry.Keep(w-2, 0), cst(1, 1))).Named("avg_sum")
+	avgStored := st.Cut("avg_new", satTo(sum.Keep(w-1, p.AvgShift), p.avgW()).Named("avg_new"))
 	avg := avgStored.ZExt(rw)
 
 	// Multiplicative Decrease at most once per base RTT (S1 Eq. 1, S1:L577)

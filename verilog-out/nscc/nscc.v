@@ -1024,12 +1024,12 @@ reg  [32:0] s12_fi_c_reg;  // stage 12 copy of fi_c
 wire [32:0] s12_fi_c_next;
 reg  [23:0] s13_fi_inc_reg;  // stage 13 copy of fi_inc
 wire [23:0] s13_fi_inc_next;
-reg  [20:0] s2_t_31_reg;  // stage 2 copy of t
-wire [20:0] s2_t_31_next;
-reg  [20:0] s3_t_14_reg;  // stage 3 copy of t
-wire [20:0] s3_t_14_next;
-reg  [20:0] s4_t_18_reg;  // stage 4 copy of t
-wire [20:0] s4_t_18_next;
+reg  [22:0] s2_t_31_reg;  // stage 2 copy of t
+wire [22:0] s2_t_31_next;
+reg  [22:0] s3_t_14_reg;  // stage 3 copy of t
+wire [22:0] s3_t_14_next;
+reg  [22:0] s4_t_18_reg;  // stage 4 copy of t
+wire [22:0] s4_t_18_next;
 reg  [15:0] s5_avg_new_reg;  // stage 5 copy of avg_new
 wire [15:0] s5_avg_new_next;
 reg  [4:0] s6_recip_avg_lead_reg;  // stage 6 copy of recip_avg_lead
@@ -5342,19 +5342,27 @@ wire [8:0] _s13_fi_inc_next_0 = s12_fi_c_reg[32:24];
 wire _s13_fi_inc_next_1 = |_s13_fi_inc_next_0;
 wire [23:0] _s13_fi_inc_next_2 = s12_fi_c_reg[23:0];
 wire [23:0] fi_inc = _s13_fi_inc_next_1 ? 24'hffffff : _s13_fi_inc_next_2;
-wire [20:0] _s2_t_31_next_0 = {1'd0, s1_rtt_reg};
+wire [22:0] _s2_t_31_next_0 = {3'd0, s1_rtt_reg};
 wire [15:0] cur_avg_rtt = s4_cur_reg[97:82];
 wire [19:0] _s5_avg_new_next_0 = {4'd0, cur_avg_rtt};
-wire [20:0] _s5_avg_new_next_1 = {1'd0, _s5_avg_new_next_0};
-wire [20:0] _s5_avg_new_next_2 = {1'd0, _s5_avg_new_next_0};
-wire [20:0] rtt_diff = s4_t_18_reg - _s5_avg_new_next_2;
-wire [20:0] _s5_avg_new_next_3 = $signed(rtt_diff) >>> 3;
-wire [20:0] avg_sum = _s5_avg_new_next_1 + _s5_avg_new_next_3;
-wire [19:0] _s5_avg_new_next_4 = avg_sum[19:0];
-wire [3:0] _s5_avg_new_next_5 = _s5_avg_new_next_4[19:16];
-wire _s5_avg_new_next_6 = |_s5_avg_new_next_5;
-wire [15:0] _s5_avg_new_next_7 = _s5_avg_new_next_4[15:0];
-wire [15:0] avg_new = _s5_avg_new_next_6 ? 16'd65535 : _s5_avg_new_next_7;
+wire [22:0] avg_scaled = {_s5_avg_new_next_0, 3'd0};
+wire [22:0] _s5_avg_new_next_1 = avg_scaled ^ s4_t_18_reg;
+wire [22:0] _s5_avg_new_next_2 = {3'd0, _s5_avg_new_next_0};
+wire [22:0] avg_inv = ~_s5_avg_new_next_2;
+wire [22:0] avg_row_sum = _s5_avg_new_next_1 ^ avg_inv;
+wire [22:0] _s5_avg_new_next_3 = avg_scaled & s4_t_18_reg;
+wire [22:0] _s5_avg_new_next_4 = avg_scaled & avg_inv;
+wire [22:0] _s5_avg_new_next_5 = _s5_avg_new_next_3 | _s5_avg_new_next_4;
+wire [22:0] _s5_avg_new_next_6 = s4_t_18_reg & avg_inv;
+wire [22:0] avg_row_carry = _s5_avg_new_next_5 | _s5_avg_new_next_6;
+wire [21:0] _s5_avg_new_next_7 = avg_row_carry[21:0];
+wire [22:0] _s5_avg_new_next_8 = {_s5_avg_new_next_7, 1'd1};
+wire [22:0] avg_sum = avg_row_sum + _s5_avg_new_next_8;
+wire [19:0] _s5_avg_new_next_9 = avg_sum[22:3];
+wire [3:0] _s5_avg_new_next_10 = _s5_avg_new_next_9[19:16];
+wire _s5_avg_new_next_11 = |_s5_avg_new_next_10;
+wire [15:0] _s5_avg_new_next_12 = _s5_avg_new_next_9[15:0];
+wire [15:0] avg_new = _s5_avg_new_next_11 ? 16'd65535 : _s5_avg_new_next_12;
 wire _s6_recip_avg_lead_next_0 = 1'd0 | 1'd0;
 wire _s6_recip_avg_lead_next_1 = 1'd0 | 1'd0;
 wire _s6_recip_avg_lead_next_2 = _s6_recip_avg_lead_next_0 | _s6_recip_avg_lead_next_1;
@@ -7077,7 +7085,7 @@ wire _ready_8 = _ready_5 | _ready_7;
 wire _ready_9 = ~_ready_8;
 wire [11:0] _state_rd_0 = in_conn_reg[11:0];
 // bits dropped on purpose (rounding, wrap-around)
-wire _unused = ^{_s2_t_next_1[5:0], s1_now_reg[31:19], s1_now_reg[7:0], s8_qa_scaled_reg[37], s8_qa_scaled_reg[12:0], _s2_t_7_next_1[5:0], s9_c_qa_reg[8:0], s10_mi_base_prod_reg[10:0], s17_mi_raw_prod_reg[10:0], s10_fi_c_prod_reg[10:0], avg_sum[20], s11_md_frac_prod_reg[10:0], s15_md_red_prod_reg[15:0], _s2_t_33_next_1[5:0], _s12_t_15_next_3[24], _s24_c_ack_clamped_next_3[24], _s2_t_41_next_1[5:0], _s7_t_27_next_4[24], _s10_c_loss_all_next_4[24]};
+wire _unused = ^{_s2_t_next_1[5:0], s1_now_reg[31:19], s1_now_reg[7:0], s8_qa_scaled_reg[37], s8_qa_scaled_reg[12:0], _s2_t_7_next_1[5:0], s9_c_qa_reg[8:0], s10_mi_base_prod_reg[10:0], s17_mi_raw_prod_reg[10:0], s10_fi_c_prod_reg[10:0], avg_row_carry[22], avg_sum[2:0], s11_md_frac_prod_reg[10:0], s15_md_red_prod_reg[15:0], _s2_t_33_next_1[5:0], _s12_t_15_next_3[24], _s24_c_ack_clamped_next_3[24], _s2_t_41_next_1[5:0], _s7_t_27_next_4[24], _s10_c_loss_all_next_4[24]};
 
 assign s_event_ready = in_ready_reg;
 assign s2_error_next = s1_error;
