@@ -340,6 +340,18 @@ func Wrap(core *hdlgen.Module, info Info) (*hdlgen.Module, *Map, error) {
 	}
 	rd := inst.Out(pRData)
 	opDone := cValid.And(isOp).Named("op_done")
+	// a word operation's end, registered with its word and error: the
+	// WORD_DATA registers then take the word on a register's select, not
+	// on the block's result stream (their enables were the wrapper's
+	// slowest path on the ECP5)
+	wordEnd := m.Reg("word_end", 1, "the word operation's result came in the last cycle", hdlgen.ResetTo(0))
+	wordEndErr := m.Reg("word_end_error", 1, "that result's error", hdlgen.NoReset())
+	wordRd := m.Reg("word_rdata", ww, "that result's word (m_table_rdata)", hdlgen.NoReset())
+	m.Comb("word_end", func(p *hdlgen.Process) {
+		p.Set(wordEnd, wordBusy.Expr.And(wordPend.Not()).And(opDone).And(wordEnd.Not()))
+		p.Set(wordEndErr, inst.Out("m_result_error"))
+		p.Set(wordRd, rd)
+	})
 	numConn := inst.Param("NUM_CONN")
 	if numConn == nil {
 		return nil, nil, fmt.Errorf("control: module %s has no parameter NUM_CONN: build it with connpipe.Spec.Table", core.Name())
@@ -518,12 +530,12 @@ func Wrap(core *hdlgen.Module, info Info) (*hdlgen.Module, *Map, error) {
 		}).ElseIf(wordBusy, func() {
 			p.If(wordPend, func() {
 				p.If(opAccepted, func() { p.Set(wordPend, hdlgen.False()) })
-			}).ElseIf(opDone, func() {
+			}).ElseIf(wordEnd, func() {
 				p.Set(wordBusy, hdlgen.False())
-				p.Set(wordErr, inst.Out("m_result_error"))
+				p.Set(wordErr, wordEndErr)
 				p.If(wordOp.Bit(0), func() {
 					for i, r := range wordData {
-						p.Set(r, rd.Slice(32*i+r.Width()-1, 32*i))
+						p.Set(r, wordRd.Slice(32*i+r.Width()-1, 32*i))
 					}
 				})
 			})
