@@ -437,7 +437,7 @@ func TestControlWrapper(t *testing.T) {
 	for _, r := range []struct {
 		name     string
 		perRound int
-	}{{"nscc", 100000}, {"smartt", 30000}, {"reps_conf", 150000}, {"reps", 150000}, {"uet_cc", 30000}} {
+	}{{"nscc", 100000}, {"smartt", 30000}, {"reps_conf", 100000}, {"reps", 100000}, {"uet_cc", 30000}} {
 		t.Run(r.name, func(t *testing.T) {
 			cb := newCtlBench(t, r.name, 7)
 			cb.run(r.name, r.perRound)
