@@ -430,36 +430,24 @@ func Wrap(core *hdlgen.Module, info Info) (*hdlgen.Module, *Map, error) {
 	m.Assign(rresp, hdlgen.Const(2, 0))
 	doWrite := awvalid.Expr.And(wvalid).And(awreadyReg.Not()).And(bvalidReg.Not()).Named("axil_write")
 	doRead := arvalid.Expr.And(arreadyReg.Not()).And(rvalidReg.Not()).Named("axil_read")
-	// the data (and a write's decoded address, wrAt) are registered when
-	// a transaction is seen and used in the next cycle, its handshake: no
-	// decoding lies between the bus and a register
+	// the address and data are registered when a transaction is seen and
+	// used in the next cycle, its handshake: no decoding lies between the
+	// bus and a register
+	wAddr := m.Reg("axil_wr_addr", AddrW, "write address, registered", hdlgen.NoReset())
 	wData := m.Reg("axil_wr_data", 32, "write data, registered", hdlgen.NoReset())
 	wStrb := m.Reg("axil_wr_strb", 4, "write strobes, registered", hdlgen.NoReset())
 	rAddr := m.Reg("axil_rd_addr", AddrW, "read address, registered", hdlgen.NoReset())
 	m.Comb("axil_capture", func(p *hdlgen.Process) {
 		p.If(doWrite, func() {
+			p.Set(wAddr, awaddr)
 			p.Set(wData, wdata)
 			p.Set(wStrb, wstrb)
 		})
 		p.If(doRead, func() { p.Set(rAddr, araddr) })
 	})
-	// a write's register, decoded from the bus's address as the
-	// transaction is captured: one flag per register written, so that the
-	// registers' enables in the handshake cycle wait for no comparison
-	// (the WORD_DATA enables were the wrapper's slowest path on the ECP5)
-	wHit := map[int]*hdlgen.Reg{}
-	wrAt := func(off int) hdlgen.Expr {
-		r, ok := wHit[off]
-		if !ok {
-			r = m.Reg(fmt.Sprintf("axil_wr_at_%03x", off), 1, fmt.Sprintf("the write captured is to offset 0x%03X", off), hdlgen.NoReset())
-			hit := awaddr.Slice(1, 0).IsZero().And(awaddr.Slice(AddrW-1, 2).EqC(uint64(off / 4)))
-			m.Comb(fmt.Sprintf("axil_wr_at_%03x", off), func(p *hdlgen.Process) {
-				p.If(doWrite, func() { p.Set(r, hit) })
-			})
-			wHit[off] = r
-		}
-		return awreadyReg.Expr.And(r)
-	}
+	wIdx := wAddr.Slice(AddrW-1, 2).Named("axil_wr_index")
+	wAligned := wAddr.Slice(1, 0).IsZero().Named("axil_wr_aligned")
+	wrAt := func(off int) hdlgen.Expr { return awreadyReg.Expr.And(wAligned).And(wIdx.EqC(uint64(off / 4))) }
 	// the bytes of a RW register that the strobes keep
 	strobed := func(old hdlgen.Expr) hdlgen.Expr {
 		var parts []hdlgen.Value
