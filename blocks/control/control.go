@@ -449,14 +449,15 @@ func Wrap(core *hdlgen.Module, info Info) (*hdlgen.Module, *Map, error) {
 	wAligned := wAddr.Slice(1, 0).IsZero().Named("axil_wr_aligned")
 	wrAt := func(off int) hdlgen.Expr { return awreadyReg.Expr.And(wAligned).And(wIdx.EqC(uint64(off / 4))) }
 	// the bytes of a RW register that the strobes keep
-	strobed := func(old hdlgen.Expr) hdlgen.Expr {
+	merge := func(strb, data, old hdlgen.Expr) hdlgen.Expr {
 		var parts []hdlgen.Value
 		for b := (old.Width() - 1) / 8; b >= 0; b-- {
 			hi := min(8*b+7, old.Width()-1)
-			parts = append(parts, hdlgen.Mux(wStrb.Bit(b), wData.Slice(hi, 8*b), old.Slice(hi, 8*b)))
+			parts = append(parts, hdlgen.Mux(strb.Bit(b), data.Slice(hi, 8*b), old.Slice(hi, 8*b)))
 		}
 		return hdlgen.Cat(parts...)
 	}
+	strobed := func(old hdlgen.Expr) hdlgen.Expr { return merge(wStrb.Expr, wData.Expr, old) }
 	ctlWrite := wrAt(OffControl).And(wStrb.Bit(0)).Named("ctl_write")
 	cmd := func(bit int) hdlgen.Expr { return ctlWrite.And(wData.Bit(bit)) }
 	busy := clearBusy.Expr.Or(wordBusy).Named("busy")
@@ -482,11 +483,7 @@ func Wrap(core *hdlgen.Module, info Info) (*hdlgen.Module, *Map, error) {
 		if v.Width() < 32 {
 			v = v.ZExt(32)
 		}
-		var parts []hdlgen.Value
-		for b := 3; b >= 0; b-- {
-			parts = append(parts, hdlgen.Mux(wstrb.Bit(b), wdata.Slice(8*b+7, 8*b), v.Slice(8*b+7, 8*b)))
-		}
-		v = hdlgen.Cat(parts...).Named("param_" + strings.ToLower(st.name) + "_written")
+		v = merge(wstrb.Expr, wdata.Expr, v).Named("param_" + strings.ToLower(st.name) + "_written")
 		ok := hdlgen.True()
 		if lo > 0 {
 			ok = ok.And(v.Ge(hdlgen.Const(v.Width(), lo)))

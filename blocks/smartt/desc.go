@@ -129,11 +129,11 @@ func TuneGolden(m *gsmartt.Model, name string, v uint64) error {
 	d := m.Derived()
 	trtt, kmi, qa := uint64(d.TrttNs), d.KMi, uint64(d.QaScale)
 	switch name {
-	case "TARGET_RTT":
+	case SetTargetRTT:
 		trtt = v
-	case "MI_GAIN":
+	case SetMIGain:
 		kmi = v
-	case "QA_SCALING":
+	case SetQAScaling:
 		qa = v
 	default:
 		return fmt.Errorf("%s has no run-time setting %s", m.Params().Variant, name)

@@ -26,6 +26,16 @@ type knobs struct {
 	qaScale         hdlgen.Expr // qa_scaling, Q0.16 (17 bits)
 }
 
+// The run-time settings' names (PARAM_<name> in the control wrapper).
+const (
+	SetTargetRTT = "TARGET_RTT"
+	SetMIGain    = "MI_GAIN"
+	SetQAScaling = "QA_SCALING"
+)
+
+// Settings lists them.
+var Settings = []string{SetTargetRTT, SetMIGain, SetQAScaling}
+
 // constKnobs are the derived constants.
 func constKnobs(p Params, d Derived) knobs {
 	k := knobs{
@@ -48,13 +58,13 @@ func newKnobs(m *hdlgen.Module, p Params, d Derived) knobs {
 		return constKnobs(p, d)
 	}
 	lo, hi, why := TargetRange(p)
-	trtt := m.Setting("TARGET_RTT", p.RttW, d.TrttNs, "target RTT, ns (S0/S1: 1.5 x base RTT); the block takes it, and its stamp units and QuickAdapt threshold, within three clocks of a write", true).
+	trtt := m.Setting(SetTargetRTT, p.RttW, d.TrttNs, "target RTT, ns (S0/S1: 1.5 x base RTT); the block takes it, and its stamp units and QuickAdapt threshold, within three clocks of a write", true).
 		Limit(lo, hi, why)
 	kmiW := bitsFor(d.KMi)
-	kmi := m.Setting("MI_GAIN", kmiW, d.KMi, fmt.Sprintf("Multiplicative Increase gain KMi = round(MTU x base_rtt / (target_rtt - base_rtt) x gamma x 2^%d); write it with TARGET_RTT", 2*p.F), true).
+	kmi := m.Setting(SetMIGain, kmiW, d.KMi, fmt.Sprintf("Multiplicative Increase gain KMi = round(MTU x base_rtt / (target_rtt - base_rtt) x gamma x 2^%d); write it with TARGET_RTT", 2*p.F), true).
 		Limit(1, uint64(1)<<uint(kmiW)-1, fmt.Sprintf("the multiplier's %d bits, sized for the default", kmiW))
 	qhi, qwhy := QAScaleMax(p)
-	qa := m.Setting("QA_SCALING", 17, d.QaScale, "QuickAdapt's window scaling, Q0.16 (S0: 0.8, S1: 1.0)", true).
+	qa := m.Setting(SetQAScaling, 17, d.QaScale, "QuickAdapt's window scaling, Q0.16 (S0: 0.8, S1: 1.0)", true).
 		Limit(1, qhi, qwhy)
 
 	// each setting from a register of the block: the wrapper's register
@@ -150,9 +160,7 @@ func miGain(p Params, gamma, mi float64) uint64 {
 }
 
 // miGainNum is MTU x base x gamma x 2^2F, rounded: KMi x (target - base).
-func miGainNum(p Params) uint64 {
-	return uint64(math.Round(float64(p.Net.MTU) * float64(p.Net.BrttNs) * p.Derive().Gamma * math.Ldexp(1, 2*p.F)))
-}
+func miGainNum(p Params) uint64 { return miGain(p, p.Derive().Gamma, float64(p.Net.BrttNs)) }
 
 // MIGainFor is the header's MI_GAIN_FOR(target_ns) in integer arithmetic,
 // (A + d / 2) / d with d = target - base and A = miGainNum: within 1 of

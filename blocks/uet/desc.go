@@ -1,6 +1,8 @@
 package uet
 
 import (
+	"slices"
+
 	"github.com/nicgen/nicgen/blocks/block"
 	"github.com/nicgen/nicgen/blocks/connpipe"
 	"github.com/nicgen/nicgen/blocks/control"
@@ -159,8 +161,7 @@ func (e eventModel) Reset() { e.m.Reset() }
 // controller's TARGET_RTT, MI_GAIN and QA_SCALING, the load balancer's
 // others.
 func (e eventModel) Tune(name string, v uint64) error {
-	switch name {
-	case "TARGET_RTT", "MI_GAIN", "QA_SCALING":
+	if slices.Contains(smartt.Settings, name) {
 		return smartt.TuneGolden(e.m.CC(), name, v)
 	}
 	return reps.TuneGolden(e.m.LB(), name, v)

@@ -7,9 +7,16 @@ import "github.com/nicgen/nicgen/golden/pipe"
 // connection as the hazard unit compares it.
 type Stepper = pipe.Stepper[Event, Result]
 
+// Clearer is a Stepper whose state table clears alone (the control
+// wrapper's CLEAR_TABLE): both REPS models.
+type Clearer interface {
+	Stepper
+	ClearTable()
+}
+
 var (
-	_ Stepper = (*Model)(nil)
-	_ Stepper = (*ConfModel)(nil)
+	_ Clearer = (*Model)(nil)
+	_ Clearer = (*ConfModel)(nil)
 )
 
 // Pipeline is the cycle-level wrapper shared by both REPS blocks: the

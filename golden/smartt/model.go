@@ -388,18 +388,16 @@ func (m *Model) ClearTable() { m.pages = make([]*[pageSize]State, len(m.pages)) 
 // words of the connections stay as they are.
 func (m *Model) Retune(trttNs uint32, kmi uint64, qaScale uint32) error {
 	d := m.d
-	unit := uint64(1) << d.StampShift
-	q := (uint64(trttNs) + unit - 1) / unit
+	d.setTarget(trttNs)
 	var errs []error
 	if trttNs <= d.BrttNs || trttNs > d.RttMax {
 		errs = append(errs, fmt.Errorf("target RTT %d ns: must be above the base RTT %d ns and at most %d", trttNs, d.BrttNs, d.RttMax))
 	}
-	if q >= uint64(1)<<(d.StampW-1) {
-		errs = append(errs, fmt.Errorf("target RTT %d ns = %d stamp units: must be < 2^%d, half the stamp cycle", trttNs, q, d.StampW-1))
+	if uint64(d.TrttQ) >= uint64(1)<<(d.StampW-1) {
+		errs = append(errs, fmt.Errorf("target RTT %d ns = %d stamp units: must be < 2^%d, half the stamp cycle", trttNs, d.TrttQ, d.StampW-1))
 	}
-	qaRtt := uint64(d.BrttNs) + qaRttTargets*(uint64(trttNs)-min(uint64(trttNs), uint64(d.BrttNs)))
-	if m.p.Variant == NSCC && m.p.DelayQA && qaRtt > uint64(d.RttMax) {
-		errs = append(errs, fmt.Errorf("QuickAdapt threshold %d ns (target RTT %d ns): must be at most %d", qaRtt, trttNs, d.RttMax))
+	if m.p.Variant == NSCC && m.p.DelayQA && d.QaRttNs > d.RttMax {
+		errs = append(errs, fmt.Errorf("QuickAdapt threshold %d ns (target RTT %d ns): must be at most %d", d.QaRttNs, trttNs, d.RttMax))
 	}
 	if kmi == 0 || m.p.SizeW+bits.Len64(kmi)+bits.Len32(trttNs) > 64 {
 		errs = append(errs, fmt.Errorf("KMi = %d: must be >= 1, and size * KMi * target must fit 64 bits", kmi))
@@ -410,8 +408,6 @@ func (m *Model) Retune(trttNs uint32, kmi uint64, qaScale uint32) error {
 	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("%s: %w", m.p.Variant, err)
 	}
-	d.TrttNs, d.TrttQ, d.QaRttNs = trttNs, uint32(q), uint32(qaRtt)
-	d.Mi = float64(d.BrttNs) / (float64(trttNs) - float64(d.BrttNs))
 	d.KMi, d.QaScale = kmi, qaScale
 	m.d = d
 	return nil

@@ -377,10 +377,9 @@ func (p Params) Derive() Derived {
 	d.StampShift, d.StampW = p.StampShift, p.StampW
 	d.StampMask = maskOf(p.StampW)
 	unit := uint64(1) << min(max(p.StampShift, 0), 32)
-	d.TrttQ = uint32(min((uint64(d.TrttNs)+unit-1)/unit, math.MaxUint32))
+	d.setTarget(d.TrttNs)
 	d.BrttQ = uint32(min((uint64(n.BrttNs)+unit-1)/unit, math.MaxUint32))
 
-	d.Mi = float64(n.BrttNs) / (float64(d.TrttNs) - float64(n.BrttNs))
 	scale2F := pow2(2 * p.F)
 	d.KFi = roundU(float64(n.MTU) * fiConst * d.Gamma * scale2F)
 	d.KMi = roundU(float64(n.MTU) * d.Mi * d.Gamma * scale2F)
@@ -391,7 +390,6 @@ func (p Params) Derive() Derived {
 	d.FiRttMax = uint32(min(uint64(n.BrttNs)+uint64(p.FiTolNs), math.MaxUint32))
 	d.KFast = shl(fastK*uint64(n.MTU), p.F)
 	d.MdGain = uint32(roundU(mdGain * pow2(16)))
-	d.QaRttNs = uint32(min(uint64(n.BrttNs)+qaRttTargets*(uint64(d.TrttNs)-min(uint64(d.TrttNs), uint64(n.BrttNs))), math.MaxUint32))
 
 	d.MinC = uint32(min(shl(uint64(n.MTU), p.F), math.MaxUint32))
 	d.MaxC = uint32(min(shl(uint64(d.MaxCwnd), p.F), math.MaxUint32))
@@ -514,4 +512,15 @@ func (p Params) Validate() error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// setTarget sets the target RTT and what follows from it alone: its stamp
+// units, mi and the QuickAdapt delay threshold (Derive, Model.Retune).
+// StampShift and BrttNs must be set.
+func (d *Derived) setTarget(trttNs uint32) {
+	unit := uint64(1) << min(max(d.StampShift, 0), 32)
+	d.TrttNs = trttNs
+	d.TrttQ = uint32(min((uint64(trttNs)+unit-1)/unit, math.MaxUint32))
+	d.Mi = float64(d.BrttNs) / (float64(trttNs) - float64(d.BrttNs))
+	d.QaRttNs = uint32(min(uint64(d.BrttNs)+qaRttTargets*(uint64(trttNs)-min(uint64(trttNs), uint64(d.BrttNs))), math.MaxUint32))
 }

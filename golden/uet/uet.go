@@ -147,7 +147,7 @@ func (p Params) ResultEVW() int {
 type Model struct {
 	p        Params
 	cc       *gsmartt.Model
-	lb       greps.Stepper
+	lb       greps.Clearer
 	inflight []uint32
 	max      uint32 // the in-flight counter saturates there
 	ccEv     gsmartt.Event
@@ -167,7 +167,7 @@ func NewModel(p Params) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	var lb greps.Stepper
+	var lb greps.Clearer
 	if p.UseConf {
 		lb, err = greps.NewConfModel(p.Conf)
 	} else {
@@ -267,7 +267,7 @@ func (m *Model) LB() greps.Stepper { return m.lb }
 // on, and the settings stay as retuned.
 func (m *Model) ClearTable() {
 	m.cc.ClearTable()
-	m.lb.(interface{ ClearTable() }).ClearTable()
+	m.lb.ClearTable()
 	clear(m.inflight)
 }
 
