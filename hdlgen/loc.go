@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"runtime"
 	"strings"
+	"sync"
 )
 
 // Loc is the Go source position that created a hardware object. Every check
@@ -40,17 +41,53 @@ const modulePath = "github.com/nicgen/nicgen/"
 // callerLoc returns the first stack frame outside package hdlgen (test files
 // of the package count as outside: they play the role of a block).
 func callerLoc() Loc {
-	for skip := 2; skip < 32; skip++ {
-		_, file, line, ok := runtime.Caller(skip)
-		if !ok {
+	// A block declares thousands of signals, so this is cheap: the walk
+	// asks for a few frames first (unwinding costs by the frame), and
+	// what a frame's return address resolves to is kept (locCache).
+	var pcs [32]uintptr
+	for _, want := range []int{8, len(pcs)} {
+		n := runtime.Callers(3, pcs[:want])
+		for _, pc := range pcs[:n] {
+			if l, ok := frameLoc(pc); ok {
+				return l
+			}
+		}
+		if n < want {
 			break
 		}
-		if filepath.Dir(file) == hdlgenDir && !strings.HasSuffix(file, "_test.go") {
-			continue
-		}
-		return Loc{File: relFile(file), Line: line}
 	}
 	return Loc{}
+}
+
+// locCache maps a return address to frameLoc's answer for it.
+var locCache sync.Map // uintptr -> frameAnswer
+
+type frameAnswer struct {
+	loc Loc
+	ok  bool
+}
+
+// frameLoc is the position of the first frame outside package hdlgen
+// among those of return address pc (more than one where calls were
+// inlined), and whether there is one.
+func frameLoc(pc uintptr) (Loc, bool) {
+	if a, ok := locCache.Load(pc); ok {
+		return a.(frameAnswer).loc, a.(frameAnswer).ok
+	}
+	var a frameAnswer
+	frames := runtime.CallersFrames([]uintptr{pc})
+	for {
+		f, more := frames.Next()
+		if f.File != "" && (filepath.Dir(f.File) != hdlgenDir || strings.HasSuffix(f.File, "_test.go")) {
+			a = frameAnswer{Loc{File: relFile(f.File), Line: f.Line}, true}
+			break
+		}
+		if !more {
+			break
+		}
+	}
+	locCache.Store(pc, a)
+	return a.loc, a.ok
 }
 
 // FuncLoc is the Go line where a function value is defined: the place to

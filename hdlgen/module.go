@@ -141,7 +141,12 @@ func (m *Module) errorf(loc Loc, format string, a ...any) {
 }
 
 func (m *Module) declare(name string, width int, kind sigKind, doc string) *Signal {
-	s := &Signal{name: name, width: width, kind: kind, loc: callerLoc(), doc: doc}
+	return m.declareAt(callerLoc(), name, width, kind, doc)
+}
+
+// declareAt is declare at a known source position.
+func (m *Module) declareAt(loc Loc, name string, width int, kind sigKind, doc string) *Signal {
+	s := &Signal{name: name, width: width, kind: kind, loc: loc, doc: doc}
 	s.Expr = Expr{&node{op: opSig, width: width, sig: s, loc: s.loc}}
 	if width < 1 {
 		m.errorf(s.loc, "%s: width %d must be at least 1", name, width)
@@ -245,9 +250,14 @@ func (m *Module) Var(name string, width int, doc string) *Signal {
 
 // Reg declares a flip-flop named name_reg with next value name_next.
 func (m *Module) Reg(name string, width int, doc string, opts ...RegOpt) *Reg {
+	return m.regAt(callerLoc(), name, width, doc, opts...)
+}
+
+// regAt is Reg at a known source position.
+func (m *Module) regAt(loc Loc, name string, width int, doc string, opts ...RegOpt) *Reg {
 	m.usesClk = true
-	q := m.declare(name+"_reg", width, kindReg, doc)
-	next := m.declare(name+"_next", width, kindNext, "")
+	q := m.declareAt(loc, name+"_reg", width, kindReg, doc)
+	next := m.declareAt(loc, name+"_next", width, kindNext, "")
 	r := &Reg{Signal: q, Next: next}
 	q.reg, next.reg = r, r
 	for _, o := range opts {

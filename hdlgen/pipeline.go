@@ -225,8 +225,7 @@ func (p *Pipeline) delay(n *node, s int, name string) *node {
 	for i := 2; p.m.byName[regName+"_reg"] != nil; i++ {
 		regName = fmt.Sprintf("%s_%d", base, i)
 	}
-	r := p.m.Reg(regName, n.width, fmt.Sprintf("stage %d copy of %s", s, trimStage(name)), NoReset())
-	r.Signal.loc, r.Next.loc = n.loc, n.loc
+	r := p.m.regAt(n.loc, regName, n.width, fmt.Sprintf("stage %d copy of %s", s, trimStage(name)), NoReset())
 	p.m.assigns = append(p.m.assigns, &assign{target: r.Next, value: prev, loc: n.loc})
 	if prev == n && dspCandidate(n) {
 		r.dsp = n
