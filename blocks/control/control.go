@@ -410,12 +410,16 @@ func Wrap(core *hdlgen.Module, info Info) (*hdlgen.Module, *Map, error) {
 		counters[j] = m.Reg("cnt_"+c.name, 32, "COUNTER "+c.name+": "+c.doc, hdlgen.ResetTo(0))
 	}
 
-	// AXI-Lite: one write and one read at a time. A write is done at the
-	// edge where both its address and data are valid and no response is
-	// pending; awready/wready follow in the next cycle (the handshake),
-	// and bvalid in the one after. A read likewise samples its register
-	// at the edge it is seen, so rdata is a register.
+	// AXI-Lite: one write and one read at a time. A write is captured at
+	// the edge where both its address and data are valid and no write is
+	// in progress; awready/wready follow in the next cycle (the
+	// handshake), in which its register is decoded; the register takes
+	// it in the cycle after (the apply cycle), and bvalid follows, so a
+	// write has taken effect when its response is seen. A read likewise
+	// samples its register at the edge it is seen, so rdata is a
+	// register.
 	awreadyReg := m.Reg("axil_awready", 1, "write address and data ready (the handshake cycle)", hdlgen.ResetTo(0))
+	applyReg := m.Reg("axil_wr_apply", 1, "a write's register takes it (the cycle after the handshake)", hdlgen.ResetTo(0))
 	bvalidReg := m.Reg("axil_bvalid", 1, "write response valid", hdlgen.ResetTo(0))
 	arreadyReg := m.Reg("axil_arready", 1, "read address ready (the handshake cycle)", hdlgen.ResetTo(0))
 	rvalidReg := m.Reg("axil_rvalid", 1, "read data valid", hdlgen.ResetTo(0))
@@ -428,7 +432,7 @@ func Wrap(core *hdlgen.Module, info Info) (*hdlgen.Module, *Map, error) {
 	m.Assign(rvalid, rvalidReg)
 	m.Assign(rdata, rdataReg)
 	m.Assign(rresp, hdlgen.Const(2, 0))
-	doWrite := awvalid.Expr.And(wvalid).And(awreadyReg.Not()).And(bvalidReg.Not()).Named("axil_write")
+	doWrite := awvalid.Expr.And(wvalid).And(awreadyReg.Not()).And(applyReg.Not()).And(bvalidReg.Not()).Named("axil_write")
 	doRead := arvalid.Expr.And(arreadyReg.Not()).And(rvalidReg.Not()).Named("axil_read")
 	// the address and data are registered when a transaction is seen and
 	// used in the next cycle, its handshake: no decoding lies between the
@@ -447,7 +451,22 @@ func Wrap(core *hdlgen.Module, info Info) (*hdlgen.Module, *Map, error) {
 	})
 	wIdx := wAddr.Slice(AddrW-1, 2).Named("axil_wr_index")
 	wAligned := wAddr.Slice(1, 0).IsZero().Named("axil_wr_aligned")
-	wrAt := func(off int) hdlgen.Expr { return awreadyReg.Expr.And(wAligned).And(wIdx.EqC(uint64(off / 4))) }
+	// wrAt is 1 in the apply cycle of a write to the register at byte
+	// offset off: a flag per register, decoded from the registered
+	// address in the handshake cycle, so that the apply cycle's enables
+	// (up to a few hundred flip-flops' each, for WORD_DATA) wait for no
+	// comparison of the address; the data and strobes stay registered
+	// until the response, as no write is captured meanwhile
+	wrFlags := map[int]hdlgen.Expr{}
+	wrAt := func(off int) hdlgen.Expr {
+		if f, ok := wrFlags[off]; ok {
+			return f
+		}
+		r := m.Reg(fmt.Sprintf("axil_wr_%03x", off), 1, fmt.Sprintf("a write to offset 0x%03X applies in this cycle", off), hdlgen.ResetTo(0))
+		m.Assign(r.Next, awreadyReg.Expr.And(wAligned).And(wIdx.EqC(uint64(off/4))))
+		wrFlags[off] = r.Expr
+		return r.Expr
+	}
 	// the bytes of a RW register that the strobes keep
 	merge := func(strb, data, old hdlgen.Expr) hdlgen.Expr {
 		var parts []hdlgen.Value
@@ -561,7 +580,8 @@ func Wrap(core *hdlgen.Module, info Info) (*hdlgen.Module, *Map, error) {
 		}
 		// AXI-Lite handshakes
 		p.Set(awreadyReg, doWrite)
-		p.If(awreadyReg, func() { p.Set(bvalidReg, hdlgen.True()) }).
+		p.Set(applyReg, awreadyReg)
+		p.If(applyReg, func() { p.Set(bvalidReg, hdlgen.True()) }).
 			ElseIf(bready, func() { p.Set(bvalidReg, hdlgen.False()) })
 		p.Set(arreadyReg, doRead)
 		p.If(arreadyReg, func() { p.Set(rvalidReg, hdlgen.True()) }).
