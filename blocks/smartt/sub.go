@@ -73,9 +73,11 @@ func quickAdapt(p Params, k knobs, in qaIn, prefix string, cut hdlgen.CutFunc) q
 	// max(acked, MTU) from a register of its own: the multiplier's stage
 	// holds the multiplier only
 	base := cut(prefix+"base", hdlgen.MaxU(ackedBytes, cst(ackedBytes.Width(), uint64(p.Net.MTU))).Named(prefix+"base"))
-	if p.Variant == Conf {
-		// smartt: and again in the fabric before the multiplier's input
-		// registers, a long route away
+	if p.Variant == Conf || p.Table {
+		// smartt, and nscc with the run-time QA_SCALING (whose multiplier
+		// takes both operands into its input registers): and again in the
+		// fabric before the multiplier's input registers, a long route
+		// away
 		base = cut(prefix+"base_r", base)
 	}
 	scaled := hdlgen.MulPieces(cut, prefix+"scaled", base, k.qaScale)
