@@ -38,7 +38,7 @@ func datasheet(r *config.Resolved, g generated) ([]byte, error) {
 	fmt.Fprintf(&b, "| throughput, one connection | %s (%s ns at %s MHz): pipeline depth %d |\n", every, fmtFloat(float64(t.depth)*1000/clk), fmtFloat(clk), t.depth)
 	fmt.Fprintf(&b, "| latency | %d cycles from an accepted event to its result valid (%s ns at %s MHz) |\n", t.latency, fmtFloat(float64(t.latency)*1000/clk), fmtFloat(clk))
 	fmt.Fprintf(&b, "| clock | %s MHz, period %.3f ns (`%s.xdc`, `%s.sdc`) |\n", fmtFloat(clk), 1000/clk, name, name)
-	rec, ok, err := lookupECP5(name, verilogDigest(g.files))
+	rec, ok, err := lookupECP5(g.top, verilogDigest(g.files))
 	if err != nil {
 		return nil, err
 	}

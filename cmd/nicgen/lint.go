@@ -186,7 +186,7 @@ func synthECP5(cmd *cobra.Command, cfg blocks.Config, g generated, freq float64,
 			return err
 		}
 		fmt.Fprintf(cmd.OutOrStdout(), "%s (ecp5 LFE5UM5G-85F speed 8, seed %d): Fmax %.1f MHz (%s %.0f MHz)\n",
-			g.block.Name, s, rep.FmaxMHz, passFail(rep.FmaxMHz >= freq), freq)
+			g.top, s, rep.FmaxMHz, passFail(rep.FmaxMHz >= freq), freq)
 		reps = append(reps, rep)
 	}
 	perSeed := make([]float64, len(reps))
@@ -202,7 +202,7 @@ func synthECP5(cmd *cobra.Command, cfg blocks.Config, g generated, freq float64,
 		}
 	}
 	out := cmd.OutOrStdout()
-	fmt.Fprintf(out, "%s: median Fmax %.1f MHz over %d seed(s) at a %.0f MHz constraint\n", g.block.Name, med.FmaxMHz, len(reps), freq)
+	fmt.Fprintf(out, "%s: median Fmax %.1f MHz over %d seed(s) at a %.0f MHz constraint\n", g.top, med.FmaxMHz, len(reps), freq)
 	fmt.Fprintf(out, "utilisation: %s\n", strings.Join(util, ", "))
 	fmt.Fprintf(out, "critical path (seed %d): %s\n", med.Seed, med.Summary())
 	lr, err := measureLoads(cfg, g.block.Name)
@@ -215,7 +215,7 @@ func synthECP5(cmd *cobra.Command, cfg blocks.Config, g generated, freq float64,
 	if record == "" {
 		return nil
 	}
-	rec := ecp5Record{Block: g.block.Name, Digest: verilogDigest(g.files), FreqMHz: freq, Seeds: perSeed, Median: med.FmaxMHz,
+	rec := ecp5Record{Block: g.top, Digest: verilogDigest(g.files), FreqMHz: freq, Seeds: perSeed, Median: med.FmaxMHz,
 		Uniform: lr.uniform, Single: lr.single, Critical: fmt.Sprintf("seed %d: %s", med.Seed, med.Summary())}
 	if err := recordECP5(record, rec); err != nil {
 		return err

@@ -13,7 +13,8 @@ import (
 
 // measuredECP5 is the record of place-and-route runs that datasheets quote
 // (`nicgen synth BLOCK --target ecp5 --record measured/ecp5.tsv`): one line
-// per block, for the Verilog it was measured on. A datasheet quotes a line
+// per top module (a block, or its control wrapper <block>_ctl, from a
+// configuration with hardware.control), for the Verilog it was measured on. A datasheet quotes a line
 // only when its digest is that of the Verilog being generated, so a change
 // to the block makes the datasheet say that it is not measured, never
 // repeat a figure of other hardware.
@@ -26,7 +27,7 @@ const measuredFile = "cmd/nicgen/measured/ecp5.tsv"
 
 // ecp5Record is one line of the record.
 type ecp5Record struct {
-	Block    string
+	Block    string    // the top module: the block's name, or <block>_ctl
 	Digest   string    // verilogDigest of the measured Verilog
 	FreqMHz  float64   // the constraint nextpnr placed for
 	Seeds    []float64 // Fmax of seeds 1..n, MHz
@@ -123,8 +124,8 @@ func readECP5Records(path string) ([]ecp5Record, error) {
 	return parseECP5Records(path, string(text))
 }
 
-// recordECP5 writes r into the record at path, replacing the block's line
-// (one line per block, sorted), through a temporary file and a rename.
+// recordECP5 writes r into the record at path, replacing its top module's
+// line (one line per top, sorted), through a temporary file and a rename.
 func recordECP5(path string, r ecp5Record) error {
 	recs, err := readECP5Records(path)
 	if err != nil {
