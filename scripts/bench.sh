@@ -90,6 +90,10 @@ start=$(date +%s%N)
 build/nicgen generate -o build/bench-rtl --constraints build/bench-xdc >/dev/null
 end=$(date +%s%N)
 echo "\`nicgen generate\` for every block: $(( (end - start) / 1000000 )) ms." >> "$tmp"
+# what every command and most tests pay first: the default configuration
+# loaded, each block built to derive its pipeline depth
+go test -run XXX -bench BenchmarkDefault -benchtime 10x ./blocks/config/ | tee /dev/stderr |
+  awk '/^BenchmarkDefault/{ printf "Loading the default configuration (blocks/config BenchmarkDefault: every block built to derive its pipeline depth, as every command does first): %.0f ms.\n", $3/1e6 }' >> "$tmp"
 echo >> "$tmp"
 echo "| block | LUT | FF | carry | DSP | BRAM (RAMB36/18) | latches | logic depth (LUT levels) |" >> "$tmp"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|" >> "$tmp"
