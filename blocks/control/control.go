@@ -331,7 +331,7 @@ func Wrap(core *hdlgen.Module, info Info) (*hdlgen.Module, *Map, error) {
 	cValid := inst.Out("m_result_valid")
 	cOp := inst.Out(pROp)
 	isOp := cOp.Any().Named("result_is_op")
-	inst.In("m_result_ready", mReady.Expr.Or(isOp))
+	inst.In("m_result_ready", mReady) // the block takes its table operations' results itself
 	m.Assign(mValid, cValid.And(isOp.Not()))
 	coreOut := map[string]hdlgen.Expr{}
 	for _, n := range outOrder {
