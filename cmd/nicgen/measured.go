@@ -13,11 +13,11 @@ import (
 
 // measuredECP5 is the record of place-and-route runs that datasheets quote
 // (`nicgen synth BLOCK --target ecp5 --record measured/ecp5.tsv`): one line
-// per top module (a block, or its control wrapper <block>_ctl, from a
-// configuration with hardware.control), for the Verilog it was measured on. A datasheet quotes a line
-// only when its digest is that of the Verilog being generated, so a change
-// to the block makes the datasheet say that it is not measured, never
-// repeat a figure of other hardware.
+// per top module (a block, or its control wrapper <block>_ctl from a
+// configuration with hardware.control), for the Verilog it was measured
+// on. A datasheet quotes a line only when its digest is that of the
+// Verilog being generated, so a change to the block makes the datasheet
+// say that it is not measured, never repeat a figure of other hardware.
 //
 //go:embed measured/ecp5.tsv
 var measuredECP5 string
