@@ -47,6 +47,27 @@ type Macro struct {
 	// Examples are calls and their values, computed in Go:
 	// TestControlHeader compiles them against the header.
 	Examples []Example
+	// Derive, if set, is what the macro computes, done by the wrapper
+	// itself whenever its input setting is written.
+	Derive *Quotient
+}
+
+// Quotient derives run-time setting Setting from setting From: after a
+// write of From that is taken (in its range), the wrapper sets Setting's
+// register to (Num + floor(d/2)) / d, d = From - Off, clamped into
+// Setting's range, by long division (one quotient bit per clock), and
+// only then answers the write (docs/control.md). From's range must lie
+// above Off.
+type Quotient struct {
+	Setting, From string
+	Num, Off      uint64
+}
+
+// Eval is the value the wrapper derives from a write of x, clamped into
+// [lo, hi]; x must be above Off.
+func (q Quotient) Eval(x, lo, hi uint64) uint64 {
+	d := x - q.Off
+	return min(max((q.Num+d/2)/d, lo), hi)
 }
 
 // Example is a call of a Macro ("MI_GAIN_FOR(17200)") and its value.
@@ -94,6 +115,9 @@ type Setting struct {
 	Default       uint64
 	Min, Max      uint64
 	Doc, RangeWhy string
+	// From names the setting whose writes set this one too (Quotient),
+	// or is empty.
+	From string
 }
 
 // Magic is the value of register ID: "NICG".
@@ -293,12 +317,6 @@ func Wrap(core *hdlgen.Module, info Info) (*hdlgen.Module, *Map, error) {
 	})
 	// the run-time settings: a register each, reset to a parameter of the
 	// wrapper; a write out of the setting's range is refused
-	type setting struct {
-		sig  *hdlgen.Signal
-		name string
-		reg  *hdlgen.Reg
-		off  int
-	}
 	var sets []setting
 	for k, sp := range settings {
 		name, def, _ := sp.RunTime()
@@ -432,7 +450,17 @@ func Wrap(core *hdlgen.Module, info Info) (*hdlgen.Module, *Map, error) {
 	m.Assign(rvalid, rvalidReg)
 	m.Assign(rdata, rdataReg)
 	m.Assign(rresp, hdlgen.Const(2, 0))
-	doWrite := awvalid.Expr.And(wvalid).And(awreadyReg.Not()).And(applyReg.Not()).And(bvalidReg.Not()).Named("axil_write")
+	// a write is captured once the last one has been answered, and no
+	// derivation of a setting runs (Quotient)
+	var writeIdle *hdlgen.Signal
+	doWrite := awvalid.Expr.And(wvalid).And(awreadyReg.Not()).And(applyReg.Not()).And(bvalidReg.Not())
+	for _, mc := range info.Macros {
+		if mc.Derive != nil && writeIdle == nil {
+			writeIdle = m.Var("axil_write_idle", 1, "no derivation of a setting runs: a write may be captured")
+			doWrite = doWrite.And(writeIdle)
+		}
+	}
+	doWrite = doWrite.Named("axil_write")
 	doRead := arvalid.Expr.And(arreadyReg.Not()).And(rvalidReg.Not()).Named("axil_read")
 	// the address and data are registered when a transaction is seen and
 	// used in the next cycle, its handshake: no decoding lies between the
@@ -517,6 +545,21 @@ func Wrap(core *hdlgen.Module, info Info) (*hdlgen.Module, *Map, error) {
 		paramOK[st.name] = okReg.Expr
 		paramBad = paramBad.Or(wrAt(st.off).And(paramOK[st.name].Not()))
 	}
+	derives, err := deriveSettings(m, info.Macros, sets, paramOK, wrAt)
+	if err != nil {
+		return nil, nil, err
+	}
+	// a write whose response waits for a derivation, and the last cycle of
+	// one (its result is written, and the response follows)
+	var starts, dones, busies []hdlgen.Expr
+	for _, dv := range derives {
+		starts, dones, busies = append(starts, dv.start), append(dones, dv.done), append(busies, dv.busy)
+	}
+	respond := applyReg.Expr
+	if len(derives) > 0 {
+		respond = applyReg.Expr.And(anyOf(starts).Not()).Or(anyOf(dones)).Named("axil_respond")
+		m.Comb("axil_write_idle", func(p *hdlgen.Process) { p.Set(writeIdle, anyOf(busies).Not()) })
+	}
 	refuse := wantClear.Or(wantWord).And(busy).
 		Or(wantClear.And(wantWord)).
 		Or(wordRegWrite.Or(wrAt(OffWordConn)).And(busy)).
@@ -570,6 +613,9 @@ func Wrap(core *hdlgen.Module, info Info) (*hdlgen.Module, *Map, error) {
 		for _, st := range sets {
 			p.If(wrAt(st.off).And(paramOK[st.name]), func() { p.Set(st.reg, strobed(st.reg.Expr)) })
 		}
+		for _, dv := range derives {
+			p.If(dv.done, func() { p.Set(dv.to.reg, dv.value) })
+		}
 		p.If(refuse, func() { p.Set(rejected, hdlgen.True()) }).
 			ElseIf(cmd(CtlClearRejected), func() { p.Set(rejected, hdlgen.False()) })
 		// counters
@@ -581,7 +627,7 @@ func Wrap(core *hdlgen.Module, info Info) (*hdlgen.Module, *Map, error) {
 		// AXI-Lite handshakes
 		p.Set(awreadyReg, doWrite)
 		p.Set(applyReg, awreadyReg)
-		p.If(applyReg, func() { p.Set(bvalidReg, hdlgen.True()) }).
+		p.If(respond, func() { p.Set(bvalidReg, hdlgen.True()) }).
 			ElseIf(bready, func() { p.Set(bvalidReg, hdlgen.False()) })
 		p.Set(arreadyReg, doRead)
 		p.If(arreadyReg, func() { p.Set(rvalidReg, hdlgen.True()) }).
@@ -621,8 +667,18 @@ func Wrap(core *hdlgen.Module, info Info) (*hdlgen.Module, *Map, error) {
 		lo, hi, why := st.sig.ParamRange()
 		_, def, _ := st.sig.RunTime()
 		doc := fmt.Sprintf("%s; %d..%d, reset to the parameter %s (default %d); a write out of range is refused", st.sig.Doc(), lo, hi, st.name, def)
+		from := ""
+		for _, dv := range derives {
+			if dv.to.name == st.name {
+				from = dv.q.From
+				doc += fmt.Sprintf("; each write of PARAM_%s taken sets it to (%d + d/2) / d, d = %s - %d, clamped into its range, before that write's response", from, dv.q.Num, from, dv.q.Off)
+			}
+			if dv.q.From == st.name {
+				doc += fmt.Sprintf("; a write taken also sets PARAM_%s, and is answered once it has", dv.q.Setting)
+			}
+		}
 		mp.Regs = append(mp.Regs, Reg{"PARAM_" + st.name, uint32(st.off), "RW", doc})
-		mp.Settings = append(mp.Settings, Setting{Name: st.name, Offset: uint32(st.off), Width: st.sig.Width(), Default: def, Min: lo, Max: hi, Doc: st.sig.Doc(), RangeWhy: why})
+		mp.Settings = append(mp.Settings, Setting{Name: st.name, Offset: uint32(st.off), Width: st.sig.Width(), Default: def, Min: lo, Max: hi, Doc: st.sig.Doc(), RangeWhy: why, From: from})
 		paramVals = append(paramVals, st.reg.ZExt(32))
 	}
 	var wordVals []hdlgen.Value
@@ -675,6 +731,23 @@ func Wrap(core *hdlgen.Module, info Info) (*hdlgen.Module, *Map, error) {
 		p.If(arreadyReg, func() { p.Set(rdataReg, rdVal) })
 	})
 	return m, mp, nil
+}
+
+// anyOf is the OR of one or more 1-bit values.
+func anyOf(xs []hdlgen.Expr) hdlgen.Expr {
+	r := xs[0]
+	for _, x := range xs[1:] {
+		r = r.Or(x)
+	}
+	return r
+}
+
+// setting is a run-time setting's PARAM register in the wrapper.
+type setting struct {
+	sig  *hdlgen.Signal // the block's input
+	name string
+	reg  *hdlgen.Reg
+	off  int // byte offset in the map
 }
 
 // Ident makes a name of a kind or a value fit a Verilog identifier and a C

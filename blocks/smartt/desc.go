@@ -124,13 +124,21 @@ func (e eventModel) Reset() { e.m.Reset() }
 func (e eventModel) Tune(name string, v uint64) error { return TuneGolden(e.m, name, v) }
 
 // TuneGolden sets run-time setting name of a golden model to v, the
-// others left as they are (uet_cc's window controller tunes through it).
+// others left as they are, but for TARGET_RTT, which sets the MI gain
+// derived from it too, as the control wrapper does (uet_cc's window
+// controller tunes through it).
 func TuneGolden(m *gsmartt.Model, name string, v uint64) error {
 	d := m.Derived()
 	trtt, kmi, qa := uint64(d.TrttNs), d.KMi, uint64(d.QaScale)
 	switch name {
 	case SetTargetRTT:
+		// the wrapper derives the gain from the target (MIGainDerivation),
+		// within MI_GAIN's range; the golden model's own integer formula
 		trtt = v
+		if v > uint64(d.BrttNs) && v>>32 == 0 {
+			kmiMax := uint64(1)<<uint(bitsFor(m.Params().Derive().KMi)) - 1
+			kmi = min(max(m.MIGainFor(uint32(v)), 1), kmiMax)
+		}
 	case SetMIGain:
 		kmi = v
 	case SetQAScaling:

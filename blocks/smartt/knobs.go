@@ -61,7 +61,7 @@ func newKnobs(m *hdlgen.Module, p Params, d Derived) knobs {
 	trtt := m.Setting(SetTargetRTT, p.RttW, d.TrttNs, "target RTT, ns (S0/S1: 1.5 x base RTT); the block takes it, and its stamp units and QuickAdapt threshold, within three clocks of a write", true).
 		Limit(lo, hi, why)
 	kmiW := bitsFor(d.KMi)
-	kmi := m.Setting(SetMIGain, kmiW, d.KMi, fmt.Sprintf("Multiplicative Increase gain KMi = round(MTU x base_rtt / (target_rtt - base_rtt) x gamma x 2^%d); write it with TARGET_RTT", 2*p.F), true).
+	kmi := m.Setting(SetMIGain, kmiW, d.KMi, fmt.Sprintf("Multiplicative Increase gain KMi = round(MTU x base_rtt / (target_rtt - base_rtt) x gamma x 2^%d)", 2*p.F), true).
 		Limit(1, uint64(1)<<uint(kmiW)-1, fmt.Sprintf("the multiplier's %d bits, sized for the default", kmiW))
 	qhi, qwhy := QAScaleMax(p)
 	qa := m.Setting(SetQAScaling, 17, d.QaScale, "QuickAdapt's window scaling, Q0.16 (S0: 0.8, S1: 1.0)", true).
@@ -171,14 +171,17 @@ func MIGainFor(p Params, trttNs uint64) uint64 {
 }
 
 // Macros are the control wrapper's helpers for software: MI_GAIN_FOR
-// computes the gain to write with a new TARGET_RTT.
+// computes the gain that a write of TARGET_RTT sets (the wrapper derives
+// it in hardware: control.Quotient).
 func Macros(p Params) []control.Macro {
 	b := uint64(p.Net.BrttNs)
 	m := control.Macro{
 		Name: "MI_GAIN_FOR(target_ns)",
 		Body: fmt.Sprintf("((%dull + ((unsigned long long)(target_ns) - %dull) / 2ull) / ((unsigned long long)(target_ns) - %dull))", miGainNum(p), b, b),
-		Doc: fmt.Sprintf("the MI_GAIN to write with TARGET_RTT = target_ns (above the base RTT, %d ns): "+
-			"MTU x base / (target - base) x gamma x 2^%d in integer arithmetic, within 1 of the float formula; a value above PARAM_MI_GAIN_MAX is refused", b, 2*p.F),
+		Doc: fmt.Sprintf("the MI_GAIN that a write of TARGET_RTT = target_ns (above the base RTT, %d ns) sets: "+
+			"MTU x base / (target - base) x gamma x 2^%d in integer arithmetic, within 1 of the float formula; the wrapper computes it itself "+
+			"and clamps it into PARAM_MI_GAIN's range", b, 2*p.F),
+		Derive: &control.Quotient{Setting: SetMIGain, From: SetTargetRTT, Num: miGainNum(p), Off: b},
 	}
 	trtt := p.Derive().TrttNs
 	for _, t := range []uint64{trtt, 2 * b, 10 * b} {

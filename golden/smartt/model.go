@@ -413,6 +413,21 @@ func (m *Model) Retune(trttNs uint32, kmi uint64, qaScale uint32) error {
 	return nil
 }
 
+// MIGainFor is the Multiplicative Increase gain KMi for a target RTT of
+// trttNs ns (above the base RTT) in integer arithmetic, as a control
+// wrapper derives it when the target is written (docs/control.md):
+// round(MTU x base x gamma x 2^2F) divided by d = target - base, rounded
+// half up: (A + floor(d/2)) / d. It is within 1 of Derive's float KMi.
+func (m *Model) MIGainFor(trttNs uint32) uint64 {
+	d := m.d
+	a := roundU(float64(d.MTU) * float64(d.BrttNs) * d.Gamma * pow2(2*m.p.F))
+	if trttNs <= d.BrttNs {
+		return 0
+	}
+	dt := uint64(trttNs - d.BrttNs)
+	return (a + dt/2) / dt
+}
+
 // Step executes one event against the table, as the block does for each
 // accepted event in acceptance order. It does not allocate, except for the
 // first event that touches a page of 4096 connections.

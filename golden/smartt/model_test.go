@@ -1,6 +1,7 @@
 package smartt
 
 import (
+	"math"
 	"reflect"
 	"testing"
 )
@@ -687,6 +688,29 @@ func TestRetune(t *testing.T) {
 		}
 		if !reflect.DeepEqual(m.Derived(), d) {
 			t.Errorf("a refused Retune (%s) changed the constants", bad.because)
+		}
+	}
+}
+
+// TestMIGainFor: the integer gain a control wrapper derives from a target
+// RTT is within 1 of the float formula of Derive at every target tried,
+// equals it at the default target of both variants, and is 0 at or below
+// the base RTT (no gain to derive).
+func TestMIGainFor(t *testing.T) {
+	for _, v := range []Variant{Conf, NSCC} {
+		m := newModel(t, v, nil)
+		d := m.Derived()
+		if got := m.MIGainFor(d.TrttNs); got != d.KMi {
+			t.Errorf("%s: MIGainFor(%d) = %d, Derive's KMi %d", v, d.TrttNs, got, d.KMi)
+		}
+		for _, trtt := range []uint32{d.BrttNs + 1, d.BrttNs + 7, d.BrttNs + 1000, 2 * d.BrttNs, 3*d.BrttNs + 11, 30 * d.BrttNs} {
+			want := float64(d.MTU) * float64(d.BrttNs) / float64(trtt-d.BrttNs) * d.Gamma * math.Ldexp(1, 2*d.F)
+			if got := float64(m.MIGainFor(trtt)); math.Abs(got-want) > 1 {
+				t.Errorf("%s: MIGainFor(%d) = %.0f, the formula %.3f", v, trtt, got, want)
+			}
+		}
+		if g := m.MIGainFor(d.BrttNs); g != 0 {
+			t.Errorf("%s: MIGainFor(base) = %d, want 0", v, g)
 		}
 	}
 }

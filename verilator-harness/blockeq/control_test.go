@@ -3,6 +3,7 @@ package blockeq
 import (
 	"fmt"
 	"github.com/nicgen/nicgen/blocks/smartt"
+	"math/bits"
 	"math/rand"
 	"strings"
 	"testing"
@@ -47,6 +48,7 @@ type ctlBench struct {
 	results int
 	numConn int // NUM_CONN: the map's, or the overridden parameter
 	tuned   int // run-time settings written
+	derived int // derived settings read back (control.Quotient)
 	// settings holds the settings written, for a fresh golden model
 	settings map[string]uint64
 	sweep    int64 // cycles of the last clear until s_event_ready rose
@@ -121,10 +123,16 @@ func (cb *ctlBench) freshGolden() {
 		cb.t.Fatal(err)
 	}
 	g.Reset()
-	// the settings written stay: a clear does not touch them
-	for name, v := range cb.settings {
-		if err := g.(block.Tuner).Tune(name, v); err != nil {
-			cb.fail("%v", err)
+	// the settings written stay: a clear does not touch them. In the map's
+	// order: a setting derived from another (MI_GAIN from TARGET_RTT)
+	// comes after it, and holds the value it was read back with
+	if cb.mp != nil {
+		for _, st := range cb.mp.Settings {
+			if v, ok := cb.settings[st.Name]; ok {
+				if err := g.(block.Tuner).Tune(st.Name, v); err != nil {
+					cb.fail("%v", err)
+				}
+			}
 		}
 	}
 	cb.golden = g
@@ -430,14 +438,14 @@ func (cb *ctlBench) checkCounters() {
 // golden model replaying the original's events on it), the counters, the
 // identification registers, refused commands and out-of-range words.
 func TestControlWrapper(t *testing.T) {
-	// events per round: nscc runs three rounds of its settings besides
+	// events per round: nscc runs four rounds of its settings besides
 	// (some 300,000 results), smartt is nscc's shared datapath with the
 	// conference rules, uet_cc composes nscc's and reps's (with reps's
 	// LFSR: no copies)
 	for _, r := range []struct {
 		name     string
 		perRound int
-	}{{"nscc", 100000}, {"smartt", 30000}, {"reps_conf", 100000}, {"reps", 100000}, {"uet_cc", 30000}} {
+	}{{"nscc", 75000}, {"smartt", 22500}, {"reps_conf", 75000}, {"reps", 75000}, {"uet_cc", 22500}} {
 		t.Run(r.name, func(t *testing.T) {
 			cb := newCtlBench(t, r.name, 7)
 			cb.run(r.name, r.perRound)
@@ -507,9 +515,36 @@ func (cb *ctlBench) tune(perRound int) {
 	if !ok {
 		cb.fail("%s has run-time settings but its golden model is no block.Tuner", cb.b.Name)
 	}
-	for round := 0; round < 3; round++ {
+	if cb.settings == nil {
+		cb.settings = map[string]uint64{}
+	}
+	// the quotients the wrapper derives, by the setting they set
+	derive := map[string]*control.Quotient{}
+	for _, mc := range cb.mp.Macros {
+		if mc.Derive != nil {
+			derive[mc.Derive.Setting] = mc.Derive
+		}
+	}
+	// rounds 0 and 1 leave a derived setting to its derivation (read back,
+	// and the golden model derives its own: TuneGolden), rounds 2 and 3
+	// write it; even rounds draw small values
+	for round := 0; round < 4; round++ {
 		cb.drain()
 		for _, st := range cb.mp.Settings {
+			if st.From != "" && round < 2 {
+				q := derive[st.Name]
+				x, ok := cb.settings[st.From]
+				if q == nil || !ok {
+					cb.fail("PARAM_%s is derived from %s, which was not written before it (or no macro derives it)", st.Name, st.From)
+				}
+				want := q.Eval(x, st.Min, st.Max)
+				if got := cb.axil(false, st.Offset, 0, false, nil); uint64(got) != want {
+					cb.fail("PARAM_%s reads %d after PARAM_%s = %d, want %d", st.Name, got, st.From, x, want)
+				}
+				cb.settings[st.Name] = want
+				cb.derived++
+				continue
+			}
 			// small values half the time: an exploration count only shows
 			// when a connection sends that many times between its opens
 			span := min(st.Max-st.Min, 1<<20)
@@ -523,9 +558,6 @@ func (cb *ctlBench) tune(perRound int) {
 			}
 			if err := tuner.Tune(st.Name, v); err != nil {
 				cb.fail("%v", err)
-			}
-			if cb.settings == nil {
-				cb.settings = map[string]uint64{}
 			}
 			cb.settings[st.Name] = v
 			// above the range, even where the register is too narrow to
@@ -642,7 +674,7 @@ func (cb *ctlBench) run(name string, perRound int) {
 			cb.tune(perRound)
 			cb.drain()
 			cb.checkCounters()
-			cb.t.Logf("%s: %d results in %d cycles; %d counters match; the clear held s_event_ready low %d cycles for %d connections; %d settings written", name, cb.results, cb.cycle, len(cb.mp.Counters), cb.sweep, cb.numConn, cb.tuned)
+			cb.t.Logf("%s: %d results in %d cycles; %d counters match; the clear held s_event_ready low %d cycles for %d connections; %d settings written, %d derived", name, cb.results, cb.cycle, len(cb.mp.Counters), cb.sweep, cb.numConn, cb.tuned, cb.derived)
 
 			// refused commands and an out-of-range word
 			cb.axil(true, control.OffWordConn, uint32(cb.numConn), false, nil)
@@ -682,5 +714,80 @@ func (cb *ctlBench) run(name string, perRound int) {
 				cb.fail("only %d results", cb.results)
 			}
 		}
+	}
+}
+
+// TestControlDerive writes TARGET_RTT with the values where a long divider
+// goes wrong first (the range's ends, quotients with a step where the
+// partial remainder equals the divisor, and the quotients either side of
+// the clamp) and a thousand drawn ones, and reads back the MI_GAIN that
+// the wrapper derived, against the quotient computed in Go; smartt's
+// wrapper with its conference constants besides nscc's.
+func TestControlDerive(t *testing.T) {
+	for _, name := range []string{"nscc", "smartt"} {
+		t.Run(name, func(t *testing.T) {
+			cb := newCtlBench(t, name, 5)
+			cb.model.Reset(2)
+			cb.checkClear()
+			var q *control.Quotient
+			for _, mc := range cb.mp.Macros {
+				if mc.Derive != nil {
+					q = mc.Derive
+				}
+			}
+			if q == nil {
+				t.Fatalf("%s derives no setting", name)
+			}
+			var from, to control.Setting
+			for _, st := range cb.mp.Settings {
+				switch st.Name {
+				case q.From:
+					from = st
+				case q.Setting:
+					to = st
+				}
+			}
+			xs := []uint64{from.Min, from.Min + 1, from.Min + 2, from.Max - 1, from.Max}
+			// the least target whose quotient is at most Max, and the one
+			// below it
+			d0 := from.Min - q.Off
+			for ; d0 < from.Max-q.Off && (q.Num+d0/2)/d0 > to.Max; d0++ {
+			}
+			xs = append(xs, q.Off+d0, q.Off+d0-1)
+			// ties within the range: a step of the long division, most
+			// significant quotient bit first, where the partial remainder
+			// equals the divisor (the last step of an exact quotient is
+			// one)
+			exact := 0
+			for d := d0; d <= from.Max-q.Off && exact < 40; d++ {
+				n := q.Num + d/2
+				r := uint64(0)
+				for b := bits.Len64(n) - 1; b >= 0; b-- {
+					r = r<<1 | n>>uint(b)&1
+					if r == d {
+						xs = append(xs, q.Off+d)
+						exact++
+						break
+					}
+					if r > d {
+						r -= d
+					}
+				}
+			}
+			for i := 0; i < 1000; i++ {
+				xs = append(xs, from.Min+uint64(cb.rng.Int63n(int64(from.Max-from.Min+1))))
+			}
+			for _, x := range xs {
+				if x < from.Min || x > from.Max {
+					continue
+				}
+				cb.axil(true, from.Offset, uint32(x), false, nil)
+				want := q.Eval(x, to.Min, to.Max)
+				if got := cb.axil(false, to.Offset, 0, false, nil); uint64(got) != want {
+					t.Fatalf("PARAM_%s = %d: PARAM_%s reads %d, want %d", q.From, x, q.Setting, got, want)
+				}
+			}
+			t.Logf("%s: %d targets, %d with a step where the remainder is the divisor", name, len(xs), exact)
+		})
 	}
 }
