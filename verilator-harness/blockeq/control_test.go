@@ -787,7 +787,13 @@ func TestControlDerive(t *testing.T) {
 					t.Fatalf("PARAM_%s = %d: PARAM_%s reads %d, want %d", q.From, x, q.Setting, got, want)
 				}
 			}
-			t.Logf("%s: %d targets, %d with a step where the remainder is the divisor", name, len(xs), exact)
+			// how much later a target's write is answered than another's
+			c0 := cb.cycle
+			cb.axil(true, control.OffScratch, 1, false, nil)
+			c1 := cb.cycle
+			cb.axil(true, from.Offset, uint32(from.Max), false, nil)
+			t.Logf("%s: %d targets, %d with a step where the remainder is the divisor; a write of %s takes %d cycles, of SCRATCH %d",
+				name, len(xs), exact, q.From, cb.cycle-c1, c1-c0)
 		})
 	}
 }
