@@ -741,8 +741,8 @@ func emitDSP(w *writer, m *Module) {
 	w.raw("\n")
 }
 
-// dspInput traces the 18 bits of a multiplier operand n to constants and
-// to bits of registers that load their next value at every edge (no
+// dspInput traces the 18 bits of a multiplier operand n to constants,
+// parameters and to bits of registers that load their next value at every edge (no
 // reset, not themselves a multiplier's output register). When every bit
 // is such, it returns the Verilog for each bit read one edge earlier (the
 // register's next value, a constant as is) and true: a multiplier input
@@ -787,6 +787,12 @@ func dspInput(n *node, next map[*Signal]*node, dsp map[*Reg]bool) ([]string, boo
 		switch {
 		case x.op == opConst:
 			out[i] = fmt.Sprintf("1'b%d", (x.value>>uint(bit))&1)
+		case x.op == opSig && x.sig.kind == kindParam:
+			// a parameter is a constant once instantiated: its bit as is
+			out[i] = x.sig.name
+			if x.sig.width > 1 {
+				out[i] = fmt.Sprintf("%s[%d]", x.sig.name, bit)
+			}
 		case x.op == opSig && x.sig.reg != nil && x.sig == x.sig.reg.Signal && !x.sig.reg.hasReset && !dsp[x.sig.reg] && x.sig.reg.Next != nil:
 			nx := x.sig.reg.Next
 			if slowOutput(nx, next) {

@@ -129,9 +129,10 @@ endmodule
 
 // TestPipelineProductOnECP5Multiplier: a product that ends a stage is,
 // under NICGEN_ECP5, a MULT18X18D whose output register is the pipeline
-// register (zero-extended and constant operands included, a product by a
-// power of two or of a 19-bit operand not), and both branches compute the
-// same values cycle by cycle under Icarus.
+// register (zero-extended, constant and parameter operands included, a
+// product by a power of two or of a 19-bit operand not), and both branches
+// compute the same values cycle by cycle under Icarus, with the parameter
+// overridden at instantiation.
 func TestPipelineProductOnECP5Multiplier(t *testing.T) {
 	requireTool(t, "iverilog")
 	m := NewModule("dsp_t", "products on multipliers")
@@ -144,6 +145,8 @@ func TestPipelineProductOnECP5Multiplier(t *testing.T) {
 	v := m.Output("v", 16, "a * 4 (a shift)")
 	x := m.Output("x", 28, "(a ^ b) * b: an operand computed in the stage")
 	r := m.Output("r", 24, "rom(a[3:0]) * b: an operand from a ROM's read register, through a fabric register")
+	k := m.Param("K", 10, 777, "a factor an integrator may override")
+	w := m.Output("w", 22, "b * K")
 	ra := m.Reg("in_a", 16, "a", NoReset())
 	rb := m.Reg("in_b", 12, "b", NoReset())
 	rc := m.Reg("in_c", 19, "c", NoReset())
@@ -156,7 +159,7 @@ func TestPipelineProductOnECP5Multiplier(t *testing.T) {
 	p.Source(ra, 1)
 	p.Source(rb, 1)
 	p.Source(rc, 1)
-	var ey, ez, eu, ev, ex, er Expr
+	var ey, ez, eu, ev, ex, er, ew Expr
 	vals := make([]uint64, 16)
 	for i := range vals {
 		vals[i] = uint64(4095 - 97*i)
@@ -169,6 +172,7 @@ func TestPipelineProductOnECP5Multiplier(t *testing.T) {
 		ex = p.Cut("axb", ra.Xor(rb.ZExt(16)).MulX(rb).Named("axb"))
 		rt := p.Cut("rom_t", p.Cut("rom", ROM(ra.Trunc(4), 12, vals).Named("rom")))
 		er = p.Cut("rb", rt.MulX(rb).Named("rb"))
+		ew = p.Cut("bp", rb.MulX(k).Named("bp"))
 	})
 	m.Assign(y, ey)
 	m.Assign(z, ez.Xor(Mux(vr, Const(27, 0), Const(27, 0))))
@@ -176,13 +180,14 @@ func TestPipelineProductOnECP5Multiplier(t *testing.T) {
 	m.Assign(v, ev)
 	m.Assign(x, ex)
 	m.Assign(r, er)
+	m.Assign(w, ew)
 	d, err := Elaborate(m)
 	if err != nil {
 		t.Fatal(err)
 	}
 	src := string(Emit(d, EmitOptions{})["dsp_t.v"])
-	if n := strings.Count(src, "MULT18X18D #("); n != 4 {
-		t.Fatalf("%d MULT18X18D instances, want 4 (a*b, b*1000, (a^b)*b, rom*b):\n%s", n, src)
+	if n := strings.Count(src, "MULT18X18D #("); n != 5 {
+		t.Fatalf("%d MULT18X18D instances, want 5 (a*b, b*1000, (a^b)*b, rom*b, b*K):\n%s", n, src)
 	}
 	for _, want := range []string{") s2_ab_mult (", ") s2_bk_mult (", ") s2_axb_mult (", "wire [27:0] s2_ab_reg;"} {
 		if !strings.Contains(src, want) {
@@ -203,6 +208,7 @@ func TestPipelineProductOnECP5Multiplier(t *testing.T) {
 	}
 	for inst, want := range map[string][2]string{
 		"s2_ab_mult": {"CLK0", "CLK0"}, "s2_bk_mult": {"CLK0", "CLK0"}, "s2_axb_mult": {"NONE", "NONE"}, "s4_rb_mult": {"NONE", "NONE"},
+		"s2_bp_mult": {"CLK0", "CLK0"},
 	} {
 		ps := params(inst)
 		for i, port := range []string{"A", "B"} {
@@ -214,19 +220,24 @@ func TestPipelineProductOnECP5Multiplier(t *testing.T) {
 	if !strings.Contains(src, ".A0(in_b_next[0])") {
 		t.Errorf("b*1000 does not read in_b_next into its input register:\n%s", src)
 	}
+	if !strings.Contains(params("s2_bp_mult")+src, ".B9(K[9])") {
+		t.Errorf("b*K does not take the parameter's bits into its input register:\n%s", src)
+	}
 	dir := writeDesign(t, map[string][]byte{"dsp_t.v": []byte(src), "model.v": []byte(mult18x18dModel), "tb.v": []byte(`
 module tb;
   reg clk = 0, rst = 1;
-  reg [15:0] a; reg [11:0] b; reg [18:0] c;
-  wire [27:0] y; wire [26:0] z; wire [30:0] u; wire [15:0] v; wire [27:0] x; wire [23:0] r;
-  dsp_t dut (.clk(clk), .rst(rst), .a(a), .b(b), .c(c), .y(y), .z(z), .u(u), .v(v), .x(x), .r(r));
+  reg [15:0] a; reg [11:0] b; reg [18:0] c; reg [11:0] b_d1 = 0;
+  wire [27:0] y; wire [26:0] z; wire [30:0] u; wire [15:0] v; wire [27:0] x; wire [23:0] r; wire [21:0] w;
+  dsp_t #(.K(10'd555)) dut (.clk(clk), .rst(rst), .a(a), .b(b), .c(c), .y(y), .z(z), .u(u), .v(v), .x(x), .r(r), .w(w));
   integer i;
   initial begin
     for (i = 0; i < 400; i = i + 1) begin
       a = $random; b = $random; c = $random;
       if (i == 3) rst = 0;
       #1 clk = 1; #1 clk = 0;
-      if (i > 3) $display("%0d %h %h %h %h %h %h", i, y, z, u, v, x, r);
+      if (i > 3) $display("%0d %h %h %h %h %h %h %h", i, y, z, u, v, x, r, w);
+      if (i > 3 && w != ({10'd0, b_d1} * 22'd555)) begin $display("b * K = %0d, want %0d", w, {10'd0, b_d1} * 22'd555); $finish; end
+      b_d1 = b;
     end
     $finish;
   end
@@ -253,7 +264,7 @@ endmodule
 	// the outputs move: a branch stuck at 0 would agree with nothing
 	seen := map[string]bool{}
 	for _, l := range strings.Split(portable, "\n") {
-		if f := strings.Fields(l); len(f) == 7 {
+		if f := strings.Fields(l); len(f) == 8 {
 			seen[f[1]+f[2]+f[6]] = true
 		}
 	}

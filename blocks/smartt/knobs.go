@@ -11,9 +11,13 @@ import (
 // knobs are the constants of the window's rules that a control wrapper
 // sets at run time (docs/control.md): the target RTT and what the
 // hardware derives from it, the Multiplicative Increase gain, and
-// QuickAdapt's scaling. Without the table port they are the derived
-// constants, as before, and the Verilog does not change.
+// QuickAdapt's scaling. Without the table port the target RTT and the
+// gain are Verilog parameters, which an integrator may override at
+// instantiation, and QuickAdapt's scaling is the configuration's
+// constant (paramKnobs).
 type knobs struct {
+	// runTime: the target is not a constant of the generator (a setting
+	// or a parameter), so no value of it may be folded here
 	runTime bool
 	trtt    hdlgen.Expr // target RTT, ns (RttW bits)
 	// trttQ is the target RTT in stamp units, ceil(trtt / 2^StampShift);
@@ -52,17 +56,12 @@ func constKnobs(p Params, d Derived) knobs {
 }
 
 // newKnobs are the knobs of module m: run-time settings (hdlgen
-// Module.Setting) with the table port, the constants without it.
+// Module.Setting) with the table port, parameters without it.
 func newKnobs(m *hdlgen.Module, p Params, d Derived) knobs {
 	if !p.Table {
-		return constKnobs(p, d)
+		return paramKnobs(m, p, d)
 	}
-	lo, hi, why := TargetRange(p)
-	trtt := m.Setting(SetTargetRTT, p.RttW, d.TrttNs, "target RTT, ns (S0/S1: 1.5 x base RTT); the block takes it, and its stamp units and QuickAdapt threshold, within three clocks of a write", true).
-		Limit(lo, hi, why)
-	kmiW := bitsFor(d.KMi)
-	kmi := m.Setting(SetMIGain, kmiW, d.KMi, fmt.Sprintf("Multiplicative Increase gain KMi = round(MTU x base_rtt / (target_rtt - base_rtt) x gamma x 2^%d)", 2*p.F), true).
-		Limit(1, uint64(1)<<uint(kmiW)-1, fmt.Sprintf("the multiplier's %d bits, sized for the default", kmiW))
+	trtt, kmi := targetAndGain(m, p, d, true)
 	qhi, qwhy := QAScaleMax(p)
 	qa := m.Setting(SetQAScaling, 17, d.QaScale, "QuickAdapt's window scaling, Q0.16 (S0: 0.8, S1: 1.0)", true).
 		Limit(1, qhi, qwhy)
@@ -83,33 +82,82 @@ func newKnobs(m *hdlgen.Module, p Params, d Derived) knobs {
 
 	// the target in stamp units, and where its window wraps, from
 	// registers
+	reg := func(name string, v hdlgen.Expr, doc string) hdlgen.Expr {
+		r := m.Reg(name, v.Width(), doc, hdlgen.NoReset())
+		m.Assign(r.Next, v)
+		return r.Expr
+	}
+	q, neg, thr := fromTarget(p, trttR)
+	k := knobs{runTime: true, trtt: trttR, kmi: kmiR, qaScale: qaR,
+		trttQ:    reg("trtt_q", q.Named("trtt_q_units"), "TARGET_RTT in stamp units, rounded up"),
+		trttQNeg: reg("trtt_q_neg", neg.Named("trtt_q_wrap"), "2^StampW - trtt_q: the first stamp whose QuickAdapt window wraps")}
+	if thr != nil {
+		k.qaRtt = reg("qa_rtt", thr.Named("qa_rtt_thr"), "QuickAdapt's delay threshold: base + 4 x (TARGET_RTT - base), ns")
+	}
+	return k
+}
+
+// paramKnobs are the knobs of a block without the table port: the target
+// RTT and the gain are Verilog parameters (an integrator overriding the
+// target overrides the gain with it: MI_GAIN_FOR), and what follows
+// from the target is computed from its parameter, which synthesis folds
+// to constants as it did the generator's. QuickAdapt's scaling stays the
+// configuration's constant: nscc's 1.0 is a shift, and a parameter would
+// make it a multiplier.
+func paramKnobs(m *hdlgen.Module, p Params, d Derived) knobs {
+	trtt, kmi := targetAndGain(m, p, d, false)
+	q, neg, thr := fromTarget(p, trtt.Expr)
+	k := knobs{runTime: true, trtt: trtt.Expr, trttQ: q.Named("trtt_q_units"), trttQNeg: neg.Named("trtt_q_wrap"),
+		kmi: kmi.Expr, qaScale: cst(17, d.QaScale)}
+	if thr != nil {
+		k.qaRtt = thr.Named("qa_rtt_thr")
+	}
+	return k
+}
+
+// targetAndGain declares TARGET_RTT and MI_GAIN: run-time settings, or
+// parameters.
+func targetAndGain(m *hdlgen.Module, p Params, d Derived, runTime bool) (trtt, kmi *hdlgen.Signal) {
+	lo, hi, why := TargetRange(p)
+	doc := "target RTT, ns (S0/S1: 1.5 x base RTT); the block takes it, and its stamp units and QuickAdapt threshold, within three clocks of a write"
+	gdoc := fmt.Sprintf("Multiplicative Increase gain KMi = round(MTU x base_rtt / (target_rtt - base_rtt) x gamma x 2^%d)", 2*p.F)
+	if !runTime {
+		doc = "target RTT, ns (S0/S1: 1.5 x base RTT)"
+		gdoc += fmt.Sprintf("; with TARGET_RTT overridden, override it with (%d + d/2) / d, d = TARGET_RTT - %d", miGainNum(p), p.Net.BrttNs)
+	}
+	trtt = m.Setting(SetTargetRTT, p.RttW, d.TrttNs, doc, runTime).Limit(lo, hi, why)
+	kmiW := bitsFor(d.KMi)
+	kmi = m.Setting(SetMIGain, kmiW, d.KMi, gdoc, runTime).
+		Limit(1, uint64(1)<<uint(kmiW)-1, fmt.Sprintf("the multiplier's %d bits, sized for the default", kmiW))
+	return trtt, kmi
+}
+
+// fromTarget is what follows from the target RTT trtt (ns): its stamp
+// units rounded up, 2^StampW minus them (the first now whose QuickAdapt
+// window wraps), and with nscc's DelayQA the QuickAdapt delay threshold
+// base + 4 (target - base), else nil.
+func fromTarget(p Params, trtt hdlgen.Expr) (q, neg hdlgen.Expr, thr *hdlgen.Expr) {
 	unit := uint64(1) << uint(p.StampShift)
-	up := trttR.ZExt(p.RttW + 1)
+	up := trtt.ZExt(p.RttW + 1)
 	if unit > 1 {
 		up = up.Add(cst(p.RttW+1, unit-1))
 	}
-	q := up.Shr(p.StampShift)
+	q = up.Shr(p.StampShift)
 	if q.Width() >= p.StampW {
 		q = q.Keep(p.StampW-1, 0)
 	} else {
 		q = q.ZExt(p.StampW)
 	}
-	qReg := m.Reg("trtt_q", p.StampW, "TARGET_RTT in stamp units, rounded up", hdlgen.NoReset())
-	m.Assign(qReg.Next, q.Named("trtt_q_units"))
-	negReg := m.Reg("trtt_q_neg", p.StampW, "2^StampW - trtt_q: the first stamp whose QuickAdapt window wraps", hdlgen.NoReset())
-	m.Assign(negReg.Next, cst(p.StampW, 0).Sub(q).Named("trtt_q_wrap"))
-	k := knobs{runTime: true, trtt: trttR, trttQ: qReg.Expr, trttQNeg: negReg.Expr, kmi: kmiR, qaScale: qaR}
+	neg = cst(p.StampW, 0).Sub(q)
 	if p.Variant == NSCC && p.DelayQA {
 		// base + 4 (target - base) = 4 target - 3 base, below 2^RttW by
 		// TARGET_RTT's range
 		w := p.RttW + 2
-		four := hdlgen.Cat(trttR, cst(2, 0))
-		thr := four.Sub(cst(w, 3*uint64(p.Net.BrttNs))).Keep(p.RttW-1, 0).Named("qa_rtt_thr")
-		r := m.Reg("qa_rtt", p.RttW, "QuickAdapt's delay threshold: base + 4 x (TARGET_RTT - base), ns", hdlgen.NoReset())
-		m.Assign(r.Next, thr)
-		k.qaRtt = r.Expr
+		four := hdlgen.Cat(trtt, cst(2, 0))
+		t := four.Sub(cst(w, 3*uint64(p.Net.BrttNs))).Keep(p.RttW-1, 0)
+		thr = &t
 	}
-	return k
+	return q, neg, thr
 }
 
 // TargetRange is the range of TARGET_RTT: above the base RTT (the gain's

@@ -97,16 +97,42 @@ func (r *smarttRef) Cycle(in, out []uint64) {
 
 // SmarttReference wraps the golden SMaRTT model of a block configuration.
 func SmarttReference(d harness.Design, p bsmartt.Params, cov *SmarttCoverage) (harness.Reference, error) {
+	return SmarttReferenceTuned(d, p, cov, nil)
+}
+
+// Tuned is a run-time setting or parameter of a block given a value
+// other than the configuration's (block.Tuner).
+type Tuned struct {
+	Name  string
+	Value uint64
+}
+
+// SmarttReferenceTuned is SmarttReference with the golden model's
+// settings changed, in order, as the RTL's parameters are overridden at
+// instantiation (Verilator -G).
+func SmarttReferenceTuned(d harness.Design, p bsmartt.Params, cov *SmarttCoverage, tune []Tuned) (harness.Reference, error) {
 	pm := newPortMap(d)
 	if err := pm.must("s_event_rtt", "m_result_cwnd"); err != nil {
 		return nil, err
 	}
 	gp := p.Golden()
-	if _, err := gsmartt.NewModel(gp); err != nil {
+	model := func() (*gsmartt.Model, error) {
+		m, err := gsmartt.NewModel(gp)
+		if err != nil {
+			return nil, err
+		}
+		for _, st := range tune {
+			if err := bsmartt.TuneGolden(m, st.Name, st.Value); err != nil {
+				return nil, err
+			}
+		}
+		return m, nil
+	}
+	if _, err := model(); err != nil {
 		return nil, err
 	}
 	newPipe := func() *gsmartt.Pipeline {
-		m, _ := gsmartt.NewModel(gp)
+		m, _ := model() // accepted above
 		return gsmartt.NewPipeline(m, gp.Depth)
 	}
 	return &smarttRef{p: newSmarttPorts(pm), pipe: newPipe(), cov: cov, newPipe: newPipe}, nil

@@ -70,3 +70,52 @@ func TestSmarttEquivalenceCanFail(t *testing.T) {
 	}
 	t.Logf("mutant caught at cycle %d", mm.Cycle)
 }
+
+// TestBareParams overrides the window's parameters of the bare smartt and
+// nscc at instantiation (Verilator -G, as an integrator would): the target
+// RTT at two base RTTs, and a gain of its own, three quarters of the one
+// that goes with that target. The RTL equals the golden model tuned alike,
+// cycle by cycle, under the blocks' own stimulus; a golden model tuned
+// with either one alone fails it (checked by hand).
+func TestBareParams(t *testing.T) {
+	for _, v := range smarttVariants() {
+		if v.name != "smartt" && v.name != "nscc-noadjust-delayqa" { // both rule sets, and nscc's threshold from the target
+			continue
+		}
+		t.Run(v.name, func(t *testing.T) {
+			m, err := bsmartt.Block(v.p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			target := 2 * uint64(v.p.Net.BrttNs)
+			tune := []Tuned{{bsmartt.SetTargetRTT, target}, {bsmartt.SetMIGain, bsmartt.MIGainFor(v.p, target) * 3 / 4}}
+			var opts harness.BuildOptions
+			for _, st := range tune {
+				found := false
+				for _, prm := range m.Params() {
+					if prm.Name() == st.Name {
+						opts.ExtraArgs = append(opts.ExtraArgs, fmt.Sprintf("-G%s=%d'd%d", st.Name, prm.Width(), st.Value))
+						found = true
+					}
+				}
+				if !found {
+					t.Fatalf("%s has no parameter %s", v.name, st.Name)
+				}
+			}
+			model, hd := buildWith(t, m, nil, opts)
+			cov := NewSmarttCoverage(v.p.Variant)
+			ref, err := SmarttReferenceTuned(hd, v.p, cov, tune)
+			if err != nil {
+				t.Fatal(err)
+			}
+			prof := DefaultSmarttProfile(v.p.NumConn, uint64(v.p.Net.MTU), uint64(v.p.Net.BrttNs))
+			rep, err := harness.Run(context.Background(), model, ref, NewSmarttStimulus(hd, prof, 9), harness.RunOptions{
+				Cycles: 300_000, Label: v.name + " with TARGET_RTT and MI_GAIN overridden", WaveDir: t.TempDir(),
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%v: %v\ncoverage:\n%s", opts.ExtraArgs, rep, cov)
+		})
+	}
+}

@@ -18,7 +18,13 @@
  * SMaRTT congestion control, conference version (S0 Algorithms 1-3, Wait-to-Decrease).
  * Per-connection state in block RAM, pipelined shell (docs/pipeline.md). Behaviour: docs/blocks/smartt.md.
  */
-module smartt
+module smartt #
+(
+    // target RTT, ns (S0/S1: 1.5 x base RTT)
+    parameter [19:0] TARGET_RTT = 20'h3264,
+    // Multiplicative Increase gain KMi = round(MTU x base_rtt / (target_rtt - base_rtt) x gamma x 2^12); with TARGET_RTT overridden, override it with (827228596907 + d/2) / d, d = TARGET_RTT - 8600
+    parameter [27:0] MI_GAIN = 28'hb777777
+)
 (
     input  wire clk,
     input  wire rst,
@@ -3647,8 +3653,13 @@ wire [20:0] acked1 = _s5_acked1_next_2 ? 21'h1fffff : _s5_acked1_next_3;
 wire [20:0] acked_in = s4_t_3_reg ? acked1 : cur_acked;
 wire [23:0] nowq = s1_now_reg[27:4];
 wire [23:0] qa_win_lo = nowq + 24'h1;
-wire [23:0] qa_win_hi = nowq + 24'h327;
-wire _s2_qa_win_wraps_next_0 = 24'hfffcd9 <= nowq;
+wire [20:0] _s2_qa_win_hi_next_0 = {1'd0, TARGET_RTT};
+wire [20:0] _s2_qa_win_hi_next_1 = _s2_qa_win_hi_next_0 + 21'hf;
+wire [20:0] _s2_qa_win_hi_next_2 = _s2_qa_win_hi_next_1 >> 4;
+wire [23:0] trtt_q_units = {3'd0, _s2_qa_win_hi_next_2};
+wire [23:0] qa_win_hi = nowq + trtt_q_units;
+wire [23:0] trtt_q_wrap = 24'h0 - trtt_q_units;
+wire _s2_qa_win_wraps_next_0 = trtt_q_wrap <= nowq;
 wire _s2_qa_win_wraps_next_1 = nowq != 24'hffffff;
 wire qa_win_wraps = _s2_qa_win_wraps_next_0 & _s2_qa_win_wraps_next_1;
 wire _s2_is_loss_next_0 = s1_kind_reg == 3'd2;
@@ -5997,9 +6008,13 @@ always @* begin
     endcase
 end
 wire [31:0] _s2_size_kmi_pp00_next_0 = {18'h0, s1_size_reg};
-wire [31:0] size_kmi_pp00 = _s2_size_kmi_pp00_next_0 * 32'h37777;
+wire [17:0] _s2_size_kmi_pp00_next_1 = MI_GAIN[17:0];
+wire [31:0] _s2_size_kmi_pp00_next_2 = {14'd0, _s2_size_kmi_pp00_next_1};
+wire [31:0] size_kmi_pp00 = _s2_size_kmi_pp00_next_0 * _s2_size_kmi_pp00_next_2;
 wire [23:0] _s2_size_kmi_pp01_next_0 = {10'd0, s1_size_reg};
-wire [23:0] size_kmi_pp01 = _s2_size_kmi_pp01_next_0 * 24'h2dd;
+wire [9:0] _s2_size_kmi_pp01_next_1 = MI_GAIN[27:18];
+wire [23:0] _s2_size_kmi_pp01_next_2 = {14'd0, _s2_size_kmi_pp01_next_1};
+wire [23:0] size_kmi_pp01 = _s2_size_kmi_pp01_next_0 * _s2_size_kmi_pp01_next_2;
 wire [31:0] _s3_size_kmi_next_0 = s2_size_kmi_pp00_reg;
 wire [41:0] _s3_size_kmi_next_1 = {10'd0, _s3_size_kmi_next_0};
 wire [41:0] _s3_size_kmi_next_2 = {s2_size_kmi_pp01_reg, 18'h0};
@@ -6040,7 +6055,7 @@ wire [41:0] _s12_mi_base_next_5 = s11_mi_base_coarse_reg[46:5];
 wire [41:0] _s12_mi_base_next_6 = s11_mi_base_coarse_reg[47:6];
 wire [41:0] _s12_mi_base_next_7 = s11_mi_base_coarse_reg[48:7];
 wire [41:0] mi_base = s11_t_4_reg[2] ? (s11_t_4_reg[1] ? (s11_t_4_reg[0] ? _s12_mi_base_next_7 : _s12_mi_base_next_6) : (s11_t_4_reg[0] ? _s12_mi_base_next_5 : _s12_mi_base_next_4)) : (s11_t_4_reg[1] ? (s11_t_4_reg[0] ? _s12_mi_base_next_3 : _s12_mi_base_next_2) : (s11_t_4_reg[0] ? _s12_mi_base_next_1 : _s12_mi_base_next_0));
-wire [19:0] trtt_minus_rtt = 20'h3264 - s1_rtt_reg;
+wire [19:0] trtt_minus_rtt = TARGET_RTT - s1_rtt_reg;
 wire [17:0] _s2_t_25_next_0 = trtt_minus_rtt[17:0];
 wire [35:0] _s2_t_25_next_1 = {18'h0, _s2_t_25_next_0};
 wire [17:0] _s13_mi_num_pp00_next_0 = s12_mi_base_reg[17:0];
@@ -6174,7 +6189,7 @@ wire [11:0] _s13_fi_inc_next_0 = s12_fi_c_reg[38:27];
 wire _s13_fi_inc_next_1 = |_s13_fi_inc_next_0;
 wire [26:0] _s13_fi_inc_next_2 = s12_fi_c_reg[26:0];
 wire [26:0] fi_inc = _s13_fi_inc_next_1 ? 27'h7ffffff : _s13_fi_inc_next_2;
-wire [19:0] rtt_minus_trtt = s1_rtt_reg - 20'h3264;
+wire [19:0] rtt_minus_trtt = s1_rtt_reg - TARGET_RTT;
 wire [31:0] _s2_t_31_next_0 = {18'h0, s1_size_reg};
 wire [17:0] _s3_md_ds_pp00_next_0 = s2_rtt_minus_trtt_reg[17:0];
 wire [31:0] _s3_md_ds_pp00_next_1 = {14'd0, _s3_md_ds_pp00_next_0};
@@ -7529,7 +7544,7 @@ wire [26:0] _s31_fi_mi_sat_next_2 = s30_fi_mi_reg[26:0];
 wire [26:0] fi_mi_sat = _s31_fi_mi_sat_next_1 ? 27'h7ffffff : _s31_fi_mi_sat_next_2;
 wire [27:0] _s5_t_52_next_0 = {1'd0, cur_c};
 wire [27:0] _s14_t_11_next_0 = {1'd0, s13_c_md_r_reg};
-wire rtt_le_trtt = s1_rtt_reg <= 20'h3264;
+wire rtt_le_trtt = s1_rtt_reg <= TARGET_RTT;
 wire [20:0] _s10_c_fd_next_0 = s9_c_fd_prod_reg[60:40];
 wire [26:0] _s10_c_fd_next_1 = {6'd0, _s10_c_fd_next_0};
 wire [27:0] _s10_c_fd_next_2 = {1'd0, _s10_c_fd_next_1};
@@ -7575,7 +7590,7 @@ wire [26:0] c_ack_window = s32_early_reg ? s32_t_reg : _s33_c_ack_clamped_next_4
 wire [11:0] cur_avg_wtd = s4_cur_reg[127:116];
 wire _s2_t_38_next_0 = ~_s2_t_37_next_0;
 wire _s5_t_57_next_0 = cur_trigger | s4_is_loss_reg;
-wire [23:0] _s2_t_39_next_0 = nowq + 24'h327;
+wire [23:0] _s2_t_39_next_0 = nowq + trtt_q_units;
 wire [21:0] _s2_t_40_next_0 = {8'd0, s1_size_reg};
 wire [21:0] _s5_ignore_left1_next_0 = {1'd0, cur_ignore_left};
 wire [21:0] ignore_diff = _s5_ignore_left1_next_0 - s4_t_32_reg;
@@ -12204,9 +12219,9 @@ MULT18X18D #(
     .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s2_size_kmi_pp00_mult (  // s2_size_kmi_pp00_reg = _s2_size_kmi_pp00_next_0 * 32'h37777
+) s2_size_kmi_pp00_mult (  // s2_size_kmi_pp00_reg = _s2_size_kmi_pp00_next_0 * _s2_size_kmi_pp00_next_2
     .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(s1_size_next[13]), .A12(s1_size_next[12]), .A11(s1_size_next[11]), .A10(s1_size_next[10]), .A9(s1_size_next[9]), .A8(s1_size_next[8]), .A7(s1_size_next[7]), .A6(s1_size_next[6]), .A5(s1_size_next[5]), .A4(s1_size_next[4]), .A3(s1_size_next[3]), .A2(s1_size_next[2]), .A1(s1_size_next[1]), .A0(s1_size_next[0]),
-    .B17(1'b1), .B16(1'b1), .B15(1'b0), .B14(1'b1), .B13(1'b1), .B12(1'b1), .B11(1'b0), .B10(1'b1), .B9(1'b1), .B8(1'b1), .B7(1'b0), .B6(1'b1), .B5(1'b1), .B4(1'b1), .B3(1'b0), .B2(1'b1), .B1(1'b1), .B0(1'b1),
+    .B17(MI_GAIN[17]), .B16(MI_GAIN[16]), .B15(MI_GAIN[15]), .B14(MI_GAIN[14]), .B13(MI_GAIN[13]), .B12(MI_GAIN[12]), .B11(MI_GAIN[11]), .B10(MI_GAIN[10]), .B9(MI_GAIN[9]), .B8(MI_GAIN[8]), .B7(MI_GAIN[7]), .B6(MI_GAIN[6]), .B5(MI_GAIN[5]), .B4(MI_GAIN[4]), .B3(MI_GAIN[3]), .B2(MI_GAIN[2]), .B1(MI_GAIN[1]), .B0(MI_GAIN[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
@@ -12217,9 +12232,9 @@ MULT18X18D #(
     .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s2_size_kmi_pp01_mult (  // s2_size_kmi_pp01_reg = _s2_size_kmi_pp01_next_0 * 24'h2dd
+) s2_size_kmi_pp01_mult (  // s2_size_kmi_pp01_reg = _s2_size_kmi_pp01_next_0 * _s2_size_kmi_pp01_next_2
     .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(s1_size_next[13]), .A12(s1_size_next[12]), .A11(s1_size_next[11]), .A10(s1_size_next[10]), .A9(s1_size_next[9]), .A8(s1_size_next[8]), .A7(s1_size_next[7]), .A6(s1_size_next[6]), .A5(s1_size_next[5]), .A4(s1_size_next[4]), .A3(s1_size_next[3]), .A2(s1_size_next[2]), .A1(s1_size_next[1]), .A0(s1_size_next[0]),
-    .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(1'b0), .B11(1'b0), .B10(1'b0), .B9(1'b1), .B8(1'b0), .B7(1'b1), .B6(1'b1), .B5(1'b0), .B4(1'b1), .B3(1'b1), .B2(1'b1), .B1(1'b0), .B0(1'b1),
+    .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(1'b0), .B11(1'b0), .B10(1'b0), .B9(MI_GAIN[27]), .B8(MI_GAIN[26]), .B7(MI_GAIN[25]), .B6(MI_GAIN[24]), .B5(MI_GAIN[23]), .B4(MI_GAIN[22]), .B3(MI_GAIN[21]), .B2(MI_GAIN[20]), .B1(MI_GAIN[19]), .B0(MI_GAIN[18]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),

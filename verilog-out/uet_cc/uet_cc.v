@@ -25,7 +25,11 @@ module uet_cc #
     // random EVs explored after open (the BDP in packets)
     parameter [7:0] EXPLORE_INIT = 8'd210,
     // random EVs explored after leaving freezing mode
-    parameter [7:0] EXPLORE_AFTER_FREEZE = 8'd210
+    parameter [7:0] EXPLORE_AFTER_FREEZE = 8'd210,
+    // target RTT, ns (S0/S1: 1.5 x base RTT)
+    parameter [19:0] TARGET_RTT = 20'h3264,
+    // Multiplicative Increase gain KMi = round(MTU x base_rtt / (target_rtt - base_rtt) x gamma x 2^6); with TARGET_RTT overridden, override it with (12925446827 + d/2) / d, d = TARGET_RTT - 8600
+    parameter [21:0] MI_GAIN = 22'h2dddde
 )
 (
     input  wire clk,
@@ -4818,8 +4822,13 @@ wire [14:0] acked1 = _s5_acked1_next_2 ? 15'd32767 : _s5_acked1_next_3;
 wire [14:0] acked_in = s4_t_5_reg ? acked1 : cur_cc_acked;
 wire [10:0] nowq = s1_now_reg[18:8];
 wire [10:0] qa_win_lo = nowq + 11'd1;
-wire [10:0] qa_win_hi = nowq + 11'd51;
-wire _s2_qa_win_wraps_next_0 = 11'd1997 <= nowq;
+wire [20:0] _s2_qa_win_hi_next_0 = {1'd0, TARGET_RTT};
+wire [20:0] _s2_qa_win_hi_next_1 = _s2_qa_win_hi_next_0 + 21'hff;
+wire [20:0] _s2_qa_win_hi_next_2 = _s2_qa_win_hi_next_1 >> 8;
+wire [10:0] trtt_q_units = _s2_qa_win_hi_next_2[10:0];
+wire [10:0] qa_win_hi = nowq + trtt_q_units;
+wire [10:0] trtt_q_wrap = 11'd0 - trtt_q_units;
+wire _s2_qa_win_wraps_next_0 = trtt_q_wrap <= nowq;
 wire _s2_qa_win_wraps_next_1 = nowq != 11'd2047;
 wire qa_win_wraps = _s2_qa_win_wraps_next_0 & _s2_qa_win_wraps_next_1;
 wire _s2_t_6_next_0 = cc_kind == 3'd2;
@@ -7171,9 +7180,13 @@ always @* begin
     endcase
 end
 wire [31:0] _s2_size_kmi_pp00_next_0 = {18'h0, s1_size_reg};
-wire [31:0] size_kmi_pp00 = _s2_size_kmi_pp00_next_0 * 32'h1ddde;
+wire [17:0] _s2_size_kmi_pp00_next_1 = MI_GAIN[17:0];
+wire [31:0] _s2_size_kmi_pp00_next_2 = {14'd0, _s2_size_kmi_pp00_next_1};
+wire [31:0] size_kmi_pp00 = _s2_size_kmi_pp00_next_0 * _s2_size_kmi_pp00_next_2;
 wire [17:0] _s2_size_kmi_pp01_next_0 = {4'd0, s1_size_reg};
-wire [17:0] size_kmi_pp01 = _s2_size_kmi_pp01_next_0 * 18'hb;
+wire [3:0] _s2_size_kmi_pp01_next_1 = MI_GAIN[21:18];
+wire [17:0] _s2_size_kmi_pp01_next_2 = {14'd0, _s2_size_kmi_pp01_next_1};
+wire [17:0] size_kmi_pp01 = _s2_size_kmi_pp01_next_0 * _s2_size_kmi_pp01_next_2;
 wire [31:0] _s3_size_kmi_next_0 = s2_size_kmi_pp00_reg;
 wire [35:0] _s3_size_kmi_next_1 = {4'd0, _s3_size_kmi_next_0};
 wire [35:0] _s3_size_kmi_next_2 = {s2_size_kmi_pp01_reg, 18'h0};
@@ -7208,7 +7221,7 @@ wire [35:0] _s12_mi_base_next_5 = s11_mi_base_coarse_reg[40:5];
 wire [35:0] _s12_mi_base_next_6 = s11_mi_base_coarse_reg[41:6];
 wire [35:0] _s12_mi_base_next_7 = s11_mi_base_coarse_reg[42:7];
 wire [35:0] mi_base = s11_t_reg[2] ? (s11_t_reg[1] ? (s11_t_reg[0] ? _s12_mi_base_next_7 : _s12_mi_base_next_6) : (s11_t_reg[0] ? _s12_mi_base_next_5 : _s12_mi_base_next_4)) : (s11_t_reg[1] ? (s11_t_reg[0] ? _s12_mi_base_next_3 : _s12_mi_base_next_2) : (s11_t_reg[0] ? _s12_mi_base_next_1 : _s12_mi_base_next_0));
-wire [19:0] trtt_minus_rtt = 20'h3264 - s1_rtt_reg;
+wire [19:0] trtt_minus_rtt = TARGET_RTT - s1_rtt_reg;
 wire [17:0] _s2_t_29_next_0 = trtt_minus_rtt[17:0];
 wire [35:0] _s2_t_29_next_1 = {18'h0, _s2_t_29_next_0};
 wire [17:0] _s13_mi_num_pp00_next_0 = s12_mi_base_reg[17:0];
@@ -8477,7 +8490,7 @@ always @* begin
         10'd1023: recip_avg_recip = 11'd1024;
     endcase
 end
-wire [19:0] avg_excess = _s6_recip_avg_lead_next_10 - 20'h3264;
+wire [19:0] avg_excess = _s6_recip_avg_lead_next_10 - TARGET_RTT;
 wire [17:0] _s5_t_36_next_0 = cur_cc_c[17:0];
 wire [35:0] _s5_t_36_next_1 = {18'h0, _s5_t_36_next_0};
 wire [17:0] _s7_md_cx_pp00_next_0 = s6_avg_excess_reg[17:0];
@@ -8560,7 +8573,7 @@ wire [23:0] _s16_md_cut_next_3 = _s16_md_cut_next_0[23:0];
 wire _s16_md_cut_next_4 = s15_t_7_reg < _s16_md_cut_next_3;
 wire _s16_md_cut_next_5 = _s16_md_cut_next_2 | _s16_md_cut_next_4;
 wire [23:0] md_cut = _s16_md_cut_next_5 ? s15_t_7_reg : _s16_md_cut_next_3;
-wire rtt_le_trtt = s1_rtt_reg <= 20'h3264;
+wire rtt_le_trtt = s1_rtt_reg <= TARGET_RTT;
 wire _s2_t_34_next_0 = ~rtt_le_trtt;
 wire _s2_t_34_next_1 = s1_ecn_reg & _s2_t_34_next_0;
 wire [10:0] cur_cc_last_md = s4_cur_reg[108:98];
@@ -8570,7 +8583,7 @@ wire _s5_t_41_next_2 = |cur_cc_last_md;
 wire _s5_t_41_next_3 = ~_s5_t_41_next_2;
 wire _s5_t_41_next_4 = _s5_t_41_next_1 | _s5_t_41_next_3;
 wire _s5_t_41_next_5 = s4_t_21_reg & _s5_t_41_next_4;
-wire _s6_md_ok_next_0 = 20'h3264 < _s6_recip_avg_lead_next_10;
+wire _s6_md_ok_next_0 = TARGET_RTT < _s6_recip_avg_lead_next_10;
 wire md_ok = s5_t_41_reg & _s6_md_ok_next_0;
 wire [23:0] _s17_c_core_next_0 = s16_cur_cc_c_reg - s16_md_cut_reg;
 wire [23:0] c_core = s16_md_ok_reg ? _s17_c_core_next_0 : s16_cur_cc_c_reg;
@@ -8699,7 +8712,7 @@ wire [9:0] _s6_t_50_next_0 = fulfill ? 10'd0 : s5_recv_sum_reg;
 wire _s11_core_step_next_0 = ~early;
 wire core_step = s10_ack_run_reg & _s11_core_step_next_0;
 wire _s5_t_52_next_0 = cur_cc_trigger | s4_t_6_reg;
-wire [10:0] _s2_t_44_next_0 = nowq + 11'd51;
+wire [10:0] _s2_t_44_next_0 = nowq + trtt_q_units;
 wire [14:0] _s6_t_51_next_0 = s5_fi_uncongested_reg ? s5_fi_count_sum_reg : 15'd0;
 wire [14:0] _s6_t_51_next_1 = ack_run ? _s6_t_51_next_0 : s5_cur_cc_count_reg;
 wire [15:0] _s2_t_45_next_0 = {7'd0, size_units};
@@ -9295,7 +9308,7 @@ wire [11:0] _state_rd_0 = in_conn_reg[11:0];
 wire _u_cbuf_take_0 = ~s6_exploring_reg;
 wire _u_cbuf_take_1 = s6_t_46_reg & _u_cbuf_take_0;
 // bits dropped on purpose (rounding, wrap-around)
-wire _unused = ^{_s2_t_3_next_1[5:0], s1_now_reg[31:19], s1_now_reg[7:0], s8_qa_scaled_reg[37], s8_qa_scaled_reg[12:0], _s2_t_9_next_1[5:0], s9_c_qa_reg[8:0], s10_mi_base_prod_reg[10:0], s17_mi_raw_prod_reg[10:0], s10_fi_c_prod_reg[10:0], avg_row_carry[22], avg_sum[2:0], s11_md_frac_prod_reg[10:0], s15_md_red_prod_reg[15:0], _s2_t_35_next_1[5:0], _s12_t_15_next_3[24], _s24_c_ack_clamped_next_3[24], _s7_t_25_next_4[24], _s10_c_loss_all_next_4[24], _s6_t_55_next_1[5:0]};
+wire _unused = ^{_s2_t_3_next_1[5:0], s1_now_reg[31:19], s1_now_reg[7:0], _s2_qa_win_hi_next_2[20:11], s8_qa_scaled_reg[37], s8_qa_scaled_reg[12:0], _s2_t_9_next_1[5:0], s9_c_qa_reg[8:0], s10_mi_base_prod_reg[10:0], s17_mi_raw_prod_reg[10:0], s10_fi_c_prod_reg[10:0], avg_row_carry[22], avg_sum[2:0], s11_md_frac_prod_reg[10:0], s15_md_red_prod_reg[15:0], _s2_t_35_next_1[5:0], _s12_t_15_next_3[24], _s24_c_ack_clamped_next_3[24], _s7_t_25_next_4[24], _s10_c_loss_all_next_4[24], _s6_t_55_next_1[5:0]};
 
 reps_freeze
 u_freeze (
@@ -14634,9 +14647,9 @@ MULT18X18D #(
     .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s2_size_kmi_pp00_mult (  // s2_size_kmi_pp00_reg = _s2_size_kmi_pp00_next_0 * 32'h1ddde
+) s2_size_kmi_pp00_mult (  // s2_size_kmi_pp00_reg = _s2_size_kmi_pp00_next_0 * _s2_size_kmi_pp00_next_2
     .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(s1_size_next[13]), .A12(s1_size_next[12]), .A11(s1_size_next[11]), .A10(s1_size_next[10]), .A9(s1_size_next[9]), .A8(s1_size_next[8]), .A7(s1_size_next[7]), .A6(s1_size_next[6]), .A5(s1_size_next[5]), .A4(s1_size_next[4]), .A3(s1_size_next[3]), .A2(s1_size_next[2]), .A1(s1_size_next[1]), .A0(s1_size_next[0]),
-    .B17(1'b0), .B16(1'b1), .B15(1'b1), .B14(1'b1), .B13(1'b0), .B12(1'b1), .B11(1'b1), .B10(1'b1), .B9(1'b0), .B8(1'b1), .B7(1'b1), .B6(1'b1), .B5(1'b0), .B4(1'b1), .B3(1'b1), .B2(1'b1), .B1(1'b1), .B0(1'b0),
+    .B17(MI_GAIN[17]), .B16(MI_GAIN[16]), .B15(MI_GAIN[15]), .B14(MI_GAIN[14]), .B13(MI_GAIN[13]), .B12(MI_GAIN[12]), .B11(MI_GAIN[11]), .B10(MI_GAIN[10]), .B9(MI_GAIN[9]), .B8(MI_GAIN[8]), .B7(MI_GAIN[7]), .B6(MI_GAIN[6]), .B5(MI_GAIN[5]), .B4(MI_GAIN[4]), .B3(MI_GAIN[3]), .B2(MI_GAIN[2]), .B1(MI_GAIN[1]), .B0(MI_GAIN[0]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
@@ -14647,9 +14660,9 @@ MULT18X18D #(
     .REG_INPUTB_CLK("CLK0"), .REG_INPUTB_CE("CE0"), .REG_INPUTB_RST("RST0"), .REG_PIPELINE_CLK("NONE"),
     .REG_OUTPUT_CLK("CLK0"), .REG_OUTPUT_CE("CE0"), .REG_OUTPUT_RST("RST0"),
     .GSR("DISABLED"), .RESETMODE("SYNC")
-) s2_size_kmi_pp01_mult (  // s2_size_kmi_pp01_reg = _s2_size_kmi_pp01_next_0 * 18'hb
+) s2_size_kmi_pp01_mult (  // s2_size_kmi_pp01_reg = _s2_size_kmi_pp01_next_0 * _s2_size_kmi_pp01_next_2
     .A17(1'b0), .A16(1'b0), .A15(1'b0), .A14(1'b0), .A13(s1_size_next[13]), .A12(s1_size_next[12]), .A11(s1_size_next[11]), .A10(s1_size_next[10]), .A9(s1_size_next[9]), .A8(s1_size_next[8]), .A7(s1_size_next[7]), .A6(s1_size_next[6]), .A5(s1_size_next[5]), .A4(s1_size_next[4]), .A3(s1_size_next[3]), .A2(s1_size_next[2]), .A1(s1_size_next[1]), .A0(s1_size_next[0]),
-    .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(1'b0), .B11(1'b0), .B10(1'b0), .B9(1'b0), .B8(1'b0), .B7(1'b0), .B6(1'b0), .B5(1'b0), .B4(1'b0), .B3(1'b1), .B2(1'b0), .B1(1'b1), .B0(1'b1),
+    .B17(1'b0), .B16(1'b0), .B15(1'b0), .B14(1'b0), .B13(1'b0), .B12(1'b0), .B11(1'b0), .B10(1'b0), .B9(1'b0), .B8(1'b0), .B7(1'b0), .B6(1'b0), .B5(1'b0), .B4(1'b0), .B3(MI_GAIN[21]), .B2(MI_GAIN[20]), .B1(MI_GAIN[19]), .B0(MI_GAIN[18]),
     .C17(1'b0), .C16(1'b0), .C15(1'b0), .C14(1'b0), .C13(1'b0), .C12(1'b0), .C11(1'b0), .C10(1'b0), .C9(1'b0), .C8(1'b0), .C7(1'b0), .C6(1'b0), .C5(1'b0), .C4(1'b0), .C3(1'b0), .C2(1'b0), .C1(1'b0), .C0(1'b0),
     .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
     .CLK0(clk), .CE0(1'b1), .RST0(1'b0),
