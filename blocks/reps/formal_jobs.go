@@ -57,9 +57,12 @@ func mutants(p Params) map[string][]hdlgen.Mutation {
 		// an overwrite counts as a new entry
 		"num_valid_le_n": {{Module: "reps_cbuf", Node: "head_was_valid", With: isFalse}},
 		// freezes while exploring
-		"frozen_not_exploring": {{Module: "reps_freeze", Node: "enter", With: func(_ hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
-			return get("timeout").And(get("frozen1").Not())
-		}}},
+		"frozen_not_exploring": {
+			{Module: "reps_freeze", Node: "enter_leaving", With: func(_ hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr { return get("timeout") }},
+			{Module: "reps_freeze", Node: "enter_staying", With: func(_ hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
+				return get("timeout").And(get("cur_frozen").Not())
+			}},
+		},
 		// a frozen send with nothing cached explores
 		"frozen_send_not_explored": {{Node: "replay", With: isFalse}},
 	}

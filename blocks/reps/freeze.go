@@ -34,26 +34,18 @@ func FreezeController(p Params) *hdlgen.Module {
 
 	leave := curFrozen.And(hdlgen.After(now, curExit)).Named("leave")
 	explore1 := hdlgen.Mux(leave, reload, curExplore).Named("explore1")
-	if !p.Table {
-		frozen1 := curFrozen.And(leave.Not()).Named("frozen1")
-		enter := timeout.And(frozen1.Not()).And(explore1.IsZero()).Named("enter")
-		m.Assign(nxtFrozen, frozen1.Or(enter))
-		m.Assign(nxtExit, hdlgen.Mux(enter, now.Add(freezeTime), curExit))
-	} else {
-		// the same function, with leave, which waits for the comparison's
-		// carry chain, selecting last: with a run-time reload its zero
-		// test would otherwise lie between leave and the exit's 32
-		// multiplexers (uet_cc_ctl placed at 118.1 MHz on seed 1 with
-		// that path the critical one, 8.47 ns); with a constant one
-		// synthesis folds the test away. Leaving, the connection enters
-		// again when the reload is 0; staying, when it is not frozen and
-		// its counter is 0.
-		enterLeaving := timeout.And(reload.IsZero()).Named("enter_leaving")
-		enterStaying := timeout.And(curFrozen.Not()).And(curExplore.IsZero()).Named("enter_staying")
-		sum := now.Add(freezeTime).Named("exit_new")
-		m.Assign(nxtFrozen, hdlgen.Mux(leave, enterLeaving, curFrozen.Or(enterStaying)))
-		m.Assign(nxtExit, hdlgen.Mux(leave, hdlgen.Mux(enterLeaving, sum, curExit), hdlgen.Mux(enterStaying, sum, curExit)))
-	}
+	// a timeout freezes a connection that is not frozen and not exploring
+	// after the exit: leaving, when the reload is 0; staying, when it is
+	// not frozen and its counter is 0. leave, which waits for the
+	// comparison's carry chain, selects last: with a run-time reload its
+	// zero test would otherwise lie between leave and the exit's
+	// multiplexers (uet_cc_ctl placed at 118.1 MHz on seed 1 with that
+	// path the critical one, 8.47 ns)
+	enterLeaving := timeout.And(reload.IsZero()).Named("enter_leaving")
+	enterStaying := timeout.And(curFrozen.Not()).And(curExplore.IsZero()).Named("enter_staying")
+	sum := now.Add(freezeTime).Named("exit_new")
+	m.Assign(nxtFrozen, hdlgen.Mux(leave, enterLeaving, curFrozen.Or(enterStaying)))
+	m.Assign(nxtExit, hdlgen.Mux(leave, hdlgen.Mux(enterLeaving, sum, curExit), hdlgen.Mux(enterStaying, sum, curExit)))
 	m.Assign(nxtExplore, explore1)
 	if exiting != nil {
 		m.Assign(exiting, leave)

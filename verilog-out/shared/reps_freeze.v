@@ -47,22 +47,26 @@ wire _nxt_frozen_2 = _nxt_frozen_1[31];
 wire _nxt_frozen_3 = ~_nxt_frozen_2;
 wire _nxt_frozen_4 = _nxt_frozen_0 & _nxt_frozen_3;
 wire leave = cur_frozen & _nxt_frozen_4;
-wire _nxt_frozen_5 = ~leave;
-wire frozen1 = cur_frozen & _nxt_frozen_5;
-wire _nxt_frozen_6 = ~frozen1;
-wire _nxt_frozen_7 = timeout & _nxt_frozen_6;
+wire _nxt_frozen_5 = |explore_reload;
+wire _nxt_frozen_6 = ~_nxt_frozen_5;
+wire enter_leaving = timeout & _nxt_frozen_6;
+wire _nxt_frozen_7 = ~cur_frozen;
+wire _nxt_frozen_8 = timeout & _nxt_frozen_7;
+wire _nxt_frozen_9 = |cur_explore;
+wire _nxt_frozen_10 = ~_nxt_frozen_9;
+wire enter_staying = _nxt_frozen_8 & _nxt_frozen_10;
+wire _nxt_frozen_11 = cur_frozen | enter_staying;
+wire _nxt_frozen_12 = leave ? enter_leaving : _nxt_frozen_11;
+wire [31:0] exit_new = now + freeze_time;
+wire [31:0] _nxt_exit_0 = enter_leaving ? exit_new : cur_exit;
+wire [31:0] _nxt_exit_1 = enter_staying ? exit_new : cur_exit;
+wire [31:0] _nxt_exit_2 = leave ? _nxt_exit_0 : _nxt_exit_1;
 wire [7:0] explore1 = leave ? explore_reload : cur_explore;
-wire _nxt_frozen_8 = |explore1;
-wire _nxt_frozen_9 = ~_nxt_frozen_8;
-wire enter = _nxt_frozen_7 & _nxt_frozen_9;
-wire _nxt_frozen_10 = frozen1 | enter;
-wire [31:0] _nxt_exit_0 = now + freeze_time;
-wire [31:0] _nxt_exit_1 = enter ? _nxt_exit_0 : cur_exit;
 // bits dropped on purpose (rounding, wrap-around)
 wire _unused = ^{_nxt_frozen_1[30:0]};
 
-assign nxt_frozen = _nxt_frozen_10;
-assign nxt_exit = _nxt_exit_1;
+assign nxt_frozen = _nxt_frozen_12;
+assign nxt_exit = _nxt_exit_2;
 assign nxt_explore = explore1;
 
 endmodule
