@@ -365,8 +365,15 @@ func Wrap(core *hdlgen.Module, info Info) (*hdlgen.Module, *Map, error) {
 	wordEnd := m.Reg("word_end", 1, "the word operation's result came in the last cycle", hdlgen.ResetTo(0))
 	wordEndErr := m.Reg("word_end_error", 1, "that result's error", hdlgen.NoReset())
 	wordRd := m.Reg("word_rdata", ww, "that result's word (m_table_rdata)", hdlgen.NoReset())
+	// WORD_DATA's enable for a read's word, as one register: its
+	// registers (up to a few hundred) then wait for no logic of the
+	// engine's state (uet_cc_ctl's slowest path on a seed, 6.82 ns, went
+	// from word_pending through the engine's decoding into WORD_DATA)
+	wordTake := m.Reg("word_take", 1, "WORD_DATA takes the word read (word_rdata) in this cycle", hdlgen.ResetTo(0))
 	m.Comb("word_end", func(p *hdlgen.Process) {
-		p.Set(wordEnd, wordBusy.Expr.And(wordPend.Not()).And(opDone).And(wordEnd.Not()))
+		end := wordBusy.Expr.And(wordPend.Not()).And(opDone).And(wordEnd.Not())
+		p.Set(wordEnd, end)
+		p.Set(wordTake, end.And(wordOp.Bit(0)))
 		p.Set(wordEndErr, inst.Out("m_result_error"))
 		p.Set(wordRd, rd)
 	})
@@ -595,11 +602,6 @@ func Wrap(core *hdlgen.Module, info Info) (*hdlgen.Module, *Map, error) {
 			}).ElseIf(wordEnd, func() {
 				p.Set(wordBusy, hdlgen.False())
 				p.Set(wordErr, wordEndErr)
-				p.If(wordOp.Bit(0), func() {
-					for i, r := range wordData {
-						p.Set(r, wordRd.Slice(32*i+r.Width()-1, 32*i))
-					}
-				})
 			})
 		})
 		one := hdlgen.Const(opsW, 1)
@@ -611,6 +613,13 @@ func Wrap(core *hdlgen.Module, info Info) (*hdlgen.Module, *Map, error) {
 			p.If(wrAt(OffWordConn), func() { p.Set(wordConn, strobed(wordConn.Expr)) })
 			for i, r := range wordData {
 				p.If(wrAt(OffWordData+4*i), func() { p.Set(r, strobed(r.Expr)) })
+			}
+		})
+		// a read's word (the engine is busy then: no write of WORD_DATA
+		// is taken in that cycle)
+		p.If(wordTake, func() {
+			for i, r := range wordData {
+				p.Set(r, wordRd.Slice(32*i+r.Width()-1, 32*i))
 			}
 		})
 		for _, st := range sets {
