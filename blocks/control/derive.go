@@ -66,10 +66,9 @@ func deriveSettings(m *hdlgen.Module, macros []Macro, sets []setting, ok map[str
 		cnt := m.Reg(pre+"_count", cW, "clocks left of the division of "+what, hdlgen.ResetTo(0))
 		doneR := m.Reg(pre+"_done", 1, "the quotient of "+what+" is complete: it is written in this cycle", hdlgen.ResetTo(0))
 		dR := m.Reg(pre+"_d", dW, what+": the divisor "+q.From+fmt.Sprintf(" - %d", q.Off), hdlgen.NoReset())
-		// the dividend's bits not yet taken at the top, the quotient's bits
-		// so far below them: one shift register
-		nR := m.Reg(pre+"_nq", nW, what+": the dividend's bits not yet taken (top), the quotient's so far (bottom)", hdlgen.NoReset())
+		nR := m.Reg(pre+"_n", nW, what+": the dividend's bits not yet taken, at the top", hdlgen.NoReset())
 		rR := m.Reg(pre+"_r", dW, what+": the remainder (below the divisor)", hdlgen.NoReset())
+		qR := m.Reg(pre+"_q", nW, what+": the quotient's bits so far", hdlgen.NoReset())
 
 		start := wrAt(from.off).And(ok[from.name]).Named(pre + "_start")
 		// the step: the remainder with the dividend's next bit, and whether
@@ -77,10 +76,13 @@ func deriveSettings(m *hdlgen.Module, macros []Macro, sets []setting, ok map[str
 		r2 := hdlgen.Cat(rR, nR.Bit(nW-1)).Named(pre + "_shifted")
 		fits := r2.Ge(dR.ZExt(dW + 1)).Named(pre + "_fits")
 		rNext := hdlgen.Mux(fits, r2.Sub(dR.ZExt(dW+1)), r2).Keep(dW-1, 0)
-		var nNext hdlgen.Expr = fits
+		var qNext hdlgen.Expr
 		if nW > 1 {
-			nNext = hdlgen.Cat(nR.Slice(nW-2, 0), fits)
+			qNext = hdlgen.Cat(qR.Slice(nW-2, 0), fits)
+		} else {
+			qNext = fits
 		}
+		var nNext hdlgen.Expr = nR.Shl(1)
 		// the divisor from the register (From's range keeps it above Off
 		// and below 2^dW); the dividend Num + floor(d / 2)
 		fromV := from.reg.Expr
@@ -112,11 +114,12 @@ func deriveSettings(m *hdlgen.Module, macros []Macro, sets []setting, ok map[str
 				}).Else(func() {
 					p.Set(nR, nNext)
 					p.Set(rR, rNext)
+					p.Set(qR, qNext)
 				})
 			})
 		})
 		// the quotient into the setting's range (no wider than 64 bits)
-		qv := nR.Expr
+		qv := qR.Expr
 		var val hdlgen.Expr
 		if hi < uint64(1)<<uint(min(nW, 63)) || nW > 63 {
 			val = hdlgen.Mux(qv.Gt(hdlgen.Const(nW, hi)), hdlgen.Const(nW, hi), qv)
