@@ -132,8 +132,9 @@ func TuneGolden(m *gsmartt.Model, name string, v uint64) error {
 	trtt, kmi, qa := uint64(d.TrttNs), d.KMi, uint64(d.QaScale)
 	switch name {
 	case SetTargetRTT:
-		// the wrapper derives the gain from the target (MIGainDerivation),
-		// within MI_GAIN's range; the golden model's own integer formula
+		// the wrapper derives the gain from the target (the MI_GAIN_FOR
+		// macro's control.Quotient), within MI_GAIN's range: here the
+		// golden model's own integer formula, clamped alike
 		trtt = v
 		if v > uint64(d.BrttNs) && v>>32 == 0 {
 			kmiMax := uint64(1)<<uint(bitsFor(m.Params().Derive().KMi)) - 1

@@ -123,7 +123,8 @@ func targetAndGain(m *hdlgen.Module, p Params, d Derived, runTime bool) (trtt, k
 	gdoc := fmt.Sprintf("Multiplicative Increase gain KMi = round(MTU x base_rtt / (target_rtt - base_rtt) x gamma x 2^%d)", 2*p.F)
 	if !runTime {
 		doc = "target RTT, ns (S0/S1: 1.5 x base RTT)"
-		gdoc += fmt.Sprintf("; with TARGET_RTT overridden, override it with (%d + d/2) / d, d = TARGET_RTT - %d", miGainNum(p), p.Net.BrttNs)
+		q := miGainQuotient(p)
+		gdoc += fmt.Sprintf("; with TARGET_RTT overridden, override it with (%d + d/2) / d, d = TARGET_RTT - %d", q.Num, q.Off)
 	}
 	trtt = m.Setting(SetTargetRTT, p.RttW, d.TrttNs, doc, runTime).Limit(lo, hi, why)
 	kmiW := bitsFor(d.KMi)
@@ -214,8 +215,13 @@ func miGainNum(p Params) uint64 { return miGain(p, p.Derive().Gamma, float64(p.N
 // (A + d / 2) / d with d = target - base and A = miGainNum: within 1 of
 // MIGain (TestMIGainFor). The target must be above the base RTT.
 func MIGainFor(p Params, trttNs uint64) uint64 {
-	d := trttNs - uint64(p.Net.BrttNs)
-	return (miGainNum(p) + d/2) / d
+	return miGainQuotient(p).Eval(trttNs, 0, math.MaxUint64)
+}
+
+// miGainQuotient is MI_GAIN as the control wrapper derives it from
+// TARGET_RTT: (A + d/2) / d, d = target - base, A = miGainNum.
+func miGainQuotient(p Params) control.Quotient {
+	return control.Quotient{Setting: SetMIGain, From: SetTargetRTT, Num: miGainNum(p), Off: uint64(p.Net.BrttNs)}
 }
 
 // Macros are the control wrapper's helpers for software: MI_GAIN_FOR
@@ -223,13 +229,14 @@ func MIGainFor(p Params, trttNs uint64) uint64 {
 // it in hardware: control.Quotient).
 func Macros(p Params) []control.Macro {
 	b := uint64(p.Net.BrttNs)
+	q := miGainQuotient(p)
 	m := control.Macro{
 		Name: "MI_GAIN_FOR(target_ns)",
 		Body: fmt.Sprintf("((%dull + ((unsigned long long)(target_ns) - %dull) / 2ull) / ((unsigned long long)(target_ns) - %dull))", miGainNum(p), b, b),
 		Doc: fmt.Sprintf("the MI_GAIN that a write of TARGET_RTT = target_ns (above the base RTT, %d ns) sets: "+
 			"MTU x base / (target - base) x gamma x 2^%d in integer arithmetic, within 1 of the float formula; the wrapper computes it itself "+
 			"and clamps it into PARAM_MI_GAIN's range", b, 2*p.F),
-		Derive: &control.Quotient{Setting: SetMIGain, From: SetTargetRTT, Num: miGainNum(p), Off: b},
+		Derive: &q,
 	}
 	trtt := p.Derive().TrttNs
 	for _, t := range []uint64{trtt, 2 * b, 10 * b} {
