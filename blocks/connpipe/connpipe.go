@@ -650,12 +650,36 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 		resOp = pl.At(s1Op, W)
 	}
 	rdPtr1 := m.Reg("out_rd_ptr_plus1", ptrW, "result buffer entry after the head", hdlgen.ResetTo(uint64(1%credits)))
+	// the entry after the head is read into the head through a one-hot
+	// copy of out_rd_ptr_plus1 when the ring has more entries than one
+	// ECP5 slice's LUT4/PFUMX/L6MUX21 tree selects (8): bit i enables entry
+	// i's bits only, and the enabled entry is or'ed through a balanced
+	// tree. Read through the binary pointer, each pointer bit drove a mux
+	// level of every entry's every bit, hundreds of loads placed far apart:
+	// with 27 entries that read was uet_cc_ctl's critical path, 7.09 ns,
+	// 2.75 ns of it the pointer's one net
+	var rdOneHot *hdlgen.Reg
+	if credits > oneHotAbove {
+		rdOneHot = m.Reg("out_rd_next_onehot", credits, "one-hot of out_rd_ptr_plus1 (bit i: entry i is the one after the head)", hdlgen.ResetTo(uint64(1)<<uint(1%credits)))
+	}
 	pick := func(get func(entry) *hdlgen.Reg) hdlgen.Expr {
-		opts := make([]hdlgen.Value, credits)
-		for i, e := range ents {
-			opts[i] = get(e)
+		if rdOneHot == nil {
+			opts := make([]hdlgen.Value, credits)
+			for i, e := range ents {
+				opts[i] = get(e)
+			}
+			return hdlgen.Index(rdPtr1, opts...)
 		}
-		return hdlgen.Index(rdPtr1, opts...)
+		terms := make([]hdlgen.Expr, credits)
+		for i, e := range ents {
+			v := get(e)
+			zero := hdlgen.Const(v.Width(), 0)
+			if v.Signed() {
+				zero = zero.AsSigned()
+			}
+			terms[i] = hdlgen.Mux(rdOneHot.Bit(i), v, zero)
+		}
+		return orTree(terms)
 	}
 	// m_result_valid is a register of its own (out_count != 0), so that
 	// the pop decision is one gate after a register and not a reduction
@@ -831,6 +855,9 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 		p.If(pop, func() {
 			p.Set(rdPtr, rdPtr1)
 			p.Set(rdPtr1, inc(rdPtr1))
+			if rdOneHot != nil {
+				p.Set(rdOneHot, rotateLeft1(rdOneHot.Expr))
+			}
 		})
 		p.Set(outCnt, upDown(outCnt.Expr, push, pop))
 		// out_count after the edge is nonzero, decided on out_count itself
@@ -1011,4 +1038,32 @@ func MustDepth(d int, err error) int {
 		panic(err)
 	}
 	return d
+}
+
+// oneHotAbove is the largest result buffer read through its binary
+// pointer; larger ones are read through a one-hot copy of it.
+const oneHotAbove = 8
+
+// orTree ors values of one width through a balanced tree.
+func orTree(xs []hdlgen.Expr) hdlgen.Expr {
+	for len(xs) > 1 {
+		next := make([]hdlgen.Expr, 0, (len(xs)+1)/2)
+		for i := 0; i+1 < len(xs); i += 2 {
+			next = append(next, xs[i].Or(xs[i+1]))
+		}
+		if len(xs)%2 == 1 {
+			next = append(next, xs[len(xs)-1])
+		}
+		xs = next
+	}
+	return xs[0]
+}
+
+// rotateLeft1 moves every bit of x one place up, the top bit to bit 0.
+func rotateLeft1(x hdlgen.Expr) hdlgen.Expr {
+	w := x.Width()
+	if w == 1 {
+		return x
+	}
+	return hdlgen.Cat(x.Slice(w-2, 0), x.Bit(w-1))
 }
