@@ -37,6 +37,10 @@ type Info struct {
 	Kinds   []string // names of s_event_kind's values
 	Enums   []Enum   // result fields whose values have names
 	Macros  []Macro  // the block's helpers for software, in the header
+	// Formal declares the wrapper's own properties (formal builds only:
+	// they add registers of the cycle before, and name the values that
+	// FormalMutants replace).
+	Formal bool
 }
 
 // Macro is a C function-like macro of the header, under the header's
@@ -197,6 +201,15 @@ func Wrap(core *hdlgen.Module, info Info) (*hdlgen.Module, *Map, error) {
 	}
 
 	name := Name(core.Name())
+	// formalName names a value that a broken variant replaces
+	// (FormalMutants), in formal builds only, so that the Verilog users
+	// build is the same with or without the properties
+	formalName := func(e hdlgen.Expr, n string) hdlgen.Expr {
+		if info.Formal {
+			return e.Named(n)
+		}
+		return e
+	}
 	m := hdlgen.NewModule(name, fmt.Sprintf("AXI-Lite control and status of %s: table clear after reset and on command,\nword access, result counters. Register map: docs/datasheets/%s.md, %s.h.", core.Name(), core.Name(), name))
 	m.Note("register map: %d word registers, counters from 0x%03X (docs/control.md)", nWord, OffCounter)
 
@@ -343,7 +356,8 @@ func Wrap(core *hdlgen.Module, info Info) (*hdlgen.Module, *Map, error) {
 	m.Comb("table_wdata", func(p *hdlgen.Process) { p.Set(wdReg, wdSel) })
 	inst.In(pWData, wdReg)
 	// low while an operation enters, and for the whole clear sweep
-	m.Assign(sReady, take.And(inject.Not()).And(clearBusy.Not()))
+	eventReady := formalName(take.And(inject.Not()).And(clearBusy.Not()), "event_ready")
+	m.Assign(sReady, eventReady)
 	opAccepted := inject.And(take).Named("op_accepted")
 
 	cValid := inst.Out("m_result_valid")
@@ -548,6 +562,7 @@ func Wrap(core *hdlgen.Module, info Info) (*hdlgen.Module, *Map, error) {
 		if hi < uint64(1)<<uint(v.Width())-1 {
 			ok = ok.And(v.Le(hdlgen.Const(v.Width(), hi)))
 		}
+		ok = formalName(ok, "param_"+strings.ToLower(st.name)+"_write_ok")
 		okReg := m.Reg("param_"+strings.ToLower(st.name)+"_ok", 1, "PARAM_"+st.name+": the value being written lies in its range", hdlgen.NoReset())
 		m.Comb("param_"+strings.ToLower(st.name)+"_check", func(p *hdlgen.Process) {
 			p.If(doWrite, func() { p.Set(okReg, ok) })
@@ -640,11 +655,11 @@ func Wrap(core *hdlgen.Module, info Info) (*hdlgen.Module, *Map, error) {
 		p.Set(awreadyReg, doWrite)
 		p.Set(applyReg, awreadyReg)
 		p.If(respond, func() { p.Set(bvalidReg, hdlgen.True()) }).
-			ElseIf(bready, func() { p.Set(bvalidReg, hdlgen.False()) })
+			ElseIf(formalName(bready.Expr, "axil_b_taken"), func() { p.Set(bvalidReg, hdlgen.False()) })
 		p.Set(arreadyReg, doRead)
 		p.Set(rdJoin, arreadyReg)
 		p.If(rdJoin, func() { p.Set(rvalidReg, hdlgen.True()) }).
-			ElseIf(rready, func() { p.Set(rvalidReg, hdlgen.False()) })
+			ElseIf(formalName(rready.Expr, "axil_r_taken"), func() { p.Set(rvalidReg, hdlgen.False()) })
 	})
 
 	// the register map and the read multiplexer, by region: the fixed
@@ -764,7 +779,83 @@ func Wrap(core *hdlgen.Module, info Info) (*hdlgen.Module, *Map, error) {
 	m.Comb("axil_read", func(p *hdlgen.Process) {
 		p.If(rdJoin, func() { p.Set(rdataReg, rdVal) })
 	})
+	if info.Formal {
+		// the wrapper's own properties, proved with the block's
+		// (docs/control.md); a value of the cycle before is kept in a
+		// register of the formal build
+		past := func(n string, v hdlgen.Expr) hdlgen.Expr {
+			r := m.Reg("past_"+n, v.Width(), "formal: "+n+" in the cycle before", hdlgen.ResetTo(0))
+			m.Assign(r.Next, v)
+			return r.Expr
+		}
+		atMostOne := func(xs ...hdlgen.Expr) hdlgen.Expr {
+			ok := hdlgen.True()
+			for i := range xs {
+				for _, y := range xs[i+1:] {
+					ok = ok.And(xs[i].And(y).Not())
+				}
+			}
+			return ok
+		}
+		// AXI: a response, once valid, stays valid and unchanged until taken
+		m.Assert("axil_b_held", past("b_waits", bvalidReg.And(bready.Not())).Implies(bvalidReg))
+		m.Assert("axil_r_held", past("r_waits", rvalidReg.And(rready.Not())).Implies(rvalidReg.And(rdataReg.Eq(past("rdata", rdataReg.Expr)))))
+		// one write and one read at a time: each is in one of its phases
+		m.Assert("axil_one_write", atMostOne(awreadyReg.Expr, applyReg.Expr, bvalidReg.Expr))
+		m.Assert("axil_one_read", atMostOne(arreadyReg.Expr, rdJoin.Expr, rvalidReg.Expr))
+		// the clear sweep holds s_event_ready low from start to end
+		m.Assert("clear_holds_events", clearBusy.Implies(eventReady.Not()))
+		// a setting in its range stays in it: a write out of range is
+		// refused, all 32 bits of it checked (settings whose range is
+		// narrower than their register)
+		for _, st := range sets {
+			lo, hi, _ := st.sig.ParamRange()
+			v := st.reg.Expr
+			if lo == 0 && hi >= uint64(1)<<uint(v.Width())-1 {
+				continue
+			}
+			in := hdlgen.True()
+			if lo > 0 {
+				in = in.And(v.Ge(hdlgen.Const(v.Width(), lo)))
+			}
+			if hi < uint64(1)<<uint(v.Width())-1 {
+				in = in.And(v.Le(hdlgen.Const(v.Width(), hi)))
+			}
+			n := strings.ToLower(st.name)
+			m.Assert("param_"+n+"_stays_in_range", past(n+"_in_range", in).Implies(in))
+		}
+	}
 	return m, mp, nil
+}
+
+// FormalMutants are the broken variants of the wrapper's properties
+// (Info.Formal), by the assertion each must fail; settings are the names
+// of the wrapper's run-time settings (PARAM_<name>) whose range is
+// narrower than their register.
+func FormalMutants(settings []string) map[string][]hdlgen.Mutation {
+	isTrue := func(hdlgen.Expr, func(string) hdlgen.Expr) hdlgen.Expr { return hdlgen.True() }
+	ms := map[string][]hdlgen.Mutation{
+		// a response is dropped after one cycle, taken or not
+		"axil_b_held": {{Node: "axil_b_taken", With: isTrue}},
+		"axil_r_held": {{Node: "axil_r_taken", With: isTrue}},
+		// a write is captured while the last one's response waits
+		"axil_one_write": {{Node: "axil_write", With: func(_ hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
+			return get("s_axil_awvalid").And(get("s_axil_wvalid")).And(get("axil_awready_reg").Not()).And(get("axil_wr_apply_reg").Not())
+		}}},
+		// a read is captured while the last one's data waits
+		"axil_one_read": {{Node: "axil_read", With: func(_ hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
+			return get("s_axil_arvalid").And(get("axil_arready_reg").Not()).And(get("axil_rd_join_reg").Not())
+		}}},
+		// events enter once the sweep has issued its writes, before they end
+		"clear_holds_events": {{Node: "event_ready", With: func(_ hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
+			return get("fwd_take").And(get("inject").Not())
+		}}},
+	}
+	for _, n := range settings {
+		// the range check passes every value
+		ms["param_"+strings.ToLower(n)+"_stays_in_range"] = []hdlgen.Mutation{{Node: "param_" + strings.ToLower(n) + "_write_ok", With: isTrue}}
+	}
+	return ms
 }
 
 // anyOf is the OR of one or more 1-bit values.

@@ -5,6 +5,7 @@ import (
 
 	"github.com/nicgen/nicgen/blocks/block"
 	"github.com/nicgen/nicgen/blocks/connpipe"
+	"github.com/nicgen/nicgen/blocks/control"
 	"github.com/nicgen/nicgen/hdlgen"
 )
 
@@ -100,6 +101,31 @@ func formalJobs() []block.FormalJob {
 		formalJob("reps", "NumConn 2, N 4, EVW 2, HeadW 3, CountW 3, TimeW 4, ExploreW 2, ExploreInit 1, ExploreAfterFreeze 2, FreezeTime 3", small, true),
 		formalJob("reps_n3_clear", "as reps with N 3 and ClearOnFreezeExit", n3, false),
 		formalJob("reps_default", "default widths (N 8, EVW 16, HeadW 8, CountW 8, TimeW 32, ExploreW 8), NumConn 4", def, false),
+		ctlFormalJob(),
+	}
+}
+
+// ctlFormalJob proves the control wrapper's own properties (AXI-Lite
+// handshakes, the clear sweep holding events off, settings kept in their
+// ranges: control.Info.Formal) around the small reps, whose FREEZE_TIME
+// (4 bits, 0..7) can be written out of its range.
+func ctlFormalJob() block.FormalJob {
+	p := SmallParams()
+	p.Table = true
+	return block.FormalJob{
+		Name: "reps_ctl", Doc: "reps_ctl around the small reps (as the job reps, with the table port)", MaxSteps: 26, Breaks: true,
+		Build: func(f connpipe.Formal) (*hdlgen.Module, error) {
+			// the block without its own properties: with the table
+			// port any word can be written, so its word invariants do not
+			// hold (they are proved on the jobs above)
+			core, err := Paper(p)
+			if err != nil {
+				return nil, err
+			}
+			m, _, err := control.Wrap(core, control.Info{NumConn: p.NumConn, Kinds: goldenKinds(), Formal: f.Invariants})
+			return m, err
+		},
+		Mutants: control.FormalMutants([]string{"FREEZE_TIME"}),
 	}
 }
 
