@@ -808,11 +808,10 @@ func Wrap(core *hdlgen.Module, info Info) (*hdlgen.Module, *Map, error) {
 		// a setting in its range stays in it: a write out of range is
 		// refused, all 32 bits of it checked (settings whose range is
 		// narrower than their register)
-		for _, st := range sets {
+		inRange := func(st setting, v hdlgen.Expr) (hdlgen.Expr, bool) {
 			lo, hi, _ := st.sig.ParamRange()
-			v := st.reg.Expr
 			if lo == 0 && hi >= uint64(1)<<uint(v.Width())-1 {
-				continue
+				return hdlgen.True(), false
 			}
 			in := hdlgen.True()
 			if lo > 0 {
@@ -821,8 +820,19 @@ func Wrap(core *hdlgen.Module, info Info) (*hdlgen.Module, *Map, error) {
 			if hi < uint64(1)<<uint(v.Width())-1 {
 				in = in.And(v.Le(hdlgen.Const(v.Width(), hi)))
 			}
-			n := strings.ToLower(st.name)
-			m.Assert("param_"+n+"_stays_in_range", past(n+"_in_range", in).Implies(in))
+			return in, true
+		}
+		for _, st := range sets {
+			if in, narrow := inRange(st, st.reg.Expr); narrow {
+				n := strings.ToLower(st.name)
+				m.Assert("param_"+n+"_stays_in_range", past(n+"_in_range", in).Implies(in))
+			}
+		}
+		// a derived value is clamped into its setting's range
+		for _, dv := range derives {
+			if in, narrow := inRange(dv.to, dv.value); narrow {
+				m.Assert("derive_"+strings.ToLower(dv.to.name)+"_in_range", dv.done.Implies(in))
+			}
 		}
 	}
 	return m, mp, nil
@@ -831,20 +841,21 @@ func Wrap(core *hdlgen.Module, info Info) (*hdlgen.Module, *Map, error) {
 // FormalMutants are the broken variants of the wrapper's properties
 // (Info.Formal), by the assertion each must fail; settings are the names
 // of the wrapper's run-time settings (PARAM_<name>) whose range is
-// narrower than their register.
-func FormalMutants(settings []string) map[string][]hdlgen.Mutation {
+// narrower than their register, derived those of them a macro derives
+// (Quotient).
+func FormalMutants(settings, derived []string) map[string][]hdlgen.Mutation {
 	isTrue := func(hdlgen.Expr, func(string) hdlgen.Expr) hdlgen.Expr { return hdlgen.True() }
 	ms := map[string][]hdlgen.Mutation{
 		// a response is dropped after one cycle, taken or not
 		"axil_b_held": {{Node: "axil_b_taken", With: isTrue}},
 		"axil_r_held": {{Node: "axil_r_taken", With: isTrue}},
 		// a write is captured while the last one's response waits
-		"axil_one_write": {{Node: "axil_write", With: func(_ hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
-			return get("s_axil_awvalid").And(get("s_axil_wvalid")).And(get("axil_awready_reg").Not()).And(get("axil_wr_apply_reg").Not())
+		"axil_one_write": {{Node: "axil_write", With: func(orig hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
+			return orig.Or(get("s_axil_awvalid").And(get("s_axil_wvalid")).And(get("axil_awready_reg").Not()).And(get("axil_wr_apply_reg").Not()).And(get("axil_bvalid_reg")))
 		}}},
 		// a read is captured while the last one's data waits
-		"axil_one_read": {{Node: "axil_read", With: func(_ hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
-			return get("s_axil_arvalid").And(get("axil_arready_reg").Not()).And(get("axil_rd_join_reg").Not())
+		"axil_one_read": {{Node: "axil_read", With: func(orig hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
+			return orig.Or(get("s_axil_arvalid").And(get("axil_arready_reg").Not()).And(get("axil_rd_join_reg").Not()).And(get("axil_rvalid_reg")))
 		}}},
 		// events enter once the sweep has issued its writes, before they end
 		"clear_holds_events": {{Node: "event_ready", With: func(_ hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
@@ -854,6 +865,17 @@ func FormalMutants(settings []string) map[string][]hdlgen.Mutation {
 	for _, n := range settings {
 		// the range check passes every value
 		ms["param_"+strings.ToLower(n)+"_stays_in_range"] = []hdlgen.Mutation{{Node: "param_" + strings.ToLower(n) + "_write_ok", With: isTrue}}
+	}
+	for _, n := range derived {
+		// the quotient written as it is, unclamped (its low bits)
+		pre := "derive_" + strings.ToLower(n)
+		ms[pre+"_in_range"] = []hdlgen.Mutation{{Node: pre + "_value", With: func(orig hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
+			q := get(pre + "_q_reg")
+			if q.Width() >= orig.Width() {
+				return q.Keep(orig.Width()-1, 0)
+			}
+			return q.ZExt(orig.Width())
+		}}}
 	}
 	return ms
 }

@@ -125,7 +125,7 @@ func ctlFormalJob() block.FormalJob {
 			m, _, err := control.Wrap(core, control.Info{NumConn: p.NumConn, Kinds: goldenKinds(), Formal: f.Invariants})
 			return m, err
 		},
-		Mutants: control.FormalMutants([]string{"FREEZE_TIME"}),
+		Mutants: control.FormalMutants([]string{"FREEZE_TIME"}, nil),
 	}
 }
 

@@ -59,10 +59,7 @@ func Descriptor(v Variant) block.Block {
 		title = "SMaRTT, S1: journal / UEC NSCC congestion control"
 		paper.Source = "S1:L861-862"
 	}
-	kinds := make([]string, NumKinds)
-	for i := range kinds {
-		kinds[i] = gsmartt.Kind(i).String()
-	}
+	kinds := kindNames()
 	return block.Define(block.Desc[Params]{
 		Name:  v.String(),
 		Title: title,
@@ -371,4 +368,13 @@ func MustOf(c block.Config, v Variant) Params {
 		panic(err)
 	}
 	return p
+}
+
+// kindNames are the names of s_event_kind's values.
+func kindNames() []string {
+	kinds := make([]string, NumKinds)
+	for i := range kinds {
+		kinds[i] = gsmartt.Kind(i).String()
+	}
+	return kinds
 }

@@ -3,6 +3,7 @@ package smartt
 import (
 	"github.com/nicgen/nicgen/blocks/block"
 	"github.com/nicgen/nicgen/blocks/connpipe"
+	"github.com/nicgen/nicgen/blocks/control"
 	"github.com/nicgen/nicgen/hdlgen"
 )
 
@@ -104,5 +105,29 @@ func formalJobs(v Variant) []block.FormalJob {
 		formalJob("nscc_options", "as nscc with DelayQA, TrimsCountAsAcked, without AdjustPeriod and IgnorePhaseTimeouts", opts, false),
 		formalJob("nscc_default", "default widths, 800 Gb/s, NumConn 4", def, false),
 		formalJob("nscc_depth4", "as nscc, pipeline depth 4", deep, false),
+		ctlFormalJob(),
+	}
+}
+
+// ctlFormalJob proves the control wrapper's own properties
+// (control.Info.Formal) around the small nscc with its table port, where
+// the wrapper derives MI_GAIN from each TARGET_RTT write by division:
+// MI_GAIN, derived or written, stays in its range, and the derivation
+// keeps one write at a time. The block is built without its own
+// properties (any word can be written through the table port).
+func ctlFormalJob() block.FormalJob {
+	p := SmallParams(NSCC)
+	p.Table = true
+	return block.FormalJob{
+		Name: "nscc_ctl", Doc: "nscc_ctl around the small nscc (as the job nscc, with the table port)", MaxSteps: 40, Breaks: true,
+		Build: func(f connpipe.Formal) (*hdlgen.Module, error) {
+			core, err := Block(p)
+			if err != nil {
+				return nil, err
+			}
+			m, _, err := control.Wrap(core, control.Info{NumConn: p.NumConn, Kinds: kindNames(), Macros: Macros(p), Formal: f.Invariants})
+			return m, err
+		},
+		Mutants: control.FormalMutants([]string{SetTargetRTT, SetMIGain, SetQAScaling}, []string{SetMIGain}),
 	}
 }
