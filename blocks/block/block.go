@@ -235,6 +235,29 @@ type FormalJob struct {
 	Mutants map[string][]hdlgen.Mutation
 }
 
+// ControlFormalJob proves the control wrapper's own properties
+// (control.Info.Formal) around the block core builds with its table port.
+// The block is built without its own properties: through the table port
+// any word can be written, so its word invariants do not hold there (its
+// own jobs prove them). ranged and derived name the settings whose
+// properties control.FormalMutants breaks.
+func ControlFormalJob(name, doc string, maxSteps int, core func() (*hdlgen.Module, error), info control.Info, ranged, derived []string) FormalJob {
+	return FormalJob{
+		Name: name, Doc: doc, MaxSteps: maxSteps, Breaks: true,
+		Build: func(f connpipe.Formal) (*hdlgen.Module, error) {
+			c, err := core()
+			if err != nil {
+				return nil, err
+			}
+			in := info
+			in.Formal = f.Invariants
+			m, _, err := control.Wrap(c, in)
+			return m, err
+		},
+		Mutants: control.FormalMutants(ranged, derived),
+	}
+}
+
 // Block is a block as the tools see it: Desc with its parameter type
 // erased, every method taking the whole configuration.
 type Block struct {

@@ -105,28 +105,15 @@ func formalJobs() []block.FormalJob {
 	}
 }
 
-// ctlFormalJob proves the control wrapper's own properties (AXI-Lite
-// handshakes, the clear sweep holding events off, settings kept in their
-// ranges: control.Info.Formal) around the small reps, whose FREEZE_TIME
-// (4 bits, 0..7) can be written out of its range.
+// ctlFormalJob proves the control wrapper's own properties around the
+// small reps, whose FREEZE_TIME (4 bits, 0..7) can be written out of its
+// range.
 func ctlFormalJob() block.FormalJob {
 	p := SmallParams()
 	p.Table = true
-	return block.FormalJob{
-		Name: "reps_ctl", Doc: "reps_ctl around the small reps (as the job reps, with the table port)", MaxSteps: 26, Breaks: true,
-		Build: func(f connpipe.Formal) (*hdlgen.Module, error) {
-			// the block without its own properties: with the table
-			// port any word can be written, so its word invariants do not
-			// hold (they are proved on the jobs above)
-			core, err := Paper(p)
-			if err != nil {
-				return nil, err
-			}
-			m, _, err := control.Wrap(core, control.Info{NumConn: p.NumConn, Kinds: goldenKinds(), Formal: f.Invariants})
-			return m, err
-		},
-		Mutants: control.FormalMutants([]string{"FREEZE_TIME"}, nil),
-	}
+	return block.ControlFormalJob("reps_ctl", "reps_ctl around the small reps (as the job reps, with the table port)", 26,
+		func() (*hdlgen.Module, error) { return Paper(p) },
+		control.Info{NumConn: p.NumConn, Kinds: goldenKinds()}, []string{"FREEZE_TIME"}, nil)
 }
 
 // confFormalJobs are reps_conf's proofs.

@@ -109,25 +109,14 @@ func formalJobs(v Variant) []block.FormalJob {
 	}
 }
 
-// ctlFormalJob proves the control wrapper's own properties
-// (control.Info.Formal) around the small nscc with its table port, where
-// the wrapper derives MI_GAIN from each TARGET_RTT write by division:
-// MI_GAIN, derived or written, stays in its range, and the derivation
-// keeps one write at a time. The block is built without its own
-// properties (any word can be written through the table port).
+// ctlFormalJob proves the control wrapper's own properties around the
+// small nscc, where the wrapper derives MI_GAIN from each TARGET_RTT write
+// by division: MI_GAIN, derived or written, stays in its range.
 func ctlFormalJob() block.FormalJob {
 	p := SmallParams(NSCC)
 	p.Table = true
-	return block.FormalJob{
-		Name: "nscc_ctl", Doc: "nscc_ctl around the small nscc (as the job nscc, with the table port)", MaxSteps: 40, Breaks: true,
-		Build: func(f connpipe.Formal) (*hdlgen.Module, error) {
-			core, err := Block(p)
-			if err != nil {
-				return nil, err
-			}
-			m, _, err := control.Wrap(core, control.Info{NumConn: p.NumConn, Kinds: kindNames(), Macros: Macros(p), Formal: f.Invariants})
-			return m, err
-		},
-		Mutants: control.FormalMutants([]string{SetTargetRTT, SetMIGain, SetQAScaling}, []string{SetMIGain}),
-	}
+	return block.ControlFormalJob("nscc_ctl", "nscc_ctl around the small nscc (as the job nscc, with the table port)", 40,
+		func() (*hdlgen.Module, error) { return Block(p) },
+		control.Info{NumConn: p.NumConn, Kinds: kindNames(), Macros: Macros(p)},
+		[]string{SetTargetRTT, SetMIGain, SetQAScaling}, []string{SetMIGain})
 }
