@@ -672,12 +672,8 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 		}
 		terms := make([]hdlgen.Expr, credits)
 		for i, e := range ents {
-			v := get(e)
-			zero := hdlgen.Const(v.Width(), 0)
-			if v.Signed() {
-				zero = zero.AsSigned()
-			}
-			terms[i] = hdlgen.Mux(rdOneHot.Bit(i), v, zero)
+			v := get(e) // registers are unsigned
+			terms[i] = hdlgen.Mux(rdOneHot.Bit(i), v, hdlgen.Const(v.Width(), 0))
 		}
 		return orTree(terms)
 	}
@@ -1059,11 +1055,9 @@ func orTree(xs []hdlgen.Expr) hdlgen.Expr {
 	return xs[0]
 }
 
-// rotateLeft1 moves every bit of x one place up, the top bit to bit 0.
+// rotateLeft1 moves every bit of x (at least 2 bits) one place up, the
+// top bit to bit 0.
 func rotateLeft1(x hdlgen.Expr) hdlgen.Expr {
 	w := x.Width()
-	if w == 1 {
-		return x
-	}
 	return hdlgen.Cat(x.Slice(w-2, 0), x.Bit(w-1))
 }

@@ -555,13 +555,7 @@ func Wrap(core *hdlgen.Module, info Info) (*hdlgen.Module, *Map, error) {
 			v = v.ZExt(32)
 		}
 		v = merge(wstrb.Expr, wdata.Expr, v).Named("param_" + strings.ToLower(st.name) + "_written")
-		ok := hdlgen.True()
-		if lo > 0 {
-			ok = ok.And(v.Ge(hdlgen.Const(v.Width(), lo)))
-		}
-		if hi < uint64(1)<<uint(v.Width())-1 {
-			ok = ok.And(v.Le(hdlgen.Const(v.Width(), hi)))
-		}
+		ok, _ := inRange(v, lo, hi)
 		ok = formalName(ok, "param_"+strings.ToLower(st.name)+"_write_ok")
 		okReg := m.Reg("param_"+strings.ToLower(st.name)+"_ok", 1, "PARAM_"+st.name+": the value being written lies in its range", hdlgen.NoReset())
 		m.Comb("param_"+strings.ToLower(st.name)+"_check", func(p *hdlgen.Process) {
@@ -808,29 +802,17 @@ func Wrap(core *hdlgen.Module, info Info) (*hdlgen.Module, *Map, error) {
 		// a setting in its range stays in it: a write out of range is
 		// refused, all 32 bits of it checked (settings whose range is
 		// narrower than their register)
-		inRange := func(st setting, v hdlgen.Expr) (hdlgen.Expr, bool) {
-			lo, hi, _ := st.sig.ParamRange()
-			if lo == 0 && hi >= uint64(1)<<uint(v.Width())-1 {
-				return hdlgen.True(), false
-			}
-			in := hdlgen.True()
-			if lo > 0 {
-				in = in.And(v.Ge(hdlgen.Const(v.Width(), lo)))
-			}
-			if hi < uint64(1)<<uint(v.Width())-1 {
-				in = in.And(v.Le(hdlgen.Const(v.Width(), hi)))
-			}
-			return in, true
-		}
 		for _, st := range sets {
-			if in, narrow := inRange(st, st.reg.Expr); narrow {
+			lo, hi, _ := st.sig.ParamRange()
+			if in, narrow := inRange(st.reg.Expr, lo, hi); narrow {
 				n := strings.ToLower(st.name)
 				m.Assert("param_"+n+"_stays_in_range", past(n+"_in_range", in).Implies(in))
 			}
 		}
 		// a derived value is clamped into its setting's range
 		for _, dv := range derives {
-			if in, narrow := inRange(dv.to, dv.value); narrow {
+			lo, hi, _ := dv.to.sig.ParamRange()
+			if in, narrow := inRange(dv.value, lo, hi); narrow {
 				m.Assert("derive_"+strings.ToLower(dv.to.name)+"_in_range", dv.done.Implies(in))
 			}
 		}
@@ -878,6 +860,20 @@ func FormalMutants(settings, derived []string) map[string][]hdlgen.Mutation {
 		}}}
 	}
 	return ms
+}
+
+// inRange is lo <= v <= hi, comparing only where the range is narrower
+// than v's width (a comparison always true would be a lint warning);
+// narrow tells whether it compares at all.
+func inRange(v hdlgen.Expr, lo, hi uint64) (in hdlgen.Expr, narrow bool) {
+	in = hdlgen.True()
+	if lo > 0 {
+		in, narrow = in.And(v.Ge(hdlgen.Const(v.Width(), lo))), true
+	}
+	if hi < uint64(1)<<uint(v.Width())-1 {
+		in, narrow = in.And(v.Le(hdlgen.Const(v.Width(), hi))), true
+	}
+	return in, narrow
 }
 
 // anyOf is the OR of one or more 1-bit values.

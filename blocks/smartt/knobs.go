@@ -232,7 +232,7 @@ func Macros(p Params) []control.Macro {
 	q := miGainQuotient(p)
 	m := control.Macro{
 		Name: "MI_GAIN_FOR(target_ns)",
-		Body: fmt.Sprintf("((%dull + ((unsigned long long)(target_ns) - %dull) / 2ull) / ((unsigned long long)(target_ns) - %dull))", miGainNum(p), b, b),
+		Body: fmt.Sprintf("((%dull + ((unsigned long long)(target_ns) - %dull) / 2ull) / ((unsigned long long)(target_ns) - %dull))", q.Num, q.Off, q.Off),
 		Doc: fmt.Sprintf("the MI_GAIN that a write of TARGET_RTT = target_ns (above the base RTT, %d ns) sets: "+
 			"MTU x base / (target - base) x gamma x 2^%d in integer arithmetic, within 1 of the float formula; the wrapper computes it itself "+
 			"and clamps it into PARAM_MI_GAIN's range", b, 2*p.F),
