@@ -72,6 +72,11 @@ type Spec struct {
 	WordInvariants   []Invariant // every word of the state table satisfies each
 	ResultInvariants []Invariant // every valid result beat satisfies each
 
+	// Merge, when not nil, puts waiting slots between the input buffer and
+	// the issue, where events of a busy connection wait or fold into its
+	// pending event without blocking other connections (merge.go).
+	Merge *Merge
+
 	// Table adds the table port, through which a control wrapper reads
 	// and writes connections' words (docs/control.md): a beat of the event
 	// stream whose s_event_op is not 0 is a table operation on its
@@ -321,6 +326,14 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 	if s.Table && s.Formal.Invariants {
 		return fmt.Errorf("connpipe: the table port writes any word, so the word invariants cannot be proven with it: build the proofs without Table")
 	}
+	resultFields := s.ResultFields
+	if s.Merge != nil {
+		if err := s.Merge.check(s); err != nil {
+			return err
+		}
+		resultFields = append(append([]Field(nil), s.ResultFields...), Field{Name: MembersField, Width: s.Merge.CountW,
+			Doc: "events the result stands for: the issued event and those merged into it, in their order (0 on error)"})
+	}
 	var inOp *hdlgen.Signal
 	if s.Table {
 		inOp = m.Input("s_event_op", OpW, "0: an event; else a table operation on the connection: bit 0 reads its word into m_table_rdata, bit 1 writes s_table_wdata to it (kind and fields ignored)")
@@ -331,13 +344,13 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 	outConn := m.Output("m_result_conn", s.ConnW, "connection id of the event")
 	outKind := m.Output("m_result_kind", s.KindW, "kind of the event")
 	outFields := map[string]*hdlgen.Signal{}
-	for _, f := range s.ResultFields {
+	for _, f := range resultFields {
 		outFields[f.Name] = m.Output("m_result_"+f.Name, f.Width, f.Doc)
 	}
 	outError := m.Output("m_result_error", 1, "connection id out of range or unknown kind: nothing was changed")
 	var qualified []*hdlgen.Signal
 	qualified = append(qualified, outConn, outKind)
-	for _, f := range s.ResultFields {
+	for _, f := range resultFields {
 		qualified = append(qualified, outFields[f.Name])
 	}
 	qualified = append(qualified, outError)
@@ -352,12 +365,6 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 	m.Qualify(outValid, qualified...)
 
 	// the input buffer: head (in_*) and skid (skid_*)
-	type evRegs struct {
-		valid      *hdlgen.Reg
-		conn, kind *hdlgen.Reg
-		op         *hdlgen.Reg // with Table
-		fields     map[string]*hdlgen.Reg
-	}
 	evBuf := func(prefix, doc string) evRegs {
 		r := evRegs{fields: map[string]*hdlgen.Reg{}}
 		r.valid = m.Reg(prefix+"_valid", 1, doc+" holds an event", hdlgen.ResetTo(0))
@@ -398,7 +405,10 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 	// comparison of an arriving event ORs one group, not every stage.
 	groups := hazardGroups(L - 1)
 	hazardRegs := make([]*hdlgen.Reg, len(groups))
-	for g, gr := range groups {
+	if s.Merge != nil {
+		hazardRegs = nil // the slots keep the hazards
+	}
+	for g, gr := range groups[:len(hazardRegs)] {
 		name, doc := "hazard", "the head's connection is in stages 1..depth-1"
 		if len(groups) > 1 {
 			name = fmt.Sprintf("hazard%d", g)
@@ -407,11 +417,53 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 		hazardRegs[g] = m.Reg(name, 1, doc, hdlgen.ResetTo(0))
 	}
 	fullReg := m.Reg("credits_out", 1, fmt.Sprintf("%d events are issued and not yet taken: no credit left", credits), hdlgen.ResetTo(0))
-	issueE := head.valid.And(fullReg.Not())
-	for _, h := range hazardRegs {
-		issueE = issueE.And(h.Not())
+	var issue, leave hdlgen.Expr // an event issues; the head leaves the input buffer
+	var mu *mergeUnit
+	// the NUM_CONN parameter of a shell with the table port, declared once
+	var numConn *hdlgen.Signal
+	numConnParam := func() *hdlgen.Signal {
+		if numConn == nil {
+			numConn = m.Param("NUM_CONN", hdlgen.BitsFor(uint64(s.NumConn)), uint64(s.NumConn), "connections in use: a connection id of NUM_CONN and above is an error").
+				Limit(2, uint64(s.NumConn), "the state table's depth")
+		}
+		return numConn
 	}
-	issue := issueE.Named("issue")
+	// the event the stages take: the head, or the slot that issues
+	src := struct {
+		conn, kind, op hdlgen.Expr
+		fields         map[string]hdlgen.Expr
+	}{conn: head.conn.Expr, kind: head.kind.Expr, fields: map[string]hdlgen.Expr{}}
+	if s.Table {
+		src.op = head.op.Expr
+	}
+	for _, f := range s.EventFields {
+		src.fields[f.Name] = head.fields[f.Name].Expr
+	}
+	if s.Merge == nil {
+		issueE := head.valid.And(fullReg.Not())
+		for _, h := range hazardRegs {
+			issueE = issueE.And(h.Not())
+		}
+		issue = issueE.Named("issue")
+		leave = issue
+	} else {
+		inRange := hdlgen.True()
+		if uint64(s.NumKinds) < uint64(1)<<uint(s.KindW) {
+			inRange = head.kind.Lt(hdlgen.Const(s.KindW, uint64(s.NumKinds)))
+		}
+		switch pw := hdlgen.BitsFor(uint64(s.NumConn)); {
+		case s.Table && pw <= s.ConnW:
+			inRange = inRange.And(head.conn.Lt(numConnParam().ZExt(s.ConnW)))
+		case s.Table:
+			inRange = inRange.And(head.conn.ZExt(pw).Lt(numConnParam()))
+		case s.ConnW < 63 && uint64(s.NumConn) < uint64(1)<<uint(s.ConnW):
+			inRange = inRange.And(head.conn.Lt(hdlgen.Const(s.ConnW, uint64(s.NumConn))))
+		}
+		mu = mergeDecide(s, newSlots(m, s, len(groups)), head, fullReg.Expr, inRange.Named("head_in_range"))
+		mu.mergeIssued(s)
+		issue, leave = mu.issue, mu.leave
+		src.conn, src.kind, src.op, src.fields = mu.conn, mu.kind, mu.op, mu.fields
+	}
 
 	// stage 1: the event while its word is read
 	s1Kind := m.Reg("s1_kind", s.KindW, "stage 1 event kind", hdlgen.NoReset())
@@ -425,7 +477,11 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 	for _, f := range s.EventFields {
 		s1Fields[f.Name] = m.Reg("s1_"+f.Name, f.Width, "stage 1 "+f.Name, hdlgen.NoReset())
 	}
-	rd := m.ReadRegistered(table, head.conn.Trunc(aw), hdlgen.True())
+	var s1Members *hdlgen.Reg
+	if mu != nil {
+		s1Members = m.Reg("s1_members", s.Merge.CountW, "stage 1 events merged into the event", hdlgen.NoReset())
+	}
+	rd := m.ReadRegistered(table, src.conn.Trunc(aw), hdlgen.True())
 	addr := func(k int) hdlgen.Expr { return conn[k-1].Trunc(aw) }
 	s1Fix := m.Reg("s1_fix_valid", 1, "the word was written at the edge stage 1 read it", hdlgen.NoReset())
 	s1FixWord := m.Reg("s1_fix_word", ww, "the word written at that edge", hdlgen.NoReset())
@@ -449,8 +505,7 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 	if s.Table {
 		// the connections in use are a parameter, up to the table's depth
 		pw := hdlgen.BitsFor(uint64(s.NumConn))
-		numConn := m.Param("NUM_CONN", pw, uint64(s.NumConn), "connections in use: a connection id of NUM_CONN and above is an error").
-			Limit(2, uint64(s.NumConn), "the state table's depth")
+		numConn := numConnParam()
 		connBad = func(x hdlgen.Expr) hdlgen.Expr {
 			if pw <= s.ConnW {
 				return x.Or(conn[0].Ge(numConn.ZExt(s.ConnW)).Named("s1_conn_out"))
@@ -478,6 +533,9 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 		pl.Auto(s.AutoStageNs, W)
 	}
 	pl.Source(s1Kind, 1)
+	if mu != nil {
+		pl.Source(s1Members, 1)
+	}
 	pl.Source(conn[0], 1)
 	if s.Table {
 		pl.Source(s1Op, 1)
@@ -519,6 +577,13 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 	if problem := outcomeProblem(s.ResultFields, out); problem != "" {
 		return hdlgen.Errorf(hdlgen.FuncLoc(step), m.Name(), "%s", problem)
 	}
+	if mu != nil { // the shell's own result: the events merged
+		res := map[string]hdlgen.Value{MembersField: s1Members}
+		for k, v := range out.Result {
+			res[k] = v
+		}
+		out.Result = res
+	}
 	if pl.Stage(out.Word) > W {
 		return fmt.Errorf("connpipe: the datapath's word is of stage %d, after the last stage %d (depth %d): remove a cut or deepen the pipeline", pl.Stage(out.Word), W, L)
 	}
@@ -526,7 +591,7 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 	// in the order of the result fields: placing a value may add its
 	// balancing registers, whose names and order must not depend on a
 	// map's iteration order
-	for _, f := range s.ResultFields {
+	for _, f := range resultFields {
 		used = max(used, pl.Stage(out.Result[f.Name]))
 	}
 	m.Note("pipeline: the datapath's cuts end in stage %d of %d", max(used, FirstStage), W)
@@ -560,7 +625,7 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 	wrEn = wrEn.Named("wr_en")
 	wrAddr := addr(W).Named("wr_addr")
 	m.Write(table, wrAddr, newWord, wrEn)
-	snoopHead := wrEn.And(wrAddr.Eq(head.conn.Trunc(aw))).Named("snoop_in")
+	snoopHead := wrEn.And(wrAddr.Eq(src.conn.Trunc(aw))).Named("snoop_in")
 	// whether the word written now is stage k's (k = 1..3) selects a
 	// whole word: it is decided a cycle ahead, from the stages that will
 	// be the last one and stage k after the edge (stage 1: the head), and
@@ -572,7 +637,7 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 		snoopRegs[k-1] = m.Reg(fmt.Sprintf("snoop_s%d", k), 1, fmt.Sprintf("the word written in this cycle is stage %d's", k), hdlgen.ResetTo(0))
 		var x hdlgen.Expr
 		if k == 1 { // stage 1 loads the head's connection at every edge
-			x = wrEnAhead.And(addr(W - 1).Eq(head.conn.Trunc(aw)))
+			x = wrEnAhead.And(addr(W - 1).Eq(src.conn.Trunc(aw)))
 		} else {
 			x = wrEnAhead.And(addr(W - 1).Eq(addr(k - 1)))
 		}
@@ -596,7 +661,7 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 	// results of the last stage, zero on error
 	resKind := pl.At(s1Kind, W)
 	resVals := map[string]hdlgen.Expr{}
-	for _, f := range s.ResultFields {
+	for _, f := range resultFields {
 		v := out.Result[f.Name]
 		if pl.Stage(v) > W {
 			return fmt.Errorf("connpipe: result %s is of stage %d, after the last stage %d", f.Name, pl.Stage(v), W)
@@ -621,7 +686,7 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 		e := entry{fields: map[string]*hdlgen.Reg{}}
 		e.conn = m.Reg(fmt.Sprintf("out%d_conn", i), s.ConnW, fmt.Sprintf("result buffer entry %d connection id", i), hdlgen.NoReset())
 		e.kind = m.Reg(fmt.Sprintf("out%d_kind", i), s.KindW, fmt.Sprintf("result buffer entry %d kind", i), hdlgen.NoReset())
-		for _, f := range s.ResultFields {
+		for _, f := range resultFields {
 			e.fields[f.Name] = m.Reg(fmt.Sprintf("out%d_%s", i, f.Name), f.Width, fmt.Sprintf("result buffer entry %d %s", i, f.Name), hdlgen.NoReset())
 		}
 		e.err = m.Reg(fmt.Sprintf("out%d_error", i), 1, fmt.Sprintf("result buffer entry %d error", i), hdlgen.NoReset())
@@ -637,7 +702,7 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 	hd := entry{fields: map[string]*hdlgen.Reg{}}
 	hd.conn = m.Reg("out_head_conn", s.ConnW, "result buffer head connection id (the entry at out_rd_ptr)", hdlgen.NoReset())
 	hd.kind = m.Reg("out_head_kind", s.KindW, "result buffer head kind", hdlgen.NoReset())
-	for _, f := range s.ResultFields {
+	for _, f := range resultFields {
 		hd.fields[f.Name] = m.Reg("out_head_"+f.Name, f.Width, "result buffer head "+f.Name, hdlgen.NoReset())
 	}
 	hd.err = m.Reg("out_head_error", 1, "result buffer head error", hdlgen.NoReset())
@@ -685,7 +750,7 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 	m.Assign(outValid, mValid)
 	m.Assign(outConn, hd.conn)
 	m.Assign(outKind, hd.kind)
-	for _, f := range s.ResultFields {
+	for _, f := range resultFields {
 		m.Assign(outFields[f.Name], hd.fields[f.Name])
 	}
 	m.Assign(outError, hd.err)
@@ -716,7 +781,7 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 
 	if s.Formal.Invariants {
 		res := hdlgen.NewRecord("the result").Set("conn", conn[W-1].Expr).Set("kind", resKind).Set("error", wErr)
-		for _, f := range s.ResultFields {
+		for _, f := range resultFields {
 			res.Set(f.Name, resVals[f.Name])
 		}
 		words := []checkedWord{
@@ -751,7 +816,7 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 				p.Set(dst.fields[f.Name], inFields[f.Name])
 			}
 		}
-		p.If(issue, func() {
+		p.If(leave, func() {
 			p.If(skid.valid, func() {
 				load(head, true)
 				p.Set(skid.valid, push1)
@@ -774,13 +839,16 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 		p.Set(occ, occNext)
 		// stages
 		p.Set(valid[0], issue)
-		p.Set(conn[0], head.conn)
-		p.Set(s1Kind, head.kind)
+		p.Set(conn[0], src.conn)
+		p.Set(s1Kind, src.kind)
 		if s.Table {
-			p.Set(s1Op, head.op)
+			p.Set(s1Op, src.op)
 		}
 		for _, f := range s.EventFields {
-			p.Set(s1Fields[f.Name], head.fields[f.Name])
+			p.Set(s1Fields[f.Name], src.fields[f.Name])
+		}
+		if mu != nil {
+			p.Set(s1Members, mu.count)
 		}
 		for k := 2; k <= W; k++ {
 			p.Set(valid[k-1], valid[k-2])
@@ -800,7 +868,7 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 				p.If(wrPtr.EqC(uint64(i)), func() {
 					p.Set(e.conn, conn[W-1])
 					p.Set(e.kind, resKind)
-					for _, f := range s.ResultFields {
+					for _, f := range resultFields {
 						p.Set(e.fields[f.Name], resVals[f.Name])
 					}
 					p.Set(e.err, wErr)
@@ -819,7 +887,7 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 		writeHead := func() {
 			p.Set(hd.conn, conn[W-1])
 			p.Set(hd.kind, resKind)
-			for _, f := range s.ResultFields {
+			for _, f := range resultFields {
 				p.Set(hd.fields[f.Name], resVals[f.Name])
 			}
 			p.Set(hd.err, wErr)
@@ -834,7 +902,7 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 			p.If(landsNext, writeHead).Else(func() {
 				p.Set(hd.conn, pick(func(e entry) *hdlgen.Reg { return e.conn }))
 				p.Set(hd.kind, pick(func(e entry) *hdlgen.Reg { return e.kind }))
-				for _, f := range s.ResultFields {
+				for _, f := range resultFields {
 					name := f.Name
 					p.Set(hd.fields[name], pick(func(e entry) *hdlgen.Reg { return e.fields[name] }))
 				}
@@ -877,8 +945,8 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 		}
 		return hit
 	}
-	hazardNext := make([]hdlgen.Expr, len(groups))
-	for g, gr := range groups {
+	hazardNext := make([]hdlgen.Expr, len(hazardRegs))
+	for g, gr := range groups[:len(hazardRegs)] {
 		name := "hazard_ahead"
 		if len(groups) > 1 {
 			name = fmt.Sprintf("hazard%d_ahead", g)
@@ -891,6 +959,10 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 		hazardNext[g] = hdlgen.Mux(issue,
 			hdlgen.Mux(skid.valid, matchNext(skid.conn, "skid", a, b), mIn),
 			hdlgen.Mux(head.valid, matchNext(head.conn, "head", a, b), mIn)).Named(name)
+	}
+	if mu != nil {
+		mu.mergeUpdate(m, s, head)
+		mu.mergeHazards(m, groups, head, valid, conn)
 	}
 	m.Comb("issue_next", func(p *hdlgen.Process) {
 		for g, h := range hazardRegs {
@@ -913,15 +985,18 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 		// the registered hazards and credit are the rule itself, group
 		// by group
 		exact := hdlgen.True()
-		for g, gr := range groups {
+		for g, gr := range groups[:len(hazardRegs)] {
 			hz := hdlgen.False()
 			for k := gr[0]; k <= gr[1]; k++ {
 				hz = hz.Or(valid[k-1].And(conn[k-1].Eq(head.conn)))
 			}
 			exact = exact.And(hazardRegs[g].Eq(hz))
 		}
-		if L >= 2 { // with one stage there is nothing to compare: hazard is 0
+		if L >= 2 && mu == nil { // with one stage there is nothing to compare: hazard is 0
 			m.Assert("hazard_exact", head.valid.Implies(exact))
+		}
+		if L >= 2 && mu != nil {
+			mu.mergeExact(m, groups, valid, conn)
 		}
 		m.Assert("credit_exact", fullReg.Eq(occ.Ge(hdlgen.Const(occW, uint64(credits)))))
 		m.Assert("out_valid_exact", outValidReg.Eq(outCnt.Any()))
@@ -930,9 +1005,9 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 	// s_event_ready for the next cycle: at most one event buffered
 	m.Comb("ready", func(p *hdlgen.Process) {
 		// the skid entry is filled only when the head stays and an event arrives
-		fills := head.valid.And(issue.Not()).And(push1)
-		keeps := skid.valid.And(issue.Not())
-		refill := skid.valid.And(issue).And(push1)
+		fills := head.valid.And(leave.Not()).And(push1)
+		keeps := skid.valid.And(leave.Not())
+		refill := skid.valid.And(leave).And(push1)
 		p.Set(readyReg, fills.Or(keeps).Or(refill).Not())
 	})
 	return nil

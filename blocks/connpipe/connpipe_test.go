@@ -96,3 +96,46 @@ func TestMissingEventField(t *testing.T) {
 		t.Errorf("error %q has no line located in the datapath for the missing field", err)
 	}
 }
+
+// toyMerge folds an add into a pending add while the amounts' sum fits.
+func toyMerge(slots int) *Merge {
+	return &Merge{Slots: slots, CountW: 4,
+		Fold: func(a, b MergeEvent) hdlgen.Expr {
+			fits := a.Fields.F("amount").Le(b.Fields.F("amount").Not()) // a + b <= 255
+			return a.Kind.EqC(1).And(b.Kind.EqC(1)).And(fits)
+		},
+		Combine: func(a, b MergeEvent) hdlgen.Record {
+			return hdlgen.NewRecord("merged").Set("amount", a.Fields.F("amount").Add(b.Fields.F("amount")))
+		},
+	}
+}
+
+// The merging shell elaborates at every depth, with and without a merge
+// rule and with the table port, and adds m_result_members.
+func TestMergingShellBuilds(t *testing.T) {
+	for _, depth := range []int{1, 2, 5} {
+		for _, table := range []bool{false, true} {
+			for _, rule := range []bool{false, true} {
+				s := toySpec()
+				s.Depth, s.Table, s.Merge = depth, table, toyMerge(4)
+				if !rule {
+					s.Merge.Fold, s.Merge.Combine = nil, nil
+				}
+				m := hdlgen.NewModule("toy", "")
+				if err := Build(m, s, toyStep(map[string]bool{"count": true, "wrapped": true}, "amount")); err != nil {
+					t.Fatalf("depth %d table %v rule %v: %v", depth, table, rule, err)
+				}
+				if _, err := hdlgen.Elaborate(m); err != nil {
+					t.Fatalf("depth %d table %v rule %v: %v", depth, table, rule, err)
+				}
+				found := false
+				for _, p := range m.Ports() {
+					found = found || p.Name() == "m_result_members"
+				}
+				if !found {
+					t.Errorf("depth %d: no m_result_members port", depth)
+				}
+			}
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/nicgen/nicgen/blocks/block"
+	"github.com/nicgen/nicgen/blocks/connpipe"
 	gsmartt "github.com/nicgen/nicgen/golden/smartt"
 	"github.com/nicgen/nicgen/hdlgen"
 )
@@ -47,6 +48,8 @@ var attrs = []block.Attr{
 	{Name: "trims_count_as_acked", Kind: block.Bool, Doc: "trims and timeouts add to acked, as the pseudocode literally does (A-7)"},
 	{Name: "zero_stamp_expired", Kind: block.Bool, Doc: "a stored timestamp of 0 reads as long past"},
 	block.DepthAttr,
+	{Name: "merge_slots", Kind: block.Whole, Lo: 0, Hi: connpipe.MaxSlots, Doc: "waiting slots of the merging shell, 2..32: events of a connection in flight wait there (or fold, with merge_acks) and no connection blocks another; 0: the plain shell (docs/pipeline.md)"},
+	{Name: "merge_acks", Kind: block.Bool, Doc: "with merge_slots, an ACK folds into its connection's pending ACK of the same ECN echo, up to 32 KiB (docs/blocks/smartt.md, Merged ACKs); on by default for nscc, off for smartt, whose per-ACK decreases a merge changes"},
 }
 
 // Descriptor is smartt (v = Conf) or nscc (v = NSCC) to nicgen's tools:
@@ -87,7 +90,7 @@ func Descriptor(v Variant) block.Block {
 			if err != nil {
 				return nil, err
 			}
-			return cycler{gsmartt.NewPipeline(m, p.Depth)}, nil
+			return cycler{GoldenPipeline(p, m)}, nil
 		},
 		Formal: func() []block.FormalJob { return formalJobs(v) },
 		Macros: Macros,
@@ -178,9 +181,23 @@ func resolve(s block.Section, v Variant, env block.Env) Params {
 		// nothing below makes sense for a window smaller than a packet
 		s.Errorf("", "block %q: max_window_bytes = %d (%s x bdp_bytes = %d) is below one mtu = %d: the network is too small for SMaRTT", s.Name(), d.MaxCwnd, ratio, d.BDP, mtu)
 	}
+	mergeSlots := s.Whole("merge_slots", 0, block.Default, "the plain shell (docs/pipeline.md)")
+	if mergeSlots == 1 {
+		s.Errorf("merge_slots", "merge_slots = 1: want 0 (the plain shell) or 2..%d", connpipe.MaxSlots)
+	}
+	mergeAcks := s.Bool("merge_acks", v == NSCC, "nscc's increases are linear in acked bytes and its MD once per base RTT: a merged ACK is one a coalescing receiver sends")
+	if mergeAcks && s.IsSet("merge_acks") && mergeSlots == 0 {
+		s.Errorf("merge_acks", "merge_acks = true needs merge_slots (2..%d): the plain shell merges nothing", connpipe.MaxSlots)
+	}
+	mergeAcks = mergeAcks && mergeSlots > 0
+	p.MergeSlots, p.MergeAcks = int(mergeSlots), mergeAcks
 	sizeNeed := bitsFor64(mtu)
-	sizeW := s.Whole("size_width", min(max(14, sizeNeed), max(sizeNeed, uint64(d.CwndW))), block.Derived,
-		fmt.Sprintf("max(14, bits to hold mtu = %d), at most cwnd_width = %d", mtu, d.CwndW))
+	sizeMin, sizeWhy := uint64(14), "max(14, bits to hold mtu = %d), at most cwnd_width = %d"
+	if mergeAcks {
+		sizeMin, sizeWhy = bitsFor64(gsmartt.MergeCapBytes), "max(16, bits to hold mtu = %d) for merged ACKs of 32 KiB, at most cwnd_width = %d"
+	}
+	sizeW := s.Whole("size_width", min(max(sizeMin, sizeNeed), max(sizeNeed, uint64(d.CwndW))), block.Derived,
+		fmt.Sprintf(sizeWhy, mtu, d.CwndW))
 	fiTol := s.Whole("fi_tol_ns", 1000, block.Default, "htsim's 1 us of queuing delay (A-9)")
 	// the RTT port carries every RTT the datapath compares with
 	rttMax, rttWhat := d.QaRttNs, fmt.Sprintf("qa_rtt_ns = %d", d.QaRttNs)

@@ -98,6 +98,14 @@ type Params struct {
 	TrimsCountAsAcked    bool // A-7 literal: trims and timeouts add to acked
 	ZeroStampExpired     bool // a stored timestamp of 0 reads as long past
 	Depth                int  // datapath stages of the pipelined shell (docs/pipeline.md)
+	// MergeSlots is the merging shell's waiting slots (docs/pipeline.md,
+	// "Merge stage"); 0 is the plain shell, where an event waits while
+	// its connection is in flight and every event behind it waits too.
+	MergeSlots int
+	// MergeAcks folds ACKs into the pending ACK of their connection
+	// (gsmartt.AckMerger) in the merging shell; without it every event
+	// is issued alone.
+	MergeAcks bool
 	// StageNs is the estimated logic per stage with which hdlgen places
 	// the stage boundaries besides the block's own cuts (hdlgen
 	// Pipeline.Auto); 0 places only the cuts

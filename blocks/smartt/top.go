@@ -3,6 +3,8 @@ package smartt
 import (
 	"fmt"
 
+	gsmartt "github.com/nicgen/nicgen/golden/smartt"
+
 	"github.com/nicgen/nicgen/blocks/connpipe"
 	"github.com/nicgen/nicgen/hdlgen"
 )
@@ -111,11 +113,56 @@ func Block(p Params) (*hdlgen.Module, error) {
 		spec.Formal, spec.WordInvariants, spec.ResultInvariants = p.Formal, part.Invariants, resultInvariants(p, d)
 	}
 	spec.Table = p.Table
+	spec.Merge = MergeRule(p)
 	err := connpipe.Build(m, spec, part.Step)
 	if err == nil {
 		err = p.Formal.Check(m)
 	}
 	return m, err
+}
+
+// MergeRule is the merging shell of p (nil for the plain shell): its
+// slots, and with MergeAcks the ACK merge rule (gsmartt.AckMerger, written
+// from the same contract, docs/blocks/smartt.md "Merged ACKs"): an ACK
+// folds into a pending ACK of the same ECN echo while the sizes' sum stays
+// within 32 KiB and the size port; the merged ACK's RTT, bytes in flight
+// and time are the last member's.
+func MergeRule(p Params) *connpipe.Merge {
+	if p.MergeSlots == 0 {
+		return nil
+	}
+	g := &connpipe.Merge{Slots: p.MergeSlots, CountW: gsmartt.MergeMembersW}
+	if !p.MergeAcks {
+		return g
+	}
+	capB := min(uint64(gsmartt.MergeCapBytes), uint64(1)<<uint(p.SizeW)-1)
+	g.Fold = func(a, b connpipe.MergeEvent) hdlgen.Expr {
+		sum := a.Fields.F("size").ZExt(p.SizeW + 1).Add(b.Fields.F("size").ZExt(p.SizeW + 1))
+		return a.Kind.EqC(KindAck).And(b.Kind.EqC(KindAck)).
+			And(a.Fields.F("ecn").Eq(b.Fields.F("ecn"))).
+			And(sum.Le(hdlgen.Const(p.SizeW+1, capB)))
+	}
+	g.Combine = func(a, b connpipe.MergeEvent) hdlgen.Record {
+		return hdlgen.NewRecord("the merged ack").
+			Set("size", a.Fields.F("size").Add(b.Fields.F("size"))).
+			Set("ecn", a.Fields.F("ecn")).
+			Set("rtt", b.Fields.F("rtt")).
+			Set("unacked", b.Fields.F("unacked")).
+			Set("now", b.Fields.F("now"))
+	}
+	return g
+}
+
+// GoldenPipeline is the golden cycle model of p's shell around m: the
+// plain shell, or the merging shell with p's slots and rule.
+func GoldenPipeline(p Params, m *gsmartt.Model) *gsmartt.Pipeline {
+	switch {
+	case p.MergeSlots == 0:
+		return gsmartt.NewPipeline(m, p.Depth)
+	case p.MergeAcks:
+		return gsmartt.NewMergingPipeline(m, p.Depth, p.MergeSlots)
+	}
+	return gsmartt.NewPlainSlotPipeline(m, p.Depth, p.MergeSlots)
 }
 
 // Part is the datapath of smartt or nscc as it runs in module m

@@ -94,6 +94,8 @@ type Pipeline[E, R any] struct {
 	outHead int
 	outN    int
 	zero    R
+
+	mg *mergeState[E, R] // a merging shell's slots (NewMerging)
 }
 
 // New returns an empty pipeline of a datapath of depth stages around s; s
@@ -134,7 +136,14 @@ func (p *Pipeline[E, R]) last() int {
 func (p *Pipeline[E, R]) Reset() {
 	if l := p.last(); p.inStage[l] {
 		var r R
-		p.s.StepTo(&p.evs[p.stageEv[l]&p.evMask], &r) // the write at the rst edge; the result is dropped
+		if p.mg != nil {
+			p.s.StepTo(&p.mg.stageEv[l], &r)
+		} else {
+			p.s.StepTo(&p.evs[p.stageEv[l]&p.evMask], &r) // the write at the rst edge; the result is dropped
+		}
+	}
+	if p.mg != nil {
+		clear(p.mg.valid)
 	}
 	p.issued = p.accepted
 	p.ready, p.occ, p.outHead, p.outN, p.top = true, 0, 0, 0, 0
@@ -160,6 +169,9 @@ func (p *Pipeline[E, R]) Cycle(in In[E]) Out[R] {
 // the cycle (a zero R while m_result_valid is 0), then applies the edge.
 // The result is valid until the next call.
 func (p *Pipeline[E, R]) CyclePorts(sValid, mReady bool) (sReady, mValid bool, res *R) {
+	if p.mg != nil {
+		return p.cycleMerge(sValid, mReady)
+	}
 	sReady, mValid, res = p.ready, p.outN > 0, &p.zero
 	head := p.outHead
 	pop := mValid && mReady

@@ -76,6 +76,9 @@ type Result struct {
 	QA    bool   // QuickAdapt fired on this event
 	Fast  bool   // FastIncrease is active after the event
 	Error bool   // conn >= NumConn or kind 4..7; nothing changed
+	// Members is the number of ACKs the event stood for, in a merging
+	// shell (m_result_members; 0 on an error); 0 in the plain shell.
+	Members uint8
 }
 
 // CycleIn holds the block's input ports during one clock cycle.

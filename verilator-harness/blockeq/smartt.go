@@ -90,6 +90,9 @@ func (r *smarttRef) Cycle(in, out []uint64) {
 	out[p.mValid] = b2u(mValid)
 	out[p.mConn], out[p.mKind], out[p.mCwnd], out[p.mCase] = uint64(res.Conn), uint64(res.Kind), uint64(res.Cwnd), uint64(res.Case)
 	out[p.mQA], out[p.mFast], out[p.mErr] = b2u(res.QA), b2u(res.Fast), b2u(res.Error)
+	if p.mMembers >= 0 {
+		out[p.mMembers] = uint64(res.Members)
+	}
 	if mValid && mReady && r.cov != nil {
 		r.cov.count(res)
 	}
@@ -133,7 +136,7 @@ func SmarttReferenceTuned(d harness.Design, p bsmartt.Params, cov *SmarttCoverag
 	}
 	newPipe := func() *gsmartt.Pipeline {
 		m, _ := model() // accepted above
-		return gsmartt.NewPipeline(m, gp.Depth)
+		return bsmartt.GoldenPipeline(p, m)
 	}
 	return &smarttRef{p: newSmarttPorts(pm), pipe: newPipe(), cov: cov, newPipe: newPipe}, nil
 }

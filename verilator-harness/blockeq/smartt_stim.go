@@ -6,6 +6,7 @@ import harness "github.com/nicgen/nicgen/verilator-harness"
 type smarttPorts struct {
 	sValid, sConn, sKind, sSize, sECN, sRTT, sUnacked, sNow, mReady int
 	sReady, mValid, mConn, mKind, mCwnd, mCase, mQA, mFast, mErr    int
+	mMembers                                                        int // -1: the plain shell
 }
 
 func newSmarttPorts(pm portMap) smarttPorts {
@@ -16,6 +17,7 @@ func newSmarttPorts(pm portMap) smarttPorts {
 		sReady: pm.outIdx("s_event_ready"), mValid: pm.outIdx("m_result_valid"), mConn: pm.outIdx("m_result_conn"),
 		mKind: pm.outIdx("m_result_kind"), mCwnd: pm.outIdx("m_result_cwnd"), mCase: pm.outIdx("m_result_case"),
 		mQA: pm.outIdx("m_result_qa"), mFast: pm.outIdx("m_result_fast"), mErr: pm.outIdx("m_result_error"),
+		mMembers: pm.outIdx("m_result_members"),
 	}
 }
 
