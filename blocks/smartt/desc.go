@@ -185,11 +185,16 @@ func resolve(s block.Section, v Variant, env block.Env) Params {
 	if mergeSlots == 1 {
 		s.Errorf("merge_slots", "merge_slots = 1: want 0 (the plain shell) or 2..%d", connpipe.MaxSlots)
 	}
-	mergeAcks := s.Bool("merge_acks", v == NSCC, "nscc's increases are linear in acked bytes and its MD once per base RTT: a merged ACK is one a coalescing receiver sends")
-	if mergeAcks && s.IsSet("merge_acks") && mergeSlots == 0 {
-		s.Errorf("merge_acks", "merge_acks = true needs merge_slots (2..%d): the plain shell merges nothing", connpipe.MaxSlots)
+	mergeAcks := false
+	if mergeSlots == 0 && s.IsSet("merge_acks") {
+		s.Errorf("merge_acks", "merge_acks needs merge_slots (2..%d): the plain shell merges nothing", connpipe.MaxSlots)
+	} else if mergeSlots > 0 {
+		why := "nscc's increases are linear in acked bytes and its MD comes once per base RTT: a merged ACK is one a coalescing receiver could send"
+		if v == Conf {
+			why = "smartt decreases per ACK (S0): merging changes its trajectory (docs/blocks/smartt.md, Merged ACKs)"
+		}
+		mergeAcks = s.Bool("merge_acks", v == NSCC, why)
 	}
-	mergeAcks = mergeAcks && mergeSlots > 0
 	p.MergeSlots, p.MergeAcks = int(mergeSlots), mergeAcks
 	sizeNeed := bitsFor64(mtu)
 	sizeMin, sizeWhy := uint64(14), "max(14, bits to hold mtu = %d), at most cwnd_width = %d"
