@@ -90,7 +90,7 @@ func Descriptor(v Variant) block.Block {
 			if err != nil {
 				return nil, err
 			}
-			return cycler{GoldenPipeline(p, m)}, nil
+			return cycler{p: GoldenPipeline(p, m), mtu: p.Net.MTU, rtt: p.Net.BrttNs}, nil
 		},
 		Formal: func() []block.FormalJob { return formalJobs(v) },
 		Macros: Macros,
@@ -153,10 +153,16 @@ func TuneGolden(m *gsmartt.Model, name string, v uint64) error {
 	return m.Retune(uint32(trtt), kmi, uint32(qa))
 }
 
-type cycler struct{ p *gsmartt.Pipeline }
+// cycler offers ACKs of one MTU at the base RTT (block.Cycler): the plain
+// shell's timing depends on the connections alone, and the merging
+// shell's on ACKs, which fold.
+type cycler struct {
+	p        *gsmartt.Pipeline
+	mtu, rtt uint32
+}
 
 func (c cycler) Cycle(valid, ready bool, conn uint32) (bool, bool) {
-	out := c.p.Cycle(gsmartt.CycleIn{SValid: valid, MReady: ready, Event: gsmartt.Event{Conn: conn, Kind: gsmartt.KindOpen}})
+	out := c.p.Cycle(gsmartt.CycleIn{SValid: valid, MReady: ready, Event: gsmartt.Event{Conn: conn, Kind: gsmartt.KindAck, Size: c.mtu, RTT: c.rtt}})
 	return out.SReady, out.MValid
 }
 

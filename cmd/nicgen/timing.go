@@ -63,26 +63,11 @@ func measureTiming(cfg blocks.Config, block string) (timing, error) {
 		m(false, true, 0)
 	}
 	// throughput: a burst to connection 0, result always ready
-	sent, got, first, last := 0, 0, -1, -1
-	for c := 0; got < burst && c < 64*burst; c++ {
-		valid := sent < burst
-		ready, mValid := m(valid, true, 0)
-		if valid && ready {
-			sent++
-		}
-		if mValid {
-			got++
-			if first < 0 {
-				first = c
-			}
-			last = c
-		}
+	t.perClock, t.burstCycle, err = offer(m, make([]uint32, burst))
+	if err != nil {
+		return t, fmt.Errorf("%s: %w", block, err)
 	}
-	if got < burst {
-		return t, fmt.Errorf("%s: %d of %d results in %d cycles", block, got, burst, 64*burst)
-	}
-	t.burst, t.burstCycle = burst, last-first+1
-	t.perClock = float64(burst) / float64(t.burstCycle)
+	t.burst = burst
 	// a burst over connections 0, 1, 0, 1, ... of a fresh model: two
 	// connections alternate, which a depth-2 pipeline cannot hide
 	if m, err = goldenCycleModel(cfg, block); err != nil {
@@ -92,27 +77,49 @@ func measureTiming(cfg blocks.Config, block string) (timing, error) {
 	for uint32(t.latency) > conns && conns < 64 {
 		conns++
 	}
-	sent, got, first, last = 0, 0, -1, -1
-	for c := 0; got < burst && c < 64*burst; c++ {
-		valid := sent < burst
-		ready, mValid := m(valid, true, uint32(sent)%conns)
+	alt := make([]uint32, burst)
+	for i := range alt {
+		alt[i] = uint32(i) % conns
+	}
+	if t.mixed, _, err = offer(m, alt); err != nil {
+		return t, fmt.Errorf("%s: %w", block, err)
+	}
+	t.depth = int(math.Round(1 / t.perClock))
+	return t, nil
+}
+
+// offer drives conns back to back into a fresh cycle model, results
+// always taken, and returns the events taken per clock: the events over
+// the cycles from the first result to the last. A merging shell answers
+// several events with one result (docs/pipeline.md), so the run ends when
+// every event is taken and no result came for drainCycles cycles.
+func offer(m cycleModel, conns []uint32) (perClock float64, span int, err error) {
+	const drainCycles = 256
+	sent, first, last, quiet := 0, -1, -1, 0
+	limit := 64*len(conns) + 64
+	for c := 0; c < limit && (sent < len(conns) || quiet < drainCycles); c++ {
+		valid := sent < len(conns)
+		conn := uint32(0)
+		if valid {
+			conn = conns[sent]
+		}
+		ready, mValid := m(valid, true, conn)
 		if valid && ready {
 			sent++
 		}
+		quiet++
 		if mValid {
-			got++
 			if first < 0 {
 				first = c
 			}
-			last = c
+			last, quiet = c, 0
 		}
 	}
-	if got < burst {
-		return t, fmt.Errorf("%s: %d of %d results in %d cycles", block, got, burst, 64*burst)
+	if sent < len(conns) || first < 0 {
+		return 0, 0, fmt.Errorf("%d of %d events taken in %d cycles", sent, len(conns), limit)
 	}
-	t.mixed = float64(burst) / float64(last-first+1)
-	t.depth = int(math.Round(1 / t.perClock))
-	return t, nil
+	span = last - first + 1
+	return float64(len(conns)) / float64(span), span, nil
 }
 
 // loadRates are a block's events per clock under three loads, measured on
@@ -135,29 +142,11 @@ func measureLoads(cfg blocks.Config, block string) (loadRates, error) {
 		if err != nil {
 			return 0, err
 		}
-		sent, got, first, last := 0, 0, -1, -1
-		for c := 0; got < len(conns) && c < 64*len(conns)+64; c++ {
-			valid := sent < len(conns)
-			conn := uint32(0)
-			if valid {
-				conn = conns[sent]
-			}
-			ready, mValid := m(valid, true, conn)
-			if valid && ready {
-				sent++
-			}
-			if mValid {
-				got++
-				if first < 0 {
-					first = c
-				}
-				last = c
-			}
+		r, _, err := offer(m, conns)
+		if err != nil {
+			return 0, fmt.Errorf("%s: %w", block, err)
 		}
-		if got < len(conns) {
-			return 0, fmt.Errorf("%s: %d of %d results", block, got, len(conns))
-		}
-		return float64(len(conns)) / float64(last-first+1), nil
+		return r, nil
 	}
 	const n = 20000
 	numConn := connections(cfg, block)
