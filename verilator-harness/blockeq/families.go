@@ -42,7 +42,7 @@ func init() {
 				if err != nil {
 					return nil, err
 				}
-				cov := NewSmarttCoverage(p.Variant)
+				cov := NewSmarttCoverageOf(p)
 				ref, err := SmarttReference(hd, p, cov)
 				stim := NewSmarttStimulus(hd, applySmartt(DefaultSmarttProfile(p.NumConn, uint64(p.Net.MTU), uint64(p.Net.BrttNs)), profile), seed)
 				return &Bench{Ref: ref, Stim: stim, Coverage: cov}, err

@@ -22,10 +22,31 @@ var profileDocs = map[string]string{
 	"hazard":       "connections 0..k-1 in turn, an event offered every cycle, so each connection returns every k events, k = 1..17 (every pipeline depth + 1) in phases of 512 events; the result stream is ready 80% of cycles",
 }
 
-// ProfileNames lists the profiles, sorted.
+// lineRateDocs are the profiles of the line-rate loads, which drive a
+// merging shell (docs/pipeline.md, "Merge stage") where it folds, waits
+// and fills: an event offered on every cycle, results always taken unless
+// the profile says otherwise. Only the blocks that merge (smartt, nscc)
+// take them.
+var lineRateDocs = map[string]string{
+	"line-rate": "one connection on every cycle, ACKs of one MTU only: the 800 Gb/s connection with per-packet ACKs, and faster",
+	"incast-2":  "ACKs (30% ECN-marked, 10% smaller than the MTU) on 2 connections, in random order, one on every cycle",
+	"incast-8":  "as incast-2 on 8 connections",
+	"incast-64": "as incast-2 on 64 connections",
+	"ce-burst":  "ACKs on 4 connections, one on every cycle, ECN-marked in runs of 1..16 ACKs and unmarked in the next run",
+	"barriers":  "ACKs on 4 connections, one on every cycle, with opens, NACKs and timeouts (a fifth of the events) between them",
+}
+
+// LineRateProfiles lists the line-rate profiles, sorted.
+func LineRateProfiles() []string { return sortedKeys(lineRateDocs) }
+
+// ProfileNames lists the profiles, sorted (the line-rate ones included).
 func ProfileNames() []string {
+	return append(sortedKeys(profileDocs), LineRateProfiles()...)
+}
+
+func sortedKeys(m map[string]string) []string {
 	var n []string
-	for k := range profileDocs {
+	for k := range m {
 		n = append(n, k)
 	}
 	sort.Strings(n)
@@ -33,11 +54,30 @@ func ProfileNames() []string {
 }
 
 // ProfileDoc describes a profile.
-func ProfileDoc(name string) string { return profileDocs[name] }
+func ProfileDoc(name string) string {
+	if d, ok := lineRateDocs[name]; ok {
+		return d + " (smartt and nscc only)"
+	}
+	return profileDocs[name]
+}
 
 func checkProfile(name string) error {
-	if _, ok := profileDocs[name]; !ok {
+	_, ok := profileDocs[name]
+	_, lr := lineRateDocs[name]
+	if !ok && !lr {
 		return fmt.Errorf("unknown stimulus profile %q (profiles: %v)", name, ProfileNames())
+	}
+	return nil
+}
+
+// checkProfileFor refuses a line-rate profile for a block that does not
+// take it.
+func checkProfileFor(block, name string) error {
+	if err := checkProfile(name); err != nil {
+		return err
+	}
+	if _, lr := lineRateDocs[name]; lr && block != "smartt" && block != "nscc" {
+		return fmt.Errorf("stimulus profile %q drives a merging shell's ACKs: blocks smartt and nscc take it, not %s", name, block)
 	}
 	return nil
 }
@@ -85,6 +125,19 @@ func applySmartt(p SmarttProfile, name string) SmarttProfile {
 		p.NowStepMax = 1 << 22
 	case "hazard":
 		p.PValid, p.PReady, p.Strides = 1, 0.8, hazardStrides
+	case "line-rate":
+		p.PValid, p.PReady, p.PSame, p.HotConns, p.PHot, p.PSmall = 1, 1, 1, 1, 1, 0
+		p.KindWeights = [8]float64{0, 1}
+	case "incast-2", "incast-8", "incast-64":
+		k := map[string]int{"incast-2": 2, "incast-8": 8, "incast-64": 64}[name]
+		p.PValid, p.PReady, p.PSame, p.HotConns, p.PHot = 1, 1, 0, k, 1
+		p.KindWeights = [8]float64{0, 1}
+	case "ce-burst":
+		p.PValid, p.PReady, p.PSame, p.HotConns, p.PHot, p.ECNRun = 1, 1, 0, 4, 1, 16
+		p.KindWeights = [8]float64{0, 1}
+	case "barriers":
+		p.PValid, p.PReady, p.PSame, p.HotConns, p.PHot = 1, 1, 0, 4, 1
+		p.KindWeights = [8]float64{0.05, 0.8, 0.1, 0.05}
 	}
 	return p
 }

@@ -20,8 +20,8 @@ func TestAdversarialProfiles(t *testing.T) {
 		_, family := lookupFamily(block)
 		ran := false
 		for _, prof := range ProfileNames() {
-			if prof == "mixed" {
-				continue // the long equivalence runs cover it
+			if _, lr := lineRateDocs[prof]; prof == "mixed" || lr {
+				continue // the long equivalence runs cover mixed; TestLineRateProfiles the line-rate loads
 			}
 			if !family && ran {
 				break // the generic bench ignores the profile

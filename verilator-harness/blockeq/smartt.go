@@ -14,11 +14,21 @@ type SmarttCoverage struct {
 	fastExits int64
 	lastFast  []bool
 	hasFD     bool
+	merged    int64 // results standing for more than one ACK
+	hasMerge  bool  // the shell merges ACKs: a merged result must come
 }
 
 // NewSmarttCoverage starts empty counters; Fair Decrease exists only in smartt.
 func NewSmarttCoverage(v bsmartt.Variant) *SmarttCoverage {
 	return &SmarttCoverage{hasFD: v == bsmartt.Conf}
+}
+
+// NewSmarttCoverageOf is NewSmarttCoverage for p, which with MergeAcks
+// must also produce merged ACKs.
+func NewSmarttCoverageOf(p bsmartt.Params) *SmarttCoverage {
+	c := NewSmarttCoverage(p.Variant)
+	c.hasMerge = p.MergeSlots > 0 && p.MergeAcks
+	return c
 }
 
 var smarttCaseNames = [8]string{"no window rule", "fair decrease", "multiplicative decrease", "fair increase",
@@ -30,6 +40,9 @@ func (c *SmarttCoverage) count(r *gsmartt.Result) {
 		return
 	}
 	c.cases[r.Case&7]++
+	if r.Members > 1 {
+		c.merged++
+	}
 	if r.QA {
 		c.qa++
 	}
@@ -45,6 +58,9 @@ func (c *SmarttCoverage) count(r *gsmartt.Result) {
 // Counts returns the counters by name.
 func (c *SmarttCoverage) Counts() map[string]int64 {
 	m := map[string]int64{"error": c.errors, "quickadapt fired": c.qa, "fastincrease exit": c.fastExits}
+	if c.hasMerge {
+		m["merged ack"] = c.merged
+	}
 	for i, name := range smarttCaseNames {
 		m[name] = c.cases[i]
 	}
@@ -55,7 +71,10 @@ func (c *SmarttCoverage) Counts() map[string]int64 {
 func (c *SmarttCoverage) Missing() []string {
 	var miss []string
 	counts := c.Counts()
-	for _, name := range append(smarttCaseNames[:], "error", "quickadapt fired", "fastincrease exit") {
+	for _, name := range append(smarttCaseNames[:], "error", "quickadapt fired", "fastincrease exit", "merged ack") {
+		if name == "merged ack" && !c.hasMerge {
+			continue
+		}
 		if name == "fair decrease" && !c.hasFD {
 			continue
 		}

@@ -22,7 +22,60 @@ func smarttVariants() []struct {
 	return []struct {
 		name string
 		p    bsmartt.Params
-	}{{"smartt", conf}, {"nscc", nscc}, {"smartt-literal", lit}, {"nscc-noadjust-delayqa", noAdj}}
+	}{{"smartt", conf}, {"nscc", nscc}, {"smartt-literal", lit}, {"nscc-noadjust-delayqa", noAdj},
+		{"nscc-merge", mergingParams(bsmartt.NSCC, 8, true)}, {"smartt-slots", mergingParams(bsmartt.Conf, 4, false)}}
+}
+
+// mergingParams is a variant's default in the merging shell at the depth
+// its cuts reach: slots waiting slots, ACKs merged or not (with a 16-bit
+// size port for merged ACKs of up to 32 KiB, as the configuration derives
+// it).
+func mergingParams(v bsmartt.Variant, slots int, acks bool) bsmartt.Params {
+	p := bsmartt.DefaultParams(v)
+	p.MergeSlots, p.MergeAcks = slots, acks
+	if acks {
+		p.SizeW = 16
+	}
+	d, err := bsmartt.DepthFor(p) // the depth a configuration derives: merging needs a busy connection
+	if err != nil {
+		panic(err)
+	}
+	p.Depth = d
+	return p
+}
+
+// TestLineRateProfiles runs the merging shells under the line-rate loads
+// (blockeq.LineRateProfiles): one connection on every cycle, incasts of 2,
+// 8 and 64 connections, ECN runs and barriers, 300,000 cycles each; nscc
+// merges ACKs, smartt only waits in its slots.
+func TestLineRateProfiles(t *testing.T) {
+	for _, v := range []struct {
+		name string
+		p    bsmartt.Params
+	}{{"nscc-merge", mergingParams(bsmartt.NSCC, 8, true)}, {"smartt-slots", mergingParams(bsmartt.Conf, 4, false)}} {
+		m, err := bsmartt.Block(v.p)
+		model, hd := build(t, m, err)
+		for _, prof := range LineRateProfiles() {
+			t.Run(v.name+"/"+prof, func(t *testing.T) {
+				cov := NewSmarttCoverageOf(v.p)
+				ref, err := SmarttReference(hd, v.p, cov)
+				if err != nil {
+					t.Fatal(err)
+				}
+				sp := applySmartt(DefaultSmarttProfile(v.p.NumConn, uint64(v.p.Net.MTU), uint64(v.p.Net.BrttNs)), prof)
+				rep, err := harness.Run(context.Background(), model, ref, NewSmarttStimulus(hd, sp, 6), harness.RunOptions{
+					Cycles: 300_000, Label: fmt.Sprintf("%s %s seed 6", v.name, prof), WaveDir: t.TempDir(),
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if cov.hasMerge && cov.merged == 0 {
+					t.Errorf("no ACK was merged:\n%s", cov)
+				}
+				t.Logf("%v\ncoverage:\n%s", rep, cov)
+			})
+		}
+	}
 }
 
 func TestSmarttEquivalence(t *testing.T) {
@@ -30,7 +83,7 @@ func TestSmarttEquivalence(t *testing.T) {
 		t.Run(v.name, func(t *testing.T) {
 			m, err := bsmartt.Block(v.p)
 			model, hd := build(t, m, err)
-			cov := NewSmarttCoverage(v.p.Variant)
+			cov := NewSmarttCoverageOf(v.p)
 			ref, err := SmarttReference(hd, v.p, cov)
 			if err != nil {
 				t.Fatal(err)
@@ -118,4 +171,26 @@ func TestBareParams(t *testing.T) {
 			t.Logf("%v: %v\ncoverage:\n%s", opts.ExtraArgs, rep, cov)
 		})
 	}
+}
+
+// TestMergeEquivalenceCanFail: the merging nscc against a golden model
+// whose shell waits in its slots without merging must mismatch on the
+// line-rate load.
+func TestMergeEquivalenceCanFail(t *testing.T) {
+	rtl := mergingParams(bsmartt.NSCC, 8, true)
+	m, err := bsmartt.Block(rtl)
+	model, hd := build(t, m, err)
+	golden := rtl
+	golden.MergeAcks = false
+	ref, err := SmarttReference(hd, golden, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp := applySmartt(DefaultSmarttProfile(rtl.NumConn, uint64(rtl.Net.MTU), uint64(rtl.Net.BrttNs)), "line-rate")
+	_, err = harness.Run(context.Background(), model, ref, NewSmarttStimulus(hd, sp, 1), harness.RunOptions{Cycles: 100_000, Label: "mutant"})
+	var mm *harness.Mismatch
+	if !errors.As(err, &mm) {
+		t.Fatalf("a shell that does not merge passed against one that does: %v", err)
+	}
+	t.Logf("mutant caught at cycle %d", mm.Cycle)
 }

@@ -39,6 +39,9 @@ type SmarttProfile struct {
 	NowStepMax     uint64 // ns per cycle
 	OpenFirst      uint64
 	Strides        uint64 // Profile.Strides
+	// ECNRun, when nonzero, marks ACKs in runs: the ECN echo holds for
+	// 1..ECNRun events, then flips (PECN is then unused)
+	ECNRun uint64
 }
 
 // DefaultSmarttProfile is a mixed workload around the given base RTT and
@@ -65,6 +68,7 @@ type smarttStim struct {
 	valid                               bool
 	conn, kind, size, ecn, rtt, unacked uint64
 	now, opened                         uint64
+	ecnLeft                             uint64 // ECNRun: events left in the run
 	pValid, pReady, pECN, pSmall, pLow  threshold
 }
 
@@ -95,7 +99,14 @@ func (s *smarttStim) newEvent() {
 	if r.hit(s.pSmall) {
 		s.size = 64 + r.below(prof.MTU-64)
 	}
-	s.ecn = b2u(r.hit(s.pECN))
+	if prof.ECNRun > 0 {
+		if s.ecnLeft == 0 {
+			s.ecn, s.ecnLeft = 1-s.ecn, 1+r.below(prof.ECNRun)
+		}
+		s.ecnLeft--
+	} else {
+		s.ecn = b2u(r.hit(s.pECN))
+	}
 	if r.hit(s.pLow) {
 		s.rtt = prof.BrttNs + r.below(1200)
 	} else {

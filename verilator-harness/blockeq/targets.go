@@ -32,7 +32,7 @@ func NewBench(cfg blocks.Config, block string, seed uint64) (*Bench, error) {
 
 // NewBenchProfile is NewBench with a named stimulus profile.
 func NewBenchProfile(cfg blocks.Config, block, profile string, seed uint64) (*Bench, error) {
-	if err := checkProfile(profile); err != nil {
+	if err := checkProfileFor(block, profile); err != nil {
 		return nil, err
 	}
 	b, err := blocks.Lookup(block)
