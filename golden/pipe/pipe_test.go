@@ -21,9 +21,10 @@ type toyEvent struct {
 }
 
 type toyResult struct {
-	Conn uint32
-	Word uint64
-	Seq  uint64
+	Conn    uint32
+	Word    uint64
+	Seq     uint64
+	Members int // a merging shell's count (merge_test.go)
 }
 
 type toy struct {

@@ -1,0 +1,201 @@
+package pipe_test
+
+import (
+	"testing"
+
+	"github.com/nicgen/nicgen/golden/pipe"
+)
+
+// The merging shell's contract (docs/pipeline.md, "Merge stage") checked
+// with the toy block: an event whose Val is below 1000 is mergeable and
+// folds by adding its Val (the sums here stay below 1000), one of 1000 or
+// more is a barrier. The toy's
+// word then holds the sum of the merged Vals, so a member lost, doubled or
+// folded out of order changes the words.
+
+type toyMerger struct{}
+
+func (toyMerger) Fold(p *toyEvent, _ int, e *toyEvent) bool {
+	if p.Val >= 1000 || e.Val >= 1000 {
+		return false
+	}
+	p.Val += e.Val
+	return true
+}
+
+func (toyMerger) Members(r *toyResult, n int) { r.Members = n }
+
+// mrun offers evs back to back (an event offered again until taken), the
+// results always taken, and returns the results and the cycles each came
+// in, and the cycles s_event_ready was low while an event waited.
+func mrun(t *testing.T, p *pipe.Pipeline[toyEvent, toyResult], evs []toyEvent) (res []toyResult, at []int, stalls int) {
+	t.Helper()
+	sent, members := 0, 0
+	for c := 0; c < 100*len(evs)+100 && members < len(evs); c++ {
+		in := toyIn{SValid: sent < len(evs), MReady: true}
+		if in.SValid {
+			in.Event = evs[sent]
+		}
+		out := p.Cycle(in)
+		if in.SValid && out.SReady {
+			sent++
+		} else if in.SValid {
+			stalls++
+		}
+		if out.MValid {
+			res, at = append(res, out.Result), append(at, c)
+			members += max(out.Result.Members, 1) // the plain shell leaves it 0
+		}
+	}
+	if members != len(evs) {
+		t.Fatalf("%d events, results stand for %d", len(evs), members)
+	}
+	return res, at, stalls
+}
+
+func mergeToy(depth, slots int) *pipe.Pipeline[toyEvent, toyResult] {
+	return pipe.NewMerging[toyEvent, toyResult](&toy{}, depth, slots, 255, toyMerger{})
+}
+
+// One connection on every cycle at depth 4: the first event issues alone
+// from its slot (cycle 2, one cycle after it left the input buffer); the
+// next fills a second slot in that same cycle (the first could issue, so
+// nothing folds into it) and the three after it fold while the first is
+// in stages 1..3; that slot issues in cycle 6, when the first is in stage
+// 4. Every later group is 4 events, one group per 4 cycles: the input
+// never waits.
+func TestMergeOneConnection(t *testing.T) {
+	const d = 4
+	evs := make([]toyEvent, 41)
+	for i := range evs {
+		evs[i] = toyEvent{Conn: 7, Val: uint32(i%7 + 1)}
+	}
+	res, at, stalls := mrun(t, mergeToy(d, 4), evs)
+	if stalls != 0 {
+		t.Errorf("the input waited %d cycles", stalls)
+	}
+	want := []int{1}
+	for len(want) < 11 {
+		want = append(want, 4)
+	}
+	if len(res) != len(want) {
+		t.Fatalf("%d results, want %d", len(res), len(want))
+	}
+	// the reference: the toy stepped once per group with the group's sum
+	ref, next := &toy{}, 0
+	for i, r := range res {
+		if r.Members != want[i] {
+			t.Errorf("result %d stands for %d events, want %d", i, r.Members, want[i])
+		}
+		sum := uint32(0)
+		for _, e := range evs[next : next+want[i]] {
+			sum += e.Val
+		}
+		next += want[i]
+		if w := ref.Step(toyEvent{Conn: 7, Val: sum}); r.Word != w.Word || r.Seq != w.Seq {
+			t.Errorf("result %d: word %d seq %d, want %d %d", i, r.Word, r.Seq, w.Word, w.Seq)
+		}
+	}
+	// accepted in cycle 0, in its slot in cycle 1, issued in cycle 2, in
+	// stage k in cycle 2+k, in the result buffer's head in cycle
+	// 2 + (d+readStages) + 1: one cycle more than the plain shell
+	if at[0] != latency(d)+1 || pipe.MergingLatency(d) != latency(d)+1 {
+		t.Errorf("first result in cycle %d (MergingLatency %d), want %d", at[0], pipe.MergingLatency(d), latency(d)+1)
+	}
+	if at[1]-at[0] != 4 || at[2]-at[1] != d {
+		t.Errorf("results in cycles %v: the second group issues 4 cycles after the first, then one every %d", at[:3], d)
+	}
+}
+
+// A barrier closes the group and issues alone, and the group after it
+// starts anew; nothing folds into a barrier.
+func TestMergeBarrier(t *testing.T) {
+	const d = 6
+	vals := []uint32{1, 2, 3, 2000, 4, 5, 3000, 3001, 6}
+	var evs []toyEvent
+	for _, v := range vals {
+		evs = append(evs, toyEvent{Conn: 2, Val: v})
+	}
+	res, _, _ := mrun(t, mergeToy(d, 4), evs)
+	// 1 issues alone; 2 and 3 fold while it is in flight; 2000 waits
+	// alone; 4 and 5 fold behind it; 3000 and 3001 alone; 6 alone
+	want := [][]uint32{{1}, {2, 3}, {2000}, {4, 5}, {3000}, {3001}, {6}}
+	if len(res) != len(want) {
+		t.Fatalf("%d results %v, want %d groups", len(res), res, len(want))
+	}
+	ref := &toy{}
+	for i, g := range want {
+		sum := uint32(0)
+		for _, v := range g {
+			sum += v
+		}
+		w := ref.Step(toyEvent{Conn: 2, Val: sum})
+		if res[i].Members != len(g) || res[i].Word != w.Word {
+			t.Errorf("result %d: %d members, word %d; want %d members (%v), word %d", i, res[i].Members, res[i].Word, len(g), g, w.Word)
+		}
+	}
+}
+
+// A busy connection blocks no other: X's second event waits D cycles for
+// its first, and Y's event, behind it in the input, issues in the next
+// cycle, so Y's result comes before X's second.
+func TestMergeNoHeadOfLineBlocking(t *testing.T) {
+	const d = 8
+	evs := []toyEvent{{Conn: 1, Val: 1000}, {Conn: 1, Val: 1001}, {Conn: 2, Val: 1002}}
+	res, at, _ := mrun(t, mergeToy(d, 4), evs)
+	if len(res) != 3 || res[0].Conn != 1 || res[1].Conn != 2 || res[2].Conn != 1 {
+		t.Fatalf("results %v: want connections 1, 2, 1", res)
+	}
+	// X1 issues in cycle 2, X2 fills a slot in cycle 2 and issues in
+	// cycle 2+d; Y1 fills a slot in cycle 3 and issues in cycle 4
+	if at[1]-at[0] != 2 || at[2]-at[0] != d {
+		t.Errorf("results in cycles %v: want Y 2 cycles after X1 and X2 %d after X1", at, d)
+	}
+	// the same load in the plain shell keeps Y behind X2
+	res, _, _ = mrun(t, pipe.New[toyEvent, toyResult](&toy{}, d), evs)
+	if res[1].Conn != 1 {
+		t.Errorf("the plain shell answered %v: want connections in acceptance order", res)
+	}
+}
+
+// With every slot holding a barrier of the busy connection, the head
+// stays and the input buffer fills: s_event_ready falls, nothing is lost,
+// and every event is answered in its connection's order.
+func TestMergeSlotsFull(t *testing.T) {
+	const d = 8
+	var evs []toyEvent
+	for i := 0; i < 12; i++ {
+		evs = append(evs, toyEvent{Conn: 5, Val: uint32(1000 + i)})
+	}
+	res, _, stalls := mrun(t, mergeToy(d, 2), evs)
+	if stalls == 0 {
+		t.Error("12 barriers of one connection through 2 slots never filled the input")
+	}
+	for i, r := range res {
+		if r.Members != 1 || r.Seq != uint64(i+1) {
+			t.Errorf("result %d: members %d seq %d", i, r.Members, r.Seq)
+		}
+	}
+}
+
+// With no contention (every event its own connection) every result
+// stands for one event, in acceptance order, one per cycle.
+func TestMergeNoContention(t *testing.T) {
+	const d = 5
+	var evs []toyEvent
+	for i := 0; i < 16; i++ {
+		evs = append(evs, toyEvent{Conn: uint32(i), Val: uint32(i)})
+	}
+	res, at, stalls := mrun(t, mergeToy(d, 4), evs)
+	if stalls != 0 {
+		t.Errorf("the input waited %d cycles", stalls)
+	}
+	for i, r := range res {
+		if r.Members != 1 || r.Conn != uint32(i) {
+			t.Errorf("result %d: connection %d, %d members", i, r.Conn, r.Members)
+		}
+		if at[i] != at[0]+i {
+			t.Errorf("result %d in cycle %d, want %d", i, at[i], at[0]+i)
+		}
+	}
+}
