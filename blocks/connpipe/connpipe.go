@@ -313,6 +313,9 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 	L := s.Depth
 	W := L + ReadStages // the last stage, which writes the word
 	credits := Credits(L)
+	if s.Merge != nil {
+		credits = MergeCredits(L)
+	}
 	m.Note("pipeline: %d datapath stages (stages %d..%d), latency %d cycles, same connection every %d cycles", L, FirstStage, W, W+2, L)
 	m.Group("Event stream (sink): one event per accepted beat")
 	inValid := m.Input("s_event_valid", 1, "event valid")
@@ -404,6 +407,10 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 	// that many), so that issue is a few registers and a gate and the
 	// comparison of an arriving event ORs one group, not every stage.
 	groups := hazardGroups(L - 1)
+	// a slot's candidate is chosen a cycle before it issues, and its event
+	// passes the issue register before stage 1: its connection must not
+	// be in the issue register or stages 1..depth-3 (merge.go)
+	slotGroups := hazardGroups(L - 2)
 	hazardRegs := make([]*hdlgen.Reg, len(groups))
 	if s.Merge != nil {
 		hazardRegs = nil // the slots keep the hazards
@@ -418,6 +425,8 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 	}
 	fullReg := m.Reg("credits_out", 1, fmt.Sprintf("%d events are issued and not yet taken: no credit left", credits), hdlgen.ResetTo(0))
 	var issue, leave hdlgen.Expr // an event issues; the head leaves the input buffer
+	var enter1 hdlgen.Expr       // an event enters stage 1
+	var headInRange hdlgen.Expr  // merging: the head may fold
 	var mu *mergeUnit
 	// the NUM_CONN parameter of a shell with the table port, declared once
 	var numConn *hdlgen.Signal
@@ -445,24 +454,23 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 			issueE = issueE.And(h.Not())
 		}
 		issue = issueE.Named("issue")
-		leave = issue
+		leave, enter1 = issue, issue
 	} else {
-		inRange := hdlgen.True()
-		if uint64(s.NumKinds) < uint64(1)<<uint(s.KindW) {
-			inRange = head.kind.Lt(hdlgen.Const(s.KindW, uint64(s.NumKinds)))
+		if s.Merge.Fold != nil {
+			headInRange = mergeInRange(s, head, numConnParam)
 		}
-		switch pw := hdlgen.BitsFor(uint64(s.NumConn)); {
-		case s.Table && pw <= s.ConnW:
-			inRange = inRange.And(head.conn.Lt(numConnParam().ZExt(s.ConnW)))
-		case s.Table:
-			inRange = inRange.And(head.conn.ZExt(pw).Lt(numConnParam()))
-		case s.ConnW < 63 && uint64(s.NumConn) < uint64(1)<<uint(s.ConnW):
-			inRange = inRange.And(head.conn.Lt(hdlgen.Const(s.ConnW, uint64(s.NumConn))))
-		}
-		mu = mergeDecide(s, newSlots(m, s, len(groups)), head, fullReg.Expr, inRange.Named("head_in_range"))
-		mu.mergeIssued(s)
+		mu = newMergeUnit(m, s, len(slotGroups))
+		mu.decide(s, head, fullReg.Expr)
 		issue, leave = mu.issue, mu.leave
-		src.conn, src.kind, src.op, src.fields = mu.conn, mu.kind, mu.op, mu.fields
+		// stage 1 takes the issue register
+		src.conn, src.kind = mu.iss.conn.Expr, mu.iss.kind.Expr
+		if s.Table {
+			src.op = mu.iss.op.Expr
+		}
+		for _, f := range s.EventFields {
+			src.fields[f.Name] = mu.iss.fields[f.Name].Expr
+		}
+		enter1 = mu.iss.valid.Expr
 	}
 
 	// stage 1: the event while its word is read
@@ -838,7 +846,7 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 		})
 		p.Set(occ, occNext)
 		// stages
-		p.Set(valid[0], issue)
+		p.Set(valid[0], enter1)
 		p.Set(conn[0], src.conn)
 		p.Set(s1Kind, src.kind)
 		if s.Table {
@@ -848,7 +856,7 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 			p.Set(s1Fields[f.Name], src.fields[f.Name])
 		}
 		if mu != nil {
-			p.Set(s1Members, mu.count)
+			p.Set(s1Members, mu.issN)
 		}
 		for k := 2; k <= W; k++ {
 			p.Set(valid[k-1], valid[k-2])
@@ -960,9 +968,14 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 			hdlgen.Mux(skid.valid, matchNext(skid.conn, "skid", a, b), mIn),
 			hdlgen.Mux(head.valid, matchNext(head.conn, "head", a, b), mIn)).Named(name)
 	}
+	var vValid, vConn []hdlgen.Expr // merging: the issue register, then stages 1..
 	if mu != nil {
-		mu.mergeUpdate(m, s, head)
-		mu.mergeHazards(m, groups, head, valid, conn)
+		mu.update(m, s, head, headInRange)
+		vValid, vConn = []hdlgen.Expr{mu.iss.valid.Expr}, []hdlgen.Expr{mu.iss.conn.Expr}
+		for k := range valid {
+			vValid, vConn = append(vValid, valid[k].Expr), append(vConn, conn[k].Expr)
+		}
+		mu.hazards(m, slotGroups, vValid, vConn)
 	}
 	m.Comb("issue_next", func(p *hdlgen.Process) {
 		for g, h := range hazardRegs {
@@ -995,8 +1008,8 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 		if L >= 2 && mu == nil { // with one stage there is nothing to compare: hazard is 0
 			m.Assert("hazard_exact", head.valid.Implies(exact))
 		}
-		if L >= 2 && mu != nil {
-			mu.mergeExact(m, groups, valid, conn)
+		if mu != nil {
+			mu.properties(m, s, slotGroups, vValid, vConn)
 		}
 		m.Assert("credit_exact", fullReg.Eq(occ.Ge(hdlgen.Const(occW, uint64(credits)))))
 		m.Assert("out_valid_exact", outValidReg.Eq(outCnt.Any()))

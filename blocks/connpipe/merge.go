@@ -8,15 +8,17 @@ import (
 
 // Merge puts waiting slots between the input buffer and the issue
 // (Spec.Merge; docs/pipeline.md, "Merge stage"): the head of the input
-// buffer never waits for its connection. It moves into a slot, where it
-// folds into the pending event of its connection when the block's rule
-// allows it, and events issue from the slots, oldest first among those
-// whose connection is free. Results carry the number of events merged
-// (m_result_members).
+// buffer never waits for its connection. It moves into the arrival
+// register, and from there into a slot, where it folds into the pending
+// event of its connection when the block's rule allows it; events issue
+// from the slots, oldest first among those whose connection is free,
+// through the issue register into stage 1. Results carry the number of
+// events merged (m_result_members).
 type Merge struct {
-	// Slots is the number of waiting slots (2..MaxSlots): the input waits
-	// only when every slot holds a pending event and the head folds into
-	// none.
+	// Slots is the number of waiting slots (2..MaxSlots). The head moves
+	// into the arrival register while a slot is free for it (two free
+	// slots when the arrival register is full), so the input waits only
+	// when the slots hold Slots - 1 pending events or more.
 	Slots int
 	// CountW is the width of m_result_members: a group closes at
 	// 2^CountW - 1 members.
@@ -28,8 +30,14 @@ type Merge struct {
 	// a table operation or an event out of range, and never into a slot
 	// that could issue in the cycle.
 	Fold func(a, b MergeEvent) hdlgen.Expr
-	// Combine is the merged event's fields, every event field.
+	// Combine is the merged event's fields: every event field but Sum.
 	Combine func(a, b MergeEvent) hdlgen.Record
+	// Sum, when set, names an event field the shell adds up over a
+	// group's members, which folds only while the sum stays at most
+	// SumCap (checked against the room each slot keeps, SumCap minus its
+	// sum, so that no adder chains into another).
+	Sum    string
+	SumCap uint64
 }
 
 // MergeEvent is a pending or an arriving event as a merge rule sees it.
@@ -46,6 +54,10 @@ const MaxSlots = 32
 // issued event stands for.
 const MembersField = "members"
 
+// MergeCredits is the result buffer of a merging shell: one more than the
+// plain shell's (Credits), for the issue register.
+func MergeCredits(depth int) int { return Credits(depth) + 1 }
+
 func (g *Merge) check(s Spec) error {
 	switch {
 	case g.Slots < 2 || g.Slots > MaxSlots:
@@ -58,17 +70,50 @@ func (g *Merge) check(s Spec) error {
 		return fmt.Errorf("connpipe: a merging shell takes no Refuse rule (a refused event would need its own slot rule)")
 	case hasField(s.ResultFields, MembersField):
 		return fmt.Errorf("connpipe: result field %q is the merging shell's own", MembersField)
+	case g.Sum != "" && (g.Fold == nil || !hasField(s.EventFields, g.Sum)):
+		return fmt.Errorf("connpipe: merge sum %q: not an event field, or no Fold", g.Sum)
+	case g.Sum != "" && (g.SumCap == 0 || g.SumCap >= uint64(1)<<uint(min(fieldWidth(s.EventFields, g.Sum), 62))):
+		return fmt.Errorf("connpipe: merge sum %q: cap %d must be 1 .. below 2^%d", g.Sum, g.SumCap, fieldWidth(s.EventFields, g.Sum))
 	}
 	return nil
 }
 
+// roomW is the width of a slot's room: the sum's field and the cap, and
+// a sign bit (a first member above the cap leaves no room).
+func (g *Merge) roomW(s Spec) int { return max(fieldWidth(s.EventFields, g.Sum), hdlgen.BitsFor(g.SumCap)) + 1 }
+
+func fieldWidth(fs []Field, name string) int {
+	for _, f := range fs {
+		if f.Name == name {
+			return f.Width
+		}
+	}
+	return 0
+}
+
 // evRegs is an event held in registers: the input buffer's head and skid
-// entries, a waiting slot.
+// entries, the arrival and issue registers, a waiting slot.
 type evRegs struct {
 	valid      *hdlgen.Reg
 	conn, kind *hdlgen.Reg
 	op         *hdlgen.Reg // with Table
 	fields     map[string]*hdlgen.Reg
+}
+
+// newEvRegs declares an event's registers, prefix_valid (reset to 0) and
+// its fields.
+func newEvRegs(m *hdlgen.Module, s Spec, prefix, doc string) evRegs {
+	r := evRegs{fields: map[string]*hdlgen.Reg{}}
+	r.valid = m.Reg(prefix+"_valid", 1, doc+" holds an event", hdlgen.ResetTo(0))
+	r.conn = m.Reg(prefix+"_conn", s.ConnW, doc+" connection id", hdlgen.NoReset())
+	r.kind = m.Reg(prefix+"_kind", s.KindW, doc+" event kind", hdlgen.NoReset())
+	if s.Table {
+		r.op = m.Reg(prefix+"_op", OpW, doc+" table operation (0: an event)", hdlgen.NoReset())
+	}
+	for _, f := range s.EventFields {
+		r.fields[f.Name] = m.Reg(prefix+"_"+f.Name, f.Width, doc+" "+f.Name, hdlgen.NoReset())
+	}
+	return r
 }
 
 // record is the event's fields by name.
@@ -86,127 +131,236 @@ type slot struct {
 	count *hdlgen.Reg   // events folded into it
 	pred  *hdlgen.Reg   // bit j: slot j holds an earlier event of its connection
 	older *hdlgen.Reg   // bit j: slot j was filled before it
+	succ  *hdlgen.Reg   // a later slot holds an event of its connection
+	room  *hdlgen.Reg   // Merge.Sum: SumCap minus its sum
 	haz   []*hdlgen.Reg // its connection is in the stages of hazard group g
+}
+
+// arrival is the arrival register: the event on its way from the input
+// buffer into a slot, with what its placement needs compared a cycle
+// ahead against the slots as they are now.
+type arrival struct {
+	evRegs
+	inRange *hdlgen.Reg // a kind and connection in range, not a table operation: it may fold
+	hit     *hdlgen.Reg // bit i: slot i holds an event of its connection
+	foldOK  *hdlgen.Reg // bit i: the block's rule folds it into slot i's event
 }
 
 // mergeUnit is the built merge stage: what the shell around it reads.
 type mergeUnit struct {
 	slots []slot
+	arr   arrival
+	iss   evRegs      // the issue register: the event entering stage 1
+	issN  *hdlgen.Reg // its members
+	cand  *hdlgen.Reg // bit i: slot i is the one to issue, chosen a cycle ahead
 	sel   []hdlgen.Expr // slot i issues in the cycle (one-hot)
-	issue hdlgen.Expr   // a slot issues
-	leave hdlgen.Expr   // the input buffer's head moves into a slot
-	// the issued event (zero when none issues)
-	conn, kind, op, count hdlgen.Expr
-	fields                map[string]hdlgen.Expr
-	// decisions of the cycle, for the slots' next state
-	hit, fold, alloc []hdlgen.Expr
-	merged           []hdlgen.Record // slot i's fields with the head folded in
+	issue hdlgen.Expr   // a slot issues (the event enters the issue register)
+	leave hdlgen.Expr   // the input buffer's head moves into the arrival register
+	// the arrival register's placement in the cycle
+	fold, alloc []hdlgen.Expr
+	anyAlloc    hdlgen.Expr
+	candNext    []hdlgen.Expr // the next cycle's candidate (one-hot)
 }
 
-// newSlots declares the slots' registers.
-func newSlots(m *hdlgen.Module, s Spec, groups int) []slot {
+// newMergeUnit declares the merge stage's registers.
+func newMergeUnit(m *hdlgen.Module, s Spec, groups int) *mergeUnit {
 	g := s.Merge
-	out := make([]slot, g.Slots)
-	for i := range out {
-		pre := fmt.Sprintf("slot%d", i)
-		doc := fmt.Sprintf("waiting slot %d", i)
-		sl := slot{evRegs: evRegs{fields: map[string]*hdlgen.Reg{}}}
-		sl.valid = m.Reg(pre+"_valid", 1, doc+" holds a pending event", hdlgen.ResetTo(0))
-		sl.conn = m.Reg(pre+"_conn", s.ConnW, doc+" connection id", hdlgen.NoReset())
-		sl.kind = m.Reg(pre+"_kind", s.KindW, doc+" event kind", hdlgen.NoReset())
-		if s.Table {
-			sl.op = m.Reg(pre+"_op", OpW, doc+" table operation (0: an event)", hdlgen.NoReset())
-		}
-		for _, f := range s.EventFields {
-			sl.fields[f.Name] = m.Reg(pre+"_"+f.Name, f.Width, doc+" "+f.Name, hdlgen.NoReset())
-		}
+	u := &mergeUnit{slots: make([]slot, g.Slots)}
+	for i := range u.slots {
+		pre, doc := fmt.Sprintf("slot%d", i), fmt.Sprintf("waiting slot %d", i)
+		sl := slot{evRegs: newEvRegs(m, s, pre, doc)}
 		sl.count = m.Reg(pre+"_members", g.CountW, doc+" events merged into it", hdlgen.NoReset())
 		sl.pred = m.Reg(pre+"_pred", g.Slots, doc+": bit j, slot j holds an earlier event of the same connection", hdlgen.ResetTo(0))
 		sl.older = m.Reg(pre+"_older", g.Slots, doc+": bit j, slot j was filled before it", hdlgen.NoReset())
+		sl.succ = m.Reg(pre+"_succ", 1, doc+": a later slot holds an event of the same connection", hdlgen.NoReset())
+		if g.Sum != "" {
+			sl.room = m.Reg(pre+"_room", g.roomW(s), fmt.Sprintf("%s: %d minus its %s (top bit: below 0, nothing folds)", doc, g.SumCap, g.Sum), hdlgen.NoReset())
+		}
 		sl.haz = make([]*hdlgen.Reg, groups)
 		for k := range sl.haz {
 			sl.haz[k] = m.Reg(fmt.Sprintf("%s_hazard%d", pre, k), 1, fmt.Sprintf("%s: its connection is in hazard group %d's stages", doc, k), hdlgen.ResetTo(0))
 		}
-		out[i] = sl
+		u.slots[i] = sl
 	}
-	return out
+	u.arr = arrival{evRegs: newEvRegs(m, s, "arr", "arrival register")}
+	u.arr.hit = m.Reg("arr_hit", g.Slots, "bit i: slot i holds an event of the arrival's connection", hdlgen.NoReset())
+	if g.Fold != nil {
+		u.arr.inRange = m.Reg("arr_in_range", 1, "the arrival may fold: kind and connection in range, not a table operation", hdlgen.NoReset())
+		u.arr.foldOK = m.Reg("arr_fold_ok", g.Slots, "bit i: the merge rule folds the arrival into slot i's event", hdlgen.NoReset())
+	}
+	u.cand = m.Reg("slot_cand", g.Slots, "bit i: slot i issues in this cycle unless no credit is left (chosen in the cycle before)", hdlgen.ResetTo(0))
+	u.iss = newEvRegs(m, s, "iss", "issue register")
+	u.issN = m.Reg("iss_members", g.CountW, "issue register: events merged into the event", hdlgen.NoReset())
+	return u
 }
 
-// mergeDecide computes the cycle's decisions from registers: which slot
-// issues (the oldest whose connection is free and whose predecessors
-// issued, while a credit is left), and where the head goes (folded into
-// its connection's youngest slot when the rule allows and that slot
-// cannot issue now, else into the lowest free slot).
-func mergeDecide(s Spec, sl []slot, head evRegs, full, headInRange hdlgen.Expr) *mergeUnit {
-	g := s.Merge
-	n := len(sl)
-	u := &mergeUnit{slots: sl, sel: make([]hdlgen.Expr, n), hit: make([]hdlgen.Expr, n),
-		fold: make([]hdlgen.Expr, n), alloc: make([]hdlgen.Expr, n), merged: make([]hdlgen.Record, n)}
-	ready := make([]hdlgen.Expr, n)
-	for i, x := range sl {
-		r := x.valid.And(x.pred.IsZero()).And(full.Not())
-		for _, h := range x.haz {
-			r = r.And(h.Not())
-		}
-		ready[i] = r.Named(fmt.Sprintf("slot%d_ready", i))
-	}
+// decide computes the cycle's decisions from registers: the candidate
+// chosen in the cycle before issues while a credit is left; the next
+// candidate is the oldest slot, other than the one issuing, whose
+// connection is free and whose predecessors issued; the arrival folds into
+// its connection's youngest slot when the rule allows it and that slot
+// does not issue now, else fills the lowest free slot; and the head moves
+// into the arrival register when a slot is free for it.
+func (u *mergeUnit) decide(s Spec, head evRegs, full hdlgen.Expr) {
+	n := len(u.slots)
+	u.sel = make([]hdlgen.Expr, n)
+	u.fold, u.alloc = make([]hdlgen.Expr, n), make([]hdlgen.Expr, n)
 	issue := hdlgen.False()
-	for i, x := range sl {
-		beaten := hdlgen.False()
-		for j := range sl {
-			if j != i {
-				beaten = beaten.Or(ready[j].And(x.older.Bit(j)))
-			}
-		}
-		u.sel[i] = ready[i].And(beaten.Not()).Named(fmt.Sprintf("slot%d_issue", i))
+	for i := range u.slots {
+		u.sel[i] = u.cand.Bit(i).And(full.Not()).Named(fmt.Sprintf("slot%d_issue", i))
 		issue = issue.Or(u.sel[i])
 	}
 	u.issue = issue.Named("issue")
-	for i, x := range sl {
-		u.hit[i] = x.valid.And(x.conn.Eq(head.conn)).Named(fmt.Sprintf("slot%d_hit", i))
-	}
-	headEv := MergeEvent{Kind: head.kind.Expr, Fields: head.record(s), Members: hdlgen.Const(g.CountW, 1)}
-	foldable := head.valid.And(headInRange)
-	if s.Table {
-		foldable = foldable.And(head.op.IsZero())
-	}
-	anyFold := hdlgen.False()
-	for i, x := range sl {
-		u.fold[i] = hdlgen.False()
-		if g.Fold == nil {
-			continue
+	eligible := make([]hdlgen.Expr, n)
+	for i, x := range u.slots {
+		e := x.valid.And(u.sel[i].Not()).And(x.pred.IsZero())
+		for _, h := range x.haz {
+			e = e.And(h.Not())
 		}
-		younger := hdlgen.False() // a later slot of the same connection
-		for j, y := range sl {
+		eligible[i] = e.Named(fmt.Sprintf("slot%d_eligible", i))
+	}
+	u.candNext = make([]hdlgen.Expr, n)
+	for i, x := range u.slots {
+		beaten := hdlgen.False()
+		for j := range u.slots {
 			if j != i {
-				younger = younger.Or(u.hit[j].And(y.pred.Bit(i)))
+				beaten = beaten.Or(eligible[j].And(x.older.Bit(j)))
 			}
 		}
-		pend := MergeEvent{Kind: x.kind.Expr, Fields: x.record(s), Members: x.count.Expr}
-		ok := foldable.And(u.hit[i]).And(younger.Not()).And(ready[i].Not()).
-			And(x.count.Ne(hdlgen.Ones(g.CountW))).And(g.Fold(pend, headEv))
+		u.candNext[i] = eligible[i].And(beaten.Not())
+	}
+	a := u.arr
+	anyFold := hdlgen.False()
+	for i, x := range u.slots {
+		u.fold[i] = hdlgen.False()
+		if s.Merge.Fold == nil {
+			continue
+		}
+		ok := a.valid.And(a.inRange).And(a.hit.Bit(i)).And(x.succ.Not()).And(a.foldOK.Bit(i)).
+			And(x.count.Ne(hdlgen.Ones(s.Merge.CountW))).And(u.sel[i].Not())
 		if s.Table {
 			ok = ok.And(x.op.IsZero())
 		}
 		u.fold[i] = ok.Named(fmt.Sprintf("slot%d_fold", i))
-		u.merged[i] = g.Combine(pend, headEv)
 		anyFold = anyFold.Or(u.fold[i])
 	}
-	anyFold = anyFold.Named("head_folds")
-	taken := hdlgen.False() // a lower slot is in use
-	anyFree := hdlgen.False()
-	for i, x := range sl {
-		u.alloc[i] = head.valid.And(anyFold.Not()).And(x.valid.Not()).And(taken.Not()).Named(fmt.Sprintf("slot%d_alloc", i))
-		taken = taken.Or(x.valid.Not())
-		anyFree = anyFree.Or(x.valid.Not())
+	anyFold = anyFold.Named("arr_folds")
+	lower := hdlgen.False() // a lower slot is free
+	for i, x := range u.slots {
+		u.alloc[i] = a.valid.And(anyFold.Not()).And(x.valid.Not()).And(lower.Not()).Named(fmt.Sprintf("slot%d_fill", i))
+		lower = lower.Or(x.valid.Not())
 	}
-	u.leave = head.valid.And(anyFold.Or(anyFree)).Named("head_leaves")
-	return u
+	u.anyAlloc = a.valid.And(anyFold.Not()).Named("arr_fills")
+	// free slots: at least one, at least two (from the valid bits alone)
+	one, two := hdlgen.False(), hdlgen.False()
+	for _, x := range u.slots {
+		two = two.Or(one.And(x.valid.Not()))
+		one = one.Or(x.valid.Not())
+	}
+	u.leave = head.valid.And(hdlgen.Mux(a.valid, two, one)).Named("head_leaves")
 }
 
-// mergeIssued is the event the selected slot issues: an and-or of the
-// slots by their one-hot select.
-func (u *mergeUnit) mergeIssued(s Spec) {
+// update sets the registers' next state: an issued slot is freed (and
+// leaves its successors' pred) and its event enters the issue register;
+// the arrival folds into its slot or fills the one it was given, which
+// becomes the youngest of every other; the head enters the arrival
+// register with its comparisons against the slots as they will be.
+func (u *mergeUnit) update(m *hdlgen.Module, s Spec, head evRegs, headInRange hdlgen.Expr) {
+	g := s.Merge
+	a := u.arr
+	selVec, allocVec := catBits(u.sel), catBits(u.alloc)
+	validVec := catBits(regExprs(u.slots, func(x slot) hdlgen.Expr { return x.valid.Expr }))
+	arrEv := MergeEvent{Kind: a.kind.Expr, Fields: a.record(s), Members: hdlgen.Const(g.CountW, 1)}
+	headEv := MergeEvent{Kind: head.kind.Expr, Fields: head.record(s), Members: hdlgen.Const(g.CountW, 1)}
+	merged := make([]hdlgen.Record, len(u.slots))
+	hitNext, okNext := make([]hdlgen.Expr, len(u.slots)), make([]hdlgen.Expr, len(u.slots))
+	var okArr, roomArr, headPlusArr hdlgen.Expr
+	if g.Fold != nil {
+		okArr = g.Fold(arrEv, headEv)
+	}
+	var rw int
+	var fits func(x hdlgen.Expr, room hdlgen.Expr) hdlgen.Expr
+	if g.Sum != "" {
+		// the head's sum with the arrival's, once for every slot; the
+		// arrival's room in a slot of its own; whether the head fits each
+		rw = g.roomW(s)
+		headPlusArr = head.fields[g.Sum].ZExt(rw).Add(a.fields[g.Sum].ZExt(rw)).Named("head_plus_arr")
+		roomArr = hdlgen.Const(rw, g.SumCap).Sub(a.fields[g.Sum].ZExt(rw)).Named("arr_room")
+		// x <= room as the borrow of room - x (a carry chain, where a
+		// comparison of two registers maps to a tree of LUTs)
+		fits = func(x, room hdlgen.Expr) hdlgen.Expr {
+			d := room.ZExt(rw + 1).Sub(x.ZExt(rw + 1))
+			return room.Bit(rw - 1).Not().And(d.Keep(rw, rw).Not())
+		}
+		okArr = okArr.And(headPlusArr.Le(hdlgen.Const(rw, g.SumCap)))
+	}
+	if g.Fold != nil {
+		okArr = okArr.Named("head_folds_arr")
+	}
+	sameArr := a.conn.Eq(head.conn).Named("head_conn_is_arr")
+	for i, x := range u.slots {
+		hitNext[i] = hdlgen.Mux(u.alloc[i], sameArr, x.valid.And(u.sel[i].Not()).And(x.conn.Eq(head.conn)))
+		okNext[i] = hdlgen.False()
+		if g.Fold == nil {
+			continue
+		}
+		pend := MergeEvent{Kind: x.kind.Expr, Fields: x.record(s), Members: x.count.Expr}
+		merged[i] = g.Combine(pend, arrEv)
+		grown := MergeEvent{Kind: x.kind.Expr, Fields: merged[i], Members: x.count.Add(hdlgen.Const(g.CountW, 1))}
+		okGrown, okPend := g.Fold(grown, headEv), g.Fold(pend, headEv)
+		if g.Sum != "" {
+			// the arrival is within the room: the sums fit the field
+			merged[i].Set(g.Sum, x.fields[g.Sum].Add(a.fields[g.Sum]))
+			okGrown = okGrown.And(fits(headPlusArr, x.room.Expr))
+			okPend = okPend.And(fits(head.fields[g.Sum].Expr, x.room.Expr))
+		}
+		okNext[i] = hdlgen.Mux(u.alloc[i], okArr, hdlgen.Mux(u.fold[i], okGrown, okPend))
+	}
+	m.Comb("merge_slots", func(p *hdlgen.Process) {
+		for i, x := range u.slots {
+			p.Set(x.pred, x.pred.And(selVec.Not()))
+			p.Set(x.older, x.older.And(allocVec.Not()))
+			p.Set(x.succ, x.succ.Or(u.anyAlloc.And(a.hit.Bit(i))))
+			p.If(u.sel[i], func() { p.Set(x.valid, hdlgen.False()) })
+			if g.Fold != nil {
+				p.If(u.fold[i], func() {
+					for _, f := range s.EventFields {
+						p.Set(x.fields[f.Name], merged[i].F(f.Name))
+					}
+					p.Set(x.count, x.count.Add(hdlgen.Const(g.CountW, 1)))
+					if g.Sum != "" {
+						p.Set(x.room, x.room.Sub(a.fields[g.Sum].ZExt(rw)))
+					}
+				})
+			}
+			p.If(u.alloc[i], func() {
+				loadEv(p, s, x.evRegs, a.evRegs)
+				p.Set(x.valid, hdlgen.True())
+				p.Set(x.count, hdlgen.Const(g.CountW, 1))
+				p.Set(x.pred, a.hit.And(selVec.Not()))
+				p.Set(x.older, validVec.And(selVec.Not()))
+				p.Set(x.succ, hdlgen.False())
+				if g.Sum != "" {
+					p.Set(x.room, roomArr)
+				}
+			})
+		}
+		p.Set(u.cand, catBits(u.candNext))
+		// the arrival register: the head when it leaves, else empty
+		p.Set(a.valid, u.leave)
+		loadEv(p, s, a.evRegs, head)
+		p.Set(a.hit, catBits(hitNext))
+		if g.Fold != nil {
+			p.Set(a.inRange, headInRange)
+			p.Set(a.foldOK, catBits(okNext))
+		}
+	})
+	u.issueReg(m, s)
+}
+
+// issueReg loads the issue register with the selected slot's event: an
+// and-or of the slots by their one-hot select.
+func (u *mergeUnit) issueReg(m *hdlgen.Module, s Spec) {
 	pick := func(get func(slot) hdlgen.Expr) hdlgen.Expr {
 		terms := make([]hdlgen.Expr, len(u.slots))
 		for i, x := range u.slots {
@@ -215,84 +369,61 @@ func (u *mergeUnit) mergeIssued(s Spec) {
 		}
 		return orTree(terms)
 	}
-	u.conn = pick(func(x slot) hdlgen.Expr { return x.conn.Expr }).Named("issue_conn")
-	u.kind = pick(func(x slot) hdlgen.Expr { return x.kind.Expr }).Named("issue_kind")
-	if s.Table {
-		u.op = pick(func(x slot) hdlgen.Expr { return x.op.Expr }).Named("issue_op")
-	}
-	u.count = pick(func(x slot) hdlgen.Expr { return x.count.Expr }).Named("issue_members")
-	u.fields = map[string]hdlgen.Expr{}
-	for _, f := range s.EventFields {
-		name := f.Name
-		u.fields[name] = pick(func(x slot) hdlgen.Expr { return x.fields[name].Expr }).Named("issue_" + name)
-	}
-}
-
-// mergeUpdate sets the slots' next state: an issued slot is freed (and
-// leaves its successors' pred), the head fills the slot it was given or
-// folds into one, and a filled slot becomes the youngest of every other.
-func (u *mergeUnit) mergeUpdate(m *hdlgen.Module, s Spec, head evRegs) {
-	selVec := catBits(u.sel)
-	allocVec := catBits(u.alloc)
-	hitVec := catBits(u.hit)
-	validVec := catBits(regExprs(u.slots, func(x slot) hdlgen.Expr { return x.valid.Expr }))
-	m.Comb("merge_slots", func(p *hdlgen.Process) {
-		for i, x := range u.slots {
-			p.Set(x.pred, x.pred.And(selVec.Not()))
-			p.Set(x.older, x.older.And(allocVec.Not()))
-			p.If(u.sel[i], func() { p.Set(x.valid, hdlgen.False()) })
-			if s.Merge.Fold != nil {
-				p.If(u.fold[i], func() {
-					for _, f := range s.EventFields {
-						p.Set(x.fields[f.Name], u.merged[i].F(f.Name))
-					}
-					p.Set(x.count, x.count.Add(hdlgen.Const(s.Merge.CountW, 1)))
-				})
-			}
-			p.If(u.alloc[i], func() {
-				p.Set(x.valid, hdlgen.True())
-				p.Set(x.conn, head.conn)
-				p.Set(x.kind, head.kind)
-				if s.Table {
-					p.Set(x.op, head.op)
-				}
-				for _, f := range s.EventFields {
-					p.Set(x.fields[f.Name], head.fields[f.Name])
-				}
-				p.Set(x.count, hdlgen.Const(s.Merge.CountW, 1))
-				p.Set(x.pred, hitVec.And(selVec.Not()))
-				p.Set(x.older, validVec.And(selVec.Not()))
-			})
+	m.Comb("merge_issue", func(p *hdlgen.Process) {
+		p.Set(u.iss.valid, u.issue)
+		p.Set(u.iss.conn, pick(func(x slot) hdlgen.Expr { return x.conn.Expr }))
+		p.Set(u.iss.kind, pick(func(x slot) hdlgen.Expr { return x.kind.Expr }))
+		if s.Table {
+			p.Set(u.iss.op, pick(func(x slot) hdlgen.Expr { return x.op.Expr }))
 		}
+		for _, f := range s.EventFields {
+			name := f.Name
+			p.Set(u.iss.fields[name], pick(func(x slot) hdlgen.Expr { return x.fields[name].Expr }))
+		}
+		p.Set(u.issN, pick(func(x slot) hdlgen.Expr { return x.count.Expr }))
 	})
 }
 
-// mergeHazards keeps, per slot and hazard group, whether the slot's
-// connection will be in the group's stages after the edge: stage j >= 2
-// will hold stage j-1's event, stage 1 the issued slot's. A slot filled
-// at the edge compares the head's connection; an issued slot's
-// connection is compared through the slots' equalities, not through the
-// issued event's mux.
-func (u *mergeUnit) mergeHazards(m *hdlgen.Module, groups [][2]int, head evRegs, valid, conn []*hdlgen.Reg) {
-	n := len(u.slots)
-	next := make([][]hdlgen.Expr, n)
+// loadEv copies an event's registers into another's (not valid).
+func loadEv(p *hdlgen.Process, s Spec, dst, src evRegs) {
+	p.Set(dst.conn, src.conn)
+	p.Set(dst.kind, src.kind)
+	if s.Table {
+		p.Set(dst.op, src.op)
+	}
+	for _, f := range s.EventFields {
+		p.Set(dst.fields[f.Name], src.fields[f.Name])
+	}
+}
+
+// hazards keeps, per slot and hazard group, whether the slot's connection
+// will be in the group's stages after the edge. The stages are the issue
+// register (1) and the shell's stages 1 .. depth-2 (2 .. depth-1), vValid
+// and vConn in that order: stage j >= 2 will hold stage j-1's event, the
+// issue register the selected slot's. A slot filled at the edge compares
+// the arrival's connection; the selected slot's connection is compared
+// through the slots' equalities, not through the issue register's mux.
+func (u *mergeUnit) hazards(m *hdlgen.Module, groups [][2]int, vValid, vConn []hdlgen.Expr) {
+	next := make([][]hdlgen.Expr, len(u.slots))
+	a := u.arr
 	for i, x := range u.slots {
 		next[i] = make([]hdlgen.Expr, len(groups))
 		for g, gr := range groups {
-			a, b := gr[0], gr[1]
+			lo, hi := gr[0], gr[1]
 			keep, fill := hdlgen.False(), hdlgen.False()
-			if a == 1 && b >= 1 {
-				for k, y := range u.slots {
-					if k == i {
-						continue
+			if lo == 1 && hi >= 1 {
+				for k := range u.slots {
+					if k != i {
+						// a valid slot's connection issues from slot k
+						// only when k precedes it (slot_order)
+						keep = keep.Or(u.sel[k].And(x.pred.Bit(k)))
+						fill = fill.Or(u.sel[k].And(a.hit.Bit(k)))
 					}
-					keep = keep.Or(u.sel[k].And(y.conn.Eq(x.conn)))
-					fill = fill.Or(u.sel[k].And(u.hit[k]))
 				}
 			}
-			for j := max(a, 2); j <= b; j++ {
-				keep = keep.Or(valid[j-2].And(conn[j-2].Eq(x.conn)))
-				fill = fill.Or(valid[j-2].And(conn[j-2].Eq(head.conn)))
+			for j := max(lo, 2); j <= hi; j++ {
+				keep = keep.Or(vValid[j-2].And(vConn[j-2].Eq(x.conn)))
+				fill = fill.Or(vValid[j-2].And(vConn[j-2].Eq(a.conn)))
 			}
 			next[i][g] = hdlgen.Mux(u.alloc[i], fill, keep).Named(fmt.Sprintf("slot%d_hazard%d_ahead", i, g))
 		}
@@ -306,20 +437,84 @@ func (u *mergeUnit) mergeHazards(m *hdlgen.Module, groups [][2]int, head evRegs,
 	})
 }
 
-// mergeExact asserts that every slot's hazard registers are the rule
-// itself, group by group.
-func (u *mergeUnit) mergeExact(m *hdlgen.Module, groups [][2]int, valid, conn []*hdlgen.Reg) {
+// properties asserts that every slot's hazard registers are the rule
+// itself, group by group; that the slots of one connection are ordered
+// (pred names older slots of the connection, and of two slots of one
+// connection exactly one precedes the other); that succ says whether a
+// younger slot of the connection exists; and that the arrival always has
+// a place (a fold or a free slot).
+func (u *mergeUnit) properties(m *hdlgen.Module, s Spec, groups [][2]int, vValid, vConn []hdlgen.Expr) {
 	exact := hdlgen.True()
 	for _, x := range u.slots {
 		for g, gr := range groups {
 			hz := hdlgen.False()
 			for k := gr[0]; k <= gr[1]; k++ {
-				hz = hz.Or(valid[k-1].And(conn[k-1].Eq(x.conn)))
+				hz = hz.Or(vValid[k-1].And(vConn[k-1].Eq(x.conn)))
 			}
 			exact = exact.And(x.valid.Implies(x.haz[g].Eq(hz)))
 		}
 	}
 	m.Assert("slot_hazard_exact", exact)
+	order, succ := hdlgen.True(), hdlgen.True()
+	for i, x := range u.slots {
+		younger := hdlgen.False()
+		for j, y := range u.slots {
+			if i == j {
+				continue
+			}
+			same := x.valid.And(y.valid).And(x.conn.Eq(y.conn))
+			// pred only names valid older slots of the connection
+			order = order.And(x.valid.And(x.pred.Bit(j)).Implies(same.And(x.older.Bit(j))))
+			// of two slots of one connection, one precedes the other
+			order = order.And(same.Implies(x.pred.Bit(j).Xor(y.pred.Bit(i))))
+			younger = younger.Or(same.And(y.pred.Bit(i)))
+		}
+		succ = succ.And(x.valid.Implies(x.succ.Eq(younger)))
+	}
+	m.Assert("slot_order", order)
+	// the candidate chosen a cycle ahead can still issue: its slot holds
+	// an event, with no predecessor, whose connection is not in flight
+	cand := hdlgen.True()
+	for i, x := range u.slots {
+		free := x.valid.And(x.pred.IsZero())
+		for _, h := range x.haz {
+			free = free.And(h.Not())
+		}
+		cand = cand.And(u.cand.Bit(i).Implies(free))
+	}
+	m.Assert("slot_cand_ready", cand)
+	m.Assert("slot_succ_exact", succ)
+	free := hdlgen.False()
+	for _, x := range u.slots {
+		free = free.Or(x.valid.Not())
+	}
+	fold := hdlgen.False()
+	for _, f := range u.fold {
+		fold = fold.Or(f)
+	}
+	m.Assert("arrival_placed", u.arr.valid.Implies(fold.Or(free)))
+	_ = s
+}
+
+// mergeInRange is whether the head may fold: its kind and connection are
+// in range (NUM_CONN with the table port) and it is no table operation.
+func mergeInRange(s Spec, head evRegs, numConn func() *hdlgen.Signal) hdlgen.Expr {
+	in := hdlgen.True()
+	if uint64(s.NumKinds) < uint64(1)<<uint(s.KindW) {
+		in = head.kind.Lt(hdlgen.Const(s.KindW, uint64(s.NumKinds)))
+	}
+	switch pw := hdlgen.BitsFor(uint64(s.NumConn)); {
+	case s.Table && pw <= s.ConnW:
+		in = in.And(head.conn.Lt(numConn().ZExt(s.ConnW)))
+	case s.Table:
+		in = in.And(head.conn.ZExt(pw).Lt(numConn()))
+	case s.ConnW < 63 && uint64(s.NumConn) < uint64(1)<<uint(s.ConnW):
+		in = in.And(head.conn.Lt(hdlgen.Const(s.ConnW, uint64(s.NumConn))))
+	}
+	if s.Table {
+		in = in.And(head.op.IsZero())
+	}
+	return in.Named("head_in_range")
 }
 
 // catBits is the bits b[0] (lsb) .. b[n-1] as one value.

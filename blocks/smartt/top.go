@@ -135,16 +135,12 @@ func MergeRule(p Params) *connpipe.Merge {
 	if !p.MergeAcks {
 		return g
 	}
-	capB := min(uint64(gsmartt.MergeCapBytes), uint64(1)<<uint(p.SizeW)-1)
+	g.Sum, g.SumCap = "size", min(uint64(gsmartt.MergeCapBytes), uint64(1)<<uint(p.SizeW)-1)
 	g.Fold = func(a, b connpipe.MergeEvent) hdlgen.Expr {
-		sum := a.Fields.F("size").ZExt(p.SizeW + 1).Add(b.Fields.F("size").ZExt(p.SizeW + 1))
-		return a.Kind.EqC(KindAck).And(b.Kind.EqC(KindAck)).
-			And(a.Fields.F("ecn").Eq(b.Fields.F("ecn"))).
-			And(sum.Le(hdlgen.Const(p.SizeW+1, capB)))
+		return a.Kind.EqC(KindAck).And(b.Kind.EqC(KindAck)).And(a.Fields.F("ecn").Eq(b.Fields.F("ecn")))
 	}
 	g.Combine = func(a, b connpipe.MergeEvent) hdlgen.Record {
 		return hdlgen.NewRecord("the merged ack").
-			Set("size", a.Fields.F("size").Add(b.Fields.F("size"))).
 			Set("ecn", a.Fields.F("ecn")).
 			Set("rtt", b.Fields.F("rtt")).
 			Set("unacked", b.Fields.F("unacked")).
@@ -305,11 +301,13 @@ func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st con
 	perAck := divC.Div(kmi, "mi_base")                // (size/cwnd) * mtu * mi * gamma, window units
 	upDelta := trttR.Sub(rtt).Named("trtt_minus_rtt") // valid when rtt <= trtt
 	miNum := hdlgen.MulPieces(st.Cut, "mi_num", perAck, upDelta)
-	if p.Variant == Conf {
+	if p.Variant == Conf || p.SizeW >= 16 {
 		// smartt: the rows' sum from a fabric register, as the multipliers
 		// after it take it into their input registers a long route away
 		// (its ECP5 critical path; nscc's slowest paths are elsewhere, and
-		// the register would cost it a stage)
+		// the register would cost it a stage). nscc with the 16-bit sizes
+		// of merged ACKs takes it too: two more bits of size widen the
+		// rows' sum past the stage
 		miNum = st.Cut("mi_num_sum", miNum)
 	}
 	miRaw := divRTT.Div(miNum, "mi_raw")

@@ -3,20 +3,30 @@ package pipe
 // The merging shell (docs/pipeline.md, "Merge stage"), written from its
 // contract:
 //
-//   - The input buffer's head never waits for its connection. In each
-//     cycle it moves into a waiting slot: it folds into the pending event
-//     of its connection's youngest slot when that slot cannot issue in the
-//     cycle, holds fewer than MaxMembers events and the block's rule
+//   - The input buffer's head moves into the arrival register when a slot
+//     is free for it: one free slot while the arrival register is empty,
+//     two while it holds an event (that one may take one).
+//   - The arrival is placed in the next cycle, always: it folds into its
+//     connection's youngest slot when that slot does not issue in the cycle,
+//     holds fewer than MaxMembers events and the block's rule
 //     (Merger.Fold) allows it; otherwise it fills the lowest-numbered slot
-//     that was free at the start of the cycle. With no such slot it stays.
-//   - A slot can issue when fewer than Credits events are issued and not
-//     yet taken, no event of its connection is in stages 1..Depth-1, and
-//     no older slot holds an event of its connection. Of those, the one
-//     filled first issues; it enters stage 1 and its slot is free after
-//     the edge.
-//   - The issued event runs through the stages as in the plain shell, and
-//     its result carries the number of events merged into it
+//     that was free at the start of the cycle.
+//   - The slot to issue is chosen a cycle ahead: the candidate for the
+//     next cycle is, of the slots other than the one issuing now, the one
+//     filled first among those whose connection is not in the issue
+//     register or in stages 1..Depth-3 and of whose connection no older
+//     slot holds an event (so that two events of a connection enter stage
+//     1 at least Depth cycles apart, as in the plain shell). The candidate issues while fewer than the
+//     credits (Credits + 1) events are issued and not yet taken: it enters
+//     the issue register, and its slot is free after the edge.
+//   - The issue register enters stage 1 at the next edge; from there on
+//     the event runs through the stages as in the plain shell, and its
+//     result carries the number of events merged into it
 //     (Merger.Members).
+//
+// The model keeps the issue register as a stage of its stage ring, in
+// front of stage 1: Depth+4 stages, the first Depth-2 of them the hazard
+// window.
 
 // Merger is a block's merge rule as the merging shell applies it.
 type Merger[E, R any] interface {
@@ -36,6 +46,11 @@ type mergeState[E, R any] struct {
 	rule       Merger[E, R]
 	maxMembers int
 
+	// the arrival register
+	arrValid bool
+	arr      E
+	arrKey   uint64
+
 	// slots
 	valid   []bool
 	ev      []E
@@ -43,6 +58,7 @@ type mergeState[E, R any] struct {
 	key     []uint64
 	seq     []uint64 // fill order
 	nextSeq uint64
+	cand    int // the slot chosen to issue in this cycle, or -1
 
 	// the stages' events and member counts, by the stage ring's slot
 	stageEv      []E
@@ -54,23 +70,33 @@ type mergeState[E, R any] struct {
 // maxMembers events, merged by rule.
 func NewMerging[E, R any](s Stepper[E, R], depth, slots, maxMembers int, rule Merger[E, R]) *Pipeline[E, R] {
 	p := New(s, depth)
-	n := len(p.inStage)
+	// the issue register is one more stage, and one more credit
+	n := depth + ReadStages + 1
+	p.inStage, p.stageEv, p.key = make([]bool, n), make([]uint64, n), make([]uint64, n)
+	p.credits = MergeCredits(depth)
+	p.out = make([]R, p.credits)
 	p.mg = &mergeState[E, R]{rule: rule, maxMembers: maxMembers,
 		valid: make([]bool, slots), ev: make([]E, slots), members: make([]int, slots),
 		key: make([]uint64, slots), seq: make([]uint64, slots),
-		stageEv: make([]E, n), stageMembers: make([]int, n)}
+		stageEv: make([]E, n), stageMembers: make([]int, n), cand: -1}
 	return p
 }
 
 // MergingLatency is the cycles from acceptance to the result with no
-// stall in a merging shell: one more than the plain shell's, the cycle the
-// event spends in its slot.
-func MergingLatency(depth int) int { return Latency(depth) + 1 }
+// stall in a merging shell: four more than the plain shell's, the cycles
+// the event spends in the arrival register, in its slot before and after
+// it is chosen, and in the issue register.
+func MergingLatency(depth int) int { return Latency(depth) + 4 }
 
-// inFlight is whether an event of connection key is in stages 1..depth-1.
+// MergeCredits is the result buffer of a merging shell: one more than
+// the plain shell's, for the issue register.
+func MergeCredits(depth int) int { return Credits(depth) + 1 }
+
+// inFlight is whether an event of connection key is in the issue
+// register or stages 1..depth-3: the first depth-2 stages of the ring.
 func (p *Pipeline[E, R]) inFlight(key uint64) bool {
 	n := len(p.inStage)
-	for i, j := 0, p.top; i < p.depth-1; i++ {
+	for i, j := 0, p.top; i < p.depth-2; i++ {
 		if p.inStage[j] && p.key[j] == key {
 			return true
 		}
@@ -87,42 +113,46 @@ func (p *Pipeline[E, R]) cycleMerge(sValid, mReady bool) (sReady, mValid bool, r
 	sReady, mValid, res = p.ready, p.outN > 0, &p.zero
 	head := p.outHead
 	pop := mValid && mReady
-	// the slots that can issue, and the oldest of them
+	// the candidate issues while a credit is left; the next candidate is
+	// the oldest other slot that can issue
 	ns := len(g.valid)
 	sel := -1
-	var canIssue [MaxSlots]bool
-	if p.occ < p.credits {
-		for i := 0; i < ns; i++ {
-			if !g.valid[i] || p.inFlight(g.key[i]) {
-				continue
-			}
-			first := true
-			for j := 0; j < ns; j++ {
-				if j != i && g.valid[j] && g.key[j] == g.key[i] && g.seq[j] < g.seq[i] {
-					first = false
-					break
-				}
-			}
-			if canIssue[i] = first; first && (sel < 0 || g.seq[i] < g.seq[sel]) {
-				sel = i
+	if g.cand >= 0 && p.occ < p.credits {
+		sel = g.cand
+	}
+	next := -1
+	for i := 0; i < ns; i++ {
+		if !g.valid[i] || i == sel || p.inFlight(g.key[i]) {
+			continue
+		}
+		first := true
+		for j := 0; j < ns; j++ {
+			if j != i && g.valid[j] && g.key[j] == g.key[i] && g.seq[j] < g.seq[i] {
+				first = false
+				break
 			}
 		}
+		if first && (next < 0 || g.seq[i] < g.seq[next]) {
+			next = i
+		}
 	}
-	// the head: folded into its connection's youngest slot, or into the
-	// lowest free one (free at the start of the cycle)
-	leave, fill := false, -1
-	if p.issued < p.accepted {
-		h := &p.evs[p.issued&p.evMask]
-		hk := p.s.ConnKey(h)
+	// the arrival: folded into its connection's youngest slot, or into the
+	// lowest slot free at the start of the cycle
+	fill, free := -1, 0
+	for i := 0; i < ns; i++ {
+		if !g.valid[i] {
+			free++
+		}
+	}
+	if g.arrValid {
 		young := -1
 		for i := 0; i < ns; i++ {
-			if g.valid[i] && g.key[i] == hk && (young < 0 || g.seq[i] > g.seq[young]) {
+			if g.valid[i] && g.key[i] == g.arrKey && (young < 0 || g.seq[i] > g.seq[young]) {
 				young = i
 			}
 		}
-		if young >= 0 && !canIssue[young] && g.members[young] < g.maxMembers && g.rule.Fold(&g.ev[young], g.members[young], h) {
+		if young >= 0 && young != sel && g.members[young] < g.maxMembers && g.rule.Fold(&g.ev[young], g.members[young], &g.arr) {
 			g.members[young]++
-			leave = true
 		} else {
 			for i := 0; i < ns; i++ {
 				if !g.valid[i] {
@@ -130,9 +160,13 @@ func (p *Pipeline[E, R]) cycleMerge(sValid, mReady bool) (sReady, mValid bool, r
 					break
 				}
 			}
-			leave = fill >= 0
+			if fill < 0 {
+				panic("pipe: the arrival found no free slot")
+			}
 		}
 	}
+	// the head moves into the arrival register while a slot is free for it
+	leave := p.issued < p.accepted && (free >= 2 || free >= 1 && !g.arrValid)
 	// the edge: the last stage's result enters the result buffer
 	if pop {
 		if p.outHead++; p.outHead == p.credits {
@@ -158,12 +192,15 @@ func (p *Pipeline[E, R]) cycleMerge(sValid, mReady bool) (sReady, mValid bool, r
 		p.occ++
 	}
 	if fill >= 0 {
-		h := &p.evs[p.issued&p.evMask]
-		g.valid[fill], g.ev[fill], g.members[fill] = true, *h, 1
-		g.key[fill], g.seq[fill] = p.s.ConnKey(h), g.nextSeq
+		g.valid[fill], g.ev[fill], g.members[fill] = true, g.arr, 1
+		g.key[fill], g.seq[fill] = g.arrKey, g.nextSeq
 		g.nextSeq++
 	}
+	g.cand = next
+	g.arrValid = leave
 	if leave {
+		h := &p.evs[p.issued&p.evMask]
+		g.arr, g.arrKey = *h, p.s.ConnKey(h)
 		p.issued++
 	}
 	if pop {

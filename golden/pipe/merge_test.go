@@ -57,13 +57,16 @@ func mergeToy(depth, slots int) *pipe.Pipeline[toyEvent, toyResult] {
 	return pipe.NewMerging[toyEvent, toyResult](&toy{}, depth, slots, 255, toyMerger{})
 }
 
-// One connection on every cycle at depth 4: the first event issues alone
-// from its slot (cycle 2, one cycle after it left the input buffer); the
-// next fills a second slot in that same cycle (the first could issue, so
-// nothing folds into it) and the three after it fold while the first is
-// in stages 1..3; that slot issues in cycle 6, when the first is in stage
-// 4. Every later group is 4 events, one group per 4 cycles: the input
-// never waits.
+// One connection on every cycle at depth 4. Event 0, accepted in cycle 0,
+// is in the arrival register in cycle 1, fills slot 0 at the edge of cycle
+// 2, is chosen in cycle 3 and issues in cycle 4. Event 1 is placed in
+// cycle 3 and folds into slot 0, which does not issue then; event 2 is
+// placed in cycle 4, when slot 0 issues, and fills slot 1. The group in
+// slot 1 is in the issue register in cycle 5 and in stage 1 in cycle 6,
+// the window (the issue register and stages 1..depth-3); slot 1 is chosen
+// in cycle 7 and issues in cycle 8, depth cycles after slot 0, with events
+// 2..5 (placed in cycles 4..7). Every later group is 4 events, one group
+// per 4 cycles: the input never waits.
 func TestMergeOneConnection(t *testing.T) {
 	const d = 4
 	evs := make([]toyEvent, 41)
@@ -74,10 +77,11 @@ func TestMergeOneConnection(t *testing.T) {
 	if stalls != 0 {
 		t.Errorf("the input waited %d cycles", stalls)
 	}
-	want := []int{1}
-	for len(want) < 11 {
+	want := []int{2}
+	for len(want) < 10 {
 		want = append(want, 4)
 	}
+	want = append(want, 3) // 2 + 9 x 4 + 3 = 41
 	if len(res) != len(want) {
 		t.Fatalf("%d results, want %d", len(res), len(want))
 	}
@@ -96,11 +100,11 @@ func TestMergeOneConnection(t *testing.T) {
 			t.Errorf("result %d: word %d seq %d, want %d %d", i, r.Word, r.Seq, w.Word, w.Seq)
 		}
 	}
-	// accepted in cycle 0, in its slot in cycle 1, issued in cycle 2, in
-	// stage k in cycle 2+k, in the result buffer's head in cycle
-	// 2 + (d+readStages) + 1: one cycle more than the plain shell
-	if at[0] != latency(d)+1 || pipe.MergingLatency(d) != latency(d)+1 {
-		t.Errorf("first result in cycle %d (MergingLatency %d), want %d", at[0], pipe.MergingLatency(d), latency(d)+1)
+	// issued in cycle 4, in the issue register in cycle 5, in stage k in
+	// cycle 5+k, in the result buffer's head in cycle 5 + (d+readStages) +
+	// 1: four cycles more than the plain shell
+	if at[0] != latency(d)+4 || pipe.MergingLatency(d) != latency(d)+4 {
+		t.Errorf("first result in cycle %d (MergingLatency %d), want %d", at[0], pipe.MergingLatency(d), latency(d)+4)
 	}
 	if at[1]-at[0] != 4 || at[2]-at[1] != d {
 		t.Errorf("results in cycles %v: the second group issues 4 cycles after the first, then one every %d", at[:3], d)
@@ -117,9 +121,10 @@ func TestMergeBarrier(t *testing.T) {
 		evs = append(evs, toyEvent{Conn: 2, Val: v})
 	}
 	res, _, _ := mrun(t, mergeToy(d, 4), evs)
-	// 1 issues alone; 2 and 3 fold while it is in flight; 2000 waits
-	// alone; 4 and 5 fold behind it; 3000 and 3001 alone; 6 alone
-	want := [][]uint32{{1}, {2, 3}, {2000}, {4, 5}, {3000}, {3001}, {6}}
+	// 2 folds into 1 before 1 issues; 3 arrives as 1 issues and starts a
+	// group; 2000 waits alone; 4 and 5 fold behind it; 3000 and 3001
+	// alone; 6 alone
+	want := [][]uint32{{1, 2}, {3}, {2000}, {4, 5}, {3000}, {3001}, {6}}
 	if len(res) != len(want) {
 		t.Fatalf("%d results %v, want %d groups", len(res), res, len(want))
 	}
@@ -137,8 +142,9 @@ func TestMergeBarrier(t *testing.T) {
 }
 
 // A busy connection blocks no other: X's second event waits D cycles for
-// its first, and Y's event, behind it in the input, issues in the next
-// cycle, so Y's result comes before X's second.
+// its first, and Y's event, behind it in the input, issues two cycles
+// after X's first (it was accepted one cycle later, and the slot X1 left
+// is not free until the edge), so Y's result comes before X's second.
 func TestMergeNoHeadOfLineBlocking(t *testing.T) {
 	const d = 8
 	evs := []toyEvent{{Conn: 1, Val: 1000}, {Conn: 1, Val: 1001}, {Conn: 2, Val: 1002}}

@@ -144,6 +144,7 @@ func (p *Pipeline[E, R]) Reset() {
 	}
 	if p.mg != nil {
 		clear(p.mg.valid)
+		p.mg.arrValid, p.mg.cand = false, -1
 	}
 	p.issued = p.accepted
 	p.ready, p.occ, p.outHead, p.outN, p.top = true, 0, 0, 0, 0
