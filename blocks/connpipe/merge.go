@@ -80,7 +80,9 @@ func (g *Merge) check(s Spec) error {
 
 // roomW is the width of a slot's room: the sum's field and the cap, and
 // a sign bit (a first member above the cap leaves no room).
-func (g *Merge) roomW(s Spec) int { return max(fieldWidth(s.EventFields, g.Sum), hdlgen.BitsFor(g.SumCap)) + 1 }
+func (g *Merge) roomW(s Spec) int {
+	return max(fieldWidth(s.EventFields, g.Sum), hdlgen.BitsFor(g.SumCap)) + 1
+}
 
 func fieldWidth(fs []Field, name string) int {
 	for _, f := range fs {
@@ -150,9 +152,9 @@ type arrival struct {
 type mergeUnit struct {
 	slots []slot
 	arr   arrival
-	iss   evRegs      // the issue register: the event entering stage 1
-	issN  *hdlgen.Reg // its members
-	cand  *hdlgen.Reg // bit i: slot i is the one to issue, chosen a cycle ahead
+	iss   evRegs        // the issue register: the event entering stage 1
+	issN  *hdlgen.Reg   // its members
+	cand  *hdlgen.Reg   // bit i: slot i is the one to issue, chosen a cycle ahead
 	sel   []hdlgen.Expr // slot i issues in the cycle (one-hot)
 	issue hdlgen.Expr   // a slot issues (the event enters the issue register)
 	leave hdlgen.Expr   // the input buffer's head moves into the arrival register
