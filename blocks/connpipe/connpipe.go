@@ -975,7 +975,7 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 		for k := range valid {
 			vValid, vConn = append(vValid, valid[k].Expr), append(vConn, conn[k].Expr)
 		}
-		mu.hazards(m, slotGroups, vValid, vConn)
+		mu.hazards(m, slotGroups, head, vValid, vConn)
 	}
 	m.Comb("issue_next", func(p *hdlgen.Process) {
 		for g, h := range hazardRegs {

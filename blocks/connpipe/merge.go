@@ -162,6 +162,7 @@ type mergeUnit struct {
 	fold, alloc []hdlgen.Expr
 	anyAlloc    hdlgen.Expr
 	candNext    []hdlgen.Expr // the next cycle's candidate (one-hot)
+	headEq      []hdlgen.Expr // slot i's connection is the head's
 }
 
 // newMergeUnit declares the merge stage's registers.
@@ -239,7 +240,7 @@ func (u *mergeUnit) decide(s Spec, head evRegs, full hdlgen.Expr) {
 			continue
 		}
 		ok := a.valid.And(a.inRange).And(a.hit.Bit(i)).And(x.succ.Not()).And(a.foldOK.Bit(i)).
-			And(x.count.Ne(hdlgen.Ones(s.Merge.CountW))).And(u.sel[i].Not())
+			And(x.count.Ne(hdlgen.Ones(s.Merge.CountW))).And(u.cand.Bit(i).Not())
 		if s.Table {
 			ok = ok.And(x.op.IsZero())
 		}
@@ -276,32 +277,29 @@ func (u *mergeUnit) update(m *hdlgen.Module, s Spec, head evRegs, headInRange hd
 	headEv := MergeEvent{Kind: head.kind.Expr, Fields: head.record(s), Members: hdlgen.Const(g.CountW, 1)}
 	merged := make([]hdlgen.Record, len(u.slots))
 	hitNext, okNext := make([]hdlgen.Expr, len(u.slots)), make([]hdlgen.Expr, len(u.slots))
-	var okArr, roomArr, headPlusArr hdlgen.Expr
+	var okArr, roomArr hdlgen.Expr
 	if g.Fold != nil {
 		okArr = g.Fold(arrEv, headEv)
 	}
 	var rw int
-	var fits func(x hdlgen.Expr, room hdlgen.Expr) hdlgen.Expr
+	var hSum, aSum hdlgen.Expr
 	if g.Sum != "" {
-		// the head's sum with the arrival's, once for every slot; the
-		// arrival's room in a slot of its own; whether the head fits each
+		// the arrival's room in a slot of its own; whether the head fits
+		// each slot's room, with or without the arrival folded in, each
+		// by one carry chain (fitsRoom)
 		rw = g.roomW(s)
-		headPlusArr = head.fields[g.Sum].ZExt(rw).Add(a.fields[g.Sum].ZExt(rw)).Named("head_plus_arr")
-		roomArr = hdlgen.Const(rw, g.SumCap).Sub(a.fields[g.Sum].ZExt(rw)).Named("arr_room")
-		// x <= room as the borrow of room - x (a carry chain, where a
-		// comparison of two registers maps to a tree of LUTs)
-		fits = func(x, room hdlgen.Expr) hdlgen.Expr {
-			d := room.ZExt(rw + 1).Sub(x.ZExt(rw + 1))
-			return room.Bit(rw - 1).Not().And(d.Keep(rw, rw).Not())
-		}
-		okArr = okArr.And(headPlusArr.Le(hdlgen.Const(rw, g.SumCap)))
+		hSum, aSum = head.fields[g.Sum].Expr, a.fields[g.Sum].Expr
+		roomArr = hdlgen.Const(rw, g.SumCap).Sub(aSum.ZExt(rw)).Named("arr_room")
+		okArr = okArr.And(fitsRoom(rw, hdlgen.Const(rw, g.SumCap), hSum, aSum))
 	}
 	if g.Fold != nil {
 		okArr = okArr.Named("head_folds_arr")
 	}
 	sameArr := a.conn.Eq(head.conn).Named("head_conn_is_arr")
+	u.headEq = make([]hdlgen.Expr, len(u.slots))
 	for i, x := range u.slots {
-		hitNext[i] = hdlgen.Mux(u.alloc[i], sameArr, x.valid.And(u.sel[i].Not()).And(x.conn.Eq(head.conn)))
+		u.headEq[i] = x.conn.Eq(head.conn).Named(fmt.Sprintf("slot%d_head_conn", i))
+		hitNext[i] = hdlgen.Mux(u.alloc[i], sameArr, x.valid.And(u.sel[i].Not()).And(u.headEq[i]))
 		okNext[i] = hdlgen.False()
 		if g.Fold == nil {
 			continue
@@ -313,8 +311,8 @@ func (u *mergeUnit) update(m *hdlgen.Module, s Spec, head evRegs, headInRange hd
 		if g.Sum != "" {
 			// the arrival is within the room: the sums fit the field
 			merged[i].Set(g.Sum, x.fields[g.Sum].Add(a.fields[g.Sum]))
-			okGrown = okGrown.And(fits(headPlusArr, x.room.Expr))
-			okPend = okPend.And(fits(head.fields[g.Sum].Expr, x.room.Expr))
+			okGrown = okGrown.And(fitsRoom(rw, x.room.Expr, hSum, aSum))
+			okPend = okPend.And(fitsRoom(rw, x.room.Expr, hSum))
 		}
 		okNext[i] = hdlgen.Mux(u.alloc[i], okArr, hdlgen.Mux(u.fold[i], okGrown, okPend))
 	}
@@ -400,14 +398,35 @@ func loadEv(p *hdlgen.Process, s Spec, dst, src evRegs) {
 
 // hazards keeps, per slot and hazard group, whether the slot's connection
 // will be in the group's stages after the edge. The stages are the issue
-// register (1) and the shell's stages 1 .. depth-2 (2 .. depth-1), vValid
+// register (1) and the shell's stages 1 .. depth-3 (2 .. depth-2), vValid
 // and vConn in that order: stage j >= 2 will hold stage j-1's event, the
-// issue register the selected slot's. A slot filled at the edge compares
-// the arrival's connection; the selected slot's connection is compared
-// through the slots' equalities, not through the issue register's mux.
-func (u *mergeUnit) hazards(m *hdlgen.Module, groups [][2]int, vValid, vConn []hdlgen.Expr) {
-	next := make([][]hdlgen.Expr, len(u.slots))
+// issue register the selected slot's. A slot keeps its connection: the
+// selected slot's is its own only when it is the slot's predecessor
+// (slot_order), so that term is the pred bits, and the later stages are
+// compared with the slot's connection. A slot filled at the edge takes the
+// arrival's connection, whose place in every stage was compared when it
+// entered the arrival register (arr_at), so that the fill, which selects
+// last, chooses between registers and a few gates.
+func (u *mergeUnit) hazards(m *hdlgen.Module, groups [][2]int, head evRegs, vValid, vConn []hdlgen.Expr) {
 	a := u.arr
+	// the window's stages 1..h-1 now are its stages 2..h after the edge
+	h := groups[len(groups)-1][1]
+	var arrAt *hdlgen.Reg
+	var atNext hdlgen.Expr
+	if h >= 2 {
+		arrAt = m.Reg("arr_at", h-1, "bit j-1: the arrival's connection is in window stage j (1: the issue register, j: stage j-1)", hdlgen.NoReset())
+		bits := make([]hdlgen.Expr, h-1)
+		iss := hdlgen.False()
+		for k := range u.slots {
+			iss = iss.Or(u.sel[k].And(u.headEq[k]))
+		}
+		bits[0] = iss
+		for j := 2; j <= h-1; j++ {
+			bits[j-1] = vValid[j-2].And(vConn[j-2].Eq(head.conn))
+		}
+		atNext = catBits(bits)
+	}
+	next := make([][]hdlgen.Expr, len(u.slots))
 	for i, x := range u.slots {
 		next[i] = make([]hdlgen.Expr, len(groups))
 		for g, gr := range groups {
@@ -416,8 +435,6 @@ func (u *mergeUnit) hazards(m *hdlgen.Module, groups [][2]int, vValid, vConn []h
 			if lo == 1 && hi >= 1 {
 				for k := range u.slots {
 					if k != i {
-						// a valid slot's connection issues from slot k
-						// only when k precedes it (slot_order)
 						keep = keep.Or(u.sel[k].And(x.pred.Bit(k)))
 						fill = fill.Or(u.sel[k].And(a.hit.Bit(k)))
 					}
@@ -425,16 +442,19 @@ func (u *mergeUnit) hazards(m *hdlgen.Module, groups [][2]int, vValid, vConn []h
 			}
 			for j := max(lo, 2); j <= hi; j++ {
 				keep = keep.Or(vValid[j-2].And(vConn[j-2].Eq(x.conn)))
-				fill = fill.Or(vValid[j-2].And(vConn[j-2].Eq(a.conn)))
+				fill = fill.Or(arrAt.Bit(j - 2))
 			}
 			next[i][g] = hdlgen.Mux(u.alloc[i], fill, keep).Named(fmt.Sprintf("slot%d_hazard%d_ahead", i, g))
 		}
 	}
 	m.Comb("merge_hazards", func(p *hdlgen.Process) {
 		for i, x := range u.slots {
-			for g, h := range x.haz {
-				p.Set(h, next[i][g])
+			for g, r := range x.haz {
+				p.Set(r, next[i][g])
 			}
+		}
+		if arrAt != nil {
+			p.Set(arrAt, atNext)
 		}
 	})
 }
@@ -517,6 +537,32 @@ func mergeInRange(s Spec, head evRegs, numConn func() *hdlgen.Signal) hdlgen.Exp
 		in = in.And(head.op.IsZero())
 	}
 	return in.Named("head_in_range")
+}
+
+// fitsRoom is 1 when the sum of xs is at most room, a two's complement
+// value of rw bits (negative: nothing fits): xs + ~room < 0, since ~room is
+// -(room + 1). Three terms are reduced by a carry-save row first, so that
+// either form is one carry chain (a comparison of two registers maps to a
+// tree of LUTs, and a sum before it to a second chain).
+func fitsRoom(rw int, room hdlgen.Expr, xs ...hdlgen.Expr) hdlgen.Expr {
+	n := rw + 2
+	terms := []hdlgen.Expr{room.Not().SExt(n).AsUnsigned()}
+	for _, x := range xs {
+		terms = append(terms, x.ZExt(n))
+	}
+	var t hdlgen.Expr
+	switch len(terms) {
+	case 2:
+		t = terms[0].Add(terms[1])
+	case 3:
+		x, y, z := terms[0], terms[1], terms[2]
+		row := x.Xor(y).Xor(z)
+		carry := x.And(y).Or(x.And(z)).Or(y.And(z))
+		t = row.Add(hdlgen.Cat(carry.Keep(n-2, 0), hdlgen.Const(1, 0)))
+	default:
+		panic("connpipe: fitsRoom takes one or two terms")
+	}
+	return t.Keep(n-1, n-1)
 }
 
 // catBits is the bits b[0] (lsb) .. b[n-1] as one value.

@@ -151,7 +151,7 @@ func (p *Pipeline[E, R]) cycleMerge(sValid, mReady bool) (sReady, mValid bool, r
 				young = i
 			}
 		}
-		if young >= 0 && young != sel && g.members[young] < g.maxMembers && g.rule.Fold(&g.ev[young], g.members[young], &g.arr) {
+		if young >= 0 && young != g.cand && g.members[young] < g.maxMembers && g.rule.Fold(&g.ev[young], g.members[young], &g.arr) {
 			g.members[young]++
 		} else {
 			for i := 0; i < ns; i++ {
