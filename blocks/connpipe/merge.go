@@ -47,6 +47,34 @@ type MergeEvent struct {
 	Members hdlgen.Expr // events merged into it so far (CountW bits)
 }
 
+// MergeAssertions are the merge stage's own assertions (properties).
+var MergeAssertions = []string{"arrival_placed", "slot_cand_ready", "slot_hazard_exact", "slot_order", "slot_succ_exact"}
+
+// MergeMutants are the broken variants of the merge stage's assertions,
+// applied to the built design (hdlgen.Mutate): slot 0 blind to the
+// hazard of the window's first group; slot 0 filled without its
+// predecessors; slot 0 never told of a successor; slot 0 chosen while its
+// connection is in flight; the head let into the arrival register while
+// one slot is free, though the arrival register may take it.
+func MergeMutants() map[string][]hdlgen.Mutation {
+	isFalse := func(hdlgen.Expr, func(string) hdlgen.Expr) hdlgen.Expr { return hdlgen.False() }
+	return map[string][]hdlgen.Mutation{
+		"slot_hazard_exact": {{Node: "slot0_hazard0_ahead", With: isFalse}},
+		"slot_order": {{Node: "slot0_pred_fill", With: func(orig hdlgen.Expr, _ func(string) hdlgen.Expr) hdlgen.Expr {
+			return hdlgen.Const(orig.Width(), 0)
+		}}},
+		"slot_succ_exact": {{Node: "slot0_succ_set", With: func(_ hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
+			return get("slot0_succ_reg")
+		}}},
+		"slot_cand_ready": {{Node: "slot0_eligible", With: func(_ hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
+			return get("slot0_valid_reg").And(get("slot0_issue").Not())
+		}}},
+		"arrival_placed": {{Node: "head_leaves", With: func(_ hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
+			return get("in_valid_reg").And(get("slots_free1"))
+		}}},
+	}
+}
+
 // MaxSlots is the most waiting slots a merge stage has.
 const MaxSlots = 32
 
@@ -160,6 +188,7 @@ type mergeUnit struct {
 	leave hdlgen.Expr   // the input buffer's head moves into the arrival register
 	// the arrival register's placement in the cycle
 	fold, alloc []hdlgen.Expr
+	spec        []hdlgen.Expr // slot i is the lowest free one: it loads the arrival (alloc: and keeps it)
 	anyAlloc    hdlgen.Expr
 	candNext    []hdlgen.Expr // the next cycle's candidate (one-hot)
 	headEq      []hdlgen.Expr // slot i's connection is the head's
@@ -207,7 +236,7 @@ func newMergeUnit(m *hdlgen.Module, s Spec, groups int) *mergeUnit {
 func (u *mergeUnit) decide(s Spec, head evRegs, full hdlgen.Expr) {
 	n := len(u.slots)
 	u.sel = make([]hdlgen.Expr, n)
-	u.fold, u.alloc = make([]hdlgen.Expr, n), make([]hdlgen.Expr, n)
+	u.fold, u.alloc, u.spec = make([]hdlgen.Expr, n), make([]hdlgen.Expr, n), make([]hdlgen.Expr, n)
 	issue := hdlgen.False()
 	for i := range u.slots {
 		u.sel[i] = u.cand.Bit(i).And(full.Not()).Named(fmt.Sprintf("slot%d_issue", i))
@@ -250,7 +279,11 @@ func (u *mergeUnit) decide(s Spec, head evRegs, full hdlgen.Expr) {
 	anyFold = anyFold.Named("arr_folds")
 	lower := hdlgen.False() // a lower slot is free
 	for i, x := range u.slots {
-		u.alloc[i] = a.valid.And(anyFold.Not()).And(x.valid.Not()).And(lower.Not()).Named(fmt.Sprintf("slot%d_fill", i))
+		// the lowest free slot takes the arrival's event, pred, order,
+		// count, room and hazards whether it folds or not (a free slot's
+		// registers mean nothing): only its valid bit waits for the fold
+		u.spec[i] = a.valid.And(x.valid.Not()).And(lower.Not()).Named(fmt.Sprintf("slot%d_load", i))
+		u.alloc[i] = u.spec[i].And(anyFold.Not()).Named(fmt.Sprintf("slot%d_fill", i))
 		lower = lower.Or(x.valid.Not())
 	}
 	u.anyAlloc = a.valid.And(anyFold.Not()).Named("arr_fills")
@@ -260,6 +293,7 @@ func (u *mergeUnit) decide(s Spec, head evRegs, full hdlgen.Expr) {
 		two = two.Or(one.And(x.valid.Not()))
 		one = one.Or(x.valid.Not())
 	}
+	one, two = one.Named("slots_free1"), two.Named("slots_free2")
 	u.leave = head.valid.And(hdlgen.Mux(a.valid, two, one)).Named("head_leaves")
 }
 
@@ -271,7 +305,7 @@ func (u *mergeUnit) decide(s Spec, head evRegs, full hdlgen.Expr) {
 func (u *mergeUnit) update(m *hdlgen.Module, s Spec, head evRegs, headInRange hdlgen.Expr) {
 	g := s.Merge
 	a := u.arr
-	selVec, allocVec := catBits(u.sel), catBits(u.alloc)
+	selVec, specVec := catBits(u.sel), catBits(u.spec)
 	validVec := catBits(regExprs(u.slots, func(x slot) hdlgen.Expr { return x.valid.Expr }))
 	arrEv := MergeEvent{Kind: a.kind.Expr, Fields: a.record(s), Members: hdlgen.Const(g.CountW, 1)}
 	headEv := MergeEvent{Kind: head.kind.Expr, Fields: head.record(s), Members: hdlgen.Const(g.CountW, 1)}
@@ -319,8 +353,8 @@ func (u *mergeUnit) update(m *hdlgen.Module, s Spec, head evRegs, headInRange hd
 	m.Comb("merge_slots", func(p *hdlgen.Process) {
 		for i, x := range u.slots {
 			p.Set(x.pred, x.pred.And(selVec.Not()))
-			p.Set(x.older, x.older.And(allocVec.Not()))
-			p.Set(x.succ, x.succ.Or(u.anyAlloc.And(a.hit.Bit(i))))
+			p.Set(x.older, x.older.And(specVec.Not()))
+			p.Set(x.succ, x.succ.Or(u.anyAlloc.And(a.hit.Bit(i))).Named(fmt.Sprintf("slot%d_succ_set", i)))
 			p.If(u.sel[i], func() { p.Set(x.valid, hdlgen.False()) })
 			if g.Fold != nil {
 				p.If(u.fold[i], func() {
@@ -333,11 +367,11 @@ func (u *mergeUnit) update(m *hdlgen.Module, s Spec, head evRegs, headInRange hd
 					}
 				})
 			}
-			p.If(u.alloc[i], func() {
+			p.If(u.alloc[i], func() { p.Set(x.valid, hdlgen.True()) })
+			p.If(u.spec[i], func() {
 				loadEv(p, s, x.evRegs, a.evRegs)
-				p.Set(x.valid, hdlgen.True())
 				p.Set(x.count, hdlgen.Const(g.CountW, 1))
-				p.Set(x.pred, a.hit.And(selVec.Not()))
+				p.Set(x.pred, a.hit.And(selVec.Not()).Named(fmt.Sprintf("slot%d_pred_fill", i)))
 				p.Set(x.older, validVec.And(selVec.Not()))
 				p.Set(x.succ, hdlgen.False())
 				if g.Sum != "" {
@@ -444,7 +478,7 @@ func (u *mergeUnit) hazards(m *hdlgen.Module, groups [][2]int, head evRegs, vVal
 				keep = keep.Or(vValid[j-2].And(vConn[j-2].Eq(x.conn)))
 				fill = fill.Or(arrAt.Bit(j - 2))
 			}
-			next[i][g] = hdlgen.Mux(u.alloc[i], fill, keep).Named(fmt.Sprintf("slot%d_hazard%d_ahead", i, g))
+			next[i][g] = hdlgen.Mux(u.spec[i], fill, keep).Named(fmt.Sprintf("slot%d_hazard%d_ahead", i, g))
 		}
 	}
 	m.Comb("merge_hazards", func(p *hdlgen.Process) {

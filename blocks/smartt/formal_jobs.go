@@ -105,8 +105,26 @@ func formalJobs(v Variant) []block.FormalJob {
 		formalJob("nscc_options", "as nscc with DelayQA, TrimsCountAsAcked, without AdjustPeriod and IgnorePhaseTimeouts", opts, false),
 		formalJob("nscc_default", "default widths, 800 Gb/s, NumConn 4", def, false),
 		formalJob("nscc_depth4", "as nscc, pipeline depth 4", deep, false),
+		mergeFormalJob(),
 		ctlFormalJob(),
 	}
+}
+
+// mergeFormalJob proves the merging shell (docs/pipeline.md, "Merge
+// stage") around the small nscc at depth 4 with 3 slots and merged ACKs
+// (the sum capped at its 10-bit size port, 1023 bytes): the shell's and
+// nscc's properties with the slots in front, and the merge stage's own,
+// each of which has a broken variant that must fail.
+func mergeFormalJob() block.FormalJob {
+	p := SmallParams(NSCC)
+	p.Depth, p.MergeSlots, p.MergeAcks = 4, 3, true
+	j := block.FormalJob{Name: "nscc_merge", Doc: "as nscc_depth4, with 3 merge slots and merged ACKs", MaxSteps: 12 + 2*p.Depth + 8,
+		Breaks: true, BreakOnly: connpipe.MergeAssertions, Mutants: connpipe.MergeMutants(),
+		Build: func(f connpipe.Formal) (*hdlgen.Module, error) {
+			p.Formal = f
+			return Block(p)
+		}}
+	return j
 }
 
 // ctlFormalJob proves the control wrapper's own properties around the
