@@ -48,7 +48,7 @@ type MergeEvent struct {
 }
 
 // MergeAssertions are the merge stage's own assertions (properties).
-var MergeAssertions = []string{"arrival_placed", "slot_cand_ready", "slot_hazard_exact", "slot_order", "slot_succ_exact"}
+var MergeAssertions = []string{"arrival_exact", "arrival_placed", "slot_age_order", "slot_cand_onehot", "slot_cand_ready", "slot_hazard_exact", "slot_order", "slot_succ_exact", "slots_used_exact"}
 
 // MergeMutants are the broken variants of the merge stage's assertions,
 // applied to the built design (hdlgen.Mutate): slot 0 blind to the
@@ -69,8 +69,31 @@ func MergeMutants() map[string][]hdlgen.Mutation {
 		"slot_cand_ready": {{Node: "slot0_eligible", With: func(_ hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
 			return get("slot0_valid_reg").And(get("slot0_issue").Not())
 		}}},
+		// the head enters while the slots are full
 		"arrival_placed": {{Node: "head_leaves", With: func(_ hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
-			return get("in_valid_reg").And(get("slots_free1"))
+			return get("in_valid_reg")
+		}}},
+		// a filled slot is not made the youngest
+		"slot_age_order": {{Node: "slot0_older_fill", With: func(orig hdlgen.Expr, _ func(string) hdlgen.Expr) hdlgen.Expr {
+			return hdlgen.Const(orig.Width(), 0)
+		}}},
+		// every eligible slot is a candidate
+		"slot_cand_onehot": {{Node: "slot1_cand_next", With: func(_ hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
+			return get("slot1_eligible")
+		}}},
+		// a fold is not counted
+		"slots_used_exact": {{Node: "arr_folds_count", With: isFalse}},
+		// the head takes no hit on the slot the arrival fills
+		"arrival_exact": {{Node: "head_conn_is_arr", With: isFalse}},
+	}
+}
+
+// SumMutants are the broken variants of a merging shell with a capped sum
+// (Merge.Sum): a filled slot's room ignores its first member.
+func SumMutants(g *Merge) map[string][]hdlgen.Mutation {
+	return map[string][]hdlgen.Mutation{
+		"slot_room_exact": {{Node: "arr_room", With: func(orig hdlgen.Expr, _ func(string) hdlgen.Expr) hdlgen.Expr {
+			return hdlgen.Const(orig.Width(), g.SumCap)
 		}}},
 	}
 }
@@ -183,6 +206,7 @@ type mergeUnit struct {
 	iss   evRegs        // the issue register: the event entering stage 1
 	issN  *hdlgen.Reg   // its members
 	cand  *hdlgen.Reg   // bit i: slot i is the one to issue, chosen a cycle ahead
+	used  *hdlgen.Reg   // slots taken or promised: valid slots, and the arrival
 	sel   []hdlgen.Expr // slot i issues in the cycle (one-hot)
 	issue hdlgen.Expr   // a slot issues (the event enters the issue register)
 	leave hdlgen.Expr   // the input buffer's head moves into the arrival register
@@ -190,8 +214,10 @@ type mergeUnit struct {
 	fold, alloc []hdlgen.Expr
 	spec        []hdlgen.Expr // slot i is the lowest free one: it loads the arrival (alloc: and keeps it)
 	anyAlloc    hdlgen.Expr
+	anyFold     hdlgen.Expr
 	candNext    []hdlgen.Expr // the next cycle's candidate (one-hot)
 	headEq      []hdlgen.Expr // slot i's connection is the head's
+	arrAt       *hdlgen.Reg   // the arrival's place in the window's stages (hazards)
 }
 
 // newMergeUnit declares the merge stage's registers.
@@ -220,6 +246,7 @@ func newMergeUnit(m *hdlgen.Module, s Spec, groups int) *mergeUnit {
 		u.arr.inRange = m.Reg("arr_in_range", 1, "the arrival may fold: kind and connection in range, not a table operation", hdlgen.NoReset())
 		u.arr.foldOK = m.Reg("arr_fold_ok", g.Slots, "bit i: the merge rule folds the arrival into slot i's event", hdlgen.NoReset())
 	}
+	u.used = m.Reg("slots_used", hdlgen.BitsFor(uint64(g.Slots)+1), "slots holding an event, and one more while the arrival register holds one", hdlgen.ResetTo(0))
 	u.cand = m.Reg("slot_cand", g.Slots, "bit i: slot i issues in this cycle unless no credit is left (chosen in the cycle before)", hdlgen.ResetTo(0))
 	u.iss = newEvRegs(m, s, "iss", "issue register")
 	u.issN = m.Reg("iss_members", g.CountW, "issue register: events merged into the event", hdlgen.NoReset())
@@ -253,16 +280,16 @@ func (u *mergeUnit) decide(s Spec, head evRegs, full hdlgen.Expr) {
 	}
 	u.candNext = make([]hdlgen.Expr, n)
 	for i, x := range u.slots {
-		beaten := hdlgen.False()
+		var beats []hdlgen.Expr
 		for j := range u.slots {
 			if j != i {
-				beaten = beaten.Or(eligible[j].And(x.older.Bit(j)))
+				beats = append(beats, eligible[j].And(x.older.Bit(j)))
 			}
 		}
-		u.candNext[i] = eligible[i].And(beaten.Not())
+		u.candNext[i] = eligible[i].And(orTree(beats).Not()).Named(fmt.Sprintf("slot%d_cand_next", i))
 	}
 	a := u.arr
-	anyFold := hdlgen.False()
+	folds := []hdlgen.Expr{hdlgen.False()}
 	for i, x := range u.slots {
 		u.fold[i] = hdlgen.False()
 		if s.Merge.Fold == nil {
@@ -274,27 +301,31 @@ func (u *mergeUnit) decide(s Spec, head evRegs, full hdlgen.Expr) {
 			ok = ok.And(x.op.IsZero())
 		}
 		u.fold[i] = ok.Named(fmt.Sprintf("slot%d_fold", i))
-		anyFold = anyFold.Or(u.fold[i])
+		folds = append(folds, u.fold[i])
 	}
-	anyFold = anyFold.Named("arr_folds")
-	lower := hdlgen.False() // a lower slot is free
+	anyFold := orTree(folds).Named("arr_folds")
+	u.anyFold = anyFold
 	for i, x := range u.slots {
+		// a lower slot is free: a balanced tree, not a chain over the slots
+		lower := hdlgen.False()
+		if i > 0 {
+			var frees []hdlgen.Expr
+			for _, y := range u.slots[:i] {
+				frees = append(frees, y.valid.Not())
+			}
+			lower = orTree(frees)
+		}
 		// the lowest free slot takes the arrival's event, pred, order,
 		// count, room and hazards whether it folds or not (a free slot's
 		// registers mean nothing): only its valid bit waits for the fold
 		u.spec[i] = a.valid.And(x.valid.Not()).And(lower.Not()).Named(fmt.Sprintf("slot%d_load", i))
 		u.alloc[i] = u.spec[i].And(anyFold.Not()).Named(fmt.Sprintf("slot%d_fill", i))
-		lower = lower.Or(x.valid.Not())
 	}
 	u.anyAlloc = a.valid.And(anyFold.Not()).Named("arr_fills")
-	// free slots: at least one, at least two (from the valid bits alone)
-	one, two := hdlgen.False(), hdlgen.False()
-	for _, x := range u.slots {
-		two = two.Or(one.And(x.valid.Not()))
-		one = one.Or(x.valid.Not())
-	}
-	one, two = one.Named("slots_free1"), two.Named("slots_free2")
-	u.leave = head.valid.And(hdlgen.Mux(a.valid, two, one)).Named("head_leaves")
+	// the head leaves while fewer than Slots slots are taken or promised
+	// to the arrival (used): one free slot while the arrival register is
+	// empty, two while it holds an event
+	u.leave = head.valid.And(u.used.Lt(hdlgen.Const(u.used.Width(), uint64(len(u.slots))))).Named("head_leaves")
 }
 
 // update sets the registers' next state: an issued slot is freed (and
@@ -372,7 +403,7 @@ func (u *mergeUnit) update(m *hdlgen.Module, s Spec, head evRegs, headInRange hd
 				loadEv(p, s, x.evRegs, a.evRegs)
 				p.Set(x.count, hdlgen.Const(g.CountW, 1))
 				p.Set(x.pred, a.hit.And(selVec.Not()).Named(fmt.Sprintf("slot%d_pred_fill", i)))
-				p.Set(x.older, validVec.And(selVec.Not()))
+				p.Set(x.older, validVec.And(selVec.Not()).Named(fmt.Sprintf("slot%d_older_fill", i)))
 				p.Set(x.succ, hdlgen.False())
 				if g.Sum != "" {
 					p.Set(x.room, roomArr)
@@ -380,6 +411,12 @@ func (u *mergeUnit) update(m *hdlgen.Module, s Spec, head evRegs, headInRange hd
 			})
 		}
 		p.Set(u.cand, catBits(u.candNext))
+		// used: + the head entering the arrival register, - the slot
+		// issuing, - the arrival folding (a fill moves its count from the
+		// arrival to a slot)
+		uw := u.used.Width()
+		one, zero := hdlgen.Const(uw, 1), hdlgen.Const(uw, 0)
+		p.Set(u.used, u.used.Add(hdlgen.Mux(u.leave, one, zero)).Sub(hdlgen.Mux(u.issue, one, zero)).Sub(hdlgen.Mux(u.anyFold.Named("arr_folds_count"), one, zero)))
 		// the arrival register: the head when it leaves, else empty
 		p.Set(a.valid, u.leave)
 		loadEv(p, s, a.evRegs, head)
@@ -481,6 +518,7 @@ func (u *mergeUnit) hazards(m *hdlgen.Module, groups [][2]int, head evRegs, vVal
 			next[i][g] = hdlgen.Mux(u.spec[i], fill, keep).Named(fmt.Sprintf("slot%d_hazard%d_ahead", i, g))
 		}
 	}
+	u.arrAt = arrAt
 	m.Comb("merge_hazards", func(p *hdlgen.Process) {
 		for i, x := range u.slots {
 			for g, r := range x.haz {
@@ -528,6 +566,31 @@ func (u *mergeUnit) properties(m *hdlgen.Module, s Spec, groups [][2]int, vValid
 		succ = succ.And(x.valid.Implies(x.succ.Eq(younger)))
 	}
 	m.Assert("slot_order", order)
+	// the fill order is a strict order of the valid slots, so that at most
+	// one candidate wins; the candidate is one slot at most; used counts
+	// the valid slots and the arrival
+	age := hdlgen.True()
+	for i, x := range u.slots {
+		for j, y := range u.slots {
+			if i < j {
+				age = age.And(x.valid.And(y.valid).Implies(x.older.Bit(j).Xor(y.older.Bit(i))))
+			}
+		}
+	}
+	m.Assert("slot_age_order", age)
+	oneHot := hdlgen.True()
+	for i := range u.slots {
+		for j := i + 1; j < len(u.slots); j++ {
+			oneHot = oneHot.And(u.cand.Bit(i).And(u.cand.Bit(j)).Not())
+		}
+	}
+	m.Assert("slot_cand_onehot", oneHot)
+	uw := u.used.Width()
+	count := hdlgen.Mux(u.arr.valid, hdlgen.Const(uw, 1), hdlgen.Const(uw, 0))
+	for _, x := range u.slots {
+		count = count.Add(hdlgen.Mux(x.valid, hdlgen.Const(uw, 1), hdlgen.Const(uw, 0)))
+	}
+	m.Assert("slots_used_exact", u.used.Eq(count))
 	// the candidate chosen a cycle ahead can still issue: its slot holds
 	// an event, with no predecessor, whose connection is not in flight
 	cand := hdlgen.True()
@@ -549,7 +612,39 @@ func (u *mergeUnit) properties(m *hdlgen.Module, s Spec, groups [][2]int, vValid
 		fold = fold.Or(f)
 	}
 	m.Assert("arrival_placed", u.arr.valid.Implies(fold.Or(free)))
-	_ = s
+	// what the arrival register compared a cycle ahead is what it holds
+	a := u.arr
+	arrExact := hdlgen.True()
+	for i, x := range u.slots {
+		arrExact = arrExact.And(a.hit.Bit(i).Eq(x.valid.And(x.conn.Eq(a.conn))))
+	}
+	if u.arrAt != nil {
+		for j := 1; j <= u.arrAt.Width(); j++ {
+			arrExact = arrExact.And(u.arrAt.Bit(j - 1).Eq(vValid[j-1].And(vConn[j-1].Eq(a.conn))))
+		}
+	}
+	g := s.Merge
+	if g.Fold != nil {
+		arrEv := MergeEvent{Kind: a.kind.Expr, Fields: a.record(s), Members: hdlgen.Const(g.CountW, 1)}
+		for i, x := range u.slots {
+			ok := g.Fold(MergeEvent{Kind: x.kind.Expr, Fields: x.record(s), Members: x.count.Expr}, arrEv)
+			if g.Sum != "" {
+				ok = ok.And(fitsRoom(g.roomW(s), x.room.Expr, a.fields[g.Sum].Expr))
+			}
+			// only a slot of its connection matters
+			arrExact = arrExact.And(a.hit.Bit(i).Implies(a.foldOK.Bit(i).Eq(ok)))
+		}
+	}
+	m.Assert("arrival_exact", a.valid.Implies(arrExact))
+	if g.Sum != "" {
+		rw := g.roomW(s)
+		room := hdlgen.True()
+		for _, x := range u.slots {
+			sum := x.room.Add(x.fields[g.Sum].ZExt(rw))
+			room = room.And(x.valid.Implies(sum.EqC(g.SumCap)))
+		}
+		m.Assert("slot_room_exact", room)
+	}
 }
 
 // mergeInRange is whether the head may fold: its kind and connection are

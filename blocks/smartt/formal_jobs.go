@@ -118,8 +118,12 @@ func formalJobs(v Variant) []block.FormalJob {
 func mergeFormalJob() block.FormalJob {
 	p := SmallParams(NSCC)
 	p.Depth, p.MergeSlots, p.MergeAcks = 4, 3, true
+	mutants := connpipe.MergeMutants()
+	for k, v := range connpipe.SumMutants(MergeRule(p)) {
+		mutants[k] = v
+	}
 	j := block.FormalJob{Name: "nscc_merge", Doc: "as nscc_depth4, with 3 merge slots and merged ACKs", MaxSteps: 12 + 2*p.Depth + 8,
-		Breaks: true, BreakOnly: connpipe.MergeAssertions, Mutants: connpipe.MergeMutants(),
+		Breaks: true, BreakOnly: append(connpipe.MergeAssertions, "slot_room_exact"), Mutants: mutants,
 		Build: func(f connpipe.Formal) (*hdlgen.Module, error) {
 			p.Formal = f
 			return Block(p)
