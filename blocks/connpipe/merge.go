@@ -364,7 +364,9 @@ func (u *mergeUnit) update(m *hdlgen.Module, s Spec, head evRegs, headInRange hd
 	u.headEq = make([]hdlgen.Expr, len(u.slots))
 	for i, x := range u.slots {
 		u.headEq[i] = x.conn.Eq(head.conn).Named(fmt.Sprintf("slot%d_head_conn", i))
-		hitNext[i] = hdlgen.Mux(u.alloc[i], sameArr, x.valid.And(u.sel[i].Not()).And(u.headEq[i]))
+		// a free slot that loads the arrival holds it after the edge unless
+		// the arrival folds (the fold, the latest signal, gates last)
+		hitNext[i] = hdlgen.Mux(u.spec[i], sameArr.And(u.anyFold.Not()), x.valid.And(u.sel[i].Not()).And(u.headEq[i]))
 		okNext[i] = hdlgen.False()
 		if g.Fold == nil {
 			continue
@@ -379,7 +381,8 @@ func (u *mergeUnit) update(m *hdlgen.Module, s Spec, head evRegs, headInRange hd
 			okGrown = okGrown.And(fitsRoom(rw, x.room.Expr, hSum, aSum))
 			okPend = okPend.And(fitsRoom(rw, x.room.Expr, hSum))
 		}
-		okNext[i] = hdlgen.Mux(u.alloc[i], okArr, hdlgen.Mux(u.fold[i], okGrown, okPend))
+		// (a slot that stays free has no hit: its fold check means nothing)
+		okNext[i] = hdlgen.Mux(u.spec[i], okArr, hdlgen.Mux(u.fold[i], okGrown, okPend))
 	}
 	m.Comb("merge_slots", func(p *hdlgen.Process) {
 		for i, x := range u.slots {
@@ -416,7 +419,10 @@ func (u *mergeUnit) update(m *hdlgen.Module, s Spec, head evRegs, headInRange hd
 		// arrival to a slot)
 		uw := u.used.Width()
 		one, zero := hdlgen.Const(uw, 1), hdlgen.Const(uw, 0)
-		p.Set(u.used, u.used.Add(hdlgen.Mux(u.leave, one, zero)).Sub(hdlgen.Mux(u.issue, one, zero)).Sub(hdlgen.Mux(u.anyFold.Named("arr_folds_count"), one, zero)))
+		// both outcomes of the fold counted beside it, the fold selecting
+		// last (it is the latest of the three)
+		base := u.used.Add(hdlgen.Mux(u.leave, one, zero)).Sub(hdlgen.Mux(u.issue, one, zero)).Named("slots_used_base")
+		p.Set(u.used, hdlgen.Mux(u.anyFold.Named("arr_folds_count"), base.Sub(one), base))
 		// the arrival register: the head when it leaves, else empty
 		p.Set(a.valid, u.leave)
 		loadEv(p, s, a.evRegs, head)
@@ -644,6 +650,59 @@ func (u *mergeUnit) properties(m *hdlgen.Module, s Spec, groups [][2]int, vValid
 			room = room.And(x.valid.Implies(sum.EqC(g.SumCap)))
 		}
 		m.Assert("slot_room_exact", room)
+	}
+}
+
+// conservation asserts that the merge stage loses and makes up no event
+// and, with a capped sum, no amount of the summed field: counted in as
+// they are accepted and out as they enter the issue register (an issued
+// slot's members and sum), the difference is what the input buffer, the
+// arrival register and the slots hold. The counters are the proof's own
+// (formal builds only) and wrap alike, so the equalities are modulo
+// their width.
+func (u *mergeUnit) conservation(m *hdlgen.Module, s Spec, accept hdlgen.Expr, in map[string]*hdlgen.Signal, head, skid evRegs) {
+	g := s.Merge
+	const cw = 8
+	pick := func(get func(slot) hdlgen.Expr, w int) hdlgen.Expr {
+		terms := make([]hdlgen.Expr, len(u.slots))
+		for i, x := range u.slots {
+			terms[i] = hdlgen.Mux(u.sel[i], get(x).ZExt(w), hdlgen.Const(w, 0))
+		}
+		return orTree(terms)
+	}
+	held := func(valid hdlgen.Expr, v hdlgen.Expr, w int) hdlgen.Expr {
+		return hdlgen.Mux(valid, v.ZExt(w), hdlgen.Const(w, 0))
+	}
+	one := hdlgen.Const(cw, 1)
+	evIn := m.Reg("formal_events_in", cw, "proof only: events accepted (mod 2^8)", hdlgen.ResetTo(0))
+	evOut := m.Reg("formal_events_out", cw, "proof only: events issued, merged ones counted (mod 2^8)", hdlgen.ResetTo(0))
+	pending := held(head.valid.Expr, one, cw).Add(held(skid.valid.Expr, one, cw)).Add(held(u.arr.valid.Expr, one, cw))
+	for _, x := range u.slots {
+		pending = pending.Add(held(x.valid.Expr, x.count.Expr, cw))
+	}
+	var sumIn, sumOut *hdlgen.Reg
+	var sw int
+	if g.Sum != "" {
+		sw = fieldWidth(s.EventFields, g.Sum) + 4
+		sumIn = m.Reg("formal_sum_in", sw, "proof only: "+g.Sum+" accepted, summed (mod 2^width)", hdlgen.ResetTo(0))
+		sumOut = m.Reg("formal_sum_out", sw, "proof only: "+g.Sum+" issued, summed (mod 2^width)", hdlgen.ResetTo(0))
+	}
+	m.Comb("formal_conservation", func(p *hdlgen.Process) {
+		p.Set(evIn, evIn.Add(held(accept, one, cw)))
+		p.Set(evOut, evOut.Add(held(u.issue, pick(func(x slot) hdlgen.Expr { return x.count.Expr }, cw), cw)))
+		if sumIn != nil {
+			p.Set(sumIn, sumIn.Add(held(accept, in[g.Sum].Expr, sw)))
+			p.Set(sumOut, sumOut.Add(held(u.issue, pick(func(x slot) hdlgen.Expr { return x.fields[g.Sum].Expr }, sw), sw)))
+		}
+	})
+	m.Assert("merge_events_conserved", evIn.Eq(evOut.Add(pending)))
+	if sumIn != nil {
+		f := func(r evRegs) hdlgen.Expr { return held(r.valid.Expr, r.fields[g.Sum].Expr, sw) }
+		pend := f(head).Add(f(skid)).Add(f(u.arr.evRegs))
+		for _, x := range u.slots {
+			pend = pend.Add(f(x.evRegs))
+		}
+		m.Assert("merge_sum_conserved", sumIn.Eq(sumOut.Add(pend)))
 	}
 }
 

@@ -122,7 +122,7 @@ func mergeFormalJob() block.FormalJob {
 	for k, v := range connpipe.SumMutants(MergeRule(p)) {
 		mutants[k] = v
 	}
-	j := block.FormalJob{Name: "nscc_merge", Doc: "as nscc_depth4, with 3 merge slots and merged ACKs", MaxSteps: 12 + 2*p.Depth + 8,
+	j := block.FormalJob{Name: "nscc_merge", Doc: "as nscc, pipeline depth 4, with 3 merge slots and merged ACKs", MaxSteps: 12 + 2*p.Depth + 8,
 		Breaks: true, BreakOnly: append(connpipe.MergeAssertions, "slot_room_exact"), Mutants: mutants,
 		Build: func(f connpipe.Formal) (*hdlgen.Module, error) {
 			p.Formal = f
