@@ -1010,7 +1010,6 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 		}
 		if mu != nil {
 			mu.properties(m, s, slotGroups, vValid, vConn)
-			mu.conservation(m, s, push1, inFields, head, skid)
 		}
 		m.Assert("credit_exact", fullReg.Eq(occ.Ge(hdlgen.Const(occW, uint64(credits)))))
 		m.Assert("out_valid_exact", outValidReg.Eq(outCnt.Any()))

@@ -653,59 +653,6 @@ func (u *mergeUnit) properties(m *hdlgen.Module, s Spec, groups [][2]int, vValid
 	}
 }
 
-// conservation asserts that the merge stage loses and makes up no event
-// and, with a capped sum, no amount of the summed field: counted in as
-// they are accepted and out as they enter the issue register (an issued
-// slot's members and sum), the difference is what the input buffer, the
-// arrival register and the slots hold. The counters are the proof's own
-// (formal builds only) and wrap alike, so the equalities are modulo
-// their width.
-func (u *mergeUnit) conservation(m *hdlgen.Module, s Spec, accept hdlgen.Expr, in map[string]*hdlgen.Signal, head, skid evRegs) {
-	g := s.Merge
-	const cw = 8
-	pick := func(get func(slot) hdlgen.Expr, w int) hdlgen.Expr {
-		terms := make([]hdlgen.Expr, len(u.slots))
-		for i, x := range u.slots {
-			terms[i] = hdlgen.Mux(u.sel[i], get(x).ZExt(w), hdlgen.Const(w, 0))
-		}
-		return orTree(terms)
-	}
-	held := func(valid hdlgen.Expr, v hdlgen.Expr, w int) hdlgen.Expr {
-		return hdlgen.Mux(valid, v.ZExt(w), hdlgen.Const(w, 0))
-	}
-	one := hdlgen.Const(cw, 1)
-	evIn := m.Reg("formal_events_in", cw, "proof only: events accepted (mod 2^8)", hdlgen.ResetTo(0))
-	evOut := m.Reg("formal_events_out", cw, "proof only: events issued, merged ones counted (mod 2^8)", hdlgen.ResetTo(0))
-	pending := held(head.valid.Expr, one, cw).Add(held(skid.valid.Expr, one, cw)).Add(held(u.arr.valid.Expr, one, cw))
-	for _, x := range u.slots {
-		pending = pending.Add(held(x.valid.Expr, x.count.Expr, cw))
-	}
-	var sumIn, sumOut *hdlgen.Reg
-	var sw int
-	if g.Sum != "" {
-		sw = fieldWidth(s.EventFields, g.Sum) + 4
-		sumIn = m.Reg("formal_sum_in", sw, "proof only: "+g.Sum+" accepted, summed (mod 2^width)", hdlgen.ResetTo(0))
-		sumOut = m.Reg("formal_sum_out", sw, "proof only: "+g.Sum+" issued, summed (mod 2^width)", hdlgen.ResetTo(0))
-	}
-	m.Comb("formal_conservation", func(p *hdlgen.Process) {
-		p.Set(evIn, evIn.Add(held(accept, one, cw)))
-		p.Set(evOut, evOut.Add(held(u.issue, pick(func(x slot) hdlgen.Expr { return x.count.Expr }, cw), cw)))
-		if sumIn != nil {
-			p.Set(sumIn, sumIn.Add(held(accept, in[g.Sum].Expr, sw)))
-			p.Set(sumOut, sumOut.Add(held(u.issue, pick(func(x slot) hdlgen.Expr { return x.fields[g.Sum].Expr }, sw), sw)))
-		}
-	})
-	m.Assert("merge_events_conserved", evIn.Eq(evOut.Add(pending)))
-	if sumIn != nil {
-		f := func(r evRegs) hdlgen.Expr { return held(r.valid.Expr, r.fields[g.Sum].Expr, sw) }
-		pend := f(head).Add(f(skid)).Add(f(u.arr.evRegs))
-		for _, x := range u.slots {
-			pend = pend.Add(f(x.evRegs))
-		}
-		m.Assert("merge_sum_conserved", sumIn.Eq(sumOut.Add(pend)))
-	}
-}
-
 // mergeInRange is whether the head may fold: its kind and connection are
 // in range (NUM_CONN with the table port) and it is no table operation.
 func mergeInRange(s Spec, head evRegs, numConn func() *hdlgen.Signal) hdlgen.Expr {
