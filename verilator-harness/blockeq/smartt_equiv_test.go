@@ -23,7 +23,7 @@ func smarttVariants() []struct {
 		name string
 		p    bsmartt.Params
 	}{{"smartt", conf}, {"nscc", nscc}, {"smartt-literal", lit}, {"nscc-noadjust-delayqa", noAdj},
-		{"nscc-merge", mergingParams(bsmartt.NSCC, 8, true)}, {"smartt-slots", mergingParams(bsmartt.Conf, 4, false)}}
+		{"nscc-merge", mergingParams(bsmartt.NSCC, 8, true)}}
 }
 
 // mergingParams is a variant's default in the merging shell at the depth
@@ -46,8 +46,9 @@ func mergingParams(v bsmartt.Variant, slots int, acks bool) bsmartt.Params {
 
 // TestLineRateProfiles runs the merging shells under the line-rate loads
 // (blockeq.LineRateProfiles): one connection on every cycle, incasts of 2,
-// 8 and 64 connections, ECN runs and barriers, 300,000 cycles each; nscc
-// merges ACKs, smartt only waits in its slots.
+// 8 and 64 connections, ECN runs and barriers, 150,000 cycles each; nscc
+// merges ACKs, smartt only waits in its slots (and runs the mixed profile
+// too, whose long run nscc-merge has in TestSmarttEquivalence).
 func TestLineRateProfiles(t *testing.T) {
 	for _, v := range []struct {
 		name string
@@ -55,7 +56,11 @@ func TestLineRateProfiles(t *testing.T) {
 	}{{"nscc-merge", mergingParams(bsmartt.NSCC, 8, true)}, {"smartt-slots", mergingParams(bsmartt.Conf, 4, false)}} {
 		m, err := bsmartt.Block(v.p)
 		model, hd := build(t, m, err)
-		for _, prof := range LineRateProfiles() {
+		profs := LineRateProfiles()
+		if !v.p.MergeAcks {
+			profs = append(profs, "mixed")
+		}
+		for _, prof := range profs {
 			t.Run(v.name+"/"+prof, func(t *testing.T) {
 				cov := NewSmarttCoverageOf(v.p)
 				ref, err := SmarttReference(hd, v.p, cov)
@@ -64,7 +69,7 @@ func TestLineRateProfiles(t *testing.T) {
 				}
 				sp := applySmartt(DefaultSmarttProfile(v.p.NumConn, uint64(v.p.Net.MTU), uint64(v.p.Net.BrttNs)), prof)
 				rep, err := harness.Run(context.Background(), model, ref, NewSmarttStimulus(hd, sp, 6), harness.RunOptions{
-					Cycles: 300_000, Label: fmt.Sprintf("%s %s seed 6", v.name, prof), WaveDir: t.TempDir(),
+					Cycles: 150_000, Label: fmt.Sprintf("%s %s seed 6", v.name, prof), WaveDir: t.TempDir(),
 				})
 				if err != nil {
 					t.Fatal(err)
