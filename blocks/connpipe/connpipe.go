@@ -1,27 +1,37 @@
 // Package connpipe builds the NIC shape shared by nicgen's per-connection
 // blocks: a valid/ready event stream in, a per-connection state table in
-// block RAM, one event executed per clock (back-to-back events to the same
-// connection included, by forwarding), and one result per event out.
+// block RAM, a pipelined read-modify-write of one connection's word per
+// event, and one result per event out. The cycle contract is
+// docs/pipeline.md; golden/pipe is its cycle-level model, written from
+// that page.
 //
-// Cycle behaviour (the contract the golden pipelines mirror):
-//   - s_event_ready = !m_result_valid || m_result_ready. A cycle where it is 1
-//     is an advance cycle; nothing moves on other cycles.
-//   - On an advance edge the event in stage 1 executes against its
-//     connection's word, its result enters the result register, and stage 1
-//     takes the event on the input. Latency is 2 cycles without stalls.
-//   - The table is read when an event enters stage 1 and written when it
-//     leaves. A read and a write of the same word at one edge return the old
-//     word, so the word written at that edge is kept in a forwarding register
-//     and used instead.
+//   - An input buffer of two events; s_event_ready is a register.
+//   - The plain shell issues the buffer's head when no event of its
+//     connection is in stages 1..Depth-1 and a credit is left; with
+//     Spec.Merge, the head moves through an arrival register into waiting
+//     slots, where an event of a busy connection waits, or folds into its
+//     connection's pending event, without holding up other connections
+//     (merge.go).
+//   - Stage 1 reads the word (block RAM), stage 2 is the RAM's output
+//     register, stage 3 the fabric register beside the snooping of words
+//     written since the read, stages 4..Depth+3 run the datapath, and the
+//     last stage writes the word. Latency is Depth+5 cycles without
+//     stalls (Depth+9 with Spec.Merge); events of one connection enter
+//     stage 1 at least Depth cycles apart.
+//   - A result buffer of Credits(Depth) entries (MergeCredits with
+//     Spec.Merge), so that no stage ever stalls: m_result_ready reaches
+//     only the buffer.
 //   - conn >= NumConn, kind >= NumKinds or an event Spec.Refuse refuses is
 //     an error: the result has error set and every other result field 0,
 //     and nothing is written.
 //
 // With Spec.Formal.Invariants the shell declares the block's properties
-// (docs/formal.md): each word invariant is asserted of every word written,
-// assumed of the word read and asserted of the forwarding register; each
-// result invariant is asserted of every valid result beat; and the shell
-// asserts that an error result carries zeros.
+// and its own (docs/formal.md): each word invariant is asserted of every
+// word written, assumed of the word read and asserted of the words on
+// their way to the datapath; each result invariant is asserted of every
+// valid result beat; and the shell asserts that an error result carries
+// zeros, that its ahead-computed registers equal the rules they stand for,
+// and that events of one connection stay Depth stages apart.
 package connpipe
 
 import (
