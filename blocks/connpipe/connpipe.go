@@ -378,21 +378,8 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 	m.Qualify(outValid, qualified...)
 
 	// the input buffer: head (in_*) and skid (skid_*)
-	evBuf := func(prefix, doc string) evRegs {
-		r := evRegs{fields: map[string]*hdlgen.Reg{}}
-		r.valid = m.Reg(prefix+"_valid", 1, doc+" holds an event", hdlgen.ResetTo(0))
-		r.conn = m.Reg(prefix+"_conn", s.ConnW, doc+" connection id", hdlgen.NoReset())
-		r.kind = m.Reg(prefix+"_kind", s.KindW, doc+" event kind", hdlgen.NoReset())
-		if s.Table {
-			r.op = m.Reg(prefix+"_op", OpW, doc+" table operation (0: an event)", hdlgen.NoReset())
-		}
-		for _, f := range s.EventFields {
-			r.fields[f.Name] = m.Reg(prefix+"_"+f.Name, f.Width, doc+" "+f.Name, hdlgen.NoReset())
-		}
-		return r
-	}
-	head := evBuf("in", "input buffer head")
-	skid := evBuf("skid", "input buffer second entry")
+	head := newEvRegs(m, s, "in", "input buffer head")
+	skid := newEvRegs(m, s, "skid", "input buffer second entry")
 	readyReg := m.Reg("in_ready", 1, "s_event_ready: the input buffer holds at most one event", hdlgen.ResetTo(1))
 	m.Assign(inReady, readyReg)
 

@@ -203,17 +203,7 @@ func (p *Pipeline[E, R]) cycleMerge(sValid, mReady bool) (sReady, mValid bool, r
 		g.arr, g.arrKey = *h, p.s.ConnKey(h)
 		p.issued++
 	}
-	if pop {
-		p.occ--
-	}
-	if sReady && sValid {
-		p.accepted++
-	}
-	p.ready = p.accepted-p.issued <= 1
-	if mValid {
-		res = &p.out[head]
-	}
-	return sReady, mValid, res
+	return p.finish(pop, sValid && sReady, mValid, head)
 }
 
 // MaxSlots is the most waiting slots of a merging shell (the RTL's

@@ -216,16 +216,25 @@ func (p *Pipeline[E, R]) CyclePorts(sValid, mReady bool) (sReady, mValid bool, r
 		p.issued++
 		p.occ++
 	}
+	return p.finish(pop, sValid && sReady, mValid, head)
+}
+
+// finish ends a cycle's edge: a result taken returns its credit, an
+// accepted event enters the input buffer, s_event_ready is set for the
+// next cycle; it returns the cycle's outputs, the result buffer's head
+// shown before the edge (a pop leaves its slot untouched until a later
+// result fills it).
+func (p *Pipeline[E, R]) finish(pop, accept, mValid bool, head int) (sReady, valid bool, res *R) {
+	sReady = p.ready
 	if pop {
 		p.occ--
 	}
-	if sReady && sValid {
+	if accept {
 		p.accepted++
 	}
 	p.ready = p.accepted-p.issued <= 1
+	res = &p.zero
 	if mValid {
-		// the head was shown before the edge; a pop leaves its slot
-		// untouched until a later result fills it
 		res = &p.out[head]
 	}
 	return sReady, mValid, res
