@@ -210,8 +210,8 @@ func synthECP5(cmd *cobra.Command, cfg blocks.Config, g generated, freq float64,
 		return err
 	}
 	f := med.FmaxMHz
-	fmt.Fprintf(out, "events per clock (golden cycle model) and at Fmax: uniform over %d connections %.3f (%.1f Mevents/s), recorded %d:1 incast %.3f (%.1f Mevents/s), one connection %.3f (%.1f Mevents/s, one event every %.1f ns)\n",
-		connections(cfg, g.block.Name), lr.uniform, lr.uniform*f, lr.incastConns, lr.incast, lr.incast*f, lr.single, lr.single*f, 1000/(lr.single*f))
+	fmt.Fprintf(out, "events per clock (golden cycle model) and at Fmax: uniform over %d connections %.3f (%.1f Mevents/s), recorded %d:1 incast %.3f (%.1f Mevents/s), one connection %.3f (%.1f Mevents/s, one event every %.1f ns), recorded 64:1 incast %.3f (%.1f Mevents/s)\n",
+		connections(cfg, g.block.Name), lr.uniform, lr.uniform*f, lr.incastConns, lr.incast, lr.incast*f, lr.single, lr.single*f, 1000/(lr.single*f), lr.incast64, lr.incast64*f)
 	if record == "" {
 		return nil
 	}

@@ -45,6 +45,9 @@ func TestMeasureLoads(t *testing.T) {
 		if lr.incast < lr.single-1e-9 || lr.incast > 1 || lr.incastConns != 8 {
 			t.Errorf("%s: incast %.4f events per clock over %d connections", b, lr.incast, lr.incastConns)
 		}
-		t.Logf("%s (depth %d): uniform %.4f, incast %.4f, one connection %.4f", b, depth[b], lr.uniform, lr.incast, lr.single)
+		if lr.incast64 < lr.single-1e-9 || lr.incast64 > 1 {
+			t.Errorf("%s: 64:1 incast %.4f events per clock", b, lr.incast64)
+		}
+		t.Logf("%s (depth %d): uniform %.4f, incast %.4f, 64:1 %.4f, one connection %.4f", b, depth[b], lr.uniform, lr.incast, lr.incast64, lr.single)
 	}
 }

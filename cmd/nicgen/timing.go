@@ -3,11 +3,10 @@ package main
 import (
 	"fmt"
 	"math"
+	"sync"
 
 	"github.com/nicgen/nicgen/blocks"
-	"github.com/nicgen/nicgen/golden/netsim"
 	gsmartt "github.com/nicgen/nicgen/golden/smartt"
-	"github.com/nicgen/nicgen/verilator-harness/blockeq"
 )
 
 // cycleModel is a block's golden cycle-level model reduced to what timing
@@ -129,6 +128,7 @@ func offer(m cycleModel, conns []uint32) (perClock float64, span int, err error)
 type loadRates struct {
 	uniform, incast, single float64
 	incastConns             int
+	incast64                float64 // a recorded 64:1 incast
 }
 
 // measureLoads runs the three loads: connections uniform at random over
@@ -166,35 +166,47 @@ func measureLoads(cfg blocks.Config, block string) (loadRates, error) {
 	if lr.single, err = run(single); err != nil {
 		return lr, err
 	}
-	incast, senders, err := incastConns()
+	incast, err := incastConns(8)
 	if err != nil {
 		return lr, err
 	}
-	lr.incastConns = senders
-	lr.incast, err = run(incast)
+	lr.incastConns = 8
+	if lr.incast, err = run(incast); err != nil {
+		return lr, err
+	}
+	incast64, err := incastConns(64)
+	if err != nil {
+		return lr, err
+	}
+	lr.incast64, err = run(incast64)
 	return lr, err
 }
 
-// incastConns is the connection sequence of a recorded 8:1 incast of
-// 1 MiB messages with the golden nscc senders.
-func incastConns() ([]uint32, int, error) {
-	gp := gsmartt.DefaultParams(gsmartt.NSCC)
-	ncfg := netsim.ConfigFor(gp)
-	ncfg.MessageBytes = 1 << 20
-	ctrls, err := netsim.GoldenControllers(gp, ncfg.Senders, false)
+// incastConns is the connection sequence of a recorded N:1 incast of
+// 1 MiB messages with the golden nscc senders (recorded once per N: the
+// same for every block).
+func incastConns(senders int) ([]uint32, error) {
+	recorded.Lock()
+	defer recorded.Unlock()
+	if c, ok := recorded.conns[senders]; ok {
+		return c, nil
+	}
+	events, err := recordACKs(gsmartt.DefaultParams(gsmartt.NSCC), senders, 1<<20)
 	if err != nil {
-		return nil, 0, err
-	}
-	var events []gsmartt.Event
-	for i := range ctrls {
-		ctrls[i] = blockeq.SmarttRecorder{Inner: ctrls[i], Events: &events}
-	}
-	if _, err := netsim.Run(ncfg, ctrls); err != nil {
-		return nil, 0, err
+		return nil, err
 	}
 	conns := make([]uint32, len(events))
 	for i, e := range events {
 		conns[i] = e.Conn
 	}
-	return conns, ncfg.Senders, nil
+	if recorded.conns == nil {
+		recorded.conns = map[int][]uint32{}
+	}
+	recorded.conns[senders] = conns
+	return conns, nil
+}
+
+var recorded struct {
+	sync.Mutex
+	conns map[int][]uint32
 }
