@@ -326,7 +326,11 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 	if s.Merge != nil {
 		credits = MergeCredits(L)
 	}
-	m.Note("pipeline: %d datapath stages (stages %d..%d), latency %d cycles, same connection every %d cycles", L, FirstStage, W, W+2, L)
+	latency := W + 2
+	if s.Merge != nil {
+		latency += 4 // the arrival register, the slot twice, the issue register
+	}
+	m.Note("pipeline: %d datapath stages (stages %d..%d), latency %d cycles, same connection every %d cycles", L, FirstStage, W, latency, L)
 	m.Group("Event stream (sink): one event per accepted beat")
 	inValid := m.Input("s_event_valid", 1, "event valid")
 	inReady := m.Output("s_event_ready", 1, "event ready (a register): the block can take an event this cycle")
@@ -421,9 +425,7 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 		hazardRegs[g] = m.Reg(name, 1, doc, hdlgen.ResetTo(0))
 	}
 	fullReg := m.Reg("credits_out", 1, fmt.Sprintf("%d events are issued and not yet taken: no credit left", credits), hdlgen.ResetTo(0))
-	var issue, leave hdlgen.Expr // an event issues; the head leaves the input buffer
-	var enter1 hdlgen.Expr       // an event enters stage 1
-	var headInRange hdlgen.Expr  // merging: the head may fold
+	var headInRange hdlgen.Expr // merging: the head may fold
 	var mu *mergeUnit
 	// the NUM_CONN parameter of a shell with the table port, declared once
 	var numConn *hdlgen.Signal
@@ -434,41 +436,19 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 		}
 		return numConn
 	}
-	// the event the stages take: the head, or the slot that issues
-	src := struct {
-		conn, kind, op hdlgen.Expr
-		fields         map[string]hdlgen.Expr
-	}{conn: head.conn.Expr, kind: head.kind.Expr, fields: map[string]hdlgen.Expr{}}
-	if s.Table {
-		src.op = head.op.Expr
-	}
-	for _, f := range s.EventFields {
-		src.fields[f.Name] = head.fields[f.Name].Expr
-	}
+	// the event the stages take: the head, or the issue register
+	var src issueSource
 	if s.Merge == nil {
-		issueE := head.valid.And(fullReg.Not())
-		for _, h := range hazardRegs {
-			issueE = issueE.And(h.Not())
-		}
-		issue = issueE.Named("issue")
-		leave, enter1 = issue, issue
+		src = plainIssue(s, head, fullReg.Expr, hazardRegs)
 	} else {
 		if s.Merge.Fold != nil {
 			headInRange = mergeInRange(s, head, numConnParam)
 		}
 		mu = newMergeUnit(m, s, len(slotGroups))
 		mu.decide(s, head, fullReg.Expr)
-		issue, leave = mu.issue, mu.leave
-		// stage 1 takes the issue register
-		src.conn, src.kind = mu.iss.conn.Expr, mu.iss.kind.Expr
-		if s.Table {
-			src.op = mu.iss.op.Expr
-		}
-		for _, f := range s.EventFields {
-			src.fields[f.Name] = mu.iss.fields[f.Name].Expr
-		}
-		enter1 = mu.iss.valid.Expr
+		src = mu.issued(s)
 	}
+	issue, leave, enter1 := src.issue, src.leave, src.enter1
 
 	// stage 1: the event while its word is read
 	s1Kind := m.Reg("s1_kind", s.KindW, "stage 1 event kind", hdlgen.NoReset())
@@ -1021,6 +1001,35 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 		p.Set(readyReg, fills.Or(keeps).Or(refill).Not())
 	})
 	return nil
+}
+
+// issueSource is what the stages take from the issue logic: the event
+// entering stage 1, and the cycle's decisions.
+type issueSource struct {
+	conn, kind, op hdlgen.Expr
+	fields         map[string]hdlgen.Expr
+	issue          hdlgen.Expr // an event issues (takes a credit)
+	leave          hdlgen.Expr // the input buffer's head leaves it
+	enter1         hdlgen.Expr // an event enters stage 1
+}
+
+// plainIssue is the plain shell's issue: the input buffer's head enters
+// stage 1 when no hazard register is set and a credit is left.
+func plainIssue(s Spec, head evRegs, full hdlgen.Expr, hazardRegs []*hdlgen.Reg) issueSource {
+	e := head.valid.And(full.Not())
+	for _, h := range hazardRegs {
+		e = e.And(h.Not())
+	}
+	issue := e.Named("issue")
+	src := issueSource{conn: head.conn.Expr, kind: head.kind.Expr, fields: map[string]hdlgen.Expr{},
+		issue: issue, leave: issue, enter1: issue}
+	if s.Table {
+		src.op = head.op.Expr
+	}
+	for _, f := range s.EventFields {
+		src.fields[f.Name] = head.fields[f.Name].Expr
+	}
+	return src
 }
 
 // OpW is the width of s_event_op and m_result_op (Spec.Table).

@@ -435,6 +435,19 @@ func (u *mergeUnit) update(m *hdlgen.Module, s Spec, head evRegs, headInRange hd
 	u.issueReg(m, s)
 }
 
+// issued is what stage 1 takes from the merge stage: the issue register.
+func (u *mergeUnit) issued(s Spec) issueSource {
+	src := issueSource{conn: u.iss.conn.Expr, kind: u.iss.kind.Expr, fields: map[string]hdlgen.Expr{},
+		issue: u.issue, leave: u.leave, enter1: u.iss.valid.Expr}
+	if s.Table {
+		src.op = u.iss.op.Expr
+	}
+	for _, f := range s.EventFields {
+		src.fields[f.Name] = u.iss.fields[f.Name].Expr
+	}
+	return src
+}
+
 // issueReg loads the issue register with the selected slot's event: an
 // and-or of the slots by their one-hot select.
 func (u *mergeUnit) issueReg(m *hdlgen.Module, s Spec) {

@@ -168,21 +168,11 @@ func (p *Pipeline[E, R]) cycleMerge(sValid, mReady bool) (sReady, mValid bool, r
 	// the head moves into the arrival register while a slot is free for it
 	leave := p.issued < p.accepted && (free >= 2 || free >= 1 && !g.arrValid)
 	// the edge: the last stage's result enters the result buffer
-	if pop {
-		if p.outHead++; p.outHead == p.credits {
-			p.outHead = 0
-		}
-		p.outN--
-	}
-	l := p.last()
+	l := p.edgeOut(pop)
 	if p.inStage[l] {
-		slot := p.outHead + p.outN
-		if slot >= p.credits {
-			slot -= p.credits
-		}
-		p.s.StepTo(&g.stageEv[l], &p.out[slot])
-		g.rule.Members(&p.out[slot], g.stageMembers[l])
-		p.outN++
+		r := p.pushOut()
+		p.s.StepTo(&g.stageEv[l], r)
+		g.rule.Members(r, g.stageMembers[l])
 	}
 	p.top = l
 	p.inStage[l] = sel >= 0

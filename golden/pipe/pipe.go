@@ -193,20 +193,9 @@ func (p *Pipeline[E, R]) CyclePorts(sValid, mReady bool) (sReady, mValid bool, r
 		}
 	}
 	// the edge: the last stage's result enters the result buffer
-	if pop {
-		if p.outHead++; p.outHead == p.credits {
-			p.outHead = 0
-		}
-		p.outN--
-	}
-	l := p.last()
+	l := p.edgeOut(pop)
 	if p.inStage[l] {
-		slot := p.outHead + p.outN
-		if slot >= p.credits {
-			slot -= p.credits
-		}
-		p.s.StepTo(&p.evs[p.stageEv[l]&p.evMask], &p.out[slot])
-		p.outN++
+		p.s.StepTo(&p.evs[p.stageEv[l]&p.evMask], p.pushOut())
 	}
 	// every stage moves down one: the last slot becomes stage 1
 	p.top = l
@@ -217,6 +206,29 @@ func (p *Pipeline[E, R]) CyclePorts(sValid, mReady bool) (sReady, mValid bool, r
 		p.occ++
 	}
 	return p.finish(pop, sValid && sReady, mValid, head)
+}
+
+// edgeOut begins a cycle's edge at the result buffer: a pop frees the
+// head's entry; it returns the last stage's slot of the stage ring.
+func (p *Pipeline[E, R]) edgeOut(pop bool) int {
+	if pop {
+		if p.outHead++; p.outHead == p.credits {
+			p.outHead = 0
+		}
+		p.outN--
+	}
+	return p.last()
+}
+
+// pushOut is the result buffer's next free entry, taken: the last stage
+// writes its result there.
+func (p *Pipeline[E, R]) pushOut() *R {
+	slot := p.outHead + p.outN
+	if slot >= p.credits {
+		slot -= p.credits
+	}
+	p.outN++
+	return &p.out[slot]
 }
 
 // finish ends a cycle's edge: a result taken returns its credit, an
