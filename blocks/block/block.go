@@ -172,6 +172,23 @@ type Cycler interface {
 	Cycle(valid, ready bool, conn uint32) (sReady, mValid bool)
 }
 
+// CycleModel is a block's golden model at cycle level on its fields, for
+// a configuration whose results depend on timing (a merge, a window that
+// a slower path writes), which the transaction model in the shell of
+// golden/pipe cannot give.
+type CycleModel interface {
+	// Fields names the event fields (s_event_<name>) and the output ports
+	// (whole names: every output but s_event_ready and m_result_valid).
+	Fields() (event, outputs []string)
+	// Cycle returns s_event_ready and m_result_valid during one cycle with
+	// s_event_valid, m_result_ready and the event fields in, writes the
+	// outputs to out (a stream's fields are zeros while its valid is 0),
+	// then applies the cycle's edge.
+	Cycle(sValid, mReady bool, in, out []uint64) (sReady, mValid bool)
+	// Reset is a cycle with rst high.
+	Reset()
+}
+
 // Desc is the description of a block with parameters of type P, as its
 // package writes it.
 type Desc[P any] struct {
@@ -202,6 +219,10 @@ type Desc[P any] struct {
 	Golden func(P) (Golden, error)
 	// Cycler builds the golden cycle-level model (golden/pipe).
 	Cycler func(P) (Cycler, error)
+	// Cycle, when set, builds the golden cycle-level model on fields for
+	// the parameters whose results depend on timing (ok false for the
+	// others): equivalence runs it in place of Golden in golden/pipe.
+	Cycle func(P) (m CycleModel, ok bool, err error)
 	// Formal is the block's proofs for `make formal` (docs/formal.md).
 	Formal func() []FormalJob
 	// Macros, if set, are helpers for software in the control wrapper's
@@ -278,6 +299,7 @@ type Block struct {
 	depth      func(Config) (int, error)
 	golden     func(Config) (Golden, error)
 	cycler     func(Config) (Cycler, error)
+	cycle      func(Config) (cycleOf, error)
 	formal     func() []FormalJob
 	macros     func(Config) ([]control.Macro, error)
 }
@@ -303,6 +325,12 @@ func Define[P any](d Desc[P]) Block {
 	_, b.tableErr = withTable(*new(P))
 	b.golden = bindErr(d.Name, d.Golden)
 	b.cycler = bindErr(d.Name, d.Cycler)
+	if d.Cycle != nil {
+		b.cycle = bindErr(d.Name, func(p P) (cycleOf, error) {
+			m, ok, err := d.Cycle(p)
+			return cycleOf{m, ok}, err
+		})
+	}
 	b.numConn = bind(d.Name, d.NumConn)
 	b.depth = bind(d.Name, d.Depth)
 	if d.Macros != nil {
@@ -315,6 +343,11 @@ func Define[P any](d Desc[P]) Block {
 		})
 	}
 	return b
+}
+
+type cycleOf struct {
+	m  CycleModel
+	ok bool
 }
 
 type paperFig struct {
@@ -463,6 +496,17 @@ func (b Block) Golden(c Config) (Golden, error) { return b.golden(c) }
 
 // Cycler builds the block's golden cycle-level model.
 func (b Block) Cycler(c Config) (Cycler, error) { return b.cycler(c) }
+
+// CycleModel builds the block's golden cycle-level model on fields when
+// the configuration's results depend on timing (ok false otherwise: the
+// transaction model in golden/pipe's shell is exact).
+func (b Block) CycleModel(c Config) (m CycleModel, ok bool, err error) {
+	if b.cycle == nil {
+		return nil, false, nil
+	}
+	r, err := b.cycle(c)
+	return r.m, r.ok, err
+}
 
 // Formal is the block's proofs (none when it declares none).
 func (b Block) Formal() []FormalJob {

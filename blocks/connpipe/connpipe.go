@@ -87,6 +87,16 @@ type Spec struct {
 	// pending event without blocking other connections (merge.go).
 	Merge *Merge
 
+	// Side, when not nil, adds a second per-connection table that the
+	// block's datapath reads beside its word and that only a port of the
+	// module writes (s_<name>_valid, s_<name>_conn, s_<name>_data; no
+	// ready: every beat is written at the edge that ends its cycle). The
+	// read is the state table's, from the same address at the same edge,
+	// so an event sees the value written by beats before its issue cycle
+	// (Step.Side); nothing is forwarded. A composed block writes there
+	// what a slower datapath computes (uet_cc's split window, docs/blocks/uet_cc.md).
+	Side *Side
+
 	// Table adds the table port, through which a control wrapper reads
 	// and writes connections' words (docs/control.md): a beat of the event
 	// stream whose s_event_op is not 0 is a table operation on its
@@ -100,6 +110,13 @@ type Spec struct {
 	// those after it, as an event would. Not with Formal.Invariants: a
 	// written word need not satisfy them.
 	Table bool
+}
+
+// Side is a per-connection table written from a port (Spec.Side).
+type Side struct {
+	Name  string // names the table and its port
+	Width int
+	Doc   string // what a value is
 }
 
 // Formal selects the properties built into a block (docs/formal.md). They
@@ -237,6 +254,9 @@ type Step struct {
 	// Depth is the number of datapath stages, 4..Depth+3: the outcome may
 	// be of any stage up to the last; the shell carries it to the last.
 	Depth int
+	// Side is the connection's value of Spec.Side (stage 3), as the side
+	// table held it at the edge that issued the event; nil without Side.
+	Side hdlgen.Value
 }
 
 // Cut ends v's stage when the pipeline has a stage left for it (the last
@@ -467,6 +487,10 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 		s1Members = m.Reg("s1_members", s.Merge.CountW, "stage 1 events merged into the event", hdlgen.NoReset())
 	}
 	rd := m.ReadRegistered(table, src.conn.Trunc(aw), hdlgen.True())
+	var s3Side *hdlgen.Reg
+	if s.Side != nil {
+		s3Side = sideTable(m, s, src.conn.Trunc(aw))
+	}
 	addr := func(k int) hdlgen.Expr { return conn[k-1].Trunc(aw) }
 	s1Fix := m.Reg("s1_fix_valid", 1, "the word was written at the edge stage 1 read it", hdlgen.NoReset())
 	s1FixWord := m.Reg("s1_fix_word", ww, "the word written at that edge", hdlgen.NoReset())
@@ -531,6 +555,11 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 		ev.Set(f.Name, s1Fields[f.Name].Expr)
 	}
 	pl.Source(curReg, FirstStage)
+	var side hdlgen.Value
+	if s3Side != nil {
+		pl.Source(s3Side, 3)
+		side = s3Side
+	}
 	for k := 1; k <= W; k++ {
 		pl.Source(valid[k-1], k)
 		if k > 1 {
@@ -555,7 +584,7 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 
 	var out Outcome
 	pl.Within(func() {
-		out = step(Step{Cur: s.Word.Unpack(curReg, "cur"), Kind: s1Kind.Expr, Event: ev, Fire: fire, Pipe: pl, Depth: L})
+		out = step(Step{Cur: s.Word.Unpack(curReg, "cur"), Kind: s1Kind.Expr, Event: ev, Fire: fire, Pipe: pl, Depth: L, Side: side})
 	})
 	// every result field is driven, and only those: a forgotten one would
 	// otherwise be a silent 0
@@ -1001,6 +1030,25 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 		p.Set(readyReg, fills.Or(keeps).Or(refill).Not())
 	})
 	return nil
+}
+
+// sideTable declares Spec.Side's table, its write port and its read at
+// rdAddr (the state table's address), and returns the read value
+// registered in stage 3.
+func sideTable(m *hdlgen.Module, s Spec, rdAddr hdlgen.Expr) *hdlgen.Reg {
+	sd := s.Side
+	m.Group(fmt.Sprintf("Side table port: writes %s", sd.Doc))
+	wv := m.Input("s_"+sd.Name+"_valid", 1, "write the connection's "+sd.Name+" at this cycle's edge")
+	lay := hdlgen.NewLayout(sd.Name + "_word")
+	lay.Field(sd.Name, sd.Width, sd.Doc)
+	tbl := m.Memory(sd.Name, s.NumConn, lay, true)
+	wc := m.Input("s_"+sd.Name+"_conn", tbl.AddrWidth(), "the connection written (below NumConn)")
+	wd := m.Input("s_"+sd.Name+"_data", sd.Width, sd.Doc)
+	m.Write(tbl, wc, wd, wv)
+	rd := m.ReadRegistered(tbl, rdAddr, hdlgen.True())
+	r := m.Reg("s3_"+sd.Name, sd.Width, "the connection's "+sd.Name+", read beside its word", hdlgen.NoReset())
+	m.Comb("s3_"+sd.Name, func(p *hdlgen.Process) { p.Set(r, rd) })
+	return r
 }
 
 // issueSource is what the stages take from the issue logic: the event

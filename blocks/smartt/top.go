@@ -89,15 +89,21 @@ func windowOpen(p Params, k knobs, nowq, end hdlgen.Expr, prefix string) hdlgen.
 }
 
 // Block builds the `smartt` or `nscc` top.
-func Block(p Params) (*hdlgen.Module, error) {
+func Block(p Params) (*hdlgen.Module, error) { return BlockNamed(p, p.Variant.String(), "") }
+
+// BlockNamed builds the block as module name, with role (when not "")
+// heading its doc: a composed block's window path (uet_cc's split engine).
+func BlockNamed(p Params, name, role string) (*hdlgen.Module, error) {
 	if err := p.Validate(); err != nil {
 		return nil, fmt.Errorf("%s: %w", p.Variant, err)
 	}
 	d := p.Derive()
-	name := p.Variant.String()
 	doc := "SMaRTT congestion control, conference version (S0 Algorithms 1-3, Wait-to-Decrease)."
 	if p.Variant == NSCC {
 		doc = "SMaRTT congestion control, journal version (S1 Algorithms 1-4; basis of the UEC NSCC)."
+	}
+	if role != "" {
+		doc = role + "\n" + doc
 	}
 	m := hdlgen.NewModule(name, doc+"\nPer-connection state in block RAM, pipelined shell (docs/pipeline.md). Behaviour: docs/blocks/smartt.md.")
 	m.Note("link %g Gb/s, MTU %d B, base RTT %d ns: BDP %d B, target RTT %d ns, gamma %.4f, max window %d B", p.Net.LinkGbps, p.Net.MTU, p.Net.BrttNs, d.BDP, d.TrttNs, d.Gamma, d.MaxCwnd)

@@ -23,6 +23,7 @@ func Descriptor() block.Block {
 			{Name: "cc", Kind: block.String, Options: []string{"nscc", "smartt"}, Doc: "the window controller, with the parameters of its block's section"},
 			{Name: "lb", Kind: block.String, Options: []string{"reps", "reps_conf"}, Doc: "the load balancer, with the parameters of its block's section"},
 			{Name: "may_send", Kind: block.String, Options: []string{"below_cwnd", "room_for_mtu"}, Doc: "below_cwnd: bytes in flight < cwnd; room_for_mtu: bytes in flight + MTU <= cwnd (htsim's send permission for a full packet)"},
+			{Name: "send_path", Kind: block.String, Options: []string{"shared", "split"}, Doc: "shared: one shell runs both parts on every event; split: the load balancer and the bytes in flight on a short send path, the window controller (with the window controller's section's depth and merge_slots) on a window path that writes the window the send path reads (docs/blocks/uet_cc.md, Split send path)"},
 			block.DepthAttr,
 		},
 		Default: DefaultParams,
@@ -42,14 +43,25 @@ func Descriptor() block.Block {
 		Decode:  []block.Names{{Field: "case", Key: "rule", Names: smartt.Rules}},
 		Golden: func(p Params) (block.Golden, error) {
 			m, err := guet.NewModel(p.Golden())
-			return eventModel{m, !p.UseConf}, err
+			return eventModel{m, !p.UseConf, p.Split}, err
 		},
 		Cycler: func(p Params) (block.Cycler, error) {
+			if p.Split {
+				s, err := guet.NewSplit(p.Golden())
+				return splitCycler{s}, err
+			}
 			m, err := guet.NewModel(p.Golden())
 			if err != nil {
 				return nil, err
 			}
 			return cycler{guet.NewPipeline(m, p.Depth)}, nil
+		},
+		Cycle: func(p Params) (block.CycleModel, bool, error) {
+			if !p.Split {
+				return nil, false, nil
+			}
+			s, err := guet.NewSplit(p.Golden())
+			return &splitModel{s: s, g: p.Golden()}, true, err
 		},
 		Formal: formalJobs,
 		Macros: func(p Params) []control.Macro { return smartt.Macros(p.CC) },
@@ -71,6 +83,7 @@ func resolve(s block.Section, env block.Env) Params {
 	ccName := s.Choice("cc", "nscc", "the UEC reference's window controller (S1, NSCC)")
 	lbName := s.Choice("lb", "reps", "the UEC reference's load balancer (S4, REPS)")
 	rule := s.Choice("may_send", "below_cwnd", "bytes in flight < cwnd: a connection sends while its window is not full")
+	path := s.Choice("send_path", "shared", "one shell for both parts: every result is the composition of the parts' per-event results")
 	if env.Params != nil {
 		cc, ok := env.Params(ccName).(smartt.Params)
 		if !ok {
@@ -99,6 +112,11 @@ func resolve(s block.Section, env block.Env) Params {
 	} else {
 		p.Rule = guet.BelowWindow
 	}
+	p.Split = path == "split"
+	if p.Split && p.UseConf {
+		s.Errorf("send_path", "send_path = \"split\" needs lb = \"reps\": reps_conf's split engine is not built")
+		return p
+	}
 	if err := p.Validate(); err != nil {
 		s.Errorf("", "uet_cc: %v", err)
 		return p
@@ -113,6 +131,7 @@ func resolve(s block.Section, env block.Env) Params {
 type eventModel struct {
 	m      *guet.Model
 	frozen bool // the block has m_result_frozen (reps)
+	split  bool // the split engine: events spaced apart (guet.StepSpaced)
 }
 
 // EventFields and ResultFields are uet_cc's stream fields in the golden
@@ -139,11 +158,21 @@ func resultFields(frozen bool) []string {
 	return out
 }
 
-func (e eventModel) Fields() ([]string, []string) { return EventFields, resultFields(e.frozen) }
+func (e eventModel) Fields() ([]string, []string) {
+	if e.split {
+		return EventFields, splitFields(resultFields(e.frozen))
+	}
+	return EventFields, resultFields(e.frozen)
+}
 
 func (e eventModel) Step(in, out []uint64) {
 	ev := guet.Event{Conn: uint32(in[0]), Kind: guet.Kind(in[1]), Size: uint32(in[2]), ECN: in[3] == 1, RTT: uint32(in[4]), EV: uint32(in[5]), Now: in[6]}
 	var r guet.Result
+	if e.split {
+		e.m.StepSpaced(&ev, &r)
+		putSplit(&r, out, e.frozen)
+		return
+	}
 	e.m.StepTo(&ev, &r)
 	out[0], out[1], out[2], out[3] = uint64(r.Conn), uint64(r.Kind), uint64(r.EV), block.Bit(r.Explored)
 	i := 4
@@ -176,4 +205,83 @@ type cycler struct{ p *guet.Pipeline }
 func (c cycler) Cycle(valid, ready bool, conn uint32) (bool, bool) {
 	out := c.p.Cycle(guet.CycleIn{SValid: valid, MReady: ready, Event: guet.Event{Conn: conn, Kind: guet.KindOpen}})
 	return out.SReady, out.MValid
+}
+
+// splitFields is a result field list without the fields the split engine
+// does not have (case, qa, fast).
+func splitFields(fs []string) []string {
+	var out []string
+	for _, f := range fs {
+		if f != "case" && f != "qa" && f != "fast" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// putSplit writes a split engine's result in splitFields' order.
+func putSplit(r *guet.Result, out []uint64, frozen bool) {
+	out[0], out[1], out[2], out[3] = uint64(r.Conn), uint64(r.Kind), uint64(r.EV), block.Bit(r.Explored)
+	i := 4
+	if frozen {
+		out[i] = block.Bit(r.Frozen)
+		i++
+	}
+	out[i], out[i+1], out[i+2], out[i+3] = uint64(r.Cwnd), uint64(r.Inflight), block.Bit(r.MaySend), block.Bit(r.Error)
+}
+
+// splitModel is the split engine's cycle model on fields (block.CycleModel).
+type splitModel struct {
+	s *guet.Split
+	g guet.Params
+}
+
+// windowPorts are the m_window_* monitor's ports, after m_result_*.
+func windowPorts(merging bool) []string {
+	ps := []string{"m_window_valid", "m_window_conn", "m_window_kind", "m_window_cwnd", "m_window_case", "m_window_qa", "m_window_fast"}
+	if merging {
+		ps = append(ps, "m_window_members")
+	}
+	return append(ps, "m_window_error")
+}
+
+func (m *splitModel) Fields() ([]string, []string) {
+	var outs []string
+	for _, f := range splitFields(resultFields(!m.g.UseConf)) {
+		outs = append(outs, "m_result_"+f)
+	}
+	return EventFields, append(outs, windowPorts(m.g.Window.Slots > 0)...)
+}
+
+func (m *splitModel) Cycle(sValid, mReady bool, in, out []uint64) (bool, bool) {
+	ev := guet.Event{Conn: uint32(in[0]), Kind: guet.Kind(in[1]), Size: uint32(in[2]), ECN: in[3] == 1, RTT: uint32(in[4]), EV: uint32(in[5]), Now: in[6]}
+	o := m.s.Cycle(guet.CycleIn{SValid: sValid, MReady: mReady, Event: ev})
+	n := len(splitFields(resultFields(!m.g.UseConf)))
+	if o.MValid {
+		putSplit(&o.Result, out[:n], !m.g.UseConf)
+	} else {
+		clear(out[:n])
+	}
+	wv, w := m.s.WindowUpdate()
+	o2 := out[n:]
+	o2[0], o2[1], o2[2], o2[3] = block.Bit(wv), uint64(w.Conn), uint64(w.Kind), uint64(w.Cwnd)
+	o2[4], o2[5], o2[6] = uint64(w.Case), block.Bit(w.QA), block.Bit(w.Fast)
+	i := 7
+	if m.g.Window.Slots > 0 {
+		o2[i] = uint64(w.Members)
+		i++
+	}
+	o2[i] = block.Bit(w.Error)
+	return o.SReady, o.MValid
+}
+
+func (m *splitModel) Reset() { m.s.Reset() }
+
+// splitCycler drives the split engine for timing (block.Cycler): the
+// event opens conn.
+type splitCycler struct{ s *guet.Split }
+
+func (c splitCycler) Cycle(valid, ready bool, conn uint32) (bool, bool) {
+	o := c.s.Cycle(guet.CycleIn{SValid: valid, MReady: ready, Event: guet.Event{Conn: conn, Kind: guet.KindOpen}})
+	return o.SReady, o.MValid
 }

@@ -29,7 +29,10 @@ type Params struct {
 	Conf    reps.ConfParams // the load balancer when UseConf is true
 	UseConf bool            // reps_conf instead of reps
 	Rule    guet.SendRule   // when a connection may send
-	Depth   int             // datapath stages of the pipelined shell
+	Depth   int             // datapath stages of the pipelined shell (split: the send path's)
+	// Split runs the window controller on a window path of its own, with
+	// CC's depth and merge slots, beside a short send path (split.go).
+	Split bool
 	Formal  connpipe.Formal // invariants under `ifdef FORMAL; off by default
 	Table   bool            // the table port of the control wrapper (hardware.control, docs/control.md); off by default
 	used    *int            // NeededDepth: receives the stages the datapath reaches
@@ -69,12 +72,23 @@ func (p Params) Validate() error {
 
 // Golden is the golden model's parameters.
 func (p Params) Golden() guet.Params {
-	return guet.Params{CC: p.CC.Golden(), REPS: p.REPS.Golden(), Conf: p.Conf.Golden(), UseConf: p.UseConf, Rule: p.Rule, Depth: p.Depth}
+	g := guet.Params{CC: p.CC.Golden(), REPS: p.REPS.Golden(), Conf: p.Conf.Golden(), UseConf: p.UseConf, Rule: p.Rule, Depth: p.Depth}
+	if p.Split {
+		g.Window = guet.WindowPath{Depth: p.CC.Depth, Slots: p.CC.MergeSlots, MergeAcks: p.CC.MergeSlots > 0 && p.CC.MergeAcks}
+	}
+	return g
 }
 
 // NeededDepth is the number of datapath stages the composed datapath
 // reaches when it may use all of them.
+// The split engine's send path is reps's datapath, which takes a stage
+// to spare when it has one (reps.DefaultDepth and more): it is built at
+// reps's own depth, so that one connection takes an event every third
+// cycle.
 func NeededDepth(p Params) (int, error) {
+	if p.Split {
+		return connpipe.NeededDepth(p, func(q *Params, n *int) { q.Depth, q.used = reps.DefaultDepth, n }, Block)
+	}
 	return connpipe.NeededDepth(p, func(q *Params, n *int) { q.Depth, q.used = connpipe.MaxDepth, n }, Block)
 }
 
@@ -83,13 +97,16 @@ func Block(p Params) (*hdlgen.Module, error) {
 	if err := p.Validate(); err != nil {
 		return nil, fmt.Errorf("uet_cc: %w", err)
 	}
-	ccName, lbName := p.Names()
-	m := hdlgen.NewModule("uet_cc", fmt.Sprintf("UEC transport congestion engine: %s (window) and %s (entropy) composed on one event stream,\n"+
-		"one word per connection, and the bytes in flight. Pipelined shell (docs/pipeline.md). Behaviour: docs/blocks/uet_cc.md.", ccName, lbName))
 	rule := "bytes in flight < cwnd"
 	if p.Rule == guet.RoomForMTU {
 		rule = "bytes in flight + MTU <= cwnd"
 	}
+	if p.Split {
+		return splitBlock(p, rule)
+	}
+	ccName, lbName := p.Names()
+	m := hdlgen.NewModule("uet_cc", fmt.Sprintf("UEC transport congestion engine: %s (window) and %s (entropy) composed on one event stream,\n"+
+		"one word per connection, and the bytes in flight. Pipelined shell (docs/pipeline.md). Behaviour: docs/blocks/uet_cc.md.", ccName, lbName))
 	m.Note("parts: %s as cc_*, %s as lb_*; may_send: %s", ccName, lbName, rule)
 	cq := p.CC
 	cq.Table = p.Table // its settings as the block's: run-time with the table port

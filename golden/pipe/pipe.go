@@ -251,3 +251,15 @@ func (p *Pipeline[E, R]) finish(pop, accept, mValid bool, head int) (sReady, val
 	}
 	return sReady, mValid, res
 }
+
+// Peek returns the output ports of the coming cycle without applying its
+// edge: s_event_ready, m_result_valid and the head's result (a zero R
+// while m_result_valid is 0). Both are registers in the shell, so a
+// composition of shells decides its handshakes from them before any
+// shell's edge. The result is valid until the next CyclePorts.
+func (p *Pipeline[E, R]) Peek() (sReady, mValid bool, res *R) {
+	if p.outN == 0 {
+		return p.ready, false, &p.zero
+	}
+	return p.ready, true, &p.out[p.outHead]
+}

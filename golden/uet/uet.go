@@ -94,7 +94,10 @@ type Params struct {
 	Conf    greps.ConfParams
 	UseConf bool // reps_conf instead of reps
 	Rule    SendRule
-	Depth   int // datapath stages of the RTL shell (golden/pipe)
+	Depth   int // datapath stages of the RTL shell (golden/pipe); split: the send path's
+	// Window is the split engine's window path (split.go); its zero value
+	// is the shared engine, one shell for every part.
+	Window WindowPath
 }
 
 // Validate checks that the parts are valid and agree.
@@ -211,7 +214,30 @@ func (m *Model) StepTo(ev *Event, r *Result) {
 	}
 	*r = Result{Conn: e.Conn, Kind: e.Kind}
 
-	// bytes in flight
+	f := m.stepInflight(&e)
+	r.Inflight = f
+
+	// the window controller, with the bytes in flight as its unacked
+	if e.Kind == KindSend {
+		r.Cwnd = m.cc.Conn(e.Conn).C >> uint(p.CC.F)
+	} else {
+		m.ccEv = gsmartt.Event{Conn: e.Conn, Kind: ccKinds[e.Kind], Size: e.Size, ECN: e.ECN, RTT: e.RTT, Unacked: f, Now: e.Now}
+		m.cc.StepTo(&m.ccEv, &m.ccRes)
+		r.Cwnd, r.Case, r.QA, r.Fast = m.ccRes.Cwnd, m.ccRes.Case, m.ccRes.QA, m.ccRes.Fast
+	}
+
+	// the load balancer, on every kind
+	m.lbEv = greps.Event{Conn: e.Conn, Kind: greps.Kind(e.Kind), ECN: e.ECN, EV: e.EV, Now: e.Now}
+	m.lb.StepTo(&m.lbEv, &m.lbRes)
+	r.EV, r.Explored, r.Frozen = m.lbRes.EV, m.lbRes.Explored, m.lbRes.Frozen
+
+	r.MaySend = m.maySend(f, r.Cwnd)
+}
+
+// stepInflight applies a valid event to its connection's bytes in flight
+// and returns them: an open clears them, a send adds its size
+// (saturating), every other kind takes its size away (floored at 0).
+func (m *Model) stepInflight(e *Event) uint32 {
 	f := m.inflight[e.Conn]
 	switch e.Kind {
 	case KindOpen:
@@ -230,27 +256,15 @@ func (m *Model) StepTo(ev *Event, r *Result) {
 		}
 	}
 	m.inflight[e.Conn] = f
-	r.Inflight = f
+	return f
+}
 
-	// the window controller, with the bytes in flight as its unacked
-	if e.Kind == KindSend {
-		r.Cwnd = m.cc.Conn(e.Conn).C >> uint(p.CC.F)
-	} else {
-		m.ccEv = gsmartt.Event{Conn: e.Conn, Kind: ccKinds[e.Kind], Size: e.Size, ECN: e.ECN, RTT: e.RTT, Unacked: f, Now: e.Now}
-		m.cc.StepTo(&m.ccEv, &m.ccRes)
-		r.Cwnd, r.Case, r.QA, r.Fast = m.ccRes.Cwnd, m.ccRes.Case, m.ccRes.QA, m.ccRes.Fast
+// maySend is the send rule for bytes in flight f against window cwnd.
+func (m *Model) maySend(f, cwnd uint32) bool {
+	if m.p.Rule == RoomForMTU {
+		return uint64(f)+uint64(m.p.CC.Network.MTU) <= uint64(cwnd)
 	}
-
-	// the load balancer, on every kind
-	m.lbEv = greps.Event{Conn: e.Conn, Kind: greps.Kind(e.Kind), ECN: e.ECN, EV: e.EV, Now: e.Now}
-	m.lb.StepTo(&m.lbEv, &m.lbRes)
-	r.EV, r.Explored, r.Frozen = m.lbRes.EV, m.lbRes.Explored, m.lbRes.Frozen
-
-	if p.Rule == RoomForMTU {
-		r.MaySend = uint64(f)+uint64(p.CC.Network.MTU) <= uint64(r.Cwnd)
-	} else {
-		r.MaySend = f < r.Cwnd
-	}
+	return f < cwnd
 }
 
 // Inflight is connection c's bytes in flight.

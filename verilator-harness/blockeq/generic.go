@@ -128,6 +128,7 @@ func (r *genericRef) Cycle(in, out []uint64) {
 // GenericCoverage counts the kinds of the results and the errors.
 type GenericCoverage struct {
 	kinds  []string
+	extra  []string // further points a bench counts itself
 	counts map[string]int64
 }
 
@@ -144,7 +145,7 @@ func (c *GenericCoverage) count(kind uint64, isErr bool) {
 // Counts is every case with its count.
 func (c *GenericCoverage) Counts() map[string]int64 {
 	out := map[string]int64{"error": c.counts["error"]}
-	for _, k := range c.kinds {
+	for _, k := range append(c.extra, c.kinds...) {
 		out[k] = c.counts[k]
 	}
 	return out

@@ -32,12 +32,7 @@ func mutantMustFail(t *testing.T, cfg blocks.Config, block string, mut hdlgen.Mu
 		t.Fatal(err)
 	}
 	hd := DesignOf(d)
-	var bench *Bench
-	if f, ok := lookupFamily(block); ok {
-		bench, err = f.Bench(cfg, hd, "mixed", seed)
-	} else {
-		bench, err = genericBench(cfg, b, hd, seed)
-	}
+	bench, err := benchFor(cfg, b, hd, "mixed", seed)
 	if err != nil {
 		t.Fatal(err)
 	}

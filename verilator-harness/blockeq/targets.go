@@ -65,18 +65,28 @@ func NewBenchProfile(cfg blocks.Config, block, profile string, seed uint64) (*Be
 			}
 		}
 	}
-	var bench *Bench
-	if f, ok := lookupFamily(block); ok {
-		bench, err = f.Bench(cfg, hd, profile, seed)
-	} else {
-		// a block without a family of its own: its description alone
-		bench, err = genericBench(cfg, b, hd, seed)
-	}
+	bench, err := benchFor(cfg, b, hd, profile, seed)
 	if err != nil {
 		return nil, err
 	}
 	bench.Block, bench.Design = block, hd
 	return bench, nil
+}
+
+// benchFor is the bench of block b of cfg, built as hd: the block's
+// cycle model when its results depend on timing, else its family's, else
+// the generic bench of its description.
+func benchFor(cfg blocks.Config, b blocks.Block, hd harness.Design, profile string, seed uint64) (*Bench, error) {
+	if _, timed, err := b.CycleModel(cfg); err != nil {
+		return nil, err
+	} else if timed {
+		return cycleBench(cfg, b, hd, seed)
+	}
+	if f, ok := lookupFamily(b.Name); ok {
+		return f.Bench(cfg, hd, profile, seed)
+	}
+	// a block without a family of its own: its description alone
+	return genericBench(cfg, b, hd, seed)
 }
 
 // Family is what equivalence may know of a block beyond its description

@@ -1,0 +1,260 @@
+package uet
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/nicgen/nicgen/blocks/connpipe"
+	"github.com/nicgen/nicgen/blocks/reps"
+	"github.com/nicgen/nicgen/blocks/smartt"
+	guet "github.com/nicgen/nicgen/golden/uet"
+	"github.com/nicgen/nicgen/hdlgen"
+)
+
+// The split engine (Params.Split; docs/blocks/uet_cc.md, "Split send
+// path"; golden model: golden/uet Split) runs the events on two shells:
+//
+//   - u_send, the send path: the load balancer and the bytes in flight, on
+//     every event, with a window table beside its word (connpipe.Side);
+//     its result stream is the engine's;
+//   - u_window, the window path: the window controller in its own shell
+//     (with the nscc section's merge slots), fed with the send path's
+//     results of every kind but send, and writing each window it computes
+//     into the send path's window table.
+//
+// A send thus waits only for the send path's short datapath, never for
+// the window's update.
+
+// splitResults are the split engine's result fields after conn and kind.
+func splitResults(p Params, evW, cwndW int, rule string) []connpipe.Field {
+	fs := []connpipe.Field{
+		{Name: "ev", Width: evW, Doc: "entropy for a send; 0 for other kinds"},
+		{Name: "explored", Width: 1, Doc: "the send's entropy is an exploration, not a recycled one"},
+	}
+	if !p.UseConf {
+		fs = append(fs, connpipe.Field{Name: "frozen", Width: 1, Doc: "the connection's load balancer is in freezing mode after the event"})
+	}
+	return append(fs,
+		connpipe.Field{Name: "cwnd", Width: cwndW, Doc: "the window the event saw, bytes: the window table's entry when the event issued (an open: the initial window)"},
+		connpipe.Field{Name: "inflight", Width: p.CC.ByteW, Doc: "bytes in flight after the event"},
+		connpipe.Field{Name: "may_send", Width: 1, Doc: "the connection may send after the event: " + rule + ", with the window the event saw"},
+	)
+}
+
+// forwarded are the event fields the send path hands to the window path
+// with each result.
+var forwarded = []string{"size", "ecn", "rtt", "now"}
+
+// splitBlock builds the split engine's top, uet_cc.
+func splitBlock(p Params, rule string) (*hdlgen.Module, error) {
+	if p.UseConf || p.Table {
+		// reps_conf's and the table port's composition are not written for
+		// the split engine: refused, not approximated
+		return nil, fmt.Errorf("uet_cc: send_path = \"split\" is built with lb = \"reps\" and without the control wrapper's table port")
+	}
+	ccName, lbName := p.Names()
+	init := uint64(p.CC.Derive().InitCwnd)
+	cwndW := p.CC.Derive().CwndW
+
+	// the window path: the window controller's own block
+	win, err := smartt.BlockNamed(p.CC, "uet_cc_window", fmt.Sprintf("uet_cc's window path: %s in its own shell, fed by uet_cc_send's results.", ccName))
+	if err != nil {
+		return nil, fmt.Errorf("uet_cc: window path: %w", err)
+	}
+
+	// the send path
+	snd := hdlgen.NewModule("uet_cc_send", fmt.Sprintf("uet_cc's send path: %s and the bytes in flight, with the window table that uet_cc_window writes.", lbName))
+	q := p.REPS
+	lb := reps.PaperPart(snd, q)
+	bw := p.CC.ByteW
+	word := hdlgen.NewLayout("uet_cc_send_word")
+	connpipe.Embed(word, lb, "lb_")
+	word.Field("inflight", bw, "bytes in flight: sends add their size (saturating), acks, nacks and timeouts take it away (floored at 0)")
+	evFields := []connpipe.Field{
+		{Name: "size", Width: p.CC.SizeW, Doc: "bytes of the sent, acked, trimmed or timed-out packet"},
+		{Name: "ecn", Width: 1, Doc: "ECN echo of an ack"},
+		{Name: "rtt", Width: p.CC.RttW, Doc: "RTT sample of an ack, ns"},
+		{Name: "ev", Width: fieldOf(lb.EventFields, "ev").Width, Doc: "entropy carried by an ack or nack"},
+		{Name: "now", Width: p.CC.TimeW, Doc: "timestamp, ns (wraps)"},
+	}
+	pub := splitResults(p, fieldOf(lb.ResultFields, "ev").Width, cwndW, rule)
+	results := append([]connpipe.Field(nil), pub...)
+	for _, n := range forwarded {
+		f := fieldOf(evFields, n)
+		results = append(results, connpipe.Field{Name: n, Width: f.Width, Doc: "the event's " + n + ", for the window path"})
+	}
+	spec := connpipe.Spec{
+		NumConn: p.CC.NumConn, ConnW: p.CC.ConnW, KindW: KindW, NumKinds: len(KindNames), KindNames: KindNames,
+		EventFields: evFields, ResultFields: results, Word: word, Depth: p.Depth, Used: p.used,
+		Side: &connpipe.Side{Name: "window", Width: cwndW, Doc: "the connection's congestion window, bytes, as the window path computed it"},
+	}
+	if p.Formal.Invariants {
+		spec.Formal = p.Formal
+		spec.WordInvariants = connpipe.EmbedInvariants(lb, "lb_")
+	}
+	err = connpipe.Build(snd, spec, func(st connpipe.Step) connpipe.Outcome {
+		isOpen := st.KindIs(int(guet.KindOpen)).Named("inflight_is_open")
+		isSend := st.KindIs(int(guet.KindSend)).Named("inflight_is_send")
+		size := st.Event.F("size")
+		cur := st.Cur.F("inflight")
+		w := max(bw, p.CC.SizeW) + 1
+		sum := cur.ZExt(w).Add(size.ZExt(w)).Named("inflight_sum")
+		top := hdlgen.Const(w, uint64(1)<<uint(bw)-1)
+		added := hdlgen.Mux(sum.Gt(top), hdlgen.Const(bw, uint64(1)<<uint(bw)-1), sum.Trunc(bw)).Named("inflight_added")
+		diff := cur.ZExt(w).Sub(size.ZExt(w)).Named("inflight_diff")
+		removed := hdlgen.Mux(diff.Bit(w-1), hdlgen.Const(bw, 0), diff.Trunc(bw)).Named("inflight_removed")
+		// no cut of its own: the load balancer's three stages carry it, and
+		// a fourth would let one connection in only every fourth cycle
+		inflight := hdlgen.Mux(isOpen, hdlgen.Const(bw, 0), hdlgen.Mux(isSend, added, removed)).Named("inflight_next")
+
+		lbEv := hdlgen.NewRecord("the load balancer's event").Set("ecn", st.Event.F("ecn")).Set("ev", st.Event.F("ev")).Set("now", st.Event.F("now"))
+		lbM := st.Sub(snd, lb, "lb_", connpipe.View{Kind: st.Kind, Event: lbEv})
+
+		window := hdlgen.Mux(isOpen, hdlgen.Const(cwndW, init), st.Side).Named("window_seen")
+		maySend := maySendOf(p, inflight, window, cwndW).Named("may_send")
+		fields := map[string]hdlgen.Value{"inflight": inflight}
+		lbM.Fields(fields)
+		res := map[string]hdlgen.Value{
+			"ev": lbM.Result["ev"], "explored": lbM.Result["explored"], "frozen": lbM.Result["frozen"],
+			"cwnd": window, "inflight": inflight, "may_send": maySend,
+		}
+		if p.UseConf {
+			delete(res, "frozen")
+		}
+		for _, n := range forwarded {
+			res[n] = st.Event.F(n)
+		}
+		return connpipe.Outcome{Word: word.Pack(fields), Result: res}
+	})
+	if err == nil {
+		err = p.Formal.Check(snd)
+	}
+	if err != nil {
+		return nil, err
+	}
+
+	m := hdlgen.NewModule("uet_cc", fmt.Sprintf("UEC transport congestion engine, split: %s (entropy) and the bytes in flight on a short send path,\n"+
+		"%s (window) on a window path that writes the send path's window table. Behaviour: docs/blocks/uet_cc.md.", lbName, ccName))
+	m.Note("send path u_send (depth %d, latency %d), window path u_window (%s, depth %d, %d merge slots); may_send: %s", p.Depth, guet.SplitLatency(p.Depth), ccName, p.CC.Depth, p.CC.MergeSlots, rule)
+	m.Group("Event stream (sink): one event per accepted beat")
+	sValid := m.Input("s_event_valid", 1, "event valid")
+	sReady := m.Output("s_event_ready", 1, "event ready (a register of the send path)")
+	ins := map[string]*hdlgen.Signal{
+		"s_event_conn": m.Input("s_event_conn", p.CC.ConnW, fmt.Sprintf("connection id; %d and above is an error", p.CC.NumConn)),
+		"s_event_kind": m.Input("s_event_kind", KindW, "event kind: 0 open, 1 send, 2 ack, 3 nack (trim), 4 timeout; 5..7 are errors"),
+	}
+	inOrder := []string{"s_event_conn", "s_event_kind"}
+	for _, f := range evFields {
+		ins["s_event_"+f.Name] = m.Input("s_event_"+f.Name, f.Width, f.Doc)
+		inOrder = append(inOrder, "s_event_"+f.Name)
+	}
+	m.Group("Result stream (source): one result per event, in order")
+	mValid := m.Output("m_result_valid", 1, "result valid")
+	mReady := m.Input("m_result_ready", 1, "result ready")
+	outOrder := []string{"m_result_conn", "m_result_kind"}
+	outs := map[string]*hdlgen.Signal{
+		"m_result_conn": m.Output("m_result_conn", p.CC.ConnW, "connection id of the event"),
+		"m_result_kind": m.Output("m_result_kind", KindW, "kind of the event"),
+	}
+	for _, f := range pub {
+		outs["m_result_"+f.Name] = m.Output("m_result_"+f.Name, f.Width, f.Doc)
+		outOrder = append(outOrder, "m_result_"+f.Name)
+	}
+	outs["m_result_error"] = m.Output("m_result_error", 1, "connection id out of range or unknown kind: nothing was changed")
+	outOrder = append(outOrder, "m_result_error")
+	var qualified []*hdlgen.Signal
+	for _, n := range outOrder {
+		qualified = append(qualified, outs[n])
+	}
+	m.Qualify(mValid, qualified...)
+
+	us := m.Instantiate("u_send", snd).PassParams()
+	uw := m.Instantiate("u_window", win).PassParams()
+	us.In("s_event_valid", sValid)
+	for _, n := range inOrder {
+		us.In(n, ins[n])
+	}
+	m.Assign(sReady, us.Out("s_event_ready"))
+
+	// the fork: the head goes to the result stream and (every kind but
+	// send, unless an error) to the window path, each in its own cycle
+	mDone := m.Reg("fork_m_done", 1, "the send path's head was taken by the result stream", hdlgen.ResetTo(0))
+	wDone := m.Reg("fork_w_done", 1, "the send path's head was taken by the window path", hdlgen.ResetTo(0))
+	hv := us.Out("m_result_valid")
+	hKind := us.Out("m_result_kind")
+	need := hv.And(us.Out("m_result_error").Not()).And(hKind.EqC(uint64(guet.KindSend)).Not()).Named("fork_need")
+	resValid := hv.And(mDone.Not()).Named("fork_m_valid")
+	winValid := need.And(wDone.Not()).Named("fork_w_valid")
+	mTake := resValid.And(mReady).Named("fork_m_take")
+	wTake := winValid.And(uw.Out("s_event_ready")).Named("fork_w_take")
+	pop := hv.And(mDone.Or(mTake)).And(need.Not().Or(wDone).Or(wTake)).Named("fork_pop")
+	us.In("m_result_ready", pop)
+	m.Assign(mValid, resValid)
+	for _, n := range outOrder {
+		m.Assign(outs[n], us.Out(n))
+	}
+	m.Comb("fork", func(pr *hdlgen.Process) {
+		pr.Set(mDone, hv.And(pop.Not()).And(mDone.Or(mTake)))
+		pr.Set(wDone, hv.And(pop.Not()).And(wDone.Or(wTake)))
+	})
+
+	// the window path's events: open 0, ack 1, nack 2, timeout 3
+	isOpen := hKind.EqC(uint64(guet.KindOpen))
+	uw.In("s_event_valid", winValid)
+	uw.In("s_event_conn", us.Out("m_result_conn"))
+	uw.In("s_event_kind", hdlgen.Mux(isOpen, hdlgen.Const(KindW, 0), hKind.Sub(hdlgen.Const(KindW, 1))).Named("window_kind"))
+	for _, n := range forwarded {
+		uw.In("s_event_"+n, us.Out("m_result_"+n))
+	}
+	uw.In("s_event_unacked", us.Out("m_result_inflight"))
+
+	// the window table's writes: an open accepted in the last cycle writes
+	// the initial window; otherwise the window path's result, which waits
+	// while the open writes
+	openWr := m.Reg("open_wr", 1, "an open was accepted in the last cycle: its initial window is written now", hdlgen.ResetTo(0))
+	aw := hdlgen.BitsFor(uint64(p.CC.NumConn - 1))
+	openConn := m.Reg("open_conn", aw, "the connection of that open", hdlgen.NoReset())
+	inRange := hdlgen.True()
+	if uint64(p.CC.NumConn) < uint64(1)<<uint(p.CC.ConnW) {
+		inRange = ins["s_event_conn"].Lt(hdlgen.Const(p.CC.ConnW, uint64(p.CC.NumConn)))
+	}
+	m.Comb("open_write", func(pr *hdlgen.Process) {
+		pr.Set(openWr, sValid.And(us.Out("s_event_ready")).And(ins["s_event_kind"].EqC(uint64(guet.KindOpen))).And(inRange))
+		pr.Set(openConn, ins["s_event_conn"].Trunc(aw))
+	})
+	wv := uw.Out("m_result_valid")
+	uw.In("m_result_ready", openWr.Not())
+	wErr := uw.Out("m_result_error")
+	wConn := uw.Out("m_result_conn")
+	us.In("s_window_valid", openWr.Or(wv.And(wErr.Not())).Named("window_wr"))
+	us.In("s_window_conn", hdlgen.Mux(openWr, openConn, wConn.Keep(aw-1, 0)).Named("window_wr_conn"))
+	us.In("s_window_data", hdlgen.Mux(openWr, hdlgen.Const(cwndW, init), uw.Out("m_result_cwnd")).Named("window_wr_data"))
+
+	// the window path's results, as they are taken: a monitor stream
+	m.Group("Window updates (source, no ready): one beat per result of the window path, as it writes the window table")
+	monValid := m.Output("m_window_valid", 1, "a window update is taken in this cycle")
+	m.Assign(monValid, wv.And(openWr.Not()).Named("window_take"))
+	var mon []*hdlgen.Signal
+	for _, pt := range win.Ports() {
+		n, ok := strings.CutPrefix(pt.Name(), "m_result_")
+		if !ok || pt.IsInput() || n == "valid" {
+			continue
+		}
+		o := m.Output("m_window_"+n, pt.Width(), "the window path's "+n+" (docs/blocks/smartt.md)")
+		m.Assign(o, uw.Out(pt.Name()))
+		mon = append(mon, o)
+	}
+	m.Qualify(monValid, mon...)
+	return m, nil
+}
+
+// maySendOf is the send rule: inflight against the window.
+func maySendOf(p Params, inflight, window hdlgen.Expr, cw int) hdlgen.Expr {
+	bw := p.CC.ByteW
+	if p.Rule == guet.RoomForMTU {
+		n := max(bw, cw) + 1
+		need := inflight.ZExt(n).Add(hdlgen.Const(n, uint64(p.CC.Net.MTU))).Named("inflight_plus_mtu")
+		return need.Le(window.ZExt(n))
+	}
+	return inflight.ZExt(max(bw, cw)).Lt(window.ZExt(max(bw, cw)))
+}
