@@ -32,10 +32,10 @@ type Params struct {
 	Depth   int             // datapath stages of the pipelined shell (split: the send path's)
 	// Split runs the window controller on a window path of its own, with
 	// CC's depth and merge slots, beside a short send path (split.go).
-	Split bool
-	Formal  connpipe.Formal // invariants under `ifdef FORMAL; off by default
-	Table   bool            // the table port of the control wrapper (hardware.control, docs/control.md); off by default
-	used    *int            // NeededDepth: receives the stages the datapath reaches
+	Split  bool
+	Formal connpipe.Formal // invariants under `ifdef FORMAL; off by default
+	Table  bool            // the table port of the control wrapper (hardware.control, docs/control.md); off by default
+	used   *int            // NeededDepth: receives the stages the datapath reaches
 }
 
 // NumConn is the connections of the table (the parts agree on it).

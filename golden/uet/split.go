@@ -59,7 +59,7 @@ type sendModel struct {
 	lbRes   greps.Result
 }
 
-func (s *sendModel) Reset()                 { s.m.Reset() }
+func (s *sendModel) Reset()                  { s.m.Reset() }
 func (s *sendModel) ConnKey(e *Event) uint64 { return s.m.ConnKey(e) }
 
 func (s *sendModel) StepTo(ev *Event, o *sendOut) {
