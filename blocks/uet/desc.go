@@ -47,8 +47,7 @@ func Descriptor() block.Block {
 		},
 		Cycler: func(p Params) (block.Cycler, error) {
 			if p.Split {
-				s, err := guet.NewSplit(p.Golden())
-				return splitCycler{s}, err
+				return newSplitCycler(p)
 			}
 			m, err := guet.NewModel(p.Golden())
 			if err != nil {
@@ -277,11 +276,32 @@ func (m *splitModel) Cycle(sValid, mReady bool, in, out []uint64) (bool, bool) {
 
 func (m *splitModel) Reset() { m.s.Reset() }
 
-// splitCycler drives the split engine for timing (block.Cycler): the
-// event opens conn.
-type splitCycler struct{ s *guet.Split }
+// splitCycler drives the split engine for timing (block.Cycler) as a
+// NIC's traffic would: each connection's events alternate a send and the
+// ACK of an MTU (per-packet ACKs), so that the window path sees an ACK for
+// every send; the time advances a nanosecond per event.
+type splitCycler struct {
+	s    *guet.Split
+	mtu  uint32
+	rtt  uint32
+	sent map[uint32]bool // the connection's last event taken was a send
+	now  uint64
+}
 
-func (c splitCycler) Cycle(valid, ready bool, conn uint32) (bool, bool) {
-	o := c.s.Cycle(guet.CycleIn{SValid: valid, MReady: ready, Event: guet.Event{Conn: conn, Kind: guet.KindOpen}})
+func newSplitCycler(p Params) (*splitCycler, error) {
+	s, err := guet.NewSplit(p.Golden())
+	return &splitCycler{s: s, mtu: uint32(p.CC.Net.MTU), rtt: uint32(p.CC.Net.BrttNs), sent: map[uint32]bool{}}, err
+}
+
+func (c *splitCycler) Cycle(valid, ready bool, conn uint32) (bool, bool) {
+	e := guet.Event{Conn: conn, Kind: guet.KindSend, Size: c.mtu, Now: c.now}
+	if c.sent[conn] {
+		e.Kind, e.RTT = guet.KindAck, c.rtt
+	}
+	o := c.s.Cycle(guet.CycleIn{SValid: valid, MReady: ready, Event: e})
+	if valid && o.SReady {
+		c.sent[conn] = !c.sent[conn]
+		c.now++
+	}
 	return o.SReady, o.MValid
 }
