@@ -28,7 +28,7 @@ plot: completion time against the ideal, fairness, queue and trims.`,
 			return cmd.Help()
 		},
 	}
-	cmd.AddCommand(newIncastCmd(), newHotspotCmd(), newConvergenceCmd(), newNewflowCmd(), newIsolationCmd(), newCollectiveCmd(), newMergeFidelityCmd())
+	cmd.AddCommand(newIncastCmd(), newHotspotCmd(), newConvergenceCmd(), newNewflowCmd(), newIsolationCmd(), newCollectiveCmd(), newMergeFidelityCmd(), newSplitFidelityCmd())
 	return cmd
 }
 
