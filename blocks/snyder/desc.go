@@ -43,6 +43,7 @@ func SwiftDescriptor() block.Block {
 			{Name: "ai_cap", Kind: block.Whole, Lo: 1, Hi: 4096, Unit: "tokens", Doc: "VAI: AI_Cap (Table 4.1: 100)"},
 			{Name: "bank_cap", Kind: block.Whole, Lo: 1, Hi: 1 << 20, Unit: "tokens", Doc: "VAI: Bank_Cap (Table 4.1: 1000)"},
 			{Name: "dampener_constant", Kind: block.Whole, Lo: 1, Hi: 256, Doc: "VAI: Dampener_Constant (Table 4.1: 8)"},
+			{Name: "merge_slots", Kind: block.Whole, Lo: 0, Hi: connpipe.MaxSlots, Doc: "waiting slots of the merging shell, 2..32: an ACK of a connection in flight folds into its pending ACK (acked counts summed, the last delay; docs/blocks/swift.md, Merged ACKs) and no connection blocks another; 0: the plain shell (docs/pipeline.md)"},
 			block.DepthAttr,
 		},
 		Default: DefaultSwiftParams,
@@ -54,22 +55,23 @@ func SwiftDescriptor() block.Block {
 		Kinds:   SwiftKindNames,
 		Golden: func(p SwiftParams) (block.Golden, error) {
 			m, err := gsnyder.NewSwiftFxModel(p.Golden())
-			return swiftGolden{m, p.UsesNow()}, err
+			return swiftGolden{m, p.UsesNow(), p.MergeSlots > 0}, err
 		},
 		Cycler: func(p SwiftParams) (block.Cycler, error) {
 			m, err := gsnyder.NewSwiftFxModel(p.Golden())
 			if err != nil {
 				return nil, err
 			}
-			return swiftCycler{gsnyder.NewSwiftFxPipeline(m, p.Depth)}, nil
+			return swiftCycler{p: SwiftGoldenPipeline(p, m), ack: p.MergeSlots > 0}, nil
 		},
 		Formal: swiftFormalJobs,
 	})
 }
 
 type swiftGolden struct {
-	m   *gsnyder.SwiftFxModel
-	now bool // the event has the time (UsesNow)
+	m       *gsnyder.SwiftFxModel
+	now     bool // the event has the time (UsesNow)
+	members bool // the merging shell's m_result_members: each event alone stands for itself
 }
 
 func (g swiftGolden) Fields() ([]string, []string) {
@@ -77,7 +79,11 @@ func (g swiftGolden) Fields() ([]string, []string) {
 	if !g.now {
 		in = append(in[:2:2], in[3:]...)
 	}
-	return in, []string{"conn", "kind", "cwnd", "target", "congested", "decreased", "error"}
+	out := []string{"conn", "kind", "cwnd", "target", "congested", "decreased", "error"}
+	if g.members {
+		out = append(out, "members")
+	}
+	return in, out
 }
 
 func (g swiftGolden) Step(in, out []uint64) {
@@ -91,14 +97,26 @@ func (g swiftGolden) Step(in, out []uint64) {
 	g.m.StepTo(&e, &r)
 	out[0], out[1], out[2], out[3] = uint64(r.Conn), uint64(r.Kind), r.Cwnd, r.Target
 	out[4], out[5], out[6] = block.Bit(r.Congested), block.Bit(r.Decreased), block.Bit(r.Error)
+	if g.members {
+		out[7] = 1 - block.Bit(r.Error)
+	}
 }
 
 func (g swiftGolden) Reset() { g.m.Reset() }
 
-type swiftCycler struct{ p *gsnyder.SwiftFxPipeline }
+// swiftCycler drives the golden cycle model for timing (block.Cycler):
+// opens, or with merging ACKs of one packet, which a merging shell folds.
+type swiftCycler struct {
+	p   *gsnyder.SwiftFxPipeline
+	ack bool
+}
 
 func (c swiftCycler) Cycle(valid, ready bool, conn uint32) (bool, bool) {
-	out := c.p.Cycle(pipe.In[gsnyder.SwiftFxEvent]{SValid: valid, MReady: ready, Event: gsnyder.SwiftFxEvent{Conn: conn, Kind: gsnyder.SwiftOpen}})
+	e := gsnyder.SwiftFxEvent{Conn: conn, Kind: gsnyder.SwiftOpen}
+	if c.ack {
+		e.Kind, e.Acked, e.Delay = gsnyder.SwiftAck, 1, 1
+	}
+	out := c.p.Cycle(pipe.In[gsnyder.SwiftFxEvent]{SValid: valid, MReady: ready, Event: e})
 	return out.SReady, out.MValid
 }
 
@@ -149,6 +167,12 @@ func resolveSwift(s block.Section, env block.Env) SwiftParams {
 		return def
 	}
 	p := SwiftParams{SwiftFxParams: g}
+	mergeSlots := s.Whole("merge_slots", 0, block.Default, "the plain shell (docs/pipeline.md)")
+	if mergeSlots == 1 {
+		s.Errorf("merge_slots", "merge_slots = 1: want 0 (the plain shell) or 2..%d", connpipe.MaxSlots)
+		return def
+	}
+	p.MergeSlots = int(mergeSlots)
 	s.Info("cwnd_width", fmt.Sprint(g.CwndW()), "int_width + frac_width")
 	s.Info("target_width", fmt.Sprint(g.TargetW()), "base + every hop + fs_range, ns")
 	depth, ok := block.DerivedDepth(s, func() (int, error) { return NeededSwiftDepth(p) })

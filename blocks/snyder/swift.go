@@ -21,8 +21,44 @@ type SwiftParams struct {
 
 	Formal connpipe.Formal
 	Table  bool // the table port of the control wrapper (hardware.control, docs/control.md); off by default
+	// MergeSlots is the merging shell's waiting slots (docs/pipeline.md,
+	// "Merge stage"), where an ACK folds into its connection's pending ACK
+	// (SwiftMergeRule); 0: the plain shell.
+	MergeSlots int
 
 	used *int
+}
+
+// SwiftMergeRule is swift's merging shell (nil for the plain shell): its
+// slots and the ACK merge rule of Falcon's rate-update engine (golden
+// model gsnyder.SwiftAckMerger, written from the same contract,
+// docs/blocks/swift.md "Merged ACKs"): an ACK folds into its connection's
+// pending ACK while the acked counts' sum fits the acked port; the merged
+// ACK's delay, hops and time are the last member's; an open is a barrier.
+func SwiftMergeRule(p SwiftParams) *connpipe.Merge {
+	if p.MergeSlots == 0 {
+		return nil
+	}
+	return &connpipe.Merge{Slots: p.MergeSlots, CountW: gsnyder.MergeMembersW, Sum: "acked", SumCap: uint64(1)<<uint(p.AckW) - 1,
+		Fold: func(a, b connpipe.MergeEvent) hdlgen.Expr {
+			return a.Kind.EqC(uint64(gsnyder.SwiftAck)).And(b.Kind.EqC(uint64(gsnyder.SwiftAck)))
+		},
+		Combine: func(a, b connpipe.MergeEvent) hdlgen.Record {
+			r := hdlgen.NewRecord("the merged ack").Set("delay", b.Fields.F("delay")).Set("hops", b.Fields.F("hops"))
+			if p.UsesNow() {
+				r.Set("now", b.Fields.F("now"))
+			}
+			return r
+		},
+	}
+}
+
+// SwiftGoldenPipeline is the golden cycle model of p's shell around m.
+func SwiftGoldenPipeline(p SwiftParams, m *gsnyder.SwiftFxModel) *gsnyder.SwiftFxPipeline {
+	if p.MergeSlots == 0 {
+		return gsnyder.NewSwiftFxPipeline(m, p.Depth)
+	}
+	return gsnyder.NewSwiftFxMergingPipeline(m, p.Depth, p.MergeSlots)
 }
 
 // swift's event kinds (golden/snyder SwiftKind).
@@ -182,6 +218,7 @@ func Swift(p SwiftParams) (*hdlgen.Module, error) {
 		}
 	}
 	spec.Table = p.Table
+	spec.Merge = SwiftMergeRule(p)
 	err := connpipe.Build(m, spec, func(st connpipe.Step) connpipe.Outcome {
 		isOpen := st.KindIs(int(gsnyder.SwiftOpen))
 		delay, hops, acked := st.Event.F("delay"), st.Event.F("hops"), st.Event.F("acked")

@@ -238,6 +238,7 @@ type SwiftFxResult struct {
 	Congested bool   // ack: delay >= target
 	Decreased bool   // ack: a decrease applied
 	Error     bool
+	Members   uint8 // merging shell: the ACKs the result stands for (0 on error)
 }
 
 // SwiftFxModel is swift over its table; it starts all-zero, and a
@@ -415,4 +416,49 @@ type SwiftFxPipeline = pipe.Pipeline[SwiftFxEvent, SwiftFxResult]
 // NewSwiftFxPipeline wraps m in the shell of a datapath of depth stages.
 func NewSwiftFxPipeline(m *SwiftFxModel, depth int) *SwiftFxPipeline {
 	return pipe.New[SwiftFxEvent, SwiftFxResult](m, depth)
+}
+
+// MergeMembersW is the width of swift's and hpcc's m_result_members: a
+// group closes at 2^MergeMembersW - 1 ACKs.
+const MergeMembersW = 8
+
+// SwiftAckMerger is swift's merge rule (docs/blocks/swift.md, "Merged
+// ACKs"), the contract of Falcon's rate-update engine, as the merging
+// shell applies it (golden/pipe):
+//   - only an ACK folds, and only into its connection's pending ACK; an
+//     open is a barrier;
+//   - the merged ACK's acked count is the members' sum, while it fits the
+//     acked port;
+//   - its delay, hops and time are the last member's.
+type SwiftAckMerger struct{ p SwiftFxParams }
+
+// Fold merges the ACK e into the pending ACK q when the rule allows it.
+func (a SwiftAckMerger) Fold(q *SwiftFxEvent, _ int, e *SwiftFxEvent) bool {
+	p := a.p
+	if SwiftKind(maskW(uint64(q.Kind), p.KindW)) != SwiftAck || SwiftKind(maskW(uint64(e.Kind), p.KindW)) != SwiftAck {
+		return false
+	}
+	if maskW(uint64(e.Conn), p.ConnW) >= uint64(p.NumConn) {
+		return false
+	}
+	sum := maskW(q.Acked, p.AckW) + maskW(e.Acked, p.AckW)
+	if sum > maskW(^uint64(0), p.AckW) {
+		return false
+	}
+	q.Acked, q.Delay, q.Hops, q.Now = sum, e.Delay, e.Hops, e.Now
+	return true
+}
+
+// Members writes the ACKs a result stands for (0 on an error).
+func (SwiftAckMerger) Members(r *SwiftFxResult, n int) {
+	r.Members = uint8(n)
+	if r.Error {
+		r.Members = 0
+	}
+}
+
+// NewSwiftFxMergingPipeline is swift in the merging shell with slots
+// waiting slots and its ACK merge rule.
+func NewSwiftFxMergingPipeline(m *SwiftFxModel, depth, slots int) *SwiftFxPipeline {
+	return pipe.NewMerging[SwiftFxEvent, SwiftFxResult](m, depth, slots, 1<<MergeMembersW-1, SwiftAckMerger{m.p})
 }

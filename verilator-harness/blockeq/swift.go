@@ -59,9 +59,13 @@ func init() {
 			for i, n := range swiftOuts {
 				ports.out[i] = pm.outIdx("m_result_" + n)
 			}
+			ports.members = pm.outIdx("m_result_members") // -1: the plain shell
+			if p.MergeSlots > 0 && ports.members < 0 {
+				return nil, fmt.Errorf("blockeq: swift with merge_slots has no m_result_members")
+			}
 			newPipe := func() *gsnyder.SwiftFxPipeline {
 				m, _ := gsnyder.NewSwiftFxModel(p.Golden())
-				return gsnyder.NewSwiftFxPipeline(m, p.Depth)
+				return snyder.SwiftGoldenPipeline(p, m)
 			}
 			cov := newSwiftCoverage(p)
 			prof := swiftProfileFor(p, profile)
@@ -80,6 +84,7 @@ type swiftPorts struct {
 	sValid, mReady, sReady, mValid int
 	in                             [6]int
 	out                            [7]int
+	members                        int // m_result_members of a merging shell, or -1
 }
 
 type swiftRef struct {
@@ -114,6 +119,9 @@ func (r *swiftRef) Cycle(in, out []uint64) {
 	f := swiftResultFields(res)
 	for i, j := range p.out {
 		out[j] = f[i]
+	}
+	if p.members >= 0 {
+		out[p.members] = uint64(res.Members)
 	}
 	if mValid && mReady {
 		r.cov.count(res)
@@ -272,11 +280,12 @@ type SwiftCoverage struct {
 }
 
 var swiftCases = []string{"open", "increase", "increase below one packet", "decrease", "congested, held",
-	"window at min", "window at max", "error"}
+	"window at min", "window at max", "error", "merged ack"}
 
 func newSwiftCoverage(p snyder.SwiftParams) *SwiftCoverage {
 	c := &SwiftCoverage{caseCounts: newCaseCounts(swiftCases), one: uint64(1) << uint(p.FracW), min: p.MinCwnd, max: p.MaxCwnd, last: map[uint32]uint64{}}
 	c.skip["congested, held"] = p.SF > 0 // SF decreases on every congested ACK
+	c.skip["merged ack"] = p.MergeSlots == 0
 	// The bounds are expected only where a run reaches them: the maximum
 	// when at most 5000 of the largest increases (AI x acked / cwnd) climb
 	// to it from the initial window, (max^2 - init^2) / (2 AI acked) in
@@ -296,6 +305,9 @@ func (c *SwiftCoverage) count(r *gsnyder.SwiftFxResult) {
 	if r.Error {
 		c.counts["error"]++
 		return
+	}
+	if r.Members > 1 {
+		c.counts["merged ack"]++
 	}
 	last := c.last[r.Conn]
 	c.last[r.Conn] = r.Cwnd

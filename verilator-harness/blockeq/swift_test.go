@@ -48,6 +48,13 @@ func swiftBusy() snyder.SwiftParams {
 	return withDepth(p)
 }
 
+// swiftMergeSmall is swiftSmall in the merging shell of 3 slots.
+func swiftMergeSmall() snyder.SwiftParams {
+	p := swiftSmall()
+	p.MergeSlots = 3
+	return withDepth(p)
+}
+
 // swiftSmall is the proofs' configuration on 8 connections.
 func swiftSmall() snyder.SwiftParams {
 	p := snyder.SmallSwiftParams(3, true)
@@ -64,6 +71,11 @@ func TestSwiftEquivalence(t *testing.T) {
 	rttVAI.VAI, rttVAI.AlwaysAI = gsnyder.DefaultSwiftVAIFx(rttVAI.BaseNs+rttVAI.PerHopNs), true
 	rttVAI = withDepth(rttVAI)
 	small := swiftSmall()
+	// the merging shell (Falcon's contract): 8 slots on the busy
+	// configuration, 3 on the small one, whose 2-bit acked counts close a
+	// group at 3 packets
+	busyMerge := swiftBusy()
+	busyMerge.MergeSlots = 8
 	for _, tc := range []struct {
 		name    string
 		p       snyder.SwiftParams
@@ -78,7 +90,10 @@ func TestSwiftEquivalence(t *testing.T) {
 		// an AI of one packet on every ACK keeps the window above one packet
 		{"busy", swiftBusy(), "mixed", true, []string{"increase below one packet"}},
 		{"busy-extremes", swiftBusy(), "extremes", false, nil},
-		{"small", small, "mixed", true, nil},
+		{"small", small, "mixed", true, []string{"merged ack"}},
+		{"busy-merge", withDepth(busyMerge), "mixed", true, []string{"increase below one packet"}},
+		{"busy-merge-hazard", withDepth(busyMerge), "hazard", false, nil},
+		{"small-merge", swiftMergeSmall(), "mixed", true, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b, err := NewBenchProfile(swiftConfig(tc.p), "swift", tc.profile, 23)
@@ -126,6 +141,9 @@ func TestSwiftMutantsFail(t *testing.T) {
 			return orig.Or(orig.Not())
 		}}},
 		{"tokens never spent", swiftBusy(), hdlgen.Mutation{Node: "vai_spend", With: func(orig hdlgen.Expr, _ func(string) hdlgen.Expr) hdlgen.Expr {
+			return orig.And(orig.Not())
+		}}},
+		{"slot 0 never folds", swiftMergeSmall(), hdlgen.Mutation{Node: "slot0_fold", With: func(orig hdlgen.Expr, _ func(string) hdlgen.Expr) hdlgen.Expr {
 			return orig.And(orig.Not())
 		}}},
 	} {
