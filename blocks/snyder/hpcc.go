@@ -18,8 +18,43 @@ type HPCCParams struct {
 
 	Formal connpipe.Formal
 	Table  bool // the table port of the control wrapper (hardware.control, docs/control.md); off by default
+	// MergeSlots is the merging shell's waiting slots (docs/pipeline.md,
+	// "Merge stage"), where an ACK folds into its connection's pending ACK
+	// (HPCCMergeRule); 0: the plain shell.
+	MergeSlots int
 
 	used *int
+}
+
+// HPCCMergeRule is hpcc's merging shell (nil for the plain shell): its
+// slots and the ACK merge rule (golden model gsnyder.HPCCAckMerger,
+// written from the same contract, docs/blocks/hpcc.md "Merged ACKs"): an
+// ACK folds into its connection's pending ACK, and the merged ACK is the
+// last member, the latest telemetry sample; an open is a barrier.
+func HPCCMergeRule(p HPCCParams) *connpipe.Merge {
+	if p.MergeSlots == 0 {
+		return nil
+	}
+	return &connpipe.Merge{Slots: p.MergeSlots, CountW: gsnyder.MergeMembersW,
+		Fold: func(a, b connpipe.MergeEvent) hdlgen.Expr {
+			return a.Kind.EqC(uint64(gsnyder.HPCCAck)).And(b.Kind.EqC(uint64(gsnyder.HPCCAck)))
+		},
+		Combine: func(_, b connpipe.MergeEvent) hdlgen.Record {
+			r := hdlgen.NewRecord("the merged ack")
+			for _, n := range []string{"seq", "snd_nxt", "qlen", "tx_bytes", "ts"} {
+				r.Set(n, b.Fields.F(n))
+			}
+			return r
+		},
+	}
+}
+
+// HPCCGoldenPipeline is the golden cycle model of p's shell around m.
+func HPCCGoldenPipeline(p HPCCParams, m *gsnyder.HPCCFxModel) *gsnyder.HPCCFxPipeline {
+	if p.MergeSlots == 0 {
+		return gsnyder.NewHPCCFxPipeline(m, p.Depth)
+	}
+	return gsnyder.NewHPCCFxMergingPipeline(m, p.Depth, p.MergeSlots)
 }
 
 // hpcc's event kinds (golden/snyder HPCCKind).
@@ -162,6 +197,7 @@ func HPCC(p HPCCParams) (*hdlgen.Module, error) {
 		}
 	}
 	spec.Table = p.Table
+	spec.Merge = HPCCMergeRule(p)
 	err := connpipe.Build(m, spec, func(st connpipe.Step) connpipe.Outcome {
 		isOpen, isAck := st.KindIs(int(gsnyder.HPCCOpen)), st.KindIs(int(gsnyder.HPCCAck))
 		seq, sndNxt, q, tx, ts := st.Event.F("seq"), st.Event.F("snd_nxt"), st.Event.F("qlen"), st.Event.F("tx_bytes"), st.Event.F("ts")

@@ -38,6 +38,7 @@ func HPCCDescriptor() block.Block {
 			{Name: "ai_cap", Kind: block.Whole, Lo: 1, Hi: 4096, Unit: "tokens", Doc: "VAI: AI_Cap (Table 4.1: 100)"},
 			{Name: "bank_cap", Kind: block.Whole, Lo: 1, Hi: 1 << 20, Unit: "tokens", Doc: "VAI: Bank_Cap (Table 4.1: 1000)"},
 			{Name: "dampener_constant", Kind: block.Whole, Lo: 1, Hi: 256, Doc: "VAI: Dampener_Constant (Table 4.1: 8)"},
+			{Name: "merge_slots", Kind: block.Whole, Lo: 0, Hi: connpipe.MaxSlots, Doc: "waiting slots of the merging shell, 2..32: an ACK of a connection in flight folds into its pending ACK (the latest telemetry sample; docs/blocks/hpcc.md, Merged ACKs) and no connection blocks another; 0: the plain shell (docs/pipeline.md)"},
 			block.DepthAttr,
 		},
 		Default: DefaultHPCCParams,
@@ -49,24 +50,30 @@ func HPCCDescriptor() block.Block {
 		Kinds:   HPCCKindNames,
 		Golden: func(p HPCCParams) (block.Golden, error) {
 			m, err := gsnyder.NewHPCCFxModel(p.Golden())
-			return hpccGolden{m}, err
+			return hpccGolden{m, p.MergeSlots > 0}, err
 		},
 		Cycler: func(p HPCCParams) (block.Cycler, error) {
 			m, err := gsnyder.NewHPCCFxModel(p.Golden())
 			if err != nil {
 				return nil, err
 			}
-			return hpccCycler{gsnyder.NewHPCCFxPipeline(m, p.Depth)}, nil
+			return hpccCycler{p: HPCCGoldenPipeline(p, m), ack: p.MergeSlots > 0}, nil
 		},
 		Formal: hpccFormalJobs,
 	})
 }
 
-type hpccGolden struct{ m *gsnyder.HPCCFxModel }
+type hpccGolden struct {
+	m       *gsnyder.HPCCFxModel
+	members bool // the merging shell's m_result_members: each event alone stands for itself
+}
 
-func (hpccGolden) Fields() ([]string, []string) {
-	return []string{"conn", "kind", "seq", "snd_nxt", "qlen", "tx_bytes", "ts"},
-		[]string{"conn", "kind", "cwnd", "u", "congested", "moved", "error"}
+func (g hpccGolden) Fields() ([]string, []string) {
+	out := []string{"conn", "kind", "cwnd", "u", "congested", "moved", "error"}
+	if g.members {
+		out = append(out, "members")
+	}
+	return []string{"conn", "kind", "seq", "snd_nxt", "qlen", "tx_bytes", "ts"}, out
 }
 
 func (g hpccGolden) Step(in, out []uint64) {
@@ -75,14 +82,26 @@ func (g hpccGolden) Step(in, out []uint64) {
 	g.m.StepTo(&e, &r)
 	out[0], out[1], out[2], out[3] = uint64(r.Conn), uint64(r.Kind), r.Cwnd, r.U
 	out[4], out[5], out[6] = block.Bit(r.Congested), block.Bit(r.Moved), block.Bit(r.Error)
+	if g.members {
+		out[7] = 1 - block.Bit(r.Error)
+	}
 }
 
 func (g hpccGolden) Reset() { g.m.Reset() }
 
-type hpccCycler struct{ p *gsnyder.HPCCFxPipeline }
+// hpccCycler drives the golden cycle model for timing (block.Cycler):
+// opens, or with merging ACKs, which a merging shell folds.
+type hpccCycler struct {
+	p   *gsnyder.HPCCFxPipeline
+	ack bool
+}
 
 func (c hpccCycler) Cycle(valid, ready bool, conn uint32) (bool, bool) {
-	out := c.p.Cycle(pipe.In[gsnyder.HPCCFxEvent]{SValid: valid, MReady: ready, Event: gsnyder.HPCCFxEvent{Conn: conn, Kind: gsnyder.HPCCOpen}})
+	e := gsnyder.HPCCFxEvent{Conn: conn, Kind: gsnyder.HPCCOpen}
+	if c.ack {
+		e.Kind = gsnyder.HPCCAck
+	}
+	out := c.p.Cycle(pipe.In[gsnyder.HPCCFxEvent]{SValid: valid, MReady: ready, Event: e})
 	return out.SReady, out.MValid
 }
 
@@ -131,6 +150,12 @@ func resolveHPCC(s block.Section, env block.Env) HPCCParams {
 		return def
 	}
 	p := HPCCParams{HPCCFxParams: g}
+	mergeSlots := s.Whole("merge_slots", 0, block.Default, "the plain shell (docs/pipeline.md)")
+	if mergeSlots == 1 {
+		s.Errorf("merge_slots", "merge_slots = 1: want 0 (the plain shell) or 2..%d", connpipe.MaxSlots)
+		return def
+	}
+	p.MergeSlots = int(mergeSlots)
 	s.Info("cwnd_width", fmt.Sprint(g.CwndW()), "int_width + frac_width")
 	depth, ok := block.DerivedDepth(s, func() (int, error) { return NeededHPCCDepth(p) })
 	if !ok {

@@ -193,6 +193,7 @@ type HPCCFxResult struct {
 	Congested bool   // ack: U >= eta
 	Moved     bool   // ack: the reference window moved
 	Error     bool
+	Members   uint8 // merging shell: the ACKs the result stands for (0 on error)
 }
 
 // HPCCFxModel is hpcc over its table (all-zero at start) and its LFSR.
@@ -325,6 +326,42 @@ type HPCCFxPipeline = pipe.Pipeline[HPCCFxEvent, HPCCFxResult]
 // NewHPCCFxPipeline wraps m in the shell of a datapath of depth stages.
 func NewHPCCFxPipeline(m *HPCCFxModel, depth int) *HPCCFxPipeline {
 	return pipe.New[HPCCFxEvent, HPCCFxResult](m, depth)
+}
+
+// HPCCAckMerger is hpcc's merge rule (docs/blocks/hpcc.md, "Merged
+// ACKs"), as the merging shell applies it (golden/pipe): only an ACK
+// folds, and only into its connection's pending ACK (an open is a
+// barrier); the merged ACK is its last member, the latest in-band
+// telemetry sample (sequence number, snd_nxt, queue, bytes sent and
+// timestamp), so the per-RTT reference moves by the rule of that sample
+// alone.
+type HPCCAckMerger struct{ p HPCCFxParams }
+
+// Fold merges the ACK e into the pending ACK q when the rule allows it.
+func (a HPCCAckMerger) Fold(q *HPCCFxEvent, _ int, e *HPCCFxEvent) bool {
+	p := a.p
+	if HPCCKind(maskW(uint64(q.Kind), p.KindW)) != HPCCAck || HPCCKind(maskW(uint64(e.Kind), p.KindW)) != HPCCAck {
+		return false
+	}
+	if maskW(uint64(e.Conn), p.ConnW) >= uint64(p.NumConn) {
+		return false
+	}
+	*q = *e
+	return true
+}
+
+// Members writes the ACKs a result stands for (0 on an error).
+func (HPCCAckMerger) Members(r *HPCCFxResult, n int) {
+	r.Members = uint8(n)
+	if r.Error {
+		r.Members = 0
+	}
+}
+
+// NewHPCCFxMergingPipeline is hpcc in the merging shell with slots
+// waiting slots and its ACK merge rule.
+func NewHPCCFxMergingPipeline(m *HPCCFxModel, depth, slots int) *HPCCFxPipeline {
+	return pipe.NewMerging[HPCCFxEvent, HPCCFxResult](m, depth, slots, 1<<MergeMembersW-1, HPCCAckMerger{m.p})
 }
 
 // HPCCFxStepper is an hpcc block as the convergence simulator drives it.

@@ -51,9 +51,13 @@ func init() {
 			for i, n := range hpccOuts {
 				ports.out[i] = pm.outIdx("m_result_" + n)
 			}
+			ports.members = pm.outIdx("m_result_members") // -1: the plain shell
+			if p.MergeSlots > 0 && ports.members < 0 {
+				return nil, fmt.Errorf("blockeq: hpcc with merge_slots has no m_result_members")
+			}
 			newPipe := func() *gsnyder.HPCCFxPipeline {
 				m, _ := gsnyder.NewHPCCFxModel(p.Golden())
-				return gsnyder.NewHPCCFxPipeline(m, p.Depth)
+				return snyder.HPCCGoldenPipeline(p, m)
 			}
 			cov := newHPCCCoverage(p)
 			prof := hpccProfileFor(p, profile)
@@ -72,6 +76,7 @@ type hpccPorts struct {
 	sValid, mReady, sReady, mValid int
 	in                             [7]int
 	out                            [7]int
+	members                        int // m_result_members of a merging shell, or -1
 }
 
 type hpccRef struct {
@@ -104,6 +109,9 @@ func (r *hpccRef) Cycle(in, out []uint64) {
 	f := hpccResultFields(res)
 	for i, j := range p.out {
 		out[j] = f[i]
+	}
+	if p.members >= 0 {
+		out[p.members] = uint64(res.Members)
 	}
 	if mValid && mReady {
 		r.cov.count(res)
@@ -266,15 +274,19 @@ type HPCCCoverage struct {
 }
 
 var hpccCases = []string{"open", "congested, reference moved", "congested, held", "calm, reference moved", "calm, held",
-	"U saturated", "window at min", "window at max", "error"}
+	"U saturated", "window at min", "window at max", "error", "merged ack"}
 
 func newHPCCCoverage(p snyder.HPCCParams) *HPCCCoverage {
 	c := &HPCCCoverage{caseCounts: newCaseCounts(hpccCases), min: p.MinCwnd, max: p.MaxCwnd, satU: p.SatU()}
 	c.skip["window at min"] = p.AI >= p.MinCwnd // the increase keeps every window above it
+	c.skip["merged ack"] = p.MergeSlots == 0
 	return c
 }
 
 func (c *HPCCCoverage) count(r *gsnyder.HPCCFxResult) {
+	if r.Members > 1 {
+		c.counts["merged ack"]++
+	}
 	switch {
 	case r.Error:
 		c.counts["error"]++

@@ -39,6 +39,12 @@ func hpccSmall() snyder.HPCCParams {
 	return hpccWithDepth(p)
 }
 
+// hpccMerge is p in the merging shell of slots slots.
+func hpccMerge(p snyder.HPCCParams, slots int) snyder.HPCCParams {
+	p.MergeSlots = slots
+	return hpccWithDepth(p)
+}
+
 // hpcc's RTL equals its golden model (golden/snyder, written from S3)
 // plain, with SF, random feedback and VAI, and on a small configuration,
 // under the mixed, hazard, wrap and extremes profiles; the runs reach
@@ -57,7 +63,11 @@ func TestHPCCEquivalence(t *testing.T) {
 		{"busy", hpccBusy(), "mixed", true, []string{"U saturated"}},
 		{"busy-extremes", hpccBusy(), "extremes", false, nil},
 		// the EWMA's truncation keeps U below the saturated u of 6 bits
-		{"small", hpccSmall(), "mixed", true, []string{"U saturated"}},
+		{"small", hpccSmall(), "mixed", true, []string{"U saturated", "merged ack"}},
+		// the merging shell (the latest telemetry sample)
+		{"busy-merge", hpccMerge(hpccBusy(), 8), "mixed", true, []string{"U saturated"}},
+		{"busy-merge-hazard", hpccMerge(hpccBusy(), 8), "hazard", false, nil},
+		{"small-merge", hpccMerge(hpccSmall(), 3), "mixed", true, []string{"U saturated"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b, err := NewBenchProfile(hpccConfig(tc.p), "hpcc", tc.profile, 31)
@@ -101,6 +111,9 @@ func TestHPCCMutantsFail(t *testing.T) {
 		}}},
 		{"increment stage forgotten", snyder.DefaultHPCCParams(), hdlgen.Mutation{Node: "mimd", With: func(orig hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
 			return orig.And(get("congested"))
+		}}},
+		{"slot 0 never folds", hpccMerge(hpccSmall(), 3), hdlgen.Mutation{Node: "slot0_fold", With: func(orig hdlgen.Expr, _ func(string) hdlgen.Expr) hdlgen.Expr {
+			return orig.And(orig.Not())
 		}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) { mutantMustFail(t, hpccConfig(tc.p), "hpcc", tc.mut, 37, 500_000) })
