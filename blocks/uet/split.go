@@ -103,9 +103,9 @@ func splitBlock(p Params, rule string) (*hdlgen.Module, error) {
 		added := hdlgen.Mux(sum.Gt(top), hdlgen.Const(bw, uint64(1)<<uint(bw)-1), sum.Trunc(bw)).Named("inflight_added")
 		diff := cur.ZExt(w).Sub(size.ZExt(w)).Named("inflight_diff")
 		removed := hdlgen.Mux(diff.Bit(w-1), hdlgen.Const(bw, 0), diff.Trunc(bw)).Named("inflight_removed")
-		// no cut of its own: the load balancer's three stages carry it, and
-		// a fourth would let one connection in only every fourth cycle
-		inflight := hdlgen.Mux(isOpen, hdlgen.Const(bw, 0), hdlgen.Mux(isSend, added, removed)).Named("inflight_next")
+		// from a register of its own: may_send's comparison does not chain
+		// after the add (the send path's depth stays reps's three stages)
+		inflight := st.Cut("inflight_next", hdlgen.Mux(isOpen, hdlgen.Const(bw, 0), hdlgen.Mux(isSend, added, removed)).Named("inflight_next"))
 
 		lbEv := hdlgen.NewRecord("the load balancer's event").Set("ecn", st.Event.F("ecn")).Set("ev", st.Event.F("ev")).Set("now", st.Event.F("now"))
 		lbM := st.Sub(snd, lb, "lb_", connpipe.View{Kind: st.Kind, Event: lbEv})
