@@ -5,7 +5,7 @@ GO      ?= go
 NICGEN  := $(GO) run ./cmd/nicgen
 PYTHON  ?= python3
 
-.PHONY: all setup run generate check-generated test test-go test-cocotb formal vet bench clean
+.PHONY: all setup run generate check-generated check test test-go test-cocotb formal vet bench clean
 
 all: run
 
@@ -30,6 +30,14 @@ vet:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go')); \
 	if [ -n "$$unformatted" ]; then echo "gofmt would change:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
+
+# The edit loop's tier: formatting and vet, the unit tests that need no
+# simulator (the DSL, the golden models, the blocks' Go and their proofs'
+# builds) and the drift of verilog-out/. It assumes Go only; make test is
+# the whole suite.
+check: vet
+	$(GO) test -count=1 ./hdlgen/... ./golden/... ./blocks/...
+	$(NICGEN) diff
 
 # The tests' Verilated models are compiled at -O1 (about 80 of them, each
 # run for seconds: compiling them at -O3 would take longer than running
