@@ -114,7 +114,7 @@ else
     echo
     echo "## Place and route on ECP5 (Fmax) and event rates"
     echo
-    echo '`nicgen synth BLOCK --target ecp5 --seeds 3`: Yosys 0.23 `synth_ecp5` and nextpnr-ecp5 on an LFE5UM5G-85F, speed 8, each block inside a wrapper that registers every port; Fmax is the median of placer seeds 1-3 at a 200 MHz constraint. Events per clock are measured on the golden cycle model (proven equal to the RTL by `nicgen equiv`), events/s = Fmax x events per clock. Each run is also written to `cmd/nicgen/measured/ecp5.tsv` (`--record`) with the SHA-256 of the Verilog it measured; a datasheet quotes that line only while the generated Verilog has the same digest, and says "not measured for this Verilog" otherwise.'
+    echo '`nicgen synth BLOCK --target ecp5 --seeds 3`: Yosys 0.23 `synth_ecp5` and nextpnr-ecp5 on an LFE5U-85F, speed 8, each block inside a wrapper that registers every port; Fmax is the median of placer seeds 1-3 at a 200 MHz constraint. Events per clock are measured on the golden cycle model (proven equal to the RTL by `nicgen equiv`), events/s = Fmax x events per clock. Each run is also written to `cmd/nicgen/measured/ecp5.tsv` (`--record`) with the SHA-256 of the Verilog it measured; a datasheet quotes that line only while the generated Verilog has the same digest, and says "not measured for this Verilog" otherwise.'
     echo
     echo "| block | depth | Fmax (MHz) | vs 200 MHz | uniform, 4096 connections (Mevents/s) | recorded 8:1 incast (Mevents/s) | one connection (Mevents/s) | one connection, ns per event (800G/4 KiB needs 40.96) | critical path |"
     echo "|---|---:|---:|---|---:|---:|---:|---:|---|"

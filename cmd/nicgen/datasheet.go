@@ -51,7 +51,7 @@ func datasheet(r *config.Resolved, g generated) ([]byte, error) {
 		if rec.Median < clk {
 			meets = "misses"
 		}
-		fmt.Fprintf(&b, "| Fmax, measured | %s MHz on an ECP5 LFE5UM5G-85F speed 8 (nextpnr-ecp5, median of %d placer seeds: %s MHz, at a %s MHz constraint): %s the configured %s MHz. At %s MHz: %s Mevents/s for different connections (uniform over every connection), one event every %s ns for one connection alone |\n\n",
+		fmt.Fprintf(&b, "| Fmax, measured | %s MHz on an ECP5 LFE5U-85F speed 8 (nextpnr-ecp5, median of %d placer seeds: %s MHz, at a %s MHz constraint): %s the configured %s MHz. At %s MHz: %s Mevents/s for different connections (uniform over every connection), one event every %s ns for one connection alone |\n\n",
 			fmtFloat(rec.Median), len(seeds), strings.Join(seeds, ", "), fmtFloat(rec.FreqMHz), meets, fmtFloat(clk), fmtFloat(rec.Median), fmt.Sprintf("%.1f", rec.Uniform*rec.Median), fmt.Sprintf("%.1f", 1000/(rec.Single*rec.Median)))
 	} else {
 		fmt.Fprintf(&b, "| Fmax, measured | not measured for this Verilog: `nicgen synth %s --target ecp5 --seeds 3 --record %s` measures it |\n\n", name, measuredFile)

@@ -87,7 +87,7 @@ func newSynthCmd() *cobra.Command {
 		Short: "Synthesize a block (Yosys) and, for ECP5, place and route it (nextpnr-ecp5) and report Fmax",
 		Long: `Synthesize a block with Yosys and report its cells.
 
---target ecp5 also places and routes the block on an LFE5UM5G-85F, speed 8
+--target ecp5 also places and routes the block on an LFE5U-85F, speed 8
 (nextpnr-ecp5), inside a wrapper that registers every port, and reports
 Fmax (the median over --seeds placer seeds), utilisation and the critical
 path by signal names. It takes 1-5 minutes per seed for a wide block.
@@ -185,7 +185,7 @@ func synthECP5(cmd *cobra.Command, cfg blocks.Config, g generated, freq float64,
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(cmd.OutOrStdout(), "%s (ecp5 LFE5UM5G-85F speed 8, seed %d): Fmax %.1f MHz (%s %.0f MHz)\n",
+		fmt.Fprintf(cmd.OutOrStdout(), "%s (ecp5 LFE5U-85F speed 8, seed %d): Fmax %.1f MHz (%s %.0f MHz)\n",
 			g.top, s, rep.FmaxMHz, passFail(rep.FmaxMHz >= freq), freq)
 		reps = append(reps, rep)
 	}

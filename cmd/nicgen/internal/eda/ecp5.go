@@ -24,7 +24,7 @@ type Port struct {
 
 // ECP5Options are the device and the run.
 type ECP5Options struct {
-	Device   string  // nextpnr device flag: 85k (LFE5UM5G-85F class)
+	Device   string  // nextpnr device flag: 85k (the LFE5U-85F timing model)
 	Speed    int     // speed grade: 8
 	Package  string  // CABGA381
 	FreqMHz  float64 // the constraint nextpnr places for
