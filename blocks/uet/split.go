@@ -93,19 +93,9 @@ func splitBlock(p Params, rule string) (*hdlgen.Module, error) {
 		spec.WordInvariants = connpipe.EmbedInvariants(lb, "lb_")
 	}
 	err = connpipe.Build(snd, spec, func(st connpipe.Step) connpipe.Outcome {
-		isOpen := st.KindIs(int(guet.KindOpen)).Named("inflight_is_open")
-		isSend := st.KindIs(int(guet.KindSend)).Named("inflight_is_send")
-		size := st.Event.F("size")
-		cur := st.Cur.F("inflight")
-		w := max(bw, p.CC.SizeW) + 1
-		sum := cur.ZExt(w).Add(size.ZExt(w)).Named("inflight_sum")
-		top := hdlgen.Const(w, uint64(1)<<uint(bw)-1)
-		added := hdlgen.Mux(sum.Gt(top), hdlgen.Const(bw, uint64(1)<<uint(bw)-1), sum.Trunc(bw)).Named("inflight_added")
-		diff := cur.ZExt(w).Sub(size.ZExt(w)).Named("inflight_diff")
-		removed := hdlgen.Mux(diff.Bit(w-1), hdlgen.Const(bw, 0), diff.Trunc(bw)).Named("inflight_removed")
 		// from a register of its own: may_send's comparison does not chain
 		// after the add (the send path's depth stays reps's three stages)
-		inflight := st.Cut("inflight_next", hdlgen.Mux(isOpen, hdlgen.Const(bw, 0), hdlgen.Mux(isSend, added, removed)).Named("inflight_next"))
+		isOpen, _, inflight := inflightStep(st, p)
 
 		lbEv := hdlgen.NewRecord("the load balancer's event").Set("ecn", st.Event.F("ecn")).Set("ev", st.Event.F("ev")).Set("now", st.Event.F("now"))
 		lbM := st.Sub(snd, lb, "lb_", connpipe.View{Kind: st.Kind, Event: lbEv})

@@ -165,22 +165,10 @@ func Block(p Params) (*hdlgen.Module, error) {
 	spec.Table = p.Table
 	err := connpipe.Build(m, spec, func(st connpipe.Step) connpipe.Outcome {
 		kind := st.Kind
-		isOpen := st.KindIs(int(guet.KindOpen)).Named("inflight_is_open")
-		isSend := st.KindIs(int(guet.KindSend)).Named("inflight_is_send")
-		size := st.Event.F("size")
-
-		// bytes in flight: a send adds its size, saturating; every other
-		// kind but open takes it away, floored at 0
-		cur := st.Cur.F("inflight")
-		w := max(bw, p.CC.SizeW) + 1
-		sum := cur.ZExt(w).Add(size.ZExt(w)).Named("inflight_sum")
-		top := hdlgen.Const(w, uint64(1)<<uint(bw)-1)
-		added := hdlgen.Mux(sum.Gt(top), hdlgen.Const(bw, uint64(1)<<uint(bw)-1), sum.Trunc(bw)).Named("inflight_added")
-		diff := cur.ZExt(w).Sub(size.ZExt(w)).Named("inflight_diff")
-		removed := hdlgen.Mux(diff.Bit(w-1), hdlgen.Const(bw, 0), diff.Trunc(bw)).Named("inflight_removed")
 		// from a register of its own: the window controller's uses of it
 		// (the QuickAdapt bytes to ignore) do not chain after the add
-		inflight := st.Cut("inflight_next", hdlgen.Mux(isOpen, hdlgen.Const(bw, 0), hdlgen.Mux(isSend, added, removed)).Named("inflight_next"))
+		isOpen, isSend, inflight := inflightStep(st, p)
+		size := st.Event.F("size")
 
 		// the window controller: open 0, ack 1, nack 2, timeout 3 (a send
 		// has none: the part is idle), the bytes in flight as unacked
@@ -234,6 +222,26 @@ func Block(p Params) (*hdlgen.Module, error) {
 		err = p.Formal.Check(m)
 	}
 	return m, err
+}
+
+// inflightStep is the bytes in flight after the event, from a register of
+// its own (its first stage's end): an open clears them, a send adds its
+// size (saturating), every other kind takes it away (floored at 0). It
+// returns the open and send tests beside it.
+func inflightStep(st connpipe.Step, p Params) (isOpen, isSend, inflight hdlgen.Expr) {
+	bw := p.CC.ByteW
+	isOpen = st.KindIs(int(guet.KindOpen)).Named("inflight_is_open")
+	isSend = st.KindIs(int(guet.KindSend)).Named("inflight_is_send")
+	size := st.Event.F("size")
+	cur := st.Cur.F("inflight")
+	w := max(bw, p.CC.SizeW) + 1
+	sum := cur.ZExt(w).Add(size.ZExt(w)).Named("inflight_sum")
+	top := hdlgen.Const(w, uint64(1)<<uint(bw)-1)
+	added := hdlgen.Mux(sum.Gt(top), hdlgen.Const(bw, uint64(1)<<uint(bw)-1), sum.Trunc(bw)).Named("inflight_added")
+	diff := cur.ZExt(w).Sub(size.ZExt(w)).Named("inflight_diff")
+	removed := hdlgen.Mux(diff.Bit(w-1), hdlgen.Const(bw, 0), diff.Trunc(bw)).Named("inflight_removed")
+	inflight = st.Cut("inflight_next", hdlgen.Mux(isOpen, hdlgen.Const(bw, 0), hdlgen.Mux(isSend, added, removed)).Named("inflight_next"))
+	return isOpen, isSend, inflight
 }
 
 func fieldOf(fs []connpipe.Field, name string) connpipe.Field {

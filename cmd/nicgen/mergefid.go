@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/nicgen/nicgen/blocks/block"
+	"github.com/nicgen/nicgen/blocks/config"
 	bsmartt "github.com/nicgen/nicgen/blocks/smartt"
 	"github.com/nicgen/nicgen/golden/netsim"
 	"github.com/nicgen/nicgen/golden/smartt"
@@ -35,14 +36,7 @@ through it.`,
 		Example: "  nicgen scenario merge\n  nicgen scenario merge --clock-mhz 164 --slots 12",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			msg, err := parseBytes(size)
-			if err != nil {
-				return usageErr("--size %q: %v", size, err)
-			}
-			if clockMHz <= 0 || clockMHz > 1000 {
-				return usageErr("--clock-mhz %g: want a clock above 0 and at most 1000", clockMHz)
-			}
-			r, err := loadConfig(path)
+			msg, r, err := replayArgs(size, clockMHz, path)
 			if err != nil {
 				return err
 			}
@@ -103,6 +97,20 @@ through it.`,
 	cmd.Flags().Float64Var(&clockMHz, "clock-mhz", 150, "the block's clock: an ACK at time t ns arrives in cycle t x clock")
 	cmd.Flags().IntVar(&slots, "slots", 0, "merge slots (default: the configuration's nscc merge_slots, at least 12)")
 	return cmd
+}
+
+// replayArgs reads the flags of a scenario that replays recorded traces
+// at a clock: the message size, the clock, and the configuration.
+func replayArgs(size string, clockMHz float64, path string) (int64, *config.Resolved, error) {
+	msg, err := parseBytes(size)
+	if err != nil {
+		return 0, nil, usageErr("--size %q: %v", size, err)
+	}
+	if clockMHz <= 0 || clockMHz > 1000 {
+		return 0, nil, usageErr("--clock-mhz %g: want a clock above 0 and at most 1000", clockMHz)
+	}
+	r, err := loadConfig(path)
+	return msg, r, err
 }
 
 // recordACKs is the event stream of a closed-loop run of senders golden

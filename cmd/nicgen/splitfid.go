@@ -40,14 +40,7 @@ split alone, not a closed loop through it.`,
 		Example: "  nicgen scenario split\n  nicgen scenario split -c docs/examples/uet-split.hcl --clock-mhz 150",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			msg, err := parseBytes(size)
-			if err != nil {
-				return usageErr("--size %q: %v", size, err)
-			}
-			if clockMHz <= 0 || clockMHz > 1000 {
-				return usageErr("--clock-mhz %g: want a clock above 0 and at most 1000", clockMHz)
-			}
-			r, err := loadConfig(path)
+			msg, r, err := replayArgs(size, clockMHz, path)
 			if err != nil {
 				return err
 			}

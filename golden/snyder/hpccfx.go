@@ -351,12 +351,7 @@ func (a HPCCAckMerger) Fold(q *HPCCFxEvent, _ int, e *HPCCFxEvent) bool {
 }
 
 // Members writes the ACKs a result stands for (0 on an error).
-func (HPCCAckMerger) Members(r *HPCCFxResult, n int) {
-	r.Members = uint8(n)
-	if r.Error {
-		r.Members = 0
-	}
-}
+func (HPCCAckMerger) Members(r *HPCCFxResult, n int) { r.Members = members(n, r.Error) }
 
 // NewHPCCFxMergingPipeline is hpcc in the merging shell with slots
 // waiting slots and its ACK merge rule.

@@ -422,6 +422,15 @@ func NewSwiftFxPipeline(m *SwiftFxModel, depth int) *SwiftFxPipeline {
 // group closes at 2^MergeMembersW - 1 ACKs.
 const MergeMembersW = 8
 
+// members is a merged result's m_result_members: the events it stands
+// for, 0 on an error.
+func members(n int, isErr bool) uint8 {
+	if isErr {
+		return 0
+	}
+	return uint8(n)
+}
+
 // SwiftAckMerger is swift's merge rule (docs/blocks/swift.md, "Merged
 // ACKs"), the contract of Falcon's rate-update engine, as the merging
 // shell applies it (golden/pipe):
@@ -450,12 +459,7 @@ func (a SwiftAckMerger) Fold(q *SwiftFxEvent, _ int, e *SwiftFxEvent) bool {
 }
 
 // Members writes the ACKs a result stands for (0 on an error).
-func (SwiftAckMerger) Members(r *SwiftFxResult, n int) {
-	r.Members = uint8(n)
-	if r.Error {
-		r.Members = 0
-	}
-}
+func (SwiftAckMerger) Members(r *SwiftFxResult, n int) { r.Members = members(n, r.Error) }
 
 // NewSwiftFxMergingPipeline is swift in the merging shell with slots
 // waiting slots and its ACK merge rule.

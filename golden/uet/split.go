@@ -63,19 +63,15 @@ func (s *sendModel) Reset()                  { s.m.Reset() }
 func (s *sendModel) ConnKey(e *Event) uint64 { return s.m.ConnKey(e) }
 
 func (s *sendModel) StepTo(ev *Event, o *sendOut) {
-	e := *ev
-	p := &s.m.p
-	e.Conn &= uint32(uint64(1)<<p.CC.ConnW - 1)
-	e.Kind &= 7
-	e.Size &= uint32(uint64(1)<<p.CC.SizeW - 1)
-	e.RTT &= uint32(uint64(1)<<p.CC.RttW - 1)
-	e.Now &= uint64(1)<<p.CC.TimeW - 1
-	if uint64(e.Conn) >= uint64(p.CC.NumConn) || e.Kind > KindTimeout {
-		*o = sendOut{Result: Result{Conn: e.Conn, Kind: e.Kind, Error: true}}
+	r := &o.Result
+	e, ok := s.m.admit(ev, r)
+	o.Size, o.ECN, o.RTT, o.Now = 0, false, 0, 0
+	if !ok {
 		return
 	}
-	*o = sendOut{Result: Result{Conn: e.Conn, Kind: e.Kind}, Size: e.Size, ECN: e.ECN, RTT: e.RTT, Now: e.Now}
-	r := &o.Result
+	// the fields the send path hands on, through its ports' widths
+	p := &s.m.p
+	o.Size, o.ECN, o.RTT, o.Now = e.Size, e.ECN, e.RTT&uint32(uint64(1)<<p.CC.RttW-1), e.Now&(uint64(1)<<p.CC.TimeW-1)
 	f := s.m.stepInflight(&e)
 	r.Inflight = f
 	r.Cwnd = s.win[e.Conn]
@@ -244,16 +240,11 @@ func SplitLatency(depth int) int { return pipe.Latency(depth) }
 // runs on it. Case, QA and Fast stay 0: the split engine's results do not
 // carry them.
 func (m *Model) StepSpaced(ev *Event, r *Result) {
-	e := *ev
-	p := &m.p
-	e.Conn &= uint32(uint64(1)<<p.CC.ConnW - 1)
-	e.Kind &= 7
-	e.Size &= uint32(uint64(1)<<p.CC.SizeW - 1)
-	if uint64(e.Conn) >= uint64(p.CC.NumConn) || e.Kind > KindTimeout {
-		*r = Result{Conn: e.Conn, Kind: e.Kind, Error: true}
+	e, ok := m.admit(ev, r)
+	if !ok {
 		return
 	}
-	*r = Result{Conn: e.Conn, Kind: e.Kind}
+	p := &m.p
 	f := m.stepInflight(&e)
 	r.Inflight = f
 	r.Cwnd = uint32(m.cc.Conn(e.Conn).C >> uint(p.CC.F))

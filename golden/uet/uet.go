@@ -203,17 +203,11 @@ var ccKinds = [...]gsmartt.Kind{KindOpen: gsmartt.KindOpen, KindAck: gsmartt.Kin
 
 // StepTo is Step through pointers, as the pipeline calls it.
 func (m *Model) StepTo(ev *Event, r *Result) {
-	e := *ev
-	p := &m.p
-	e.Conn &= uint32(uint64(1)<<p.CC.ConnW - 1)
-	e.Kind &= 7
-	e.Size &= uint32(uint64(1)<<p.CC.SizeW - 1)
-	if uint64(e.Conn) >= uint64(p.CC.NumConn) || e.Kind > KindTimeout {
-		*r = Result{Conn: e.Conn, Kind: e.Kind, Error: true}
+	e, ok := m.admit(ev, r)
+	if !ok {
 		return
 	}
-	*r = Result{Conn: e.Conn, Kind: e.Kind}
-
+	p := &m.p
 	f := m.stepInflight(&e)
 	r.Inflight = f
 
@@ -232,6 +226,23 @@ func (m *Model) StepTo(ev *Event, r *Result) {
 	r.EV, r.Explored, r.Frozen = m.lbRes.EV, m.lbRes.Explored, m.lbRes.Frozen
 
 	r.MaySend = m.maySend(f, r.Cwnd)
+}
+
+// admit reads an event through its port widths and starts its result:
+// conn and kind, or the error result of a connection or kind out of
+// range (ok false: nothing changes).
+func (m *Model) admit(ev *Event, r *Result) (e Event, ok bool) {
+	e = *ev
+	p := &m.p
+	e.Conn &= uint32(uint64(1)<<p.CC.ConnW - 1)
+	e.Kind &= 7
+	e.Size &= uint32(uint64(1)<<p.CC.SizeW - 1)
+	if uint64(e.Conn) >= uint64(p.CC.NumConn) || e.Kind > KindTimeout {
+		*r = Result{Conn: e.Conn, Kind: e.Kind, Error: true}
+		return e, false
+	}
+	*r = Result{Conn: e.Conn, Kind: e.Kind}
+	return e, true
 }
 
 // stepInflight applies a valid event to its connection's bytes in flight
