@@ -160,43 +160,64 @@ func splitBlock(p Params, rule string) (*hdlgen.Module, error) {
 
 	us := m.Instantiate("u_send", snd).PassParams()
 	uw := m.Instantiate("u_window", win).PassParams()
-	us.In("s_event_valid", sValid)
+
+	// room: events accepted and not yet passed on are fewer than the
+	// window queue holds, so that the queue always takes the send path's
+	// results of the window path's kinds (window_room_reg and s_event_ready
+	// of the send path, both registers)
+	qLen := guet.SplitQueueLen(p.Depth)
+	cw := hdlgen.BitsFor(uint64(qLen))
+	held := m.Reg("window_held", cw, fmt.Sprintf("events accepted and not yet passed on to the window path or dropped from it (at most %d)", qLen), hdlgen.ResetTo(0))
+	room := m.Reg("window_room", 1, "the window queue has room for every event held: the engine takes events", hdlgen.ResetTo(1))
+	usReady := us.Out("s_event_ready")
+	m.Assign(sReady, usReady.And(room).Named("event_ready"))
+	us.In("s_event_valid", sValid.And(room).Named("send_valid"))
 	for _, n := range inOrder {
 		us.In(n, ins[n])
 	}
-	m.Assign(sReady, us.Out("s_event_ready"))
+	accept := sValid.And(room).And(usReady).Named("event_accept")
 
-	// the fork: the head goes to the result stream and (every kind but
-	// send, unless an error) to the window path, each in its own cycle
-	mDone := m.Reg("fork_m_done", 1, "the send path's head was taken by the result stream", hdlgen.ResetTo(0))
-	wDone := m.Reg("fork_w_done", 1, "the send path's head was taken by the window path", hdlgen.ResetTo(0))
+	// the send path's results are the engine's; those of the window
+	// path's kinds (every kind but send, unless an error) also enter the
+	// window queue as they are taken
 	hv := us.Out("m_result_valid")
 	hKind := us.Out("m_result_kind")
-	need := hv.And(us.Out("m_result_error").Not()).And(hKind.EqC(uint64(guet.KindSend)).Not()).Named("fork_need")
-	resValid := hv.And(mDone.Not()).Named("fork_m_valid")
-	winValid := need.And(wDone.Not()).Named("fork_w_valid")
-	mTake := resValid.And(mReady).Named("fork_m_take")
-	wTake := winValid.And(uw.Out("s_event_ready")).Named("fork_w_take")
-	pop := hv.And(mDone.Or(mTake)).And(need.Not().Or(wDone).Or(wTake)).Named("fork_pop")
-	us.In("m_result_ready", pop)
-	m.Assign(mValid, resValid)
+	need := us.Out("m_result_error").Not().And(hKind.EqC(uint64(guet.KindSend)).Not()).Named("window_need")
+	pop := hv.And(mReady).Named("result_take")
+	us.In("m_result_ready", mReady)
+	m.Assign(mValid, hv)
 	for _, n := range outOrder {
 		m.Assign(outs[n], us.Out(n))
 	}
-	m.Comb("fork", func(pr *hdlgen.Process) {
-		pr.Set(mDone, hv.And(pop.Not()).And(mDone.Or(mTake)))
-		pr.Set(wDone, hv.And(pop.Not()).And(wDone.Or(wTake)))
-	})
-
-	// the window path's events: open 0, ack 1, nack 2, timeout 3
 	isOpen := hKind.EqC(uint64(guet.KindOpen))
-	uw.In("s_event_valid", winValid)
-	uw.In("s_event_conn", us.Out("m_result_conn"))
-	uw.In("s_event_kind", hdlgen.Mux(isOpen, hdlgen.Const(KindW, 0), hKind.Sub(hdlgen.Const(KindW, 1))).Named("window_kind"))
-	for _, n := range forwarded {
-		uw.In("s_event_"+n, us.Out("m_result_"+n))
+	qFields := []connpipe.Field{
+		{Name: "conn", Width: p.CC.ConnW}, {Name: "kind", Width: KindW},
+		{Name: "size", Width: p.CC.SizeW}, {Name: "ecn", Width: 1}, {Name: "rtt", Width: p.CC.RttW},
+		{Name: "unacked", Width: p.CC.ByteW}, {Name: "now", Width: p.CC.TimeW},
 	}
-	uw.In("s_event_unacked", us.Out("m_result_inflight"))
+	qIn := map[string]hdlgen.Expr{
+		"conn": us.Out("m_result_conn"),
+		// the window path's kinds: open 0, ack 1, nack 2, timeout 3
+		"kind":    hdlgen.Mux(isOpen, hdlgen.Const(KindW, 0), hKind.Sub(hdlgen.Const(KindW, 1))).Named("window_kind"),
+		"size":    us.Out("m_result_size"),
+		"ecn":     us.Out("m_result_ecn"),
+		"rtt":     us.Out("m_result_rtt"),
+		"unacked": us.Out("m_result_inflight"),
+		"now":     us.Out("m_result_now"),
+	}
+	wq := windowQueue(m, qLen, qFields, qIn, pop.And(need).Named("window_push"), uw.Out("s_event_ready"))
+	uw.In("s_event_valid", wq.valid)
+	for _, f := range qFields {
+		uw.In("s_event_"+f.Name, wq.out[f.Name])
+	}
+	m.Comb("window_held", func(pr *hdlgen.Process) {
+		w := cw + 1
+		one, zero := hdlgen.Const(w, 1), hdlgen.Const(w, 0)
+		next := held.ZExt(w).Add(hdlgen.Mux(accept, one, zero)).
+			Sub(hdlgen.Mux(pop.And(need.Not()), one, zero)).Sub(hdlgen.Mux(wq.take, one, zero)).Named("window_held_update")
+		pr.Set(held, next.Trunc(cw))
+		pr.Set(room, next.Lt(hdlgen.Const(w, uint64(qLen))))
+	})
 
 	// the window table's writes: an open accepted in the last cycle writes
 	// the initial window; otherwise the window path's result, which waits
@@ -209,7 +230,7 @@ func splitBlock(p Params, rule string) (*hdlgen.Module, error) {
 		inRange = ins["s_event_conn"].Lt(hdlgen.Const(p.CC.ConnW, uint64(p.CC.NumConn)))
 	}
 	m.Comb("open_write", func(pr *hdlgen.Process) {
-		pr.Set(openWr, sValid.And(us.Out("s_event_ready")).And(ins["s_event_kind"].EqC(uint64(guet.KindOpen))).And(inRange))
+		pr.Set(openWr, accept.And(ins["s_event_kind"].EqC(uint64(guet.KindOpen))).And(inRange))
 		pr.Set(openConn, ins["s_event_conn"].Trunc(aw))
 	})
 	wv := uw.Out("m_result_valid")
@@ -236,6 +257,62 @@ func splitBlock(p Params, rule string) (*hdlgen.Module, error) {
 	}
 	m.Qualify(monValid, mon...)
 	return m, nil
+}
+
+// queue is the window queue's outputs: its head, valid, and whether the
+// window path takes it in this cycle.
+type queue struct {
+	valid, take hdlgen.Expr
+	out         map[string]hdlgen.Expr
+}
+
+// windowQueue is a FIFO of n entries of fields: push writes in at the
+// edge, its head (valid, out) is registers, and ready takes it.
+func windowQueue(m *hdlgen.Module, n int, fields []connpipe.Field, in map[string]hdlgen.Expr, push, ready hdlgen.Expr) queue {
+	pw := hdlgen.BitsFor(uint64(n - 1))
+	cw := hdlgen.BitsFor(uint64(n))
+	rd := m.Reg("wq_rd", pw, "window queue: its head's entry", hdlgen.ResetTo(0))
+	wr := m.Reg("wq_wr", pw, "window queue: the next free entry", hdlgen.ResetTo(0))
+	cnt := m.Reg("wq_count", cw, "window queue: entries held", hdlgen.ResetTo(0))
+	valid := m.Reg("wq_valid", 1, "window queue: an entry is held (wq_count != 0)", hdlgen.ResetTo(0))
+	ents := make([]map[string]*hdlgen.Reg, n)
+	for i := range ents {
+		ents[i] = map[string]*hdlgen.Reg{}
+		for _, f := range fields {
+			ents[i][f.Name] = m.Reg(fmt.Sprintf("wq%d_%s", i, f.Name), f.Width, fmt.Sprintf("window queue entry %d: %s", i, f.Name), hdlgen.NoReset())
+		}
+	}
+	q := queue{valid: valid.Expr, out: map[string]hdlgen.Expr{}}
+	for _, f := range fields {
+		opts := make([]hdlgen.Value, n)
+		for i := range ents {
+			opts[i] = ents[i][f.Name]
+		}
+		q.out[f.Name] = hdlgen.Index(rd, opts...).Named("wq_head_" + f.Name)
+	}
+	q.take = valid.And(ready).Named("wq_take")
+	inc := func(x *hdlgen.Reg) hdlgen.Expr {
+		return hdlgen.Mux(x.EqC(uint64(n-1)), hdlgen.Const(pw, 0), x.Add(hdlgen.Const(pw, 1)))
+	}
+	m.Comb("window_queue", func(p *hdlgen.Process) {
+		p.If(push, func() {
+			for i := range ents {
+				p.If(wr.EqC(uint64(i)), func() {
+					for _, f := range fields {
+						p.Set(ents[i][f.Name], in[f.Name])
+					}
+				})
+			}
+			p.Set(wr, inc(wr))
+		})
+		p.If(q.take, func() { p.Set(rd, inc(rd)) })
+		w := cw + 1
+		one, zero := hdlgen.Const(w, 1), hdlgen.Const(w, 0)
+		next := cnt.ZExt(w).Add(hdlgen.Mux(push, one, zero)).Sub(hdlgen.Mux(q.take, one, zero)).Named("wq_count_update")
+		p.Set(cnt, next.Trunc(cw))
+		p.Set(valid, next.Any())
+	})
+	return q
 }
 
 // maySendOf is the send rule: inflight against the window.

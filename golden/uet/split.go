@@ -23,12 +23,15 @@ import (
 //     results are taken at once, and each one that is not an error writes
 //     its connection's window into the table.
 //
-// The send path's result stream is the engine's; it is shared with the
-// window path by a fork that lets each take the beat in its own cycle (an
-// AXI-Stream broadcast: the head leaves when both have it). An accepted
-// open writes the initial window into the table in the next cycle; the
-// window path's results wait for that cycle. A table write in cycle b is
-// seen by the events issued in cycles b+1 and later.
+// The send path's result stream is the engine's. A result of the window
+// path's kinds also enters the window queue (SplitQueueLen entries) as it
+// is taken, and the queue's head is the window path's input. The engine
+// takes an event while fewer events than the queue holds are accepted and
+// not yet passed on (to the queue's head's taker, or dropped as a send or
+// an error), so the queue never refuses a result. An accepted open writes
+// the initial window into the table in the next cycle; the window path's
+// results wait for that cycle. A table write in cycle b is seen by the
+// events issued in cycles b+1 and later.
 
 // WindowPath is the split engine's window path: the window controller's
 // shell.
@@ -101,9 +104,11 @@ type Split struct {
 	last   uint64 // the send path's last stage: a read is applied this many cycles after its issue
 	cycle  uint64
 	beats  []sideBeat // written, not yet seen by the event in the last stage
-	mDone  bool       // the head was taken by the result stream
-	wDone  bool       // the head was taken by the window path
-	openWr bool       // an open was accepted in the last cycle
+	queue  []gsmartt.Event
+	qLen   int
+	held   int  // events accepted and not yet passed on to the window path or dropped from it
+	room   bool // held < qLen after the last edge: the engine takes events
+	openWr bool // an open was accepted in the last cycle
 	openC  uint32
 	zero   Result
 	res    Result
@@ -124,7 +129,7 @@ func NewSplit(p Params) (*Split, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Split{p: p, cc: m.cc, last: uint64(p.Depth + pipe.ReadStages)}
+	s := &Split{p: p, cc: m.cc, last: uint64(p.Depth + pipe.ReadStages), qLen: SplitQueueLen(p.Depth), room: true}
 	s.sm = &sendModel{m: m, win: make([]uint32, p.CC.NumConn), initWin: p.CC.Derive().InitCwnd}
 	s.send = pipe.New[Event, sendOut](s.sm, p.Depth)
 	switch w := p.Window; {
@@ -160,53 +165,80 @@ func (s *Split) see() {
 	s.beats = s.beats[n:]
 }
 
+// write records the window table's write of the cycle: an open accepted
+// in the last cycle writes the initial window; otherwise the window
+// path's result, unless an error. It reports whether the window path's
+// result is taken (not while the open writes).
+func (s *Split) write() bool {
+	if s.openWr {
+		s.beats = append(s.beats, sideBeat{s.cycle, s.openC, s.sm.initWin})
+		return false
+	}
+	if _, wv, wres := s.win.Peek(); wv && !wres.Error {
+		s.beats = append(s.beats, sideBeat{s.cycle, wres.Conn, wres.Cwnd})
+	}
+	return true
+}
+
 // Cycle returns the output ports during one cycle with inputs in, then
 // applies the cycle's edge.
 func (s *Split) Cycle(in CycleIn) CycleOut {
 	s.see()
-	sReady, hv, head := s.send.Peek()
+	usReady, hv, head := s.send.Peek()
 	wReady, wv, wres := s.win.Peek()
+	sReady := usReady && s.room
 	need := hv && !head.Error && head.Kind != KindSend
-	mValid := hv && !s.mDone
-	wValid := need && !s.wDone
-	mTake := mValid && in.MReady
-	wTake := wValid && wReady
-	pop := hv && (s.mDone || mTake) && (!need || s.wDone || wTake)
+	pop := hv && in.MReady
+	push := pop && need
+	qValid := len(s.queue) > 0
+	take := qValid && wReady
 
-	// the window table's write port: an open accepted in the last cycle,
-	// else the window path's result
-	winTake := !s.openWr
-	if s.openWr {
-		s.beats = append(s.beats, sideBeat{s.cycle, s.openC, s.sm.initWin})
-	} else if wv && !wres.Error {
-		s.beats = append(s.beats, sideBeat{s.cycle, wres.Conn, wres.Cwnd})
-	}
-
+	winTake := s.write()
 	s.wBeat = wv && winTake
 	s.wRes = gsmartt.Result{}
 	if s.wBeat {
 		s.wRes = *wres
 	}
-	if mValid {
+	s.res = s.zero
+	if hv {
 		s.res = head.Result
-	} else {
-		s.res = s.zero
 	}
-	if wValid {
-		*s.win.Input() = gsmartt.Event{Conn: head.Conn, Kind: ccKinds[head.Kind], Size: head.Size, ECN: head.ECN,
+	var pushed gsmartt.Event
+	if push {
+		pushed = gsmartt.Event{Conn: head.Conn, Kind: ccKinds[head.Kind], Size: head.Size, ECN: head.ECN,
 			RTT: head.RTT, Unacked: head.Inflight, Now: head.Now}
 	}
-	s.win.CyclePorts(wValid, winTake)
-	*s.send.Input() = in.Event
-	s.send.CyclePorts(in.SValid, pop)
+	dropped := pop && !need
 
+	if qValid {
+		*s.win.Input() = s.queue[0]
+	}
+	s.win.CyclePorts(qValid, winTake)
+	*s.send.Input() = in.Event
+	s.send.CyclePorts(in.SValid && s.room, pop)
+
+	if take {
+		s.queue = s.queue[1:]
+	}
+	if push {
+		s.queue = append(s.queue, pushed)
+	}
+	accept := in.SValid && sReady
+	if accept {
+		s.held++
+	}
+	if dropped {
+		s.held--
+	}
+	if take {
+		s.held--
+	}
+	s.room = s.held < s.qLen
 	c := in.Event.Conn & uint32(uint64(1)<<s.p.CC.ConnW-1)
-	s.openWr = in.SValid && sReady && in.Event.Kind&7 == KindOpen && uint64(c) < uint64(s.p.CC.NumConn)
+	s.openWr = accept && in.Event.Kind&7 == KindOpen && uint64(c) < uint64(s.p.CC.NumConn)
 	s.openC = c
-	s.mDone = hv && !pop && (s.mDone || mTake)
-	s.wDone = hv && !pop && (s.wDone || wTake)
 	s.cycle++
-	return CycleOut{SReady: sReady, MValid: mValid, Result: s.res}
+	return CycleOut{SReady: sReady, MValid: hv, Result: s.res}
 }
 
 // WindowUpdate is the m_window_* stream of the last Cycle: whether the
@@ -214,20 +246,23 @@ func (s *Split) Cycle(in CycleIn) CycleOut {
 func (s *Split) WindowUpdate() (bool, *gsmartt.Result) { return s.wBeat, &s.wRes }
 
 // Reset is a cycle with rst high: the window table takes this cycle's
-// write (it has no reset), both paths reset (docs/pipeline.md), and the
-// fork and the open's write are cleared.
+// write (it has no reset), both paths reset (docs/pipeline.md), the
+// window queue empties and the open's write is cleared.
 func (s *Split) Reset() {
 	s.see()
-	if s.openWr {
-		s.beats = append(s.beats, sideBeat{s.cycle, s.openC, s.sm.initWin})
-	} else if _, wv, wres := s.win.Peek(); wv && !wres.Error {
-		s.beats = append(s.beats, sideBeat{s.cycle, wres.Conn, wres.Cwnd})
-	}
+	s.write()
 	s.send.Reset()
 	s.win.Reset()
-	s.openWr, s.mDone, s.wDone, s.wBeat = false, false, false, false
+	s.queue = s.queue[:0]
+	s.held, s.room = 0, true
+	s.openWr, s.wBeat = false, false
 	s.cycle++
 }
+
+// SplitQueueLen is the split engine's window queue for a send path of
+// depth stages: the events the send path holds (its input buffer and its
+// credits) and two more.
+func SplitQueueLen(depth int) int { return pipe.Credits(depth) + 4 }
 
 // SplitLatency is the cycles from an event's acceptance to its result,
 // without stalls: the send path's.

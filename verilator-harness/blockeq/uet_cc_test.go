@@ -304,14 +304,14 @@ func TestUETCCSplitEquivalence(t *testing.T) {
 }
 
 // The split engine's equivalence can fail: an RTL whose window path's
-// results are never written into the window table, or whose fork lets the
-// head go before the window path took it, must mismatch.
+// results are never written into the window table, or whose window queue
+// takes only every other result it should, must mismatch.
 func TestUETCCSplitCanFail(t *testing.T) {
 	cfg := uetSplitSmall()
 	for _, mut := range []hdlgen.Mutation{
 		{Node: "window_wr", With: func(_ hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr { return get("open_wr_reg") }},
-		{Node: "fork_pop", With: func(_ hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
-			return get("fork_m_take")
+		{Node: "window_push", With: func(orig hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
+			return orig.And(get("wq_wr_reg").Bit(0).Not())
 		}},
 	} {
 		t.Run(mut.Node, func(t *testing.T) { mutantMustFail(t, cfg, "uet_cc", mut, 3, 200_000) })
