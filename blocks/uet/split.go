@@ -210,13 +210,22 @@ func splitBlock(p Params, rule string) (*hdlgen.Module, error) {
 	for _, f := range qFields {
 		uw.In("s_event_"+f.Name, wq.out[f.Name])
 	}
+	dropped := pop.And(need.Not()).Named("window_dropped")
 	m.Comb("window_held", func(pr *hdlgen.Process) {
 		w := cw + 1
-		one, zero := hdlgen.Const(w, 1), hdlgen.Const(w, 0)
-		next := held.ZExt(w).Add(hdlgen.Mux(accept, one, zero)).
-			Sub(hdlgen.Mux(pop.And(need.Not()), one, zero)).Sub(hdlgen.Mux(wq.take, one, zero)).Named("window_held_update")
-		pr.Set(held, next.Trunc(cw))
-		pr.Set(room, next.Lt(hdlgen.Const(w, uint64(qLen))))
+		// at most qLen held: the count never leaves cw bits
+		one1, zero1 := hdlgen.Const(cw, 1), hdlgen.Const(cw, 0)
+		next := held.Add(hdlgen.Mux(accept, one1, zero1)).
+			Sub(hdlgen.Mux(dropped, one1, zero1)).Sub(hdlgen.Mux(wq.take, one1, zero1)).Named("window_held_update")
+		pr.Set(held, next)
+		// next < qLen, decided by comparing held itself with qLen - 1 ..
+		// qLen + 2 beside the select of the change (+1 .. -2), not after
+		// the counter's add
+		lt := func(c int) hdlgen.Expr { return held.ZExt(w).Lt(hdlgen.Const(w, uint64(c))) }
+		leaving := hdlgen.Mux(dropped, lt(qLen+2), lt(qLen+1)).Named("window_room_leave2")
+		stays := hdlgen.Mux(dropped.Or(wq.take), lt(qLen+1), lt(qLen)).Named("window_room_leave1")
+		arrive := hdlgen.Mux(dropped.Or(wq.take), hdlgen.Mux(dropped.And(wq.take), lt(qLen+1), lt(qLen)), lt(qLen-1)).Named("window_room_arrive")
+		pr.Set(room, hdlgen.Mux(accept, arrive, hdlgen.Mux(wq.take, leaving, stays)))
 	})
 
 	// the window table's writes: an open accepted in the last cycle writes
@@ -306,11 +315,12 @@ func windowQueue(m *hdlgen.Module, n int, fields []connpipe.Field, in map[string
 			p.Set(wr, inc(wr))
 		})
 		p.If(q.take, func() { p.Set(rd, inc(rd)) })
-		w := cw + 1
-		one, zero := hdlgen.Const(w, 1), hdlgen.Const(w, 0)
-		next := cnt.ZExt(w).Add(hdlgen.Mux(push, one, zero)).Sub(hdlgen.Mux(q.take, one, zero)).Named("wq_count_update")
-		p.Set(cnt, next.Trunc(cw))
-		p.Set(valid, next.Any())
+		// at most n held: the count never leaves cw bits
+		one, zero := hdlgen.Const(cw, 1), hdlgen.Const(cw, 0)
+		p.Set(cnt, cnt.Add(hdlgen.Mux(push, one, zero)).Sub(hdlgen.Mux(q.take, one, zero)).Named("wq_count_update"))
+		// next != 0, from the count itself beside the push/take select
+		p.Set(valid, hdlgen.Mux(push.And(q.take.Not()), hdlgen.True(),
+			hdlgen.Mux(q.take.And(push.Not()), cnt.Ne(hdlgen.Const(cw, 1)), valid.Expr)))
 	})
 	return q
 }
