@@ -41,7 +41,7 @@ type WindowPath struct {
 	MergeAcks bool // with Slots, ACKs merge (gsmartt.AckMerger)
 }
 
-// sendOut is a send path result: the engine's result, plus what the fork
+// sendOut is a send path result: the engine's result, plus what the window queue
 // hands to the window path.
 type sendOut struct {
 	Result
