@@ -4,12 +4,9 @@ import (
 	"fmt"
 
 	"github.com/nicgen/nicgen/blocks/connpipe"
+	"github.com/nicgen/nicgen/golden/fixed"
 	"github.com/nicgen/nicgen/hdlgen"
 )
-
-// LFSRTaps is the Galois feedback mask of the 32-bit random-EV generator
-// (x^32 + x^22 + x^2 + x + 1, maximal length).
-const LFSRTaps = 0x80200003
 
 // WordLayout is the per-connection word of `reps`: S4 Table 1 exactly.
 func WordLayout(p Params) *hdlgen.Layout {
@@ -169,5 +166,5 @@ func PaperPart(m *hdlgen.Module, p Params) connpipe.Part {
 // lfsrDraw advances the Galois LFSR by steps steps: one draw of a random EV
 // uses fresh bits, not a shifted copy of the previous EV.
 func lfsrDraw(state hdlgen.Expr, steps int) hdlgen.Expr {
-	return hdlgen.GaloisSteps(state, LFSRTaps, steps)
+	return hdlgen.GaloisSteps(state, fixed.LFSRTaps, steps)
 }

@@ -5,7 +5,7 @@ import (
 	"math"
 
 	"github.com/nicgen/nicgen/blocks/connpipe"
-	"github.com/nicgen/nicgen/blocks/reps"
+	"github.com/nicgen/nicgen/golden/fixed"
 	gsnyder "github.com/nicgen/nicgen/golden/snyder"
 	"github.com/nicgen/nicgen/hdlgen"
 )
@@ -265,7 +265,7 @@ func HPCC(p HPCCParams) (*hdlgen.Module, error) {
 		if p.RandomFeedback {
 			st.Pipe.Source(lfsr, connpipe.FirstStage)
 			// the LFSR of golden/reps (x^32 + x^22 + x^2 + x + 1)
-			draw := hdlgen.GaloisSteps(lfsr.Expr, reps.LFSRTaps, p.RandW).Named("lfsr_drawn")
+			draw := hdlgen.GaloisSteps(lfsr.Expr, fixed.LFSRTaps, p.RandW).Named("lfsr_drawn")
 			m.Comb("lfsr_update", func(pr *hdlgen.Process) {
 				pr.If(st.Fire.And(isAck), func() { pr.Set(lfsr, draw) })
 			})

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/nicgen/nicgen/blocks/connpipe"
-	"github.com/nicgen/nicgen/blocks/reps"
+	"github.com/nicgen/nicgen/golden/fixed"
 	gthreecpo "github.com/nicgen/nicgen/golden/threecpo"
 	"github.com/nicgen/nicgen/hdlgen"
 )
@@ -123,8 +123,8 @@ func IRLTokens(p IRLTokensParams) (*hdlgen.Module, error) {
 		// exactly when r WM_MAX < wm 2^k
 		// (16 steps per stage: an output bit is the XOR of up to 12 state
 		// bits, two LUT levels; 32 at once took up to 21)
-		lfsrHalf := st.Cut("lfsr_half", hdlgen.GaloisXor(cur.F("lfsr"), reps.LFSRTaps, 16).Named("lfsr_half"))
-		lfsrNext := st.Cut("lfsr_next", hdlgen.GaloisXor(lfsrHalf, reps.LFSRTaps, 16).Named("lfsr_next"))
+		lfsrHalf := st.Cut("lfsr_half", hdlgen.GaloisXor(cur.F("lfsr"), fixed.LFSRTaps, 16).Named("lfsr_half"))
+		lfsrNext := st.Cut("lfsr_next", hdlgen.GaloisXor(lfsrHalf, fixed.LFSRTaps, 16).Named("lfsr_next"))
 		wmax := c(ww, uint64(p.WMMax))
 		token := func(name string, r, wm hdlgen.Expr) hdlgen.Expr {
 			x := hdlgen.MulPieces(st.Cut, name+"_x", r, wmax) // k + ww bits

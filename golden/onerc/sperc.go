@@ -56,8 +56,8 @@ import (
 	"math"
 	"math/bits"
 
+	"github.com/nicgen/nicgen/golden/fixed"
 	"github.com/nicgen/nicgen/golden/pipe"
-	gsmartt "github.com/nicgen/nicgen/golden/smartt"
 )
 
 // SPERCKind is the kind of a sperc_link event.
@@ -261,7 +261,7 @@ func (m *SPERCModel) StepTo(e *SPERCEvent, r *SPERCResult) {
 	capF := p.CapRate << uint(p.InvF)
 	var b uint64
 	if w.SumE < capF {
-		b = min(gsmartt.Div(capF-w.SumE, w.NumB, p.K), p.Inf())
+		b = min(fixed.Div(capF-w.SumE, w.NumB, p.K), p.Inf())
 	}
 	// lines 20-24
 	ev := p.Inf()

@@ -20,8 +20,8 @@
 // There are four levels:
 //
 //   - the sub-blocks of contract Section 4, one pure function per DSL
-//     module: QuickAdapt, FastIncrease, WTD and Clamp, with Div (the
-//     reciprocal divider) and RecipTable (its ROM);
+//     module: QuickAdapt, FastIncrease, WTD and Clamp, with the
+//     reciprocal divider of golden/fixed (Div, and its ROM RecipTable);
 //   - the transaction level: Step executes one event on one connection's
 //     word (State) and Model owns the state table (paged, allocated on
 //     first touch; a step does not allocate);

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/bits"
 
+	"github.com/nicgen/nicgen/golden/fixed"
 	"github.com/nicgen/nicgen/golden/pipe"
 )
 
@@ -136,7 +137,7 @@ func earlyStore(p *Params, d *Derived, c uint64) uint32 {
 // fairDecrease is FD (S0 Eq. 1): c - min(c, (c * size * KFd) >> 40), the
 // product formed in 128 bits.
 func fairDecrease(d *Derived, c uint64, size uint32) uint64 {
-	dec := mulShr(c*uint64(size), d.KFd, FdShift)
+	dec := fixed.MulShr(c*uint64(size), d.KFd, FdShift)
 	return c - min(c, dec)
 }
 

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+
+	"github.com/nicgen/nicgen/golden/fixed"
 )
 
 // Variant selects the algorithm of the block.
@@ -413,7 +415,7 @@ func (p Params) Derive() Derived {
 	d.AdjUnits = uint32(uint64(d.AdjBytes) >> d.ByteShift)
 	d.RecvMax = min(maskOf(bits.Len32(d.AdjUnits+1)), d.CountMax)
 	if p.K >= 1 && p.K <= 20 {
-		d.rom = RecipTable(p.K)
+		d.rom = fixed.RecipTable(p.K)
 	}
 	return d
 }

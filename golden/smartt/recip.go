@@ -1,40 +1,16 @@
 package smartt
 
-import "math/bits"
+import (
+	"math/bits"
 
-// Div is the contract's div(n, x) with K = k index bits (Section 3,
-// "Reciprocal"): the one approximate division of the datapath, built from a
-// leading-one detector, a shifter, a 2^k-entry ROM and a multiplier.
-//
-// With e = floor(log2 x), m is x normalised to k+1 bits (2^k <= m <
-// 2^(k+1), truncating when x is wider), T = floor(2^(2k+2) / (2m + 1)) is
-// the reciprocal of the middle of m's interval, and the result is
-// (n * T) >> (k + 1 + e). x = 0 divides by 1. The product n * T is formed
-// in 128 bits, so the result is exact for every n.
-//
-// The relative error against n / x is below 2^-9 plus the final floor: up
-// to 2^-(k+1) from dividing by the middle of m's interval and up to 2^-k
-// from the floor of T (TestDivError measures the worst case).
-func Div(n, x uint64, k int) uint64 {
-	if x == 0 {
-		x = 1
-	}
-	e := bits.Len64(x) - 1
-	var m uint64
-	if e >= k {
-		m = x >> (e - k)
-	} else {
-		m = x << (k - e)
-	}
-	t := (uint64(1) << (2*k + 2)) / (2*m + 1)
-	return mulShr(n, t, uint(k+1+e))
-}
+	"github.com/nicgen/nicgen/golden/fixed"
+)
 
-// div is Div(n, x, d.K), reading T from the ROM of Derive instead of
+// div is fixed.Div(n, x, d.K), reading T from the ROM of Derive instead of
 // dividing: the same value, an order of magnitude faster.
 func (d *Derived) div(n, x uint64) uint64 {
 	if d.rom == nil {
-		return Div(n, x, d.K)
+		return fixed.Div(n, x, d.K)
 	}
 	k := d.K
 	if x == 0 {
@@ -47,31 +23,5 @@ func (d *Derived) div(n, x uint64) uint64 {
 	} else {
 		m = x << (k - e)
 	}
-	return mulShr(n, uint64(d.rom[m-1<<k]), uint(k+1+e))
-}
-
-// recip is the ROM entry T for index i = m - 2^k, 0 <= i < 2^k.
-func recip(i uint64, k int) uint64 {
-	m := uint64(1)<<k + i
-	return (uint64(1) << (2*k + 2)) / (2*m + 1)
-}
-
-// RecipTable returns the ROM of Div: entry i is floor(2^(2k+2) /
-// (2(2^k + i) + 1)), a (k+1)-bit value, for i in [0, 2^k). k must be in
-// 1..20 (Params.Validate).
-func RecipTable(k int) []uint32 {
-	t := make([]uint32, 1<<k)
-	for i := range t {
-		t[i] = uint32(recip(uint64(i), k))
-	}
-	return t
-}
-
-// mulShr is (a * b) >> s with the product formed in 128 bits (s < 128).
-func mulShr(a, b uint64, s uint) uint64 {
-	hi, lo := bits.Mul64(a, b)
-	if s >= 64 {
-		return hi >> (s - 64)
-	}
-	return lo>>s | hi<<(64-s)
+	return fixed.MulShr(n, uint64(d.rom[m-1<<k]), uint(k+1+e))
 }

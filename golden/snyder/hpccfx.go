@@ -5,9 +5,8 @@ import (
 	"math"
 	"math/bits"
 
+	"github.com/nicgen/nicgen/golden/fixed"
 	"github.com/nicgen/nicgen/golden/pipe"
-	greps "github.com/nicgen/nicgen/golden/reps"
-	gsmartt "github.com/nicgen/nicgen/golden/smartt"
 )
 
 // This file is the bit-exact golden model of the hpcc block: HPCC's
@@ -199,7 +198,7 @@ type HPCCFxResult struct {
 // HPCCFxModel is hpcc over its table (all-zero at start) and its LFSR.
 type HPCCFxModel struct {
 	p     HPCCFxParams
-	lfsr  greps.LFSR
+	lfsr  fixed.LFSR
 	table []HPCCFxState
 }
 
@@ -208,7 +207,7 @@ func NewHPCCFxModel(p HPCCFxParams) (*HPCCFxModel, error) {
 	if err := ValidateHPCCFx(p); err != nil {
 		return nil, err
 	}
-	return &HPCCFxModel{p: p, lfsr: greps.LFSR(p.Seed), table: make([]HPCCFxState, p.NumConn)}, nil
+	return &HPCCFxModel{p: p, lfsr: fixed.LFSR(p.Seed), table: make([]HPCCFxState, p.NumConn)}, nil
 }
 
 // serialAfter reports a - b in (0, 2^(w-1)) modulo 2^w.
@@ -244,7 +243,7 @@ func (m *HPCCFxModel) StepTo(e *HPCCFxEvent, r *HPCCFxResult) {
 	if s.HavePrev && serialAfter(ts, s.PrevTs, p.TimeW) {
 		tau := maskW(ts-s.PrevTs, p.TimeW)
 		dtx := maskW(tx-s.PrevTx, p.TxW)
-		u := (min(q, s.PrevQ)*p.K1())>>uint(p.S1) + gsmartt.Div(dtx*p.KB(), tau, p.K)
+		u := (min(q, s.PrevQ)*p.K1())>>uint(p.S1) + fixed.Div(dtx*p.KB(), tau, p.K)
 		u = min(u, p.SatU())
 		a := (min(tau, p.BaseRTTNs) << uint(p.G)) / p.BaseRTTNs
 		s.U = (s.U*(uint64(1)<<uint(p.G)-a) + u*a) >> uint(p.G)
@@ -285,7 +284,7 @@ func (m *HPCCFxModel) StepTo(e *HPCCFxEvent, r *HPCCFxResult) {
 	if update && cong && p.RandomFeedback && w < (rnd*p.MaxCwnd)>>uint(p.RandW) {
 		update, sfEnd, mimd = false, false, false // this feedback is ignored
 	}
-	q2 := gsmartt.Div(s.Wc*p.Eta, s.U, p.K) // Wc / (U / eta)
+	q2 := fixed.Div(s.Wc*p.Eta, s.U, p.K) // Wc / (U / eta)
 	var next uint64
 	switch {
 	case sfEnd:
@@ -312,7 +311,7 @@ func (m *HPCCFxModel) StepTo(e *HPCCFxEvent, r *HPCCFxResult) {
 }
 
 // Reset restarts the LFSR from its seed (the block's rst).
-func (m *HPCCFxModel) Reset() { m.lfsr = greps.LFSR(m.p.Seed) }
+func (m *HPCCFxModel) Reset() { m.lfsr = fixed.LFSR(m.p.Seed) }
 
 // ConnKey is the event's connection as the RTL's hazard unit compares it.
 func (m *HPCCFxModel) ConnKey(e *HPCCFxEvent) uint64 { return maskW(uint64(e.Conn), m.p.ConnW) }

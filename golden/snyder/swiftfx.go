@@ -5,8 +5,8 @@ import (
 	"math"
 	"math/bits"
 
+	"github.com/nicgen/nicgen/golden/fixed"
 	"github.com/nicgen/nicgen/golden/pipe"
-	gsmartt "github.com/nicgen/nicgen/golden/smartt"
 )
 
 // This file is the bit-exact golden model of the swift block: Swift's
@@ -309,7 +309,7 @@ func (m *SwiftFxModel) StepTo(e *SwiftFxEvent, r *SwiftFxResult) {
 
 	next := cwnd
 	if congested {
-		mdf := min(gsmartt.Div(p.Beta*(delay-target), delay, p.K), p.MaxMDF)
+		mdf := min(fixed.Div(p.Beta*(delay-target), delay, p.K), p.MaxMDF)
 		f := uint64(1)<<uint(p.MdfFrac) - mdf
 		if p.SF > 0 {
 			next = (s.Ref * f) >> uint(p.MdfFrac)
@@ -329,7 +329,7 @@ func (m *SwiftFxModel) StepTo(e *SwiftFxEvent, r *SwiftFxResult) {
 	if !congested || p.AlwaysAI {
 		n := ai * acked
 		if cwnd >= uint64(1)<<uint(p.FracW) {
-			n = gsmartt.Div(n<<uint(p.FracW), cwnd, p.K)
+			n = fixed.Div(n<<uint(p.FracW), cwnd, p.K)
 		}
 		next += n
 	}
@@ -383,7 +383,7 @@ func (v *VAIFx) Increase(bank *uint64, damp uint64, adjust bool, ai uint64, k in
 	}
 	one := uint64(1) << uint(v.MultFrac)
 	dc := v.DampConst << uint(v.DampFrac)
-	mult := max(gsmartt.Div(tokens*dc<<uint(v.MultFrac), damp+dc, k), one)
+	mult := max(fixed.Div(tokens*dc<<uint(v.MultFrac), damp+dc, k), one)
 	return (mult * ai) >> uint(v.MultFrac)
 }
 

@@ -11,7 +11,7 @@ import (
 	"errors"
 	"fmt"
 
-	greps "github.com/nicgen/nicgen/golden/reps"
+	"github.com/nicgen/nicgen/golden/fixed"
 )
 
 // IRLParams configures the token unit.
@@ -140,7 +140,7 @@ func (p IRLParams) Rand(r uint32) uint32 {
 type IRLModel struct {
 	p    IRLParams
 	s    IRLState
-	lfsr greps.LFSR
+	lfsr fixed.LFSR
 }
 
 // NewIRLModel starts with full buckets and both watermarks at WMMax.
@@ -155,7 +155,7 @@ func NewIRLModel(p IRLParams) (*IRLModel, error) {
 
 // Reset reloads the LFSR and the reset state.
 func (m *IRLModel) Reset() {
-	m.lfsr = greps.LFSR(m.p.Seed)
+	m.lfsr = fixed.LFSR(m.p.Seed)
 	m.s = IRLState{Req: m.p.Cap, Rsp: m.p.Cap, ReqWM: m.p.WMMax, RspWM: m.p.WMMax}
 }
 

@@ -12,8 +12,8 @@ import (
 	"fmt"
 	"math/bits"
 
+	"github.com/nicgen/nicgen/golden/fixed"
 	"github.com/nicgen/nicgen/golden/pipe"
-	greps "github.com/nicgen/nicgen/golden/reps"
 )
 
 // IRLKind is the kind of an irl_tokens event.
@@ -92,7 +92,7 @@ func (p IRLTableParams) ValidateTable() error {
 
 type irlWord struct {
 	s    IRLState
-	lfsr greps.LFSR
+	lfsr fixed.LFSR
 }
 
 // IRLTable is irl_tokens over its ports. The table starts all-zero (a
@@ -124,7 +124,7 @@ func (t *IRLTable) StepTo(e *IRLEvent, r *IRLEventResult) {
 	w := &t.table[conn]
 	switch kind {
 	case IRLOpen:
-		*w = irlWord{s: IRLState{Req: p.Cap, Rsp: p.Cap, ReqWM: p.WMMax, RspWM: p.WMMax}, lfsr: greps.LFSR(e.Seed)}
+		*w = irlWord{s: IRLState{Req: p.Cap, Rsp: p.Cap, ReqWM: p.WMMax, RspWM: p.WMMax}, lfsr: fixed.LFSR(e.Seed)}
 	case IRLTick:
 		d := w.lfsr.Draw(32)
 		cw := p.CostW()

@@ -6,8 +6,8 @@ import (
 	"math"
 	"math/bits"
 
+	"github.com/nicgen/nicgen/golden/fixed"
 	"github.com/nicgen/nicgen/golden/pipe"
-	gsmartt "github.com/nicgen/nicgen/golden/smartt"
 	gsnyder "github.com/nicgen/nicgen/golden/snyder"
 )
 
@@ -151,7 +151,7 @@ func (w *WMFx) FBS16(x uint32) uint32 {
 // in 2^-F: WMMax gd 2^F / lat through the reciprocal divider, at most
 // WMMax (lat 0 reads as 1).
 func (w *WMFx) WMEq(gd, lat uint32) uint32 {
-	q := gsmartt.Div(uint64(w.p.WMMax)*uint64(gd)<<uint(w.p.F), uint64(lat), w.p.K)
+	q := fixed.Div(uint64(w.p.WMMax)*uint64(gd)<<uint(w.p.F), uint64(lat), w.p.K)
 	return uint32(min(q, uint64(w.p.WMMax)<<uint(w.p.F)))
 }
 

@@ -4,6 +4,7 @@ import (
 	"math/bits"
 
 	bsmartt "github.com/nicgen/nicgen/blocks/smartt"
+	"github.com/nicgen/nicgen/golden/fixed"
 	gsmartt "github.com/nicgen/nicgen/golden/smartt"
 	"github.com/nicgen/nicgen/hdlgen"
 	harness "github.com/nicgen/nicgen/verilator-harness"
@@ -133,7 +134,7 @@ func SmarttSubBlocks(p bsmartt.Params) []SubBlock {
 			}}
 		}})
 	}
-	table := gsmartt.RecipTable(p.K)
+	table := fixed.RecipTable(p.K)
 	for _, w := range []int{p.RttW, gd.CwndW + p.F} {
 		subs = append(subs, SubBlock{Name: "recip", Module: bsmartt.Recip(w, p.K), Ref: func(des harness.Design) harness.Reference {
 			return &funcRef{pm: newPortMap(des), f: func(get func(string) uint64, set func(string, uint64)) {
