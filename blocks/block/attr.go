@@ -44,6 +44,9 @@ type Attr struct {
 	Only, OnlyWhy string
 	// RangeWhy explains a range that is narrower than the quantity allows.
 	RangeWhy string
+	// Needs names the setting without which the attribute has no effect
+	// ("vai = true"): writing it without that is a located error.
+	Needs string
 }
 
 // DepthAttr is the pipeline_depth attribute of every block on the

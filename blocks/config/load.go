@@ -614,6 +614,28 @@ func (l *loader) unknownAttrs(s *section, read map[string]bool) {
 	}
 }
 
+// unusedAttrs reports the attributes a block's section writes that its
+// Resolve did not read: an option of a feature the configuration leaves
+// off would otherwise be dropped without a word. Only for a section that
+// resolved without error (an early return reads no further).
+func (l *loader) unusedAttrs(s *section, read map[string]bool) {
+	var left []*hclsyntax.Attribute
+	for n, a := range s.attrs {
+		if spec, ok := specOf(s.sec, n); ok && !read[n] && (spec.Only == "" || spec.Only == s.sec) {
+			left = append(left, a)
+		}
+	}
+	sort.Slice(left, func(i, j int) bool { return left[i].NameRange.Start.Byte < left[j].NameRange.Start.Byte })
+	for _, a := range left {
+		spec, _ := specOf(s.sec, a.Name)
+		if spec.Needs != "" {
+			l.errorf(a.NameRange, "%s has no effect in %s without %s: set %s or remove %s", a.Name, sectionTitle(s.sec), spec.Needs, spec.Needs, a.Name)
+			continue
+		}
+		l.errorf(a.NameRange, "%s has no effect in this configuration of %s: an option of a feature it leaves off (docs/config.md); remove it", a.Name, sectionTitle(s.sec))
+	}
+}
+
 // applicable lists the attribute names a section takes.
 func applicable(sec string, schema []attrSpec) []string {
 	var out []string

@@ -179,13 +179,18 @@ func (l *loader) resolve(body *hclsyntax.Body) *Resolved {
 		if err != nil { // checked above
 			return
 		}
-		cfg = cfg.Set(name, d.Resolve(&blockSection{l: l, s: s}, env))
+		bs := &blockSection{l: l, s: s}
+		before := len(l.errs)
+		cfg = cfg.Set(name, d.Resolve(bs, env))
 		schema, _ := sectionSchema(name)
 		read := map[string]bool{}
 		for _, a := range applicable(name, schema) {
 			read[a] = true
 		}
 		l.unknownAttrs(s, read)
+		if len(l.errs) == before {
+			l.unusedAttrs(s, bs.read)
+		}
 		r.Sections = append(r.Sections, s.out)
 		r.Blocks = append(r.Blocks, name)
 	}
@@ -322,29 +327,42 @@ func (l *loader) final(r *Resolved) {
 
 // blockSection is a block's section as its Resolve reads it (block.Section).
 type blockSection struct {
-	l *loader
-	s *section
+	l    *loader
+	s    *section
+	read map[string]bool // the attributes the block's Resolve read
+}
+
+func (b *blockSection) mark(name string) {
+	if b.read == nil {
+		b.read = map[string]bool{}
+	}
+	b.read[name] = true
 }
 
 func (b *blockSection) Name() string { return b.s.sec }
 
 func (b *blockSection) Whole(name string, def uint64, src Source, why string) uint64 {
+	b.mark(name)
 	return b.l.wholeOr(b.s, name, def, src, why)
 }
 
 func (b *blockSection) Seed(name string, def uint64, why string) uint64 {
+	b.mark(name)
 	return b.l.seedOr(b.s, name, def, why)
 }
 
 func (b *blockSection) Number(name string, def float64, why string) float64 {
+	b.mark(name)
 	return b.l.numberOr(b.s, name, def, why)
 }
 
 func (b *blockSection) Bool(name string, def bool, why string) bool {
+	b.mark(name)
 	return b.l.boolOr(b.s, name, def, why)
 }
 
 func (b *blockSection) Choice(name string, def string, why string) string {
+	b.mark(name)
 	// recorded quoted, as HCL writes a string (config show reloads)
 	v, ok := b.l.str(b.s, name)
 	if !ok {
@@ -361,6 +379,7 @@ func (b *blockSection) Choice(name string, def string, why string) string {
 }
 
 func (b *blockSection) WholeIfSet(name string) (uint64, bool) {
+	b.mark(name)
 	v, ok := b.l.whole(b.s, name)
 	if ok {
 		b.l.setting(b.s, name, strconv.FormatUint(v, 10))
