@@ -12,7 +12,8 @@ import (
 // the window a send sees is the newest the window path wrote) has a
 // golden model at cycle level on its fields (block.CycleModel), which the
 // bench runs in place of the transaction model in golden/pipe's shell.
-// The stimulus and the coverage are the generic bench's.
+// The stimulus (on 16 connections) and the coverage are the generic
+// bench's.
 
 // cycleRef is the harness reference of a block.CycleModel.
 type cycleRef struct {
@@ -110,7 +111,9 @@ func cycleBench(cfg blocks.Config, b blocks.Block, hd harness.Design, seed uint6
 	}
 	ref.m = ref.newModel()
 	stim := func() harness.Stimulus {
-		return &genericStim{p: gp, r: newRNG(seed), numConn: uint64(numConn), numKinds: uint64(len(b.Kinds)),
+		// a few connections, so that their events meet in the pipelines
+		// (a merge needs two events of one connection close together)
+		return &genericStim{p: gp, r: newRNG(seed), numConn: uint64(numConn), active: 16, numKinds: uint64(len(b.Kinds)),
 			cur: make([]uint64, len(gp.inFields)), pValid: thresholdOf(0.9), pReady: thresholdOf(0.8)}
 	}
 	return &Bench{Ref: ref, Stim: stim, Coverage: cov}, nil

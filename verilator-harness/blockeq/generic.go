@@ -172,6 +172,7 @@ type genericStim struct {
 	p        genericPorts
 	r        *rng
 	numConn  uint64
+	active   uint64 // connections the stimulus opens and uses (0: numConn)
 	numKinds uint64
 	opened   uint64
 	valid    bool
@@ -198,7 +199,7 @@ func (s *genericStim) Next(prevOut, in []uint64) {
 func (s *genericStim) draw() {
 	var kind, conn uint64
 	switch {
-	case s.opened < s.numConn && (s.opened == 0 || s.r.below(8) == 0):
+	case s.opened < s.activeConns() && (s.opened == 0 || s.r.below(8) == 0):
 		kind, conn = 0, s.opened
 		s.opened++
 	case s.r.below(64) == 0:
@@ -221,6 +222,14 @@ func (s *genericStim) draw() {
 			s.cur[i] = v
 		}
 	}
+}
+
+// activeConns is the connections the stimulus opens and uses.
+func (s *genericStim) activeConns() uint64 {
+	if s.active == 0 || s.active > s.numConn {
+		return s.numConn
+	}
+	return s.active
 }
 
 // genericBench is the bench of a block from its description alone.
