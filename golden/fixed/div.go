@@ -21,18 +21,22 @@ import "math/bits"
 // to 2^-(k+1) from dividing by the middle of m's interval and up to 2^-k
 // from the floor of T (TestDivError measures the worst case).
 func Div(n, x uint64, k int) uint64 {
+	m, e := Norm(x, k)
+	t := (uint64(1) << (2*k + 2)) / (2*m + 1)
+	return MulShr(n, t, uint(k+1+e))
+}
+
+// Norm is Div's normalisation of x (0 read as 1): m, x to k+1 bits
+// (2^k <= m < 2^(k+1), truncated when x is wider), and e = floor(log2 x).
+func Norm(x uint64, k int) (m uint64, e int) {
 	if x == 0 {
 		x = 1
 	}
-	e := bits.Len64(x) - 1
-	var m uint64
+	e = bits.Len64(x) - 1
 	if e >= k {
-		m = x >> (e - k)
-	} else {
-		m = x << (k - e)
+		return x >> (e - k), e
 	}
-	t := (uint64(1) << (2*k + 2)) / (2*m + 1)
-	return MulShr(n, t, uint(k+1+e))
+	return x << (k - e), e
 }
 
 // recip is the ROM entry T for index i = m - 2^k, 0 <= i < 2^k.

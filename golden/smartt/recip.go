@@ -1,10 +1,6 @@
 package smartt
 
-import (
-	"math/bits"
-
-	"github.com/nicgen/nicgen/golden/fixed"
-)
+import "github.com/nicgen/nicgen/golden/fixed"
 
 // div is fixed.Div(n, x, d.K), reading T from the ROM of Derive instead of
 // dividing: the same value, an order of magnitude faster.
@@ -13,15 +9,6 @@ func (d *Derived) div(n, x uint64) uint64 {
 		return fixed.Div(n, x, d.K)
 	}
 	k := d.K
-	if x == 0 {
-		x = 1
-	}
-	e := bits.Len64(x) - 1
-	var m uint64
-	if e >= k {
-		m = x >> (e - k)
-	} else {
-		m = x << (k - e)
-	}
+	m, e := fixed.Norm(x, k)
 	return fixed.MulShr(n, uint64(d.rom[m-1<<k]), uint(k+1+e))
 }
