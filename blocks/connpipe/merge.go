@@ -48,7 +48,14 @@ type MergeEvent struct {
 }
 
 // MergeAssertions are the merge stage's own assertions (properties).
-var MergeAssertions = []string{"arrival_exact", "arrival_placed", "slot_age_order", "slot_cand_onehot", "slot_cand_ready", "slot_hazard_exact", "slot_order", "slot_succ_exact", "slots_used_exact"}
+var MergeAssertions = []string{"arrival_exact", "arrival_placed", "members_kept", "slot_age_order", "slot_cand_onehot", "slot_cand_ready", "slot_hazard_exact", "slot_order", "slot_succ_exact", "slots_used_exact"}
+
+// FoldAssertions are the assertions a merging shell with a Fold rule adds,
+// and SumAssertions those of one with a capped sum (Merge.Sum).
+var (
+	FoldAssertions = []string{"fold_by_rule"}
+	SumAssertions  = []string{"slot_room_exact", "sum_kept"}
+)
 
 // MergeMutants are the broken variants of the merge stage's assertions,
 // applied to the built design (hdlgen.Mutate): slot 0 blind to the
@@ -85,6 +92,23 @@ func MergeMutants() map[string][]hdlgen.Mutation {
 		"slots_used_exact": {{Node: "arr_folds_count", With: isFalse}},
 		// the head takes no hit on the slot the arrival fills
 		"arrival_exact": {{Node: "head_conn_is_arr", With: isFalse}},
+		// an arrival that folds also fills slot 0 when it is the lowest
+		// free one: it is counted twice
+		"members_kept": {{Node: "slot0_fill", With: func(_ hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
+			return get("slot0_load")
+		}}},
+	}
+}
+
+// FoldMutants are the broken variants of a merging shell with a Fold
+// rule: slot 0 folds the arrival of its connection whatever the rule says
+// (across an ECN change or a barrier).
+func FoldMutants() map[string][]hdlgen.Mutation {
+	return map[string][]hdlgen.Mutation{
+		"fold_by_rule": {{Node: "slot0_fold", With: func(_ hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
+			return get("arr_valid_reg").And(get("arr_in_range_reg")).And(get("arr_hit_reg").Bit(0)).
+				And(get("slot0_succ_reg").Not()).And(get("slot_cand_reg").Bit(0).Not())
+		}}},
 	}
 }
 
@@ -94,6 +118,10 @@ func SumMutants(g *Merge) map[string][]hdlgen.Mutation {
 	return map[string][]hdlgen.Mutation{
 		"slot_room_exact": {{Node: "arr_room", With: func(orig hdlgen.Expr, _ func(string) hdlgen.Expr) hdlgen.Expr {
 			return hdlgen.Const(orig.Width(), g.SumCap)
+		}}},
+		// a fold into slot 0 keeps the slot's sum, dropping the arrival's
+		"sum_kept": {{Node: "slot0_sum_fold", With: func(orig hdlgen.Expr, _ func(string) hdlgen.Expr) hdlgen.Expr {
+			return orig.Operand(0)
 		}}},
 	}
 }
@@ -218,6 +246,7 @@ type mergeUnit struct {
 	candNext    []hdlgen.Expr // the next cycle's candidate (one-hot)
 	headEq      []hdlgen.Expr // slot i's connection is the head's
 	arrAt       *hdlgen.Reg   // the arrival's place in the window's stages (hazards)
+	head        evRegs        // the input buffer's head, which the arrival register loads
 }
 
 // newMergeUnit declares the merge stage's registers.
@@ -336,6 +365,7 @@ func (u *mergeUnit) decide(s Spec, head evRegs, full hdlgen.Expr) {
 func (u *mergeUnit) update(m *hdlgen.Module, s Spec, head evRegs, headInRange hdlgen.Expr) {
 	g := s.Merge
 	a := u.arr
+	u.head = head
 	selVec, specVec := catBits(u.sel), catBits(u.spec)
 	validVec := catBits(regExprs(u.slots, func(x slot) hdlgen.Expr { return x.valid.Expr }))
 	arrEv := MergeEvent{Kind: a.kind.Expr, Fields: a.record(s), Members: hdlgen.Const(g.CountW, 1)}
@@ -377,7 +407,7 @@ func (u *mergeUnit) update(m *hdlgen.Module, s Spec, head evRegs, headInRange hd
 		okGrown, okPend := g.Fold(grown, headEv), g.Fold(pend, headEv)
 		if g.Sum != "" {
 			// the arrival is within the room: the sums fit the field
-			merged[i].Set(g.Sum, x.fields[g.Sum].Add(a.fields[g.Sum]))
+			merged[i].Set(g.Sum, x.fields[g.Sum].Add(a.fields[g.Sum]).Named(fmt.Sprintf("slot%d_sum_fold", i)))
 			okGrown = okGrown.And(fitsRoom(rw, x.room.Expr, hSum, aSum))
 			okPend = okPend.And(fitsRoom(rw, x.room.Expr, hSum))
 		}
@@ -655,6 +685,10 @@ func (u *mergeUnit) properties(m *hdlgen.Module, s Spec, groups [][2]int, vValid
 		}
 	}
 	m.Assert("arrival_exact", a.valid.Implies(arrExact))
+	if g.Fold != nil {
+		u.foldProperty(m, s)
+	}
+	u.conservation(m, s)
 	if g.Sum != "" {
 		rw := g.roomW(s)
 		room := hdlgen.True()
@@ -663,6 +697,57 @@ func (u *mergeUnit) properties(m *hdlgen.Module, s Spec, groups [][2]int, vValid
 			room = room.And(x.valid.Implies(sum.EqC(g.SumCap)))
 		}
 		m.Assert("slot_room_exact", room)
+	}
+}
+
+// foldProperty asserts that the arrival folds only where the block's
+// rule allows it (fold_by_rule), stated from the slots and the arrival
+// themselves rather than the fold checks compared a cycle ahead: into the
+// youngest slot of its connection, whose event the rule folds it into
+// (for nscc: two ACKs of one ECN echo, so never across a barrier or an
+// ECN change), within the sum's room and the members' width.
+func (u *mergeUnit) foldProperty(m *hdlgen.Module, s Spec) {
+	g, a := s.Merge, u.arr
+	arrEv := MergeEvent{Kind: a.kind.Expr, Fields: a.record(s), Members: hdlgen.Const(g.CountW, 1)}
+	byRule := hdlgen.True()
+	for i, x := range u.slots {
+		ok := x.valid.And(x.conn.Eq(a.conn)).And(x.succ.Not()).And(a.inRange).
+			And(x.count.Ne(hdlgen.Ones(g.CountW))).
+			And(g.Fold(MergeEvent{Kind: x.kind.Expr, Fields: x.record(s), Members: x.count.Expr}, arrEv))
+		if g.Sum != "" {
+			ok = ok.And(fitsRoom(g.roomW(s), x.room.Expr, a.fields[g.Sum].Expr))
+		}
+		byRule = byRule.And(u.fold[i].Implies(ok))
+	}
+	m.Assert("fold_by_rule", byRule)
+}
+
+// conservation asserts that the merge stage neither drops nor invents
+// events (members_kept) nor, with Merge.Sum, bytes (sum_kept): a counter
+// of the proof's own (built only with Formal.Invariants) adds what enters
+// the arrival register and subtracts what leaves the issue register for
+// stage 1, and equals, modulo its width, what the arrival register, the
+// slots and the issue register hold.
+func (u *mergeUnit) conservation(m *hdlgen.Module, s Spec) {
+	g, a := s.Merge, u.arr
+	kept := func(name string, w int, in, arr, iss hdlgen.Expr, slot func(slot) hdlgen.Expr) {
+		held := m.Reg("formal_"+name+"_held", w, "proof only: "+name+" entered the merge stage and not yet left it (modulo 2^width)", hdlgen.ResetTo(0))
+		zero := hdlgen.Const(w, 0)
+		m.Comb("formal_"+name, func(p *hdlgen.Process) {
+			p.Set(held, held.Add(hdlgen.Mux(u.leave, in.ZExt(w), zero)).Sub(hdlgen.Mux(u.iss.valid, iss.ZExt(w), zero)))
+		})
+		sum := hdlgen.Mux(a.valid, arr.ZExt(w), zero).Add(hdlgen.Mux(u.iss.valid, iss.ZExt(w), zero))
+		for _, x := range u.slots {
+			sum = sum.Add(hdlgen.Mux(x.valid, slot(x).ZExt(w), zero))
+		}
+		m.Assert(name+"_kept", held.Eq(sum))
+	}
+	cw := g.CountW + hdlgen.BitsFor(uint64(len(u.slots))+2)
+	one := hdlgen.Const(1, 1)
+	kept("members", cw, one, one, u.issN.Expr, func(x slot) hdlgen.Expr { return x.count.Expr })
+	if g.Sum != "" {
+		sw := fieldWidth(s.EventFields, g.Sum) + hdlgen.BitsFor(uint64(len(u.slots))+2)
+		kept("sum", sw, u.head.fields[g.Sum].Expr, a.fields[g.Sum].Expr, u.iss.fields[g.Sum].Expr, func(x slot) hdlgen.Expr { return x.fields[g.Sum].Expr })
 	}
 }
 

@@ -1,6 +1,8 @@
 package smartt
 
 import (
+	"slices"
+
 	"github.com/nicgen/nicgen/blocks/block"
 	"github.com/nicgen/nicgen/blocks/connpipe"
 	"github.com/nicgen/nicgen/blocks/control"
@@ -119,11 +121,13 @@ func mergeFormalJob() block.FormalJob {
 	p := SmallParams(NSCC)
 	p.Depth, p.MergeSlots, p.MergeAcks = 4, 3, true
 	mutants := connpipe.MergeMutants()
-	for k, v := range connpipe.SumMutants(MergeRule(p)) {
-		mutants[k] = v
+	for _, ms := range []map[string][]hdlgen.Mutation{connpipe.FoldMutants(), connpipe.SumMutants(MergeRule(p))} {
+		for k, v := range ms {
+			mutants[k] = v
+		}
 	}
 	j := block.FormalJob{Name: "nscc_merge", Doc: "as nscc, pipeline depth 4, with 3 merge slots and merged ACKs", MaxSteps: 12 + 2*p.Depth + 8,
-		Breaks: true, BreakOnly: append(connpipe.MergeAssertions, "slot_room_exact"), Mutants: mutants,
+		Breaks: true, BreakOnly: slices.Concat(connpipe.MergeAssertions, connpipe.FoldAssertions, connpipe.SumAssertions), Mutants: mutants,
 		Build: func(f connpipe.Formal) (*hdlgen.Module, error) {
 			p.Formal = f
 			return Block(p)
