@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -31,11 +32,16 @@ func datasheet(r *config.Resolved, g generated) ([]byte, error) {
 
 	b.WriteString("## Performance\n\n| | |\n|---|---|\n")
 	fmt.Fprintf(&b, "| throughput, different connections | %s per clock (%s Mevents/s at %s MHz, if the block closes timing there) |\n", plural(t.mixed, "event"), fmtFloat(t.mixed*clk), fmtFloat(clk))
-	every := "one event every " + plural(float64(t.depth), "cycle")
-	if t.depth == 1 {
-		every = "one event per clock, back to back"
+	if every := 1 / t.perClock; every > 0.9*float64(t.depth) { // a burst of n events spans (n-1) x depth + 1 cycles
+		one := "one event every " + plural(float64(t.depth), "cycle")
+		if t.depth == 1 {
+			one = "one event per clock, back to back"
+		}
+		fmt.Fprintf(&b, "| throughput, one connection | %s (%s ns at %s MHz): pipeline depth %d |\n", one, fmtFloat(float64(t.depth)*1000/clk), fmtFloat(clk), t.depth)
+	} else {
+		// a merging shell folds the events of one connection
+		fmt.Fprintf(&b, "| throughput, one connection | one event every %s cycles (%s ns at %s MHz) for back-to-back events of one connection, faster than its pipeline depth %d: the merge stage folds them |\n", fmtFloat(math.Round(every*100)/100), fmtFloat(math.Round(every*1000/clk*100)/100), fmtFloat(clk), t.depth)
 	}
-	fmt.Fprintf(&b, "| throughput, one connection | %s (%s ns at %s MHz): pipeline depth %d |\n", every, fmtFloat(float64(t.depth)*1000/clk), fmtFloat(clk), t.depth)
 	fmt.Fprintf(&b, "| latency | %d cycles from an accepted event to its result valid (%s ns at %s MHz) |\n", t.latency, fmtFloat(float64(t.latency)*1000/clk), fmtFloat(clk))
 	fmt.Fprintf(&b, "| clock | %s MHz, period %.3f ns (`%s.xdc`, `%s.sdc`) |\n", fmtFloat(clk), 1000/clk, name, name)
 	rec, ok, err := lookupECP5(g.top, verilogDigest(g.files))

@@ -343,3 +343,30 @@ func TestEquivJobsEqualSequential(t *testing.T) {
 		t.Errorf("--jobs 0 accepted")
 	}
 }
+
+// A merging configuration's datasheet states the one-connection rate it
+// measured, which the merge stage makes faster than one event per
+// pipeline depth, and the depth itself, not one derived from that rate.
+func TestDatasheetMergingRate(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "merge.hcl")
+	text := "network {\n  link_gbps = 800\n  mtu = 4096\n  base_rtt_ns = 8600\n}\nhardware {\n  clock_mhz = 250\n  connections = 4096\n}\nblock \"nscc\" {\n  merge_slots = 8\n}\n"
+	if err := os.WriteFile(cfg, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ds, err := runCLI(t, "doc", "nscc", "-c", cfg)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, ds)
+	}
+	m := regexp.MustCompile(`\| throughput, one connection \| one event every ([0-9.]+) cycles \([0-9.]+ ns at 250 MHz\) for back-to-back events of one connection, faster than its pipeline depth ([0-9]+): the merge stage folds them \|`).FindStringSubmatch(ds)
+	if m == nil {
+		t.Fatalf("no merged one-connection rate in the datasheet:\n%s", ds)
+	}
+	every, _ := strconv.ParseFloat(m[1], 64)
+	depth, _ := strconv.Atoi(m[2])
+	if want := regexp.MustCompile("\\| `pipeline_depth` \\| `([0-9]+)` \\|").FindStringSubmatch(ds); want == nil || want[1] != m[2] {
+		t.Errorf("the rate's depth %d is not the configuration's pipeline_depth (%v)", depth, want)
+	}
+	if every >= float64(depth)/2 {
+		t.Errorf("one event every %.2f cycles: merged ACKs of one connection should come far faster than one per %d cycles", every, depth)
+	}
+}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"math"
 	"sync"
 
 	"github.com/nicgen/nicgen/blocks"
@@ -83,8 +82,12 @@ func measureTiming(cfg blocks.Config, block string) (timing, error) {
 	if t.mixed, _, err = offer(m, alt); err != nil {
 		return t, fmt.Errorf("%s: %w", block, err)
 	}
-	t.depth = int(math.Round(1 / t.perClock))
-	return t, nil
+	b, err := blocks.Lookup(block)
+	if err != nil {
+		return t, err
+	}
+	t.depth, err = b.Depth(cfg)
+	return t, err
 }
 
 // offer drives conns back to back into a fresh cycle model, results
