@@ -106,7 +106,7 @@ func MergeMutants() map[string][]hdlgen.Mutation {
 func FoldMutants() map[string][]hdlgen.Mutation {
 	return map[string][]hdlgen.Mutation{
 		"fold_by_rule": {{Node: "slot0_fold", With: func(_ hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
-			return get("arr_valid_reg").And(get("arr_in_range_reg")).And(get("arr_hit_reg").Bit(0)).
+			return get("arr_valid_reg").And(get("arr_hit_reg").Bit(0)).
 				And(get("slot0_succ_reg").Not()).And(get("slot_cand_reg").Bit(0).Not())
 		}}},
 	}
@@ -222,22 +222,23 @@ type slot struct {
 // ahead against the slots as they are now.
 type arrival struct {
 	evRegs
-	inRange *hdlgen.Reg // a kind and connection in range, not a table operation: it may fold
-	hit     *hdlgen.Reg // bit i: slot i holds an event of its connection
-	foldOK  *hdlgen.Reg // bit i: the block's rule folds it into slot i's event
+	hit    *hdlgen.Reg // bit i: slot i holds an event of its connection
+	foldOK *hdlgen.Reg // bit i: it may fold into slot i's event (see update)
 }
 
 // mergeUnit is the built merge stage: what the shell around it reads.
 type mergeUnit struct {
-	slots []slot
-	arr   arrival
-	iss   evRegs        // the issue register: the event entering stage 1
-	issN  *hdlgen.Reg   // its members
-	cand  *hdlgen.Reg   // bit i: slot i is the one to issue, chosen a cycle ahead
-	used  *hdlgen.Reg   // slots taken or promised: valid slots, and the arrival
-	sel   []hdlgen.Expr // slot i issues in the cycle (one-hot)
-	issue hdlgen.Expr   // a slot issues (the event enters the issue register)
-	leave hdlgen.Expr   // the input buffer's head moves into the arrival register
+	slots    []slot
+	arr      arrival
+	iss      evRegs        // the issue register: the event entering stage 1
+	issN     *hdlgen.Reg   // its members
+	cand     *hdlgen.Reg   // bit i: slot i is the one to issue, chosen a cycle ahead
+	candAny  *hdlgen.Reg   // cand is not 0
+	eligible []hdlgen.Expr // slot i may be the next candidate
+	used     *hdlgen.Reg   // slots taken or promised: valid slots, and the arrival
+	sel      []hdlgen.Expr // slot i issues in the cycle (one-hot)
+	issue    hdlgen.Expr   // a slot issues (the event enters the issue register)
+	leave    hdlgen.Expr   // the input buffer's head moves into the arrival register
 	// the arrival register's placement in the cycle
 	fold, alloc []hdlgen.Expr
 	spec        []hdlgen.Expr // slot i is the lowest free one: it loads the arrival (alloc: and keeps it)
@@ -247,6 +248,7 @@ type mergeUnit struct {
 	headEq      []hdlgen.Expr // slot i's connection is the head's
 	arrAt       *hdlgen.Reg   // the arrival's place in the window's stages (hazards)
 	head        evRegs        // the input buffer's head, which the arrival register loads
+	inRange     func(evRegs) hdlgen.Expr
 }
 
 // newMergeUnit declares the merge stage's registers.
@@ -272,11 +274,11 @@ func newMergeUnit(m *hdlgen.Module, s Spec, groups int) *mergeUnit {
 	u.arr = arrival{evRegs: newEvRegs(m, s, "arr", "arrival register")}
 	u.arr.hit = m.Reg("arr_hit", g.Slots, "bit i: slot i holds an event of the arrival's connection", hdlgen.NoReset())
 	if g.Fold != nil {
-		u.arr.inRange = m.Reg("arr_in_range", 1, "the arrival may fold: kind and connection in range, not a table operation", hdlgen.NoReset())
-		u.arr.foldOK = m.Reg("arr_fold_ok", g.Slots, "bit i: the merge rule folds the arrival into slot i's event", hdlgen.NoReset())
+		u.arr.foldOK = m.Reg("arr_fold_ok", g.Slots, "bit i: the arrival holds an event in range, and slot i's event, below the members' cap, folds it by the merge rule and within the sum's room", hdlgen.ResetTo(0))
 	}
 	u.used = m.Reg("slots_used", hdlgen.BitsFor(uint64(g.Slots)+1), "slots holding an event, and one more while the arrival register holds one", hdlgen.ResetTo(0))
 	u.cand = m.Reg("slot_cand", g.Slots, "bit i: slot i issues in this cycle unless no credit is left (chosen in the cycle before)", hdlgen.ResetTo(0))
+	u.candAny = m.Reg("slot_cand_any", 1, "slot_cand is not 0", hdlgen.ResetTo(0))
 	u.iss = newEvRegs(m, s, "iss", "issue register")
 	u.issN = m.Reg("iss_members", g.CountW, "issue register: events merged into the event", hdlgen.NoReset())
 	return u
@@ -293,13 +295,15 @@ func (u *mergeUnit) decide(s Spec, head evRegs, full hdlgen.Expr) {
 	n := len(u.slots)
 	u.sel = make([]hdlgen.Expr, n)
 	u.fold, u.alloc, u.spec = make([]hdlgen.Expr, n), make([]hdlgen.Expr, n), make([]hdlgen.Expr, n)
-	issue := hdlgen.False()
 	for i := range u.slots {
 		u.sel[i] = u.cand.Bit(i).And(full.Not()).Named(fmt.Sprintf("slot%d_issue", i))
-		issue = issue.Or(u.sel[i])
 	}
-	u.issue = issue.Named("issue")
+	// a candidate exists: kept in a register of its own, so that the
+	// issue, which the occupancy counter and the stages wait for, is one
+	// gate after registers
+	u.issue = u.candAny.And(full.Not()).Named("issue")
 	eligible := make([]hdlgen.Expr, n)
+	u.eligible = eligible
 	for i, x := range u.slots {
 		e := x.valid.And(u.sel[i].Not()).And(x.pred.IsZero())
 		for _, h := range x.haz {
@@ -324,11 +328,9 @@ func (u *mergeUnit) decide(s Spec, head evRegs, full hdlgen.Expr) {
 		if s.Merge.Fold == nil {
 			continue
 		}
-		ok := a.valid.And(a.inRange).And(a.hit.Bit(i)).And(x.succ.Not()).And(a.foldOK.Bit(i)).
-			And(x.count.Ne(hdlgen.Ones(s.Merge.CountW))).And(u.cand.Bit(i).Not())
-		if s.Table {
-			ok = ok.And(x.op.IsZero())
-		}
+		// everything but the hit, the successor and the candidate was
+		// decided a cycle ahead (arr_fold_ok, with the arrival's valid)
+		ok := a.hit.Bit(i).And(a.foldOK.Bit(i)).And(x.succ.Not()).And(u.cand.Bit(i).Not())
 		u.fold[i] = ok.Named(fmt.Sprintf("slot%d_fold", i))
 		folds = append(folds, u.fold[i])
 	}
@@ -372,9 +374,22 @@ func (u *mergeUnit) update(m *hdlgen.Module, s Spec, head evRegs, headInRange hd
 	headEv := MergeEvent{Kind: head.kind.Expr, Fields: head.record(s), Members: hdlgen.Const(g.CountW, 1)}
 	merged := make([]hdlgen.Record, len(u.slots))
 	hitNext, okNext := make([]hdlgen.Expr, len(u.slots)), make([]hdlgen.Expr, len(u.slots))
-	var okArr, roomArr hdlgen.Expr
+	// the head's fold checks are split into the rule's part and the
+	// sum's carry chains (fitsRoom), which gate last: a sum of three
+	// products, one per outcome of the slot at the edge (it loads the
+	// arrival, the arrival folds into it, it keeps its event), each
+	// selected beside its chain
+	var ruleArr, fitsArr, roomArr hdlgen.Expr
+	fitsArr = hdlgen.True()
 	if g.Fold != nil {
-		okArr = g.Fold(arrEv, headEv)
+		ruleArr = u.leave.And(headInRange).And(g.Fold(arrEv, headEv))
+		if g.CountW == 1 { // one member is the cap
+			ruleArr = hdlgen.False()
+		}
+		if s.Table {
+			ruleArr = ruleArr.And(a.op.IsZero())
+		}
+		ruleArr = ruleArr.Named("head_folds_arr")
 	}
 	var rw int
 	var hSum, aSum hdlgen.Expr
@@ -385,13 +400,11 @@ func (u *mergeUnit) update(m *hdlgen.Module, s Spec, head evRegs, headInRange hd
 		rw = g.roomW(s)
 		hSum, aSum = head.fields[g.Sum].Expr, a.fields[g.Sum].Expr
 		roomArr = hdlgen.Const(rw, g.SumCap).Sub(aSum.ZExt(rw)).Named("arr_room")
-		okArr = okArr.And(fitsRoom(rw, hdlgen.Const(rw, g.SumCap), hSum, aSum))
-	}
-	if g.Fold != nil {
-		okArr = okArr.Named("head_folds_arr")
+		fitsArr = fitsRoom(rw, hdlgen.Const(rw, g.SumCap), hSum, aSum)
 	}
 	sameArr := a.conn.Eq(head.conn).Named("head_conn_is_arr")
 	u.headEq = make([]hdlgen.Expr, len(u.slots))
+	capGrown := hdlgen.Const(g.CountW, (uint64(1)<<uint(g.CountW)-1)-1)
 	for i, x := range u.slots {
 		u.headEq[i] = x.conn.Eq(head.conn).Named(fmt.Sprintf("slot%d_head_conn", i))
 		// a free slot that loads the arrival holds it after the edge unless
@@ -404,15 +417,29 @@ func (u *mergeUnit) update(m *hdlgen.Module, s Spec, head evRegs, headInRange hd
 		pend := MergeEvent{Kind: x.kind.Expr, Fields: x.record(s), Members: x.count.Expr}
 		merged[i] = g.Combine(pend, arrEv)
 		grown := MergeEvent{Kind: x.kind.Expr, Fields: merged[i], Members: x.count.Add(hdlgen.Const(g.CountW, 1))}
-		okGrown, okPend := g.Fold(grown, headEv), g.Fold(pend, headEv)
+		// the rule, the members' cap, and with the table port no table
+		// operation, for the slot's event after the edge: the grown one
+		// or the pending one
+		ruleGrown := g.Fold(grown, headEv).And(x.count.Ne(capGrown))
+		rulePend := g.Fold(pend, headEv).And(x.count.Ne(hdlgen.Ones(g.CountW)))
+		if s.Table {
+			ruleGrown, rulePend = ruleGrown.And(x.op.IsZero()), rulePend.And(x.op.IsZero())
+		}
+		head := u.leave.And(headInRange).And(u.spec[i].Not())
+		selGrown := head.And(u.fold[i]).And(ruleGrown)
+		selPend := head.And(u.fold[i].Not()).And(rulePend)
+		selArr := u.spec[i].And(ruleArr)
+		fitsGrown, fitsPend := hdlgen.True(), hdlgen.True()
 		if g.Sum != "" {
 			// the arrival is within the room: the sums fit the field
 			merged[i].Set(g.Sum, x.fields[g.Sum].Add(a.fields[g.Sum]).Named(fmt.Sprintf("slot%d_sum_fold", i)))
-			okGrown = okGrown.And(fitsRoom(rw, x.room.Expr, hSum, aSum))
-			okPend = okPend.And(fitsRoom(rw, x.room.Expr, hSum))
+			fitsGrown = fitsRoom(rw, x.room.Expr, hSum, aSum)
+			fitsPend = fitsRoom(rw, x.room.Expr, hSum)
 		}
 		// (a slot that stays free has no hit: its fold check means nothing)
-		okNext[i] = hdlgen.Mux(u.spec[i], okArr, hdlgen.Mux(u.fold[i], okGrown, okPend))
+		okNext[i] = selPend.Named(fmt.Sprintf("slot%d_keeps_folds", i)).And(fitsPend).
+			Or(selArr.Named(fmt.Sprintf("slot%d_loads_folds", i)).And(fitsArr)).
+			Or(selGrown.Named(fmt.Sprintf("slot%d_grows_folds", i)).And(fitsGrown))
 	}
 	m.Comb("merge_slots", func(p *hdlgen.Process) {
 		for i, x := range u.slots {
@@ -444,6 +471,10 @@ func (u *mergeUnit) update(m *hdlgen.Module, s Spec, head evRegs, headInRange hd
 			})
 		}
 		p.Set(u.cand, catBits(u.candNext))
+		// some slot is eligible: then the oldest of them is the candidate
+		// (slot_age_order), so this is the or of candNext without its
+		// comparisons of age
+		p.Set(u.candAny, orTree(u.eligible))
 		// used: + the head entering the arrival register, - the slot
 		// issuing, - the arrival folding (a fill moves its count from the
 		// arrival to a slot)
@@ -458,7 +489,6 @@ func (u *mergeUnit) update(m *hdlgen.Module, s Spec, head evRegs, headInRange hd
 		loadEv(p, s, a.evRegs, head)
 		p.Set(a.hit, catBits(hitNext))
 		if g.Fold != nil {
-			p.Set(a.inRange, headInRange)
 			p.Set(a.foldOK, catBits(okNext))
 		}
 	})
@@ -633,7 +663,7 @@ func (u *mergeUnit) properties(m *hdlgen.Module, s Spec, groups [][2]int, vValid
 			oneHot = oneHot.And(u.cand.Bit(i).And(u.cand.Bit(j)).Not())
 		}
 	}
-	m.Assert("slot_cand_onehot", oneHot)
+	m.Assert("slot_cand_onehot", oneHot.And(u.candAny.Eq(u.cand.Any())))
 	uw := u.used.Width()
 	count := hdlgen.Mux(u.arr.valid, hdlgen.Const(uw, 1), hdlgen.Const(uw, 0))
 	for _, x := range u.slots {
@@ -676,15 +706,25 @@ func (u *mergeUnit) properties(m *hdlgen.Module, s Spec, groups [][2]int, vValid
 	if g.Fold != nil {
 		arrEv := MergeEvent{Kind: a.kind.Expr, Fields: a.record(s), Members: hdlgen.Const(g.CountW, 1)}
 		for i, x := range u.slots {
-			ok := g.Fold(MergeEvent{Kind: x.kind.Expr, Fields: x.record(s), Members: x.count.Expr}, arrEv)
+			ok := g.Fold(MergeEvent{Kind: x.kind.Expr, Fields: x.record(s), Members: x.count.Expr}, arrEv).
+				And(u.inRange(a.evRegs)).And(x.count.Ne(hdlgen.Ones(g.CountW)))
 			if g.Sum != "" {
 				ok = ok.And(fitsRoom(g.roomW(s), x.room.Expr, a.fields[g.Sum].Expr))
+			}
+			if s.Table {
+				ok = ok.And(x.op.IsZero())
 			}
 			// only a slot of its connection matters
 			arrExact = arrExact.And(a.hit.Bit(i).Implies(a.foldOK.Bit(i).Eq(ok)))
 		}
 	}
-	m.Assert("arrival_exact", a.valid.Implies(arrExact))
+	if g.Fold != nil {
+		// an empty arrival register folds nowhere
+		arrExact = hdlgen.Mux(a.valid, arrExact, a.foldOK.IsZero())
+	} else {
+		arrExact = a.valid.Implies(arrExact)
+	}
+	m.Assert("arrival_exact", arrExact)
 	if g.Fold != nil {
 		u.foldProperty(m, s)
 	}
@@ -711,11 +751,14 @@ func (u *mergeUnit) foldProperty(m *hdlgen.Module, s Spec) {
 	arrEv := MergeEvent{Kind: a.kind.Expr, Fields: a.record(s), Members: hdlgen.Const(g.CountW, 1)}
 	byRule := hdlgen.True()
 	for i, x := range u.slots {
-		ok := x.valid.And(x.conn.Eq(a.conn)).And(x.succ.Not()).And(a.inRange).
+		ok := x.valid.And(x.conn.Eq(a.conn)).And(x.succ.Not()).And(u.inRange(a.evRegs)).
 			And(x.count.Ne(hdlgen.Ones(g.CountW))).
 			And(g.Fold(MergeEvent{Kind: x.kind.Expr, Fields: x.record(s), Members: x.count.Expr}, arrEv))
 		if g.Sum != "" {
 			ok = ok.And(fitsRoom(g.roomW(s), x.room.Expr, a.fields[g.Sum].Expr))
+		}
+		if s.Table {
+			ok = ok.And(x.op.IsZero())
 		}
 		byRule = byRule.And(u.fold[i].Implies(ok))
 	}
@@ -754,6 +797,11 @@ func (u *mergeUnit) conservation(m *hdlgen.Module, s Spec) {
 // mergeInRange is whether the head may fold: its kind and connection are
 // in range (NUM_CONN with the table port) and it is no table operation.
 func mergeInRange(s Spec, head evRegs, numConn func() *hdlgen.Signal) hdlgen.Expr {
+	return inRange(s, head, numConn).Named("head_in_range")
+}
+
+// inRange is whether the event of ev may fold (mergeInRange), unnamed.
+func inRange(s Spec, head evRegs, numConn func() *hdlgen.Signal) hdlgen.Expr {
 	in := hdlgen.True()
 	if uint64(s.NumKinds) < uint64(1)<<uint(s.KindW) {
 		in = head.kind.Lt(hdlgen.Const(s.KindW, uint64(s.NumKinds)))
@@ -769,7 +817,7 @@ func mergeInRange(s Spec, head evRegs, numConn func() *hdlgen.Signal) hdlgen.Exp
 	if s.Table {
 		in = in.And(head.op.IsZero())
 	}
-	return in.Named("head_in_range")
+	return in
 }
 
 // fitsRoom is 1 when the sum of xs is at most room, a two's complement

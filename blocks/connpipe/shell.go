@@ -241,6 +241,7 @@ func (sh *shell) issueFrom() {
 			sh.headInRange = mergeInRange(s, sh.head, sh.numConnParam)
 		}
 		sh.mu = newMergeUnit(m, s, len(sh.slotGroups))
+		sh.mu.inRange = func(ev evRegs) hdlgen.Expr { return inRange(s, ev, sh.numConnParam) }
 		sh.mu.decide(s, sh.head, sh.fullReg.Expr)
 		sh.src = sh.mu.issued(s)
 	}
