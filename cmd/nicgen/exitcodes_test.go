@@ -23,6 +23,7 @@ func TestUsageExitCodes(t *testing.T) {
 	}{
 		{[]string{"frob"}, "", `unknown command "frob"`},
 		{[]string{"generat"}, "", `did you mean "generate"?`},
+		{[]string{"help", "frob"}, "", `unknown help topic "frob"`},
 		{[]string{"version", "extra"}, "", "takes no arguments"},
 		{[]string{"synth", "reps", "--target", "asic"}, "", `--target "asic": want xilinx, ice40 or ecp5`},
 		{[]string{"synth", "reps_conf", "--record", file}, "", "--record: for --target ecp5 only"},

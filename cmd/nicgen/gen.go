@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -153,22 +154,92 @@ func blockNames(gens []generated) []string {
 // writeAtomic writes a file through a temporary file in the same folder and
 // a rename, so a reader never sees half a file. A target that is a folder
 // is an error, and no temporary file is left behind on any error.
+// A symbolic link is written through (the file it names is replaced, the
+// link stays), and so is a device, a FIFO or a socket (never renamed
+// over: `-o /dev/null` as root must leave the device in place).
 func writeAtomic(path string, data []byte) error {
-	tmp, err := writeTemp(path, data)
+	p, special, err := outputPath(path)
 	if err != nil {
 		return err
 	}
-	return renameOnto(tmp, path)
+	if special {
+		return writeThrough(p, path, data)
+	}
+	tmp, err := writeTemp(p, data)
+	if err != nil {
+		return err
+	}
+	return renameOnto(tmp, p)
 }
 
 // checkWritable reports whether a file could be written at path: not a
-// folder, and its folder exists or can be made and takes a new file.
+// folder, and its folder exists or can be made and takes a new file (or,
+// for a device, a FIFO or a socket, it opens for writing).
 func checkWritable(path string) error {
-	tmp, err := writeTemp(path, nil)
+	p, special, err := outputPath(path)
+	if err != nil {
+		return err
+	}
+	if special {
+		f, err := os.OpenFile(p, os.O_WRONLY, 0)
+		if err != nil {
+			return fmt.Errorf("writing %s: %v", path, unwrapOS(err))
+		}
+		return f.Close()
+	}
+	tmp, err := writeTemp(p, nil)
 	if err != nil {
 		return err
 	}
 	return os.Remove(tmp)
+}
+
+// outputPath is the file an output named path is written to: path itself,
+// or the file its symbolic links lead to (a link that leads nowhere yet
+// names the file to create). special is true for a device, a FIFO or a
+// socket, which is written through and never replaced.
+func outputPath(path string) (p string, special bool, err error) {
+	p = path
+	for range 40 {
+		st, err := os.Lstat(p)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return p, false, nil
+		case err != nil:
+			return "", false, fmt.Errorf("writing %s: %v", path, unwrapOS(err))
+		case st.Mode()&fs.ModeSymlink != 0:
+			t, err := os.Readlink(p)
+			if err != nil {
+				return "", false, fmt.Errorf("writing %s: %v", path, unwrapOS(err))
+			}
+			if !filepath.IsAbs(t) {
+				t = filepath.Join(filepath.Dir(p), t)
+			}
+			p = t
+		case st.Mode().IsRegular() || st.IsDir():
+			return p, false, nil
+		default:
+			return p, true, nil
+		}
+	}
+	return "", false, fmt.Errorf("writing %s: too many symbolic links", path)
+}
+
+// writeThrough writes data into an existing device, FIFO or socket p (named
+// path by the user).
+func writeThrough(p, path string, data []byte) error {
+	f, err := os.OpenFile(p, os.O_WRONLY, 0)
+	if err != nil {
+		return fmt.Errorf("writing %s: %v", path, unwrapOS(err))
+	}
+	_, werr := f.Write(data)
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr != nil {
+		return fmt.Errorf("writing %s: %v", path, unwrapOS(werr))
+	}
+	return nil
 }
 
 // createBeside opens a new temporary file in path's folder (made if
@@ -308,8 +379,19 @@ func writeFiles(files map[string][]byte, lockDir string) ([]string, error) {
 			os.Remove(t)
 		}
 	}
-	for _, p := range paths {
-		t, err := writeTemp(p, files[p])
+	for k, p := range paths {
+		// an output of the tree is a file: a device, FIFO or socket in
+		// its place is refused, a symbolic link written through
+		q, special, err := outputPath(p)
+		if err == nil && special {
+			err = fmt.Errorf("writing %s: not a regular file (a device, FIFO or socket); remove it or choose another folder", p)
+		}
+		if err != nil {
+			cleanup()
+			return nil, fmt.Errorf("%v; nothing was changed", err)
+		}
+		paths[k] = q
+		t, err := writeTemp(q, files[p])
 		if err != nil {
 			cleanup()
 			return nil, fmt.Errorf("%v; nothing was changed", err)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -49,6 +50,16 @@ Verilator, and reports the per-connection state budget of every block.`,
 	for _, c := range root.Commands() {
 		if c.Name() == "help" {
 			c.Example = "  nicgen help generate"
+			// an unknown topic is a usage error (cobra's prints the
+			// usage and exits 0)
+			c.Run = nil
+			c.RunE = func(_ *cobra.Command, args []string) error {
+				target, rest, err := root.Find(args)
+				if err != nil || target == nil || (len(rest) > 0 && target.HasSubCommands()) {
+					return usageErr("unknown help topic %q (commands: nicgen help)", strings.Join(args, " "))
+				}
+				return target.Help()
+			}
 		}
 	}
 	return root

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"strconv"
 	"strings"
@@ -151,7 +152,11 @@ time.`,
 			if svg != "" {
 				title := fmt.Sprintf("%s %d:1 incast, %s per sender, %v Gb/s, base RTT %d ns, %s (%s)", name, senders, netsim.FormatBytes(msg),
 					p.Network.LinkGbps, p.Network.BrttNs, r.Config.Name, model)
-				if err := res.WriteCwndSVG(svg, title); err != nil {
+				var b bytes.Buffer
+				if err := netsim.CwndChart(res, title).WriteSVG(&b); err != nil {
+					return fmt.Errorf("incast: %w", err)
+				}
+				if err := writeAtomic(svg, b.Bytes()); err != nil {
 					return fmt.Errorf("incast: %w", err)
 				}
 			}

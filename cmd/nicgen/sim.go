@@ -228,19 +228,42 @@ schema of each block and of the output.`,
 			// the results go to a temporary file first: a malformed line
 			// found late leaves no output behind, and memory stays flat
 			toStdout := out == "" || out == "-"
-			target := out
-			if toStdout {
-				target = filepath.Join(os.TempDir(), "nicgen-sim")
+			target, special := out, false
+			if !toStdout {
+				if target, special, err = outputPath(out); err != nil {
+					return usageErr("-o: %v", err)
+				}
 			}
-			tmp, err := createBeside(target)
+			// standard output, or a device, FIFO or socket: written
+			// through once the whole trace has run
+			through := toStdout || special
+			tmpAt := target
+			if through {
+				tmpAt = filepath.Join(os.TempDir(), "nicgen-sim")
+			}
+			tmp, err := createBeside(tmpAt)
 			if err != nil {
 				return usageErr("-o: %v", err)
 			}
 			defer os.Remove(tmp.Name()) // a no-op once renamed
 			serr := simulate(tmp, r.Config, sel[0], m, fields, in, name)
-			if serr == nil && toStdout {
+			if serr == nil && through {
+				var dst io.Writer = cmd.OutOrStdout()
+				dstName := "standard output"
+				if special {
+					f, err := os.OpenFile(target, os.O_WRONLY, 0)
+					if err != nil {
+						tmp.Close()
+						return fmt.Errorf("writing %s: %v", out, unwrapOS(err))
+					}
+					defer f.Close()
+					dst, dstName = f, out
+				}
 				if _, serr = tmp.Seek(0, io.SeekStart); serr == nil {
-					_, serr = io.Copy(cmd.OutOrStdout(), tmp)
+					if _, err := io.Copy(dst, tmp); err != nil {
+						tmp.Close()
+						return fmt.Errorf("writing %s: %v", dstName, unwrapOS(err))
+					}
 				}
 			}
 			var te *trace.Errors
@@ -248,10 +271,10 @@ schema of each block and of the output.`,
 				tmp.Close()
 				return &exitError{code: 2, err: serr}
 			}
-			if err := finishTemp(tmp, target, serr); err != nil || toStdout {
+			if err := finishTemp(tmp, target, serr); err != nil || through {
 				return err
 			}
-			return renameOnto(tmp.Name(), out)
+			return renameOnto(tmp.Name(), target)
 		},
 	}
 	addConfigFlag(cmd, &path)
