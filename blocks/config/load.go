@@ -107,13 +107,16 @@ func LoadFile(path string, opts ...Option) (*Resolved, error) {
 const (
 	MaxBytes  = 1 << 20
 	MaxNest   = 64
+	MaxOps    = 256 // operator characters in one attribute's expression
 	MaxErrors = 20
 )
 
-// nestingError finds the first bracket of src nested deeper than MaxNest
-// (outside strings and comments): the parser would recurse that deep.
+// nestingError finds the first bracket of src nested deeper than MaxNest,
+// or the first expression with more than MaxOps operator characters
+// (outside strings and comments): the parser and the evaluator would
+// recurse that deep (300,000 unary minus signs overflow Go's stack).
 func nestingError(filename string, src []byte) *Error {
-	depth, line, col := 0, 1, 0
+	depth, line, col, ops := 0, 1, 0, 0
 	inStr, lineComment, blockComment := false, false, false
 	for i := 0; i < len(src); i++ {
 		c := src[i]
@@ -121,6 +124,9 @@ func nestingError(filename string, src []byte) *Error {
 		if c == '\n' {
 			line, col = line+1, 0
 			lineComment = false
+			if depth <= 1 && !inStr && !blockComment { // an attribute ends at its line's end
+				ops = 0
+			}
 			continue
 		}
 		switch {
@@ -153,6 +159,10 @@ func nestingError(filename string, src []byte) *Error {
 			}
 		case c == ')' || c == ']' || c == '}':
 			depth--
+		case strings.IndexByte("-+*/%!<>=&|?:", c) >= 0:
+			if ops++; ops > MaxOps {
+				return &Error{Pos: Pos{File: filename, Line: line, Col: col}, Msg: fmt.Sprintf("an expression with more than %d operators: a configuration value is a number, a string or a short expression", MaxOps)}
+			}
 		}
 	}
 	return nil

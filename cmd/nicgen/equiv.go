@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -69,8 +70,11 @@ one (see "nicgen equiv profiles").`,
 			if err != nil {
 				return usageErr("--shard: %v", err)
 			}
-			if jobs < 1 {
-				return usageErr("--jobs %d: want at least 1", jobs)
+			// every part is a Verilated model on threads of its own: more
+			// than a few per CPU only waits, and hundreds exhaust the
+			// threads a process may start (Verilator then aborts)
+			if most := max(4, 2*runtime.NumCPU()); jobs < 1 || jobs > most {
+				return usageErr("--jobs %d: want 1..%d (twice this machine's %d CPUs, at least 4)", jobs, most, runtime.NumCPU())
 			}
 			parts := shard.Split(jobs)
 			var total int64

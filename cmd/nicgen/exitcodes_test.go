@@ -24,6 +24,10 @@ func TestUsageExitCodes(t *testing.T) {
 		{[]string{"frob"}, "", `unknown command "frob"`},
 		{[]string{"generat"}, "", `did you mean "generate"?`},
 		{[]string{"help", "frob"}, "", `unknown help topic "frob"`},
+		{[]string{"equiv", "lru_arb", "--jobs", "100000", "--cycles", "10"}, "", "--jobs 100000: want 1.."},
+		{[]string{"scenario", "incast", "--size", "1000GiB"}, "", "the simulation stops at 1000 ms"},
+		{[]string{"scenario", "incast", "--size", "8PiB"}, "", "larger than 1 TiB"},
+		{[]string{"scenario", "incast", "--size", "1.3B"}, "", "want a whole number of bytes"},
 		{[]string{"version", "extra"}, "", "takes no arguments"},
 		{[]string{"synth", "reps", "--target", "asic"}, "", `--target "asic": want xilinx, ice40 or ecp5`},
 		{[]string{"synth", "reps_conf", "--record", file}, "", "--record: for --target ecp5 only"},
@@ -231,6 +235,16 @@ func TestBudgetPaperFigure(t *testing.T) {
 		}
 		if name == "nscc" && !strings.Contains(block, "paper: 19 bytes (152 bits) per flow") {
 			t.Errorf("nscc:\n%s", block)
+		}
+	}
+}
+
+// Sizes: whole bytes, units, and fractions of a unit that are whole bytes.
+func TestParseBytes(t *testing.T) {
+	for in, want := range map[string]int64{"4096": 4096, "256KiB": 256 << 10, "8MiB": 8 << 20, "1.5MiB": 3 << 19, "1MB": 1e6, "0.5KiB": 512, "1TiB": -1, "1.3B": -1, "0": -1, "1e3KiB": -1, "NaNMiB": -1} {
+		got, err := parseBytes(in)
+		if want < 0 && err == nil || want >= 0 && (err != nil || got != want) {
+			t.Errorf("parseBytes(%q) = %d, %v; want %d (-1: an error)", in, got, err, want)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -118,6 +119,16 @@ time.`,
 			if err := cfg.Validate(); err != nil {
 				return usageErr("%v", err)
 			}
+			// the simulation stops at 1 s of simulated time: refuse at
+			// once what cannot finish by then even at line rate
+			horizonNs := 1e9
+			if cfg.MaxSimNs > 0 {
+				horizonNs = float64(cfg.MaxSimNs)
+			}
+			if ideal := float64(senders) * float64(msg) * 8 / cfg.LinkGbps; ideal > horizonNs/2 {
+				most := int64(horizonNs / 2 * cfg.LinkGbps / 8 / float64(senders))
+				return usageErr("--size %q: %d senders of %s take at least %.0f ms at %v Gb/s, and the simulation stops at %.0f ms: want at most %s per sender", size, senders, netsim.FormatBytes(msg), ideal/1e6, cfg.LinkGbps, horizonNs/1e6, netsim.FormatBytes(most))
+			}
 			var ctrls []netsim.Controller
 			var engines []*netsim.UETEngine
 			if engine {
@@ -212,21 +223,41 @@ func parseBytes(s string) (int64, error) {
 		{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30},
 		{"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"B", 1},
 	}
+	const want = "want a whole number of bytes, or a number with KiB, MiB, GiB, KB, MB or GB (such as 8MiB or 1.5MiB)"
 	num, mult := strings.TrimSpace(s), int64(1)
+	for _, big := range []string{"TiB", "PiB", "EiB", "TB", "PB", "EB"} {
+		if strings.HasSuffix(strings.ToLower(num), strings.ToLower(big)) {
+			return 0, fmt.Errorf("larger than 1 TiB")
+		}
+	}
 	for _, u := range units {
 		if len(num) > len(u.suffix) && strings.EqualFold(num[len(num)-len(u.suffix):], u.suffix) {
 			num, mult = strings.TrimSpace(num[:len(num)-len(u.suffix)]), u.mult
 			break
 		}
 	}
-	n, err := strconv.ParseInt(num, 10, 64)
-	if err != nil || n < 1 {
-		return 0, fmt.Errorf("not a positive size")
+	if n, err := strconv.ParseInt(num, 10, 64); err == nil {
+		if n < 1 {
+			return 0, fmt.Errorf("not positive: %s", want)
+		}
+		if n > (1<<40)/mult {
+			return 0, fmt.Errorf("larger than 1 TiB")
+		}
+		return n * mult, nil
 	}
-	if n > (1<<40)/mult {
+	// a fraction of a unit, such as 1.5MiB: a whole number of bytes
+	f, err := strconv.ParseFloat(num, 64)
+	switch {
+	case err != nil || math.IsNaN(f) || strings.ContainsAny(num, "eExXpP_") || mult == 1:
+		return 0, fmt.Errorf("%s", want)
+	case f <= 0:
+		return 0, fmt.Errorf("not positive: %s", want)
+	case f*float64(mult) > 1<<40:
 		return 0, fmt.Errorf("larger than 1 TiB")
+	case f*float64(mult) != math.Trunc(f*float64(mult)):
+		return 0, fmt.Errorf("%s of %d bytes is not a whole number of bytes", s, mult)
 	}
-	return n * mult, nil
+	return int64(f * float64(mult)), nil
 }
 
 // scenarioOut is an incast result (--json), times in µs.
