@@ -1,8 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"runtime"
 	"sort"
@@ -228,16 +231,20 @@ shard failed or never reported, naming the shard and its seed.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var recs []blockeq.RunRecord
 			for _, f := range args {
-				b, err := os.ReadFile(f)
+				b, err := readCapped(f, maxReportBytes)
 				if err != nil {
 					return usageErr("%v", err)
 				}
 				// one record, or the array of an equiv --jobs run
 				var rs []blockeq.RunRecord
-				if err := json.Unmarshal(b, &rs); err != nil {
+				if trimmed := bytes.TrimSpace(b); len(trimmed) > 0 && trimmed[0] == '[' {
+					if err := json.Unmarshal(b, &rs); err != nil {
+						return usageErr("%s: not an equiv report (an array, but not of records: %v)", f, jsonProblem(err))
+					}
+				} else {
 					var r blockeq.RunRecord
 					if err := json.Unmarshal(b, &r); err != nil {
-						return usageErr("%s: not an equiv report (%v)", f, err)
+						return usageErr("%s: not an equiv report (want a JSON record or an array of them: %v)", f, jsonProblem(err))
 					}
 					rs = []blockeq.RunRecord{r}
 				}
@@ -330,4 +337,43 @@ func fmtDuration(s float64) string {
 		return fmt.Sprintf("%.1f h", s/3600)
 	}
 	return fmt.Sprintf("%.1f days", s/86400)
+}
+
+// maxReportBytes bounds an equiv report read by equiv merge: a record is a
+// few KiB, and --jobs writes at most a few hundred of them.
+const maxReportBytes = 64 << 20
+
+// readCapped reads a whole file of at most max bytes (a larger one, or an
+// endless stream such as /dev/zero, is an error, not a read into memory
+// without end).
+func readCapped(path string, max int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %v", path, unwrapOS(err))
+	}
+	if int64(len(b)) > max {
+		return nil, fmt.Errorf("%s: larger than %d MiB: not an equiv report", path, max>>20)
+	}
+	return b, nil
+}
+
+// jsonProblem says what is wrong with a JSON document without naming Go
+// types: the field and the kind of value, or the syntax error's offset.
+func jsonProblem(err error) string {
+	var te *json.UnmarshalTypeError
+	var se *json.SyntaxError
+	switch {
+	case errors.As(err, &te) && te.Field != "":
+		return fmt.Sprintf("field %q holds a JSON %s", te.Field, te.Value)
+	case errors.As(err, &te):
+		return fmt.Sprintf("a JSON %s where a record belongs", te.Value)
+	case errors.As(err, &se):
+		return fmt.Sprintf("%v at byte %d", se, se.Offset)
+	}
+	return err.Error()
 }

@@ -24,6 +24,8 @@ func TestUsageExitCodes(t *testing.T) {
 		{[]string{"frob"}, "", `unknown command "frob"`},
 		{[]string{"generat"}, "", `did you mean "generate"?`},
 		{[]string{"help", "frob"}, "", `unknown help topic "frob"`},
+		{[]string{"equiv", "merge", "/dev/zero"}, "", "/dev/zero: larger than 64 MiB: not an equiv report"},
+		{[]string{"equiv", "merge", file}, "", "not an equiv report (want a JSON record or an array of them: invalid character"},
 		{[]string{"equiv", "lru_arb", "--jobs", "100000", "--cycles", "10"}, "", "--jobs 100000: want 1.."},
 		{[]string{"scenario", "incast", "--size", "1000GiB"}, "", "the simulation stops at 1000 ms"},
 		{[]string{"scenario", "incast", "--size", "8PiB"}, "", "larger than 1 TiB"},

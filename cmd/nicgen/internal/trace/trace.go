@@ -53,17 +53,28 @@ func (e *Error) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line,
 type Errors struct {
 	List  []*Error
 	Total int
+	// StoppedAt is the line where reading stopped after MaxCounted
+	// malformed lines (0: the whole trace was read).
+	StoppedAt int
 }
 
-// MaxErrors is how many malformed lines are reported one by one.
-const MaxErrors = 20
+// MaxErrors is how many malformed lines are reported one by one, and
+// MaxCounted how many are counted before reading stops (a stream that is
+// not a trace, such as /dev/urandom, would never end).
+const (
+	MaxErrors  = 20
+	MaxCounted = 1000
+)
 
 func (es *Errors) Error() string {
 	lines := make([]string, len(es.List))
 	for i, e := range es.List {
 		lines[i] = e.Error()
 	}
-	if es.Total > len(es.List) {
+	switch {
+	case es.StoppedAt > 0:
+		lines = append(lines, fmt.Sprintf("... and %d more malformed lines: reading stopped at line %d, after %d malformed lines", es.Total-len(es.List), es.StoppedAt, es.Total))
+	case es.Total > len(es.List):
 		lines = append(lines, fmt.Sprintf("... and %d more malformed lines", es.Total-len(es.List)))
 	}
 	return strings.Join(lines, "\n")
@@ -122,6 +133,10 @@ func Scan(r io.Reader, file string, fields []Field, fn func(Event) error) error 
 			slow, err := parseLine(text, fields)
 			if err != nil {
 				fail(line, "%v", err)
+				if errs.Total >= MaxCounted {
+					errs.StoppedAt = line
+					return errs
+				}
 				continue
 			}
 			copy(ev.Values, slow.Values)

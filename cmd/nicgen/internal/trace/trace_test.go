@@ -203,3 +203,23 @@ func BenchmarkScan(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N*100000)/b.Elapsed().Seconds()/1e6, "Mevents/s")
 }
+
+// endless is a stream of malformed lines that never ends.
+type endless struct{}
+
+func (endless) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = "x\n"[i%2]
+	}
+	return len(p), nil
+}
+
+// A stream that is not a trace stops being read after MaxCounted
+// malformed lines, instead of being read forever.
+func TestScanStopsOnEndlessGarbage(t *testing.T) {
+	err := Scan(endless{}, "stream", []Field{{Name: "conn", Width: 16}}, func(Event) error { return nil })
+	var es *Errors
+	if !errors.As(err, &es) || es.Total != MaxCounted || es.StoppedAt != MaxCounted || len(es.List) != MaxErrors {
+		t.Fatalf("got %v (%+v)", err, es)
+	}
+}
