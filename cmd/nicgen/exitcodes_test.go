@@ -24,6 +24,7 @@ func TestUsageExitCodes(t *testing.T) {
 		{[]string{"frob"}, "", `unknown command "frob"`},
 		{[]string{"generat"}, "", `did you mean "generate"?`},
 		{[]string{"help", "frob"}, "", `unknown help topic "frob"`},
+		{[]string{"equiv", "reps", "--cycles", "2", "--shard", "1/4"}, "", "part 1/4 would run no cycle"},
 		{[]string{"equiv", "merge", "/dev/zero"}, "", "/dev/zero: larger than 64 MiB: not an equiv report"},
 		{[]string{"equiv", "merge", file}, "", "not an equiv report (want a JSON record or an array of them: invalid character"},
 		{[]string{"equiv", "lru_arb", "--jobs", "100000", "--cycles", "10"}, "", "--jobs 100000: want 1.."},
@@ -248,5 +249,14 @@ func TestParseBytes(t *testing.T) {
 		if want < 0 && err == nil || want >= 0 && (err != nil || got != want) {
 			t.Errorf("parseBytes(%q) = %d, %v; want %d (-1: an error)", in, got, err, want)
 		}
+	}
+}
+
+// A run too short to reach every behaviour fails once, after its
+// coverage, and never calls itself equivalent.
+func TestEquivShortRunIsNoPass(t *testing.T) {
+	out, err := runCLI(t, "equiv", "reps", "--cycles", "1")
+	if exitCode(err) != 1 || strings.Contains(out, "equivalent to the golden model") || !strings.Contains(out, "every one of 1 cycles matched") {
+		t.Errorf("exit %d, %v:\n%s", exitCode(err), err, out)
 	}
 }
