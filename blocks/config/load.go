@@ -382,10 +382,20 @@ func (l *loader) value(s *section, name string) (cty.Value, *hclsyntax.Attribute
 	v, diags := a.Expr.Value(nil)
 	if diags.HasErrors() {
 		for _, d := range diags {
-			if d.Severity == hcl.DiagError {
-				l.diag(d)
+			if d.Severity != hcl.DiagError {
+				continue
 			}
+			if strings.Contains(d.Detail, "divide zero by zero") {
+				// HCL's own words name its operation, not the attribute
+				l.errorf(a.Expr.Range(), "%s: the expression divides by zero", name)
+				continue
+			}
+			l.diag(d)
 		}
+		return cty.NilVal, nil, false
+	}
+	if v.Type() == cty.Number && v.AsBigFloat().IsInf() {
+		l.errorf(a.Expr.Range(), "%s: the expression is infinite (a division by zero?): want %s", name, mustSpec(s.sec, name).Kind)
 		return cty.NilVal, nil, false
 	}
 	if v.IsNull() {
