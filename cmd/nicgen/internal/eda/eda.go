@@ -20,7 +20,9 @@ import (
 type Files map[string][]byte
 
 // stage writes the files into a fresh temporary folder and returns its path
-// and the sorted file paths.
+// and the sorted file names, relative to it: the tools run there, so that
+// their messages cite the generated file's own name (irl_tokens.v:1582),
+// not a temporary folder that is gone when the message is read.
 func stage(files Files) (string, []string, error) {
 	dir, err := os.MkdirTemp("", "nicgen-eda-")
 	if err != nil {
@@ -33,7 +35,7 @@ func stage(files Files) (string, []string, error) {
 			os.RemoveAll(dir)
 			return "", nil, err
 		}
-		paths = append(paths, p)
+		paths = append(paths, name)
 	}
 	sort.Strings(paths)
 	return dir, paths, nil
