@@ -76,7 +76,12 @@ func selectBlocks(r *config.Resolved, names []string) ([]blocks.Block, error) {
 		names = r.Blocks
 	}
 	var sel []blocks.Block
+	seen := map[string]bool{}
 	for _, n := range names {
+		if seen[n] { // --blocks reps,reps is --blocks reps
+			continue
+		}
+		seen[n] = true
 		b, err := blocks.Lookup(n)
 		if err != nil {
 			return nil, usageErr("%v", err)

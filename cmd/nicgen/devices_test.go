@@ -101,3 +101,19 @@ func TestStandardOutputOnAFullDevice(t *testing.T) {
 		}
 	}
 }
+
+// --blocks names a block once however often it is given: reps,reps
+// writes what reps writes (the shared modules stay in the block's folder).
+func TestGenerateBlocksDeduplicated(t *testing.T) {
+	one, two := t.TempDir(), t.TempDir()
+	if out, err := runCLI(t, "generate", "--blocks", "reps", "-o", one); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if out, err := runCLI(t, "generate", "--blocks", "reps,reps", "-o", two); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	a, b := listFiles(t, one), listFiles(t, two)
+	if strings.Join(a, "\n") != strings.Join(b, "\n") {
+		t.Errorf("--blocks reps,reps wrote %v, --blocks reps %v", b, a)
+	}
+}
