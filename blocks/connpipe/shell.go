@@ -95,7 +95,10 @@ type entry struct {
 
 // newShell checks the spec's sizes and sets the shell's stages.
 func newShell(m *hdlgen.Module, s Spec) (*shell, error) {
-	if s.NumConn < 2 || (s.ConnW < 63 && uint64(s.NumConn) > uint64(1)<<uint(s.ConnW)) {
+	if s.NumConn < 2 {
+		return nil, fmt.Errorf("connpipe: %d connections: want at least 2 (a table of one word needs no shell)", s.NumConn)
+	}
+	if s.ConnW < 63 && uint64(s.NumConn) > uint64(1)<<uint(s.ConnW) {
 		return nil, fmt.Errorf("connpipe: %d connections do not fit a %d-bit connection id", s.NumConn, s.ConnW)
 	}
 	if s.Depth < 1 || s.Depth > MaxDepth {

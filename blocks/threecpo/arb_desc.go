@@ -16,7 +16,7 @@ func LRUArbDescriptor() block.Block {
 		Name:  "lru_arb",
 		Title: "3CPO injection VC arbitration (S3 Section 6.2.5): per GPU port, the least recently granted VC among those whose IRL tokens suffice",
 		Attrs: []block.Attr{
-			{Name: "ports", Kind: block.Whole, Lo: 1, Hi: 65536, Doc: "GPU injection ports of the table; each event is one arbitration of one port"},
+			{Name: "ports", Kind: block.Whole, Lo: 2, Hi: 65536, Doc: "GPU injection ports of the table; each event is one arbitration of one port"},
 			{Name: "vcs", Kind: block.Whole, Lo: 2, Hi: gthreecpo.MaxArbVCs, Doc: "injection VCs per port (S3:L1570-1577: read requests, write requests and responses)"},
 			{Name: "policy", Kind: block.String, Options: []string{"lru", "round_robin"}, Doc: "lru, the thesis's arbiter; round_robin, the one it replaced because it starved a VC it skipped for lack of tokens (S3:L1769)"},
 			block.DepthAttr,

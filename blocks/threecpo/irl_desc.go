@@ -16,7 +16,7 @@ func IRLTokensDescriptor() block.Block {
 		Name:  "irl_tokens",
 		Title: "3CPO injection-rate-limit tokens (S3 Section 6.1.3): per GPU port, a token per cycle iff rand < watermark, requests take their flits, counters may go negative",
 		Attrs: []block.Attr{
-			{Name: "ports", Kind: block.Whole, Lo: 1, Hi: 65536, Doc: "GPU injection ports of the table; each event is one cycle of one port"},
+			{Name: "ports", Kind: block.Whole, Lo: 2, Hi: 65536, Doc: "GPU injection ports of the table; each event is one cycle of one port"},
 			{Name: "wm_max", Kind: block.Whole, Lo: 2, Hi: 65536, Doc: "WM_MAX: a token arrives iff rand < watermark, rand uniform in [0, WM_MAX) (S3:L1579: 2468)"},
 			{Name: "rand_bits", Kind: block.Whole, Lo: 8, Hi: 16, Unit: "bits", Doc: "random bits per draw: rand = (r x WM_MAX) >> rand_bits, within 2^-rand_bits of uniform"},
 			{Name: "cap", Kind: block.Whole, Lo: 1, Hi: 1<<15 - 1, Unit: "tokens", Doc: "the bucket's capacity: a counter never rises above it (the thesis gives none; one 9-flit packet)"},

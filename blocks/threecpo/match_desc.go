@@ -16,7 +16,7 @@ func MCastMatchDescriptor() block.Block {
 		Name:  "mcast_match",
 		Title: "3CPO multicast matching (S3 Section 6.2.2): per matcher, each member's unmatched and outstanding flits; a send or a remote request pays its matched flits times the MI factor",
 		Attrs: []block.Attr{
-			{Name: "matchers", Kind: block.Whole, Lo: 1, Hi: 65536, Doc: "matchers of the table: a GPU's traffic classes times its multicast groups"},
+			{Name: "matchers", Kind: block.Whole, Lo: 2, Hi: 65536, Doc: "matchers of the table: a GPU's traffic classes times its multicast groups"},
 			{Name: "members", Kind: block.Whole, Lo: 1, Hi: 63, Doc: "the other GPUs of a group (N - 1; the thesis's 64-GPU group is 63, a 1,523-bit word)"},
 			{Name: "flits_width", Kind: block.Whole, Lo: 1, Hi: 10, Unit: "bits", Doc: "width of a request's flits (the thesis's packets are 9 flits)"},
 			{Name: "count_width", Kind: block.Whole, Lo: 3, Hi: 24, Unit: "bits", Doc: "width of the signed counters: local flits up to 2^(count_width-1) - 1, queued flits per member as many"},
