@@ -280,6 +280,7 @@ type queue struct {
 func windowQueue(m *hdlgen.Module, n int, fields []connpipe.Field, in map[string]hdlgen.Expr, push, ready hdlgen.Expr) queue {
 	pw := hdlgen.BitsFor(uint64(n - 1))
 	cw := hdlgen.BitsFor(uint64(n))
+	rd := m.Reg("wq_rd", pw, "window queue: its head's entry", hdlgen.ResetTo(0))
 	wr := m.Reg("wq_wr", pw, "window queue: the next free entry", hdlgen.ResetTo(0))
 	cnt := m.Reg("wq_count", cw, "window queue: entries held", hdlgen.ResetTo(0))
 	valid := m.Reg("wq_valid", 1, "window queue: an entry is held (wq_count != 0)", hdlgen.ResetTo(0))
@@ -290,36 +291,18 @@ func windowQueue(m *hdlgen.Module, n int, fields []connpipe.Field, in map[string
 			ents[i][f.Name] = m.Reg(fmt.Sprintf("wq%d_%s", i, f.Name), f.Width, fmt.Sprintf("window queue entry %d: %s", i, f.Name), hdlgen.NoReset())
 		}
 	}
-	// the head is kept in registers of its own, loaded with the entry
-	// that will be the head after the edge (the entry after it when it is
-	// taken, read through wq_rd_next; the pushed event when it lands
-	// there), so that the window path's input reads registers, not a
-	// read of n entries
-	rdNext := m.Reg("wq_rd_next", pw, "window queue: the entry after its head", hdlgen.ResetTo(uint64(1%n)))
 	q := queue{valid: valid.Expr, out: map[string]hdlgen.Expr{}}
-	head := map[string]*hdlgen.Reg{}
-	after := map[string]hdlgen.Expr{}
 	for _, f := range fields {
 		opts := make([]hdlgen.Value, n)
 		for i := range ents {
 			opts[i] = ents[i][f.Name]
 		}
-		after[f.Name] = hdlgen.Index(rdNext, opts...).Named("wq_after_" + f.Name)
-		head[f.Name] = m.Reg("wq_head_"+f.Name, f.Width, "window queue: its head's "+f.Name, hdlgen.NoReset())
-		q.out[f.Name] = head[f.Name].Expr
+		q.out[f.Name] = hdlgen.Index(rd, opts...).Named("wq_head_" + f.Name)
 	}
 	q.take = valid.And(ready).Named("wq_take")
 	inc := func(x *hdlgen.Reg) hdlgen.Expr {
 		return hdlgen.Mux(x.EqC(uint64(n-1)), hdlgen.Const(pw, 0), x.Add(hdlgen.Const(pw, 1)))
 	}
-	m.Comb("window_queue_head", func(p *hdlgen.Process) {
-		// taken with one entry held, the next head is the push (if any);
-		// not valid, the push lands at the head
-		last := cnt.EqC(1).Named("wq_one_left")
-		for _, f := range fields {
-			p.Set(head[f.Name], hdlgen.Mux(q.take, hdlgen.Mux(last, in[f.Name], after[f.Name]), hdlgen.Mux(valid, head[f.Name], in[f.Name])))
-		}
-	})
 	m.Comb("window_queue", func(p *hdlgen.Process) {
 		p.If(push, func() {
 			for i := range ents {
@@ -331,9 +314,7 @@ func windowQueue(m *hdlgen.Module, n int, fields []connpipe.Field, in map[string
 			}
 			p.Set(wr, inc(wr))
 		})
-		p.If(q.take, func() {
-			p.Set(rdNext, inc(rdNext))
-		})
+		p.If(q.take, func() { p.Set(rd, inc(rd)) })
 		// at most n held: the count never leaves cw bits
 		one, zero := hdlgen.Const(cw, 1), hdlgen.Const(cw, 0)
 		p.Set(cnt, cnt.Add(hdlgen.Mux(push, one, zero)).Sub(hdlgen.Mux(q.take, one, zero)).Named("wq_count_update"))
