@@ -126,8 +126,17 @@ func ValidateSPERC(p SPERCParams) error {
 	case p.RateW < 4 || p.RateW > 32 || p.WeightW < 1 || p.WeightW > 12:
 		return fmt.Errorf("sperc_link: %d-bit rates, %d-bit weights: want 4..32 and 1..12", p.RateW, p.WeightW)
 	case p.CapRate == 0 || p.CapRate > (uint64(1)<<uint(p.RateW)-2)/(uint64(1)<<uint(p.WeightW)-1):
-		return fmt.Errorf("sperc_link: capacity %d with %d-bit rates and %d-bit weights: want 1..%d, so that c times the largest weight (b of a flow alone) is below infinity (all-ones)",
-			p.CapRate, p.RateW, p.WeightW, (uint64(1)<<uint(p.RateW)-2)/(uint64(1)<<uint(p.WeightW)-1))
+		// the narrowest rate that holds c times the largest weight
+		need := p.RateW
+		for need < 64 && p.CapRate > (uint64(1)<<uint(need)-2)/(uint64(1)<<uint(p.WeightW)-1) {
+			need++
+		}
+		if most := (uint64(1)<<uint(p.RateW) - 2) / (uint64(1)<<uint(p.WeightW) - 1); most == 0 || p.CapRate == 0 {
+			return fmt.Errorf("sperc_link: capacity %d with %d-bit rates and %d-bit weights: the rates cannot hold c times the largest weight (b of a flow alone) below infinity (all-ones) for any capacity; want rate_width %d or more for this capacity",
+				p.CapRate, p.RateW, p.WeightW, need)
+		}
+		return fmt.Errorf("sperc_link: capacity %d with %d-bit rates and %d-bit weights: want capacity 1..%d or rate_width %d or more, so that c times the largest weight (b of a flow alone) is below infinity (all-ones)",
+			p.CapRate, p.RateW, p.WeightW, (uint64(1)<<uint(p.RateW)-2)/(uint64(1)<<uint(p.WeightW)-1), need)
 	case p.InvF < p.WeightW || p.InvF > 24 || p.NumBW < 1 || p.NumBW > 24:
 		return fmt.Errorf("sperc_link: %d fraction bits, %d integer bits of NumB: want %d..24 (1/weight must not round to 0) and 1..24", p.InvF, p.NumBW, p.WeightW)
 	case p.Hops < 2 || p.Hops > MaxHops:
