@@ -8,6 +8,10 @@ import (
 	"github.com/nicgen/nicgen/hdlgen"
 )
 
+// CoreInstance is the wrapped block's instance name in its wrapper: its
+// state fields are named under it (u_core.state.c for state.c).
+const CoreInstance = "u_core"
+
 // Wrap builds `<block>_ctl` around core, a block built with its table
 // port, and returns it with its register map. Its builders run in order
 // (wrapper below), each declaring one part of the wrapper (the order of
@@ -255,7 +259,7 @@ func (w *wrapper) engineRegs() {
 // The slice takes a beat when it is empty or the block takes its beat.
 func (w *wrapper) instance() {
 	m, in := w.m, w.in
-	w.inst = m.Instantiate("u_core", w.core).PassParams()
+	w.inst = m.Instantiate(CoreInstance, w.core).PassParams()
 	w.inject = w.clearMore.Expr.Or(w.wordPend).Named("inject")
 	coreReady := w.inst.Out("s_event_ready")
 	opConn := hdlgen.Mux(w.clearBusy, w.clearAt, w.wordConn).Named("op_conn")

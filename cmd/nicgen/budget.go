@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/nicgen/nicgen/blocks/control"
 	"io"
 	"sort"
 	"strings"
@@ -237,11 +238,14 @@ func budgetCompare(a, b *config.Resolved, names []string) ([]budgetDiff, error) 
 				return
 			}
 			for _, f := range bo.Fields {
-				i, ok := idx[f.Name]
+				// a wrapped block's fields are its core's: paired by the
+				// bare block's names with a configuration without control
+				name := strings.TrimPrefix(f.Name, control.CoreInstance+".")
+				i, ok := idx[name]
 				if !ok {
 					i = len(d.Fields)
-					idx[f.Name] = i
-					d.Fields = append(d.Fields, fieldDelta{Name: f.Name})
+					idx[name] = i
+					d.Fields = append(d.Fields, fieldDelta{Name: name})
 				}
 				if a {
 					d.Fields[i].ABits = f.Width

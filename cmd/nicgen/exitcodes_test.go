@@ -166,6 +166,21 @@ func TestBudgetCompare(t *testing.T) {
 	if sumA != ds[0].A.PerConnBits || sumB != ds[0].B.PerConnBits {
 		t.Errorf("fields add up to %d and %d bits, budgets say %d and %d", sumA, sumB, ds[0].A.PerConnBits, ds[0].B.PerConnBits)
 	}
+	// a wrapped block's fields pair with the bare block's (u_core.state.c
+	// with state.c): the same widths, nothing only on one side
+	out, err = runCLI(t, "budget", "nscc", "-c", "../../docs/examples/control.hcl", "--compare", "../../docs/examples/400g.hcl", "--json")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	ds = nil
+	if err := json.Unmarshal([]byte(out), &ds); err != nil || len(ds) != 1 {
+		t.Fatalf("%v: %s", err, out)
+	}
+	for _, f := range ds[0].Fields {
+		if f.ABits == 0 || f.BBits == 0 {
+			t.Errorf("control on against off: field %s only on one side (%d, %d bits)", f.Name, f.ABits, f.BBits)
+		}
+	}
 	text, err := runCLI(t, "budget", "--compare", "../../docs/examples/100g-12us.hcl")
 	if err != nil || !strings.Contains(text, "B - A =") {
 		t.Errorf("text compare: %v\n%s", err, text)
