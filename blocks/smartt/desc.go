@@ -24,7 +24,7 @@ var attrs = []block.Attr{
 	{Name: "byte_shift", Kind: block.Whole, Lo: 0, Hi: 16, Doc: "the byte counters (acked, ignore_left, count, recv) count units of 2^byte_shift bytes, a packet ceil(size / unit); they are byte_width - byte_shift bits"},
 	{Name: "stamp_shift", Kind: block.Whole, Lo: 0, Hi: 16, Doc: "the stored timestamps (QuickAdapt window end, last MD, last adjustment) count units of 2^stamp_shift ns"},
 	{Name: "stamp_width", Kind: block.Whole, Lo: 4, Hi: 32, Unit: "bits", Doc: "width of the stored timestamps; the target RTT must be below half their cycle"},
-	{Name: "f", Kind: block.Whole, Lo: 0, Hi: 16, Unit: "bits", Doc: "fraction bits of the window register; by default 6, lowered when the window register would pass 32 bits or a product 64"},
+	{Name: "f", Kind: block.Whole, Lo: 0, Hi: 16, Unit: "bits", Doc: "fraction bits of the window register (the default column gives each block's, lowered when the window register would pass 32 bits or a product 64)"},
 	{Name: "k", Kind: block.Whole, Lo: 4, Hi: 12, Unit: "bits", Doc: "index bits of the reciprocal table"},
 	{Name: "wtd_shift", Kind: block.Whole, Lo: 1, Hi: 7, Doc: "Wait-to-Decrease EWMA gain 2^-wtd_shift (A-8)",
 		Only: "smartt", OnlyWhy: "Wait-to-Decrease is absent from S1 (A-8)"},
