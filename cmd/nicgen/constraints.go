@@ -58,12 +58,15 @@ func fusesocCore(g generated, dir, constraintsDir string) []byte {
 	if ok {
 		fmt.Fprintf(&b, "  constraints_xdc:\n    files:\n      - %s/%s.xdc\n    file_type: xdc\n", cdir, name)
 		fmt.Fprintf(&b, "  constraints_sdc:\n    files:\n      - %s/%s.sdc\n    file_type: SDC\n", cdir, name)
+		fmt.Fprintf(&b, "  constraints_lpf:\n    files:\n      - %s/%s.lpf\n    file_type: LPF\n", cdir, name)
 	}
 	b.WriteString("\ntargets:\n  default: &default\n    filesets: [rtl]\n")
 	fmt.Fprintf(&b, "    toplevel: %s\n", g.top)
 	b.WriteString("  lint:\n    <<: *default\n    default_tool: verilator\n    tools:\n      verilator:\n        mode: lint-only\n        verilator_options: [-Wall]\n")
 	if ok {
 		b.WriteString("  synth:\n    <<: *default\n    default_tool: vivado\n    filesets: [rtl, constraints_xdc]\n")
+		// the device nicgen synth --target ecp5 places for
+		b.WriteString("  synth_ecp5:\n    <<: *default\n    default_tool: trellis\n    filesets: [rtl, constraints_lpf]\n    tools:\n      trellis:\n        nextpnr_options: [--85k, --speed, \"8\", --package, CABGA381]\n")
 	}
 	return []byte(b.String())
 }

@@ -242,7 +242,7 @@ func TestGenerateFuseSoCCoreAndDatasheet(t *testing.T) {
 		files = append(files, "      - "+filepath.Base(l))
 	}
 	for _, want := range []string{"CAPI=2:\n", "name: nicgen:blocks:smartt:" + hdlgen.Version + "\n", strings.Join(files, "\n") + "\n    file_type: verilogSource\n",
-		"      - ../../c/smartt.xdc\n    file_type: xdc\n", "    toplevel: smartt\n", "        mode: lint-only\n"} {
+		"      - ../../c/smartt.xdc\n    file_type: xdc\n", "      - ../../c/smartt.lpf\n    file_type: LPF\n", "    filesets: [rtl, constraints_lpf]\n", "    toplevel: smartt\n", "        mode: lint-only\n"} {
 		if !strings.Contains(string(core), want) {
 			t.Errorf("smartt.core lacks %q:\n%s", want, core)
 		}
