@@ -100,6 +100,11 @@ on any drift, so CI keeps the committed outputs honest.`,
 					return err
 				}
 			}
+			if len(have) == 0 {
+				// nothing generated here at all: most likely run from
+				// another folder than the repository root
+				return usageErr("no generated files under %s (from %s): run nicgen diff in the folder that holds them (the repository root for the defaults), or name them with -o, --constraints and --datasheets", strings.Join(dirs.all(), ", "), cwdOrDot())
+			}
 			names := map[string]bool{}
 			for n := range want {
 				names[n] = true
@@ -140,4 +145,12 @@ on any drift, so CI keeps the committed outputs honest.`,
 	addOutDirFlags(cmd, &dirs)
 	addConfigFlag(cmd, &path)
 	return cmd
+}
+
+// cwdOrDot is the working folder, for messages.
+func cwdOrDot() string {
+	if wd, err := os.Getwd(); err == nil {
+		return wd
+	}
+	return "."
 }

@@ -118,6 +118,17 @@ func TestDiffReportsDrift(t *testing.T) {
 	}
 }
 
+// diff where nothing was generated (another folder than the repository
+// root) says so in one line, as a usage error, instead of listing every
+// file as missing.
+func TestDiffOutsideTheOutputs(t *testing.T) {
+	t.Chdir(t.TempDir())
+	out, err := runCLI(t, "diff")
+	if exitCode(err) != 2 || !strings.Contains(err.Error(), "no generated files under verilog-out") || strings.Contains(out, "missing:") {
+		t.Errorf("exit %d, %v\n%s", exitCode(err), err, out)
+	}
+}
+
 func TestBudgetReproducesS4Table1(t *testing.T) {
 	out, err := runCLI(t, "budget", "reps")
 	if err != nil {
