@@ -20,11 +20,14 @@ import (
 func newScenarioCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "scenario",
-		Short: "Run the SMaRTT golden models in closed loop on a simulated network",
-		Long: `scenario runs the golden congestion-control models (golden/smartt) in a small
-deterministic discrete-event network (golden/netsim) and prints what the papers
-plot: completion time against the ideal, fairness, queue and trims.`,
-		Example: "  nicgen scenario incast --senders 8 --variant nscc --size 8MiB",
+		Short: "Run the golden models in closed loop on a simulated network, as the papers' experiments",
+		Long: `scenario runs the golden models of the blocks in small deterministic
+discrete-event networks and prints what the papers plot: the SMaRTT and UEC
+incast (completion time, fairness, queue, trims), SRP's hot spot, Swift's and
+HPCC's convergence, 3CPO's collective and isolation attacks, 1RC's new flow;
+merge and split measure the merging shell and uet_cc's split engine on
+recorded traces. Each subcommand's help gives its flags and what it prints.`,
+		Example: "  nicgen scenario incast --senders 8 --variant nscc --size 8MiB\n  nicgen scenario hotspot\n  nicgen scenario convergence --control both",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return cmd.Help()

@@ -183,8 +183,9 @@ the configuration, over a trace of events and prints one JSON line per result.
 The trace has one JSON object per line whose fields are the block's s_event_*
 ports without the prefix (conn, kind, ecn, ev, now for reps; conn, kind,
 size, ecn, rtt, unacked, now for smartt and nscc): conn and kind are
-required, the others default to 0; kind is a name (open, send, ack, nack,
-timeout) or a number; 1-bit fields take true, false, 0 or 1; every value
+required, the others default to 0; kind is one of the block's names (for
+reps open, send, ack, nack, timeout; for nscc open, ack, nack, timeout; --schema
+lists them) or a number; 1-bit fields take true, false, 0 or 1; every value
 must fit its port. Blank lines and lines starting with # are skipped.
 --schema prints the fields of a block. Every malformed line is reported with
 its line number (exit status 2) and nothing is simulated. docs/sim.md has the
