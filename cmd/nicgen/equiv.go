@@ -279,6 +279,7 @@ shard failed or never reported, naming the shard and its seed.`,
 					status, bad = "FAILED", bad+1
 				}
 				fmt.Fprintf(out, "%s %s: %d shards, %d cycles: %s\n", c.Block, c.Profile, c.Shards, c.Cycles, status)
+				fmt.Fprintf(out, "  campaign: nicgen %s, configuration sha256 %s, campaign seed %d\n", c.Version, c.Config, c.Seed)
 				for _, f := range c.Failed {
 					fmt.Fprintf(out, "  shard %s (seed %d) failed: %s\n", f.Shard, f.Seed, firstLine(f.Error))
 				}

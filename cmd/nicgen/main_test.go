@@ -293,7 +293,7 @@ func TestEquivShardsMerge(t *testing.T) {
 		reports = append(reports, rep)
 	}
 	out, err := runCLI(t, append([]string{"equiv", "merge"}, reports...)...)
-	if err != nil || !strings.Contains(out, "reps_conf mixed: 3 shards, 600000 cycles: passed") {
+	if err != nil || !strings.Contains(out, "reps_conf mixed: 3 shards, 600000 cycles: passed") || !strings.Contains(out, "  campaign: nicgen "+hdlgen.Version+", configuration sha256 ") {
 		t.Fatalf("merge: %v\n%s", err, out)
 	}
 	out, err = runCLI(t, "equiv", "merge", reports[0], reports[2])

@@ -3,6 +3,7 @@ package blockeq
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -74,11 +75,14 @@ type RunRecord struct {
 // Campaign is the merge of the records of one block and profile.
 type Campaign struct {
 	Block, Profile string
-	Shards         int
-	Cycles         int64
-	Failed         []RunRecord
-	Missing        []int // shard indexes with no record
-	Coverage       map[string]int64
+	// the identity every record of the campaign carries
+	Version, Config string
+	Seed            uint64
+	Shards          int
+	Cycles          int64
+	Failed          []RunRecord
+	Missing         []int // shard indexes with no record
+	Coverage        map[string]int64
 }
 
 // check reports a record that no run of nicgen equiv can write.
@@ -88,6 +92,10 @@ func (r RunRecord) check() error {
 		return fmt.Errorf("no campaign identity (nicgen_version, config_sha256): not written by this nicgen equiv")
 	case r.Block == "" || r.Profile == "":
 		return fmt.Errorf("no block or profile")
+	case !slices.Contains(blocks.Names(), r.Block):
+		return fmt.Errorf("block %q is no block of nicgen (blocks: %v)", r.Block, blocks.Names())
+	case !slices.Contains(ProfileNames(), r.Profile):
+		return fmt.Errorf("profile %q is no profile of nicgen equiv (profiles: %v)", r.Profile, ProfileNames())
 	case r.Shard.Count < 1 || r.Shard.Index < 0 || r.Shard.Index >= r.Shard.Count:
 		return fmt.Errorf("shard %d/%d does not exist", r.Shard.Index, r.Shard.Count)
 	case r.CampaignCycles < 1:
@@ -145,7 +153,8 @@ func Merge(recs []RunRecord) ([]Campaign, error) {
 	var out []Campaign
 	for _, k := range keys {
 		g := groups[k]
-		c := Campaign{Block: k.block, Profile: k.profile, Shards: g[0].Shard.Count, Coverage: map[string]int64{}}
+		c := Campaign{Block: k.block, Profile: k.profile, Version: g[0].Version, Config: g[0].Config, Seed: g[0].CampaignSeed,
+			Shards: g[0].Shard.Count, Coverage: map[string]int64{}}
 		seen := map[int]bool{}
 		for _, r := range g {
 			if r.Shard.Count != c.Shards {

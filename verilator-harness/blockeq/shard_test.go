@@ -81,6 +81,8 @@ func TestMergeRefuses(t *testing.T) {
 		{"no identity", other(func(r *RunRecord) { r.Version, r.Config = "", "" }), "no campaign identity"},
 		{"no such shard", other(func(r *RunRecord) { r.Shard = Shard{2, 2} }), "does not exist"},
 		{"negative coverage", other(func(r *RunRecord) { r.Coverage = map[string]int64{"ack": -1} }), `coverage "ack" is -1`},
+		{"no such block", other(func(r *RunRecord) { r.Block = "evil" }), `block "evil" is no block of nicgen`},
+		{"no such profile", other(func(r *RunRecord) { r.Profile = "nonsense" }), `profile "nonsense" is no profile`},
 	} {
 		if _, err := Merge([]RunRecord{good, c.r}); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want %q", c.name, err, c.want)
