@@ -704,18 +704,9 @@ func (u *mergeUnit) properties(m *hdlgen.Module, s Spec, groups [][2]int, vValid
 	}
 	g := s.Merge
 	if g.Fold != nil {
-		arrEv := MergeEvent{Kind: a.kind.Expr, Fields: a.record(s), Members: hdlgen.Const(g.CountW, 1)}
 		for i, x := range u.slots {
-			ok := g.Fold(MergeEvent{Kind: x.kind.Expr, Fields: x.record(s), Members: x.count.Expr}, arrEv).
-				And(u.inRange(a.evRegs)).And(x.count.Ne(hdlgen.Ones(g.CountW)))
-			if g.Sum != "" {
-				ok = ok.And(fitsRoom(g.roomW(s), x.room.Expr, a.fields[g.Sum].Expr))
-			}
-			if s.Table {
-				ok = ok.And(x.op.IsZero())
-			}
 			// only a slot of its connection matters
-			arrExact = arrExact.And(a.hit.Bit(i).Implies(a.foldOK.Bit(i).Eq(ok)))
+			arrExact = arrExact.And(a.hit.Bit(i).Implies(a.foldOK.Bit(i).Eq(u.mayFold(s, x))))
 		}
 	}
 	if g.Fold != nil {
@@ -747,22 +738,31 @@ func (u *mergeUnit) properties(m *hdlgen.Module, s Spec, groups [][2]int, vValid
 // (for nscc: two ACKs of one ECN echo, so never across a barrier or an
 // ECN change), within the sum's room and the members' width.
 func (u *mergeUnit) foldProperty(m *hdlgen.Module, s Spec) {
-	g, a := s.Merge, u.arr
-	arrEv := MergeEvent{Kind: a.kind.Expr, Fields: a.record(s), Members: hdlgen.Const(g.CountW, 1)}
+	a := u.arr
 	byRule := hdlgen.True()
 	for i, x := range u.slots {
-		ok := x.valid.And(x.conn.Eq(a.conn)).And(x.succ.Not()).And(u.inRange(a.evRegs)).
-			And(x.count.Ne(hdlgen.Ones(g.CountW))).
-			And(g.Fold(MergeEvent{Kind: x.kind.Expr, Fields: x.record(s), Members: x.count.Expr}, arrEv))
-		if g.Sum != "" {
-			ok = ok.And(fitsRoom(g.roomW(s), x.room.Expr, a.fields[g.Sum].Expr))
-		}
-		if s.Table {
-			ok = ok.And(x.op.IsZero())
-		}
+		ok := x.valid.And(x.conn.Eq(a.conn)).And(x.succ.Not()).And(u.mayFold(s, x))
 		byRule = byRule.And(u.fold[i].Implies(ok))
 	}
 	m.Assert("fold_by_rule", byRule)
+}
+
+// mayFold is, for the properties, whether the arrival may fold into slot
+// x's event as they stand: the arrival in range, the slot below the
+// members' cap and no table operation, the block's rule, and the sum
+// within the slot's room (what arr_fold_ok decided a cycle ahead).
+func (u *mergeUnit) mayFold(s Spec, x slot) hdlgen.Expr {
+	g, a := s.Merge, u.arr
+	arrEv := MergeEvent{Kind: a.kind.Expr, Fields: a.record(s), Members: hdlgen.Const(g.CountW, 1)}
+	ok := u.inRange(a.evRegs).And(x.count.Ne(hdlgen.Ones(g.CountW))).
+		And(g.Fold(MergeEvent{Kind: x.kind.Expr, Fields: x.record(s), Members: x.count.Expr}, arrEv))
+	if g.Sum != "" {
+		ok = ok.And(fitsRoom(g.roomW(s), x.room.Expr, a.fields[g.Sum].Expr))
+	}
+	if s.Table {
+		ok = ok.And(x.op.IsZero())
+	}
+	return ok
 }
 
 // conservation asserts that the merge stage neither drops nor invents

@@ -181,9 +181,9 @@ func checkWritable(path string) error {
 		return err
 	}
 	if special {
-		f, err := os.OpenFile(p, os.O_WRONLY, 0)
+		f, err := openThrough(p, path)
 		if err != nil {
-			return fmt.Errorf("writing %s: %v", path, unwrapOS(err))
+			return err
 		}
 		return f.Close()
 	}
@@ -228,9 +228,9 @@ func outputPath(path string) (p string, special bool, err error) {
 // writeThrough writes data into an existing device, FIFO or socket p (named
 // path by the user).
 func writeThrough(p, path string, data []byte) error {
-	f, err := os.OpenFile(p, os.O_WRONLY, 0)
+	f, err := openThrough(p, path)
 	if err != nil {
-		return fmt.Errorf("writing %s: %v", path, unwrapOS(err))
+		return err
 	}
 	_, werr := f.Write(data)
 	if cerr := f.Close(); werr == nil {
@@ -240,6 +240,16 @@ func writeThrough(p, path string, data []byte) error {
 		return fmt.Errorf("writing %s: %v", path, unwrapOS(werr))
 	}
 	return nil
+}
+
+// openThrough opens an existing device, FIFO or socket p (named path by
+// the user) for writing, in place.
+func openThrough(p, path string) (*os.File, error) {
+	f, err := os.OpenFile(p, os.O_WRONLY, 0)
+	if err != nil {
+		return nil, fmt.Errorf("writing %s: %v", path, unwrapOS(err))
+	}
+	return f, nil
 }
 
 // createBeside opens a new temporary file in path's folder (made if

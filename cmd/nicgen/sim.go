@@ -252,10 +252,10 @@ schema of each block and of the output.`,
 				var dst io.Writer = cmd.OutOrStdout()
 				dstName := "standard output"
 				if special {
-					f, err := os.OpenFile(target, os.O_WRONLY, 0)
+					f, err := openThrough(target, out)
 					if err != nil {
 						tmp.Close()
-						return fmt.Errorf("writing %s: %v", out, unwrapOS(err))
+						return err
 					}
 					defer f.Close()
 					dst, dstName = f, out
