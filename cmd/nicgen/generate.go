@@ -25,10 +25,10 @@ func newGenerateCmd() *cobra.Command {
 writes one Verilog-2005 file per module, a .f file list and a FuseSoC core
 (.core) per block under the output folder, XDC and SDC timing constraints for
 the configured clock, and a Markdown datasheet per block. With --check it also
-lints every block with Verilator -Wall and Icarus and runs Yosys's coarse
-synthesis on it (processes, flattening, memory and arithmetic inference),
-failing on any warning or latch, one block per core; nicgen synth maps it
-to a device.
+lints every block with Verilator -Wall and Icarus and elaborates it in Yosys
+(processes lowered, hierarchy flattened, the netlist checked), failing on any
+warning, latch, combinational loop or wire with two drivers, one block per
+core; nicgen synth synthesizes it for a device.
 
 Nothing is written half: everything is generated in memory, then every file
 is written to a temporary file beside its target and, only once all of them
@@ -68,7 +68,7 @@ the command line, so the list works from the folder generate ran in.`,
 				// reported in order; the first failure in that order is
 				// the error
 				errs := checkAll(cmd.Context(), gens, func(g generated) {
-					fmt.Fprintf(cmd.ErrOrStderr(), "%s: lint (Verilator, Icarus) and synthesis (Yosys)...\n", g.block.Name)
+					fmt.Fprintf(cmd.ErrOrStderr(), "%s: lint (Verilator, Icarus) and netlist check (Yosys)...\n", g.block.Name)
 				})
 				for i, g := range gens {
 					if errs[i] != nil {
@@ -76,7 +76,7 @@ the command line, so the list works from the folder generate ran in.`,
 					}
 					checks = append(checks, checkOut{Block: g.block.Name, LintClean: true})
 					if !asJSON {
-						fmt.Fprintf(cmd.OutOrStdout(), "%-10s lint clean (verilator -Wall, iverilog), no latches (yosys)\n", g.block.Name)
+						fmt.Fprintf(cmd.OutOrStdout(), "%-10s lint clean (verilator -Wall, iverilog), no latch, loop or second driver (yosys)\n", g.block.Name)
 					}
 				}
 			}
@@ -98,7 +98,7 @@ the command line, so the list works from the folder generate ran in.`,
 	addConfigFlag(cmd, &path)
 	cmd.Flags().StringSliceVar(&names, "blocks", nil, fmt.Sprintf("blocks to generate (default: every block of the configuration; blocks: %v)", blocks.Names()))
 	cmd.Flags().BoolVar(&locators, "locators", false, "append // @[file.go:line] source locators")
-	cmd.Flags().BoolVar(&check, "check", false, "lint and synthesize every block before writing")
+	cmd.Flags().BoolVar(&check, "check", false, "lint every block and check it in Yosys before writing")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the checks and the files written as JSON")
 	return cmd
 }

@@ -72,11 +72,13 @@ func Lint(ctx context.Context, top string, files Files) error {
 	return nil
 }
 
-// NoLatches runs Yosys's coarse synthesis (synth -flatten up to its
-// fine-grained mapping: processes, flattening, memory and arithmetic
-// inference, optimisation) on a top and fails if any latch is inferred.
-// Latches come only from process lowering, so the technology mapping of
-// Synth, which costs three to four times as long, would find no others.
+// NoLatches elaborates a top in Yosys (hierarchy, process lowering,
+// flattening) and fails if any latch is inferred, or if Yosys's netlist
+// check finds a combinational loop, a wire with two drivers or an
+// undriven wire. Latches come only from process lowering: the coarse
+// synthesis after it (optimisation, memory and arithmetic inference),
+// which takes six times as long on the larger blocks, finds no others,
+// and nicgen synth runs the whole synthesis.
 func NoLatches(ctx context.Context, top string, files Files) error {
 	dir, paths, err := stage(files)
 	if err != nil {
@@ -88,7 +90,7 @@ func NoLatches(ctx context.Context, top string, files Files) error {
 		quoted[i] = strconv.Quote(p)
 	}
 	list := filepath.Join(dir, "latches.txt")
-	script := fmt.Sprintf("read_verilog %s; synth -top %s -flatten -run :fine; tee -q -o %s select -list t:$dlatch t:$adlatch t:$dlatchsr t:$sr t:$_DLATCH_* t:$_DLATCHSR_* t:$_SR_*",
+	script := fmt.Sprintf("read_verilog %s; hierarchy -check -top %s; proc; flatten; opt_clean; check -assert; tee -q -o %s select -list t:$dlatch t:$adlatch t:$dlatchsr t:$sr t:$_DLATCH_* t:$_DLATCHSR_* t:$_SR_*",
 		strings.Join(quoted, " "), top, list)
 	if out, err := run(ctx, dir, "yosys", "-q", "-p", script); err != nil {
 		return fmt.Errorf("yosys on %s: %v\n%s", top, err, out)

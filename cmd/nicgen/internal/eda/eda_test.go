@@ -24,4 +24,22 @@ endmodule
 	if err == nil || !strings.Contains(err.Error(), "latches in bad") {
 		t.Errorf("latch not reported: %v", err)
 	}
+	// Yosys's netlist check: a combinational loop, two drivers of a wire
+	for name, text := range map[string]string{
+		"loop": `module loop(input wire a, output wire y);
+wire b;
+assign b = a ^ y;
+assign y = b & a;
+endmodule
+`,
+		"twice": `module twice(input wire a, input wire b, output wire y);
+assign y = a;
+assign y = b;
+endmodule
+`,
+	} {
+		if err := NoLatches(context.Background(), name, Files{name + ".v": []byte(text)}); err == nil {
+			t.Errorf("%s: Yosys's check passed it", name)
+		}
+	}
 }
