@@ -14,6 +14,7 @@ import (
 // a fraction of a second; golden/netsim/collective asserts the figures of
 // the 64-GPU run.
 func TestCollectiveGolden(t *testing.T) {
+	t.Parallel()
 	out, err := runCLI(t, "scenario", "collective", "--gpus", "16", "--transactions", "32", "--initiators", "16,4,1")
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
@@ -24,6 +25,7 @@ func TestCollectiveGolden(t *testing.T) {
 // --svg writes three well-formed SVG files and names them; --json has a
 // run per control and initiator count.
 func TestCollectiveSVGAndJSON(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	prefix := filepath.Join(dir, "coll")
 	out, err := runCLI(t, "scenario", "collective", "--gpus", "8", "--transactions", "8", "--initiators", "8,2", "--svg", prefix+".svg")
@@ -69,6 +71,7 @@ func TestCollectiveSVGAndJSON(t *testing.T) {
 
 // Bad flags are usage errors (exit 2).
 func TestCollectiveBadFlags(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{{"--initiators", "0"}, {"--gpus", "8", "--initiators", "9"}, {"--control", "aimd"},
 		{"--transactions", "0"}, {"--gpus", "1"}, {"--hops", "0"}, {"--buffer", "1"}, {"--window", "-1"}} {
 		out, err := runCLI(t, append([]string{"scenario", "collective"}, args...)...)

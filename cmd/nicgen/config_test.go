@@ -29,6 +29,7 @@ func runCLIsafe(t *testing.T, args ...string) (out string, err error) {
 // file:line:column (golden), exit status 2, no panic, nothing on stdout and
 // no file written; every command that takes -c says the same.
 func TestBadConfigurations(t *testing.T) {
+	t.Parallel()
 	files, _ := filepath.Glob("testdata/badconfig/*.hcl")
 	if len(files) < 25 {
 		t.Fatalf("the corpus has %d malformed configurations, want at least 25", len(files))
@@ -74,6 +75,7 @@ func TestBadConfigurations(t *testing.T) {
 }
 
 func TestMissingConfigFile(t *testing.T) {
+	t.Parallel()
 	out, err := runCLI(t, "budget", "-c", "testdata/no-such-file.hcl")
 	want := "testdata/no-such-file.hcl:1:1: cannot read the configuration: no such file or directory"
 	if exitCode(err) != 2 || err.Error() != want {
@@ -91,6 +93,7 @@ func exampleConfigs(t *testing.T) []string {
 
 // Each example loads, shows (golden), generates and lints clean.
 func TestExampleConfigurations(t *testing.T) {
+	t.Parallel()
 	for _, f := range exampleConfigs(t) {
 		name := strings.TrimSuffix(filepath.Base(f), ".hcl")
 		t.Run(name, func(t *testing.T) {
@@ -139,6 +142,7 @@ func TestExampleConfigurations(t *testing.T) {
 // `config show` prints a configuration of the same build: loading its
 // output gives the same blocks.
 func TestConfigShowRoundTrip(t *testing.T) {
+	t.Parallel()
 	for _, f := range append(exampleConfigs(t), "") {
 		r, err := loadConfig(f)
 		if err != nil {
@@ -155,6 +159,7 @@ func TestConfigShowRoundTrip(t *testing.T) {
 }
 
 func TestConfigShowDefault(t *testing.T) {
+	t.Parallel()
 	out, err := runCLI(t, "config", "show")
 	if err != nil {
 		t.Fatal(err)
@@ -172,6 +177,7 @@ func TestConfigShowDefault(t *testing.T) {
 
 // A block outside the configuration is a usage error.
 func TestBlockOutsideConfiguration(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{{"budget", "smartt"}, {"lint", "smartt"}, {"equiv", "smartt"}, {"doc", "smartt"}, {"generate", "--blocks", "smartt"}, {"scenario", "incast", "--variant", "smartt"}} {
 		out, err := runCLI(t, append(args, "-c", "../../docs/examples/400g.hcl")...)
 		want := `block "smartt" is not in the configuration ../../docs/examples/400g.hcl (its blocks: nscc, reps, reps_conf)`
@@ -184,6 +190,7 @@ func TestBlockOutsideConfiguration(t *testing.T) {
 // The papers' setting through the configuration is the golden models'
 // own default, so scenario prints what it printed before -c existed.
 func TestDefaultConfigIsGoldenDefault(t *testing.T) {
+	t.Parallel()
 	cfg := blocks.DefaultConfig()
 	for _, c := range []struct {
 		got  gsmartt.Params
@@ -202,6 +209,7 @@ func TestDefaultConfigIsGoldenDefault(t *testing.T) {
 // Budgets follow the configuration (the 800g example trims REPS to
 // 8-bit EVs and minimal pointers: 193 - 64 - 9 bits).
 func TestBudgetFollowsConfiguration(t *testing.T) {
+	t.Parallel()
 	out, err := runCLI(t, "budget", "reps", "-c", "../../docs/examples/800g.hcl")
 	if err != nil {
 		t.Fatal(err)
@@ -215,6 +223,7 @@ func TestBudgetFollowsConfiguration(t *testing.T) {
 // The attribute reference of docs/config.md is generated from the schema
 // and the embedded default.
 func TestConfigReference(t *testing.T) {
+	t.Parallel()
 	const path = "../../docs/config.md"
 	b, err := os.ReadFile(path)
 	if err != nil {

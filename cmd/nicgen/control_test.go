@@ -22,6 +22,7 @@ import (
 // wrapper is the same logic for every block, and each block's own logic is
 // checked by generate --check).
 func TestControlWrappersLint(t *testing.T) {
+	t.Parallel()
 	c := blocks.DefaultConfig()
 	c.Control = true
 	for _, b := range blocks.All() {
@@ -51,6 +52,7 @@ func TestControlWrappersLint(t *testing.T) {
 // -Wall -Werror -pedantic and checks that the program's view of it is the
 // register map: every register, counter, bit and word field.
 func TestControlHeader(t *testing.T) {
+	t.Parallel()
 	c := blocks.DefaultConfig()
 	c.Control = true
 	for _, b := range blocks.All() {

@@ -31,6 +31,7 @@ func isCharDevice(t *testing.T, p string) bool {
 // node is still a device afterwards. An output named by a symbolic link
 // replaces the file it leads to and keeps the link.
 func TestOutputsWriteThroughDevicesAndLinks(t *testing.T) {
+	t.Parallel()
 	null := mknodChar(t, "null", 3)
 	dir := t.TempDir()
 	events := filepath.Join(dir, "events.jsonl")
@@ -79,6 +80,7 @@ func TestOutputsWriteThroughDevicesAndLinks(t *testing.T) {
 // Every command that prints to standard output exits 1 when the writes
 // fail (a full device), naming standard output.
 func TestStandardOutputOnAFullDevice(t *testing.T) {
+	t.Parallel()
 	full := mknodChar(t, "full", 7)
 	for _, args := range [][]string{
 		{"version"},
@@ -105,6 +107,7 @@ func TestStandardOutputOnAFullDevice(t *testing.T) {
 // --blocks names a block once however often it is given: reps,reps
 // writes what reps writes (the shared modules stay in the block's folder).
 func TestGenerateBlocksDeduplicated(t *testing.T) {
+	t.Parallel()
 	one, two := t.TempDir(), t.TempDir()
 	if out, err := runCLI(t, "generate", "--blocks", "reps", "-o", one); err != nil {
 		t.Fatalf("%v\n%s", err, out)

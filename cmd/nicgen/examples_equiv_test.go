@@ -13,6 +13,7 @@ import (
 // default configuration exercised could not hide. 500,000 cycles each (the
 // default configuration's millions run in package blockeq).
 func TestEquivExampleConfigs(t *testing.T) {
+	t.Parallel()
 	files, err := filepath.Glob("../../docs/examples/*.hcl")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no example configurations: %v", err)

@@ -65,6 +65,7 @@ func TestUsageExitCodes(t *testing.T) {
 
 // budget --json uses snake_case keys everywhere, the fields included.
 func TestBudgetJSONKeys(t *testing.T) {
+	t.Parallel()
 	out, err := runCLI(t, "budget", "--json")
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
@@ -103,6 +104,7 @@ func checkSnakeKeys(t *testing.T, what, out string) {
 // Shell completion offers flag values and the blocks of the -c
 // configuration.
 func TestCompletionValues(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		args []string
 		want []string
@@ -147,6 +149,7 @@ func TestEquivBuildProgress(t *testing.T) {
 
 // budget --compare lines up two configurations' budgets field by field.
 func TestBudgetCompare(t *testing.T) {
+	t.Parallel()
 	out, err := runCLI(t, "budget", "nscc", "-c", "../../docs/examples/400g.hcl", "--compare", "../../docs/examples/800g.hcl", "--json")
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
@@ -192,6 +195,7 @@ func TestBudgetCompare(t *testing.T) {
 
 // A long run says how long it will take before it starts.
 func TestEquivLongRunEstimate(t *testing.T) {
+	t.Parallel()
 	if got := fmtDuration(1e12 / 3e6); got != "3.9 days" {
 		t.Errorf("1e12 cycles: %q", got)
 	}
@@ -211,6 +215,7 @@ func TestEquivLongRunEstimate(t *testing.T) {
 // lint, synth, generate --check and scenario print JSON with --json, with
 // snake_case keys.
 func TestJSONOutputs(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{
 		{"lint", "reps_conf", "--json"},
 		{"synth", "reps_conf", "--json"},
@@ -239,6 +244,7 @@ func TestJSONOutputs(t *testing.T) {
 // budget states the paper's figure for every block that has one and says
 // so for every block that has none (reps_conf: S0 gives no REPS budget).
 func TestBudgetPaperFigure(t *testing.T) {
+	t.Parallel()
 	out, err := runCLI(t, "budget")
 	if err != nil {
 		t.Fatal(err)
@@ -259,6 +265,7 @@ func TestBudgetPaperFigure(t *testing.T) {
 
 // Sizes: whole bytes, units, and fractions of a unit that are whole bytes.
 func TestParseBytes(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]int64{"4096": 4096, "256KiB": 256 << 10, "8MiB": 8 << 20, "1.5MiB": 3 << 19, "1MB": 1e6, "0.5KiB": 512, "1TiB": -1, "1.3B": -1, "0": -1, "1e3KiB": -1, "NaNMiB": -1} {
 		got, err := parseBytes(in)
 		if want < 0 && err == nil || want >= 0 && (err != nil || got != want) {
@@ -270,6 +277,7 @@ func TestParseBytes(t *testing.T) {
 // A run too short to reach every behaviour fails once, after its
 // coverage, and never calls itself equivalent.
 func TestEquivShortRunIsNoPass(t *testing.T) {
+	t.Parallel()
 	out, err := runCLI(t, "equiv", "reps", "--cycles", "1")
 	if exitCode(err) != 1 || strings.Contains(out, "equivalent to the golden model") || !strings.Contains(out, "every one of 1 cycles matched") {
 		t.Errorf("exit %d, %v:\n%s", exitCode(err), err, out)

@@ -15,6 +15,7 @@ import (
 // exactly the set of points no other point beats in bits and error; and a
 // point's HCL, written into a configuration, gives the point's bits.
 func TestExplore(t *testing.T) {
+	t.Parallel()
 	for _, block := range []string{"nscc", "smartt", "reps"} {
 		out, err := runCLI(t, "budget", "--explore", block, "--json")
 		if err != nil {
@@ -97,6 +98,7 @@ func TestExplore(t *testing.T) {
 // ramb36 against Yosys: the state table of reps_conf (24 bits x 4096)
 // takes as many block RAMs as synth_xilinx maps it to.
 func TestRAMB36MatchesYosys(t *testing.T) {
+	t.Parallel()
 	out, err := runCLI(t, "synth", "reps_conf", "--json")
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)

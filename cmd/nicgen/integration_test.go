@@ -17,6 +17,7 @@ import (
 // the whole, 70 s for uet_cc's datapath, is left to generate --check of
 // uet_cc.)
 func TestIntegrationExampleLints(t *testing.T) {
+	t.Parallel()
 	m, err := uet.Block(uet.DefaultParams())
 	if err != nil {
 		t.Fatal(err)

@@ -16,6 +16,7 @@ var isolationArgs = []string{"scenario", "isolation", "--warmup", "20", "--windo
 // The table is golden: same flags, same bytes
 // (go test ./cmd/nicgen -run TestIsolationGolden -update rewrites it).
 func TestIsolationGolden(t *testing.T) {
+	t.Parallel()
 	out, err := runCLI(t, isolationArgs...)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
@@ -26,6 +27,7 @@ func TestIsolationGolden(t *testing.T) {
 // --json prints the rows, --svg draws two bar charts with one bar series
 // per row and names them.
 func TestIsolationJSONAndPlots(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	args := append(append([]string{}, isolationArgs...), "--cc", "swift,1rc", "--attack", "none,parallel", "--svg", filepath.Join(dir, "iso.svg"))
 	out, err := runCLI(t, args...)
@@ -75,6 +77,7 @@ func TestIsolationJSONAndPlots(t *testing.T) {
 
 // Bad flags exit with status 2 and say what is wrong.
 func TestIsolationBadFlags(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		args []string
 		want string

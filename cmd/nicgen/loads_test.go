@@ -14,6 +14,7 @@ import (
 // bounded probability, so the rate is near one per clock for many;
 // the recorded incast's few connections lie in between.
 func TestMeasureLoads(t *testing.T) {
+	t.Parallel()
 	cfg := blocks.DefaultConfig()
 	depth, conns := map[string]int{}, map[string]int{}
 	for _, b := range blocks.All() {

@@ -44,6 +44,7 @@ func exitCode(err error) int {
 }
 
 func TestGenerateChecksAndWritesEverything(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	out, err := runCLI(t, "generate", "--check", "-o", filepath.Join(dir, "rtl"), "--constraints", filepath.Join(dir, "xdc"), "--datasheets", filepath.Join(dir, "doc"))
 	if err != nil {
@@ -104,6 +105,7 @@ func TestCommittedOutputIsCurrent(t *testing.T) {
 }
 
 func TestDiffReportsDrift(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	v, c, d := filepath.Join(dir, "v"), filepath.Join(dir, "c"), filepath.Join(dir, "d")
 	if out, err := runCLI(t, "generate", "-o", v, "--constraints", c, "--datasheets", d); err != nil {
@@ -130,6 +132,7 @@ func TestDiffOutsideTheOutputs(t *testing.T) {
 }
 
 func TestBudgetReproducesS4Table1(t *testing.T) {
+	t.Parallel()
 	out, err := runCLI(t, "budget", "reps")
 	if err != nil {
 		t.Fatal(err)
@@ -146,6 +149,7 @@ func TestBudgetReproducesS4Table1(t *testing.T) {
 }
 
 func TestUnknownBlockIsAUsageError(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{{"budget", "repz"}, {"equiv", "repz"}, {"generate", "--blocks", "repz"}, {"synth", "repz"}, {"lint", "repz"}, {"doc", "repz"}, {"sim", "repz"}} {
 		out, err := runCLI(t, args...)
 		if exitCode(err) != 2 || !strings.Contains(err.Error(), `unknown block "repz"`) || !strings.Contains(err.Error(), "reps_conf") {
@@ -155,6 +159,7 @@ func TestUnknownBlockIsAUsageError(t *testing.T) {
 }
 
 func TestEquivRunsAndReportsCoverage(t *testing.T) {
+	t.Parallel()
 	out, err := runCLI(t, "equiv", "reps_conf", "--cycles", "300000", "--seed", "3")
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
@@ -165,6 +170,7 @@ func TestEquivRunsAndReportsCoverage(t *testing.T) {
 }
 
 func TestSynthReportsResources(t *testing.T) {
+	t.Parallel()
 	out, err := runCLI(t, "synth", "reps_conf")
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
@@ -176,6 +182,7 @@ func TestSynthReportsResources(t *testing.T) {
 
 // Every command has a short description and an example in its --help.
 func TestEveryCommandHasAnExample(t *testing.T) {
+	t.Parallel()
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
 		if c.Short == "" || c.Example == "" {
@@ -193,6 +200,7 @@ func TestEveryCommandHasAnExample(t *testing.T) {
 }
 
 func TestRootHelp(t *testing.T) {
+	t.Parallel()
 	out, err := runCLI(t, "--help")
 	if err != nil {
 		t.Fatal(err)
@@ -201,6 +209,7 @@ func TestRootHelp(t *testing.T) {
 }
 
 func TestVersion(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{{"version"}, {"--version"}} {
 		out, err := runCLI(t, args...)
 		if err != nil || out != "nicgen "+hdlgen.Version+"\n" && out != "nicgen version "+hdlgen.Version+"\n" {
@@ -210,6 +219,7 @@ func TestVersion(t *testing.T) {
 }
 
 func TestCompletion(t *testing.T) {
+	t.Parallel()
 	for _, sh := range []string{"bash", "zsh", "fish", "powershell"} {
 		out, err := runCLI(t, "completion", sh)
 		if err != nil || !strings.Contains(out, "nicgen") {
@@ -230,6 +240,7 @@ func TestCompletion(t *testing.T) {
 
 // Bad flags and argument counts are usage errors (exit status 2).
 func TestUsageErrors(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{{"budget", "--no-such-flag"}, {"synth"}, {"equiv", "reps", "nscc"}, {"generate", "extra"}, {"config", "show", "extra"}} {
 		out, err := runCLI(t, args...)
 		if exitCode(err) != 2 {
@@ -241,6 +252,7 @@ func TestUsageErrors(t *testing.T) {
 // generate writes a FuseSoC core beside each .f list, naming the same
 // files in the same order, and the datasheet of each block.
 func TestGenerateFuseSoCCoreAndDatasheet(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	v, c, d := filepath.Join(dir, "v"), filepath.Join(dir, "c"), filepath.Join(dir, "d")
 	if out, err := runCLI(t, "generate", "--blocks", "smartt", "-o", v, "--constraints", c, "--datasheets", d); err != nil {
@@ -282,6 +294,7 @@ func TestGenerateFuseSoCCoreAndDatasheet(t *testing.T) {
 // A sharded campaign: every shard runs its own seed and share, merge sums
 // them, and a missing shard fails the merge.
 func TestEquivShardsMerge(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	var reports []string
 	for i := 0; i < 3; i++ {
@@ -321,6 +334,7 @@ func TestEquivShardsMerge(t *testing.T) {
 // field for field (the speed aside), those of the two shards run one after
 // the other, and merge takes the array it writes.
 func TestEquivJobsEqualSequential(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	par := filepath.Join(dir, "jobs.json")
 	if out, err := runCLI(t, "equiv", "reps", "--cycles", "400000", "--seed", "5", "--jobs", "2", "--report", par); err != nil {
@@ -359,6 +373,7 @@ func TestEquivJobsEqualSequential(t *testing.T) {
 // measured, which the merge stage makes faster than one event per
 // pipeline depth, and the depth itself, not one derived from that rate.
 func TestDatasheetMergingRate(t *testing.T) {
+	t.Parallel()
 	cfg := filepath.Join(t.TempDir(), "merge.hcl")
 	text := "network {\n  link_gbps = 800\n  mtu = 4096\n  base_rtt_ns = 8600\n}\nhardware {\n  clock_mhz = 250\n  connections = 4096\n}\nblock \"nscc\" {\n  merge_slots = 8\n}\n"
 	if err := os.WriteFile(cfg, []byte(text), 0o644); err != nil {

@@ -12,6 +12,7 @@ import (
 // The record keeps one line per block, replaces a block's line, reads back
 // what it wrote, and a datasheet quotes it only for the Verilog measured.
 func TestECP5Record(t *testing.T) {
+	t.Parallel()
 	files := map[string][]byte{"a.v": []byte("module a; endmodule\n"), "b.v": []byte("module b; endmodule\n")}
 	d := verilogDigest(files)
 	if len(d) != 16 || d != verilogDigest(map[string][]byte{"b.v": files["b.v"], "a.v": files["a.v"]}) {
@@ -68,6 +69,7 @@ func TestECP5Record(t *testing.T) {
 // The embedded record parses, and each of its lines names a block or a
 // block's control wrapper.
 func TestEmbeddedECP5Record(t *testing.T) {
+	t.Parallel()
 	recs, err := parseECP5Records(measuredFile, measuredECP5)
 	if err != nil {
 		t.Fatal(err)
@@ -82,6 +84,7 @@ func TestEmbeddedECP5Record(t *testing.T) {
 // A record that cannot be read fails synth --record before place and
 // route, naming the file and line, and is left as it was.
 func TestSynthRecordCheckedFirst(t *testing.T) {
+	t.Parallel()
 	bad := filepath.Join(t.TempDir(), "ecp5.tsv")
 	const text = "# header\nreps_conf\tnot enough fields\n"
 	if err := os.WriteFile(bad, []byte(text), 0o644); err != nil {
@@ -102,6 +105,7 @@ func TestSynthRecordCheckedFirst(t *testing.T) {
 // A configuration whose Verilog was not measured gets no figure of other
 // hardware: its datasheet says so.
 func TestDatasheetNotMeasured(t *testing.T) {
+	t.Parallel()
 	out, err := runCLI(t, "doc", "reps_conf", "-c", filepath.Join("..", "..", "docs", "examples", "400g.hcl"))
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)

@@ -11,6 +11,7 @@ import (
 // one ACK per result; the one connection alone merges (its ACKs come
 // faster than the pipeline's depth), and a bad clock is a usage error.
 func TestScenarioMerge(t *testing.T) {
+	t.Parallel()
 	out, err := runCLI(t, "scenario", "merge", "--size", "256KiB", "--slots", "10")
 	if err != nil {
 		t.Fatal(err)

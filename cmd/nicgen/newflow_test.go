@@ -11,6 +11,7 @@ import (
 // figures are checked against the thesis's formulas in
 // golden/netsim/newflow.
 func TestNewflowGolden(t *testing.T) {
+	t.Parallel()
 	out, err := runCLI(t, "scenario", "newflow", "--weight", "1,2,5")
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
@@ -21,6 +22,7 @@ func TestNewflowGolden(t *testing.T) {
 // --json has both runs per weight; with 1RC the drops are in order and the
 // receiver's sequence has no gap, without it the first RTT is the burst.
 func TestNewflowJSON(t *testing.T) {
+	t.Parallel()
 	out, err := runCLI(t, "scenario", "newflow", "--weight", "3", "--old", "5", "--json")
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
@@ -48,6 +50,7 @@ func TestNewflowJSON(t *testing.T) {
 
 // Bad flags are usage errors (exit 2).
 func TestNewflowBadFlags(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{{"--weight", "0"}, {"--weight", "256"}, {"--old", "0"}, {"--packets", "0"}} {
 		out, err := runCLI(t, append([]string{"scenario", "newflow"}, args...)...)
 		if exitCode(err) != 2 {

@@ -27,6 +27,7 @@ func listFiles(t *testing.T, dir string) []string {
 // to the repository's constraints/ or docs/datasheets/ (a first run inside
 // a clone used to overwrite committed files).
 func TestGenerateOutAloneWritesUnderIt(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	before, _ := os.ReadFile("../../constraints/reps.xdc")
 	out, err := runCLI(t, "generate", "-o", filepath.Join(dir, "build"), "--blocks", "reps_conf")
@@ -56,6 +57,7 @@ func TestGenerateOutAloneWritesUnderIt(t *testing.T) {
 // datasheet folder's name is taken by a file, so the last outputs fail
 // after the Verilog was written to its temporary files.
 func TestGenerateAllOrNothing(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "datasheets"), []byte("in the way"), 0o644); err != nil {
 		t.Fatal(err)
@@ -78,6 +80,7 @@ func TestGenerateAllOrNothing(t *testing.T) {
 // -o naming a folder for a one-file output is an error that says so,
 // with no stray temporary file; equiv checks --report before it runs.
 func TestOutputNamingAFolder(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	out, err := runCLI(t, "sim", "reps", "--events", "testdata/sim/reps.jsonl", "-o", dir)
 	if err == nil || !strings.Contains(err.Error(), "it is a folder") {
@@ -98,6 +101,7 @@ func TestOutputNamingAFolder(t *testing.T) {
 
 // The output folder's lock excludes a second holder until it is released.
 func TestOutputLock(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	unlock, err := lockFolder(dir)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 // scenario hotspot and convergence draw their plots as well-formed SVG
 // files, one line per run, named from the prefix, and name them.
 func TestScenarioPlots(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, c := range []struct {
 		args  []string

@@ -10,6 +10,7 @@ import (
 // alone), and its entropies are reported, explored and recycled, each
 // sender's LFSR seeded apart.
 func TestIncastUETEngineCLI(t *testing.T) {
+	t.Parallel()
 	run := func(variant string) scenarioOut {
 		out, err := runCLI(t, "scenario", "incast", "--variant", variant, "--size", "256KiB", "--json")
 		if err != nil {

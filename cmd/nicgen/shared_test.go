@@ -34,6 +34,7 @@ func toyDesign(t *testing.T, top string, inv bool) generated {
 // folder, and both blocks' file lists name it; two different modules of one
 // name in two blocks are an error.
 func TestSharedModulesOnce(t *testing.T) {
+	t.Parallel()
 	gens := []generated{toyDesign(t, "toy_a", false), toyDesign(t, "toy_b", false)}
 	if err := markShared(gens); err != nil {
 		t.Fatal(err)

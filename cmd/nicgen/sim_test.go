@@ -15,6 +15,7 @@ import (
 // sim runs the golden model over traces: golden outputs for every block
 // and for a configuration that makes REPS recycle and freeze quickly.
 func TestSim(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name string
 		args []string
@@ -39,6 +40,7 @@ func TestSim(t *testing.T) {
 }
 
 func TestSimExampleTraceIsTested(t *testing.T) {
+	t.Parallel()
 	a, _ := os.ReadFile("../../docs/examples/reps-events.jsonl")
 	b, _ := os.ReadFile("testdata/sim/reps.jsonl")
 	if len(a) == 0 || !bytes.Equal(a, b) {
@@ -48,6 +50,7 @@ func TestSimExampleTraceIsTested(t *testing.T) {
 
 // A malformed trace: every bad line by number, exit status 2, no output.
 func TestSimMalformedTrace(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	outFile := filepath.Join(dir, "out.jsonl")
 	out, err := runCLI(t, "sim", "reps", "--events", "testdata/sim/bad.jsonl", "-o", outFile)
@@ -64,6 +67,7 @@ func TestSimMalformedTrace(t *testing.T) {
 }
 
 func TestSimUsage(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		args []string
 		want string
@@ -81,6 +85,7 @@ func TestSimUsage(t *testing.T) {
 }
 
 func TestSimStdinAndOutFile(t *testing.T) {
+	t.Parallel()
 	root := newRootCmd()
 	var out bytes.Buffer
 	root.SetOut(&out)
@@ -100,6 +105,7 @@ func TestSimStdinAndOutFile(t *testing.T) {
 
 // The field tables of docs/sim.md are the --schema output of each block.
 func TestSimReference(t *testing.T) {
+	t.Parallel()
 	const path = "../../docs/sim.md"
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -137,6 +143,7 @@ func TestSimReference(t *testing.T) {
 // takes its packet out of the window as a trim does. The trace is the one
 // of the issue that found the defect: QuickAdapt sets 40960 on line 12.
 func TestSimNsccTimeoutInIgnorePhase(t *testing.T) {
+	t.Parallel()
 	lastTwo := func(out string) []string {
 		lines := strings.Split(strings.TrimSpace(out), "\n")
 		return lines[len(lines)-2:]

@@ -15,6 +15,7 @@ import (
 // flight equal the shared engine's (MeasureSplit fails otherwise), and
 // without marks the windows the sends see are the shared engine's.
 func TestScenarioSplit(t *testing.T) {
+	t.Parallel()
 	out, err := runCLI(t, "scenario", "split", "--size", "1MiB")
 	if err != nil {
 		t.Fatal(err)

@@ -33,6 +33,7 @@ func lintBuilt(t *testing.T, m *hdlgen.Module, err error) {
 // Verilator -Wall rejects that comparison as constant): every VC count
 // the configuration allows, under both policies, lints clean.
 func TestLRUArbLintsAtEveryVCCount(t *testing.T) {
+	t.Parallel()
 	for vcs := 2; vcs <= gthreecpo.MaxArbVCs; vcs++ {
 		for _, pol := range []gthreecpo.ArbPolicy{gthreecpo.ArbLRU, gthreecpo.ArbRoundRobin} {
 			t.Run(fmt.Sprintf("%d-%v", vcs, pol), func(t *testing.T) {
@@ -52,6 +53,7 @@ func TestLRUArbLintsAtEveryVCCount(t *testing.T) {
 // (a factor of 1 below mi_low_lat has no slope): the corners the
 // configuration allows lint clean.
 func TestMCastMatchLintsAtItsCorners(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ members, flitW, countW, lo int }{
 		{1, 1, 3, 4}, {2, 4, 6, 4}, {4, 4, 12, 4}, {5, 10, 12, 5}, {7, 4, 24, 0}, {63, 4, 12, 4},
 	} {

@@ -135,6 +135,7 @@ block "toy" {
 `
 
 func TestToyBlockEndToEnd(t *testing.T) {
+	t.Parallel()
 	if err := blocks.Register(toyDescriptor()); err != nil {
 		t.Fatal(err)
 	}
@@ -238,6 +239,7 @@ func TestToyBlockEndToEnd(t *testing.T) {
 // A wrong golden model fails equiv, and the mismatch report names the
 // event kinds instead of printing them in hex.
 func TestToyBlockMismatchReport(t *testing.T) {
+	t.Parallel()
 	d := toyDescriptor()
 	wrong := block.Define(block.Desc[toyParams]{
 		Name: "toy_wrong", Title: "toy with a golden model that never reports a wrap", Attrs: d.Attrs,
@@ -288,6 +290,7 @@ func TestToyBlockMismatchReport(t *testing.T) {
 // A registered block is in the embedded default build with no line in
 // default.hcl: the registration line is the only one outside its packages.
 func TestToyBlockInDefault(t *testing.T) {
+	t.Parallel()
 	if err := blocks.Register(toyDescriptor()); err != nil {
 		t.Fatal(err)
 	}

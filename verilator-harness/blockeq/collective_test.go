@@ -20,6 +20,7 @@ import (
 // smallest of a few tried in which wm_ctrl decreases a watermark
 // (congested probes; 8 GPUs of 16 transactions never do).
 func TestCollectiveRTLInTheLoop(t *testing.T) {
+	t.Parallel()
 	c := collective.Default()
 	c.GPUs, c.Initiators, c.Transactions = 16, 16, 64
 	ip := threecpo.DefaultIRLTokensParams()

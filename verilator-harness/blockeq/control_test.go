@@ -438,6 +438,7 @@ func (cb *ctlBench) checkCounters() {
 // golden model replaying the original's events on it), the counters, the
 // identification registers, refused commands and out-of-range words.
 func TestControlWrapper(t *testing.T) {
+	t.Parallel()
 	// events per round: nscc runs four rounds of its settings besides
 	// (some 300,000 results), smartt is nscc's shared datapath with the
 	// conference rules, uet_cc composes nscc's and reps's (with reps's
@@ -475,6 +476,7 @@ func TestControlWrapper(t *testing.T) {
 // stale word), and with a clear sweep that writes WORD_DATA instead of
 // zeros (the clear on command then leaves the last copied word).
 func TestControlWrapperMutants(t *testing.T) {
+	t.Parallel()
 	for _, mut := range []hdlgen.Mutation{
 		{Module: "reps_conf", Node: "table_read", With: func(orig hdlgen.Expr, _ func(string) hdlgen.Expr) hdlgen.Expr { return hdlgen.False() }},
 		{Node: "table_wdata_sel", With: func(orig hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr { return get("word_data0_reg") }},
@@ -724,6 +726,7 @@ func (cb *ctlBench) run(name string, perRound int) {
 // the wrapper derived, against the quotient computed in Go; smartt's
 // wrapper with its conference constants besides nscc's.
 func TestControlDerive(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"nscc", "smartt"} {
 		t.Run(name, func(t *testing.T) {
 			cb := newCtlBench(t, name, 5)

@@ -69,6 +69,7 @@ func repsScenarios() map[string][]ScriptEvent {
 }
 
 func TestRepsDirected(t *testing.T) {
+	t.Parallel()
 	p := stressParams()
 	m, err := reps.Paper(p)
 	model, hd := build(t, m, err)
@@ -99,6 +100,7 @@ func TestRepsDirected(t *testing.T) {
 // golden model, worked out by hand from S4 and docs/blocks/reps.md, so the
 // directed RTL runs above compare against known-right behaviour.
 func TestRepsDirectedResults(t *testing.T) {
+	t.Parallel()
 	p := stressParams().Golden()
 	run := func(evs []ScriptEvent) []goldenreps.Result {
 		m, err := goldenreps.NewModel(p)

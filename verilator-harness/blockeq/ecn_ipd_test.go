@@ -30,6 +30,7 @@ func ipdConfig(p srp.IPDParams) blocks.Config {
 // under the mixed profile, which must reach every rule, and under the
 // hazard and wrap profiles, on the default and a small configuration.
 func TestIPDEquivalence(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name    string
 		p       srp.IPDParams
@@ -62,6 +63,7 @@ func TestIPDEquivalence(t *testing.T) {
 // tell a ceiling ignored, a floor ignored and an interval start one tick
 // late.
 func TestIPDMutantsFail(t *testing.T) {
+	t.Parallel()
 	p := smallIPD()
 	cfg := ipdConfig(p)
 	for _, tc := range []struct {

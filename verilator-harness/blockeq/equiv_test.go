@@ -64,6 +64,7 @@ func stressParams() reps.Params {
 }
 
 func TestRepsEquivalence(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name    string
 		params  reps.Params
@@ -92,6 +93,7 @@ func TestRepsEquivalence(t *testing.T) {
 }
 
 func TestRepsConfEquivalence(t *testing.T) {
+	t.Parallel()
 	small := reps.DefaultConfParams()
 	small.NumConn, small.ConnW, small.NumEntropies, small.ExploreInit = 32, 6, 5, 4
 	for _, tc := range []struct {
@@ -120,6 +122,7 @@ func TestRepsConfEquivalence(t *testing.T) {
 // model without it: the harness must report a mismatch with its context and
 // write a waveform of the window, proving the comparison can fail.
 func TestEquivalenceCanFail(t *testing.T) {
+	t.Parallel()
 	rtl := stressParams()
 	rtl.ClearOnFreezeExit = true
 	m, err := reps.Paper(rtl)

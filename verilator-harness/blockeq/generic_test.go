@@ -15,6 +15,7 @@ import (
 // golden/pipe equal the RTL cycle by cycle under its random events. Small
 // tables, so that every connection is opened early.
 func TestGenericBenchOnRealBlocks(t *testing.T) {
+	t.Parallel()
 	cfg := blocks.DefaultConfig()
 	rp := reps.MustOf(cfg)
 	rp.NumConn, rp.ConnW, rp.FreezeTime, rp.TimeW = 64, 8, 3000, 16

@@ -16,6 +16,7 @@ import (
 // queue's IPD), and requires the identical run: every statistic and every
 // time bin.
 func TestHotspotRTLInTheLoop(t *testing.T) {
+	t.Parallel()
 	cfg := hotspot.Default(hotspot.SRP)
 	cfg.Leaves, cfg.HostsPerLeaf, cfg.Spines, cfg.HotspotSenders = 4, 4, 2, 10
 	cfg.DurationNs, cfg.WarmupNs = 600_000, 100_000

@@ -50,6 +50,7 @@ func hpccMerge(p snyder.HPCCParams, slots int) snyder.HPCCParams {
 // under the mixed, hazard, wrap and extremes profiles; the runs reach
 // every outcome.
 func TestHPCCEquivalence(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name    string
 		p       snyder.HPCCParams
@@ -95,6 +96,7 @@ func TestHPCCEquivalence(t *testing.T) {
 // reference never moved at an RTT's end, random feedback that never
 // ignores, and the increment stage forgotten.
 func TestHPCCMutantsFail(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		p    snyder.HPCCParams
@@ -125,6 +127,7 @@ func TestHPCCMutantsFail(t *testing.T) {
 // four modes were run once, identical too), and requires the golden
 // model's run.
 func TestHPCCConvergenceRTLInTheLoop(t *testing.T) {
+	t.Parallel()
 	// plain and both mechanisms: each mode is a Verilator build of its own
 	b := gsnyder.DefaultBottleneck()
 	b.Only = []string{"plain", "vai+sf"}

@@ -32,6 +32,7 @@ func narrowIRL() threecpo.IRLTokensParams {
 // S3 Section 6.1.3) on the default configuration and on the narrow one,
 // and under the hazard profile; the mixed runs reach every outcome.
 func TestIRLTokensEquivalence(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name    string
 		p       threecpo.IRLTokensParams
@@ -69,6 +70,7 @@ func TestIRLTokensEquivalence(t *testing.T) {
 // loaded unclamped is not among them: it makes a token every cycle, as
 // WM_MAX does, so only the formal word invariant wm_le_max sees it.
 func TestIRLTokensMutantsFail(t *testing.T) {
+	t.Parallel()
 	cfg := irlConfig(narrowIRL())
 	for _, tc := range []struct {
 		name string
@@ -101,6 +103,7 @@ func TestIRLTokensMutantsFail(t *testing.T) {
 // flits). The tokens before each cycle and the sends are the figures'
 // (the same rows as golden/threecpo's TestFigure61 and TestFigure64).
 func TestIRLTokensFigures(t *testing.T) {
+	t.Parallel()
 	p := narrowIRL()
 	p.IRLParams = gthreecpo.IRLParams{WMMax: 10, RandBits: 8, Cap: 1, MaxCost: 20, Seed: 1}
 	p.Depth = connpipe.MustDepth(threecpo.NeededIRLDepth(p))

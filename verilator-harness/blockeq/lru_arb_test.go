@@ -32,6 +32,7 @@ func arbAt(vcs int, pol gthreecpo.ArbPolicy, ports int) threecpo.LRUArbParams {
 // VCs, LRU, 64 ports), on 8 VCs of 4 ports (a 28-bit age matrix, the
 // same port back to back) and on round robin over 5 VCs.
 func TestLRUArbEquivalence(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		p    threecpo.LRUArbParams
@@ -63,6 +64,7 @@ func TestLRUArbEquivalence(t *testing.T) {
 // before it, the tokens ignored (a requesting VC may go without them),
 // and round robin's pointer left on the grant instead of past it.
 func TestLRUArbMutantsFail(t *testing.T) {
+	t.Parallel()
 	lru := arbConfig(arbAt(4, gthreecpo.ArbLRU, 4))
 	rr := arbConfig(arbAt(4, gthreecpo.ArbRoundRobin, 4))
 	for _, tc := range []struct {
@@ -99,6 +101,7 @@ func TestLRUArbMutantsFail(t *testing.T) {
 // here every grant comes from the RTL and is compared with the golden
 // arbiter's.
 func TestLRUArbStarvation(t *testing.T) {
+	t.Parallel()
 	for _, pol := range []gthreecpo.ArbPolicy{gthreecpo.ArbRoundRobin, gthreecpo.ArbLRU} {
 		p := arbAt(3, pol, 2)
 		m, err := threecpo.LRUArb(p)

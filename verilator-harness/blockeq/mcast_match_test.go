@@ -30,6 +30,7 @@ func narrowMatch() threecpo.MCastMatchParams {
 // itself equal to the Matcher written from S3 Section 6.2.2) with the
 // generic stimulus on the default configuration and on the narrow one.
 func TestMCastMatchEquivalence(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		p    threecpo.MCastMatchParams
@@ -59,6 +60,7 @@ func TestMCastMatchEquivalence(t *testing.T) {
 // count too, the response's cap on unmatched forgotten, and the MI ramp's
 // latency taken before its clamp.
 func TestMCastMatchMutantsFail(t *testing.T) {
+	t.Parallel()
 	cfg := matchConfig(narrowMatch())
 	for _, tc := range []struct {
 		name string
@@ -89,6 +91,7 @@ func TestMCastMatchMutantsFail(t *testing.T) {
 // thesis's rules with the queue inside) pays, event by event: 7 members,
 // 9-flit packets and reads of 1, latencies across the MI ramp.
 func TestMCastMatchNICLoop(t *testing.T) {
+	t.Parallel()
 	p := threecpo.DefaultMCastMatchParams()
 	p.NumConn, p.ConnW = 2, 1
 	p.Depth = connpipe.MustDepth(threecpo.NeededMatchDepth(p))

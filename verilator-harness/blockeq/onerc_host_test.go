@@ -31,6 +31,7 @@ func narrowHost() onerc.HostParams {
 // S3:L1334-1352) on the default configuration and on the narrow one, and
 // under the hazard profile; the mixed runs reach every outcome.
 func TestHostEquivalence(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name    string
 		p       onerc.HostParams
@@ -66,6 +67,7 @@ func TestHostEquivalence(t *testing.T) {
 // counter that a new epoch does not restart, the resume point off by one,
 // and the bottleneck bit read the wrong way round.
 func TestHostMutantsFail(t *testing.T) {
+	t.Parallel()
 	cfg := hostConfig(narrowHost())
 	for _, tc := range []struct {
 		name string

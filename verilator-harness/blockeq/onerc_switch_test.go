@@ -21,6 +21,7 @@ func switchConfig(p onerc.SwitchParams) blocks.Config {
 // default) and passed, with narrow tags that wrap, and under the hazard
 // profile; the mixed runs reach every outcome.
 func TestSwitchEquivalence(t *testing.T) {
+	t.Parallel()
 	pass := onerc.DefaultSwitchParams()
 	pass.MissPass = true
 	narrow := onerc.DefaultSwitchParams()
@@ -63,6 +64,7 @@ func TestSwitchEquivalence(t *testing.T) {
 // older epoch replacing the newer entry, and a remainder step that skips
 // the subtraction.
 func TestSwitchMutantsFail(t *testing.T) {
+	t.Parallel()
 	cfg := switchConfig(onerc.DefaultSwitchParams())
 	for _, tc := range []struct {
 		name string
@@ -88,6 +90,7 @@ func TestSwitchMutantsFail(t *testing.T) {
 // weights 1 and 2, and requires the run of the golden models: the same b,
 // window, let_through, resume, rate, drops and deliveries.
 func TestNewFlowRTLInTheLoop(t *testing.T) {
+	t.Parallel()
 	c := newflow.Default()
 	lp := onerc.SPERCParams{SPERCParams: newflow.LinkParams(c)}
 	lp.ConnW = 16

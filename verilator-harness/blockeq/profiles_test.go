@@ -16,6 +16,7 @@ import (
 // equivalence test). A block checked by the generic bench (no family of
 // its own) has one stimulus whatever the profile, so it runs once.
 func TestAdversarialProfiles(t *testing.T) {
+	t.Parallel()
 	for _, block := range blocks.Names() {
 		_, family := lookupFamily(block)
 		ran := false

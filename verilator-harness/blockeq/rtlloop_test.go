@@ -13,6 +13,7 @@ import (
 // senders' congestion control, and requires the identical run: every cwnd
 // sample, completion time, queue peak and trim count.
 func TestIncastRTLInTheLoop(t *testing.T) {
+	t.Parallel()
 	for _, v := range []bsmartt.Variant{bsmartt.Conf, bsmartt.NSCC} {
 		t.Run(v.String(), func(t *testing.T) {
 			p := bsmartt.DefaultParams(v)

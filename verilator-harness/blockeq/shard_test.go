@@ -7,6 +7,7 @@ import (
 )
 
 func TestShards(t *testing.T) {
+	t.Parallel()
 	var total int64
 	seeds := map[uint64]bool{}
 	for i := 0; i < 7; i++ {
@@ -38,6 +39,7 @@ func rec(block string, sh Shard, cycles int64, passed bool, cov map[string]int64
 }
 
 func TestMerge(t *testing.T) {
+	t.Parallel()
 	failed := rec("reps", Shard{2, 3}, 7, false, map[string]int64{"ack": 3})
 	failed.Error = "mismatch"
 	recs := []RunRecord{
@@ -61,6 +63,7 @@ func TestMerge(t *testing.T) {
 // Records of different campaigns, and records no run can write, are
 // refused: merge never says "passed" for them.
 func TestMergeRefuses(t *testing.T) {
+	t.Parallel()
 	good := rec("reps", Shard{0, 2}, 15, true, nil)
 	other := func(f func(r *RunRecord)) RunRecord {
 		r := rec("reps", Shard{1, 2}, 15, true, nil)

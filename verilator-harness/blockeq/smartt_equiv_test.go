@@ -50,6 +50,7 @@ func mergingParams(v bsmartt.Variant, slots int, acks bool) bsmartt.Params {
 // merges ACKs, smartt only waits in its slots (and runs the mixed profile
 // too, whose long run nscc-merge has in TestSmarttEquivalence).
 func TestLineRateProfiles(t *testing.T) {
+	t.Parallel()
 	for _, v := range []struct {
 		name string
 		p    bsmartt.Params
@@ -84,6 +85,7 @@ func TestLineRateProfiles(t *testing.T) {
 }
 
 func TestSmarttEquivalence(t *testing.T) {
+	t.Parallel()
 	for _, v := range smarttVariants() {
 		t.Run(v.name, func(t *testing.T) {
 			m, err := bsmartt.Block(v.p)
@@ -112,6 +114,7 @@ func TestSmarttEquivalence(t *testing.T) {
 // TestSmarttEquivalenceCanFail: RTL built with the literal A-7 reading
 // against a golden model without it must mismatch.
 func TestSmarttEquivalenceCanFail(t *testing.T) {
+	t.Parallel()
 	rtl := bsmartt.DefaultParams(bsmartt.NSCC)
 	rtl.TrimsCountAsAcked = true
 	m, err := bsmartt.Block(rtl)
@@ -136,6 +139,7 @@ func TestSmarttEquivalenceCanFail(t *testing.T) {
 // cycle by cycle, under the blocks' own stimulus; a golden model tuned
 // with either one alone fails it (checked by hand).
 func TestBareParams(t *testing.T) {
+	t.Parallel()
 	for _, v := range smarttVariants() {
 		if v.name != "smartt" && v.name != "nscc-noadjust-delayqa" { // both rule sets, and nscc's threshold from the target
 			continue
@@ -182,6 +186,7 @@ func TestBareParams(t *testing.T) {
 // whose shell waits in its slots without merging must mismatch on the
 // line-rate load.
 func TestMergeEquivalenceCanFail(t *testing.T) {
+	t.Parallel()
 	rtl := mergingParams(bsmartt.NSCC, 8, true)
 	m, err := bsmartt.Block(rtl)
 	model, hd := build(t, m, err)

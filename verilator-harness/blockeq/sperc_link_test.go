@@ -32,6 +32,7 @@ func spercConfig(p onerc.SPERCParams) blocks.Config {
 // Algorithm 4) with the generic stimulus on the default configuration and
 // on the narrow one.
 func TestSPERCLinkEquivalence(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		p    onerc.SPERCParams
@@ -61,6 +62,7 @@ func TestSPERCLinkEquivalence(t *testing.T) {
 // this link's own b[l], and the ignore bit compares with MaxE' instead of
 // MaxE.
 func TestSPERCLinkMutantsFail(t *testing.T) {
+	t.Parallel()
 	cfg := spercConfig(narrowSPERC())
 	for _, tc := range []struct {
 		name string

@@ -15,6 +15,7 @@ import (
 // the shell's hazards, the common case. The RTL equals the golden model,
 // and each mutant fails.
 func TestRxEquivalenceAndMutants(t *testing.T) {
+	t.Parallel()
 	cfg := blocks.DefaultConfig()
 	for _, profile := range []string{"mixed"} {
 		b, err := NewBenchProfile(cfg, "srp_rx", profile, 7)

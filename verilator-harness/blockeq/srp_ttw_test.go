@@ -19,6 +19,7 @@ func ttwConfig(p srp.TTWParams) blocks.Config {
 // accumulated, also with a narrow clock that wraps every few thousand
 // cycles), and every outcome is reached.
 func TestTTWEquivalence(t *testing.T) {
+	t.Parallel()
 	narrow := srp.DefaultTTWParams()
 	narrow.TimeW, narrow.HdrW, narrow.TTW = 14, 12, 300
 	for _, tc := range []struct {
@@ -56,6 +57,7 @@ func TestTTWEquivalence(t *testing.T) {
 // Each mutant fails: a scheduled packet checked as speculative, a check
 // one tick late, and a wait taken from the header instead of the stamp.
 func TestTTWMutantsFail(t *testing.T) {
+	t.Parallel()
 	p := srp.DefaultTTWParams()
 	cfg := ttwConfig(p)
 	for _, tc := range []struct {

@@ -14,6 +14,7 @@ import (
 // network (every outcome reached), under the hazard profile, and with S2's
 // parameters on narrow counters that wrap often; each mutant fails.
 func TestTxEquivalenceAndMutants(t *testing.T) {
+	t.Parallel()
 	narrow := srp.DefaultTxParams()
 	narrow.NumConn, narrow.ConnW, narrow.NMin, narrow.NMax, narrow.MW, narrow.SeqW, narrow.TimeW = 64, 8, 3, 5, 6, 5, 12
 	d, err := srp.NeededTxDepth(narrow)

@@ -14,6 +14,7 @@ import (
 // Wait-to-Decrease and the reciprocal modules equal to their golden
 // functions on their own, over random and corner inputs.
 func TestSmarttSubBlockEquivalence(t *testing.T) {
+	t.Parallel()
 	seen := map[string]bool{}
 	for _, v := range []bsmartt.Variant{bsmartt.Conf, bsmartt.NSCC} {
 		for _, sb := range SmarttSubBlocks(bsmartt.DefaultParams(v)) {

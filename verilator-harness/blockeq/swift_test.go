@@ -67,6 +67,7 @@ func swiftSmall() snyder.SwiftParams {
 // configuration, under the hazard and wrap profiles; the busy and small
 // configurations reach every outcome.
 func TestSwiftEquivalence(t *testing.T) {
+	t.Parallel()
 	rttVAI := snyder.DefaultSwiftParams()
 	rttVAI.VAI, rttVAI.AlwaysAI = gsnyder.DefaultSwiftVAIFx(rttVAI.BaseNs+rttVAI.PerHopNs), true
 	rttVAI = withDepth(rttVAI)
@@ -126,6 +127,7 @@ func TestSwiftEquivalence(t *testing.T) {
 // every congested ACK without SF, the increase divided by a window below
 // one packet, and VAI's tokens never spent.
 func TestSwiftMutantsFail(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		p    snyder.SwiftParams
@@ -157,6 +159,7 @@ func TestSwiftMutantsFail(t *testing.T) {
 // Verilator build of its own), and requires the golden model's run: the
 // same convergence time, Jain indices, utilisation and queue.
 func TestSwiftConvergenceRTLInTheLoop(t *testing.T) {
+	t.Parallel()
 	// plain and both mechanisms: each mode is a Verilator build of its own
 	b := gsnyder.DefaultBottleneck()
 	b.Only = []string{"plain", "vai+sf"}

@@ -17,6 +17,7 @@ import (
 // sequences (QuickAdapt storms, FastIncrease ramps, trims) that a random
 // mix rarely produces.
 func TestSmarttRecordedIncastTraces(t *testing.T) {
+	t.Parallel()
 	for _, v := range []bsmartt.Variant{bsmartt.Conf, bsmartt.NSCC} {
 		p := bsmartt.DefaultParams(v)
 		m, err := bsmartt.Block(p)

@@ -35,6 +35,7 @@ func uetAlt() uet.Params {
 // with the generic stimulus, on the default parts (nscc and reps) and on
 // the others, small (smartt and reps_conf, may_send room_for_mtu).
 func TestUETCCEquivalence(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		p    uet.Params
@@ -69,6 +70,7 @@ func TestUETCCEquivalence(t *testing.T) {
 // entropies, and freezing mode (which lasts 10 ms: it does not end within
 // the run's 7 ms).
 func TestUETCCNICLoop(t *testing.T) {
+	t.Parallel()
 	p := uet.DefaultParams() // the equivalence's model, from the cache
 	m, err := uet.Block(p)
 	model, hd := build(t, m, err)
@@ -180,6 +182,7 @@ func hdlBit(b bool) uint64 {
 // block, a connection per sender), and requires the identical run and the
 // same entropies.
 func TestIncastUETRTLInTheLoop(t *testing.T) {
+	t.Parallel()
 	p := uet.DefaultParams()
 	m, err := uet.Block(p)
 	model, hd := build(t, m, err)
@@ -235,6 +238,7 @@ func TestIncastUETRTLInTheLoop(t *testing.T) {
 // unacked bytes are read before the event's packet leaves them. (may_send
 // against the wrong window is the formal job uet_cc's broken variant.)
 func TestUETCCMutantsFail(t *testing.T) {
+	t.Parallel()
 	// small parts (uet.SmallParams at depth 4), which verilate in a
 	// fraction of the default's time
 	small := uet.SmallParams(smartt.NSCC, false)
@@ -278,6 +282,7 @@ func uetSplitSmall() blocks.Config {
 // Split): the send path's results with the window each event saw, and
 // the window path's updates (m_window_*), cycle by cycle.
 func TestUETCCSplitEquivalence(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		cfg  blocks.Config
@@ -307,6 +312,7 @@ func TestUETCCSplitEquivalence(t *testing.T) {
 // results are never written into the window table, or whose window queue
 // takes only every other result it should, must mismatch.
 func TestUETCCSplitCanFail(t *testing.T) {
+	t.Parallel()
 	cfg := uetSplitSmall()
 	for _, mut := range []hdlgen.Mutation{
 		{Node: "window_wr", With: func(_ hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr { return get("open_wr_reg") }},

@@ -26,6 +26,7 @@ func writeVectors(t *testing.T, block string, n int, seed uint64) []byte {
 }
 
 func TestVectorsDeterministic(t *testing.T) {
+	t.Parallel()
 	for _, block := range vectorBlocks {
 		a, b := writeVectors(t, block, 500, 1), writeVectors(t, block, 500, 1)
 		if !bytes.Equal(a, b) {
@@ -88,6 +89,7 @@ func checkFields(obj map[string]any, fields map[string]int, what string) error {
 // field names an s_event_* port, every expected field an m_result_* port,
 // all of them, and every value fits its port.
 func TestVectorsNamePorts(t *testing.T) {
+	t.Parallel()
 	for _, block := range vectorBlocks {
 		sc := bufio.NewScanner(bytes.NewReader(writeVectors(t, block, 2000, 1)))
 		sc.Buffer(nil, 1<<20)
@@ -119,6 +121,7 @@ func TestVectorsNamePorts(t *testing.T) {
 // The SMaRTT stimulus: what the exporter promises (cocotb/README.md,
 // "Vectors"), and the expectations are the golden model's.
 func TestSmarttVectors(t *testing.T) {
+	t.Parallel()
 	cfg := blocks.DefaultConfig()
 	for _, v := range []bsmartt.Variant{bsmartt.Conf, bsmartt.NSCC} {
 		block := v.String()

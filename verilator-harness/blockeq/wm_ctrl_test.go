@@ -31,6 +31,7 @@ func wmConfig(p threecpo.WMCtrlParams) blocks.Config {
 // S3 Algorithm 6) with the generic stimulus on the default configuration
 // and on the narrow one, with line 18 as chosen and as printed.
 func TestWMCtrlEquivalence(t *testing.T) {
+	t.Parallel()
 	printed := narrowWMCtrl()
 	printed.ElseOfLine12 = false
 	for _, tc := range []struct {
@@ -64,6 +65,7 @@ func TestWMCtrlEquivalence(t *testing.T) {
 // floor of 0.05, below a difference of about 105, is not among them: the
 // generic stimulus reaches it only where WM_MIN's clamp hides it.)
 func TestWMCtrlMutantsFail(t *testing.T) {
+	t.Parallel()
 	cfg := wmConfig(narrowWMCtrl())
 	for _, tc := range []struct {
 		name string

@@ -19,6 +19,7 @@ import (
 // reads: the stimulus opens every connection first and the golden model
 // knows nothing of the random values.
 func TestRepsRandomPowerOn(t *testing.T) {
+	t.Parallel()
 	type variant struct {
 		name  string
 		build func() (*hdlgen.Module, error)
@@ -78,6 +79,7 @@ func TestRepsRandomPowerOn(t *testing.T) {
 // RTL still equals the golden model, so `open` initialises every field the
 // datapath reads.
 func TestSmarttRandomPowerOn(t *testing.T) {
+	t.Parallel()
 	for _, v := range []bsmartt.Variant{bsmartt.Conf, bsmartt.NSCC} {
 		p := bsmartt.DefaultParams(v)
 		p.NumConn, p.ConnW = 64, 8
