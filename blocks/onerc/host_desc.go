@@ -18,7 +18,7 @@ func HostDescriptor() block.Block {
 		Attrs: []block.Attr{
 			{Name: "connections", Kind: block.Whole, Lo: 2, Hi: 1 << 20, Doc: "connections (flows) of the host"},
 			{Name: "epoch_width", Kind: block.Whole, Lo: 2, Hi: 48, Unit: "bits", Doc: "bits of the epoch number (SSTS div epoch_length, one counter for the NIC); epochs compare for equality"},
-			{Name: "weight_width", Kind: block.Whole, Lo: 1, Hi: 12, Unit: "bits", Doc: "bits of a weight and of the host's connection count (A-24); the count stops at the top; the division's table has 2^weight_width entries"},
+			{Name: "weight_width", Kind: block.Whole, Lo: 2, Hi: 12, Unit: "bits", Doc: "bits of a weight and of the host's connection count (A-24); the count stops at the top; the division's table has 2^weight_width entries; at least 2 bits (a 1-bit weight could only be 1)"},
 			{Name: "seq_width", Kind: block.Whole, Lo: 1, Hi: 32, Unit: "bits", Doc: "bits of a shared speculative sequence number, of let_through and of a flow's speculative count (onerc_switch's seq_width)"},
 			{Name: "rate_width", Kind: block.Whole, Lo: 1, Hi: 48, Unit: "bits", Doc: "bits of a rate (sperc_link's b, per unit of weight)"},
 			block.DepthAttr,

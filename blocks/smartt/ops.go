@@ -31,6 +31,9 @@ func units(p Params, x hdlgen.Expr, name string) hdlgen.Expr {
 	if p.ByteShift == 0 {
 		return x
 	}
+	if p.ByteShift >= x.Width() { // a unit above x's largest value: ceil is 1 for any x > 0
+		return x.Any().Named(name)
+	}
 	w := x.Width() + 1
 	return x.ZExt(w).Add(cst(w, 1<<uint(p.ByteShift)-1)).Keep(w-1, p.ByteShift).Named(name)
 }

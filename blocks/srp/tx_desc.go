@@ -2,6 +2,7 @@ package srp
 
 import (
 	"fmt"
+	"math/bits"
 
 	"github.com/nicgen/nicgen/blocks/block"
 	"github.com/nicgen/nicgen/blocks/connpipe"
@@ -75,6 +76,9 @@ func resolveTx(s block.Section, env block.Env) TxParams {
 	p.NMin = s.Whole("n_min", 4, block.Default, "S2 Table 1")
 	p.NMax = s.Whole("n_max", 16, block.Default, "S2 Table 1")
 	p.MW = int(s.Whole("message_width", 16, block.Default, "messages of up to 65,535 packets"))
+	if need := bits.Len64(p.NMax); p.MW < need {
+		s.Errorf("message_width", "message_width = %d cannot hold a chunk of n_max = %d packets: want at least %d bits", p.MW, p.NMax, need)
+	}
 	p.SeqW = int(s.Whole("seq_width", 16, block.Default, "16-bit sequence numbers"))
 	p.TimeW = int(s.Whole("time_width", env.TimeW, block.Derived, "hardware.time_width"))
 	if err := gsrp.ValidateTx(p.Golden()); err != nil {

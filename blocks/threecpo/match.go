@@ -57,16 +57,16 @@ func NeededMatchDepth(p MCastMatchParams) (int, error) {
 }
 
 // sumTree adds values pairwise, each level ending a stage (cut), widening
-// by a bit per level.
-func sumTree(cut func(string, hdlgen.Value) hdlgen.Expr, name string, vals []hdlgen.Expr) hdlgen.Expr {
+// by a bit per level up to maxW bits, the width of their whole sum.
+func sumTree(cut func(string, hdlgen.Value) hdlgen.Expr, name string, vals []hdlgen.Expr, maxW int) hdlgen.Expr {
 	for level := 0; len(vals) > 1; level++ {
 		var next []hdlgen.Expr
 		for i := 0; i < len(vals); i += 2 {
 			if i+1 == len(vals) {
-				next = append(next, vals[i].ZExt(vals[i].Width()+1))
+				next = append(next, vals[i].ZExt(min(vals[i].Width()+1, maxW)))
 				continue
 			}
-			w := max(vals[i].Width(), vals[i+1].Width()) + 1
+			w := min(max(vals[i].Width(), vals[i+1].Width())+1, maxW)
 			s := vals[i].ZExt(w).Add(vals[i+1].ZExt(w)).Named(fmt.Sprintf("%s_l%d_%d", name, level, i/2))
 			next = append(next, cut(fmt.Sprintf("%s_l%d_%d", name, level, i/2), s))
 		}
@@ -217,7 +217,7 @@ func MCastMatch(p MCastMatchParams) (*hdlgen.Module, error) {
 			t := hdlgen.Mux(small, owed, f)
 			takes[j] = st.Cut(fmt.Sprintf("send_take%d", j), hdlgen.Mux(neg, t, c(fw, 0)).Named(fmt.Sprintf("send_take%d", j)))
 		}
-		sendMatched := sumTree(st.Cut, "send_matched", takes)
+		sendMatched := sumTree(st.Cut, "send_matched", takes, mw)
 
 		// remote and expire on member src, computed by every member and
 		// selected by the one-hot: remote, up to f of the local flits not

@@ -169,7 +169,10 @@ func WMCtrl(p WMCtrlParams) (*hdlgen.Module, error) {
 
 		// the watermark equivalent WMMax gd 2^F / lat (line 10)
 		num := hdlgen.MulPieces(st.Cut, "eq_num", gd, hdlgen.Const(hdlgen.BitsFor(uint64(p.WMMax)), uint64(p.WMMax)))
-		numF := hdlgen.Cat(num, hdlgen.Const(p.F, 0))
+		numF := num
+		if p.F > 0 {
+			numF = hdlgen.Cat(num, hdlgen.Const(p.F, 0))
+		}
 		div := hdlgen.NewRecipDivider(st.Cut, "recip_lat", lat, p.K)
 		q := div.Div(numF, "eq_q")
 		qw := q.Width()

@@ -56,6 +56,7 @@ func needFormal(t *testing.T) {
 // TestProofs proves every assertion of every job.
 func TestProofs(t *testing.T) {
 	needFormal(t)
+	t.Parallel()
 	for _, j := range Jobs() {
 		t.Run(j.Name, func(t *testing.T) {
 			t.Parallel()
@@ -80,6 +81,7 @@ func TestProofs(t *testing.T) {
 // waivers, and iverilog -g2005), and Verilator accepts the FORMAL part too.
 func TestLintWithInvariants(t *testing.T) {
 	needFormal(t)
+	t.Parallel()
 	for _, j := range Jobs() {
 		t.Run(j.Name, func(t *testing.T) {
 			t.Parallel()
@@ -139,6 +141,7 @@ func assertions(t *testing.T, j Job) []string {
 // checks what it says.
 func TestBrokenVariantsFail(t *testing.T) {
 	needFormal(t)
+	t.Parallel()
 	for _, j := range Jobs() {
 		if !j.Breaks {
 			continue

@@ -1,0 +1,62 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/nicgen/nicgen/blocks"
+	"github.com/nicgen/nicgen/blocks/block"
+	"github.com/nicgen/nicgen/blocks/config"
+)
+
+// edgeBase is the network and hardware of the sweep below: the default
+// configuration's, with 64 connections, so that the tables are small.
+const edgeBase = `network {
+  link_gbps   = 800
+  mtu         = 4096
+  base_rtt_ns = 8600
+}
+hardware {
+  clock_mhz   = 250
+  connections = 64
+}
+`
+
+// A configuration that loads builds (docs/config.md): every whole-number
+// attribute of every block, set alone to the least and to the greatest
+// value its documented range allows, is either refused by the loader with
+// errors in the file, at the attribute's line, or builds. A value the
+// block cannot take must never reach the DSL's checks.
+func TestEveryRangeEdgeBuilds(t *testing.T) {
+	t.Parallel()
+	for _, b := range blocks.All() {
+		for _, a := range b.Attrs {
+			if a.Kind != block.Whole {
+				continue
+			}
+			for _, v := range []uint64{a.Lo, a.Hi} {
+				t.Run(fmt.Sprintf("%s/%s=%d", b.Name, a.Name, v), func(t *testing.T) {
+					src := edgeBase + fmt.Sprintf("block %q {\n  %s = %d\n}\n", b.Name, a.Name, v)
+					r, err := config.Load("edge.hcl", []byte(src), config.WithCheck(goldenAccepts))
+					if err != nil {
+						var es config.Errors
+						if !errors.As(err, &es) || len(es) == 0 {
+							t.Fatalf("refused without a position: %T %v", err, err)
+						}
+						for _, e := range es {
+							if e.Pos.File != "edge.hcl" || e.Pos.Line < 10 || strings.Contains(e.Msg, "cannot be built") {
+								t.Errorf("refused, but not at the attribute (line 11 of the file):\n%v", e)
+							}
+						}
+						return
+					}
+					if _, err := b.Build(r.Config); err != nil {
+						t.Errorf("loads, but does not build:\n%v", err)
+					}
+				})
+			}
+		}
+	}
+}
