@@ -288,7 +288,30 @@ func compare(o op, x, y *node, what string, first, second *node) Expr {
 	if msg := mismatch(what, first, second); msg != "" {
 		return r.fail("%s", msg)
 	}
+	if v, ok := constCompare(o, x, y); ok {
+		return Const(1, v)
+	}
 	return r
+}
+
+// constCompare is the value of an unsigned x < y (opLt) or x <= y (opLe)
+// that one constant operand decides whatever the other holds: below 0,
+// above the width's largest value. Verilator -Wall rejects such a
+// comparison (CMPCONST, UNSIGNED); a block reaches one at the edges of
+// its parameters' ranges (an n of one bit against 1, a floor of 0).
+func constCompare(o op, x, y *node) (uint64, bool) {
+	if x.signed || y.signed || (o != opLt && o != opLe) {
+		return 0, false
+	}
+	top := ^uint64(0) >> (64 - x.width)
+	isConst := func(n *node, v uint64) bool { return n.op == opConst && n.value == v }
+	switch {
+	case o == opLt && (isConst(y, 0) || isConst(x, top)):
+		return 0, true // x < 0, top < y
+	case o == opLe && (isConst(x, 0) || isConst(y, top)):
+		return 1, true // 0 <= y, x <= top
+	}
+	return 0, false
 }
 
 func (e Expr) cmp(o op, other Value, what string) Expr {

@@ -234,3 +234,46 @@ func TestSerialAfterReference(t *testing.T) {
 		}
 	}
 }
+
+// A comparison that one constant operand decides (below 0, above the
+// width's largest value) is emitted as that constant, so the Verilog
+// lints clean (Verilator -Wall: CMPCONST, UNSIGNED) and still computes
+// what the DSL says: every 2-bit x, simulated.
+func TestConstantComparisonsFold(t *testing.T) {
+	t.Parallel()
+	m := NewModule("hdlgen_cmpconst", "Comparisons decided by a constant operand.")
+	x := m.Input("x", 2, "")
+	zero, top := Const(2, 0), Const(2, 3)
+	for name, e := range map[string]Expr{
+		"lt_zero": x.Expr.Lt(zero), "top_lt": top.Lt(x.Expr), "gt_top": x.Expr.Gt(top), "zero_gt": zero.Gt(x.Expr),
+		"zero_le": zero.Le(x.Expr), "le_top": x.Expr.Le(top), "ge_zero": x.Expr.Ge(zero), "top_ge": top.Ge(x.Expr),
+		"lt_two": x.Expr.Lt(Const(2, 2)),
+	} {
+		m.Assign(m.Output(name, 1, ""), e)
+	}
+	var vectors [][]uint64
+	for v := uint64(0); v < 4; v++ {
+		vectors = append(vectors, []uint64{v})
+	}
+	got := simulate(t, m, vectors)
+	var outs []string
+	for _, p := range m.Ports() {
+		if !p.IsInput() {
+			outs = append(outs, p.Name())
+		}
+	}
+	want := map[string]func(v uint64) bool{
+		"lt_zero": func(uint64) bool { return false }, "top_lt": func(uint64) bool { return false },
+		"gt_top": func(uint64) bool { return false }, "zero_gt": func(uint64) bool { return false },
+		"zero_le": func(uint64) bool { return true }, "le_top": func(uint64) bool { return true },
+		"ge_zero": func(uint64) bool { return true }, "top_ge": func(uint64) bool { return true },
+		"lt_two": func(v uint64) bool { return v < 2 },
+	}
+	for i, v := range vectors {
+		for j, name := range outs {
+			if (got[i][j] == 1) != want[name](v[0]) {
+				t.Errorf("x = %d: %s = %d", v[0], name, got[i][j])
+			}
+		}
+	}
+}
