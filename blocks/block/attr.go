@@ -53,6 +53,30 @@ type Attr struct {
 // pipelined shell (docs/pipeline.md).
 var DepthAttr = Attr{Name: "pipeline_depth", Kind: Whole, Lo: 1, Hi: connpipe.MaxDepth, Doc: "datapath stages of the pipelined shell: events of one connection are this many cycles apart; by default what the block needs for hardware.clock_mhz (docs/pipeline.md)"}
 
+// WaitSlotsAttr is the wait_slots attribute of the blocks whose events
+// are answered one by one (docs/pipeline.md, "Merge stage"): waiting
+// slots in front of the datapath, so that no connection waits behind
+// another's event in flight; no event ever merges.
+var WaitSlotsAttr = Attr{Name: "wait_slots", Kind: Whole, Lo: 0, Hi: connpipe.MaxSlots, Doc: "waiting slots in front of the datapath, 2..32: an event whose connection is in flight waits in a slot and the events behind it pass (no head-of-line blocking); events are never merged, each has its own result; 0: the plain shell, whose input waits while its head's connection is in flight (docs/pipeline.md)"}
+
+// WaitSlots reads the wait_slots attribute (0 or 2..connpipe.MaxSlots).
+func WaitSlots(s Section) int {
+	n := s.Whole("wait_slots", 0, Default, "the plain shell (docs/pipeline.md)")
+	if n == 1 {
+		s.Errorf("wait_slots", "wait_slots = 1: want 0 (the plain shell) or 2..%d", connpipe.MaxSlots)
+	}
+	return int(n)
+}
+
+// Waiting is the merging shell of wait_slots = n (nil for 0): its slots,
+// no merge rule, a one-bit member count.
+func Waiting(n int) *connpipe.Merge {
+	if n == 0 {
+		return nil
+	}
+	return &connpipe.Merge{Slots: n, CountW: 1}
+}
+
 // Source says where a resolved value comes from.
 type Source int
 

@@ -210,6 +210,10 @@ type Desc[P any] struct {
 	// datapath stages of the pipelined shell.
 	NumConn func(P) int
 	Depth   func(P) int
+	// Slots, when set, is the waiting slots of a block whose events are
+	// answered one by one (WaitSlotsAttr: the merging shell with no merge
+	// rule; 0 for the plain shell). Blocks that merge keep their own.
+	Slots func(P) int
 	// Kinds names the values of s_event_kind.
 	Kinds []string
 	// Decode names the values of result fields (sim prints them).
@@ -296,6 +300,7 @@ type Block struct {
 	tableErr   error // the parameters have no Table field
 	paper      func(Config) (paperFig, error)
 	numConn    func(Config) (int, error)
+	slots      func(Config) (int, error)
 	depth      func(Config) (int, error)
 	golden     func(Config) (Golden, error)
 	cycler     func(Config) (Cycler, error)
@@ -332,6 +337,7 @@ func Define[P any](d Desc[P]) Block {
 		})
 	}
 	b.numConn = bind(d.Name, d.NumConn)
+	b.slots = bind(d.Name, d.Slots)
 	b.depth = bind(d.Name, d.Depth)
 	if d.Macros != nil {
 		b.macros = bind(d.Name, d.Macros)
@@ -490,6 +496,15 @@ func (b Block) NumConn(c Config) (int, error) { return b.numConn(c) }
 
 // Depth is the number of datapath stages of the block's pipelined shell.
 func (b Block) Depth(c Config) (int, error) { return b.depth(c) }
+
+// WaitSlots is the waiting slots of a block whose events are answered one
+// by one (Desc.Slots; 0: the plain shell, or a block that merges).
+func (b Block) WaitSlots(c Config) (int, error) {
+	if b.slots == nil {
+		return 0, nil
+	}
+	return b.slots(c)
+}
 
 // Golden builds the block's golden transaction-level model.
 func (b Block) Golden(c Config) (Golden, error) { return b.golden(c) }

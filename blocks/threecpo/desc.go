@@ -29,6 +29,7 @@ func WMCtrlDescriptor() block.Block {
 			{Name: "recip_bits", Kind: block.Whole, Lo: 4, Hi: 14, Unit: "bits", Doc: "index bits of the reciprocal table of the latency (relative error 1.5 x 2^-bits)"},
 			{Name: "rsqrt_bits", Kind: block.Whole, Lo: 4, Hi: 14, Unit: "bits", Doc: "index bits of fbs's 1/sqrt table"},
 			block.DepthAttr,
+			block.WaitSlotsAttr,
 		},
 		Default: DefaultWMCtrlParams,
 		Resolve: resolveWMCtrl,
@@ -36,6 +37,7 @@ func WMCtrlDescriptor() block.Block {
 		Paper:   func(WMCtrlParams) (block.PaperFigure, bool) { return block.PaperFigure{}, false },
 		NumConn: func(p WMCtrlParams) int { return p.NumConn },
 		Depth:   func(p WMCtrlParams) int { return p.Depth },
+		Slots:   func(p WMCtrlParams) int { return p.WaitSlots },
 		Kinds:   WMKindNames,
 		Golden: func(p WMCtrlParams) (block.Golden, error) {
 			t, err := gthreecpo.NewWMTable(p.WMFxParams, p.NumConn, p.ConnW, WMKindW)
@@ -45,6 +47,9 @@ func WMCtrlDescriptor() block.Block {
 			t, err := gthreecpo.NewWMTable(p.WMFxParams, p.NumConn, p.ConnW, WMKindW)
 			if err != nil {
 				return nil, err
+			}
+			if p.WaitSlots > 0 {
+				return wmCycler{pipe.NewWaiting[gthreecpo.WMEvent, gthreecpo.WMResult](t, p.Depth, p.WaitSlots, nil)}, nil
 			}
 			return wmCycler{gthreecpo.NewWMPipeline(t, p.Depth)}, nil
 		},
@@ -117,7 +122,7 @@ func resolveWMCtrl(s block.Section, env block.Env) WMCtrlParams {
 		s.Errorf(block.FirstSet(s, "", "wm_min", "wm_max", "lat_thresh", "max_lat_thresh", "frac_width", "lat_width", "base_md", "ai"), "%v", err)
 		return def
 	}
-	p := WMCtrlParams{WMFxParams: g, NumConn: int(env.Conns), ConnW: int(env.ConnW)}
+	p := WMCtrlParams{WMFxParams: g, NumConn: int(env.Conns), ConnW: int(env.ConnW), WaitSlots: block.WaitSlots(s)}
 	s.Info("wm_width", fmt.Sprint(p.WMW()), "frac_width + bits of wm_max")
 	depth, ok := block.DerivedDepth(s, func() (int, error) { return NeededWMCtrlDepth(p) })
 	if !ok {

@@ -7,6 +7,7 @@ package threecpo
 
 import (
 	"fmt"
+	"github.com/nicgen/nicgen/blocks/block"
 
 	"github.com/nicgen/nicgen/blocks/connpipe"
 	gthreecpo "github.com/nicgen/nicgen/golden/threecpo"
@@ -20,6 +21,9 @@ type WMCtrlParams struct {
 	NumConn int // watermark instances (a GPU's request and response watermarks are two)
 	ConnW   int // bits of the instance id
 	Depth   int
+	// WaitSlots is the waiting slots in front of the datapath
+	// (block.WaitSlotsAttr); 0: the plain shell.
+	WaitSlots int
 
 	Formal connpipe.Formal
 	Table  bool // the table port of the control wrapper (hardware.control, docs/control.md); off by default
@@ -124,7 +128,7 @@ func WMCtrl(p WMCtrlParams) (*hdlgen.Module, error) {
 			{Name: "eq", Width: ww, Doc: fmt.Sprintf("the last RTT's watermark equivalent after the event, 2^-%d", p.F)},
 			{Name: "decreased", Width: 1, Doc: "the watermark fell"},
 		},
-		Word: word, Depth: p.Depth, Used: p.used,
+		Word: word, Depth: p.Depth, Used: p.used, Merge: block.Waiting(p.WaitSlots),
 	}
 	if p.Formal.Invariants {
 		spec.Formal = p.Formal

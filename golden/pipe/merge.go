@@ -199,3 +199,23 @@ func (p *Pipeline[E, R]) cycleMerge(sValid, mReady bool) (sReady, mValid bool, r
 // MaxSlots is the most waiting slots of a merging shell (the RTL's
 // connpipe.MaxSlots).
 const MaxSlots = 32
+
+// waiting is the merge rule of a shell whose events are answered one by
+// one: nothing folds, and each result stands for its own event.
+type waiting[E, R any] struct{ members func(r *R, n int) }
+
+func (waiting[E, R]) Fold(*E, int, *E) bool { return false }
+
+func (w waiting[E, R]) Members(r *R, n int) {
+	if w.members != nil {
+		w.members(r, n)
+	}
+}
+
+// NewWaiting is the merging shell with no merge rule (connpipe.Merge with
+// no Fold): its slots let every connection's events pass a busy
+// connection's, and every group has one member. members, when set, writes
+// the result's member count (1, 0 on an error result).
+func NewWaiting[E, R any](s Stepper[E, R], depth, slots int, members func(r *R, n int)) *Pipeline[E, R] {
+	return NewMerging[E, R](s, depth, slots, 1, waiting[E, R]{members})
+}

@@ -2,11 +2,13 @@ package blockeq
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/nicgen/nicgen/blocks"
 	"github.com/nicgen/nicgen/blocks/block"
+	"github.com/nicgen/nicgen/blocks/connpipe"
 	"github.com/nicgen/nicgen/golden/pipe"
 	harness "github.com/nicgen/nicgen/verilator-harness"
 )
@@ -20,13 +22,22 @@ import (
 // (docs/adding-a-block.md): the stimulus uses a connection only once it
 // opened it, as the RTL's table starts from random contents.
 
-// fieldEvent is an event's fields in the golden model's order.
-type fieldEvent []uint64
+// fieldEvent is an event's fields in the golden model's order: a value
+// (an array, not a slice), since the merging shell's model copies events
+// from the input buffer into its arrival register and slots.
+type fieldEvent struct {
+	f [maxEventFields]uint64
+	n int
+}
+
+// maxEventFields is the most event fields the generic bench takes.
+const maxEventFields = 16
 
 // goldenStepper runs a description's golden model in golden/pipe.
 type goldenStepper struct {
 	g        block.Golden
-	nOut     int
+	nOut     int // the result's fields: the golden model's, and the member count of a shell with wait slots
+	nGold    int // the golden model's
 	connAt   int // position of conn in the golden event
 	connMask uint64
 }
@@ -37,14 +48,14 @@ func (s goldenStepper) StepTo(e *fieldEvent, r *[]uint64) {
 		*r = make([]uint64, s.nOut)
 	}
 	*r = (*r)[:s.nOut]
-	s.g.Step(*e, *r)
+	s.g.Step(e.f[:e.n], (*r)[:s.nGold])
 }
 func (s goldenStepper) Reset() { s.g.Reset() }
 func (s goldenStepper) ConnKey(e *fieldEvent) uint64 {
 	if s.connAt < 0 {
 		return 0
 	}
-	return (*e)[s.connAt] & s.connMask
+	return e.f[s.connAt] & s.connMask
 }
 
 type genericPorts struct {
@@ -100,14 +111,11 @@ func (r *genericRef) Cycle(in, out []uint64) {
 	// the event is written in place; an event slot of the pipeline keeps
 	// its slice from one use to the next
 	ev := r.pipe.Input()
-	if cap(*ev) < len(r.inIdx) {
-		*ev = make(fieldEvent, len(r.inIdx))
-	}
-	*ev = (*ev)[:len(r.inIdx)]
+	ev.n = len(r.inIdx)
 	for i, j := range r.inIdx {
-		(*ev)[i] = 0
+		ev.f[i] = 0
 		if j >= 0 {
-			(*ev)[i] = in[j]
+			ev.f[i] = in[j]
 		}
 	}
 	mReady := in[p.mReady] == 1
@@ -253,7 +261,18 @@ func genericBench(cfg blocks.Config, b blocks.Block, hd harness.Design, seed uin
 	if err != nil {
 		return nil, err
 	}
+	slots, err := b.WaitSlots(cfg)
+	if err != nil {
+		return nil, err
+	}
 	gIn, gOut := g0.Fields()
+	if len(gIn) > maxEventFields {
+		return nil, fmt.Errorf("blockeq: block %s has %d event fields; the generic bench takes at most %d", b.Name, len(gIn), maxEventFields)
+	}
+	nGold := len(gOut)
+	if slots > 0 { // the shell's member count, after the golden model's fields
+		gOut = append(slices.Clone(gOut), connpipe.MembersField)
+	}
 	portIn := make([]string, len(gp.inFields))
 	copy(portIn, gp.inFields)
 	ref := &genericRef{p: gp, inIdx: make([]int, len(gIn)), outIdx: block.Bind(gp.outFields, gOut)}
@@ -278,7 +297,17 @@ func genericBench(cfg blocks.Config, b blocks.Block, hd harness.Design, seed uin
 	ref.cov = cov
 	ref.newPipe = func() *pipe.Pipeline[fieldEvent, []uint64] {
 		g, _ := b.Golden(cfg) // accepted above
-		return pipe.New[fieldEvent, []uint64](goldenStepper{g: g, nOut: len(gOut), connAt: connAt, connMask: connMask}, depth)
+		st := goldenStepper{g: g, nOut: len(gOut), nGold: nGold, connAt: connAt, connMask: connMask}
+		if slots > 0 {
+			errAt := ref.errAt
+			return pipe.NewWaiting[fieldEvent, []uint64](st, depth, slots, func(r *[]uint64, n int) {
+				if errAt >= 0 && (*r)[errAt] == 1 {
+					n = 0 // an error result's fields are all 0
+				}
+				(*r)[nGold] = uint64(n)
+			})
+		}
+		return pipe.New[fieldEvent, []uint64](st, depth)
 	}
 	ref.pipe = ref.newPipe()
 	stim := func() harness.Stimulus {
@@ -348,6 +377,13 @@ func genericVectors(cfg blocks.Config, b blocks.Block, ports map[string]int, inO
 	depth, err := b.Depth(cfg)
 	if err != nil {
 		return nil, err
+	}
+	slots, err := b.WaitSlots(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if slots > 0 {
+		return nil, fmt.Errorf("blockeq: block %s with wait_slots = %d: the vector files state the plain shell's cycle contract (latency, credits), which the waiting slots change; use nicgen equiv", b.Name, slots)
 	}
 	g, err := b.Golden(cfg)
 	if err != nil {
