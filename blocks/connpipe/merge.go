@@ -145,8 +145,8 @@ func (g *Merge) check(s Spec) error {
 		return fmt.Errorf("connpipe: members width %d: want 1..16", g.CountW)
 	case g.Fold != nil && g.Combine == nil:
 		return fmt.Errorf("connpipe: a merge rule with Fold needs Combine")
-	case s.Refuse != nil:
-		return fmt.Errorf("connpipe: a merging shell takes no Refuse rule (a refused event would need its own slot rule)")
+	case s.Refuse != nil && g.Fold != nil:
+		return fmt.Errorf("connpipe: a merging shell with a Fold rule takes no Refuse rule (a refused event would need its own slot rule); without Fold, nothing folds and a refused event is answered at stage 1 as in the plain shell")
 	case hasField(s.ResultFields, MembersField):
 		return fmt.Errorf("connpipe: result field %q is the merging shell's own", MembersField)
 	case g.Sum != "" && (g.Fold == nil || !hasField(s.EventFields, g.Sum)):

@@ -2,6 +2,7 @@ package onerc
 
 import (
 	"fmt"
+	"github.com/nicgen/nicgen/blocks/block"
 
 	"github.com/nicgen/nicgen/blocks/connpipe"
 	gonerc "github.com/nicgen/nicgen/golden/onerc"
@@ -14,6 +15,9 @@ import (
 type SPERCParams struct {
 	gonerc.SPERCParams
 	Depth int
+	// WaitSlots is the waiting slots in front of the datapath
+	// (block.WaitSlotsAttr); 0: the plain shell.
+	WaitSlots int
 
 	Formal connpipe.Formal
 	Table  bool // the table port of the control wrapper (hardware.control, docs/control.md); off by default
@@ -92,7 +96,7 @@ func SPERCLink(p SPERCParams) (*hdlgen.Module, error) {
 			{Name: "ignore", Width: 1, Doc: "ctrl: i[l] = b < MaxE"},
 			{Name: "state", Width: 2, Doc: "ctrl: s[l] after the packet: 0 E, 1 B"},
 		},
-		Word: word, Depth: p.Depth, Used: p.used,
+		Word: word, Depth: p.Depth, Used: p.used, Merge: block.Waiting(p.WaitSlots),
 		Refuse: func(kind hdlgen.Expr, f hdlgen.Record) hdlgen.Expr {
 			st := f.F("state")
 			bad := f.F("new_weight").IsZero().

@@ -26,6 +26,7 @@ func SPERCDescriptor() block.Block {
 			{Name: "recip_bits", Kind: block.Whole, Lo: 4, Hi: 14, Unit: "bits", Doc: "index bits of the reciprocal table of NumB (b within 2^-(bits-1) of its value)"},
 			{Name: "round_width", Kind: block.Whole, Lo: 2, Hi: 32, Unit: "bits", Doc: "bits of the round number that rotates MaxE and MaxE' (A-27)"},
 			block.DepthAttr,
+			block.WaitSlotsAttr,
 		},
 		Default: DefaultSPERCParams,
 		Resolve: resolveSPERC,
@@ -33,6 +34,7 @@ func SPERCDescriptor() block.Block {
 		Paper:   func(SPERCParams) (block.PaperFigure, bool) { return block.PaperFigure{}, false },
 		NumConn: func(p SPERCParams) int { return p.NumConn },
 		Depth:   func(p SPERCParams) int { return p.Depth },
+		Slots:   func(p SPERCParams) int { return p.WaitSlots },
 		Kinds:   SPERCKindNames,
 		Decode:  []block.Names{{Field: "state", Key: "state_name", Names: []string{"E", "B", "NEW_FLOW"}}},
 		Golden: func(p SPERCParams) (block.Golden, error) {
@@ -43,6 +45,9 @@ func SPERCDescriptor() block.Block {
 			m, err := gonerc.NewSPERCModel(p.SPERCParams)
 			if err != nil {
 				return nil, err
+			}
+			if p.WaitSlots > 0 {
+				return spercCycler{pipe.NewWaiting[gonerc.SPERCEvent, gonerc.SPERCResult](m, p.Depth, p.WaitSlots, nil)}, nil
 			}
 			return spercCycler{gonerc.NewSPERCPipeline(m, p.Depth)}, nil
 		},
@@ -106,7 +111,7 @@ func resolveSPERC(s block.Section, env block.Env) SPERCParams {
 		s.Errorf(block.FirstSet(s, "", "capacity", "rate_width", "weight_width", "inv_frac_width", "num_b_width", "hops", "recip_bits", "round_width"), "%v", err)
 		return def
 	}
-	p := SPERCParams{SPERCParams: g}
+	p := SPERCParams{SPERCParams: g, WaitSlots: block.WaitSlots(s)}
 	depth, ok := block.DerivedDepth(s, func() (int, error) { return NeededSPERCDepth(p) })
 	if !ok {
 		return def

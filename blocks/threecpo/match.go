@@ -2,6 +2,7 @@ package threecpo
 
 import (
 	"fmt"
+	"github.com/nicgen/nicgen/blocks/block"
 
 	"github.com/nicgen/nicgen/blocks/connpipe"
 	gthreecpo "github.com/nicgen/nicgen/golden/threecpo"
@@ -14,6 +15,9 @@ import (
 type MCastMatchParams struct {
 	gthreecpo.MatchTableParams
 	Depth int
+	// WaitSlots is the waiting slots in front of the datapath
+	// (block.WaitSlotsAttr); 0: the plain shell.
+	WaitSlots int
 
 	Formal connpipe.Formal
 	Table  bool // the table port of the control wrapper (hardware.control, docs/control.md); off by default
@@ -125,7 +129,7 @@ func MCastMatch(p MCastMatchParams) (*hdlgen.Module, error) {
 			{Name: "expiry", Width: p.TimeW, Doc: "remote, not refused: now + wait, when the NIC's FIFO returns the entry as an expire event"},
 			{Name: "refused", Width: 1, Doc: "a counter would leave its range (local past its top, a member's queued flits past theirs, an expire for more than is queued): nothing changed"},
 		},
-		Word: word, Depth: p.Depth, Used: p.used,
+		Word: word, Depth: p.Depth, Used: p.used, Merge: block.Waiting(p.WaitSlots),
 		Refuse: func(kind hdlgen.Expr, f hdlgen.Record) hdlgen.Expr {
 			member := kind.EqC(uint64(gthreecpo.MatchRemoteKind)).Or(kind.EqC(uint64(gthreecpo.MatchExpireKind)))
 			if p.Members == 1<<uint(sw) {

@@ -26,6 +26,7 @@ func MCastMatchDescriptor() block.Block {
 			{Name: "mi_high_lat", Kind: block.Whole, Lo: 1, Hi: 1<<24 - 1, Unit: "cycles", Doc: "from it a matched flit costs 1 token; linear between (S3:L1661-1663: 2,000)"},
 			{Name: "mi_low", Kind: block.Number, Min: 0, Max: 1, Doc: "the factor below mi_low_lat, in fifths (S3:L1661-1663: 0.8); products are rounded up"},
 			block.DepthAttr,
+			block.WaitSlotsAttr,
 		},
 		Default: DefaultMCastMatchParams,
 		Resolve: resolveMatch,
@@ -33,6 +34,7 @@ func MCastMatchDescriptor() block.Block {
 		Paper:   func(MCastMatchParams) (block.PaperFigure, bool) { return block.PaperFigure{}, false },
 		NumConn: func(p MCastMatchParams) int { return p.NumConn },
 		Depth:   func(p MCastMatchParams) int { return p.Depth },
+		Slots:   func(p MCastMatchParams) int { return p.WaitSlots },
 		Kinds:   MatchKindNames,
 		Golden: func(p MCastMatchParams) (block.Golden, error) {
 			t, err := gthreecpo.NewMatchTable(p.MatchTableParams)
@@ -42,6 +44,9 @@ func MCastMatchDescriptor() block.Block {
 			t, err := gthreecpo.NewMatchTable(p.MatchTableParams)
 			if err != nil {
 				return nil, err
+			}
+			if p.WaitSlots > 0 {
+				return matchCycler{pipe.NewWaiting[gthreecpo.MatchEvent, gthreecpo.MatchResult](t, p.Depth, p.WaitSlots, nil)}, nil
 			}
 			return matchCycler{gthreecpo.NewMatchPipeline(t, p.Depth)}, nil
 		},
@@ -116,7 +121,7 @@ func resolveMatch(s block.Section, env block.Env) MCastMatchParams {
 		s.Errorf(block.FirstSet(s, "", "mi_low_lat", "mi_high_lat", "count_width", "flits_width", "lat_width", "time_width", "members", "matchers"), "%v", err)
 		return def
 	}
-	p := MCastMatchParams{MatchTableParams: g}
+	p := MCastMatchParams{MatchTableParams: g, WaitSlots: block.WaitSlots(s)}
 	s.Info("word_width", fmt.Sprint(MatchWordLayout(p).Width()), "count_width - 1 + members x 2 x count_width")
 	depth, ok := block.DerivedDepth(s, func() (int, error) { return NeededMatchDepth(p) })
 	if !ok {
