@@ -24,6 +24,7 @@ func SwitchDescriptor() block.Block {
 			{Name: "seq_width", Kind: block.Whole, Lo: 1, Hi: 32, Unit: "bits", Doc: "bits of a speculative packet's sequence number"},
 			{Name: "miss", Kind: block.String, Options: []string{"drop", "pass"}, Doc: "a speculative packet of an epoch without entry (never filled, or replaced): dropped or let through (A-27)"},
 			block.DepthAttr,
+			block.WaitSlotsAttr,
 		},
 		Default: DefaultSwitchParams,
 		Resolve: resolveSwitch,
@@ -31,6 +32,7 @@ func SwitchDescriptor() block.Block {
 		Paper:   func(SwitchParams) (block.PaperFigure, bool) { return block.PaperFigure{}, false },
 		NumConn: func(p SwitchParams) int { return p.NumConn },
 		Depth:   func(p SwitchParams) int { return p.Depth },
+		Slots:   func(p SwitchParams) int { return p.WaitSlots },
 		Kinds:   SwitchKindNames,
 		Golden: func(p SwitchParams) (block.Golden, error) {
 			m, err := gonerc.NewSwitchModel(p.Golden())
@@ -40,6 +42,9 @@ func SwitchDescriptor() block.Block {
 			m, err := gonerc.NewSwitchModel(p.Golden())
 			if err != nil {
 				return nil, err
+			}
+			if p.WaitSlots > 0 {
+				return switchCycler{pipe.NewWaiting[gonerc.SwitchEvent, gonerc.SwitchResult](m, p.Depth, p.WaitSlots, nil)}, nil
 			}
 			return switchCycler{gonerc.NewSwitchPipeline(m, p.Depth)}, nil
 		},
@@ -74,7 +79,7 @@ func (c switchCycler) Cycle(valid, ready bool, conn uint32) (bool, bool) {
 
 // resolveSwitch reads block "onerc_switch" of a configuration.
 func resolveSwitch(s block.Section, env block.Env) SwitchParams {
-	p := SwitchParams{ConnW: int(env.ConnW)}
+	p := SwitchParams{ConnW: int(env.ConnW), WaitSlots: block.WaitSlots(s)}
 	p.NumConn = int(s.Whole("slots", 16, block.Default, "16 epochs in flight at a port"))
 	p.TagW = int(s.Whole("tag_width", 16, block.Default, "epochs of 12 us wrap after 12.6 s at 16 slots"))
 	p.WinW = int(s.Whole("window_width", 12, block.Default, "windows up to 4,095 packets, one division step per stage"))

@@ -4,6 +4,7 @@ package onerc
 
 import (
 	"fmt"
+	"github.com/nicgen/nicgen/blocks/block"
 
 	"github.com/nicgen/nicgen/blocks/connpipe"
 	gonerc "github.com/nicgen/nicgen/golden/onerc"
@@ -19,6 +20,7 @@ type SwitchParams struct {
 	SeqW           int // bits of a sequence number
 	MissPass       bool
 	Depth          int
+	WaitSlots      int // waiting slots in front of the datapath (block.WaitSlotsAttr); 0: the plain shell
 
 	Formal connpipe.Formal
 	Table  bool // the table port of the control wrapper (hardware.control, docs/control.md); off by default
@@ -121,7 +123,7 @@ func Switch(p SwitchParams) (*hdlgen.Module, error) {
 			{Name: "drop", Width: 1, Doc: "data: the speculative packet is dropped"},
 			{Name: "spec", Width: 1, Doc: "data: the packet is speculative (echo)"},
 		},
-		Word: word, Depth: p.Depth, Used: p.used,
+		Word: word, Depth: p.Depth, Used: p.used, Merge: block.Waiting(p.WaitSlots),
 		Refuse: func(kind hdlgen.Expr, f hdlgen.Record) hdlgen.Expr {
 			return kind.EqC(uint64(gonerc.SwOpen)).Not().And(f.F("weight").IsZero())
 		},

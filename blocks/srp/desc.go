@@ -23,6 +23,7 @@ func IPDDescriptor() block.Block {
 			{Name: "ipd_max", Kind: block.Whole, Lo: 1, Hi: 1<<40 - 1, Unit: "ticks", Doc: "ceiling of the IPD (A-21); at least ipd_increase, and decaying to 0 within 2^(time_width-1) ticks"},
 			{Name: "time_width", Kind: block.Whole, Lo: 2, Hi: 63, Unit: "bits", Doc: "width of s_event_now and of the stored interval start"},
 			block.DepthAttr,
+			block.WaitSlotsAttr,
 		},
 		Default: DefaultIPDParams,
 		Resolve: resolveIPD,
@@ -30,6 +31,7 @@ func IPDDescriptor() block.Block {
 		Paper:   func(IPDParams) (block.PaperFigure, bool) { return block.PaperFigure{}, false },
 		NumConn: func(p IPDParams) int { return p.NumConn },
 		Depth:   func(p IPDParams) int { return p.Depth },
+		Slots:   func(p IPDParams) int { return p.WaitSlots },
 		Kinds:   IPDKindNames,
 		Golden: func(p IPDParams) (block.Golden, error) {
 			m, err := gsrp.NewIPDModel(p.Golden())
@@ -39,6 +41,9 @@ func IPDDescriptor() block.Block {
 			m, err := gsrp.NewIPDModel(p.Golden())
 			if err != nil {
 				return nil, err
+			}
+			if p.WaitSlots > 0 {
+				return ipdCycler{pipe.NewWaiting[gsrp.IPDEvent, gsrp.IPDResult](m, p.Depth, p.WaitSlots, nil)}, nil
 			}
 			return ipdCycler{gsrp.NewIPDPipeline(m, p.Depth)}, nil
 		},
@@ -71,7 +76,7 @@ func (c ipdCycler) Cycle(valid, ready bool, conn uint32) (bool, bool) {
 
 // resolveIPD reads block "ecn_ipd" of a configuration.
 func resolveIPD(s block.Section, env block.Env) IPDParams {
-	p := IPDParams{NumConn: int(env.Conns), ConnW: int(env.ConnW)}
+	p := IPDParams{NumConn: int(env.Conns), ConnW: int(env.ConnW), WaitSlots: block.WaitSlots(s)}
 	p.Inc = s.Whole("ipd_increase", 800, block.Default, "S2 Table 1: 800 ns in 1 ns ticks")
 	p.Dec = s.Whole("ipd_decrease", 50, block.Default, "S2 Table 1: 50 ns")
 	p.Period = s.Whole("decrease_period", 2000, block.Default, "S2 Table 1: 2 us")

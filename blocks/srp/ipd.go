@@ -5,6 +5,7 @@ package srp
 
 import (
 	"fmt"
+	"github.com/nicgen/nicgen/blocks/block"
 
 	"github.com/nicgen/nicgen/blocks/connpipe"
 	gsrp "github.com/nicgen/nicgen/golden/srp"
@@ -21,6 +22,7 @@ type IPDParams struct {
 	Period         uint64 // t-, the quiet interval (2 us)
 	Max            uint64 // ceiling of the IPD (A-21: 100 us)
 	Depth          int    // datapath stages of the pipelined shell
+	WaitSlots      int    // waiting slots in front of the datapath (block.WaitSlotsAttr); 0: the plain shell
 
 	Formal connpipe.Formal // invariants under `ifdef FORMAL (docs/formal.md)
 	Table  bool            // the table port of the control wrapper (hardware.control, docs/control.md); off by default
@@ -102,7 +104,7 @@ func IPD(p IPDParams) (*hdlgen.Module, error) {
 		ResultFields: []connpipe.Field{
 			{Name: "ipd", Width: iw, Doc: "the queue's IPD after the event, ticks: the gap to leave before its next packet"},
 		},
-		Word: word, Depth: p.Depth, Used: p.used,
+		Word: word, Depth: p.Depth, Used: p.used, Merge: block.Waiting(p.WaitSlots),
 	}
 	if p.Formal.Invariants {
 		spec.Formal = p.Formal

@@ -1,6 +1,7 @@
 package srp
 
 import (
+	"github.com/nicgen/nicgen/blocks/block"
 	"github.com/nicgen/nicgen/blocks/connpipe"
 	gsrp "github.com/nicgen/nicgen/golden/srp"
 	"github.com/nicgen/nicgen/hdlgen"
@@ -15,6 +16,7 @@ type TxParams struct {
 	SeqW           int    // bits of a sequence number
 	TimeW          int
 	Depth          int
+	WaitSlots      int // waiting slots in front of the datapath (block.WaitSlotsAttr); 0: the plain shell
 
 	Formal connpipe.Formal
 	Table  bool // the table port of the control wrapper (hardware.control, docs/control.md); off by default
@@ -132,7 +134,7 @@ func Tx(p TxParams) (*hdlgen.Module, error) {
 			{Name: "busy", Width: 1, Doc: "msg: the queue is still sending a message; nothing changed"},
 			{Name: "msg_done", Width: 1, Doc: "the message is delivered after this event"},
 		},
-		Word: word, Depth: p.Depth, Used: p.used,
+		Word: word, Depth: p.Depth, Used: p.used, Merge: block.Waiting(p.WaitSlots),
 		Refuse: func(kind hdlgen.Expr, f hdlgen.Record) hdlgen.Expr {
 			return kind.EqC(uint64(gsrp.TxMsg)).And(f.F("m").IsZero())
 		},

@@ -23,6 +23,7 @@ func TxDescriptor() block.Block {
 			{Name: "seq_width", Kind: block.Whole, Lo: 1, Hi: 32, Unit: "bits", Doc: "width of a sequence number; at least two chunks' worth"},
 			{Name: "time_width", Kind: block.Whole, Lo: 2, Hi: 63, Unit: "bits", Doc: "width of s_event_now and t_s"},
 			block.DepthAttr,
+			block.WaitSlotsAttr,
 		},
 		Default: DefaultTxParams,
 		Resolve: resolveTx,
@@ -30,6 +31,7 @@ func TxDescriptor() block.Block {
 		Paper:   func(TxParams) (block.PaperFigure, bool) { return block.PaperFigure{}, false },
 		NumConn: func(p TxParams) int { return p.NumConn },
 		Depth:   func(p TxParams) int { return p.Depth },
+		Slots:   func(p TxParams) int { return p.WaitSlots },
 		Kinds:   TxKindNames,
 		Golden: func(p TxParams) (block.Golden, error) {
 			m, err := gsrp.NewTxModel(p.Golden())
@@ -39,6 +41,9 @@ func TxDescriptor() block.Block {
 			m, err := gsrp.NewTxModel(p.Golden())
 			if err != nil {
 				return nil, err
+			}
+			if p.WaitSlots > 0 {
+				return txCycler{pipe.NewWaiting[gsrp.TxEvent, gsrp.TxResult](m, p.Depth, p.WaitSlots, nil)}, nil
 			}
 			return txCycler{gsrp.NewTxPipeline(m, p.Depth)}, nil
 		},
@@ -72,7 +77,7 @@ func (c txCycler) Cycle(valid, ready bool, conn uint32) (bool, bool) {
 
 // resolveTx reads block "srp_tx" of a configuration.
 func resolveTx(s block.Section, env block.Env) TxParams {
-	p := TxParams{NumConn: int(env.Conns), ConnW: int(env.ConnW)}
+	p := TxParams{NumConn: int(env.Conns), ConnW: int(env.ConnW), WaitSlots: block.WaitSlots(s)}
 	p.NMin = s.Whole("n_min", 4, block.Default, "S2 Table 1")
 	p.NMax = s.Whole("n_max", 16, block.Default, "S2 Table 1")
 	p.MW = int(s.Whole("message_width", 16, block.Default, "messages of up to 65,535 packets"))

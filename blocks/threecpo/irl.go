@@ -2,6 +2,7 @@ package threecpo
 
 import (
 	"fmt"
+	"github.com/nicgen/nicgen/blocks/block"
 
 	"github.com/nicgen/nicgen/blocks/connpipe"
 	"github.com/nicgen/nicgen/golden/fixed"
@@ -14,7 +15,8 @@ import (
 // properties.
 type IRLTokensParams struct {
 	gthreecpo.IRLTableParams
-	Depth int
+	Depth     int
+	WaitSlots int // waiting slots in front of the datapath (block.WaitSlotsAttr); 0: the plain shell
 
 	Formal connpipe.Formal
 	Table  bool // the table port of the control wrapper (hardware.control, docs/control.md); off by default
@@ -88,7 +90,7 @@ func IRLTokens(p IRLTokensParams) (*hdlgen.Module, error) {
 			{Name: "rsp_tokens", Width: tw, Doc: "the response counter after the event, two's complement"},
 			{Name: "may_send", Width: 1, Doc: "after the event: both counters hold a token, a request may go"},
 		},
-		Word: word, Depth: p.Depth, Used: p.used,
+		Word: word, Depth: p.Depth, Used: p.used, Merge: block.Waiting(p.WaitSlots),
 		Refuse: func(kind hdlgen.Expr, f hdlgen.Record) hdlgen.Expr {
 			return kind.EqC(uint64(gthreecpo.IRLOpen)).And(f.F("seed").IsZero())
 		},

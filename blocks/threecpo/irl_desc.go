@@ -22,6 +22,7 @@ func IRLTokensDescriptor() block.Block {
 			{Name: "cap", Kind: block.Whole, Lo: 1, Hi: 1<<15 - 1, Unit: "tokens", Doc: "the bucket's capacity: a counter never rises above it (the thesis gives none; one 9-flit packet)"},
 			{Name: "max_cost", Kind: block.Whole, Lo: 1, Hi: 1<<15 - 1, Unit: "tokens", Doc: "the most tokens of one type one request may take (its flits plus matched remote flits: 64 senders' 9-flit packets)"},
 			block.DepthAttr,
+			block.WaitSlotsAttr,
 		},
 		Default: DefaultIRLTokensParams,
 		Resolve: resolveIRL,
@@ -29,6 +30,7 @@ func IRLTokensDescriptor() block.Block {
 		Paper:   func(IRLTokensParams) (block.PaperFigure, bool) { return block.PaperFigure{}, false },
 		NumConn: func(p IRLTokensParams) int { return p.NumConn },
 		Depth:   func(p IRLTokensParams) int { return p.Depth },
+		Slots:   func(p IRLTokensParams) int { return p.WaitSlots },
 		Kinds:   IRLKindNames,
 		Golden: func(p IRLTokensParams) (block.Golden, error) {
 			t, err := gthreecpo.NewIRLTable(p.IRLTableParams)
@@ -38,6 +40,9 @@ func IRLTokensDescriptor() block.Block {
 			t, err := gthreecpo.NewIRLTable(p.IRLTableParams)
 			if err != nil {
 				return nil, err
+			}
+			if p.WaitSlots > 0 {
+				return irlCycler{pipe.NewWaiting[gthreecpo.IRLEvent, gthreecpo.IRLEventResult](t, p.Depth, p.WaitSlots, nil)}, nil
 			}
 			return irlCycler{gthreecpo.NewIRLPipeline(t, p.Depth)}, nil
 		},
@@ -109,7 +114,7 @@ func resolveIRL(s block.Section, env block.Env) IRLTokensParams {
 		s.Errorf(block.FirstSet(s, "", "wm_max", "rand_bits", "cap", "max_cost", "ports"), "%v", err)
 		return def
 	}
-	p := IRLTokensParams{IRLTableParams: g}
+	p := IRLTokensParams{IRLTableParams: g, WaitSlots: block.WaitSlots(s)}
 	s.Info("tokens_width", fmt.Sprint(g.TokW()), "a counter holds cap and 1 - max_cost")
 	depth, ok := block.DerivedDepth(s, func() (int, error) { return NeededIRLDepth(p) })
 	if !ok {

@@ -68,4 +68,4 @@ hardware {
 `
 
 // waitSlotBlocks are the blocks that take wait_slots.
-var waitSlotBlocks = []string{"mcast_match", "sperc_link", "wm_ctrl"}
+var waitSlotBlocks = []string{"ecn_ipd", "irl_tokens", "mcast_match", "onerc_switch", "sperc_link", "srp_tx", "wm_ctrl"}

@@ -1,4 +1,4 @@
-# Waiting slots for three blocks whose events are answered one by one
+# Waiting slots for the seven deep blocks whose events are answered one by one
 # (docs/pipeline.md, "Merge stage"; the attribute wait_slots): an event
 # whose connection is in flight waits in a slot while the events behind
 # it pass, so no connection waits behind another. Nothing merges: each
@@ -21,11 +21,27 @@ hardware {
   connections = 4096
 }
 
+block "ecn_ipd" {
+  wait_slots = 32
+}
+
+block "irl_tokens" {
+  wait_slots = 32
+}
+
 block "mcast_match" {
   wait_slots = 32
 }
 
+block "onerc_switch" {
+  wait_slots = 32
+}
+
 block "sperc_link" {
+  wait_slots = 32
+}
+
+block "srp_tx" {
   wait_slots = 32
 }
 

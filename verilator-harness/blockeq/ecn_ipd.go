@@ -36,10 +36,11 @@ func init() {
 				sNow: pm.inIdx("s_event_now"), mReady: pm.inIdx("m_result_ready"),
 				sReady: pm.outIdx("s_event_ready"), mValid: pm.outIdx("m_result_valid"), mConn: pm.outIdx("m_result_conn"),
 				mKind: pm.outIdx("m_result_kind"), mIPD: pm.outIdx("m_result_ipd"), mErr: pm.outIdx("m_result_error"),
+				mMembers: pm.outIdx("m_result_members"),
 			}
 			newPipe := func() *gsrp.IPDPipeline {
 				m, _ := gsrp.NewIPDModel(p.Golden())
-				return gsrp.NewIPDPipeline(m, p.Depth)
+				return waitingOr[gsrp.IPDEvent, gsrp.IPDResult](m, p.Depth, p.WaitSlots)
 			}
 			prof := ipdProfileFor(p, profile)
 			ref := &ipdRef{p: ports, pipe: newPipe(), newPipe: newPipe, cov: cov}
@@ -56,6 +57,7 @@ func init() {
 type ipdPorts struct {
 	sValid, sConn, sKind, sNow, mReady       int
 	sReady, mValid, mConn, mKind, mIPD, mErr int
+	mMembers                                 int // -1 without wait slots
 }
 
 // ipdRef drives the golden ecn_ipd pipeline from port vectors.
@@ -76,6 +78,7 @@ func (r *ipdRef) Cycle(in, out []uint64) {
 	sReady, mValid, res := r.pipe.CyclePorts(in[p.sValid] == 1, mReady)
 	out[p.sReady], out[p.mValid] = b2u(sReady), b2u(mValid)
 	out[p.mConn], out[p.mKind], out[p.mIPD], out[p.mErr] = uint64(res.Conn), uint64(res.Kind), res.IPD, b2u(res.Error)
+	setMembers(out, p.mMembers, res.Error)
 	if mValid && mReady {
 		r.cov.count(res)
 	}
@@ -255,6 +258,9 @@ func (c *IPDCoverage) count(r *gsrp.IPDResult) {
 func ipdVectors(cfg blocks.Config, block string, ports map[string]int, n int, seed uint64) (*VectorSet, error) {
 	p, err := srp.IPDOf(cfg)
 	if err != nil {
+		return nil, err
+	}
+	if err := vectorsTakeNoSlots(block, p.WaitSlots); err != nil {
 		return nil, err
 	}
 	m, err := gsrp.NewIPDModel(p.Golden())

@@ -3,6 +3,7 @@ package blockeq
 import (
 	"github.com/nicgen/nicgen/golden/pipe"
 	harness "github.com/nicgen/nicgen/verilator-harness"
+	"slices"
 )
 
 // A field bench serves a family whose golden model converts to and from
@@ -15,12 +16,15 @@ import (
 type fieldPorts struct {
 	sValid, mReady, sReady, mValid int
 	in, out                        []int // by event fields, result fields
+	members                        int   // m_result_members (-1 without wait slots)
+	errAt                          int   // the error among the result fields (-1: none)
 }
 
 func newFieldPorts(hd harness.Design, events, results []string) (fieldPorts, error) {
 	pm := newPortMap(hd)
 	p := fieldPorts{sValid: pm.inIdx("s_event_valid"), mReady: pm.inIdx("m_result_ready"),
-		sReady: pm.outIdx("s_event_ready"), mValid: pm.outIdx("m_result_valid")}
+		sReady: pm.outIdx("s_event_ready"), mValid: pm.outIdx("m_result_valid"),
+		members: pm.outIdx("m_result_members"), errAt: slices.Index(results, "error")}
 	for _, f := range events {
 		p.in = append(p.in, pm.inIdx("s_event_"+f))
 	}
@@ -69,6 +73,7 @@ func (r *fieldRef[E, R]) Cycle(in, out []uint64) {
 	for i, j := range p.out {
 		out[j] = r.res[i]
 	}
+	setMembers(out, p.members, p.errAt >= 0 && r.res[p.errAt] == 1)
 	if mValid && mReady {
 		r.count(res)
 	}

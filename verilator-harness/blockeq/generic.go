@@ -382,8 +382,8 @@ func genericVectors(cfg blocks.Config, b blocks.Block, ports map[string]int, inO
 	if err != nil {
 		return nil, err
 	}
-	if slots > 0 {
-		return nil, fmt.Errorf("blockeq: block %s with wait_slots = %d: the vector files state the plain shell's cycle contract (latency, credits), which the waiting slots change; use nicgen equiv", b.Name, slots)
+	if err := vectorsTakeNoSlots(b.Name, slots); err != nil {
+		return nil, err
 	}
 	g, err := b.Golden(cfg)
 	if err != nil {

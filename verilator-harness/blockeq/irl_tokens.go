@@ -34,7 +34,7 @@ func init() {
 			}
 			newPipe := func() *gthreecpo.IRLPipeline {
 				t, _ := gthreecpo.NewIRLTable(p.IRLTableParams)
-				return gthreecpo.NewIRLPipeline(t, p.Depth)
+				return waitingOr[gthreecpo.IRLEvent, gthreecpo.IRLEventResult](t, p.Depth, p.WaitSlots)
 			}
 			cov := newIRLCoverage(p)
 			prof := irlProfileFor(p, profile)
@@ -203,6 +203,9 @@ func (c *IRLCoverage) count(r *gthreecpo.IRLEventResult) {
 func irlVectors(cfg blocks.Config, block string, ports map[string]int, n int, seed uint64) (*VectorSet, error) {
 	p, err := threecpo.IRLTokensOf(cfg)
 	if err != nil {
+		return nil, err
+	}
+	if err := vectorsTakeNoSlots(block, p.WaitSlots); err != nil {
 		return nil, err
 	}
 	t, err := gthreecpo.NewIRLTable(p.IRLTableParams)

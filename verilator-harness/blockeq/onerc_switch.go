@@ -35,7 +35,8 @@ func init() {
 			if _, err := gonerc.NewSwitchModel(p.Golden()); err != nil {
 				return nil, err
 			}
-			ports := switchPorts{sValid: pm.inIdx("s_event_valid"), mReady: pm.inIdx("m_result_ready"), sReady: pm.outIdx("s_event_ready"), mValid: pm.outIdx("m_result_valid")}
+			ports := switchPorts{sValid: pm.inIdx("s_event_valid"), mReady: pm.inIdx("m_result_ready"), sReady: pm.outIdx("s_event_ready"), mValid: pm.outIdx("m_result_valid"),
+				mMembers: pm.outIdx("m_result_members")}
 			for i, n := range ins {
 				ports.in[i] = pm.inIdx(n)
 			}
@@ -44,7 +45,7 @@ func init() {
 			}
 			newPipe := func() *gonerc.SwitchPipeline {
 				m, _ := gonerc.NewSwitchModel(p.Golden())
-				return gonerc.NewSwitchPipeline(m, p.Depth)
+				return waitingOr[gonerc.SwitchEvent, gonerc.SwitchResult](m, p.Depth, p.WaitSlots)
 			}
 			cov := newSwitchCoverage(p.MissPass)
 			prof := switchProfileFor(p, profile)
@@ -63,6 +64,7 @@ type switchPorts struct {
 	sValid, mReady, sReady, mValid int
 	in                             [8]int // conn, kind, tag, window, weight, let_through, seq, spec
 	out                            [9]int // conn, kind, hit, filled, thresh, let_through, drop, spec, error
+	mMembers                       int    // -1 without wait slots
 }
 
 type switchRef struct {
@@ -97,6 +99,7 @@ func (r *switchRef) Cycle(in, out []uint64) {
 	for i, j := range p.out {
 		out[j] = f[i]
 	}
+	setMembers(out, p.mMembers, res.Error)
 	if mValid && mReady {
 		r.cov.count(res)
 	}
@@ -267,6 +270,9 @@ func (c *SwitchCoverage) count(r *gonerc.SwitchResult) {
 func switchVectors(cfg blocks.Config, block string, ports map[string]int, n int, seed uint64) (*VectorSet, error) {
 	p, err := onerc.SwitchOf(cfg)
 	if err != nil {
+		return nil, err
+	}
+	if err := vectorsTakeNoSlots(block, p.WaitSlots); err != nil {
 		return nil, err
 	}
 	m, err := gonerc.NewSwitchModel(p.Golden())

@@ -37,10 +37,11 @@ func init() {
 			out := func(n string) int { return pm.outIdx("m_result_" + n) }
 			ports := txPorts{sValid: in("valid"), sConn: in("conn"), sKind: in("kind"), sM: in("m"), sSeq: in("seq"), sTs: in("ts"), sNow: in("now"),
 				mReady: pm.inIdx("m_result_ready"), sReady: pm.outIdx("s_event_ready"), mValid: out("valid"),
-				res: [11]int{out("conn"), out("kind"), out("pkt"), out("seq"), out("spec"), out("res"), out("res_n"), out("stale"), out("busy"), out("msg_done"), out("error")}}
+				res:      [11]int{out("conn"), out("kind"), out("pkt"), out("seq"), out("spec"), out("res"), out("res_n"), out("stale"), out("busy"), out("msg_done"), out("error")},
+				mMembers: out("members")}
 			newPipe := func() *gsrp.TxPipeline {
 				m, _ := gsrp.NewTxModel(p.Golden())
-				return gsrp.NewTxPipeline(m, p.Depth)
+				return waitingOr[gsrp.TxEvent, gsrp.TxResult](m, p.Depth, p.WaitSlots)
 			}
 			cov := &TxCoverage{newCaseCounts(txCases)}
 			prof := txProfileFor(p, profile)
@@ -58,6 +59,7 @@ func init() {
 type txPorts struct {
 	sValid, sConn, sKind, sM, sSeq, sTs, sNow, mReady, sReady, mValid int
 	res                                                               [11]int
+	mMembers                                                          int // -1 without wait slots
 }
 
 type txRef struct {
@@ -79,6 +81,7 @@ func (r *txRef) Cycle(in, out []uint64) {
 	for i, v := range txResultFields(res) {
 		out[p.res[i]] = v
 	}
+	setMembers(out, p.mMembers, res.Error)
 	if mValid && mReady {
 		r.cov.count(res)
 	}
@@ -292,6 +295,9 @@ var txResultNames = []string{"conn", "kind", "pkt", "seq", "spec", "res", "res_n
 func txVectors(cfg blocks.Config, block string, ports map[string]int, n int, seed uint64) (*VectorSet, error) {
 	p, err := srp.TxOf(cfg)
 	if err != nil {
+		return nil, err
+	}
+	if err := vectorsTakeNoSlots(block, p.WaitSlots); err != nil {
 		return nil, err
 	}
 	m, err := gsrp.NewTxModel(p.Golden())

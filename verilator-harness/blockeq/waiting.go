@@ -1,0 +1,34 @@
+package blockeq
+
+import (
+	"fmt"
+
+	"github.com/nicgen/nicgen/golden/pipe"
+)
+
+// waitingOr is a bench's golden shell: with wait slots (block
+// wait_slots), the merging shell with no merge rule; else the plain one.
+func waitingOr[E, R any](s pipe.Stepper[E, R], depth, slots int) *pipe.Pipeline[E, R] {
+	if slots > 0 {
+		return pipe.NewWaiting[E, R](s, depth, slots, nil)
+	}
+	return pipe.New[E, R](s, depth)
+}
+
+// setMembers writes m_result_members (port idx, -1 without wait slots):
+// each result stands for its own event, 0 on an error result.
+func setMembers(out []uint64, idx int, isErr bool) {
+	if idx >= 0 {
+		out[idx] = b2u(!isErr)
+	}
+}
+
+// vectorsTakeNoSlots refuses vectors for a block with wait slots: a
+// vector file states the plain shell's cycle contract (latency, credits),
+// which the slots change.
+func vectorsTakeNoSlots(block string, slots int) error {
+	if slots > 0 {
+		return fmt.Errorf("blockeq: block %s with wait_slots = %d: the vector files state the plain shell's cycle contract (latency, credits), which the waiting slots change; use nicgen equiv", block, slots)
+	}
+	return nil
+}
