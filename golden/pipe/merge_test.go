@@ -205,3 +205,38 @@ func TestMergeNoContention(t *testing.T) {
 		}
 	}
 }
+
+// The waiting shell (NewWaiting, no merge rule): mergeable events of a
+// busy connection are each answered alone, in their connection's order,
+// and another connection's event passes them.
+func TestWaitingNeverMerges(t *testing.T) {
+	const d = 8
+	evs := []toyEvent{{Conn: 1, Val: 1}, {Conn: 1, Val: 2}, {Conn: 1, Val: 3}, {Conn: 2, Val: 4}}
+	p := pipe.NewWaiting[toyEvent, toyResult](&toy{}, d, 4, func(r *toyResult, n int) { r.Members = n })
+	res, _, _ := mrun(t, p, evs)
+	if len(res) != 4 {
+		t.Fatalf("%d results for 4 events: %v", len(res), res)
+	}
+	// each result is its connection's next event alone: the toy's word
+	// takes that event's Val only
+	var conns []uint32
+	next, word := map[uint32]int{}, map[uint32]uint64{}
+	for _, r := range res {
+		conns = append(conns, r.Conn)
+		var vals []uint32
+		for _, e := range evs {
+			if e.Conn == r.Conn {
+				vals = append(vals, e.Val)
+			}
+		}
+		want := word[r.Conn]*1_000_003 + uint64(vals[next[r.Conn]]) + r.Seq
+		next[r.Conn]++
+		word[r.Conn] = want
+		if r.Members != 1 || r.Word != want {
+			t.Errorf("result %+v: want one member and word %d (the connection's event %d alone)", r, want, next[r.Conn])
+		}
+	}
+	if conns[1] != 2 {
+		t.Errorf("results on connections %v: want connection 2's event second, past connection 1's waiting ones", conns)
+	}
+}
