@@ -149,8 +149,13 @@ func ipdFormalJobs() []block.FormalJob {
 	wide := IPDParams{NumConn: 4, ConnW: 3, TimeW: 24, Inc: 800, Dec: 50, Period: 2000, Max: 100_000}
 	wide.Depth = connpipe.MustDepth(NeededIPDDepth(wide))
 	small := SmallIPDParams()
+	// the merging shell with no merge rule (wait_slots): its slots'
+	// assertions, the shell's and the block's hold with them in front
+	waiting := small
+	waiting.WaitSlots = 3
 	return []block.FormalJob{
 		ipdFormalJob("ecn_ipd", fmt.Sprintf("NumConn 2, TimeW 5, IPD+ 3, IPD- 2, t- 3, ceiling 6, depth %d", small.Depth), small, true),
+		ipdFormalJob("ecn_ipd_wait", fmt.Sprintf("as ecn_ipd, with 3 wait slots (no merge rule), depth %d", small.Depth), waiting, false),
 		ipdFormalJob("ecn_ipd_wide", fmt.Sprintf("S2's IPD+ 800, IPD- 50, t- 2000 and ceiling 100000 on a 24-bit clock, NumConn 4, depth %d", wide.Depth), wide, false),
 	}
 }
