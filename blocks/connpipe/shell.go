@@ -136,8 +136,11 @@ func (sh *shell) ports() error {
 		if err := s.Merge.check(s); err != nil {
 			return err
 		}
-		sh.resultFields = append(append([]Field(nil), s.ResultFields...), Field{Name: MembersField, Width: s.Merge.CountW,
-			Doc: "events the result stands for: the issued event and those merged into it, in their order (0 on error)"})
+		doc := "events the result stands for: the issued event and those merged into it, in their order (0 on error)"
+		if s.Merge.Fold == nil {
+			doc = "1: the result answers its own event, nothing merges (0 on error)"
+		}
+		sh.resultFields = append(append([]Field(nil), s.ResultFields...), Field{Name: MembersField, Width: s.Merge.CountW, Doc: doc})
 	}
 	if s.Table {
 		sh.inOp = m.Input("s_event_op", OpW, "0: an event; else a table operation on the connection: bit 0 reads its word into m_table_rdata, bit 1 writes s_table_wdata to it (kind and fields ignored)")

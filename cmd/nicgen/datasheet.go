@@ -42,6 +42,12 @@ func datasheet(r *config.Resolved, g generated) ([]byte, error) {
 		// a merging shell folds the events of one connection
 		fmt.Fprintf(&b, "| throughput, one connection | one event every %s cycles (%s ns at %s MHz) for back-to-back events of one connection, faster than its pipeline depth %d: the merge stage folds them |\n", fmtFloat(math.Round(every*100)/100), fmtFloat(math.Round(every*1000/clk*100)/100), fmtFloat(clk), t.depth)
 	}
+	lr, err := measureLoads(r.Config, name)
+	if err != nil {
+		return nil, fmt.Errorf("datasheet of %s: %w", name, err)
+	}
+	fmt.Fprintf(&b, "| throughput, incast | %s per clock on the recorded %d:1 incast, %s on the 64:1 (their events in the recorded order, the result always ready) |\n",
+		plural(math.Round(lr.incast*1000)/1000, "event"), lr.incastConns, fmtFloat(math.Round(lr.incast64*1000)/1000))
 	fmt.Fprintf(&b, "| latency | %d cycles from an accepted event to its result valid (%s ns at %s MHz) |\n", t.latency, fmtFloat(float64(t.latency)*1000/clk), fmtFloat(clk))
 	fmt.Fprintf(&b, "| clock | %s MHz, period %.3f ns (`%s.xdc`, `%s.sdc`) |\n", fmtFloat(clk), 1000/clk, name, name)
 	rec, ok, err := lookupECP5(g.top, verilogDigest(g.files))
