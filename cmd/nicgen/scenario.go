@@ -97,6 +97,7 @@ time.`,
 			}
 			var p smartt.Params
 			var up uet.Params
+			var shell string // what of the configured shell the scenario does not model
 			if engine {
 				bp, err := block.ParamsOf[buet.Params](r.Config, blockName)
 				if err != nil {
@@ -104,12 +105,20 @@ time.`,
 				}
 				up = bp.Golden()
 				p, v = up.CC, up.CC.Variant
+				if bp.Split {
+					shell = "uet_cc's split send path"
+				} else if bp.CC.MergeSlots > 0 {
+					shell = "merge_slots"
+				}
 			} else {
 				bp, err := block.ParamsOf[bsmartt.Params](r.Config, blockName)
 				if err != nil {
 					return err
 				}
 				p = bp.Golden()
+				if bp.MergeSlots > 0 {
+					shell = "merge_slots"
+				}
 			}
 			if senders > p.NumConn {
 				return usageErr("--senders %d: the model has %d connections", senders, p.NumConn)
@@ -175,7 +184,7 @@ time.`,
 				}
 			}
 			if asJSON {
-				out := scenarioOut{Variant: variant, Model: model, Senders: senders, MessageBytes: msg,
+				out := scenarioOut{Variant: variant, Model: model, NotModelled: shell, Senders: senders, MessageBytes: msg,
 					LinkGbps: p.Network.LinkGbps, BaseRTTNs: int64(p.Network.BrttNs), CompletionUs: res.CompletionNs / 1000,
 					IdealUs: res.IdealNs / 1000, FloorUs: res.FloorNs / 1000, Slowdown: res.Slowdown, Jain: res.Jain,
 					PeakQueueBytes: res.PeakQueueBytes, PeakQueueBDP: res.PeakQueueBDP, Trims: res.Trims, Marks: res.Marks, SVG: svg}
@@ -185,6 +194,9 @@ time.`,
 				return writeJSON(w, out)
 			}
 			fmt.Fprintf(w, "%s (%s)\n", name, model)
+			if shell != "" {
+				fmt.Fprintf(w, "not modelled: the configuration's %s; every ACK is applied alone, when it arrives (nicgen scenario merge measures merging on recorded traces)\n", shell)
+			}
 			if err := res.WriteSummary(w); err != nil {
 				return err
 			}
@@ -267,6 +279,7 @@ func parseBytes(s string) (int64, error) {
 type scenarioOut struct {
 	Variant        string  `json:"variant"`
 	Model          string  `json:"model"`
+	NotModelled    string  `json:"not_modelled,omitempty"` // the configured shell's feature the scenario does not model
 	Senders        int     `json:"senders"`
 	MessageBytes   int64   `json:"message_bytes"`
 	LinkGbps       float64 `json:"link_gbps"`

@@ -35,3 +35,26 @@ func TestIncastUETEngineCLI(t *testing.T) {
 		t.Errorf("nscc alone reports entropies: %+v", nscc.Entropies)
 	}
 }
+
+// The incast applies each ACK alone when it arrives: with a configuration
+// whose engine merges ACKs or splits its send path, it says so.
+func TestIncastSaysWhatItDoesNotModel(t *testing.T) {
+	t.Parallel()
+	for file, want := range map[string]string{"../../docs/examples/uet-split.hcl": "uet_cc's split send path", "": ""} {
+		args := []string{"scenario", "incast", "--variant", "uet_cc", "--size", "64KiB", "--json"}
+		if file != "" {
+			args = append(args, "-c", file)
+		}
+		out, err := runCLI(t, args...)
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", file, err, out)
+		}
+		var r scenarioOut
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatalf("%s: %v\n%s", file, err, out)
+		}
+		if r.NotModelled != want {
+			t.Errorf("%s: not_modelled %q, want %q", file, r.NotModelled, want)
+		}
+	}
+}
