@@ -66,6 +66,12 @@ func literal(width int, v uint64) string {
 func ref(n *node) string {
 	switch n.op {
 	case opSig:
+		if checkedParam(n.sig) { // an integer: its bits as the design reads them
+			if n.sig.width == 1 {
+				return n.sig.name + "[0]"
+			}
+			return fmt.Sprintf("%s[%d:0]", n.sig.name, n.sig.width-1)
+		}
 		return n.sig.name
 	case opConst:
 		return literal(n.width, n.value)
@@ -232,6 +238,7 @@ func emitModule(m *Module, o EmitOptions) string {
 		w.raw(" */\n")
 	}
 	emitHeader(w, m)
+	emitParamChecks(w, m)
 	emitDecls(w, m)
 	emitTemps(w, m)
 	emitInstances(w, m)
@@ -256,7 +263,11 @@ func emitHeader(w *writer, m *Module) {
 			if i == len(params)-1 {
 				sep = ""
 			}
-			w.line(1, fmt.Sprintf("parameter %s%s = %s%s", rangeOf(p.width), p.name, literal(p.width, p.param), sep), p.loc)
+			if checkedParam(p) {
+				w.line(1, fmt.Sprintf("parameter integer %s = %d%s", p.name, p.param, sep), p.loc)
+			} else {
+				w.line(1, fmt.Sprintf("parameter %s%s = %s%s", rangeOf(p.width), p.name, literal(p.width, p.param), sep), p.loc)
+			}
 		}
 		w.raw(")\n(\n")
 	} else {
@@ -573,7 +584,7 @@ func emitRegisters(w *writer, m *Module) {
 		for _, r := range reset {
 			value := literal(r.Signal.width, r.reset)
 			if r.resetParam != nil {
-				value = r.resetParam.name
+				value = ref(r.resetParam.Expr.n)
 			}
 			w.line(2, fmt.Sprintf("%s <= %s;", r.Signal.name, value), Loc{})
 		}
@@ -997,5 +1008,37 @@ func emitECP5(w *writer, mem *Memory, rw, rams int) {
 		}
 		w.line(1, strings.Join(do, ", "), mem.rdLoc)
 		w.line(0, ");", Loc{})
+	}
+}
+
+// checkedParam is a parameter whose range (Signal.Limit) is narrower than
+// its width, in a width an integer holds: it is declared an integer, so
+// that a value given at instantiation reaches emitParamChecks whole (a
+// ranged parameter would keep only its low bits: 5000 in 13 bits is 904),
+// and read through its low bits.
+func checkedParam(s *Signal) bool {
+	return s.kind == kindParam && s.limited && s.width <= 31 && (s.lo > 0 || s.hi < mask(s.width))
+}
+
+// emitParamChecks stops elaboration when a checked parameter is given a
+// value out of its range: the generate branch then instantiates a module
+// that does not exist, whose name says which parameter and range, and
+// Verilator, Icarus and Yosys each fail on it (Verilog-2005 has no
+// elaboration error of its own).
+func emitParamChecks(w *writer, m *Module) {
+	for _, p := range m.Params() {
+		if !checkedParam(p) {
+			continue
+		}
+		why := ""
+		if p.limitWhy != "" {
+			why = " (" + p.limitWhy + ")"
+		}
+		w.line(0, fmt.Sprintf("// %s must be %d..%d%s: a value out of that range stops elaboration here", p.name, p.lo, p.hi, why), p.loc)
+		w.line(0, "generate", Loc{})
+		w.line(1, fmt.Sprintf("if (%s < %d || %s > %d) begin : %s_out_of_range", p.name, p.lo, p.name, p.hi, strings.ToLower(p.name)), Loc{})
+		w.line(2, fmt.Sprintf("nicgen_parameter_%s_out_of_range_%d_to_%d u_%s_out_of_range ();", p.name, p.lo, p.hi, strings.ToLower(p.name)), Loc{})
+		w.line(1, "end", Loc{})
+		w.line(0, "endgenerate", Loc{})
 	}
 }

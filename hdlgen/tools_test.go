@@ -178,3 +178,49 @@ func TestRealToolChecksBite(t *testing.T) {
 		t.Errorf("iverilog accepted a syntax error:\n%s", out)
 	}
 }
+
+// A parameter with a range narrower than its width is checked when the
+// design is elaborated: in range, Verilator, Icarus and Yosys take it; out
+// of range, even past the parameter's width (5000 would be 904 in 13
+// bits), each of them stops. A child module's parameter, set through its
+// parent's, is checked in both.
+func TestParameterRangeStopsElaboration(t *testing.T) {
+	t.Parallel()
+	child := NewModule("hdlgen_prange_child", "A child that reads the parameter.")
+	n := child.Param("NUM_CONN", 13, 4096, "connections in use").Limit(2, 4096, "the table's depth")
+	ca := child.Input("a", 13, "")
+	child.Assign(child.Output("y", 1, ""), ca.Expr.Lt(n.Expr))
+	top := NewModule("hdlgen_prange", "A parent passing its parameter down.")
+	a := top.Input("a", 13, "")
+	in := top.Instantiate("u_child", child).PassParams().In("a", a)
+	top.Assign(top.Output("y", 1, ""), in.Out("y").And(a.Expr.Ne(in.Param("NUM_CONN").Expr)))
+	d, err := Elaborate(top)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := writeDesign(t, Emit(d, EmitOptions{}))
+	files := []string{child.Name() + ".v", top.Name() + ".v"}
+	for _, c := range []struct {
+		value string
+		ok    bool
+	}{{"", true}, {"2", true}, {"4096", true}, {"1", false}, {"4097", false}, {"5000", false}} {
+		v := []string{"verilator", "--lint-only", "-Wall", "--top-module", top.Name()}
+		iv := []string{"iverilog", "-g2005", "-Wall", "-o", filepath.Join(dir, "sim.out"), "-s", top.Name()}
+		ys := "read_verilog " + strings.Join(files, " ") + "; "
+		if c.value != "" {
+			v = append(v, "-GNUM_CONN="+c.value)
+			iv = append(iv, "-P"+top.Name()+".NUM_CONN="+c.value)
+			ys += "chparam -set NUM_CONN " + c.value + " " + top.Name() + "; "
+		}
+		ys += "hierarchy -check -top " + top.Name() + "; proc"
+		for _, args := range [][]string{append(v, files...), append(iv, files...), {"yosys", "-q", "-p", ys}} {
+			out, err := runTool(t, dir, nil, args[0], args[1:]...)
+			if c.ok && (err != nil || strings.TrimSpace(out) != "") {
+				t.Errorf("NUM_CONN %q: %s: %v\n%s", c.value, args[0], err, lastLines(out, 10))
+			}
+			if !c.ok && (err == nil || !strings.Contains(out, "nicgen_parameter_NUM_CONN_out_of_range_2_to_4096")) {
+				t.Errorf("NUM_CONN %s: %s did not stop: %v\n%s", c.value, args[0], err, lastLines(out, 10))
+			}
+		}
+	}
+}

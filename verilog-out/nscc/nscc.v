@@ -21,9 +21,9 @@
 module nscc #
 (
     // target RTT, ns (S0/S1: 1.5 x base RTT)
-    parameter [19:0] TARGET_RTT = 20'h3264,
+    parameter integer TARGET_RTT = 12900,
     // Multiplicative Increase gain KMi = round(MTU x base_rtt / (target_rtt - base_rtt) x gamma x 2^6); with TARGET_RTT overridden, override it with (12925446827 + d/2) / d, d = TARGET_RTT - 8600
-    parameter [21:0] MI_GAIN = 22'h2dddde
+    parameter integer MI_GAIN = 3005918
 )
 (
     input  wire clk,
@@ -56,6 +56,18 @@ module nscc #
     output wire m_result_error
 );
 
+// TARGET_RTT must be 8601..261888 (above the base RTT 8600 ns; below half the stamp cycle: 1023 units of 256 ns): a value out of that range stops elaboration here
+generate
+    if (TARGET_RTT < 8601 || TARGET_RTT > 261888) begin : target_rtt_out_of_range
+        nicgen_parameter_TARGET_RTT_out_of_range_8601_to_261888 u_target_rtt_out_of_range ();
+    end
+endgenerate
+// MI_GAIN must be 1..4194303 (the multiplier's 22 bits, sized for the default): a value out of that range stops elaboration here
+generate
+    if (MI_GAIN < 1 || MI_GAIN > 4194303) begin : mi_gain_out_of_range
+        nicgen_parameter_MI_GAIN_out_of_range_1_to_4194303 u_mi_gain_out_of_range ();
+    end
+endgenerate
 // state tables
 `ifdef NICGEN_ECP5
 wire [149:0] state_q;  // read data of state after the RAM's output register
@@ -2846,7 +2858,7 @@ wire [14:0] acked1 = _s5_acked1_next_2 ? 15'd32767 : _s5_acked1_next_3;
 wire [14:0] acked_in = s4_t_3_reg ? acked1 : cur_acked;
 wire [10:0] nowq = s1_now_reg[18:8];
 wire [10:0] qa_win_lo = nowq + 11'd1;
-wire [20:0] _s2_qa_win_hi_next_0 = {1'd0, TARGET_RTT};
+wire [20:0] _s2_qa_win_hi_next_0 = {1'd0, TARGET_RTT[19:0]};
 wire [20:0] _s2_qa_win_hi_next_1 = _s2_qa_win_hi_next_0 + 21'hff;
 wire [20:0] _s2_qa_win_hi_next_2 = _s2_qa_win_hi_next_1 >> 8;
 wire [10:0] trtt_q_units = _s2_qa_win_hi_next_2[10:0];
@@ -5204,11 +5216,11 @@ always @* begin
     endcase
 end
 wire [31:0] _s2_size_kmi_pp00_next_0 = {18'h0, s1_size_reg};
-wire [17:0] _s2_size_kmi_pp00_next_1 = MI_GAIN[17:0];
+wire [17:0] _s2_size_kmi_pp00_next_1 = MI_GAIN[21:0][17:0];
 wire [31:0] _s2_size_kmi_pp00_next_2 = {14'd0, _s2_size_kmi_pp00_next_1};
 wire [31:0] size_kmi_pp00 = _s2_size_kmi_pp00_next_0 * _s2_size_kmi_pp00_next_2;
 wire [17:0] _s2_size_kmi_pp01_next_0 = {4'd0, s1_size_reg};
-wire [3:0] _s2_size_kmi_pp01_next_1 = MI_GAIN[21:18];
+wire [3:0] _s2_size_kmi_pp01_next_1 = MI_GAIN[21:0][21:18];
 wire [17:0] _s2_size_kmi_pp01_next_2 = {14'd0, _s2_size_kmi_pp01_next_1};
 wire [17:0] size_kmi_pp01 = _s2_size_kmi_pp01_next_0 * _s2_size_kmi_pp01_next_2;
 wire [31:0] _s3_size_kmi_next_0 = s2_size_kmi_pp00_reg;
@@ -5245,7 +5257,7 @@ wire [35:0] _s12_mi_base_next_5 = s11_mi_base_coarse_reg[40:5];
 wire [35:0] _s12_mi_base_next_6 = s11_mi_base_coarse_reg[41:6];
 wire [35:0] _s12_mi_base_next_7 = s11_mi_base_coarse_reg[42:7];
 wire [35:0] mi_base = s11_t_reg[2] ? (s11_t_reg[1] ? (s11_t_reg[0] ? _s12_mi_base_next_7 : _s12_mi_base_next_6) : (s11_t_reg[0] ? _s12_mi_base_next_5 : _s12_mi_base_next_4)) : (s11_t_reg[1] ? (s11_t_reg[0] ? _s12_mi_base_next_3 : _s12_mi_base_next_2) : (s11_t_reg[0] ? _s12_mi_base_next_1 : _s12_mi_base_next_0));
-wire [19:0] trtt_minus_rtt = TARGET_RTT - s1_rtt_reg;
+wire [19:0] trtt_minus_rtt = TARGET_RTT[19:0] - s1_rtt_reg;
 wire [17:0] _s2_t_27_next_0 = trtt_minus_rtt[17:0];
 wire [35:0] _s2_t_27_next_1 = {18'h0, _s2_t_27_next_0};
 wire [17:0] _s13_mi_num_pp00_next_0 = s12_mi_base_reg[17:0];
@@ -6514,7 +6526,7 @@ always @* begin
         10'd1023: recip_avg_recip = 11'd1024;
     endcase
 end
-wire [19:0] avg_excess = _s6_recip_avg_lead_next_10 - TARGET_RTT;
+wire [19:0] avg_excess = _s6_recip_avg_lead_next_10 - TARGET_RTT[19:0];
 wire [17:0] _s5_t_36_next_0 = cur_c[17:0];
 wire [35:0] _s5_t_36_next_1 = {18'h0, _s5_t_36_next_0};
 wire [17:0] _s7_md_cx_pp00_next_0 = s6_avg_excess_reg[17:0];
@@ -6597,7 +6609,7 @@ wire [23:0] _s16_md_cut_next_3 = _s16_md_cut_next_0[23:0];
 wire _s16_md_cut_next_4 = s15_t_7_reg < _s16_md_cut_next_3;
 wire _s16_md_cut_next_5 = _s16_md_cut_next_2 | _s16_md_cut_next_4;
 wire [23:0] md_cut = _s16_md_cut_next_5 ? s15_t_7_reg : _s16_md_cut_next_3;
-wire rtt_le_trtt = s1_rtt_reg <= TARGET_RTT;
+wire rtt_le_trtt = s1_rtt_reg <= TARGET_RTT[19:0];
 wire _s2_t_32_next_0 = ~rtt_le_trtt;
 wire _s2_t_32_next_1 = s1_ecn_reg & _s2_t_32_next_0;
 wire [10:0] cur_last_md = s4_cur_reg[108:98];
@@ -6607,7 +6619,7 @@ wire _s5_t_41_next_2 = |cur_last_md;
 wire _s5_t_41_next_3 = ~_s5_t_41_next_2;
 wire _s5_t_41_next_4 = _s5_t_41_next_1 | _s5_t_41_next_3;
 wire _s5_t_41_next_5 = s4_t_19_reg & _s5_t_41_next_4;
-wire _s6_md_ok_next_0 = TARGET_RTT < _s6_recip_avg_lead_next_10;
+wire _s6_md_ok_next_0 = TARGET_RTT[19:0] < _s6_recip_avg_lead_next_10;
 wire md_ok = s5_t_41_reg & _s6_md_ok_next_0;
 wire [23:0] _s17_c_core_next_0 = s16_cur_c_reg - s16_md_cut_reg;
 wire [23:0] c_core = s16_md_ok_reg ? _s17_c_core_next_0 : s16_cur_c_reg;

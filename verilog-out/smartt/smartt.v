@@ -21,9 +21,9 @@
 module smartt #
 (
     // target RTT, ns (S0/S1: 1.5 x base RTT)
-    parameter [19:0] TARGET_RTT = 20'h3264,
+    parameter integer TARGET_RTT = 12900,
     // Multiplicative Increase gain KMi = round(MTU x base_rtt / (target_rtt - base_rtt) x gamma x 2^12); with TARGET_RTT overridden, override it with (827228596907 + d/2) / d, d = TARGET_RTT - 8600
-    parameter [27:0] MI_GAIN = 28'hb777777
+    parameter integer MI_GAIN = 192378743
 )
 (
     input  wire clk,
@@ -56,6 +56,18 @@ module smartt #
     output wire m_result_error
 );
 
+// TARGET_RTT must be 8601..1048575 (above the base RTT 8600 ns; at most 2^20 - 1 (rtt_width)): a value out of that range stops elaboration here
+generate
+    if (TARGET_RTT < 8601 || TARGET_RTT > 1048575) begin : target_rtt_out_of_range
+        nicgen_parameter_TARGET_RTT_out_of_range_8601_to_1048575 u_target_rtt_out_of_range ();
+    end
+endgenerate
+// MI_GAIN must be 1..268435455 (the multiplier's 28 bits, sized for the default): a value out of that range stops elaboration here
+generate
+    if (MI_GAIN < 1 || MI_GAIN > 268435455) begin : mi_gain_out_of_range
+        nicgen_parameter_MI_GAIN_out_of_range_1_to_268435455 u_mi_gain_out_of_range ();
+    end
+endgenerate
 // state tables
 `ifdef NICGEN_ECP5
 wire [127:0] state_q;  // read data of state after the RAM's output register
@@ -3655,7 +3667,7 @@ wire [20:0] acked1 = _s5_acked1_next_2 ? 21'h1fffff : _s5_acked1_next_3;
 wire [20:0] acked_in = s4_t_3_reg ? acked1 : cur_acked;
 wire [23:0] nowq = s1_now_reg[27:4];
 wire [23:0] qa_win_lo = nowq + 24'h1;
-wire [20:0] _s2_qa_win_hi_next_0 = {1'd0, TARGET_RTT};
+wire [20:0] _s2_qa_win_hi_next_0 = {1'd0, TARGET_RTT[19:0]};
 wire [20:0] _s2_qa_win_hi_next_1 = _s2_qa_win_hi_next_0 + 21'hf;
 wire [20:0] _s2_qa_win_hi_next_2 = _s2_qa_win_hi_next_1 >> 4;
 wire [23:0] trtt_q_units = {3'd0, _s2_qa_win_hi_next_2};
@@ -6010,11 +6022,11 @@ always @* begin
     endcase
 end
 wire [31:0] _s2_size_kmi_pp00_next_0 = {18'h0, s1_size_reg};
-wire [17:0] _s2_size_kmi_pp00_next_1 = MI_GAIN[17:0];
+wire [17:0] _s2_size_kmi_pp00_next_1 = MI_GAIN[27:0][17:0];
 wire [31:0] _s2_size_kmi_pp00_next_2 = {14'd0, _s2_size_kmi_pp00_next_1};
 wire [31:0] size_kmi_pp00 = _s2_size_kmi_pp00_next_0 * _s2_size_kmi_pp00_next_2;
 wire [23:0] _s2_size_kmi_pp01_next_0 = {10'd0, s1_size_reg};
-wire [9:0] _s2_size_kmi_pp01_next_1 = MI_GAIN[27:18];
+wire [9:0] _s2_size_kmi_pp01_next_1 = MI_GAIN[27:0][27:18];
 wire [23:0] _s2_size_kmi_pp01_next_2 = {14'd0, _s2_size_kmi_pp01_next_1};
 wire [23:0] size_kmi_pp01 = _s2_size_kmi_pp01_next_0 * _s2_size_kmi_pp01_next_2;
 wire [31:0] _s3_size_kmi_next_0 = s2_size_kmi_pp00_reg;
@@ -6057,7 +6069,7 @@ wire [41:0] _s12_mi_base_next_5 = s11_mi_base_coarse_reg[46:5];
 wire [41:0] _s12_mi_base_next_6 = s11_mi_base_coarse_reg[47:6];
 wire [41:0] _s12_mi_base_next_7 = s11_mi_base_coarse_reg[48:7];
 wire [41:0] mi_base = s11_t_4_reg[2] ? (s11_t_4_reg[1] ? (s11_t_4_reg[0] ? _s12_mi_base_next_7 : _s12_mi_base_next_6) : (s11_t_4_reg[0] ? _s12_mi_base_next_5 : _s12_mi_base_next_4)) : (s11_t_4_reg[1] ? (s11_t_4_reg[0] ? _s12_mi_base_next_3 : _s12_mi_base_next_2) : (s11_t_4_reg[0] ? _s12_mi_base_next_1 : _s12_mi_base_next_0));
-wire [19:0] trtt_minus_rtt = TARGET_RTT - s1_rtt_reg;
+wire [19:0] trtt_minus_rtt = TARGET_RTT[19:0] - s1_rtt_reg;
 wire [17:0] _s2_t_25_next_0 = trtt_minus_rtt[17:0];
 wire [35:0] _s2_t_25_next_1 = {18'h0, _s2_t_25_next_0};
 wire [17:0] _s13_mi_num_pp00_next_0 = s12_mi_base_reg[17:0];
@@ -6191,7 +6203,7 @@ wire [11:0] _s13_fi_inc_next_0 = s12_fi_c_reg[38:27];
 wire _s13_fi_inc_next_1 = |_s13_fi_inc_next_0;
 wire [26:0] _s13_fi_inc_next_2 = s12_fi_c_reg[26:0];
 wire [26:0] fi_inc = _s13_fi_inc_next_1 ? 27'h7ffffff : _s13_fi_inc_next_2;
-wire [19:0] rtt_minus_trtt = s1_rtt_reg - TARGET_RTT;
+wire [19:0] rtt_minus_trtt = s1_rtt_reg - TARGET_RTT[19:0];
 wire [31:0] _s2_t_31_next_0 = {18'h0, s1_size_reg};
 wire [17:0] _s3_md_ds_pp00_next_0 = s2_rtt_minus_trtt_reg[17:0];
 wire [31:0] _s3_md_ds_pp00_next_1 = {14'd0, _s3_md_ds_pp00_next_0};
@@ -7546,7 +7558,7 @@ wire [26:0] _s31_fi_mi_sat_next_2 = s30_fi_mi_reg[26:0];
 wire [26:0] fi_mi_sat = _s31_fi_mi_sat_next_1 ? 27'h7ffffff : _s31_fi_mi_sat_next_2;
 wire [27:0] _s5_t_52_next_0 = {1'd0, cur_c};
 wire [27:0] _s14_t_11_next_0 = {1'd0, s13_c_md_r_reg};
-wire rtt_le_trtt = s1_rtt_reg <= TARGET_RTT;
+wire rtt_le_trtt = s1_rtt_reg <= TARGET_RTT[19:0];
 wire [20:0] _s10_c_fd_next_0 = s9_c_fd_prod_reg[60:40];
 wire [26:0] _s10_c_fd_next_1 = {6'd0, _s10_c_fd_next_0};
 wire [27:0] _s10_c_fd_next_2 = {1'd0, _s10_c_fd_next_1};
