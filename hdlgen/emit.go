@@ -81,6 +81,16 @@ func ref(n *node) string {
 	return n.name
 }
 
+// indexRef is an operand about to be indexed ([i], [hi:lo]): ref, but a
+// checked parameter by its name (an integer, whose low bits are the
+// parameter's; ref's part-select cannot be indexed again).
+func indexRef(n *node) string {
+	if n.op == opSig && checkedParam(n.sig) {
+		return n.sig.name
+	}
+	return ref(n)
+}
+
 // signedRef writes an operand for a signed operation.
 func signedRef(n *node) string { return "$signed(" + ref(n) + ")" }
 
@@ -146,9 +156,9 @@ func rhs(n *node) string {
 			return ref(a[0])
 		}
 		if n.hi == n.lo {
-			return fmt.Sprintf("%s[%d]", ref(a[0]), n.lo)
+			return fmt.Sprintf("%s[%d]", indexRef(a[0]), n.lo)
 		}
-		return fmt.Sprintf("%s[%d:%d]", ref(a[0]), n.hi, n.lo)
+		return fmt.Sprintf("%s[%d:%d]", indexRef(a[0]), n.hi, n.lo)
 	case opConcat:
 		if len(a) == 1 {
 			return ref(a[0])
@@ -187,7 +197,7 @@ func indexTree(sel *node, opts []*node) string {
 		if sel.width == 1 {
 			return ref(sel)
 		}
-		return fmt.Sprintf("%s[%d]", ref(sel), i)
+		return fmt.Sprintf("%s[%d]", indexRef(sel), i)
 	}
 	var tree func(lo uint64, level int) string
 	tree = func(lo uint64, level int) string {
@@ -202,9 +212,9 @@ func indexTree(sel *node, opts []*node) string {
 	}
 	t := tree(0, bits-1)
 	if sel.width > bits {
-		above := fmt.Sprintf("%s[%d:%d]", ref(sel), sel.width-1, bits)
+		above := fmt.Sprintf("%s[%d:%d]", indexRef(sel), sel.width-1, bits)
 		if sel.width-1 == bits {
-			above = fmt.Sprintf("%s[%d]", ref(sel), bits)
+			above = fmt.Sprintf("%s[%d]", indexRef(sel), bits)
 		}
 		return "(|" + above + ") ? " + ref(opts[last]) + " : " + t
 	}
@@ -685,7 +695,7 @@ func emitDSP(w *writer, m *Module) {
 			case n.width == 1:
 				return ref(n)
 			}
-			return fmt.Sprintf("%s[%d]", ref(n), i)
+			return fmt.Sprintf("%s[%d]", indexRef(n), i)
 		}
 		bus := func(port string, f func(i int) string) string {
 			var ps []string

@@ -190,10 +190,12 @@ func TestParameterRangeStopsElaboration(t *testing.T) {
 	n := child.Param("NUM_CONN", 13, 4096, "connections in use").Limit(2, 4096, "the table's depth")
 	ca := child.Input("a", 13, "")
 	child.Assign(child.Output("y", 1, ""), ca.Expr.Lt(n.Expr))
+	child.Assign(child.Output("low", 4, "the parameter's low bits, a part-select"), n.Expr.Slice(3, 0))
 	top := NewModule("hdlgen_prange", "A parent passing its parameter down.")
 	a := top.Input("a", 13, "")
 	in := top.Instantiate("u_child", child).PassParams().In("a", a)
 	top.Assign(top.Output("y", 1, ""), in.Out("y").And(a.Expr.Ne(in.Param("NUM_CONN").Expr)))
+	top.Assign(top.Output("low", 4, ""), in.Out("low"))
 	d, err := Elaborate(top)
 	if err != nil {
 		t.Fatal(err)

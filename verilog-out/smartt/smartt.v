@@ -6022,11 +6022,11 @@ always @* begin
     endcase
 end
 wire [31:0] _s2_size_kmi_pp00_next_0 = {18'h0, s1_size_reg};
-wire [17:0] _s2_size_kmi_pp00_next_1 = MI_GAIN[27:0][17:0];
+wire [17:0] _s2_size_kmi_pp00_next_1 = MI_GAIN[17:0];
 wire [31:0] _s2_size_kmi_pp00_next_2 = {14'd0, _s2_size_kmi_pp00_next_1};
 wire [31:0] size_kmi_pp00 = _s2_size_kmi_pp00_next_0 * _s2_size_kmi_pp00_next_2;
 wire [23:0] _s2_size_kmi_pp01_next_0 = {10'd0, s1_size_reg};
-wire [9:0] _s2_size_kmi_pp01_next_1 = MI_GAIN[27:0][27:18];
+wire [9:0] _s2_size_kmi_pp01_next_1 = MI_GAIN[27:18];
 wire [23:0] _s2_size_kmi_pp01_next_2 = {14'd0, _s2_size_kmi_pp01_next_1};
 wire [23:0] size_kmi_pp01 = _s2_size_kmi_pp01_next_0 * _s2_size_kmi_pp01_next_2;
 wire [31:0] _s3_size_kmi_next_0 = s2_size_kmi_pp00_reg;

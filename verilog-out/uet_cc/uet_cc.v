@@ -7194,11 +7194,11 @@ always @* begin
     endcase
 end
 wire [31:0] _s2_size_kmi_pp00_next_0 = {18'h0, s1_size_reg};
-wire [17:0] _s2_size_kmi_pp00_next_1 = MI_GAIN[21:0][17:0];
+wire [17:0] _s2_size_kmi_pp00_next_1 = MI_GAIN[17:0];
 wire [31:0] _s2_size_kmi_pp00_next_2 = {14'd0, _s2_size_kmi_pp00_next_1};
 wire [31:0] size_kmi_pp00 = _s2_size_kmi_pp00_next_0 * _s2_size_kmi_pp00_next_2;
 wire [17:0] _s2_size_kmi_pp01_next_0 = {4'd0, s1_size_reg};
-wire [3:0] _s2_size_kmi_pp01_next_1 = MI_GAIN[21:0][21:18];
+wire [3:0] _s2_size_kmi_pp01_next_1 = MI_GAIN[21:18];
 wire [17:0] _s2_size_kmi_pp01_next_2 = {14'd0, _s2_size_kmi_pp01_next_1};
 wire [17:0] size_kmi_pp01 = _s2_size_kmi_pp01_next_0 * _s2_size_kmi_pp01_next_2;
 wire [31:0] _s3_size_kmi_next_0 = s2_size_kmi_pp00_reg;
