@@ -13,8 +13,8 @@ setup:
 	@bash scripts/setup.sh
 
 # The main job: generate every block from the embedded default
-# configuration, lint it (Verilator -Wall, Icarus) and synthesize it (Yosys,
-# no latches), then print the state budgets.
+# configuration, lint it (Verilator -Wall, Icarus) and check it in Yosys
+# (no latch, loop or second driver), then print the state budgets.
 run: setup
 	$(NICGEN) generate --check
 	$(NICGEN) budget
