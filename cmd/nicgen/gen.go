@@ -378,16 +378,22 @@ func writeFiles(files map[string][]byte, lockDir string) ([]string, error) {
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)
+	// the folders this run creates: a refused write removes them again
+	created := missingDirs(append([]string{filepath.Join(lockDir, ".nicgen.lock")}, paths...))
 	unlock, err := lockFolder(lockDir)
 	if err != nil {
+		removeDirs(created, lockDir)
 		return nil, err
 	}
-	defer unlock()
+	defer func() { unlock() }()
 	tmps := make([]string, 0, len(paths))
 	cleanup := func() {
 		for _, t := range tmps {
 			os.Remove(t)
 		}
+		unlock()
+		unlock = func() {}
+		removeDirs(created, lockDir)
 	}
 	for k, p := range paths {
 		// an output of the tree is a file: a device, FIFO or socket in
@@ -416,6 +422,36 @@ func writeFiles(files map[string][]byte, lockDir string) ([]string, error) {
 		}
 	}
 	return paths, nil
+}
+
+// missingDirs is the folders above the paths that do not exist yet,
+// deepest first.
+func missingDirs(paths []string) []string {
+	seen := map[string]bool{}
+	var dirs []string
+	for _, p := range paths {
+		for d := filepath.Dir(p); !seen[d]; d = filepath.Dir(d) {
+			seen[d] = true
+			if _, err := os.Lstat(d); err == nil || d == filepath.Dir(d) {
+				break
+			}
+			dirs = append(dirs, d)
+		}
+	}
+	sort.Slice(dirs, func(i, j int) bool { return len(dirs[i]) > len(dirs[j]) })
+	return dirs
+}
+
+// removeDirs removes the folders a refused write created, deepest first,
+// with the lock file when it created the lock's folder; a folder that is
+// not empty stays.
+func removeDirs(dirs []string, lockDir string) {
+	for _, d := range dirs {
+		if d == lockDir {
+			os.Remove(filepath.Join(d, ".nicgen.lock"))
+		}
+		os.Remove(d)
+	}
 }
 
 // lockFolder takes an exclusive lock on dir/.nicgen.lock (created if

@@ -120,3 +120,21 @@ func TestOutputLock(t *testing.T) {
 		t.Errorf("the lock after release: %v", err)
 	}
 }
+
+// A refused write leaves no folder it created, and no lock file in one:
+// the outputs' folders are new, the datasheets' is blocked by a file.
+func TestRefusedWriteLeavesNoFolders(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "blocked"), []byte("in the way"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := runCLI(t, "generate", "-o", filepath.Join(dir, "new", "v"), "--constraints", filepath.Join(dir, "new", "c"),
+		"--datasheets", filepath.Join(dir, "blocked", "d"), "--blocks", "reps_conf")
+	if err == nil || !strings.Contains(err.Error(), "nothing was changed") {
+		t.Fatalf("generate with its datasheet folder blocked: %v\n%s", err, out)
+	}
+	if files := listFiles(t, dir); len(files) != 1 || files[0] != "blocked" {
+		t.Errorf("left behind: %v", files)
+	}
+}
