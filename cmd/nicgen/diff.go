@@ -89,8 +89,8 @@ on any drift, so CI keeps the committed outputs honest.`,
 					if err != nil || d.IsDir() {
 						return err
 					}
-					if d.Name() == ".nicgen.lock" {
-						return nil // generate's lock, not an output
+					if d.Name() == ".nicgen.lock" || d.Name() == manifestName {
+						return nil // generate's lock and record, not outputs
 					}
 					b, err := os.ReadFile(p)
 					have[p] = b

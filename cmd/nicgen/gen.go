@@ -337,12 +337,20 @@ func (o outDirs) all() []string { return []string{o.verilog, o.constraints, o.da
 // Verilog, a .f list and a FuseSoC core under verilog/<block>/, the timing
 // constraints and the datasheet.
 func outputFiles(r *config.Resolved, gens []generated, dirs outDirs) (map[string][]byte, error) {
-	files := map[string][]byte{}
+	files, _, err := ownedOutputFiles(r, gens, dirs)
+	return files, err
+}
+
+// ownedOutputFiles is outputFiles with the block that owns each file
+// (sharedDir for the shared modules).
+func ownedOutputFiles(r *config.Resolved, gens []generated, dirs outDirs) (map[string][]byte, map[string]string, error) {
+	files, owner := map[string][]byte{}, map[string]string{}
 	for _, g := range gens {
 		dir := filepath.Join(dirs.verilog, g.block.Name)
 		for n, b := range g.files {
 			if g.shared[n] {
-				files[filepath.Join(dirs.verilog, sharedDir, n)] = b // equal bytes from every block
+				p := filepath.Join(dirs.verilog, sharedDir, n)
+				files[p], owner[p] = b, sharedDir // equal bytes from every block
 			} else {
 				files[filepath.Join(dir, n)] = b
 			}
@@ -359,20 +367,34 @@ func outputFiles(r *config.Resolved, gens []generated, dirs outDirs) (map[string
 		}
 		ds, err := datasheet(r, g)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		files[filepath.Join(dirs.datasheets, g.block.Name+".md")] = ds
+		for p := range files {
+			if _, ok := owner[p]; !ok {
+				owner[p] = g.block.Name
+			}
+		}
 	}
-	return files, nil
+	return files, owner, nil
 }
 
-// writeFiles writes every file as one transaction: each to a temporary
+// manifestName is the file in the lock's folder where generate records
+// what it wrote, by owning block (git ignores it, diff skips it).
+const manifestName = ".nicgen.files"
+
+// writeOwnedFiles writes every file as one transaction: each to a temporary
 // file beside its target first, then, once all are written, each renamed
 // onto its target. A failure while writing (a read-only folder, a full
 // disk) removes the temporary files and leaves every target as it was.
 // lockDir holds a lock file for the duration, so that two runs writing the
 // same outputs cannot interleave (the second waits for the first).
-func writeFiles(files map[string][]byte, lockDir string) ([]string, error) {
+//
+// Once every file is in place, it removes the files an earlier generate
+// into the same folders wrote and this one no longer does: of the blocks
+// it writes (owner), or of any block when full (every block of the
+// configuration). Only regular files under roots are removed.
+func writeOwnedFiles(files map[string][]byte, owner map[string]string, full bool, lockDir string, roots []string) ([]string, error) {
 	paths := make([]string, 0, len(files))
 	for p := range files {
 		paths = append(paths, p)
@@ -421,7 +443,80 @@ func writeFiles(files map[string][]byte, lockDir string) ([]string, error) {
 			return paths[:i], fmt.Errorf("writing %s: %v (%d of %d files were replaced)", p, unwrapOS(err), i, len(paths))
 		}
 	}
-	return paths, nil
+	if owner == nil {
+		return paths, nil
+	}
+	return paths, pruneStale(files, owner, full, lockDir, roots)
+}
+
+// pruneStale removes what the folder's manifest says an earlier generate
+// wrote for the blocks of this one (or for any block, when full) and this
+// one did not, and records this run's files in the manifest.
+func pruneStale(files map[string][]byte, owner map[string]string, full bool, lockDir string, roots []string) error {
+	man := filepath.Join(lockDir, manifestName)
+	// the manifest names the files from the lock's folder, so that it
+	// reads the same from any working folder and for any path to it
+	base, err := filepath.Abs(lockDir)
+	if err != nil {
+		return err
+	}
+	old := map[string]string{}
+	if b, err := os.ReadFile(man); err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			if o, p, ok := strings.Cut(line, "\t"); ok && !strings.HasPrefix(line, "#") {
+				old[filepath.Join(base, filepath.FromSlash(p))] = o
+			}
+		}
+	}
+	ran := map[string]bool{}
+	cur := map[string]string{}
+	for p, o := range owner {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return err
+		}
+		cur[abs], ran[o] = o, true
+	}
+	var absRoots []string
+	for _, r := range roots {
+		if a, err := filepath.Abs(r); err == nil {
+			absRoots = append(absRoots, a+string(filepath.Separator))
+		}
+	}
+	for p, o := range old {
+		if _, ok := cur[p]; ok {
+			continue
+		}
+		if !full && (!ran[o] || o == sharedDir) {
+			cur[p] = o // another block's file, or a shared module another block may read
+			continue
+		}
+		under := false
+		for _, r := range absRoots {
+			under = under || strings.HasPrefix(p, r)
+		}
+		if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() && under {
+			if err := os.Remove(p); err != nil {
+				return fmt.Errorf("removing %s, which this configuration no longer generates: %v", p, unwrapOS(err))
+			}
+			os.Remove(filepath.Dir(p)) // its folder, if that left it empty
+		}
+	}
+	keys := make([]string, 0, len(cur))
+	for p := range cur {
+		keys = append(keys, p)
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	b.WriteString("# nicgen generate: the files it wrote, by block; the next generate into these folders removes those it no longer writes\n")
+	for _, p := range keys {
+		rel, err := filepath.Rel(base, p)
+		if err != nil {
+			return err
+		}
+		b.WriteString(cur[p] + "\t" + filepath.ToSlash(rel) + "\n")
+	}
+	return writeAtomic(man, []byte(b.String()))
 }
 
 // missingDirs is the folders above the paths that do not exist yet,

@@ -41,7 +41,12 @@ Without -o the outputs are the repository's verilog-out, constraints and
 docs/datasheets; with -o DIR everything goes under DIR (DIR/<block>,
 DIR/constraints, DIR/datasheets) unless --constraints or --datasheets say
 otherwise. The paths in a block's .f list are the files' paths as given on
-the command line, so the list works from the folder generate ran in.`,
+the command line, so the list works from the folder generate ran in.
+
+It records what it wrote in .nicgen.files in the Verilog folder, and removes
+the files an earlier generate there wrote and this one no longer does (a
+control wrapper switched off, a block left out of the configuration); with
+--blocks, only those blocks' files. A file generate never wrote stays.`,
 		Example: "  nicgen generate\n  nicgen generate -o build/rtl --blocks reps --check\n  nicgen generate -c docs/examples/400g.hcl -o build/400g",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -53,7 +58,7 @@ the command line, so the list works from the folder generate ran in.`,
 			if err != nil {
 				return err
 			}
-			files, err := outputFiles(r, gens, dirs)
+			files, owner, err := ownedOutputFiles(r, gens, dirs)
 			if err != nil {
 				return err
 			}
@@ -80,7 +85,7 @@ the command line, so the list works from the folder generate ran in.`,
 					}
 				}
 			}
-			written, err := writeFiles(files, dirs.verilog)
+			written, err := writeOwnedFiles(files, owner, len(names) == 0, dirs.verilog, dirs.all())
 			if err != nil {
 				return err
 			}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -136,5 +137,66 @@ func TestRefusedWriteLeavesNoFolders(t *testing.T) {
 	}
 	if files := listFiles(t, dir); len(files) != 1 || files[0] != "blocked" {
 		t.Errorf("left behind: %v", files)
+	}
+}
+
+// generate removes what an earlier generate into the same folders wrote
+// and it no longer does (the manifest .nicgen-files): switching the
+// control wrappers off removes their Verilog, headers and constraints; a
+// run of some blocks leaves the others' files; a file generate never
+// wrote stays.
+func TestGenerateRemovesStaleFiles(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	cfg := func(control bool) string {
+		f := filepath.Join(dir, fmt.Sprintf("control-%v.hcl", control))
+		src := waitBase[:strings.LastIndex(waitBase, "}")] + fmt.Sprintf("  control = %v\n}\nblock \"lru_arb\" {}\nblock \"reps\" {}\n", control)
+		if err := os.WriteFile(f, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	out := filepath.Join(dir, "out")
+	gen := func(c string, blocks ...string) {
+		args := []string{"generate", "-c", c, "-o", out}
+		if len(blocks) > 0 {
+			args = append(args, "--blocks", strings.Join(blocks, ","))
+		}
+		if o, err := runCLI(t, args...); err != nil {
+			t.Fatalf("%v\n%s", err, o)
+		}
+	}
+	ctl := func() []string {
+		var names []string
+		for _, f := range listFiles(t, out) {
+			if strings.Contains(f, "_ctl") {
+				names = append(names, f)
+			}
+		}
+		return names
+	}
+	mine := filepath.Join(out, "reps", "notes.txt")
+	gen(cfg(true))
+	if err := os.WriteFile(mine, []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if len(ctl()) == 0 {
+		t.Fatal("no control wrapper written")
+	}
+	gen(cfg(false), "reps")
+	for _, f := range ctl() {
+		if strings.Contains(f, "reps_ctl") {
+			t.Errorf("reps's wrapper left: %s", f)
+		}
+	}
+	if n := len(ctl()); n == 0 {
+		t.Error("a run of reps alone removed lru_arb's wrapper")
+	}
+	gen(cfg(false))
+	if names := ctl(); len(names) != 0 {
+		t.Errorf("wrapper files left with control off: %v", names)
+	}
+	if _, err := os.Stat(mine); err != nil {
+		t.Errorf("a file generate never wrote was removed: %v", err)
 	}
 }
