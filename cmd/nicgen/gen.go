@@ -262,7 +262,7 @@ func createBeside(path string) (*os.File, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, fmt.Errorf("writing %s: %v", path, unwrapOS(err))
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".nicgen-*")
+	tmp, err := createTemp(filepath.Dir(path))
 	if err != nil {
 		return nil, fmt.Errorf("writing %s: %v", path, unwrapOS(err))
 	}
@@ -281,6 +281,7 @@ func finishTemp(tmp *os.File, path string, werr error) error {
 	}
 	if werr != nil {
 		os.Remove(tmp.Name())
+		tempDone(tmp.Name())
 		return fmt.Errorf("writing %s: %v", path, unwrapOS(werr))
 	}
 	return nil
@@ -289,6 +290,7 @@ func finishTemp(tmp *os.File, path string, werr error) error {
 // renameOnto moves a finished temporary file onto path, removing it on an
 // error.
 func renameOnto(tmp, path string) error {
+	defer tempDone(tmp)
 	if err := os.Rename(tmp, path); err != nil {
 		os.Remove(tmp)
 		return fmt.Errorf("writing %s: %v", path, unwrapOS(err))
@@ -412,6 +414,7 @@ func writeOwnedFiles(files map[string][]byte, owner map[string]string, full bool
 	cleanup := func() {
 		for _, t := range tmps {
 			os.Remove(t)
+			tempDone(t)
 		}
 		unlock()
 		unlock = func() {}
@@ -436,12 +439,17 @@ func writeOwnedFiles(files map[string][]byte, owner map[string]string, full bool
 		}
 		tmps = append(tmps, t)
 	}
+	// a signal now waits until every file is in place and the stale ones
+	// are gone
+	renaming.Lock()
+	defer renaming.Unlock()
 	for i, p := range paths {
 		if err := os.Rename(tmps[i], p); err != nil {
 			tmps = tmps[i:]
 			cleanup()
 			return paths[:i], fmt.Errorf("writing %s: %v (%d of %d files were replaced)", p, unwrapOS(err), i, len(paths))
 		}
+		tempDone(tmps[i])
 	}
 	if owner == nil {
 		return paths, nil

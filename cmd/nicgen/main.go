@@ -23,7 +23,10 @@ func usageErr(format string, a ...any) error {
 	return &exitError{code: 2, err: fmt.Errorf(format, a...)}
 }
 
-func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+func main() {
+	stopOnSignals(os.Stderr)
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
 
 // run is the command line with args, writing to stdout and stderr, and
 // returns the exit status.
