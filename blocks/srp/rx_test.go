@@ -42,8 +42,8 @@ func TestRxSlotFromTheNetwork(t *testing.T) {
 // clock, or endpoints past the id width, are located errors.
 func TestRxConfigErrors(t *testing.T) {
 	for _, tc := range []struct{ src, want string }{
-		{"block \"srp_rx\" {\n  packet_time = 1000000000\n}\n", "ipd.hcl:12:17: srp_rx: slot"},
-		{"block \"srp_rx\" {\n  n_width = 16\n  time_width = 20\n}\n", "ipd.hcl:12:13: srp_rx: slot"},
+		{"block \"srp_rx\" {\n  packet_time = 1000000000\n}\n", "ipd.hcl:12:17: srp_rx: a slot"},
+		{"block \"srp_rx\" {\n  n_width = 16\n  time_width = 20\n}\n", "ipd.hcl:12:13: srp_rx: a slot"},
 		{"block \"srp_rx\" {\n  epsilon = 0\n}\n", "ipd.hcl:12:13: epsilon = 0 is out of range: must be 0.001..1: eps pays for the control packets"},
 		{"block \"srp_rx\" {\n  n_max = 40\n  n_width = 5\n}\n", "ipd.hcl:12:11: srp_rx: n_max 40: want 1 .. 2^5 - 1"},
 	} {

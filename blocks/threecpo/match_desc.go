@@ -114,6 +114,10 @@ func resolveMatch(s block.Section, env block.Env) MCastMatchParams {
 		s.Errorf("mi_low", "mi_low = %g is not a whole number of fifths (0, 0.2, 0.4, 0.6, 0.8, 1)", low)
 		return def
 	}
+	if g.MILoLat >= g.MIHiLat {
+		s.Errorf(block.FirstSet(s, "mi_low_lat", "mi_low_lat", "mi_high_lat"), "mi_low_lat = %d must be below mi_high_lat = %d (the MI ramp runs from one to the other)", g.MILoLat, g.MIHiLat)
+		return def
+	}
 	if !block.FitsConnID(s, "matchers", g.NumConn, env) {
 		return def
 	}

@@ -77,7 +77,7 @@ func NewRxModel(p RxTableParams) (*RxModel, error) {
 		return nil, fmt.Errorf("srp_rx: n_max %d: want 1 .. 2^%d - 1 (the width of n)", p.NMax, p.NW)
 	}
 	if p.SlotFx == 0 || p.SlotFx>>uint(p.TimeW+p.FracW-1-p.NW) != 0 {
-		return nil, fmt.Errorf("srp_rx: slot %d x 2^-%d ticks: want 1 .. 2^(TimeW+FracW-1-NW), so that a reservation moves the schedule by less than half the clock's range", p.SlotFx, p.FracW)
+		return nil, fmt.Errorf("srp_rx: a slot of %d x 2^-%d ticks: want 1 .. 2^%d (time width %d + fraction bits %d - 1 - n width %d), so that a reservation moves the schedule by less than half the clock's range", p.SlotFx, p.FracW, p.TimeW+p.FracW-1-p.NW, p.TimeW, p.FracW, p.NW)
 	}
 	if p.NumConn < 1 || p.ConnW < 1 || p.ConnW > 32 || p.KindW < 2 || p.KindW > 8 {
 		return nil, fmt.Errorf("srp_rx: %d endpoints, %d-bit ids, %d-bit kinds: want at least 1 endpoint, 1..32-bit ids and 2..8-bit kinds", p.NumConn, p.ConnW, p.KindW)

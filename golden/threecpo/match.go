@@ -41,8 +41,13 @@ func DefaultMatchParams() MatchParams {
 
 // Validate reports what is out of range.
 func (p MatchParams) Validate() error {
-	if p.Members < 1 || p.MILoLat >= p.MIHiLat || p.MIDen == 0 || p.MILowNum > p.MIDen {
-		return fmt.Errorf("threecpo: match parameters %+v: want Members >= 1, MILoLat < MIHiLat, 0 <= MILowNum <= MIDen > 0", p)
+	switch {
+	case p.Members < 1:
+		return fmt.Errorf("threecpo: %d members: want at least 1", p.Members)
+	case p.MILoLat >= p.MIHiLat:
+		return fmt.Errorf("threecpo: the MI ramp's low latency %d is not below its high latency %d", p.MILoLat, p.MIHiLat)
+	case p.MIDen == 0 || p.MILowNum > p.MIDen:
+		return fmt.Errorf("threecpo: the MI factor below the ramp, %d/%d: want a fraction of 0 to 1", p.MILowNum, p.MIDen)
 	}
 	return nil
 }
