@@ -89,7 +89,7 @@ func ramb36(width, depth int) int {
 func ceilDiv(a, b int) int { return (a + b - 1) / b }
 
 // explore sweeps a block of the configuration.
-func explore(cfg blocks.Config, block string) (*exploreResult, error) {
+func explore(cfg blocks.Config, block string, progress io.Writer) (*exploreResult, error) {
 	switch block {
 	case "smartt", "nscc":
 		v := smartt.Conf
@@ -100,7 +100,7 @@ func explore(cfg blocks.Config, block string) (*exploreResult, error) {
 		if err != nil {
 			return nil, err
 		}
-		return exploreSmartt(block, base)
+		return exploreSmartt(block, base, progress)
 	case "reps":
 		base, err := reps.Of(cfg)
 		if err != nil {
@@ -126,7 +126,7 @@ func perConnBits(m *hdlgen.Module, err error) (int, error) {
 // (byte_shift) of smartt or nscc, measuring each point against the
 // float64 reference: one step from the same word on three seeded random
 // traces, and the closed-loop 8:1 incast at 1 MiB and 8 MiB.
-func exploreSmartt(block string, base smartt.Params) (*exploreResult, error) {
+func exploreSmartt(block string, base smartt.Params, progress io.Writer) (*exploreResult, error) {
 	fs := []int{2, 3, 4, 6}
 	stamps := [][2]int{{4, 24}, {6, 16}, {7, 14}, {8, 12}, {8, 11}, {9, 10}}
 	units := []int{0, 4, 6, 8}
@@ -175,6 +175,10 @@ func exploreSmartt(block string, base smartt.Params) (*exploreResult, error) {
 	}
 	points := make([]explorePoint, len(cands))
 	errs := make([]error, len(cands))
+	// a line per quarter of the points: the sweep takes seconds
+	var doneMu sync.Mutex
+	done, quarter := 0, 0
+	fmt.Fprintf(progress, "explore %s: %d points, each a closed-loop incast and three random traces\n", block, len(cands))
 	var wg sync.WaitGroup
 	work := make(chan int)
 	for range max(1, runtime.NumCPU()) {
@@ -183,6 +187,12 @@ func exploreSmartt(block string, base smartt.Params) (*exploreResult, error) {
 			defer wg.Done()
 			for i := range work {
 				points[i], errs[i] = smarttPoint(block, base, cands[i], sizes, floats, traces)
+				doneMu.Lock()
+				if done++; 4*done >= (quarter+1)*len(cands) {
+					quarter = 4 * done / len(cands)
+					fmt.Fprintf(progress, "explore %s: %d of %d points\n", block, done, len(cands))
+				}
+				doneMu.Unlock()
 			}
 		}()
 	}
@@ -470,7 +480,7 @@ func runExplore(cmd *cobra.Command, r *config.Resolved, block string, args []str
 			return usageErr("--svg: %v", err)
 		}
 	}
-	res, err := explore(r.Config, block)
+	res, err := explore(r.Config, block, cmd.ErrOrStderr())
 	if err != nil {
 		return usageErr("--explore: %v", err)
 	}

@@ -17,9 +17,12 @@ import (
 func TestExplore(t *testing.T) {
 	t.Parallel()
 	for _, block := range []string{"nscc", "smartt", "reps"} {
-		out, err := runCLI(t, "budget", "--explore", block, "--json")
+		out, progress, err := runCLIStdout(t, "budget", "--explore", block, "--json")
 		if err != nil {
 			t.Fatalf("%s: %v\n%s", block, err, out)
+		}
+		if block != "reps" && !strings.Contains(progress, "points\n") {
+			t.Errorf("%s: no progress lines on standard error: %q", block, progress)
 		}
 		var res exploreResult
 		if err := json.Unmarshal([]byte(out), &res); err != nil {
@@ -67,7 +70,7 @@ func TestExplore(t *testing.T) {
 		}
 		// the smallest point's HCL selects it
 		p := res.Points[0]
-		sel, err := runCLI(t, "budget", "--explore", block, "--select", "1")
+		sel, _, err := runCLIStdout(t, "budget", "--explore", block, "--select", "1")
 		if err != nil || sel != p.HCL {
 			t.Fatalf("%s: --select 1: %v\n%q, want %q", block, err, sel, p.HCL)
 		}

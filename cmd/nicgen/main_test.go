@@ -32,6 +32,19 @@ func runCLI(t *testing.T, args ...string) (string, error) {
 	return out.String(), err
 }
 
+// runCLIStdout runs a command and returns its standard output alone (the
+// progress lines on standard error apart).
+func runCLIStdout(t *testing.T, args ...string) (stdout, stderr string, err error) {
+	t.Helper()
+	root := newRootCmd()
+	var out, errs bytes.Buffer
+	root.SetOut(&out)
+	root.SetErr(&errs)
+	root.SetArgs(args)
+	err = root.Execute()
+	return out.String(), errs.String(), err
+}
+
 func exitCode(err error) int {
 	var ee *exitError
 	if errors.As(err, &ee) {
