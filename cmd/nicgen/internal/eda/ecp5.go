@@ -164,6 +164,7 @@ func PlaceRouteECP5(ctx context.Context, top string, ports []Port, files Files, 
 		"--lpf-allow-unconstrained", "--report", "report.json", "--log", "pnr.log", "-q"}
 	cmd := exec.CommandContext(ctx, npr, args...)
 	cmd.Dir = dir
+	cmd.SysProcAttr = orphanless()
 	out, _ := cmd.CombinedOutput() // a missed frequency exits 1; the report says it
 	b, err := os.ReadFile(filepath.Join(dir, "report.json"))
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 )
 
 // Files is a block's Verilog, by file name.
@@ -47,6 +48,7 @@ func run(ctx context.Context, dir, tool string, args ...string) (string, error) 
 	}
 	cmd := exec.CommandContext(ctx, tool, args...)
 	cmd.Dir = dir
+	cmd.SysProcAttr = orphanless()
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err := cmd.Run()
@@ -292,3 +294,7 @@ func lutLevels(netlist []byte, top string) (int, error) {
 	}
 	return most, nil
 }
+
+// orphanless makes a tool die with nicgen (Linux's parent-death signal):
+// a nicgen stopped by a signal leaves no place and route running.
+func orphanless() *syscall.SysProcAttr { return &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL} }
