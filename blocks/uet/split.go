@@ -45,39 +45,28 @@ func splitResults(p Params, evW, cwndW int, rule string) []connpipe.Field {
 // with each result.
 var forwarded = []string{"size", "ecn", "rtt", "now"}
 
-// splitBlock builds the split engine's top, uet_cc.
-func splitBlock(p Params, rule string) (*hdlgen.Module, error) {
-	if p.UseConf || p.Table {
-		// reps_conf's and the table port's composition are not written for
-		// the split engine: refused, not approximated
-		return nil, fmt.Errorf("uet_cc: send_path = \"split\" is built with lb = \"reps\" and without the control wrapper's table port")
-	}
-	ccName, lbName := p.Names()
+// splitSendPath builds uet_cc_send, the split engine's send path: the
+// load balancer and the bytes in flight in a shell of reps's depth, with
+// the window table (a side table) that the window path writes. It returns
+// the module, its event fields and the engine's public result fields.
+func splitSendPath(p Params, rule, lbName string) (snd *hdlgen.Module, evFields, pub []connpipe.Field, err error) {
 	init := uint64(p.CC.Derive().InitCwnd)
 	cwndW := p.CC.Derive().CwndW
-
-	// the window path: the window controller's own block
-	win, err := smartt.BlockNamed(p.CC, "uet_cc_window", fmt.Sprintf("uet_cc's window path: %s in its own shell, fed by uet_cc_send's results.", ccName))
-	if err != nil {
-		return nil, fmt.Errorf("uet_cc: window path: %w", err)
-	}
-
-	// the send path
-	snd := hdlgen.NewModule("uet_cc_send", fmt.Sprintf("uet_cc's send path: %s and the bytes in flight, with the window table that uet_cc_window writes.", lbName))
+	snd = hdlgen.NewModule("uet_cc_send", fmt.Sprintf("uet_cc's send path: %s and the bytes in flight, with the window table that uet_cc_window writes.", lbName))
 	q := p.REPS
 	lb := reps.PaperPart(snd, q)
 	bw := p.CC.ByteW
 	word := hdlgen.NewLayout("uet_cc_send_word")
 	connpipe.Embed(word, lb, "lb_")
 	word.Field("inflight", bw, "bytes in flight: sends add their size (saturating), acks, nacks and timeouts take it away (floored at 0)")
-	evFields := []connpipe.Field{
+	evFields = []connpipe.Field{
 		{Name: "size", Width: p.CC.SizeW, Doc: "bytes of the sent, acked, trimmed or timed-out packet"},
 		{Name: "ecn", Width: 1, Doc: "ECN echo of an ack"},
 		{Name: "rtt", Width: p.CC.RttW, Doc: "RTT sample of an ack, ns"},
 		{Name: "ev", Width: fieldOf(lb.EventFields, "ev").Width, Doc: "entropy carried by an ack or nack"},
 		{Name: "now", Width: p.CC.TimeW, Doc: "timestamp, ns (wraps)"},
 	}
-	pub := splitResults(p, fieldOf(lb.ResultFields, "ev").Width, cwndW, rule)
+	pub = splitResults(p, fieldOf(lb.ResultFields, "ev").Width, cwndW, rule)
 	results := append([]connpipe.Field(nil), pub...)
 	for _, n := range forwarded {
 		f := fieldOf(evFields, n)
@@ -119,6 +108,31 @@ func splitBlock(p Params, rule string) (*hdlgen.Module, error) {
 	if err == nil {
 		err = p.Formal.Check(snd)
 	}
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return snd, evFields, pub, nil
+}
+
+// splitBlock builds the split engine's top, uet_cc.
+func splitBlock(p Params, rule string) (*hdlgen.Module, error) {
+	if p.UseConf || p.Table {
+		// reps_conf's and the table port's composition are not written for
+		// the split engine: refused, not approximated
+		return nil, fmt.Errorf("uet_cc: send_path = \"split\" is built with lb = \"reps\" and without the control wrapper's table port")
+	}
+	ccName, lbName := p.Names()
+	init := uint64(p.CC.Derive().InitCwnd)
+	cwndW := p.CC.Derive().CwndW
+
+	// the window path: the window controller's own block
+	win, err := smartt.BlockNamed(p.CC, "uet_cc_window", fmt.Sprintf("uet_cc's window path: %s in its own shell, fed by uet_cc_send's results.", ccName))
+	if err != nil {
+		return nil, fmt.Errorf("uet_cc: window path: %w", err)
+	}
+
+	// the send path
+	snd, evFields, pub, err := splitSendPath(p, rule, lbName)
 	if err != nil {
 		return nil, err
 	}
