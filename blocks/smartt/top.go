@@ -324,46 +324,7 @@ func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st con
 	var coreC, coreCase hdlgen.Expr
 	var extraFields map[string]hdlgen.Value
 	if p.Variant == Conf {
-		wtd := m.Instantiate("u_wtd", WaitToDecrease(p))
-		wtd.In("avg", cur.F("avg_wtd")).In("ecn", ecn)
-		can := wtd.Out("can_decrease")
-		fd := func(x hdlgen.Expr, name string) hdlgen.Expr {
-			xs := hdlgen.MulPieces(st.Cut, name+"_xs", x, size)
-			prod := hdlgen.MulPieces(st.Cut, name+"_prod", xs, cst(bitsFor(d.KFd), d.KFd))
-			dec := satTo(prod.Keep(prod.Width()-1, FdShift), cw)
-			return subFloor(x, dec).Named(name)
-		}
-		// valid when rtt > trtt; from a register of its own, so that the
-		// multiplier takes it into its input register
-		downDelta := st.Cut("rtt_minus_trtt", rtt.Sub(trttR).Named("rtt_minus_trtt"))
-		mdDs := hdlgen.MulPieces(st.Cut, "md_ds", downDelta, size)
-		mdNum := hdlgen.MulPieces(st.Cut, "md_num", mdDs, cst(bitsFor(d.KMd), d.KMd))
-
-		// the decreased window from a register: a multiplier's stage holds
-		// the multiplier and its routing only. c - md_dec, md_dec = min(MD
-		// step saturated, the packet's size), the min and the subtraction
-		// in stages of their own: c_md feeds the FD multipliers' input
-		// registers, which sit far from the logic (a long route after it)
-		mdDec := st.Cut("md_dec", minSat(divRTT.Div(mdNum, "md_raw"), cw, sizeC).Named("md_dec"))
-		cMD := fd(st.Cut("c_md_r", st.Cut("c_md", subFloor(c, mdDec).Named("c_md"))), "c_md_fd")
-		cFD := fd(c, "c_fd")
-		cFI := c.ZExt(cw + 1).Add(fiOnC.ZExt(cw + 1)).Named("c_fi")
-		cMI := c.ZExt(cw + 1).Add(miInc.ZExt(cw + 1)).Named("c_mi")
-		// FI after MI reads the window MI produced: a second reciprocal
-		cMIsat := st.Cut("c_mi_sat", satTo(cMI, cw).Named("c_mi_sat"))
-		divMI := newDivider(st.Cut, "recip_mi", cMIsat, p.K)
-		// saturated in a stage of its own: the add after it and the core
-		// window's select fill the next
-		fiOnMI := st.Cut("fi_mi_sat", satTo(divMI.Div(kfi, "fi_mi"), cw).Named("fi_mi_sat"))
-		cMIFI := cMIsat.ZExt(cw + 1).Add(fiOnMI.ZExt(cw + 1)).Named("c_mi_fi")
-		ecnHeld := ecn.And(can.Not())
-		coreC = st.Cut("core_c", hdlgen.Mux(ecn,
-			hdlgen.Mux(can, hdlgen.Mux(le, cFD, cMD), c).ZExt(cw+1),
-			hdlgen.Mux(le, cMIFI, cFI)).Named("core_c"))
-		coreCase = hdlgen.Mux(ecnHeld, cst(3, CaseNone),
-			hdlgen.Mux(ecn, hdlgen.Mux(le, cst(3, CaseFD), cst(3, CaseMD)),
-				hdlgen.Mux(le, cst(3, CaseMI), cst(3, CaseFI)))).Named("core_case")
-		extraFields = map[string]hdlgen.Value{"avg_wtd": hdlgen.Mux(ackRun, wtd.Out("avg_out"), cur.F("avg_wtd"))}
+		coreC, coreCase, extraFields = smarttCore(m, p, d, k, st, c, le, divC, divRTT, miInc, fiOnC, kfi, sizeC, ackRun)
 	} else {
 		coreC, coreCase, extraFields = nsccCore(m, p, d, k, st, nowq, c, le, divC, miInc, fiOnC, qaFired, ackRun, early)
 	}
@@ -436,4 +397,58 @@ func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st con
 			"fast": hdlgen.Mux(isOpen, hdlgen.False(), incNext),
 		},
 	}
+}
+
+// smarttCore is smartt's core cases (S0 Alg. 1): Wait-to-Decrease, then
+// the fair or multiplicative decrease on an ECN echo and the fair or
+// multiplicative increase otherwise, on the event's connection word c. It
+// returns the core window (one bit wider than the window, from a
+// register), its case and the word fields it writes (avg_wtd).
+func smarttCore(m *hdlgen.Module, p Params, d Derived, k knobs, st connpipe.Step, c, le hdlgen.Expr, divC, divRTT hdlgen.RecipDivider,
+	miInc, fiOnC, kfi, sizeC, ackRun hdlgen.Expr) (coreC, coreCase hdlgen.Expr, extraFields map[string]hdlgen.Value) {
+	cw := p.cw()
+	cur, ev := st.Cur, st.Event
+	size, rtt, ecn := ev.F("size"), ev.F("rtt"), ev.F("ecn")
+	trttR := k.trtt
+	wtd := m.Instantiate("u_wtd", WaitToDecrease(p))
+	wtd.In("avg", cur.F("avg_wtd")).In("ecn", ecn)
+	can := wtd.Out("can_decrease")
+	fd := func(x hdlgen.Expr, name string) hdlgen.Expr {
+		xs := hdlgen.MulPieces(st.Cut, name+"_xs", x, size)
+		prod := hdlgen.MulPieces(st.Cut, name+"_prod", xs, cst(bitsFor(d.KFd), d.KFd))
+		dec := satTo(prod.Keep(prod.Width()-1, FdShift), cw)
+		return subFloor(x, dec).Named(name)
+	}
+	// valid when rtt > trtt; from a register of its own, so that the
+	// multiplier takes it into its input register
+	downDelta := st.Cut("rtt_minus_trtt", rtt.Sub(trttR).Named("rtt_minus_trtt"))
+	mdDs := hdlgen.MulPieces(st.Cut, "md_ds", downDelta, size)
+	mdNum := hdlgen.MulPieces(st.Cut, "md_num", mdDs, cst(bitsFor(d.KMd), d.KMd))
+
+	// the decreased window from a register: a multiplier's stage holds
+	// the multiplier and its routing only. c - md_dec, md_dec = min(MD
+	// step saturated, the packet's size), the min and the subtraction
+	// in stages of their own: c_md feeds the FD multipliers' input
+	// registers, which sit far from the logic (a long route after it)
+	mdDec := st.Cut("md_dec", minSat(divRTT.Div(mdNum, "md_raw"), cw, sizeC).Named("md_dec"))
+	cMD := fd(st.Cut("c_md_r", st.Cut("c_md", subFloor(c, mdDec).Named("c_md"))), "c_md_fd")
+	cFD := fd(c, "c_fd")
+	cFI := c.ZExt(cw + 1).Add(fiOnC.ZExt(cw + 1)).Named("c_fi")
+	cMI := c.ZExt(cw + 1).Add(miInc.ZExt(cw + 1)).Named("c_mi")
+	// FI after MI reads the window MI produced: a second reciprocal
+	cMIsat := st.Cut("c_mi_sat", satTo(cMI, cw).Named("c_mi_sat"))
+	divMI := newDivider(st.Cut, "recip_mi", cMIsat, p.K)
+	// saturated in a stage of its own: the add after it and the core
+	// window's select fill the next
+	fiOnMI := st.Cut("fi_mi_sat", satTo(divMI.Div(kfi, "fi_mi"), cw).Named("fi_mi_sat"))
+	cMIFI := cMIsat.ZExt(cw + 1).Add(fiOnMI.ZExt(cw + 1)).Named("c_mi_fi")
+	ecnHeld := ecn.And(can.Not())
+	coreC = st.Cut("core_c", hdlgen.Mux(ecn,
+		hdlgen.Mux(can, hdlgen.Mux(le, cFD, cMD), c).ZExt(cw+1),
+		hdlgen.Mux(le, cMIFI, cFI)).Named("core_c"))
+	coreCase = hdlgen.Mux(ecnHeld, cst(3, CaseNone),
+		hdlgen.Mux(ecn, hdlgen.Mux(le, cst(3, CaseFD), cst(3, CaseMD)),
+			hdlgen.Mux(le, cst(3, CaseMI), cst(3, CaseFI)))).Named("core_case")
+	extraFields = map[string]hdlgen.Value{"avg_wtd": hdlgen.Mux(ackRun, wtd.Out("avg_out"), cur.F("avg_wtd"))}
+	return coreC, coreCase, extraFields
 }
