@@ -263,61 +263,7 @@ func resolve(s block.Section, v Variant, env block.Env) Params {
 	}
 	byteW := s.Whole("byte_width", byteNeed, block.Derived, byteWhy)
 
-	// f: the widest window fraction that keeps the window register within
-	// 32 bits and every product of the datapath within 64 (contract
-	// Section 3); the contract's 6 when the network allows it.
-	fits := func(f uint64) string {
-		q := p
-		q.F = int(f)
-		dd := q.Derive()
-		if cw := uint64(dd.CwndW) + f; cw > 32 {
-			return fmt.Sprintf("the window register c takes cwnd_width + f = %d + %d = %d bits, above 32", dd.CwndW, f, cw)
-		}
-		if b := sizeW + bitsFor64(dd.KFi) + 2; b > 64 {
-			return fmt.Sprintf("the Fair Increase product size x KFi takes size_width + bits of KFi + 2 = %d + %d + 2 = %d bits, above 64", sizeW, bitsFor64(dd.KFi), b)
-		}
-		if b := sizeW + bitsFor64(dd.KMi) + rttW; b > 64 {
-			return fmt.Sprintf("the Multiplicative Increase product size x KMi x (target_rtt - rtt) takes size_width + bits of KMi + rtt_width = %d + %d + %d = %d bits, above 64", sizeW, bitsFor64(dd.KMi), rttW, b)
-		}
-		if b := rttW + sizeW + bitsFor64(dd.KMd); v == Conf && b > 64 {
-			return fmt.Sprintf("the Multiplicative Decrease product (rtt - target_rtt) x size x KMd takes rtt_width + size_width + bits of KMd = %d + %d + %d = %d bits, above 64", rttW, sizeW, bitsFor64(dd.KMd), b)
-		}
-		return ""
-	}
-	var f uint64
-	if fv, ok := s.WholeIfSet("f"); ok {
-		f = fv
-		if why := fits(f); why != "" {
-			hi := int64(-1)
-			for g := int64(f) - 1; g >= 0 && hi < 0; g-- {
-				if fits(uint64(g)) == "" {
-					hi = g
-				}
-			}
-			if hi >= 0 {
-				s.Errorf("f", "f = %d: %s; with these widths and this network f must be 0..%d", f, why, hi)
-			} else {
-				s.Errorf("f", "f = %d: %s; no f fits: narrow size_width or rtt_width, or lower network.link_gbps or base_rtt_ns", f, why)
-			}
-		}
-	} else {
-		f = uint64(DefaultF(v))
-		why, src := "docs/blocks/smartt.md Section 3; lowered when the network needs it", block.Default
-		if v == NSCC {
-			why = "1/8 B of window resolution (docs/blocks/smartt.md Section 6); lowered when the network needs it"
-		}
-		if first := fits(f); first != "" {
-			src = block.Derived
-			for f > 0 && fits(f) != "" {
-				f--
-			}
-			why = fmt.Sprintf("lowered from %d: %s", DefaultF(v), first)
-			if last := fits(f); last != "" {
-				s.Errorf("", "block %q: %s even with f = 0: narrow size_width or rtt_width, or lower network.link_gbps or base_rtt_ns", s.Name(), last)
-			}
-		}
-		s.Record("f", strconv.FormatUint(f, 10), src, why)
-	}
+	f := resolveF(s, v, p, sizeW, rttW)
 	k := s.Whole("k", 10, block.Default, "docs/blocks/smartt.md Section 3")
 	var initCwnd uint64
 	if iv, ok := s.WholeIfSet("init_cwnd"); ok {
@@ -405,4 +351,65 @@ func kindNames() []string {
 		kinds[i] = gsmartt.Kind(i).String()
 	}
 	return kinds
+}
+
+// resolveF reads smartt's or nscc's f: the widest window fraction that
+// keeps the window register within 32 bits and every product of the
+// datapath within 64 (contract Section 3); the contract's 6 when the
+// network allows it. A set f that does not fit is an error at f, with the
+// range that does.
+func resolveF(s block.Section, v Variant, p Params, sizeW, rttW uint64) uint64 {
+	fits := func(f uint64) string {
+		q := p
+		q.F = int(f)
+		dd := q.Derive()
+		if cw := uint64(dd.CwndW) + f; cw > 32 {
+			return fmt.Sprintf("the window register c takes cwnd_width + f = %d + %d = %d bits, above 32", dd.CwndW, f, cw)
+		}
+		if b := sizeW + bitsFor64(dd.KFi) + 2; b > 64 {
+			return fmt.Sprintf("the Fair Increase product size x KFi takes size_width + bits of KFi + 2 = %d + %d + 2 = %d bits, above 64", sizeW, bitsFor64(dd.KFi), b)
+		}
+		if b := sizeW + bitsFor64(dd.KMi) + rttW; b > 64 {
+			return fmt.Sprintf("the Multiplicative Increase product size x KMi x (target_rtt - rtt) takes size_width + bits of KMi + rtt_width = %d + %d + %d = %d bits, above 64", sizeW, bitsFor64(dd.KMi), rttW, b)
+		}
+		if b := rttW + sizeW + bitsFor64(dd.KMd); v == Conf && b > 64 {
+			return fmt.Sprintf("the Multiplicative Decrease product (rtt - target_rtt) x size x KMd takes rtt_width + size_width + bits of KMd = %d + %d + %d = %d bits, above 64", rttW, sizeW, bitsFor64(dd.KMd), b)
+		}
+		return ""
+	}
+	var f uint64
+	if fv, ok := s.WholeIfSet("f"); ok {
+		f = fv
+		if why := fits(f); why != "" {
+			hi := int64(-1)
+			for g := int64(f) - 1; g >= 0 && hi < 0; g-- {
+				if fits(uint64(g)) == "" {
+					hi = g
+				}
+			}
+			if hi >= 0 {
+				s.Errorf("f", "f = %d: %s; with these widths and this network f must be 0..%d", f, why, hi)
+			} else {
+				s.Errorf("f", "f = %d: %s; no f fits: narrow size_width or rtt_width, or lower network.link_gbps or base_rtt_ns", f, why)
+			}
+		}
+	} else {
+		f = uint64(DefaultF(v))
+		why, src := "docs/blocks/smartt.md Section 3; lowered when the network needs it", block.Default
+		if v == NSCC {
+			why = "1/8 B of window resolution (docs/blocks/smartt.md Section 6); lowered when the network needs it"
+		}
+		if first := fits(f); first != "" {
+			src = block.Derived
+			for f > 0 && fits(f) != "" {
+				f--
+			}
+			why = fmt.Sprintf("lowered from %d: %s", DefaultF(v), first)
+			if last := fits(f); last != "" {
+				s.Errorf("", "block %q: %s even with f = 0: narrow size_width or rtt_width, or lower network.link_gbps or base_rtt_ns", s.Name(), last)
+			}
+		}
+		s.Record("f", strconv.FormatUint(f, 10), src, why)
+	}
+	return f
 }
