@@ -350,3 +350,14 @@ func (m *Module) submodules() []*Module {
 	})
 	return out
 }
+
+// ParamLiteral is how a value of parameter s is written where it is set
+// (an instantiation, a tool's -G): a plain decimal for a parameter the
+// emitter declares an integer (its range is checked at elaboration), a
+// sized literal otherwise.
+func (s *Signal) ParamLiteral(v uint64) string {
+	if checkedParam(s) {
+		return fmt.Sprint(v)
+	}
+	return fmt.Sprintf("%d'd%d", s.width, v)
+}

@@ -90,8 +90,8 @@ func newCtlBenchConfig(t *testing.T, name string, seed int64, numConn int, tweak
 	var opts harness.BuildOptions
 	if numConn > 0 && err == nil {
 		for _, p := range m.Params() {
-			if p.Name() == "NUM_CONN" { // a sized literal: Verilator -Wall takes no other
-				opts.ExtraArgs = []string{fmt.Sprintf("-GNUM_CONN=%d'd%d", p.Width(), numConn)}
+			if p.Name() == "NUM_CONN" { // the literal its declaration takes without a width warning
+				opts.ExtraArgs = []string{"-GNUM_CONN=" + p.ParamLiteral(uint64(numConn))}
 			}
 		}
 	}

@@ -156,7 +156,7 @@ func TestBareParams(t *testing.T) {
 				found := false
 				for _, prm := range m.Params() {
 					if prm.Name() == st.Name {
-						opts.ExtraArgs = append(opts.ExtraArgs, fmt.Sprintf("-G%s=%d'd%d", st.Name, prm.Width(), st.Value))
+						opts.ExtraArgs = append(opts.ExtraArgs, "-G"+st.Name+"="+prm.ParamLiteral(st.Value))
 						found = true
 					}
 				}
