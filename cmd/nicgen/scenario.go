@@ -42,6 +42,7 @@ func newIncastCmd() *cobra.Command {
 	var variant, size, svg, path string
 	var seed uint64
 	var float, asJSON bool
+	var clockMHz float64
 	cmd := &cobra.Command{
 		Use:   "incast",
 		Short: "N:1 incast through one bottleneck port",
@@ -76,6 +77,12 @@ time.`,
 				}
 			} else if float {
 				return usageErr("--float: uet_cc has no float64 reference (its parts' references are nscc's and smartt's)")
+			}
+			if clockMHz != 0 && !engine {
+				return usageErr("--clock: only uet_cc, the engine a NIC drops in, runs at cycle level: add --variant uet_cc")
+			}
+			if clockMHz != 0 && !(clockMHz >= 1 && clockMHz <= 10000) {
+				return usageErr("--clock %v: want 1..10000 MHz (0: every event applied at once)", clockMHz)
 			}
 			msg, err := parseBytes(size)
 			if err != nil {
@@ -143,9 +150,17 @@ time.`,
 			}
 			var ctrls []netsim.Controller
 			var engines []*netsim.UETEngine
-			if engine {
+			var clocked []*netsim.ClockedUET
+			switch {
+			case clockMHz != 0:
+				ctrls, clocked, err = netsim.ClockedEngines(up, senders, clockMHz)
+				for _, k := range clocked {
+					engines = append(engines, k.UETEngine)
+				}
+				shell = ""
+			case engine:
 				ctrls, engines, err = netsim.GoldenEngines(up, senders)
-			} else {
+			default:
 				ctrls, err = netsim.GoldenControllers(p, senders, float)
 			}
 			if err != nil {
@@ -171,6 +186,11 @@ time.`,
 			if float {
 				model = "float64 reference model"
 			}
+			var eng *engineOut
+			if clockMHz != 0 {
+				model = fmt.Sprintf("golden cycle model at %v MHz", clockMHz)
+				eng = &engineOut{ClockMHz: clockMHz, Shell: engineShell(up), EngineStats: netsim.EngineTotals(clocked)}
+			}
 			w := cmd.OutOrStdout()
 			if svg != "" {
 				title := fmt.Sprintf("%s %d:1 incast, %s per sender, %v Gb/s, base RTT %d ns, %s (%s)", name, senders, netsim.FormatBytes(msg),
@@ -191,17 +211,22 @@ time.`,
 				if engine {
 					out.Entropies = &ents
 				}
+				out.Engine = eng
 				return writeJSON(w, out)
 			}
 			fmt.Fprintf(w, "%s (%s)\n", name, model)
 			if shell != "" {
-				fmt.Fprintf(w, "not modelled: the configuration's %s; every ACK is applied alone, when it arrives (nicgen scenario merge measures merging on recorded traces)\n", shell)
+				fmt.Fprintf(w, "not modelled: the configuration's %s; every ACK is applied alone, when it arrives (--clock MHz runs the engine at cycle level, merging and split send path included)\n", shell)
 			}
 			if err := res.WriteSummary(w); err != nil {
 				return err
 			}
 			if engine {
 				fmt.Fprintf(w, "entropies (reps in uet_cc): %d sends explored, %d recycled, %d distinct values\n", ents.Explored, ents.Recycled, ents.Distinct)
+			}
+			if eng != nil {
+				fmt.Fprintf(w, "engine       %s at %v MHz: feedback applied %.1f ns after arrival (mean; max %.1f), %d events in %d window updates; input FIFO at most %d events; a send's entropy out %.1f ns after its decision (max)\n",
+					eng.Shell, eng.ClockMHz, eng.FeedbackMeanNs, eng.FeedbackMaxNs, eng.Feedback, eng.Updates, eng.MaxFIFO, eng.SendWaitMaxNs)
 			}
 			if svg != "" {
 				fmt.Fprintf(w, "cwnd trajectories -> %s\n", svg)
@@ -217,7 +242,31 @@ time.`,
 	cmd.Flags().Uint64Var(&seed, "seed", 1, "seed of the RED marking and switch arbitration draws")
 	cmd.Flags().StringVar(&svg, "svg", "", "write every sender's cwnd over time to this SVG file (atomically)")
 	cmd.Flags().BoolVar(&float, "float", false, "run the float64 reference models instead of the fixed-point ones")
+	cmd.Flags().Float64Var(&clockMHz, "clock", 0, "with --variant uet_cc: run every sender's engine at cycle level at this clock (MHz), its golden cycle model in the loop (shell, merge slots, split send path); 0 applies every event at once")
 	return cmd
+}
+
+// engineOut is a clocked engine's account of an incast (--json).
+type engineOut struct {
+	ClockMHz float64 `json:"clock_mhz"`
+	Shell    string  `json:"shell"`
+	netsim.EngineStats
+}
+
+// engineShell names uet_cc's shell as the clocked scenario runs it.
+func engineShell(p uet.Params) string {
+	w := p.Window
+	if w.Depth == 0 {
+		return fmt.Sprintf("uet_cc (shared shell, depth %d)", p.Depth)
+	}
+	merge := "no merge slots"
+	if w.Slots > 0 {
+		merge = fmt.Sprintf("%d merge slots", w.Slots)
+		if !w.MergeAcks {
+			merge = fmt.Sprintf("%d waiting slots", w.Slots)
+		}
+	}
+	return fmt.Sprintf("uet_cc (split: send path depth %d, window path depth %d, %s)", p.Depth, w.Depth, merge)
 }
 
 func parseVariant(s string) (smartt.Variant, error) {
@@ -296,4 +345,6 @@ type scenarioOut struct {
 	SVG            string  `json:"svg,omitempty"`
 	// Entropies is uet_cc's (its load balancer's) account of the sends.
 	Entropies *netsim.Entropies `json:"entropies,omitempty"`
+	// Engine is the clocked engines' account (--clock).
+	Engine *engineOut `json:"engine,omitempty"`
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -55,6 +56,46 @@ func TestIncastSaysWhatItDoesNotModel(t *testing.T) {
 		}
 		if r.NotModelled != want {
 			t.Errorf("%s: not_modelled %q, want %q", file, r.NotModelled, want)
+		}
+	}
+}
+
+// --clock closes the loop through uet_cc's golden cycle model: the split
+// engine of docs/examples/uet-split.hcl is then modelled, merges ACKs
+// (fewer window updates than events) and reports its latencies; the
+// shared shell answers every event by itself. --clock is refused for a
+// block that is not the engine, and outside 1..10000 MHz.
+func TestIncastClockedEngine(t *testing.T) {
+	t.Parallel()
+	for _, file := range []string{"../../docs/examples/uet-split.hcl", ""} {
+		args := []string{"scenario", "incast", "--variant", "uet_cc", "--size", "256KiB", "--clock", "157", "--json"}
+		if file != "" {
+			args = append(args, "-c", file)
+		}
+		out, errOut, err := runCLIStdout(t, args...)
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", file, err, errOut)
+		}
+		var r scenarioOut
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatalf("%s: %v\n%s", file, err, out)
+		}
+		e := r.Engine
+		switch {
+		case r.NotModelled != "" || e == nil || e.ClockMHz != 157:
+			t.Errorf("%s: not_modelled %q, engine %+v: want the engine modelled at 157 MHz", file, r.NotModelled, e)
+		case file != "" && (e.Updates >= e.Feedback || !strings.Contains(e.Shell, "split")):
+			t.Errorf("%s: %s, %d updates for %d events: want the split engine, merging", file, e.Shell, e.Updates, e.Feedback)
+		case file == "" && (e.Updates != e.Feedback || !strings.Contains(e.Shell, "shared shell, depth 22")):
+			t.Errorf("%s: %s, %d updates for %d events: want the shared shell answering each", file, e.Shell, e.Updates, e.Feedback)
+		case e.FeedbackMeanNs <= 0 || e.FeedbackMaxNs < e.FeedbackMeanNs || e.MaxFIFO < 1:
+			t.Errorf("%s: engine %+v", file, e)
+		}
+	}
+	for _, args := range [][]string{{"--variant", "nscc", "--clock", "157"}, {"--variant", "uet_cc", "--clock", "0.5"}, {"--variant", "uet_cc", "--clock", "NaN"}} {
+		out, err := runCLI(t, append([]string{"scenario", "incast", "--size", "64KiB"}, args...)...)
+		if code := exitCode(err); code != 2 || !strings.Contains(err.Error(), "--clock") {
+			t.Errorf("%v: exit %d (%v), want 2 naming --clock:\n%s", args, code, err, out)
 		}
 	}
 }

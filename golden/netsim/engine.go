@@ -67,12 +67,7 @@ func (u *UETEngine) Send(conn, size uint32, nowNs uint64) (uint32, error) {
 	if r.Error {
 		return 0, fmt.Errorf("uet_cc connection %d: the send was refused", conn)
 	}
-	if r.Explored {
-		u.Explored++
-	} else {
-		u.Recycled++
-	}
-	u.EVs[r.EV]++
+	u.count(&r)
 	return r.EV, nil
 }
 
@@ -84,12 +79,7 @@ func GoldenEngines(p uet.Params, n int) ([]Controller, []*UETEngine, error) {
 	cs := make([]Controller, n)
 	es := make([]*UETEngine, n)
 	for i := range cs {
-		q := p
-		q.REPS.LFSRSeed = p.REPS.LFSRSeed + uint32(i)*0x9E3779B9
-		if q.REPS.LFSRSeed == 0 {
-			q.REPS.LFSRSeed = 1
-		}
-		m, err := uet.NewModel(q)
+		m, err := uet.NewModel(seeded(p, i))
 		if err != nil {
 			return nil, nil, fmt.Errorf("uet_cc model: %w", err)
 		}
@@ -97,6 +87,15 @@ func GoldenEngines(p uet.Params, n int) ([]Controller, []*UETEngine, error) {
 		cs[i] = es[i]
 	}
 	return cs, es, nil
+}
+
+// seeded is sender i's parameters: its own REPS LFSR seed.
+func seeded(p uet.Params, i int) uet.Params {
+	p.REPS.LFSRSeed += uint32(i) * 0x9E3779B9
+	if p.REPS.LFSRSeed == 0 {
+		p.REPS.LFSRSeed = 1
+	}
+	return p
 }
 
 // Entropies is the engines' account of their sends.

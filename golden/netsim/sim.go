@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/nicgen/nicgen/golden/smartt"
+	"github.com/nicgen/nicgen/golden/uet"
 )
 
 // Controller is a congestion controller as the simulator sees it: one event
@@ -36,6 +37,7 @@ const (
 	evSenderDone               // a sender finished serialising a packet
 	evFeedbackIn               // an ACK or NACK reached its sender
 	evReceiverIn               // a packet or header reached the receiver
+	evEngine                   // a clocked engine's clock edge (after the arrivals of its instant)
 )
 
 type event struct {
@@ -48,6 +50,7 @@ type event struct {
 	tie uint64
 	seq uint64 // scheduling order, the last tie-break
 	pkt *packet
+	snd int // evEngine: the sender whose engine it clocks
 }
 
 // eventHeap is a binary min-heap on (atPs, kind, tie, seq).
@@ -114,6 +117,12 @@ type sender struct {
 	busy     bool   // the NIC is serialising a packet
 	acked    int64
 	stats    SenderStats
+
+	// a clocked engine (ClockedUET): its sends decided and not yet on the
+	// link, and those whose entropy is out, in order
+	clk       *ClockedUET
+	requested int
+	ready     []*packet
 }
 
 // sim is one run. Everything it does is driven by the event heap.
@@ -176,9 +185,17 @@ func Run(cfg Config, ctrls []Controller) (*Result, error) {
 			return nil, fmt.Errorf("netsim: sender %d has no controller", i)
 		}
 		e, _ := c.(Engine)
-		s.senders = append(s.senders, &sender{conn: uint32(i), ctrl: c, engine: e})
+		k, _ := c.(*ClockedUET)
+		if k != nil {
+			e = nil
+		}
+		s.senders = append(s.senders, &sender{conn: uint32(i), ctrl: c, engine: e, clk: k})
 	}
 	for _, snd := range s.senders {
+		if snd.clk != nil {
+			s.offer(snd, queued{ev: uet.Event{Conn: snd.conn, Kind: uet.KindOpen}})
+			continue
+		}
 		r := s.step(snd, smartt.Event{Conn: snd.conn, Kind: smartt.KindOpen}, 0)
 		s.record(snd, r)
 	}
@@ -197,6 +214,7 @@ func Run(cfg Config, ctrls []Controller) (*Result, error) {
 			snd := s.senders[e.pkt.sender]
 			snd.busy = false
 			s.schedule(s.nowPs+tm.propUp, evSwitchIn, e.pkt)
+			s.startLink(snd)
 			s.trySend(snd)
 		case evSwitchIn:
 			s.switchIn(e.pkt)
@@ -208,6 +226,8 @@ func Run(cfg Config, ctrls []Controller) (*Result, error) {
 			s.receiverIn(e.pkt)
 		case evFeedbackIn:
 			s.feedbackIn(e.pkt)
+		case evEngine:
+			s.engineEdge(s.senders[e.snd])
 		}
 	}
 	if s.errStep != nil {
@@ -265,31 +285,19 @@ func (s *sim) record(snd *sender, r smartt.Result) {
 // trySend starts the next packet of a sender if its NIC is idle, it has
 // something to send, and its window allows it.
 func (s *sim) trySend(snd *sender) {
+	if snd.clk != nil {
+		for snd.requested < SendAhead && s.decideSend(snd) {
+		}
+		return
+	}
 	if snd.busy {
 		return
 	}
-	var size int
-	resend := len(snd.retx) > 0
-	switch {
-	case resend:
-		size = snd.retx[0]
-	case snd.nextOff < s.cfg.MessageBytes:
-		size = int(min(int64(s.cfg.MTU), s.cfg.MessageBytes-snd.nextOff))
-	default:
+	size, ok := s.nextPacket(snd)
+	if !ok {
 		return
-	}
-	if snd.inFlight > 0 && snd.inFlight+int64(s.cfg.MTU) > int64(snd.cwnd) {
-		return
-	}
-	if resend {
-		snd.retx = snd.retx[1:]
-		snd.stats.Retransmits++
-	} else {
-		snd.nextOff += int64(size)
 	}
 	snd.busy = true
-	snd.inFlight += int64(size)
-	snd.stats.Packets++
 	p := &packet{sender: int(snd.conn), size: size, sentPs: s.nowPs}
 	if snd.engine != nil {
 		ev, err := snd.engine.Send(snd.conn, uint32(size), uint64(s.nowPs/1000))
@@ -299,6 +307,34 @@ func (s *sim) trySend(snd *sender) {
 		p.ev = ev
 	}
 	s.schedule(s.nowPs+s.tm.ser(size), evSenderDone, p)
+}
+
+// nextPacket takes a sender's next packet, when it has one and its window
+// allows it: a retransmission first, else the message's next bytes. It
+// counts the packet in flight and returns its size.
+func (s *sim) nextPacket(snd *sender) (int, bool) {
+	var size int
+	resend := len(snd.retx) > 0
+	switch {
+	case resend:
+		size = snd.retx[0]
+	case snd.nextOff < s.cfg.MessageBytes:
+		size = int(min(int64(s.cfg.MTU), s.cfg.MessageBytes-snd.nextOff))
+	default:
+		return 0, false
+	}
+	if snd.inFlight > 0 && snd.inFlight+int64(s.cfg.MTU) > int64(snd.cwnd) {
+		return 0, false
+	}
+	if resend {
+		snd.retx = snd.retx[1:]
+		snd.stats.Retransmits++
+	} else {
+		snd.nextOff += int64(size)
+	}
+	snd.inFlight += int64(size)
+	snd.stats.Packets++
+	return size, true
 }
 
 // switchIn queues a data packet at the egress port, or trims it when it
@@ -406,6 +442,10 @@ func (s *sim) feedbackIn(p *packet) {
 		if snd.acked == s.cfg.MessageBytes {
 			snd.stats.DoneNs = float64(s.nowPs) / 1000
 		}
+	}
+	if snd.clk != nil {
+		s.offer(snd, queued{ev: uet.Event{Conn: ev.Conn, Kind: uetKinds[ev.Kind&3], Size: ev.Size, ECN: ev.ECN, RTT: ev.RTT, EV: p.ev, Now: ev.Now}, unacked: ev.Unacked})
+		return
 	}
 	s.record(snd, s.step(snd, ev, p.ev))
 	s.trySend(snd)

@@ -153,6 +153,25 @@ func (p *Pipeline[E, R]) Reset() {
 	p.s.Reset()
 }
 
+// Idle is whether the shell holds no event: none in its input buffer,
+// arrival register, slots or stages, and no result waiting to be taken.
+func (p *Pipeline[E, R]) Idle() bool {
+	if p.accepted != p.issued || p.occ != 0 {
+		return false
+	}
+	if g := p.mg; g != nil {
+		if g.arrValid {
+			return false
+		}
+		for _, v := range g.valid {
+			if v {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // Input is where the caller writes the s_event_* data of the next Cycle,
 // in place (CyclePorts does not copy it). It is valid until that call.
 func (p *Pipeline[E, R]) Input() *E { return &p.evs[p.accepted&p.evMask] }

@@ -241,6 +241,12 @@ func (s *Split) Cycle(in CycleIn) CycleOut {
 	return CycleOut{SReady: sReady, MValid: hv, Result: s.res}
 }
 
+// Idle is whether the engine holds no event: both paths and the window
+// queue are empty, so no result and no window update is still to come.
+func (s *Split) Idle() bool {
+	return s.held == 0 && len(s.queue) == 0 && s.send.Idle() && s.win.Idle()
+}
+
 // WindowUpdate is the m_window_* stream of the last Cycle: whether the
 // window path's result was taken, and that result (zero when not).
 func (s *Split) WindowUpdate() (bool, *gsmartt.Result) { return s.wBeat, &s.wRes }
