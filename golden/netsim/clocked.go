@@ -74,7 +74,6 @@ type EngineStats struct {
 	feedbackSum   float64
 }
 
-
 type queued struct {
 	ev      uet.Event
 	pkt     *packet // a send's packet, which leaves once its result is out
