@@ -50,6 +50,7 @@ var attrs = []block.Attr{
 	block.DepthAttr,
 	{Name: "merge_slots", Kind: block.Whole, Lo: 0, Hi: connpipe.MaxSlots, Doc: "waiting slots of the merging shell, 2..32: events of a connection in flight wait there (or fold, with merge_acks) and no connection blocks another; 0: the plain shell (docs/pipeline.md)"},
 	{Name: "merge_acks", Kind: block.Bool, Doc: "with merge_slots, an ACK folds into its connection's pending ACK of the same ECN echo, up to 32 KiB (docs/blocks/smartt.md, Merged ACKs); on by default for nscc, off for smartt, whose per-ACK decreases a merge changes"},
+	{Name: "merge_nacks", Kind: block.Bool, Doc: "with merge_acks, a NACK folds into its connection's pending NACK too, up to 32 KiB: a run of trims is answered as one trim of their bytes (docs/blocks/smartt.md, Merged ACKs); on by default with merge_acks"},
 }
 
 // Descriptor is smartt (v = Conf) or nscc (v = NSCC) to nicgen's tools:
@@ -201,7 +202,13 @@ func resolve(s block.Section, v Variant, env block.Env) Params {
 		}
 		mergeAcks = s.Bool("merge_acks", v == NSCC, why)
 	}
-	p.MergeSlots, p.MergeAcks = int(mergeSlots), mergeAcks
+	mergeNacks := false
+	if !mergeAcks && s.IsSet("merge_nacks") {
+		s.Errorf("merge_nacks", "merge_nacks needs merge_acks (with merge_slots): NACKs fold by the ACKs' merge rule")
+	} else if mergeAcks {
+		mergeNacks = s.Bool("merge_nacks", true, "a trim storm's NACKs would otherwise reach the window one per pipeline_depth cycles, and the sends behind them wait (docs/blocks/smartt.md, Merged ACKs)")
+	}
+	p.MergeSlots, p.MergeAcks, p.MergeNacks = int(mergeSlots), mergeAcks, mergeNacks
 	sizeNeed := bitsFor64(mtu)
 	sizeMin, sizeWhy := uint64(14), "max(14, bits to hold mtu = %d), at most cwnd_width = %d"
 	if mergeAcks {

@@ -119,7 +119,7 @@ func formalJobs(v Variant) []block.FormalJob {
 // each of which has a broken variant that must fail.
 func mergeFormalJob() block.FormalJob {
 	p := SmallParams(NSCC)
-	p.Depth, p.MergeSlots, p.MergeAcks = 4, 3, true
+	p.Depth, p.MergeSlots, p.MergeAcks, p.MergeNacks = 4, 3, true, true
 	mutants := connpipe.MergeMutants()
 	for _, ms := range []map[string][]hdlgen.Mutation{connpipe.FoldMutants(), connpipe.SumMutants(MergeRule(p))} {
 		for k, v := range ms {

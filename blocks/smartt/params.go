@@ -106,6 +106,9 @@ type Params struct {
 	// (gsmartt.AckMerger) in the merging shell; without it every event
 	// is issued alone.
 	MergeAcks bool
+	// MergeNacks, with MergeAcks, folds NACKs into the pending NACK of
+	// their connection too.
+	MergeNacks bool
 	// StageNs is the estimated logic per stage with which hdlgen places
 	// the stage boundaries besides the block's own cuts (hdlgen
 	// Pipeline.Auto); 0 places only the cuts

@@ -128,11 +128,12 @@ func BlockNamed(p Params, name, role string) (*hdlgen.Module, error) {
 }
 
 // MergeRule is the merging shell of p (nil for the plain shell): its
-// slots, and with MergeAcks the ACK merge rule (gsmartt.AckMerger, written
+// slots, and with MergeAcks the merge rule (gsmartt.AckMerger, written
 // from the same contract, docs/blocks/smartt.md "Merged ACKs"): an ACK
-// folds into a pending ACK of the same ECN echo while the sizes' sum stays
-// within 32 KiB and the size port; the merged ACK's RTT, bytes in flight
-// and time are the last member's.
+// folds into a pending ACK of the same ECN echo, and with MergeNacks a
+// NACK into a pending NACK, while the sizes' sum stays within 32 KiB and
+// the size port; the merged event's RTT, bytes in flight and time are the
+// last member's.
 func MergeRule(p Params) *connpipe.Merge {
 	if p.MergeSlots == 0 {
 		return nil
@@ -143,7 +144,11 @@ func MergeRule(p Params) *connpipe.Merge {
 	}
 	g.Sum, g.SumCap = "size", min(uint64(gsmartt.MergeCapBytes), uint64(1)<<uint(p.SizeW)-1)
 	g.Fold = func(a, b connpipe.MergeEvent) hdlgen.Expr {
-		return a.Kind.EqC(KindAck).And(b.Kind.EqC(KindAck)).And(a.Fields.F("ecn").Eq(b.Fields.F("ecn")))
+		acks := a.Kind.EqC(KindAck).And(b.Kind.EqC(KindAck)).And(a.Fields.F("ecn").Eq(b.Fields.F("ecn")))
+		if !p.MergeNacks {
+			return acks
+		}
+		return acks.Or(a.Kind.EqC(KindNack).And(b.Kind.EqC(KindNack)))
 	}
 	g.Combine = func(a, b connpipe.MergeEvent) hdlgen.Record {
 		return hdlgen.NewRecord("the merged ack").
@@ -162,7 +167,7 @@ func GoldenPipeline(p Params, m *gsmartt.Model) *gsmartt.Pipeline {
 	case p.MergeSlots == 0:
 		return gsmartt.NewPipeline(m, p.Depth)
 	case p.MergeAcks:
-		return gsmartt.NewMergingPipeline(m, p.Depth, p.MergeSlots)
+		return gsmartt.NewMergingPipeline(m, p.Depth, p.MergeSlots, p.MergeNacks)
 	}
 	return gsmartt.NewPlainSlotPipeline(m, p.Depth, p.MergeSlots)
 }

@@ -74,7 +74,7 @@ func (p Params) Validate() error {
 func (p Params) Golden() guet.Params {
 	g := guet.Params{CC: p.CC.Golden(), REPS: p.REPS.Golden(), Conf: p.Conf.Golden(), UseConf: p.UseConf, Rule: p.Rule, Depth: p.Depth}
 	if p.Split {
-		g.Window = guet.WindowPath{Depth: p.CC.Depth, Slots: p.CC.MergeSlots, MergeAcks: p.CC.MergeSlots > 0 && p.CC.MergeAcks}
+		g.Window = guet.WindowPath{Depth: p.CC.Depth, Slots: p.CC.MergeSlots, MergeAcks: p.CC.MergeSlots > 0 && p.CC.MergeAcks, MergeNacks: p.CC.MergeSlots > 0 && p.CC.MergeAcks && p.CC.MergeNacks}
 	}
 	return g
 }

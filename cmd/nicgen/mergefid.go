@@ -50,9 +50,10 @@ through it.`,
 			if slots < 2 || slots > 32 {
 				return usageErr("--slots %d: want 2..32", slots)
 			}
-			// the merging configuration of nscc: merged ACKs of up to 32 KiB
+			// the merging configuration of nscc: merged ACKs (and NACKs)
+			// of up to 32 KiB
 			mp := bp
-			mp.MergeSlots, mp.MergeAcks = slots, true
+			mp.MergeSlots, mp.MergeAcks, mp.MergeNacks = slots, true, true
 			mp.SizeW = max(mp.SizeW, 16)
 			depth, err := bsmartt.DepthFor(mp)
 			if err != nil {
@@ -82,7 +83,7 @@ through it.`,
 					}
 					arrive[i] = int64(float64(evs[i].Now-evs[0].Now) * clockMHz / 1000)
 				}
-				d, err := smartt.MeasureMergeDivergence(gp, depth, slots, evs, arrive)
+				d, err := smartt.MeasureMergeDivergence(gp, depth, slots, mp.MergeNacks, evs, arrive)
 				if err != nil {
 					return err
 				}

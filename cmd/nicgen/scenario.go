@@ -79,10 +79,10 @@ time.`,
 				return usageErr("--float: uet_cc has no float64 reference (its parts' references are nscc's and smartt's)")
 			}
 			if clockMHz != 0 && !engine {
-				return usageErr("--clock: only uet_cc, the engine a NIC drops in, runs at cycle level: add --variant uet_cc")
+				return usageErr("--clock-mhz: only uet_cc, the engine a NIC drops in, runs at cycle level: add --variant uet_cc")
 			}
 			if clockMHz != 0 && !(clockMHz >= 1 && clockMHz <= 10000) {
-				return usageErr("--clock %v: want 1..10000 MHz (0: every event applied at once)", clockMHz)
+				return usageErr("--clock-mhz %v: want 1..10000 MHz (0: every event applied at once)", clockMHz)
 			}
 			msg, err := parseBytes(size)
 			if err != nil {
@@ -216,7 +216,7 @@ time.`,
 			}
 			fmt.Fprintf(w, "%s (%s)\n", name, model)
 			if shell != "" {
-				fmt.Fprintf(w, "not modelled: the configuration's %s; every ACK is applied alone, when it arrives (--clock MHz runs the engine at cycle level, merging and split send path included)\n", shell)
+				fmt.Fprintf(w, "not modelled: the configuration's %s; every ACK is applied alone, when it arrives (--clock-mhz runs the engine at cycle level, merging and split send path included)\n", shell)
 			}
 			if err := res.WriteSummary(w); err != nil {
 				return err
@@ -242,7 +242,7 @@ time.`,
 	cmd.Flags().Uint64Var(&seed, "seed", 1, "seed of the RED marking and switch arbitration draws")
 	cmd.Flags().StringVar(&svg, "svg", "", "write every sender's cwnd over time to this SVG file (atomically)")
 	cmd.Flags().BoolVar(&float, "float", false, "run the float64 reference models instead of the fixed-point ones")
-	cmd.Flags().Float64Var(&clockMHz, "clock", 0, "with --variant uet_cc: run every sender's engine at cycle level at this clock (MHz), its golden cycle model in the loop (shell, merge slots, split send path); 0 applies every event at once")
+	cmd.Flags().Float64Var(&clockMHz, "clock-mhz", 0, "with --variant uet_cc: run every sender's engine at cycle level at this clock (MHz), its golden cycle model in the loop (shell, merge slots, split send path); 0 applies every event at once")
 	return cmd
 }
 
@@ -345,6 +345,6 @@ type scenarioOut struct {
 	SVG            string  `json:"svg,omitempty"`
 	// Entropies is uet_cc's (its load balancer's) account of the sends.
 	Entropies *netsim.Entropies `json:"entropies,omitempty"`
-	// Engine is the clocked engines' account (--clock).
+	// Engine is the clocked engines' account (--clock-mhz).
 	Engine *engineOut `json:"engine,omitempty"`
 }

@@ -60,15 +60,15 @@ func TestIncastSaysWhatItDoesNotModel(t *testing.T) {
 	}
 }
 
-// --clock closes the loop through uet_cc's golden cycle model: the split
+// --clock-mhz closes the loop through uet_cc's golden cycle model: the split
 // engine of docs/examples/uet-split.hcl is then modelled, merges ACKs
 // (fewer window updates than events) and reports its latencies; the
-// shared shell answers every event by itself. --clock is refused for a
+// shared shell answers every event by itself. --clock-mhz is refused for a
 // block that is not the engine, and outside 1..10000 MHz.
 func TestIncastClockedEngine(t *testing.T) {
 	t.Parallel()
 	for _, file := range []string{"../../docs/examples/uet-split.hcl", ""} {
-		args := []string{"scenario", "incast", "--variant", "uet_cc", "--size", "256KiB", "--clock", "157", "--json"}
+		args := []string{"scenario", "incast", "--variant", "uet_cc", "--size", "256KiB", "--clock-mhz", "157", "--json"}
 		if file != "" {
 			args = append(args, "-c", file)
 		}
@@ -92,10 +92,10 @@ func TestIncastClockedEngine(t *testing.T) {
 			t.Errorf("%s: engine %+v", file, e)
 		}
 	}
-	for _, args := range [][]string{{"--variant", "nscc", "--clock", "157"}, {"--variant", "uet_cc", "--clock", "0.5"}, {"--variant", "uet_cc", "--clock", "NaN"}} {
+	for _, args := range [][]string{{"--variant", "nscc", "--clock-mhz", "157"}, {"--variant", "uet_cc", "--clock-mhz", "0.5"}, {"--variant", "uet_cc", "--clock-mhz", "NaN"}} {
 		out, err := runCLI(t, append([]string{"scenario", "incast", "--size", "64KiB"}, args...)...)
-		if code := exitCode(err); code != 2 || !strings.Contains(err.Error(), "--clock") {
-			t.Errorf("%v: exit %d (%v), want 2 naming --clock:\n%s", args, code, err, out)
+		if code := exitCode(err); code != 2 || !strings.Contains(err.Error(), "--clock-mhz") {
+			t.Errorf("%v: exit %d (%v), want 2 naming --clock-mhz:\n%s", args, code, err, out)
 		}
 	}
 }

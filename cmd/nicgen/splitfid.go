@@ -60,7 +60,7 @@ split alone, not a closed loop through it.`,
 			// the configuration's engine, split, its window path merging
 			sp := bp
 			sp.Split = true
-			sp.CC.MergeSlots, sp.CC.MergeAcks = slots, true
+			sp.CC.MergeSlots, sp.CC.MergeAcks, sp.CC.MergeNacks = slots, true, true
 			sp.CC.SizeW = max(sp.CC.SizeW, 16)
 			if sp.CC.Depth, err = bsmartt.DepthFor(sp.CC); err != nil {
 				return err

@@ -1,6 +1,6 @@
 # uet_cc's split engine (docs/blocks/uet_cc.md, "Split send path") on the
 # default network: the load balancer and the bytes in flight on a short
-# send path, nscc on a window path of its own that merges ACKs in 8 slots
+# send path, nscc on a window path of its own that merges ACKs (and NACKs) in 8 slots
 # and writes the window the send path reads.
 #
 #   nicgen config show -c docs/examples/uet-split.hcl

@@ -17,7 +17,7 @@ func engineParams(split bool) uet.Params {
 	p.Depth = 22
 	if split {
 		p.Depth = 3
-		p.Window = uet.WindowPath{Depth: 22, Slots: 8, MergeAcks: true}
+		p.Window = uet.WindowPath{Depth: 22, Slots: 8, MergeAcks: true, MergeNacks: true}
 	}
 	return p
 }

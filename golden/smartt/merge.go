@@ -13,25 +13,32 @@ const MergeMembersW = 8
 
 // AckMerger is the merge rule of smartt and nscc (docs/blocks/smartt.md,
 // "Merged ACKs"), applied by the merging shell (golden/pipe):
-//   - only an ACK folds, and only into a pending ACK of the same
-//     connection whose ECN echo it repeats: a change of ECN closes the
-//     group; open, NACK and timeout are barriers, which never fold and
-//     which nothing folds into;
-//   - the merged ACK's size is the members' sum, which stays within
+//   - an ACK folds into a pending ACK of the same connection whose ECN
+//     echo it repeats: a change of ECN closes the group;
+//   - with Nacks, a NACK folds into a pending NACK of the same
+//     connection: a run of trimmed packets is answered as one trim of
+//     their bytes;
+//   - nothing else folds: open, timeout, and (without Nacks) NACK are
+//     barriers, which never fold and which nothing folds into;
+//   - the merged event's size is the members' sum, which stays within
 //     MergeCapBytes (and the size port);
 //   - its RTT sample, bytes in flight and timestamp are the last member's.
-type AckMerger struct{ p Params }
+type AckMerger struct {
+	p     Params
+	Nacks bool
+}
 
-// Merger is the merge rule of m's block.
-func (m *Model) Merger() AckMerger { return AckMerger{m.p} }
+// Merger is the merge rule of m's block; nacks folds NACKs too.
+func (m *Model) Merger(nacks bool) AckMerger { return AckMerger{m.p, nacks} }
 
 // Fold merges the ACK e into the pending ACK q when the rule allows it.
 func (a AckMerger) Fold(q *Event, members int, e *Event) bool {
 	p := a.p
-	if q.Kind&kindMask != KindAck || e.Kind&kindMask != KindAck {
+	k := q.Kind & kindMask
+	if k != e.Kind&kindMask || k != KindAck && (k != KindNack || !a.Nacks) {
 		return false
 	}
-	if uint64(e.Conn&mask32(p.ConnW)) >= uint64(p.NumConn) || q.ECN != e.ECN {
+	if uint64(e.Conn&mask32(p.ConnW)) >= uint64(p.NumConn) || k == KindAck && q.ECN != e.ECN {
 		return false
 	}
 	sum := uint64(q.Size&mask32(p.SizeW)) + uint64(e.Size&mask32(p.SizeW))
@@ -52,8 +59,8 @@ func (AckMerger) Members(r *Result, n int) {
 
 // NewMergingPipeline returns an empty merging pipeline of a datapath of
 // depth stages with slots waiting slots around m, with its ACK merge rule.
-func NewMergingPipeline(m *Model, depth, slots int) *Pipeline {
-	return pipe.NewMerging[Event, Result](m, depth, slots, 1<<MergeMembersW-1, m.Merger())
+func NewMergingPipeline(m *Model, depth, slots int, nacks bool) *Pipeline {
+	return pipe.NewMerging[Event, Result](m, depth, slots, 1<<MergeMembersW-1, m.Merger(nacks))
 }
 
 // NewPlainSlotPipeline is the merging shell without a merge rule: events

@@ -9,8 +9,8 @@ import (
 // MergeDivergence measures how far merging ACKs moves a block's windows
 // from the per-ACK ones: the same events, each arriving at its cycle
 // (non-decreasing), run through the per-ACK model (one Step per event)
-// and through the merging shell (NewMergingPipeline with depth and
-// slots, results always taken). Each merged result is compared with the
+// and through the merging shell (NewMergingPipeline with depth, slots
+// and nacks, results always taken). Each merged result is compared with the
 // per-ACK window after the last event it stands for, by connection; the
 // relative differences |merged - per-ACK| / per-ACK count for results
 // whose per-ACK window is above 8 MTU (near the MTU floor a whole byte is
@@ -29,7 +29,7 @@ type MergeDivergence struct {
 }
 
 // MeasureMergeDivergence runs MergeDivergence's comparison.
-func MeasureMergeDivergence(p Params, depth, slots int, events []Event, arrive []int64) (MergeDivergence, error) {
+func MeasureMergeDivergence(p Params, depth, slots int, nacks bool, events []Event, arrive []int64) (MergeDivergence, error) {
 	var d MergeDivergence
 	if len(events) != len(arrive) {
 		return d, fmt.Errorf("smartt: %d events, %d arrival cycles", len(events), len(arrive))
@@ -51,7 +51,7 @@ func MeasureMergeDivergence(p Params, depth, slots int, events []Event, arrive [
 		byConn[after[i].Conn] = append(byConn[after[i].Conn], i)
 	}
 	next := map[uint32]int{} // per connection: its next unanswered event
-	pl := NewMergingPipeline(merged, depth, slots)
+	pl := NewMergingPipeline(merged, depth, slots, nacks)
 	floor := 8 * float64(p.Network.MTU)
 	var rels []float64
 	sent, members := 0, 0

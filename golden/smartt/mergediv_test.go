@@ -22,14 +22,14 @@ func TestMergeDivergence(t *testing.T) {
 	for i := range evs {
 		spaced[i], tight[i] = int64(i*(depth+16)), int64(i)
 	}
-	d, err := MeasureMergeDivergence(p, depth, slots, evs, spaced)
+	d, err := MeasureMergeDivergence(p, depth, slots, true, evs, spaced)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if d.Results != len(evs) || d.Merged != 0 || d.MaxRel != 0 || d.Compared == 0 {
 		t.Errorf("spaced: %+v; want one result per event and no difference", d)
 	}
-	d, err = MeasureMergeDivergence(p, depth, slots, evs, tight)
+	d, err = MeasureMergeDivergence(p, depth, slots, true, evs, tight)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -36,9 +36,10 @@ import (
 // WindowPath is the split engine's window path: the window controller's
 // shell.
 type WindowPath struct {
-	Depth     int  // datapath stages; 0: the engine is not split
-	Slots     int  // merge slots (0: the plain shell)
-	MergeAcks bool // with Slots, ACKs merge (gsmartt.AckMerger)
+	Depth      int  // datapath stages; 0: the engine is not split
+	Slots      int  // merge slots (0: the plain shell)
+	MergeAcks  bool // with Slots, ACKs merge (gsmartt.AckMerger)
+	MergeNacks bool // with MergeAcks, NACKs merge too
 }
 
 // sendOut is a send path result: the engine's result, plus what the window queue
@@ -136,7 +137,7 @@ func NewSplit(p Params) (*Split, error) {
 	case w.Slots == 0:
 		s.win = gsmartt.NewPipeline(m.cc, w.Depth)
 	case w.MergeAcks:
-		s.win = gsmartt.NewMergingPipeline(m.cc, w.Depth, w.Slots)
+		s.win = gsmartt.NewMergingPipeline(m.cc, w.Depth, w.Slots, w.MergeNacks)
 	default:
 		s.win = gsmartt.NewPlainSlotPipeline(m.cc, w.Depth, w.Slots)
 	}

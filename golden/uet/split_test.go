@@ -13,7 +13,7 @@ func splitSmall() Params {
 	p := small(false)
 	p.CC.SizeW, p.CC.ByteW = 16, 24
 	p.Depth = 3
-	p.Window = WindowPath{Depth: 22, Slots: 8, MergeAcks: true}
+	p.Window = WindowPath{Depth: 22, Slots: 8, MergeAcks: true, MergeNacks: true}
 	return p
 }
 

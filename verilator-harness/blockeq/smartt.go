@@ -16,6 +16,8 @@ type SmarttCoverage struct {
 	hasFD     bool
 	merged    int64 // results standing for more than one ACK
 	hasMerge  bool  // the shell merges ACKs: a merged result must come
+	mergedN   int64 // results standing for more than one NACK
+	hasMergeN bool  // the shell merges NACKs too
 }
 
 // NewSmarttCoverage starts empty counters; Fair Decrease exists only in smartt.
@@ -24,10 +26,11 @@ func NewSmarttCoverage(v bsmartt.Variant) *SmarttCoverage {
 }
 
 // NewSmarttCoverageOf is NewSmarttCoverage for p, which with MergeAcks
-// must also produce merged ACKs.
+// must also produce merged ACKs (and with MergeNacks merged NACKs).
 func NewSmarttCoverageOf(p bsmartt.Params) *SmarttCoverage {
 	c := NewSmarttCoverage(p.Variant)
 	c.hasMerge = p.MergeSlots > 0 && p.MergeAcks
+	c.hasMergeN = c.hasMerge && p.MergeNacks
 	return c
 }
 
@@ -41,7 +44,11 @@ func (c *SmarttCoverage) count(r *gsmartt.Result) {
 	}
 	c.cases[r.Case&7]++
 	if r.Members > 1 {
-		c.merged++
+		if r.Kind == gsmartt.KindNack {
+			c.mergedN++
+		} else {
+			c.merged++
+		}
 	}
 	if r.QA {
 		c.qa++
@@ -61,6 +68,9 @@ func (c *SmarttCoverage) Counts() map[string]int64 {
 	if c.hasMerge {
 		m["merged ack"] = c.merged
 	}
+	if c.hasMergeN {
+		m["merged nack"] = c.mergedN
+	}
 	for i, name := range smarttCaseNames {
 		m[name] = c.cases[i]
 	}
@@ -71,8 +81,8 @@ func (c *SmarttCoverage) Counts() map[string]int64 {
 func (c *SmarttCoverage) Missing() []string {
 	var miss []string
 	counts := c.Counts()
-	for _, name := range append(smarttCaseNames[:], "error", "quickadapt fired", "fastincrease exit", "merged ack") {
-		if name == "merged ack" && !c.hasMerge {
+	for _, name := range append(smarttCaseNames[:], "error", "quickadapt fired", "fastincrease exit", "merged ack", "merged nack") {
+		if name == "merged ack" && !c.hasMerge || name == "merged nack" && !c.hasMergeN {
 			continue
 		}
 		if name == "fair decrease" && !c.hasFD {

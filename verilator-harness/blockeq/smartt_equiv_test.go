@@ -27,12 +27,12 @@ func smarttVariants() []struct {
 }
 
 // mergingParams is a variant's default in the merging shell at the depth
-// its cuts reach: slots waiting slots, ACKs merged or not (with a 16-bit
+// its cuts reach: slots waiting slots, ACKs (and NACKs) merged or not (with a 16-bit
 // size port for merged ACKs of up to 32 KiB, as the configuration derives
 // it).
 func mergingParams(v bsmartt.Variant, slots int, acks bool) bsmartt.Params {
 	p := bsmartt.DefaultParams(v)
-	p.MergeSlots, p.MergeAcks = slots, acks
+	p.MergeSlots, p.MergeAcks, p.MergeNacks = slots, acks, acks
 	if acks {
 		p.SizeW = 16
 	}
@@ -184,23 +184,30 @@ func TestBareParams(t *testing.T) {
 
 // TestMergeEquivalenceCanFail: the merging nscc against a golden model
 // whose shell waits in its slots without merging must mismatch on the
-// line-rate load.
+// line-rate load, and against one that merges ACKs but not NACKs on the
+// barriers load (NACKs between the ACKs).
 func TestMergeEquivalenceCanFail(t *testing.T) {
 	t.Parallel()
 	rtl := mergingParams(bsmartt.NSCC, 8, true)
 	m, err := bsmartt.Block(rtl)
 	model, hd := build(t, m, err)
-	golden := rtl
-	golden.MergeAcks = false
-	ref, err := SmarttReference(hd, golden, nil)
-	if err != nil {
-		t.Fatal(err)
+	noMerge, noNacks := rtl, rtl
+	noMerge.MergeAcks, noMerge.MergeNacks = false, false
+	noNacks.MergeNacks = false
+	for _, tc := range []struct {
+		name, prof string
+		golden     bsmartt.Params
+	}{{"no merge", "line-rate", noMerge}, {"acks only", "barriers", noNacks}} {
+		ref, err := SmarttReference(hd, tc.golden, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sp := applySmartt(DefaultSmarttProfile(rtl.NumConn, uint64(rtl.Net.MTU), uint64(rtl.Net.BrttNs)), tc.prof)
+		_, err = harness.Run(context.Background(), model, ref, NewSmarttStimulus(hd, sp, 1), harness.RunOptions{Cycles: 100_000, Label: "mutant " + tc.name})
+		var mm *harness.Mismatch
+		if !errors.As(err, &mm) {
+			t.Fatalf("%s: the merging shell passed against a golden shell that does not merge so: %v", tc.name, err)
+		}
+		t.Logf("%s: mutant caught at cycle %d", tc.name, mm.Cycle)
 	}
-	sp := applySmartt(DefaultSmarttProfile(rtl.NumConn, uint64(rtl.Net.MTU), uint64(rtl.Net.BrttNs)), "line-rate")
-	_, err = harness.Run(context.Background(), model, ref, NewSmarttStimulus(hd, sp, 1), harness.RunOptions{Cycles: 100_000, Label: "mutant"})
-	var mm *harness.Mismatch
-	if !errors.As(err, &mm) {
-		t.Fatalf("a shell that does not merge passed against one that does: %v", err)
-	}
-	t.Logf("mutant caught at cycle %d", mm.Cycle)
 }

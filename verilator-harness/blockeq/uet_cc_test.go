@@ -259,7 +259,7 @@ func TestUETCCMutantsFail(t *testing.T) {
 // path's nscc merging in 8 slots.
 func uetSplit() blocks.Config {
 	cc := smartt.MustOf(blocks.DefaultConfig(), smartt.NSCC)
-	cc.MergeSlots, cc.MergeAcks = 8, true
+	cc.MergeSlots, cc.MergeAcks, cc.MergeNacks = 8, true, true
 	p := uet.DefaultParams()
 	p.CC, p.Split = cc, true
 	p.Depth = connpipe.MustDepth(uet.NeededDepth(p))
@@ -271,7 +271,7 @@ func uetSplit() blocks.Config {
 // its window path merging in 3 slots.
 func uetSplitSmall() blocks.Config {
 	p := uet.SmallParams(smartt.NSCC, false)
-	p.CC.MergeSlots, p.CC.MergeAcks = 3, true
+	p.CC.MergeSlots, p.CC.MergeAcks, p.CC.MergeNacks = 3, true, true
 	p.CC.Depth = connpipe.MustDepth(smartt.DepthFor(p.CC))
 	p.Split = true
 	p.Depth = connpipe.MustDepth(uet.NeededDepth(p))
